@@ -1,0 +1,57 @@
+# hermes-hooks — build, test, demo, bench, fuzz, lint.
+# Every target works on a fresh machine with Go, git, gcc, make, python3 and
+# node; anything else is installed here or avoided.
+
+GO       ?= go
+BIN      := bin/hermes-hooks
+PKGS     := ./...
+FUZZTIME ?= 10s
+
+.PHONY: all build test fmt-check vet lint shellcheck fuzz demo bench clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/hermes-hooks
+
+# make test: gofmt check, go vet, then every test with the race detector.
+test: fmt-check vet
+	$(GO) test -race -count=1 $(PKGS)
+
+fmt-check:
+	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.git/*')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet $(PKGS)
+
+lint: fmt-check vet shellcheck
+
+# shellcheck is not on a fresh machine: install it from Debian's packages
+# when missing (as root, or through sudo when available).
+shellcheck:
+	@command -v shellcheck >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get install -y -qq shellcheck >/dev/null; \
+	  else sudo apt-get install -y -qq shellcheck >/dev/null; fi; }
+	shellcheck -s sh agent-hooks/*.sh scripts/*.sh
+
+# make fuzz: every fuzz target, FUZZTIME each (make fuzz FUZZTIME=60s).
+fuzz:
+	@set -e; for pkg in ./protocol ./dispatcher ./consent; do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "== $$pkg $$f ($(FUZZTIME))"; \
+	    $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$pkg; \
+	  done; \
+	done
+
+# make demo: build, then show the main job on the bundled example config in
+# a throwaway HERMES_HOME (never ~/.hermes).
+demo: build
+	@sh scripts/demo.sh $(BIN)
+
+# make bench: the baselines of ../shared/bench side by side with ours.
+bench: build
+	@sh scripts/bench.sh
+
+clean:
+	rm -rf bin

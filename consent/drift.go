@@ -1,0 +1,229 @@
+package consent
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DriftKind says how a script compares with its approval.
+type DriftKind int
+
+const (
+	// DriftUnknown: nothing to compare (no hash and no usable mtime
+	// recorded, the script is missing, or it is older than its approval).
+	DriftUnknown DriftKind = iota
+	// DriftNone: the script is unchanged since approval (same content
+	// hash, or, for entries without one, the same mtime).
+	DriftNone
+	// DriftMtime: the entry has no content hash and the script's mtime is
+	// later than recorded. Hermes' rule: warn, but run.
+	DriftMtime
+	// DriftHash: the recorded content hash no longer matches (or the
+	// script can no longer be read). The hook must not run until it is
+	// approved again.
+	DriftHash
+)
+
+func (k DriftKind) String() string {
+	switch k {
+	case DriftNone:
+		return "unchanged"
+	case DriftMtime:
+		return "mtime"
+	case DriftHash:
+		return "hash"
+	default:
+		return "unknown"
+	}
+}
+
+// Drift is the result of comparing a script with its approval. Was and Now
+// are what was compared: SHA-256 hex digests for DriftHash (Now is empty
+// when the script cannot be read), timestamps in FormatTimestamp form for
+// the mtime rule.
+type Drift struct {
+	Kind     DriftKind
+	Was, Now string
+}
+
+// Message describes a drift for a person, or returns "" when there is
+// nothing to say.
+func (d Drift) Message() string {
+	switch d.Kind {
+	case DriftMtime:
+		return fmt.Sprintf("script modified since approval (was %s, now %s)", d.Was, d.Now)
+	case DriftHash:
+		now := "unreadable"
+		if d.Now != "" {
+			now = short(d.Now) + "…"
+		}
+		return fmt.Sprintf("script changed since approval (sha256 %s… → %s)", short(d.Was), now)
+	}
+	return ""
+}
+
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
+
+// CheckDrift compares the script at path (see ScriptFile) with entry e,
+// using a process-wide hash cache.
+func CheckDrift(e Entry, path string) Drift { return defaultHashes.Check(e, path) }
+
+var defaultHashes HashCache
+
+// Check compares the script at path with entry e. When e has a content hash,
+// only content counts: a touched but unchanged script is DriftNone, and a
+// missing or unreadable one is DriftHash, because a hook whose approved
+// content cannot be confirmed must not run. Without a hash, the mtimes are
+// compared as instants, not strings (Hermes #107513), so a recorded
+// "12:00:00Z" equals an actual mtime of 12:00:00.000000.
+func (c *HashCache) Check(e Entry, path string) Drift {
+	if was := e.ScriptSHA256AtApproval; was != "" {
+		now, err := c.Sum(path)
+		if err != nil {
+			return Drift{Kind: DriftHash, Was: was}
+		}
+		if strings.EqualFold(now, was) {
+			return Drift{Kind: DriftNone, Was: was, Now: now}
+		}
+		return Drift{Kind: DriftHash, Was: was, Now: now}
+	}
+	return mtimeDrift(e.ScriptMtimeAtApproval, path)
+}
+
+func mtimeDrift(recorded, path string) Drift {
+	d := Drift{Kind: DriftUnknown, Was: recorded}
+	if recorded == "" {
+		return d
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return d
+	}
+	now := fi.ModTime().UTC().Truncate(time.Microsecond)
+	d.Now = FormatTimestamp(now)
+	at, err := ParseTimestamp(recorded)
+	if err != nil {
+		return d
+	}
+	switch {
+	case now.After(at):
+		d.Kind = DriftMtime
+	case now.Equal(at):
+		d.Kind = DriftNone
+	}
+	return d
+}
+
+// fileKey identifies one version of a file well enough to trust a cached
+// digest: an in-place edit changes mtime, ctime or size, and an atomic
+// replacement changes the inode.
+type fileKey struct {
+	size, mtime, ctime int64
+	dev, ino           uint64
+	mode               os.FileMode
+}
+
+func keyOf(fi os.FileInfo) fileKey {
+	dev, ino, ctime := sysKey(fi)
+	return fileKey{size: fi.Size(), mtime: fi.ModTime().UnixNano(), ctime: ctime, dev: dev, ino: ino, mode: fi.Mode()}
+}
+
+// maxCachedHashes bounds the cache of a long-running process; past it the
+// cache starts over, which costs one rehash per script.
+const maxCachedHashes = 4096
+
+// HashCache remembers the SHA-256 of script files keyed by path and file
+// identity, so that a long-running dispatcher checks an unchanged script
+// with one stat instead of reading it on every event. The zero value is
+// ready to use and safe for concurrent use.
+type HashCache struct {
+	mu sync.Mutex
+	m  map[string]cachedHash
+	// computed counts digests actually computed; tests use it to prove
+	// that unchanged files are not read again.
+	computed atomic.Int64
+}
+
+type cachedHash struct {
+	key fileKey
+	sum string
+}
+
+// Sum returns the hex SHA-256 of the regular file at path.
+func (c *HashCache) Sum(path string) (string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("hash script: %w", err)
+	}
+	key := keyOf(fi)
+	c.mu.Lock()
+	hit, ok := c.m[path]
+	c.mu.Unlock()
+	if ok && hit.key == key {
+		return hit.sum, nil
+	}
+	sum, after, err := hashOpened(path)
+	if err != nil {
+		return "", err
+	}
+	c.computed.Add(1)
+	// Cache only when the file did not change between the stat and the
+	// read; otherwise the digest might belong to a later version than the
+	// key, and the next call simply hashes again.
+	if after == key {
+		c.mu.Lock()
+		if c.m == nil || len(c.m) >= maxCachedHashes {
+			c.m = make(map[string]cachedHash)
+		}
+		c.m[path] = cachedHash{key: key, sum: sum}
+		c.mu.Unlock()
+	}
+	return sum, nil
+}
+
+// hashFile returns the hex SHA-256 of the regular file at path.
+func hashFile(path string) (string, error) {
+	sum, _, err := hashOpened(path)
+	return sum, err
+}
+
+// hashOpened hashes path and returns the key of the file it actually read
+// (taken from the open descriptor after reading).
+func hashOpened(path string) (string, fileKey, error) {
+	f, err := openNoBlock(path)
+	if err != nil {
+		return "", fileKey{}, fmt.Errorf("hash script: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", fileKey{}, fmt.Errorf("hash script: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fileKey{}, fmt.Errorf("hash script %s: %w", path, errNotRegular)
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fileKey{}, fmt.Errorf("hash script: %w", err)
+	}
+	fi, err = f.Stat()
+	if err != nil {
+		return "", fileKey{}, fmt.Errorf("hash script: %w", err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), keyOf(fi), nil
+}
+
+var errNotRegular = errors.New("not a regular file")

@@ -1,0 +1,164 @@
+package consent
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/google/shlex"
+)
+
+// scriptExtensions are the suffixes that mark a token as the script an
+// interpreter runs, so that "python3 hook.py" resolves to hook.py and not to
+// the interpreter.
+var scriptExtensions = []string{
+	".sh", ".bash", ".zsh", ".fish", ".py", ".pyw", ".rb", ".pl", ".lua",
+	".js", ".mjs", ".cjs", ".ts",
+}
+
+// ScriptPath returns the token of command that names the hook's script, as
+// Hermes resolves it: the first token ending in a script extension
+// (case-insensitive), else the first token containing "/" or starting with
+// "~", else the first token. A command the tokenizer cannot split (or an
+// empty one) is returned unchanged. The result is not expanded; see
+// ScriptFile.
+func ScriptPath(command string) string {
+	tokens, err := shlex.Split(command)
+	if err != nil || len(tokens) == 0 {
+		return command
+	}
+	for _, tok := range tokens {
+		lower := strings.ToLower(tok)
+		for _, ext := range scriptExtensions {
+			if strings.HasSuffix(lower, ext) {
+				return tok
+			}
+		}
+	}
+	for _, tok := range tokens {
+		if strings.Contains(tok, "/") || strings.HasPrefix(tok, "~") {
+			return tok
+		}
+	}
+	return tokens[0]
+}
+
+// ScriptFile locates the hook's script on disk: ScriptPath(command) with a
+// leading "~" replaced by the home directory (vars["HOME"] when present,
+// else $HOME), "$NAME" and "${NAME}" replaced for names present in vars
+// (the dispatcher passes CLAUDE_PROJECT_DIR this way; other variables are
+// left alone because the hook's environment is not known here), and a
+// relative result joined to dir (the process's working directory when dir
+// is empty).
+func ScriptFile(command string, vars map[string]string, dir string) string {
+	// Tilde first, as a shell does, so that a variable's value is never
+	// tilde-expanded.
+	p := expandVars(expandHome(ScriptPath(command), vars), vars)
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return p
+		}
+		dir = wd
+	}
+	return filepath.Join(dir, p)
+}
+
+// Executable reports whether the hook's script can run, by the rule of
+// Hermes' doctor: the located script must be an existing regular file; when
+// it is the command's first token it must be executable, when an
+// interpreter comes first it only needs to be readable. A bare command found
+// through PATH (my-binary) is therefore not executable unless a file of
+// that name exists in dir, as in Hermes.
+func Executable(command string, vars map[string]string, dir string) bool {
+	path := ScriptFile(command, vars, dir)
+	if path == "" {
+		return false
+	}
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	first := true
+	if tokens, err := shlex.Split(command); err == nil && len(tokens) > 0 {
+		first = tokens[0] == ScriptPath(command)
+	}
+	return accessible(path, first)
+}
+
+// expandHome replaces a leading "~" or "~/" with the home directory. Other
+// forms ("~user") are left as written: resolving other users' homes is not
+// worth a dependency on the user database for a path heuristic.
+func expandHome(p string, vars map[string]string) string {
+	if p != "~" && !strings.HasPrefix(p, "~/") {
+		return p
+	}
+	home, ok := vars["HOME"]
+	if !ok {
+		home = os.Getenv("HOME")
+	}
+	if home == "" {
+		return p
+	}
+	return home + p[1:]
+}
+
+// expandVars replaces $NAME and ${NAME} for the names in vars and leaves
+// every other "$" sequence as written.
+func expandVars(s string, vars map[string]string) string {
+	if len(vars) == 0 || !strings.Contains(s, "$") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '$' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		if s[i+1] == '{' {
+			if end := strings.IndexByte(s[i+2:], '}'); end >= 0 {
+				name := s[i+2 : i+2+end]
+				if v, ok := vars[name]; ok && isVarName(name) {
+					b.WriteString(v)
+					i += end + 3
+					continue
+				}
+			}
+			b.WriteByte('$')
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) && isVarByte(s[j], j == i+1) {
+			j++
+		}
+		if v, ok := vars[s[i+1:j]]; ok && j > i+1 {
+			b.WriteString(v)
+			i = j
+			continue
+		}
+		b.WriteByte('$')
+		i++
+	}
+	return b.String()
+}
+
+func isVarName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if !isVarByte(name[i], i == 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func isVarByte(c byte, first bool) bool {
+	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || !first && '0' <= c && c <= '9'
+}

@@ -1,0 +1,337 @@
+package consent
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+const (
+	// FileName is the allowlist's name inside HERMES_HOME.
+	FileName = "shell-hooks-allowlist.json"
+	// tempPattern names the temporary files of atomic writes; Hermes uses
+	// the same pattern, so stale temporaries of either tool look alike.
+	tempPattern = ".shell-hooks-allowlist_*.tmp"
+	// staleTempAge is how old a temporary file must be before a writer
+	// holding the lock deletes it as the leftover of a killed writer. Every
+	// writer holds the lock while its temporary exists, so any temporary
+	// seen under the lock is already stale; the age margin only protects a
+	// writer that does not follow the locking protocol.
+	staleTempAge = time.Minute
+)
+
+// Store reads and changes one allowlist file. Its methods may be called from
+// many goroutines and processes at once; changes are serialised by an
+// exclusive lock on a sibling lock file.
+type Store struct {
+	// Now is the clock used for approved_at. Tests replace it; nil means
+	// time.Now.
+	Now func() time.Time
+
+	home string
+
+	// createTemp is os.CreateTemp; tests replace it to inject write
+	// failures and to observe temporary file names.
+	createTemp func(dir, pattern string) (*os.File, error)
+}
+
+// NewStore returns the Store for the allowlist in the given HERMES_HOME
+// directory. The directory need not exist yet; the first change creates it.
+func NewStore(home string) *Store {
+	return &Store{home: home}
+}
+
+// DefaultHome is $HERMES_HOME, or ~/.hermes when it is unset, as Hermes
+// resolves it.
+func DefaultHome() (string, error) {
+	if h := os.Getenv("HERMES_HOME"); h != "" {
+		return h, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("locate HERMES_HOME: %w", err)
+	}
+	return filepath.Join(home, ".hermes"), nil
+}
+
+// Home is the directory holding the allowlist.
+func (s *Store) Home() string { return s.home }
+
+// Path is the allowlist file's path.
+func (s *Store) Path() string { return filepath.Join(s.home, FileName) }
+
+// LockPath is the path of the lock file that serialises changes.
+func (s *Store) LockPath() string { return s.Path() + ".lock" }
+
+func (s *Store) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// Load reads the allowlist without locking: the file is only ever replaced
+// by an atomic rename, so a reader sees either the old or the new content.
+// It never returns a nil File. A missing file is an empty allowlist. A file
+// that is not a valid allowlist is empty with File.Invalid set. A file that
+// exists but cannot be read is empty and the read error is returned; callers
+// that only need an answer may use the empty File and report the error.
+func (s *Store) Load() (*File, error) {
+	data, err := os.ReadFile(s.Path())
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return &File{}, nil
+		}
+		return &File{}, fmt.Errorf("read allowlist: %w", err)
+	}
+	return parseFile(data), nil
+}
+
+// Lookup loads the allowlist and returns the entry approving
+// (event, command), if any.
+func (s *Store) Lookup(event, command string) (Entry, bool, error) {
+	f, err := s.Load()
+	e, ok := f.Lookup(event, command)
+	return e, ok, err
+}
+
+// ApproveResult describes a completed (or attempted) approval.
+type ApproveResult struct {
+	// Existed is true when the pair was already approved; the old entry
+	// was replaced, so exactly one entry remains with fresh timestamps.
+	Existed bool
+	// Entry is the approval as written. It is filled in even when writing
+	// failed, so that a caller can keep the approval for this run.
+	Entry Entry
+	// Backup, when not empty, is where an invalid allowlist file was moved
+	// before the new one was written; the CLI should tell the user.
+	Backup string
+}
+
+// RevokeResult describes a completed revocation.
+type RevokeResult struct {
+	// Removed is how many entries had the command (any event).
+	Removed int
+	// Backup is as in ApproveResult.
+	Backup string
+}
+
+// Approve records consent for (event, command), locating the script
+// relative to the process's working directory and environment. See
+// ApproveHook.
+func (s *Store) Approve(event, command string) (ApproveResult, error) {
+	return s.ApproveHook(Hook{Event: event, Command: command})
+}
+
+// ApproveHook records consent for (h.Event, h.Command): it removes every
+// entry with exactly that pair and appends a fresh one carrying the current
+// time and the script's mtime and SHA-256 (the script is located with
+// ScriptFile(h.Command, h.Vars, h.Dir)). The change is persisted before
+// ApproveHook returns; an error means it was not, and wraps the OS error.
+func (s *Store) ApproveHook(h Hook) (ApproveResult, error) {
+	path := ScriptFile(h.Command, h.Vars, h.Dir)
+	var mtime, sha string
+	if fi, err := os.Stat(path); err == nil {
+		mtime = FormatTimestamp(fi.ModTime())
+		if fi.Mode().IsRegular() {
+			// The approval stays valid without a hash (Hermes has none);
+			// Decide then falls back to the mtime rule, so a script that
+			// cannot be read is not a reason to fail the approval.
+			sha, _ = hashFile(path)
+		}
+	}
+	res := ApproveResult{Entry: newEntry(h.Event, h.Command, FormatTimestamp(s.now()), mtime, sha)}
+	backup, err := s.mutate(func(f *File) {
+		kept := f.Approvals[:0]
+		for _, e := range f.Approvals {
+			if e.Matches(h.Event, h.Command) {
+				res.Existed = true
+				continue
+			}
+			kept = append(kept, e)
+		}
+		f.Approvals = append(kept, res.Entry)
+	})
+	res.Backup = backup
+	return res, err
+}
+
+// Revoke removes every entry whose command is exactly command, for any
+// event, and returns how many it removed. The file is rewritten even when
+// nothing matched, so a fresh home gets its directory, lock file and an
+// empty allowlist, as with Hermes.
+func (s *Store) Revoke(command string) (removed int, err error) {
+	r, err := s.RevokeDetail(command)
+	return r.Removed, err
+}
+
+// RevokeDetail is Revoke, also reporting whether an invalid file was moved
+// aside.
+func (s *Store) RevokeDetail(command string) (RevokeResult, error) {
+	var res RevokeResult
+	backup, err := s.mutate(func(f *File) {
+		kept := f.Approvals[:0]
+		for _, e := range f.Approvals {
+			if e.commandIs(command) {
+				res.Removed++
+				continue
+			}
+			kept = append(kept, e)
+		}
+		f.Approvals = kept
+	})
+	res.Backup = backup
+	return res, err
+}
+
+// mutate runs one locked read-modify-write cycle and returns the path of the
+// backup it made of an invalid file, if any.
+func (s *Store) mutate(change func(*File)) (backup string, err error) {
+	if err := os.MkdirAll(s.home, 0o700); err != nil {
+		return "", fmt.Errorf("create allowlist directory: %w", err)
+	}
+	unlock, err := lockFile(s.LockPath())
+	if err != nil {
+		return "", fmt.Errorf("lock allowlist: %w", err)
+	}
+	defer unlock()
+
+	path := s.Path()
+	f := &File{}
+	data, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		f = parseFile(data)
+	case errors.Is(err, fs.ErrNotExist):
+	default:
+		// Moving an unreadable file aside could lose approvals to a
+		// transient error (too many open files, EIO); refusing the change
+		// leaves everything as it was and the caller warns the user.
+		return "", fmt.Errorf("read allowlist: %w", err)
+	}
+	if f.Invalid != nil && len(bytes.TrimSpace(bytes.TrimPrefix(data, utf8BOM))) > 0 {
+		// Never overwrite what the user may have hand-edited and
+		// broken; keep it next to the new file.
+		backup, err = s.backupCorrupt(path)
+		if err != nil {
+			return "", err
+		}
+		f = &File{}
+	}
+	s.removeStaleTemps()
+
+	change(f)
+	if err := s.writeAtomic(f.encode()); err != nil {
+		return backup, err
+	}
+	return backup, nil
+}
+
+// backupCorrupt renames the invalid allowlist to a unique
+// ".corrupt-<UTC time>" name. It runs under the lock, so checking that the
+// name is free before renaming cannot race with another writer of ours.
+func (s *Store) backupCorrupt(path string) (string, error) {
+	stamp := s.now().UTC().Format("20060102T150405.000000000Z")
+	for i := 0; ; i++ {
+		name := path + ".corrupt-" + stamp
+		if i > 0 {
+			name += fmt.Sprintf("-%d", i)
+		}
+		if _, err := os.Lstat(name); err == nil {
+			continue
+		}
+		if err := os.Rename(path, name); err != nil {
+			return "", fmt.Errorf("back up invalid allowlist: %w", err)
+		}
+		return name, nil
+	}
+}
+
+// removeStaleTemps deletes temporary files left by writers that were killed
+// between creating and renaming them. Failure is harmless: the files only
+// take space.
+func (s *Store) removeStaleTemps() {
+	names, err := filepath.Glob(filepath.Join(s.home, tempPattern))
+	if err != nil {
+		return
+	}
+	cutoff := time.Now().Add(-staleTempAge)
+	for _, name := range names {
+		if fi, err := os.Lstat(name); err == nil && fi.Mode().IsRegular() && fi.ModTime().Before(cutoff) {
+			_ = os.Remove(name)
+		}
+	}
+}
+
+// writeAtomic replaces the allowlist with data so that, whatever happens
+// (crash, SIGKILL, full disk), the file holds either its old or its new
+// content: the data goes to a uniquely named temporary file in the same
+// directory, is flushed to disk, and only then renamed over the file; the
+// directory is flushed last so the rename itself survives a power loss.
+func (s *Store) writeAtomic(data []byte) (err error) {
+	createTemp := s.createTemp
+	if createTemp == nil {
+		createTemp = os.CreateTemp
+	}
+	tmp, err := createTemp(s.home, tempPattern)
+	if err != nil {
+		return fmt.Errorf("write allowlist: create temporary file: %w", err)
+	}
+	name := tmp.Name()
+	defer func() {
+		if err != nil {
+			_ = tmp.Close()
+			_ = os.Remove(name)
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return fmt.Errorf("write allowlist: %w", err)
+	}
+	if err = tmp.Sync(); err != nil {
+		return fmt.Errorf("write allowlist: sync: %w", err)
+	}
+	// CreateTemp already uses 0600; setting it explicitly documents that
+	// the file holds security decisions and keeps a umask from mattering.
+	if err = tmp.Chmod(0o600); err != nil {
+		return fmt.Errorf("write allowlist: chmod: %w", err)
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("write allowlist: close: %w", err)
+	}
+	if err = os.Rename(name, s.Path()); err != nil {
+		return fmt.Errorf("write allowlist: replace: %w", err)
+	}
+	if err := syncDir(s.home); err != nil {
+		// The new content is in place and visible; only its durability
+		// across a power loss is in doubt, so say so without undoing it.
+		return fmt.Errorf("write allowlist: sync directory: %w", err)
+	}
+	return nil
+}
+
+// PersistWarning is the warning to show when an approval could not be
+// written. It keeps Hermes' wording so that users (and log greps) recognise
+// it.
+func PersistWarning(path string, err error) string {
+	return fmt.Sprintf("Failed to persist shell hook allowlist to %s: %v. The approval holds for this run only; you will be asked again (re-prompt) next time.", path, err)
+}
+
+// BackupNotice tells the user that an invalid allowlist was moved aside.
+func BackupNotice(path, backup string) string {
+	return fmt.Sprintf("shell hook allowlist %s was not valid JSON; it was kept as %s and a new allowlist was written", path, backup)
+}
+
+// ApproveCommandHint is the command line that approves (event, command)
+// without a prompt, quoted for a POSIX shell.
+func ApproveCommandHint(event, command string) string {
+	return "hermes-hooks approve " + shellQuote(command) + " --event " + event
+}
+
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

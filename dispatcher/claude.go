@@ -1,0 +1,175 @@
+package dispatcher
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"gopkg.in/yaml.v3"
+)
+
+// ParseClaudeSettings reads the hooks block of a Claude Code settings file
+// (.claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json
+// or a plugin's hooks.json): event → [{matcher, hooks: [{type, command,
+// timeout}]}]. Every entry it returns speaks the Claude dialect. Handlers of
+// other types (http, prompt, agent, mcp_tool) are reported and skipped, as
+// are unknown events; the rest of the file still loads, as in Claude Code.
+func ParseClaudeSettings(data []byte, path string) (entries []*Entry, warnings []Warning, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			entries, warnings, err = nil, nil, &ConfigError{Path: path, Err: fmt.Errorf("cannot parse settings: %v", r)}
+		}
+	}()
+	v, err := protocol.DecodeJSON(data)
+	if err != nil {
+		line := 0
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line = jsonLine(data, se.Offset)
+		}
+		return nil, nil, &ConfigError{Path: path, Line: line, Err: fmt.Errorf("not valid JSON: %w", err)}
+	}
+	root, ok := v.(map[string]any)
+	if !ok {
+		return nil, nil, &ConfigError{Path: path, Err: errors.New("a settings file must hold a JSON object")}
+	}
+	cfg := &Config{}
+	warn := func(p, msg string) { cfg.warn(path+": "+p, msg) }
+	if d, _ := root["disableAllHooks"].(bool); d {
+		warn("disableAllHooks", "is true: no hooks from this file run")
+		return nil, cfg.Warnings, nil
+	}
+	rawHooks, present := root["hooks"]
+	if !present || rawHooks == nil {
+		return nil, nil, nil
+	}
+	hooks, ok := rawHooks.(map[string]any)
+	if !ok {
+		warn("hooks", "must be an object of event names; ignoring")
+		return nil, cfg.Warnings, nil
+	}
+	projectDir := claudeProjectDir(path)
+	names := make([]string, 0, len(hooks))
+	for name := range hooks {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		ev, known := protocol.Lookup(name)
+		if !known {
+			msg := "unknown hook event '" + name + "'; skipped"
+			if s := protocol.SuggestEvent(name); s != "" {
+				msg += " (did you mean '" + s + "'?)"
+			}
+			warn("hooks."+name, msg)
+			continue
+		}
+		groups, ok := hooks[name].([]any)
+		if !ok {
+			warn("hooks."+name, "must be a list of matcher groups; skipped")
+			continue
+		}
+		for gi, g := range groups {
+			gpath := fmt.Sprintf("hooks.%s[%d]", name, gi)
+			group, ok := g.(map[string]any)
+			if !ok {
+				warn(gpath, "must be an object with a hooks list; skipped")
+				continue
+			}
+			matcher, _ := group["matcher"].(string)
+			handlers, ok := group["hooks"].([]any)
+			if !ok {
+				warn(gpath, ".hooks must be a list of handlers; skipped")
+				continue
+			}
+			for hi, h := range handlers {
+				hpath := fmt.Sprintf("%s.hooks[%d]", gpath, hi)
+				handler, ok := h.(map[string]any)
+				if !ok {
+					warn(hpath, "must be an object; skipped")
+					continue
+				}
+				if t, ok := handler["type"].(string); ok && t != "command" {
+					warn(hpath, "has type '"+t+"'; only command hooks can run here; skipped")
+					continue
+				}
+				if _, ok := handler["if"]; ok {
+					warn(hpath, "uses 'if' conditions, which hermes-hooks does not evaluate; skipped rather than run more widely than intended")
+					continue
+				}
+				if _, ok := handler["args"]; ok {
+					warn(hpath, "uses exec form ('args'), which hermes-hooks does not support yet; skipped")
+					continue
+				}
+				if a, _ := handler["async"].(bool); a {
+					warn(hpath, "is async; hermes-hooks runs it synchronously")
+				}
+				node := toNode(handler)
+				if matcher != "" {
+					node = withMapping(node, "matcher", matcher)
+				}
+				if e := cfg.parseEntry(ev, name, path+": "+hpath, gi, node, protocol.Claude, path); e != nil {
+					e.ProjectDir = projectDir
+					cfg.Entries = append(cfg.Entries, e)
+				}
+			}
+		}
+	}
+	return cfg.Entries, cfg.Warnings, nil
+}
+
+// claudeProjectDir is the project root of a settings file: the parent of its
+// .claude folder, except for the user's own ~/.claude, whose hooks run in
+// whatever project the host is in ("" = the host's cwd).
+func claudeProjectDir(path string) string {
+	dir := filepath.Dir(path)
+	if filepath.Base(dir) != ".claude" {
+		return ""
+	}
+	if home, err := os.UserHomeDir(); err == nil && filepath.Clean(dir) == filepath.Join(home, ".claude") {
+		return ""
+	}
+	return filepath.Dir(dir)
+}
+
+// toNode turns a decoded JSON value into the YAML node parseEntry validates,
+// so settings entries get exactly the checks and messages YAML entries get.
+func toNode(v any) *yaml.Node {
+	switch x := v.(type) {
+	case map[string]any:
+		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, toNode(x[k]))
+		}
+		return n
+	case []any:
+		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		for _, e := range x {
+			n.Content = append(n.Content, toNode(e))
+		}
+		return n
+	case string:
+		// Quoted style: a JSON string is never a YAML 1.1 boolean.
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: x, Style: yaml.DoubleQuotedStyle}
+	case bool:
+		if x {
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"}
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "false"}
+	case json.Number:
+		if _, err := x.Int64(); err == nil {
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: x.String()}
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: x.String()}
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
+}

@@ -1,0 +1,776 @@
+package dispatcher
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"gopkg.in/yaml.v3"
+)
+
+// Hermes' timeout rules: default 60 s, at most 300 s.
+const (
+	DefaultTimeoutSeconds = 60
+	MaxTimeoutSeconds     = 300
+)
+
+// Warning is a problem found in a config that did not stop it from loading:
+// the offending entry was skipped or corrected.
+type Warning struct {
+	// Path locates the problem: "hooks.pre_tool_call[2].timeout", or a file.
+	Path    string
+	Message string
+}
+
+func (w Warning) String() string {
+	if w.Path == "" {
+		return w.Message
+	}
+	if strings.HasPrefix(w.Message, ".") || strings.HasPrefix(w.Message, " ") || strings.HasPrefix(w.Message, "[") {
+		return w.Path + w.Message
+	}
+	return w.Path + ": " + w.Message
+}
+
+// Entry is one configured hook.
+type Entry struct {
+	// Event is the canonical event the entry fires on.
+	Event *protocol.Event
+	// DeclaredAs is the event key as written (an alias or Claude name keeps
+	// its spelling); consent is keyed by it.
+	DeclaredAs string
+	// Index is the entry's position in its event's list (for messages).
+	Index   int
+	Command string
+	// Matcher is the matcher as written, stripped; "" means none.
+	Matcher string
+	Timeout time.Duration
+	// FailClosed turns failures into blocks.
+	FailClosed bool
+	Dialect    protocol.Dialect
+	// Source is the file the entry came from.
+	Source string
+	// Priority orders entries (lower first; ties keep config order).
+	Priority int
+	// ProjectDir is CLAUDE_PROJECT_DIR for Claude-dialect entries ("" means
+	// the host's cwd).
+	ProjectDir string
+
+	match matcher
+	order int // position in the whole config, for stable sorting
+}
+
+// TimeoutSeconds is the timeout as Hermes prints it ("60", "1.5").
+func (e *Entry) TimeoutSeconds() string {
+	return strconv.FormatFloat(e.Timeout.Seconds(), 'f', -1, 64)
+}
+
+// Matches reports whether the entry's matcher accepts this firing's fields.
+func (e *Entry) Matches(fields map[string]any, tools *protocol.ToolTable) bool {
+	return e.match.matches(e, fields, tools)
+}
+
+// Config is a loaded configuration.
+type Config struct {
+	// Path is the YAML config file ("" when none was read).
+	Path string
+	// Entries are all hooks in config order: the YAML hooks: block (event
+	// keys in file order, entries in list order), then each Claude settings
+	// file in turn.
+	Entries []*Entry
+	// AutoAccept is hooks_auto_accept, read strictly (consent.AutoAccept).
+	AutoAccept bool
+	// Tools translates tool names (defaults plus tool_aliases:).
+	Tools *protocol.ToolTable
+	// ToolAliases is the tool_aliases: block as written.
+	ToolAliases map[string]string
+	// ClaudeSettings are the Claude settings files that were read.
+	ClaudeSettings []string
+	// Warnings lists everything that was skipped or corrected.
+	Warnings []Warning
+}
+
+// LoadOptions adjusts Load.
+type LoadOptions struct {
+	// ClaudeSettings are further Claude settings files to read (the
+	// --claude-settings flag); unlike the config's claude_settings: list, a
+	// missing one is an error, since the user named it on purpose.
+	ClaudeSettings []string
+}
+
+// ConfigError is a config that could not be read or parsed at all.
+type ConfigError struct {
+	Path string
+	Line int // 0 when unknown
+	Err  error
+}
+
+func (e *ConfigError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("config %s:%d: %v", e.Path, e.Line, e.Err)
+	}
+	return fmt.Sprintf("config %s: %v", e.Path, e.Err)
+}
+
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// DefaultConfigPath is $HERMES_HOME/config.yaml (HERMES_HOME defaults to
+// ~/.hermes).
+func DefaultConfigPath() (string, error) {
+	home, err := consent.DefaultHome()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, "config.yaml"), nil
+}
+
+// Load reads the YAML config at path and the Claude settings files it and
+// opts name. A missing config file is an empty config, not an error.
+func Load(path string, opts LoadOptions) (*Config, error) {
+	data, err := os.ReadFile(path)
+	var cfg *Config
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		cfg = emptyConfig()
+	case err != nil:
+		return nil, &ConfigError{Path: path, Err: err}
+	default:
+		cfg, err = ParseConfig(data, path)
+		if err != nil {
+			return nil, err
+		}
+	}
+	base := filepath.Dir(path)
+	for _, p := range cfg.ClaudeSettings {
+		p = resolvePath(p, base)
+		if err := cfg.addClaudeSettings(p, false); err != nil {
+			return nil, err
+		}
+	}
+	cfg.ClaudeSettings = nil
+	for _, p := range opts.ClaudeSettings {
+		if err := cfg.addClaudeSettings(resolvePath(p, ""), true); err != nil {
+			return nil, err
+		}
+	}
+	cfg.finish()
+	return cfg, nil
+}
+
+func emptyConfig() *Config {
+	return &Config{Tools: protocol.DefaultTools()}
+}
+
+func (cfg *Config) addClaudeSettings(path string, required bool) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if !required && errors.Is(err, fs.ErrNotExist) {
+			cfg.warn("claude_settings", path+": no such file; skipped")
+			return nil
+		}
+		return &ConfigError{Path: path, Err: err}
+	}
+	entries, warnings, err := ParseClaudeSettings(data, path)
+	if err != nil {
+		return err
+	}
+	cfg.Entries = append(cfg.Entries, entries...)
+	cfg.Warnings = append(cfg.Warnings, warnings...)
+	cfg.ClaudeSettings = append(cfg.ClaudeSettings, path)
+	return nil
+}
+
+// finish numbers the entries and drops duplicates: the same command with the
+// same matcher, dialect and event registers once (Hermes' idempotence key).
+func (cfg *Config) finish() {
+	seen := make(map[string]bool, len(cfg.Entries))
+	kept := cfg.Entries[:0]
+	for _, e := range cfg.Entries {
+		key := e.Event.Name + "\x00" + string(e.Dialect) + "\x00" + e.Matcher + "\x00" + e.Command
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		e.order = len(kept)
+		kept = append(kept, e)
+	}
+	cfg.Entries = kept
+}
+
+func (cfg *Config) warn(path, msg string) {
+	cfg.Warnings = append(cfg.Warnings, Warning{Path: path, Message: msg})
+}
+
+// resolvePath expands a leading ~ and makes p absolute against base (the
+// config's directory) or the working directory.
+func resolvePath(p, base string) string {
+	p = expandTilde(p)
+	if !filepath.IsAbs(p) && base != "" {
+		p = filepath.Join(base, p)
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
+
+// ParseConfig parses a YAML config: the hooks: block, hooks_auto_accept,
+// tool_aliases and claude_settings (returned unresolved in ClaudeSettings).
+// Every other top-level key is the agent's business and is ignored. It never
+// panics; a document that is not YAML is a *ConfigError with its line.
+func ParseConfig(data []byte, path string) (cfg *Config, err error) {
+	defer func() {
+		// yaml.v3 has panicked on hostile input in the past; a config must
+		// never take the dispatcher down.
+		if r := recover(); r != nil {
+			cfg, err = nil, &ConfigError{Path: path, Err: fmt.Errorf("cannot parse YAML: %v", r)}
+		}
+	}()
+	cfg = emptyConfig()
+	cfg.Path = path
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, yamlError(path, err)
+	}
+	if len(doc.Content) == 0 {
+		return cfg, nil
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+			return cfg, nil
+		}
+		return nil, &ConfigError{Path: path, Line: root.Line, Err: fmt.Errorf("the top level must be a mapping, got %s", pyType(root))}
+	}
+	var hooks *yaml.Node
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		key, val := root.Content[i].Value, root.Content[i+1]
+		switch key {
+		case "hooks":
+			hooks = val
+		case "hooks_auto_accept":
+			cfg.AutoAccept = consent.AutoAccept(yamlValue(val))
+		case "tool_aliases":
+			cfg.parseToolAliases(val)
+		case "claude_settings":
+			cfg.parseClaudeSettingsList(val)
+		}
+	}
+	cfg.Tools = protocol.NewToolTable(cfg.ToolAliases)
+	if hooks != nil {
+		cfg.parseHooks(hooks, path)
+	}
+	return cfg, nil
+}
+
+var yamlLine = func() func(string) (int, string) {
+	return func(msg string) (int, string) {
+		// yaml.v3 errors read "yaml: line N: reason".
+		rest, ok := strings.CutPrefix(msg, "yaml: line ")
+		if !ok {
+			return 0, strings.TrimPrefix(msg, "yaml: ")
+		}
+		num, reason, ok := strings.Cut(rest, ": ")
+		n, err := strconv.Atoi(num)
+		if !ok || err != nil {
+			return 0, strings.TrimPrefix(msg, "yaml: ")
+		}
+		return n, reason
+	}
+}()
+
+func yamlError(path string, err error) error {
+	line, reason := yamlLine(err.Error())
+	return &ConfigError{Path: path, Line: line, Err: errors.New(reason)}
+}
+
+func (cfg *Config) parseToolAliases(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return
+	}
+	if n.Kind != yaml.MappingNode {
+		cfg.warn("tool_aliases", "must be a mapping of Hermes tool names to Claude tool names; got "+pyType(n)+"; ignoring")
+		return
+	}
+	cfg.ToolAliases = map[string]string{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if v.Kind != yaml.ScalarNode || (v.Tag != "!!str" && v.Tag != "!!null") {
+			cfg.warn("tool_aliases."+k.Value, "must be a string (the Claude tool name); ignoring")
+			continue
+		}
+		name := v.Value
+		if v.Tag == "!!null" {
+			name = ""
+		}
+		cfg.ToolAliases[k.Value] = strings.TrimSpace(name)
+	}
+}
+
+func (cfg *Config) parseClaudeSettingsList(n *yaml.Node) {
+	switch {
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!null":
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!str":
+		cfg.ClaudeSettings = append(cfg.ClaudeSettings, n.Value)
+	case n.Kind == yaml.SequenceNode:
+		for i, item := range n.Content {
+			if item.Kind != yaml.ScalarNode || item.Tag != "!!str" || strings.TrimSpace(item.Value) == "" {
+				cfg.warn(fmt.Sprintf("claude_settings[%d]", i), "must be a file path; ignoring")
+				continue
+			}
+			cfg.ClaudeSettings = append(cfg.ClaudeSettings, strings.TrimSpace(item.Value))
+		}
+	default:
+		cfg.warn("claude_settings", "must be a list of Claude settings file paths; got "+pyType(n)+"; ignoring")
+	}
+}
+
+// reservedHookKeys sit under hooks: but are not events.
+var reservedHookKeys = map[string]bool{"outbound": true, "output_spill": true}
+
+func (cfg *Config) parseHooks(n *yaml.Node, source string) {
+	if n.Kind != yaml.MappingNode {
+		if !(n.Kind == yaml.ScalarNode && n.Tag == "!!null") {
+			cfg.warn("hooks", "must be a mapping of event names to lists of hook definitions; got "+pyType(n)+"; no hooks loaded")
+		}
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		name, val := n.Content[i].Value, n.Content[i+1]
+		if reservedHookKeys[name] {
+			continue
+		}
+		ev, known := protocol.Lookup(name)
+		switch {
+		case known && ev.ShellUnsupported:
+			cfg.warn("", "hook event '"+name+"' is Python-plugin-only: shell hooks cannot return its directive, so entries under hooks."+name+" are ignored")
+			continue
+		case !known:
+			cfg.warn("", protocol.UnknownEventMessage(name))
+			continue
+		case val.Kind == yaml.ScalarNode && val.Tag == "!!null":
+			continue
+		case val.Kind != yaml.SequenceNode:
+			cfg.warn("", "hooks."+name+" must be a list of hook definitions; got "+pyType(val))
+			continue
+		}
+		dialect := protocol.Hermes
+		if protocol.IsClaudeName(name) {
+			dialect = protocol.Claude
+		}
+		for j, item := range val.Content {
+			path := fmt.Sprintf("hooks.%s[%d]", name, j)
+			if item.Kind == yaml.MappingNode && mappingGet(item, "command") == nil && mappingGet(item, "hooks") != nil {
+				// A Claude matcher group pasted into YAML:
+				// {matcher, hooks: [{type, command, timeout}]}.
+				cfg.parseYAMLClaudeGroup(ev, name, path, j, item, source)
+				continue
+			}
+			if e := cfg.parseEntry(ev, name, path, j, item, dialect, source); e != nil {
+				cfg.Entries = append(cfg.Entries, e)
+			}
+		}
+	}
+}
+
+func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, index int, group *yaml.Node, source string) {
+	matcher := ""
+	if m := mappingGet(group, "matcher"); m != nil && m.Kind == yaml.ScalarNode && m.Tag == "!!str" {
+		matcher = m.Value
+	}
+	handlers := mappingGet(group, "hooks")
+	if handlers.Kind != yaml.SequenceNode {
+		cfg.warn(path, ".hooks must be a list of handlers; got "+pyType(handlers))
+		return
+	}
+	for k, h := range handlers.Content {
+		hp := fmt.Sprintf("%s.hooks[%d]", path, k)
+		if h.Kind != yaml.MappingNode {
+			cfg.warn(hp, " must be a mapping with a 'command' key; got "+pyType(h))
+			continue
+		}
+		if t := mappingGet(h, "type"); t != nil && t.Value != "command" {
+			cfg.warn(hp, " has type '"+t.Value+"'; only command hooks can run here; skipped")
+			continue
+		}
+		if mappingGet(h, "matcher") == nil && matcher != "" {
+			h = withMapping(h, "matcher", matcher)
+		}
+		if e := cfg.parseEntry(ev, name, hp, index, h, protocol.Claude, source); e != nil {
+			cfg.Entries = append(cfg.Entries, e)
+		}
+	}
+}
+
+// parseEntry validates one hook definition exactly as Hermes does (see the
+// Hermes reference §1.3), plus our keys: dialect, priority, onFailure.
+func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index int, n *yaml.Node, dialect protocol.Dialect, source string) *Entry {
+	if n.Kind != yaml.MappingNode {
+		cfg.warn(path, " must be a mapping with a 'command' key; got "+pyType(n))
+		return nil
+	}
+	cmdNode := mappingGet(n, "command")
+	if cmdNode == nil || cmdNode.Kind != yaml.ScalarNode || cmdNode.Tag != "!!str" || strings.TrimSpace(cmdNode.Value) == "" {
+		cfg.warn(path, " is missing a non-empty 'command' field")
+		return nil
+	}
+	e := &Entry{
+		Event:      ev,
+		DeclaredAs: declared,
+		Index:      index,
+		Command:    strings.TrimSpace(cmdNode.Value),
+		Timeout:    DefaultTimeoutSeconds * time.Second,
+		Dialect:    dialect,
+		Source:     source,
+	}
+	if d := mappingGet(n, "dialect"); d != nil {
+		if v, ok := protocol.ParseDialect(d.Value); ok && d.Kind == yaml.ScalarNode {
+			e.Dialect = v
+		} else {
+			cfg.warn(path, ".dialect must be 'hermes' or 'claude'; got "+pyRepr(d)+"; using "+string(e.Dialect))
+		}
+	}
+	if m := mappingGet(n, "matcher"); m != nil {
+		cfg.parseMatcher(e, path, m)
+	}
+	if t := mappingGet(n, "timeout"); t != nil {
+		e.Timeout = cfg.parseTimeout(path, t, e.Dialect)
+	}
+	cfg.parseFailClosed(e, path, n)
+	if p := mappingGet(n, "priority"); p != nil {
+		if v, ok := pyInt(p); ok && p.Tag != "!!bool" && !isYAML11Bool(p) {
+			e.Priority = v
+		} else {
+			cfg.warn(path, ".priority must be an integer (got "+pyRepr(p)+"); using 0")
+		}
+	}
+	e.match = compileMatcher(e, func(msg string) { cfg.warn(path, ".matcher: "+msg) })
+	return e
+}
+
+func (cfg *Config) parseMatcher(e *Entry, path string, m *yaml.Node) {
+	if m.Kind == yaml.ScalarNode && m.Tag == "!!null" {
+		return
+	}
+	if m.Kind != yaml.ScalarNode || m.Tag != "!!str" {
+		cfg.warn(path, ".matcher must be a string regex; ignoring")
+		return
+	}
+	matcher := strings.TrimSpace(m.Value)
+	if matcher == "" {
+		return
+	}
+	if e.Dialect == protocol.Hermes && !e.Event.HermesMatcher {
+		cfg.warn(path, ".matcher is only honored for pre_tool_call / post_tool_call; it is ignored on "+e.DeclaredAs+" and the hook fires on every "+e.DeclaredAs)
+		return
+	}
+	if e.Dialect == protocol.Claude && e.Event.ClaudeMatchOn == "" {
+		cfg.warn(path, ".matcher is ignored on "+e.Event.ClaudeName()+" (Claude Code runs every hook of that event)")
+		return
+	}
+	e.Matcher = matcher
+}
+
+// parseTimeout applies Python int() to the value, then Hermes' bounds: below
+// 1 → the default (not 1), above 300 → 300. Claude-dialect entries may use
+// fractional seconds, as Claude Code allows.
+func (cfg *Config) parseTimeout(path string, t *yaml.Node, dialect protocol.Dialect) time.Duration {
+	def := DefaultTimeoutSeconds * time.Second
+	if dialect == protocol.Claude && t.Kind == yaml.ScalarNode && (t.Tag == "!!float" || t.Tag == "!!int") {
+		f, err := strconv.ParseFloat(strings.ReplaceAll(t.Value, "_", ""), 64)
+		if err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			switch {
+			case f < 1:
+				cfg.warn(path, fmt.Sprintf(".timeout=%ss is below 1s; using default %ds", t.Value, DefaultTimeoutSeconds))
+				return def
+			case f > MaxTimeoutSeconds:
+				cfg.warn(path, fmt.Sprintf(".timeout=%ss exceeds max %ds; clamping", t.Value, MaxTimeoutSeconds))
+				return MaxTimeoutSeconds * time.Second
+			}
+			return time.Duration(f * float64(time.Second))
+		}
+	}
+	v, ok := pyInt(t)
+	switch {
+	case !ok:
+		cfg.warn(path, fmt.Sprintf(".timeout must be an int (got %s); using default %ds", pyRepr(t), DefaultTimeoutSeconds))
+		return def
+	case v < 1:
+		cfg.warn(path, fmt.Sprintf(".timeout=%ds is below 1s; using default %ds", v, DefaultTimeoutSeconds))
+		return def
+	case v > MaxTimeoutSeconds:
+		cfg.warn(path, fmt.Sprintf(".timeout=%ds exceeds max %ds; clamping", v, MaxTimeoutSeconds))
+		return MaxTimeoutSeconds * time.Second
+	}
+	return time.Duration(v) * time.Second
+}
+
+// parseFailClosed reads fail_closed (which wins when present, even false),
+// else failClosed, else Claude's onFailure: block. Hermes hooks may fail
+// closed only on pre_tool_call; Claude hooks on any event whose hooks can
+// block.
+func (cfg *Config) parseFailClosed(e *Entry, path string, n *yaml.Node) {
+	key := "fail_closed"
+	v := mappingGet(n, key)
+	if v == nil {
+		key = "failClosed"
+		v = mappingGet(n, key)
+	}
+	var on bool
+	switch {
+	case v != nil:
+		b, ok := yamlBool(v)
+		if !ok {
+			cfg.warn(path, "."+key+" must be a boolean (got "+pyRepr(v)+"); treating as false")
+			return
+		}
+		on = b
+	default:
+		f := mappingGet(n, "onFailure")
+		if f == nil {
+			return
+		}
+		switch strings.ToLower(strings.TrimSpace(f.Value)) {
+		case "block":
+			on = true
+		case "allow", "ignore", "continue", "":
+		default:
+			cfg.warn(path, ".onFailure must be 'block' or 'allow' (got "+pyRepr(f)+"); ignoring")
+		}
+	}
+	if !on {
+		return
+	}
+	allowed := e.Event.Gating()
+	if e.Dialect == protocol.Claude {
+		allowed = e.Event.Can(protocol.CapBlock | protocol.CapContinue)
+	}
+	if !allowed {
+		cfg.warn(path, "."+key+" is only honored for pre_tool_call (hooks that can block); ignored on "+e.DeclaredAs)
+		return
+	}
+	e.FailClosed = true
+}
+
+// ---- YAML helpers ------------------------------------------------------
+
+func mappingGet(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func withMapping(n *yaml.Node, key, value string) *yaml.Node {
+	c := *n
+	c.Content = append(append([]*yaml.Node{}, n.Content...),
+		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key},
+		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value})
+	return &c
+}
+
+// yamlValue decodes a node into a plain Go value, applying YAML 1.1's
+// booleans to plain scalars (Hermes reads its config with PyYAML, where an
+// unquoted yes/on/off is a boolean).
+func yamlValue(n *yaml.Node) any {
+	if b, ok := yamlBool(n); ok {
+		return b
+	}
+	var v any
+	if err := n.Decode(&v); err != nil {
+		return n.Value
+	}
+	return v
+}
+
+func isYAML11Bool(n *yaml.Node) bool {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" || n.Style != 0 {
+		return false
+	}
+	_, ok := yaml11Bools[n.Value]
+	return ok
+}
+
+var yaml11Bools = map[string]bool{
+	"yes": true, "Yes": true, "YES": true, "no": false, "No": false, "NO": false,
+	"true": true, "True": true, "TRUE": true, "false": false, "False": false, "FALSE": false,
+	"on": true, "On": true, "ON": true, "off": false, "Off": false, "OFF": false,
+}
+
+// yamlBool reads a boolean node (YAML 1.2 bools, and YAML 1.1's plain
+// yes/no/on/off as PyYAML reads them). A quoted string is never a boolean.
+func yamlBool(n *yaml.Node) (bool, bool) {
+	if n.Kind != yaml.ScalarNode {
+		return false, false
+	}
+	if n.Tag == "!!bool" {
+		b, ok := yaml11Bools[n.Value]
+		return b, ok
+	}
+	if isYAML11Bool(n) {
+		return yaml11Bools[n.Value], true
+	}
+	return false, false
+}
+
+// pyInt is Python's int() of the value PyYAML would have produced.
+func pyInt(n *yaml.Node) (int, bool) {
+	if n.Kind != yaml.ScalarNode {
+		return 0, false
+	}
+	if b, ok := yamlBool(n); ok {
+		if b {
+			return 1, true
+		}
+		return 0, true
+	}
+	switch n.Tag {
+	case "!!int":
+		v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64)
+		if err != nil {
+			var ne *strconv.NumError
+			if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
+				if strings.HasPrefix(n.Value, "-") {
+					return math.MinInt32, true
+				}
+				return math.MaxInt32, true
+			}
+			return 0, false
+		}
+		return clampInt(v), true
+	case "!!float":
+		f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return 0, false
+		}
+		return clampInt(int64(math.Max(math.Min(math.Trunc(f), math.MaxInt32), math.MinInt32))), true
+	case "!!str":
+		return pyIntString(n.Value)
+	}
+	return 0, false
+}
+
+func clampInt(v int64) int {
+	if v > math.MaxInt32 {
+		return math.MaxInt32
+	}
+	if v < math.MinInt32 {
+		return math.MinInt32
+	}
+	return int(v)
+}
+
+// pyIntString is int(s) for a str: surrounding whitespace allowed, an
+// optional sign, decimal digits with single underscores between them.
+func pyIntString(s string) (int, bool) {
+	s = strings.TrimSpace(s)
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	if s == "" || s[0] == '_' || s[len(s)-1] == '_' || strings.Contains(s, "__") {
+		return 0, false
+	}
+	var v int64
+	for _, c := range s {
+		if c == '_' {
+			continue
+		}
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		if v < math.MaxInt32 {
+			v = v*10 + int64(c-'0')
+		}
+	}
+	if neg {
+		v = -v
+	}
+	return clampInt(v), true
+}
+
+// pyType names the Python type PyYAML would give the node, for messages.
+func pyType(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.MappingNode:
+		return "dict"
+	case yaml.AliasNode:
+		if n.Alias != nil {
+			return pyType(n.Alias)
+		}
+	}
+	if isYAML11Bool(n) {
+		return "bool"
+	}
+	switch n.Tag {
+	case "!!int":
+		return "int"
+	case "!!float":
+		return "float"
+	case "!!bool":
+		return "bool"
+	case "!!null":
+		return "NoneType"
+	}
+	return "str"
+}
+
+// pyRepr renders the node's value roughly as Python's repr would.
+func pyRepr(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "[…]"
+	case yaml.MappingNode:
+		return "{…}"
+	}
+	if b, ok := yamlBool(n); ok {
+		if b {
+			return "True"
+		}
+		return "False"
+	}
+	switch n.Tag {
+	case "!!null":
+		return "None"
+	case "!!int", "!!float":
+		return n.Value
+	}
+	return "'" + strings.ReplaceAll(n.Value, "'", `\'`) + "'"
+}
+
+// expandTilde expands a leading "~" or "~/…" with the user's home.
+func expandTilde(p string) string {
+	if p != "~" && !strings.HasPrefix(p, "~/") {
+		return p
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return p
+	}
+	return home + p[1:]
+}
+
+// jsonLine converts a byte offset into a 1-based line number.
+func jsonLine(data []byte, offset int64) int {
+	if offset > int64(len(data)) {
+		offset = int64(len(data))
+	}
+	return bytes.Count(data[:offset], []byte("\n")) + 1
+}

@@ -1,0 +1,428 @@
+package dispatcher
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+func mustParse(t *testing.T, yml string) *Config {
+	t.Helper()
+	cfg, err := ParseConfig([]byte(yml), "config.yaml")
+	if err != nil {
+		t.Fatalf("ParseConfig: %v", err)
+	}
+	cfg.finish()
+	return cfg
+}
+
+func warningsText(cfg *Config) string {
+	var b strings.Builder
+	for _, w := range cfg.Warnings {
+		b.WriteString(w.String())
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// Hermes checklist section E (TestParseHooksBlock, TestFailClosedParsing).
+func TestE46_EntryWithMatcherTimeout(t *testing.T) {
+	cfg := mustParse(t, "hooks:\n  pre_tool_call:\n    - matcher: terminal\n      command: /tmp/hook.sh\n      timeout: 30\n")
+	if len(cfg.Entries) != 1 {
+		t.Fatalf("want 1 entry, got %d", len(cfg.Entries))
+	}
+	e := cfg.Entries[0]
+	if e.Event.Name != "pre_tool_call" || e.Matcher != "terminal" || e.Command != "/tmp/hook.sh" || e.Timeout != 30*time.Second {
+		t.Fatalf("entry = %+v", e)
+	}
+	if e.Dialect != protocol.Hermes || e.FailClosed {
+		t.Fatalf("dialect %s fail_closed %v", e.Dialect, e.FailClosed)
+	}
+}
+
+func TestE47_UnknownEventDidYouMean(t *testing.T) {
+	cfg := mustParse(t, "hooks:\n  pre_tools_call:\n    - command: /tmp/h.sh\n")
+	if len(cfg.Entries) != 0 {
+		t.Fatalf("want no entries, got %d", len(cfg.Entries))
+	}
+	if w := warningsText(cfg); !strings.Contains(w, "unknown hook event 'pre_tools_call'") || !strings.Contains(w, "did you mean 'pre_tool_call'?") {
+		t.Fatalf("warning = %q", w)
+	}
+}
+
+func TestE47b_UnknownEventFarOffListsValid(t *testing.T) {
+	cfg := mustParse(t, "hooks:\n  zzzzqqqq:\n    - command: /tmp/h.sh\n")
+	if w := warningsText(cfg); !strings.Contains(w, "(valid: agent_loop_stopped, ") {
+		t.Fatalf("warning = %q", w)
+	}
+}
+
+func TestE48_EntryWithoutCommand(t *testing.T) {
+	for _, yml := range []string{
+		"hooks:\n  pre_tool_call:\n    - matcher: terminal\n",
+		"hooks:\n  pre_tool_call:\n    - command: '   '\n",
+		"hooks:\n  pre_tool_call:\n    - command: 42\n",
+		"hooks:\n  pre_tool_call:\n    - command: [a, b]\n",
+	} {
+		cfg := mustParse(t, yml)
+		if len(cfg.Entries) != 0 {
+			t.Fatalf("%q: want no entries", yml)
+		}
+		if w := warningsText(cfg); !strings.Contains(w, "hooks.pre_tool_call[0] is missing a non-empty 'command' field") {
+			t.Fatalf("%q: warning = %q", yml, w)
+		}
+	}
+}
+
+func TestE49_TimeoutClampedTo300(t *testing.T) {
+	cfg := mustParse(t, "hooks:\n  pre_tool_call:\n    - command: /h\n      timeout: 9999\n")
+	if cfg.Entries[0].Timeout != 300*time.Second {
+		t.Fatalf("timeout = %v", cfg.Entries[0].Timeout)
+	}
+	if w := warningsText(cfg); !strings.Contains(w, "hooks.pre_tool_call[0].timeout=9999s exceeds max 300s; clamping") {
+		t.Fatalf("warning = %q", w)
+	}
+}
+
+func TestE50_TimeoutNotAnInt(t *testing.T) {
+	cases := map[string]time.Duration{
+		`"thirty"`: 60 * time.Second,
+		`"30.5"`:   60 * time.Second,
+		`[1]`:      60 * time.Second,
+		`"30"`:     30 * time.Second,
+		`" 30 "`:   30 * time.Second,
+		`30.9`:     30 * time.Second,
+		`true`:     1 * time.Second,
+		`0`:        60 * time.Second,
+		`-5`:       60 * time.Second,
+		`"1_000"`:  300 * time.Second,
+	}
+	for val, want := range cases {
+		cfg := mustParse(t, "hooks:\n  pre_tool_call:\n    - command: /h\n      timeout: "+val+"\n")
+		if got := cfg.Entries[0].Timeout; got != want {
+			t.Errorf("timeout %s: got %v want %v (warnings %q)", val, got, want, warningsText(cfg))
+		}
+	}
+	cfg := mustParse(t, "hooks:\n  pre_tool_call:\n    - command: /h\n      timeout: thirty\n")
+	if w := warningsText(cfg); !strings.Contains(w, ".timeout must be an int (got 'thirty'); using default 60s") {
+		t.Fatalf("warning = %q", w)
+	}
+}
+
+func TestE51_EventValueNotAList(t *testing.T) {
+	cfg := mustParse(t, "hooks:\n  pre_tool_call: \"not a list\"\n")
+	if len(cfg.Entries) != 0 {
+		t.Fatal("want no entries")
+	}
+	if w := warningsText(cfg); !strings.Contains(w, "hooks.pre_tool_call must be a list of hook definitions; got str") {
+		t.Fatalf("warning = %q", w)
+	}
+}
+
+func TestE52_HooksNotAMapping(t *testing.T) {
+	for _, yml := range []string{"hooks: null\n", "hooks: \"string\"\n", "hooks: []\n", "model: x\n", ""} {
+		cfg := mustParse(t, yml)
+		if len(cfg.Entries) != 0 {
+			t.Fatalf("%q: want no entries", yml)
+		}
+	}
+}
+
+func TestE53_MatcherOnNonToolEventDropped(t *testing.T) {
+	cfg := mustParse(t, "hooks:\n  pre_llm_call:\n    - command: /h\n      matcher: terminal\n")
+	if len(cfg.Entries) != 1 || cfg.Entries[0].Matcher != "" {
+		t.Fatalf("entries = %+v", cfg.Entries)
+	}
+	w := warningsText(cfg)
+	if !strings.Contains(w, "only honored for pre_tool_call") || !strings.Contains(w, "pre_llm_call") {
+		t.Fatalf("warning = %q", w)
+	}
+	// Dropped means it fires on every occurrence.
+	if !cfg.Entries[0].Matches(map[string]any{"tool_name": "web_search"}, cfg.Tools) {
+		t.Fatal("dropped matcher must match everything")
+	}
+}
+
+func TestE54_PythonPluginOnlyEventRefused(t *testing.T) {
+	cfg := mustParse(t, "hooks:\n  transform_api_error_classification:\n    - command: /h\n")
+	if len(cfg.Entries) != 0 {
+		t.Fatal("want no entries")
+	}
+	if w := warningsText(cfg); !strings.Contains(w, "Python-plugin-only") {
+		t.Fatalf("warning = %q", w)
+	}
+}
+
+func TestE55to60_FailClosed(t *testing.T) {
+	cases := []struct {
+		name, event, keys string
+		want              bool
+		warn              []string
+	}{
+		{"E55 fail_closed true", "pre_tool_call", "fail_closed: true", true, nil},
+		{"E56 absent", "pre_tool_call", "", false, nil},
+		{"E57 failClosed true", "pre_tool_call", "failClosed: true", true, nil},
+		{"E58 fail_closed false wins over failClosed", "pre_tool_call", "fail_closed: false\n      failClosed: true", false, nil},
+		{"E59 quoted yes is not a boolean", "pre_tool_call", `fail_closed: "yes"`, false, []string{"fail_closed must be a boolean"}},
+		{"E60 ignored off pre_tool_call", "on_session_start", "fail_closed: true", false, []string{"fail_closed", "ignored"}},
+		{"PyYAML plain yes is a boolean", "pre_tool_call", "fail_closed: yes", true, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			yml := "hooks:\n  " + c.event + ":\n    - command: /h\n"
+			if c.keys != "" {
+				yml += "      " + c.keys + "\n"
+			}
+			cfg := mustParse(t, yml)
+			if len(cfg.Entries) != 1 {
+				t.Fatalf("entries: %d", len(cfg.Entries))
+			}
+			if cfg.Entries[0].FailClosed != c.want {
+				t.Fatalf("FailClosed = %v, want %v", cfg.Entries[0].FailClosed, c.want)
+			}
+			w := warningsText(cfg)
+			for _, s := range c.warn {
+				if !strings.Contains(w, s) {
+					t.Fatalf("warning %q lacks %q", w, s)
+				}
+			}
+			if c.warn == nil && w != "" {
+				t.Fatalf("unexpected warning %q", w)
+			}
+		})
+	}
+}
+
+// F61/F62: the same entry twice registers once; the same command under two
+// matchers registers twice.
+func TestF61_DuplicateEntryOnce(t *testing.T) {
+	cfg := mustParse(t, "hooks:\n  pre_tool_call:\n    - command: /h\n      matcher: terminal\n    - command: /h\n      matcher: terminal\n")
+	if len(cfg.Entries) != 1 {
+		t.Fatalf("want 1 entry, got %d", len(cfg.Entries))
+	}
+}
+
+func TestF62_SameCommandTwoMatchers(t *testing.T) {
+	cfg := mustParse(t, "hooks:\n  pre_tool_call:\n    - command: /h\n      matcher: terminal\n    - command: /h\n      matcher: web_search\n")
+	if len(cfg.Entries) != 2 {
+		t.Fatalf("want 2 entries, got %d", len(cfg.Entries))
+	}
+}
+
+func TestReservedKeysSkippedSilently(t *testing.T) {
+	cfg := mustParse(t, "hooks:\n  outbound:\n    - url: https://x\n  output_spill: {max: 1}\n  pre_tool_call:\n    - command: /h\n")
+	if len(cfg.Entries) != 1 || len(cfg.Warnings) != 0 {
+		t.Fatalf("entries %d warnings %q", len(cfg.Entries), warningsText(cfg))
+	}
+}
+
+func TestOtherTopLevelKeysIgnored(t *testing.T) {
+	cfg := mustParse(t, "model: gpt\nagent:\n  max_turns: 3\nhooks_auto_accept: true\nhooks:\n  pre_tool_call:\n    - command: /h\n")
+	if !cfg.AutoAccept || len(cfg.Entries) != 1 || len(cfg.Warnings) != 0 {
+		t.Fatalf("cfg = %+v warnings %q", cfg, warningsText(cfg))
+	}
+}
+
+func TestAutoAcceptStrict(t *testing.T) {
+	cases := map[string]bool{
+		"true": true, "false": false, `"false"`: false, `"no"`: false, `"true"`: true,
+		`"  TRUE  "`: true, `"yes"`: true, `"on"`: true, `"1"`: true, "1": false, "null": false, "yes": true,
+	}
+	for val, want := range cases {
+		cfg := mustParse(t, "hooks_auto_accept: "+val+"\n")
+		if cfg.AutoAccept != want {
+			t.Errorf("hooks_auto_accept: %s → %v, want %v", val, cfg.AutoAccept, want)
+		}
+	}
+}
+
+func TestDialectFromClaudeEventName(t *testing.T) {
+	cfg := mustParse(t, "hooks:\n  PreToolUse:\n    - command: ./guard.sh\n      matcher: Bash\n  pre_tool_call:\n    - command: /h\n      dialect: claude\n  post_tool_call:\n    - command: /p\n")
+	if len(cfg.Entries) != 3 {
+		t.Fatalf("entries %d", len(cfg.Entries))
+	}
+	want := []protocol.Dialect{protocol.Claude, protocol.Claude, protocol.Hermes}
+	for i, e := range cfg.Entries {
+		if e.Dialect != want[i] {
+			t.Errorf("entry %d (%s) dialect %s want %s", i, e.DeclaredAs, e.Dialect, want[i])
+		}
+	}
+	if cfg.Entries[0].Event.Name != "pre_tool_call" || cfg.Entries[0].DeclaredAs != "PreToolUse" {
+		t.Fatalf("alias not resolved: %+v", cfg.Entries[0])
+	}
+}
+
+func TestClaudeGroupPastedIntoYAML(t *testing.T) {
+	cfg := mustParse(t, "hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ./a.sh\n        - type: prompt\n          prompt: x\n")
+	if len(cfg.Entries) != 1 || cfg.Entries[0].Matcher != "Bash" || cfg.Entries[0].Dialect != protocol.Claude {
+		t.Fatalf("entries %+v warnings %q", cfg.Entries, warningsText(cfg))
+	}
+	if !strings.Contains(warningsText(cfg), "type 'prompt'") {
+		t.Fatalf("warnings %q", warningsText(cfg))
+	}
+}
+
+func TestBrokenYAMLIsAnErrorWithLine(t *testing.T) {
+	_, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - command: x\n  bad: [\n"), "/etc/h/config.yaml")
+	if err == nil {
+		t.Fatal("want error")
+	}
+	if msg := err.Error(); !strings.Contains(msg, "/etc/h/config.yaml:") || !strings.Contains(msg, ":4") && !strings.Contains(msg, ":5") {
+		t.Fatalf("error %q lacks file:line", msg)
+	}
+}
+
+func TestLoadMissingFileIsEmpty(t *testing.T) {
+	cfg, err := Load(filepath.Join(t.TempDir(), "nope.yaml"), LoadOptions{})
+	if err != nil || len(cfg.Entries) != 0 {
+		t.Fatalf("cfg %+v err %v", cfg, err)
+	}
+}
+
+func TestLoadUnreadableIsError(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Load(dir, LoadOptions{}); err == nil {
+		t.Fatal("reading a directory must fail")
+	}
+}
+
+func TestToolAliasesOverride(t *testing.T) {
+	cfg := mustParse(t, "tool_aliases:\n  terminal: Shell\n  my_tool: MyTool\n")
+	if cfg.Tools.Claude("terminal") != "Shell" || cfg.Tools.Hermes("MyTool") != "my_tool" || cfg.Tools.Claude("read_file") != "Read" {
+		t.Fatalf("tools %v", cfg.Tools.Pairs())
+	}
+}
+
+func TestClaudeSettingsFile(t *testing.T) {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "proj")
+	settings := filepath.Join(proj, ".claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, settings, `{"hooks":{
+	  "PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh","timeout":5},{"type":"http","url":"https://x"}]}],
+	  "UserPromptSubmit":[{"hooks":[{"type":"command","command":"echo hi"}]}],
+	  "Bogus":[]
+	}}`)
+	local := filepath.Join(proj, ".claude", "settings.local.json")
+	writeFile(t, local, `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"echo hi"}]}]}}`)
+	cfgPath := filepath.Join(dir, "config.yaml")
+	writeFile(t, cfgPath, "claude_settings:\n  - proj/.claude/settings.json\n  - proj/.claude/missing.json\n")
+	cfg, err := Load(cfgPath, LoadOptions{ClaudeSettings: []string{local}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := warningsText(cfg)
+	for _, s := range []string{"type 'http'", "unknown hook event 'Bogus'", "missing.json: no such file"} {
+		if !strings.Contains(w, s) {
+			t.Errorf("warnings %q lack %q", w, s)
+		}
+	}
+	// The identical UserPromptSubmit command of the two files registers once.
+	if len(cfg.Entries) != 2 {
+		t.Fatalf("want 2 entries, got %d", len(cfg.Entries))
+	}
+	g := cfg.Entries[0]
+	if g.Dialect != protocol.Claude || g.Timeout != 5*time.Second || g.ProjectDir != proj || g.Source != settings {
+		t.Fatalf("guard entry %+v", g)
+	}
+	d, err := New(cfg, Options{Gate: AllowAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, _ := protocol.Lookup("pre_llm_call")
+	if sel := d.Select(ev, map[string]any{}); len(sel) != 1 {
+		t.Fatalf("identical Claude commands must run once per firing, selected %d", len(sel))
+	}
+	// A settings file named on the command line must exist.
+	if _, err := Load(cfgPath, LoadOptions{ClaudeSettings: []string{filepath.Join(dir, "nope.json")}}); err == nil {
+		t.Fatal("missing --claude-settings file must be an error")
+	}
+}
+
+func TestClaudeSettingsBrokenJSONHasLine(t *testing.T) {
+	_, _, err := ParseClaudeSettings([]byte("{\n  \"hooks\": {\n    \"PreToolUse\": [,]\n  }\n}\n"), "s.json")
+	if err == nil || !strings.Contains(err.Error(), "s.json:3") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// FuzzParseConfig: no input may panic the config parser.
+func FuzzParseConfig(f *testing.F) {
+	for _, s := range []string{
+		"hooks:\n  pre_tool_call:\n    - matcher: terminal\n      command: /tmp/hook.sh\n      timeout: 30\n",
+		"hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: x\n",
+		"hooks: [1,2]\n", "hooks:\n  pre_tool_call:\n    - command: x\n      timeout: 1e999\n",
+		"a: &a [*a]\n", "hooks_auto_accept: yes\ntool_aliases: {terminal: null}\nclaude_settings: [a, 1]\n",
+		"hooks:\n  pre_tool_call:\n    - command: x\n      matcher: '(['\n      fail_closed: maybe\n      priority: -3\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, err := ParseConfig(data, "fuzz.yaml")
+		if err != nil {
+			return
+		}
+		cfg.finish()
+		for _, e := range cfg.Entries {
+			if e.Command == "" || e.Timeout < time.Second || e.Timeout > MaxTimeoutSeconds*time.Second {
+				t.Fatalf("invalid entry survived validation: %+v", e)
+			}
+			e.Matches(map[string]any{"tool_name": "terminal"}, cfg.Tools)
+		}
+	})
+}
+
+// FuzzParseClaudeSettings: no settings file may panic the parser.
+func FuzzParseClaudeSettings(f *testing.F) {
+	f.Add([]byte(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"x","timeout":1.5}]}]}}`))
+	f.Add([]byte(`{"hooks":{"Stop":[{"hooks":[{"command":"x","timeout":"9"}]}]},"disableAllHooks":false}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		entries, _, err := ParseClaudeSettings(data, "fuzz.json")
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			if e.Dialect != protocol.Claude || e.Command == "" {
+				t.Fatalf("bad entry %+v", e)
+			}
+		}
+	})
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Claude's dedup is per firing: the same command under two matcher groups
+// that both match runs once.
+func TestClaudeDedupPerFiring(t *testing.T) {
+	entries, _, err := ParseClaudeSettings([]byte(`{"hooks":{"PreToolUse":[
+	  {"matcher":"Bash","hooks":[{"type":"command","command":"guard.sh"}]},
+	  {"matcher":"Ba.*","hooks":[{"type":"command","command":"guard.sh"}]}]}}`), "s.json")
+	if err != nil || len(entries) != 2 {
+		t.Fatalf("entries %d err %v", len(entries), err)
+	}
+	cfg := &Config{Entries: entries, Tools: protocol.DefaultTools()}
+	cfg.finish()
+	d, _ := New(cfg, Options{Gate: AllowAll})
+	ev, _ := protocol.Lookup("PreToolUse")
+	if n := len(d.Select(ev, map[string]any{"tool_name": "Bash"})); n != 1 {
+		t.Fatalf("selected %d, want 1", n)
+	}
+	if n := len(d.Select(ev, map[string]any{"tool_name": "Bashful"})); n != 1 {
+		t.Fatalf("regex group alone: selected %d, want 1", n)
+	}
+}

@@ -1,0 +1,27 @@
+// Package dispatcher turns "event X happened, with these fields" into one
+// protocol.Outcome by running the configured hook processes.
+//
+// It owns config loading and validation (the YAML hooks: block of a Hermes
+// config and Claude Code settings files), matchers, the process runner — the
+// only code in hermes-hooks that creates an exec.Cmd — parallel dispatch,
+// and the firing helpers the CLI's test and doctor verbs use.
+//
+// Contract:
+//
+//   - Load never panics, whatever the config holds. Every bad entry is
+//     skipped or corrected with a Warning naming its path
+//     (hooks.pre_tool_call[2].timeout …); only an unreadable or syntactically
+//     broken file is an error.
+//   - Dispatch never runs a hook the Gate refuses; there is no default that
+//     runs everything (AllowAll exists for tests and must be chosen).
+//   - A hook failing is a result inside the Outcome, never a Go error; Dispatch
+//     returns an error only when it could not dispatch at all (unknown event).
+//   - Every hook process runs in its own process group with its own timeout;
+//     on timeout or context cancellation the whole group is killed, and the
+//     wait for its output is bounded even when a grandchild holds the pipes.
+//     Output is captured up to a cap; the rest is drained and dropped.
+//   - Replies are folded in config order (protocol.Fold), whatever order the
+//     hooks finished in.
+//   - A firing that matches no hook starts no process and does not allocate.
+//   - The package prints nothing; warnings go to the Warn callback.
+package dispatcher

@@ -1,0 +1,285 @@
+package protocol
+
+import (
+	"sort"
+	"strings"
+)
+
+// Capability is what a hook's reply can change for an event.
+type Capability uint16
+
+const (
+	// CapBlock: a reply can refuse the action (or, on stop events, refuse to
+	// stop; on post_tool_call, send feedback beside the result).
+	CapBlock Capability = 1 << iota
+	// CapModify: a reply can rewrite the tool arguments.
+	CapModify
+	// CapApprove: a reply can ask for human approval (Hermes "approve",
+	// Claude "ask") or pre-approve (Claude "allow").
+	CapApprove
+	// CapContext: a reply can add context for the model.
+	CapContext
+	// CapContinue: a reply can keep the agent going with a message
+	// (Hermes pre_verify "continue", Claude Stop "block").
+	CapContinue
+	// CapTransform: a reply can replace a text (transform_* events).
+	CapTransform
+)
+
+var capNames = []struct {
+	c    Capability
+	name string
+}{
+	{CapBlock, "block"}, {CapModify, "modify"}, {CapApprove, "approve"},
+	{CapContext, "context"}, {CapContinue, "continue"}, {CapTransform, "transform"},
+}
+
+// Names lists the capabilities in a fixed order, for docs and --json output.
+func (c Capability) Names() []string {
+	var out []string
+	for _, n := range capNames {
+		if c&n.c != 0 {
+			out = append(out, n.name)
+		}
+	}
+	return out
+}
+
+// ClaudeExit2 says what a Claude-dialect exit code 2 does on an event.
+type ClaudeExit2 uint8
+
+const (
+	// Exit2Ignored: exit 2 has no effect (Notification, PermissionRequest…).
+	Exit2Ignored ClaudeExit2 = iota
+	// Exit2Blocks: exit 2 blocks the action with stderr as the reason.
+	Exit2Blocks
+	// Exit2User: stderr is shown to the user only (SessionStart, SessionEnd…).
+	Exit2User
+)
+
+// Event describes one canonical event. Events are immutable; callers get
+// pointers into the catalog and must not modify them.
+type Event struct {
+	// Name is the canonical name: the Hermes name where Hermes has the event,
+	// otherwise the Claude Code name (for Claude-only events).
+	Name string
+	// Claude is the Claude Code name of the event, or "" when Claude Code has
+	// no twin.
+	Claude string
+	// Aliases are further accepted names (beyond Name and Claude).
+	Aliases []string
+	// Hermes reports whether the event is in Hermes' VALID_HOOKS.
+	Hermes bool
+	// ClaudeOnly reports an event Claude Code has and Hermes does not.
+	ClaudeOnly bool
+	// ShellUnsupported events are refused for shell hooks (Hermes says
+	// "Python-plugin-only"): a config entry for them is dropped with a warning.
+	ShellUnsupported bool
+	// Tool reports whether the event carries a tool name.
+	Tool bool
+	// HermesMatcher reports whether a Hermes-dialect matcher is honoured.
+	HermesMatcher bool
+	// ClaudeMatchOn names the field a Claude-dialect matcher is compared
+	// against ("" = matcher ignored, every group runs).
+	ClaudeMatchOn string
+	// Exit2 is what a Claude-dialect exit 2 does.
+	Exit2 ClaudeExit2
+	// Caps is what replies can do on this event.
+	Caps Capability
+	// TextField names the payload field a transform_* event rewrites.
+	TextField string
+}
+
+// Can reports whether the event has capability c.
+func (e *Event) Can(c Capability) bool { return e != nil && e.Caps&c != 0 }
+
+// Gating reports whether a block on this event refuses a tool call (the
+// Hermes "blocking" events: fail_closed and exit-2 blocks apply).
+func (e *Event) Gating() bool { return e != nil && e.Name == "pre_tool_call" }
+
+// ClaudeName is the name a Claude-dialect hook sees in hook_event_name and
+// must echo in hookSpecificOutput.hookEventName.
+func (e *Event) ClaudeName() string {
+	if e.Claude != "" {
+		return e.Claude
+	}
+	return e.Name
+}
+
+const (
+	capObserve = CapContext
+	capTool    = CapBlock | CapModify | CapApprove | CapContext
+)
+
+// catalog lists every event. Hermes' 41 VALID_HOOKS first (sorted as Hermes
+// prints them), then hermes-hooks' own canonical events, then the Claude-only
+// events.
+var catalog = []Event{
+	{Name: "agent_loop_stopped", Hermes: true, Caps: capObserve},
+	{Name: "api_request_error", Hermes: true, Caps: capObserve},
+	{Name: "gateway_platform_event", Hermes: true, Caps: capObserve},
+	{Name: "kanban_task_blocked", Hermes: true, Caps: capObserve},
+	{Name: "kanban_task_claimed", Hermes: true, Caps: capObserve},
+	{Name: "kanban_task_completed", Hermes: true, Caps: capObserve},
+	{Name: "on_interim_message", Hermes: true, Caps: capObserve},
+	{Name: "on_kanban_dispatch_tick", Hermes: true, Caps: capObserve},
+	{Name: "on_kanban_task_updated", Hermes: true, Caps: capObserve},
+	{Name: "on_kanban_worker_exited", Hermes: true, Caps: capObserve},
+	{Name: "on_kanban_worker_spawned", Hermes: true, Caps: capObserve},
+	{Name: "on_kanban_worker_stale_claim", Hermes: true, Caps: capObserve},
+	{Name: "on_room_member_activity", Hermes: true, Caps: capObserve},
+	{Name: "on_session_end", Claude: "SessionEnd", Hermes: true, ClaudeMatchOn: "reason", Exit2: Exit2User, Caps: capObserve},
+	{Name: "on_session_finalize", Hermes: true, Caps: capObserve},
+	{Name: "on_session_reset", Hermes: true, Caps: capObserve},
+	{Name: "on_session_start", Claude: "SessionStart", Hermes: true, ClaudeMatchOn: "source", Exit2: Exit2User, Caps: capObserve},
+	{Name: "on_skill_lifecycle", Hermes: true, Caps: capObserve},
+	{Name: "on_stream_delta", Hermes: true, Caps: capObserve},
+	{Name: "on_stream_end", Hermes: true, Caps: capObserve},
+	{Name: "on_stream_start", Hermes: true, Caps: capObserve},
+	{Name: "post_api_request", Hermes: true, Caps: capObserve},
+	{Name: "post_approval_response", Hermes: true, Tool: true, Caps: capObserve},
+	{Name: "post_auxiliary_call", Hermes: true, Caps: capObserve},
+	{Name: "post_llm_call", Hermes: true, Caps: capObserve},
+	{Name: "post_tool_call", Claude: "PostToolUse", Hermes: true, Tool: true, HermesMatcher: true, ClaudeMatchOn: "tool_name", Exit2: Exit2Blocks, Caps: CapBlock | CapContext | CapTransform},
+	{Name: "pre_api_request", Hermes: true, Caps: capObserve},
+	{Name: "pre_approval_request", Hermes: true, Tool: true, Caps: capObserve},
+	{Name: "pre_auxiliary_call", Hermes: true, Caps: capObserve},
+	{Name: "pre_command", Hermes: true, Caps: capObserve},
+	{Name: "pre_gateway_dispatch", Hermes: true, Caps: capObserve},
+	{Name: "pre_llm_call", Claude: "UserPromptSubmit", Aliases: []string{"before_llm_call"}, Hermes: true, Exit2: Exit2Blocks, Caps: CapBlock | CapContext},
+	{Name: "pre_tool_call", Claude: "PreToolUse", Aliases: []string{"intercept_tool_call"}, Hermes: true, Tool: true, HermesMatcher: true, ClaudeMatchOn: "tool_name", Exit2: Exit2Blocks, Caps: capTool},
+	{Name: "pre_transcription", Hermes: true, Caps: capObserve},
+	{Name: "pre_verify", Claude: "Stop", Hermes: true, Exit2: Exit2Blocks, Caps: CapContinue | CapContext},
+	{Name: "subagent_start", Claude: "SubagentStart", Hermes: true, ClaudeMatchOn: "agent_type", Exit2: Exit2User, Caps: capObserve},
+	{Name: "subagent_stop", Claude: "SubagentStop", Hermes: true, ClaudeMatchOn: "agent_type", Exit2: Exit2Blocks, Caps: CapContinue | CapContext},
+	{Name: "transform_api_error_classification", Hermes: true, ShellUnsupported: true},
+	{Name: "transform_llm_output", Hermes: true, Caps: CapTransform, TextField: "response_text"},
+	{Name: "transform_terminal_output", Hermes: true, Caps: CapTransform, TextField: "output"},
+	{Name: "transform_tool_result", Hermes: true, Tool: true, Caps: CapTransform, TextField: "result"},
+
+	// hermes-hooks' own canonical event (runtime extension hooks).
+	{Name: "transform_user_input", Caps: CapBlock | CapTransform, TextField: "user_message"},
+
+	// Claude Code events with no Hermes twin.
+	{Name: "PostToolUseFailure", Claude: "PostToolUseFailure", ClaudeOnly: true, Tool: true, ClaudeMatchOn: "tool_name", Exit2: Exit2Blocks, Caps: CapBlock | CapContext},
+	{Name: "Notification", Claude: "Notification", ClaudeOnly: true, ClaudeMatchOn: "notification_type", Caps: capObserve},
+	{Name: "PreCompact", Claude: "PreCompact", ClaudeOnly: true, ClaudeMatchOn: "trigger", Exit2: Exit2Blocks, Caps: CapBlock | capObserve},
+	{Name: "PostCompact", Claude: "PostCompact", ClaudeOnly: true, ClaudeMatchOn: "trigger", Exit2: Exit2User, Caps: capObserve},
+	{Name: "PermissionRequest", Claude: "PermissionRequest", ClaudeOnly: true, Tool: true, ClaudeMatchOn: "tool_name", Caps: CapBlock | CapApprove | CapModify},
+	{Name: "PermissionDenied", Claude: "PermissionDenied", ClaudeOnly: true, Tool: true, ClaudeMatchOn: "tool_name", Caps: capObserve},
+	{Name: "Setup", Claude: "Setup", ClaudeOnly: true, ClaudeMatchOn: "trigger", Exit2: Exit2User, Caps: capObserve},
+	{Name: "TeammateIdle", Claude: "TeammateIdle", ClaudeOnly: true, Exit2: Exit2Blocks, Caps: CapBlock},
+	{Name: "TaskCreated", Claude: "TaskCreated", ClaudeOnly: true, Exit2: Exit2Blocks, Caps: CapBlock},
+	{Name: "TaskCompleted", Claude: "TaskCompleted", ClaudeOnly: true, Exit2: Exit2Blocks, Caps: CapBlock},
+	{Name: "ConfigChange", Claude: "ConfigChange", ClaudeOnly: true, ClaudeMatchOn: "source", Exit2: Exit2Blocks, Caps: CapBlock},
+	{Name: "WorktreeCreate", Claude: "WorktreeCreate", ClaudeOnly: true, Caps: capObserve},
+	{Name: "WorktreeRemove", Claude: "WorktreeRemove", ClaudeOnly: true, Caps: capObserve},
+	{Name: "InstructionsLoaded", Claude: "InstructionsLoaded", ClaudeOnly: true, ClaudeMatchOn: "load_reason", Caps: capObserve},
+	{Name: "Elicitation", Claude: "Elicitation", ClaudeOnly: true, ClaudeMatchOn: "mcp_server_name", Exit2: Exit2Blocks, Caps: CapBlock},
+	{Name: "ElicitationResult", Claude: "ElicitationResult", ClaudeOnly: true, ClaudeMatchOn: "mcp_server_name", Exit2: Exit2Blocks, Caps: CapBlock},
+	{Name: "StopFailure", Claude: "StopFailure", ClaudeOnly: true, ClaudeMatchOn: "error", Caps: capObserve},
+	{Name: "CwdChanged", Claude: "CwdChanged", ClaudeOnly: true, Exit2: Exit2User, Caps: capObserve},
+	{Name: "FileChanged", Claude: "FileChanged", ClaudeOnly: true, ClaudeMatchOn: "file_path", Exit2: Exit2User, Caps: capObserve},
+	{Name: "MessageDisplay", Claude: "MessageDisplay", ClaudeOnly: true, Caps: capObserve},
+	{Name: "UserPromptExpansion", Claude: "UserPromptExpansion", ClaudeOnly: true, ClaudeMatchOn: "command_name", Exit2: Exit2Blocks, Caps: CapBlock | CapContext},
+	{Name: "PostToolBatch", Claude: "PostToolBatch", ClaudeOnly: true, Exit2: Exit2Blocks, Caps: CapBlock | CapContext},
+	{Name: "DirectoryAdded", Claude: "DirectoryAdded", ClaudeOnly: true, ClaudeMatchOn: "source", Caps: capObserve},
+}
+
+// byName maps every accepted name (canonical, Claude, aliases) to its event.
+var byName = func() map[string]*Event {
+	m := make(map[string]*Event, len(catalog)*2)
+	for i := range catalog {
+		e := &catalog[i]
+		m[e.Name] = e
+		if e.Claude != "" {
+			m[e.Claude] = e
+		}
+		for _, a := range e.Aliases {
+			m[a] = e
+		}
+	}
+	return m
+}()
+
+// Lookup resolves any accepted event name — canonical, Claude Code name or
+// alias — to its event. It is exact and case-sensitive, as both Hermes and
+// Claude Code are.
+func Lookup(name string) (*Event, bool) {
+	e, ok := byName[name]
+	return e, ok
+}
+
+// IsClaudeName reports whether name is a Claude Code event name (so an entry
+// declared under it speaks the Claude dialect).
+func IsClaudeName(name string) bool {
+	e, ok := byName[name]
+	return ok && e.Claude == name
+}
+
+// Events returns the whole catalog, canonical events in catalog order.
+func Events() []*Event {
+	out := make([]*Event, len(catalog))
+	for i := range catalog {
+		out[i] = &catalog[i]
+	}
+	return out
+}
+
+// HermesEventNames returns Hermes' VALID_HOOKS, sorted, exactly as Hermes
+// prints them after "Valid events: ".
+func HermesEventNames() []string {
+	var out []string
+	for i := range catalog {
+		if catalog[i].Hermes {
+			out = append(out, catalog[i].Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ValidEventNames returns every canonical name hermes-hooks accepts in
+// config and on the command line (Hermes' 41 plus our own canonical events),
+// sorted. Claude names and aliases are accepted too but not listed here.
+func ValidEventNames() []string {
+	var out []string
+	for i := range catalog {
+		if !catalog[i].ClaudeOnly {
+			out = append(out, catalog[i].Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// AllEventNames returns every accepted name, sorted: canonical, Claude and
+// aliases. It is the candidate set for Suggest.
+func AllEventNames() []string {
+	out := make([]string, 0, len(byName))
+	for n := range byName {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// SuggestEvent returns the closest accepted event name to name, or "" when
+// nothing is close enough (difflib's get_close_matches with n=1 and cutoff
+// 0.6, the rule Hermes uses for its did-you-mean).
+func SuggestEvent(name string) string {
+	return Suggest(name, AllEventNames())
+}
+
+// eventListing is the "(valid: …)" tail Hermes prints when no close match
+// exists.
+func eventListing() string { return strings.Join(ValidEventNames(), ", ") }
+
+// UnknownEventMessage is the warning for an unknown event key in config:
+// with a did-you-mean when one is close, otherwise the sorted valid list.
+func UnknownEventMessage(name string) string {
+	if s := SuggestEvent(name); s != "" {
+		return "unknown hook event '" + name + "' in hooks: config — did you mean '" + s + "'?"
+	}
+	return "unknown hook event '" + name + "' in hooks: config (valid: " + eventListing() + ")"
+}

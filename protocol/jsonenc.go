@@ -1,0 +1,285 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+)
+
+// KV is one member of an ordered JSON object.
+type KV struct {
+	Key   string
+	Value any
+}
+
+// Object is a JSON object whose members keep their order. Payloads and the
+// Hermes wire shape are built from Objects because their key order is part of
+// the contract (Hermes hooks that print or diff their stdin see it).
+type Object []KV
+
+// MarshalJSON encodes o compactly, in order, without HTML escaping.
+func (o Object) MarshalJSON() ([]byte, error) {
+	return AppendJSON(nil, o, Compact), nil
+}
+
+// JSONStyle selects separators and escaping.
+type JSONStyle uint8
+
+const (
+	// Compact is JavaScript's JSON.stringify: no spaces, non-ASCII raw.
+	// Claude Code writes hook stdin this way.
+	Compact JSONStyle = iota
+	// Python is Python's json.dumps defaults with ensure_ascii=False:
+	// ", " and ": " separators, non-ASCII raw. Hermes writes hook stdin so.
+	Python
+	// PythonASCII is json.dumps with its defaults (ensure_ascii=True), the
+	// form of Hermes' "parsed (Hermes wire shape)" lines.
+	PythonASCII
+)
+
+const maxJSONDepth = 512
+
+// AppendJSON appends the JSON encoding of v in the given style. It never
+// fails: values JSON cannot represent (channels, functions, cycles deeper
+// than 512 levels, NaN) become their string form or null, as Hermes'
+// json.dumps(default=str) would stringify them.
+func AppendJSON(buf []byte, v any, style JSONStyle) []byte {
+	return appendValue(buf, v, style, 0)
+}
+
+// EncodeJSON is AppendJSON into a fresh slice.
+func EncodeJSON(v any, style JSONStyle) []byte { return AppendJSON(nil, v, style) }
+
+func appendValue(buf []byte, v any, st JSONStyle, depth int) []byte {
+	if depth > maxJSONDepth {
+		return appendString(buf, "<too deeply nested>", st)
+	}
+	switch x := v.(type) {
+	case nil:
+		return append(buf, "null"...)
+	case bool:
+		if x {
+			return append(buf, "true"...)
+		}
+		return append(buf, "false"...)
+	case string:
+		return appendString(buf, x, st)
+	case json.Number:
+		if isJSONNumber(string(x)) {
+			return append(buf, x...)
+		}
+		return appendString(buf, string(x), st)
+	case float64:
+		return appendFloat(buf, x)
+	case float32:
+		return appendFloat(buf, float64(x))
+	case int:
+		return strconv.AppendInt(buf, int64(x), 10)
+	case int8:
+		return strconv.AppendInt(buf, int64(x), 10)
+	case int16:
+		return strconv.AppendInt(buf, int64(x), 10)
+	case int32:
+		return strconv.AppendInt(buf, int64(x), 10)
+	case int64:
+		return strconv.AppendInt(buf, x, 10)
+	case uint:
+		return strconv.AppendUint(buf, uint64(x), 10)
+	case uint8:
+		return strconv.AppendUint(buf, uint64(x), 10)
+	case uint16:
+		return strconv.AppendUint(buf, uint64(x), 10)
+	case uint32:
+		return strconv.AppendUint(buf, uint64(x), 10)
+	case uint64:
+		return strconv.AppendUint(buf, x, 10)
+	case Object:
+		buf = append(buf, '{')
+		for i, kv := range x {
+			if i > 0 {
+				buf = appendComma(buf, st)
+			}
+			buf = appendString(buf, kv.Key, st)
+			buf = appendColon(buf, st)
+			buf = appendValue(buf, kv.Value, st, depth+1)
+		}
+		return append(buf, '}')
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		buf = append(buf, '{')
+		for i, k := range keys {
+			if i > 0 {
+				buf = appendComma(buf, st)
+			}
+			buf = appendString(buf, k, st)
+			buf = appendColon(buf, st)
+			buf = appendValue(buf, x[k], st, depth+1)
+		}
+		return append(buf, '}')
+	case map[string]string:
+		m := make(map[string]any, len(x))
+		for k, s := range x {
+			m[k] = s
+		}
+		return appendValue(buf, m, st, depth)
+	case []any:
+		buf = append(buf, '[')
+		for i, e := range x {
+			if i > 0 {
+				buf = appendComma(buf, st)
+			}
+			buf = appendValue(buf, e, st, depth+1)
+		}
+		return append(buf, ']')
+	case []string:
+		buf = append(buf, '[')
+		for i, e := range x {
+			if i > 0 {
+				buf = appendComma(buf, st)
+			}
+			buf = appendString(buf, e, st)
+		}
+		return append(buf, ']')
+	case json.RawMessage:
+		if d, err := DecodeJSON(x); err == nil {
+			return appendValue(buf, d, st, depth)
+		}
+		return appendString(buf, string(x), st)
+	case error:
+		return appendString(buf, x.Error(), st)
+	}
+	// Anything else: whatever encoding/json makes of it, re-encoded in our
+	// style; if encoding/json refuses it, its string form (Python's
+	// default=str).
+	b, err := json.Marshal(v)
+	if err == nil {
+		if d, err := DecodeJSON(b); err == nil {
+			return appendValue(buf, d, st, depth)
+		}
+	}
+	return appendString(buf, fmt.Sprint(v), st)
+}
+
+func appendComma(buf []byte, st JSONStyle) []byte {
+	if st == Compact {
+		return append(buf, ',')
+	}
+	return append(buf, ',', ' ')
+}
+
+func appendColon(buf []byte, st JSONStyle) []byte {
+	if st == Compact {
+		return append(buf, ':')
+	}
+	return append(buf, ':', ' ')
+}
+
+func appendFloat(buf []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(buf, "null"...)
+	}
+	abs := math.Abs(f)
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		return strconv.AppendFloat(buf, f, 'e', -1, 64)
+	}
+	return strconv.AppendFloat(buf, f, 'f', -1, 64)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString quotes s. Invalid UTF-8 becomes U+FFFD (as Python's
+// errors="replace" decoding would have produced). Control characters use the
+// short escapes where JSON has them; PythonASCII also escapes DEL and every
+// non-ASCII code point (as \uXXXX, with surrogate pairs above the BMP).
+func appendString(buf []byte, s string, st JSONStyle) []byte {
+	buf = append(buf, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"':
+				buf = append(buf, '\\', '"')
+			case c == '\\':
+				buf = append(buf, '\\', '\\')
+			case c == '\n':
+				buf = append(buf, '\\', 'n')
+			case c == '\r':
+				buf = append(buf, '\\', 'r')
+			case c == '\t':
+				buf = append(buf, '\\', 't')
+			case c == '\b':
+				buf = append(buf, '\\', 'b')
+			case c == '\f':
+				buf = append(buf, '\\', 'f')
+			case c < 0x20 || (c == 0x7f && st == PythonASCII):
+				buf = append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			default:
+				buf = append(buf, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if st == PythonASCII {
+			buf = appendUnicodeEscape(buf, r)
+		} else if r == utf8.RuneError && size == 1 {
+			buf = append(buf, "\uFFFD"...)
+		} else {
+			buf = append(buf, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(buf, '"')
+}
+
+func appendUnicodeEscape(buf []byte, r rune) []byte {
+	if r > 0xFFFF {
+		r -= 0x10000
+		buf = appendU16(buf, 0xD800+(r>>10))
+		return appendU16(buf, 0xDC00+(r&0x3FF))
+	}
+	return appendU16(buf, r)
+}
+
+func appendU16(buf []byte, r rune) []byte {
+	return append(buf, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
+}
+
+func isJSONNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	return json.Valid([]byte(s)) && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))
+}
+
+var errTrailing = errors.New("unexpected data after the JSON value")
+
+// DecodeJSON parses exactly one JSON value. Numbers stay json.Number so that
+// they are passed on to hooks exactly as the host wrote them.
+func DecodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errTrailing
+	}
+	// dec.More is false at EOF and before a closing bracket; make sure only
+	// whitespace follows.
+	rest := data[dec.InputOffset():]
+	if len(bytes.TrimSpace(rest)) != 0 {
+		return nil, errTrailing
+	}
+	return v, nil
+}

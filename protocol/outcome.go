@@ -1,0 +1,441 @@
+package protocol
+
+import (
+	_ "embed"
+	"encoding/json"
+	"strings"
+)
+
+// Dialect is the protocol a hook entry speaks.
+type Dialect string
+
+const (
+	// Hermes is the Hermes shell-hook protocol (the default).
+	Hermes Dialect = "hermes"
+	// Claude is the Claude Code command-hook protocol.
+	Claude Dialect = "claude"
+)
+
+// ParseDialect accepts "hermes" and "claude" (any case, trimmed).
+func ParseDialect(s string) (Dialect, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "hermes":
+		return Hermes, true
+	case "claude", "claude-code", "claude_code":
+		return Claude, true
+	}
+	return "", false
+}
+
+// Decision is the gating verdict of a contribution or an outcome.
+type Decision string
+
+const (
+	DecisionNone  Decision = "none"
+	DecisionAllow Decision = "allow"
+	DecisionAsk   Decision = "ask"
+	DecisionBlock Decision = "block"
+)
+
+func (d Decision) rank() int {
+	switch d {
+	case DecisionAllow:
+		return 1
+	case DecisionAsk:
+		return 2
+	case DecisionBlock:
+		return 3
+	}
+	return 0
+}
+
+// Contribution is what one hook's reply asks for, in dialect-neutral terms.
+// The zero value asks for nothing.
+type Contribution struct {
+	// Decision is the gating verdict ("" or none: no verdict). On pre_verify
+	// and subagent_stop, block means "do not stop; continue with Message".
+	Decision Decision `json:"decision,omitempty"`
+	// Message accompanies Decision: the block reason for the model, the
+	// continuation instruction, the question for the human (ask).
+	Message string `json:"message,omitempty"`
+	// RuleKey is the Hermes approve rule key.
+	RuleKey string `json:"rule_key,omitempty"`
+	// Args rewrites the tool arguments: merged shallowly (Hermes modify) or,
+	// with ReplaceArgs, replacing them whole (Claude updatedInput).
+	Args        map[string]any `json:"args,omitempty"`
+	ReplaceArgs bool           `json:"replace_args,omitempty"`
+	// Context is text for the model.
+	Context string `json:"context,omitempty"`
+	// Stop asks the agent to stop after this event (Claude continue:false).
+	Stop       bool   `json:"stop,omitempty"`
+	StopReason string `json:"stop_reason,omitempty"`
+	// SystemMessage is for the user, not the model.
+	SystemMessage string `json:"system_message,omitempty"`
+	// Result replaces the text of a transform_* event (or the tool output,
+	// for Claude's updatedToolOutput). nil leaves it unchanged.
+	Result *string `json:"result,omitempty"`
+}
+
+// IsEmpty reports whether c asks for nothing.
+func (c *Contribution) IsEmpty() bool {
+	return c == nil || (c.Decision.rank() == 0 && c.Message == "" && c.RuleKey == "" &&
+		c.Args == nil && !c.ReplaceArgs && c.Context == "" && !c.Stop && c.StopReason == "" &&
+		c.SystemMessage == "" && c.Result == nil)
+}
+
+// HookReport records one configured hook's part in a firing: whether it ran,
+// how, and what it contributed.
+type HookReport struct {
+	// Event is the name the entry was declared under (may be an alias).
+	Event   string  `json:"event"`
+	Command string  `json:"command"`
+	Dialect Dialect `json:"dialect"`
+	Matcher string  `json:"matcher,omitempty"`
+	// Source is the file the entry came from.
+	Source string `json:"source,omitempty"`
+	// Ran is false when the hook was not started; Skipped says why
+	// ("not allowlisted", "script changed since approval", "safe mode", …).
+	Ran     bool   `json:"ran"`
+	Skipped string `json:"skipped,omitempty"`
+	// ExitCode is nil when the process did not exit on its own (spawn
+	// error, timeout). A negative code is death by that signal.
+	ExitCode  *int    `json:"exit_code"`
+	ElapsedMS float64 `json:"elapsed_ms"`
+	TimedOut  bool    `json:"timed_out"`
+	Error     string  `json:"error,omitempty"`
+	// StdoutTruncated and StderrTruncated say the output cap dropped bytes.
+	StdoutTruncated bool `json:"stdout_truncated,omitempty"`
+	StderrTruncated bool `json:"stderr_truncated,omitempty"`
+	// Note explains a reply that contributed nothing or was partly ignored
+	// (invalid JSON, a hookEventName mismatch, a non-blocking exit code).
+	Note string `json:"note,omitempty"`
+	// Contribution is nil when the hook contributed nothing.
+	Contribution *Contribution `json:"contribution"`
+}
+
+// Outcome is the single answer of one firing. Its JSON form is the contract
+// of `hermes-hooks dispatch` and the server (see outcome.schema.json).
+type Outcome struct {
+	// Event is the canonical name of the event that fired.
+	Event string
+	// Decision is the folded gating verdict.
+	Decision Decision
+	// Message goes with Decision (see Contribution.Message).
+	Message string
+	// RuleKey is the first ask's Hermes rule key.
+	RuleKey string
+	// Args are the rewritten tool arguments; nil when no hook rewrote them.
+	Args map[string]any
+	// Context is every context piece, in config order, joined by a blank line.
+	Context string
+	// Stop tells the agent to stop; StopReason says why (for the user).
+	Stop       bool
+	StopReason string
+	// SystemMessage is for the user.
+	SystemMessage string
+	// Result is the replacement text of a transform_* event; nil means
+	// unchanged.
+	Result *string
+	// Hooks has one report per configured hook that matched, in config order.
+	Hooks []HookReport
+}
+
+// Blocked reports whether the outcome blocks.
+func (o *Outcome) Blocked() bool { return o.Decision == DecisionBlock }
+
+// object renders the outcome in its documented key order. Optional members
+// are omitted when empty; event, decision, stop and hooks are always there.
+func (o *Outcome) object() Object {
+	d := o.Decision
+	if d == "" {
+		d = DecisionNone
+	}
+	obj := make(Object, 0, 12)
+	obj = append(obj, KV{"event", o.Event}, KV{"decision", string(d)})
+	if o.Message != "" {
+		obj = append(obj, KV{"message", o.Message})
+	}
+	if o.RuleKey != "" {
+		obj = append(obj, KV{"rule_key", o.RuleKey})
+	}
+	if o.Args != nil {
+		obj = append(obj, KV{"args", o.Args})
+	}
+	if o.Context != "" {
+		obj = append(obj, KV{"context", o.Context})
+	}
+	obj = append(obj, KV{"stop", o.Stop})
+	if o.StopReason != "" {
+		obj = append(obj, KV{"stop_reason", o.StopReason})
+	}
+	if o.SystemMessage != "" {
+		obj = append(obj, KV{"system_message", o.SystemMessage})
+	}
+	if o.Result != nil {
+		obj = append(obj, KV{"result", *o.Result})
+	}
+	hooks := make([]any, len(o.Hooks))
+	for i := range o.Hooks {
+		hooks[i] = reportObject(&o.Hooks[i])
+	}
+	obj = append(obj, KV{"hooks", hooks})
+	return obj
+}
+
+func reportObject(r *HookReport) Object {
+	obj := Object{{"event", r.Event}, {"command", r.Command}, {"dialect", string(r.Dialect)}}
+	if r.Matcher != "" {
+		obj = append(obj, KV{"matcher", r.Matcher})
+	}
+	if r.Source != "" {
+		obj = append(obj, KV{"source", r.Source})
+	}
+	obj = append(obj, KV{"ran", r.Ran})
+	if r.Skipped != "" {
+		obj = append(obj, KV{"skipped", r.Skipped})
+	}
+	var exit any
+	if r.ExitCode != nil {
+		exit = *r.ExitCode
+	}
+	obj = append(obj, KV{"exit_code", exit}, KV{"elapsed_ms", r.ElapsedMS}, KV{"timed_out", r.TimedOut})
+	if r.Error != "" {
+		obj = append(obj, KV{"error", r.Error})
+	}
+	if r.StdoutTruncated {
+		obj = append(obj, KV{"stdout_truncated", true})
+	}
+	if r.StderrTruncated {
+		obj = append(obj, KV{"stderr_truncated", true})
+	}
+	if r.Note != "" {
+		obj = append(obj, KV{"note", r.Note})
+	}
+	var contrib any
+	if r.Contribution != nil {
+		contrib = r.Contribution.object()
+	}
+	return append(obj, KV{"contribution", contrib})
+}
+
+func (c *Contribution) object() Object {
+	var obj Object
+	if c.Decision.rank() > 0 {
+		obj = append(obj, KV{"decision", string(c.Decision)})
+	}
+	if c.Message != "" {
+		obj = append(obj, KV{"message", c.Message})
+	}
+	if c.RuleKey != "" {
+		obj = append(obj, KV{"rule_key", c.RuleKey})
+	}
+	if c.Args != nil {
+		obj = append(obj, KV{"args", c.Args})
+	}
+	if c.ReplaceArgs {
+		obj = append(obj, KV{"replace_args", true})
+	}
+	if c.Context != "" {
+		obj = append(obj, KV{"context", c.Context})
+	}
+	if c.Stop {
+		obj = append(obj, KV{"stop", true})
+	}
+	if c.StopReason != "" {
+		obj = append(obj, KV{"stop_reason", c.StopReason})
+	}
+	if c.SystemMessage != "" {
+		obj = append(obj, KV{"system_message", c.SystemMessage})
+	}
+	if c.Result != nil {
+		obj = append(obj, KV{"result", *c.Result})
+	}
+	if obj == nil {
+		obj = Object{}
+	}
+	return obj
+}
+
+// MarshalJSON writes the contribution in its documented key order.
+func (c Contribution) MarshalJSON() ([]byte, error) { return AppendJSON(nil, c.object(), Compact), nil }
+
+// MarshalJSON writes the outcome in its documented key order, compactly.
+func (o Outcome) MarshalJSON() ([]byte, error) { return AppendJSON(nil, o.object(), Compact), nil }
+
+// AppendOutcome appends the outcome's JSON in the given style.
+func AppendOutcome(buf []byte, o *Outcome, style JSONStyle) []byte {
+	return AppendJSON(buf, o.object(), style)
+}
+
+// outcomeJSON mirrors Outcome for decoding (hosts written in Go, tests).
+type outcomeJSON struct {
+	Event         string         `json:"event"`
+	Decision      Decision       `json:"decision"`
+	Message       string         `json:"message"`
+	RuleKey       string         `json:"rule_key"`
+	Args          map[string]any `json:"args"`
+	Context       string         `json:"context"`
+	Stop          bool           `json:"stop"`
+	StopReason    string         `json:"stop_reason"`
+	SystemMessage string         `json:"system_message"`
+	Result        *string        `json:"result"`
+	Hooks         []HookReport   `json:"hooks"`
+}
+
+// UnmarshalJSON reads the form MarshalJSON writes.
+func (o *Outcome) UnmarshalJSON(data []byte) error {
+	var j outcomeJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	*o = Outcome(j)
+	return nil
+}
+
+// OutcomeSchema is the JSON Schema (draft 2020-12) of the outcome JSON.
+//
+//go:embed outcome.schema.json
+var OutcomeSchema []byte
+
+// Fold combines the reports of one firing, in config order, into one
+// Outcome; the rules are in the package documentation. original is the
+// host's tool arguments (a map, or anything else for "none"), the base that
+// Hermes modify merges onto.
+func Fold(ev *Event, original any, reports []HookReport) Outcome {
+	o := Outcome{Decision: DecisionNone, Hooks: reports}
+	if ev != nil {
+		o.Event = ev.Name
+	}
+	var (
+		args      map[string]any
+		rewritten bool
+		ctx       []string
+		sys       []string
+	)
+	if m, ok := original.(map[string]any); ok {
+		args = m
+	}
+	for i := range reports {
+		c := reports[i].Contribution
+		if c == nil {
+			continue
+		}
+		if c.Decision.rank() > o.Decision.rank() {
+			o.Decision, o.Message, o.RuleKey = c.Decision, c.Message, c.RuleKey
+		}
+		switch {
+		case c.ReplaceArgs:
+			args, rewritten = cloneMap(c.Args), true
+		case len(c.Args) > 0:
+			merged := cloneMap(args)
+			for k, v := range c.Args {
+				merged[k] = v
+			}
+			args, rewritten = merged, true
+		}
+		if c.Context != "" {
+			ctx = append(ctx, c.Context)
+		}
+		if c.Stop {
+			o.Stop = true
+		}
+		if c.StopReason != "" && o.StopReason == "" && c.Stop {
+			o.StopReason = c.StopReason
+		}
+		if c.SystemMessage != "" {
+			sys = append(sys, c.SystemMessage)
+		}
+		if c.Result != nil && *c.Result != "" {
+			r := *c.Result
+			o.Result = &r
+		}
+	}
+	if rewritten {
+		o.Args = args
+	}
+	if len(ctx) > 0 {
+		o.Context = strings.Join(ctx, "\n\n")
+	}
+	if len(sys) > 0 {
+		o.SystemMessage = strings.Join(sys, "\n")
+	}
+	return o
+}
+
+func cloneMap(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// HermesWire renders the outcome as the single directive Hermes' own
+// dispatcher would hand its agent: {"action":"block","message":…},
+// {"action":"approve",…}, {"action":"modify","args":…},
+// {"action":"continue","message":…} (pre_verify), {"context":…}, or {}.
+// Replacement text, which Hermes' shell bridge cannot express, is rendered
+// as {"result":…}.
+func (o *Outcome) HermesWire() Object {
+	switch o.Event {
+	case "pre_tool_call":
+		switch o.Decision {
+		case DecisionBlock:
+			return Object{{"action", "block"}, {"message", o.Message}}
+		case DecisionAsk:
+			obj := Object{{"action", "approve"}}
+			if o.Message != "" {
+				obj = append(obj, KV{"message", o.Message})
+			}
+			if o.RuleKey != "" {
+				obj = append(obj, KV{"rule_key", o.RuleKey})
+			}
+			return obj
+		}
+		if o.Args != nil {
+			return Object{{"action", "modify"}, {"args", o.Args}}
+		}
+	case "pre_verify", "subagent_stop":
+		if o.Decision == DecisionBlock {
+			return Object{{"action", "continue"}, {"message", o.Message}}
+		}
+	}
+	if o.Result != nil {
+		return Object{{"result", *o.Result}}
+	}
+	ctx := o.Context
+	if o.Decision == DecisionBlock && o.Message != "" {
+		// Feedback a non-gating event produced (a Claude PostToolUse block)
+		// reaches a Hermes host the only way Hermes can carry it: as context.
+		ctx = joinNonEmpty("\n\n", o.Message, ctx)
+	}
+	if ctx != "" {
+		return Object{{"context", ctx}}
+	}
+	return Object{}
+}
+
+// HermesWire renders one contribution in the Hermes wire shape, as
+// `hermes-hooks test` prints it. ok is false when the contribution is empty.
+func (c *Contribution) HermesWire(ev *Event) (Object, bool) {
+	if c.IsEmpty() {
+		return nil, false
+	}
+	o := Fold(ev, nil, []HookReport{{Contribution: c}})
+	if c.Args != nil && !c.ReplaceArgs && c.Decision.rank() == 0 {
+		// A lone Hermes modify renders its own mapping, not a merge result.
+		return Object{{"action", "modify"}, {"args", c.Args}}, true
+	}
+	w := o.HermesWire()
+	return w, len(w) > 0
+}
+
+func joinNonEmpty(sep string, parts ...string) string {
+	var keep []string
+	for _, p := range parts {
+		if p != "" {
+			keep = append(keep, p)
+		}
+	}
+	return strings.Join(keep, sep)
+}

@@ -1,0 +1,291 @@
+package protocol
+
+import (
+	"path"
+	"sort"
+	"strings"
+)
+
+// PayloadEnv is what payload building needs to know about the dispatcher's
+// surroundings; protocol itself reads nothing from the process.
+type PayloadEnv struct {
+	// Cwd is the dispatcher's working directory, used when the host sends no
+	// "cwd" field.
+	Cwd string
+	// Profile is the Hermes profile name ("" means "default").
+	Profile string
+	// Tools translates tool names between dialects (nil: the defaults).
+	Tools *ToolTable
+}
+
+// hermesPromoted are the host fields the Hermes payload lifts out of extra.
+// cwd and profile are promoted too, when they are strings: a host that runs
+// hermes-hooks as a separate process knows its own working directory and
+// profile better than we do.
+var hermesPromoted = map[string]bool{
+	"tool_name": true, "args": true, "tool_input": true,
+	"session_id": true, "parent_session_id": true,
+}
+
+// Args returns the host's tool arguments: "args", else its alias
+// "tool_input"; ok is false when neither is present.
+func Args(fields map[string]any) (any, bool) {
+	if v, ok := fields["args"]; ok {
+		return v, true
+	}
+	v, ok := fields["tool_input"]
+	return v, ok
+}
+
+// SessionID is session_id when truthy, else parent_session_id when truthy,
+// else "".
+func SessionID(fields map[string]any) any {
+	if v := fields["session_id"]; truthy(v) {
+		return v
+	}
+	if v := fields["parent_session_id"]; truthy(v) {
+		return v
+	}
+	return ""
+}
+
+func stringField(fields map[string]any, key, fallback string) string {
+	if s, ok := fields[key].(string); ok {
+		return s
+	}
+	return fallback
+}
+
+// HermesPayload builds the Hermes wire payload: hook_event_name, tool_name,
+// tool_input (the args only when they are a mapping), session_id (with the
+// parent_session_id fallback), cwd, profile, and every other host field
+// under extra (sorted by key).
+func HermesPayload(ev *Event, fields map[string]any, env PayloadEnv) Object {
+	var toolName any
+	if v, ok := fields["tool_name"]; ok {
+		toolName = v
+		if s, ok := v.(string); ok {
+			toolName = env.Tools.Hermes(s)
+		}
+	}
+	var toolInput any
+	if a, _ := Args(fields); a != nil {
+		if m, ok := a.(map[string]any); ok {
+			toolInput = m
+		}
+	}
+	profile := env.Profile
+	if profile == "" {
+		profile = "default"
+	}
+	profile = stringField(fields, "profile", profile)
+	cwd := stringField(fields, "cwd", env.Cwd)
+
+	extra := make(Object, 0, len(fields))
+	for _, k := range sortedKeys(fields) {
+		if hermesPromoted[k] {
+			continue
+		}
+		if _, isStr := fields[k].(string); isStr && (k == "cwd" || k == "profile") {
+			continue
+		}
+		extra = append(extra, KV{k, fields[k]})
+	}
+	return Object{
+		{"hook_event_name", ev.Name},
+		{"tool_name", toolName},
+		{"tool_input", toolInput},
+		{"session_id", SessionID(fields)},
+		{"cwd", cwd},
+		{"profile", profile},
+		{"extra", extra},
+	}
+}
+
+// ClaudePayload builds the Claude Code stdin object: the common fields
+// (session_id, transcript_path, cwd, permission_mode, hook_event_name in
+// Claude naming), the event's own fields (derived from Hermes-host fields
+// when the host did not send Claude's), then every other host field at top
+// level, sorted, as Claude Code scripts ignore keys they do not know.
+func ClaudePayload(ev *Event, fields map[string]any, env PayloadEnv) Object {
+	obj := make(Object, 0, 8+len(fields))
+	done := map[string]bool{"args": true, "tool_input": true}
+	add := func(k string, v any) {
+		obj = append(obj, KV{k, v})
+		done[k] = true
+	}
+	add("session_id", SessionID(fields))
+	add("transcript_path", stringField(fields, "transcript_path", ""))
+	add("cwd", stringField(fields, "cwd", env.Cwd))
+	add("permission_mode", stringField(fields, "permission_mode", "default"))
+	add("hook_event_name", ev.ClaudeName())
+
+	if ev.Tool {
+		if s, ok := fields["tool_name"].(string); ok {
+			add("tool_name", env.Tools.Claude(s))
+		} else {
+			add("tool_name", fields["tool_name"])
+		}
+		input := map[string]any{}
+		if a, _ := Args(fields); a != nil {
+			if m, ok := a.(map[string]any); ok {
+				input = m
+			}
+		}
+		add("tool_input", input)
+		if v, ok := fields["tool_use_id"]; ok {
+			add("tool_use_id", v)
+		} else if v, ok := fields["tool_call_id"]; ok {
+			add("tool_use_id", v)
+		}
+	}
+	for _, k := range claudeEventFields[ev.Name] {
+		if v, ok := claudeField(ev, fields, k); ok {
+			add(k, v)
+		}
+	}
+	for _, k := range sortedKeys(fields) {
+		if !done[k] {
+			obj = append(obj, KV{k, fields[k]})
+		}
+	}
+	return obj
+}
+
+// claudeEventFields are the event-specific Claude fields derived when the
+// host did not send them (claudeField knows how).
+var claudeEventFields = map[string][]string{
+	"post_tool_call":   {"tool_response"},
+	"pre_llm_call":     {"prompt"},
+	"pre_verify":       {"stop_hook_active", "last_assistant_message"},
+	"subagent_stop":    {"stop_hook_active", "agent_id", "agent_type", "last_assistant_message"},
+	"subagent_start":   {"agent_id", "agent_type"},
+	"on_session_start": {"source"},
+	"on_session_end":   {"reason"},
+}
+
+// claudeField returns the Claude field key for ev: the host's own value when
+// it sent one, else the value derived from Hermes-host fields. It is the one
+// place that knows how Hermes events map onto Claude's fields, used both for
+// payloads and for what a Claude matcher compares against.
+func claudeField(ev *Event, fields map[string]any, key string) (any, bool) {
+	if v, ok := fields[key]; ok {
+		return v, true
+	}
+	first := func(keys ...string) (any, bool) {
+		for _, k := range keys {
+			if v, ok := fields[k]; ok && v != nil {
+				return v, true
+			}
+		}
+		return nil, false
+	}
+	switch key {
+	case "tool_response":
+		if s, ok := fields["result"].(string); ok {
+			if v, err := DecodeJSON([]byte(s)); err == nil {
+				return v, true
+			}
+			return s, true
+		}
+		return first("result")
+	case "prompt":
+		if um, ok := fields["user_message"]; ok {
+			return userMessageText(um), true
+		}
+	case "stop_hook_active":
+		return false, true
+	case "last_assistant_message":
+		if ev.Name == "pre_verify" {
+			return first("final_response")
+		}
+		return first("child_summary")
+	case "agent_id":
+		return first("child_subagent_id", "child_session_id")
+	case "agent_type":
+		return first("child_role")
+	case "source":
+		if ev.Name == "on_session_start" {
+			return "startup", true
+		}
+	case "reason":
+		if ev.Name == "on_session_end" {
+			if v, ok := first("turn_exit_reason"); ok {
+				return v, true
+			}
+			return "other", true
+		}
+	}
+	return nil, false
+}
+
+// userMessageText flattens a Hermes user_message (a string, or a list of
+// content parts) into the prompt text Claude hooks expect.
+func userMessageText(v any) any {
+	parts, ok := v.([]any)
+	if !ok {
+		return v
+	}
+	var texts []string
+	for _, p := range parts {
+		switch x := p.(type) {
+		case string:
+			texts = append(texts, x)
+		case map[string]any:
+			if t, ok := x["text"].(string); ok {
+				texts = append(texts, t)
+			}
+		}
+	}
+	return strings.Join(texts, "\n")
+}
+
+// ClaudeMatchQuery returns what a Claude-dialect matcher is compared against
+// for ev (Claude reference §2.2): the Claude tool name on tool events, the
+// session source, the end reason, the agent type, the base name of a changed
+// file, …. ok is false for events whose matchers Claude Code ignores.
+func ClaudeMatchQuery(ev *Event, fields map[string]any, tools *ToolTable) (string, bool) {
+	switch ev.ClaudeMatchOn {
+	case "":
+		return "", false
+	case "tool_name":
+		s, _ := fields["tool_name"].(string)
+		return tools.Claude(s), true
+	case "file_path":
+		s, _ := fields["file_path"].(string)
+		if s == "" {
+			return "", true
+		}
+		return path.Base(s), true
+	}
+	v, _ := claudeField(ev, fields, ev.ClaudeMatchOn)
+	s, _ := v.(string)
+	return s, true
+}
+
+// EncodePayload encodes a payload the way the dialect's own host writes it:
+// Hermes as Python's json.dumps (", "/": " separators, raw UTF-8, no trailing
+// newline), Claude as JSON.stringify plus one "\n".
+func EncodePayload(d Dialect, payload Object) []byte {
+	if d == Claude {
+		return append(AppendJSON(nil, payload, Compact), '\n')
+	}
+	return AppendJSON(nil, payload, Python)
+}
+
+// BuildPayload is the payload object for the dialect, encoded.
+func BuildPayload(d Dialect, ev *Event, fields map[string]any, env PayloadEnv) []byte {
+	if d == Claude {
+		return EncodePayload(d, ClaudePayload(ev, fields, env))
+	}
+	return EncodePayload(d, HermesPayload(ev, fields, env))
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,115 @@
+package protocol
+
+import "sort"
+
+// DefaultToolAliases maps Hermes tool names to their Claude Code twins. A
+// Claude-dialect hook sees (and matches) the Claude name, a Hermes-dialect
+// hook the Hermes name, whichever of the two the host used.
+var DefaultToolAliases = map[string]string{
+	"terminal":      "Bash",
+	"read_file":     "Read",
+	"write_file":    "Write",
+	"patch":         "Edit",
+	"web_search":    "WebSearch",
+	"web_extract":   "WebFetch",
+	"delegate_task": "Task",
+}
+
+// claudeLegacyNames are Claude Code's own renames: a Claude matcher written
+// for either name matches both (Claude Code does the same).
+var claudeLegacyNames = map[string][]string{
+	"Task":        {"Agent"},
+	"Agent":       {"Task"},
+	"TaskStop":    {"KillShell"},
+	"KillShell":   {"TaskStop"},
+	"TaskOutput":  {"AgentOutputTool", "BashOutputTool"},
+	"AgentOutput": {"TaskOutput"},
+}
+
+// ToolTable translates tool names between the dialects. The zero value
+// translates nothing; use NewToolTable.
+type ToolTable struct {
+	toClaude map[string]string
+	toHermes map[string]string
+}
+
+// NewToolTable builds the table from DefaultToolAliases overlaid with
+// overrides (Hermes name → Claude name, the config's tool_aliases:). An
+// override with an empty Claude name removes the default pair.
+func NewToolTable(overrides map[string]string) *ToolTable {
+	t := &ToolTable{toClaude: map[string]string{}, toHermes: map[string]string{}}
+	for h, c := range DefaultToolAliases {
+		t.toClaude[h] = c
+	}
+	for h, c := range overrides {
+		if c == "" {
+			delete(t.toClaude, h)
+			continue
+		}
+		t.toClaude[h] = c
+	}
+	// Reverse in sorted order so that, if two Hermes names share a Claude
+	// name, the mapping back is deterministic (lexically first wins).
+	keys := make([]string, 0, len(t.toClaude))
+	for h := range t.toClaude {
+		keys = append(keys, h)
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(keys)))
+	for _, h := range keys {
+		t.toHermes[t.toClaude[h]] = h
+	}
+	return t
+}
+
+var defaultTools = NewToolTable(nil)
+
+// DefaultTools returns the table with the built-in pairs only.
+func DefaultTools() *ToolTable { return defaultTools }
+
+// Claude returns the Claude Code name for a tool name given in either
+// dialect (unknown names pass through unchanged).
+func (t *ToolTable) Claude(name string) string {
+	if t == nil {
+		t = defaultTools
+	}
+	if c, ok := t.toClaude[name]; ok {
+		return c
+	}
+	return name
+}
+
+// Hermes returns the Hermes name for a tool name given in either dialect
+// (unknown names pass through unchanged).
+func (t *ToolTable) Hermes(name string) string {
+	if t == nil {
+		t = defaultTools
+	}
+	if _, ok := t.toClaude[name]; ok {
+		return name
+	}
+	if h, ok := t.toHermes[name]; ok {
+		return h
+	}
+	return name
+}
+
+// Pairs returns the Hermes→Claude pairs, for list --json and docs.
+func (t *ToolTable) Pairs() map[string]string {
+	if t == nil {
+		t = defaultTools
+	}
+	out := make(map[string]string, len(t.toClaude))
+	for h, c := range t.toClaude {
+		out[h] = c
+	}
+	return out
+}
+
+// ClaudeToolNames returns name and the legacy names Claude Code matches it
+// under (Task↔Agent and friends).
+func ClaudeToolNames(name string) []string {
+	if alt, ok := claudeLegacyNames[name]; ok {
+		return append([]string{name}, alt...)
+	}
+	return []string{name}
+}
