@@ -352,7 +352,11 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, e *Entry, 
 		Timeout:    e.Timeout.Seconds(),
 		FailClosed: e.FailClosed,
 	})
-	rep.Contribution, rep.Note = c, note
+	rep.Contribution = c
+	if note != res.SpawnError && !res.TimedOut {
+		// A spawn error or timeout is already in the report's own fields.
+		rep.Note = note
+	}
 	if res.StdoutTruncated {
 		rep.Note = joinNote(rep.Note, "stdout exceeded the output cap and was truncated")
 	}

@@ -1,6 +1,8 @@
 package dispatcher
 
 import (
+	"strings"
+
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -12,7 +14,13 @@ import (
 func ConsentGate(p *consent.Policy, cwd string) Gate {
 	return GateFunc(func(e *Entry) Verdict {
 		v := p.Decide(ConsentHook(e, cwd))
-		return Verdict{Run: v.Run, Reason: v.Reason}
+		reason := v.Reason
+		if !v.Run && !v.Approved && strings.HasPrefix(reason, "shell hook for ") {
+			// The policy's warning (Hermes' wording) already went to the
+			// user; the report keeps the short form.
+			reason = "not allowlisted (approve with: " + consent.ApproveCommandHint(e.DeclaredAs, e.Command) + ")"
+		}
+		return Verdict{Run: v.Run, Reason: reason}
 	})
 }
 

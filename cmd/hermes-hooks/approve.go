@@ -1,0 +1,171 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/spf13/cobra"
+)
+
+type approveOptions struct {
+	event string
+	all   bool
+}
+
+func newApproveCmd(a *app) *cobra.Command {
+	var o approveOptions
+	cmd := &cobra.Command{
+		Use:     "approve COMMAND",
+		Aliases: []string{"allow"},
+		Short:   "Allowlist a hook command so dispatch runs it",
+		Long: `Record your consent for a hook command, without a prompt. With no --event, every
+event the command is configured under is approved; with --event, that one.
+--all approves every configured hook that is not yet allowlisted.
+
+The approval records the script's SHA-256: if the script changes later, dispatch
+stops running it until you approve it again (list and doctor say why). The
+command must be written exactly as in the config (a trailing space makes a
+different command).`,
+		Example: `  hermes-hooks approve ~/.hermes/hooks/block-rm-rf.sh
+  hermes-hooks approve "python3 ~/hooks/audit.py" --event post_tool_call
+  hermes-hooks approve --all`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if o.all {
+				return exactArgs(0, "no COMMAND with --all")(cmd, args)
+			}
+			return exactArgs(1, "exactly one COMMAND (quote it if it has spaces)")(cmd, args)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.all {
+				return runApproveAll(a)
+			}
+			return runApprove(a, args[0], o)
+		},
+	}
+	cmd.Flags().StringVar(&o.event, "event", "", "approve the command for this event only")
+	cmd.Flags().BoolVar(&o.all, "all", false, "approve every configured hook that is not allowlisted yet")
+	return cmd
+}
+
+// approveTarget is one (event, command) pair to approve.
+type approveTarget struct {
+	event   string
+	command string
+	status  *dispatcher.HookStatus // nil when not configured
+}
+
+func runApprove(a *app, command string, o approveOptions) error {
+	cfg, store, statuses, err := a.inspectAll()
+	if err != nil {
+		return err
+	}
+	var targets []approveTarget
+	seen := map[string]bool{}
+	add := func(event string, st *dispatcher.HookStatus) {
+		if !seen[event] {
+			seen[event] = true
+			targets = append(targets, approveTarget{event: event, command: command, status: st})
+		}
+	}
+	if o.event != "" {
+		ev, ok := protocol.Lookup(o.event)
+		if !ok {
+			fmt.Fprintf(a.out, "Unknown event: %s\n", pyRepr(o.event))
+			fmt.Fprintf(a.out, "Valid events: %s\n", strings.Join(protocol.ValidEventNames(), ", "))
+			return silentExit(2)
+		}
+		// Approvals are keyed by the event name as declared: --event
+		// pre_tool_call approves a hook declared under PreToolUse too.
+		for i := range statuses {
+			st := &statuses[i]
+			if st.Entry.Command == command && st.Entry.Event == ev {
+				add(st.Entry.DeclaredAs, st)
+			}
+		}
+		if len(targets) == 0 {
+			add(o.event, nil)
+		}
+	} else {
+		for i := range statuses {
+			if statuses[i].Entry.Command == command {
+				add(statuses[i].Entry.DeclaredAs, &statuses[i])
+			}
+		}
+		if len(targets) == 0 {
+			fmt.Fprintf(a.out, "No hook in %s runs the command: %s\n", a.configLabel(), command)
+			fmt.Fprintln(a.out, "The command must match the config exactly. To approve it anyway, name the event:")
+			fmt.Fprintf(a.out, "  hermes-hooks approve %s --event EVENT\n", shellQuote(command))
+			return silentExit(1)
+		}
+	}
+	return approveTargets(a, cfg, store, targets, command)
+}
+
+func runApproveAll(a *app) error {
+	cfg, store, statuses, err := a.inspectAll()
+	if err != nil {
+		return err
+	}
+	var targets []approveTarget
+	for i := range statuses {
+		e := statuses[i].Entry
+		targets = append(targets, approveTarget{event: e.DeclaredAs, command: e.Command, status: &statuses[i]})
+	}
+	if len(targets) == 0 {
+		fmt.Fprintf(a.out, "No shell hooks configured in %s — nothing to approve.\n", a.configLabel())
+		return nil
+	}
+	return approveTargets(a, cfg, store, targets, "")
+}
+
+// approveTargets approves each pair that is not already allowlisted with an
+// unchanged script, and reports what it did.
+func approveTargets(a *app, cfg *dispatcher.Config, store *consent.Store, targets []approveTarget, command string) error {
+	approved := 0
+	wd := cwd()
+	for _, t := range targets {
+		if st := t.status; st != nil && st.Approved && st.Drift.Kind != consent.DriftHash && st.Drift.Kind != consent.DriftMtime {
+			fmt.Fprintf(a.out, "  = already allowlisted: [%s] %s\n", t.event, t.command)
+			continue
+		}
+		hook := consent.Hook{Event: t.event, Command: t.command, Dir: wd}
+		if t.status != nil {
+			hook = dispatcher.ConsentHook(t.status.Entry, wd)
+		}
+		res, err := store.ApproveHook(hook)
+		if res.Backup != "" {
+			a.warn(consent.BackupNotice(store.Path(), res.Backup))
+		}
+		if err != nil {
+			return &exitError{code: 1, msg: consent.PersistWarning(store.Path(), err)}
+		}
+		approved++
+		verb := "approved"
+		if t.status != nil && t.status.Approved {
+			verb = "re-approved (script changed since the last approval)"
+		}
+		fmt.Fprintf(a.out, "  ✓ %s: [%s] %s\n", verb, t.event, t.command)
+		if t.status == nil {
+			fmt.Fprintf(a.out, "    (no hook in %s runs this command for %s yet; the approval waits for one)\n", a.configLabel(), t.event)
+		}
+	}
+	switch {
+	case approved == 0:
+		fmt.Fprintln(a.out, "Nothing to do: already allowlisted.")
+	case command != "":
+		fmt.Fprintf(a.out, "Approved %d entry/entries for: %s (now allowlisted in %s)\n", approved, command, store.Path())
+	default:
+		fmt.Fprintf(a.out, "Approved %d entry/entries (now allowlisted in %s)\n", approved, store.Path())
+	}
+	return nil
+}
+
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[](){}<>|&;#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/spf13/cobra"
+)
+
+// maxEventBytes bounds the event JSON read from stdin.
+const maxEventBytes = 64 << 20
+
+type dispatchOptions struct {
+	format string
+	pretty bool
+}
+
+func newDispatchCmd(a *app) *cobra.Command {
+	var o dispatchOptions
+	cmd := &cobra.Command{
+		Use:   "dispatch EVENT",
+		Short: "Fire EVENT with the JSON fields on stdin and print the outcome JSON (for agents)",
+		Long: `Fire EVENT with the host's event fields (a JSON object on stdin: tool_name,
+args or tool_input, session_id, and anything else) and print one outcome JSON
+object on stdout. Only approved hooks run; see 'hermes-hooks approve'.
+
+EVENT may be a Hermes name (pre_tool_call), a Claude Code name (PreToolUse) or
+an alias; every hook declared under any name of the event runs.
+
+Exit status: 0 whenever the hooks were dispatched (the decision is in the
+JSON), 2 for an unknown event or stdin that is not a JSON object, 1 when the
+config cannot be read. --format hermes prints Hermes' own directive shape
+({"action": "block", "message": ...}, {"action": "modify", "args": ...},
+{"context": ...} or {}).`,
+		Example: `  echo '{"tool_name":"terminal","args":{"command":"rm -rf /"}}' | hermes-hooks dispatch pre_tool_call
+  echo '{"tool_name":"Bash","tool_input":{"command":"ls"}}' | hermes-hooks dispatch PreToolUse --format hermes
+  echo '{"session_id":"s1","user_message":"hi"}' | hermes-hooks dispatch pre_llm_call --pretty`,
+		Args: exactArgs(1, "exactly one EVENT"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runDispatch(a, args[0], o)
+		},
+	}
+	cmd.Flags().StringVar(&o.format, "format", "json", "output shape: json (the outcome) or hermes (Hermes' wire directive)")
+	cmd.Flags().BoolVar(&o.pretty, "pretty", false, "indent the outcome JSON for people")
+	return cmd
+}
+
+func runDispatch(a *app, event string, o dispatchOptions) error {
+	if o.format != "json" && o.format != "hermes" {
+		return usageErr("use --format json or --format hermes", "unknown --format %q", o.format)
+	}
+	if _, err := dispatcher.LookupEvent(event); err != nil {
+		return err
+	}
+	fields, err := readFields(a.in)
+	if err != nil {
+		return err
+	}
+	cfg, err := a.loadConfig()
+	if err != nil {
+		return err
+	}
+	store, err := a.store()
+	if err != nil {
+		return err
+	}
+	wd := cwd()
+	d, err := dispatcher.New(cfg, dispatcher.Options{
+		Gate: dispatcher.ConsentGate(a.policy(cfg, store), wd),
+		Cwd:  wd,
+		Warn: a.warn,
+	})
+	if err != nil {
+		return &exitError{code: 1, msg: err.Error()}
+	}
+	// SIGINT/SIGTERM cancel the dispatch: every running hook's process
+	// group is killed before we exit.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	outcome, err := d.Dispatch(ctx, event, fields)
+	if err != nil {
+		return err
+	}
+	return writeOutcome(a.out, &outcome, o)
+}
+
+// readFields reads the event fields: a JSON object, or nothing at all
+// (an event without fields).
+func readFields(in io.Reader) (map[string]any, error) {
+	data, err := io.ReadAll(io.LimitReader(in, maxEventBytes+1))
+	if err != nil {
+		return nil, &exitError{code: 1, msg: "read stdin: " + err.Error()}
+	}
+	if len(data) > maxEventBytes {
+		return nil, usageErr("", "stdin holds more than %d MiB of event fields", maxEventBytes>>20)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return map[string]any{}, nil
+	}
+	v, err := protocol.DecodeJSON(data)
+	if err != nil {
+		return nil, usageErr(`send one JSON object, e.g. {"tool_name":"terminal","args":{"command":"ls"}}`,
+			"stdin is not valid JSON: %v", err)
+	}
+	fields, ok := v.(map[string]any)
+	if !ok {
+		return nil, usageErr(`send one JSON object, e.g. {"tool_name":"terminal","args":{"command":"ls"}}`,
+			"stdin must be a JSON object of event fields")
+	}
+	return fields, nil
+}
+
+func writeOutcome(w io.Writer, outcome *protocol.Outcome, o dispatchOptions) error {
+	var buf []byte
+	switch {
+	case o.format == "hermes":
+		buf = protocol.AppendJSON(nil, outcome.HermesWire(), protocol.Python)
+	case o.pretty:
+		buf = indentJSON(protocol.AppendOutcome(nil, outcome, protocol.Compact))
+	default:
+		buf = protocol.AppendOutcome(nil, outcome, protocol.Compact)
+	}
+	buf = append(buf, '\n')
+	_, err := w.Write(buf)
+	return err
+}

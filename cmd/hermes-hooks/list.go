@@ -1,0 +1,216 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/spf13/cobra"
+)
+
+type listOptions struct{ json bool }
+
+func newListCmd(a *app) *cobra.Command {
+	var o listOptions
+	cmd := &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "List configured hooks with matcher, timeout, and consent status",
+		Long: `List every configured hook by event: command, matcher, timeout, dialect, the file
+it came from, whether it is allowlisted, and whether its script changed since
+it was approved.`,
+		Example: `  hermes-hooks list
+  hermes-hooks ls --json | jq '.hooks[] | select(.approved | not) | .command'
+  hermes-hooks list --claude-settings .claude/settings.json`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error { return runList(a, o) },
+	}
+	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
+	return cmd
+}
+
+// inspectAll loads the config and the allowlist and inspects every hook.
+func (a *app) inspectAll() (*dispatcher.Config, *consent.Store, []dispatcher.HookStatus, error) {
+	cfg, err := a.loadConfig()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	store, err := a.store()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	allow, err := store.Load()
+	if err != nil {
+		a.warn(err.Error())
+	}
+	return cfg, store, dispatcher.Inspect(cfg, allow, cwd()), nil
+}
+
+func runList(a *app, o listOptions) error {
+	cfg, store, statuses, err := a.inspectAll()
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return writeJSON(a.out, listJSON(a, cfg, store, statuses))
+	}
+	printList(a.out, a.configLabel(), cfg, statuses)
+	return nil
+}
+
+// hookJSON is one hook in list --json and doctor --json.
+type hookJSON struct {
+	Event      string             `json:"event"`
+	Canonical  string             `json:"canonical_event"`
+	Command    string             `json:"command"`
+	Matcher    string             `json:"matcher,omitempty"`
+	Timeout    float64            `json:"timeout"`
+	Dialect    string             `json:"dialect"`
+	FailClosed bool               `json:"fail_closed"`
+	Priority   int                `json:"priority"`
+	Source     string             `json:"source"`
+	Script     string             `json:"script"`
+	Executable bool               `json:"executable"`
+	Approved   bool               `json:"approved"`
+	ApprovedAt string             `json:"approved_at,omitempty"`
+	Runs       bool               `json:"runs"`
+	Drift      *driftJSON         `json:"drift,omitempty"`
+	Checks     []dispatcher.Check `json:"checks,omitempty"`
+	Problems   *int               `json:"problems,omitempty"`
+}
+
+type driftJSON struct {
+	Kind    string `json:"kind"`
+	Was     string `json:"was,omitempty"`
+	Now     string `json:"now,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+func toHookJSON(st *dispatcher.HookStatus) hookJSON {
+	e := st.Entry
+	h := hookJSON{
+		Event: e.DeclaredAs, Canonical: e.Event.Name, Command: e.Command, Matcher: e.Matcher,
+		Timeout: e.Timeout.Seconds(), Dialect: string(e.Dialect), FailClosed: e.FailClosed,
+		Priority: e.Priority, Source: e.Source, Script: st.Script, Executable: st.Executable,
+		Approved: st.Approved, ApprovedAt: st.Approval.ApprovedAt, Runs: st.Runs(),
+	}
+	if st.Approved {
+		h.Drift = &driftJSON{Kind: st.Drift.Kind.String(), Was: st.Drift.Was, Now: st.Drift.Now, Message: st.Drift.Message()}
+	}
+	return h
+}
+
+func listJSON(a *app, cfg *dispatcher.Config, store *consent.Store, statuses []dispatcher.HookStatus) any {
+	hooks := make([]hookJSON, 0, len(statuses))
+	for i := range statuses {
+		hooks = append(hooks, toHookJSON(&statuses[i]))
+	}
+	warnings := make([]string, 0, len(cfg.Warnings))
+	for _, w := range cfg.Warnings {
+		warnings = append(warnings, w.String())
+	}
+	path, _ := a.config()
+	return map[string]any{
+		"config":          path,
+		"claude_settings": nonNil(cfg.ClaudeSettings),
+		"allowlist":       store.Path(),
+		"hooks":           hooks,
+		"warnings":        warnings,
+		"tool_aliases":    cfg.Tools.Pairs(),
+	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// printList prints Hermes' list layout: events sorted, hooks in config
+// order, consent marks, approval time and drift; plus the dialect and the
+// source file where they are not the plain Hermes defaults.
+func printList(w io.Writer, label string, cfg *dispatcher.Config, statuses []dispatcher.HookStatus) {
+	if len(statuses) == 0 {
+		fmt.Fprintf(w, "No shell hooks configured in %s.\n", label)
+		fmt.Fprintln(w, "See `hermes-hooks --help` or the README's config reference for the schema and")
+		fmt.Fprintln(w, "worked examples (agent-hooks/config.yaml).")
+		return
+	}
+	fmt.Fprintf(w, "Configured shell hooks (%d total):\n\n", len(statuses))
+	byEvent := map[string][]*dispatcher.HookStatus{}
+	var events []string
+	for i := range statuses {
+		ev := statuses[i].Entry.DeclaredAs
+		if _, ok := byEvent[ev]; !ok {
+			events = append(events, ev)
+		}
+		byEvent[ev] = append(byEvent[ev], &statuses[i])
+	}
+	sort.Strings(events)
+	for _, ev := range events {
+		fmt.Fprintf(w, "  [%s]\n", ev)
+		for _, st := range byEvent[ev] {
+			e := st.Entry
+			var b strings.Builder
+			fmt.Fprintf(&b, "    - %s", e.Command)
+			if e.Matcher != "" {
+				fmt.Fprintf(&b, " matcher=%s", pyRepr(e.Matcher))
+			}
+			fmt.Fprintf(&b, " (timeout=%ss", e.TimeoutSeconds())
+			if e.Dialect != "hermes" {
+				fmt.Fprintf(&b, ", %s dialect", e.Dialect)
+			}
+			if e.FailClosed {
+				b.WriteString(", fail_closed")
+			}
+			if e.Priority != 0 {
+				fmt.Fprintf(&b, ", priority=%d", e.Priority)
+			}
+			switch {
+			case st.Approved && st.Drift.Kind == consent.DriftHash:
+				b.WriteString(", ✗ changed since approval)")
+			case st.Approved:
+				b.WriteString(", ✓ allowed)")
+			default:
+				b.WriteString(", ✗ not allowlisted)")
+			}
+			fmt.Fprintln(w, b.String())
+			if e.Source != "" && e.Source != cfg.Path {
+				fmt.Fprintf(w, "      from: %s\n", e.Source)
+			}
+			if st.Approved && st.Approval.ApprovedAt != "" {
+				fmt.Fprintf(w, "      approved_at: %s\n", st.Approval.ApprovedAt)
+			}
+			switch {
+			case st.Approved && st.Drift.Kind == consent.DriftMtime:
+				fmt.Fprintf(w, "      ⚠ %s — run `hermes-hooks doctor` to re-validate\n", st.Drift.Message())
+			case st.Approved && st.Drift.Kind == consent.DriftHash:
+				fmt.Fprintf(w, "      ✗ %s — will NOT run until re-approved: %s\n", st.Drift.Message(),
+					consent.ApproveCommandHint(e.DeclaredAs, e.Command))
+			}
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// pyRepr is Python's repr of a string: single quotes unless the string has
+// a single quote and no double quote; backslashes doubled.
+func pyRepr(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	if strings.Contains(s, "'") && !strings.Contains(s, `"`) {
+		return `"` + s + `"`
+	}
+	return "'" + strings.ReplaceAll(s, "'", `\'`) + "'"
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain registers the real main as the "hermes-hooks" command of the
+// testscript scripts: each script line runs it in a fresh process, exactly
+// as a user's shell would.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"hermes-hooks": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs testdata/script/*.txtar. Each script gets its own
+// HERMES_HOME ($WORK/home) and HOME ($WORK/userhome), so nothing touches the
+// real ~/.hermes.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: filepath.Join("..", "..", "testdata", "script"),
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("HERMES_HOME", filepath.Join(env.WorkDir, "home"))
+			env.Setenv("HOME", filepath.Join(env.WorkDir, "userhome"))
+			env.Setenv("HERMES_ACCEPT_HOOKS", "")
+			env.Setenv("HERMES_SAFE_MODE", "")
+			return os.MkdirAll(filepath.Join(env.WorkDir, "userhome"), 0o755)
+		},
+		RequireExplicitExec: true,
+	})
+}

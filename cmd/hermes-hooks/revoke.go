@@ -1,0 +1,44 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/spf13/cobra"
+)
+
+func newRevokeCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:     "revoke COMMAND",
+		Aliases: []string{"remove", "rm"},
+		Short:   "Remove a command's allowlist entries (every event)",
+		Long: `Remove every allowlist entry for COMMAND, whatever its event. The command must be
+written exactly as approved. The next dispatch no longer runs it; a running
+'hermes-hooks serve' notices at once.`,
+		Example: `  hermes-hooks revoke ~/.hermes/hooks/block-rm-rf.sh
+  hermes-hooks rm "python3 ~/hooks/audit.py"`,
+		Args: exactArgs(1, "exactly one COMMAND (quote it if it has spaces)"),
+		RunE: func(cmd *cobra.Command, args []string) error { return runRevoke(a, args[0]) },
+	}
+}
+
+func runRevoke(a *app, command string) error {
+	store, err := a.store()
+	if err != nil {
+		return err
+	}
+	res, err := store.RevokeDetail(command)
+	if res.Backup != "" {
+		a.warn(consent.BackupNotice(store.Path(), res.Backup))
+	}
+	if err != nil {
+		return &exitError{code: 1, msg: consent.PersistWarning(store.Path(), err)}
+	}
+	if res.Removed == 0 {
+		fmt.Fprintf(a.out, "No allowlist entry found for command: %s\n", command)
+		return nil
+	}
+	fmt.Fprintf(a.out, "Removed %d allowlist entry/entries for: %s\n", res.Removed, command)
+	fmt.Fprintln(a.out, "Note: the next dispatch no longer runs it; a running `hermes-hooks serve` sees the change at once.")
+	return nil
+}

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/spf13/cobra"
+)
+
+type testOptions struct {
+	forTool     string
+	payloadFile string
+	json        bool
+}
+
+func newTestCmd(a *app) *cobra.Command {
+	var o testOptions
+	cmd := &cobra.Command{
+		Use:   "test EVENT",
+		Short: "Fire every hook matching EVENT against a synthetic payload",
+		Long: `Fire every hook configured for EVENT against a synthetic payload and show each
+run: exit code, time, output, and what the dispatcher made of the reply.
+
+test runs hooks that are not allowlisted yet (and says so), because trying a
+hook is how you decide to approve it; dispatch never does.
+
+The payload starts from built-in defaults for the event (pre_tool_call: the
+terminal tool running 'echo hello', …); --for-tool sets tool_name and, on tool
+events, keeps only hooks whose matcher accepts it; --payload-file merges a JSON
+object of event fields (keys as the host sends them: args, not tool_input).`,
+		Example: `  hermes-hooks test pre_tool_call --for-tool terminal
+  hermes-hooks test pre_llm_call --payload-file event.json
+  hermes-hooks test PreToolUse --for-tool Bash --json`,
+		Args: exactArgs(1, "exactly one EVENT"),
+		RunE: func(cmd *cobra.Command, args []string) error { return runTest(a, args[0], o) },
+	}
+	cmd.Flags().StringVar(&o.forTool, "for-tool", "", "tool name for the synthetic payload (filters tool-event matchers)")
+	cmd.Flags().StringVar(&o.payloadFile, "payload-file", "", "JSON object of event fields merged over the synthetic payload")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
+	return cmd
+}
+
+func runTest(a *app, event string, o testOptions) error {
+	ev, ok := protocol.Lookup(event)
+	if !ok {
+		fmt.Fprintf(a.out, "Unknown event: %s\n", pyRepr(event))
+		if s := protocol.SuggestEvent(event); s != "" {
+			fmt.Fprintf(a.out, "Did you mean: %s\n", s)
+		}
+		fmt.Fprintf(a.out, "Valid events: %s\n", strings.Join(protocol.ValidEventNames(), ", "))
+		fmt.Fprintln(a.out, "(Claude Code names such as PreToolUse are accepted too.)")
+		return silentExit(2)
+	}
+	fields, _ := dispatcher.SyntheticFields(ev)
+	if o.forTool != "" {
+		fields["tool_name"] = o.forTool
+	}
+	if o.payloadFile != "" {
+		extra, err := readPayloadFile(a, o.payloadFile)
+		if err != nil {
+			return err
+		}
+		for k, v := range extra {
+			fields[k] = v
+		}
+	}
+	cfg, err := a.loadConfig()
+	if err != nil {
+		return err
+	}
+	store, err := a.store()
+	if err != nil {
+		return err
+	}
+	allow, err := store.Load()
+	if err != nil {
+		a.warn(err.Error())
+	}
+	wd := cwd()
+	d, err := dispatcher.New(cfg, dispatcher.Options{Gate: dispatcher.AllowAll, Cwd: wd, Warn: a.warn})
+	if err != nil {
+		return err
+	}
+	var entries []*dispatcher.Entry
+	for _, e := range d.EntriesFor(ev) {
+		if o.forTool != "" && ev.Tool && !e.Matches(fields, cfg.Tools) {
+			continue
+		}
+		entries = append(entries, e)
+	}
+	var runs []testRun
+	for _, e := range entries {
+		h := dispatcher.ConsentHook(e, wd)
+		_, approved := allow.Lookup(h.Event, h.Command)
+		runs = append(runs, testRun{entry: e, approved: approved,
+			HookRun: d.RunEntry(context.Background(), ev, e, fields)})
+	}
+	if o.json {
+		return writeJSON(a.out, testJSON(ev, fields, runs))
+	}
+	printTest(a.out, ev, event, o.forTool, runs)
+	return nil
+}
+
+type testRun struct {
+	dispatcher.HookRun
+	entry    *dispatcher.Entry
+	approved bool
+}
+
+// readPayloadFile reads --payload-file. A file that is not a JSON object is
+// ignored with a warning (as Hermes does); one that cannot be read or parsed
+// stops the command.
+func readPayloadFile(a *app, path string) (map[string]any, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(a.out, "Error reading payload file: %v\n", err)
+		return nil, silentExit(1)
+	}
+	v, err := protocol.DecodeJSON(data)
+	if err != nil {
+		fmt.Fprintf(a.out, "Error reading payload file: %s: %v\n", path, err)
+		return nil, silentExit(1)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		fmt.Fprintf(a.out, "Warning: %s is not a JSON object; ignoring\n", path)
+		return nil, nil
+	}
+	return m, nil
+}
+
+func printTest(w io.Writer, ev *protocol.Event, event, forTool string, runs []testRun) {
+	if len(runs) == 0 {
+		fmt.Fprintf(w, "No shell hooks configured for event: %s\n", event)
+		if forTool != "" {
+			fmt.Fprintf(w, "(with matcher filter --for-tool=%s)\n", forTool)
+		}
+		return
+	}
+	fmt.Fprintf(w, "Firing %d hook(s) for event '%s':\n\n", len(runs), event)
+	for _, r := range runs {
+		rep := r.Report
+		fmt.Fprintf(w, "  → %s\n", rep.Command)
+		if rep.Dialect != protocol.Hermes {
+			fmt.Fprintf(w, "      (%s dialect, declared under %s)\n", rep.Dialect, rep.Event)
+		}
+		if !r.approved {
+			fmt.Fprintf(w, "      ⚠ not allowlisted: dispatch skips this hook until you run %s\n",
+				consent.ApproveCommandHint(r.entry.DeclaredAs, r.entry.Command))
+		}
+		elapsed := dispatcher.PyFloat(rep.ElapsedMS / 1000)
+		switch {
+		case rep.Error != "":
+			fmt.Fprintf(w, "      ✗ error: %s\n", rep.Error)
+		case rep.TimedOut:
+			fmt.Fprintf(w, "      ✗ timed out after %ss\n", elapsed)
+		default:
+			code := "?"
+			if rep.ExitCode != nil {
+				code = fmt.Sprint(*rep.ExitCode)
+			}
+			fmt.Fprintf(w, "      exit=%s  elapsed=%ss\n", code, elapsed)
+			if s := strings.TrimSpace(string(r.Stdout)); s != "" {
+				fmt.Fprintf(w, "      stdout: %s\n", protocol.Truncate(s, 400))
+			}
+			if s := strings.TrimSpace(string(r.Stderr)); s != "" {
+				fmt.Fprintf(w, "      stderr: %s\n", protocol.Truncate(s, 400))
+			}
+		}
+		if rep.Note != "" {
+			fmt.Fprintf(w, "      note: %s\n", rep.Note)
+		}
+		c := rep.Contribution
+		if wire, ok := c.HermesWire(ev); ok && c.Decision != protocol.DecisionAllow {
+			fmt.Fprintf(w, "      parsed (Hermes wire shape): %s\n", protocol.EncodeJSON(wire, protocol.PythonASCII))
+		} else if !c.IsEmpty() {
+			b, _ := c.MarshalJSON()
+			fmt.Fprintf(w, "      parsed (contribution): %s\n", b)
+		} else {
+			fmt.Fprintln(w, "      parsed: <none — hook contributed nothing to the dispatcher>")
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func testJSON(ev *protocol.Event, fields map[string]any, runs []testRun) any {
+	out := make([]map[string]any, 0, len(runs))
+	reports := make([]protocol.HookReport, 0, len(runs))
+	for _, r := range runs {
+		out = append(out, map[string]any{
+			"report":   r.Report,
+			"approved": r.approved,
+			"stdout":   string(r.Stdout),
+			"stderr":   string(r.Stderr),
+		})
+		reports = append(reports, r.Report)
+	}
+	args, _ := protocol.Args(fields)
+	outcome := protocol.Fold(ev, args, reports)
+	return map[string]any{
+		"event":   ev.Name,
+		"fields":  fields,
+		"runs":    out,
+		"outcome": outcome,
+	}
+}

@@ -1,0 +1,114 @@
+package dispatcher
+
+import (
+	"encoding/json"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// SyntheticFields returns the made-up event fields `hermes-hooks test` and
+// `doctor` fire an event with: Hermes' own defaults for the events it has
+// them for (Hermes reference §5.6), else {"session_id": "test-session"}.
+// ok is false for events without defaults. Each call returns a fresh map.
+func SyntheticFields(ev *protocol.Event) (fields map[string]any, ok bool) {
+	f, ok := synthetic[ev.Name]
+	if !ok {
+		return map[string]any{"session_id": "test-session"}, false
+	}
+	return f(), true
+}
+
+// num keeps numbers as JSON literals, so hooks see 1756000000.0, not 1.756e9.
+func num(s string) any { return json.Number(s) }
+
+var synthetic = map[string]func() map[string]any{
+	"pre_tool_call": func() map[string]any {
+		return map[string]any{
+			"tool_name": "terminal", "args": map[string]any{"command": "echo hello"},
+			"session_id": "test-session", "task_id": "test-task", "tool_call_id": "test-call",
+		}
+	},
+	"post_tool_call": func() map[string]any {
+		return map[string]any{
+			"tool_name": "terminal", "args": map[string]any{"command": "echo hello"},
+			"session_id": "test-session", "task_id": "test-task", "tool_call_id": "test-call",
+			"result": `{"output": "hello"}`, "duration_ms": num("42"),
+		}
+	},
+	"pre_llm_call": func() map[string]any {
+		return map[string]any{
+			"session_id": "test-session", "user_message": "What is the weather?",
+			"conversation_history": []any{}, "is_first_turn": true, "model": "gpt-4", "platform": "cli",
+		}
+	},
+	"post_llm_call": func() map[string]any {
+		return map[string]any{"session_id": "test-session", "model": "gpt-4", "platform": "cli"}
+	},
+	"pre_verify": func() map[string]any {
+		return map[string]any{
+			"session_id": "test-session", "platform": "cli", "model": "gpt-4", "coding": true,
+			"attempt": num("0"), "final_response": "All done — the change is applied.",
+			"changed_paths": []any{"src/app.tsx"},
+		}
+	},
+	"on_session_start":    sessionOnly,
+	"on_session_finalize": sessionOnly,
+	"on_session_reset":    sessionOnly,
+	"on_session_end": func() map[string]any {
+		return map[string]any{
+			"session_id": "test-session", "task_id": "test-task", "turn_id": "test-turn",
+			"completed": true, "failed": false, "interrupted": false,
+			"turn_exit_reason": "text_response(stop)", "model": "gpt-4", "platform": "cli",
+		}
+	},
+	"pre_api_request": func() map[string]any {
+		return apiRequest(map[string]any{
+			"message_count": num("4"), "tool_count": num("12"), "approx_input_tokens": num("2048"),
+			"request_char_count": num("8192"), "max_tokens": num("4096"),
+		})
+	},
+	"post_api_request": func() map[string]any {
+		return apiRequest(map[string]any{
+			"api_duration": num("1.234"), "started_at": num("1756000000.0"), "ended_at": num("1756000001.234"),
+			"first_chunk_at": num("1756000000.512"), "finish_reason": "stop", "message_count": num("4"),
+			"response_model": "claude-sonnet-4-6",
+			"usage":          map[string]any{"input_tokens": num("2048"), "output_tokens": num("512")},
+			"assistant_content_chars": num("1200"), "assistant_tool_call_count": num("0"), "moa_references": nil,
+		})
+	},
+	"pre_auxiliary_call": func() map[string]any {
+		return map[string]any{"session_id": "test-session", "aux_task": "title_generation", "api_request_id": "aux-0123abcd", "model": "claude-haiku-4-5"}
+	},
+	"post_auxiliary_call": func() map[string]any {
+		return map[string]any{"session_id": "test-session", "aux_task": "title_generation", "api_request_id": "aux-0123abcd", "model": "claude-haiku-4-5"}
+	},
+	"subagent_stop": func() map[string]any {
+		return map[string]any{
+			"parent_session_id": "parent-sess", "child_role": nil,
+			"child_summary": "Synthetic summary for hooks test", "child_status": "completed",
+			"tool_call_history": []any{map[string]any{
+				"tool_name": "write_file",
+				"tool_input": map[string]any{
+					"argument_keys": []any{"content", "path"},
+					"targets":       map[string]any{"path": "notes/report.txt"},
+				},
+				"input_bytes": num("128"), "output_bytes": num("32"), "status": "ok",
+			}},
+			"duration_ms": num("1234"),
+		}
+	},
+}
+
+func sessionOnly() map[string]any { return map[string]any{"session_id": "test-session"} }
+
+func apiRequest(extra map[string]any) map[string]any {
+	m := map[string]any{
+		"session_id": "test-session", "task_id": "test-task", "platform": "cli",
+		"model": "claude-sonnet-4-6", "provider": "anthropic", "base_url": "https://api.anthropic.com",
+		"api_mode": "anthropic_messages", "api_call_count": num("1"),
+	}
+	for k, v := range extra {
+		m[k] = v
+	}
+	return m
+}
