@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -48,11 +50,9 @@ func appendPyJSON(b []byte, v any, level int) []byte {
 	case bool:
 		return strconv.AppendBool(b, v)
 	case json.Number:
-		return append(b, v...)
+		return append(b, pyNumber(string(v))...)
 	case string:
 		return appendPyString(b, v)
-	case float64:
-		return strconv.AppendFloat(b, v, 'g', -1, 64)
 	case int:
 		return strconv.AppendInt(b, int64(v), 10)
 	case []any:
@@ -98,6 +98,60 @@ func appendPyJSON(b []byte, v any, level int) []byte {
 		// syntax as a string keeps the file valid JSON regardless.
 		return appendPyString(b, fmt.Sprint(v))
 	}
+}
+
+// pyNumber rewrites a JSON number the way Python's json module round-trips
+// it: integers stay exact (only "-0" changes, to "0"), anything with a
+// fraction or exponent becomes a float and is written as repr() writes it.
+// A float beyond float64's range keeps its text; Python would write
+// Infinity, which is not JSON and which neither tool could read back.
+func pyNumber(s string) string {
+	if !strings.ContainsAny(s, ".eE") {
+		if s == "-0" {
+			return "0"
+		}
+		return s
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return s
+	}
+	return pyFloatRepr(f)
+}
+
+// pyFloatRepr is Python's repr() of a finite float: the shortest digits that
+// round-trip, in positional notation with at least one decimal when the
+// decimal exponent is in [-4, 16), otherwise in scientific notation with a
+// signed, at least two-digit exponent.
+func pyFloatRepr(f float64) string {
+	if f == 0 {
+		if math.Signbit(f) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64) // like -1.2345e+06
+	sign := ""
+	if e[0] == '-' {
+		sign, e = "-", e[1:]
+	}
+	mant, expText, _ := strings.Cut(e, "e")
+	exp, _ := strconv.Atoi(expText)
+	digits := strings.Replace(mant, ".", "", 1)
+	if -4 <= exp && exp < 16 {
+		if exp < 0 {
+			return sign + "0." + strings.Repeat("0", -exp-1) + digits
+		}
+		if len(digits) <= exp+1 {
+			return sign + digits + strings.Repeat("0", exp+1-len(digits)) + ".0"
+		}
+		return sign + digits[:exp+1] + "." + digits[exp+1:]
+	}
+	m := digits[:1]
+	if len(digits) > 1 {
+		m += "." + digits[1:]
+	}
+	return fmt.Sprintf("%s%se%+03d", sign, m, exp)
 }
 
 func appendNewlineIndent(b []byte, level int) []byte {

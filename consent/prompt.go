@@ -58,6 +58,9 @@ type Prompter struct {
 	mu    sync.Mutex // serialises prompts
 	once  sync.Once
 	lines chan inputLine
+	// onLine, when set (by tests), is called by the reader goroutine after
+	// it has read and time-stamped a line.
+	onLine func()
 }
 
 type inputLine struct {
@@ -139,6 +142,7 @@ func (p *Prompter) startReader() {
 		close(p.lines)
 		return
 	}
+	onLine := p.onLine
 	go func() {
 		defer close(p.lines)
 		r := bufio.NewReader(in)
@@ -147,7 +151,11 @@ func (p *Prompter) startReader() {
 			// Like Python's input(), a last line without a newline is
 			// still an answer.
 			if text != "" || err == nil {
-				p.lines <- inputLine{text: text, at: time.Now()}
+				line := inputLine{text: text, at: time.Now()}
+				if onLine != nil {
+					onLine()
+				}
+				p.lines <- line
 			}
 			// A read error ends the input as EOF does: the prompt
 			// declines either way.

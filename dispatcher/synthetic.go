@@ -71,8 +71,8 @@ var synthetic = map[string]func() map[string]any{
 		return apiRequest(map[string]any{
 			"api_duration": num("1.234"), "started_at": num("1756000000.0"), "ended_at": num("1756000001.234"),
 			"first_chunk_at": num("1756000000.512"), "finish_reason": "stop", "message_count": num("4"),
-			"response_model": "claude-sonnet-4-6",
-			"usage":          map[string]any{"input_tokens": num("2048"), "output_tokens": num("512")},
+			"response_model":          "claude-sonnet-4-6",
+			"usage":                   map[string]any{"input_tokens": num("2048"), "output_tokens": num("512")},
 			"assistant_content_chars": num("1200"), "assistant_tool_call_count": num("0"), "moa_references": nil,
 		})
 	},
