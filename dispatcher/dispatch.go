@@ -352,6 +352,10 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, e *Entry, 
 		Timeout:    e.Timeout.Seconds(),
 		FailClosed: e.FailClosed,
 	})
+	if c != nil && c.ReplaceArgs && e.Dialect == protocol.Claude {
+		orig, _ := protocol.Args(fields)
+		c.Args = protocol.HostArgs(orig, c.Args)
+	}
 	rep.Contribution = c
 	if note != res.SpawnError && !res.TimedOut {
 		// A spawn error or timeout is already in the report's own fields.

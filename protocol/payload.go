@@ -121,18 +121,18 @@ func ClaudePayload(ev *Event, fields map[string]any, env PayloadEnv) Object {
 	add("hook_event_name", ev.ClaudeName())
 
 	if ev.Tool {
-		if s, ok := fields["tool_name"].(string); ok {
-			add("tool_name", env.Tools.Claude(s))
-		} else {
-			add("tool_name", fields["tool_name"])
+		toolName := fields["tool_name"]
+		if s, ok := toolName.(string); ok {
+			toolName = env.Tools.Claude(s)
 		}
+		add("tool_name", toolName)
 		input := map[string]any{}
 		if a, _ := Args(fields); a != nil {
 			if m, ok := a.(map[string]any); ok {
 				input = m
 			}
 		}
-		add("tool_input", input)
+		add("tool_input", claudeToolInput(toolName, input))
 		if v, ok := fields["tool_use_id"]; ok {
 			add("tool_use_id", v)
 		} else if v, ok := fields["tool_call_id"]; ok {
@@ -150,6 +150,53 @@ func ClaudePayload(ev *Event, fields map[string]any, env PayloadEnv) Object {
 		}
 	}
 	return obj
+}
+
+// claudeFileTools are the Claude tools whose input names the file
+// "file_path" where the Hermes twins say "path".
+var claudeFileTools = map[string]bool{"Read": true, "Write": true, "Edit": true, "MultiEdit": true}
+
+// claudeToolInput gives a Hermes host's file-tool arguments the name Claude
+// scripts read (tool_input.file_path), keeping "path" as it was.
+func claudeToolInput(toolName any, input map[string]any) map[string]any {
+	name, _ := toolName.(string)
+	if !claudeFileTools[name] {
+		return input
+	}
+	p, ok := input["path"]
+	if _, has := input["file_path"]; has || !ok {
+		return input
+	}
+	out := make(map[string]any, len(input)+1)
+	for k, v := range input {
+		out[k] = v
+	}
+	out["file_path"] = p
+	return out
+}
+
+// HostArgs maps a Claude hook's updatedInput back to the host's argument
+// names: when the host's own arguments said "path" (a Hermes host), a
+// "file_path" in the update becomes "path" again.
+func HostArgs(original any, updated map[string]any) map[string]any {
+	orig, ok := original.(map[string]any)
+	if !ok {
+		return updated
+	}
+	_, hostPath := orig["path"]
+	_, hostFilePath := orig["file_path"]
+	fp, ok := updated["file_path"]
+	if !hostPath || hostFilePath || !ok {
+		return updated
+	}
+	out := make(map[string]any, len(updated))
+	for k, v := range updated {
+		if k != "file_path" {
+			out[k] = v
+		}
+	}
+	out["path"] = fp
+	return out
 }
 
 // claudeEventFields are the event-specific Claude fields derived when the
