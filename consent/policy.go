@@ -113,7 +113,9 @@ type Policy struct {
 	Prompter *Prompter
 	// Warn receives warnings for the user. Each distinct message is sent
 	// once until the allowlist file changes, so a server dispatching the
-	// same unapproved hook on every event does not flood its log.
+	// same unapproved hook on every event does not flood its log. It is
+	// called synchronously, possibly while a prompt is being serialised,
+	// so it must not call Decide.
 	Warn func(string)
 
 	// snap is the parsed allowlist with the identity of the file version
@@ -130,8 +132,33 @@ type Policy struct {
 	declined map[pair]Answer
 	warned   map[string]struct{}
 
+	// promptMu serialises new approvals (prompts and accept-policy
+	// writes); decisions about approved hooks never take it.
 	promptMu sync.Mutex
 	hashes   HashCache
+	// tokens caches ScriptPath per command: tokenising is the most
+	// expensive step of a Decide for an approved hook, and a dispatcher
+	// asks about the same few configured commands over and over.
+	tokens sync.Map // command → ScriptPath(command)
+	ntoken atomic.Int32
+}
+
+// maxCachedTokens bounds the token cache for hosts that pass ever-new
+// commands; past it commands are simply tokenised on every call.
+const maxCachedTokens = 4096
+
+// scriptFile is ScriptFile with the tokenisation cached.
+func (p *Policy) scriptFile(h Hook) string {
+	if tok, ok := p.tokens.Load(h.Command); ok {
+		return locate(tok.(string), h.Vars, h.Dir)
+	}
+	tok := ScriptPath(h.Command)
+	if p.ntoken.Load() < maxCachedTokens {
+		if _, loaded := p.tokens.LoadOrStore(h.Command, tok); !loaded {
+			p.ntoken.Add(1)
+		}
+	}
+	return locate(tok, h.Vars, h.Dir)
 }
 
 type pair struct{ event, command string }
@@ -159,6 +186,14 @@ func (p *Policy) Decide(h Hook) Verdict {
 		return v
 	}
 	if p.Accept {
+		// Serialised and re-checked like prompts, so that many goroutines
+		// meeting the same new hook at once write one approval, not one
+		// each.
+		p.promptMu.Lock()
+		defer p.promptMu.Unlock()
+		if v, ok := p.decideApproved(h, k); ok {
+			return v
+		}
 		return p.approve(h, k, ReasonAccepted)
 	}
 	if p.Prompter != nil && p.Prompter.IsTTY {
@@ -189,7 +224,7 @@ func (p *Policy) decideApproved(h Hook, k pair) (Verdict, bool) {
 // checkScript turns an approval into a verdict after comparing the script
 // with it.
 func (p *Policy) checkScript(h Hook, e Entry, reason string) Verdict {
-	d := p.hashes.Check(e, ScriptFile(h.Command, h.Vars, h.Dir))
+	d := p.hashes.Check(e, p.scriptFile(h))
 	v := Verdict{Run: true, Reason: reason, Approved: true, Drift: d.Kind}
 	switch d.Kind {
 	case DriftHash:
@@ -284,7 +319,9 @@ func (p *Policy) warn(msg string) {
 // current returns the parsed allowlist, re-reading it only when the file's
 // identity (size, mtime, ctime, inode) differs from the version last read.
 // Writers replace the file by rename, so any change by any process shows as
-// a new identity on the next call.
+// a new identity on the next call. (The one blind spot: two rewrites between
+// two calls, within one tick of the file system's timestamp clock, that
+// leave the same size and happen to reuse the first file's inode number.)
 func (p *Policy) current() *snapshot {
 	path := p.Store.Path()
 	key, exists := statKey(path)

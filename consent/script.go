@@ -51,9 +51,14 @@ func ScriptPath(command string) string {
 // relative result joined to dir (the process's working directory when dir
 // is empty).
 func ScriptFile(command string, vars map[string]string, dir string) string {
+	return locate(ScriptPath(command), vars, dir)
+}
+
+// locate expands and anchors a ScriptPath token; see ScriptFile.
+func locate(token string, vars map[string]string, dir string) string {
 	// Tilde first, as a shell does, so that a variable's value is never
 	// tilde-expanded.
-	p := expandVars(expandHome(ScriptPath(command), vars), vars)
+	p := expandVars(expandHome(token, vars), vars)
 	if p == "" || filepath.IsAbs(p) {
 		return p
 	}

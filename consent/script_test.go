@@ -1,0 +1,125 @@
+package consent
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// G67: the script-path resolution table of the Hermes reference, exactly.
+func TestG67_ScriptPathResolution(t *testing.T) {
+	for _, tc := range []struct{ command, want string }{
+		{"/path/hook.sh", "/path/hook.sh"},
+		{"/bin/echo hi", "/bin/echo"},
+		{"~/hook.sh", "~/hook.sh"},
+		{"hook.sh", "hook.sh"},
+		{"python3 /path/hook.py", "/path/hook.py"},
+		{"bash /path/hook.sh", "/path/hook.sh"},
+		{"bash ~/hook.sh", "~/hook.sh"},
+		{"python3 -u /path/hook.py", "/path/hook.py"},
+		{"nice -n 10 /path/hook.sh", "/path/hook.sh"},
+		{"/usr/bin/env python3 /path/hook.py", "/path/hook.py"},
+		{"/usr/bin/env bash /path/hook.sh", "/path/hook.sh"},
+		{"my-binary --verbose", "my-binary"},
+		{"python3 -c 'print(1)'", "python3"},
+		{"python3 'unterminated", "python3 'unterminated"},
+		{"", ""},
+	} {
+		if got := ScriptPath(tc.command); got != tc.want {
+			t.Errorf("ScriptPath(%q) = %q, want %q", tc.command, got, tc.want)
+		}
+	}
+}
+
+// Beyond the pinned table: extensions match in any case, quoting is
+// removed, and extensions beat paths.
+func TestScriptPath_More(t *testing.T) {
+	for _, tc := range []struct{ command, want string }{
+		{"node /opt/x/HOOK.JS", "/opt/x/HOOK.JS"},
+		{"deno run hooks/check.ts", "hooks/check.ts"},
+		{"'/path with space/hook.sh' --x", "/path with space/hook.sh"},
+		{"/usr/bin/ruby tool.rb", "tool.rb"},
+		{`"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh`, "$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh"},
+		{"   ", "   "},
+	} {
+		if got := ScriptPath(tc.command); got != tc.want {
+			t.Errorf("ScriptPath(%q) = %q, want %q", tc.command, got, tc.want)
+		}
+	}
+}
+
+func TestScriptFile(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", "/home/env")
+	vars := map[string]string{"CLAUDE_PROJECT_DIR": "/proj", "HOME": "/home/vars"}
+	for _, tc := range []struct {
+		command string
+		vars    map[string]string
+		dir     string
+		want    string
+	}{
+		{"~/hook.sh", nil, "", "/home/env/hook.sh"},
+		{"~/hook.sh", vars, "", "/home/vars/hook.sh"},
+		{"~", nil, "", "/home/env"},
+		{"~other/hook.sh", nil, "/d", "/d/~other/hook.sh"},
+		{`"$CLAUDE_PROJECT_DIR"/.claude/hooks/a.sh`, vars, "", "/proj/.claude/hooks/a.sh"},
+		{"${CLAUDE_PROJECT_DIR}/.claude/hooks/a.sh", vars, "", "/proj/.claude/hooks/a.sh"},
+		{"$CLAUDE_PROJECT_DIRX/a.sh", vars, "/d", "/d/$CLAUDE_PROJECT_DIRX/a.sh"},
+		{"$OTHER/a.sh", vars, "/d", "/d/$OTHER/a.sh"},
+		{"${OTHER}/a.sh", vars, "/d", "/d/${OTHER}/a.sh"},
+		{"bash hooks/a.sh", nil, "/d", "/d/hooks/a.sh"},
+		{"bash hooks/a.sh", nil, "", filepath.Join(wd, "hooks/a.sh")},
+		{"", nil, "/d", ""},
+	} {
+		if got := ScriptFile(tc.command, tc.vars, tc.dir); got != tc.want {
+			t.Errorf("ScriptFile(%q, %v, %q) = %q, want %q", tc.command, tc.vars, tc.dir, got, tc.want)
+		}
+	}
+}
+
+// G66: an interpreter-prefixed script only needs to be readable; a script
+// run directly needs its execute bit.
+func TestG66_ExecutableCheck(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "hook.py")
+	writeFile(t, script, "print('{}')\n", 0o644)
+	for _, tc := range []struct {
+		command string
+		want    bool
+	}{
+		{"python3 " + script, true},
+		{"/usr/bin/env python3 " + script, true},
+		{script, false},
+	} {
+		if got := Executable(tc.command, nil, ""); got != tc.want {
+			t.Errorf("Executable(%q) = %v, want %v (mode 0644)", tc.command, got, tc.want)
+		}
+	}
+	if err := os.Chmod(script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if !Executable(script, nil, "") {
+		t.Errorf("Executable(%q) = false after chmod 755", script)
+	}
+
+	// Missing files, directories and PATH-only commands are not executable.
+	for _, command := range []string{
+		filepath.Join(dir, "missing.sh"), "python3 " + filepath.Join(dir, "missing.py"), "bash " + dir + "/", "my-binary --verbose", "",
+	} {
+		if Executable(command, nil, dir) {
+			t.Errorf("Executable(%q) = true", command)
+		}
+	}
+	// A bare command is found relative to the directory, as in Hermes.
+	writeFile(t, filepath.Join(dir, "my-binary"), "#!/bin/sh\n", 0o755)
+	if !Executable("my-binary --verbose", nil, dir) {
+		t.Error("my-binary in dir not executable")
+	}
+	// A leading ~ is expanded.
+	if !Executable("python3 ~/hook.py", map[string]string{"HOME": dir}, "") {
+		t.Error("~/hook.py not found")
+	}
+}
