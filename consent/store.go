@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -195,7 +196,7 @@ func (s *Store) mutate(change func(*File)) (backup string, err error) {
 	if err := os.MkdirAll(s.home, 0o700); err != nil {
 		return "", fmt.Errorf("create allowlist directory: %w", err)
 	}
-	unlock, err := lockFile(s.LockPath())
+	unlock, err := fsutil.Lock(s.LockPath())
 	if err != nil {
 		return "", fmt.Errorf("lock allowlist: %w", err)
 	}
@@ -270,46 +271,10 @@ func (s *Store) removeStaleTemps() {
 
 // writeAtomic replaces the allowlist with data so that, whatever happens
 // (crash, SIGKILL, full disk), the file holds either its old or its new
-// content: the data goes to a uniquely named temporary file in the same
-// directory, is flushed to disk, and only then renamed over the file; the
-// directory is flushed last so the rename itself survives a power loss.
-func (s *Store) writeAtomic(data []byte) (err error) {
-	createTemp := s.createTemp
-	if createTemp == nil {
-		createTemp = os.CreateTemp
-	}
-	tmp, err := createTemp(s.home, tempPattern)
-	if err != nil {
-		return fmt.Errorf("write allowlist: create temporary file: %w", err)
-	}
-	name := tmp.Name()
-	defer func() {
-		if err != nil {
-			_ = tmp.Close()
-			_ = os.Remove(name)
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
+// content (see fsutil.WriteAtomic).
+func (s *Store) writeAtomic(data []byte) error {
+	if err := fsutil.WriteAtomic(s.Path(), data, 0o600, tempPattern, s.createTemp); err != nil {
 		return fmt.Errorf("write allowlist: %w", err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("write allowlist: sync: %w", err)
-	}
-	// CreateTemp already uses 0600; setting it explicitly documents that
-	// the file holds security decisions and keeps a umask from mattering.
-	if err = tmp.Chmod(0o600); err != nil {
-		return fmt.Errorf("write allowlist: chmod: %w", err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("write allowlist: close: %w", err)
-	}
-	if err = os.Rename(name, s.Path()); err != nil {
-		return fmt.Errorf("write allowlist: replace: %w", err)
-	}
-	if err := syncDir(s.home); err != nil {
-		// The new content is in place and visible; only its durability
-		// across a power loss is in doubt, so say so without undoing it.
-		return fmt.Errorf("write allowlist: sync directory: %w", err)
 	}
 	return nil
 }

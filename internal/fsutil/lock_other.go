@@ -1,0 +1,27 @@
+//go:build !unix
+
+package fsutil
+
+import (
+	"os"
+	"sync"
+)
+
+// Without flock, an in-process mutex per path serialises writers of this
+// process only; other processes are not excluded.
+var locks sync.Map
+
+// Lock serialises callers in this process on path.
+func Lock(path string) (unlock func(), err error) {
+	mu, _ := locks.LoadOrStore(path, &sync.Mutex{})
+	m := mu.(*sync.Mutex)
+	m.Lock()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err == nil {
+		_ = f.Close()
+	}
+	return m.Unlock, nil
+}
+
+// SyncDir is a no-op where directories cannot be synced.
+func SyncDir(string) error { return nil }
