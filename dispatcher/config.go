@@ -64,6 +64,10 @@ type Entry struct {
 	// ProjectDir is CLAUDE_PROJECT_DIR for Claude-dialect entries ("" means
 	// the host's cwd).
 	ProjectDir string
+	// WorkDir is where the hook runs and where its relative script path is
+	// found ("" means the dispatcher's working directory; project-local
+	// hooks run in their project root).
+	WorkDir string
 
 	match matcher
 	order int // position in the whole config, for stable sorting
@@ -95,6 +99,8 @@ type Config struct {
 	ToolAliases map[string]string
 	// ClaudeSettings are the Claude settings files that were read.
 	ClaudeSettings []string
+	// ProjectHooks is the project-local hooks file that was merged, if any.
+	ProjectHooks string
 	// Warnings lists everything that was skipped or corrected.
 	Warnings []Warning
 }
@@ -105,6 +111,59 @@ type LoadOptions struct {
 	// --claude-settings flag); unlike the config's claude_settings: list, a
 	// missing one is an error, since the user named it on purpose.
 	ClaudeSettings []string
+	// ProjectDir, when set, is where the project's own hooks are looked
+	// for: the nearest .hermes/hooks.yaml from ProjectDir up to the
+	// repository root (the first directory holding .git). Its hooks come
+	// after the global ones and, like every hook, run only once approved.
+	ProjectDir string
+}
+
+// ProjectHooksFile is the project-local hooks file, relative to a project
+// directory.
+const ProjectHooksFile = ".hermes/hooks.yaml"
+
+// FindProjectHooks returns the nearest .hermes/hooks.yaml from dir upward,
+// stopping at the repository root (a directory holding .git) or, outside a
+// repository, after dir itself. "" when there is none.
+func FindProjectHooks(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	inRepo := insideRepo(dir)
+	for {
+		p := filepath.Join(dir, ProjectHooksFile)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p
+		}
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil || !inRepo {
+			return ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// insideRepo reports whether dir is inside a git work tree (some ancestor,
+// or dir itself, holds .git). Outside one, only dir itself is searched, so a
+// stray hooks file in a parent directory is never picked up.
+func insideRepo(dir string) bool {
+	for {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false
+		}
+		dir = parent
+	}
 }
 
 // ConfigError is a config that could not be read or parsed at all.
@@ -162,8 +221,56 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 			return nil, err
 		}
 	}
+	if p := FindProjectHooks(opts.ProjectDir); p != "" && !sameFile(p, path) {
+		if err := cfg.addProject(p); err != nil {
+			return nil, err
+		}
+	}
 	cfg.finish()
 	return cfg, nil
+}
+
+// addProject merges a project's .hermes/hooks.yaml. A repository must not be
+// able to approve its own hooks, so hooks_auto_accept there is ignored; its
+// hooks run in the project root, and its claude_settings paths are relative
+// to it.
+func (cfg *Config) addProject(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return &ConfigError{Path: path, Err: err}
+	}
+	proj, err := ParseConfig(data, path)
+	if err != nil {
+		return err
+	}
+	root := filepath.Dir(filepath.Dir(path))
+	if proj.AutoAccept {
+		proj.warn(path+": hooks_auto_accept", "is ignored in a project's hooks file: a repository cannot approve its own hooks")
+	}
+	if proj.ToolAliases != nil {
+		proj.warn(path+": tool_aliases", "is ignored in a project's hooks file; set it in the global config")
+	}
+	for _, e := range proj.Entries {
+		e.WorkDir = root
+		if e.Dialect == protocol.Claude && e.ProjectDir == "" {
+			e.ProjectDir = root
+		}
+	}
+	cfg.Entries = append(cfg.Entries, proj.Entries...)
+	cfg.Warnings = append(cfg.Warnings, proj.Warnings...)
+	for _, p := range proj.ClaudeSettings {
+		if err := cfg.addClaudeSettings(resolvePath(p, root), false); err != nil {
+			return err
+		}
+	}
+	cfg.ProjectHooks = path
+	return nil
+}
+
+func sameFile(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
 func emptyConfig() *Config {

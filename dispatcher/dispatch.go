@@ -62,6 +62,9 @@ type Options struct {
 	Env []string
 	// Warn receives warnings (nil: dropped).
 	Warn func(string)
+	// Sessions keeps per-session hook state (nil: no state; payloads then
+	// carry no "state" field and state patches are ignored).
+	Sessions SessionStore
 }
 
 // Dispatcher runs hooks for events. It is safe for concurrent use.
@@ -172,6 +175,8 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	if fields == nil {
 		fields = map[string]any{}
 	}
+	session := d.sessionID(fields)
+	defer d.endSession(ev, session)
 	selected := d.Select(ev, fields)
 	if len(selected) == 0 {
 		return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionNone}, nil
@@ -186,13 +191,178 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 		}
 		runnable = append(runnable, i)
 	}
+	args, _ := protocol.Args(fields)
+	var sess Session
+	if session != "" && len(runnable) > 0 {
+		sess, fields = d.loadSession(ev, session, fields)
+	}
 	if ev.Can(protocol.CapTransform) && ev.TextField != "" {
 		d.runChain(ctx, ev, fields, selected, runnable, reports)
 	} else {
-		d.runParallel(ctx, ev, fields, selected, runnable, reports)
+		d.runTiers(ctx, ev, fields, selected, runnable, reports)
 	}
-	args, _ := protocol.Args(fields)
-	return protocol.Fold(ev, args, reports), nil
+	outcome := protocol.Fold(ev, args, reports)
+	if session != "" && len(runnable) > 0 {
+		d.saveSession(ev, session, sess, &outcome)
+	}
+	return outcome, nil
+}
+
+// runTiers runs the hooks tier by tier: hooks of equal priority start
+// together, a tier starts once the previous one has finished, and a block
+// stops the tiers after it from starting. With every priority at its
+// default, there is one tier and every hook starts at once. Metadata from a
+// tier reaches the tiers after it.
+func (d *Dispatcher) runTiers(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []*Entry, runnable []int, reports []protocol.HookReport) {
+	var meta map[string]any
+	for start := 0; start < len(runnable); {
+		end := start + 1
+		for end < len(runnable) && sel[runnable[end]].Priority == sel[runnable[start]].Priority {
+			end++
+		}
+		tier := runnable[start:end]
+		tf := fields
+		if meta != nil {
+			tf = withField(fields, "metadata", meta)
+		}
+		d.runParallel(ctx, ev, tf, sel, tier, reports)
+		blocked := false
+		for _, i := range tier {
+			if c := reports[i].Contribution; c != nil {
+				blocked = blocked || c.Decision == protocol.DecisionBlock
+				meta = mergeMeta(meta, c.Metadata)
+			}
+		}
+		if blocked {
+			skipRest(runnable[end:], reports, "not started: a hook of an earlier priority blocked")
+			return
+		}
+		start = end
+	}
+}
+
+func skipRest(rest []int, reports []protocol.HookReport, why string) {
+	for _, i := range rest {
+		reports[i].Skipped = why
+	}
+}
+
+func mergeMeta(into, from map[string]any) map[string]any {
+	if len(from) == 0 {
+		return into
+	}
+	out := make(map[string]any, len(into)+len(from))
+	for k, v := range into {
+		out[k] = v
+	}
+	for k, v := range from {
+		out[k] = v
+	}
+	return out
+}
+
+// withField returns a copy of fields with key set to value.
+func withField(fields map[string]any, key string, value any) map[string]any {
+	out := make(map[string]any, len(fields)+1)
+	for k, v := range fields {
+		out[k] = v
+	}
+	out[key] = value
+	return out
+}
+
+func isStopEvent(ev *protocol.Event) bool {
+	return ev.Name == "pre_verify" || ev.Name == "subagent_stop"
+}
+
+// sessionID is the session the firing belongs to, when the dispatcher keeps
+// session state and the host said which session it is.
+func (d *Dispatcher) sessionID(fields map[string]any) string {
+	if d.opts.Sessions == nil {
+		return ""
+	}
+	s, _ := protocol.SessionID(fields).(string)
+	return s
+}
+
+// loadSession reads the session and returns the fields the hooks see: the
+// host's, plus "state" (and, on stop events, Claude's stop_hook_active when
+// the host did not say).
+func (d *Dispatcher) loadSession(ev *protocol.Event, session string, fields map[string]any) (Session, map[string]any) {
+	sess, err := d.opts.Sessions.Load(session)
+	if err != nil {
+		d.warn(err.Error())
+	}
+	state := sess.State
+	if state == nil {
+		state = map[string]any{}
+	}
+	fields = withField(fields, "state", state)
+	if _, set := fields["stop_hook_active"]; isStopEvent(ev) && !set {
+		fields["stop_hook_active"] = sess.StopBlocks > 0
+	}
+	return sess, fields
+}
+
+// saveSession applies the replies' state patches in config order and keeps
+// the stop-hook block count; past StopBlockCap consecutive blocks, a stop
+// hook's block is overridden so the agent may stop.
+func (d *Dispatcher) saveSession(ev *protocol.Event, session string, loaded Session, o *protocol.Outcome) {
+	var patched []int
+	for i := range o.Hooks {
+		if c := o.Hooks[i].Contribution; c != nil && c.State != nil {
+			patched = append(patched, i)
+		}
+	}
+	stop := isStopEvent(ev)
+	if len(patched) == 0 && !(stop && (o.Blocked() || loaded.StopBlocks > 0)) {
+		return
+	}
+	var capped bool
+	err := d.opts.Sessions.Update(session, func(s *Session) error {
+		for _, i := range patched {
+			s.State = applyPatch(s.State, o.Hooks[i].Contribution.State)
+		}
+		if stop {
+			switch {
+			case !o.Blocked():
+				s.StopBlocks = 0
+			case s.StopBlocks >= StopBlockCap:
+				s.StopBlocks, capped = 0, true
+			default:
+				s.StopBlocks++
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, ErrStateTooLarge) {
+		for _, i := range patched {
+			o.Hooks[i].Note = joinNote(o.Hooks[i].Note, "state patch refused: "+err.Error())
+		}
+		err = nil
+	}
+	if err != nil {
+		d.warn(err.Error())
+	}
+	if capped {
+		for i := range o.Hooks {
+			if c := o.Hooks[i].Contribution; c != nil && c.Decision == protocol.DecisionBlock {
+				o.Hooks[i].Note = joinNote(o.Hooks[i].Note, "stop-hook block cap reached (8 in a row): the agent may stop")
+			}
+		}
+		o.Decision, o.Message = protocol.DecisionNone, ""
+	}
+}
+
+// endSession forgets a session's state when it ends (on_session_end,
+// on_session_finalize), whether or not any hook ran.
+func (d *Dispatcher) endSession(ev *protocol.Event, session string) {
+	if session == "" || (ev.Name != "on_session_end" && ev.Name != "on_session_finalize") {
+		return
+	}
+	if err := d.opts.Sessions.Clear(session); err != nil {
+		d.warn(err.Error())
+	}
 }
 
 // Select returns the entries of ev whose matchers accept the fields, in run
@@ -263,20 +433,29 @@ func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields
 	wg.Wait()
 }
 
-// runChain runs transform hooks one after another, each seeing the text the
-// previous one produced.
+// runChain runs transform hooks one after another, in priority order: each
+// sees the text the previous one produced and the metadata the earlier ones
+// returned; a block ends the chain.
 func (d *Dispatcher) runChain(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []*Entry, runnable []int, reports []protocol.HookReport) {
 	cur := fields
-	for _, i := range runnable {
+	var meta map[string]any
+	for n, i := range runnable {
 		payload := protocol.BuildPayload(sel[i].Dialect, ev, cur, d.payload)
 		d.runInto(ctx, ev, sel[i], payload, cur, &reports[i], nil)
-		if c := reports[i].Contribution; c != nil && c.Result != nil && *c.Result != "" {
-			next := make(map[string]any, len(cur))
-			for k, v := range cur {
-				next[k] = v
-			}
-			next[ev.TextField] = *c.Result
-			cur = next
+		c := reports[i].Contribution
+		if c == nil {
+			continue
+		}
+		if c.Decision == protocol.DecisionBlock {
+			skipRest(runnable[n+1:], reports, "not started: an earlier hook of the chain blocked")
+			return
+		}
+		if c.Result != nil && *c.Result != "" {
+			cur = withField(cur, ev.TextField, *c.Result)
+		}
+		if len(c.Metadata) > 0 {
+			meta = mergeMeta(meta, c.Metadata)
+			cur = withField(cur, "metadata", meta)
 		}
 	}
 }
@@ -381,7 +560,7 @@ func (d *Dispatcher) prepare(e *Entry, fields map[string]any) (runSpec, string) 
 		// Claude Code runs command strings through the shell ($VARS, pipes,
 		// &&), in the session's working directory.
 		spec.Path, spec.Argv = "/bin/sh", []string{"/bin/sh", "-c", e.Command}
-		dir := ""
+		dir := e.WorkDir
 		if cwd, ok := fields["cwd"].(string); ok && cwd != "" && isDir(cwd) {
 			dir = cwd
 		}
@@ -412,6 +591,12 @@ func (d *Dispatcher) prepare(e *Entry, fields map[string]any) (runSpec, string) 
 		path = p
 	}
 	spec.Path, spec.Argv = path, argv
+	spec.Dir = e.WorkDir
+	if e.WorkDir != "" && !strings.HasPrefix(path, "/") {
+		// A relative script path names a file of the project, not of
+		// wherever the host happens to run.
+		spec.Path = e.WorkDir + "/" + path
+	}
 	return spec, ""
 }
 

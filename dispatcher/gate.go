@@ -28,6 +28,9 @@ func ConsentGate(p *consent.Policy, cwd string) Gate {
 // by the event name as declared and the command string; the script is
 // located with CLAUDE_PROJECT_DIR expanded for Claude-dialect hooks.
 func ConsentHook(e *Entry, cwd string) consent.Hook {
+	if e.WorkDir != "" {
+		cwd = e.WorkDir
+	}
 	h := consent.Hook{Event: e.DeclaredAs, Command: e.Command, Dir: cwd}
 	if e.Dialect == protocol.Claude {
 		project := e.ProjectDir

@@ -48,7 +48,11 @@
 //     the dispatcher runs those hooks one after another, feeding each the text
 //     the previous one produced, so the last replacement in config order is
 //     the result. An absent or empty replacement leaves the text unchanged.
-//  9. Failures (spawn error, timeout, non-zero exit without a decision,
+//  9. Injections (pre_llm_call inject_system / inject_user) are kept in
+//     config order, each kind joined with a blank line. Metadata maps merge in
+//     config order, later keys winning. Session state patches are not folded:
+//     the dispatcher applies them to the session's state.
+//  10. Failures (spawn error, timeout, non-zero exit without a decision,
 //     unparseable stdout) contribute nothing unless the entry is fail_closed,
 //     in which case ParseReply has already turned them into a block.
 //

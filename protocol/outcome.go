@@ -74,13 +74,24 @@ type Contribution struct {
 	// Result replaces the text of a transform_* event (or the tool output,
 	// for Claude's updatedToolOutput). nil leaves it unchanged.
 	Result *string `json:"result,omitempty"`
+	// InjectSystem and InjectUser are messages to add to the model's
+	// request as a system or a user message (pre_llm_call).
+	InjectSystem string `json:"inject_system,omitempty"`
+	InjectUser   string `json:"inject_user,omitempty"`
+	// Metadata is passed to the later hooks of the same firing (a chain, or
+	// a later priority tier) in their payload, and returned in the outcome.
+	Metadata map[string]any `json:"metadata,omitempty"`
+	// State is a patch to the session's state: keys are set, a null value
+	// deletes the key. The dispatcher applies it; the fold ignores it.
+	State map[string]any `json:"state,omitempty"`
 }
 
 // IsEmpty reports whether c asks for nothing.
 func (c *Contribution) IsEmpty() bool {
 	return c == nil || (c.Decision.rank() == 0 && c.Message == "" && c.RuleKey == "" &&
 		c.Args == nil && !c.ReplaceArgs && c.Context == "" && !c.Stop && c.StopReason == "" &&
-		c.SystemMessage == "" && c.Result == nil)
+		c.SystemMessage == "" && c.Result == nil && c.InjectSystem == "" && c.InjectUser == "" &&
+		c.Metadata == nil && c.State == nil)
 }
 
 // HookReport records one configured hook's part in a firing: whether it ran,
@@ -133,9 +144,15 @@ type Outcome struct {
 	StopReason string
 	// SystemMessage is for the user.
 	SystemMessage string
-	// Result is the replacement text of a transform_* event; nil means
-	// unchanged.
+	// Result is the replacement text of a transform_* event (for
+	// transform_user_input, the rewritten user message); nil means unchanged.
 	Result *string
+	// InjectSystem and InjectUser are the system and user messages hooks
+	// asked to add to the model's request, joined by a blank line.
+	InjectSystem string
+	InjectUser   string
+	// Metadata is every hook's metadata merged in order (later keys win).
+	Metadata map[string]any
 	// Hooks has one report per configured hook that matched, in config order.
 	Hooks []HookReport
 }
@@ -173,6 +190,15 @@ func (o *Outcome) object() Object {
 	}
 	if o.Result != nil {
 		obj = append(obj, KV{"result", *o.Result})
+	}
+	if o.InjectSystem != "" {
+		obj = append(obj, KV{"inject_system", o.InjectSystem})
+	}
+	if o.InjectUser != "" {
+		obj = append(obj, KV{"inject_user", o.InjectUser})
+	}
+	if o.Metadata != nil {
+		obj = append(obj, KV{"metadata", o.Metadata})
 	}
 	hooks := make([]any, len(o.Hooks))
 	for i := range o.Hooks {
@@ -250,6 +276,18 @@ func (c *Contribution) object() Object {
 	if c.Result != nil {
 		obj = append(obj, KV{"result", *c.Result})
 	}
+	if c.InjectSystem != "" {
+		obj = append(obj, KV{"inject_system", c.InjectSystem})
+	}
+	if c.InjectUser != "" {
+		obj = append(obj, KV{"inject_user", c.InjectUser})
+	}
+	if c.Metadata != nil {
+		obj = append(obj, KV{"metadata", c.Metadata})
+	}
+	if c.State != nil {
+		obj = append(obj, KV{"state", c.State})
+	}
 	if obj == nil {
 		obj = Object{}
 	}
@@ -279,6 +317,9 @@ type outcomeJSON struct {
 	StopReason    string         `json:"stop_reason"`
 	SystemMessage string         `json:"system_message"`
 	Result        *string        `json:"result"`
+	InjectSystem  string         `json:"inject_system"`
+	InjectUser    string         `json:"inject_user"`
+	Metadata      map[string]any `json:"metadata"`
 	Hooks         []HookReport   `json:"hooks"`
 }
 
@@ -311,6 +352,8 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 		rewritten bool
 		ctx       []string
 		sys       []string
+		injSys    []string
+		injUser   []string
 	)
 	if m, ok := original.(map[string]any); ok {
 		args = m
@@ -349,7 +392,23 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 			r := *c.Result
 			o.Result = &r
 		}
+		if c.InjectSystem != "" {
+			injSys = append(injSys, c.InjectSystem)
+		}
+		if c.InjectUser != "" {
+			injUser = append(injUser, c.InjectUser)
+		}
+		if len(c.Metadata) > 0 {
+			if o.Metadata == nil {
+				o.Metadata = map[string]any{}
+			}
+			for k, v := range c.Metadata {
+				o.Metadata[k] = v
+			}
+		}
 	}
+	o.InjectSystem = strings.Join(injSys, "\n\n")
+	o.InjectUser = strings.Join(injUser, "\n\n")
 	if rewritten {
 		o.Args = args
 	}
@@ -398,6 +457,10 @@ func (o *Outcome) HermesWire() Object {
 	case "pre_verify", "subagent_stop":
 		if o.Decision == DecisionBlock {
 			return Object{{"action", "continue"}, {"message", o.Message}}
+		}
+	case "pre_llm_call", "transform_user_input":
+		if o.Decision == DecisionBlock {
+			return Object{{"action", "block"}, {"message", o.Message}}
 		}
 	}
 	if o.Result != nil {

@@ -133,16 +133,126 @@ func parseHermesStdout(ev *Event, stdout string) (c *Contribution, note string, 
 	if !ok {
 		return nil, "shell hook stdout was JSON but not an object", false
 	}
-	switch {
-	case ev.Name == "pre_tool_call":
-		return hermesToolReply(obj), "", true
-	case ev.Name == "pre_verify":
-		return hermesVerifyReply(obj), "", true
+	switch ev.Name {
+	case "pre_tool_call":
+		c = hermesToolReply(obj)
+	case "pre_verify":
+		c = hermesVerifyReply(obj)
+	case "transform_user_input":
+		c = hermesInputReply(obj)
+	default:
+		c = hermesContext(obj)
+		if ev.Name == "pre_llm_call" {
+			c = hermesLLMReply(obj, c)
+		}
+		if ev.Can(CapTransform) {
+			c = hermesTransformReply(obj, c)
+		}
 	}
+	return withExtensions(obj, c), "", true
+}
+
+// hermesContext is Hermes' rule for every other event: a non-blank string
+// context, returned untrimmed.
+func hermesContext(obj map[string]any) *Contribution {
 	if s, ok := obj["context"].(string); ok && strings.TrimSpace(s) != "" {
-		return &Contribution{Context: s}, "", true
+		return &Contribution{Context: s}
 	}
-	return nil, "", true
+	return nil
+}
+
+// withExtensions adds the runtime-extension keys any reply may carry: a
+// session state patch and metadata for later hooks of the same firing.
+func withExtensions(obj map[string]any, c *Contribution) *Contribution {
+	state, hasState := obj["state"].(map[string]any)
+	meta, hasMeta := obj["metadata"].(map[string]any)
+	if !hasState && !hasMeta {
+		return c
+	}
+	if c == nil {
+		c = &Contribution{}
+	}
+	if hasState {
+		c.State = state
+	}
+	if hasMeta && len(meta) > 0 {
+		c.Metadata = meta
+	}
+	if c.IsEmpty() {
+		return nil
+	}
+	return c
+}
+
+// rewriteText reads the replacement text of {"action":"rewrite","value":…}
+// or {"result":…}; a non-string value is encoded as JSON. An empty or absent
+// text is "unchanged".
+func rewriteText(obj map[string]any) (string, bool) {
+	v, ok := obj["result"]
+	if action, _ := obj["action"].(string); action == "rewrite" {
+		v, ok = obj["value"]
+	}
+	if !ok || v == nil {
+		return "", false
+	}
+	s, isStr := v.(string)
+	if !isStr {
+		s = string(EncodeJSON(v, Compact))
+	}
+	return s, s != ""
+}
+
+// hermesTransformReply: {"result": …} or {"action":"rewrite","value": …}
+// replaces the event's text.
+func hermesTransformReply(obj map[string]any, c *Contribution) *Contribution {
+	s, ok := rewriteText(obj)
+	if !ok {
+		return c
+	}
+	if c == nil {
+		c = &Contribution{}
+	}
+	c.Result = &s
+	return c
+}
+
+// hermesInputReply handles transform_user_input: rewrite the message, or
+// block the turn.
+func hermesInputReply(obj map[string]any) *Contribution {
+	if action, _ := obj["action"].(string); action == "block" {
+		return &Contribution{Decision: DecisionBlock, Message: hermesBlockMessage(obj["message"], obj["reason"])}
+	}
+	return hermesTransformReply(obj, hermesContext(obj))
+}
+
+// hermesLLMReply adds pre_llm_call's extension verbs: inject_system,
+// inject_user and block (only as an "action"; Hermes ignores a
+// "decision":"block" here, and so do we).
+func hermesLLMReply(obj map[string]any, c *Contribution) *Contribution {
+	action, _ := obj["action"].(string)
+	value, _ := obj["value"].(string)
+	switch {
+	case action == "block":
+		return &Contribution{Decision: DecisionBlock, Message: hermesBlockMessage(obj["message"], obj["reason"]), Context: contextOf(c)}
+	case action == "inject_system" && strings.TrimSpace(value) != "":
+		if c == nil {
+			c = &Contribution{}
+		}
+		c.InjectSystem = value
+	case action == "inject_user" && strings.TrimSpace(value) != "":
+		if c == nil {
+			c = &Contribution{}
+		}
+		c.InjectUser = value
+	}
+	return c
+}
+
+func contextOf(c *Contribution) string {
+	if c == nil {
+		return ""
+	}
+	return c.Context
 }
 
 func hermesToolReply(obj map[string]any) *Contribution {
@@ -156,6 +266,12 @@ func hermesToolReply(obj map[string]any) *Contribution {
 	}
 	if action == "modify" {
 		if m, ok := obj["args"].(map[string]any); ok {
+			return &Contribution{Args: m}
+		}
+	}
+	if action == "rewrite" {
+		// The runtime-extension spelling of modify (intercept_tool_call).
+		if m, ok := obj["value"].(map[string]any); ok {
 			return &Contribution{Args: m}
 		}
 	}
@@ -422,6 +538,7 @@ func claudeJSON(ev *Event, obj map[string]any) (*Contribution, string) {
 			c.Message = ClaudeDefaultBlockReason
 		}
 	}
+	c = withExtensions(obj, c)
 	if c.IsEmpty() {
 		c = nil
 	}

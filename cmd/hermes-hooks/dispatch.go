@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
@@ -62,7 +63,12 @@ func runDispatch(a *app, event string, o dispatchOptions) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := a.loadConfig()
+	wd := cwd()
+	project := wd
+	if c, ok := fields["cwd"].(string); ok && c != "" {
+		project = c
+	}
+	cfg, err := a.loadConfigFor(project)
 	if err != nil {
 		return err
 	}
@@ -70,11 +76,12 @@ func runDispatch(a *app, event string, o dispatchOptions) error {
 	if err != nil {
 		return err
 	}
-	wd := cwd()
 	d, err := dispatcher.New(cfg, dispatcher.Options{
 		Gate: dispatcher.ConsentGate(a.policy(cfg, store), wd),
 		Cwd:  wd,
 		Warn: a.warn,
+		// One-shot dispatches of a session share its state through files.
+		Sessions: &dispatcher.FileSessions{Dir: filepath.Join(store.Home(), "hook-state")},
 	})
 	if err != nil {
 		return &exitError{code: 1, msg: err.Error()}

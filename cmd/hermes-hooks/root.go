@@ -118,14 +118,19 @@ func (a *app) configLabel() string {
 	return p
 }
 
-// loadConfig reads the config and the Claude settings files, printing every
+// loadConfig reads the config, the Claude settings files and the project's
+// .hermes/hooks.yaml (found from the working directory), printing every
 // warning on stderr.
-func (a *app) loadConfig() (*dispatcher.Config, error) {
+func (a *app) loadConfig() (*dispatcher.Config, error) { return a.loadConfigFor(cwd()) }
+
+// loadConfigFor is loadConfig for a project directory other than the
+// working directory (dispatch uses the host's cwd field).
+func (a *app) loadConfigFor(projectDir string) (*dispatcher.Config, error) {
 	path, err := a.config()
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := dispatcher.Load(path, dispatcher.LoadOptions{ClaudeSettings: a.claudeSettings})
+	cfg, err := dispatcher.Load(path, dispatcher.LoadOptions{ClaudeSettings: a.claudeSettings, ProjectDir: projectDir})
 	if err != nil {
 		return nil, err
 	}

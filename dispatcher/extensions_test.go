@@ -1,0 +1,339 @@
+package dispatcher
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// dispatcherWith builds a dispatcher from YAML with the given options
+// (Gate defaults to AllowAll).
+func dispatcherWith(t *testing.T, yml string, opts Options) *Dispatcher {
+	t.Helper()
+	cfg, err := ParseConfig([]byte(yml), "test.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.finish()
+	if opts.Gate == nil {
+		opts.Gate = AllowAll
+	}
+	d, err := New(cfg, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// jqHook is a hook body that reads the payload with jq and prints the
+// filter's JSON result.
+func jqHook(filter string) string { return `jq -c '` + filter + `'` }
+
+func entries(event string, cmds ...string) string {
+	y := "hooks:\n  " + event + ":\n"
+	for _, c := range cmds {
+		y += "    - command: " + c + "\n"
+	}
+	return y
+}
+
+func TestExt_TransformUserInputRewriteChain(t *testing.T) {
+	dir := t.TempDir()
+	a := script(t, dir, "a.sh", jqHook(`{action:"rewrite", value:(.extra.user_message + " world")}`))
+	b := script(t, dir, "b.sh", jqHook(`{result:(.extra.user_message + "!")}`))
+	o := dispatch(t, dispatcherFor(t, entries("transform_user_input", a, b)), "transform_user_input", map[string]any{"user_message": "hello"})
+	if o.Result == nil || *o.Result != "hello world!" || o.Decision != protocol.DecisionNone {
+		t.Fatalf("outcome %+v", o)
+	}
+}
+
+func TestExt_TransformUserInputBlockShortCircuits(t *testing.T) {
+	dir := t.TempDir()
+	sentinel := filepath.Join(dir, "second-ran")
+	a := script(t, dir, "a.sh", `echo '{"action":"block","message":"no secrets in prompts"}'`)
+	b := script(t, dir, "b.sh", "touch "+sentinel)
+	o := dispatch(t, dispatcherFor(t, entries("transform_user_input", a, b)), "transform_user_input", map[string]any{"user_message": "my password is x"})
+	if !o.Blocked() || o.Message != "no secrets in prompts" || o.Hooks[1].Ran || !strings.Contains(o.Hooks[1].Skipped, "blocked") {
+		t.Fatalf("outcome %+v", o)
+	}
+	if _, err := os.Stat(sentinel); err == nil {
+		t.Fatal("the hook after a block ran")
+	}
+	if w := string(protocol.EncodeJSON(o.HermesWire(), protocol.Compact)); w != `{"action":"block","message":"no secrets in prompts"}` {
+		t.Fatalf("wire %s", w)
+	}
+}
+
+func TestExt_PreLLMCallInjectionsContextAndBlock(t *testing.T) {
+	dir := t.TempDir()
+	sys := script(t, dir, "sys.sh", `echo '{"action":"inject_system","value":"Follow the plan in plans/active/plan.md."}'`)
+	usr := script(t, dir, "usr.sh", `echo '{"action":"inject_user","value":"(reminder: run the tests)"}'`)
+	ctx := script(t, dir, "ctx.sh", `echo '{"context":"branch: main"}'`)
+	d := dispatcherFor(t, entries("pre_llm_call", sys, usr, ctx))
+	for _, name := range []string{"pre_llm_call", "before_llm_call"} {
+		o := dispatch(t, d, name, map[string]any{"user_message": "hi"})
+		if o.InjectSystem != "Follow the plan in plans/active/plan.md." || o.InjectUser != "(reminder: run the tests)" || o.Context != "branch: main" {
+			t.Fatalf("%s: outcome %+v", name, o)
+		}
+	}
+	blk := script(t, dir, "blk.sh", `echo '{"action":"block","message":"over budget"}'`)
+	o := dispatch(t, dispatcherFor(t, entries("before_llm_call", blk)), "pre_llm_call", nil)
+	if !o.Blocked() || o.Message != "over budget" {
+		t.Fatalf("outcome %+v", o)
+	}
+	// Hermes' own rule stays: decision:block on pre_llm_call is ignored (A10).
+	dec := script(t, dir, "dec.sh", `echo '{"decision":"block","reason":"no"}'`)
+	if o := dispatch(t, dispatcherFor(t, entries("pre_llm_call", dec)), "pre_llm_call", nil); o.Blocked() {
+		t.Fatalf("decision:block on pre_llm_call must be ignored: %+v", o)
+	}
+}
+
+func TestExt_InterceptToolCallRewrite(t *testing.T) {
+	s := script(t, t.TempDir(), "h.sh", `echo '{"action":"rewrite","value":{"command":"ls -la"}}'`)
+	o := dispatch(t, dispatcherFor(t, entries("intercept_tool_call", s)), "intercept_tool_call", terminalCall)
+	if o.Event != "pre_tool_call" || o.Args["command"] != "ls -la" {
+		t.Fatalf("outcome %+v", o)
+	}
+	if w := string(protocol.EncodeJSON(o.HermesWire(), protocol.Compact)); w != `{"action":"modify","args":{"command":"ls -la"}}` {
+		t.Fatalf("wire %s", w)
+	}
+}
+
+func TestExt_TransformEventsChainAndEmptyLeavesUnchanged(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct{ event, field string }{
+		{"transform_tool_result", "result"},
+		{"transform_terminal_output", "output"},
+		{"transform_llm_output", "response_text"},
+	}
+	for _, c := range cases {
+		upper := script(t, dir, c.event+"-up.sh", jqHook(`{result:(.extra.`+c.field+` | ascii_upcase)}`))
+		empty := script(t, dir, c.event+"-empty.sh", `echo '{"result":""}'`)
+		suffix := script(t, dir, c.event+"-sfx.sh", jqHook(`{action:"rewrite", value:(.extra.`+c.field+` + " [checked]")}`))
+		o := dispatch(t, dispatcherFor(t, entries(c.event, upper, empty, suffix)), c.event, map[string]any{c.field: "secret=abc"})
+		if o.Result == nil || *o.Result != "SECRET=ABC [checked]" {
+			t.Fatalf("%s: outcome %+v", c.event, o)
+		}
+		o = dispatch(t, dispatcherFor(t, entries(c.event, empty)), c.event, map[string]any{c.field: "x"})
+		if o.Result != nil {
+			t.Fatalf("%s: an empty result must leave the text unchanged: %+v", c.event, o)
+		}
+	}
+}
+
+func TestExt_HookResultPassMetadataReachesLaterHooks(t *testing.T) {
+	dir := t.TempDir()
+	first := script(t, dir, "first.sh", `echo '{"action":"pass","metadata":{"scanned_by":"first","risk":2}}'`)
+	second := script(t, dir, "second.sh", jqHook(`{result:("risk=" + (.extra.metadata.risk|tostring) + " by " + .extra.metadata.scanned_by)}`))
+	o := dispatch(t, dispatcherFor(t, entries("transform_tool_result", first, second)), "transform_tool_result", map[string]any{"result": "r"})
+	if o.Result == nil || *o.Result != "risk=2 by first" || o.Metadata["scanned_by"] != "first" {
+		t.Fatalf("outcome %+v", o)
+	}
+	// Across priority tiers of a gating event too.
+	late := script(t, dir, "late.sh", jqHook(`if .extra.metadata.risk == 2 then {action:"block",message:"risky"} else {} end`))
+	yml := "hooks:\n  pre_tool_call:\n    - command: " + first + "\n      priority: 1\n    - command: " + late + "\n      priority: 2\n"
+	o = dispatch(t, dispatcherFor(t, yml), "pre_tool_call", terminalCall)
+	if !o.Blocked() || o.Message != "risky" {
+		t.Fatalf("outcome %+v", o)
+	}
+}
+
+func TestExt_PriorityOrderLowerFirstTiesKeepConfigOrder(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "order")
+	mk := func(name string) string {
+		return script(t, dir, name+".sh", "cat >/dev/null; echo "+name+" >> "+log+"; echo '{}'")
+	}
+	yml := "hooks:\n  transform_llm_output:\n" +
+		"    - command: " + mk("p10") + "\n      priority: 10\n" +
+		"    - command: " + mk("p0a") + "\n" +
+		"    - command: " + mk("pminus5") + "\n      priority: -5\n" +
+		"    - command: " + mk("p0b") + "\n      priority: 0\n"
+	o := dispatch(t, dispatcherFor(t, yml), "transform_llm_output", map[string]any{"response_text": "x"})
+	raw, _ := os.ReadFile(log)
+	if got := strings.Fields(string(raw)); strings.Join(got, ",") != "pminus5,p0a,p0b,p10" {
+		t.Fatalf("order %v", got)
+	}
+	// Reports follow run order too.
+	var cmds []string
+	for _, r := range o.Hooks {
+		cmds = append(cmds, filepath.Base(r.Command))
+	}
+	if strings.Join(cmds, ",") != "pminus5.sh,p0a.sh,p0b.sh,p10.sh" {
+		t.Fatalf("reports %v", cmds)
+	}
+}
+
+func TestExt_GatingBlockStopsLaterPriorityTiers(t *testing.T) {
+	dir := t.TempDir()
+	sentinel := filepath.Join(dir, "late-ran")
+	guard := script(t, dir, "guard.sh", `echo '{"action":"block","message":"stop here"}'`)
+	peer := script(t, dir, "peer.sh", `echo '{}'`)
+	late := script(t, dir, "late.sh", "touch "+sentinel)
+	yml := "hooks:\n  pre_tool_call:\n" +
+		"    - command: " + late + "\n      priority: 5\n" +
+		"    - command: " + guard + "\n" +
+		"    - command: " + peer + "\n"
+	o := dispatch(t, dispatcherFor(t, yml), "pre_tool_call", terminalCall)
+	if !o.Blocked() || o.Message != "stop here" {
+		t.Fatalf("outcome %+v", o)
+	}
+	if _, err := os.Stat(sentinel); err == nil {
+		t.Fatal("a lower-priority hook started after a block")
+	}
+	if r := o.Hooks[2]; r.Ran || !strings.Contains(r.Skipped, "earlier priority blocked") {
+		t.Fatalf("late report %+v", r)
+	}
+	if !o.Hooks[1].Ran {
+		t.Fatal("a hook of the blocking tier must still run (same priority starts together)")
+	}
+}
+
+func TestExt_StateMergeDeleteClear(t *testing.T) {
+	dir := t.TempDir()
+	// The hook reports the state it sees as context, then applies the patch
+	// given in the event's "patch" field.
+	s := script(t, dir, "st.sh", jqHook(`{context:(.extra.state|tojson), state:.extra.patch}`))
+	d := dispatcherWith(t, entries("pre_llm_call", s)+entries("on_session_end", s)[len("hooks:\n"):], Options{Sessions: NewMemorySessions()})
+	fire := func(event string, patch map[string]any) string {
+		return dispatch(t, d, event, map[string]any{"session_id": "S1", "patch": patch}).Context
+	}
+	if got := fire("pre_llm_call", map[string]any{"plan_read": true, "n": 1}); got != "{}" {
+		t.Fatalf("first firing saw %s", got)
+	}
+	if got := fire("pre_llm_call", map[string]any{"n": nil, "extra": "x"}); got != `{"n":1,"plan_read":true}` {
+		t.Fatalf("second firing saw %s", got)
+	}
+	if got := fire("pre_llm_call", nil); got != `{"extra":"x","plan_read":true}` {
+		t.Fatalf("null must delete a key: saw %s", got)
+	}
+	// Another session has its own state.
+	if o := dispatch(t, d, "pre_llm_call", map[string]any{"session_id": "S2"}); o.Context != "{}" {
+		t.Fatalf("S2 saw %s", o.Context)
+	}
+	fire("on_session_end", nil)
+	if got := fire("pre_llm_call", nil); got != "{}" {
+		t.Fatalf("state must be cleared by on_session_end: saw %s", got)
+	}
+}
+
+func TestExt_FileSessionsSharedAcrossDispatchers(t *testing.T) {
+	dir := t.TempDir()
+	stateDir := filepath.Join(dir, "hook-state")
+	s := script(t, dir, "st.sh", jqHook(`{context:(.extra.state|tojson), state:{count:((.extra.state.count // 0) + 1)}}`))
+	for i, want := range []string{"{}", `{"count":1}`, `{"count":2}`} {
+		// A fresh dispatcher each time: one-shot dispatch processes.
+		d := dispatcherWith(t, entries("pre_llm_call", s), Options{Sessions: &FileSessions{Dir: stateDir}})
+		if o := dispatch(t, d, "pre_llm_call", map[string]any{"session_id": "sess/with odd chars"}); o.Context != want {
+			t.Fatalf("firing %d saw %s, want %s", i, o.Context, want)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(stateDir, "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("state files %v", files)
+	}
+	if st, _ := os.Stat(files[0]); st.Mode().Perm() != 0o600 {
+		t.Fatalf("state file mode %v", st.Mode())
+	}
+	d := dispatcherWith(t, entries("on_session_finalize", s), Options{Sessions: &FileSessions{Dir: stateDir}})
+	dispatch(t, d, "on_session_finalize", map[string]any{"session_id": "sess/with odd chars"})
+	if files, _ := filepath.Glob(filepath.Join(stateDir, "*.json")); len(files) != 0 {
+		t.Fatalf("on_session_finalize must clear the state: %v", files)
+	}
+}
+
+func TestExt_StateSizeBound(t *testing.T) {
+	big := strings.Repeat("x", MaxStateBytes)
+	s := script(t, t.TempDir(), "big.sh", `printf '{"state":{"blob":"%s"}}' "`+big+`"`)
+	d := dispatcherWith(t, entries("pre_llm_call", s), Options{Sessions: NewMemorySessions()})
+	o := dispatch(t, d, "pre_llm_call", map[string]any{"session_id": "S"})
+	if !strings.Contains(o.Hooks[0].Note, "state patch refused") {
+		t.Fatalf("report %+v", o.Hooks[0])
+	}
+	sess, _ := d.opts.Sessions.Load("S")
+	if len(sess.State) != 0 {
+		t.Fatalf("refused patch changed the state: %v", sess.State)
+	}
+}
+
+// Claude reference §7.2 case 8: a Stop hook that always blocks cannot wedge
+// the session: stop_hook_active is set while continuing, and after 8 blocks
+// in a row the agent may stop.
+func TestExt_StopHookBlockCap(t *testing.T) {
+	dir := t.TempDir()
+	seen := filepath.Join(dir, "active")
+	s := script(t, dir, "stop.sh", `jq -r '.stop_hook_active' >> `+seen+`; echo '{"decision":"block","reason":"keep going"}'`)
+	d := dispatcherWith(t, claudeYAML("Stop", s), Options{Sessions: NewMemorySessions()})
+	for i := 1; i <= StopBlockCap; i++ {
+		if o := dispatch(t, d, "pre_verify", map[string]any{"session_id": "S"}); !o.Blocked() {
+			t.Fatalf("block %d was not honoured: %+v", i, o)
+		}
+	}
+	o := dispatch(t, d, "pre_verify", map[string]any{"session_id": "S"})
+	if o.Blocked() || !strings.Contains(o.Hooks[0].Note, "block cap reached") {
+		t.Fatalf("block %d must be overridden: %+v", StopBlockCap+1, o)
+	}
+	if o := dispatch(t, d, "Stop", map[string]any{"session_id": "S"}); !o.Blocked() {
+		t.Fatalf("the count restarts after the cap: %+v", o)
+	}
+	raw, _ := os.ReadFile(seen)
+	lines := strings.Fields(string(raw))
+	if lines[0] != "false" || lines[1] != "true" {
+		t.Fatalf("stop_hook_active sequence %v", lines)
+	}
+}
+
+func claudeYAML(event, command string) string {
+	return "hooks:\n  " + event + ":\n    - command: " + command + "\n"
+}
+
+func TestExt_ProjectHooksDiscovery(t *testing.T) {
+	root := t.TempDir()
+	repo := filepath.Join(root, "repo")
+	sub := filepath.Join(repo, "src", "pkg")
+	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hooks := filepath.Join(repo, ".hermes", "hooks.yaml")
+	writeFile(t, hooks, "hooks_auto_accept: true\nhooks:\n  pre_llm_call:\n    - command: .hermes/hooks/ctx.sh\n")
+	if err := os.MkdirAll(filepath.Join(repo, ".hermes", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script(t, filepath.Join(repo, ".hermes", "hooks"), "ctx.sh", `echo "{\"context\":\"project $(pwd)\"}"`)
+	// A hooks file above the repository root is never used.
+	writeFile(t, filepath.Join(root, ".hermes", "hooks.yaml"), "hooks:\n  pre_llm_call:\n    - command: /bin/false\n")
+
+	if got := FindProjectHooks(sub); got != hooks {
+		t.Fatalf("from a subdirectory found %q, want %q", got, hooks)
+	}
+	if got := FindProjectHooks(filepath.Join(root, "elsewhere")); got != "" {
+		t.Fatalf("outside a repository found %q", got)
+	}
+	global := filepath.Join(root, "global.yaml")
+	writeFile(t, global, "hooks:\n  pre_llm_call:\n    - command: /bin/echo '{\"context\":\"global\"}'\n")
+	cfg, err := Load(global, LoadOptions{ProjectDir: sub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Entries) != 2 || cfg.Entries[1].Source != hooks || cfg.Entries[1].WorkDir != repo || cfg.AutoAccept {
+		t.Fatalf("entries %+v autoaccept %v", cfg.Entries, cfg.AutoAccept)
+	}
+	if !strings.Contains(warningsText(cfg), "cannot approve its own hooks") {
+		t.Fatalf("warnings %q", warningsText(cfg))
+	}
+	d, err := New(cfg, Options{Gate: AllowAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The relative command runs from the project root, wherever the host is.
+	o := dispatch(t, d, "pre_llm_call", map[string]any{"cwd": sub})
+	if o.Context != "global\n\nproject "+repo {
+		t.Fatalf("outcome %+v", o)
+	}
+}
