@@ -204,3 +204,79 @@ func PyFloat(sec float64) string {
 	}
 	return s
 }
+
+// HookInfo is one hook as `list --json`, `doctor --json` and the server's
+// GET /v1/hooks show it.
+type HookInfo struct {
+	Event      string     `json:"event"`
+	Canonical  string     `json:"canonical_event"`
+	Command    string     `json:"command"`
+	Matcher    string     `json:"matcher,omitempty"`
+	Timeout    float64    `json:"timeout"`
+	Dialect    string     `json:"dialect"`
+	FailClosed bool       `json:"fail_closed"`
+	Priority   int        `json:"priority"`
+	Source     string     `json:"source"`
+	Script     string     `json:"script"`
+	Executable bool       `json:"executable"`
+	Approved   bool       `json:"approved"`
+	ApprovedAt string     `json:"approved_at,omitempty"`
+	Runs       bool       `json:"runs"`
+	Drift      *DriftInfo `json:"drift,omitempty"`
+	Checks     []Check    `json:"checks,omitempty"`
+	Problems   *int       `json:"problems,omitempty"`
+}
+
+// DriftInfo is a script's comparison with its approval, for JSON output.
+type DriftInfo struct {
+	Kind    string `json:"kind"`
+	Was     string `json:"was,omitempty"`
+	Now     string `json:"now,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// NewHookInfo describes one inspected hook.
+func NewHookInfo(st *HookStatus) HookInfo {
+	e := st.Entry
+	h := HookInfo{
+		Event: e.DeclaredAs, Canonical: e.Event.Name, Command: e.Command, Matcher: e.Matcher,
+		Timeout: e.Timeout.Seconds(), Dialect: string(e.Dialect), FailClosed: e.FailClosed,
+		Priority: e.Priority, Source: e.Source, Script: st.Script, Executable: st.Executable,
+		Approved: st.Approved, ApprovedAt: st.Approval.ApprovedAt, Runs: st.Runs(),
+	}
+	if st.Approved {
+		h.Drift = &DriftInfo{Kind: st.Drift.Kind.String(), Was: st.Drift.Was, Now: st.Drift.Now, Message: st.Drift.Message()}
+	}
+	return h
+}
+
+// Listing is the whole configuration as `list --json` prints it.
+type Listing struct {
+	Config         string            `json:"config"`
+	ClaudeSettings []string          `json:"claude_settings"`
+	ProjectHooks   string            `json:"project_hooks,omitempty"`
+	Allowlist      string            `json:"allowlist"`
+	Hooks          []HookInfo        `json:"hooks"`
+	Warnings       []string          `json:"warnings"`
+	ToolAliases    map[string]string `json:"tool_aliases"`
+}
+
+// NewListing describes a configuration and its hooks' consent state.
+func NewListing(configPath string, cfg *Config, allowlistPath string, statuses []HookStatus) Listing {
+	l := Listing{
+		Config:         configPath,
+		ClaudeSettings: append([]string{}, cfg.ClaudeSettings...),
+		ProjectHooks:   cfg.ProjectHooks,
+		Allowlist:      allowlistPath,
+		Hooks:          make([]HookInfo, 0, len(statuses)),
+		Warnings:       make([]string, 0, len(cfg.Warnings)),
+		ToolAliases:    cfg.Tools.Pairs(),
+	}
+	for i := range statuses {
+		l.Hooks = append(l.Hooks, NewHookInfo(&statuses[i]))
+	}
+	for _, w := range cfg.Warnings {
+		l.Warnings = append(l.Warnings, w.String())
+	}
+	return l
+}

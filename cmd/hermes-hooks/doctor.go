@@ -50,9 +50,9 @@ func runDoctor(a *app, o doctorOptions) error {
 		problems += r.Problems
 	}
 	if o.json {
-		hooks := make([]hookJSON, 0, len(results))
+		hooks := make([]dispatcher.HookInfo, 0, len(results))
 		for i := range results {
-			h := toHookJSON(&results[i].Status)
+			h := dispatcher.NewHookInfo(&results[i].Status)
 			h.Checks = results[i].Checks
 			n := results[i].Problems
 			h.Problems = &n

@@ -56,79 +56,11 @@ func runList(a *app, o listOptions) error {
 		return err
 	}
 	if o.json {
-		return writeJSON(a.out, listJSON(a, cfg, store, statuses))
+		path, _ := a.config()
+		return writeJSON(a.out, dispatcher.NewListing(path, cfg, store.Path(), statuses))
 	}
 	printList(a.out, a.configLabel(), cfg, statuses)
 	return nil
-}
-
-// hookJSON is one hook in list --json and doctor --json.
-type hookJSON struct {
-	Event      string             `json:"event"`
-	Canonical  string             `json:"canonical_event"`
-	Command    string             `json:"command"`
-	Matcher    string             `json:"matcher,omitempty"`
-	Timeout    float64            `json:"timeout"`
-	Dialect    string             `json:"dialect"`
-	FailClosed bool               `json:"fail_closed"`
-	Priority   int                `json:"priority"`
-	Source     string             `json:"source"`
-	Script     string             `json:"script"`
-	Executable bool               `json:"executable"`
-	Approved   bool               `json:"approved"`
-	ApprovedAt string             `json:"approved_at,omitempty"`
-	Runs       bool               `json:"runs"`
-	Drift      *driftJSON         `json:"drift,omitempty"`
-	Checks     []dispatcher.Check `json:"checks,omitempty"`
-	Problems   *int               `json:"problems,omitempty"`
-}
-
-type driftJSON struct {
-	Kind    string `json:"kind"`
-	Was     string `json:"was,omitempty"`
-	Now     string `json:"now,omitempty"`
-	Message string `json:"message,omitempty"`
-}
-
-func toHookJSON(st *dispatcher.HookStatus) hookJSON {
-	e := st.Entry
-	h := hookJSON{
-		Event: e.DeclaredAs, Canonical: e.Event.Name, Command: e.Command, Matcher: e.Matcher,
-		Timeout: e.Timeout.Seconds(), Dialect: string(e.Dialect), FailClosed: e.FailClosed,
-		Priority: e.Priority, Source: e.Source, Script: st.Script, Executable: st.Executable,
-		Approved: st.Approved, ApprovedAt: st.Approval.ApprovedAt, Runs: st.Runs(),
-	}
-	if st.Approved {
-		h.Drift = &driftJSON{Kind: st.Drift.Kind.String(), Was: st.Drift.Was, Now: st.Drift.Now, Message: st.Drift.Message()}
-	}
-	return h
-}
-
-func listJSON(a *app, cfg *dispatcher.Config, store *consent.Store, statuses []dispatcher.HookStatus) any {
-	hooks := make([]hookJSON, 0, len(statuses))
-	for i := range statuses {
-		hooks = append(hooks, toHookJSON(&statuses[i]))
-	}
-	warnings := make([]string, 0, len(cfg.Warnings))
-	for _, w := range cfg.Warnings {
-		warnings = append(warnings, w.String())
-	}
-	path, _ := a.config()
-	return map[string]any{
-		"config":          path,
-		"claude_settings": nonNil(cfg.ClaudeSettings),
-		"allowlist":       store.Path(),
-		"hooks":           hooks,
-		"warnings":        warnings,
-		"tool_aliases":    cfg.Tools.Pairs(),
-	}
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // printList prints Hermes' list layout: events sorted, hooks in config
