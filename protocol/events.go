@@ -24,6 +24,9 @@ const (
 	CapContinue
 	// CapTransform: a reply can replace a text (transform_* events).
 	CapTransform
+	// CapInject: a reply can add a system or user message to the model's
+	// request (pre_llm_call inject_system / inject_user).
+	CapInject
 )
 
 var capNames = []struct {
@@ -32,6 +35,7 @@ var capNames = []struct {
 }{
 	{CapBlock, "block"}, {CapModify, "modify"}, {CapApprove, "approve"},
 	{CapContext, "context"}, {CapContinue, "continue"}, {CapTransform, "transform"},
+	{CapInject, "inject"},
 }
 
 // Names lists the capabilities in a fixed order, for docs and --json output.
@@ -146,7 +150,7 @@ var catalog = []Event{
 	{Name: "pre_auxiliary_call", Hermes: true, Caps: capObserve},
 	{Name: "pre_command", Hermes: true, Caps: capObserve},
 	{Name: "pre_gateway_dispatch", Hermes: true, Caps: capObserve},
-	{Name: "pre_llm_call", Claude: "UserPromptSubmit", Aliases: []string{"before_llm_call"}, Hermes: true, Exit2: Exit2Blocks, Caps: CapBlock | CapContext},
+	{Name: "pre_llm_call", Claude: "UserPromptSubmit", Aliases: []string{"before_llm_call"}, Hermes: true, Exit2: Exit2Blocks, Caps: CapBlock | CapContext | CapInject},
 	{Name: "pre_tool_call", Claude: "PreToolUse", Aliases: []string{"intercept_tool_call"}, Hermes: true, Tool: true, HermesMatcher: true, ClaudeMatchOn: "tool_name", Exit2: Exit2Blocks, Caps: capTool},
 	{Name: "pre_transcription", Hermes: true, Caps: capObserve},
 	{Name: "pre_verify", Claude: "Stop", Hermes: true, Exit2: Exit2Blocks, Caps: CapContinue | CapContext},

@@ -68,6 +68,7 @@ configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
 		newRevokeCmd(a),
 		newDoctorCmd(a),
 		newDispatchCmd(a),
+		newEventsCmd(a),
 		newVersionCmd(a),
 	)
 	return root

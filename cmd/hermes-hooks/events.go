@@ -1,0 +1,86 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/spf13/cobra"
+)
+
+type eventsOptions struct{ json bool }
+
+func newEventsCmd(a *app) *cobra.Command {
+	var o eventsOptions
+	cmd := &cobra.Command{
+		Use:   "events",
+		Short: "List every event: canonical name, Claude Code name, aliases, what a hook can return",
+		Long: `List the event catalog. Any of an event's names may be used in the config and
+by hosts; a hook declared under a Claude Code name speaks the Claude dialect.
+"can" says what a hook's reply can do on that event: block, modify (rewrite
+the tool arguments), approve (ask a human / allow), context, continue (keep
+the agent going), transform (replace a text).`,
+		Example: `  hermes-hooks events
+  hermes-hooks events --json | jq -r '.[] | select(.claude != "") | "\(.claude) = \(.name)"'`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error { return runEvents(a, o) },
+	}
+	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
+	return cmd
+}
+
+type eventJSON struct {
+	Name             string   `json:"name"`
+	Claude           string   `json:"claude"`
+	Aliases          []string `json:"aliases"`
+	Hermes           bool     `json:"hermes"`
+	ClaudeOnly       bool     `json:"claude_only"`
+	ShellUnsupported bool     `json:"shell_unsupported"`
+	Tool             bool     `json:"tool"`
+	Can              []string `json:"can"`
+}
+
+func runEvents(a *app, o eventsOptions) error {
+	var list []eventJSON
+	for _, e := range protocol.Events() {
+		list = append(list, eventJSON{
+			Name: e.Name, Claude: e.Claude, Aliases: nonNil(e.Aliases), Hermes: e.Hermes,
+			ClaudeOnly: e.ClaudeOnly, ShellUnsupported: e.ShellUnsupported, Tool: e.Tool,
+			Can: nonNil(e.Caps.Names()),
+		})
+	}
+	if o.json {
+		return writeJSON(a.out, list)
+	}
+	fmt.Fprintf(a.out, "%-36s %-20s %-22s %s\n", "EVENT", "CLAUDE CODE", "ALIASES", "A HOOK CAN")
+	for _, e := range list {
+		claude := e.Claude
+		if e.ClaudeOnly || claude == "" {
+			claude = "-"
+		}
+		can := strings.Join(e.Can, ", ")
+		switch {
+		case e.ShellUnsupported:
+			can = "(Python plugins only; refused for shell hooks)"
+		case can == "":
+			can = "observe"
+		}
+		name := e.Name
+		if e.ClaudeOnly {
+			name += " (Claude only)"
+		}
+		aliases := strings.Join(e.Aliases, ", ")
+		if aliases == "" {
+			aliases = "-"
+		}
+		fmt.Fprintf(a.out, "%-36s %-20s %-22s %s\n", name, claude, aliases, can)
+	}
+	return nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
