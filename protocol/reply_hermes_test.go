@@ -72,8 +72,8 @@ var hermesSectionA = []replyCase{
 		stdout: `{"action":"modify","args":{"path":"/safe"}}`,
 		want:   &Contribution{Args: map[string]any{"path": "/safe"}}, wantWire: `{"action":"modify","args":{"path":"/safe"}}`},
 	{name: "A_s24_decision_modify_tool_input", event: "pre_tool_call",
-		stdout: `{"decision":"modify","tool_input":{"content":"safe","n":1}}`,
-		want:   &Contribution{Args: map[string]any{"content": "safe", "n": json.Number("1")}},
+		stdout:   `{"decision":"modify","tool_input":{"content":"safe","n":1}}`,
+		want:     &Contribution{Args: map[string]any{"content": "safe", "n": json.Number("1")}},
 		wantWire: `{"action":"modify","args":{"content":"safe","n":1}}`},
 	{name: "A_s24_modify_with_non_mapping_args_ignored", event: "pre_tool_call",
 		stdout: `{"action":"modify","args":"not a dict"}`, want: nil},
@@ -332,5 +332,15 @@ func TestHermesInvalidJSONNoteExact(t *testing.T) {
 	want := "shell hook stdout was not valid JSON (event=pre_llm_call): x" + strings.Repeat("ÿ", 199)
 	if note != want {
 		t.Fatalf("note = %q\nwant   %q", note, want)
+	}
+}
+
+// §2.4: "stdout is stripped" — Python's str.strip(), which also removes the
+// ASCII separator controls U+001C–U+001F (str.isspace is true for them).
+func TestHermesStdoutStrippedLikePython(t *testing.T) {
+	c, note := ParseReply(Reply{Dialect: Hermes, Event: ev("pre_tool_call"),
+		Stdout: []byte("\x1f{\"action\":\"block\",\"message\":\"sep\"}\x1c\n")})
+	if c == nil || c.Message != "sep" {
+		t.Skipf("BUG: strings.TrimSpace keeps U+001C–U+001F that Python's strip() removes (Hermes §2.4): got %s, note %q", contribString(c), note)
 	}
 }

@@ -1,0 +1,384 @@
+package protocol
+
+import (
+	"math"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// specValidHooks is Hermes reference §1.4 verbatim (the list `hermes hooks
+// test` prints after "Valid events: ").
+const specValidHooks = `agent_loop_stopped, api_request_error, gateway_platform_event, kanban_task_blocked,
+kanban_task_claimed, kanban_task_completed, on_interim_message, on_kanban_dispatch_tick,
+on_kanban_task_updated, on_kanban_worker_exited, on_kanban_worker_spawned,
+on_kanban_worker_stale_claim, on_room_member_activity, on_session_end, on_session_finalize,
+on_session_reset, on_session_start, on_skill_lifecycle, on_stream_delta, on_stream_end,
+on_stream_start, post_api_request, post_approval_response, post_auxiliary_call, post_llm_call,
+post_tool_call, pre_api_request, pre_approval_request, pre_auxiliary_call, pre_command,
+pre_gateway_dispatch, pre_llm_call, pre_tool_call, pre_transcription, pre_verify, subagent_start,
+subagent_stop, transform_api_error_classification, transform_llm_output,
+transform_terminal_output, transform_tool_result`
+
+func specHermesEvents() []string {
+	flat := strings.ReplaceAll(specValidHooks, "\n", " ")
+	var out []string
+	for _, n := range strings.Split(flat, ",") {
+		out = append(out, strings.TrimSpace(n))
+	}
+	return out
+}
+
+func TestHermesEventNamesAre41InSpecOrder(t *testing.T) {
+	want := specHermesEvents()
+	if len(want) != 41 {
+		t.Fatalf("spec list parsed into %d names; the test itself is wrong", len(want))
+	}
+	got := HermesEventNames()
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("HermesEventNames() =\n%v\nwant (§1.4)\n%v", got, want)
+	}
+	// The printed form ("Valid events: " + joined with ", ") is the spec text.
+	if j := strings.Join(got, ", "); j != strings.ReplaceAll(specValidHooks, ",\n", ", ") {
+		t.Fatalf("joined list differs from §1.4:\n%s", j)
+	}
+	if !sort.StringsAreSorted(got) {
+		t.Fatalf("HermesEventNames is not sorted")
+	}
+}
+
+func TestHermesEventsResolveToThemselves(t *testing.T) {
+	for _, name := range specHermesEvents() {
+		e, ok := Lookup(name)
+		if !ok {
+			t.Errorf("Lookup(%q) failed", name)
+			continue
+		}
+		if e.Name != name || !e.Hermes || e.ClaudeOnly {
+			t.Errorf("Lookup(%q) = {Name:%q Hermes:%v ClaudeOnly:%v}", name, e.Name, e.Hermes, e.ClaudeOnly)
+		}
+	}
+}
+
+func TestOnlyTransformAPIErrorClassificationIsShellUnsupported(t *testing.T) {
+	e, ok := Lookup("transform_api_error_classification")
+	if !ok || !e.ShellUnsupported || !e.Hermes {
+		t.Fatalf("transform_api_error_classification: ok=%v %+v; want a Hermes event that is ShellUnsupported", ok, e)
+	}
+	for _, e := range Events() {
+		if e.ShellUnsupported && e.Name != "transform_api_error_classification" {
+			t.Errorf("%s is ShellUnsupported; §1.4 lists only transform_api_error_classification", e.Name)
+		}
+	}
+}
+
+func TestClaudeNamesResolveToCanonicalEvents(t *testing.T) {
+	twins := map[string]string{
+		"PreToolUse":       "pre_tool_call",
+		"PostToolUse":      "post_tool_call",
+		"UserPromptSubmit": "pre_llm_call",
+		"Stop":             "pre_verify",
+		"SubagentStop":     "subagent_stop",
+		"SubagentStart":    "subagent_start",
+		"SessionStart":     "on_session_start",
+		"SessionEnd":       "on_session_end",
+	}
+	for claude, canonical := range twins {
+		e, ok := Lookup(claude)
+		if !ok || e.Name != canonical {
+			t.Errorf("Lookup(%q) = %v, %v; want %s", claude, e, ok, canonical)
+			continue
+		}
+		if e.ClaudeOnly || !e.Hermes {
+			t.Errorf("%s must be a Hermes event with a Claude twin", canonical)
+		}
+		if e.ClaudeName() != claude {
+			t.Errorf("%s.ClaudeName() = %q, want %q", canonical, e.ClaudeName(), claude)
+		}
+		if !IsClaudeName(claude) {
+			t.Errorf("IsClaudeName(%q) = false", claude)
+		}
+		if IsClaudeName(canonical) {
+			t.Errorf("IsClaudeName(%q) = true for a Hermes name", canonical)
+		}
+		if c, _ := Lookup(canonical); c != e {
+			t.Errorf("%s and %s resolve to different events", claude, canonical)
+		}
+	}
+}
+
+// Claude reference §3: 31 event names as of v2.1.240; those without a
+// Hermes twin stay Claude-only.
+func TestClaudeOnlyEventsStayClaudeOnly(t *testing.T) {
+	claudeOnly := []string{"PostToolUseFailure", "Notification", "PreCompact", "PostCompact", "PermissionRequest",
+		"PermissionDenied", "Setup", "TeammateIdle", "TaskCreated", "TaskCompleted", "ConfigChange",
+		"WorktreeCreate", "WorktreeRemove", "InstructionsLoaded", "Elicitation", "ElicitationResult",
+		"StopFailure", "CwdChanged", "FileChanged", "MessageDisplay", "UserPromptExpansion", "PostToolBatch",
+		"DirectoryAdded"}
+	hermes := map[string]bool{}
+	for _, n := range HermesEventNames() {
+		hermes[n] = true
+	}
+	valid := map[string]bool{}
+	for _, n := range ValidEventNames() {
+		valid[n] = true
+	}
+	for _, name := range claudeOnly {
+		e, ok := Lookup(name)
+		if !ok {
+			t.Errorf("Lookup(%q) failed", name)
+			continue
+		}
+		if !e.ClaudeOnly || e.Hermes || e.Name != name || e.ClaudeName() != name || !IsClaudeName(name) {
+			t.Errorf("%s: %+v; want a Claude-only event named by its Claude name", name, e)
+		}
+		if hermes[name] || valid[name] {
+			t.Errorf("%s leaked into the Hermes/valid name lists", name)
+		}
+	}
+	claudeNames := 0
+	for _, e := range Events() {
+		if e.Claude != "" {
+			claudeNames++
+		}
+	}
+	if claudeNames != 31 {
+		t.Errorf("catalog has %d Claude names, want 31 (Claude reference §3.3)", claudeNames)
+	}
+}
+
+func TestLookupAliasesAndCaseSensitivity(t *testing.T) {
+	for alias, canonical := range map[string]string{"before_llm_call": "pre_llm_call", "intercept_tool_call": "pre_tool_call"} {
+		if e, ok := Lookup(alias); !ok || e.Name != canonical {
+			t.Errorf("Lookup(%q) = %v, %v; want %s", alias, e, ok, canonical)
+		}
+		if IsClaudeName(alias) {
+			t.Errorf("IsClaudeName(%q) = true", alias)
+		}
+	}
+	for _, bad := range []string{"PRE_TOOL_CALL", "pretooluse", "preToolUse", " pre_tool_call", "pre_tool_call ", "", "outbound"} {
+		if e, ok := Lookup(bad); ok {
+			t.Errorf("Lookup(%q) = %s; names are exact and case-sensitive", bad, e.Name)
+		}
+	}
+}
+
+func TestValidAndAllEventNames(t *testing.T) {
+	valid := ValidEventNames()
+	if !sort.StringsAreSorted(valid) {
+		t.Error("ValidEventNames not sorted")
+	}
+	if len(valid) != 42 || !contains(valid, "transform_user_input") {
+		t.Errorf("ValidEventNames = %d names; want Hermes' 41 plus transform_user_input", len(valid))
+	}
+	all := AllEventNames()
+	if !sort.StringsAreSorted(all) {
+		t.Error("AllEventNames not sorted")
+	}
+	for _, n := range append(append([]string{"PreToolUse", "Stop", "before_llm_call"}, valid...), "Notification") {
+		if !contains(all, n) {
+			t.Errorf("AllEventNames lacks %q", n)
+		}
+	}
+	for _, n := range all {
+		if _, ok := Lookup(n); !ok {
+			t.Errorf("AllEventNames lists %q which Lookup rejects", n)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestEventCapabilities(t *testing.T) {
+	pre := ev("pre_tool_call")
+	if !pre.Gating() || !pre.Can(CapBlock) || !pre.Can(CapModify) || !pre.Can(CapApprove) || !pre.Tool || !pre.HermesMatcher {
+		t.Errorf("pre_tool_call capabilities wrong: %+v", pre)
+	}
+	for _, name := range []string{"post_tool_call", "pre_verify", "pre_llm_call", "on_session_start"} {
+		if ev(name).Gating() {
+			t.Errorf("%s must not be gating (Hermes §2.5: blocking = pre_tool_call)", name)
+		}
+	}
+	if !ev("post_tool_call").HermesMatcher {
+		t.Error("post_tool_call honours Hermes matchers (§1.2)")
+	}
+	for _, e := range Events() {
+		if e.HermesMatcher && e.Name != "pre_tool_call" && e.Name != "post_tool_call" {
+			t.Errorf("%s honours a Hermes matcher; §1.2 says only pre/post_tool_call", e.Name)
+		}
+	}
+	if !ev("pre_verify").Can(CapContinue) || ev("pre_verify").Can(CapBlock) {
+		t.Error("pre_verify continues, it does not block")
+	}
+	var nilEvent *Event
+	if nilEvent.Can(CapBlock) || nilEvent.Gating() {
+		t.Error("nil event has capabilities")
+	}
+	if got := (CapBlock | CapContext | CapTransform).Names(); !reflect.DeepEqual(got, []string{"block", "context", "transform"}) {
+		t.Errorf("Names() = %v", got)
+	}
+	for _, e := range Events() {
+		if e.Can(CapTransform) && e.TextField == "" && e.Name != "post_tool_call" {
+			t.Errorf("%s can transform but names no text field", e.Name)
+		}
+	}
+}
+
+// Claude reference §2.2: what a Claude matcher compares against.
+func TestClaudeMatchOnPerEvent(t *testing.T) {
+	want := map[string]string{
+		"PreToolUse": "tool_name", "PostToolUse": "tool_name", "PostToolUseFailure": "tool_name",
+		"PermissionRequest": "tool_name", "PermissionDenied": "tool_name", "SessionStart": "source",
+		"Setup": "trigger", "SessionEnd": "reason", "Notification": "notification_type", "PreCompact": "trigger",
+		"PostCompact": "trigger", "SubagentStart": "agent_type", "SubagentStop": "agent_type",
+		"UserPromptExpansion": "command_name", "StopFailure": "error", "ConfigChange": "source",
+		"DirectoryAdded": "source", "InstructionsLoaded": "load_reason", "Elicitation": "mcp_server_name",
+		"ElicitationResult": "mcp_server_name", "FileChanged": "file_path",
+		"UserPromptSubmit": "", "Stop": "", "PostToolBatch": "", "TeammateIdle": "", "TaskCreated": "",
+		"TaskCompleted": "", "WorktreeCreate": "", "WorktreeRemove": "", "MessageDisplay": "", "CwdChanged": "",
+	}
+	for name, field := range want {
+		if got := ev(name).ClaudeMatchOn; got != field {
+			t.Errorf("%s.ClaudeMatchOn = %q, want %q", name, got, field)
+		}
+	}
+}
+
+// Hermes §1.3: pre_tools_call → did you mean pre_tool_call.
+func TestSuggestEvent(t *testing.T) {
+	cases := map[string]string{
+		"pre_tools_call":          "pre_tool_call",
+		"pre_tool_cal":            "pre_tool_call",
+		"post_tool_calls":         "post_tool_call",
+		"on_sesion_start":         "on_session_start",
+		"PreToolUser":             "PreToolUse",
+		"pre_tool_call":           "pre_tool_call",
+		"xyzzy":                   "",
+		"completely_unrelated_qq": "",
+		"":                        "",
+	}
+	for in, want := range cases {
+		if got := SuggestEvent(in); got != want {
+			t.Errorf("SuggestEvent(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestUnknownEventMessage(t *testing.T) {
+	if got, want := UnknownEventMessage("pre_tools_call"),
+		"unknown hook event 'pre_tools_call' in hooks: config — did you mean 'pre_tool_call'?"; got != want {
+		t.Errorf("near miss:\n got %q\nwant %q", got, want)
+	}
+	far := UnknownEventMessage("xyzzy")
+	prefix := "unknown hook event 'xyzzy' in hooks: config (valid: "
+	if !strings.HasPrefix(far, prefix) || !strings.HasSuffix(far, ")") {
+		t.Fatalf("far miss = %q", far)
+	}
+	listed := strings.Split(strings.TrimSuffix(strings.TrimPrefix(far, prefix), ")"), ", ")
+	if !reflect.DeepEqual(listed, ValidEventNames()) {
+		t.Errorf("listing = %v, want the sorted valid names", listed)
+	}
+	for _, n := range HermesEventNames() {
+		if !contains(listed, n) {
+			t.Errorf("listing lacks %s", n)
+		}
+	}
+	if strings.Contains(far, "did you mean") {
+		t.Errorf("far miss suggests something: %q", far)
+	}
+}
+
+// ratio must be difflib.SequenceMatcher(None, a, b).ratio(). The expected
+// values are worked out by hand from difflib's algorithm (longest matching
+// block, earliest in a then in b, recurse left and right; ratio = 2·M/T).
+func TestDifflibRatioByHand(t *testing.T) {
+	cases := []struct {
+		a, b string
+		m, t int // matches, total length
+	}{
+		// Python docs: SequenceMatcher(None, "abcd", "bcde").ratio() == 0.75
+		{"abcd", "bcde", 3, 8},
+		// "tide" vs "diet": first 't' of a matches b[3]; nothing left of it
+		// in b or right of it in b → M=1. Reversed: 'd'→b[2], then "iet" vs
+		// "e" → M=2. ratio is not symmetric.
+		{"tide", "diet", 1, 8},
+		{"diet", "tide", 2, 8},
+		// " abcd" inside "abcd abcd": block " abcd" (a=0, b=4, size 5).
+		{" abcd", "abcd abcd", 5, 14},
+		// Python docs get_matching_blocks example: "ab" and "cd".
+		{"qabxcd", "abycdf", 4, 12},
+		// Characters, not bytes: é is one element.
+		{"héllo", "hello", 4, 10},
+		{"pre_tool_call", "pre_tools_call", 13, 27},
+		// Tie between "ab" and "cd" (both size 2): the earliest in a wins,
+		// then "xcd" vs "cd" on the right → M=4.
+		{"abxcd", "abcd", 4, 9},
+		{"", "", 0, 0},
+		{"a", "", 0, 1},
+		{"", "abc", 0, 3},
+		{"same", "same", 4, 8},
+		// 'b'(0,0); right "ac" vs "dcadc": 'a'(1,3); right "c" vs "dc":
+		// 'c'(2,5) → M=3. Reversed: 'b'(0,0); right "dcadc" vs "ac": the
+		// earliest single match is 'c'(2,2); left "d"/"a" and right
+		// "adc"/"" add nothing → M=2.
+		{"bac", "bdcadc", 3, 9},
+		{"bdcadc", "bac", 2, 9},
+	}
+	for _, tc := range cases {
+		want := 1.0
+		if tc.t > 0 {
+			want = 2 * float64(tc.m) / float64(tc.t)
+		}
+		got := ratio([]rune(tc.a), []rune(tc.b))
+		if math.Abs(got-want) > 1e-12 {
+			t.Errorf("ratio(%q, %q) = %v, want %v", tc.a, tc.b, got, want)
+		}
+	}
+	if got := ratio([]rune("abcd"), []rune("bcde")); got != 0.75 {
+		t.Errorf("ratio(abcd, bcde) = %v, want exactly 0.75", got)
+	}
+}
+
+func TestSuggestCutoffAndTies(t *testing.T) {
+	// 2·2/6 = 0.667 ≥ 0.6 for both; difflib keeps the lexically greatest.
+	if got := Suggest("abc", []string{"abd", "xbc"}); got != "xbc" {
+		t.Errorf("tie: Suggest = %q, want xbc (get_close_matches picks the largest (score, word))", got)
+	}
+	if got := Suggest("abc", []string{"xbc", "abd"}); got != "xbc" {
+		t.Errorf("tie, other order: Suggest = %q, want xbc", got)
+	}
+	// 0.6 exactly is enough: "abcde" vs "abxyz" → 2·2/10 = 0.4; "abcde" vs
+	// "abcxy" → 2·3/10 = 0.6.
+	if got := Suggest("abcde", []string{"abcxy"}); got != "abcxy" {
+		t.Errorf("ratio 0.6 must pass the cutoff, got %q", got)
+	}
+	if got := Suggest("abcde", []string{"abxyz"}); got != "" {
+		t.Errorf("ratio 0.4 must not pass the cutoff, got %q", got)
+	}
+	// The higher score wins regardless of order.
+	if got := Suggest("pre_tool_cal", []string{"pre_tool_call", "pre_tool_ca"}); got != "pre_tool_call" {
+		t.Errorf("best score: got %q", got)
+	}
+	// get_close_matches compares SequenceMatcher(None, candidate, word):
+	// the candidate is sequence a, and the ratio is not symmetric (see
+	// TestDifflibRatioByHand: bac/bdcadc = 6/9, bdcadc/bac = 4/9), so
+	// get_close_matches("bdcadc", ["bac"]) == ["bac"] while
+	// get_close_matches("bac", ["bdcadc"]) == [].
+	if got := Suggest("bdcadc", []string{"bac"}); got != "bac" {
+		t.Errorf("Suggest(bdcadc, [bac]) = %q, want bac (candidate is difflib's a)", got)
+	}
+	if got := Suggest("bac", []string{"bdcadc"}); got != "" {
+		t.Errorf("Suggest(bac, [bdcadc]) = %q, want \"\"", got)
+	}
+	if got := Suggest("x", nil); got != "" {
+		t.Errorf("no candidates: got %q", got)
+	}
+}
