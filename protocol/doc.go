@@ -22,8 +22,10 @@
 //  1. Order. Contributions are folded in config order (the order of the
 //     reports handed to Fold), never in completion order, so one config and
 //     one set of replies always give the same Outcome.
-//  2. Gating. block beats ask, ask beats allow, allow beats none. Hermes
-//     "approve" (ask a human) is ask; Claude "defer" is none. The Outcome's
+//  2. Gating. block beats defer, defer beats ask, ask beats allow, allow
+//     beats none; a winning defer (Claude's "leave it to the host's
+//     permission flow") becomes none. Hermes "approve" (ask a human) is
+//     ask. The Outcome's
 //     message is the message of the first contribution (config order) that
 //     carries the winning decision; for ask, its rule_key too. Every message
 //     remains in the per-hook reports.

@@ -102,7 +102,7 @@ func checkContribution(t testing.TB, c *Contribution) {
 		t.Errorf("block without a message: %s", contribString(c))
 	}
 	switch c.Decision {
-	case "", DecisionAllow, DecisionAsk, DecisionBlock:
+	case "", DecisionAllow, DecisionAsk, DecisionDefer, DecisionBlock:
 	default:
 		t.Errorf("unexpected decision %q", c.Decision)
 	}

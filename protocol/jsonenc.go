@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"sort"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -75,9 +77,9 @@ func appendValue(buf []byte, v any, st JSONStyle, depth int) []byte {
 		}
 		return appendString(buf, string(x), st)
 	case float64:
-		return appendFloat(buf, x)
+		return appendFloat(buf, x, st)
 	case float32:
-		return appendFloat(buf, float64(x))
+		return appendFloat(buf, float64(x), st)
 	case int:
 		return strconv.AppendInt(buf, int64(x), 10)
 	case int8:
@@ -159,12 +161,17 @@ func appendValue(buf []byte, v any, st JSONStyle, depth int) []byte {
 	}
 	// Anything else: whatever encoding/json makes of it, re-encoded in our
 	// style; if encoding/json refuses it, its string form (Python's
-	// default=str).
+	// default=str) — except for containers, whose string form would walk a
+	// cycle forever, so they are named by their type instead.
 	b, err := json.Marshal(v)
 	if err == nil {
 		if d, err := DecodeJSON(b); err == nil {
 			return appendValue(buf, d, st, depth)
 		}
+	}
+	switch reflect.ValueOf(v).Kind() {
+	case reflect.Map, reflect.Slice, reflect.Array, reflect.Pointer, reflect.Struct, reflect.Interface:
+		return appendString(buf, fmt.Sprintf("<unserialisable %T>", v), st)
 	}
 	return appendString(buf, fmt.Sprint(v), st)
 }
@@ -183,15 +190,53 @@ func appendColon(buf []byte, st JSONStyle) []byte {
 	return append(buf, ':', ' ')
 }
 
-func appendFloat(buf []byte, f float64) []byte {
+// appendFloat writes a float as the dialect's own host would: Python's repr
+// (1.0, 1e+16, 1e-05) or JavaScript's Number toString (1, 1e+21, 1e-7). NaN
+// and infinities, which JSON cannot hold, become null.
+func appendFloat(buf []byte, f float64, st JSONStyle) []byte {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return append(buf, "null"...)
 	}
-	abs := math.Abs(f)
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		return strconv.AppendFloat(buf, f, 'e', -1, 64)
+	if f == 0 {
+		if st == Compact {
+			return append(buf, '0')
+		}
+		if math.Signbit(f) {
+			return append(buf, "-0.0"...)
+		}
+		return append(buf, "0.0"...)
 	}
-	return strconv.AppendFloat(buf, f, 'f', -1, 64)
+	// Shortest round-trip digits and the decimal exponent.
+	digits := strconv.FormatFloat(math.Abs(f), 'e', -1, 64)
+	mant, expStr, _ := strings.Cut(digits, "e")
+	exp, _ := strconv.Atoi(expStr)
+	if f < 0 {
+		buf = append(buf, '-')
+	}
+	sci := exp < -4 || exp >= 16 // Python repr
+	if st == Compact {
+		sci = exp < -6 || exp >= 21 // JavaScript
+	}
+	if !sci {
+		s := strconv.FormatFloat(math.Abs(f), 'f', -1, 64)
+		buf = append(buf, s...)
+		if st != Compact && !strings.Contains(s, ".") {
+			buf = append(buf, ".0"...)
+		}
+		return buf
+	}
+	buf = append(buf, mant...)
+	buf = append(buf, 'e')
+	if exp < 0 {
+		buf = append(buf, '-')
+		exp = -exp
+	} else {
+		buf = append(buf, '+')
+	}
+	if exp < 10 && st != Compact {
+		buf = append(buf, '0') // Python writes at least two exponent digits
+	}
+	return strconv.AppendInt(buf, int64(exp), 10)
 }
 
 const hexDigits = "0123456789abcdef"
@@ -231,8 +276,12 @@ func appendString(buf []byte, s string, st JSONStyle) []byte {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if st == PythonASCII {
 			buf = appendUnicodeEscape(buf, r)
+			if r == utf8.RuneError && size == 1 {
+				size = maximalSubpart(s[i:])
+			}
 		} else if r == utf8.RuneError && size == 1 {
 			buf = append(buf, "\uFFFD"...)
+			size = maximalSubpart(s[i:])
 		} else {
 			buf = append(buf, s[i:i+size]...)
 		}

@@ -172,7 +172,7 @@ func TestAppendJSONCycleThroughOtherTypes(t *testing.T) {
 		return
 	}
 	if strings.Contains(string(out), "stack overflow") {
-		t.Skip("BUG: AppendJSON crashes (fatal stack overflow in fmt.Sprint) on a cycle through []map[string]any; its doc promises it never fails, cycles included")
+		t.Fatal("regression: AppendJSON crashes (fatal stack overflow in fmt.Sprint) on a cycle through []map[string]any; its doc promises it never fails, cycles included")
 	}
 	t.Fatalf("child failed: %v\n%.2000s", err, out)
 }
@@ -200,6 +200,35 @@ func TestDecodeJSON(t *testing.T) {
 		}
 		if json.Valid([]byte(in)) {
 			t.Errorf("test bug: %q is valid JSON", in)
+		}
+	}
+}
+
+// Floats from Go hosts are written as each dialect's host writes them:
+// Python's repr for Hermes payloads, JavaScript's toString for Claude's.
+func TestAppendFloatPerDialect(t *testing.T) {
+	cases := []struct {
+		f          float64
+		python, js string
+	}{
+		{1, "1.0", "1"},
+		{0.1, "0.1", "0.1"},
+		{-2.5, "-2.5", "-2.5"},
+		{1e16, "1e+16", "10000000000000000"},
+		{1e15, "1000000000000000.0", "1000000000000000"},
+		{1e-5, "1e-05", "0.00001"},
+		{0.0001, "0.0001", "0.0001"},
+		{1e-7, "1e-07", "1e-7"},
+		{1e21, "1e+21", "1e+21"},
+		{123456789012345678, "1.2345678901234568e+17", "123456789012345680"},
+		{0, "0.0", "0"},
+	}
+	for _, c := range cases {
+		if got := string(AppendJSON(nil, c.f, Python)); got != c.python {
+			t.Errorf("Python %v: got %s want %s", c.f, got, c.python)
+		}
+		if got := string(AppendJSON(nil, c.f, Compact)); got != c.js {
+			t.Errorf("JS %v: got %s want %s", c.f, got, c.js)
 		}
 	}
 }

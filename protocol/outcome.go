@@ -35,6 +35,11 @@ const (
 	DecisionAllow Decision = "allow"
 	DecisionAsk   Decision = "ask"
 	DecisionBlock Decision = "block"
+	// DecisionDefer is a Claude hook's "defer": no verdict of its own, but
+	// it overrides ask and allow (the host's normal permission flow
+	// decides). It appears in contributions only; an outcome it wins is
+	// "none".
+	DecisionDefer Decision = "defer"
 )
 
 func (d Decision) rank() int {
@@ -43,8 +48,10 @@ func (d Decision) rank() int {
 		return 1
 	case DecisionAsk:
 		return 2
-	case DecisionBlock:
+	case DecisionDefer:
 		return 3
+	case DecisionBlock:
+		return 4
 	}
 	return 0
 }
@@ -409,6 +416,9 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 	}
 	o.InjectSystem = strings.Join(injSys, "\n\n")
 	o.InjectUser = strings.Join(injUser, "\n\n")
+	if o.Decision == DecisionDefer {
+		o.Decision, o.Message, o.RuleKey = DecisionNone, "", ""
+	}
 	if rewritten {
 		o.Args = args
 	}

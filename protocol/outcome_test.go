@@ -734,3 +734,36 @@ func TestSchemaValidatorRefusesUnknownKeywords(t *testing.T) {
 		}
 	}
 }
+
+// Claude Code merges deny > defer > ask > allow; a winning defer leaves the
+// decision to the host (none).
+func TestFoldDeferRanking(t *testing.T) {
+	ev, _ := Lookup("pre_tool_call")
+	mk := func(ds ...Decision) []HookReport {
+		var r []HookReport
+		for _, d := range ds {
+			c := &Contribution{Decision: d, Message: string(d)}
+			if d == DecisionDefer {
+				c.Message = ""
+			}
+			r = append(r, HookReport{Contribution: c})
+		}
+		return r
+	}
+	cases := []struct {
+		in   []Decision
+		want Decision
+		msg  string
+	}{
+		{[]Decision{DecisionAllow, DecisionDefer}, DecisionNone, ""},
+		{[]Decision{DecisionDefer, DecisionAsk}, DecisionNone, ""},
+		{[]Decision{DecisionDefer, DecisionBlock}, DecisionBlock, "block"},
+		{[]Decision{DecisionAsk, DecisionAllow}, DecisionAsk, "ask"},
+	}
+	for _, c := range cases {
+		o := Fold(ev, nil, mk(c.in...))
+		if o.Decision != c.want || o.Message != c.msg {
+			t.Errorf("%v: got %s %q, want %s %q", c.in, o.Decision, o.Message, c.want, c.msg)
+		}
+	}
+}

@@ -702,6 +702,6 @@ func TestClaudeToolNamesLegacyPairs(t *testing.T) {
 		}
 	}
 	if !ok {
-		t.Skipf("BUG: ClaudeToolNames(%v) lacks TaskOutput; tools.go keys the reverse pair as \"AgentOutput\" and has none for BashOutputTool (Claude ref §2.1: matched under both names)", missing)
+		t.Fatalf("regression: ClaudeToolNames(%v) lacks TaskOutput; tools.go keys the reverse pair as \"AgentOutput\" and has none for BashOutputTool (Claude ref §2.1: matched under both names)", missing)
 	}
 }

@@ -56,7 +56,8 @@ func ParseReply(r Reply) (*Contribution, string) {
 }
 
 func failedClosed(command, reason string) *Contribution {
-	return &Contribution{Decision: DecisionBlock, Message: "hook " + command + " failed closed: " + reason}
+	msg := "hook " + command + " failed closed: " + reason
+	return &Contribution{Decision: DecisionBlock, Message: toValidUTF8([]byte(msg))}
 }
 
 // exitText describes a non-zero exit status for messages.
@@ -85,14 +86,14 @@ func parseHermes(r Reply) (*Contribution, string) {
 		return nil, reason
 	}
 
-	stdout := strings.TrimSpace(toValidUTF8(r.Stdout))
+	stdout := pyStrip(toValidUTF8(r.Stdout))
 	c, note, isObject := parseHermesStdout(ev, stdout)
 
 	if r.ExitCode == 2 && blocking {
 		if c != nil && c.Decision == DecisionBlock {
 			return c, ""
 		}
-		msg := cutRunes(strings.TrimSpace(toValidUTF8(r.Stderr)), hermesStderrCut)
+		msg := cutRunes(pyStrip(toValidUTF8(r.Stderr)), hermesStderrCut)
 		if msg == "" {
 			msg = DefaultBlockMessage
 		}
@@ -155,7 +156,7 @@ func parseHermesStdout(ev *Event, stdout string) (c *Contribution, note string, 
 // hermesContext is Hermes' rule for every other event: a non-blank string
 // context, returned untrimmed.
 func hermesContext(obj map[string]any) *Contribution {
-	if s, ok := obj["context"].(string); ok && strings.TrimSpace(s) != "" {
+	if s, ok := obj["context"].(string); ok && pyStrip(s) != "" {
 		return &Contribution{Context: s}
 	}
 	return nil
@@ -234,12 +235,12 @@ func hermesLLMReply(obj map[string]any, c *Contribution) *Contribution {
 	switch {
 	case action == "block":
 		return &Contribution{Decision: DecisionBlock, Message: hermesBlockMessage(obj["message"], obj["reason"]), Context: contextOf(c)}
-	case action == "inject_system" && strings.TrimSpace(value) != "":
+	case action == "inject_system" && pyStrip(value) != "":
 		if c == nil {
 			c = &Contribution{}
 		}
 		c.InjectSystem = value
-	case action == "inject_user" && strings.TrimSpace(value) != "":
+	case action == "inject_user" && pyStrip(value) != "":
 		if c == nil {
 			c = &Contribution{}
 		}
@@ -283,10 +284,10 @@ func hermesToolReply(obj map[string]any) *Contribution {
 	if action == "approve" {
 		c := &Contribution{Decision: DecisionAsk}
 		if s, ok := obj["message"].(string); ok {
-			c.Message = strings.TrimSpace(s)
+			c.Message = pyStrip(s)
 		}
 		if s, ok := obj["rule_key"].(string); ok {
-			c.RuleKey = strings.TrimSpace(s)
+			c.RuleKey = pyStrip(s)
 		}
 		return c
 	}
@@ -320,15 +321,15 @@ func hermesVerifyReply(obj map[string]any) *Contribution {
 	if !truthy(verb) {
 		return nil
 	}
-	v := strings.ToLower(strings.TrimSpace(pyStr(verb)))
+	v := strings.ToLower(pyStrip(pyStr(verb)))
 	if v != "continue" && v != "block" {
 		return nil
 	}
 	s, ok := msg.(string)
-	if !ok || strings.TrimSpace(s) == "" {
+	if !ok || pyStrip(s) == "" {
 		return nil
 	}
-	return &Contribution{Decision: DecisionBlock, Message: strings.TrimSpace(s)}
+	return &Contribution{Decision: DecisionBlock, Message: pyStrip(s)}
 }
 
 // truthy is Python truthiness for decoded JSON values.
@@ -390,13 +391,13 @@ func parseClaude(r Reply) (*Contribution, string) {
 		if r.TimedOut {
 			reason = "timed out after " + strconv.FormatFloat(r.Timeout, 'f', -1, 64) + "s"
 		}
-		if r.FailClosed {
+		if r.FailClosed && ev.Can(CapBlock|CapContinue) {
 			return failedClosed(r.Command, reason), reason
 		}
 		return nil, reason
 	}
-	stdout := strings.TrimSpace(toValidUTF8(r.Stdout))
-	stderr := strings.TrimSpace(toValidUTF8(r.Stderr))
+	stdout := jsTrim(toValidUTF8(r.Stdout))
+	stderr := jsTrim(toValidUTF8(r.Stderr))
 
 	var (
 		c       *Contribution
@@ -417,6 +418,10 @@ func parseClaude(r Reply) (*Contribution, string) {
 	}
 
 	switch {
+	case r.ExitCode == 2 && stdout == "" && missingScript(ev, stderr):
+		// Claude Code downgrades this on stop events: a stop hook whose
+		// script is gone must not keep the agent going forever.
+		note = joinNonEmpty("; ", note, "exit code 2 with a missing script ("+firstLine(stderr)+") is a non-blocking error on "+ev.ClaudeName())
 	case r.ExitCode == 2:
 		switch ev.Exit2 {
 		case Exit2Blocks:
@@ -445,12 +450,11 @@ func parseClaude(r Reply) (*Contribution, string) {
 		}
 	default:
 		if !isJSON {
-			first, _, _ := strings.Cut(stderr, "\n")
-			note = joinNonEmpty("; ", note, "Failed with non-blocking status code "+strconv.Itoa(r.ExitCode)+prefixIf(": ", first))
+			note = joinNonEmpty("; ", note, "Failed with non-blocking status code "+strconv.Itoa(r.ExitCode)+prefixIf(": ", firstLine(stderr)))
 		}
 	}
 
-	if r.FailClosed && (c == nil || c.Decision != DecisionBlock) {
+	if r.FailClosed && ev.Can(CapBlock|CapContinue) && (c == nil || c.Decision != DecisionBlock) {
 		switch {
 		case badJSON:
 			return failedClosed(r.Command, "unparseable stdout (expected a JSON object)"), note
@@ -462,6 +466,22 @@ func parseClaude(r Reply) (*Contribution, string) {
 		return nil, note
 	}
 	return c, note
+}
+
+// missingScript reports Claude Code's special case: on Stop, SubagentStop,
+// TaskCompleted and TeammateIdle an exit 2 whose stderr says the script
+// could not be found or opened is a non-blocking error, not a block.
+func missingScript(ev *Event, stderr string) bool {
+	switch ev.ClaudeName() {
+	case "Stop", "SubagentStop", "TaskCompleted", "TeammateIdle":
+		return strings.Contains(stderr, "No such file") || strings.Contains(stderr, "can't open")
+	}
+	return false
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }
 
 func prefixIf(prefix, s string) string {
@@ -492,19 +512,23 @@ func claudeJSON(ev *Event, obj map[string]any) (*Contribution, string) {
 	// the most restrictive wins (Claude Code 2.1.330 blocks when either
 	// blocks).
 	var (
-		decision  Decision
-		hsoReason string
-		hasHSOMsg bool
+		topDecision Decision
+		hsoDecision Decision
+		hsoReason   string
 	)
 	if d, ok := obj["decision"].(string); ok {
 		switch {
 		case d == "block" && ev.Can(CapBlock|CapContinue):
-			decision = DecisionBlock
+			topDecision = DecisionBlock
 		case d == "approve" && ev.Can(CapApprove):
-			decision = DecisionAllow
+			topDecision = DecisionAllow
 		default:
 			notes = append(notes, "decision \""+d+"\" has no effect on "+ev.ClaudeName())
 		}
+	}
+	if c.SystemMessage != "" && discardsSystemMessage(ev) {
+		notes = append(notes, "systemMessage is discarded on "+ev.ClaudeName())
+		c.SystemMessage = ""
 	}
 
 	if raw, present := obj["hookSpecificOutput"]; present && raw != nil {
@@ -516,26 +540,31 @@ func claudeJSON(ev *Event, obj map[string]any) (*Contribution, string) {
 		case name != ev.ClaudeName():
 			notes = append(notes, "hookSpecificOutput.hookEventName \""+name+"\" does not match "+ev.ClaudeName()+"; ignored")
 		default:
-			d, msg, has, n := claudeHSO(ev, hso, c)
+			d, msg, n := claudeHSO(ev, hso, c)
 			if n != "" {
 				notes = append(notes, n)
 			}
-			if d.rank() > decision.rank() {
-				decision = d
-			}
-			hsoReason, hasHSOMsg = msg, has
+			hsoDecision, hsoReason = d, msg
 		}
 	}
 
-	if decision != "" && decision != DecisionNone {
-		c.Decision = decision
-		switch {
-		case hasHSOMsg && hsoReason != "":
-			c.Message = hsoReason
-		case reason != "":
-			c.Message = reason
-		case decision == DecisionBlock:
+	// The most restrictive of the two forms applies; its message is its own
+	// reason (for hookSpecificOutput, permissionDecisionReason, else the
+	// top-level reason), else Claude Code's default.
+	decision, msg := topDecision, reason
+	if hsoDecision.rank() > topDecision.rank() {
+		decision, msg = hsoDecision, hsoReason
+		if msg == "" {
+			msg = reason
+		}
+	}
+	if decision.rank() > 0 {
+		c.Decision, c.Message = decision, msg
+		if msg == "" && decision == DecisionBlock {
 			c.Message = ClaudeDefaultBlockReason
+		}
+		if decision == DecisionDefer {
+			c.Message = ""
 		}
 	}
 	c = withExtensions(obj, c)
@@ -545,15 +574,25 @@ func claudeJSON(ev *Event, obj map[string]any) (*Contribution, string) {
 	return c, strings.Join(notes, "; ")
 }
 
+// discardsSystemMessage lists the events whose systemMessage Claude Code
+// drops.
+func discardsSystemMessage(ev *Event) bool {
+	switch ev.ClaudeName() {
+	case "Notification", "SessionEnd", "PreCompact", "PostCompact", "InstructionsLoaded", "StopFailure":
+		return true
+	}
+	return false
+}
+
 // claudeHSO reads hookSpecificOutput for ev. It returns the gating decision
 // it asks for (if any) and that decision's reason.
-func claudeHSO(ev *Event, hso map[string]any, c *Contribution) (d Decision, reason string, hasReason bool, note string) {
+func claudeHSO(ev *Event, hso map[string]any, c *Contribution) (d Decision, reason string, note string) {
 	if s, ok := hso["additionalContext"].(string); ok && ev.Can(CapContext) {
 		c.Context = s
 	}
 	switch ev.Name {
 	case "pre_tool_call":
-		reason, hasReason = hso["permissionDecisionReason"].(string)
+		reason, _ = hso["permissionDecisionReason"].(string)
 		switch hso["permissionDecision"] {
 		case "deny":
 			d = DecisionBlock
@@ -562,7 +601,10 @@ func claudeHSO(ev *Event, hso map[string]any, c *Contribution) (d Decision, reas
 		case "allow":
 			d = DecisionAllow
 		case "defer":
-			note = "permissionDecision defer: left to the host's own permission flow"
+			// Left to the host's own permission flow: it outranks ask and
+			// allow (Claude Code merges deny > defer > ask > allow), and the
+			// fold turns a winning defer into "none".
+			d = DecisionDefer
 		}
 		if m, ok := hso["updatedInput"].(map[string]any); ok {
 			c.Args, c.ReplaceArgs = m, true
@@ -577,7 +619,7 @@ func claudeHSO(ev *Event, hso map[string]any, c *Contribution) (d Decision, reas
 				}
 			case "deny":
 				d = DecisionBlock
-				reason, hasReason = dec["message"].(string)
+				reason, _ = dec["message"].(string)
 			}
 		}
 	case "post_tool_call":
@@ -595,7 +637,7 @@ func claudeHSO(ev *Event, hso map[string]any, c *Contribution) (d Decision, reas
 			c.Result = &s
 		}
 	}
-	return d, reason, hasReason, note
+	return d, reason, note
 }
 
 // validateClaude checks the types of the universal fields. It returns a
@@ -649,14 +691,6 @@ func validateClaude(obj map[string]any) string {
 }
 
 // ---- helpers -----------------------------------------------------------
-
-// toValidUTF8 decodes hook output as Python's errors="replace" would.
-func toValidUTF8(b []byte) string {
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
-}
 
 // cutRunes keeps the first n code points of s.
 func cutRunes(s string, n int) string {

@@ -125,9 +125,15 @@ var claudeRuleCases = []replyCase{
 	{name: "permission_decision_ask_with_reason", event: "PreToolUse",
 		stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touches .env"}}`,
 		want:   &Contribution{Decision: DecisionAsk, Message: "touches .env"}, wantWire: `{"action":"approve","message":"touches .env"}`},
-	{name: "permission_decision_defer_is_no_decision", event: "PreToolUse",
+	{name: "permission_decision_defer_outranks_ask_and_allow", event: "PreToolUse",
 		stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer","permissionDecisionReason":"later"}}`,
-		want:   nil, noteHas: "defer"},
+		want:   &Contribution{Decision: DecisionDefer}, wantWire: `{}`},
+	{name: "top_level_block_reason_wins_over_hso_allow_reason", event: "PreToolUse",
+		stdout: `{"decision":"block","reason":"R","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"looks safe"}}`,
+		want:   deny("R")},
+	{name: "system_message_discarded_on_notification", event: "Notification",
+		stdout: `{"systemMessage":"ignored here"}`,
+		want:   nil, noteHas: "discarded"},
 	{name: "permission_decision_deny_reason_falls_back_to_top_level_reason", event: "PreToolUse",
 		stdout: `{"reason":"top","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}`,
 		want:   deny("top")},
@@ -331,7 +337,7 @@ func TestClaudeStdoutTrimmedLikeJavaScript(t *testing.T) {
 	stdout := "\uFEFF" + `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"bom"}}` + "\r\n"
 	c, note := ParseReply(Reply{Dialect: Claude, Event: ev("PreToolUse"), Stdout: []byte(stdout)})
 	if c == nil || c.Decision != DecisionBlock || c.Message != "bom" {
-		t.Skipf("BUG: Claude stdout is trimmed with strings.TrimSpace, which keeps a leading U+FEFF, so a BOM-prefixed deny is ignored (Claude ref §4.1 item 1, JS trim): got %s, note %q", contribString(c), note)
+		t.Fatalf("regression: Claude stdout is trimmed with strings.TrimSpace, which keeps a leading U+FEFF, so a BOM-prefixed deny is ignored (Claude ref §4.1 item 1, JS trim): got %s, note %q", contribString(c), note)
 	}
 	// Other JavaScript white space around the JSON is trimmed as well.
 	c, _ = ParseReply(Reply{Dialect: Claude, Event: ev("PreToolUse"), Stdout: []byte("\u00a0\u2028" + `{"decision":"block","reason":"ws"}` + "\u3000")})
@@ -366,6 +372,6 @@ func TestClaudeExit2MissingScriptOnStopEventsIsNonBlocking(t *testing.T) {
 		t.Errorf("Stop exit 2 with stdout must still block: %s", contribString(c))
 	}
 	if len(bugs) > 0 {
-		t.Skipf("BUG: exit 2 + empty stdout + \"No such file\"/\"can't open\" stderr still blocks on %v (Claude ref §4.2 downgrades it to non-blocking)", bugs)
+		t.Fatalf("regression: exit 2 + empty stdout + \"No such file\"/\"can't open\" stderr still blocks on %v (Claude ref §4.2 downgrades it to non-blocking)", bugs)
 	}
 }

@@ -282,7 +282,7 @@ func TestHermesInvalidUTF8StderrReplacedPerByte(t *testing.T) {
 	}
 	want := "bad \uFFFD\uFFFD end" // Python: b"bad \xff\xfe end".decode("utf-8", "replace")
 	if got.Message != want {
-		t.Skip("BUG: toValidUTF8 collapses a run of invalid bytes into one U+FFFD; Python's errors=\"replace\" (Hermes §2.1) gives one per byte: got " + strings.ReplaceAll(got.Message, "\uFFFD", "<FFFD>"))
+		t.Fatal("regression: toValidUTF8 collapses a run of invalid bytes into one U+FFFD; Python's errors=\"replace\" (Hermes §2.1) gives one per byte: got " + strings.ReplaceAll(got.Message, "\uFFFD", "<FFFD>"))
 	}
 }
 
@@ -341,6 +341,6 @@ func TestHermesStdoutStrippedLikePython(t *testing.T) {
 	c, note := ParseReply(Reply{Dialect: Hermes, Event: ev("pre_tool_call"),
 		Stdout: []byte("\x1f{\"action\":\"block\",\"message\":\"sep\"}\x1c\n")})
 	if c == nil || c.Message != "sep" {
-		t.Skipf("BUG: strings.TrimSpace keeps U+001C–U+001F that Python's strip() removes (Hermes §2.4): got %s, note %q", contribString(c), note)
+		t.Fatalf("regression: strings.TrimSpace keeps U+001C–U+001F that Python's strip() removes (Hermes §2.4): got %s, note %q", contribString(c), note)
 	}
 }

@@ -18,12 +18,13 @@ var DefaultToolAliases = map[string]string{
 // claudeLegacyNames are Claude Code's own renames: a Claude matcher written
 // for either name matches both (Claude Code does the same).
 var claudeLegacyNames = map[string][]string{
-	"Task":        {"Agent"},
-	"Agent":       {"Task"},
-	"TaskStop":    {"KillShell"},
-	"KillShell":   {"TaskStop"},
-	"TaskOutput":  {"AgentOutputTool", "BashOutputTool"},
-	"AgentOutput": {"TaskOutput"},
+	"Task":            {"Agent"},
+	"Agent":           {"Task"},
+	"TaskStop":        {"KillShell"},
+	"KillShell":       {"TaskStop"},
+	"TaskOutput":      {"AgentOutputTool", "BashOutputTool"},
+	"AgentOutputTool": {"TaskOutput"},
+	"BashOutputTool":  {"TaskOutput"},
 }
 
 // ToolTable translates tool names between the dialects. The zero value
