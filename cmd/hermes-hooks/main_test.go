@@ -28,8 +28,35 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "userhome"))
 			env.Setenv("HERMES_ACCEPT_HOOKS", "")
 			env.Setenv("HERMES_SAFE_MODE", "")
-			return os.MkdirAll(filepath.Join(env.WorkDir, "userhome"), 0o755)
+			if err := os.MkdirAll(filepath.Join(env.WorkDir, "userhome"), 0o755); err != nil {
+				return err
+			}
+			// The README's client examples, for clients.txtar to run.
+			return copyDir(filepath.Join("..", "..", "testdata", "clients"), filepath.Join(env.WorkDir, "clients"))
 		},
 		RequireExplicitExec: true,
 	})
+}
+
+func copyDir(from, to string) error {
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(to, e.Name()), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
