@@ -618,6 +618,27 @@ func SplitCommand(command string) ([]string, string) {
 	return argv, ""
 }
 
+// SameCommand reports whether two command strings run the same thing: equal,
+// or equal once split into words with "~" expanded. It lets people type a
+// command as their shell expands it (hermes-hooks approve ~/h.sh arrives as
+// /home/me/h.sh) and still name the config's "~/h.sh".
+func SameCommand(a, b string) bool {
+	if a == b {
+		return true
+	}
+	wa, errA := SplitCommand(a)
+	wb, errB := SplitCommand(b)
+	if errA != "" || errB != "" || len(wa) != len(wb) {
+		return false
+	}
+	for i := range wa {
+		if wa[i] != wb[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // shlexReason words a split error as Python's shlex does.
 func shlexReason(err error) string {
 	msg := err.Error()

@@ -65,9 +65,15 @@ func runApprove(a *app, command string, o approveOptions) error {
 	var targets []approveTarget
 	seen := map[string]bool{}
 	add := func(event string, st *dispatcher.HookStatus) {
-		if !seen[event] {
-			seen[event] = true
-			targets = append(targets, approveTarget{event: event, command: command, status: st})
+		cmd := command
+		if st != nil {
+			// Key the approval by the config's own spelling: that is the
+			// string dispatch looks up.
+			cmd = st.Entry.Command
+		}
+		if !seen[event+"\x00"+cmd] {
+			seen[event+"\x00"+cmd] = true
+			targets = append(targets, approveTarget{event: event, command: cmd, status: st})
 		}
 	}
 	if o.event != "" {
@@ -81,7 +87,7 @@ func runApprove(a *app, command string, o approveOptions) error {
 		// pre_tool_call approves a hook declared under PreToolUse too.
 		for i := range statuses {
 			st := &statuses[i]
-			if st.Entry.Command == command && st.Entry.Event == ev {
+			if dispatcher.SameCommand(st.Entry.Command, command) && st.Entry.Event == ev {
 				add(st.Entry.DeclaredAs, st)
 			}
 		}
@@ -90,7 +96,7 @@ func runApprove(a *app, command string, o approveOptions) error {
 		}
 	} else {
 		for i := range statuses {
-			if statuses[i].Entry.Command == command {
+			if dispatcher.SameCommand(statuses[i].Entry.Command, command) {
 				add(statuses[i].Entry.DeclaredAs, &statuses[i])
 			}
 		}

@@ -2,10 +2,14 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/spf13/cobra"
 )
+
+func contains(list []string, s string) bool { return slices.Contains(list, s) }
 
 func newRevokeCmd(a *app) *cobra.Command {
 	return &cobra.Command{
@@ -27,12 +31,26 @@ func runRevoke(a *app, command string) error {
 	if err != nil {
 		return err
 	}
-	res, err := store.RevokeDetail(command)
-	if res.Backup != "" {
-		a.warn(consent.BackupNotice(store.Path(), res.Backup))
+	// Revoke the command as typed and every allowlisted spelling of it (a
+	// shell turns ~/h.sh into /home/me/h.sh before we see it).
+	spellings := []string{command}
+	if allow, err := store.Load(); err == nil {
+		for _, e := range allow.Approvals {
+			if e.Command != command && dispatcher.SameCommand(e.Command, command) && !contains(spellings, e.Command) {
+				spellings = append(spellings, e.Command)
+			}
+		}
 	}
-	if err != nil {
-		return &exitError{code: 1, msg: consent.PersistWarning(store.Path(), err)}
+	var res consent.RevokeResult
+	for _, c := range spellings {
+		r, err := store.RevokeDetail(c)
+		if r.Backup != "" {
+			a.warn(consent.BackupNotice(store.Path(), r.Backup))
+		}
+		if err != nil {
+			return &exitError{code: 1, msg: consent.PersistWarning(store.Path(), err)}
+		}
+		res.Removed += r.Removed
 	}
 	if res.Removed == 0 {
 		fmt.Fprintf(a.out, "No allowlist entry found for command: %s\n", command)
