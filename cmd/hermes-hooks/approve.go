@@ -26,9 +26,10 @@ event the command is configured under is approved; with --event, that one.
 --all approves every configured hook that is not yet allowlisted.
 
 The approval records the script's SHA-256: if the script changes later, dispatch
-stops running it until you approve it again (list and doctor say why). The
-command must be written exactly as in the config (a trailing space makes a
-different command).`,
+stops running it until you approve it again (list and doctor say why). COMMAND
+names a configured command when it has the same words once ~ is expanded (so
+the shell's expansion of ~/h.sh still names the config's ~/h.sh); the approval
+is recorded under the config's own spelling.`,
 		Example: `  hermes-hooks approve ~/.hermes/hooks/block-rm-rf.sh
   hermes-hooks approve "python3 ~/hooks/audit.py" --event post_tool_call
   hermes-hooks approve --all`,
@@ -149,6 +150,12 @@ func approveTargets(a *app, cfg *dispatcher.Config, store *consent.Store, target
 			return &exitError{code: 1, msg: consent.PersistWarning(store.Path(), err)}
 		}
 		approved++
+		if res.Entry.ScriptSHA256AtApproval == "" {
+			if p := consent.ScriptFile(hook.Command, hook.Vars, hook.Dir); strings.Contains(consent.ScriptPath(hook.Command), "/") {
+				fmt.Fprintf(a.out, "  ⚠ %s does not exist or cannot be read: this approval has no content hash,\n"+
+					"    so whatever is written there later will run. Approve again once the script exists.\n", p)
+			}
+		}
 		verb := "approved"
 		if t.status != nil && t.status.Approved {
 			verb = "re-approved (script changed since the last approval)"

@@ -16,9 +16,10 @@ func newRevokeCmd(a *app) *cobra.Command {
 		Use:     "revoke COMMAND",
 		Aliases: []string{"remove", "rm"},
 		Short:   "Remove a command's allowlist entries (every event)",
-		Long: `Remove every allowlist entry for COMMAND, whatever its event. The command must be
-written exactly as approved. The next dispatch no longer runs it; a running
-'hermes-hooks serve' notices at once.`,
+		Long: `Remove every allowlist entry for COMMAND, whatever its event, and for every
+spelling of it with the same words once ~ is expanded (a shell turns ~/h.sh
+into /home/you/h.sh before hermes-hooks sees it). The next dispatch no longer
+runs it; a running 'hermes-hooks serve' notices at once.`,
 		Example: `  hermes-hooks revoke ~/.hermes/hooks/block-rm-rf.sh
   hermes-hooks rm "python3 ~/hooks/audit.py"`,
 		Args: exactArgs(1, "exactly one COMMAND (quote it if it has spaces)"),

@@ -94,11 +94,11 @@ func runTest(a *app, event string, o testOptions) error {
 		}
 		entries = append(entries, e)
 	}
+	statuses := dispatcher.Inspect(&dispatcher.Config{Entries: entries, Tools: cfg.Tools}, allow, wd)
 	var runs []testRun
-	for _, e := range entries {
-		h := dispatcher.ConsentHook(e, wd)
-		_, approved := allow.Lookup(h.Event, h.Command)
-		runs = append(runs, testRun{entry: e, approved: approved,
+	for i, e := range entries {
+		runs = append(runs, testRun{entry: e, approved: statuses[i].Approved,
+			changed: statuses[i].Approved && !statuses[i].Runs(),
 			HookRun: d.RunEntry(context.Background(), ev, e, fields)})
 	}
 	if o.json {
@@ -112,6 +112,7 @@ type testRun struct {
 	dispatcher.HookRun
 	entry    *dispatcher.Entry
 	approved bool
+	changed  bool // approved, but the script changed since: dispatch skips it
 }
 
 // readPayloadFile reads --payload-file. A file that is not a JSON object is
@@ -151,8 +152,12 @@ func printTest(w io.Writer, ev *protocol.Event, event, forTool string, runs []te
 		if rep.Dialect != protocol.Hermes {
 			fmt.Fprintf(w, "      (%s dialect, declared under %s)\n", rep.Dialect, rep.Event)
 		}
-		if !r.approved {
+		switch {
+		case !r.approved:
 			fmt.Fprintf(w, "      ⚠ not allowlisted: dispatch skips this hook until you run %s\n",
+				consent.ApproveCommandHint(r.entry.DeclaredAs, r.entry.Command))
+		case r.changed:
+			fmt.Fprintf(w, "      ⚠ script changed since approval: dispatch skips this hook until you run %s\n",
 				consent.ApproveCommandHint(r.entry.DeclaredAs, r.entry.Command))
 		}
 		elapsed := dispatcher.PyFloat(rep.ElapsedMS / 1000)
@@ -197,6 +202,7 @@ func testJSON(ev *protocol.Event, fields map[string]any, runs []testRun) any {
 		out = append(out, map[string]any{
 			"report":   r.Report,
 			"approved": r.approved,
+			"changed":  r.changed,
 			"stdout":   string(r.Stdout),
 			"stderr":   string(r.Stderr),
 		})
