@@ -30,18 +30,29 @@ type Verdict struct {
 // matching hook of every firing and never runs a hook it refuses; the policy
 // (allowlist, accept channels, drift) lives behind it, in package consent.
 type Gate interface {
-	Check(e *Entry) Verdict
+	Check(h Hook) Verdict
+}
+
+// Hook is one entry about to run in one firing: where it will run, so that
+// the gate checks the very script that would be executed.
+type Hook struct {
+	Entry *Entry
+	// Dir is the directory the hook runs in, where a relative script path
+	// is found ("" = the dispatcher's working directory).
+	Dir string
+	// ProjectDir is CLAUDE_PROJECT_DIR for Claude-dialect hooks.
+	ProjectDir string
 }
 
 // GateFunc adapts a function to Gate.
-type GateFunc func(e *Entry) Verdict
+type GateFunc func(h Hook) Verdict
 
 // Check calls f.
-func (f GateFunc) Check(e *Entry) Verdict { return f(e) }
+func (f GateFunc) Check(h Hook) Verdict { return f(h) }
 
 // AllowAll runs every hook. It exists for tests and for `hermes-hooks
 // test`, which runs unapproved hooks on purpose; a host must never use it.
-var AllowAll Gate = GateFunc(func(*Entry) Verdict { return Verdict{Run: true} })
+var AllowAll Gate = GateFunc(func(Hook) Verdict { return Verdict{Run: true} })
 
 // Options configures a Dispatcher.
 type Options struct {
@@ -185,7 +196,8 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	var runnable []int
 	for i, e := range selected {
 		reports[i] = baseReport(e)
-		if v := d.opts.Gate.Check(e); !v.Run {
+		dir, project := d.where(e, fields)
+		if v := d.opts.Gate.Check(Hook{Entry: e, Dir: dir, ProjectDir: project}); !v.Run {
 			reports[i].Skipped = v.Reason
 			continue
 		}
@@ -556,22 +568,12 @@ func joinNote(a, b string) string {
 // Hermes words it.
 func (d *Dispatcher) prepare(e *Entry, fields map[string]any) (runSpec, string) {
 	spec := runSpec{Env: d.env, Timeout: e.Timeout, Cap: d.opts.OutputCap}
+	dir, project := d.where(e, fields)
 	if e.Dialect == protocol.Claude {
 		// Claude Code runs command strings through the shell ($VARS, pipes,
 		// &&), in the session's working directory.
 		spec.Path, spec.Argv = "/bin/sh", []string{"/bin/sh", "-c", e.Command}
-		dir := e.WorkDir
-		if cwd, ok := fields["cwd"].(string); ok && cwd != "" && isDir(cwd) {
-			dir = cwd
-		}
 		spec.Dir = dir
-		project := e.ProjectDir
-		if project == "" {
-			project = dir
-			if project == "" {
-				project = d.opts.Cwd
-			}
-		}
 		spec.Env = withEnv(d.env, "CLAUDE_PROJECT_DIR", project)
 		return spec, ""
 	}
@@ -591,13 +593,36 @@ func (d *Dispatcher) prepare(e *Entry, fields map[string]any) (runSpec, string) 
 		path = p
 	}
 	spec.Path, spec.Argv = path, argv
-	spec.Dir = e.WorkDir
-	if e.WorkDir != "" && !strings.HasPrefix(path, "/") {
+	spec.Dir = dir
+	if dir != "" && !strings.HasPrefix(path, "/") {
 		// A relative script path names a file of the project, not of
 		// wherever the host happens to run.
-		spec.Path = e.WorkDir + "/" + path
+		spec.Path = dir + "/" + path
 	}
 	return spec, ""
+}
+
+// where is the directory a hook runs in ("" = the dispatcher's own) and,
+// for Claude hooks, its CLAUDE_PROJECT_DIR. Claude hooks run in the
+// session's cwd, as in Claude Code; project-local hooks in their project
+// root; other Hermes hooks where the dispatcher runs, as in Hermes. The gate
+// checks the script in the same place, so what is approved is what runs.
+func (d *Dispatcher) where(e *Entry, fields map[string]any) (dir, project string) {
+	dir = e.WorkDir
+	if e.Dialect != protocol.Claude {
+		return dir, ""
+	}
+	if cwd, ok := fields["cwd"].(string); ok && cwd != "" && isDir(cwd) {
+		dir = cwd
+	}
+	project = e.ProjectDir
+	if project == "" {
+		project = dir
+		if project == "" {
+			project = d.opts.Cwd
+		}
+	}
+	return dir, project
 }
 
 // SplitCommand splits a Hermes-dialect command into argv the way Hermes

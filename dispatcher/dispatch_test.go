@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -543,7 +544,7 @@ func TestGateRefusalSkipsAndReports(t *testing.T) {
 	s := script(t, dir, "h.sh", "touch "+sentinel)
 	cfg, _ := ParseConfig([]byte(hookYAML("pre_tool_call", s)), "x.yaml")
 	cfg.finish()
-	d, err := New(cfg, Options{Gate: GateFunc(func(*Entry) Verdict { return Verdict{Reason: "not allowlisted"} })})
+	d, err := New(cfg, Options{Gate: GateFunc(func(Hook) Verdict { return Verdict{Reason: "not allowlisted"} })})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -596,5 +597,58 @@ func TestNoMatchAllocatesNothing(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("no-match dispatch allocated %v times", allocs)
+	}
+}
+
+// A hook that writes its reply, then exits leaving a child that holds its
+// stdout: the reply already in the pipe must count (a guard's block must not
+// be lost), and the holder is killed.
+func TestReplyBeforeHeldPipeIsKept(t *testing.T) {
+	dir := t.TempDir()
+	pidfile := filepath.Join(dir, "pid")
+	s := script(t, dir, "h.sh", `echo $$ > `+pidfile+`; head -c 60000 /dev/zero | tr '\0' ' '; echo '{"action":"block","message":"held"}'; (sleep 3600 &); exit 0`)
+	o := dispatch(t, dispatcherFor(t, hookYAML("pre_tool_call", s, "timeout: 30")), "pre_tool_call", terminalCall)
+	if !o.Blocked() || o.Message != "held" {
+		t.Fatalf("outcome %+v", o)
+	}
+	raw, _ := os.ReadFile(pidfile)
+	pgid, _ := strconv.Atoi(strings.TrimSpace(string(raw)))
+	if !waitGroupGone(pgid, 5*time.Second) {
+		t.Fatalf("holder of group %d survived", pgid)
+	}
+}
+
+// The gate checks the script the hook would run: a relative Claude command
+// runs in the session's cwd, so that is where its approved hash is checked.
+// Approving one project's hooks/g.sh must not let another project's run.
+func TestGateChecksTheScriptThatRuns(t *testing.T) {
+	root := t.TempDir()
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	for _, d := range []string{a, b} {
+		if err := os.MkdirAll(filepath.Join(d, "hooks"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script(t, filepath.Join(a, "hooks"), "g.sh", `echo "project a"`)
+	script(t, filepath.Join(b, "hooks"), "g.sh", `echo "project b, not approved"`)
+	cfg, err := ParseConfig([]byte("hooks:\n  UserPromptSubmit:\n    - command: sh hooks/g.sh\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.finish()
+	store := consent.NewStore(filepath.Join(root, "home"))
+	if _, err := store.ApproveHook(consent.Hook{Event: "UserPromptSubmit", Command: "sh hooks/g.sh", Dir: a}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := New(cfg, Options{Gate: ConsentGate(&consent.Policy{Store: store}, root), Cwd: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := dispatch(t, d, "pre_llm_call", map[string]any{"cwd": a}); o.Context != "project a" {
+		t.Fatalf("approved project: %+v", o)
+	}
+	o := dispatch(t, d, "pre_llm_call", map[string]any{"cwd": b})
+	if o.Context != "" || o.Hooks[0].Ran || !strings.Contains(o.Hooks[0].Skipped, "changed since approval") {
+		t.Fatalf("other project's script ran or was not refused: %+v", o.Hooks[0])
 	}
 }

@@ -99,9 +99,11 @@ func parseHermes(r Reply) (*Contribution, string) {
 		}
 		return &Contribution{Decision: DecisionBlock, Message: msg}, ""
 	}
+	// The first line of stderr says why a hook failed ("jq: command not
+	// found"); without it the report would only say that it did.
+	why := prefixIf(": ", firstLine(pyStrip(toValidUTF8(r.Stderr))))
 	if r.ExitCode != 0 {
-		extra := "hook " + exitText(r.ExitCode)
-		note = joinNonEmpty("; ", extra, note)
+		note = joinNonEmpty("; ", "hook "+exitText(r.ExitCode)+why, note)
 	}
 	if c == nil && failClosed {
 		if stdout != "" && !isObject {
@@ -111,7 +113,7 @@ func parseHermes(r Reply) (*Contribution, string) {
 		// through (its open issue #102405); a guard that dies silently must
 		// not open the gate, so we block.
 		if stdout == "" && r.ExitCode != 0 {
-			return failedClosed(r.Command, exitText(r.ExitCode)+" and printed nothing"), note
+			return failedClosed(r.Command, exitText(r.ExitCode)+" and printed nothing"+why), note
 		}
 	}
 	return c, note

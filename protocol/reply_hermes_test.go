@@ -180,7 +180,7 @@ var hermesSectionH = []replyCase{
 		want: block("hook /hooks/guard.sh --strict failed closed: exited with status 1 and printed nothing")},
 	{name: "H_fix102405_fail_closed_blank_stdout_blocks", event: "pre_tool_call", failClosed: true, exit: 3,
 		stdout: " \n", stderr: "segfault",
-		want: block("hook /hooks/guard.sh --strict failed closed: exited with status 3 and printed nothing")},
+		want: block("hook /hooks/guard.sh --strict failed closed: exited with status 3 and printed nothing: segfault")},
 	{name: "H_fix102405_fail_closed_signal_empty_stdout_blocks", event: "pre_tool_call", failClosed: true, exit: -9,
 		want: block("hook /hooks/guard.sh --strict failed closed: was killed by signal 9 and printed nothing")},
 	{name: "H_fix102405_fail_open_nonzero_exit_empty_stdout_nothing", event: "pre_tool_call", exit: 1, want: nil},

@@ -1,0 +1,92 @@
+//go:build unix && !linux
+
+package dispatcher
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os/exec"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// run (portable version, built with os/exec) starts the process in its own process group, feeds it Stdin, captures
+// its output up to the cap, and waits — never longer than its timeout plus
+// drainGrace. On timeout or cancellation the whole process group is killed.
+// If the hook exits but something it started still holds its output pipes
+// after drainGrace, that group is killed too: we stop listening, and a
+// process left writing into a closed pipe would only die of SIGPIPE later.
+func run(ctx context.Context, s runSpec) runResult {
+	start := time.Now()
+	if s.Cap <= 0 {
+		s.Cap = DefaultOutputCap
+	}
+	tctx, cancel := context.WithTimeout(ctx, s.Timeout)
+	defer cancel()
+
+	cmd := exec.CommandContext(tctx, s.Path)
+	cmd.Args = s.Argv
+	cmd.Env = s.Env
+	cmd.Dir = s.Dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A fresh reader per child: concurrent hooks never share read state.
+	cmd.Stdin = bytes.NewReader(s.Stdin)
+	stdout := &capBuffer{max: s.Cap}
+	stderr := &capBuffer{max: s.Cap}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+
+	var killed atomic.Bool
+	cmd.Cancel = func() error {
+		killed.Store(true)
+		return killGroup(cmd)
+	}
+	cmd.WaitDelay = drainGrace
+
+	if err := cmd.Start(); err != nil {
+		return runResult{SpawnError: spawnErrorText(err), Elapsed: time.Since(start)}
+	}
+	err := cmd.Wait()
+	if errors.Is(err, exec.ErrWaitDelay) {
+		// The hook is gone but its pipes were held open: clean up whatever
+		// of its process group is left.
+		_ = killGroup(cmd)
+	}
+	res := runResult{
+		Stdout:          stdout.buf.Bytes(),
+		Stderr:          stderr.buf.Bytes(),
+		StdoutTruncated: stdout.truncated,
+		StderrTruncated: stderr.truncated,
+		Elapsed:         time.Since(start),
+	}
+	if killed.Load() {
+		if ctx.Err() != nil {
+			res.Cancelled = true
+		} else {
+			res.TimedOut = true
+		}
+		return res
+	}
+	if ps := cmd.ProcessState; ps != nil {
+		res.Exited = true
+		res.ExitCode = ps.ExitCode()
+		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			res.ExitCode = -int(ws.Signal())
+		}
+	}
+	return res
+}
+
+// killGroup SIGKILLs the hook's whole process group. The group id cannot
+// have been reused: a process group id stays taken while any member lives.
+func killGroup(cmd *exec.Cmd) error {
+	if cmd.Process == nil {
+		return nil
+	}
+	err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	if errors.Is(err, syscall.ESRCH) {
+		return nil
+	}
+	return err
+}
