@@ -177,6 +177,9 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	if !ok {
 		return protocol.Outcome{}, &UnknownEventError{Name: event, Suggestion: protocol.SuggestEvent(event)}
 	}
+	session := d.sessionID(fields)
+	// A session's state ends with it, whether or not any hook listens.
+	defer d.endSession(ev, session)
 	entries := d.byEvent[ev.Name]
 	if len(entries) == 0 {
 		// The hot path of a host that fires every event: nothing to run,
@@ -186,8 +189,6 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	if fields == nil {
 		fields = map[string]any{}
 	}
-	session := d.sessionID(fields)
-	defer d.endSession(ev, session)
 	selected := d.Select(ev, fields)
 	if len(selected) == 0 {
 		return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionNone}, nil

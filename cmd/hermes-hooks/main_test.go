@@ -31,8 +31,12 @@ func TestScripts(t *testing.T) {
 			if err := os.MkdirAll(filepath.Join(env.WorkDir, "userhome"), 0o755); err != nil {
 				return err
 			}
-			// The README's client examples, for clients.txtar to run.
-			return copyDir(filepath.Join("..", "..", "testdata", "clients"), filepath.Join(env.WorkDir, "clients"))
+			// The README's client examples and the example hooks, for the
+			// scripts that run them (clients.txtar, workflow_guard.txtar).
+			if err := copyDir(filepath.Join("..", "..", "testdata", "clients"), filepath.Join(env.WorkDir, "clients")); err != nil {
+				return err
+			}
+			return copyDir(filepath.Join("..", "..", "agent-hooks"), filepath.Join(env.WorkDir, "agent-hooks"))
 		},
 		RequireExplicitExec: true,
 	})
@@ -54,7 +58,11 @@ func copyDir(from, to string) error {
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(to, e.Name()), data, 0o644); err != nil {
+		info, err := e.Info()
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(to, e.Name()), data, info.Mode().Perm()); err != nil {
 			return err
 		}
 	}
