@@ -53,11 +53,13 @@ func runTests(m *testing.M) int {
 
 // outcome is the part of dispatch's output the tests look at.
 type outcome struct {
-	Event    string   `json:"event"`
-	Decision string   `json:"decision"`
-	Message  string   `json:"message"`
-	Context  string   `json:"context"`
-	Hooks    []report `json:"hooks"`
+	Event        string   `json:"event"`
+	Decision     string   `json:"decision"`
+	Message      string   `json:"message"`
+	Context      string   `json:"context"`
+	Result       *string  `json:"result"`
+	InjectSystem string   `json:"inject_system"`
+	Hooks        []report `json:"hooks"`
 }
 
 type report struct {
@@ -853,8 +855,8 @@ func TestScriptsExplainAMissingTool(t *testing.T) {
 func scripts(t *testing.T) []string {
 	t.Helper()
 	files, err := filepath.Glob("*.sh")
-	if err != nil || len(files) != 6 {
-		t.Fatalf("found scripts %v (%v), want the 6 examples", files, err)
+	if err != nil || len(files) != 7 {
+		t.Fatalf("found scripts %v (%v), want the 7 examples", files, err)
 	}
 	return files
 }
@@ -884,4 +886,47 @@ func TestShellcheck(t *testing.T) {
 	if err != nil {
 		t.Fatalf("shellcheck -s sh: %v\n%s", err, out)
 	}
+}
+
+// The workflow guard through dispatch: rewrite, reminders that follow the
+// session state, code writes blocked until the plan exists (the whole turn
+// is also in testdata/script/workflow_guard.txtar).
+func TestWorkflowGuard(t *testing.T) {
+	t.Parallel()
+	e := newHookEnv(t, hook("transform_user_input", "workflow-guard.sh", "")+
+		hook("pre_llm_call", "workflow-guard.sh", "")+
+		hook("pre_tool_call", "workflow-guard.sh", "write_file|patch|read_file"))
+	project := t.TempDir()
+	fields := func(extra map[string]any) map[string]any {
+		f := map[string]any{"session_id": "wg", "cwd": project}
+		for k, v := range extra {
+			f[k] = v
+		}
+		return f
+	}
+	o := e.dispatch(t, "transform_user_input", fields(map[string]any{"user_message": "/plan ship it"}))
+	if o.Result == nil || *o.Result != "Write a plan for: ship it. Save it as plans/active/plan.md before changing any code." {
+		t.Fatalf("rewrite: %+v", o)
+	}
+	if o := e.dispatch(t, "transform_user_input", fields(map[string]any{"user_message": "hello"})); o.Result != nil {
+		t.Fatalf("ordinary input must pass: %+v", o)
+	}
+	if o := e.dispatch(t, "pre_llm_call", fields(nil)); !strings.HasPrefix(o.InjectSystem, "No plan yet") {
+		t.Fatalf("reminder: %+v", o)
+	}
+	write := func(path string) map[string]any {
+		return fields(map[string]any{"tool_name": "write_file", "args": map[string]any{"path": path, "content": "x"}})
+	}
+	wantDecision(t, e.dispatch(t, "pre_tool_call", write("src/a.go")), "block")
+	wantDecision(t, e.dispatch(t, "pre_tool_call", write(filepath.Join(project, "src/a.go"))), "block")
+	wantNoOpinion(t, e.dispatch(t, "pre_tool_call", write("plans/active/plan.md")))
+	writeFile(t, filepath.Join(project, "plans/active/plan.md"), "1. ship it\n")
+	if o := e.dispatch(t, "pre_llm_call", fields(nil)); !strings.HasPrefix(o.InjectSystem, "A plan exists") {
+		t.Fatalf("reminder after the plan: %+v", o)
+	}
+	e.dispatch(t, "pre_tool_call", fields(map[string]any{"tool_name": "read_file", "args": map[string]any{"path": "plans/active/plan.md"}}))
+	if o := e.dispatch(t, "pre_llm_call", fields(nil)); !strings.HasPrefix(o.InjectSystem, "Follow plans/active/plan.md") {
+		t.Fatalf("reminder after reading: %+v", o)
+	}
+	wantNoOpinion(t, e.dispatch(t, "pre_tool_call", write("src/a.go")))
 }
