@@ -4,4 +4,6 @@
 # ratios. Pass options through BENCHFLAGS (e.g. BENCHFLAGS="-rounds 3").
 set -eu
 cd "$(dirname "$0")/.."
+# BENCHFLAGS holds several flags: split it on purpose.
+# shellcheck disable=SC2086
 exec go run ./bench -bin bin/hermes-hooks ${BENCHFLAGS:-}
