@@ -167,6 +167,22 @@ type Outcome struct {
 // Blocked reports whether the outcome blocks.
 func (o *Outcome) Blocked() bool { return o.Decision == DecisionBlock }
 
+// with appends the member when present: the outcome, its reports and their
+// contributions omit empty optional members.
+func (o Object) with(present bool, key string, value any) Object {
+	if present {
+		return append(o, KV{key, value})
+	}
+	return o
+}
+
+func deref(s *string) any {
+	if s == nil {
+		return nil
+	}
+	return *s
+}
+
 // object renders the outcome in its documented key order. Optional members
 // are omitted when empty; event, decision, stop and hooks are always there.
 func (o *Outcome) object() Object {
@@ -174,131 +190,69 @@ func (o *Outcome) object() Object {
 	if d == "" {
 		d = DecisionNone
 	}
-	obj := make(Object, 0, 12)
-	obj = append(obj, KV{"event", o.Event}, KV{"decision", string(d)})
-	if o.Message != "" {
-		obj = append(obj, KV{"message", o.Message})
-	}
-	if o.RuleKey != "" {
-		obj = append(obj, KV{"rule_key", o.RuleKey})
-	}
-	if o.Args != nil {
-		obj = append(obj, KV{"args", o.Args})
-	}
-	if o.Context != "" {
-		obj = append(obj, KV{"context", o.Context})
-	}
-	obj = append(obj, KV{"stop", o.Stop})
-	if o.StopReason != "" {
-		obj = append(obj, KV{"stop_reason", o.StopReason})
-	}
-	if o.SystemMessage != "" {
-		obj = append(obj, KV{"system_message", o.SystemMessage})
-	}
-	if o.Result != nil {
-		obj = append(obj, KV{"result", *o.Result})
-	}
-	if o.InjectSystem != "" {
-		obj = append(obj, KV{"inject_system", o.InjectSystem})
-	}
-	if o.InjectUser != "" {
-		obj = append(obj, KV{"inject_user", o.InjectUser})
-	}
-	if o.Metadata != nil {
-		obj = append(obj, KV{"metadata", o.Metadata})
-	}
 	hooks := make([]any, len(o.Hooks))
 	for i := range o.Hooks {
 		hooks[i] = reportObject(&o.Hooks[i])
 	}
-	obj = append(obj, KV{"hooks", hooks})
-	return obj
+	return make(Object, 0, 16).
+		with(true, "event", o.Event).
+		with(true, "decision", string(d)).
+		with(o.Message != "", "message", o.Message).
+		with(o.RuleKey != "", "rule_key", o.RuleKey).
+		with(o.Args != nil, "args", o.Args).
+		with(o.Context != "", "context", o.Context).
+		with(true, "stop", o.Stop).
+		with(o.StopReason != "", "stop_reason", o.StopReason).
+		with(o.SystemMessage != "", "system_message", o.SystemMessage).
+		with(o.Result != nil, "result", deref(o.Result)).
+		with(o.InjectSystem != "", "inject_system", o.InjectSystem).
+		with(o.InjectUser != "", "inject_user", o.InjectUser).
+		with(o.Metadata != nil, "metadata", o.Metadata).
+		with(true, "hooks", hooks)
 }
 
 func reportObject(r *HookReport) Object {
-	obj := Object{{"event", r.Event}, {"command", r.Command}, {"dialect", string(r.Dialect)}}
-	if r.Matcher != "" {
-		obj = append(obj, KV{"matcher", r.Matcher})
-	}
-	if r.Source != "" {
-		obj = append(obj, KV{"source", r.Source})
-	}
-	obj = append(obj, KV{"ran", r.Ran})
-	if r.Skipped != "" {
-		obj = append(obj, KV{"skipped", r.Skipped})
-	}
-	var exit any
+	var exit, contrib any
 	if r.ExitCode != nil {
 		exit = *r.ExitCode
 	}
-	obj = append(obj, KV{"exit_code", exit}, KV{"elapsed_ms", r.ElapsedMS}, KV{"timed_out", r.TimedOut})
-	if r.Error != "" {
-		obj = append(obj, KV{"error", r.Error})
-	}
-	if r.StdoutTruncated {
-		obj = append(obj, KV{"stdout_truncated", true})
-	}
-	if r.StderrTruncated {
-		obj = append(obj, KV{"stderr_truncated", true})
-	}
-	if r.Note != "" {
-		obj = append(obj, KV{"note", r.Note})
-	}
-	var contrib any
 	if r.Contribution != nil {
 		contrib = r.Contribution.object()
 	}
-	return append(obj, KV{"contribution", contrib})
+	return make(Object, 0, 16).
+		with(true, "event", r.Event).
+		with(true, "command", r.Command).
+		with(true, "dialect", string(r.Dialect)).
+		with(r.Matcher != "", "matcher", r.Matcher).
+		with(r.Source != "", "source", r.Source).
+		with(true, "ran", r.Ran).
+		with(r.Skipped != "", "skipped", r.Skipped).
+		with(true, "exit_code", exit).
+		with(true, "elapsed_ms", r.ElapsedMS).
+		with(true, "timed_out", r.TimedOut).
+		with(r.Error != "", "error", r.Error).
+		with(r.StdoutTruncated, "stdout_truncated", true).
+		with(r.StderrTruncated, "stderr_truncated", true).
+		with(r.Note != "", "note", r.Note).
+		with(true, "contribution", contrib)
 }
 
 func (c *Contribution) object() Object {
-	var obj Object
-	if c.Decision.rank() > 0 {
-		obj = append(obj, KV{"decision", string(c.Decision)})
-	}
-	if c.Message != "" {
-		obj = append(obj, KV{"message", c.Message})
-	}
-	if c.RuleKey != "" {
-		obj = append(obj, KV{"rule_key", c.RuleKey})
-	}
-	if c.Args != nil {
-		obj = append(obj, KV{"args", c.Args})
-	}
-	if c.ReplaceArgs {
-		obj = append(obj, KV{"replace_args", true})
-	}
-	if c.Context != "" {
-		obj = append(obj, KV{"context", c.Context})
-	}
-	if c.Stop {
-		obj = append(obj, KV{"stop", true})
-	}
-	if c.StopReason != "" {
-		obj = append(obj, KV{"stop_reason", c.StopReason})
-	}
-	if c.SystemMessage != "" {
-		obj = append(obj, KV{"system_message", c.SystemMessage})
-	}
-	if c.Result != nil {
-		obj = append(obj, KV{"result", *c.Result})
-	}
-	if c.InjectSystem != "" {
-		obj = append(obj, KV{"inject_system", c.InjectSystem})
-	}
-	if c.InjectUser != "" {
-		obj = append(obj, KV{"inject_user", c.InjectUser})
-	}
-	if c.Metadata != nil {
-		obj = append(obj, KV{"metadata", c.Metadata})
-	}
-	if c.State != nil {
-		obj = append(obj, KV{"state", c.State})
-	}
-	if obj == nil {
-		obj = Object{}
-	}
-	return obj
+	return make(Object, 0, 8).
+		with(c.Decision.rank() > 0, "decision", string(c.Decision)).
+		with(c.Message != "", "message", c.Message).
+		with(c.RuleKey != "", "rule_key", c.RuleKey).
+		with(c.Args != nil, "args", c.Args).
+		with(c.ReplaceArgs, "replace_args", true).
+		with(c.Context != "", "context", c.Context).
+		with(c.Stop, "stop", true).
+		with(c.StopReason != "", "stop_reason", c.StopReason).
+		with(c.SystemMessage != "", "system_message", c.SystemMessage).
+		with(c.Result != nil, "result", deref(c.Result)).
+		with(c.InjectSystem != "", "inject_system", c.InjectSystem).
+		with(c.InjectUser != "", "inject_user", c.InjectUser).
+		with(c.Metadata != nil, "metadata", c.Metadata).
+		with(c.State != nil, "state", c.State)
 }
 
 // MarshalJSON writes the contribution in its documented key order.
