@@ -60,4 +60,8 @@ say "6. doctor checks every hook: present, executable, approved, unchanged, and 
 more "   sensibly to a synthetic event."
 show doctor
 
+say "7. Changed your mind about a hook? revoke it: dispatch stops running it at once."
+show revoke agent-hooks/log-orchestration.sh
+show list
+
 say "Done. Next: README.md (five-minute tutorial), agent-hooks/README.md (the hooks)."
