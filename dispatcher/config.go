@@ -208,14 +208,16 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 			return nil, err
 		}
 	}
+	// ClaudeSettings holds the names as written until now; from here on it
+	// lists the files actually read (addClaudeSettings appends them).
 	base := filepath.Dir(path)
-	for _, p := range cfg.ClaudeSettings {
-		p = resolvePath(p, base)
-		if err := cfg.addClaudeSettings(p, false); err != nil {
+	named := cfg.ClaudeSettings
+	cfg.ClaudeSettings = nil
+	for _, p := range named {
+		if err := cfg.addClaudeSettings(resolvePath(p, base), false); err != nil {
 			return nil, err
 		}
 	}
-	cfg.ClaudeSettings = nil
 	for _, p := range opts.ClaudeSettings {
 		if err := cfg.addClaudeSettings(resolvePath(p, ""), true); err != nil {
 			return nil, err

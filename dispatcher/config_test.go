@@ -327,6 +327,9 @@ func TestClaudeSettingsFile(t *testing.T) {
 	if len(cfg.Entries) != 2 {
 		t.Fatalf("want 2 entries, got %d", len(cfg.Entries))
 	}
+	if len(cfg.ClaudeSettings) != 2 || cfg.ClaudeSettings[0] != settings || cfg.ClaudeSettings[1] != local {
+		t.Fatalf("ClaudeSettings %v: want the file named in the config, then the flag's", cfg.ClaudeSettings)
+	}
 	g := cfg.Entries[0]
 	if g.Dialect != protocol.Claude || g.Timeout != 5*time.Second || g.ProjectDir != proj || g.Source != settings {
 		t.Fatalf("guard entry %+v", g)
