@@ -104,9 +104,6 @@ func run() error {
 			return err
 		}
 	}
-	if err := e.serveLoad(); err != nil {
-		return err
-	}
 	if *extra != "" {
 		cmd := exec.Command(*extra)
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
@@ -116,6 +113,9 @@ func run() error {
 	}
 	if *micro {
 		microBenchmarks()
+	}
+	if err := e.serveLoad(); err != nil {
+		return err
 	}
 	fmt.Printf("\ntotal bench time %.0fs\n", time.Since(e.startTime).Seconds())
 	return nil

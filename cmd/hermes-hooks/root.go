@@ -68,6 +68,7 @@ configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
 		newRevokeCmd(a),
 		newDoctorCmd(a),
 		newDispatchCmd(a),
+		newServeCmd(a),
 		newEventsCmd(a),
 		newVersionCmd(a),
 	)

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/server"
+	"github.com/spf13/cobra"
+)
+
+type serveOptions struct {
+	listen          string
+	allowRemote     bool
+	maxBody         int64
+	maxConcurrent   int
+	queueWait       time.Duration
+	requestTimeout  time.Duration
+	shutdownTimeout time.Duration
+	logFormat       string
+	logLevel        string
+}
+
+func newServeCmd(a *app) *cobra.Command {
+	var o serveOptions
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run a long-lived dispatcher with an HTTP/JSON API and hot reload (for agents)",
+		Long: `Serve hook dispatches over HTTP/JSON on a Unix socket (mode 0600) or a loopback
+TCP port, so an agent pays for a process start once, not per event.
+
+  POST /v1/dispatch/EVENT   body: the event fields (a JSON object); reply: the
+                            outcome JSON 'hermes-hooks dispatch' prints
+                            (?format=hermes for Hermes' directive shape)
+  GET  /v1/hooks            what 'hermes-hooks list --json' prints
+  GET  /healthz             {"status":"ok","generation":N,...}
+
+Errors are JSON ({"error": ...}): 400 bad body, 404 unknown event (with
+"did_you_mean") or path, 405 wrong method, 413 body over --max-body-bytes,
+503 (Retry-After) when --max-concurrent dispatches are running and no slot
+frees within --queue-wait, or when shutdown cancelled the dispatch, 504 past
+--request-timeout. A non-200 reply carries no outcome: treat it as a failed
+dispatch, not as "no objection".
+
+Changes take effect without a restart. The config, the Claude settings files
+and the project hooks file are reloaded when they change; a broken config is
+logged (file, line, reason) and the last good one stays in service. Approvals
+and revocations ('hermes-hooks approve/revoke' from another terminal) count
+from the next dispatch, and so does an edit to an approved script (it stops
+running until re-approved). Dispatches already running finish on the config
+they started with. Session state is kept in memory, across reloads.
+
+Project hooks (.hermes/hooks.yaml) are those of the directory the server
+starts in; the server does not switch hook sets by the cwd a request names.
+Hooks inherit the server's environment.
+
+SIGTERM or SIGINT stops accepting connections; running dispatches may finish
+until --shutdown-timeout is nearly spent, then they are cancelled (their hooks'
+process groups are killed) and the server exits. Logs go to stderr, one line
+per request.`,
+		Example: `  hermes-hooks serve --listen unix://$HOME/.hermes/hermes-hooks.sock
+  curl --unix-socket ~/.hermes/hermes-hooks.sock -d '{"tool_name":"terminal","args":{"command":"ls"}}' http://x/v1/dispatch/pre_tool_call
+  hermes-hooks serve --listen tcp://127.0.0.1:8765 --log-format json --log-level debug
+  hermes-hooks --config project.yaml serve --listen unix:///run/user/1000/hooks.sock --max-concurrent 16`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error { return runServe(a, o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.listen, "listen", "", "unix:///path/to/sock or tcp://127.0.0.1:PORT (default unix://$HERMES_HOME/hermes-hooks.sock)")
+	f.BoolVar(&o.allowRemote, "allow-remote", false, "allow a TCP address other machines can reach (the API has no authentication)")
+	f.Int64Var(&o.maxBody, "max-body-bytes", server.DefaultMaxBodyBytes, "largest request body accepted (bigger: 413)")
+	f.IntVar(&o.maxConcurrent, "max-concurrent", server.DefaultMaxConcurrent, "dispatches running at once; more wait up to --queue-wait, then get 503")
+	f.DurationVar(&o.queueWait, "queue-wait", server.DefaultQueueWait, "how long a dispatch beyond --max-concurrent waits for a slot")
+	f.DurationVar(&o.requestTimeout, "request-timeout", server.DefaultRequestTimeout, "cancel a dispatch (and kill its hooks) after this long (504)")
+	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", server.DefaultShutdownTimeout, "on SIGTERM/SIGINT, exit within this long, cancelling dispatches still running")
+	f.StringVar(&o.logFormat, "log-format", "text", "log format on stderr: text or json")
+	f.StringVar(&o.logLevel, "log-level", "info", "least important log level shown: debug, info, warn or error")
+	return cmd
+}
+
+func runServe(a *app, o serveOptions) error {
+	logger, err := newLogger(a.err, o.logFormat, o.logLevel)
+	if err != nil {
+		return err
+	}
+	switch {
+	case o.maxBody <= 0:
+		return usageErr("", "--max-body-bytes must be positive")
+	case o.maxConcurrent <= 0:
+		return usageErr("", "--max-concurrent must be positive")
+	case o.queueWait <= 0 || o.requestTimeout <= 0 || o.shutdownTimeout <= 0:
+		return usageErr("write durations like 500ms, 10s or 5m", "--queue-wait, --request-timeout and --shutdown-timeout must be positive")
+	}
+	store, err := a.store()
+	if err != nil {
+		return err
+	}
+	listen := o.listen
+	if listen == "" {
+		listen = "unix://" + filepath.Join(store.Home(), "hermes-hooks.sock")
+	}
+	addr, err := server.ParseAddr(listen, o.allowRemote)
+	if errors.Is(err, server.ErrNotLoopback) {
+		return usageErr("pass --allow-remote if you really mean it (anyone who can connect runs your approved hooks), or listen on 127.0.0.1", "%v", err)
+	}
+	if err != nil {
+		return usageErr("use --listen unix:///path/to/sock or --listen tcp://127.0.0.1:PORT", "%v", err)
+	}
+	path, err := a.config()
+	if err != nil {
+		return err
+	}
+	srv, err := server.New(server.Options{
+		ConfigPath:      path,
+		ClaudeSettings:  a.claudeSettings,
+		Cwd:             cwd(),
+		Store:           store,
+		Accept:          a.acceptHooks || consent.EnvAccept(os.Getenv("HERMES_ACCEPT_HOOKS")),
+		SafeMode:        consent.SafeMode(os.Getenv("HERMES_SAFE_MODE")),
+		Logger:          logger,
+		MaxBodyBytes:    o.maxBody,
+		MaxConcurrent:   o.maxConcurrent,
+		QueueWait:       o.queueWait,
+		RequestTimeout:  o.requestTimeout,
+		ShutdownTimeout: o.shutdownTimeout,
+	})
+	if err != nil {
+		return err // a *dispatcher.ConfigError: exit 1 with its hint
+	}
+	if addr.Network == "tcp" && o.allowRemote {
+		logger.Warn("--allow-remote: the API has no authentication; anyone who can connect runs your approved hooks", "addr", addr.String())
+	}
+	ln, err := server.Listen(addr, logger)
+	if errors.Is(err, server.ErrInUse) {
+		return &exitError{code: 1, msg: err.Error(), hint: "stop the other server first, or --listen somewhere else"}
+	}
+	if err != nil {
+		return &exitError{code: 1, msg: err.Error()}
+	}
+	// The first SIGTERM/SIGINT starts the graceful shutdown. Later ones are
+	// caught too and change nothing: the shutdown is bounded by
+	// --shutdown-timeout anyway, and dying at once would leave the running
+	// hooks (each in its own process group, out of reach of a terminal's
+	// Ctrl-C) orphaned.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := srv.Serve(ctx, ln); err != nil {
+		return &exitError{code: 1, msg: err.Error()}
+	}
+	return nil
+}
+
+func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return nil, usageErr("use --log-level debug, info, warn or error", "unknown --log-level %q", level)
+	}
+	opts := &slog.HandlerOptions{Level: lv}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, usageErr("use --log-format text or --log-format json", "unknown --log-format %q", format)
+}

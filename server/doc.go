@@ -1,0 +1,63 @@
+// Package server is `hermes-hooks serve`: a long-running dispatcher that
+// answers hook firings over HTTP/JSON on a Unix socket (or a loopback TCP
+// port) and picks up every change to its configuration without a restart.
+//
+// # Contract
+//
+// Endpoints:
+//
+//   - POST /v1/dispatch/{event}: the body is the event fields, one JSON
+//     object (an empty body is an event without fields); the reply is the
+//     outcome JSON, byte for byte the schema `hermes-hooks dispatch` prints
+//     (protocol.AppendOutcome, compact), or Hermes' directive shape with
+//     ?format=hermes. {event} may be a Hermes name, a Claude Code name or an
+//     alias. Errors are JSON objects {"error": "...", ...}: 400 for a body
+//     that is not a JSON object, 404 for an unknown event (with
+//     "did_you_mean") or path, 405 for a wrong method (with an Allow
+//     header), 413 for a body over Options.MaxBodyBytes, 503 (with
+//     Retry-After) when Options.MaxConcurrent dispatches are in flight and
+//     no slot frees up within Options.QueueWait, or when the server is
+//     shutting down and cancelled the dispatch, 504 when the dispatch ran
+//     past Options.RequestTimeout. A non-200 reply never carries an
+//     outcome: a host must not read "nothing to do" into a dispatch that
+//     did not complete, and applies its own failure policy instead.
+//     A client that disconnects cancels its dispatch (its hooks are
+//     killed): nobody is left to act on the outcome.
+//   - GET /v1/hooks: exactly what `hermes-hooks list --json` prints for the
+//     same config, allowlist and working directory (dispatcher.NewListing).
+//   - GET /healthz: {"status":"ok", "generation": N, ...}; generation counts
+//     the configurations loaded so far, so a client can tell a reload
+//     happened.
+//
+// Hot reload: the server watches the directories (never the files: editors
+// and the allowlist writer replace files by rename, which a file watch
+// would lose) of the config file, every Claude settings file and project
+// hooks file it reads or names, the allowlist, and every hook script. A
+// burst of file events is debounced into one refresh. A changed config is
+// loaded into a new dispatcher.Dispatcher that replaces the old one
+// atomically: a request uses the dispatcher current when it started, so
+// in-flight dispatches finish on the configuration they began with. A
+// config that fails to load is logged (file, line, reason) and the last
+// good one stays in service. Consent needs no reload: consent.Policy
+// re-reads the allowlist and re-hashes changed scripts on every dispatch,
+// so an approval, a revocation or a script edit counts from the next
+// dispatch on; the watcher only logs what changed (a revoked hook, a
+// script whose content no longer matches its approval). Per-session hook
+// state lives in memory and survives reloads.
+//
+// Project-local hooks (.hermes/hooks.yaml) are loaded once, for the
+// server's working directory (Options.Cwd). Unlike one-shot dispatch, the
+// server does not switch hook sets by the cwd a request names: one server
+// serves one project. Run one server per project when hosts work in
+// several.
+//
+// Shutdown (Serve's context ends): the listener closes at once; in-flight
+// dispatches may finish until Options.ShutdownTimeout is nearly spent, then
+// they are cancelled, which kills every running hook's process group, and
+// Serve returns within the timeout. The Unix socket file is removed, unless
+// another server has replaced it since.
+//
+// The server prints nothing itself; everything goes to the slog.Logger in
+// Options, one line per request (event, decision, hooks matched and run,
+// status, duration) and one per notable change.
+package server

@@ -1,0 +1,312 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// Handler returns the HTTP API (see the package comment). Serve uses it;
+// tests and embedding hosts may mount it elsewhere.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	// Methods are checked in the handlers, not in the patterns, so that a
+	// wrong method gets our JSON error rather than the mux's plain text.
+	mux.HandleFunc("/v1/dispatch/{event}", s.handleDispatch)
+	mux.HandleFunc("/v1/hooks", s.handleHooks)
+	mux.HandleFunc("/healthz", s.handleHealth)
+	mux.HandleFunc("/", s.handleNotFound)
+	return mux
+}
+
+// apiError is every error reply's body.
+type apiError struct {
+	Error      string   `json:"error"`
+	DidYouMean string   `json:"did_you_mean,omitempty"`
+	Hint       string   `json:"hint,omitempty"`
+	Allowed    []string `json:"allowed,omitempty"`
+	Limit      int64    `json:"limit_bytes,omitempty"`
+	RetryAfter int      `json:"retry_after_seconds,omitempty"`
+}
+
+const fieldsHint = `send one JSON object of event fields, e.g. {"tool_name":"terminal","args":{"command":"ls"}}`
+
+func writeJSON(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+func writeError(w http.ResponseWriter, status int, e apiError) {
+	writeJSON(w, status, marshal(e))
+}
+
+// marshal encodes v on one line, without HTML escaping (messages quote
+// commands, and "<" should read as "<").
+func marshal(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return buf.Bytes()
+}
+
+// allowMethods answers 405 unless the request's method is one of allowed.
+func allowMethods(w http.ResponseWriter, r *http.Request, allowed ...string) bool {
+	for _, m := range allowed {
+		if r.Method == m {
+			return true
+		}
+	}
+	w.Header().Set("Allow", strings.Join(allowed, ", "))
+	writeError(w, http.StatusMethodNotAllowed, apiError{
+		Error:   "method " + r.Method + " not allowed on " + r.URL.Path,
+		Allowed: allowed,
+	})
+	return false
+}
+
+func (s *Server) handleNotFound(w http.ResponseWriter, r *http.Request) {
+	hint := "endpoints: POST /v1/dispatch/{event}, GET /v1/hooks, GET /healthz"
+	writeError(w, http.StatusNotFound, apiError{Error: "no such endpoint: " + r.URL.Path, Hint: hint})
+}
+
+// dispatchLog is what the request line of a dispatch says.
+type dispatchLog struct {
+	event, canonical, decision string
+	hooks, ran, status         int
+	err                        string
+}
+
+func (s *Server) handleDispatch(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	l := dispatchLog{event: r.PathValue("event")}
+	defer func() { s.logDispatch(r.Context(), &l, time.Since(start)) }()
+	fail := func(status int, e apiError) {
+		l.status, l.err = status, e.Error
+		writeError(w, status, e)
+	}
+
+	if !allowMethods(w, r, http.MethodPost) {
+		l.status, l.err = http.StatusMethodNotAllowed, "method not allowed"
+		return
+	}
+	ev, err := dispatcher.LookupEvent(l.event)
+	if err != nil {
+		var ue *dispatcher.UnknownEventError
+		e := apiError{Error: "unknown event '" + l.event + "'"}
+		if errors.As(err, &ue) {
+			e.DidYouMean = ue.Suggestion
+		}
+		fail(http.StatusNotFound, e)
+		return
+	}
+	l.canonical = ev.Name
+	format := r.URL.Query().Get("format")
+	if format != "" && format != "json" && format != "hermes" {
+		fail(http.StatusBadRequest, apiError{Error: "unknown format '" + format + "'", Hint: "use ?format=json (the outcome) or ?format=hermes"})
+		return
+	}
+	fields, status, e := s.readFields(w, r)
+	if status != 0 {
+		fail(status, e)
+		return
+	}
+
+	// A bounded number of dispatches run at once; beyond it a request
+	// waits a little for a slot, then is refused with Retry-After rather
+	// than queued without limit behind slow hooks.
+	select {
+	case s.slots <- struct{}{}:
+	default:
+		t := time.NewTimer(s.opts.QueueWait)
+		select {
+		case s.slots <- struct{}{}:
+			t.Stop()
+		case <-t.C:
+			w.Header().Set("Retry-After", "1")
+			fail(http.StatusServiceUnavailable, apiError{
+				Error:      "too many dispatches in flight (--max-concurrent " + strconv.Itoa(cap(s.slots)) + ")",
+				RetryAfter: 1,
+			})
+			return
+		case <-r.Context().Done():
+			t.Stop()
+			l.status, l.err = 499, "client went away while queued"
+			return
+		}
+	}
+	defer func() { <-s.slots }()
+	s.inflight.Add(1)
+	defer s.inflight.Add(-1)
+
+	g := s.cur.Load()
+	ctx, cancel := context.WithTimeoutCause(r.Context(), s.opts.RequestTimeout, errRequestTimeout)
+	defer cancel()
+	outcome, err := g.d.Dispatch(ctx, l.event, fields)
+	if err != nil {
+		fail(http.StatusNotFound, apiError{Error: err.Error()})
+		return
+	}
+	if ctx.Err() != nil {
+		// The outcome of an interrupted dispatch lacks the hooks that were
+		// killed; answering with it would read as "no objection".
+		switch cause := context.Cause(ctx); {
+		case errors.Is(cause, errShutdown):
+			w.Header().Set("Retry-After", "1")
+			fail(http.StatusServiceUnavailable, apiError{Error: "dispatch cancelled: " + cause.Error(), RetryAfter: 1})
+		case errors.Is(cause, errRequestTimeout):
+			fail(http.StatusGatewayTimeout, apiError{Error: "dispatch cancelled: " + cause.Error() +
+				" (" + s.opts.RequestTimeout.String() + ")"})
+		default:
+			l.status, l.err = 499, "client went away: dispatch cancelled"
+		}
+		return
+	}
+	l.decision, l.hooks = string(outcome.Decision), len(outcome.Hooks)
+	for i := range outcome.Hooks {
+		if outcome.Hooks[i].Ran {
+			l.ran++
+		}
+	}
+	var body []byte
+	if format == "hermes" {
+		body = protocol.AppendJSON(nil, outcome.HermesWire(), protocol.Python)
+	} else {
+		body = protocol.AppendOutcome(nil, &outcome, protocol.Compact)
+	}
+	l.status = http.StatusOK
+	writeJSON(w, http.StatusOK, append(body, '\n'))
+}
+
+// readFields reads the body: one JSON object, or nothing (an event without
+// fields). A non-zero status is the error reply to send.
+func (s *Server) readFields(w http.ResponseWriter, r *http.Request) (map[string]any, int, apiError) {
+	limit := s.opts.MaxBodyBytes
+	tooLarge := apiError{Error: "request body is larger than " + strconv.FormatInt(limit, 10) + " bytes", Limit: limit}
+	if r.ContentLength > limit {
+		return nil, http.StatusRequestEntityTooLarge, tooLarge
+	}
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, http.StatusRequestEntityTooLarge, tooLarge
+		}
+		return nil, http.StatusBadRequest, apiError{Error: "read request body: " + err.Error()}
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return map[string]any{}, 0, apiError{}
+	}
+	v, err := protocol.DecodeJSON(data)
+	if err != nil {
+		return nil, http.StatusBadRequest, apiError{Error: "request body is not valid JSON: " + err.Error(), Hint: fieldsHint}
+	}
+	fields, ok := v.(map[string]any)
+	if !ok {
+		return nil, http.StatusBadRequest, apiError{Error: "request body must be a JSON object of event fields, not " + jsonKind(v), Hint: fieldsHint}
+	}
+	return fields, 0, apiError{}
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return "that"
+}
+
+// logDispatch writes the request's one log line: info for answered
+// dispatches, warn for the server's own failures (5xx).
+func (s *Server) logDispatch(ctx context.Context, l *dispatchLog, d time.Duration) {
+	level := slog.LevelInfo
+	if l.status >= 500 {
+		level = slog.LevelWarn
+	}
+	if !s.log.Enabled(ctx, level) {
+		return
+	}
+	attrs := []slog.Attr{slog.String("event", l.event)}
+	if l.canonical != "" && l.canonical != l.event {
+		attrs = append(attrs, slog.String("canonical", l.canonical))
+	}
+	if l.decision != "" {
+		attrs = append(attrs, slog.String("decision", l.decision), slog.Int("hooks", l.hooks), slog.Int("ran", l.ran))
+	}
+	attrs = append(attrs, slog.Int("status", l.status))
+	if l.err != "" {
+		attrs = append(attrs, slog.String("error", l.err))
+	}
+	attrs = append(attrs, slog.Float64("duration_ms", math.Round(float64(d.Microseconds()))/1000))
+	s.log.LogAttrs(ctx, level, "dispatch", attrs...)
+}
+
+// handleHooks answers exactly what `hermes-hooks list --json` prints: the
+// configuration in service, inspected against the allowlist as it is now.
+func (s *Server) handleHooks(w http.ResponseWriter, r *http.Request) {
+	if !allowMethods(w, r, http.MethodGet, http.MethodHead) {
+		return
+	}
+	g := s.cur.Load()
+	store := s.opts.Store
+	allow, err := store.Load()
+	if err != nil {
+		s.log.Warn("read allowlist", "err", err)
+	}
+	statuses := dispatcher.Inspect(g.cfg, allow, s.opts.Cwd)
+	listing := dispatcher.NewListing(s.opts.ConfigPath, g.cfg, store.Path(), statuses)
+	// The encoder settings of `list --json`, so the bytes are the same.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(listing); err != nil {
+		writeError(w, http.StatusInternalServerError, apiError{Error: "encode listing: " + err.Error()})
+		return
+	}
+	s.log.Debug("hooks", "status", http.StatusOK, "hooks", len(listing.Hooks))
+	writeJSON(w, http.StatusOK, buf.Bytes())
+}
+
+// health is GET /healthz's body.
+type health struct {
+	Status      string `json:"status"`
+	Generation  int64  `json:"generation"`
+	Hooks       int    `json:"hooks"`
+	InFlight    int64  `json:"in_flight"`
+	ReloadError string `json:"reload_error,omitempty"`
+}
+
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	if !allowMethods(w, r, http.MethodGet, http.MethodHead) {
+		return
+	}
+	g := s.cur.Load()
+	h := health{Status: "ok", Generation: g.n, Hooks: len(g.cfg.Entries), InFlight: s.inflight.Load()}
+	if e := s.reloadErr.Load(); e != nil {
+		h.ReloadError = *e
+	}
+	s.log.Debug("healthz", "status", http.StatusOK)
+	writeJSON(w, http.StatusOK, marshal(h))
+}

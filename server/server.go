@@ -1,0 +1,300 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+)
+
+// Defaults for Options.
+const (
+	DefaultMaxBodyBytes  = 8 << 20
+	DefaultMaxConcurrent = 64
+	// DefaultQueueWait is how long a dispatch beyond MaxConcurrent waits
+	// for a slot before it is refused with 503: long enough to absorb a
+	// burst, short enough that a host is never stuck behind slow hooks.
+	DefaultQueueWait = 2 * time.Second
+	// DefaultRequestTimeout is a little above the longest hook timeout
+	// (300 s), so a single slow hook always finishes or times out on its
+	// own terms before the request does.
+	DefaultRequestTimeout  = (dispatcher.MaxTimeoutSeconds + 10) * time.Second
+	DefaultShutdownTimeout = 10 * time.Second
+	// DefaultDebounce gathers a burst of file events (an editor's
+	// write-temp, rename, chmod; a `git checkout`) into one refresh.
+	DefaultDebounce = 150 * time.Millisecond
+)
+
+// maxBurst bounds how long a continuous stream of file events can postpone
+// a refresh.
+const maxBurst = time.Second
+
+// Options configures a Server.
+type Options struct {
+	// ConfigPath is the YAML config file, as the user named it (GET
+	// /v1/hooks reports it as given, like `list --json`). Required.
+	ConfigPath string
+	// ClaudeSettings are further Claude settings files (--claude-settings).
+	ClaudeSettings []string
+	// Cwd is the server's working directory: where project hooks are
+	// found, relative script paths resolved, and the payload's cwd when a
+	// host sends none (default: the process's working directory).
+	Cwd string
+	// Store is the allowlist. Required.
+	Store *consent.Store
+	// Accept approves and records every hook not yet allowlisted
+	// (--accept-hooks, HERMES_ACCEPT_HOOKS); a config's hooks_auto_accept
+	// adds to it.
+	Accept bool
+	// SafeMode runs no hook at all (HERMES_SAFE_MODE).
+	SafeMode bool
+	// Logger receives every log line (nil: slog.Default()).
+	Logger *slog.Logger
+	// Env is the hooks' base environment (nil: the server's own).
+	Env []string
+
+	MaxBodyBytes    int64
+	MaxConcurrent   int
+	QueueWait       time.Duration
+	RequestTimeout  time.Duration
+	ShutdownTimeout time.Duration
+	Debounce        time.Duration
+}
+
+// Server is the long-running dispatcher. Create it with New, run it with
+// Serve (once).
+type Server struct {
+	opts     Options
+	log      *slog.Logger
+	sessions *dispatcher.MemorySessions
+	// cur is the configuration in service; a request loads it once and
+	// keeps it to the end, so a reload never changes a dispatch midway.
+	cur   atomic.Pointer[generation]
+	slots chan struct{}
+	// inflight counts dispatches being run, for health and shutdown.
+	inflight  atomic.Int64
+	reloadErr atomic.Pointer[string]
+	served    atomic.Bool
+
+	// mu serialises refreshes and guards the watch state below.
+	mu          sync.Mutex
+	watcher     *fsnotify.Watcher
+	configFiles []string // config-ish files the current config depends on
+	configFP    [32]byte // their content when it was loaded
+	failedFP    [32]byte // their content when a load last failed
+	hooks       map[hookKey]hookView
+	scripts     []string
+	interesting map[string]bool
+	watchFailed map[string]bool
+}
+
+// generation is one loaded configuration and the dispatcher built for it.
+type generation struct {
+	n   int64
+	cfg *dispatcher.Config
+	d   *dispatcher.Dispatcher
+}
+
+// New loads the configuration and returns a server ready to Serve. A
+// config that cannot be loaded now is an error (a *dispatcher.ConfigError):
+// there is no last good one to fall back on.
+func New(opts Options) (*Server, error) {
+	if opts.ConfigPath == "" {
+		return nil, errors.New("server: Options.ConfigPath is required")
+	}
+	if opts.Store == nil {
+		return nil, errors.New("server: Options.Store is required")
+	}
+	if opts.Cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("server: working directory: %w", err)
+		}
+		opts.Cwd = wd
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.MaxConcurrent <= 0 {
+		opts.MaxConcurrent = DefaultMaxConcurrent
+	}
+	if opts.QueueWait <= 0 {
+		opts.QueueWait = DefaultQueueWait
+	}
+	if opts.RequestTimeout <= 0 {
+		opts.RequestTimeout = DefaultRequestTimeout
+	}
+	if opts.ShutdownTimeout <= 0 {
+		opts.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if opts.Debounce <= 0 {
+		opts.Debounce = DefaultDebounce
+	}
+	s := &Server{
+		opts:        opts,
+		log:         opts.Logger,
+		sessions:    dispatcher.NewMemorySessions(),
+		slots:       make(chan struct{}, opts.MaxConcurrent),
+		watchFailed: map[string]bool{},
+	}
+	s.configFiles = s.initialConfigFiles()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.reloadConfig(); err != nil {
+		return nil, err
+	}
+	s.reviewHooks(nil)
+	return s, nil
+}
+
+// build makes the dispatcher for a configuration. The consent policy is
+// new with every configuration because hooks_auto_accept is part of it; it
+// reads the allowlist afresh on its first decision.
+func (s *Server) build(cfg *dispatcher.Config) (*dispatcher.Dispatcher, error) {
+	pol := &consent.Policy{
+		Store:    s.opts.Store,
+		SafeMode: s.opts.SafeMode,
+		Accept:   s.opts.Accept || cfg.AutoAccept,
+		Warn:     func(msg string) { s.log.Warn("consent", "detail", msg) },
+	}
+	return dispatcher.New(cfg, dispatcher.Options{
+		Gate:     dispatcher.ConsentGate(pol, s.opts.Cwd),
+		Cwd:      s.opts.Cwd,
+		Env:      s.opts.Env,
+		Warn:     func(msg string) { s.log.Warn("dispatcher", "detail", msg) },
+		Sessions: s.sessions,
+	})
+}
+
+// Generation is the number of configurations loaded so far (1 after New).
+func (s *Server) Generation() int64 { return s.cur.Load().n }
+
+// Refresh checks every watched file now, as the watcher does after a burst
+// of events: it reloads a changed config and logs consent changes.
+func (s *Server) Refresh() { s.refresh(nil) }
+
+var (
+	errShutdown       = errors.New("the server is shutting down")
+	errRequestTimeout = errors.New("the dispatch exceeded the request timeout")
+)
+
+// Serve answers requests on ln until ctx ends, then shuts down gracefully
+// (see the package comment) and returns nil; an error means the listener
+// failed. Serve closes ln. It may be called once.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	if !s.served.CompareAndSwap(false, true) {
+		return errors.New("server: Serve called twice")
+	}
+	defer ln.Close()
+	// Every request's context descends from base: cancelling it is how the
+	// shutdown cancels in-flight dispatches, and a cancelled dispatch kills
+	// its hooks' process groups.
+	base, cancelBase := context.WithCancelCause(context.Background())
+	defer cancelBase(nil)
+	hs := &http.Server{
+		Handler:           s.Handler(),
+		BaseContext:       func(net.Listener) context.Context { return base },
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+
+	wctx, stopWatch := context.WithCancel(context.Background())
+	watchDone := make(chan struct{})
+	if w, err := fsnotify.NewWatcher(); err != nil {
+		s.log.Warn("hot reload disabled: cannot watch files", "err", err)
+		close(watchDone)
+	} else {
+		s.mu.Lock()
+		s.watcher = w
+		s.mu.Unlock()
+		// Watches are in place from here on; anything that changed since
+		// New loaded the config is caught by this first refresh.
+		s.refresh(nil)
+		go func() {
+			defer close(watchDone)
+			s.watch(wctx, w)
+			s.mu.Lock()
+			s.watcher = nil // a later Refresh must not use a closed watcher
+			s.mu.Unlock()
+			w.Close()
+		}()
+	}
+	defer func() {
+		stopWatch()
+		<-watchDone
+	}()
+
+	g := s.cur.Load()
+	s.log.Info("listening", "addr", addrString(ln.Addr()), "pid", os.Getpid(),
+		"config", s.opts.ConfigPath, "hooks", len(g.cfg.Entries), "cwd", s.opts.Cwd)
+
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+
+	timeout := s.opts.ShutdownTimeout
+	deadline := time.Now().Add(timeout)
+	// Keep back part of the bound to kill the hooks of dispatches that did
+	// not finish and to answer their clients.
+	grace := min(timeout/4, 2*time.Second)
+	s.log.Info("shutting down", "in_flight", s.inflight.Load(), "timeout", timeout.String())
+	sctx, cancel := context.WithDeadline(context.Background(), deadline.Add(-grace))
+	err := hs.Shutdown(sctx) // closes the listener (removing the socket file) at once
+	cancel()
+	if err != nil {
+		n := s.inflight.Load()
+		s.log.Warn("shutdown timeout reached: cancelling in-flight dispatches", "in_flight", n)
+		cancelBase(errShutdown)
+		s.waitIdle(deadline)
+		hs.Close()
+	}
+	<-errc
+	s.log.Info("stopped")
+	return nil
+}
+
+// waitIdle waits until no dispatch is in flight, or until the deadline. It
+// polls: shutdown happens once, and a counter with a short tick is simpler
+// than a WaitGroup that new requests could still be joining.
+func (s *Server) waitIdle(deadline time.Time) {
+	t := time.NewTicker(5 * time.Millisecond)
+	defer t.Stop()
+	for s.inflight.Load() > 0 && time.Now().Before(deadline) {
+		<-t.C
+	}
+}
+
+func addrString(a net.Addr) string {
+	if a.Network() == "unix" {
+		return "unix://" + a.String()
+	}
+	return a.Network() + "://" + a.String()
+}
+
+// absPath makes p absolute the way Load resolves it: against the process's
+// working directory.
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
