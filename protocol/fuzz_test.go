@@ -160,8 +160,13 @@ func FuzzParseReplyClaude(f *testing.F) {
 		if !spawn && !timedOut && exit == 2 && e.Exit2 == Exit2Blocks && (c == nil || c.Decision != DecisionBlock) {
 			t.Fatalf("exit 2 on %s did not block: %s", e.ClaudeName(), contribString(c))
 		}
-		if failClosed && (spawn || timedOut) && (c == nil || c.Decision != DecisionBlock) {
+		// fail_closed acts only where a hook can block at all.
+		canBlock := e.Can(CapBlock | CapContinue)
+		if failClosed && (spawn || timedOut) && canBlock && (c == nil || c.Decision != DecisionBlock) {
 			t.Fatalf("fail-closed failure did not block")
+		}
+		if (spawn || timedOut) && !canBlock && c != nil {
+			t.Fatalf("failure on %s, which cannot block, contributed %s", e.Name, contribString(c))
 		}
 		if c == nil {
 			return
