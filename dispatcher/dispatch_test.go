@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -389,38 +390,10 @@ func TestGrandchildHoldingStdoutIsKilled(t *testing.T) {
 		}
 		pgid, _ := strconv.Atoi(strings.TrimSpace(string(raw)))
 		if !waitGroupGone(pgid, 5*time.Second) {
-			t.Fatalf("%q: processes of group %d remain: %v", body, pgid, groupMembers(pgid))
+			t.Fatalf("%q: processes of group %d remain: %v", body, pgid, proctest.LiveGroupMembers(pgid))
 		}
 		t.Logf("%q: report %+v", body, o.Hooks[0])
 	}
-}
-
-// groupMembers lists live (non-zombie) processes in process group pgid.
-func groupMembers(pgid int) []string {
-	var out []string
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		raw, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(raw)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 3 {
-			continue
-		}
-		if f[2] == strconv.Itoa(pgid) && f[0] != "Z" && f[0] != "X" {
-			out = append(out, e.Name()+":"+f[0])
-		}
-	}
-	return out
 }
 
 // waitGroupGone polls /proc until no live process of the group remains.
@@ -429,7 +402,7 @@ func groupMembers(pgid int) []string {
 func waitGroupGone(pgid int, bound time.Duration) bool {
 	deadline := time.Now().Add(bound)
 	for {
-		if len(groupMembers(pgid)) == 0 {
+		if len(proctest.LiveGroupMembers(pgid)) == 0 {
 			return true
 		}
 		if time.Now().After(deadline) {

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,35 +13,17 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 )
 
 // deadline bounds every wait for something observable. It is generous:
 // the tests run with the race detector on busy shared machines.
 const deadline = 60 * time.Second
-
-// syncBuffer collects log output written from the server's goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // fixture is a server running in-process on a real Unix socket, with its
 // own HERMES_HOME and working directory.
@@ -54,7 +35,7 @@ type fixture struct {
 	store  *consent.Store
 	srv    *Server
 	sock   string
-	logs   *syncBuffer
+	logs   *proctest.Buffer
 	client *http.Client
 	stop   context.CancelFunc
 	done   chan error
@@ -65,7 +46,7 @@ type fixture struct {
 func start(t *testing.T, config string, approve [][2]string, tune func(*Options)) *fixture {
 	t.Helper()
 	root := shortDir(t)
-	f := &fixture{t: t, dir: filepath.Join(root, "work"), home: filepath.Join(root, "home"), logs: &syncBuffer{}}
+	f := &fixture{t: t, dir: filepath.Join(root, "work"), home: filepath.Join(root, "home"), logs: &proctest.Buffer{}}
 	for _, d := range []string{f.dir, f.home} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			t.Fatal(err)
@@ -616,37 +597,6 @@ func TestMaxConcurrentRefusesWith503(t *testing.T) {
 	}
 }
 
-// liveGroupMembers lists the processes of process group pgid that are
-// still alive (zombies, already dead and waiting for a parent to reap
-// them, do not count).
-func liveGroupMembers(pgid int) []int {
-	entries, _ := os.ReadDir("/proc")
-	var out []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		data, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(data)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		fields := strings.Fields(s[i+1:])
-		if len(fields) < 3 {
-			continue
-		}
-		if pg, _ := strconv.Atoi(fields[2]); pg == pgid && fields[0] != "Z" && fields[0] != "X" {
-			out = append(out, pid)
-		}
-	}
-	return out
-}
-
 // Shutdown lets a dispatch that is about to finish finish, and cancels one
 // that is not — killing its hooks — within the shutdown timeout.
 func TestShutdownCancelsLongDispatch(t *testing.T) {
@@ -692,7 +642,7 @@ func TestShutdownCancelsLongDispatch(t *testing.T) {
 	if r.status != 503 || !strings.Contains(string(r.body), "the server is shutting down") {
 		t.Errorf("cancelled dispatch got %d %s", r.status, r.body)
 	}
-	waitFor(t, "the hook's process group to die", func() bool { return len(liveGroupMembers(pgid)) == 0 })
+	waitFor(t, "the hook's process group to die", func() bool { return len(proctest.LiveGroupMembers(pgid)) == 0 })
 	if _, err := os.Lstat(f.sock); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("socket file left behind: %v", err)
 	}

@@ -15,10 +15,11 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 )
 
 // These tests run `hermes-hooks serve` as a real process: the test binary
@@ -29,23 +30,6 @@ import (
 // serveDeadline bounds every wait for something observable; generous,
 // because the race detector and busy shared machines slow everything.
 const serveDeadline = 60 * time.Second
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // serveEnv is a throwaway HERMES_HOME, HOME and working directory, kept
 // short because socket paths are limited to about 100 bytes.
@@ -132,7 +116,7 @@ func (e *serveEnv) mustCLI(args ...string) string {
 type serveProc struct {
 	e      *serveEnv
 	cmd    *exec.Cmd
-	log    *lockedBuffer
+	log    *proctest.Buffer
 	client *http.Client
 	exited chan struct{}
 }
@@ -143,7 +127,7 @@ func (e *serveEnv) serve(args ...string) *serveProc {
 	args = append([]string{"serve", "--listen", "unix://" + e.socketPath}, args...)
 	cmd := exec.Command("hermes-hooks", args...)
 	cmd.Dir, cmd.Env = e.dir, e.env
-	p := &serveProc{e: e, cmd: cmd, log: &lockedBuffer{}, exited: make(chan struct{})}
+	p := &serveProc{e: e, cmd: cmd, log: &proctest.Buffer{}, exited: make(chan struct{})}
 	cmd.Stderr = p.log
 	if err := cmd.Start(); err != nil {
 		e.t.Fatal(err)
@@ -320,32 +304,6 @@ func TestServeHotReload(t *testing.T) {
 	}
 }
 
-// liveGroupMembers lists the live (non-zombie) processes of a process
-// group, from /proc.
-func liveGroupMembers(pgid int) []string {
-	entries, _ := os.ReadDir("/proc")
-	var out []string
-	for _, d := range entries {
-		if _, err := strconv.Atoi(d.Name()); err != nil {
-			continue
-		}
-		data, err := os.ReadFile("/proc/" + d.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(data)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:]) // state, ppid, pgrp, ...
-		if len(f) >= 3 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" && f[0] != "X" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // SIGTERM during a dispatch whose hook sleeps 60 s: the server exits within
 // its shutdown bound, the client gets a 503, and no hook process is left.
 func TestServeSIGTERMKillsHooks(t *testing.T) {
@@ -387,7 +345,7 @@ echo '{}'
 		pgid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
 		return err == nil && pgid > 0
 	})
-	if len(liveGroupMembers(pgid)) == 0 {
+	if len(proctest.LiveGroupMembers(pgid)) == 0 {
 		t.Fatal("the hook's process group is not running")
 	}
 
@@ -413,7 +371,7 @@ echo '{}'
 	if r.status != 503 || !strings.Contains(r.body, "shutting down") {
 		t.Errorf("the interrupted dispatch got %d %s", r.status, r.body)
 	}
-	p.waitFor("no live process in the hook's group", func() bool { return len(liveGroupMembers(pgid)) == 0 })
+	p.waitFor("no live process in the hook's group", func() bool { return len(proctest.LiveGroupMembers(pgid)) == 0 })
 	if _, err := os.Lstat(e.socketPath); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("socket file left behind: %v", err)
 	}
@@ -499,7 +457,7 @@ func TestServeListenChecks(t *testing.T) {
 	// A loopback TCP port; the log says which.
 	tcp := exec.Command("hermes-hooks", "serve", "--listen", "tcp://127.0.0.1:0", "--log-format", "json")
 	tcp.Dir, tcp.Env = e.dir, e.env
-	log := &lockedBuffer{}
+	log := &proctest.Buffer{}
 	tcp.Stderr = log
 	if err := tcp.Start(); err != nil {
 		t.Fatal(err)
