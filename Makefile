@@ -31,8 +31,9 @@ lint: fmt-check vet shellcheck
 # when missing (as root, or through sudo when available).
 shellcheck:
 	@command -v shellcheck >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get install -y -qq shellcheck >/dev/null; \
-	  else sudo apt-get install -y -qq shellcheck >/dev/null; fi; }
+	  sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	  $$sudo apt-get install -y -qq shellcheck >/dev/null 2>&1 || \
+	  { $$sudo apt-get update -qq && $$sudo apt-get install -y -qq shellcheck >/dev/null; }; }
 	shellcheck -s sh agent-hooks/*.sh scripts/*.sh
 
 # make fuzz: every fuzz target, FUZZTIME each (make fuzz FUZZTIME=60s).
