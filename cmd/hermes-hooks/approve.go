@@ -108,7 +108,13 @@ func runApprove(a *app, command string, o approveOptions) error {
 			return silentExit(1)
 		}
 	}
-	return approveTargets(a, cfg, store, targets, command)
+	// Report the command as the config spells it when every target does.
+	for _, t := range targets {
+		if t.command != targets[0].command {
+			return approveTargets(a, cfg, store, targets, command)
+		}
+	}
+	return approveTargets(a, cfg, store, targets, targets[0].command)
 }
 
 func runApproveAll(a *app) error {
