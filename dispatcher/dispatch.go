@@ -194,11 +194,14 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 		return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionNone}, nil
 	}
 	reports := make([]protocol.HookReport, len(selected))
+	hooks := make([]Hook, len(selected))
 	var runnable []int
 	for i, e := range selected {
 		reports[i] = baseReport(e)
-		dir, project := d.where(e, fields)
-		if v := d.opts.Gate.Check(Hook{Entry: e, Dir: dir, ProjectDir: project}); !v.Run {
+		// Where the hook runs is decided once: the gate checks the script
+		// there, and the runner starts it there.
+		hooks[i] = d.hookFor(e, fields)
+		if v := d.opts.Gate.Check(hooks[i]); !v.Run {
 			reports[i].Skipped = v.Reason
 			continue
 		}
@@ -210,9 +213,9 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 		sess, fields = d.loadSession(ev, session, fields)
 	}
 	if ev.Can(protocol.CapTransform) && ev.TextField != "" {
-		d.runChain(ctx, ev, fields, selected, runnable, reports)
+		d.runChain(ctx, ev, fields, hooks, runnable, reports)
 	} else {
-		d.runTiers(ctx, ev, fields, selected, runnable, reports)
+		d.runTiers(ctx, ev, fields, hooks, runnable, reports)
 	}
 	outcome := protocol.Fold(ev, args, reports)
 	if session != "" && len(runnable) > 0 {
@@ -226,11 +229,11 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 // stops the tiers after it from starting. With every priority at its
 // default, there is one tier and every hook starts at once. Metadata from a
 // tier reaches the tiers after it.
-func (d *Dispatcher) runTiers(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []*Entry, runnable []int, reports []protocol.HookReport) {
+func (d *Dispatcher) runTiers(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Hook, runnable []int, reports []protocol.HookReport) {
 	var meta map[string]any
 	for start := 0; start < len(runnable); {
 		end := start + 1
-		for end < len(runnable) && sel[runnable[end]].Priority == sel[runnable[start]].Priority {
+		for end < len(runnable) && sel[runnable[end]].Entry.Priority == sel[runnable[start]].Entry.Priority {
 			end++
 		}
 		tier := runnable[start:end]
@@ -415,7 +418,7 @@ func baseReport(e *Entry) protocol.HookReport {
 // runParallel starts every runnable hook at once (within the dispatcher's
 // bound); each fills in its own report slot, so completion order cannot
 // change the fold.
-func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []*Entry, runnable []int, reports []protocol.HookReport) {
+func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Hook, runnable []int, reports []protocol.HookReport) {
 	var payloads [2][]byte // one encoded payload per dialect, shared
 	payloadFor := func(dl protocol.Dialect) []byte {
 		i := 0
@@ -428,11 +431,11 @@ func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields
 		return payloads[i]
 	}
 	for _, i := range runnable {
-		payloadFor(sel[i].Dialect)
+		payloadFor(sel[i].Entry.Dialect)
 	}
 	if len(runnable) == 1 {
 		i := runnable[0]
-		d.runInto(ctx, ev, sel[i], payloadFor(sel[i].Dialect), fields, &reports[i], nil)
+		d.runInto(ctx, ev, sel[i], payloadFor(sel[i].Entry.Dialect), fields, &reports[i], nil)
 		return
 	}
 	var wg sync.WaitGroup
@@ -440,7 +443,7 @@ func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			d.runInto(ctx, ev, sel[i], payloadFor(sel[i].Dialect), fields, &reports[i], nil)
+			d.runInto(ctx, ev, sel[i], payloadFor(sel[i].Entry.Dialect), fields, &reports[i], nil)
 		}(i)
 	}
 	wg.Wait()
@@ -449,11 +452,11 @@ func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields
 // runChain runs transform hooks one after another, in priority order: each
 // sees the text the previous one produced and the metadata the earlier ones
 // returned; a block ends the chain.
-func (d *Dispatcher) runChain(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []*Entry, runnable []int, reports []protocol.HookReport) {
+func (d *Dispatcher) runChain(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Hook, runnable []int, reports []protocol.HookReport) {
 	cur := fields
 	var meta map[string]any
 	for n, i := range runnable {
-		payload := protocol.BuildPayload(sel[i].Dialect, ev, cur, d.payload)
+		payload := protocol.BuildPayload(sel[i].Entry.Dialect, ev, cur, d.payload)
 		d.runInto(ctx, ev, sel[i], payload, cur, &reports[i], nil)
 		c := reports[i].Contribution
 		if c == nil {
@@ -490,20 +493,21 @@ func (d *Dispatcher) RunEntry(ctx context.Context, ev *protocol.Event, e *Entry,
 	}
 	run := HookRun{Report: baseReport(e)}
 	payload := protocol.BuildPayload(e.Dialect, ev, fields, d.payload)
-	d.runInto(ctx, ev, e, payload, fields, &run.Report, &run)
+	d.runInto(ctx, ev, d.hookFor(e, fields), payload, fields, &run.Report, &run)
 	return run
 }
 
 // runInto runs one hook and records its result and contribution in rep;
 // raw, when non-nil, also receives its output.
-func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, e *Entry, payload []byte, fields map[string]any, rep *protocol.HookReport, raw *HookRun) {
+func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, payload []byte, fields map[string]any, rep *protocol.HookReport, raw *HookRun) {
+	e := h.Entry
 	select {
 	case d.sem <- struct{}{}:
 	case <-ctx.Done():
 		rep.Skipped = "cancelled before it started: " + ctx.Err().Error()
 		return
 	}
-	spec, spawnErr := d.prepare(e, fields)
+	spec, spawnErr := d.prepare(h)
 	var res runResult
 	if spawnErr != "" {
 		res.SpawnError = spawnErr
@@ -567,9 +571,9 @@ func joinNote(a, b string) string {
 
 // prepare turns an entry into a process to run, or a spawn error worded as
 // Hermes words it.
-func (d *Dispatcher) prepare(e *Entry, fields map[string]any) (runSpec, string) {
+func (d *Dispatcher) prepare(h Hook) (runSpec, string) {
+	e, dir, project := h.Entry, h.Dir, h.ProjectDir
 	spec := runSpec{Env: d.env, Timeout: e.Timeout, Cap: d.opts.OutputCap}
-	dir, project := d.where(e, fields)
 	if e.Dialect == protocol.Claude {
 		// Claude Code runs command strings through the shell ($VARS, pipes,
 		// &&), in the session's working directory.
@@ -603,27 +607,28 @@ func (d *Dispatcher) prepare(e *Entry, fields map[string]any) (runSpec, string) 
 	return spec, ""
 }
 
-// where is the directory a hook runs in ("" = the dispatcher's own) and,
-// for Claude hooks, its CLAUDE_PROJECT_DIR. Claude hooks run in the
-// session's cwd, as in Claude Code; project-local hooks in their project
-// root; other Hermes hooks where the dispatcher runs, as in Hermes. The gate
-// checks the script in the same place, so what is approved is what runs.
-func (d *Dispatcher) where(e *Entry, fields map[string]any) (dir, project string) {
-	dir = e.WorkDir
+// hookFor decides where an entry runs for this firing: its directory (""
+// = the dispatcher's own) and, for Claude hooks, CLAUDE_PROJECT_DIR. Claude
+// hooks run in the session's cwd, as in Claude Code; project-local hooks in
+// their project root; other Hermes hooks where the dispatcher runs, as in
+// Hermes. The gate checks the script in the same place, so what is approved
+// is what runs.
+func (d *Dispatcher) hookFor(e *Entry, fields map[string]any) Hook {
+	h := Hook{Entry: e, Dir: e.WorkDir}
 	if e.Dialect != protocol.Claude {
-		return dir, ""
+		return h
 	}
 	if cwd, ok := fields["cwd"].(string); ok && cwd != "" && isDir(cwd) {
-		dir = cwd
+		h.Dir = cwd
 	}
-	project = e.ProjectDir
-	if project == "" {
-		project = dir
-		if project == "" {
-			project = d.opts.Cwd
+	h.ProjectDir = e.ProjectDir
+	if h.ProjectDir == "" {
+		h.ProjectDir = h.Dir
+		if h.ProjectDir == "" {
+			h.ProjectDir = d.opts.Cwd
 		}
 	}
-	return dir, project
+	return h
 }
 
 // SplitCommand splits a Hermes-dialect command into argv the way Hermes

@@ -193,12 +193,6 @@ func run(ctx context.Context, s runSpec) (res runResult) {
 		_ = syscall.Kill(-pid, syscall.SIGKILL)
 		graceEnd = time.Now().Add(drainGrace)
 	}
-	if pidfd < 0 {
-		// Without a pidfd (kernels before 5.3) we poll for the exit with
-		// WNOHANG on a short tick.
-		pidfd = -1
-	}
-
 	var pfds [5]pollFd
 	for {
 		if exited && stdoutFd < 0 && stderrFd < 0 {
@@ -236,6 +230,8 @@ func run(ctx context.Context, s runSpec) (res runResult) {
 			break
 		}
 		wait := limit.Sub(now)
+		// Without a pidfd (kernels before 5.3) the exit is polled with
+		// WNOHANG on a short tick.
 		if pidfd < 0 && !exited && wait > 10*time.Millisecond {
 			wait = 10 * time.Millisecond
 		}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
@@ -100,11 +99,11 @@ func (a *app) config() (string, error) {
 	if a.configPath != "" {
 		return a.configPath, nil
 	}
-	h, err := a.home()
+	p, err := dispatcher.DefaultConfigPath()
 	if err != nil {
-		return "", err
+		return "", &exitError{code: 1, msg: err.Error(), hint: "set HERMES_HOME"}
 	}
-	return filepath.Join(h, "config.yaml"), nil
+	return p, nil
 }
 
 // configLabel is how human output names the config file: Hermes prints
