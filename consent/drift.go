@@ -52,6 +52,12 @@ func (k DriftKind) String() string {
 type Drift struct {
 	Kind     DriftKind
 	Was, Now string
+	// File is the file the drift is about when the command runs several
+	// (or "" for the primary script).
+	File string
+	// Why, when set, replaces the standard wording (a file added to or
+	// gone from what the command runs; an approval that predates pinning).
+	Why string
 }
 
 // Message describes a drift for a person, or returns "" when there is
@@ -61,11 +67,21 @@ func (d Drift) Message() string {
 	case DriftMtime:
 		return fmt.Sprintf("script modified since approval (was %s, now %s)", d.Was, d.Now)
 	case DriftHash:
+		if d.Why != "" {
+			return d.Why
+		}
+		what := "script"
+		if d.File != "" {
+			what = d.File
+		}
+		if d.Was == "" {
+			return what + " appeared since approval (it did not exist then)"
+		}
 		now := "unreadable"
 		if d.Now != "" {
 			now = short(d.Now) + "…"
 		}
-		return fmt.Sprintf("script changed since approval (sha256 %s… → %s)", short(d.Was), now)
+		return fmt.Sprintf("%s changed since approval (sha256 %s… → %s)", what, short(d.Was), now)
 	}
 	return ""
 }
@@ -162,18 +178,18 @@ type cachedHash struct {
 	sum string
 }
 
-// Sum returns the hex SHA-256 of the regular file at path.
+// Sum returns the hex SHA-256 of the regular file at path, from the cache
+// when the file's identity is unchanged since it was last hashed. The
+// dispatcher's gate does not use it for scripts (see cacheMinSize); list,
+// doctor and approve do.
 func (c *HashCache) Sum(path string) (string, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return "", fmt.Errorf("hash script: %w", err)
 	}
 	key := keyOf(fi)
-	c.mu.Lock()
-	hit, ok := c.m[path]
-	c.mu.Unlock()
-	if ok && hit.key == key {
-		return hit.sum, nil
+	if sum, ok := c.lookup(path, key); ok {
+		return sum, nil
 	}
 	sum, after, err := hashOpened(path)
 	if err != nil {
@@ -184,14 +200,28 @@ func (c *HashCache) Sum(path string) (string, error) {
 	// read; otherwise the digest might belong to a later version than the
 	// key, and the next call simply hashes again.
 	if after == key {
-		c.mu.Lock()
-		if c.m == nil || len(c.m) >= maxCachedHashes {
-			c.m = make(map[string]cachedHash)
-		}
-		c.m[path] = cachedHash{key: key, sum: sum}
-		c.mu.Unlock()
+		c.store(path, key, sum)
 	}
 	return sum, nil
+}
+
+func (c *HashCache) lookup(path string, key fileKey) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	hit, ok := c.m[path]
+	if ok && hit.key == key {
+		return hit.sum, true
+	}
+	return "", false
+}
+
+func (c *HashCache) store(path string, key fileKey, sum string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxCachedHashes {
+		c.m = make(map[string]cachedHash)
+	}
+	c.m[path] = cachedHash{key: key, sum: sum}
 }
 
 // hashFile returns the hex SHA-256 of the regular file at path.

@@ -6,8 +6,8 @@ import (
 	"fmt"
 )
 
-// JSON keys of an allowlist entry. The first four are Hermes'; the last is
-// ours and is ignored by Hermes.
+// JSON keys of the allowlist. approvals and the first four entry keys are
+// Hermes'; the rest are ours, and Hermes ignores (and keeps) them.
 const (
 	keyApprovals    = "approvals"
 	keyEvent        = "event"
@@ -15,6 +15,21 @@ const (
 	keyApprovedAt   = "approved_at"
 	keyScriptMtime  = "script_mtime_at_approval"
 	keyScriptSHA256 = "script_sha256_at_approval"
+	// keyFiles lists every file the command runs, each with its digest.
+	keyFiles = "files_at_approval"
+	// keyTextOnly marks an approval of a command whose files could not be
+	// determined: it is approved by its text alone.
+	keyTextOnly = "approved_by_text"
+	// keyProjectApprovals is a top-level list of approvals that belong to
+	// one project: a hook from a repository's own hooks or settings file.
+	// They live apart from Hermes' list so that Hermes, which keys
+	// approvals by (event, command) only, never reads them as approvals of
+	// its own global hooks.
+	keyProjectApprovals = "project_approvals"
+	keyProject          = "project_root"
+	keySource           = "source"
+	keyPath             = "path"
+	keySHA256           = "sha256"
 )
 
 // File is a parsed allowlist. It is a snapshot: changing it does not change
@@ -24,6 +39,8 @@ type File struct {
 	// that are not objects are kept (so a rewrite does not drop them) but
 	// never match anything.
 	Approvals []Entry
+	// Projects are the project-scoped approvals (see Scope), in file order.
+	Projects []Entry
 
 	// Invalid is set when the file existed but could not be used (not
 	// JSON, not an object); Approvals is then empty, as Hermes treats such
@@ -49,6 +66,15 @@ type Entry struct {
 	// when approved, or "" when it was null or absent (Hermes entries and
 	// scripts that could not be read).
 	ScriptSHA256AtApproval string
+	// Files are every file the command ran when approved, with digests;
+	// nil for entries written by Hermes, by hand, or by versions of
+	// hermes-hooks that pinned only the primary script.
+	Files []FileRecord
+	// TextOnly: the command's files could not be determined; the approval
+	// covers its text only.
+	TextOnly bool
+	// Scope is where the approved hook came from (zero for global hooks).
+	Scope Scope
 
 	// obj is the entry's whole JSON object as read, or as built by
 	// Approve. Writing it back unchanged is what preserves unknown keys.
@@ -62,13 +88,42 @@ type Entry struct {
 	valid bool
 }
 
-// Matches reports whether e approves exactly this (event, command) pair.
-// Matching is byte-exact: a trailing space makes a different command.
+// FileRecord is one file of an approval: its absolute path and its hex
+// SHA-256 ("" when the file did not exist).
+type FileRecord struct {
+	Path   string
+	SHA256 string
+}
+
+// Scope is where a hook came from. The zero Scope is the global config,
+// whose approvals Hermes shares and keys by (event, command). A hook from a
+// repository — its .hermes/hooks.yaml, or its Claude or agent settings — is
+// approved together with that file and the project's root, so the same
+// command text in another repository is a different hook that nobody
+// approved.
+type Scope struct {
+	// Project is the project's root directory (absolute).
+	Project string
+	// Source is the file the hook came from (absolute).
+	Source string
+}
+
+// Global reports the global scope.
+func (s Scope) Global() bool { return s.Project == "" }
+
+// Matches reports whether e approves exactly this (event, command) pair in
+// the global scope. Matching is byte-exact: a trailing space makes a
+// different command.
 func (e Entry) Matches(event, command string) bool {
+	return e.MatchesIn(event, command, Scope{})
+}
+
+// MatchesIn reports whether e approves (event, command) in scope.
+func (e Entry) MatchesIn(event, command string, scope Scope) bool {
 	if e.nonObject || (e.obj != nil && !e.valid) {
 		return false
 	}
-	return e.Event == event && e.Command == command
+	return e.Event == event && e.Command == command && e.Scope == scope
 }
 
 // commandIs reports whether e's command is exactly command, whatever its
@@ -85,19 +140,39 @@ func (e Entry) commandIs(command string) bool {
 	}
 }
 
-// Lookup returns the entry approving (event, command). When a hand-edited
-// file holds several, the last one wins, because Approve appends and the
-// newest approval is the one that describes the current script.
+// Lookup returns the global entry approving (event, command). When a
+// hand-edited file holds several, the last one wins, because Approve
+// appends and the newest approval is the one that describes the current
+// script.
 func (f *File) Lookup(event, command string) (Entry, bool) {
+	return f.LookupIn(event, command, Scope{})
+}
+
+// LookupIn returns the entry approving (event, command) in scope: a global
+// hook is approved only by a global entry, a project's hook only by an
+// entry of that project and source file.
+func (f *File) LookupIn(event, command string, scope Scope) (Entry, bool) {
 	if f == nil {
 		return Entry{}, false
 	}
-	for i := len(f.Approvals) - 1; i >= 0; i-- {
-		if f.Approvals[i].Matches(event, command) {
-			return f.Approvals[i], true
+	list := f.Approvals
+	if !scope.Global() {
+		list = f.Projects
+	}
+	for i := len(list) - 1; i >= 0; i-- {
+		if list[i].MatchesIn(event, command, scope) {
+			return list[i], true
 		}
 	}
 	return Entry{}, false
+}
+
+// list returns the list entries of scope live in.
+func (f *File) list(scope Scope) *[]Entry {
+	if scope.Global() {
+		return &f.Approvals
+	}
+	return &f.Projects
 }
 
 // parseFile turns the bytes of an allowlist into a File. Content that is not
@@ -120,7 +195,22 @@ func parseFile(data []byte) *File {
 	list, _ := top[keyApprovals].([]any)
 	f.Approvals = make([]Entry, 0, len(list))
 	for _, item := range list {
-		f.Approvals = append(f.Approvals, entryFromJSON(item))
+		e := entryFromJSON(item)
+		// A global entry never carries a scope, whatever a hand edit put
+		// in it: scoped approvals live in their own list.
+		e.Scope = Scope{}
+		f.Approvals = append(f.Approvals, e)
+	}
+	if plist, ok := top[keyProjectApprovals].([]any); ok {
+		for _, item := range plist {
+			e := entryFromJSON(item)
+			if e.Scope.Global() {
+				// A project entry without its project cannot approve
+				// anything (and must not approve global hooks).
+				e.valid = false
+			}
+			f.Projects = append(f.Projects, e)
+		}
 	}
 	return f
 }
@@ -138,6 +228,24 @@ func entryFromJSON(item any) Entry {
 	e.ApprovedAt, _ = obj[keyApprovedAt].(string)
 	e.ScriptMtimeAtApproval, _ = obj[keyScriptMtime].(string)
 	e.ScriptSHA256AtApproval, _ = obj[keyScriptSHA256].(string)
+	e.TextOnly, _ = obj[keyTextOnly].(bool)
+	e.Scope.Project, _ = obj[keyProject].(string)
+	e.Scope.Source, _ = obj[keySource].(string)
+	if list, ok := obj[keyFiles].([]any); ok {
+		e.Files = make([]FileRecord, 0, len(list))
+		for _, item := range list {
+			m, _ := item.(map[string]any)
+			path, _ := m[keyPath].(string)
+			sum, _ := m[keySHA256].(string)
+			if path == "" {
+				// A malformed record pins nothing: the approval no longer
+				// describes what the command runs.
+				e.Files = append(e.Files, FileRecord{Path: "\x00invalid"})
+				continue
+			}
+			e.Files = append(e.Files, FileRecord{Path: path, SHA256: sum})
+		}
+	}
 	return e
 }
 
@@ -145,6 +253,13 @@ func entryFromJSON(item any) Entry {
 // are always present (null when unknown) so that every entry we write has
 // the same shape as Hermes' entries.
 func newEntry(event, command, approvedAt, mtime, sha string) Entry {
+	return newEntryFull(event, command, approvedAt, mtime, sha, Scope{}, nil, false)
+}
+
+// newEntryFull is newEntry with our extensions: the scope (project
+// entries), every file the command runs with its digest, and the text-only
+// mark.
+func newEntryFull(event, command, approvedAt, mtime, sha string, scope Scope, files []FileRecord, textOnly bool) Entry {
 	obj := map[string]any{
 		keyEvent:        event,
 		keyCommand:      command,
@@ -158,6 +273,24 @@ func newEntry(event, command, approvedAt, mtime, sha string) Entry {
 	if sha != "" {
 		obj[keyScriptSHA256] = sha
 	}
+	if files != nil {
+		list := make([]any, 0, len(files))
+		for _, f := range files {
+			rec := map[string]any{keyPath: f.Path, keySHA256: nil}
+			if f.SHA256 != "" {
+				rec[keySHA256] = f.SHA256
+			}
+			list = append(list, rec)
+		}
+		obj[keyFiles] = list
+	}
+	if textOnly {
+		obj[keyTextOnly] = true
+	}
+	if !scope.Global() {
+		obj[keyProject] = scope.Project
+		obj[keySource] = scope.Source
+	}
 	return entryFromJSON(obj)
 }
 
@@ -170,7 +303,7 @@ func (e Entry) jsonValue() any {
 		return e.other
 	default:
 		// An Entry built as a Go literal by a caller: write what it says.
-		return newEntry(e.Event, e.Command, e.ApprovedAt, e.ScriptMtimeAtApproval, e.ScriptSHA256AtApproval).obj
+		return newEntryFull(e.Event, e.Command, e.ApprovedAt, e.ScriptMtimeAtApproval, e.ScriptSHA256AtApproval, e.Scope, e.Files, e.TextOnly).obj
 	}
 }
 
@@ -185,6 +318,15 @@ func (f *File) encode() []byte {
 		list = append(list, e.jsonValue())
 	}
 	top[keyApprovals] = list
+	if len(f.Projects) > 0 {
+		plist := make([]any, 0, len(f.Projects))
+		for _, e := range f.Projects {
+			plist = append(plist, e.jsonValue())
+		}
+		top[keyProjectApprovals] = plist
+	} else if _, had := f.top[keyProjectApprovals]; had {
+		top[keyProjectApprovals] = []any{}
+	}
 	b := appendPyJSON(make([]byte, 0, 256+200*len(list)), top, 0)
 	return append(b, '\n')
 }

@@ -1,6 +1,7 @@
 package consent
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -41,6 +42,41 @@ func AutoAccept(v any) bool {
 	return false
 }
 
+// PolicyOptions are the inputs of NewPolicy beyond the environment.
+type PolicyOptions struct {
+	// AcceptFlag is --accept-hooks: approve (and record) every hook not
+	// yet approved, a repository's included — it is given on purpose, for
+	// one run.
+	AcceptFlag bool
+	// ConfigAutoAccept is the config's hooks_auto_accept (AutoAccept).
+	ConfigAutoAccept bool
+	// Env is the environment HERMES_SAFE_MODE and HERMES_ACCEPT_HOOKS are
+	// read from (nil: the process's own), once.
+	Env []string
+	// Warn and Prompter are as in Policy.
+	Warn     func(string)
+	Prompter *Prompter
+}
+
+// NewPolicy builds the consent policy from the accept channels, the one
+// way the CLI, serve and Go hosts assemble it: HERMES_SAFE_MODE runs
+// nothing; --accept-hooks approves every hook; HERMES_ACCEPT_HOOKS and
+// hooks_auto_accept approve global hooks only, never a repository's.
+func NewPolicy(store *Store, o PolicyOptions) *Policy {
+	get := func(k string) string {
+		v, _ := getenv(o.Env, k)
+		return v
+	}
+	return &Policy{
+		Store:      store,
+		SafeMode:   SafeMode(get("HERMES_SAFE_MODE")),
+		Accept:     o.AcceptFlag,
+		AutoAccept: EnvAccept(get("HERMES_ACCEPT_HOOKS")) || o.ConfigAutoAccept,
+		Warn:       o.Warn,
+		Prompter:   o.Prompter,
+	}
+}
+
 // EffectiveAccept combines the three accept channels: the --accept-hooks
 // flag, the HERMES_ACCEPT_HOOKS value and the hooks_auto_accept config
 // value. Any one of them accepts.
@@ -51,13 +87,24 @@ func EffectiveAccept(flag bool, env string, autoAccept any) bool {
 // Hook is what the gate needs to know about one configured hook.
 type Hook struct {
 	Event, Command string
-	// Vars are the variables ScriptFile may expand in the script path
-	// (CLAUDE_PROJECT_DIR for Claude-dialect hooks; HOME to override the
-	// process's).
+	// Scope is where the hook came from; a project's hooks are approved
+	// per project and source file (see Scope).
+	Scope Scope
+	// Shell: the command runs through /bin/sh -c (the Claude dialect).
+	Shell bool
+	// Env is the hook's environment ($VAR, ~ and PATH are resolved in it);
+	// nil means the process's own.
+	Env []string
+	// Vars are set over Env (CLAUDE_PROJECT_DIR for Claude-dialect hooks,
+	// or HOME), for callers that do not build a whole environment.
 	Vars map[string]string
-	// Dir is the directory relative script paths are resolved against;
-	// empty means the process's working directory.
+	// Dir is the directory the hook starts in; empty means the process's
+	// working directory.
 	Dir string
+	// Target is Resolve's answer for this hook, when the caller has it
+	// already (the dispatcher resolves once and starts what it resolved);
+	// nil means Decide and ApproveHook resolve it themselves.
+	Target *Target
 }
 
 // Verdict is the gate's decision for one hook.
@@ -70,12 +117,27 @@ type Verdict struct {
 	// Warning, when set, should be shown even though the hook runs (mtime
 	// drift, an approval that could not be saved).
 	Warning string
-	// Approved is true when the pair is approved (allowlisted, or approved
-	// during this call or earlier in this process), even if drift stops
-	// it from running.
+	// Approved is true when the hook is approved (allowlisted, or approved
+	// during this call or earlier in this process), even if drift stops it
+	// from running.
 	Approved bool
-	// Drift is the script comparison for approved hooks.
+	// Drift is the comparison of what the hook runs with its approval.
 	Drift DriftKind
+	// Unapproved is true when the hook is skipped because nobody approved
+	// it (and no accept channel or prompt did); Reason then holds the
+	// warning, which was also sent to Warn.
+	Unapproved bool
+	// Unknown is true when the allowlist could not be read or is corrupt,
+	// so whether the hook was approved cannot be told: a fail-closed guard
+	// must then block rather than be skipped.
+	Unknown bool
+	// TextOnly is set (to the reason) when the hook is approved by its text
+	// only: the files it runs cannot be determined.
+	TextOnly string
+	// Pins holds the files the hook runs, open, as they were checked (only
+	// when Run). The caller starts the hook through them (Pins.Verify,
+	// Pins.ExecPath) and must Close them.
+	Pins *Pins
 }
 
 // Reasons given in Verdict.Reason.
@@ -99,6 +161,15 @@ func NotAllowlistedMessage(event, command string) string {
 		event, command, ApproveCommandHint(event, command))
 }
 
+// ProjectNotApprovedMessage is the warning for a repository's hook that is
+// skipped because nobody approved it. Ambient accept channels
+// (hooks_auto_accept, HERMES_ACCEPT_HOOKS) never approve a repository's
+// hooks, so the message does not offer them.
+func ProjectNotApprovedMessage(event, command string, scope Scope) string {
+	return fmt.Sprintf("hook for %s (%s) from %s not approved — skipped. A repository's hooks run only once you approve them for that repository (hooks_auto_accept and HERMES_ACCEPT_HOOKS do not approve them): review it, then run %s in %s",
+		event, command, scope.Source, ApproveCommandHint(event, command), scope.Project)
+}
+
 // Policy is the consent gate the dispatcher asks before running any hook.
 // Set its fields before the first Decide and do not change them after; a
 // Policy must not be copied once used. It is safe for concurrent use.
@@ -106,9 +177,14 @@ type Policy struct {
 	Store *Store
 	// SafeMode runs nothing (HERMES_SAFE_MODE).
 	SafeMode bool
-	// Accept approves, and records, every hook not yet allowlisted (see
-	// EffectiveAccept).
+	// Accept approves, and records, every hook not yet allowlisted — a
+	// repository's hooks included (--accept-hooks, given on purpose).
 	Accept bool
+	// AutoAccept approves, and records, every global hook not yet
+	// allowlisted (hooks_auto_accept, HERMES_ACCEPT_HOOKS). It never
+	// approves a repository's hooks: a setting made once must not let every
+	// repository cloned later run its hooks.
+	AutoAccept bool
 	// Prompter, when it is a TTY, asks about hooks not yet allowlisted.
 	Prompter *Prompter
 	// Warn receives warnings for the user. Each distinct message is sent
@@ -136,44 +212,29 @@ type Policy struct {
 	// writes); decisions about approved hooks never take it.
 	promptMu sync.Mutex
 	hashes   HashCache
-	// tokens caches ScriptPath per command: tokenising is the most
-	// expensive step of a Decide for an approved hook, and a dispatcher
-	// asks about the same few configured commands over and over.
-	tokens sync.Map // command → ScriptPath(command)
-	ntoken atomic.Int32
 }
 
-// maxCachedTokens bounds the token cache for hosts that pass ever-new
-// commands; past it commands are simply tokenised on every call.
-const maxCachedTokens = 4096
-
-// scriptFile is ScriptFile with the tokenisation cached.
-func (p *Policy) scriptFile(h Hook) string {
-	if tok, ok := p.tokens.Load(h.Command); ok {
-		return locate(tok.(string), h.Vars, h.Dir)
-	}
-	tok := ScriptPath(h.Command)
-	if p.ntoken.Load() < maxCachedTokens {
-		if _, loaded := p.tokens.LoadOrStore(h.Command, tok); !loaded {
-			p.ntoken.Add(1)
-		}
-	}
-	return locate(tok, h.Vars, h.Dir)
+type pair struct {
+	event, command string
+	scope          Scope
 }
-
-type pair struct{ event, command string }
 
 type snapshot struct {
 	key    fileKey
 	exists bool
 	file   *File
+	// broken: the file exists but could not be read or parsed.
+	broken bool
 }
 
 // Decide says whether h may run, approving and recording it when an accept
 // channel or the prompt allows. The order is: safe mode runs nothing; an
-// allowlisted hook runs unless its script's content changed since approval
-// (a changed mtime only warns); an accept policy approves and runs; a TTY
+// approved hook runs unless a file it runs changed since approval (a
+// changed mtime only warns); an accept policy approves and runs; a TTY
 // prompt asks; otherwise the hook is skipped with a warning.
+//
+// The files the hook runs are opened and hashed here, and a hook that may
+// run gets them in Verdict.Pins: the caller starts exactly those.
 func (p *Policy) Decide(h Hook) Verdict {
 	if p.SafeMode {
 		return Verdict{Reason: ReasonSafeMode}
@@ -181,34 +242,37 @@ func (p *Policy) Decide(h Hook) Verdict {
 	if p.Store == nil {
 		return Verdict{Reason: ReasonNoStore}
 	}
-	k := pair{h.Event, h.Command}
-	if v, ok := p.decideApproved(h, k); ok {
+	k := pair{h.Event, h.Command, h.Scope}
+	if v, ok := p.decideApproved(&h, k); ok {
 		return v
 	}
-	if p.Accept {
+	if p.Accept || (p.AutoAccept && h.Scope.Global()) {
 		// Serialised and re-checked like prompts, so that many goroutines
 		// meeting the same new hook at once write one approval, not one
 		// each.
 		p.promptMu.Lock()
 		defer p.promptMu.Unlock()
-		if v, ok := p.decideApproved(h, k); ok {
+		if v, ok := p.decideApproved(&h, k); ok {
 			return v
 		}
-		return p.approve(h, k, ReasonAccepted)
+		return p.approve(&h, k, ReasonAccepted)
 	}
 	if p.Prompter != nil && p.Prompter.IsTTY {
-		return p.prompt(h, k)
+		return p.prompt(&h, k)
 	}
 	msg := NotAllowlistedMessage(h.Event, h.Command)
+	if !h.Scope.Global() {
+		msg = ProjectNotApprovedMessage(h.Event, h.Command, h.Scope)
+	}
 	p.warn(msg)
-	return Verdict{Reason: msg}
+	return Verdict{Reason: msg, Unapproved: true, Unknown: p.current().broken}
 }
 
 // decideApproved handles hooks that are already approved, in the file or in
 // this process.
-func (p *Policy) decideApproved(h Hook, k pair) (Verdict, bool) {
+func (p *Policy) decideApproved(h *Hook, k pair) (Verdict, bool) {
 	reason := ReasonAllowlisted
-	e, ok := p.current().file.Lookup(h.Event, h.Command)
+	e, ok := p.current().file.LookupIn(h.Event, h.Command, h.Scope)
 	if !ok {
 		p.mu.Lock()
 		e, ok = p.session[k]
@@ -221,14 +285,17 @@ func (p *Policy) decideApproved(h Hook, k pair) (Verdict, bool) {
 	return p.checkScript(h, e, reason), true
 }
 
-// checkScript turns an approval into a verdict after comparing the script
-// with it.
-func (p *Policy) checkScript(h Hook, e Entry, reason string) Verdict {
-	d := p.hashes.Check(e, p.scriptFile(h))
-	v := Verdict{Run: true, Reason: reason, Approved: true, Drift: d.Kind}
+// checkScript turns an approval into a verdict after comparing what the
+// hook runs now with it.
+func (p *Policy) checkScript(h *Hook, e Entry, reason string) Verdict {
+	t := h.target()
+	pins := pinFiles(t, &p.hashes)
+	d := compare(e, h, t, pins)
+	v := Verdict{Run: true, Reason: reason, Approved: true, Drift: d.Kind, TextOnly: t.Opaque, Pins: pins}
 	switch d.Kind {
 	case DriftHash:
-		v.Run = false
+		pins.Close()
+		v.Run, v.Pins = false, nil
 		v.Reason = d.Message() + "; re-approve with: " + ApproveCommandHint(h.Event, h.Command)
 		p.warn(fmt.Sprintf("shell hook for %s (%s) not run: %s", h.Event, h.Command, v.Reason))
 	case DriftMtime:
@@ -238,12 +305,15 @@ func (p *Policy) checkScript(h Hook, e Entry, reason string) Verdict {
 	return v
 }
 
-// approve records an approval and lets the hook run. When saving fails the
-// approval still holds in this process, and the user is told that they will
-// be asked again next time.
-func (p *Policy) approve(h Hook, k pair, reason string) Verdict {
-	res, err := p.Store.ApproveHook(h)
-	v := Verdict{Run: true, Reason: reason, Approved: true, Drift: DriftNone}
+// approve records an approval and lets the hook run. The approval records
+// the very files (and digests) the hook is then started from. When saving
+// fails the approval still holds in this process, and the user is told that
+// they will be asked again next time.
+func (p *Policy) approve(h *Hook, k pair, reason string) Verdict {
+	t := h.target()
+	pins := pinFiles(t, &p.hashes)
+	res, err := p.Store.approvePinned(h, t, pins)
+	v := Verdict{Run: true, Reason: reason, Approved: true, Drift: DriftNone, TextOnly: t.Opaque, Pins: pins}
 	if res.Backup != "" {
 		p.warn(BackupNotice(p.Store.Path(), res.Backup))
 	}
@@ -263,7 +333,7 @@ func (p *Policy) approve(h Hook, k pair, reason string) Verdict {
 // prompt asks at the terminal. Only one prompt is shown at a time; a caller
 // that waited for another prompt re-checks first, since that prompt may
 // have been about the same hook.
-func (p *Policy) prompt(h Hook, k pair) Verdict {
+func (p *Policy) prompt(h *Hook, k pair) Verdict {
 	p.promptMu.Lock()
 	defer p.promptMu.Unlock()
 	if v, ok := p.decideApproved(h, k); ok {
@@ -364,23 +434,26 @@ func (p *Policy) read(path string) *snapshot {
 		if exists {
 			// Keep the identity of what could not be read, so the
 			// failure is not retried (and warned about) on every call.
-			return &snapshot{key: key, exists: true, file: &File{}}
+			return &snapshot{key: key, exists: true, file: &File{}, broken: true}
 		}
 		return &snapshot{file: &File{}}
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return &snapshot{file: &File{}}
+		return &snapshot{file: &File{}, broken: true}
 	}
 	data, err := io.ReadAll(f)
 	if err != nil {
 		p.warn(fmt.Sprintf("read allowlist %s: %v", path, err))
-		return &snapshot{key: keyOf(fi), exists: true, file: &File{}}
+		return &snapshot{key: keyOf(fi), exists: true, file: &File{}, broken: true}
 	}
 	file := parseFile(data)
+	broken := false
 	if file.Invalid != nil {
 		p.warn(fmt.Sprintf("allowlist %s is treated as empty: %v", path, file.Invalid))
+		// An empty file is a fresh allowlist, not a broken one.
+		broken = len(bytes.TrimSpace(bytes.TrimPrefix(data, utf8BOM))) > 0
 	}
-	return &snapshot{key: keyOf(fi), exists: true, file: file}
+	return &snapshot{key: keyOf(fi), exists: true, file: file, broken: broken}
 }

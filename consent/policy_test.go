@@ -366,7 +366,7 @@ func TestApproveHook_ExpandsVars(t *testing.T) {
 	s := newTestStore(t)
 	proj := t.TempDir()
 	writeFile(t, proj+"/.claude/hooks/check.sh", "#!/bin/sh\n", 0o755)
-	h := Hook{Event: "PreToolUse", Command: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh`, Vars: map[string]string{"CLAUDE_PROJECT_DIR": proj}}
+	h := Hook{Event: "PreToolUse", Command: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh`, Shell: true, Vars: map[string]string{"CLAUDE_PROJECT_DIR": proj}}
 	res, err := s.ApproveHook(h)
 	if err != nil {
 		t.Fatal(err)

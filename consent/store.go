@@ -129,41 +129,51 @@ func (s *Store) Approve(event, command string) (ApproveResult, error) {
 	return s.ApproveHook(Hook{Event: event, Command: command})
 }
 
-// ApproveHook records consent for (h.Event, h.Command): it removes every
-// entry with exactly that pair and appends a fresh one carrying the current
-// time and the script's mtime and SHA-256 (the script is located with
-// ScriptFile(h.Command, h.Vars, h.Dir)). The change is persisted before
-// ApproveHook returns; an error means it was not, and wraps the OS error.
+// ApproveHook records consent for (h.Event, h.Command) in h.Scope: it
+// removes every entry with exactly that key and appends a fresh one
+// carrying the current time, every file the command runs (Resolve) with
+// its SHA-256, and — for Hermes, which reads it — the mtime of the script
+// Hermes would name. The change is persisted before ApproveHook returns; an
+// error means it was not, and wraps the OS error.
 func (s *Store) ApproveHook(h Hook) (ApproveResult, error) {
-	path := ScriptFile(h.Command, h.Vars, h.Dir)
-	var mtime, sha string
-	if fi, err := os.Stat(path); err == nil {
+	t := h.target()
+	pins := pinFiles(t, nil)
+	defer pins.Close()
+	return s.approvePinned(&h, t, pins)
+}
+
+// approvePinned records the approval of h from files already opened and
+// hashed, so that what is recorded is exactly what the caller then runs.
+func (s *Store) approvePinned(h *Hook, t *Target, pins *Pins) (ApproveResult, error) {
+	var mtime string
+	if fi, err := os.Stat(h.hermesScript()); err == nil {
 		mtime = FormatTimestamp(fi.ModTime())
-		if fi.Mode().IsRegular() {
-			// The approval stays valid without a hash (Hermes has none);
-			// Decide then falls back to the mtime rule, so a script that
-			// cannot be read is not a reason to fail the approval.
-			sha, _ = hashFile(path)
-		}
 	}
-	res := ApproveResult{Entry: newEntry(h.Event, h.Command, FormatTimestamp(s.now()), mtime, sha)}
+	files := records(t, pins)
+	primary := ""
+	if len(files) > 0 {
+		primary = files[0].SHA256
+	}
+	res := ApproveResult{Entry: newEntryFull(h.Event, h.Command, FormatTimestamp(s.now()), mtime, primary, h.Scope, files, t.Opaque != "")}
 	backup, err := s.mutate(func(f *File) {
-		kept := f.Approvals[:0]
-		for _, e := range f.Approvals {
-			if e.Matches(h.Event, h.Command) {
+		list := f.list(h.Scope)
+		kept := (*list)[:0]
+		for _, e := range *list {
+			if e.MatchesIn(h.Event, h.Command, h.Scope) {
 				res.Existed = true
 				continue
 			}
 			kept = append(kept, e)
 		}
-		f.Approvals = append(kept, res.Entry)
+		*list = append(kept, res.Entry)
 	})
 	res.Backup = backup
 	return res, err
 }
 
 // Revoke removes every entry whose command is exactly command, for any
-// event, and returns how many it removed. The file is rewritten even when
+// event and any scope (global and project approvals alike), and returns how
+// many it removed. The file is rewritten even when
 // nothing matched, so a fresh home gets its directory, lock file and an
 // empty allowlist, as with Hermes.
 func (s *Store) Revoke(command string) (removed int, err error) {
@@ -176,15 +186,17 @@ func (s *Store) Revoke(command string) (removed int, err error) {
 func (s *Store) RevokeDetail(command string) (RevokeResult, error) {
 	var res RevokeResult
 	backup, err := s.mutate(func(f *File) {
-		kept := f.Approvals[:0]
-		for _, e := range f.Approvals {
-			if e.commandIs(command) {
-				res.Removed++
-				continue
+		for _, list := range []*[]Entry{&f.Approvals, &f.Projects} {
+			kept := (*list)[:0]
+			for _, e := range *list {
+				if e.commandIs(command) {
+					res.Removed++
+					continue
+				}
+				kept = append(kept, e)
 			}
-			kept = append(kept, e)
+			*list = kept
 		}
-		f.Approvals = kept
 	})
 	res.Backup = backup
 	return res, err

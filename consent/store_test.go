@@ -82,6 +82,12 @@ func TestStore_FileFormatGolden(t *testing.T) {
       "approved_at": "2026-07-01T12:00:00.123456Z",
       "command": "/nonexistent/hook.sh",
       "event": "pre_tool_call",
+      "files_at_approval": [
+        {
+          "path": "/nonexistent/hook.sh",
+          "sha256": null
+        }
+      ],
       "script_mtime_at_approval": null,
       "script_sha256_at_approval": null
     }
@@ -167,6 +173,12 @@ func TestStore_PreservesUnknownKeys(t *testing.T) {
       "approved_at": "2026-07-01T12:00:00.123456Z",
       "command": "/nonexistent/c3",
       "event": "e3",
+      "files_at_approval": [
+        {
+          "path": "/nonexistent/c3",
+          "sha256": null
+        }
+      ],
       "script_mtime_at_approval": null,
       "script_sha256_at_approval": null
     }

@@ -1,0 +1,173 @@
+package consent
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// procSelfFD reports whether /proc/self/fd can start a pinned binary (Linux
+// with /proc mounted). It is checked once, on first use, so a no-match
+// dispatch pays nothing for it.
+var procSelfFD = sync.OnceValue(func() bool {
+	fi, err := os.Stat("/proc/self/fd")
+	return err == nil && fi.IsDir()
+})
+
+// target is the hook's resolved command: the one the caller passed, or
+// Resolve's answer.
+func (h *Hook) target() *Target {
+	if h.Target != nil {
+		return h.Target
+	}
+	t := Resolve(h.command())
+	h.Target = &t
+	return h.Target
+}
+
+// command describes h as Resolve needs it; Vars are applied over Env.
+func (h *Hook) command() Command {
+	env := h.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	if len(h.Vars) > 0 {
+		env = append([]string{}, env...)
+		for k, v := range h.Vars {
+			env = append(env, k+"="+v)
+		}
+	}
+	dir := h.Dir
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	return Command{Text: h.Command, Shell: h.Shell, Env: env, Dir: dir}
+}
+
+// hermesScript is where Hermes looks for the hook's script (ScriptPath with
+// ~ and the hook's CLAUDE_PROJECT_DIR expanded): the file whose mtime the
+// allowlist records, so that Hermes' own doctor reads the same one.
+func (h *Hook) hermesScript() string {
+	c := h.command()
+	vars := map[string]string{}
+	if v, ok := getenv(c.Env, "HOME"); ok {
+		vars["HOME"] = v
+	}
+	if v, ok := getenv(c.Env, "CLAUDE_PROJECT_DIR"); ok {
+		vars["CLAUDE_PROJECT_DIR"] = v
+	}
+	return ScriptFile(h.Command, vars, c.Dir)
+}
+
+// records turns pinned files into the approval's file records.
+func records(t *Target, p *Pins) []FileRecord {
+	sums := p.Sums()
+	out := make([]FileRecord, len(t.Files))
+	for i, f := range t.Files {
+		out[i] = FileRecord{Path: f}
+		if i < len(sums) {
+			out[i].SHA256 = sums[i]
+		}
+	}
+	return out
+}
+
+// compare checks what a hook runs now (t, its files hashed in p) against
+// its approval e.
+//
+// An approval that lists its files must list exactly the files the command
+// runs now, each with the same content (a file that did not exist must
+// still not exist). An approval written by an earlier hermes-hooks, which
+// pinned only the primary script, still holds when that script is the only
+// file and is unchanged. An approval without any digest (written by Hermes
+// or by hand) falls back to Hermes' rule: a newer mtime warns.
+func compare(e Entry, h *Hook, t *Target, p *Pins) Drift {
+	sums := p.Sums()
+	if e.Files != nil {
+		recorded := make(map[string]string, len(e.Files))
+		for _, r := range e.Files {
+			recorded[r.Path] = r.SHA256
+		}
+		now := make(map[string]bool, len(t.Files))
+		for i, f := range t.Files {
+			now[f] = true
+			was, ok := recorded[f]
+			if !ok {
+				return Drift{Kind: DriftHash, File: f, Why: "what it runs changed since approval: it now runs " + f + ", which its approval does not cover (another directory, PATH or environment?)"}
+			}
+			if !strings.EqualFold(was, sums[i]) {
+				d := Drift{Kind: DriftHash, Was: was, Now: sums[i]}
+				if i > 0 {
+					d.File = f
+				}
+				return d
+			}
+		}
+		for _, r := range e.Files {
+			if !now[r.Path] {
+				return Drift{Kind: DriftHash, File: r.Path, Why: "what it runs changed since approval: it no longer runs " + r.Path + ", which its approval pinned"}
+			}
+		}
+		return Drift{Kind: DriftNone, Was: e.ScriptSHA256AtApproval, Now: e.ScriptSHA256AtApproval}
+	}
+	if was := e.ScriptSHA256AtApproval; was != "" {
+		switch {
+		case len(t.Files) == 0:
+			// Nothing to pin: the text is all the command runs (an inline
+			// interpreter, a builtin) or all that can be known of it.
+			return Drift{Kind: DriftNone, Was: was, Now: was}
+		case len(t.Files) > 1:
+			return Drift{Kind: DriftHash, Was: was, Why: "approved by an earlier hermes-hooks, which pinned only one of the " +
+				strconv.Itoa(len(t.Files)) + " files this command runs; re-approve it to pin them all"}
+		case !strings.EqualFold(sums[0], was):
+			return Drift{Kind: DriftHash, Was: was, Now: sums[0]}
+		}
+		return Drift{Kind: DriftNone, Was: was, Now: sums[0]}
+	}
+	return mtimeDrift(e.ScriptMtimeAtApproval, h.hermesScript())
+}
+
+// Status is how one hook stands against an allowlist, for list, doctor and
+// serve's change log: what it runs, its approval, and the comparison.
+type Status struct {
+	Target   Target
+	Approved bool
+	Approval Entry
+	Drift    Drift
+}
+
+// Inspect reports h against the allowlist f without running or approving
+// anything.
+func Inspect(h Hook, f *File) Status {
+	t := h.target()
+	st := Status{Target: *t}
+	e, ok := f.LookupIn(h.Event, h.Command, h.Scope)
+	if !ok {
+		return st
+	}
+	pins := pinFiles(t, &defaultHashes)
+	defer pins.Close()
+	st.Approved, st.Approval, st.Drift = true, e, compare(e, &h, t, pins)
+	return st
+}
+
+// Executable reports whether what t starts can start, by the rule of
+// Hermes' doctor: the primary script must be an existing regular file,
+// executable when the kernel starts it, readable when it is handed to an
+// interpreter. A command that runs through the shell or names no file needs
+// only its program.
+func (t *Target) Executable() bool {
+	if t.Err != "" {
+		return false
+	}
+	p := t.Primary()
+	if p == "" {
+		return true
+	}
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	return accessible(p, t.Direct || p == t.Path)
+}

@@ -1,0 +1,13 @@
+//go:build !linux
+
+package consent
+
+import (
+	"errors"
+	"os"
+)
+
+// sealedCopy needs Linux (memfd_create); elsewhere scripts start by name.
+func sealedCopy(name string, content []byte) (*os.File, error) {
+	return nil, errors.New("sealed memory files need Linux")
+}

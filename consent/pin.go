@@ -1,0 +1,362 @@
+package consent
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// How a checked hook is started so that what was checked is what runs:
+//
+//   - A binary the kernel starts directly is started through the descriptor
+//     that was hashed (/proc/self/fd/N): a rename cannot swap it, and the
+//     kernel refuses to start a file open for writing (ETXTBSY) and refuses
+//     writes while it runs.
+//   - A script of a POSIX shell or of Python — run by its #! line or named
+//     to its interpreter (bash x.sh, python3 x.py) — is read into memory,
+//     hashed, and copied into a sealed, private memory file; the
+//     interpreter is handed that copy as /proc/self/fd/3. Neither a rename
+//     nor an edit of the script after the check can change what runs. The
+//     script sees /proc/self/fd/3 as its own path, so this is done only
+//     when it does not ask where it lives ($0, BASH_SOURCE, __file__ …);
+//     Python's import path gets the script's directory, as it would have.
+//   - Any other file (a script that locates itself, another language, a
+//     file passed as an argument) is started by its name, after checking
+//     immediately before the start that the name still names the hashed,
+//     unchanged file. The remaining window — from that check to the moment
+//     the interpreter opens the file — is documented in the README.
+
+// pinnedCopyMax bounds the scripts copied into memory: hook scripts are
+// small, and a script larger than this is started by name.
+const pinnedCopyMax = 1 << 20
+
+// cacheMinSize is the size from which a directly executed binary's digest
+// may come from the stat-keyed cache instead of being recomputed. Smaller
+// files are hashed from their open descriptor on every dispatch: hashing
+// them costs microseconds, and a stat identity cannot prove that content
+// is unchanged (a shared writable mapping can change bytes without changing
+// size, mtime or ctime). A binary this large costs about a millisecond to
+// hash; it is started through the very descriptor that was checked.
+const cacheMinSize = 512 << 10
+
+// Pins holds the files a hook runs, open, each with the digest and the
+// identity it had when it was checked. The runner calls Verify immediately
+// before it starts the hook, and starts it as Start says, so what was
+// checked is what runs. Close releases the descriptors; a nil *Pins is
+// valid and pins nothing.
+type Pins struct {
+	files []pinned
+	// exec is the index of the file the kernel starts directly (a binary
+	// found at Target.Path), or -1.
+	exec int
+	// start is the pinned start of an interpreted primary script, or nil.
+	start *Start
+}
+
+type pinned struct {
+	path string
+	f    *os.File // nil: the file did not exist (or is not a regular file)
+	key  fileKey  // identity of the open file when it was hashed
+	sum  string   // hex SHA-256; "" when f is nil
+	elf  bool
+	// copied: the primary script runs from its sealed in-memory copy, so
+	// its name need not be verified before the start.
+	copied bool
+}
+
+// Start says how to start a hook so that its interpreter reads the pinned
+// copy of its script.
+type Start struct {
+	// Path and Argv replace the Target's.
+	Path string
+	Argv []string
+	// Script becomes the hook's file descriptor 3, which Argv names as
+	// /proc/self/fd/3.
+	Script *os.File
+	// PythonPath, when set, is put first on the hook's PYTHONPATH: the
+	// script's own directory, where `import sibling` looks.
+	PythonPath string
+}
+
+// ScriptFD is the descriptor number a pinned script has in the hook.
+const ScriptFD = 3
+
+// pinFiles opens and hashes every file of t. A file that is missing or not
+// a regular file is recorded as such (its digest is ""), so that its later
+// appearance counts as a change.
+func pinFiles(t *Target, cache *HashCache) *Pins {
+	p := &Pins{exec: -1}
+	for i, path := range t.Files {
+		pf := pinned{path: path}
+		f, err := openNoBlock(path)
+		if err == nil {
+			fi, serr := f.Stat()
+			if serr != nil || !fi.Mode().IsRegular() {
+				f.Close()
+			} else {
+				pf.f, pf.key = f, keyOf(fi)
+				primary := i == 0
+				direct := primary && t.Direct
+				var herr error
+				pf.sum, pf.elf, herr = p.hash(&pf, t, direct, primary, cache)
+				if herr != nil {
+					f.Close()
+					pf.f, pf.sum = nil, ""
+				} else if direct && pf.elf {
+					p.exec = i
+				}
+			}
+		}
+		p.files = append(p.files, pf)
+	}
+	return p
+}
+
+var elfMagic = []byte{0x7f, 'E', 'L', 'F'}
+
+// hash hashes the open file. Only a large, directly executed binary may
+// use the stat-keyed cache (see cacheMinSize). A primary script that can
+// run from a sealed copy is read whole, and the digest is of those bytes,
+// which are the ones that will run.
+func (p *Pins) hash(pf *pinned, t *Target, direct, primary bool, cache *HashCache) (sum string, elf bool, err error) {
+	f, key := pf.f, pf.key
+	var head [4]byte
+	n, _ := f.ReadAt(head[:], 0)
+	elf = n == 4 && bytes.Equal(head[:], elfMagic)
+	if direct && elf && key.size >= cacheMinSize && cache != nil {
+		if s, ok := cache.lookup(pf.path, key); ok {
+			return s, true, nil
+		}
+	}
+	var content []byte
+	h := sha256.New()
+	if primary && !elf && key.size <= pinnedCopyMax {
+		content = make([]byte, key.size+1)
+		n, rerr := f.ReadAt(content, 0)
+		if rerr != nil && rerr != io.EOF {
+			return "", elf, fmt.Errorf("hash %s: %w", pf.path, rerr)
+		}
+		content = content[:n]
+		h.Write(content)
+	} else if _, err := io.Copy(h, io.NewSectionReader(f, 0, 1<<62)); err != nil {
+		return "", elf, fmt.Errorf("hash %s: %w", pf.path, err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return "", elf, fmt.Errorf("hash %s: %w", pf.path, err)
+	}
+	if keyOf(fi) != key || (content != nil && int64(len(content)) != key.size) {
+		// Written to while we read it: whatever we hashed is not a version
+		// anybody approved.
+		return "", elf, fmt.Errorf("hash %s: %w", pf.path, errChanging)
+	}
+	sum = hex.EncodeToString(h.Sum(nil))
+	if cache != nil {
+		cache.computed.Add(1)
+		if direct && elf && key.size >= cacheMinSize {
+			cache.store(pf.path, key, sum)
+		}
+	}
+	if content != nil {
+		if st := pinnedStart(t, pf.path, content, direct); st != nil {
+			p.start = st
+			pf.copied = true
+		}
+	}
+	return sum, elf, nil
+}
+
+// pinnedStart builds the start of an interpreted primary script from its
+// sealed in-memory copy, or returns nil when the script must be started by
+// name (see the comment at the top of this file).
+func pinnedStart(t *Target, path string, content []byte, direct bool) *Start {
+	var st Start
+	kind := ""
+	switch {
+	case direct:
+		interp, arg, ok := parseShebang(content)
+		if !ok {
+			return nil
+		}
+		name := filepath.Base(interp)
+		if name == "env" {
+			// #!/usr/bin/env bash: env finds the interpreter.
+			if arg == "" || strings.HasPrefix(arg, "-") {
+				return nil
+			}
+			name = arg
+		}
+		kind = interpreterKind(name)
+		st.Path = interp
+		st.Argv = []string{interp}
+		if arg != "" {
+			st.Argv = append(st.Argv, arg)
+		}
+		st.Argv = append(st.Argv, "/proc/self/fd/"+strconv.Itoa(ScriptFD))
+		st.Argv = append(st.Argv, t.Argv[1:]...)
+	case t.ScriptArg > 0 && t.ScriptArg < len(t.Argv):
+		kind = t.Interp
+		st.Path = t.Path
+		st.Argv = append([]string{}, t.Argv...)
+		st.Argv[t.ScriptArg] = "/proc/self/fd/" + strconv.Itoa(ScriptFD)
+	default:
+		return nil
+	}
+	if (kind != "sh" && kind != "python") || selfLocating(kind, content) || !procSelfFD() {
+		return nil
+	}
+	if strings.HasSuffix(filepath.Base(st.Path), "fish") || strings.HasSuffix(filepath.Base(st.Path), "busybox") {
+		return nil
+	}
+	f, err := sealedCopy(filepath.Base(path), content)
+	if err != nil {
+		return nil
+	}
+	st.Script = f
+	if kind == "python" {
+		st.PythonPath = filepath.Dir(path)
+	}
+	return &st
+}
+
+// parseShebang reads a #! line as the kernel does: the interpreter, then at
+// most one argument (the rest of the line, trimmed).
+func parseShebang(content []byte) (interp, arg string, ok bool) {
+	if !bytes.HasPrefix(content, []byte("#!")) {
+		return "", "", false
+	}
+	line := content[2:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	} else {
+		return "", "", false
+	}
+	s := strings.Trim(string(line), " \t")
+	if s == "" || strings.ContainsAny(s, "\r\x00") {
+		return "", "", false
+	}
+	interp, arg, _ = strings.Cut(s, " ")
+	if i := strings.IndexByte(interp, '\t'); i >= 0 {
+		interp, arg = interp[:i], interp[i+1:]+" "+arg
+	}
+	arg = strings.Trim(arg, " \t")
+	return interp, arg, filepath.IsAbs(interp)
+}
+
+// selfLocating reports whether a script refers to its own path: run from
+// /proc/self/fd/3 it would look for its neighbours in the wrong place, so
+// it is started by name instead.
+func selfLocating(kind string, content []byte) bool {
+	var words []string
+	switch kind {
+	case "sh":
+		words = []string{"$0", "${0", "BASH_SOURCE", "BASH_ARGV0", "ZSH_SCRIPT", "ZSH_ARGZERO", "%x", "%N", "$_"}
+	case "python":
+		words = []string{"__file__", "argv[0]", "__spec__", "__loader__", "__cached__", "inspect", "sys.argv"}
+	default:
+		return true
+	}
+	for _, w := range words {
+		if bytes.Contains(content, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+var errChanging = errors.New("the file changed while it was being read")
+
+// Sums returns each pinned file's digest ("" for a missing one), in the
+// order of the Target's Files.
+func (p *Pins) Sums() []string {
+	if p == nil {
+		return nil
+	}
+	out := make([]string, len(p.files))
+	for i, f := range p.files {
+		out[i] = f.sum
+	}
+	return out
+}
+
+// ErrPinChanged is returned by Verify when a pinned file changed between
+// the consent check and the start of the hook.
+var ErrPinChanged = errors.New("changed between the consent check and the start of the hook")
+
+// Verify checks that every pinned path the hook will open by name still
+// names the file that was hashed, and that the file is unchanged since
+// (same size, mtime and ctime; same absence for a file that did not
+// exist). The runner calls it immediately before it starts the hook, and
+// not after Close.
+func (p *Pins) Verify() error {
+	if p == nil {
+		return nil
+	}
+	for i, pf := range p.files {
+		switch {
+		case pf.copied || i == p.exec:
+			// Started from the very bytes, or the very file, checked.
+			continue
+		case pf.f == nil:
+			if fi, err := os.Stat(pf.path); err == nil && fi.Mode().IsRegular() {
+				return fmt.Errorf("%s %w (it appeared)", pf.path, ErrPinChanged)
+			}
+			continue
+		}
+		now, err := os.Stat(pf.path)
+		if err != nil {
+			return fmt.Errorf("%s %w (%v)", pf.path, ErrPinChanged, err)
+		}
+		if k := keyOf(now); k.dev != pf.key.dev || k.ino != pf.key.ino {
+			return fmt.Errorf("%s %w (replaced)", pf.path, ErrPinChanged)
+		}
+		fi, err := pf.f.Stat()
+		if err != nil || keyOf(fi) != pf.key {
+			return fmt.Errorf("%s %w (written to)", pf.path, ErrPinChanged)
+		}
+	}
+	return nil
+}
+
+// ExecPath returns a path that starts exactly the pinned binary —
+// /proc/self/fd/N, which the kernel resolves to the open file however its
+// name changed — or "" when the hook is not a pinned binary.
+func (p *Pins) ExecPath() string {
+	if p == nil || p.exec < 0 || p.files[p.exec].f == nil || !procSelfFD() {
+		return ""
+	}
+	return "/proc/self/fd/" + strconv.Itoa(int(p.files[p.exec].f.Fd()))
+}
+
+// Start returns how to start an interpreted primary script from its sealed
+// copy, or nil when the hook starts as its Target says.
+func (p *Pins) Start() *Start {
+	if p == nil {
+		return nil
+	}
+	return p.start
+}
+
+// Close releases the descriptors. It is safe to call more than once.
+func (p *Pins) Close() {
+	if p == nil {
+		return
+	}
+	for i := range p.files {
+		if p.files[i].f != nil {
+			p.files[i].f.Close()
+			p.files[i].f = nil
+		}
+	}
+	if p.start != nil && p.start.Script != nil {
+		p.start.Script.Close()
+		p.start.Script = nil
+	}
+}

@@ -1,0 +1,94 @@
+package fsutil
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ErrNotRegular refuses a path that names a FIFO, a device, a socket or a
+// directory: reading one could block forever (a FIFO nobody writes,
+// /dev/stdin) or never end (/dev/zero).
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrOutside refuses a file that, once symbolic links are followed, lies
+// outside the directory it had to stay in.
+var ErrOutside = errors.New("outside the project")
+
+// TooLargeError refuses a file larger than its bound.
+type TooLargeError struct{ Size, Max int64 }
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("larger than %d bytes (%d)", e.Max, e.Size)
+}
+
+// ReadRegular reads a regular file of at most max bytes. It never blocks on
+// a FIFO or a device (the file is opened non-blocking and checked before it
+// is read). When within is not empty, the file actually opened — after every
+// symbolic link — must lie inside within (itself resolved), so a repository
+// cannot point a file it names at /dev/stdin or at another user's files.
+func ReadRegular(path, within string, max int64) ([]byte, error) {
+	f, err := openNoBlock(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, kind(fi.Mode()))
+	}
+	if within != "" {
+		real, err := openedPath(f, path)
+		if err != nil {
+			return nil, err
+		}
+		root, err := filepath.EvalSymlinks(within)
+		if err != nil {
+			return nil, err
+		}
+		if real != root && !strings.HasPrefix(real, root+string(filepath.Separator)) {
+			return nil, fmt.Errorf("%s: %w: it resolves to %s", path, ErrOutside, real)
+		}
+	}
+	if fi.Size() > max {
+		return nil, fmt.Errorf("%s: %w", path, &TooLargeError{Size: fi.Size(), Max: max})
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s: %w", path, &TooLargeError{Size: int64(len(data)), Max: max})
+	}
+	return data, nil
+}
+
+func kind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a plain file"
+}
+
+// openedPath is the real path of the file f was opened from: on Linux the
+// kernel's own answer for the open descriptor, elsewhere path with its
+// symbolic links resolved.
+func openedPath(f *os.File, path string) (string, error) {
+	if p, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", f.Fd())); err == nil && filepath.IsAbs(p) {
+		return p, nil
+	}
+	return filepath.EvalSymlinks(path)
+}
