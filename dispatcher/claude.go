@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"gopkg.in/yaml.v3"
 )
@@ -114,6 +115,11 @@ func ParseClaudeSettings(data []byte, path string) (entries []*Entry, warnings [
 				}
 				if e := cfg.parseEntry(ev, name, path+": "+hpath, gi, node, protocol.Claude, path); e != nil {
 					e.ProjectDir = projectDir
+					if projectDir != "" {
+						// A project's settings file: its hooks are that
+						// repository's, approved per repository.
+						e.Scope = consent.Scope{Project: projectDir, Source: path}
+					}
 					cfg.Entries = append(cfg.Entries, e)
 				}
 			}

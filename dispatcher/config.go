@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"gopkg.in/yaml.v3"
 )
@@ -68,6 +69,11 @@ type Entry struct {
 	// found ("" means the dispatcher's working directory; project-local
 	// hooks run in their project root).
 	WorkDir string
+	// Scope is where the entry came from, for consent: the zero Scope for
+	// the user's own config files, a project root and source file for a
+	// repository's hooks (its .hermes/hooks.yaml, its .claude settings), so
+	// an approval given in one repository never approves another's.
+	Scope consent.Scope
 
 	match matcher
 	order int // position in the whole config, for stable sorting
@@ -122,6 +128,22 @@ type LoadOptions struct {
 // directory.
 const ProjectHooksFile = ".hermes/hooks.yaml"
 
+// Bounds on what is read. A file a repository names (its hooks file, the
+// settings files that lists) is read only when it is a regular file inside
+// the project, up to MaxProjectFileBytes; the user's own config files up to
+// MaxConfigBytes. Nothing is read from a FIFO or a device.
+const (
+	MaxProjectFileBytes = 1 << 20
+	MaxConfigBytes      = 16 << 20
+)
+
+// ReadConfigFile reads one of the user's own config files (the config,
+// a Claude settings file it names) with MaxConfigBytes and never from a
+// FIFO or device. serve uses it too.
+func ReadConfigFile(path string) ([]byte, error) {
+	return fsutil.ReadRegular(path, "", MaxConfigBytes)
+}
+
 // FindProjectHooks returns the nearest .hermes/hooks.yaml from dir upward,
 // stopping at the repository root (a directory holding .git) or, outside a
 // repository, after dir itself. "" when there is none.
@@ -136,7 +158,10 @@ func FindProjectHooks(dir string) string {
 	inRepo := insideRepo(dir)
 	for {
 		p := filepath.Join(dir, ProjectHooksFile)
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+		if _, err := os.Lstat(p); err == nil {
+			// Whatever it is, it is the project's hooks file: addProject
+			// refuses (with a warning) one that is not a plain file of
+			// the project, rather than silently looking further up.
 			return p
 		}
 		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil || !inRepo {
@@ -195,7 +220,7 @@ func DefaultConfigPath() (string, error) {
 // Load reads the YAML config at path and the Claude settings files it and
 // opts name. A missing config file is an empty config, not an error.
 func Load(path string, opts LoadOptions) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadConfigFile(path)
 	var cfg *Config
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -224,28 +249,33 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 		}
 	}
 	if p := FindProjectHooks(opts.ProjectDir); p != "" && !sameFile(p, path) {
-		if err := cfg.addProject(p); err != nil {
-			return nil, err
-		}
+		// A repository must not be able to take the dispatcher down: a
+		// project file that cannot be used skips that project's hooks with
+		// a warning, and the global hooks (a fail-closed guard among them)
+		// keep working.
+		cfg.addProject(p)
 	}
 	cfg.finish()
 	return cfg, nil
 }
 
-// addProject merges a project's .hermes/hooks.yaml. A repository must not be
-// able to approve its own hooks, so hooks_auto_accept there is ignored; its
-// hooks run in the project root, and its claude_settings paths are relative
-// to it.
-func (cfg *Config) addProject(path string) error {
-	data, err := os.ReadFile(path)
+// addProject merges a project's .hermes/hooks.yaml. A repository must not
+// be able to approve its own hooks, so hooks_auto_accept there is ignored;
+// its hooks run in the project root, are approved per project (Scope), and
+// its claude_settings paths are relative to it and must stay inside it.
+// Every problem is a warning that skips the file concerned, never an error.
+func (cfg *Config) addProject(path string) {
+	root := filepath.Dir(filepath.Dir(path))
+	data, err := fsutil.ReadRegular(path, root, MaxProjectFileBytes)
 	if err != nil {
-		return &ConfigError{Path: path, Err: err}
+		cfg.warn(path, "project hooks file skipped: "+err.Error())
+		return
 	}
 	proj, err := ParseConfig(data, path)
 	if err != nil {
-		return err
+		cfg.warn(path, "project hooks file skipped: "+err.Error())
+		return
 	}
-	root := filepath.Dir(filepath.Dir(path))
 	if proj.AutoAccept {
 		proj.warn(path+": hooks_auto_accept", "is ignored in a project's hooks file: a repository cannot approve its own hooks")
 	}
@@ -254,6 +284,7 @@ func (cfg *Config) addProject(path string) error {
 	}
 	for _, e := range proj.Entries {
 		e.WorkDir = root
+		e.Scope = consent.Scope{Project: root, Source: path}
 		if e.Dialect == protocol.Claude && e.ProjectDir == "" {
 			e.ProjectDir = root
 		}
@@ -261,12 +292,28 @@ func (cfg *Config) addProject(path string) error {
 	cfg.Entries = append(cfg.Entries, proj.Entries...)
 	cfg.Warnings = append(cfg.Warnings, proj.Warnings...)
 	for _, p := range proj.ClaudeSettings {
-		if err := cfg.addClaudeSettings(resolvePath(p, root), false); err != nil {
-			return err
+		sp := resolvePath(p, root)
+		data, err := fsutil.ReadRegular(sp, root, MaxProjectFileBytes)
+		if err != nil {
+			cfg.warn(path+": claude_settings", sp+": skipped: "+err.Error())
+			continue
 		}
+		entries, warnings, err := ParseClaudeSettings(data, sp)
+		if err != nil {
+			cfg.warn(path+": claude_settings", "skipped: "+err.Error())
+			continue
+		}
+		for _, e := range entries {
+			e.Scope = consent.Scope{Project: root, Source: sp}
+			if e.ProjectDir == "" {
+				e.ProjectDir = root
+			}
+		}
+		cfg.Entries = append(cfg.Entries, entries...)
+		cfg.Warnings = append(cfg.Warnings, warnings...)
+		cfg.ClaudeSettings = append(cfg.ClaudeSettings, sp)
 	}
 	cfg.ProjectHooks = path
-	return nil
 }
 
 func sameFile(a, b string) bool {
@@ -280,7 +327,7 @@ func emptyConfig() *Config {
 }
 
 func (cfg *Config) addClaudeSettings(path string, required bool) error {
-	data, err := os.ReadFile(path)
+	data, err := ReadConfigFile(path)
 	if err != nil {
 		if !required && errors.Is(err, fs.ErrNotExist) {
 			cfg.warn("claude_settings", path+": no such file; skipped")

@@ -5,13 +5,12 @@ import (
 	"errors"
 	"math"
 	"os"
-	"os/exec"
-	"os/user"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 
-	"github.com/google/shlex"
+	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -19,12 +18,35 @@ import (
 // once, across all firings.
 const DefaultMaxParallel = 32
 
+// VerdictKind is what a Gate decided for one hook.
+type VerdictKind uint8
+
+const (
+	// VerdictSkip: the hook does not run; Verdict.Reason says why.
+	VerdictSkip VerdictKind = iota
+	// VerdictRun: the hook runs.
+	VerdictRun
+	// VerdictBlock: the hook does not run, and the firing is blocked with
+	// Verdict.Reason: a fail-closed guard whose consent cannot be confirmed
+	// (its files changed since approval, or the allowlist is unreadable)
+	// must not silently stop protecting.
+	VerdictBlock
+)
+
 // Verdict is a Gate's answer for one hook.
 type Verdict struct {
-	Run bool
-	// Reason says why a hook does not run; it lands in the hook's report.
+	Kind VerdictKind
+	// Reason says why a hook does not run (or why it blocks); it lands in
+	// the hook's report.
 	Reason string
+	// Pins, when set, holds the files the gate checked, open: the runner
+	// verifies them immediately before it starts the hook and starts a
+	// pinned binary through its descriptor. The dispatcher closes it.
+	Pins *consent.Pins
 }
+
+// Run reports whether the hook may run.
+func (v Verdict) Run() bool { return v.Kind == VerdictRun }
 
 // Gate decides whether a hook may run. The dispatcher asks it for every
 // matching hook of every firing and never runs a hook it refuses; the policy
@@ -33,15 +55,22 @@ type Gate interface {
 	Check(h Hook) Verdict
 }
 
-// Hook is one entry about to run in one firing: where it will run, so that
-// the gate checks the very script that would be executed.
+// Hook is one entry about to run in one firing: where and how it will run,
+// so that the gate checks the very files that would be executed.
 type Hook struct {
 	Entry *Entry
-	// Dir is the directory the hook runs in, where a relative script path
+	// Dir is the directory the hook starts in, where a relative script path
 	// is found ("" = the dispatcher's working directory).
 	Dir string
 	// ProjectDir is CLAUDE_PROJECT_DIR for Claude-dialect hooks.
 	ProjectDir string
+	// Env is the hook's environment.
+	Env []string
+	// Target is what the command runs (consent.Resolve), worked out once:
+	// the gate pins its files and the runner starts it.
+	Target consent.Target
+
+	pins *consent.Pins // the gate's pinned files, for the runner
 }
 
 // GateFunc adapts a function to Gate.
@@ -52,7 +81,7 @@ func (f GateFunc) Check(h Hook) Verdict { return f(h) }
 
 // AllowAll runs every hook. It exists for tests and for `hermes-hooks
 // test`, which runs unapproved hooks on purpose; a host must never use it.
-var AllowAll Gate = GateFunc(func(Hook) Verdict { return Verdict{Run: true} })
+var AllowAll Gate = GateFunc(func(Hook) Verdict { return Verdict{Kind: VerdictRun} })
 
 // Options configures a Dispatcher.
 type Options struct {
@@ -132,14 +161,11 @@ func New(cfg *Config, opts Options) (*Dispatcher, error) {
 	if opts.Cwd == "" {
 		opts.Cwd, _ = os.Getwd()
 	}
-	if opts.Env == nil {
-		opts.Env = os.Environ()
-	}
 	d := &Dispatcher{
 		cfg:     cfg,
 		opts:    opts,
 		byEvent: map[string][]*Entry{},
-		env:     withEnv(opts.Env, "HERMES_HOOKS", "1"),
+		env:     hookBaseEnv(opts.Env),
 		sem:     make(chan struct{}, opts.MaxParallel),
 		payload: protocol.PayloadEnv{Cwd: opts.Cwd, Profile: opts.Profile, Tools: cfg.Tools},
 	}
@@ -196,16 +222,28 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	reports := make([]protocol.HookReport, len(selected))
 	hooks := make([]Hook, len(selected))
 	var runnable []int
+	pins := make([]*consent.Pins, len(selected))
+	defer func() {
+		for _, p := range pins {
+			p.Close()
+		}
+	}()
 	for i, e := range selected {
 		reports[i] = baseReport(e)
-		// Where the hook runs is decided once: the gate checks the script
-		// there, and the runner starts it there.
+		// What the hook runs is decided once: the gate checks (and pins)
+		// those files, and the runner starts them.
 		hooks[i] = d.hookFor(e, fields)
-		if v := d.opts.Gate.Check(hooks[i]); !v.Run {
+		v := d.opts.Gate.Check(hooks[i])
+		pins[i], hooks[i].pins = v.Pins, v.Pins
+		switch v.Kind {
+		case VerdictRun:
+			runnable = append(runnable, i)
+		case VerdictBlock:
 			reports[i].Skipped = v.Reason
-			continue
+			reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock, Message: v.Reason}
+		default:
+			reports[i].Skipped = v.Reason
 		}
-		runnable = append(runnable, i)
 	}
 	args, _ := protocol.Args(fields)
 	var sess Session
@@ -569,65 +607,92 @@ func joinNote(a, b string) string {
 	return a + "; " + b
 }
 
-// prepare turns an entry into a process to run, or a spawn error worded as
-// Hermes words it.
+// prepare turns a hook into a process to run, or a spawn error worded as
+// Hermes words it. It starts what h.Target names — the files the gate
+// checked — and, when the gate pinned them, verifies them immediately
+// before the start and starts a pinned binary through its descriptor.
 func (d *Dispatcher) prepare(h Hook) (runSpec, string) {
-	e, dir, project := h.Entry, h.Dir, h.ProjectDir
-	spec := runSpec{Env: d.env, Timeout: e.Timeout, Cap: d.opts.OutputCap}
-	if e.Dialect == protocol.Claude {
+	e, t := h.Entry, &h.Target
+	spec := runSpec{Env: h.Env, Timeout: e.Timeout, Cap: d.opts.OutputCap}
+	if spec.Tag = runTag(); spec.Tag != "" {
+		spec.Env = append(slices.Clip(spec.Env), runTagVar+"="+spec.Tag)
+	}
+	if h.pins != nil {
+		spec.Verify = h.pins.Verify
+	}
+	if t.Err != "" {
+		if e.Dialect == protocol.Claude && t.Shell {
+			// The shell reports it (exit 127 and its own words), as in
+			// Claude Code.
+			spec.Path, spec.Argv, spec.Dir = "/bin/sh", []string{"/bin/sh", "-c", e.Command}, h.Dir
+			return spec, ""
+		}
+		return spec, t.Err
+	}
+	if t.Shell {
 		// Claude Code runs command strings through the shell ($VARS, pipes,
 		// &&), in the session's working directory.
-		spec.Path, spec.Argv = "/bin/sh", []string{"/bin/sh", "-c", e.Command}
-		spec.Dir = dir
-		spec.Env = withEnv(d.env, "CLAUDE_PROJECT_DIR", project)
+		spec.Path, spec.Argv, spec.Dir = "/bin/sh", []string{"/bin/sh", "-c", e.Command}, h.Dir
 		return spec, ""
 	}
-	argv, err := SplitCommand(e.Command)
-	if err != "" {
-		return spec, err
+	spec.Path, spec.Argv, spec.Dir = t.Path, t.Argv, t.Dir
+	if len(t.Env) > 0 {
+		spec.Env = append(slices.Clip(spec.Env), t.Env...)
 	}
-	path := argv[0]
-	if !strings.Contains(path, "/") {
-		p, lerr := exec.LookPath(path)
-		if lerr != nil {
-			if errors.Is(lerr, exec.ErrNotFound) {
-				return spec, "command not found"
+	if e.Dialect == protocol.Claude {
+		// What /bin/sh would have done before starting the command: PWD
+		// names the directory it runs in, and a script without a #! line
+		// is run by the shell.
+		spec.Env = withEnv(spec.Env, "PWD", t.Dir)
+		spec.ShellFallback = true
+	}
+	if p := h.pins.ExecPath(); p != "" {
+		spec.Path = p
+	}
+	if st := h.pins.Start(); st != nil {
+		// The interpreter reads the sealed copy of the script that was
+		// checked, not whatever its name holds by then.
+		spec.Path, spec.Argv, spec.Script = st.Path, st.Argv, st.Script
+		if st.PythonPath != "" {
+			pp := st.PythonPath
+			for _, kv := range spec.Env {
+				if v, ok := strings.CutPrefix(kv, "PYTHONPATH="); ok && v != "" {
+					pp += string(os.PathListSeparator) + v
+				}
 			}
-			return spec, spawnErrorText(lerr)
+			spec.Env = withEnv(spec.Env, "PYTHONPATH", pp)
 		}
-		path = p
-	}
-	spec.Path, spec.Argv = path, argv
-	spec.Dir = dir
-	if dir != "" && !strings.HasPrefix(path, "/") {
-		// A relative script path names a file of the project, not of
-		// wherever the host happens to run.
-		spec.Path = dir + "/" + path
 	}
 	return spec, ""
 }
 
-// hookFor decides where an entry runs for this firing: its directory (""
-// = the dispatcher's own) and, for Claude hooks, CLAUDE_PROJECT_DIR. Claude
-// hooks run in the session's cwd, as in Claude Code; project-local hooks in
-// their project root; other Hermes hooks where the dispatcher runs, as in
-// Hermes. The gate checks the script in the same place, so what is approved
-// is what runs.
+// hookFor decides where and how an entry runs for this firing: its
+// directory ("" = the dispatcher's own), its environment and, for Claude
+// hooks, CLAUDE_PROJECT_DIR; then what its command runs there. Claude hooks
+// run in the session's cwd, as in Claude Code; project-local hooks in their
+// project root; other Hermes hooks where the dispatcher runs, as in Hermes.
+// The gate checks the files of the same Target the runner starts, so what
+// is approved is what runs.
 func (d *Dispatcher) hookFor(e *Entry, fields map[string]any) Hook {
-	h := Hook{Entry: e, Dir: e.WorkDir}
-	if e.Dialect != protocol.Claude {
-		return h
-	}
-	if cwd, ok := fields["cwd"].(string); ok && cwd != "" && isDir(cwd) {
-		h.Dir = cwd
-	}
-	h.ProjectDir = e.ProjectDir
-	if h.ProjectDir == "" {
-		h.ProjectDir = h.Dir
-		if h.ProjectDir == "" {
-			h.ProjectDir = d.opts.Cwd
+	h := Hook{Entry: e, Dir: e.WorkDir, Env: d.env}
+	if e.Dialect == protocol.Claude {
+		if cwd, ok := fields["cwd"].(string); ok && cwd != "" && isDir(cwd) {
+			h.Dir = cwd
 		}
+		h.ProjectDir = e.ProjectDir
+		if h.ProjectDir == "" {
+			h.ProjectDir = h.Dir
+			if h.ProjectDir == "" {
+				h.ProjectDir = d.opts.Cwd
+			}
+		}
+		h.Env = withEnv(d.env, "CLAUDE_PROJECT_DIR", h.ProjectDir)
 	}
+	dir := h.Dir
+	if dir == "" {
+		dir = d.opts.Cwd
+	}
+	h.Target = consent.Resolve(consent.Command{Text: e.Command, Shell: e.Dialect == protocol.Claude, Env: h.Env, Dir: dir})
 	return h
 }
 
@@ -636,17 +701,7 @@ func (d *Dispatcher) hookFor(e *Entry, fields map[string]any) Hook {
 // start of every word, not only of the whole string — so "bash ~/h.sh"
 // works. The error is worded as Hermes words it.
 func SplitCommand(command string) ([]string, string) {
-	argv, err := shlex.Split(command)
-	if err != nil {
-		return nil, "command '" + command + "' cannot be parsed: " + shlexReason(err)
-	}
-	if len(argv) == 0 {
-		return nil, "empty command"
-	}
-	for i, a := range argv {
-		argv[i] = expandUserTilde(a)
-	}
-	return argv, ""
+	return consent.SplitWords(command, nil)
 }
 
 // SameCommand reports whether two command strings run the same thing: equal,
@@ -670,39 +725,27 @@ func SameCommand(a, b string) bool {
 	return true
 }
 
-// shlexReason words a split error as Python's shlex does.
-func shlexReason(err error) string {
-	msg := err.Error()
-	switch {
-	case strings.Contains(msg, "closing quote"):
-		return "No closing quotation"
-	case strings.Contains(msg, "escape"):
-		return "No escaped character"
-	}
-	return msg
-}
+// acceptChannels are the environment variables that approve hooks. Hooks
+// never inherit them: a hook that runs hermes-hooks itself (a nested
+// dispatch) must not approve whatever it meets on the way.
+var acceptChannels = []string{"HERMES_ACCEPT_HOOKS"}
 
-// expandUserTilde expands "~", "~/…" and "~user/…" at the start of a word.
-func expandUserTilde(word string) string {
-	if !strings.HasPrefix(word, "~") {
-		return word
+// hookBaseEnv is the environment every hook starts from: env (nil: the
+// process's), with HERMES_HOOKS=1 — the recursion guard — and without the
+// accept channels.
+func hookBaseEnv(env []string) []string {
+	if env == nil {
+		env = os.Environ()
 	}
-	name, _, _ := strings.Cut(word[1:], "/")
-	var home string
-	if name == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return word
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if slices.Contains(acceptChannels, name) || name == "HERMES_HOOKS" {
+			continue
 		}
-		home = h
-	} else {
-		u, err := user.Lookup(name)
-		if err != nil {
-			return word
-		}
-		home = u.HomeDir
+		out = append(out, kv)
 	}
-	return home + word[1+len(name):]
+	return append(out, "HERMES_HOOKS=1")
 }
 
 func isDir(p string) bool {

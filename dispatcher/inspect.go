@@ -3,7 +3,6 @@ package dispatcher
 import (
 	"context"
 	"math"
-	"os/exec"
 	"strconv"
 	"strings"
 
@@ -15,16 +14,23 @@ import (
 // `list` and `doctor` report.
 type HookStatus struct {
 	Entry *Entry
-	// Script is the hook's script located on disk (consent.ScriptFile).
+	// Script is the hook's primary script (the first of Files), "" when it
+	// runs no file of its own.
 	Script string
+	// Files are every file the hook runs (consent.Resolve).
+	Files []string
+	// TextOnly, when set, says why the files the hook runs cannot be
+	// determined: it is approved by its text only.
+	TextOnly string
 	// Executable follows Hermes' doctor rule, except that a bare command
 	// found on PATH counts as present (Hermes reports it missing even though
 	// it runs).
 	Executable bool
-	// Approved: the (event, command) pair is in the allowlist.
+	// Approved: the hook is in the allowlist (in its scope).
 	Approved bool
 	Approval consent.Entry
-	// Drift compares the script with its approval (approved hooks only).
+	// Drift compares what the hook runs with its approval (approved hooks
+	// only).
 	Drift consent.Drift
 }
 
@@ -33,35 +39,25 @@ type HookStatus struct {
 func (s *HookStatus) Runs() bool { return s.Approved && s.Drift.Kind != consent.DriftHash }
 
 // Inspect reports every configured hook, in config order, against the
-// allowlist file.
+// allowlist file. What each hook runs is resolved with env (nil: the
+// process's environment, as a dispatcher started here would give it).
 func Inspect(cfg *Config, allow *consent.File, cwd string) []HookStatus {
+	env := hookBaseEnv(nil)
 	out := make([]HookStatus, 0, len(cfg.Entries))
 	for _, e := range cfg.Entries {
-		h := ConsentHook(e, cwd)
-		st := HookStatus{
+		cs := consent.Inspect(ConsentHook(e, cwd, env), allow)
+		out = append(out, HookStatus{
 			Entry:      e,
-			Script:     consent.ScriptFile(h.Command, h.Vars, h.Dir),
-			Executable: executable(h),
-		}
-		if a, ok := allow.Lookup(h.Event, h.Command); ok {
-			st.Approved, st.Approval = true, a
-			st.Drift = consent.CheckDrift(a, st.Script)
-		}
-		out = append(out, st)
+			Script:     cs.Target.Primary(),
+			Files:      cs.Target.Files,
+			TextOnly:   cs.Target.Opaque,
+			Executable: cs.Target.Executable(),
+			Approved:   cs.Approved,
+			Approval:   cs.Approval,
+			Drift:      cs.Drift,
+		})
 	}
 	return out
-}
-
-func executable(h consent.Hook) bool {
-	if consent.Executable(h.Command, h.Vars, h.Dir) {
-		return true
-	}
-	tok := consent.ScriptPath(h.Command)
-	if tok == "" || strings.ContainsAny(tok, "/~$") {
-		return false
-	}
-	_, err := exec.LookPath(tok)
-	return err == nil
 }
 
 // CheckLevel grades one doctor line.

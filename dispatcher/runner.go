@@ -4,10 +4,15 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
+	"os"
 	"os/exec"
 	"syscall"
 	"time"
 )
+
+// runTagVar names the environment variable that tags one hook run; its
+// descendants inherit it, which is how escaped ones are found.
+const runTagVar = "HERMES_HOOKS_RUN"
 
 // DefaultOutputCap bounds what is kept of a hook's stdout and of its stderr.
 const DefaultOutputCap = 1 << 20
@@ -30,6 +35,21 @@ type runSpec struct {
 	Timeout time.Duration
 	// Cap bounds each of stdout and stderr (0 = DefaultOutputCap).
 	Cap int
+	// Verify, when set, is called immediately before the process starts;
+	// an error means the files the consent gate checked changed since, and
+	// the hook is not started (the error is its spawn error).
+	Verify func() error
+	// ShellFallback: a file the kernel refuses as not executable (ENOEXEC:
+	// a script without a #! line) is run by /bin/sh instead, as the shell
+	// does for Claude-dialect commands.
+	ShellFallback bool
+	// Script, when set, becomes the hook's file descriptor 3 (see
+	// consent.Start): the sealed copy of its script.
+	Script *os.File
+	// Tag is the hook's run tag (HERMES_HOOKS_RUN, already in Env): at a
+	// timeout or cancellation, the escaped descendants carrying it are
+	// killed too (see BecomeSubreaper).
+	Tag string
 }
 
 // runResult is what happened to it.

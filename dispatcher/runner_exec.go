@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"os/exec"
 	"sync/atomic"
 	"syscall"
@@ -31,6 +32,9 @@ func run(ctx context.Context, s runSpec) runResult {
 	cmd.Env = s.Env
 	cmd.Dir = s.Dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if s.Script != nil {
+		cmd.ExtraFiles = []*os.File{s.Script}
+	}
 	// A fresh reader per child: concurrent hooks never share read state.
 	cmd.Stdin = bytes.NewReader(s.Stdin)
 	stdout := &capBuffer{max: s.Cap}
@@ -44,6 +48,11 @@ func run(ctx context.Context, s runSpec) runResult {
 	}
 	cmd.WaitDelay = drainGrace
 
+	if s.Verify != nil {
+		if err := s.Verify(); err != nil {
+			return runResult{SpawnError: spawnErrorText(err), Elapsed: time.Since(start)}
+		}
+	}
 	if err := cmd.Start(); err != nil {
 		return runResult{SpawnError: spawnErrorText(err), Elapsed: time.Since(start)}
 	}

@@ -104,12 +104,39 @@ func run(ctx context.Context, s runSpec) (res runResult) {
 		}
 	}
 	pidfd := -1
-	pid, err := syscall.ForkExec(s.Path, s.Argv, &syscall.ProcAttr{
-		Dir:   s.Dir,
-		Env:   s.Env,
-		Files: []uintptr{uintptr(in[0]), uintptr(out[1]), uintptr(errp[1])},
-		Sys:   &syscall.SysProcAttr{Setpgid: true, PidFD: &pidfd},
-	})
+	var pid int
+	var err error
+	// The consent gate's files are checked last thing before the start, so
+	// the window in which they could change unseen is as short as can be.
+	if s.Verify != nil {
+		if verr := s.Verify(); verr != nil {
+			err = verr
+		}
+	}
+	if err == nil {
+		files := []uintptr{uintptr(in[0]), uintptr(out[1]), uintptr(errp[1])}
+		if s.Script != nil {
+			files = append(files, s.Script.Fd())
+		}
+		attr := &syscall.ProcAttr{
+			Dir:   s.Dir,
+			Env:   s.Env,
+			Files: files,
+			// Pdeathsig: a hook dies with the dispatcher that started it,
+			// however the dispatcher dies.
+			Sys: &syscall.SysProcAttr{Setpgid: true, PidFD: &pidfd, Pdeathsig: syscall.SIGKILL},
+		}
+		spawnLock()
+		pid, err = syscall.ForkExec(s.Path, s.Argv, attr)
+		if err == syscall.ENOEXEC && s.ShellFallback {
+			// A script without a #! line: the shell runs it itself.
+			pidfd = -1
+			pid, err = syscall.ForkExec("/bin/sh", append([]string{"/bin/sh", s.Path}, s.Argv[1:]...), attr)
+		}
+		if err != nil {
+			spawnUnlock()
+		}
+	}
 	closeFd(&in[0])
 	closeFd(&out[1])
 	closeFd(&errp[1])
@@ -123,6 +150,8 @@ func run(ctx context.Context, s runSpec) (res runResult) {
 	if err != nil {
 		return runResult{SpawnError: spawnErrorText(err)}
 	}
+	trackChild(pid)
+	defer untrackChild(pid)
 	for _, fd := range []int{stdinFd, stdoutFd, stderrFd} {
 		_ = syscall.SetNonblock(fd, true)
 	}
@@ -296,6 +325,11 @@ func run(ctx context.Context, s runSpec) (res runResult) {
 
 	res.Stdout, res.Stderr = stdout.buf.Bytes(), stderr.buf.Bytes()
 	res.StdoutTruncated, res.StderrTruncated = stdout.truncated, stderr.truncated
+	if killed && s.Tag != "" {
+		// Killing the group does not reach descendants that left it
+		// (setsid); as the subreaper we find them by their run tag.
+		killEscaped(s.Tag)
+	}
 	if killed || !exited {
 		res.TimedOut = res.TimedOut || (!res.Cancelled && !exited)
 		return res

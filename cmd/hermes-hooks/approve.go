@@ -146,7 +146,7 @@ func approveTargets(a *app, cfg *dispatcher.Config, store *consent.Store, target
 		}
 		hook := consent.Hook{Event: t.event, Command: t.command, Dir: wd}
 		if t.status != nil {
-			hook = dispatcher.ConsentHook(t.status.Entry, wd)
+			hook = dispatcher.ConsentHook(t.status.Entry, wd, nil)
 		}
 		res, err := store.ApproveHook(hook)
 		if res.Backup != "" {

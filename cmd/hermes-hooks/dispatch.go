@@ -86,10 +86,14 @@ func runDispatch(a *app, event string, o dispatchOptions) error {
 	if err != nil {
 		return &exitError{code: 1, msg: err.Error()}
 	}
-	// SIGINT/SIGTERM cancel the dispatch: every running hook's process
-	// group is killed before we exit.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGINT/SIGTERM/SIGHUP cancel the dispatch: every running hook's
+	// process group is killed before we exit. As the hooks' subreaper, we
+	// also find their descendants that left the group (setsid) and kill
+	// them before exiting: a one-shot dispatch leaves nothing behind.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	_ = dispatcher.BecomeSubreaper()
+	defer dispatcher.KillEscaped()
 	outcome, err := d.Dispatch(ctx, event, fields)
 	if err != nil {
 		return err

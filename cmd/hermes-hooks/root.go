@@ -159,12 +159,11 @@ func (a *app) store() (*consent.Store, error) {
 // No prompt: stdin carries the event (dispatch), and an agent calling us
 // must never hang on a question nobody sees.
 func (a *app) policy(cfg *dispatcher.Config, store *consent.Store) *consent.Policy {
-	return &consent.Policy{
-		Store:    store,
-		SafeMode: consent.SafeMode(os.Getenv("HERMES_SAFE_MODE")),
-		Accept:   a.acceptHooks || consent.EnvAccept(os.Getenv("HERMES_ACCEPT_HOOKS")) || cfg.AutoAccept,
-		Warn:     a.warn,
-	}
+	return consent.NewPolicy(store, consent.PolicyOptions{
+		AcceptFlag:       a.acceptHooks,
+		ConfigAutoAccept: cfg.AutoAccept,
+		Warn:             a.warn,
+	})
 }
 
 func cwd() string {

@@ -1,0 +1,223 @@
+//go:build linux
+
+package dispatcher
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Escaped descendants. A hook runs in its own process group, and timeouts
+// kill that group; but a descendant that calls setsid (a daemon, a
+// `setsid sleep 3600 &`) leaves the group and would outlive everything.
+// With BecomeSubreaper, such a process, once orphaned, is reparented to the
+// dispatcher instead of to init, so the dispatcher can find it: every child
+// of this process that is not a hook it is running is an escaped
+// descendant. Each hook's environment carries HERMES_HOOKS_RUN, a tag that
+// its descendants inherit, so a timeout kills the escapees of that hook
+// only; KillEscaped (at exit) kills them all.
+
+const prSetChildSubreaper = 36
+
+var (
+	reaperOn atomic.Bool
+	// spawnMu is held for reading while a hook is being started and
+	// tracked, and for writing while escapees are killed, so a hook that
+	// has just been forked is never mistaken for an escapee.
+	spawnMu  sync.RWMutex
+	tracked  sync.Map // pid → struct{}: hooks being run
+	runSeq   atomic.Uint64
+	lastReap atomic.Int64
+)
+
+// BecomeSubreaper makes this process the reaper of its hooks' orphaned
+// descendants (PR_SET_CHILD_SUBREAPER), so that a descendant that left its
+// hook's process group is still killed at the hook's timeout and when the
+// dispatcher exits (KillEscaped). The CLI calls it; a Go host that starts
+// other children of its own should not, since their orphans would be
+// reparented to it as well.
+func BecomeSubreaper() error {
+	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); e != 0 {
+		return e
+	}
+	reaperOn.Store(true)
+	return nil
+}
+
+func trackChild(pid int) {
+	tracked.Store(pid, struct{}{})
+	spawnMu.RUnlock()
+}
+
+func untrackChild(pid int) {
+	tracked.Delete(pid)
+	if reaperOn.Load() {
+		// Orphans that died on their own are zombies of ours until reaped;
+		// a long-running server must not collect them. At most once a
+		// second, so a busy dispatcher pays nothing noticeable.
+		now := time.Now().UnixNano()
+		if last := lastReap.Load(); now-last > int64(time.Second) && lastReap.CompareAndSwap(last, now) {
+			reapZombies()
+		}
+	}
+}
+
+// spawnLock is taken (for reading) before a hook is forked; trackChild
+// releases it once the hook is tracked. A failed start calls spawnUnlock.
+func spawnLock()   { spawnMu.RLock() }
+func spawnUnlock() { spawnMu.RUnlock() }
+
+// runTag returns a fresh tag for one hook run, or "" when escapees are not
+// being tracked.
+func runTag() string {
+	if !reaperOn.Load() {
+		return ""
+	}
+	return strconv.Itoa(os.Getpid()) + "." + strconv.FormatUint(runSeq.Add(1), 10)
+}
+
+// children lists this process's children (every thread's), from
+// /proc/self/task/*/children, or from a scan of /proc when the kernel does
+// not provide that file.
+func children() []int {
+	self := os.Getpid()
+	var out []int
+	tasks, err := os.ReadDir("/proc/self/task")
+	ok := err == nil
+	for _, t := range tasks {
+		data, err := os.ReadFile(filepath.Join("/proc/self/task", t.Name(), "children"))
+		if err != nil {
+			ok = false
+			break
+		}
+		for _, f := range strings.Fields(string(data)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				out = append(out, pid)
+			}
+		}
+	}
+	if ok {
+		return out
+	}
+	out = out[:0]
+	procs, _ := os.ReadDir("/proc")
+	for _, p := range procs {
+		pid, err := strconv.Atoi(p.Name())
+		if err != nil {
+			continue
+		}
+		if ppid, _ := statOf(pid); ppid == self {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// statOf reads a process's parent and state from /proc/PID/stat.
+func statOf(pid int) (ppid int, state byte) {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, 0
+	}
+	// The command name is in parentheses and may hold anything; the fields
+	// after its last ')' are "state ppid …".
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 || i+2 >= len(data) {
+		return 0, 0
+	}
+	f := strings.Fields(string(data[i+2:]))
+	if len(f) < 2 {
+		return 0, 0
+	}
+	ppid, _ = strconv.Atoi(f[1])
+	return ppid, f[0][0]
+}
+
+// hasTag reports whether the process's initial environment holds tag.
+func hasTag(pid int, tag string) bool {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return false
+	}
+	want := []byte(runTagVar + "=" + tag)
+	for _, kv := range bytes.Split(data, []byte{0}) {
+		if bytes.Equal(kv, want) {
+			return true
+		}
+	}
+	return false
+}
+
+// killEscaped kills and reaps the escaped descendants carrying tag (every
+// one when tag is ""), repeating while killing them orphans more. It
+// returns how many it killed.
+func killEscaped(tag string) int {
+	if !reaperOn.Load() {
+		return 0
+	}
+	spawnMu.Lock()
+	defer spawnMu.Unlock()
+	killed := 0
+	for round := 0; round < 8; round++ {
+		found := false
+		for _, pid := range children() {
+			if _, ok := tracked.Load(pid); ok {
+				continue
+			}
+			_, state := statOf(pid)
+			if state != 'Z' && (tag == "" || hasTag(pid, tag)) {
+				// An escapee leads its own group (setsid): take the group
+				// with it.
+				if pgid, err := syscall.Getpgid(pid); err == nil && pgid == pid {
+					_ = syscall.Kill(-pid, syscall.SIGKILL)
+				}
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				killed++
+				found = true
+			} else if state != 'Z' {
+				continue
+			}
+			// Reap it; what it had started is reparented here and is
+			// found in the next round.
+			var ws syscall.WaitStatus
+			for i := 0; i < 100; i++ {
+				if wpid, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil); wpid == pid || (err != nil && err != syscall.EINTR) {
+					break
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}
+		if !found {
+			break
+		}
+	}
+	return killed
+}
+
+// reapZombies reaps children that are neither running hooks nor alive:
+// orphans of hooks that ended on their own.
+func reapZombies() {
+	spawnMu.Lock()
+	defer spawnMu.Unlock()
+	for _, pid := range children() {
+		if _, ok := tracked.Load(pid); ok {
+			continue
+		}
+		if _, state := statOf(pid); state == 'Z' {
+			var ws syscall.WaitStatus
+			_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+		}
+	}
+}
+
+// KillEscaped kills every escaped descendant of the hooks this process ran
+// (see BecomeSubreaper) and reaps it; the CLI calls it before it exits. It
+// does nothing unless BecomeSubreaper was called.
+func KillEscaped() int { return killEscaped("") }

@@ -1,0 +1,17 @@
+//go:build !linux
+
+package dispatcher
+
+import "errors"
+
+// BecomeSubreaper is Linux-only (PR_SET_CHILD_SUBREAPER); elsewhere a
+// descendant that leaves its hook's process group is not tracked, as the
+// README's security notes say.
+func BecomeSubreaper() error {
+	return errors.New("a child subreaper needs Linux")
+}
+
+// KillEscaped does nothing where BecomeSubreaper is not available.
+func KillEscaped() int { return 0 }
+
+func runTag() string { return "" }
