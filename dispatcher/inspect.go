@@ -126,6 +126,12 @@ func Doctor(ctx context.Context, d *Dispatcher, statuses []HookStatus) []DoctorR
 			r.add(CheckOK, "allowlisted (approved "+at+")")
 		} else {
 			r.add(CheckFail, "not allowlisted — hook will NOT fire at runtime (run with --accept-hooks once, or: "+hint+")")
+			if e.FailClosed {
+				r.add(CheckFail, "fail_closed guard protects nothing until approved: an unapproved guard is skipped, not enforced")
+			}
+		}
+		if st.TextOnly != "" {
+			r.add(CheckInfo, "approved by its text only ("+st.TextOnly+"): what it runs can change without a new approval")
 		}
 		if st.Approved {
 			switch st.Drift.Kind {
@@ -214,6 +220,8 @@ type HookInfo struct {
 	Priority   int        `json:"priority"`
 	Source     string     `json:"source"`
 	Script     string     `json:"script"`
+	Files      []string   `json:"files"`
+	TextOnly   string     `json:"text_only,omitempty"`
 	Executable bool       `json:"executable"`
 	Approved   bool       `json:"approved"`
 	ApprovedAt string     `json:"approved_at,omitempty"`
@@ -237,8 +245,11 @@ func NewHookInfo(st *HookStatus) HookInfo {
 	h := HookInfo{
 		Event: e.DeclaredAs, Canonical: e.Event.Name, Command: e.Command, Matcher: e.Matcher,
 		Timeout: e.Timeout.Seconds(), Dialect: string(e.Dialect), FailClosed: e.FailClosed,
-		Priority: e.Priority, Source: e.Source, Script: st.Script, Executable: st.Executable,
+		Priority: e.Priority, Source: e.Source, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, Executable: st.Executable,
 		Approved: st.Approved, ApprovedAt: st.Approval.ApprovedAt, Runs: st.Runs(),
+	}
+	if h.Files == nil {
+		h.Files = []string{}
 	}
 	if st.Approved {
 		h.Drift = &DriftInfo{Kind: st.Drift.Kind.String(), Was: st.Drift.Was, Now: st.Drift.Now, Message: st.Drift.Message()}

@@ -49,7 +49,9 @@ func runRevoke(a *app, command string) error {
 			a.warn(consent.BackupNotice(store.Path(), r.Backup))
 		}
 		if err != nil {
-			return &exitError{code: 1, msg: consent.PersistWarning(store.Path(), err)}
+			// Not PersistWarning: that one speaks of an approval that holds
+			// for this run, which is the opposite of what happened.
+			return &exitError{code: 1, msg: fmt.Sprintf("could not update the allowlist %s: %v; nothing was revoked", store.Path(), err)}
 		}
 		res.Removed += r.Removed
 	}

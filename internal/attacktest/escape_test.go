@@ -1,0 +1,103 @@
+package attacktest
+
+import (
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Hooks die with their dispatcher and leave nothing behind (issue 12, item
+// 9). A hook's process group is killed at its timeout; a descendant that
+// calls setsid leaves that group, and used to outlive everything (its
+// hook's timeout, the dispatch, the agent). Each test starts such a
+// descendant and checks it is gone when the dispatch is.
+
+const escapee = "#!/bin/sh\n" +
+	"setsid sh -c 'echo $$ > \"$WORK/escapee.pid\"; exec sleep 3600' </dev/null >/dev/null 2>&1 &\n"
+
+// At the hook's timeout, its escaped descendant is killed with its group.
+func TestEscapedDescendantKilledAtTimeout(t *testing.T) {
+	e := newEnv(t)
+	e.write("hook.sh", escapee+"exec sleep 3600\n", 0o755)
+	e.write("home/config.yaml", "hooks:\n  pre_tool_call:\n    - command: ./hook.sh\n      timeout: 1\n", 0o644)
+	e.run("", "approve", "./hook.sh")
+	out := e.run(`{"tool_name":"terminal"}`, "dispatch", "pre_tool_call")
+	if !strings.Contains(out, `"timed_out":true`) {
+		t.Fatalf("hook did not time out: %s", out)
+	}
+	pid := readPid(t, e.path("escapee.pid"))
+	if alive(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("the hook's setsid descendant %d outlived its hook's timeout and the dispatch", pid)
+	}
+}
+
+// A hook that exits at once, leaving a setsid'd process behind: a one-shot
+// dispatch kills it before it exits.
+func TestEscapedDescendantKilledAtDispatchExit(t *testing.T) {
+	e := newEnv(t)
+	// The hook waits until its descendant is up, so the test can name it.
+	e.write("hook.sh", escapee+"until [ -s \"$WORK/escapee.pid\" ]; do sleep 0.01; done\necho '{}'\n", 0o755)
+	e.write("home/config.yaml", "hooks:\n  pre_tool_call:\n    - command: ./hook.sh\n", 0o644)
+	e.run("", "approve", "./hook.sh")
+	e.run(`{"tool_name":"terminal"}`, "dispatch", "pre_tool_call")
+	pid := readPid(t, e.path("escapee.pid"))
+	if alive(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("the hook's setsid descendant %d outlived the dispatch", pid)
+	}
+}
+
+// SIGHUP (a closed terminal, a stopped agent) ends a dispatch as cleanly as
+// SIGTERM: the running hook is killed. The old code died of the signal and
+// left the hook running in its own process group.
+func TestSIGHUPKillsRunningHooks(t *testing.T) {
+	e := newEnv(t)
+	e.write("hook.sh", "#!/bin/sh\necho $$ > \"$WORK/hook.pid\"\nexec sleep 3600\n", 0o755)
+	e.write("home/config.yaml", "hooks:\n  pre_tool_call:\n    - command: ./hook.sh\n", 0o644)
+	e.run("", "approve", "./hook.sh")
+	c := e.cmd(`{"tool_name":"terminal"}`, "dispatch", "pre_tool_call")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := readPid(t, e.path("hook.pid"))
+	if err := c.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		c.Process.Kill()
+		t.Fatal("dispatch did not end on SIGHUP")
+	}
+	waitFor(t, "the hook to die", func() bool { return !alive(pid) })
+}
+
+// However the dispatcher dies — SIGKILL included — its hooks die with it
+// (the parent-death signal).
+func TestHooksDieWithTheDispatcher(t *testing.T) {
+	e := newEnv(t)
+	e.write("hook.sh", "#!/bin/sh\necho $$ > \"$WORK/hook.pid\"\nexec sleep 3600\n", 0o755)
+	e.write("home/config.yaml", "hooks:\n  pre_tool_call:\n    - command: ./hook.sh\n", 0o644)
+	e.run("", "approve", "./hook.sh")
+	c := e.cmd(`{"tool_name":"terminal"}`, "dispatch", "pre_tool_call")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := readPid(t, e.path("hook.pid"))
+	if err := c.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("hook %d outlived its SIGKILLed dispatcher", pid)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
