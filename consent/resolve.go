@@ -400,8 +400,8 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 				t.Shell = true
 				if len(argv) > 1 {
 					t.Files = append(t.Files, absIn(argv[1], t.Dir))
+					addScriptArgs(t, argv[2:])
 				}
-				addScriptArgs(t, argv[2:])
 				return
 			case "eval":
 				t.Shell, t.Opaque = true, opaqueRunners["eval"]

@@ -1,0 +1,146 @@
+package consent
+
+import (
+	"os"
+	"os/user"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The resolver's table: what each command runs, resolved in the hook's own
+// environment and directory (issue 12, item 2).
+func TestResolve(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	home := filepath.Join(dir, "home")
+	proj := filepath.Join(dir, "my proj")
+	for _, d := range []string{bin, home, proj} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"bin/myguard", "bin/sh", "bin/bash", "bin/python3", "bin/node", "bin/uv", "bin/env", "bin/nice", "bin/timeout", "bin/make", "bin/npm", "bin/deno", "run", "tool"} {
+		writeFile(t, filepath.Join(dir, f), "#!/bin/sh\n", 0o755)
+	}
+	env := []string{"PATH=" + bin, "HOME=" + home, "CLAUDE_PROJECT_DIR=" + proj, "SPACED=a b"}
+	abs := func(p string) string { return filepath.Join(dir, p) }
+	me, _ := user.Current()
+
+	for _, tc := range []struct {
+		name, cmd string
+		shell     bool
+		files     []string
+		path      string
+		dir       string
+		direct    bool
+		runShell  bool
+		opaque    string // substring
+		err       string
+	}{
+		{name: "absolute script", cmd: abs("run"), files: []string{abs("run")}, path: abs("run"), direct: true},
+		{name: "relative script", cmd: "./run --x", files: []string{abs("run")}, path: abs("run"), direct: true},
+		{name: "bare name on the hook's PATH", cmd: "myguard --v", files: []string{abs("bin/myguard")}, path: abs("bin/myguard"), direct: true},
+		{name: "not found", cmd: "nope", err: "command not found"},
+		{name: "decoy argument", cmd: "./run /tmp/decoy.sh", files: []string{abs("run"), "/tmp/decoy.sh"}, direct: true},
+		{name: "program and its rules script", cmd: "./run --rules .hermes/rules.sh", files: []string{abs("run"), abs(".hermes/rules.sh")}, direct: true},
+		{name: "--opt=script", cmd: "./run --rules=x.py", files: []string{abs("run"), abs("x.py")}, direct: true},
+		{name: "data arguments are not pinned", cmd: "./run --log /tmp/hook.log rules.yaml", files: []string{abs("run")}, direct: true},
+		{name: "executable argument pinned", cmd: "./run ./tool", files: []string{abs("run"), abs("tool")}, direct: true},
+		{name: "sh x.sh", cmd: "sh hooks/x.sh a", files: []string{abs("hooks/x.sh")}, path: abs("bin/sh")},
+		{name: "bash -e x.sh", cmd: "bash -e -o pipefail hooks/x.sh", files: []string{abs("hooks/x.sh")}},
+		{name: "python3 -u x.py", cmd: "python3 -u -W ignore x.py arg", files: []string{abs("x.py")}},
+		{name: "python3 -m", cmd: "python3 -m mypkg.hook", opaque: "python -m"},
+		{name: "python3 -c is its text", cmd: "python3 -c 'print(1)'"},
+		{name: "node x.js", cmd: "node --require ./setup.js hook.js", files: []string{abs("hook.js")}},
+		{name: "deno run", cmd: "deno run --allow-read hook.ts", files: []string{abs("hook.ts")}},
+		{name: "uv run x.py", cmd: "uv run --with requests hook.py", files: []string{abs("hook.py")}},
+		{name: "uv run tool", cmd: "uv run myguard", files: []string{abs("bin/myguard")}},
+		{name: "env wrapper", cmd: "env FOO=1 python3 x.py", files: []string{abs("x.py")}, path: abs("bin/env")},
+		{name: "nice wrapper", cmd: "nice -n 10 ./run", files: []string{abs("run")}},
+		{name: "timeout wrapper", cmd: "timeout 5 ./run", files: []string{abs("run")}},
+		{name: "make target", cmd: "make -s hook", opaque: "make target"},
+		{name: "npm script", cmd: "npm run lint", opaque: "npm"},
+		{name: "tilde", cmd: "~/h.sh", files: []string{filepath.Join(home, "h.sh")}, direct: true},
+		{name: "tilde user", cmd: "~" + me.Username + "/h.sh", files: []string{filepath.Join(me.HomeDir, "h.sh")}, direct: true},
+		{name: "Hermes does not expand $VAR", cmd: "$HOME/h.sh", files: []string{abs("$HOME/h.sh")}, direct: true},
+		{name: "unparseable", cmd: "./run 'open", err: "No closing quotation"},
+
+		{name: "claude $HOME", cmd: "$HOME/h.sh", shell: true, files: []string{filepath.Join(home, "h.sh")}, direct: true},
+		{name: "claude quoted project dir", cmd: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/g.sh x`, shell: true, files: []string{filepath.Join(proj, ".claude/hooks/g.sh")}, direct: true},
+		{name: "claude unquoted $VAR splits like the shell", cmd: `$SPACED`, shell: true, err: "command not found"},
+		{name: "claude cd && ./x.sh", cmd: `cd "$CLAUDE_PROJECT_DIR" && ./x.sh`, shell: true, files: []string{filepath.Join(proj, "x.sh")}, dir: proj, direct: true},
+		{name: "claude assignment prefix", cmd: `FOO=1 ./run`, shell: true, files: []string{abs("run")}, direct: true},
+		{name: "claude redirect keeps the shell", cmd: `./run 2>/dev/null`, shell: true, files: []string{abs("run")}, runShell: true, direct: true},
+		{name: "claude pipe", cmd: `./run | jq .`, shell: true, opaque: "compound", runShell: true},
+		{name: "claude list", cmd: `./run; ./tool`, shell: true, opaque: "compound", runShell: true},
+		{name: "claude command substitution", cmd: `./run $(cat x)`, shell: true, opaque: "shell features", runShell: true},
+		{name: "claude glob", cmd: `./run *.sh`, shell: true, opaque: "shell features", runShell: true},
+		{name: "claude builtin", cmd: `echo '{"decision":"block"}'`, shell: true, runShell: true},
+		{name: "claude sh -c", cmd: `sh -c '"$CLAUDE_PROJECT_DIR"/x.sh'`, shell: true, files: []string{filepath.Join(proj, "x.sh")}},
+		{name: "claude source", cmd: `. ./lib.sh`, shell: true, files: []string{abs("lib.sh")}, runShell: true},
+		{name: "claude unparseable", cmd: `./run "open`, shell: true, opaque: "cannot be parsed", runShell: true},
+		{name: "claude exec", cmd: `exec ./run`, shell: true, files: []string{abs("run")}, direct: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Resolve(Command{Text: tc.cmd, Shell: tc.shell, Env: env, Dir: dir})
+			if tc.err != "" || got.Err != "" {
+				if !strings.Contains(got.Err, tc.err) || tc.err == "" {
+					t.Fatalf("Err = %q, want %q (%+v)", got.Err, tc.err, got)
+				}
+				return
+			}
+			if tc.opaque != "" || got.Opaque != "" {
+				if tc.opaque == "" || !strings.Contains(got.Opaque, tc.opaque) {
+					t.Fatalf("Opaque = %q, want %q", got.Opaque, tc.opaque)
+				}
+			}
+			if !slices.Equal(got.Files, tc.files) {
+				t.Errorf("Files = %q, want %q", got.Files, tc.files)
+			}
+			if tc.path != "" && got.Path != tc.path {
+				t.Errorf("Path = %q, want %q", got.Path, tc.path)
+			}
+			if tc.dir != "" && got.Dir != tc.dir {
+				t.Errorf("Dir = %q, want %q", got.Dir, tc.dir)
+			}
+			if tc.files != nil && got.Direct != tc.direct {
+				t.Errorf("Direct = %v, want %v", got.Direct, tc.direct)
+			}
+			if tc.shell && got.Shell != tc.runShell {
+				t.Errorf("Shell = %v, want %v", got.Shell, tc.runShell)
+			}
+		})
+	}
+}
+
+// A script handed to an interpreter records where it sits in argv, so the
+// runner can hand the interpreter the pinned copy instead.
+func TestResolve_ScriptArg(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "bin/python3"), "#!/bin/sh\n", 0o755)
+	got := Resolve(Command{Text: "nice python3 -u hook.py a", Env: []string{"PATH=" + filepath.Join(dir, "bin") + ":/usr/bin:/bin"}, Dir: dir})
+	if got.ScriptArg != 3 || got.Interp != "python" || got.Argv[got.ScriptArg] != "hook.py" {
+		t.Fatalf("%+v", got)
+	}
+}
+
+func FuzzResolve(f *testing.F) {
+	for _, s := range []string{"./x.sh", `cd "$P" && ./x.sh`, "python3 -m x", "a | b", "$(x)", `"unterminated`, "~u/x", "env -i A=1 nice -n 1 timeout 5 uv run x.py"} {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, cmd string, shell bool) {
+		got := Resolve(Command{Text: cmd, Shell: shell, Env: []string{"PATH=/nonexistent", "HOME=/h"}, Dir: dir})
+		for _, p := range got.Files {
+			if !filepath.IsAbs(p) {
+				t.Fatalf("relative file %q from %q", p, cmd)
+			}
+		}
+		if got.ScriptArg != 0 && (got.ScriptArg >= len(got.Argv) || len(got.Files) == 0) {
+			t.Fatalf("ScriptArg %d out of range for %q: %+v", got.ScriptArg, cmd, got)
+		}
+	})
+}
