@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 )
 
 // DriftKind says how a script compares with its approval.
@@ -128,7 +127,7 @@ func mtimeDrift(recorded, path string) Drift {
 	if err != nil {
 		return d
 	}
-	now := fi.ModTime().UTC().Truncate(time.Microsecond)
+	now := PyMtime(fi.ModTime())
 	d.Now = FormatTimestamp(now)
 	at, err := ParseTimestamp(recorded)
 	if err != nil {

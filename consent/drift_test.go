@@ -1,7 +1,9 @@
 package consent
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -176,4 +178,56 @@ func TestHashCache_DoesNotRehashUnchangedFiles(t *testing.T) {
 	if _, err := c.Sum(filepath.Dir(script)); err == nil {
 		t.Error("hashed a directory")
 	}
+}
+
+// script_mtime_at_approval is written exactly as Python writes it: the
+// float mtime rounded (ties to even) to the microsecond, not truncated.
+// Python's own datetime.fromtimestamp is the oracle, on real files with
+// sub-microsecond mtimes (issue 13, item 1).
+func TestPyMtime_MatchesPython(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not on PATH")
+	}
+	dir := t.TempDir()
+	var paths []string
+	base := time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC).Unix()
+	for i := 0; i < 400; i++ {
+		// Nanoseconds across the whole range, ties (x500 ns) included.
+		ns := int64(i)*2_499_997 + int64(i%7)*500
+		sec := base + int64(i)*3_601
+		if i%5 == 0 {
+			ns = int64(i%1000)*1000 + 500 // exact ties
+		}
+		p := filepath.Join(dir, fmt.Sprintf("f%03d", i))
+		writeFile(t, p, "x", 0o644)
+		mt := time.Unix(sec, ns%1_000_000_000)
+		if err := os.Chtimes(p, mt, mt); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	script := `import sys, os, datetime
+for p in sys.argv[1:]:
+    print(datetime.datetime.fromtimestamp(os.path.getmtime(p), datetime.timezone.utc).isoformat().replace("+00:00", "Z"))`
+	out, err := exec.Command(python, append([]string{"-c", script}, paths...)...).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Split(strings.TrimSpace(string(out)), "\n")
+	differ := 0
+	for i, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := FormatTimestamp(PyMtime(fi.ModTime()))
+		if got != want[i] {
+			t.Errorf("%s (mtime %d ns): got %s, Python %s", p, fi.ModTime().UnixNano(), got, want[i])
+		}
+		if FormatTimestamp(fi.ModTime()) != want[i] {
+			differ++
+		}
+	}
+	t.Logf("%d of %d mtimes differ from Python when truncated", differ, len(paths))
 }

@@ -147,7 +147,7 @@ func (s *Store) ApproveHook(h Hook) (ApproveResult, error) {
 func (s *Store) approvePinned(h *Hook, t *Target, pins *Pins) (ApproveResult, error) {
 	var mtime string
 	if fi, err := os.Stat(h.hermesScript()); err == nil {
-		mtime = FormatTimestamp(fi.ModTime())
+		mtime = FormatTimestamp(PyMtime(fi.ModTime()))
 	}
 	files := records(t, pins)
 	primary := ""

@@ -132,7 +132,9 @@ func TestStore_ApproveRecordsScriptMtimeAndHash(t *testing.T) {
 	if !ok {
 		t.Fatal("entry missing")
 	}
-	if want := "2026-06-30T08:00:00.500000Z"; e.ScriptMtimeAtApproval != want {
+	// 500000999 ns: Python's float mtime rounds to .500001, and so do we
+	// (issue 13: truncating made Hermes' doctor see drift).
+	if want := "2026-06-30T08:00:00.500001Z"; e.ScriptMtimeAtApproval != want {
 		t.Errorf("mtime %q, want %q", e.ScriptMtimeAtApproval, want)
 	}
 	if want := sha256Hex("#!/bin/sh\necho hi\n"); e.ScriptSHA256AtApproval != want {
@@ -446,7 +448,7 @@ func TestJ99_ReapproveAfterTouchKeepsOneEntry(t *testing.T) {
 	if len(f.Approvals) != 1 {
 		t.Fatalf("%d entries", len(f.Approvals))
 	}
-	if f.Approvals[0].ScriptMtimeAtApproval != FormatTimestamp(later) {
+	if f.Approvals[0].ScriptMtimeAtApproval != FormatTimestamp(PyMtime(later)) {
 		t.Errorf("mtime not refreshed: %q", f.Approvals[0].ScriptMtimeAtApproval)
 	}
 }

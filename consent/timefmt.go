@@ -2,6 +2,7 @@ package consent
 
 import (
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -49,4 +50,26 @@ func ParseTimestamp(s string) (time.Time, error) {
 		}
 	}
 	return time.Time{}, errors.New("parse timestamp " + strconv.Quote(s) + ": not an ISO-8601 date and time")
+}
+
+// PyMtime is a file's modification time as Hermes records and compares it:
+// Python's datetime.fromtimestamp(os.path.getmtime(path), timezone.utc).
+// getmtime is a float (seconds + nanoseconds·1e-9, in double precision), and
+// fromtimestamp rounds its fraction to the nearest microsecond, ties to
+// even. Truncating instead — as an earlier hermes-hooks did — records an
+// mtime up to a microsecond early for about half of all files, and Hermes'
+// own doctor then reports "script modified since approval".
+func PyMtime(mtime time.Time) time.Time {
+	d := float64(mtime.Unix()) + float64(mtime.Nanosecond())*1e-9
+	sec, frac := math.Modf(d)
+	us := math.RoundToEven(frac * 1e6)
+	switch {
+	case us >= 1e6:
+		us -= 1e6
+		sec++
+	case us < 0:
+		us += 1e6
+		sec--
+	}
+	return time.Unix(int64(sec), int64(us)*1000).UTC()
 }
