@@ -340,20 +340,20 @@ func (d *Dispatcher) sessionID(fields map[string]any) string {
 }
 
 // loadSession reads the session and returns the fields the hooks see: the
-// host's, plus "state" (and, on stop events, Claude's stop_hook_active when
-// the host did not say).
+// host's, plus "state" once the session has any (a payload keeps exactly
+// the host's keys until a hook uses the feature), and, on stop events,
+// Claude's stop_hook_active when the host did not say (Claude-dialect
+// payloads only: Hermes never sends it).
 func (d *Dispatcher) loadSession(ev *protocol.Event, session string, fields map[string]any) (Session, map[string]any) {
 	sess, err := d.opts.Sessions.Load(session)
 	if err != nil {
 		d.warn(err.Error())
 	}
-	state := sess.State
-	if state == nil {
-		state = map[string]any{}
+	if len(sess.State) > 0 {
+		fields = withField(fields, "state", sess.State)
 	}
-	fields = withField(fields, "state", state)
 	if _, set := fields["stop_hook_active"]; isStopEvent(ev) && !set {
-		fields["stop_hook_active"] = sess.StopBlocks > 0
+		fields = withField(fields, "stop_hook_active", sess.StopBlocks > 0)
 	}
 	return sess, fields
 }

@@ -201,7 +201,8 @@ func TestExt_StateMergeDeleteClear(t *testing.T) {
 	fire := func(event string, patch map[string]any) string {
 		return dispatch(t, d, event, map[string]any{"session_id": "S1", "patch": patch}).Context
 	}
-	if got := fire("pre_llm_call", map[string]any{"plan_read": true, "n": 1}); got != "{}" {
+	// An empty state is not sent at all (issue 13: Hermes' exact keys).
+	if got := fire("pre_llm_call", map[string]any{"plan_read": true, "n": 1}); got != "null" {
 		t.Fatalf("first firing saw %s", got)
 	}
 	if got := fire("pre_llm_call", map[string]any{"n": nil, "extra": "x"}); got != `{"n":1,"plan_read":true}` {
@@ -211,11 +212,11 @@ func TestExt_StateMergeDeleteClear(t *testing.T) {
 		t.Fatalf("null must delete a key: saw %s", got)
 	}
 	// Another session has its own state.
-	if o := dispatch(t, d, "pre_llm_call", map[string]any{"session_id": "S2"}); o.Context != "{}" {
+	if o := dispatch(t, d, "pre_llm_call", map[string]any{"session_id": "S2"}); o.Context != "null" {
 		t.Fatalf("S2 saw %s", o.Context)
 	}
 	fire("on_session_end", nil)
-	if got := fire("pre_llm_call", nil); got != "{}" {
+	if got := fire("pre_llm_call", nil); got != "null" {
 		t.Fatalf("state must be cleared by on_session_end: saw %s", got)
 	}
 }
@@ -224,7 +225,7 @@ func TestExt_FileSessionsSharedAcrossDispatchers(t *testing.T) {
 	dir := t.TempDir()
 	stateDir := filepath.Join(dir, "hook-state")
 	s := script(t, dir, "st.sh", jqHook(`{context:(.extra.state|tojson), state:{count:((.extra.state.count // 0) + 1)}}`))
-	for i, want := range []string{"{}", `{"count":1}`, `{"count":2}`} {
+	for i, want := range []string{"null", `{"count":1}`, `{"count":2}`} {
 		// A fresh dispatcher each time: one-shot dispatch processes.
 		d := dispatcherWith(t, entries("pre_llm_call", s), Options{Sessions: &FileSessions{Dir: stateDir}})
 		if o := dispatch(t, d, "pre_llm_call", map[string]any{"session_id": "sess/with odd chars"}); o.Context != want {
@@ -335,5 +336,31 @@ func TestExt_ProjectHooksDiscovery(t *testing.T) {
 	o := dispatch(t, d, "pre_llm_call", map[string]any{"cwd": sub})
 	if o.Context != "global\n\nproject "+repo {
 		t.Fatalf("outcome %+v", o)
+	}
+}
+
+// A Hermes-dialect payload has exactly the keys Hermes sends unless a
+// feature is in use (issue 13, item 1): no empty state, no metadata, and
+// never Claude's stop_hook_active — even on a stop event of a session, where
+// Claude-dialect hooks do get it.
+func TestHermesPayloadHasOnlyHermesKeys(t *testing.T) {
+	dir := t.TempDir()
+	h := script(t, dir, "keys.sh", `jq -c '[(.extra|keys), keys]' > `+filepath.Join(dir, "hermes.json"))
+	c := script(t, dir, "claude.sh", `cat > `+filepath.Join(dir, "claude.json"))
+	d := dispatcherWith(t, entries("pre_verify", h)+"  Stop:\n    - command: "+c+"\n", Options{Sessions: NewMemorySessions()})
+	dispatch(t, d, "pre_verify", map[string]any{"session_id": "s1", "final_response": "done"})
+	data, err := os.ReadFile(filepath.Join(dir, "hermes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(data)); got != `[["final_response"],["cwd","extra","hook_event_name","session_id","tool_input","tool_name"]]` {
+		t.Fatalf("Hermes payload keys: %s", got)
+	}
+	data, err = os.ReadFile(filepath.Join(dir, "claude.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"stop_hook_active":false`) {
+		t.Fatalf("the Claude stop hook must still see stop_hook_active: %s", data)
 	}
 }

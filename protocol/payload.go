@@ -83,7 +83,7 @@ func HermesPayload(ev *Event, fields map[string]any, env PayloadEnv) Object {
 
 	extra := make(Object, 0, len(fields))
 	for _, k := range sortedKeys(fields) {
-		if hermesPromoted[k] {
+		if hermesPromoted[k] || hermesOmitted[k] {
 			continue
 		}
 		if _, isStr := fields[k].(string); isStr && (k == "cwd" || k == "profile") {
@@ -91,16 +91,25 @@ func HermesPayload(ev *Event, fields map[string]any, env PayloadEnv) Object {
 		}
 		extra = append(extra, KV{k, fields[k]})
 	}
-	return Object{
+	obj := Object{
 		{"hook_event_name", ev.Name},
 		{"tool_name", toolName},
 		{"tool_input", toolInput},
 		{"session_id", SessionID(fields)},
 		{"cwd", cwd},
-		{"profile", profile},
-		{"extra", extra},
 	}
+	if _, hostSaid := fields["profile"].(string); hostSaid || env.Profile != "" {
+		// Hermes sends its active profile; a host that has none (or an
+		// older Hermes) sends no such key, and neither do we.
+		obj = append(obj, KV{"profile", profile})
+	}
+	return append(obj, KV{"extra", extra})
 }
+
+// hermesOmitted are fields a Hermes-dialect payload never carries: Claude's
+// stop_hook_active (the dispatcher adds it for Claude stop hooks; Hermes
+// has no such key).
+var hermesOmitted = map[string]bool{"stop_hook_active": true}
 
 // ClaudePayload builds the Claude Code stdin object: the common fields
 // (session_id, transcript_path, cwd, permission_mode, hook_event_name in

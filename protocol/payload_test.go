@@ -22,7 +22,9 @@ type weird chan int
 
 func (weird) String() string { return "<weird>" }
 
-var hermesEnv = PayloadEnv{Cwd: "/home/u/project"}
+// hermesEnv is a Hermes host's: Hermes sends its active profile ("default"
+// outside profiles), so the payload has Hermes' seven keys.
+var hermesEnv = PayloadEnv{Cwd: "/home/u/project", Profile: "default"}
 
 // payloadGoldens are the host firings whose encoded payloads are pinned byte
 // for byte in testdata/payloads/<name>.json.
@@ -342,10 +344,20 @@ func TestHermesPayloadPythonSeparatorsAndRawUnicode(t *testing.T) {
 }
 
 func TestHermesPayloadCwdProfileAndToolName(t *testing.T) {
-	p := decodeObject(t, BuildPayload(Hermes, ev("pre_tool_call"), map[string]any{"tool_name": "Bash"},
-		PayloadEnv{Cwd: "/env", Profile: ""}))
-	if p["cwd"] != "/env" || p["profile"] != "default" || p["tool_name"] != "terminal" {
+	// A host with no profile (not Hermes, or an older Hermes) gets no
+	// profile key: the payload has exactly the keys such a Hermes sends
+	// (issue 13, item 1).
+	b := BuildPayload(Hermes, ev("pre_tool_call"), map[string]any{"tool_name": "Bash"}, PayloadEnv{Cwd: "/env", Profile: ""})
+	p := decodeObject(t, b)
+	if _, has := p["profile"]; has || p["cwd"] != "/env" || p["tool_name"] != "terminal" {
 		t.Errorf("defaults: %v", p)
+	}
+	if keys := topLevelKeys(t, b); !reflect.DeepEqual(keys, []string{"hook_event_name", "tool_name", "tool_input", "session_id", "cwd", "extra"}) {
+		t.Errorf("keys without a profile: %v", keys)
+	}
+	p = decodeObject(t, BuildPayload(Hermes, ev("pre_tool_call"), map[string]any{"profile": "p3"}, PayloadEnv{Cwd: "/env"}))
+	if p["profile"] != "p3" {
+		t.Errorf("a host's profile is sent: %v", p)
 	}
 	p = decodeObject(t, BuildPayload(Hermes, ev("pre_tool_call"), map[string]any{"cwd": "/host", "profile": "p2"},
 		PayloadEnv{Cwd: "/env", Profile: "work"}))

@@ -40,7 +40,9 @@ func runDoctor(a *app, o doctorOptions) error {
 	wd := cwd()
 	// The gate is irrelevant here: Doctor only smoke-runs hooks that are
 	// approved and unchanged, through RunEntry.
-	d, err := dispatcher.New(cfg, dispatcher.Options{Gate: dispatcher.AllowAll, Cwd: wd, Warn: a.warn})
+	// Profile: test and doctor fire events as Hermes does, from a Hermes
+	// process with an active profile, so hooks see the payload Hermes sends.
+	d, err := dispatcher.New(cfg, dispatcher.Options{Gate: dispatcher.AllowAll, Cwd: wd, Warn: a.warn, Profile: "default"})
 	if err != nil {
 		return err
 	}

@@ -83,7 +83,9 @@ func runTest(a *app, event string, o testOptions) error {
 		a.warn(err.Error())
 	}
 	wd := cwd()
-	d, err := dispatcher.New(cfg, dispatcher.Options{Gate: dispatcher.AllowAll, Cwd: wd, Warn: a.warn})
+	// Profile: test and doctor fire events as Hermes does, from a Hermes
+	// process with an active profile, so hooks see the payload Hermes sends.
+	d, err := dispatcher.New(cfg, dispatcher.Options{Gate: dispatcher.AllowAll, Cwd: wd, Warn: a.warn, Profile: "default"})
 	if err != nil {
 		return err
 	}
