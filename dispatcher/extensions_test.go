@@ -287,6 +287,26 @@ func TestExt_StopHookBlockCap(t *testing.T) {
 	}
 }
 
+// A Stop hook that only adds context keeps the agent going with it, like a
+// block, and under the same cap of 8 in a row (issue 13, item 3).
+func TestStopHookContextOnlyContinuesWithinTheCap(t *testing.T) {
+	dir := t.TempDir()
+	s := script(t, dir, "stop.sh", `echo '{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"run the linter too"}}'`)
+	d := dispatcherWith(t, claudeYAML("Stop", s), Options{Sessions: NewMemorySessions()})
+	for i := 1; i <= StopBlockCap; i++ {
+		o := dispatch(t, d, "pre_verify", map[string]any{"session_id": "S"})
+		if !o.Blocked() || o.Message != "run the linter too" {
+			t.Fatalf("firing %d did not continue with the context: %+v", i, o)
+		}
+		if w := string(protocol.EncodeJSON(o.HermesWire(), protocol.Compact)); w != `{"action":"continue","message":"run the linter too"}` {
+			t.Fatalf("Hermes wire %s", w)
+		}
+	}
+	if o := dispatch(t, d, "pre_verify", map[string]any{"session_id": "S"}); o.Blocked() {
+		t.Fatalf("the ninth must let the agent stop: %+v", o)
+	}
+}
+
 func claudeYAML(event, command string) string {
 	return "hooks:\n  " + event + ":\n    - command: " + command + "\n"
 }

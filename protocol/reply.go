@@ -569,6 +569,12 @@ func claudeJSON(ev *Event, obj map[string]any) (*Contribution, string) {
 			c.Message = ""
 		}
 	}
+	if c.Decision.rank() == 0 && c.Context != "" && ev.Can(CapContinue) {
+		// A stop hook that only adds context makes Claude Code go on with
+		// the turn, that context its reason to (issue 13, item 3): the
+		// same as a block, under the same cap of consecutive blocks.
+		c.Decision, c.Message, c.Context = DecisionBlock, c.Context, ""
+	}
 	c = withExtensions(obj, c)
 	if c.IsEmpty() {
 		c = nil

@@ -52,6 +52,18 @@ var claudeCompatCases = []replyCase{
 		stdout: "branch: main\nstatus: clean\n", want: &Contribution{Context: "branch: main\nstatus: clean"}},
 	{name: "C10_plain_stdout_ignored_on_pre_tool_use", event: "PreToolUse", stdout: "hello", want: nil},
 	{name: "C10_plain_stdout_ignored_on_stop", event: "Stop", stdout: "all done", want: nil},
+	// Issue 13, item 3: a Stop or SubagentStop reply with only
+	// additionalContext continues the turn with that context.
+	{name: "stop_additional_context_only_continues", event: "Stop",
+		stdout:   `{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"the tests still fail"}}`,
+		want:     deny("the tests still fail"),
+		wantWire: `{"action":"continue","message":"the tests still fail"}`},
+	{name: "subagent_stop_additional_context_only_continues", event: "SubagentStop",
+		stdout: `{"hookSpecificOutput":{"hookEventName":"SubagentStop","additionalContext":"also lint"}}`,
+		want:   deny("also lint")},
+	{name: "stop_block_reason_wins_over_additional_context", event: "Stop",
+		stdout: `{"decision":"block","reason":"keep going","hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"ctx"}}`,
+		want:   &Contribution{Decision: DecisionBlock, Message: "keep going", Context: "ctx"}},
 	{name: "C10_plain_stdout_ignored_on_post_tool_use", event: "PostToolUse", stdout: "formatted", want: nil},
 	{name: "C10_plain_stdout_not_context_on_exit1", event: "UserPromptSubmit", exit: 1, stdout: "ctx",
 		want: nil, noteHas: "Failed with non-blocking status code"},
