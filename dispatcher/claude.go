@@ -81,7 +81,14 @@ func ParseClaudeSettings(data []byte, path string) (entries []*Entry, warnings [
 				warn(gpath, "must be an object with a hooks list; skipped")
 				continue
 			}
-			matcher, _ := group["matcher"].(string)
+			matcher, isString := group["matcher"].(string)
+			if raw, present := group["matcher"]; present && raw != nil && !isString {
+				// Claude Code ignores a group whose matcher is not a
+				// string; running it for every tool instead would widen a
+				// hook far beyond what its author wrote.
+				warn(gpath, ".matcher must be a string; this group is ignored, as in Claude Code")
+				continue
+			}
 			handlers, ok := group["hooks"].([]any)
 			if !ok {
 				warn(gpath, ".hooks must be a list of handlers; skipped")

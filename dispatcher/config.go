@@ -542,6 +542,9 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 	matcher := ""
 	if m := mappingGet(group, "matcher"); m != nil && m.Kind == yaml.ScalarNode && m.Tag == "!!str" {
 		matcher = m.Value
+	} else if m != nil && !(m.Kind == yaml.ScalarNode && m.Tag == "!!null") {
+		cfg.warn(path, ".matcher must be a string; this group is ignored, as in Claude Code")
+		return
 	}
 	handlers := mappingGet(group, "hooks")
 	if handlers.Kind != yaml.SequenceNode {

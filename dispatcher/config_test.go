@@ -429,3 +429,36 @@ func TestClaudeDedupPerFiring(t *testing.T) {
 		t.Fatalf("regex group alone: selected %d, want 1", n)
 	}
 }
+
+// A matcher that is not a string makes Claude Code ignore its group; so do
+// we, with a warning, rather than run it for every tool (issue 13, item 4).
+func TestClaudeNonStringMatcherIgnoresGroup(t *testing.T) {
+	entries, warnings, err := ParseClaudeSettings([]byte(`{"hooks":{"PreToolUse":[
+	  {"matcher":{"tools":["Bash"]},"hooks":[{"type":"command","command":"wide.sh"}]},
+	  {"matcher":["Bash"],"hooks":[{"type":"command","command":"list.sh"}]},
+	  {"matcher":null,"hooks":[{"type":"command","command":"all.sh"}]},
+	  {"matcher":"Bash","hooks":[{"type":"command","command":"bash.sh"}]}]}}`), "s.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []string
+	for _, e := range entries {
+		cmds = append(cmds, e.Command)
+	}
+	if strings.Join(cmds, ",") != "all.sh,bash.sh" {
+		t.Fatalf("entries %v", cmds)
+	}
+	n := 0
+	for _, w := range warnings {
+		if strings.Contains(w.String(), "matcher must be a string; this group is ignored") {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Fatalf("warnings %v", warnings)
+	}
+	cfg, err := ParseConfig([]byte("hooks:\n  PreToolUse:\n    - matcher: {tools: [Bash]}\n      hooks:\n        - command: wide.sh\n"), "c.yaml")
+	if err != nil || len(cfg.Entries) != 0 || len(cfg.Warnings) != 1 {
+		t.Fatalf("YAML group: %v %v %v", cfg.Entries, cfg.Warnings, err)
+	}
+}
