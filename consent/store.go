@@ -112,6 +112,9 @@ type ApproveResult struct {
 	// Backup, when not empty, is where an invalid allowlist file was moved
 	// before the new one was written; the CLI should tell the user.
 	Backup string
+	// TextOnly, when set, says why the files the command runs cannot be
+	// determined: the approval covers its text only.
+	TextOnly string
 }
 
 // RevokeResult describes a completed revocation.
@@ -167,7 +170,7 @@ func (s *Store) approvePinned(h *Hook, t *Target, pins *Pins) (ApproveResult, er
 		}
 		*list = append(kept, res.Entry)
 	})
-	res.Backup = backup
+	res.Backup, res.TextOnly = backup, t.Opaque
 	return res, err
 }
 

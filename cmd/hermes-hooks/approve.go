@@ -156,17 +156,21 @@ func approveTargets(a *app, cfg *dispatcher.Config, store *consent.Store, target
 			return &exitError{code: 1, msg: consent.PersistWarning(store.Path(), err)}
 		}
 		approved++
-		if res.Entry.ScriptSHA256AtApproval == "" {
-			if p := consent.ScriptFile(hook.Command, hook.Vars, hook.Dir); strings.Contains(consent.ScriptPath(hook.Command), "/") {
-				fmt.Fprintf(a.out, "  ⚠ %s does not exist or cannot be read: this approval has no content hash,\n"+
-					"    so whatever is written there later will run. Approve again once the script exists.\n", p)
-			}
-		}
 		verb := "approved"
 		if t.status != nil && t.status.Approved {
 			verb = "re-approved (script changed since the last approval)"
 		}
 		fmt.Fprintf(a.out, "  ✓ %s: [%s] %s\n", verb, t.event, t.command)
+		for _, f := range res.Entry.Files {
+			if f.SHA256 == "" {
+				fmt.Fprintf(a.out, "    ⚠ %s does not exist or cannot be read: the hook will not run until you\n"+
+					"      approve it again once the file exists (its content is part of the approval).\n", f.Path)
+			}
+		}
+		if res.TextOnly != "" {
+			fmt.Fprintf(a.out, "    ⚠ approved by its text only (%s): the files it runs cannot be determined,\n"+
+				"      so what it does can change without a new approval.\n", res.TextOnly)
+		}
 		if t.status == nil {
 			fmt.Fprintf(a.out, "    (no hook in %s runs this command for %s yet; the approval waits for one)\n", a.configLabel(), t.event)
 		}

@@ -118,6 +118,9 @@ func printList(w io.Writer, label string, cfg *dispatcher.Config, statuses []dis
 			if st.Approved && st.Approval.ApprovedAt != "" {
 				fmt.Fprintf(w, "      approved_at: %s\n", st.Approval.ApprovedAt)
 			}
+			if st.TextOnly != "" {
+				fmt.Fprintf(w, "      ⚠ approved by its text only (%s): what it runs can change without notice\n", st.TextOnly)
+			}
 			switch {
 			case st.Approved && st.Drift.Kind == consent.DriftMtime:
 				fmt.Fprintf(w, "      ⚠ %s — run `hermes-hooks doctor` to re-validate\n", st.Drift.Message())
