@@ -69,6 +69,10 @@ type Entry struct {
 	// found ("" means the dispatcher's working directory; project-local
 	// hooks run in their project root).
 	WorkDir string
+	// Duplicate is set on a listed entry that repeats an earlier one (same
+	// event, dialect, matcher and command): it is shown, as Hermes shows
+	// it, but registers — and runs — once.
+	Duplicate bool
 	// Scope is where the entry came from, for consent: the zero Scope for
 	// the user's own config files, a project root and source file for a
 	// repository's hooks (its .hermes/hooks.yaml, its .claude settings), so
@@ -95,8 +99,11 @@ type Config struct {
 	Path string
 	// Entries are all hooks in config order: the YAML hooks: block (event
 	// keys in file order, entries in list order), then each Claude settings
-	// file in turn.
+	// file in turn; a duplicate registers once (see Listed).
 	Entries []*Entry
+	// Listed are the entries as configured, duplicates included (marked
+	// Duplicate), for list and doctor.
+	Listed []*Entry
 	// AutoAccept is hooks_auto_accept, read strictly (consent.AutoAccept).
 	AutoAccept bool
 	// Tools translates tool names (defaults plus tool_aliases:).
@@ -345,14 +352,18 @@ func (cfg *Config) addClaudeSettings(path string, required bool) error {
 	return nil
 }
 
-// finish numbers the entries and drops duplicates: the same command with the
-// same matcher, dialect and event registers once (Hermes' idempotence key).
+// finish numbers the entries and registers duplicates once: the same
+// command with the same matcher, dialect and event (Hermes' idempotence
+// key; for a repository's hooks, within that repository). Listed keeps them
+// all, as configured.
 func (cfg *Config) finish() {
 	seen := make(map[string]bool, len(cfg.Entries))
-	kept := cfg.Entries[:0]
-	for _, e := range cfg.Entries {
-		key := e.Event.Name + "\x00" + string(e.Dialect) + "\x00" + e.Matcher + "\x00" + e.Command
+	cfg.Listed = append([]*Entry(nil), cfg.Entries...)
+	kept := make([]*Entry, 0, len(cfg.Entries))
+	for _, e := range cfg.Listed {
+		key := e.Event.Name + "\x00" + string(e.Dialect) + "\x00" + e.Matcher + "\x00" + e.Command + "\x00" + e.Scope.Project
 		if seen[key] {
+			e.Duplicate = true
 			continue
 		}
 		seen[key] = true

@@ -43,8 +43,12 @@ func (s *HookStatus) Runs() bool { return s.Approved && s.Drift.Kind != consent.
 // process's environment, as a dispatcher started here would give it).
 func Inspect(cfg *Config, allow *consent.File, cwd string) []HookStatus {
 	env := hookBaseEnv(nil)
-	out := make([]HookStatus, 0, len(cfg.Entries))
-	for _, e := range cfg.Entries {
+	listed := cfg.Listed
+	if listed == nil {
+		listed = cfg.Entries
+	}
+	out := make([]HookStatus, 0, len(listed))
+	for _, e := range listed {
 		cs := consent.Inspect(ConsentHook(e, cwd, env), allow)
 		out = append(out, HookStatus{
 			Entry:      e,
@@ -112,6 +116,11 @@ func Doctor(ctx context.Context, d *Dispatcher, statuses []HookStatus) []DoctorR
 	for i, st := range statuses {
 		r := DoctorResult{Status: st}
 		e := st.Entry
+		if e.Duplicate {
+			r.add(CheckInfo, "duplicate of an entry above (same event, matcher and command): it runs once, as that entry")
+			out[i] = r
+			continue
+		}
 		if st.Executable {
 			r.add(CheckOK, "script exists and is executable")
 		} else {
@@ -218,6 +227,7 @@ type HookInfo struct {
 	Dialect    string     `json:"dialect"`
 	FailClosed bool       `json:"fail_closed"`
 	Priority   int        `json:"priority"`
+	Duplicate  bool       `json:"duplicate,omitempty"`
 	Source     string     `json:"source"`
 	Script     string     `json:"script"`
 	Files      []string   `json:"files"`
@@ -245,7 +255,7 @@ func NewHookInfo(st *HookStatus) HookInfo {
 	h := HookInfo{
 		Event: e.DeclaredAs, Canonical: e.Event.Name, Command: e.Command, Matcher: e.Matcher,
 		Timeout: e.Timeout.Seconds(), Dialect: string(e.Dialect), FailClosed: e.FailClosed,
-		Priority: e.Priority, Source: e.Source, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, Executable: st.Executable,
+		Priority: e.Priority, Duplicate: e.Duplicate, Source: e.Source, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, Executable: st.Executable,
 		Approved: st.Approved, ApprovedAt: st.Approval.ApprovedAt, Runs: st.Runs(),
 	}
 	if h.Files == nil {

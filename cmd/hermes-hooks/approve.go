@@ -125,6 +125,9 @@ func runApproveAll(a *app) error {
 	var targets []approveTarget
 	for i := range statuses {
 		e := statuses[i].Entry
+		if e.Duplicate {
+			continue // approved with the entry it repeats
+		}
 		targets = append(targets, approveTarget{event: e.DeclaredAs, command: e.Command, status: &statuses[i]})
 	}
 	if len(targets) == 0 {

@@ -103,6 +103,9 @@ func printList(w io.Writer, label string, cfg *dispatcher.Config, statuses []dis
 			if e.Priority != 0 {
 				fmt.Fprintf(&b, ", priority=%d", e.Priority)
 			}
+			if e.Duplicate {
+				b.WriteString(", duplicate: runs once")
+			}
 			switch {
 			case st.Approved && st.Drift.Kind == consent.DriftHash:
 				b.WriteString(", ✗ changed since approval)")
