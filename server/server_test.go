@@ -537,7 +537,9 @@ func TestReloadPicksUpNewClaudeSettings(t *testing.T) {
 func TestReloadPicksUpProjectHooks(t *testing.T) {
 	f := start(t, "hooks: {}\n", nil, nil)
 	block := f.script("block.sh", blockScript)
-	if _, err := f.store.Approve("pre_tool_call", block); err != nil {
+	// A repository's hooks are approved for that repository and file.
+	scope := consent.Scope{Project: f.dir, Source: filepath.Join(f.dir, ".hermes", "hooks.yaml")}
+	if _, err := f.store.ApproveHook(consent.Hook{Event: "pre_tool_call", Command: block, Scope: scope, Dir: f.dir}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Mkdir(filepath.Join(f.dir, ".hermes"), 0o700); err != nil {
