@@ -24,6 +24,27 @@ const (
 	MaxTimeoutSeconds     = 300
 )
 
+// Claude Code's timeout rules for Claude-dialect entries: 600 s by default
+// (30 s on UserPromptSubmit and the model-switch events, 10 s on
+// MessageDisplay), as Claude Code has them since v2.1.3. Claude Code sets
+// no upper bound; ours is its default, 600 s, so that a typo (timeout:
+// 60000) cannot park a dispatch — and a server slot — for most of a day.
+const (
+	DefaultClaudeTimeoutSeconds = 600
+	MaxClaudeTimeoutSeconds     = 600
+)
+
+// claudeDefaultTimeout is Claude Code's default for the event.
+func claudeDefaultTimeout(ev *protocol.Event) time.Duration {
+	switch ev.ClaudeName() {
+	case "UserPromptSubmit", "PreModelSwitch", "PostModelSwitch":
+		return 30 * time.Second
+	case "MessageDisplay":
+		return 10 * time.Second
+	}
+	return DefaultClaudeTimeoutSeconds * time.Second
+}
+
 // Warning is a problem found in a config that did not stop it from loading:
 // the offending entry was skipped or corrected.
 type Warning struct {
@@ -609,11 +630,14 @@ func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index i
 			cfg.warn(path, ".dialect must be 'hermes' or 'claude'; got "+pyRepr(d)+"; using "+string(e.Dialect))
 		}
 	}
+	if e.Dialect == protocol.Claude {
+		e.Timeout = claudeDefaultTimeout(ev)
+	}
 	if m := mappingGet(n, "matcher"); m != nil {
 		cfg.parseMatcher(e, path, m)
 	}
 	if t := mappingGet(n, "timeout"); t != nil {
-		e.Timeout = cfg.parseTimeout(path, t, e.Dialect)
+		e.Timeout = cfg.parseTimeout(path, t, e.Dialect, e.Timeout)
 	}
 	cfg.parseFailClosed(e, path, n)
 	if p := mappingGet(n, "priority"); p != nil {
@@ -653,33 +677,36 @@ func (cfg *Config) parseMatcher(e *Entry, path string, m *yaml.Node) {
 // parseTimeout applies Python int() to the value, then Hermes' bounds: below
 // 1 → the default (not 1), above 300 → 300. Claude-dialect entries may use
 // fractional seconds, as Claude Code allows.
-func (cfg *Config) parseTimeout(path string, t *yaml.Node, dialect protocol.Dialect) time.Duration {
-	def := DefaultTimeoutSeconds * time.Second
+func (cfg *Config) parseTimeout(path string, t *yaml.Node, dialect protocol.Dialect, def time.Duration) time.Duration {
 	if dialect == protocol.Claude && t.Kind == yaml.ScalarNode && (t.Tag == "!!float" || t.Tag == "!!int") {
 		f, err := strconv.ParseFloat(strings.ReplaceAll(t.Value, "_", ""), 64)
 		if err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
 			switch {
 			case f < 1:
-				cfg.warn(path, fmt.Sprintf(".timeout=%ss is below 1s; using default %ds", t.Value, DefaultTimeoutSeconds))
+				cfg.warn(path, fmt.Sprintf(".timeout=%ss is below 1s; using default %ds", t.Value, int(def.Seconds())))
 				return def
-			case f > MaxTimeoutSeconds:
-				cfg.warn(path, fmt.Sprintf(".timeout=%ss exceeds max %ds; clamping", t.Value, MaxTimeoutSeconds))
-				return MaxTimeoutSeconds * time.Second
+			case f > MaxClaudeTimeoutSeconds:
+				cfg.warn(path, fmt.Sprintf(".timeout=%ss exceeds max %ds; clamping", t.Value, MaxClaudeTimeoutSeconds))
+				return MaxClaudeTimeoutSeconds * time.Second
 			}
 			return time.Duration(f * float64(time.Second))
 		}
 	}
+	limit := MaxTimeoutSeconds
+	if dialect == protocol.Claude {
+		limit = MaxClaudeTimeoutSeconds
+	}
 	v, ok := pyInt(t)
 	switch {
 	case !ok:
-		cfg.warn(path, fmt.Sprintf(".timeout must be an int (got %s); using default %ds", pyRepr(t), DefaultTimeoutSeconds))
+		cfg.warn(path, fmt.Sprintf(".timeout must be an int (got %s); using default %ds", pyRepr(t), int(def.Seconds())))
 		return def
 	case v < 1:
-		cfg.warn(path, fmt.Sprintf(".timeout=%ds is below 1s; using default %ds", v, DefaultTimeoutSeconds))
+		cfg.warn(path, fmt.Sprintf(".timeout=%ds is below 1s; using default %ds", v, int(def.Seconds())))
 		return def
-	case v > MaxTimeoutSeconds:
-		cfg.warn(path, fmt.Sprintf(".timeout=%ds exceeds max %ds; clamping", v, MaxTimeoutSeconds))
-		return MaxTimeoutSeconds * time.Second
+	case v > limit:
+		cfg.warn(path, fmt.Sprintf(".timeout=%ds exceeds max %ds; clamping", v, limit))
+		return time.Duration(limit) * time.Second
 	}
 	return time.Duration(v) * time.Second
 }

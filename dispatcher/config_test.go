@@ -1,6 +1,7 @@
 package dispatcher
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -373,7 +374,11 @@ func FuzzParseConfig(f *testing.F) {
 		}
 		cfg.finish()
 		for _, e := range cfg.Entries {
-			if e.Command == "" || e.Timeout < time.Second || e.Timeout > MaxTimeoutSeconds*time.Second {
+			limit := time.Duration(MaxTimeoutSeconds) * time.Second
+			if e.Dialect == protocol.Claude {
+				limit = MaxClaudeTimeoutSeconds * time.Second
+			}
+			if e.Command == "" || e.Timeout < time.Second || e.Timeout > limit {
 				t.Fatalf("invalid entry survived validation: %+v", e)
 			}
 			e.Matches(map[string]any{"tool_name": "terminal"}, cfg.Tools)
@@ -432,6 +437,32 @@ func TestClaudeDedupPerFiring(t *testing.T) {
 
 // A matcher that is not a string makes Claude Code ignore its group; so do
 // we, with a warning, rather than run it for every tool (issue 13, item 4).
+// Claude-dialect entries get Claude Code's default timeouts: 600 s, 30 s on
+// UserPromptSubmit; at most 600 s (issue 13, item 6). Hermes entries keep
+// Hermes' 60 s and 300 s.
+func TestClaudeDefaultTimeouts(t *testing.T) {
+	entries, warnings, err := ParseClaudeSettings([]byte(`{"hooks":{
+	  "PreToolUse":[{"hooks":[{"type":"command","command":"a"},{"type":"command","command":"b","timeout":900}]}],
+	  "UserPromptSubmit":[{"hooks":[{"type":"command","command":"c"}]}]}}`), "s.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]time.Duration{}
+	for _, e := range entries {
+		got[e.Command] = e.Timeout
+	}
+	if got["a"] != 600*time.Second || got["b"] != 600*time.Second || got["c"] != 30*time.Second {
+		t.Fatalf("timeouts %v", got)
+	}
+	if !strings.Contains(fmt.Sprint(warnings), "timeout=900s exceeds max 600s") {
+		t.Fatalf("warnings %v", warnings)
+	}
+	cfg := mustParse(t, "hooks:\n  pre_tool_call:\n    - command: h\n")
+	if cfg.Entries[0].Timeout != 60*time.Second {
+		t.Fatalf("Hermes default %v", cfg.Entries[0].Timeout)
+	}
+}
+
 func TestClaudeNonStringMatcherIgnoresGroup(t *testing.T) {
 	entries, warnings, err := ParseClaudeSettings([]byte(`{"hooks":{"PreToolUse":[
 	  {"matcher":{"tools":["Bash"]},"hooks":[{"type":"command","command":"wide.sh"}]},

@@ -27,9 +27,9 @@ const (
 	// burst, short enough that a host is never stuck behind slow hooks.
 	DefaultQueueWait = 2 * time.Second
 	// DefaultRequestTimeout is a little above the longest hook timeout
-	// (300 s), so a single slow hook always finishes or times out on its
+	// (600 s, a Claude-dialect hook), so a single slow hook always finishes or times out on its
 	// own terms before the request does.
-	DefaultRequestTimeout  = (dispatcher.MaxTimeoutSeconds + 10) * time.Second
+	DefaultRequestTimeout  = (dispatcher.MaxClaudeTimeoutSeconds + 10) * time.Second
 	DefaultShutdownTimeout = 10 * time.Second
 	// DefaultDebounce gathers a burst of file events (an editor's
 	// write-temp, rename, chmod; a `git checkout`) into one refresh.
