@@ -42,7 +42,7 @@ func (h *Hook) command() Command {
 	if dir == "" {
 		dir, _ = os.Getwd()
 	}
-	return Command{Text: h.Command, Shell: h.Shell, Env: env, Dir: dir}
+	return Command{Text: h.Command, Shell: h.Shell, Env: env, Dir: dir, Argv: h.Argv, ShellPath: h.ShellPath}
 }
 
 // hermesScript is where Hermes looks for the hook's script (ScriptPath with

@@ -101,6 +101,10 @@ type Hook struct {
 	// Dir is the directory the hook starts in; empty means the process's
 	// working directory.
 	Dir string
+	// Argv and ShellPath are as in Command (exec form; the shell of a
+	// Shell command).
+	Argv      []string
+	ShellPath string
 	// Target is Resolve's answer for this hook, when the caller has it
 	// already (the dispatcher resolves once and starts what it resolved);
 	// nil means Decide and ApproveHook resolve it themselves.

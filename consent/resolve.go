@@ -26,6 +26,13 @@ type Command struct {
 	Env []string
 	// Dir is the absolute directory the hook starts in.
 	Dir string
+	// Argv, when set, is the command in exec form (Claude Code's args):
+	// these words, run without a shell; Text is then only its name.
+	// ${CLAUDE_PROJECT_DIR} and ${CLAUDE_PLUGIN_ROOT} in them are replaced
+	// literally from Env, as Claude Code does.
+	Argv []string
+	// ShellPath is the shell of a Shell command ("" = /bin/sh).
+	ShellPath string
 }
 
 // Target is what a command runs, resolved once and used by both the
@@ -42,8 +49,11 @@ type Target struct {
 	// Env holds assignments that prefix the command (`FOO=1 ./x.sh`); the
 	// runner adds them to the hook's environment.
 	Env []string
-	// Shell: run the original text with /bin/sh -c rather than Path.
+	// Shell: run the original text with ShellPath -c rather than Path.
 	Shell bool
+	// ShellPath is the shell that runs a Shell command (/bin/sh, or the
+	// bash found on PATH for Claude's shell: "bash").
+	ShellPath string
 	// Files are every file the command executes or hands to an
 	// interpreter, absolute, in order of appearance; Files[0] is the
 	// primary script. Each is pinned by its SHA-256 at approval.
@@ -78,6 +88,23 @@ func (t *Target) Primary() string {
 // programs up on PATH and to read home directories; it never reads or runs
 // the files it names.
 func Resolve(c Command) Target {
+	if c.Argv != nil {
+		argv := make([]string, len(c.Argv))
+		for i, w := range c.Argv {
+			for _, name := range []string{"CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"} {
+				if v, ok := getenv(c.Env, name); ok {
+					w = strings.ReplaceAll(w, "${"+name+"}", v)
+				}
+			}
+			argv[i] = w
+		}
+		if len(argv) == 0 || argv[0] == "" {
+			return Target{Err: "empty command", Dir: c.Dir}
+		}
+		t := Target{Argv: argv, Dir: c.Dir}
+		analyze(&t, c.Env, false, 0)
+		return t
+	}
 	if c.Shell {
 		return resolveShell(c, 0)
 	}
@@ -165,7 +192,10 @@ func expandUserTilde(word string, env []string) string {
 
 // ---- the shell (Claude dialect) -------------------------------------------
 
-var shParser = syntax.NewParser(syntax.Variant(syntax.LangPOSIX))
+var (
+	shParser   = syntax.NewParser(syntax.Variant(syntax.LangPOSIX))
+	bashParser = syntax.NewParser(syntax.Variant(syntax.LangBash))
+)
 
 // resolveShell works out what `/bin/sh -c text` runs. Only one shape can be
 // resolved exactly: an optional `cd DIR &&`, then one simple command whose
@@ -173,8 +203,16 @@ var shParser = syntax.NewParser(syntax.Variant(syntax.LangPOSIX))
 // Claude Code hooks are written ("$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh).
 // Everything else runs through the shell and is approved by its text.
 func resolveShell(c Command, depth int) Target {
-	t := Target{Dir: c.Dir, Shell: true}
-	file, err := shParser.Parse(strings.NewReader(c.Text), "")
+	t := Target{Dir: c.Dir, Shell: true, ShellPath: "/bin/sh"}
+	parser := shParser
+	if c.ShellPath != "" && c.ShellPath != "sh" && c.ShellPath != "/bin/sh" {
+		p, err := lookPath(c.ShellPath, c.Env, c.Dir)
+		if err != "" {
+			return Target{Dir: c.Dir, Err: c.ShellPath + ": " + err}
+		}
+		t.ShellPath, parser = p, bashParser
+	}
+	file, err := parser.Parse(strings.NewReader(c.Text), "")
 	if err != nil {
 		t.Opaque = "the command cannot be parsed as a shell command"
 		return t

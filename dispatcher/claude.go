@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -43,6 +44,15 @@ func ParseClaudeSettings(data []byte, path string) (entries []*Entry, warnings [
 	if d, _ := root["disableAllHooks"].(bool); d {
 		warn("disableAllHooks", "is true: no hooks from this file run")
 		return nil, cfg.Warnings, nil
+	}
+	var allowedURLs []string
+	if list, ok := root["allowedHttpHookUrls"].([]any); ok {
+		allowedURLs = []string{}
+		for _, u := range list {
+			if s, ok := u.(string); ok {
+				allowedURLs = append(allowedURLs, s)
+			}
+		}
 	}
 	rawHooks, present := root["hooks"]
 	if !present || rawHooks == nil {
@@ -101,27 +111,13 @@ func ParseClaudeSettings(data []byte, path string) (entries []*Entry, warnings [
 					warn(hpath, "must be an object; skipped")
 					continue
 				}
-				if t, ok := handler["type"].(string); ok && t != "command" {
-					warn(hpath, "has type '"+t+"'; only command hooks can run here; skipped")
-					continue
-				}
-				if _, ok := handler["if"]; ok {
-					warn(hpath, "uses 'if' conditions, which hermes-hooks does not evaluate; skipped rather than run more widely than intended")
-					continue
-				}
-				if _, ok := handler["args"]; ok {
-					warn(hpath, "uses exec form ('args'), which hermes-hooks does not support yet; skipped")
-					continue
-				}
-				if a, _ := handler["async"].(bool); a {
-					warn(hpath, "is async; hermes-hooks runs it synchronously")
-				}
 				node := toNode(handler)
-				if matcher != "" {
-					node = withMapping(node, "matcher", matcher)
-				}
-				if e := cfg.parseEntry(ev, name, path+": "+hpath, gi, node, protocol.Claude, path); e != nil {
+				if e := cfg.parseClaudeHandler(ev, name, path+": "+hpath, gi, node, matcher, path); e != nil {
 					e.ProjectDir = projectDir
+					if e.Type == TypeHTTP && allowedURLs != nil && !urlAllowed(e.URL, allowedURLs) {
+						warn(hpath, "url "+e.URL+" is not in allowedHttpHookUrls; skipped, as in Claude Code")
+						continue
+					}
 					if projectDir != "" {
 						// A project's settings file: its hooks are that
 						// repository's, approved per repository.
@@ -133,6 +129,37 @@ func ParseClaudeSettings(data []byte, path string) (entries []*Entry, warnings [
 		}
 	}
 	return cfg.Entries, cfg.Warnings, nil
+}
+
+// urlAllowed reports whether url matches one of Claude Code's
+// allowedHttpHookUrls patterns, where * matches any run of characters.
+func urlAllowed(url string, patterns []string) bool {
+	for _, p := range patterns {
+		if globMatch(p, url) {
+			return true
+		}
+	}
+	return false
+}
+
+// globMatch matches s against a pattern whose only special character is *.
+func globMatch(pattern, s string) bool {
+	parts := strings.Split(pattern, "*")
+	if len(parts) == 1 {
+		return pattern == s
+	}
+	if !strings.HasPrefix(s, parts[0]) {
+		return false
+	}
+	s = s[len(parts[0]):]
+	for _, part := range parts[1 : len(parts)-1] {
+		i := strings.Index(s, part)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(part):]
+	}
+	return strings.HasSuffix(s, parts[len(parts)-1])
 }
 
 // claudeProjectDir is the project root of a settings file: the parent of its

@@ -90,6 +90,27 @@ type Entry struct {
 	// found ("" means the dispatcher's working directory; project-local
 	// hooks run in their project root).
 	WorkDir string
+	// Claude Code handler features (Claude-dialect entries only).
+	//
+	// Type is "" or TypeCommand for a command, TypeHTTP for an http
+	// handler (URL, Headers, AllowedEnvVars; Command holds the URL). Args
+	// is the exec form: the program and its arguments, run without a
+	// shell (Command is them quoted, the approval's key). Shell "bash" runs a shell-form command with bash instead of
+	// /bin/sh. Async runs the hook in the background (AsyncRewake: its exit
+	// 2 wakes the model); Once runs it once per session; If is a
+	// permission rule that filters tool events. Unsupported says why the
+	// handler cannot run here (prompt, agent and mcp_tool handlers).
+	Type           string
+	Args           []string
+	Shell          string
+	URL            string
+	Headers        map[string]string
+	AllowedEnvVars []string
+	Async          bool
+	AsyncRewake    bool
+	Once           bool
+	If             string
+	Unsupported    string
 	// Duplicate is set on a listed entry that repeats an earlier one (same
 	// event, dialect, matcher and command): it is shown, as Hermes shows
 	// it, but registers — and runs — once.
@@ -589,14 +610,7 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 			cfg.warn(hp, " must be a mapping with a 'command' key; got "+pyType(h))
 			continue
 		}
-		if t := mappingGet(h, "type"); t != nil && t.Value != "command" {
-			cfg.warn(hp, " has type '"+t.Value+"'; only command hooks can run here; skipped")
-			continue
-		}
-		if mappingGet(h, "matcher") == nil && matcher != "" {
-			h = withMapping(h, "matcher", matcher)
-		}
-		if e := cfg.parseEntry(ev, name, hp, index, h, protocol.Claude, source); e != nil {
+		if e := cfg.parseClaudeHandler(ev, name, hp, index, h, matcher, source); e != nil {
 			cfg.Entries = append(cfg.Entries, e)
 		}
 	}

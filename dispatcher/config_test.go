@@ -259,7 +259,10 @@ func TestDialectFromClaudeEventName(t *testing.T) {
 
 func TestClaudeGroupPastedIntoYAML(t *testing.T) {
 	cfg := mustParse(t, "hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ./a.sh\n        - type: prompt\n          prompt: x\n")
-	if len(cfg.Entries) != 1 || cfg.Entries[0].Matcher != "Bash" || cfg.Entries[0].Dialect != protocol.Claude {
+	// The prompt handler is kept, marked as one that cannot run here
+	// (issue 13: listed, and never a silently skipped guard).
+	if len(cfg.Entries) != 2 || cfg.Entries[0].Matcher != "Bash" || cfg.Entries[0].Dialect != protocol.Claude ||
+		cfg.Entries[1].Type != "prompt" || cfg.Entries[1].Unsupported == "" || cfg.Entries[1].Matcher != "Bash" {
 		t.Fatalf("entries %+v warnings %q", cfg.Entries, warningsText(cfg))
 	}
 	if !strings.Contains(warningsText(cfg), "type 'prompt'") {
@@ -319,14 +322,15 @@ func TestClaudeSettingsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := warningsText(cfg)
-	for _, s := range []string{"type 'http'", "unknown hook event 'Bogus'", "missing.json: no such file"} {
+	for _, s := range []string{"unknown hook event 'Bogus'", "missing.json: no such file"} {
 		if !strings.Contains(w, s) {
 			t.Errorf("warnings %q lack %q", w, s)
 		}
 	}
-	// The identical UserPromptSubmit command of the two files registers once.
-	if len(cfg.Entries) != 2 {
-		t.Fatalf("want 2 entries, got %d", len(cfg.Entries))
+	// The identical UserPromptSubmit command of the two files registers
+	// once; the http handler is an entry of its own (issue 13).
+	if len(cfg.Entries) != 3 || cfg.Entries[1].Type != TypeHTTP || cfg.Entries[1].URL != "https://x" {
+		t.Fatalf("want 3 entries (command, http, prompt), got %d", len(cfg.Entries))
 	}
 	if len(cfg.ClaudeSettings) != 2 || cfg.ClaudeSettings[0] != settings || cfg.ClaudeSettings[1] != local {
 		t.Fatalf("ClaudeSettings %v: want the file named in the config, then the flag's", cfg.ClaudeSettings)

@@ -235,10 +235,21 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 		hooks[i] = d.hookFor(e, fields)
 		v := d.opts.Gate.Check(hooks[i])
 		pins[i], hooks[i].pins = v.Pins, v.Pins
-		switch v.Kind {
-		case VerdictRun:
+		switch {
+		case v.Kind == VerdictRun && e.Unsupported != "":
+			// A handler that needs a model or an MCP client cannot run
+			// here. On the gating event it was meant as a guard: block
+			// rather than let the call through unguarded.
+			if ev.Gating() {
+				reports[i].Skipped = "cannot run here (" + e.Unsupported + ")"
+				reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock,
+					Message: "hook " + e.Command + " cannot run outside Claude Code (" + e.Unsupported + "), so this tool call is blocked rather than let an unchecked guard through; remove or replace that handler to allow it"}
+			} else {
+				reports[i].Skipped = "cannot run here (" + e.Unsupported + ")"
+			}
+		case v.Kind == VerdictRun:
 			runnable = append(runnable, i)
-		case VerdictBlock:
+		case v.Kind == VerdictBlock:
 			reports[i].Skipped = v.Reason
 			reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock, Message: v.Reason}
 		default:
@@ -545,13 +556,21 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 		rep.Skipped = "cancelled before it started: " + ctx.Err().Error()
 		return
 	}
-	spec, spawnErr := d.prepare(h)
-	var res runResult
-	if spawnErr != "" {
-		res.SpawnError = spawnErr
+	var (
+		res      runResult
+		spawnErr string
+	)
+	if e.Type == TypeHTTP {
+		res = runHTTP(ctx, e, h.Env, payload, d.opts.OutputCap)
 	} else {
-		spec.Stdin = payload
-		res = run(ctx, spec)
+		var spec runSpec
+		spec, spawnErr = d.prepare(h)
+		if spawnErr != "" {
+			res.SpawnError = spawnErr
+		} else {
+			spec.Stdin = payload
+			res = run(ctx, spec)
+		}
 	}
 	<-d.sem
 
@@ -621,10 +640,10 @@ func (d *Dispatcher) prepare(h Hook) (runSpec, string) {
 		spec.Verify = h.pins.Verify
 	}
 	if t.Err != "" {
-		if e.Dialect == protocol.Claude && t.Shell {
+		if e.Dialect == protocol.Claude && t.Shell && t.ShellPath != "" {
 			// The shell reports it (exit 127 and its own words), as in
 			// Claude Code.
-			spec.Path, spec.Argv, spec.Dir = "/bin/sh", []string{"/bin/sh", "-c", e.Command}, h.Dir
+			spec.Path, spec.Argv, spec.Dir = t.ShellPath, []string{t.ShellPath, "-c", e.Command}, h.Dir
 			return spec, ""
 		}
 		return spec, t.Err
@@ -632,7 +651,7 @@ func (d *Dispatcher) prepare(h Hook) (runSpec, string) {
 	if t.Shell {
 		// Claude Code runs command strings through the shell ($VARS, pipes,
 		// &&), in the session's working directory.
-		spec.Path, spec.Argv, spec.Dir = "/bin/sh", []string{"/bin/sh", "-c", e.Command}, h.Dir
+		spec.Path, spec.Argv, spec.Dir = t.ShellPath, []string{t.ShellPath, "-c", e.Command}, h.Dir
 		return spec, ""
 	}
 	spec.Path, spec.Argv, spec.Dir = t.Path, t.Argv, t.Dir
@@ -692,8 +711,37 @@ func (d *Dispatcher) hookFor(e *Entry, fields map[string]any) Hook {
 	if dir == "" {
 		dir = d.opts.Cwd
 	}
-	h.Target = consent.Resolve(consent.Command{Text: e.Command, Shell: e.Dialect == protocol.Claude, Env: h.Env, Dir: dir})
+	if t := fixedTarget(e); t != nil {
+		h.Target = *t
+	} else {
+		h.Target = consent.Resolve(commandOf(e, h.Env, dir))
+	}
 	return h
+}
+
+// fixedTarget is what an entry that starts no local command "runs": an
+// http endpoint or a handler that cannot run here. Both are approved by
+// their text only; nil for ordinary commands.
+func fixedTarget(e *Entry) *consent.Target {
+	switch {
+	case e.Unsupported != "":
+		return &consent.Target{Opaque: e.Unsupported}
+	case e.Type == TypeHTTP:
+		return &consent.Target{Opaque: "an HTTP endpoint: what it answers can change without notice"}
+	}
+	return nil
+}
+
+// commandOf describes how an entry's command runs, for consent.Resolve.
+func commandOf(e *Entry, env []string, dir string) consent.Command {
+	c := consent.Command{Text: e.Command, Shell: e.Dialect == protocol.Claude, Env: env, Dir: dir}
+	if e.Args != nil {
+		c.Shell, c.Argv = false, e.Args
+	}
+	if e.Shell == "bash" {
+		c.ShellPath = "bash"
+	}
+	return c
 }
 
 // SplitCommand splits a Hermes-dialect command into argv the way Hermes

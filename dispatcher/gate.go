@@ -60,14 +60,16 @@ func ConsentHook(e *Entry, cwd string, env []string) consent.Hook {
 	if env == nil {
 		env = hookBaseEnv(nil)
 	}
-	h := consent.Hook{Event: e.DeclaredAs, Command: e.Command, Scope: e.Scope, Dir: dir, Env: env}
 	if e.Dialect == protocol.Claude {
 		project := e.ProjectDir
 		if project == "" {
 			project = dir
 		}
-		h.Shell = true
-		h.Env = withEnv(env, "CLAUDE_PROJECT_DIR", project)
+		env = withEnv(env, "CLAUDE_PROJECT_DIR", project)
 	}
-	return h
+	c := commandOf(e, env, dir)
+	return consent.Hook{
+		Event: e.DeclaredAs, Command: e.Command, Scope: e.Scope, Dir: dir, Env: env,
+		Shell: c.Shell, Argv: c.Argv, ShellPath: c.ShellPath, Target: fixedTarget(e),
+	}
 }

@@ -1,0 +1,138 @@
+package dispatcher
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// settingsDispatcher loads a Claude settings file and runs every hook.
+func settingsDispatcher(t *testing.T, settings string, opts Options) *Dispatcher {
+	t.Helper()
+	entries, _, err := ParseClaudeSettings([]byte(settings), filepath.Join(t.TempDir(), "settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &Config{Entries: entries, Tools: protocol.DefaultTools()}
+	cfg.finish()
+	if opts.Gate == nil {
+		opts.Gate = AllowAll
+	}
+	d, err := New(cfg, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// Exec form (args): the program runs with exactly those arguments, no
+// shell; ${CLAUDE_PROJECT_DIR} is substituted (issue 13, item 6).
+func TestClaudeExecFormArgs(t *testing.T) {
+	dir := t.TempDir()
+	s := script(t, dir, "args.sh", `printf '{"decision":"block","reason":"%s|%s|%s"}' "$1" "$2" "$3"`)
+	d := settingsDispatcher(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"`+s+`",
+	  "args":["a b", "$HOME", "${CLAUDE_PROJECT_DIR}/x"]}]}]}}`, Options{Cwd: dir})
+	o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal", "cwd": dir})
+	if o.Message != "a b|$HOME|"+dir+"/x" {
+		t.Fatalf("message %q (%+v)", o.Message, o.Hooks)
+	}
+	if got := d.Config().Entries[0].Command; got != s+" 'a b' '$HOME' '${CLAUDE_PROJECT_DIR}/x'" {
+		t.Fatalf("consent key %q", got)
+	}
+}
+
+// shell: "bash" runs a shell-form command with bash.
+func TestClaudeShellBash(t *testing.T) {
+	d := settingsDispatcher(t, `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","shell":"bash",
+	  "command":"echo \"${BASH_VERSION:+bash}\""}]}]}}`, Options{})
+	if o := dispatch(t, d, "pre_llm_call", map[string]any{"user_message": "hi"}); o.Context != "bash" {
+		t.Fatalf("context %q (%+v)", o.Context, o.Hooks)
+	}
+}
+
+// An http handler: the payload is POSTed; a 2xx body is read as a Claude
+// reply; headers interpolate only allowedEnvVars; a non-2xx status is a
+// non-blocking error; a refused connection with onFailure: block blocks.
+func TestClaudeHTTPHook(t *testing.T) {
+	var mu sync.Mutex
+	var got struct {
+		body, auth, leak string
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got.body, got.auth, got.leak = string(b), r.Header.Get("Authorization"), r.Header.Get("X-Leak")
+		mu.Unlock()
+		if strings.Contains(string(b), "fail") {
+			http.Error(w, "boom", http.StatusInternalServerError)
+			return
+		}
+		w.Write([]byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"remote says no"}}`))
+	}))
+	defer srv.Close()
+	env := append(os.Environ(), "HOOK_TOKEN=t0k", "SECRET=s3cret")
+	d := settingsDispatcher(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"http","url":"`+srv.URL+`/hook",
+	  "headers":{"Authorization":"Bearer $HOOK_TOKEN","X-Leak":"${SECRET}"},"allowedEnvVars":["HOOK_TOKEN"]}]}]}}`, Options{Env: env})
+	o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "ls"}})
+	if o.Decision != protocol.DecisionBlock || o.Message != "remote says no" {
+		t.Fatalf("outcome %+v", o)
+	}
+	mu.Lock()
+	if got.auth != "Bearer t0k" || got.leak != "" || !strings.Contains(got.body, `"tool_name":"Bash"`) {
+		t.Fatalf("request: %+v", got)
+	}
+	mu.Unlock()
+	o = dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "fail"}})
+	if o.Decision != protocol.DecisionNone || !strings.Contains(o.Hooks[0].Note, "non-blocking status code 1") {
+		t.Fatalf("non-2xx: %+v", o.Hooks[0])
+	}
+	srv.Close()
+	d = settingsDispatcher(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"http","url":"`+srv.URL+`","onFailure":"block"}]}]}}`, Options{})
+	if o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal"}); !o.Blocked() || !strings.Contains(o.Message, "failed closed: http hook") {
+		t.Fatalf("refused connection with onFailure: block: %+v", o)
+	}
+}
+
+// allowedHttpHookUrls restricts which URLs http handlers may target.
+func TestClaudeHTTPHookURLAllowlist(t *testing.T) {
+	entries, warnings, err := ParseClaudeSettings([]byte(`{"allowedHttpHookUrls":["https://hooks.example.com/*"],
+	  "hooks":{"PreToolUse":[{"hooks":[{"type":"http","url":"https://hooks.example.com/a"},{"type":"http","url":"https://evil.example/x"}]}]}}`), "s.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].URL != "https://hooks.example.com/a" || !strings.Contains(warningsOf(warnings), "not in allowedHttpHookUrls") {
+		t.Fatalf("entries %v warnings %v", entries, warnings)
+	}
+}
+
+// A prompt, agent or mcp_tool handler cannot run here: on PreToolUse it
+// blocks the call (never a silently skipped guard); elsewhere it is skipped
+// and reported.
+func TestClaudeUnsupportedHandlers(t *testing.T) {
+	d := settingsDispatcher(t, `{"hooks":{
+	  "PreToolUse":[{"hooks":[{"type":"prompt","prompt":"Is this command safe? $ARGUMENTS"}]}],
+	  "PostToolUse":[{"hooks":[{"type":"agent","prompt":"review"}]}]}}`, Options{})
+	o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal"})
+	if !o.Blocked() || !strings.Contains(o.Message, "cannot run outside Claude Code (a prompt handler: it needs a model)") {
+		t.Fatalf("PreToolUse: %+v", o)
+	}
+	o = dispatch(t, d, "post_tool_call", map[string]any{"tool_name": "terminal"})
+	if o.Blocked() || o.Hooks[0].Ran || !strings.Contains(o.Hooks[0].Skipped, "cannot run here") {
+		t.Fatalf("PostToolUse: %+v", o)
+	}
+}
+
+func warningsOf(ws []Warning) string {
+	var b strings.Builder
+	for _, w := range ws {
+		b.WriteString(w.String() + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,172 @@
+package dispatcher
+
+import (
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"gopkg.in/yaml.v3"
+)
+
+// Claude Code handler types beyond "command".
+const (
+	TypeCommand = "command"
+	TypeHTTP    = "http"
+)
+
+// parseClaudeHandler reads one Claude Code handler — from a settings file or
+// a Claude group pasted into the YAML — into an entry: a command (shell form,
+// or exec form with args), an http endpoint, or a handler type that needs a
+// model or an MCP client (prompt, agent, mcp_tool). Those are kept, marked
+// Unsupported, so that list shows them and a PreToolUse guard among them is
+// never skipped silently. matcher is the group's.
+func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, index int, h *yaml.Node, matcher, source string) *Entry {
+	typ := TypeCommand
+	if t := mappingGet(h, "type"); t != nil {
+		if t.Kind != yaml.ScalarNode || t.Tag != "!!str" {
+			cfg.warn(path, ".type must be a string; skipped")
+			return nil
+		}
+		typ = t.Value
+	}
+	str := func(key string) (string, bool) {
+		n := mappingGet(h, key)
+		if n == nil || n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+			return "", false
+		}
+		return n.Value, true
+	}
+	var (
+		args        []string
+		url         string
+		unsupported string
+		headers     map[string]string
+		allowedEnv  []string
+	)
+	switch typ {
+	case TypeCommand:
+		if a := mappingGet(h, "args"); a != nil {
+			if a.Kind != yaml.SequenceNode {
+				cfg.warn(path, ".args must be a list of strings; skipped")
+				return nil
+			}
+			args = []string{}
+			for _, item := range a.Content {
+				if item.Kind != yaml.ScalarNode || item.Tag == "!!null" || item.Kind == yaml.MappingNode {
+					cfg.warn(path, ".args must be a list of strings; skipped")
+					return nil
+				}
+				args = append(args, item.Value)
+			}
+		}
+		if sh, ok := str("shell"); ok && sh != "" && sh != "bash" && sh != "sh" {
+			unsupported = "a " + sh + " shell command (only bash and sh run here)"
+		}
+	case TypeHTTP:
+		var ok bool
+		if url, ok = str("url"); !ok || strings.TrimSpace(url) == "" {
+			cfg.warn(path, " is an http handler without a 'url'; skipped")
+			return nil
+		}
+		url = strings.TrimSpace(url)
+		if hn := mappingGet(h, "headers"); hn != nil && hn.Kind == yaml.MappingNode {
+			headers = map[string]string{}
+			for i := 0; i+1 < len(hn.Content); i += 2 {
+				headers[hn.Content[i].Value] = hn.Content[i+1].Value
+			}
+		}
+		if an := mappingGet(h, "allowedEnvVars"); an != nil && an.Kind == yaml.SequenceNode {
+			for _, item := range an.Content {
+				allowedEnv = append(allowedEnv, item.Value)
+			}
+		}
+		h = withMapping(h, "command", url)
+	case "prompt", "agent":
+		p, _ := str("prompt")
+		unsupported = "a " + typ + " handler: it needs a model"
+		h = withMapping(h, "command", typ+": "+protocol.Truncate(strings.Join(strings.Fields(p), " "), 60))
+	case "mcp_tool":
+		server, _ := str("server")
+		tool, _ := str("tool")
+		unsupported = "an mcp_tool handler: it needs an MCP client"
+		h = withMapping(h, "command", "mcp_tool: "+server+"/"+tool)
+	default:
+		cfg.warn(path, " has unknown type '"+typ+"'; skipped")
+		return nil
+	}
+	if mappingGet(h, "matcher") == nil && matcher != "" {
+		h = withMapping(h, "matcher", matcher)
+	}
+	e := cfg.parseEntry(ev, name, path, index, h, protocol.Claude, source)
+	if e == nil {
+		return nil
+	}
+	e.Type, e.URL, e.Headers, e.AllowedEnvVars, e.Unsupported = typ, url, headers, allowedEnv, unsupported
+	if unsupported != "" {
+		cfg.warn(path, " has type '"+typ+"': "+unsupported+", so it cannot run here; once approved it blocks PreToolUse calls rather than let a guard be skipped, and is skipped on other events")
+	}
+	if args != nil {
+		// Exec form: the program and its arguments, no shell. The approval
+		// is of the whole argument vector, so it is keyed by it.
+		e.Args = append([]string{e.Command}, args...)
+		e.Command = shellJoin(e.Args)
+	}
+	if sh, _ := str("shell"); sh == "bash" && args == nil {
+		e.Shell = "bash"
+	}
+	b := func(key string) bool {
+		v, ok := yamlBool(mappingGetOr(h, key))
+		return ok && v
+	}
+	e.Async, e.AsyncRewake, e.Once = b("async"), b("asyncRewake"), b("once")
+	if e.AsyncRewake {
+		e.Async = true
+	}
+	if cond := mappingGet(h, "if"); cond != nil {
+		if v, ok := str("if"); ok && strings.TrimSpace(v) != "" {
+			e.If = strings.TrimSpace(v)
+		} else {
+			cfg.warn(path, ".if must be a permission rule string such as \"Bash(git *)\"; the handler never runs")
+			e.If = "\x00invalid"
+		}
+		if !ev.Tool {
+			cfg.warn(path, ".if only applies to tool events; on "+ev.ClaudeName()+" the handler never runs, as in Claude Code")
+		}
+	}
+	if e.FailClosed && (e.Async || (ev.Can(protocol.CapContinue) && !ev.Can(protocol.CapBlock))) {
+		// Claude Code's onFailure: block does not apply to stop hooks (a
+		// failing stop hook must not keep the agent going) nor to async
+		// hooks (nothing is waiting for them).
+		cfg.warn(path, " fail_closed / onFailure: block is ignored on async and stop hooks, as in Claude Code")
+		e.FailClosed = false
+	}
+	if e.Async && e.Unsupported == "" && typ == TypeHTTP {
+		e.Async = false
+		cfg.warn(path, ".async is ignored on http handlers; it runs synchronously")
+	}
+	return e
+}
+
+// mappingGetOr is mappingGet with a null node for a missing key.
+func mappingGetOr(n *yaml.Node, key string) *yaml.Node {
+	if v := mappingGet(n, key); v != nil {
+		return v
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}
+}
+
+// shellJoin quotes words so that the string reads (and splits) back into
+// them: the consent key of an exec-form command.
+func shellJoin(words []string) string {
+	var b strings.Builder
+	for i, w := range words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if w != "" && !strings.ContainsAny(w, " \t\n'\"\\$`!*?[](){}<>|&;#~") {
+			b.WriteString(w)
+			continue
+		}
+		b.WriteString("'" + strings.ReplaceAll(w, "'", `'\''`) + "'")
+	}
+	return b.String()
+}
