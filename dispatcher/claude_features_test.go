@@ -136,3 +136,28 @@ func warningsOf(ws []Warning) string {
 	}
 	return b.String()
 }
+
+// CLAUDE_ENV_FILE on SessionStart: the variables the hook exports reach the
+// host in the outcome's env, and the file is removed (issue 13, item 6).
+func TestClaudeEnvFileOnSessionStart(t *testing.T) {
+	dir := t.TempDir()
+	seen := filepath.Join(dir, "seen")
+	s := script(t, dir, "env.sh", `echo "$CLAUDE_ENV_FILE" > `+seen+`; printf 'export NODE_ENV=production\nexport GREETING="hello world"\n' >> "$CLAUDE_ENV_FILE"`)
+	d := settingsDispatcher(t, `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"`+s+`"}]}]}}`, Options{})
+	o := dispatch(t, d, "on_session_start", map[string]any{"session_id": "s1"})
+	if o.Env["NODE_ENV"] != "production" || o.Env["GREETING"] != "hello world" || len(o.Env) != 2 {
+		t.Fatalf("env %v (%+v)", o.Env, o.Hooks)
+	}
+	if b := protocol.AppendOutcome(nil, &o, protocol.Compact); !strings.Contains(string(b), `"env":{"GREETING":"hello world","NODE_ENV":"production"}`) {
+		t.Fatalf("outcome JSON %s", b)
+	}
+	path, _ := os.ReadFile(seen)
+	if _, err := os.Stat(strings.TrimSpace(string(path))); err == nil {
+		t.Fatal("CLAUDE_ENV_FILE was left behind")
+	}
+	// Other events get none.
+	d = settingsDispatcher(t, `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"echo \"[${CLAUDE_ENV_FILE}]\""}]}]}}`, Options{})
+	if o := dispatch(t, d, "pre_llm_call", map[string]any{}); o.Context != "[]" {
+		t.Fatalf("UserPromptSubmit context %q", o.Context)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -565,11 +566,18 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 	} else {
 		var spec runSpec
 		spec, spawnErr = d.prepare(h)
+		var envFile string
+		if spawnErr == "" && e.Dialect == protocol.Claude && ev.EnvFile {
+			envFile, spec.Env = claudeEnvFile(spec.Env)
+		}
 		if spawnErr != "" {
 			res.SpawnError = spawnErr
 		} else {
 			spec.Stdin = payload
 			res = run(ctx, spec)
+		}
+		if envFile != "" {
+			defer func() { readEnvFile(envFile, rep) }()
 		}
 	}
 	<-d.sem
@@ -617,6 +625,39 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 	if res.StdoutTruncated {
 		rep.Note = joinNote(rep.Note, "stdout exceeded the output cap and was truncated")
 	}
+}
+
+// claudeEnvFile creates the hook's CLAUDE_ENV_FILE (empty, private) and
+// returns its path and the hook's environment with it set; "" when it
+// cannot be created (the hook then runs without one).
+func claudeEnvFile(env []string) (string, []string) {
+	f, err := os.CreateTemp("", "hermes-hooks-env-*.sh")
+	if err != nil {
+		return "", env
+	}
+	f.Close()
+	return f.Name(), withEnv(env, "CLAUDE_ENV_FILE", f.Name())
+}
+
+// readEnvFile reads what the hook exported into its CLAUDE_ENV_FILE into
+// its contribution, then removes the file.
+func readEnvFile(path string, rep *protocol.HookReport) {
+	defer os.Remove(path)
+	data, err := fsutil.ReadRegular(path, "", 64<<10)
+	if err != nil || len(data) == 0 {
+		return
+	}
+	vars, note := protocol.ParseEnvFile(data)
+	if note != "" {
+		rep.Note = joinNote(rep.Note, note)
+	}
+	if vars == nil {
+		return
+	}
+	if rep.Contribution == nil {
+		rep.Contribution = &protocol.Contribution{}
+	}
+	rep.Contribution.Env = vars
 }
 
 func joinNote(a, b string) string {

@@ -92,6 +92,10 @@ type Event struct {
 	Caps Capability
 	// TextField names the payload field a transform_* event rewrites.
 	TextField string
+	// EnvFile: Claude-dialect hooks of this event get CLAUDE_ENV_FILE, a
+	// file whose `export` lines set variables for the session's later
+	// commands (SessionStart, Setup, CwdChanged, FileChanged).
+	EnvFile bool
 }
 
 // Can reports whether the event has capability c.
@@ -135,7 +139,7 @@ var catalog = []Event{
 	{Name: "on_session_end", Claude: "SessionEnd", Hermes: true, ClaudeMatchOn: "reason", Exit2: Exit2User, Caps: capObserve},
 	{Name: "on_session_finalize", Hermes: true, Caps: capObserve},
 	{Name: "on_session_reset", Hermes: true, Caps: capObserve},
-	{Name: "on_session_start", Claude: "SessionStart", Hermes: true, ClaudeMatchOn: "source", Exit2: Exit2User, Caps: capObserve},
+	{Name: "on_session_start", Claude: "SessionStart", Hermes: true, ClaudeMatchOn: "source", Exit2: Exit2User, Caps: capObserve, EnvFile: true},
 	{Name: "on_skill_lifecycle", Hermes: true, Caps: capObserve},
 	{Name: "on_stream_delta", Hermes: true, Caps: capObserve},
 	{Name: "on_stream_end", Hermes: true, Caps: capObserve},
@@ -171,7 +175,7 @@ var catalog = []Event{
 	{Name: "PostCompact", Claude: "PostCompact", ClaudeOnly: true, ClaudeMatchOn: "trigger", Exit2: Exit2User, Caps: capObserve},
 	{Name: "PermissionRequest", Claude: "PermissionRequest", ClaudeOnly: true, Tool: true, ClaudeMatchOn: "tool_name", Caps: CapBlock | CapApprove | CapModify},
 	{Name: "PermissionDenied", Claude: "PermissionDenied", ClaudeOnly: true, Tool: true, ClaudeMatchOn: "tool_name", Caps: capObserve},
-	{Name: "Setup", Claude: "Setup", ClaudeOnly: true, ClaudeMatchOn: "trigger", Exit2: Exit2User, Caps: capObserve},
+	{Name: "Setup", Claude: "Setup", ClaudeOnly: true, ClaudeMatchOn: "trigger", Exit2: Exit2User, Caps: capObserve, EnvFile: true},
 	{Name: "TeammateIdle", Claude: "TeammateIdle", ClaudeOnly: true, Exit2: Exit2Blocks, Caps: CapBlock},
 	{Name: "TaskCreated", Claude: "TaskCreated", ClaudeOnly: true, Exit2: Exit2Blocks, Caps: CapBlock},
 	{Name: "TaskCompleted", Claude: "TaskCompleted", ClaudeOnly: true, Exit2: Exit2Blocks, Caps: CapBlock},
@@ -182,8 +186,8 @@ var catalog = []Event{
 	{Name: "Elicitation", Claude: "Elicitation", ClaudeOnly: true, ClaudeMatchOn: "mcp_server_name", Exit2: Exit2Blocks, Caps: CapBlock},
 	{Name: "ElicitationResult", Claude: "ElicitationResult", ClaudeOnly: true, ClaudeMatchOn: "mcp_server_name", Exit2: Exit2Blocks, Caps: CapBlock},
 	{Name: "StopFailure", Claude: "StopFailure", ClaudeOnly: true, ClaudeMatchOn: "error", Caps: capObserve},
-	{Name: "CwdChanged", Claude: "CwdChanged", ClaudeOnly: true, Exit2: Exit2User, Caps: capObserve},
-	{Name: "FileChanged", Claude: "FileChanged", ClaudeOnly: true, ClaudeMatchOn: "file_path", Exit2: Exit2User, Caps: capObserve},
+	{Name: "CwdChanged", Claude: "CwdChanged", ClaudeOnly: true, Exit2: Exit2User, Caps: capObserve, EnvFile: true},
+	{Name: "FileChanged", Claude: "FileChanged", ClaudeOnly: true, ClaudeMatchOn: "file_path", Exit2: Exit2User, Caps: capObserve, EnvFile: true},
 	{Name: "MessageDisplay", Claude: "MessageDisplay", ClaudeOnly: true, Caps: capObserve},
 	{Name: "UserPromptExpansion", Claude: "UserPromptExpansion", ClaudeOnly: true, ClaudeMatchOn: "command_name", Exit2: Exit2Blocks, Caps: CapBlock | CapContext},
 	{Name: "PostToolBatch", Claude: "PostToolBatch", ClaudeOnly: true, Exit2: Exit2Blocks, Caps: CapBlock | CapContext},

@@ -91,6 +91,10 @@ type Contribution struct {
 	// State is a patch to the session's state: keys are set, a null value
 	// deletes the key. The dispatcher applies it; the fold ignores it.
 	State map[string]any `json:"state,omitempty"`
+	// Env are the environment variables a Claude SessionStart (Setup,
+	// CwdChanged, FileChanged) hook exported through CLAUDE_ENV_FILE, for
+	// the host to set for the session's later commands.
+	Env map[string]string `json:"env,omitempty"`
 }
 
 // IsEmpty reports whether c asks for nothing.
@@ -98,7 +102,7 @@ func (c *Contribution) IsEmpty() bool {
 	return c == nil || (c.Decision.rank() == 0 && c.Message == "" && c.RuleKey == "" &&
 		c.Args == nil && !c.ReplaceArgs && c.Context == "" && !c.Stop && c.StopReason == "" &&
 		c.SystemMessage == "" && c.Result == nil && c.InjectSystem == "" && c.InjectUser == "" &&
-		c.Metadata == nil && c.State == nil)
+		c.Metadata == nil && c.State == nil && c.Env == nil)
 }
 
 // HookReport records one configured hook's part in a firing: whether it ran,
@@ -160,6 +164,9 @@ type Outcome struct {
 	InjectUser   string
 	// Metadata is every hook's metadata merged in order (later keys win).
 	Metadata map[string]any
+	// Env is every hook's CLAUDE_ENV_FILE exports merged in order (later
+	// keys win): variables the host should set for the session.
+	Env map[string]string
 	// Hooks has one report per configured hook that matched, in config order.
 	Hooks []HookReport
 }
@@ -208,6 +215,7 @@ func (o *Outcome) object() Object {
 		with(o.InjectSystem != "", "inject_system", o.InjectSystem).
 		with(o.InjectUser != "", "inject_user", o.InjectUser).
 		with(o.Metadata != nil, "metadata", o.Metadata).
+		with(o.Env != nil, "env", stringMap(o.Env)).
 		with(true, "hooks", hooks)
 }
 
@@ -252,7 +260,17 @@ func (c *Contribution) object() Object {
 		with(c.InjectSystem != "", "inject_system", c.InjectSystem).
 		with(c.InjectUser != "", "inject_user", c.InjectUser).
 		with(c.Metadata != nil, "metadata", c.Metadata).
-		with(c.State != nil, "state", c.State)
+		with(c.State != nil, "state", c.State).
+		with(c.Env != nil, "env", stringMap(c.Env))
+}
+
+// stringMap is m as the JSON encoder's map type.
+func stringMap(m map[string]string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }
 
 // MarshalJSON writes the contribution in its documented key order.
@@ -268,20 +286,21 @@ func AppendOutcome(buf []byte, o *Outcome, style JSONStyle) []byte {
 
 // outcomeJSON mirrors Outcome for decoding (hosts written in Go, tests).
 type outcomeJSON struct {
-	Event         string         `json:"event"`
-	Decision      Decision       `json:"decision"`
-	Message       string         `json:"message"`
-	RuleKey       string         `json:"rule_key"`
-	Args          map[string]any `json:"args"`
-	Context       string         `json:"context"`
-	Stop          bool           `json:"stop"`
-	StopReason    string         `json:"stop_reason"`
-	SystemMessage string         `json:"system_message"`
-	Result        *string        `json:"result"`
-	InjectSystem  string         `json:"inject_system"`
-	InjectUser    string         `json:"inject_user"`
-	Metadata      map[string]any `json:"metadata"`
-	Hooks         []HookReport   `json:"hooks"`
+	Event         string            `json:"event"`
+	Decision      Decision          `json:"decision"`
+	Message       string            `json:"message"`
+	RuleKey       string            `json:"rule_key"`
+	Args          map[string]any    `json:"args"`
+	Context       string            `json:"context"`
+	Stop          bool              `json:"stop"`
+	StopReason    string            `json:"stop_reason"`
+	SystemMessage string            `json:"system_message"`
+	Result        *string           `json:"result"`
+	InjectSystem  string            `json:"inject_system"`
+	InjectUser    string            `json:"inject_user"`
+	Metadata      map[string]any    `json:"metadata"`
+	Env           map[string]string `json:"env"`
+	Hooks         []HookReport      `json:"hooks"`
 }
 
 // UnmarshalJSON reads the form MarshalJSON writes.
@@ -365,6 +384,14 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 			}
 			for k, v := range c.Metadata {
 				o.Metadata[k] = v
+			}
+		}
+		if len(c.Env) > 0 {
+			if o.Env == nil {
+				o.Env = map[string]string{}
+			}
+			for k, v := range c.Env {
+				o.Env[k] = v
 			}
 		}
 	}

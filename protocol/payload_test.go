@@ -717,3 +717,22 @@ func TestClaudeToolNamesLegacyPairs(t *testing.T) {
 		t.Fatalf("regression: ClaudeToolNames(%v) lacks TaskOutput; tools.go keys the reverse pair as \"AgentOutput\" and has none for BashOutputTool (Claude ref §2.1: matched under both names)", missing)
 	}
 }
+
+// What a Claude hook writes to CLAUDE_ENV_FILE: export lines are read, the
+// rest (commands, substitutions) is left out and noted.
+func TestParseEnvFile(t *testing.T) {
+	vars, note := ParseEnvFile([]byte("export NODE_ENV=production\nexport A='x y' B=\"$A!\"\nexport PATH=\"$PATH:/opt/bin\"\necho hi\nexport C=$(whoami)\n"))
+	want := map[string]string{"NODE_ENV": "production", "A": "x y", "B": "x y!"}
+	if !reflect.DeepEqual(vars, want) || !strings.Contains(note, "3 statement(s)") {
+		t.Fatalf("vars %v note %q", vars, note)
+	}
+	if vars, note := ParseEnvFile([]byte("export X=1 &&")); vars != nil || note == "" {
+		t.Fatalf("invalid shell: %v %q", vars, note)
+	}
+}
+
+func FuzzParseEnvFile(f *testing.F) {
+	f.Add([]byte("export A=1\nexport B=\"$A\"\n"))
+	f.Add([]byte("export A=$(rm -rf /)\n"))
+	f.Fuzz(func(t *testing.T, data []byte) { ParseEnvFile(data) })
+}

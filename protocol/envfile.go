@@ -1,0 +1,105 @@
+package protocol
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// ParseEnvFile reads what a Claude Code hook wrote to CLAUDE_ENV_FILE: shell
+// lines that Claude Code sources before the session's later Bash commands,
+// by convention `export NAME=value`. It returns the variables set by export
+// statements whose values are plain words (quotes, and $VAR of variables set
+// earlier in the file); anything else — a command, a substitution, a
+// reference to the host's own environment — is left out and counted in the
+// note, since it would mean running the file rather than reading it.
+func ParseEnvFile(data []byte) (vars map[string]string, note string) {
+	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(string(data)), "")
+	if err != nil {
+		return nil, "CLAUDE_ENV_FILE is not valid shell: " + err.Error()
+	}
+	vars = map[string]string{}
+	var skipped int
+	env := func(name string) expand.Variable {
+		if v, ok := vars[name]; ok {
+			return expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: v}
+		}
+		return expand.Variable{}
+	}
+	cfg := &expand.Config{Env: expand.FuncEnviron(func(name string) string { return env(name).Str })}
+	for _, st := range file.Stmts {
+		decl, ok := st.Cmd.(*syntax.DeclClause)
+		if !ok || decl.Variant == nil || decl.Variant.Value != "export" || st.Negated || st.Background || len(st.Redirs) > 0 {
+			skipped++
+			continue
+		}
+		for _, as := range decl.Args {
+			if as.Name == nil || as.Naked || as.Append || as.Index != nil || as.Array != nil {
+				skipped++
+				continue
+			}
+			val := ""
+			if as.Value != nil {
+				if !plainWord(as.Value, vars) {
+					skipped++
+					continue
+				}
+				s, err := expand.Literal(cfg, as.Value)
+				if err != nil {
+					skipped++
+					continue
+				}
+				val = s
+			}
+			vars[as.Name.Value] = val
+		}
+	}
+	if skipped > 0 {
+		note = "CLAUDE_ENV_FILE: " + itoa(skipped) + " statement(s) other than `export NAME=value` were not applied"
+	}
+	if len(vars) == 0 {
+		vars = nil
+	}
+	return vars, note
+}
+
+// plainWord reports a word made of literals, quotes and plain $VAR of
+// variables the file itself set earlier (the host's own values are not
+// known here, so "$PATH:/opt/bin" is left out rather than truncated).
+func plainWord(w *syntax.Word, known map[string]string) bool {
+	var ok func(parts []syntax.WordPart) bool
+	ok = func(parts []syntax.WordPart) bool {
+		for _, p := range parts {
+			switch p := p.(type) {
+			case *syntax.Lit, *syntax.SglQuoted:
+			case *syntax.DblQuoted:
+				if !ok(p.Parts) {
+					return false
+				}
+			case *syntax.ParamExp:
+				if p.Exp != nil || p.Repl != nil || p.Slice != nil || p.Index != nil || p.Length || p.Excl || p.Param == nil {
+					return false
+				}
+				if _, set := known[p.Param.Value]; !set {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return ok(w.Parts)
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
