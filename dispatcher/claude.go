@@ -131,6 +131,75 @@ func ParseClaudeSettings(data []byte, path string) (entries []*Entry, warnings [
 	return cfg.Entries, cfg.Warnings, nil
 }
 
+// claudeSwitches are the settings keys that turn other files' hooks off.
+type claudeSwitches struct {
+	path                    string
+	disableAll, managedOnly bool
+}
+
+// readClaudeSwitches reads disableAllHooks and allowManagedHooksOnly from a
+// settings file's top level.
+func readClaudeSwitches(data []byte, path string) claudeSwitches {
+	sw := claudeSwitches{path: path}
+	if v, err := protocol.DecodeJSON(data); err == nil {
+		if root, ok := v.(map[string]any); ok {
+			sw.disableAll, _ = root["disableAllHooks"].(bool)
+			sw.managedOnly, _ = root["allowManagedHooksOnly"].(bool)
+		}
+	}
+	return sw
+}
+
+// isManagedSettings reports Claude Code's managed-policy settings file.
+func isManagedSettings(path string) bool {
+	return filepath.Base(path) == "managed-settings.json"
+}
+
+// applyClaudeSwitches honours disableAllHooks and allowManagedHooksOnly
+// the way Claude Code does, within what a file may decide. A managed
+// settings file may turn every settings hook off (disableAllHooks) or all
+// but managed ones (allowManagedHooksOnly); so may the user's own settings
+// files (those not inside a project), except managed hooks. A project's
+// settings file turns off only its own hooks (ParseClaudeSettings already
+// returns none): a repository must not be able to switch off the user's
+// guards. Hooks from the YAML config are never affected.
+func (cfg *Config) applyClaudeSwitches() {
+	offAll, offUnmanaged := "", ""
+	for _, sw := range cfg.claudeSwitches {
+		managed := isManagedSettings(sw.path)
+		switch {
+		case sw.disableAll && managed:
+			offAll = sw.path
+		case (sw.disableAll || sw.managedOnly) && (managed || claudeProjectDir(sw.path) == ""):
+			offUnmanaged = sw.path
+		}
+	}
+	if offAll == "" && offUnmanaged == "" {
+		return
+	}
+	settings := map[string]bool{}
+	for _, p := range cfg.ClaudeSettings {
+		settings[p] = true
+	}
+	kept := cfg.Entries[:0]
+	dropped := 0
+	for _, e := range cfg.Entries {
+		if settings[e.Source] && (offAll != "" || !isManagedSettings(e.Source)) {
+			dropped++
+			continue
+		}
+		kept = append(kept, e)
+	}
+	cfg.Entries = kept
+	by := offAll
+	if by == "" {
+		by = offUnmanaged
+	}
+	if dropped > 0 {
+		cfg.warn(by, fmt.Sprintf("turns Claude settings hooks off (disableAllHooks / allowManagedHooksOnly): %d hook(s) from settings files not loaded", dropped))
+	}
+}
+
 // urlAllowed reports whether url matches one of Claude Code's
 // allowedHttpHookUrls patterns, where * matches any run of characters.
 func urlAllowed(url string, patterns []string) bool {

@@ -158,6 +158,8 @@ type Config struct {
 	ProjectHooks string
 	// Warnings lists everything that was skipped or corrected.
 	Warnings []Warning
+
+	claudeSwitches []claudeSwitches
 }
 
 // LoadOptions adjusts Load.
@@ -304,6 +306,7 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 		// keep working.
 		cfg.addProject(p)
 	}
+	cfg.applyClaudeSwitches()
 	cfg.finish()
 	return cfg, nil
 }
@@ -388,6 +391,7 @@ func (cfg *Config) addClaudeSettings(path string, required bool) error {
 	if err != nil {
 		return err
 	}
+	cfg.claudeSwitches = append(cfg.claudeSwitches, readClaudeSwitches(data, path))
 	cfg.Entries = append(cfg.Entries, entries...)
 	cfg.Warnings = append(cfg.Warnings, warnings...)
 	cfg.ClaudeSettings = append(cfg.ClaudeSettings, path)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -495,5 +496,54 @@ func TestClaudeNonStringMatcherIgnoresGroup(t *testing.T) {
 	cfg, err := ParseConfig([]byte("hooks:\n  PreToolUse:\n    - matcher: {tools: [Bash]}\n      hooks:\n        - command: wide.sh\n"), "c.yaml")
 	if err != nil || len(cfg.Entries) != 0 || len(cfg.Warnings) != 1 {
 		t.Fatalf("YAML group: %v %v %v", cfg.Entries, cfg.Warnings, err)
+	}
+}
+
+// disableAllHooks and allowManagedHooksOnly (issue 13, item 6): honoured
+// from managed settings and from the user's own settings files; a project's
+// file turns off only its own hooks, never the user's guards; YAML hooks
+// are never affected.
+func TestClaudeDisableAllHooksAndManagedOnly(t *testing.T) {
+	dir := t.TempDir()
+	hook := func(cmd string) string {
+		return `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"` + cmd + `"}]}]}}`
+	}
+	with := func(key, cmd string) string {
+		return `{"` + key + `":true,"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"` + cmd + `"}]}]}}`
+	}
+	user := filepath.Join(dir, "user", "settings.json")
+	proj := filepath.Join(dir, "proj", ".claude", "settings.json")
+	managed := filepath.Join(dir, "etc", "managed-settings.json")
+	load := func(files map[string]string) []string {
+		t.Helper()
+		var names []string
+		for p, content := range files {
+			writeFile(t, p, content)
+			names = append(names, p)
+		}
+		cfgPath := filepath.Join(dir, "config.yaml")
+		writeFile(t, cfgPath, "hooks:\n  pre_tool_call:\n    - command: yaml.sh\n")
+		cfg, err := Load(cfgPath, LoadOptions{ClaudeSettings: names})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cmds []string
+		for _, e := range cfg.Entries {
+			cmds = append(cmds, e.Command)
+		}
+		sort.Strings(cmds)
+		return cmds
+	}
+	if got := load(map[string]string{user: with("disableAllHooks", "u.sh"), proj: hook("p.sh"), managed: hook("m.sh")}); strings.Join(got, ",") != "m.sh,yaml.sh" {
+		t.Fatalf("user disableAllHooks: %v", got)
+	}
+	if got := load(map[string]string{user: hook("u.sh"), proj: with("disableAllHooks", "p.sh"), managed: hook("m.sh")}); strings.Join(got, ",") != "m.sh,u.sh,yaml.sh" {
+		t.Fatalf("a project's disableAllHooks must only turn its own hooks off: %v", got)
+	}
+	if got := load(map[string]string{user: hook("u.sh"), proj: hook("p.sh"), managed: with("allowManagedHooksOnly", "m.sh")}); strings.Join(got, ",") != "m.sh,yaml.sh" {
+		t.Fatalf("managed allowManagedHooksOnly: %v", got)
+	}
+	if got := load(map[string]string{user: hook("u.sh"), proj: hook("p.sh"), managed: with("disableAllHooks", "m.sh")}); strings.Join(got, ",") != "yaml.sh" {
+		t.Fatalf("managed disableAllHooks: %v", got)
 	}
 }
