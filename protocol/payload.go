@@ -128,6 +128,13 @@ func ClaudePayload(ev *Event, fields map[string]any, env PayloadEnv) Object {
 	add("cwd", stringField(fields, "cwd", env.Cwd))
 	add("permission_mode", stringField(fields, "permission_mode", "default"))
 	add("hook_event_name", ev.ClaudeName())
+	// Claude Code's newer common fields, in its order, when the host has
+	// them (a Claude Code host always does; a Hermes host may).
+	for _, k := range []string{"prompt_id", "effort", "agent_id", "agent_type"} {
+		if v, ok := fields[k]; ok {
+			add(k, v)
+		}
+	}
 
 	if ev.Tool {
 		toolName := fields["tool_name"]

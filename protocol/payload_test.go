@@ -736,3 +736,23 @@ func FuzzParseEnvFile(f *testing.F) {
 	f.Add([]byte("export A=$(rm -rf /)\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { ParseEnvFile(data) })
 }
+
+// Claude payload fields a host provides — prompt_id, effort,
+// transcript_path, tool_use_id (from Hermes' tool_call_id too) — reach
+// Claude hooks under Claude's names (issue 13, item 7).
+func TestClaudePayloadNewerFields(t *testing.T) {
+	p := decodeObject(t, BuildPayload(Claude, ev("pre_tool_call"), map[string]any{
+		"tool_name": "terminal", "tool_call_id": "c-7", "prompt_id": "p-1",
+		"effort": map[string]any{"level": "high"}, "transcript_path": "/t/s.jsonl",
+	}, hermesEnv))
+	if p["prompt_id"] != "p-1" || p["tool_use_id"] != "c-7" || p["transcript_path"] != "/t/s.jsonl" {
+		t.Fatalf("payload %v", p)
+	}
+	if e, _ := p["effort"].(map[string]any); e["level"] != "high" {
+		t.Fatalf("effort %v", p["effort"])
+	}
+	keys := topLevelKeys(t, BuildPayload(Claude, ev("pre_tool_call"), map[string]any{"prompt_id": "p", "tool_name": "Bash"}, hermesEnv))
+	if keys[5] != "prompt_id" {
+		t.Fatalf("prompt_id follows the common fields: %v", keys)
+	}
+}
