@@ -80,7 +80,7 @@ func runApprove(a *app, command string, o approveOptions) error {
 	if o.event != "" {
 		ev, ok := protocol.Lookup(o.event)
 		if !ok {
-			fmt.Fprintf(a.out, "Unknown event: %s\n", pyRepr(o.event))
+			fmt.Fprintf(a.out, "Unknown event: %s\n", show(pyRepr(o.event)))
 			fmt.Fprintf(a.out, "Valid events: %s\n", strings.Join(protocol.ValidEventNames(), ", "))
 			return silentExit(2)
 		}
@@ -102,9 +102,9 @@ func runApprove(a *app, command string, o approveOptions) error {
 			}
 		}
 		if len(targets) == 0 {
-			fmt.Fprintf(a.out, "No hook in %s runs the command: %s\n", a.configLabel(), command)
+			fmt.Fprintf(a.out, "No hook in %s runs the command: %s\n", show(a.configLabel()), show(command))
 			fmt.Fprintln(a.out, "The command must match the config exactly. To approve it anyway, name the event:")
-			fmt.Fprintf(a.out, "  hermes-hooks approve %s --event EVENT\n", shellQuote(command))
+			fmt.Fprintf(a.out, "  hermes-hooks approve %s --event EVENT\n", show(shellQuote(command)))
 			return silentExit(1)
 		}
 	}
@@ -131,7 +131,7 @@ func runApproveAll(a *app) error {
 		targets = append(targets, approveTarget{event: e.DeclaredAs, command: e.Command, status: &statuses[i]})
 	}
 	if len(targets) == 0 {
-		fmt.Fprintf(a.out, "No shell hooks configured in %s — nothing to approve.\n", a.configLabel())
+		fmt.Fprintf(a.out, "No shell hooks configured in %s — nothing to approve.\n", show(a.configLabel()))
 		return nil
 	}
 	return approveTargets(a, cfg, store, targets, "")
@@ -144,7 +144,7 @@ func approveTargets(a *app, cfg *dispatcher.Config, store *consent.Store, target
 	wd := cwd()
 	for _, t := range targets {
 		if st := t.status; st != nil && st.Approved && st.Drift.Kind != consent.DriftHash && st.Drift.Kind != consent.DriftMtime {
-			fmt.Fprintf(a.out, "  = already allowlisted: [%s] %s\n", t.event, t.command)
+			fmt.Fprintf(a.out, "  = already allowlisted: [%s] %s\n", show(t.event), show(t.command))
 			continue
 		}
 		hook := consent.Hook{Event: t.event, Command: t.command, Dir: wd}
@@ -163,28 +163,28 @@ func approveTargets(a *app, cfg *dispatcher.Config, store *consent.Store, target
 		if t.status != nil && t.status.Approved {
 			verb = "re-approved (script changed since the last approval)"
 		}
-		fmt.Fprintf(a.out, "  ✓ %s: [%s] %s\n", verb, t.event, t.command)
+		fmt.Fprintf(a.out, "  ✓ %s: [%s] %s\n", verb, show(t.event), show(t.command))
 		for _, f := range res.Entry.Files {
 			if f.SHA256 == "" {
 				fmt.Fprintf(a.out, "    ⚠ %s does not exist or cannot be read: the hook will not run until you\n"+
-					"      approve it again once the file exists (its content is part of the approval).\n", f.Path)
+					"      approve it again once the file exists (its content is part of the approval).\n", show(f.Path))
 			}
 		}
 		if res.TextOnly != "" {
 			fmt.Fprintf(a.out, "    ⚠ approved by its text only (%s): the files it runs cannot be determined,\n"+
-				"      so what it does can change without a new approval.\n", res.TextOnly)
+				"      so what it does can change without a new approval.\n", show(res.TextOnly))
 		}
 		if t.status == nil {
-			fmt.Fprintf(a.out, "    (no hook in %s runs this command for %s yet; the approval waits for one)\n", a.configLabel(), t.event)
+			fmt.Fprintf(a.out, "    (no hook in %s runs this command for %s yet; the approval waits for one)\n", show(a.configLabel()), show(t.event))
 		}
 	}
 	switch {
 	case approved == 0:
 		fmt.Fprintln(a.out, "Nothing to do: already allowlisted.")
 	case command != "":
-		fmt.Fprintf(a.out, "Approved %d entry/entries for: %s (now allowlisted in %s)\n", approved, command, store.Path())
+		fmt.Fprintf(a.out, "Approved %d entry/entries for: %s (now allowlisted in %s)\n", approved, show(command), show(store.Path()))
 	default:
-		fmt.Fprintf(a.out, "Approved %d entry/entries (now allowlisted in %s)\n", approved, store.Path())
+		fmt.Fprintf(a.out, "Approved %d entry/entries (now allowlisted in %s)\n", approved, show(store.Path()))
 	}
 	return nil
 }

@@ -79,9 +79,9 @@ func printDoctor(w io.Writer, results []dispatcher.DoctorResult, problems int) {
 	}
 	fmt.Fprintf(w, "Checking %d configured shell hook(s)...\n\n", len(results))
 	for _, r := range results {
-		fmt.Fprintf(w, "  [%s] %s\n", r.Status.Entry.DeclaredAs, r.Status.Entry.Command)
+		fmt.Fprintf(w, "  [%s] %s\n", show(r.Status.Entry.DeclaredAs), show(r.Status.Entry.Command))
 		for _, c := range r.Checks {
-			fmt.Fprintf(w, "      %s %s\n", c.Level.Symbol(), c.Text)
+			fmt.Fprintf(w, "      %s %s\n", c.Level.Symbol(), show(c.Text))
 		}
 		fmt.Fprintln(w)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/spf13/cobra"
 )
 
@@ -68,7 +69,7 @@ func runList(a *app, o listOptions) error {
 // source file where they are not the plain Hermes defaults.
 func printList(w io.Writer, label string, cfg *dispatcher.Config, statuses []dispatcher.HookStatus) {
 	if len(statuses) == 0 {
-		fmt.Fprintf(w, "No shell hooks configured in %s.\n", label)
+		fmt.Fprintf(w, "No shell hooks configured in %s.\n", show(label))
 		fmt.Fprintln(w, "See `hermes-hooks --help` or the README's config reference for the schema and")
 		fmt.Fprintln(w, "worked examples (agent-hooks/config.yaml).")
 		return
@@ -85,13 +86,13 @@ func printList(w io.Writer, label string, cfg *dispatcher.Config, statuses []dis
 	}
 	sort.Strings(events)
 	for _, ev := range events {
-		fmt.Fprintf(w, "  [%s]\n", ev)
+		fmt.Fprintf(w, "  [%s]\n", show(ev))
 		for _, st := range byEvent[ev] {
 			e := st.Entry
 			var b strings.Builder
-			fmt.Fprintf(&b, "    - %s", e.Command)
+			fmt.Fprintf(&b, "    - %s", show(e.Command))
 			if e.Matcher != "" {
-				fmt.Fprintf(&b, " matcher=%s", pyRepr(e.Matcher))
+				fmt.Fprintf(&b, " matcher=%s", show(pyRepr(e.Matcher)))
 			}
 			fmt.Fprintf(&b, " (timeout=%ss", e.TimeoutSeconds())
 			if e.Dialect != "hermes" {
@@ -116,20 +117,20 @@ func printList(w io.Writer, label string, cfg *dispatcher.Config, statuses []dis
 			}
 			fmt.Fprintln(w, b.String())
 			if e.Source != "" && e.Source != cfg.Path {
-				fmt.Fprintf(w, "      from: %s\n", e.Source)
+				fmt.Fprintf(w, "      from: %s\n", show(e.Source))
 			}
 			if st.Approved && st.Approval.ApprovedAt != "" {
-				fmt.Fprintf(w, "      approved_at: %s\n", st.Approval.ApprovedAt)
+				fmt.Fprintf(w, "      approved_at: %s\n", show(st.Approval.ApprovedAt))
 			}
 			if st.TextOnly != "" {
 				fmt.Fprintf(w, "      ⚠ approved by its text only (%s): what it runs can change without notice\n", st.TextOnly)
 			}
 			switch {
 			case st.Approved && st.Drift.Kind == consent.DriftMtime:
-				fmt.Fprintf(w, "      ⚠ %s — run `hermes-hooks doctor` to re-validate\n", st.Drift.Message())
+				fmt.Fprintf(w, "      ⚠ %s — run `hermes-hooks doctor` to re-validate\n", show(st.Drift.Message()))
 			case st.Approved && st.Drift.Kind == consent.DriftHash:
-				fmt.Fprintf(w, "      ✗ %s — will NOT run until re-approved: %s\n", st.Drift.Message(),
-					consent.ApproveCommandHint(e.DeclaredAs, e.Command))
+				fmt.Fprintf(w, "      ✗ %s — will NOT run until re-approved: %s\n", show(st.Drift.Message()),
+					show(consent.ApproveCommandHint(e.DeclaredAs, e.Command)))
 			}
 		}
 		fmt.Fprintln(w)
@@ -145,6 +146,10 @@ func pyRepr(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `\'`) + "'"
 }
+
+// show escapes text from configs, allowlists, hooks and arguments for the
+// terminal (see package termsafe): no config can make a line lie.
+func show(s string) string { return termsafe.Escape(s) }
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)

@@ -54,10 +54,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	code, msg, hint := classify(err)
 	if msg != "" {
-		fmt.Fprintf(stderr, "hermes-hooks: error: %s\n", msg)
+		fmt.Fprintf(stderr, "hermes-hooks: error: %s\n", show(msg))
 	}
 	if hint != "" {
-		fmt.Fprintf(stderr, "hermes-hooks: hint: %s\n", hint)
+		fmt.Fprintf(stderr, "hermes-hooks: hint: %s\n", show(hint))
 	}
 	return code
 }

@@ -56,10 +56,10 @@ func runRevoke(a *app, command string) error {
 		res.Removed += r.Removed
 	}
 	if res.Removed == 0 {
-		fmt.Fprintf(a.out, "No allowlist entry found for command: %s\n", command)
+		fmt.Fprintf(a.out, "No allowlist entry found for command: %s\n", show(command))
 		return nil
 	}
-	fmt.Fprintf(a.out, "Removed %d allowlist entry/entries for: %s\n", res.Removed, command)
+	fmt.Fprintf(a.out, "Removed %d allowlist entry/entries for: %s\n", res.Removed, show(command))
 	fmt.Fprintln(a.out, "Note: the next dispatch no longer runs it; a running `hermes-hooks serve` sees the change at once.")
 	return nil
 }

@@ -142,7 +142,7 @@ func (a *app) loadConfigFor(projectDir string) (*dispatcher.Config, error) {
 }
 
 func (a *app) warn(msg string) {
-	fmt.Fprintf(a.err, "hermes-hooks: warning: %s\n", msg)
+	fmt.Fprintf(a.err, "hermes-hooks: warning: %s\n", show(msg))
 }
 
 // store is the allowlist in HERMES_HOME.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/hermes-hooks/hermes-hooks/server"
 	"github.com/spf13/cobra"
 )
@@ -162,7 +163,9 @@ func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
 	if err := lv.UnmarshalText([]byte(level)); err != nil {
 		return nil, usageErr("use --log-level debug, info, warn or error", "unknown --log-level %q", level)
 	}
-	opts := &slog.HandlerOptions{Level: lv}
+	// Logs quote commands, paths and hook output: escape what a terminal
+	// would act on (package termsafe).
+	opts := &slog.HandlerOptions{Level: lv, ReplaceAttr: termsafe.SlogReplaceAttr}
 	switch format {
 	case "text":
 		return slog.New(slog.NewTextHandler(w, opts)), nil

@@ -49,9 +49,9 @@ object of event fields (keys as the host sends them: args, not tool_input).`,
 func runTest(a *app, event string, o testOptions) error {
 	ev, ok := protocol.Lookup(event)
 	if !ok {
-		fmt.Fprintf(a.out, "Unknown event: %s\n", pyRepr(event))
+		fmt.Fprintf(a.out, "Unknown event: %s\n", show(pyRepr(event)))
 		if s := protocol.SuggestEvent(event); s != "" {
-			fmt.Fprintf(a.out, "Did you mean: %s\n", s)
+			fmt.Fprintf(a.out, "Did you mean: %s\n", show(s))
 		}
 		fmt.Fprintf(a.out, "Valid events: %s\n", strings.Join(protocol.ValidEventNames(), ", "))
 		fmt.Fprintln(a.out, "(Claude Code names such as PreToolUse are accepted too.)")
@@ -123,17 +123,17 @@ type testRun struct {
 func readPayloadFile(a *app, path string) (map[string]any, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		fmt.Fprintf(a.out, "Error reading payload file: %v\n", err)
+		fmt.Fprintf(a.out, "Error reading payload file: %s\n", show(err.Error()))
 		return nil, silentExit(1)
 	}
 	v, err := protocol.DecodeJSON(data)
 	if err != nil {
-		fmt.Fprintf(a.out, "Error reading payload file: %s: %v\n", path, err)
+		fmt.Fprintf(a.out, "Error reading payload file: %s: %s\n", show(path), show(err.Error()))
 		return nil, silentExit(1)
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		fmt.Fprintf(a.out, "Warning: %s is not a JSON object; ignoring\n", path)
+		fmt.Fprintf(a.out, "Warning: %s is not a JSON object; ignoring\n", show(path))
 		return nil, nil
 	}
 	return m, nil
@@ -141,31 +141,31 @@ func readPayloadFile(a *app, path string) (map[string]any, error) {
 
 func printTest(w io.Writer, ev *protocol.Event, event, forTool string, runs []testRun) {
 	if len(runs) == 0 {
-		fmt.Fprintf(w, "No shell hooks configured for event: %s\n", event)
+		fmt.Fprintf(w, "No shell hooks configured for event: %s\n", show(event))
 		if forTool != "" {
-			fmt.Fprintf(w, "(with matcher filter --for-tool=%s)\n", forTool)
+			fmt.Fprintf(w, "(with matcher filter --for-tool=%s)\n", show(forTool))
 		}
 		return
 	}
-	fmt.Fprintf(w, "Firing %d hook(s) for event '%s':\n\n", len(runs), event)
+	fmt.Fprintf(w, "Firing %d hook(s) for event '%s':\n\n", len(runs), show(event))
 	for _, r := range runs {
 		rep := r.Report
-		fmt.Fprintf(w, "  → %s\n", rep.Command)
+		fmt.Fprintf(w, "  → %s\n", show(rep.Command))
 		if rep.Dialect != protocol.Hermes {
-			fmt.Fprintf(w, "      (%s dialect, declared under %s)\n", rep.Dialect, rep.Event)
+			fmt.Fprintf(w, "      (%s dialect, declared under %s)\n", rep.Dialect, show(rep.Event))
 		}
 		switch {
 		case !r.approved:
 			fmt.Fprintf(w, "      ⚠ not allowlisted: dispatch skips this hook until you run %s\n",
-				consent.ApproveCommandHint(r.entry.DeclaredAs, r.entry.Command))
+				show(consent.ApproveCommandHint(r.entry.DeclaredAs, r.entry.Command)))
 		case r.changed:
 			fmt.Fprintf(w, "      ⚠ script changed since approval: dispatch skips this hook until you run %s\n",
-				consent.ApproveCommandHint(r.entry.DeclaredAs, r.entry.Command))
+				show(consent.ApproveCommandHint(r.entry.DeclaredAs, r.entry.Command)))
 		}
 		elapsed := dispatcher.PyFloat(rep.ElapsedMS / 1000)
 		switch {
 		case rep.Error != "":
-			fmt.Fprintf(w, "      ✗ error: %s\n", rep.Error)
+			fmt.Fprintf(w, "      ✗ error: %s\n", show(rep.Error))
 		case rep.TimedOut:
 			fmt.Fprintf(w, "      ✗ timed out after %ss\n", elapsed)
 		default:
@@ -175,21 +175,21 @@ func printTest(w io.Writer, ev *protocol.Event, event, forTool string, runs []te
 			}
 			fmt.Fprintf(w, "      exit=%s  elapsed=%ss\n", code, elapsed)
 			if s := strings.TrimSpace(string(r.Stdout)); s != "" {
-				fmt.Fprintf(w, "      stdout: %s\n", protocol.Truncate(s, 400))
+				fmt.Fprintf(w, "      stdout: %s\n", show(protocol.Truncate(s, 400)))
 			}
 			if s := strings.TrimSpace(string(r.Stderr)); s != "" {
-				fmt.Fprintf(w, "      stderr: %s\n", protocol.Truncate(s, 400))
+				fmt.Fprintf(w, "      stderr: %s\n", show(protocol.Truncate(s, 400)))
 			}
 		}
 		if rep.Note != "" {
-			fmt.Fprintf(w, "      note: %s\n", rep.Note)
+			fmt.Fprintf(w, "      note: %s\n", show(rep.Note))
 		}
 		c := rep.Contribution
 		if wire, ok := c.HermesWire(ev); ok && c.Decision != protocol.DecisionAllow {
 			fmt.Fprintf(w, "      parsed (Hermes wire shape): %s\n", protocol.EncodeJSON(wire, protocol.PythonASCII))
 		} else if !c.IsEmpty() {
 			b, _ := c.MarshalJSON()
-			fmt.Fprintf(w, "      parsed (contribution): %s\n", b)
+			fmt.Fprintf(w, "      parsed (contribution): %s\n", show(string(b)))
 		} else {
 			fmt.Fprintln(w, "      parsed: <none — hook contributed nothing to the dispatcher>")
 		}
