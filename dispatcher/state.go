@@ -1,6 +1,7 @@
 package dispatcher
 
 import (
+	"container/list"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -72,34 +75,142 @@ func checkSize(s *Session) error {
 	return nil
 }
 
-// MemorySessions keeps sessions in memory (hermes-hooks serve, Go hosts).
+// Defaults of NewMemorySessions' bounds.
+const (
+	// DefaultSessionBudget bounds the state all in-memory sessions hold
+	// together (their encoded size).
+	DefaultSessionBudget = 64 << 20
+	// DefaultSessionIdle is how long an unused session is kept.
+	DefaultSessionIdle = time.Hour
+)
+
+// MemorySessions keeps sessions in memory (hermes-hooks serve, Go hosts),
+// bounded: each session is kept encoded (its compact JSON, so the byte
+// accounting is exact and memory tight), the least recently used sessions
+// are evicted when all of them together would exceed the byte budget, and
+// a session unused for the idle time is dropped. An evicted session is
+// gone: its next firing sees no state, and its stop-hook block count starts
+// again from zero — the same as a new session. Safe for concurrent use.
 type MemorySessions struct {
-	mu sync.Mutex
-	m  map[string]Session
+	mu     sync.Mutex
+	m      map[string]*list.Element // id → *memSession in lru
+	lru    *list.List               // front: most recently used
+	bytes  int
+	budget int
+	idle   time.Duration
+	now    func() time.Time
+	ops    int
+	// Evicted counts sessions dropped for the budget or for idleness.
+	evicted atomic.Int64
 }
 
-// NewMemorySessions returns an empty in-memory store.
-func NewMemorySessions() *MemorySessions { return &MemorySessions{m: map[string]Session{}} }
+type memSession struct {
+	id   string
+	data []byte
+	used time.Time
+}
+
+// NewMemorySessions returns an empty in-memory store with the default
+// bounds (DefaultSessionBudget, DefaultSessionIdle).
+func NewMemorySessions() *MemorySessions {
+	return NewMemorySessionsWithLimits(DefaultSessionBudget, DefaultSessionIdle)
+}
+
+// NewMemorySessionsWithLimits returns an empty in-memory store holding at
+// most budget bytes of encoded sessions and dropping sessions unused for
+// idle (<= 0: the defaults).
+func NewMemorySessionsWithLimits(budget int, idle time.Duration) *MemorySessions {
+	if budget <= 0 {
+		budget = DefaultSessionBudget
+	}
+	if idle <= 0 {
+		idle = DefaultSessionIdle
+	}
+	return &MemorySessions{m: map[string]*list.Element{}, lru: list.New(), budget: budget, idle: idle, now: time.Now}
+}
+
+// Len is the number of sessions held; Bytes their encoded size; Evicted
+// how many were dropped so far.
+func (s *MemorySessions) Len() int       { s.mu.Lock(); defer s.mu.Unlock(); return s.lru.Len() }
+func (s *MemorySessions) Bytes() int     { s.mu.Lock(); defer s.mu.Unlock(); return s.bytes }
+func (s *MemorySessions) Evicted() int64 { return s.evicted.Load() }
+
+// get returns the live element of id (dropping it when idle), or nil.
+func (s *MemorySessions) get(id string, now time.Time) *list.Element {
+	el, ok := s.m[id]
+	if !ok {
+		return nil
+	}
+	if now.Sub(el.Value.(*memSession).used) > s.idle {
+		s.remove(el)
+		s.evicted.Add(1)
+		return nil
+	}
+	return el
+}
+
+func (s *MemorySessions) remove(el *list.Element) {
+	ms := el.Value.(*memSession)
+	s.bytes -= len(ms.data)
+	delete(s.m, ms.id)
+	s.lru.Remove(el)
+}
 
 // Load returns a copy of the session.
 func (s *MemorySessions) Load(id string) (Session, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return cloneSession(s.m[id]), nil
+	now := s.now()
+	el := s.get(id, now)
+	if el == nil {
+		return Session{}, nil
+	}
+	ms := el.Value.(*memSession)
+	ms.used = now
+	s.lru.MoveToFront(el)
+	return decodeSession(ms.data), nil
 }
 
 // Update changes the session under the store's lock.
 func (s *MemorySessions) Update(id string, change func(*Session) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sess := cloneSession(s.m[id])
+	now := s.now()
+	var sess Session
+	el := s.get(id, now)
+	if el != nil {
+		sess = decodeSession(el.Value.(*memSession).data)
+	}
 	if err := change(&sess); err != nil {
 		return err
 	}
 	if err := checkSize(&sess); err != nil {
 		return err
 	}
-	s.m[id] = sess
+	data := encodeSession(id, sess)
+	if el != nil {
+		ms := el.Value.(*memSession)
+		s.bytes += len(data) - len(ms.data)
+		ms.data, ms.used = data, now
+		s.lru.MoveToFront(el)
+	} else {
+		el = s.lru.PushFront(&memSession{id: id, data: data, used: now})
+		s.m[id] = el
+		s.bytes += len(data)
+	}
+	// Over budget: the least recently used sessions go first (never the
+	// one just written).
+	for s.bytes > s.budget && s.lru.Back() != el {
+		s.remove(s.lru.Back())
+		s.evicted.Add(1)
+	}
+	// Now and then, drop idle sessions even if nobody asks for them.
+	if s.ops++; s.ops%256 == 0 {
+		for back := s.lru.Back(); back != nil && back != el && now.Sub(back.Value.(*memSession).used) > s.idle; back = s.lru.Back() {
+			s.remove(back)
+			s.evicted.Add(1)
+		}
+	}
 	return nil
 }
 
@@ -107,19 +218,10 @@ func (s *MemorySessions) Update(id string, change func(*Session) error) error {
 func (s *MemorySessions) Clear(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.m, id)
-	return nil
-}
-
-func cloneSession(s Session) Session {
-	if s.State != nil {
-		c := make(map[string]any, len(s.State))
-		for k, v := range s.State {
-			c[k] = v
-		}
-		s.State = c
+	if el, ok := s.m[id]; ok {
+		s.remove(el)
 	}
-	return s
+	return nil
 }
 
 // FileSessions keeps each session in its own file under a directory
@@ -168,6 +270,18 @@ func decodeSession(data []byte) Session {
 	return sess
 }
 
+// encodeSession is a session's compact JSON, as both stores keep it.
+func encodeSession(id string, sess Session) []byte {
+	obj := protocol.Object{{Key: "session_id", Value: id}}
+	if sess.State != nil {
+		obj = append(obj, protocol.KV{Key: "state", Value: sess.State})
+	}
+	if sess.StopBlocks > 0 {
+		obj = append(obj, protocol.KV{Key: "stop_blocks", Value: sess.StopBlocks})
+	}
+	return protocol.EncodeJSON(obj, protocol.Compact)
+}
+
 // Update locks the session's file, re-reads it, applies change and writes
 // the result atomically.
 func (s *FileSessions) Update(id string, change func(*Session) error) error {
@@ -190,14 +304,7 @@ func (s *FileSessions) Update(id string, change func(*Session) error) error {
 	if err := checkSize(&sess); err != nil {
 		return err
 	}
-	obj := protocol.Object{{Key: "session_id", Value: id}}
-	if sess.State != nil {
-		obj = append(obj, protocol.KV{Key: "state", Value: sess.State})
-	}
-	if sess.StopBlocks > 0 {
-		obj = append(obj, protocol.KV{Key: "stop_blocks", Value: sess.StopBlocks})
-	}
-	data := append(protocol.EncodeJSON(obj, protocol.Compact), '\n')
+	data := append(encodeSession(id, sess), '\n')
 	if err := fsutil.WriteAtomic(p, data, 0o600, ".session-*.tmp", nil); err != nil {
 		return fmt.Errorf("session state: %w", err)
 	}

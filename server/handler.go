@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -199,11 +200,18 @@ func (s *Server) readFields(w http.ResponseWriter, r *http.Request) (map[string]
 	if r.ContentLength > limit {
 		return nil, http.StatusRequestEntityTooLarge, tooLarge
 	}
+	// The body must arrive within BodyTimeout: a client that sends the
+	// headers and then dribbles (or never sends) the body must not hold a
+	// connection and a dispatch slot for ever.
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.opts.BodyTimeout))
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			return nil, http.StatusRequestEntityTooLarge, tooLarge
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil, http.StatusRequestTimeout, apiError{Error: "the request body did not arrive within " + s.opts.BodyTimeout.String()}
 		}
 		return nil, http.StatusBadRequest, apiError{Error: "read request body: " + err.Error()}
 	}

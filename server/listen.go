@@ -122,7 +122,20 @@ func Listen(a Addr, log *slog.Logger) (net.Listener, error) {
 // rename(2), fails instead of replacing a path that appeared in the
 // meantime — another server starting at the same moment cannot be
 // clobbered.
-func listenUnix(path string, log *slog.Logger) (net.Listener, error) {
+func listenUnix(path string, log *slog.Logger) (ln net.Listener, err error) {
+	// A lock beside the socket, held for the server's life: a second
+	// server refuses to start even when the first one's socket file was
+	// deleted (and would otherwise be silently shadowed).
+	lockPath := path + ".lock"
+	lock, err := lockExclusive(lockPath)
+	if err != nil {
+		return nil, fmt.Errorf("listen %s: %w (another server holds %s)", path, ErrInUse, lockPath)
+	}
+	defer func() {
+		if err != nil {
+			lock.Close()
+		}
+	}()
 	if err := clearStale(path, log); err != nil {
 		return nil, err
 	}
@@ -154,7 +167,7 @@ func listenUnix(path string, log *slog.Logger) (net.Listener, error) {
 		ul.Close()
 		return nil, fmt.Errorf("listen %s: %w", path, err)
 	}
-	return &unixListener{UnixListener: ul, path: path, fi: fi}, nil
+	return &unixListener{UnixListener: ul, path: path, fi: fi, lock: lock}, nil
 }
 
 // publish links the socket at tmp to path. When path appeared since
@@ -225,6 +238,7 @@ type unixListener struct {
 	*net.UnixListener
 	path string
 	fi   os.FileInfo
+	lock *os.File // the flock beside the socket, released on Close
 	once sync.Once
 	err  error
 }
@@ -237,6 +251,56 @@ func (l *unixListener) Close() error {
 		if fi, err := os.Lstat(l.path); err == nil && os.SameFile(fi, l.fi) {
 			_ = os.Remove(l.path)
 		}
+		// The lock file stays: removing it while another server waits to
+		// take it would let two servers hold "the" lock on two files.
+		l.lock.Close()
 	})
 	return l.err
+}
+
+
+// limitListener lets at most n connections be open at once: Accept waits
+// for one to close, and further clients wait in the kernel's accept queue.
+// A client holding many idle connections cannot exhaust the server's file
+// descriptors or goroutines.
+func limitListener(l net.Listener, n int) net.Listener {
+	return &limited{Listener: l, sem: make(chan struct{}, n), done: make(chan struct{})}
+}
+
+type limited struct {
+	net.Listener
+	sem       chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
+}
+
+func (l *limited) Accept() (net.Conn, error) {
+	select {
+	case l.sem <- struct{}{}:
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.sem
+		return nil, err
+	}
+	return &limitedConn{Conn: c, release: func() { <-l.sem }}, nil
+}
+
+func (l *limited) Close() error {
+	l.closeOnce.Do(func() { close(l.done) })
+	return l.Listener.Close()
+}
+
+type limitedConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *limitedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
 }

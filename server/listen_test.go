@@ -83,10 +83,11 @@ func TestListenUnixSocketIsMode0600(t *testing.T) {
 	if got := ln.Addr().String(); got != path {
 		t.Errorf("Addr() = %q, want the public path %q", got, path)
 	}
-	// The private directory it was created in is gone.
+	// The private directory it was created in is gone; the lock beside
+	// the socket stays.
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("directory holds %v, want only the socket", entries)
+	if len(entries) != 2 || entries[0].Name() != "s.sock" || entries[1].Name() != "s.sock.lock" {
+		t.Errorf("directory holds %v, want only the socket and its lock", entries)
 	}
 	// It accepts connections.
 	go func() {
@@ -167,8 +168,10 @@ func TestListenRefusesNonSocket(t *testing.T) {
 	}
 }
 
-// A server that shuts down after another replaced its (stale-looking)
-// socket must not remove the newcomer's.
+// A second server cannot start while the first runs, even when the first
+// one's socket file was deleted (the lock beside the socket, issue 12 item
+// 8); and a server that shuts down after something else put a socket at its
+// path must not remove it.
 func TestListenCloseKeepsAnotherServersSocket(t *testing.T) {
 	path := filepath.Join(shortDir(t), "s.sock")
 	ln, err := Listen(Addr{"unix", path}, nil)
@@ -178,7 +181,10 @@ func TestListenCloseKeepsAnotherServersSocket(t *testing.T) {
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	other, err := Listen(Addr{"unix", path}, nil)
+	if _, err := Listen(Addr{"unix", path}, nil); !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), "s.sock.lock") {
+		t.Fatalf("second server: %v, want ErrInUse naming the lock", err)
+	}
+	other, err := net.Listen("unix", path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func (s *Server) configFilesOf(cfg *dispatcher.Config) []string {
 // names, resolved as dispatcher.Load resolves them: a leading ~ is the home
 // directory, a relative path is relative to base.
 func listedClaudeSettings(path, base string) []string {
-	data, err := os.ReadFile(path)
+	data, err := dispatcher.ReadConfigFile(path)
 	if err != nil {
 		return nil
 	}
@@ -91,7 +91,9 @@ func fingerprint(files []string) [32]byte {
 	h := sha256.New()
 	for _, f := range files {
 		h.Write([]byte(f))
-		data, err := os.ReadFile(f)
+		// Never blocks on a FIFO and never reads without bound: a file a
+		// repository named could be either.
+		data, err := dispatcher.ReadConfigFile(f)
 		if err != nil {
 			h.Write([]byte("\x00unreadable\x00"))
 			continue
@@ -126,6 +128,11 @@ func (s *Server) reloadConfig() error {
 			if prev != nil && (fp == s.configFP || fp == s.failedFP) {
 				return nil
 			}
+			if prev != nil && !s.settled(files) {
+				// Changed, and maybe still being written: keep the
+				// config in service and look again once it is quiet.
+				return errUnsettled
+			}
 		}
 		cfg, err := dispatcher.Load(s.opts.ConfigPath, dispatcher.LoadOptions{
 			ClaudeSettings: s.opts.ClaudeSettings,
@@ -149,6 +156,13 @@ func (s *Server) reloadConfig() error {
 			files = next
 			continue
 		}
+		if prev != nil && fingerprint(files) != fp {
+			// Written to while we read it: what was read may be half a
+			// file. Try again once it is quiet.
+			s.settleID = nil
+			s.retryAfter(s.opts.Settle)
+			return errUnsettled
+		}
 		d, err := s.build(cfg)
 		if err != nil {
 			return err
@@ -171,6 +185,68 @@ func (s *Server) reloadConfig() error {
 		}
 		return nil
 	}
+}
+
+// errUnsettled: the config files are changing; the reload waits.
+var errUnsettled = errors.New("the config files are still changing")
+
+// settled reports whether files have stayed the same (same size, mtime,
+// ctime, inode) for the settle period: observed identical at two refreshes
+// at least Settle apart, and last changed at least Settle ago. Until then it
+// schedules another look. A file rewritten in place — truncated, then
+// written — is therefore never applied half-written, and a file rewritten
+// continuously keeps the last good config in service until it stops.
+// Called with s.mu held.
+func (s *Server) settled(files []string) bool {
+	id := make([]string, 0, len(files))
+	var newest time.Time
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		if err != nil {
+			id = append(id, f+"\x00missing")
+			continue
+		}
+		mt, ct := fileTimes(fi)
+		if mt.After(newest) {
+			newest = mt
+		}
+		if ct.After(newest) {
+			newest = ct
+		}
+		id = append(id, f+"\x00"+strconv.FormatInt(fi.Size(), 10)+"\x00"+strconv.FormatInt(mt.UnixNano(), 10)+
+			"\x00"+strconv.FormatInt(ct.UnixNano(), 10)+"\x00"+fileIdentity(fi))
+	}
+	now := time.Now()
+	if !slices.Equal(id, s.settleID) {
+		s.settleID, s.settleSince = id, now
+		s.retryAfter(s.opts.Settle)
+		return false
+	}
+	quiet := now.Sub(s.settleSince)
+	if age := now.Sub(newest); age < quiet {
+		quiet = age
+	}
+	if quiet < s.opts.Settle {
+		s.retryAfter(s.opts.Settle - quiet)
+		return false
+	}
+	return true
+}
+
+// retryAfter schedules a refresh after d (one at a time; none once the
+// server has stopped). Called with s.mu held.
+func (s *Server) retryAfter(d time.Duration) {
+	if s.stopped.Load() {
+		return
+	}
+	if s.retry != nil {
+		s.retry.Stop()
+	}
+	s.retry = time.AfterFunc(d, func() {
+		if !s.stopped.Load() {
+			s.refresh(nil)
+		}
+	})
 }
 
 // configErrorAttrs says where and why a config failed: file, line, reason.

@@ -34,6 +34,19 @@ const (
 	// DefaultDebounce gathers a burst of file events (an editor's
 	// write-temp, rename, chmod; a `git checkout`) into one refresh.
 	DefaultDebounce = 150 * time.Millisecond
+	// DefaultSettle is how long the config files must stay unchanged
+	// before a reload is applied: a file rewritten in place (truncated,
+	// then written) is never read half-way. Editors and `git checkout`
+	// finish a write in milliseconds; a file rewritten continuously is not
+	// applied until it stops changing.
+	DefaultSettle = 200 * time.Millisecond
+	// DefaultBodyTimeout bounds how long a request body may take to
+	// arrive, so a client that sends headers and then dribbles (or never
+	// sends) the body cannot hold a connection and a slot.
+	DefaultBodyTimeout = 30 * time.Second
+	// DefaultMaxConns bounds open connections; more wait in the kernel's
+	// accept queue.
+	DefaultMaxConns = 256
 )
 
 // maxBurst bounds how long a continuous stream of file events can postpone
@@ -53,16 +66,20 @@ type Options struct {
 	Cwd string
 	// Store is the allowlist. Required.
 	Store *consent.Store
-	// Accept approves and records every hook not yet allowlisted
-	// (--accept-hooks, HERMES_ACCEPT_HOOKS); a config's hooks_auto_accept
-	// adds to it.
+	// Accept approves and records every hook not yet allowlisted, a
+	// repository's included (--accept-hooks). HERMES_ACCEPT_HOOKS (read
+	// from Env, or the server's environment) and hooks_auto_accept approve
+	// the user's own hooks only (consent.NewPolicy).
 	Accept bool
-	// SafeMode runs no hook at all (HERMES_SAFE_MODE).
+	// SafeMode runs no hook at all; HERMES_SAFE_MODE in the environment
+	// does too.
 	SafeMode bool
 	// Logger receives every log line (nil: slog.Default()).
 	Logger *slog.Logger
 	// Env is the hooks' base environment (nil: the server's own).
 	Env []string
+	// Sessions keeps session state (nil: NewMemorySessions, bounded).
+	Sessions *dispatcher.MemorySessions
 
 	MaxBodyBytes    int64
 	MaxConcurrent   int
@@ -70,6 +87,9 @@ type Options struct {
 	RequestTimeout  time.Duration
 	ShutdownTimeout time.Duration
 	Debounce        time.Duration
+	Settle          time.Duration
+	BodyTimeout     time.Duration
+	MaxConns        int
 }
 
 // Server is the long-running dispatcher. Create it with New, run it with
@@ -97,6 +117,12 @@ type Server struct {
 	scripts     []string
 	interesting map[string]bool
 	watchFailed map[string]bool
+	// settleID and settleSince: the config files' identity when a change
+	// was first seen, for the settle check; retry is the pending look.
+	settleID    []string
+	settleSince time.Time
+	retry       *time.Timer
+	stopped     atomic.Bool
 }
 
 // generation is one loaded configuration and the dispatcher built for it.
@@ -144,10 +170,22 @@ func New(opts Options) (*Server, error) {
 	if opts.Debounce <= 0 {
 		opts.Debounce = DefaultDebounce
 	}
+	if opts.Settle <= 0 {
+		opts.Settle = DefaultSettle
+	}
+	if opts.BodyTimeout <= 0 {
+		opts.BodyTimeout = DefaultBodyTimeout
+	}
+	if opts.MaxConns <= 0 {
+		opts.MaxConns = DefaultMaxConns
+	}
+	if opts.Sessions == nil {
+		opts.Sessions = dispatcher.NewMemorySessions()
+	}
 	s := &Server{
 		opts:        opts,
 		log:         opts.Logger,
-		sessions:    dispatcher.NewMemorySessions(),
+		sessions:    opts.Sessions,
 		slots:       make(chan struct{}, opts.MaxConcurrent),
 		watchFailed: map[string]bool{},
 	}
@@ -165,12 +203,13 @@ func New(opts Options) (*Server, error) {
 // new with every configuration because hooks_auto_accept is part of it; it
 // reads the allowlist afresh on its first decision.
 func (s *Server) build(cfg *dispatcher.Config) (*dispatcher.Dispatcher, error) {
-	pol := &consent.Policy{
-		Store:    s.opts.Store,
-		SafeMode: s.opts.SafeMode,
-		Accept:   s.opts.Accept || cfg.AutoAccept,
-		Warn:     func(msg string) { s.log.Warn("consent", "detail", msg) },
-	}
+	pol := consent.NewPolicy(s.opts.Store, consent.PolicyOptions{
+		AcceptFlag:       s.opts.Accept,
+		ConfigAutoAccept: cfg.AutoAccept,
+		Env:              s.opts.Env,
+		Warn:             func(msg string) { s.log.Warn("consent", "detail", msg) },
+	})
+	pol.SafeMode = pol.SafeMode || s.opts.SafeMode
 	return dispatcher.New(cfg, dispatcher.Options{
 		Gate:     dispatcher.ConsentGate(pol, s.opts.Cwd),
 		Cwd:      s.opts.Cwd,
@@ -205,6 +244,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	// its hooks' process groups.
 	base, cancelBase := context.WithCancelCause(context.Background())
 	defer cancelBase(nil)
+	ln = limitListener(ln, s.opts.MaxConns)
 	hs := &http.Server{
 		Handler:           s.Handler(),
 		BaseContext:       func(net.Listener) context.Context { return base },
@@ -237,6 +277,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	defer func() {
 		stopWatch()
 		<-watchDone
+		s.stopped.Store(true)
+		s.mu.Lock()
+		if s.retry != nil {
+			s.retry.Stop()
+		}
+		s.mu.Unlock()
 	}()
 
 	g := s.cur.Load()

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/hermes-hooks/hermes-hooks/server"
 	"github.com/spf13/cobra"
@@ -25,6 +25,10 @@ type serveOptions struct {
 	queueWait       time.Duration
 	requestTimeout  time.Duration
 	shutdownTimeout time.Duration
+	bodyTimeout     time.Duration
+	maxConns        int
+	sessionBudget   int
+	sessionIdle     time.Duration
 	logFormat       string
 	logLevel        string
 }
@@ -44,14 +48,17 @@ TCP port, so an agent pays for a process start once, not per event.
   GET  /healthz             {"status":"ok","generation":N,...}
 
 Errors are JSON ({"error": ...}): 400 bad body, 404 unknown event (with
-"did_you_mean") or path, 405 wrong method, 413 body over --max-body-bytes,
+"did_you_mean") or path, 405 wrong method, 408 body not sent within
+--body-timeout, 413 body over --max-body-bytes,
 503 (Retry-After) when --max-concurrent dispatches are running and no slot
 frees within --queue-wait, or when shutdown cancelled the dispatch, 504 past
 --request-timeout. A non-200 reply carries no outcome: treat it as a failed
 dispatch, not as "no objection".
 
 Changes take effect without a restart. The config, the Claude settings files
-and the project hooks file are reloaded when they change; a broken config is
+and the project hooks file are reloaded when they change — once they have
+stayed unchanged for a moment, so a file being rewritten is never read
+half-way (the last good config serves meanwhile); a broken config is
 logged (file, line, reason) and the last good one stays in service. Approvals
 and revocations ('hermes-hooks approve/revoke' from another terminal) count
 from the next dispatch, and so does an edit to an approved script (it stops
@@ -62,9 +69,15 @@ Project hooks (.hermes/hooks.yaml) are those of the directory the server
 starts in; the server does not switch hook sets by the cwd a request names.
 Hooks inherit the server's environment.
 
-SIGTERM or SIGINT stops accepting connections; running dispatches may finish
+Bounds: at most --max-conns open connections; session state in memory at
+most --session-budget bytes in all (least recently used sessions dropped
+first: their state starts again empty) and dropped after --session-idle.
+A lock file beside the socket keeps a second server off the same path.
+
+SIGTERM, SIGINT or SIGHUP stops accepting connections; running dispatches may finish
 until --shutdown-timeout is nearly spent, then they are cancelled (their hooks'
-process groups are killed) and the server exits. Logs go to stderr, one line
+process groups are killed, with their descendants that left them) and the
+server exits. Logs go to stderr, one line
 per request.`,
 		Example: `  hermes-hooks serve --listen unix://$HOME/.hermes/hermes-hooks.sock
   curl --unix-socket ~/.hermes/hermes-hooks.sock -d '{"tool_name":"terminal","args":{"command":"ls"}}' http://x/v1/dispatch/pre_tool_call
@@ -80,7 +93,11 @@ per request.`,
 	f.IntVar(&o.maxConcurrent, "max-concurrent", server.DefaultMaxConcurrent, "dispatches running at once; more wait up to --queue-wait, then get 503")
 	f.DurationVar(&o.queueWait, "queue-wait", server.DefaultQueueWait, "how long a dispatch beyond --max-concurrent waits for a slot")
 	f.DurationVar(&o.requestTimeout, "request-timeout", server.DefaultRequestTimeout, "cancel a dispatch (and kill its hooks) after this long (504)")
-	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", server.DefaultShutdownTimeout, "on SIGTERM/SIGINT, exit within this long, cancelling dispatches still running")
+	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", server.DefaultShutdownTimeout, "on SIGTERM/SIGINT/SIGHUP, exit within this long, cancelling dispatches still running")
+	f.DurationVar(&o.bodyTimeout, "body-timeout", server.DefaultBodyTimeout, "a request body must arrive within this long (else 408)")
+	f.IntVar(&o.maxConns, "max-conns", server.DefaultMaxConns, "open connections at most; more wait in the kernel's accept queue")
+	f.IntVar(&o.sessionBudget, "session-budget", dispatcher.DefaultSessionBudget, "bytes of session state kept in memory for all sessions together; the least recently used sessions are dropped beyond it")
+	f.DurationVar(&o.sessionIdle, "session-idle", dispatcher.DefaultSessionIdle, "drop a session's state after this long unused")
 	f.StringVar(&o.logFormat, "log-format", "text", "log format on stderr: text or json")
 	f.StringVar(&o.logLevel, "log-level", "info", "least important log level shown: debug, info, warn or error")
 	return cmd
@@ -96,8 +113,10 @@ func runServe(a *app, o serveOptions) error {
 		return usageErr("", "--max-body-bytes must be positive")
 	case o.maxConcurrent <= 0:
 		return usageErr("", "--max-concurrent must be positive")
-	case o.queueWait <= 0 || o.requestTimeout <= 0 || o.shutdownTimeout <= 0:
-		return usageErr("write durations like 500ms, 10s or 5m", "--queue-wait, --request-timeout and --shutdown-timeout must be positive")
+	case o.queueWait <= 0 || o.requestTimeout <= 0 || o.shutdownTimeout <= 0 || o.bodyTimeout <= 0 || o.sessionIdle <= 0:
+		return usageErr("write durations like 500ms, 10s or 5m", "--queue-wait, --request-timeout, --shutdown-timeout, --body-timeout and --session-idle must be positive")
+	case o.maxConns <= 0 || o.sessionBudget <= 0:
+		return usageErr("", "--max-conns and --session-budget must be positive")
 	}
 	store, err := a.store()
 	if err != nil {
@@ -122,15 +141,19 @@ func runServe(a *app, o serveOptions) error {
 		ConfigPath:      path,
 		ClaudeSettings:  a.claudeSettings,
 		Cwd:             cwd(),
-		Store:           store,
-		Accept:          a.acceptHooks || consent.EnvAccept(os.Getenv("HERMES_ACCEPT_HOOKS")),
-		SafeMode:        consent.SafeMode(os.Getenv("HERMES_SAFE_MODE")),
+		Store: store,
+		// HERMES_ACCEPT_HOOKS and HERMES_SAFE_MODE are read from the
+		// environment by consent.NewPolicy; --accept-hooks is the flag.
+		Accept:          a.acceptHooks,
 		Logger:          logger,
 		MaxBodyBytes:    o.maxBody,
 		MaxConcurrent:   o.maxConcurrent,
 		QueueWait:       o.queueWait,
 		RequestTimeout:  o.requestTimeout,
 		ShutdownTimeout: o.shutdownTimeout,
+		BodyTimeout:     o.bodyTimeout,
+		MaxConns:        o.maxConns,
+		Sessions:        dispatcher.NewMemorySessionsWithLimits(o.sessionBudget, o.sessionIdle),
 	})
 	if err != nil {
 		return err // a *dispatcher.ConfigError: exit 1 with its hint
@@ -150,8 +173,13 @@ func runServe(a *app, o serveOptions) error {
 	// --shutdown-timeout anyway, and dying at once would leave the running
 	// hooks (each in its own process group, out of reach of a terminal's
 	// Ctrl-C) orphaned.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	// As the subreaper of its hooks' descendants, the server finds those
+	// that left their hook's process group and kills them at a hook's
+	// timeout, and all that remain when it stops.
+	_ = dispatcher.BecomeSubreaper()
+	defer dispatcher.KillEscaped()
 	if err := srv.Serve(ctx, ln); err != nil {
 		return &exitError{code: 1, msg: err.Error()}
 	}

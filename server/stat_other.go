@@ -1,0 +1,12 @@
+//go:build !linux
+
+package server
+
+import (
+	"os"
+	"time"
+)
+
+func fileTimes(fi os.FileInfo) (mtime, ctime time.Time) { return fi.ModTime(), fi.ModTime() }
+
+func fileIdentity(fi os.FileInfo) string { return "" }
