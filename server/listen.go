@@ -258,7 +258,6 @@ func (l *unixListener) Close() error {
 	return l.err
 }
 
-
 // limitListener lets at most n connections be open at once: Accept waits
 // for one to close, and further clients wait in the kernel's accept queue.
 // A client holding many idle connections cannot exhaust the server's file

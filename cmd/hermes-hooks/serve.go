@@ -138,10 +138,10 @@ func runServe(a *app, o serveOptions) error {
 		return err
 	}
 	srv, err := server.New(server.Options{
-		ConfigPath:      path,
-		ClaudeSettings:  a.claudeSettings,
-		Cwd:             cwd(),
-		Store: store,
+		ConfigPath:     path,
+		ClaudeSettings: a.claudeSettings,
+		Cwd:            cwd(),
+		Store:          store,
 		// HERMES_ACCEPT_HOOKS and HERMES_SAFE_MODE are read from the
 		// environment by consent.NewPolicy; --accept-hooks is the flag.
 		Accept:          a.acceptHooks,
