@@ -230,6 +230,13 @@ func (s *Server) settled(files []string) bool {
 		s.retryAfter(s.opts.Settle - quiet)
 		return false
 	}
+	for _, f := range files {
+		if beingWritten(f) {
+			// Quiet, but still open for writing: a writer paused half-way.
+			s.retryAfter(s.opts.Settle)
+			return false
+		}
+	}
 	return true
 }
 

@@ -25,3 +25,24 @@ func fileIdentity(fi os.FileInfo) string {
 	}
 	return ""
 }
+
+// beingWritten reports whether some process has path open for writing
+// right now: a read lease cannot be taken then (F_SETLEASE fails with
+// EAGAIN). A writer that stalls half-way through rewriting a config keeps
+// it open, so a reload never applies what it has written so far, however
+// long it pauses. Where a lease cannot be taken for another reason (another
+// owner's file, a file system without leases) it answers false and the
+// settle period alone decides.
+func beingWritten(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fd := int(f.Fd())
+	if _, _, e := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_SETLEASE, syscall.F_RDLCK); e != 0 {
+		return e == syscall.EAGAIN
+	}
+	_, _, _ = syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_SETLEASE, syscall.F_UNLCK)
+	return false
+}

@@ -167,6 +167,44 @@ func TestServeReloadNeverAppliesAHalfWrittenConfig(t *testing.T) {
 	})
 }
 
+// A writer that pauses half-way through rewriting the config — for longer
+// than the settle period — still never has its half file applied: it keeps
+// the file open, and a reload waits for that.
+func TestServeReloadWaitsForAStalledWriter(t *testing.T) {
+	e := newEnv(t)
+	e.write("guard.sh", "#!/bin/sh\necho '{\"action\": \"block\", \"message\": \"no\"}'\n", 0o755)
+	config := "hooks:\n  pre_tool_call:\n    - command: " + e.path("guard.sh") + "\n      matcher: terminal\n"
+	e.write("home/config.yaml", config, 0o644)
+	e.run("", "approve", e.path("guard.sh"))
+	s := e.serve(shortSock(t))
+	f, err := os.OpenFile(e.path("home/config.yaml"), os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte(config[:len(config)/2]))
+	gen := func() string {
+		resp, err := s.client.Get("http://x/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	// Dispatch for a second — five settle periods — while the writer holds
+	// the half-written file open.
+	for start := time.Now(); time.Since(start) < time.Second; {
+		if _, body := s.dispatch("pre_tool_call", `{"tool_name":"terminal","args":{"command":"rm -rf /"}}`); !strings.Contains(body, `"decision":"block"`) {
+			t.Fatalf("a half-written config was applied: %s (%s)", body, gen())
+		}
+	}
+	f.Write([]byte(config[len(config)/2:]))
+	f.Close()
+	if !strings.Contains(gen(), `"generation":1`) {
+		t.Fatalf("no reload should have happened while the file was half-written: %s", gen())
+	}
+}
+
 // serve stays bounded (issue 12, item 8): 4 000 sessions each patching
 // ~60 KB of state (240 MB in all) keep the server's memory within the
 // session budget plus a fixed allowance; the least recently used sessions
