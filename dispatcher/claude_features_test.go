@@ -161,3 +161,37 @@ func TestClaudeEnvFileOnSessionStart(t *testing.T) {
 		t.Fatalf("UserPromptSubmit context %q", o.Context)
 	}
 }
+
+// async hooks run in the background: the event does not wait for them, and
+// their context (for asyncRewake, an exit 2's stderr) comes with the
+// session's next dispatch (issue 13, item 6).
+func TestClaudeAsyncHooks(t *testing.T) {
+	dir := t.TempDir()
+	gate := filepath.Join(dir, "gate")
+	// The hook waits for the test to open the gate: proof that the event did
+	// not wait for it.
+	s := script(t, dir, "async.sh", `while [ ! -e `+gate+` ]; do sleep 0.01; done; echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"lint found 3 problems"}}'`)
+	w := script(t, dir, "wake.sh", `echo "tests failed: 2" >&2; exit 2`)
+	d := settingsDispatcher(t, `{"hooks":{"PostToolUse":[{"hooks":[
+	  {"type":"command","command":"`+s+`","async":true},
+	  {"type":"command","command":"`+w+`","asyncRewake":true}]}]}}`, Options{Sessions: NewMemorySessions()})
+	defer d.Close()
+	o := dispatch(t, d, "post_tool_call", map[string]any{"session_id": "S", "tool_name": "terminal"})
+	if o.Context != "" || len(o.Hooks) != 2 || !strings.HasPrefix(o.Hooks[0].Skipped, "async: running in the background") {
+		t.Fatalf("the event must not wait for async hooks: %+v", o)
+	}
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d.Wait()
+	o = dispatch(t, d, "pre_llm_call", map[string]any{"session_id": "S", "user_message": "next"})
+	if !strings.Contains(o.Context, "lint found 3 problems") || !strings.Contains(o.Context, "tests failed: 2") {
+		t.Fatalf("the async replies did not come with the next dispatch: %+v", o)
+	}
+	if !strings.Contains(o.Hooks[0].Note, "async hook fired on an earlier PostToolUse") {
+		t.Fatalf("note %q", o.Hooks[0].Note)
+	}
+	if o := dispatch(t, d, "pre_llm_call", map[string]any{"session_id": "S"}); o.Context != "" {
+		t.Fatalf("delivered twice: %+v", o)
+	}
+}

@@ -3,12 +3,14 @@ package dispatcher
 import (
 	"context"
 	"errors"
+	"maps"
 	"math"
 	"os"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
@@ -106,16 +108,38 @@ type Options struct {
 	// Sessions keeps per-session hook state (nil: no state; payloads then
 	// carry no "state" field and state patches are ignored).
 	Sessions SessionStore
+	// Async says how async hooks (Claude's async: true) run: in background
+	// goroutines of this dispatcher (the default: serve, Go hosts), or —
+	// for a process that exits right after one dispatch — handed to
+	// another process (AsyncExternal), which runs them with AsyncInline.
+	Async AsyncMode
 }
+
+// AsyncMode is how a Dispatcher runs async hooks.
+type AsyncMode uint8
+
+const (
+	// AsyncBackground runs them in goroutines; Close cancels them.
+	AsyncBackground AsyncMode = iota
+	// AsyncExternal does not run them: the report says so and
+	// AsyncDeferred reports that some were left for another process.
+	AsyncExternal
+	// AsyncInline runs only the async hooks, in the foreground, and keeps
+	// their replies for the session's next dispatch (the other process).
+	AsyncInline
+)
 
 // Dispatcher runs hooks for events. It is safe for concurrent use.
 type Dispatcher struct {
-	cfg     *Config
-	opts    Options
-	byEvent map[string][]*Entry
-	env     []string
-	sem     chan struct{}
-	payload protocol.PayloadEnv
+	cfg   *Config
+	opts  Options
+	async asyncState
+	// deferred counts async hooks left for another process (AsyncExternal).
+	deferred atomic.Int64
+	byEvent  map[string][]*Entry
+	env      []string
+	sem      chan struct{}
+	payload  protocol.PayloadEnv
 }
 
 // UnknownEventError is returned for an event name nobody knows.
@@ -207,10 +231,20 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	session := d.sessionID(fields)
 	// A session's state ends with it, whether or not any hook listens.
 	defer d.endSession(ev, session)
+	// Replies of async hooks fired earlier in the session come with this
+	// dispatch, whether or not a hook of its own runs.
+	var late []protocol.HookReport
+	if session != "" && d.opts.Async != AsyncInline {
+		late = d.takePending(ev, session)
+	}
 	entries := d.byEvent[ev.Name]
 	if len(entries) == 0 {
 		// The hot path of a host that fires every event: nothing to run,
 		// nothing allocated.
+		if late != nil {
+			args, _ := protocol.Args(fields)
+			return protocol.Fold(ev, args, late), nil
+		}
 		return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionNone}, nil
 	}
 	if fields == nil {
@@ -218,6 +252,10 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	}
 	selected := d.Select(ev, fields)
 	if len(selected) == 0 {
+		if late != nil {
+			args, _ := protocol.Args(fields)
+			return protocol.Fold(ev, args, late), nil
+		}
 		return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionNone}, nil
 	}
 	reports := make([]protocol.HookReport, len(selected))
@@ -231,12 +269,22 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	}()
 	for i, e := range selected {
 		reports[i] = baseReport(e)
+		if d.opts.Async == AsyncInline && !e.Async {
+			reports[i].Skipped = "not async: it ran in the foreground"
+			continue
+		}
 		// What the hook runs is decided once: the gate checks (and pins)
 		// those files, and the runner starts them.
 		hooks[i] = d.hookFor(e, fields)
 		v := d.opts.Gate.Check(hooks[i])
 		pins[i], hooks[i].pins = v.Pins, v.Pins
 		switch {
+		case v.Kind == VerdictRun && e.Async && e.Unsupported == "" && d.opts.Async == AsyncBackground:
+			reports[i].Skipped = d.startAsync(ev, hooks[i], maps.Clone(fields), session)
+			pins[i] = nil // the background run owns them now
+		case v.Kind == VerdictRun && e.Async && e.Unsupported == "" && d.opts.Async == AsyncExternal:
+			reports[i].Skipped = "async: handed to a background process; its reply comes with this session's next dispatch"
+			d.deferred.Add(1)
 		case v.Kind == VerdictRun && e.Unsupported != "":
 			// A handler that needs a model or an MCP client cannot run
 			// here. On the gating event it was meant as a guard: block
@@ -267,12 +315,22 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	} else {
 		d.runTiers(ctx, ev, fields, hooks, runnable, reports)
 	}
-	outcome := protocol.Fold(ev, args, reports)
+	if d.opts.Async == AsyncInline {
+		// The other process's job: keep the async hooks' replies for the
+		// session's next dispatch; nobody reads this outcome.
+		d.keepReplies(ev, session, hooks, runnable, reports)
+		return protocol.Fold(ev, args, reports), nil
+	}
+	outcome := protocol.Fold(ev, args, append(reports, late...))
 	if session != "" && len(runnable) > 0 {
 		d.saveSession(ev, session, sess, &outcome)
 	}
 	return outcome, nil
 }
+
+// AsyncDeferred reports how many async hooks this dispatcher left for
+// another process (AsyncExternal) so far.
+func (d *Dispatcher) AsyncDeferred() int64 { return d.deferred.Load() }
 
 // runTiers runs the hooks tier by tier: hooks of equal priority start
 // together, a tier starts once the previous one has finished, and a block

@@ -38,6 +38,10 @@ type Session struct {
 	State map[string]any `json:"state,omitempty"`
 	// StopBlocks counts consecutive stop-hook blocks (see StopBlockCap).
 	StopBlocks int `json:"stop_blocks,omitempty"`
+	// Pending are replies of async hooks, for the session's next dispatch.
+	Pending []PendingReply `json:"pending,omitempty"`
+	// Ran lists the once-per-session hooks (Claude's once) that have run.
+	Ran []string `json:"ran,omitempty"`
 }
 
 // SessionStore keeps Sessions. Update must be atomic with respect to other
@@ -267,6 +271,21 @@ func decodeSession(data []byte) Session {
 			sess.StopBlocks = int(i)
 		}
 	}
+	if list, ok := obj["pending"].([]any); ok {
+		for _, item := range list {
+			m, _ := item.(map[string]any)
+			str := func(k string) string { s, _ := m[k].(string); return s }
+			sess.Pending = append(sess.Pending, PendingReply{Event: str("event"), Command: str("command"), Dialect: str("dialect"),
+				Source: str("source"), Context: str("context"), SystemMessage: str("system_message"), Note: str("note")})
+		}
+	}
+	if list, ok := obj["ran"].([]any); ok {
+		for _, item := range list {
+			if r, ok := item.(string); ok {
+				sess.Ran = append(sess.Ran, r)
+			}
+		}
+	}
 	return sess
 }
 
@@ -278,6 +297,24 @@ func encodeSession(id string, sess Session) []byte {
 	}
 	if sess.StopBlocks > 0 {
 		obj = append(obj, protocol.KV{Key: "stop_blocks", Value: sess.StopBlocks})
+	}
+	if len(sess.Pending) > 0 {
+		list := make([]any, 0, len(sess.Pending))
+		for _, p := range sess.Pending {
+			list = append(list, protocol.Object{
+				{Key: "event", Value: p.Event}, {Key: "command", Value: p.Command}, {Key: "dialect", Value: p.Dialect},
+				{Key: "source", Value: p.Source}, {Key: "context", Value: p.Context},
+				{Key: "system_message", Value: p.SystemMessage}, {Key: "note", Value: p.Note},
+			})
+		}
+		obj = append(obj, protocol.KV{Key: "pending", Value: list})
+	}
+	if len(sess.Ran) > 0 {
+		list := make([]any, len(sess.Ran))
+		for i, r := range sess.Ran {
+			list[i] = r
+		}
+		obj = append(obj, protocol.KV{Key: "ran", Value: list})
 	}
 	return protocol.EncodeJSON(obj, protocol.Compact)
 }

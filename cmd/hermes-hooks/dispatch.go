@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"syscall"
@@ -20,6 +21,9 @@ const maxEventBytes = 64 << 20
 type dispatchOptions struct {
 	format string
 	pretty bool
+	// asyncOnly: this process was started by another dispatch to run its
+	// async hooks (see runAsyncChild).
+	asyncOnly bool
 }
 
 func newDispatchCmd(a *app) *cobra.Command {
@@ -49,6 +53,8 @@ config cannot be read. --format hermes prints Hermes' own directive shape
 	}
 	cmd.Flags().StringVar(&o.format, "format", "json", "output shape: json (the outcome) or hermes (Hermes' wire directive)")
 	cmd.Flags().BoolVar(&o.pretty, "pretty", false, "indent the outcome JSON for people")
+	cmd.Flags().BoolVar(&o.asyncOnly, "async-only", false, "run only the async hooks (used internally)")
+	_ = cmd.Flags().MarkHidden("async-only")
 	return cmd
 }
 
@@ -76,12 +82,19 @@ func runDispatch(a *app, event string, o dispatchOptions) error {
 	if err != nil {
 		return err
 	}
+	mode := dispatcher.AsyncExternal
+	if o.asyncOnly {
+		mode = dispatcher.AsyncInline
+	}
 	d, err := dispatcher.New(cfg, dispatcher.Options{
 		Gate: dispatcher.ConsentGate(a.policy(cfg, store), wd),
 		Cwd:  wd,
 		Warn: a.warn,
 		// One-shot dispatches of a session share its state through files.
 		Sessions: &dispatcher.FileSessions{Dir: filepath.Join(store.Home(), "hook-state")},
+		// This process exits right after the dispatch: async hooks run in
+		// a process of their own (runAsyncChild).
+		Async: mode,
 	})
 	if err != nil {
 		return &exitError{code: 1, msg: err.Error()}
@@ -93,12 +106,48 @@ func runDispatch(a *app, event string, o dispatchOptions) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	_ = dispatcher.BecomeSubreaper()
-	defer dispatcher.KillEscaped()
 	outcome, err := d.Dispatch(ctx, event, fields)
+	dispatcher.KillEscaped()
 	if err != nil {
 		return err
 	}
+	if d.AsyncDeferred() > 0 {
+		a.runAsyncChild(event, fields)
+	}
 	return writeOutcome(a.out, &outcome, o)
+}
+
+// runAsyncChild starts this program again, detached, to run the event's
+// async hooks (Claude's async: true) without delaying the event: the same
+// event and fields, the same directory and environment, --async-only. It
+// checks consent again itself, runs the async hooks, and leaves their
+// replies in the session's state for its next dispatch. Failing to start it
+// only loses those replies, which the report already calls late.
+func (a *app) runAsyncChild(event string, fields map[string]any) {
+	self, err := os.Executable()
+	if err != nil {
+		a.warn("async hooks not run: " + err.Error())
+		return
+	}
+	args := []string{"dispatch", event, "--async-only"}
+	if a.configPath != "" {
+		args = append([]string{"--config", a.configPath}, args...)
+	}
+	for _, f := range a.claudeSettings {
+		args = append([]string{"--claude-settings", f}, args...)
+	}
+	if a.acceptHooks {
+		args = append([]string{"--accept-hooks"}, args...)
+	}
+	cmd := exec.Command(self, args...)
+	cmd.Stdin = bytes.NewReader(protocol.EncodeJSON(fields, protocol.Compact))
+	cmd.SysProcAttr = detached()
+	if err := cmd.Start(); err != nil {
+		a.warn("async hooks not run: " + err.Error())
+		return
+	}
+	// Not waited for: it outlives this dispatch on purpose.
+	_ = cmd.Process.Release()
 }
 
 // readFields reads the event fields: a JSON object, or nothing at all
