@@ -195,3 +195,19 @@ func TestClaudeAsyncHooks(t *testing.T) {
 		t.Fatalf("delivered twice: %+v", o)
 	}
 }
+
+// once: a hook that runs once per session (issue 13, item 6).
+func TestClaudeOnce(t *testing.T) {
+	dir := t.TempDir()
+	s := script(t, dir, "once.sh", `echo "welcome"`)
+	d := settingsDispatcher(t, `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"`+s+`","once":true}]}]}}`, Options{Sessions: NewMemorySessions()})
+	if o := dispatch(t, d, "pre_llm_call", map[string]any{"session_id": "A"}); o.Context != "welcome" {
+		t.Fatalf("first: %+v", o)
+	}
+	if o := dispatch(t, d, "pre_llm_call", map[string]any{"session_id": "A"}); o.Context != "" || o.Hooks[0].Skipped != "once: it already ran in this session" {
+		t.Fatalf("second: %+v", o)
+	}
+	if o := dispatch(t, d, "pre_llm_call", map[string]any{"session_id": "B"}); o.Context != "welcome" {
+		t.Fatalf("another session: %+v", o)
+	}
+}

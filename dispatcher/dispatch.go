@@ -307,8 +307,10 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	}
 	args, _ := protocol.Args(fields)
 	var sess Session
+	var ranOnce []string
 	if session != "" && len(runnable) > 0 {
 		sess, fields = d.loadSession(ev, session, fields)
+		runnable, ranOnce = d.filterOnce(selected, runnable, reports, sess)
 	}
 	if ev.Can(protocol.CapTransform) && ev.TextField != "" {
 		d.runChain(ctx, ev, fields, hooks, runnable, reports)
@@ -323,9 +325,34 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	}
 	outcome := protocol.Fold(ev, args, append(reports, late...))
 	if session != "" && len(runnable) > 0 {
-		d.saveSession(ev, session, sess, &outcome)
+		d.saveSession(ev, session, sess, &outcome, ranOnce)
 	}
 	return outcome, nil
+}
+
+// onceKey names an entry among the once-per-session hooks that ran.
+func onceKey(e *Entry) string { return e.DeclaredAs + "\x00" + e.Command + "\x00" + e.Source }
+
+// filterOnce drops the once-per-session hooks (Claude's once) that already
+// ran in this session, and returns the keys of those about to run.
+func (d *Dispatcher) filterOnce(selected []*Entry, runnable []int, reports []protocol.HookReport, sess Session) ([]int, []string) {
+	var keep []int
+	var once []string
+	for _, i := range runnable {
+		e := selected[i]
+		if !e.Once {
+			keep = append(keep, i)
+			continue
+		}
+		k := onceKey(e)
+		if slices.Contains(sess.Ran, k) {
+			reports[i].Skipped = "once: it already ran in this session"
+			continue
+		}
+		keep = append(keep, i)
+		once = append(once, k)
+	}
+	return keep, once
 }
 
 // AsyncDeferred reports how many async hooks this dispatcher left for
@@ -431,7 +458,7 @@ func (d *Dispatcher) loadSession(ev *protocol.Event, session string, fields map[
 // saveSession applies the replies' state patches in config order and keeps
 // the stop-hook block count; past StopBlockCap consecutive blocks, a stop
 // hook's block is overridden so the agent may stop.
-func (d *Dispatcher) saveSession(ev *protocol.Event, session string, loaded Session, o *protocol.Outcome) {
+func (d *Dispatcher) saveSession(ev *protocol.Event, session string, loaded Session, o *protocol.Outcome, ranOnce []string) {
 	var patched []int
 	for i := range o.Hooks {
 		if c := o.Hooks[i].Contribution; c != nil && c.State != nil {
@@ -439,11 +466,16 @@ func (d *Dispatcher) saveSession(ev *protocol.Event, session string, loaded Sess
 		}
 	}
 	stop := isStopEvent(ev)
-	if len(patched) == 0 && !(stop && (o.Blocked() || loaded.StopBlocks > 0)) {
+	if len(patched) == 0 && len(ranOnce) == 0 && !(stop && (o.Blocked() || loaded.StopBlocks > 0)) {
 		return
 	}
 	var capped bool
 	err := d.opts.Sessions.Update(session, func(s *Session) error {
+		for _, k := range ranOnce {
+			if !slices.Contains(s.Ran, k) {
+				s.Ran = append(s.Ran, k)
+			}
+		}
 		for _, i := range patched {
 			s.State = applyPatch(s.State, o.Hooks[i].Contribution.State)
 		}
