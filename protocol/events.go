@@ -92,6 +92,12 @@ type Event struct {
 	Caps Capability
 	// TextField names the payload field a transform_* event rewrites.
 	TextField string
+	// Permission: a Claude reply's hookSpecificOutput.permissionDecision
+	// (allow, deny, ask, defer) and its reason apply (PreToolUse,
+	// PreModelSwitch); UpdatedInput: its updatedInput replaces the tool
+	// input (PreToolUse).
+	Permission   bool
+	UpdatedInput bool
 	// EnvFile: Claude-dialect hooks of this event get CLAUDE_ENV_FILE, a
 	// file whose `export` lines set variables for the session's later
 	// commands (SessionStart, Setup, CwdChanged, FileChanged).
@@ -155,7 +161,7 @@ var catalog = []Event{
 	{Name: "pre_command", Hermes: true, Caps: capObserve},
 	{Name: "pre_gateway_dispatch", Hermes: true, Caps: capObserve},
 	{Name: "pre_llm_call", Claude: "UserPromptSubmit", Aliases: []string{"before_llm_call"}, Hermes: true, Exit2: Exit2Blocks, Caps: CapBlock | CapContext | CapInject},
-	{Name: "pre_tool_call", Claude: "PreToolUse", Aliases: []string{"intercept_tool_call"}, Hermes: true, Tool: true, HermesMatcher: true, ClaudeMatchOn: "tool_name", Exit2: Exit2Blocks, Caps: capTool},
+	{Name: "pre_tool_call", Claude: "PreToolUse", Aliases: []string{"intercept_tool_call"}, Hermes: true, Tool: true, HermesMatcher: true, ClaudeMatchOn: "tool_name", Exit2: Exit2Blocks, Caps: capTool, Permission: true, UpdatedInput: true},
 	{Name: "pre_transcription", Hermes: true, Caps: capObserve},
 	{Name: "pre_verify", Claude: "Stop", Hermes: true, Exit2: Exit2Blocks, Caps: CapContinue | CapContext},
 	{Name: "subagent_start", Claude: "SubagentStart", Hermes: true, ClaudeMatchOn: "agent_type", Exit2: Exit2User, Caps: capObserve},
@@ -192,6 +198,11 @@ var catalog = []Event{
 	{Name: "UserPromptExpansion", Claude: "UserPromptExpansion", ClaudeOnly: true, ClaudeMatchOn: "command_name", Exit2: Exit2Blocks, Caps: CapBlock | CapContext},
 	{Name: "PostToolBatch", Claude: "PostToolBatch", ClaudeOnly: true, Exit2: Exit2Blocks, Caps: CapBlock | CapContext},
 	{Name: "DirectoryAdded", Claude: "DirectoryAdded", ClaudeOnly: true, ClaudeMatchOn: "source", Caps: capObserve},
+	// Claude Code 2.1.3xx: before and after the session's model changes.
+	// PreModelSwitch answers like PreToolUse (deny cancels the switch, ask
+	// asks the user); the matcher is compared with the model switched to.
+	{Name: "PreModelSwitch", Claude: "PreModelSwitch", ClaudeOnly: true, ClaudeMatchOn: "to_model", Exit2: Exit2Blocks, Caps: CapBlock | CapApprove, Permission: true},
+	{Name: "PostModelSwitch", Claude: "PostModelSwitch", ClaudeOnly: true, ClaudeMatchOn: "to_model", Caps: capObserve},
 }
 
 // byName maps every accepted name (canonical, Claude, aliases) to its event.

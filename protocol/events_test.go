@@ -108,14 +108,15 @@ func TestClaudeNamesResolveToCanonicalEvents(t *testing.T) {
 	}
 }
 
-// Claude reference §3: 31 event names as of v2.1.240; those without a
-// Hermes twin stay Claude-only.
+// Claude reference §3: 31 event names as of v2.1.240, 33 in v2.1.330 (its
+// own list adds PreModelSwitch and PostModelSwitch); those without a Hermes
+// twin stay Claude-only.
 func TestClaudeOnlyEventsStayClaudeOnly(t *testing.T) {
 	claudeOnly := []string{"PostToolUseFailure", "Notification", "PreCompact", "PostCompact", "PermissionRequest",
 		"PermissionDenied", "Setup", "TeammateIdle", "TaskCreated", "TaskCompleted", "ConfigChange",
 		"WorktreeCreate", "WorktreeRemove", "InstructionsLoaded", "Elicitation", "ElicitationResult",
 		"StopFailure", "CwdChanged", "FileChanged", "MessageDisplay", "UserPromptExpansion", "PostToolBatch",
-		"DirectoryAdded"}
+		"DirectoryAdded", "PreModelSwitch", "PostModelSwitch"}
 	hermes := map[string]bool{}
 	for _, n := range HermesEventNames() {
 		hermes[n] = true
@@ -143,8 +144,8 @@ func TestClaudeOnlyEventsStayClaudeOnly(t *testing.T) {
 			claudeNames++
 		}
 	}
-	if claudeNames != 31 {
-		t.Errorf("catalog has %d Claude names, want 31 (Claude reference §3.3)", claudeNames)
+	if claudeNames != 33 {
+		t.Errorf("catalog has %d Claude names, want 33 (Claude Code 2.1.330)", claudeNames)
 	}
 }
 

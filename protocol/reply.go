@@ -598,8 +598,7 @@ func claudeHSO(ev *Event, hso map[string]any, c *Contribution) (d Decision, reas
 	if s, ok := hso["additionalContext"].(string); ok && ev.Can(CapContext) {
 		c.Context = s
 	}
-	switch ev.Name {
-	case "pre_tool_call":
+	if ev.Permission {
 		reason, _ = hso["permissionDecisionReason"].(string)
 		switch hso["permissionDecision"] {
 		case "deny":
@@ -614,9 +613,13 @@ func claudeHSO(ev *Event, hso map[string]any, c *Contribution) (d Decision, reas
 			// fold turns a winning defer into "none".
 			d = DecisionDefer
 		}
+	}
+	if ev.UpdatedInput {
 		if m, ok := hso["updatedInput"].(map[string]any); ok {
 			c.Args, c.ReplaceArgs = m, true
 		}
+	}
+	switch ev.Name {
 	case "PermissionRequest":
 		if dec, ok := hso["decision"].(map[string]any); ok {
 			switch dec["behavior"] {

@@ -387,3 +387,22 @@ func TestClaudeExit2MissingScriptOnStopEventsIsNonBlocking(t *testing.T) {
 		t.Fatalf("regression: exit 2 + empty stdout + \"No such file\"/\"can't open\" stderr still blocks on %v (Claude ref §4.2 downgrades it to non-blocking)", bugs)
 	}
 }
+
+// PreModelSwitch answers like PreToolUse (issue 13, item 6: the newer
+// events); its matcher is compared with the model switched to.
+func TestClaudePreModelSwitch(t *testing.T) {
+	c, _ := ParseReply(Reply{Dialect: Claude, Event: ev("PreModelSwitch"),
+		Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"PreModelSwitch","permissionDecision":"deny","permissionDecisionReason":"stay on the cheap model"}}`)})
+	if c == nil || c.Decision != DecisionBlock || c.Message != "stay on the cheap model" {
+		t.Fatalf("%s", contribString(c))
+	}
+	q, ok := ClaudeMatchQuery(ev("PreModelSwitch"), map[string]any{"to_model": "claude-opus-4"}, DefaultTools())
+	if !ok || q != "claude-opus-4" {
+		t.Fatalf("match query %q %v", q, ok)
+	}
+	c, _ = ParseReply(Reply{Dialect: Claude, Event: ev("PostModelSwitch"),
+		Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"PostModelSwitch","additionalContext":"now on opus"}}`)})
+	if c == nil || c.Context != "now on opus" {
+		t.Fatalf("%s", contribString(c))
+	}
+}
