@@ -1,4 +1,4 @@
-//go:build unix && !linux
+//go:build unix
 
 package dispatcher
 
@@ -13,13 +13,16 @@ import (
 	"time"
 )
 
-// run (portable version, built with os/exec) starts the process in its own process group, feeds it Stdin, captures
-// its output up to the cap, and waits — never longer than its timeout plus
-// drainGrace. On timeout or cancellation the whole process group is killed.
-// If the hook exits but something it started still holds its output pipes
-// after drainGrace, that group is killed too: we stop listening, and a
-// process left writing into a closed pipe would only die of SIGPIPE later.
-func run(ctx context.Context, s runSpec) runResult {
+// runExec is the portable runner, built on os/exec, for Unix systems other
+// than Linux (where runPoll is used); Linux builds compile it too, so that
+// the runner contract tests check it in CI. It starts the process in its
+// own process group, feeds it Stdin, captures its output up to the cap, and
+// waits — never longer than its timeout plus drainGrace. On timeout or
+// cancellation the whole process group is killed. If the hook exits but
+// something it started still holds its output pipes after drainGrace, that
+// group is killed too: we stop listening, and a process left writing into a
+// closed pipe would only die of SIGPIPE later.
+func runExec(ctx context.Context, s runSpec) runResult {
 	start := time.Now()
 	if s.Cap <= 0 {
 		s.Cap = DefaultOutputCap
@@ -27,36 +30,44 @@ func run(ctx context.Context, s runSpec) runResult {
 	tctx, cancel := context.WithTimeout(ctx, s.Timeout)
 	defer cancel()
 
-	cmd := exec.CommandContext(tctx, s.Path)
-	cmd.Args = s.Argv
-	cmd.Env = s.Env
-	cmd.Dir = s.Dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if s.Script != nil {
-		cmd.ExtraFiles = []*os.File{s.Script}
-	}
-	// A fresh reader per child: concurrent hooks never share read state.
-	cmd.Stdin = bytes.NewReader(s.Stdin)
+	var killed atomic.Bool
 	stdout := &capBuffer{max: s.Cap}
 	stderr := &capBuffer{max: s.Cap}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-
-	var killed atomic.Bool
-	cmd.Cancel = func() error {
-		killed.Store(true)
-		return killGroup(cmd)
+	newCmd := func(path string, argv []string) *exec.Cmd {
+		cmd := exec.CommandContext(tctx, path)
+		cmd.Args = argv
+		cmd.Env = s.Env
+		cmd.Dir = s.Dir
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if s.Script != nil {
+			cmd.ExtraFiles = []*os.File{s.Script}
+		}
+		// A fresh reader per child: concurrent hooks never share read state.
+		cmd.Stdin = bytes.NewReader(s.Stdin)
+		cmd.Stdout, cmd.Stderr = stdout, stderr
+		cmd.Cancel = func() error {
+			killed.Store(true)
+			return killGroup(cmd)
+		}
+		cmd.WaitDelay = drainGrace
+		return cmd
 	}
-	cmd.WaitDelay = drainGrace
-
 	if s.Verify != nil {
 		if err := s.Verify(); err != nil {
 			return runResult{SpawnError: spawnErrorText(err), Elapsed: time.Since(start)}
 		}
 	}
-	if err := cmd.Start(); err != nil {
+	cmd := newCmd(s.Path, s.Argv)
+	err := cmd.Start()
+	if errors.Is(err, syscall.ENOEXEC) && s.ShellFallback {
+		// A script without a #! line: the shell runs it itself.
+		cmd = newCmd("/bin/sh", append([]string{"/bin/sh", s.Path}, s.Argv[1:]...))
+		err = cmd.Start()
+	}
+	if err != nil {
 		return runResult{SpawnError: spawnErrorText(err), Elapsed: time.Since(start)}
 	}
-	err := cmd.Wait()
+	err = cmd.Wait()
 	if errors.Is(err, exec.ErrWaitDelay) {
 		// The hook is gone but its pipes were held open: clean up whatever
 		// of its process group is left.

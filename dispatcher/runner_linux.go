@@ -77,12 +77,13 @@ func closeFd(fd *int) {
 	}
 }
 
-// run starts the process in its own process group, feeds it Stdin, captures
-// its output up to the cap, and waits — never longer than its timeout plus
-// drainGrace. On timeout or cancellation the whole process group is killed.
-// If the hook exits but something it started still holds its output pipes
-// after drainGrace, what they hold is read and that group is killed too.
-func run(ctx context.Context, s runSpec) (res runResult) {
+// runPoll starts the process in its own process group, feeds it Stdin,
+// captures its output up to the cap, and waits — never longer than its
+// timeout plus drainGrace. On timeout or cancellation the whole process
+// group is killed. If the hook exits but something it started still holds
+// its output pipes after drainGrace, what they hold is read and that group
+// is killed too.
+func runPoll(ctx context.Context, s runSpec) (res runResult) {
 	start := time.Now()
 	defer func() { res.Elapsed = time.Since(start) }()
 	if s.Cap <= 0 {

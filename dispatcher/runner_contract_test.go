@@ -1,0 +1,177 @@
+//go:build unix
+
+package dispatcher
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
+)
+
+// The runner contract: every runner (runPoll on Linux, runExec everywhere
+// else — and compiled on Linux too, so CI checks it) must pass these, with
+// real processes. Each runner gets the same cases.
+func TestRunnerContract(t *testing.T) {
+	for name, r := range runners() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			runnerContract(t, r)
+		})
+	}
+}
+
+type runner func(context.Context, runSpec) runResult
+
+func shSpec(body string, timeout time.Duration) runSpec {
+	return runSpec{Path: "/bin/sh", Argv: []string{"/bin/sh", "-c", body}, Env: os.Environ(), Timeout: timeout}
+}
+
+func runnerContract(t *testing.T, run runner) {
+	ctx := context.Background()
+	t.Run("exit code, stdout, stderr, stdin", func(t *testing.T) {
+		s := shSpec(`cat; echo out; echo err >&2; exit 3`, time.Minute)
+		s.Stdin = []byte("in|")
+		res := run(ctx, s)
+		if !res.Exited || res.ExitCode != 3 || string(res.Stdout) != "in|out\n" || string(res.Stderr) != "err\n" {
+			t.Fatalf("%+v", res)
+		}
+	})
+	t.Run("death by signal is a negative code", func(t *testing.T) {
+		res := run(ctx, shSpec(`kill -TERM $$`, time.Minute))
+		if !res.Exited || res.ExitCode != -15 {
+			t.Fatalf("%+v", res)
+		}
+	})
+	t.Run("stdin never read does not hang", func(t *testing.T) {
+		s := shSpec(`echo ok`, time.Minute)
+		s.Stdin = make([]byte, 10<<20)
+		done := make(chan runResult, 1)
+		go func() { done <- run(ctx, s) }()
+		select {
+		case res := <-done:
+			if string(res.Stdout) != "ok\n" {
+				t.Fatalf("%+v", res)
+			}
+		case <-time.After(hangBound):
+			t.Fatal("hung on an unread payload")
+		}
+	})
+	t.Run("timeout kills the whole group", func(t *testing.T) {
+		dir := t.TempDir()
+		pidFile := filepath.Join(dir, "pid")
+		s := shSpec(`sleep 3600 & echo $! > `+pidFile+`; echo started; wait`, time.Second)
+		start := time.Now()
+		res := run(ctx, s)
+		if !res.TimedOut || time.Since(start) > hangBound {
+			t.Fatalf("%+v after %v", res, time.Since(start))
+		}
+		data, _ := os.ReadFile(pidFile)
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+		if pid == 0 {
+			t.Fatal("no grandchild pid")
+		}
+		waitGone(t, pid)
+	})
+	t.Run("a held pipe after exit is bounded and its output kept", func(t *testing.T) {
+		start := time.Now()
+		res := run(ctx, shSpec(`echo '{"decision":"block"}'; sleep 3600 &`, time.Minute))
+		if time.Since(start) > hangBound || !strings.Contains(string(res.Stdout), `"block"`) {
+			t.Fatalf("%+v after %v", res, time.Since(start))
+		}
+	})
+	t.Run("output is capped", func(t *testing.T) {
+		s := shSpec(`head -c 3000000 /dev/zero; head -c 3000000 /dev/zero >&2`, time.Minute)
+		s.Cap = 1000
+		res := run(ctx, s)
+		if len(res.Stdout) != 1000 || len(res.Stderr) != 1000 || !res.StdoutTruncated || !res.StderrTruncated {
+			t.Fatalf("stdout %d stderr %d %+v", len(res.Stdout), len(res.Stderr), res.StdoutTruncated)
+		}
+	})
+	t.Run("spawn errors in Hermes' words", func(t *testing.T) {
+		dir := t.TempDir()
+		if res := run(ctx, runSpec{Path: filepath.Join(dir, "missing"), Argv: []string{"missing"}, Timeout: time.Minute}); res.SpawnError != "command not found" {
+			t.Fatalf("missing: %+v", res)
+		}
+		p := filepath.Join(dir, "noexec")
+		os.WriteFile(p, []byte("#!/bin/sh\n"), 0o644)
+		if res := run(ctx, runSpec{Path: p, Argv: []string{p}, Timeout: time.Minute}); res.SpawnError != "command not executable" {
+			t.Fatalf("not executable: %+v", res)
+		}
+	})
+	t.Run("cancellation kills and reports", func(t *testing.T) {
+		cctx, cancel := context.WithCancel(ctx)
+		time.AfterFunc(50*time.Millisecond, cancel)
+		res := run(cctx, shSpec(`sleep 3600`, time.Minute))
+		if !res.Cancelled || res.TimedOut {
+			t.Fatalf("%+v", res)
+		}
+	})
+	t.Run("a failing Verify starts nothing", func(t *testing.T) {
+		dir := t.TempDir()
+		s := shSpec(`touch `+filepath.Join(dir, "ran"), time.Minute)
+		s.Verify = func() error { return errors.New("x changed") }
+		res := run(ctx, s)
+		if res.SpawnError != "x changed" {
+			t.Fatalf("%+v", res)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
+			t.Fatal("it ran")
+		}
+	})
+	t.Run("a script without #! runs with sh when asked", func(t *testing.T) {
+		p := filepath.Join(t.TempDir(), "plain")
+		os.WriteFile(p, []byte("echo plain \"$1\"\n"), 0o755)
+		res := run(ctx, runSpec{Path: p, Argv: []string{p, "arg"}, Timeout: time.Minute, ShellFallback: true})
+		if string(res.Stdout) != "plain arg\n" {
+			t.Fatalf("%+v", res)
+		}
+	})
+	t.Run("the pinned script is the child's fd 3", func(t *testing.T) {
+		f, err := os.CreateTemp(t.TempDir(), "script")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString("echo from-fd-3\n")
+		s := shSpec(`. /proc/self/fd/3`, time.Minute)
+		s.Script = f
+		res := run(ctx, s)
+		f.Close()
+		if _, err := os.Stat("/proc/self/fd"); err == nil && string(res.Stdout) != "from-fd-3\n" {
+			t.Fatalf("%+v", res)
+		}
+	})
+}
+
+// waitGone waits until pid no longer runs (a zombie counts as gone).
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(hangBound)
+	for {
+		if len(proctest.LiveGroupMembers(pid)) == 0 {
+			if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); err != nil || !procAlive(pid) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d survived", pid)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func procAlive(pid int) bool {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	return i > 0 && i+2 < len(s) && s[i+2] != 'Z'
+}
