@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command bench measures hermes-hooks side by side with the baselines of
 // ../shared/bench (a C posix_spawn loop, Python's and Node's spawn paths)
 // on the same hook, on the same machine, in one run, and prints one table of

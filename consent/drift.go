@@ -223,12 +223,6 @@ func (c *HashCache) store(path string, key fileKey, sum string) {
 	c.m[path] = cachedHash{key: key, sum: sum}
 }
 
-// hashFile returns the hex SHA-256 of the regular file at path.
-func hashFile(path string) (string, error) {
-	sum, _, err := hashOpened(path)
-	return sum, err
-}
-
 // hashOpened hashes path and returns the key of the file it actually read
 // (taken from the open descriptor after reading).
 func hashOpened(path string) (string, fileKey, error) {

@@ -249,16 +249,11 @@ func entryFromJSON(item any) Entry {
 	return e
 }
 
-// newEntry builds the JSON object of a fresh approval. Both script fields
-// are always present (null when unknown) so that every entry we write has
-// the same shape as Hermes' entries.
-func newEntry(event, command, approvedAt, mtime, sha string) Entry {
-	return newEntryFull(event, command, approvedAt, mtime, sha, Scope{}, nil, false)
-}
-
-// newEntryFull is newEntry with our extensions: the scope (project
-// entries), every file the command runs with its digest, and the text-only
-// mark.
+// newEntryFull builds the JSON object of a fresh approval: Hermes' fields
+// — both script fields always present (null when unknown), so that every
+// entry we write has the shape of Hermes' entries — and our extensions: the
+// scope (project entries), every file the command runs with its digest, and
+// the text-only mark.
 func newEntryFull(event, command, approvedAt, mtime, sha string, scope Scope, files []FileRecord, textOnly bool) Entry {
 	obj := map[string]any{
 		keyEvent:        event,
