@@ -211,3 +211,37 @@ func TestClaudeOnce(t *testing.T) {
 		t.Fatalf("another session: %+v", o)
 	}
 }
+
+// "if" conditions filter which tool calls run a handler (issue 13, item 2):
+// the rm guard of Claude Code's own documentation, Bash(*rm *), fires for
+// rm notes.txt and for a compound command that contains an rm, not for ls;
+// a rule that cannot be evaluated blocks PreToolUse instead of being
+// skipped; on events that are not tool events the handler never runs.
+func TestClaudeIfConditions(t *testing.T) {
+	dir := t.TempDir()
+	ran := filepath.Join(dir, "ran")
+	guard := script(t, dir, "guard.sh", `echo x >> `+ran+`; echo "no rm here" >&2; exit 2`)
+	d := settingsDispatcher(t, `{"hooks":{
+	  "PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"`+guard+`","if":"Bash(*rm *)"}]}],
+	  "UserPromptSubmit":[{"hooks":[{"type":"command","command":"`+guard+`","if":"Bash(*)"}]}]}}`, Options{Cwd: dir})
+	fire := func(cmd string) protocol.Outcome {
+		return dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal", "args": map[string]any{"command": cmd}})
+	}
+	if o := fire("rm notes.txt"); !o.Blocked() || o.Message != "no rm here" {
+		t.Fatalf("rm notes.txt: %+v", o)
+	}
+	if o := fire("ls -la && rm -f build.log"); !o.Blocked() {
+		t.Fatalf("a compound command with an rm: %+v", o)
+	}
+	if o := fire("ls -la"); o.Blocked() || len(o.Hooks) != 0 {
+		t.Fatalf("ls must not run the guard: %+v", o)
+	}
+	if o := dispatch(t, d, "pre_llm_call", map[string]any{"user_message": "hi"}); len(o.Hooks) != 0 {
+		t.Fatalf("if on a non-tool event: the handler never runs: %+v", o)
+	}
+	b := settingsDispatcher(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"`+guard+`","if":"Bash(unclosed"}]}]}}`, Options{Cwd: dir})
+	o := dispatch(t, b, "pre_tool_call", map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "ls"}})
+	if !o.Blocked() || !strings.Contains(o.Message, "cannot be evaluated") {
+		t.Fatalf("an unevaluable if must block PreToolUse: %+v", o)
+	}
+}

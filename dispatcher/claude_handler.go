@@ -128,8 +128,12 @@ func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, ind
 			cfg.warn(path, ".if must be a permission rule string such as \"Bash(git *)\"; the handler never runs")
 			e.If = "\x00invalid"
 		}
-		if !ev.Tool {
+		if !protocol.IfRuleApplies(ev.ClaudeName()) {
 			cfg.warn(path, ".if only applies to tool events; on "+ev.ClaudeName()+" the handler never runs, as in Claude Code")
+		}
+		e.compileIf()
+		if e.ifBroken != "" {
+			cfg.warn(path, ".if: "+e.ifBroken+"; on PreToolUse the handler blocks every call it would have filtered, rather than be skipped")
 		}
 	}
 	if e.FailClosed && (e.Async || (ev.Can(protocol.CapContinue) && !ev.Can(protocol.CapBlock))) {

@@ -111,6 +111,8 @@ type Entry struct {
 	Once           bool
 	If             string
 	Unsupported    string
+	ifRule         *protocol.IfRule
+	ifBroken       string
 	// Duplicate is set on a listed entry that repeats an earlier one (same
 	// event, dialect, matcher and command): it is shown, as Hermes shows
 	// it, but registers — and runs — once.

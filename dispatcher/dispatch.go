@@ -285,6 +285,14 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 		case v.Kind == VerdictRun && e.Async && e.Unsupported == "" && d.opts.Async == AsyncExternal:
 			reports[i].Skipped = "async: handed to a background process; its reply comes with this session's next dispatch"
 			d.deferred.Add(1)
+		case v.Kind == VerdictRun && e.ifBroken != "":
+			// An if rule that cannot be evaluated: a guard must not be
+			// skipped silently, so the gating event is blocked.
+			reports[i].Skipped = e.ifBroken
+			if ev.Gating() {
+				reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock,
+					Message: "hook " + e.Command + ": " + e.ifBroken + ", so this tool call is blocked rather than let an unchecked guard through"}
+			}
 		case v.Kind == VerdictRun && e.Unsupported != "":
 			// A handler that needs a model or an MCP client cannot run
 			// here. On the gating event it was meant as a guard: block
@@ -528,7 +536,7 @@ func (d *Dispatcher) Select(ev *protocol.Event, fields map[string]any) []*Entry 
 	var out []*Entry
 	var claudeSeen map[string]bool
 	for _, e := range d.byEvent[ev.Name] {
-		if !e.Matches(fields, d.cfg.Tools) {
+		if !e.Matches(fields, d.cfg.Tools) || !d.ifAllows(ev, e, fields) {
 			continue
 		}
 		if e.Dialect == protocol.Claude {

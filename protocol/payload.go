@@ -172,6 +172,12 @@ func ClaudePayload(ev *Event, fields map[string]any, env PayloadEnv) Object {
 // "file_path" where the Hermes twins say "path".
 var claudeFileTools = map[string]bool{"Read": true, "Write": true, "Edit": true, "MultiEdit": true}
 
+// ClaudeToolInput gives a Hermes host's file-tool arguments the name
+// Claude scripts and rules read (tool_input.file_path), keeping "path".
+func ClaudeToolInput(toolName string, input map[string]any) map[string]any {
+	return claudeToolInput(toolName, input)
+}
+
 // claudeToolInput gives a Hermes host's file-tool arguments the name Claude
 // scripts read (tool_input.file_path), keeping "path" as it was.
 func claudeToolInput(toolName any, input map[string]any) map[string]any {
