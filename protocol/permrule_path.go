@@ -1,0 +1,200 @@
+package protocol
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+)
+
+// File tool rules: gitignore-style path patterns under Claude's anchors.
+
+type pathAnchor uint8
+
+const (
+	anchorCwd     pathAnchor = iota // "x", "./x": the working directory
+	anchorRoot                      // "//x": the file system root
+	anchorHome                      // "~/x": the home directory
+	anchorProject                   // "/x": the settings source's root
+)
+
+// pathPattern is a file tool's specifier: gitignore pattern syntax under one
+// of four anchors (permissions docs, "Read and Edit"): "//x" is the
+// absolute path /x, "~/x" is under the home directory, "/x" is under the
+// root of the settings source (ProjectDir — NOT the file system root), and
+// "x" or "./x" is under the working directory. Under its anchor the pattern
+// is gitignore's: * and ? stay within one path segment, [a-z] is a class,
+// ** spans directories, a pattern with no slash (other than a trailing one)
+// matches at any depth (".env" = "**/.env"), one with a slash is anchored
+// ("src/**" is <cwd>/src only — the docs give this reading for `if`, and
+// for allow rules, since v2.1.214), a trailing slash matches directories
+// only, and a pattern that matches a directory matches everything in it.
+// Matching is case-sensitive and nothing is resolved on disk (no symlinks).
+type pathPattern struct {
+	raw     string
+	anchor  pathAnchor
+	segs    []string // path.Match patterns, "**" for any number of segments
+	dirOnly bool
+}
+
+func compilePathPattern(content string) (pathPattern, error) {
+	p := pathPattern{raw: content}
+	rest := content
+	anchored := true
+	switch {
+	case strings.HasPrefix(rest, "//"):
+		p.anchor, rest = anchorRoot, strings.TrimLeft(rest, "/")
+	case strings.HasPrefix(rest, "~/"):
+		p.anchor, rest = anchorHome, rest[2:]
+	case strings.HasPrefix(rest, "/"):
+		p.anchor, rest = anchorProject, rest[1:]
+	default:
+		p.anchor, anchored = anchorCwd, false
+		rest = strings.TrimPrefix(rest, "./")
+	}
+	switch {
+	case strings.HasPrefix(rest, "#"):
+		return p, errors.New("a path pattern starting with # is a gitignore comment and matches nothing (escape it as \\#)")
+	case strings.HasPrefix(rest, "!"):
+		return p, errors.New("a negated path pattern (!…) means nothing as a single rule (escape it as \\!)")
+	}
+	// gitignore: trailing spaces are ignored unless escaped.
+	for strings.HasSuffix(rest, " ") && !strings.HasSuffix(rest, `\ `) {
+		rest = rest[:len(rest)-1]
+	}
+	if strings.HasSuffix(rest, "/") {
+		p.dirOnly = true
+		rest = strings.TrimRight(rest, "/")
+	}
+	if strings.HasPrefix(rest, "/") {
+		anchored, rest = true, strings.TrimLeft(rest, "/")
+	}
+	if strings.Contains(rest, "/") {
+		anchored = true
+	}
+	for _, s := range strings.Split(rest, "/") {
+		switch s {
+		case "", ".":
+			continue
+		case "..":
+			return p, errors.New(`a path pattern cannot climb out of its anchor with ".."; write an absolute //path or ~/path`)
+		case "**":
+			if len(p.segs) > 0 && p.segs[len(p.segs)-1] == "**" {
+				continue
+			}
+			p.segs = append(p.segs, s)
+			continue
+		}
+		s = strings.ReplaceAll(s, "[!", "[^")
+		if _, err := path.Match(s, ""); err != nil {
+			return p, fmt.Errorf("bad path pattern segment %q: %v", s, err)
+		}
+		p.segs = append(p.segs, s)
+	}
+	if len(p.segs) == 0 {
+		return p, errors.New("empty path pattern")
+	}
+	if !anchored && p.segs[0] != "**" {
+		p.segs = append([]string{"**"}, p.segs...)
+	}
+	return p, nil
+}
+
+func (p pathPattern) match(tool string, input map[string]any, ctx RuleContext) (bool, string) {
+	rule := tool + "(" + p.raw + ")"
+	var file string
+	for _, k := range []string{"file_path", "notebook_path", "path"} {
+		if s, ok := input[k].(string); ok && s != "" {
+			file = s
+			break
+		}
+	}
+	isDir := dirTools[tool]
+	if file == "" {
+		if !isDir {
+			return false, "tool_input has no file_path"
+		}
+		file = "." // Glob and Grep search the working directory by default
+	}
+	switch {
+	case file == "~" || strings.HasPrefix(file, "~/"):
+		if ctx.Home == "" {
+			return true, "the home directory is unknown, so " + file + " cannot be resolved; the hook runs"
+		}
+		file = ctx.Home + file[1:]
+	case !strings.HasPrefix(file, "/"):
+		if ctx.Cwd == "" {
+			return true, "the working directory is unknown, so " + file + " cannot be resolved; the hook runs"
+		}
+		file = ctx.Cwd + "/" + file
+	}
+	file = path.Clean(file)
+	var root string
+	switch p.anchor {
+	case anchorRoot:
+		root = "/"
+	case anchorHome:
+		root = ctx.Home
+	case anchorProject:
+		root = ctx.ProjectDir
+		if root == "" {
+			root = ctx.Cwd
+		}
+	default:
+		root = ctx.Cwd
+	}
+	if root == "" {
+		return true, "the directory " + rule + " is anchored at is unknown; the hook runs"
+	}
+	root = path.Clean(root)
+	var rel string
+	switch {
+	case root == "/":
+		rel = strings.TrimPrefix(file, "/")
+	case strings.HasPrefix(file, root+"/"):
+		rel = file[len(root)+1:]
+	}
+	if rel == "" {
+		if file == root {
+			return false, file + " is the directory " + rule + " is anchored at, not a path under it"
+		}
+		return false, file + " is not under " + root + ", where " + rule + " is anchored"
+	}
+	segs := strings.Split(rel, "/")
+	for n := len(segs); n >= 1; n-- {
+		if p.dirOnly && n == len(segs) && !isDir {
+			continue
+		}
+		if matchSegments(p.segs, segs[:n]) {
+			if n < len(segs) {
+				return true, file + " is inside " + path.Join(root, strings.Join(segs[:n], "/")) + ", which matches " + rule
+			}
+			return true, file + " matches " + rule
+		}
+	}
+	return false, file + " does not match " + rule
+}
+
+func matchSegments(pat, name []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			if len(pat) == 1 {
+				return len(name) > 0 // a trailing /** is everything inside, not the directory
+			}
+			for i := 0; i <= len(name); i++ {
+				if matchSegments(pat[1:], name[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(name) == 0 {
+			return false
+		}
+		if ok, _ := path.Match(pat[0], name[0]); !ok {
+			return false
+		}
+		pat, name = pat[1:], name[1:]
+	}
+	return len(name) == 0
+}
