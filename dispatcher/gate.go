@@ -5,6 +5,71 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
+// VerdictKind is what a Gate decided for one hook.
+type VerdictKind uint8
+
+const (
+	// VerdictSkip: the hook does not run; Verdict.Reason says why.
+	VerdictSkip VerdictKind = iota
+	// VerdictRun: the hook runs.
+	VerdictRun
+	// VerdictBlock: the hook does not run, and the firing is blocked with
+	// Verdict.Reason: a fail-closed guard whose consent cannot be confirmed
+	// (its files changed since approval, or the allowlist is unreadable)
+	// must not silently stop protecting.
+	VerdictBlock
+)
+
+// Verdict is a Gate's answer for one hook.
+type Verdict struct {
+	Kind VerdictKind
+	// Reason says why a hook does not run (or why it blocks); it lands in
+	// the hook's report.
+	Reason string
+	// Pins, when set, holds the files the gate checked, open: the runner
+	// verifies them immediately before it starts the hook and starts a
+	// pinned binary through its descriptor. The dispatcher closes it.
+	Pins *consent.Pins
+}
+
+// Run reports whether the hook may run.
+func (v Verdict) Run() bool { return v.Kind == VerdictRun }
+
+// Gate decides whether a hook may run. The dispatcher asks it for every
+// matching hook of every firing and never runs a hook it refuses; the policy
+// (allowlist, accept channels, drift) lives behind it, in package consent.
+type Gate interface {
+	Check(h Hook) Verdict
+}
+
+// Hook is one entry about to run in one firing: where and how it will run,
+// so that the gate checks the very files that would be executed.
+type Hook struct {
+	Entry *Entry
+	// Dir is the directory the hook starts in, where a relative script path
+	// is found ("" = the dispatcher's working directory).
+	Dir string
+	// ProjectDir is CLAUDE_PROJECT_DIR for Claude-dialect hooks.
+	ProjectDir string
+	// Env is the hook's environment.
+	Env []string
+	// Target is what the command runs (consent.Resolve), worked out once:
+	// the gate pins its files and the runner starts it.
+	Target consent.Target
+
+	pins *consent.Pins // the gate's pinned files, for the runner
+}
+
+// GateFunc adapts a function to Gate.
+type GateFunc func(h Hook) Verdict
+
+// Check calls f.
+func (f GateFunc) Check(h Hook) Verdict { return f(h) }
+
+// AllowAll runs every hook. It exists for tests and for `hermes-hooks
+// test`, which runs unapproved hooks on purpose; a host must never use it.
+var AllowAll Gate = GateFunc(func(Hook) Verdict { return Verdict{Kind: VerdictRun} })
+
 // ConsentGate is the Gate hosts use: every hook goes through the consent
 // policy (allowlist, content drift, accept channels, TTY prompt, safe mode).
 // cwd is the dispatcher's working directory, where hooks without a directory

@@ -97,9 +97,6 @@ func starMatch(pat, s string) bool {
 	return len(s) >= len(last) && strings.HasSuffix(s, last)
 }
 
-// ---------------------------------------------------------------------------
-// Tool(param:value)
-
 // paramPattern is Tool(param:value) (permissions docs, "Match by input
 // parameter"): the tool_input's top-level field param, a scalar, equals
 // value, where * in value matches any run of characters. A missing field

@@ -1,0 +1,370 @@
+package consent
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// What a word list runs: builtins, wrappers, interpreters, PATH.
+
+// shellBuiltins are the utilities /bin/sh runs itself; a command made of
+// one of them starts no file.
+var shellBuiltins = map[string]bool{
+	"alias": true, "bg": true, "cd": true, "command": true, "echo": true, "eval": true,
+	"exec": true, "exit": true, "export": true, "false": true, "fc": true, "fg": true,
+	"getopts": true, "hash": true, "jobs": true, "kill": true, "local": true, "printf": true,
+	"pwd": true, "read": true, "readonly": true, "return": true, "set": true, "shift": true,
+	"test": true, "[": true, "times": true, "trap": true, "true": true, "type": true,
+	"ulimit": true, "umask": true, "unalias": true, "unset": true, "wait": true, ":": true,
+	".": true, "source": true, "break": true, "continue": true,
+}
+
+// wrappers run the command that follows their own options; the values are
+// the options that take an argument.
+var wrappers = map[string][]string{
+	"env":     {"-u", "--unset", "-C", "--chdir", "-S", "--split-string"},
+	"nice":    {"-n", "--adjustment"},
+	"nohup":   nil,
+	"timeout": {"-s", "--signal", "-k", "--kill-after"},
+	"stdbuf":  {"-i", "-o", "-e", "--input", "--output", "--error"},
+	"ionice":  {"-c", "-n", "-p", "-P", "-u", "--class", "--classdata"},
+	"setsid":  nil,
+	"time":    {"-f", "--format", "-o", "--output"},
+	"chrt":    nil,
+	"taskset": nil,
+}
+
+// opaqueRunners run something named indirectly (a target, a module, a
+// package): the file that runs cannot be known from the command.
+var opaqueRunners = map[string]string{
+	"make": "runs a make target", "gmake": "runs a make target", "just": "runs a just recipe",
+	"task": "runs a task target", "npm": "runs an npm script", "npx": "runs an npm package",
+	"pnpm": "runs a pnpm script", "yarn": "runs a yarn script", "bunx": "runs a package",
+	"pipx": "runs a pip package", "cargo": "runs a cargo target", "go": "runs a go command",
+	"gradle": "runs a gradle task", "mvn": "runs a maven goal", "rake": "runs a rake task",
+	"xargs": "runs commands built from its input", "sudo": "runs a command as another user",
+	"doas": "runs a command as another user", "ssh": "runs a command on another host",
+	"docker": "runs a container", "podman": "runs a container", "eval": "evaluates text",
+}
+
+// analyze fills Path, Files, Direct, Opaque and Err from t.Argv: it finds
+// the program on PATH, looks through wrappers (env, nice, timeout …) and
+// interpreters (sh, bash, python3, node, uv run …) for the file they run,
+// and adds every further argument that names a script. shell reports that
+// the command came through /bin/sh (shell builtins run no file).
+func analyze(t *Target, env []string, shell bool, depth int) {
+	argv := t.Argv
+	first := true
+	for len(argv) > 0 {
+		name := argv[0]
+		if shell && first && shellBuiltins[name] && !strings.Contains(name, "/") {
+			switch name {
+			case "exec", "command":
+				// `exec x` and `command x` run x; their options are rare.
+				argv = argv[1:]
+				for len(argv) > 0 && strings.HasPrefix(argv[0], "-") {
+					argv = argv[1:]
+				}
+				continue
+			case ".", "source":
+				t.Shell = true
+				if len(argv) > 1 {
+					t.Files = append(t.Files, absIn(argv[1], t.Dir))
+					addScriptArgs(t, argv[2:])
+				}
+				return
+			case "eval":
+				t.Shell, t.Opaque = true, opaqueRunners["eval"]
+				return
+			}
+			// A builtin with fixed words: the text is all it does.
+			t.Shell = true
+			return
+		}
+		path, err := lookPath(name, env, t.Dir)
+		if err != "" {
+			if first {
+				t.Err = err
+				return
+			}
+			// A wrapper's program that cannot be found: the wrapper will
+			// fail the same way at run time; nothing to pin.
+			return
+		}
+		if first {
+			t.Path = path
+			first = false
+		}
+		base := filepath.Base(path)
+		if opts, ok := wrappers[base]; ok {
+			rest, envs := skipWrapper(base, argv[1:], opts)
+			if base == "env" && len(envs) > 0 {
+				env = append(slices.Clip(env), envs...)
+			}
+			if len(rest) == 0 || rest[0] == argv[0] {
+				return
+			}
+			argv = rest
+			continue
+		}
+		if why, ok := opaqueRunners[base]; ok {
+			t.Opaque = why
+			return
+		}
+		if kind := interpreterKind(base); kind != "" {
+			script, rest, inline, opaque := interpreterScript(kind, argv[1:])
+			switch {
+			case opaque != "":
+				t.Opaque = opaque
+				return
+			case inline != nil:
+				if kind == "sh" && depth == 0 {
+					// sh -c 'CODE': what CODE runs is what runs.
+					sub := resolveShell(Command{Text: *inline, Shell: true, Env: env, Dir: t.Dir}, depth+1)
+					t.Files, t.Opaque = sub.Files, sub.Opaque
+				}
+				// python3 -c '…', node -e '…': the code is in the text.
+				return
+			case script == "":
+				// A bare interpreter reads its program from stdin, which
+				// carries the payload: it runs nothing of its own.
+				return
+			case kind == "uv" && !hasScriptExt(script) && !strings.Contains(script, "/"):
+				// `uv run tool args` runs a program from the project's
+				// environment; `uv run x.py` runs the script.
+				argv = append([]string{script}, rest...)
+				continue
+			}
+			if len(t.Files) == 0 {
+				t.ScriptArg, t.Interp = len(t.Argv)-len(rest)-1, kind
+			}
+			t.Files = append(t.Files, absIn(script, t.Dir))
+			addScriptArgs(t, rest)
+			return
+		}
+		// The program itself is the hook.
+		t.Files = append(t.Files, path)
+		t.Direct = path == t.Path
+		addScriptArgs(t, argv[1:])
+		return
+	}
+}
+
+// skipWrapper returns the command a wrapper runs and, for env, the
+// variables it sets.
+func skipWrapper(name string, args []string, withArg []string) (rest, envs []string) {
+	i := 0
+	for i < len(args) {
+		a := args[i]
+		switch {
+		case a == "--":
+			return args[i+1:], envs
+		case name == "env" && strings.Contains(a, "=") && !strings.HasPrefix(a, "-"):
+			envs = append(envs, a)
+		case name == "timeout" && !strings.HasPrefix(a, "-"):
+			// timeout DURATION COMMAND…
+			return args[i+1:], envs
+		case name == "chrt" && !strings.HasPrefix(a, "-"):
+			// chrt [opts] PRIORITY COMMAND…
+			return args[i+1:], envs
+		case name == "taskset" && !strings.HasPrefix(a, "-"):
+			return args[i+1:], envs
+		case strings.HasPrefix(a, "-") && a != "-":
+			if slices.Contains(withArg, a) {
+				i++
+			}
+		default:
+			return args[i:], envs
+		}
+		i++
+	}
+	return nil, envs
+}
+
+// interpreterKind names the interpreter family of a program file name.
+func interpreterKind(base string) string {
+	b := strings.TrimSuffix(base, ".exe")
+	switch {
+	case b == "sh" || b == "bash" || b == "dash" || b == "zsh" || b == "ksh" || b == "mksh" || b == "ash" || b == "fish" || b == "busybox":
+		return "sh"
+	case b == "python" || b == "pypy" || b == "pypy3" || strings.HasPrefix(b, "python2") || strings.HasPrefix(b, "python3"):
+		return "python"
+	case b == "node" || b == "nodejs" || b == "bun" || b == "deno" || b == "tsx" || b == "ts-node":
+		return "node"
+	case b == "ruby" || b == "perl" || b == "php" || b == "lua" || b == "luajit" || b == "Rscript" || b == "tclsh":
+		return "other"
+	case b == "uv":
+		return "uv"
+	}
+	return ""
+}
+
+// interpreterScript finds the script operand of an interpreter's
+// arguments. inline is set when the program is given in the command itself
+// (-c, -e); opaque when the interpreter runs a module or reads its program
+// from stdin.
+func interpreterScript(kind string, args []string) (script string, rest []string, inline *string, opaque string) {
+	i := 0
+	if kind == "node" && len(args) > 0 && (args[0] == "run" || args[0] == "x") {
+		// deno run x.ts, bun run x.ts
+		i++
+	}
+	if kind == "uv" {
+		if len(args) == 0 || args[0] != "run" {
+			return "", nil, nil, "runs a uv command"
+		}
+		i++
+	}
+	for i < len(args) {
+		a := args[i]
+		switch {
+		case a == "--":
+			if i+1 < len(args) {
+				return args[i+1], args[i+2:], nil, ""
+			}
+			return "", nil, nil, ""
+		case a == "-" || (kind == "sh" && a == "-s"):
+			return "", nil, nil, "reads its program from standard input"
+		case kind == "python" && (a == "-m" || strings.HasPrefix(a, "-m") && len(a) > 2):
+			return "", nil, nil, "runs a Python module (python -m)"
+		case isInlineOpt(kind, a):
+			code := ""
+			if j := strings.IndexByte(a, '='); j > 0 && strings.HasPrefix(a, "--") {
+				code = a[j+1:]
+			} else if i+1 < len(args) {
+				code = args[i+1]
+			}
+			return "", nil, &code, ""
+		case kind == "uv" && (a == "--with" || a == "--python" || a == "-p" || a == "--project" || a == "--directory" || a == "--env-file" || a == "--with-requirements" || a == "--index" || a == "--extra"):
+			i++
+		case strings.HasPrefix(a, "-") || (kind == "sh" && strings.HasPrefix(a, "+")):
+			if takesArg(kind, a) {
+				i++
+			}
+		default:
+			return a, args[i+1:], nil, ""
+		}
+		i++
+	}
+	return "", nil, nil, ""
+}
+
+// isInlineOpt reports the option that gives an interpreter its program as
+// text: sh -c (also clustered: -ec), python -c, node -e/--eval/-p, ruby and
+// perl -e.
+func isInlineOpt(kind, a string) bool {
+	switch kind {
+	case "sh":
+		return strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "c")
+	case "python":
+		return a == "-c"
+	case "node":
+		return a == "-e" || a == "--eval" || a == "-p" || a == "--print" || strings.HasPrefix(a, "--eval=") || strings.HasPrefix(a, "--print=")
+	case "other":
+		return a == "-e" || a == "-E"
+	}
+	return false
+}
+
+// takesArg reports options of an interpreter that consume the next word.
+func takesArg(kind, opt string) bool {
+	switch kind {
+	case "sh":
+		return opt == "-o" || opt == "+o" || opt == "-O" || opt == "+O" || opt == "--rcfile" || opt == "--init-file"
+	case "python":
+		return opt == "-W" || opt == "-X" || opt == "--check-hash-based-pycs"
+	case "node":
+		return opt == "-r" || opt == "--require" || opt == "--import" || opt == "--loader" || opt == "--experimental-loader" || opt == "--input-type" || opt == "--env-file" || opt == "-C" || opt == "--conditions" || opt == "--config"
+	case "other":
+		return opt == "-I" || opt == "-r"
+	}
+	return false
+}
+
+var scriptExts = []string{
+	".sh", ".bash", ".zsh", ".fish", ".py", ".pyw", ".rb", ".pl", ".lua",
+	".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".php", ".tcl", ".r", ".awk", ".ps1",
+}
+
+func hasScriptExt(s string) bool {
+	lower := strings.ToLower(s)
+	for _, ext := range scriptExts {
+		if strings.HasSuffix(lower, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// addScriptArgs pins every further argument that names a script: a word
+// (or the value of --opt=word) with a script extension, or a path to an
+// executable file. Data arguments (a log file, a rules.yaml) are not
+// pinned: they are not code, and a hook may well change them.
+func addScriptArgs(t *Target, args []string) {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			_, v, ok := strings.Cut(a, "=")
+			if !ok {
+				continue
+			}
+			a = v
+		}
+		if a == "" {
+			continue
+		}
+		p := absIn(a, t.Dir)
+		switch {
+		case hasScriptExt(a):
+		case strings.Contains(a, "/") && isExecutableFile(p):
+		default:
+			continue
+		}
+		if !slices.Contains(t.Files, p) {
+			t.Files = append(t.Files, p)
+		}
+	}
+}
+
+func isExecutableFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
+}
+
+// absIn makes p absolute against dir.
+func absIn(p, dir string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	if dir == "" {
+		if wd, err := os.Getwd(); err == nil {
+			dir = wd
+		}
+	}
+	return filepath.Join(dir, p)
+}
+
+// lookPath finds a program the way execvp does with the hook's PATH: a
+// name with a slash is taken as is (relative to dir); otherwise every PATH
+// entry is tried in order, an empty or relative entry against dir. The
+// error is worded as Hermes words it.
+func lookPath(name string, env []string, dir string) (string, string) {
+	if name == "" {
+		return "", "empty command"
+	}
+	if strings.Contains(name, "/") {
+		return absIn(name, dir), ""
+	}
+	pathVar, _ := getenv(env, "PATH")
+	for _, d := range filepath.SplitList(pathVar) {
+		if d == "" {
+			d = "."
+		}
+		p := absIn(filepath.Join(d, name), dir)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && accessible(p, true) {
+			return p, ""
+		}
+	}
+	return "", "command not found"
+}

@@ -1,0 +1,193 @@
+package consent
+
+import (
+	"os"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The shell (Claude dialect): what /bin/sh -c runs.
+
+var (
+	shParser   = syntax.NewParser(syntax.Variant(syntax.LangPOSIX))
+	bashParser = syntax.NewParser(syntax.Variant(syntax.LangBash))
+)
+
+// resolveShell works out what `/bin/sh -c text` runs. Only one shape can be
+// resolved exactly: an optional `cd DIR &&`, then one simple command whose
+// words use quotes, $VAR and ${VAR} and a leading ~ — which covers the way
+// Claude Code hooks are written ("$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh).
+// Everything else runs through the shell and is approved by its text.
+func resolveShell(c Command, depth int) Target {
+	t := Target{Dir: c.Dir, Shell: true, ShellPath: "/bin/sh"}
+	parser := shParser
+	if c.ShellPath != "" && c.ShellPath != "sh" && c.ShellPath != "/bin/sh" {
+		p, err := lookPath(c.ShellPath, c.Env, c.Dir)
+		if err != "" {
+			return Target{Dir: c.Dir, Err: c.ShellPath + ": " + err}
+		}
+		t.ShellPath, parser = p, bashParser
+	}
+	file, err := parser.Parse(strings.NewReader(c.Text), "")
+	if err != nil {
+		t.Opaque = "the command cannot be parsed as a shell command"
+		return t
+	}
+	if len(file.Stmts) != 1 {
+		t.Opaque = "compound shell command"
+		if len(file.Stmts) == 0 {
+			t.Opaque = ""
+			t.Err = "empty command"
+		}
+		return t
+	}
+	st := file.Stmts[0]
+	if st.Negated || st.Background || st.Coprocess {
+		t.Opaque = "compound shell command"
+		return t
+	}
+	call := simpleCall(st)
+	if bin, ok := st.Cmd.(*syntax.BinaryCmd); ok && bin.Op == syntax.AndStmt && len(st.Redirs) == 0 {
+		// `cd DIR && cmd`: Claude Code hooks often start in their project.
+		cd := simpleCall(bin.X)
+		if cd == nil || len(cd.Assigns) != 0 || len(bin.X.Redirs) != 0 || len(cd.Args) != 2 || lit(cd.Args[0]) != "cd" ||
+			bin.Y.Negated || bin.Y.Background {
+			t.Opaque = "compound shell command"
+			return t
+		}
+		dirs, ok := staticFields(cd.Args[1:], c.Env)
+		if !ok || len(dirs) != 1 {
+			t.Opaque = "the directory of its `cd` is not a plain word"
+			return t
+		}
+		t.Dir = absIn(dirs[0], c.Dir)
+		st = bin.Y
+		call = simpleCall(st)
+	}
+	if call == nil {
+		t.Opaque = "compound shell command"
+		return t
+	}
+	env := c.Env
+	for _, as := range call.Assigns {
+		if as.Append || as.Naked || as.Index != nil || as.Array != nil || as.Name == nil {
+			t.Opaque = "an assignment that is not NAME=word"
+			return t
+		}
+		v := ""
+		if as.Value != nil {
+			var ok bool
+			if v, ok = staticWord(as.Value, c.Env); !ok {
+				t.Opaque = "an assignment whose value is not a plain word"
+				return t
+			}
+		}
+		t.Env = append(t.Env, as.Name.Value+"="+v)
+	}
+	if len(t.Env) > 0 {
+		env = append(slices.Clip(c.Env), t.Env...)
+	}
+	argv, ok := staticFields(call.Args, c.Env)
+	if !ok {
+		t.Opaque = "its words use shell features other than quotes, $VAR and ~ (globs, $(…), arithmetic)"
+		return t
+	}
+	if len(argv) == 0 {
+		return t // only assignments: nothing runs
+	}
+	t.Argv = argv
+	// Redirections do not change what runs, but only the shell can apply
+	// them; such a command keeps running through /bin/sh.
+	keepShell := len(st.Redirs) != 0
+	analyze(&t, env, true, depth)
+	if t.Opaque == "" && t.Err == "" && t.Path != "" && !keepShell {
+		t.Shell = false
+	}
+	return t
+}
+
+func simpleCall(st *syntax.Stmt) *syntax.CallExpr {
+	if st == nil {
+		return nil
+	}
+	c, _ := st.Cmd.(*syntax.CallExpr)
+	return c
+}
+
+// lit is the word when it is one literal part, else "".
+func lit(w *syntax.Word) string {
+	if w == nil || len(w.Parts) != 1 {
+		return ""
+	}
+	if l, ok := w.Parts[0].(*syntax.Lit); ok {
+		return l.Value
+	}
+	return ""
+}
+
+// staticParts reports whether every part of w is something the resolver
+// can expand exactly as the shell would: literal text without glob
+// characters, quotes, and plain $VAR / ${VAR}.
+func staticParts(parts []syntax.WordPart, quoted bool) bool {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if !quoted && strings.ContainsAny(p.Value, "*?[") {
+				return false
+			}
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return false
+			}
+		case *syntax.DblQuoted:
+			if p.Dollar || !staticParts(p.Parts, true) {
+				return false
+			}
+		case *syntax.ParamExp:
+			if p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil || p.Names != 0 || p.Param == nil {
+				return false
+			}
+			if !isVarName(p.Param.Value) {
+				// $1, $@, $?, $$ …: the shell's own values.
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func shellConfig(env []string) *expand.Config {
+	if env == nil {
+		env = os.Environ()
+	}
+	return &expand.Config{Env: expand.ListEnviron(env...), NoUnset: false}
+}
+
+// staticWord expands an assignment's value (no field splitting).
+func staticWord(w *syntax.Word, env []string) (string, bool) {
+	if !staticParts(w.Parts, false) {
+		return "", false
+	}
+	s, err := expand.Literal(shellConfig(env), w)
+	return s, err == nil
+}
+
+// staticFields expands words as the shell would (field splitting of an
+// unquoted $VAR included), or reports that it cannot do so exactly.
+func staticFields(words []*syntax.Word, env []string) ([]string, bool) {
+	for _, w := range words {
+		if !staticParts(w.Parts, false) {
+			return nil, false
+		}
+	}
+	fields, err := expand.Fields(shellConfig(env), words...)
+	if err != nil {
+		return nil, false
+	}
+	return fields, true
+}

@@ -1,0 +1,234 @@
+package dispatcher
+
+import (
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// What a hook runs and how it is started.
+
+// claudeEnvFile creates the hook's CLAUDE_ENV_FILE (empty, private) and
+// returns its path and the hook's environment with it set; "" when it
+// cannot be created (the hook then runs without one).
+func claudeEnvFile(env []string) (string, []string) {
+	f, err := os.CreateTemp("", "hermes-hooks-env-*.sh")
+	if err != nil {
+		return "", env
+	}
+	f.Close()
+	return f.Name(), withEnv(env, "CLAUDE_ENV_FILE", f.Name())
+}
+
+// readEnvFile reads what the hook exported into its CLAUDE_ENV_FILE into
+// its contribution, then removes the file.
+func readEnvFile(path string, rep *protocol.HookReport) {
+	defer os.Remove(path)
+	data, err := fsutil.ReadRegular(path, "", 64<<10)
+	if err != nil || len(data) == 0 {
+		return
+	}
+	vars, note := protocol.ParseEnvFile(data)
+	if note != "" {
+		rep.Note = joinNote(rep.Note, note)
+	}
+	if vars == nil {
+		return
+	}
+	if rep.Contribution == nil {
+		rep.Contribution = &protocol.Contribution{}
+	}
+	rep.Contribution.Env = vars
+}
+
+// prepare turns a hook into a process to run, or a spawn error worded as
+// Hermes words it. It starts what h.Target names — the files the gate
+// checked — and, when the gate pinned them, verifies them immediately
+// before the start and starts a pinned binary through its descriptor.
+func (d *Dispatcher) prepare(h Hook) (runSpec, string) {
+	e, t := h.Entry, &h.Target
+	spec := runSpec{Env: h.Env, Timeout: e.Timeout, Cap: d.opts.OutputCap}
+	if spec.Tag = runTag(); spec.Tag != "" {
+		spec.Env = append(slices.Clip(spec.Env), runTagVar+"="+spec.Tag)
+	}
+	if h.pins != nil {
+		spec.Verify = h.pins.Verify
+	}
+	if t.Err != "" {
+		if e.Dialect == protocol.Claude && t.Shell && t.ShellPath != "" {
+			// The shell reports it (exit 127 and its own words), as in
+			// Claude Code.
+			spec.Path, spec.Argv, spec.Dir = t.ShellPath, []string{t.ShellPath, "-c", e.Command}, h.Dir
+			return spec, ""
+		}
+		return spec, t.Err
+	}
+	if t.Shell {
+		// Claude Code runs command strings through the shell ($VARS, pipes,
+		// &&), in the session's working directory.
+		spec.Path, spec.Argv, spec.Dir = t.ShellPath, []string{t.ShellPath, "-c", e.Command}, h.Dir
+		return spec, ""
+	}
+	spec.Path, spec.Argv, spec.Dir = t.Path, t.Argv, t.Dir
+	if len(t.Env) > 0 {
+		spec.Env = append(slices.Clip(spec.Env), t.Env...)
+	}
+	if e.Dialect == protocol.Claude {
+		// What /bin/sh would have done before starting the command: PWD
+		// names the directory it runs in, and a script without a #! line
+		// is run by the shell.
+		spec.Env = withEnv(spec.Env, "PWD", t.Dir)
+		spec.ShellFallback = true
+	}
+	if p := h.pins.ExecPath(); p != "" {
+		spec.Path = p
+	}
+	if st := h.pins.Start(); st != nil {
+		// The interpreter reads the sealed copy of the script that was
+		// checked, not whatever its name holds by then.
+		spec.Path, spec.Argv, spec.Script = st.Path, st.Argv, st.Script
+		if st.PythonPath != "" {
+			pp := st.PythonPath
+			for _, kv := range spec.Env {
+				if v, ok := strings.CutPrefix(kv, "PYTHONPATH="); ok && v != "" {
+					pp += string(os.PathListSeparator) + v
+				}
+			}
+			spec.Env = withEnv(spec.Env, "PYTHONPATH", pp)
+		}
+	}
+	return spec, ""
+}
+
+// hookFor decides where and how an entry runs for this firing: its
+// directory ("" = the dispatcher's own), its environment and, for Claude
+// hooks, CLAUDE_PROJECT_DIR; then what its command runs there. Claude hooks
+// run in the session's cwd, as in Claude Code; project-local hooks in their
+// project root; other Hermes hooks where the dispatcher runs, as in Hermes.
+// The gate checks the files of the same Target the runner starts, so what
+// is approved is what runs.
+func (d *Dispatcher) hookFor(e *Entry, fields map[string]any) Hook {
+	h := Hook{Entry: e, Dir: e.WorkDir, Env: d.env}
+	if e.Dialect == protocol.Claude {
+		if cwd, ok := fields["cwd"].(string); ok && cwd != "" && isDir(cwd) {
+			h.Dir = cwd
+		}
+		h.ProjectDir = e.ProjectDir
+		if h.ProjectDir == "" {
+			h.ProjectDir = h.Dir
+			if h.ProjectDir == "" {
+				h.ProjectDir = d.opts.Cwd
+			}
+		}
+		h.Env = withEnv(d.env, "CLAUDE_PROJECT_DIR", h.ProjectDir)
+	}
+	dir := h.Dir
+	if dir == "" {
+		dir = d.opts.Cwd
+	}
+	if t := fixedTarget(e); t != nil {
+		h.Target = *t
+	} else {
+		h.Target = consent.Resolve(commandOf(e, h.Env, dir))
+	}
+	return h
+}
+
+// fixedTarget is what an entry that starts no local command "runs": an
+// http endpoint or a handler that cannot run here. Both are approved by
+// their text only; nil for ordinary commands.
+func fixedTarget(e *Entry) *consent.Target {
+	switch {
+	case e.Unsupported != "":
+		return &consent.Target{Opaque: e.Unsupported}
+	case e.Type == TypeHTTP:
+		return &consent.Target{Opaque: "an HTTP endpoint: what it answers can change without notice"}
+	}
+	return nil
+}
+
+// commandOf describes how an entry's command runs, for consent.Resolve.
+func commandOf(e *Entry, env []string, dir string) consent.Command {
+	c := consent.Command{Text: e.Command, Shell: e.Dialect == protocol.Claude, Env: env, Dir: dir}
+	if e.Args != nil {
+		c.Shell, c.Argv = false, e.Args
+	}
+	if e.Shell == "bash" {
+		c.ShellPath = "bash"
+	}
+	return c
+}
+
+// SplitCommand splits a Hermes-dialect command into argv the way Hermes
+// does (POSIX shell words, no shell), except that "~" is expanded at the
+// start of every word, not only of the whole string — so "bash ~/h.sh"
+// works. The error is worded as Hermes words it.
+func SplitCommand(command string) ([]string, string) {
+	return consent.SplitWords(command, nil)
+}
+
+// SameCommand reports whether two command strings run the same thing: equal,
+// or equal once split into words with "~" expanded. It lets people type a
+// command as their shell expands it (hermes-hooks approve ~/h.sh arrives as
+// /home/me/h.sh) and still name the config's "~/h.sh".
+func SameCommand(a, b string) bool {
+	if a == b {
+		return true
+	}
+	wa, errA := SplitCommand(a)
+	wb, errB := SplitCommand(b)
+	if errA != "" || errB != "" || len(wa) != len(wb) {
+		return false
+	}
+	for i := range wa {
+		if wa[i] != wb[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// acceptChannels are the environment variables that approve hooks. Hooks
+// never inherit them: a hook that runs hermes-hooks itself (a nested
+// dispatch) must not approve whatever it meets on the way.
+var acceptChannels = []string{"HERMES_ACCEPT_HOOKS"}
+
+// hookBaseEnv is the environment every hook starts from: env (nil: the
+// process's), with HERMES_HOOKS=1 — the recursion guard — and without the
+// accept channels.
+func hookBaseEnv(env []string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if slices.Contains(acceptChannels, name) || name == "HERMES_HOOKS" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "HERMES_HOOKS=1")
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// withEnv returns env with key=value set (replacing any earlier value),
+// never modifying env itself.
+func withEnv(env []string, key, value string) []string {
+	prefix := key + "="
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, prefix) {
+			out = append(out, kv)
+		}
+	}
+	return append(out, prefix+value)
+}

@@ -1,0 +1,356 @@
+package dispatcher
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"gopkg.in/yaml.v3"
+)
+
+// Parsing a config: the hooks: block, entries, matchers, timeouts.
+
+// ParseConfig parses a YAML config: the hooks: block, hooks_auto_accept,
+// tool_aliases and claude_settings (returned unresolved in ClaudeSettings).
+// Every other top-level key is the agent's business and is ignored. It never
+// panics; a document that is not YAML is a *ConfigError with its line.
+func ParseConfig(data []byte, path string) (cfg *Config, err error) {
+	defer func() {
+		// yaml.v3 has panicked on hostile input in the past; a config must
+		// never take the dispatcher down.
+		if r := recover(); r != nil {
+			cfg, err = nil, &ConfigError{Path: path, Err: fmt.Errorf("cannot parse YAML: %v", r)}
+		}
+	}()
+	cfg = emptyConfig()
+	cfg.Path = path
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, yamlError(path, err)
+	}
+	if len(doc.Content) == 0 {
+		return cfg, nil
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+			return cfg, nil
+		}
+		return nil, &ConfigError{Path: path, Line: root.Line, Err: fmt.Errorf("the top level must be a mapping, got %s", pyType(root))}
+	}
+	var hooks *yaml.Node
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		key, val := root.Content[i].Value, root.Content[i+1]
+		switch key {
+		case "hooks":
+			hooks = val
+		case "hooks_auto_accept":
+			cfg.AutoAccept = consent.AutoAccept(yamlValue(val))
+		case "tool_aliases":
+			cfg.parseToolAliases(val)
+		case "claude_settings":
+			cfg.parseClaudeSettingsList(val)
+		}
+	}
+	cfg.Tools = protocol.NewToolTable(cfg.ToolAliases)
+	if hooks != nil {
+		cfg.parseHooks(hooks, path)
+	}
+	return cfg, nil
+}
+
+var yamlLine = func() func(string) (int, string) {
+	return func(msg string) (int, string) {
+		// yaml.v3 errors read "yaml: line N: reason".
+		rest, ok := strings.CutPrefix(msg, "yaml: line ")
+		if !ok {
+			return 0, strings.TrimPrefix(msg, "yaml: ")
+		}
+		num, reason, ok := strings.Cut(rest, ": ")
+		n, err := strconv.Atoi(num)
+		if !ok || err != nil {
+			return 0, strings.TrimPrefix(msg, "yaml: ")
+		}
+		return n, reason
+	}
+}()
+
+func yamlError(path string, err error) error {
+	line, reason := yamlLine(err.Error())
+	return &ConfigError{Path: path, Line: line, Err: errors.New(reason)}
+}
+
+func (cfg *Config) parseToolAliases(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return
+	}
+	if n.Kind != yaml.MappingNode {
+		cfg.warn("tool_aliases", "must be a mapping of Hermes tool names to Claude tool names; got "+pyType(n)+"; ignoring")
+		return
+	}
+	cfg.ToolAliases = map[string]string{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if v.Kind != yaml.ScalarNode || (v.Tag != "!!str" && v.Tag != "!!null") {
+			cfg.warn("tool_aliases."+k.Value, "must be a string (the Claude tool name); ignoring")
+			continue
+		}
+		name := v.Value
+		if v.Tag == "!!null" {
+			name = ""
+		}
+		cfg.ToolAliases[k.Value] = strings.TrimSpace(name)
+	}
+}
+
+func (cfg *Config) parseClaudeSettingsList(n *yaml.Node) {
+	switch {
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!null":
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!str":
+		cfg.ClaudeSettings = append(cfg.ClaudeSettings, n.Value)
+	case n.Kind == yaml.SequenceNode:
+		for i, item := range n.Content {
+			if item.Kind != yaml.ScalarNode || item.Tag != "!!str" || strings.TrimSpace(item.Value) == "" {
+				cfg.warn(fmt.Sprintf("claude_settings[%d]", i), "must be a file path; ignoring")
+				continue
+			}
+			cfg.ClaudeSettings = append(cfg.ClaudeSettings, strings.TrimSpace(item.Value))
+		}
+	default:
+		cfg.warn("claude_settings", "must be a list of Claude settings file paths; got "+pyType(n)+"; ignoring")
+	}
+}
+
+// reservedHookKeys sit under hooks: but are not events.
+var reservedHookKeys = map[string]bool{"outbound": true, "output_spill": true}
+
+func (cfg *Config) parseHooks(n *yaml.Node, source string) {
+	if n.Kind != yaml.MappingNode {
+		if !(n.Kind == yaml.ScalarNode && n.Tag == "!!null") {
+			cfg.warn("hooks", "must be a mapping of event names to lists of hook definitions; got "+pyType(n)+"; no hooks loaded")
+		}
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		name, val := n.Content[i].Value, n.Content[i+1]
+		if reservedHookKeys[name] {
+			continue
+		}
+		ev, known := protocol.Lookup(name)
+		switch {
+		case known && ev.ShellUnsupported:
+			cfg.warn("", "hook event '"+name+"' is Python-plugin-only: shell hooks cannot return its directive, so entries under hooks."+name+" are ignored")
+			continue
+		case !known:
+			cfg.warn("", protocol.UnknownEventMessage(name))
+			continue
+		case val.Kind == yaml.ScalarNode && val.Tag == "!!null":
+			continue
+		case val.Kind != yaml.SequenceNode:
+			cfg.warn("", "hooks."+name+" must be a list of hook definitions; got "+pyType(val))
+			continue
+		}
+		dialect := protocol.Hermes
+		if protocol.IsClaudeName(name) {
+			dialect = protocol.Claude
+		}
+		for j, item := range val.Content {
+			path := fmt.Sprintf("hooks.%s[%d]", name, j)
+			if item.Kind == yaml.MappingNode && mappingGet(item, "command") == nil && mappingGet(item, "hooks") != nil {
+				// A Claude matcher group pasted into YAML:
+				// {matcher, hooks: [{type, command, timeout}]}.
+				cfg.parseYAMLClaudeGroup(ev, name, path, j, item, source)
+				continue
+			}
+			if e := cfg.parseEntry(ev, name, path, j, item, dialect, source); e != nil {
+				cfg.Entries = append(cfg.Entries, e)
+			}
+		}
+	}
+}
+
+func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, index int, group *yaml.Node, source string) {
+	matcher := ""
+	if m := mappingGet(group, "matcher"); m != nil && m.Kind == yaml.ScalarNode && m.Tag == "!!str" {
+		matcher = m.Value
+	} else if m != nil && !(m.Kind == yaml.ScalarNode && m.Tag == "!!null") {
+		cfg.warn(path, ".matcher must be a string; this group is ignored, as in Claude Code")
+		return
+	}
+	handlers := mappingGet(group, "hooks")
+	if handlers.Kind != yaml.SequenceNode {
+		cfg.warn(path, ".hooks must be a list of handlers; got "+pyType(handlers))
+		return
+	}
+	for k, h := range handlers.Content {
+		hp := fmt.Sprintf("%s.hooks[%d]", path, k)
+		if h.Kind != yaml.MappingNode {
+			cfg.warn(hp, " must be a mapping with a 'command' key; got "+pyType(h))
+			continue
+		}
+		if e := cfg.parseClaudeHandler(ev, name, hp, index, h, matcher, source); e != nil {
+			cfg.Entries = append(cfg.Entries, e)
+		}
+	}
+}
+
+// parseEntry validates one hook definition exactly as Hermes does (see the
+// Hermes reference §1.3), plus our keys: dialect, priority, onFailure.
+func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index int, n *yaml.Node, dialect protocol.Dialect, source string) *Entry {
+	if n.Kind != yaml.MappingNode {
+		cfg.warn(path, " must be a mapping with a 'command' key; got "+pyType(n))
+		return nil
+	}
+	cmdNode := mappingGet(n, "command")
+	if cmdNode == nil || cmdNode.Kind != yaml.ScalarNode || cmdNode.Tag != "!!str" || strings.TrimSpace(cmdNode.Value) == "" {
+		cfg.warn(path, " is missing a non-empty 'command' field")
+		return nil
+	}
+	e := &Entry{
+		Event:      ev,
+		DeclaredAs: declared,
+		Index:      index,
+		Command:    strings.TrimSpace(cmdNode.Value),
+		Timeout:    DefaultTimeoutSeconds * time.Second,
+		Dialect:    dialect,
+		Source:     source,
+	}
+	if d := mappingGet(n, "dialect"); d != nil {
+		if v, ok := protocol.ParseDialect(d.Value); ok && d.Kind == yaml.ScalarNode {
+			e.Dialect = v
+		} else {
+			cfg.warn(path, ".dialect must be 'hermes' or 'claude'; got "+pyRepr(d)+"; using "+string(e.Dialect))
+		}
+	}
+	if e.Dialect == protocol.Claude {
+		e.Timeout = claudeDefaultTimeout(ev)
+	}
+	if m := mappingGet(n, "matcher"); m != nil {
+		cfg.parseMatcher(e, path, m)
+	}
+	if t := mappingGet(n, "timeout"); t != nil {
+		e.Timeout = cfg.parseTimeout(path, t, e.Dialect, e.Timeout)
+	}
+	cfg.parseFailClosed(e, path, n)
+	if p := mappingGet(n, "priority"); p != nil {
+		if v, ok := pyInt(p); ok && p.Tag != "!!bool" && !isYAML11Bool(p) {
+			e.Priority = v
+		} else {
+			cfg.warn(path, ".priority must be an integer (got "+pyRepr(p)+"); using 0")
+		}
+	}
+	e.match = compileMatcher(e, func(msg string) { cfg.warn(path, ".matcher: "+msg) })
+	return e
+}
+
+func (cfg *Config) parseMatcher(e *Entry, path string, m *yaml.Node) {
+	if m.Kind == yaml.ScalarNode && m.Tag == "!!null" {
+		return
+	}
+	if m.Kind != yaml.ScalarNode || m.Tag != "!!str" {
+		cfg.warn(path, ".matcher must be a string regex; ignoring")
+		return
+	}
+	matcher := strings.TrimSpace(m.Value)
+	if matcher == "" {
+		return
+	}
+	if e.Dialect == protocol.Hermes && !e.Event.HermesMatcher {
+		cfg.warn(path, ".matcher is only honored for pre_tool_call / post_tool_call; it is ignored on "+e.DeclaredAs+" and the hook fires on every "+e.DeclaredAs)
+		return
+	}
+	if e.Dialect == protocol.Claude && e.Event.ClaudeMatchOn == "" {
+		cfg.warn(path, ".matcher is ignored on "+e.Event.ClaudeName()+" (Claude Code runs every hook of that event)")
+		return
+	}
+	e.Matcher = matcher
+}
+
+// parseTimeout applies Python int() to the value, then Hermes' bounds: below
+// 1 → the default (not 1), above 300 → 300. Claude-dialect entries may use
+// fractional seconds, as Claude Code allows.
+func (cfg *Config) parseTimeout(path string, t *yaml.Node, dialect protocol.Dialect, def time.Duration) time.Duration {
+	if dialect == protocol.Claude && t.Kind == yaml.ScalarNode && (t.Tag == "!!float" || t.Tag == "!!int") {
+		f, err := strconv.ParseFloat(strings.ReplaceAll(t.Value, "_", ""), 64)
+		if err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			switch {
+			case f < 1:
+				cfg.warn(path, fmt.Sprintf(".timeout=%ss is below 1s; using default %ds", t.Value, int(def.Seconds())))
+				return def
+			case f > MaxClaudeTimeoutSeconds:
+				cfg.warn(path, fmt.Sprintf(".timeout=%ss exceeds max %ds; clamping", t.Value, MaxClaudeTimeoutSeconds))
+				return MaxClaudeTimeoutSeconds * time.Second
+			}
+			return time.Duration(f * float64(time.Second))
+		}
+	}
+	limit := MaxTimeoutSeconds
+	if dialect == protocol.Claude {
+		limit = MaxClaudeTimeoutSeconds
+	}
+	v, ok := pyInt(t)
+	switch {
+	case !ok:
+		cfg.warn(path, fmt.Sprintf(".timeout must be an int (got %s); using default %ds", pyRepr(t), int(def.Seconds())))
+		return def
+	case v < 1:
+		cfg.warn(path, fmt.Sprintf(".timeout=%ds is below 1s; using default %ds", v, int(def.Seconds())))
+		return def
+	case v > limit:
+		cfg.warn(path, fmt.Sprintf(".timeout=%ds exceeds max %ds; clamping", v, limit))
+		return time.Duration(limit) * time.Second
+	}
+	return time.Duration(v) * time.Second
+}
+
+// parseFailClosed reads fail_closed (which wins when present, even false),
+// else failClosed, else Claude's onFailure: block. Hermes hooks may fail
+// closed only on pre_tool_call; Claude hooks on any event whose hooks can
+// block.
+func (cfg *Config) parseFailClosed(e *Entry, path string, n *yaml.Node) {
+	key := "fail_closed"
+	v := mappingGet(n, key)
+	if v == nil {
+		key = "failClosed"
+		v = mappingGet(n, key)
+	}
+	var on bool
+	switch {
+	case v != nil:
+		b, ok := yamlBool(v)
+		if !ok {
+			cfg.warn(path, "."+key+" must be a boolean (got "+pyRepr(v)+"); treating as false")
+			return
+		}
+		on = b
+	default:
+		f := mappingGet(n, "onFailure")
+		if f == nil {
+			return
+		}
+		switch strings.ToLower(strings.TrimSpace(f.Value)) {
+		case "block":
+			on = true
+		case "allow", "ignore", "continue", "":
+		default:
+			cfg.warn(path, ".onFailure must be 'block' or 'allow' (got "+pyRepr(f)+"); ignoring")
+		}
+	}
+	if !on {
+		return
+	}
+	allowed := e.Event.Gating()
+	if e.Dialect == protocol.Claude {
+		allowed = e.Event.Can(protocol.CapBlock | protocol.CapContinue)
+	}
+	if !allowed {
+		cfg.warn(path, "."+key+" is only honored for pre_tool_call (hooks that can block); ignored on "+e.DeclaredAs)
+		return
+	}
+	e.FailClosed = true
+}

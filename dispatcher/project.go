@@ -1,0 +1,142 @@
+package dispatcher
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// Project-local hooks: discovery and bounded reading.
+
+// ProjectHooksFile is the project-local hooks file, relative to a project
+// directory.
+const ProjectHooksFile = ".hermes/hooks.yaml"
+
+// Bounds on what is read. A file a repository names (its hooks file, the
+// settings files that lists) is read only when it is a regular file inside
+// the project, up to MaxProjectFileBytes; the user's own config files up to
+// MaxConfigBytes. Nothing is read from a FIFO or a device.
+const (
+	MaxProjectFileBytes = 1 << 20
+	MaxConfigBytes      = 16 << 20
+)
+
+// ReadConfigFile reads one of the user's own config files (the config,
+// a Claude settings file it names) with MaxConfigBytes and never from a
+// FIFO or device. serve uses it too.
+func ReadConfigFile(path string) ([]byte, error) {
+	return fsutil.ReadRegular(path, "", MaxConfigBytes)
+}
+
+// FindProjectHooks returns the nearest .hermes/hooks.yaml from dir upward,
+// stopping at the repository root (a directory holding .git) or, outside a
+// repository, after dir itself. "" when there is none.
+func FindProjectHooks(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	inRepo := insideRepo(dir)
+	for {
+		p := filepath.Join(dir, ProjectHooksFile)
+		if _, err := os.Lstat(p); err == nil {
+			// Whatever it is, it is the project's hooks file: addProject
+			// refuses (with a warning) one that is not a plain file of
+			// the project, rather than silently looking further up.
+			return p
+		}
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil || !inRepo {
+			return ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// insideRepo reports whether dir is inside a git work tree (some ancestor,
+// or dir itself, holds .git). Outside one, only dir itself is searched, so a
+// stray hooks file in a parent directory is never picked up.
+func insideRepo(dir string) bool {
+	for {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false
+		}
+		dir = parent
+	}
+}
+
+// addProject merges a project's .hermes/hooks.yaml. A repository must not
+// be able to approve its own hooks, so hooks_auto_accept there is ignored;
+// its hooks run in the project root, are approved per project (Scope), and
+// its claude_settings paths are relative to it and must stay inside it.
+// Every problem is a warning that skips the file concerned, never an error.
+func (cfg *Config) addProject(path string) {
+	root := filepath.Dir(filepath.Dir(path))
+	data, err := fsutil.ReadRegular(path, root, MaxProjectFileBytes)
+	if err != nil {
+		cfg.warn(path, "project hooks file skipped: "+err.Error())
+		return
+	}
+	proj, err := ParseConfig(data, path)
+	if err != nil {
+		cfg.warn(path, "project hooks file skipped: "+err.Error())
+		return
+	}
+	if proj.AutoAccept {
+		proj.warn(path+": hooks_auto_accept", "is ignored in a project's hooks file: a repository cannot approve its own hooks")
+	}
+	if proj.ToolAliases != nil {
+		proj.warn(path+": tool_aliases", "is ignored in a project's hooks file; set it in the global config")
+	}
+	for _, e := range proj.Entries {
+		e.WorkDir = root
+		e.Scope = consent.Scope{Project: root, Source: path}
+		if e.Dialect == protocol.Claude && e.ProjectDir == "" {
+			e.ProjectDir = root
+		}
+	}
+	cfg.Entries = append(cfg.Entries, proj.Entries...)
+	cfg.Warnings = append(cfg.Warnings, proj.Warnings...)
+	for _, p := range proj.ClaudeSettings {
+		sp := resolvePath(p, root)
+		data, err := fsutil.ReadRegular(sp, root, MaxProjectFileBytes)
+		if err != nil {
+			cfg.warn(path+": claude_settings", sp+": skipped: "+err.Error())
+			continue
+		}
+		entries, warnings, err := ParseClaudeSettings(data, sp)
+		if err != nil {
+			cfg.warn(path+": claude_settings", "skipped: "+err.Error())
+			continue
+		}
+		for _, e := range entries {
+			e.Scope = consent.Scope{Project: root, Source: sp}
+			if e.ProjectDir == "" {
+				e.ProjectDir = root
+			}
+		}
+		cfg.Entries = append(cfg.Entries, entries...)
+		cfg.Warnings = append(cfg.Warnings, warnings...)
+		cfg.ClaudeSettings = append(cfg.ClaudeSettings, sp)
+	}
+	cfg.ProjectHooks = path
+}
+
+func sameFile(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}

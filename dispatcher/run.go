@@ -1,0 +1,253 @@
+package dispatcher
+
+import (
+	"context"
+	"math"
+	"sync"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// Running the selected hooks: tiers, chains, one hook.
+
+// runTiers runs the hooks tier by tier: hooks of equal priority start
+// together, a tier starts once the previous one has finished, and a block
+// stops the tiers after it from starting. With every priority at its
+// default, there is one tier and every hook starts at once. Metadata from a
+// tier reaches the tiers after it.
+func (d *Dispatcher) runTiers(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Hook, runnable []int, reports []protocol.HookReport) {
+	var meta map[string]any
+	for start := 0; start < len(runnable); {
+		end := start + 1
+		for end < len(runnable) && sel[runnable[end]].Entry.Priority == sel[runnable[start]].Entry.Priority {
+			end++
+		}
+		tier := runnable[start:end]
+		tf := fields
+		if meta != nil {
+			tf = withField(fields, "metadata", meta)
+		}
+		d.runParallel(ctx, ev, tf, sel, tier, reports)
+		blocked := false
+		for _, i := range tier {
+			if c := reports[i].Contribution; c != nil {
+				blocked = blocked || c.Decision == protocol.DecisionBlock
+				meta = mergeMeta(meta, c.Metadata)
+			}
+		}
+		if blocked {
+			skipRest(runnable[end:], reports, "not started: a hook of an earlier priority blocked")
+			return
+		}
+		start = end
+	}
+}
+
+func skipRest(rest []int, reports []protocol.HookReport, why string) {
+	for _, i := range rest {
+		reports[i].Skipped = why
+	}
+}
+
+func mergeMeta(into, from map[string]any) map[string]any {
+	if len(from) == 0 {
+		return into
+	}
+	out := make(map[string]any, len(into)+len(from))
+	for k, v := range into {
+		out[k] = v
+	}
+	for k, v := range from {
+		out[k] = v
+	}
+	return out
+}
+
+// withField returns a copy of fields with key set to value.
+func withField(fields map[string]any, key string, value any) map[string]any {
+	out := make(map[string]any, len(fields)+1)
+	for k, v := range fields {
+		out[k] = v
+	}
+	out[key] = value
+	return out
+}
+
+func baseReport(e *Entry) protocol.HookReport {
+	return protocol.HookReport{
+		Event:   e.DeclaredAs,
+		Command: e.Command,
+		Dialect: e.Dialect,
+		Matcher: e.Matcher,
+		Source:  e.Source,
+	}
+}
+
+// runParallel starts every runnable hook at once (within the dispatcher's
+// bound); each fills in its own report slot, so completion order cannot
+// change the fold.
+func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Hook, runnable []int, reports []protocol.HookReport) {
+	var payloads [2][]byte // one encoded payload per dialect, shared
+	payloadFor := func(dl protocol.Dialect) []byte {
+		i := 0
+		if dl == protocol.Claude {
+			i = 1
+		}
+		if payloads[i] == nil {
+			payloads[i] = protocol.BuildPayload(dl, ev, fields, d.payload)
+		}
+		return payloads[i]
+	}
+	for _, i := range runnable {
+		payloadFor(sel[i].Entry.Dialect)
+	}
+	if len(runnable) == 1 {
+		i := runnable[0]
+		d.runInto(ctx, ev, sel[i], payloadFor(sel[i].Entry.Dialect), fields, &reports[i], nil)
+		return
+	}
+	var wg sync.WaitGroup
+	for _, i := range runnable {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			d.runInto(ctx, ev, sel[i], payloadFor(sel[i].Entry.Dialect), fields, &reports[i], nil)
+		}(i)
+	}
+	wg.Wait()
+}
+
+// runChain runs transform hooks one after another, in priority order: each
+// sees the text the previous one produced and the metadata the earlier ones
+// returned; a block ends the chain.
+func (d *Dispatcher) runChain(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Hook, runnable []int, reports []protocol.HookReport) {
+	cur := fields
+	var meta map[string]any
+	for n, i := range runnable {
+		payload := protocol.BuildPayload(sel[i].Entry.Dialect, ev, cur, d.payload)
+		d.runInto(ctx, ev, sel[i], payload, cur, &reports[i], nil)
+		c := reports[i].Contribution
+		if c == nil {
+			continue
+		}
+		if c.Decision == protocol.DecisionBlock {
+			skipRest(runnable[n+1:], reports, "not started: an earlier hook of the chain blocked")
+			return
+		}
+		if c.Result != nil && *c.Result != "" {
+			cur = withField(cur, ev.TextField, *c.Result)
+		}
+		if len(c.Metadata) > 0 {
+			meta = mergeMeta(meta, c.Metadata)
+			cur = withField(cur, "metadata", meta)
+		}
+	}
+}
+
+// HookRun is one hook run with its raw output, for `hermes-hooks test` and
+// `doctor`, which show what the hook printed.
+type HookRun struct {
+	Report protocol.HookReport
+	Stdout []byte
+	Stderr []byte
+}
+
+// RunEntry runs one entry against the fields, without asking the Gate, and
+// returns its report and raw output. The caller decides whether running it
+// is acceptable (test runs unapproved hooks on purpose; doctor never does).
+func (d *Dispatcher) RunEntry(ctx context.Context, ev *protocol.Event, e *Entry, fields map[string]any) HookRun {
+	if fields == nil {
+		fields = map[string]any{}
+	}
+	run := HookRun{Report: baseReport(e)}
+	payload := protocol.BuildPayload(e.Dialect, ev, fields, d.payload)
+	d.runInto(ctx, ev, d.hookFor(e, fields), payload, fields, &run.Report, &run)
+	return run
+}
+
+// runInto runs one hook and records its result and contribution in rep;
+// raw, when non-nil, also receives its output.
+func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, payload []byte, fields map[string]any, rep *protocol.HookReport, raw *HookRun) {
+	e := h.Entry
+	select {
+	case d.sem <- struct{}{}:
+	case <-ctx.Done():
+		rep.Skipped = "cancelled before it started: " + ctx.Err().Error()
+		return
+	}
+	var (
+		res      runResult
+		spawnErr string
+	)
+	if e.Type == TypeHTTP {
+		res = runHTTP(ctx, e, h.Env, payload, d.opts.OutputCap)
+	} else {
+		var spec runSpec
+		spec, spawnErr = d.prepare(h)
+		var envFile string
+		if spawnErr == "" && e.Dialect == protocol.Claude && ev.EnvFile {
+			envFile, spec.Env = claudeEnvFile(spec.Env)
+		}
+		if spawnErr != "" {
+			res.SpawnError = spawnErr
+		} else {
+			spec.Stdin = payload
+			res = run(ctx, spec)
+		}
+		if envFile != "" {
+			defer func() { readEnvFile(envFile, rep) }()
+		}
+	}
+	<-d.sem
+
+	rep.Ran = spawnErr == "" && res.SpawnError == ""
+	rep.ElapsedMS = math.Round(float64(res.Elapsed.Microseconds())) / 1000
+	rep.TimedOut = res.TimedOut
+	rep.Error = res.SpawnError
+	rep.StdoutTruncated = res.StdoutTruncated
+	rep.StderrTruncated = res.StderrTruncated
+	if res.Exited {
+		code := res.ExitCode
+		rep.ExitCode = &code
+	}
+	if res.Cancelled {
+		rep.Error = "cancelled: " + ctx.Err().Error()
+	}
+	if raw != nil {
+		raw.Stdout, raw.Stderr = res.Stdout, res.Stderr
+	}
+	if res.Cancelled {
+		return
+	}
+	c, note := protocol.ParseReply(protocol.Reply{
+		Dialect:    e.Dialect,
+		Event:      ev,
+		Command:    e.Command,
+		ExitCode:   res.ExitCode,
+		Stdout:     res.Stdout,
+		Stderr:     res.Stderr,
+		SpawnError: res.SpawnError,
+		TimedOut:   res.TimedOut,
+		Timeout:    e.Timeout.Seconds(),
+		FailClosed: e.FailClosed,
+	})
+	if c != nil && c.ReplaceArgs && e.Dialect == protocol.Claude {
+		orig, _ := protocol.Args(fields)
+		c.Args = protocol.HostArgs(orig, c.Args)
+	}
+	rep.Contribution = c
+	if note != res.SpawnError && !res.TimedOut {
+		// A spawn error or timeout is already in the report's own fields.
+		rep.Note = note
+	}
+	if res.StdoutTruncated {
+		rep.Note = joinNote(rep.Note, "stdout exceeded the output cap and was truncated")
+	}
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}

@@ -1,0 +1,134 @@
+package dispatcher
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// Session glue: state, the stop-hook cap, once-hooks.
+
+// onceKey names an entry among the once-per-session hooks that ran.
+func onceKey(e *Entry) string { return e.DeclaredAs + "\x00" + e.Command + "\x00" + e.Source }
+
+// filterOnce drops the once-per-session hooks (Claude's once) that already
+// ran in this session, and returns the keys of those about to run.
+func (d *Dispatcher) filterOnce(selected []*Entry, runnable []int, reports []protocol.HookReport, sess Session) ([]int, []string) {
+	var keep []int
+	var once []string
+	for _, i := range runnable {
+		e := selected[i]
+		if !e.Once {
+			keep = append(keep, i)
+			continue
+		}
+		k := onceKey(e)
+		if slices.Contains(sess.Ran, k) {
+			reports[i].Skipped = "once: it already ran in this session"
+			continue
+		}
+		keep = append(keep, i)
+		once = append(once, k)
+	}
+	return keep, once
+}
+
+func isStopEvent(ev *protocol.Event) bool {
+	return ev.Name == "pre_verify" || ev.Name == "subagent_stop"
+}
+
+// sessionID is the session the firing belongs to, when the dispatcher keeps
+// session state and the host said which session it is.
+func (d *Dispatcher) sessionID(fields map[string]any) string {
+	if d.opts.Sessions == nil {
+		return ""
+	}
+	s, _ := protocol.SessionID(fields).(string)
+	return s
+}
+
+// loadSession reads the session and returns the fields the hooks see: the
+// host's, plus "state" once the session has any (a payload keeps exactly
+// the host's keys until a hook uses the feature), and, on stop events,
+// Claude's stop_hook_active when the host did not say (Claude-dialect
+// payloads only: Hermes never sends it).
+func (d *Dispatcher) loadSession(ev *protocol.Event, session string, fields map[string]any) (Session, map[string]any) {
+	sess, err := d.opts.Sessions.Load(session)
+	if err != nil {
+		d.warn(err.Error())
+	}
+	if len(sess.State) > 0 {
+		fields = withField(fields, "state", sess.State)
+	}
+	if _, set := fields["stop_hook_active"]; isStopEvent(ev) && !set {
+		fields = withField(fields, "stop_hook_active", sess.StopBlocks > 0)
+	}
+	return sess, fields
+}
+
+// saveSession applies the replies' state patches in config order and keeps
+// the stop-hook block count; past StopBlockCap consecutive blocks, a stop
+// hook's block is overridden so the agent may stop.
+func (d *Dispatcher) saveSession(ev *protocol.Event, session string, loaded Session, o *protocol.Outcome, ranOnce []string) {
+	var patched []int
+	for i := range o.Hooks {
+		if c := o.Hooks[i].Contribution; c != nil && c.State != nil {
+			patched = append(patched, i)
+		}
+	}
+	stop := isStopEvent(ev)
+	if len(patched) == 0 && len(ranOnce) == 0 && !(stop && (o.Blocked() || loaded.StopBlocks > 0)) {
+		return
+	}
+	var capped bool
+	err := d.opts.Sessions.Update(session, func(s *Session) error {
+		for _, k := range ranOnce {
+			if !slices.Contains(s.Ran, k) {
+				s.Ran = append(s.Ran, k)
+			}
+		}
+		for _, i := range patched {
+			s.State = applyPatch(s.State, o.Hooks[i].Contribution.State)
+		}
+		if stop {
+			switch {
+			case !o.Blocked():
+				s.StopBlocks = 0
+			case s.StopBlocks >= StopBlockCap:
+				s.StopBlocks, capped = 0, true
+			default:
+				s.StopBlocks++
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, ErrStateTooLarge) {
+		for _, i := range patched {
+			o.Hooks[i].Note = joinNote(o.Hooks[i].Note, "state patch refused: "+err.Error())
+		}
+		err = nil
+	}
+	if err != nil {
+		d.warn(err.Error())
+	}
+	if capped {
+		for i := range o.Hooks {
+			if c := o.Hooks[i].Contribution; c != nil && c.Decision == protocol.DecisionBlock {
+				o.Hooks[i].Note = joinNote(o.Hooks[i].Note, "stop-hook block cap reached (8 in a row): the agent may stop")
+			}
+		}
+		o.Decision, o.Message = protocol.DecisionNone, ""
+	}
+}
+
+// endSession forgets a session's state when it ends (on_session_end,
+// on_session_finalize), whether or not any hook ran.
+func (d *Dispatcher) endSession(ev *protocol.Event, session string) {
+	if session == "" || (ev.Name != "on_session_end" && ev.Name != "on_session_finalize") {
+		return
+	}
+	if err := d.opts.Sessions.Clear(session); err != nil {
+		d.warn(err.Error())
+	}
+}

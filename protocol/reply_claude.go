@@ -1,0 +1,333 @@
+package protocol
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Claude Code dialect replies.
+
+// plainStdoutIsContext lists the events on which Claude Code turns plain
+// (non-JSON) stdout of a successful hook into context.
+func plainStdoutIsContext(ev *Event) bool {
+	switch ev.Name {
+	case "pre_llm_call", "on_session_start", "UserPromptExpansion":
+		return true
+	}
+	return false
+}
+
+func parseClaude(r Reply) (*Contribution, string) {
+	ev := r.Event
+	if r.SpawnError != "" || r.TimedOut {
+		reason := r.SpawnError
+		if r.TimedOut {
+			reason = "timed out after " + strconv.FormatFloat(r.Timeout, 'f', -1, 64) + "s"
+		}
+		if r.FailClosed && ev.Can(CapBlock|CapContinue) {
+			return failedClosed(r.Command, reason), reason
+		}
+		return nil, reason
+	}
+	stdout := jsTrim(toValidUTF8(r.Stdout))
+	stderr := jsTrim(toValidUTF8(r.Stderr))
+
+	var (
+		c       *Contribution
+		note    string
+		isJSON  bool
+		badJSON bool
+	)
+	if strings.HasPrefix(stdout, "{") {
+		v, err := DecodeJSON([]byte(stdout))
+		obj, ok := v.(map[string]any)
+		if err != nil || !ok {
+			badJSON = true
+			note = "hook stdout looks like a JSON object but is not valid JSON: " + cutRunes(stdout, 200)
+		} else {
+			isJSON = true
+			c, note = claudeJSON(ev, obj)
+		}
+	}
+
+	switch {
+	case r.ExitCode == 2 && stdout == "" && missingScript(ev, stderr):
+		// Claude Code downgrades this on stop events: a stop hook whose
+		// script is gone must not keep the agent going forever.
+		note = joinNonEmpty("; ", note, "exit code 2 with a missing script ("+firstLine(stderr)+") is a non-blocking error on "+ev.ClaudeName())
+	case r.ExitCode == 2:
+		switch ev.Exit2 {
+		case Exit2Blocks:
+			if c == nil || c.Decision != DecisionBlock {
+				if c == nil {
+					c = &Contribution{}
+				}
+				c.Decision, c.Message, c.RuleKey = DecisionBlock, stderr, ""
+				if c.Message == "" {
+					c.Message = ClaudeExit2NoStderr
+				}
+			}
+		case Exit2User:
+			if stderr != "" {
+				if c == nil {
+					c = &Contribution{}
+				}
+				c.SystemMessage = joinNonEmpty("\n", c.SystemMessage, stderr)
+			}
+		default:
+			note = joinNonEmpty("; ", note, "exit code 2 has no effect on "+ev.ClaudeName())
+		}
+	case r.ExitCode == 0:
+		if !isJSON && !badJSON && stdout != "" && plainStdoutIsContext(ev) {
+			c = &Contribution{Context: stdout}
+		}
+	default:
+		if !isJSON {
+			note = joinNonEmpty("; ", note, "Failed with non-blocking status code "+strconv.Itoa(r.ExitCode)+prefixIf(": ", firstLine(stderr)))
+		}
+	}
+
+	if r.FailClosed && ev.Can(CapBlock|CapContinue) && (c == nil || c.Decision != DecisionBlock) {
+		switch {
+		case badJSON:
+			return failedClosed(r.Command, "unparseable stdout (expected a JSON object)"), note
+		case r.ExitCode != 0 && r.ExitCode != 2 && !isJSON:
+			return failedClosed(r.Command, exitText(r.ExitCode)), note
+		}
+	}
+	if c.IsEmpty() {
+		return nil, note
+	}
+	return c, note
+}
+
+// missingScript reports Claude Code's special case: on Stop, SubagentStop,
+// TaskCompleted and TeammateIdle an exit 2 whose stderr says the script
+// could not be found or opened is a non-blocking error, not a block.
+func missingScript(ev *Event, stderr string) bool {
+	switch ev.ClaudeName() {
+	case "Stop", "SubagentStop", "TaskCompleted", "TeammateIdle":
+		return strings.Contains(stderr, "No such file") || strings.Contains(stderr, "can't open")
+	}
+	return false
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+func prefixIf(prefix, s string) string {
+	if s == "" {
+		return ""
+	}
+	return prefix + s
+}
+
+// claudeJSON applies a parsed Claude reply object. A type or enum error in a
+// known field invalidates the whole reply (Claude Code's schema validation:
+// a non-blocking error, the action proceeds).
+func claudeJSON(ev *Event, obj map[string]any) (*Contribution, string) {
+	if msg := validateClaude(obj); msg != "" {
+		return nil, "hook output failed validation: " + msg
+	}
+	c := &Contribution{}
+	var notes []string
+
+	if cont, ok := obj["continue"].(bool); ok && !cont {
+		c.Stop = true
+		c.StopReason, _ = obj["stopReason"].(string)
+	}
+	c.SystemMessage, _ = obj["systemMessage"].(string)
+	reason, _ := obj["reason"].(string)
+
+	// Gating candidates: the top-level decision and hookSpecificOutput's;
+	// the most restrictive wins (Claude Code 2.1.330 blocks when either
+	// blocks).
+	var (
+		topDecision Decision
+		hsoDecision Decision
+		hsoReason   string
+	)
+	if d, ok := obj["decision"].(string); ok {
+		switch {
+		case d == "block" && ev.Can(CapBlock|CapContinue):
+			topDecision = DecisionBlock
+		case d == "approve" && ev.Can(CapApprove):
+			topDecision = DecisionAllow
+		default:
+			notes = append(notes, "decision \""+d+"\" has no effect on "+ev.ClaudeName())
+		}
+	}
+	if c.SystemMessage != "" && discardsSystemMessage(ev) {
+		notes = append(notes, "systemMessage is discarded on "+ev.ClaudeName())
+		c.SystemMessage = ""
+	}
+
+	if raw, present := obj["hookSpecificOutput"]; present && raw != nil {
+		hso := raw.(map[string]any) // validated above
+		name, _ := hso["hookEventName"].(string)
+		switch {
+		case name == "":
+			notes = append(notes, "hookSpecificOutput without hookEventName ignored")
+		case name != ev.ClaudeName():
+			notes = append(notes, "hookSpecificOutput.hookEventName \""+name+"\" does not match "+ev.ClaudeName()+"; ignored")
+		default:
+			d, msg, n := claudeHSO(ev, hso, c)
+			if n != "" {
+				notes = append(notes, n)
+			}
+			hsoDecision, hsoReason = d, msg
+		}
+	}
+
+	// The most restrictive of the two forms applies; its message is its own
+	// reason (for hookSpecificOutput, permissionDecisionReason, else the
+	// top-level reason), else Claude Code's default.
+	decision, msg := topDecision, reason
+	if hsoDecision.rank() > topDecision.rank() {
+		decision, msg = hsoDecision, hsoReason
+		if msg == "" {
+			msg = reason
+		}
+	}
+	if decision.rank() > 0 {
+		c.Decision, c.Message = decision, msg
+		if msg == "" && decision == DecisionBlock {
+			c.Message = ClaudeDefaultBlockReason
+		}
+		if decision == DecisionDefer {
+			c.Message = ""
+		}
+	}
+	if c.Decision.rank() == 0 && c.Context != "" && ev.Can(CapContinue) {
+		// A stop hook that only adds context makes Claude Code go on with
+		// the turn, that context its reason to (issue 13, item 3): the
+		// same as a block, under the same cap of consecutive blocks.
+		c.Decision, c.Message, c.Context = DecisionBlock, c.Context, ""
+	}
+	c = withExtensions(obj, c)
+	if c.IsEmpty() {
+		c = nil
+	}
+	return c, strings.Join(notes, "; ")
+}
+
+// discardsSystemMessage lists the events whose systemMessage Claude Code
+// drops.
+func discardsSystemMessage(ev *Event) bool {
+	switch ev.ClaudeName() {
+	case "Notification", "SessionEnd", "PreCompact", "PostCompact", "InstructionsLoaded", "StopFailure":
+		return true
+	}
+	return false
+}
+
+// claudeHSO reads hookSpecificOutput for ev. It returns the gating decision
+// it asks for (if any) and that decision's reason.
+func claudeHSO(ev *Event, hso map[string]any, c *Contribution) (d Decision, reason string, note string) {
+	if s, ok := hso["additionalContext"].(string); ok && ev.Can(CapContext) {
+		c.Context = s
+	}
+	if ev.Permission {
+		reason, _ = hso["permissionDecisionReason"].(string)
+		switch hso["permissionDecision"] {
+		case "deny":
+			d = DecisionBlock
+		case "ask":
+			d = DecisionAsk
+		case "allow":
+			d = DecisionAllow
+		case "defer":
+			// Left to the host's own permission flow: it outranks ask and
+			// allow (Claude Code merges deny > defer > ask > allow), and the
+			// fold turns a winning defer into "none".
+			d = DecisionDefer
+		}
+	}
+	if ev.UpdatedInput {
+		if m, ok := hso["updatedInput"].(map[string]any); ok {
+			c.Args, c.ReplaceArgs = m, true
+		}
+	}
+	switch ev.Name {
+	case "PermissionRequest":
+		if dec, ok := hso["decision"].(map[string]any); ok {
+			switch dec["behavior"] {
+			case "allow":
+				d = DecisionAllow
+				if m, ok := dec["updatedInput"].(map[string]any); ok {
+					c.Args, c.ReplaceArgs = m, true
+				}
+			case "deny":
+				d = DecisionBlock
+				reason, _ = dec["message"].(string)
+			}
+		}
+	case "post_tool_call":
+		if v, ok := hso["updatedToolOutput"]; ok && v != nil {
+			s, isStr := v.(string)
+			if !isStr {
+				s = string(EncodeJSON(v, Compact))
+			}
+			c.Result = &s
+		} else if v, ok := hso["updatedMCPToolOutput"]; ok && v != nil {
+			s := string(EncodeJSON(v, Compact))
+			if str, isStr := v.(string); isStr {
+				s = str
+			}
+			c.Result = &s
+		}
+	}
+	return d, reason, note
+}
+
+// validateClaude checks the types of the universal fields. It returns a
+// description of the first problem, or "".
+func validateClaude(obj map[string]any) string {
+	for _, k := range []string{"continue", "suppressOutput"} {
+		if v, ok := obj[k]; ok && v != nil {
+			if _, ok := v.(bool); !ok {
+				return k + " must be a boolean"
+			}
+		}
+	}
+	for _, k := range []string{"stopReason", "systemMessage", "reason", "terminalSequence"} {
+		if v, ok := obj[k]; ok && v != nil {
+			if _, ok := v.(string); !ok {
+				return k + " must be a string"
+			}
+		}
+	}
+	if v, ok := obj["decision"]; ok && v != nil {
+		if s, ok := v.(string); !ok || (s != "approve" && s != "block") {
+			return `decision must be "approve" or "block"`
+		}
+	}
+	if v, ok := obj["hookSpecificOutput"]; ok && v != nil {
+		hso, ok := v.(map[string]any)
+		if !ok {
+			return "hookSpecificOutput must be an object"
+		}
+		if pd, ok := hso["permissionDecision"]; ok && pd != nil {
+			switch pd {
+			case "allow", "deny", "ask", "defer":
+			default:
+				return "permissionDecision must be allow, deny, ask or defer"
+			}
+		}
+		for _, k := range []string{"permissionDecisionReason", "additionalContext", "hookEventName"} {
+			if v, ok := hso[k]; ok && v != nil {
+				if _, ok := v.(string); !ok {
+					return "hookSpecificOutput." + k + " must be a string"
+				}
+			}
+		}
+		if v, ok := hso["updatedInput"]; ok && v != nil {
+			if _, ok := v.(map[string]any); !ok {
+				return "hookSpecificOutput.updatedInput must be an object"
+			}
+		}
+	}
+	return ""
+}
