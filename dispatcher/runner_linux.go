@@ -89,7 +89,45 @@ func runPoll(ctx context.Context, s runSpec) (res runResult) {
 	if s.Cap <= 0 {
 		s.Cap = DefaultOutputCap
 	}
+	p, spawnErr := spawn(s)
+	if spawnErr != "" {
+		return runResult{SpawnError: spawnErr}
+	}
+	defer p.close()
+	trackChild(p.pid)
+	defer untrackChild(p.pid)
+	if stop := p.wakeOnCancel(ctx); stop != nil {
+		defer stop()
+	}
+	scratchp := scratchPool.Get().(*[]byte)
+	defer scratchPool.Put(scratchp)
+	p.scratch = *scratchp
+	p.stdout, p.stderr = capBuffer{max: s.Cap}, capBuffer{max: s.Cap}
+	p.payload = s.Stdin
+	p.writeStdin()
+	p.loop(ctx, start.Add(s.Timeout))
+	return p.result(s.Tag)
+}
 
+// proc is one running hook, as runPoll drives it.
+type proc struct {
+	pid, pidfd                  int
+	stdinFd, stdoutFd, stderrFd int
+	wakeFd                      int
+	payload                     []byte
+	stdout, stderr              capBuffer
+	scratch                     []byte
+	ws                          syscall.WaitStatus
+	exited, killed              bool
+	timedOut, cancelled         bool
+	graceEnd                    time.Time // set once the hook has exited or been killed
+}
+
+// spawn creates the pipes and starts the process: in its own process group,
+// with a pidfd, dying with the dispatcher (Pdeathsig). The consent gate's
+// files are verified last thing before the start, so the window in which
+// they could change unseen is as short as can be.
+func spawn(s runSpec) (*proc, string) {
 	// Child ends are inherited through ForkExec's Files; ours are
 	// close-on-exec so that no other hook, started concurrently, inherits
 	// them (and holds our pipes open).
@@ -101,18 +139,13 @@ func runPoll(ctx context.Context, s runSpec) (res runResult) {
 				closeFd(&q[0])
 				closeFd(&q[1])
 			}
-			return runResult{SpawnError: "cannot create pipes: " + err.Error()}
+			return nil, "cannot create pipes: " + err.Error()
 		}
 	}
-	pidfd := -1
-	var pid int
+	p := &proc{pidfd: -1, wakeFd: -1}
 	var err error
-	// The consent gate's files are checked last thing before the start, so
-	// the window in which they could change unseen is as short as can be.
 	if s.Verify != nil {
-		if verr := s.Verify(); verr != nil {
-			err = verr
-		}
+		err = s.Verify()
 	}
 	if err == nil {
 		files := []uintptr{uintptr(in[0]), uintptr(out[1]), uintptr(errp[1])}
@@ -125,14 +158,14 @@ func runPoll(ctx context.Context, s runSpec) (res runResult) {
 			Files: files,
 			// Pdeathsig: a hook dies with the dispatcher that started it,
 			// however the dispatcher dies.
-			Sys: &syscall.SysProcAttr{Setpgid: true, PidFD: &pidfd, Pdeathsig: syscall.SIGKILL},
+			Sys: &syscall.SysProcAttr{Setpgid: true, PidFD: &p.pidfd, Pdeathsig: syscall.SIGKILL},
 		}
 		spawnLock()
-		pid, err = syscall.ForkExec(s.Path, s.Argv, attr)
+		p.pid, err = syscall.ForkExec(s.Path, s.Argv, attr)
 		if err == syscall.ENOEXEC && s.ShellFallback {
 			// A script without a #! line: the shell runs it itself.
-			pidfd = -1
-			pid, err = syscall.ForkExec("/bin/sh", append([]string{"/bin/sh", s.Path}, s.Argv[1:]...), attr)
+			p.pidfd = -1
+			p.pid, err = syscall.ForkExec("/bin/sh", append([]string{"/bin/sh", s.Path}, s.Argv[1:]...), attr)
 		}
 		if err != nil {
 			spawnUnlock()
@@ -141,206 +174,216 @@ func runPoll(ctx context.Context, s runSpec) (res runResult) {
 	closeFd(&in[0])
 	closeFd(&out[1])
 	closeFd(&errp[1])
-	stdinFd, stdoutFd, stderrFd := in[1], out[0], errp[0]
-	defer func() {
-		closeFd(&stdinFd)
-		closeFd(&stdoutFd)
-		closeFd(&stderrFd)
-		closeFd(&pidfd)
-	}()
+	p.stdinFd, p.stdoutFd, p.stderrFd = in[1], out[0], errp[0]
 	if err != nil {
-		return runResult{SpawnError: spawnErrorText(err)}
+		p.close()
+		return nil, spawnErrorText(err)
 	}
-	trackChild(pid)
-	defer untrackChild(pid)
-	for _, fd := range []int{stdinFd, stdoutFd, stderrFd} {
+	for _, fd := range []int{p.stdinFd, p.stdoutFd, p.stderrFd} {
 		_ = syscall.SetNonblock(fd, true)
 	}
+	return p, ""
+}
 
-	// Cancellation wakes the poll through an eventfd; contexts that can
-	// never be cancelled need none.
-	wakeFd := -1
-	if ctx.Done() != nil {
-		if fd, _, e := syscall.RawSyscall(syscall.SYS_EVENTFD2, 0, syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0); e == 0 {
-			wakeFd = int(fd)
-			defer closeFd(&wakeFd)
-			stop := context.AfterFunc(ctx, func() {
-				var one [8]byte
-				binary.LittleEndian.PutUint64(one[:], 1)
-				_, _ = syscall.Write(wakeFd, one[:])
-			})
-			defer stop()
+func (p *proc) close() {
+	closeFd(&p.stdinFd)
+	closeFd(&p.stdoutFd)
+	closeFd(&p.stderrFd)
+	closeFd(&p.pidfd)
+	closeFd(&p.wakeFd)
+}
+
+// wakeOnCancel makes cancellation wake the poll through an eventfd; a
+// context that can never be cancelled needs none. It returns the function
+// that stops watching, or nil.
+func (p *proc) wakeOnCancel(ctx context.Context) func() bool {
+	if ctx.Done() == nil {
+		return nil
+	}
+	fd, _, e := syscall.RawSyscall(syscall.SYS_EVENTFD2, 0, syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+	if e != 0 {
+		return nil
+	}
+	p.wakeFd = int(fd)
+	return context.AfterFunc(ctx, func() {
+		var one [8]byte
+		binary.LittleEndian.PutUint64(one[:], 1)
+		_, _ = syscall.Write(int(fd), one[:])
+	})
+}
+
+// writeStdin writes as much of the payload as the pipe takes now, and
+// closes stdin once it is all written or the hook stopped reading.
+func (p *proc) writeStdin() {
+	for len(p.payload) > 0 {
+		n, err := syscall.Write(p.stdinFd, p.payload)
+		if n > 0 {
+			p.payload = p.payload[n:]
+		}
+		if err == syscall.EINTR {
+			continue
+		}
+		if err == syscall.EAGAIN {
+			return
+		}
+		if err != nil {
+			// EPIPE: the hook exited or closed stdin without reading it
+			// all. That is its business, not a failure.
+			break
 		}
 	}
+	closeFd(&p.stdinFd)
+}
 
-	stdout := &capBuffer{max: s.Cap}
-	stderr := &capBuffer{max: s.Cap}
-	scratchp := scratchPool.Get().(*[]byte)
-	defer scratchPool.Put(scratchp)
-	scratch := *scratchp
+// reap collects the exit status; flags is 0 or WNOHANG.
+func (p *proc) reap(flags int) bool {
+	for {
+		wpid, err := syscall.Wait4(p.pid, &p.ws, flags, nil)
+		if err == syscall.EINTR {
+			continue
+		}
+		return wpid == p.pid
+	}
+}
 
-	payload := s.Stdin
-	writeStdin := func() {
-		for len(payload) > 0 {
-			n, err := syscall.Write(stdinFd, payload)
-			if n > 0 {
-				payload = payload[n:]
-			}
-			if err == syscall.EINTR {
-				continue
-			}
-			if err == syscall.EAGAIN {
+// kill SIGKILLs the hook's process group and starts the drain grace.
+func (p *proc) kill() {
+	p.killed = true
+	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+	p.graceEnd = time.Now().Add(drainGrace)
+}
+
+// loop feeds stdin, drains stdout and stderr, and watches for the exit, the
+// deadline and cancellation, until the hook has exited and its pipes are
+// closed — or the grace after an exit or a kill has run out.
+func (p *proc) loop(ctx context.Context, deadline time.Time) {
+	for !(p.exited && p.stdoutFd < 0 && p.stderrFd < 0) {
+		limit := deadline
+		if !p.graceEnd.IsZero() {
+			limit = p.graceEnd
+		}
+		if !time.Now().Before(limit) {
+			if p.overdue(ctx) {
 				return
 			}
-			if err != nil {
-				// EPIPE: the hook exited or closed stdin without
-				// reading it all. That is its business, not a failure.
-				break
-			}
+			continue
 		}
-		closeFd(&stdinFd)
+		p.poll(limit.Sub(time.Now()))
 	}
-	writeStdin()
+}
 
-	var (
-		ws       syscall.WaitStatus
-		exited   bool
-		killed   bool
-		deadline = start.Add(s.Timeout)
-		graceEnd time.Time // set once the hook has exited or been killed
-	)
-	reap := func(flags int) bool {
-		for {
-			wpid, err := syscall.Wait4(pid, &ws, flags, nil)
-			if err == syscall.EINTR {
-				continue
-			}
-			return wpid == pid
-		}
+// overdue handles a passed deadline: at the hook's own timeout its group is
+// killed (and the loop goes on for the grace); at the end of the grace what
+// the pipes hold is kept and what is left of the group killed. It reports
+// whether the loop is over.
+func (p *proc) overdue(ctx context.Context) bool {
+	switch {
+	case !p.exited && !p.killed:
+		p.timedOut = ctx.Err() == nil
+		p.cancelled = ctx.Err() != nil
+		p.kill()
+		return false
+	case !p.exited:
+		// Killed, and still not gone after drainGrace (stuck in the
+		// kernel): reap it in the background, stop waiting.
+		go p.reap(0)
 	}
-	kill := func() {
-		killed = true
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
-		graceEnd = time.Now().Add(drainGrace)
+	// Exited (or given up on) with the pipes still held by something else:
+	// keep what is already written, then kill what is left of the group.
+	if p.stdoutFd >= 0 {
+		drainFd(p.stdoutFd, &p.stdout, p.scratch)
+	}
+	if p.stderrFd >= 0 {
+		drainFd(p.stderrFd, &p.stderr, p.scratch)
+	}
+	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+	return true
+}
+
+// poll waits up to wait for something to happen, and handles it.
+func (p *proc) poll(wait time.Duration) {
+	// Without a pidfd (kernels before 5.3) the exit is polled with WNOHANG
+	// on a short tick.
+	if p.pidfd < 0 && !p.exited && wait > 10*time.Millisecond {
+		wait = 10 * time.Millisecond
 	}
 	var pfds [5]pollFd
-	for {
-		if exited && stdoutFd < 0 && stderrFd < 0 {
-			break
+	n := 0
+	add := func(fd, events int) int {
+		if fd < 0 {
+			return -1
 		}
-		now := time.Now()
-		limit := deadline
-		if !graceEnd.IsZero() {
-			limit = graceEnd
-		}
-		if !now.Before(limit) {
-			switch {
-			case !exited && !killed:
-				// The hook's own timeout: kill its whole group, then give
-				// the group drainGrace to die and the pipes to drain.
-				res.TimedOut = ctx.Err() == nil
-				res.Cancelled = ctx.Err() != nil
-				kill()
-				continue
-			case !exited:
-				// Killed, and still not gone after drainGrace (stuck in
-				// the kernel): reap it in the background, stop waiting.
-				go reap(0)
-			}
-			// Exited (or given up on) with the pipes still held by
-			// something else: keep what is already written, then kill
-			// what is left of the group.
-			if stdoutFd >= 0 {
-				drainFd(stdoutFd, stdout, scratch)
-			}
-			if stderrFd >= 0 {
-				drainFd(stderrFd, stderr, scratch)
-			}
-			_ = syscall.Kill(-pid, syscall.SIGKILL)
-			break
-		}
-		wait := limit.Sub(now)
-		// Without a pidfd (kernels before 5.3) the exit is polled with
-		// WNOHANG on a short tick.
-		if pidfd < 0 && !exited && wait > 10*time.Millisecond {
-			wait = 10 * time.Millisecond
-		}
-		n := 0
-		add := func(fd, events int) int {
-			i := n
-			pfds[n] = pollFd{fd: int32(fd), events: int16(events)}
-			n++
-			return i
-		}
-		iIn, iOut, iErr, iPid, iWake := -1, -1, -1, -1, -1
-		if stdinFd >= 0 {
-			iIn = add(stdinFd, pollOut)
-		}
-		if stdoutFd >= 0 {
-			iOut = add(stdoutFd, pollIn)
-		}
-		if stderrFd >= 0 {
-			iErr = add(stderrFd, pollIn)
-		}
-		if pidfd >= 0 && !exited {
-			iPid = add(pidfd, pollIn)
-		}
-		if wakeFd >= 0 && !killed && !exited {
-			iWake = add(wakeFd, pollIn)
-		}
-		if n == 0 {
-			// Only the exit is left to see and there is no pidfd.
-			pfds[0] = pollFd{fd: -1}
-			n = 1
-		}
-		if _, err := ppoll(pfds[:n], wait); err != nil && err != syscall.EINTR {
-			// Cannot wait properly: kill the group rather than hang.
-			kill()
-		}
-		ready := func(i int) bool { return i >= 0 && pfds[i].revents != 0 }
-		if ready(iIn) {
-			if pfds[iIn].revents&(pollErr|pollHup|pollNval) != 0 {
-				closeFd(&stdinFd)
-			} else {
-				writeStdin()
-			}
-		}
-		if ready(iOut) && drainFd(stdoutFd, stdout, scratch) {
-			closeFd(&stdoutFd)
-		}
-		if ready(iErr) && drainFd(stderrFd, stderr, scratch) {
-			closeFd(&stderrFd)
-		}
-		if ready(iWake) {
-			res.Cancelled = true
-			kill()
-		}
-		if !exited && (ready(iPid) || pidfd < 0) && reap(syscall.WNOHANG) {
-			exited = true
-			closeFd(&stdinFd)
-			if graceEnd.IsZero() {
-				graceEnd = time.Now().Add(drainGrace)
-			}
+		pfds[n] = pollFd{fd: int32(fd), events: int16(events)}
+		n++
+		return n - 1
+	}
+	iIn, iOut, iErr := add(p.stdinFd, pollOut), add(p.stdoutFd, pollIn), add(p.stderrFd, pollIn)
+	iPid, iWake := -1, -1
+	if !p.exited {
+		iPid = add(p.pidfd, pollIn)
+	}
+	if !p.killed && !p.exited {
+		iWake = add(p.wakeFd, pollIn)
+	}
+	if n == 0 {
+		// Only the exit is left to see and there is no pidfd.
+		pfds[0] = pollFd{fd: -1}
+		n = 1
+	}
+	if _, err := ppoll(pfds[:n], wait); err != nil && err != syscall.EINTR {
+		// Cannot wait properly: kill the group rather than hang.
+		p.kill()
+	}
+	ready := func(i int) bool { return i >= 0 && pfds[i].revents != 0 }
+	if ready(iIn) {
+		if pfds[iIn].revents&(pollErr|pollHup|pollNval) != 0 {
+			closeFd(&p.stdinFd)
+		} else {
+			p.writeStdin()
 		}
 	}
+	if ready(iOut) && drainFd(p.stdoutFd, &p.stdout, p.scratch) {
+		closeFd(&p.stdoutFd)
+	}
+	if ready(iErr) && drainFd(p.stderrFd, &p.stderr, p.scratch) {
+		closeFd(&p.stderrFd)
+	}
+	if ready(iWake) {
+		p.cancelled = true
+		p.kill()
+	}
+	if !p.exited && (ready(iPid) || p.pidfd < 0) && p.reap(syscall.WNOHANG) {
+		p.exited = true
+		closeFd(&p.stdinFd)
+		if p.graceEnd.IsZero() {
+			p.graceEnd = time.Now().Add(drainGrace)
+		}
+	}
+}
 
-	res.Stdout, res.Stderr = stdout.buf.Bytes(), stderr.buf.Bytes()
-	res.StdoutTruncated, res.StderrTruncated = stdout.truncated, stderr.truncated
-	if killed && s.Tag != "" {
+// result is what happened, once the loop is over; a killed hook's escaped
+// descendants (those carrying its run tag) are killed too.
+func (p *proc) result(tag string) runResult {
+	res := runResult{
+		Stdout: p.stdout.buf.Bytes(), Stderr: p.stderr.buf.Bytes(),
+		StdoutTruncated: p.stdout.truncated, StderrTruncated: p.stderr.truncated,
+		TimedOut: p.timedOut, Cancelled: p.cancelled,
+	}
+	if p.killed && tag != "" {
 		// Killing the group does not reach descendants that left it
 		// (setsid); as the subreaper we find them by their run tag.
-		killEscaped(s.Tag)
+		killEscaped(tag)
 	}
-	if killed || !exited {
-		res.TimedOut = res.TimedOut || (!res.Cancelled && !exited)
+	if p.killed || !p.exited {
+		res.TimedOut = res.TimedOut || (!res.Cancelled && !p.exited)
 		return res
 	}
 	res.Exited = true
 	switch {
-	case ws.Exited():
-		res.ExitCode = ws.ExitStatus()
-	case ws.Signaled():
-		res.ExitCode = -int(ws.Signal())
+	case p.ws.Exited():
+		res.ExitCode = p.ws.ExitStatus()
+	case p.ws.Signaled():
+		res.ExitCode = -int(p.ws.Signal())
 	}
 	return res
 }
