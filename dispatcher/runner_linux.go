@@ -268,7 +268,7 @@ func (p *proc) loop(ctx context.Context, deadline time.Time) {
 			}
 			continue
 		}
-		p.poll(limit.Sub(time.Now()))
+		p.poll(time.Until(limit))
 	}
 }
 
