@@ -11,11 +11,6 @@ import (
 
 // The shell (Claude dialect): what /bin/sh -c runs.
 
-var (
-	shParser   = syntax.NewParser(syntax.Variant(syntax.LangPOSIX))
-	bashParser = syntax.NewParser(syntax.Variant(syntax.LangBash))
-)
-
 // resolveShell works out what `/bin/sh -c text` runs. Only one shape can be
 // resolved exactly: an optional `cd DIR &&`, then one simple command whose
 // words use quotes, $VAR and ${VAR} and a leading ~ — which covers the way
@@ -23,15 +18,18 @@ var (
 // Everything else runs through the shell and is approved by its text.
 func resolveShell(c Command, depth int) Target {
 	t := Target{Dir: c.Dir, Shell: true, ShellPath: "/bin/sh"}
-	parser := shParser
+	// A syntax.Parser keeps state between calls and is not safe for
+	// concurrent use (serve resolves hooks from many requests at once), so
+	// every call gets its own.
+	lang := syntax.LangPOSIX
 	if c.ShellPath != "" && c.ShellPath != "sh" && c.ShellPath != "/bin/sh" {
 		p, err := lookPath(c.ShellPath, c.Env, c.Dir)
 		if err != "" {
 			return Target{Dir: c.Dir, Err: c.ShellPath + ": " + err}
 		}
-		t.ShellPath, parser = p, bashParser
+		t.ShellPath, lang = p, syntax.LangBash
 	}
-	file, err := parser.Parse(strings.NewReader(c.Text), "")
+	file, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(c.Text), "")
 	if err != nil {
 		t.Opaque = "the command cannot be parsed as a shell command"
 		return t

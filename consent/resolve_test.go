@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -124,6 +125,32 @@ func TestResolve_ScriptArg(t *testing.T) {
 	if got.ScriptArg != 3 || got.Interp != "python" || got.Argv[got.ScriptArg] != "hook.py" {
 		t.Fatalf("%+v", got)
 	}
+}
+
+// Serve resolves hooks for many requests at once: Resolve must be safe to call
+// concurrently, for both shells (a shared shell parser raced under -race).
+func TestResolve_Concurrent(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "bin/bash"), "#!/bin/sh\n", 0o755)
+	env := []string{"PATH=" + filepath.Join(dir, "bin"), "HOME=" + dir}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := Command{Text: `cd "$HOME" && ./x.sh a b`, Shell: true, Env: env, Dir: dir}
+			if i%2 == 1 {
+				c.ShellPath = "bash"
+			}
+			for range 200 {
+				if got := Resolve(c); len(got.Files) != 1 || got.Opaque != "" || got.Err != "" {
+					t.Errorf("%+v", got)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 func FuzzResolve(f *testing.F) {
