@@ -123,7 +123,7 @@ func printList(w io.Writer, label string, cfg *dispatcher.Config, statuses []dis
 				fmt.Fprintf(w, "      approved_at: %s\n", show(st.Approval.ApprovedAt))
 			}
 			if st.TextOnly != "" {
-				fmt.Fprintf(w, "      ⚠ approved by its text only (%s): what it runs can change without notice\n", st.TextOnly)
+				fmt.Fprintf(w, "      ⚠ approved by its text only (%s): what it runs can change without notice\n", show(st.TextOnly))
 			}
 			switch {
 			case st.Approved && st.Drift.Kind == consent.DriftMtime:

@@ -18,8 +18,11 @@ func TestEscape(t *testing.T) {
 		{"csi\u009b31m", `csi\u009b31m`},
 		{"evil\u202egnp.sh", `evil\u202egnp.sh`},
 		{"iso\u2066late\u2069", `iso\u2066late\u2069`},
+		{"\u202a\u202b\u202c\u202d\u2067\u2068", `\u202a\u202b\u202c\u202d\u2067\u2068`},
 		{"lrm\u200e rlm\u200f alm\u061c", `lrm\u200e rlm\u200f alm\u061c`},
 		{"zw\u200bsp\u200dj\ufeffbom\u2060wj", `zw\u200bsp\u200dj\ufeffbom\u2060wj`},
+		{"zwnj\u200c mvs\u180e", `zwnj\u200c mvs\u180e`},
+		{"\x1f\u0080\u009f\u00a0", `\x1f\u0080\u009f` + "\u00a0"},
 		{"ls\u2028ps\u2029", `ls\u2028ps\u2029`},
 		{"bad\xffbyte\xc3", `bad\xffbyte\xc3`},
 		{`back\slash`, `back\slash`},
@@ -56,7 +59,7 @@ func TestSlogReplaceAttr(t *testing.T) {
 }
 
 func FuzzEscape(f *testing.F) {
-	for _, s := range []string{"", "ok", "\x1b[31m", "\u202e", "\xff", "a\u2028b"} {
+	for _, s := range []string{"", "ok", "\x1b[31m", "\u202e", "\xff", "a\u2028b", "\r\x1b[2K.hermes/format.sh", "\xe2\x80", "é世😀\u180e"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -67,5 +70,31 @@ func FuzzEscape(f *testing.F) {
 		if firstUnsafe(out) >= 0 {
 			t.Fatalf("Escape(%q) = %q still holds an unsafe character", s, out)
 		}
+		// The same, checked against the contract's list rather than the
+		// package's own classifier.
+		for _, r := range out {
+			if dangerous(r) {
+				t.Fatalf("Escape(%q) = %q holds %U", s, out, r)
+			}
+		}
+		if firstUnsafe(s) < 0 && out != s {
+			t.Fatalf("Escape changed clean %q to %q", s, out)
+		}
 	})
+}
+
+// dangerous is the package contract's list of characters, written out
+// independently of unsafeRune.
+func dangerous(r rune) bool {
+	switch {
+	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	case r >= 0x200b && r <= 0x200d, r == 0x2060, r == 0xfeff, r == 0x180e:
+		return true
+	case r == 0x2028, r == 0x2029:
+		return true
+	}
+	return false
 }
