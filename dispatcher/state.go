@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -81,20 +82,44 @@ func checkSize(s *Session) error {
 
 // Defaults of NewMemorySessions' bounds.
 const (
-	// DefaultSessionBudget bounds the state all in-memory sessions hold
-	// together (their encoded size).
+	// DefaultSessionBudget bounds the memory all in-memory sessions hold
+	// together (see MemorySessions for what is counted): a thousand
+	// sessions at the largest state allowed (MaxStateBytes), or hundreds
+	// of thousands of small ones.
 	DefaultSessionBudget = 64 << 20
-	// DefaultSessionIdle is how long an unused session is kept.
+	// DefaultSessionIdle is how long an unused session is kept: longer
+	// than an agent normally pauses between two events of one session.
 	DefaultSessionIdle = time.Hour
 )
 
+// sessionOverhead is what one session costs beside its encoded bytes and
+// its id: the map entry, the list element and the record (about 150 bytes
+// on 64-bit platforms, rounded up). Counting it keeps the budget a bound on
+// memory even for a flood of sessions with tiny or no state.
+const sessionOverhead = 192
+
+// sweepEvery is how many updates pass between two sweeps of idle sessions.
+const sweepEvery = 256
+
 // MemorySessions keeps sessions in memory (hermes-hooks serve, Go hosts),
-// bounded: each session is kept encoded (its compact JSON, so the byte
-// accounting is exact and memory tight), the least recently used sessions
-// are evicted when all of them together would exceed the byte budget, and
-// a session unused for the idle time is dropped. An evicted session is
-// gone: its next firing sees no state, and its stop-hook block count starts
-// again from zero — the same as a new session. Safe for concurrent use.
+// bounded in total. Each session is kept encoded — its compact JSON, as
+// FileSessions writes it — and decoded on every Load, so what the budget
+// counts is what it holds: the encoded bytes, the session id and a fixed
+// per-session overhead. When an update takes the total over the budget,
+// the least recently used sessions (Load and Update both count as a use)
+// are evicted until it fits; the session being updated is never evicted,
+// so the budget is exceeded only by a single session larger than it. A
+// session unused for the idle time is dropped when it is next touched, and
+// by a sweep every few hundred updates; there is no background goroutine,
+// so nothing needs closing.
+//
+// An evicted or expired session is gone, exactly as if it had ended: its
+// next firing sees an empty state, its count of consecutive stop-hook
+// blocks starts again from zero (so a stop hook may keep the agent going
+// up to StopBlockCap more times), its once-per-session hooks run again,
+// and async replies still waiting for it are lost. A session with nothing
+// in it is not kept at all (it is indistinguishable from a new one). Safe
+// for concurrent use.
 type MemorySessions struct {
 	mu     sync.Mutex
 	m      map[string]*list.Element // id → *memSession in lru
@@ -104,7 +129,7 @@ type MemorySessions struct {
 	idle   time.Duration
 	now    func() time.Time
 	ops    int
-	// Evicted counts sessions dropped for the budget or for idleness.
+	// evicted counts sessions dropped for the budget or for idleness.
 	evicted atomic.Int64
 }
 
@@ -114,6 +139,9 @@ type memSession struct {
 	used time.Time
 }
 
+// cost is what a session counts against the budget.
+func (ms *memSession) cost() int { return cap(ms.data) + len(ms.id) + sessionOverhead }
+
 // NewMemorySessions returns an empty in-memory store with the default
 // bounds (DefaultSessionBudget, DefaultSessionIdle).
 func NewMemorySessions() *MemorySessions {
@@ -121,22 +149,26 @@ func NewMemorySessions() *MemorySessions {
 }
 
 // NewMemorySessionsWithLimits returns an empty in-memory store holding at
-// most budget bytes of encoded sessions and dropping sessions unused for
-// idle (<= 0: the defaults).
-func NewMemorySessionsWithLimits(budget int, idle time.Duration) *MemorySessions {
-	if budget <= 0 {
-		budget = DefaultSessionBudget
+// most maxBytes (see MemorySessions for what is counted) and dropping
+// sessions unused for idle (<= 0: the defaults).
+func NewMemorySessionsWithLimits(maxBytes int, idle time.Duration) *MemorySessions {
+	if maxBytes <= 0 {
+		maxBytes = DefaultSessionBudget
 	}
 	if idle <= 0 {
 		idle = DefaultSessionIdle
 	}
-	return &MemorySessions{m: map[string]*list.Element{}, lru: list.New(), budget: budget, idle: idle, now: time.Now}
+	return &MemorySessions{m: map[string]*list.Element{}, lru: list.New(), budget: maxBytes, idle: idle, now: time.Now}
 }
 
-// Len is the number of sessions held; Bytes their encoded size; Evicted
-// how many were dropped so far.
-func (s *MemorySessions) Len() int       { s.mu.Lock(); defer s.mu.Unlock(); return s.lru.Len() }
-func (s *MemorySessions) Bytes() int     { s.mu.Lock(); defer s.mu.Unlock(); return s.bytes }
+// Len is the number of sessions held.
+func (s *MemorySessions) Len() int { s.mu.Lock(); defer s.mu.Unlock(); return s.lru.Len() }
+
+// Bytes is what the sessions held count against the budget.
+func (s *MemorySessions) Bytes() int { s.mu.Lock(); defer s.mu.Unlock(); return s.bytes }
+
+// Evicted is how many sessions were dropped so far, for the budget or for
+// idleness (not those cleared or emptied).
 func (s *MemorySessions) Evicted() int64 { return s.evicted.Load() }
 
 // get returns the live element of id (dropping it when idle), or nil.
@@ -155,12 +187,12 @@ func (s *MemorySessions) get(id string, now time.Time) *list.Element {
 
 func (s *MemorySessions) remove(el *list.Element) {
 	ms := el.Value.(*memSession)
-	s.bytes -= len(ms.data)
+	s.bytes -= ms.cost()
 	delete(s.m, ms.id)
 	s.lru.Remove(el)
 }
 
-// Load returns a copy of the session.
+// Load returns the session, decoded afresh: the caller owns it.
 func (s *MemorySessions) Load(id string) (Session, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -180,6 +212,7 @@ func (s *MemorySessions) Update(id string, change func(*Session) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.now()
+	defer s.sweep(now)
 	var sess Session
 	el := s.get(id, now)
 	if el != nil {
@@ -191,16 +224,30 @@ func (s *MemorySessions) Update(id string, change func(*Session) error) error {
 	if err := checkSize(&sess); err != nil {
 		return err
 	}
-	data := encodeSession(id, sess)
+	if len(sess.State) == 0 && sess.StopBlocks == 0 && len(sess.Pending) == 0 && len(sess.Ran) == 0 {
+		// Nothing to remember: an empty session is a new one.
+		if el != nil {
+			s.remove(el)
+		}
+		return nil
+	}
+	// An exact copy: the encoder's buffer grew by appending and may be a
+	// quarter larger than its content, which the budget would not see.
+	enc := encodeSession(id, sess)
+	data := append(make([]byte, 0, len(enc)), enc...)
 	if el != nil {
 		ms := el.Value.(*memSession)
-		s.bytes += len(data) - len(ms.data)
+		s.bytes -= ms.cost()
 		ms.data, ms.used = data, now
+		s.bytes += ms.cost()
 		s.lru.MoveToFront(el)
 	} else {
-		el = s.lru.PushFront(&memSession{id: id, data: data, used: now})
-		s.m[id] = el
-		s.bytes += len(data)
+		// The id is cloned: it may be a slice of a large request body,
+		// which it must not keep alive.
+		ms := &memSession{id: strings.Clone(id), data: data, used: now}
+		el = s.lru.PushFront(ms)
+		s.m[ms.id] = el
+		s.bytes += ms.cost()
 	}
 	// Over budget: the least recently used sessions go first (never the
 	// one just written).
@@ -208,14 +255,19 @@ func (s *MemorySessions) Update(id string, change func(*Session) error) error {
 		s.remove(s.lru.Back())
 		s.evicted.Add(1)
 	}
-	// Now and then, drop idle sessions even if nobody asks for them.
-	if s.ops++; s.ops%256 == 0 {
-		for back := s.lru.Back(); back != nil && back != el && now.Sub(back.Value.(*memSession).used) > s.idle; back = s.lru.Back() {
-			s.remove(back)
-			s.evicted.Add(1)
-		}
-	}
 	return nil
+}
+
+// sweep drops idle sessions now and then, even if nobody asks for them:
+// those at the back of the list, unused the longest. Called with s.mu held.
+func (s *MemorySessions) sweep(now time.Time) {
+	if s.ops++; s.ops%sweepEvery != 0 {
+		return
+	}
+	for back := s.lru.Back(); back != nil && now.Sub(back.Value.(*memSession).used) > s.idle; back = s.lru.Back() {
+		s.remove(back)
+		s.evicted.Add(1)
+	}
 }
 
 // Clear forgets the session.

@@ -1,7 +1,10 @@
 package dispatcher
 
 import (
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -48,5 +51,140 @@ func TestMemorySessionsBounded(t *testing.T) {
 	}
 	if err := s.Clear("c"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The budget bounds memory, not just state bytes: a flood of sessions
+// with tiny state (or long ids) must not hold more than the budget,
+// although each one's JSON is a few dozen bytes. Measured on the heap,
+// with everything else the test allocates collected first.
+func TestMemorySessionsBudgetBoundsMemory(t *testing.T) {
+	const budget = 4 << 20
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	s := NewMemorySessionsWithLimits(budget, time.Hour)
+	for i := 0; i < 200_000; i++ {
+		id := "session-" + strconv.Itoa(i)
+		if err := s.Update(id, func(ss *Session) error {
+			ss.State = map[string]any{"n": 1}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	held := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("200 000 tiny sessions, budget %d KiB: %d kept, %d KiB counted, %d KiB on the heap",
+		budget>>10, s.Len(), s.Bytes()>>10, held>>10)
+	if s.Bytes() > budget {
+		t.Errorf("counted %d bytes, over the budget %d", s.Bytes(), budget)
+	}
+	// The budget plus a quarter for what the estimate of the per-session
+	// overhead misses (map growth).
+	if held > budget+budget/4 {
+		t.Errorf("the sessions hold %d KiB of heap, budget %d KiB", held>>10, budget>>10)
+	}
+	runtime.KeepAlive(s)
+}
+
+// A session left with nothing in it is not kept: it is the same as a new
+// one, and a host sending a new session id with every event must not fill
+// the store with empty records.
+func TestMemorySessionsEmptySessionNotKept(t *testing.T) {
+	s := NewMemorySessions()
+	if err := s.Update("a", func(ss *Session) error { ss.State = map[string]any{"k": "v"}; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update("a", func(ss *Session) error { delete(ss.State, "k"); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update("b", func(ss *Session) error { ss.StopBlocks = 0; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if s.Len() != 0 || s.Bytes() != 0 {
+		t.Fatalf("empty sessions kept: len %d bytes %d", s.Len(), s.Bytes())
+	}
+}
+
+// Sessions are kept encoded and decoded on every Load: a caller changing
+// what it loaded changes nothing in the store.
+func TestMemorySessionsLoadIsACopy(t *testing.T) {
+	s := NewMemorySessions()
+	if err := s.Update("a", func(ss *Session) error {
+		ss.State = map[string]any{"list": []any{"x"}, "k": "v"}
+		ss.StopBlocks = 3
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := s.Load("a")
+	got.State["k"] = "changed"
+	got.State["list"].([]any)[0] = "changed"
+	again, _ := s.Load("a")
+	if again.State["k"] != "v" || again.State["list"].([]any)[0] != "x" || again.StopBlocks != 3 {
+		t.Fatalf("the store changed with the caller's copy: %v", again)
+	}
+}
+
+// Idle sessions are dropped by the periodic sweep even if nobody asks for
+// them again, and the bytes they counted are released.
+func TestMemorySessionsIdleSweep(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	s := NewMemorySessionsWithLimits(1<<20, time.Minute)
+	s.now = func() time.Time { return now }
+	put := func(id string) {
+		t.Helper()
+		if err := s.Update(id, func(ss *Session) error { ss.State = map[string]any{"v": id}; return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 100; i++ {
+		put("old-" + strconv.Itoa(i))
+	}
+	now = now.Add(2 * time.Minute)
+	for i := 0; i < sweepEvery; i++ {
+		put("active")
+	}
+	if s.Len() != 1 || s.Evicted() != 100 {
+		t.Fatalf("after a sweep: len %d evicted %d, want 1 and 100", s.Len(), s.Evicted())
+	}
+	got, _ := s.Load("active")
+	if want := len(encodeSession("active", got)) + len("active") + sessionOverhead; s.Bytes() != want {
+		t.Fatalf("bytes %d, want %d (one session)", s.Bytes(), want)
+	}
+}
+
+// Concurrent updates of many sessions keep the accounting exact and within
+// the budget (run with -race).
+func TestMemorySessionsConcurrent(t *testing.T) {
+	const budget = 256 << 10
+	s := NewMemorySessionsWithLimits(budget, time.Hour)
+	blob := strings.Repeat("y", 1000)
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 500; i++ {
+				id := "s-" + strconv.Itoa((w*500+i)%700)
+				_ = s.Update(id, func(ss *Session) error {
+					ss.State = applyPatch(ss.State, map[string]any{strconv.Itoa(i % 5): blob})
+					return nil
+				})
+				_, _ = s.Load(id)
+			}
+		}()
+	}
+	wg.Wait()
+	sum := 0
+	s.mu.Lock()
+	for el := s.lru.Front(); el != nil; el = el.Next() {
+		sum += el.Value.(*memSession).cost()
+	}
+	s.mu.Unlock()
+	if sum != s.Bytes() || s.Bytes() > budget || s.Len() != len(s.m) {
+		t.Fatalf("accounting: counted %d, actual %d, budget %d, len %d, map %d", s.Bytes(), sum, budget, s.Len(), len(s.m))
 	}
 }

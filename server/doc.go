@@ -34,9 +34,16 @@
 // would lose) of the config file, every Claude settings file and project
 // hooks file it reads or names, the allowlist, and every hook script. A
 // burst of file events is debounced into one refresh. A changed config is
-// loaded into a new dispatcher.Dispatcher that replaces the old one
-// atomically: a request uses the dispatcher current when it started, so
-// in-flight dispatches finish on the configuration they began with. A
+// applied only once its files have settled — each shows the same stat
+// identity (size, mtime, ctime, device, inode) as at a look at least
+// Options.Settle earlier, none was modified in the last Settle, none is
+// open for writing (Linux), and the identity and content are the same
+// after the read as before it — so a file rewritten in place is never
+// applied half-written; until then a timer re-arms the refresh and the
+// last good config stays in service. It is loaded into a new
+// dispatcher.Dispatcher that replaces the old one atomically: a request
+// uses the dispatcher current when it started, so in-flight dispatches
+// finish on the configuration they began with. A
 // config that fails to load is logged (file, line, reason) and the last
 // good one stays in service. Consent needs no reload: consent.Policy
 // re-reads the allowlist and re-hashes changed scripts on every dispatch,
@@ -50,6 +57,14 @@
 // server does not switch hook sets by the cwd a request names: one server
 // serves one project. Run one server per project when hosts work in
 // several.
+//
+// Bounds: a request body must arrive within Options.BodyTimeout (else 408),
+// read before a dispatch slot is taken; at most Options.MaxConns
+// connections are open (Accept waits for one to close, clients wait in the
+// kernel's queue); session state lives in a dispatcher.MemorySessions with
+// a byte budget and idle expiry. A Unix socket has a lock file beside it
+// (PATH.lock, flock, held until the listener closes), so a second server
+// refuses to start on the same path even when the socket file was deleted.
 //
 // Shutdown (Serve's context ends): the listener closes at once; in-flight
 // dispatches may finish until Options.ShutdownTimeout is nearly spent, then

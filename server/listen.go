@@ -128,8 +128,14 @@ func listenUnix(path string, log *slog.Logger) (ln net.Listener, err error) {
 	// deleted (and would otherwise be silently shadowed).
 	lockPath := path + ".lock"
 	lock, err := lockExclusive(lockPath)
+	if errors.Is(err, errLocked) {
+		return nil, fmt.Errorf("listen %s: %w (another server holds the lock %s)", path, ErrInUse, lockPath)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("listen %s: %w (another server holds %s)", path, ErrInUse, lockPath)
+		// Not another server: a directory we cannot write, say. Saying
+		// "in use" would send the user looking for a server that does
+		// not exist.
+		return nil, fmt.Errorf("listen %s: lock %s: %w", path, lockPath, err)
 	}
 	defer func() {
 		if err != nil {

@@ -202,3 +202,34 @@ func TestListenTCPLoopback(t *testing.T) {
 	}
 	ln.Close()
 }
+
+// A lock that cannot be taken for another reason than another server (here
+// the lock path is a directory) is reported as what it is, not as "another
+// server is listening", which would send the user looking for a server
+// that does not exist.
+func TestListenLockFailureIsNotInUse(t *testing.T) {
+	path := filepath.Join(shortDir(t), "s.sock")
+	if err := os.Mkdir(path+".lock", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Listen(Addr{"unix", path}, nil)
+	if err == nil || errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), "lock "+path+".lock") {
+		t.Fatalf("err %v, want a lock error naming the lock file, not ErrInUse", err)
+	}
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a socket was created without the lock: %v", err)
+	}
+}
+
+// The lock goes with the listener: once a server closes it, the next one
+// starts on the same path.
+func TestListenLockReleasedOnClose(t *testing.T) {
+	path := filepath.Join(shortDir(t), "s.sock")
+	for i := 0; i < 2; i++ {
+		ln, err := Listen(Addr{"unix", path}, nil)
+		if err != nil {
+			t.Fatalf("server %d: %v", i+1, err)
+		}
+		ln.Close()
+	}
+}

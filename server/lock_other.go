@@ -2,7 +2,13 @@
 
 package server
 
-import "os"
+import (
+	"errors"
+	"os"
+)
+
+// errLocked: another process holds the lock (never reported here).
+var errLocked = errors.New("locked by another process")
 
 // lockExclusive only opens the lock file where flock is not available.
 func lockExclusive(path string) (*os.File, error) {

@@ -3,6 +3,7 @@ package server
 import (
 	"crypto/sha256"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -114,27 +115,46 @@ func fingerprint(files []string) [32]byte {
 // on other files (a new claude_settings entry), the load is repeated with
 // those fingerprinted first, so the fingerprint always predates what was
 // loaded.
+//
+// A reload is applied only when the files it read had settled (see
+// settled) and were not touched while they were read: the same stat
+// identity and the same content before and after the read. The check is the
+// same for every reload — a config that parses to fewer hooks, or none, is
+// not special — so a file truncated and rewritten in place is never applied
+// half-written, and one rewritten continuously leaves the last good config
+// in service until it stops changing. Only the first load (New) skips it:
+// there is nothing to fall back on then.
 func (s *Server) reloadConfig() error {
 	prev := s.cur.Load()
 	files := s.configFiles
 	var fp0 [32]byte
 	for attempt := 0; ; attempt++ {
 		fp := fingerprint(files)
+		var ids []string
 		if attempt == 0 {
 			fp0 = fp
 			if prev != nil && (fp == s.configFP || fp == s.failedFP) {
 				return nil
 			}
-			if prev != nil && !s.settled(files) {
+		}
+		if prev != nil {
+			var ok bool
+			if ids, ok = s.settled(files); !ok {
 				// Changed, and maybe still being written: keep the
 				// config in service and look again once it is quiet.
 				return errUnsettled
 			}
 		}
-		cfg, err := dispatcher.Load(s.opts.ConfigPath, dispatcher.LoadOptions{
+		cfg, err := s.load(s.opts.ConfigPath, dispatcher.LoadOptions{
 			ClaudeSettings: s.opts.ClaudeSettings,
 			ProjectDir:     s.opts.Cwd,
 		})
+		if prev != nil && s.touchedDuringRead(files, ids, fp) {
+			// Written to while we read it: what was read may be half a
+			// file, and so may be the error it caused. Try again once it
+			// is quiet.
+			return errUnsettled
+		}
 		if err != nil {
 			// Keyed like the check above, so the same broken content is
 			// reported once, not on every refresh.
@@ -153,13 +173,6 @@ func (s *Server) reloadConfig() error {
 			files = next
 			continue
 		}
-		if prev != nil && fingerprint(files) != fp {
-			// Written to while we read it: what was read may be half a
-			// file. Try again once it is quiet.
-			s.settleID = nil
-			s.retryAfter(s.opts.Settle)
-			return errUnsettled
-		}
 		d, err := s.build(cfg)
 		if err != nil {
 			return err
@@ -170,6 +183,15 @@ func (s *Server) reloadConfig() error {
 		}
 		s.cur.Store(g)
 		s.configFiles, s.configFP, s.failedFP = next, fp, [32]byte{}
+		// Forget files no config depends on any more. (Only here: while a
+		// reload is pending, the files of the config in service and those
+		// of the one being read must both keep their observations, or a
+		// reload that grows the set of files would never settle.)
+		for f := range s.seen {
+			if !slices.Contains(next, f) {
+				delete(s.seen, f)
+			}
+		}
 		s.reloadErr.Store(nil)
 		msg := "config reloaded"
 		if prev == nil {
@@ -187,53 +209,105 @@ func (s *Server) reloadConfig() error {
 // errUnsettled: the config files are changing; the reload waits.
 var errUnsettled = errors.New("the config files are still changing")
 
-// settled reports whether files have stayed the same (same size, mtime,
-// ctime, inode) for the settle period: observed identical at two refreshes
-// at least Settle apart, and last changed at least Settle ago. Until then it
-// schedules another look. A file rewritten in place — truncated, then
-// written — is therefore never applied half-written, and a file rewritten
-// continuously keeps the last good config in service until it stops.
-// Called with s.mu held.
-func (s *Server) settled(files []string) bool {
-	id := make([]string, 0, len(files))
-	var newest time.Time
-	for _, f := range files {
-		fi, err := os.Stat(f)
-		if err != nil {
-			id = append(id, f+"\x00missing")
+// observation is what the settle check last saw of one config file.
+type observation struct {
+	id    string    // its stat identity (statIdentity)
+	since time.Time // when that identity was first seen
+}
+
+// statIdentity is a file's size, modification and change times (ns),
+// device and inode — any write, truncation, replacement or chmod changes
+// it — and the latest of its times that is not in the future. A time in
+// the future cannot be that of a write that already happened (it was set
+// by hand, `touch -d`, or by a clock that disagrees with ours); counting it
+// would postpone every reload until that time, so only the other checks
+// apply to it. The change time cannot be set by hand.
+func statIdentity(path string, now time.Time) (id string, changed time.Time) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "missing", time.Time{}
+		}
+		return "unreadable: " + err.Error(), time.Time{}
+	}
+	mt, ct := fileTimes(fi)
+	for _, t := range []time.Time{mt, ct} {
+		if t.After(changed) && !t.After(now) {
+			changed = t
+		}
+	}
+	id = strconv.FormatInt(fi.Size(), 10) + " " + strconv.FormatInt(mt.UnixNano(), 10) + " " +
+		strconv.FormatInt(ct.UnixNano(), 10) + " " + fileIdentity(fi)
+	return id, changed
+}
+
+// settled reports whether files have settled: each shows the stat identity
+// it showed at least Settle ago (observed by an earlier refresh), and none
+// was modified or changed in the last Settle. It returns the identities,
+// which the read that follows must leave unchanged. Until the files
+// settle it schedules another look (a timer: nothing waits) and the config
+// in service stays. Called with s.mu held.
+//
+// Why both rules: the times alone cannot always be trusted — a time in the
+// future is ignored, and where there is no ctime (systems other than
+// Linux) the mtime is all there is, which `touch -d` sets and a rename
+// keeps; the identity alone misses a write that landed just before the
+// first look.
+func (s *Server) settled(files []string) ([]string, bool) {
+	now := time.Now()
+	ids := make([]string, len(files))
+	var wait time.Duration
+	for i, f := range files {
+		id, changed := statIdentity(f, now)
+		ids[i] = id
+		o, ok := s.seen[f]
+		if !ok || o.id != id {
+			s.seen[f] = observation{id: id, since: now}
+			wait = max(wait, s.opts.Settle)
 			continue
 		}
-		mt, ct := fileTimes(fi)
-		if mt.After(newest) {
-			newest = mt
+		quiet := now.Sub(o.since)
+		if !changed.IsZero() {
+			quiet = min(quiet, now.Sub(changed))
 		}
-		if ct.After(newest) {
-			newest = ct
+		if quiet < s.opts.Settle {
+			wait = max(wait, s.opts.Settle-quiet)
 		}
-		id = append(id, f+"\x00"+strconv.FormatInt(fi.Size(), 10)+"\x00"+strconv.FormatInt(mt.UnixNano(), 10)+
-			"\x00"+strconv.FormatInt(ct.UnixNano(), 10)+"\x00"+fileIdentity(fi))
 	}
-	now := time.Now()
-	if !slices.Equal(id, s.settleID) {
-		s.settleID, s.settleSince = id, now
-		s.retryAfter(s.opts.Settle)
-		return false
-	}
-	quiet := now.Sub(s.settleSince)
-	if age := now.Sub(newest); age < quiet {
-		quiet = age
-	}
-	if quiet < s.opts.Settle {
-		s.retryAfter(s.opts.Settle - quiet)
-		return false
+	if wait > 0 {
+		s.retryAfter(wait)
+		return nil, false
 	}
 	for _, f := range files {
 		if beingWritten(f) {
 			// Quiet, but still open for writing: a writer paused half-way.
 			s.retryAfter(s.opts.Settle)
-			return false
+			return nil, false
 		}
 	}
+	return ids, true
+}
+
+// touchedDuringRead reports whether files changed while the config was
+// read from them: their stat identities differ from ids (what settled
+// saw just before the read) or their content from fp. Then the quiet
+// period starts again and another look is scheduled. Called with s.mu
+// held.
+func (s *Server) touchedDuringRead(files, ids []string, fp [32]byte) bool {
+	now := time.Now()
+	same := fingerprint(files) == fp
+	for i, f := range files {
+		if id, _ := statIdentity(f, now); id != ids[i] {
+			same = false
+		}
+	}
+	if same {
+		return false
+	}
+	for _, f := range files {
+		delete(s.seen, f)
+	}
+	s.retryAfter(s.opts.Settle)
 	return true
 }
 

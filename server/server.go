@@ -36,9 +36,14 @@ const (
 	DefaultDebounce = 150 * time.Millisecond
 	// DefaultSettle is how long the config files must stay unchanged
 	// before a reload is applied: a file rewritten in place (truncated,
-	// then written) is never read half-way. Editors and `git checkout`
-	// finish a write in milliseconds; a file rewritten continuously is not
-	// applied until it stops changing.
+	// then written) is never read half-way. Editors, config managers and
+	// `git checkout` finish a write in milliseconds, so 200 ms is two
+	// orders of magnitude of margin for a writer that pauses between
+	// chunks (on Linux a writer that keeps the file open is waited for
+	// however long it pauses, see beingWritten), yet a saved edit is still
+	// in service well under half a second later (debounce + settle),
+	// quicker than a person switches windows. A file rewritten
+	// continuously is not applied until it stops changing.
 	DefaultSettle = 200 * time.Millisecond
 	// DefaultBodyTimeout bounds how long a request body may take to
 	// arrive, so a client that sends headers and then dribbles (or never
@@ -117,12 +122,14 @@ type Server struct {
 	scripts     []string
 	interesting map[string]bool
 	watchFailed map[string]bool
-	// settleID and settleSince: the config files' identity when a change
-	// was first seen, for the settle check; retry is the pending look.
-	settleID    []string
-	settleSince time.Time
-	retry       *time.Timer
-	stopped     atomic.Bool
+	// seen is what the settle check last saw of each config file; retry
+	// is the pending look while they settle.
+	seen    map[string]observation
+	retry   *time.Timer
+	stopped atomic.Bool
+	// load reads the configuration: dispatcher.Load, which a test may wrap
+	// to act between the settle check and the read.
+	load func(path string, o dispatcher.LoadOptions) (*dispatcher.Config, error)
 }
 
 // generation is one loaded configuration and the dispatcher built for it.
@@ -188,6 +195,8 @@ func New(opts Options) (*Server, error) {
 		sessions:    opts.Sessions,
 		slots:       make(chan struct{}, opts.MaxConcurrent),
 		watchFailed: map[string]bool{},
+		seen:        map[string]observation{},
+		load:        dispatcher.Load,
 	}
 	s.configFiles = s.initialConfigFiles()
 	s.mu.Lock()

@@ -57,28 +57,34 @@ dispatch, not as "no objection".
 
 Changes take effect without a restart. The config, the Claude settings files
 and the project hooks file are reloaded when they change — once they have
-stayed unchanged for a moment, so a file being rewritten is never read
-half-way (the last good config serves meanwhile); a broken config is
-logged (file, line, reason) and the last good one stays in service. Approvals
-and revocations ('hermes-hooks approve/revoke' from another terminal) count
-from the next dispatch, and so does an edit to an approved script (it stops
-running until re-approved). Dispatches already running finish on the config
-they started with. Session state is kept in memory, across reloads.
+stayed unchanged (size, times, inode) for 200 ms and did not change while
+read, so a file being rewritten is never read half-way (the last good config
+serves meanwhile); a broken config is logged (file, line, reason) and the
+last good one stays in service. Approvals and revocations ('hermes-hooks
+approve/revoke' from another terminal) count from the next dispatch, and so
+does an edit to an approved script (it stops running until re-approved).
+Dispatches already running finish on the config they started with. Session
+state is kept in memory, across reloads.
 
 Project hooks (.hermes/hooks.yaml) are those of the directory the server
 starts in; the server does not switch hook sets by the cwd a request names.
 Hooks inherit the server's environment.
 
-Bounds: at most --max-conns open connections; session state in memory at
-most --session-budget bytes in all (least recently used sessions dropped
-first: their state starts again empty) and dropped after --session-idle.
-A lock file beside the socket keeps a second server off the same path.
+Bounds: a request body must arrive within --body-timeout (else 408), and
+holds no dispatch slot meanwhile; at most --max-conns connections are open
+(more wait in the kernel's queue); session state is kept encoded in memory,
+at most --session-budget bytes for all sessions together (the least
+recently used are dropped first), and a session unused for --session-idle
+is dropped too. A dropped session starts again empty: its state, its count
+of stop-hook blocks, its once-per-session hooks. A lock file beside the
+socket (SOCKET.lock, held while the server runs) keeps a second server off
+the same path, even if the socket file was deleted.
 
-SIGTERM, SIGINT or SIGHUP stops accepting connections; running dispatches may finish
-until --shutdown-timeout is nearly spent, then they are cancelled (their hooks'
-process groups are killed, with their descendants that left them) and the
-server exits. Logs go to stderr, one line
-per request.`,
+SIGTERM, SIGINT or SIGHUP stops accepting connections; running dispatches
+may finish until --shutdown-timeout is nearly spent, then they are cancelled
+(their hooks' process groups are killed, with their descendants that left
+them), the socket file is removed and the server exits. Logs go to stderr,
+one line per request.`,
 		Example: `  hermes-hooks serve --listen unix://$HOME/.hermes/hermes-hooks.sock
   curl --unix-socket ~/.hermes/hermes-hooks.sock -d '{"tool_name":"terminal","args":{"command":"ls"}}' http://x/v1/dispatch/pre_tool_call
   hermes-hooks serve --listen tcp://127.0.0.1:8765 --log-format json --log-level debug
@@ -96,7 +102,7 @@ per request.`,
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", server.DefaultShutdownTimeout, "on SIGTERM/SIGINT/SIGHUP, exit within this long, cancelling dispatches still running")
 	f.DurationVar(&o.bodyTimeout, "body-timeout", server.DefaultBodyTimeout, "a request body must arrive within this long (else 408)")
 	f.IntVar(&o.maxConns, "max-conns", server.DefaultMaxConns, "open connections at most; more wait in the kernel's accept queue")
-	f.IntVar(&o.sessionBudget, "session-budget", dispatcher.DefaultSessionBudget, "bytes of session state kept in memory for all sessions together; the least recently used sessions are dropped beyond it")
+	f.IntVar(&o.sessionBudget, "session-budget", dispatcher.DefaultSessionBudget, "bytes of session state kept in memory for all sessions together (64 MiB); the least recently used sessions are dropped beyond it")
 	f.DurationVar(&o.sessionIdle, "session-idle", dispatcher.DefaultSessionIdle, "drop a session's state after this long unused")
 	f.StringVar(&o.logFormat, "log-format", "text", "log format on stderr: text or json")
 	f.StringVar(&o.logLevel, "log-level", "info", "least important log level shown: debug, info, warn or error")
@@ -168,11 +174,14 @@ func runServe(a *app, o serveOptions) error {
 	if err != nil {
 		return &exitError{code: 1, msg: err.Error()}
 	}
-	// The first SIGTERM/SIGINT starts the graceful shutdown. Later ones are
-	// caught too and change nothing: the shutdown is bounded by
-	// --shutdown-timeout anyway, and dying at once would leave the running
-	// hooks (each in its own process group, out of reach of a terminal's
-	// Ctrl-C) orphaned.
+	// The first SIGTERM/SIGINT/SIGHUP starts the graceful shutdown. SIGHUP
+	// is what a server started from a terminal gets when the terminal
+	// closes; left to the runtime's default it would kill the server on
+	// the spot, leaving its socket file behind and its hooks unattended.
+	// Later signals are caught too and change nothing: the shutdown is
+	// bounded by --shutdown-timeout anyway, and dying at once would leave
+	// the running hooks (each in its own process group, out of reach of a
+	// terminal's Ctrl-C) orphaned.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	// As the subreaper of its hooks' descendants, the server finds those

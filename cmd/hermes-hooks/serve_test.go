@@ -306,7 +306,16 @@ func TestServeHotReload(t *testing.T) {
 
 // SIGTERM during a dispatch whose hook sleeps 60 s: the server exits within
 // its shutdown bound, the client gets a 503, and no hook process is left.
-func TestServeSIGTERMKillsHooks(t *testing.T) {
+func TestServeSIGTERMKillsHooks(t *testing.T) { testServeSignalKillsHooks(t, syscall.SIGTERM) }
+
+// SIGHUP (the terminal that started serve closed) ends it as cleanly as
+// SIGTERM: hook groups killed, socket removed, exit 0. Without SIGHUP in
+// the signal set the Go runtime's default kills the server outright,
+// leaving its hooks (each in its own process group) running and its
+// socket file behind.
+func TestServeSIGHUPKillsHooks(t *testing.T) { testServeSignalKillsHooks(t, syscall.SIGHUP) }
+
+func testServeSignalKillsHooks(t *testing.T, sig syscall.Signal) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
 	}
@@ -350,13 +359,13 @@ echo '{}'
 	}
 
 	start := time.Now()
-	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := p.cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
 	select {
 	case <-p.exited:
 	case <-time.After(serveDeadline):
-		t.Fatal("serve did not exit after SIGTERM")
+		t.Fatalf("serve did not exit after %v", sig)
 	}
 	took := time.Since(start)
 	// The slack covers a loaded machine delivering the signal and
@@ -365,7 +374,7 @@ echo '{}'
 		t.Errorf("serve took %v to exit, bound %v", took, bound)
 	}
 	if code := p.cmd.ProcessState.ExitCode(); code != 0 {
-		t.Errorf("exit code %d after SIGTERM", code)
+		t.Errorf("exit code %d after %v (%v)", code, sig, p.cmd.ProcessState)
 	}
 	r := <-res
 	if r.status != 503 || !strings.Contains(r.body, "shutting down") {
@@ -377,6 +386,70 @@ echo '{}'
 	}
 	p.waitLog(`msg="shutdown timeout reached: cancelling in-flight dispatches" in_flight=1`)
 	p.waitLog(`msg=stopped`)
+}
+
+// A second server cannot start on the socket path of a running one even
+// after the first one's socket file was deleted (a cleanup script, a
+// mistaken rm): the lock beside the socket, held for the server's life,
+// refuses it with exit 1 and a message naming the lock. Without the lock,
+// the second server would create a new socket and two would run. Once the
+// first server stops, the path is free again.
+func TestServeSecondServerRefusedByLock(t *testing.T) {
+	e := newServeEnv(t, "hooks: {}\n")
+	first := e.serve()
+	if err := os.Remove(e.socketPath); err != nil {
+		t.Fatal(err)
+	}
+	second := exec.Command("hermes-hooks", "serve", "--listen", "unix://"+e.socketPath)
+	second.Dir, second.Env = e.dir, e.env
+	var stderr proctest.Buffer
+	second.Stderr = &stderr
+	if err := second.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- second.Wait() }()
+	var waitErr error
+	first.waitFor("the second server to exit", func() bool {
+		select {
+		case waitErr = <-exited:
+			return true
+		default:
+		}
+		if strings.Contains(stderr.String(), "msg=listening") {
+			// It is serving: the bug. Stop it and report.
+			second.Process.Kill()
+			<-exited
+			t.Fatalf("a second server started on the path of a running one:\n%s", stderr.String())
+		}
+		return false
+	})
+	var ee *exec.ExitError
+	if !errors.As(waitErr, &ee) || ee.ExitCode() != 1 {
+		t.Errorf("second server: %v, want exit 1\n%s", waitErr, stderr.String())
+	}
+	lock := e.socketPath + ".lock"
+	want := "hermes-hooks: error: listen " + e.socketPath + ": another server is listening on this socket (another server holds the lock " + lock + ")"
+	if !strings.Contains(stderr.String(), want) {
+		t.Errorf("second server's message:\n%s\nwant it to contain:\n%s", stderr.String(), want)
+	}
+	if _, err := os.Lstat(e.socketPath); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused server left a socket file: %v", err)
+	}
+	select {
+	case <-first.exited:
+		t.Fatalf("the first server stopped: %s", first.log.String())
+	default:
+	}
+
+	// Once the first server is gone, a new one starts on the same path.
+	if err := first.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	<-first.exited
+	if h := e.serve().healthz(); h["status"] != "ok" {
+		t.Errorf("a server after the first stopped: %v", h)
+	}
 }
 
 // GET /v1/hooks is `list --json`, byte for byte; dispatch replies are what

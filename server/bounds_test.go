@@ -1,0 +1,303 @@
+//go:build unix
+
+package server
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+)
+
+// Session state through a real server stays within the store's budget:
+// 3 000 sessions each patching ~60 KB of state (180 MB in all, 11 times the
+// 16 MiB budget) leave the server's live heap within the budget plus a
+// fixed allowance, and the least recently used sessions are dropped. An
+// unbounded store keeps all 180 MB.
+//
+// The hook is `cat` of a prepared reply (no shell), the fastest process
+// that answers; the server runs in-process so that its heap can be
+// measured without the race detector's shadow memory (which a child's
+// RSS would include). 3 000 rather than 4 000 sessions keeps the test
+// near 15 s under -race on two cores; the bound does not depend on the
+// count once the store is full (after ~280 sessions).
+func TestSessionStateStaysBounded(t *testing.T) {
+	const (
+		budget   = 16 << 20
+		sessions = 3000
+		// allowance covers the rest of the process: the test's own
+		// client, the HTTP server, the runtime, buffers in flight.
+		allowance = 24 << 20
+	)
+	store := dispatcher.NewMemorySessionsWithLimits(budget, time.Hour)
+	f := start(t, "hooks: {}\n", nil, func(o *Options) { o.Sessions = store })
+	reply := filepath.Join(f.dir, "state.json")
+	blob := strings.Repeat("x", 60_000)
+	if err := os.WriteFile(reply, []byte(`{"state":{"blob":"`+blob+`"}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hook := "cat " + reply
+	if _, err := f.store.Approve("pre_llm_call", hook); err != nil {
+		t.Fatal(err)
+	}
+	f.writeConfig("hooks:\n  pre_llm_call:\n    - command: " + hook + "\n")
+	f.waitGeneration(2)
+
+	// The live heap (after a collection) at regular points, and the peak
+	// heap in use between them (garbage included).
+	var liveMax, inuseMax uint64
+	measure := func(gc bool) {
+		if gc {
+			runtime.GC()
+		}
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		inuseMax = max(inuseMax, ms.HeapInuse)
+		if gc {
+			liveMax = max(liveMax, ms.HeapAlloc)
+		}
+	}
+	measure(true)
+	base := liveMax
+
+	begin := time.Now()
+	work := make(chan int)
+	var failed atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				r := f.dispatch("pre_llm_call", fmt.Sprintf(`{"session_id":"s-%d"}`, i))
+				if r.status != http.StatusOK || strings.Contains(string(r.body), "state patch refused") {
+					failed.Add(1)
+				}
+			}
+		}()
+	}
+	for i := 0; i < sessions; i++ {
+		work <- i
+		if i%100 == 0 {
+			measure(i%500 == 0)
+		}
+	}
+	close(work)
+	wg.Wait()
+	measure(true)
+	took := time.Since(begin)
+
+	t.Logf("%d sessions × 60 KB in %v: store %d KiB in %d sessions (%d evicted); live heap %d KiB at most (%d KiB before), heap in use %d KiB at most; budget %d KiB",
+		sessions, took.Round(time.Millisecond), store.Bytes()>>10, store.Len(), store.Evicted(), liveMax>>10, base>>10, inuseMax>>10, budget>>10)
+	if n := failed.Load(); n != 0 {
+		t.Fatalf("%d dispatches failed or had their state refused", n)
+	}
+	if store.Bytes() > budget {
+		t.Errorf("the store counts %d bytes, over its budget %d", store.Bytes(), budget)
+	}
+	if store.Evicted() < sessions-budget/60_000 {
+		t.Errorf("only %d sessions evicted", store.Evicted())
+	}
+	if liveMax > budget+allowance {
+		t.Errorf("live heap %d KiB, over the bound %d KiB (budget + allowance)", liveMax>>10, (budget+allowance)>>10)
+	}
+	// Garbage may make the heap in use up to twice the live heap (GOGC=100).
+	if inuseMax > 2*(budget+allowance) {
+		t.Errorf("heap in use %d KiB, over the bound %d KiB", inuseMax>>10, 2*(budget+allowance)>>10)
+	}
+	// The most recent session is still there; the first is gone.
+	if o := f.outcome("pre_llm_call", fmt.Sprintf(`{"session_id":"s-%d"}`, sessions-1)); len(hooksOf(t, o)) != 1 {
+		t.Fatalf("probe: %v", o)
+	}
+	if got, _ := store.Load("s-0"); got.State != nil {
+		t.Error("the least recently used session was kept")
+	}
+	if got, _ := store.Load(fmt.Sprintf("s-%d", sessions-1)); got.State["blob"] != blob {
+		t.Error("the most recent session was dropped")
+	}
+}
+
+// A request body must arrive within BodyTimeout: a client that sends the
+// headers and then never finishes the body, or dribbles it a byte at a
+// time, gets 408 with a JSON error when the deadline passes and its
+// connection is closed; meanwhile it holds no dispatch slot (another
+// client is served with a single slot and almost no queue wait).
+func TestSlowBodyGets408(t *testing.T) {
+	const bodyTimeout = 300 * time.Millisecond
+	f := start(t, "hooks: {}\n", nil, func(o *Options) {
+		o.BodyTimeout = bodyTimeout
+		o.MaxConcurrent = 1
+		o.QueueWait = time.Millisecond
+	})
+	headers := "POST /v1/dispatch/pre_tool_call HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+	dial := func() net.Conn {
+		c, err := net.Dial("unix", f.sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	// One client stops after part of the body.
+	stalled := dial()
+	if _, err := stalled.Write([]byte(headers + `{"tool_name"`)); err != nil {
+		t.Fatal(err)
+	}
+	// Another sends a byte every 20 ms: never idle for long, but never done
+	// within the timeout either (100 bytes would take 2 s).
+	dribbler := dial()
+	if _, err := dribbler.Write([]byte(headers)); err != nil {
+		t.Fatal(err)
+	}
+	stopDribble := make(chan struct{})
+	dribbled := make(chan struct{})
+	go func() {
+		defer close(dribbled)
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stopDribble:
+				return
+			case <-tick.C:
+				if _, err := dribbler.Write([]byte(" ")); err != nil {
+					return // the server closed the connection
+				}
+			}
+		}
+	}()
+	defer func() { close(stopDribble); <-dribbled }()
+	begin := time.Now()
+
+	// Meanwhile the single dispatch slot is free for others.
+	if r := f.dispatch("pre_tool_call", `{}`); r.status != http.StatusOK {
+		t.Fatalf("another client got %d %s while two bodies were pending", r.status, r.body)
+	}
+	for name, c := range map[string]net.Conn{"stalled": stalled, "dribbling": dribbler} {
+		c.SetReadDeadline(time.Now().Add(deadline))
+		br := bufio.NewReader(c)
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("%s body: no answer: %v", name, err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestTimeout || resp.Header.Get("Content-Type") != "application/json" ||
+			!strings.Contains(string(b), `"error":"the request body did not arrive within 300ms"`) {
+			t.Errorf("%s body: %d %q %s", name, resp.StatusCode, resp.Header.Get("Content-Type"), b)
+		}
+		// The connection is closed after the answer (an end of file, or a
+		// reset when the server drops unread bytes): it holds nothing.
+		var ne net.Error
+		if _, err := br.ReadByte(); err == nil || errors.As(err, &ne) && ne.Timeout() {
+			t.Errorf("%s body: connection still open after the 408: %v", name, err)
+		}
+	}
+	if took := time.Since(begin); took < bodyTimeout {
+		t.Errorf("answered after %v, before the body timeout %v", took, bodyTimeout)
+	}
+	f.waitLog(`status=408 error="the request body did not arrive within 300ms"`)
+}
+
+// A dispatch whose body arrived in time is not cut short by the body's
+// deadline however long its hooks run: the deadline ends with the body.
+// (net/http clears a connection's read deadline when it starts watching
+// for the client going away; this guards that the 408 never reaches a
+// dispatch in progress.)
+func TestBodyTimeoutEndsWithTheBody(t *testing.T) {
+	f := start(t, "hooks: {}\n", nil, func(o *Options) { o.BodyTimeout = 200 * time.Millisecond })
+	// The hook outlives the body timeout several times over.
+	hook := f.script("slow.sh", "cat >/dev/null\nsleep 1\necho '{\"context\":\"finished\"}'\n")
+	if _, err := f.store.Approve("pre_llm_call", hook); err != nil {
+		t.Fatal(err)
+	}
+	f.writeConfig("hooks:\n  pre_llm_call:\n    - command: " + hook + "\n")
+	f.waitGeneration(2)
+	r := f.dispatch("pre_llm_call", `{}`)
+	if r.status != http.StatusOK || !strings.Contains(string(r.body), `"context":"finished"`) {
+		t.Fatalf("a dispatch longer than the body timeout: %d %s", r.status, r.body)
+	}
+}
+
+// At most MaxConns connections are open: with that many idle keep-alive
+// connections, a new client's request waits (in the kernel's accept
+// queue) until one of them closes, is then served, and the server answers
+// everyone as before.
+func TestMaxConnsCapsOpenConnections(t *testing.T) {
+	const maxConns = 4
+	f := start(t, "hooks: {}\n", nil, func(o *Options) { o.MaxConns = maxConns })
+	f.client.CloseIdleConnections()
+	// maxConns connections, each served once and then left idle: all are
+	// accepted and counted.
+	var held []net.Conn
+	for i := 0; i < maxConns; i++ {
+		c, err := net.Dial("unix", f.sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		fmt.Fprintf(c, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+		c.SetReadDeadline(time.Now().Add(deadline))
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("connection %d: %v %v", i, resp, err)
+		}
+		resp.Body.Close()
+		held = append(held, c)
+	}
+
+	answered := make(chan int, 1)
+	go func() {
+		other := unixClient(f.sock)
+		defer other.CloseIdleConnections()
+		resp, err := other.Get("http://x/healthz")
+		if err != nil {
+			answered <- -1
+			return
+		}
+		resp.Body.Close()
+		answered <- resp.StatusCode
+	}()
+	// Proving that the request waits takes a window of time: it is the
+	// absence of an answer, nothing the test could poll for.
+	select {
+	case code := <-answered:
+		t.Fatalf("a connection beyond --max-conns was served (%d) while %d were open", code, maxConns)
+	case <-time.After(500 * time.Millisecond):
+	}
+	held[0].Close()
+	select {
+	case code := <-answered:
+		if code != 200 {
+			t.Fatalf("the waiting request got %d", code)
+		}
+	case <-time.After(deadline):
+		t.Fatal("the waiting request was never served after a connection closed")
+	}
+	// The other held connections still work, and new clients are served.
+	c := held[1]
+	fmt.Fprintf(c, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+	if resp, err := http.ReadResponse(bufio.NewReader(c), nil); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("a held connection after the wait: %v %v", resp, err)
+	}
+	for _, c := range held[1:] {
+		c.Close()
+	}
+	for i := 0; i < 2*maxConns; i++ {
+		if r := f.dispatch("pre_tool_call", `{}`); r.status != 200 {
+			t.Fatalf("after the cap: %d %s", r.status, r.body)
+		}
+	}
+}
