@@ -105,9 +105,13 @@ func runDispatch(a *app, event string, o dispatchOptions) error {
 	// them before exiting: a one-shot dispatch leaves nothing behind.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	_ = dispatcher.BecomeSubreaper()
+	if subreap {
+		_ = dispatcher.BecomeSubreaper()
+	}
 	outcome, err := d.Dispatch(ctx, event, fields)
-	dispatcher.KillEscaped()
+	if subreap {
+		dispatcher.KillEscaped()
+	}
 	if err != nil {
 		return err
 	}
@@ -116,6 +120,12 @@ func runDispatch(a *app, event string, o dispatchOptions) error {
 	}
 	return writeOutcome(a.out, &outcome, o)
 }
+
+// subreap: a one-shot dispatch adopts its hooks' escaped descendants and
+// kills them before it exits. Only tests that call run in-process turn it
+// off: the test binary has other children (testscript's commands, their
+// detached async children) that KillEscaped would take for escapees.
+var subreap = true
 
 // runAsyncChild starts this program again, detached, to run the event's
 // async hooks (Claude's async: true) without delaying the event: the same

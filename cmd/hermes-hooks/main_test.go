@@ -11,9 +11,17 @@ import (
 // TestMain registers the real main as the "hermes-hooks" command of the
 // testscript scripts: each script line runs it in a fresh process, exactly
 // as a user's shell would.
+//
+// The test process itself calls run in-process too (claude_compat_test.go):
+// there it must not become a subreaper and kill "escaped" children, which
+// would be the scripts' commands and the async children they detach.
 func TestMain(m *testing.M) {
+	subreap = false
 	testscript.Main(m, map[string]func(){
-		"hermes-hooks": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"hermes-hooks": func() {
+			subreap = true
+			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
 	})
 }
 
