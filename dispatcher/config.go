@@ -29,13 +29,11 @@ const (
 	MaxClaudeTimeoutSeconds     = 600
 )
 
-// claudeDefaultTimeout is Claude Code's default for the event.
+// claudeDefaultTimeout is Claude Code's default for the event
+// (Event.ClaudeTimeout, else its general default).
 func claudeDefaultTimeout(ev *protocol.Event) time.Duration {
-	switch ev.ClaudeName() {
-	case "UserPromptSubmit", "PreModelSwitch", "PostModelSwitch":
-		return 30 * time.Second
-	case "MessageDisplay":
-		return 10 * time.Second
+	if ev.ClaudeTimeout > 0 {
+		return time.Duration(ev.ClaudeTimeout) * time.Second
 	}
 	return DefaultClaudeTimeoutSeconds * time.Second
 }

@@ -170,7 +170,7 @@ func Doctor(ctx context.Context, d *Dispatcher, statuses []HookStatus) []DoctorR
 // reply as Hermes' doctor does; for Claude hooks plain text is a valid reply.
 func smoke(ctx context.Context, d *Dispatcher, r *DoctorResult) {
 	e := r.Status.Entry
-	fields, ok := SyntheticFields(e.Event)
+	fields, ok := e.Event.SyntheticFields()
 	if !ok {
 		// Hermes' fallback passes extra={} as a keyword, so the payload's
 		// extra is {"extra": {}} and session_id is "".

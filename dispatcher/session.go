@@ -34,10 +34,6 @@ func (d *Dispatcher) filterOnce(selected []*Entry, runnable []int, reports []pro
 	return keep, once
 }
 
-func isStopEvent(ev *protocol.Event) bool {
-	return ev.Name == "pre_verify" || ev.Name == "subagent_stop"
-}
-
 // sessionID is the session the firing belongs to, when the dispatcher keeps
 // session state and the host said which session it is.
 func (d *Dispatcher) sessionID(fields map[string]any) string {
@@ -61,7 +57,7 @@ func (d *Dispatcher) loadSession(ev *protocol.Event, session string, fields map[
 	if len(sess.State) > 0 {
 		fields = withField(fields, "state", sess.State)
 	}
-	if _, set := fields["stop_hook_active"]; isStopEvent(ev) && !set {
+	if _, set := fields["stop_hook_active"]; ev.Stops && !set {
 		fields = withField(fields, "stop_hook_active", sess.StopBlocks > 0)
 	}
 	return sess, fields
@@ -77,7 +73,7 @@ func (d *Dispatcher) saveSession(ev *protocol.Event, session string, loaded Sess
 			patched = append(patched, i)
 		}
 	}
-	stop := isStopEvent(ev)
+	stop := ev.Stops
 	if len(patched) == 0 && len(ranOnce) == 0 && !(stop && (o.Blocked() || loaded.StopBlocks > 0)) {
 		return
 	}
@@ -122,10 +118,10 @@ func (d *Dispatcher) saveSession(ev *protocol.Event, session string, loaded Sess
 	}
 }
 
-// endSession forgets a session's state when it ends (on_session_end,
-// on_session_finalize), whether or not any hook ran.
+// endSession forgets a session's state when it ends (Event.EndsSession:
+// on_session_end, on_session_finalize), whether or not any hook ran.
 func (d *Dispatcher) endSession(ev *protocol.Event, session string) {
-	if session == "" || (ev.Name != "on_session_end" && ev.Name != "on_session_finalize") {
+	if session == "" || !ev.EndsSession {
 		return
 	}
 	if err := d.opts.Sessions.Clear(session); err != nil {

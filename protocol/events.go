@@ -98,6 +98,47 @@ type Event struct {
 	// input (PreToolUse).
 	Permission   bool
 	UpdatedInput bool
+	// Gates: a block on this event refuses a tool call (the Hermes
+	// "blocking" event: fail_closed and exit-2 blocks apply, and a guard
+	// that cannot run blocks it).
+	Gates bool
+	// Stops: a stop event (Stop, SubagentStop): a block keeps the agent
+	// going, under the cap of consecutive blocks, and Claude hooks see
+	// stop_hook_active.
+	Stops bool
+	// EndsSession: the session's state is forgotten after this event.
+	EndsSession bool
+	// PlainContext: a Claude hook's plain (non-JSON) stdout is context.
+	PlainContext bool
+	// SoftMissingScript: a Claude exit 2 whose stderr says the script is
+	// missing is a non-blocking error, not a block (Claude Code does this
+	// for stop-like events, so a deleted script cannot wedge the agent).
+	SoftMissingScript bool
+	// DropsSystemMessage: Claude Code discards systemMessage here.
+	DropsSystemMessage bool
+	// Behavior: a Claude reply's hookSpecificOutput.decision.behavior
+	// (allow / deny, with updatedInput and message) applies
+	// (PermissionRequest); ToolOutput: its updatedToolOutput replaces the
+	// tool's result (PostToolUse).
+	Behavior   bool
+	ToolOutput bool
+	// HermesReply is how a Hermes-dialect reply is read here, and
+	// HermesWire how the outcome is rendered for a Hermes host.
+	HermesReply HermesReplyKind
+	HermesWire  WireKind
+	// ClaudeFields are the event's own Claude payload fields, derived from
+	// a Hermes host's fields when the host did not send them.
+	ClaudeFields []ClaudeField
+	// ClaudeTimeout is Claude Code's default timeout for the event's
+	// command hooks, in seconds (0: its general default).
+	ClaudeTimeout int
+	// Synthetic builds the event fields `hermes-hooks test` and doctor
+	// fire the event with (as Hermes' own hooks test does); nil: only a
+	// session id.
+	Synthetic func() map[string]any
+	// IfRule: a Claude handler's "if" permission rule is evaluated here
+	// (the tool events); elsewhere a handler carrying "if" never runs.
+	IfRule bool
 	// EnvFile: Claude-dialect hooks of this event get CLAUDE_ENV_FILE, a
 	// file whose `export` lines set variables for the session's later
 	// commands (SessionStart, Setup, CwdChanged, FileChanged).
@@ -109,7 +150,50 @@ func (e *Event) Can(c Capability) bool { return e != nil && e.Caps&c != 0 }
 
 // Gating reports whether a block on this event refuses a tool call (the
 // Hermes "blocking" events: fail_closed and exit-2 blocks apply).
-func (e *Event) Gating() bool { return e != nil && e.Name == "pre_tool_call" }
+func (e *Event) Gating() bool { return e != nil && e.Gates }
+
+// HermesReplyKind says which Hermes reply forms an event reads beyond
+// context.
+type HermesReplyKind uint8
+
+const (
+	// ReplyContext: {"context": …}, plus transform results on transform
+	// events.
+	ReplyContext HermesReplyKind = iota
+	// ReplyTool: block, modify / rewrite, approve (pre_tool_call).
+	ReplyTool
+	// ReplyVerify: continue (pre_verify).
+	ReplyVerify
+	// ReplyInput: rewrite, block (transform_user_input).
+	ReplyInput
+	// ReplyLLM: context, inject_system / inject_user, block (pre_llm_call).
+	ReplyLLM
+)
+
+// WireKind is how an outcome is rendered in Hermes' directive shape.
+type WireKind uint8
+
+const (
+	// WireContext: {"context": …} (a non-gating block's message with it),
+	// {"result": …}, or {}.
+	WireContext WireKind = iota
+	// WireTool: block, approve, modify (pre_tool_call).
+	WireTool
+	// WireContinue: a block is {"action": "continue"} (stop events).
+	WireContinue
+	// WireBlock: a block is {"action": "block"} (pre_llm_call,
+	// transform_user_input).
+	WireBlock
+)
+
+// ClaudeField is one of an event's own Claude payload fields: when the host
+// did not send it, the first of From the host did send is used (through
+// the field's own conversion, for tool_response and prompt), else Default.
+type ClaudeField struct {
+	Name    string
+	From    []string
+	Default any
+}
 
 // ClaudeName is the name a Claude-dialect hook sees in hook_event_name and
 // must echo in hookSpecificOutput.hookEventName.
@@ -123,6 +207,12 @@ func (e *Event) ClaudeName() string {
 const (
 	capObserve = CapContext
 	capTool    = CapBlock | CapModify | CapApprove | CapContext
+)
+
+// Claude fields shared by the subagent events.
+var (
+	agentID   = ClaudeField{Name: "agent_id", From: []string{"child_subagent_id", "child_session_id"}}
+	agentType = ClaudeField{Name: "agent_type", From: []string{"child_role"}}
 )
 
 // catalog lists every event. Hermes' 41 VALID_HOOKS first (sorted as Hermes
@@ -142,67 +232,78 @@ var catalog = []Event{
 	{Name: "on_kanban_worker_spawned", Hermes: true, Caps: capObserve},
 	{Name: "on_kanban_worker_stale_claim", Hermes: true, Caps: capObserve},
 	{Name: "on_room_member_activity", Hermes: true, Caps: capObserve},
-	{Name: "on_session_end", Claude: "SessionEnd", Hermes: true, ClaudeMatchOn: "reason", Exit2: Exit2User, Caps: capObserve},
-	{Name: "on_session_finalize", Hermes: true, Caps: capObserve},
-	{Name: "on_session_reset", Hermes: true, Caps: capObserve},
-	{Name: "on_session_start", Claude: "SessionStart", Hermes: true, ClaudeMatchOn: "source", Exit2: Exit2User, Caps: capObserve, EnvFile: true},
+	{Name: "on_session_end", Claude: "SessionEnd", Hermes: true, ClaudeMatchOn: "reason", Exit2: Exit2User, Caps: capObserve, EndsSession: true, DropsSystemMessage: true,
+		ClaudeFields: []ClaudeField{{Name: "reason", From: []string{"turn_exit_reason"}, Default: "other"}}, Synthetic: synSessionEnd},
+	{Name: "on_session_finalize", Hermes: true, Caps: capObserve, EndsSession: true, Synthetic: synSessionOnly},
+	{Name: "on_session_reset", Hermes: true, Caps: capObserve, Synthetic: synSessionOnly},
+	{Name: "on_session_start", Claude: "SessionStart", Hermes: true, ClaudeMatchOn: "source", Exit2: Exit2User, Caps: capObserve, EnvFile: true, PlainContext: true,
+		ClaudeFields: []ClaudeField{{Name: "source", Default: "startup"}}, Synthetic: synSessionOnly},
 	{Name: "on_skill_lifecycle", Hermes: true, Caps: capObserve},
 	{Name: "on_stream_delta", Hermes: true, Caps: capObserve},
 	{Name: "on_stream_end", Hermes: true, Caps: capObserve},
 	{Name: "on_stream_start", Hermes: true, Caps: capObserve},
-	{Name: "post_api_request", Hermes: true, Caps: capObserve},
+	{Name: "post_api_request", Hermes: true, Caps: capObserve, Synthetic: synPostAPIRequest},
 	{Name: "post_approval_response", Hermes: true, Tool: true, Caps: capObserve},
-	{Name: "post_auxiliary_call", Hermes: true, Caps: capObserve},
-	{Name: "post_llm_call", Hermes: true, Caps: capObserve},
-	{Name: "post_tool_call", Claude: "PostToolUse", Hermes: true, Tool: true, HermesMatcher: true, ClaudeMatchOn: "tool_name", Exit2: Exit2Blocks, Caps: CapBlock | CapContext | CapTransform},
-	{Name: "pre_api_request", Hermes: true, Caps: capObserve},
+	{Name: "post_auxiliary_call", Hermes: true, Caps: capObserve, Synthetic: synAuxiliaryCall},
+	{Name: "post_llm_call", Hermes: true, Caps: capObserve, Synthetic: synPostLLMCall},
+	{Name: "post_tool_call", Claude: "PostToolUse", Hermes: true, Tool: true, IfRule: true, HermesMatcher: true, ClaudeMatchOn: "tool_name", Exit2: Exit2Blocks, Caps: CapBlock | CapContext | CapTransform,
+		ToolOutput: true, ClaudeFields: []ClaudeField{{Name: "tool_response", From: []string{"result"}}}, Synthetic: synPostToolCall},
+	{Name: "pre_api_request", Hermes: true, Caps: capObserve, Synthetic: synPreAPIRequest},
 	{Name: "pre_approval_request", Hermes: true, Tool: true, Caps: capObserve},
-	{Name: "pre_auxiliary_call", Hermes: true, Caps: capObserve},
+	{Name: "pre_auxiliary_call", Hermes: true, Caps: capObserve, Synthetic: synAuxiliaryCall},
 	{Name: "pre_command", Hermes: true, Caps: capObserve},
 	{Name: "pre_gateway_dispatch", Hermes: true, Caps: capObserve},
-	{Name: "pre_llm_call", Claude: "UserPromptSubmit", Aliases: []string{"before_llm_call"}, Hermes: true, Exit2: Exit2Blocks, Caps: CapBlock | CapContext | CapInject},
-	{Name: "pre_tool_call", Claude: "PreToolUse", Aliases: []string{"intercept_tool_call"}, Hermes: true, Tool: true, HermesMatcher: true, ClaudeMatchOn: "tool_name", Exit2: Exit2Blocks, Caps: capTool, Permission: true, UpdatedInput: true},
+	{Name: "pre_llm_call", Claude: "UserPromptSubmit", Aliases: []string{"before_llm_call"}, Hermes: true, Exit2: Exit2Blocks, Caps: CapBlock | CapContext | CapInject,
+		PlainContext: true, HermesReply: ReplyLLM, HermesWire: WireBlock, ClaudeTimeout: 30,
+		ClaudeFields: []ClaudeField{{Name: "prompt", From: []string{"user_message"}}}, Synthetic: synPreLLMCall},
+	{Name: "pre_tool_call", Claude: "PreToolUse", Aliases: []string{"intercept_tool_call"}, Hermes: true, Tool: true, IfRule: true, HermesMatcher: true, ClaudeMatchOn: "tool_name", Exit2: Exit2Blocks, Caps: capTool,
+		Permission: true, UpdatedInput: true, Gates: true, HermesReply: ReplyTool, HermesWire: WireTool, Synthetic: synPreToolCall},
 	{Name: "pre_transcription", Hermes: true, Caps: capObserve},
-	{Name: "pre_verify", Claude: "Stop", Hermes: true, Exit2: Exit2Blocks, Caps: CapContinue | CapContext},
-	{Name: "subagent_start", Claude: "SubagentStart", Hermes: true, ClaudeMatchOn: "agent_type", Exit2: Exit2User, Caps: capObserve},
-	{Name: "subagent_stop", Claude: "SubagentStop", Hermes: true, ClaudeMatchOn: "agent_type", Exit2: Exit2Blocks, Caps: CapContinue | CapContext},
+	{Name: "pre_verify", Claude: "Stop", Hermes: true, Exit2: Exit2Blocks, Caps: CapContinue | CapContext, Stops: true, SoftMissingScript: true,
+		HermesReply: ReplyVerify, HermesWire: WireContinue, Synthetic: synPreVerify,
+		ClaudeFields: []ClaudeField{{Name: "stop_hook_active", Default: false}, {Name: "last_assistant_message", From: []string{"final_response"}}}},
+	{Name: "subagent_start", Claude: "SubagentStart", Hermes: true, ClaudeMatchOn: "agent_type", Exit2: Exit2User, Caps: capObserve,
+		ClaudeFields: []ClaudeField{agentID, agentType}},
+	{Name: "subagent_stop", Claude: "SubagentStop", Hermes: true, ClaudeMatchOn: "agent_type", Exit2: Exit2Blocks, Caps: CapContinue | CapContext, Stops: true, SoftMissingScript: true,
+		HermesWire: WireContinue, Synthetic: synSubagentStop,
+		ClaudeFields: []ClaudeField{{Name: "stop_hook_active", Default: false}, agentID, agentType, {Name: "last_assistant_message", From: []string{"child_summary"}}}},
 	{Name: "transform_api_error_classification", Hermes: true, ShellUnsupported: true},
 	{Name: "transform_llm_output", Hermes: true, Caps: CapTransform, TextField: "response_text"},
 	{Name: "transform_terminal_output", Hermes: true, Caps: CapTransform, TextField: "output"},
 	{Name: "transform_tool_result", Hermes: true, Tool: true, Caps: CapTransform, TextField: "result"},
 
 	// hermes-hooks' own canonical event (runtime extension hooks).
-	{Name: "transform_user_input", Caps: CapBlock | CapTransform, TextField: "user_message"},
+	{Name: "transform_user_input", Caps: CapBlock | CapTransform, TextField: "user_message", HermesReply: ReplyInput, HermesWire: WireBlock},
 
 	// Claude Code events with no Hermes twin.
-	{Name: "PostToolUseFailure", Claude: "PostToolUseFailure", ClaudeOnly: true, Tool: true, ClaudeMatchOn: "tool_name", Exit2: Exit2Blocks, Caps: CapBlock | CapContext},
-	{Name: "Notification", Claude: "Notification", ClaudeOnly: true, ClaudeMatchOn: "notification_type", Caps: capObserve},
-	{Name: "PreCompact", Claude: "PreCompact", ClaudeOnly: true, ClaudeMatchOn: "trigger", Exit2: Exit2Blocks, Caps: CapBlock | capObserve},
-	{Name: "PostCompact", Claude: "PostCompact", ClaudeOnly: true, ClaudeMatchOn: "trigger", Exit2: Exit2User, Caps: capObserve},
-	{Name: "PermissionRequest", Claude: "PermissionRequest", ClaudeOnly: true, Tool: true, ClaudeMatchOn: "tool_name", Caps: CapBlock | CapApprove | CapModify},
-	{Name: "PermissionDenied", Claude: "PermissionDenied", ClaudeOnly: true, Tool: true, ClaudeMatchOn: "tool_name", Caps: capObserve},
+	{Name: "PostToolUseFailure", Claude: "PostToolUseFailure", ClaudeOnly: true, Tool: true, IfRule: true, ClaudeMatchOn: "tool_name", Exit2: Exit2Blocks, Caps: CapBlock | CapContext},
+	{Name: "Notification", Claude: "Notification", ClaudeOnly: true, ClaudeMatchOn: "notification_type", Caps: capObserve, DropsSystemMessage: true},
+	{Name: "PreCompact", Claude: "PreCompact", ClaudeOnly: true, ClaudeMatchOn: "trigger", Exit2: Exit2Blocks, Caps: CapBlock | capObserve, DropsSystemMessage: true},
+	{Name: "PostCompact", Claude: "PostCompact", ClaudeOnly: true, ClaudeMatchOn: "trigger", Exit2: Exit2User, Caps: capObserve, DropsSystemMessage: true},
+	{Name: "PermissionRequest", Claude: "PermissionRequest", ClaudeOnly: true, Tool: true, IfRule: true, ClaudeMatchOn: "tool_name", Caps: CapBlock | CapApprove | CapModify, Behavior: true},
+	{Name: "PermissionDenied", Claude: "PermissionDenied", ClaudeOnly: true, Tool: true, IfRule: true, ClaudeMatchOn: "tool_name", Caps: capObserve},
 	{Name: "Setup", Claude: "Setup", ClaudeOnly: true, ClaudeMatchOn: "trigger", Exit2: Exit2User, Caps: capObserve, EnvFile: true},
-	{Name: "TeammateIdle", Claude: "TeammateIdle", ClaudeOnly: true, Exit2: Exit2Blocks, Caps: CapBlock},
+	{Name: "TeammateIdle", Claude: "TeammateIdle", ClaudeOnly: true, Exit2: Exit2Blocks, Caps: CapBlock, SoftMissingScript: true},
 	{Name: "TaskCreated", Claude: "TaskCreated", ClaudeOnly: true, Exit2: Exit2Blocks, Caps: CapBlock},
-	{Name: "TaskCompleted", Claude: "TaskCompleted", ClaudeOnly: true, Exit2: Exit2Blocks, Caps: CapBlock},
+	{Name: "TaskCompleted", Claude: "TaskCompleted", ClaudeOnly: true, Exit2: Exit2Blocks, Caps: CapBlock, SoftMissingScript: true},
 	{Name: "ConfigChange", Claude: "ConfigChange", ClaudeOnly: true, ClaudeMatchOn: "source", Exit2: Exit2Blocks, Caps: CapBlock},
 	{Name: "WorktreeCreate", Claude: "WorktreeCreate", ClaudeOnly: true, Caps: capObserve},
 	{Name: "WorktreeRemove", Claude: "WorktreeRemove", ClaudeOnly: true, Caps: capObserve},
-	{Name: "InstructionsLoaded", Claude: "InstructionsLoaded", ClaudeOnly: true, ClaudeMatchOn: "load_reason", Caps: capObserve},
+	{Name: "InstructionsLoaded", Claude: "InstructionsLoaded", ClaudeOnly: true, ClaudeMatchOn: "load_reason", Caps: capObserve, DropsSystemMessage: true},
 	{Name: "Elicitation", Claude: "Elicitation", ClaudeOnly: true, ClaudeMatchOn: "mcp_server_name", Exit2: Exit2Blocks, Caps: CapBlock},
 	{Name: "ElicitationResult", Claude: "ElicitationResult", ClaudeOnly: true, ClaudeMatchOn: "mcp_server_name", Exit2: Exit2Blocks, Caps: CapBlock},
-	{Name: "StopFailure", Claude: "StopFailure", ClaudeOnly: true, ClaudeMatchOn: "error", Caps: capObserve},
+	{Name: "StopFailure", Claude: "StopFailure", ClaudeOnly: true, ClaudeMatchOn: "error", Caps: capObserve, DropsSystemMessage: true},
 	{Name: "CwdChanged", Claude: "CwdChanged", ClaudeOnly: true, Exit2: Exit2User, Caps: capObserve, EnvFile: true},
 	{Name: "FileChanged", Claude: "FileChanged", ClaudeOnly: true, ClaudeMatchOn: "file_path", Exit2: Exit2User, Caps: capObserve, EnvFile: true},
-	{Name: "MessageDisplay", Claude: "MessageDisplay", ClaudeOnly: true, Caps: capObserve},
-	{Name: "UserPromptExpansion", Claude: "UserPromptExpansion", ClaudeOnly: true, ClaudeMatchOn: "command_name", Exit2: Exit2Blocks, Caps: CapBlock | CapContext},
+	{Name: "MessageDisplay", Claude: "MessageDisplay", ClaudeOnly: true, Caps: capObserve, ClaudeTimeout: 10},
+	{Name: "UserPromptExpansion", Claude: "UserPromptExpansion", ClaudeOnly: true, ClaudeMatchOn: "command_name", Exit2: Exit2Blocks, Caps: CapBlock | CapContext, PlainContext: true},
 	{Name: "PostToolBatch", Claude: "PostToolBatch", ClaudeOnly: true, Exit2: Exit2Blocks, Caps: CapBlock | CapContext},
 	{Name: "DirectoryAdded", Claude: "DirectoryAdded", ClaudeOnly: true, ClaudeMatchOn: "source", Caps: capObserve},
 	// Claude Code 2.1.3xx: before and after the session's model changes.
 	// PreModelSwitch answers like PreToolUse (deny cancels the switch, ask
 	// asks the user); the matcher is compared with the model switched to.
-	{Name: "PreModelSwitch", Claude: "PreModelSwitch", ClaudeOnly: true, ClaudeMatchOn: "to_model", Exit2: Exit2Blocks, Caps: CapBlock | CapApprove, Permission: true},
-	{Name: "PostModelSwitch", Claude: "PostModelSwitch", ClaudeOnly: true, ClaudeMatchOn: "to_model", Caps: capObserve},
+	{Name: "PreModelSwitch", Claude: "PreModelSwitch", ClaudeOnly: true, ClaudeMatchOn: "to_model", Exit2: Exit2Blocks, Caps: CapBlock | CapApprove, Permission: true, ClaudeTimeout: 30},
+	{Name: "PostModelSwitch", Claude: "PostModelSwitch", ClaudeOnly: true, ClaudeMatchOn: "to_model", Caps: capObserve, ClaudeTimeout: 30},
 }
 
 // byName maps every accepted name (canonical, Claude, aliases) to its event.

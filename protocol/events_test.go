@@ -3,6 +3,7 @@ package protocol
 import (
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -381,5 +382,57 @@ func TestSuggestCutoffAndTies(t *testing.T) {
 	}
 	if got := Suggest("x", nil); got != "" {
 		t.Errorf("no candidates: got %q", got)
+	}
+}
+
+// Every per-event rule is a catalog field (issue 14): this pins which events
+// carry each rule, the lists the reply, payload and dispatch code used to
+// spell out by name. Adding an event means adding its row and its line here.
+func TestCatalogRules(t *testing.T) {
+	with := func(rule func(e *Event) bool) []string {
+		var out []string
+		for _, e := range Events() {
+			if rule(e) {
+				out = append(out, e.ClaudeName())
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	for _, tc := range []struct {
+		rule string
+		of   func(e *Event) bool
+		want []string
+	}{
+		{"Gates", func(e *Event) bool { return e.Gates }, []string{"PreToolUse"}},
+		{"Stops", func(e *Event) bool { return e.Stops }, []string{"Stop", "SubagentStop"}},
+		{"EndsSession", func(e *Event) bool { return e.EndsSession }, []string{"SessionEnd", "on_session_finalize"}},
+		{"PlainContext", func(e *Event) bool { return e.PlainContext }, []string{"SessionStart", "UserPromptExpansion", "UserPromptSubmit"}},
+		{"SoftMissingScript", func(e *Event) bool { return e.SoftMissingScript }, []string{"Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"}},
+		{"DropsSystemMessage", func(e *Event) bool { return e.DropsSystemMessage },
+			[]string{"InstructionsLoaded", "Notification", "PostCompact", "PreCompact", "SessionEnd", "StopFailure"}},
+		{"Behavior", func(e *Event) bool { return e.Behavior }, []string{"PermissionRequest"}},
+		{"ToolOutput", func(e *Event) bool { return e.ToolOutput }, []string{"PostToolUse"}},
+		{"IfRule", func(e *Event) bool { return e.IfRule },
+			[]string{"PermissionDenied", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "PreToolUse"}},
+		{"ClaudeTimeout30", func(e *Event) bool { return e.ClaudeTimeout == 30 }, []string{"PostModelSwitch", "PreModelSwitch", "UserPromptSubmit"}},
+		{"ClaudeTimeout10", func(e *Event) bool { return e.ClaudeTimeout == 10 }, []string{"MessageDisplay"}},
+		{"ReplyTool", func(e *Event) bool { return e.HermesReply == ReplyTool }, []string{"PreToolUse"}},
+		{"ReplyVerify", func(e *Event) bool { return e.HermesReply == ReplyVerify }, []string{"Stop"}},
+		{"ReplyInput", func(e *Event) bool { return e.HermesReply == ReplyInput }, []string{"transform_user_input"}},
+		{"ReplyLLM", func(e *Event) bool { return e.HermesReply == ReplyLLM }, []string{"UserPromptSubmit"}},
+		{"WireTool", func(e *Event) bool { return e.HermesWire == WireTool }, []string{"PreToolUse"}},
+		{"WireContinue", func(e *Event) bool { return e.HermesWire == WireContinue }, []string{"Stop", "SubagentStop"}},
+		{"WireBlock", func(e *Event) bool { return e.HermesWire == WireBlock }, []string{"UserPromptSubmit", "transform_user_input"}},
+	} {
+		if got := with(tc.of); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.rule, got, tc.want)
+		}
+	}
+	// A stop event is one a block keeps going: it must be able to continue.
+	for _, e := range Events() {
+		if e.Stops && !e.Can(CapContinue) || e.Gates && !e.Can(CapBlock) {
+			t.Errorf("%s: rule without the capability", e.Name)
+		}
 	}
 }

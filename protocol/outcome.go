@@ -427,8 +427,12 @@ func cloneMap(m map[string]any) map[string]any {
 // Replacement text, which Hermes' shell bridge cannot express, is rendered
 // as {"result":…}.
 func (o *Outcome) HermesWire() Object {
-	switch o.Event {
-	case "pre_tool_call":
+	kind := WireContext
+	if ev, ok := Lookup(o.Event); ok {
+		kind = ev.HermesWire
+	}
+	switch kind {
+	case WireTool:
 		switch o.Decision {
 		case DecisionBlock:
 			return Object{{"action", "block"}, {"message", o.Message}}
@@ -445,11 +449,11 @@ func (o *Outcome) HermesWire() Object {
 		if o.Args != nil {
 			return Object{{"action", "modify"}, {"args", o.Args}}
 		}
-	case "pre_verify", "subagent_stop":
+	case WireContinue:
 		if o.Decision == DecisionBlock {
 			return Object{{"action", "continue"}, {"message", o.Message}}
 		}
-	case "pre_llm_call", "transform_user_input":
+	case WireBlock:
 		if o.Decision == DecisionBlock {
 			return Object{{"action", "block"}, {"message", o.Message}}
 		}

@@ -155,9 +155,12 @@ func ClaudePayload(ev *Event, fields map[string]any, env PayloadEnv) Object {
 			add("tool_use_id", v)
 		}
 	}
-	for _, k := range claudeEventFields[ev.Name] {
-		if v, ok := claudeField(ev, fields, k); ok {
-			add(k, v)
+	for _, f := range ev.ClaudeFields {
+		if done[f.Name] {
+			continue // a common field the host sent (agent_id, agent_type)
+		}
+		if v, ok := claudeField(ev, fields, f.Name); ok {
+			add(f.Name, v)
 		}
 	}
 	for _, k := range sortedKeys(fields) {
@@ -221,71 +224,56 @@ func HostArgs(original any, updated map[string]any) map[string]any {
 	return out
 }
 
-// claudeEventFields are the event-specific Claude fields derived when the
-// host did not send them (claudeField knows how).
-var claudeEventFields = map[string][]string{
-	"post_tool_call":   {"tool_response"},
-	"pre_llm_call":     {"prompt"},
-	"pre_verify":       {"stop_hook_active", "last_assistant_message"},
-	"subagent_stop":    {"stop_hook_active", "agent_id", "agent_type", "last_assistant_message"},
-	"subagent_start":   {"agent_id", "agent_type"},
-	"on_session_start": {"source"},
-	"on_session_end":   {"reason"},
-}
-
 // claudeField returns the Claude field key for ev: the host's own value when
-// it sent one, else the value derived from Hermes-host fields. It is the one
-// place that knows how Hermes events map onto Claude's fields, used both for
+// it sent one, else the value derived from Hermes-host fields as the
+// event's catalog row says (Event.ClaudeFields). It is used both for
 // payloads and for what a Claude matcher compares against.
 func claudeField(ev *Event, fields map[string]any, key string) (any, bool) {
 	if v, ok := fields[key]; ok {
 		return v, true
 	}
-	first := func(keys ...string) (any, bool) {
-		for _, k := range keys {
-			if v, ok := fields[k]; ok && v != nil {
+	for _, f := range ev.ClaudeFields {
+		if f.Name != key {
+			continue
+		}
+		conv := claudeFieldFrom[key]
+		for _, k := range f.From {
+			v, ok := fields[k]
+			if !ok {
+				continue
+			}
+			if conv != nil {
+				if v, ok = conv(v); ok {
+					return v, true
+				}
+			} else if v != nil {
 				return v, true
 			}
 		}
-		return nil, false
-	}
-	switch key {
-	case "tool_response":
-		if s, ok := fields["result"].(string); ok {
-			if v, err := DecodeJSON([]byte(s)); err == nil {
-				return v, true
-			}
-			return s, true
-		}
-		return first("result")
-	case "prompt":
-		if um, ok := fields["user_message"]; ok {
-			return userMessageText(um), true
-		}
-	case "stop_hook_active":
-		return false, true
-	case "last_assistant_message":
-		if ev.Name == "pre_verify" {
-			return first("final_response")
-		}
-		return first("child_summary")
-	case "agent_id":
-		return first("child_subagent_id", "child_session_id")
-	case "agent_type":
-		return first("child_role")
-	case "source":
-		if ev.Name == "on_session_start" {
-			return "startup", true
-		}
-	case "reason":
-		if ev.Name == "on_session_end" {
-			if v, ok := first("turn_exit_reason"); ok {
-				return v, true
-			}
-			return "other", true
+		if f.Default != nil {
+			return f.Default, true
 		}
 	}
 	return nil, false
+}
+
+// claudeFieldFrom converts a Hermes host's value into a Claude field's
+// shape, for the fields whose shapes differ (keyed by the Claude field).
+var claudeFieldFrom = map[string]func(any) (any, bool){
+	// Hermes' result is a string; Claude's tool_response is the tool's
+	// JSON value when the string holds one.
+	"tool_response": func(v any) (any, bool) {
+		if s, ok := v.(string); ok {
+			if d, err := DecodeJSON([]byte(s)); err == nil {
+				return d, true
+			}
+			return s, true
+		}
+		return v, v != nil
+	},
+	// Hermes' user_message may be a list of content parts; Claude's prompt
+	// is text.
+	"prompt": func(v any) (any, bool) { return userMessageText(v), true },
 }
 
 // userMessageText flattens a Hermes user_message (a string, or a list of

@@ -32,20 +32,12 @@ import (
 // which must match EVERY subcommand. Without that, `ls && rm -rf x` would
 // slip past a hook filtered on Bash(rm *).
 
-// IfRuleEvents are the Claude Code events on which a handler's "if" is
-// evaluated. On every other event a handler that has "if" never runs (hooks
-// docs, "Common fields").
-var IfRuleEvents = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"}
-
-// IfRuleApplies reports whether "if" is evaluated on the Claude Code event
-// named claudeEvent; when it is not, a handler carrying "if" never runs.
+// IfRuleApplies reports whether "if" is evaluated on the event named
+// claudeEvent (Event.IfRule); when it is not, a handler carrying "if" never
+// runs (hooks docs, "Common fields").
 func IfRuleApplies(claudeEvent string) bool {
-	for _, e := range IfRuleEvents {
-		if e == claudeEvent {
-			return true
-		}
-	}
-	return false
+	ev, ok := Lookup(claudeEvent)
+	return ok && ev.IfRule
 }
 
 // RuleContext holds the directories a rule and a tool input are resolved

@@ -7,16 +7,6 @@ import (
 
 // Claude Code dialect replies.
 
-// plainStdoutIsContext lists the events on which Claude Code turns plain
-// (non-JSON) stdout of a successful hook into context.
-func plainStdoutIsContext(ev *Event) bool {
-	switch ev.Name {
-	case "pre_llm_call", "on_session_start", "UserPromptExpansion":
-		return true
-	}
-	return false
-}
-
 func parseClaude(r Reply) (*Contribution, string) {
 	ev := r.Event
 	if r.SpawnError != "" || r.TimedOut {
@@ -78,7 +68,7 @@ func parseClaude(r Reply) (*Contribution, string) {
 			note = joinNonEmpty("; ", note, "exit code 2 has no effect on "+ev.ClaudeName())
 		}
 	case r.ExitCode == 0:
-		if !isJSON && !badJSON && stdout != "" && plainStdoutIsContext(ev) {
+		if !isJSON && !badJSON && stdout != "" && ev.PlainContext {
 			c = &Contribution{Context: stdout}
 		}
 	default:
@@ -101,15 +91,11 @@ func parseClaude(r Reply) (*Contribution, string) {
 	return c, note
 }
 
-// missingScript reports Claude Code's special case: on Stop, SubagentStop,
-// TaskCompleted and TeammateIdle an exit 2 whose stderr says the script
-// could not be found or opened is a non-blocking error, not a block.
+// missingScript reports Claude Code's special case (Event.SoftMissingScript):
+// an exit 2 whose stderr says the script could not be found or opened is a
+// non-blocking error, not a block.
 func missingScript(ev *Event, stderr string) bool {
-	switch ev.ClaudeName() {
-	case "Stop", "SubagentStop", "TaskCompleted", "TeammateIdle":
-		return strings.Contains(stderr, "No such file") || strings.Contains(stderr, "can't open")
-	}
-	return false
+	return ev.SoftMissingScript && (strings.Contains(stderr, "No such file") || strings.Contains(stderr, "can't open"))
 }
 
 func firstLine(s string) string {
@@ -159,7 +145,7 @@ func claudeJSON(ev *Event, obj map[string]any) (*Contribution, string) {
 			notes = append(notes, "decision \""+d+"\" has no effect on "+ev.ClaudeName())
 		}
 	}
-	if c.SystemMessage != "" && discardsSystemMessage(ev) {
+	if c.SystemMessage != "" && ev.DropsSystemMessage {
 		notes = append(notes, "systemMessage is discarded on "+ev.ClaudeName())
 		c.SystemMessage = ""
 	}
@@ -213,16 +199,6 @@ func claudeJSON(ev *Event, obj map[string]any) (*Contribution, string) {
 	return c, strings.Join(notes, "; ")
 }
 
-// discardsSystemMessage lists the events whose systemMessage Claude Code
-// drops.
-func discardsSystemMessage(ev *Event) bool {
-	switch ev.ClaudeName() {
-	case "Notification", "SessionEnd", "PreCompact", "PostCompact", "InstructionsLoaded", "StopFailure":
-		return true
-	}
-	return false
-}
-
 // claudeHSO reads hookSpecificOutput for ev. It returns the gating decision
 // it asks for (if any) and that decision's reason.
 func claudeHSO(ev *Event, hso map[string]any, c *Contribution) (d Decision, reason string, note string) {
@@ -250,8 +226,7 @@ func claudeHSO(ev *Event, hso map[string]any, c *Contribution) (d Decision, reas
 			c.Args, c.ReplaceArgs = m, true
 		}
 	}
-	switch ev.Name {
-	case "PermissionRequest":
+	if ev.Behavior {
 		if dec, ok := hso["decision"].(map[string]any); ok {
 			switch dec["behavior"] {
 			case "allow":
@@ -264,7 +239,8 @@ func claudeHSO(ev *Event, hso map[string]any, c *Contribution) (d Decision, reas
 				reason, _ = dec["message"].(string)
 			}
 		}
-	case "post_tool_call":
+	}
+	if ev.ToolOutput {
 		if v, ok := hso["updatedToolOutput"]; ok && v != nil {
 			s, isStr := v.(string)
 			if !isStr {

@@ -74,16 +74,16 @@ func parseHermesStdout(ev *Event, stdout string) (c *Contribution, note string, 
 	if !ok {
 		return nil, "shell hook stdout was JSON but not an object", false
 	}
-	switch ev.Name {
-	case "pre_tool_call":
+	switch ev.HermesReply {
+	case ReplyTool:
 		c = hermesToolReply(obj)
-	case "pre_verify":
+	case ReplyVerify:
 		c = hermesVerifyReply(obj)
-	case "transform_user_input":
+	case ReplyInput:
 		c = hermesInputReply(obj)
 	default:
 		c = hermesContext(obj)
-		if ev.Name == "pre_llm_call" {
+		if ev.HermesReply == ReplyLLM {
 			c = hermesLLMReply(obj, c)
 		}
 		if ev.Can(CapTransform) {

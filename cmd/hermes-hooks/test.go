@@ -57,7 +57,7 @@ func runTest(a *app, event string, o testOptions) error {
 		fmt.Fprintln(a.out, "(Claude Code names such as PreToolUse are accepted too.)")
 		return silentExit(2)
 	}
-	fields, _ := dispatcher.SyntheticFields(ev)
+	fields, _ := ev.SyntheticFields()
 	if o.forTool != "" {
 		fields["tool_name"] = o.forTool
 	}
