@@ -149,12 +149,36 @@ func (a *app) runAsyncChild(event string, fields map[string]any) {
 	if a.acceptHooks {
 		args = append([]string{"--accept-hooks"}, args...)
 	}
+	// The fields go through a file, not a pipe: this process exits right
+	// after the start, and a pipe fed by exec's copying goroutine would
+	// close with nothing written (the child then saw no session and its
+	// reply was lost, under load).
+	in, err := os.CreateTemp("", "hermes-hooks-async-*.json")
+	if err != nil {
+		a.warn("async hooks not run: " + err.Error())
+		return
+	}
+	defer in.Close()
+	removed := os.Remove(in.Name()) == nil // the open descriptor keeps it readable
+	if _, err := in.Write(protocol.EncodeJSON(fields, protocol.Compact)); err != nil {
+		a.warn("async hooks not run: " + err.Error())
+		return
+	}
+	if _, err := in.Seek(0, io.SeekStart); err != nil {
+		a.warn("async hooks not run: " + err.Error())
+		return
+	}
 	cmd := exec.Command(self, args...)
-	cmd.Stdin = bytes.NewReader(protocol.EncodeJSON(fields, protocol.Compact))
+	cmd.Stdin = in
 	cmd.SysProcAttr = detached()
 	if err := cmd.Start(); err != nil {
 		a.warn("async hooks not run: " + err.Error())
 		return
+	}
+	if !removed {
+		// Where an open file cannot be removed, the child's copy is left
+		// in the temporary directory.
+		_ = os.Remove(in.Name())
 	}
 	// Not waited for: it outlives this dispatch on purpose.
 	_ = cmd.Process.Release()

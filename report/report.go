@@ -1,0 +1,299 @@
+package report
+
+import (
+	"context"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// HookStatus is one configured hook with its consent and script state: what
+// `list` and `doctor` report.
+type HookStatus struct {
+	Entry *dispatcher.Entry
+	// Script is the hook's primary script (the first of Files), "" when it
+	// runs no file of its own.
+	Script string
+	// Files are every file the hook runs (consent.Resolve).
+	Files []string
+	// TextOnly, when set, says why the files the hook runs cannot be
+	// determined: it is approved by its text only.
+	TextOnly string
+	// Executable follows Hermes' doctor rule, except that a bare command
+	// found on PATH counts as present (Hermes reports it missing even though
+	// it runs).
+	Executable bool
+	// Approved: the hook is in the allowlist (in its scope).
+	Approved bool
+	Approval consent.Entry
+	// Drift compares what the hook runs with its approval (approved hooks
+	// only).
+	Drift consent.Drift
+}
+
+// Runs reports whether dispatch would run the hook now (approved, and its
+// content unchanged when a hash was recorded).
+func (s *HookStatus) Runs() bool { return s.Approved && s.Drift.Kind != consent.DriftHash }
+
+// Inspect reports every configured hook, in config order, against the
+// allowlist file. What each hook runs is resolved with env (nil: the
+// process's environment, as a dispatcher started here would give it).
+func Inspect(cfg *dispatcher.Config, allow *consent.File, cwd string) []HookStatus {
+	listed := cfg.Listed
+	if listed == nil {
+		listed = cfg.Entries
+	}
+	out := make([]HookStatus, 0, len(listed))
+	for _, e := range listed {
+		cs := consent.Inspect(dispatcher.ConsentHook(e, cwd, nil), allow)
+		out = append(out, HookStatus{
+			Entry:      e,
+			Script:     cs.Target.Primary(),
+			Files:      cs.Target.Files,
+			TextOnly:   cs.Target.Opaque,
+			Executable: cs.Target.Executable(),
+			Approved:   cs.Approved,
+			Approval:   cs.Approval,
+			Drift:      cs.Drift,
+		})
+	}
+	return out
+}
+
+// CheckLevel grades one doctor line.
+type CheckLevel string
+
+const (
+	CheckOK   CheckLevel = "ok"
+	CheckWarn CheckLevel = "warn"
+	CheckFail CheckLevel = "fail"
+	CheckInfo CheckLevel = "info"
+)
+
+// Symbol is the mark Hermes prints before a doctor line.
+func (l CheckLevel) Symbol() string {
+	switch l {
+	case CheckOK:
+		return "✓"
+	case CheckWarn:
+		return "⚠"
+	case CheckFail:
+		return "✗"
+	}
+	return "ℹ"
+}
+
+// Check is one line of a doctor report; warn and fail lines are problems.
+type Check struct {
+	Level CheckLevel `json:"level"`
+	Text  string     `json:"text"`
+}
+
+// DoctorResult is the doctor's report on one hook.
+type DoctorResult struct {
+	Status   HookStatus
+	Checks   []Check
+	Problems int
+}
+
+func (r *DoctorResult) add(level CheckLevel, text string) {
+	r.Checks = append(r.Checks, Check{level, text})
+	if level == CheckWarn || level == CheckFail {
+		r.Problems++
+	}
+}
+
+// Doctor checks every hook: script present and executable, allowlisted,
+// unchanged since approval, and — for approved, unchanged hooks only — one
+// smoke run on the event's synthetic payload (valid reply? how long?). It
+// never executes a hook that dispatch would not run.
+func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus) []DoctorResult {
+	out := make([]DoctorResult, len(statuses))
+	for i, st := range statuses {
+		r := DoctorResult{Status: st}
+		e := st.Entry
+		if e.Duplicate {
+			r.add(CheckInfo, "duplicate of an entry above (same event, matcher and command): it runs once, as that entry")
+			out[i] = r
+			continue
+		}
+		if st.Executable {
+			r.add(CheckOK, "script exists and is executable")
+		} else {
+			r.add(CheckFail, "script missing or not executable (chmod +x the file, or fix the path)")
+		}
+		hint := consent.ApproveCommandHint(e.DeclaredAs, e.Command)
+		if st.Approved {
+			at := st.Approval.ApprovedAt
+			if at == "" {
+				at = "?"
+			}
+			r.add(CheckOK, "allowlisted (approved "+at+")")
+		} else {
+			r.add(CheckFail, "not allowlisted — hook will NOT fire at runtime (run with --accept-hooks once, or: "+hint+")")
+			if e.FailClosed {
+				r.add(CheckFail, "fail_closed guard protects nothing until approved: an unapproved guard is skipped, not enforced")
+			}
+		}
+		if st.TextOnly != "" {
+			r.add(CheckInfo, "approved by its text only ("+st.TextOnly+"): what it runs can change without a new approval")
+		}
+		if st.Approved {
+			switch st.Drift.Kind {
+			case consent.DriftMtime:
+				r.add(CheckWarn, st.Drift.Message()+" — review changes, then `hermes-hooks revoke` + re-approve to refresh")
+			case consent.DriftHash:
+				r.add(CheckFail, st.Drift.Message()+" — hook will NOT fire until re-approved: "+hint)
+			case consent.DriftNone:
+				r.add(CheckOK, "script unchanged since approval")
+			}
+		}
+		switch {
+		case !st.Approved:
+			r.add(CheckInfo, "skipped JSON smoke test — not allowlisted yet. Approve the hook first ("+hint+"), then re-run `hermes-hooks doctor`.")
+		case st.Drift.Kind == consent.DriftHash:
+			r.add(CheckInfo, "skipped JSON smoke test — the script changed since it was approved; review it and re-approve first.")
+		case !st.Executable:
+		default:
+			smoke(ctx, d, &r)
+		}
+		out[i] = r
+	}
+	return out
+}
+
+// smoke runs the hook once on its event's synthetic payload and grades the
+// reply as Hermes' doctor does; for Claude hooks plain text is a valid reply.
+func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
+	e := r.Status.Entry
+	fields, ok := e.Event.SyntheticFields()
+	if !ok {
+		// Hermes' fallback passes extra={} as a keyword, so the payload's
+		// extra is {"extra": {}} and session_id is "".
+		fields = map[string]any{"extra": map[string]any{}}
+	}
+	run := d.RunEntry(ctx, e.Event, e, fields)
+	rep := run.Report
+	elapsed := PyFloat(rep.ElapsedMS / 1000)
+	stdout := strings.TrimSpace(string(run.Stdout))
+	exit := "?"
+	if rep.ExitCode != nil {
+		exit = strconv.Itoa(*rep.ExitCode)
+	}
+	switch {
+	case rep.TimedOut:
+		r.add(CheckFail, "timed out after "+elapsed+"s on synthetic payload (timeout="+e.TimeoutSeconds()+"s)")
+	case rep.Error != "":
+		r.add(CheckFail, "execution error: "+rep.Error)
+	case stdout == "":
+		r.add(CheckOK, "ran clean with empty stdout (exit="+exit+", "+elapsed+"s) — hook is observer-only")
+	case validJSON(stdout):
+		r.add(CheckOK, "produced valid JSON on synthetic payload (exit="+exit+", "+elapsed+"s)")
+	case e.Dialect == protocol.Claude && !strings.HasPrefix(stdout, "{"):
+		r.add(CheckOK, "printed plain text on synthetic payload (exit="+exit+", "+elapsed+"s) — Claude Code treats it as context on UserPromptSubmit/SessionStart")
+	default:
+		r.add(CheckFail, "stdout was not valid JSON (exit="+exit+", "+elapsed+"s): "+protocol.Truncate(stdout, 120))
+	}
+}
+
+func validJSON(s string) bool {
+	_, err := protocol.DecodeJSON([]byte(s))
+	return err == nil
+}
+
+// PyFloat formats seconds as Hermes prints them: rounded to 3 decimals, in
+// Python's float repr ("0.012", "1.0").
+func PyFloat(sec float64) string {
+	r := math.Round(sec*1000) / 1000
+	s := strconv.FormatFloat(r, 'f', -1, 64)
+	if !strings.ContainsAny(s, ".eEn") {
+		s += ".0"
+	}
+	return s
+}
+
+// HookInfo is one hook as `list --json`, `doctor --json` and the server's
+// GET /v1/hooks show it.
+type HookInfo struct {
+	Event      string     `json:"event"`
+	Canonical  string     `json:"canonical_event"`
+	Command    string     `json:"command"`
+	Matcher    string     `json:"matcher,omitempty"`
+	Timeout    float64    `json:"timeout"`
+	Dialect    string     `json:"dialect"`
+	FailClosed bool       `json:"fail_closed"`
+	Priority   int        `json:"priority"`
+	Duplicate  bool       `json:"duplicate,omitempty"`
+	Source     string     `json:"source"`
+	Script     string     `json:"script"`
+	Files      []string   `json:"files"`
+	TextOnly   string     `json:"text_only,omitempty"`
+	Executable bool       `json:"executable"`
+	Approved   bool       `json:"approved"`
+	ApprovedAt string     `json:"approved_at,omitempty"`
+	Runs       bool       `json:"runs"`
+	Drift      *DriftInfo `json:"drift,omitempty"`
+	Checks     []Check    `json:"checks,omitempty"`
+	Problems   *int       `json:"problems,omitempty"`
+}
+
+// DriftInfo is a script's comparison with its approval, for JSON output.
+type DriftInfo struct {
+	Kind    string `json:"kind"`
+	Was     string `json:"was,omitempty"`
+	Now     string `json:"now,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// NewHookInfo describes one inspected hook.
+func NewHookInfo(st *HookStatus) HookInfo {
+	e := st.Entry
+	h := HookInfo{
+		Event: e.DeclaredAs, Canonical: e.Event.Name, Command: e.Command, Matcher: e.Matcher,
+		Timeout: e.Timeout.Seconds(), Dialect: string(e.Dialect), FailClosed: e.FailClosed,
+		Priority: e.Priority, Duplicate: e.Duplicate, Source: e.Source, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, Executable: st.Executable,
+		Approved: st.Approved, ApprovedAt: st.Approval.ApprovedAt, Runs: st.Runs(),
+	}
+	if h.Files == nil {
+		h.Files = []string{}
+	}
+	if st.Approved {
+		h.Drift = &DriftInfo{Kind: st.Drift.Kind.String(), Was: st.Drift.Was, Now: st.Drift.Now, Message: st.Drift.Message()}
+	}
+	return h
+}
+
+// Listing is the whole configuration as `list --json` prints it.
+type Listing struct {
+	Config         string            `json:"config"`
+	ClaudeSettings []string          `json:"claude_settings"`
+	ProjectHooks   string            `json:"project_hooks,omitempty"`
+	Allowlist      string            `json:"allowlist"`
+	Hooks          []HookInfo        `json:"hooks"`
+	Warnings       []string          `json:"warnings"`
+	ToolAliases    map[string]string `json:"tool_aliases"`
+}
+
+// NewListing describes a configuration and its hooks' consent state.
+func NewListing(configPath string, cfg *dispatcher.Config, allowlistPath string, statuses []HookStatus) Listing {
+	l := Listing{
+		Config:         configPath,
+		ClaudeSettings: append([]string{}, cfg.ClaudeSettings...),
+		ProjectHooks:   cfg.ProjectHooks,
+		Allowlist:      allowlistPath,
+		Hooks:          make([]HookInfo, 0, len(statuses)),
+		Warnings:       make([]string, 0, len(cfg.Warnings)),
+		ToolAliases:    cfg.Tools.Pairs(),
+	}
+	for i := range statuses {
+		l.Hooks = append(l.Hooks, NewHookInfo(&statuses[i]))
+	}
+	for _, w := range cfg.Warnings {
+		l.Warnings = append(l.Warnings, w.String())
+	}
+	return l
+}
