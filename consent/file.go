@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // JSON keys of the allowlist. approvals and the first four entry keys are
@@ -175,13 +177,17 @@ func (f *File) list(scope Scope) *[]Entry {
 	return &f.Projects
 }
 
+// utf8BOM is stripped before parsing because some editors on Windows save
+// JSON with it and Python's json module would otherwise reject the file.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
 // parseFile turns the bytes of an allowlist into a File. Content that is not
 // a JSON object yields an empty File with Invalid set, never an error: a
 // broken allowlist must not stop the agent, it only means nothing is
 // approved.
 func parseFile(data []byte) *File {
 	data = bytes.TrimPrefix(data, utf8BOM)
-	v, err := decodeJSON(data)
+	v, err := pyjson.Decode(data)
 	if err != nil {
 		return &File{Invalid: fmt.Errorf("not valid JSON: %w", err)}
 	}
@@ -322,6 +328,6 @@ func (f *File) encode() []byte {
 	} else if _, had := f.top[keyProjectApprovals]; had {
 		top[keyProjectApprovals] = []any{}
 	}
-	b := appendPyJSON(make([]byte, 0, 256+200*len(list)), top, 0)
+	b := pyjson.Append(make([]byte, 0, 256+200*len(list)), top, pyjson.PythonFile)
 	return append(b, '\n')
 }

@@ -368,3 +368,24 @@ func lookPath(name string, env []string, dir string) (string, string) {
 	}
 	return "", "command not found"
 }
+
+// SameCommand reports whether two command strings run the same thing: equal,
+// or equal once split into words with "~" expanded. It lets people type a
+// command as their shell expands it (hermes-hooks approve ~/h.sh arrives as
+// /home/me/h.sh) and still name the config's "~/h.sh".
+func SameCommand(a, b string) bool {
+	if a == b {
+		return true
+	}
+	wa, errA := SplitWords(a, nil)
+	wb, errB := SplitWords(b, nil)
+	if errA != "" || errB != "" || len(wa) != len(wb) {
+		return false
+	}
+	for i := range wa {
+		if wa[i] != wb[i] {
+			return false
+		}
+	}
+	return true
+}

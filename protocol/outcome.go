@@ -137,38 +137,40 @@ type HookReport struct {
 
 // Outcome is the single answer of one firing. Its JSON form is the contract
 // of `hermes-hooks dispatch` and the server (see outcome.schema.json).
+// The json tags are the outcome JSON's keys; MarshalJSON writes them in
+// this order, omitting the empty optional ones (see object).
 type Outcome struct {
 	// Event is the canonical name of the event that fired.
-	Event string
+	Event string `json:"event"`
 	// Decision is the folded gating verdict.
-	Decision Decision
+	Decision Decision `json:"decision"`
 	// Message goes with Decision (see Contribution.Message).
-	Message string
+	Message string `json:"message"`
 	// RuleKey is the first ask's Hermes rule key.
-	RuleKey string
+	RuleKey string `json:"rule_key"`
 	// Args are the rewritten tool arguments; nil when no hook rewrote them.
-	Args map[string]any
+	Args map[string]any `json:"args"`
 	// Context is every context piece, in config order, joined by a blank line.
-	Context string
+	Context string `json:"context"`
 	// Stop tells the agent to stop; StopReason says why (for the user).
-	Stop       bool
-	StopReason string
+	Stop       bool   `json:"stop"`
+	StopReason string `json:"stop_reason"`
 	// SystemMessage is for the user.
-	SystemMessage string
+	SystemMessage string `json:"system_message"`
 	// Result is the replacement text of a transform_* event (for
 	// transform_user_input, the rewritten user message); nil means unchanged.
-	Result *string
+	Result *string `json:"result"`
 	// InjectSystem and InjectUser are the system and user messages hooks
 	// asked to add to the model's request, joined by a blank line.
-	InjectSystem string
-	InjectUser   string
+	InjectSystem string `json:"inject_system"`
+	InjectUser   string `json:"inject_user"`
 	// Metadata is every hook's metadata merged in order (later keys win).
-	Metadata map[string]any
+	Metadata map[string]any `json:"metadata"`
 	// Env is every hook's CLAUDE_ENV_FILE exports merged in order (later
 	// keys win): variables the host should set for the session.
-	Env map[string]string
+	Env map[string]string `json:"env"`
 	// Hooks has one report per configured hook that matched, in config order.
-	Hooks []HookReport
+	Hooks []HookReport `json:"hooks"`
 }
 
 // Blocked reports whether the outcome blocks.
@@ -284,33 +286,14 @@ func AppendOutcome(buf []byte, o *Outcome, style JSONStyle) []byte {
 	return AppendJSON(buf, o.object(), style)
 }
 
-// outcomeJSON mirrors Outcome for decoding (hosts written in Go, tests).
-type outcomeJSON struct {
-	Event         string            `json:"event"`
-	Decision      Decision          `json:"decision"`
-	Message       string            `json:"message"`
-	RuleKey       string            `json:"rule_key"`
-	Args          map[string]any    `json:"args"`
-	Context       string            `json:"context"`
-	Stop          bool              `json:"stop"`
-	StopReason    string            `json:"stop_reason"`
-	SystemMessage string            `json:"system_message"`
-	Result        *string           `json:"result"`
-	InjectSystem  string            `json:"inject_system"`
-	InjectUser    string            `json:"inject_user"`
-	Metadata      map[string]any    `json:"metadata"`
-	Env           map[string]string `json:"env"`
-	Hooks         []HookReport      `json:"hooks"`
-}
-
 // UnmarshalJSON reads the form MarshalJSON writes.
 func (o *Outcome) UnmarshalJSON(data []byte) error {
-	var j outcomeJSON
-	if err := json.Unmarshal(data, &j); err != nil {
-		return err
-	}
-	*o = Outcome(j)
-	return nil
+	// The struct's own tags name the keys (the same names object writes,
+	// in its order; TestOutcomeKeysDefinedOnce checks both against the
+	// schema). The conversion drops this method, so Unmarshal does not
+	// call itself.
+	type fields Outcome
+	return json.Unmarshal(data, (*fields)(o))
 }
 
 // OutcomeSchema is the JSON Schema (draft 2020-12) of the outcome JSON.

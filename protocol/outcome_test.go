@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -764,6 +766,74 @@ func TestFoldDeferRanking(t *testing.T) {
 		o := Fold(ev, nil, mk(c.in...))
 		if o.Decision != c.want || o.Message != c.msg {
 			t.Errorf("%v: got %s %q, want %s %q", c.in, o.Decision, o.Message, c.want, c.msg)
+		}
+	}
+}
+
+// The outcome JSON's keys are defined once, by the structs' json tags: the
+// order-keeping encoder (object), the decoder and the schema must name
+// exactly those keys, in the tags' order (issue 14).
+func TestOutcomeKeysDefinedOnce(t *testing.T) {
+	tagged := func(v any) []string {
+		var out []string
+		rt := reflect.TypeOf(v)
+		for i := range rt.NumField() {
+			name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+			if name != "" && name != "-" {
+				out = append(out, name)
+			}
+		}
+		return out
+	}
+	keysOf := func(o Object) []string {
+		var out []string
+		for _, kv := range o {
+			out = append(out, kv.Key)
+		}
+		return out
+	}
+	var schema struct {
+		Properties map[string]any `json:"properties"`
+		Defs       map[string]struct {
+			Properties map[string]any `json:"properties"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(OutcomeSchema, &schema); err != nil {
+		t.Fatal(err)
+	}
+	sorted := func(m map[string]any) []string {
+		out := make([]string, 0, len(m))
+		for k := range m {
+			out = append(out, k)
+		}
+		sort.Strings(out)
+		return out
+	}
+	sortedCopy := func(s []string) []string { s = slices.Clone(s); sort.Strings(s); return s }
+
+	res, code := "r", 0
+	c := Contribution{Decision: DecisionBlock, Message: "m", RuleKey: "k", Args: map[string]any{"a": 1}, ReplaceArgs: true,
+		Context: "c", Stop: true, StopReason: "s", SystemMessage: "y", Result: &res, InjectSystem: "i", InjectUser: "u",
+		Metadata: map[string]any{"m": 1}, State: map[string]any{"s": 1}, Env: map[string]string{"E": "1"}}
+	r := HookReport{Event: "e", Command: "c", Dialect: Hermes, Matcher: "m", Source: "s", Ran: true, Skipped: "x", ExitCode: &code,
+		TimedOut: true, Error: "e", StdoutTruncated: true, StderrTruncated: true, Note: "n", Contribution: &c}
+	o := Outcome{Event: "e", Decision: DecisionBlock, Message: "m", RuleKey: "k", Args: map[string]any{}, Context: "c", Stop: true,
+		StopReason: "s", SystemMessage: "y", Result: &res, InjectSystem: "i", InjectUser: "u", Metadata: map[string]any{},
+		Env: map[string]string{}, Hooks: []HookReport{r}}
+	for _, tc := range []struct {
+		name         string
+		tags, object []string
+		schema       map[string]any
+	}{
+		{"Outcome", tagged(Outcome{}), keysOf(o.object()), schema.Properties},
+		{"HookReport", tagged(HookReport{}), keysOf(reportObject(&r)), schema.Defs["report"].Properties},
+		{"Contribution", tagged(Contribution{}), keysOf(c.object()), schema.Defs["contribution"].Properties},
+	} {
+		if !slices.Equal(tc.object, tc.tags) {
+			t.Errorf("%s: object writes %v, the tags say %v", tc.name, tc.object, tc.tags)
+		}
+		if got := sorted(tc.schema); !slices.Equal(got, sortedCopy(tc.tags)) {
+			t.Errorf("%s: the schema has %v, the tags say %v", tc.name, got, sortedCopy(tc.tags))
 		}
 	}
 }
