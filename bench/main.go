@@ -204,7 +204,7 @@ func (e *env) newDispatcher(yml string) (*dispatcher.Dispatcher, error) {
 		}
 	}
 	wd, _ := os.Getwd()
-	return dispatcher.New(cfg, dispatcher.Options{Gate: dispatcher.ConsentGate(&consent.Policy{Store: store}, wd)})
+	return dispatcher.New(cfg, dispatcher.Options{Gate: dispatcher.ConsentGate(consent.NewPolicy(store, consent.PolicyOptions{})), Cwd: wd})
 }
 
 func (e *env) perDispatch(shared string) error {

@@ -14,13 +14,13 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// ParseClaudeSettings reads the hooks block of a Claude Code settings file
+// parseClaudeSettings reads the hooks block of a Claude Code settings file
 // (.claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json
 // or a plugin's hooks.json): event → [{matcher, hooks: [{type, command,
 // timeout}]}]. Every entry it returns speaks the Claude dialect. Handlers of
 // other types (http, prompt, agent, mcp_tool) are reported and skipped, as
 // are unknown events; the rest of the file still loads, as in Claude Code.
-func ParseClaudeSettings(data []byte, path string) (entries []*Entry, warnings []Warning, err error) {
+func parseClaudeSettings(data []byte, path string) (entries []*Entry, warnings []Warning, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			entries, warnings, err = nil, nil, &ConfigError{Path: path, Err: fmt.Errorf("cannot parse settings: %v", r)}
@@ -160,7 +160,7 @@ func isManagedSettings(path string) bool {
 // settings file may turn every settings hook off (disableAllHooks) or all
 // but managed ones (allowManagedHooksOnly); so may the user's own settings
 // files (those not inside a project), except managed hooks. A project's
-// settings file turns off only its own hooks (ParseClaudeSettings already
+// settings file turns off only its own hooks (parseClaudeSettings already
 // returns none): a repository must not be able to switch off the user's
 // guards. Hooks from the YAML config are never affected.
 func (cfg *Config) applyClaudeSwitches() {

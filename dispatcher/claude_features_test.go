@@ -16,7 +16,7 @@ import (
 // settingsDispatcher loads a Claude settings file and runs every hook.
 func settingsDispatcher(t *testing.T, settings string, opts Options) *Dispatcher {
 	t.Helper()
-	entries, _, err := ParseClaudeSettings([]byte(settings), filepath.Join(t.TempDir(), "settings.json"))
+	entries, _, err := parseClaudeSettings([]byte(settings), filepath.Join(t.TempDir(), "settings.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestClaudeHTTPHook(t *testing.T) {
 
 // allowedHttpHookUrls restricts which URLs http handlers may target.
 func TestClaudeHTTPHookURLAllowlist(t *testing.T) {
-	entries, warnings, err := ParseClaudeSettings([]byte(`{"allowedHttpHookUrls":["https://hooks.example.com/*"],
+	entries, warnings, err := parseClaudeSettings([]byte(`{"allowedHttpHookUrls":["https://hooks.example.com/*"],
 	  "hooks":{"PreToolUse":[{"hooks":[{"type":"http","url":"https://hooks.example.com/a"},{"type":"http","url":"https://evil.example/x"}]}]}}`), "s.json")
 	if err != nil {
 		t.Fatal(err)

@@ -117,23 +117,23 @@ func (d *Dispatcher) hookFor(e *Entry, fields map[string]any) Hook {
 		if cwd, ok := fields["cwd"].(string); ok && cwd != "" && isDir(cwd) {
 			h.Dir = cwd
 		}
+	}
+	if h.Dir == "" {
+		// Always set, so the gate, the resolver and the runner agree on
+		// one directory (Options.Cwd, given once).
+		h.Dir = d.opts.Cwd
+	}
+	if e.Dialect == protocol.Claude {
 		h.ProjectDir = e.ProjectDir
 		if h.ProjectDir == "" {
 			h.ProjectDir = h.Dir
-			if h.ProjectDir == "" {
-				h.ProjectDir = d.opts.Cwd
-			}
 		}
 		h.Env = withEnv(d.env, "CLAUDE_PROJECT_DIR", h.ProjectDir)
-	}
-	dir := h.Dir
-	if dir == "" {
-		dir = d.opts.Cwd
 	}
 	if t := fixedTarget(e); t != nil {
 		h.Target = *t
 	} else {
-		h.Target = consent.Resolve(commandOf(e, h.Env, dir))
+		h.Target = consent.Resolve(commandOf(e, h.Env, h.Dir))
 	}
 	return h
 }
@@ -163,33 +163,12 @@ func commandOf(e *Entry, env []string, dir string) consent.Command {
 	return c
 }
 
-// SplitCommand splits a Hermes-dialect command into argv the way Hermes
+// splitCommand splits a Hermes-dialect command into argv the way Hermes
 // does (POSIX shell words, no shell), except that "~" is expanded at the
 // start of every word, not only of the whole string — so "bash ~/h.sh"
 // works. The error is worded as Hermes words it.
-func SplitCommand(command string) ([]string, string) {
+func splitCommand(command string) ([]string, string) {
 	return consent.SplitWords(command, nil)
-}
-
-// SameCommand reports whether two command strings run the same thing: equal,
-// or equal once split into words with "~" expanded. It lets people type a
-// command as their shell expands it (hermes-hooks approve ~/h.sh arrives as
-// /home/me/h.sh) and still name the config's "~/h.sh".
-func SameCommand(a, b string) bool {
-	if a == b {
-		return true
-	}
-	wa, errA := SplitCommand(a)
-	wb, errB := SplitCommand(b)
-	if errA != "" || errB != "" || len(wa) != len(wb) {
-		return false
-	}
-	for i := range wa {
-		if wa[i] != wb[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // acceptChannels are the environment variables that approve hooks. Hooks

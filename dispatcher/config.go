@@ -117,7 +117,8 @@ type Entry struct {
 	Scope consent.Scope
 
 	match matcher
-	order int // position in the whole config, for stable sorting
+	order int  // position in the whole config, for stable sorting
+	ready bool // matcher and if rule compiled (by Load, or by New)
 }
 
 // TimeoutSeconds is the timeout as Hermes prints it ("60", "1.5").
@@ -227,7 +228,7 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 			return nil, err
 		}
 	}
-	if p := FindProjectHooks(opts.ProjectDir); p != "" && !sameFile(p, path) {
+	if p := findProjectHooks(opts.ProjectDir); p != "" && !sameFile(p, path) {
 		// A repository must not be able to take the dispatcher down: a
 		// project file that cannot be used skips that project's hooks with
 		// a warning, and the global hooks (a fail-closed guard among them)
@@ -252,7 +253,7 @@ func (cfg *Config) addClaudeSettings(path string, required bool) error {
 		}
 		return &ConfigError{Path: path, Err: err}
 	}
-	entries, warnings, err := ParseClaudeSettings(data, path)
+	entries, warnings, err := parseClaudeSettings(data, path)
 	if err != nil {
 		return err
 	}

@@ -355,7 +355,7 @@ func TestClaudeSettingsFile(t *testing.T) {
 }
 
 func TestClaudeSettingsBrokenJSONHasLine(t *testing.T) {
-	_, _, err := ParseClaudeSettings([]byte("{\n  \"hooks\": {\n    \"PreToolUse\": [,]\n  }\n}\n"), "s.json")
+	_, _, err := parseClaudeSettings([]byte("{\n  \"hooks\": {\n    \"PreToolUse\": [,]\n  }\n}\n"), "s.json")
 	if err == nil || !strings.Contains(err.Error(), "s.json:3") {
 		t.Fatalf("err = %v", err)
 	}
@@ -397,7 +397,7 @@ func FuzzParseClaudeSettings(f *testing.F) {
 	f.Add([]byte(`{"hooks":{"Stop":[{"hooks":[{"command":"x","timeout":"9"}]}]},"disableAllHooks":false}`))
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		entries, _, err := ParseClaudeSettings(data, "fuzz.json")
+		entries, _, err := parseClaudeSettings(data, "fuzz.json")
 		if err != nil {
 			return
 		}
@@ -422,7 +422,7 @@ func writeFile(t *testing.T, path, content string) {
 // Claude's dedup is per firing: the same command under two matcher groups
 // that both match runs once.
 func TestClaudeDedupPerFiring(t *testing.T) {
-	entries, _, err := ParseClaudeSettings([]byte(`{"hooks":{"PreToolUse":[
+	entries, _, err := parseClaudeSettings([]byte(`{"hooks":{"PreToolUse":[
 	  {"matcher":"Bash","hooks":[{"type":"command","command":"guard.sh"}]},
 	  {"matcher":"Ba.*","hooks":[{"type":"command","command":"guard.sh"}]}]}}`), "s.json")
 	if err != nil || len(entries) != 2 {
@@ -446,7 +446,7 @@ func TestClaudeDedupPerFiring(t *testing.T) {
 // UserPromptSubmit; at most 600 s (issue 13, item 6). Hermes entries keep
 // Hermes' 60 s and 300 s.
 func TestClaudeDefaultTimeouts(t *testing.T) {
-	entries, warnings, err := ParseClaudeSettings([]byte(`{"hooks":{
+	entries, warnings, err := parseClaudeSettings([]byte(`{"hooks":{
 	  "PreToolUse":[{"hooks":[{"type":"command","command":"a"},{"type":"command","command":"b","timeout":900}]}],
 	  "UserPromptSubmit":[{"hooks":[{"type":"command","command":"c"}]}]}}`), "s.json")
 	if err != nil {
@@ -469,7 +469,7 @@ func TestClaudeDefaultTimeouts(t *testing.T) {
 }
 
 func TestClaudeNonStringMatcherIgnoresGroup(t *testing.T) {
-	entries, warnings, err := ParseClaudeSettings([]byte(`{"hooks":{"PreToolUse":[
+	entries, warnings, err := parseClaudeSettings([]byte(`{"hooks":{"PreToolUse":[
 	  {"matcher":{"tools":["Bash"]},"hooks":[{"type":"command","command":"wide.sh"}]},
 	  {"matcher":["Bash"],"hooks":[{"type":"command","command":"list.sh"}]},
 	  {"matcher":null,"hooks":[{"type":"command","command":"all.sh"}]},

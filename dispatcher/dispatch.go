@@ -3,10 +3,14 @@ package dispatcher
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"sort"
+	"strings"
+	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -20,7 +24,9 @@ const DefaultMaxParallel = 32
 type Options struct {
 	// Gate decides which hooks may run. Required.
 	Gate Gate
-	// Cwd is the payload's cwd when the host sends none (default: the
+	// Cwd is the working directory, given once: where hooks without a
+	// directory of their own run and their relative script paths are
+	// found, and the payload's cwd when the host sends none (default: the
 	// process's working directory).
 	Cwd string
 	// Profile is the Hermes profile name for payloads ("default").
@@ -124,7 +130,13 @@ func New(cfg *Config, opts Options) (*Dispatcher, error) {
 		sem:     make(chan struct{}, opts.MaxParallel),
 		payload: protocol.PayloadEnv{Cwd: opts.Cwd, Profile: opts.Profile, Tools: cfg.Tools},
 	}
-	for _, e := range cfg.Entries {
+	for i, e := range cfg.Entries {
+		if e == nil || e.Event == nil {
+			return nil, fmt.Errorf("dispatcher: entry %d has no Event (use protocol.Lookup)", i)
+		}
+		if !e.ready {
+			d.prepareEntry(e)
+		}
 		d.byEvent[e.Event.Name] = append(d.byEvent[e.Event.Name], e)
 	}
 	for _, list := range d.byEvent {
@@ -266,6 +278,41 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 		d.saveSession(ev, session, sess, &outcome, ranOnce)
 	}
 	return outcome, nil
+}
+
+// prepareMu serialises prepareEntry: hand-built entries may be shared by
+// several dispatchers built at once.
+var prepareMu sync.Mutex
+
+// prepareEntry completes an entry a host built by hand instead of loading
+// it: what Load would have filled in (the declared name consent is keyed
+// by, the default timeout and dialect) and, above all, its compiled matcher
+// and if rule, without which Entry{Matcher: "terminal"} would match every
+// tool.
+func (d *Dispatcher) prepareEntry(e *Entry) {
+	prepareMu.Lock()
+	defer prepareMu.Unlock()
+	if e.ready {
+		return
+	}
+	if e.DeclaredAs == "" {
+		e.DeclaredAs = e.Event.Name
+	}
+	if e.Dialect == "" {
+		e.Dialect = protocol.Hermes
+	}
+	if e.Timeout <= 0 {
+		e.Timeout = DefaultTimeoutSeconds * time.Second
+		if e.Dialect == protocol.Claude {
+			e.Timeout = claudeDefaultTimeout(e.Event)
+		}
+	}
+	e.Matcher = strings.TrimSpace(e.Matcher)
+	e.match = compileMatcher(e, func(msg string) { d.warn("hook " + e.Command + ": matcher: " + msg) })
+	if e.If != "" {
+		e.compileIf()
+	}
+	e.ready = true
 }
 
 // AsyncDeferred reports how many async hooks this dispatcher left for

@@ -613,7 +613,7 @@ func TestGateChecksTheScriptThatRuns(t *testing.T) {
 	if _, err := store.ApproveHook(consent.Hook{Event: "UserPromptSubmit", Command: "sh hooks/g.sh", Dir: a}); err != nil {
 		t.Fatal(err)
 	}
-	d, err := New(cfg, Options{Gate: ConsentGate(&consent.Policy{Store: store}, root), Cwd: root})
+	d, err := New(cfg, Options{Gate: ConsentGate(&consent.Policy{Store: store}), Cwd: root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -623,5 +623,43 @@ func TestGateChecksTheScriptThatRuns(t *testing.T) {
 	o := dispatch(t, d, "pre_llm_call", map[string]any{"cwd": b})
 	if o.Context != "" || o.Hooks[0].Ran || !strings.Contains(o.Hooks[0].Skipped, "changed since approval") {
 		t.Fatalf("other project's script ran or was not refused: %+v", o.Hooks[0])
+	}
+}
+
+// A host that builds entries by hand gets them completed by New: the
+// matcher is compiled (Entry{Matcher: "terminal"} must not match every
+// tool), the if rule too, and what Load fills in is filled in (issue 14).
+func TestNewCompletesHandBuiltEntries(t *testing.T) {
+	dir := t.TempDir()
+	hook := script(t, dir, "block.sh", `cat >/dev/null; echo '{"action":"block","message":"no"}'`)
+	ev, _ := protocol.Lookup("pre_tool_call")
+	e := &Entry{Event: ev, Command: hook, Matcher: " terminal "}
+	claude := script(t, dir, "deny.sh", `cat >/dev/null; echo no >&2; exit 2`)
+	rm := &Entry{Event: ev, Command: claude, Dialect: protocol.Claude, Matcher: "Bash", If: "Bash(rm *)"}
+	d, err := New(&Config{Entries: []*Entry{e}}, Options{Gate: AllowAll, Cwd: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "read_file", "args": map[string]any{"path": "x"}}); o.Blocked() {
+		t.Errorf("a terminal matcher matched read_file: %+v", o)
+	}
+	if o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "ls"}}); !o.Blocked() {
+		t.Errorf("a terminal matcher did not match terminal: %+v", o)
+	}
+	if e.DeclaredAs != "pre_tool_call" || e.Dialect != protocol.Hermes || e.Timeout != DefaultTimeoutSeconds*time.Second {
+		t.Errorf("not completed: %q %q %v", e.DeclaredAs, e.Dialect, e.Timeout)
+	}
+	d, err = New(&Config{Entries: []*Entry{rm}}, Options{Gate: AllowAll, Cwd: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "ls"}}); o.Blocked() {
+		t.Errorf("if Bash(rm *) ran on ls: %+v", o)
+	}
+	if o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "rm x"}}); !o.Blocked() {
+		t.Errorf("if Bash(rm *) did not run on rm x: %+v", o)
+	}
+	if _, err := New(&Config{Entries: []*Entry{{Command: hook}}}, Options{Gate: AllowAll}); err == nil {
+		t.Error("an entry without an event was accepted")
 	}
 }

@@ -10,51 +10,38 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 )
 
-// A Go host loads the config, gates hooks through the consent allowlist,
-// and asks before every tool call.
+// The whole host path: load the config, gate hooks through the consent
+// policy, build the dispatcher once, and ask before every tool call.
 func Example() {
-	home, _ := os.MkdirTemp("", "hermes-home-")
-	defer os.RemoveAll(home)
+	home := exampleHome() // a config.yaml whose pre_tool_call hook blocks rm -rf, approved
 
-	// A hook that blocks rm -rf, and a config that runs it before terminal calls.
-	hook := filepath.Join(home, "block-rm-rf.sh")
-	_ = os.WriteFile(hook, []byte("#!/bin/sh\ngrep -q 'rm -rf' && echo '{\"action\":\"block\",\"message\":\"rm -rf is not allowed\"}'\nexit 0\n"), 0o755)
-	config := filepath.Join(home, "config.yaml")
-	_ = os.WriteFile(config, []byte("hooks:\n  pre_tool_call:\n    - command: "+hook+"\n      matcher: terminal\n"), 0o644)
-
-	cfg, err := dispatcher.Load(config, dispatcher.LoadOptions{})
+	cfg, err := dispatcher.Load(filepath.Join(home, "config.yaml"), dispatcher.LoadOptions{})
 	if err != nil {
-		fmt.Println(err)
-		return
+		panic(err)
 	}
-	store := consent.NewStore(home)
-	_, _ = store.Approve("pre_tool_call", hook) // what `hermes-hooks approve` records
-	d, err := dispatcher.New(cfg, dispatcher.Options{
-		Gate:     dispatcher.ConsentGate(&consent.Policy{Store: store}, home),
-		Sessions: dispatcher.NewMemorySessions(),
-	})
+	policy := consent.NewPolicy(consent.NewStore(home), consent.PolicyOptions{})
+	d, err := dispatcher.New(cfg, dispatcher.Options{Gate: dispatcher.ConsentGate(policy), Sessions: dispatcher.NewMemorySessions()})
 	if err != nil {
-		fmt.Println(err)
-		return
+		panic(err)
 	}
-
 	for _, command := range []string{"ls -la", "rm -rf /"} {
-		outcome, err := d.Dispatch(context.Background(), "pre_tool_call", map[string]any{
-			"tool_name":  "terminal",
-			"args":       map[string]any{"command": command},
-			"session_id": "session-1",
-		})
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
-		fmt.Printf("%s → %s", command, outcome.Decision)
-		if outcome.Blocked() {
-			fmt.Printf(": %s", outcome.Message)
-		}
-		fmt.Println()
+		outcome, _ := d.Dispatch(context.Background(), "pre_tool_call", map[string]any{
+			"tool_name": "terminal", "args": map[string]any{"command": command}, "session_id": "s1"})
+		fmt.Printf("%s → %s %q\n", command, outcome.Decision, outcome.Message)
 	}
 	// Output:
-	// ls -la → none
-	// rm -rf / → block: rm -rf is not allowed
+	// ls -la → none ""
+	// rm -rf / → block "rm -rf is not allowed"
+}
+
+// exampleHome writes the example's Hermes home: a hook script, a config
+// that runs it before terminal calls, and its approval (what `hermes-hooks
+// approve` records).
+func exampleHome() string {
+	home, _ := os.MkdirTemp("", "hermes-home-")
+	hook := filepath.Join(home, "block-rm-rf.sh")
+	_ = os.WriteFile(hook, []byte("#!/bin/sh\ngrep -q 'rm -rf' && echo '{\"action\":\"block\",\"message\":\"rm -rf is not allowed\"}'\nexit 0\n"), 0o755)
+	_ = os.WriteFile(filepath.Join(home, "config.yaml"), []byte("hooks:\n  pre_tool_call:\n    - command: "+hook+"\n      matcher: terminal\n"), 0o644)
+	_, _ = consent.NewStore(home).Approve("pre_tool_call", hook)
+	return home
 }

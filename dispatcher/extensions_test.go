@@ -330,10 +330,10 @@ func TestExt_ProjectHooksDiscovery(t *testing.T) {
 	// A hooks file above the repository root is never used.
 	writeFile(t, filepath.Join(root, ".hermes", "hooks.yaml"), "hooks:\n  pre_llm_call:\n    - command: /bin/false\n")
 
-	if got := FindProjectHooks(sub); got != hooks {
+	if got := findProjectHooks(sub); got != hooks {
 		t.Fatalf("from a subdirectory found %q, want %q", got, hooks)
 	}
-	if got := FindProjectHooks(filepath.Join(root, "elsewhere")); got != "" {
+	if got := findProjectHooks(filepath.Join(root, "elsewhere")); got != "" {
 		t.Fatalf("outside a repository found %q", got)
 	}
 	global := filepath.Join(root, "global.yaml")

@@ -47,7 +47,8 @@ type Gate interface {
 type Hook struct {
 	Entry *Entry
 	// Dir is the directory the hook starts in, where a relative script path
-	// is found ("" = the dispatcher's working directory).
+	// is found: the entry's own, the session's cwd for Claude hooks, else
+	// Options.Cwd. The dispatcher always sets it.
 	Dir string
 	// ProjectDir is CLAUDE_PROJECT_DIR for Claude-dialect hooks.
 	ProjectDir string
@@ -72,8 +73,8 @@ var AllowAll Gate = GateFunc(func(Hook) Verdict { return Verdict{Kind: VerdictRu
 
 // ConsentGate is the Gate hosts use: every hook goes through the consent
 // policy (allowlist, content drift, accept channels, TTY prompt, safe mode).
-// cwd is the dispatcher's working directory, where hooks without a directory
-// of their own run and their relative script paths are found.
+// Where each hook runs comes with it (Hook.Dir), so the policy checks the
+// files the runner will start.
 //
 // A fail-closed entry whose consent cannot be confirmed — approved, but a
 // file it runs changed or vanished since; or the allowlist cannot be read —
@@ -81,16 +82,12 @@ var AllowAll Gate = GateFunc(func(Hook) Verdict { return Verdict{Kind: VerdictRu
 // must not be switched off by editing its script or breaking the allowlist.
 // A fail-closed entry nobody ever approved is skipped like any other (it
 // protects nothing until approved, and doctor says so).
-func ConsentGate(p *consent.Policy, cwd string) Gate {
+func ConsentGate(p *consent.Policy) Gate {
 	return GateFunc(func(h Hook) Verdict {
 		e := h.Entry
-		dir := h.Dir
-		if dir == "" {
-			dir = cwd
-		}
 		ch := consent.Hook{
 			Event: e.DeclaredAs, Command: e.Command, Scope: e.Scope,
-			Shell: e.Dialect == protocol.Claude, Env: h.Env, Dir: dir, Target: &h.Target,
+			Shell: e.Dialect == protocol.Claude, Env: h.Env, Dir: h.Dir, Target: &h.Target,
 		}
 		v := p.Decide(ch)
 		hint := consent.ApproveCommandHint(e.DeclaredAs, e.Command)

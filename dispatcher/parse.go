@@ -245,6 +245,7 @@ func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index i
 		}
 	}
 	e.match = compileMatcher(e, func(msg string) { cfg.warn(path, ".matcher: "+msg) })
+	e.ready = true
 	return e
 }
 

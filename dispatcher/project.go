@@ -31,10 +31,10 @@ func ReadConfigFile(path string) ([]byte, error) {
 	return fsutil.ReadRegular(path, "", MaxConfigBytes)
 }
 
-// FindProjectHooks returns the nearest .hermes/hooks.yaml from dir upward,
+// findProjectHooks returns the nearest .hermes/hooks.yaml from dir upward,
 // stopping at the repository root (a directory holding .git) or, outside a
 // repository, after dir itself. "" when there is none.
-func FindProjectHooks(dir string) string {
+func findProjectHooks(dir string) string {
 	if dir == "" {
 		return ""
 	}
@@ -117,7 +117,7 @@ func (cfg *Config) addProject(path string) {
 			cfg.warn(path+": claude_settings", sp+": skipped: "+err.Error())
 			continue
 		}
-		entries, warnings, err := ParseClaudeSettings(data, sp)
+		entries, warnings, err := parseClaudeSettings(data, sp)
 		if err != nil {
 			cfg.warn(path+": claude_settings", "skipped: "+err.Error())
 			continue

@@ -2,12 +2,12 @@ package report
 
 import (
 	"context"
-	"math"
 	"strconv"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -178,7 +178,7 @@ func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
 	}
 	run := d.RunEntry(ctx, e.Event, e, fields)
 	rep := run.Report
-	elapsed := PyFloat(rep.ElapsedMS / 1000)
+	elapsed := pyjson.Seconds(rep.ElapsedMS / 1000)
 	stdout := strings.TrimSpace(string(run.Stdout))
 	exit := "?"
 	if rep.ExitCode != nil {
@@ -203,17 +203,6 @@ func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
 func validJSON(s string) bool {
 	_, err := protocol.DecodeJSON([]byte(s))
 	return err == nil
-}
-
-// PyFloat formats seconds as Hermes prints them: rounded to 3 decimals, in
-// Python's float repr ("0.012", "1.0").
-func PyFloat(sec float64) string {
-	r := math.Round(sec*1000) / 1000
-	s := strconv.FormatFloat(r, 'f', -1, 64)
-	if !strings.ContainsAny(s, ".eEn") {
-		s += ".0"
-	}
-	return s
 }
 
 // HookInfo is one hook as `list --json`, `doctor --json` and the server's

@@ -24,7 +24,7 @@
 //     A client that disconnects cancels its dispatch (its hooks are
 //     killed): nobody is left to act on the outcome.
 //   - GET /v1/hooks: exactly what `hermes-hooks list --json` prints for the
-//     same config, allowlist and working directory (dispatcher.NewListing).
+//     same config, allowlist and working directory (report.NewListing).
 //   - GET /healthz: {"status":"ok", "generation": N, ...}; generation counts
 //     the configurations loaded so far, so a client can tell a reload
 //     happened.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 // Handler returns the HTTP API (see the package comment). Serve uses it;
@@ -282,8 +283,8 @@ func (s *Server) handleHooks(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		s.log.Warn("read allowlist", "err", err)
 	}
-	statuses := dispatcher.Inspect(g.cfg, allow, s.opts.Cwd)
-	listing := dispatcher.NewListing(s.opts.ConfigPath, g.cfg, store.Path(), statuses)
+	statuses := report.Inspect(g.cfg, allow, s.opts.Cwd)
+	listing := report.NewListing(s.opts.ConfigPath, g.cfg, store.Path(), statuses)
 	// The encoder settings of `list --json`, so the bytes are the same.
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

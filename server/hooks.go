@@ -9,7 +9,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 	"github.com/hermes-hooks/hermes-hooks/consent"
-	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 // Watching files and reviewing hooks for the operator's log.
@@ -39,7 +39,7 @@ func (s *Server) reviewHooks(changed map[string]bool) {
 		s.log.Warn("read allowlist", "err", err)
 	}
 	g := s.cur.Load()
-	statuses := dispatcher.Inspect(g.cfg, allow, s.opts.Cwd)
+	statuses := report.Inspect(g.cfg, allow, s.opts.Cwd)
 	first := s.hooks == nil
 	next := make(map[hookKey]hookView, len(statuses))
 	var scripts []string
@@ -73,7 +73,7 @@ func (s *Server) reviewHooks(changed map[string]bool) {
 	s.scripts = slices.Compact(scripts)
 }
 
-func (s *Server) logHookChange(k hookKey, v hookView, st *dispatcher.HookStatus, first bool) {
+func (s *Server) logHookChange(k hookKey, v hookView, st *report.HookStatus, first bool) {
 	hint := consent.ApproveCommandHint(k.event, k.command)
 	attrs := []any{"event", k.event, "command", k.command}
 	old, known := s.hooks[k]

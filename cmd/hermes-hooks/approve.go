@@ -7,6 +7,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/report"
 	"github.com/spf13/cobra"
 )
 
@@ -55,7 +56,7 @@ is recorded under the config's own spelling.`,
 type approveTarget struct {
 	event   string
 	command string
-	status  *dispatcher.HookStatus // nil when not configured
+	status  *report.HookStatus // nil when not configured
 }
 
 func runApprove(a *app, command string, o approveOptions) error {
@@ -65,7 +66,7 @@ func runApprove(a *app, command string, o approveOptions) error {
 	}
 	var targets []approveTarget
 	seen := map[string]bool{}
-	add := func(event string, st *dispatcher.HookStatus) {
+	add := func(event string, st *report.HookStatus) {
 		cmd := command
 		if st != nil {
 			// Key the approval by the config's own spelling: that is the
@@ -88,7 +89,7 @@ func runApprove(a *app, command string, o approveOptions) error {
 		// pre_tool_call approves a hook declared under PreToolUse too.
 		for i := range statuses {
 			st := &statuses[i]
-			if dispatcher.SameCommand(st.Entry.Command, command) && st.Entry.Event == ev {
+			if consent.SameCommand(st.Entry.Command, command) && st.Entry.Event == ev {
 				add(st.Entry.DeclaredAs, st)
 			}
 		}
@@ -97,7 +98,7 @@ func runApprove(a *app, command string, o approveOptions) error {
 		}
 	} else {
 		for i := range statuses {
-			if dispatcher.SameCommand(statuses[i].Entry.Command, command) {
+			if consent.SameCommand(statuses[i].Entry.Command, command) {
 				add(statuses[i].Entry.DeclaredAs, &statuses[i])
 			}
 		}

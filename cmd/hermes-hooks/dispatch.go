@@ -87,7 +87,7 @@ func runDispatch(a *app, event string, o dispatchOptions) error {
 		mode = dispatcher.AsyncInline
 	}
 	d, err := dispatcher.New(cfg, dispatcher.Options{
-		Gate: dispatcher.ConsentGate(a.policy(cfg, store), wd),
+		Gate: dispatcher.ConsentGate(a.policy(cfg, store)),
 		Cwd:  wd,
 		Warn: a.warn,
 		// One-shot dispatches of a session share its state through files.

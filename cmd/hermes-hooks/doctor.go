@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/report"
 	"github.com/spf13/cobra"
 )
 
@@ -46,15 +47,15 @@ func runDoctor(a *app, o doctorOptions) error {
 	if err != nil {
 		return err
 	}
-	results := dispatcher.Doctor(context.Background(), d, statuses)
+	results := report.Doctor(context.Background(), d, statuses)
 	problems := 0
 	for _, r := range results {
 		problems += r.Problems
 	}
 	if o.json {
-		hooks := make([]dispatcher.HookInfo, 0, len(results))
+		hooks := make([]report.HookInfo, 0, len(results))
 		for i := range results {
-			h := dispatcher.NewHookInfo(&results[i].Status)
+			h := report.NewHookInfo(&results[i].Status)
 			h.Checks = results[i].Checks
 			n := results[i].Problems
 			h.Problems = &n
@@ -72,7 +73,7 @@ func runDoctor(a *app, o doctorOptions) error {
 	return nil
 }
 
-func printDoctor(w io.Writer, results []dispatcher.DoctorResult, problems int) {
+func printDoctor(w io.Writer, results []report.DoctorResult, problems int) {
 	if len(results) == 0 {
 		fmt.Fprintln(w, "No shell hooks configured — nothing to check.")
 		return

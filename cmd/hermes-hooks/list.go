@@ -10,6 +10,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
+	"github.com/hermes-hooks/hermes-hooks/report"
 	"github.com/spf13/cobra"
 )
 
@@ -35,7 +36,7 @@ it was approved.`,
 }
 
 // inspectAll loads the config and the allowlist and inspects every hook.
-func (a *app) inspectAll() (*dispatcher.Config, *consent.Store, []dispatcher.HookStatus, error) {
+func (a *app) inspectAll() (*dispatcher.Config, *consent.Store, []report.HookStatus, error) {
 	cfg, err := a.loadConfig()
 	if err != nil {
 		return nil, nil, nil, err
@@ -48,7 +49,7 @@ func (a *app) inspectAll() (*dispatcher.Config, *consent.Store, []dispatcher.Hoo
 	if err != nil {
 		a.warn(err.Error())
 	}
-	return cfg, store, dispatcher.Inspect(cfg, allow, cwd()), nil
+	return cfg, store, report.Inspect(cfg, allow, cwd()), nil
 }
 
 func runList(a *app, o listOptions) error {
@@ -58,7 +59,7 @@ func runList(a *app, o listOptions) error {
 	}
 	if o.json {
 		path, _ := a.config()
-		return writeJSON(a.out, dispatcher.NewListing(path, cfg, store.Path(), statuses))
+		return writeJSON(a.out, report.NewListing(path, cfg, store.Path(), statuses))
 	}
 	printList(a.out, a.configLabel(), cfg, statuses)
 	return nil
@@ -67,7 +68,7 @@ func runList(a *app, o listOptions) error {
 // printList prints Hermes' list layout: events sorted, hooks in config
 // order, consent marks, approval time and drift; plus the dialect and the
 // source file where they are not the plain Hermes defaults.
-func printList(w io.Writer, label string, cfg *dispatcher.Config, statuses []dispatcher.HookStatus) {
+func printList(w io.Writer, label string, cfg *dispatcher.Config, statuses []report.HookStatus) {
 	if len(statuses) == 0 {
 		fmt.Fprintf(w, "No shell hooks configured in %s.\n", show(label))
 		fmt.Fprintln(w, "See `hermes-hooks --help` or the README's config reference for the schema and")
@@ -75,7 +76,7 @@ func printList(w io.Writer, label string, cfg *dispatcher.Config, statuses []dis
 		return
 	}
 	fmt.Fprintf(w, "Configured shell hooks (%d total):\n\n", len(statuses))
-	byEvent := map[string][]*dispatcher.HookStatus{}
+	byEvent := map[string][]*report.HookStatus{}
 	var events []string
 	for i := range statuses {
 		ev := statuses[i].Entry.DeclaredAs

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
-	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/spf13/cobra"
 )
 
@@ -37,7 +36,7 @@ func runRevoke(a *app, command string) error {
 	spellings := []string{command}
 	if allow, err := store.Load(); err == nil {
 		for _, e := range allow.Approvals {
-			if e.Command != command && dispatcher.SameCommand(e.Command, command) && !contains(spellings, e.Command) {
+			if e.Command != command && consent.SameCommand(e.Command, command) && !contains(spellings, e.Command) {
 				spellings = append(spellings, e.Command)
 			}
 		}

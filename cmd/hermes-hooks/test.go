@@ -9,7 +9,9 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/report"
 	"github.com/spf13/cobra"
 )
 
@@ -96,7 +98,7 @@ func runTest(a *app, event string, o testOptions) error {
 		}
 		entries = append(entries, e)
 	}
-	statuses := dispatcher.Inspect(&dispatcher.Config{Entries: entries, Tools: cfg.Tools}, allow, wd)
+	statuses := report.Inspect(&dispatcher.Config{Entries: entries, Tools: cfg.Tools}, allow, wd)
 	var runs []testRun
 	for i, e := range entries {
 		runs = append(runs, testRun{entry: e, approved: statuses[i].Approved,
@@ -162,7 +164,7 @@ func printTest(w io.Writer, ev *protocol.Event, event, forTool string, runs []te
 			fmt.Fprintf(w, "      ⚠ script changed since approval: dispatch skips this hook until you run %s\n",
 				show(consent.ApproveCommandHint(r.entry.DeclaredAs, r.entry.Command)))
 		}
-		elapsed := dispatcher.PyFloat(rep.ElapsedMS / 1000)
+		elapsed := pyjson.Seconds(rep.ElapsedMS / 1000)
 		switch {
 		case rep.Error != "":
 			fmt.Fprintf(w, "      ✗ error: %s\n", show(rep.Error))
