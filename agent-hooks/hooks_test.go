@@ -930,3 +930,35 @@ func TestWorkflowGuard(t *testing.T) {
 	}
 	wantNoOpinion(t, e.dispatch(t, "pre_tool_call", write("src/a.go")))
 }
+
+// The three guards that read shell command lines carry the same tokenizer
+// (jq defs tokens, unquote, flush, commands): each script must stay one
+// self-contained file, so the copies are kept identical by this test rather
+// than shared. Comments may differ; the code may not.
+func TestShellWordTokenizerCopiesAreIdentical(t *testing.T) {
+	t.Parallel()
+	extract := func(name string) string {
+		data, err := os.ReadFile(filepath.Join(repoRoot, "agent-hooks", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(data)
+		start, end := strings.Index(s, "\ndef tokens:"), strings.Index(s, "\ndef is_cmd(")
+		if start < 0 || end < start {
+			t.Fatalf("%s: no tokenizer (def tokens: … def is_cmd) found", name)
+		}
+		var code []string
+		for _, line := range strings.Split(s[start:end], "\n") {
+			if l := strings.TrimSpace(line); l != "" && !strings.HasPrefix(l, "#") {
+				code = append(code, line)
+			}
+		}
+		return strings.Join(code, "\n")
+	}
+	want := extract("block-rm-rf.sh")
+	for _, name := range []string{"claude-bash-guard.sh", "protect-paths.sh"} {
+		if got := extract(name); got != want {
+			t.Errorf("%s: its tokenizer differs from block-rm-rf.sh's; change all three copies together", name)
+		}
+	}
+}

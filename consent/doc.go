@@ -7,7 +7,7 @@
 // $HERMES_HOME/shell-hooks-allowlist.json, or an accept channel
 // (--accept-hooks, HERMES_ACCEPT_HOOKS, hooks_auto_accept) or a "yes" at the
 // TTY prompt approves it, in which case the approval is written to the file
-// before the hook runs. HERMES_SAFE_MODE runs nothing. Policy.Decide applies
+// before the hook runs. HERMES_SAFE_MODE runs nothing. [Policy.Decide] applies
 // these rules in that order and is the single gate the dispatcher calls.
 //
 // The file is shared with the Hermes agent, so its shape is Hermes' own:
@@ -23,7 +23,7 @@
 // Python's json.dumps(indent=2, sort_keys=True, ensure_ascii=False) writes it,
 // with a trailing newline and mode 0600.
 //
-// Every change to the file (Store.Approve, Store.Revoke) takes an exclusive
+// Every change to the file ([Store.Approve], [Store.Revoke]) takes an exclusive
 // flock on the sibling ".lock" file, re-reads the file, changes it and
 // replaces it atomically through a uniquely named temporary file, so
 // concurrent writers in any number of processes, Hermes included, never lose

@@ -163,14 +163,6 @@ func commandOf(e *Entry, env []string, dir string) consent.Command {
 	return c
 }
 
-// splitCommand splits a Hermes-dialect command into argv the way Hermes
-// does (POSIX shell words, no shell), except that "~" is expanded at the
-// start of every word, not only of the whole string — so "bash ~/h.sh"
-// works. The error is worded as Hermes words it.
-func splitCommand(command string) ([]string, string) {
-	return consent.SplitWords(command, nil)
-}
-
 // acceptChannels are the environment variables that approve hooks. Hooks
 // never inherit them: a hook that runs hermes-hooks itself (a nested
 // dispatch) must not approve whatever it meets on the way.

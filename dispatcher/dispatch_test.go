@@ -475,8 +475,11 @@ func TestInvalidUTF8Output(t *testing.T) {
 func TestCancellationKillsHooks(t *testing.T) {
 	dir := t.TempDir()
 	pidfile := filepath.Join(dir, "pid")
-	started := filepath.Join(dir, "started")
-	s := script(t, dir, "h.sh", "echo $$ > "+pidfile+"; touch "+started+"; sleep 3600")
+	started, err := proctest.NewSignal(filepath.Join(dir, "started"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := script(t, dir, "h.sh", "echo $$ > "+pidfile+"; : > "+started.Path()+"; sleep 3600")
 	d := dispatcherFor(t, hookYAML("pre_tool_call", s, "timeout: 300"))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan protocol.Outcome)
@@ -484,15 +487,8 @@ func TestCancellationKillsHooks(t *testing.T) {
 		o, _ := d.Dispatch(ctx, "pre_tool_call", terminalCall)
 		done <- o
 	}()
-	deadline := time.Now().Add(hangBound)
-	for {
-		if _, err := os.Stat(started); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("hook never started")
-		}
-		time.Sleep(5 * time.Millisecond)
+	if err := started.Wait(hangBound); err != nil {
+		t.Fatal("hook never started: ", err)
 	}
 	cancel()
 	select {

@@ -1,10 +1,14 @@
 // Package dispatcher turns "event X happened, with these fields" into one
-// protocol.Outcome by running the configured hook processes.
+// [protocol.Outcome] by running the configured hook processes. Its exported
+// API is what a Go host embeds: [Load] a [Config], build a [Dispatcher] with
+// [New] and a [Gate] ([ConsentGate] over a [consent.Policy]), then
+// [Dispatcher.Dispatch] every event; see the package Example. What people
+// read about a config (list, doctor) is package report's job.
 //
 // It owns config loading and validation (the YAML hooks: block of a Hermes
 // config and Claude Code settings files), matchers, the process runner — the
-// only code in hermes-hooks that creates an exec.Cmd — parallel dispatch,
-// and the firing helpers the CLI's test and doctor verbs use.
+// only code in hermes-hooks that creates an exec.Cmd for a hook — parallel
+// dispatch, session state and async hooks.
 //
 // Contract:
 //
@@ -20,7 +24,7 @@
 //     on timeout or context cancellation the whole group is killed, and the
 //     wait for its output is bounded even when a grandchild holds the pipes.
 //     Output is captured up to a cap; the rest is drained and dropped.
-//   - Replies are folded in config order (protocol.Fold), whatever order the
+//   - Replies are folded in config order ([protocol.Fold]), whatever order the
 //     hooks finished in.
 //   - A firing that matches no hook starts no process and does not allocate.
 //   - The package prints nothing; warnings go to the Warn callback.

@@ -6,17 +6,17 @@
 //
 // # Dialects
 //
-// Every hook entry speaks one Dialect. Hermes hooks receive the Hermes wire
+// Every hook entry speaks one [Dialect]. Hermes hooks receive the Hermes wire
 // payload ({hook_event_name, tool_name, tool_input, session_id, cwd, profile,
 // extra}) and reply with the Hermes vocabulary (action/decision block, modify,
 // approve, context, pre_verify continue, exit code 2, fail_closed). Claude
 // hooks receive the Claude Code stdin shape and reply with exit codes,
 // hookSpecificOutput, top-level decision, continue:false and systemMessage.
-// ParseReply turns either into the same Contribution.
+// [ParseReply] turns either into the same [Contribution].
 //
 // # The fold
 //
-// Fold combines the contributions of one firing into one Outcome. The rules,
+// [Fold] combines the contributions of one firing into one [Outcome]. The rules,
 // all of them, are:
 //
 //  1. Order. Contributions are folded in config order (the order of the

@@ -9,7 +9,7 @@
 //   - POST /v1/dispatch/{event}: the body is the event fields, one JSON
 //     object (an empty body is an event without fields); the reply is the
 //     outcome JSON, byte for byte the schema `hermes-hooks dispatch` prints
-//     (protocol.AppendOutcome, compact), or Hermes' directive shape with
+//     ([protocol.AppendOutcome], compact), or Hermes' directive shape with
 //     ?format=hermes. {event} may be a Hermes name, a Claude Code name or an
 //     alias. Errors are JSON objects {"error": "...", ...}: 400 for a body
 //     that is not a JSON object, 404 for an unknown event (with

@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 )
 
 // Hooks die with their dispatcher and leave nothing behind (issue 12, item
@@ -94,12 +96,8 @@ func TestHooksDieWithTheDispatcher(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = c.Wait()
-	deadline := time.Now().Add(10 * time.Second)
-	for alive(pid) {
-		if time.Now().After(deadline) {
-			syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("hook %d outlived its SIGKILLed dispatcher", pid)
-		}
-		time.Sleep(5 * time.Millisecond)
+	if err := proctest.AwaitExit(pid, 10*time.Second); err != nil {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("hook %d outlived its SIGKILLed dispatcher: %v", pid, err)
 	}
 }

@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 )
 
 // server is a running `hermes-hooks serve` on a Unix socket.
@@ -408,13 +410,9 @@ func TestServeSIGHUP(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("serve did not stop on SIGHUP")
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for alive(pid) {
-		if time.Now().After(deadline) {
-			syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("hook %d outlived the server's SIGHUP", pid)
-		}
-		time.Sleep(5 * time.Millisecond)
+	if err := proctest.AwaitExit(pid, 10*time.Second); err != nil {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("hook %d outlived the server's SIGHUP: %v", pid, err)
 	}
 	if _, err := os.Lstat(sock); err == nil {
 		t.Fatal("the socket was left behind")
