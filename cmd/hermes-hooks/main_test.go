@@ -15,8 +15,16 @@ import (
 // The test process itself calls run in-process too (claude_compat_test.go):
 // there it must not become a subreaper and kill "escaped" children, which
 // would be the scripts' commands and the async children they detach.
+//
+// Every command is this test binary; under -race, its runtime would sleep a
+// second at every exit (GORACE atexit_sleep_ms, default 1000) to let late
+// reports through — most of make test's time. The commands' races are still
+// reported; only that wait goes.
 func TestMain(m *testing.M) {
 	subreap = false
+	if os.Getenv("GORACE") == "" {
+		os.Setenv("GORACE", "atexit_sleep_ms=0")
+	}
 	testscript.Main(m, map[string]func(){
 		"hermes-hooks": func() {
 			subreap = true
@@ -35,6 +43,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HERMES_HOME", filepath.Join(env.WorkDir, "home"))
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "userhome"))
 			env.Setenv("HERMES_ACCEPT_HOOKS", "")
+			env.Setenv("GORACE", os.Getenv("GORACE"))
 			env.Setenv("HERMES_SAFE_MODE", "")
 			if err := os.MkdirAll(filepath.Join(env.WorkDir, "userhome"), 0o755); err != nil {
 				return err
