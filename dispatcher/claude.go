@@ -113,7 +113,15 @@ func parseClaudeSettings(data []byte, path string) (entries []*Entry, warnings [
 				}
 				node := toNode(handler)
 				if e := cfg.parseClaudeHandler(ev, name, path+": "+hpath, gi, node, matcher, path); e != nil {
+					if IsOwnHookCommand(e.Command) {
+						// `hermes-hooks install claude` put it there: it is
+						// this program answering Claude Code, not a hook
+						// of the user's; running it from here would run
+						// every hook a second time.
+						continue
+					}
 					e.ProjectDir = projectDir
+					e.RunBy = "claude"
 					if e.Type == TypeHTTP && allowedURLs != nil && !urlAllowed(e.URL, allowedURLs) {
 						warn(hpath, "url "+e.URL+" is not in allowedHttpHookUrls; skipped, as in Claude Code")
 						continue

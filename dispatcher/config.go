@@ -106,6 +106,10 @@ type Entry struct {
 	Unsupported    string
 	ifRule         *protocol.IfRule
 	ifBroken       string
+	// RunBy names the agent whose own hook file declared the entry
+	// ("claude" for Claude Code settings files): that agent runs it
+	// itself, so a dispatch CalledBy that agent skips it.
+	RunBy string
 	// Duplicate is set on a listed entry that repeats an earlier one (same
 	// event, dialect, matcher and command): it is shown, as Hermes shows
 	// it, but registers — and runs — once.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -192,7 +193,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	if fields == nil {
 		fields = map[string]any{}
 	}
-	selected := d.Select(ev, fields)
+	selected := skipRunBy(d.Select(ev, fields), caller(ctx))
 	if len(selected) == 0 {
 		if late != nil {
 			args, _ := protocol.Args(fields)
@@ -278,6 +279,50 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 		d.saveSession(ev, session, sess, &outcome, ranOnce)
 	}
 	return outcome, nil
+}
+
+type callerKey struct{}
+
+// CalledBy marks a dispatch as made for agent (claude, codex, copilot,
+// cursor: `hermes-hooks hook AGENT`). Entries that agent's own hook files
+// declare (Entry.RunBy) are skipped: the agent runs them itself, and must
+// not see them run twice.
+func CalledBy(ctx context.Context, agent string) context.Context {
+	return context.WithValue(ctx, callerKey{}, agent)
+}
+
+func caller(ctx context.Context) string {
+	s, _ := ctx.Value(callerKey{}).(string)
+	return s
+}
+
+func skipRunBy(entries []*Entry, agent string) []*Entry {
+	if agent == "" {
+		return entries
+	}
+	out := entries[:0:0]
+	for _, e := range entries {
+		if e.RunBy != agent {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// IsOwnHookCommand reports whether command runs `hermes-hooks hook …`: the
+// entry `hermes-hooks install` writes into an agent's hook file, which is
+// this program and never a hook to dispatch.
+func IsOwnHookCommand(command string) bool {
+	words, errMsg := consent.SplitWords(command, nil)
+	if errMsg != "" {
+		return false
+	}
+	for i := 0; i+1 < len(words); i++ {
+		if filepath.Base(words[i]) == "hermes-hooks" && words[i+1] == "hook" {
+			return true
+		}
+	}
+	return false
 }
 
 // prepareMu serialises prepareEntry: hand-built entries may be shared by

@@ -10,7 +10,8 @@
 //     object (an empty body is an event without fields); the reply is the
 //     outcome JSON, byte for byte the schema `hermes-hooks dispatch` prints
 //     ([protocol.AppendOutcome], compact), or Hermes' directive shape with
-//     ?format=hermes. {event} may be a Hermes name, a Claude Code name or an
+//     ?format=hermes; ?called_by=AGENT skips the hooks that agent runs
+//     itself ([dispatcher.CalledBy]), for `hermes-hooks hook AGENT`. {event} may be a Hermes name, a Claude Code name or an
 //     alias. Errors are JSON objects {"error": "...", ...}: 400 for a body
 //     that is not a JSON object, 404 for an unknown event (with
 //     "did_you_mean") or path, 405 for a wrong method (with an Allow

@@ -157,6 +157,11 @@ func (s *Server) handleDispatch(w http.ResponseWriter, r *http.Request) {
 	g := s.cur.Load()
 	ctx, cancel := context.WithTimeoutCause(r.Context(), s.opts.RequestTimeout, errRequestTimeout)
 	defer cancel()
+	if agent := r.URL.Query().Get("called_by"); agent != "" {
+		// `hermes-hooks hook AGENT` forwarding: that agent runs its own
+		// hook files' entries itself.
+		ctx = dispatcher.CalledBy(ctx, agent)
+	}
 	outcome, err := g.d.Dispatch(ctx, l.event, fields)
 	if err != nil {
 		fail(http.StatusNotFound, apiError{Error: err.Error()})

@@ -24,6 +24,8 @@ type dispatchOptions struct {
 	// asyncOnly: this process was started by another dispatch to run its
 	// async hooks (see runAsyncChild).
 	asyncOnly bool
+	// calledBy: the agent this dispatch answers (hook AGENT's async child).
+	calledBy string
 }
 
 func newDispatchCmd(a *app) *cobra.Command {
@@ -55,6 +57,8 @@ config cannot be read. --format hermes prints Hermes' own directive shape
 	cmd.Flags().BoolVar(&o.pretty, "pretty", false, "indent the outcome JSON for people")
 	cmd.Flags().BoolVar(&o.asyncOnly, "async-only", false, "run only the async hooks (used internally)")
 	_ = cmd.Flags().MarkHidden("async-only")
+	cmd.Flags().StringVar(&o.calledBy, "called-by", "", "skip the hooks this agent runs itself (used internally by hook)")
+	_ = cmd.Flags().MarkHidden("called-by")
 	return cmd
 }
 
@@ -78,12 +82,25 @@ func runDispatch(a *app, event string, o dispatchOptions) error {
 	if err != nil {
 		return err
 	}
-	store, err := a.store()
+	outcome, err := a.dispatchOnce(cfg, wd, event, fields, o.asyncOnly, o.calledBy)
 	if err != nil {
 		return err
 	}
+	return writeOutcome(a.out, &outcome, o)
+}
+
+// dispatchOnce is one dispatch by a process that exits right after it
+// (dispatch, hook): consent through the policy, session state in files,
+// async hooks handed to a detached child (or, asyncOnly, run here by that
+// child), nothing left running. calledBy is the agent the dispatch answers
+// (dispatcher.CalledBy), "" for none.
+func (a *app) dispatchOnce(cfg *dispatcher.Config, wd, event string, fields map[string]any, asyncOnly bool, calledBy string) (protocol.Outcome, error) {
+	store, err := a.store()
+	if err != nil {
+		return protocol.Outcome{}, err
+	}
 	mode := dispatcher.AsyncExternal
-	if o.asyncOnly {
+	if asyncOnly {
 		mode = dispatcher.AsyncInline
 	}
 	d, err := dispatcher.New(cfg, dispatcher.Options{
@@ -97,7 +114,7 @@ func runDispatch(a *app, event string, o dispatchOptions) error {
 		Async: mode,
 	})
 	if err != nil {
-		return &exitError{code: 1, msg: err.Error()}
+		return protocol.Outcome{}, &exitError{code: 1, msg: err.Error()}
 	}
 	// SIGINT/SIGTERM/SIGHUP cancel the dispatch: every running hook's
 	// process group is killed before we exit. As the hooks' subreaper, we
@@ -105,6 +122,9 @@ func runDispatch(a *app, event string, o dispatchOptions) error {
 	// them before exiting: a one-shot dispatch leaves nothing behind.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	if calledBy != "" {
+		ctx = dispatcher.CalledBy(ctx, calledBy)
+	}
 	if subreap {
 		_ = dispatcher.BecomeSubreaper()
 	}
@@ -113,12 +133,12 @@ func runDispatch(a *app, event string, o dispatchOptions) error {
 		dispatcher.KillEscaped()
 	}
 	if err != nil {
-		return err
+		return outcome, err
 	}
 	if d.AsyncDeferred() > 0 {
-		a.runAsyncChild(event, fields)
+		a.runAsyncChild(event, fields, calledBy)
 	}
-	return writeOutcome(a.out, &outcome, o)
+	return outcome, nil
 }
 
 // subreap: a one-shot dispatch adopts its hooks' escaped descendants and
@@ -133,13 +153,16 @@ var subreap = true
 // checks consent again itself, runs the async hooks, and leaves their
 // replies in the session's state for its next dispatch. Failing to start it
 // only loses those replies, which the report already calls late.
-func (a *app) runAsyncChild(event string, fields map[string]any) {
+func (a *app) runAsyncChild(event string, fields map[string]any, calledBy string) {
 	self, err := os.Executable()
 	if err != nil {
 		a.warn("async hooks not run: " + err.Error())
 		return
 	}
 	args := []string{"dispatch", event, "--async-only"}
+	if calledBy != "" {
+		args = append(args, "--called-by", calledBy)
+	}
 	if a.configPath != "" {
 		args = append([]string{"--config", a.configPath}, args...)
 	}

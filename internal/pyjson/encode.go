@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 	"sort"
@@ -48,6 +49,10 @@ const (
 	// float repr), so a file Hermes and hermes-hooks both write stays
 	// diff-identical.
 	PythonFile
+	// JSIndent is JavaScript's JSON.stringify(v, null, 2), the layout
+	// Claude Code and Cursor write their settings in: what install edits.
+	// Numbers keep their text; object members keep their order.
+	JSIndent
 )
 
 const maxJSONDepth = 512
@@ -210,7 +215,7 @@ func appendValue(buf []byte, v any, st Style, depth int) []byte {
 
 // appendIndent starts a new line at depth (PythonFile only).
 func appendIndent(buf []byte, st Style, depth int) []byte {
-	if st != PythonFile {
+	if st != PythonFile && st != JSIndent {
 		return buf
 	}
 	buf = append(buf, '\n')
@@ -221,7 +226,7 @@ func appendIndent(buf []byte, st Style, depth int) []byte {
 }
 
 func appendComma(buf []byte, st Style) []byte {
-	if st == Compact || st == PythonFile {
+	if st == Compact || st == PythonFile || st == JSIndent {
 		return append(buf, ',')
 	}
 	return append(buf, ',', ' ')
@@ -238,11 +243,12 @@ func appendColon(buf []byte, st Style) []byte {
 // (1.0, 1e+16, 1e-05) or JavaScript's Number toString (1, 1e+21, 1e-7). NaN
 // and infinities, which JSON cannot hold, become null.
 func appendFloat(buf []byte, f float64, st Style) []byte {
+	js := st == Compact || st == JSIndent
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return append(buf, "null"...)
 	}
 	if f == 0 {
-		if st == Compact {
+		if js {
 			return append(buf, '0')
 		}
 		if math.Signbit(f) {
@@ -258,13 +264,13 @@ func appendFloat(buf []byte, f float64, st Style) []byte {
 		buf = append(buf, '-')
 	}
 	sci := exp < -4 || exp >= 16 // Python repr
-	if st == Compact {
+	if js {
 		sci = exp < -6 || exp >= 21 // JavaScript
 	}
 	if !sci {
 		s := strconv.FormatFloat(math.Abs(f), 'f', -1, 64)
 		buf = append(buf, s...)
-		if st != Compact && !strings.Contains(s, ".") {
+		if !js && !strings.Contains(s, ".") {
 			buf = append(buf, ".0"...)
 		}
 		return buf
@@ -277,7 +283,7 @@ func appendFloat(buf []byte, f float64, st Style) []byte {
 	} else {
 		buf = append(buf, '+')
 	}
-	if exp < 10 && st != Compact {
+	if exp < 10 && !js {
 		buf = append(buf, '0') // Python writes at least two exponent digits
 	}
 	return strconv.AppendInt(buf, int64(exp), 10)
@@ -375,4 +381,113 @@ func Decode(data []byte) (any, error) {
 		return nil, errTrailing
 	}
 	return v, nil
+}
+
+// DecodeOrdered parses exactly one JSON value like Decode, but objects come
+// back as OrderedObject, members in the order the text has them: for
+// editing a file someone else wrote without reordering it.
+func DecodeOrdered(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	v, err := decodeOrderedValue(dec)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errTrailing
+	}
+	return v, nil
+}
+
+// OrderedObject is a JSON object that keeps its members' order.
+type OrderedObject []Member
+
+// Member is one member of an OrderedObject.
+type Member struct {
+	Key   string
+	Value any
+}
+
+// Len and Member make it Ordered.
+func (o OrderedObject) Len() int { return len(o) }
+
+// Member returns the i-th member.
+func (o OrderedObject) Member(i int) (string, any) { return o[i].Key, o[i].Value }
+
+// Get returns the value of key.
+func (o OrderedObject) Get(key string) (any, bool) {
+	for _, m := range o {
+		if m.Key == key {
+			return m.Value, true
+		}
+	}
+	return nil, false
+}
+
+// Set replaces the value of key, or appends the member.
+func (o OrderedObject) Set(key string, v any) OrderedObject {
+	for i := range o {
+		if o[i].Key == key {
+			o[i].Value = v
+			return o
+		}
+	}
+	return append(o, Member{Key: key, Value: v})
+}
+
+// Delete removes key.
+func (o OrderedObject) Delete(key string) OrderedObject {
+	out := o[:0]
+	for _, m := range o {
+		if m.Key != key {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func decodeOrderedValue(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			obj := OrderedObject{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				key, _ := kt.(string)
+				v, err := decodeOrderedValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				obj = append(obj, Member{Key: key, Value: v})
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, err
+			}
+			return obj, nil
+		case '[':
+			arr := []any{}
+			for dec.More() {
+				v, err := decodeOrderedValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				arr = append(arr, v)
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, err
+			}
+			return arr, nil
+		}
+		return nil, fmt.Errorf("unexpected %v", t)
+	default:
+		return t, nil
+	}
 }

@@ -1,0 +1,171 @@
+package agents
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// Agent is one agent's hook protocol.
+type Agent struct {
+	// Name is what `hermes-hooks hook NAME` and `install NAME` take.
+	Name string
+	// Title is the agent as people call it, for messages and docs.
+	Title string
+	// EventKey is the payload field that names the event ("" when the
+	// agent does not send one: the event comes from the command line).
+	EventKey string
+	// Events maps the agent's event names to canonical event names. An
+	// event missing here is not one hermes-hooks serves for this agent.
+	Events map[string]string
+	// decode turns the agent's payload for one of its events into host
+	// fields (the payload is the caller's to keep: decode copies).
+	decode func(agentEvent string, ev *protocol.Event, payload map[string]any) map[string]any
+	// encode turns an outcome into the agent's reply.
+	encode func(c *Call, o *protocol.Outcome) Reply
+	// deny is the agent's refusal for an event it gates, with reason.
+	deny func(c *Call, reason string) Reply
+}
+
+// Call is one hook invocation by an agent, decoded.
+type Call struct {
+	Agent *Agent
+	// AgentEvent is the event as the agent named it.
+	AgentEvent string
+	// Event is its canonical event; nil when hermes-hooks has none for it.
+	Event *protocol.Event
+	// Fields are the host fields to dispatch with.
+	Fields map[string]any
+}
+
+// Reply is what the agent reads back: the exit code, stdout and stderr.
+type Reply struct {
+	Exit   int
+	Stdout []byte
+	Stderr []byte
+}
+
+// Quiet is the empty reply: exit 0, nothing printed. It is the answer to
+// everything hermes-hooks has no opinion on.
+var Quiet = Reply{}
+
+// registry lists every agent, in the order docs show them.
+var registry = []*Agent{claude, codex, copilot, cursor}
+
+// Lookup returns the agent called name.
+func Lookup(name string) (*Agent, bool) {
+	for _, a := range registry {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return nil, false
+}
+
+// Names lists the agents' names.
+func Names() []string {
+	out := make([]string, len(registry))
+	for i, a := range registry {
+		out[i] = a.Name
+	}
+	return out
+}
+
+// AgentEvents lists the agent's event names that hermes-hooks serves,
+// sorted: what `install` registers.
+func (a *Agent) AgentEvents() []string {
+	out := make([]string, 0, len(a.Events))
+	for n := range a.Events {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ErrNotJSON is returned by Decode for a payload that is not one JSON object.
+var ErrNotJSON = errors.New("the hook payload on stdin is not a JSON object")
+
+// Decode reads the agent's payload. The event is the payload's own
+// (EventKey), else eventArg (the command line's, for agents that do not
+// send it); when both are given the payload wins. A payload that is not a
+// JSON object is an error wrapping ErrNotJSON, returned with the Call of
+// eventArg so the caller can still answer for that event.
+func (a *Agent) Decode(payload []byte, eventArg string) (*Call, error) {
+	c := &Call{Agent: a, AgentEvent: eventArg}
+	v, err := protocol.DecodeJSON(payload)
+	obj, isObj := v.(map[string]any)
+	if err != nil || !isObj {
+		c.Event = a.event(eventArg)
+		if err == nil {
+			err = errors.New("not an object")
+		}
+		return c, fmt.Errorf("%w: %v", ErrNotJSON, err)
+	}
+	if a.EventKey != "" {
+		if s, ok := obj[a.EventKey].(string); ok && s != "" {
+			c.AgentEvent = s
+		}
+	}
+	c.Event = a.event(c.AgentEvent)
+	if c.Event == nil {
+		return c, nil
+	}
+	c.Fields = a.decode(c.AgentEvent, c.Event, obj)
+	return c, nil
+}
+
+func (a *Agent) event(name string) *protocol.Event {
+	canon, ok := a.Events[name]
+	if !ok {
+		return nil
+	}
+	ev, _ := protocol.Lookup(canon)
+	return ev
+}
+
+// Encode turns the outcome of c's dispatch into the agent's reply.
+func (a *Agent) Encode(c *Call, o *protocol.Outcome) Reply {
+	if c == nil || c.Event == nil || o == nil {
+		return Quiet
+	}
+	return a.encode(c, o)
+}
+
+// Deny is the agent's refusal of c's event with reason, for a gating event
+// whose hooks could not be asked (a fail-closed guard and a payload that
+// cannot be read). On events the agent cannot refuse it is Quiet.
+func (a *Agent) Deny(c *Call, reason string) Reply {
+	if c == nil || c.Event == nil || !c.Event.Gating() {
+		return Quiet
+	}
+	return a.deny(c, reason)
+}
+
+// copyFields returns a shallow copy of the payload, the base of every
+// agent's host fields.
+func copyFields(payload map[string]any, extra int) map[string]any {
+	out := make(map[string]any, len(payload)+extra)
+	for k, v := range payload {
+		out[k] = v
+	}
+	return out
+}
+
+// alias sets to = the value of from when from is present and to is not.
+func alias(fields map[string]any, from, to string) {
+	if v, ok := fields[from]; ok {
+		if _, set := fields[to]; !set {
+			fields[to] = v
+		}
+	}
+}
+
+// jsonReply is exit 0 with obj on stdout (nothing when obj is empty).
+func jsonReply(obj protocol.Object) Reply {
+	if len(obj) == 0 {
+		return Quiet
+	}
+	return Reply{Stdout: append(protocol.EncodeJSON(obj, protocol.Compact), '\n')}
+}

@@ -1,0 +1,140 @@
+package agents
+
+import (
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// Claude Code: its stdin payload is the Claude shape the dispatcher already
+// takes (hook_event_name, tool_name, tool_input, session_id, cwd, prompt …),
+// and its events are the catalog's Claude names.
+var claude = &Agent{
+	Name:     "claude",
+	Title:    "Claude Code",
+	EventKey: "hook_event_name",
+	Events:   claudeEvents(),
+	decode:   decodeClaude,
+	encode:   encodeClaude,
+	deny: func(c *Call, reason string) Reply {
+		return encodeClaude(c, &protocol.Outcome{Event: c.Event.Name, Decision: protocol.DecisionBlock, Message: reason})
+	},
+}
+
+// claudeEvents maps every Claude Code event of the catalog to itself.
+func claudeEvents() map[string]string {
+	m := map[string]string{}
+	for _, e := range protocol.Events() {
+		if e.Claude != "" {
+			m[e.Claude] = e.Name
+		}
+	}
+	return m
+}
+
+// decodeClaude keeps the payload and adds the Hermes host fields Hermes
+// scripts read, where Claude names them differently: the prompt as
+// user_message, the last assistant message as final_response (Stop) or
+// child_summary (SubagentStop).
+func decodeClaude(_ string, ev *protocol.Event, payload map[string]any) map[string]any {
+	f := copyFields(payload, 2)
+	alias(f, "prompt", "user_message")
+	if ev.Stops {
+		if ev.HermesReply == protocol.ReplyVerify {
+			alias(f, "last_assistant_message", "final_response")
+		} else {
+			alias(f, "last_assistant_message", "child_summary")
+		}
+	}
+	return f
+}
+
+// encodeClaude writes the outcome as Claude Code reads a command hook's
+// JSON stdout (exit 0): hookSpecificOutput.permissionDecision (+ reason,
+// updatedInput) on PreToolUse-like events, hookSpecificOutput.decision on
+// PermissionRequest, decision/reason on events a block refuses or keeps
+// going, additionalContext, updatedToolOutput, continue:false + stopReason
+// and systemMessage. Keys follow Claude Code's documentation order.
+func encodeClaude(c *Call, o *protocol.Outcome) Reply {
+	ev := c.Event
+	name := c.AgentEvent
+	if name == "" {
+		name = ev.ClaudeName()
+	}
+	var top protocol.Object
+	if o.Stop {
+		top = append(top, protocol.KV{Key: "continue", Value: false})
+		if o.StopReason != "" {
+			top = append(top, protocol.KV{Key: "stopReason", Value: o.StopReason})
+		}
+	}
+	if o.SystemMessage != "" && !ev.DropsSystemMessage {
+		top = append(top, protocol.KV{Key: "systemMessage", Value: o.SystemMessage})
+	}
+	hso := protocol.Object{{Key: "hookEventName", Value: name}}
+	switch {
+	case ev.Permission:
+		decision := map[protocol.Decision]string{
+			protocol.DecisionBlock: "deny", protocol.DecisionAsk: "ask", protocol.DecisionAllow: "allow",
+		}[o.Decision]
+		if decision != "" {
+			hso = append(hso, protocol.KV{Key: "permissionDecision", Value: decision})
+			if o.Message != "" {
+				hso = append(hso, protocol.KV{Key: "permissionDecisionReason", Value: o.Message})
+			}
+		}
+		if o.Args != nil && ev.UpdatedInput {
+			hso = append(hso, protocol.KV{Key: "updatedInput", Value: o.Args})
+		}
+	case ev.Behavior:
+		switch o.Decision {
+		case protocol.DecisionBlock:
+			d := protocol.Object{{Key: "behavior", Value: "deny"}}
+			if o.Message != "" {
+				d = append(d, protocol.KV{Key: "message", Value: o.Message})
+			}
+			hso = append(hso, protocol.KV{Key: "decision", Value: d})
+		case protocol.DecisionAllow:
+			d := protocol.Object{{Key: "behavior", Value: "allow"}}
+			if o.Args != nil {
+				d = append(d, protocol.KV{Key: "updatedInput", Value: o.Args})
+			}
+			hso = append(hso, protocol.KV{Key: "decision", Value: d})
+		}
+	case o.Decision == protocol.DecisionBlock && ev.Can(protocol.CapBlock|protocol.CapContinue):
+		// PostToolUse feedback, UserPromptSubmit refusal, Stop's "keep
+		// going" and the other events a top-level block applies to.
+		top = append(top, protocol.KV{Key: "decision", Value: "block"}, protocol.KV{Key: "reason", Value: blockReason(o)})
+	}
+	if ctx := joinContext(o); ctx != "" && ev.Can(protocol.CapContext) {
+		hso = append(hso, protocol.KV{Key: "additionalContext", Value: ctx})
+	}
+	if o.Result != nil && ev.ToolOutput {
+		hso = append(hso, protocol.KV{Key: "updatedToolOutput", Value: *o.Result})
+	}
+	if len(hso) > 1 {
+		top = append(top, protocol.KV{Key: "hookSpecificOutput", Value: hso})
+	}
+	return jsonReply(top)
+}
+
+// blockReason is the reason a top-level block carries: Claude Code needs
+// one (Stop's becomes the model's next instruction).
+func blockReason(o *protocol.Outcome) string {
+	if o.Message != "" {
+		return o.Message
+	}
+	return "Blocked by hook"
+}
+
+// joinContext is the context for the model: the outcome's, then what
+// pre_llm_call hooks asked to inject (Claude Code has one channel for both).
+func joinContext(o *protocol.Outcome) string {
+	var parts []string
+	for _, s := range []string{o.Context, o.InjectSystem, o.InjectUser} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}

@@ -1,0 +1,185 @@
+package agents
+
+import (
+	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// Cursor: camelCase events, a flat snake_case payload with Cursor's own tool
+// names, and flat replies ({permission, user_message, agent_message},
+// {continue}, {followup_message}, {additional_context}); no exit-code
+// protocol beyond "2 denies".
+var cursor = &Agent{
+	Name:     "cursor",
+	Title:    "Cursor",
+	EventKey: "hook_event_name",
+	Events: map[string]string{
+		"preToolUse":           "pre_tool_call",
+		"postToolUse":          "post_tool_call",
+		"postToolUseFailure":   "PostToolUseFailure",
+		"beforeShellExecution": "pre_tool_call",
+		"beforeMCPExecution":   "pre_tool_call",
+		"beforeReadFile":       "pre_tool_call",
+		"afterShellExecution":  "post_tool_call",
+		"afterMCPExecution":    "post_tool_call",
+		"afterFileEdit":        "post_tool_call",
+		"beforeSubmitPrompt":   "pre_llm_call",
+		"stop":                 "pre_verify",
+		"subagentStart":        "subagent_start",
+		"subagentStop":         "subagent_stop",
+		"sessionStart":         "on_session_start",
+		"sessionEnd":           "on_session_end",
+		"preCompact":           "PreCompact",
+	},
+	decode: decodeCursor,
+	encode: encodeCursor,
+	deny: func(c *Call, reason string) Reply {
+		return encodeCursor(c, &protocol.Outcome{Event: c.Event.Name, Decision: protocol.DecisionBlock, Message: reason})
+	},
+}
+
+// cursorTools maps Cursor's tool names to the canonical (Hermes) ones;
+// others (MCP:<tool>, Grep …) pass through.
+var cursorTools = map[string]string{
+	"Shell": "terminal", "Read": "read_file", "Write": "write_file", "Edit": "patch",
+	"Task": "delegate_task", "WebSearch": "web_search", "WebFetch": "web_extract",
+}
+
+// CursorInstallEvents are the events `install cursor` registers: the
+// per-tool preToolUse/postToolUse cover shell, MCP and file tools, so the
+// older per-action events (beforeShellExecution …) are left out — with both,
+// a guard would run twice for one shell command.
+var CursorInstallEvents = []string{"preToolUse", "postToolUse", "beforeSubmitPrompt", "stop", "subagentStop", "sessionStart", "sessionEnd"}
+
+func decodeCursor(name string, _ *protocol.Event, p map[string]any) map[string]any {
+	f := copyFields(p, 4)
+	alias(f, "conversation_id", "session_id")
+	tool := func(t string) { f["tool_name"] = t }
+	switch name {
+	case "preToolUse", "postToolUse", "postToolUseFailure":
+		if s, ok := p["tool_name"].(string); ok {
+			if c, ok := cursorTools[s]; ok {
+				tool(c)
+			}
+		}
+		f["args"] = jsonObject(p["tool_input"])
+		if out, ok := p["tool_output"]; ok {
+			f["result"] = out
+		}
+	case "beforeShellExecution", "afterShellExecution":
+		tool("terminal")
+		f["args"] = map[string]any{"command": p["command"]}
+		if out, ok := p["output"]; ok {
+			f["result"] = out
+		}
+	case "beforeMCPExecution", "afterMCPExecution":
+		f["args"] = jsonObject(p["tool_input"])
+		if out, ok := p["result_json"]; ok {
+			f["result"] = out
+		}
+	case "beforeReadFile":
+		tool("read_file")
+		f["args"] = map[string]any{"path": p["file_path"]}
+	case "afterFileEdit":
+		tool("patch")
+		f["args"] = map[string]any{"path": p["file_path"], "edits": p["edits"]}
+	case "beforeSubmitPrompt":
+		alias(f, "prompt", "user_message")
+	case "stop", "subagentStop":
+		if n, ok := p["loop_count"]; ok {
+			// A follow-up already ran: Claude's stop_hook_active.
+			f["stop_hook_active"] = fmt.Sprint(n) != "0" && n != nil
+		}
+	}
+	return f
+}
+
+// jsonObject reads Cursor's tool_input, an object or a JSON string of one.
+func jsonObject(v any) any {
+	if s, ok := v.(string); ok {
+		if d, err := protocol.DecodeJSON([]byte(s)); err == nil {
+			if m, ok := d.(map[string]any); ok {
+				return m
+			}
+		}
+		return map[string]any{}
+	}
+	if m, ok := v.(map[string]any); ok {
+		return m
+	}
+	return map[string]any{}
+}
+
+func encodeCursor(c *Call, o *protocol.Outcome) Reply {
+	var obj protocol.Object
+	msg := func() {
+		if o.Message != "" {
+			obj = append(obj, protocol.KV{Key: "user_message", Value: o.Message}, protocol.KV{Key: "agent_message", Value: o.Message})
+		}
+	}
+	switch c.AgentEvent {
+	case "preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "subagentStart":
+		perm := map[protocol.Decision]string{protocol.DecisionBlock: "deny", protocol.DecisionAsk: "ask", protocol.DecisionAllow: "allow"}[o.Decision]
+		if c.AgentEvent == "beforeReadFile" && perm == "ask" {
+			perm = "deny" // reads know only allow and deny: fail safe
+		}
+		if perm != "" {
+			obj = append(obj, protocol.KV{Key: "permission", Value: perm})
+			msg()
+		}
+		if o.Args != nil && c.AgentEvent == "preToolUse" {
+			obj = append(obj, protocol.KV{Key: "updated_input", Value: o.Args})
+		}
+	case "beforeSubmitPrompt":
+		if o.Decision == protocol.DecisionBlock || o.Stop {
+			obj = append(obj, protocol.KV{Key: "continue", Value: false})
+			if m := firstNonEmpty(o.Message, o.StopReason); m != "" {
+				obj = append(obj, protocol.KV{Key: "user_message", Value: m})
+			}
+		}
+	case "stop", "subagentStop":
+		// Keep going: Cursor submits the message as the next user turn.
+		if o.Decision == protocol.DecisionBlock {
+			obj = append(obj, protocol.KV{Key: "followup_message", Value: blockReason(o)})
+		} else if o.Context != "" {
+			obj = append(obj, protocol.KV{Key: "followup_message", Value: o.Context})
+		}
+	case "sessionStart":
+		if ctx := joinContext(o); ctx != "" {
+			obj = append(obj, protocol.KV{Key: "additional_context", Value: ctx})
+		}
+		if len(o.Env) > 0 {
+			obj = append(obj, protocol.KV{Key: "env", Value: o.Env})
+		}
+	case "postToolUse":
+		ctx := joinContext(o)
+		if o.Decision == protocol.DecisionBlock && o.Message != "" {
+			// Cursor cannot refuse a result that exists: the feedback
+			// reaches the model as context.
+			ctx = joinNonEmpty(o.Message, ctx)
+		}
+		if ctx != "" {
+			obj = append(obj, protocol.KV{Key: "additional_context", Value: ctx})
+		}
+	}
+	return jsonReply(obj)
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+func joinNonEmpty(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n\n" + b
+}
