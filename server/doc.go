@@ -10,9 +10,12 @@
 //     object (an empty body is an event without fields); the reply is the
 //     outcome JSON, byte for byte the schema `hermes-hooks dispatch` prints
 //     ([protocol.AppendOutcome], compact), or Hermes' directive shape with
-//     ?format=hermes; ?called_by=AGENT skips the hooks that agent runs
-//     itself ([dispatcher.CalledBy]), for `hermes-hooks hook AGENT`. {event} may be a Hermes name, a Claude Code name or an
-//     alias. Errors are JSON objects {"error": "...", ...}: 400 for a body
+//     ?format=hermes. For `hermes-hooks hook AGENT`: ?called_by=AGENT
+//     skips the hooks that agent runs itself ([dispatcher.CalledBy]), and
+//     ?project=DIR / ?config=FILE are refused with 409 when they are not
+//     this server's (one server serves one project and config: a caller
+//     elsewhere dispatches by itself). {event} may be a Hermes name, a
+//     Claude Code name or an alias. Errors are JSON objects {"error": "...", ...}: 400 for a body
 //     that is not a JSON object, 404 for an unknown event (with
 //     "did_you_mean") or path, 405 for a wrong method (with an Allow
 //     header), 413 for a body over Options.MaxBodyBytes, 503 (with

@@ -10,6 +10,7 @@ import (
 	"math"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -119,6 +120,17 @@ func (s *Server) handleDispatch(w http.ResponseWriter, r *http.Request) {
 	format := r.URL.Query().Get("format")
 	if format != "" && format != "json" && format != "hermes" {
 		fail(http.StatusBadRequest, apiError{Error: "unknown format '" + format + "'", Hint: "use ?format=json (the outcome) or ?format=hermes"})
+		return
+	}
+	if p := r.URL.Query().Get("project"); p != "" && !sameDir(p, s.opts.Cwd) {
+		// One server serves one project: a hook call from another project
+		// must not be answered with this project's hooks (its own guards
+		// would be skipped). The caller dispatches by itself instead.
+		fail(http.StatusConflict, apiError{Error: "this server serves the project " + s.opts.Cwd + ", not " + p})
+		return
+	}
+	if c := r.URL.Query().Get("config"); c != "" && !sameDir(c, s.opts.ConfigPath) {
+		fail(http.StatusConflict, apiError{Error: "this server reads the config " + s.opts.ConfigPath + ", not " + c})
 		return
 	}
 	fields, status, e := s.readFields(w, r)
@@ -323,4 +335,15 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	}
 	s.log.Debug("healthz", "status", http.StatusOK)
 	writeJSON(w, http.StatusOK, marshal(h))
+}
+
+// sameDir reports whether a and b name the same file or directory
+// (symlinks and spelling aside).
+func sameDir(a, b string) bool {
+	ai, errA := os.Stat(a)
+	bi, errB := os.Stat(b)
+	if errA != nil || errB != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return os.SameFile(ai, bi)
 }

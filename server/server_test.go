@@ -325,6 +325,25 @@ func TestDispatchOutcome(t *testing.T) {
 	f.waitLog("msg=dispatch event=PreToolUse canonical=pre_tool_call decision=block hooks=1 ran=1 status=200")
 }
 
+// TestProjectAndConfigMustBeThisServers: `hermes-hooks hook` names the
+// project and config it would dispatch for; a server that serves other
+// ones refuses (409), so that a project's guards are never answered by
+// another project's server, and answers its own as usual.
+func TestProjectAndConfigMustBeThisServers(t *testing.T) {
+	f := start(t, "hooks: {}\n", nil, nil)
+	other := t.TempDir()
+	for _, q := range []string{"?project=" + other, "?config=" + filepath.Join(other, "config.yaml")} {
+		if r := f.dispatch("on_session_start"+q, ``); r.status != http.StatusConflict {
+			t.Errorf("%s: status %d %s, want 409", q, r.status, r.body)
+		}
+	}
+	// The same directory under another spelling is this server's.
+	q := "?project=" + f.dir + "/.&config=" + f.config + "&called_by=claude"
+	if r := f.dispatch("on_session_start"+q, ``); r.status != http.StatusOK {
+		t.Errorf("own project: status %d %s", r.status, r.body)
+	}
+}
+
 func TestHealthz(t *testing.T) {
 	f := start(t, "hooks: {}\n", nil, nil)
 	r := f.do("GET", "/healthz", nil)

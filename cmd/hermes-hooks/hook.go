@@ -126,9 +126,15 @@ func (a *app) hookUnreadable(agent *agents.Agent, call *agents.Call, readErr err
 // hookDispatch runs the call's hooks: through a live server when there is
 // one, else in this process.
 func (a *app) hookDispatch(agent *agents.Agent, call *agents.Call, o hookOptions) (protocol.Outcome, error) {
+	project := cwd()
+	if c, ok := call.Fields["cwd"].(string); ok && c != "" {
+		project = c
+	}
 	if !o.noServer {
 		if target, explicit := a.hookServer(o.server); target != "" {
-			out, err := forward(target, agent.Name, call)
+			config, _ := a.config()
+			q := url.Values{"called_by": {agent.Name}, "project": {project}, "config": {config}}
+			out, err := forward(target, q, call)
 			if err == nil {
 				return out, nil
 			}
@@ -136,10 +142,6 @@ func (a *app) hookDispatch(agent *agents.Agent, call *agents.Call, o hookOptions
 				a.warn("server " + target + ": " + err.Error() + "; dispatching here instead")
 			}
 		}
-	}
-	project := cwd()
-	if c, ok := call.Fields["cwd"].(string); ok && c != "" {
-		project = c
 	}
 	cfg, err := a.loadConfigFor(project)
 	if err != nil {
@@ -165,8 +167,11 @@ func (a *app) hookServer(flag string) (target string, explicit bool) {
 	return "unix://" + sock, false
 }
 
-// forward posts the call to a serve at target and reads its outcome.
-func forward(target, agent string, call *agents.Call) (protocol.Outcome, error) {
+// forward posts the call to a serve at target and reads its outcome. The
+// query names the caller, the project and the config: a server that serves
+// another project or config refuses (409), and the caller dispatches by
+// itself rather than with the wrong hooks.
+func forward(target string, q url.Values, call *agents.Call) (protocol.Outcome, error) {
 	var o protocol.Outcome
 	u, err := url.Parse(target)
 	if err != nil {
@@ -191,7 +196,7 @@ func forward(target, agent string, call *agents.Call) (protocol.Outcome, error) 
 		Transport: &http.Transport{DialContext: dial},
 	}
 	body := protocol.EncodeJSON(call.Fields, protocol.Compact)
-	resp, err := client.Post(base+"/v1/dispatch/"+url.PathEscape(call.Event.Name)+"?called_by="+url.QueryEscape(agent), "application/json", bytes.NewReader(body))
+	resp, err := client.Post(base+"/v1/dispatch/"+url.PathEscape(call.Event.Name)+"?"+q.Encode(), "application/json", bytes.NewReader(body))
 	if err != nil {
 		return o, err
 	}

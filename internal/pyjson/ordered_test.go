@@ -1,0 +1,46 @@
+package pyjson
+
+import (
+	"os"
+	"testing"
+)
+
+// TestJSIndentRoundTrip: a file node wrote with JSON.stringify(v, null, 2)
+// (testdata/jsonstringify.json: escapes, U+2028 raw, -0, 1e21, empty
+// containers, nesting) decodes in order and re-encodes to the same bytes,
+// which is what lets install edit Claude Code's and Cursor's files without
+// touching what it does not own.
+func TestJSIndentRoundTrip(t *testing.T) {
+	data, err := os.ReadFile("testdata/jsonstringify.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := DecodeOrdered(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(Encode(v, JSIndent)) + "\n"
+	if got != string(data) {
+		t.Fatalf("round trip differs:\n%s\nwant:\n%s", got, data)
+	}
+}
+
+func TestOrderedObjectEdit(t *testing.T) {
+	v, err := DecodeOrdered([]byte(`{"b":1,"a":{"y":2,"x":3}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := v.(OrderedObject)
+	o = o.Set("c", true).Set("b", 9).Delete("a")
+	if got := string(Encode(o, Compact)); got != `{"b":9,"c":true}` {
+		t.Fatalf("edited = %s", got)
+	}
+	if _, ok := o.Get("a"); ok {
+		t.Fatal("deleted key still there")
+	}
+	for _, bad := range []string{`{"a":1} {}`, `{"a":}`, `[1,`, ``} {
+		if _, err := DecodeOrdered([]byte(bad)); err == nil {
+			t.Errorf("DecodeOrdered(%q) succeeded", bad)
+		}
+	}
+}
