@@ -7,8 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
@@ -310,9 +311,5 @@ func BackupNotice(path, backup string) string {
 // ApproveCommandHint is the command line that approves (event, command)
 // without a prompt, quoted for a POSIX shell.
 func ApproveCommandHint(event, command string) string {
-	return "hermes-hooks approve " + shellQuote(command) + " --event " + event
-}
-
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return "hermes-hooks approve " + shquote.Quote(command) + " --event " + event
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
+
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -105,7 +107,7 @@ func runApprove(a *app, command string, o approveOptions) error {
 		if len(targets) == 0 {
 			fmt.Fprintf(a.out, "No hook in %s runs the command: %s\n", show(a.configLabel()), show(command))
 			fmt.Fprintln(a.out, "The command must match the config exactly. To approve it anyway, name the event:")
-			fmt.Fprintf(a.out, "  hermes-hooks approve %s --event EVENT\n", show(shellQuote(command)))
+			fmt.Fprintf(a.out, "  hermes-hooks approve %s --event EVENT\n", show(shquote.IfNeeded(command)))
 			return silentExit(1)
 		}
 	}
@@ -188,11 +190,4 @@ func approveTargets(a *app, cfg *dispatcher.Config, store *consent.Store, target
 		fmt.Fprintf(a.out, "Approved %d entry/entries (now allowlisted in %s)\n", approved, show(store.Path()))
 	}
 	return nil
-}
-
-func shellQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[](){}<>|&;#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
