@@ -20,6 +20,8 @@ type Agent struct {
 	// Events maps the agent's event names to canonical event names. An
 	// event missing here is not one hermes-hooks serves for this agent.
 	Events map[string]string
+	// HookFile is the agent's own hook configuration, which install edits.
+	HookFile HookFile
 	// decode turns the agent's payload for one of its events into host
 	// fields (the payload is the caller's to keep: decode copies).
 	decode func(agentEvent string, ev *protocol.Event, payload map[string]any) map[string]any

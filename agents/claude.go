@@ -14,8 +14,19 @@ var claude = &Agent{
 	Title:    "Claude Code",
 	EventKey: "hook_event_name",
 	Events:   claudeEvents(),
-	decode:   decodeClaude,
-	encode:   encodeClaude,
+	HookFile: HookFile{
+		Project: ".claude/settings.json",
+		User:    ".claude/settings.json",
+		Layout:  Grouped,
+		// The events hermes-hooks has something to say on; the others
+		// (FileChanged, WorktreeCreate …) would start a process per
+		// event for nothing in the common config.
+		Events: []string{"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure",
+			"UserPromptSubmit", "Stop", "SubagentStart", "SubagentStop",
+			"SessionStart", "SessionEnd", "PreCompact", "Notification"},
+	},
+	decode: decodeClaude,
+	encode: encodeClaude,
 	deny: func(c *Call, reason string) Reply {
 		return encodeClaude(c, &protocol.Outcome{Event: c.Event.Name, Decision: protocol.DecisionBlock, Message: reason})
 	},

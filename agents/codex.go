@@ -1,29 +1,197 @@
 package agents
 
-import "github.com/hermes-hooks/hermes-hooks/protocol"
+import (
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
 
-// Codex CLI: PLACEHOLDER until the protocol is confirmed.
+// Codex CLI (0.169): Claude Code's hook protocol — the same event names, a
+// snake_case payload carrying hook_event_name, and JSON replies with
+// hookSpecificOutput — but Codex validates every reply against a closed
+// schema per event and treats a reply that uses something it does not
+// support (permissionDecision "ask", "allow" without updatedInput,
+// continue:false on PreToolUse, a key the event's schema lacks …) as a
+// failed hook whose output is ignored. A failed hook fails open, so the
+// encoder below writes only what Codex accepts for each event and turns
+// the rest into the nearest thing it does accept, never into nothing when
+// the outcome refuses. Facts and sources: /work/notes/agents-research.md.
 var codex = &Agent{
 	Name:     "codex",
 	Title:    "Codex CLI",
 	EventKey: "hook_event_name",
-	Events:   map[string]string{},
-	decode:   decodeClaude,
-	encode:   encodeClaude,
+	Events:   codexEventMap(),
+	HookFile: HookFile{
+		// Codex reads Claude Code's grouped shape; a project's .codex/
+		// layer only once the project is trusted. New or changed entries
+		// run only after the user trusts them in Codex (/hooks).
+		Project: ".codex/hooks.json",
+		User:    ".codex/hooks.json",
+		Layout:  Grouped,
+		// Codex's default hook timeout is not documented: say it.
+		Extra:  []pyjson.Member{{Key: "timeout", Value: int64(600)}},
+		Notice: "Codex runs new or changed hooks only once you trust them: open /hooks in Codex and trust the hermes-hooks entries.",
+		Events: []string{"PreToolUse", "PermissionRequest", "PostToolUse", "UserPromptSubmit",
+			"SessionStart", "SessionEnd", "SubagentStart", "SubagentStop", "Stop", "PreCompact", "PostCompact"},
+	},
+	decode: decodeCodex,
+	encode: encodeCodex,
 	deny: func(c *Call, reason string) Reply {
-		return encodeClaude(c, &protocol.Outcome{Event: c.Event.Name, Decision: protocol.DecisionBlock, Message: reason})
+		return encodeCodex(c, &protocol.Outcome{Event: c.Event.Name, Decision: protocol.DecisionBlock, Message: reason})
 	},
 }
 
-// GitHub Copilot CLI: PLACEHOLDER until the protocol is confirmed.
-var copilot = &Agent{
-	Name:     "copilot",
-	Title:    "GitHub Copilot CLI",
-	EventKey: "hook_event_name",
-	Events:   map[string]string{},
-	decode:   decodeClaude,
-	encode:   encodeClaude,
-	deny: func(c *Call, reason string) Reply {
-		return encodeClaude(c, &protocol.Outcome{Event: c.Event.Name, Decision: protocol.DecisionBlock, Message: reason})
-	},
+// codexReply is which reply shape Codex reads for an event: its output
+// schema, beyond the universal continue / stopReason / systemMessage.
+type codexReply uint8
+
+const (
+	// codexNoReply: the output is not read (SessionEnd).
+	codexNoReply codexReply = iota
+	// codexUniversal: only continue, stopReason, systemMessage
+	// (PreCompact, PostCompact).
+	codexUniversal
+	// codexPreTool: hookSpecificOutput.permissionDecision "deny" (with a
+	// non-empty reason) or "allow" with updatedInput, additionalContext;
+	// continue:false and stopReason are refused.
+	codexPreTool
+	// codexPermission: hookSpecificOutput.decision.behavior allow / deny
+	// (+ message); updatedInput, interrupt, continue:false are refused.
+	codexPermission
+	// codexPostTool: decision "block" + reason (replaces the tool result
+	// with the feedback), hookSpecificOutput.additionalContext.
+	codexPostTool
+	// codexPrompt: decision "block" + reason, additionalContext.
+	codexPrompt
+	// codexContext: hookSpecificOutput.additionalContext only
+	// (SessionStart, SubagentStart).
+	codexContext
+	// codexStop: decision "block" + reason, the prompt of the next turn
+	// (Stop, SubagentStop); no hookSpecificOutput.
+	codexStop
+)
+
+// codexEvents are Codex's events with a canonical twin, and the reply
+// shape each reads. Interrupt (Esc on a running turn) has no twin.
+var codexEvents = map[string]struct {
+	canon string
+	reply codexReply
+}{
+	"PreToolUse":        {"pre_tool_call", codexPreTool},
+	"PermissionRequest": {"PermissionRequest", codexPermission},
+	"PostToolUse":       {"post_tool_call", codexPostTool},
+	"UserPromptSubmit":  {"pre_llm_call", codexPrompt},
+	"SessionStart":      {"on_session_start", codexContext},
+	"SubagentStart":     {"subagent_start", codexContext},
+	"Stop":              {"pre_verify", codexStop},
+	"SubagentStop":      {"subagent_stop", codexStop},
+	"PreCompact":        {"PreCompact", codexUniversal},
+	"PostCompact":       {"PostCompact", codexUniversal},
+	"SessionEnd":        {"on_session_end", codexNoReply},
+}
+
+func codexEventMap() map[string]string {
+	m := make(map[string]string, len(codexEvents))
+	for n, e := range codexEvents {
+		m[n] = e.canon
+	}
+	return m
+}
+
+// codexPatchTool is the canonical tool apply_patch becomes. Codex names its
+// file-edit tool apply_patch and sends the whole patch envelope ("*** Begin
+// Patch …") as tool_input.command; Codex itself lets Edit and Write
+// matchers select it. Hermes' patch tool takes the same envelope in its
+// "patch" mode, so the call is presented as that tool — Claude-dialect
+// hooks then see it as Edit — and a guard on file edits is not skipped
+// because of a name only Codex uses.
+const codexPatchTool = "patch"
+
+// decodeCodex is the Claude decoding (Bash and MCP names go through the
+// dispatcher's tool table as Claude Code's do), plus apply_patch.
+func decodeCodex(name string, ev *protocol.Event, p map[string]any) map[string]any {
+	f := decodeClaude(name, ev, p)
+	if s, _ := f["tool_name"].(string); s == "apply_patch" {
+		f["tool_name"] = codexPatchTool
+		in, _ := f["tool_input"].(map[string]any)
+		f["tool_input"] = map[string]any{"mode": "patch", "patch": in["command"]}
+	}
+	return f
+}
+
+// codexToolInput is rewritten arguments as Codex's tool takes them: an
+// apply_patch rewrite goes back to {"command": <patch>}.
+func codexToolInput(c *Call, args map[string]any) map[string]any {
+	if s, _ := c.Fields["tool_name"].(string); s == codexPatchTool {
+		if patch, ok := args["patch"].(string); ok {
+			return map[string]any{"command": patch}
+		}
+	}
+	return args
+}
+
+func encodeCodex(c *Call, o *protocol.Outcome) Reply {
+	shape := codexEvents[c.AgentEvent].reply
+	if shape == codexNoReply {
+		return Quiet
+	}
+	var top protocol.Object
+	// continue:false makes a PreToolUse or PermissionRequest reply invalid
+	// (the tool would then run): there a stop refuses the call instead.
+	if o.Stop && shape != codexPreTool && shape != codexPermission {
+		top = append(top, protocol.KV{Key: "continue", Value: false})
+		if o.StopReason != "" {
+			top = append(top, protocol.KV{Key: "stopReason", Value: o.StopReason})
+		}
+	}
+	if o.SystemMessage != "" {
+		top = append(top, protocol.KV{Key: "systemMessage", Value: o.SystemMessage})
+	}
+	hso := protocol.Object{{Key: "hookEventName", Value: c.AgentEvent}}
+	ctx := joinContext(o)
+	switch shape {
+	case codexPreTool:
+		switch {
+		case o.Decision == protocol.DecisionBlock || o.Decision == protocol.DecisionAsk || o.Stop:
+			// Codex cannot ask from PreToolUse ("ask" is refused): a hook
+			// that wants a human's approval gets a refusal, the safe side.
+			hso = append(hso, protocol.KV{Key: "permissionDecision", Value: "deny"},
+				protocol.KV{Key: "permissionDecisionReason", Value: firstNonEmpty(o.Message, o.StopReason, "Blocked by hook")})
+		case o.Args != nil:
+			// updatedInput is read only with "allow" — and "allow" alone
+			// is refused, so a plain allow says nothing.
+			hso = append(hso, protocol.KV{Key: "permissionDecision", Value: "allow"},
+				protocol.KV{Key: "updatedInput", Value: codexToolInput(c, o.Args)})
+		}
+	case codexPermission:
+		switch {
+		case o.Decision == protocol.DecisionBlock || o.Stop:
+			hso = append(hso, protocol.KV{Key: "decision", Value: protocol.Object{
+				{Key: "behavior", Value: "deny"}, {Key: "message", Value: firstNonEmpty(o.Message, o.StopReason, "Blocked by hook")}}})
+		case o.Decision == protocol.DecisionAllow:
+			hso = append(hso, protocol.KV{Key: "decision", Value: protocol.Object{{Key: "behavior", Value: "allow"}}})
+		}
+		// ask: no decision, so Codex asks the user itself.
+		ctx = ""
+	case codexPostTool, codexPrompt, codexStop:
+		if o.Decision == protocol.DecisionBlock {
+			top = append(top, protocol.KV{Key: "decision", Value: "block"}, protocol.KV{Key: "reason", Value: blockReason(o)})
+		}
+		if shape == codexStop {
+			ctx = "" // Stop's schema has no hookSpecificOutput
+		}
+	case codexUniversal:
+		// PreCompact has no decision: a block stops the turn, the only
+		// refusal its schema carries.
+		if o.Decision == protocol.DecisionBlock && !o.Stop && c.Event.Can(protocol.CapBlock) {
+			top = append(top, protocol.KV{Key: "continue", Value: false}, protocol.KV{Key: "stopReason", Value: blockReason(o)})
+		}
+		ctx = ""
+	}
+	if ctx != "" {
+		hso = append(hso, protocol.KV{Key: "additionalContext", Value: ctx})
+	}
+	if len(hso) > 1 {
+		top = append(top, protocol.KV{Key: "hookSpecificOutput", Value: hso})
+	}
+	return jsonReply(top)
 }

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"fmt"
+
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -31,6 +32,15 @@ var cursor = &Agent{
 		"sessionEnd":           "on_session_end",
 		"preCompact":           "PreCompact",
 	},
+	HookFile: HookFile{
+		Project: ".cursor/hooks.json",
+		User:    ".cursor/hooks.json",
+		Layout:  Flat,
+		// The per-tool preToolUse/postToolUse cover shell, MCP and file
+		// tools, so the older per-action events (beforeShellExecution …)
+		// are left out: with both, a guard would run twice per command.
+		Events: []string{"preToolUse", "postToolUse", "beforeSubmitPrompt", "stop", "subagentStop", "sessionStart", "sessionEnd"},
+	},
 	decode: decodeCursor,
 	encode: encodeCursor,
 	deny: func(c *Call, reason string) Reply {
@@ -44,12 +54,6 @@ var cursorTools = map[string]string{
 	"Shell": "terminal", "Read": "read_file", "Write": "write_file", "Edit": "patch",
 	"Task": "delegate_task", "WebSearch": "web_search", "WebFetch": "web_extract",
 }
-
-// CursorInstallEvents are the events `install cursor` registers: the
-// per-tool preToolUse/postToolUse cover shell, MCP and file tools, so the
-// older per-action events (beforeShellExecution …) are left out — with both,
-// a guard would run twice for one shell command.
-var CursorInstallEvents = []string{"preToolUse", "postToolUse", "beforeSubmitPrompt", "stop", "subagentStop", "sessionStart", "sessionEnd"}
 
 func decodeCursor(name string, _ *protocol.Event, p map[string]any) map[string]any {
 	f := copyFields(p, 4)

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"gopkg.in/yaml.v3"
@@ -113,7 +114,7 @@ func parseClaudeSettings(data []byte, path string) (entries []*Entry, warnings [
 				}
 				node := toNode(handler)
 				if e := cfg.parseClaudeHandler(ev, name, path+": "+hpath, gi, node, matcher, path); e != nil {
-					if IsOwnHookCommand(e.Command) {
+					if agents.IsOwnCommand(e.Command, "") {
 						// `hermes-hooks install claude` put it there: it is
 						// this program answering Claude Code, not a hook
 						// of the user's; running it from here would run

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -307,22 +306,6 @@ func skipRunBy(entries []*Entry, agent string) []*Entry {
 		}
 	}
 	return out
-}
-
-// IsOwnHookCommand reports whether command runs `hermes-hooks hook …`: the
-// entry `hermes-hooks install` writes into an agent's hook file, which is
-// this program and never a hook to dispatch.
-func IsOwnHookCommand(command string) bool {
-	words, errMsg := consent.SplitWords(command, nil)
-	if errMsg != "" {
-		return false
-	}
-	for i := 0; i+1 < len(words); i++ {
-		if filepath.Base(words[i]) == "hermes-hooks" && words[i+1] == "hook" {
-			return true
-		}
-	}
-	return false
 }
 
 // prepareMu serialises prepareEntry: hand-built entries may be shared by

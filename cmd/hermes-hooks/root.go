@@ -46,7 +46,7 @@ configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
 		SilenceUsage:  true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprintln(a.out, "Usage: hermes-hooks {list|test|approve|revoke|doctor|dispatch|serve}")
+			fmt.Fprintln(a.out, "Usage: hermes-hooks {list|test|approve|revoke|doctor|dispatch|serve|hook|install}")
 			fmt.Fprintln(a.out, "Run 'hermes-hooks --help' for details.")
 			return nil
 		},
@@ -68,6 +68,7 @@ configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
 		newDoctorCmd(a),
 		newDispatchCmd(a),
 		newHookCmd(a),
+		newInstallCmd(a),
 		newServeCmd(a),
 		newEventsCmd(a),
 		newVersionCmd(a),

@@ -606,3 +606,36 @@ func TestServePythonClient(t *testing.T) {
 		}
 	}
 }
+
+// TestHookForwardsToServe: with a serve live on the default socket, `hook
+// claude` forwards the dispatch to it (the server logs it) and answers
+// exactly what an in-process dispatch answers; a server for another
+// project is refused and the hook dispatches itself, still correctly.
+func TestHookForwardsToServe(t *testing.T) {
+	e := newServeEnv(t, "hooks: {}\n")
+	block := e.script("block.sh", serveBlockScript)
+	e.writeConfig("hooks:\n  pre_tool_call:\n    - command: " + block + "\n      matcher: terminal\n")
+	e.mustCLI("approve", block)
+	e.socketPath = filepath.Join(e.home, "hermes-hooks.sock") // the default
+	p := e.serve()
+
+	payload := `{"hook_event_name":"PreToolUse","cwd":"` + e.dir + `","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`
+	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"rm -rf is not allowed"}}` + "\n"
+	local, errs, code := e.cli(payload, "hook", "claude", "--no-server")
+	if local != want || code != 0 {
+		t.Fatalf("in-process: exit %d %q %s", code, local, errs)
+	}
+	forwarded, errs, code := e.cli(payload, "hook", "claude")
+	if forwarded != want || code != 0 || errs != "" {
+		t.Fatalf("forwarded: exit %d %q %s", code, forwarded, errs)
+	}
+	p.waitLog(`msg=dispatch event=pre_tool_call decision=block hooks=1 ran=1 status=200`)
+
+	// Another project: the server refuses, the hook answers by itself.
+	other := t.TempDir()
+	payload = strings.Replace(payload, e.dir, other, 1)
+	got, errs, code := e.cli(payload, "hook", "claude", "--server", "unix://"+e.socketPath)
+	if got != want || code != 0 || !strings.Contains(errs, "HTTP 409") || !strings.Contains(errs, "dispatching here instead") {
+		t.Fatalf("other project: exit %d %q\n%s", code, got, errs)
+	}
+}

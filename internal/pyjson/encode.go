@@ -394,10 +394,20 @@ func DecodeOrdered(data []byte) (any, error) {
 		return nil, err
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errTrailing
+		off := dec.InputOffset()
+		for off < int64(len(data)) && strings.ContainsRune(" \t\r\n", rune(data[off])) {
+			off++
+		}
+		return nil, &TrailingError{Offset: off}
 	}
 	return v, nil
 }
+
+// TrailingError is DecodeOrdered's error for text after the JSON value;
+// Offset is where it starts.
+type TrailingError struct{ Offset int64 }
+
+func (e *TrailingError) Error() string { return errTrailing.Error() }
 
 // OrderedObject is a JSON object that keeps its members' order.
 type OrderedObject []Member

@@ -1,0 +1,218 @@
+package agents
+
+import (
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// GitHub Copilot CLI (1.0.102) has two payload formats, chosen by how the
+// hook file names the event:
+//
+//   - camelCase (preToolUse, agentStop …): camelCase fields (sessionId,
+//     toolName with Copilot's own tool names, toolArgs), and no event name
+//     in the payload — `hook copilot EVENT` takes it from the command line;
+//   - PascalCase (PreToolUse, Stop …, "VS Code compatible"): snake_case
+//     fields with hook_event_name, tool_name as Claude Code names the tool
+//     (Bash, Read, Edit …) and tool_input.
+//
+// Both read the same flat replies: {permissionDecision,
+// permissionDecisionReason, modifiedArgs}, {behavior, message, interrupt},
+// {decision, reason}, {additionalContext}, {modifiedResult}. `install`
+// registers the PascalCase names only: their payload is Claude's, so tool
+// names go through the same table as Claude Code's, and registering both
+// spellings would run every hook twice.
+// Facts and sources: /work/notes/agents-research.md.
+var copilot = &Agent{
+	Name:     "copilot",
+	Title:    "GitHub Copilot CLI",
+	EventKey: "hook_event_name",
+	Events:   copilotEventMap(),
+	HookFile: HookFile{
+		// Any *.json in these directories is read; "command" is Copilot's
+		// cross-platform field (copied to bash and powershell).
+		Project: ".github/hooks/hermes-hooks.json",
+		User:    ".copilot/hooks/hermes-hooks.json",
+		Layout:  Flat,
+		Typed:   true,
+		// Copilot's default is 30 s, and a preToolUse hook that times
+		// out lets the tool call through: give the dispatch room.
+		Extra:  []pyjson.Member{{Key: "timeoutSec", Value: int64(600)}},
+		Notice: "Copilot also runs the hooks in a project's .claude/settings.json: where `hermes-hooks install claude` is in place too, every event would run twice there; keep one of the two.",
+		Events: []string{"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
+			"SessionStart", "SessionEnd", "SubagentStart", "SubagentStop", "Stop", "PreCompact", "Notification"},
+	},
+	decode: decodeCopilot,
+	encode: encodeCopilot,
+	deny: func(c *Call, reason string) Reply {
+		return encodeCopilot(c, &protocol.Outcome{Event: c.Event.Name, Decision: protocol.DecisionBlock, Message: reason})
+	},
+}
+
+// copilotReply is which reply an event's hooks are read for.
+type copilotReply uint8
+
+const (
+	// copilotNoReply: output ignored (sessionEnd, preCompact; and
+	// userPromptSubmitted, whose command-hook output Copilot drops).
+	copilotNoReply copilotReply = iota
+	// copilotPreTool: permissionDecision allow / deny / ask (+ reason),
+	// modifiedArgs, additionalContext.
+	copilotPreTool
+	// copilotPermission: behavior allow / deny, message, interrupt.
+	copilotPermission
+	// copilotPostTool: modifiedResult, additionalContext.
+	copilotPostTool
+	// copilotContext: additionalContext only.
+	copilotContext
+	// copilotStop: decision "block" + reason, the next turn's prompt.
+	copilotStop
+	// copilotPrompt: no JSON is read; exit 2 shows stderr to the user.
+	copilotPrompt
+)
+
+// copilotEvents are Copilot's events with a canonical twin, under both
+// spellings. errorOccurred and userPromptTransformed have none.
+var copilotEvents = map[string]struct {
+	canon string
+	reply copilotReply
+}{
+	"preToolUse": {"pre_tool_call", copilotPreTool}, "PreToolUse": {"pre_tool_call", copilotPreTool},
+	"permissionRequest": {"PermissionRequest", copilotPermission}, "PermissionRequest": {"PermissionRequest", copilotPermission},
+	"postToolUse": {"post_tool_call", copilotPostTool}, "PostToolUse": {"post_tool_call", copilotPostTool},
+	"postToolUseFailure": {"PostToolUseFailure", copilotContext}, "PostToolUseFailure": {"PostToolUseFailure", copilotContext},
+	"userPromptSubmitted": {"pre_llm_call", copilotPrompt}, "UserPromptSubmit": {"pre_llm_call", copilotPrompt},
+	"sessionStart": {"on_session_start", copilotContext}, "SessionStart": {"on_session_start", copilotContext},
+	"subagentStart": {"subagent_start", copilotContext}, "SubagentStart": {"subagent_start", copilotContext},
+	"notification": {"Notification", copilotContext}, "Notification": {"Notification", copilotContext},
+	"agentStop": {"pre_verify", copilotStop}, "Stop": {"pre_verify", copilotStop},
+	"subagentStop": {"subagent_stop", copilotStop}, "SubagentStop": {"subagent_stop", copilotStop},
+	"preCompact": {"PreCompact", copilotNoReply}, "PreCompact": {"PreCompact", copilotNoReply},
+	"sessionEnd": {"on_session_end", copilotNoReply}, "SessionEnd": {"on_session_end", copilotNoReply},
+}
+
+func copilotEventMap() map[string]string {
+	m := make(map[string]string, len(copilotEvents))
+	for n, e := range copilotEvents {
+		m[n] = e.canon
+	}
+	return m
+}
+
+// copilotTools maps Copilot's own tool names (the camelCase payload's
+// toolName) to the Claude Code names its PascalCase payload uses, per
+// Copilot's documented table; the dispatcher's tool table takes it from
+// there. Others (MCP tools …) pass through.
+var copilotTools = map[string]string{
+	"bash": "Bash", "powershell": "Bash", "view": "Read", "create": "Write",
+	"edit": "Edit", "str_replace_editor": "Edit", "apply_patch": "Edit",
+	"grep": "Grep", "rg": "Grep", "glob": "Glob", "web_fetch": "WebFetch", "web_search": "WebSearch",
+	"ask_user": "AskUserQuestion", "update_todo": "TodoWrite", "task": "Task",
+}
+
+// copilotCamel are the camelCase payload's fields and their snake_case
+// (Claude / VS Code) names, so one decoding serves both formats.
+var copilotCamel = map[string]string{
+	"sessionId": "session_id", "transcriptPath": "transcript_path", "toolName": "tool_name",
+	"toolArgs": "tool_input", "toolResult": "tool_result", "initialPrompt": "initial_prompt",
+	"stopReason": "stop_reason", "agentId": "agent_id", "agentType": "agent_type",
+	"agentName": "agent_name", "agentDisplayName": "agent_display_name", "response": "last_assistant_message",
+	"customInstructions": "custom_instructions", "errorContext": "error_context",
+}
+
+func decodeCopilot(name string, ev *protocol.Event, p map[string]any) map[string]any {
+	snake := copyFields(p, len(copilotCamel))
+	for camel, s := range copilotCamel {
+		alias(snake, camel, s)
+	}
+	if t, ok := p["toolName"].(string); ok {
+		if c, ok := copilotTools[t]; ok {
+			snake["tool_name"] = c
+		}
+	}
+	if ev.Tool {
+		// toolArgs may come as the JSON text of the arguments.
+		snake["tool_input"] = jsonObject(snake["tool_input"])
+	}
+	if r, ok := snake["tool_result"].(map[string]any); ok {
+		text := r["text_result_for_llm"]
+		if text == nil {
+			text = r["textResultForLlm"]
+		}
+		if text != nil {
+			alias(snake, "tool_result", "tool_response")
+			snake["result"] = text
+		}
+	}
+	if _, ok := snake["agent_type"]; !ok {
+		// subagentStart names the agent only; Claude matchers and Hermes'
+		// child_role read agent_type.
+		alias(snake, "agent_name", "agent_type")
+	}
+	return decodeClaude(name, ev, snake)
+}
+
+func encodeCopilot(c *Call, o *protocol.Outcome) Reply {
+	var obj protocol.Object
+	add := func(k string, v any) { obj = append(obj, protocol.KV{Key: k, Value: v}) }
+	ctx := joinContext(o)
+	switch copilotEvents[c.AgentEvent].reply {
+	case copilotNoReply:
+		return Quiet
+	case copilotPreTool:
+		perm := map[protocol.Decision]string{protocol.DecisionBlock: "deny", protocol.DecisionAsk: "ask", protocol.DecisionAllow: "allow"}[o.Decision]
+		if o.Stop {
+			perm = "deny" // no stop here: at least the tool does not run
+		}
+		if perm != "" {
+			add("permissionDecision", perm)
+			if msg := firstNonEmpty(o.Message, o.StopReason); msg != "" || perm == "deny" {
+				// Copilot requires a reason with deny.
+				add("permissionDecisionReason", firstNonEmpty(msg, "Blocked by hook"))
+			}
+		}
+		if o.Args != nil {
+			add("modifiedArgs", o.Args)
+		}
+	case copilotPermission:
+		switch {
+		case o.Decision == protocol.DecisionBlock || o.Stop:
+			add("behavior", "deny")
+			if msg := firstNonEmpty(o.Message, o.StopReason); msg != "" {
+				add("message", msg)
+			}
+			if o.Stop {
+				add("interrupt", true) // deny and stop the agent
+			}
+		case o.Decision == protocol.DecisionAllow:
+			add("behavior", "allow")
+		}
+		// ask: no behavior, so Copilot's own permission flow asks.
+		ctx = ""
+	case copilotPostTool:
+		if o.Result != nil {
+			add("modifiedResult", protocol.Object{{Key: "resultType", Value: "success"}, {Key: "textResultForLlm", Value: *o.Result}})
+		}
+		if o.Decision == protocol.DecisionBlock && o.Message != "" {
+			// Copilot cannot refuse a result that exists: the feedback
+			// reaches the model beside it.
+			ctx = joinNonEmpty(o.Message, ctx)
+		}
+	case copilotStop:
+		if o.Decision == protocol.DecisionBlock {
+			add("decision", "block")
+			add("reason", blockReason(o))
+		}
+		ctx = ""
+	case copilotPrompt:
+		// Copilot drops a command hook's JSON here and cannot refuse the
+		// prompt; exit 2 is the one signal it shows (stderr, to the user).
+		if o.Decision == protocol.DecisionBlock {
+			return Reply{Exit: 2, Stderr: []byte(blockReason(o) + "\n")}
+		}
+		return Quiet
+	}
+	if ctx != "" {
+		add("additionalContext", ctx)
+	}
+	return jsonReply(obj)
+}

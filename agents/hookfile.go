@@ -1,0 +1,231 @@
+package agents
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+)
+
+// HookFile is where an agent keeps its hooks and how an entry that runs
+// `hermes-hooks hook AGENT EVENT` is spelled there: what `install` edits.
+// Edits are pure functions of the decoded document (objects in their
+// order, pyjson.OrderedObject), so that everything else in the file stays
+// as it was.
+type HookFile struct {
+	// Project is the file's path inside a project; User its path inside
+	// the home directory.
+	Project, User string
+	// Events are the agent's events install registers.
+	Events []string
+	// Layout is how the file holds hooks.
+	Layout Layout
+	// Typed says a Flat entry carries "type": "command" too (Grouped
+	// handlers always do).
+	Typed bool
+	// Extra are members every entry carries after its command: a timeout
+	// where the agent's default is short and a timed-out hook lets the
+	// tool call through.
+	Extra []pyjson.Member
+	// Notice is what the user must still do after install (""), printed
+	// by install.
+	Notice string
+}
+
+// Layout is the shape of an agent's hooks object.
+type Layout int
+
+const (
+	// Grouped: {"hooks": {EVENT: [{"matcher": …, "hooks": [{"type":
+	// "command", "command": …}]}]}} — Claude Code's settings.
+	Grouped Layout = iota
+	// Flat: {"version": 1, "hooks": {EVENT: [{"command": …}]}} — Cursor's
+	// hooks.json.
+	Flat
+)
+
+// ownCommand matches the command install writes: a single-quoted absolute
+// path, "hook", the agent and optionally its event. The binary's name is
+// not checked: a renamed or versioned copy is still ours, and nobody
+// else's hook reads this way.
+var ownCommand = regexp.MustCompile(`^'/(?:[^']|'\\'')*' hook (\S+)(?: \S+)?$`)
+
+// IsOwnCommand reports whether command is one install wrote for agent
+// (for any agent when agent is "").
+func IsOwnCommand(command, agent string) bool {
+	m := ownCommand.FindStringSubmatch(command)
+	return m != nil && (agent == "" || m[1] == agent)
+}
+
+// Install adds, for every event of the hook file, an entry running
+// command(event), unless an entry of ours is there already (whose command
+// is then brought up to date). It returns the document and whether it
+// changed; running it twice changes nothing the second time. A "hooks"
+// that is not an object, or an event's hooks that are not a list, is an
+// error: what the user wrote there is never replaced.
+func (a *Agent) Install(doc pyjson.OrderedObject, command func(event string) string) (pyjson.OrderedObject, bool, error) {
+	changed := false
+	if v, ok := doc.Get("hooks"); ok {
+		if _, isObj := v.(pyjson.OrderedObject); !isObj {
+			return doc, false, errors.New(`"hooks" is not an object`)
+		}
+	}
+	if a.HookFile.Layout == Flat {
+		if _, ok := doc.Get("version"); !ok {
+			doc = append(pyjson.OrderedObject{{Key: "version", Value: int64(1)}}, doc...)
+			changed = true
+		}
+	}
+	hooks, _ := get(doc, "hooks").(pyjson.OrderedObject)
+	for _, ev := range a.HookFile.Events {
+		want := command(ev)
+		list, isList := get(hooks, ev).([]any)
+		if _, ok := hooks.Get(ev); ok && !isList {
+			return doc, false, fmt.Errorf(`"hooks"."%s" is not a list`, ev)
+		}
+		found := false
+		for _, h := range a.handlers(list) {
+			if c, _ := get(h.obj, "command").(string); IsOwnCommand(c, a.Name) {
+				found = true
+				if c != want {
+					h.set(h.obj.Set("command", want))
+					changed = true
+				}
+			}
+		}
+		if found {
+			continue
+		}
+		handler := pyjson.OrderedObject{{Key: "type", Value: "command"}, {Key: "command", Value: want}}
+		if a.HookFile.Layout == Flat && !a.HookFile.Typed {
+			handler = handler[1:]
+		}
+		handler = append(handler, a.HookFile.Extra...)
+		var entry any = handler
+		if a.HookFile.Layout == Grouped {
+			entry = pyjson.OrderedObject{{Key: "hooks", Value: []any{handler}}}
+		}
+		hooks = hooks.Set(ev, append(list, entry))
+		changed = true
+	}
+	if changed {
+		doc = doc.Set("hooks", hooks)
+	}
+	return doc, changed, nil
+}
+
+// Uninstall removes every entry of ours, and the containers that held
+// only ours: what Install added, and nothing else.
+func (a *Agent) Uninstall(doc pyjson.OrderedObject) (pyjson.OrderedObject, bool) {
+	hooks, ok := get(doc, "hooks").(pyjson.OrderedObject)
+	if !ok {
+		return doc, false
+	}
+	changed := false
+	for i := 0; i < len(hooks); i++ {
+		list, ok := hooks[i].Value.([]any)
+		if !ok {
+			continue
+		}
+		kept, removed := a.withoutOwn(list)
+		if !removed {
+			continue
+		}
+		changed = true
+		if len(kept) == 0 {
+			hooks = append(hooks[:i], hooks[i+1:]...)
+			i--
+			continue
+		}
+		hooks[i].Value = kept
+	}
+	if !changed {
+		return doc, false
+	}
+	if len(hooks) == 0 {
+		doc = doc.Delete("hooks")
+		if a.HookFile.Layout == Flat && len(doc) == 1 && doc[0].Key == "version" {
+			doc = doc[:0] // install made the file: nothing of it is left
+		}
+	} else {
+		doc = doc.Set("hooks", hooks)
+	}
+	return doc, true
+}
+
+// withoutOwn drops our entries from an event's list (for Grouped, our
+// handlers, and the groups left empty by that).
+func (a *Agent) withoutOwn(list []any) ([]any, bool) {
+	var out []any
+	removed := false
+	for _, item := range list {
+		obj, ok := item.(pyjson.OrderedObject)
+		if !ok {
+			out = append(out, item)
+			continue
+		}
+		if a.HookFile.Layout == Flat {
+			if c, _ := get(obj, "command").(string); IsOwnCommand(c, a.Name) {
+				removed = true
+				continue
+			}
+			out = append(out, item)
+			continue
+		}
+		inner, ok := get(obj, "hooks").([]any)
+		if !ok {
+			out = append(out, item)
+			continue
+		}
+		var keep []any
+		for _, h := range inner {
+			if ho, ok := h.(pyjson.OrderedObject); ok {
+				if c, _ := get(ho, "command").(string); IsOwnCommand(c, a.Name) {
+					removed = true
+					continue
+				}
+			}
+			keep = append(keep, h)
+		}
+		switch {
+		case len(keep) == len(inner):
+			out = append(out, item)
+		case len(keep) > 0:
+			out = append(out, obj.Set("hooks", keep))
+		}
+	}
+	return out, removed
+}
+
+// handler is one hook object in an event's list, with a way to replace it.
+type handler struct {
+	obj pyjson.OrderedObject
+	set func(pyjson.OrderedObject)
+}
+
+func (a *Agent) handlers(list []any) []handler {
+	var out []handler
+	for i, item := range list {
+		obj, ok := item.(pyjson.OrderedObject)
+		if !ok {
+			continue
+		}
+		if a.HookFile.Layout == Flat {
+			out = append(out, handler{obj, func(o pyjson.OrderedObject) { list[i] = o }})
+			continue
+		}
+		inner, _ := get(obj, "hooks").([]any)
+		for j, h := range inner {
+			if ho, ok := h.(pyjson.OrderedObject); ok {
+				out = append(out, handler{ho, func(o pyjson.OrderedObject) { inner[j] = o }})
+			}
+		}
+	}
+	return out
+}
+
+func get(o pyjson.OrderedObject, key string) any {
+	v, _ := o.Get(key)
+	return v
+}

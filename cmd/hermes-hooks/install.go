@@ -1,0 +1,195 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/install"
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
+)
+
+type installOptions struct {
+	project   string
+	user      bool
+	dryRun    bool
+	uninstall bool
+	json      bool
+}
+
+func newInstallCmd(a *app) *cobra.Command {
+	var o installOptions
+	cmd := &cobra.Command{
+		Use:   "install AGENT [--project DIR | --user] [--dry-run] [--uninstall]",
+		Short: "Make AGENT run hermes-hooks for its hook events (edits the agent's own hook file)",
+		Long: `Writes AGENT's hook configuration so that every event hermes-hooks serves for
+it runs 'hermes-hooks hook AGENT EVENT' (this binary, by absolute path).
+AGENT is one of: ` + strings.Join(agents.Names(), ", ") + `.
+
+The file is edited in place: Claude Code's .claude/settings.json, Cursor's
+.cursor/hooks.json, … in the project (--project, default the current
+directory) or in your home directory (--user). Every other key and hook in it
+stays as it was; hooks the agent's file declares itself keep being run by the
+agent, and 'hermes-hooks hook' does not run them a second time.
+
+A second install changes nothing; --uninstall takes out exactly what install
+added. The previous file is kept beside it (` + install.BackupSuffix + `),
+--dry-run prints the diff and writes nothing, and a file that does not parse
+is never touched (the error gives its line and column; exit 1).
+
+Hooks still need your approval before they run: see 'hermes-hooks list' and
+'hermes-hooks approve'.`,
+		Example: `  # Claude Code, this project: .claude/settings.json
+  hermes-hooks install claude
+  # see what would change first
+  hermes-hooks install claude --project ~/src/app --dry-run
+  # Cursor, for every project of this user: ~/.cursor/hooks.json
+  hermes-hooks install cursor --user
+  # take it out again
+  hermes-hooks install claude --uninstall`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageErr("hermes-hooks install AGENT, AGENT one of "+strings.Join(agents.Names(), ", "), "expected one AGENT")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.user && cmd.Flags().Changed("project") {
+				return usageErr("use --project DIR or --user, not both", "both --project and --user given")
+			}
+			return runInstall(a, args[0], o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.project, "project", ".", "the project whose hook file to edit")
+	f.BoolVar(&o.user, "user", false, "edit the user's hook file in the home directory instead")
+	f.BoolVar(&o.dryRun, "dry-run", false, "print the diff; write nothing")
+	f.BoolVar(&o.uninstall, "uninstall", false, "remove what install added")
+	f.BoolVar(&o.json, "json", false, "print JSON for scripts")
+	return cmd
+}
+
+// installResult is --json's output.
+type installResult struct {
+	Agent   string   `json:"agent"`
+	File    string   `json:"file"`
+	Action  string   `json:"action"` // install or uninstall
+	Changed bool     `json:"changed"`
+	DryRun  bool     `json:"dry_run"`
+	Backup  string   `json:"backup,omitempty"`
+	Removed bool     `json:"file_removed,omitempty"`
+	Events  []string `json:"events"`
+	Diff    string   `json:"diff,omitempty"`
+}
+
+func runInstall(a *app, name string, o installOptions) error {
+	agent, ok := agents.Lookup(name)
+	if !ok {
+		return &exitError{code: 1, msg: fmt.Sprintf("unknown agent %q (known: %s)", name, strings.Join(agents.Names(), ", "))}
+	}
+	hf := agent.HookFile
+	if hf.Project == "" || len(hf.Events) == 0 {
+		return &exitError{code: 1, msg: agent.Title + ": install is not supported yet (its hook file is not known)"}
+	}
+	path, err := hookFilePath(hf, o)
+	if err != nil {
+		return &exitError{code: 1, msg: err.Error()}
+	}
+	exe, err := selfPath()
+	if err != nil {
+		return &exitError{code: 1, msg: "cannot find this program's path: " + err.Error()}
+	}
+	command := func(ev string) string { return shquote.Quote(exe) + " hook " + agent.Name + " " + ev }
+	plan, err := install.Make(agent, path, command, o.uninstall)
+	if err != nil {
+		return &exitError{code: 1, msg: err.Error()}
+	}
+	res := installResult{Agent: agent.Name, File: plan.Path, Action: "install", Changed: plan.Changed, DryRun: o.dryRun, Removed: plan.Remove, Events: hf.Events}
+	if o.uninstall {
+		res.Action = "uninstall"
+	}
+	if o.dryRun {
+		res.Diff = plan.Diff()
+	} else if res.Backup, err = plan.Apply(); err != nil {
+		return &exitError{code: 1, msg: fmt.Sprintf("%s: %v", plan.Path, err)}
+	}
+	if o.json {
+		b, _ := json.MarshalIndent(res, "", "  ")
+		fmt.Fprintf(a.out, "%s\n", b)
+		return nil
+	}
+	printInstall(a, agent, res)
+	return nil
+}
+
+func printInstall(a *app, agent *agents.Agent, r installResult) {
+	file := show(r.File)
+	switch {
+	case r.DryRun && !r.Changed:
+		fmt.Fprintf(a.out, "%s: nothing to change (dry run)\n", file)
+	case r.DryRun:
+		for _, l := range strings.SplitAfter(r.Diff, "\n") {
+			if l != "" {
+				fmt.Fprintln(a.out, show(strings.TrimSuffix(l, "\n")))
+			}
+		}
+		fmt.Fprintf(a.err, "dry run: %s not written\n", file)
+	case !r.Changed && r.Action == "uninstall":
+		fmt.Fprintf(a.out, "%s: hermes-hooks is not installed there; nothing changed\n", file)
+	case !r.Changed:
+		fmt.Fprintf(a.out, "%s: already installed for %d %s events; nothing changed\n", file, len(r.Events), agent.Title)
+	case r.Action == "uninstall":
+		verb := "removed hermes-hooks from"
+		if r.Removed {
+			verb = "removed (it held only hermes-hooks):"
+		}
+		fmt.Fprintf(a.out, "%s %s\n", verb, file)
+	default:
+		fmt.Fprintf(a.out, "%s: %s now runs hermes-hooks for %s\n", file, agent.Title, strings.Join(r.Events, ", "))
+		fmt.Fprintln(a.out, "Approve the hooks it should run: hermes-hooks list; hermes-hooks approve --all")
+		if n := agent.HookFile.Notice; n != "" {
+			fmt.Fprintln(a.out, "Note: "+n)
+		}
+	}
+	if r.Backup != "" && !r.DryRun {
+		fmt.Fprintf(a.out, "previous file kept as %s\n", show(r.Backup))
+	}
+}
+
+// hookFilePath is the agent's hook file for the project or the user.
+func hookFilePath(hf agents.HookFile, o installOptions) (string, error) {
+	if o.user {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(home, hf.User), nil
+	}
+	dir, err := filepath.Abs(o.project)
+	if err != nil {
+		return "", err
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("--project %s: not a directory", dir)
+	}
+	return filepath.Join(dir, hf.Project), nil
+}
+
+// selfPath is the absolute path the agent must run: the one this program
+// was started by (argv[0], looked up on PATH), so that a link a package
+// manager keeps stable across upgrades stays the path written; the
+// running executable when argv[0] cannot be found.
+func selfPath() (string, error) {
+	if p, err := exec.LookPath(os.Args[0]); err == nil {
+		if abs, err := filepath.Abs(p); err == nil {
+			return abs, nil
+		}
+	}
+	return os.Executable()
+}

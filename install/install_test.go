@@ -1,0 +1,228 @@
+package install
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+)
+
+const bin = "/opt/hermes hooks/bin/hermes-hooks"
+
+func command(agent string) func(string) string {
+	return func(ev string) string { return "'" + bin + "' hook " + agent + " " + ev }
+}
+
+// A settings file as people have them: keys in their own order, keys we do
+// not know, a hook of the user's own, non-ASCII text.
+const claudeSettings = `{
+  "$schema": "https://json.schemastore.org/claude-code-settings.json",
+  "permissions": {
+    "allow": [
+      "Bash(npm run test:*)"
+    ],
+    "deny": []
+  },
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "~/.claude/hooks/guard.sh",
+            "timeout": 30
+          }
+        ]
+      }
+    ]
+  },
+  "zLast": {
+    "émoji": "✓",
+    "n": 1.50
+  }
+}
+`
+
+const cursorHooks = `{
+    "version": 1,
+    "hooks": {
+        "afterFileEdit": [
+            {
+                "command": "./format.sh"
+            }
+        ]
+    },
+    "x-team": true
+}
+`
+
+func TestInstallRoundTrip(t *testing.T) {
+	claude, _ := agents.Lookup("claude")
+	cursor, _ := agents.Lookup("cursor")
+	for _, tc := range []struct {
+		name     string
+		agent    *agents.Agent
+		original string
+	}{
+		{"claude settings with a user hook", claude, claudeSettings},
+		{"cursor hooks in four-space indent", cursor, cursorHooks},
+		{"claude settings without hooks, no final newline", claude, `{"model": "opus"}`},
+		{"empty cursor file", cursor, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "hooks.json")
+			writeFile(t, path, tc.original)
+			installed := run(t, tc.agent, path, false)
+			for _, ev := range tc.agent.HookFile.Events {
+				if !strings.Contains(installed, `"'`+bin+`' hook `+tc.agent.Name+` `+ev+`"`) {
+					t.Errorf("no entry for %s:\n%s", ev, installed)
+				}
+			}
+			if backup := readFile(t, path+BackupSuffix); backup != tc.original {
+				t.Errorf("backup = %q, want the original", backup)
+			}
+			// A second install changes nothing.
+			p, err := Make(tc.agent, path, command(tc.agent.Name), false)
+			if err != nil || p.Changed {
+				t.Fatalf("second install: changed=%v err=%v", p != nil && p.Changed, err)
+			}
+			// A new binary path updates our entries in place.
+			moved := func(ev string) string { return "'/new/hermes-hooks' hook " + tc.agent.Name + " " + ev }
+			p, err = Make(tc.agent, path, moved, false)
+			if err != nil || !p.Changed || strings.Contains(string(p.New), bin) || strings.Count(string(p.New), "/new/hermes-hooks") != len(tc.agent.HookFile.Events) {
+				t.Fatalf("moved binary: err=%v\n%s", err, p.New)
+			}
+			// Uninstall gives the original back, byte for byte.
+			run(t, tc.agent, path, true)
+			got, err := os.ReadFile(path)
+			if tc.original == "" {
+				if !os.IsNotExist(err) {
+					t.Fatalf("uninstall left %q where there was an empty file", got)
+				}
+				return
+			}
+			if string(got) != tc.original {
+				t.Fatalf("after uninstall:\n%s\nwant the original:\n%s", got, tc.original)
+			}
+		})
+	}
+}
+
+// TestInstallCreatesAndUninstallRemoves: for every agent, install into no
+// file makes one in the agent's shape (with the agent's extra keys: the
+// timeouts that keep a slow dispatch from failing open), and uninstall
+// takes the whole file away again.
+func TestInstallCreatesAndUninstallRemoves(t *testing.T) {
+	for _, name := range agents.Names() {
+		a, _ := agents.Lookup(name)
+		path := filepath.Join(t.TempDir(), a.HookFile.Project)
+		out := run(t, a, path, false)
+		first := `"command": "'` + bin + `' hook ` + name + ` ` + a.HookFile.Events[0] + `"`
+		if !strings.Contains(out, first) {
+			t.Errorf("%s: new file lacks %s:\n%s", name, first, out)
+		}
+		for _, m := range a.HookFile.Extra {
+			if !strings.Contains(out, `"`+m.Key+`": `) {
+				t.Errorf("%s: new file lacks %s:\n%s", name, m.Key, out)
+			}
+		}
+		if a.HookFile.Layout == agents.Flat && !strings.HasPrefix(out, "{\n  \"version\": 1,\n  \"hooks\": {\n") {
+			t.Errorf("%s: flat file without version first:\n%s", name, out)
+		}
+		run(t, a, path, true)
+		if _, err := os.Stat(path); !os.IsNotExist(err) {
+			t.Errorf("%s: uninstall left the file install made: %v", name, err)
+		}
+	}
+}
+
+func TestBrokenFileIsNeverWritten(t *testing.T) {
+	claude, _ := agents.Lookup("claude")
+	for _, tc := range []struct{ content, want string }{
+		{"{\n  \"a\": 1,\n  \"b\": \n}\n", ":4:1: not valid JSON"},
+		{"{\n  \"a\": [1,\n", "unexpected end"},
+		{"[1, 2]\n", ":1:1: the file is not a JSON object"},
+		{`{"hooks": ["x"]}`, `"hooks" is not an object`},
+		{`{"hooks": {"Stop": {"x": 1}}}`, `"hooks"."Stop" is not a list`},
+	} {
+		path := filepath.Join(t.TempDir(), "settings.json")
+		writeFile(t, path, tc.content)
+		_, err := Make(claude, path, command("claude"), false)
+		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err = %v, want the path and %q", tc.content, err, tc.want)
+		}
+		if got := readFile(t, path); got != tc.content {
+			t.Errorf("broken file changed to %q", got)
+		}
+	}
+}
+
+// TestDiffApplies: the dry-run diff is a real unified diff: git apply
+// turns the old file into the new one with it.
+func TestDiffApplies(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	claude, _ := agents.Lookup("claude")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	writeFile(t, path, claudeSettings)
+	p, err := Make(claude, path, command("claude"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	diff := p.Diff()
+	if !strings.HasPrefix(diff, "--- "+path+"\n+++ "+path+"\n@@ ") {
+		t.Fatalf("diff header:\n%s", diff)
+	}
+	patch := filepath.Join(dir, "p.diff")
+	writeFile(t, patch, strings.ReplaceAll(diff, path, "a/settings.json"))
+	cmd := exec.Command("git", "apply", "-p1", "--unidiff-zero", "--directory=.", patch)
+	cmd.Dir = dir
+	// git apply wants a/ and b/ prefixes.
+	writeFile(t, patch, strings.Replace(strings.Replace(diff, "--- "+path, "--- a/settings.json", 1), "+++ "+path, "+++ b/settings.json", 1))
+	cmd = exec.Command("git", "apply", patch)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git apply: %v\n%s\n%s", err, out, diff)
+	}
+	if got := readFile(t, path); got != string(p.New) {
+		t.Fatalf("patched file differs from the plan:\n%s", got)
+	}
+}
+
+func run(t *testing.T, a *agents.Agent, path string, uninstall bool) string {
+	t.Helper()
+	p, err := Make(a, path, command(a.Name), uninstall)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Changed {
+		t.Fatalf("nothing to change (uninstall=%v)", uninstall)
+	}
+	if _, err := p.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	return string(b)
+}
+
+func writeFile(t *testing.T, path, s string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(s), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
