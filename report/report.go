@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -142,6 +143,9 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 		if st.TextOnly != "" {
 			r.add(CheckInfo, "approved by its text only ("+st.TextOnly+"): what it runs can change without a new approval")
 		}
+		if by := RunByText(e); by != "" {
+			r.add(CheckInfo, by)
+		}
 		if st.Approved {
 			switch st.Drift.Kind {
 			case consent.DriftMtime:
@@ -218,6 +222,7 @@ type HookInfo struct {
 	Priority   int        `json:"priority"`
 	Duplicate  bool       `json:"duplicate,omitempty"`
 	Source     string     `json:"source"`
+	RunBy      string     `json:"run_by,omitempty"`
 	Script     string     `json:"script"`
 	Files      []string   `json:"files"`
 	TextOnly   string     `json:"text_only,omitempty"`
@@ -244,7 +249,7 @@ func NewHookInfo(st *HookStatus) HookInfo {
 	h := HookInfo{
 		Event: e.DeclaredAs, Canonical: e.Event.Name, Command: e.Command, Matcher: e.Matcher,
 		Timeout: e.Timeout.Seconds(), Dialect: string(e.Dialect), FailClosed: e.FailClosed,
-		Priority: e.Priority, Duplicate: e.Duplicate, Source: e.Source, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, Executable: st.Executable,
+		Priority: e.Priority, Duplicate: e.Duplicate, Source: e.Source, RunBy: e.RunBy, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, Executable: st.Executable,
 		Approved: st.Approved, ApprovedAt: st.Approval.ApprovedAt, Runs: st.Runs(),
 	}
 	if h.Files == nil {
@@ -285,4 +290,18 @@ func NewListing(configPath string, cfg *dispatcher.Config, allowlistPath string,
 		l.Warnings = append(l.Warnings, w.String())
 	}
 	return l
+}
+
+// RunByText says which agent runs an entry itself ("" for none): the
+// entries of an agent's own hook file, which `hermes-hooks hook AGENT`
+// skips so that the agent does not see them run twice.
+func RunByText(e *dispatcher.Entry) string {
+	if e.RunBy == "" {
+		return ""
+	}
+	title := e.RunBy
+	if a, ok := agents.Lookup(e.RunBy); ok {
+		title = a.Title
+	}
+	return "run by " + title + " itself (its own hook file); `hermes-hooks hook " + e.RunBy + "` does not run it again"
 }

@@ -120,6 +120,9 @@ func printList(w io.Writer, label string, cfg *dispatcher.Config, statuses []rep
 			if e.Source != "" && e.Source != cfg.Path {
 				fmt.Fprintf(w, "      from: %s\n", show(e.Source))
 			}
+			if by := report.RunByText(e); by != "" {
+				fmt.Fprintf(w, "      %s\n", show(by))
+			}
 			if st.Approved && st.Approval.ApprovedAt != "" {
 				fmt.Fprintf(w, "      approved_at: %s\n", show(st.Approval.ApprovedAt))
 			}
