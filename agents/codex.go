@@ -14,7 +14,7 @@ import (
 // failed hook whose output is ignored. A failed hook fails open, so the
 // encoder below writes only what Codex accepts for each event and turns
 // the rest into the nearest thing it does accept, never into nothing when
-// the outcome refuses. Facts and sources: /work/notes/agents-research.md.
+// the outcome refuses. Facts and sources: docs/agent-protocols.md.
 var codex = &Agent{
 	Name:     "codex",
 	Title:    "Codex CLI",

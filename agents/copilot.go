@@ -21,7 +21,7 @@ import (
 // registers the PascalCase names only: their payload is Claude's, so tool
 // names go through the same table as Claude Code's, and registering both
 // spellings would run every hook twice.
-// Facts and sources: /work/notes/agents-research.md.
+// Facts and sources: docs/agent-protocols.md.
 var copilot = &Agent{
 	Name:     "copilot",
 	Title:    "GitHub Copilot CLI",
