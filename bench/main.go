@@ -119,6 +119,9 @@ func run() error {
 	if err := e.serveLoad(); err != nil {
 		return err
 	}
+	if err := e.hookVerb(); err != nil {
+		return err
+	}
 	fmt.Printf("\ntotal bench time %.0fs\n", time.Since(e.startTime).Seconds())
 	return nil
 }

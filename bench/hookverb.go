@@ -1,0 +1,384 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+var (
+	hookBench = flag.Bool("hook", true, "also measure `hermes-hooks hook claude` (in-process and forwarded to serve)")
+	hookN     = flag.Int("hook-n", 40, "process starts of each contender per round (hook)")
+)
+
+// claudePreToolUse is what Claude Code writes on a PreToolUse hook's stdin
+// (the fields the adapter reads).
+const claudePreToolUse = `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`
+
+// hookVerb measures `hermes-hooks hook claude`, the command an agent runs
+// as its hook, against what it must cost at most:
+//
+//   - a. in-process (--no-server), a PreToolUse that matches no hook,
+//     against `hermes-hooks dispatch pre_tool_call` on the same config and
+//     fields: the adapter (decode, encode) must add nothing measurable;
+//   - b. forwarded to a live serve over its default socket
+//     ($HERMES_HOME/hermes-hooks.sock), one approved sh hook running,
+//     against what it cannot avoid: a process start (`hermes-hooks
+//     version`) plus the serve round trip of the same request (an
+//     in-process HTTP POST on a new connection, as the hook process makes).
+//
+// Every process is timed alone; the contenders alternate start by start
+// (the first of each pair alternates too), so drift and noisy neighbours
+// hit all of them alike. Ratios are taken per round, then the median over
+// rounds; medians and p95 are over every start.
+func (e *env) hookVerb() error {
+	if !*hookBench {
+		return nil
+	}
+	began := time.Now()
+	fmt.Printf("\n7. Agent hook verb: `hermes-hooks hook claude`, a Claude Code PreToolUse payload on stdin (%d starts of each contender a round, %d rounds, interleaved start by start)\n",
+		*hookN, *rounds)
+	if err := e.hookNoMatch(); err != nil {
+		return err
+	}
+	if err := e.hookForward(); err != nil {
+		return err
+	}
+	fmt.Printf("   (section took %.1fs)\n", time.Since(began).Seconds())
+	return nil
+}
+
+// hookHome makes a HERMES_HOME holding config with every hook approved,
+// and returns it with the environment to run in.
+func (e *env) hookHome(name, config string) (string, []string, error) {
+	home := filepath.Join(e.work, name)
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return "", nil, err
+	}
+	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte(config), 0o644); err != nil {
+		return "", nil, err
+	}
+	envv := append(os.Environ(), "HERMES_HOME="+home, "HERMES_ACCEPT_HOOKS=", "HERMES_SAFE_MODE=")
+	approve := exec.Command(e.bin, "approve", "--all")
+	approve.Env = envv
+	if out, err := approve.CombinedOutput(); err != nil {
+		return "", nil, fmt.Errorf("approve: %v: %s", err, out)
+	}
+	return home, envv, nil
+}
+
+// startTimed runs one process to its end and returns its wall time (ms),
+// its CPU time (user + system, ms) and what it printed.
+func startTimed(bin string, args []string, envv []string, dir, stdin string) (float64, float64, []byte, []byte, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Env, cmd.Dir = envv, dir
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	took := float64(time.Since(start).Microseconds()) / 1000
+	var cpu float64
+	if cmd.ProcessState != nil {
+		cpu = float64((cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Microseconds()) / 1000
+	}
+	return took, cpu, out.Bytes(), errb.Bytes(), err
+}
+
+// contender is one thing timed start by start: run returns its wall time
+// and CPU time in ms (CPU NaN when not a process of its own), or an error
+// when it did not do what it should.
+type contender struct {
+	name string
+	run  func() (wall, cpu float64, err error)
+	all  []float64 // wall time of every start
+	cpu  []float64 // CPU time of every start
+}
+
+// interleave runs the contenders *hookN times a round for *rounds rounds,
+// rotating which goes first, after warm starts of each. It returns the
+// per-round means (ms) of each contender and fills c.all.
+func interleave(cs []*contender, warm int) ([][]float64, error) {
+	for i := 0; i < warm; i++ {
+		for _, c := range cs {
+			if _, _, err := c.run(); err != nil {
+				return nil, fmt.Errorf("%s (warm-up): %w", c.name, err)
+			}
+		}
+	}
+	perRound := make([][]float64, len(cs))
+	for r := 0; r < *rounds; r++ {
+		sums := make([]float64, len(cs))
+		for i := 0; i < *hookN; i++ {
+			for k := range cs {
+				j := (k + i) % len(cs)
+				ms, cpu, err := cs[j].run()
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", cs[j].name, err)
+				}
+				sums[j] += ms
+				cs[j].all = append(cs[j].all, ms)
+				cs[j].cpu = append(cs[j].cpu, cpu)
+			}
+		}
+		for j := range cs {
+			perRound[j] = append(perRound[j], sums[j]/float64(*hookN))
+		}
+	}
+	return perRound, nil
+}
+
+func printHeader(what string) {
+	fmt.Printf("   %-46s %9s %9s %9s\n", what, "median ms", "p95 ms", "CPU ms")
+}
+
+func printContender(c *contender, perRound []float64) {
+	cpu := "-"
+	if m := median(c.cpu); !math.IsNaN(m) {
+		cpu = strconv.FormatFloat(m, 'f', 2, 64)
+	}
+	fmt.Printf("   %-46s %9.2f %9.2f %9s   (mean ms per round: %s)\n", c.name, median(c.all), pct(c.all, 95), cpu, fmtSamples(perRound))
+}
+
+// hookNoMatch is comparison a: hook claude --no-server against dispatch,
+// a firing that matches none of the configured hooks.
+func (e *env) hookNoMatch() error {
+	cfg := "hooks:\n" +
+		"  post_tool_call:\n    - command: " + e.nop + "\n" +
+		"  pre_llm_call:\n    - command: " + e.nop + "\n" +
+		"  on_session_start:\n    - command: " + e.nop + "\n"
+	_, envv, err := e.hookHome("hook-nomatch-home", cfg)
+	if err != nil {
+		return err
+	}
+	// The same fields dispatch gets as hook's adapter derives from the
+	// Claude payload.
+	fields, err := claudeFields()
+	if err != nil {
+		return err
+	}
+	dispatch := &contender{name: "hermes-hooks dispatch pre_tool_call", run: func() (float64, float64, error) {
+		ms, cpu, out, errb, err := startTimed(e.bin, []string{"dispatch", "pre_tool_call"}, envv, e.work, string(fields))
+		if err != nil || !bytes.Contains(out, []byte(`"hooks":[]`)) || len(errb) > 0 {
+			return 0, 0, fmt.Errorf("%v: stdout %q, stderr %q", err, out, errb)
+		}
+		return ms, cpu, nil
+	}}
+	hook := &contender{name: "hermes-hooks hook claude --no-server", run: func() (float64, float64, error) {
+		ms, cpu, out, errb, err := startTimed(e.bin, []string{"hook", "claude", "--no-server"}, envv, e.work, claudePreToolUse)
+		// No match: exit 0, nothing on stdout; a warning on stderr
+		// would mean the payload was not read, which costs less.
+		if err != nil || len(out) > 0 || len(errb) > 0 {
+			return 0, 0, fmt.Errorf("%v: stdout %q, stderr %q", err, out, errb)
+		}
+		return ms, cpu, nil
+	}}
+	cs := []*contender{dispatch, hook}
+	perRound, err := interleave(cs, 3)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("   a. in-process, no matching hook (config: hooks for other events only), process start to exit\n")
+	printHeader("command")
+	for i, c := range cs {
+		printContender(c, perRound[i])
+	}
+	ratio := pairedRatio(perRound[1], perRound[0])
+	fmt.Printf("   → hook / dispatch = %.2f×  (median of per-round ratios, per round: %s)\n", ratio, fmtRatios(perRound[1], perRound[0]))
+	fmt.Printf("     medians %.2f×, p95 %.2f×, CPU medians %.2f×  (target ≤ 1.0×, 5%% noise allowed: %s)\n",
+		median(hook.all)/median(dispatch.all), pct(hook.all, 95)/pct(dispatch.all, 95), median(hook.cpu)/median(dispatch.cpu),
+		verdict(ratio <= 1.05))
+	return nil
+}
+
+// hookForward is comparison b: hook claude forwarding to a live serve
+// against a process start plus the serve round trip of the same request.
+func (e *env) hookForward() error {
+	sh := filepath.Join(e.work, "tiny-hook.sh")
+	if err := os.WriteFile(sh, []byte("#!/bin/sh\ncat >/dev/null\necho '{}'\n"), 0o755); err != nil {
+		return err
+	}
+	home, envv, err := e.hookHome("hook-forward-home", "hooks:\n  pre_tool_call:\n    - command: "+sh+"\n")
+	if err != nil {
+		return err
+	}
+	sock := filepath.Join(home, "hermes-hooks.sock") // where hook looks by default
+	logPath := filepath.Join(e.work, "hook-serve.log")
+	logf, err := os.Create(logPath)
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	srv := exec.Command(e.bin, "serve", "--listen", "unix://"+sock)
+	srv.Env, srv.Dir, srv.Stderr = envv, e.work, logf
+	if err := srv.Start(); err != nil {
+		return err
+	}
+	exited := make(chan struct{})
+	var waitErr error
+	go func() {
+		waitErr = srv.Wait()
+		close(exited)
+	}()
+	defer func() {
+		select {
+		case <-exited:
+		default:
+			srv.Process.Kill()
+			<-exited
+		}
+	}()
+	ready := &http.Client{Transport: &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "unix", sock)
+		},
+	}}
+	if err := waitReady(ready, exited); err != nil {
+		return fmt.Errorf("%w; serve's log:\n%s", err, tailFile(logPath))
+	}
+	ready.CloseIdleConnections()
+
+	// The request hook makes: the adapter's fields, the caller, project
+	// and config in the query (the server answers only its own).
+	fields, err := claudeFields()
+	if err != nil {
+		return err
+	}
+	q := url.Values{"called_by": {"claude"}, "project": {e.work}, "config": {filepath.Join(home, "config.yaml")}}
+	// A new connection per request, as a hook process has to dial.
+	client := &http.Client{Transport: &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "unix", sock)
+		},
+		DisableKeepAlives: true,
+	}}
+	var dispatched int // requests that should reach serve
+	hook := &contender{name: "hermes-hooks hook claude (forwarded)", run: func() (float64, float64, error) {
+		ms, cpu, out, errb, err := startTimed(e.bin, []string{"hook", "claude"}, envv, e.work, claudePreToolUse)
+		if err != nil || len(out) > 0 || len(errb) > 0 {
+			return 0, 0, fmt.Errorf("%v: stdout %q, stderr %q", err, out, errb)
+		}
+		dispatched++
+		return ms, cpu, nil
+	}}
+	roundTrip := &contender{name: "serve round trip (POST, new connection)", run: func() (float64, float64, error) {
+		start := time.Now()
+		resp, err := client.Post("http://serve/v1/dispatch/pre_tool_call?"+q.Encode(), "application/json", bytes.NewReader(fields))
+		if err != nil {
+			return 0, 0, err
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		took := float64(time.Since(start).Microseconds()) / 1000
+		if err != nil {
+			return 0, 0, err
+		}
+		if resp.StatusCode != 200 || !bytes.Contains(body, []byte(`"ran":true,"exit_code":0`)) {
+			return 0, 0, fmt.Errorf("HTTP %d: %s", resp.StatusCode, bytes.TrimSpace(body))
+		}
+		dispatched++
+		return took, math.NaN(), nil
+	}}
+	version := &contender{name: "process start (hermes-hooks version)", run: func() (float64, float64, error) {
+		ms, cpu, out, errb, err := startTimed(e.bin, []string{"version"}, envv, e.work, "")
+		if err != nil || !bytes.HasPrefix(out, []byte("hermes-hooks ")) || len(errb) > 0 {
+			return 0, 0, fmt.Errorf("%v: stdout %q, stderr %q", err, out, errb)
+		}
+		return ms, cpu, nil
+	}}
+	cs := []*contender{hook, roundTrip, version}
+	perRound, err := interleave(cs, 3)
+	if err != nil {
+		return fmt.Errorf("%w; serve's log ends:\n%s", err, tailFile(logPath))
+	}
+
+	if err := srv.Process.Signal(syscall.SIGTERM); err != nil {
+		return err
+	}
+	select {
+	case <-exited:
+		if waitErr != nil {
+			return fmt.Errorf("serve exited badly after SIGTERM: %v", waitErr)
+		}
+	case <-time.After(15 * time.Second):
+		return errors.New("serve did not exit within 15 s of SIGTERM")
+	}
+	// hook falls back to dispatching by itself, silently, when the
+	// default socket does not answer: that would not measure forwarding.
+	// serve logs every dispatch it answers.
+	logged, err := os.ReadFile(logPath)
+	if err != nil {
+		return err
+	}
+	answered := 0
+	for _, line := range strings.Split(string(logged), "\n") {
+		if strings.Contains(line, "msg=dispatch ") && strings.Contains(line, "status=200") && strings.Contains(line, "ran=1") {
+			answered++
+		}
+	}
+	if answered != dispatched {
+		return fmt.Errorf("serve answered %d dispatches, %d were sent (hook forwarded none or some?); serve's log ends:\n%s",
+			answered, dispatched, tailFile(logPath))
+	}
+
+	fmt.Printf("   b. forwarded to a live `hermes-hooks serve` on its default socket, one approved matching sh hook (serve answered all %d dispatches)\n", answered)
+	printHeader("method")
+	for i, c := range cs {
+		printContender(c, perRound[i])
+	}
+	floor := make([]float64, len(perRound[1]))
+	for r := range floor {
+		floor[r] = perRound[1][r] + perRound[2][r]
+	}
+	ratio := pairedRatio(perRound[0], floor)
+	fmt.Printf("   → hook / (round trip + process start) = %.2f×  (median of per-round ratios, per round: %s; target ≤ 1.5×: %s)\n",
+		ratio, fmtRatios(perRound[0], floor), verdict(ratio <= 1.5))
+	return nil
+}
+
+// claudeFields is the body hook claude sends for claudePreToolUse: the
+// adapter's host fields, compact JSON.
+func claudeFields() ([]byte, error) {
+	claude, ok := agents.Lookup("claude")
+	if !ok {
+		return nil, errors.New("no claude adapter")
+	}
+	call, err := claude.Decode([]byte(claudePreToolUse), "")
+	if err != nil {
+		return nil, err
+	}
+	if call.Event == nil || call.Event.Name != "pre_tool_call" {
+		return nil, fmt.Errorf("claude PreToolUse decodes to %v, want pre_tool_call", call.Event)
+	}
+	return protocol.EncodeJSON(call.Fields, protocol.Compact), nil
+}
+
+// fmtRatios is a[i]/b[i] per round.
+func fmtRatios(a, b []float64) string {
+	parts := make([]string, len(a))
+	for i := range a {
+		parts[i] = fmt.Sprintf("%.2f", a[i]/b[i])
+	}
+	return strings.Join(parts, " ")
+}
