@@ -50,7 +50,7 @@ shellcheck:
 
 # make fuzz: every fuzz target, FUZZTIME each (make fuzz FUZZTIME=60s).
 fuzz:
-	@set -e; for pkg in ./protocol ./dispatcher ./consent; do \
+	@set -e; for pkg in $$(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u); do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "== $$pkg $$f ($(FUZZTIME))"; \
 	    $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$pkg; \
