@@ -13,8 +13,10 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 all: build
 
+# Static (no cgo): nothing to resolve at start-up, which is most of a
+# one-shot dispatch's cost (about 1 ms less per start on the bench machine).
 build:
-	$(GO) build -o $(BIN) ./cmd/hermes-hooks
+	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/hermes-hooks
 
 # make test: gofmt check, go vet, then every test with the race detector.
 test: fmt-check vet
