@@ -56,11 +56,18 @@ printf '%s$ echo ... | hermes-hooks dispatch pre_tool_call --format hermes%s\n' 
 printf '%s' '{"tool_name":"terminal","args":{"command":"rm -rf /"}}' |
 	"$bin" --config agent-hooks/config.yaml dispatch pre_tool_call --format hermes
 
-say "6. doctor checks every hook: present, executable, approved, unchanged, and replying"
+say "6. Inside Claude Code, Codex, Copilot or Cursor: 'hermes-hooks install claude' makes the"
+more "   agent run 'hermes-hooks hook claude EVENT', which reads the agent's own payload and"
+more "   answers in its protocol. The same guard, as Claude Code asks:"
+printf '%s$ echo %s | hermes-hooks hook claude%s\n' "$bold" "'{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf /\"}}'" "$off"
+printf '%s\n' '{"hook_event_name":"PreToolUse","session_id":"demo","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}' |
+	"$bin" --config agent-hooks/config.yaml hook claude --no-server
+
+say "7. doctor checks every hook: present, executable, approved, unchanged, and replying"
 more "   sensibly to a synthetic event."
 show doctor
 
-say "7. Changed your mind about a hook? revoke it: dispatch stops running it at once."
+say "8. Changed your mind about a hook? revoke it: dispatch stops running it at once."
 show revoke agent-hooks/log-orchestration.sh
 show list
 
