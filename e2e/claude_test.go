@@ -19,9 +19,9 @@ import (
 )
 
 const (
-	// guardReason is what the project's guard answers for rm -rf; it must
-	// reach the model as the Bash call's result.
-	guardReason = "blocked by e2e guard: rm -rf is not allowed here"
+	// guardReason is what the project's guard answers for rm -r (and so
+	// rm -rf); it must reach the model as the Bash call's result.
+	guardReason = "blocked by e2e guard: recursive rm is not allowed here"
 	// contextMarker is what the project's pre_llm_call hook adds; it must
 	// reach the model (UserPromptSubmit additionalContext). No prompt
 	// contains it.
@@ -58,14 +58,14 @@ const (
     - command: ./.hermes/unapproved.sh
 `
 	// The guard matches the whole payload rather than parsing it (no jq
-	// needed): any payload that mentions rm -rf is refused, which errs on
-	// the safe side.
+	// needed): any payload that mentions rm -r (rm -rf included) is
+	// refused, which errs on the safe side.
 	guardScript = `#!/bin/sh
-# e2e guard (Hermes dialect): refuse a terminal command containing rm -rf.
+# e2e guard (Hermes dialect): refuse a terminal command containing rm -r.
 payload=$(cat)
 printf '%s\n' "$payload" >> .hermes/guard.log
 case "$payload" in
-*'rm -rf'*) printf '%s\n' '{"action": "block", "message": "` + guardReason + `"}' ;;
+*'rm -r'*) printf '%s\n' '{"action": "block", "message": "` + guardReason + `"}' ;;
 esac
 exit 0
 `
@@ -270,7 +270,7 @@ func (h *harness) claudeEnv(fake *fakeAPI) []string {
 
 // cleanEnv is the test's environment without what would point a child at
 // the user's own agent setup, credentials, proxies or an enclosing Claude
-// Code session.
+// Code or Codex session.
 func cleanEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
@@ -278,6 +278,7 @@ func cleanEnv() []string {
 		upper := strings.ToUpper(name)
 		switch {
 		case strings.HasPrefix(upper, "ANTHROPIC_"), strings.HasPrefix(upper, "CLAUDE"),
+			strings.HasPrefix(upper, "OPENAI_"), strings.HasPrefix(upper, "CODEX_"),
 			strings.HasPrefix(upper, "HERMES_"), strings.HasPrefix(upper, "XDG_"),
 			strings.HasPrefix(upper, "AWS_"), strings.HasPrefix(upper, "GOOGLE_"),
 			strings.HasSuffix(upper, "_PROXY"), upper == "HOME":
@@ -424,25 +425,51 @@ func messagesOf(body []byte) []byte {
 // the test skips.
 func claudeBinary(t *testing.T) string {
 	t.Helper()
-	if p := os.Getenv("HERMES_E2E_CLAUDE"); p != "" {
+	return npmBinary(t, npmTool{
+		what: "Claude Code", pkg: "@anthropic-ai/claude-code", bin: "claude",
+		binEnv: "HERMES_E2E_CLAUDE", versionEnv: "HERMES_E2E_CLAUDE_VERSION",
+		slot: "npm",
+	})
+}
+
+// npmTool is an agent CLI published on npm.
+type npmTool struct {
+	what       string // its name in messages: "Claude Code"
+	pkg        string // the npm package
+	bin        string // the binary it installs in node_modules/.bin
+	binEnv     string // names a binary to use instead of npm
+	versionEnv string // names the version or tag to install
+	version    string // installed when versionEnv is unset; "" = npm's pick
+	slot       string // the cache directory's prefix
+}
+
+// npmBinary finds tool: $binEnv, else its npm package cached in the user
+// cache directory (installed there when missing), else the test skips.
+func npmBinary(t *testing.T, tool npmTool) string {
+	t.Helper()
+	if p := os.Getenv(tool.binEnv); p != "" {
 		if _, err := runVersion(p); err != nil {
-			t.Fatalf("HERMES_E2E_CLAUDE=%s does not run: %v", p, err)
+			t.Fatalf("%s=%s does not run: %v", tool.binEnv, p, err)
 		}
 		return p
 	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		t.Skip("skipped: npm is not on PATH, so Claude Code cannot be installed (install Node.js and npm, or set HERMES_E2E_CLAUDE=/path/to/claude)")
+		t.Skipf("skipped: npm is not on PATH, so %s cannot be installed (install Node.js and npm, or set %s=/path/to/%s)", tool.what, tool.binEnv, tool.bin)
 	}
-	// npm picks the newest release whose "engines" the local Node
-	// satisfies; HERMES_E2E_CLAUDE_VERSION=latest (or a version) asks for
+	// Without a version npm picks the newest release whose "engines" the
+	// local Node satisfies; $versionEnv (latest, or a version) asks for
 	// another one, installed beside the default.
-	pkg, slot := "@anthropic-ai/claude-code", "npm-default"
-	if v := os.Getenv("HERMES_E2E_CLAUDE_VERSION"); v != "" {
+	pkg, slot := tool.pkg, tool.slot+"-default"
+	v := os.Getenv(tool.versionEnv)
+	if v == "" {
+		v = tool.version
+	}
+	if v != "" {
 		if strings.ContainsAny(v, "/\\ ") || strings.HasPrefix(v, ".") {
-			t.Fatalf("HERMES_E2E_CLAUDE_VERSION=%q is not a version or tag", v)
+			t.Fatalf("%s=%q is not a version or tag", tool.versionEnv, v)
 		}
-		pkg, slot = pkg+"@"+v, "npm-"+v
+		pkg, slot = pkg+"@"+v, tool.slot+"-"+v
 	}
 	prefix := ""
 	if cache, err := os.UserCacheDir(); err == nil {
@@ -455,7 +482,7 @@ func claudeBinary(t *testing.T) string {
 	if prefix == "" {
 		prefix = t.TempDir()
 	}
-	bin := filepath.Join(prefix, "node_modules", ".bin", "claude")
+	bin := filepath.Join(prefix, "node_modules", ".bin", tool.bin)
 	if os.Getenv("HERMES_E2E_UPDATE") == "" {
 		if _, err := runVersion(bin); err == nil {
 			t.Logf("reusing the cached npm install in %s (HERMES_E2E_UPDATE=1 reinstalls)", prefix)
@@ -471,7 +498,7 @@ func claudeBinary(t *testing.T) string {
 		pkg)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Skipf("skipped: npm install %s failed (%v), so there is no Claude Code to test against:\n%s", pkg, err, clip(string(out), 4000))
+		t.Skipf("skipped: npm install %s failed (%v), so there is no %s to test against:\n%s", pkg, err, tool.what, clip(string(out), 4000))
 	}
 	if _, err := runVersion(bin); err != nil {
 		t.Skipf("skipped: npm installed %s in %s, but %s does not run: %v", pkg, prefix, bin, err)

@@ -114,3 +114,102 @@ func TestFakeAPI(t *testing.T) {
 		t.Errorf("%d requests counted as the main conversation, want 3", mains)
 	}
 }
+
+// TestFakeResponses pins the fake Responses API the Codex runs talk to:
+// the shell call, the answer once its output is in the input, side
+// requests, the event sequence, and the refusing proxy. It needs no Codex.
+func TestFakeResponses(t *testing.T) {
+	fake := newFakeResponses(t, script{Prompt: "E2E-PROMPT-self", Command: "ls"})
+	type event struct {
+		Type string
+		Item struct {
+			Type, Name, Arguments string
+			CallID                string `json:"call_id"`
+			Content               []struct{ Text string }
+		}
+	}
+	post := func(body string) []event {
+		t.Helper()
+		resp, err := http.Post(fake.URL()+"/v1/responses", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
+			t.Fatalf("POST /v1/responses: %s %s", resp.Status, resp.Header.Get("Content-Type"))
+		}
+		var events []event
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+				var e event
+				if err := json.Unmarshal([]byte(data), &e); err != nil {
+					t.Fatal(err)
+				}
+				events = append(events, e)
+			}
+		}
+		return events
+	}
+	types := func(events []event) string {
+		var s []string
+		for _, e := range events {
+			s = append(s, e.Type)
+		}
+		return strings.Join(s, " ")
+	}
+	tools := `"tools":[{"type":"function","name":"exec_command"}]`
+	user := `{"type":"message","role":"user","content":[{"type":"input_text","text":"E2E-PROMPT-self"}]}`
+	first := `{"model":"m","stream":true,` + tools + `,"input":[` + user + `]}`
+	events := post(first)
+	if got, want := types(events), "response.created response.output_item.added response.output_item.done response.completed"; got != want {
+		t.Errorf("first answer's events = %s, want %s", got, want)
+	}
+	if it := events[2].Item; it.Type != "function_call" || it.Name != codexShellTool || it.CallID != codexCallID || it.Arguments != `{"cmd":"ls"}` {
+		t.Errorf("first answer = %+v, want the scripted %s call", it, codexShellTool)
+	}
+	second := `{"model":"m","stream":true,` + tools + `,"input":[` + user + `,` +
+		`{"type":"function_call","call_id":"` + codexCallID + `","name":"exec_command","arguments":"{\"cmd\":\"ls\"}"},` +
+		`{"type":"function_call_output","call_id":"` + codexCallID + `","output":"a.txt"}]}`
+	events = post(second)
+	if got, want := types(events), "response.created response.output_item.added response.output_text.delta response.output_item.done response.completed"; got != want {
+		t.Errorf("second answer's events = %s, want %s", got, want)
+	}
+	if it := events[3].Item; it.Type != "message" || len(it.Content) != 1 || it.Content[0].Text != "done" {
+		t.Errorf("answer after the call's output = %+v, want the message done", it)
+	}
+	side := `{"model":"m","stream":true,"input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"Summarize"}]}]}`
+	if it := post(side)[3].Item; it.Type != "message" || it.Content[0].Text == "done" {
+		t.Errorf("side answer = %+v, want a message that is not the script's", it)
+	}
+	var req responsesRequest
+	if err := json.Unmarshal([]byte(second), &req); err != nil {
+		t.Fatal(err)
+	}
+	if out := req.callOutput(codexCallID); out == nil || out.outputText() != "a.txt" {
+		t.Errorf("callOutput = %+v, want a.txt", out)
+	}
+	arr := responsesItem{Output: json.RawMessage(`[{"type":"input_text","text":"x"},{"type":"input_text","text":"y"}]`)}
+	if got := arr.outputText(); got != "x\ny" {
+		t.Errorf("outputText of content items = %q", got)
+	}
+
+	proxy, _ := url.Parse(fake.URL())
+	client := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxy)}}
+	if resp, err := client.Get("https://api.example.invalid/x"); err == nil {
+		resp.Body.Close()
+		t.Errorf("the proxy let a connection to api.example.invalid through: %s", resp.Status)
+	}
+	if got := fake.Egress(); len(got) != 1 || !strings.Contains(got[0], "api.example.invalid:443") {
+		t.Errorf("egress = %q, want the refused CONNECT", got)
+	}
+	mains := 0
+	for _, r := range fake.Requests() {
+		if r.Main {
+			mains++
+		}
+	}
+	if mains != 2 {
+		t.Errorf("%d requests counted as the main conversation, want 2", mains)
+	}
+}

@@ -1,0 +1,592 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// codexVersion is the Codex CLI release the adapter (agents/codex.go) was
+// written against; HERMES_E2E_CODEX_VERSION=latest tries another one.
+const codexVersion = "0.169.0"
+
+// codexHarness is one Codex installation and one project wired to
+// hermes-hooks, shared by the cases. The embedded harness holds the
+// project, the homes and the hermes-hooks binary.
+type codexHarness struct {
+	*harness
+	codex     string // Codex CLI (the npm wrapper)
+	codexHome string // CODEX_HOME: config.toml, sessions, trust
+}
+
+func TestCodex(t *testing.T) {
+	start := time.Now()
+	h := &codexHarness{harness: &harness{}}
+	h.codex = npmBinary(t, npmTool{
+		what: "Codex CLI", pkg: "@openai/codex", bin: "codex",
+		binEnv: "HERMES_E2E_CODEX", versionEnv: "HERMES_E2E_CODEX_VERSION",
+		version: codexVersion, slot: "codex-npm",
+	})
+	v, err := runVersion(h.codex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("Codex CLI: %s (%s)", v, h.codex)
+
+	h.root = tempDir(t)
+	h.project = filepath.Join(h.root, "project")
+	h.home = filepath.Join(h.root, "home")
+	h.codexHome = filepath.Join(h.home, ".codex")
+	h.hermesHome = filepath.Join(h.root, "hermes-home")
+	h.logs = filepath.Join(h.root, "logs")
+	for _, d := range []string{h.project, h.codexHome, h.hermesHome, h.logs, filepath.Join(h.root, "bin")} {
+		mustMkdir(t, d)
+	}
+	h.bin = buildHermesHooks(t, filepath.Join(h.root, "bin"))
+	mustWrite(t, filepath.Join(h.project, visibleFile), "listed by ls\n", 0o644)
+
+	h.installCodex(t)
+	h.writeHermesProject(t)
+	h.trustProject(t)
+	t.Run("UntrustedCodexHooksDoNotRun", h.testUntrusted)
+	h.trustHooks(t)
+
+	t.Run("GuardBlocksRmRf", h.testGuardBlocks)
+	t.Run("GuardBlocksRmR", h.testGuardBlocksRmR)
+	t.Run("LsResultReachesModel", h.testLsRuns)
+	t.Run("ContextReachesModel", h.testContext)
+	t.Run("UnapprovedHookNeverRuns", h.testUnapproved)
+	t.Logf("total %s, %d Codex run(s)", time.Since(start).Round(time.Millisecond), h.runs)
+}
+
+// testUntrusted: before the user trusts them, Codex lists the hooks
+// hermes-hooks installed as untrusted and runs none of them: the model's
+// rm -r of a directory of the project goes through (Codex itself lets
+// rm -r run; it refuses only rm -f style commands) and no context reaches
+// the model. So the runs below prove that the trust given in trustHooks
+// is what lets hermes-hooks run, and that a directory surviving rm -r
+// there is the guard's doing.
+func (h *codexHarness) testUntrusted(t *testing.T) {
+	for _, hk := range h.listHooks(t) {
+		if hk.TrustStatus != "untrusted" {
+			t.Errorf("Codex lists the freshly installed hook %s as %q, want untrusted", hk.Key, hk.TrustStatus)
+		}
+	}
+	victim := filepath.Join(h.project, "unguarded")
+	mustMkdir(t, victim)
+	mustWrite(t, filepath.Join(victim, "gone.txt"), "no hook runs yet: rm -r deletes me\n", 0o644)
+	h.mustBeInside(t, victim)
+	fake := newFakeResponses(t, script{Prompt: "E2E-PROMPT-untrusted: please delete the unguarded directory.", Command: "rm -r " + shellQuote(victim)})
+	h.runCodex(t, fake).requireSuccess(t)
+
+	if _, err := os.Stat(victim); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("with no hook trusted, Codex did not run rm -r (%v), so GuardBlocksRmR proves nothing; the model read:\n%s", err, outputTextOf(t, fake))
+	}
+	for _, name := range []string{"guard.log", "context.log"} {
+		if fileContains(t, filepath.Join(h.project, ".hermes", name), "{") {
+			t.Errorf("Codex ran hermes-hooks before its hooks were trusted (.hermes/%s)", name)
+		}
+	}
+	for _, r := range fake.Requests() {
+		if bytes.Contains(inputOf(r.Body), []byte(contextMarker)) {
+			t.Errorf("the context hook's %q reached the model before the hooks were trusted", contextMarker)
+		}
+	}
+}
+
+// testGuardBlocks: the model asks the shell tool for rm -rf on a directory
+// of the project; the guard refuses and the model reads the guard's
+// reason as the call's output. Codex 0.169 refuses rm -f style commands
+// itself, so here the proof is the reason the model reads, not the
+// surviving directory: see testGuardBlocksRmR for that.
+func (h *codexHarness) testGuardBlocks(t *testing.T) { h.guardCase(t, "rm -rf", "marker") }
+
+// testGuardBlocksRmR: the same for rm -r, which Codex itself would run
+// (testUntrusted): the directory survives because of the guard.
+func (h *codexHarness) testGuardBlocksRmR(t *testing.T) { h.guardCase(t, "rm -r", "marker-r") }
+
+func (h *codexHarness) guardCase(t *testing.T, rm, dir string) {
+	marker := filepath.Join(h.project, dir)
+	mustMkdir(t, marker)
+	mustWrite(t, filepath.Join(marker, "keep.txt"), "the guard must keep me\n", 0o644)
+	// Safety: the only destructive command is on a path inside the test's
+	// own temporary directory. If the guard failed, Codex might run it.
+	h.mustBeInside(t, marker)
+	command := rm + " " + shellQuote(marker)
+
+	fake := newFakeResponses(t, script{Prompt: "E2E-PROMPT-guard: please delete the " + dir + " directory.", Command: command})
+	h.runCodex(t, fake).requireSuccess(t)
+
+	if _, err := os.Stat(filepath.Join(marker, "keep.txt")); err != nil {
+		t.Errorf("the guard did not stop %q: %v", command, err)
+	}
+	out := callOutputOf(t, fake)
+	if out == nil {
+		t.Fatalf("no request to the model carried the output of the %s call %s", codexShellTool, codexCallID)
+	}
+	if got := out.outputText(); !strings.Contains(got, guardReason) {
+		t.Errorf("the %s call's output does not carry the guard's reason %q; the model read:\n%s", codexShellTool, guardReason, got)
+	} else {
+		t.Logf("the model read: %s", got)
+	}
+	if !fileContains(t, filepath.Join(h.project, ".hermes", "guard.log"), command) {
+		t.Errorf("the guard never saw the %s call (.hermes/guard.log)", rm)
+	}
+}
+
+// testLsRuns: a harmless command passes the guard and its output reaches
+// the model.
+func (h *codexHarness) testLsRuns(t *testing.T) {
+	fake := newFakeResponses(t, script{Prompt: "E2E-PROMPT-ls: list the files here.", Command: "ls"})
+	h.runCodex(t, fake).requireSuccess(t)
+
+	out := callOutputOf(t, fake)
+	if out == nil {
+		t.Fatalf("no request to the model carried the output of the %s call %s", codexShellTool, codexCallID)
+	}
+	if got := out.outputText(); !strings.Contains(got, visibleFile) || strings.Contains(got, guardReason) {
+		t.Errorf("ls should have run and its output reached the model (listing %s); the model read:\n%s", visibleFile, got)
+	}
+}
+
+// testContext: the pre_llm_call hook's context reaches the model through
+// UserPromptSubmit's additionalContext.
+func (h *codexHarness) testContext(t *testing.T) {
+	fake := newFakeResponses(t, script{Prompt: "E2E-PROMPT-context: say done."})
+	h.runCodex(t, fake).requireSuccess(t)
+
+	for _, r := range fake.Requests() {
+		if r.Main && bytes.Contains(inputOf(r.Body), []byte(contextMarker)) {
+			return
+		}
+	}
+	t.Errorf("no input of the main conversation carries the context hook's %q", contextMarker)
+}
+
+// testUnapproved: the hook nobody approved is configured on pre_tool_call,
+// pre_llm_call and post_tool_call, next to approved hooks that did run
+// during the same sessions, yet never ran.
+func (h *codexHarness) testUnapproved(t *testing.T) {
+	if h.runs == 0 { // run alone (go test -run): give it a session of its own
+		fake := newFakeResponses(t, script{Prompt: "E2E-PROMPT-unapproved: list the files here.", Command: "ls"})
+		h.runCodex(t, fake).requireSuccess(t)
+	}
+	if !fileContains(t, filepath.Join(h.project, ".hermes", "context.log"), "{") {
+		t.Fatalf("the approved context hook never ran, so the runs prove nothing about the unapproved one")
+	}
+	if _, err := os.Stat(filepath.Join(h.project, unapprovedFile)); err == nil {
+		t.Errorf("the unapproved hook ran: %s exists", unapprovedFile)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+}
+
+// installCodex runs `hermes-hooks install codex --project P` (which writes
+// P/.codex/hooks.json) and writes the user's Codex config: the fake model
+// provider, nothing that could reach OpenAI.
+func (h *codexHarness) installCodex(t *testing.T) {
+	t.Helper()
+	out := h.hermesHooks(t, "install", "codex", "--project", h.project)
+	t.Logf("hermes-hooks install codex --project: %s", strings.TrimSpace(out))
+	data, err := os.ReadFile(filepath.Join(h.project, ".codex", "hooks.json"))
+	if err != nil {
+		t.Fatalf("after install: %v", err)
+	}
+	t.Logf("%s:\n%s", filepath.Join(h.project, ".codex", "hooks.json"), clip(string(data), 600))
+
+	// base_url is a placeholder here: each run points it at its own fake
+	// (-c model_providers.fake.base_url=…). Retries are off so that a
+	// refused request fails the run at once rather than after backoff.
+	mustWrite(t, filepath.Join(h.codexHome, "config.toml"), `# hermes-hooks e2e: a fake model, nothing else.
+model = "gpt-e2e"
+model_provider = "fake"
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
+check_for_update_on_startup = false
+
+[model_providers.fake]
+name = "e2e fake Responses API"
+base_url = "http://127.0.0.1:9/v1"
+wire_api = "responses"
+env_key = "E2E_FAKE_OPENAI_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+
+[analytics]
+enabled = false
+`, 0o644)
+}
+
+// trustProject marks the project trusted, as Codex's own onboarding does
+// when its user trusts a directory: only then does Codex read the
+// project's .codex/ layer (and so its hooks.json). Written through
+// `codex app-server`'s config/batchWrite, Codex's own config writer.
+func (h *codexHarness) trustProject(t *testing.T) {
+	t.Helper()
+	rpc := h.startAppServer(t)
+	defer rpc.close(t)
+	rpc.call(t, "config/batchWrite", map[string]any{"edits": []any{map[string]any{
+		"keyPath": "projects", "mergeStrategy": "upsert",
+		"value": map[string]any{h.project: map[string]any{"trust_level": "trusted"}},
+	}}}, nil)
+}
+
+// listHooks is app-server's hooks/list for the project: the hooks
+// hermes-hooks installed, with their key, hash and trust status. It
+// fails the test when there are none: Codex does not see the install.
+func (h *codexHarness) listHooks(t *testing.T) []codexHook {
+	t.Helper()
+	rpc := h.startAppServer(t)
+	defer rpc.close(t)
+	return h.ourHooks(t, rpc)
+}
+
+func (h *codexHarness) ourHooks(t *testing.T, rpc *appServer) []codexHook {
+	t.Helper()
+	var res struct {
+		Data []struct {
+			Hooks []codexHook `json:"hooks"`
+		} `json:"data"`
+	}
+	rpc.call(t, "hooks/list", map[string]any{"cwds": []string{h.project}}, &res)
+	var hooks []codexHook
+	for _, d := range res.Data {
+		for _, hk := range d.Hooks {
+			if strings.Contains(hk.Command, h.bin) {
+				hooks = append(hooks, hk)
+			}
+		}
+	}
+	if len(hooks) == 0 {
+		t.Fatalf("Codex's hooks/list does not show the hooks hermes-hooks installed in %s", filepath.Join(h.project, ".codex", "hooks.json"))
+	}
+	return hooks
+}
+
+// trustHooks trusts each hook hermes-hooks installed, as a person does
+// in Codex's /hooks: Codex stores the hash of the hook's definition under
+// hooks.state in config.toml and runs the hook while the hash matches.
+// hooks/list reports each hook's key and current hash (Codex computes
+// it), config/batchWrite stores them.
+func (h *codexHarness) trustHooks(t *testing.T) {
+	t.Helper()
+	rpc := h.startAppServer(t)
+	defer rpc.close(t)
+	trusted := map[string]any{}
+	var events []string
+	for _, hk := range h.ourHooks(t, rpc) {
+		trusted[hk.Key] = map[string]any{"trusted_hash": hk.CurrentHash}
+		events = append(events, hk.EventName)
+	}
+	rpc.call(t, "config/batchWrite", map[string]any{"edits": []any{map[string]any{
+		"keyPath": "hooks.state", "mergeStrategy": "upsert", "value": trusted,
+	}}}, nil)
+	for _, hk := range h.ourHooks(t, rpc) {
+		if hk.TrustStatus != "trusted" {
+			t.Fatalf("after trusting, Codex lists %s as %q", hk.Key, hk.TrustStatus)
+		}
+	}
+	t.Logf("trusted the %d hooks hermes-hooks installed, through codex app-server: %s", len(trusted), strings.Join(events, " "))
+}
+
+// codexHook is one entry of app-server's hooks/list.
+type codexHook struct {
+	Key         string `json:"key"`
+	EventName   string `json:"eventName"`
+	Command     string `json:"command"`
+	Source      string `json:"source"`
+	CurrentHash string `json:"currentHash"`
+	TrustStatus string `json:"trustStatus"`
+}
+
+// appServer is a `codex app-server` speaking JSON-RPC (one JSON object a
+// line) on its stdin and stdout.
+type appServer struct {
+	cmd    *exec.Cmd
+	cancel context.CancelFunc
+	in     io.WriteCloser
+	out    *bufio.Scanner
+	stderr *bytes.Buffer
+	nextID int
+}
+
+func (h *codexHarness) startAppServer(t *testing.T) *appServer {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	cmd := exec.CommandContext(ctx, h.codex, "app-server")
+	cmd.Dir = h.project
+	cmd.Env = h.codexEnv(nil)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 10 * time.Second
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &appServer{cmd: cmd, cancel: cancel, in: in, stderr: &bytes.Buffer{}}
+	cmd.Stderr = s.stderr
+	if err := cmd.Start(); err != nil {
+		cancel()
+		t.Fatalf("codex app-server: %v", err)
+	}
+	s.out = bufio.NewScanner(out)
+	s.out.Buffer(make([]byte, 1<<20), 16<<20)
+	s.call(t, "initialize", map[string]any{"clientInfo": map[string]any{"name": "hermes-hooks-e2e", "version": "0"}}, nil)
+	s.notify(t, "initialized")
+	return s
+}
+
+// call sends a request and decodes its result into res (nil: ignored),
+// skipping the notifications the server sends meanwhile.
+func (s *appServer) call(t *testing.T, method string, params, res any) {
+	t.Helper()
+	s.nextID++
+	id := s.nextID
+	s.send(t, map[string]any{"id": id, "method": method, "params": params})
+	for s.out.Scan() {
+		var msg struct {
+			ID     *int            `json:"id"`
+			Method string          `json:"method"`
+			Result json.RawMessage `json:"result"`
+			Error  json.RawMessage `json:"error"`
+		}
+		if err := json.Unmarshal(s.out.Bytes(), &msg); err != nil {
+			t.Fatalf("codex app-server wrote a line that is not JSON: %v\n%s", err, clip(s.out.Text(), 2000))
+		}
+		if msg.ID == nil || *msg.ID != id || msg.Method != "" {
+			continue // a notification (or a request of the server's own)
+		}
+		if len(msg.Error) > 0 && string(msg.Error) != "null" {
+			t.Fatalf("codex app-server %s: %s", method, msg.Error)
+		}
+		if res != nil {
+			if err := json.Unmarshal(msg.Result, res); err != nil {
+				t.Fatalf("codex app-server %s: %v\n%s", method, err, clip(string(msg.Result), 2000))
+			}
+		}
+		return
+	}
+	t.Fatalf("codex app-server closed its output before answering %s (%v); stderr:\n%s", method, s.out.Err(), clip(s.stderr.String(), 4000))
+}
+
+func (s *appServer) notify(t *testing.T, method string) {
+	t.Helper()
+	s.send(t, map[string]any{"method": method})
+}
+
+func (s *appServer) send(t *testing.T, msg map[string]any) {
+	t.Helper()
+	b, err := json.Marshal(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.in.Write(append(b, '\n')); err != nil {
+		t.Fatalf("codex app-server: %v; stderr:\n%s", err, clip(s.stderr.String(), 4000))
+	}
+}
+
+// close ends the server: it exits when its input ends.
+func (s *appServer) close(t *testing.T) {
+	t.Helper()
+	defer s.cancel()
+	s.in.Close()
+	for s.out.Scan() { // drain, so that it never blocks writing
+	}
+	if err := s.cmd.Wait(); err != nil {
+		t.Logf("codex app-server exited: %v", err)
+	}
+}
+
+// codexEnv is Codex's environment: a throwaway HOME and CODEX_HOME, the
+// dummy key of the fake provider, and every other connection sent to the
+// fake's refusing proxy (fake nil: no proxy is needed, nothing is asked
+// of a model).
+func (h *codexHarness) codexEnv(fake *fakeResponses) []string {
+	env := append(cleanEnv(),
+		"HOME="+h.home,
+		"CODEX_HOME="+h.codexHome,
+		"HERMES_HOME="+h.hermesHome,
+		"E2E_FAKE_OPENAI_KEY=e2e-dummy-key",
+	)
+	if fake != nil {
+		env = append(env, "HTTPS_PROXY="+fake.URL(), "HTTP_PROXY="+fake.URL(), "NO_PROXY=127.0.0.1,localhost")
+	}
+	return env
+}
+
+// codexRun is one finished `codex exec`.
+type codexRun struct {
+	err            error
+	stdout, stderr string
+	last           string // the final agent message (--output-last-message)
+	elapsed        time.Duration
+}
+
+// runCodex runs `codex exec` in the project against fake, bounded by
+// runTimeout, and dumps what helps when the calling test fails.
+func (h *codexHarness) runCodex(t *testing.T, fake *fakeResponses) *codexRun {
+	t.Helper()
+	h.runs++
+	lastFile := filepath.Join(h.logs, fmt.Sprintf("codex-last-%d.txt", h.runs))
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, h.codex, "exec",
+		"-c", "model_providers.fake.base_url="+tomlString(fake.URL()+"/v1"),
+		"--skip-git-repo-check",
+		"--json",
+		"--output-last-message", lastFile,
+		fake.script.Prompt)
+	cmd.Dir = h.project
+	cmd.Env = h.codexEnv(fake)
+	// Its own process group, killed whole at the timeout: the shell
+	// tool's children must not outlive the run.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 10 * time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	res := &codexRun{err: err, stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(start)}
+	if ctx.Err() != nil {
+		res.err = fmt.Errorf("no answer within %s (killed): %v", runTimeout, err)
+	}
+	if data, err := os.ReadFile(lastFile); err == nil {
+		res.last = strings.TrimSpace(string(data))
+	}
+	t.Logf("codex exec ran %s (exit: %v); the fake API answered:", res.elapsed.Round(time.Millisecond), res.err)
+	for _, r := range fake.Requests() {
+		t.Logf("  %s %s → %s", r.Method, r.Path, r.responsesSummary())
+	}
+	for _, e := range fake.Egress() {
+		t.Logf("refused a connection Codex tried to open: %s", e)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			h.dump(t, res, fake)
+		}
+	})
+	return res
+}
+
+// requireSuccess stops the test unless Codex exited 0 with the fake
+// model's final "done".
+func (r *codexRun) requireSuccess(t *testing.T) {
+	t.Helper()
+	if r.err != nil {
+		t.Fatalf("codex exec failed: %v", r.err)
+	}
+	if r.last != "done" {
+		t.Fatalf("codex exec's last message is %q; want the fake model's final %q", r.last, "done")
+	}
+}
+
+// dump logs what a failing case needs: Codex's output (its JSONL events
+// include the hook runs), every request the fake model got and what it
+// answered, and the hooks' payloads.
+func (h *codexHarness) dump(t *testing.T, r *codexRun, fake *fakeResponses) {
+	t.Logf("codex exec error: %v\nstdout (JSONL events):\n%s\nstderr:\n%s", r.err, clip(r.stdout, 20000), clip(r.stderr, 8000))
+	for i, req := range fake.Requests() {
+		t.Logf("request %d: %s %s main=%v answer=%q\n  input: %s", i+1, req.Method, req.Path, req.Main, req.Answer, clip(string(lastInputItems(req.Body, 4)), 4000))
+	}
+	for _, name := range []string{"guard.log", "context.log"} {
+		if data, err := os.ReadFile(filepath.Join(h.project, ".hermes", name)); err == nil {
+			t.Logf(".hermes/%s (payloads the hook got):\n%s", name, clip(string(data), 8000))
+		}
+	}
+}
+
+// responsesSummary says in one line what a Responses API request was and
+// what it got.
+func (r *apiRequest) responsesSummary() string {
+	if r.Answer == "" {
+		return fmt.Sprintf("%d-byte body, not served", len(r.Body))
+	}
+	kind := "side request"
+	if r.Main {
+		kind = "main conversation"
+	}
+	var req responsesRequest
+	_ = json.Unmarshal(r.Body, &req)
+	return fmt.Sprintf("%s (model %s, stream=%v, %d input items, %d tools): %s", kind, req.Model, req.Stream, len(req.Input), len(req.Tools), r.Answer)
+}
+
+// callOutputOf returns the output of the scripted shell call as the model
+// received it, from the last main-conversation request carrying it.
+func callOutputOf(t *testing.T, fake *fakeResponses) *responsesItem {
+	t.Helper()
+	var found *responsesItem
+	for _, r := range fake.Requests() {
+		if !r.Main {
+			continue
+		}
+		var req responsesRequest
+		if err := json.Unmarshal(r.Body, &req); err != nil {
+			t.Fatal(err)
+		}
+		if it := req.callOutput(codexCallID); it != nil {
+			found = it
+		}
+	}
+	return found
+}
+
+// outputTextOf is the scripted shell call's output as the model read it,
+// for messages.
+func outputTextOf(t *testing.T, fake *fakeResponses) string {
+	t.Helper()
+	if out := callOutputOf(t, fake); out != nil {
+		return out.outputText()
+	}
+	return "(no request carried it)"
+}
+
+// inputOf is the raw "input" member of a Responses API request body.
+func inputOf(body []byte) []byte {
+	var req struct {
+		Input json.RawMessage `json:"input"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return body
+	}
+	return req.Input
+}
+
+// lastInputItems is the last n items of a request's input (the first
+// ones are Codex's long instructions).
+func lastInputItems(body []byte, n int) []byte {
+	var req struct {
+		Input []json.RawMessage `json:"input"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return body
+	}
+	if len(req.Input) > n {
+		req.Input = req.Input[len(req.Input)-n:]
+	}
+	b, _ := json.Marshal(req.Input)
+	return b
+}
+
+// tomlString quotes s as a TOML basic string (for -c key=value).
+func tomlString(s string) string {
+	b, _ := json.Marshal(s) // a JSON string of printable ASCII is a TOML string
+	return string(b)
+}
