@@ -28,8 +28,11 @@ var codex = &Agent{
 		User:    ".codex/hooks.json",
 		Layout:  Grouped,
 		// Codex's default hook timeout is not documented: say it.
-		Extra:  []pyjson.Member{{Key: "timeout", Value: int64(600)}},
-		Notice: "Codex runs new or changed hooks only once you trust them: open /hooks in Codex and trust the hermes-hooks entries.",
+		Extra: []pyjson.Member{{Key: "timeout", Value: int64(600)}},
+		// Codex allows a SessionEnd hook 3 s at most and reports a larger
+		// value as an error item on every run.
+		EventExtra: map[string][]pyjson.Member{"SessionEnd": {{Key: "timeout", Value: int64(3)}}},
+		Notice:     "Codex runs new or changed hooks only once you trust them: open /hooks in Codex and trust the hermes-hooks entries.",
 		Events: []string{"PreToolUse", "PermissionRequest", "PostToolUse", "UserPromptSubmit",
 			"SessionStart", "SessionEnd", "SubagentStart", "SubagentStop", "Stop", "PreCompact", "PostCompact"},
 	},

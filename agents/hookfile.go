@@ -28,6 +28,9 @@ type HookFile struct {
 	// where the agent's default is short and a timed-out hook lets the
 	// tool call through.
 	Extra []pyjson.Member
+	// EventExtra replaces Extra for the events it names (Codex clamps a
+	// SessionEnd hook's timeout to 3 s and says so on every run).
+	EventExtra map[string][]pyjson.Member
 	// Notice is what the user must still do after install (""), printed
 	// by install.
 	Notice string
@@ -101,7 +104,11 @@ func (a *Agent) Install(doc pyjson.OrderedObject, command func(event string) str
 		if a.HookFile.Layout == Flat && !a.HookFile.Typed {
 			handler = handler[1:]
 		}
-		handler = append(handler, a.HookFile.Extra...)
+		extra, ok := a.HookFile.EventExtra[ev]
+		if !ok {
+			extra = a.HookFile.Extra
+		}
+		handler = append(handler, extra...)
 		var entry any = handler
 		if a.HookFile.Layout == Grouped {
 			entry = pyjson.OrderedObject{{Key: "hooks", Value: []any{handler}}}

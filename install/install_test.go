@@ -226,3 +226,18 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// TestCodexSessionEndTimeout: Codex clamps a SessionEnd hook to 3 s and
+// reports a larger timeout on every run, so that one entry says 3.
+func TestCodexSessionEndTimeout(t *testing.T) {
+	codex, _ := agents.Lookup("codex")
+	path := filepath.Join(t.TempDir(), "hooks.json")
+	out := run(t, codex, path, false)
+	end := strings.Index(out, `hook codex SessionEnd"`)
+	if end < 0 || !strings.HasPrefix(out[end:], "hook codex SessionEnd\",\n            \"timeout\": 3\n") {
+		t.Fatalf("SessionEnd entry:\n%s", out)
+	}
+	if strings.Count(out, `"timeout": 600`) != len(codex.HookFile.Events)-1 {
+		t.Fatalf("other entries:\n%s", out)
+	}
+}
