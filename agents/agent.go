@@ -118,6 +118,14 @@ func (a *Agent) Decode(payload []byte, eventArg string) (*Call, error) {
 	return c, nil
 }
 
+// Canonical returns the catalog event of one of the agent's event names
+// (nil, false for a name the agent has no canonical twin for): how a hook
+// file of the agent's is read as a hook source.
+func (a *Agent) Canonical(name string) (*protocol.Event, bool) {
+	ev := a.event(name)
+	return ev, ev != nil
+}
+
 func (a *Agent) event(name string) *protocol.Event {
 	canon, ok := a.Events[name]
 	if !ok {

@@ -109,6 +109,14 @@ var copilotTools = map[string]string{
 	"ask_user": "AskUserQuestion", "update_todo": "TodoWrite", "task": "Task",
 }
 
+// CopilotClaudeTool returns the Claude Code name of one of Copilot's own
+// tool names (the camelCase payload's toolName), and whether it has one:
+// how a Copilot hook file's matcher on a camelCase event is read.
+func CopilotClaudeTool(name string) (string, bool) {
+	c, ok := copilotTools[name]
+	return c, ok
+}
+
 // copilotCamel are the camelCase payload's fields and their snake_case
 // (Claude / VS Code) names, so one decoding serves both formats.
 var copilotCamel = map[string]string{

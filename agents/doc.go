@@ -9,10 +9,18 @@
 // how one folded [protocol.Outcome] becomes the exit code, stdout and
 // stderr that agent reads ([Agent.Encode]).
 //
+// The same tables serve the other direction for Cursor: hooks written for
+// Cursor (the Cursor dialect, [protocol.Cursor]) run under any agent, fed
+// what Cursor would send them ([CursorPayload]) and read as Cursor reads
+// them ([ParseCursorReply]), only for the firings their Cursor event stands
+// for ([CursorFits]). Another agent's hook file is read as a hook source
+// through its event table ([Agent.Canonical]).
+//
 // # Contract
 //
 //   - The package is pure, like protocol: no files, processes, clock or
-//     environment. Decode and Encode are deterministic and fuzzed.
+//     environment. Decode, Encode and the Cursor dialect are deterministic
+//     and fuzzed.
 //   - An event the agent sends that has no canonical twin decodes to a
 //     [Call] with a nil Event: the caller answers [Quiet] (exit 0, nothing
 //     printed) so that an agent never breaks because hermes-hooks is

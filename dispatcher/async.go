@@ -45,7 +45,7 @@ func (a *asyncState) init() {
 // startAsync runs an async hook in the background and returns the report's
 // skipped line. The hook owns its pinned files from here on.
 func (d *Dispatcher) startAsync(ev *protocol.Event, h Hook, fields map[string]any, session string) string {
-	payload := protocol.BuildPayload(h.Entry.Dialect, ev, fields, d.payload)
+	payload := d.payloadOf(h.Entry, ev, fields)
 	d.async.init()
 	d.async.wg.Add(1)
 	go func() {

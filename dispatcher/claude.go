@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
-	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"gopkg.in/yaml.v3"
 )
@@ -22,6 +22,49 @@ import (
 // other types (http, prompt, agent, mcp_tool) are reported and skipped, as
 // are unknown events; the rest of the file still loads, as in Claude Code.
 func parseClaudeSettings(data []byte, path string) (entries []*Entry, warnings []Warning, err error) {
+	return parseClaudeShaped(data, path, claudeShape)
+}
+
+// claudeShaped describes an agent's hook file in Claude Code's shape (its
+// own, Codex's hooks.json, Copilot's hook files): whose it is, its event
+// names, and how its handlers differ from Claude Code's.
+type claudeShaped struct {
+	// agent runs the file's hooks itself (Entry.RunBy).
+	agent string
+	// event resolves one of the file's event names; unknown words the
+	// warning for one it does not know.
+	event   func(name string) (*protocol.Event, bool)
+	unknown func(name string) string
+	// projectDir is the project root of a file in a project ("" for the
+	// user's own).
+	projectDir func(path string) string
+	// handler turns one of the file's handlers into a Claude Code handler
+	// (nil: it is one); warn reports what cannot be kept.
+	handler func(event string, h map[string]any, warn func(string)) map[string]any
+	// matcher turns a matcher of the file into a Claude Code matcher (nil:
+	// it is one).
+	matcher func(event, m string) string
+	// flat: an event's list may hold handlers directly, each with its own
+	// matcher, beside Claude Code's matcher groups (Copilot).
+	flat bool
+}
+
+// claudeShape is Claude Code's own settings file.
+var claudeShape = claudeShaped{
+	agent: "claude",
+	event: protocol.Lookup,
+	unknown: func(name string) string {
+		msg := "unknown hook event '" + name + "'; skipped"
+		if s := protocol.SuggestEvent(name); s != "" {
+			msg += " (did you mean '" + s + "'?)"
+		}
+		return msg
+	},
+	projectDir: claudeProjectDir,
+}
+
+// parseClaudeShaped reads the hooks block of a file in Claude Code's shape.
+func parseClaudeShaped(data []byte, path string, shape claudeShaped) (entries []*Entry, warnings []Warning, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			entries, warnings, err = nil, nil, &ConfigError{Path: path, Err: fmt.Errorf("cannot parse settings: %v", r)}
@@ -64,20 +107,16 @@ func parseClaudeSettings(data []byte, path string) (entries []*Entry, warnings [
 		warn("hooks", "must be an object of event names; ignoring")
 		return nil, cfg.Warnings, nil
 	}
-	projectDir := claudeProjectDir(path)
+	projectDir := shape.projectDir(path)
 	names := make([]string, 0, len(hooks))
 	for name := range hooks {
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		ev, known := protocol.Lookup(name)
+		ev, known := shape.event(name)
 		if !known {
-			msg := "unknown hook event '" + name + "'; skipped"
-			if s := protocol.SuggestEvent(name); s != "" {
-				msg += " (did you mean '" + s + "'?)"
-			}
-			warn("hooks."+name, msg)
+			warn("hooks."+name, shape.unknown(name))
 			continue
 		}
 		groups, ok := hooks[name].([]any)
@@ -101,28 +140,47 @@ func parseClaudeSettings(data []byte, path string) (entries []*Entry, warnings [
 				continue
 			}
 			handlers, ok := group["hooks"].([]any)
+			_, grouped := group["hooks"]
+			flatEntry := shape.flat && !grouped
+			if flatEntry {
+				// A flat entry: the handler itself, its matcher its own.
+				handlers, ok, matcher = []any{group}, true, ""
+			}
+			if shape.matcher != nil && matcher != "" {
+				matcher = shape.matcher(name, matcher)
+			}
 			if !ok {
 				warn(gpath, ".hooks must be a list of handlers; skipped")
 				continue
 			}
 			for hi, h := range handlers {
 				hpath := fmt.Sprintf("%s.hooks[%d]", gpath, hi)
+				if flatEntry {
+					hpath = gpath
+				}
 				handler, ok := h.(map[string]any)
 				if !ok {
 					warn(hpath, "must be an object; skipped")
 					continue
 				}
+				if shape.handler != nil {
+					handler = shape.handler(name, handler, func(msg string) { warn(hpath, msg) })
+				}
+				if m, isStr := handler["matcher"].(string); isStr && m != "" && shape.matcher != nil {
+					handler = maps.Clone(handler)
+					handler["matcher"] = shape.matcher(name, m)
+				}
 				node := toNode(handler)
 				if e := cfg.parseClaudeHandler(ev, name, path+": "+hpath, gi, node, matcher, path); e != nil {
 					if agents.IsOwnCommand(e.Command, "") {
-						// `hermes-hooks install claude` put it there: it is
-						// this program answering Claude Code, not a hook
-						// of the user's; running it from here would run
-						// every hook a second time.
+						// `hermes-hooks install AGENT` put it there: it is
+						// this program answering the agent, not a hook of
+						// the user's; running it from here would run every
+						// hook a second time.
 						continue
 					}
 					e.ProjectDir = projectDir
-					e.RunBy = "claude"
+					e.RunBy = shape.agent
 					if e.Type == TypeHTTP && allowedURLs != nil && !urlAllowed(e.URL, allowedURLs) {
 						warn(hpath, "url "+e.URL+" is not in allowedHttpHookUrls; skipped, as in Claude Code")
 						continue
@@ -130,7 +188,7 @@ func parseClaudeSettings(data []byte, path string) (entries []*Entry, warnings [
 					if projectDir != "" {
 						// A project's settings file: its hooks are that
 						// repository's, approved per repository.
-						e.Scope = consent.Scope{Project: projectDir, Source: path}
+						e.Scope = projectScope(projectDir, path)
 					}
 					cfg.Entries = append(cfg.Entries, e)
 				}
@@ -243,12 +301,21 @@ func globMatch(pattern, s string) bool {
 // claudeProjectDir is the project root of a settings file: the parent of its
 // .claude folder, except for the user's own ~/.claude, whose hooks run in
 // whatever project the host is in ("" = the host's cwd).
-func claudeProjectDir(path string) string {
+func claudeProjectDir(path string) string { return markedProjectDir(path, ".claude", 1) }
+
+// markedProjectDir is the project root of an agent's hook file: the parent
+// of the agent's folder (marker) found within levels directories above the
+// file — .claude/settings.json, .github/hooks/x.json — except in the home
+// directory, whose hooks are the user's own ("").
+func markedProjectDir(path, marker string, levels int) string {
 	dir := filepath.Dir(path)
-	if filepath.Base(dir) != ".claude" {
+	for i := 0; i < levels && filepath.Base(dir) != marker; i++ {
+		dir = filepath.Dir(dir)
+	}
+	if filepath.Base(dir) != marker {
 		return ""
 	}
-	if home, err := os.UserHomeDir(); err == nil && filepath.Clean(dir) == filepath.Join(home, ".claude") {
+	if home, err := os.UserHomeDir(); err == nil && filepath.Clean(dir) == filepath.Join(home, marker) {
 		return ""
 	}
 	return filepath.Dir(dir)

@@ -102,7 +102,7 @@ func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, ind
 	}
 	e.Type, e.URL, e.Headers, e.AllowedEnvVars, e.Unsupported = typ, url, headers, allowedEnv, unsupported
 	if unsupported != "" {
-		cfg.warn(path, " has type '"+typ+"': "+unsupported+", so it cannot run here; once approved it blocks PreToolUse calls rather than let a guard be skipped, and is skipped on other events")
+		cfg.warnUnsupported(path, typ, unsupported)
 	}
 	if args != nil {
 		// Exec form: the program and its arguments, no shell. The approval
@@ -148,6 +148,12 @@ func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, ind
 		cfg.warn(path, ".async is ignored on http handlers; it runs synchronously")
 	}
 	return e
+}
+
+// warnUnsupported reports a handler that cannot run here (why), and what
+// becomes of it: a guard among such handlers is never skipped silently.
+func (cfg *Config) warnUnsupported(path, typ, why string) {
+	cfg.warn(path, " has type '"+typ+"': "+why+", so it cannot run here; once approved it blocks PreToolUse calls rather than let a guard be skipped, and is skipped on other events")
 }
 
 // mappingGetOr is mappingGet with a null node for a missing key.

@@ -59,7 +59,7 @@ func (d *Dispatcher) prepare(h Hook) (runSpec, string) {
 		spec.Verify = h.pins.Verify
 	}
 	if t.Err != "" {
-		if e.Dialect == protocol.Claude && t.Shell && t.ShellPath != "" {
+		if e.viaShell() && t.Shell && t.ShellPath != "" {
 			// The shell reports it (exit 127 and its own words), as in
 			// Claude Code.
 			spec.Path, spec.Argv, spec.Dir = t.ShellPath, []string{t.ShellPath, "-c", e.Command}, h.Dir
@@ -77,7 +77,7 @@ func (d *Dispatcher) prepare(h Hook) (runSpec, string) {
 	if len(t.Env) > 0 {
 		spec.Env = append(slices.Clip(spec.Env), t.Env...)
 	}
-	if e.Dialect == protocol.Claude {
+	if e.viaShell() {
 		// What /bin/sh would have done before starting the command: PWD
 		// names the directory it runs in, and a script without a #! line
 		// is run by the shell.
@@ -113,7 +113,7 @@ func (d *Dispatcher) prepare(h Hook) (runSpec, string) {
 // is approved is what runs.
 func (d *Dispatcher) hookFor(e *Entry, fields map[string]any) Hook {
 	h := Hook{Entry: e, Dir: e.WorkDir, Env: d.env}
-	if e.Dialect == protocol.Claude {
+	if e.viaShell() {
 		if cwd, ok := fields["cwd"].(string); ok && cwd != "" && isDir(cwd) {
 			h.Dir = cwd
 		}
@@ -123,12 +123,12 @@ func (d *Dispatcher) hookFor(e *Entry, fields map[string]any) Hook {
 		// one directory (Options.Cwd, given once).
 		h.Dir = d.opts.Cwd
 	}
-	if e.Dialect == protocol.Claude {
+	if e.viaShell() {
 		h.ProjectDir = e.ProjectDir
 		if h.ProjectDir == "" {
 			h.ProjectDir = h.Dir
 		}
-		h.Env = withEnv(d.env, "CLAUDE_PROJECT_DIR", h.ProjectDir)
+		h.Env = projectEnv(e, d.env, h.ProjectDir)
 	}
 	if t := fixedTarget(e); t != nil {
 		h.Target = *t
@@ -153,7 +153,7 @@ func fixedTarget(e *Entry) *consent.Target {
 
 // commandOf describes how an entry's command runs, for consent.Resolve.
 func commandOf(e *Entry, env []string, dir string) consent.Command {
-	c := consent.Command{Text: e.Command, Shell: e.Dialect == protocol.Claude, Env: env, Dir: dir}
+	c := consent.Command{Text: e.Command, Shell: e.viaShell(), Env: env, Dir: dir}
 	if e.Args != nil {
 		c.Shell, c.Argv = false, e.Args
 	}

@@ -76,8 +76,8 @@ type Entry struct {
 	Source string
 	// Priority orders entries (lower first; ties keep config order).
 	Priority int
-	// ProjectDir is CLAUDE_PROJECT_DIR for Claude-dialect entries ("" means
-	// the host's cwd).
+	// ProjectDir is CLAUDE_PROJECT_DIR for Claude-dialect entries (and
+	// CURSOR_PROJECT_DIR for Cursor-dialect ones; "" means the host's cwd).
 	ProjectDir string
 	// WorkDir is where the hook runs and where its relative script path is
 	// found ("" means the dispatcher's working directory; project-local
@@ -107,8 +107,9 @@ type Entry struct {
 	ifRule         *protocol.IfRule
 	ifBroken       string
 	// RunBy names the agent whose own hook file declared the entry
-	// ("claude" for Claude Code settings files): that agent runs it
-	// itself, so a dispatch CalledBy that agent skips it.
+	// ("claude" for Claude Code settings files, "codex", "copilot",
+	// "cursor" for theirs): that agent runs it itself, so a dispatch
+	// CalledBy that agent skips it.
 	RunBy string
 	// Duplicate is set on a listed entry that repeats an earlier one (same
 	// event, dialect, matcher and command): it is shown, as Hermes shows
@@ -130,9 +131,12 @@ func (e *Entry) TimeoutSeconds() string {
 	return strconv.FormatFloat(e.Timeout.Seconds(), 'f', -1, 64)
 }
 
-// Matches reports whether the entry's matcher accepts this firing's fields.
+// Matches reports whether the entry's matcher accepts this firing's fields
+// and, for a Cursor-dialect entry, whether its Cursor event stands for this
+// firing at all (beforeShellExecution: shell commands only; see
+// agents.CursorFits).
 func (e *Entry) Matches(fields map[string]any, tools *protocol.ToolTable) bool {
-	return e.match.matches(e, fields, tools)
+	return e.cursorFits(fields, tools) && e.match.matches(e, fields, tools)
 }
 
 // Config is a loaded configuration.
@@ -141,7 +145,8 @@ type Config struct {
 	Path string
 	// Entries are all hooks in config order: the YAML hooks: block (event
 	// keys in file order, entries in list order), then each Claude settings
-	// file in turn; a duplicate registers once (see Listed).
+	// file in turn, then each Codex, Copilot and Cursor hook file; a
+	// duplicate registers once (see Listed).
 	Entries []*Entry
 	// Listed are the entries as configured, duplicates included (marked
 	// Duplicate), for list and doctor.
@@ -152,8 +157,13 @@ type Config struct {
 	Tools *protocol.ToolTable
 	// ToolAliases is the tool_aliases: block as written.
 	ToolAliases map[string]string
-	// ClaudeSettings are the Claude settings files that were read.
+	// ClaudeSettings are the Claude settings files that were read; CodexHooks,
+	// CopilotHooks and CursorHooks the other agents' hook files (see
+	// AgentHookFiles).
 	ClaudeSettings []string
+	CodexHooks     []string
+	CopilotHooks   []string
+	CursorHooks    []string
 	// ProjectHooks is the project-local hooks file that was merged, if any.
 	ProjectHooks string
 	// Warnings lists everything that was skipped or corrected.
@@ -168,6 +178,12 @@ type LoadOptions struct {
 	// --claude-settings flag); unlike the config's claude_settings: list, a
 	// missing one is an error, since the user named it on purpose.
 	ClaudeSettings []string
+	// CodexHooks, CopilotHooks and CursorHooks are further hook files of
+	// those agents (--codex-hooks, --copilot-hooks, --cursor-hooks), read
+	// as ClaudeSettings are.
+	CodexHooks   []string
+	CopilotHooks []string
+	CursorHooks  []string
 	// ProjectDir, when set, is where the project's own hooks are looked
 	// for: the nearest .hermes/hooks.yaml from ProjectDir up to the
 	// repository root (the first directory holding .git). Its hooks come
@@ -201,8 +217,8 @@ func DefaultConfigPath() (string, error) {
 	return filepath.Join(home, "config.yaml"), nil
 }
 
-// Load reads the YAML config at path and the Claude settings files it and
-// opts name. A missing config file is an empty config, not an error.
+// Load reads the YAML config at path and the agents' hook files (Claude
+// settings, Codex, Copilot and Cursor hook files) it and opts name. A missing config file is an empty config, not an error.
 func Load(path string, opts LoadOptions) (*Config, error) {
 	data, err := ReadConfigFile(path)
 	var cfg *Config
@@ -217,19 +233,23 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 			return nil, err
 		}
 	}
-	// ClaudeSettings holds the names as written until now; from here on it
-	// lists the files actually read (addClaudeSettings appends them).
+	// The lists of agent hook files hold the names as written until now;
+	// from here on they list the files actually read (addAgentFile appends
+	// them).
 	base := filepath.Dir(path)
-	named := cfg.ClaudeSettings
-	cfg.ClaudeSettings = nil
-	for _, p := range named {
-		if err := cfg.addClaudeSettings(resolvePath(p, base), false); err != nil {
-			return nil, err
+	for _, k := range agentFileKinds {
+		list := k.files(cfg)
+		named := *list
+		*list = nil
+		for _, p := range named {
+			if err := cfg.addAgentFile(k, resolvePath(p, base), false); err != nil {
+				return nil, err
+			}
 		}
-	}
-	for _, p := range opts.ClaudeSettings {
-		if err := cfg.addClaudeSettings(resolvePath(p, ""), true); err != nil {
-			return nil, err
+		for _, p := range k.flag(opts) {
+			if err := cfg.addAgentFile(k, resolvePath(p, ""), true); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if p := findProjectHooks(opts.ProjectDir); p != "" && !sameFile(p, path) {
@@ -246,26 +266,6 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 
 func emptyConfig() *Config {
 	return &Config{Tools: protocol.DefaultTools()}
-}
-
-func (cfg *Config) addClaudeSettings(path string, required bool) error {
-	data, err := ReadConfigFile(path)
-	if err != nil {
-		if !required && errors.Is(err, fs.ErrNotExist) {
-			cfg.warn("claude_settings", path+": no such file; skipped")
-			return nil
-		}
-		return &ConfigError{Path: path, Err: err}
-	}
-	entries, warnings, err := parseClaudeSettings(data, path)
-	if err != nil {
-		return err
-	}
-	cfg.claudeSwitches = append(cfg.claudeSwitches, readClaudeSwitches(data, path))
-	cfg.Entries = append(cfg.Entries, entries...)
-	cfg.Warnings = append(cfg.Warnings, warnings...)
-	cfg.ClaudeSettings = append(cfg.ClaudeSettings, path)
-	return nil
 }
 
 // finish numbers the entries and registers duplicates once: the same

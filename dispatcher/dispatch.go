@@ -242,7 +242,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 			if ev.Gating() {
 				reports[i].Skipped = "cannot run here (" + e.Unsupported + ")"
 				reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock,
-					Message: "hook " + e.Command + " cannot run outside Claude Code (" + e.Unsupported + "), so this tool call is blocked rather than let an unchecked guard through; remove or replace that handler to allow it"}
+					Message: "hook " + e.Command + " cannot run outside " + agentTitle(e.RunBy) + " (" + e.Unsupported + "), so this tool call is blocked rather than let an unchecked guard through; remove or replace that handler to allow it"}
 			} else {
 				reports[i].Skipped = "cannot run here (" + e.Unsupported + ")"
 			}
@@ -331,7 +331,7 @@ func (d *Dispatcher) prepareEntry(e *Entry) {
 	}
 	if e.Timeout <= 0 {
 		e.Timeout = DefaultTimeoutSeconds * time.Second
-		if e.Dialect == protocol.Claude {
+		if e.Dialect != protocol.Hermes {
 			e.Timeout = claudeDefaultTimeout(e.Event)
 		}
 	}

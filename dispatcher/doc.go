@@ -6,7 +6,9 @@
 // read about a config (list, doctor) is package report's job.
 //
 // It owns config loading and validation (the YAML hooks: block of a Hermes
-// config and Claude Code settings files), matchers, the process runner — the
+// config, and the agents' own hook files as hook sources: Claude Code
+// settings, Codex hooks.json, Copilot hook files, Cursor hooks.json — whose
+// entries the agent that declared them runs itself, Entry.RunBy), matchers, the process runner — the
 // only code in hermes-hooks that creates an exec.Cmd for a hook — parallel
 // dispatch, session state and async hooks.
 //

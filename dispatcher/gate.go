@@ -2,7 +2,6 @@ package dispatcher
 
 import (
 	"github.com/hermes-hooks/hermes-hooks/consent"
-	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 // VerdictKind is what a Gate decided for one hook.
@@ -87,7 +86,7 @@ func ConsentGate(p *consent.Policy) Gate {
 		e := h.Entry
 		ch := consent.Hook{
 			Event: e.DeclaredAs, Command: e.Command, Scope: e.Scope,
-			Shell: e.Dialect == protocol.Claude, Env: h.Env, Dir: h.Dir, Target: &h.Target,
+			Shell: e.viaShell(), Env: h.Env, Dir: h.Dir, Target: &h.Target,
 		}
 		v := p.Decide(ch)
 		hint := consent.ApproveCommandHint(e.DeclaredAs, e.Command)
@@ -122,12 +121,12 @@ func ConsentHook(e *Entry, cwd string, env []string) consent.Hook {
 	if env == nil {
 		env = hookBaseEnv(nil)
 	}
-	if e.Dialect == protocol.Claude {
+	if e.viaShell() {
 		project := e.ProjectDir
 		if project == "" {
 			project = dir
 		}
-		env = withEnv(env, "CLAUDE_PROJECT_DIR", project)
+		env = projectEnv(e, env, project)
 	}
 	c := commandOf(e, env, dir)
 	return consent.Hook{

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dlclark/regexp2"
 
+	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -65,7 +66,8 @@ func compileMatcher(e *Entry, warn func(string)) matcher {
 	if m == "" {
 		return matcher{kind: matchAll}
 	}
-	if e.Dialect == protocol.Claude {
+	if e.Dialect == protocol.Claude || e.Dialect == protocol.Cursor {
+		// Cursor's matchers read as Claude Code's: names or a regex.
 		if m == "*" || m == ".*" {
 			return matcher{kind: matchAll}
 		}
@@ -153,6 +155,12 @@ func (m *matcher) matches(e *Entry, fields map[string]any, tools *protocol.ToolT
 	if m.kind == matchAll {
 		return true
 	}
+	if e.Dialect == protocol.Cursor {
+		// Compared with Cursor's tool name (Shell, Read …) on tool events;
+		// elsewhere the matcher was dropped at load.
+		s, _ := fields["tool_name"].(string)
+		return m.anyMatches([]string{agents.CursorToolName(s, tools)})
+	}
 	if e.Dialect == protocol.Claude {
 		q, ok := protocol.ClaudeMatchQuery(e.Event, fields, tools)
 		if !ok {
@@ -162,24 +170,7 @@ func (m *matcher) matches(e *Entry, fields map[string]any, tools *protocol.ToolT
 		if e.Event.ClaudeMatchOn == "tool_name" {
 			candidates = protocol.ClaudeToolNames(q)
 		}
-		switch m.kind {
-		case matchNames:
-			for _, c := range candidates {
-				for _, n := range m.names {
-					if c == n {
-						return true
-					}
-				}
-			}
-		case matchSearch:
-			for _, c := range candidates {
-				// A timed-out search counts as no match.
-				if ok, done := m.regexMatch(c); ok && done {
-					return true
-				}
-			}
-		}
-		return false
+		return m.anyMatches(candidates)
 	}
 	// Hermes: compared against the Hermes tool name; none means no match.
 	s, ok := fields["tool_name"].(string)
@@ -195,6 +186,28 @@ func (m *matcher) matches(e *Entry, fields map[string]any, tools *protocol.ToolT
 		return s == m.literal // timed out: the literal fallback
 	}
 	return matched
+}
+
+// anyMatches applies a Claude-rule matcher (names or search) to candidates.
+func (m *matcher) anyMatches(candidates []string) bool {
+	switch m.kind {
+	case matchNames:
+		for _, c := range candidates {
+			for _, n := range m.names {
+				if c == n {
+					return true
+				}
+			}
+		}
+	case matchSearch:
+		for _, c := range candidates {
+			// A timed-out search counts as no match.
+			if ok, done := m.regexMatch(c); ok && done {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // regexMatch runs the engine that is exact for s; done is false when the

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"gopkg.in/yaml.v3"
@@ -16,7 +17,9 @@ import (
 // Parsing a config: the hooks: block, entries, matchers, timeouts.
 
 // ParseConfig parses a YAML config: the hooks: block, hooks_auto_accept,
-// tool_aliases and claude_settings (returned unresolved in ClaudeSettings).
+// tool_aliases and the lists of agents' hook files — claude_settings,
+// codex_hooks, copilot_hooks, cursor_hooks — (returned unresolved in
+// ClaudeSettings, CodexHooks, CopilotHooks, CursorHooks).
 // Every other top-level key is the agent's business and is ignored. It never
 // panics; a document that is not YAML is a *ConfigError with its line.
 func ParseConfig(data []byte, path string) (cfg *Config, err error) {
@@ -53,8 +56,12 @@ func ParseConfig(data []byte, path string) (cfg *Config, err error) {
 			cfg.AutoAccept = consent.AutoAccept(yamlValue(val))
 		case "tool_aliases":
 			cfg.parseToolAliases(val)
-		case "claude_settings":
-			cfg.parseClaudeSettingsList(val)
+		default:
+			for _, k := range agentFileKinds {
+				if key == k.key {
+					cfg.parseFileList(k, val)
+				}
+			}
 		}
 	}
 	cfg.Tools = protocol.NewToolTable(cfg.ToolAliases)
@@ -108,21 +115,24 @@ func (cfg *Config) parseToolAliases(n *yaml.Node) {
 	}
 }
 
-func (cfg *Config) parseClaudeSettingsList(n *yaml.Node) {
+// parseFileList reads a list of agent hook files (claude_settings …): a
+// path or a list of paths.
+func (cfg *Config) parseFileList(k agentFileKind, n *yaml.Node) {
+	list := k.files(cfg)
 	switch {
 	case n.Kind == yaml.ScalarNode && n.Tag == "!!null":
 	case n.Kind == yaml.ScalarNode && n.Tag == "!!str":
-		cfg.ClaudeSettings = append(cfg.ClaudeSettings, n.Value)
+		*list = append(*list, n.Value)
 	case n.Kind == yaml.SequenceNode:
 		for i, item := range n.Content {
 			if item.Kind != yaml.ScalarNode || item.Tag != "!!str" || strings.TrimSpace(item.Value) == "" {
-				cfg.warn(fmt.Sprintf("claude_settings[%d]", i), "must be a file path; ignoring")
+				cfg.warn(fmt.Sprintf("%s[%d]", k.key, i), "must be a file path; ignoring")
 				continue
 			}
-			cfg.ClaudeSettings = append(cfg.ClaudeSettings, strings.TrimSpace(item.Value))
+			*list = append(*list, strings.TrimSpace(item.Value))
 		}
 	default:
-		cfg.warn("claude_settings", "must be a list of Claude settings file paths; got "+pyType(n)+"; ignoring")
+		cfg.warn(k.key, "must be a list of "+k.what+" file paths; got "+pyType(n)+"; ignoring")
 	}
 }
 
@@ -227,7 +237,9 @@ func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index i
 			cfg.warn(path, ".dialect must be 'hermes' or 'claude'; got "+pyRepr(d)+"; using "+string(e.Dialect))
 		}
 	}
-	if e.Dialect == protocol.Claude {
+	if e.Dialect != protocol.Hermes {
+		// Claude Code's timeouts, for Cursor's too: hooks written for an
+		// agent that waits long, not for Hermes' 60 s.
 		e.Timeout = claudeDefaultTimeout(ev)
 	}
 	if m := mappingGet(n, "matcher"); m != nil {
@@ -269,14 +281,18 @@ func (cfg *Config) parseMatcher(e *Entry, path string, m *yaml.Node) {
 		cfg.warn(path, ".matcher is ignored on "+e.Event.ClaudeName()+" (Claude Code runs every hook of that event)")
 		return
 	}
+	if e.Dialect == protocol.Cursor && !e.Event.Tool {
+		cfg.warn(path, ".matcher is ignored on "+e.DeclaredAs+": a Cursor hook's matcher selects tools")
+		return
+	}
 	e.Matcher = matcher
 }
 
 // parseTimeout applies Python int() to the value, then Hermes' bounds: below
-// 1 → the default (not 1), above 300 → 300. Claude-dialect entries may use
-// fractional seconds, as Claude Code allows.
+// 1 → the default (not 1), above 300 → 300. Claude- and Cursor-dialect
+// entries may use fractional seconds, as Claude Code allows, up to its 600.
 func (cfg *Config) parseTimeout(path string, t *yaml.Node, dialect protocol.Dialect, def time.Duration) time.Duration {
-	if dialect == protocol.Claude && t.Kind == yaml.ScalarNode && (t.Tag == "!!float" || t.Tag == "!!int") {
+	if dialect != protocol.Hermes && t.Kind == yaml.ScalarNode && (t.Tag == "!!float" || t.Tag == "!!int") {
 		f, err := strconv.ParseFloat(strings.ReplaceAll(t.Value, "_", ""), 64)
 		if err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
 			switch {
@@ -291,7 +307,7 @@ func (cfg *Config) parseTimeout(path string, t *yaml.Node, dialect protocol.Dial
 		}
 	}
 	limit := MaxTimeoutSeconds
-	if dialect == protocol.Claude {
+	if dialect != protocol.Hermes {
 		limit = MaxClaudeTimeoutSeconds
 	}
 	v, ok := pyInt(t)
@@ -346,8 +362,13 @@ func (cfg *Config) parseFailClosed(e *Entry, path string, n *yaml.Node) {
 		return
 	}
 	allowed := e.Event.Gating()
-	if e.Dialect == protocol.Claude {
+	switch e.Dialect {
+	case protocol.Claude:
 		allowed = e.Event.Can(protocol.CapBlock | protocol.CapContinue)
+	case protocol.Cursor:
+		// Where the Cursor event's hooks can refuse: not on stop, where a
+		// failing hook must not keep the agent going.
+		allowed = agents.CursorRefuses(e.DeclaredAs) && e.Event.Can(protocol.CapBlock)
 	}
 	if !allowed {
 		cfg.warn(path, "."+key+" is only honored for pre_tool_call (hooks that can block); ignored on "+e.DeclaredAs)

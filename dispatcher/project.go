@@ -81,7 +81,8 @@ func insideRepo(dir string) bool {
 // addProject merges a project's .hermes/hooks.yaml. A repository must not
 // be able to approve its own hooks, so hooks_auto_accept there is ignored;
 // its hooks run in the project root, are approved per project (Scope), and
-// its claude_settings paths are relative to it and must stay inside it.
+// the agent hook files it names (claude_settings, codex_hooks …) are
+// relative to it and must stay inside it.
 // Every problem is a warning that skips the file concerned, never an error.
 func (cfg *Config) addProject(path string) {
 	root := filepath.Dir(filepath.Dir(path))
@@ -110,27 +111,30 @@ func (cfg *Config) addProject(path string) {
 	}
 	cfg.Entries = append(cfg.Entries, proj.Entries...)
 	cfg.Warnings = append(cfg.Warnings, proj.Warnings...)
-	for _, p := range proj.ClaudeSettings {
-		sp := resolvePath(p, root)
-		data, err := fsutil.ReadRegular(sp, root, MaxProjectFileBytes)
-		if err != nil {
-			cfg.warn(path+": claude_settings", sp+": skipped: "+err.Error())
-			continue
-		}
-		entries, warnings, err := parseClaudeSettings(data, sp)
-		if err != nil {
-			cfg.warn(path+": claude_settings", "skipped: "+err.Error())
-			continue
-		}
-		for _, e := range entries {
-			e.Scope = consent.Scope{Project: root, Source: sp}
-			if e.ProjectDir == "" {
-				e.ProjectDir = root
+	for _, k := range agentFileKinds {
+		for _, p := range *k.files(proj) {
+			sp := resolvePath(p, root)
+			data, err := fsutil.ReadRegular(sp, root, MaxProjectFileBytes)
+			if err != nil {
+				cfg.warn(path+": "+k.key, sp+": skipped: "+err.Error())
+				continue
 			}
+			entries, warnings, err := k.parse(data, sp)
+			if err != nil {
+				cfg.warn(path+": "+k.key, "skipped: "+err.Error())
+				continue
+			}
+			for _, e := range entries {
+				e.Scope = consent.Scope{Project: root, Source: sp}
+				if e.ProjectDir == "" {
+					e.ProjectDir = root
+				}
+			}
+			cfg.Entries = append(cfg.Entries, entries...)
+			cfg.Warnings = append(cfg.Warnings, warnings...)
+			list := k.files(cfg)
+			*list = append(*list, sp)
 		}
-		cfg.Entries = append(cfg.Entries, entries...)
-		cfg.Warnings = append(cfg.Warnings, warnings...)
-		cfg.ClaudeSettings = append(cfg.ClaudeSettings, sp)
 	}
 	cfg.ProjectHooks = path
 }

@@ -87,23 +87,27 @@ func baseReport(e *Entry) protocol.HookReport {
 // bound); each fills in its own report slot, so completion order cannot
 // change the fold.
 func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Hook, runnable []int, reports []protocol.HookReport) {
-	var payloads [2][]byte // one encoded payload per dialect, shared
-	payloadFor := func(dl protocol.Dialect) []byte {
-		i := 0
-		if dl == protocol.Claude {
-			i = 1
+	// One encoded payload per dialect, shared — per declared event for the
+	// Cursor dialect, whose payload is that event's.
+	payloads := map[string][]byte{}
+	payloadFor := func(e *Entry) []byte {
+		key := string(e.Dialect)
+		if e.Dialect == protocol.Cursor {
+			key += "\x00" + e.DeclaredAs
 		}
-		if payloads[i] == nil {
-			payloads[i] = protocol.BuildPayload(dl, ev, fields, d.payload)
+		p, ok := payloads[key]
+		if !ok {
+			p = d.payloadOf(e, ev, fields)
+			payloads[key] = p
 		}
-		return payloads[i]
+		return p
 	}
 	for _, i := range runnable {
-		payloadFor(sel[i].Entry.Dialect)
+		payloadFor(sel[i].Entry)
 	}
 	if len(runnable) == 1 {
 		i := runnable[0]
-		d.runInto(ctx, ev, sel[i], payloadFor(sel[i].Entry.Dialect), fields, &reports[i], nil)
+		d.runInto(ctx, ev, sel[i], payloadFor(sel[i].Entry), fields, &reports[i], nil)
 		return
 	}
 	var wg sync.WaitGroup
@@ -111,7 +115,7 @@ func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			d.runInto(ctx, ev, sel[i], payloadFor(sel[i].Entry.Dialect), fields, &reports[i], nil)
+			d.runInto(ctx, ev, sel[i], payloadFor(sel[i].Entry), fields, &reports[i], nil)
 		}(i)
 	}
 	wg.Wait()
@@ -124,7 +128,7 @@ func (d *Dispatcher) runChain(ctx context.Context, ev *protocol.Event, fields ma
 	cur := fields
 	var meta map[string]any
 	for n, i := range runnable {
-		payload := protocol.BuildPayload(sel[i].Entry.Dialect, ev, cur, d.payload)
+		payload := d.payloadOf(sel[i].Entry, ev, cur)
 		d.runInto(ctx, ev, sel[i], payload, cur, &reports[i], nil)
 		c := reports[i].Contribution
 		if c == nil {
@@ -160,7 +164,7 @@ func (d *Dispatcher) RunEntry(ctx context.Context, ev *protocol.Event, e *Entry,
 		fields = map[string]any{}
 	}
 	run := HookRun{Report: baseReport(e)}
-	payload := protocol.BuildPayload(e.Dialect, ev, fields, d.payload)
+	payload := d.payloadOf(e, ev, fields)
 	d.runInto(ctx, ev, d.hookFor(e, fields), payload, fields, &run.Report, &run)
 	return run
 }
@@ -219,7 +223,7 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 	if res.Cancelled {
 		return
 	}
-	c, note := protocol.ParseReply(protocol.Reply{
+	c, note := parseReply(e, protocol.Reply{
 		Dialect:    e.Dialect,
 		Event:      ev,
 		Command:    e.Command,
@@ -231,7 +235,9 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 		Timeout:    e.Timeout.Seconds(),
 		FailClosed: e.FailClosed,
 	})
-	if c != nil && c.ReplaceArgs && e.Dialect == protocol.Claude {
+	if c != nil && c.ReplaceArgs && e.viaShell() {
+		// Claude's updatedInput and Cursor's updated_input name a file
+		// file_path where a Hermes host said path.
 		orig, _ := protocol.Args(fields)
 		c.Args = protocol.HostArgs(orig, c.Args)
 	}

@@ -42,16 +42,28 @@ type Reply struct {
 }
 
 // ParseReply turns one hook run into its contribution (nil: none) and a note
-// explaining a reply that contributed nothing or was partly ignored.
+// explaining a reply that contributed nothing or was partly ignored. It
+// reads the Hermes and Claude dialects; a Cursor-dialect reply is read by
+// agents.ParseCursorReply (see Cursor) and contributes nothing here.
 func ParseReply(r Reply) (*Contribution, string) {
-	if r.Event == nil {
+	switch {
+	case r.Event == nil:
 		return nil, "unknown event"
-	}
-	if r.Dialect == Claude {
+	case r.Dialect == Claude:
 		return parseClaude(r)
+	case r.Dialect == Cursor:
+		return nil, "a cursor-dialect reply is read per Cursor event (agents.ParseCursorReply)"
 	}
 	return parseHermes(r)
 }
+
+// FailedClosed is the block of a fail_closed hook that failed for reason,
+// worded alike for every dialect (other packages' dialects included).
+func FailedClosed(command, reason string) *Contribution { return failedClosed(command, reason) }
+
+// ExitText describes a non-zero exit status ("exited with status 3",
+// "was killed by signal 9") for messages.
+func ExitText(code int) string { return exitText(code) }
 
 func failedClosed(command, reason string) *Contribution {
 	msg := "hook " + command + " failed closed: " + reason

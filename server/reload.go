@@ -15,27 +15,43 @@ import (
 )
 
 // initialConfigFiles are the config-ish files known before the first load:
-// the config, the --claude-settings files and the project hooks file the
-// working directory would have.
+// the config, the agent hook files of the command line (--claude-settings
+// …) and the project hooks file the working directory would have.
 func (s *Server) initialConfigFiles() []string {
 	files := []string{absPath(s.opts.ConfigPath), filepath.Join(s.opts.Cwd, dispatcher.ProjectHooksFile)}
-	for _, p := range s.opts.ClaudeSettings {
+	for _, p := range s.flagFiles() {
 		files = append(files, absPath(p))
 	}
 	slices.Sort(files)
 	return slices.Compact(files)
 }
 
+// flagFiles are the agent hook files named on the command line.
+func (s *Server) flagFiles() []string {
+	return slices.Concat(s.opts.ClaudeSettings, s.opts.CodexHooks, s.opts.CopilotHooks, s.opts.CursorHooks)
+}
+
+// loadOptions are what every load of the config reads beside it.
+func (s *Server) loadOptions() dispatcher.LoadOptions {
+	return dispatcher.LoadOptions{
+		ClaudeSettings: s.opts.ClaudeSettings,
+		CodexHooks:     s.opts.CodexHooks,
+		CopilotHooks:   s.opts.CopilotHooks,
+		CursorHooks:    s.opts.CursorHooks,
+		ProjectDir:     s.opts.Cwd,
+	}
+}
+
 // configFilesOf lists every file whose content shapes cfg, or would if it
-// existed: the config, the Claude settings files it and the project hooks
-// file name (a missing one too: creating it must take effect), those given
+// existed: the config, the agent hook files (Claude settings, Codex,
+// Copilot, Cursor) it and the project hooks file name (a missing one too: creating it must take effect), those given
 // on the command line, every file an entry came from, and the project
 // hooks file (or where it would be).
 func (s *Server) configFilesOf(cfg *dispatcher.Config) []string {
 	config := absPath(s.opts.ConfigPath)
 	files := []string{config}
-	files = append(files, cfg.ClaudeSettings...)
-	for _, p := range s.opts.ClaudeSettings {
+	files = append(files, cfg.AgentHookFiles()...)
+	for _, p := range s.flagFiles() {
 		files = append(files, absPath(p))
 	}
 	for _, e := range cfg.Entries {
@@ -43,23 +59,24 @@ func (s *Server) configFilesOf(cfg *dispatcher.Config) []string {
 			files = append(files, absPath(e.Source))
 		}
 	}
-	// cfg.ClaudeSettings does not keep every file the config names (those
+	// cfg.AgentHookFiles does not keep every file the config names (those
 	// missing, at least), so read the lists as written.
-	files = append(files, listedClaudeSettings(config, filepath.Dir(config))...)
+	files = append(files, listedAgentFiles(config, filepath.Dir(config))...)
 	project := filepath.Join(s.opts.Cwd, dispatcher.ProjectHooksFile)
 	if cfg.ProjectHooks != "" {
 		project = absPath(cfg.ProjectHooks)
-		files = append(files, listedClaudeSettings(project, filepath.Dir(filepath.Dir(project)))...)
+		files = append(files, listedAgentFiles(project, filepath.Dir(filepath.Dir(project)))...)
 	}
 	files = append(files, project)
 	slices.Sort(files)
 	return slices.Compact(files)
 }
 
-// listedClaudeSettings returns the claude_settings paths a YAML config
-// names, resolved as dispatcher.Load resolves them: a leading ~ is the home
-// directory, a relative path is relative to base.
-func listedClaudeSettings(path, base string) []string {
+// listedAgentFiles returns the agent hook files a YAML config names
+// (claude_settings, codex_hooks, copilot_hooks, cursor_hooks), resolved as
+// dispatcher.Load resolves them: a leading ~ is the home directory, a
+// relative path is relative to base.
+func listedAgentFiles(path, base string) []string {
 	data, err := dispatcher.ReadConfigFile(path)
 	if err != nil {
 		return nil
@@ -69,7 +86,7 @@ func listedClaudeSettings(path, base string) []string {
 		return nil
 	}
 	var out []string
-	for _, p := range cfg.ClaudeSettings {
+	for _, p := range cfg.AgentHookFiles() {
 		if p == "~" || strings.HasPrefix(p, "~/") {
 			if home, err := os.UserHomeDir(); err == nil {
 				p = home + p[1:]
@@ -145,10 +162,7 @@ func (s *Server) reloadConfig() error {
 				return errUnsettled
 			}
 		}
-		cfg, err := s.load(s.opts.ConfigPath, dispatcher.LoadOptions{
-			ClaudeSettings: s.opts.ClaudeSettings,
-			ProjectDir:     s.opts.Cwd,
-		})
+		cfg, err := s.load(s.opts.ConfigPath, s.loadOptions())
 		if prev != nil && s.touchedDuringRead(files, ids, fp) {
 			// Written to while we read it: what was read may be half a
 			// file, and so may be the error it caused. Try again once it

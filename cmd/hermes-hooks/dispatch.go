@@ -166,8 +166,13 @@ func (a *app) runAsyncChild(event string, fields map[string]any, calledBy string
 	if a.configPath != "" {
 		args = append([]string{"--config", a.configPath}, args...)
 	}
-	for _, f := range a.claudeSettings {
-		args = append([]string{"--claude-settings", f}, args...)
+	for _, files := range []struct {
+		flag  string
+		names []string
+	}{{"--claude-settings", a.claudeSettings}, {"--codex-hooks", a.codexHooks}, {"--copilot-hooks", a.copilotHooks}, {"--cursor-hooks", a.cursorHooks}} {
+		for _, f := range files.names {
+			args = append([]string{files.flag, f}, args...)
+		}
 	}
 	if a.acceptHooks {
 		args = append([]string{"--accept-hooks"}, args...)

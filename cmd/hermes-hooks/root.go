@@ -18,7 +18,10 @@ type app struct {
 
 	configPath     string
 	claudeSettings []string
-	acceptHooks    bool
+	// Other agents' hook files (--codex-hooks …), read as Claude settings
+	// files are.
+	codexHooks, copilotHooks, cursorHooks []string
+	acceptHooks                           bool
 }
 
 func newRootCmd(a *app) *cobra.Command {
@@ -31,7 +34,9 @@ reply (Hermes or Claude Code dialect) and folds them into one outcome: block,
 ask, rewrite the arguments, add context, stop, or nothing.
 
 Hooks are declared under hooks: in $HERMES_HOME/config.yaml (HERMES_HOME
-defaults to ~/.hermes), or in Claude Code settings files. Nothing runs through
+defaults to ~/.hermes), or in Claude Code settings files and Codex, Copilot
+and Cursor hook files (claude_settings:, codex_hooks:, copilot_hooks:,
+cursor_hooks: in the config, or the flags below). Nothing runs through
 'dispatch' until you approve it; approvals live in
 $HERMES_HOME/shell-hooks-allowlist.json (the file Hermes uses).
 
@@ -58,6 +63,9 @@ configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.configPath, "config", "", "config file (default $HERMES_HOME/config.yaml)")
 	pf.StringArrayVar(&a.claudeSettings, "claude-settings", nil, "also load hooks from this Claude Code settings file (repeatable)")
+	pf.StringArrayVar(&a.codexHooks, "codex-hooks", nil, "also load hooks from this Codex hooks.json (repeatable)")
+	pf.StringArrayVar(&a.copilotHooks, "copilot-hooks", nil, "also load hooks from this GitHub Copilot CLI hook file (repeatable)")
+	pf.StringArrayVar(&a.cursorHooks, "cursor-hooks", nil, "also load hooks from this Cursor hooks.json; they speak Cursor's protocol (repeatable)")
 	pf.BoolVar(&a.acceptHooks, "accept-hooks", false, "approve and record every configured hook that is not yet allowlisted")
 
 	root.AddCommand(
@@ -121,7 +129,7 @@ func (a *app) configLabel() string {
 	return p
 }
 
-// loadConfig reads the config, the Claude settings files and the project's
+// loadConfig reads the config, the agents' hook files and the project's
 // .hermes/hooks.yaml (found from the working directory), printing every
 // warning on stderr.
 func (a *app) loadConfig() (*dispatcher.Config, error) { return a.loadConfigFor(cwd()) }
@@ -133,7 +141,7 @@ func (a *app) loadConfigFor(projectDir string) (*dispatcher.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := dispatcher.Load(path, dispatcher.LoadOptions{ClaudeSettings: a.claudeSettings, ProjectDir: projectDir})
+	cfg, err := dispatcher.Load(path, a.loadOptions(projectDir))
 	if err != nil {
 		return nil, err
 	}
@@ -141,6 +149,18 @@ func (a *app) loadConfigFor(projectDir string) (*dispatcher.Config, error) {
 		a.warn(w.String())
 	}
 	return cfg, nil
+}
+
+// loadOptions are the agent hook files of the command line, and the
+// project directory.
+func (a *app) loadOptions(projectDir string) dispatcher.LoadOptions {
+	return dispatcher.LoadOptions{
+		ClaudeSettings: a.claudeSettings,
+		CodexHooks:     a.codexHooks,
+		CopilotHooks:   a.copilotHooks,
+		CursorHooks:    a.cursorHooks,
+		ProjectDir:     projectDir,
+	}
 }
 
 func (a *app) warn(msg string) {

@@ -146,6 +146,9 @@ func runServe(a *app, o serveOptions) error {
 	srv, err := server.New(server.Options{
 		ConfigPath:     path,
 		ClaudeSettings: a.claudeSettings,
+		CodexHooks:     a.codexHooks,
+		CopilotHooks:   a.copilotHooks,
+		CursorHooks:    a.cursorHooks,
 		Cwd:            cwd(),
 		Store:          store,
 		// HERMES_ACCEPT_HOOKS and HERMES_SAFE_MODE are read from the

@@ -1,0 +1,382 @@
+package agents
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// The Cursor dialect: hooks written for Cursor (the entries of a Cursor
+// hooks.json) run under any agent. It is Cursor's protocol seen from the
+// other side — decodeCursor and encodeCursor read what Cursor sends and
+// write what Cursor reads; CursorPayload writes what a Cursor hook reads and
+// ParseCursorReply reads what it writes — so it lives beside them, on the
+// same event and tool tables (cursor.Events, cursorTools), and stays pure.
+// The dispatcher calls these for entries of protocol.Cursor.
+
+// cursorReads is what a Cursor event's hooks may reply with.
+type cursorReads uint8
+
+const (
+	// cursorPermission: {permission allow|deny|ask, user_message,
+	// agent_message}; exit 2 denies.
+	cursorPermission cursorReads = 1 << iota
+	// cursorUpdatedInput: {updated_input} replaces the tool's input.
+	cursorUpdatedInput
+	// cursorContinue: {continue: false, user_message} refuses the prompt;
+	// exit 2 too.
+	cursorContinue
+	// cursorFollowup: {followup_message} is the next turn: keep going.
+	cursorFollowup
+	// cursorContext: {additional_context} for the model.
+	cursorContext
+	// cursorEnv: {env} for the session's later commands.
+	cursorEnv
+)
+
+// cursorReplies are the Cursor events whose replies Cursor reads, and what
+// it reads there; the others (afterShellExecution, sessionEnd …) are
+// observers. It mirrors what encodeCursor writes.
+var cursorReplies = map[string]cursorReads{
+	"preToolUse":           cursorPermission | cursorUpdatedInput,
+	"beforeShellExecution": cursorPermission,
+	"beforeMCPExecution":   cursorPermission,
+	"beforeReadFile":       cursorPermission,
+	"subagentStart":        cursorPermission,
+	"beforeSubmitPrompt":   cursorContinue,
+	"stop":                 cursorFollowup,
+	"subagentStop":         cursorFollowup,
+	"postToolUse":          cursorContext,
+	"sessionStart":         cursorContext | cursorEnv,
+}
+
+// cursorActions are the Cursor events that cover one kind of tool call
+// only (named by Cursor's tool names, cursorTools' keys), where their
+// canonical event covers every tool: beforeShellExecution is
+// pre_tool_call for the shell only.
+var cursorActions = map[string][]string{
+	"beforeShellExecution": {"Shell"},
+	"afterShellExecution":  {"Shell"},
+	"beforeReadFile":       {"Read"},
+	"afterFileEdit":        {"Write", "Edit"},
+}
+
+// cursorMCPEvents cover MCP tool calls only.
+var cursorMCPEvents = map[string]bool{"beforeMCPExecution": true, "afterMCPExecution": true}
+
+// cursorToolNames is cursorTools reversed: canonical tool → Cursor's name.
+var cursorToolNames = func() map[string]string {
+	m := make(map[string]string, len(cursorTools))
+	for c, h := range cursorTools {
+		m[h] = c
+	}
+	return m
+}()
+
+// CursorToolName returns Cursor's name for a tool named in either the
+// Hermes or the Claude dialect (Bash and terminal are Shell); names Cursor
+// shares or does not know pass through.
+func CursorToolName(name string, tools *protocol.ToolTable) string {
+	if c, ok := cursorToolNames[tools.Hermes(name)]; ok {
+		return c
+	}
+	return name
+}
+
+// isMCPTool reports an MCP tool's name: mcp__server__tool (Claude Code),
+// mcp_server_tool (Hermes) or MCP:tool (Cursor).
+func isMCPTool(name string) bool {
+	return strings.HasPrefix(name, "mcp_") || strings.HasPrefix(name, "MCP:")
+}
+
+// CursorFits reports whether a firing of its canonical event is one the
+// Cursor event cursorEvent stands for: beforeShellExecution fires for shell
+// commands only, beforeReadFile for file reads, afterFileEdit for writes
+// and edits, the MCP events for MCP tools; every other Cursor event for
+// every firing of its canonical event. So a Cursor hook sees only what
+// Cursor itself would have sent it.
+func CursorFits(cursorEvent string, fields map[string]any, tools *protocol.ToolTable) bool {
+	tool, _ := fields["tool_name"].(string)
+	if cursorMCPEvents[cursorEvent] {
+		return isMCPTool(tool)
+	}
+	names, ok := cursorActions[cursorEvent]
+	if !ok {
+		return true
+	}
+	c := CursorToolName(tool, tools)
+	for _, n := range names {
+		if c == n {
+			return true
+		}
+	}
+	return false
+}
+
+// CursorRefuses reports whether a Cursor event's hooks can refuse what it
+// announces (a permission, or continue:false): where a fail-closed Cursor
+// hook blocks on failure. A failing stop hook must not keep the agent
+// going, so stop and subagentStop are not among them.
+func CursorRefuses(cursorEvent string) bool {
+	return cursorReplies[cursorEvent]&(cursorPermission|cursorContinue) != 0
+}
+
+// CursorPayload is the stdin of a Cursor hook declared under cursorEvent,
+// for a firing of its canonical event ev: what Cursor would send — the
+// inverse of decodeCursor. It is built on the Claude payload (which already
+// derives prompt, tool_response, stop_hook_active … from a Hermes host's
+// fields), reshaped into Cursor's fields and names; every other host field
+// follows, as Cursor hooks ignore keys they do not know.
+func CursorPayload(cursorEvent string, ev *protocol.Event, fields map[string]any, env protocol.PayloadEnv) []byte {
+	base := protocol.ClaudePayload(ev, fields, env)
+	val := make(map[string]any, len(base))
+	for _, kv := range base {
+		val[kv.Key] = kv.Value
+	}
+	done := map[string]bool{"hook_event_name": true, "permission_mode": true, "tool_name": true, "tool_input": true}
+	obj := make(protocol.Object, 0, len(base)+4)
+	add := func(k string, v any) {
+		obj = append(obj, protocol.KV{Key: k, Value: v})
+		done[k] = true
+	}
+	add("hook_event_name", cursorEvent)
+	if v, ok := fields["conversation_id"]; ok {
+		add("conversation_id", v)
+	} else {
+		add("conversation_id", protocol.SessionID(fields))
+	}
+	if v, ok := fields["workspace_roots"]; ok {
+		add("workspace_roots", v)
+	} else {
+		add("workspace_roots", []any{val["cwd"]})
+	}
+	claudeTool, _ := val["tool_name"].(string)
+	input, _ := val["tool_input"].(map[string]any)
+	result := func() any {
+		if v, ok := fields["result"]; ok {
+			return v
+		}
+		return val["tool_response"]
+	}
+	switch cursorEvent {
+	case "preToolUse", "postToolUse", "postToolUseFailure":
+		add("tool_name", CursorToolName(claudeTool, env.Tools))
+		add("tool_input", input)
+		if cursorEvent == "postToolUse" {
+			add("tool_output", result())
+			done["tool_response"] = true
+		}
+	case "beforeShellExecution", "afterShellExecution":
+		add("command", input["command"])
+		if cursorEvent == "afterShellExecution" {
+			add("output", result())
+			done["tool_response"] = true
+		}
+	case "beforeMCPExecution", "afterMCPExecution":
+		add("tool_name", claudeTool)
+		// Cursor sends an MCP tool's input as the JSON text of it.
+		add("tool_input", string(protocol.EncodeJSON(input, protocol.Compact)))
+		if cursorEvent == "afterMCPExecution" {
+			add("result_json", result())
+			done["tool_response"] = true
+		}
+	case "beforeReadFile":
+		add("file_path", firstOf(input, "file_path", "path"))
+	case "afterFileEdit":
+		add("file_path", firstOf(input, "file_path", "path"))
+		if e, ok := input["edits"]; ok {
+			add("edits", e)
+		} else {
+			add("edits", []any{map[string]any{"old_string": input["old_string"], "new_string": input["new_string"]}})
+		}
+	case "stop", "subagentStop":
+		if _, ok := fields["status"]; !ok {
+			add("status", "completed")
+		}
+		if _, ok := fields["loop_count"]; !ok {
+			// Claude's stop_hook_active: a follow-up already ran.
+			n := 0
+			if b, _ := val["stop_hook_active"].(bool); b {
+				n = 1
+			}
+			add("loop_count", int64(n))
+		}
+	}
+	for _, kv := range base {
+		if !done[kv.Key] {
+			obj = append(obj, kv)
+			done[kv.Key] = true
+		}
+	}
+	return protocol.EncodePayload(protocol.Claude, obj) // JSON.stringify, as Cursor writes it
+}
+
+func firstOf(m map[string]any, keys ...string) any {
+	for _, k := range keys {
+		if v, ok := m[k]; ok {
+			return v
+		}
+	}
+	return nil
+}
+
+// ParseCursorReply reads the reply of a Cursor hook declared under
+// cursorEvent as Cursor reads it: {"permission": "deny"} blocks with
+// agent_message (for the model), else user_message, as the reason; "ask"
+// asks; "allow" allows; updated_input (preToolUse) replaces the tool's
+// input; {"continue": false} (beforeSubmitPrompt) refuses the prompt with
+// user_message; followup_message (stop, subagentStop) keeps the agent
+// going with it; additional_context is context. Exit 2 denies where the
+// event can refuse, with stderr as the reason. Any other non-zero exit, a
+// spawn error, a timeout and stdout that is not a JSON object are
+// failures: nothing, or — for a fail-closed hook on an event it can
+// refuse — a block, as in the other dialects.
+func ParseCursorReply(cursorEvent string, r protocol.Reply) (*protocol.Contribution, string) {
+	ev := r.Event
+	if ev == nil {
+		return nil, "unknown event"
+	}
+	reads := cursorReplies[cursorEvent]
+	failClosed := r.FailClosed && CursorRefuses(cursorEvent)
+	if r.SpawnError != "" || r.TimedOut {
+		reason := r.SpawnError
+		if r.TimedOut {
+			reason = "timed out after " + strconv.FormatFloat(r.Timeout, 'f', -1, 64) + "s"
+		}
+		if failClosed {
+			return protocol.FailedClosed(r.Command, reason), reason
+		}
+		return nil, reason
+	}
+	stdout := strings.TrimSpace(pyjson.DecodeReplace(r.Stdout))
+	stderr := strings.TrimSpace(pyjson.DecodeReplace(r.Stderr))
+	var obj map[string]any
+	if stdout != "" {
+		v, err := protocol.DecodeJSON([]byte(stdout))
+		obj, _ = v.(map[string]any)
+		if (err != nil || obj == nil) && r.ExitCode == 0 {
+			note := "hook stdout is not a JSON object: " + protocol.Truncate(stdout, 200)
+			if failClosed {
+				return protocol.FailedClosed(r.Command, "unparseable stdout (expected a JSON object)"), note
+			}
+			return nil, note
+		}
+	}
+	switch {
+	case r.ExitCode == 2:
+		if !CursorRefuses(cursorEvent) || !ev.Can(protocol.CapBlock) {
+			return nil, "exit code 2 has no effect on " + cursorEvent
+		}
+		msg := firstNonEmpty(stderr, str(obj, "agent_message"), str(obj, "user_message"), protocol.ClaudeDefaultBlockReason)
+		return &protocol.Contribution{Decision: protocol.DecisionBlock, Message: msg}, ""
+	case r.ExitCode != 0:
+		line, _, _ := strings.Cut(stderr, "\n")
+		note := "hook " + protocol.ExitText(r.ExitCode)
+		if line != "" {
+			note += ": " + line
+		}
+		if failClosed {
+			return protocol.FailedClosed(r.Command, protocol.ExitText(r.ExitCode)), note
+		}
+		return nil, note
+	case obj == nil:
+		return nil, ""
+	}
+	c, note, ok := cursorJSON(cursorEvent, reads, ev, obj)
+	if !ok && failClosed {
+		return protocol.FailedClosed(r.Command, "unreadable reply: "+note), note
+	}
+	if c.IsEmpty() {
+		return nil, note
+	}
+	return c, note
+}
+
+// cursorJSON applies a reply object; ok is false when a field Cursor reads
+// here holds something Cursor would refuse (then nothing applies).
+func cursorJSON(event string, reads cursorReads, ev *protocol.Event, obj map[string]any) (c *protocol.Contribution, note string, ok bool) {
+	c = &protocol.Contribution{}
+	var notes []string
+	ignored := func(key string) {
+		if _, present := obj[key]; present {
+			notes = append(notes, key+" has no effect on "+event)
+		}
+	}
+	decide := func(d protocol.Decision, msg string, can protocol.Capability) {
+		if !ev.Can(can) {
+			notes = append(notes, "a "+string(d)+" has no effect on "+event+" here")
+			return
+		}
+		c.Decision, c.Message = d, msg
+	}
+	if reads&cursorPermission != 0 {
+		reason := firstNonEmpty(str(obj, "agent_message"), str(obj, "user_message"))
+		switch p := obj["permission"]; p {
+		case nil:
+		case "allow":
+			decide(protocol.DecisionAllow, "", protocol.CapApprove)
+		case "deny":
+			decide(protocol.DecisionBlock, firstNonEmpty(reason, protocol.ClaudeDefaultBlockReason), protocol.CapBlock)
+		case "ask":
+			decide(protocol.DecisionAsk, reason, protocol.CapApprove)
+		default:
+			return nil, `permission must be "allow", "deny" or "ask"`, false
+		}
+	} else {
+		ignored("permission")
+	}
+	if v, present := obj["updated_input"]; present && v != nil {
+		m, isObj := v.(map[string]any)
+		switch {
+		case reads&cursorUpdatedInput == 0 || !ev.Can(protocol.CapModify):
+			ignored("updated_input")
+		case !isObj:
+			return nil, "updated_input must be an object", false
+		default:
+			c.Args, c.ReplaceArgs = m, true
+		}
+	}
+	if v, present := obj["continue"]; present {
+		cont, isBool := v.(bool)
+		switch {
+		case reads&cursorContinue == 0:
+			ignored("continue")
+		case !isBool:
+			return nil, "continue must be a boolean", false
+		case !cont:
+			decide(protocol.DecisionBlock, firstNonEmpty(str(obj, "user_message"), protocol.ClaudeDefaultBlockReason), protocol.CapBlock)
+		}
+	}
+	if s := str(obj, "followup_message"); s != "" {
+		if reads&cursorFollowup != 0 {
+			decide(protocol.DecisionBlock, s, protocol.CapContinue)
+		} else {
+			ignored("followup_message")
+		}
+	}
+	if s := str(obj, "additional_context"); s != "" {
+		if reads&cursorContext != 0 && ev.Can(protocol.CapContext) {
+			c.Context = s
+		} else {
+			ignored("additional_context")
+		}
+	}
+	if env, isObj := obj["env"].(map[string]any); isObj && reads&cursorEnv != 0 {
+		for k, v := range env {
+			if s, isStr := v.(string); isStr {
+				if c.Env == nil {
+					c.Env = map[string]string{}
+				}
+				c.Env[k] = s
+			}
+		}
+	}
+	return c, strings.Join(notes, "; "), true
+}
+
+func str(obj map[string]any, key string) string {
+	s, _ := obj[key].(string)
+	return s
+}

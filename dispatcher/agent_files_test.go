@@ -1,0 +1,226 @@
+package dispatcher
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// entryView is what the loader tests compare of an entry.
+type entryView struct {
+	event, declared, command, matcher string
+	dialect                           protocol.Dialect
+	runBy                             string
+	timeout                           string
+	failClosed                        bool
+	unsupported                       bool
+}
+
+func view(e *Entry) entryView {
+	return entryView{e.Event.Name, e.DeclaredAs, e.Command, e.Matcher, e.Dialect, e.RunBy, e.TimeoutSeconds(), e.FailClosed, e.Unsupported != ""}
+}
+
+func TestAgentHookFileLoaders(t *testing.T) {
+	own := `'/usr/local/bin/hermes-hooks' hook `
+	for _, tc := range []struct {
+		name  string
+		parse func([]byte, string) ([]*Entry, []Warning, error)
+		data  string
+		want  []entryView
+		warns []string
+	}{
+		{name: "codex grouped", parse: parseCodexHooks,
+			data: `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./g.sh","timeout":30},
+				{"type":"command","command":"` + own + `codex"}]}],
+				"Interrupt":[{"hooks":[{"command":"x"}]}], "PostCompact":[{"hooks":[{"command":"./c.sh"}]}]}}`,
+			want: []entryView{
+				{"PostCompact", "PostCompact", "./c.sh", "", protocol.Claude, "codex", "600", false, false},
+				{"pre_tool_call", "PreToolUse", "./g.sh", "Bash", protocol.Claude, "codex", "30", false, false},
+			},
+			warns: []string{"hooks.Interrupt: 'Interrupt' is not a Codex CLI event hermes-hooks serves; skipped"}},
+		{name: "copilot flat camelCase", parse: parseCopilotHooks,
+			data: `{"version":1,"hooks":{"preToolUse":[
+				{"type":"command","bash":"./g.sh","powershell":"g.ps1","timeoutSec":20,"matcher":"bash|view"},
+				{"type":"command","command":"./x.sh","cwd":"sub"},
+				{"type":"command","exec":"/bin/echo","args":["a b"]},
+				{"type":"command","powershell":"g.ps1"},
+				{"type":"command","bash":"` + own + `copilot"}],
+				"agentStop":[{"type":"command","bash":"./s.sh","timeout":5}]}}`,
+			want: []entryView{
+				{"pre_verify", "agentStop", "./s.sh", "", protocol.Claude, "copilot", "5", false, false},
+				{"pre_tool_call", "preToolUse", "./g.sh", "Bash|Read", protocol.Claude, "copilot", "20", false, false},
+				{"pre_tool_call", "preToolUse", "./x.sh", "", protocol.Claude, "copilot", "600", false, false},
+				{"pre_tool_call", "preToolUse", "/bin/echo 'a b'", "", protocol.Claude, "copilot", "600", false, false},
+				{"pre_tool_call", "preToolUse", "g.ps1", "", protocol.Claude, "copilot", "600", false, true},
+			},
+			warns: []string{"hooks.preToolUse[1].cwd is not supported here", "has type 'command': a powershell shell command"}},
+		{name: "copilot grouped PascalCase", parse: parseCopilotHooks,
+			data: `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","bash":"./g.sh","timeoutSec":9}]}],
+				"postToolUse":[{"matcher":"edit.*","hooks":[{"command":"./p.sh"}]}]}}`,
+			want: []entryView{
+				{"pre_tool_call", "PreToolUse", "./g.sh", "Bash", protocol.Claude, "copilot", "9", false, false},
+				{"post_tool_call", "postToolUse", "./p.sh", "^(?:edit.*)$", protocol.Claude, "copilot", "600", false, false},
+			}},
+		{name: "copilot disableAllHooks", parse: parseCopilotHooks,
+			data:  `{"disableAllHooks":true,"hooks":{"preToolUse":[{"bash":"./g.sh"}]}}`,
+			warns: []string{"disableAllHooks: is true"}},
+		{name: "cursor", parse: parseCursorHooks,
+			data: `{"version":1,"hooks":{
+				"beforeShellExecution":[{"command":"./g.sh","timeout":2.5,"failClosed":true,"dialect":"hermes"}],
+				"preToolUse":[{"command":"./p.sh","matcher":"Shell|Read"},{"command":"` + own + `cursor"}],
+				"stop":[{"command":"./s.sh","failClosed":true},{"type":"prompt","prompt":"done?"}],
+				"beforeSubmitPrompt":[{"command":"./b.sh","matcher":"x"}],
+				"afterAgentThought":[{"command":"./t.sh"}],
+				"sessionEnd":[{"type":"mcp"}], "postToolUse":"nope"}}`,
+			want: []entryView{
+				{"pre_tool_call", "beforeShellExecution", "./g.sh", "", protocol.Cursor, "cursor", "2.5", true, false},
+				{"pre_llm_call", "beforeSubmitPrompt", "./b.sh", "", protocol.Cursor, "cursor", "30", false, false},
+				{"pre_tool_call", "preToolUse", "./p.sh", "Shell|Read", protocol.Cursor, "cursor", "600", false, false},
+				{"pre_verify", "stop", "./s.sh", "", protocol.Cursor, "cursor", "600", false, false},
+				{"pre_verify", "stop", "prompt: done?", "", protocol.Cursor, "cursor", "600", false, true},
+			},
+			warns: []string{
+				"hooks.afterAgentThought: 'afterAgentThought' is not a Cursor event hermes-hooks serves; skipped",
+				"hooks.beforeSubmitPrompt[0].matcher is ignored on beforeSubmitPrompt",
+				"hooks.postToolUse: must be a list of hooks; skipped",
+				"hooks.sessionEnd[0] has unknown type 'mcp'; skipped",
+				"hooks.stop[0].failClosed is only honored",
+				"hooks.stop[1] has type 'prompt': a prompt handler: it needs a model"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			entries, warns, err := tc.parse([]byte(tc.data), "/nowhere/hooks.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []entryView
+			for _, e := range entries {
+				got = append(got, view(e))
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("entries:\n%+v\nwant:\n%+v", got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Errorf("entry %d = %+v, want %+v", i, got[i], tc.want[i])
+				}
+			}
+			all := ""
+			for _, w := range warns {
+				all += w.String() + "\n"
+			}
+			for _, w := range tc.warns {
+				if !strings.Contains(all, w) {
+					t.Errorf("warnings lack %q:\n%s", w, all)
+				}
+			}
+		})
+	}
+}
+
+// TestAgentHookFilesLoad: the config keys and LoadOptions name the files;
+// a missing config-named one is a warning, a missing flag-named one an
+// error; a project's file gives its hooks a project scope.
+func TestAgentHookFilesLoad(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "proj", ".cursor", "hooks.json"), `{"hooks":{"beforeReadFile":[{"command":"./r.sh"}]}}`)
+	writeFile(t, filepath.Join(dir, "proj", ".codex", "hooks.json"), `{"hooks":{"Stop":[{"hooks":[{"command":"./s.sh"}]}]}}`)
+	writeFile(t, filepath.Join(dir, "proj", ".github", "hooks", "h.json"), `{"hooks":{"sessionStart":[{"bash":"./c.sh"}]}}`)
+	cfgPath := filepath.Join(dir, "config.yaml")
+	writeFile(t, cfgPath, "cursor_hooks: [proj/.cursor/hooks.json, gone.json]\ncodex_hooks: proj/.codex/hooks.json\ncopilot_hooks: 7\n")
+	cfg, err := Load(cfgPath, LoadOptions{CopilotHooks: []string{filepath.Join(dir, "proj", ".github", "hooks", "h.json")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range cfg.Entries {
+		got = append(got, e.RunBy+" "+e.DeclaredAs+" "+e.Scope.Project)
+	}
+	proj := filepath.Join(dir, "proj")
+	want := []string{"codex Stop " + proj, "copilot sessionStart " + proj, "cursor beforeReadFile " + proj}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("entries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(cfg.CursorHooks) != 1 || len(cfg.CodexHooks) != 1 || len(cfg.CopilotHooks) != 1 || len(cfg.AgentHookFiles()) != 3 {
+		t.Errorf("files read: %v", cfg.AgentHookFiles())
+	}
+	warns := ""
+	for _, w := range cfg.Warnings {
+		warns += w.String() + "\n"
+	}
+	for _, w := range []string{"cursor_hooks: " + filepath.Join(dir, "gone.json") + ": no such file; skipped",
+		"copilot_hooks: must be a list of Copilot hooks file paths"} {
+		if !strings.Contains(warns, w) {
+			t.Errorf("warnings lack %q:\n%s", w, warns)
+		}
+	}
+	if _, err := Load(cfgPath, LoadOptions{CursorHooks: []string{filepath.Join(dir, "gone.json")}}); err == nil {
+		t.Error("a missing --cursor-hooks file loaded")
+	}
+}
+
+// TestCursorEntrySelection: a Cursor entry fires only for the firings its
+// Cursor event stands for, and its matcher reads Cursor's tool names.
+func TestCursorEntrySelection(t *testing.T) {
+	entries, _, err := parseCursorHooks([]byte(`{"hooks":{
+		"beforeShellExecution":[{"command":"shell"}],
+		"beforeReadFile":[{"command":"read"}],
+		"preToolUse":[{"command":"any"},{"command":"shell-or-read","matcher":"Shell|Read"}]}}`), "/x/hooks.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &Config{Entries: entries, Tools: protocol.DefaultTools()}
+	cfg.finish()
+	d, err := New(cfg, Options{Gate: AllowAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pre, _ := protocol.Lookup("pre_tool_call")
+	for tool, want := range map[string]string{
+		"terminal":   "shell,any,shell-or-read",
+		"Bash":       "shell,any,shell-or-read",
+		"read_file":  "read,any,shell-or-read",
+		"web_search": "any",
+	} {
+		var got []string
+		for _, e := range d.Select(pre, map[string]any{"tool_name": tool}) {
+			got = append(got, e.Command)
+		}
+		if g := strings.Join(got, ","); g != want {
+			t.Errorf("%s selects %s, want %s", tool, g, want)
+		}
+	}
+}
+
+func FuzzParseCodexHooks(f *testing.F) {
+	f.Add([]byte(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"x","timeout":3}]}]}}`))
+	f.Add([]byte(`{"hooks":{"Interrupt":[{"hooks":[{"type":"mcp_tool","server":"s"}]}]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzAgentFile(t, parseCodexHooks, data, protocol.Claude, "codex") })
+}
+
+func FuzzParseCopilotHooks(f *testing.F) {
+	f.Add([]byte(`{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"x","timeoutSec":3,"matcher":"bash|(view"}]}}`))
+	f.Add([]byte(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"exec":"e","args":["a"]}]}],"agentStop":[{"powershell":"p"}]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzAgentFile(t, parseCopilotHooks, data, protocol.Claude, "copilot") })
+}
+
+func FuzzParseCursorHooks(f *testing.F) {
+	f.Add([]byte(`{"version":1,"hooks":{"beforeShellExecution":[{"command":"x","timeout":1.5,"failClosed":true}]}}`))
+	f.Add([]byte(`{"hooks":{"preToolUse":[{"command":"x","matcher":"(Shell"},{"type":"prompt","prompt":7}],"stop":[1]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzAgentFile(t, parseCursorHooks, data, protocol.Cursor, "cursor") })
+}
+
+// fuzzAgentFile: no hook file may panic its parser; every entry it returns
+// has a command, the file's dialect and its agent.
+func fuzzAgentFile(t *testing.T, parse func([]byte, string) ([]*Entry, []Warning, error), data []byte, dialect protocol.Dialect, agent string) {
+	entries, _, err := parse(data, "fuzz.json")
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.Dialect != dialect || e.Command == "" || e.RunBy != agent || e.Event == nil {
+			t.Fatalf("bad entry %+v", e)
+		}
+	}
+}
