@@ -265,6 +265,9 @@ func NewHookInfo(st *HookStatus) HookInfo {
 type Listing struct {
 	Config         string            `json:"config"`
 	ClaudeSettings []string          `json:"claude_settings"`
+	CodexHooks     []string          `json:"codex_hooks"`
+	CopilotHooks   []string          `json:"copilot_hooks"`
+	CursorHooks    []string          `json:"cursor_hooks"`
 	ProjectHooks   string            `json:"project_hooks,omitempty"`
 	Allowlist      string            `json:"allowlist"`
 	Hooks          []HookInfo        `json:"hooks"`
@@ -277,6 +280,9 @@ func NewListing(configPath string, cfg *dispatcher.Config, allowlistPath string,
 	l := Listing{
 		Config:         configPath,
 		ClaudeSettings: append([]string{}, cfg.ClaudeSettings...),
+		CodexHooks:     append([]string{}, cfg.CodexHooks...),
+		CopilotHooks:   append([]string{}, cfg.CopilotHooks...),
+		CursorHooks:    append([]string{}, cfg.CursorHooks...),
 		ProjectHooks:   cfg.ProjectHooks,
 		Allowlist:      allowlistPath,
 		Hooks:          make([]HookInfo, 0, len(statuses)),
