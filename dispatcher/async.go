@@ -184,11 +184,13 @@ func (d *Dispatcher) takePending(ev *protocol.Event, session string) []protocol.
 }
 
 // Close stops the dispatcher's background work: async hooks still running
-// are cancelled (their process groups killed), and Close waits for them.
-// Dispatch must not be called after Close.
+// are cancelled (their process groups killed), worker processes are
+// stopped (StopWorkers), and Close waits for both. Dispatch must not be
+// called after Close.
 func (d *Dispatcher) Close() error {
 	d.async.init()
 	d.async.cancel()
+	d.StopWorkers()
 	d.async.wg.Wait()
 	return nil
 }

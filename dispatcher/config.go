@@ -111,6 +111,14 @@ type Entry struct {
 	// "cursor" for theirs): that agent runs it itself, so a dispatch
 	// CalledBy that agent skips it.
 	RunBy string
+	// Worker keeps the hook's process alive between events (worker: true):
+	// one JSON payload per line in, one reply per line out (see
+	// WorkerEnv). Workers is its pool size (default 1, at most
+	// MaxWorkers), WorkerIdle how long an idle worker is kept
+	// (DefaultWorkerIdle).
+	Worker     bool
+	Workers    int
+	WorkerIdle time.Duration
 	// Duplicate is set on a listed entry that repeats an earlier one (same
 	// event, dialect, matcher and command): it is shown, as Hermes shows
 	// it, but registers — and runs — once.

@@ -49,6 +49,10 @@ type Options struct {
 	// for a process that exits right after one dispatch — handed to
 	// another process (AsyncExternal), which runs them with AsyncInline.
 	Async AsyncMode
+	// OneShotWorkers runs worker entries as ordinary one-shot hooks (one
+	// payload, then EOF on stdin): for a process that exits after one
+	// dispatch, where a kept-alive worker would serve nobody.
+	OneShotWorkers bool
 }
 
 // AsyncMode is how a Dispatcher runs async hooks.
@@ -76,6 +80,7 @@ type Dispatcher struct {
 	env      []string
 	sem      chan struct{}
 	payload  protocol.PayloadEnv
+	workers  workers
 }
 
 // UnknownEventError is returned for an event name nobody knows.
@@ -249,9 +254,13 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 		case v.Kind == VerdictRun:
 			runnable = append(runnable, i)
 		case v.Kind == VerdictBlock:
+			d.stopWorkers(e)
 			reports[i].Skipped = v.Reason
 			reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock, Message: v.Reason}
 		default:
+			// Revoked or changed since approval: its worker, started from
+			// the approved files, stops at once.
+			d.stopWorkers(e)
 			reports[i].Skipped = v.Reason
 		}
 	}

@@ -210,7 +210,8 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 }
 
 // parseEntry validates one hook definition exactly as Hermes does (see the
-// Hermes reference §1.3), plus our keys: dialect, priority, onFailure.
+// Hermes reference §1.3), plus our keys: dialect, priority, onFailure,
+// worker, workers, worker_idle.
 func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index int, n *yaml.Node, dialect protocol.Dialect, source string) *Entry {
 	if n.Kind != yaml.MappingNode {
 		cfg.warn(path, " must be a mapping with a 'command' key; got "+pyType(n))
@@ -256,6 +257,7 @@ func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index i
 			cfg.warn(path, ".priority must be an integer (got "+pyRepr(p)+"); using 0")
 		}
 	}
+	cfg.parseWorker(e, path, n)
 	e.match = compileMatcher(e, func(msg string) { cfg.warn(path, ".matcher: "+msg) })
 	e.ready = true
 	return e

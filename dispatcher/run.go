@@ -192,9 +192,13 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 		if spawnErr == "" && e.Dialect == protocol.Claude && ev.EnvFile {
 			envFile, spec.Env = claudeEnvFile(spec.Env)
 		}
-		if spawnErr != "" {
+		switch {
+		case spawnErr != "":
 			res.SpawnError = spawnErr
-		} else {
+		case e.Worker && !d.opts.OneShotWorkers:
+			spec.Stdin = payload
+			res = d.runWorker(ctx, h, spec)
+		default:
 			spec.Stdin = payload
 			res = run(ctx, spec)
 		}
@@ -248,6 +252,9 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 	}
 	if res.StdoutTruncated {
 		rep.Note = joinNote(rep.Note, "stdout exceeded the output cap and was truncated")
+	}
+	if e.Worker && d.opts.OneShotWorkers {
+		rep.Note = joinNote(rep.Note, "worker entry run one-shot (no hermes-hooks serve kept it alive)")
 	}
 }
 

@@ -223,6 +223,8 @@ type HookInfo struct {
 	Duplicate  bool       `json:"duplicate,omitempty"`
 	Source     string     `json:"source"`
 	RunBy      string     `json:"run_by,omitempty"`
+	Worker     bool       `json:"worker,omitempty"`
+	Workers    int        `json:"workers,omitempty"`
 	Script     string     `json:"script"`
 	Files      []string   `json:"files"`
 	TextOnly   string     `json:"text_only,omitempty"`
@@ -249,7 +251,7 @@ func NewHookInfo(st *HookStatus) HookInfo {
 	h := HookInfo{
 		Event: e.DeclaredAs, Canonical: e.Event.Name, Command: e.Command, Matcher: e.Matcher,
 		Timeout: e.Timeout.Seconds(), Dialect: string(e.Dialect), FailClosed: e.FailClosed,
-		Priority: e.Priority, Duplicate: e.Duplicate, Source: e.Source, RunBy: e.RunBy, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, Executable: st.Executable,
+		Priority: e.Priority, Duplicate: e.Duplicate, Source: e.Source, RunBy: e.RunBy, Worker: e.Worker, Workers: e.Workers, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, Executable: st.Executable,
 		Approved: st.Approved, ApprovedAt: st.Approval.ApprovedAt, Runs: st.Runs(),
 	}
 	if h.Files == nil {

@@ -322,6 +322,9 @@ type health struct {
 	Hooks       int    `json:"hooks"`
 	InFlight    int64  `json:"in_flight"`
 	ReloadError string `json:"reload_error,omitempty"`
+	// Workers are the worker entries that have run, with their live
+	// processes and, for one that kept crashing, why it was given up.
+	Workers []dispatcher.WorkerStatus `json:"workers,omitempty"`
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
@@ -329,7 +332,7 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	g := s.cur.Load()
-	h := health{Status: "ok", Generation: g.n, Hooks: len(g.cfg.Entries), InFlight: s.inflight.Load()}
+	h := health{Status: "ok", Generation: g.n, Hooks: len(g.cfg.Entries), InFlight: s.inflight.Load(), Workers: g.d.Workers()}
 	if e := s.reloadErr.Load(); e != nil {
 		h.ReloadError = *e
 	}

@@ -196,6 +196,12 @@ func (s *Server) reloadConfig() error {
 			g.n = prev.n + 1
 		}
 		s.cur.Store(g)
+		if prev != nil {
+			// The replaced hook set's workers stop (each after the
+			// request it is serving, if any); the new set starts its
+			// own from the files it approves.
+			go prev.d.StopWorkers()
+		}
 		s.configFiles, s.configFP, s.failedFP = next, fp, [32]byte{}
 		// Forget files no config depends on any more. (Only here: while a
 		// reload is pending, the files of the config in service and those

@@ -328,6 +328,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		hs.Close()
 	}
 	<-errc
+	// Async hooks and worker processes end with the server: nothing of it
+	// is left behind.
+	s.cur.Load().d.Close()
 	s.log.Info("stopped")
 	return nil
 }

@@ -112,6 +112,9 @@ func (a *app) dispatchOnce(cfg *dispatcher.Config, wd, event string, fields map[
 		// This process exits right after the dispatch: async hooks run in
 		// a process of their own (runAsyncChild).
 		Async: mode,
+		// ... and worker entries run one-shot: a worker kept alive by a
+		// process that exits now would serve nobody (serve keeps them).
+		OneShotWorkers: true,
 	})
 	if err != nil {
 		return protocol.Outcome{}, &exitError{code: 1, msg: err.Error()}

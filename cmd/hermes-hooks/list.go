@@ -105,6 +105,12 @@ func printList(w io.Writer, label string, cfg *dispatcher.Config, statuses []rep
 			if e.Priority != 0 {
 				fmt.Fprintf(&b, ", priority=%d", e.Priority)
 			}
+			if e.Worker {
+				b.WriteString(", worker")
+				if e.Workers > 1 {
+					fmt.Fprintf(&b, " ×%d", e.Workers)
+				}
+			}
 			if e.Duplicate {
 				b.WriteString(", duplicate: runs once")
 			}

@@ -87,7 +87,7 @@ func runTest(a *app, event string, o testOptions) error {
 	wd := cwd()
 	// Profile: test and doctor fire events as Hermes does, from a Hermes
 	// process with an active profile, so hooks see the payload Hermes sends.
-	d, err := dispatcher.New(cfg, dispatcher.Options{Gate: dispatcher.AllowAll, Cwd: wd, Warn: a.warn, Profile: "default"})
+	d, err := dispatcher.New(cfg, dispatcher.Options{Gate: dispatcher.AllowAll, Cwd: wd, Warn: a.warn, Profile: "default", OneShotWorkers: true})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,43 @@
+package dispatcher
+
+import (
+	"fmt"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// parseWorker reads worker, workers and worker_idle (seconds). A bad value
+// is a warning and the default, as for Hermes' own keys.
+func (cfg *Config) parseWorker(e *Entry, path string, n *yaml.Node) {
+	if w := mappingGet(n, "worker"); w != nil {
+		b, ok := yamlBool(w)
+		if !ok {
+			cfg.warn(path, ".worker must be true or false (got "+pyRepr(w)+"); running it one-shot")
+		}
+		e.Worker = b && ok
+	}
+	if w := mappingGet(n, "workers"); w != nil {
+		v, ok := pyInt(w)
+		switch {
+		case !ok || w.Tag == "!!bool" || v < 1:
+			cfg.warn(path, ".workers must be a whole number from 1 to "+fmt.Sprint(MaxWorkers)+" (got "+pyRepr(w)+"); using 1")
+			v = 1
+		case v > MaxWorkers:
+			cfg.warn(path, fmt.Sprintf(".workers=%d exceeds max %d; clamping", v, MaxWorkers))
+			v = MaxWorkers
+		}
+		e.Workers = v
+	}
+	if t := mappingGet(n, "worker_idle"); t != nil {
+		v, ok := pyInt(t)
+		if !ok || t.Tag == "!!bool" || v < 1 {
+			cfg.warn(path, ".worker_idle must be a whole number of seconds, at least 1 (got "+pyRepr(t)+"); using "+DefaultWorkerIdle.String())
+		} else {
+			e.WorkerIdle = time.Duration(v) * time.Second
+		}
+	}
+	if !e.Worker && (e.Workers != 0 || e.WorkerIdle != 0) {
+		cfg.warn(path, ".workers and .worker_idle apply to worker: true entries only; ignored")
+	}
+}

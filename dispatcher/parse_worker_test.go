@@ -1,0 +1,40 @@
+package dispatcher
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseWorkerKeys(t *testing.T) {
+	for _, tc := range []struct {
+		extra   []string
+		worker  bool
+		workers int
+		idle    time.Duration
+		warning string
+	}{
+		{[]string{"worker: true"}, true, 0, 0, ""},
+		{[]string{"worker: yes", "workers: 3", "worker_idle: 30"}, true, 3, 30 * time.Second, ""},
+		{[]string{"worker: 'true'"}, false, 0, 0, ".worker must be true or false"},
+		{[]string{"worker: true", "workers: 0"}, true, 1, 0, ".workers must be a whole number from 1 to 16"},
+		{[]string{"worker: true", "workers: 99"}, true, MaxWorkers, 0, ".workers=99 exceeds max 16; clamping"},
+		{[]string{"worker: true", "worker_idle: soon"}, true, 0, 0, ".worker_idle must be a whole number of seconds"},
+		{[]string{"workers: 2"}, false, 2, 0, "apply to worker: true entries only"},
+	} {
+		cfg, err := ParseConfig([]byte(hookYAML("pre_tool_call", "./x.sh", tc.extra...)), "t.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := cfg.Entries[0]
+		var warns []string
+		for _, w := range cfg.Warnings {
+			warns = append(warns, w.String())
+		}
+		joined := strings.Join(warns, "\n")
+		if e.Worker != tc.worker || e.Workers != tc.workers || e.WorkerIdle != tc.idle ||
+			(tc.warning == "") != (len(warns) == 0) || !strings.Contains(joined, tc.warning) {
+			t.Errorf("%v: worker=%v workers=%d idle=%v warnings=%q", tc.extra, e.Worker, e.Workers, e.WorkerIdle, joined)
+		}
+	}
+}

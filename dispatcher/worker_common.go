@@ -1,0 +1,41 @@
+package dispatcher
+
+import "time"
+
+// Worker entries (Entry.Worker) keep their hook process alive between
+// events: the dispatcher writes one JSON payload per line to its stdin and
+// reads one JSON reply per line from its stdout — the same replies a
+// one-shot run prints, or the envelope {"exit": N, "stdout": "…",
+// "stderr": "…"} for what a one-shot hook says with its exit status (a
+// Claude-dialect exit 2). One request is in flight per process; a pool of
+// up to Entry.Workers processes serves parallel firings.
+//
+// Safety is the one-shot runner's: each request has the entry's timeout,
+// after which the worker's process group is killed and the next request
+// starts a fresh one; a worker that dies or prints a line that is not a
+// JSON object is restarted with backoff, and one that keeps crashing is
+// marked failed (its requests fail, so fail_closed applies) instead of
+// being restarted forever. Idle workers stop after Entry.WorkerIdle;
+// Dispatcher.Close stops them all. Consent is checked per request like any
+// hook's: a worker runs the files the gate pinned when it started, and a
+// request whose pinned files differ (the script changed and was approved
+// again) stops the old workers first; a hook the gate no longer runs has
+// its workers stopped.
+
+// WorkerEnv is set (to "1") in a worker's environment, so that a script can
+// tell a worker start from a one-shot run (see agent-hooks/lib).
+const WorkerEnv = "HERMES_HOOK_WORKER"
+
+// DefaultWorkerIdle is how long an idle worker is kept (worker_idle).
+const DefaultWorkerIdle = 10 * time.Minute
+
+// MaxWorkers bounds an entry's pool (workers: N).
+const MaxWorkers = 16
+
+// WorkerStatus is one worker entry's state, for /healthz and reports.
+type WorkerStatus struct {
+	Event   string `json:"event"`
+	Command string `json:"command"`
+	Live    int    `json:"live"`
+	Failed  string `json:"failed,omitempty"`
+}

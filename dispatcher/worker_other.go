@@ -1,0 +1,20 @@
+//go:build !unix
+
+package dispatcher
+
+import "context"
+
+// workers: none on this system; worker entries run one-shot.
+type workers struct{}
+
+// Workers reports nothing: worker entries run one-shot here.
+func (d *Dispatcher) Workers() []WorkerStatus { return nil }
+
+// StopWorkers has no worker to stop here.
+func (d *Dispatcher) StopWorkers() {}
+
+func (d *Dispatcher) stopWorkers(*Entry) {}
+
+func (d *Dispatcher) runWorker(ctx context.Context, _ Hook, spec runSpec) runResult {
+	return run(ctx, spec)
+}

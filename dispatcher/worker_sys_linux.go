@@ -1,0 +1,8 @@
+package dispatcher
+
+import "syscall"
+
+// workerProcAttr: its own process group, and death with the dispatcher.
+func workerProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}

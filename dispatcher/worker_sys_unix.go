@@ -1,0 +1,10 @@
+//go:build unix && !linux
+
+package dispatcher
+
+import "syscall"
+
+// workerProcAttr: its own process group (no parent-death signal here).
+func workerProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true}
+}

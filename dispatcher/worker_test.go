@@ -1,0 +1,316 @@
+//go:build linux
+
+package dispatcher
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// workerScript is a Python worker whose behaviour the tool command picks:
+// "hang" never replies, "die" exits, "garbage" prints a non-JSON line,
+// "exit2" replies with the exit-status envelope; anything else is blocked
+// with "COMMAND PID", so tests see which process answered. Every start is
+// logged to $WORKER_LOG. IGNORE_EOF=1 makes it outlive its stdin.
+const workerScript = `#!/usr/bin/env python3
+import json, os, sys, time
+with open(os.environ["WORKER_LOG"], "a") as f:
+    f.write("start %d %s\n" % (os.getpid(), os.environ.get("HERMES_HOOK_WORKER", "-")))
+if os.environ.get("HERMES_HOOK_WORKER") != "1":
+    p = json.loads(sys.stdin.read() or "{}")
+    print(json.dumps({"action": "block", "message": "oneshot %s %d" % (p["tool_input"]["command"], os.getpid())}))
+    sys.exit(0)
+for line in sys.stdin:
+    cmd = json.loads(line)["tool_input"]["command"]
+    if cmd == "hang":
+        time.sleep(3600)
+    if cmd == "die":
+        sys.exit(3)
+    if cmd == "garbage":
+        print("not json", flush=True)
+        continue
+    if cmd == "exit2":
+        print(json.dumps({"exit": 2, "stderr": "refused by exit status"}), flush=True)
+        continue
+    sys.stderr.write("stderr of %s\n" % cmd)
+    sys.stderr.flush()
+    print(json.dumps({"action": "block", "message": "%s %d" % (cmd, os.getpid())}), flush=True)
+if os.environ.get("IGNORE_EOF"):
+    time.sleep(3600)
+`
+
+type workerFixture struct {
+	t   *testing.T
+	dir string
+	log string
+	d   *Dispatcher
+}
+
+func newWorkerFixture(t *testing.T, extraYAML []string, env ...string) *workerFixture {
+	t.Helper()
+	dir := t.TempDir()
+	f := &workerFixture{t: t, dir: dir, log: filepath.Join(dir, "starts.log")}
+	path := filepath.Join(dir, "worker.py")
+	if err := os.WriteFile(path, []byte(workerScript), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ParseConfig([]byte(hookYAML("pre_tool_call", path, append([]string{"worker: true"}, extraYAML...)...)), "test.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.finish()
+	for _, w := range cfg.Warnings {
+		t.Fatalf("config warning: %s", w)
+	}
+	f.d, err = New(cfg, Options{Gate: AllowAll, Env: append(os.Environ(), append(env, "WORKER_LOG="+f.log)...)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.d.Close() })
+	return f
+}
+
+// ask dispatches a terminal command and returns the hook's report and the
+// outcome's message.
+func (f *workerFixture) ask(command string) (protocol.HookReport, protocol.Outcome) {
+	f.t.Helper()
+	o := dispatch(f.t, f.d, "pre_tool_call", map[string]any{"tool_name": "terminal", "args": map[string]any{"command": command}})
+	return onlyReport(f.t, o), o
+}
+
+// pidOf reads the worker pid from an answer "COMMAND PID".
+func (f *workerFixture) pidOf(o protocol.Outcome, command string) int {
+	f.t.Helper()
+	rest, ok := strings.CutPrefix(o.Message, command+" ")
+	pid, err := strconv.Atoi(rest)
+	if !ok || err != nil || o.Decision != protocol.DecisionBlock {
+		f.t.Fatalf("answer to %q: %s %q", command, o.Decision, o.Message)
+	}
+	return pid
+}
+
+func (f *workerFixture) starts() int {
+	b, _ := os.ReadFile(f.log)
+	return strings.Count(string(b), "start ")
+}
+
+func awaitGone(t *testing.T, pid int) {
+	t.Helper()
+	if err := proctest.AwaitExit(pid, hangBound); err != nil {
+		t.Fatalf("worker %d still running: %v", pid, err)
+	}
+}
+
+// Replies come back to the firing that asked, in parallel, from a pool
+// that never grows past its size.
+func TestWorkerRepliesInOrderUnderParallelFirings(t *testing.T) {
+	f := newWorkerFixture(t, []string{"workers: 2"})
+	var wg sync.WaitGroup
+	pids := sync.Map{}
+	for i := range 30 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := fmt.Sprintf("cmd-%d", i)
+			_, o := f.ask(cmd)
+			pids.Store(f.pidOf(o, cmd), true)
+		}()
+	}
+	wg.Wait()
+	n := 0
+	pids.Range(func(any, any) bool { n++; return true })
+	if n < 1 || n > 2 || f.starts() > 2 {
+		t.Fatalf("%d worker pids, %d starts; want at most 2", n, f.starts())
+	}
+	// Sequential firings reuse a worker: no new start.
+	before := f.starts()
+	f.ask("again")
+	if f.starts() != before {
+		t.Fatalf("a firing started a new worker while one was idle")
+	}
+	st := f.d.Workers()
+	if len(st) != 1 || st[0].Live < 1 || st[0].Failed != "" {
+		t.Fatalf("Workers() = %+v", st)
+	}
+}
+
+// A request past its timeout kills the worker's group; it counts as a
+// timeout (fail_closed blocks) and the next request gets a fresh worker.
+func TestWorkerTimeoutKillsItAndRestarts(t *testing.T) {
+	f := newWorkerFixture(t, []string{"timeout: 1", "fail_closed: true"})
+	_, o := f.ask("first")
+	pid := f.pidOf(o, "first")
+	rep, o := f.ask("hang")
+	if !rep.TimedOut || o.Decision != protocol.DecisionBlock {
+		t.Fatalf("hang: report %+v, outcome %s %q", rep, o.Decision, o.Message)
+	}
+	awaitGone(t, pid)
+	_, o = f.ask("after")
+	if f.pidOf(o, "after") == pid {
+		t.Fatal("the timed-out worker answered again")
+	}
+}
+
+// A worker that dies, or prints a line that is not a JSON object, is
+// replaced; the request it failed reports an error.
+func TestWorkerCrashAndGarbageRestart(t *testing.T) {
+	for _, bad := range []string{"die", "garbage"} {
+		t.Run(bad, func(t *testing.T) {
+			f := newWorkerFixture(t, nil)
+			_, o := f.ask("first")
+			pid := f.pidOf(o, "first")
+			rep, o := f.ask(bad)
+			if rep.Error == "" || !strings.HasPrefix(rep.Error, "worker ") || o.Decision != protocol.DecisionNone {
+				t.Fatalf("%s: report %+v, outcome %s", bad, rep, o.Decision)
+			}
+			awaitGone(t, pid)
+			_, o = f.ask("after")
+			if f.pidOf(o, "after") == pid {
+				t.Fatal("the broken worker answered again")
+			}
+		})
+	}
+}
+
+// A worker that keeps crashing is given up, not restarted forever, and a
+// fail_closed guard blocks meanwhile.
+func TestWorkerCrashLoopMarkedFailed(t *testing.T) {
+	f := newWorkerFixture(t, []string{"fail_closed: true"})
+	for range crashLimit {
+		if _, o := f.ask("die"); o.Decision != protocol.DecisionBlock {
+			t.Fatalf("a crash of a fail_closed worker did not block: %s", o.Decision)
+		}
+	}
+	starts := f.starts()
+	rep, o := f.ask("ok")
+	if !strings.Contains(rep.Error, "failed: it crashed 5 times") || o.Decision != protocol.DecisionBlock {
+		t.Fatalf("after the crash loop: report %+v, outcome %s", rep, o.Decision)
+	}
+	if f.starts() != starts {
+		t.Fatal("a failed worker was started again")
+	}
+	if st := f.d.Workers(); len(st) != 1 || st[0].Failed == "" {
+		t.Fatalf("Workers() = %+v, want it marked failed", st)
+	}
+}
+
+// Claude-dialect workers say exit 2 with the envelope; stderr is each
+// request's own.
+func TestWorkerExitEnvelopeAndStderr(t *testing.T) {
+	f := newWorkerFixture(t, []string{"dialect: claude"})
+	rep, o := f.ask("exit2")
+	if o.Decision != protocol.DecisionBlock || o.Message != "refused by exit status" || rep.ExitCode == nil || *rep.ExitCode != 2 {
+		t.Fatalf("exit2: report %+v, outcome %s %q", rep, o.Decision, o.Message)
+	}
+	ev, _ := protocol.Lookup("pre_tool_call")
+	e := f.d.EntriesFor(ev)[0]
+	for _, cmd := range []string{"a", "b"} {
+		run := f.d.RunEntry(context.Background(), ev, e, map[string]any{"tool_name": "terminal", "args": map[string]any{"command": cmd}})
+		if string(run.Stderr) != "stderr of "+cmd+"\n" {
+			t.Fatalf("stderr of request %s = %q", cmd, run.Stderr)
+		}
+	}
+}
+
+// Idle workers stop after worker_idle.
+func TestWorkerIdleStops(t *testing.T) {
+	f := newWorkerFixture(t, []string{"worker_idle: 1"})
+	_, o := f.ask("once")
+	awaitGone(t, f.pidOf(o, "once"))
+	if st := f.d.Workers(); len(st) != 1 || st[0].Live != 0 {
+		t.Fatalf("Workers() = %+v, want none live", st)
+	}
+}
+
+// Close stops every worker, even one that ignores EOF on its stdin.
+func TestWorkerCloseKillsOneIgnoringEOF(t *testing.T) {
+	f := newWorkerFixture(t, nil, "IGNORE_EOF=1")
+	_, o := f.ask("once")
+	pid := f.pidOf(o, "once")
+	done := make(chan struct{})
+	go func() { f.d.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(hangBound):
+		t.Fatal("Close hung on a worker ignoring EOF")
+	}
+	awaitGone(t, pid)
+}
+
+// One-shot (a process that exits after one dispatch): the worker entry
+// runs as an ordinary hook, and the report says so.
+func TestWorkerEntryRunsOneShot(t *testing.T) {
+	f := newWorkerFixture(t, nil)
+	f.d.opts.OneShotWorkers = true
+	rep, o := f.ask("x")
+	if !strings.HasPrefix(o.Message, "oneshot x ") || !strings.Contains(rep.Note, "run one-shot") {
+		t.Fatalf("one-shot: report %+v, message %q", rep, o.Message)
+	}
+}
+
+// Consent: an edited script stops its worker at once and does not run
+// until approved again; a revoked one stops its worker too.
+func TestWorkerStoppedWhenScriptChangesOrIsRevoked(t *testing.T) {
+	home := t.TempDir()
+	dir := t.TempDir()
+	logPath := filepath.Join(dir, "starts.log")
+	path := filepath.Join(dir, "worker.py")
+	if err := os.WriteFile(path, []byte(workerScript), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	store := consent.NewStore(home)
+	if _, err := store.Approve("pre_tool_call", path); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ParseConfig([]byte(hookYAML("pre_tool_call", path, "worker: true", "fail_closed: true")), "test.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.finish()
+	d, err := New(cfg, Options{Gate: ConsentGate(consent.NewPolicy(store, consent.PolicyOptions{})), Env: append(os.Environ(), "WORKER_LOG="+logPath)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	f := &workerFixture{t: t, dir: dir, log: logPath, d: d}
+	_, o := f.ask("first")
+	pid := f.pidOf(o, "first")
+
+	// Edited: refused (a fail_closed guard blocks), and its worker is gone.
+	if err := os.WriteFile(path, []byte(workerScript+"# edited\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rep, o := f.ask("second")
+	if o.Decision != protocol.DecisionBlock || !strings.Contains(o.Message, "changed since approval") || rep.Ran {
+		t.Fatalf("edited: report %+v, outcome %s %q", rep, o.Decision, o.Message)
+	}
+	awaitGone(t, pid)
+
+	// Approved again: a new worker runs the new file.
+	if _, err := store.Approve("pre_tool_call", path); err != nil {
+		t.Fatal(err)
+	}
+	_, o = f.ask("third")
+	pid = f.pidOf(o, "third")
+
+	// Revoked: not run, worker stopped.
+	if _, err := store.Revoke(path); err != nil {
+		t.Fatal(err)
+	}
+	rep, _ = f.ask("fourth")
+	if rep.Ran {
+		t.Fatalf("revoked hook ran: %+v", rep)
+	}
+	awaitGone(t, pid)
+}
