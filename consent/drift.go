@@ -165,6 +165,19 @@ const maxCachedHashes = 4096
 // with one stat instead of reading it on every event. The zero value is
 // ready to use and safe for concurrent use.
 type HashCache struct {
+	// File, when set, is a digest file shared with other processes (one
+	// per HERMES_HOME, HashCacheFile): a one-shot dispatch then does not
+	// re-hash an unchanged large binary that an earlier process hashed.
+	// Only what may use the cache at all goes there (see cacheMinSize).
+	// Keyed by the file's full stat identity — device, inode, size, mode,
+	// and mtime and ctime in nanoseconds — it is as safe as the in-memory
+	// cache: an edit that restores the old mtime (touch -d) still moves
+	// ctime, which no user can set back, and a replacement changes the
+	// inode. It is a file in HERMES_HOME, as writable as the allowlist
+	// beside it: whoever can forge one can forge the other.
+	File     string
+	loadOnce sync.Once
+
 	mu sync.Mutex
 	m  map[string]cachedHash
 	// computed counts digests actually computed; tests use it to prove

@@ -131,6 +131,9 @@ func (p *Pins) hash(pf *pinned, t *Target, direct, primary bool, cache *HashCach
 	n, _ := f.ReadAt(head[:], 0)
 	elf = n == 4 && bytes.Equal(head[:], elfMagic)
 	if direct && elf && key.size >= cacheMinSize && cache != nil {
+		if cache.File != "" {
+			cache.loadShared()
+		}
 		if s, ok := cache.lookup(pf.path, key); ok {
 			return s, true, nil
 		}
@@ -162,6 +165,9 @@ func (p *Pins) hash(pf *pinned, t *Target, direct, primary bool, cache *HashCach
 		cache.computed.Add(1)
 		if direct && elf && key.size >= cacheMinSize {
 			cache.store(pf.path, key, sum)
+			if cache.File != "" {
+				cache.saveShared(pf.path, key, sum)
+			}
 		}
 	}
 	if content != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -67,7 +68,7 @@ func NewPolicy(store *Store, o PolicyOptions) *Policy {
 		v, _ := getenv(o.Env, k)
 		return v
 	}
-	return &Policy{
+	p := &Policy{
 		Store:      store,
 		SafeMode:   SafeMode(get("HERMES_SAFE_MODE")),
 		Accept:     o.AcceptFlag,
@@ -75,6 +76,11 @@ func NewPolicy(store *Store, o PolicyOptions) *Policy {
 		Warn:       o.Warn,
 		Prompter:   o.Prompter,
 	}
+	if store != nil {
+		// One-shot processes share the digests of large hook binaries.
+		p.hashes.File = filepath.Join(store.Home(), HashCacheFile)
+	}
+	return p
 }
 
 // EffectiveAccept combines the three accept channels: the --accept-hooks

@@ -1,0 +1,102 @@
+package consent
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+)
+
+// HashCacheFile is the name, in HERMES_HOME, of the digests of large hook
+// binaries that one-shot dispatches share (see HashCache.File).
+const HashCacheFile = "hook-hashes.json"
+
+// maxHashFileBytes bounds the shared digest file; past it, it is ignored
+// (and rewritten with what this process learns).
+const maxHashFileBytes = 4 << 20
+
+// hashFile is the shared cache's JSON: path → the file's full stat
+// identity and its digest.
+type hashFile struct {
+	Version int                  `json:"version"`
+	Files   map[string]hashEntry `json:"files"`
+}
+
+type hashEntry struct {
+	Dev     uint64 `json:"dev"`
+	Ino     uint64 `json:"ino"`
+	Size    int64  `json:"size"`
+	MtimeNS int64  `json:"mtime_ns"`
+	CtimeNS int64  `json:"ctime_ns"`
+	Mode    uint32 `json:"mode"`
+	SHA256  string `json:"sha256"`
+}
+
+func (h hashEntry) key() fileKey {
+	return fileKey{size: h.Size, mtime: h.MtimeNS, ctime: h.CtimeNS, dev: h.Dev, ino: h.Ino, mode: os.FileMode(h.Mode)}
+}
+
+func entryOf(k fileKey, sum string) hashEntry {
+	return hashEntry{Dev: k.dev, Ino: k.ino, Size: k.size, MtimeNS: k.mtime, CtimeNS: k.ctime, Mode: uint32(k.mode), SHA256: sum}
+}
+
+// readHashFile reads the shared cache; a missing, oversized or broken file
+// is an empty cache (it only ever saves work).
+func readHashFile(path string) map[string]hashEntry {
+	data, err := fsutil.ReadRegular(path, "", maxHashFileBytes)
+	if err != nil {
+		return nil
+	}
+	var f hashFile
+	if json.Unmarshal(data, &f) != nil || f.Version != 1 {
+		return nil
+	}
+	return f.Files
+}
+
+// loadShared fills the memory cache from the shared file, once.
+func (c *HashCache) loadShared() {
+	c.loadOnce.Do(func() {
+		files := readHashFile(c.File)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for p, e := range files {
+			if c.m == nil {
+				c.m = make(map[string]cachedHash, len(files))
+			}
+			if len(c.m) < maxCachedHashes {
+				c.m[p] = cachedHash{key: e.key(), sum: e.SHA256}
+			}
+		}
+	})
+}
+
+// saveShared records one digest in the shared file: under its lock, read,
+// merge, atomic replace. A failure only costs a later rehash.
+func (c *HashCache) saveShared(path string, key fileKey, sum string) {
+	unlock, err := fsutil.Lock(c.File + ".lock")
+	if err != nil {
+		return
+	}
+	defer unlock()
+	files := readHashFile(c.File)
+	if files == nil || len(files) >= maxCachedHashes {
+		files = map[string]hashEntry{}
+	}
+	if old, ok := files[path]; ok && old == entryOf(key, sum) {
+		return
+	}
+	files[path] = entryOf(key, sum)
+	// Forget files that are gone, so the file does not grow forever.
+	for p := range files {
+		if _, err := os.Lstat(p); err != nil {
+			delete(files, p)
+		}
+	}
+	data, err := json.MarshalIndent(hashFile{Version: 1, Files: files}, "", "  ")
+	if err != nil {
+		return
+	}
+	_ = fsutil.WriteAtomic(c.File, append(data, '\n'), 0o600, "."+filepath.Base(c.File)+".*.tmp", nil)
+}
