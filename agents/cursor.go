@@ -58,6 +58,15 @@ var cursorTools = map[string]string{
 func decodeCursor(name string, _ *protocol.Event, p map[string]any) map[string]any {
 	f := copyFields(p, 4)
 	alias(f, "conversation_id", "session_id")
+	if _, ok := f["cwd"]; !ok {
+		// Most Cursor events name the workspace, not a cwd: the first
+		// root is the project whose hooks apply.
+		if roots, ok := p["workspace_roots"].([]any); ok && len(roots) > 0 {
+			if r, ok := roots[0].(string); ok && r != "" {
+				f["cwd"] = r
+			}
+		}
+	}
 	tool := func(t string) { f["tool_name"] = t }
 	switch name {
 	case "preToolUse", "postToolUse", "postToolUseFailure":

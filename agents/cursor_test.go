@@ -11,7 +11,7 @@ func TestCursorGolden(t *testing.T) {
 	runGolden(t, cursor, []golden{
 		{
 			name: "block", payload: shell, canon: "pre_tool_call",
-			fields:  map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "rm -rf /"}, "session_id": "c1"},
+			fields:  map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "rm -rf /"}, "session_id": "c1", "cwd": "/p"},
 			outcome: protocol.Outcome{Decision: protocol.DecisionBlock, Message: "no rm -rf"},
 			stdout:  `{"permission":"deny","user_message":"no rm -rf","agent_message":"no rm -rf"}` + "\n",
 		},
