@@ -114,10 +114,10 @@ type contender struct {
 	cpu  []float64 // CPU time of every start
 }
 
-// interleave runs the contenders *hookN times a round for *rounds rounds,
+// interleave runs the contenders n times a round for *rounds rounds,
 // rotating which goes first, after warm starts of each. It returns the
 // per-round means (ms) of each contender and fills c.all.
-func interleave(cs []*contender, warm int) ([][]float64, error) {
+func interleave(cs []*contender, warm, n int) ([][]float64, error) {
 	for i := 0; i < warm; i++ {
 		for _, c := range cs {
 			if _, _, err := c.run(); err != nil {
@@ -128,7 +128,7 @@ func interleave(cs []*contender, warm int) ([][]float64, error) {
 	perRound := make([][]float64, len(cs))
 	for r := 0; r < *rounds; r++ {
 		sums := make([]float64, len(cs))
-		for i := 0; i < *hookN; i++ {
+		for i := 0; i < n; i++ {
 			for k := range cs {
 				j := (k + i) % len(cs)
 				ms, cpu, err := cs[j].run()
@@ -141,7 +141,7 @@ func interleave(cs []*contender, warm int) ([][]float64, error) {
 			}
 		}
 		for j := range cs {
-			perRound[j] = append(perRound[j], sums[j]/float64(*hookN))
+			perRound[j] = append(perRound[j], sums[j]/float64(n))
 		}
 	}
 	return perRound, nil
@@ -193,7 +193,7 @@ func (e *env) hookNoMatch() error {
 		return ms, cpu, nil
 	}}
 	cs := []*contender{dispatch, hook}
-	perRound, err := interleave(cs, 3)
+	perRound, err := interleave(cs, 3, *hookN)
 	if err != nil {
 		return err
 	}
@@ -308,7 +308,7 @@ func (e *env) hookForward() error {
 		return ms, cpu, nil
 	}}
 	cs := []*contender{hook, roundTrip, version}
-	perRound, err := interleave(cs, 3)
+	perRound, err := interleave(cs, 3, *hookN)
 	if err != nil {
 		return fmt.Errorf("%w; serve's log ends:\n%s", err, tailFile(logPath))
 	}

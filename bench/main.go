@@ -122,6 +122,9 @@ func run() error {
 	if err := e.hookVerb(); err != nil {
 		return err
 	}
+	if err := e.workers(); err != nil {
+		return err
+	}
 	fmt.Printf("\ntotal bench time %.0fs\n", time.Since(e.startTime).Seconds())
 	return nil
 }
