@@ -8,15 +8,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"golang.org/x/sys/unix"
 )
 
 // crashLimit crashes within crashWindow mark a pool failed.
@@ -45,9 +46,15 @@ type workerPool struct {
 
 // worker is one live worker process.
 type worker struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	lines  chan []byte // stdout lines; closed at EOF
+	cmd *exec.Cmd
+	// stdin and stdout are pipes with deadlines: the request goroutine
+	// writes the payload and reads the reply itself (no hand-off to a
+	// reader goroutine, which costs more than the round trip on a busy
+	// machine), bounded by the request's timeout.
+	stdin  *os.File
+	stdout *os.File
+	rd     *bufio.Reader
+	cap    int
 	stderr *stderrPump
 	exited chan struct{}
 	idle   *time.Timer
@@ -129,7 +136,7 @@ func (d *Dispatcher) runWorker(ctx context.Context, h Hook, spec runSpec) runRes
 	start := time.Now()
 	var key string
 	if h.pins != nil {
-		key = fmt.Sprint(h.pins.Sums())
+		key = strings.Join(h.pins.Sums(), " ")
 	}
 	p, err := d.pool(h.Entry, key)
 	if err != nil {
@@ -157,44 +164,100 @@ func (p *workerPool) request(ctx context.Context, spec runSpec) runResult {
 		}
 		return runResult{SpawnError: err.Error()}
 	}
-	select {
-	case _, ok := <-w.lines:
+	if w.rd.Buffered() > 0 || readable(w.stdout) {
 		// A line nobody asked for (or EOF while idle): its replies can no
 		// longer be matched to requests.
 		why := "printed a line nobody asked for"
-		if !ok {
+		select {
+		case <-w.exited:
 			why = "exited while idle"
+		default:
 		}
 		p.crashed(w, why)
 		return runResult{SpawnError: "worker " + why}
-	default:
 	}
 	w.stderr.take() // what it wrote while idle belongs to no request
-	line := append(bytes.TrimRight(spec.Stdin, "\n"), '\n')
-	if _, err := w.stdin.Write(line); err != nil {
-		p.crashed(w, "its stdin is closed")
-		return runResult{SpawnError: "worker " + p.e.Command + " exited before reading the event"}
-	}
-	select {
-	case reply, ok := <-w.lines:
-		if !ok {
-			<-w.exited
-			why := "exited (" + exitWord(w.cmd.ProcessState) + ") without replying"
-			p.crashed(w, why)
-			return runResult{SpawnError: "worker " + why, Stderr: w.takeStderr()}
-		}
-		res, bad := decodeWorkerReply(reply)
-		res.Stderr = append(res.Stderr, w.takeStderr()...)
-		if bad != "" {
-			p.crashed(w, bad)
-			return runResult{SpawnError: "worker " + bad, Stderr: res.Stderr}
-		}
-		p.put(w)
-		return res
-	case <-tctx.Done():
+	deadline, _ := tctx.Deadline()
+	_ = w.stdin.SetWriteDeadline(deadline)
+	_ = w.stdout.SetReadDeadline(deadline)
+	// The caller giving up interrupts the write or the read at once.
+	stop := context.AfterFunc(ctx, func() {
+		_ = w.stdin.SetWriteDeadline(time.Now())
+		_ = w.stdout.SetReadDeadline(time.Now())
+	})
+	reply, err := w.exchange(spec.Stdin)
+	stop()
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
 		p.discard(w)
 		return p.ended(ctx, w)
+	case errors.Is(err, errLongReply):
+		p.crashed(w, err.Error())
+		return runResult{SpawnError: "worker " + err.Error(), Stderr: w.takeStderr()}
+	case err != nil:
+		// EOF on its stdout or a closed stdin: it is gone.
+		p.kill(w)
+		why := "exited (" + exitWord(w.cmd.ProcessState) + ") without replying"
+		p.countCrash(why)
+		return runResult{SpawnError: "worker " + why, Stderr: w.takeStderr()}
 	}
+	res, bad := decodeWorkerReply(reply)
+	res.Stderr = append(res.Stderr, w.takeStderr()...)
+	if bad != "" {
+		p.crashed(w, bad)
+		return runResult{SpawnError: "worker " + bad, Stderr: res.Stderr}
+	}
+	p.put(w)
+	return res
+}
+
+// errLongReply: a reply line past the output cap.
+var errLongReply = errors.New("printed a reply longer than the output cap")
+
+// exchange writes one payload line and reads one reply line (blank lines
+// skipped), within the deadlines set on the pipes.
+func (w *worker) exchange(payload []byte) ([]byte, error) {
+	line := append(bytes.TrimRight(payload, "\n"), '\n')
+	if _, err := w.stdin.Write(line); err != nil {
+		return nil, err
+	}
+	for {
+		var reply []byte
+		for {
+			chunk, err := w.rd.ReadSlice('\n')
+			if len(reply)+len(chunk) > w.cap {
+				return nil, errLongReply
+			}
+			reply = append(reply, chunk...)
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			break
+		}
+		if len(bytes.TrimSpace(reply)) > 0 {
+			return reply, nil
+		}
+	}
+}
+
+// readable reports whether f has data (or EOF) waiting, without reading.
+// (Through SyscallConn: f.Fd() would switch the pipe to blocking mode, and
+// its read deadlines would no longer apply.)
+func readable(f *os.File) bool {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	ready := false
+	_ = rc.Control(func(fd uintptr) {
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		n, err := unix.Poll(fds, 0)
+		ready = err == nil && n > 0
+	})
+	return ready
 }
 
 // ended is the result of a request cut short by its timeout or its caller.
@@ -262,7 +325,9 @@ func (p *workerPool) get(ctx context.Context, spec runSpec) (*worker, error) {
 		w := p.free[n-1]
 		p.free = p.free[:n-1]
 		p.mu.Unlock()
-		w.idle.Stop()
+		if w.idle != nil {
+			w.idle.Stop()
+		}
 		return w, nil
 	}
 	wait := p.backoff()
@@ -318,7 +383,11 @@ func (p *workerPool) put(w *worker) {
 	if idle <= 0 {
 		idle = DefaultWorkerIdle
 	}
-	w.idle = time.AfterFunc(idle, func() { p.retire(w) })
+	if w.idle == nil {
+		w.idle = time.AfterFunc(idle, func() { p.retire(w) })
+	} else {
+		w.idle.Reset(idle)
+	}
 }
 
 // retire stops an idle worker.
@@ -337,18 +406,26 @@ func (p *workerPool) retire(w *worker) {
 }
 
 // discard kills a worker whose request timed out or was cancelled.
-func (p *workerPool) discard(w *worker) {
-	w.kill()
-	p.gone()
-}
+func (p *workerPool) discard(w *worker) { p.kill(w) }
 
 // crashed kills a broken worker and counts the crash; too many within the
 // window mark the pool failed.
 func (p *workerPool) crashed(w *worker, why string) {
+	p.kill(w)
+	p.countCrash(why)
+}
+
+// kill ends a worker that is no longer of use.
+func (p *workerPool) kill(w *worker) {
 	w.kill()
+	p.gone()
+}
+
+// countCrash counts a crash; too many within the window mark the pool
+// failed.
+func (p *workerPool) countCrash(why string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.live--
 	now := time.Now()
 	kept := p.crashes[:0]
 	for _, t := range p.crashes {
@@ -372,7 +449,9 @@ func (p *workerPool) close() {
 	p.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, w := range free {
-		w.idle.Stop()
+		if w.idle != nil {
+			w.idle.Stop()
+		}
 		wg.Add(1)
 		go func() { defer wg.Done(); w.stop() }()
 	}
@@ -389,7 +468,7 @@ func startWorker(s runSpec) (*worker, error) {
 	if s.Cap <= 0 {
 		s.Cap = DefaultOutputCap
 	}
-	w := &worker{lines: make(chan []byte, 1), exited: make(chan struct{})}
+	w := &worker{cap: s.Cap, exited: make(chan struct{})}
 	newCmd := func(path string, argv []string) *exec.Cmd {
 		cmd := exec.Command(path)
 		cmd.Args = argv
@@ -399,54 +478,56 @@ func startWorker(s runSpec) (*worker, error) {
 		if s.Script != nil {
 			cmd.ExtraFiles = []*os.File{s.Script}
 		}
-		// A descendant holding stdout must not keep Wait (and so kill and
-		// Close) waiting after the worker is gone.
-		cmd.WaitDelay = drainGrace
 		return cmd
 	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	defer errW.Close() // the worker has its copy
-	cmd := newCmd(s.Path, s.Argv)
-	cmd.Stderr = errW
-	stdin, stdout, err := pipes(cmd)
-	if err == nil {
-		err = cmd.Start()
-		if errors.Is(err, syscall.ENOEXEC) && s.ShellFallback {
-			cmd = newCmd("/bin/sh", append([]string{"/bin/sh", s.Path}, s.Argv[1:]...))
-			cmd.Stderr = errW
-			if stdin, stdout, err = pipes(cmd); err == nil {
-				err = cmd.Start()
+	var parent, child [3]*os.File // stdin, stdout, stderr
+	defer func() {
+		for _, f := range child {
+			if f != nil {
+				f.Close() // the worker has its copies
 			}
 		}
-	}
-	if err != nil {
-		errR.Close()
-		return nil, err
-	}
-	if w.stderr, err = newStderrPump(errR, s.Cap); err != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		errR.Close()
-		return nil, err
-	}
-	w.cmd, w.stdin = cmd, stdin
-	go func() {
-		// One reply per line; a line longer than the cap is read whole
-		// and refused as a broken reply rather than split.
-		r := bufio.NewReaderSize(stdout, 64<<10)
-		for {
-			line, err := r.ReadBytes('\n')
-			if len(bytes.TrimSpace(line)) > 0 {
-				w.lines <- line
-			}
-			if err != nil {
-				break
-			}
-		}
-		close(w.lines)
 	}()
+	for i := range 3 {
+		r, wr, err := os.Pipe()
+		if err != nil {
+			for _, f := range parent {
+				if f != nil {
+					f.Close()
+				}
+			}
+			return nil, err
+		}
+		if i == 0 {
+			child[i], parent[i] = r, wr
+		} else {
+			parent[i], child[i] = r, wr
+		}
+	}
+	start := func(path string, argv []string) (*exec.Cmd, error) {
+		cmd := newCmd(path, argv)
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = child[0], child[1], child[2]
+		return cmd, cmd.Start()
+	}
+	cmd, err := start(s.Path, s.Argv)
+	if errors.Is(err, syscall.ENOEXEC) && s.ShellFallback {
+		cmd, err = start("/bin/sh", append([]string{"/bin/sh", s.Path}, s.Argv[1:]...))
+	}
+	if err == nil {
+		w.stderr, err = newStderrPump(parent[2], s.Cap)
+		if err != nil {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			_ = cmd.Wait()
+		}
+	}
+	if err != nil {
+		for _, f := range parent {
+			f.Close()
+		}
+		return nil, err
+	}
+	w.cmd, w.stdin, w.stdout = cmd, parent[0], parent[1]
+	w.rd = bufio.NewReaderSize(w.stdout, 64<<10)
 	go func() {
 		_ = cmd.Wait()
 		close(w.exited)
@@ -455,19 +536,6 @@ func startWorker(s runSpec) (*worker, error) {
 }
 
 func (w *worker) takeStderr() []byte { return w.stderr.take() }
-
-func pipes(cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser, error) {
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		in.Close()
-		return nil, nil, err
-	}
-	return in, out, nil
-}
 
 // stop ends a worker: EOF on its stdin, then its process group is killed
 // if it has not exited within stopGrace.
@@ -479,6 +547,7 @@ func (w *worker) stop() {
 	case <-w.exited:
 		// Whatever it left in its group goes too.
 		_ = syscall.Kill(-w.cmd.Process.Pid, syscall.SIGKILL)
+		w.stdout.Close()
 		w.stderr.close()
 	case <-t.C:
 		w.kill()
@@ -490,6 +559,7 @@ func (w *worker) kill() {
 	_ = syscall.Kill(-w.cmd.Process.Pid, syscall.SIGKILL)
 	w.stdin.Close()
 	<-w.exited
+	w.stdout.Close()
 	w.stderr.close()
 }
 
