@@ -119,6 +119,10 @@ type Entry struct {
 	Worker     bool
 	Workers    int
 	WorkerIdle time.Duration
+	// Shadow is mode: shadow: the hook runs and its report (and the
+	// journal) says what it would have asked for, but its reply is kept
+	// out of the outcome.
+	Shadow bool
 	// Duplicate is set on a listed entry that repeats an earlier one (same
 	// event, dialect, matcher and command): it is shown, as Hermes shows
 	// it, but registers — and runs — once.
@@ -165,6 +169,8 @@ type Config struct {
 	Tools *protocol.ToolTable
 	// ToolAliases is the tool_aliases: block as written.
 	ToolAliases map[string]string
+	// Journal is the journal: block (see JournalConfig).
+	Journal JournalConfig
 	// ClaudeSettings are the Claude settings files that were read; CodexHooks,
 	// CopilotHooks and CursorHooks the other agents' hook files (see
 	// AgentHookFiles).
@@ -245,6 +251,9 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 	// from here on they list the files actually read (addAgentFile appends
 	// them).
 	base := filepath.Dir(path)
+	if cfg.Journal.Path != "" {
+		cfg.Journal.Path = resolvePath(cfg.Journal.Path, base)
+	}
 	for _, k := range agentFileKinds {
 		list := k.files(cfg)
 		named := *list

@@ -53,6 +53,10 @@ type Options struct {
 	// payload, then EOF on stdin): for a process that exits after one
 	// dispatch, where a kept-alive worker would serve nobody.
 	OneShotWorkers bool
+	// Recorder, when set, is told of every dispatch that ran a hook (see
+	// Recorder): the CLI's dispatch and hook verbs and serve set it to the
+	// decision journal; test and doctor do not.
+	Recorder Recorder
 }
 
 // AsyncMode is how a Dispatcher runs async hooks.
@@ -205,6 +209,11 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 		}
 		return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionNone}, nil
 	}
+	var start time.Time
+	if d.opts.Recorder != nil {
+		start = time.Now()
+	}
+	hostFields := fields
 	reports := make([]protocol.HookReport, len(selected))
 	hooks := make([]Hook, len(selected))
 	var runnable []int
@@ -263,6 +272,10 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 			d.stopWorkers(e)
 			reports[i].Skipped = v.Reason
 		}
+		if e.Shadow && reports[i].Contribution != nil {
+			// A shadow guard that cannot run blocks nothing either.
+			shadowOut(&reports[i])
+		}
 	}
 	args, _ := protocol.Args(fields)
 	var sess Session
@@ -280,12 +293,15 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 		// The other process's job: keep the async hooks' replies for the
 		// session's next dispatch; nobody reads this outcome.
 		d.keepReplies(ev, session, hooks, runnable, reports)
-		return protocol.Fold(ev, args, reports), nil
+		outcome := protocol.Fold(ev, args, reports)
+		d.record(ctx, ev, start, hostFields, hooks, pins, len(runnable) > 0, &outcome)
+		return outcome, nil
 	}
 	outcome := protocol.Fold(ev, args, append(reports, late...))
 	if session != "" && len(runnable) > 0 {
 		d.saveSession(ev, session, sess, &outcome, ranOnce)
 	}
+	d.record(ctx, ev, start, hostFields, hooks, pins, len(runnable) > 0, &outcome)
 	return outcome, nil
 }
 

@@ -17,7 +17,7 @@ import (
 // Parsing a config: the hooks: block, entries, matchers, timeouts.
 
 // ParseConfig parses a YAML config: the hooks: block, hooks_auto_accept,
-// tool_aliases and the lists of agents' hook files — claude_settings,
+// tool_aliases, journal and the lists of agents' hook files — claude_settings,
 // codex_hooks, copilot_hooks, cursor_hooks — (returned unresolved in
 // ClaudeSettings, CodexHooks, CopilotHooks, CursorHooks).
 // Every other top-level key is the agent's business and is ignored. It never
@@ -56,6 +56,8 @@ func ParseConfig(data []byte, path string) (cfg *Config, err error) {
 			cfg.AutoAccept = consent.AutoAccept(yamlValue(val))
 		case "tool_aliases":
 			cfg.parseToolAliases(val)
+		case "journal":
+			cfg.parseJournal(val)
 		default:
 			for _, k := range agentFileKinds {
 				if key == k.key {
@@ -211,7 +213,7 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 
 // parseEntry validates one hook definition exactly as Hermes does (see the
 // Hermes reference §1.3), plus our keys: dialect, priority, onFailure,
-// worker, workers, worker_idle.
+// worker, workers, worker_idle, mode.
 func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index int, n *yaml.Node, dialect protocol.Dialect, source string) *Entry {
 	if n.Kind != yaml.MappingNode {
 		cfg.warn(path, " must be a mapping with a 'command' key; got "+pyType(n))
@@ -258,6 +260,7 @@ func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index i
 		}
 	}
 	cfg.parseWorker(e, path, n)
+	cfg.parseMode(e, path, n)
 	e.match = compileMatcher(e, func(msg string) { cfg.warn(path, ".matcher: "+msg) })
 	e.ready = true
 	return e

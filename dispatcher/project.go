@@ -99,6 +99,11 @@ func (cfg *Config) addProject(path string) {
 	if proj.AutoAccept {
 		proj.warn(path+": hooks_auto_accept", "is ignored in a project's hooks file: a repository cannot approve its own hooks")
 	}
+	if proj.Journal != (JournalConfig{}) {
+		// The journal is the user's record: a repository must not move it
+		// (somewhere it can read) or switch it off.
+		proj.warn(path+": journal", "is ignored in a project's hooks file; set it in the global config")
+	}
 	if proj.ToolAliases != nil {
 		proj.warn(path+": tool_aliases", "is ignored in a project's hooks file; set it in the global config")
 	}

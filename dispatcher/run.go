@@ -80,6 +80,7 @@ func baseReport(e *Entry) protocol.HookReport {
 		Dialect: e.Dialect,
 		Matcher: e.Matcher,
 		Source:  e.Source,
+		Shadow:  e.Shadow,
 	}
 }
 
@@ -255,6 +256,12 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 	}
 	if e.Worker && d.opts.OneShotWorkers {
 		rep.Note = joinNote(rep.Note, "worker entry run one-shot (no hermes-hooks serve kept it alive)")
+	}
+	if e.Shadow && raw == nil {
+		// Out of the fold before the tiers and chains look at it: a shadow
+		// block stops no later tier, a shadow rewrite reaches no later
+		// hook. test and doctor (raw != nil) show what the hook said.
+		shadowOut(rep)
 	}
 }
 

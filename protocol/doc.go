@@ -60,6 +60,9 @@
 //  10. Failures (spawn error, timeout, non-zero exit without a decision,
 //     unparseable stdout) contribute nothing unless the entry is fail_closed,
 //     in which case ParseReply has already turned them into a block.
+//  11. Shadow. A report marked Shadow (an entry in mode: shadow) is never
+//     folded: the dispatcher moves what it asked for into its Would text
+//     and leaves its Contribution nil.
 //
 // # Outcome schema
 //

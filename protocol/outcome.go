@@ -140,7 +140,11 @@ type HookReport struct {
 	// Note explains a reply that contributed nothing or was partly ignored
 	// (invalid JSON, a hookEventName mismatch, a non-blocking exit code).
 	Note string `json:"note,omitempty"`
-	// Contribution is nil when the hook contributed nothing.
+	// Shadow marks an entry in mode: shadow, tried on real traffic before
+	// it may decide: never folded, Would says what it asked for.
+	Shadow bool   `json:"shadow,omitempty"`
+	Would  string `json:"would,omitempty"`
+	// Contribution is nil when the hook contributed nothing (or is shadow).
 	Contribution *Contribution `json:"contribution"`
 }
 
@@ -253,6 +257,8 @@ func reportObject(r *HookReport) Object {
 		with(r.StdoutTruncated, "stdout_truncated", true).
 		with(r.StderrTruncated, "stderr_truncated", true).
 		with(r.Note != "", "note", r.Note).
+		with(r.Shadow, "shadow", true).
+		with(r.Would != "", "would", r.Would).
 		with(true, "contribution", contrib)
 }
 
@@ -332,7 +338,7 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 	}
 	for i := range reports {
 		c := reports[i].Contribution
-		if c == nil {
+		if c == nil || reports[i].Shadow { // shadow: see rule 11
 			continue
 		}
 		if c.Decision.rank() > o.Decision.rank() {

@@ -108,6 +108,18 @@ func (r *DoctorResult) add(level CheckLevel, text string) {
 	}
 }
 
+// WarnRunTwice marks the hooks of hermesConfig (the config.yaml Hermes'
+// own shell-hook layer reads) when the hermes-hooks plugin is installed in
+// that Hermes: Hermes would run each of them itself and again through the
+// plugin.
+func WarnRunTwice(results []DoctorResult, hermesConfig string) {
+	for i := range results {
+		if e := results[i].Status.Entry; e.Source == hermesConfig && !e.Duplicate {
+			results[i].add(CheckWarn, "Hermes runs this hook itself (its shell hooks read "+hermesConfig+") and again through the installed hermes-hooks plugin: move the hooks: block into a file of its own and point the plugin at it (HERMES_HOOKS_CONFIG), leaving hooks: {} in config.yaml")
+		}
+	}
+}
+
 // Doctor checks every hook: script present and executable, allowlisted,
 // unchanged since approval, and — for approved, unchanged hooks only — one
 // smoke run on the event's synthetic payload (valid reply? how long?). It

@@ -29,6 +29,23 @@
 //     killed): nobody is left to act on the outcome.
 //   - GET /v1/hooks: exactly what `hermes-hooks list --json` prints for the
 //     same config, allowlist and working directory (report.NewListing).
+//   - GET /v1/stats: [report.Stats], every hook of the configuration in
+//     service (in /v1/hooks' order) with its source, its consent state and
+//     what it did since the server started: matched, ran, skipped (and
+//     why, last), blocks, errors and timeouts (the last error), when it
+//     last fired, and the p50/p99/max of its last runs' durations (a ring
+//     of 256 per hook: memory is bounded). The counts are read from the
+//     outcomes of answered dispatches (a cancelled or timed-out dispatch
+//     counts nowhere: its hooks were killed for reasons not theirs); a
+//     report is matched to its entry by declared event, command, matcher,
+//     source and dialect. A hook the next config keeps, by the same
+//     identity, keeps its counters across the reload.
+//   - GET /metrics: the same in Prometheus' text format, from a registry
+//     of the server's own (never the global one): per-hook counters and a
+//     duration histogram labelled by canonical event and command, made at
+//     scrape time from the configuration in service, so the label sets are
+//     the configured hooks and nothing a request names; dispatches per
+//     event, the config generation, and the Go and process collectors.
 //   - GET /healthz: {"status":"ok", "generation": N, ...}; generation counts
 //     the configurations loaded so far, so a client can tell a reload
 //     happened.

@@ -29,6 +29,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("/v1/dispatch/{event}", s.handleDispatch)
 	mux.HandleFunc("/v1/hooks", s.handleHooks)
 	mux.HandleFunc("/healthz", s.handleHealth)
+	mux.HandleFunc("/v1/stats", s.handleStats)
+	mux.HandleFunc("/metrics", s.handleMetrics)
 	mux.HandleFunc("/", s.handleNotFound)
 	return mux
 }
@@ -82,7 +84,7 @@ func allowMethods(w http.ResponseWriter, r *http.Request, allowed ...string) boo
 }
 
 func (s *Server) handleNotFound(w http.ResponseWriter, r *http.Request) {
-	hint := "endpoints: POST /v1/dispatch/{event}, GET /v1/hooks, GET /healthz"
+	hint := "endpoints: POST /v1/dispatch/{event}, GET /v1/hooks, GET /v1/stats, GET /metrics, GET /healthz"
 	writeError(w, http.StatusNotFound, apiError{Error: "no such endpoint: " + r.URL.Path, Hint: hint})
 }
 
@@ -194,6 +196,10 @@ func (s *Server) handleDispatch(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
+	// Only an answered dispatch counts: a cancelled one's hooks were
+	// killed for reasons not theirs.
+	g.stats.record(&outcome, time.Now())
+	s.live.countDispatch(ev.Name)
 	l.decision, l.hooks = string(outcome.Decision), len(outcome.Hooks)
 	for i := range outcome.Hooks {
 		if outcome.Hooks[i].Ran {

@@ -192,9 +192,12 @@ func (s *Server) reloadConfig() error {
 			return err
 		}
 		g := &generation{n: 1, cfg: cfg, d: d}
+		var prevStats *statsTable
 		if prev != nil {
-			g.n = prev.n + 1
+			g.n, prevStats = prev.n+1, prev.stats
 		}
+		// The hooks this config keeps keep their live records.
+		g.stats = newStatsTable(cfg, prevStats)
 		s.cur.Store(g)
 		if prev != nil {
 			// The replaced hook set's workers stop (each after the

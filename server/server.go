@@ -16,6 +16,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/journal"
 )
 
 // Defaults for Options.
@@ -90,6 +91,9 @@ type Options struct {
 	Env []string
 	// Sessions keeps session state (nil: NewMemorySessions, bounded).
 	Sessions *dispatcher.MemorySessions
+	// Version is the hermes-hooks version the decision journal's records
+	// name (the config's journal: block says where it is, and whether).
+	Version string
 
 	MaxBodyBytes    int64
 	MaxConcurrent   int
@@ -116,6 +120,10 @@ type Server struct {
 	inflight  atomic.Int64
 	reloadErr atomic.Pointer[string]
 	served    atomic.Bool
+	// live counts dispatches per event since the server started; the
+	// per-hook records live in each generation (stats.go).
+	live    liveStats
+	metrics http.Handler
 
 	// mu serialises refreshes and guards the watch state below.
 	mu          sync.Mutex
@@ -132,6 +140,11 @@ type Server struct {
 	seen    map[string]observation
 	retry   *time.Timer
 	stopped atomic.Bool
+	// journal is the decision journal of the current configuration; kept
+	// across reloads that do not change its journal: block, so its
+	// failure count and its one warning carry over.
+	journal    *journal.Writer
+	journalCfg dispatcher.JournalConfig
 	// load reads the configuration: dispatcher.Load, which a test may wrap
 	// to act between the settle check and the read.
 	load func(path string, o dispatcher.LoadOptions) (*dispatcher.Config, error)
@@ -139,9 +152,10 @@ type Server struct {
 
 // generation is one loaded configuration and the dispatcher built for it.
 type generation struct {
-	n   int64
-	cfg *dispatcher.Config
-	d   *dispatcher.Dispatcher
+	n     int64
+	cfg   *dispatcher.Config
+	d     *dispatcher.Dispatcher
+	stats *statsTable
 }
 
 // New loads the configuration and returns a server ready to Serve. A
@@ -202,7 +216,9 @@ func New(opts Options) (*Server, error) {
 		watchFailed: map[string]bool{},
 		seen:        map[string]observation{},
 		load:        dispatcher.Load,
+		live:        liveStats{since: time.Now(), dispatches: map[string]int64{}},
 	}
+	s.metrics = s.newMetricsHandler()
 	s.configFiles = s.initialConfigFiles()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -230,7 +246,24 @@ func (s *Server) build(cfg *dispatcher.Config) (*dispatcher.Dispatcher, error) {
 		Env:      s.opts.Env,
 		Warn:     func(msg string) { s.log.Warn("dispatcher", "detail", msg) },
 		Sessions: s.sessions,
+		Recorder: s.recorder(cfg),
 	})
+}
+
+// recorder is the decision journal for cfg (nil when it is off). build
+// runs under s.mu (New, refresh), which guards the cached writer.
+func (s *Server) recorder(cfg *dispatcher.Config) dispatcher.Recorder {
+	if s.journal == nil || s.journalCfg != cfg.Journal {
+		s.journalCfg = cfg.Journal
+		s.journal = journal.ForConfig(cfg.Journal, s.opts.Store.Home(), journal.Options{
+			Version: s.opts.Version,
+			Warn:    func(msg string) { s.log.Warn("journal", "detail", msg) },
+		})
+	}
+	if s.journal == nil {
+		return nil
+	}
+	return s.journal
 }
 
 // Generation is the number of configurations loaded so far (1 after New).

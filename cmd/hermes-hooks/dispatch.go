@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/spf13/cobra"
 )
@@ -115,6 +116,7 @@ func (a *app) dispatchOnce(cfg *dispatcher.Config, wd, event string, fields map[
 		// ... and worker entries run one-shot: a worker kept alive by a
 		// process that exits now would serve nobody (serve keeps them).
 		OneShotWorkers: true,
+		Recorder:       a.recorder(cfg, store.Home()),
 	})
 	if err != nil {
 		return protocol.Outcome{}, &exitError{code: 1, msg: err.Error()}
@@ -142,6 +144,15 @@ func (a *app) dispatchOnce(cfg *dispatcher.Config, wd, event string, fields map[
 		a.runAsyncChild(event, fields, calledBy)
 	}
 	return outcome, nil
+}
+
+// recorder is the decision journal the config asks for (nil when it is
+// off). A nil *journal.Writer must not become a non-nil Recorder.
+func (a *app) recorder(cfg *dispatcher.Config, home string) dispatcher.Recorder {
+	if w := journal.ForConfig(cfg.Journal, home, journal.Options{Version: version(), Warn: a.warn}); w != nil {
+		return w
+	}
+	return nil
 }
 
 // subreap: a one-shot dispatch adopts its hooks' escaped descendants and

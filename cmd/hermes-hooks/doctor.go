@@ -4,13 +4,19 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/report"
 	"github.com/spf13/cobra"
 )
 
-type doctorOptions struct{ json bool }
+type doctorOptions struct {
+	json, live bool
+	server     string
+}
 
 func newDoctorCmd(a *app) *cobra.Command {
 	var o doctorOptions
@@ -22,14 +28,36 @@ allowlisted, it has not changed since approval, and — for approved, unchanged
 hooks only — it replies sensibly to a synthetic event, in time. doctor never
 runs a hook that dispatch would not run.
 
+With --live, doctor asks a running 'hermes-hooks serve' (--server, default
+its socket $HERMES_HOME/hermes-hooks.sock) what it has really loaded and done
+(GET /v1/hooks and /v1/stats) and compares that with the config on disk:
+hooks configured but not loaded (the server's config is stale, or its last
+reload failed), loaded but not runnable (not approved, changed since
+approval, script missing), with a config warning (a matcher that cannot
+compile), never fired although their event was dispatched, failing (errors,
+timeouts) or slow (p99 over half the timeout). It runs no hook itself.
+
 Exit status: 0 when every hook looks healthy, 1 when doctor found a problem
-(Hermes always exits 0; a CI job needs the signal).`,
+(Hermes always exits 0; a CI job needs the signal), or when --live finds no
+server answering.`,
 		Example: `  hermes-hooks doctor
-  hermes-hooks doctor --json | jq '.hooks[] | select(.problems > 0)'`,
+  hermes-hooks doctor --json | jq '.hooks[] | select(.problems > 0)'
+  hermes-hooks doctor --live
+  hermes-hooks doctor --live --server tcp://127.0.0.1:8765 --json`,
 		Args: exactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, args []string) error { return runDoctor(a, o) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.server != "" && !o.live {
+				return usageErr("add --live to check a running server", "--server needs --live")
+			}
+			if o.live {
+				return runDoctorLive(a, o)
+			}
+			return runDoctor(a, o)
+		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
+	cmd.Flags().BoolVar(&o.live, "live", false, "check what a running 'hermes-hooks serve' has loaded and done against the config on disk")
+	cmd.Flags().StringVar(&o.server, "server", "", "the server for --live: unix:///path or tcp://127.0.0.1:PORT (default unix://$HERMES_HOME/hermes-hooks.sock)")
 	return cmd
 }
 
@@ -48,6 +76,11 @@ func runDoctor(a *app, o doctorOptions) error {
 		return err
 	}
 	results := report.Doctor(context.Background(), d, statuses)
+	if home, err := a.home(); err == nil {
+		if _, err := os.Stat(filepath.Join(home, filepath.FromSlash(install.HermesPluginDir), "plugin.yaml")); err == nil {
+			report.WarnRunTwice(results, filepath.Join(home, "config.yaml"))
+		}
+	}
 	problems := 0
 	for _, r := range results {
 		problems += r.Problems

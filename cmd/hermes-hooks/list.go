@@ -111,6 +111,9 @@ func printList(w io.Writer, label string, cfg *dispatcher.Config, statuses []rep
 					fmt.Fprintf(&b, " ×%d", e.Workers)
 				}
 			}
+			if e.Shadow {
+				b.WriteString(", shadow")
+			}
 			if e.Duplicate {
 				b.WriteString(", duplicate: runs once")
 			}

@@ -51,7 +51,7 @@ configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
 		SilenceUsage:  true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprintln(a.out, "Usage: hermes-hooks {list|test|approve|revoke|doctor|dispatch|serve|hook|install}")
+			fmt.Fprintln(a.out, "Usage: hermes-hooks {list|test|approve|revoke|doctor|dispatch|serve|hook|install|log}")
 			fmt.Fprintln(a.out, "Run 'hermes-hooks --help' for details.")
 			return nil
 		},
@@ -79,6 +79,7 @@ configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
 		newInstallCmd(a),
 		newServeCmd(a),
 		newEventsCmd(a),
+		newLogCmd(a),
 		newVersionCmd(a),
 	)
 	return root

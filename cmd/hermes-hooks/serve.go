@@ -45,6 +45,10 @@ TCP port, so an agent pays for a process start once, not per event.
                             outcome JSON 'hermes-hooks dispatch' prints
                             (?format=hermes for Hermes' directive shape)
   GET  /v1/hooks            what 'hermes-hooks list --json' prints
+  GET  /v1/stats            per hook: matched, ran, skipped, blocks, errors,
+                            timeouts, last fired, p50/p99 run time
+                            ('hermes-hooks doctor --live' reads it)
+  GET  /metrics             the same for Prometheus (text format)
   GET  /healthz             {"status":"ok","generation":N,...}
 
 Errors are JSON ({"error": ...}): 400 bad body, 404 unknown event (with
@@ -163,6 +167,7 @@ func runServe(a *app, o serveOptions) error {
 		BodyTimeout:     o.bodyTimeout,
 		MaxConns:        o.maxConns,
 		Sessions:        dispatcher.NewMemorySessionsWithLimits(o.sessionBudget, o.sessionIdle),
+		Version:         version(),
 	})
 	if err != nil {
 		return err // a *dispatcher.ConfigError: exit 1 with its hint

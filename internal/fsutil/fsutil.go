@@ -7,10 +7,14 @@
 package fsutil
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 )
+
+// ErrLockTimeout is LockWithin's error when the lock stayed taken.
+var ErrLockTimeout = errors.New("lock still held by another process after the wait bound")
 
 // CreateTemp is os.CreateTemp's signature; tests inject failures through it.
 type CreateTemp func(dir, pattern string) (*os.File, error)

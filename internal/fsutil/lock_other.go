@@ -5,6 +5,7 @@ package fsutil
 import (
 	"os"
 	"sync"
+	"time"
 )
 
 // Without flock, an in-process mutex per path serialises writers of this
@@ -20,6 +21,26 @@ func Lock(path string) (unlock func(), err error) {
 	if err == nil {
 		_ = f.Close()
 	}
+	return m.Unlock, nil
+}
+
+// LockWithin is Lock that gives up after wait with ErrLockTimeout.
+func LockWithin(path string, wait time.Duration) (unlock func(), err error) {
+	mu, _ := locks.LoadOrStore(path, &sync.Mutex{})
+	m := mu.(*sync.Mutex)
+	deadline := time.Now().Add(wait)
+	for !m.TryLock() {
+		if time.Now().After(deadline) {
+			return nil, &os.PathError{Op: "lock", Path: path, Err: ErrLockTimeout}
+		}
+		time.Sleep(time.Millisecond)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		m.Unlock()
+		return nil, err
+	}
+	_ = f.Close()
 	return m.Unlock, nil
 }
 

@@ -1,0 +1,78 @@
+package dispatcher
+
+import (
+	"fmt"
+
+	"gopkg.in/yaml.v3"
+)
+
+// JournalConfig is the config's journal: block. The dispatcher only
+// carries it: the verbs that record (dispatch, hook, serve) hand it to
+// package journal. Its zero value is the default: on, in
+// $HERMES_HOME/hook-journal.jsonl, payload digests only, rotation at the
+// journal package's default size.
+type JournalConfig struct {
+	// Path is the live journal file ("" for the default), ~ expanded and
+	// made absolute against the config's directory.
+	Path string
+	// Off is enabled: false.
+	Off bool
+	// IncludePayload keeps each dispatch's fields whole instead of their
+	// SHA-256 only: tool arguments can hold secrets, so it is opt-in.
+	IncludePayload bool
+	// MaxBytes is the size at which the live file is rotated (0: the
+	// default).
+	MaxBytes int64
+}
+
+// parseJournal reads journal: {path, enabled, include_payload, max_bytes}.
+// A bad value is a warning and that key's default: the journal is a record,
+// never a reason to refuse a config.
+func (cfg *Config) parseJournal(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return
+	}
+	if b, ok := yamlBool(n); ok {
+		// journal: false is the short way to turn it off.
+		cfg.Journal.Off = !b
+		return
+	}
+	if n.Kind != yaml.MappingNode {
+		cfg.warn("journal", "must be a mapping (path, enabled, include_payload, max_bytes); got "+pyType(n)+"; using the defaults")
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, v := n.Content[i].Value, n.Content[i+1]
+		switch key {
+		case "path":
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!str" || v.Value == "" {
+				cfg.warn("journal.path", "must be a file path; got "+pyRepr(v)+"; using the default")
+				continue
+			}
+			cfg.Journal.Path = v.Value
+		case "enabled":
+			b, ok := yamlBool(v)
+			if !ok {
+				cfg.warn("journal.enabled", "must be true or false (got "+pyRepr(v)+"); keeping the journal on")
+				continue
+			}
+			cfg.Journal.Off = !b
+		case "include_payload":
+			b, ok := yamlBool(v)
+			if !ok {
+				cfg.warn("journal.include_payload", "must be true or false (got "+pyRepr(v)+"); keeping digests only")
+				continue
+			}
+			cfg.Journal.IncludePayload = b
+		case "max_bytes":
+			b, ok := pyInt(v)
+			if !ok || v.Tag == "!!bool" || b < 4096 {
+				cfg.warn("journal.max_bytes", fmt.Sprintf("must be a whole number of bytes, at least 4096 (got %s); using the default", pyRepr(v)))
+				continue
+			}
+			cfg.Journal.MaxBytes = int64(b)
+		default:
+			cfg.warn("journal."+key, "is not a journal key (path, enabled, include_payload, max_bytes); ignored")
+		}
+	}
+}

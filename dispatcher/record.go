@@ -1,0 +1,117 @@
+package dispatcher
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// Recorder receives what a dispatch decided, for a record such as package
+// journal's hash-chained log. Dispatch calls it once per firing that ran at
+// least one hook (or that a guard blocked without running: a fail-closed
+// guard whose consent could not be confirmed), after the fold and before it
+// returns the outcome — never on the no-match path, which stays
+// allocation-free.
+//
+// Record is called synchronously so that a process exiting right after its
+// one dispatch cannot lose the record; it must therefore return quickly and
+// within a small bound whatever happens to its storage, never fail the
+// dispatch (it cannot: it returns nothing), and not keep r, whose maps are
+// the dispatch's own, after it returns.
+type Recorder interface {
+	Record(ctx context.Context, r *Record)
+}
+
+// Record is one dispatch as a Recorder sees it.
+type Record struct {
+	// Time is when the dispatch began; Elapsed how long it took up to the
+	// fold.
+	Time    time.Time
+	Elapsed time.Duration
+	Event   *protocol.Event
+	// Fields are the host's fields (without the session state the hooks
+	// were shown).
+	Fields map[string]any
+	// Cwd is the firing's working directory: the host's cwd field, else
+	// the dispatcher's.
+	Cwd string
+	// Outcome is the folded outcome; its Hooks are the per-hook reports.
+	Outcome *protocol.Outcome
+	// Scripts[i] is what Outcome.Hooks[i] ran, as the consent gate pinned
+	// it; the zero Script when nothing was pinned (not run, an http
+	// handler, a gate without pins, a late async reply).
+	Scripts []Script
+}
+
+// Script is the primary file a hook ran and its SHA-256 (hex) as the
+// consent gate hashed and pinned it for this very run.
+type Script struct {
+	Path   string
+	SHA256 string
+}
+
+// record reports the dispatch to the Recorder, if any. ran says whether at
+// least one hook was started.
+func (d *Dispatcher) record(ctx context.Context, ev *protocol.Event, start time.Time, fields map[string]any, hooks []Hook, pins []*consent.Pins, ran bool, o *protocol.Outcome) {
+	if d.opts.Recorder == nil || (!ran && o.Decision != protocol.DecisionBlock) {
+		return
+	}
+	r := Record{Time: start, Elapsed: time.Since(start), Event: ev, Fields: fields, Cwd: d.opts.Cwd, Outcome: o,
+		Scripts: make([]Script, len(o.Hooks))}
+	if c, ok := fields["cwd"].(string); ok && c != "" {
+		r.Cwd = c
+	}
+	for i := range hooks {
+		// pins[i] is nil where the pins were handed to a background run
+		// (which may close them concurrently) or never taken.
+		if i < len(pins) && pins[i] != nil {
+			if sums := pins[i].Sums(); len(sums) > 0 {
+				r.Scripts[i] = Script{Path: hooks[i].Target.Primary(), SHA256: sums[0]}
+			}
+		}
+	}
+	d.opts.Recorder.Record(ctx, &r)
+}
+
+// shadowOut takes a shadow hook's contribution out of the fold, keeping in
+// the report what it would have asked for.
+func shadowOut(rep *protocol.HookReport) {
+	rep.Shadow = true
+	if rep.Contribution != nil {
+		rep.Would = Would(rep.Contribution)
+		rep.Contribution = nil
+	}
+}
+
+// Would describes a contribution in a few words, as a shadow hook's report
+// and the journal show it: its decision and message ("block: no rm -rf"),
+// else what it asked for ("context, stop"); "" for nothing.
+func Would(c *protocol.Contribution) string {
+	if c == nil {
+		return ""
+	}
+	if c.Decision != "" && c.Decision != protocol.DecisionNone {
+		if c.Message != "" {
+			return string(c.Decision) + ": " + c.Message
+		}
+		return string(c.Decision)
+	}
+	var parts []string
+	for _, p := range []struct {
+		set  bool
+		name string
+	}{
+		{c.Args != nil, "args"}, {c.Context != "", "context"}, {c.Stop, "stop"},
+		{c.SystemMessage != "", "system_message"}, {c.Result != nil, "result"},
+		{c.InjectSystem != "" || c.InjectUser != "", "inject"}, {c.Metadata != nil, "metadata"},
+		{c.State != nil, "state"}, {c.Env != nil, "env"},
+	} {
+		if p.set {
+			parts = append(parts, p.name)
+		}
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,131 @@
+package dispatcher
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+type fakeRecorder struct {
+	mu   sync.Mutex
+	recs []Record
+}
+
+func (f *fakeRecorder) Record(_ context.Context, r *Record) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.recs = append(f.recs, *r)
+}
+
+func TestShadowHookDecidesNothing(t *testing.T) {
+	dir := t.TempDir()
+	block := script(t, dir, "block.sh", `echo '{"decision":"block","reason":"no rm"}'`)
+	// An earlier tier's shadow block must not stop the later tier.
+	ctxHook := script(t, dir, "first.sh", `echo '{"decision":"block","reason":"first"}'`)
+	yml := "hooks:\n  pre_tool_call:\n" +
+		"    - command: " + block + "\n      mode: shadow\n" +
+		"    - command: " + ctxHook + "\n      mode: shadow\n      priority: -1\n"
+	cfg, err := ParseConfig([]byte(yml), "t.yaml")
+	if err != nil || len(cfg.Warnings) != 0 {
+		t.Fatal(err, cfg.Warnings)
+	}
+	cfg.finish()
+	rec := &fakeRecorder{}
+	d, err := New(cfg, Options{Gate: AllowAll, Recorder: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal"})
+	if o.Decision != protocol.DecisionNone || len(o.Hooks) != 2 {
+		t.Fatalf("outcome %+v", o)
+	}
+	byCmd := map[string]protocol.HookReport{}
+	for _, h := range o.Hooks {
+		byCmd[h.Command] = h
+	}
+	if r := byCmd[block]; !r.Ran || !r.Shadow || r.Would != "block: no rm" || r.Contribution != nil {
+		t.Fatalf("block report %+v", r)
+	}
+	if r := byCmd[ctxHook]; !r.Ran || !r.Shadow || r.Would != "block: first" || r.Contribution != nil {
+		t.Fatalf("context report %+v", r)
+	}
+	if len(rec.recs) != 1 || rec.recs[0].Outcome.Decision != protocol.DecisionNone || rec.recs[0].Event.Name != "pre_tool_call" {
+		t.Fatalf("records %+v", rec.recs)
+	}
+	js := string(protocol.AppendOutcome(nil, &o, protocol.Compact))
+	if !strings.Contains(js, `"shadow":true,"would":"block: no rm","contribution":null`) {
+		t.Fatalf("outcome JSON %s", js)
+	}
+}
+
+func TestParseMode(t *testing.T) {
+	for _, tc := range []struct {
+		mode    string
+		shadow  bool
+		warning string
+	}{
+		{"mode: shadow", true, ""},
+		{"mode: Shadow", true, ""},
+		{"mode: enforce", false, ""},
+		{"mode: dry", false, ".mode must be 'enforce' or 'shadow'"},
+		{"mode: [shadow]", false, ".mode must be"},
+	} {
+		cfg, err := ParseConfig([]byte(hookYAML("pre_tool_call", "./x.sh", tc.mode)), "t.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var warns []string
+		for _, w := range cfg.Warnings {
+			warns = append(warns, w.String())
+		}
+		if cfg.Entries[0].Shadow != tc.shadow || (tc.warning == "") != (len(warns) == 0) || !strings.Contains(strings.Join(warns, "\n"), tc.warning) {
+			t.Errorf("%s: shadow=%v warnings=%q", tc.mode, cfg.Entries[0].Shadow, warns)
+		}
+	}
+}
+
+func TestParseJournal(t *testing.T) {
+	for _, tc := range []struct {
+		yml     string
+		want    JournalConfig
+		warning string
+	}{
+		{"", JournalConfig{}, ""},
+		{"journal: false", JournalConfig{Off: true}, ""},
+		{"journal: {enabled: false}", JournalConfig{Off: true}, ""},
+		{"journal: {path: j.jsonl, include_payload: true, max_bytes: 1048576}", JournalConfig{Path: "j.jsonl", IncludePayload: true, MaxBytes: 1 << 20}, ""},
+		{"journal: {max_bytes: 10}", JournalConfig{}, "journal.max_bytes: must be a whole number of bytes, at least 4096"},
+		{"journal: {enabled: maybe}", JournalConfig{}, "journal.enabled: must be true or false"},
+		{"journal: {colour: red}", JournalConfig{}, "journal.colour: is not a journal key"},
+		{"journal: 3", JournalConfig{}, "journal: must be a mapping"},
+	} {
+		cfg, err := ParseConfig([]byte(tc.yml+"\n"), "t.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var warns []string
+		for _, w := range cfg.Warnings {
+			warns = append(warns, w.String())
+		}
+		if cfg.Journal != tc.want || (tc.warning == "") != (len(warns) == 0) || !strings.Contains(strings.Join(warns, "\n"), tc.warning) {
+			t.Errorf("%q: %+v warnings=%q", tc.yml, cfg.Journal, warns)
+		}
+	}
+}
+
+func TestRecorderNotCalledWithoutAHookRun(t *testing.T) {
+	rec := &fakeRecorder{}
+	cfg, _ := ParseConfig([]byte(hookYAML("post_tool_call", "/bin/true")), "t.yaml")
+	cfg.finish()
+	d, _ := New(cfg, Options{Gate: AllowAll, Recorder: rec})
+	dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal"})
+	if len(rec.recs) != 0 {
+		t.Fatalf("recorded a dispatch that ran nothing: %+v", rec.recs)
+	}
+	if n := testing.AllocsPerRun(100, func() { _, _ = d.Dispatch(context.Background(), "pre_tool_call", nil) }); n != 0 {
+		t.Fatalf("no-match path allocates %v times with a Recorder", n)
+	}
+}

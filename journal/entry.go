@@ -1,0 +1,163 @@
+package journal
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"math"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// Entry is one journal line as Scan reads it. The JSON keys are the line's
+// keys; a line writes them in this order and omits the empty optional ones.
+type Entry struct {
+	// Seq numbers the records from 1, across rotated files.
+	Seq int64 `json:"seq"`
+	// Prev is the hex SHA-256 of the previous line (ZeroHash for seq 1).
+	Prev    string    `json:"prev"`
+	Time    time.Time `json:"time"`
+	Version string    `json:"version"`
+	Event   string    `json:"event"`
+	Session string    `json:"session,omitempty"`
+	Tool    string    `json:"tool,omitempty"`
+	Cwd     string    `json:"cwd,omitempty"`
+	// Decision, Message, Stop and StopReason are the outcome's.
+	Decision   string `json:"decision"`
+	Message    string `json:"message,omitempty"`
+	Stop       bool   `json:"stop"`
+	StopReason string `json:"stop_reason,omitempty"`
+	// Effects lists what else the outcome carried: args, context,
+	// system_message, result, inject, metadata, env.
+	Effects []string `json:"effects,omitempty"`
+	// PayloadSHA256 is the SHA-256 of the host's fields (compact JSON,
+	// sorted keys); Payload the fields themselves, with include_payload.
+	PayloadSHA256 string         `json:"payload_sha256"`
+	Payload       map[string]any `json:"payload,omitempty"`
+	ElapsedMS     float64        `json:"elapsed_ms"`
+	Hooks         []Hook         `json:"hooks"`
+	// Repaired is how many bytes of a torn tail this append truncated.
+	Repaired int64 `json:"repaired,omitempty"`
+}
+
+// Hook is one hook's part in a recorded dispatch.
+type Hook struct {
+	Command string `json:"command"`
+	Dialect string `json:"dialect"`
+	Source  string `json:"source,omitempty"`
+	Ran     bool   `json:"ran"`
+	Skipped string `json:"skipped,omitempty"`
+	// ExitCode is nil when the process did not exit on its own.
+	ExitCode  *int    `json:"exit_code"`
+	ElapsedMS float64 `json:"elapsed_ms"`
+	TimedOut  bool    `json:"timed_out"`
+	Error     string  `json:"error,omitempty"`
+	// Decision is the hook's own verdict ("none" for none; a shadow hook's
+	// is always "none", its verdict is in Would).
+	Decision string `json:"decision"`
+	// Script and SHA256 are the primary file that ran and its digest as
+	// the consent gate pinned it for this run.
+	Script string `json:"script,omitempty"`
+	SHA256 string `json:"sha256,omitempty"`
+	Shadow bool   `json:"shadow,omitempty"`
+	Would  string `json:"would,omitempty"`
+}
+
+// ZeroHash is the prev of the first record of a journal.
+var ZeroHash = hex.EncodeToString(make([]byte, sha256.Size))
+
+// body renders a record without seq and prev, which the append adds under
+// the lock: everything costly is done before the lock is taken.
+func (w *Writer) body(r *dispatcher.Record) protocol.Object {
+	o := r.Outcome
+	hooks := make([]any, len(o.Hooks))
+	for i := range o.Hooks {
+		h := &o.Hooks[i]
+		var exit any
+		if h.ExitCode != nil {
+			exit = *h.ExitCode
+		}
+		dec := string(protocol.DecisionNone)
+		if h.Contribution != nil && h.Contribution.Decision != "" {
+			dec = string(h.Contribution.Decision)
+		}
+		var s dispatcher.Script
+		if i < len(r.Scripts) {
+			s = r.Scripts[i]
+		}
+		hooks[i] = objb(make(protocol.Object, 0, 14)).
+			with(true, "command", h.Command).
+			with(true, "dialect", string(h.Dialect)).
+			with(h.Source != "", "source", h.Source).
+			with(true, "ran", h.Ran).
+			with(h.Skipped != "", "skipped", h.Skipped).
+			with(true, "exit_code", exit).
+			with(true, "elapsed_ms", h.ElapsedMS).
+			with(true, "timed_out", h.TimedOut).
+			with(h.Error != "", "error", h.Error).
+			with(true, "decision", dec).
+			with(s.Path != "", "script", s.Path).
+			with(s.SHA256 != "", "sha256", s.SHA256).
+			with(h.Shadow, "shadow", true).
+			with(h.Would != "", "would", h.Would).obj()
+	}
+	payload := protocol.EncodeJSON(r.Fields, protocol.Compact)
+	sum := sha256.Sum256(payload)
+	session, _ := protocol.SessionID(r.Fields).(string)
+	tool, _ := r.Fields["tool_name"].(string)
+	dec := o.Decision
+	if dec == "" {
+		dec = protocol.DecisionNone
+	}
+	var fields any
+	if w.opts.IncludePayload {
+		fields = r.Fields
+	}
+	eff := effects(o)
+	return objb(make(protocol.Object, 0, 18)).
+		with(true, "time", r.Time.UTC().Format(time.RFC3339Nano)).
+		with(true, "version", w.opts.Version).
+		with(true, "event", o.Event).
+		with(session != "", "session", session).
+		with(tool != "", "tool", tool).
+		with(r.Cwd != "", "cwd", r.Cwd).
+		with(true, "decision", string(dec)).
+		with(o.Message != "", "message", o.Message).
+		with(true, "stop", o.Stop).
+		with(o.StopReason != "", "stop_reason", o.StopReason).
+		with(len(eff) > 0, "effects", eff).
+		with(true, "payload_sha256", hex.EncodeToString(sum[:])).
+		with(w.opts.IncludePayload, "payload", fields).
+		with(true, "elapsed_ms", math.Round(float64(r.Elapsed.Microseconds()))/1000).
+		with(true, "hooks", hooks).obj()
+}
+
+// objb builds an Object, appending only the members that are present.
+type objb protocol.Object
+
+func (o objb) with(present bool, key string, v any) objb {
+	if present {
+		return append(o, protocol.KV{Key: key, Value: v})
+	}
+	return o
+}
+
+func (o objb) obj() protocol.Object { return protocol.Object(o) }
+
+func effects(o *protocol.Outcome) []any {
+	var out []any
+	for _, e := range []struct {
+		set  bool
+		name string
+	}{
+		{o.Args != nil, "args"}, {o.Context != "", "context"}, {o.SystemMessage != "", "system_message"},
+		{o.Result != nil, "result"}, {o.InjectSystem != "" || o.InjectUser != "", "inject"},
+		{o.Metadata != nil, "metadata"}, {o.Env != nil, "env"},
+	} {
+		if e.set {
+			out = append(out, e.name)
+		}
+	}
+	return out
+}

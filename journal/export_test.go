@@ -1,0 +1,5 @@
+package journal
+
+import "github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+
+func lockForTest(p string) (func(), error) { return fsutil.Lock(p) }

@@ -1,0 +1,329 @@
+package journal
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// Defaults for Options.
+const (
+	// DefaultFile is the journal's name in HERMES_HOME.
+	DefaultFile = "hook-journal.jsonl"
+	// DefaultMaxBytes is the live file's size at which it is rotated.
+	DefaultMaxBytes = 64 << 20
+	// DefaultLockWait bounds how long an append waits for another
+	// writer's lock. An append holds it for tens of microseconds, so only a
+	// stuck (stopped, or NFS-hung) writer makes it run out; the record is
+	// then lost and counted rather than the decision held up.
+	DefaultLockWait = 250 * time.Millisecond
+)
+
+// Options configures a Writer.
+type Options struct {
+	// Path is the live journal file (required).
+	Path string
+	// MaxBytes rotates the live file before it would grow past it
+	// (DefaultMaxBytes).
+	MaxBytes int64
+	// IncludePayload keeps each dispatch's fields whole, not only their
+	// SHA-256.
+	IncludePayload bool
+	// Version is the hermes-hooks version every record names.
+	Version string
+	// LockWait bounds the wait for the lock (DefaultLockWait).
+	LockWait time.Duration
+	// Warn receives the first write failure (nil: dropped); later ones
+	// are only counted.
+	Warn func(string)
+}
+
+// Writer appends records to a journal. It keeps no state between appends
+// beyond its failure count, so any number of Writers, in any number of
+// processes, may append to one journal at once. It is safe for concurrent
+// use.
+type Writer struct {
+	opts     Options
+	failures atomic.Int64
+	warned   atomic.Bool
+}
+
+var _ dispatcher.Recorder = (*Writer)(nil)
+
+// New returns a Writer for opts.
+func New(opts Options) *Writer {
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = DefaultMaxBytes
+	}
+	if opts.LockWait <= 0 {
+		opts.LockWait = DefaultLockWait
+	}
+	return &Writer{opts: opts}
+}
+
+// Path is the live journal file.
+func (w *Writer) Path() string { return w.opts.Path }
+
+// Failures counts the records that could not be written.
+func (w *Writer) Failures() int64 { return w.failures.Load() }
+
+// Record appends the dispatch (dispatcher.Recorder). A failure is counted
+// and reported once; it never reaches the dispatch.
+func (w *Writer) Record(_ context.Context, r *dispatcher.Record) {
+	body := protocol.AppendJSON(nil, w.body(r), protocol.Compact)
+	if err := w.append(body); err != nil {
+		w.fail(err)
+	}
+}
+
+func (w *Writer) fail(err error) {
+	w.failures.Add(1)
+	if w.warned.CompareAndSwap(false, true) && w.opts.Warn != nil {
+		w.opts.Warn("decision journal: cannot record to " + w.opts.Path + ": " + err.Error() +
+			" (decisions are unaffected; further failures are counted, not repeated)")
+	}
+}
+
+// append writes one record whose JSON object, without seq and prev, is
+// body: under the lock it finds the last intact line (repairing a torn
+// tail), rotates if the line would overflow the file, and appends
+// {"seq":…,"prev":…, body…}\n in one write.
+func (w *Writer) append(body []byte) error {
+	if len(body) < 2 || body[0] != '{' {
+		return errors.New("journal: record is not a JSON object")
+	}
+	unlock, err := fsutil.LockWithin(w.opts.Path+".lock", w.opts.LockWait)
+	if errors.Is(err, fs.ErrNotExist) {
+		// A fresh home: create the journal's directory, privately (the
+		// journal names every command and working directory).
+		if mkErr := os.MkdirAll(filepath.Dir(w.opts.Path), 0o700); mkErr != nil {
+			return mkErr
+		}
+		unlock, err = fsutil.LockWithin(w.opts.Path+".lock", w.opts.LockWait)
+	}
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	f, err := os.OpenFile(w.opts.Path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	t, err := readTail(f)
+	if err != nil {
+		return fmt.Errorf("read the journal's last line: %w", err)
+	}
+	if t.torn > 0 {
+		if err := f.Truncate(t.size - t.torn); err != nil {
+			return fmt.Errorf("truncate a torn last line: %w", err)
+		}
+		t.size -= t.torn
+	}
+	if !t.found {
+		// An empty live file (fresh, or just rotated): the chain goes on
+		// from the newest rotated file.
+		if err := chainFromRotated(w.opts.Path, &t); err != nil {
+			return err
+		}
+	}
+	line := make([]byte, 0, len(body)+120)
+	line = append(line, `{"seq":`...)
+	line = strconv.AppendInt(line, t.seq+1, 10)
+	line = append(line, `,"prev":"`...)
+	line = append(line, t.hash...)
+	line = append(line, '"', ',')
+	line = append(line, body[1:len(body)-1]...)
+	if t.torn > 0 {
+		line = append(line, `,"repaired":`...)
+		line = strconv.AppendInt(line, t.torn, 10)
+	}
+	line = append(line, '}', '\n')
+	if t.size > 0 && t.size+int64(len(line)) > w.opts.MaxBytes {
+		if err := rotate(w.opts.Path); err != nil {
+			return fmt.Errorf("rotate: %w", err)
+		}
+		f.Close()
+		t.size = 0
+		if f, err = os.OpenFile(w.opts.Path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
+			return err
+		}
+		defer f.Close()
+	}
+	n, err := f.Write(line)
+	if err != nil && n > 0 {
+		// A short write (disk full) left a torn line: take it back now
+		// rather than leave it for the next append.
+		_ = f.Truncate(t.size)
+	}
+	return err
+}
+
+// tail is what an append needs of the journal's end.
+type tail struct {
+	size  int64
+	torn  int64  // bytes after the last intact line
+	found bool   // an intact last line exists in this file
+	seq   int64  // its seq
+	hash  string // its SHA-256, hex (ZeroHash when there is none)
+}
+
+// readTail finds the last intact line of f: the last line that ends in a
+// newline and parses as a record. Bytes after it are torn: a line without
+// its newline, and at most one complete line that is not a record (what a
+// crash after the size but before the data reached the disk leaves: NULs).
+// Anything worse is not a torn write, and is left for log verify to name.
+func readTail(f *os.File) (tail, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return tail{}, err
+	}
+	t := tail{size: st.Size(), hash: ZeroHash}
+	nl, err := prevNewline(f, t.size)
+	if err != nil {
+		return t, err
+	}
+	end := nl + 1 // just after the last newline; 0 when there is none
+	for attempt := 0; attempt < 2 && end > 0; attempt++ {
+		before, err := prevNewline(f, end-1)
+		if err != nil {
+			return t, err
+		}
+		start := before + 1
+		line := make([]byte, end-1-start)
+		if _, err := f.ReadAt(line, start); err != nil {
+			return t, err
+		}
+		if seq, ok := parseSeq(line); ok {
+			sum := sha256.Sum256(line)
+			t.found, t.seq, t.hash = true, seq, hex.EncodeToString(sum[:])
+			t.torn = t.size - end
+			return t, nil
+		}
+		end = start
+	}
+	if end > 0 {
+		return t, errors.New("its last lines are not journal records (is journal.path another file? see hermes-hooks log verify)")
+	}
+	t.torn = t.size
+	return t, nil
+}
+
+// prevNewline is the offset of the last '\n' in f before offset before,
+// or -1.
+func prevNewline(f *os.File, before int64) (int64, error) {
+	var buf [8 << 10]byte
+	for pos := before; pos > 0; {
+		n := min(int64(len(buf)), pos)
+		pos -= n
+		if _, err := f.ReadAt(buf[:n], pos); err != nil && !errors.Is(err, io.EOF) {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			return pos + int64(i), nil
+		}
+	}
+	return -1, nil
+}
+
+// parseSeq reads a line's seq, and so whether it is a record at all. It
+// checks the shape the writer gives every line — {"seq":N,"prev":"…", …} —
+// without decoding the whole line: it runs under the lock on every append,
+// and judging the rest is Verify's job.
+func parseSeq(line []byte) (int64, bool) {
+	rest, ok := bytes.CutPrefix(line, []byte(`{"seq":`))
+	if !ok || len(line) < 2 || line[len(line)-1] != '}' {
+		return 0, false
+	}
+	i := 0
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	seq, err := strconv.ParseInt(string(rest[:i]), 10, 64)
+	if err != nil || !bytes.HasPrefix(rest[i:], []byte(`,"prev":"`)) {
+		return 0, false
+	}
+	return seq, true
+}
+
+// chainFromRotated sets t's seq and hash from the newest rotated file's
+// last line, when there is one.
+func chainFromRotated(path string, t *tail) error {
+	f, err := os.Open(rotatedName(path, 1))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	rt, err := readTail(f)
+	if err != nil {
+		return err
+	}
+	if rt.found {
+		t.seq, t.hash = rt.seq, rt.hash
+	}
+	return nil
+}
+
+// rotatedName is the n-th rotated file: hook-journal.jsonl →
+// hook-journal.n.jsonl.
+func rotatedName(path string, n int) string {
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + "." + strconv.Itoa(n) + ext
+}
+
+// rotate shifts PATH.n to PATH.n+1, newest last so nothing is overwritten,
+// then the live file to PATH.1.
+func rotate(path string) error {
+	n := 1
+	for {
+		if _, err := os.Lstat(rotatedName(path, n)); err != nil {
+			break
+		}
+		n++
+	}
+	for i := n - 1; i >= 1; i-- {
+		if err := os.Rename(rotatedName(path, i), rotatedName(path, i+1)); err != nil {
+			return err
+		}
+	}
+	return os.Rename(path, rotatedName(path, 1))
+}
+
+// ForConfig is the Writer a config's journal: block asks for, writing to
+// home's DefaultFile unless it names a path; nil when the journal is off.
+// opts supplies Version, Warn and LockWait.
+func ForConfig(c dispatcher.JournalConfig, home string, opts Options) *Writer {
+	if c.Off {
+		return nil
+	}
+	opts.Path = PathFor(c, home)
+	opts.MaxBytes = c.MaxBytes
+	opts.IncludePayload = c.IncludePayload
+	return New(opts)
+}
+
+// PathFor is the live journal file of a config's journal: block.
+func PathFor(c dispatcher.JournalConfig, home string) string {
+	if c.Path != "" {
+		return c.Path
+	}
+	return filepath.Join(home, DefaultFile)
+}
