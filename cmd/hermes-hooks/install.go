@@ -30,7 +30,9 @@ func newInstallCmd(a *app) *cobra.Command {
 		Short: "Make AGENT run hermes-hooks for its hook events (edits the agent's own hook file)",
 		Long: `Writes AGENT's hook configuration so that every event hermes-hooks serves for
 it runs 'hermes-hooks hook AGENT EVENT' (this binary, by absolute path).
-AGENT is one of: ` + strings.Join(agents.Names(), ", ") + `.
+AGENT is one of: ` + strings.Join(agents.Names(), ", ") + `, or hermes: the Hermes plugin
+(clients/python) goes into $HERMES_HOME/plugins/hermes-hooks, so that a running
+Hermes hands every hook event to hermes-hooks.
 
 The file is edited in place: Claude Code's .claude/settings.json, Cursor's
 .cursor/hooks.json, … in the project (--project, default the current
@@ -52,7 +54,9 @@ Hooks still need your approval before they run: see 'hermes-hooks list' and
   # Cursor, for every project of this user: ~/.cursor/hooks.json
   hermes-hooks install cursor --user
   # take it out again
-  hermes-hooks install claude --uninstall`,
+  hermes-hooks install claude --uninstall
+  # the Hermes plugin, into $HERMES_HOME/plugins/hermes-hooks
+  hermes-hooks install hermes --dry-run`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageErr("hermes-hooks install AGENT, AGENT one of "+strings.Join(agents.Names(), ", "), "expected one AGENT")
@@ -63,7 +67,7 @@ Hooks still need your approval before they run: see 'hermes-hooks list' and
 			if o.user && cmd.Flags().Changed("project") {
 				return usageErr("use --project DIR or --user, not both", "both --project and --user given")
 			}
-			return runInstall(a, args[0], o)
+			return runInstall(a, args[0], o, cmd.Flags().Changed("project"))
 		},
 	}
 	f := cmd.Flags()
@@ -88,10 +92,13 @@ type installResult struct {
 	Diff    string   `json:"diff,omitempty"`
 }
 
-func runInstall(a *app, name string, o installOptions) error {
+func runInstall(a *app, name string, o installOptions, projectSet bool) error {
+	if name == "hermes" {
+		return runInstallHermes(a, o, projectSet)
+	}
 	agent, ok := agents.Lookup(name)
 	if !ok {
-		return &exitError{code: 1, msg: fmt.Sprintf("unknown agent %q (known: %s)", name, strings.Join(agents.Names(), ", "))}
+		return &exitError{code: 1, msg: fmt.Sprintf("unknown agent %q (known: %s, hermes)", name, strings.Join(agents.Names(), ", "))}
 	}
 	hf := agent.HookFile
 	if hf.Project == "" || len(hf.Events) == 0 {

@@ -1,0 +1,326 @@
+// hermes-hooks client for Node: fire a hook event, get its outcome.
+//
+// It asks a live `hermes-hooks serve` when there is one (options.server,
+// else $HERMES_HOME/hermes-hooks.sock when that file exists) and runs the
+// one-shot `hermes-hooks dispatch EVENT` otherwise. A server that is not
+// there (connection refused, stale socket file) or serves another project or
+// config (HTTP 409) is passed over with a process warning
+// (HermesHooksWarning) and the event is dispatched one-shot — the answer is
+// the same either way. One deadline (options.timeout, in milliseconds)
+// covers the whole call. No dependencies.
+
+import { spawn } from "node:child_process";
+import { statSync } from "node:fs";
+import { connect } from "node:net";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const DEFAULT_TIMEOUT = 330_000; // ms: above the longest hook timeout (300 s)
+const CONNECT_TIMEOUT = 500;
+const KILL_GRACE = 5_000;
+const MAX_REPLY = 64 << 20;
+
+export class HermesHooksError extends Error {
+  constructor(message) { super(message); this.name = new.target.name; }
+}
+/** The hermes-hooks program is not on PATH (or not executable). */
+export class BinaryNotFoundError extends HermesHooksError {}
+/** The server took the request but gave no usable answer: the dispatch did not complete. */
+export class ServerNotAnsweringError extends HermesHooksError {}
+/** hermes-hooks answered something that is not an outcome. */
+export class BadOutcomeError extends HermesHooksError {}
+/** hermes-hooks refused the call: unknown event, bad fields, unreadable config. */
+export class DispatchError extends HermesHooksError {}
+/** No outcome within the timeout. */
+export class DispatchTimeoutError extends HermesHooksError {}
+
+class ServerDown extends Error {}
+
+const DECISIONS = new Set(["none", "allow", "ask", "block"]);
+const OUTCOME_TYPES = {
+  event: "string", decision: "string", stop: "boolean", hooks: "array",
+  message: "string", rule_key: "string", args: "object", context: "string",
+  stop_reason: "string", system_message: "string", result: "string",
+  inject_system: "string", inject_user: "string", metadata: "object", env: "object",
+};
+const OUTCOME_REQUIRED = ["event", "decision", "stop", "hooks"];
+const REPORT_TYPES = {
+  event: "string", command: "string", dialect: "string", ran: "boolean",
+  exit_code: "integer|null", elapsed_ms: "number", timed_out: "boolean", contribution: "object|null",
+  matcher: "string", source: "string", skipped: "string", error: "string",
+  stdout_truncated: "boolean", stderr_truncated: "boolean", note: "string",
+  shadow: "boolean", would: "string",
+};
+const REPORT_REQUIRED = ["event", "command", "dialect", "ran", "exit_code", "elapsed_ms", "timed_out", "contribution"];
+
+function kindOf(v) {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (Number.isInteger(v)) return "integer";
+  return typeof v;
+}
+
+function check(obj, types, required, what) {
+  if (obj === null || typeof obj !== "object" || Array.isArray(obj)) {
+    throw new BadOutcomeError(`${what} is ${kindOf(obj)}, not a JSON object`);
+  }
+  for (const [name, type] of Object.entries(types)) {
+    if (!(name in obj)) {
+      if (required.includes(name)) throw new BadOutcomeError(`${what}: missing "${name}"`);
+      continue;
+    }
+    const k = kindOf(obj[name]);
+    const ok = type.split("|").some((t) => t === k || (t === "number" && k === "integer"));
+    if (!ok) throw new BadOutcomeError(`${what}: "${name}" is ${k}, not ${type}`);
+  }
+}
+
+/** The outcome of one event firing (see protocol/outcome.schema.json). */
+export class Outcome {
+  constructor(obj, via) {
+    check(obj, OUTCOME_TYPES, OUTCOME_REQUIRED, "outcome");
+    if (!DECISIONS.has(obj.decision)) throw new BadOutcomeError(`outcome: unknown decision "${obj.decision}"`);
+    obj.hooks.forEach((h) => check(h, REPORT_TYPES, REPORT_REQUIRED, "hook report"));
+    Object.assign(this, structuredClone(obj));
+    // How the answer was obtained ("server" or "oneshot"); not part of the JSON.
+    Object.defineProperty(this, "via", { value: via, enumerable: false });
+  }
+
+  static fromJSON(obj, via) { return new Outcome(obj, via); }
+
+  /** The action is refused (on pre_verify: the agent must keep going). */
+  get blocked() { return this.decision === "block"; }
+
+  /** The outcome JSON object again, exactly as read. */
+  toJSON() { return structuredClone({ ...this }); }
+}
+
+/** $HERMES_HOME, else ~/.hermes. */
+export function hermesHome() {
+  return process.env.HERMES_HOME || join(homedir(), ".hermes");
+}
+
+/** Where `hermes-hooks serve` listens by default. */
+export function defaultSocket() {
+  return join(hermesHome(), "hermes-hooks.sock");
+}
+
+function serverTarget(server) {
+  if (server === false || server === "") return null;
+  if (server) return String(server);
+  try {
+    if (statSync(defaultSocket()).isSocket()) return "unix://" + defaultSocket();
+  } catch { /* no socket file: no server */ }
+  return null;
+}
+
+function decode(body) {
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch (e) {
+    const text = body.toString("utf8").trim().slice(0, 200);
+    throw new BadOutcomeError(`hermes-hooks answered something that is not JSON (${e.message}): ${JSON.stringify(text)}`);
+  }
+}
+
+function errorText(body) {
+  try {
+    const obj = JSON.parse(body.toString("utf8"));
+    if (obj && typeof obj.error === "string") return obj.error;
+  } catch { /* not JSON */ }
+  return body.toString("utf8").trim().slice(0, 200);
+}
+
+function parseHTTP(data, target) {
+  const end = data.indexOf("\r\n\r\n");
+  const head = end < 0 ? "" : data.subarray(0, end).toString("latin1");
+  const m = /^HTTP\/\d\.\d (\d{3})/.exec(head);
+  if (!m) throw new ServerNotAnsweringError(`hermes-hooks server ${target}: no HTTP reply (connection closed after ${data.length} bytes)`);
+  let body = data.subarray(end + 4);
+  const headers = {};
+  for (const line of head.split("\r\n").slice(1)) {
+    const i = line.indexOf(":");
+    if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+  }
+  if ((headers["transfer-encoding"] || "").toLowerCase() === "chunked") {
+    const parts = [];
+    for (;;) {
+      const eol = body.indexOf("\r\n");
+      const n = parseInt(body.subarray(0, eol).toString("latin1"), 16);
+      if (eol < 0 || Number.isNaN(n) || body.length < eol + 2 + n) {
+        throw new ServerNotAnsweringError(`hermes-hooks server ${target}: reply cut short`);
+      }
+      if (n === 0) break;
+      parts.push(body.subarray(eol + 2, eol + 2 + n));
+      body = body.subarray(eol + 4 + n);
+    }
+    body = Buffer.concat(parts);
+  } else if ("content-length" in headers) {
+    const n = Number(headers["content-length"]);
+    if (body.length < n) throw new ServerNotAnsweringError(`hermes-hooks server ${target}: reply cut short (${body.length} of ${n} bytes)`);
+    body = body.subarray(0, n);
+  }
+  return { status: Number(m[1]), body };
+}
+
+function post(target, event, fields, payload, opts, hermes, deadline) {
+  const u = new URL(target);
+  let address;
+  if (u.protocol === "unix:") address = { path: decodeURIComponent(u.pathname) };
+  else if (u.protocol === "tcp:" || u.protocol === "http:") address = { host: u.hostname.replace(/^\[|\]$/g, ""), port: Number(u.port) };
+  else throw new TypeError(`unsupported server address ${JSON.stringify(target)} (use unix:///path or tcp://127.0.0.1:PORT)`);
+  // The server answers only for its own project and config (409 otherwise).
+  const project = typeof fields.cwd === "string" && fields.cwd ? fields.cwd : resolve(opts.cwd || process.cwd());
+  const query = new URLSearchParams({
+    project,
+    config: opts.config ? resolve(opts.config) : join(hermesHome(), "config.yaml"),
+  });
+  if (hermes) query.set("format", "hermes");
+  const head = `POST /v1/dispatch/${encodeURIComponent(event)}?${query} HTTP/1.1\r\n` +
+    `Host: ${address.path ? "hermes-hooks" : u.host}\r\nContent-Type: application/json\r\n` +
+    `Content-Length: ${payload.length}\r\nConnection: close\r\n\r\n`;
+
+  return new Promise((resolvePromise, reject) => {
+    const sock = connect(address);
+    const chunks = [];
+    let size = 0;
+    let connected = false;
+    let settled = false;
+    const finish = (err, value) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(connectTimer);
+      clearTimeout(deadlineTimer);
+      sock.destroy();
+      if (err) reject(err); else resolvePromise(value);
+    };
+    const connectTimer = setTimeout(() => {
+      if (!connected) finish(new ServerDown(`no connection within ${CONNECT_TIMEOUT} ms`));
+    }, Math.max(1, Math.min(CONNECT_TIMEOUT, deadline - Date.now())));
+    const deadlineTimer = setTimeout(() => {
+      finish(new DispatchTimeoutError(`hermes-hooks server ${target}: no outcome within the timeout`));
+    }, Math.max(1, deadline - Date.now()));
+    sock.on("connect", () => {
+      connected = true;
+      clearTimeout(connectTimer);
+      sock.write(Buffer.concat([Buffer.from(head, "latin1"), payload]));
+    });
+    sock.on("data", (chunk) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > MAX_REPLY) finish(new ServerNotAnsweringError(`hermes-hooks server ${target}: reply larger than ${MAX_REPLY} bytes`));
+    });
+    sock.on("error", (e) => {
+      if (!connected) finish(new ServerDown(e.code === "ENOENT" || e.code === "ECONNREFUSED" ? e.code : e.message));
+      else finish(new ServerNotAnsweringError(`hermes-hooks server ${target}: ${e.message}`));
+    });
+    sock.on("close", () => {
+      if (settled) return;
+      if (!connected) { finish(new ServerDown("connection closed")); return; }
+      try {
+        const { status, body } = parseHTTP(Buffer.concat(chunks), target);
+        if (status === 200) return finish(null, body);
+        const detail = errorText(body);
+        if (status === 409) return finish(new ServerDown(`HTTP 409: ${detail}`));
+        const Err = status >= 500 ? ServerNotAnsweringError : DispatchError;
+        finish(new Err(`hermes-hooks server ${target}: HTTP ${status}: ${detail}`));
+      } catch (e) {
+        finish(e);
+      }
+    });
+  });
+}
+
+function oneshot(event, payload, opts, hermes, deadline) {
+  const binary = opts.binary || "hermes-hooks";
+  const argv = [];
+  if (opts.config) argv.push("--config", opts.config);
+  argv.push("dispatch", event);
+  if (hermes) argv.push("--format", "hermes");
+  return new Promise((resolvePromise, reject) => {
+    let child;
+    try {
+      child = spawn(binary, argv, { cwd: opts.cwd, stdio: ["pipe", "pipe", "pipe"] });
+    } catch (e) {
+      reject(new BinaryNotFoundError(`cannot run hermes-hooks ${JSON.stringify(binary)}: ${e.message}`));
+      return;
+    }
+    const out = [];
+    const err = [];
+    let settled = false;
+    const finish = (e, v) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (e) reject(e); else resolvePromise(v);
+    };
+    const timer = setTimeout(() => {
+      // SIGTERM: dispatch kills its hooks' process groups and exits;
+      // SIGKILL later if it does not, without making the caller wait.
+      child.kill("SIGTERM");
+      setTimeout(() => { if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL"); }, KILL_GRACE).unref();
+      finish(new DispatchTimeoutError(`hermes-hooks dispatch ${event}: no outcome within ${opts.timeout} ms (its hooks are being stopped)`));
+    }, Math.max(1, deadline - Date.now()));
+    child.on("error", (e) => {
+      if (e.code === "ENOENT" || e.code === "EACCES") {
+        finish(new BinaryNotFoundError(`hermes-hooks binary ${JSON.stringify(binary)} not found on PATH (${e.code}; install it, or pass binary: "/path/to/hermes-hooks")`));
+      } else {
+        finish(new HermesHooksError(`hermes-hooks dispatch ${event}: ${e.message}`));
+      }
+    });
+    child.stdout.on("data", (c) => out.push(c));
+    child.stderr.on("data", (c) => err.push(c));
+    child.stdin.on("error", () => { /* the child exited early: its exit status says why */ });
+    child.stdin.end(payload);
+    child.on("close", (code, signal) => {
+      const stderr = Buffer.concat(err).toString("utf8").trim();
+      if (code !== 0) {
+        finish(new DispatchError(`hermes-hooks dispatch ${event}: exit ${code ?? signal}: ${stderr}`));
+        return;
+      }
+      if (stderr && opts.onStderr) opts.onStderr(stderr);
+      finish(null, Buffer.concat(out));
+    });
+  });
+}
+
+async function call(event, fields, options, hermes) {
+  if (typeof event !== "string" || !event) throw new DispatchError("event must be a non-empty string");
+  const opts = { timeout: DEFAULT_TIMEOUT, ...options };
+  if (!(opts.timeout > 0)) throw new RangeError("timeout must be a positive number of milliseconds");
+  fields = fields ?? {};
+  const payload = Buffer.from(JSON.stringify(fields), "utf8");
+  const deadline = Date.now() + opts.timeout;
+  const target = serverTarget(opts.server);
+  if (target !== null) {
+    try {
+      return { body: await post(target, event, fields, payload, opts, hermes, deadline), via: "server" };
+    } catch (e) {
+      if (!(e instanceof ServerDown)) throw e;
+      process.emitWarning(`hermes-hooks server ${target}: ${e.message}; dispatching one-shot instead`,
+        { type: "HermesHooksWarning", code: "HERMES_HOOKS_SERVER_UNAVAILABLE" });
+    }
+  }
+  return { body: await oneshot(event, payload, opts, hermes, deadline), via: "oneshot" };
+}
+
+/**
+ * Fire event with the host's fields and resolve to its Outcome.
+ * options: server ("unix:///path", "tcp://127.0.0.1:PORT"; undefined = the
+ * default socket when present; false = never), binary, timeout (ms),
+ * config, cwd, onStderr (the one-shot dispatch's warnings).
+ */
+export async function dispatch(event, fields = {}, options = {}) {
+  const { body, via } = await call(event, fields, options, false);
+  return new Outcome(decode(body), via);
+}
+
+/** Fire event and resolve to Hermes' directive for it ({"action": …}, {"context": …}, {"result": …} or {}). */
+export async function dispatchHermes(event, fields = {}, options = {}) {
+  const { body } = await call(event, fields, options, true);
+  const wire = decode(body);
+  if (wire === null || typeof wire !== "object" || Array.isArray(wire)) {
+    throw new BadOutcomeError(`Hermes directive is ${kindOf(wire)}, not a JSON object`);
+  }
+  return wire;
+}

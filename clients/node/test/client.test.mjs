@@ -1,0 +1,136 @@
+// The Node client against the real binary and a real server; the same
+// checks as clients/python/tests/test_client.py.
+
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+
+import {
+  BadOutcomeError, BinaryNotFoundError, DispatchError, DispatchTimeoutError, Outcome, dispatch, dispatchHermes,
+} from "../index.mjs";
+import { CASES, SCHEMA, findBinary, pidAlive, setup, stripTiming, withSession } from "./fixture.mjs";
+
+const skip = findBinary() ? false : "hermes-hooks not on PATH and HERMES_HOOKS_BIN unset (go test ./clients/ builds it)";
+
+// Collects the process warnings emitted while fn runs.
+async function warningsDuring(fn) {
+  const seen = [];
+  const on = (w) => seen.push(w);
+  process.on("warning", on);
+  try {
+    const value = await fn();
+    await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
+    return { value, warnings: seen };
+  } finally {
+    process.off("warning", on);
+  }
+}
+
+describe("hermes-hooks Node client", { skip }, () => {
+  let h;
+  before(async () => { h = await setup(); });
+  after(async () => { await h?.close(); });
+
+  test("every outcome field round-trips", async () => {
+    const seen = new Set();
+    for (const [i, { event, fields }] of CASES.entries()) {
+      const raw = h.oneshot(event, withSession(fields, `rt-${i}`));
+      assert.deepEqual(new Outcome(raw).toJSON(), raw);
+      const out = await dispatch(event, withSession(fields, `rt-client-${i}`), { server: false, cwd: h.project });
+      assert.deepEqual(stripTiming(out.toJSON()), stripTiming(raw), `${event} #${i}`);
+      for (const [k, v] of Object.entries(raw)) if (k !== "hooks") assert.deepEqual(out[k], v, k);
+      Object.keys(raw).forEach((k) => seen.add(k));
+    }
+    assert.deepEqual([...seen].sort(), Object.keys(SCHEMA.properties).sort());
+  });
+
+  test("every schema member is read and written back", () => {
+    const report = {
+      event: "pre_tool_call", command: "x.sh", dialect: "hermes", matcher: "terminal", source: "/c.yaml", ran: true,
+      skipped: "why", exit_code: null, elapsed_ms: 1.5, timed_out: false, error: "e", stdout_truncated: true,
+      stderr_truncated: false, note: "n", shadow: false, would: "block: m", contribution: { decision: "block" },
+    };
+    assert.deepEqual(Object.keys(report).sort(), Object.keys(SCHEMA.$defs.report.properties).sort());
+    const full = {
+      event: "pre_tool_call", decision: "block", message: "m", rule_key: "k", args: { a: 1 }, context: "c", stop: true,
+      stop_reason: "r", system_message: "s", result: "t", inject_system: "is", inject_user: "iu", metadata: { m: [1] },
+      env: { FOO: "bar" }, hooks: [report],
+    };
+    assert.deepEqual(Object.keys(full).sort(), Object.keys(SCHEMA.properties).sort());
+    const o = new Outcome({ ...full, future_member: 1 });
+    assert.deepEqual(o.toJSON(), { ...full, future_member: 1 });
+    assert.equal(o.blocked, true);
+    for (const bad of [[], { event: "x" }, { event: "x", decision: "maybe", stop: false, hooks: [] },
+      { event: "x", decision: "none", stop: 0, hooks: [] }, { event: "x", decision: "none", stop: false, hooks: [{ command: "c" }] }]) {
+      assert.throws(() => new Outcome(bad), BadOutcomeError);
+    }
+  });
+
+  test("server and one-shot give identical outcomes", async () => {
+    for (const [i, { event, fields }] of CASES.entries()) {
+      const a = await dispatch(event, withSession(fields, `srv-${i}`), { cwd: h.project });
+      const b = await dispatch(event, withSession(fields, `one-${i}`), { server: false, cwd: h.project });
+      assert.deepEqual([a.via, b.via], ["server", "oneshot"]);
+      assert.deepEqual(stripTiming(a.toJSON()), stripTiming(b.toJSON()), `${event} #${i}`);
+      const wa = await dispatchHermes(event, withSession(fields, `srvw-${i}`), { cwd: h.project });
+      const wb = await dispatchHermes(event, withSession(fields, `onew-${i}`), { server: false, cwd: h.project });
+      assert.deepEqual(wa, wb);
+      assert.deepEqual(wa, h.oneshot(event, withSession(fields, `clw-${i}`), "--format", "hermes"));
+    }
+  });
+
+  test("a dead server falls back to one-shot with a warning", async () => {
+    // A socket file nobody listens on (connection refused), and no file at all.
+    const stale = join(h.tmp, "dead.sock");
+    execFileSync("python3", ["-c", "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", stale]);
+    const { event, fields } = CASES[0];
+    const want = stripTiming(h.oneshot(event, withSession(fields, "dead-want")));
+    for (const server of ["unix://" + stale, "unix://" + join(h.tmp, "missing.sock")]) {
+      const { value: out, warnings } = await warningsDuring(() =>
+        dispatch(event, withSession(fields, "dead"), { server, cwd: h.project }));
+      assert.equal(out.via, "oneshot");
+      assert.deepEqual(stripTiming(out.toJSON()), want);
+      assert.equal(warnings.length, 1);
+      assert.equal(warnings[0].name, "HermesHooksWarning");
+      assert.match(warnings[0].message, /dispatching one-shot instead/);
+    }
+  });
+
+  test("a server of another project falls back with a warning", async () => {
+    const other = mkdtempSync(join(h.tmp, "other-"));
+    const { value: out, warnings } = await warningsDuring(() =>
+      dispatch("pre_tool_call", { tool_name: "terminal", args: { command: "ls" } }, { cwd: other }));
+    assert.equal(out.via, "oneshot");
+    assert.match(warnings[0].message, /HTTP 409/);
+  });
+
+  test("the timeout is respected and the hook is stopped", async () => {
+    for (const [name, opts] of [["oneshot", { server: false }], ["server", {}]]) {
+      const pidfile = join(h.tmp, `sleep-${name}.pid`);
+      const start = Date.now();
+      await assert.rejects(
+        dispatch("post_tool_call", { tool_name: "sleepy_tool", sleep: 30, pidfile, session_id: "t-" + name },
+          { ...opts, timeout: 1000, cwd: h.project }),
+        DispatchTimeoutError);
+      const took = Date.now() - start;
+      assert.ok(took >= 900 && took < 1800, `${name}: returned after ${took} ms with a 1000 ms timeout`);
+      const pid = Number(readFileSync(pidfile, "utf8"));
+      const deadline = Date.now() + 15_000;
+      while (pidAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(pidAlive(pid), false, `${name}: the sleeping hook outlived the timeout`);
+    }
+  });
+
+  test("clear errors", async () => {
+    await assert.rejects(dispatch("pre_tool_call", {}, { server: false, binary: "/nonexistent/hermes-hooks" }), BinaryNotFoundError);
+    const fake = join(h.tmp, "fake-hermes-hooks");
+    writeFileSync(fake, "#!/bin/sh\ncat >/dev/null\necho 'not json'\n");
+    chmodSync(fake, 0o755);
+    await assert.rejects(dispatch("pre_tool_call", {}, { server: false, binary: fake }), BadOutcomeError);
+    for (const server of [false, undefined]) {
+      await assert.rejects(dispatch("pre_tools_call", {}, { server, cwd: h.project }), DispatchError);
+    }
+  });
+});

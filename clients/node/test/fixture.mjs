@@ -1,0 +1,102 @@
+// The Node tests' home: a HERMES_HOME whose config registers the test hooks
+// of clients/testdata/hooks (all approved but one) and a live
+// `hermes-hooks serve` on its default socket — as the Python tests' fixture.
+// The binary is $HERMES_HOOKS_BIN, else hermes-hooks on PATH.
+
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const REPO = join(here, "..", "..", "..");
+export const HOOKS = join(REPO, "clients", "testdata", "hooks");
+export const SCHEMA = JSON.parse(readFileSync(join(REPO, "protocol", "outcome.schema.json"), "utf8"));
+export const CASES = JSON.parse(readFileSync(join(REPO, "clients", "testdata", "cases.json"), "utf8"));
+
+export function findBinary() {
+  if (process.env.HERMES_HOOKS_BIN) return process.env.HERMES_HOOKS_BIN;
+  try {
+    execFileSync("hermes-hooks", ["version"], { stdio: "ignore" });
+    return "hermes-hooks";
+  } catch {
+    return null;
+  }
+}
+
+export async function setup() {
+  const bin = findBinary();
+  const tmp = mkdtempSync(join(tmpdir(), "hermes-hooks-nodetest-"));
+  const home = join(tmp, "home");
+  const project = join(tmp, "project");
+  mkdirSync(home);
+  mkdirSync(project);
+  process.env.HERMES_HOME = home;
+  delete process.env.HERMES_ACCEPT_HOOKS;
+  delete process.env.HERMES_SAFE_MODE;
+  const cli = (args, input = "") => execFileSync(bin, args, { cwd: project, input, encoding: "utf8" });
+  const events = JSON.parse(cli(["events", "--json"])).filter((e) => e.hermes && !e.shell_unsupported).map((e) => e.name);
+  const reply = join(HOOKS, "reply.sh");
+  const lines = ["hooks:"];
+  for (const ev of events) {
+    lines.push(`  ${ev}:`, `    - command: ${reply}`);
+    if (ev === "pre_llm_call") lines.push(`    - command: ${reply} 2`, `    - command: ${reply} 3`);
+    if (ev === "post_tool_call") lines.push(`    - command: ${join(HOOKS, "sleep.sh")}`, "      matcher: sleepy_tool");
+    if (ev === "on_session_start") lines.push(`    - command: ${join(HOOKS, "claude.sh")}`, "      dialect: claude");
+  }
+  const config = join(home, "config.yaml");
+  writeFileSync(config, lines.join("\n") + "\n");
+  cli(["approve", "--all"]);
+  lines.splice(lines.indexOf("  post_llm_call:") + 2, 0, `    - command: ${reply} 9`);
+  writeFileSync(config, lines.join("\n") + "\n");
+
+  const socket = join(home, "hermes-hooks.sock");
+  const server = spawn(bin, ["serve", "--listen", "unix://" + socket], { cwd: project, stdio: "ignore" });
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const up = await new Promise((res) => {
+      const s = connect({ path: socket });
+      s.on("connect", () => { s.destroy(); res(true); });
+      s.on("error", () => res(false));
+    });
+    if (up) break;
+    if (server.exitCode !== null) throw new Error("hermes-hooks serve exited at start");
+    if (Date.now() > deadline) throw new Error("hermes-hooks serve did not listen within 15s");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return {
+    bin, tmp, home, project, events, socket, cli,
+    oneshot: (event, fields, ...flags) => JSON.parse(cli(["dispatch", event, ...flags], JSON.stringify(fields))),
+    async close() {
+      if (server.exitCode === null) {
+        const exited = new Promise((r) => server.once("exit", r));
+        server.kill("SIGTERM");
+        await exited;
+      }
+      rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+export function stripTiming(outcome) {
+  return { ...outcome, hooks: outcome.hooks.map(({ elapsed_ms, ...rest }) => rest) };
+}
+
+export function withSession(fields, sid) {
+  return { ...fields, session_id: sid };
+}
+
+export function pidAlive(pid) {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1][0] !== "Z";
+  } catch {
+    return true;
+  }
+}

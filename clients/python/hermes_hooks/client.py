@@ -1,0 +1,353 @@
+"""Client: fire a hook event through hermes-hooks and get its outcome.
+
+It asks a live `hermes-hooks serve` when there is one (the socket named by
+`server`, else $HERMES_HOME/hermes-hooks.sock when that file exists) and
+runs the one-shot `hermes-hooks dispatch EVENT` otherwise. A server that is
+not there (connection refused, stale socket file) or that serves another
+project or config (HTTP 409) is passed over with a warning and the event is
+dispatched one-shot instead — the answer is the same either way.
+
+One deadline covers the whole call: the host is never blocked past
+`timeout` seconds. At the deadline a server request is abandoned (the
+server then kills the hooks it started) and a one-shot process gets SIGTERM
+(it kills its hooks' process groups and exits; SIGKILL follows after a
+grace period, in the background).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import threading
+import time
+import warnings
+from typing import Any, Dict, Mapping, Optional, Tuple, Union
+from urllib.parse import quote, urlencode, urlsplit
+
+from .outcome import BadOutcomeError, HermesHooksError, Outcome
+
+__all__ = [
+    "Client", "dispatch", "hermes_home", "default_socket",
+    "BinaryNotFoundError", "ServerNotAnsweringError", "DispatchError",
+    "DispatchTimeoutError", "HermesHooksWarning",
+]
+
+log = logging.getLogger("hermes_hooks")
+log.addHandler(logging.NullHandler())
+
+DEFAULT_TIMEOUT = 330.0  # above the longest hook timeout (300 s)
+_CONNECT_TIMEOUT = 0.5   # a live Unix socket accepts at once
+_KILL_GRACE = 5.0        # after SIGTERM, before SIGKILL (in the background)
+_MAX_REPLY = 64 << 20
+
+
+class BinaryNotFoundError(HermesHooksError):
+    """The hermes-hooks program is not on PATH (or not executable)."""
+
+
+class ServerNotAnsweringError(HermesHooksError):
+    """The server took the request but gave no usable answer (dropped the
+    connection, or refused it with 503/504): the dispatch did not complete.
+    Never read this as "no objection"."""
+
+
+class DispatchError(HermesHooksError):
+    """hermes-hooks refused the call: unknown event, fields that are not a
+    JSON object, or a config it cannot read (one-shot exit 2 or 1, HTTP
+    4xx)."""
+
+
+class DispatchTimeoutError(HermesHooksError, TimeoutError):
+    """No outcome within the client's timeout."""
+
+
+class HermesHooksWarning(UserWarning):
+    """A live server was expected and not used (the call still succeeded)."""
+
+
+def hermes_home() -> str:
+    """$HERMES_HOME, else ~/.hermes."""
+    return os.environ.get("HERMES_HOME") or os.path.join(os.path.expanduser("~"), ".hermes")
+
+
+def default_socket() -> str:
+    """Where `hermes-hooks serve` listens by default."""
+    return os.path.join(hermes_home(), "hermes-hooks.sock")
+
+
+class _ServerDown(Exception):
+    """The server is not there: dispatch one-shot instead."""
+
+
+class Client:
+    """A hermes-hooks client.
+
+    server: "unix:///path/to.sock" or "tcp://127.0.0.1:PORT"; None (the
+      default) uses $HERMES_HOME/hermes-hooks.sock when it exists; False
+      never uses a server.
+    binary: the hermes-hooks program for one-shot dispatches.
+    timeout: seconds for one whole call (server attempt and fallback).
+    config: a config file other than $HERMES_HOME/config.yaml (--config).
+    cwd: the host's working directory (hooks run there, and its project
+      hooks apply); default: this process's.
+    """
+
+    def __init__(self, server: Union[str, None, bool] = None, binary: str = "hermes-hooks",
+                 timeout: float = DEFAULT_TIMEOUT, config: Optional[str] = None,
+                 cwd: Optional[str] = None) -> None:
+        if server is True:
+            raise ValueError("server: an address, None (default socket) or False (never)")
+        if timeout <= 0:
+            raise ValueError("timeout must be positive")
+        self.server = server
+        self.binary = binary
+        self.timeout = float(timeout)
+        self.config = config
+        self.cwd = cwd
+
+    def dispatch(self, event: str, fields: Optional[Mapping[str, Any]] = None) -> Outcome:
+        """Fire event with the host's fields and return the outcome."""
+        body, via = self._call(event, fields, hermes=False)
+        return Outcome.from_dict(_decode(body), via=via)
+
+    def dispatch_hermes(self, event: str, fields: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
+        """Fire event and return Hermes' directive for it, as hermes-hooks
+        renders it (`?format=hermes`, `dispatch --format hermes`):
+        {"action": "block", "message": …}, {"action": "modify", "args": …},
+        {"action": "approve", …}, {"action": "continue", "message": …},
+        {"context": …}, {"result": …} or {}."""
+        body, _ = self._call(event, fields, hermes=True)
+        wire = _decode(body)
+        if not isinstance(wire, dict):
+            raise BadOutcomeError(f"Hermes directive is {type(wire).__name__}, not a JSON object")
+        return wire
+
+    # -- one call: server first, one-shot otherwise --------------------------
+
+    def _call(self, event: str, fields: Optional[Mapping[str, Any]], hermes: bool) -> Tuple[bytes, str]:
+        if not isinstance(event, str) or not event:
+            raise DispatchError("event must be a non-empty string")
+        fields = dict(fields or {})
+        # Unserialisable values become their string form, as Hermes does
+        # for its own shell hooks; non-ASCII stays raw UTF-8.
+        payload = json.dumps(fields, ensure_ascii=False, default=str).encode("utf-8")
+        deadline = time.monotonic() + self.timeout
+        target = self._server_target()
+        if target is not None:
+            try:
+                return self._post(target, event, fields, payload, hermes, deadline), "server"
+            except _ServerDown as why:
+                warnings.warn(f"hermes-hooks server {target}: {why}; dispatching one-shot instead",
+                              HermesHooksWarning, stacklevel=3)
+        return self._oneshot(event, payload, hermes, deadline), "oneshot"
+
+    def _server_target(self) -> Optional[str]:
+        if self.server is False or self.server == "":
+            return None
+        if self.server:
+            return str(self.server)
+        sock = default_socket()
+        try:
+            if stat.S_ISSOCK(os.stat(sock).st_mode):
+                return "unix://" + sock
+        except OSError:
+            pass
+        return None
+
+    def _project(self, fields: Mapping[str, Any]) -> str:
+        cwd = fields.get("cwd")
+        if isinstance(cwd, str) and cwd:
+            return cwd
+        return os.path.abspath(self.cwd or os.getcwd())
+
+    def _post(self, target: str, event: str, fields: Mapping[str, Any], payload: bytes,
+              hermes: bool, deadline: float) -> bytes:
+        u = urlsplit(target)
+        if u.scheme == "unix":
+            family, address, host = socket.AF_UNIX, u.path, "hermes-hooks"
+        elif u.scheme in ("tcp", "http"):
+            if not u.hostname or not u.port:
+                raise ValueError(f"server address {target!r} needs a host and a port")
+            family, address, host = socket.AF_INET6 if ":" in u.hostname else socket.AF_INET, (u.hostname, u.port), u.netloc
+        else:
+            raise ValueError(f"unsupported server address {target!r} (use unix:///path or tcp://127.0.0.1:PORT)")
+        # The server answers only for its own project and config (409
+        # otherwise), so it never answers with another project's hooks.
+        query = {"project": self._project(fields),
+                 "config": os.path.abspath(self.config) if self.config else os.path.join(hermes_home(), "config.yaml")}
+        if hermes:
+            query["format"] = "hermes"
+        path = "/v1/dispatch/" + quote(event, safe="") + "?" + urlencode(query)
+        request = (f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+                   f"Content-Length: {len(payload)}\r\nConnection: close\r\n\r\n").encode("latin-1") + payload
+
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            sock.settimeout(max(0.001, min(_CONNECT_TIMEOUT, deadline - time.monotonic())))
+            try:
+                sock.connect(address)
+            except (FileNotFoundError, ConnectionRefusedError) as e:
+                raise _ServerDown(e.strerror or str(e)) from None
+            except socket.timeout:
+                raise _ServerDown("no connection within %.1fs" % _CONNECT_TIMEOUT) from None
+            except OSError as e:
+                raise _ServerDown(str(e)) from None
+            data = _exchange(sock, request, deadline, target)
+        finally:
+            sock.close()
+        status, body = _parse_http(data, target)
+        if status == 200:
+            return body
+        detail = _error_text(body)
+        if status == 409:
+            raise _ServerDown(f"HTTP 409: {detail}")
+        if status in (503, 504) or status >= 500:
+            raise ServerNotAnsweringError(f"hermes-hooks server {target}: HTTP {status}: {detail}")
+        raise DispatchError(f"hermes-hooks server {target}: HTTP {status}: {detail}")
+
+    def _oneshot(self, event: str, payload: bytes, hermes: bool, deadline: float) -> bytes:
+        binary = shutil.which(self.binary)
+        if binary is None:
+            raise BinaryNotFoundError(
+                f"hermes-hooks binary {self.binary!r} not found on PATH (install it, or pass binary=/path/to/hermes-hooks)")
+        argv = [binary]
+        if self.config:
+            argv += ["--config", self.config]
+        argv += ["dispatch", event]
+        if hermes:
+            argv += ["--format", "hermes"]
+        try:
+            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, cwd=self.cwd)
+        except (FileNotFoundError, PermissionError, NotADirectoryError) as e:
+            raise BinaryNotFoundError(f"cannot run hermes-hooks {binary!r}: {e}") from None
+        remaining = deadline - time.monotonic()
+        try:
+            out, err = proc.communicate(payload, timeout=max(0.001, remaining))
+        except subprocess.TimeoutExpired:
+            _stop_in_background(proc)
+            raise DispatchTimeoutError(
+                f"hermes-hooks dispatch {event}: no outcome within {self.timeout:g}s (its hooks are being stopped)") from None
+        stderr = err.decode("utf-8", "replace").strip()
+        if proc.returncode != 0:
+            raise DispatchError(f"hermes-hooks dispatch {event}: exit {proc.returncode}: {stderr}")
+        if stderr:
+            # Warnings of the dispatch (an unapproved hook skipped, …).
+            for line in stderr.splitlines():
+                log.warning("%s", line)
+        return out
+
+
+def _exchange(sock: socket.socket, request: bytes, deadline: float, target: str) -> bytes:
+    """Send the request and read the whole reply, never past the deadline."""
+    def left() -> float:
+        t = deadline - time.monotonic()
+        if t <= 0:
+            raise socket.timeout()
+        return t
+
+    chunks = []
+    size = 0
+    try:
+        sock.settimeout(left())
+        sock.sendall(request)
+        while True:
+            sock.settimeout(left())
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > _MAX_REPLY:
+                raise ServerNotAnsweringError(f"hermes-hooks server {target}: reply larger than {_MAX_REPLY} bytes")
+    except socket.timeout:
+        raise DispatchTimeoutError(f"hermes-hooks server {target}: no outcome within the timeout") from None
+    except OSError as e:
+        raise ServerNotAnsweringError(f"hermes-hooks server {target}: {e}") from None
+    return b"".join(chunks)
+
+
+def _parse_http(data: bytes, target: str) -> Tuple[int, bytes]:
+    head, sep, body = data.partition(b"\r\n\r\n")
+    lines = head.split(b"\r\n")
+    parts = lines[0].split(b" ", 2) if lines else []
+    if not sep or len(parts) < 2 or not parts[0].startswith(b"HTTP/") or not parts[1].isdigit():
+        raise ServerNotAnsweringError(f"hermes-hooks server {target}: no HTTP reply (connection closed after {len(data)} bytes)")
+    headers = {}
+    for line in lines[1:]:
+        k, _, v = line.partition(b":")
+        headers[k.strip().lower()] = v.strip()
+    if headers.get(b"transfer-encoding", b"").lower() == b"chunked":
+        body = _dechunk(body, target)
+    elif b"content-length" in headers:
+        n = int(headers[b"content-length"])
+        if len(body) < n:
+            raise ServerNotAnsweringError(f"hermes-hooks server {target}: reply cut short ({len(body)} of {n} bytes)")
+        body = body[:n]
+    return int(parts[1]), body
+
+
+def _dechunk(body: bytes, target: str) -> bytes:
+    out = []
+    while True:
+        size_line, sep, rest = body.partition(b"\r\n")
+        try:
+            n = int(size_line.split(b";")[0], 16)
+        except ValueError:
+            raise ServerNotAnsweringError(f"hermes-hooks server {target}: bad chunked reply") from None
+        if not sep or len(rest) < n:
+            raise ServerNotAnsweringError(f"hermes-hooks server {target}: reply cut short")
+        if n == 0:
+            return b"".join(out)
+        out.append(rest[:n])
+        body = rest[n + 2:]
+
+
+def _error_text(body: bytes) -> str:
+    try:
+        obj = json.loads(body)
+        if isinstance(obj, dict) and isinstance(obj.get("error"), str):
+            return obj["error"]
+    except ValueError:
+        pass
+    return body.decode("utf-8", "replace").strip()[:200]
+
+
+def _decode(body: bytes) -> Any:
+    try:
+        return json.loads(body)
+    except ValueError as e:
+        text = body.decode("utf-8", "replace").strip()
+        raise BadOutcomeError(f"hermes-hooks answered something that is not JSON ({e}): {text[:200]!r}") from None
+
+
+def _stop_in_background(proc: "subprocess.Popen[bytes]") -> None:
+    """SIGTERM now (dispatch then kills its hooks' process groups and
+    exits); SIGKILL after a grace period; reap — without making the caller
+    wait."""
+    try:
+        proc.send_signal(signal.SIGTERM)
+    except OSError:
+        pass
+
+    def reap() -> None:
+        try:
+            proc.communicate(timeout=_KILL_GRACE)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+        except (OSError, ValueError):
+            pass
+
+    threading.Thread(target=reap, name="hermes-hooks-reap", daemon=True).start()
+
+
+def dispatch(event: str, fields: Optional[Mapping[str, Any]] = None, **client_options: Any) -> Outcome:
+    """Client(**client_options).dispatch(event, fields)."""
+    return Client(**client_options).dispatch(event, fields)

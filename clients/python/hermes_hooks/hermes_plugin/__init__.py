@@ -1,0 +1,114 @@
+"""The Hermes plugin: every Hermes hook event goes through hermes-hooks.
+
+Hermes calls register(ctx) once; the plugin registers one callback per
+Hermes hook event (ctx.register_hook(event, callback)). Each callback
+forwards the keyword arguments Hermes passes as the event's fields to a
+live `hermes-hooks serve` (or the one-shot `hermes-hooks dispatch`) and
+returns what Hermes' plugin-hook contract expects for that event, from the
+directive hermes-hooks renders for Hermes (`?format=hermes`):
+
+  pre_tool_call   {"action": "block", "message": …}, {"action": "modify",
+                  "args": …} (the arguments after every rewrite),
+                  {"action": "approve", …}, or None
+  pre_llm_call    {"context": …} or None
+  pre_verify      {"action": "continue", "message": …} or None
+  transform_*     the replacement text, or None (unchanged)
+  every other     {"context": …} or None (Hermes ignores observers' returns)
+
+A failed dispatch raises: Hermes logs it, and on pre_tool_call it blocks
+the call (a guard that cannot be asked does not let the call through).
+
+Settings (environment of the Hermes process): HERMES_HOOKS_BIN (the
+program, default hermes-hooks on PATH), HERMES_HOOKS_SERVER (a serve
+address, or "off"; default $HERMES_HOME/hermes-hooks.sock when present),
+HERMES_HOOKS_CONFIG (a config other than $HERMES_HOME/config.yaml),
+HERMES_HOOKS_TIMEOUT (seconds per event, default 330),
+HERMES_HOOKS_EVENTS (comma-separated: register only these events).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any, Callable, Dict, Iterable, Optional, Tuple
+
+from hermes_hooks import DEFAULT_TIMEOUT, Client
+
+__all__ = ["register", "HERMES_EVENTS", "client_from_env", "to_hermes", "make_callback"]
+
+log = logging.getLogger("hermes_hooks.hermes_plugin")
+
+# The Hermes hook events hermes-hooks serves: Hermes' VALID_HOOKS without
+# transform_api_error_classification, which takes a directive only a
+# Python plugin can give (`hermes-hooks events --json`: hermes and not
+# shell_unsupported; the tests compare the two).
+HERMES_EVENTS: Tuple[str, ...] = (
+    "agent_loop_stopped", "api_request_error", "gateway_platform_event",
+    "kanban_task_blocked", "kanban_task_claimed", "kanban_task_completed",
+    "on_interim_message", "on_kanban_dispatch_tick", "on_kanban_task_updated",
+    "on_kanban_worker_exited", "on_kanban_worker_spawned", "on_kanban_worker_stale_claim",
+    "on_room_member_activity", "on_session_end", "on_session_finalize", "on_session_reset",
+    "on_session_start", "on_skill_lifecycle", "on_stream_delta", "on_stream_end",
+    "on_stream_start", "post_api_request", "post_approval_response", "post_auxiliary_call",
+    "post_llm_call", "post_tool_call", "pre_api_request", "pre_approval_request",
+    "pre_auxiliary_call", "pre_command", "pre_gateway_dispatch", "pre_llm_call",
+    "pre_tool_call", "pre_transcription", "pre_verify", "subagent_start", "subagent_stop",
+    "transform_llm_output", "transform_terminal_output", "transform_tool_result",
+)
+
+# Events whose plugin callbacks Hermes asks for a string (the new text) or
+# None, not a dict.
+_TEXT_EVENTS = frozenset({"transform_llm_output", "transform_terminal_output", "transform_tool_result"})
+# Where Hermes reads only {"context": …}: a block (a hermes-hooks runtime
+# extension) cannot be carried.
+_CONTEXT_ONLY_EVENTS = frozenset({"pre_llm_call"})
+
+
+def client_from_env() -> Client:
+    """The Client the plugin uses, from the HERMES_HOOKS_* settings."""
+    server: Any = os.environ.get("HERMES_HOOKS_SERVER") or None
+    if server is not None and server.lower() in ("off", "none", "0", "false"):
+        server = False
+    timeout = float(os.environ.get("HERMES_HOOKS_TIMEOUT") or DEFAULT_TIMEOUT)
+    return Client(server=server, binary=os.environ.get("HERMES_HOOKS_BIN") or "hermes-hooks",
+                  timeout=timeout, config=os.environ.get("HERMES_HOOKS_CONFIG") or None)
+
+
+def _events_from_env() -> Iterable[str]:
+    only = os.environ.get("HERMES_HOOKS_EVENTS")
+    if not only:
+        return HERMES_EVENTS
+    wanted = [e.strip() for e in only.split(",") if e.strip()]
+    unknown = [e for e in wanted if e not in HERMES_EVENTS]
+    if unknown:
+        log.warning("HERMES_HOOKS_EVENTS: not Hermes hook events hermes-hooks serves, ignored: %s", ", ".join(unknown))
+    return [e for e in HERMES_EVENTS if e in wanted]
+
+
+def to_hermes(event: str, wire: Dict[str, Any]) -> Any:
+    """What the plugin returns to Hermes for event, given hermes-hooks'
+    Hermes directive for it."""
+    if event in _TEXT_EVENTS:
+        result = wire.get("result")
+        return result if isinstance(result, str) and result else None
+    if event in _CONTEXT_ONLY_EVENTS and wire.get("action") == "block":
+        log.warning("hermes-hooks refused the turn on %s (%s), but a Hermes plugin cannot refuse it there; ignored",
+                    event, wire.get("message", ""))
+        return None
+    return wire or None
+
+
+def make_callback(event: str, client: Client) -> Callable[..., Any]:
+    """The callback registered for event."""
+    def callback(**kwargs: Any) -> Any:
+        return to_hermes(event, client.dispatch_hermes(event, kwargs))
+
+    callback.__name__ = callback.__qualname__ = f"hermes_hooks[{event}]"
+    return callback
+
+
+def register(ctx: Any, client: Optional[Client] = None) -> None:
+    """Hermes' plugin entry point: one callback per Hermes hook event."""
+    client = client or client_from_env()
+    for event in _events_from_env():
+        ctx.register_hook(event, make_callback(event, client))

@@ -1,0 +1,156 @@
+"""The Hermes plugin against a fake plugin context that keeps Hermes'
+contract: ctx.register_hook(event, callback), then callback(**kwargs)."""
+
+import importlib.util
+import os
+import unittest
+from unittest import mock
+
+from hermes_hooks import BinaryNotFoundError, Client, hermes_plugin
+
+from . import fixture
+
+PLUGIN_DIR = os.path.dirname(os.path.abspath(hermes_plugin.__file__))
+
+
+class FakeContext:
+    """Hermes' PluginContext, reduced to the call a hook plugin makes."""
+
+    def __init__(self):
+        self.hooks = {}
+
+    def register_hook(self, event, callback):
+        assert callable(callback)
+        self.hooks.setdefault(event, []).append(callback)
+
+    def fire(self, _event, /, **kwargs):
+        (callback,) = self.hooks[_event]
+        return callback(**kwargs)
+
+
+TEXT = ("transform_tool_result", "transform_terminal_output", "transform_llm_output")
+
+# (event, keyword arguments as Hermes passes them, what Hermes must get back)
+REPLIES = [
+    ("pre_tool_call", dict(tool_name="terminal", args={"command": "rm -rf /"}, task_id="t",
+                           reply={"action": "block", "message": "no"}),
+     {"action": "block", "message": "no"}),
+    ("pre_tool_call", dict(tool_name="write_file", args={"path": "/x", "content": "c"}, task_id="t",
+                           reply={"action": "modify", "args": {"path": "/safe"}}),
+     {"action": "modify", "args": {"path": "/safe", "content": "c"}}),
+    ("pre_tool_call", dict(tool_name="terminal", args={"command": "ls"}, task_id="t",
+                           reply={"action": "approve", "message": "sure?", "rule_key": "terminal:ls"}),
+     {"action": "approve", "message": "sure?", "rule_key": "terminal:ls"}),
+    ("pre_tool_call", dict(tool_name="terminal", args={"command": "ls"}, task_id="t"), None),
+    ("pre_llm_call", dict(session_id="s", user_message="hi", conversation_history=[], is_first_turn=True,
+                          model="m", platform="cli", reply={"context": "today is Friday"}),
+     {"context": "today is Friday"}),
+    ("pre_llm_call", dict(session_id="s", user_message="hi"), None),
+    ("pre_verify", dict(session_id="s-verify", coding=True, attempt=0, final_response="done",
+                        changed_paths=["a.go"], reply={"action": "continue", "message": "run the tests"}),
+     {"action": "continue", "message": "run the tests"}),
+    ("pre_verify", dict(session_id="s-verify2", coding=True, attempt=0), None),
+    ("post_tool_call", dict(tool_name="terminal", args={}, result="{}", reply={"context": "noted"}),
+     {"context": "noted"}),
+] + [
+    (ev, dict(result="old", output="old", response_text="old", reply={"result": "new " + ev}), "new " + ev)
+    for ev in TEXT
+] + [
+    (ev, dict(result="old", output="old", response_text="old", reply={"context": "not text"}), None)
+    for ev in TEXT
+]
+
+
+class Plugin(unittest.TestCase):
+    def setUp(self):
+        self.h = fixture.home()
+
+    def plugins(self):
+        """The plugin registered twice: through the live server, and one-shot."""
+        out = []
+        for server in (None, False):
+            ctx = FakeContext()
+            hermes_plugin.register(ctx, client=Client(server=server, cwd=self.h.project))
+            out.append(("server" if server is None else "oneshot", ctx))
+        return out
+
+    def test_registers_every_hermes_event_it_serves(self):
+        ctx = FakeContext()
+        hermes_plugin.register(ctx)
+        self.assertEqual(sorted(ctx.hooks), sorted(self.h.events))
+        self.assertEqual(list(hermes_plugin.HERMES_EVENTS), sorted(self.h.events))
+        self.assertTrue(all(len(cbs) == 1 for cbs in ctx.hooks.values()))
+        with open(os.path.join(PLUGIN_DIR, "plugin.yaml")) as f:
+            text = f.read()
+        self.assertIn("name: hermes-hooks", text)
+        provided = [ln.strip()[2:] for ln in text.splitlines() if ln.startswith("  - ")]
+        self.assertEqual(provided, list(hermes_plugin.HERMES_EVENTS))
+
+    def test_returns_what_hermes_expects(self):
+        for path, ctx in self.plugins():
+            for i, (event, kwargs, want) in enumerate(REPLIES):
+                with self.subTest(path=path, event=event, case=i):
+                    self.assertEqual(ctx.fire(event, **kwargs), want)
+
+    # Every event, through the server only: the one-shot path gives the
+    # same directives (test_client.Paths.test_server_and_oneshot_agree).
+    def test_every_event_without_an_opinion_returns_none(self):
+        ctx = dict(self.plugins())["server"]
+        for event in self.h.events:
+            with self.subTest(event=event):
+                self.assertIsNone(ctx.fire(event, session_id="quiet"))
+
+    def test_observers_pass_context_through(self):
+        ctx = dict(self.plugins())["server"]
+        for event in self.h.events:
+            if event in TEXT or event in ("pre_tool_call", "pre_verify"):
+                continue
+            with self.subTest(event=event):
+                self.assertEqual(ctx.fire(event, session_id="ctx", reply={"context": "c"}), {"context": "c"})
+
+    def test_pre_llm_call_block_is_not_carried_and_says_so(self):
+        for path, ctx in self.plugins():
+            with self.subTest(path=path):
+                with self.assertLogs("hermes_hooks.hermes_plugin", "WARNING") as logs:
+                    got = ctx.fire("pre_llm_call", session_id="s", reply={"action": "block", "message": "no"})
+                self.assertIsNone(got)
+                self.assertIn("cannot refuse", logs.output[0])
+
+    def test_gateway_objects_are_sent_as_text(self):
+        ctx = dict(self.plugins())["server"]
+        self.assertIsNone(ctx.fire("pre_gateway_dispatch", event=object(), gateway=object(), session_store=object()))
+
+    def test_a_failed_dispatch_raises(self):
+        # Hermes turns a raising pre_tool_call callback into a block.
+        ctx = FakeContext()
+        hermes_plugin.register(ctx, client=Client(server=False, binary="/nonexistent/hermes-hooks"))
+        with self.assertRaises(BinaryNotFoundError):
+            ctx.fire("pre_tool_call", tool_name="terminal", args={"command": "ls"})
+
+    def test_settings_from_the_environment(self):
+        env = {"HERMES_HOOKS_SERVER": "off", "HERMES_HOOKS_BIN": "/opt/hh", "HERMES_HOOKS_TIMEOUT": "7",
+               "HERMES_HOOKS_CONFIG": "/etc/hh.yaml", "HERMES_HOOKS_EVENTS": "pre_tool_call, pre_verify,bogus"}
+        with mock.patch.dict(os.environ, env):
+            c = hermes_plugin.client_from_env()
+            self.assertEqual((c.server, c.binary, c.timeout, c.config), (False, "/opt/hh", 7.0, "/etc/hh.yaml"))
+            ctx = FakeContext()
+            with self.assertLogs("hermes_hooks.hermes_plugin", "WARNING"):
+                hermes_plugin.register(ctx)
+            self.assertEqual(sorted(ctx.hooks), ["pre_tool_call", "pre_verify"])
+
+    def test_loads_as_a_directory_plugin(self):
+        # Hermes imports ~/.hermes/plugins/<name>/__init__.py under a name of
+        # its own and calls register(ctx).
+        spec = importlib.util.spec_from_file_location("hermes_plugins.hermes_hooks_dir",
+                                                      os.path.join(PLUGIN_DIR, "__init__.py"))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        ctx = FakeContext()
+        module.register(ctx, client=Client(server=False, cwd=self.h.project))
+        self.assertEqual(ctx.fire("pre_tool_call", tool_name="terminal", args={"command": "x"},
+                                  reply={"action": "block", "message": "dir"}),
+                         {"action": "block", "message": "dir"})
+
+
+if __name__ == "__main__":
+    unittest.main()
