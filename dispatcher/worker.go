@@ -3,21 +3,13 @@
 package dispatcher
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
-
-	"github.com/hermes-hooks/hermes-hooks/protocol"
-	"golang.org/x/sys/unix"
 )
 
 // crashLimit crashes within crashWindow mark a pool failed.
@@ -42,22 +34,6 @@ type workerPool struct {
 	crashes []time.Time
 	failed  string
 	closed  bool
-}
-
-// worker is one live worker process.
-type worker struct {
-	cmd *exec.Cmd
-	// stdin and stdout are pipes with deadlines: the request goroutine
-	// writes the payload and reads the reply itself (no hand-off to a
-	// reader goroutine, which costs more than the round trip on a busy
-	// machine), bounded by the request's timeout.
-	stdin  *os.File
-	stdout *os.File
-	rd     *bufio.Reader
-	cap    int
-	stderr *stderrPump
-	exited chan struct{}
-	idle   *time.Timer
 }
 
 // workers is the dispatcher's pools, keyed by entry.
@@ -211,55 +187,6 @@ func (p *workerPool) request(ctx context.Context, spec runSpec) runResult {
 	return res
 }
 
-// errLongReply: a reply line past the output cap.
-var errLongReply = errors.New("printed a reply longer than the output cap")
-
-// exchange writes one payload line and reads one reply line (blank lines
-// skipped), within the deadlines set on the pipes.
-func (w *worker) exchange(payload []byte) ([]byte, error) {
-	line := append(bytes.TrimRight(payload, "\n"), '\n')
-	if _, err := w.stdin.Write(line); err != nil {
-		return nil, err
-	}
-	for {
-		var reply []byte
-		for {
-			chunk, err := w.rd.ReadSlice('\n')
-			if len(reply)+len(chunk) > w.cap {
-				return nil, errLongReply
-			}
-			reply = append(reply, chunk...)
-			if err == bufio.ErrBufferFull {
-				continue
-			}
-			if err != nil {
-				return nil, err
-			}
-			break
-		}
-		if len(bytes.TrimSpace(reply)) > 0 {
-			return reply, nil
-		}
-	}
-}
-
-// readable reports whether f has data (or EOF) waiting, without reading.
-// (Through SyscallConn: f.Fd() would switch the pipe to blocking mode, and
-// its read deadlines would no longer apply.)
-func readable(f *os.File) bool {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return false
-	}
-	ready := false
-	_ = rc.Control(func(fd uintptr) {
-		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-		n, err := unix.Poll(fds, 0)
-		ready = err == nil && n > 0
-	})
-	return ready
-}
-
 // ended is the result of a request cut short by its timeout or its caller.
 func (p *workerPool) ended(ctx context.Context, w *worker) runResult {
 	res := runResult{TimedOut: ctx.Err() == nil, Cancelled: ctx.Err() != nil}
@@ -267,46 +194,6 @@ func (p *workerPool) ended(ctx context.Context, w *worker) runResult {
 		res.Stderr = w.takeStderr()
 	}
 	return res
-}
-
-// decodeWorkerReply reads one reply line: a JSON object is what a one-shot
-// hook would have printed with exit 0, unless it is the envelope of an exit
-// status ({"exit": N, …}). Anything else is a broken worker.
-func decodeWorkerReply(line []byte) (runResult, string) {
-	v, err := protocol.DecodeJSON(line)
-	obj, ok := v.(map[string]any)
-	if err != nil || !ok {
-		return runResult{}, "printed a line that is not a JSON object"
-	}
-	code, isEnv := obj["exit"]
-	if !isEnv {
-		return runResult{Exited: true, Stdout: line}, ""
-	}
-	n, ok := jsonInt(code)
-	if !ok {
-		return runResult{}, `sent an "exit" that is not an integer`
-	}
-	res := runResult{Exited: true, ExitCode: n}
-	if s, ok := obj["stdout"].(string); ok {
-		res.Stdout = []byte(s)
-	}
-	if s, ok := obj["stderr"].(string); ok {
-		res.Stderr = []byte(s)
-	}
-	return res, ""
-}
-
-func jsonInt(v any) (int, bool) {
-	switch n := v.(type) {
-	case float64:
-		if n == float64(int(n)) {
-			return int(n), true
-		}
-	case interface{ String() string }: // json.Number
-		i, err := strconv.Atoi(n.String())
-		return i, err == nil
-	}
-	return 0, false
 }
 
 // get takes a free worker or starts one, after the backoff a recent crash
@@ -456,119 +343,4 @@ func (p *workerPool) close() {
 		go func() { defer wg.Done(); w.stop() }()
 	}
 	wg.Wait()
-}
-
-// startWorker starts the process of spec as a worker.
-func startWorker(s runSpec) (*worker, error) {
-	if s.Verify != nil {
-		if err := s.Verify(); err != nil {
-			return nil, err
-		}
-	}
-	if s.Cap <= 0 {
-		s.Cap = DefaultOutputCap
-	}
-	w := &worker{cap: s.Cap, exited: make(chan struct{})}
-	newCmd := func(path string, argv []string) *exec.Cmd {
-		cmd := exec.Command(path)
-		cmd.Args = argv
-		cmd.Env = append(s.Env[:len(s.Env):len(s.Env)], WorkerEnv+"=1")
-		cmd.Dir = s.Dir
-		cmd.SysProcAttr = workerProcAttr()
-		if s.Script != nil {
-			cmd.ExtraFiles = []*os.File{s.Script}
-		}
-		return cmd
-	}
-	var parent, child [3]*os.File // stdin, stdout, stderr
-	defer func() {
-		for _, f := range child {
-			if f != nil {
-				f.Close() // the worker has its copies
-			}
-		}
-	}()
-	for i := range 3 {
-		r, wr, err := os.Pipe()
-		if err != nil {
-			for _, f := range parent {
-				if f != nil {
-					f.Close()
-				}
-			}
-			return nil, err
-		}
-		if i == 0 {
-			child[i], parent[i] = r, wr
-		} else {
-			parent[i], child[i] = r, wr
-		}
-	}
-	start := func(path string, argv []string) (*exec.Cmd, error) {
-		cmd := newCmd(path, argv)
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = child[0], child[1], child[2]
-		return cmd, cmd.Start()
-	}
-	cmd, err := start(s.Path, s.Argv)
-	if errors.Is(err, syscall.ENOEXEC) && s.ShellFallback {
-		cmd, err = start("/bin/sh", append([]string{"/bin/sh", s.Path}, s.Argv[1:]...))
-	}
-	if err == nil {
-		w.stderr, err = newStderrPump(parent[2], s.Cap)
-		if err != nil {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			_ = cmd.Wait()
-		}
-	}
-	if err != nil {
-		for _, f := range parent {
-			f.Close()
-		}
-		return nil, err
-	}
-	w.cmd, w.stdin, w.stdout = cmd, parent[0], parent[1]
-	w.rd = bufio.NewReaderSize(w.stdout, 64<<10)
-	go func() {
-		_ = cmd.Wait()
-		close(w.exited)
-	}()
-	return w, nil
-}
-
-func (w *worker) takeStderr() []byte { return w.stderr.take() }
-
-// stop ends a worker: EOF on its stdin, then its process group is killed
-// if it has not exited within stopGrace.
-func (w *worker) stop() {
-	w.stdin.Close()
-	t := time.NewTimer(stopGrace)
-	defer t.Stop()
-	select {
-	case <-w.exited:
-		// Whatever it left in its group goes too.
-		_ = syscall.Kill(-w.cmd.Process.Pid, syscall.SIGKILL)
-		w.stdout.Close()
-		w.stderr.close()
-	case <-t.C:
-		w.kill()
-	}
-}
-
-// kill ends a worker and its process group at once, and waits for it.
-func (w *worker) kill() {
-	_ = syscall.Kill(-w.cmd.Process.Pid, syscall.SIGKILL)
-	w.stdin.Close()
-	<-w.exited
-	w.stdout.Close()
-	w.stderr.close()
-}
-
-func exitWord(ps *os.ProcessState) string {
-	if ps == nil {
-		return "unknown status"
-	}
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return "killed by " + ws.Signal().String()
-	}
-	return "status " + strconv.Itoa(ps.ExitCode())
 }
