@@ -18,6 +18,9 @@ import (
 func readmeHost(ctx context.Context, configPath, cwd, hermesHome, cmd, sid string) (protocol.Outcome, error) {
 	// README:begin
 	cfg, err := dispatcher.Load(configPath, dispatcher.LoadOptions{ProjectDir: cwd})
+	if err != nil {
+		return protocol.Outcome{}, err // names the file, line and reason
+	}
 	// Reads HERMES_SAFE_MODE / HERMES_ACCEPT_HOOKS once; project hooks are never auto-accepted.
 	policy := consent.NewPolicy(consent.NewStore(hermesHome), consent.PolicyOptions{ConfigAutoAccept: cfg.AutoAccept})
 	d, err := dispatcher.New(cfg, dispatcher.Options{
@@ -25,6 +28,9 @@ func readmeHost(ctx context.Context, configPath, cwd, hermesHome, cmd, sid strin
 		Cwd:      cwd, // the one working directory: hooks run and are resolved here
 		Sessions: dispatcher.NewMemorySessions(),
 	})
+	if err != nil {
+		return protocol.Outcome{}, err
+	}
 	outcome, err := d.Dispatch(ctx, "pre_tool_call", map[string]any{
 		"tool_name": "terminal", "args": map[string]any{"command": cmd}, "session_id": sid,
 	})
