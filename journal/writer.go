@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -53,14 +54,25 @@ type Options struct {
 	Warn func(string)
 }
 
-// Writer appends records to a journal. It keeps no state between appends
-// beyond its failure count, so any number of Writers, in any number of
-// processes, may append to one journal at once. It is safe for concurrent
-// use.
+// Writer appends records to a journal. Any number of Writers, in any
+// number of processes, may append to one journal at once: every append
+// happens under the lock file's lock and checks the file's end. To keep an
+// append to a few system calls, a Writer keeps the lock file and the live
+// journal open and remembers the end it wrote last (size, seq, hash); when
+// the file under the path is still that file and still that size, nobody
+// else wrote since and the end need not be read again. It is safe for
+// concurrent use.
 type Writer struct {
 	opts     Options
 	failures atomic.Int64
 	warned   atomic.Bool
+
+	mu    sync.Mutex // one append at a time per Writer (one lock fd)
+	lockF *os.File
+	f     *os.File    // the live journal, O_APPEND
+	fInfo os.FileInfo // its identity when opened
+	last  tail        // the end this Writer last wrote
+	known bool        // last is valid for f
 }
 
 var _ dispatcher.Recorder = (*Writer)(nil)
@@ -107,41 +119,39 @@ func (w *Writer) append(body []byte) error {
 	if len(body) < 2 || body[0] != '{' {
 		return errors.New("journal: record is not a JSON object")
 	}
-	unlock, err := fsutil.LockWithin(w.opts.Path+".lock", w.opts.LockWait)
-	if errors.Is(err, fs.ErrNotExist) {
-		// A fresh home: create the journal's directory, privately (the
-		// journal names every command and working directory).
-		if mkErr := os.MkdirAll(filepath.Dir(w.opts.Path), 0o700); mkErr != nil {
-			return mkErr
-		}
-		unlock, err = fsutil.LockWithin(w.opts.Path+".lock", w.opts.LockWait)
-	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	unlock, err := w.lock()
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	f, err := os.OpenFile(w.opts.Path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := w.live()
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	t, err := readTail(f)
-	if err != nil {
-		return fmt.Errorf("read the journal's last line: %w", err)
-	}
-	if t.torn > 0 {
-		if err := f.Truncate(t.size - t.torn); err != nil {
-			return fmt.Errorf("truncate a torn last line: %w", err)
+	var t tail
+	if fi, err := f.Stat(); err == nil && w.known && fi.Size() == w.last.size {
+		t = w.last // nobody wrote since our last append
+	} else {
+		if t, err = readTail(f); err != nil {
+			return fmt.Errorf("read the journal's last line: %w", err)
 		}
-		t.size -= t.torn
-	}
-	if !t.found {
-		// An empty live file (fresh, or just rotated): the chain goes on
-		// from the newest rotated file.
-		if err := chainFromRotated(w.opts.Path, &t); err != nil {
-			return err
+		if t.torn > 0 {
+			if err := f.Truncate(t.size - t.torn); err != nil {
+				return fmt.Errorf("truncate a torn last line: %w", err)
+			}
+			t.size -= t.torn
+		}
+		if !t.found {
+			// An empty live file (fresh, or just rotated): the chain goes
+			// on from the newest rotated file.
+			if err := chainFromRotated(w.opts.Path, &t); err != nil {
+				return err
+			}
 		}
 	}
+	w.known = false // until this append is known to have succeeded
 	line := make([]byte, 0, len(body)+120)
 	line = append(line, `{"seq":`...)
 	line = strconv.AppendInt(line, t.seq+1, 10)
@@ -158,20 +168,84 @@ func (w *Writer) append(body []byte) error {
 		if err := rotate(w.opts.Path); err != nil {
 			return fmt.Errorf("rotate: %w", err)
 		}
-		f.Close()
 		t.size = 0
-		if f, err = os.OpenFile(w.opts.Path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
+		if f, err = w.live(); err != nil {
 			return err
 		}
-		defer f.Close()
 	}
 	n, err := f.Write(line)
-	if err != nil && n > 0 {
-		// A short write (disk full) left a torn line: take it back now
-		// rather than leave it for the next append.
-		_ = f.Truncate(t.size)
+	if err != nil {
+		if n > 0 {
+			// A short write (disk full) left a torn line: take it back
+			// now rather than leave it for the next append.
+			_ = f.Truncate(t.size)
+		}
+		return err
 	}
-	return err
+	sum := sha256.Sum256(line[:len(line)-1])
+	w.last = tail{size: t.size + int64(n), found: true, seq: t.seq + 1, hash: hex.EncodeToString(sum[:])}
+	w.known = true
+	return nil
+}
+
+// lock takes the journal's lock, within the bound, through the lock file
+// this Writer keeps open.
+func (w *Writer) lock() (func(), error) {
+	if w.lockF == nil {
+		f, err := os.OpenFile(w.opts.Path+".lock", os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		if errors.Is(err, fs.ErrNotExist) {
+			// A fresh home: create the journal's directory, privately
+			// (the journal names every command and working directory).
+			if mkErr := os.MkdirAll(filepath.Dir(w.opts.Path), 0o700); mkErr != nil {
+				return nil, mkErr
+			}
+			f, err = os.OpenFile(w.opts.Path+".lock", os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		}
+		if err != nil {
+			return nil, err
+		}
+		w.lockF = f
+	}
+	return fsutil.FlockWithin(w.lockF, w.opts.LockWait)
+}
+
+// live returns the open live journal, reopened when the path no longer
+// names the file this Writer has open (another process rotated it).
+func (w *Writer) live() (*os.File, error) {
+	if w.f != nil {
+		if fi, err := os.Stat(w.opts.Path); err == nil && os.SameFile(fi, w.fInfo) {
+			return w.f, nil
+		}
+		w.f.Close()
+		w.f, w.known = nil, false
+	}
+	f, err := os.OpenFile(w.opts.Path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	w.f, w.fInfo = f, fi
+	return f, nil
+}
+
+// Close releases the files a Writer keeps open.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.f != nil {
+		w.f.Close()
+		w.f = nil
+	}
+	if w.lockF != nil {
+		w.lockF.Close()
+		w.lockF = nil
+	}
+	w.known = false
+	return nil
 }
 
 // tail is what an append needs of the journal's end.

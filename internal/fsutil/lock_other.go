@@ -46,3 +46,9 @@ func LockWithin(path string, wait time.Duration) (unlock func(), err error) {
 
 // SyncDir is a no-op where directories cannot be synced.
 func SyncDir(string) error { return nil }
+
+// FlockWithin locks the open file f as LockWithin locks its path (this
+// process only); unlock keeps f open.
+func FlockWithin(f *os.File, wait time.Duration) (unlock func(), err error) {
+	return LockWithin(f.Name(), wait)
+}

@@ -62,6 +62,29 @@ func LockWithin(path string, wait time.Duration) (unlock func(), err error) {
 	}
 }
 
+// FlockWithin takes an exclusive flock on the open file f, giving up after
+// wait (ErrLockTimeout); unlock releases it and keeps f open, for callers
+// that lock the same file again and again.
+func FlockWithin(f *os.File, wait time.Duration) (unlock func(), err error) {
+	fd := int(f.Fd())
+	deadline := time.Now().Add(wait)
+	pause := 50 * time.Microsecond
+	for {
+		err = syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() { _ = syscall.Flock(fd, syscall.LOCK_UN) }, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+			return nil, &os.PathError{Op: "flock", Path: f.Name(), Err: err}
+		}
+		if time.Now().After(deadline) {
+			return nil, &os.PathError{Op: "flock", Path: f.Name(), Err: ErrLockTimeout}
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, 2*time.Millisecond)
+	}
+}
+
 // SyncDir flushes a directory so that a rename inside it is durable.
 func SyncDir(dir string) error {
 	d, err := os.Open(dir)
