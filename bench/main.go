@@ -116,14 +116,11 @@ func run() error {
 	if *micro {
 		microBenchmarks()
 	}
-	if err := e.serveLoad(); err != nil {
-		return err
-	}
-	if err := e.hookVerb(); err != nil {
-		return err
-	}
-	if err := e.workers(); err != nil {
-		return err
+	// The sections of their own files; each has a flag to skip it.
+	for _, section := range []func() error{e.serveLoad, e.hookVerb, e.workers, e.journalCost} {
+		if err := section(); err != nil {
+			return err
+		}
 	}
 	fmt.Printf("\ntotal bench time %.0fs\n", time.Since(e.startTime).Seconds())
 	return nil
@@ -191,6 +188,11 @@ func perDispatchOf(name string, args ...string) (float64, error) {
 // newDispatcher is a host's dispatcher: YAML config, consent gate on an
 // allowlist in which the hooks are approved.
 func (e *env) newDispatcher(yml string) (*dispatcher.Dispatcher, error) {
+	return e.newRecording(yml, nil)
+}
+
+// newRecording is newDispatcher telling rec (nil: nobody) of every dispatch.
+func (e *env) newRecording(yml string, rec dispatcher.Recorder) (*dispatcher.Dispatcher, error) {
 	home, err := os.MkdirTemp(e.work, "home-")
 	if err != nil {
 		return nil, err
@@ -210,7 +212,7 @@ func (e *env) newDispatcher(yml string) (*dispatcher.Dispatcher, error) {
 		}
 	}
 	wd, _ := os.Getwd()
-	return dispatcher.New(cfg, dispatcher.Options{Gate: dispatcher.ConsentGate(consent.NewPolicy(store, consent.PolicyOptions{})), Cwd: wd})
+	return dispatcher.New(cfg, dispatcher.Options{Gate: dispatcher.ConsentGate(consent.NewPolicy(store, consent.PolicyOptions{})), Cwd: wd, Recorder: rec})
 }
 
 func (e *env) perDispatch(shared string) error {

@@ -1,7 +1,8 @@
 // Package journal is hermes-hooks' decision journal: an append-only,
 // hash-chained JSON Lines log of what every dispatch decided, with the
 // readers and the verifier of that log. It implements dispatcher.Recorder
-// and decides nothing.
+// and decides nothing: Replay fires recorded events again through a
+// dispatch the caller builds, and only compares the outcomes.
 //
 // The contract:
 //
@@ -32,4 +33,7 @@
 //   - Payloads are not kept by default, only the SHA-256 of the host's
 //     fields as compact JSON with sorted keys (tool arguments can hold
 //     secrets); Options.IncludePayload keeps them whole.
+//   - Replay reads the journal and never writes it: only records with a
+//     payload can be fired again; the others are counted as not
+//     replayable.
 package journal

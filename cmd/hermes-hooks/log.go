@@ -131,15 +131,24 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 	return now.Add(-d), nil
 }
 
-func runLog(ctx context.Context, a *app, o logOptions) error {
-	var lf logFilter
-	lf.o = o
+// newLogFilter reads the filter options (log, replay): the times are
+// taken back from one now.
+func newLogFilter(o logOptions) (*logFilter, error) {
+	lf := &logFilter{o: o}
 	var err error
 	now := time.Now()
 	if lf.since, err = parseWhen(o.since, now); err != nil {
-		return err
+		return nil, err
 	}
 	if lf.until, err = parseWhen(o.until, now); err != nil {
+		return nil, err
+	}
+	return lf, nil
+}
+
+func runLog(ctx context.Context, a *app, o logOptions) error {
+	lf, err := newLogFilter(o)
+	if err != nil {
 		return err
 	}
 	path, err := a.journalPath(o.file)

@@ -51,7 +51,7 @@ configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
 		SilenceUsage:  true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprintln(a.out, "Usage: hermes-hooks {list|test|approve|revoke|doctor|dispatch|serve|hook|install|log}")
+			fmt.Fprintln(a.out, "Usage: hermes-hooks {list|test|approve|revoke|doctor|dispatch|serve|hook|install|log|replay}")
 			fmt.Fprintln(a.out, "Run 'hermes-hooks --help' for details.")
 			return nil
 		},
@@ -80,6 +80,7 @@ configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
 		newServeCmd(a),
 		newEventsCmd(a),
 		newLogCmd(a),
+		newReplayCmd(a),
 		newVersionCmd(a),
 	)
 	return root

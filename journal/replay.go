@@ -1,0 +1,157 @@
+package journal
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// ReplayOptions configures Replay.
+type ReplayOptions struct {
+	// Keep selects the records to replay (nil: every record). The records
+	// it passes over are not counted at all.
+	Keep func(*Entry) bool
+	// Dispatch fires one recorded event again: a host's
+	// (*dispatcher.Dispatcher).Dispatch, built by the caller with the
+	// config to compare and without a Recorder, so that replaying records
+	// nothing. Replay decides nothing itself: it only compares.
+	Dispatch func(ctx context.Context, event string, fields map[string]any) (protocol.Outcome, error)
+}
+
+// Side is one outcome of a replayed event: the recorded one or the new one.
+type Side struct {
+	Decision string `json:"decision"`
+	Message  string `json:"message,omitempty"`
+	// Hooks are the commands that decided: those whose own decision is
+	// the outcome's (every one of them, since the fold lets the strongest
+	// decision win whoever else agrees). Empty when the decision is none.
+	Hooks []string `json:"hooks"`
+}
+
+// Difference is a replayed event whose decision is not the recorded one.
+type Difference struct {
+	Seq      int64     `json:"seq"`
+	Time     time.Time `json:"time"`
+	Event    string    `json:"event"`
+	Tool     string    `json:"tool,omitempty"`
+	Session  string    `json:"session,omitempty"`
+	Recorded Side      `json:"recorded"`
+	Now      Side      `json:"now"`
+}
+
+// ReplayReport is what Replay found. Events counts the records selected;
+// NotReplayable those among them that could not be fired again (no
+// payload: written without include_payload, or an event this version does
+// not know); the rest were replayed.
+type ReplayReport struct {
+	Events        int          `json:"events"`
+	Replayed      int          `json:"replayed"`
+	NotReplayable int          `json:"not_replayable"`
+	Differ        int          `json:"differ"`
+	Differences   []Difference `json:"differences"`
+}
+
+// payloadOnly reads a record's payload as the bytes it was written as.
+type payloadOnly struct {
+	Payload json.RawMessage `json:"payload"`
+}
+
+// Replay fires every selected record of the journal at path again through
+// opts.Dispatch, oldest first, and reports the records whose decision
+// differs from the recorded one. The journal is only read. Records are
+// streamed, not loaded at once: a journal may hold 64 MiB per file.
+//
+// A record carries the dispatch's fields only when it was written with
+// include_payload; the others cannot be replayed and are counted. The
+// fields are decoded as the dispatcher decodes a host's (numbers keep
+// their text), so a hook is shown the same payload bytes as the first
+// time. A dispatch error other than an unknown event ends the replay with
+// that error, as does ctx ending (the report so far is returned with it).
+func Replay(ctx context.Context, path string, opts ReplayOptions) (ReplayReport, error) {
+	rep := ReplayReport{Differences: []Difference{}}
+	var failed error
+	err := Scan(path, func(l Line, e *Entry) bool {
+		if opts.Keep != nil && !opts.Keep(e) {
+			return true
+		}
+		rep.Events++
+		fields, ok := recordedFields(l.Bytes)
+		if !ok {
+			rep.NotReplayable++
+			return true
+		}
+		o, err := opts.Dispatch(ctx, e.Event, fields)
+		if err == nil {
+			err = ctx.Err()
+		}
+		var unknown *dispatcher.UnknownEventError
+		switch {
+		case errors.As(err, &unknown):
+			rep.NotReplayable++
+			return true
+		case err != nil:
+			failed = err
+			return false
+		}
+		rep.Replayed++
+		if d, differs := compare(e, &o); differs {
+			rep.Differences = append(rep.Differences, d)
+		}
+		return true
+	})
+	rep.Differ = len(rep.Differences)
+	if err == nil {
+		err = failed
+	}
+	return rep, err
+}
+
+// recordedFields is a record's payload as host fields, and whether it has
+// one.
+func recordedFields(line []byte) (map[string]any, bool) {
+	var p payloadOnly
+	if json.Unmarshal(line, &p) != nil || len(p.Payload) == 0 || string(p.Payload) == "null" {
+		return nil, false
+	}
+	v, err := protocol.DecodeJSON(p.Payload)
+	if err != nil {
+		return nil, false
+	}
+	fields, ok := v.(map[string]any)
+	return fields, ok
+}
+
+// compare sets the recorded outcome of e beside the new one, o.
+func compare(e *Entry, o *protocol.Outcome) (Difference, bool) {
+	now := string(o.Decision)
+	if now == "" {
+		now = string(protocol.DecisionNone)
+	}
+	if now == e.Decision {
+		return Difference{}, false
+	}
+	d := Difference{Seq: e.Seq, Time: e.Time, Event: e.Event, Tool: e.Tool, Session: e.Session,
+		Recorded: Side{Decision: e.Decision, Message: e.Message, Hooks: []string{}},
+		Now:      Side{Decision: now, Message: o.Message, Hooks: []string{}}}
+	if e.Decision != string(protocol.DecisionNone) {
+		for _, h := range e.Hooks {
+			if h.Decision == e.Decision {
+				d.Recorded.Hooks = append(d.Recorded.Hooks, h.Command)
+			}
+		}
+	}
+	if now != string(protocol.DecisionNone) {
+		for _, h := range o.Hooks {
+			// A shadow hook's contribution was taken out of the fold
+			// (nil), so it is never named as deciding.
+			if h.Contribution != nil && string(h.Contribution.Decision) == now {
+				d.Now.Hooks = append(d.Now.Hooks, h.Command)
+			}
+		}
+	}
+	return d, true
+}
