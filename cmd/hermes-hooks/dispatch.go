@@ -134,7 +134,9 @@ func (a *app) dispatchOnce(cfg *dispatcher.Config, wd, event string, fields map[
 		_ = dispatcher.BecomeSubreaper()
 	}
 	outcome, err := d.Dispatch(ctx, event, fields)
-	if subreap {
+	if subreap && startedAny(outcome) {
+		// Only a hook that started can have left descendants; the scan
+		// of /proc is not free, and most firings start none.
 		dispatcher.KillEscaped()
 	}
 	if err != nil {
@@ -144,6 +146,16 @@ func (a *app) dispatchOnce(cfg *dispatcher.Config, wd, event string, fields map[
 		a.runAsyncChild(event, fields, calledBy)
 	}
 	return outcome, nil
+}
+
+// startedAny reports whether any hook process was started.
+func startedAny(o protocol.Outcome) bool {
+	for _, h := range o.Hooks {
+		if h.Ran {
+			return true
+		}
+	}
+	return false
 }
 
 // recorder is the decision journal the config asks for (nil when it is
