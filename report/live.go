@@ -223,6 +223,12 @@ func statsChecks(h *LiveHook, canonical string, s *HookStats, all Stats) {
 	if s.Errors > 0 {
 		h.add(CheckFail, fmt.Sprintf("failed %d time(s): %s", s.Errors, s.LastError))
 	}
+	switch {
+	case s.WorkerFailed != "":
+		h.add(CheckFail, "worker "+s.WorkerFailed)
+	case s.Workers != nil:
+		h.add(CheckInfo, fmt.Sprintf("worker: %d process(es) live", *s.Workers))
+	}
 	if s.Timeouts > 0 {
 		h.add(CheckFail, fmt.Sprintf("timed out %d time(s) (timeout %ss)", s.Timeouts, seconds(s.Timeout)))
 	}

@@ -66,6 +66,10 @@ type HookStats struct {
 	// ElapsedMS summarises its most recent runs' durations; nil before its
 	// first run.
 	ElapsedMS *Elapsed `json:"elapsed_ms,omitempty"`
+	// Workers is the live process count of a worker: true entry, and
+	// WorkerFailed why its pool was given up (it kept crashing).
+	Workers      *int   `json:"workers,omitempty"`
+	WorkerFailed string `json:"worker_failed,omitempty"`
 }
 
 // Elapsed is a percentile summary of a hook's most recent runs (at most

@@ -247,6 +247,7 @@ func (s *Server) Stats() report.Stats {
 	if e := s.reloadErr.Load(); e != nil {
 		st.ReloadError = *e
 	}
+	workers := g.d.Workers()
 	for i, e := range g.stats.listed {
 		h := &st.Hooks[i]
 		*h = report.HookStats{
@@ -259,6 +260,15 @@ func (s *Server) Stats() report.Stats {
 		}
 		if rec := g.stats.stats[i]; rec != nil {
 			rec.snapshot(h)
+		}
+		if e.Worker {
+			live := 0
+			for _, w := range workers {
+				if w.Event == e.DeclaredAs && w.Command == e.Command {
+					live, h.WorkerFailed = w.Live, w.Failed
+				}
+			}
+			h.Workers = &live
 		}
 	}
 	return st

@@ -60,3 +60,25 @@ while IFS= read -r line; do echo "{\"action\":\"block\",\"message\":\"pid $$\"}"
 		t.Fatalf("worker %d left running after serve stopped: %v", pid, err)
 	}
 }
+
+// TestDoctorLiveReportsFailedWorker: a worker that keeps crashing is given
+// up, and `doctor --live` says so (exit 1); /v1/stats carries it.
+func TestDoctorLiveReportsFailedWorker(t *testing.T) {
+	e := newServeEnv(t, "hooks: {}\n")
+	hook := e.script("crash.sh", "exit 3\n")
+	e.writeConfig("hooks:\n  pre_tool_call:\n    - command: " + hook + "\n      worker: true\n")
+	e.mustCLI("approve", hook)
+	e.socketPath = filepath.Join(e.home, "hermes-hooks.sock") // doctor --live's default
+	p := e.serve()
+	for range 6 {
+		p.outcome("pre_tool_call", `{"tool_name":"terminal"}`)
+	}
+	_, body := p.request("GET", "/v1/stats", "")
+	if !strings.Contains(string(body), `"worker_failed":"failed: it crashed 5 times`) {
+		t.Fatalf("/v1/stats: %s", body)
+	}
+	out, errs, code := e.cli("", "doctor", "--live")
+	if code != 1 || !strings.Contains(out, "worker failed: it crashed 5 times") {
+		t.Fatalf("doctor --live: exit %d\n%s%s", code, out, errs)
+	}
+}
