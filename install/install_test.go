@@ -241,3 +241,41 @@ func TestCodexSessionEndTimeout(t *testing.T) {
 		t.Fatalf("other entries:\n%s", out)
 	}
 }
+
+// FuzzInstall: on any JSON object install either refuses (a hooks key of
+// the wrong shape) or adds its entries; a second install changes nothing,
+// and uninstall leaves none of ours.
+func FuzzInstall(f *testing.F) {
+	for _, s := range []string{claudeSettings, cursorHooks, `{}`, `{"hooks":{"Stop":[]}}`, `{"hooks":{"Stop":[{"hooks":"x"}]}}`, `{"version":2}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, content string) {
+		for _, name := range agents.Names() {
+			a, _ := agents.Lookup(name)
+			path := filepath.Join(t.TempDir(), "f.json")
+			if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			p, err := Make(a, path, command(name), false)
+			if err != nil {
+				continue
+			}
+			if _, err := p.Apply(); err != nil {
+				t.Fatal(err)
+			}
+			if p2, err := Make(a, path, command(name), false); err != nil || p2.Changed {
+				t.Fatalf("%s: second install changed=%v err=%v on %q", name, p2 != nil && p2.Changed, err, content)
+			}
+			u, err := Make(a, path, command(name), true)
+			if err != nil {
+				t.Fatalf("%s: uninstall: %v", name, err)
+			}
+			if u.Remove {
+				continue
+			}
+			if strings.Contains(string(u.New), "hook "+name+" ") {
+				t.Fatalf("%s: uninstall left an entry of ours:\n%s", name, u.New)
+			}
+		}
+	})
+}

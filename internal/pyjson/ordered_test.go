@@ -44,3 +44,25 @@ func TestOrderedObjectEdit(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodeOrdered: what DecodeOrdered accepts re-encodes (JSON.stringify
+// layout) to text that decodes to the same document.
+func FuzzDecodeOrdered(f *testing.F) {
+	for _, s := range []string{`{"b":1,"a":[1,{"c":null}]}`, `[]`, `"x"`, `{"a":1.50,"b":-0,"c":1e21}`, `{"a":"\u2028\n"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := DecodeOrdered(data)
+		if err != nil {
+			return
+		}
+		once := Encode(v, JSIndent)
+		w, err := DecodeOrdered(once)
+		if err != nil {
+			t.Fatalf("re-encoded %q does not decode: %v", once, err)
+		}
+		if twice := Encode(w, JSIndent); string(twice) != string(once) {
+			t.Fatalf("not stable:\n%s\n%s", once, twice)
+		}
+	})
+}
