@@ -25,10 +25,9 @@ type Agent struct {
 	// decode turns the agent's payload for one of its events into host
 	// fields (the payload is the caller's to keep: decode copies).
 	decode func(agentEvent string, ev *protocol.Event, payload map[string]any) map[string]any
-	// encode turns an outcome into the agent's reply.
+	// encode turns an outcome into the agent's reply; a refusal (Deny) is
+	// the encoding of a block.
 	encode func(c *Call, o *protocol.Outcome) Reply
-	// deny is the agent's refusal for an event it gates, with reason.
-	deny func(c *Call, reason string) Reply
 }
 
 // Call is one hook invocation by an agent, decoded.
@@ -150,7 +149,7 @@ func (a *Agent) Deny(c *Call, reason string) Reply {
 	if c == nil || c.Event == nil || !c.Event.Gating() {
 		return Quiet
 	}
-	return a.deny(c, reason)
+	return a.encode(c, &protocol.Outcome{Event: c.Event.Name, Decision: protocol.DecisionBlock, Message: reason})
 }
 
 // copyFields returns a shallow copy of the payload, the base of every

@@ -27,9 +27,6 @@ var claude = &Agent{
 	},
 	decode: decodeClaude,
 	encode: encodeClaude,
-	deny: func(c *Call, reason string) Reply {
-		return encodeClaude(c, &protocol.Outcome{Event: c.Event.Name, Decision: protocol.DecisionBlock, Message: reason})
-	},
 }
 
 // claudeEvents maps every Claude Code event of the catalog to itself.

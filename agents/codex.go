@@ -38,9 +38,6 @@ var codex = &Agent{
 	},
 	decode: decodeCodex,
 	encode: encodeCodex,
-	deny: func(c *Call, reason string) Reply {
-		return encodeCodex(c, &protocol.Outcome{Event: c.Event.Name, Decision: protocol.DecisionBlock, Message: reason})
-	},
 }
 
 // codexReply is which reply shape Codex reads for an event: its output

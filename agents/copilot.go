@@ -43,9 +43,6 @@ var copilot = &Agent{
 	},
 	decode: decodeCopilot,
 	encode: encodeCopilot,
-	deny: func(c *Call, reason string) Reply {
-		return encodeCopilot(c, &protocol.Outcome{Event: c.Event.Name, Decision: protocol.DecisionBlock, Message: reason})
-	},
 }
 
 // copilotReply is which reply an event's hooks are read for.

@@ -43,9 +43,6 @@ var cursor = &Agent{
 	},
 	decode: decodeCursor,
 	encode: encodeCursor,
-	deny: func(c *Call, reason string) Reply {
-		return encodeCursor(c, &protocol.Outcome{Event: c.Event.Name, Decision: protocol.DecisionBlock, Message: reason})
-	},
 }
 
 // cursorTools maps Cursor's tool names to the canonical (Hermes) ones;
