@@ -108,12 +108,7 @@ func parseClaudeShaped(data []byte, path string, shape claudeShaped) (entries []
 		return nil, cfg.Warnings, nil
 	}
 	projectDir := shape.projectDir(path)
-	names := make([]string, 0, len(hooks))
-	for name := range hooks {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range sortedNames(hooks) {
 		ev, known := shape.event(name)
 		if !known {
 			warn("hooks."+name, shape.unknown(name))
