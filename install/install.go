@@ -30,6 +30,7 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
@@ -221,27 +222,8 @@ func (p *Plan) Apply() (backup string, err error) {
 	return backup, writeAtomic(p.Path, p.New, mode)
 }
 
+// writeAtomic is fsutil's atomic replace (temporary file, fsync, rename,
+// directory fsync), with a temporary name beside the file it replaces.
 func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // after a successful rename: nothing there
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return fsutil.WriteAtomic(path, data, mode, "."+filepath.Base(path)+".*.tmp", nil)
 }
