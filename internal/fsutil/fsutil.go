@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 )
 
-// ErrLockTimeout is LockWithin's error when the lock stayed taken.
+// ErrLockTimeout is FlockWithin's error when the lock stayed taken.
 var ErrLockTimeout = errors.New("lock still held by another process after the wait bound")
 
 // CreateTemp is os.CreateTemp's signature; tests inject failures through it.

@@ -24,31 +24,20 @@ func Lock(path string) (unlock func(), err error) {
 	return m.Unlock, nil
 }
 
-// LockWithin is Lock that gives up after wait with ErrLockTimeout.
-func LockWithin(path string, wait time.Duration) (unlock func(), err error) {
-	mu, _ := locks.LoadOrStore(path, &sync.Mutex{})
+// SyncDir is a no-op where directories cannot be synced.
+func SyncDir(string) error { return nil }
+
+// FlockWithin serialises callers in this process on f's path, giving up
+// after wait with ErrLockTimeout; unlock keeps f open.
+func FlockWithin(f *os.File, wait time.Duration) (unlock func(), err error) {
+	mu, _ := locks.LoadOrStore(f.Name(), &sync.Mutex{})
 	m := mu.(*sync.Mutex)
 	deadline := time.Now().Add(wait)
 	for !m.TryLock() {
 		if time.Now().After(deadline) {
-			return nil, &os.PathError{Op: "lock", Path: path, Err: ErrLockTimeout}
+			return nil, &os.PathError{Op: "lock", Path: f.Name(), Err: ErrLockTimeout}
 		}
 		time.Sleep(time.Millisecond)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-	if err != nil {
-		m.Unlock()
-		return nil, err
-	}
-	_ = f.Close()
 	return m.Unlock, nil
-}
-
-// SyncDir is a no-op where directories cannot be synced.
-func SyncDir(string) error { return nil }
-
-// FlockWithin locks the open file f as LockWithin locks its path (this
-// process only); unlock keeps f open.
-func FlockWithin(f *os.File, wait time.Duration) (unlock func(), err error) {
-	return LockWithin(f.Name(), wait)
 }

@@ -32,39 +32,12 @@ func Lock(path string) (unlock func(), err error) {
 	return func() { _ = f.Close() }, nil
 }
 
-// LockWithin is Lock that gives up after wait with ErrLockTimeout: for a
-// writer that must not hold up its caller (the decision journal), a lock
-// kept by a stuck process is an error to report, not a reason to hang.
-// flock cannot be interrupted by a timer, so it polls a non-blocking flock
-// with a short, growing pause.
-func LockWithin(path string, wait time.Duration) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	deadline := time.Now().Add(wait)
-	pause := 50 * time.Microsecond
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return func() { _ = f.Close() }, nil
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
-			_ = f.Close()
-			return nil, &os.PathError{Op: "flock", Path: path, Err: err}
-		}
-		if time.Now().After(deadline) {
-			_ = f.Close()
-			return nil, &os.PathError{Op: "flock", Path: path, Err: ErrLockTimeout}
-		}
-		time.Sleep(pause)
-		pause = min(2*pause, 2*time.Millisecond)
-	}
-}
-
 // FlockWithin takes an exclusive flock on the open file f, giving up after
 // wait (ErrLockTimeout); unlock releases it and keeps f open, for callers
-// that lock the same file again and again.
+// that lock the same file again and again. It is for a writer that must not
+// hold up its caller (the decision journal): a lock kept by a stuck process
+// is an error to report, not a reason to hang. flock cannot be interrupted
+// by a timer, so it polls a non-blocking flock with a short, growing pause.
 func FlockWithin(f *os.File, wait time.Duration) (unlock func(), err error) {
 	fd := int(f.Fd())
 	deadline := time.Now().Add(wait)
