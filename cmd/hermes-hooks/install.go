@@ -141,11 +141,7 @@ func printInstall(a *app, agent *agents.Agent, r installResult) {
 	case r.DryRun && !r.Changed:
 		fmt.Fprintf(a.out, "%s: nothing to change (dry run)\n", file)
 	case r.DryRun:
-		for _, l := range strings.SplitAfter(r.Diff, "\n") {
-			if l != "" {
-				fmt.Fprintln(a.out, show(strings.TrimSuffix(l, "\n")))
-			}
-		}
+		printDiff(a, r.Diff)
 		fmt.Fprintf(a.err, "dry run: %s not written\n", file)
 	case !r.Changed && r.Action == "uninstall":
 		fmt.Fprintf(a.out, "%s: hermes-hooks is not installed there; nothing changed\n", file)
@@ -199,4 +195,14 @@ func selfPath() (string, error) {
 		}
 	}
 	return os.Executable()
+}
+
+// printDiff prints a dry run's diff, each line escaped for the terminal
+// (show on the whole text would escape its newlines too).
+func printDiff(a *app, diff string) {
+	for _, l := range strings.SplitAfter(diff, "\n") {
+		if l != "" {
+			fmt.Fprintln(a.out, show(strings.TrimSuffix(l, "\n")))
+		}
+	}
 }

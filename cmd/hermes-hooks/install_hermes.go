@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/clients"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
@@ -49,11 +48,7 @@ func runInstallHermes(a *app, o installOptions, projectSet bool) error {
 	case o.dryRun && !plan.Changed:
 		fmt.Fprintf(a.out, "%s: nothing to change (dry run)\n", dir)
 	case o.dryRun:
-		for _, l := range strings.SplitAfter(diff, "\n") {
-			if l != "" {
-				fmt.Fprintln(a.out, show(strings.TrimSuffix(l, "\n")))
-			}
-		}
+		printDiff(a, diff)
 		fmt.Fprintf(a.err, "dry run: %s not written\n", dir)
 	case !plan.Changed && o.uninstall:
 		fmt.Fprintf(a.out, "%s: the Hermes plugin is not installed there; nothing changed\n", dir)
