@@ -126,7 +126,8 @@ func (a *app) hookUnreadable(agent *agents.Agent, call *agents.Call, readErr err
 // hookDispatch runs the call's hooks: through a live server when there is
 // one, else in this process.
 func (a *app) hookDispatch(agent *agents.Agent, call *agents.Call, o hookOptions) (protocol.Outcome, error) {
-	project := cwd()
+	wd := cwd()
+	project := wd
 	if c, ok := call.Fields["cwd"].(string); ok && c != "" {
 		project = c
 	}
@@ -147,7 +148,7 @@ func (a *app) hookDispatch(agent *agents.Agent, call *agents.Call, o hookOptions
 	if err != nil {
 		return protocol.Outcome{}, err
 	}
-	return a.dispatchOnce(cfg, cwd(), call.Event.Name, call.Fields, false, agent.Name)
+	return a.dispatchOnce(cfg, wd, call.Event.Name, call.Fields, false, agent.Name)
 }
 
 // hookServer is the server to forward to: --server, else the default

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -127,9 +126,7 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 		return &exitError{code: 1, msg: fmt.Sprintf("%s: %v", plan.Path, err)}
 	}
 	if o.json {
-		b, _ := json.MarshalIndent(res, "", "  ")
-		fmt.Fprintf(a.out, "%s\n", b)
-		return nil
+		return writeJSON(a.out, res)
 	}
 	printInstall(a, agent, res)
 	return nil
