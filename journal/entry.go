@@ -86,21 +86,21 @@ func (w *Writer) body(r *dispatcher.Record) protocol.Object {
 		if i < len(r.Scripts) {
 			s = r.Scripts[i]
 		}
-		hooks[i] = objb(make(protocol.Object, 0, 14)).
-			with(true, "command", h.Command).
-			with(true, "dialect", string(h.Dialect)).
-			with(h.Source != "", "source", h.Source).
-			with(true, "ran", h.Ran).
-			with(h.Skipped != "", "skipped", h.Skipped).
-			with(true, "exit_code", exit).
-			with(true, "elapsed_ms", h.ElapsedMS).
-			with(true, "timed_out", h.TimedOut).
-			with(h.Error != "", "error", h.Error).
-			with(true, "decision", dec).
-			with(s.Path != "", "script", s.Path).
-			with(s.SHA256 != "", "sha256", s.SHA256).
-			with(h.Shadow, "shadow", true).
-			with(h.Would != "", "would", h.Would).obj()
+		hooks[i] = make(protocol.Object, 0, 14).
+			With(true, "command", h.Command).
+			With(true, "dialect", string(h.Dialect)).
+			With(h.Source != "", "source", h.Source).
+			With(true, "ran", h.Ran).
+			With(h.Skipped != "", "skipped", h.Skipped).
+			With(true, "exit_code", exit).
+			With(true, "elapsed_ms", h.ElapsedMS).
+			With(true, "timed_out", h.TimedOut).
+			With(h.Error != "", "error", h.Error).
+			With(true, "decision", dec).
+			With(s.Path != "", "script", s.Path).
+			With(s.SHA256 != "", "sha256", s.SHA256).
+			With(h.Shadow, "shadow", true).
+			With(h.Would != "", "would", h.Would)
 	}
 	payload := protocol.EncodeJSON(r.Fields, protocol.Compact)
 	sum := sha256.Sum256(payload)
@@ -115,35 +115,23 @@ func (w *Writer) body(r *dispatcher.Record) protocol.Object {
 		fields = r.Fields
 	}
 	eff := effects(o)
-	return objb(make(protocol.Object, 0, 18)).
-		with(true, "time", r.Time.UTC().Format(time.RFC3339Nano)).
-		with(true, "version", w.opts.Version).
-		with(true, "event", o.Event).
-		with(session != "", "session", session).
-		with(tool != "", "tool", tool).
-		with(r.Cwd != "", "cwd", r.Cwd).
-		with(true, "decision", string(dec)).
-		with(o.Message != "", "message", o.Message).
-		with(true, "stop", o.Stop).
-		with(o.StopReason != "", "stop_reason", o.StopReason).
-		with(len(eff) > 0, "effects", eff).
-		with(true, "payload_sha256", hex.EncodeToString(sum[:])).
-		with(w.opts.IncludePayload, "payload", fields).
-		with(true, "elapsed_ms", math.Round(float64(r.Elapsed.Microseconds()))/1000).
-		with(true, "hooks", hooks).obj()
+	return make(protocol.Object, 0, 18).
+		With(true, "time", r.Time.UTC().Format(time.RFC3339Nano)).
+		With(true, "version", w.opts.Version).
+		With(true, "event", o.Event).
+		With(session != "", "session", session).
+		With(tool != "", "tool", tool).
+		With(r.Cwd != "", "cwd", r.Cwd).
+		With(true, "decision", string(dec)).
+		With(o.Message != "", "message", o.Message).
+		With(true, "stop", o.Stop).
+		With(o.StopReason != "", "stop_reason", o.StopReason).
+		With(len(eff) > 0, "effects", eff).
+		With(true, "payload_sha256", hex.EncodeToString(sum[:])).
+		With(w.opts.IncludePayload, "payload", fields).
+		With(true, "elapsed_ms", math.Round(float64(r.Elapsed.Microseconds()))/1000).
+		With(true, "hooks", hooks)
 }
-
-// objb builds an Object, appending only the members that are present.
-type objb protocol.Object
-
-func (o objb) with(present bool, key string, v any) objb {
-	if present {
-		return append(o, protocol.KV{Key: key, Value: v})
-	}
-	return o
-}
-
-func (o objb) obj() protocol.Object { return protocol.Object(o) }
 
 func effects(o *protocol.Outcome) []any {
 	var out []any

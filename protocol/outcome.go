@@ -189,9 +189,10 @@ type Outcome struct {
 // Blocked reports whether the outcome blocks.
 func (o *Outcome) Blocked() bool { return o.Decision == DecisionBlock }
 
-// with appends the member when present: the outcome, its reports and their
-// contributions omit empty optional members.
-func (o Object) with(present bool, key string, value any) Object {
+// With appends the member when present: the outcome, its reports and their
+// contributions (and the decision journal's records) omit empty optional
+// members.
+func (o Object) With(present bool, key string, value any) Object {
 	if present {
 		return append(o, KV{key, value})
 	}
@@ -217,21 +218,21 @@ func (o *Outcome) object() Object {
 		hooks[i] = reportObject(&o.Hooks[i])
 	}
 	return make(Object, 0, 16).
-		with(true, "event", o.Event).
-		with(true, "decision", string(d)).
-		with(o.Message != "", "message", o.Message).
-		with(o.RuleKey != "", "rule_key", o.RuleKey).
-		with(o.Args != nil, "args", o.Args).
-		with(o.Context != "", "context", o.Context).
-		with(true, "stop", o.Stop).
-		with(o.StopReason != "", "stop_reason", o.StopReason).
-		with(o.SystemMessage != "", "system_message", o.SystemMessage).
-		with(o.Result != nil, "result", deref(o.Result)).
-		with(o.InjectSystem != "", "inject_system", o.InjectSystem).
-		with(o.InjectUser != "", "inject_user", o.InjectUser).
-		with(o.Metadata != nil, "metadata", o.Metadata).
-		with(o.Env != nil, "env", stringMap(o.Env)).
-		with(true, "hooks", hooks)
+		With(true, "event", o.Event).
+		With(true, "decision", string(d)).
+		With(o.Message != "", "message", o.Message).
+		With(o.RuleKey != "", "rule_key", o.RuleKey).
+		With(o.Args != nil, "args", o.Args).
+		With(o.Context != "", "context", o.Context).
+		With(true, "stop", o.Stop).
+		With(o.StopReason != "", "stop_reason", o.StopReason).
+		With(o.SystemMessage != "", "system_message", o.SystemMessage).
+		With(o.Result != nil, "result", deref(o.Result)).
+		With(o.InjectSystem != "", "inject_system", o.InjectSystem).
+		With(o.InjectUser != "", "inject_user", o.InjectUser).
+		With(o.Metadata != nil, "metadata", o.Metadata).
+		With(o.Env != nil, "env", stringMap(o.Env)).
+		With(true, "hooks", hooks)
 }
 
 func reportObject(r *HookReport) Object {
@@ -243,42 +244,42 @@ func reportObject(r *HookReport) Object {
 		contrib = r.Contribution.object()
 	}
 	return make(Object, 0, 16).
-		with(true, "event", r.Event).
-		with(true, "command", r.Command).
-		with(true, "dialect", string(r.Dialect)).
-		with(r.Matcher != "", "matcher", r.Matcher).
-		with(r.Source != "", "source", r.Source).
-		with(true, "ran", r.Ran).
-		with(r.Skipped != "", "skipped", r.Skipped).
-		with(true, "exit_code", exit).
-		with(true, "elapsed_ms", r.ElapsedMS).
-		with(true, "timed_out", r.TimedOut).
-		with(r.Error != "", "error", r.Error).
-		with(r.StdoutTruncated, "stdout_truncated", true).
-		with(r.StderrTruncated, "stderr_truncated", true).
-		with(r.Note != "", "note", r.Note).
-		with(r.Shadow, "shadow", true).
-		with(r.Would != "", "would", r.Would).
-		with(true, "contribution", contrib)
+		With(true, "event", r.Event).
+		With(true, "command", r.Command).
+		With(true, "dialect", string(r.Dialect)).
+		With(r.Matcher != "", "matcher", r.Matcher).
+		With(r.Source != "", "source", r.Source).
+		With(true, "ran", r.Ran).
+		With(r.Skipped != "", "skipped", r.Skipped).
+		With(true, "exit_code", exit).
+		With(true, "elapsed_ms", r.ElapsedMS).
+		With(true, "timed_out", r.TimedOut).
+		With(r.Error != "", "error", r.Error).
+		With(r.StdoutTruncated, "stdout_truncated", true).
+		With(r.StderrTruncated, "stderr_truncated", true).
+		With(r.Note != "", "note", r.Note).
+		With(r.Shadow, "shadow", true).
+		With(r.Would != "", "would", r.Would).
+		With(true, "contribution", contrib)
 }
 
 func (c *Contribution) object() Object {
 	return make(Object, 0, 8).
-		with(c.Decision.rank() > 0, "decision", string(c.Decision)).
-		with(c.Message != "", "message", c.Message).
-		with(c.RuleKey != "", "rule_key", c.RuleKey).
-		with(c.Args != nil, "args", c.Args).
-		with(c.ReplaceArgs, "replace_args", true).
-		with(c.Context != "", "context", c.Context).
-		with(c.Stop, "stop", true).
-		with(c.StopReason != "", "stop_reason", c.StopReason).
-		with(c.SystemMessage != "", "system_message", c.SystemMessage).
-		with(c.Result != nil, "result", deref(c.Result)).
-		with(c.InjectSystem != "", "inject_system", c.InjectSystem).
-		with(c.InjectUser != "", "inject_user", c.InjectUser).
-		with(c.Metadata != nil, "metadata", c.Metadata).
-		with(c.State != nil, "state", c.State).
-		with(c.Env != nil, "env", stringMap(c.Env))
+		With(c.Decision.rank() > 0, "decision", string(c.Decision)).
+		With(c.Message != "", "message", c.Message).
+		With(c.RuleKey != "", "rule_key", c.RuleKey).
+		With(c.Args != nil, "args", c.Args).
+		With(c.ReplaceArgs, "replace_args", true).
+		With(c.Context != "", "context", c.Context).
+		With(c.Stop, "stop", true).
+		With(c.StopReason != "", "stop_reason", c.StopReason).
+		With(c.SystemMessage != "", "system_message", c.SystemMessage).
+		With(c.Result != nil, "result", deref(c.Result)).
+		With(c.InjectSystem != "", "inject_system", c.InjectSystem).
+		With(c.InjectUser != "", "inject_user", c.InjectUser).
+		With(c.Metadata != nil, "metadata", c.Metadata).
+		With(c.State != nil, "state", c.State).
+		With(c.Env != nil, "env", stringMap(c.Env))
 }
 
 // stringMap is m as the JSON encoder's map type.
