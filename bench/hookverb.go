@@ -4,13 +4,11 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -18,7 +16,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -223,39 +220,12 @@ func (e *env) hookForward() error {
 	}
 	sock := filepath.Join(home, "hermes-hooks.sock") // where hook looks by default
 	logPath := filepath.Join(e.work, "hook-serve.log")
-	logf, err := os.Create(logPath)
+	ready := &http.Client{Transport: unixTransport(sock)}
+	srv, err := startServe(e.bin, envv, e.work, sock, logPath, ready)
 	if err != nil {
 		return err
 	}
-	defer logf.Close()
-	srv := exec.Command(e.bin, "serve", "--listen", "unix://"+sock)
-	srv.Env, srv.Dir, srv.Stderr = envv, e.work, logf
-	if err := srv.Start(); err != nil {
-		return err
-	}
-	exited := make(chan struct{})
-	var waitErr error
-	go func() {
-		waitErr = srv.Wait()
-		close(exited)
-	}()
-	defer func() {
-		select {
-		case <-exited:
-		default:
-			srv.Process.Kill()
-			<-exited
-		}
-	}()
-	ready := &http.Client{Transport: &http.Transport{
-		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, "unix", sock)
-		},
-	}}
-	if err := waitReady(ready, exited); err != nil {
-		return fmt.Errorf("%w; serve's log:\n%s", err, tailFile(logPath))
-	}
+	defer srv.kill()
 	ready.CloseIdleConnections()
 
 	// The request hook makes: the adapter's fields, the caller, project
@@ -266,13 +236,9 @@ func (e *env) hookForward() error {
 	}
 	q := url.Values{"called_by": {"claude"}, "project": {e.work}, "config": {filepath.Join(home, "config.yaml")}}
 	// A new connection per request, as a hook process has to dial.
-	client := &http.Client{Transport: &http.Transport{
-		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, "unix", sock)
-		},
-		DisableKeepAlives: true,
-	}}
+	tr := unixTransport(sock)
+	tr.DisableKeepAlives = true
+	client := &http.Client{Transport: tr}
 	var dispatched int // requests that should reach serve
 	hook := &contender{name: "hermes-hooks hook claude (forwarded)", run: func() (float64, float64, error) {
 		ms, cpu, out, errb, err := startTimed(e.bin, []string{"hook", "claude"}, envv, e.work, claudePreToolUse)
@@ -313,16 +279,8 @@ func (e *env) hookForward() error {
 		return fmt.Errorf("%w; serve's log ends:\n%s", err, tailFile(logPath))
 	}
 
-	if err := srv.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := srv.stop(); err != nil {
 		return err
-	}
-	select {
-	case <-exited:
-		if waitErr != nil {
-			return fmt.Errorf("serve exited badly after SIGTERM: %v", waitErr)
-		}
-	case <-time.After(15 * time.Second):
-		return errors.New("serve did not exit within 15 s of SIGTERM")
 	}
 	// hook falls back to dispatching by itself, silently, when the
 	// default socket does not answer: that would not measure forwarding.

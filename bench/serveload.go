@@ -56,43 +56,14 @@ func (e *env) serveLoad() error {
 	}
 
 	sock := filepath.Join(e.work, "serve.sock")
-	logf, err := os.Create(filepath.Join(e.work, "serve.log"))
+	tr := unixTransport(sock)
+	tr.MaxIdleConnsPerHost = *serveClients
+	client := &http.Client{Transport: tr}
+	srv, err := startServe(e.bin, envv, e.work, sock, filepath.Join(e.work, "serve.log"), client)
 	if err != nil {
 		return err
 	}
-	defer logf.Close()
-	srv := exec.Command(e.bin, "serve", "--listen", "unix://"+sock)
-	srv.Env, srv.Dir, srv.Stderr = envv, e.work, logf
-	if err := srv.Start(); err != nil {
-		return err
-	}
-	// exited is closed when the server is gone; waitErr is then its
-	// Wait result.
-	exited := make(chan struct{})
-	var waitErr error
-	go func() {
-		waitErr = srv.Wait()
-		close(exited)
-	}()
-	defer func() {
-		select {
-		case <-exited:
-		default:
-			srv.Process.Kill()
-			<-exited
-		}
-	}()
-
-	client := &http.Client{Transport: &http.Transport{
-		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, "unix", sock)
-		},
-		MaxIdleConnsPerHost: *serveClients,
-	}}
-	if err := waitReady(client, exited); err != nil {
-		return fmt.Errorf("%w; serve's log:\n%s", err, tailFile(logf.Name()))
-	}
+	defer srv.kill()
 
 	fmt.Printf("\n6. Server: `hermes-hooks serve` over a Unix socket, %d dispatches from %d concurrent clients (load average %s)\n",
 		*serveTotal, *serveClients, loadAvg())
@@ -144,22 +115,82 @@ func (e *env) serveLoad() error {
 		ms, mo, fmtSamples(sockMs), fmtSamples(shotMs))
 	fmt.Printf("   → one-shot / serve = %.0f×  (expected ≫ 10×: %s)\n", mo/ms, verdict(mo/ms >= 10))
 
-	if err := srv.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := srv.stop(); err != nil {
 		return err
-	}
-	select {
-	case <-exited:
-		if waitErr != nil {
-			return fmt.Errorf("serve exited badly after SIGTERM: %v", waitErr)
-		}
-	case <-time.After(15 * time.Second):
-		return errors.New("serve did not exit within 15 s of SIGTERM")
 	}
 	fmt.Printf("   (section took %.1fs, serve's SIGTERM shutdown included)\n", time.Since(began).Seconds())
 	if failed > 0 {
-		return fmt.Errorf("serve load: %d failed dispatches; serve's log ends:\n%s", failed, tailFile(logf.Name()))
+		return fmt.Errorf("serve load: %d failed dispatches; serve's log ends:\n%s", failed, tailFile(srv.log))
 	}
 	return nil
+}
+
+// benchServer is a `hermes-hooks serve` the bench started on a Unix
+// socket, its stderr in a log file.
+type benchServer struct {
+	cmd     *exec.Cmd
+	log     string
+	exited  chan struct{} // closed when it is gone; waitErr is then set
+	waitErr error
+}
+
+// unixTransport dials the server's socket whatever the URL's host.
+func unixTransport(sock string) *http.Transport {
+	return &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "unix", sock)
+	}}
+}
+
+// startServe starts serve on sock and waits until client gets an answer
+// from it; on failure the server is gone and the error ends with its log.
+func startServe(bin string, env []string, dir, sock, logPath string, client *http.Client) (*benchServer, error) {
+	logf, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	defer logf.Close() // the child has its own descriptor
+	cmd := exec.Command(bin, "serve", "--listen", "unix://"+sock)
+	cmd.Env, cmd.Dir, cmd.Stderr = env, dir, logf
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	s := &benchServer{cmd: cmd, log: logPath, exited: make(chan struct{})}
+	go func() {
+		s.waitErr = cmd.Wait()
+		close(s.exited)
+	}()
+	if err := waitReady(client, s.exited); err != nil {
+		s.kill()
+		return nil, fmt.Errorf("%w; serve's log:\n%s", err, tailFile(logPath))
+	}
+	return s, nil
+}
+
+// kill ends the server if it still runs.
+func (s *benchServer) kill() {
+	select {
+	case <-s.exited:
+	default:
+		s.cmd.Process.Kill()
+		<-s.exited
+	}
+}
+
+// stop ends the server with SIGTERM and checks it exits cleanly and soon.
+func (s *benchServer) stop() error {
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		return err
+	}
+	select {
+	case <-s.exited:
+		if s.waitErr != nil {
+			return fmt.Errorf("serve exited badly after SIGTERM: %v", s.waitErr)
+		}
+		return nil
+	case <-time.After(15 * time.Second):
+		return errors.New("serve did not exit within 15 s of SIGTERM")
+	}
 }
 
 // waitReady polls /healthz until the server answers.
