@@ -198,10 +198,17 @@ func (h *harness) testUnapproved(t *testing.T) {
 		fake := newFakeAPI(t, script{Prompt: "E2E-PROMPT-unapproved: list the files here.", Command: "ls"})
 		h.runClaude(t, fake).requireSuccess(t)
 	}
-	if !fileContains(t, filepath.Join(h.project, ".hermes", "context.log"), "{") {
+	checkUnapprovedNeverRan(t, h.project)
+}
+
+// checkUnapprovedNeverRan: the approved context hook ran in the project's
+// sessions (else the check proves nothing) and the unapproved one did not.
+func checkUnapprovedNeverRan(t *testing.T, project string) {
+	t.Helper()
+	if !fileContains(t, filepath.Join(project, ".hermes", "context.log"), "{") {
 		t.Fatalf("the approved context hook never ran, so the runs prove nothing about the unapproved one")
 	}
-	if _, err := os.Stat(filepath.Join(h.project, unapprovedFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(project, unapprovedFile)); err == nil {
 		t.Errorf("the unapproved hook ran: %s exists", unapprovedFile)
 	} else if !errors.Is(err, os.ErrNotExist) {
 		t.Fatal(err)

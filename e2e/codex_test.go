@@ -184,14 +184,7 @@ func (h *codexHarness) testUnapproved(t *testing.T) {
 		fake := newFakeResponses(t, script{Prompt: "E2E-PROMPT-unapproved: list the files here.", Command: "ls"})
 		h.runCodex(t, fake).requireSuccess(t)
 	}
-	if !fileContains(t, filepath.Join(h.project, ".hermes", "context.log"), "{") {
-		t.Fatalf("the approved context hook never ran, so the runs prove nothing about the unapproved one")
-	}
-	if _, err := os.Stat(filepath.Join(h.project, unapprovedFile)); err == nil {
-		t.Errorf("the unapproved hook ran: %s exists", unapprovedFile)
-	} else if !errors.Is(err, os.ErrNotExist) {
-		t.Fatal(err)
-	}
+	checkUnapprovedNeverRan(t, h.project)
 }
 
 // installCodex runs `hermes-hooks install codex --project P` (which writes
