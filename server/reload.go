@@ -198,6 +198,9 @@ func (s *Server) reloadConfig() error {
 		}
 		// The hooks this config keeps keep their live records.
 		g.stats = newStatsTable(cfg, prevStats)
+		// Cleared before the new generation is published: whoever sees
+		// it must not see the error of the config it replaced.
+		s.reloadErr.Store(nil)
 		s.cur.Store(g)
 		if prev != nil {
 			// The replaced hook set's workers stop (each after the
@@ -215,7 +218,6 @@ func (s *Server) reloadConfig() error {
 				delete(s.seen, f)
 			}
 		}
-		s.reloadErr.Store(nil)
 		msg := "config reloaded"
 		if prev == nil {
 			msg = "config loaded"
