@@ -162,6 +162,13 @@ func (d *Dispatcher) takePending(ev *protocol.Event, session string) []protocol.
 		if _, ok := d.async.pending.Load(session); !ok {
 			return nil
 		}
+	} else if s, err := d.opts.Sessions.Load(session); err == nil && len(s.Pending) == 0 {
+		// Most firings find nothing waiting: look first, without the
+		// lock, rather than lock, rewrite and fsync the session file on
+		// every event (about 1.4 ms of each one-shot dispatch). The file
+		// is replaced by rename, so the look sees a whole version; a
+		// reply left after it is taken by the session's next event.
+		return nil
 	}
 	var taken []PendingReply
 	err := d.opts.Sessions.Update(session, func(s *Session) error {

@@ -384,3 +384,43 @@ func TestHermesPayloadHasOnlyHermesKeys(t *testing.T) {
 		t.Fatalf("the Claude stop hook must still see stop_hook_active: %s", data)
 	}
 }
+
+// A firing that changes nothing in its session writes nothing: no state
+// file appears for a session no hook touched, and an existing one keeps
+// its inode and contents (no rewrite, no fsync on every event). A reply an
+// async hook left is still taken, once.
+func TestExt_FileSessionsUntouchedSessionNotRewritten(t *testing.T) {
+	dir := t.TempDir()
+	stateDir := filepath.Join(dir, "hook-state")
+	store := &FileSessions{Dir: stateDir}
+	s := script(t, dir, "quiet.sh", `cat >/dev/null; echo '{}'`)
+	d := dispatcherWith(t, entries("pre_llm_call", s), Options{Sessions: store})
+	dispatch(t, d, "pre_llm_call", map[string]any{"session_id": "S"})
+	dispatch(t, d, "post_llm_call", map[string]any{"session_id": "S"})
+	if files, _ := filepath.Glob(filepath.Join(stateDir, "*.json")); len(files) != 0 {
+		t.Fatalf("firings that changed nothing wrote session files: %v", files)
+	}
+	if err := store.Update("S", func(sess *Session) error {
+		sess.Pending = append(sess.Pending, PendingReply{Event: "pre_llm_call", Command: "late.sh", Context: "late context"})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	path := store.path("S")
+	before, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Update("S", func(*Session) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if after, err := os.Stat(path); err != nil || !os.SameFile(before, after) {
+		t.Fatalf("a no-op Update replaced the file: %v", err)
+	}
+	if o := dispatch(t, d, "pre_llm_call", map[string]any{"session_id": "S"}); !strings.Contains(o.Context, "late context") {
+		t.Fatalf("the pending reply was not delivered: %+v", o)
+	}
+	if o := dispatch(t, d, "pre_llm_call", map[string]any{"session_id": "S"}); strings.Contains(o.Context, "late context") {
+		t.Fatalf("the pending reply was delivered twice: %+v", o)
+	}
+}

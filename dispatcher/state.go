@@ -1,6 +1,7 @@
 package dispatcher
 
 import (
+	"bytes"
 	"container/list"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -55,7 +57,7 @@ type SessionStore interface {
 }
 
 // ErrStateTooLarge refuses a patch that would exceed MaxStateBytes.
-var ErrStateTooLarge = fmt.Errorf("session state would exceed %d KiB", MaxStateBytes>>10)
+var ErrStateTooLarge = errors.New("session state would exceed " + strconv.Itoa(MaxStateBytes>>10) + " KiB")
 
 // applyPatch merges a reply's state patch shallowly: keys are set, a null
 // deletes its key.
@@ -387,6 +389,7 @@ func (s *FileSessions) Update(id string, change func(*Session) error) error {
 	if err != nil {
 		return err
 	}
+	before := encodeSession(id, sess)
 	if err := change(&sess); err != nil {
 		return err
 	}
@@ -394,6 +397,11 @@ func (s *FileSessions) Update(id string, change func(*Session) error) error {
 		return err
 	}
 	data := append(encodeSession(id, sess), '\n')
+	if bytes.Equal(data[:len(data)-1], before) {
+		// Nothing changed: no rewrite, no fsync (a missing file and an
+		// empty session read the same).
+		return nil
+	}
 	if err := fsutil.WriteAtomic(p, data, 0o600, ".session-*.tmp", nil); err != nil {
 		return fmt.Errorf("session state: %w", err)
 	}
