@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
@@ -52,12 +53,13 @@ const (
 // path, "hook", the agent and optionally its event. The binary's name is
 // not checked: a renamed or versioned copy is still ours, and nobody
 // else's hook reads this way.
-var ownCommand = regexp.MustCompile(`^'/(?:[^']|'\\'')*' hook (\S+)(?: \S+)?$`)
+// Compiled at first use, not at every start of the one-shot binary.
+var ownCommand = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^'/(?:[^']|'\\'')*' hook (\S+)(?: \S+)?$`) })
 
 // IsOwnCommand reports whether command is one install wrote for agent
 // (for any agent when agent is "").
 func IsOwnCommand(command, agent string) bool {
-	m := ownCommand.FindStringSubmatch(command)
+	m := ownCommand().FindStringSubmatch(command)
 	return m != nil && (agent == "" || m[1] == agent)
 }
 

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // WebFetch domains and Tool(param:value) rules.
@@ -107,10 +108,11 @@ type paramPattern struct {
 	name, value string
 }
 
-var paramRule = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$`)
+// Compiled at first use, not at every start of the one-shot binary.
+var paramRule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$`) })
 
 func parseParamRule(content string) (paramPattern, bool) {
-	m := paramRule.FindStringSubmatch(content)
+	m := paramRule().FindStringSubmatch(content)
 	if m == nil {
 		return paramPattern{}, false
 	}

@@ -3,6 +3,7 @@ package protocol
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -37,7 +38,8 @@ type shellPattern struct {
 	nameOnly bool
 }
 
-var nameOnlyPattern = regexp.MustCompile(`^[^\s*?\[]+\s?\*$`)
+// Compiled at first use, not at every start of the one-shot binary.
+var nameOnlyPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^\s*?\[]+\s?\*$`) })
 
 func compileShellPattern(content string) shellPattern {
 	p := shellPattern{raw: content}
@@ -46,7 +48,7 @@ func compileShellPattern(content string) shellPattern {
 		p.nameOnly = !strings.ContainsAny(p.prefix, " \t\n\r\f\v")
 		return p
 	}
-	p.nameOnly = nameOnlyPattern.MatchString(content)
+	p.nameOnly = nameOnlyPattern().MatchString(content)
 	pat := strings.TrimSpace(content)
 	var b strings.Builder
 	stars := 0
