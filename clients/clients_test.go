@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
+	"github.com/hermes-hooks/hermes-hooks/internal/testbin"
 )
 
 // The binary every test here runs, built once per test process (no race
@@ -29,26 +30,12 @@ func hermesHooks(t *testing.T) string {
 		if buildErr != nil {
 			return
 		}
-		// go test puts its own toolchain first on PATH.
-		cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, "hermes-hooks"), "../cmd/hermes-hooks")
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = &buildError{err: err, out: out}
-		}
+		_, buildErr = testbin.Build(binDir, "..")
 	})
 	if buildErr != nil {
 		t.Fatal(buildErr)
 	}
 	return binDir
-}
-
-type buildError struct {
-	err error
-	out []byte
-}
-
-func (e *buildError) Error() string {
-	return "go build ./cmd/hermes-hooks: " + e.err.Error() + "\n" + string(e.out)
 }
 
 func TestMain(m *testing.M) {
@@ -121,7 +108,7 @@ func TestNodeClient(t *testing.T) {
 }
 
 // The README quotes these files of testdata/clients verbatim
-// (cmd/hermes-hooks/readme_test.go checks the quoting); here they run,
+// (cmd/hermes-hooks-full/readme_test.go checks the quoting); here they run,
 // one-shot and through a live server, against the README's example guard.
 func TestReadmeClientSnippets(t *testing.T) {
 	need(t, "python3")

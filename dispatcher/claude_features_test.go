@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/hermes-hooks/hermes-hooks/dispatcher/httphook"
+
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -79,7 +81,7 @@ func TestClaudeHTTPHook(t *testing.T) {
 	defer srv.Close()
 	env := append(os.Environ(), "HOOK_TOKEN=t0k", "SECRET=s3cret")
 	d := settingsDispatcher(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"http","url":"`+srv.URL+`/hook",
-	  "headers":{"Authorization":"Bearer $HOOK_TOKEN","X-Leak":"${SECRET}"},"allowedEnvVars":["HOOK_TOKEN"]}]}]}}`, Options{Env: env})
+	  "headers":{"Authorization":"Bearer $HOOK_TOKEN","X-Leak":"${SECRET}"},"allowedEnvVars":["HOOK_TOKEN"]}]}]}}`, Options{Env: env, HTTP: httphook.Post})
 	o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "ls"}})
 	if o.Decision != protocol.DecisionBlock || o.Message != "remote says no" {
 		t.Fatalf("outcome %+v", o)
@@ -94,9 +96,25 @@ func TestClaudeHTTPHook(t *testing.T) {
 		t.Fatalf("non-2xx: %+v", o.Hooks[0])
 	}
 	srv.Close()
-	d = settingsDispatcher(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"http","url":"`+srv.URL+`","onFailure":"block"}]}]}}`, Options{})
+	d = settingsDispatcher(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"http","url":"`+srv.URL+`","onFailure":"block"}]}]}}`, Options{HTTP: httphook.Post})
 	if o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal"}); !o.Blocked() || !strings.Contains(o.Message, "failed closed: http hook") {
 		t.Fatalf("refused connection with onFailure: block: %+v", o)
+	}
+}
+
+// A host that sets no Options.HTTP cannot post http hooks: the entry is
+// reported as one that could not start, and a fail_closed one blocks —
+// never a guard skipped in silence.
+func TestClaudeHTTPHookWithoutPoster(t *testing.T) {
+	d := settingsDispatcher(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"http","url":"http://127.0.0.1:1/x","onFailure":"block"}]}]}}`, Options{})
+	o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal"})
+	if !o.Blocked() || !strings.Contains(o.Message, "Options.HTTP is unset") {
+		t.Fatalf("fail_closed http hook without a poster: %+v", o)
+	}
+	d = settingsDispatcher(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"http","url":"http://127.0.0.1:1/x"}]}]}}`, Options{})
+	o = dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal"})
+	if o.Blocked() || len(o.Hooks) != 1 || !strings.Contains(o.Hooks[0].Error, "Options.HTTP is unset") {
+		t.Fatalf("http hook without a poster: %+v", o)
 	}
 }
 

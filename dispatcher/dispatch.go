@@ -33,6 +33,11 @@ type Options struct {
 	Profile string
 	// MaxParallel bounds concurrently running hooks (DefaultMaxParallel).
 	MaxParallel int
+	// HTTP posts Claude Code http hooks (type: http); set it to
+	// httphook.Post. Unset, such an entry fails as a hook that cannot
+	// start (a fail_closed guard blocks): this package does not link
+	// net/http itself, see package httphook.
+	HTTP HTTPPost
 	// OutputCap bounds each hook's captured stdout and stderr
 	// (DefaultOutputCap); the rest is drained and dropped.
 	OutputCap int

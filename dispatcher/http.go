@@ -1,22 +1,20 @@
 package dispatcher
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io"
-	"net/http"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// httpClient posts Claude Code http hooks. Redirects are not followed: the
-// approval is of one URL, and a redirect would send the payload elsewhere.
-var httpClient = &http.Client{
-	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-}
+// HTTPPost posts an http hook's payload (JSON) to url with header and
+// returns the reply's status and at most limit+1 bytes of its body; it must
+// follow no redirect and stop when ctx ends. httphook.Post is the one to
+// use; it is kept out of this package so that programs which never run an
+// http hook do not link net/http (see package httphook).
+type HTTPPost func(ctx context.Context, url string, header map[string]string, body []byte, limit int) (status int, reply []byte, err error)
 
 // runHTTP runs a Claude Code http hook the way Claude Code does: the payload
 // is POSTed to the URL as JSON; a 2xx reply's body is read as the hook's
@@ -25,20 +23,25 @@ var httpClient = &http.Client{
 // applies. Header values may name environment variables ($NAME, ${NAME}),
 // but only those listed in allowedEnvVars are filled in — the others become
 // empty, so a settings file cannot send arbitrary secrets anywhere.
-func runHTTP(ctx context.Context, e *Entry, env []string, payload []byte, capBytes int) (res runResult) {
+//
+// Without an HTTPPost (Options.HTTP unset) the entry fails as a hook that
+// cannot start: reported, and a fail_closed guard blocks.
+func runHTTP(ctx context.Context, post HTTPPost, e *Entry, env []string, payload []byte, capBytes int) (res runResult) {
+	if post == nil {
+		return runResult{SpawnError: "http hook: this program posts no http hooks (dispatcher.Options.HTTP is unset)"}
+	}
 	start := time.Now()
 	defer func() { res.Elapsed = time.Since(start) }()
 	tctx, cancel := context.WithTimeout(ctx, e.Timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(tctx, http.MethodPost, e.URL, bytes.NewReader(payload))
-	if err != nil {
-		return runResult{SpawnError: "http hook: " + err.Error()}
+	if capBytes <= 0 {
+		capBytes = DefaultOutputCap
 	}
-	req.Header.Set("Content-Type", "application/json")
+	header := make(map[string]string, len(e.Headers))
 	for k, v := range e.Headers {
-		req.Header.Set(k, expandAllowed(v, env, e.AllowedEnvVars))
+		header[k] = expandAllowed(v, env, e.AllowedEnvVars)
 	}
-	resp, err := httpClient.Do(req)
+	status, body, err := post(tctx, e.URL, header, payload, capBytes)
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
@@ -50,23 +53,13 @@ func runHTTP(ctx context.Context, e *Entry, env []string, payload []byte, capByt
 		}
 		return res
 	}
-	defer resp.Body.Close()
-	if capBytes <= 0 {
-		capBytes = DefaultOutputCap
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(capBytes)+1))
-	if err != nil && tctx.Err() != nil {
-		res.TimedOut = ctx.Err() == nil
-		res.Cancelled = ctx.Err() != nil
-		return res
-	}
 	if len(body) > capBytes {
 		body, res.StdoutTruncated = body[:capBytes], true
 	}
 	res.Exited = true
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+	if status < 200 || status > 299 {
 		res.ExitCode = 1
-		res.Stderr = []byte("HTTP " + strconv.Itoa(resp.StatusCode) + " from " + e.URL + firstLineOf(body))
+		res.Stderr = []byte("HTTP " + strconv.Itoa(status) + " from " + e.URL + firstLineOf(body))
 		return res
 	}
 	res.Stdout = body

@@ -185,7 +185,7 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 		spawnErr string
 	)
 	if e.Type == TypeHTTP {
-		res = runHTTP(ctx, e, h.Env, payload, d.opts.OutputCap)
+		res = runHTTP(ctx, d.opts.HTTP, e, h.Env, payload, d.opts.OutputCap)
 	} else {
 		var spec runSpec
 		spec, spawnErr = d.prepare(h)

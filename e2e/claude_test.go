@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/testbin"
 )
 
 const (
@@ -539,11 +541,9 @@ func runVersion(bin string) (string, error) {
 // buildHermesHooks builds the binary under test into dir.
 func buildHermesHooks(t *testing.T, dir string) string {
 	t.Helper()
-	bin := filepath.Join(dir, "hermes-hooks")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/hermes-hooks")
-	cmd.Dir = ".." // the module root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/hermes-hooks: %v\n%s", err, out)
+	bin, err := testbin.Build(dir, "..")
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/testbin"
 )
 
 // binary is the hermes-hooks under test.
@@ -37,10 +39,7 @@ func runTests(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	binary = filepath.Join(dir, "hermes-hooks")
-	build := exec.Command("go", "build", "-o", binary, "../../cmd/hermes-hooks")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
+	if binary, err = testbin.Build(dir, "../.."); err != nil {
 		fmt.Fprintln(os.Stderr, "attacktest: building hermes-hooks:", err)
 		return 1
 	}

@@ -27,7 +27,7 @@ runs it; a running 'hermes-hooks serve' notices at once.`,
 }
 
 func runRevoke(a *app, command string) error {
-	store, err := a.store()
+	store, err := a.Store()
 	if err != nil {
 		return err
 	}
@@ -45,20 +45,20 @@ func runRevoke(a *app, command string) error {
 	for _, c := range spellings {
 		r, err := store.RevokeDetail(c)
 		if r.Backup != "" {
-			a.warn(consent.BackupNotice(store.Path(), r.Backup))
+			a.Warn(consent.BackupNotice(store.Path(), r.Backup))
 		}
 		if err != nil {
 			// Not PersistWarning: that one speaks of an approval that holds
 			// for this run, which is the opposite of what happened.
-			return &exitError{code: 1, msg: fmt.Sprintf("could not update the allowlist %s: %v; nothing was revoked", store.Path(), err)}
+			return &exitError{Code: 1, Msg: fmt.Sprintf("could not update the allowlist %s: %v; nothing was revoked", store.Path(), err)}
 		}
 		res.Removed += r.Removed
 	}
 	if res.Removed == 0 {
-		fmt.Fprintf(a.out, "No allowlist entry found for command: %s\n", show(command))
+		fmt.Fprintf(a.Out, "No allowlist entry found for command: %s\n", show(command))
 		return nil
 	}
-	fmt.Fprintf(a.out, "Removed %d allowlist entry/entries for: %s\n", res.Removed, show(command))
-	fmt.Fprintln(a.out, "Note: the next dispatch no longer runs it; a running `hermes-hooks serve` sees the change at once.")
+	fmt.Fprintf(a.Out, "Removed %d allowlist entry/entries for: %s\n", res.Removed, show(command))
+	fmt.Fprintln(a.Out, "Note: the next dispatch no longer runs it; a running `hermes-hooks serve` sees the change at once.")
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/internal/oneshot"
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/hermes-hooks/hermes-hooks/report"
 	"github.com/spf13/cobra"
@@ -37,19 +38,19 @@ it was approved.`,
 
 // inspectAll loads the config and the allowlist and inspects every hook.
 func (a *app) inspectAll() (*dispatcher.Config, *consent.Store, []report.HookStatus, error) {
-	cfg, err := a.loadConfig()
+	cfg, err := a.LoadConfig()
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	store, err := a.store()
+	store, err := a.Store()
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	allow, err := store.Load()
 	if err != nil {
-		a.warn(err.Error())
+		a.Warn(err.Error())
 	}
-	return cfg, store, report.Inspect(cfg, allow, cwd()), nil
+	return cfg, store, report.Inspect(cfg, allow, oneshot.Cwd()), nil
 }
 
 func runList(a *app, o listOptions) error {
@@ -58,10 +59,10 @@ func runList(a *app, o listOptions) error {
 		return err
 	}
 	if o.json {
-		path, _ := a.config()
-		return writeJSON(a.out, report.NewListing(path, cfg, store.Path(), statuses))
+		path, _ := a.Config()
+		return writeJSON(a.Out, report.NewListing(path, cfg, store.Path(), statuses))
 	}
-	printList(a.out, a.configLabel(), cfg, statuses)
+	printList(a.Out, a.configLabel(), cfg, statuses)
 	return nil
 }
 

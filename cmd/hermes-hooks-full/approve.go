@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/oneshot"
 	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
@@ -83,8 +84,8 @@ func runApprove(a *app, command string, o approveOptions) error {
 	if o.event != "" {
 		ev, ok := protocol.Lookup(o.event)
 		if !ok {
-			fmt.Fprintf(a.out, "Unknown event: %s\n", show(pyRepr(o.event)))
-			fmt.Fprintf(a.out, "Valid events: %s\n", strings.Join(protocol.ValidEventNames(), ", "))
+			fmt.Fprintf(a.Out, "Unknown event: %s\n", show(pyRepr(o.event)))
+			fmt.Fprintf(a.Out, "Valid events: %s\n", strings.Join(protocol.ValidEventNames(), ", "))
 			return silentExit(2)
 		}
 		// Approvals are keyed by the event name as declared: --event
@@ -105,9 +106,9 @@ func runApprove(a *app, command string, o approveOptions) error {
 			}
 		}
 		if len(targets) == 0 {
-			fmt.Fprintf(a.out, "No hook in %s runs the command: %s\n", show(a.configLabel()), show(command))
-			fmt.Fprintln(a.out, "The command must match the config exactly. To approve it anyway, name the event:")
-			fmt.Fprintf(a.out, "  hermes-hooks approve %s --event EVENT\n", show(shquote.IfNeeded(command)))
+			fmt.Fprintf(a.Out, "No hook in %s runs the command: %s\n", show(a.configLabel()), show(command))
+			fmt.Fprintln(a.Out, "The command must match the config exactly. To approve it anyway, name the event:")
+			fmt.Fprintf(a.Out, "  hermes-hooks approve %s --event EVENT\n", show(shquote.IfNeeded(command)))
 			return silentExit(1)
 		}
 	}
@@ -134,7 +135,7 @@ func runApproveAll(a *app) error {
 		targets = append(targets, approveTarget{event: e.DeclaredAs, command: e.Command, status: &statuses[i]})
 	}
 	if len(targets) == 0 {
-		fmt.Fprintf(a.out, "No shell hooks configured in %s — nothing to approve.\n", show(a.configLabel()))
+		fmt.Fprintf(a.Out, "No shell hooks configured in %s — nothing to approve.\n", show(a.configLabel()))
 		return nil
 	}
 	return approveTargets(a, cfg, store, targets, "")
@@ -144,10 +145,10 @@ func runApproveAll(a *app) error {
 // unchanged script, and reports what it did.
 func approveTargets(a *app, cfg *dispatcher.Config, store *consent.Store, targets []approveTarget, command string) error {
 	approved := 0
-	wd := cwd()
+	wd := oneshot.Cwd()
 	for _, t := range targets {
 		if st := t.status; st != nil && st.Approved && st.Drift.Kind != consent.DriftHash && st.Drift.Kind != consent.DriftMtime {
-			fmt.Fprintf(a.out, "  = already allowlisted: [%s] %s\n", show(t.event), show(t.command))
+			fmt.Fprintf(a.Out, "  = already allowlisted: [%s] %s\n", show(t.event), show(t.command))
 			continue
 		}
 		hook := consent.Hook{Event: t.event, Command: t.command, Dir: wd}
@@ -156,38 +157,38 @@ func approveTargets(a *app, cfg *dispatcher.Config, store *consent.Store, target
 		}
 		res, err := store.ApproveHook(hook)
 		if res.Backup != "" {
-			a.warn(consent.BackupNotice(store.Path(), res.Backup))
+			a.Warn(consent.BackupNotice(store.Path(), res.Backup))
 		}
 		if err != nil {
-			return &exitError{code: 1, msg: consent.PersistWarning(store.Path(), err)}
+			return &exitError{Code: 1, Msg: consent.PersistWarning(store.Path(), err)}
 		}
 		approved++
 		verb := "approved"
 		if t.status != nil && t.status.Approved {
 			verb = "re-approved (script changed since the last approval)"
 		}
-		fmt.Fprintf(a.out, "  ✓ %s: [%s] %s\n", verb, show(t.event), show(t.command))
+		fmt.Fprintf(a.Out, "  ✓ %s: [%s] %s\n", verb, show(t.event), show(t.command))
 		for _, f := range res.Entry.Files {
 			if f.SHA256 == "" {
-				fmt.Fprintf(a.out, "    ⚠ %s does not exist or cannot be read: the hook will not run until you\n"+
+				fmt.Fprintf(a.Out, "    ⚠ %s does not exist or cannot be read: the hook will not run until you\n"+
 					"      approve it again once the file exists (its content is part of the approval).\n", show(f.Path))
 			}
 		}
 		if res.TextOnly != "" {
-			fmt.Fprintf(a.out, "    ⚠ approved by its text only (%s): the files it runs cannot be determined,\n"+
+			fmt.Fprintf(a.Out, "    ⚠ approved by its text only (%s): the files it runs cannot be determined,\n"+
 				"      so what it does can change without a new approval.\n", show(res.TextOnly))
 		}
 		if t.status == nil {
-			fmt.Fprintf(a.out, "    (no hook in %s runs this command for %s yet; the approval waits for one)\n", show(a.configLabel()), show(t.event))
+			fmt.Fprintf(a.Out, "    (no hook in %s runs this command for %s yet; the approval waits for one)\n", show(a.configLabel()), show(t.event))
 		}
 	}
 	switch {
 	case approved == 0:
-		fmt.Fprintln(a.out, "Nothing to do: already allowlisted.")
+		fmt.Fprintln(a.Out, "Nothing to do: already allowlisted.")
 	case command != "":
-		fmt.Fprintf(a.out, "Approved %d entry/entries for: %s (now allowlisted in %s)\n", approved, show(command), show(store.Path()))
+		fmt.Fprintf(a.Out, "Approved %d entry/entries for: %s (now allowlisted in %s)\n", approved, show(command), show(store.Path()))
 	default:
-		fmt.Fprintf(a.out, "Approved %d entry/entries (now allowlisted in %s)\n", approved, show(store.Path()))
+		fmt.Fprintf(a.Out, "Approved %d entry/entries (now allowlisted in %s)\n", approved, show(store.Path()))
 	}
 	return nil
 }

@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher/httphook"
 	"github.com/hermes-hooks/hermes-hooks/install"
+	"github.com/hermes-hooks/hermes-hooks/internal/oneshot"
 	"github.com/hermes-hooks/hermes-hooks/report"
 	"github.com/spf13/cobra"
 )
@@ -66,17 +68,17 @@ func runDoctor(a *app, o doctorOptions) error {
 	if err != nil {
 		return err
 	}
-	wd := cwd()
+	wd := oneshot.Cwd()
 	// The gate is irrelevant here: Doctor only smoke-runs hooks that are
 	// approved and unchanged, through RunEntry.
 	// Profile: test and doctor fire events as Hermes does, from a Hermes
 	// process with an active profile, so hooks see the payload Hermes sends.
-	d, err := dispatcher.New(cfg, dispatcher.Options{Gate: dispatcher.AllowAll, Cwd: wd, Warn: a.warn, Profile: "default", OneShotWorkers: true})
+	d, err := dispatcher.New(cfg, dispatcher.Options{HTTP: httphook.Post, Gate: dispatcher.AllowAll, Cwd: wd, Warn: a.Warn, Profile: "default", OneShotWorkers: true})
 	if err != nil {
 		return err
 	}
 	results := report.Doctor(context.Background(), d, statuses)
-	if home, err := a.home(); err == nil {
+	if home, err := a.Home(); err == nil {
 		if _, err := os.Stat(filepath.Join(home, filepath.FromSlash(install.HermesPluginDir), "plugin.yaml")); err == nil {
 			report.WarnRunTwice(results, filepath.Join(home, "config.yaml"))
 		}
@@ -94,11 +96,11 @@ func runDoctor(a *app, o doctorOptions) error {
 			h.Problems = &n
 			hooks = append(hooks, h)
 		}
-		if err := writeJSON(a.out, map[string]any{"hooks": hooks, "problems": problems, "healthy": problems == 0}); err != nil {
+		if err := writeJSON(a.Out, map[string]any{"hooks": hooks, "problems": problems, "healthy": problems == 0}); err != nil {
 			return err
 		}
 	} else {
-		printDoctor(a.out, results, problems)
+		printDoctor(a.Out, results, problems)
 	}
 	if problems > 0 {
 		return silentExit(1)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/install"
+	"github.com/hermes-hooks/hermes-hooks/internal/oneshot"
 	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 )
 
@@ -97,24 +98,24 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	}
 	agent, ok := agents.Lookup(name)
 	if !ok {
-		return &exitError{code: 1, msg: fmt.Sprintf("unknown agent %q (known: %s, hermes)", name, strings.Join(agents.Names(), ", "))}
+		return &exitError{Code: 1, Msg: fmt.Sprintf("unknown agent %q (known: %s, hermes)", name, strings.Join(agents.Names(), ", "))}
 	}
 	hf := agent.HookFile
 	if hf.Project == "" || len(hf.Events) == 0 {
-		return &exitError{code: 1, msg: agent.Title + ": install is not supported yet (its hook file is not known)"}
+		return &exitError{Code: 1, Msg: agent.Title + ": install is not supported yet (its hook file is not known)"}
 	}
 	path, err := hookFilePath(hf, o)
 	if err != nil {
-		return &exitError{code: 1, msg: err.Error()}
+		return &exitError{Code: 1, Msg: err.Error()}
 	}
 	exe, err := selfPath()
 	if err != nil {
-		return &exitError{code: 1, msg: "cannot find this program's path: " + err.Error()}
+		return &exitError{Code: 1, Msg: "cannot find this program's path: " + err.Error()}
 	}
 	command := func(ev string) string { return shquote.Quote(exe) + " hook " + agent.Name + " " + ev }
 	plan, err := install.Make(agent, path, command, o.uninstall)
 	if err != nil {
-		return &exitError{code: 1, msg: err.Error()}
+		return &exitError{Code: 1, Msg: err.Error()}
 	}
 	res := installResult{Agent: agent.Name, File: plan.Path, Action: "install", Changed: plan.Changed, DryRun: o.dryRun, Removed: plan.Remove, Events: hf.Events}
 	if o.uninstall {
@@ -123,10 +124,10 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	if o.dryRun {
 		res.Diff = plan.Diff()
 	} else if res.Backup, err = plan.Apply(); err != nil {
-		return &exitError{code: 1, msg: fmt.Sprintf("%s: %v", plan.Path, err)}
+		return &exitError{Code: 1, Msg: fmt.Sprintf("%s: %v", plan.Path, err)}
 	}
 	if o.json {
-		return writeJSON(a.out, res)
+		return writeJSON(a.Out, res)
 	}
 	printInstall(a, agent, res)
 	return nil
@@ -136,29 +137,29 @@ func printInstall(a *app, agent *agents.Agent, r installResult) {
 	file := show(r.File)
 	switch {
 	case r.DryRun && !r.Changed:
-		fmt.Fprintf(a.out, "%s: nothing to change (dry run)\n", file)
+		fmt.Fprintf(a.Out, "%s: nothing to change (dry run)\n", file)
 	case r.DryRun:
 		printDiff(a, r.Diff)
-		fmt.Fprintf(a.err, "dry run: %s not written\n", file)
+		fmt.Fprintf(a.Err, "dry run: %s not written\n", file)
 	case !r.Changed && r.Action == "uninstall":
-		fmt.Fprintf(a.out, "%s: hermes-hooks is not installed there; nothing changed\n", file)
+		fmt.Fprintf(a.Out, "%s: hermes-hooks is not installed there; nothing changed\n", file)
 	case !r.Changed:
-		fmt.Fprintf(a.out, "%s: already installed for %d %s events; nothing changed\n", file, len(r.Events), agent.Title)
+		fmt.Fprintf(a.Out, "%s: already installed for %d %s events; nothing changed\n", file, len(r.Events), agent.Title)
 	case r.Action == "uninstall":
 		verb := "removed hermes-hooks from"
 		if r.Removed {
 			verb = "removed (it held only hermes-hooks):"
 		}
-		fmt.Fprintf(a.out, "%s %s\n", verb, file)
+		fmt.Fprintf(a.Out, "%s %s\n", verb, file)
 	default:
-		fmt.Fprintf(a.out, "%s: %s now runs hermes-hooks for %s\n", file, agent.Title, strings.Join(r.Events, ", "))
-		fmt.Fprintln(a.out, "Approve the hooks it should run: hermes-hooks list; hermes-hooks approve --all")
+		fmt.Fprintf(a.Out, "%s: %s now runs hermes-hooks for %s\n", file, agent.Title, strings.Join(r.Events, ", "))
+		fmt.Fprintln(a.Out, "Approve the hooks it should run: hermes-hooks list; hermes-hooks approve --all")
 		if n := agent.HookFile.Notice; n != "" {
-			fmt.Fprintln(a.out, "Note: "+n)
+			fmt.Fprintln(a.Out, "Note: "+n)
 		}
 	}
 	if r.Backup != "" && !r.DryRun {
-		fmt.Fprintf(a.out, "previous file kept as %s\n", show(r.Backup))
+		fmt.Fprintf(a.Out, "previous file kept as %s\n", show(r.Backup))
 	}
 }
 
@@ -181,17 +182,32 @@ func hookFilePath(hf agents.HookFile, o installOptions) (string, error) {
 	return filepath.Join(dir, hf.Project), nil
 }
 
-// selfPath is the absolute path the agent must run: the one this program
-// was started by (argv[0], looked up on PATH), so that a link a package
-// manager keeps stable across upgrades stays the path written; the
-// running executable when argv[0] cannot be found.
+// selfPath is the absolute path the agent must run: the front's
+// (cmd/hermes-hooks), as it told us when it handed us the command line;
+// run directly, the sibling front beside this program when there is one,
+// else this program, by the name it was started with (argv[0], looked up
+// on PATH, so that a link a package manager keeps stable across upgrades
+// stays the path written).
 func selfPath() (string, error) {
-	if p, err := exec.LookPath(os.Args[0]); err == nil {
-		if abs, err := filepath.Abs(p); err == nil {
-			return abs, nil
+	if frontSelf != "" {
+		return frontSelf, nil
+	}
+	self, err := exec.LookPath(os.Args[0])
+	if err == nil {
+		self, err = filepath.Abs(self)
+	}
+	if err != nil {
+		if self, err = os.Executable(); err != nil {
+			return "", err
 		}
 	}
-	return os.Executable()
+	if filepath.Base(self) == oneshot.FullName {
+		front := filepath.Join(filepath.Dir(self), "hermes-hooks")
+		if fi, err := os.Stat(front); err == nil && fi.Mode().IsRegular() {
+			return front, nil
+		}
+	}
+	return self, nil
 }
 
 // printDiff prints a dry run's diff, each line escaped for the terminal
@@ -199,7 +215,7 @@ func selfPath() (string, error) {
 func printDiff(a *app, diff string) {
 	for _, l := range strings.SplitAfter(diff, "\n") {
 		if l != "" {
-			fmt.Fprintln(a.out, show(strings.TrimSuffix(l, "\n")))
+			fmt.Fprintln(a.Out, show(strings.TrimSuffix(l, "\n")))
 		}
 	}
 }

@@ -5,12 +5,16 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/oneshot"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// TestMain registers the real main as the "hermes-hooks" command of the
-// testscript scripts: each script line runs it in a fresh process, exactly
-// as a user's shell would.
+// TestMain registers the two real mains as the "hermes-hooks" (the front,
+// cmd/hermes-hooks) and "hermes-hooks-full" commands of the testscript
+// scripts, side by side in one directory as make build and go install put
+// them: each script line runs in a fresh process, exactly as a user's shell
+// would, and every command the front does not answer goes through its
+// hand-over to the complete program.
 //
 // The test process itself calls run in-process too (claude_compat_test.go):
 // there it must not become a subreaper and kill "escaped" children, which
@@ -26,7 +30,13 @@ func TestMain(m *testing.M) {
 		os.Setenv("GORACE", "atexit_sleep_ms=0")
 	}
 	testscript.Main(m, map[string]func(){
+		// As installed: the front, which answers dispatch and hook and
+		// hands everything else to the complete program beside it.
 		"hermes-hooks": func() {
+			os.Exit(oneshot.Front(os.Args, os.Stdin, os.Stdout, os.Stderr))
+		},
+		oneshot.FullName: func() {
+			takeFrontPath()
 			subreap = true
 			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},

@@ -83,18 +83,18 @@ tampering: the next record repairs it), 1 naming the first bad line.`,
 			}
 			res, err := journal.Verify(path)
 			if err != nil {
-				return &exitError{code: 1, msg: "verify journal: " + err.Error()}
+				return &exitError{Code: 1, Msg: "verify journal: " + err.Error()}
 			}
 			if res.Bad != nil {
-				return &exitError{code: 1, msg: "journal chain broken at " + show(res.Bad.String()),
-					hint: "the lines before it are intact; everything from it on cannot be trusted"}
+				return &exitError{Code: 1, Msg: "journal chain broken at " + show(res.Bad.String()),
+					Hint: "the lines before it are intact; everything from it on cannot be trusted"}
 			}
-			fmt.Fprintf(a.out, "journal intact: %d record(s) in %d file(s) (%s)\n", res.Records, len(res.Files), show(path))
+			fmt.Fprintf(a.Out, "journal intact: %d record(s) in %d file(s) (%s)\n", res.Records, len(res.Files), show(path))
 			if res.FirstSeq > 1 {
-				fmt.Fprintf(a.out, "note: the chain starts at record %d: the older records are not here (rotated files removed?)\n", res.FirstSeq)
+				fmt.Fprintf(a.Out, "note: the chain starts at record %d: the older records are not here (rotated files removed?)\n", res.FirstSeq)
 			}
 			if res.Torn != nil {
-				fmt.Fprintf(a.out, "note: %s\n", show(res.Torn.String()))
+				fmt.Fprintf(a.Out, "note: %s\n", show(res.Torn.String()))
 			}
 			return nil
 		},
@@ -106,11 +106,11 @@ func (a *app) journalPath(file string) (string, error) {
 	if file != "" {
 		return file, nil
 	}
-	cfg, err := a.loadConfig()
+	cfg, err := a.LoadConfig()
 	if err != nil {
 		return "", err
 	}
-	home, err := a.home()
+	home, err := a.Home()
 	if err != nil {
 		return "", err
 	}
@@ -155,7 +155,7 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 	if err != nil {
 		return err
 	}
-	out := bufio.NewWriter(a.out)
+	out := bufio.NewWriter(a.Out)
 	defer out.Flush()
 	print := func(line []byte, e *journal.Entry) {
 		if !lf.keep(e) {
@@ -171,7 +171,7 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 	}
 	if !o.follow {
 		if err := journal.Scan(path, func(l journal.Line, e *journal.Entry) bool { print(l.Bytes, e); return true }); err != nil {
-			return &exitError{code: 1, msg: "read journal: " + err.Error()}
+			return &exitError{Code: 1, Msg: "read journal: " + err.Error()}
 		}
 		return nil
 	}
@@ -275,7 +275,7 @@ func follow(ctx context.Context, path string, emit func([]byte)) error {
 	}
 	files, err := journal.Files(path)
 	if err != nil {
-		return &exitError{code: 1, msg: "read journal: " + err.Error()}
+		return &exitError{Code: 1, Msg: "read journal: " + err.Error()}
 	}
 	for _, file := range files {
 		if file == path {
@@ -285,7 +285,7 @@ func follow(ctx context.Context, path string, emit func([]byte)) error {
 			continue // rotated since we opened it: read below, through f
 		}
 		if _, err := journal.ScanFile(file, func(l journal.Line, _ *journal.Entry) bool { emit(l.Bytes); return true }); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return &exitError{code: 1, msg: "read journal: " + err.Error()}
+			return &exitError{Code: 1, Msg: "read journal: " + err.Error()}
 		}
 	}
 	var (

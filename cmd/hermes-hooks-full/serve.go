@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/internal/oneshot"
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/hermes-hooks/hermes-hooks/server"
 	"github.com/spf13/cobra"
@@ -114,7 +115,7 @@ one line per request.`,
 }
 
 func runServe(a *app, o serveOptions) error {
-	logger, err := newLogger(a.err, o.logFormat, o.logLevel)
+	logger, err := newLogger(a.Err, o.logFormat, o.logLevel)
 	if err != nil {
 		return err
 	}
@@ -128,7 +129,7 @@ func runServe(a *app, o serveOptions) error {
 	case o.maxConns <= 0 || o.sessionBudget <= 0:
 		return usageErr("", "--max-conns and --session-budget must be positive")
 	}
-	store, err := a.store()
+	store, err := a.Store()
 	if err != nil {
 		return err
 	}
@@ -143,21 +144,21 @@ func runServe(a *app, o serveOptions) error {
 	if err != nil {
 		return usageErr("use --listen unix:///path/to/sock or --listen tcp://127.0.0.1:PORT", "%v", err)
 	}
-	path, err := a.config()
+	path, err := a.Config()
 	if err != nil {
 		return err
 	}
 	srv, err := server.New(server.Options{
 		ConfigPath:     path,
-		ClaudeSettings: a.claudeSettings,
-		CodexHooks:     a.codexHooks,
-		CopilotHooks:   a.copilotHooks,
-		CursorHooks:    a.cursorHooks,
-		Cwd:            cwd(),
+		ClaudeSettings: a.ClaudeSettings,
+		CodexHooks:     a.CodexHooks,
+		CopilotHooks:   a.CopilotHooks,
+		CursorHooks:    a.CursorHooks,
+		Cwd:            oneshot.Cwd(),
 		Store:          store,
 		// HERMES_ACCEPT_HOOKS and HERMES_SAFE_MODE are read from the
 		// environment by consent.NewPolicy; --accept-hooks is the flag.
-		Accept:          a.acceptHooks,
+		Accept:          a.AcceptHooks,
 		Logger:          logger,
 		MaxBodyBytes:    o.maxBody,
 		MaxConcurrent:   o.maxConcurrent,
@@ -167,7 +168,7 @@ func runServe(a *app, o serveOptions) error {
 		BodyTimeout:     o.bodyTimeout,
 		MaxConns:        o.maxConns,
 		Sessions:        dispatcher.NewMemorySessionsWithLimits(o.sessionBudget, o.sessionIdle),
-		Version:         version(),
+		Version:         oneshot.Version(),
 	})
 	if err != nil {
 		return err // a *dispatcher.ConfigError: exit 1 with its hint
@@ -177,10 +178,10 @@ func runServe(a *app, o serveOptions) error {
 	}
 	ln, err := server.Listen(addr, logger)
 	if errors.Is(err, server.ErrInUse) {
-		return &exitError{code: 1, msg: err.Error(), hint: "stop the other server first, or --listen somewhere else"}
+		return &exitError{Code: 1, Msg: err.Error(), Hint: "stop the other server first, or --listen somewhere else"}
 	}
 	if err != nil {
-		return &exitError{code: 1, msg: err.Error()}
+		return &exitError{Code: 1, Msg: err.Error()}
 	}
 	// The first SIGTERM/SIGINT/SIGHUP starts the graceful shutdown. SIGHUP
 	// is what a server started from a terminal gets when the terminal
@@ -198,7 +199,7 @@ func runServe(a *app, o serveOptions) error {
 	_ = dispatcher.BecomeSubreaper()
 	defer dispatcher.KillEscaped()
 	if err := srv.Serve(ctx, ln); err != nil {
-		return &exitError{code: 1, msg: err.Error()}
+		return &exitError{Code: 1, Msg: err.Error()}
 	}
 	return nil
 }

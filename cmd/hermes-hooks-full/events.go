@@ -50,9 +50,9 @@ func runEvents(a *app, o eventsOptions) error {
 		})
 	}
 	if o.json {
-		return writeJSON(a.out, list)
+		return writeJSON(a.Out, list)
 	}
-	fmt.Fprintf(a.out, "%-36s %-20s %-22s %s\n", "EVENT", "CLAUDE CODE", "ALIASES", "A HOOK CAN")
+	fmt.Fprintf(a.Out, "%-36s %-20s %-22s %s\n", "EVENT", "CLAUDE CODE", "ALIASES", "A HOOK CAN")
 	for _, e := range list {
 		claude := e.Claude
 		if e.ClaudeOnly || claude == "" {
@@ -73,7 +73,7 @@ func runEvents(a *app, o eventsOptions) error {
 		if aliases == "" {
 			aliases = "-"
 		}
-		fmt.Fprintf(a.out, "%-36s %-20s %-22s %s\n", name, claude, aliases, can)
+		fmt.Fprintf(a.Out, "%-36s %-20s %-22s %s\n", name, claude, aliases, can)
 	}
 	return nil
 }

@@ -12,6 +12,8 @@ import (
 	"syscall"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher/httphook"
+	"github.com/hermes-hooks/hermes-hooks/internal/oneshot"
 	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/spf13/cobra"
 )
@@ -68,11 +70,11 @@ func runReplay(a *app, o replayOptions) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := a.loadConfig()
+	cfg, err := a.LoadConfig()
 	if err != nil {
 		return err
 	}
-	store, err := a.store()
+	store, err := a.Store()
 	if err != nil {
 		return err
 	}
@@ -87,12 +89,12 @@ func runReplay(a *app, o replayOptions) error {
 		if err != nil {
 			msg = "read journal: " + err.Error()
 		}
-		return &exitError{code: 1, msg: msg, hint: "pass --journal FILE, or record with journal: {include_payload: true} first"}
+		return &exitError{Code: 1, Msg: msg, Hint: "pass --journal FILE, or record with journal: {include_payload: true} first"}
 	}
-	d, err := dispatcher.New(cfg, dispatcher.Options{
-		Gate: dispatcher.ConsentGate(a.policy(cfg, store)),
-		Cwd:  cwd(),
-		Warn: a.warn,
+	d, err := dispatcher.New(cfg, dispatcher.Options{HTTP: httphook.Post,
+		Gate: dispatcher.ConsentGate(a.Policy(cfg, store)),
+		Cwd:  oneshot.Cwd(),
+		Warn: a.Warn,
 		// No Recorder, and a throwaway session store: a replay leaves the
 		// journal and the agents' sessions as they were.
 		Sessions: dispatcher.NewMemorySessions(),
@@ -102,7 +104,7 @@ func runReplay(a *app, o replayOptions) error {
 		Async: dispatcher.AsyncExternal,
 	})
 	if err != nil {
-		return &exitError{code: 1, msg: err.Error()}
+		return &exitError{Code: 1, Msg: err.Error()}
 	}
 	defer d.Close()
 	// Interrupting kills the running hooks' process groups and ends the
@@ -112,11 +114,11 @@ func runReplay(a *app, o replayOptions) error {
 	rep, err := journal.Replay(ctx, path, journal.ReplayOptions{Keep: lf.keep, Dispatch: d.Dispatch})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
-			return &exitError{code: 1, msg: "replay interrupted"}
+			return &exitError{Code: 1, Msg: "replay interrupted"}
 		}
-		return &exitError{code: 1, msg: "replay: " + err.Error()}
+		return &exitError{Code: 1, Msg: "replay: " + err.Error()}
 	}
-	out := bufio.NewWriter(a.out)
+	out := bufio.NewWriter(a.Out)
 	defer out.Flush()
 	if o.json {
 		b, err := json.Marshal(rep)

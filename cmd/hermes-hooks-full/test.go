@@ -9,6 +9,8 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher/httphook"
+	"github.com/hermes-hooks/hermes-hooks/internal/oneshot"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/report"
@@ -51,12 +53,12 @@ object of event fields (keys as the host sends them: args, not tool_input).`,
 func runTest(a *app, event string, o testOptions) error {
 	ev, ok := protocol.Lookup(event)
 	if !ok {
-		fmt.Fprintf(a.out, "Unknown event: %s\n", show(pyRepr(event)))
+		fmt.Fprintf(a.Out, "Unknown event: %s\n", show(pyRepr(event)))
 		if s := protocol.SuggestEvent(event); s != "" {
-			fmt.Fprintf(a.out, "Did you mean: %s\n", show(s))
+			fmt.Fprintf(a.Out, "Did you mean: %s\n", show(s))
 		}
-		fmt.Fprintf(a.out, "Valid events: %s\n", strings.Join(protocol.ValidEventNames(), ", "))
-		fmt.Fprintln(a.out, "(Claude Code names such as PreToolUse are accepted too.)")
+		fmt.Fprintf(a.Out, "Valid events: %s\n", strings.Join(protocol.ValidEventNames(), ", "))
+		fmt.Fprintln(a.Out, "(Claude Code names such as PreToolUse are accepted too.)")
 		return silentExit(2)
 	}
 	fields, _ := ev.SyntheticFields()
@@ -72,22 +74,22 @@ func runTest(a *app, event string, o testOptions) error {
 			fields[k] = v
 		}
 	}
-	cfg, err := a.loadConfig()
+	cfg, err := a.LoadConfig()
 	if err != nil {
 		return err
 	}
-	store, err := a.store()
+	store, err := a.Store()
 	if err != nil {
 		return err
 	}
 	allow, err := store.Load()
 	if err != nil {
-		a.warn(err.Error())
+		a.Warn(err.Error())
 	}
-	wd := cwd()
+	wd := oneshot.Cwd()
 	// Profile: test and doctor fire events as Hermes does, from a Hermes
 	// process with an active profile, so hooks see the payload Hermes sends.
-	d, err := dispatcher.New(cfg, dispatcher.Options{Gate: dispatcher.AllowAll, Cwd: wd, Warn: a.warn, Profile: "default", OneShotWorkers: true})
+	d, err := dispatcher.New(cfg, dispatcher.Options{HTTP: httphook.Post, Gate: dispatcher.AllowAll, Cwd: wd, Warn: a.Warn, Profile: "default", OneShotWorkers: true})
 	if err != nil {
 		return err
 	}
@@ -106,9 +108,9 @@ func runTest(a *app, event string, o testOptions) error {
 			HookRun: d.RunEntry(context.Background(), ev, e, fields)})
 	}
 	if o.json {
-		return writeJSON(a.out, testJSON(ev, fields, runs))
+		return writeJSON(a.Out, testJSON(ev, fields, runs))
 	}
-	printTest(a.out, ev, event, o.forTool, runs)
+	printTest(a.Out, ev, event, o.forTool, runs)
 	return nil
 }
 
@@ -125,17 +127,17 @@ type testRun struct {
 func readPayloadFile(a *app, path string) (map[string]any, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		fmt.Fprintf(a.out, "Error reading payload file: %s\n", show(err.Error()))
+		fmt.Fprintf(a.Out, "Error reading payload file: %s\n", show(err.Error()))
 		return nil, silentExit(1)
 	}
 	v, err := protocol.DecodeJSON(data)
 	if err != nil {
-		fmt.Fprintf(a.out, "Error reading payload file: %s: %s\n", show(path), show(err.Error()))
+		fmt.Fprintf(a.Out, "Error reading payload file: %s: %s\n", show(path), show(err.Error()))
 		return nil, silentExit(1)
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		fmt.Fprintf(a.out, "Warning: %s is not a JSON object; ignoring\n", show(path))
+		fmt.Fprintf(a.Out, "Warning: %s is not a JSON object; ignoring\n", show(path))
 		return nil, nil
 	}
 	return m, nil

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher/httphook"
+	"github.com/hermes-hooks/hermes-hooks/internal/oneshot"
 	"github.com/hermes-hooks/hermes-hooks/report"
 	"github.com/hermes-hooks/hermes-hooks/server"
 )
@@ -26,7 +28,7 @@ const liveTimeout = 10 * time.Second
 func runDoctorLive(a *app, o doctorOptions) error {
 	target := o.server
 	if target == "" {
-		home, err := a.home()
+		home, err := a.Home()
 		if err != nil {
 			return err
 		}
@@ -46,8 +48,8 @@ func runDoctorLive(a *app, o doctorOptions) error {
 		into any
 	}{{"/v1/hooks", &listing}, {"/v1/stats", &stats}} {
 		if err := getJSON(client, base+q.path, q.into); err != nil {
-			return &exitError{code: 1, msg: "no hermes-hooks serve answers at " + addr.String() + ": " + err.Error(),
-				hint: "start one with `hermes-hooks serve`, or name it with --server unix:///path or tcp://127.0.0.1:PORT"}
+			return &exitError{Code: 1, Msg: "no hermes-hooks serve answers at " + addr.String() + ": " + err.Error(),
+				Hint: "start one with `hermes-hooks serve`, or name it with --server unix:///path or tcp://127.0.0.1:PORT"}
 		}
 	}
 
@@ -62,20 +64,20 @@ func runDoctorLive(a *app, o doctorOptions) error {
 	// Building a dispatcher compiles what Load leaves to it (an agent
 	// settings file's matchers) and says what it cannot compile. Nothing
 	// runs: the gate is never asked.
-	d, err := dispatcher.New(cfg, dispatcher.Options{Gate: dispatcher.AllowAll, Cwd: cwd(), OneShotWorkers: true,
+	d, err := dispatcher.New(cfg, dispatcher.Options{HTTP: httphook.Post, Gate: dispatcher.AllowAll, Cwd: oneshot.Cwd(), OneShotWorkers: true,
 		Warn: func(msg string) { warnings = append(warnings, msg) }})
 	if err != nil {
 		return err
 	}
 	d.Close()
-	path, _ := a.config()
+	path, _ := a.Config()
 	r := report.LiveDoctor(addr.String(), path, statuses, warnings, listing, stats)
 	if o.json {
-		if err := writeJSON(a.out, r); err != nil {
+		if err := writeJSON(a.Out, r); err != nil {
 			return err
 		}
 	} else {
-		printLiveDoctor(a.out, &r)
+		printLiveDoctor(a.Out, &r)
 	}
 	if r.Problems > 0 {
 		return silentExit(1)

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/oneshot"
+	"github.com/spf13/cobra"
+)
+
+// app holds what every command shares: the streams, the global flags and
+// the one-shot commands' helpers (package oneshot).
+type app struct {
+	oneshot.App
+}
+
+func newRootCmd(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "hermes-hooks",
+		Short: "Shell-hook dispatcher for AI agents (Hermes and Claude Code hook scripts)",
+		Long: `hermes-hooks runs the shell hooks of an AI agent: it finds the hooks configured
+for an event, runs the approved ones with a JSON payload on stdin, reads each
+reply (Hermes or Claude Code dialect) and folds them into one outcome: block,
+ask, rewrite the arguments, add context, stop, or nothing.
+
+Hooks are declared under hooks: in $HERMES_HOME/config.yaml (HERMES_HOME
+defaults to ~/.hermes), or in Claude Code settings files and Codex, Copilot
+and Cursor hook files (claude_settings:, codex_hooks:, copilot_hooks:,
+cursor_hooks: in the config, or the flags below). Nothing runs through
+'dispatch' until you approve it; approvals live in
+$HERMES_HOME/shell-hooks-allowlist.json (the file Hermes uses).
+
+Environment: HERMES_HOME, HERMES_ACCEPT_HOOKS=1 (approve and record every
+configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
+		Example: `  hermes-hooks list
+  hermes-hooks test pre_tool_call --for-tool terminal
+  hermes-hooks approve ~/.hermes/hooks/block-rm-rf.sh
+  echo '{"tool_name":"terminal","args":{"command":"rm -rf /"}}' | hermes-hooks dispatch pre_tool_call
+  hermes-hooks doctor`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fmt.Fprintln(a.Out, "Usage: hermes-hooks {list|test|approve|revoke|doctor|dispatch|serve|hook|install|log|replay}")
+			fmt.Fprintln(a.Out, "Run 'hermes-hooks --help' for details.")
+			return nil
+		},
+	}
+	root.CompletionOptions.HiddenDefaultCmd = false
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return usageErr("run '"+cmd.CommandPath()+" --help' for usage", "%v", err)
+	})
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.ConfigPath, "config", "", "config file (default $HERMES_HOME/config.yaml)")
+	pf.StringArrayVar(&a.ClaudeSettings, "claude-settings", nil, "also load hooks from this Claude Code settings file (repeatable)")
+	pf.StringArrayVar(&a.CodexHooks, "codex-hooks", nil, "also load hooks from this Codex hooks.json (repeatable)")
+	pf.StringArrayVar(&a.CopilotHooks, "copilot-hooks", nil, "also load hooks from this GitHub Copilot CLI hook file (repeatable)")
+	pf.StringArrayVar(&a.CursorHooks, "cursor-hooks", nil, "also load hooks from this Cursor hooks.json; they speak Cursor's protocol (repeatable)")
+	pf.BoolVar(&a.AcceptHooks, "accept-hooks", false, "approve and record every configured hook that is not yet allowlisted")
+
+	root.AddCommand(
+		newListCmd(a),
+		newTestCmd(a),
+		newApproveCmd(a),
+		newRevokeCmd(a),
+		newDoctorCmd(a),
+		newDispatchCmd(a),
+		newHookCmd(a),
+		newInstallCmd(a),
+		newServeCmd(a),
+		newEventsCmd(a),
+		newLogCmd(a),
+		newReplayCmd(a),
+		newVersionCmd(a),
+	)
+	return root
+}
+
+// exactArgs is cobra.ExactArgs with our usage exit code and a hint.
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usageErr("run '"+cmd.CommandPath()+" --help' for usage and examples",
+				"%s takes %s (got %d argument(s))", cmd.CommandPath(), what, len(args))
+		}
+		return nil
+	}
+}
+
+// configLabel is how human output names the config file: Hermes prints
+// ~/.hermes/config.yaml literally; we print the real path.
+func (a *app) configLabel() string {
+	p, err := a.Config()
+	if err != nil {
+		return "~/.hermes/config.yaml"
+	}
+	if home, err := os.UserHomeDir(); err == nil && strings.HasPrefix(p, home+"/") {
+		return "~" + p[len(home):]
+	}
+	return p
+}

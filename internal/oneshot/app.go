@@ -1,0 +1,178 @@
+// Package oneshot is the one-shot half of the hermes-hooks command line:
+// `dispatch EVENT` and `hook AGENT [EVENT]` run by a process that exits
+// right after, and the front that decides, from the arguments alone,
+// whether this process answers or hands the command line to the complete
+// program.
+//
+// Contract: it links nothing a one-shot dispatch does not need (no cobra,
+// no server, no metrics, no report), because its binary, cmd/hermes-hooks,
+// is started once per agent event and every linked package's start-up work
+// is paid on every event. The complete program (cmd/hermes-hooks-full)
+// runs the same two commands through this package, so both binaries answer
+// alike byte for byte; the front only decides which of them answers.
+package oneshot
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// App holds what every command shares: the streams and the global flags.
+type App struct {
+	In       io.Reader
+	Out, Err io.Writer
+
+	ConfigPath     string
+	ClaudeSettings []string
+	// Other agents' hook files (--codex-hooks …), read as Claude settings
+	// files are.
+	CodexHooks, CopilotHooks, CursorHooks []string
+	AcceptHooks                           bool
+
+	// HTTP posts Claude Code http hooks: httphook.Post in the complete
+	// program. The front leaves it nil, so that it does not link net/http;
+	// a dispatch that meets an http hook is then handed to the complete
+	// program (NeedsFull).
+	HTTP dispatcher.HTTPPost
+
+	// NoSubreap: this process must not adopt and kill its hooks' escaped
+	// descendants. Only tests that dispatch in-process set it: the test
+	// binary has other children (testscript's commands, their detached
+	// async children) that KillEscaped would take for escapees.
+	NoSubreap bool
+}
+
+// Home is HERMES_HOME (default ~/.hermes).
+func (a *App) Home() (string, error) {
+	h, err := consent.DefaultHome()
+	if err != nil {
+		return "", &ExitError{Code: 1, Msg: err.Error(), Hint: "set HERMES_HOME"}
+	}
+	return h, nil
+}
+
+// Config returns the config file path: --config, else $HERMES_HOME/config.yaml.
+func (a *App) Config() (string, error) {
+	if a.ConfigPath != "" {
+		return a.ConfigPath, nil
+	}
+	p, err := dispatcher.DefaultConfigPath()
+	if err != nil {
+		return "", &ExitError{Code: 1, Msg: err.Error(), Hint: "set HERMES_HOME"}
+	}
+	return p, nil
+}
+
+// LoadConfig reads the config, the agents' hook files and the project's
+// .hermes/hooks.yaml (found from the working directory), printing every
+// warning on stderr.
+func (a *App) LoadConfig() (*dispatcher.Config, error) { return a.LoadConfigFor(Cwd()) }
+
+// LoadConfigFor is LoadConfig for a project directory other than the
+// working directory (dispatch uses the host's cwd field).
+func (a *App) LoadConfigFor(projectDir string) (*dispatcher.Config, error) {
+	cfg, err := a.load(projectDir)
+	if err != nil {
+		return nil, err
+	}
+	a.warnAll(cfg)
+	return cfg, nil
+}
+
+// loadToRun is LoadConfigFor for a dispatch of ev, whose stdin was stdin:
+// when this program cannot post http hooks (the front) and ev has one, it
+// returns a *NeedsFull before printing anything, so that the complete
+// program answers the same command line and prints the warnings once.
+func (a *App) loadToRun(projectDir string, ev *protocol.Event, stdin []byte) (*dispatcher.Config, error) {
+	cfg, err := a.load(projectDir)
+	if err != nil {
+		return nil, err
+	}
+	if a.HTTP == nil {
+		for _, e := range cfg.Entries {
+			if e.Event == ev && e.Type == dispatcher.TypeHTTP {
+				return nil, &NeedsFull{Stdin: stdin, Why: "an http hook"}
+			}
+		}
+	}
+	a.warnAll(cfg)
+	return cfg, nil
+}
+
+func (a *App) load(projectDir string) (*dispatcher.Config, error) {
+	path, err := a.Config()
+	if err != nil {
+		return nil, err
+	}
+	return dispatcher.Load(path, a.LoadOptions(projectDir))
+}
+
+func (a *App) warnAll(cfg *dispatcher.Config) {
+	for _, w := range cfg.Warnings {
+		a.Warn(w.String())
+	}
+}
+
+// NeedsFull says that the command line must be answered by the complete
+// program, which is given Stdin as its standard input (this process has
+// read its own).
+type NeedsFull struct {
+	Stdin []byte
+	Why   string
+}
+
+func (n *NeedsFull) Error() string { return "this dispatch needs the complete program (" + n.Why + ")" }
+
+// LoadOptions are the agent hook files of the command line, and the
+// project directory.
+func (a *App) LoadOptions(projectDir string) dispatcher.LoadOptions {
+	return dispatcher.LoadOptions{
+		ClaudeSettings: a.ClaudeSettings,
+		CodexHooks:     a.CodexHooks,
+		CopilotHooks:   a.CopilotHooks,
+		CursorHooks:    a.CursorHooks,
+		ProjectDir:     projectDir,
+	}
+}
+
+// Warn prints a warning on stderr, escaped for the terminal.
+func (a *App) Warn(msg string) {
+	fmt.Fprintf(a.Err, "hermes-hooks: warning: %s\n", Show(msg))
+}
+
+// Store is the allowlist in HERMES_HOME.
+func (a *App) Store() (*consent.Store, error) {
+	h, err := a.Home()
+	if err != nil {
+		return nil, err
+	}
+	return consent.NewStore(h), nil
+}
+
+// Policy is the consent policy for running hooks: the accept channels of
+// the flag, HERMES_ACCEPT_HOOKS and hooks_auto_accept, and HERMES_SAFE_MODE.
+// No prompt: stdin carries the event (dispatch), and an agent calling us
+// must never hang on a question nobody sees.
+func (a *App) Policy(cfg *dispatcher.Config, store *consent.Store) *consent.Policy {
+	return consent.NewPolicy(store, consent.PolicyOptions{
+		AcceptFlag:       a.AcceptHooks,
+		ConfigAutoAccept: cfg.AutoAccept,
+		Warn:             a.Warn,
+	})
+}
+
+// Cwd is the working directory ("" when it is gone).
+func Cwd() string {
+	wd, _ := os.Getwd()
+	return wd
+}
+
+// Show escapes text from configs, allowlists, hooks and arguments for the
+// terminal (see package termsafe): no config can make a line lie.
+func Show(s string) string { return termsafe.Escape(s) }

@@ -1,0 +1,73 @@
+package oneshot
+
+import (
+	"bufio"
+	"strings"
+	"testing"
+)
+
+// readResponse reads what our server sends (a Content-Length, or a body
+// ending at EOF under Connection: close) and refuses everything else
+// rather than guess: the caller then dispatches by itself.
+func TestReadResponse(t *testing.T) {
+	cases := []struct {
+		name, in string
+		status   int
+		body     string
+		err      string
+	}{
+		{"content-length", "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{\"a\":1}trailing", 200, `{"a":1}`, ""},
+		{"until EOF", "HTTP/1.1 409 Conflict\r\nConnection: close\r\n\r\nanother project\n", 409, "another project\n", ""},
+		{"HTTP/1.0", "HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\n{}", 200, "{}", ""},
+		{"empty body", "HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n", 204, "", ""},
+		{"chunked", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n", 0, "", "Transfer-Encoding"},
+		{"short body", "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n{}", 0, "", "reply body"},
+		{"bad length", "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", 0, "", "Content-Length"},
+		{"too long", "HTTP/1.1 200 OK\r\nContent-Length: 99999999999\r\n\r\n", 0, "", "Content-Length"},
+		{"not HTTP", "SSH-2.0-OpenSSH\r\n", 0, "", "not an HTTP reply"},
+		{"bad status", "HTTP/1.1 2x0 OK\r\n\r\n", 0, "", "not an HTTP reply"},
+		{"nothing", "", 0, "", "no reply"},
+		{"header cut", "HTTP/1.1 200 OK\r\nContent-Le", 0, "", "reply header"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			status, body, err := readResponse(bufio.NewReader(strings.NewReader(c.in)), 1<<20)
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("err %v, want one naming %q", err, c.err)
+				}
+				return
+			}
+			if err != nil || status != c.status || string(body) != c.body {
+				t.Fatalf("got %d %q %v, want %d %q", status, body, err, c.status, c.body)
+			}
+		})
+	}
+}
+
+// The body limit holds with and without a Content-Length.
+func TestReadResponseLimit(t *testing.T) {
+	in := "HTTP/1.1 200 OK\r\n\r\n" + strings.Repeat("x", 100)
+	if _, body, err := readResponse(bufio.NewReader(strings.NewReader(in)), 10); err != nil || len(body) != 10 {
+		t.Fatalf("EOF body past the limit: %d bytes, %v", len(body), err)
+	}
+	in = "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n" + strings.Repeat("x", 100)
+	if _, _, err := readResponse(bufio.NewReader(strings.NewReader(in)), 10); err == nil {
+		t.Fatal("a Content-Length past the limit was accepted")
+	}
+}
+
+func FuzzReadResponse(f *testing.F) {
+	f.Add("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")
+	f.Add("HTTP/1.1 409 Conflict\r\n\r\nno")
+	f.Add("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		status, body, err := readResponse(bufio.NewReader(strings.NewReader(in)), 1<<10)
+		if err != nil {
+			return
+		}
+		if status < 100 || status > 999 || len(body) > 1<<10 {
+			t.Fatalf("status %d, %d bytes", status, len(body))
+		}
+	})
+}

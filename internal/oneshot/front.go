@@ -1,0 +1,171 @@
+package oneshot
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+
+	"github.com/spf13/pflag"
+)
+
+// FullName is the complete program's file name: every command, its help
+// and its flag errors. The front hands it every command line it does not
+// answer itself.
+const FullName = "hermes-hooks-full"
+
+// Front is the main of cmd/hermes-hooks, the binary agents start once per
+// event. It answers `dispatch`, `hook` and `version` itself when the
+// command line is one the complete program would run without complaint,
+// and otherwise (any other command, --help, a flag error, a usage error)
+// replaces itself with hermes-hooks-full, which says exactly what it
+// always says. The decision is taken on the arguments alone, before stdin
+// is read, so the complete program gets stdin untouched.
+//
+// argv is os.Args.
+func Front(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &App{In: stdin, Out: stdout, Err: stderr}
+	run, ok := a.parseFront(argv[1:])
+	if !ok {
+		return execFull(argv, nil, stderr)
+	}
+	err := run()
+	if nf := (*NeedsFull)(nil); errors.As(err, &nf) {
+		return execFull(argv, nf, stderr)
+	}
+	return Report(err, stderr)
+}
+
+// parseFront parses the command line as the complete program's flag
+// parser would, for the commands the front answers. ok is false whenever
+// that parser might answer differently: then the complete program runs.
+func (a *App) parseFront(args []string) (run func() error, ok bool) {
+	fs := pflag.NewFlagSet("hermes-hooks", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SetInterspersed(true)
+	// The global (persistent) flags, as root.go declares them.
+	fs.StringVar(&a.ConfigPath, "config", "", "")
+	fs.StringArrayVar(&a.ClaudeSettings, "claude-settings", nil, "")
+	fs.StringArrayVar(&a.CodexHooks, "codex-hooks", nil, "")
+	fs.StringArrayVar(&a.CopilotHooks, "copilot-hooks", nil, "")
+	fs.StringArrayVar(&a.CursorHooks, "cursor-hooks", nil, "")
+	fs.BoolVar(&a.AcceptHooks, "accept-hooks", false, "")
+	// dispatch's and hook's own flags, as their commands declare them.
+	var d DispatchOptions
+	var h HookOptions
+	fs.StringVar(&d.Format, "format", "json", "")
+	fs.BoolVar(&d.Pretty, "pretty", false, "")
+	fs.BoolVar(&d.AsyncOnly, "async-only", false, "")
+	fs.StringVar(&d.CalledBy, "called-by", "", "")
+	fs.StringVar(&h.Server, "server", "", "")
+	fs.BoolVar(&h.NoServer, "no-server", false, "")
+	if err := fs.Parse(args); err != nil {
+		return nil, false // --help, an unknown flag, a missing value
+	}
+	pos := fs.Args()
+	if len(pos) == 0 {
+		return nil, false
+	}
+	changed := func(names ...string) bool {
+		for _, n := range names {
+			if fs.Changed(n) {
+				return true
+			}
+		}
+		return false
+	}
+	dispatchFlags := []string{"format", "pretty", "async-only", "called-by"}
+	hookFlags := []string{"server", "no-server"}
+	switch pos[0] {
+	case "dispatch":
+		if len(pos) != 2 || changed(hookFlags...) {
+			return nil, false
+		}
+		return func() error { return a.Dispatch(pos[1], d) }, true
+	case "hook":
+		if len(pos) < 2 || len(pos) > 3 || changed(dispatchFlags...) {
+			return nil, false
+		}
+		event := ""
+		if len(pos) == 3 {
+			event = pos[2]
+		}
+		return func() error { return a.Hook(pos[1], event, h) }, true
+	case "version":
+		if len(pos) != 1 || changed(dispatchFlags...) || changed(hookFlags...) {
+			return nil, false
+		}
+		return func() error {
+			_, err := fmt.Fprintf(a.Out, "hermes-hooks %s (%s)\n", Version(), runtime.Version())
+			return err
+		}, true
+	}
+	return nil, false
+}
+
+// FrontEnv names the variable through which the front tells the complete
+// program its own path; the complete program reads it once and removes it
+// from its environment, so no hook inherits it.
+const FrontEnv = "HERMES_HOOKS_FRONT"
+
+// frontPath is the absolute path this front was started by: argv0 looked
+// up on PATH, so that a link a package manager keeps stable across upgrades
+// stays the path written; the running executable when argv0 cannot be
+// found.
+func frontPath(argv0 string) (string, error) {
+	if p, err := exec.LookPath(argv0); err == nil {
+		if abs, err := filepath.Abs(p); err == nil {
+			return abs, nil
+		}
+	}
+	return os.Executable()
+}
+
+// FullPath finds the complete program: beside this executable (where
+// make build and go install put both), else on PATH.
+func FullPath() (string, error) {
+	if self, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(self), FullName+exeSuffix)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath(FullName); err == nil {
+		return p, nil
+	}
+	return "", errors.New(FullName + " is neither beside this program nor on PATH")
+}
+
+// execFull runs the complete program with this command line; it returns
+// only when that fails (on Unix the process is replaced). With nf, the
+// front has read stdin already, and the complete program reads nf.Stdin.
+func execFull(argv []string, nf *NeedsFull, stderr io.Writer) int {
+	path, err := FullPath()
+	if err != nil {
+		return Report(&ExitError{Code: 1,
+			Msg:  "this command needs the complete program: " + err.Error(),
+			Hint: "install both binaries: go install github.com/hermes-hooks/hermes-hooks/cmd/...@latest (or make build)"}, stderr)
+	}
+	var stdin []byte
+	if nf != nil {
+		stdin = nf.Stdin
+		if stdin == nil {
+			stdin = []byte{}
+		}
+	}
+	// The complete program is started by its own name (a program's
+	// argv[0] is its name: testscript, busybox-style tools and ps read
+	// it), and told the path agents must run, this front's, by the
+	// environment: install writes that path into agents' hook files.
+	if self, err := frontPath(argv[0]); err == nil {
+		_ = os.Setenv(FrontEnv, self)
+	}
+	code, err := replaceWith(path, append([]string{path}, argv[1:]...), stdin)
+	if err != nil {
+		return Report(&ExitError{Code: 1, Msg: "start " + path + ": " + err.Error()}, stderr)
+	}
+	return code
+}

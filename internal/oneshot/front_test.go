@@ -1,0 +1,56 @@
+package oneshot
+
+import (
+	"strings"
+	"testing"
+)
+
+// The front answers only the command lines the complete program would run
+// without a word of its own (help, usage or flag errors); everything else
+// is handed over untouched.
+func TestParseFront(t *testing.T) {
+	cases := []struct {
+		args   string
+		answer bool
+	}{
+		{"dispatch pre_tool_call", true},
+		{"dispatch PreToolUse --format hermes --pretty", true},
+		{"--config x.yaml dispatch pre_tool_call", true},
+		{"dispatch --config=x.yaml --claude-settings a.json --claude-settings b.json pre_tool_call", true},
+		{"--accept-hooks dispatch pre_tool_call --async-only --called-by claude", true},
+		{"hook claude", true},
+		{"hook claude PreToolUse --server unix:///tmp/s --no-server", true},
+		{"--cursor-hooks c.json hook cursor", true},
+		{"version", true},
+		{"--config x.yaml version", true},
+		{"", false},
+		{"list", false},
+		{"serve", false},
+		{"help dispatch", false},
+		{"dispatch", false},
+		{"dispatch a b", false},
+		{"dispatch pre_tool_call --help", false},
+		{"dispatch pre_tool_call -h", false},
+		{"dispatch pre_tool_call --no-server", false},
+		{"dispatch pre_tool_call --bogus", false},
+		{"dispatch pre_tool_call --format", false},
+		{"hook", false},
+		{"hook claude PreToolUse extra", false},
+		{"hook claude --format hermes", false},
+		{"version --pretty", false},
+		{"version now", false},
+		{"--version", false},
+	}
+	for _, c := range cases {
+		a := &App{}
+		_, ok := a.parseFront(strings.Fields(c.args))
+		if ok != c.answer {
+			t.Errorf("%q: front answers %v, want %v", c.args, ok, c.answer)
+		}
+	}
+	a := &App{}
+	if _, ok := a.parseFront(strings.Fields("--config x.yaml --claude-settings a.json --claude-settings b.json --accept-hooks dispatch e")); !ok ||
+		a.ConfigPath != "x.yaml" || strings.Join(a.ClaudeSettings, ",") != "a.json,b.json" || !a.AcceptHooks {
+		t.Fatalf("global flags: %+v", a)
+	}
+}
