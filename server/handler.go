@@ -166,7 +166,16 @@ func (s *Server) handleDispatch(w http.ResponseWriter, r *http.Request) {
 	}
 	defer func() { <-s.slots }()
 	s.inflight.Add(1)
-	defer s.inflight.Add(-1)
+	defer func() {
+		// Send the reply before this dispatch stops counting as in
+		// flight: past its timeout, shutdown closes every connection
+		// once none is, and a reply still in the server's buffer was
+		// lost (the client read EOF instead of the 503).
+		if f, ok := w.(http.Flusher); ok && l.status != 0 && l.status != 499 {
+			f.Flush()
+		}
+		s.inflight.Add(-1)
+	}()
 
 	g := s.cur.Load()
 	ctx, cancel := context.WithTimeoutCause(r.Context(), s.opts.RequestTimeout, errRequestTimeout)
