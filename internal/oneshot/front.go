@@ -48,10 +48,10 @@ func (a *App) parseFront(args []string) (run func() error, ok bool) {
 	fs.SetInterspersed(true)
 	// The global (persistent) flags, as root.go declares them.
 	fs.StringVar(&a.ConfigPath, "config", "", "")
-	fs.StringArrayVar(&a.ClaudeSettings, "claude-settings", nil, "")
-	fs.StringArrayVar(&a.CodexHooks, "codex-hooks", nil, "")
-	fs.StringArrayVar(&a.CopilotHooks, "copilot-hooks", nil, "")
-	fs.StringArrayVar(&a.CursorHooks, "cursor-hooks", nil, "")
+	fs.Var((*stringList)(&a.ClaudeSettings), "claude-settings", "")
+	fs.Var((*stringList)(&a.CodexHooks), "codex-hooks", "")
+	fs.Var((*stringList)(&a.CopilotHooks), "copilot-hooks", "")
+	fs.Var((*stringList)(&a.CursorHooks), "cursor-hooks", "")
 	fs.BoolVar(&a.AcceptHooks, "accept-hooks", false, "")
 	// dispatch's and hook's own flags, as their commands declare them.
 	var d DispatchOptions
@@ -169,3 +169,13 @@ func execFull(argv []string, nf *NeedsFull, stderr io.Writer) int {
 	}
 	return code
 }
+
+// stringList is pflag's StringArray as the complete program's flags read
+// it (each occurrence appended verbatim, no splitting on commas), without
+// the CSV encoding of its default value that pflag does for every flag it
+// declares: a measurable part of a no-match dispatch.
+type stringList []string
+
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+func (l *stringList) String() string     { return "[]" }
+func (l *stringList) Type() string       { return "stringArray" }

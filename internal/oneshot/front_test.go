@@ -54,3 +54,15 @@ func TestParseFront(t *testing.T) {
 		t.Fatalf("global flags: %+v", a)
 	}
 }
+
+// The repeatable flags keep commas, as pflag's StringArray (the complete
+// program's) does: a comma is part of a file name, not a separator.
+func TestParseFrontRepeatableFlags(t *testing.T) {
+	a := &App{}
+	if _, ok := a.parseFront([]string{"--codex-hooks", "a,b.json", "--codex-hooks=c.json", "hook", "codex"}); !ok {
+		t.Fatal("not answered")
+	}
+	if len(a.CodexHooks) != 2 || a.CodexHooks[0] != "a,b.json" || a.CodexHooks[1] != "c.json" {
+		t.Fatalf("codex hooks %q", a.CodexHooks)
+	}
+}
