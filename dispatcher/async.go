@@ -152,15 +152,17 @@ func (d *Dispatcher) keepReplies(ev *protocol.Event, session string, hooks []Hoo
 }
 
 // takePending removes and returns the replies waiting for the session, as
-// reports for this firing — when the event can carry context at all.
-func (d *Dispatcher) takePending(ev *protocol.Event, session string) []protocol.HookReport {
+// reports for this firing — when the event can carry context at all. When
+// it read the session file and found nothing waiting, it also returns what
+// it read (peek), for loadSession to use rather than read the file again.
+func (d *Dispatcher) takePending(ev *protocol.Event, session string) (late []protocol.HookReport, peek *Session) {
 	if session == "" || d.opts.Sessions == nil || !ev.Can(protocol.CapContext) {
-		return nil
+		return nil, nil
 	}
 	if _, file := d.opts.Sessions.(*FileSessions); !file {
 		// In memory, only this dispatcher's hooks leave replies.
 		if _, ok := d.async.pending.Load(session); !ok {
-			return nil
+			return nil, nil
 		}
 	} else if s, err := d.opts.Sessions.Load(session); err == nil && len(s.Pending) == 0 {
 		// Most firings find nothing waiting: look first, without the
@@ -168,7 +170,7 @@ func (d *Dispatcher) takePending(ev *protocol.Event, session string) []protocol.
 		// every event (about 1.4 ms of each one-shot dispatch). The file
 		// is replaced by rename, so the look sees a whole version; a
 		// reply left after it is taken by the session's next event.
-		return nil
+		return nil, &s
 	}
 	var taken []PendingReply
 	err := d.opts.Sessions.Update(session, func(s *Session) error {
@@ -187,7 +189,7 @@ func (d *Dispatcher) takePending(ev *protocol.Event, session string) []protocol.
 			Contribution: &protocol.Contribution{Context: p.Context, SystemMessage: p.SystemMessage},
 		})
 	}
-	return reports
+	return reports, nil
 }
 
 // Close stops the dispatcher's background work: async hooks still running

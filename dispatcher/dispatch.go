@@ -190,8 +190,9 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	// Replies of async hooks fired earlier in the session come with this
 	// dispatch, whether or not a hook of its own runs.
 	var late []protocol.HookReport
+	var peek *Session
 	if session != "" && d.opts.Async != AsyncInline {
-		late = d.takePending(ev, session)
+		late, peek = d.takePending(ev, session)
 	}
 	entries := d.byEvent[ev.Name]
 	if len(entries) == 0 {
@@ -286,7 +287,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	var sess Session
 	var ranOnce []string
 	if session != "" && len(runnable) > 0 {
-		sess, fields = d.loadSession(ev, session, fields)
+		sess, fields = d.loadSession(ev, session, fields, peek)
 		runnable, ranOnce = d.filterOnce(selected, runnable, reports, sess)
 	}
 	if ev.Can(protocol.CapTransform) && ev.TextField != "" {

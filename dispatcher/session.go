@@ -49,10 +49,18 @@ func (d *Dispatcher) sessionID(fields map[string]any) string {
 // the host's keys until a hook uses the feature), and, on stop events,
 // Claude's stop_hook_active when the host did not say (Claude-dialect
 // payloads only: Hermes never sends it).
-func (d *Dispatcher) loadSession(ev *protocol.Event, session string, fields map[string]any) (Session, map[string]any) {
-	sess, err := d.opts.Sessions.Load(session)
-	if err != nil {
-		d.warn(err.Error())
+//
+// peek is the session as takePending read it a moment ago, or nil: the
+// file is not read twice in one dispatch.
+func (d *Dispatcher) loadSession(ev *protocol.Event, session string, fields map[string]any, peek *Session) (Session, map[string]any) {
+	var sess Session
+	if peek != nil {
+		sess = *peek
+	} else {
+		var err error
+		if sess, err = d.opts.Sessions.Load(session); err != nil {
+			d.warn(err.Error())
+		}
 	}
 	if len(sess.State) > 0 {
 		fields = withField(fields, "state", sess.State)
