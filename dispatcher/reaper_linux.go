@@ -5,7 +5,6 @@ package dispatcher
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -96,7 +95,7 @@ func children() []int {
 	tasks, err := os.ReadDir("/proc/self/task")
 	ok := err == nil
 	for _, t := range tasks {
-		data, err := os.ReadFile(filepath.Join("/proc/self/task", t.Name(), "children"))
+		data, err := readProc("/proc/self/task/" + t.Name() + "/children")
 		if err != nil {
 			ok = false
 			break
@@ -124,9 +123,35 @@ func children() []int {
 	return out
 }
 
+// readProc reads a /proc file with plain system calls: no *os.File, whose
+// open registers with the poller and stats the file first. KillEscaped
+// reads one file per thread at every one-shot dispatch's exit.
+func readProc(path string) ([]byte, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer syscall.Close(fd)
+	var out []byte
+	buf := make([]byte, 4096)
+	for {
+		n, err := syscall.Read(fd, buf)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return out, nil
+		}
+		out = append(out, buf[:n]...)
+	}
+}
+
 // statOf reads a process's parent and state from /proc/PID/stat.
 func statOf(pid int) (ppid int, state byte) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	data, err := readProc("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return 0, 0
 	}
@@ -146,7 +171,7 @@ func statOf(pid int) (ppid int, state byte) {
 
 // hasTag reports whether the process's initial environment holds tag.
 func hasTag(pid int, tag string) bool {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	data, err := readProc("/proc/" + strconv.Itoa(pid) + "/environ")
 	if err != nil {
 		return false
 	}
