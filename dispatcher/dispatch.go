@@ -33,6 +33,12 @@ type Options struct {
 	Profile string
 	// MaxParallel bounds concurrently running hooks (DefaultMaxParallel).
 	MaxParallel int
+	// BeforeStart, when set, is called once, before this dispatcher starts
+	// its first hook process (a one-shot CLI sets up its signal handling
+	// and becomes the hooks' subreaper there, so that a dispatch which
+	// starts none pays for neither, and one that does can prepare both
+	// while consent is checked).
+	BeforeStart func()
 	// HTTP posts Claude Code http hooks (type: http); set it to
 	// httphook.Post. Unset, such an entry fails as a hook that cannot
 	// start (a fail_closed guard blocks): this package does not link
@@ -90,6 +96,8 @@ type Dispatcher struct {
 	sem      chan struct{}
 	payload  protocol.PayloadEnv
 	workers  workers
+	// startOnce runs Options.BeforeStart.
+	startOnce sync.Once
 }
 
 // UnknownEventError is returned for an event name nobody knows.

@@ -424,3 +424,31 @@ func TestExt_FileSessionsUntouchedSessionNotRewritten(t *testing.T) {
 		t.Fatalf("the pending reply was delivered twice: %+v", o)
 	}
 }
+
+// Options.BeforeStart runs once, before the first hook process starts, and
+// not at all for a firing that starts none: the one-shot CLI prepares its
+// signal handling there.
+func TestExt_BeforeStartOnceBeforeTheFirstHook(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "started")
+	body := `cat >/dev/null; if test -e ` + marker + `; then echo '{}'; else echo '{"context":"started before BeforeStart"}'; fi`
+	s1, s2 := script(t, dir, "h1.sh", body), script(t, dir, "h2.sh", body)
+	calls := 0
+	d := dispatcherWith(t, entries("pre_llm_call", s1, s2), Options{BeforeStart: func() {
+		calls++
+		if err := os.WriteFile(marker, nil, 0o600); err != nil {
+			t.Error(err)
+		}
+	}})
+	if o := dispatch(t, d, "post_llm_call", map[string]any{}); calls != 0 || len(o.Hooks) != 0 {
+		t.Fatalf("a firing without hooks called BeforeStart %d times", calls)
+	}
+	o := dispatch(t, d, "pre_llm_call", map[string]any{})
+	if calls != 1 || len(o.Hooks) != 2 || !o.Hooks[0].Ran || !o.Hooks[1].Ran || strings.Contains(o.Context, "before BeforeStart") {
+		t.Fatalf("BeforeStart calls %d, outcome %+v", calls, o)
+	}
+	dispatch(t, d, "pre_llm_call", map[string]any{})
+	if calls != 1 {
+		t.Fatalf("BeforeStart ran %d times", calls)
+	}
+}

@@ -198,9 +198,15 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 			res.SpawnError = spawnErr
 		case e.Worker && !d.opts.OneShotWorkers:
 			spec.Stdin = payload
+			if d.opts.BeforeStart != nil {
+				d.startOnce.Do(d.opts.BeforeStart)
+			}
 			res = d.runWorker(ctx, h, spec)
 		default:
 			spec.Stdin = payload
+			if d.opts.BeforeStart != nil {
+				d.startOnce.Do(d.opts.BeforeStart)
+			}
 			res = run(ctx, spec)
 		}
 		if envFile != "" {

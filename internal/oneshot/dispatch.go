@@ -76,6 +76,39 @@ func (a *App) dispatchOnce(cfg *dispatcher.Config, wd, event string, fields map[
 	if asyncOnly {
 		mode = dispatcher.AsyncInline
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if calledBy != "" {
+		ctx = dispatcher.CalledBy(ctx, calledBy)
+	}
+	// SIGINT/SIGTERM/SIGHUP cancel the dispatch: every running hook's
+	// process group is killed before we exit. As the hooks' subreaper, we
+	// also find their descendants that left the group (setsid) and kill
+	// them before exiting: a one-shot dispatch leaves nothing behind.
+	// Both are set up by a goroutine of their own while the dispatch
+	// checks consent, and the first hook waits until they are
+	// (BeforeStart): os/signal starts two threads of its own, a cost
+	// on the path of every dispatch that runs a hook. When no entry fires
+	// on the event, neither is set up.
+	var ready chan struct{}
+	if mayRun(cfg, event) {
+		ready = make(chan struct{})
+		sigs := make(chan os.Signal, 1)
+		done := ctx.Done()
+		go func() {
+			signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+			if !a.NoSubreap {
+				_ = dispatcher.BecomeSubreaper()
+			}
+			close(ready)
+			select {
+			case <-sigs:
+				cancel()
+			case <-done:
+			}
+			signal.Stop(sigs)
+		}()
+	}
 	d, err := dispatcher.New(cfg, dispatcher.Options{
 		HTTP: a.HTTP,
 		Gate: dispatcher.ConsentGate(a.Policy(cfg, store)),
@@ -90,27 +123,14 @@ func (a *App) dispatchOnce(cfg *dispatcher.Config, wd, event string, fields map[
 		// process that exits now would serve nobody (serve keeps them).
 		OneShotWorkers: true,
 		Recorder:       a.recorder(cfg, store.Home()),
+		BeforeStart: func() {
+			if ready != nil {
+				<-ready
+			}
+		},
 	})
 	if err != nil {
 		return protocol.Outcome{}, &ExitError{Code: 1, Msg: err.Error()}
-	}
-	ctx := context.Background()
-	if calledBy != "" {
-		ctx = dispatcher.CalledBy(ctx, calledBy)
-	}
-	// SIGINT/SIGTERM/SIGHUP cancel the dispatch: every running hook's
-	// process group is killed before we exit. As the hooks' subreaper, we
-	// also find their descendants that left the group (setsid) and kill
-	// them before exiting: a one-shot dispatch leaves nothing behind.
-	// When no entry fires on the event no hook can start, and neither is
-	// set up: the signal watcher costs a thread, on every no-match event.
-	if mayRun(cfg, event) {
-		var stop context.CancelFunc
-		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-		defer stop()
-		if !a.NoSubreap {
-			_ = dispatcher.BecomeSubreaper()
-		}
 	}
 	outcome, err := d.Dispatch(ctx, event, fields)
 	if !a.NoSubreap && startedAny(outcome) {
