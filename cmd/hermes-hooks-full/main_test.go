@@ -3,10 +3,12 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/oneshot"
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/spf13/pflag"
 )
 
 // TestMain registers the two real mains as the "hermes-hooks" (the front,
@@ -94,4 +96,32 @@ func copyDir(from, to string) error {
 		}
 	}
 	return nil
+}
+
+// The front (oneshot.Front) answers dispatch, hook and version with a flag
+// table of its own: it must read exactly the flags these commands take
+// here, global ones included, or a command line would mean one thing to
+// the front and another to this program.
+func TestFrontReadsTheFlagsOfTheCommandsItAnswers(t *testing.T) {
+	root := newRootCmd(&app{})
+	for _, name := range []string{"dispatch", "hook", "version"} {
+		cmd, _, err := root.Find([]string{name})
+		if err != nil || cmd.Name() != name {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var ours []string
+		collect := func(f *pflag.Flag) {
+			if f.Name != "help" {
+				ours = append(ours, f.Name)
+			}
+		}
+		cmd.LocalFlags().VisitAll(collect)
+		cmd.InheritedFlags().VisitAll(collect)
+		front := oneshot.FrontFlags(name)
+		slices.Sort(ours)
+		slices.Sort(front)
+		if !slices.Equal(ours, front) {
+			t.Errorf("%s: this program's flags %v, the front's %v", name, ours, front)
+		}
+	}
 }

@@ -39,6 +39,21 @@ func Front(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return Report(err, stderr)
 }
 
+// Flags each command the front answers takes besides the global ones, as
+// the complete program declares them (its test checks they agree).
+var (
+	globalFlags   = []string{"config", "claude-settings", "codex-hooks", "copilot-hooks", "cursor-hooks", "accept-hooks"}
+	dispatchFlags = []string{"format", "pretty", "async-only", "called-by"}
+	hookFlags     = []string{"server", "no-server"}
+)
+
+// FrontFlags lists the flags the front reads for command (dispatch, hook
+// or version), global ones included.
+func FrontFlags(command string) []string {
+	own := map[string][]string{"dispatch": dispatchFlags, "hook": hookFlags}[command]
+	return append(append([]string(nil), globalFlags...), own...)
+}
+
 // parseFront parses the command line as the complete program's flag
 // parser would, for the commands the front answers. ok is false whenever
 // that parser might answer differently: then the complete program runs.
@@ -77,8 +92,6 @@ func (a *App) parseFront(args []string) (run func() error, ok bool) {
 		}
 		return false
 	}
-	dispatchFlags := []string{"format", "pretty", "async-only", "called-by"}
-	hookFlags := []string{"server", "no-server"}
 	switch pos[0] {
 	case "dispatch":
 		if len(pos) != 2 || changed(hookFlags...) {
