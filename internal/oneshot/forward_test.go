@@ -2,8 +2,16 @@ package oneshot
 
 import (
 	"bufio"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 // readResponse reads what our server sends (a Content-Length, or a body
@@ -70,4 +78,52 @@ func FuzzReadResponse(f *testing.F) {
 			t.Fatalf("status %d, %d bytes", status, len(body))
 		}
 	})
+}
+
+// forward against a real net/http server over TCP: the request our server
+// reads (path, query, JSON body), a reply larger than net/http's chunking
+// buffer sent with a Content-Length, an error status with its body, and a
+// chunked reply refused (the hook then dispatches by itself).
+func TestForwardOverTCP(t *testing.T) {
+	big := strings.Repeat("x", 64<<10)
+	var got struct {
+		path, calledBy, body string
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got.path, got.calledBy, got.body = r.URL.Path, r.URL.Query().Get("called_by"), string(b)
+		switch r.URL.Query().Get("project") {
+		case "other":
+			http.Error(w, `{"error":"another project"}`, http.StatusConflict)
+		case "chunked":
+			w.Write([]byte(`{"decision":"none",`))
+			w.(http.Flusher).Flush()
+			w.Write([]byte(`"event":"pre_tool_call"}`))
+		default:
+			body := []byte(`{"event":"pre_tool_call","decision":"block","message":"` + big + `","stop":false,"hooks":[]}`)
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+			w.Write(body)
+		}
+	}))
+	defer srv.Close()
+	ev, _ := protocol.Lookup("pre_tool_call")
+	call := &agents.Call{Event: ev, Fields: map[string]any{"tool_name": "terminal"}}
+	target := "tcp://" + strings.TrimPrefix(srv.URL, "http://")
+
+	o, err := forward(target, url.Values{"called_by": {"claude"}, "project": {"p"}}, call)
+	if err != nil || o.Decision != protocol.DecisionBlock || o.Message != big {
+		t.Fatalf("forward: %v, decision %q, message of %d bytes", err, o.Decision, len(o.Message))
+	}
+	if got.path != "/v1/dispatch/pre_tool_call" || got.calledBy != "claude" || got.body != `{"tool_name":"terminal"}` {
+		t.Fatalf("request %+v", got)
+	}
+	if _, err := forward(target, url.Values{"project": {"other"}}, call); err == nil || !strings.Contains(err.Error(), "HTTP 409") || !strings.Contains(err.Error(), "another project") {
+		t.Fatalf("409: %v", err)
+	}
+	if _, err := forward(target, url.Values{"project": {"chunked"}}, call); err == nil || !strings.Contains(err.Error(), "Transfer-Encoding") {
+		t.Fatalf("chunked reply: %v", err)
+	}
+	if _, err := forward("ftp://x", nil, call); err == nil || !strings.Contains(err.Error(), "unsupported server address") {
+		t.Fatalf("bad scheme: %v", err)
+	}
 }
