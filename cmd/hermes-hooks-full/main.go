@@ -13,6 +13,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 
@@ -21,7 +22,9 @@ import (
 )
 
 func main() {
-	takeFrontPath()
+	if warning := takeFrontPath(oneshot.Version()); warning != "" {
+		fmt.Fprintf(os.Stderr, "hermes-hooks: warning: %s\n", warning)
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -29,11 +32,21 @@ func main() {
 // (see oneshot.FrontEnv).
 var frontSelf string
 
-// takeFrontPath reads the front's path from the environment and removes it
-// there: hooks and servers started from here must not inherit it.
-func takeFrontPath() {
+// takeFrontPath reads what the front told us, its path and its version,
+// from the environment and removes both there: hooks and servers started
+// from here must not inherit them. It returns a warning when the front
+// comes from another build than this program (own): the two would answer
+// dispatch and hook differently.
+func takeFrontPath(own string) (warning string) {
 	frontSelf = os.Getenv(oneshot.FrontEnv)
+	front, told := os.LookupEnv(oneshot.FrontVersionEnv)
 	os.Unsetenv(oneshot.FrontEnv)
+	os.Unsetenv(oneshot.FrontVersionEnv)
+	if told && front != own {
+		return "hermes-hooks is " + front + " but hermes-hooks-full is " + own +
+			": install both from the same version (go install github.com/hermes-hooks/hermes-hooks/cmd/...@VERSION, or make build)"
+	}
+	return ""
 }
 
 // exitError carries an exit code and what to tell the user.

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/oneshot"
@@ -38,7 +40,9 @@ func TestMain(m *testing.M) {
 			os.Exit(oneshot.Front(os.Args, os.Stdin, os.Stdout, os.Stderr))
 		},
 		oneshot.FullName: func() {
-			takeFrontPath()
+			if warning := takeFrontPath(oneshot.Version()); warning != "" {
+				fmt.Fprintf(os.Stderr, "hermes-hooks: warning: %s\n", warning)
+			}
 			subreap = true
 			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
@@ -123,5 +127,33 @@ func TestFrontReadsTheFlagsOfTheCommandsItAnswers(t *testing.T) {
 		if !slices.Equal(ours, front) {
 			t.Errorf("%s: this program's flags %v, the front's %v", name, ours, front)
 		}
+	}
+}
+
+// Two binaries can drift apart (one upgraded, not the other): the complete
+// program says so when the front that handed it the command line comes
+// from another build, and takes both variables out of its environment.
+func TestFrontVersionSkewIsReported(t *testing.T) {
+	t.Setenv(oneshot.FrontEnv, "/opt/bin/hermes-hooks")
+	t.Setenv(oneshot.FrontVersionEnv, "v1.2.0")
+	if w := takeFrontPath("v1.3.0"); !strings.Contains(w, "hermes-hooks is v1.2.0 but hermes-hooks-full is v1.3.0") {
+		t.Fatalf("warning %q", w)
+	}
+	if frontSelf != "/opt/bin/hermes-hooks" {
+		t.Fatalf("front path %q", frontSelf)
+	}
+	if _, ok := os.LookupEnv(oneshot.FrontVersionEnv); ok {
+		t.Fatal("the front's version stayed in the environment")
+	}
+	if _, ok := os.LookupEnv(oneshot.FrontEnv); ok {
+		t.Fatal("the front's path stayed in the environment")
+	}
+	t.Setenv(oneshot.FrontVersionEnv, "v1.3.0")
+	if w := takeFrontPath("v1.3.0"); w != "" {
+		t.Fatalf("same build warned: %q", w)
+	}
+	frontSelf = ""
+	if w := takeFrontPath("v1.3.0"); w != "" || frontSelf != "" {
+		t.Fatalf("started directly: warning %q, front %q", w, frontSelf)
 	}
 }

@@ -124,6 +124,11 @@ func (a *App) parseFront(args []string) (run func() error, ok bool) {
 // from its environment, so no hook inherits it.
 const FrontEnv = "HERMES_HOOKS_FRONT"
 
+// FrontVersionEnv carries the front's version the same way, so that the
+// complete program can tell when the two binaries come from different
+// builds (one upgraded, not the other).
+const FrontVersionEnv = "HERMES_HOOKS_FRONT_VERSION"
+
 // frontPath is the absolute path this front was started by: argv0 looked
 // up on PATH, so that a link a package manager keeps stable across upgrades
 // stays the path written; the running executable when argv0 cannot be
@@ -176,6 +181,7 @@ func execFull(argv []string, nf *NeedsFull, stderr io.Writer) int {
 	if self, err := frontPath(argv[0]); err == nil {
 		_ = os.Setenv(FrontEnv, self)
 	}
+	_ = os.Setenv(FrontVersionEnv, Version())
 	code, err := replaceWith(path, append([]string{path}, argv[1:]...), stdin)
 	if err != nil {
 		return Report(&ExitError{Code: 1, Msg: "start " + path + ": " + err.Error()}, stderr)
