@@ -32,7 +32,11 @@ cursor_hooks: in the config, or the flags below). Nothing runs through
 $HERMES_HOME/shell-hooks-allowlist.json (the file Hermes uses).
 
 Environment: HERMES_HOME, HERMES_ACCEPT_HOOKS=1 (approve and record every
-configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
+configured hook), HERMES_SAFE_MODE=1 (run no hook at all).
+
+Two binaries: hermes-hooks, which agents start once per event, answers
+dispatch and hook itself and hands every other command to hermes-hooks-full
+(this help comes from there); install both side by side.`,
 		Example: `  hermes-hooks list
   hermes-hooks test pre_tool_call --for-tool terminal
   hermes-hooks approve ~/.hermes/hooks/block-rm-rf.sh
