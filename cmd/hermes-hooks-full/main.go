@@ -44,7 +44,7 @@ func takeFrontPath(own string) (warning string) {
 	os.Unsetenv(oneshot.FrontVersionEnv)
 	if told && front != own {
 		return "hermes-hooks is " + front + " but hermes-hooks-full is " + own +
-			": install both from the same version (go install github.com/hermes-hooks/hermes-hooks/cmd/...@VERSION, or make build)"
+			": install both from the same version (CGO_ENABLED=0 go install github.com/hermes-hooks/hermes-hooks/cmd/...@VERSION, or make build)"
 	}
 	return ""
 }

@@ -165,7 +165,7 @@ func execFull(argv []string, nf *NeedsFull, stderr io.Writer) int {
 	if err != nil {
 		return Report(&ExitError{Code: 1,
 			Msg:  "this command needs the complete program: " + err.Error(),
-			Hint: "install both binaries: go install github.com/hermes-hooks/hermes-hooks/cmd/...@latest (or make build)"}, stderr)
+			Hint: "install both binaries: CGO_ENABLED=0 go install github.com/hermes-hooks/hermes-hooks/cmd/...@latest (or make build)"}, stderr)
 	}
 	var stdin []byte
 	if nf != nil {
