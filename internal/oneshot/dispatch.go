@@ -89,24 +89,30 @@ func (a *App) dispatchOnce(cfg *dispatcher.Config, wd, event string, fields map[
 	// checks consent, and the first hook waits until they are
 	// (BeforeStart): os/signal starts two threads of its own, a cost
 	// on the path of every dispatch that runs a hook. When no entry fires
-	// on the event, neither is set up.
-	var ready chan struct{}
-	if mayRun(cfg, event) {
-		ready = make(chan struct{})
+	// on the event, neither is set up — unless a hook starts after all,
+	// which then sets them up first.
+	guard := func() {
 		sigs := make(chan os.Signal, 1)
+		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		if !a.NoSubreap {
+			_ = dispatcher.BecomeSubreaper()
+		}
 		done := ctx.Done()
 		go func() {
-			signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-			if !a.NoSubreap {
-				_ = dispatcher.BecomeSubreaper()
-			}
-			close(ready)
 			select {
 			case <-sigs:
 				cancel()
 			case <-done:
 			}
 			signal.Stop(sigs)
+		}()
+	}
+	var ready chan struct{}
+	if mayRun(cfg, event) {
+		ready = make(chan struct{})
+		go func() {
+			guard()
+			close(ready)
 		}()
 	}
 	d, err := dispatcher.New(cfg, dispatcher.Options{
@@ -124,9 +130,11 @@ func (a *App) dispatchOnce(cfg *dispatcher.Config, wd, event string, fields map[
 		OneShotWorkers: true,
 		Recorder:       a.recorder(cfg, store.Home()),
 		BeforeStart: func() {
-			if ready != nil {
-				<-ready
+			if ready == nil {
+				guard()
+				return
 			}
+			<-ready
 		},
 	})
 	if err != nil {
