@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 
 	"github.com/spf13/pflag"
 )
@@ -77,6 +78,11 @@ func (a *App) parseFront(args []string) (run func() error, ok bool) {
 	fs.StringVar(&d.CalledBy, "called-by", "", "")
 	fs.StringVar(&h.Server, "server", "", "")
 	fs.BoolVar(&h.NoServer, "no-server", false, "")
+	if slices.Contains(args, "--") {
+		// cobra reads "--" differently before and after the command
+		// name; rare enough to leave to it.
+		return nil, false
+	}
 	if err := fs.Parse(args); err != nil {
 		return nil, false // --help, an unknown flag, a missing value
 	}

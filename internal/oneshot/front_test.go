@@ -40,6 +40,8 @@ func TestParseFront(t *testing.T) {
 		{"version --pretty", false},
 		{"version now", false},
 		{"--version", false},
+		{"-- dispatch pre_tool_call", false},
+		{"dispatch -- pre_tool_call", false},
 	}
 	for _, c := range cases {
 		a := &App{}
