@@ -101,3 +101,44 @@ func TestHooksDieWithTheDispatcher(t *testing.T) {
 		t.Fatalf("hook %d outlived its SIGKILLed dispatcher: %v", pid, err)
 	}
 }
+
+// A second stop signal while the first one's cancellation is under way (a
+// terminal closing sends SIGHUP after the user's Ctrl-C) must not take the
+// dispatcher down before it has killed the escaped descendants: the signals
+// stay caught until the dispatch is over.
+func TestSecondSignalDoesNotLeaveEscapees(t *testing.T) {
+	e := newEnv(t)
+	// The descendant keeps the hook's stdout and stderr open: after the
+	// hook's group is killed, the dispatch drains those pipes for a while
+	// before it looks for escapees — the window the second signal hits.
+	e.write("hook.sh", "#!/bin/sh\nsetsid sh -c 'echo $$ > \"$WORK/escapee.pid\"; exec sleep 3600' &\n"+
+		"echo $$ > \"$WORK/hook.pid\"\nexec sleep 3600\n", 0o755)
+	e.write("home/config.yaml", "hooks:\n  pre_tool_call:\n    - command: ./hook.sh\n", 0o644)
+	e.run("", "approve", "./hook.sh")
+	c := e.cmd(`{"tool_name":"terminal"}`, "dispatch", "pre_tool_call")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	hook := readPid(t, e.path("hook.pid"))
+	escaped := readPid(t, e.path("escapee.pid"))
+	defer syscall.Kill(escaped, syscall.SIGKILL)
+	if err := c.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	// The first signal was acted on once the hook is gone; the second
+	// one comes while the dispatch is still winding down.
+	waitFor(t, "the hook to die", func() bool { return !alive(hook) })
+	_ = c.Process.Signal(syscall.SIGHUP)
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	select {
+	case err := <-done:
+		if ws, ok := c.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			t.Errorf("the dispatcher was killed by the second signal (%v): %v", ws.Signal(), err)
+		}
+	case <-time.After(30 * time.Second):
+		c.Process.Kill()
+		t.Fatal("dispatch did not end after its signals")
+	}
+	waitFor(t, "the escaped descendant to die", func() bool { return !alive(escaped) })
+}

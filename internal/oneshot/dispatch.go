@@ -91,20 +91,27 @@ func (a *App) dispatchOnce(cfg *dispatcher.Config, wd, event string, fields map[
 	// on the path of every dispatch that runs a hook. When no entry fires
 	// on the event, neither is set up — unless a hook starts after all,
 	// which then sets them up first.
+	// The signals stay caught until this function returns, not just
+	// until the first one: a second SIGTERM while the cancelled hooks are
+	// being killed must not take the process down before KillEscaped.
+	finished := make(chan struct{})
+	defer close(finished)
 	guard := func() {
 		sigs := make(chan os.Signal, 1)
 		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 		if !a.NoSubreap {
 			_ = dispatcher.BecomeSubreaper()
 		}
-		done := ctx.Done()
 		go func() {
-			select {
-			case <-sigs:
-				cancel()
-			case <-done:
+			defer signal.Stop(sigs)
+			for {
+				select {
+				case <-sigs:
+					cancel()
+				case <-finished:
+					return
+				}
 			}
-			signal.Stop(sigs)
 		}()
 	}
 	var ready chan struct{}
