@@ -41,6 +41,13 @@ type App struct {
 	// program (NeedsFull).
 	HTTP dispatcher.HTTPPost
 
+	// noHandOver: the complete program cannot be started, so this front
+	// dispatches everything itself, its http hooks failing as hooks that
+	// cannot start (a fail_closed one blocks).
+	noHandOver bool
+	// triedServer: hook already tried to forward to a live serve.
+	triedServer bool
+
 	// NoSubreap: this process must not adopt and kill its hooks' escaped
 	// descendants. Only tests that dispatch in-process set it: the test
 	// binary has other children (testscript's commands, their detached
@@ -89,15 +96,18 @@ func (a *App) LoadConfigFor(projectDir string) (*dispatcher.Config, error) {
 // when this program cannot post http hooks (the front) and ev has one, it
 // returns a *NeedsFull before printing anything, so that the complete
 // program answers the same command line and prints the warnings once.
-func (a *App) loadToRun(projectDir string, ev *protocol.Event, stdin []byte) (*dispatcher.Config, error) {
+//
+// calledBy is the agent the dispatch answers: its own hook files' entries
+// are skipped (it runs them itself), so they need no hand-over.
+func (a *App) loadToRun(projectDir string, ev *protocol.Event, stdin []byte, calledBy string) (*dispatcher.Config, error) {
 	cfg, err := a.load(projectDir)
 	if err != nil {
 		return nil, err
 	}
-	if a.HTTP == nil {
+	if a.HTTP == nil && !a.noHandOver {
 		for _, e := range cfg.Entries {
-			if e.Event == ev && e.Type == dispatcher.TypeHTTP {
-				return nil, &NeedsFull{Stdin: stdin, Why: "an http hook"}
+			if e.Event == ev && e.Type == dispatcher.TypeHTTP && (calledBy == "" || e.RunBy != calledBy) {
+				return nil, &NeedsFull{Stdin: stdin, Why: "an http hook", TriedServer: a.triedServer}
 			}
 		}
 	}
@@ -125,6 +135,9 @@ func (a *App) warnAll(cfg *dispatcher.Config) {
 type NeedsFull struct {
 	Stdin []byte
 	Why   string
+	// TriedServer: the front already tried to forward to a live serve,
+	// and the complete program must not try again (--no-server).
+	TriedServer bool
 }
 
 func (n *NeedsFull) Error() string { return "this dispatch needs the complete program (" + n.Why + ")" }

@@ -1,7 +1,6 @@
 package oneshot
 
 import (
-	"bufio"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -39,7 +38,7 @@ func TestReadResponse(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			status, body, err := readResponse(bufio.NewReader(strings.NewReader(c.in)), 1<<20)
+			status, body, err := readResponse(strings.NewReader(c.in), 1<<20)
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) {
 					t.Fatalf("err %v, want one naming %q", err, c.err)
@@ -53,14 +52,23 @@ func TestReadResponse(t *testing.T) {
 	}
 }
 
+// A header line past maxReplyHeader is an error, not an allocation as big
+// as the server cares to send.
+func TestReadResponseHeaderBound(t *testing.T) {
+	huge := "HTTP/1.1 200 OK\r\nX-Pad: " + strings.Repeat("x", 2*maxReplyHeader) + "\r\nContent-Length: 2\r\n\r\n{}"
+	if _, _, err := readResponse(strings.NewReader(huge), 1<<20); err == nil {
+		t.Fatal("a 2 MiB header was accepted")
+	}
+}
+
 // The body limit holds with and without a Content-Length.
 func TestReadResponseLimit(t *testing.T) {
 	in := "HTTP/1.1 200 OK\r\n\r\n" + strings.Repeat("x", 100)
-	if _, body, err := readResponse(bufio.NewReader(strings.NewReader(in)), 10); err != nil || len(body) != 10 {
+	if _, body, err := readResponse(strings.NewReader(in), 10); err != nil || len(body) != 10 {
 		t.Fatalf("EOF body past the limit: %d bytes, %v", len(body), err)
 	}
 	in = "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n" + strings.Repeat("x", 100)
-	if _, _, err := readResponse(bufio.NewReader(strings.NewReader(in)), 10); err == nil {
+	if _, _, err := readResponse(strings.NewReader(in), 10); err == nil {
 		t.Fatal("a Content-Length past the limit was accepted")
 	}
 }
@@ -70,7 +78,7 @@ func FuzzReadResponse(f *testing.F) {
 	f.Add("HTTP/1.1 409 Conflict\r\n\r\nno")
 	f.Add("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		status, body, err := readResponse(bufio.NewReader(strings.NewReader(in)), 1<<10)
+		status, body, err := readResponse(strings.NewReader(in), 1<<10)
 		if err != nil {
 			return
 		}

@@ -1,6 +1,7 @@
 package oneshot
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/spf13/pflag"
 )
@@ -31,11 +33,21 @@ func Front(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a := &App{In: stdin, Out: stdout, Err: stderr}
 	run, ok := a.parseFront(argv[1:])
 	if !ok {
-		return execFull(argv, nil, stderr)
+		code, _ := execFull(argv, nil, stderr)
+		return code
 	}
 	err := run()
 	if nf := (*NeedsFull)(nil); errors.As(err, &nf) {
-		return execFull(argv, nf, stderr)
+		code, handed := execFull(argv, nf, stderr)
+		if handed {
+			return code
+		}
+		// The complete program cannot be started: dispatch here rather
+		// than not at all. The http hooks fail as hooks that cannot
+		// start, so a fail_closed one still blocks.
+		a.Warn(nf.Why + " needs hermes-hooks-full, which cannot be started; it fails here (a fail_closed one blocks)")
+		a.In, a.noHandOver = bytes.NewReader(nf.Stdin), true
+		err = run()
 	}
 	return Report(err, stderr)
 }
@@ -47,6 +59,29 @@ var (
 	dispatchFlags = []string{"format", "pretty", "async-only", "called-by"}
 	hookFlags     = []string{"server", "no-server"}
 )
+
+// valueFlags are the flags above that take a value.
+var valueFlags = map[string]bool{"config": true, "claude-settings": true, "codex-hooks": true, "copilot-hooks": true,
+	"cursor-hooks": true, "format": true, "called-by": true, "server": true}
+
+// localFlagFirst reports whether one of dispatch's or hook's own flags
+// comes before the command name.
+func localFlagFirst(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if len(arg) < 2 || arg[0] != '-' {
+			return false // the command name
+		}
+		name, _, inline := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+		if slices.Contains(dispatchFlags, name) || slices.Contains(hookFlags, name) {
+			return true
+		}
+		if valueFlags[name] && !inline {
+			i++ // its value
+		}
+	}
+	return false
+}
 
 // FrontFlags lists the flags the front reads for command (dispatch, hook
 // or version), global ones included.
@@ -78,9 +113,11 @@ func (a *App) parseFront(args []string) (run func() error, ok bool) {
 	fs.StringVar(&d.CalledBy, "called-by", "", "")
 	fs.StringVar(&h.Server, "server", "", "")
 	fs.BoolVar(&h.NoServer, "no-server", false, "")
-	if slices.Contains(args, "--") {
-		// cobra reads "--" differently before and after the command
-		// name; rare enough to leave to it.
+	if slices.Contains(args, "--") || localFlagFirst(args) {
+		// cobra reads these differently from a plain flag parser: "--"
+		// before the command name ends everything, and a command's own
+		// flag before its name is not known yet (a bool one takes the
+		// command name as its value). Rare enough to leave to it.
 		return nil, false
 	}
 	if err := fs.Parse(args); err != nil {
@@ -163,21 +200,41 @@ func FullPath() (string, error) {
 	return "", errors.New(FullName + " is neither beside this program nor on PATH")
 }
 
-// execFull runs the complete program with this command line; it returns
-// only when that fails (on Unix the process is replaced). With nf, the
-// front has read stdin already, and the complete program reads nf.Stdin.
-func execFull(argv []string, nf *NeedsFull, stderr io.Writer) int {
+// execFull runs the complete program with this command line; on Unix it
+// returns only when that fails (the process is replaced), elsewhere with
+// the program's exit code. With nf, the front has read stdin already, and
+// the complete program reads nf.Stdin. handed is false when the program
+// could not be started: then, without nf, the error has been reported
+// (code 1); with nf, nothing is printed and the caller decides.
+func execFull(argv []string, nf *NeedsFull, stderr io.Writer) (code int, handed bool) {
+	fail := func(e *ExitError) (int, bool) {
+		if nf != nil {
+			return 1, false
+		}
+		return Report(e, stderr), false
+	}
+	if os.Getenv(FrontEnv) != "" {
+		// A front started us with this variable set: hermes-hooks-full
+		// is a copy of (or link to) the front, and would start us again.
+		return fail(&ExitError{Code: 1, Msg: "this command needs the complete program, but " + FullName + " is this front again (a link or a copy)",
+			Hint: "install both binaries: CGO_ENABLED=0 go install github.com/hermes-hooks/hermes-hooks/cmd/...@latest (or make build)"})
+	}
 	path, err := FullPath()
 	if err != nil {
-		return Report(&ExitError{Code: 1,
+		return fail(&ExitError{Code: 1,
 			Msg:  "this command needs the complete program: " + err.Error(),
-			Hint: "install both binaries: CGO_ENABLED=0 go install github.com/hermes-hooks/hermes-hooks/cmd/...@latest (or make build)"}, stderr)
+			Hint: "install both binaries: CGO_ENABLED=0 go install github.com/hermes-hooks/hermes-hooks/cmd/...@latest (or make build)"})
 	}
 	var stdin []byte
+	args := argv[1:]
 	if nf != nil {
 		stdin = nf.Stdin
 		if stdin == nil {
 			stdin = []byte{}
+		}
+		if nf.TriedServer {
+			// The server was tried (and a warning printed) once already.
+			args = append(append([]string(nil), args...), "--no-server")
 		}
 	}
 	// The complete program is started by its own name (a program's
@@ -188,11 +245,13 @@ func execFull(argv []string, nf *NeedsFull, stderr io.Writer) int {
 		_ = os.Setenv(FrontEnv, self)
 	}
 	_ = os.Setenv(FrontVersionEnv, Version())
-	code, err := replaceWith(path, append([]string{path}, argv[1:]...), stdin)
+	code, err = replaceWith(path, append([]string{path}, args...), stdin)
 	if err != nil {
-		return Report(&ExitError{Code: 1, Msg: "start " + path + ": " + err.Error()}, stderr)
+		_ = os.Unsetenv(FrontEnv)
+		_ = os.Unsetenv(FrontVersionEnv)
+		return fail(&ExitError{Code: 1, Msg: "start " + path + ": " + err.Error()})
 	}
-	return code
+	return code, true
 }
 
 // stringList is pflag's StringArray as the complete program's flags read

@@ -41,6 +41,13 @@ func TestParseFront(t *testing.T) {
 		{"version now", false},
 		{"--version", false},
 		{"-- dispatch pre_tool_call", false},
+		{"--pretty dispatch pre_tool_call", false},
+		{"--async-only dispatch pre_tool_call", false},
+		{"--format hermes dispatch pre_tool_call", false},
+		{"--no-server hook claude", false},
+		{"--server=unix:///s hook claude", false},
+		{"--config dispatch dispatch pre_tool_call", true},
+		{"--accept-hooks dispatch pre_tool_call --pretty", true},
 		{"dispatch -- pre_tool_call", false},
 	}
 	for _, c := range cases {
@@ -66,5 +73,20 @@ func TestParseFrontRepeatableFlags(t *testing.T) {
 	}
 	if len(a.CodexHooks) != 2 || a.CodexHooks[0] != "a,b.json" || a.CodexHooks[1] != "c.json" {
 		t.Fatalf("codex hooks %q", a.CodexHooks)
+	}
+}
+
+// A hermes-hooks-full that is the front again (a link or a copy) would
+// exec in a loop: a front started by a front refuses instead.
+func TestExecFullRefusesItself(t *testing.T) {
+	t.Setenv(FrontEnv, "/usr/local/bin/hermes-hooks")
+	var stderr strings.Builder
+	code, handed := execFull([]string{"hermes-hooks", "list"}, nil, &stderr)
+	if handed || code != 1 || !strings.Contains(stderr.String(), "is this front again") {
+		t.Fatalf("code %d, handed %v, stderr %q", code, handed, stderr.String())
+	}
+	stderr.Reset()
+	if code, handed := execFull([]string{"hermes-hooks", "dispatch", "e"}, &NeedsFull{}, &stderr); handed || code != 1 || stderr.Len() != 0 {
+		t.Fatalf("a dispatch hand-over that cannot be made is the caller's to report: code %d, handed %v, %q", code, handed, stderr.String())
 	}
 }

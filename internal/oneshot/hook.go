@@ -87,8 +87,9 @@ func (a *App) hookDispatch(agent *agents.Agent, call *agents.Call, o HookOptions
 	if c, ok := call.Fields["cwd"].(string); ok && c != "" {
 		project = c
 	}
-	if !o.NoServer {
+	if !o.NoServer && !a.triedServer {
 		if target, explicit := a.hookServer(o.Server); target != "" {
+			a.triedServer = true
 			config, _ := a.Config()
 			q := url.Values{"called_by": {agent.Name}, "project": {project}, "config": {config}}
 			out, err := forward(target, q, call)
@@ -100,7 +101,7 @@ func (a *App) hookDispatch(agent *agents.Agent, call *agents.Call, o HookOptions
 			}
 		}
 	}
-	cfg, err := a.loadToRun(project, call.Event, stdin)
+	cfg, err := a.loadToRun(project, call.Event, stdin, agent.Name)
 	if err != nil {
 		return protocol.Outcome{}, err
 	}
@@ -166,7 +167,7 @@ func forward(target string, q url.Values, call *agents.Call) (protocol.Outcome, 
 	if err := w.Flush(); err != nil {
 		return o, err
 	}
-	status, data, err := readResponse(bufio.NewReader(conn), 64<<20)
+	status, data, err := readResponse(conn, 64<<20)
 	if err != nil {
 		return o, err
 	}
@@ -179,10 +180,15 @@ func forward(target string, q url.Values, call *agents.Call) (protocol.Outcome, 
 	return o, nil
 }
 
+// maxReplyHeader bounds the status line and headers of a server's reply.
+const maxReplyHeader = 1 << 20
+
 // readResponse reads an HTTP/1.x response to a request sent with
 // Connection: close: the status, and the body by its Content-Length or, without
-// one, up to EOF; at most limit bytes.
-func readResponse(r *bufio.Reader, limit int64) (status int, body []byte, err error) {
+// one, up to EOF; at most maxReplyHeader bytes of header and limit of body.
+func readResponse(conn io.Reader, limit int64) (status int, body []byte, err error) {
+	lr := &io.LimitedReader{R: conn, N: maxReplyHeader}
+	r := bufio.NewReader(lr)
 	tp := textproto.NewReader(r)
 	line, err := tp.ReadLine()
 	if err != nil {
@@ -198,6 +204,7 @@ func readResponse(r *bufio.Reader, limit int64) (status int, body []byte, err er
 	if err != nil {
 		return 0, nil, fmt.Errorf("reply header: %w", err)
 	}
+	lr.N += limit // the body; r may hold its first bytes already
 	if te := header.Get("Transfer-Encoding"); te != "" {
 		return 0, nil, fmt.Errorf("unexpected Transfer-Encoding %q in the reply", te)
 	}
