@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/hermes-hooks/hermes-hooks/dispatcher"
-	"github.com/hermes-hooks/hermes-hooks/dispatcher/httphook"
 	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/internal/oneshot"
 	"github.com/hermes-hooks/hermes-hooks/report"
@@ -68,12 +66,9 @@ func runDoctor(a *app, o doctorOptions) error {
 	if err != nil {
 		return err
 	}
-	wd := oneshot.Cwd()
 	// The gate is irrelevant here: Doctor only smoke-runs hooks that are
 	// approved and unchanged, through RunEntry.
-	// Profile: test and doctor fire events as Hermes does, from a Hermes
-	// process with an active profile, so hooks see the payload Hermes sends.
-	d, err := dispatcher.New(cfg, dispatcher.Options{HTTP: httphook.Post, Gate: dispatcher.AllowAll, Cwd: wd, Warn: a.Warn, Profile: "default", OneShotWorkers: true})
+	d, err := a.trialDispatcher(cfg, oneshot.Cwd())
 	if err != nil {
 		return err
 	}

@@ -87,9 +87,7 @@ func runTest(a *app, event string, o testOptions) error {
 		a.Warn(err.Error())
 	}
 	wd := oneshot.Cwd()
-	// Profile: test and doctor fire events as Hermes does, from a Hermes
-	// process with an active profile, so hooks see the payload Hermes sends.
-	d, err := dispatcher.New(cfg, dispatcher.Options{HTTP: httphook.Post, Gate: dispatcher.AllowAll, Cwd: wd, Warn: a.Warn, Profile: "default", OneShotWorkers: true})
+	d, err := a.trialDispatcher(cfg, wd)
 	if err != nil {
 		return err
 	}
@@ -222,4 +220,13 @@ func testJSON(ev *protocol.Event, fields map[string]any, runs []testRun) any {
 		"runs":    out,
 		"outcome": outcome,
 	}
+}
+
+// trialDispatcher is the dispatcher test and doctor run hooks with,
+// through RunEntry: every entry allowed (they decide themselves what may
+// run), worker entries run one-shot, and the Hermes profile set — they fire
+// events as Hermes does, from a Hermes process with an active profile, so
+// hooks see the payload Hermes sends.
+func (a *app) trialDispatcher(cfg *dispatcher.Config, wd string) (*dispatcher.Dispatcher, error) {
+	return dispatcher.New(cfg, dispatcher.Options{HTTP: httphook.Post, Gate: dispatcher.AllowAll, Cwd: wd, Warn: a.Warn, Profile: "default", OneShotWorkers: true})
 }
