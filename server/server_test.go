@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 )
 
@@ -128,14 +129,7 @@ func (f *fixture) writeConfig(yaml string) {
 // writer do.
 func writeAtomic(t *testing.T, path, content string, mode os.FileMode) {
 	t.Helper()
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(content), mode); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(tmp, mode); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := fsutil.WriteAtomic(path, []byte(content), mode, ".test-*.tmp", nil); err != nil {
 		t.Fatal(err)
 	}
 }

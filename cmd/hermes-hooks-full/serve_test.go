@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 )
 
@@ -64,14 +65,7 @@ func newServeEnv(t *testing.T, config string) *serveEnv {
 // replaceFile writes through a temporary file and a rename, as editors do.
 func replaceFile(t *testing.T, path, content string, mode os.FileMode) {
 	t.Helper()
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(content), mode); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(tmp, mode); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := fsutil.WriteAtomic(path, []byte(content), mode, ".test-*.tmp", nil); err != nil {
 		t.Fatal(err)
 	}
 }
