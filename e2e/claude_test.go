@@ -203,6 +203,15 @@ func (h *harness) testUnapproved(t *testing.T) {
 	checkUnapprovedNeverRan(t, h.project)
 }
 
+// logHookPayloads logs the payloads the project's logging hooks got.
+func logHookPayloads(t *testing.T, project string) {
+	for _, name := range []string{"guard.log", "context.log"} {
+		if data, err := os.ReadFile(filepath.Join(project, ".hermes", name)); err == nil {
+			t.Logf(".hermes/%s (payloads the hook got):\n%s", name, clip(string(data), 8000))
+		}
+	}
+}
+
 // checkUnapprovedNeverRan: the approved context hook ran in the project's
 // sessions (else the check proves nothing) and the unapproved one did not.
 func checkUnapprovedNeverRan(t *testing.T, project string) {
@@ -376,11 +385,7 @@ func (h *harness) dump(t *testing.T, r *claudeRun, fake *fakeAPI, debugLog strin
 	for i, req := range fake.Requests() {
 		t.Logf("request %d: %s %s main=%v answer=%q\n  messages: %s", i+1, req.Method, req.Path, req.Main, req.Answer, clip(string(messagesOf(req.Body)), 4000))
 	}
-	for _, name := range []string{"guard.log", "context.log"} {
-		if data, err := os.ReadFile(filepath.Join(h.project, ".hermes", name)); err == nil {
-			t.Logf(".hermes/%s (payloads the hook got):\n%s", name, clip(string(data), 8000))
-		}
-	}
+	logHookPayloads(t, h.project)
 	if f, err := os.Open(debugLog); err == nil {
 		defer f.Close()
 		var lines []string

@@ -499,11 +499,7 @@ func (h *codexHarness) dump(t *testing.T, r *codexRun, fake *fakeResponses) {
 	for i, req := range fake.Requests() {
 		t.Logf("request %d: %s %s main=%v answer=%q\n  input: %s", i+1, req.Method, req.Path, req.Main, req.Answer, clip(string(lastInputItems(req.Body, 4)), 4000))
 	}
-	for _, name := range []string{"guard.log", "context.log"} {
-		if data, err := os.ReadFile(filepath.Join(h.project, ".hermes", name)); err == nil {
-			t.Logf(".hermes/%s (payloads the hook got):\n%s", name, clip(string(data), 8000))
-		}
-	}
+	logHookPayloads(t, h.project)
 }
 
 // responsesSummary says in one line what a Responses API request was and

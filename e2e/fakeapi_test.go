@@ -55,11 +55,11 @@ func (r *apiRequest) summary() string {
 	return fmt.Sprintf("%s (model %s, stream=%v, %d tools): %s", kind, req.Model, req.Stream, len(req.Tools), r.Answer)
 }
 
-// fakeAPI is a scripted Anthropic Messages API. The same server is Claude
-// Code's HTTP(S) proxy: a connection to anywhere else is refused and
+// fakeServer is what both scripted model APIs share. The same server is
+// the agent's HTTP(S) proxy: a connection to anywhere else is refused and
 // recorded in egress, so a run can never reach the network unnoticed.
-type fakeAPI struct {
-	t      *testing.T
+// Every other request is recorded and handed to the API's answer.
+type fakeServer struct {
 	script script
 	srv    *httptest.Server
 
@@ -68,32 +68,32 @@ type fakeAPI struct {
 	egress   []string
 }
 
-func newFakeAPI(t *testing.T, s script) *fakeAPI {
+// start serves answer until the test ends.
+func (f *fakeServer) start(t *testing.T, s script, answer func(w http.ResponseWriter, r *http.Request, body []byte, rec *apiRequest)) {
 	t.Helper()
-	f := &fakeAPI{t: t, script: s}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	f.script = s
+	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { f.serve(w, r, answer) }))
 	t.Cleanup(f.srv.Close)
-	return f
 }
 
-// URL is the base URL Claude Code gets as ANTHROPIC_BASE_URL.
-func (f *fakeAPI) URL() string { return f.srv.URL }
+// URL is the server's base URL.
+func (f *fakeServer) URL() string { return f.srv.URL }
 
 // Requests returns a copy of every request received so far.
-func (f *fakeAPI) Requests() []apiRequest {
+func (f *fakeServer) Requests() []apiRequest {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]apiRequest(nil), f.requests...)
 }
 
 // Egress returns the proxied connections that were refused.
-func (f *fakeAPI) Egress() []string {
+func (f *fakeServer) Egress() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]string(nil), f.egress...)
 }
 
-func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
+func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request, answer func(http.ResponseWriter, *http.Request, []byte, *apiRequest)) {
 	self, _ := url.Parse(f.srv.URL)
 	// Proxy traffic: CONNECT for https, an absolute URI for http. Our own
 	// address in absolute form means the client proxied its API calls.
@@ -111,7 +111,21 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		f.requests = append(f.requests, rec)
 		f.mu.Unlock()
 	}()
+	answer(w, r, body, &rec)
+}
 
+// fakeAPI is a scripted Anthropic Messages API; its URL is Claude Code's
+// ANTHROPIC_BASE_URL.
+type fakeAPI struct{ fakeServer }
+
+func newFakeAPI(t *testing.T, s script) *fakeAPI {
+	t.Helper()
+	f := &fakeAPI{}
+	f.start(t, s, f.answer)
+	return f
+}
+
+func (f *fakeAPI) answer(w http.ResponseWriter, r *http.Request, body []byte, rec *apiRequest) {
 	switch {
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages":
 		var req messagesRequest

@@ -6,12 +6,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -25,60 +21,18 @@ const (
 
 // fakeResponses is a scripted OpenAI Responses API, as Codex's
 // `wire_api = "responses"` model providers speak it: POST /v1/responses
-// with "stream": true, answered by server-sent events. Like fakeAPI, the
-// same server is the HTTP(S) proxy, refusing and recording every other
-// connection.
-type fakeResponses struct {
-	script script // Prompt: only the main conversation carries it; Command: the shell call
-	srv    *httptest.Server
-
-	mu       sync.Mutex
-	requests []apiRequest
-	egress   []string
-}
+// with "stream": true, answered by server-sent events; its URL()+"/v1" is
+// the provider's base_url. The proxy and the record are fakeServer's.
+type fakeResponses struct{ fakeServer }
 
 func newFakeResponses(t *testing.T, s script) *fakeResponses {
 	t.Helper()
-	f := &fakeResponses{script: s}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.srv.Close)
+	f := &fakeResponses{}
+	f.start(t, s, f.answer)
 	return f
 }
 
-// URL is the server's base URL; Codex's provider base_url is URL()+"/v1".
-func (f *fakeResponses) URL() string { return f.srv.URL }
-
-// Requests returns a copy of every request received so far.
-func (f *fakeResponses) Requests() []apiRequest {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]apiRequest(nil), f.requests...)
-}
-
-// Egress returns the proxied connections that were refused.
-func (f *fakeResponses) Egress() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]string(nil), f.egress...)
-}
-
-func (f *fakeResponses) serve(w http.ResponseWriter, r *http.Request) {
-	self, _ := url.Parse(f.srv.URL)
-	if r.Method == http.MethodConnect || (r.URL.IsAbs() && r.URL.Host != self.Host) {
-		f.mu.Lock()
-		f.egress = append(f.egress, r.Method+" "+r.Host+r.URL.Path)
-		f.mu.Unlock()
-		http.Error(w, "e2e: network access refused", http.StatusForbidden)
-		return
-	}
-	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
-	rec := apiRequest{Method: r.Method, Path: r.URL.Path, Body: body}
-	defer func() {
-		f.mu.Lock()
-		f.requests = append(f.requests, rec)
-		f.mu.Unlock()
-	}()
-
+func (f *fakeResponses) answer(w http.ResponseWriter, r *http.Request, body []byte, rec *apiRequest) {
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/responses" {
 		// Whatever else Codex probes (a model list, …): not found, which
 		// it treats as "nothing there".
