@@ -114,14 +114,7 @@ func (a *App) dispatchOnce(cfg *dispatcher.Config, wd, event string, fields map[
 			}
 		}()
 	}
-	var ready chan struct{}
-	if mayRun(cfg, event) {
-		ready = make(chan struct{})
-		go func() {
-			guard()
-			close(ready)
-		}()
-	}
+	var ready chan struct{} // nil: not being set up
 	d, err := dispatcher.New(cfg, dispatcher.Options{
 		HTTP: a.HTTP,
 		Gate: dispatcher.ConsentGate(a.Policy(cfg, store)),
@@ -147,6 +140,13 @@ func (a *App) dispatchOnce(cfg *dispatcher.Config, wd, event string, fields map[
 	if err != nil {
 		return protocol.Outcome{}, &ExitError{Code: 1, Msg: err.Error()}
 	}
+	if ev, ok := protocol.Lookup(event); ok && len(d.EntriesFor(ev)) > 0 {
+		ready = make(chan struct{})
+		go func() {
+			guard()
+			close(ready)
+		}()
+	}
 	outcome, err := d.Dispatch(ctx, event, fields)
 	if !a.NoSubreap && startedAny(outcome) {
 		// Only a hook that started can have left descendants; the scan
@@ -160,20 +160,6 @@ func (a *App) dispatchOnce(cfg *dispatcher.Config, wd, event string, fields map[
 		a.runAsyncChild(event, fields, calledBy)
 	}
 	return outcome, nil
-}
-
-// mayRun reports whether any entry of cfg fires on event.
-func mayRun(cfg *dispatcher.Config, event string) bool {
-	ev, ok := protocol.Lookup(event)
-	if !ok {
-		return true
-	}
-	for _, e := range cfg.Entries {
-		if e.Event == ev {
-			return true
-		}
-	}
-	return false
 }
 
 // startedAny reports whether any hook process was started.
