@@ -83,6 +83,29 @@ func (e *env) hookHome(name, config string) (string, []string, error) {
 	return home, envv, nil
 }
 
+// started is a contender that starts bin with args, envv and stdin in the
+// work folder, and fails unless it exits 0, prints nothing on stderr, and
+// its stdout passes ok.
+func (e *env) started(name, bin string, args, envv []string, stdin string, ok func(out []byte) bool) *contender {
+	return &contender{name: name, run: func() (float64, float64, error) {
+		ms, cpu, out, errb, err := startTimed(bin, args, envv, e.work, stdin)
+		if err != nil || !ok(out) || len(errb) > 0 {
+			return 0, 0, fmt.Errorf("%v: stdout %q, stderr %q", err, out, errb)
+		}
+		return ms, cpu, nil
+	}}
+}
+
+// holds, starts, is and empty are started's stdout checks.
+func holds(s string) func([]byte) bool {
+	return func(out []byte) bool { return bytes.Contains(out, []byte(s)) }
+}
+func starts(s string) func([]byte) bool {
+	return func(out []byte) bool { return bytes.HasPrefix(out, []byte(s)) }
+}
+func is(s string) func([]byte) bool { return func(out []byte) bool { return string(out) == s } }
+func empty(out []byte) bool         { return len(out) == 0 }
+
 // startTimed runs one process to its end and returns its wall time (ms),
 // its CPU time (user + system, ms) and what it printed.
 func startTimed(bin string, args []string, envv []string, dir, stdin string) (float64, float64, []byte, []byte, error) {
@@ -173,22 +196,10 @@ func (e *env) hookNoMatch() error {
 	if err != nil {
 		return err
 	}
-	dispatch := &contender{name: "hermes-hooks dispatch pre_tool_call", run: func() (float64, float64, error) {
-		ms, cpu, out, errb, err := startTimed(e.bin, []string{"dispatch", "pre_tool_call"}, envv, e.work, string(fields))
-		if err != nil || !bytes.Contains(out, []byte(`"hooks":[]`)) || len(errb) > 0 {
-			return 0, 0, fmt.Errorf("%v: stdout %q, stderr %q", err, out, errb)
-		}
-		return ms, cpu, nil
-	}}
-	hook := &contender{name: "hermes-hooks hook claude --no-server", run: func() (float64, float64, error) {
-		ms, cpu, out, errb, err := startTimed(e.bin, []string{"hook", "claude", "--no-server"}, envv, e.work, claudePreToolUse)
-		// No match: exit 0, nothing on stdout; a warning on stderr
-		// would mean the payload was not read, which costs less.
-		if err != nil || len(out) > 0 || len(errb) > 0 {
-			return 0, 0, fmt.Errorf("%v: stdout %q, stderr %q", err, out, errb)
-		}
-		return ms, cpu, nil
-	}}
+	dispatch := e.started("hermes-hooks dispatch pre_tool_call", e.bin, []string{"dispatch", "pre_tool_call"}, envv, string(fields), holds(`"hooks":[]`))
+	// No match: exit 0, nothing on stdout; a warning on stderr would mean
+	// the payload was not read, which costs less.
+	hook := e.started("hermes-hooks hook claude --no-server", e.bin, []string{"hook", "claude", "--no-server"}, envv, claudePreToolUse, empty)
 	cs := []*contender{dispatch, hook}
 	perRound, err := interleave(cs, 3, *hookN)
 	if err != nil {
@@ -266,13 +277,7 @@ func (e *env) hookForward() error {
 		dispatched++
 		return took, math.NaN(), nil
 	}}
-	version := &contender{name: "process start (hermes-hooks version)", run: func() (float64, float64, error) {
-		ms, cpu, out, errb, err := startTimed(e.bin, []string{"version"}, envv, e.work, "")
-		if err != nil || !bytes.HasPrefix(out, []byte("hermes-hooks ")) || len(errb) > 0 {
-			return 0, 0, fmt.Errorf("%v: stdout %q, stderr %q", err, out, errb)
-		}
-		return ms, cpu, nil
-	}}
+	version := e.started("process start (hermes-hooks version)", e.bin, []string{"version"}, envv, "", starts("hermes-hooks "))
 	cs := []*contender{hook, roundTrip, version}
 	perRound, err := interleave(cs, 3, *hookN)
 	if err != nil {

@@ -327,44 +327,14 @@ func (e *env) oneShotCosts() error {
 		return err
 	}
 	payload := `{"tool_name":"terminal","args":{"command":"ls -la"},"session_id":"s1"}`
-	withHook := &contender{name: "dispatch pre_tool_call, the 2 MiB hook runs", run: func() (float64, float64, error) {
-		ms, cpu, out, errb, err := startTimed(e.bin, []string{"dispatch", "pre_tool_call"}, envv, e.work, payload)
-		if err != nil || !bytes.Contains(out, []byte(`"ran":true,"exit_code":0`)) || len(errb) > 0 {
-			return 0, 0, fmt.Errorf("%v: stdout %q, stderr %q", err, out, errb)
-		}
-		return ms, cpu, nil
-	}}
-	direct := &contender{name: "the 2 MiB hook run directly", run: func() (float64, float64, error) {
-		ms, cpu, out, errb, err := startTimed(hook, nil, envv, e.work, payload)
-		if err != nil || string(out) != "{}\n" || len(errb) > 0 {
-			return 0, 0, fmt.Errorf("%v: stdout %q, stderr %q", err, out, errb)
-		}
-		return ms, cpu, nil
-	}}
-	noMatch := &contender{name: "dispatch post_llm_call (no matching hook)", run: func() (float64, float64, error) {
-		ms, cpu, out, errb, err := startTimed(e.bin, []string{"dispatch", "post_llm_call"}, envv, e.work, payload)
-		if err != nil || !bytes.Contains(out, []byte(`"hooks":[]`)) || len(errb) > 0 {
-			return 0, 0, fmt.Errorf("%v: stdout %q, stderr %q", err, out, errb)
-		}
-		return ms, cpu, nil
-	}}
+	withHook := e.started("dispatch pre_tool_call, the 2 MiB hook runs", e.bin, []string{"dispatch", "pre_tool_call"}, envv, payload, holds(`"ran":true,"exit_code":0`))
+	direct := e.started("the 2 MiB hook run directly", hook, nil, envv, payload, is("{}\n"))
+	noMatch := e.started("dispatch post_llm_call (no matching hook)", e.bin, []string{"dispatch", "post_llm_call"}, envv, payload, holds(`"hooks":[]`))
 	// The same no-match dispatch by the complete program, for reference:
 	// what every event cost before the front (issue 16) took dispatch over.
 	full := filepath.Join(filepath.Dir(e.bin), "hermes-hooks-full")
-	noMatchFull := &contender{name: "  same, hermes-hooks-full (reference)", run: func() (float64, float64, error) {
-		ms, cpu, out, errb, err := startTimed(full, []string{"dispatch", "post_llm_call"}, envv, e.work, payload)
-		if err != nil || !bytes.Contains(out, []byte(`"hooks":[]`)) || len(errb) > 0 {
-			return 0, 0, fmt.Errorf("%v: stdout %q, stderr %q", err, out, errb)
-		}
-		return ms, cpu, nil
-	}}
-	helloC := &contender{name: "Go hello world (CGO_ENABLED=0)", run: func() (float64, float64, error) {
-		ms, cpu, out, errb, err := startTimed(hello, nil, envv, e.work, "")
-		if err != nil || string(out) != "hello, world\n" || len(errb) > 0 {
-			return 0, 0, fmt.Errorf("%v: stdout %q, stderr %q", err, out, errb)
-		}
-		return ms, cpu, nil
-	}}
+	noMatchFull := e.started("  same, hermes-hooks-full (reference)", full, []string{"dispatch", "post_llm_call"}, envv, payload, holds(`"hooks":[]`))
+	helloC := e.started("Go hello world (CGO_ENABLED=0)", hello, nil, envv, "", is("hello, world\n"))
 	cs := []*contender{withHook, direct, noMatch, helloC, noMatchFull}
 	perRound, err := interleave(cs, 3, *workerStarts)
 	if err != nil {
