@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -192,14 +191,9 @@ func selfPath() (string, error) {
 	if frontSelf != "" {
 		return frontSelf, nil
 	}
-	self, err := exec.LookPath(os.Args[0])
-	if err == nil {
-		self, err = filepath.Abs(self)
-	}
+	self, err := oneshot.StartedAs(os.Args[0])
 	if err != nil {
-		if self, err = os.Executable(); err != nil {
-			return "", err
-		}
+		return "", err
 	}
 	if filepath.Base(self) == oneshot.FullName {
 		front := filepath.Join(filepath.Dir(self), "hermes-hooks")

@@ -162,6 +162,9 @@ func (a *App) parseFront(args []string) (run func() error, ok bool) {
 	return nil, false
 }
 
+// installBoth is the hint when the complete program is missing.
+const installBoth = "install both binaries: CGO_ENABLED=0 go install github.com/hermes-hooks/hermes-hooks/cmd/...@latest (or make build)"
+
 // FrontEnv names the variable through which the front tells the complete
 // program its own path; the complete program reads it once and removes it
 // from its environment, so no hook inherits it.
@@ -172,11 +175,11 @@ const FrontEnv = "HERMES_HOOKS_FRONT"
 // builds (one upgraded, not the other).
 const FrontVersionEnv = "HERMES_HOOKS_FRONT_VERSION"
 
-// frontPath is the absolute path this front was started by: argv0 looked
+// StartedAs is the absolute path a program was started by: argv0 looked
 // up on PATH, so that a link a package manager keeps stable across upgrades
 // stays the path written; the running executable when argv0 cannot be
 // found.
-func frontPath(argv0 string) (string, error) {
+func StartedAs(argv0 string) (string, error) {
 	if p, err := exec.LookPath(argv0); err == nil {
 		if abs, err := filepath.Abs(p); err == nil {
 			return abs, nil
@@ -217,13 +220,13 @@ func execFull(argv []string, nf *NeedsFull, stderr io.Writer) (code int, handed 
 		// A front started us with this variable set: hermes-hooks-full
 		// is a copy of (or link to) the front, and would start us again.
 		return fail(&ExitError{Code: 1, Msg: "this command needs the complete program, but " + FullName + " is this front again (a link or a copy)",
-			Hint: "install both binaries: CGO_ENABLED=0 go install github.com/hermes-hooks/hermes-hooks/cmd/...@latest (or make build)"})
+			Hint: installBoth})
 	}
 	path, err := FullPath()
 	if err != nil {
 		return fail(&ExitError{Code: 1,
 			Msg:  "this command needs the complete program: " + err.Error(),
-			Hint: "install both binaries: CGO_ENABLED=0 go install github.com/hermes-hooks/hermes-hooks/cmd/...@latest (or make build)"})
+			Hint: installBoth})
 	}
 	var stdin []byte
 	args := argv[1:]
@@ -241,7 +244,7 @@ func execFull(argv []string, nf *NeedsFull, stderr io.Writer) (code int, handed 
 	// argv[0] is its name: testscript, busybox-style tools and ps read
 	// it), and told the path agents must run, this front's, by the
 	// environment: install writes that path into agents' hook files.
-	if self, err := frontPath(argv[0]); err == nil {
+	if self, err := StartedAs(argv[0]); err == nil {
 		_ = os.Setenv(FrontEnv, self)
 	}
 	_ = os.Setenv(FrontVersionEnv, Version())
