@@ -193,20 +193,17 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 		if spawnErr == "" && e.Dialect == protocol.Claude && ev.EnvFile {
 			envFile, spec.Env = claudeEnvFile(spec.Env)
 		}
+		if spawnErr == "" && d.opts.BeforeStart != nil {
+			d.startOnce.Do(d.opts.BeforeStart)
+		}
 		switch {
 		case spawnErr != "":
 			res.SpawnError = spawnErr
 		case e.Worker && !d.opts.OneShotWorkers:
 			spec.Stdin = payload
-			if d.opts.BeforeStart != nil {
-				d.startOnce.Do(d.opts.BeforeStart)
-			}
 			res = d.runWorker(ctx, h, spec)
 		default:
 			spec.Stdin = payload
-			if d.opts.BeforeStart != nil {
-				d.startOnce.Do(d.opts.BeforeStart)
-			}
 			res = run(ctx, spec)
 		}
 		if envFile != "" {

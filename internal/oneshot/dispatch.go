@@ -215,21 +215,12 @@ func (a *App) runAsyncChild(event string, fields map[string]any, calledBy string
 	// after the start, and a pipe fed by exec's copying goroutine would
 	// close with nothing written (the child then saw no session and its
 	// reply was lost, under load).
-	in, err := os.CreateTemp("", "hermes-hooks-async-*.json")
+	in, removed, err := unlinkedFile("hermes-hooks-async-*.json", protocol.EncodeJSON(fields, protocol.Compact))
 	if err != nil {
 		a.Warn("async hooks not run: " + err.Error())
 		return
 	}
 	defer in.Close()
-	removed := os.Remove(in.Name()) == nil // the open descriptor keeps it readable
-	if _, err := in.Write(protocol.EncodeJSON(fields, protocol.Compact)); err != nil {
-		a.Warn("async hooks not run: " + err.Error())
-		return
-	}
-	if _, err := in.Seek(0, io.SeekStart); err != nil {
-		a.Warn("async hooks not run: " + err.Error())
-		return
-	}
 	cmd := exec.Command(self, args...)
 	cmd.Stdin = in
 	cmd.SysProcAttr = detached()
@@ -285,4 +276,28 @@ func writeOutcome(w io.Writer, outcome *protocol.Outcome, o DispatchOptions) err
 	buf = append(buf, '\n')
 	_, err := w.Write(buf)
 	return err
+}
+
+// unlinkedFile returns a temporary file holding data, positioned at its
+// start, to be a child's standard input: unlike a pipe, it needs no writer
+// that outlives this process. removed says it is already gone from the
+// directory (the open descriptor keeps it readable); where an open file
+// cannot be removed, the caller removes it once the child has it.
+func unlinkedFile(pattern string, data []byte) (f *os.File, removed bool, err error) {
+	f, err = os.CreateTemp("", pattern)
+	if err != nil {
+		return nil, false, err
+	}
+	removed = os.Remove(f.Name()) == nil
+	if _, err = f.Write(data); err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		f.Close()
+		if !removed {
+			os.Remove(f.Name())
+		}
+		return nil, false, err
+	}
+	return f, removed, nil
 }

@@ -3,7 +3,6 @@
 package oneshot
 
 import (
-	"io"
 	"os"
 	"syscall"
 
@@ -19,15 +18,8 @@ const exeSuffix = ""
 // temporary file (a pipe would need a writer that outlives us).
 func replaceWith(path string, argv []string, stdin []byte) (int, error) {
 	if stdin != nil {
-		f, err := os.CreateTemp("", "hermes-hooks-stdin-*")
+		f, _, err := unlinkedFile("hermes-hooks-stdin-*", stdin)
 		if err != nil {
-			return 0, err
-		}
-		_ = os.Remove(f.Name()) // the descriptor keeps it readable
-		if _, err := f.Write(stdin); err != nil {
-			return 0, err
-		}
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return 0, err
 		}
 		if err := unix.Dup2(int(f.Fd()), 0); err != nil {
