@@ -1,8 +1,10 @@
 package consent
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -67,4 +69,52 @@ func TestHashCacheSharedAcrossProcesses(t *testing.T) {
 	if sum, n := pin(); n != 1 || sum != edited {
 		t.Fatalf("with a broken shared file: computed %d, %q", n, sum)
 	}
+}
+
+// TestReadHashFileRoundTripAndBrokenEntries: readHashFile reads back what
+// saveShared writes, drops only the broken entries, and refuses another
+// version.
+func TestReadHashFileRoundTripAndBrokenEntries(t *testing.T) {
+	dir := t.TempDir()
+	good := hashEntry{Dev: 1<<63 + 5, Ino: 42, Size: 2 << 20, MtimeNS: 1764000000123456789, CtimeNS: -1, Mode: 0o755, SHA256: strings.Repeat("ab", 32)}
+	data, err := json.MarshalIndent(hashFile{Version: 1, Files: map[string]hashEntry{"/bin/x": good}}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "h.json")
+	write := func(s string) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(string(data))
+	if got := readHashFile(p); len(got) != 1 || got["/bin/x"] != good {
+		t.Fatalf("round trip: got %+v, want %+v", got, good)
+	}
+	for name, bad := range map[string]string{
+		"a string size":   `{"dev":1,"ino":2,"size":"3","mtime_ns":4,"ctime_ns":5,"mode":6,"sha256":"ab"}`,
+		"a missing field": `{"dev":1,"ino":2,"size":3,"mtime_ns":4,"mode":6,"sha256":"ab"}`,
+		"a negative ino":  `{"dev":1,"ino":-2,"size":3,"mtime_ns":4,"ctime_ns":5,"mode":6,"sha256":"ab"}`,
+		"no digest":       `{"dev":1,"ino":2,"size":3,"mtime_ns":4,"ctime_ns":5,"mode":6}`,
+		"not an object":   `[]`,
+	} {
+		write(`{"version": 1, "files": {"/bin/x": ` + string(mustJSON(t, good)) + `, "/bin/bad": ` + bad + `}}`)
+		if got := readHashFile(p); len(got) != 1 || got["/bin/x"] != good {
+			t.Errorf("%s: got %+v, want only the good entry", name, got)
+		}
+	}
+	write(`{"version": 2, "files": {"/bin/x": ` + string(mustJSON(t, good)) + `}}`)
+	if got := readHashFile(p); got != nil {
+		t.Errorf("version 2 read as %+v", got)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
