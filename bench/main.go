@@ -30,6 +30,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	_ "github.com/hermes-hooks/hermes-hooks/dispatcher/engines"
 )
 
 var (

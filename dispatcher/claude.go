@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher/cfgtree"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
-	"gopkg.in/yaml.v3"
 )
 
 // parseClaudeSettings reads the hooks block of a Claude Code settings file
@@ -318,38 +318,38 @@ func markedProjectDir(path, marker string, levels int) string {
 
 // toNode turns a decoded JSON value into the YAML node parseEntry validates,
 // so settings entries get exactly the checks and messages YAML entries get.
-func toNode(v any) *yaml.Node {
+func toNode(v any) *cfgtree.Node {
 	switch x := v.(type) {
 	case map[string]any:
-		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		n := &cfgtree.Node{Kind: cfgtree.MappingNode, Tag: "!!map"}
 		keys := make([]string, 0, len(x))
 		for k := range x {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, toNode(x[k]))
+			n.Content = append(n.Content, &cfgtree.Node{Kind: cfgtree.ScalarNode, Tag: "!!str", Value: k}, toNode(x[k]))
 		}
 		return n
 	case []any:
-		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		n := &cfgtree.Node{Kind: cfgtree.SequenceNode, Tag: "!!seq"}
 		for _, e := range x {
 			n.Content = append(n.Content, toNode(e))
 		}
 		return n
 	case string:
 		// Quoted style: a JSON string is never a YAML 1.1 boolean.
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: x, Style: yaml.DoubleQuotedStyle}
+		return &cfgtree.Node{Kind: cfgtree.ScalarNode, Tag: "!!str", Value: x, Style: cfgtree.DoubleQuotedStyle}
 	case bool:
 		if x {
-			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"}
+			return &cfgtree.Node{Kind: cfgtree.ScalarNode, Tag: "!!bool", Value: "true"}
 		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "false"}
+		return &cfgtree.Node{Kind: cfgtree.ScalarNode, Tag: "!!bool", Value: "false"}
 	case json.Number:
 		if _, err := x.Int64(); err == nil {
-			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: x.String()}
+			return &cfgtree.Node{Kind: cfgtree.ScalarNode, Tag: "!!int", Value: x.String()}
 		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: x.String()}
+		return &cfgtree.Node{Kind: cfgtree.ScalarNode, Tag: "!!float", Value: x.String()}
 	}
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
+	return &cfgtree.Node{Kind: cfgtree.ScalarNode, Tag: "!!null", Value: "null"}
 }

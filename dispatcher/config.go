@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher/cfgtree"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -203,6 +204,11 @@ type LoadOptions struct {
 	// repository root (the first directory holding .git). Its hooks come
 	// after the global ones and, like every hook, run only once approved.
 	ProjectDir string
+	// YAML, when set, parses the YAML files instead of the installed
+	// engine (see Engines): the one-shot front reads its cache of parsed
+	// configs through it. An ErrNoEngine from it fails Load (rather than
+	// skip a project's hooks), so that the caller can hand over.
+	YAML func(text []byte) (*cfgtree.Node, error)
 }
 
 // ConfigError is a config that could not be read or parsed at all.
@@ -242,7 +248,7 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 	case err != nil:
 		return nil, &ConfigError{Path: path, Err: err}
 	default:
-		cfg, err = ParseConfig(data, path)
+		cfg, err = parseConfig(data, path, opts.YAML)
 		if err != nil {
 			return nil, err
 		}
@@ -274,7 +280,9 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 		// project file that cannot be used skips that project's hooks with
 		// a warning, and the global hooks (a fail-closed guard among them)
 		// keep working.
-		cfg.addProject(p)
+		if err := cfg.addProject(p, opts.YAML); err != nil {
+			return nil, err
+		}
 	}
 	cfg.applyClaudeSwitches()
 	cfg.finish()

@@ -98,6 +98,8 @@ type Dispatcher struct {
 	workers  workers
 	// startOnce runs Options.BeforeStart.
 	startOnce sync.Once
+	// slowMissing: some matcher lacks the backtracking engine (Engines).
+	slowMissing bool
 }
 
 // UnknownEventError is returned for an event name nobody knows.
@@ -159,6 +161,7 @@ func New(cfg *Config, opts Options) (*Dispatcher, error) {
 		if !e.ready {
 			d.prepareEntry(e)
 		}
+		d.slowMissing = d.slowMissing || e.match.slowMissing
 		d.byEvent[e.Event.Name] = append(d.byEvent[e.Event.Name], e)
 	}
 	for _, list := range d.byEvent {
@@ -186,11 +189,17 @@ func (d *Dispatcher) warn(msg string) {
 
 // Dispatch fires event with the host's fields and returns the folded
 // outcome. Hooks that fail are reported inside the outcome; the error is
-// non-nil only for an unknown event. Cancelling ctx kills every running hook.
+// non-nil only for an unknown event, and for a firing that only an engine
+// this program lacks could match (ErrNoEngine, see Engines): it refuses
+// that one whole rather than guess whether a guard applies. Cancelling ctx
+// kills every running hook.
 func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[string]any) (protocol.Outcome, error) {
 	ev, ok := protocol.Lookup(event)
 	if !ok {
 		return protocol.Outcome{}, &UnknownEventError{Name: event, Suggestion: protocol.SuggestEvent(event)}
+	}
+	if d.slowMissing && undecided(d.byEvent[ev.Name], ev, fields, caller(ctx), d.cfg.Tools) {
+		return protocol.Outcome{}, fmt.Errorf("event %s: a hook's matcher needs the backtracking regex engine: %w", ev.Name, ErrNoEngine)
 	}
 	session := d.sessionID(fields)
 	// A session's state ends with it, whether or not any hook listens.

@@ -6,8 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dlclark/regexp2"
-
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -31,12 +29,18 @@ const (
 // both are set, re answers for plain input (printable ASCII, which every
 // tool name is) and slow for the rest; see planPython and planJS for when
 // RE2 is trusted.
+//
+// slowMissing: the pattern needs the backtracking engine for some inputs
+// and this program has none (see Engines). re, if set, still answers plain
+// input; any other input is undecided (see undecided), and the dispatcher
+// refuses to guess.
 type matcher struct {
-	kind    matchKind
-	literal string
-	names   []string
-	re      *regexp.Regexp
-	slow    *regexp2.Regexp
+	kind        matchKind
+	literal     string
+	names       []string
+	re          *regexp.Regexp
+	slow        Backtracker
+	slowMissing bool
 }
 
 // regexTimeout bounds one backtracking match. A pattern such as (a+)+\1b
@@ -80,33 +84,34 @@ func compileMatcher(e *Entry, warn func(string)) matcher {
 			}
 			return matcher{kind: matchNames, names: names}
 		}
-		re, slow, err := compileRegex(m, m, planJS, regexp2.ECMAScript, func(s string) string { return s })
+		re, slow, missing, err := compileRegex(m, m, planJS, true, func(s string) string { return s })
 		if err != nil {
 			warn("'" + m + "' is not a valid JavaScript regular expression (" + err.Error() + "); this hook will never match, as in Claude Code")
 			return matcher{kind: matchNever}
 		}
-		return matcher{kind: matchSearch, re: re, slow: slow}
+		return matcher{kind: matchSearch, re: re, slow: slow, slowMissing: missing}
 	}
 	if regexp.QuoteMeta(m) == m {
 		return matcher{kind: matchLiteral, literal: m}
 	}
-	re, slow, err := compileRegex(m, `^(?:`+m+`)$`, planPython, regexp2.None, func(s string) string { return `\A(?:` + s + `)\z` })
+	re, slow, missing, err := compileRegex(m, `^(?:`+m+`)$`, planPython, false, func(s string) string { return `\A(?:` + s + `)\z` })
 	if err != nil {
 		warn("shell hook matcher '" + m + "' is invalid (" + err.Error() + ") — treating as literal equality")
 		return matcher{kind: matchLiteral, literal: m}
 	}
-	return matcher{kind: matchFull, literal: m, re: re, slow: slow}
+	return matcher{kind: matchFull, literal: m, re: re, slow: slow, slowMissing: missing}
 }
 
 // compileRegex plans pattern for its dialect and compiles the engines the
 // plan needs: RE2 on re2Expr (the pattern, anchored as the dialect wants)
-// when RE2 means the same, regexp2 on the translated pattern otherwise.
-func compileRegex(pattern, re2Expr string, plan func(string) (rxPlan, error), opts regexp2.RegexOptions, anchor func(string) string) (*regexp.Regexp, *regexp2.Regexp, error) {
+// when RE2 means the same, the backtracking engine on the translated
+// pattern (anchored by anchor) otherwise. missing is set, with no error,
+// when the backtracking engine is needed and not installed.
+func compileRegex(pattern, re2Expr string, plan func(string) (rxPlan, error), ecmaScript bool, anchor func(string) string) (re *regexp.Regexp, slow Backtracker, missing bool, err error) {
 	p, err := plan(pattern)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
-	var re *regexp.Regexp
 	if p.fast {
 		if p.fastExpr != "" {
 			re2Expr = p.fastExpr
@@ -114,29 +119,32 @@ func compileRegex(pattern, re2Expr string, plan func(string) (rxPlan, error), op
 		re, _ = regexp.Compile(re2Expr) // nil: RE2 refuses it, the slow engine decides
 	}
 	if re != nil && p.exact {
-		return re, nil, nil
+		return re, nil, false, nil
 	}
 	if p.onlyFast {
 		if re == nil {
-			return nil, nil, rxError("the (?a) ASCII flag together with constructs RE2 lacks is not supported here")
+			return nil, nil, false, rxError("the (?a) ASCII flag together with constructs RE2 lacks is not supported here")
 		}
-		return re, nil, nil
+		return re, nil, false, nil
 	}
-	slow, err := regexp2.Compile(anchor(p.slowExpr), opts)
+	compile := InstalledEngines().Backtrack
+	if compile == nil {
+		return re, nil, true, nil
+	}
+	slow, err = compile(anchor(p.slowExpr), ecmaScript, regexTimeout)
 	if err != nil {
 		if re != nil {
 			// RE2 agrees on plain input and the translation failed: keep
 			// RE2 for every input rather than drop a valid pattern.
-			return re, nil, nil
+			return re, nil, false, nil
 		}
 		msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
 		if i := strings.LastIndex(msg, " in `"); i > 0 {
 			msg = msg[:i] // the translated pattern would only confuse
 		}
-		return nil, nil, rxError(msg)
+		return nil, nil, false, rxError(msg)
 	}
-	slow.MatchTimeout = regexTimeout
-	return re, slow, nil
+	return re, slow, false, nil
 }
 
 func isNameList(m string) bool {
@@ -155,37 +163,90 @@ func (m *matcher) matches(e *Entry, fields map[string]any, tools *protocol.ToolT
 	if m.kind == matchAll {
 		return true
 	}
+	one, toolNames, ok := m.subject(e, fields, tools)
+	if e.Dialect == protocol.Cursor || e.Dialect == protocol.Claude {
+		switch {
+		case !ok:
+			return true // Claude: nothing to compare with, every firing
+		case toolNames:
+			return m.anyMatches(protocol.ClaudeToolNames(one))
+		}
+		return m.anyMatches([]string{one})
+	}
+	if !ok {
+		return false // Hermes: no tool name, no match
+	}
+	if m.kind == matchLiteral {
+		return one == m.literal
+	}
+	matched, done := m.regexMatch(one)
+	if !done {
+		return one == m.literal // timed out: the literal fallback
+	}
+	return matched
+}
+
+// subject is what the matcher is applied to for this firing: the string,
+// or, when toolNames is set, each of protocol.ClaudeToolNames(s); ok is
+// false when there is none (see matches for what that means). The caller
+// expands the names: a slice returned from here would be allocated at
+// every firing.
+func (m *matcher) subject(e *Entry, fields map[string]any, tools *protocol.ToolTable) (s string, toolNames, ok bool) {
 	if e.Dialect == protocol.Cursor {
 		// Compared with Cursor's tool name (Shell, Read …) on tool events;
 		// elsewhere the matcher was dropped at load.
-		s, _ := fields["tool_name"].(string)
-		return m.anyMatches([]string{agents.CursorToolName(s, tools)})
+		name, _ := fields["tool_name"].(string)
+		return agents.CursorToolName(name, tools), false, true
 	}
 	if e.Dialect == protocol.Claude {
 		q, ok := protocol.ClaudeMatchQuery(e.Event, fields, tools)
-		if !ok {
-			return true
-		}
-		candidates := []string{q}
-		if e.Event.ClaudeMatchOn == "tool_name" {
-			candidates = protocol.ClaudeToolNames(q)
-		}
-		return m.anyMatches(candidates)
+		return q, ok && e.Event.ClaudeMatchOn == "tool_name", ok
 	}
-	// Hermes: compared against the Hermes tool name; none means no match.
-	s, ok := fields["tool_name"].(string)
+	// Hermes: compared against the Hermes tool name.
+	name, ok := fields["tool_name"].(string)
+	if !ok {
+		return "", false, false
+	}
+	return tools.Hermes(name), false, true
+}
+
+// undecided reports whether this firing needs the backtracking engine the
+// matcher lacks (slowMissing): some subject is not plain ASCII, or RE2
+// cannot run the pattern at all.
+func (m *matcher) undecided(e *Entry, fields map[string]any, tools *protocol.ToolTable) bool {
+	if !m.slowMissing || m.kind == matchAll {
+		return false
+	}
+	one, toolNames, ok := m.subject(e, fields, tools)
 	if !ok {
 		return false
 	}
-	s = tools.Hermes(s)
-	if m.kind == matchLiteral {
-		return s == m.literal
+	if !toolNames {
+		return m.re == nil || !isPlain(one)
 	}
-	matched, done := m.regexMatch(s)
-	if !done {
-		return s == m.literal // timed out: the literal fallback
+	for _, s := range protocol.ClaudeToolNames(one) {
+		if m.re == nil || !isPlain(s) {
+			return true
+		}
 	}
-	return matched
+	return false
+}
+
+// Undecided reports whether, for this firing of ev, the matcher of an entry
+// (other than those calledBy runs itself) needs the backtracking engine
+// this program lacks (see Engines). Dispatch refuses such a firing with
+// ErrNoEngine; the one-shot front hands it to the complete program first.
+func (cfg *Config) Undecided(ev *protocol.Event, fields map[string]any, calledBy string) bool {
+	return undecided(cfg.Entries, ev, fields, calledBy, cfg.Tools)
+}
+
+func undecided(entries []*Entry, ev *protocol.Event, fields map[string]any, calledBy string, tools *protocol.ToolTable) bool {
+	for _, e := range entries {
+		if e.Event == ev && (calledBy == "" || e.RunBy != calledBy) && e.match.undecided(e, fields, tools) {
+			return true
+		}
+	}
+	return false
 }
 
 // anyMatches applies a Claude-rule matcher (names or search) to candidates.
@@ -213,8 +274,13 @@ func (m *matcher) anyMatches(candidates []string) bool {
 // regexMatch runs the engine that is exact for s; done is false when the
 // backtracking engine ran out of time.
 func (m *matcher) regexMatch(s string) (matched, done bool) {
-	if m.re != nil && (m.slow == nil || isPlain(s)) {
+	if m.re != nil && (m.slow == nil && !m.slowMissing || isPlain(s)) {
 		return m.re.MatchString(s), true
+	}
+	if m.slow == nil {
+		// slowMissing: Dispatch refused this firing before it got here
+		// (Config.Undecided); "not done" is only a safe answer.
+		return false, false
 	}
 	ok, err := matchRunes(m.slow, s)
 	return ok, err == nil
@@ -241,7 +307,7 @@ var runeBufs struct {
 	free [][]rune
 }
 
-func matchRunes(re *regexp2.Regexp, s string) (bool, error) {
+func matchRunes(re Backtracker, s string) (bool, error) {
 	var b []rune
 	runeBufs.Lock()
 	if n := len(runeBufs.free); n > 0 {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher/cfgtree"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
-	"gopkg.in/yaml.v3"
 )
 
 // Parsing a config: the hooks: block, entries, matchers, timeouts.
@@ -21,32 +21,44 @@ import (
 // codex_hooks, copilot_hooks, cursor_hooks — (returned unresolved in
 // ClaudeSettings, CodexHooks, CopilotHooks, CursorHooks).
 // Every other top-level key is the agent's business and is ignored. It never
-// panics; a document that is not YAML is a *ConfigError with its line.
-func ParseConfig(data []byte, path string) (cfg *Config, err error) {
+// panics; a document that is not YAML is a *ConfigError with its line. It
+// needs the installed YAML engine (see Engines).
+func ParseConfig(data []byte, path string) (*Config, error) { return parseConfig(data, path, nil) }
+
+// parseConfig is ParseConfig with the YAML parser given (nil: the
+// installed engine's).
+func parseConfig(data []byte, path string, parse func([]byte) (*cfgtree.Node, error)) (cfg *Config, err error) {
 	defer func() {
-		// yaml.v3 has panicked on hostile input in the past; a config must
-		// never take the dispatcher down.
+		// A config must never take the dispatcher down.
 		if r := recover(); r != nil {
 			cfg, err = nil, &ConfigError{Path: path, Err: fmt.Errorf("cannot parse YAML: %v", r)}
 		}
 	}()
-	cfg = emptyConfig()
-	cfg.Path = path
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if parse == nil {
+		parse = InstalledEngines().YAML
+	}
+	if parse == nil {
+		return nil, &ConfigError{Path: path, Err: ErrNoEngine}
+	}
+	root, err := parse(data)
+	if errors.Is(err, ErrNoEngine) {
+		return nil, &ConfigError{Path: path, Err: err}
+	}
+	if err != nil {
 		return nil, yamlError(path, err)
 	}
-	if len(doc.Content) == 0 {
+	cfg = emptyConfig()
+	cfg.Path = path
+	if root == nil {
 		return cfg, nil
 	}
-	root := doc.Content[0]
-	if root.Kind != yaml.MappingNode {
-		if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+	if root.Kind != cfgtree.MappingNode {
+		if root.Kind == cfgtree.ScalarNode && root.Tag == "!!null" {
 			return cfg, nil
 		}
 		return nil, &ConfigError{Path: path, Line: root.Line, Err: fmt.Errorf("the top level must be a mapping, got %s", pyType(root))}
 	}
-	var hooks *yaml.Node
+	var hooks *cfgtree.Node
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		key, val := root.Content[i].Value, root.Content[i+1]
 		switch key {
@@ -94,18 +106,18 @@ func yamlError(path string, err error) error {
 	return &ConfigError{Path: path, Line: line, Err: errors.New(reason)}
 }
 
-func (cfg *Config) parseToolAliases(n *yaml.Node) {
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+func (cfg *Config) parseToolAliases(n *cfgtree.Node) {
+	if n.Kind == cfgtree.ScalarNode && n.Tag == "!!null" {
 		return
 	}
-	if n.Kind != yaml.MappingNode {
+	if n.Kind != cfgtree.MappingNode {
 		cfg.warn("tool_aliases", "must be a mapping of Hermes tool names to Claude tool names; got "+pyType(n)+"; ignoring")
 		return
 	}
 	cfg.ToolAliases = map[string]string{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if v.Kind != yaml.ScalarNode || (v.Tag != "!!str" && v.Tag != "!!null") {
+		if v.Kind != cfgtree.ScalarNode || (v.Tag != "!!str" && v.Tag != "!!null") {
 			cfg.warn("tool_aliases."+k.Value, "must be a string (the Claude tool name); ignoring")
 			continue
 		}
@@ -119,15 +131,15 @@ func (cfg *Config) parseToolAliases(n *yaml.Node) {
 
 // parseFileList reads a list of agent hook files (claude_settings …): a
 // path or a list of paths.
-func (cfg *Config) parseFileList(k agentFileKind, n *yaml.Node) {
+func (cfg *Config) parseFileList(k agentFileKind, n *cfgtree.Node) {
 	list := k.files(cfg)
 	switch {
-	case n.Kind == yaml.ScalarNode && n.Tag == "!!null":
-	case n.Kind == yaml.ScalarNode && n.Tag == "!!str":
+	case n.Kind == cfgtree.ScalarNode && n.Tag == "!!null":
+	case n.Kind == cfgtree.ScalarNode && n.Tag == "!!str":
 		*list = append(*list, n.Value)
-	case n.Kind == yaml.SequenceNode:
+	case n.Kind == cfgtree.SequenceNode:
 		for i, item := range n.Content {
-			if item.Kind != yaml.ScalarNode || item.Tag != "!!str" || strings.TrimSpace(item.Value) == "" {
+			if item.Kind != cfgtree.ScalarNode || item.Tag != "!!str" || strings.TrimSpace(item.Value) == "" {
 				cfg.warn(fmt.Sprintf("%s[%d]", k.key, i), "must be a file path; ignoring")
 				continue
 			}
@@ -141,9 +153,9 @@ func (cfg *Config) parseFileList(k agentFileKind, n *yaml.Node) {
 // reservedHookKeys sit under hooks: but are not events.
 var reservedHookKeys = map[string]bool{"outbound": true, "output_spill": true}
 
-func (cfg *Config) parseHooks(n *yaml.Node, source string) {
-	if n.Kind != yaml.MappingNode {
-		if !(n.Kind == yaml.ScalarNode && n.Tag == "!!null") {
+func (cfg *Config) parseHooks(n *cfgtree.Node, source string) {
+	if n.Kind != cfgtree.MappingNode {
+		if !(n.Kind == cfgtree.ScalarNode && n.Tag == "!!null") {
 			cfg.warn("hooks", "must be a mapping of event names to lists of hook definitions; got "+pyType(n)+"; no hooks loaded")
 		}
 		return
@@ -161,9 +173,9 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 		case !known:
 			cfg.warn("", protocol.UnknownEventMessage(name))
 			continue
-		case val.Kind == yaml.ScalarNode && val.Tag == "!!null":
+		case val.Kind == cfgtree.ScalarNode && val.Tag == "!!null":
 			continue
-		case val.Kind != yaml.SequenceNode:
+		case val.Kind != cfgtree.SequenceNode:
 			cfg.warn("", "hooks."+name+" must be a list of hook definitions; got "+pyType(val))
 			continue
 		}
@@ -173,7 +185,7 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 		}
 		for j, item := range val.Content {
 			path := fmt.Sprintf("hooks.%s[%d]", name, j)
-			if item.Kind == yaml.MappingNode && mappingGet(item, "command") == nil && mappingGet(item, "hooks") != nil {
+			if item.Kind == cfgtree.MappingNode && mappingGet(item, "command") == nil && mappingGet(item, "hooks") != nil {
 				// A Claude matcher group pasted into YAML:
 				// {matcher, hooks: [{type, command, timeout}]}.
 				cfg.parseYAMLClaudeGroup(ev, name, path, j, item, source)
@@ -186,22 +198,22 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 	}
 }
 
-func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, index int, group *yaml.Node, source string) {
+func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, index int, group *cfgtree.Node, source string) {
 	matcher := ""
-	if m := mappingGet(group, "matcher"); m != nil && m.Kind == yaml.ScalarNode && m.Tag == "!!str" {
+	if m := mappingGet(group, "matcher"); m != nil && m.Kind == cfgtree.ScalarNode && m.Tag == "!!str" {
 		matcher = m.Value
-	} else if m != nil && !(m.Kind == yaml.ScalarNode && m.Tag == "!!null") {
+	} else if m != nil && !(m.Kind == cfgtree.ScalarNode && m.Tag == "!!null") {
 		cfg.warn(path, ".matcher must be a string; this group is ignored, as in Claude Code")
 		return
 	}
 	handlers := mappingGet(group, "hooks")
-	if handlers.Kind != yaml.SequenceNode {
+	if handlers.Kind != cfgtree.SequenceNode {
 		cfg.warn(path, ".hooks must be a list of handlers; got "+pyType(handlers))
 		return
 	}
 	for k, h := range handlers.Content {
 		hp := fmt.Sprintf("%s.hooks[%d]", path, k)
-		if h.Kind != yaml.MappingNode {
+		if h.Kind != cfgtree.MappingNode {
 			cfg.warn(hp, " must be a mapping with a 'command' key; got "+pyType(h))
 			continue
 		}
@@ -214,13 +226,13 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 // parseEntry validates one hook definition exactly as Hermes does (see the
 // Hermes reference §1.3), plus our keys: dialect, priority, onFailure,
 // worker, workers, worker_idle, mode.
-func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index int, n *yaml.Node, dialect protocol.Dialect, source string) *Entry {
-	if n.Kind != yaml.MappingNode {
+func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index int, n *cfgtree.Node, dialect protocol.Dialect, source string) *Entry {
+	if n.Kind != cfgtree.MappingNode {
 		cfg.warn(path, " must be a mapping with a 'command' key; got "+pyType(n))
 		return nil
 	}
 	cmdNode := mappingGet(n, "command")
-	if cmdNode == nil || cmdNode.Kind != yaml.ScalarNode || cmdNode.Tag != "!!str" || strings.TrimSpace(cmdNode.Value) == "" {
+	if cmdNode == nil || cmdNode.Kind != cfgtree.ScalarNode || cmdNode.Tag != "!!str" || strings.TrimSpace(cmdNode.Value) == "" {
 		cfg.warn(path, " is missing a non-empty 'command' field")
 		return nil
 	}
@@ -234,7 +246,7 @@ func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index i
 		Source:     source,
 	}
 	if d := mappingGet(n, "dialect"); d != nil {
-		if v, ok := protocol.ParseDialect(d.Value); ok && d.Kind == yaml.ScalarNode {
+		if v, ok := protocol.ParseDialect(d.Value); ok && d.Kind == cfgtree.ScalarNode {
 			e.Dialect = v
 		} else {
 			cfg.warn(path, ".dialect must be 'hermes' or 'claude'; got "+pyRepr(d)+"; using "+string(e.Dialect))
@@ -266,11 +278,11 @@ func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index i
 	return e
 }
 
-func (cfg *Config) parseMatcher(e *Entry, path string, m *yaml.Node) {
-	if m.Kind == yaml.ScalarNode && m.Tag == "!!null" {
+func (cfg *Config) parseMatcher(e *Entry, path string, m *cfgtree.Node) {
+	if m.Kind == cfgtree.ScalarNode && m.Tag == "!!null" {
 		return
 	}
-	if m.Kind != yaml.ScalarNode || m.Tag != "!!str" {
+	if m.Kind != cfgtree.ScalarNode || m.Tag != "!!str" {
 		cfg.warn(path, ".matcher must be a string regex; ignoring")
 		return
 	}
@@ -296,8 +308,8 @@ func (cfg *Config) parseMatcher(e *Entry, path string, m *yaml.Node) {
 // parseTimeout applies Python int() to the value, then Hermes' bounds: below
 // 1 → the default (not 1), above 300 → 300. Claude- and Cursor-dialect
 // entries may use fractional seconds, as Claude Code allows, up to its 600.
-func (cfg *Config) parseTimeout(path string, t *yaml.Node, dialect protocol.Dialect, def time.Duration) time.Duration {
-	if dialect != protocol.Hermes && t.Kind == yaml.ScalarNode && (t.Tag == "!!float" || t.Tag == "!!int") {
+func (cfg *Config) parseTimeout(path string, t *cfgtree.Node, dialect protocol.Dialect, def time.Duration) time.Duration {
+	if dialect != protocol.Hermes && t.Kind == cfgtree.ScalarNode && (t.Tag == "!!float" || t.Tag == "!!int") {
 		f, err := strconv.ParseFloat(strings.ReplaceAll(t.Value, "_", ""), 64)
 		if err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
 			switch {
@@ -334,7 +346,7 @@ func (cfg *Config) parseTimeout(path string, t *yaml.Node, dialect protocol.Dial
 // else failClosed, else Claude's onFailure: block. Hermes hooks may fail
 // closed only on pre_tool_call; Claude hooks on any event whose hooks can
 // block.
-func (cfg *Config) parseFailClosed(e *Entry, path string, n *yaml.Node) {
+func (cfg *Config) parseFailClosed(e *Entry, path string, n *cfgtree.Node) {
 	key := "fail_closed"
 	v := mappingGet(n, key)
 	if v == nil {

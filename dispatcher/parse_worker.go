@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher/cfgtree"
 )
 
 // parseWorker reads worker, workers and worker_idle (seconds). A bad value
 // is a warning and the default, as for Hermes' own keys.
-func (cfg *Config) parseWorker(e *Entry, path string, n *yaml.Node) {
+func (cfg *Config) parseWorker(e *Entry, path string, n *cfgtree.Node) {
 	if w := mappingGet(n, "worker"); w != nil {
 		b, ok := yamlBool(w)
 		if !ok {

@@ -1,10 +1,12 @@
 package dispatcher
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher/cfgtree"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -83,18 +85,23 @@ func insideRepo(dir string) bool {
 // its hooks run in the project root, are approved per project (Scope), and
 // the agent hook files it names (claude_settings, codex_hooks …) are
 // relative to it and must stay inside it.
-// Every problem is a warning that skips the file concerned, never an error.
-func (cfg *Config) addProject(path string) {
+// Every problem is a warning that skips the file concerned, never an error
+// — except a missing YAML engine (ErrNoEngine), which is not the file's
+// fault: Load fails then, and a guard is never skipped for it.
+func (cfg *Config) addProject(path string, parse func([]byte) (*cfgtree.Node, error)) error {
 	root := filepath.Dir(filepath.Dir(path))
 	data, err := fsutil.ReadRegular(path, root, MaxProjectFileBytes)
 	if err != nil {
 		cfg.warn(path, "project hooks file skipped: "+err.Error())
-		return
+		return nil
 	}
-	proj, err := ParseConfig(data, path)
+	proj, err := parseConfig(data, path, parse)
+	if errors.Is(err, ErrNoEngine) {
+		return err
+	}
 	if err != nil {
 		cfg.warn(path, "project hooks file skipped: "+err.Error())
-		return
+		return nil
 	}
 	if proj.AutoAccept {
 		proj.warn(path+": hooks_auto_accept", "is ignored in a project's hooks file: a repository cannot approve its own hooks")
@@ -142,6 +149,7 @@ func (cfg *Config) addProject(path string) {
 		}
 	}
 	cfg.ProjectHooks = path
+	return nil
 }
 
 func sameFile(a, b string) bool {

@@ -8,14 +8,14 @@ import (
 	"strconv"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher/cfgtree"
 )
 
 // Reading YAML values as PyYAML and Python would (Hermes reads its config
 // with PyYAML).
 
-func mappingGet(n *yaml.Node, key string) *yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
+func mappingGet(n *cfgtree.Node, key string) *cfgtree.Node {
+	if n == nil || n.Kind != cfgtree.MappingNode {
 		return nil
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -26,30 +26,29 @@ func mappingGet(n *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-func withMapping(n *yaml.Node, key, value string) *yaml.Node {
+func withMapping(n *cfgtree.Node, key, value string) *cfgtree.Node {
 	c := *n
-	c.Content = append(append([]*yaml.Node{}, n.Content...),
-		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key},
-		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value})
+	c.Content = append(append([]*cfgtree.Node{}, n.Content...),
+		&cfgtree.Node{Kind: cfgtree.ScalarNode, Tag: "!!str", Value: key},
+		&cfgtree.Node{Kind: cfgtree.ScalarNode, Tag: "!!str", Value: value})
 	return &c
 }
 
-// yamlValue decodes a node into a plain Go value, applying YAML 1.1's
-// booleans to plain scalars (Hermes reads its config with PyYAML, where an
-// unquoted yes/on/off is a boolean).
-func yamlValue(n *yaml.Node) any {
+// yamlValue reads a scalar node as the plain Go value consent.AutoAccept
+// takes: a boolean (YAML 1.2's, and YAML 1.1's plain yes/no/on/off, as
+// PyYAML reads them), a string's text, or nil for anything else.
+func yamlValue(n *cfgtree.Node) any {
 	if b, ok := yamlBool(n); ok {
 		return b
 	}
-	var v any
-	if err := n.Decode(&v); err != nil {
+	if n.Kind == cfgtree.ScalarNode && n.Tag == "!!str" {
 		return n.Value
 	}
-	return v
+	return nil
 }
 
-func isYAML11Bool(n *yaml.Node) bool {
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" || n.Style != 0 {
+func isYAML11Bool(n *cfgtree.Node) bool {
+	if n.Kind != cfgtree.ScalarNode || n.Tag != "!!str" || n.Style != 0 {
 		return false
 	}
 	_, ok := yaml11Bools[n.Value]
@@ -64,8 +63,8 @@ var yaml11Bools = map[string]bool{
 
 // yamlBool reads a boolean node (YAML 1.2 bools, and YAML 1.1's plain
 // yes/no/on/off as PyYAML reads them). A quoted string is never a boolean.
-func yamlBool(n *yaml.Node) (bool, bool) {
-	if n.Kind != yaml.ScalarNode {
+func yamlBool(n *cfgtree.Node) (bool, bool) {
+	if n.Kind != cfgtree.ScalarNode {
 		return false, false
 	}
 	if n.Tag == "!!bool" {
@@ -79,8 +78,8 @@ func yamlBool(n *yaml.Node) (bool, bool) {
 }
 
 // pyInt is Python's int() of the value PyYAML would have produced.
-func pyInt(n *yaml.Node) (int, bool) {
-	if n.Kind != yaml.ScalarNode {
+func pyInt(n *cfgtree.Node) (int, bool) {
+	if n.Kind != cfgtree.ScalarNode {
 		return 0, false
 	}
 	if b, ok := yamlBool(n); ok {
@@ -156,13 +155,13 @@ func pyIntString(s string) (int, bool) {
 }
 
 // pyType names the Python type PyYAML would give the node, for messages.
-func pyType(n *yaml.Node) string {
+func pyType(n *cfgtree.Node) string {
 	switch n.Kind {
-	case yaml.SequenceNode:
+	case cfgtree.SequenceNode:
 		return "list"
-	case yaml.MappingNode:
+	case cfgtree.MappingNode:
 		return "dict"
-	case yaml.AliasNode:
+	case cfgtree.AliasNode:
 		if n.Alias != nil {
 			return pyType(n.Alias)
 		}
@@ -184,11 +183,11 @@ func pyType(n *yaml.Node) string {
 }
 
 // pyRepr renders the node's value roughly as Python's repr would.
-func pyRepr(n *yaml.Node) string {
+func pyRepr(n *cfgtree.Node) string {
 	switch n.Kind {
-	case yaml.SequenceNode:
+	case cfgtree.SequenceNode:
 		return "[…]"
-	case yaml.MappingNode:
+	case cfgtree.MappingNode:
 		return "{…}"
 	}
 	if b, ok := yamlBool(n); ok {

@@ -17,6 +17,9 @@ import (
 	"io"
 	"os"
 
+	// The YAML parser and the backtracking regex engine the front goes
+	// without (see dispatcher.Engines).
+	_ "github.com/hermes-hooks/hermes-hooks/dispatcher/engines"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher/httphook"
 	"github.com/hermes-hooks/hermes-hooks/internal/oneshot"
 )

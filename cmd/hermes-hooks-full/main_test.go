@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/oneshot"
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/spf13/pflag"
@@ -37,6 +38,10 @@ func TestMain(m *testing.M) {
 		// As installed: the front, which answers dispatch and hook and
 		// hands everything else to the complete program beside it.
 		"hermes-hooks": func() {
+			// The installed front links neither engine (see
+			// dispatcher.Engines); this binary, the complete program,
+			// installed both when it started.
+			dispatcher.UseEngines(dispatcher.Engines{})
 			os.Exit(oneshot.Front(os.Args, os.Stdin, os.Stdout, os.Stderr))
 		},
 		oneshot.FullName: func() {

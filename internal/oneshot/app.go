@@ -13,12 +13,15 @@
 package oneshot
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher/cfgtree"
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -92,23 +95,34 @@ func (a *App) LoadConfigFor(projectDir string) (*dispatcher.Config, error) {
 	return cfg, nil
 }
 
-// loadToRun is LoadConfigFor for a dispatch of ev, whose stdin was stdin:
-// when this program cannot post http hooks (the front) and ev has one, it
-// returns a *NeedsFull before printing anything, so that the complete
-// program answers the same command line and prints the warnings once.
+// loadToRun is LoadConfigFor for a dispatch of ev with fields, whose stdin
+// was stdin. When this program cannot answer it whole (the front: no http
+// poster, no YAML parser, no backtracking regex engine) it returns a
+// *NeedsFull before printing anything, so that the complete program
+// answers the same command line and prints the warnings once:
+//   - ev has an http hook;
+//   - a config (or a project's hooks file) is not in the cache of parsed
+//     configs yet (it is new or was edited since the last parse);
+//   - a matcher of ev needs the backtracking engine for these fields.
 //
 // calledBy is the agent the dispatch answers: its own hook files' entries
 // are skipped (it runs them itself), so they need no hand-over.
-func (a *App) loadToRun(projectDir string, ev *protocol.Event, stdin []byte, calledBy string) (*dispatcher.Config, error) {
+func (a *App) loadToRun(projectDir string, ev *protocol.Event, fields map[string]any, stdin []byte, calledBy string) (*dispatcher.Config, error) {
 	cfg, err := a.load(projectDir)
+	if errors.Is(err, dispatcher.ErrNoEngine) && !a.noHandOver {
+		return nil, &NeedsFull{Stdin: stdin, Why: "a config not parsed before", TriedServer: a.triedServer}
+	}
 	if err != nil {
 		return nil, err
 	}
-	if a.HTTP == nil && !a.noHandOver {
+	if !a.noHandOver {
 		for _, e := range cfg.Entries {
-			if e.Event == ev && e.Type == dispatcher.TypeHTTP && (calledBy == "" || e.RunBy != calledBy) {
+			if a.HTTP == nil && e.Event == ev && e.Type == dispatcher.TypeHTTP && (calledBy == "" || e.RunBy != calledBy) {
 				return nil, &NeedsFull{Stdin: stdin, Why: "an http hook", TriedServer: a.triedServer}
 			}
+		}
+		if cfg.Undecided(ev, fields, calledBy) {
+			return nil, &NeedsFull{Stdin: stdin, Why: "a matcher that needs the backtracking regex engine", TriedServer: a.triedServer}
 		}
 	}
 	a.warnAll(cfg)
@@ -121,6 +135,30 @@ func (a *App) load(projectDir string) (*dispatcher.Config, error) {
 		return nil, err
 	}
 	return dispatcher.Load(path, a.LoadOptions(projectDir))
+}
+
+// parseYAML is the YAML parser of every load: the cache of parsed configs
+// in HERMES_HOME (see cfgtree.Cache) in front of the installed engine,
+// which fills it. The front has no engine: a text it finds no parse of
+// fails with dispatcher.ErrNoEngine, and loadToRun hands the command line
+// to the complete program, whose parse the next front finds.
+func (a *App) parseYAML(text []byte) (*cfgtree.Node, error) {
+	var cache cfgtree.Cache
+	if home, err := a.Home(); err == nil {
+		cache.Dir = filepath.Join(home, "cache", "config")
+	}
+	if root, ok := cache.Get(text); ok {
+		return root, nil
+	}
+	parse := dispatcher.InstalledEngines().YAML
+	if parse == nil {
+		return nil, dispatcher.ErrNoEngine
+	}
+	root, err := parse(text)
+	if err == nil {
+		_ = cache.Put(text, root)
+	}
+	return root, err
 }
 
 func (a *App) warnAll(cfg *dispatcher.Config) {
@@ -151,6 +189,7 @@ func (a *App) LoadOptions(projectDir string) dispatcher.LoadOptions {
 		CopilotHooks:   a.CopilotHooks,
 		CursorHooks:    a.CursorHooks,
 		ProjectDir:     projectDir,
+		YAML:           a.parseYAML,
 	}
 }
 

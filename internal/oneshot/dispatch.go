@@ -51,7 +51,7 @@ func (a *App) Dispatch(event string, o DispatchOptions) error {
 	if c, ok := fields["cwd"].(string); ok && c != "" {
 		project = c
 	}
-	cfg, err := a.loadToRun(project, ev, data, o.CalledBy)
+	cfg, err := a.loadToRun(project, ev, fields, data, o.CalledBy)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 )
@@ -54,8 +55,17 @@ func classify(err error) (code int, msg, hint string) {
 			hint = "did you mean '" + ue.Suggestion + "'?"
 		}
 		return 2, "unknown event '" + ue.Name + "'", hint
+	case errors.As(err, &ce) && errors.Is(err, dispatcher.ErrNoEngine):
+		// The front, without the complete program, met a config it has
+		// no parse of (new, or edited since).
+		return 1, "config " + ce.Path + ": only " + FullName + " can read it (it is new or was edited), and it cannot be started", installBoth
 	case errors.As(err, &ce):
 		return 1, ce.Error(), "fix the file, or point --config elsewhere"
+	case errors.Is(err, dispatcher.ErrNoEngine):
+		// The front, without the complete program, met a matcher only
+		// the backtracking engine can decide.
+		what := strings.TrimSuffix(err.Error(), ": "+dispatcher.ErrNoEngine.Error())
+		return 1, what + ", which only " + FullName + " has, and it cannot be started", installBoth
 	}
 	// Anything else comes from the command-line parser: unknown command or
 	// flag, wrong number of arguments.

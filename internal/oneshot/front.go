@@ -43,9 +43,10 @@ func Front(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return code
 		}
 		// The complete program cannot be started: dispatch here rather
-		// than not at all. The http hooks fail as hooks that cannot
-		// start, so a fail_closed one still blocks.
-		a.Warn(nf.Why + " needs hermes-hooks-full, which cannot be started; it fails here (a fail_closed one blocks)")
+		// than not at all. What needed it fails loudly here: an http
+		// hook, or a matcher, as a hook that cannot start (a fail_closed
+		// one blocks); a config with no cached parse, as a config error.
+		a.Warn(nf.Why + " needs " + FullName + ", which cannot be started; answering without it")
 		a.In, a.noHandOver = bytes.NewReader(nf.Stdin), true
 		err = run()
 	}

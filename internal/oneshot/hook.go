@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -45,7 +46,7 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 		call, _ = agent.Decode(nil, eventArg) // the event of the command line, if any
 	}
 	if err != nil {
-		return a.hookUnreadable(agent, call, err)
+		return a.hookUnreadable(agent, call, data, err)
 	}
 	if call.Event == nil {
 		return nil // not an event hermes-hooks serves for this agent
@@ -64,10 +65,21 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 // hookUnreadable answers a payload that cannot be read: a warning and
 // nothing else, unless a fail_closed guard protects the event, which is
 // then refused (the guard cannot be asked, so it must not be bypassed).
-func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, readErr error) error {
+func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, stdin []byte, readErr error) error {
 	msg := agent.Title + " hook payload unreadable: " + readErr.Error()
 	if call.Event != nil && call.Event.Gating() {
-		if cfg, err := a.LoadConfigFor(Cwd()); err == nil {
+		cfg, err := a.load(Cwd())
+		if errors.Is(err, dispatcher.ErrNoEngine) {
+			// Whether a fail_closed guard protects the event is in a
+			// config only the complete program can read now: it answers,
+			// or, when it cannot be started, the event is refused.
+			if !a.noHandOver {
+				return &NeedsFull{Stdin: stdin, Why: "a config not parsed before"}
+			}
+			return writeReply(a, agent.Deny(call, "hermes-hooks: "+msg+"; whether a fail_closed guard protects it is in a config only "+FullName+" can read, so this is refused"))
+		}
+		if err == nil {
+			a.warnAll(cfg)
 			for _, e := range cfg.Entries {
 				if e.Event == call.Event && e.FailClosed && e.RunBy != agent.Name {
 					return writeReply(a, agent.Deny(call, "hermes-hooks: "+msg+"; the fail_closed guard "+e.Command+" cannot check it, so this is refused"))
@@ -101,7 +113,7 @@ func (a *App) hookDispatch(agent *agents.Agent, call *agents.Call, o HookOptions
 			}
 		}
 	}
-	cfg, err := a.loadToRun(project, call.Event, stdin, agent.Name)
+	cfg, err := a.loadToRun(project, call.Event, call.Fields, stdin, agent.Name)
 	if err != nil {
 		return protocol.Outcome{}, err
 	}
