@@ -1,0 +1,67 @@
+//go:build unix
+
+package fsutil
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// ReadRegular reads regular files (through symbolic links) up to its
+// bound, refuses everything else without blocking, and gives os's errors.
+func TestReadRegular(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, []byte("hello"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big")
+	if err := os.WriteFile(big, make([]byte, 100_000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(file, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, within := range []string{"", dir} {
+		for _, c := range []struct {
+			path string
+			max  int64
+			want string // the content, or a fragment of the error
+		}{
+			{file, 5, "=hello"},
+			{link, 100, "=hello"},
+			{big, 100_000, "=" + string(make([]byte, 100_000))},
+			{file, 4, "larger than 4 bytes (5)"},
+			{filepath.Join(dir, "none"), 10, "no such file"},
+			{fifo, 10, "not a regular file (a FIFO)"},
+			{dir, 10, "not a regular file (a directory)"},
+		} {
+			data, err := ReadRegular(c.path, within, c.max)
+			got := "=" + string(data)
+			if err != nil {
+				got = err.Error()
+			}
+			if want, ok := strings.CutPrefix(c.want, "="); ok && (err != nil || string(data) != want) {
+				t.Errorf("ReadRegular(%s, %q, %d) = %.40q, want the content", c.path, within, c.max, got)
+			} else if !ok && (err == nil || !strings.Contains(got, c.want)) {
+				t.Errorf("ReadRegular(%s, %q, %d) = %.60q, want an error with %q", c.path, within, c.max, got, c.want)
+			}
+		}
+	}
+	if _, err := ReadRegular(filepath.Join(dir, "none"), "", 10); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing file: %v, want fs.ErrNotExist", err)
+	}
+	if _, err := ReadRegular("/dev/zero", "", 10); !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "a device") {
+		t.Errorf("/dev/zero: %v", err)
+	}
+}
