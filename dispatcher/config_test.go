@@ -239,6 +239,11 @@ func TestAutoAcceptStrict(t *testing.T) {
 		if cfg.AutoAccept != want {
 			t.Errorf("hooks_auto_accept: %s → %v, want %v", val, cfg.AutoAccept, want)
 		}
+		// Through an alias, the anchor's value (as PyYAML reads it).
+		cfg = mustParse(t, "x: &v "+val+"\nhooks_auto_accept: *v\n")
+		if cfg.AutoAccept != want {
+			t.Errorf("hooks_auto_accept: *v (&v %s) → %v, want %v", val, cfg.AutoAccept, want)
+		}
 	}
 }
 

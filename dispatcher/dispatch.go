@@ -189,17 +189,12 @@ func (d *Dispatcher) warn(msg string) {
 
 // Dispatch fires event with the host's fields and returns the folded
 // outcome. Hooks that fail are reported inside the outcome; the error is
-// non-nil only for an unknown event, and for a firing that only an engine
-// this program lacks could match (ErrNoEngine, see Engines): it refuses
-// that one whole rather than guess whether a guard applies. Cancelling ctx
-// kills every running hook.
+// non-nil only for an unknown event. Cancelling ctx kills every running
+// hook.
 func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[string]any) (protocol.Outcome, error) {
 	ev, ok := protocol.Lookup(event)
 	if !ok {
 		return protocol.Outcome{}, &UnknownEventError{Name: event, Suggestion: protocol.SuggestEvent(event)}
-	}
-	if d.slowMissing && undecided(d.byEvent[ev.Name], ev, fields, caller(ctx), d.cfg.Tools) {
-		return protocol.Outcome{}, fmt.Errorf("event %s: a hook's matcher needs the backtracking regex engine: %w", ev.Name, ErrNoEngine)
 	}
 	session := d.sessionID(fields)
 	// A session's state ends with it, whether or not any hook listens.
@@ -255,6 +250,9 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 		// What the hook runs is decided once: the gate checks (and pins)
 		// those files, and the runner starts them.
 		hooks[i] = d.hookFor(e, fields)
+		// A matcher only the missing backtracking engine could decide
+		// selected the entry (see matcher.matches): it fails to start.
+		hooks[i].undecided = d.slowMissing && e.match.undecided(e, hostFields, d.cfg.Tools)
 		v := d.opts.Gate.Check(hooks[i])
 		pins[i], hooks[i].pins = v.Pins, v.Pins
 		switch {

@@ -21,9 +21,11 @@ import (
 //
 //	import _ "github.com/hermes-hooks/hermes-hooks/dispatcher/engines"
 //
-// Without them, Load fails with ErrNoEngine on a YAML config, and an entry
-// whose matcher needs backtracking fails as a hook that cannot start (a
-// fail_closed one blocks); nothing is skipped silently.
+// Without them, Load fails with ErrNoEngine on a YAML config (ParseConfig
+// too), and an entry whose matcher only the backtracking engine can decide
+// for a firing is selected and fails as a hook that cannot start (a
+// fail_closed one blocks); nothing is skipped silently. A library host
+// that builds its Config in code and uses plain matchers needs neither.
 type Engines struct {
 	// YAML parses one YAML document (nil root for an empty one).
 	YAML func(text []byte) (*cfgtree.Node, error)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher/cfgtree"
@@ -48,66 +49,69 @@ func TestNoYAMLEngineIsAnError(t *testing.T) {
 }
 
 // Without the backtracking engine, a matcher is decided where RE2 is exact
-// for the input (plain ASCII), and a firing it cannot decide is refused
-// whole, before any hook runs: never a guard skipped, never one run on a
-// guess.
-func TestNoBacktrackingEngineRefusesWhatItCannotDecide(t *testing.T) {
+// for the input (plain ASCII); an entry whose matcher it cannot decide for
+// a firing is selected and fails as a hook that cannot start, before
+// anything runs: a fail_closed guard blocks, never a guard skipped, never
+// one run on a guess.
+func TestNoBacktrackingEngineFailsWhatItCannotDecide(t *testing.T) {
 	withoutEngines(t)
 	dir := t.TempDir()
 	ran := filepath.Join(dir, "ran")
 	guard := script(t, dir, "guard.sh", "echo x >> "+ran+"; echo '{\"action\":\"block\",\"message\":\"no\"}'")
-	yml := "hooks:\n  pre_tool_call:\n    - command: " + guard + "\n      matcher: 'term\\w+'\n"
-	cfg, err := parseConfig([]byte(yml), "c.yaml", yamltree.Parse)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.finish()
-	d, err := New(cfg, Options{Gate: AllowAll})
-	if err != nil {
-		t.Fatal(err)
+	dispatcherOf := func(matcher string) (*Config, *Dispatcher) {
+		t.Helper()
+		yml := "hooks:\n  pre_tool_call:\n    - command: " + guard + "\n      fail_closed: true\n      matcher: '" + matcher + "'\n"
+		cfg, err := parseConfig([]byte(yml), "c.yaml", yamltree.Parse)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cfg.Warnings) != 0 {
+			t.Errorf("warnings %v: the pattern is not known to be invalid without the engine", cfg.Warnings)
+		}
+		cfg.finish()
+		d, err := New(cfg, Options{Gate: AllowAll})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg, d
 	}
 	ev, _ := protocol.Lookup("pre_tool_call")
 	ctx := context.Background()
+	plain, unicode := toolFields("terminal"), toolFields("t\u00e9rminal")
+	refused := func(what string, d *Dispatcher, fields map[string]any) {
+		t.Helper()
+		_ = os.Remove(ran)
+		out, err := d.Dispatch(ctx, "pre_tool_call", fields)
+		if err != nil || out.Decision != protocol.DecisionBlock || len(out.Hooks) != 1 || out.Hooks[0].Ran ||
+			!strings.Contains(out.Hooks[0].Error, "only the backtracking regex engine can tell") {
+			t.Errorf("%s: %v, %+v; want the fail_closed guard failing to start, and a block", what, err, out)
+		}
+		if _, err := os.Stat(ran); err == nil {
+			t.Errorf("%s: the hook ran", what)
+		}
+	}
 
-	plain := toolFields("terminal")
+	cfg, d := dispatcherOf(`term\w+`)
 	if cfg.Undecided(ev, plain, "") {
 		t.Error("term\\w+ on plain ASCII is undecided; RE2 is exact there")
 	}
 	out, err := d.Dispatch(ctx, "pre_tool_call", plain)
-	if err != nil || out.Decision != protocol.DecisionBlock {
-		t.Fatalf("plain input: %v, %+v; want the guard's block", err, out)
+	if err != nil || out.Decision != protocol.DecisionBlock || !out.Hooks[0].Ran {
+		t.Fatalf("plain input: %v, %+v; want the guard run, and its block", err, out)
 	}
-
-	unicode := toolFields("t\u00e9rminal")
 	if !cfg.Undecided(ev, unicode, "") {
 		t.Error("term\\w+ on non-ASCII input is decided without the engine")
 	}
-	_ = os.Remove(ran)
-	if _, err := d.Dispatch(ctx, "pre_tool_call", unicode); !errors.Is(err, ErrNoEngine) {
-		t.Fatalf("non-ASCII input: err = %v, want ErrNoEngine", err)
-	}
-	if _, err := os.Stat(ran); err == nil {
-		t.Error("a hook ran for a firing the dispatcher refused")
-	}
+	refused("term\\w+ on non-ASCII input", d, unicode)
 
-	// A look-behind RE2 cannot run at all: every firing is refused.
-	yml = "hooks:\n  pre_tool_call:\n    - command: " + guard + "\n      matcher: '(?<!x)terminal'\n"
-	cfg, err = parseConfig([]byte(yml), "c.yaml", yamltree.Parse)
-	if err != nil {
-		t.Fatal(err)
+	// A look-behind RE2 cannot run at all: every firing.
+	cfg, d = dispatcherOf(`(?<!x)terminal`)
+	if !cfg.Undecided(ev, plain, "") {
+		t.Error("a look-behind is decided without the engine")
 	}
-	if len(cfg.Warnings) != 0 {
-		t.Errorf("warnings %v: the pattern is not known to be invalid without the engine", cfg.Warnings)
-	}
-	cfg.finish()
-	if d, err = New(cfg, Options{Gate: AllowAll}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := d.Dispatch(ctx, "pre_tool_call", plain); !errors.Is(err, ErrNoEngine) {
-		t.Fatalf("look-behind: err = %v, want ErrNoEngine", err)
-	}
+	refused("a look-behind", d, plain)
 	// Another event's firing is not concerned.
-	if _, err := d.Dispatch(ctx, "post_tool_call", plain); err != nil {
-		t.Fatalf("post_tool_call: %v", err)
+	if out, err := d.Dispatch(ctx, "post_tool_call", plain); err != nil || len(out.Hooks) != 0 {
+		t.Fatalf("post_tool_call: %v, %+v", err, out)
 	}
 }

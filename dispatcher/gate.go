@@ -58,6 +58,10 @@ type Hook struct {
 	Target consent.Target
 
 	pins *consent.Pins // the gate's pinned files, for the runner
+	// undecided: only the backtracking engine this program lacks could
+	// tell whether the entry's matcher accepts the firing (see Engines);
+	// the hook fails as one that cannot start.
+	undecided bool
 }
 
 // GateFunc adapts a function to Gate.

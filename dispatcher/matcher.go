@@ -32,8 +32,8 @@ const (
 //
 // slowMissing: the pattern needs the backtracking engine for some inputs
 // and this program has none (see Engines). re, if set, still answers plain
-// input; any other input is undecided (see undecided), and the dispatcher
-// refuses to guess.
+// input; any other input is undecided (see undecided): the entry is then
+// selected, and fails as a hook that cannot start.
 type matcher struct {
 	kind        matchKind
 	literal     string
@@ -163,6 +163,12 @@ func (m *matcher) matches(e *Entry, fields map[string]any, tools *protocol.ToolT
 	if m.kind == matchAll {
 		return true
 	}
+	if m.slowMissing && m.undecided(e, fields, tools) {
+		// Only the missing engine could tell: the entry is selected and
+		// fails as a hook that cannot start (Hook.undecided), so a
+		// fail_closed guard blocks, never a guard skipped on a guess.
+		return true
+	}
 	one, toolNames, ok := m.subject(e, fields, tools)
 	if e.Dialect == protocol.Cursor || e.Dialect == protocol.Claude {
 		switch {
@@ -234,8 +240,9 @@ func (m *matcher) undecided(e *Entry, fields map[string]any, tools *protocol.Too
 
 // Undecided reports whether, for this firing of ev, the matcher of an entry
 // (other than those calledBy runs itself) needs the backtracking engine
-// this program lacks (see Engines). Dispatch refuses such a firing with
-// ErrNoEngine; the one-shot front hands it to the complete program first.
+// this program lacks (see Engines). Dispatch runs such an entry as a hook
+// that cannot start (a fail_closed one blocks); the one-shot front hands
+// the firing to the complete program instead.
 func (cfg *Config) Undecided(ev *protocol.Event, fields map[string]any, calledBy string) bool {
 	return undecided(cfg.Entries, ev, fields, calledBy, cfg.Tools)
 }
@@ -278,8 +285,7 @@ func (m *matcher) regexMatch(s string) (matched, done bool) {
 		return m.re.MatchString(s), true
 	}
 	if m.slow == nil {
-		// slowMissing: Dispatch refused this firing before it got here
-		// (Config.Undecided); "not done" is only a safe answer.
+		// slowMissing, and matches answered before it got here.
 		return false, false
 	}
 	ok, err := matchRunes(m.slow, s)

@@ -36,8 +36,13 @@ func withMapping(n *cfgtree.Node, key, value string) *cfgtree.Node {
 
 // yamlValue reads a scalar node as the plain Go value consent.AutoAccept
 // takes: a boolean (YAML 1.2's, and YAML 1.1's plain yes/no/on/off, as
-// PyYAML reads them), a string's text, or nil for anything else.
+// PyYAML reads them), a string's text, or nil for anything else (numbers,
+// null, collections, and values of tags PyYAML does not know, which it
+// would refuse to load at all).
 func yamlValue(n *cfgtree.Node) any {
+	if n.Kind == cfgtree.AliasNode && n.Alias != nil {
+		n = n.Alias // an alias is its anchor's value, as for PyYAML
+	}
 	if b, ok := yamlBool(n); ok {
 		return b
 	}

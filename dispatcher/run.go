@@ -184,7 +184,9 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 		res      runResult
 		spawnErr string
 	)
-	if e.Type == TypeHTTP {
+	if h.undecided {
+		res = runResult{SpawnError: "matcher '" + e.Matcher + "': only the backtracking regex engine can tell whether it matches this firing, and this program has none (see dispatcher.Engines)"}
+	} else if e.Type == TypeHTTP {
 		res = runHTTP(ctx, d.opts.HTTP, e, h.Env, payload, d.opts.OutputCap)
 	} else {
 		var spec runSpec

@@ -27,8 +27,9 @@ const Parser = "yaml.v3@v3.0.1"
 
 const (
 	// cacheVersion names the encoding and the parser; a change of either
-	// starts afresh.
-	cacheVersion = "tree1-" + Parser + "-"
+	// starts afresh. Change the "treeN" part whenever Node, the encoding,
+	// or what yamltree copies from yaml.v3 changes.
+	cacheVersion = "tree2-" + Parser + "-"
 	// maxCacheEntries bounds the directory: each config edit adds one.
 	maxCacheEntries = 64
 	// maxTreeBytes bounds one entry read back.

@@ -1,6 +1,7 @@
 package cfgtree_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -137,4 +138,64 @@ func FuzzParseRoundTrip(f *testing.F) {
 			t.Fatalf("%q: cached tree differs from the parse", text)
 		}
 	})
+}
+
+// A document of nested aliases ("billion laughs": each level lists the one
+// before ten times) is small as text and as a tree, whose aliases are
+// pointers; copying them would take 10^20 nodes. The cache files it in its
+// own size, in no time (a repository's hooks file goes through Put at
+// every load).
+func TestAliasBombEncodesInItsOwnSize(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("l0: &l0 [x]\n")
+	for i := 1; i <= 20; i++ {
+		fmt.Fprintf(&b, "l%d: &l%d [", i, i)
+		for j := 0; j < 10; j++ {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "*l%d", i-1)
+		}
+		b.WriteString("]\n")
+	}
+	text := []byte(b.String())
+	root, err := yamltree.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := cfgtree.Encode(root)
+	if len(enc) > 100*len(text) {
+		t.Fatalf("%d bytes of YAML encode to %d", len(text), len(enc))
+	}
+	c := cfgtree.Cache{Dir: t.TempDir()}
+	if err := c.Put(text, root); err != nil {
+		t.Fatal(err)
+	}
+	got, ok := c.Get(text)
+	if !ok || !reflect.DeepEqual(got, root) {
+		t.Fatal("the alias document does not round-trip")
+	}
+	last := got.Content[len(got.Content)-1]
+	if a := last.Content[9]; a.Kind != cfgtree.AliasNode || a.Alias != got.Content[len(got.Content)-3] {
+		t.Errorf("an alias lost its target: %+v", a)
+	}
+}
+
+// An alias must stand for a node read whole before it, never for itself,
+// an ancestor or another alias: the config reader recurses through them.
+func TestDecodeRefusesAliasCycles(t *testing.T) {
+	for _, bad := range []string{
+		`[8,0,1,"!!str","x",[],0]`,                                                                      // itself
+		`[2,0,1,"!!seq","",[[16,0,1,"","",[],0]],null]`,                                                 // its parent
+		`[2,0,1,"!!seq","",[[16,0,1,"","",[],5]],null]`,                                                 // not read yet
+		`[2,0,1,"!!seq","",[[8,0,1,"!!str","x",[],null],[16,0,1,"","",[],1],[16,0,1,"","",[],2]],null]`, // an alias
+	} {
+		if _, err := cfgtree.Decode([]byte(bad)); err == nil {
+			t.Errorf("Decode(%s) accepted", bad)
+		}
+	}
+	ok := `[2,0,1,"!!seq","",[[8,0,1,"!!str","x",[],null],[16,0,1,"","",[],1]],null]`
+	if root, err := cfgtree.Decode([]byte(ok)); err != nil || root.Content[1].Alias != root.Content[0] {
+		t.Errorf("Decode(%s) = %v, %v", ok, root, err)
+	}
 }

@@ -8,50 +8,72 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
-// The encoding is JSON, one array per node:
+// The encoding is JSON, one array per node, in document order:
 //
-//	[kind, style, line, tag, value, [children…], alias-or-null]
+//	[kind, style, line, tag, value, [children…], alias]
 //
-// It is read with the generic decoder the dispatcher links anyway (no
-// reflection over struct types), which costs a one-shot dispatch far less
-// than parsing the YAML again.
+// alias is null, or the position (in document order, from 0) of the node an
+// alias node stands for, written before it: an alias is a reference, never
+// a copy, so a document of nested aliases (a "billion laughs") encodes in
+// its own size. It is read with the generic decoder the dispatcher links
+// anyway (no reflection over struct types), which costs a one-shot
+// dispatch far less than parsing the YAML again.
 
 // maxDepth bounds nesting on decode; a config is a few levels deep.
 const maxDepth = 64
 
-// maxNodes bounds a decoded tree (aliases can share subtrees).
+// maxNodes bounds a decoded tree.
 const maxNodes = 1 << 20
 
 // Encode writes root (nil for an empty document) in the cache's encoding.
+// A tree it cannot write faithfully (deeper than maxDepth, an alias to a
+// node not written before it) comes back different from Decode; Cache.Put
+// checks.
 func Encode(root *Node) []byte {
-	var out []byte
-	return appendNode(out, root, 0)
+	e := encoder{at: map[*Node]int{}}
+	e.node(root, 0)
+	return e.out
 }
 
-func appendNode(out []byte, n *Node, depth int) []byte {
+type encoder struct {
+	out []byte
+	at  map[*Node]int // node → its position, once written
+	n   int
+}
+
+func (e *encoder) node(n *Node, depth int) {
 	if n == nil || depth > maxDepth {
-		return append(out, "null"...)
+		e.out = append(e.out, "null"...)
+		return
 	}
-	out = append(out, '[')
-	out = strconv.AppendUint(out, uint64(n.Kind), 10)
-	out = append(out, ',')
-	out = strconv.AppendUint(out, uint64(n.Style), 10)
-	out = append(out, ',')
-	out = strconv.AppendInt(out, int64(n.Line), 10)
-	out = append(out, ',')
-	out = pyjson.Append(out, n.Tag, pyjson.Compact)
-	out = append(out, ',')
-	out = pyjson.Append(out, n.Value, pyjson.Compact)
-	out = append(out, ",["...)
+	if _, ok := e.at[n]; !ok {
+		e.at[n] = e.n
+	}
+	e.n++
+	e.out = append(e.out, '[')
+	e.out = strconv.AppendUint(e.out, uint64(n.Kind), 10)
+	e.out = append(e.out, ',')
+	e.out = strconv.AppendUint(e.out, uint64(n.Style), 10)
+	e.out = append(e.out, ',')
+	e.out = strconv.AppendInt(e.out, int64(n.Line), 10)
+	e.out = append(e.out, ',')
+	e.out = pyjson.Append(e.out, n.Tag, pyjson.Compact)
+	e.out = append(e.out, ',')
+	e.out = pyjson.Append(e.out, n.Value, pyjson.Compact)
+	e.out = append(e.out, ",["...)
 	for i, c := range n.Content {
 		if i > 0 {
-			out = append(out, ',')
+			e.out = append(e.out, ',')
 		}
-		out = appendNode(out, c, depth+1)
+		e.node(c, depth+1)
 	}
-	out = append(out, "],"...)
-	out = appendNode(out, n.Alias, depth+1)
-	return append(out, ']')
+	e.out = append(e.out, "],"...)
+	if at, ok := e.at[n.Alias]; ok && n.Alias != nil {
+		e.out = strconv.AppendInt(e.out, int64(at), 10)
+	} else {
+		e.out = append(e.out, "null"...)
+	}
+	e.out = append(e.out, ']')
 }
 
 var errBroken = errors.New("cfgtree: not an encoded tree")
@@ -62,19 +84,23 @@ func Decode(data []byte) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	budget := maxNodes
-	return decodeNode(v, 0, &budget)
+	var d decoder
+	return d.node(v, 0)
 }
 
-func decodeNode(v any, depth int, budget *int) (*Node, error) {
+type decoder struct {
+	nodes    []*Node // in document order
+	complete []bool  // nodes[i] and all its children are read
+}
+
+func (d *decoder) node(v any, depth int) (*Node, error) {
 	if v == nil {
 		return nil, nil
 	}
 	a, ok := v.([]any)
-	if !ok || len(a) != 7 || depth > maxDepth || *budget <= 0 {
+	if !ok || len(a) != 7 || depth > maxDepth || len(d.nodes) >= maxNodes {
 		return nil, errBroken
 	}
-	*budget--
 	kind, ok1 := number(a[0], 32)
 	style, ok2 := number(a[1], 32)
 	line, ok3 := number(a[2], 31)
@@ -90,21 +116,30 @@ func decodeNode(v any, depth int, budget *int) (*Node, error) {
 		return nil, errBroken
 	}
 	n := &Node{Kind: Kind(kind), Style: Style(style), Line: int(line), Tag: tag, Value: value}
+	self := len(d.nodes)
+	d.nodes = append(d.nodes, n)
+	d.complete = append(d.complete, false)
 	if len(content) > 0 {
 		n.Content = make([]*Node, len(content))
 	}
 	for i, c := range content {
-		child, err := decodeNode(c, depth+1, budget)
+		child, err := d.node(c, depth+1)
 		if err != nil || child == nil {
 			return nil, errBroken
 		}
 		n.Content[i] = child
 	}
-	alias, err := decodeNode(a[6], depth+1, budget)
-	if err != nil {
-		return nil, err
+	if a[6] != nil {
+		// An alias stands for a node read whole before it, and not for
+		// another alias: no cycle, so the config reader's recursion
+		// through aliases ends.
+		at, ok := number(a[6], 31)
+		if !ok || int(at) >= len(d.nodes) || !d.complete[at] || d.nodes[at].Kind == AliasNode {
+			return nil, errBroken
+		}
+		n.Alias = d.nodes[at]
 	}
-	n.Alias = alias
+	d.complete[self] = true
 	return n, nil
 }
 

@@ -3,6 +3,7 @@ package oneshot
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -52,6 +53,13 @@ func (a *App) Dispatch(event string, o DispatchOptions) error {
 		project = c
 	}
 	cfg, err := a.loadToRun(project, ev, fields, data, o.CalledBy)
+	if errors.Is(err, dispatcher.ErrNoEngine) && ev.Gating() {
+		// The front alone, and a config it cannot read: whether a
+		// guard protects this event is unknown, so it is refused.
+		a.Warn(classifyMsg(err))
+		outcome := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: unreadableConfigRefusal}
+		return writeOutcome(a.Out, &outcome, o)
+	}
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 )
@@ -42,6 +41,18 @@ func Report(err error, stderr io.Writer) int {
 	return code
 }
 
+// unreadableConfigRefusal is the refusal of a gating event by a front that
+// cannot hand over and has no parse of the config: whether a guard
+// protects the event is unknown, so nothing is let through on a guess.
+const unreadableConfigRefusal = "hermes-hooks: the config is new or was edited, and only " + FullName +
+	" can read it, which cannot be started; refused rather than let a guard it may hold be skipped"
+
+// classifyMsg is the message Report would print for err.
+func classifyMsg(err error) string {
+	_, msg, _ := classify(err)
+	return msg
+}
+
 func classify(err error) (code int, msg, hint string) {
 	var ee *ExitError
 	var ce *dispatcher.ConfigError
@@ -61,11 +72,6 @@ func classify(err error) (code int, msg, hint string) {
 		return 1, "config " + ce.Path + ": only " + FullName + " can read it (it is new or was edited), and it cannot be started", installBoth
 	case errors.As(err, &ce):
 		return 1, ce.Error(), "fix the file, or point --config elsewhere"
-	case errors.Is(err, dispatcher.ErrNoEngine):
-		// The front, without the complete program, met a matcher only
-		// the backtracking engine can decide.
-		what := strings.TrimSuffix(err.Error(), ": "+dispatcher.ErrNoEngine.Error())
-		return 1, what + ", which only " + FullName + " has, and it cannot be started", installBoth
 	}
 	// Anything else comes from the command-line parser: unknown command or
 	// flag, wrong number of arguments.

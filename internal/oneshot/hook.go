@@ -55,6 +55,11 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 	if nf := (*NeedsFull)(nil); errors.As(err, &nf) {
 		return err
 	}
+	if errors.Is(err, dispatcher.ErrNoEngine) && call.Event.Gating() {
+		// As dispatch: a config this front cannot read may hold a guard.
+		a.Warn(classifyMsg(err))
+		return writeReply(a, agent.Deny(call, unreadableConfigRefusal))
+	}
 	if err != nil {
 		a.Warn(err.Error())
 		return nil
@@ -76,7 +81,8 @@ func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, stdin []byt
 			if !a.noHandOver {
 				return &NeedsFull{Stdin: stdin, Why: "a config not parsed before"}
 			}
-			return writeReply(a, agent.Deny(call, "hermes-hooks: "+msg+"; whether a fail_closed guard protects it is in a config only "+FullName+" can read, so this is refused"))
+			a.Warn(msg)
+			return writeReply(a, agent.Deny(call, unreadableConfigRefusal))
 		}
 		if err == nil {
 			a.warnAll(cfg)
