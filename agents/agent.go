@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -52,12 +53,16 @@ type Reply struct {
 // everything hermes-hooks has no opinion on.
 var Quiet = Reply{}
 
-// registry lists every agent, in the order docs show them.
-var registry = []*Agent{claude, codex, copilot, cursor}
+// registry lists every agent, in the order docs show them. It is built at
+// first use: a dispatch that serves no agent (the one-shot front's
+// dispatch command) does not pay for the agents' tables at start.
+var registry = sync.OnceValue(func() []*Agent {
+	return []*Agent{newClaude(), newCodex(), newCopilot(), newCursor()}
+})
 
 // Lookup returns the agent called name.
 func Lookup(name string) (*Agent, bool) {
-	for _, a := range registry {
+	for _, a := range registry() {
 		if a.Name == name {
 			return a, true
 		}
@@ -67,8 +72,8 @@ func Lookup(name string) (*Agent, bool) {
 
 // Names lists the agents' names.
 func Names() []string {
-	out := make([]string, len(registry))
-	for i, a := range registry {
+	out := make([]string, len(registry()))
+	for i, a := range registry() {
 		out[i] = a.Name
 	}
 	return out

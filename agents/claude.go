@@ -9,24 +9,26 @@ import (
 // Claude Code: its stdin payload is the Claude shape the dispatcher already
 // takes (hook_event_name, tool_name, tool_input, session_id, cwd, prompt …),
 // and its events are the catalog's Claude names.
-var claude = &Agent{
-	Name:     "claude",
-	Title:    "Claude Code",
-	EventKey: "hook_event_name",
-	Events:   claudeEvents(),
-	HookFile: HookFile{
-		Project: ".claude/settings.json",
-		User:    ".claude/settings.json",
-		Layout:  Grouped,
-		// The events hermes-hooks has something to say on; the others
-		// (FileChanged, WorktreeCreate …) would start a process per
-		// event for nothing in the common config.
-		Events: []string{"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure",
-			"UserPromptSubmit", "Stop", "SubagentStart", "SubagentStop",
-			"SessionStart", "SessionEnd", "PreCompact", "Notification"},
-	},
-	decode: decodeClaude,
-	encode: encodeClaude,
+func newClaude() *Agent {
+	return &Agent{
+		Name:     "claude",
+		Title:    "Claude Code",
+		EventKey: "hook_event_name",
+		Events:   claudeEvents(),
+		HookFile: HookFile{
+			Project: ".claude/settings.json",
+			User:    ".claude/settings.json",
+			Layout:  Grouped,
+			// The events hermes-hooks has something to say on; the others
+			// (FileChanged, WorktreeCreate …) would start a process per
+			// event for nothing in the common config.
+			Events: []string{"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure",
+				"UserPromptSubmit", "Stop", "SubagentStart", "SubagentStop",
+				"SessionStart", "SessionEnd", "PreCompact", "Notification"},
+		},
+		decode: decodeClaude,
+		encode: encodeClaude,
+	}
 }
 
 // claudeEvents maps every Claude Code event of the catalog to itself.

@@ -3,6 +3,7 @@ package agents
 import (
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"sync"
 )
 
 // Codex CLI (0.169): Claude Code's hook protocol — the same event names, a
@@ -15,29 +16,31 @@ import (
 // encoder below writes only what Codex accepts for each event and turns
 // the rest into the nearest thing it does accept, never into nothing when
 // the outcome refuses. Facts and sources: docs/agent-protocols.md.
-var codex = &Agent{
-	Name:     "codex",
-	Title:    "Codex CLI",
-	EventKey: "hook_event_name",
-	Events:   codexEventMap(),
-	HookFile: HookFile{
-		// Codex reads Claude Code's grouped shape; a project's .codex/
-		// layer only once the project is trusted. New or changed entries
-		// run only after the user trusts them in Codex (/hooks).
-		Project: ".codex/hooks.json",
-		User:    ".codex/hooks.json",
-		Layout:  Grouped,
-		// Codex's default hook timeout is not documented: say it.
-		Extra: []pyjson.Member{{Key: "timeout", Value: int64(600)}},
-		// Codex allows a SessionEnd hook 3 s at most and reports a larger
-		// value as an error item on every run.
-		EventExtra: map[string][]pyjson.Member{"SessionEnd": {{Key: "timeout", Value: int64(3)}}},
-		Notice:     "Codex runs new or changed hooks only once you trust them: open /hooks in Codex and trust the hermes-hooks entries.",
-		Events: []string{"PreToolUse", "PermissionRequest", "PostToolUse", "UserPromptSubmit",
-			"SessionStart", "SessionEnd", "SubagentStart", "SubagentStop", "Stop", "PreCompact", "PostCompact"},
-	},
-	decode: decodeCodex,
-	encode: encodeCodex,
+func newCodex() *Agent {
+	return &Agent{
+		Name:     "codex",
+		Title:    "Codex CLI",
+		EventKey: "hook_event_name",
+		Events:   codexEventMap(),
+		HookFile: HookFile{
+			// Codex reads Claude Code's grouped shape; a project's .codex/
+			// layer only once the project is trusted. New or changed entries
+			// run only after the user trusts them in Codex (/hooks).
+			Project: ".codex/hooks.json",
+			User:    ".codex/hooks.json",
+			Layout:  Grouped,
+			// Codex's default hook timeout is not documented: say it.
+			Extra: []pyjson.Member{{Key: "timeout", Value: int64(600)}},
+			// Codex allows a SessionEnd hook 3 s at most and reports a larger
+			// value as an error item on every run.
+			EventExtra: map[string][]pyjson.Member{"SessionEnd": {{Key: "timeout", Value: int64(3)}}},
+			Notice:     "Codex runs new or changed hooks only once you trust them: open /hooks in Codex and trust the hermes-hooks entries.",
+			Events: []string{"PreToolUse", "PermissionRequest", "PostToolUse", "UserPromptSubmit",
+				"SessionStart", "SessionEnd", "SubagentStart", "SubagentStop", "Stop", "PreCompact", "PostCompact"},
+		},
+		decode: decodeCodex,
+		encode: encodeCodex,
+	}
 }
 
 // codexReply is which reply shape Codex reads for an event: its output
@@ -72,26 +75,31 @@ const (
 
 // codexEvents are Codex's events with a canonical twin, and the reply
 // shape each reads. Interrupt (Esc on a running turn) has no twin.
-var codexEvents = map[string]struct {
+var codexEvents = sync.OnceValue(func() map[string]struct {
 	canon string
 	reply codexReply
-}{
-	"PreToolUse":        {"pre_tool_call", codexPreTool},
-	"PermissionRequest": {"PermissionRequest", codexPermission},
-	"PostToolUse":       {"post_tool_call", codexPostTool},
-	"UserPromptSubmit":  {"pre_llm_call", codexPrompt},
-	"SessionStart":      {"on_session_start", codexContext},
-	"SubagentStart":     {"subagent_start", codexContext},
-	"Stop":              {"pre_verify", codexStop},
-	"SubagentStop":      {"subagent_stop", codexStop},
-	"PreCompact":        {"PreCompact", codexUniversal},
-	"PostCompact":       {"PostCompact", codexUniversal},
-	"SessionEnd":        {"on_session_end", codexNoReply},
-}
+} {
+	return map[string]struct {
+		canon string
+		reply codexReply
+	}{
+		"PreToolUse":        {"pre_tool_call", codexPreTool},
+		"PermissionRequest": {"PermissionRequest", codexPermission},
+		"PostToolUse":       {"post_tool_call", codexPostTool},
+		"UserPromptSubmit":  {"pre_llm_call", codexPrompt},
+		"SessionStart":      {"on_session_start", codexContext},
+		"SubagentStart":     {"subagent_start", codexContext},
+		"Stop":              {"pre_verify", codexStop},
+		"SubagentStop":      {"subagent_stop", codexStop},
+		"PreCompact":        {"PreCompact", codexUniversal},
+		"PostCompact":       {"PostCompact", codexUniversal},
+		"SessionEnd":        {"on_session_end", codexNoReply},
+	}
+})
 
 func codexEventMap() map[string]string {
-	m := make(map[string]string, len(codexEvents))
-	for n, e := range codexEvents {
+	m := make(map[string]string, len(codexEvents()))
+	for n, e := range codexEvents() {
 		m[n] = e.canon
 	}
 	return m
@@ -130,7 +138,7 @@ func codexToolInput(c *Call, args map[string]any) map[string]any {
 }
 
 func encodeCodex(c *Call, o *protocol.Outcome) Reply {
-	shape := codexEvents[c.AgentEvent].reply
+	shape := codexEvents()[c.AgentEvent].reply
 	if shape == codexNoReply {
 		return Quiet
 	}

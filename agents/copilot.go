@@ -3,6 +3,7 @@ package agents
 import (
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"sync"
 )
 
 // GitHub Copilot CLI (1.0.102) has two payload formats, chosen by how the
@@ -22,27 +23,29 @@ import (
 // names go through the same table as Claude Code's, and registering both
 // spellings would run every hook twice.
 // Facts and sources: docs/agent-protocols.md.
-var copilot = &Agent{
-	Name:     "copilot",
-	Title:    "GitHub Copilot CLI",
-	EventKey: "hook_event_name",
-	Events:   copilotEventMap(),
-	HookFile: HookFile{
-		// Any *.json in these directories is read; "command" is Copilot's
-		// cross-platform field (copied to bash and powershell).
-		Project: ".github/hooks/hermes-hooks.json",
-		User:    ".copilot/hooks/hermes-hooks.json",
-		Layout:  Flat,
-		Typed:   true,
-		// Copilot's default is 30 s, and a preToolUse hook that times
-		// out lets the tool call through: give the dispatch room.
-		Extra:  []pyjson.Member{{Key: "timeoutSec", Value: int64(600)}},
-		Notice: "Copilot also runs the hooks in a project's .claude/settings.json: where `hermes-hooks install claude` is in place too, every event would run twice there; keep one of the two.",
-		Events: []string{"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
-			"SessionStart", "SessionEnd", "SubagentStart", "SubagentStop", "Stop", "PreCompact", "Notification"},
-	},
-	decode: decodeCopilot,
-	encode: encodeCopilot,
+func newCopilot() *Agent {
+	return &Agent{
+		Name:     "copilot",
+		Title:    "GitHub Copilot CLI",
+		EventKey: "hook_event_name",
+		Events:   copilotEventMap(),
+		HookFile: HookFile{
+			// Any *.json in these directories is read; "command" is Copilot's
+			// cross-platform field (copied to bash and powershell).
+			Project: ".github/hooks/hermes-hooks.json",
+			User:    ".copilot/hooks/hermes-hooks.json",
+			Layout:  Flat,
+			Typed:   true,
+			// Copilot's default is 30 s, and a preToolUse hook that times
+			// out lets the tool call through: give the dispatch room.
+			Extra:  []pyjson.Member{{Key: "timeoutSec", Value: int64(600)}},
+			Notice: "Copilot also runs the hooks in a project's .claude/settings.json: where `hermes-hooks install claude` is in place too, every event would run twice there; keep one of the two.",
+			Events: []string{"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
+				"SessionStart", "SessionEnd", "SubagentStart", "SubagentStop", "Stop", "PreCompact", "Notification"},
+		},
+		decode: decodeCopilot,
+		encode: encodeCopilot,
+	}
 }
 
 // copilotReply is which reply an event's hooks are read for.
@@ -69,27 +72,32 @@ const (
 
 // copilotEvents are Copilot's events with a canonical twin, under both
 // spellings. errorOccurred and userPromptTransformed have none.
-var copilotEvents = map[string]struct {
+var copilotEvents = sync.OnceValue(func() map[string]struct {
 	canon string
 	reply copilotReply
-}{
-	"preToolUse": {"pre_tool_call", copilotPreTool}, "PreToolUse": {"pre_tool_call", copilotPreTool},
-	"permissionRequest": {"PermissionRequest", copilotPermission}, "PermissionRequest": {"PermissionRequest", copilotPermission},
-	"postToolUse": {"post_tool_call", copilotPostTool}, "PostToolUse": {"post_tool_call", copilotPostTool},
-	"postToolUseFailure": {"PostToolUseFailure", copilotContext}, "PostToolUseFailure": {"PostToolUseFailure", copilotContext},
-	"userPromptSubmitted": {"pre_llm_call", copilotPrompt}, "UserPromptSubmit": {"pre_llm_call", copilotPrompt},
-	"sessionStart": {"on_session_start", copilotContext}, "SessionStart": {"on_session_start", copilotContext},
-	"subagentStart": {"subagent_start", copilotContext}, "SubagentStart": {"subagent_start", copilotContext},
-	"notification": {"Notification", copilotContext}, "Notification": {"Notification", copilotContext},
-	"agentStop": {"pre_verify", copilotStop}, "Stop": {"pre_verify", copilotStop},
-	"subagentStop": {"subagent_stop", copilotStop}, "SubagentStop": {"subagent_stop", copilotStop},
-	"preCompact": {"PreCompact", copilotNoReply}, "PreCompact": {"PreCompact", copilotNoReply},
-	"sessionEnd": {"on_session_end", copilotNoReply}, "SessionEnd": {"on_session_end", copilotNoReply},
-}
+} {
+	return map[string]struct {
+		canon string
+		reply copilotReply
+	}{
+		"preToolUse": {"pre_tool_call", copilotPreTool}, "PreToolUse": {"pre_tool_call", copilotPreTool},
+		"permissionRequest": {"PermissionRequest", copilotPermission}, "PermissionRequest": {"PermissionRequest", copilotPermission},
+		"postToolUse": {"post_tool_call", copilotPostTool}, "PostToolUse": {"post_tool_call", copilotPostTool},
+		"postToolUseFailure": {"PostToolUseFailure", copilotContext}, "PostToolUseFailure": {"PostToolUseFailure", copilotContext},
+		"userPromptSubmitted": {"pre_llm_call", copilotPrompt}, "UserPromptSubmit": {"pre_llm_call", copilotPrompt},
+		"sessionStart": {"on_session_start", copilotContext}, "SessionStart": {"on_session_start", copilotContext},
+		"subagentStart": {"subagent_start", copilotContext}, "SubagentStart": {"subagent_start", copilotContext},
+		"notification": {"Notification", copilotContext}, "Notification": {"Notification", copilotContext},
+		"agentStop": {"pre_verify", copilotStop}, "Stop": {"pre_verify", copilotStop},
+		"subagentStop": {"subagent_stop", copilotStop}, "SubagentStop": {"subagent_stop", copilotStop},
+		"preCompact": {"PreCompact", copilotNoReply}, "PreCompact": {"PreCompact", copilotNoReply},
+		"sessionEnd": {"on_session_end", copilotNoReply}, "SessionEnd": {"on_session_end", copilotNoReply},
+	}
+})
 
 func copilotEventMap() map[string]string {
-	m := make(map[string]string, len(copilotEvents))
-	for n, e := range copilotEvents {
+	m := make(map[string]string, len(copilotEvents()))
+	for n, e := range copilotEvents() {
 		m[n] = e.canon
 	}
 	return m
@@ -99,38 +107,42 @@ func copilotEventMap() map[string]string {
 // toolName) to the Claude Code names its PascalCase payload uses, per
 // Copilot's documented table; the dispatcher's tool table takes it from
 // there. Others (MCP tools …) pass through.
-var copilotTools = map[string]string{
-	"bash": "Bash", "powershell": "Bash", "view": "Read", "create": "Write",
-	"edit": "Edit", "str_replace_editor": "Edit", "apply_patch": "Edit",
-	"grep": "Grep", "rg": "Grep", "glob": "Glob", "web_fetch": "WebFetch", "web_search": "WebSearch",
-	"ask_user": "AskUserQuestion", "update_todo": "TodoWrite", "task": "Task",
-}
+var copilotTools = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"bash": "Bash", "powershell": "Bash", "view": "Read", "create": "Write",
+		"edit": "Edit", "str_replace_editor": "Edit", "apply_patch": "Edit",
+		"grep": "Grep", "rg": "Grep", "glob": "Glob", "web_fetch": "WebFetch", "web_search": "WebSearch",
+		"ask_user": "AskUserQuestion", "update_todo": "TodoWrite", "task": "Task",
+	}
+})
 
 // CopilotClaudeTool returns the Claude Code name of one of Copilot's own
 // tool names (the camelCase payload's toolName), and whether it has one:
 // how a Copilot hook file's matcher on a camelCase event is read.
 func CopilotClaudeTool(name string) (string, bool) {
-	c, ok := copilotTools[name]
+	c, ok := copilotTools()[name]
 	return c, ok
 }
 
 // copilotCamel are the camelCase payload's fields and their snake_case
 // (Claude / VS Code) names, so one decoding serves both formats.
-var copilotCamel = map[string]string{
-	"sessionId": "session_id", "transcriptPath": "transcript_path", "toolName": "tool_name",
-	"toolArgs": "tool_input", "toolResult": "tool_result", "initialPrompt": "initial_prompt",
-	"stopReason": "stop_reason", "agentId": "agent_id", "agentType": "agent_type",
-	"agentName": "agent_name", "agentDisplayName": "agent_display_name", "response": "last_assistant_message",
-	"customInstructions": "custom_instructions", "errorContext": "error_context",
-}
+var copilotCamel = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"sessionId": "session_id", "transcriptPath": "transcript_path", "toolName": "tool_name",
+		"toolArgs": "tool_input", "toolResult": "tool_result", "initialPrompt": "initial_prompt",
+		"stopReason": "stop_reason", "agentId": "agent_id", "agentType": "agent_type",
+		"agentName": "agent_name", "agentDisplayName": "agent_display_name", "response": "last_assistant_message",
+		"customInstructions": "custom_instructions", "errorContext": "error_context",
+	}
+})
 
 func decodeCopilot(name string, ev *protocol.Event, p map[string]any) map[string]any {
-	snake := copyFields(p, len(copilotCamel))
-	for camel, s := range copilotCamel {
+	snake := copyFields(p, len(copilotCamel()))
+	for camel, s := range copilotCamel() {
 		alias(snake, camel, s)
 	}
 	if t, ok := p["toolName"].(string); ok {
-		if c, ok := copilotTools[t]; ok {
+		if c, ok := copilotTools()[t]; ok {
 			snake["tool_name"] = c
 		}
 	}
@@ -160,7 +172,7 @@ func encodeCopilot(c *Call, o *protocol.Outcome) Reply {
 	var obj protocol.Object
 	add := func(k string, v any) { obj = append(obj, protocol.KV{Key: k, Value: v}) }
 	ctx := joinContext(o)
-	switch copilotEvents[c.AgentEvent].reply {
+	switch copilotEvents()[c.AgentEvent].reply {
 	case copilotNoReply:
 		return Quiet
 	case copilotPreTool:

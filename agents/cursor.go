@@ -2,6 +2,7 @@ package agents
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -10,47 +11,51 @@ import (
 // names, and flat replies ({permission, user_message, agent_message},
 // {continue}, {followup_message}, {additional_context}); no exit-code
 // protocol beyond "2 denies".
-var cursor = &Agent{
-	Name:     "cursor",
-	Title:    "Cursor",
-	EventKey: "hook_event_name",
-	Events: map[string]string{
-		"preToolUse":           "pre_tool_call",
-		"postToolUse":          "post_tool_call",
-		"postToolUseFailure":   "PostToolUseFailure",
-		"beforeShellExecution": "pre_tool_call",
-		"beforeMCPExecution":   "pre_tool_call",
-		"beforeReadFile":       "pre_tool_call",
-		"afterShellExecution":  "post_tool_call",
-		"afterMCPExecution":    "post_tool_call",
-		"afterFileEdit":        "post_tool_call",
-		"beforeSubmitPrompt":   "pre_llm_call",
-		"stop":                 "pre_verify",
-		"subagentStart":        "subagent_start",
-		"subagentStop":         "subagent_stop",
-		"sessionStart":         "on_session_start",
-		"sessionEnd":           "on_session_end",
-		"preCompact":           "PreCompact",
-	},
-	HookFile: HookFile{
-		Project: ".cursor/hooks.json",
-		User:    ".cursor/hooks.json",
-		Layout:  Flat,
-		// The per-tool preToolUse/postToolUse cover shell, MCP and file
-		// tools, so the older per-action events (beforeShellExecution …)
-		// are left out: with both, a guard would run twice per command.
-		Events: []string{"preToolUse", "postToolUse", "beforeSubmitPrompt", "stop", "subagentStop", "sessionStart", "sessionEnd"},
-	},
-	decode: decodeCursor,
-	encode: encodeCursor,
+func newCursor() *Agent {
+	return &Agent{
+		Name:     "cursor",
+		Title:    "Cursor",
+		EventKey: "hook_event_name",
+		Events: map[string]string{
+			"preToolUse":           "pre_tool_call",
+			"postToolUse":          "post_tool_call",
+			"postToolUseFailure":   "PostToolUseFailure",
+			"beforeShellExecution": "pre_tool_call",
+			"beforeMCPExecution":   "pre_tool_call",
+			"beforeReadFile":       "pre_tool_call",
+			"afterShellExecution":  "post_tool_call",
+			"afterMCPExecution":    "post_tool_call",
+			"afterFileEdit":        "post_tool_call",
+			"beforeSubmitPrompt":   "pre_llm_call",
+			"stop":                 "pre_verify",
+			"subagentStart":        "subagent_start",
+			"subagentStop":         "subagent_stop",
+			"sessionStart":         "on_session_start",
+			"sessionEnd":           "on_session_end",
+			"preCompact":           "PreCompact",
+		},
+		HookFile: HookFile{
+			Project: ".cursor/hooks.json",
+			User:    ".cursor/hooks.json",
+			Layout:  Flat,
+			// The per-tool preToolUse/postToolUse cover shell, MCP and file
+			// tools, so the older per-action events (beforeShellExecution …)
+			// are left out: with both, a guard would run twice per command.
+			Events: []string{"preToolUse", "postToolUse", "beforeSubmitPrompt", "stop", "subagentStop", "sessionStart", "sessionEnd"},
+		},
+		decode: decodeCursor,
+		encode: encodeCursor,
+	}
 }
 
 // cursorTools maps Cursor's tool names to the canonical (Hermes) ones;
 // others (MCP:<tool>, Grep …) pass through.
-var cursorTools = map[string]string{
-	"Shell": "terminal", "Read": "read_file", "Write": "write_file", "Edit": "patch",
-	"Task": "delegate_task", "WebSearch": "web_search", "WebFetch": "web_extract",
-}
+var cursorTools = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"Shell": "terminal", "Read": "read_file", "Write": "write_file", "Edit": "patch",
+		"Task": "delegate_task", "WebSearch": "web_search", "WebFetch": "web_extract",
+	}
+})
 
 func decodeCursor(name string, _ *protocol.Event, p map[string]any) map[string]any {
 	f := copyFields(p, 4)
@@ -68,7 +73,7 @@ func decodeCursor(name string, _ *protocol.Event, p map[string]any) map[string]a
 	switch name {
 	case "preToolUse", "postToolUse", "postToolUseFailure":
 		if s, ok := p["tool_name"].(string); ok {
-			if c, ok := cursorTools[s]; ok {
+			if c, ok := cursorTools()[s]; ok {
 				tool(c)
 			}
 		}

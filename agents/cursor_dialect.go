@@ -3,6 +3,7 @@ package agents
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -39,47 +40,53 @@ const (
 // cursorReplies are the Cursor events whose replies Cursor reads, and what
 // it reads there; the others (afterShellExecution, sessionEnd …) are
 // observers. It mirrors what encodeCursor writes.
-var cursorReplies = map[string]cursorReads{
-	"preToolUse":           cursorPermission | cursorUpdatedInput,
-	"beforeShellExecution": cursorPermission,
-	"beforeMCPExecution":   cursorPermission,
-	"beforeReadFile":       cursorPermission,
-	"subagentStart":        cursorPermission,
-	"beforeSubmitPrompt":   cursorContinue,
-	"stop":                 cursorFollowup,
-	"subagentStop":         cursorFollowup,
-	"postToolUse":          cursorContext,
-	"sessionStart":         cursorContext | cursorEnv,
-}
+var cursorReplies = sync.OnceValue(func() map[string]cursorReads {
+	return map[string]cursorReads{
+		"preToolUse":           cursorPermission | cursorUpdatedInput,
+		"beforeShellExecution": cursorPermission,
+		"beforeMCPExecution":   cursorPermission,
+		"beforeReadFile":       cursorPermission,
+		"subagentStart":        cursorPermission,
+		"beforeSubmitPrompt":   cursorContinue,
+		"stop":                 cursorFollowup,
+		"subagentStop":         cursorFollowup,
+		"postToolUse":          cursorContext,
+		"sessionStart":         cursorContext | cursorEnv,
+	}
+})
 
 // cursorActions are the Cursor events that cover one kind of tool call
 // only (named by Cursor's tool names, cursorTools' keys), where their
 // canonical event covers every tool: beforeShellExecution is
 // pre_tool_call for the shell only.
-var cursorActions = map[string][]string{
-	"beforeShellExecution": {"Shell"},
-	"afterShellExecution":  {"Shell"},
-	"beforeReadFile":       {"Read"},
-	"afterFileEdit":        {"Write", "Edit"},
-}
+var cursorActions = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"beforeShellExecution": {"Shell"},
+		"afterShellExecution":  {"Shell"},
+		"beforeReadFile":       {"Read"},
+		"afterFileEdit":        {"Write", "Edit"},
+	}
+})
 
 // cursorMCPEvents cover MCP tool calls only.
-var cursorMCPEvents = map[string]bool{"beforeMCPExecution": true, "afterMCPExecution": true}
+var cursorMCPEvents = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"beforeMCPExecution": true, "afterMCPExecution": true}
+})
 
 // cursorToolNames is cursorTools reversed: canonical tool → Cursor's name.
-var cursorToolNames = func() map[string]string {
-	m := make(map[string]string, len(cursorTools))
-	for c, h := range cursorTools {
+var cursorToolNames = sync.OnceValue(func() map[string]string {
+	m := make(map[string]string, len(cursorTools()))
+	for c, h := range cursorTools() {
 		m[h] = c
 	}
 	return m
-}()
+})
 
 // CursorToolName returns Cursor's name for a tool named in either the
 // Hermes or the Claude dialect (Bash and terminal are Shell); names Cursor
 // shares or does not know pass through.
 func CursorToolName(name string, tools *protocol.ToolTable) string {
-	if c, ok := cursorToolNames[tools.Hermes(name)]; ok {
+	if c, ok := cursorToolNames()[tools.Hermes(name)]; ok {
 		return c
 	}
 	return name
@@ -99,10 +106,10 @@ func isMCPTool(name string) bool {
 // Cursor itself would have sent it.
 func CursorFits(cursorEvent string, fields map[string]any, tools *protocol.ToolTable) bool {
 	tool, _ := fields["tool_name"].(string)
-	if cursorMCPEvents[cursorEvent] {
+	if cursorMCPEvents()[cursorEvent] {
 		return isMCPTool(tool)
 	}
-	names, ok := cursorActions[cursorEvent]
+	names, ok := cursorActions()[cursorEvent]
 	if !ok {
 		return true
 	}
@@ -120,7 +127,7 @@ func CursorFits(cursorEvent string, fields map[string]any, tools *protocol.ToolT
 // hook blocks on failure. A failing stop hook must not keep the agent
 // going, so stop and subagentStop are not among them.
 func CursorRefuses(cursorEvent string) bool {
-	return cursorReplies[cursorEvent]&(cursorPermission|cursorContinue) != 0
+	return cursorReplies()[cursorEvent]&(cursorPermission|cursorContinue) != 0
 }
 
 // CursorPayload is the stdin of a Cursor hook declared under cursorEvent,
@@ -238,7 +245,7 @@ func ParseCursorReply(cursorEvent string, r protocol.Reply) (*protocol.Contribut
 	if ev == nil {
 		return nil, "unknown event"
 	}
-	reads := cursorReplies[cursorEvent]
+	reads := cursorReplies()[cursorEvent]
 	failClosed := r.FailClosed && CursorRefuses(cursorEvent)
 	if r.SpawnError != "" || r.TimedOut {
 		reason := r.SpawnError

@@ -5,49 +5,56 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // What a word list runs: builtins, wrappers, interpreters, PATH.
 
 // shellBuiltins are the utilities /bin/sh runs itself; a command made of
 // one of them starts no file.
-var shellBuiltins = map[string]bool{
-	"alias": true, "bg": true, "cd": true, "command": true, "echo": true, "eval": true,
-	"exec": true, "exit": true, "export": true, "false": true, "fc": true, "fg": true,
-	"getopts": true, "hash": true, "jobs": true, "kill": true, "local": true, "printf": true,
-	"pwd": true, "read": true, "readonly": true, "return": true, "set": true, "shift": true,
-	"test": true, "[": true, "times": true, "trap": true, "true": true, "type": true,
-	"ulimit": true, "umask": true, "unalias": true, "unset": true, "wait": true, ":": true,
-	".": true, "source": true, "break": true, "continue": true,
-}
+var shellBuiltins = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"alias": true, "bg": true, "cd": true, "command": true, "echo": true, "eval": true,
+		"exec": true, "exit": true, "export": true, "false": true, "fc": true, "fg": true,
+		"getopts": true, "hash": true, "jobs": true, "kill": true, "local": true, "printf": true,
+		"pwd": true, "read": true, "readonly": true, "return": true, "set": true, "shift": true,
+		"test": true, "[": true, "times": true, "trap": true, "true": true, "type": true,
+		"ulimit": true, "umask": true, "unalias": true, "unset": true, "wait": true, ":": true,
+		".": true, "source": true, "break": true, "continue": true,
+	}
+})
 
 // wrappers run the command that follows their own options; the values are
 // the options that take an argument.
-var wrappers = map[string][]string{
-	"env":     {"-u", "--unset", "-C", "--chdir", "-S", "--split-string"},
-	"nice":    {"-n", "--adjustment"},
-	"nohup":   nil,
-	"timeout": {"-s", "--signal", "-k", "--kill-after"},
-	"stdbuf":  {"-i", "-o", "-e", "--input", "--output", "--error"},
-	"ionice":  {"-c", "-n", "-p", "-P", "-u", "--class", "--classdata"},
-	"setsid":  nil,
-	"time":    {"-f", "--format", "-o", "--output"},
-	"chrt":    nil,
-	"taskset": nil,
-}
+var wrappers = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"env":     {"-u", "--unset", "-C", "--chdir", "-S", "--split-string"},
+		"nice":    {"-n", "--adjustment"},
+		"nohup":   nil,
+		"timeout": {"-s", "--signal", "-k", "--kill-after"},
+		"stdbuf":  {"-i", "-o", "-e", "--input", "--output", "--error"},
+		"ionice":  {"-c", "-n", "-p", "-P", "-u", "--class", "--classdata"},
+		"setsid":  nil,
+		"time":    {"-f", "--format", "-o", "--output"},
+		"chrt":    nil,
+		"taskset": nil,
+	}
+})
 
 // opaqueRunners run something named indirectly (a target, a module, a
 // package): the file that runs cannot be known from the command.
-var opaqueRunners = map[string]string{
-	"make": "runs a make target", "gmake": "runs a make target", "just": "runs a just recipe",
-	"task": "runs a task target", "npm": "runs an npm script", "npx": "runs an npm package",
-	"pnpm": "runs a pnpm script", "yarn": "runs a yarn script", "bunx": "runs a package",
-	"pipx": "runs a pip package", "cargo": "runs a cargo target", "go": "runs a go command",
-	"gradle": "runs a gradle task", "mvn": "runs a maven goal", "rake": "runs a rake task",
-	"xargs": "runs commands built from its input", "sudo": "runs a command as another user",
-	"doas": "runs a command as another user", "ssh": "runs a command on another host",
-	"docker": "runs a container", "podman": "runs a container", "eval": "evaluates text",
-}
+var opaqueRunners = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"make": "runs a make target", "gmake": "runs a make target", "just": "runs a just recipe",
+		"task": "runs a task target", "npm": "runs an npm script", "npx": "runs an npm package",
+		"pnpm": "runs a pnpm script", "yarn": "runs a yarn script", "bunx": "runs a package",
+		"pipx": "runs a pip package", "cargo": "runs a cargo target", "go": "runs a go command",
+		"gradle": "runs a gradle task", "mvn": "runs a maven goal", "rake": "runs a rake task",
+		"xargs": "runs commands built from its input", "sudo": "runs a command as another user",
+		"doas": "runs a command as another user", "ssh": "runs a command on another host",
+		"docker": "runs a container", "podman": "runs a container", "eval": "evaluates text",
+	}
+})
 
 // analyze fills Path, Files, Direct, Opaque and Err from t.Argv: it finds
 // the program on PATH, looks through wrappers (env, nice, timeout …) and
@@ -59,7 +66,7 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 	first := true
 	for len(argv) > 0 {
 		name := argv[0]
-		if shell && first && shellBuiltins[name] && !strings.Contains(name, "/") {
+		if shell && first && shellBuiltins()[name] && !strings.Contains(name, "/") {
 			switch name {
 			case "exec", "command":
 				// `exec x` and `command x` run x; their options are rare.
@@ -76,7 +83,7 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 				}
 				return
 			case "eval":
-				t.Shell, t.Opaque = true, opaqueRunners["eval"]
+				t.Shell, t.Opaque = true, opaqueRunners()["eval"]
 				return
 			}
 			// A builtin with fixed words: the text is all it does.
@@ -98,7 +105,7 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 			first = false
 		}
 		base := filepath.Base(path)
-		if opts, ok := wrappers[base]; ok {
+		if opts, ok := wrappers()[base]; ok {
 			rest, envs := skipWrapper(base, argv[1:], opts)
 			if base == "env" && len(envs) > 0 {
 				env = append(slices.Clip(env), envs...)
@@ -109,7 +116,7 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 			argv = rest
 			continue
 		}
-		if why, ok := opaqueRunners[base]; ok {
+		if why, ok := opaqueRunners()[base]; ok {
 			t.Opaque = why
 			return
 		}

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"
@@ -101,28 +102,29 @@ func agentShape(name, marker string, levels int) claudeShaped {
 
 // codexShape: Codex's hooks.json is Claude Code's settings shape, with
 // Codex's event names (Claude Code's, less some).
-var codexShape = agentShape("codex", ".codex", 1)
+// Built at first use, as the agents' tables are (see agents.Lookup).
+var codexShape = sync.OnceValue(func() claudeShaped { return agentShape("codex", ".codex", 1) })
 
 // parseCodexHooks reads a Codex hooks.json ([hooks] tables in Codex's
 // config.toml are not read: TOML is not a format hermes-hooks parses).
 func parseCodexHooks(data []byte, path string) ([]*Entry, []Warning, error) {
-	return parseClaudeShaped(data, path, codexShape)
+	return parseClaudeShaped(data, path, codexShape())
 }
 
 // copilotShape: a Copilot hook file (.github/hooks/*.json,
 // ~/.copilot/hooks/*.json) lists, per event, flat entries {type, bash |
 // command | exec+args, timeoutSec, matcher} or Claude Code's matcher
 // groups; events in camelCase or PascalCase.
-var copilotShape = func() claudeShaped {
+var copilotShape = sync.OnceValue(func() claudeShaped {
 	s := agentShape("copilot", ".github", 2)
 	s.flat = true
 	s.handler = copilotHandler
 	s.matcher = copilotMatcher
 	return s
-}()
+})
 
 func parseCopilotHooks(data []byte, path string) ([]*Entry, []Warning, error) {
-	return parseClaudeShaped(data, path, copilotShape)
+	return parseClaudeShaped(data, path, copilotShape())
 }
 
 // copilotHandler turns a Copilot entry into the Claude Code handler that

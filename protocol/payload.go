@@ -4,6 +4,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // PayloadEnv is what payload building needs to know about the dispatcher's
@@ -22,10 +23,12 @@ type PayloadEnv struct {
 // cwd and profile are promoted too, when they are strings: a host that runs
 // hermes-hooks as a separate process knows its own working directory and
 // profile better than we do.
-var hermesPromoted = map[string]bool{
-	"tool_name": true, "args": true, "tool_input": true,
-	"session_id": true, "parent_session_id": true,
-}
+var hermesPromoted = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"tool_name": true, "args": true, "tool_input": true,
+		"session_id": true, "parent_session_id": true,
+	}
+})
 
 // Args returns the host's tool arguments: "args", else its alias
 // "tool_input"; ok is false when neither is present.
@@ -83,7 +86,7 @@ func HermesPayload(ev *Event, fields map[string]any, env PayloadEnv) Object {
 
 	extra := make(Object, 0, len(fields))
 	for _, k := range sortedKeys(fields) {
-		if hermesPromoted[k] || hermesOmitted[k] {
+		if hermesPromoted()[k] || hermesOmitted()[k] {
 			continue
 		}
 		if _, isStr := fields[k].(string); isStr && (k == "cwd" || k == "profile") {
@@ -109,7 +112,9 @@ func HermesPayload(ev *Event, fields map[string]any, env PayloadEnv) Object {
 // hermesOmitted are fields a Hermes-dialect payload never carries: Claude's
 // stop_hook_active (the dispatcher adds it for Claude stop hooks; Hermes
 // has no such key).
-var hermesOmitted = map[string]bool{"stop_hook_active": true}
+var hermesOmitted = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"stop_hook_active": true}
+})
 
 // ClaudePayload builds the Claude Code stdin object: the common fields
 // (session_id, transcript_path, cwd, permission_mode, hook_event_name in
@@ -173,7 +178,9 @@ func ClaudePayload(ev *Event, fields map[string]any, env PayloadEnv) Object {
 
 // claudeFileTools are the Claude tools whose input names the file
 // "file_path" where the Hermes twins say "path".
-var claudeFileTools = map[string]bool{"Read": true, "Write": true, "Edit": true, "MultiEdit": true}
+var claudeFileTools = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"Read": true, "Write": true, "Edit": true, "MultiEdit": true}
+})
 
 // ClaudeToolInput gives a Hermes host's file-tool arguments the name
 // Claude scripts and rules read (tool_input.file_path), keeping "path".
@@ -185,7 +192,7 @@ func ClaudeToolInput(toolName string, input map[string]any) map[string]any {
 // scripts read (tool_input.file_path), keeping "path" as it was.
 func claudeToolInput(toolName any, input map[string]any) map[string]any {
 	name, _ := toolName.(string)
-	if !claudeFileTools[name] {
+	if !claudeFileTools()[name] {
 		return input
 	}
 	p, ok := input["path"]
@@ -236,7 +243,7 @@ func claudeField(ev *Event, fields map[string]any, key string) (any, bool) {
 		if f.Name != key {
 			continue
 		}
-		conv := claudeFieldFrom[key]
+		conv := claudeFieldFrom()[key]
 		for _, k := range f.From {
 			v, ok := fields[k]
 			if !ok {
@@ -259,22 +266,24 @@ func claudeField(ev *Event, fields map[string]any, key string) (any, bool) {
 
 // claudeFieldFrom converts a Hermes host's value into a Claude field's
 // shape, for the fields whose shapes differ (keyed by the Claude field).
-var claudeFieldFrom = map[string]func(any) (any, bool){
-	// Hermes' result is a string; Claude's tool_response is the tool's
-	// JSON value when the string holds one.
-	"tool_response": func(v any) (any, bool) {
-		if s, ok := v.(string); ok {
-			if d, err := DecodeJSON([]byte(s)); err == nil {
-				return d, true
+var claudeFieldFrom = sync.OnceValue(func() map[string]func(any) (any, bool) {
+	return map[string]func(any) (any, bool){
+		// Hermes' result is a string; Claude's tool_response is the tool's
+		// JSON value when the string holds one.
+		"tool_response": func(v any) (any, bool) {
+			if s, ok := v.(string); ok {
+				if d, err := DecodeJSON([]byte(s)); err == nil {
+					return d, true
+				}
+				return s, true
 			}
-			return s, true
-		}
-		return v, v != nil
-	},
-	// Hermes' user_message may be a list of content parts; Claude's prompt
-	// is text.
-	"prompt": func(v any) (any, bool) { return userMessageText(v), true },
-}
+			return v, v != nil
+		},
+		// Hermes' user_message may be a list of content parts; Claude's prompt
+		// is text.
+		"prompt": func(v any) (any, bool) { return userMessageText(v), true },
+	}
+})
 
 // userMessageText flattens a Hermes user_message (a string, or a list of
 // content parts) into the prompt text Claude hooks expect.

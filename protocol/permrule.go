@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -90,15 +91,17 @@ func (r IfRule) String() string { return r.raw }
 
 // legacyToolNames are Claude Code's renamed tools; a rule written for either
 // name applies to both (the rule and the call are both normalised).
-var legacyToolNames = map[string]string{
-	"Task":            "Agent",
-	"KillShell":       "TaskStop",
-	"AgentOutputTool": "TaskOutput",
-	"BashOutputTool":  "TaskOutput",
-}
+var legacyToolNames = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"Task":            "Agent",
+		"KillShell":       "TaskStop",
+		"AgentOutputTool": "TaskOutput",
+		"BashOutputTool":  "TaskOutput",
+	}
+})
 
 func canonicalTool(name string) string {
-	if c, ok := legacyToolNames[name]; ok {
+	if c, ok := legacyToolNames()[name]; ok {
 		return c
 	}
 	return name
@@ -107,12 +110,16 @@ func canonicalTool(name string) string {
 // pathTools take a gitignore-style path pattern; dirTools name a directory
 // rather than a file (and default to the working directory).
 var (
-	pathTools = map[string]bool{"Read": true, "Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true, "Glob": true, "Grep": true, "LS": true}
-	dirTools  = map[string]bool{"Glob": true, "Grep": true, "LS": true}
+	pathTools = sync.OnceValue(func() map[string]bool {
+		return map[string]bool{"Read": true, "Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true, "Glob": true, "Grep": true, "LS": true}
+	})
+	dirTools = sync.OnceValue(func() map[string]bool { return map[string]bool{"Glob": true, "Grep": true, "LS": true} })
 	// agentParams are the Agent tool's input fields other than the agent
 	// type, so that Agent(model:opus) is a parameter rule while
 	// Agent(my-plugin:reviewer) names a plugin's agent.
-	agentParams = map[string]bool{"description": true, "prompt": true, "subagent_type": true, "model": true, "run_in_background": true, "isolation": true, "name": true, "team_name": true, "mode": true}
+	agentParams = sync.OnceValue(func() map[string]bool {
+		return map[string]bool{"description": true, "prompt": true, "subagent_type": true, "model": true, "run_in_background": true, "isolation": true, "name": true, "team_name": true, "mode": true}
+	})
 )
 
 // ParseIfRule parses the value of a hook handler's "if" field.
@@ -209,7 +216,7 @@ func ParseIfRule(s string) (IfRule, error) {
 		r.shell = compileShellPattern(content)
 	case r.tool == "PowerShell":
 		err = errors.New("PowerShell command patterns are not supported (Claude Code parses them with PowerShell's own AST)")
-	case pathTools[r.tool]:
+	case pathTools()[r.tool]:
 		r.kind = rulePath
 		r.path, err = compilePathPattern(content)
 	case r.tool == "WebFetch":
@@ -226,7 +233,7 @@ func ParseIfRule(s string) (IfRule, error) {
 			r.kind, r.param = ruleParam, p
 		}
 	case r.tool == "Agent":
-		if p, ok := parseParamRule(content); ok && agentParams[p.name] {
+		if p, ok := parseParamRule(content); ok && agentParams()[p.name] {
 			r.kind, r.param = ruleParam, p
 			break
 		}

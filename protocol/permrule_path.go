@@ -109,7 +109,7 @@ func (p pathPattern) match(tool string, input map[string]any, ctx RuleContext) (
 			break
 		}
 	}
-	isDir := dirTools[tool]
+	isDir := dirTools()[tool]
 	if file == "" {
 		if !isDir {
 			return false, "tool_input has no file_path"

@@ -1,6 +1,9 @@
 package protocol
 
-import "sort"
+import (
+	"sort"
+	"sync"
+)
 
 // DefaultToolAliases maps Hermes tool names to their Claude Code twins. A
 // Claude-dialect hook sees (and matches) the Claude name, a Hermes-dialect
@@ -17,15 +20,17 @@ var DefaultToolAliases = map[string]string{
 
 // claudeLegacyNames are Claude Code's own renames: a Claude matcher written
 // for either name matches both (Claude Code does the same).
-var claudeLegacyNames = map[string][]string{
-	"Task":            {"Agent"},
-	"Agent":           {"Task"},
-	"TaskStop":        {"KillShell"},
-	"KillShell":       {"TaskStop"},
-	"TaskOutput":      {"AgentOutputTool", "BashOutputTool"},
-	"AgentOutputTool": {"TaskOutput"},
-	"BashOutputTool":  {"TaskOutput"},
-}
+var claudeLegacyNames = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"Task":            {"Agent"},
+		"Agent":           {"Task"},
+		"TaskStop":        {"KillShell"},
+		"KillShell":       {"TaskStop"},
+		"TaskOutput":      {"AgentOutputTool", "BashOutputTool"},
+		"AgentOutputTool": {"TaskOutput"},
+		"BashOutputTool":  {"TaskOutput"},
+	}
+})
 
 // ToolTable translates tool names between the dialects. The zero value
 // translates nothing; use NewToolTable.
@@ -62,16 +67,17 @@ func NewToolTable(overrides map[string]string) *ToolTable {
 	return t
 }
 
-var defaultTools = NewToolTable(nil)
+// defaultTools is built at first use, not at every start.
+var defaultTools = sync.OnceValue(func() *ToolTable { return NewToolTable(nil) })
 
 // DefaultTools returns the table with the built-in pairs only.
-func DefaultTools() *ToolTable { return defaultTools }
+func DefaultTools() *ToolTable { return defaultTools() }
 
 // Claude returns the Claude Code name for a tool name given in either
 // dialect (unknown names pass through unchanged).
 func (t *ToolTable) Claude(name string) string {
 	if t == nil {
-		t = defaultTools
+		t = defaultTools()
 	}
 	if c, ok := t.toClaude[name]; ok {
 		return c
@@ -83,7 +89,7 @@ func (t *ToolTable) Claude(name string) string {
 // (unknown names pass through unchanged).
 func (t *ToolTable) Hermes(name string) string {
 	if t == nil {
-		t = defaultTools
+		t = defaultTools()
 	}
 	if _, ok := t.toClaude[name]; ok {
 		return name
@@ -97,7 +103,7 @@ func (t *ToolTable) Hermes(name string) string {
 // Pairs returns the Hermes→Claude pairs, for list --json and docs.
 func (t *ToolTable) Pairs() map[string]string {
 	if t == nil {
-		t = defaultTools
+		t = defaultTools()
 	}
 	out := make(map[string]string, len(t.toClaude))
 	for h, c := range t.toClaude {
@@ -109,7 +115,7 @@ func (t *ToolTable) Pairs() map[string]string {
 // ClaudeToolNames returns name and the legacy names Claude Code matches it
 // under (Task↔Agent and friends).
 func ClaudeToolNames(name string) []string {
-	if alt, ok := claudeLegacyNames[name]; ok {
+	if alt, ok := claudeLegacyNames()[name]; ok {
 		return append([]string{name}, alt...)
 	}
 	return []string{name}

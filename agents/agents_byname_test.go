@@ -1,0 +1,12 @@
+package agents
+
+// The agents by name, for the tests (the package builds them at first use).
+var claude, codex, copilot, cursor = mustAgent("claude"), mustAgent("codex"), mustAgent("copilot"), mustAgent("cursor")
+
+func mustAgent(name string) *Agent {
+	a, ok := Lookup(name)
+	if !ok {
+		panic("no agent " + name)
+	}
+	return a
+}
