@@ -117,7 +117,7 @@ func (w *Writer) body(r *dispatcher.Record) protocol.Object {
 	eff := effects(o)
 	return make(protocol.Object, 0, 18).
 		With(true, "time", r.Time.UTC().Format(time.RFC3339Nano)).
-		With(true, "version", w.opts.Version).
+		With(true, "version", w.version()).
 		With(true, "event", o.Event).
 		With(session != "", "session", session).
 		With(tool != "", "tool", tool).

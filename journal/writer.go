@@ -45,13 +45,27 @@ type Options struct {
 	// IncludePayload keeps each dispatch's fields whole, not only their
 	// SHA-256.
 	IncludePayload bool
-	// Version is the hermes-hooks version every record names.
-	Version string
+	// Version is the hermes-hooks version every record names; when it is
+	// "", VersionOf gives it at the first record (reading a binary's
+	// build information is not free, and most one-shot dispatches write
+	// no record).
+	Version   string
+	VersionOf func() string
 	// LockWait bounds the wait for the lock (DefaultLockWait).
 	LockWait time.Duration
 	// Warn receives the first write failure (nil: dropped); later ones
 	// are only counted.
 	Warn func(string)
+}
+
+// version is Options.Version, else VersionOf's answer, asked once.
+func (w *Writer) version() string {
+	w.versionOnce.Do(func() {
+		if w.opts.Version == "" && w.opts.VersionOf != nil {
+			w.opts.Version = w.opts.VersionOf()
+		}
+	})
+	return w.opts.Version
 }
 
 // Writer appends records to a journal. Any number of Writers, in any
@@ -67,12 +81,14 @@ type Writer struct {
 	failures atomic.Int64
 	warned   atomic.Bool
 
-	mu    sync.Mutex // one append at a time per Writer (one lock fd)
-	lockF *os.File
-	f     *os.File    // the live journal, O_APPEND
-	fInfo os.FileInfo // its identity when opened
-	last  tail        // the end this Writer last wrote
-	known bool        // last is valid for f
+	mu sync.Mutex // one append at a time per Writer (one lock fd)
+	// versionOnce fills opts.Version from opts.VersionOf (version).
+	versionOnce sync.Once
+	lockF       *os.File
+	f           *os.File    // the live journal, O_APPEND
+	fInfo       os.FileInfo // its identity when opened
+	last        tail        // the end this Writer last wrote
+	known       bool        // last is valid for f
 }
 
 var _ dispatcher.Recorder = (*Writer)(nil)
