@@ -3,7 +3,11 @@
 // API is what a Go host embeds: [Load] a [Config], build a [Dispatcher] with
 // [New] and a [Gate] ([ConsentGate] over a [consent.Policy]), then
 // [Dispatcher.Dispatch] every event; see the package Example. What people
-// read about a config (list, doctor) is package report's job.
+// read about a config (list, doctor) is package report's job. A program
+// that loads YAML configs imports package dispatcher/engines for its side
+// effect (see [Engines]: the YAML parser and the backtracking regex engine
+// are not linked by this package, so that the one-shot front starts
+// without them).
 //
 // It owns config loading and validation (the YAML hooks: block of a Hermes
 // config, and the agents' own hook files as hook sources: Claude Code
