@@ -137,11 +137,12 @@ func hasChildren() bool {
 	const (
 		pAll    = 0
 		wNoWait = 0x01000000
+		wAll    = 0x40000000 // __WALL: children whatever their exit signal
 	)
 	var info [128]byte // siginfo_t
 	for {
 		_, _, e := syscall.Syscall6(syscall.SYS_WAITID, pAll, 0, uintptr(unsafe.Pointer(&info[0])),
-			syscall.WEXITED|syscall.WNOHANG|wNoWait, 0, 0)
+			syscall.WEXITED|syscall.WNOHANG|wNoWait|wAll, 0, 0)
 		if e == syscall.EINTR {
 			continue
 		}

@@ -38,13 +38,16 @@ func readRegularRaw(path string, max int64) (data []byte, done bool, err error) 
 	if st.Size > max {
 		return nil, true, fmt.Errorf("%s: %w", path, &TooLargeError{Size: st.Size, Max: max})
 	}
+	// (An EAGAIN is an error here, as os returns it for a file that
+	// cannot be polled: never a busy loop on a FUSE or kernel file.)
+	max = min(max, 1<<62) // max+1 below must not overflow
 	buf := make([]byte, 0, min(st.Size, max)+1)
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
 		n, err := syscall.Read(fd, buf[len(buf):min(int64(cap(buf)), max+1)])
-		if err == syscall.EINTR || err == syscall.EAGAIN {
+		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
