@@ -29,7 +29,7 @@ const (
 	// cacheVersion names the encoding and the parser; a change of either
 	// starts afresh. Change the "treeN" part whenever Node, the encoding,
 	// or what yamltree copies from yaml.v3 changes.
-	cacheVersion = "tree2-" + Parser + "-"
+	cacheVersion = "tree3-" + Parser + "-"
 	// maxCacheEntries bounds the directory: each config edit adds one.
 	maxCacheEntries = 64
 	// maxTreeBytes bounds one entry read back.
@@ -38,7 +38,7 @@ const (
 
 func (c Cache) file(text []byte) string {
 	sum := sha256.Sum256(text)
-	return filepath.Join(c.Dir, cacheVersion+hex.EncodeToString(sum[:])+".json")
+	return filepath.Join(c.Dir, cacheVersion+hex.EncodeToString(sum[:])+".tree")
 }
 
 // Get returns the tree parsed from text, if it is cached (root is nil for
@@ -56,7 +56,7 @@ func (c Cache) Get(text []byte) (root *Node, ok bool) {
 }
 
 // Put files root as the parse of text. It files nothing when the encoding
-// would not give root back exactly (a value that is not valid UTF-8), so a
+// would not give root back exactly (deeper than maxDepth), so a
 // cached tree is always the tree. Errors only cost a later parse.
 func (c Cache) Put(text []byte, root *Node) error {
 	if c.Dir == "" {
@@ -78,7 +78,9 @@ func (c Cache) Put(text []byte, root *Node) error {
 	return nil
 }
 
-// prune keeps the newest maxCacheEntries entries (keep among them).
+// prune keeps the newest maxCacheEntries entries (keep among them), and
+// removes the entries of other encodings or parsers ("tree…" files that
+// are not this version's), which nothing reads any more.
 func (c Cache) prune(keep string) {
 	des, err := os.ReadDir(c.Dir)
 	if err != nil {
@@ -90,7 +92,12 @@ func (c Cache) prune(keep string) {
 	}
 	var list []entry
 	for _, de := range des {
-		if !strings.HasPrefix(de.Name(), cacheVersion) || de.Name() == keep {
+		name := de.Name()
+		if strings.HasPrefix(name, "tree") && !strings.HasPrefix(name, cacheVersion) && de.Type().IsRegular() {
+			_ = os.Remove(filepath.Join(c.Dir, name))
+			continue
+		}
+		if !strings.HasPrefix(name, cacheVersion) || name == keep {
 			continue
 		}
 		if fi, err := de.Info(); err == nil {

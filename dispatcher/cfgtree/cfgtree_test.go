@@ -1,6 +1,7 @@
 package cfgtree_test
 
 import (
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -41,16 +42,60 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 	}
 }
 
-func TestDecodeRejectsWhatEncodeNeverWrites(t *testing.T) {
-	for _, bad := range []string{
-		``, `{}`, `[]`, `[8,0,1,"!!str","x",[]]`, `[8,0,1,"!!str","x",[],null,1]`,
-		`[3,0,1,"!!str","x",[],null]`, `[8,-1,1,"!!str","x",[],null]`, `[8,0,1,5,"x",[],null]`,
-		`[4,0,1,"!!map","",[null],null]`, `[8,0,1,"!!str","x",[],null] [8]`,
-		strings.Repeat(`[2,0,1,"!!seq","",[`, 100) + strings.Repeat(`],null]`, 100),
-	} {
-		if root, err := cfgtree.Decode([]byte(bad)); err == nil {
-			t.Errorf("Decode(%.60q) = %+v, want an error", bad, root)
+// enc writes a raw encoding: the magic, then each part (an int as a
+// varint, a string with its length first, a []byte as it is).
+func enc(parts ...any) []byte {
+	out := []byte("cfgtree3")
+	for _, p := range parts {
+		switch v := p.(type) {
+		case int:
+			out = binary.AppendUvarint(out, uint64(v))
+		case string:
+			out = binary.AppendUvarint(out, uint64(len(v)))
+			out = append(out, v...)
+		case []byte:
+			out = append(out, v...)
 		}
+	}
+	return out
+}
+
+// scalar is a childless "!!str x" node with the given alias field.
+func scalar(alias int) []any { return []any{8, 0, 1, "!!str", "x", 0, alias} }
+
+func nodes(parts ...[]any) []any {
+	var out []any
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+func TestDecodeRejectsWhatEncodeNeverWrites(t *testing.T) {
+	deep := []any{1}
+	for i := 0; i < 100; i++ {
+		deep = append(deep, 2, 0, 1, "!!seq", "", 1)
+	}
+	for name, bad := range map[string][]byte{
+		"empty":          nil,
+		"another magic":  []byte("cfgtree2\x00"),
+		"no root flag":   enc(),
+		"a bad flag":     enc(2),
+		"trailing bytes": append(enc(1), append(enc(nodes(scalar(0))...)[8:], 0)...),
+		"empty + more":   enc(0, 0),
+		"kind 3":         enc(1, 3, 0, 1, "!!str", "x", 0, 0),
+		"truncated":      enc(1, 8, 0, 1, "!!str"),
+		"a long string":  enc(1, 8, 0, 1, []byte{0xff, 0x01}, "x"),
+		"a huge count":   enc(1, 2, 0, 1, "!!seq", "", 1000000, 0),
+		"too deep":       enc(deep...),
+		"a nil child":    enc(1, 2, 0, 1, "!!seq", "", 1, 0, 0, 0, "", "", 0, 0, 0),
+	} {
+		if root, err := cfgtree.Decode(bad); err == nil {
+			t.Errorf("%s: Decode(%q) = %+v, want an error", name, bad, root)
+		}
+	}
+	if root, err := cfgtree.Decode(enc(append([]any{1}, scalar(0)...)...)); err != nil || root.Value != "x" {
+		t.Errorf("a well-formed scalar: %v, %v", root, err)
 	}
 }
 
@@ -80,13 +125,41 @@ func TestCacheGetPutAndBound(t *testing.T) {
 	if got, ok := c.Get(nil); !ok || got != nil {
 		t.Fatalf("empty document: %v, %v", got, ok)
 	}
-	// A tree the encoding cannot give back exactly is not filed.
+	// A value that is not valid UTF-8 round-trips exactly.
 	odd := &cfgtree.Node{Kind: cfgtree.ScalarNode, Tag: "!!str", Value: "\xff"}
-	if err := c.Put([]byte("odd"), odd); err == nil {
-		t.Error("Put filed a value that is not valid UTF-8")
+	if err := c.Put([]byte("odd"), odd); err != nil {
+		t.Fatal(err)
 	}
-	if _, ok := c.Get([]byte("odd")); ok {
+	if got, ok := c.Get([]byte("odd")); !ok || !reflect.DeepEqual(got, odd) {
+		t.Errorf("a non-UTF-8 value: %+v, %v", got, ok)
+	}
+	// A tree the encoding cannot give back exactly is not filed.
+	var deep, at *cfgtree.Node
+	for i := 0; i < 100; i++ {
+		n := &cfgtree.Node{Kind: cfgtree.SequenceNode, Tag: "!!seq"}
+		if deep == nil {
+			deep = n
+		} else {
+			at.Content = []*cfgtree.Node{n}
+		}
+		at = n
+	}
+	if err := c.Put([]byte("deep"), deep); err == nil {
+		t.Error("Put filed a tree deeper than the encoding keeps")
+	}
+	if _, ok := c.Get([]byte("deep")); ok {
 		t.Error("a tree that does not round-trip was served")
+	}
+	// Entries of another encoding or parser go at the next Put.
+	stale := filepath.Join(c.Dir, "tree1-yaml.v3@v0.0.1-0123.json")
+	if err := os.WriteFile(stale, []byte("[]"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Put([]byte("again"), root); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("an entry of another encoding was kept")
 	}
 	// The directory stays bounded.
 	for i := 0; i < 100; i++ {
@@ -105,7 +178,7 @@ func FuzzDecode(f *testing.F) {
 		root, _ := yamltree.Parse([]byte(doc))
 		f.Add(cfgtree.Encode(root))
 	}
-	f.Add([]byte(`[8,0,1,"!!str","x",[],null]`))
+	f.Add(enc(append([]any{1}, scalar(0)...)...))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		root, err := cfgtree.Decode(data)
 		if err != nil {
@@ -184,18 +257,22 @@ func TestAliasBombEncodesInItsOwnSize(t *testing.T) {
 // An alias must stand for a node read whole before it, never for itself,
 // an ancestor or another alias: the config reader recurses through them.
 func TestDecodeRefusesAliasCycles(t *testing.T) {
-	for _, bad := range []string{
-		`[8,0,1,"!!str","x",[],0]`,                                                                      // itself
-		`[2,0,1,"!!seq","",[[16,0,1,"","",[],0]],null]`,                                                 // its parent
-		`[2,0,1,"!!seq","",[[16,0,1,"","",[],5]],null]`,                                                 // not read yet
-		`[2,0,1,"!!seq","",[[8,0,1,"!!str","x",[],null],[16,0,1,"","",[],1],[16,0,1,"","",[],2]],null]`, // an alias
+	seq := func(children int, kids ...[]any) []any {
+		return append([]any{1, 2, 0, 1, "!!seq", "", children}, append(nodes(kids...), 0)...)
+	}
+	alias := func(to int) []any { return []any{16, 0, 1, "", "", 0, to} }
+	for name, bad := range map[string][]any{
+		"itself":     append([]any{1}, scalar(1)...),
+		"its parent": seq(1, alias(1)),
+		"not read":   seq(1, alias(6)),
+		"an alias":   seq(3, scalar(0), alias(2), alias(3)),
 	} {
-		if _, err := cfgtree.Decode([]byte(bad)); err == nil {
-			t.Errorf("Decode(%s) accepted", bad)
+		if _, err := cfgtree.Decode(enc(bad...)); err == nil {
+			t.Errorf("%s: Decode accepted it", name)
 		}
 	}
-	ok := `[2,0,1,"!!seq","",[[8,0,1,"!!str","x",[],null],[16,0,1,"","",[],1]],null]`
-	if root, err := cfgtree.Decode([]byte(ok)); err != nil || root.Content[1].Alias != root.Content[0] {
-		t.Errorf("Decode(%s) = %v, %v", ok, root, err)
+	root, err := cfgtree.Decode(enc(seq(2, scalar(0), alias(2))...))
+	if err != nil || root.Content[1].Alias != root.Content[0] {
+		t.Errorf("an alias to an earlier node: %v, %v", root, err)
 	}
 }

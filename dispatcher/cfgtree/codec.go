@@ -1,23 +1,26 @@
 package cfgtree
 
 import (
-	"encoding/json"
+	"encoding/binary"
 	"errors"
-	"strconv"
-
-	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
-// The encoding is JSON, one array per node, in document order:
+// The encoding is binary: a magic prefix, then 0 for an empty document or 1
+// and the root node. A node is, in document order,
 //
-//	[kind, style, line, tag, value, [children…], alias]
+//	kind style line len(tag) tag len(value) value children alias
 //
-// alias is null, or the position (in document order, from 0) of the node an
-// alias node stands for, written before it: an alias is a reference, never
-// a copy, so a document of nested aliases (a "billion laughs") encodes in
-// its own size. It is read with the generic decoder the dispatcher links
-// anyway (no reflection over struct types), which costs a one-shot
-// dispatch far less than parsing the YAML again.
+// every number an unsigned varint, children a count followed by the nodes,
+// and alias 0 for none or 1 + the position (in document order, from 0) of
+// the node an alias node stands for, written before it: an alias is a
+// reference, never a copy, so a document of nested aliases (a "billion
+// laughs") encodes in its own size. Strings are written as they are, so
+// every value round-trips, valid UTF-8 or not. Reading it takes no JSON
+// decoder, no reflection and one allocation per node and string: a
+// one-shot dispatch reads one at every start.
+
+// magic starts every encoded tree (and names the format's version).
+const magic = "cfgtree3"
 
 // maxDepth bounds nesting on decode; a config is a few levels deep.
 const maxDepth = 64
@@ -30,7 +33,11 @@ const maxNodes = 1 << 20
 // node not written before it) comes back different from Decode; Cache.Put
 // checks.
 func Encode(root *Node) []byte {
-	e := encoder{at: map[*Node]int{}}
+	e := encoder{out: append(make([]byte, 0, 512), magic...), at: map[*Node]int{}}
+	if root == nil {
+		return append(e.out, 0)
+	}
+	e.out = append(e.out, 1)
 	e.node(root, 0)
 	return e.out
 }
@@ -42,72 +49,97 @@ type encoder struct {
 }
 
 func (e *encoder) node(n *Node, depth int) {
-	if n == nil || depth > maxDepth {
-		e.out = append(e.out, "null"...)
-		return
-	}
 	if _, ok := e.at[n]; !ok {
 		e.at[n] = e.n
 	}
 	e.n++
-	e.out = append(e.out, '[')
-	e.out = strconv.AppendUint(e.out, uint64(n.Kind), 10)
-	e.out = append(e.out, ',')
-	e.out = strconv.AppendUint(e.out, uint64(n.Style), 10)
-	e.out = append(e.out, ',')
-	e.out = strconv.AppendInt(e.out, int64(n.Line), 10)
-	e.out = append(e.out, ',')
-	e.out = pyjson.Append(e.out, n.Tag, pyjson.Compact)
-	e.out = append(e.out, ',')
-	e.out = pyjson.Append(e.out, n.Value, pyjson.Compact)
-	e.out = append(e.out, ",["...)
-	for i, c := range n.Content {
-		if i > 0 {
-			e.out = append(e.out, ',')
+	e.out = binary.AppendUvarint(e.out, uint64(n.Kind))
+	e.out = binary.AppendUvarint(e.out, uint64(n.Style))
+	e.out = binary.AppendUvarint(e.out, uint64(max(n.Line, 0)))
+	e.out = binary.AppendUvarint(e.out, uint64(len(n.Tag)))
+	e.out = append(e.out, n.Tag...)
+	e.out = binary.AppendUvarint(e.out, uint64(len(n.Value)))
+	e.out = append(e.out, n.Value...)
+	content := n.Content
+	if depth >= maxDepth {
+		content = nil // too deep: written childless, so Put refuses it
+	}
+	e.out = binary.AppendUvarint(e.out, uint64(len(content)))
+	for _, c := range content {
+		if c == nil {
+			c = &Node{} // a kind Decode refuses: Put refuses the tree
 		}
 		e.node(c, depth+1)
 	}
-	e.out = append(e.out, "],"...)
 	if at, ok := e.at[n.Alias]; ok && n.Alias != nil {
-		e.out = strconv.AppendInt(e.out, int64(at), 10)
+		e.out = binary.AppendUvarint(e.out, uint64(at)+1)
 	} else {
-		e.out = append(e.out, "null"...)
+		e.out = append(e.out, 0)
 	}
-	e.out = append(e.out, ']')
 }
 
 var errBroken = errors.New("cfgtree: not an encoded tree")
 
 // Decode reads what Encode wrote; anything else is an error.
 func Decode(data []byte) (*Node, error) {
-	v, err := pyjson.Decode(data)
-	if err != nil {
-		return nil, err
+	if len(data) < len(magic)+1 || string(data[:len(magic)]) != magic {
+		return nil, errBroken
 	}
-	var d decoder
-	return d.node(v, 0)
+	d := decoder{data: data[len(magic)+1:]}
+	switch data[len(magic)] {
+	case 0:
+		if len(d.data) != 0 {
+			return nil, errBroken
+		}
+		return nil, nil
+	case 1:
+	default:
+		return nil, errBroken
+	}
+	root, err := d.node(0)
+	if err != nil || len(d.data) != 0 {
+		return nil, errBroken
+	}
+	return root, nil
 }
 
 type decoder struct {
+	data     []byte
 	nodes    []*Node // in document order
 	complete []bool  // nodes[i] and all its children are read
 }
 
-func (d *decoder) node(v any, depth int) (*Node, error) {
-	if v == nil {
-		return nil, nil
+// uint reads a varint of at most limit.
+func (d *decoder) uint(limit uint64) (uint64, error) {
+	v, n := binary.Uvarint(d.data)
+	if n <= 0 || v > limit {
+		return 0, errBroken
 	}
-	a, ok := v.([]any)
-	if !ok || len(a) != 7 || depth > maxDepth || len(d.nodes) >= maxNodes {
+	d.data = d.data[n:]
+	return v, nil
+}
+
+// str reads a length and that many bytes.
+func (d *decoder) str() (string, error) {
+	n, err := d.uint(uint64(len(d.data)))
+	if err != nil || n > uint64(len(d.data)) {
+		return "", errBroken
+	}
+	s := string(d.data[:n])
+	d.data = d.data[n:]
+	return s, nil
+}
+
+func (d *decoder) node(depth int) (*Node, error) {
+	if depth > maxDepth || len(d.nodes) >= maxNodes {
 		return nil, errBroken
 	}
-	kind, ok1 := number(a[0], 32)
-	style, ok2 := number(a[1], 32)
-	line, ok3 := number(a[2], 31)
-	tag, ok4 := a[3].(string)
-	value, ok5 := a[4].(string)
-	content, ok6 := a[5].([]any)
-	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 {
+	kind, err1 := d.uint(1<<32 - 1)
+	style, err2 := d.uint(1<<32 - 1)
+	line, err3 := d.uint(1<<31 - 1)
+	tag, err4 := d.str()
+	value, err5 := d.str()
+	if err := errors.Join(err1, err2, err3, err4, err5); err != nil {
 		return nil, errBroken
 	}
 	switch Kind(kind) {
@@ -119,36 +151,33 @@ func (d *decoder) node(v any, depth int) (*Node, error) {
 	self := len(d.nodes)
 	d.nodes = append(d.nodes, n)
 	d.complete = append(d.complete, false)
-	if len(content) > 0 {
-		n.Content = make([]*Node, len(content))
+	// Each child takes at least 7 bytes: a count beyond that is a lie.
+	count, err := d.uint(uint64(len(d.data)) / 7)
+	if err != nil {
+		return nil, errBroken
 	}
-	for i, c := range content {
-		child, err := d.node(c, depth+1)
-		if err != nil || child == nil {
-			return nil, errBroken
+	if count > 0 {
+		n.Content = make([]*Node, count)
+	}
+	for i := range n.Content {
+		if n.Content[i], err = d.node(depth + 1); err != nil {
+			return nil, err
 		}
-		n.Content[i] = child
 	}
-	if a[6] != nil {
+	at, err := d.uint(uint64(len(d.nodes)))
+	if err != nil {
+		return nil, errBroken
+	}
+	if at > 0 {
 		// An alias stands for a node read whole before it, and not for
 		// another alias: no cycle, so the config reader's recursion
 		// through aliases ends.
-		at, ok := number(a[6], 31)
-		if !ok || int(at) >= len(d.nodes) || !d.complete[at] || d.nodes[at].Kind == AliasNode {
+		t := at - 1
+		if !d.complete[t] || d.nodes[t].Kind == AliasNode {
 			return nil, errBroken
 		}
-		n.Alias = d.nodes[at]
+		n.Alias = d.nodes[t]
 	}
 	d.complete[self] = true
 	return n, nil
-}
-
-// number reads a non-negative integer of at most bits bits.
-func number(v any, bits int) (uint64, bool) {
-	n, ok := v.(json.Number)
-	if !ok {
-		return 0, false
-	}
-	u, err := strconv.ParseUint(string(n), 10, bits)
-	return u, err == nil
 }

@@ -5,9 +5,9 @@
 // Contract: the package does not import a YAML library. A binary that links
 // it (the one-shot front, package dispatcher) pays no YAML library's
 // start-up work; parsing YAML text is package yamltree's job, wired in by
-// package dispatcher/engines. Encode and Decode round-trip every tree
-// exactly (kind, tag, value, style, line, children, aliases), and Decode
-// never panics on any input.
+// package dispatcher/engines. Encode and Decode round-trip every tree at
+// most maxDepth deep exactly (kind, tag, value, style, line, children,
+// aliases as references), and Decode never panics on any input.
 package cfgtree
 
 // Kind is a node's kind; the values are yaml.v3's.
