@@ -31,22 +31,35 @@ func (e *TooLargeError) Error() string {
 // symbolic link — must lie inside within (itself resolved), so a repository
 // cannot point a file it names at /dev/stdin or at another user's files.
 func ReadRegular(path, within string, max int64) ([]byte, error) {
+	var (
+		r     io.Reader
+		f     *os.File
+		mode  os.FileMode
+		size  int64
+		closeFn func() error
+		err   error
+	)
 	if within == "" {
-		if data, done, err := readRegularRaw(path, max); done {
-			return data, err
+		// No path check to make: no *os.File either (see openRaw).
+		r, mode, size, closeFn, err = openRaw(path)
+	}
+	if r == nil && err == nil {
+		if f, err = openNoBlock(path); err == nil {
+			var fi os.FileInfo
+			if fi, err = f.Stat(); err == nil {
+				r, mode, size = f, fi.Mode(), fi.Size()
+			}
+			closeFn = f.Close
 		}
 	}
-	f, err := openNoBlock(path)
+	if closeFn != nil {
+		defer closeFn()
+	}
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, kind(fi.Mode()))
+	if !mode.IsRegular() {
+		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, kind(mode))
 	}
 	if within != "" {
 		real, err := openedPath(f, path)
@@ -61,10 +74,10 @@ func ReadRegular(path, within string, max int64) ([]byte, error) {
 			return nil, fmt.Errorf("%s: %w: it resolves to %s", path, ErrOutside, real)
 		}
 	}
-	if fi.Size() > max {
-		return nil, fmt.Errorf("%s: %w", path, &TooLargeError{Size: fi.Size(), Max: max})
+	if size > max {
+		return nil, fmt.Errorf("%s: %w", path, &TooLargeError{Size: size, Max: max})
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {
 		return nil, err
 	}

@@ -3,20 +3,19 @@
 package fsutil
 
 import (
-	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"syscall"
 )
 
-// readRegularRaw is ReadRegular without a *os.File: plain open, fstat and
-// read calls. The first *os.File a process opens starts Go's network
-// poller (an epoll instance, an eventfd, their registrations, and polling
-// by the scheduler from then on); a one-shot dispatch that reads a config,
-// a cached parse and a session file and runs no hook needs none of it.
-// The errors are the ones os would give. done is false when it cannot
-// tell (never, on Unix).
-func readRegularRaw(path string, max int64) (data []byte, done bool, err error) {
+// openRaw opens path for ReadRegular with plain open and fstat calls, no
+// *os.File: the first *os.File a process opens starts Go's network poller
+// (an epoll instance, an eventfd, their registrations, and polling by the
+// scheduler from then on), and a one-shot dispatch that reads a config, a
+// cached parse and a session file and runs no hook needs none of it. The
+// errors are the ones os would give.
+func openRaw(path string) (r io.Reader, mode os.FileMode, size int64, closeFn func() error, err error) {
 	var fd int
 	for {
 		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
@@ -25,43 +24,37 @@ func readRegularRaw(path string, max int64) (data []byte, done bool, err error) 
 		}
 	}
 	if err != nil {
-		return nil, true, &fs.PathError{Op: "open", Path: path, Err: err}
+		return nil, 0, 0, nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	defer syscall.Close(fd)
+	closeFn = func() error { return syscall.Close(fd) }
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
-		return nil, true, &fs.PathError{Op: "stat", Path: path, Err: err}
+		return nil, 0, 0, closeFn, &fs.PathError{Op: "stat", Path: path, Err: err}
 	}
-	if mode := fileMode(uint32(st.Mode)); !mode.IsRegular() {
-		return nil, true, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, kind(mode))
-	}
-	if st.Size > max {
-		return nil, true, fmt.Errorf("%s: %w", path, &TooLargeError{Size: st.Size, Max: max})
-	}
-	// (An EAGAIN is an error here, as os returns it for a file that
-	// cannot be polled: never a busy loop on a FUSE or kernel file.)
-	max = min(max, 1<<62) // max+1 below must not overflow
-	buf := make([]byte, 0, min(st.Size, max)+1)
+	return fdReader{fd, path}, fileMode(uint32(st.Mode)), st.Size, closeFn, nil
+}
+
+// fdReader reads a descriptor, retrying only EINTR: an EAGAIN is an error,
+// as os returns it for a file that cannot be polled (FUSE, some kernel
+// files), never a busy loop.
+type fdReader struct {
+	fd   int
+	path string
+}
+
+func (r fdReader) Read(p []byte) (int, error) {
 	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := syscall.Read(fd, buf[len(buf):min(int64(cap(buf)), max+1)])
-		if err == syscall.EINTR {
+		n, err := syscall.Read(r.fd, p)
+		switch {
+		case err == syscall.EINTR:
 			continue
+		case err != nil:
+			return 0, &fs.PathError{Op: "read", Path: r.path, Err: err}
+		case n == 0 && len(p) > 0:
+			return 0, io.EOF
 		}
-		if err != nil {
-			return nil, true, &fs.PathError{Op: "read", Path: path, Err: err}
-		}
-		if n == 0 {
-			break
-		}
-		buf = buf[:len(buf)+n]
-		if int64(len(buf)) > max {
-			return nil, true, fmt.Errorf("%s: %w", path, &TooLargeError{Size: int64(len(buf)), Max: max})
-		}
+		return n, nil
 	}
-	return buf, true, nil
 }
 
 // fileMode is the type bits of a stat mode as os reports them.
