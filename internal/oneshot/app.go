@@ -129,6 +129,20 @@ func (a *App) loadToRun(projectDir string, ev *protocol.Event, fields map[string
 	return cfg, nil
 }
 
+// refusal is the answer to a dispatch of ev whose load failed with err,
+// when err is a config this front cannot read and cannot hand over
+// (dispatcher.ErrNoEngine after loadToRun) and ev can be refused: whether
+// a guard protects ev is unknown, so it is blocked, with a warning. ok is
+// false otherwise. dispatch prints the outcome, hook the agent's encoding
+// of it (its deny).
+func (a *App) refusal(ev *protocol.Event, err error) (refused protocol.Outcome, ok bool) {
+	if !errors.Is(err, dispatcher.ErrNoEngine) || !ev.Gating() {
+		return protocol.Outcome{}, false
+	}
+	a.Warn(classifyMsg(err))
+	return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: unreadableConfigRefusal}, true
+}
+
 func (a *App) load(projectDir string) (*dispatcher.Config, error) {
 	path, err := a.Config()
 	if err != nil {

@@ -3,7 +3,6 @@ package oneshot
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -53,12 +52,8 @@ func (a *App) Dispatch(event string, o DispatchOptions) error {
 		project = c
 	}
 	cfg, err := a.loadToRun(project, ev, fields, data, o.CalledBy)
-	if errors.Is(err, dispatcher.ErrNoEngine) && ev.Gating() {
-		// The front alone, and a config it cannot read: whether a
-		// guard protects this event is unknown, so it is refused.
-		a.Warn(classifyMsg(err))
-		outcome := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: unreadableConfigRefusal}
-		return writeOutcome(a.Out, &outcome, o)
+	if refused, ok := a.refusal(ev, err); ok {
+		return writeOutcome(a.Out, &refused, o)
 	}
 	if err != nil {
 		return err

@@ -55,11 +55,6 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 	if nf := (*NeedsFull)(nil); errors.As(err, &nf) {
 		return err
 	}
-	if errors.Is(err, dispatcher.ErrNoEngine) && call.Event.Gating() {
-		// As dispatch: a config this front cannot read may hold a guard.
-		a.Warn(classifyMsg(err))
-		return writeReply(a, agent.Deny(call, unreadableConfigRefusal))
-	}
 	if err != nil {
 		a.Warn(err.Error())
 		return nil
@@ -120,6 +115,9 @@ func (a *App) hookDispatch(agent *agents.Agent, call *agents.Call, o HookOptions
 		}
 	}
 	cfg, err := a.loadToRun(project, call.Event, call.Fields, stdin, agent.Name)
+	if refused, ok := a.refusal(call.Event, err); ok {
+		return refused, nil
+	}
 	if err != nil {
 		return protocol.Outcome{}, err
 	}
