@@ -32,12 +32,12 @@ func (e *TooLargeError) Error() string {
 // cannot point a file it names at /dev/stdin or at another user's files.
 func ReadRegular(path, within string, max int64) ([]byte, error) {
 	var (
-		r     io.Reader
-		f     *os.File
-		mode  os.FileMode
-		size  int64
+		r       io.Reader
+		f       *os.File
+		mode    os.FileMode
+		size    int64
 		closeFn func() error
-		err   error
+		err     error
 	)
 	if within == "" {
 		// No path check to make: no *os.File either (see openRaw).
