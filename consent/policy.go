@@ -467,3 +467,38 @@ func (p *Policy) read(path string) *snapshot {
 	}
 	return &snapshot{key: keyOf(fi), exists: true, file: file, broken: broken}
 }
+
+// MayRunIn reports whether a hook of the project rooted at root could run
+// under this policy: the project has an approval in the allowlist (or in
+// this process), --accept-hooks or a TTY prompt could approve one, or the
+// allowlist cannot be read (so nobody can tell). The dispatcher asks it
+// when a project's hooks file cannot be loaded: if nothing of that project
+// could have run, no guard was lost and a warning is enough; otherwise the
+// gating event is refused, as a guard may be missing.
+func (p *Policy) MayRunIn(root string) bool {
+	if p.SafeMode || p.Store == nil {
+		return false
+	}
+	if p.Accept || (p.Prompter != nil && p.Prompter.IsTTY) {
+		return true
+	}
+	s := p.current()
+	if s.broken {
+		return true
+	}
+	if s.file != nil {
+		for _, e := range s.file.Projects {
+			if e.Scope.Project == root {
+				return true
+			}
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k := range p.session {
+		if k.scope.Project == root {
+			return true
+		}
+	}
+	return false
+}

@@ -183,6 +183,10 @@ type Config struct {
 	ProjectHooks string
 	// Warnings lists everything that was skipped or corrected.
 	Warnings []Warning
+	// Unloaded are the project hook sources that could not be loaded
+	// (each also has its warning): while one may hold a guard, Dispatch
+	// refuses gating events (see ScopedGate).
+	Unloaded []Unloaded
 
 	claudeSwitches []claudeSwitches
 }

@@ -206,6 +206,13 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	if session != "" && d.opts.Async != AsyncInline {
 		late, peek = d.takePending(ev, session)
 	}
+	if ev.Gating() && len(d.cfg.Unloaded) > 0 {
+		// A project hooks file that cannot be loaded may have held a
+		// guard for this very call: refuse it rather than guess.
+		if msg := d.unloadedRefusal(); msg != "" {
+			return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: msg}, nil
+		}
+	}
 	entries := d.byEvent[ev.Name]
 	if len(entries) == 0 {
 		// The hot path of a host that fires every event: nothing to run,

@@ -85,30 +85,39 @@ var AllowAll Gate = GateFunc(func(Hook) Verdict { return Verdict{Kind: VerdictRu
 // must not be switched off by editing its script or breaking the allowlist.
 // A fail-closed entry nobody ever approved is skipped like any other (it
 // protects nothing until approved, and doctor says so).
-func ConsentGate(p *consent.Policy) Gate {
-	return GateFunc(func(h Hook) Verdict {
-		e := h.Entry
-		ch := consent.Hook{
-			Event: e.DeclaredAs, Command: e.Command, Scope: e.Scope,
-			Shell: e.viaShell(), Env: h.Env, Dir: h.Dir, Target: &h.Target,
-		}
-		v := p.Decide(ch)
-		hint := consent.ApproveCommandHint(e.DeclaredAs, e.Command)
-		switch {
-		case v.Run:
-			return Verdict{Kind: VerdictRun, Reason: v.Reason, Pins: v.Pins}
-		case e.FailClosed && v.Approved && v.Drift == consent.DriftHash:
-			return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Command + " changed since approval (" + v.Reason + "); it blocks until you review it and re-approve it"}
-		case e.FailClosed && !v.Approved && v.Unknown:
-			return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Command + " cannot be confirmed approved: the allowlist " +
-				p.Store.Path() + " cannot be read or is corrupt; it blocks until the allowlist is fixed or the guard re-approved (" + hint + ")"}
-		case v.Unapproved:
-			// The policy's warning (Hermes' wording) already went to the
-			// user; the report keeps the short form.
-			return Verdict{Kind: VerdictSkip, Reason: "not allowlisted (approve with: " + hint + ")"}
-		}
-		return Verdict{Kind: VerdictSkip, Reason: v.Reason}
-	})
+func ConsentGate(p *consent.Policy) ScopedGate {
+	return consentGate{p}
+}
+
+type consentGate struct{ p *consent.Policy }
+
+// MayRunIn asks the policy whether any hook of the project could run.
+func (g consentGate) MayRunIn(project string) bool { return g.p.MayRunIn(project) }
+
+// Check decides one hook (see ConsentGate).
+func (g consentGate) Check(h Hook) Verdict {
+	p := g.p
+	e := h.Entry
+	ch := consent.Hook{
+		Event: e.DeclaredAs, Command: e.Command, Scope: e.Scope,
+		Shell: e.viaShell(), Env: h.Env, Dir: h.Dir, Target: &h.Target,
+	}
+	v := p.Decide(ch)
+	hint := consent.ApproveCommandHint(e.DeclaredAs, e.Command)
+	switch {
+	case v.Run:
+		return Verdict{Kind: VerdictRun, Reason: v.Reason, Pins: v.Pins}
+	case e.FailClosed && v.Approved && v.Drift == consent.DriftHash:
+		return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Command + " changed since approval (" + v.Reason + "); it blocks until you review it and re-approve it"}
+	case e.FailClosed && !v.Approved && v.Unknown:
+		return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Command + " cannot be confirmed approved: the allowlist " +
+			p.Store.Path() + " cannot be read or is corrupt; it blocks until the allowlist is fixed or the guard re-approved (" + hint + ")"}
+	case v.Unapproved:
+		// The policy's warning (Hermes' wording) already went to the
+		// user; the report keeps the short form.
+		return Verdict{Kind: VerdictSkip, Reason: "not allowlisted (approve with: " + hint + ")"}
+	}
+	return Verdict{Kind: VerdictSkip, Reason: v.Reason}
 }
 
 // ConsentHook describes an entry to the consent package as `list`, `doctor`

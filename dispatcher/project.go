@@ -2,6 +2,7 @@ package dispatcher
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -92,7 +93,7 @@ func (cfg *Config) addProject(path string, parse func([]byte) (*cfgtree.Node, er
 	root := filepath.Dir(filepath.Dir(path))
 	data, err := fsutil.ReadRegular(path, root, MaxProjectFileBytes)
 	if err != nil {
-		cfg.warn(path, "project hooks file skipped: "+err.Error())
+		cfg.unloaded(path, root, "project hooks file skipped", &ConfigError{Path: path, Err: err})
 		return nil
 	}
 	proj, err := parseConfig(data, path, parse)
@@ -100,7 +101,7 @@ func (cfg *Config) addProject(path string, parse func([]byte) (*cfgtree.Node, er
 		return err
 	}
 	if err != nil {
-		cfg.warn(path, "project hooks file skipped: "+err.Error())
+		cfg.unloaded(path, root, "project hooks file skipped", err)
 		return nil
 	}
 	if proj.AutoAccept {
@@ -127,13 +128,19 @@ func (cfg *Config) addProject(path string, parse func([]byte) (*cfgtree.Node, er
 		for _, p := range *k.files(proj) {
 			sp := resolvePath(p, root)
 			data, err := fsutil.ReadRegular(sp, root, MaxProjectFileBytes)
-			if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				// A file the project names but does not have held no
+				// hooks that were ever approved from it.
 				cfg.warn(path+": "+k.key, sp+": skipped: "+err.Error())
+				continue
+			}
+			if err != nil {
+				cfg.unloaded(path+": "+k.key, root, sp+": skipped", &ConfigError{Path: sp, Err: err})
 				continue
 			}
 			entries, warnings, err := k.parse(data, sp)
 			if err != nil {
-				cfg.warn(path+": "+k.key, "skipped: "+err.Error())
+				cfg.unloaded(path+": "+k.key, root, "skipped", err)
 				continue
 			}
 			for _, e := range entries {

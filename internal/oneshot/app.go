@@ -129,18 +129,25 @@ func (a *App) loadToRun(projectDir string, ev *protocol.Event, fields map[string
 	return cfg, nil
 }
 
-// refusal is the answer to a dispatch of ev whose load failed with err,
-// when err is a config this front cannot read and cannot hand over
-// (dispatcher.ErrNoEngine after loadToRun) and ev can be refused: whether
-// a guard protects ev is unknown, so it is blocked, with a warning. ok is
-// false otherwise. dispatch prints the outcome, hook the agent's encoding
-// of it (its deny).
+// refusal is the answer to a dispatch of ev whose load failed with err:
+// when ev gates tool calls, whether a guard protects it is unknown, so it
+// is refused, with a warning and a reason that names the file and the fix
+// (for the front that cannot read a config it has no parse of and cannot
+// hand over, the reason says so). ok is false for other events and for a
+// hand-over. dispatch prints the outcome, hook the agent's encoding of it
+// (its deny).
 func (a *App) refusal(ev *protocol.Event, err error) (refused protocol.Outcome, ok bool) {
-	if !errors.Is(err, dispatcher.ErrNoEngine) || !ev.Gating() {
+	if err == nil || errors.As(err, new(*NeedsFull)) {
 		return protocol.Outcome{}, false
 	}
+	if refused, ok = dispatcher.RefusalFor(ev, err); !ok {
+		return refused, false
+	}
 	a.Warn(classifyMsg(err))
-	return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: unreadableConfigRefusal}, true
+	if errors.Is(err, dispatcher.ErrNoEngine) {
+		refused.Message = unreadableConfigRefusal
+	}
+	return refused, true
 }
 
 func (a *App) load(projectDir string) (*dispatcher.Config, error) {

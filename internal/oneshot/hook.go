@@ -79,6 +79,13 @@ func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, stdin []byt
 			a.Warn(msg)
 			return writeReply(a, agent.Deny(call, unreadableConfigRefusal))
 		}
+		if err != nil {
+			// Neither the payload nor the config can be read: a guard
+			// the config holds cannot be asked.
+			a.Warn(msg)
+			a.Warn(classifyMsg(err))
+			return writeReply(a, agent.Deny(call, dispatcher.Refusal(err)))
+		}
 		if err == nil {
 			a.warnAll(cfg)
 			for _, e := range cfg.Entries {
