@@ -330,8 +330,22 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 		d.saveSession(ev, session, sess, &outcome, ranOnce)
 	}
 	d.record(ctx, ev, start, hostFields, hooks, pins, len(runnable) > 0, &outcome)
+	if len(runnable) > 0 && ctx.Err() != nil {
+		// The hooks that were killed are missing from the fold: the
+		// outcome would read as "no objection" where a guard never
+		// answered.
+		return outcome, &CancelledError{Cause: context.Cause(ctx)}
+	}
 	return outcome, nil
 }
+
+// CancelledError is Dispatch's error when its context ended while hooks
+// ran: they were killed, and the outcome (returned for the record) lacks
+// what they would have said. A host must not act on it as an answer.
+type CancelledError struct{ Cause error }
+
+func (e *CancelledError) Error() string { return "dispatch cancelled: " + e.Cause.Error() }
+func (e *CancelledError) Unwrap() error { return e.Cause }
 
 type callerKey struct{}
 

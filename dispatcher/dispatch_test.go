@@ -3,6 +3,7 @@ package dispatcher
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -484,7 +485,10 @@ func TestCancellationKillsHooks(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan protocol.Outcome)
 	go func() {
-		o, _ := d.Dispatch(ctx, "pre_tool_call", terminalCall)
+		o, err := d.Dispatch(ctx, "pre_tool_call", terminalCall)
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("a cancelled dispatch returned %v, want an error that is context.Canceled", err)
+		}
 		done <- o
 	}()
 	if err := started.Wait(hangBound); err != nil {

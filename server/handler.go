@@ -186,7 +186,7 @@ func (s *Server) handleDispatch(w http.ResponseWriter, r *http.Request) {
 		ctx = dispatcher.CalledBy(ctx, agent)
 	}
 	outcome, err := g.d.Dispatch(ctx, l.event, fields)
-	if err != nil {
+	if ctx.Err() == nil && err != nil {
 		fail(http.StatusNotFound, apiError{Error: err.Error()})
 		return
 	}

@@ -3,6 +3,7 @@ package oneshot
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -79,8 +80,8 @@ func (a *App) dispatchOnce(cfg *dispatcher.Config, wd, event string, fields map[
 	if asyncOnly {
 		mode = dispatcher.AsyncInline
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
 	if calledBy != "" {
 		ctx = dispatcher.CalledBy(ctx, calledBy)
 	}
@@ -109,8 +110,8 @@ func (a *App) dispatchOnce(cfg *dispatcher.Config, wd, event string, fields map[
 			defer signal.Stop(sigs)
 			for {
 				select {
-				case <-sigs:
-					cancel()
+				case sig := <-sigs:
+					cancel(&SignalError{Signal: sig})
 				case <-finished:
 					return
 				}
@@ -155,6 +156,12 @@ func (a *App) dispatchOnce(cfg *dispatcher.Config, wd, event string, fields map[
 		// Only a hook that started can have left descendants; the scan
 		// of /proc is not free, and most firings start none.
 		dispatcher.KillEscaped()
+	}
+	if se := (*SignalError)(nil); errors.As(context.Cause(ctx), &se) {
+		// Stopped by a signal, at whatever point: the outcome lacks what
+		// the killed (or never started) hooks would have said, and must
+		// not be read as an answer.
+		return protocol.Outcome{}, se
 	}
 	if err != nil {
 		return outcome, err

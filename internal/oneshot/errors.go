@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"syscall"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 )
@@ -16,6 +18,15 @@ type ExitError struct {
 }
 
 func (e *ExitError) Error() string { return e.Msg }
+
+// SignalError is a dispatch stopped by a signal: no outcome is printed,
+// and the process exits 128 + the signal's number, as a shell reports a
+// command killed by it.
+type SignalError struct{ Signal os.Signal }
+
+func (e *SignalError) Error() string {
+	return "dispatch cancelled by " + signalName(e.Signal) + " before its hooks answered: no outcome"
+}
 
 // UsageErr is a usage problem: exit 2.
 func UsageErr(hint, format string, args ...any) error {
@@ -57,9 +68,12 @@ func classify(err error) (code int, msg, hint string) {
 	var ee *ExitError
 	var ce *dispatcher.ConfigError
 	var ue *dispatcher.UnknownEventError
+	var se *SignalError
 	switch {
 	case errors.As(err, &ee):
 		return ee.Code, ee.Msg, ee.Hint
+	case errors.As(err, &se):
+		return 128 + signalNumber(se.Signal), se.Error(), ""
 	case errors.As(err, &ue):
 		hint = "run 'hermes-hooks test --help' for the list of events"
 		if ue.Suggestion != "" {
@@ -76,4 +90,25 @@ func classify(err error) (code int, msg, hint string) {
 	// Anything else comes from the command-line parser: unknown command or
 	// flag, wrong number of arguments.
 	return 2, err.Error(), "run 'hermes-hooks --help' for usage"
+}
+
+func signalNumber(s os.Signal) int {
+	if n, ok := s.(syscall.Signal); ok {
+		return int(n)
+	}
+	return 1
+}
+
+// signalName is the name people know a signal by (SIGTERM), where Go's
+// String gives a description ("terminated").
+func signalName(s os.Signal) string {
+	switch s {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	}
+	return s.String()
 }

@@ -56,7 +56,16 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 		return err
 	}
 	if err != nil {
-		a.Warn(err.Error())
+		if call.Event.Gating() {
+			// The guards of this call never answered (a signal, an
+			// allowlist that cannot be opened …): refused, not allowed.
+			a.Warn(classifyMsg(err))
+			return writeReply(a, agent.Deny(call, "hermes-hooks: "+classifyMsg(err)+"; this tool call is refused rather than let through unchecked"))
+		}
+		if se := (*SignalError)(nil); errors.As(err, &se) {
+			return err // no answer, and a non-zero exit that says why
+		}
+		a.Warn(classifyMsg(err))
 		return nil
 	}
 	return writeReply(a, agent.Encode(call, &outcome))
