@@ -23,6 +23,17 @@ type Agent struct {
 	Events map[string]string
 	// HookFile is the agent's own hook configuration, which install edits.
 	HookFile HookFile
+	// ProjectEnv names the variable in which the agent tells its hooks
+	// its project directory (CLAUDE_PROJECT_DIR), "" when it has none:
+	// that project's hooks apply even when the payload's cwd has left it.
+	ProjectEnv string
+	// EnvFileEnv names the variable holding the file in which the agent
+	// collects its hooks' exports for the session (CLAUDE_ENV_FILE), ""
+	// when it has none: hook AGENT appends the outcome's Env to it.
+	EnvFileEnv string
+	// roots lists the project directories a payload names (Cursor's
+	// workspace_roots); nil when the agent's payloads name none.
+	roots func(payload map[string]any) []string
 	// decode turns the agent's payload for one of its events into host
 	// fields (the payload is the caller's to keep: decode copies).
 	decode func(agentEvent string, ev *protocol.Event, payload map[string]any) map[string]any
@@ -40,6 +51,9 @@ type Call struct {
 	Event *protocol.Event
 	// Fields are the host fields to dispatch with.
 	Fields map[string]any
+	// Roots are the project directories the payload names besides its
+	// cwd (Cursor's workspace_roots).
+	Roots []string
 }
 
 // Reply is what the agent reads back: the exit code, stdout and stderr.
@@ -119,6 +133,9 @@ func (a *Agent) Decode(payload []byte, eventArg string) (*Call, error) {
 		return c, nil
 	}
 	c.Fields = a.decode(c.AgentEvent, c.Event, obj)
+	if a.roots != nil {
+		c.Roots = a.roots(obj)
+	}
 	return c, nil
 }
 

@@ -26,8 +26,10 @@ func newClaude() *Agent {
 				"UserPromptSubmit", "Stop", "SubagentStart", "SubagentStop",
 				"SessionStart", "SessionEnd", "PreCompact", "Notification"},
 		},
-		decode: decodeClaude,
-		encode: encodeClaude,
+		ProjectEnv: "CLAUDE_PROJECT_DIR",
+		EnvFileEnv: "CLAUDE_ENV_FILE",
+		decode:     decodeClaude,
+		encode:     encodeClaude,
 	}
 }
 

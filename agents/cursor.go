@@ -45,7 +45,21 @@ func newCursor() *Agent {
 		},
 		decode: decodeCursor,
 		encode: encodeCursor,
+		roots:  cursorRoots,
 	}
+}
+
+// cursorRoots are the payload's workspace_roots: the projects open in the
+// editor, whose hooks apply whatever the payload's cwd.
+func cursorRoots(p map[string]any) []string {
+	list, _ := p["workspace_roots"].([]any)
+	var out []string
+	for _, r := range list {
+		if s, ok := r.(string); ok && s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // cursorTools maps Cursor's tool names to the canonical (Hermes) ones;

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -179,8 +180,11 @@ type Config struct {
 	CodexHooks     []string
 	CopilotHooks   []string
 	CursorHooks    []string
-	// ProjectHooks is the project-local hooks file that was merged, if any.
+	// ProjectHooks is the project-local hooks file that was merged, if any
+	// (the first, when LoadOptions named several projects); ProjectFiles
+	// lists every one.
 	ProjectHooks string
+	ProjectFiles []string
 	// Warnings lists everything that was skipped or corrected.
 	Warnings []Warning
 	// Unloaded are the project hook sources that could not be loaded
@@ -208,6 +212,11 @@ type LoadOptions struct {
 	// repository root (the first directory holding .git). Its hooks come
 	// after the global ones and, like every hook, run only once approved.
 	ProjectDir string
+	// MoreProjectDirs are further directories whose projects' hooks are
+	// loaded as ProjectDir's are, each file once: `hook AGENT` loads the
+	// agent's own project directory as well as the payload's cwd, which a
+	// `cd` may have taken out of the repository.
+	MoreProjectDirs []string
 	// YAML, when set, parses the YAML files instead of the installed
 	// engine (see Engines): the one-shot front reads its cache of parsed
 	// configs through it. An ErrNoEngine from it fails Load (rather than
@@ -279,14 +288,20 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 			}
 		}
 	}
-	if p := findProjectHooks(opts.ProjectDir); p != "" && !sameFile(p, path) {
+	for _, dir := range append([]string{opts.ProjectDir}, opts.MoreProjectDirs...) {
+		p := findProjectHooks(dir)
+		if p == "" || sameFile(p, path) || slices.ContainsFunc(cfg.ProjectFiles, func(q string) bool { return sameFile(p, q) }) {
+			continue
+		}
 		// A repository must not be able to take the dispatcher down: a
 		// project file that cannot be used skips that project's hooks with
-		// a warning, and the global hooks (a fail-closed guard among them)
-		// keep working.
+		// a warning (and refuses tool calls while that project has an
+		// approval: see Unloaded), and the global hooks (a fail-closed
+		// guard among them) keep working.
 		if err := cfg.addProject(p, opts.YAML); err != nil {
 			return nil, err
 		}
+		cfg.ProjectFiles = append(cfg.ProjectFiles, p)
 	}
 	cfg.applyClaudeSwitches()
 	cfg.finish()

@@ -155,7 +155,9 @@ func (cfg *Config) addProject(path string, parse func([]byte) (*cfgtree.Node, er
 			*list = append(*list, sp)
 		}
 	}
-	cfg.ProjectHooks = path
+	if cfg.ProjectHooks == "" {
+		cfg.ProjectHooks = path
+	}
 	return nil
 }
 
