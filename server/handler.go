@@ -124,15 +124,22 @@ func (s *Server) handleDispatch(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusBadRequest, apiError{Error: "unknown format '" + format + "'", Hint: "use ?format=json (the outcome) or ?format=hermes"})
 		return
 	}
-	if p := r.URL.Query().Get("project"); p != "" && !sameDir(p, s.opts.Cwd) {
-		// One server serves one project: a hook call from another project
-		// must not be answered with this project's hooks (its own guards
-		// would be skipped). The caller dispatches by itself instead.
-		fail(http.StatusConflict, apiError{Error: "this server serves the project " + s.opts.Cwd + ", not " + p})
-		return
+	for _, p := range r.URL.Query()["project"] {
+		if p != "" && !sameDir(p, s.opts.Cwd) {
+			// One server serves one project: a hook call from another
+			// project must not be answered with this project's hooks (its
+			// own guards would be skipped). The caller dispatches by
+			// itself instead.
+			fail(http.StatusConflict, apiError{Error: "this server serves the project " + s.opts.Cwd + ", not " + p})
+			return
+		}
 	}
 	if c := r.URL.Query().Get("config"); c != "" && !sameDir(c, s.opts.ConfigPath) {
 		fail(http.StatusConflict, apiError{Error: "this server reads the config " + s.opts.ConfigPath + ", not " + c})
+		return
+	}
+	if c := s.inputsConflict(r, w); c != "" {
+		fail(http.StatusConflict, apiError{Error: c})
 		return
 	}
 	fields, status, e := s.readFields(w, r)

@@ -50,6 +50,9 @@ type App struct {
 	noHandOver bool
 	// triedServer: hook already tried to forward to a live serve.
 	triedServer bool
+	// moreProjects are project directories loaded beside the dispatch's
+	// own (hook AGENT: the agent's project; see agentProjects).
+	moreProjects []string
 
 	// NoSubreap: this process must not adopt and kill its hooks' escaped
 	// descendants. Only tests that dispatch in-process set it: the test
@@ -205,12 +208,13 @@ func (n *NeedsFull) Error() string { return "this dispatch needs the complete pr
 // project directory.
 func (a *App) LoadOptions(projectDir string) dispatcher.LoadOptions {
 	return dispatcher.LoadOptions{
-		ClaudeSettings: a.ClaudeSettings,
-		CodexHooks:     a.CodexHooks,
-		CopilotHooks:   a.CopilotHooks,
-		CursorHooks:    a.CursorHooks,
-		ProjectDir:     projectDir,
-		YAML:           a.parseYAML,
+		ClaudeSettings:  a.ClaudeSettings,
+		CodexHooks:      a.CodexHooks,
+		CopilotHooks:    a.CopilotHooks,
+		CursorHooks:     a.CursorHooks,
+		ProjectDir:      projectDir,
+		MoreProjectDirs: a.moreProjects,
+		YAML:            a.parseYAML,
 	}
 }
 

@@ -1,6 +1,9 @@
 package oneshot
 
 import (
+	"slices"
+
+	"github.com/hermes-hooks/hermes-hooks/server"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -38,7 +41,7 @@ func TestReadResponse(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			status, body, err := readResponse(strings.NewReader(c.in), 1<<20)
+			status, _, body, err := readResponse(strings.NewReader(c.in), 1<<20)
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) {
 					t.Fatalf("err %v, want one naming %q", err, c.err)
@@ -56,7 +59,7 @@ func TestReadResponse(t *testing.T) {
 // as the server cares to send.
 func TestReadResponseHeaderBound(t *testing.T) {
 	huge := "HTTP/1.1 200 OK\r\nX-Pad: " + strings.Repeat("x", 2*maxReplyHeader) + "\r\nContent-Length: 2\r\n\r\n{}"
-	if _, _, err := readResponse(strings.NewReader(huge), 1<<20); err == nil {
+	if _, _, _, err := readResponse(strings.NewReader(huge), 1<<20); err == nil {
 		t.Fatal("a 2 MiB header was accepted")
 	}
 }
@@ -64,11 +67,11 @@ func TestReadResponseHeaderBound(t *testing.T) {
 // The body limit holds with and without a Content-Length.
 func TestReadResponseLimit(t *testing.T) {
 	in := "HTTP/1.1 200 OK\r\n\r\n" + strings.Repeat("x", 100)
-	if _, body, err := readResponse(strings.NewReader(in), 10); err != nil || len(body) != 10 {
+	if _, _, body, err := readResponse(strings.NewReader(in), 10); err != nil || len(body) != 10 {
 		t.Fatalf("EOF body past the limit: %d bytes, %v", len(body), err)
 	}
 	in = "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n" + strings.Repeat("x", 100)
-	if _, _, err := readResponse(strings.NewReader(in), 10); err == nil {
+	if _, _, _, err := readResponse(strings.NewReader(in), 10); err == nil {
 		t.Fatal("a Content-Length past the limit was accepted")
 	}
 }
@@ -78,7 +81,7 @@ func FuzzReadResponse(f *testing.F) {
 	f.Add("HTTP/1.1 409 Conflict\r\n\r\nno")
 	f.Add("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		status, body, err := readResponse(strings.NewReader(in), 1<<10)
+		status, _, body, err := readResponse(strings.NewReader(in), 1<<10)
 		if err != nil {
 			return
 		}
@@ -91,13 +94,17 @@ func FuzzReadResponse(f *testing.F) {
 // forward against a real net/http server over TCP: the request our server
 // reads (path, query, JSON body), a reply larger than net/http's chunking
 // buffer sent with a Content-Length, an error status with its body, and a
-// chunked reply refused (the hook then dispatches by itself).
+// chunked reply refused, and a reply that does not say the caller's
+// inputs were checked refused (the hook then dispatches by itself).
 func TestForwardOverTCP(t *testing.T) {
 	big := strings.Repeat("x", 64<<10)
 	var got struct {
 		path, calledBy, body string
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/healthz" {
+			return // 200
+		}
 		b, _ := io.ReadAll(r.Body)
 		got.path, got.calledBy, got.body = r.URL.Path, r.URL.Query().Get("called_by"), string(b)
 		switch r.URL.Query().Get("project") {
@@ -107,7 +114,10 @@ func TestForwardOverTCP(t *testing.T) {
 			w.Write([]byte(`{"decision":"none",`))
 			w.(http.Flusher).Flush()
 			w.Write([]byte(`"event":"pre_tool_call"}`))
+		case "unchecked":
+			w.Write([]byte(`{"event":"pre_tool_call","decision":"none","stop":false,"hooks":[]}`))
 		default:
+			w.Header().Set(server.InputsHeader, "checked")
 			body := []byte(`{"event":"pre_tool_call","decision":"block","message":"` + big + `","stop":false,"hooks":[]}`)
 			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 			w.Write(body)
@@ -131,7 +141,19 @@ func TestForwardOverTCP(t *testing.T) {
 	if _, err := forward(target, url.Values{"project": {"chunked"}}, call); err == nil || !strings.Contains(err.Error(), "Transfer-Encoding") {
 		t.Fatalf("chunked reply: %v", err)
 	}
+	if _, err := forward(target, url.Values{"project": {"unchecked"}}, call); err == nil || !strings.Contains(err.Error(), "does not check") {
+		t.Fatalf("a reply without %s: %v", server.InputsHeader, err)
+	}
 	if _, err := forward("ftp://x", nil, call); err == nil || !strings.Contains(err.Error(), "unsupported server address") {
 		t.Fatalf("bad scheme: %v", err)
+	}
+}
+
+// The names of a forwarded call's inputs are the server's: the front keeps
+// its own copies, as it must not link the server.
+func TestForwardInputNamesAreTheServers(t *testing.T) {
+	if queryInputs != server.QueryInputs || queryAccept != server.QueryAccept || queryEnvAccept != server.QueryEnvAccept ||
+		querySafeMode != server.QuerySafeMode || inputsHeader != server.InputsHeader || !slices.Equal(queryFiles, server.QueryFiles) {
+		t.Fatal("the forward's query names differ from package server's")
 	}
 }

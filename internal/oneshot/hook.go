@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -109,19 +110,22 @@ func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, stdin []byt
 }
 
 // hookDispatch runs the call's hooks: through a live server when there is
-// one, else in this process.
+// one that would answer exactly as this process would, else in this
+// process.
 func (a *App) hookDispatch(agent *agents.Agent, call *agents.Call, o HookOptions, stdin []byte) (protocol.Outcome, error) {
 	wd := Cwd()
 	project := wd
 	if c, ok := call.Fields["cwd"].(string); ok && c != "" {
 		project = c
 	}
+	// The agent's own project keeps its guards when the payload's cwd has
+	// left it (a `cd` in a shell tool): its project directory, the roots
+	// its payload names, and the directory it started us in.
+	a.moreProjects = agentProjects(agent, call, wd)
 	if !o.NoServer && !a.triedServer {
 		if target, explicit := a.hookServer(o.Server); target != "" {
 			a.triedServer = true
-			config, _ := a.Config()
-			q := url.Values{"called_by": {agent.Name}, "project": {project}, "config": {config}}
-			out, err := forward(target, q, call)
+			out, err := forward(target, a.forwardQuery(agent, project), call)
 			if err == nil {
 				return out, nil
 			}
@@ -140,6 +144,60 @@ func (a *App) hookDispatch(agent *agents.Agent, call *agents.Call, o HookOptions
 	return a.dispatchOnce(cfg, wd, call.Event.Name, call.Fields, false, agent.Name)
 }
 
+// agentProjects are the project directories an agent's call comes from
+// besides the payload's cwd.
+func agentProjects(agent *agents.Agent, call *agents.Call, wd string) []string {
+	var dirs []string
+	if agent.ProjectEnv != "" {
+		if d := os.Getenv(agent.ProjectEnv); d != "" {
+			dirs = append(dirs, d)
+		}
+	}
+	return append(append(dirs, call.Roots...), wd)
+}
+
+// forwardQuery states everything that decides which hooks run and how
+// consent is given, so that a server answers only when it would dispatch
+// exactly as this process (serve answers 409 otherwise; see package
+// server): the caller, the projects, the config, the agent hook files of
+// the command line, the accept channels and safe mode.
+func (a *App) forwardQuery(agent *agents.Agent, project string) url.Values {
+	config, _ := a.Config()
+	q := url.Values{"called_by": {agent.Name}, "config": {config}, queryInputs: {"1"}}
+	q["project"] = append([]string{project}, a.moreProjects...)
+	for i, files := range [][]string{a.ClaudeSettings, a.CodexHooks, a.CopilotHooks, a.CursorHooks} {
+		for _, f := range files {
+			abs, err := filepath.Abs(f)
+			if err != nil {
+				abs = f
+			}
+			q.Add(queryFiles[i], abs)
+		}
+	}
+	set := func(key string, on bool) {
+		if on {
+			q.Set(key, "1")
+		}
+	}
+	set(queryAccept, a.AcceptHooks)
+	set(queryEnvAccept, consent.EnvAccept(os.Getenv("HERMES_ACCEPT_HOOKS")))
+	set(querySafeMode, consent.SafeMode(os.Getenv("HERMES_SAFE_MODE")))
+	return q
+}
+
+// The query parameters and reply header of a forwarded call's inputs, as
+// package server names them (a test checks they agree; this package must
+// not link the server).
+const (
+	queryInputs    = "inputs"
+	queryAccept    = "accept_hooks"
+	queryEnvAccept = "env_accept_hooks"
+	querySafeMode  = "safe_mode"
+	inputsHeader   = "Hermes-Hooks-Inputs"
+)
+
+var queryFiles = []string{"claude_settings", "codex_hooks", "copilot_hooks", "cursor_hooks"}
+
 // hookServer is the server to forward to: --server, else the default
 // socket when it exists. explicit says the user asked for it.
 func (a *App) hookServer(flag string) (target string, explicit bool) {
@@ -157,12 +215,23 @@ func (a *App) hookServer(flag string) (target string, explicit bool) {
 	return "unix://" + sock, false
 }
 
+// Bounds of a forward. A live server answers its health check at once: one
+// that does not (stopped, wedged, overloaded) is not used, and this process
+// dispatches by itself. The forward itself may take as long as the longest
+// hook may run (the server's own request bound), never longer: past it, the
+// dispatch runs here.
+const (
+	probeTimeout   = time.Second
+	forwardTimeout = (dispatcher.MaxClaudeTimeoutSeconds + 15) * time.Second
+)
+
 // forward posts the call to a serve at target and reads its outcome. The
-// query names the caller, the project and the config: a server that serves
-// another project or config refuses (409), and the caller dispatches by
+// query states the caller's inputs (forwardQuery): a server that would
+// dispatch otherwise refuses (409), and one that does not say it checked
+// them (an older serve) is not believed; the caller then dispatches by
 // itself rather than with the wrong hooks.
 //
-// It speaks only the HTTP/1.1 our server answers — one POST with a
+// It speaks only the HTTP/1.1 our server answers — one request with a
 // Content-Length, Connection: close, a reply with a Content-Length or
 // ending at EOF — over package net, not net/http: net/http brings its TLS
 // stack, whose initialisation every start of this binary would pay (see
@@ -170,9 +239,36 @@ func (a *App) hookServer(flag string) (target string, explicit bool) {
 // error, and the caller then dispatches by itself.
 func forward(target string, q url.Values, call *agents.Call) (protocol.Outcome, error) {
 	var o protocol.Outcome
-	u, err := url.Parse(target)
+	if status, _, _, err := roundTrip(target, "GET", "/healthz", nil, probeTimeout); err != nil || status != 200 {
+		if err == nil {
+			err = fmt.Errorf("health check: HTTP %d", status)
+		}
+		return o, fmt.Errorf("not ready: %w", err)
+	}
+	path := "/v1/dispatch/" + url.PathEscape(call.Event.Name) + "?" + q.Encode()
+	body := protocol.EncodeJSON(call.Fields, protocol.Compact)
+	status, header, data, err := roundTrip(target, "POST", path, body, forwardTimeout)
 	if err != nil {
 		return o, err
+	}
+	if status != 200 {
+		return o, fmt.Errorf("HTTP %d: %s", status, strings.TrimSpace(string(data)))
+	}
+	if header.Get(inputsHeader) == "" {
+		return o, errors.New("the server does not check the caller's hook files, accept channels and safe mode (an older hermes-hooks serve?)")
+	}
+	if err := json.Unmarshal(data, &o); err != nil {
+		return o, errors.New("unreadable outcome: " + err.Error())
+	}
+	return o, nil
+}
+
+// roundTrip sends one request to the server at target and reads the
+// reply, all within timeout.
+func roundTrip(target, method, path string, body []byte, timeout time.Duration) (status int, header textproto.MIMEHeader, data []byte, err error) {
+	u, err := url.Parse(target)
+	if err != nil {
+		return 0, nil, nil, err
 	}
 	network, addr, host, dialTimeout := "", "", "hermes-hooks", 200*time.Millisecond
 	switch u.Scheme {
@@ -181,35 +277,25 @@ func forward(target string, q url.Values, call *agents.Call) (protocol.Outcome, 
 	case "tcp", "http":
 		network, addr, host, dialTimeout = "tcp", u.Host, u.Host, 2*time.Second
 	default:
-		return o, fmt.Errorf("unsupported server address %q (use unix:///path or tcp://127.0.0.1:PORT)", target)
+		return 0, nil, nil, fmt.Errorf("unsupported server address %q (use unix:///path or tcp://127.0.0.1:PORT)", target)
 	}
 	conn, err := net.DialTimeout(network, addr, dialTimeout)
 	if err != nil {
-		return o, err
+		return 0, nil, nil, err
 	}
 	defer conn.Close()
-	// The server bounds each dispatch itself (its request timeout); this
-	// only keeps a wedged server from holding the agent for ever.
-	_ = conn.SetDeadline(time.Now().Add(15 * time.Minute))
-	body := protocol.EncodeJSON(call.Fields, protocol.Compact)
+	_ = conn.SetDeadline(time.Now().Add(timeout))
 	w := bufio.NewWriter(conn)
-	fmt.Fprintf(w, "POST /v1/dispatch/%s?%s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n",
-		url.PathEscape(call.Event.Name), q.Encode(), host, len(body))
+	fmt.Fprintf(w, "%s %s HTTP/1.1\r\nHost: %s\r\n", method, path, host)
+	if body != nil {
+		fmt.Fprintf(w, "Content-Type: application/json\r\nContent-Length: %d\r\n", len(body))
+	}
+	fmt.Fprintf(w, "Connection: close\r\n\r\n")
 	w.Write(body)
 	if err := w.Flush(); err != nil {
-		return o, err
+		return 0, nil, nil, err
 	}
-	status, data, err := readResponse(conn, 64<<20)
-	if err != nil {
-		return o, err
-	}
-	if status != 200 {
-		return o, fmt.Errorf("HTTP %d: %s", status, strings.TrimSpace(string(data)))
-	}
-	if err := json.Unmarshal(data, &o); err != nil {
-		return o, errors.New("unreadable outcome: " + err.Error())
-	}
-	return o, nil
+	return readResponse(conn, 64<<20)
 }
 
 // maxReplyHeader bounds the status line and headers of a server's reply.
@@ -218,42 +304,42 @@ const maxReplyHeader = 1 << 20
 // readResponse reads an HTTP/1.x response to a request sent with
 // Connection: close: the status, and the body by its Content-Length or, without
 // one, up to EOF; at most maxReplyHeader bytes of header and limit of body.
-func readResponse(conn io.Reader, limit int64) (status int, body []byte, err error) {
+func readResponse(conn io.Reader, limit int64) (status int, header textproto.MIMEHeader, body []byte, err error) {
 	lr := &io.LimitedReader{R: conn, N: maxReplyHeader}
 	r := bufio.NewReader(lr)
 	tp := textproto.NewReader(r)
 	line, err := tp.ReadLine()
 	if err != nil {
-		return 0, nil, fmt.Errorf("no reply: %w", err)
+		return 0, nil, nil, fmt.Errorf("no reply: %w", err)
 	}
 	proto, rest, _ := strings.Cut(line, " ")
 	code, _, _ := strings.Cut(rest, " ")
 	status, err = strconv.Atoi(code)
 	if !strings.HasPrefix(proto, "HTTP/1.") || err != nil || status < 100 || status > 999 {
-		return 0, nil, fmt.Errorf("not an HTTP reply: %q", line)
+		return 0, nil, nil, fmt.Errorf("not an HTTP reply: %q", line)
 	}
-	header, err := tp.ReadMIMEHeader()
+	header, err = tp.ReadMIMEHeader()
 	if err != nil {
-		return 0, nil, fmt.Errorf("reply header: %w", err)
+		return 0, nil, nil, fmt.Errorf("reply header: %w", err)
 	}
 	lr.N += limit // the body; r may hold its first bytes already
 	if te := header.Get("Transfer-Encoding"); te != "" {
-		return 0, nil, fmt.Errorf("unexpected Transfer-Encoding %q in the reply", te)
+		return 0, nil, nil, fmt.Errorf("unexpected Transfer-Encoding %q in the reply", te)
 	}
 	in := io.LimitReader(r, limit)
 	if cl := header.Get("Content-Length"); cl != "" {
 		n, err := strconv.ParseInt(cl, 10, 64)
 		if err != nil || n < 0 || n > limit {
-			return 0, nil, fmt.Errorf("bad Content-Length %q in the reply", cl)
+			return 0, nil, nil, fmt.Errorf("bad Content-Length %q in the reply", cl)
 		}
 		body = make([]byte, n)
 		if _, err := io.ReadFull(r, body); err != nil {
-			return 0, nil, fmt.Errorf("reply body: %w", err)
+			return 0, nil, nil, fmt.Errorf("reply body: %w", err)
 		}
-		return status, body, nil
+		return status, header, body, nil
 	}
 	body, err = io.ReadAll(in)
-	return status, body, err
+	return status, header, body, err
 }
 
 func writeReply(a *App, r agents.Reply) error {
