@@ -1,7 +1,11 @@
 package protocol
 
 import (
+	"sort"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -45,7 +49,7 @@ func ParseEnvFile(data []byte) (vars map[string]string, note string) {
 					skipped++
 					continue
 				}
-				s, err := expand.Literal(cfg, as.Value)
+				s, err := literalValue(cfg, as.Value)
 				if err != nil {
 					skipped++
 					continue
@@ -93,6 +97,44 @@ func plainWord(w *syntax.Word, known map[string]string) bool {
 	return ok(w.Parts)
 }
 
+// literalValue is the value a shell assigns for w: expand.Literal, with
+// the backslashes of unquoted text removed as the shell removes them
+// (Literal keeps them: it:\'s would read as it\'s, not it's).
+func literalValue(cfg *expand.Config, w *syntax.Word) (string, error) {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		if lit, ok := p.(*syntax.Lit); ok {
+			b.WriteString(unescape(lit.Value))
+			continue
+		}
+		s, err := expand.Literal(cfg, &syntax.Word{Parts: []syntax.WordPart{p}})
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(s)
+	}
+	return b.String(), nil
+}
+
+// unescape removes the quoting backslashes of unquoted shell text: \X is
+// X, and a backslash before a newline joins the lines.
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
 func itoa(n int) string {
 	if n == 0 {
 		return "0"
@@ -102,4 +144,34 @@ func itoa(n int) string {
 		b = append([]byte{byte('0' + n%10)}, b...)
 	}
 	return string(b)
+}
+
+// AppendEnvExports appends vars to buf as the lines a shell sources:
+// `export NAME='value'`, one per variable, in name order, every value
+// single-quoted so that no value can run anything. Names that are not
+// shell identifiers, values holding a NUL (no environment can carry one)
+// and values that are not UTF-8 (what ParseEnvFile and JSON give never
+// are) are left out. It is how hook AGENT hands the exports of the hooks
+// it ran to the agent's own CLAUDE_ENV_FILE.
+func AppendEnvExports(buf []byte, vars map[string]string) []byte {
+	names := make([]string, 0, len(vars))
+	for k := range vars {
+		if shellName(k) && !strings.ContainsRune(vars[k], 0) && utf8.ValidString(vars[k]) {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		buf = append(buf, "export "+k+"="+shquote.Quote(vars[k])+"\n"...)
+	}
+	return buf
+}
+
+func shellName(s string) bool {
+	for i, c := range s {
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }

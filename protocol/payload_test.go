@@ -737,6 +737,36 @@ func FuzzParseEnvFile(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { ParseEnvFile(data) })
 }
 
+// AppendEnvExports writes exports that ParseEnvFile (and a shell) reads
+// back exactly, whatever the values hold; names that are not shell
+// identifiers are left out.
+func TestAppendEnvExports(t *testing.T) {
+	vars := map[string]string{"B": "it's $(rm -rf x) `y`", "A": "a\nb", "_1": "", "1X": "no", "X-Y": "no", "Z": "nul\x00"}
+	got := string(AppendEnvExports(nil, vars))
+	want := "export A='a\nb'\nexport B='it'\\''s $(rm -rf x) `y`'\nexport _1=''\n"
+	if got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	back, note := ParseEnvFile([]byte(got))
+	if note != "" || !reflect.DeepEqual(back, map[string]string{"A": "a\nb", "B": "it's $(rm -rf x) `y`", "_1": ""}) {
+		t.Fatalf("read back %v (%s)", back, note)
+	}
+}
+
+func FuzzAppendEnvExports(f *testing.F) {
+	f.Add("NAME", "it's $(x)")
+	f.Fuzz(func(t *testing.T, name, value string) {
+		out := AppendEnvExports(nil, map[string]string{name: value})
+		if len(out) == 0 {
+			return
+		}
+		back, note := ParseEnvFile(out)
+		if note != "" || back[name] != value || len(back) != 1 {
+			t.Fatalf("%q=%q wrote %q, read back %v (%s)", name, value, out, back, note)
+		}
+	})
+}
+
 // Claude payload fields a host provides — prompt_id, effort,
 // transcript_path, tool_use_id (from Hermes' tool_call_id too) — reach
 // Claude hooks under Claude's names (issue 13, item 7).

@@ -69,7 +69,32 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 		a.Warn(classifyMsg(err))
 		return nil
 	}
+	if len(outcome.Env) > 0 && agent.EnvFileEnv != "" {
+		a.exportToAgent(agent.EnvFileEnv, outcome.Env)
+	}
 	return writeReply(a, agent.Encode(call, &outcome))
+}
+
+// exportToAgent appends the variables the hooks exported (each hook got a
+// CLAUDE_ENV_FILE of the dispatcher's own) to the agent's file named by
+// the variable envFileEnv, which the agent sources before the session's
+// later commands: its hooks' exports must reach it as if it had run them
+// itself. Every value is single-quoted, so none can run anything.
+func (a *App) exportToAgent(envFileEnv string, vars map[string]string) {
+	path := os.Getenv(envFileEnv)
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err == nil {
+		_, err = f.Write(protocol.AppendEnvExports(nil, vars))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		a.Warn("the hooks' exports did not reach " + envFileEnv + ": " + err.Error())
+	}
 }
 
 // hookUnreadable answers a payload that cannot be read: a warning and
