@@ -1,9 +1,11 @@
 package dispatcher
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"sort"
@@ -305,6 +307,10 @@ func syntaxLine(data []byte, err error) int {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		return jsonLine(data, se.Offset)
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		// A truncated file: the problem is where it ends.
+		return jsonLine(data, int64(len(bytes.TrimRight(data, " \t\r\n"))))
 	}
 	return 0
 }

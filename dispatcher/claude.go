@@ -72,12 +72,7 @@ func parseClaudeShaped(data []byte, path string, shape claudeShaped) (entries []
 	}()
 	v, err := protocol.DecodeJSON(data)
 	if err != nil {
-		line := 0
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			line = jsonLine(data, se.Offset)
-		}
-		return nil, nil, &ConfigError{Path: path, Line: line, Err: fmt.Errorf("not valid JSON: %w", err)}
+		return nil, nil, &ConfigError{Path: path, Line: syntaxLine(data, err), Err: fmt.Errorf("not valid JSON: %w", err)}
 	}
 	root, ok := v.(map[string]any)
 	if !ok {

@@ -46,6 +46,15 @@ type Warning struct {
 	// Path locates the problem: "hooks.pre_tool_call[2].timeout", or a file.
 	Path    string
 	Message string
+	// File is the config file the warning is about, and Key the key path
+	// in it ("hooks.pre_tool_call[2]"; "" when Path is it): what
+	// `hermes-hooks validate` turns into a line.
+	File, Key string
+	// Minor: the config still means what it says, only less (a timeout
+	// clamped to the maximum, a file of an agent not installed here).
+	// Every other warning is a problem: something written is ignored or
+	// changed, and `validate` fails on it.
+	Minor bool
 }
 
 func (w Warning) String() string {
@@ -261,7 +270,7 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 	case err != nil:
 		return nil, &ConfigError{Path: path, Err: err}
 	default:
-		cfg, err = parseConfig(data, path, opts.YAML)
+		cfg, err = parseConfig(data, path, opts.YAML, false)
 		if err != nil {
 			return nil, err
 		}
@@ -334,7 +343,18 @@ func (cfg *Config) finish() {
 }
 
 func (cfg *Config) warn(path, msg string) {
-	cfg.Warnings = append(cfg.Warnings, Warning{Path: path, Message: msg})
+	cfg.Warnings = append(cfg.Warnings, Warning{Path: path, Message: msg, File: cfg.Path})
+}
+
+// warnKey is warn for a warning whose Path does not locate it (Hermes'
+// wording names the key in the message).
+func (cfg *Config) warnKey(key, path, msg string) {
+	cfg.Warnings = append(cfg.Warnings, Warning{Path: path, Message: msg, File: cfg.Path, Key: key})
+}
+
+// warnMinor is warn for a minor warning (see Warning.Minor).
+func (cfg *Config) warnMinor(path, msg string) {
+	cfg.Warnings = append(cfg.Warnings, Warning{Path: path, Message: msg, File: cfg.Path, Minor: true})
 }
 
 // resolvePath expands a leading ~ and makes p absolute against base (the

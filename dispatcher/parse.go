@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -23,11 +24,15 @@ import (
 // Every other top-level key is the agent's business and is ignored. It never
 // panics; a document that is not YAML is a *ConfigError with its line. It
 // needs the installed YAML engine (see Engines).
-func ParseConfig(data []byte, path string) (*Config, error) { return parseConfig(data, path, nil) }
+func ParseConfig(data []byte, path string) (*Config, error) {
+	return parseConfig(data, path, nil, false)
+}
 
 // parseConfig is ParseConfig with the YAML parser given (nil: the
-// installed engine's).
-func parseConfig(data []byte, path string, parse func([]byte) (*cfgtree.Node, error)) (cfg *Config, err error) {
+// installed engine's). strict: the file is hermes-hooks' alone (a
+// project's hooks file), so every top-level key it does not read is
+// reported, not only near misses of its own.
+func parseConfig(data []byte, path string, parse func([]byte) (*cfgtree.Node, error), strict bool) (cfg *Config, err error) {
 	defer func() {
 		// A config must never take the dispatcher down.
 		if r := recover(); r != nil {
@@ -71,10 +76,17 @@ func parseConfig(data []byte, path string, parse func([]byte) (*cfgtree.Node, er
 		case "journal":
 			cfg.parseJournal(val)
 		default:
+			known := false
 			for _, k := range agentFileKinds {
 				if key == k.key {
 					cfg.parseFileList(k, val)
+					known = true
 				}
+			}
+			if !known {
+				// Every other key is the agent's (model:, toolsets: …):
+				// only one that is a near miss of ours is reported.
+				cfg.unknownKey(root.Content[i], "", topLevelKeys(), map[bool]float64{true: 0, false: 0.8}[strict])
 			}
 		}
 	}
@@ -168,15 +180,15 @@ func (cfg *Config) parseHooks(n *cfgtree.Node, source string) {
 		ev, known := protocol.Lookup(name)
 		switch {
 		case known && ev.ShellUnsupported:
-			cfg.warn("", "hook event '"+name+"' is Python-plugin-only: shell hooks cannot return its directive, so entries under hooks."+name+" are ignored")
+			cfg.warnKey("hooks."+name, "", "hook event '"+name+"' is Python-plugin-only: shell hooks cannot return its directive, so entries under hooks."+name+" are ignored")
 			continue
 		case !known:
-			cfg.warn("", protocol.UnknownEventMessage(name))
+			cfg.warnKey("hooks."+name, "", protocol.UnknownEventMessage(name))
 			continue
 		case val.Kind == cfgtree.ScalarNode && val.Tag == "!!null":
 			continue
 		case val.Kind != cfgtree.SequenceNode:
-			cfg.warn("", "hooks."+name+" must be a list of hook definitions; got "+pyType(val))
+			cfg.warnKey("hooks."+name, "", "hooks."+name+" must be a list of hook definitions; got "+pyType(val))
 			continue
 		}
 		dialect := protocol.Hermes
@@ -190,6 +202,9 @@ func (cfg *Config) parseHooks(n *cfgtree.Node, source string) {
 				// {matcher, hooks: [{type, command, timeout}]}.
 				cfg.parseYAMLClaudeGroup(ev, name, path, j, item, source)
 				continue
+			}
+			if item.Kind == cfgtree.MappingNode {
+				cfg.unknownKeys(item, path, entryKeys, 0.6)
 			}
 			if e := cfg.parseEntry(ev, name, path, j, item, dialect, source); e != nil {
 				cfg.Entries = append(cfg.Entries, e)
@@ -317,7 +332,7 @@ func (cfg *Config) parseTimeout(path string, t *cfgtree.Node, dialect protocol.D
 				cfg.warn(path, fmt.Sprintf(".timeout=%ss is below 1s; using default %ds", t.Value, int(def.Seconds())))
 				return def
 			case f > MaxClaudeTimeoutSeconds:
-				cfg.warn(path, fmt.Sprintf(".timeout=%ss exceeds max %ds; clamping", t.Value, MaxClaudeTimeoutSeconds))
+				cfg.warnMinor(path, fmt.Sprintf(".timeout=%ss exceeds max %ds; clamping", t.Value, MaxClaudeTimeoutSeconds))
 				return MaxClaudeTimeoutSeconds * time.Second
 			}
 			return time.Duration(f * float64(time.Second))
@@ -336,7 +351,7 @@ func (cfg *Config) parseTimeout(path string, t *cfgtree.Node, dialect protocol.D
 		cfg.warn(path, fmt.Sprintf(".timeout=%ds is below 1s; using default %ds", v, int(def.Seconds())))
 		return def
 	case v > limit:
-		cfg.warn(path, fmt.Sprintf(".timeout=%ds exceeds max %ds; clamping", v, limit))
+		cfg.warnMinor(path, fmt.Sprintf(".timeout=%ds exceeds max %ds; clamping", v, limit))
 		return time.Duration(limit) * time.Second
 	}
 	return time.Duration(v) * time.Second
@@ -392,4 +407,49 @@ func (cfg *Config) parseFailClosed(e *Entry, path string, n *cfgtree.Node) {
 		return
 	}
 	e.FailClosed = true
+}
+
+// entryKeys are the keys of a hook entry in YAML: Hermes' (command,
+// matcher, timeout, fail_closed and its alias failClosed) and ours. A key
+// outside them is ignored — a misspelt fail_closed switches a guard's
+// protection off — so it is reported, with the closest key.
+var entryKeys = []string{"command", "matcher", "timeout", "fail_closed", "failClosed", "onFailure",
+	"dialect", "priority", "worker", "workers", "worker_idle", "mode"}
+
+// topLevelKeys are the top-level keys hermes-hooks reads.
+func topLevelKeys() []string {
+	keys := []string{"hooks", "hooks_auto_accept", "tool_aliases", "journal"}
+	for _, k := range agentFileKinds {
+		keys = append(keys, k.key)
+	}
+	return keys
+}
+
+// unknownKeys reports every key of mapping n (at path) not in known.
+func (cfg *Config) unknownKeys(n *cfgtree.Node, path string, known []string, cutoff float64) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		cfg.unknownKey(n.Content[i], path, known, cutoff)
+	}
+}
+
+// unknownKey reports key k of the mapping at path when it is not in known:
+// always when cutoff is 0, else only when a known key is that close
+// (protocol.SuggestCutoff).
+func (cfg *Config) unknownKey(k *cfgtree.Node, path string, known []string, cutoff float64) {
+	if slices.Contains(known, k.Value) {
+		return
+	}
+	suggest := protocol.SuggestCutoff(k.Value, known, max(cutoff, 0.6))
+	if suggest == "" && cutoff > 0.6 {
+		return
+	}
+	msg := "unknown key '" + k.Value + "' is ignored"
+	if suggest != "" {
+		msg += " — did you mean '" + suggest + "'?"
+	}
+	key := k.Value
+	if path != "" {
+		key = path + "." + k.Value
+	}
+	cfg.warnKey(key, path, msg)
 }

@@ -96,7 +96,9 @@ func (cfg *Config) addProject(path string, parse func([]byte) (*cfgtree.Node, er
 		cfg.unloaded(path, root, "project hooks file skipped", &ConfigError{Path: path, Err: err})
 		return nil
 	}
-	proj, err := parseConfig(data, path, parse)
+	// The project's hooks file is ours alone: every key we do not read is
+	// a mistake (strict).
+	proj, err := parseConfig(data, path, parse, true)
 	if errors.Is(err, ErrNoEngine) {
 		return err
 	}

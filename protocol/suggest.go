@@ -6,12 +6,17 @@ package protocol
 // did-you-mean agrees with Hermes' (get_close_matches(word, candidates, n=1,
 // cutoff=0.6)); among equal scores difflib keeps the lexically greatest
 // candidate, and so do we.
-func Suggest(word string, candidates []string) string {
+func Suggest(word string, candidates []string) string { return SuggestCutoff(word, candidates, 0.6) }
+
+// SuggestCutoff is Suggest with another similarity cutoff: a higher one
+// for names among many that are not ours (the top-level keys of Hermes'
+// config).
+func SuggestCutoff(word string, candidates []string, cutoff float64) string {
 	w := []rune(word)
 	best, bestScore := "", 0.0
 	for _, c := range candidates {
 		r := ratio([]rune(c), w)
-		if r < 0.6 {
+		if r < cutoff {
 			continue
 		}
 		if r > bestScore || (r == bestScore && c > best) {

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -73,6 +74,23 @@ func LiveDoctor(server, configPath string, disk []HookStatus, warnings []string,
 	if stats.ReloadError != "" {
 		r.Checks = append(r.Checks, Check{CheckFail, "the server's last reload failed, it still serves generation " +
 			strconv.FormatInt(stats.Generation, 10) + ": " + stats.ReloadError})
+	}
+	// The server names files as it was given them, relative to its own
+	// directory: resolve them before comparing with the disk's.
+	abs := func(p string) string {
+		if p != "" && listing.Cwd != "" && !filepath.IsAbs(p) {
+			return filepath.Join(listing.Cwd, p)
+		}
+		return p
+	}
+	listing.Config = abs(listing.Config)
+	listing.Hooks = slices.Clone(listing.Hooks)
+	for i := range listing.Hooks {
+		listing.Hooks[i].Source = abs(listing.Hooks[i].Source)
+	}
+	stats.Hooks = slices.Clone(stats.Hooks)
+	for i := range stats.Hooks {
+		stats.Hooks[i].Source = abs(stats.Hooks[i].Source)
 	}
 	otherConfig := !sameFile(listing.Config, configPath)
 	if otherConfig {

@@ -28,6 +28,10 @@ type HookStatus struct {
 	// found on PATH counts as present (Hermes reports it missing even though
 	// it runs).
 	Executable bool
+	// StartProblem says why the hook cannot start ("" when it can):
+	// consent.Target.StartProblem, the verdict validate, doctor, test and
+	// dispatch share.
+	StartProblem string
 	// Approved: the hook is in the allowlist (in its scope).
 	Approved bool
 	Approval consent.Entry
@@ -52,14 +56,15 @@ func Inspect(cfg *dispatcher.Config, allow *consent.File, cwd string) []HookStat
 	for _, e := range listed {
 		cs := consent.Inspect(dispatcher.ConsentHook(e, cwd, nil), allow)
 		out = append(out, HookStatus{
-			Entry:      e,
-			Script:     cs.Target.Primary(),
-			Files:      cs.Target.Files,
-			TextOnly:   cs.Target.Opaque,
-			Executable: cs.Target.Executable(),
-			Approved:   cs.Approved,
-			Approval:   cs.Approval,
-			Drift:      cs.Drift,
+			Entry:        e,
+			Script:       cs.Target.Primary(),
+			Files:        cs.Target.Files,
+			TextOnly:     cs.Target.Opaque,
+			Executable:   cs.Target.Executable(),
+			StartProblem: cs.Target.StartProblem(),
+			Approved:     cs.Approved,
+			Approval:     cs.Approval,
+			Drift:        cs.Drift,
 		})
 	}
 	return out
@@ -120,11 +125,20 @@ func WarnRunTwice(results []DoctorResult, hermesConfig string) {
 	}
 }
 
-// Doctor checks every hook: script present and executable, allowlisted,
-// unchanged since approval, and — for approved, unchanged hooks only — one
-// smoke run on the event's synthetic payload (valid reply? how long?). It
-// never executes a hook that dispatch would not run.
-func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus) []DoctorResult {
+// DoctorOptions adjust Doctor.
+type DoctorOptions struct {
+	// NoRun skips every smoke run.
+	NoRun bool
+}
+
+// Doctor checks every hook: script present and executable (and able to
+// start: CRLF line endings, a bad interpreter), allowlisted, unchanged since
+// approval, and — for approved, unchanged hooks that hermes-hooks itself
+// runs, unless o.NoRun — one smoke run on the event's synthetic payload
+// (valid reply? how long?). It never executes a hook that dispatch would
+// not run, nor one its agent runs itself (a Claude Code settings entry):
+// a formatter hook's smoke run rewrites real files.
+func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus, o DoctorOptions) []DoctorResult {
 	out := make([]DoctorResult, len(statuses))
 	for i, st := range statuses {
 		r := DoctorResult{Status: st}
@@ -134,10 +148,16 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 			out[i] = r
 			continue
 		}
-		if st.Executable {
+		switch {
+		case st.Executable && st.StartProblem == "":
 			r.add(CheckOK, "script exists and is executable")
-		} else {
+		case st.Executable:
+			r.add(CheckFail, "cannot start: "+st.StartProblem)
+		default:
 			r.add(CheckFail, "script missing or not executable (chmod +x the file, or fix the path)")
+			if st.StartProblem != "" {
+				r.add(CheckInfo, "why: "+st.StartProblem)
+			}
 		}
 		hint := consent.ApproveCommandHint(e.DeclaredAs, e.Command)
 		if st.Approved {
@@ -173,7 +193,11 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 			r.add(CheckInfo, "skipped JSON smoke test — not allowlisted yet. Approve the hook first ("+hint+"), then re-run `hermes-hooks doctor`.")
 		case st.Drift.Kind == consent.DriftHash:
 			r.add(CheckInfo, "skipped JSON smoke test — the script changed since it was approved; review it and re-approve first.")
-		case !st.Executable:
+		case !st.Executable || st.StartProblem != "":
+		case e.RunBy != "":
+			r.add(CheckInfo, "skipped smoke test — "+agentTitle(e.RunBy)+" runs this hook itself; doctor does not run it")
+		case o.NoRun:
+			r.add(CheckInfo, "skipped smoke test (--no-run)")
 		default:
 			smoke(ctx, d, &r)
 		}
@@ -277,16 +301,21 @@ func NewHookInfo(st *HookStatus) HookInfo {
 
 // Listing is the whole configuration as `list --json` prints it.
 type Listing struct {
-	Config         string            `json:"config"`
-	ClaudeSettings []string          `json:"claude_settings"`
-	CodexHooks     []string          `json:"codex_hooks"`
-	CopilotHooks   []string          `json:"copilot_hooks"`
-	CursorHooks    []string          `json:"cursor_hooks"`
-	ProjectHooks   string            `json:"project_hooks,omitempty"`
-	Allowlist      string            `json:"allowlist"`
-	Hooks          []HookInfo        `json:"hooks"`
-	Warnings       []string          `json:"warnings"`
-	ToolAliases    map[string]string `json:"tool_aliases"`
+	Config         string   `json:"config"`
+	ClaudeSettings []string `json:"claude_settings"`
+	CodexHooks     []string `json:"codex_hooks"`
+	CopilotHooks   []string `json:"copilot_hooks"`
+	CursorHooks    []string `json:"cursor_hooks"`
+	ProjectHooks   string   `json:"project_hooks,omitempty"`
+	// Cwd is the working directory of the listing process (the server's,
+	// for GET /v1/hooks): where its project's hooks are found and relative
+	// paths resolved, so that doctor --live can read the config the server
+	// reads.
+	Cwd         string            `json:"cwd,omitempty"`
+	Allowlist   string            `json:"allowlist"`
+	Hooks       []HookInfo        `json:"hooks"`
+	Warnings    []string          `json:"warnings"`
+	ToolAliases map[string]string `json:"tool_aliases"`
 }
 
 // NewListing describes a configuration and its hooks' consent state.
@@ -310,6 +339,14 @@ func NewListing(configPath string, cfg *dispatcher.Config, allowlistPath string,
 		l.Warnings = append(l.Warnings, w.String())
 	}
 	return l
+}
+
+// agentTitle is the agent called name as people call it.
+func agentTitle(name string) string {
+	if a, ok := agents.Lookup(name); ok {
+		return a.Title
+	}
+	return name
 }
 
 // RunByText says which agent runs an entry itself ("" for none): the

@@ -324,6 +324,7 @@ func (s *Server) handleHooks(w http.ResponseWriter, r *http.Request) {
 	}
 	statuses := report.Inspect(g.cfg, allow, s.opts.Cwd)
 	listing := report.NewListing(s.opts.ConfigPath, g.cfg, store.Path(), statuses)
+	listing.Cwd = s.opts.Cwd
 	// The encoder settings of `list --json`, so the bytes are the same.
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

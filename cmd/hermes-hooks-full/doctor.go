@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/internal/oneshot"
@@ -14,8 +15,8 @@ import (
 )
 
 type doctorOptions struct {
-	json, live bool
-	server     string
+	json, live, noRun bool
+	server            string
 }
 
 func newDoctorCmd(a *app) *cobra.Command {
@@ -56,29 +57,31 @@ server answering.`,
 		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
+	cmd.Flags().BoolVar(&o.noRun, "no-run", false, "run no hook at all: skip every smoke run")
 	cmd.Flags().BoolVar(&o.live, "live", false, "check what a running 'hermes-hooks serve' has loaded and done against the config on disk")
 	cmd.Flags().StringVar(&o.server, "server", "", "the server for --live: unix:///path or tcp://127.0.0.1:PORT (default unix://$HERMES_HOME/hermes-hooks.sock)")
 	return cmd
 }
 
 func runDoctor(a *app, o doctorOptions) error {
-	cfg, _, statuses, err := a.inspectAll()
+	cfg, _, statuses, err := a.inspect(a.LoadConfigQuiet)
 	if err != nil {
 		return err
 	}
+	configProblems := report.ConfigProblems(cfg)
 	// The gate is irrelevant here: Doctor only smoke-runs hooks that are
 	// approved and unchanged, through RunEntry.
 	d, err := a.trialDispatcher(cfg, oneshot.Cwd())
 	if err != nil {
 		return err
 	}
-	results := report.Doctor(context.Background(), d, statuses)
+	results := report.Doctor(context.Background(), d, statuses, report.DoctorOptions{NoRun: o.noRun})
 	if home, err := a.Home(); err == nil {
 		if _, err := os.Stat(filepath.Join(home, filepath.FromSlash(install.HermesPluginDir), "plugin.yaml")); err == nil {
 			report.WarnRunTwice(results, filepath.Join(home, "config.yaml"))
 		}
 	}
-	problems := 0
+	problems := len(configProblems)
 	for _, r := range results {
 		problems += r.Problems
 	}
@@ -91,10 +94,14 @@ func runDoctor(a *app, o doctorOptions) error {
 			h.Problems = &n
 			hooks = append(hooks, h)
 		}
-		if err := writeJSON(a.Out, map[string]any{"hooks": hooks, "problems": problems, "healthy": problems == 0}); err != nil {
+		if configProblems == nil {
+			configProblems = []report.Problem{}
+		}
+		if err := writeJSON(a.Out, map[string]any{"config_problems": configProblems, "hooks": hooks, "problems": problems, "healthy": problems == 0}); err != nil {
 			return err
 		}
 	} else {
+		printConfigProblems(a.Out, configProblems)
 		printDoctor(a.Out, results, problems)
 	}
 	if problems > 0 {
@@ -121,4 +128,26 @@ func printDoctor(w io.Writer, results []report.DoctorResult, problems int) {
 		return
 	}
 	fmt.Fprintln(w, "All shell hooks look healthy.")
+}
+
+// printConfigProblems lists what validate would report about the config
+// files themselves: a misspelt key is a problem even when every hook that
+// did load is healthy.
+func printConfigProblems(w io.Writer, problems []report.Problem) {
+	if len(problems) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "Config problems (hermes-hooks validate lists them too):")
+	for _, p := range problems {
+		where := p.File
+		if p.Line > 0 {
+			where += ":" + strconv.Itoa(p.Line)
+		}
+		symbol := report.CheckFail.Symbol()
+		if p.Level == report.LevelWarning {
+			symbol = report.CheckWarn.Symbol()
+		}
+		fmt.Fprintf(w, "  %s %s: %s\n", symbol, show(where), show(p.Message))
+	}
+	fmt.Fprintln(w)
 }

@@ -53,7 +53,20 @@ func runDoctorLive(a *app, o doctorOptions) error {
 		}
 	}
 
-	cfg, _, statuses, err := a.inspectAll()
+	// The config the server reads, from where it reads it: its path (as
+	// it was named, relative to the server's directory) and its project,
+	// unless --config names another on purpose.
+	dir := oneshot.Cwd()
+	if listing.Cwd != "" {
+		dir = listing.Cwd
+	}
+	if a.ConfigPath == "" && listing.Config != "" {
+		a.ConfigPath = listing.Config
+		if !filepath.IsAbs(a.ConfigPath) {
+			a.ConfigPath = filepath.Join(dir, a.ConfigPath)
+		}
+	}
+	cfg, _, statuses, err := a.inspectIn(dir, func() (*dispatcher.Config, error) { return a.LoadConfigFor(dir) })
 	if err != nil {
 		return err
 	}
@@ -64,7 +77,7 @@ func runDoctorLive(a *app, o doctorOptions) error {
 	// Building a dispatcher compiles what Load leaves to it (an agent
 	// settings file's matchers) and says what it cannot compile. Nothing
 	// runs: the gate is never asked.
-	d, err := dispatcher.New(cfg, dispatcher.Options{HTTP: httphook.Post, Gate: dispatcher.AllowAll, Cwd: oneshot.Cwd(), OneShotWorkers: true,
+	d, err := dispatcher.New(cfg, dispatcher.Options{HTTP: httphook.Post, Gate: dispatcher.AllowAll, Cwd: dir, OneShotWorkers: true,
 		Warn: func(msg string) { warnings = append(warnings, msg) }})
 	if err != nil {
 		return err

@@ -38,7 +38,19 @@ it was approved.`,
 
 // inspectAll loads the config and the allowlist and inspects every hook.
 func (a *app) inspectAll() (*dispatcher.Config, *consent.Store, []report.HookStatus, error) {
-	cfg, err := a.LoadConfig()
+	return a.inspect(a.LoadConfig)
+}
+
+// inspect is inspectAll with the config loaded by load (doctor's does not
+// print the warnings: it reports them as problems).
+func (a *app) inspect(load func() (*dispatcher.Config, error)) (*dispatcher.Config, *consent.Store, []report.HookStatus, error) {
+	return a.inspectIn(oneshot.Cwd(), load)
+}
+
+// inspectIn is inspect for hooks that run from dir (a server's working
+// directory).
+func (a *app) inspectIn(dir string, load func() (*dispatcher.Config, error)) (*dispatcher.Config, *consent.Store, []report.HookStatus, error) {
+	cfg, err := load()
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -50,7 +62,7 @@ func (a *app) inspectAll() (*dispatcher.Config, *consent.Store, []report.HookSta
 	if err != nil {
 		a.Warn(err.Error())
 	}
-	return cfg, store, report.Inspect(cfg, allow, oneshot.Cwd()), nil
+	return cfg, store, report.Inspect(cfg, allow, dir), nil
 }
 
 func runList(a *app, o listOptions) error {
@@ -60,7 +72,9 @@ func runList(a *app, o listOptions) error {
 	}
 	if o.json {
 		path, _ := a.Config()
-		return writeJSON(a.Out, report.NewListing(path, cfg, store.Path(), statuses))
+		l := report.NewListing(path, cfg, store.Path(), statuses)
+		l.Cwd = oneshot.Cwd()
+		return writeJSON(a.Out, l)
 	}
 	printList(a.Out, a.configLabel(), cfg, statuses)
 	return nil

@@ -69,6 +69,7 @@ dispatch and hook itself and hands every other command to hermes-hooks-full
 		newApproveCmd(a),
 		newRevokeCmd(a),
 		newDoctorCmd(a),
+		newValidateCmd(a),
 		newDispatchCmd(a),
 		newHookCmd(a),
 		newInstallCmd(a),

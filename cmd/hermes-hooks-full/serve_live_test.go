@@ -207,3 +207,19 @@ func TestDoctorLiveNoServer(t *testing.T) {
 		t.Errorf("--server without --live: exit %d %s", code, errs)
 	}
 }
+
+// doctor --live checks the config the server reads (issue 24, item 2): a
+// server started with --config team.yaml (relative to its directory) is
+// compared with that file, not with $HERMES_HOME/config.yaml, which it
+// used to report as "the server reads another config" and stop there.
+func TestDoctorLiveReadsTheServersConfig(t *testing.T) {
+	e := newServeEnv(t, "hooks: {}\n")
+	ok := e.script("ok.sh", "cat >/dev/null\necho '{}'\n")
+	replaceFile(t, filepath.Join(e.dir, "team.yaml"), "hooks:\n  pre_tool_call:\n    - command: "+ok+"\n", 0o644)
+	e.mustCLI("--config", "team.yaml", "approve", ok)
+	e.serve("--config", "team.yaml")
+	out, errs, code := e.cli("", "doctor", "--live", "--server", "unix://"+e.socketPath)
+	if code != 0 || strings.Contains(out, "another config") || !strings.Contains(out, "loaded by the server (generation 1)") {
+		t.Fatalf("doctor --live: exit %d\n%s%s", code, out, errs)
+	}
+}

@@ -87,6 +87,10 @@ func (a *App) Config() (string, error) {
 // warning on stderr.
 func (a *App) LoadConfig() (*dispatcher.Config, error) { return a.LoadConfigFor(Cwd()) }
 
+// LoadConfigQuiet is LoadConfig without printing the warnings: the caller
+// reports them (validate).
+func (a *App) LoadConfigQuiet() (*dispatcher.Config, error) { return a.load(Cwd()) }
+
 // LoadConfigFor is LoadConfig for a project directory other than the
 // working directory (dispatch uses the host's cwd field).
 func (a *App) LoadConfigFor(projectDir string) (*dispatcher.Config, error) {

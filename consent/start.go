@@ -1,0 +1,85 @@
+package consent
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// StartProblem says why what t starts cannot start, in the words a user
+// can act on ("" when nothing stops it, as far as can be told without
+// starting it): the command is not found, the script is missing, not
+// executable (started by the kernel) or not readable (handed to an
+// interpreter), its #! line ends in a carriage return (CRLF line endings),
+// or names an interpreter that does not exist. validate, doctor, test and
+// the dispatcher's report all give this one verdict.
+func (t *Target) StartProblem() string {
+	if t.Err != "" {
+		return t.Err
+	}
+	p := t.Primary()
+	if p == "" {
+		return ""
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return p + ": no such file"
+	case err != nil:
+		return err.Error()
+	case !fi.Mode().IsRegular():
+		return p + ": not a regular file"
+	}
+	direct := t.Direct || p == t.Path
+	if !direct {
+		if !accessible(p, false) {
+			return p + ": permission denied (not readable)"
+		}
+		return ""
+	}
+	if !accessible(p, true) {
+		return p + ": permission denied: not executable (chmod +x " + p + ")"
+	}
+	return shebangProblem(p)
+}
+
+// shebangProblem checks the #! line of a file the kernel starts.
+func shebangProblem(path string) string {
+	f, err := openNoBlock(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if !bytes.HasPrefix(head, []byte("#!")) {
+		return ""
+	}
+	line, _, _ := bytes.Cut(head[2:], []byte("\n"))
+	if bytes.HasSuffix(line, []byte("\r")) {
+		// The kernel takes the carriage return as part of the last word
+		// of the #! line: the interpreter, or its one argument.
+		words := strings.Fields(string(bytes.TrimSuffix(line, []byte("\r"))))
+		what := "the kernel looks for the interpreter `/bin/sh\\r`"
+		switch len(words) {
+		case 0:
+		case 1:
+			what = "the kernel looks for the interpreter `" + words[0] + "\\r`"
+		default:
+			what = words[0] + " is handed `" + words[len(words)-1] + "\\r`"
+		}
+		return path + ": CRLF line endings: " + what + "; convert the file to LF line endings (dos2unix " + path + ")"
+	}
+	fields := strings.Fields(string(line))
+	if len(fields) == 0 {
+		return ""
+	}
+	if _, err := os.Stat(fields[0]); err != nil {
+		return path + ": bad interpreter: " + fields[0] + ": no such file"
+	}
+	return ""
+}

@@ -1,0 +1,41 @@
+package consent
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// StartProblem gives one verdict, with the reason a user can act on, for
+// every way a hook's script cannot start.
+func TestStartProblem(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string, mode os.FileMode) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), mode); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, c := range []struct {
+		name   string
+		target Target
+		want   string // "" for none; else a substring
+	}{
+		{"runs", Target{Path: write("ok.sh", "#!/bin/sh\necho hi\n", 0o755), Files: []string{filepath.Join(dir, "ok.sh")}, Direct: true}, ""},
+		{"missing", Target{Path: filepath.Join(dir, "gone.sh"), Files: []string{filepath.Join(dir, "gone.sh")}, Direct: true}, "gone.sh: no such file"},
+		{"not executable", Target{Path: write("noexec.sh", "#!/bin/sh\n", 0o644), Files: []string{filepath.Join(dir, "noexec.sh")}, Direct: true}, "not executable (chmod +x "},
+		{"crlf", Target{Path: write("crlf.sh", "#!/bin/sh\r\necho hi\r\n", 0o755), Files: []string{filepath.Join(dir, "crlf.sh")}, Direct: true}, "CRLF line endings: the kernel looks for the interpreter `/bin/sh\\r`"},
+		{"crlf env", Target{Path: write("crlf.py", "#!/usr/bin/env python3\r\n", 0o755), Files: []string{filepath.Join(dir, "crlf.py")}, Direct: true}, "/usr/bin/env is handed `python3\\r`"},
+		{"bad interpreter", Target{Path: write("bad.sh", "#!/no/such/shell\n", 0o755), Files: []string{filepath.Join(dir, "bad.sh")}, Direct: true}, "bad interpreter: /no/such/shell: no such file"},
+		{"handed to an interpreter, not executable", Target{Path: "/bin/sh", Files: []string{write("plain.sh", "echo hi\n", 0o644)}, ScriptArg: 1}, ""},
+		{"command not found", Target{Err: "command not found"}, "command not found"},
+		{"a bare command", Target{Path: "/bin/sh"}, ""},
+	} {
+		got := c.target.StartProblem()
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("%s: StartProblem() = %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,239 @@
+package report
+
+import (
+	"errors"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"gopkg.in/yaml.v3"
+)
+
+// Problem is one finding of `hermes-hooks validate`: where (file, line,
+// key path), how bad, and what.
+type Problem struct {
+	File string `json:"file"`
+	Line int    `json:"line,omitempty"`
+	// Key is the key path in the file ("hooks.pre_tool_call[1].matchr").
+	Key string `json:"key,omitempty"`
+	// Level is "error" (something written is ignored, changed, or cannot
+	// run: validate exits 1) or "warning" (it means what it says, only
+	// less).
+	Level   string `json:"level"`
+	Message string `json:"message"`
+}
+
+// Problem levels.
+const (
+	LevelError   = "error"
+	LevelWarning = "warning"
+)
+
+// Validate lists every problem of a loaded configuration without running
+// anything: ConfigProblems, then StartProblems, ordered by file and line.
+func Validate(cfg *dispatcher.Config, cwd string) []Problem {
+	lines := lineFinder{}
+	return sorted(append(configProblems(cfg, lines), startProblems(cfg, cwd, lines)...))
+}
+
+// ConfigProblems are the warnings the loader gave, each with its line
+// (found from its key path in the file), ordered by file and line.
+func ConfigProblems(cfg *dispatcher.Config) []Problem {
+	return sorted(configProblems(cfg, lineFinder{}))
+}
+
+func sorted(ps []Problem) []Problem {
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].File != ps[j].File {
+			return ps[i].File < ps[j].File
+		}
+		return ps[i].Line < ps[j].Line
+	})
+	return ps
+}
+
+func configProblems(cfg *dispatcher.Config, lines lineFinder) []Problem {
+	var out []Problem
+	for _, w := range cfg.Warnings {
+		file := w.File
+		if file == "" {
+			file = cfg.Path
+		}
+		key := warningKey(w)
+		level := LevelError
+		if w.Minor {
+			level = LevelWarning
+		}
+		out = append(out, Problem{File: file, Line: lines.find(file, key), Key: key, Level: level, Message: w.String()})
+	}
+	return out
+}
+
+// startProblems are the hooks whose command cannot start
+// (consent.Target.StartProblem), each located at its entry. cwd is where
+// relative commands are resolved, as list and dispatch resolve them.
+func startProblems(cfg *dispatcher.Config, cwd string, lines lineFinder) []Problem {
+	var out []Problem
+	listed := cfg.Listed
+	if listed == nil {
+		listed = cfg.Entries
+	}
+	for _, e := range listed {
+		if e.Duplicate || e.Unsupported != "" || e.Type == dispatcher.TypeHTTP {
+			continue
+		}
+		t := consent.Inspect(dispatcher.ConsentHook(e, cwd, nil), nil).Target
+		if why := t.StartProblem(); why != "" {
+			key := entryKey(e)
+			out = append(out, Problem{File: e.Source, Line: lines.find(e.Source, key), Key: key, Level: LevelError,
+				Message: "[" + e.DeclaredAs + "] " + e.Command + ": cannot start: " + why})
+		}
+	}
+	return out
+}
+
+// LoadProblem is the problem of a config that cannot be loaded at all.
+func LoadProblem(err error) Problem {
+	var ce *dispatcher.ConfigError
+	if errors.As(err, &ce) {
+		return Problem{File: ce.Path, Line: ce.Line, Level: LevelError, Message: ce.Err.Error()}
+	}
+	return Problem{Level: LevelError, Message: err.Error()}
+}
+
+// Errors counts the problems of level error.
+func Errors(ps []Problem) int {
+	n := 0
+	for _, p := range ps {
+		if p.Level == LevelError {
+			n++
+		}
+	}
+	return n
+}
+
+// warningKey is the key path a warning is about: its Key, else its Path,
+// with the key its message starts with (".timeout must be …"), without the
+// file name a settings file's warnings put in front.
+func warningKey(w dispatcher.Warning) string {
+	if w.Key != "" {
+		return w.Key
+	}
+	key := w.Path
+	if w.File != "" {
+		key = strings.TrimPrefix(key, w.File+": ")
+	}
+	if rest, ok := strings.CutPrefix(w.Message, "."); ok {
+		if m := leadingKey.FindString(rest); m != "" {
+			key += "." + m
+		}
+	}
+	return key
+}
+
+var leadingKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*`)
+
+// entryKey is the key path of an entry in its file.
+func entryKey(e *dispatcher.Entry) string {
+	return "hooks." + e.DeclaredAs + "[" + strconv.Itoa(e.Index) + "]"
+}
+
+// lineFinder finds the line of a key path in a YAML (or JSON) file, each
+// file read and parsed once.
+type lineFinder map[string]*yaml.Node
+
+func (f lineFinder) find(file, key string) int {
+	if file == "" || key == "" {
+		return 0
+	}
+	root, seen := f[file]
+	if !seen {
+		data, err := dispatcher.ReadConfigFile(file)
+		if err == nil {
+			var doc yaml.Node
+			if yaml.Unmarshal(data, &doc) == nil && len(doc.Content) == 1 {
+				root = doc.Content[0]
+			}
+		}
+		f[file] = root
+	}
+	n := root
+	line := 0
+	for _, seg := range splitKey(key) {
+		if n == nil {
+			break
+		}
+		n = child(n, seg)
+		if n != nil {
+			line = n.Line
+		}
+	}
+	return line
+}
+
+// splitKey splits "hooks.pre_tool_call[1].matcher" into hooks,
+// pre_tool_call, [1], matcher. Event names hold no dots.
+func splitKey(key string) []string {
+	var out []string
+	for _, part := range strings.Split(key, ".") {
+		for part != "" {
+			i := strings.IndexByte(part, '[')
+			if i < 0 {
+				out = append(out, part)
+				break
+			}
+			if i > 0 {
+				out = append(out, part[:i])
+			}
+			j := strings.IndexByte(part[i:], ']')
+			if j < 0 {
+				out = append(out, part[i:])
+				break
+			}
+			out = append(out, part[i:i+j+1])
+			part = part[i+j+1:]
+		}
+	}
+	return out
+}
+
+// child is the node under n named by one key segment: a mapping key's
+// value (at the key's line) or a [index] of a sequence.
+func child(n *yaml.Node, seg string) *yaml.Node {
+	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		n = n.Content[0]
+	}
+	if strings.HasPrefix(seg, "[") {
+		i, err := strconv.Atoi(strings.Trim(seg, "[]"))
+		if err != nil || n.Kind != yaml.SequenceNode || i < 0 || i >= len(n.Content) {
+			return nil
+		}
+		return n.Content[i]
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == seg {
+			// The line of a key is the key's own, whatever its value: an
+			// unknown event is reported where it is written, not at its
+			// first entry.
+			v := n.Content[i+1]
+			return &yaml.Node{Kind: v.Kind, Line: n.Content[i].Line, Content: v.Content}
+		}
+	}
+	return nil
+}
+
+// MissingConfig is the problem of a --config file that does not exist:
+// the user named it on purpose, so it is an error, not "no hooks".
+func MissingConfig(path string) (Problem, bool) {
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		return Problem{}, false
+	}
+	return Problem{File: path, Level: LevelError, Message: "no such file: the config named by --config does not exist"}, true
+}
