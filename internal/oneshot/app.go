@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -161,6 +162,13 @@ func (a *App) load(projectDir string) (*dispatcher.Config, error) {
 	path, err := a.Config()
 	if err != nil {
 		return nil, err
+	}
+	if a.ConfigPath != "" {
+		// A config named on purpose must exist: a typo in an agent's hook
+		// command must not read as "no hooks" (and no guard).
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, &dispatcher.ConfigError{Path: path, Err: errors.New("no such file (named by --config)")}
+		}
 	}
 	return dispatcher.Load(path, a.LoadOptions(projectDir))
 }
