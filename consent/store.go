@@ -189,12 +189,18 @@ func (s *Store) Revoke(command string) (removed int, err error) {
 // RevokeDetail is Revoke, also reporting whether an invalid file was moved
 // aside.
 func (s *Store) RevokeDetail(command string) (RevokeResult, error) {
+	return s.RevokeWhere(command, nil)
+}
+
+// RevokeWhere is RevokeDetail for the approvals whose event the predicate
+// accepts (nil: every event): `revoke --event E` revokes that one.
+func (s *Store) RevokeWhere(command string, event func(string) bool) (RevokeResult, error) {
 	var res RevokeResult
 	backup, err := s.mutate(func(f *File) {
 		for _, list := range []*[]Entry{&f.Approvals, &f.Projects} {
 			kept := (*list)[:0]
 			for _, e := range *list {
-				if e.commandIs(command) {
+				if e.commandIs(command) && (event == nil || e.Event != "" && event(e.Event)) {
 					res.Removed++
 					continue
 				}

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/oneshot"
@@ -15,8 +19,8 @@ import (
 )
 
 type approveOptions struct {
-	event string
-	all   bool
+	event            string
+	all, force, json bool
 }
 
 func newApproveCmd(a *app) *cobra.Command {
@@ -27,7 +31,10 @@ func newApproveCmd(a *app) *cobra.Command {
 		Short:   "Allowlist a hook command so dispatch runs it",
 		Long: `Record your consent for a hook command, without a prompt. With no --event, every
 event the command is configured under is approved; with --event, that one.
---all approves every configured hook that is not yet allowlisted.
+--all approves every configured hook that is not yet allowlisted. A command
+no hook runs for --event is refused unless --force (the approval then waits
+for such a hook), and a script that does not exist cannot be approved: its
+content is what an approval records.
 
 The approval records the script's SHA-256: if the script changes later, dispatch
 stops running it until you approve it again (list and doctor say why). COMMAND
@@ -36,7 +43,8 @@ the shell's expansion of ~/h.sh still names the config's ~/h.sh); the approval
 is recorded under the config's own spelling.`,
 		Example: `  hermes-hooks approve ~/.hermes/hooks/block-rm-rf.sh
   hermes-hooks approve "python3 ~/hooks/audit.py" --event post_tool_call
-  hermes-hooks approve --all`,
+  hermes-hooks approve --all
+  hermes-hooks approve ./guard.sh --json`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if o.all {
 				return exactArgs(0, "no COMMAND with --all")(cmd, args)
@@ -45,13 +53,15 @@ is recorded under the config's own spelling.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.all {
-				return runApproveAll(a)
+				return runApproveAll(a, o)
 			}
 			return runApprove(a, args[0], o)
 		},
 	}
 	cmd.Flags().StringVar(&o.event, "event", "", "approve the command for this event only")
 	cmd.Flags().BoolVar(&o.all, "all", false, "approve every configured hook that is not allowlisted yet")
+	cmd.Flags().BoolVar(&o.force, "force", false, "approve even though no configured hook runs the command for --event, or its script does not exist yet")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
 	return cmd
 }
 
@@ -97,6 +107,12 @@ func runApprove(a *app, command string, o approveOptions) error {
 			}
 		}
 		if len(targets) == 0 {
+			if !o.force {
+				fmt.Fprintf(a.Out, "No hook in %s runs the command %s for %s.\n", show(a.configLabel()), show(command), show(o.event))
+				fmt.Fprintln(a.Out, "Check the spelling (hermes-hooks list shows what is configured), or approve it anyway for a hook you are about to add:")
+				fmt.Fprintf(a.Out, "  hermes-hooks approve %s --event %s --force\n", show(shquote.IfNeeded(command)), show(o.event))
+				return silentExit(1)
+			}
 			add(o.event, nil)
 		}
 	} else {
@@ -115,13 +131,13 @@ func runApprove(a *app, command string, o approveOptions) error {
 	// Report the command as the config spells it when every target does.
 	for _, t := range targets {
 		if t.command != targets[0].command {
-			return approveTargets(a, cfg, store, targets, command)
+			return approveTargets(a, cfg, store, targets, command, o.json, o.force)
 		}
 	}
-	return approveTargets(a, cfg, store, targets, targets[0].command)
+	return approveTargets(a, cfg, store, targets, targets[0].command, o.json, o.force)
 }
 
-func runApproveAll(a *app) error {
+func runApproveAll(a *app, o approveOptions) error {
 	cfg, store, statuses, err := a.inspectAll()
 	if err != nil {
 		return err
@@ -138,22 +154,52 @@ func runApproveAll(a *app) error {
 		fmt.Fprintf(a.Out, "No shell hooks configured in %s — nothing to approve.\n", show(a.configLabel()))
 		return nil
 	}
-	return approveTargets(a, cfg, store, targets, "")
+	return approveTargets(a, cfg, store, targets, "", o.json, o.force)
+}
+
+// approvedJSON is one pair in approve --json.
+type approvedJSON struct {
+	Event   string `json:"event"`
+	Command string `json:"command"`
+	// Result: approved, re-approved, already (allowlisted and unchanged)
+	// or refused (Error says why).
+	Result string `json:"result"`
+	Error  string `json:"error,omitempty"`
+	// TextOnly: approved by its text only (why).
+	TextOnly string `json:"text_only,omitempty"`
 }
 
 // approveTargets approves each pair that is not already allowlisted with an
-// unchanged script, and reports what it did.
-func approveTargets(a *app, cfg *dispatcher.Config, store *consent.Store, targets []approveTarget, command string) error {
-	approved := 0
+// unchanged script, and reports what it did. A pair whose script does not
+// exist is refused (exit 1) unless force: an approval records the content
+// it runs, and one of nothing lets the hook run only after a new approval.
+func approveTargets(a *app, cfg *dispatcher.Config, store *consent.Store, targets []approveTarget, command string, asJSON, force bool) error {
+	approved, refused := 0, 0
+	var results []approvedJSON
+	out := a.Out
+	if asJSON {
+		out = io.Discard
+	}
 	wd := oneshot.Cwd()
 	for _, t := range targets {
+		r := approvedJSON{Event: t.event, Command: t.command}
 		if st := t.status; st != nil && st.Approved && st.Drift.Kind != consent.DriftHash && st.Drift.Kind != consent.DriftMtime {
-			fmt.Fprintf(a.Out, "  = already allowlisted: [%s] %s\n", show(t.event), show(t.command))
+			fmt.Fprintf(out, "  = already allowlisted: [%s] %s\n", show(t.event), show(t.command))
+			r.Result = "already"
+			results = append(results, r)
 			continue
 		}
 		hook := consent.Hook{Event: t.event, Command: t.command, Dir: wd}
 		if t.status != nil {
 			hook = dispatcher.ConsentHook(t.status.Entry, wd, nil)
+		}
+		if missing := missingScript(hook, t.status); missing != "" && !force {
+			fmt.Fprintf(out, "  ✗ not approved: [%s] %s: %s does not exist (an approval records the script's content; fix the path, or create the script first)\n",
+				show(t.event), show(t.command), show(missing))
+			r.Result, r.Error = "refused", missing+" does not exist"
+			results = append(results, r)
+			refused++
+			continue
 		}
 		res, err := store.ApproveHook(hook)
 		if res.Backup != "" {
@@ -164,31 +210,52 @@ func approveTargets(a *app, cfg *dispatcher.Config, store *consent.Store, target
 		}
 		approved++
 		verb := "approved"
+		r.Result = "approved"
 		if t.status != nil && t.status.Approved {
 			verb = "re-approved (script changed since the last approval)"
+			r.Result = "re-approved"
 		}
-		fmt.Fprintf(a.Out, "  ✓ %s: [%s] %s\n", verb, show(t.event), show(t.command))
-		for _, f := range res.Entry.Files {
-			if f.SHA256 == "" {
-				fmt.Fprintf(a.Out, "    ⚠ %s does not exist or cannot be read: the hook will not run until you\n"+
-					"      approve it again once the file exists (its content is part of the approval).\n", show(f.Path))
-			}
-		}
+		r.TextOnly = res.TextOnly
+		results = append(results, r)
+		fmt.Fprintf(out, "  ✓ %s: [%s] %s\n", verb, show(t.event), show(t.command))
 		if res.TextOnly != "" {
-			fmt.Fprintf(a.Out, "    ⚠ approved by its text only (%s): the files it runs cannot be determined,\n"+
+			fmt.Fprintf(out, "    ⚠ approved by its text only (%s): the files it runs cannot be determined,\n"+
 				"      so what it does can change without a new approval.\n", show(res.TextOnly))
 		}
 		if t.status == nil {
-			fmt.Fprintf(a.Out, "    (no hook in %s runs this command for %s yet; the approval waits for one)\n", show(a.configLabel()), show(t.event))
+			fmt.Fprintf(out, "    (no hook in %s runs this command for %s yet; the approval waits for one)\n", show(a.configLabel()), show(t.event))
 		}
 	}
 	switch {
+	case asJSON:
+		if err := writeJSON(a.Out, map[string]any{"results": results, "approved": approved, "refused": refused, "allowlist": store.Path()}); err != nil {
+			return err
+		}
+	case approved == 0 && refused == 0:
+		fmt.Fprintln(out, "Nothing to do: already allowlisted.")
 	case approved == 0:
-		fmt.Fprintln(a.Out, "Nothing to do: already allowlisted.")
 	case command != "":
-		fmt.Fprintf(a.Out, "Approved %d entry/entries for: %s (now allowlisted in %s)\n", approved, show(command), show(store.Path()))
+		fmt.Fprintf(out, "Approved %s for: %s (now allowlisted in %s)\n", count(approved, "entry", "entries"), show(command), show(store.Path()))
 	default:
-		fmt.Fprintf(a.Out, "Approved %d entry/entries (now allowlisted in %s)\n", approved, show(store.Path()))
+		fmt.Fprintf(out, "Approved %s (now allowlisted in %s)\n", count(approved, "entry", "entries"), show(store.Path()))
+	}
+	if refused > 0 {
+		return silentExit(1)
 	}
 	return nil
+}
+
+// missingScript is the file a hook runs that does not exist ("" when every
+// one does, or it runs none of its own).
+func missingScript(h consent.Hook, st *report.HookStatus) string {
+	if st != nil && (st.Entry.Type == dispatcher.TypeHTTP || st.Entry.Unsupported != "") {
+		return "" // an http hook runs no file; a handler that cannot run here neither
+	}
+	t := consent.Inspect(h, nil).Target
+	for _, f := range t.Files {
+		if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
+			return f
+		}
+	}
+	return ""
 }

@@ -84,3 +84,16 @@ func nonNil(s []string) []string {
 	}
 	return s
 }
+
+// lookupEventFlag reads an event named by a flag: any of its names, or a
+// usage error with the closest name.
+func lookupEventFlag(flag, name string) (*protocol.Event, error) {
+	if ev, ok := protocol.Lookup(name); ok {
+		return ev, nil
+	}
+	hint := "run 'hermes-hooks events' for the list"
+	if s := protocol.SuggestEvent(name); s != "" {
+		hint = "did you mean '" + s + "'?"
+	}
+	return nil, usageErr(hint, "%s: unknown event '%s'", flag, name)
+}

@@ -39,7 +39,7 @@ func TestDoctorLive(t *testing.T) {
 		"    - command: " + fail + "\n"
 	e.writeConfig(pre + "  PostToolUse:\n    - command: " + slow + "\n      timeout: 2\n")
 	for _, c := range []string{ok, badMatcher, missing, fail, slow} {
-		e.mustCLI("approve", c)
+		e.mustCLI("approve", "--force", c) // missing.sh does not exist
 	}
 	// The default socket: doctor --live finds it without --server.
 	e.socketPath = filepath.Join(e.home, "hermes-hooks.sock")
