@@ -101,7 +101,7 @@ func compare(e Entry, h *Hook, t *Target, p *Pins) Drift {
 				if i > 0 {
 					d.File = f
 				}
-				return d
+				return unchecked(d, p.hashErr(i))
 			}
 		}
 		for _, r := range e.Files {
@@ -121,11 +121,26 @@ func compare(e Entry, h *Hook, t *Target, p *Pins) Drift {
 			return Drift{Kind: DriftHash, Was: was, Why: "approved by an earlier hermes-hooks, which pinned only one of the " +
 				strconv.Itoa(len(t.Files)) + " files this command runs; re-approve it to pin them all"}
 		case !strings.EqualFold(sums[0], was):
-			return Drift{Kind: DriftHash, Was: was, Now: sums[0]}
+			return unchecked(Drift{Kind: DriftHash, Was: was, Now: sums[0]}, p.hashErr(0))
 		}
 		return Drift{Kind: DriftNone, Was: was, Now: sums[0]}
 	}
 	return mtimeDrift(e.ScriptMtimeAtApproval, h.hermesScript())
+}
+
+// unchecked words a drift whose file exists but could not be hashed (it
+// changed while being read, or another process has it open for writing):
+// "unreadable" would send the user looking for a permission problem.
+func unchecked(d Drift, err error) Drift {
+	if err == nil {
+		return d
+	}
+	what := "script"
+	if d.File != "" {
+		what = d.File
+	}
+	d.Why = what + " could not be checked against its approval (" + err.Error() + ")"
+	return d
 }
 
 // Status is how one hook stands against an allowlist, for list, doctor and

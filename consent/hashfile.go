@@ -18,6 +18,12 @@ const HashCacheFile = "hook-hashes.json"
 // (and rewritten with what this process learns).
 const maxHashFileBytes = 4 << 20
 
+// hashFileVersion is the shared cache's format. Version 1 was written
+// before a digest was cached only under a read lease on a trusted
+// filesystem (cachetrust.go); its entries may vouch for bytes that were
+// changed through a mapping, so they are ignored.
+const hashFileVersion = 2
+
 // hashFile is the shared cache's JSON: path → the file's full stat
 // identity and its digest.
 type hashFile struct {
@@ -60,7 +66,7 @@ func readHashFile(path string) map[string]hashEntry {
 		return nil
 	}
 	top, _ := v.(map[string]any)
-	if n, _ := top["version"].(json.Number); n != "1" {
+	if n, _ := top["version"].(json.Number); n != json.Number(strconv.Itoa(hashFileVersion)) {
 		return nil
 	}
 	files, _ := top["files"].(map[string]any)
@@ -143,7 +149,7 @@ func (c *HashCache) saveShared(path string, key fileKey, sum string) {
 			delete(files, p)
 		}
 	}
-	data, err := json.MarshalIndent(hashFile{Version: 1, Files: files}, "", "  ")
+	data, err := json.MarshalIndent(hashFile{Version: hashFileVersion, Files: files}, "", "  ")
 	if err != nil {
 		return
 	}
