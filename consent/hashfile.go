@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -127,10 +128,21 @@ func (c *HashCache) loadShared() {
 	})
 }
 
+// hashLockWait bounds the wait for the shared file's lock. A writer holds
+// it for one read-merge-replace of a small file; one that holds it longer
+// is stuck or stopped, and a dispatch must not wait for it (issue 23): the
+// save is skipped, which costs one more rehash later.
+const hashLockWait = 20 * time.Millisecond
+
 // saveShared records one digest in the shared file: under its lock, read,
 // merge, atomic replace. A failure only costs a later rehash.
 func (c *HashCache) saveShared(path string, key fileKey, sum string) {
-	unlock, err := fsutil.Lock(c.File + ".lock")
+	lf, err := openLockFile(c.File + ".lock")
+	if err != nil {
+		return
+	}
+	defer lf.Close()
+	unlock, err := fsutil.FlockWithin(lf, hashLockWait)
 	if err != nil {
 		return
 	}

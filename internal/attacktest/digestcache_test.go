@@ -4,12 +4,15 @@ package attacktest
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -203,4 +206,65 @@ func TestPatchedBinaryWithDirtyPageNotRunFromDigestCache(t *testing.T) {
 		t.Logf("the times moved on the patch (%v → %v: the page was written back in between); the test still checks the refusal", before, after)
 	}
 	checkRefused(t, e, e.dispatch())
+}
+
+// A process stuck while holding the shared digest file's lock must not hold
+// up a dispatch: the digest save is skipped (issue 23, item 9). The old
+// code waited on a blocking flock for as long as the holder lived.
+func TestDigestSaveDoesNotWaitForAStuckLockHolder(t *testing.T) {
+	if _, err := exec.LookPath("flock"); err != nil {
+		t.Skip("no flock(1)")
+	}
+	e := newEnv(t)
+	installGuard(t, e, e.path("guard"))
+	shared := filepath.Join(e.dir, "home", "hook-hashes.json")
+
+	// The holder takes the lock, says so, and keeps it until its stdin
+	// closes.
+	holder := exec.Command("flock", "-x", shared+".lock", "sh", "-c", "echo locked; exec cat")
+	stdin, err := holder.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := holder.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { stdin.Close(); _ = holder.Wait() }()
+	line := make([]byte, len("locked\n"))
+	if _, err := io.ReadFull(stdout, line); err != nil || string(line) != "locked\n" {
+		t.Fatalf("holder: %q, %v", line, err)
+	}
+
+	// Hang guard: the dispatch takes milliseconds; the old code never
+	// returned while the holder lived.
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c := exec.CommandContext(ctx, binary, "dispatch", "pre_tool_call")
+	c.Dir, c.Env, c.Stdin = e.dir, e.vars, strings.NewReader(toolCall)
+	out, _ := c.Output()
+	if ctx.Err() != nil {
+		t.Fatal("the dispatch waited for the digest file's lock until the hang guard killed it")
+	}
+	if !strings.Contains(string(out), guardMarker) {
+		t.Fatalf("the approved guard did not run:\n%s", out)
+	}
+	if _, err := os.Stat(shared); !os.IsNotExist(err) {
+		t.Fatalf("the digest file was written while another process held its lock (%v)", err)
+	}
+
+	// Released, the lock is taken again and the digest saved.
+	stdin.Close()
+	if err := holder.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if out := e.dispatch(); !strings.Contains(out, guardMarker) {
+		t.Fatalf("the approved guard did not run:\n%s", out)
+	}
+	if _, err := os.Stat(shared); err != nil {
+		t.Skip("the digest cache is not used on this filesystem, so its lock was never taken:", err)
+	}
 }
