@@ -159,7 +159,11 @@ func (s *Store) approvePinned(h *Hook, t *Target, pins *Pins) (ApproveResult, er
 	if len(files) > 0 {
 		primary = files[0].SHA256
 	}
-	res := ApproveResult{Entry: newEntryFull(h.Event, h.Command, FormatTimestamp(s.now()), mtime, primary, h.Scope, files, t.Opaque != "")}
+	res := ApproveResult{Entry: newEntry(Entry{
+		Event: h.Event, Command: h.Command, ApprovedAt: FormatTimestamp(s.now()),
+		ScriptMtimeAtApproval: mtime, ScriptSHA256AtApproval: primary,
+		Files: files, TextOnly: t.Opaque != "", SpecSHA256: specDigest(t.Spec), Scope: h.Scope,
+	})}
 	backup, err := s.mutate(func(f *File) {
 		list := f.list(h.Scope)
 		kept := (*list)[:0]
