@@ -212,16 +212,43 @@ func TestPatchedBinaryWithDirtyPageNotRunFromDigestCache(t *testing.T) {
 // up a dispatch: the digest save is skipped (issue 23, item 9). The old
 // code waited on a blocking flock for as long as the holder lived.
 func TestDigestSaveDoesNotWaitForAStuckLockHolder(t *testing.T) {
-	if _, err := exec.LookPath("flock"); err != nil {
-		t.Skip("no flock(1)")
-	}
 	e := newEnv(t)
 	installGuard(t, e, e.path("guard"))
 	shared := filepath.Join(e.dir, "home", "hook-hashes.json")
 
-	// The holder takes the lock, says so, and keeps it until its stdin
-	// closes.
-	holder := exec.Command("flock", "-x", shared+".lock", "sh", "-c", "echo locked; exec cat")
+	release := holdLock(t, shared+".lock")
+
+	// The dispatch takes milliseconds; the old code never returned while
+	// the holder lived.
+	out, _ := e.dispatchGuarded(t, nil)
+	if !strings.Contains(string(out), guardMarker) {
+		t.Fatalf("the approved guard did not run:\n%s", out)
+	}
+	if _, err := os.Stat(shared); !os.IsNotExist(err) {
+		t.Fatalf("the digest file was written while another process held its lock (%v)", err)
+	}
+
+	// Released, the lock is taken again and the digest saved.
+	release()
+	if out := e.dispatch(); !strings.Contains(out, guardMarker) {
+		t.Fatalf("the approved guard did not run:\n%s", out)
+	}
+	if _, err := os.Stat(shared); err != nil {
+		t.Skip("the digest cache is not used on this filesystem, so its lock was never taken:", err)
+	}
+}
+
+// holdLock starts a process that takes an exclusive flock on path and keeps
+// it until release (or the end of the test): a holder that is stuck, as far
+// as anyone else can tell.
+func holdLock(t *testing.T, path string) (release func()) {
+	t.Helper()
+	if _, err := exec.LookPath("flock"); err != nil {
+		t.Skip("no flock(1)")
+	}
+	// The holder says so once it holds the lock, then waits for its stdin
+	// to close.
+	holder := exec.Command("flock", "-x", path, "sh", "-c", "echo locked; exec cat")
 	stdin, err := holder.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -233,38 +260,38 @@ func TestDigestSaveDoesNotWaitForAStuckLockHolder(t *testing.T) {
 	if err := holder.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { stdin.Close(); _ = holder.Wait() }()
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			stdin.Close()
+			if err := holder.Wait(); err != nil {
+				t.Errorf("lock holder: %v", err)
+			}
+		})
+	}
+	t.Cleanup(release)
 	line := make([]byte, len("locked\n"))
 	if _, err := io.ReadFull(stdout, line); err != nil || string(line) != "locked\n" {
-		t.Fatalf("holder: %q, %v", line, err)
+		t.Fatalf("lock holder: %q, %v", line, err)
 	}
+	return release
+}
 
-	// Hang guard: the dispatch takes milliseconds; the old code never
-	// returned while the holder lived.
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+// dispatchGuarded runs one pre_tool_call dispatch (extra environment
+// added) under a hang guard of a minute, and fails the test if the guard
+// had to kill it: the dispatches it guards take milliseconds, or seconds
+// where they wait for a bound.
+func (e *env) dispatchGuarded(t *testing.T, extraEnv []string) (stdout, stderr string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	c := exec.CommandContext(ctx, binary, "dispatch", "pre_tool_call")
-	c.Dir, c.Env, c.Stdin = e.dir, e.vars, strings.NewReader(toolCall)
+	c.Dir, c.Env, c.Stdin = e.dir, append(append([]string{}, e.vars...), extraEnv...), strings.NewReader(toolCall)
+	var errb bytes.Buffer
+	c.Stderr = &errb
 	out, _ := c.Output()
 	if ctx.Err() != nil {
-		t.Fatal("the dispatch waited for the digest file's lock until the hang guard killed it")
+		t.Fatalf("the dispatch waited for a lock until the hang guard killed it\nstderr: %s", errb.String())
 	}
-	if !strings.Contains(string(out), guardMarker) {
-		t.Fatalf("the approved guard did not run:\n%s", out)
-	}
-	if _, err := os.Stat(shared); !os.IsNotExist(err) {
-		t.Fatalf("the digest file was written while another process held its lock (%v)", err)
-	}
-
-	// Released, the lock is taken again and the digest saved.
-	stdin.Close()
-	if err := holder.Wait(); err != nil {
-		t.Fatal(err)
-	}
-	if out := e.dispatch(); !strings.Contains(out, guardMarker) {
-		t.Fatalf("the approved guard did not run:\n%s", out)
-	}
-	if _, err := os.Stat(shared); err != nil {
-		t.Skip("the digest cache is not used on this filesystem, so its lock was never taken:", err)
-	}
+	return string(out), errb.String()
 }
