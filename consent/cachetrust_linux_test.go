@@ -79,3 +79,33 @@ func TestHashCache_NeverTrustedOnTmpfs(t *testing.T) {
 		t.Fatalf("a tmpfs digest reached the shared file (%v)", err)
 	}
 }
+
+// A writer that appears while the lease is held breaks it: finish then says
+// so (and the kernel's SIGIO to this process is ignored, not fatal).
+func TestReadLease_BrokenByANewWriter(t *testing.T) {
+	path := filepath.Join(cachingDir(t), "f")
+	if err := os.WriteFile(path, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	g, err := guardHash(f)
+	if err != nil || g.end == nil {
+		t.Fatalf("no lease: %v", err)
+	}
+	// A non-blocking open for writing starts the lease break and fails
+	// at once instead of waiting for it.
+	if w, err := os.OpenFile(path, os.O_WRONLY|unix.O_NONBLOCK, 0); err == nil {
+		w.Close()
+		t.Fatal("opened for writing while a read lease was held")
+	}
+	if got := g.finish(); got != leaseBroken {
+		t.Fatalf("finish = %d, want leaseBroken", got)
+	}
+	if g2, err := guardHash(f); err != nil || g2.finish() != leaseHeld {
+		t.Fatalf("after the break: %v", err)
+	}
+}

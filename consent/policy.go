@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 	"sync/atomic"
+	"time"
 )
 
 // isTruthy is Hermes' reading of an opt-in string: 1, true, yes or on, after
