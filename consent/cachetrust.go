@@ -24,6 +24,11 @@ import (
 //     which it refuses while any writer (or writable mapping) exists and
 //     breaks as soon as one appears. Any later change then needs a new
 //     writer, whose first write moves the times.
+//   - A file's times come from the kernel's coarse clock, which moves once
+//     per tick: before Linux 6.13 a write in the same tick as the change
+//     before it leaves mtime and ctime as they were. So a digest is cached
+//     only once the coarse clock has moved past the file's ctime (as git
+//     treats an index entry as "racy"); any later write then moves it.
 //   - On network, FUSE, overlay and unknown filesystems the times are
 //     whatever the server or the upper layer says: never trusted.
 //
@@ -76,6 +81,13 @@ func guardHash(f *os.File) (hashGuard, error) {
 // trusted reports whether a cached digest keyed by the file's identity may
 // stand for its content.
 func (g *hashGuard) trusted() bool { return g.class == fsDisk }
+
+// storable reports whether a digest of the file whose identity key was
+// taken before the hash, and again after it, may be cached: its filesystem
+// is trusted, no writer existed throughout, and its ctime is settled.
+func (g *hashGuard) storable(lease leaseEnd, key fileKey) bool {
+	return g.trusted() && lease == leaseHeld && ctimeSettled(key.ctime)
+}
 
 // leaseEnd is how a hash's read lease ended.
 type leaseEnd uint8

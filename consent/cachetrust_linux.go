@@ -45,6 +45,17 @@ func classifyFS(magic int64) fsClass {
 	return fsUnknown
 }
 
+// ctimeSettled reports whether the kernel's coarse clock, which stamps
+// file changes, has moved past ctime: a later change then gets a later
+// ctime, even on kernels whose timestamps are per tick.
+func ctimeSettled(ctime int64) bool {
+	var ts unix.Timespec
+	if unix.ClockGettime(unix.CLOCK_REALTIME_COARSE, &ts) != nil {
+		return false
+	}
+	return ctime != 0 && ctime < ts.Nano()
+}
+
 // readLease takes a read lease on f (opened read-only). writer is true when
 // the kernel refused it because the file is open for writing somewhere.
 // end releases the lease and reports whether it was still held, i.e. not

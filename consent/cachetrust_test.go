@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // cachingDir returns a temporary directory where the digest cache may be
@@ -33,6 +34,56 @@ func cachingDir(t *testing.T) string {
 	return dir
 }
 
+// settle waits until the kernel's coarse clock has moved past path's ctime,
+// from when on its digest may be cached (a tick: milliseconds; the bound
+// only catches a hang).
+func settle(t *testing.T, path string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, ctime := sysKey(fi); ctimeSettled(ctime) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the coarse clock never passed the file's ctime")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// A file whose ctime is in the current tick of the clock that stamps file
+// changes is not cached: before Linux 6.13 a write in the same tick would
+// leave its times as they are.
+func TestHashCache_NothingCachedWithinTheTickOfAChange(t *testing.T) {
+	var c HashCache
+	script := filepath.Join(cachingDir(t), "hook.sh")
+	writeFile(t, script, "one", 0o755)
+	fi, err := os.Stat(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, ctime := sysKey(fi)
+	if _, err := c.Sum(script); err != nil {
+		t.Fatal(err)
+	}
+	if !ctimeSettled(ctime) && c.m[script].sum != "" {
+		t.Fatal("cached the digest of a file changed in the current tick")
+	}
+	settle(t, script)
+	for range 3 {
+		if _, err := c.Sum(script); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := c.computed.Load(); n > 2 {
+		t.Fatalf("hashed %d times, want at most 2 (then cached)", n)
+	}
+}
+
 // A file opened for writing while it is hashed is hashed again next time:
 // its digest is never cached, because writes through a mapping that
 // writer may hold need not move its stat identity.
@@ -40,6 +91,7 @@ func TestHashCache_NothingCachedWhileAWriterExists(t *testing.T) {
 	var c HashCache
 	script := filepath.Join(cachingDir(t), "hook.sh")
 	writeFile(t, script, "one", 0o755)
+	settle(t, script)
 	w, err := os.OpenFile(script, os.O_RDWR, 0)
 	if err != nil {
 		t.Fatal(err)

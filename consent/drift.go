@@ -225,10 +225,11 @@ func (c *HashCache) Sum(path string) (string, error) {
 	lease := guard.finish()
 	sum := hex.EncodeToString(h.Sum(nil))
 	c.computed.Add(1)
-	// Cache only when no writer existed from before the read to after it
-	// and the file did not change between the stat and the read;
-	// otherwise the next call simply hashes again.
-	if after, err := f.Stat(); err == nil && keyOf(after) == key && guard.trusted() && lease == leaseHeld {
+	// Cache only when no writer existed from before the read to after it,
+	// the file did not change between the stat and the read, and its
+	// ctime is settled (see cachetrust.go); otherwise the next call
+	// simply hashes again.
+	if after, err := f.Stat(); err == nil && keyOf(after) == key && guard.storable(lease, key) {
 		c.store(path, key, sum)
 	}
 	return sum, nil

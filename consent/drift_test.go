@@ -146,6 +146,7 @@ func TestHashCache_DoesNotRehashUnchangedFiles(t *testing.T) {
 	var c HashCache
 	script := filepath.Join(cachingDir(t), "hook.sh")
 	writeFile(t, script, "one", 0o755)
+	settle(t, script)
 	for range 5 {
 		if sum, err := c.Sum(script); err != nil || sum != sha256Hex("one") {
 			t.Fatal(sum, err)

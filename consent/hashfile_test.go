@@ -20,6 +20,7 @@ func TestHashCacheSharedAcrossProcesses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	settle(t, bin)
 	shared := filepath.Join(dir, HashCacheFile)
 	target := &Target{Path: bin, Files: []string{bin}, Direct: true}
 	pin := func() (string, int64) {

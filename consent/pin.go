@@ -177,7 +177,7 @@ func (p *Pins) hash(pf *pinned, t *Target, direct, primary bool, cache *HashCach
 	sum = hex.EncodeToString(h.Sum(nil))
 	if cache != nil {
 		cache.computed.Add(1)
-		if cacheable && lease == leaseHeld {
+		if cacheable && guard.storable(lease, key) {
 			cache.store(pf.path, key, sum)
 			if cache.File != "" {
 				cache.saveShared(pf.path, key, sum)
