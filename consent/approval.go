@@ -1,6 +1,8 @@
 package consent
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"strconv"
 	"strings"
@@ -83,6 +85,9 @@ func records(t *Target, p *Pins) []FileRecord {
 // file and is unchanged. An approval without any digest (written by Hermes
 // or by hand) falls back to Hermes' rule: a newer mtime warns.
 func compare(e Entry, h *Hook, t *Target, p *Pins) Drift {
+	if d, changed := compareSpec(e, t); changed {
+		return d
+	}
 	sums := p.Sums()
 	if e.Files != nil {
 		recorded := make(map[string]string, len(e.Files))
@@ -101,7 +106,7 @@ func compare(e Entry, h *Hook, t *Target, p *Pins) Drift {
 				if i > 0 {
 					d.File = f
 				}
-				return d
+				return unchecked(d, p.hashErr(i))
 			}
 		}
 		for _, r := range e.Files {
@@ -121,11 +126,57 @@ func compare(e Entry, h *Hook, t *Target, p *Pins) Drift {
 			return Drift{Kind: DriftHash, Was: was, Why: "approved by an earlier hermes-hooks, which pinned only one of the " +
 				strconv.Itoa(len(t.Files)) + " files this command runs; re-approve it to pin them all"}
 		case !strings.EqualFold(sums[0], was):
-			return Drift{Kind: DriftHash, Was: was, Now: sums[0]}
+			return unchecked(Drift{Kind: DriftHash, Was: was, Now: sums[0]}, p.hashErr(0))
 		}
 		return Drift{Kind: DriftNone, Was: was, Now: sums[0]}
 	}
 	return mtimeDrift(e.ScriptMtimeAtApproval, h.hermesScript())
+}
+
+// specDigest is the hex SHA-256 of a Target's Spec, or "" for none.
+func specDigest(spec string) string {
+	if spec == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(spec))
+	return hex.EncodeToString(sum[:])
+}
+
+// compareSpec checks a hook's Spec (an http hook's URL, headers and
+// allowedEnvVars) against the digest its approval pinned. An approval
+// without one (written before Specs were pinned, by hand, or for a command
+// that now is an http hook) covers none: the headers it would send were
+// never approved.
+func compareSpec(e Entry, t *Target) (Drift, bool) {
+	now := specDigest(t.Spec)
+	if strings.EqualFold(now, e.SpecSHA256) {
+		return Drift{}, false
+	}
+	d := Drift{Kind: DriftHash, Was: e.SpecSHA256, Now: now}
+	switch {
+	case e.SpecSHA256 == "":
+		d.Why = "what it sends changed since approval: its approval covers only its URL, not the headers and allowedEnvVars it sends now; re-approve it to pin them"
+	case now == "":
+		d.Why = "what it runs changed since approval: it was approved as an http hook and is not one now"
+	default:
+		d.Why = "what it sends changed since approval: its URL, headers or allowedEnvVars differ from the approved ones"
+	}
+	return d, true
+}
+
+// unchecked words a drift whose file exists but could not be hashed (it
+// changed while being read, or another process has it open for writing):
+// "unreadable" would send the user looking for a permission problem.
+func unchecked(d Drift, err error) Drift {
+	if err == nil {
+		return d
+	}
+	what := "script"
+	if d.File != "" {
+		what = d.File
+	}
+	d.Why = what + " could not be checked against its approval (" + err.Error() + ")"
+	return d
 }
 
 // Status is how one hook stands against an allowlist, for list, doctor and

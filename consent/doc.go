@@ -15,9 +15,13 @@
 //	{"approvals": [{"approved_at": "...", "command": "...", "event": "...",
 //	                "script_mtime_at_approval": "..." | null}, ...]}
 //
-// plus one field of ours per entry, "script_sha256_at_approval", the hex
+// plus fields of ours per entry: "script_sha256_at_approval", the hex
 // SHA-256 of the hook's script when it was approved (null when the script
-// could not be read). Keys this package does not know, at the top level and in
+// could not be read); "files_at_approval", every file the command runs with
+// its digest; and, for a hook that starts no local file (an http hook),
+// "spec_sha256_at_approval", the digest of what it sends where (URL,
+// headers, allowedEnvVars), so that a header added later needs a new
+// approval. Keys this package does not know, at the top level and in
 // entries, survive every rewrite, and entries written by hand with only
 // "event" and "command" are valid approvals. The file is written the way
 // Python's json.dumps(indent=2, sort_keys=True, ensure_ascii=False) writes it,
@@ -29,7 +33,9 @@
 // concurrent writers in any number of processes, Hermes included, never lose
 // an approval and a reader never sees a half-written file. A file that exists
 // but is not a valid allowlist is treated as empty; the next change moves it
-// aside to a ".corrupt-<timestamp>" backup instead of overwriting it.
+// aside to a ".corrupt-<timestamp>" backup instead of overwriting it. A
+// dispatch that records an approval waits for that lock a bounded time (a
+// stuck holder costs a warning, not a stalled dispatch); the CLI waits.
 //
 // Where Hermes only warns when a script's modification time moved after
 // approval, this package also compares content: when the recorded SHA-256 no

@@ -191,27 +191,45 @@ type cachedHash struct {
 }
 
 // Sum returns the hex SHA-256 of the regular file at path, from the cache
-// when the file's identity is unchanged since it was last hashed. The
-// dispatcher's gate does not use it for scripts (see cacheMinSize); list,
-// doctor and approve do.
+// when the file's identity is unchanged since it was last hashed and its
+// filesystem lets that identity vouch for its content (see cachetrust.go).
+// The dispatcher's gate does not use it for scripts (see cacheMinSize);
+// list, doctor and approve do.
 func (c *HashCache) Sum(path string) (string, error) {
-	fi, err := os.Stat(path)
+	f, err := openNoBlock(path)
 	if err != nil {
 		return "", fmt.Errorf("hash script: %w", err)
 	}
-	key := keyOf(fi)
-	if sum, ok := c.lookup(path, key); ok {
-		return sum, nil
-	}
-	sum, after, err := hashOpened(path)
+	defer f.Close()
+	fi, err := f.Stat()
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("hash script: %w", err)
 	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("hash script %s: %w", path, errNotRegular)
+	}
+	key := keyOf(fi)
+	// A writer that exists now is no reason to refuse here (nothing is
+	// started), only to hash afresh and cache nothing.
+	guard, werr := guardHash(f)
+	defer guard.finish()
+	if werr == nil && guard.trusted() {
+		if sum, ok := c.lookup(path, key); ok {
+			return sum, nil
+		}
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("hash script: %w", err)
+	}
+	lease := guard.finish()
+	sum := hex.EncodeToString(h.Sum(nil))
 	c.computed.Add(1)
-	// Cache only when the file did not change between the stat and the
-	// read; otherwise the digest might belong to a later version than the
-	// key, and the next call simply hashes again.
-	if after == key {
+	// Cache only when no writer existed from before the read to after it,
+	// the file did not change between the stat and the read, and its
+	// ctime is settled (see cachetrust.go); otherwise the next call
+	// simply hashes again.
+	if after, err := f.Stat(); err == nil && keyOf(after) == key && guard.storable(lease, key) {
 		c.store(path, key, sum)
 	}
 	return sum, nil
@@ -234,32 +252,6 @@ func (c *HashCache) store(path string, key fileKey, sum string) {
 		c.m = make(map[string]cachedHash)
 	}
 	c.m[path] = cachedHash{key: key, sum: sum}
-}
-
-// hashOpened hashes path and returns the key of the file it actually read
-// (taken from the open descriptor after reading).
-func hashOpened(path string) (string, fileKey, error) {
-	f, err := openNoBlock(path)
-	if err != nil {
-		return "", fileKey{}, fmt.Errorf("hash script: %w", err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return "", fileKey{}, fmt.Errorf("hash script: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return "", fileKey{}, fmt.Errorf("hash script %s: %w", path, errNotRegular)
-	}
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fileKey{}, fmt.Errorf("hash script: %w", err)
-	}
-	fi, err = f.Stat()
-	if err != nil {
-		return "", fileKey{}, fmt.Errorf("hash script: %w", err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), keyOf(fi), nil
 }
 
 var errNotRegular = errors.New("not a regular file")

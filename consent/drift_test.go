@@ -144,8 +144,9 @@ func TestDrift_TouchWithSameContentIsUnchanged(t *testing.T) {
 // The cache hashes a file once per version, keyed by path and identity.
 func TestHashCache_DoesNotRehashUnchangedFiles(t *testing.T) {
 	var c HashCache
-	script := filepath.Join(t.TempDir(), "hook.sh")
+	script := filepath.Join(cachingDir(t), "hook.sh")
 	writeFile(t, script, "one", 0o755)
+	settle(t, script)
 	for range 5 {
 		if sum, err := c.Sum(script); err != nil || sum != sha256Hex("one") {
 			t.Fatal(sum, err)

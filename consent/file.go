@@ -22,6 +22,9 @@ const (
 	// keyTextOnly marks an approval of a command whose files could not be
 	// determined: it is approved by its text alone.
 	keyTextOnly = "approved_by_text"
+	// keySpecSHA256 pins the definition of a hook that starts no local
+	// file (Target.Spec: an http hook's URL, headers and allowedEnvVars).
+	keySpecSHA256 = "spec_sha256_at_approval"
 	// keyProjectApprovals is a top-level list of approvals that belong to
 	// one project: a hook from a repository's own hooks or settings file.
 	// They live apart from Hermes' list so that Hermes, which keys
@@ -75,6 +78,9 @@ type Entry struct {
 	// TextOnly: the command's files could not be determined; the approval
 	// covers its text only.
 	TextOnly bool
+	// SpecSHA256 is the hex SHA-256 of the hook's Target.Spec when
+	// approved, or "" when it had none.
+	SpecSHA256 string
 	// Scope is where the approved hook came from (zero for global hooks).
 	Scope Scope
 
@@ -235,6 +241,13 @@ func entryFromJSON(item any) Entry {
 	e.ScriptMtimeAtApproval, _ = obj[keyScriptMtime].(string)
 	e.ScriptSHA256AtApproval, _ = obj[keyScriptSHA256].(string)
 	e.TextOnly, _ = obj[keyTextOnly].(bool)
+	if v, present := obj[keySpecSHA256]; present && v != nil {
+		if e.SpecSHA256, _ = v.(string); e.SpecSHA256 == "" {
+			// Present but not a digest: it pins something nobody can
+			// match, rather than nothing.
+			e.SpecSHA256 = "\x00invalid"
+		}
+	}
 	e.Scope.Project, _ = obj[keyProject].(string)
 	e.Scope.Source, _ = obj[keySource].(string)
 	if list, ok := obj[keyFiles].([]any); ok {
@@ -255,28 +268,28 @@ func entryFromJSON(item any) Entry {
 	return e
 }
 
-// newEntryFull builds the JSON object of a fresh approval: Hermes' fields
-// — both script fields always present (null when unknown), so that every
-// entry we write has the shape of Hermes' entries — and our extensions: the
-// scope (project entries), every file the command runs with its digest, and
-// the text-only mark.
-func newEntryFull(event, command, approvedAt, mtime, sha string, scope Scope, files []FileRecord, textOnly bool) Entry {
+// newEntry builds the JSON object of an approval from e's fields: Hermes'
+// fields — both script fields always present (null when unknown), so that
+// every entry we write has the shape of Hermes' entries — and our
+// extensions: the scope (project entries), every file the command runs
+// with its digest, the text-only mark and the digest of its Spec.
+func newEntry(e Entry) Entry {
 	obj := map[string]any{
-		keyEvent:        event,
-		keyCommand:      command,
-		keyApprovedAt:   approvedAt,
+		keyEvent:        e.Event,
+		keyCommand:      e.Command,
+		keyApprovedAt:   e.ApprovedAt,
 		keyScriptMtime:  nil,
 		keyScriptSHA256: nil,
 	}
-	if mtime != "" {
-		obj[keyScriptMtime] = mtime
+	if e.ScriptMtimeAtApproval != "" {
+		obj[keyScriptMtime] = e.ScriptMtimeAtApproval
 	}
-	if sha != "" {
-		obj[keyScriptSHA256] = sha
+	if e.ScriptSHA256AtApproval != "" {
+		obj[keyScriptSHA256] = e.ScriptSHA256AtApproval
 	}
-	if files != nil {
-		list := make([]any, 0, len(files))
-		for _, f := range files {
+	if e.Files != nil {
+		list := make([]any, 0, len(e.Files))
+		for _, f := range e.Files {
 			rec := map[string]any{keyPath: f.Path, keySHA256: nil}
 			if f.SHA256 != "" {
 				rec[keySHA256] = f.SHA256
@@ -285,12 +298,15 @@ func newEntryFull(event, command, approvedAt, mtime, sha string, scope Scope, fi
 		}
 		obj[keyFiles] = list
 	}
-	if textOnly {
+	if e.TextOnly {
 		obj[keyTextOnly] = true
 	}
-	if !scope.Global() {
-		obj[keyProject] = scope.Project
-		obj[keySource] = scope.Source
+	if e.SpecSHA256 != "" {
+		obj[keySpecSHA256] = e.SpecSHA256
+	}
+	if !e.Scope.Global() {
+		obj[keyProject] = e.Scope.Project
+		obj[keySource] = e.Scope.Source
 	}
 	return entryFromJSON(obj)
 }
@@ -304,7 +320,7 @@ func (e Entry) jsonValue() any {
 		return e.other
 	default:
 		// An Entry built as a Go literal by a caller: write what it says.
-		return newEntryFull(e.Event, e.Command, e.ApprovedAt, e.ScriptMtimeAtApproval, e.ScriptSHA256AtApproval, e.Scope, e.Files, e.TextOnly).obj
+		return newEntry(e).obj
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -17,6 +18,12 @@ const HashCacheFile = "hook-hashes.json"
 // maxHashFileBytes bounds the shared digest file; past it, it is ignored
 // (and rewritten with what this process learns).
 const maxHashFileBytes = 4 << 20
+
+// hashFileVersion is the shared cache's format. Version 1 was written
+// before a digest was cached only under a read lease on a trusted
+// filesystem (cachetrust.go); its entries may vouch for bytes that were
+// changed through a mapping, so they are ignored.
+const hashFileVersion = 2
 
 // hashFile is the shared cache's JSON: path → the file's full stat
 // identity and its digest.
@@ -60,7 +67,7 @@ func readHashFile(path string) map[string]hashEntry {
 		return nil
 	}
 	top, _ := v.(map[string]any)
-	if n, _ := top["version"].(json.Number); n != "1" {
+	if n, _ := top["version"].(json.Number); n != json.Number(strconv.Itoa(hashFileVersion)) {
 		return nil
 	}
 	files, _ := top["files"].(map[string]any)
@@ -121,10 +128,21 @@ func (c *HashCache) loadShared() {
 	})
 }
 
+// hashLockWait bounds the wait for the shared file's lock. A writer holds
+// it for one read-merge-replace of a small file; one that holds it longer
+// is stuck or stopped, and a dispatch must not wait for it (issue 23): the
+// save is skipped, which costs one more rehash later.
+const hashLockWait = 20 * time.Millisecond
+
 // saveShared records one digest in the shared file: under its lock, read,
 // merge, atomic replace. A failure only costs a later rehash.
 func (c *HashCache) saveShared(path string, key fileKey, sum string) {
-	unlock, err := fsutil.Lock(c.File + ".lock")
+	lf, err := openLockFile(c.File + ".lock")
+	if err != nil {
+		return
+	}
+	defer lf.Close()
+	unlock, err := fsutil.FlockWithin(lf, hashLockWait)
 	if err != nil {
 		return
 	}
@@ -143,7 +161,7 @@ func (c *HashCache) saveShared(path string, key fileKey, sum string) {
 			delete(files, p)
 		}
 	}
-	data, err := json.MarshalIndent(hashFile{Version: 1, Files: files}, "", "  ")
+	data, err := json.MarshalIndent(hashFile{Version: hashFileVersion, Files: files}, "", "  ")
 	if err != nil {
 		return
 	}

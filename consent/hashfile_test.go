@@ -14,19 +14,13 @@ import (
 // still seen, because ctime moved — and the cache then gives the new
 // digest, never the old one.
 func TestHashCacheSharedAcrossProcesses(t *testing.T) {
-	self, err := os.Executable()
+	dir := cachingDir(t)
+	bin := bigELF(t, dir)
+	data, err := os.ReadFile(bin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(self)
-	if err != nil || len(data) < cacheMinSize {
-		t.Skipf("test binary unusable as a large ELF (%d bytes, %v)", len(data), err)
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "big-hook")
-	if err := os.WriteFile(bin, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	settle(t, bin)
 	shared := filepath.Join(dir, HashCacheFile)
 	target := &Target{Path: bin, Files: []string{bin}, Direct: true}
 	pin := func() (string, int64) {
@@ -77,7 +71,7 @@ func TestHashCacheSharedAcrossProcesses(t *testing.T) {
 func TestReadHashFileRoundTripAndBrokenEntries(t *testing.T) {
 	dir := t.TempDir()
 	good := hashEntry{Dev: 1<<63 + 5, Ino: 42, Size: 2 << 20, MtimeNS: 1764000000123456789, CtimeNS: -1, Mode: 0o755, SHA256: strings.Repeat("ab", 32)}
-	data, err := json.MarshalIndent(hashFile{Version: 1, Files: map[string]hashEntry{"/bin/x": good}}, "", "  ")
+	data, err := json.MarshalIndent(hashFile{Version: hashFileVersion, Files: map[string]hashEntry{"/bin/x": good}}, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,14 +93,14 @@ func TestReadHashFileRoundTripAndBrokenEntries(t *testing.T) {
 		"no digest":       `{"dev":1,"ino":2,"size":3,"mtime_ns":4,"ctime_ns":5,"mode":6}`,
 		"not an object":   `[]`,
 	} {
-		write(`{"version": 1, "files": {"/bin/x": ` + string(mustJSON(t, good)) + `, "/bin/bad": ` + bad + `}}`)
+		write(`{"version": 2, "files": {"/bin/x": ` + string(mustJSON(t, good)) + `, "/bin/bad": ` + bad + `}}`)
 		if got := readHashFile(p); len(got) != 1 || got["/bin/x"] != good {
 			t.Errorf("%s: got %+v, want only the good entry", name, got)
 		}
 	}
-	write(`{"version": 2, "files": {"/bin/x": ` + string(mustJSON(t, good)) + `}}`)
+	write(`{"version": 1, "files": {"/bin/x": ` + string(mustJSON(t, good)) + `}}`)
 	if got := readHashFile(p); got != nil {
-		t.Errorf("version 2 read as %+v", got)
+		t.Errorf("version 1 read as %+v", got)
 	}
 }
 

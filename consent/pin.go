@@ -69,6 +69,8 @@ type pinned struct {
 	// copied: the primary script runs from its sealed in-memory copy, so
 	// its name need not be verified before the start.
 	copied bool
+	// err: why an existing file could not be hashed (its sum is "").
+	err error
 }
 
 // Start says how to start a hook so that its interpreter reads the pinned
@@ -108,7 +110,7 @@ func pinFiles(t *Target, cache *HashCache) *Pins {
 				pf.sum, pf.elf, herr = p.hash(&pf, t, direct, primary, cache)
 				if herr != nil {
 					f.Close()
-					pf.f, pf.sum = nil, ""
+					pf.f, pf.sum, pf.err = nil, "", herr
 				} else if direct && pf.elf {
 					p.exec = i
 				}
@@ -122,15 +124,26 @@ func pinFiles(t *Target, cache *HashCache) *Pins {
 var elfMagic = []byte{0x7f, 'E', 'L', 'F'}
 
 // hash hashes the open file. Only a large, directly executed binary may
-// use the stat-keyed cache (see cacheMinSize). A primary script that can
-// run from a sealed copy is read whole, and the digest is of those bytes,
-// which are the ones that will run.
+// use the stat-keyed cache (see cacheMinSize), and only where its identity
+// vouches for its content (see cachetrust.go). A directly executed binary
+// that some process has open for writing is refused: the bytes hashed need
+// not be the bytes that run. A primary script that can run from a sealed
+// copy is read whole, and the digest is of those bytes, which are the ones
+// that will run.
 func (p *Pins) hash(pf *pinned, t *Target, direct, primary bool, cache *HashCache) (sum string, elf bool, err error) {
 	f, key := pf.f, pf.key
 	var head [4]byte
 	n, _ := f.ReadAt(head[:], 0)
 	elf = n == 4 && bytes.Equal(head[:], elfMagic)
-	if direct && elf && key.size >= cacheMinSize && cache != nil {
+	var guard hashGuard
+	if direct && elf {
+		if guard, err = guardHash(f); err != nil {
+			return "", elf, fmt.Errorf("hash %s: %w", pf.path, err)
+		}
+		defer guard.finish()
+	}
+	cacheable := direct && elf && key.size >= cacheMinSize && cache != nil && guard.trusted()
+	if cacheable {
 		if cache.File != "" {
 			cache.loadShared()
 		}
@@ -151,19 +164,20 @@ func (p *Pins) hash(pf *pinned, t *Target, direct, primary bool, cache *HashCach
 	} else if _, err := io.Copy(h, io.NewSectionReader(f, 0, 1<<62)); err != nil {
 		return "", elf, fmt.Errorf("hash %s: %w", pf.path, err)
 	}
+	lease := guard.finish()
 	fi, err := f.Stat()
 	if err != nil {
 		return "", elf, fmt.Errorf("hash %s: %w", pf.path, err)
 	}
-	if keyOf(fi) != key || (content != nil && int64(len(content)) != key.size) {
-		// Written to while we read it: whatever we hashed is not a version
-		// anybody approved.
+	if keyOf(fi) != key || (content != nil && int64(len(content)) != key.size) || lease == leaseBroken {
+		// Written to (or opened for writing) while we read it: whatever we
+		// hashed is not a version anybody approved.
 		return "", elf, fmt.Errorf("hash %s: %w", pf.path, errChanging)
 	}
 	sum = hex.EncodeToString(h.Sum(nil))
 	if cache != nil {
 		cache.computed.Add(1)
-		if direct && elf && key.size >= cacheMinSize {
+		if cacheable && guard.storable(lease, key) {
 			cache.store(pf.path, key, sum)
 			if cache.File != "" {
 				cache.saveShared(pf.path, key, sum)
@@ -292,6 +306,14 @@ func (p *Pins) Sums() []string {
 	return out
 }
 
+// hashErr returns why the i-th file could not be hashed, or nil.
+func (p *Pins) hashErr(i int) error {
+	if p == nil || i >= len(p.files) {
+		return nil
+	}
+	return p.files[i].err
+}
+
 // ErrPinChanged is returned by Verify when a pinned file changed between
 // the consent check and the start of the hook.
 var ErrPinChanged = errors.New("changed between the consent check and the start of the hook")
@@ -299,7 +321,7 @@ var ErrPinChanged = errors.New("changed between the consent check and the start 
 // Verify checks that every pinned path the hook will open by name still
 // names the file that was hashed, and that the file is unchanged since
 // (same size, mtime and ctime; same absence for a file that did not
-// exist). The runner calls it immediately before it starts the hook, and
+// exist); for the binary started through its descriptor, only the latter. The runner calls it immediately before it starts the hook, and
 // not after Close.
 func (p *Pins) Verify() error {
 	if p == nil {
@@ -307,8 +329,15 @@ func (p *Pins) Verify() error {
 	}
 	for i, pf := range p.files {
 		switch {
-		case pf.copied || i == p.exec:
-			// Started from the very bytes, or the very file, checked.
+		case pf.copied:
+			// Started from the very bytes checked.
+			continue
+		case i == p.exec:
+			// Started through the very descriptor checked, which no rename
+			// can swap; a write since the check can still change it.
+			if fi, err := pf.f.Stat(); err != nil || keyOf(fi) != pf.key {
+				return fmt.Errorf("%s %w (written to)", pf.path, ErrPinChanged)
+			}
 			continue
 		case pf.f == nil:
 			if fi, err := os.Stat(pf.path); err == nil && fi.Mode().IsRegular() {

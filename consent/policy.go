@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // isTruthy is Hermes' reading of an opt-in string: 1, true, yes or on, after
@@ -315,6 +316,13 @@ func (p *Policy) checkScript(h *Hook, e Entry, reason string) Verdict {
 	return v
 }
 
+// approveLockWait bounds how long a dispatch waits for the allowlist's lock
+// to record an approval (an accept channel, a prompt answered yes). A
+// writer holds it for milliseconds; one that holds it longer is stuck, and
+// the hook then runs on an approval kept in this process, with a warning
+// (issue 23: no lock without a bound on the dispatch path).
+const approveLockWait = 5 * time.Second
+
 // approve records an approval and lets the hook run. The approval records
 // the very files (and digests) the hook is then started from. When saving
 // fails the approval still holds in this process, and the user is told that
@@ -322,7 +330,7 @@ func (p *Policy) checkScript(h *Hook, e Entry, reason string) Verdict {
 func (p *Policy) approve(h *Hook, k pair, reason string) Verdict {
 	t := h.target()
 	pins := pinFiles(t, &p.hashes)
-	res, err := p.Store.approvePinned(h, t, pins)
+	res, err := p.Store.approvePinned(h, t, pins, approveLockWait)
 	v := Verdict{Run: true, Reason: reason, Approved: true, Drift: DriftNone, TextOnly: t.Opaque, Pins: pins}
 	if res.Backup != "" {
 		p.warn(BackupNotice(p.Store.Path(), res.Backup))

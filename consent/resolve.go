@@ -67,6 +67,11 @@ type Target struct {
 	// compound shell command, a make or npm target, python -m). Such a hook
 	// is approved by its text only: what it does can change without notice.
 	Opaque string
+	// Spec, for a hook that starts no local file (an http endpoint), is the
+	// canonical text of everything besides its command that decides what
+	// it does and sends where (URL, headers, allowedEnvVars). The approval
+	// pins its SHA-256, so a change to it needs a new approval.
+	Spec string
 	// Err is why the command cannot start at all, in Hermes' words
 	// ("command not found", "empty command", …).
 	Err string

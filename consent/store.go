@@ -144,12 +144,13 @@ func (s *Store) ApproveHook(h Hook) (ApproveResult, error) {
 	t := h.target()
 	pins := pinFiles(t, nil)
 	defer pins.Close()
-	return s.approvePinned(&h, t, pins)
+	return s.approvePinned(&h, t, pins, 0)
 }
 
 // approvePinned records the approval of h from files already opened and
 // hashed, so that what is recorded is exactly what the caller then runs.
-func (s *Store) approvePinned(h *Hook, t *Target, pins *Pins) (ApproveResult, error) {
+// lockWait bounds the wait for the allowlist's lock (0: no bound).
+func (s *Store) approvePinned(h *Hook, t *Target, pins *Pins, lockWait time.Duration) (ApproveResult, error) {
 	var mtime string
 	if fi, err := os.Stat(h.hermesScript()); err == nil {
 		mtime = FormatTimestamp(PyMtime(fi.ModTime()))
@@ -159,8 +160,12 @@ func (s *Store) approvePinned(h *Hook, t *Target, pins *Pins) (ApproveResult, er
 	if len(files) > 0 {
 		primary = files[0].SHA256
 	}
-	res := ApproveResult{Entry: newEntryFull(h.Event, h.Command, FormatTimestamp(s.now()), mtime, primary, h.Scope, files, t.Opaque != "")}
-	backup, err := s.mutate(func(f *File) {
+	res := ApproveResult{Entry: newEntry(Entry{
+		Event: h.Event, Command: h.Command, ApprovedAt: FormatTimestamp(s.now()),
+		ScriptMtimeAtApproval: mtime, ScriptSHA256AtApproval: primary,
+		Files: files, TextOnly: t.Opaque != "", SpecSHA256: specDigest(t.Spec), Scope: h.Scope,
+	})}
+	backup, err := s.mutate(lockWait, func(f *File) {
 		list := f.list(h.Scope)
 		kept := (*list)[:0]
 		for _, e := range *list {
@@ -196,7 +201,7 @@ func (s *Store) RevokeDetail(command string) (RevokeResult, error) {
 // accepts (nil: every event): `revoke --event E` revokes that one.
 func (s *Store) RevokeWhere(command string, event func(string) bool) (RevokeResult, error) {
 	var res RevokeResult
-	backup, err := s.mutate(func(f *File) {
+	backup, err := s.mutate(0, func(f *File) {
 		for _, list := range []*[]Entry{&f.Approvals, &f.Projects} {
 			kept := (*list)[:0]
 			for _, e := range *list {
@@ -214,12 +219,14 @@ func (s *Store) RevokeWhere(command string, event func(string) bool) (RevokeResu
 }
 
 // mutate runs one locked read-modify-write cycle and returns the path of the
-// backup it made of an invalid file, if any.
-func (s *Store) mutate(change func(*File)) (backup string, err error) {
+// backup it made of an invalid file, if any. lockWait bounds the wait for
+// the lock (0: wait as long as it takes, for the CLI's approve and revoke,
+// which a person can interrupt).
+func (s *Store) mutate(lockWait time.Duration, change func(*File)) (backup string, err error) {
 	if err := os.MkdirAll(s.home, 0o700); err != nil {
 		return "", fmt.Errorf("create allowlist directory: %w", err)
 	}
-	unlock, err := fsutil.Lock(s.LockPath())
+	unlock, err := s.lock(lockWait)
 	if err != nil {
 		return "", fmt.Errorf("lock allowlist: %w", err)
 	}
@@ -254,6 +261,23 @@ func (s *Store) mutate(change func(*File)) (backup string, err error) {
 		return backup, err
 	}
 	return backup, nil
+}
+
+// lock takes the allowlist's lock, waiting at most wait when it is set.
+func (s *Store) lock(wait time.Duration) (unlock func(), err error) {
+	if wait <= 0 {
+		return fsutil.Lock(s.LockPath())
+	}
+	f, err := openLockFile(s.LockPath())
+	if err != nil {
+		return nil, err
+	}
+	release, err := fsutil.FlockWithin(f, wait)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { release(); f.Close() }, nil
 }
 
 // backupCorrupt renames the invalid allowlist to a unique

@@ -24,3 +24,7 @@ func accessible(path string, exec bool) bool {
 }
 
 func openNoBlock(path string) (*os.File, error) { return os.Open(path) }
+
+func openLockFile(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+}

@@ -23,3 +23,9 @@ func accessible(path string, exec bool) bool {
 func openNoBlock(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 }
+
+// openLockFile opens (creating) a lock file without blocking: a FIFO
+// planted at its name would otherwise hold up the open itself.
+func openLockFile(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NONBLOCK, 0o600)
+}

@@ -140,13 +140,14 @@ func (d *Dispatcher) hookFor(e *Entry, fields map[string]any) Hook {
 
 // fixedTarget is what an entry that starts no local command "runs": an
 // http endpoint or a handler that cannot run here. Both are approved by
-// their text only; nil for ordinary commands.
+// their text only, an http endpoint together with what it sends (Spec);
+// nil for ordinary commands.
 func fixedTarget(e *Entry) *consent.Target {
 	switch {
 	case e.Unsupported != "":
 		return &consent.Target{Opaque: e.Unsupported}
 	case e.Type == TypeHTTP:
-		return &consent.Target{Opaque: "an HTTP endpoint: what it answers can change without notice"}
+		return &consent.Target{Opaque: "an HTTP endpoint: what it answers can change without notice", Spec: httpSpec(e)}
 	}
 	return nil
 }

@@ -3,7 +3,9 @@ package dispatcher
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -64,6 +66,29 @@ func runHTTP(ctx context.Context, post HTTPPost, e *Entry, env []string, payload
 	}
 	res.Stdout = body
 	return res
+}
+
+// httpSpec is the canonical text of what an http hook sends where: its URL,
+// its headers sorted by name, and the environment variables their values
+// may name, sorted and without repeats (their order means nothing). Each
+// value is Go-quoted, so no two definitions share a text. The approval pins
+// its digest (consent.Target.Spec): a header or an allowed variable added
+// after the URL was approved — a secret sent along — needs a new approval.
+func httpSpec(e *Entry) string {
+	var b strings.Builder
+	b.WriteString("http\nurl ")
+	b.WriteString(strconv.Quote(e.URL))
+	for _, name := range slices.Sorted(maps.Keys(e.Headers)) {
+		b.WriteString("\nheader ")
+		b.WriteString(strconv.Quote(name))
+		b.WriteByte(' ')
+		b.WriteString(strconv.Quote(e.Headers[name]))
+	}
+	for _, name := range slices.Compact(slices.Sorted(slices.Values(e.AllowedEnvVars))) {
+		b.WriteString("\nallowed_env ")
+		b.WriteString(strconv.Quote(name))
+	}
+	return b.String()
 }
 
 func firstLineOf(b []byte) string {
