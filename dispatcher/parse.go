@@ -23,11 +23,12 @@ import (
 // Every other top-level key is the agent's business and is ignored. It never
 // panics; a document that is not YAML is a *ConfigError with its line. It
 // needs the installed YAML engine (see Engines).
-func ParseConfig(data []byte, path string) (*Config, error) { return parseConfig(data, path, nil) }
+func ParseConfig(data []byte, path string) (*Config, error) { return parseConfig(data, path, nil, 0) }
 
 // parseConfig is ParseConfig with the YAML parser given (nil: the
-// installed engine's).
-func parseConfig(data []byte, path string, parse func([]byte) (*cfgtree.Node, error)) (cfg *Config, err error) {
+// installed engine's), reading at most limit hook definitions (0: no
+// limit; see MaxProjectEntries).
+func parseConfig(data []byte, path string, parse func([]byte) (*cfgtree.Node, error), limit int) (cfg *Config, err error) {
 	defer func() {
 		// A config must never take the dispatcher down.
 		if r := recover(); r != nil {
@@ -49,6 +50,7 @@ func parseConfig(data []byte, path string, parse func([]byte) (*cfgtree.Node, er
 	}
 	cfg = emptyConfig()
 	cfg.Path = path
+	cfg.limit.max = limit
 	if root == nil {
 		return cfg, nil
 	}
@@ -191,6 +193,9 @@ func (cfg *Config) parseHooks(n *cfgtree.Node, source string) {
 				cfg.parseYAMLClaudeGroup(ev, name, path, j, item, source)
 				continue
 			}
+			if !cfg.admit(source) {
+				return
+			}
 			if e := cfg.parseEntry(ev, name, path, j, item, dialect, source); e != nil {
 				cfg.Entries = append(cfg.Entries, e)
 			}
@@ -212,6 +217,9 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 		return
 	}
 	for k, h := range handlers.Content {
+		if !cfg.admit(source) {
+			return
+		}
 		hp := fmt.Sprintf("%s.hooks[%d]", path, k)
 		if h.Kind != cfgtree.MappingNode {
 			cfg.warn(hp, " must be a mapping with a 'command' key; got "+pyType(h))

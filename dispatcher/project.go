@@ -26,6 +26,14 @@ const (
 	MaxConfigBytes      = 16 << 20
 )
 
+// MaxProjectEntries caps the hook definitions read from each file a
+// repository supplies (its .hermes/hooks.yaml, each agent hook file it
+// names); the rest of such a file is ignored with one warning. Every
+// entry costs each dispatch of its event a little, and a 1 MiB file can
+// list tens of thousands: without a cap a cloned repository could make
+// every decision take seconds. No real project comes near it.
+const MaxProjectEntries = 256
+
 // ReadConfigFile reads one of the user's own config files (the config,
 // a Claude settings file it names) with MaxConfigBytes and never from a
 // FIFO or device. serve uses it too.
@@ -95,7 +103,7 @@ func (cfg *Config) addProject(path string, parse func([]byte) (*cfgtree.Node, er
 		cfg.warn(path, "project hooks file skipped: "+err.Error())
 		return nil
 	}
-	proj, err := parseConfig(data, path, parse)
+	proj, err := parseConfig(data, path, parse, MaxProjectEntries)
 	if errors.Is(err, ErrNoEngine) {
 		return err
 	}
@@ -131,7 +139,7 @@ func (cfg *Config) addProject(path string, parse func([]byte) (*cfgtree.Node, er
 				cfg.warn(path+": "+k.key, sp+": skipped: "+err.Error())
 				continue
 			}
-			entries, warnings, err := k.parse(data, sp)
+			entries, warnings, err := k.parse(data, sp, MaxProjectEntries)
 			if err != nil {
 				cfg.warn(path+": "+k.key, "skipped: "+err.Error())
 				continue

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -19,7 +20,9 @@ import (
 // configuration in service (a collector, not counters kept per label set):
 // a hook removed by a reload disappears from /metrics with nothing to
 // unregister, and the label sets are bounded by the configured hooks —
-// never by what a request names.
+// never by what a request names. A repository's hooks are exported only
+// once approved for it: what a repository merely proposes does not reach
+// the scrape.
 
 var (
 	hookLabels = []string{"event", "command"}
@@ -66,10 +69,23 @@ func (c metricsCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	index := map[[2]string]*hookSeries{}
 	var order []*hookSeries
+	var allow *consent.File // read at the first repository hook
 	for i, e := range g.stats.listed {
 		h := g.stats.stats[i]
 		if h == nil {
 			continue
+		}
+		if !e.Scope.Global() {
+			// A repository's hook has series only once approved there:
+			// its labels (event, command) are the repository's text, and
+			// one cloned repository must not be able to grow every scrape
+			// by the hundreds of hooks it lists.
+			if allow == nil {
+				allow, _ = c.s.opts.Store.Load() // unreadable: approves nothing
+			}
+			if _, ok := allow.LookupIn(e.DeclaredAs, e.Command, e.Scope); !ok {
+				continue
+			}
 		}
 		// A label value must be UTF-8; a command need not be.
 		k := [2]string{e.Event.Name, strings.ToValidUTF8(e.Command, "\uFFFD")}

@@ -251,6 +251,12 @@ func humanLine(e *journal.Entry) string {
 		if h.TimedOut {
 			b.WriteString(" timed out")
 		}
+		if h.Error != "" {
+			// It did not run as configured (a worker given up, a
+			// matcher that could not decide, a command that cannot
+			// start): say why, as a skipped hook does.
+			fmt.Fprintf(&b, " failed (%s)", show(h.Error))
+		}
 		fmt.Fprintf(&b, " %gms", h.ElapsedMS)
 	}
 	return b.String()
