@@ -250,6 +250,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	reports := make([]protocol.HookReport, len(selected))
 	hooks := make([]Hook, len(selected))
 	var runnable []int
+	gateSkipped := false
 	pins := make([]*consent.Pins, len(selected))
 	defer func() {
 		for _, p := range pins {
@@ -308,6 +309,9 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 			// the approved files, stops at once.
 			d.stopWorkers(e)
 			reports[i].Skipped = v.Reason
+			// A matching hook the gate kept from running is protection
+			// that was off for this firing: it goes on record.
+			gateSkipped = true
 		}
 		if e.Shadow && reports[i].Contribution != nil {
 			// A shadow guard that cannot run blocks nothing either.
@@ -331,14 +335,14 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 		// session's next dispatch; nobody reads this outcome.
 		d.keepReplies(ev, session, hooks, runnable, reports)
 		outcome := protocol.Fold(ev, args, reports)
-		d.record(ctx, ev, start, hostFields, hooks, pins, len(runnable) > 0, &outcome)
+		d.record(ctx, ev, start, hostFields, hooks, pins, len(runnable) > 0 || gateSkipped, &outcome)
 		return outcome, nil
 	}
 	outcome := protocol.Fold(ev, args, append(reports, late...))
 	if session != "" && len(runnable) > 0 {
 		d.saveSession(ev, session, sess, &outcome, ranOnce)
 	}
-	d.record(ctx, ev, start, hostFields, hooks, pins, len(runnable) > 0, &outcome)
+	d.record(ctx, ev, start, hostFields, hooks, pins, len(runnable) > 0 || gateSkipped, &outcome)
 	return outcome, nil
 }
 

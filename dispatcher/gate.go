@@ -109,6 +109,11 @@ func (g consentGate) Check(h Hook) Verdict {
 	case e.FailClosed && !v.Approved && v.Unknown:
 		return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Command + " cannot be confirmed approved: the allowlist " +
 			p.Store.Path() + " cannot be read or is corrupt; it blocks until the allowlist is fixed or the guard re-approved (" + hint + ")"}
+	case v.Unapproved && v.Unknown:
+		// Not a guard that blocks, but its approval could not be
+		// checked: the report (and the journal) must say so, not call
+		// it merely unapproved.
+		return Verdict{Kind: VerdictSkip, Reason: "consent unknown: the allowlist " + p.Store.Path() + " cannot be read or is corrupt, so it was not run"}
 	case v.Unapproved:
 		// The policy's warning (Hermes' wording) already went to the
 		// user; the report keeps the short form.
