@@ -56,6 +56,15 @@ type Options struct {
 	// Warn receives the first write failure (nil: dropped); later ones
 	// are only counted.
 	Warn func(string)
+	// Background keeps records off the decision path, for a process that
+	// answers many decisions at once (serve): a record is appended at
+	// once when the journal's lock is free and no record waits before it,
+	// else queued (at most MaxPending) for a goroutine that appends in
+	// order, so a stuck or busy journal delays no decision and decisions
+	// never wait for one another's records. Close flushes the queue. A
+	// one-shot process, which exits right after its decision, appends in
+	// the foreground (within LockWait) instead.
+	Background bool
 }
 
 // version is Options.Version, else VersionOf's answer, asked once.
@@ -94,6 +103,8 @@ type Writer struct {
 	head        *head       // the head record it last wrote
 	advance     bool        // head was moved on with last
 	known       bool        // last, head and advance are valid for f
+	// bg is the queue of Options.Background (background.go).
+	bg background
 }
 
 var _ dispatcher.Recorder = (*Writer)(nil)
@@ -119,6 +130,10 @@ func (w *Writer) Failures() int64 { return w.failures.Load() }
 // and reported once; it never reaches the dispatch.
 func (w *Writer) Record(_ context.Context, r *dispatcher.Record) {
 	body := protocol.AppendJSON(nil, w.body(r), protocol.Compact)
+	if w.opts.Background {
+		w.recordBackground(body)
+		return
+	}
 	if err := w.append(body); err != nil {
 		w.fail(err)
 	}
@@ -333,8 +348,16 @@ func (w *Writer) live() (*os.File, error) {
 	return f, nil
 }
 
-// Close releases the files a Writer keeps open.
+// closeFlush bounds how long Close waits for queued records.
+const closeFlush = 2 * time.Second
+
+// Close appends the records a Background writer still has queued (within
+// a bound: the rest are counted lost) and releases the files a Writer
+// keeps open.
 func (w *Writer) Close() error {
+	if !w.Flush(closeFlush) {
+		w.drop()
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.f != nil {

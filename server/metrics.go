@@ -38,6 +38,7 @@ var (
 	descDispatches = prometheus.NewDesc("hermes_hooks_dispatches_total", "Dispatches answered (200), per canonical event.", []string{"event"}, nil)
 	descGeneration = prometheus.NewDesc("hermes_hooks_config_generation", "Configurations loaded so far (GET /healthz's generation).", nil, nil)
 	descInFlight   = prometheus.NewDesc("hermes_hooks_dispatches_in_flight", "Dispatches being run now.", nil, nil)
+	descJournal    = prometheus.NewDesc("hermes_hooks_journal_records_lost_total", "Decision journal records that could not be written (lock stuck, disk full, queue full) since the journal was opened.", nil, nil)
 )
 
 // metricsCollector reads the server's live stats at each scrape.
@@ -45,7 +46,7 @@ type metricsCollector struct{ s *Server }
 
 func (c metricsCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descMatched, descRuns, descBackground, descSkipped, descBlocks,
-		descErrors, descTimeouts, descDuration, descDispatches, descGeneration, descInFlight} {
+		descErrors, descTimeouts, descDuration, descDispatches, descGeneration, descInFlight, descJournal} {
 		ch <- d
 	}
 }
@@ -64,6 +65,9 @@ func (c metricsCollector) Collect(ch chan<- prometheus.Metric) {
 	g := c.s.cur.Load()
 	ch <- prometheus.MustNewConstMetric(descGeneration, prometheus.GaugeValue, float64(g.n))
 	ch <- prometheus.MustNewConstMetric(descInFlight, prometheus.GaugeValue, float64(c.s.inflight.Load()))
+	if g.journal != nil {
+		ch <- prometheus.MustNewConstMetric(descJournal, prometheus.CounterValue, float64(g.journal.Failures()))
+	}
 	for ev, n := range c.s.live.dispatchCounts() {
 		ch <- prometheus.MustNewConstMetric(descDispatches, prometheus.CounterValue, float64(n), ev)
 	}
