@@ -264,7 +264,7 @@ func (s *Server) recorder(cfg *dispatcher.Config) dispatcher.Recorder {
 			// Many decisions at once: a busy or stuck journal must
 			// delay none of them (see journal.Options.Background).
 			Background: true,
-			Warn:    func(msg string) { s.log.Warn("journal", "detail", msg) },
+			Warn:       func(msg string) { s.log.Warn("journal", "detail", msg) },
 		})
 	}
 	if s.journal == nil {
