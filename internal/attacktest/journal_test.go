@@ -63,3 +63,30 @@ func TestServeStuckJournalDelaysNoDecision(t *testing.T) {
 		t.Fatalf("log verify: %v\n%s", err, out)
 	}
 }
+
+// A worker given up leaves a record that says so (issue 23, item 14): the
+// dispatch is in the journal with the hook's error, and log shows it. The
+// old log printed such a hook as "none" with no reason.
+func TestServeWorkerGivenUpIsOnRecord(t *testing.T) {
+	e := newEnv(t)
+	e.write("w.sh", "#!/bin/sh\nexit 3\n", 0o755)
+	e.write("home/config.yaml", "hooks:\n  pre_tool_call:\n    - command: "+e.path("w.sh")+"\n      worker: true\n", 0o644)
+	e.run("", "approve", e.path("w.sh"))
+	s := e.serve(shortSock(t))
+	var body string
+	for range 8 {
+		_, body = s.dispatch("pre_tool_call", `{"tool_name":"terminal"}`)
+		if strings.Contains(body, "worker failed") {
+			break
+		}
+	}
+	if !strings.Contains(body, "worker failed") {
+		t.Fatalf("the crashing worker was not given up: %s", body)
+	}
+	c := exec.Command(binary, "log")
+	c.Dir, c.Env = e.dir, e.vars
+	out, err := c.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "w.sh none failed (worker failed") {
+		t.Fatalf("log: %v\n%s", err, out)
+	}
+}
