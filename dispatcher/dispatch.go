@@ -226,15 +226,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 		fields = map[string]any{}
 	}
 	f := newFiring()
-	var scr consent.Screen
-	if sc, ok := d.opts.Gate.(screener); ok && d.projects[ev.Name] {
-		scr = sc.screen()
-	}
-	agent := caller(ctx)
-	selected := skipRunBy(d.selectEntries(ev, fields, scr, &f), agent)
-	if f.refused != nil {
-		d.refused(scr, f.refused, agent)
-	}
+	selected := d.choose(ctx, ev, fields, &f)
 	if len(selected) == 0 {
 		if late != nil {
 			args, _ := protocol.Args(fields)
@@ -457,6 +449,23 @@ func (d *Dispatcher) selectEntries(ev *protocol.Event, fields map[string]any, sc
 		out = append(out, e)
 	}
 	return out
+}
+
+// choose selects the entries of one firing f for the dispatch: the
+// gate's screen (when it has one and ev has a repository's entries) passes
+// over what it refuses before any matcher runs, and the calling agent's
+// own entries are left to it.
+func (d *Dispatcher) choose(ctx context.Context, ev *protocol.Event, fields map[string]any, f *firing) []*Entry {
+	var scr consent.Screen
+	if sc, ok := d.opts.Gate.(screener); ok && d.projects[ev.Name] {
+		scr = sc.screen()
+	}
+	agent := caller(ctx)
+	selected := skipRunBy(d.selectEntries(ev, fields, scr, f), agent)
+	if f.refused != nil {
+		d.refused(scr, f.refused, agent)
+	}
+	return selected
 }
 
 // refused warns about the entries the consent screen passed over in one
