@@ -236,6 +236,9 @@ type snapshot struct {
 	file   *File
 	// broken: the file exists but could not be read or parsed.
 	broken bool
+	// projects indexes file.Projects for Screen (projectIndex).
+	projOnce sync.Once
+	projects map[pair]struct{}
 }
 
 // Decide says whether h may run, approving and recording it when an accept

@@ -34,14 +34,18 @@ type agentFileKind struct {
 	files func(cfg *Config) *[]string
 	// flag are the files LoadOptions names.
 	flag func(o LoadOptions) []string
-	// parse reads one file.
-	parse func(data []byte, path string) ([]*Entry, []Warning, error)
+	// parse reads one file, at most limit hook definitions of it (0: no
+	// limit; see MaxProjectEntries).
+	parse func(data []byte, path string, limit int) ([]*Entry, []Warning, error)
 }
 
 // agentFileKinds are every kind, in the order their entries load.
 var agentFileKinds = []agentFileKind{
 	{"claude_settings", "Claude settings", func(c *Config) *[]string { return &c.ClaudeSettings },
-		func(o LoadOptions) []string { return o.ClaudeSettings }, parseClaudeSettings},
+		func(o LoadOptions) []string { return o.ClaudeSettings },
+		func(data []byte, path string, limit int) ([]*Entry, []Warning, error) {
+			return parseClaudeShaped(data, path, claudeShape, limit)
+		}},
 	{"codex_hooks", "Codex hooks", func(c *Config) *[]string { return &c.CodexHooks },
 		func(o LoadOptions) []string { return o.CodexHooks }, parseCodexHooks},
 	{"copilot_hooks", "Copilot hooks", func(c *Config) *[]string { return &c.CopilotHooks },
@@ -74,7 +78,7 @@ func (cfg *Config) addAgentFile(k agentFileKind, path string, required bool) err
 		}
 		return &ConfigError{Path: path, Err: err}
 	}
-	entries, warnings, err := k.parse(data, path)
+	entries, warnings, err := k.parse(data, path, 0)
 	if err != nil {
 		return err
 	}
@@ -109,8 +113,8 @@ var codexShape = sync.OnceValue(func() claudeShaped { return agentShape("codex",
 
 // parseCodexHooks reads a Codex hooks.json ([hooks] tables in Codex's
 // config.toml are not read: TOML is not a format hermes-hooks parses).
-func parseCodexHooks(data []byte, path string) ([]*Entry, []Warning, error) {
-	return parseClaudeShaped(data, path, codexShape())
+func parseCodexHooks(data []byte, path string, limit int) ([]*Entry, []Warning, error) {
+	return parseClaudeShaped(data, path, codexShape(), limit)
 }
 
 // copilotShape: a Copilot hook file (.github/hooks/*.json,
@@ -125,8 +129,8 @@ var copilotShape = sync.OnceValue(func() claudeShaped {
 	return s
 })
 
-func parseCopilotHooks(data []byte, path string) ([]*Entry, []Warning, error) {
-	return parseClaudeShaped(data, path, copilotShape())
+func parseCopilotHooks(data []byte, path string, limit int) ([]*Entry, []Warning, error) {
+	return parseClaudeShaped(data, path, copilotShape(), limit)
 }
 
 // copilotHandler turns a Copilot entry into the Claude Code handler that
@@ -199,7 +203,7 @@ func copilotMatcher(event, m string) string {
 // reply are Cursor's, per the Cursor event they are declared under); a
 // handler of another type than command (prompt …) cannot run here, and is
 // kept marked Unsupported, as a Claude one is.
-func parseCursorHooks(data []byte, path string) (entries []*Entry, warnings []Warning, err error) {
+func parseCursorHooks(data []byte, path string, limit int) (entries []*Entry, warnings []Warning, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			entries, warnings, err = nil, nil, &ConfigError{Path: path, Err: fmt.Errorf("cannot parse hooks file: %v", r)}
@@ -209,6 +213,7 @@ func parseCursorHooks(data []byte, path string) (entries []*Entry, warnings []Wa
 	if err != nil || hooks == nil {
 		return nil, cfg.Warnings, err
 	}
+	cfg.limit.max = limit
 	cursor, _ := agents.Lookup("cursor")
 	projectDir := markedProjectDir(path, ".cursor", 1)
 	for _, name := range sortedNames(hooks) {
@@ -224,6 +229,9 @@ func parseCursorHooks(data []byte, path string) (entries []*Entry, warnings []Wa
 			continue
 		}
 		for i, item := range list {
+			if !cfg.admit(path) {
+				break
+			}
 			hpath := fmt.Sprintf("hooks.%s[%d]", name, i)
 			h, ok := item.(map[string]any)
 			if !ok {

@@ -26,7 +26,7 @@ func TestAgentHookFileLoaders(t *testing.T) {
 	own := `'/usr/local/bin/hermes-hooks' hook `
 	for _, tc := range []struct {
 		name  string
-		parse func([]byte, string) ([]*Entry, []Warning, error)
+		parse func([]byte, string, int) ([]*Entry, []Warning, error)
 		data  string
 		want  []entryView
 		warns []string
@@ -90,7 +90,7 @@ func TestAgentHookFileLoaders(t *testing.T) {
 				"hooks.stop[1] has type 'prompt': a prompt handler: it needs a model"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			entries, warns, err := tc.parse([]byte(tc.data), "/nowhere/hooks.json")
+			entries, warns, err := tc.parse([]byte(tc.data), "/nowhere/hooks.json", 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -166,7 +166,7 @@ func TestCursorEntrySelection(t *testing.T) {
 	entries, _, err := parseCursorHooks([]byte(`{"hooks":{
 		"beforeShellExecution":[{"command":"shell"}],
 		"beforeReadFile":[{"command":"read"}],
-		"preToolUse":[{"command":"any"},{"command":"shell-or-read","matcher":"Shell|Read"}]}}`), "/x/hooks.json")
+		"preToolUse":[{"command":"any"},{"command":"shell-or-read","matcher":"Shell|Read"}]}}`), "/x/hooks.json", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,12 +211,20 @@ func FuzzParseCursorHooks(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzAgentFile(t, parseCursorHooks, data, protocol.Cursor, "cursor") })
 }
 
+// fuzzEntryLimit is the cap the fuzzed parsers read under, as a project's
+// files are read (MaxProjectEntries, made small enough to be reached).
+const fuzzEntryLimit = 3
+
 // fuzzAgentFile: no hook file may panic its parser; every entry it returns
-// has a command, the file's dialect and its agent.
-func fuzzAgentFile(t *testing.T, parse func([]byte, string) ([]*Entry, []Warning, error), data []byte, dialect protocol.Dialect, agent string) {
-	entries, _, err := parse(data, "fuzz.json")
+// has a command, the file's dialect and its agent, and there are no more
+// of them than the cap.
+func fuzzAgentFile(t *testing.T, parse func([]byte, string, int) ([]*Entry, []Warning, error), data []byte, dialect protocol.Dialect, agent string) {
+	entries, _, err := parse(data, "fuzz.json", fuzzEntryLimit)
 	if err != nil {
 		return
+	}
+	if len(entries) > fuzzEntryLimit {
+		t.Fatalf("%d entries read under a cap of %d", len(entries), fuzzEntryLimit)
 	}
 	for _, e := range entries {
 		if e.Dialect != dialect || e.Command == "" || e.RunBy != agent || e.Event == nil {

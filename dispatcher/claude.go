@@ -22,7 +22,7 @@ import (
 // other types (http, prompt, agent, mcp_tool) are reported and skipped, as
 // are unknown events; the rest of the file still loads, as in Claude Code.
 func parseClaudeSettings(data []byte, path string) (entries []*Entry, warnings []Warning, err error) {
-	return parseClaudeShaped(data, path, claudeShape)
+	return parseClaudeShaped(data, path, claudeShape, 0)
 }
 
 // claudeShaped describes an agent's hook file in Claude Code's shape (its
@@ -64,7 +64,8 @@ var claudeShape = claudeShaped{
 }
 
 // parseClaudeShaped reads the hooks block of a file in Claude Code's shape.
-func parseClaudeShaped(data []byte, path string, shape claudeShaped) (entries []*Entry, warnings []Warning, err error) {
+// At most limit handlers are read (0: no limit; see MaxProjectEntries).
+func parseClaudeShaped(data []byte, path string, shape claudeShaped, limit int) (entries []*Entry, warnings []Warning, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			entries, warnings, err = nil, nil, &ConfigError{Path: path, Err: fmt.Errorf("cannot parse settings: %v", r)}
@@ -78,7 +79,7 @@ func parseClaudeShaped(data []byte, path string, shape claudeShaped) (entries []
 	if !ok {
 		return nil, nil, &ConfigError{Path: path, Err: errors.New("a settings file must hold a JSON object")}
 	}
-	cfg := &Config{}
+	cfg := &Config{limit: entryLimit{max: limit}}
 	warn := func(p, msg string) { cfg.warn(path+": "+p, msg) }
 	if d, _ := root["disableAllHooks"].(bool); d {
 		warn("disableAllHooks", "is true: no hooks from this file run")
@@ -144,6 +145,9 @@ func parseClaudeShaped(data []byte, path string, shape claudeShaped) (entries []
 				continue
 			}
 			for hi, h := range handlers {
+				if !cfg.admit(path) {
+					break
+				}
 				hpath := fmt.Sprintf("%s.hooks[%d]", gpath, hi)
 				if flatEntry {
 					hpath = gpath

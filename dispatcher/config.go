@@ -158,8 +158,14 @@ func (e *Entry) TimeoutSeconds() string {
 // and, for a Cursor-dialect entry, whether its Cursor event stands for this
 // firing at all (beforeShellExecution: shell commands only; see
 // agents.CursorFits).
+//
+// A matcher that cannot tell — it needs the backtracking engine this
+// program lacks, or that engine ran out of time — accepts: Dispatch then
+// runs the entry as a hook that cannot start, so that a fail_closed guard
+// blocks rather than being skipped on a guess.
 func (e *Entry) Matches(fields map[string]any, tools *protocol.ToolTable) bool {
-	return e.cursorFits(fields, tools) && e.match.matches(e, fields, tools)
+	f := newFiring()
+	return e.cursorFits(fields, tools) && e.match.fits(e, fields, tools, &f) != fitNo
 }
 
 // Config is a loaded configuration.
@@ -202,6 +208,36 @@ type Config struct {
 	Unloaded []Unloaded
 
 	claudeSwitches []claudeSwitches
+	// limit caps the hook definitions read from the file being parsed
+	// (a project's: MaxProjectEntries).
+	limit entryLimit
+}
+
+// entryLimit counts the hook definitions of one file against a cap.
+type entryLimit struct {
+	max, seen int // max 0: no cap
+	warned    bool
+}
+
+// admit counts one hook definition of file and reports whether it may be
+// read. Past the cap the rest of the file is ignored, with one warning:
+// a repository must not be able to make every dispatch slow by listing
+// tens of thousands of hooks (each costs a matcher and a consent check per
+// event).
+func (cfg *Config) admit(file string) bool {
+	l := &cfg.limit
+	if l.max <= 0 {
+		return true
+	}
+	if l.seen < l.max {
+		l.seen++
+		return true
+	}
+	if !l.warned {
+		l.warned = true
+		cfg.warn(file, fmt.Sprintf("declares more than %d hooks; only the first %d are read (a repository's hook file may declare at most %d)", l.max, l.max, l.max))
+	}
+	return false
 }
 
 // LoadOptions adjusts Load.
@@ -270,7 +306,7 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 	case err != nil:
 		return nil, &ConfigError{Path: path, Err: err}
 	default:
-		cfg, err = parseConfig(data, path, opts.YAML, false)
+		cfg, err = parseConfig(data, path, opts.YAML, 0)
 		if err != nil {
 			return nil, err
 		}

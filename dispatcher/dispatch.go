@@ -98,8 +98,9 @@ type Dispatcher struct {
 	workers  workers
 	// startOnce runs Options.BeforeStart.
 	startOnce sync.Once
-	// slowMissing: some matcher lacks the backtracking engine (Engines).
-	slowMissing bool
+	// projects: the events with a repository's entries, which a screen
+	// may refuse before their matchers run (screener).
+	projects map[string]bool
 }
 
 // UnknownEventError is returned for an event name nobody knows.
@@ -161,7 +162,12 @@ func New(cfg *Config, opts Options) (*Dispatcher, error) {
 		if !e.ready {
 			d.prepareEntry(e)
 		}
-		d.slowMissing = d.slowMissing || e.match.slowMissing
+		if !e.Scope.Global() {
+			if d.projects == nil {
+				d.projects = map[string]bool{}
+			}
+			d.projects[e.Event.Name] = true
+		}
 		d.byEvent[e.Event.Name] = append(d.byEvent[e.Event.Name], e)
 	}
 	for _, list := range d.byEvent {
@@ -226,7 +232,8 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	if fields == nil {
 		fields = map[string]any{}
 	}
-	selected := skipRunBy(d.Select(ev, fields), caller(ctx))
+	f := newFiring()
+	selected := d.choose(ctx, ev, fields, &f)
 	if len(selected) == 0 {
 		if late != nil {
 			args, _ := protocol.Args(fields)
@@ -242,6 +249,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	reports := make([]protocol.HookReport, len(selected))
 	hooks := make([]Hook, len(selected))
 	var runnable []int
+	gateSkipped := false
 	pins := make([]*consent.Pins, len(selected))
 	defer func() {
 		for _, p := range pins {
@@ -257,9 +265,10 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 		// What the hook runs is decided once: the gate checks (and pins)
 		// those files, and the runner starts them.
 		hooks[i] = d.hookFor(e, fields)
-		// A matcher only the missing backtracking engine could decide
-		// selected the entry (see matcher.matches): it fails to start.
-		hooks[i].undecided = d.slowMissing && e.match.undecided(e, hostFields, d.cfg.Tools)
+		// A matcher that could not decide (no backtracking engine, or
+		// out of time) selected the entry (see matcher.fits): it fails
+		// to start.
+		hooks[i].undecided = f.why(e)
 		v := d.opts.Gate.Check(hooks[i])
 		pins[i], hooks[i].pins = v.Pins, v.Pins
 		switch {
@@ -299,6 +308,9 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 			// the approved files, stops at once.
 			d.stopWorkers(e)
 			reports[i].Skipped = v.Reason
+			// A matching hook the gate kept from running is protection
+			// that was off for this firing: it goes on record.
+			gateSkipped = true
 		}
 		if e.Shadow && reports[i].Contribution != nil {
 			// A shadow guard that cannot run blocks nothing either.
@@ -322,14 +334,14 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 		// session's next dispatch; nobody reads this outcome.
 		d.keepReplies(ev, session, hooks, runnable, reports)
 		outcome := protocol.Fold(ev, args, reports)
-		d.record(ctx, ev, start, hostFields, hooks, pins, len(runnable) > 0, &outcome)
+		d.record(ctx, ev, start, hostFields, hooks, pins, len(runnable) > 0 || gateSkipped, &outcome)
 		return outcome, nil
 	}
 	outcome := protocol.Fold(ev, args, append(reports, late...))
 	if session != "" && len(runnable) > 0 {
 		d.saveSession(ev, session, sess, &outcome, ranOnce)
 	}
-	d.record(ctx, ev, start, hostFields, hooks, pins, len(runnable) > 0, &outcome)
+	d.record(ctx, ev, start, hostFields, hooks, pins, len(runnable) > 0 || gateSkipped, &outcome)
 	if len(runnable) > 0 && ctx.Err() != nil {
 		// The hooks that were killed are missing from the fold: the
 		// outcome would read as "no objection" where a guard never
@@ -417,11 +429,30 @@ func (d *Dispatcher) AsyncDeferred() int64 { return d.deferred.Load() }
 // Select returns the entries of ev whose matchers accept the fields, in run
 // order, with Claude's dedup applied: identical Claude commands (from
 // different settings files or matcher groups) run once per firing.
+//
+// A matcher that cannot tell (see Entry.Matches) selects its entry; the
+// backtracking time of all matchers together is bounded (backtrackBudget).
 func (d *Dispatcher) Select(ev *protocol.Event, fields map[string]any) []*Entry {
+	f := newFiring()
+	return d.selectEntries(ev, fields, consent.Screen{}, &f)
+}
+
+// selectEntries is Select for one firing f: a repository's entries that
+// scr refuses are passed over before their matchers run (f.refused lists
+// them), and the entries selected undecided are kept in f.undecided.
+func (d *Dispatcher) selectEntries(ev *protocol.Event, fields map[string]any, scr consent.Screen, f *firing) []*Entry {
 	var out []*Entry
 	var claudeSeen map[string]bool
 	for _, e := range d.byEvent[ev.Name] {
-		if !e.Matches(fields, d.cfg.Tools) || !d.ifAllows(ev, e, fields) {
+		if !e.Scope.Global() && scr.Refuses(e.DeclaredAs, e.Command, e.Scope) {
+			f.refused = append(f.refused, e)
+			continue
+		}
+		if !e.cursorFits(fields, d.cfg.Tools) {
+			continue
+		}
+		how := e.match.fits(e, fields, d.cfg.Tools, f)
+		if how == fitNo || !d.ifAllows(ev, e, fields) {
 			continue
 		}
 		if e.Dialect == protocol.Claude {
@@ -433,7 +464,41 @@ func (d *Dispatcher) Select(ev *protocol.Event, fields map[string]any) []*Entry 
 			}
 			claudeSeen[e.Command] = true
 		}
+		if how != fitYes {
+			f.undecided = append(f.undecided, undecidedEntry{e, how})
+		}
 		out = append(out, e)
 	}
 	return out
+}
+
+// choose selects the entries of one firing f for the dispatch: the
+// gate's screen (when it has one and ev has a repository's entries) passes
+// over what it refuses before any matcher runs, and the calling agent's
+// own entries are left to it.
+func (d *Dispatcher) choose(ctx context.Context, ev *protocol.Event, fields map[string]any, f *firing) []*Entry {
+	var scr consent.Screen
+	if sc, ok := d.opts.Gate.(screener); ok && d.projects[ev.Name] {
+		scr = sc.screen()
+	}
+	agent := caller(ctx)
+	selected := skipRunBy(d.selectEntries(ev, fields, scr, f), agent)
+	if f.refused != nil {
+		d.refused(scr, f.refused, agent)
+	}
+	return selected
+}
+
+// refused warns about the entries the consent screen passed over in one
+// firing, less those the calling agent runs itself (its own consent).
+func (d *Dispatcher) refused(scr consent.Screen, list []*Entry, agent string) {
+	list = skipRunBy(list, agent)
+	if len(list) == 0 {
+		return
+	}
+	hooks := make([]consent.Hook, len(list))
+	for i, e := range list {
+		hooks[i] = consent.Hook{Event: e.DeclaredAs, Command: e.Command, Scope: e.Scope}
+	}
+	scr.Refused(hooks)
 }

@@ -61,7 +61,7 @@ func TestNoBacktrackingEngineFailsWhatItCannotDecide(t *testing.T) {
 	dispatcherOf := func(matcher string) (*Config, *Dispatcher) {
 		t.Helper()
 		yml := "hooks:\n  pre_tool_call:\n    - command: " + guard + "\n      fail_closed: true\n      matcher: '" + matcher + "'\n"
-		cfg, err := parseConfig([]byte(yml), "c.yaml", yamltree.Parse, false)
+		cfg, err := parseConfig([]byte(yml), "c.yaml", yamltree.Parse, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package dispatcher
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -450,5 +451,70 @@ func TestExt_BeforeStartOnceBeforeTheFirstHook(t *testing.T) {
 	dispatch(t, d, "pre_llm_call", map[string]any{})
 	if calls != 1 {
 		t.Fatalf("BeforeStart ran %d times", calls)
+	}
+}
+
+// Each file a repository supplies is read up to MaxProjectEntries hook
+// definitions, whatever its shape, with one warning per file; the user's
+// own files are not capped.
+func TestProjectFilesAreCapped(t *testing.T) {
+	n := MaxProjectEntries + 20
+	var yml, groups, claude, cursor strings.Builder
+	yml.WriteString("claude_settings: [.claude/settings.json]\ncursor_hooks: [.cursor/hooks.json]\nhooks:\n  pre_tool_call:\n")
+	groups.WriteString("  PreToolUse:\n    - matcher: Bash\n      hooks:\n")
+	claude.WriteString(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[`)
+	cursor.WriteString(`{"hooks":{"preToolUse":[`)
+	for i := range n {
+		yml.WriteString("    - command: ./y" + strconv.Itoa(i) + ".sh\n")
+		groups.WriteString("        - command: ./g" + strconv.Itoa(i) + ".sh\n")
+		sep := ","
+		if i == n-1 {
+			sep = ""
+		}
+		claude.WriteString(`{"type":"command","command":"./c` + strconv.Itoa(i) + `.sh"}` + sep)
+		cursor.WriteString(`{"command":"./k` + strconv.Itoa(i) + `.sh"}` + sep)
+	}
+	claude.WriteString("]}]}}")
+	cursor.WriteString("]}}")
+	for _, tc := range []struct {
+		name, file, text string
+		prefix           byte // the commands' first letter after ./
+	}{
+		{"hooks.yaml", ".hermes/hooks.yaml", yml.String(), 'y'},
+		{"hooks.yaml groups", ".hermes/hooks.yaml", "hooks:\n" + groups.String(), 'g'},
+		{"claude settings", ".claude/settings.json", claude.String(), 'c'},
+		{"cursor hooks", ".cursor/hooks.json", cursor.String(), 'k'},
+	} {
+		repo := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		// The hooks file names the two agent files; the case's file
+		// replaces its stub.
+		writeFile(t, filepath.Join(repo, ".hermes", "hooks.yaml"), "claude_settings: [.claude/settings.json]\ncursor_hooks: [.cursor/hooks.json]\n")
+		writeFile(t, filepath.Join(repo, ".claude", "settings.json"), "{}")
+		writeFile(t, filepath.Join(repo, ".cursor", "hooks.json"), "{}")
+		writeFile(t, filepath.Join(repo, tc.file), tc.text)
+		global := filepath.Join(t.TempDir(), "config.yaml")
+		writeFile(t, global, yml.String()[strings.Index(yml.String(), "hooks:"):])
+		cfg, err := Load(global, LoadOptions{ProjectDir: repo})
+		if err != nil {
+			t.Fatal(err)
+		}
+		project := 0
+		for _, e := range cfg.Listed {
+			if !e.Scope.Global() && strings.HasPrefix(e.Command, "./"+string(tc.prefix)) {
+				project++
+			}
+		}
+		if project != MaxProjectEntries {
+			t.Errorf("%s: %d of the repository's entries read, want %d", tc.name, project, MaxProjectEntries)
+		}
+		if global := len(cfg.Listed) - project; global != n {
+			t.Errorf("%s: %d of the user's own entries read, want all %d", tc.name, global, n)
+		}
+		if c := strings.Count(warningsText(cfg), "declares more than"); c != 1 {
+			t.Errorf("%s: %d cap warnings: %s", tc.name, c, warningsText(cfg))
+		}
 	}
 }

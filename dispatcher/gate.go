@@ -58,10 +58,11 @@ type Hook struct {
 	Target consent.Target
 
 	pins *consent.Pins // the gate's pinned files, for the runner
-	// undecided: only the backtracking engine this program lacks could
-	// tell whether the entry's matcher accepts the firing (see Engines);
-	// the hook fails as one that cannot start.
-	undecided bool
+	// undecided, when set, says why the entry's matcher could not tell
+	// whether it accepts the firing (the backtracking engine is missing,
+	// or ran out of time; see matcher.fits): the hook fails as one that
+	// cannot start, with this as its error.
+	undecided string
 }
 
 // GateFunc adapts a function to Gate.
@@ -85,10 +86,11 @@ var AllowAll Gate = GateFunc(func(Hook) Verdict { return Verdict{Kind: VerdictRu
 // must not be switched off by editing its script or breaking the allowlist.
 // A fail-closed entry nobody ever approved is skipped like any other (it
 // protects nothing until approved, and doctor says so).
-func ConsentGate(p *consent.Policy) ScopedGate {
-	return consentGate{p}
-}
+func ConsentGate(p *consent.Policy) ScopedGate { return consentGate{p} }
 
+// consentGate is ConsentGate's Gate; it also screens a repository's hooks
+// before their matchers run (screener), and tells whether a project's
+// hooks could run at all (ScopedGate).
 type consentGate struct{ p *consent.Policy }
 
 // MayRunIn asks the policy whether any hook of the project could run.
@@ -112,12 +114,31 @@ func (g consentGate) Check(h Hook) Verdict {
 	case e.FailClosed && !v.Approved && v.Unknown:
 		return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Command + " cannot be confirmed approved: the allowlist " +
 			p.Store.Path() + " cannot be read or is corrupt; it blocks until the allowlist is fixed or the guard re-approved (" + hint + ")"}
+	case v.Unapproved && v.Unknown:
+		// Not a guard that blocks, but its approval could not be
+		// checked: the report (and the journal) must say so, not call
+		// it merely unapproved.
+		return Verdict{Kind: VerdictSkip, Reason: "consent unknown: the allowlist " + p.Store.Path() + " cannot be read or is corrupt, so it was not run"}
 	case v.Unapproved:
 		// The policy's warning (Hermes' wording) already went to the
 		// user; the report keeps the short form.
 		return Verdict{Kind: VerdictSkip, Reason: "not allowlisted (approve with: " + hint + ")"}
 	}
 	return Verdict{Kind: VerdictSkip, Reason: v.Reason}
+}
+
+// screen implements screener.
+func (g consentGate) screen() consent.Screen { return g.p.Screen() }
+
+// screener is a Gate that can refuse a repository's entries before their
+// matchers run: what its screen refuses, Check would skip whatever the
+// firing (a hook nobody approved), so the entry costs the dispatch nothing
+// — neither its matcher (which a repository may make slow) nor resolving
+// and hashing what it runs. Only ConsentGate is one; any other Gate sees
+// every matching entry.
+type screener interface {
+	// screen is the screen for one firing, taken before selection.
+	screen() consent.Screen
 }
 
 // ConsentHook describes an entry to the consent package as `list`, `doctor`

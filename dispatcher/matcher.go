@@ -43,13 +43,68 @@ type matcher struct {
 	slowMissing bool
 }
 
-// regexTimeout bounds one backtracking match. A pattern such as (a+)+\1b
-// can take exponential time; Python and JavaScript would hang, a dispatch
-// must not. A match that runs out of time counts as no match for Claude
-// and falls back to literal equality for Hermes (the rule for a pattern
-// that does not compile) — silently, as the matcher has no warning channel
-// at match time; `hermes-hooks test` shows which hooks ran.
-var regexTimeout = 100 * time.Millisecond
+// regexTimeout bounds one backtracking match, and backtrackBudget all the
+// backtracking matches of one firing together. A pattern such as
+// (a+)+\1b can take exponential time; Python and JavaScript would hang, a
+// dispatch must not — and a config (a repository's above all) must not
+// make every decision slow by listing many such matchers. A match that
+// runs out of time, or that the firing's budget no longer covers, cannot
+// tell whether the entry applies: the entry is selected and fails as a
+// hook that cannot start (see fitOutOfTime), so a fail_closed guard
+// blocks rather than being skipped on a guess. (The budget is checked
+// before each match, so one firing spends at most the budget plus one
+// match's bound, plus the engine's clock granularity.)
+var (
+	regexTimeout    = 100 * time.Millisecond
+	backtrackBudget = 250 * time.Millisecond
+)
+
+// fit is a matcher's answer for one firing.
+type fit uint8
+
+const (
+	fitNo  fit = iota
+	fitYes     // the entry applies
+	// fitNoEngine: only the backtracking engine this program lacks could
+	// tell (see Engines).
+	fitNoEngine
+	// fitOutOfTime: the backtracking engine ran out of time (regexTimeout,
+	// backtrackBudget).
+	fitOutOfTime
+)
+
+// firing is what selecting the entries of one firing keeps: the
+// backtracking time left, and the entries selected without an answer
+// from their matchers. It lives on the dispatch's stack; nothing is
+// allocated unless an entry is undecided (or refused, see screener).
+type firing struct {
+	left      time.Duration
+	undecided []undecidedEntry
+	refused   []*Entry
+}
+
+type undecidedEntry struct {
+	e   *Entry
+	why fit
+}
+
+func newFiring() firing { return firing{left: backtrackBudget} }
+
+// why is the spawn error of an entry selected undecided in this firing,
+// "" for one its matcher decided.
+func (f *firing) why(e *Entry) string {
+	for _, u := range f.undecided {
+		if u.e != e {
+			continue
+		}
+		if u.why == fitNoEngine {
+			return "matcher '" + e.Matcher + "': only the backtracking regex engine can tell whether it matches this firing, and this program has none (see dispatcher.Engines)"
+		}
+		return "matcher '" + e.Matcher + "': cannot tell whether it matches this firing: the backtracking regex engine ran out of time (" +
+			regexTimeout.String() + " per match, " + backtrackBudget.String() + " per dispatch)"
+	}
+	return ""
+}
 
 // compileMatcher builds the entry's matcher, reporting invalid patterns
 // through warn.
@@ -159,37 +214,46 @@ func isNameList(m string) bool {
 	return true
 }
 
-func (m *matcher) matches(e *Entry, fields map[string]any, tools *protocol.ToolTable) bool {
+// fits applies the matcher to a firing; f (nil: none) bounds the
+// backtracking time.
+func (m *matcher) fits(e *Entry, fields map[string]any, tools *protocol.ToolTable, f *firing) fit {
 	if m.kind == matchAll {
-		return true
+		return fitYes
 	}
 	if m.slowMissing && m.undecided(e, fields, tools) {
 		// Only the missing engine could tell: the entry is selected and
 		// fails as a hook that cannot start (Hook.undecided), so a
 		// fail_closed guard blocks, never a guard skipped on a guess.
-		return true
+		return fitNoEngine
 	}
 	one, toolNames, ok := m.subject(e, fields, tools)
 	if e.Dialect == protocol.Cursor || e.Dialect == protocol.Claude {
 		switch {
 		case !ok:
-			return true // Claude: nothing to compare with, every firing
+			return fitYes // Claude: nothing to compare with, every firing
 		case toolNames:
-			return m.anyMatches(protocol.ClaudeToolNames(one))
+			return m.anyMatches(protocol.ClaudeToolNames(one), f)
 		}
-		return m.anyMatches([]string{one})
+		return m.anyMatches([]string{one}, f)
 	}
 	if !ok {
-		return false // Hermes: no tool name, no match
+		return fitNo // Hermes: no tool name, no match
 	}
 	if m.kind == matchLiteral {
-		return one == m.literal
+		return asFit(one == m.literal)
 	}
-	matched, done := m.regexMatch(one)
+	matched, done := m.regexMatch(one, f)
 	if !done {
-		return one == m.literal // timed out: the literal fallback
+		return fitOutOfTime
 	}
-	return matched
+	return asFit(matched)
+}
+
+func asFit(ok bool) fit {
+	if ok {
+		return fitYes
+	}
+	return fitNo
 }
 
 // subject is what the matcher is applied to for this firing: the string,
@@ -256,31 +320,39 @@ func undecided(entries []*Entry, ev *protocol.Event, fields map[string]any, call
 	return false
 }
 
-// anyMatches applies a Claude-rule matcher (names or search) to candidates.
-func (m *matcher) anyMatches(candidates []string) bool {
+// anyMatches applies a Claude-rule matcher (names or search) to
+// candidates: it fits when one candidate matches; when none does and some
+// search ran out of time, nobody can tell.
+func (m *matcher) anyMatches(candidates []string, f *firing) fit {
 	switch m.kind {
 	case matchNames:
 		for _, c := range candidates {
 			for _, n := range m.names {
 				if c == n {
-					return true
+					return fitYes
 				}
 			}
 		}
 	case matchSearch:
+		out := fitNo
 		for _, c := range candidates {
-			// A timed-out search counts as no match.
-			if ok, done := m.regexMatch(c); ok && done {
-				return true
+			ok, done := m.regexMatch(c, f)
+			switch {
+			case ok && done:
+				return fitYes
+			case !done:
+				out = fitOutOfTime
 			}
 		}
+		return out
 	}
-	return false
+	return fitNo
 }
 
 // regexMatch runs the engine that is exact for s; done is false when the
-// backtracking engine ran out of time.
-func (m *matcher) regexMatch(s string) (matched, done bool) {
+// backtracking engine ran out of time, or when the firing f has no
+// backtracking time left and it was not run at all.
+func (m *matcher) regexMatch(s string, f *firing) (matched, done bool) {
 	if m.re != nil && (m.slow == nil && !m.slowMissing || isPlain(s)) {
 		return m.re.MatchString(s), true
 	}
@@ -288,7 +360,16 @@ func (m *matcher) regexMatch(s string) (matched, done bool) {
 		// slowMissing, and matches answered before it got here.
 		return false, false
 	}
+	if f == nil {
+		ok, err := matchRunes(m.slow, s)
+		return ok, err == nil
+	}
+	if f.left <= 0 {
+		return false, false
+	}
+	start := time.Now()
 	ok, err := matchRunes(m.slow, s)
+	f.left -= time.Since(start)
 	return ok, err == nil
 }
 

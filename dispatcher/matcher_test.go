@@ -303,12 +303,14 @@ func TestMatcherEngineChoice(t *testing.T) {
 	}
 }
 
-// Catastrophic backtracking is cut off: no match for Claude, the literal
-// fallback for Hermes.
+// Catastrophic backtracking is cut off, and a matcher cut off cannot tell:
+// it selects its entry (which then fails as a hook that cannot start), in
+// both dialects. The firing's budget bounds many such matchers together:
+// once it is spent, the rest are not run at all.
 func TestBacktrackingTimesOut(t *testing.T) {
-	old := regexTimeout
-	regexTimeout = 20 * time.Millisecond
-	defer func() { regexTimeout = old }()
+	old, oldBudget := regexTimeout, backtrackBudget
+	regexTimeout, backtrackBudget = 20*time.Millisecond, 50*time.Millisecond
+	defer func() { regexTimeout, backtrackBudget = old, oldBudget }()
 	tools := protocol.DefaultTools()
 	evil := strings.Repeat("a", 40) + "c"
 
@@ -317,15 +319,31 @@ func TestBacktrackingTimesOut(t *testing.T) {
 		t.Fatalf("warnings %q, engine %+v", w, e.match)
 	}
 	start := time.Now()
-	if _, done := e.match.regexMatch(evil); done {
+	if _, done := e.match.regexMatch(evil, nil); done {
 		t.Fatal("expected the match to time out")
 	}
-	if e.Matches(toolFields(evil), tools) {
-		t.Fatal("Hermes: a timed-out match falls back to literal equality")
+	f := newFiring()
+	if got := e.match.fits(e, toolFields(evil), tools, &f); got != fitOutOfTime {
+		t.Fatalf("Hermes: a timed-out match = %v, want fitOutOfTime", got)
+	}
+	if !e.Matches(toolFields(evil), tools) {
+		t.Fatal("Hermes: a timed-out match does not select its entry")
 	}
 	c, _ := entryWith(t, "PreToolUse", `^(a+)+\1b`, protocol.Claude)
-	if c.Matches(toolFields(evil), tools) {
-		t.Fatal("Claude: a timed-out match is no match")
+	f = newFiring()
+	if got := c.match.fits(c, toolFields(evil), tools, &f); got != fitOutOfTime {
+		t.Fatalf("Claude: a timed-out match = %v, want fitOutOfTime", got)
+	}
+	// A spent budget runs no backtracking match: not even one that
+	// would answer at once.
+	f.left = 0
+	quick, _ := entryWith(t, "pre_tool_call", `(?=t)terminal`, protocol.Hermes)
+	if got := quick.match.fits(quick, toolFields("terminal"), tools, &f); got != fitOutOfTime {
+		t.Fatalf("spent budget: %v, want fitOutOfTime", got)
+	}
+	f = newFiring()
+	if got := quick.match.fits(quick, toolFields("terminal"), tools, &f); got != fitYes {
+		t.Fatalf("budget left: %v, want fitYes", got)
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Fatalf("timeouts took %v", d)

@@ -24,15 +24,15 @@ import (
 // Every other top-level key is the agent's business and is ignored. It never
 // panics; a document that is not YAML is a *ConfigError with its line. It
 // needs the installed YAML engine (see Engines).
-func ParseConfig(data []byte, path string) (*Config, error) {
-	return parseConfig(data, path, nil, false)
-}
+func ParseConfig(data []byte, path string) (*Config, error) { return parseConfig(data, path, nil, 0) }
 
 // parseConfig is ParseConfig with the YAML parser given (nil: the
-// installed engine's). strict: the file is hermes-hooks' alone (a
-// project's hooks file), so every top-level key it does not read is
-// reported, not only near misses of its own.
-func parseConfig(data []byte, path string, parse func([]byte) (*cfgtree.Node, error), strict bool) (cfg *Config, err error) {
+// installed engine's), reading at most limit hook definitions (0: no
+// limit; see MaxProjectEntries). A limited file is a repository's, which
+// is hermes-hooks' alone: every top-level key it does not read is
+// reported, not only near misses of its own (strict).
+func parseConfig(data []byte, path string, parse func([]byte) (*cfgtree.Node, error), limit int) (cfg *Config, err error) {
+	strict := limit > 0
 	defer func() {
 		// A config must never take the dispatcher down.
 		if r := recover(); r != nil {
@@ -54,6 +54,7 @@ func parseConfig(data []byte, path string, parse func([]byte) (*cfgtree.Node, er
 	}
 	cfg = emptyConfig()
 	cfg.Path = path
+	cfg.limit.max = limit
 	if root == nil {
 		return cfg, nil
 	}
@@ -203,6 +204,9 @@ func (cfg *Config) parseHooks(n *cfgtree.Node, source string) {
 				cfg.parseYAMLClaudeGroup(ev, name, path, j, item, source)
 				continue
 			}
+			if !cfg.admit(source) {
+				return
+			}
 			if item.Kind == cfgtree.MappingNode {
 				cfg.unknownKeys(item, path, entryKeys, 0.6)
 			}
@@ -227,6 +231,9 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 		return
 	}
 	for k, h := range handlers.Content {
+		if !cfg.admit(source) {
+			return
+		}
 		hp := fmt.Sprintf("%s.hooks[%d]", path, k)
 		if h.Kind != cfgtree.MappingNode {
 			cfg.warn(hp, " must be a mapping with a 'command' key; got "+pyType(h))

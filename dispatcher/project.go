@@ -27,6 +27,14 @@ const (
 	MaxConfigBytes      = 16 << 20
 )
 
+// MaxProjectEntries caps the hook definitions read from each file a
+// repository supplies (its .hermes/hooks.yaml, each agent hook file it
+// names); the rest of such a file is ignored with one warning. Every
+// entry costs each dispatch of its event a little, and a 1 MiB file can
+// list tens of thousands: without a cap a cloned repository could make
+// every decision take seconds. No real project comes near it.
+const MaxProjectEntries = 256
+
 // ReadConfigFile reads one of the user's own config files (the config,
 // a Claude settings file it names) with MaxConfigBytes and never from a
 // FIFO or device. serve uses it too.
@@ -97,8 +105,8 @@ func (cfg *Config) addProject(path string, parse func([]byte) (*cfgtree.Node, er
 		return nil
 	}
 	// The project's hooks file is ours alone: every key we do not read is
-	// a mistake (strict).
-	proj, err := parseConfig(data, path, parse, true)
+	// a mistake (a limited parse is strict).
+	proj, err := parseConfig(data, path, parse, MaxProjectEntries)
 	if errors.Is(err, ErrNoEngine) {
 		return err
 	}
@@ -140,7 +148,7 @@ func (cfg *Config) addProject(path string, parse func([]byte) (*cfgtree.Node, er
 				cfg.unloaded(path+": "+k.key, root, sp+": skipped", &ConfigError{Path: sp, Err: err})
 				continue
 			}
-			entries, warnings, err := k.parse(data, sp)
+			entries, warnings, err := k.parse(data, sp, MaxProjectEntries)
 			if err != nil {
 				cfg.unloaded(path+": "+k.key, root, "skipped", err)
 				continue

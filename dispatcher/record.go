@@ -11,10 +11,16 @@ import (
 
 // Recorder receives what a dispatch decided, for a record such as package
 // journal's hash-chained log. Dispatch calls it once per firing that ran at
-// least one hook (or that a guard blocked without running: a fail-closed
-// guard whose consent could not be confirmed), after the fold and before it
+// least one hook, that a guard blocked without running (a fail-closed
+// guard whose consent could not be confirmed), or in which the consent
+// gate kept a matching hook from running (not approved, changed since
+// approval, the allowlist unreadable, safe mode, declined at the prompt:
+// its report's Skipped says which) — so that the record shows when
+// protection was off. It is called after the fold and before Dispatch
 // returns the outcome — never on the no-match path, which stays
-// allocation-free.
+// allocation-free. (A repository's hooks nobody approved are passed over
+// before their matchers run and leave no record: they never protected
+// anything.)
 //
 // Record is called synchronously so that a process exiting right after its
 // one dispatch cannot lose the record; it must therefore return quickly and
@@ -54,7 +60,7 @@ type Script struct {
 }
 
 // record reports the dispatch to the Recorder, if any. ran says whether at
-// least one hook was started.
+// least one hook was started, or the gate skipped one (see Recorder).
 func (d *Dispatcher) record(ctx context.Context, ev *protocol.Event, start time.Time, fields map[string]any, hooks []Hook, pins []*consent.Pins, ran bool, o *protocol.Outcome) {
 	if d.opts.Recorder == nil || (!ran && o.Decision != protocol.DecisionBlock) {
 		return

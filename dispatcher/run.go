@@ -184,8 +184,8 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 		res      runResult
 		spawnErr string
 	)
-	if h.undecided {
-		res = runResult{SpawnError: "matcher '" + e.Matcher + "': only the backtracking regex engine can tell whether it matches this firing, and this program has none (see dispatcher.Engines)"}
+	if h.undecided != "" {
+		res = runResult{SpawnError: h.undecided}
 	} else if e.Type == TypeHTTP {
 		res = runHTTP(ctx, d.opts.HTTP, e, h.Env, payload, d.opts.OutputCap)
 	} else {

@@ -54,3 +54,16 @@ func BenchmarkAppend(b *testing.B) {
 		w.Record(context.Background(), r)
 	}
 }
+
+// BenchmarkAppendFresh is a one-shot process's append: a new Writer each
+// time, which reads the journal's end (and head record) afresh.
+func BenchmarkAppendFresh(b *testing.B) {
+	p := filepath.Join(b.TempDir(), DefaultFile)
+	r := record("no")
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		w := New(Options{Path: p, Version: "bench"})
+		w.Record(context.Background(), r)
+		w.Close()
+	}
+}

@@ -153,6 +153,10 @@ type Result struct {
 	Torn *Location
 	// Bad is the first line that breaks the chain; nil when it is intact.
 	Bad *Location
+	// AfterHead counts the records after the one the head record names
+	// (see HeadPath): a writer that died before updating it, or records
+	// of a version that kept none; the next append moves it on.
+	AfterHead int64
 }
 
 type chainRecord struct {
@@ -162,8 +166,13 @@ type chainRecord struct {
 
 // Verify checks the chain across every file of the journal at path:
 // each line a record, seqs consecutive, each prev the SHA-256 of the line
-// before. It stops at the first bad line. A missing journal is an empty,
-// intact one.
+// before; and the chain's ends against the head record (HeadPath): a chain
+// that starts after record 1 must start a file where a recorded rotation
+// began one (whole older files may be removed, lines of them not), and the
+// record the head names must be there, unchanged — so removing the newest
+// records, or removing them and appending others, is found. It stops at
+// the first bad line. A missing journal (without a head record) is an
+// empty, intact one.
 func Verify(path string) (Result, error) {
 	var res Result
 	files, err := Files(path)
@@ -171,6 +180,10 @@ func Verify(path string) (Result, error) {
 		return res, err
 	}
 	res.Files = files
+	h, herr := readHead(path)
+	if herr != nil && !errors.Is(herr, errBadHead) {
+		return res, herr
+	}
 	var (
 		prevHash string
 		prevSeq  int64
@@ -201,6 +214,12 @@ func Verify(path string) (Result, error) {
 			case prevHash == "" && seq == 1 && r.Prev != ZeroHash:
 				res.Bad = &Location{file, l.N, "the first record does not chain from the zero hash"}
 				return errStop
+			case prevHash == "" && seq > 1 && (l.N != 1 || h == nil || !h.hasStart(seq, r.Prev)):
+				if h != nil || herr != nil {
+					res.Bad = &Location{file, l.N, fmt.Sprintf("the chain starts at record %d, and no recorded rotation began a file there: the records before it were removed", seq)}
+					return errStop
+				}
+				res.FirstSeq = seq // no head record: judged below
 			case prevHash == "":
 				res.FirstSeq = seq
 			case seq != prevSeq+1 && seq > prevSeq:
@@ -218,14 +237,50 @@ func Verify(path string) (Result, error) {
 			sum := sha256.Sum256(l.Bytes)
 			prevHash, prevSeq, prevLoc = hex.EncodeToString(sum[:]), seq, Line{File: l.File, N: l.N}
 			res.Records++
+			if h != nil && seq == h.Seq && prevHash != h.Hash {
+				res.Bad = &Location{file, l.N, fmt.Sprintf("record %d is not the one the head record %s names: the newest records were removed or replaced", seq, HeadPath(path))}
+				return errStop
+			}
 			return nil
 		})
 		if errors.Is(err, errStop) {
-			return res, nil
+			if res.Bad != nil {
+				return res, nil
+			}
+			break
 		}
 		if err != nil {
 			return res, err
 		}
 	}
+	res.Bad = checkHead(path, h, herr, &res, prevSeq, prevLoc)
 	return res, nil
+}
+
+// checkHead compares the end of an otherwise intact chain (its last
+// record prevSeq, at last) with the head record h (herr: why there is
+// none).
+func checkHead(path string, h *head, herr error, res *Result, prevSeq int64, last Line) *Location {
+	at := func(reason string) *Location {
+		if res.Records == 0 {
+			return &Location{HeadPath(path), 1, reason}
+		}
+		return &Location{last.File, last.N, reason}
+	}
+	switch {
+	case herr != nil:
+		return &Location{HeadPath(path), 1, "the head record cannot be read (" + herr.Error() + "): whether the newest records are all there cannot be told"}
+	case h == nil && res.Records == 0:
+		return nil
+	case h == nil:
+		return at("no head record (" + HeadPath(path) + ") beside the journal: whether its newest records are all there cannot be told (it was removed, or was not copied with the journal; a journal older than head records gets one at its next append)")
+	case prevSeq < h.Seq && res.Records == 0:
+		return at(fmt.Sprintf("the journal holds no records, but its head record names record %d: they were removed", h.Seq))
+	case prevSeq < h.Seq:
+		return at(fmt.Sprintf("the journal ends at record %d, but its head record names record %d: the newest %d record(s) were removed", prevSeq, h.Seq, h.Seq-prevSeq))
+	case h.Seq > 0 && h.Seq < res.FirstSeq:
+		return at(fmt.Sprintf("the head record names record %d, older than the chain's first (%d): it is not this journal's", h.Seq, res.FirstSeq))
+	}
+	res.AfterHead = prevSeq - h.Seq
+	return nil
 }

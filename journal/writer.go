@@ -1,13 +1,11 @@
 package journal
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -56,6 +54,15 @@ type Options struct {
 	// Warn receives the first write failure (nil: dropped); later ones
 	// are only counted.
 	Warn func(string)
+	// Background keeps records off the decision path, for a process that
+	// answers many decisions at once (serve): a record is appended at
+	// once when the journal's lock is free and no record waits before it,
+	// else queued (at most MaxPending) for a goroutine that appends in
+	// order, so a stuck or busy journal delays no decision and decisions
+	// never wait for one another's records. Close flushes the queue. A
+	// one-shot process, which exits right after its decision, appends in
+	// the foreground (within LockWait) instead.
+	Background bool
 }
 
 // version is Options.Version, else VersionOf's answer, asked once.
@@ -88,7 +95,14 @@ type Writer struct {
 	f           *os.File    // the live journal, O_APPEND
 	fInfo       os.FileInfo // its identity when opened
 	last        tail        // the end this Writer last wrote
-	known       bool        // last is valid for f
+	headF       *os.File    // the head record (HeadPath), kept open
+	headInfo    os.FileInfo // its identity when opened
+	headSize    int64       // its size
+	head        *head       // the head record it last wrote
+	advance     bool        // head was moved on with last
+	known       bool        // last, head and advance are valid for f
+	// bg is the queue of Options.Background (background.go).
+	bg background
 }
 
 var _ dispatcher.Recorder = (*Writer)(nil)
@@ -114,6 +128,10 @@ func (w *Writer) Failures() int64 { return w.failures.Load() }
 // and reported once; it never reaches the dispatch.
 func (w *Writer) Record(_ context.Context, r *dispatcher.Record) {
 	body := protocol.AppendJSON(nil, w.body(r), protocol.Compact)
+	if w.opts.Background {
+		w.recordBackground(body)
+		return
+	}
 	if err := w.append(body); err != nil {
 		w.fail(err)
 	}
@@ -128,16 +146,23 @@ func (w *Writer) fail(err error) {
 }
 
 // append writes one record whose JSON object, without seq and prev, is
-// body: under the lock it finds the last intact line (repairing a torn
-// tail), rotates if the line would overflow the file, and appends
-// {"seq":…,"prev":…, body…}\n in one write.
+// body, waiting at most LockWait for the lock.
 func (w *Writer) append(body []byte) error {
 	if len(body) < 2 || body[0] != '{' {
 		return errors.New("journal: record is not a JSON object")
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	unlock, err := w.lock()
+	return w.appendLocked(body, w.opts.LockWait)
+}
+
+// appendLocked is append with w.mu held: under the journal's lock
+// (waiting at most wait) it finds the last intact line (repairing a torn
+// tail) and the head record, rotates if the line would overflow the file,
+// appends {"seq":…,"prev":…, body…}\n in one write, and moves the head
+// record on.
+func (w *Writer) appendLocked(body []byte, wait time.Duration) error {
+	unlock, err := w.lock(wait)
 	if err != nil {
 		return err
 	}
@@ -146,26 +171,12 @@ func (w *Writer) append(body []byte) error {
 	if err != nil {
 		return err
 	}
-	var t tail
-	if fi, err := f.Stat(); err == nil && w.known && fi.Size() == w.last.size {
-		t = w.last // nobody wrote since our last append
-	} else {
-		if t, err = readTail(f); err != nil {
-			return fmt.Errorf("read the journal's last line: %w", err)
-		}
-		if t.torn > 0 {
-			if err := f.Truncate(t.size - t.torn); err != nil {
-				return fmt.Errorf("truncate a torn last line: %w", err)
-			}
-			t.size -= t.torn
-		}
-		if !t.found {
-			// An empty live file (fresh, or just rotated): the chain goes
-			// on from the newest rotated file.
-			if err := chainFromRotated(w.opts.Path, &t); err != nil {
-				return err
-			}
-		}
+	if err := w.openHead(); err != nil {
+		return err
+	}
+	t, h, advance, err := w.end(f)
+	if err != nil {
+		return err
 	}
 	w.known = false // until this append is known to have succeeded
 	line := make([]byte, 0, len(body)+120)
@@ -181,6 +192,15 @@ func (w *Writer) append(body []byte) error {
 	}
 	line = append(line, '}', '\n')
 	if t.size > 0 && t.size+int64(len(line)) > w.opts.MaxBytes {
+		if h != nil {
+			// Recorded before the files move: a start listed for a
+			// rotation that a crash then cut short explains nothing
+			// that is not there.
+			h.Starts = append(h.Starts, chainStart{Seq: t.seq + 1, Prev: t.hash})
+			if w.headSize, err = writeHead(w.headF, w.headSize, h); err != nil {
+				return fmt.Errorf("update the head record: %w", err)
+			}
+		}
 		if err := rotate(w.opts.Path); err != nil {
 			return fmt.Errorf("rotate: %w", err)
 		}
@@ -199,14 +219,67 @@ func (w *Writer) append(body []byte) error {
 		return err
 	}
 	sum := sha256.Sum256(line[:len(line)-1])
-	w.last = tail{size: t.size + int64(n), found: true, seq: t.seq + 1, hash: hex.EncodeToString(sum[:])}
-	w.known = true
+	hash := hex.EncodeToString(sum[:])
+	w.last = tail{size: t.size + int64(n), found: true, seq: t.seq + 1, hash: hash, prev: t.hash}
+	if advance {
+		h.Seq, h.Hash = t.seq+1, hash
+		if w.headSize, err = writeHead(w.headF, w.headSize, h); err != nil {
+			// The record is written; the head lags it by one, which the
+			// next append and Verify accept.
+			return fmt.Errorf("the record was written, but not the head record: %w", err)
+		}
+	}
+	w.head, w.advance, w.known = h, advance, true
 	return nil
+}
+
+// end is where the journal ends (its last intact record, after repairing
+// a torn tail) and its head record; advance says whether this append may
+// move the head on (see head.go). A Writer that wrote the file's end
+// itself knows both without reading.
+func (w *Writer) end(f *os.File) (t tail, h *head, advance bool, err error) {
+	if fi, err := f.Stat(); err == nil && w.known && fi.Size() == w.last.size {
+		return w.last, w.head, w.advance, nil // nobody wrote since our last append
+	}
+	if t, err = readTail(f); err != nil {
+		return t, nil, false, fmt.Errorf("read the journal's last line: %w", err)
+	}
+	if t.torn > 0 {
+		if err := f.Truncate(t.size - t.torn); err != nil {
+			return t, nil, false, fmt.Errorf("truncate a torn last line: %w", err)
+		}
+		t.size -= t.torn
+	}
+	if !t.found {
+		// An empty live file (fresh, or just rotated): the chain goes
+		// on from the newest rotated file.
+		if err := chainFromRotated(w.opts.Path, &t); err != nil {
+			return t, nil, false, err
+		}
+	}
+	h, w.headSize, err = readHeadFile(w.headF)
+	switch {
+	case err != nil:
+		// Unreadable, or not a head record: left as it is, for Verify
+		// to name; the records still go on.
+		return t, nil, false, nil
+	case h == nil && t.seq == 0:
+		return t, &head{Hash: ZeroHash}, true, nil
+	case h == nil:
+		return t, adoptHead(w.opts.Path, t), true, nil
+	case t.seq == h.Seq && t.hash == h.Hash:
+		return t, h, true, nil
+	case t.seq > h.Seq && follows(w.opts.Path, t, h):
+		return t, h, true, nil
+	}
+	// The journal no longer ends with the head's record: records were
+	// removed (or replaced). The head stays as the evidence.
+	return t, h, false, nil
 }
 
 // lock takes the journal's lock, within the bound, through the lock file
 // this Writer keeps open.
-func (w *Writer) lock() (func(), error) {
+func (w *Writer) lock(wait time.Duration) (func(), error) {
 	if w.lockF == nil {
 		f, err := os.OpenFile(w.opts.Path+".lock", os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -222,7 +295,32 @@ func (w *Writer) lock() (func(), error) {
 		}
 		w.lockF = f
 	}
-	return fsutil.FlockWithin(w.lockF, w.opts.LockWait)
+	return fsutil.FlockWithin(w.lockF, wait)
+}
+
+// openHead opens the head record (HeadPath), again when the path no
+// longer names the file this Writer has open: a head record removed or
+// replaced behind its back is written afresh from what it knows.
+func (w *Writer) openHead() error {
+	p := HeadPath(w.opts.Path)
+	if w.headF != nil {
+		if fi, err := os.Stat(p); err == nil && os.SameFile(fi, w.headInfo) {
+			return nil
+		}
+		w.headF.Close()
+		w.headF = nil
+	}
+	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("open the head record: %w", err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return err
+	}
+	w.headF, w.headInfo, w.headSize = f, fi, fi.Size()
+	return nil
 }
 
 // live returns the open live journal, reopened when the path no longer
@@ -248,8 +346,16 @@ func (w *Writer) live() (*os.File, error) {
 	return f, nil
 }
 
-// Close releases the files a Writer keeps open.
+// closeFlush bounds how long Close waits for queued records.
+const closeFlush = 2 * time.Second
+
+// Close appends the records a Background writer still has queued (within
+// a bound: the rest are counted lost) and releases the files a Writer
+// keeps open.
 func (w *Writer) Close() error {
+	if !w.Flush(closeFlush) {
+		w.drop()
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.f != nil {
@@ -260,115 +366,11 @@ func (w *Writer) Close() error {
 		w.lockF.Close()
 		w.lockF = nil
 	}
+	if w.headF != nil {
+		w.headF.Close()
+		w.headF = nil
+	}
 	w.known = false
-	return nil
-}
-
-// tail is what an append needs of the journal's end.
-type tail struct {
-	size  int64
-	torn  int64  // bytes after the last intact line
-	found bool   // an intact last line exists in this file
-	seq   int64  // its seq
-	hash  string // its SHA-256, hex (ZeroHash when there is none)
-}
-
-// readTail finds the last intact line of f: the last line that ends in a
-// newline and parses as a record. Bytes after it are torn: a line without
-// its newline, and at most one complete line that is not a record (what a
-// crash after the size but before the data reached the disk leaves: NULs).
-// Anything worse is not a torn write, and is left for log verify to name.
-func readTail(f *os.File) (tail, error) {
-	st, err := f.Stat()
-	if err != nil {
-		return tail{}, err
-	}
-	t := tail{size: st.Size(), hash: ZeroHash}
-	nl, err := prevNewline(f, t.size)
-	if err != nil {
-		return t, err
-	}
-	end := nl + 1 // just after the last newline; 0 when there is none
-	for attempt := 0; attempt < 2 && end > 0; attempt++ {
-		before, err := prevNewline(f, end-1)
-		if err != nil {
-			return t, err
-		}
-		start := before + 1
-		line := make([]byte, end-1-start)
-		if _, err := f.ReadAt(line, start); err != nil {
-			return t, err
-		}
-		if seq, ok := parseSeq(line); ok {
-			sum := sha256.Sum256(line)
-			t.found, t.seq, t.hash = true, seq, hex.EncodeToString(sum[:])
-			t.torn = t.size - end
-			return t, nil
-		}
-		end = start
-	}
-	if end > 0 {
-		return t, errors.New("its last lines are not journal records (is journal.path another file? see hermes-hooks log verify)")
-	}
-	t.torn = t.size
-	return t, nil
-}
-
-// prevNewline is the offset of the last '\n' in f before offset before,
-// or -1.
-func prevNewline(f *os.File, before int64) (int64, error) {
-	var buf [8 << 10]byte
-	for pos := before; pos > 0; {
-		n := min(int64(len(buf)), pos)
-		pos -= n
-		if _, err := f.ReadAt(buf[:n], pos); err != nil && !errors.Is(err, io.EOF) {
-			return 0, err
-		}
-		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
-			return pos + int64(i), nil
-		}
-	}
-	return -1, nil
-}
-
-// parseSeq reads a line's seq, and so whether it is a record at all. It
-// checks the shape the writer gives every line — {"seq":N,"prev":"…", …} —
-// without decoding the whole line: it runs under the lock on every append,
-// and judging the rest is Verify's job.
-func parseSeq(line []byte) (int64, bool) {
-	rest, ok := bytes.CutPrefix(line, []byte(`{"seq":`))
-	if !ok || len(line) < 2 || line[len(line)-1] != '}' {
-		return 0, false
-	}
-	i := 0
-	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
-		i++
-	}
-	seq, err := strconv.ParseInt(string(rest[:i]), 10, 64)
-	if err != nil || !bytes.HasPrefix(rest[i:], []byte(`,"prev":"`)) {
-		return 0, false
-	}
-	return seq, true
-}
-
-// chainFromRotated sets t's seq and hash from the newest rotated file's
-// last line, when there is one.
-func chainFromRotated(path string, t *tail) error {
-	f, err := os.Open(rotatedName(path, 1))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	rt, err := readTail(f)
-	if err != nil {
-		return err
-	}
-	if rt.found {
-		t.seq, t.hash = rt.seq, rt.hash
-	}
 	return nil
 }
 

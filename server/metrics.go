@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -19,7 +20,9 @@ import (
 // configuration in service (a collector, not counters kept per label set):
 // a hook removed by a reload disappears from /metrics with nothing to
 // unregister, and the label sets are bounded by the configured hooks —
-// never by what a request names.
+// never by what a request names. A repository's hooks are exported only
+// once approved for it: what a repository merely proposes does not reach
+// the scrape.
 
 var (
 	hookLabels = []string{"event", "command"}
@@ -35,6 +38,7 @@ var (
 	descDispatches = prometheus.NewDesc("hermes_hooks_dispatches_total", "Dispatches answered (200), per canonical event.", []string{"event"}, nil)
 	descGeneration = prometheus.NewDesc("hermes_hooks_config_generation", "Configurations loaded so far (GET /healthz's generation).", nil, nil)
 	descInFlight   = prometheus.NewDesc("hermes_hooks_dispatches_in_flight", "Dispatches being run now.", nil, nil)
+	descJournal    = prometheus.NewDesc("hermes_hooks_journal_records_lost_total", "Decision journal records that could not be written (lock stuck, disk full, queue full) since the journal was opened.", nil, nil)
 )
 
 // metricsCollector reads the server's live stats at each scrape.
@@ -42,7 +46,7 @@ type metricsCollector struct{ s *Server }
 
 func (c metricsCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descMatched, descRuns, descBackground, descSkipped, descBlocks,
-		descErrors, descTimeouts, descDuration, descDispatches, descGeneration, descInFlight} {
+		descErrors, descTimeouts, descDuration, descDispatches, descGeneration, descInFlight, descJournal} {
 		ch <- d
 	}
 }
@@ -61,15 +65,31 @@ func (c metricsCollector) Collect(ch chan<- prometheus.Metric) {
 	g := c.s.cur.Load()
 	ch <- prometheus.MustNewConstMetric(descGeneration, prometheus.GaugeValue, float64(g.n))
 	ch <- prometheus.MustNewConstMetric(descInFlight, prometheus.GaugeValue, float64(c.s.inflight.Load()))
+	if g.journal != nil {
+		ch <- prometheus.MustNewConstMetric(descJournal, prometheus.CounterValue, float64(g.journal.Failures()))
+	}
 	for ev, n := range c.s.live.dispatchCounts() {
 		ch <- prometheus.MustNewConstMetric(descDispatches, prometheus.CounterValue, float64(n), ev)
 	}
 	index := map[[2]string]*hookSeries{}
 	var order []*hookSeries
+	var allow *consent.File // read at the first repository hook
 	for i, e := range g.stats.listed {
 		h := g.stats.stats[i]
 		if h == nil {
 			continue
+		}
+		if !e.Scope.Global() {
+			// A repository's hook has series only once approved there:
+			// its labels (event, command) are the repository's text, and
+			// one cloned repository must not be able to grow every scrape
+			// by the hundreds of hooks it lists.
+			if allow == nil {
+				allow, _ = c.s.opts.Store.Load() // unreadable: approves nothing
+			}
+			if _, ok := allow.LookupIn(e.DeclaredAs, e.Command, e.Scope); !ok {
+				continue
+			}
 		}
 		// A label value must be UTF-8; a command need not be.
 		k := [2]string{e.Event.Name, strings.ToValidUTF8(e.Command, "\uFFFD")}

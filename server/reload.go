@@ -193,7 +193,7 @@ func (s *Server) reloadConfig() error {
 		if err != nil {
 			return err
 		}
-		g := &generation{n: 1, cfg: cfg, d: d}
+		g := &generation{n: 1, cfg: cfg, d: d, journal: s.journal}
 		var prevStats *statsTable
 		if prev != nil {
 			g.n, prevStats = prev.n+1, prev.stats

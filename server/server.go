@@ -157,6 +157,8 @@ type generation struct {
 	cfg   *dispatcher.Config
 	d     *dispatcher.Dispatcher
 	stats *statsTable
+	// journal is the decision journal d records to (nil: off).
+	journal *journal.Writer
 }
 
 // New loads the configuration and returns a server ready to Serve. A
@@ -259,7 +261,10 @@ func (s *Server) recorder(cfg *dispatcher.Config) dispatcher.Recorder {
 		s.journalCfg = cfg.Journal
 		s.journal = journal.ForConfig(cfg.Journal, s.opts.Store.Home(), journal.Options{
 			Version: s.opts.Version,
-			Warn:    func(msg string) { s.log.Warn("journal", "detail", msg) },
+			// Many decisions at once: a busy or stuck journal must
+			// delay none of them (see journal.Options.Background).
+			Background: true,
+			Warn:       func(msg string) { s.log.Warn("journal", "detail", msg) },
 		})
 	}
 	if s.journal == nil {
@@ -366,6 +371,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	// Async hooks and worker processes end with the server: nothing of it
 	// is left behind.
 	s.cur.Load().d.Close()
+	if j := s.cur.Load().journal; j != nil {
+		j.Close() // appends the records still queued
+	}
 	s.log.Info("stopped")
 	return nil
 }

@@ -71,7 +71,12 @@ func newLogVerifyCmd(a *app, o *logOptions) *cobra.Command {
 		Short: "Check the journal's hash chain across its rotated files",
 		Long: `Check that every line of the journal is a record, that the records are
 numbered without a gap and that each chains to the SHA-256 of the line before,
-from the oldest rotated file to the live one. Exit 0 when the chain is intact
+from the oldest rotated file to the live one; and that the chain's ends agree
+with its head record (the journal's path + .head, rewritten by every append):
+the newest record is the one it names (so removing the newest records, or
+removing them and appending others, is found), and a chain that starts after
+record 1 starts a file where a recorded rotation began one (whole older files
+may be removed; lines cut from one may not). Exit 0 when the chain is intact
 (a torn last line, left by a write cut short, is reported but is not
 tampering: the next record repairs it), 1 naming the first bad line.`,
 		Example: "  hermes-hooks log verify\n  hermes-hooks log verify --file /var/log/hermes/journal.jsonl",
@@ -91,10 +96,13 @@ tampering: the next record repairs it), 1 naming the first bad line.`,
 			}
 			fmt.Fprintf(a.Out, "journal intact: %d record(s) in %d file(s) (%s)\n", res.Records, len(res.Files), show(path))
 			if res.FirstSeq > 1 {
-				fmt.Fprintf(a.Out, "note: the chain starts at record %d: the older records are not here (rotated files removed?)\n", res.FirstSeq)
+				fmt.Fprintf(a.Out, "note: the chain starts at record %d, where a rotation began a file: the older rotated files were removed\n", res.FirstSeq)
 			}
 			if res.Torn != nil {
 				fmt.Fprintf(a.Out, "note: %s\n", show(res.Torn.String()))
+			}
+			if res.AfterHead > 0 {
+				fmt.Fprintf(a.Out, "note: %d record(s) after the one the head record names (a writer stopped before updating it, or an older version wrote them); the next append moves it on\n", res.AfterHead)
 			}
 			return nil
 		},
@@ -250,6 +258,12 @@ func humanLine(e *journal.Entry) string {
 		}
 		if h.TimedOut {
 			b.WriteString(" timed out")
+		}
+		if h.Error != "" {
+			// It did not run as configured (a worker given up, a
+			// matcher that could not decide, a command that cannot
+			// start): say why, as a skipped hook does.
+			fmt.Fprintf(&b, " failed (%s)", show(h.Error))
 		}
 		fmt.Fprintf(&b, " %gms", h.ElapsedMS)
 	}

@@ -1,0 +1,262 @@
+package journal
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+)
+
+// The head record: PATH.head, a small JSON file beside the live journal
+// that every append rewrites (atomically, under the journal's lock) with
+// the seq and hash of the newest record, and that lists where each file of
+// the chain began (every rotation). The chain alone cannot tell a journal
+// whose newest records were deleted (or deleted and replaced by an
+// append) from one that simply ends there, nor a journal whose oldest
+// lines were cut from one whose oldest files were removed whole; with the
+// head record, Verify can.
+//
+//	{"seq":812,"hash":"3f…","starts":[{"seq":401,"prev":"9c…"}]}
+//
+// A writer advances the head only from a journal that agrees with it: its
+// last record is the head's, or follows from it (records appended by a
+// writer that died before updating the head, or by a version that kept
+// none). From a journal that does not — records after the head were
+// removed — it appends as before but leaves the head alone, so that Verify
+// keeps naming the loss. A journal with records and no head record (one
+// written before head records existed) gets one at its next append, taken
+// from the journal as it then is.
+
+// HeadPath is the head record of the journal at path.
+func HeadPath(path string) string { return path + ".head" }
+
+// maxHeadBytes bounds what is read of a head record: a rotation adds ~90
+// bytes, one per MaxBytes of journal.
+const maxHeadBytes = 4 << 20
+
+// head is the head record.
+type head struct {
+	Seq  int64  `json:"seq"`
+	Hash string `json:"hash"`
+	// Starts are the first records of the files rotations began: where
+	// the chain may start once the files before were removed.
+	Starts []chainStart `json:"starts,omitempty"`
+}
+
+// chainStart is a record a file begins with: its seq and prev.
+type chainStart struct {
+	Seq  int64  `json:"seq"`
+	Prev string `json:"prev"`
+}
+
+// errBadHead is a head record that is not one.
+var errBadHead = errors.New("not a journal head record")
+
+// parseHead reads a head record; it never panics.
+func parseHead(data []byte) (*head, error) {
+	var h head
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&h); err != nil {
+		return nil, fmt.Errorf("%w: %v", errBadHead, err)
+	}
+	if dec.More() || h.Seq < 0 || !isHash(h.Hash) {
+		return nil, errBadHead
+	}
+	for _, s := range h.Starts {
+		if s.Seq < 1 || !isHash(s.Prev) {
+			return nil, errBadHead
+		}
+	}
+	return &h, nil
+}
+
+func isHash(s string) bool {
+	if len(s) != len(ZeroHash) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// readHead reads the head record of the journal at path: nil, nil when
+// there is none. It reads under the journal's lock (bounded: a stuck
+// writer only risks a torn read, which then fails to parse), since writers
+// rewrite the record in place.
+func readHead(path string) (*head, error) {
+	f, err := os.Open(HeadPath(path))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if lf, err := os.Open(path + ".lock"); err == nil {
+		if unlock, err := fsutil.FlockWithin(lf, time.Second); err == nil {
+			defer unlock()
+		}
+		defer lf.Close()
+	}
+	h, _, err := readHeadFile(f)
+	return h, err
+}
+
+// readHeadFile reads the head record in f and its size: nil for an empty
+// file (one a writer has just created).
+func readHeadFile(f *os.File) (*head, int64, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	if st.Size() == 0 {
+		return nil, 0, nil
+	}
+	if st.Size() > maxHeadBytes {
+		return nil, st.Size(), fmt.Errorf("%w: larger than %d bytes", errBadHead, maxHeadBytes)
+	}
+	data := make([]byte, st.Size())
+	if _, err := f.ReadAt(data, 0); err != nil && !errors.Is(err, io.EOF) {
+		return nil, st.Size(), err
+	}
+	h, err := parseHead(data)
+	return h, st.Size(), err
+}
+
+// writeHead rewrites the head record in f (whose content is size bytes
+// long) in place, with one write at its start, padded with spaces over
+// what it replaces: a record of a few hundred bytes fits a page, which one
+// write replaces whole. Renaming a new file over it instead would be
+// atomic on a crash too, but costs a journal append a millisecond on ext4
+// (a rename over a file flushes the new one), sixty times the append
+// itself. It is not synced: the journal's lines are not either, and a
+// head that lags them by a record after a crash is what the next append
+// (and Verify) expect.
+func writeHead(f *os.File, size int64, h *head) (int64, error) {
+	data, err := json.Marshal(h)
+	if err != nil {
+		return size, err
+	}
+	data = append(data, '\n')
+	for int64(len(data)) < size {
+		data = append(data, ' ')
+	}
+	if _, err := f.WriteAt(data, 0); err != nil {
+		return size, err
+	}
+	return int64(len(data)), nil
+}
+
+// adoptHead makes the head record of a journal that has none: its newest
+// record t, and the first record of each of its files as a start (any of
+// them may be where the chain starts once older files are removed).
+func adoptHead(path string, t tail) *head {
+	h := &head{Seq: t.seq, Hash: t.hash}
+	files, _ := Files(path)
+	for _, file := range files {
+		if s, ok := firstRecord(file); ok && s.Seq > 1 {
+			h.Starts = append(h.Starts, s)
+		}
+	}
+	return h
+}
+
+// firstRecord is the seq and prev of file's first line, if it is a record.
+func firstRecord(file string) (chainStart, bool) {
+	var s chainStart
+	found := false
+	_ = lines(file, func(l Line, _ bool) error {
+		var r chainRecord
+		if l.Complete && json.Unmarshal(l.Bytes, &r) == nil && r.Seq != nil {
+			s, found = chainStart{Seq: *r.Seq, Prev: r.Prev}, true
+		}
+		return errStop
+	})
+	return s, found
+}
+
+// hasStart reports whether the head lists (seq, prev) as a file's start.
+func (h *head) hasStart(seq int64, prev string) bool {
+	for _, s := range h.Starts {
+		if s.Seq == seq && s.Prev == prev {
+			return true
+		}
+	}
+	return false
+}
+
+// follows reports whether the journal's last record t descends from the
+// head's record: the one before it is the head's (a writer died between
+// its line and the head), or, further back, a record with the head's seq
+// has the head's hash (records appended by a version that kept no head).
+// The search reads back from the end and stops at the head's seq.
+func follows(path string, t tail, h *head) bool {
+	if t.seq == h.Seq+1 {
+		return t.prev == h.Hash
+	}
+	files, err := Files(path)
+	if err != nil {
+		return false
+	}
+	for i := len(files) - 1; i >= 0; i-- {
+		hash, seq, found := recordBack(files[i], h.Seq)
+		if found {
+			return hash == h.Hash
+		}
+		if seq != 0 && seq < h.Seq {
+			return false
+		}
+	}
+	return false
+}
+
+// recordBack looks for the record numbered seq in file, reading lines back
+// from its end: its hash when found, else the lowest seq it read (0: none).
+func recordBack(file string, seq int64) (hash string, lowest int64, found bool) {
+	f, err := os.Open(file)
+	if err != nil {
+		return "", 0, false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", 0, false
+	}
+	end := st.Size()
+	for end > 0 {
+		nl, err := prevNewline(f, end-1)
+		if err != nil {
+			return "", lowest, false
+		}
+		start := nl + 1
+		line := make([]byte, end-start)
+		if _, err := f.ReadAt(line, start); err != nil {
+			return "", lowest, false
+		}
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		if s, _, ok := parseSeq(line); ok {
+			if s == seq {
+				sum := sha256.Sum256(line)
+				return hex.EncodeToString(sum[:]), s, true
+			}
+			lowest = s
+			if s < seq {
+				return "", lowest, false
+			}
+		}
+		end = start
+	}
+	return "", lowest, false
+}
