@@ -295,7 +295,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	defer cancelBase(nil)
 	ln = limitListener(ln, s.opts.MaxConns)
 	hs := &http.Server{
-		Handler:           s.Handler(),
+		Handler:           s.browserGuard(s.Handler(), ln.Addr()),
 		BaseContext:       func(net.Listener) context.Context { return base },
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,

@@ -60,6 +60,12 @@ frees within --queue-wait, or when shutdown cancelled the dispatch, 504 past
 --request-timeout. A non-200 reply carries no outcome: treat it as a failed
 dispatch, not as "no objection".
 
+On TCP, requests a web page could send are refused before anything runs:
+one with an Origin header (403), a Host other than the listening address
+(127.0.0.1:PORT or [::1]:PORT as bound, or localhost:PORT; 403, against DNS
+rebinding), or a body not sent as application/json (415). Requests on a Unix
+socket are not checked (its mode is the access control).
+
 Changes take effect without a restart. The config, the Claude settings files
 and the project hooks file are reloaded when they change — once they have
 stayed unchanged (size, times, inode) for 200 ms and did not change while
