@@ -239,11 +239,12 @@ func (s *Server) Stats() report.Stats {
 	}
 	statuses := report.Inspect(g.cfg, allow, s.opts.Cwd)
 	st := report.Stats{
-		Generation: g.n,
-		Config:     s.opts.ConfigPath,
-		Since:      s.live.since,
-		Dispatches: s.live.dispatchCounts(),
-		Hooks:      make([]report.HookStats, len(g.stats.listed)),
+		Generation:      g.n,
+		Config:          s.opts.ConfigPath,
+		Since:           s.live.since,
+		Dispatches:      s.live.dispatchCounts(),
+		LogLinesDropped: s.logDropped(),
+		Hooks:           make([]report.HookStats, len(g.stats.listed)),
 	}
 	if e := s.reloadErr.Load(); e != nil {
 		st.ReloadError = *e
