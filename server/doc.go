@@ -104,6 +104,12 @@
 // another server has replaced it since.
 //
 // The server prints nothing itself; everything goes to the slog.Logger in
-// Options, one line per request (event, decision, hooks matched and run,
-// status, duration) and one per notable change.
+// Options: one line per notable change (start, reload, consent, refusals,
+// errors, a given-up worker) at info level or above, and one per request
+// (event, decision, hooks matched, run, failed and timed out, status,
+// duration) — at debug level, unless the dispatch blocked, failed or timed
+// out, which is info (5xx: warn). `hermes-hooks serve` writes the log
+// through a LogWriter, which never blocks: a line its destination does not
+// take in time is dropped and counted (Options.LogDropped, reported as
+// log_lines_dropped by /healthz and /v1/stats).
 package server
