@@ -82,9 +82,20 @@ func (s *logServer) dispatch(t *testing.T) error {
 	return nil
 }
 
+// dropped is log_lines_dropped as /healthz and /v1/stats report it (the
+// two must agree while nothing is logged in between).
 func (s *logServer) dropped(t *testing.T) float64 {
 	t.Helper()
-	resp, err := s.client.Get("http://x/healthz")
+	n := s.droppedAt(t, "/healthz")
+	if m := s.droppedAt(t, "/v1/stats"); m < n {
+		t.Errorf("/v1/stats log_lines_dropped %v < /healthz's %v", m, n)
+	}
+	return n
+}
+
+func (s *logServer) droppedAt(t *testing.T, path string) float64 {
+	t.Helper()
+	resp, err := s.client.Get("http://x" + path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +106,7 @@ func (s *logServer) dropped(t *testing.T) float64 {
 	}
 	n, ok := h["log_lines_dropped"].(float64)
 	if !ok {
-		t.Fatalf("healthz has no log_lines_dropped: %v", h)
+		t.Fatalf("%s has no log_lines_dropped: %v", path, h)
 	}
 	return n
 }
