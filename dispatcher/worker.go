@@ -27,6 +27,8 @@ type workerPool struct {
 	e     *Entry
 	key   string // the pinned files' sums the workers were started from
 	slots chan struct{}
+	// warn hears once that the pool was given up (Options.Warn).
+	warn func(string)
 
 	mu      sync.Mutex
 	free    []*worker
@@ -99,7 +101,7 @@ func (d *Dispatcher) pool(e *Entry, key string) (*workerPool, error) {
 	if n <= 0 {
 		n = 1
 	}
-	p = &workerPool{e: e, key: key, slots: make(chan struct{}, n)}
+	p = &workerPool{e: e, key: key, slots: make(chan struct{}, n), warn: d.warn}
 	if d.workers.pools == nil {
 		d.workers.pools = map[*Entry]*workerPool{}
 	}
@@ -312,7 +314,6 @@ func (p *workerPool) kill(w *worker) {
 // failed.
 func (p *workerPool) countCrash(why string) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	now := time.Now()
 	kept := p.crashes[:0]
 	for _, t := range p.crashes {
@@ -321,8 +322,17 @@ func (p *workerPool) countCrash(why string) {
 		}
 	}
 	p.crashes = append(kept, now)
+	gaveUp := false
 	if len(p.crashes) >= crashLimit {
+		gaveUp = p.failed == ""
 		p.failed = fmt.Sprintf("failed: it crashed %d times within %s (last: %s); it is not restarted until the dispatcher reloads", len(p.crashes), crashWindow, why)
+	}
+	failed := p.failed
+	p.mu.Unlock()
+	if gaveUp {
+		// Once, as it happens: until a reload its hook fails every
+		// firing, and the log should say why before anyone asks.
+		p.warn("worker " + p.e.Command + " (" + p.e.DeclaredAs + ") " + failed)
 	}
 }
 

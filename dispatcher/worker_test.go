@@ -55,6 +55,9 @@ type workerFixture struct {
 	dir string
 	log string
 	d   *Dispatcher
+	// warned is what Options.Warn heard.
+	warnMu sync.Mutex
+	warned []string
 }
 
 func newWorkerFixture(t *testing.T, extraYAML []string, env ...string) *workerFixture {
@@ -73,7 +76,8 @@ func newWorkerFixture(t *testing.T, extraYAML []string, env ...string) *workerFi
 	for _, w := range cfg.Warnings {
 		t.Fatalf("config warning: %s", w)
 	}
-	f.d, err = New(cfg, Options{Gate: AllowAll, Env: append(os.Environ(), append(env, "WORKER_LOG="+f.log)...)})
+	f.d, err = New(cfg, Options{Gate: AllowAll, Env: append(os.Environ(), append(env, "WORKER_LOG="+f.log)...),
+		Warn: func(msg string) { f.warnMu.Lock(); f.warned = append(f.warned, msg); f.warnMu.Unlock() }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,6 +206,19 @@ func TestWorkerCrashLoopMarkedFailed(t *testing.T) {
 	}
 	if st := f.d.Workers(); len(st) != 1 || st[0].Failed == "" {
 		t.Fatalf("Workers() = %+v, want it marked failed", st)
+	}
+	// The log hears it once, when it happens (serve logs Warn at its
+	// default level).
+	f.warnMu.Lock()
+	defer f.warnMu.Unlock()
+	n := 0
+	for _, w := range f.warned {
+		if strings.Contains(w, "failed: it crashed 5 times") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("warnings %q: want the given-up worker once", f.warned)
 	}
 }
 

@@ -46,7 +46,9 @@
 //  5. Context. Every non-empty context piece is kept, in config order, joined
 //     with one blank line ("\n\n").
 //  6. Stop. Any contribution with stop (Claude continue:false) makes the
-//     Outcome stop; the first non-empty stop reason wins.
+//     Outcome stop; the first non-empty stop reason wins. A host that
+//     cannot stop (Hermes) gets a stop on pre_tool_call as a block, so
+//     the tool at least does not run (Outcome.HermesWire).
 //  7. System messages (for the user, not the model) are joined with "\n" in
 //     config order.
 //  8. Replacement text (transform_* events, Claude updatedToolOutput) chains:

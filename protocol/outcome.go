@@ -423,6 +423,7 @@ func cloneMap(m map[string]any) map[string]any {
 // dispatcher would hand its agent: {"action":"block","message":…},
 // {"action":"approve",…}, {"action":"modify","args":…},
 // {"action":"continue","message":…} (pre_verify), {"context":…}, or {}.
+// A stop on a tool event is a block: the tool must not run.
 // Replacement text, which Hermes' shell bridge cannot express, is rendered
 // as {"result":…}.
 func (o *Outcome) HermesWire() Object {
@@ -432,10 +433,20 @@ func (o *Outcome) HermesWire() Object {
 	}
 	switch kind {
 	case WireTool:
-		switch o.Decision {
-		case DecisionBlock:
+		switch {
+		case o.Decision == DecisionBlock:
 			return Object{{"action", "block"}, {"message", o.Message}}
-		case DecisionAsk:
+		case o.Stop:
+			// A Claude continue:false outranks every decision. Hermes has
+			// no "stop the agent"; the least it must do is not run the
+			// tool, so the stop reaches it as a block (as the Codex and
+			// Copilot encodings deny the call).
+			msg := o.StopReason
+			if msg == "" {
+				msg = ClaudeDefaultBlockReason
+			}
+			return Object{{"action", "block"}, {"message", msg}}
+		case o.Decision == DecisionAsk:
 			obj := Object{{"action", "approve"}}
 			if o.Message != "" {
 				obj = append(obj, KV{"message", o.Message})

@@ -500,7 +500,14 @@ func TestOutcomeHermesWire(t *testing.T) {
 			`{"action":"block","message":"no"}`},
 		{"empty", Outcome{Event: "pre_tool_call"}, `{}`},
 		{"zero", Outcome{}, `{}`},
-		{"stop_only", Outcome{Event: "pre_tool_call", Stop: true, StopReason: "r", SystemMessage: "s"}, `{}`},
+		// A Claude continue:false on a tool event: the tool must not run
+		// (issue 23 item 3), whatever else was decided.
+		{"stop_tool_blocks", Outcome{Event: "pre_tool_call", Stop: true, StopReason: "r", SystemMessage: "s"}, `{"action":"block","message":"r"}`},
+		{"stop_tool_no_reason", Outcome{Event: "pre_tool_call", Stop: true}, `{"action":"block","message":"Blocked by hook"}`},
+		{"stop_beats_ask", Outcome{Event: "pre_tool_call", Decision: DecisionAsk, Message: "sure?", Stop: true, StopReason: "r"}, `{"action":"block","message":"r"}`},
+		{"stop_beats_modify", Outcome{Event: "pre_tool_call", Args: map[string]any{"a": "b"}, Stop: true, StopReason: "r"}, `{"action":"block","message":"r"}`},
+		{"block_message_kept_with_stop", Outcome{Event: "pre_tool_call", Decision: DecisionBlock, Message: "no", Stop: true, StopReason: "r"}, `{"action":"block","message":"no"}`},
+		{"stop_elsewhere_unchanged", Outcome{Event: "post_llm_call", Stop: true, StopReason: "r"}, `{}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -531,7 +538,7 @@ func TestContributionHermesWire(t *testing.T) {
 	if w, ok := modify(map[string]any{}).HermesWire(preTool); !ok || string(EncodeJSON(w, Compact)) != `{"action":"modify","args":{}}` {
 		t.Errorf("empty modify = %s, %v", EncodeJSON(w, Compact), ok)
 	}
-	if w := wireString(&Contribution{Stop: true}, preTool); w != `{}` {
+	if w := wireString(&Contribution{Stop: true}, preTool); w != `{"action":"block","message":"Blocked by hook"}` {
 		t.Errorf("stop only = %s", w)
 	}
 }

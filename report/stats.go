@@ -22,6 +22,9 @@ type Stats struct {
 	// whether or not a hook matched: it tells a hook whose matcher never
 	// fits from one whose event never came.
 	Dispatches map[string]int64 `json:"dispatches"`
+	// LogLinesDropped counts the server's log lines lost since it started:
+	// its log's destination did not take them (a pipe nobody reads).
+	LogLinesDropped uint64 `json:"log_lines_dropped"`
 	// Hooks are the configured hooks, in the order of GET /v1/hooks.
 	Hooks []HookStats `json:"hooks"`
 }

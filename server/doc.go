@@ -32,7 +32,8 @@
 //   - GET /v1/stats: [report.Stats], every hook of the configuration in
 //     service (in /v1/hooks' order) with its source, its consent state and
 //     what it did since the server started: matched, ran, skipped (and
-//     why, last), blocks, errors and timeouts (the last error), when it
+//     why, last), blocks, errors and timeouts (the last error: the exit
+//     status or spawn error, never the hook's stderr), when it
 //     last fired, and the p50/p99/max of its last runs' durations (a ring
 //     of 256 per hook: memory is bounded). The counts are read from the
 //     outcomes of answered dispatches (a cancelled or timed-out dispatch
@@ -49,6 +50,15 @@
 //   - GET /healthz: {"status":"ok", "generation": N, ...}; generation counts
 //     the configurations loaded so far, so a client can tell a reload
 //     happened.
+//
+// On TCP (a loopback port any web page in the user's browser can reach)
+// a request is refused before anything runs when it carries an Origin
+// header (403), names a Host other than the listener's address — its
+// IP:PORT, or localhost:PORT on loopback; any IP literal with the port
+// when listening on every interface — (403, DNS rebinding), or has a body
+// type other than application/json (415; a POST must declare it, charset
+// parameters allowed). Requests on a Unix socket are not checked: its mode
+// (0600) is the access control.
 //
 // Hot reload: the server watches the directories (never the files: editors
 // and the allowlist writer replace files by rename, which a file watch
@@ -94,6 +104,12 @@
 // another server has replaced it since.
 //
 // The server prints nothing itself; everything goes to the slog.Logger in
-// Options, one line per request (event, decision, hooks matched and run,
-// status, duration) and one per notable change.
+// Options: one line per notable change (start, reload, consent, refusals,
+// errors, a given-up worker) at info level or above, and one per request
+// (event, decision, hooks matched, run, failed and timed out, status,
+// duration) — at debug level, unless the dispatch blocked, failed or timed
+// out, which is info (5xx: warn). `hermes-hooks serve` writes the log
+// through a LogWriter, which never blocks: a line its destination does not
+// take in time is dropped and counted (Options.LogDropped, reported as
+// log_lines_dropped by /healthz and /v1/stats).
 package server

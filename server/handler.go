@@ -92,7 +92,10 @@ func (s *Server) handleNotFound(w http.ResponseWriter, r *http.Request) {
 type dispatchLog struct {
 	event, canonical, decision string
 	hooks, ran, status         int
-	err                        string
+	// failed and timedOut count the hooks that failed (spawn error,
+	// non-zero exit without a decision) or timed out.
+	failed, timedOut int
+	err              string
 }
 
 func (s *Server) handleDispatch(w http.ResponseWriter, r *http.Request) {
@@ -218,9 +221,7 @@ func (s *Server) handleDispatch(w http.ResponseWriter, r *http.Request) {
 	s.live.countDispatch(ev.Name)
 	l.decision, l.hooks = string(outcome.Decision), len(outcome.Hooks)
 	for i := range outcome.Hooks {
-		if outcome.Hooks[i].Ran {
-			l.ran++
-		}
+		l.count(&outcome.Hooks[i])
 	}
 	var body []byte
 	if format == "hermes" {
@@ -285,13 +286,37 @@ func jsonKind(v any) string {
 	return "that"
 }
 
-// logDispatch writes the request's one log line: info for answered
-// dispatches, warn for the server's own failures (5xx).
-func (s *Server) logDispatch(ctx context.Context, l *dispatchLog, d time.Duration) {
-	level := slog.LevelInfo
-	if l.status >= 500 {
-		level = slog.LevelWarn
+// count adds one hook report to the line.
+func (l *dispatchLog) count(r *protocol.HookReport) {
+	if r.Ran {
+		l.ran++
 	}
+	switch {
+	case r.TimedOut:
+		l.timedOut++
+	case r.Error != "",
+		r.Ran && r.ExitCode != nil && *r.ExitCode != 0 && (r.Contribution == nil || r.Contribution.Decision != protocol.DecisionBlock):
+		l.failed++
+	}
+}
+
+// level is the log level of a dispatch's line. One line per dispatch is a
+// debug detail (a busy host sends thousands); what someone should hear
+// about is info: a block, a refusal or failure (a non-200 reply), a hook
+// that failed or timed out; the server's own failures (5xx) are warnings.
+func (l *dispatchLog) level() slog.Level {
+	switch {
+	case l.status >= 500:
+		return slog.LevelWarn
+	case l.status != http.StatusOK, l.decision == string(protocol.DecisionBlock), l.failed > 0, l.timedOut > 0:
+		return slog.LevelInfo
+	}
+	return slog.LevelDebug
+}
+
+// logDispatch writes the request's one log line, at l.level().
+func (s *Server) logDispatch(ctx context.Context, l *dispatchLog, d time.Duration) {
+	level := l.level()
 	if !s.log.Enabled(ctx, level) {
 		return
 	}
@@ -301,6 +326,12 @@ func (s *Server) logDispatch(ctx context.Context, l *dispatchLog, d time.Duratio
 	}
 	if l.decision != "" {
 		attrs = append(attrs, slog.String("decision", l.decision), slog.Int("hooks", l.hooks), slog.Int("ran", l.ran))
+	}
+	if l.failed > 0 {
+		attrs = append(attrs, slog.Int("failed", l.failed))
+	}
+	if l.timedOut > 0 {
+		attrs = append(attrs, slog.Int("timed_out", l.timedOut))
 	}
 	attrs = append(attrs, slog.Int("status", l.status))
 	if l.err != "" {
@@ -345,6 +376,9 @@ type health struct {
 	Hooks       int    `json:"hooks"`
 	InFlight    int64  `json:"in_flight"`
 	ReloadError string `json:"reload_error,omitempty"`
+	// LogLinesDropped counts the log lines lost since the start: the
+	// log's destination did not take them (Options.LogDropped).
+	LogLinesDropped uint64 `json:"log_lines_dropped"`
 	// Workers are the worker entries that have run, with their live
 	// processes and, for one that kept crashing, why it was given up.
 	Workers []dispatcher.WorkerStatus `json:"workers,omitempty"`
@@ -355,7 +389,8 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	g := s.cur.Load()
-	h := health{Status: "ok", Generation: g.n, Hooks: len(g.cfg.Entries), InFlight: s.inflight.Load(), Workers: g.d.Workers()}
+	h := health{Status: "ok", Generation: g.n, Hooks: len(g.cfg.Entries), InFlight: s.inflight.Load(), Workers: g.d.Workers(),
+		LogLinesDropped: s.logDropped()}
 	if e := s.reloadErr.Load(); e != nil {
 		h.ReloadError = *e
 	}
@@ -372,4 +407,12 @@ func sameDir(a, b string) bool {
 		return filepath.Clean(a) == filepath.Clean(b)
 	}
 	return os.SameFile(ai, bi)
+}
+
+// logDropped is Options.LogDropped, or 0.
+func (s *Server) logDropped() uint64 {
+	if s.opts.LogDropped == nil {
+		return 0
+	}
+	return s.opts.LogDropped()
 }

@@ -86,8 +86,12 @@ type Options struct {
 	// SafeMode runs no hook at all; HERMES_SAFE_MODE in the environment
 	// does too.
 	SafeMode bool
-	// Logger receives every log line (nil: slog.Default()).
+	// Logger receives every log line (nil: slog.Default()). Answered
+	// dispatches that neither block nor fail are logged at debug level.
 	Logger *slog.Logger
+	// LogDropped counts the log lines lost so far (LogWriter.Dropped),
+	// reported by /healthz and /v1/stats (nil: none are).
+	LogDropped func() uint64
 	// Env is the hooks' base environment (nil: the server's own).
 	Env []string
 	// Sessions keeps session state (nil: NewMemorySessions, bounded).
@@ -300,7 +304,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	defer cancelBase(nil)
 	ln = limitListener(ln, s.opts.MaxConns)
 	hs := &http.Server{
-		Handler:           s.Handler(),
+		Handler:           s.browserGuard(s.Handler(), ln.Addr()),
 		BaseContext:       func(net.Listener) context.Context { return base },
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,

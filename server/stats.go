@@ -104,11 +104,12 @@ func (h *hookStats) record(r *protocol.HookReport, now time.Time) {
 		h.errs++
 		h.lastError = r.Error
 	case r.Ran && r.ExitCode != nil && *r.ExitCode != 0 && !blocked:
+		// The exit status only: the report's note quotes the hook's
+		// stderr, which may hold anything the hook read (a token, a
+		// file), and /v1/stats is read by whoever can connect. The
+		// journal and `hermes-hooks test` show the stderr.
 		h.errs++
 		h.lastError = "exit status " + strconv.Itoa(*r.ExitCode)
-		if r.Note != "" {
-			h.lastError += ": " + protocol.Truncate(r.Note, 200)
-		}
 	}
 }
 
@@ -238,11 +239,12 @@ func (s *Server) Stats() report.Stats {
 	}
 	statuses := report.Inspect(g.cfg, allow, s.opts.Cwd)
 	st := report.Stats{
-		Generation: g.n,
-		Config:     s.opts.ConfigPath,
-		Since:      s.live.since,
-		Dispatches: s.live.dispatchCounts(),
-		Hooks:      make([]report.HookStats, len(g.stats.listed)),
+		Generation:      g.n,
+		Config:          s.opts.ConfigPath,
+		Since:           s.live.since,
+		Dispatches:      s.live.dispatchCounts(),
+		LogLinesDropped: s.logDropped(),
+		Hooks:           make([]report.HookStats, len(g.stats.listed)),
 	}
 	if e := s.reloadErr.Load(); e != nil {
 		st.ReloadError = *e

@@ -32,6 +32,7 @@ type serveOptions struct {
 	sessionIdle     time.Duration
 	logFormat       string
 	logLevel        string
+	logFile         string
 }
 
 func newServeCmd(a *app) *cobra.Command {
@@ -59,6 +60,12 @@ Errors are JSON ({"error": ...}): 400 bad body, 404 unknown event (with
 frees within --queue-wait, or when shutdown cancelled the dispatch, 504 past
 --request-timeout. A non-200 reply carries no outcome: treat it as a failed
 dispatch, not as "no objection".
+
+On TCP, requests a web page could send are refused before anything runs:
+one with an Origin header (403), a Host other than the listening address
+(127.0.0.1:PORT or [::1]:PORT as bound, or localhost:PORT; 403, against DNS
+rebinding), or a body not sent as application/json (415). Requests on a Unix
+socket are not checked (its mode is the access control).
 
 Changes take effect without a restart. The config, the Claude settings files
 and the project hooks file are reloaded when they change — once they have
@@ -88,8 +95,16 @@ the same path, even if the socket file was deleted.
 SIGTERM, SIGINT or SIGHUP stops accepting connections; running dispatches
 may finish until --shutdown-timeout is nearly spent, then they are cancelled
 (their hooks' process groups are killed, with their descendants that left
-them), the socket file is removed and the server exits. Logs go to stderr,
-one line per request.`,
+them), the socket file is removed and the server exits.
+
+Logs go to stderr, or to --log-file (reopened by name on SIGUSR1, for log
+rotation). At the default level (info) they say what happens to the server
+(start, reloads, consent changes, errors, refused requests, given-up
+workers) and only the dispatches that block, fail or time out; --log-level
+debug adds one line per request. Logging never holds up a dispatch: lines
+wait in a bounded queue for the destination, and when it does not take them
+(a pipe nobody reads), lines are dropped and counted (log_lines_dropped in
+/healthz and /v1/stats; a warning once the destination takes lines again).`,
 		Example: `  hermes-hooks serve --listen unix://$HOME/.hermes/hermes-hooks.sock
   curl --unix-socket ~/.hermes/hermes-hooks.sock -d '{"tool_name":"terminal","args":{"command":"ls"}}' http://x/v1/dispatch/pre_tool_call
   hermes-hooks serve --listen tcp://127.0.0.1:8765 --log-format json --log-level debug
@@ -109,16 +124,32 @@ one line per request.`,
 	f.IntVar(&o.maxConns, "max-conns", server.DefaultMaxConns, "open connections at most; more wait in the kernel's accept queue")
 	f.IntVar(&o.sessionBudget, "session-budget", dispatcher.DefaultSessionBudget, "bytes of session state kept in memory for all sessions together (64 MiB); the least recently used sessions are dropped beyond it")
 	f.DurationVar(&o.sessionIdle, "session-idle", dispatcher.DefaultSessionIdle, "drop a session's state after this long unused")
-	f.StringVar(&o.logFormat, "log-format", "text", "log format on stderr: text or json")
-	f.StringVar(&o.logLevel, "log-level", "info", "least important log level shown: debug, info, warn or error")
+	f.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")
+	f.StringVar(&o.logLevel, "log-level", "info", "least important log level shown: debug (every request), info, warn or error")
+	f.StringVar(&o.logFile, "log-file", "", "append the log to this file instead of stderr (reopened on SIGUSR1)")
 	return cmd
 }
 
 func runServe(a *app, o serveOptions) error {
-	logger, err := newLogger(a.Err, o.logFormat, o.logLevel)
+	// Before the first log line: a write to a stderr nobody reads any
+	// more must not kill the server.
+	catchSIGPIPE()
+	logw, err := openServeLog(a, o.logFile)
 	if err != nil {
 		return err
 	}
+	// Lines still queued at exit get a moment to reach the destination;
+	// one that takes nothing must not hold the exit.
+	defer logw.Close(2 * time.Second)
+	logger, err := newLogger(logw, o.logFormat, o.logLevel)
+	if err != nil {
+		return err
+	}
+	logw.OnResume(func(n, total uint64) {
+		logger.Warn("log lines were dropped: the log's destination did not take them", "dropped", n, "dropped_total", total)
+	})
+	stopLogSignals := handleLogSignals(logw, logger)
+	defer stopLogSignals()
 	switch {
 	case o.maxBody <= 0:
 		return usageErr("", "--max-body-bytes must be positive")
@@ -160,6 +191,7 @@ func runServe(a *app, o serveOptions) error {
 		// environment by consent.NewPolicy; --accept-hooks is the flag.
 		Accept:          a.AcceptHooks,
 		Logger:          logger,
+		LogDropped:      logw.Dropped,
 		MaxBodyBytes:    o.maxBody,
 		MaxConcurrent:   o.maxConcurrent,
 		QueueWait:       o.queueWait,
@@ -202,6 +234,19 @@ func runServe(a *app, o serveOptions) error {
 		return &exitError{Code: 1, Msg: err.Error()}
 	}
 	return nil
+}
+
+// openServeLog is the log's destination, behind a writer that never
+// blocks (server.LogWriter): --log-file, or stderr.
+func openServeLog(a *app, path string) (*server.LogWriter, error) {
+	if path == "" {
+		return server.NewLogWriter(a.Err), nil
+	}
+	w, err := server.OpenLogFile(path)
+	if err != nil {
+		return nil, &exitError{Code: 1, Msg: "--log-file: " + err.Error()}
+	}
+	return w, nil
 }
 
 func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {

@@ -224,9 +224,10 @@ func testJSON(ev *protocol.Event, fields map[string]any, runs []testRun) any {
 
 // trialDispatcher is the dispatcher test and doctor run hooks with,
 // through RunEntry: every entry allowed (they decide themselves what may
-// run), worker entries run one-shot, and the Hermes profile set — they fire
-// events as Hermes does, from a Hermes process with an active profile, so
-// hooks see the payload Hermes sends.
+// run) and worker entries run one-shot. No profile is set: the synthetic
+// payload has the shape of a production one built from the same fields
+// (Hermes' test_synthetic_payload_matches_production_shape), so "profile"
+// appears only when the fields name one (--payload-file).
 func (a *app) trialDispatcher(cfg *dispatcher.Config, wd string) (*dispatcher.Dispatcher, error) {
-	return dispatcher.New(cfg, dispatcher.Options{HTTP: httphook.Post, Gate: dispatcher.AllowAll, Cwd: wd, Warn: a.Warn, Profile: "default", OneShotWorkers: true})
+	return dispatcher.New(cfg, dispatcher.Options{HTTP: httphook.Post, Gate: dispatcher.AllowAll, Cwd: wd, Warn: a.Warn, OneShotWorkers: true})
 }

@@ -53,7 +53,7 @@ class Home:
                 lines += [f"    - command: {reply} 2", f"    - command: {reply} 3"]
             if ev == "post_tool_call":
                 lines += [f"    - command: {os.path.join(HOOKS, 'sleep.sh')}", "      matcher: sleepy_tool"]
-            if ev == "on_session_start":
+            if ev in ("on_session_start", "pre_tool_call"):
                 lines += [f"    - command: {claude}", "      dialect: claude"]
         self.config = os.path.join(self.home, "config.yaml")
         self._write(lines)

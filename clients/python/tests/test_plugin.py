@@ -42,6 +42,11 @@ REPLIES = [
                            reply={"action": "approve", "message": "sure?", "rule_key": "terminal:ls"}),
      {"action": "approve", "message": "sure?", "rule_key": "terminal:ls"}),
     ("pre_tool_call", dict(tool_name="terminal", args={"command": "ls"}, task_id="t"), None),
+    # A Claude hook's continue:false stops the agent; to Hermes it is at
+    # least a block, never None (the tool would run).
+    ("pre_tool_call", dict(tool_name="terminal", args={"command": "ls"}, task_id="t",
+                           claude_reply={"continue": False, "stopReason": "budget spent"}),
+     {"action": "block", "message": "budget spent"}),
     ("pre_llm_call", dict(session_id="s", user_message="hi", conversation_history=[], is_first_turn=True,
                           model="m", platform="cli", reply={"context": "today is Friday"}),
      {"context": "today is Friday"}),

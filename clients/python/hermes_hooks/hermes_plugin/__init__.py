@@ -7,7 +7,8 @@ live `hermes-hooks serve` (or the one-shot `hermes-hooks dispatch`) and
 returns what Hermes' plugin-hook contract expects for that event, from the
 directive hermes-hooks renders for Hermes (`?format=hermes`):
 
-  pre_tool_call   {"action": "block", "message": …}, {"action": "modify",
+  pre_tool_call   {"action": "block", "message": …} (a Claude hook's
+                  continue:false too: the tool must not run), {"action": "modify",
                   "args": …} (the arguments after every rewrite),
                   {"action": "approve", …}, or None
   pre_llm_call    {"context": …} or None
