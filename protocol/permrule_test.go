@@ -380,7 +380,9 @@ func TestIfRule_MoreShapes(t *testing.T) {
 		{"NotebookEdit(*.ipynb)", fileCall("NotebookEdit", "/p/n.ipynb"), true},
 		{"Read(.env)", ifCall{"Read", map[string]any{"path": "/p/.env"}}, true}, // Hermes-style key
 		{"Write(*.md)", fileCall("Write", "README.md"), true},
-		{"WebFetch(domain:example.com)", fetchCall("not a url"), false},
+		// No scheme: where it would go cannot be told (issue 23), so the hook runs.
+		{"WebFetch(domain:example.com)", fetchCall("not a url"), true},
+		{"WebFetch(domain:example.com)", ifCall{"WebFetch", map[string]any{"prompt": "x"}}, false},
 		{"WebFetch(domain:example.com)", fetchCall("https://example.com:8443/x"), true},
 		{"Skill(commit)", ifCall{"Skill", map[string]any{"skill": "commit"}}, true},
 		{"Skill(commit)", ifCall{"Skill", map[string]any{"skill": "commit-all"}}, false},
