@@ -84,7 +84,7 @@ func matchesWhereItLeads(r *protocol.IfRule, tool string, input map[string]any, 
 	if err != nil {
 		return true
 	}
-	if phys != file {
+	if phys != filepath.Clean(file) {
 		if m, _ := r.MatchFile(tool, phys, ctx); m {
 			return true
 		}
@@ -98,7 +98,7 @@ func matchesWhereItLeads(r *protocol.IfRule, tool string, input map[string]any, 
 			return true
 		}
 	}
-	if pctx == ctx && phys == file {
+	if pctx == ctx && phys == filepath.Clean(file) {
 		return false
 	}
 	m, _ := r.MatchFile(tool, phys, pctx)

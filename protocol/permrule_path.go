@@ -111,11 +111,12 @@ func (p pathPattern) match(tool string, input map[string]any, ctx RuleContext) (
 	case file == "":
 		return true, why
 	}
-	return p.matchFile(tool, file, ctx)
+	return p.matchFile(tool, path.Clean(file), ctx)
 }
 
-// callFile returns the absolute, lexically cleaned path a file tool's call
-// names. When it is "", a why says that a directory needed to resolve it is
+// callFile returns the absolute path a file tool's call names, not
+// cleaned: "link/.." is only the link's parent lexically, so a caller
+// following symlinks needs the path as written. When it is "", a why says that a directory needed to resolve it is
 // unknown (the call then matches, so the hook runs); no why, that the call
 // names no file.
 func callFile(tool string, input map[string]any, ctx RuleContext) (file, why string) {
@@ -143,13 +144,13 @@ func callFile(tool string, input map[string]any, ctx RuleContext) (file, why str
 		}
 		file = ctx.Cwd + "/" + file
 	}
-	return path.Clean(file), ""
+	return file, ""
 }
 
 // CallFile returns the absolute path a file tool's call names, resolved
-// against ctx as a path rule resolves it (no file system: a caller that
-// follows symlinks does it with this path and gives the result to
-// MatchFile). ok is false when the call names no file or a directory it
+// against ctx as a path rule resolves it but not cleaned (no file system: a
+// caller that follows symlinks does it with this path, ".." after a link
+// included, and gives the result to MatchFile). ok is false when the call names no file or a directory it
 // needs is unknown.
 func CallFile(tool string, input map[string]any, ctx RuleContext) (string, bool) {
 	file, _ := callFile(canonicalTool(tool), input, ctx)
