@@ -102,7 +102,7 @@ func TestIfRuleFollowsSymlinks(t *testing.T) {
 		{"proj/secrets/key", filepath.Join(dir, "elsewhere"), false}, // not under this cwd's ./secrets
 		{"secrets/key", filepath.Join(dir, "elsewhere/proj"), true},
 		{filepath.Join(proj, "secrets/key"), filepath.Join(dir, "elsewhere/proj"), true}, // the cwd is a link to proj
-		{"docs/loop", proj, true}, // cannot be resolved
+		{"docs/loop", proj, true},                                                        // cannot be resolved
 		// ".." after a link is taken from where the link led: lexically
 		// this is proj/docs/secrets/key, physically proj/secrets/key.
 		{"docs/up/../secrets/key", proj, true},
