@@ -143,6 +143,9 @@ func (s *shellRuns) inner(base, text string, args []shellWord, c shellCommand, d
 	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "rbash", "fish":
 		s.shell(base, text, args, c, depth)
 	case "eval":
+		if len(args) > 0 && args[0].static && args[0].text == "--" {
+			args = args[1:]
+		}
 		if !allStatic(args) {
 			s.unsure("`" + clip(text) + "` evaluates text only known when it runs")
 			return nil

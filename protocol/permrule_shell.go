@@ -245,18 +245,15 @@ func stdinOf(redirs []*syntax.Redirect, src string) shellCommand {
 			}
 		case syntax.DplIn:
 			c.stdin, c.stdinText = stdinInherited, ""
-		case syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc:
-			w := r.Word
-			if r.Op != syntax.WordHdoc {
-				w = r.Hdoc
-			}
+		case syntax.WordHdoc:
 			c.stdin, c.stdinText = stdinInherited, ""
-			if w == nil {
-				c.stdin = stdinText // an empty here-document
-				continue
-			}
-			if v := shellWordOf(w, src); v.static {
+			if v := shellWordOf(r.Word, src); v.static {
 				c.stdin, c.stdinText = stdinText, v.text
+			}
+		case syntax.Hdoc, syntax.DashHdoc:
+			c.stdin, c.stdinText = stdinInherited, ""
+			if text, ok := hdocText(r); ok {
+				c.stdin, c.stdinText = stdinText, text
 			}
 		}
 	}
@@ -320,6 +317,53 @@ func assignValue(a *syntax.Assign, src string) (string, bool) {
 		return source(a, src), false
 	}
 	return a.Name.Value + "=" + v.text, true
+}
+
+// hdocText returns a here-document's text when it is static: as written
+// when the delimiter is quoted (<<'EOF', <<"EOF", <<E\OF), else with the
+// escapes an unquoted here-document resolves (\$ \` \\ and \newline) — and
+// not others: `echo \\; rm x` under <<'EOF' runs rm.
+func hdocText(r *syntax.Redirect) (string, bool) {
+	quoted := false
+	for _, p := range r.Word.Parts {
+		lit, ok := p.(*syntax.Lit)
+		quoted = quoted || !ok || strings.Contains(lit.Value, `\`)
+	}
+	if r.Hdoc == nil {
+		return "", true
+	}
+	var b strings.Builder
+	for _, p := range r.Hdoc.Parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok {
+			return "", false
+		}
+		if quoted {
+			b.WriteString(lit.Value)
+			continue
+		}
+		b.WriteString(unescapeHeredoc(lit.Value))
+	}
+	return b.String(), true
+}
+
+func unescapeHeredoc(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '\\':
+				b.WriteByte(s[i+1])
+				i++
+				continue
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // expands reports whether unquoted text holds a pattern the shell expands

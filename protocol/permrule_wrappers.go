@@ -399,6 +399,9 @@ func (s *shellRuns) interpreted(l language, text string, args []shellWord, c she
 					break
 				}
 			}
+		case readsStdin(t) && c.stdin != stdinFile:
+			s.unsure("`" + clip(text) + "` runs an interpreter that reads its program from standard input")
+			return
 		default:
 			return // the program file
 		}
