@@ -108,7 +108,7 @@ func TestIfRule_WhatRuns(t *testing.T) {
 		{`sh <<EOF` + "\nrm $HOME/x\nEOF", true},
 		{`echo 'rm x' | sh`, true},
 		{"bash <<'EOF'\necho \\\\; rm x\nEOF", true}, // quoted: the script keeps \\, so ; ends echo and rm runs
-		{"bash <<EOF\necho \\\\; rm x\nEOF", false}, // unquoted: \\ becomes \, so \; is a literal ; for echo
+		{"bash <<EOF\necho \\\\; rm x\nEOF", false},  // unquoted: \\ becomes \, so \; is a literal ; for echo
 		{"bash <<EOF\nr\\m x\nEOF", true},
 		{`eval -- 'rm x'`, true},
 		{`python3 - <<< 'import os'`, true},
