@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -134,6 +135,11 @@ func TestIfRule_WhatRuns(t *testing.T) {
 		{`find . -exec {} \;`, true},
 		{`find . -type f -exec sh -c 'rm "$1"' _ {} \;`, true},
 		{`xargs sh -c 'rm "$@"' _`, true},
+		// mvdan.cc/sh reads this # as a comment, bash as part of echo#.
+		{"(echo''#;rm -rf y\n)", true},
+		{"ls # rm x", false},
+		{"ls;# rm x", false},
+		{"ls\n  # rm x\n", false},
 		// Command words the analysis cannot see through.
 		{`$X -rf y`, true},
 		{`"$X" -rf y`, true},
@@ -271,6 +277,7 @@ func FuzzIfRuleWrapped(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	const prefixWraps = 3 // the first three put words in front of the command
 	wraps := []func(string) string{
 		func(c string) string { return "sudo " + c },
 		func(c string) string { return "env A=1 " + c },
@@ -294,15 +301,26 @@ func FuzzIfRuleWrapped(f *testing.F) {
 		if _, err := analyzeRuns(cmd); err != nil {
 			return // a line that does not parse runs the hook, wrapped or not
 		}
+		if strings.HasPrefix(strings.TrimLeft(cmd, " \t\n"), "-") {
+			return // a wrapper would read it as its own option
+		}
 		got, _ := r.Match("Bash", map[string]any{"command": cmd}, RuleContext{})
 		if !got {
 			return
 		}
-		wrapped := wraps[int(which)%len(wraps)](cmd)
+		i := int(which) % len(wraps)
+		if leadingAssignment.MatchString(cmd) && i < prefixWraps {
+			// nohup A=1 rm runs a program named A=1: only a command string
+			// keeps an assignment one.
+			i = prefixWraps + i%(len(wraps)-prefixWraps)
+		}
+		wrapped := wraps[i](cmd)
 		if ok, why := r.Match("Bash", map[string]any{"command": wrapped}, RuleContext{}); !ok {
 			t.Fatalf("%q runs the hook, %q does not (%s)", cmd, wrapped, why)
 		}
 	})
 }
+
+var leadingAssignment = regexp.MustCompile(`^[\s;&|(){}!]*[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=`)
 
 func singleQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -188,8 +189,11 @@ func joinWords(w []shellWord) string {
 // backticks and <(…) — and whether any part of it only has a value when it
 // runs.
 func parseShell(command string) (cmds []shellCommand, dynamic bool, err error) {
-	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(command), "")
 	if err != nil {
+		return nil, false, err
+	}
+	if err := checkComments(file, command); err != nil {
 		return nil, false, err
 	}
 	// A statement's redirections belong to the Stmt, which Walk visits
@@ -226,6 +230,25 @@ func parseShell(command string) (cmds []shellCommand, dynamic bool, err error) {
 		return true
 	})
 	return cmds, dynamic, nil
+}
+
+// checkComments refuses a line where the parser saw a comment that bash
+// would not: # starts a comment only at the start of a word. mvdan.cc/sh
+// (v3.14) reads the # of (echo''#;rm -rf y) as one, so the rm after it
+// would go unseen while bash runs it; any such disagreement is a parse
+// failure, which runs the hook.
+func checkComments(file *syntax.File, src string) error {
+	var err error
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.Comment); ok && err == nil {
+			o := int(c.Hash.Offset())
+			if o > 0 && o <= len(src) && strings.IndexByte(" \t\n;&|()<>", src[o-1]) < 0 {
+				err = fmt.Errorf("offset %d: a # inside a word, which this parser reads as a comment and bash does not", o)
+			}
+		}
+		return err == nil
+	})
+	return err
 }
 
 // stdinOf reads a statement's redirections for where its standard input
