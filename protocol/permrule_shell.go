@@ -234,9 +234,10 @@ func parseShell(command string) (cmds []shellCommand, dynamic bool, err error) {
 
 // checkComments refuses a line where the parser saw a comment that bash
 // would not: # starts a comment only at the start of a word. mvdan.cc/sh
-// (v3.14) reads the # of (echo”#;rm -rf y) as one, so the rm after it
-// would go unseen while bash runs it; any such disagreement is a parse
-// failure, which runs the hook.
+// (v3.14), inside ( … ), reads a # right after an empty quoted string as
+// one — the echo of echo, two single quotes, then #;rm -rf y — so the rm
+// after it would go unseen while bash runs it (the table test has the
+// line); any such disagreement is a parse failure, which runs the hook.
 func checkComments(file *syntax.File, src string) error {
 	var err error
 	syntax.Walk(file, func(n syntax.Node) bool {
