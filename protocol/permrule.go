@@ -41,7 +41,8 @@ import (
 // also matches where a symlink leads (the dispatcher resolves it: I/O);
 // a domain rule reads the host as the fetch will (WHATWG URL parsing,
 // permrule_url.go), and on any doubt the hook runs. A hook that Claude Code
-// would skip may therefore run here; one it would run is never skipped.
+// would skip may therefore run here; the aim is that none it would run is
+// skipped.
 
 // IfRuleApplies reports whether "if" is evaluated on the event named
 // claudeEvent (Event.IfRule); when it is not, a handler carrying "if" never
