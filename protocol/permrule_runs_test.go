@@ -166,6 +166,7 @@ func TestIfRule_WhatRuns(t *testing.T) {
 		{`strace -f rm x`, true},
 		{`parallel rm ::: a b`, true},
 		{`pwsh -c 'Remove-Item x'`, true},
+		{`expect -c 'spawn rm x'`, true},
 		// Must still not run the hook.
 		{`ls`, false},
 		{`ls -la`, false},
@@ -219,6 +220,7 @@ func TestIfRule_WhatRuns(t *testing.T) {
 		{`python3 --version`, false},
 		{`node script.js`, false},
 		{`perl script.pl`, false},
+		{`expect login.exp`, false},
 		{`[ -f x ] && echo y`, false},
 		{`test -f x`, false},
 		{`ls *.go`, false},

@@ -144,7 +144,7 @@ var opaque = sync.OnceValue(func() map[string]bool {
 	for _, n := range strings.Fields(`parallel sem strace ltrace valgrind nsenter unshare systemd-run
 		firejail bwrap pkexec fakeroot eatmydata nocache catchsegv torsocks proxychains proxychains4
 		xvfb-run unbuffer caffeinate arch chrt taskset prlimit cpulimit dbus-run-session numactl cgexec
-		runcon setpriv chpst sandbox-exec gosu su-exec tmux screen at batch expect pwsh powershell deno
+		runcon setpriv chpst sandbox-exec gosu su-exec tmux screen at batch pwsh powershell deno
 		bun dtach abduco daemonize start-stop-daemon systemd-inhibit sshpass`) {
 		m[n] = true
 	}
