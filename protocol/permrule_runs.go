@@ -178,7 +178,7 @@ func (s *shellRuns) inner(base, text string, args []shellWord, c shellCommand, d
 	case "awk", "gawk", "mawk", "nawk":
 		s.awk(text, args)
 	case "mapfile", "readarray":
-		s.withCommandOption(text, args, optSpec{flags: "t", args: "dnOsuCc"}, "C", "", depth)
+		s.withCommandOption(text, args, optSpec{flags: "t", args: "dnOsuCc"}, "C", depth)
 	default:
 		if lang := interpreter(base); lang != nil {
 			s.interpreted(*lang, text, args, c)
@@ -350,20 +350,17 @@ func (s *shellRuns) awk(text string, args []shellWord) {
 	}
 }
 
-// withCommandOption follows the command string given as the value of one
-// option (su -c, script -c, mapfile -C).
-func (s *shellRuns) withCommandOption(text string, args []shellWord, spec optSpec, short, long string, depth int) bool {
+// withCommandOption follows the command string given as the value of the
+// option named name (mapfile -C).
+func (s *shellRuns) withCommandOption(text string, args []shellWord, spec optSpec, name string, depth int) {
 	opts, _, ok := parseOpts(args, spec, true)
 	if !ok {
 		s.unsure("`" + clip(text) + "` has options this analysis does not read")
-		return true
+		return
 	}
-	found := false
 	for _, o := range opts {
-		if o.name == short || (long != "" && o.name == long) {
+		if o.name == name {
 			s.scriptOrDoubt(o, text, depth)
-			found = true
 		}
 	}
-	return found
 }

@@ -93,8 +93,10 @@ type wrapSpec struct {
 	joined   bool   // the operands, joined by spaces, are a command string (watch)
 	direct   string // " name ": options that make a joined wrapper run the words as they are (watch -x)
 	// shellIfEmpty: with no command, an interactive shell reads its
-	// commands from standard input (sudo -i, chroot DIR).
+	// commands from standard input (chroot DIR) — when shellWith is set,
+	// only if one of those options was given (sudo -s, sudo -i).
 	shellIfEmpty bool
+	shellWith    string
 }
 
 // wrappers are the programs whose option syntax is read here. Built at
@@ -122,11 +124,11 @@ var wrappers = sync.OnceValue(func() map[string]wrapSpec {
 		"env": {assign: true, opts: optSpec{flags: "0iv", args: "uC",
 			longFlags: " ignore-environment null debug block-signal default-signal ignore-signal list-signal-handling ",
 			longArgs:  " unset chdir "}},
-		"sudo": {assign: true, shellIfEmpty: true, noRun: " e K l V v --edit --list --version --validate --remove-timestamp ",
+		"sudo": {assign: true, shellIfEmpty: true, shellWith: " s i --shell --login ", noRun: " e K l V v --edit --list --version --validate --remove-timestamp ",
 			opts: optSpec{flags: "AbBEeHiKklnPSsVv", args: "CDghpRrTtUu",
 				longFlags: " askpass background bell preserve-env edit set-home help login remove-timestamp reset-timestamp list non-interactive preserve-groups stdin shell version validate ",
 				longArgs:  " close-from chdir group host prompt chroot role type command-timeout other-user user "}},
-		"doas":   {shellIfEmpty: true, noRun: " L C ", opts: optSpec{flags: "Lns", args: "Cu"}},
+		"doas":   {shellIfEmpty: true, shellWith: " s ", noRun: " L C ", opts: optSpec{flags: "Lns", args: "Cu"}},
 		"chroot": {operands: 1, shellIfEmpty: true, opts: optSpec{longFlags: " skip-chdir ", longArgs: " userspec groups "}},
 		"xargs": {opts: optSpec{flags: "0prtx", args: "adEILnPs", optional: "eil",
 			longFlags: " null no-run-if-empty verbose interactive open-tty exit show-limits replace max-lines eof ",
@@ -158,13 +160,16 @@ func (s *shellRuns) wrapped(spec wrapSpec, base, text string, args []shellWord, 
 		s.unsure("`" + clip(text) + "` passes " + base + " options this analysis does not read")
 		return nil
 	}
-	joined := spec.joined
+	joined, shell := spec.joined, spec.shellIfEmpty && spec.shellWith == ""
 	for _, o := range opts {
 		if strings.Contains(spec.noRun, " "+o.name+" ") {
 			return nil
 		}
 		if strings.Contains(spec.direct, " "+o.name+" ") {
 			joined = false
+		}
+		if spec.shellIfEmpty && strings.Contains(spec.shellWith, " "+o.name+" ") {
+			shell = true
 		}
 	}
 	if len(rest) >= spec.operands {
@@ -177,7 +182,7 @@ func (s *shellRuns) wrapped(spec wrapSpec, base, text string, args []shellWord, 
 	}
 	switch {
 	case len(rest) == 0:
-		if spec.shellIfEmpty {
+		if shell {
 			s.stdinScript(text, c, depth)
 		}
 		return nil
