@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -137,6 +136,7 @@ func TestIfRule_WhatRuns(t *testing.T) {
 		{`xargs sh -c 'rm "$@"' _`, true},
 		// mvdan.cc/sh reads this # as a comment, bash as part of echo#.
 		{"(echo''#;rm -rf y\n)", true},
+		{"ls\r# ;rm x", true}, // bash: the word ls\r#, then rm; mvdan: a comment
 		{"ls # rm x", false},
 		{"ls;# rm x", false},
 		{"ls\n  # rm x\n", false},
@@ -308,15 +308,18 @@ func FuzzIfRuleWrapped(f *testing.F) {
 		if _, err := analyzeRuns(cmd); err != nil {
 			return // a line that does not parse runs the hook, wrapped or not
 		}
-		if strings.HasPrefix(strings.TrimLeft(cmd, " \t\n"), "-") {
+		if strings.HasPrefix(strings.TrimLeft(cmd, " \t\r\n"), "-") {
 			return // a wrapper would read it as its own option
+		}
+		if strings.HasSuffix(cmd, `\`) {
+			return // the wrapping's own newline or quote would continue it
 		}
 		got, _ := r.Match("Bash", map[string]any{"command": cmd}, RuleContext{})
 		if !got {
 			return
 		}
 		i := int(which) % len(wraps)
-		if leadingAssignment.MatchString(cmd) && i < prefixWraps {
+		if looksLikeAssignment(cmd) && i < prefixWraps {
 			// nohup A=1 rm runs a program named A=1: only a command string
 			// keeps an assignment one.
 			i = prefixWraps + i%(len(wraps)-prefixWraps)
@@ -328,6 +331,14 @@ func FuzzIfRuleWrapped(f *testing.F) {
 	})
 }
 
-var leadingAssignment = regexp.MustCompile(`^[\s;&|(){}!]*[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=`)
+// looksLikeAssignment: the first word, quotes and escapes aside, holds an
+// = — an assignment to the shell, or to sudo and env once unquoted.
+func looksLikeAssignment(cmd string) bool {
+	first := strings.TrimLeft(cmd, " \t\r\n;&|(){}!")
+	if i := strings.IndexAny(first, " \t\n;&|()<>"); i >= 0 {
+		first = first[:i]
+	}
+	return strings.Contains(first, "=")
+}
 
 func singleQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
