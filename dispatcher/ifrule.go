@@ -1,7 +1,11 @@
 package dispatcher
 
 import (
+	"errors"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -60,5 +64,99 @@ func (d *Dispatcher) ifAllows(ev *protocol.Event, e *Entry, fields map[string]an
 	}
 	ctx.Home, _ = os.UserHomeDir()
 	ok, _ := e.ifRule.Match(claudeTool, input, ctx)
-	return ok
+	if ok || !e.ifRule.IsPathRule() {
+		return ok
+	}
+	return matchesWhereItLeads(e.ifRule, claudeTool, input, ctx)
+}
+
+// matchesWhereItLeads reports whether a path rule matches the file a call
+// names once symlinks are followed (issue 23): a link inside the project
+// to a protected path must run the guard on that path, so the rule is
+// matched against the physical path, under both the anchors as given and
+// the anchors' own physical paths. What cannot be resolved runs the hook.
+func matchesWhereItLeads(r *protocol.IfRule, tool string, input map[string]any, ctx protocol.RuleContext) bool {
+	file, ok := protocol.CallFile(tool, input, ctx)
+	if !ok {
+		return false // no file; unknown directories already matched
+	}
+	phys, err := physicalPath(file)
+	if err != nil {
+		return true
+	}
+	if phys != filepath.Clean(file) {
+		if m, _ := r.MatchFile(tool, phys, ctx); m {
+			return true
+		}
+	}
+	pctx := ctx
+	for _, d := range []*string{&pctx.Cwd, &pctx.ProjectDir, &pctx.Home} {
+		if *d == "" {
+			continue
+		}
+		if *d, err = physicalPath(*d); err != nil {
+			return true
+		}
+	}
+	if pctx == ctx && phys == filepath.Clean(file) {
+		return false
+	}
+	m, _ := r.MatchFile(tool, phys, pctx)
+	return m
+}
+
+// maxSymlinkHops is Linux's bound (MAXSYMLINKS) on the links one lookup
+// follows.
+const maxSymlinkHops = 40
+
+// physicalPath returns where an absolute path leads, as the kernel would
+// open it: components followed one at a time from the root, each symlink
+// replaced by its target, ".." applied to the directory reached rather than
+// to the text. A tail that does not exist (yet) is kept as written: Write
+// creates it, through a dangling link too. An error — a loop, a component
+// that cannot be read, a relative path — means it cannot be told.
+func physicalPath(p string) (string, error) {
+	if filepath.Separator != '/' {
+		return p, nil // Windows: the pure matcher compares slash paths only
+	}
+	if !strings.HasPrefix(p, "/") {
+		return "", errors.New(p + " is not an absolute path")
+	}
+	todo := strings.Split(p, "/")
+	cur, hops := "/", 0
+	for len(todo) > 0 {
+		name := todo[0]
+		todo = todo[1:]
+		switch name {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := filepath.Join(cur, name)
+		fi, err := os.Lstat(next)
+		if errors.Is(err, fs.ErrNotExist) {
+			return filepath.Join(append([]string{next}, todo...)...), nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		if hops++; hops > maxSymlinkHops {
+			return "", errors.New(p + ": too many levels of symbolic links")
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", err
+		}
+		if strings.HasPrefix(target, "/") {
+			cur = "/"
+		}
+		todo = append(strings.Split(target, "/"), todo...)
+	}
+	return cur, nil
 }

@@ -32,6 +32,17 @@ import (
 // git *", hooks docs) — the opposite direction of a permission allow rule,
 // which must match EVERY subcommand. Without that, `ls && rm -rf x` would
 // slip past a hook filtered on Bash(rm *).
+//
+// Here the same rule goes further than Claude Code (issue 23): a rule
+// matches what a call RUNS, not only what it says first. A Bash command is
+// followed through wrappers, command strings and paths (sudo rm, sh -c
+// 'rm x', /bin/rm; permrule_runs.go), and a command word or runner whose
+// effect the text does not show is doubt, which runs the hook; a path rule
+// also matches where a symlink leads (the dispatcher resolves it: I/O);
+// a domain rule reads the host as the fetch will (WHATWG URL parsing,
+// permrule_url.go), and on any doubt the hook runs. A hook that Claude Code
+// would skip may therefore run here; the aim is that none it would run is
+// skipped.
 
 // IfRuleApplies reports whether "if" is evaluated on the event named
 // claudeEvent (Event.IfRule); when it is not, a handler carrying "if" never

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -19,7 +18,8 @@ import (
 // the domain itself; any other * matches within one label (example.*
 // matches example.org, not example.evil.com). Without a wildcard the host
 // must be exactly the domain: domain:example.com does not cover
-// www.example.com.
+// www.example.com. The host is the one the fetch goes to, read by the
+// WHATWG URL standard (urlHost); where it cannot be told, the hook runs.
 type domainPattern struct {
 	raw    string
 	any    bool
@@ -29,7 +29,11 @@ type domainPattern struct {
 
 func compileDomainPattern(v string) (domainPattern, error) {
 	d := domainPattern{raw: "domain:" + v}
-	v = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(v)), ".")
+	v, ok := idnaASCII(strings.TrimSpace(v))
+	if !ok {
+		return d, fmt.Errorf("%q: write the domain in its ASCII form (xn--…), as hosts are compared", d.raw)
+	}
+	v = strings.TrimSuffix(v, ".")
 	switch {
 	case v == "":
 		return d, errors.New("domain: needs a host name")
@@ -51,11 +55,14 @@ func compileDomainPattern(v string) (domainPattern, error) {
 func (d domainPattern) match(input map[string]any) (bool, string) {
 	rule := "WebFetch(" + d.raw + ")"
 	raw, _ := input["url"].(string)
-	u, err := url.Parse(strings.TrimSpace(raw))
-	if raw == "" || err != nil || u.Hostname() == "" {
-		return false, "tool_input has no URL with a host"
+	if raw == "" {
+		return false, "tool_input has no url"
 	}
-	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	host, doubt := urlHost(raw)
+	if doubt != "" {
+		return true, doubt + ", so the hook runs"
+	}
+	host = strings.TrimSuffix(host, ".")
 	if d.any {
 		return true, host + " matches " + rule
 	}

@@ -29,7 +29,10 @@ const (
 // ("src/**" is <cwd>/src only — the docs give this reading for `if`, and
 // for allow rules, since v2.1.214), a trailing slash matches directories
 // only, and a pattern that matches a directory matches everything in it.
-// Matching is case-sensitive and nothing is resolved on disk (no symlinks).
+// Matching is case-sensitive and nothing is resolved on disk here: the
+// dispatcher follows symlinks and matches the path they lead to as well
+// (MatchFile), since a guard on secrets/** must not be skipped for a link
+// to secrets/key.
 type pathPattern struct {
 	raw     string
 	anchor  pathAnchor
@@ -101,34 +104,81 @@ func compilePathPattern(content string) (pathPattern, error) {
 }
 
 func (p pathPattern) match(tool string, input map[string]any, ctx RuleContext) (bool, string) {
-	rule := tool + "(" + p.raw + ")"
-	var file string
+	file, why := callFile(tool, input, ctx)
+	switch {
+	case file == "" && why == "":
+		return false, "tool_input has no file_path"
+	case file == "":
+		return true, why
+	}
+	return p.matchFile(tool, path.Clean(file), ctx)
+}
+
+// callFile returns the absolute path a file tool's call names, not
+// cleaned: "link/.." is only the link's parent lexically, so a caller
+// following symlinks needs the path as written. When it is "", a why says that a directory needed to resolve it is
+// unknown (the call then matches, so the hook runs); no why, that the call
+// names no file.
+func callFile(tool string, input map[string]any, ctx RuleContext) (file, why string) {
 	for _, k := range []string{"file_path", "notebook_path", "path"} {
 		if s, ok := input[k].(string); ok && s != "" {
 			file = s
 			break
 		}
 	}
-	isDir := dirTools()[tool]
 	if file == "" {
-		if !isDir {
-			return false, "tool_input has no file_path"
+		if !dirTools()[tool] {
+			return "", ""
 		}
 		file = "." // Glob and Grep search the working directory by default
 	}
 	switch {
 	case file == "~" || strings.HasPrefix(file, "~/"):
 		if ctx.Home == "" {
-			return true, "the home directory is unknown, so " + file + " cannot be resolved; the hook runs"
+			return "", "the home directory is unknown, so " + file + " cannot be resolved; the hook runs"
 		}
 		file = ctx.Home + file[1:]
 	case !strings.HasPrefix(file, "/"):
 		if ctx.Cwd == "" {
-			return true, "the working directory is unknown, so " + file + " cannot be resolved; the hook runs"
+			return "", "the working directory is unknown, so " + file + " cannot be resolved; the hook runs"
 		}
 		file = ctx.Cwd + "/" + file
 	}
-	file = path.Clean(file)
+	return file, ""
+}
+
+// CallFile returns the absolute path a file tool's call names, resolved
+// against ctx as a path rule resolves it but not cleaned (no file system: a
+// caller that follows symlinks does it with this path, ".." after a link
+// included, and gives the result to MatchFile). ok is false when the call names no file or a directory it
+// needs is unknown.
+func CallFile(tool string, input map[string]any, ctx RuleContext) (string, bool) {
+	file, _ := callFile(canonicalTool(tool), input, ctx)
+	return file, file != ""
+}
+
+// IsPathRule reports whether the rule is a file tool's path pattern, the
+// rules whose match depends on where a path leads.
+func (r IfRule) IsPathRule() bool { return r.kind == rulePath }
+
+// MatchFile matches a path rule against file, an absolute path, as if the
+// call had named it: the caller passes the path a call's file leads to once
+// symlinks are followed (and, in ctx, the directories the rule is anchored
+// at, followed likewise). A rule that is not a path rule for this tool does
+// not match.
+func (r IfRule) MatchFile(toolName, file string, ctx RuleContext) (bool, string) {
+	if r.kind != rulePath || canonicalTool(toolName) != r.tool {
+		return false, "not a path rule for " + toolName
+	}
+	if !strings.HasPrefix(file, "/") {
+		return true, file + " is not an absolute path; the hook runs"
+	}
+	return r.path.matchFile(r.tool, path.Clean(file), ctx)
+}
+
+func (p pathPattern) matchFile(tool, file string, ctx RuleContext) (bool, string) {
+	rule := tool + "(" + p.raw + ")"
+	isDir := dirTools()[tool]
 	var root string
 	switch p.anchor {
 	case anchorRoot:

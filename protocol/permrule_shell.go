@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -36,12 +37,31 @@ type shellPattern struct {
 	// hook for any other (hooks docs, Bash `if` table: Bash(git push *) on
 	// `echo $(date)` → runs).
 	nameOnly bool
+	// alt is the pattern with its command word cut to its base name, when
+	// the rule names a command by path (Bash(/bin/rm *)): `rm x` may run
+	// /bin/rm, so either spelling on either side matches.
+	alt *shellPattern
 }
 
 // Compiled at first use, not at every start of the one-shot binary.
 var nameOnlyPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^\s*?\[]+\s?\*$`) })
 
 func compileShellPattern(content string) shellPattern {
+	p := compileShellPatternOnly(content)
+	pat := strings.TrimSpace(content)
+	name, rest, spaced := strings.Cut(pat, " ")
+	if strings.Contains(name, "/") && !strings.ContainsAny(name, `*\`) && !strings.HasSuffix(name, "/") {
+		base := name[strings.LastIndexByte(name, '/')+1:]
+		if spaced {
+			base += " " + rest
+		}
+		alt := compileShellPatternOnly(base)
+		p.alt = &alt
+	}
+	return p
+}
+
+func compileShellPatternOnly(content string) shellPattern {
 	p := shellPattern{raw: content}
 	if len(content) > 2 && strings.HasSuffix(content, ":*") {
 		p.isPrefix, p.prefix = true, content[:len(content)-2]
@@ -89,24 +109,22 @@ func (p shellPattern) match(command string) (bool, string) {
 	if len(command) > maxShellCommand {
 		return true, "the command is too long to analyse, so the hook runs (as Claude Code does when it cannot tell)"
 	}
-	cmds, dynamic, err := analyzeShell(command)
+	runs, err := analyzeRuns(command)
 	if err != nil {
 		return true, "the command cannot be parsed (" + err.Error() + "), so the hook runs, as in Claude Code"
 	}
-	if dynamic && !p.nameOnly {
+	if runs.dynamic && !p.nameOnly {
 		return true, "the command holds $(…), backticks or $VAR and " + rule + " names more than the command, so the hook runs, as in Claude Code"
 	}
-	for _, c := range cmds {
-		if c.dynName {
-			return true, "`" + clip(c.text()) + "` runs a command whose name is only known when it runs, so the hook runs"
-		}
-		for _, cand := range c.candidates() {
-			if p.matches(cand) {
-				return true, "subcommand `" + clip(cand) + "` matches " + rule
-			}
+	for _, f := range runs.forms {
+		if p.matches(f) || (p.alt != nil && p.alt.matches(f)) {
+			return true, "subcommand `" + clip(f) + "` matches " + rule
 		}
 	}
-	if len(cmds) == 0 {
+	if runs.doubt != "" {
+		return true, runs.doubt + ", so the hook runs"
+	}
+	if len(runs.forms) == 0 {
 		return false, "the command runs no command"
 	}
 	return false, "no subcommand matches " + rule
@@ -119,130 +137,93 @@ func clip(s string) string {
 	return s
 }
 
-// shellCommand is one simple command of a Bash command line, as Claude Code
-// compares it: its words after the leading VAR=value assignments (which are
-// never part of it), joined with single spaces.
-//
-// A word made only of literal text and quotes counts as its value: quotes
-// are removed and backslash escapes resolved ("a b", 'a b' and a\ b are the
-// one word a b; $'\t' is a tab), so `git commit -m "fix it"` is compared as
+// shellWord is one word of a simple command. A word made only of literal
+// text and quotes is static and text is its value: quotes are removed and
+// backslash escapes resolved ("a b", 'a b' and a\ b are the one word a b;
+// $'\t' is a tab), so `git commit -m "fix it"` is compared as
 // "git commit -m fix it" — the argv the command will receive. Tilde, braces
 // and globs are not expanded (~/x, {a,b} and *.go stay as written: neither
-// Claude Code nor this evaluator knows the file system). A word holding a
-// $VAR, ${…}, $(…), `…`, $((…)) or <(…) has no value before it runs; it is
-// kept as its source text and marks the whole command line dynamic.
+// Claude Code nor this evaluator knows the file system), but glob records
+// that the shell would expand them. A word holding a $VAR, ${…}, $(…), `…`,
+// $((…)) or <(…) has no value before it runs; its text is its source and it
+// marks the whole command line dynamic.
+type shellWord struct {
+	text   string
+	static bool
+	glob   bool // unquoted *, ?, [ or {: the shell expands it into other words
+}
+
+// stdinKind is where a simple command's standard input comes from, for a
+// shell that reads its script there (bash <<< 'rm x', curl … | sh).
+type stdinKind uint8
+
+const (
+	stdinInherited stdinKind = iota // a pipe, or whatever the tool gave: unknown text
+	stdinFile                       // < file: a script file, as opaque as any program
+	stdinText                       // a here-document or here-string whose text is known
+)
+
+// shellCommand is one simple command of a Bash command line, as Claude Code
+// compares it: its words after the leading VAR=value assignments (which are
+// never part of it), and where its standard input comes from.
 type shellCommand struct {
-	words  []string
-	static []bool
-	// dynName: after assignments and wrappers, the command name itself is
-	// not static ($CMD -rf /): nothing can be said about what runs.
-	dynName bool
+	words     []shellWord
+	stdin     stdinKind
+	stdinText string
 }
 
-func (c shellCommand) text() string { return strings.Join(c.words, " ") }
-
-// candidates returns the forms the command is compared in: as written, and
-// with the wrappers Claude Code strips before matching Bash rules
-// (permissions docs, "Wrappers": timeout, time, nice, nohup, stdbuf, the
-// builtins command and builtin, zsh's noglob, and a bare xargs). The hooks
-// docs mention only the assignment stripping for `if`; comparing both forms
-// keeps a guard on rm * firing for `timeout 5 rm x` while a hook on
-// timeout * still fires. env, sudo, sh -c, bash -c and eval are not
-// unwrapped (they are not on Claude Code's list).
-func (c shellCommand) candidates() []string {
-	full := c.text()
-	stripped := stripWrappers(c.words)
-	if len(stripped) == len(c.words) || len(stripped) == 0 {
-		return []string{full}
+func joinWords(w []shellWord) string {
+	var b strings.Builder
+	for i, x := range w {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(x.text)
 	}
-	return []string{full, strings.Join(stripped, " ")}
+	return b.String()
 }
 
-func stripWrappers(w []string) []string {
-	for len(w) > 0 {
-		next := w
-		switch w[0] {
-		case "nohup", "builtin", "noglob":
-			next = w[1:]
-		case "time":
-			next = skipOpts(w[1:], nil)
-		case "command":
-			if len(w) > 1 && (w[1] == "-v" || w[1] == "-V") {
-				return w // the query form looks a command up, it runs nothing
-			}
-			next = skipOpts(w[1:], nil)
-		case "timeout":
-			next = skipOpts(w[1:], map[string]bool{"-s": true, "--signal": true, "-k": true, "--kill-after": true})
-			if len(next) > 0 {
-				next = next[1:] // the duration
-			}
-		case "nice":
-			next = skipOpts(w[1:], map[string]bool{"-n": true, "--adjustment": true})
-		case "stdbuf":
-			next = skipOpts(w[1:], map[string]bool{"-i": true, "-o": true, "-e": true})
-		case "xargs":
-			// Only a bare xargs: `xargs -n1 grep p` is matched as xargs.
-			if len(w) > 1 && !strings.HasPrefix(w[1], "-") {
-				next = w[1:]
-			}
-		}
-		if len(next) == len(w) || len(next) == 0 {
-			return w
-		}
-		w = next
-	}
-	return w
-}
-
-// skipOpts drops leading options; those in withArg take the next word as
-// their value unless written --opt=value or -oVALUE.
-func skipOpts(w []string, withArg map[string]bool) []string {
-	for len(w) > 0 && strings.HasPrefix(w[0], "-") && w[0] != "-" {
-		if w[0] == "--" {
-			return w[1:]
-		}
-		opt := w[0]
-		w = w[1:]
-		if withArg[opt] && len(w) > 0 {
-			w = w[1:]
-		}
-	}
-	return w
-}
-
-// analyzeShell parses a Bash command line (bash dialect) and returns every
+// parseShell parses a Bash command line (bash dialect) and returns every
 // simple command in it — in pipelines, lists (&&, ||, ;, &, |&, newlines),
 // subshells, groups, if/while/for/case bodies, functions, and inside $(…),
 // backticks and <(…) — and whether any part of it only has a value when it
 // runs.
-func analyzeShell(command string) (cmds []shellCommand, dynamic bool, err error) {
-	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
+func parseShell(command string) (cmds []shellCommand, dynamic bool, err error) {
+	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(command), "")
 	if err != nil {
 		return nil, false, err
 	}
+	if err := checkComments(file, command); err != nil {
+		return nil, false, err
+	}
+	// A statement's redirections belong to the Stmt, which Walk visits
+	// before the command inside it.
+	stdin := map[*syntax.CallExpr]shellCommand{}
 	syntax.Walk(file, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.Stmt:
+			if call, ok := n.Cmd.(*syntax.CallExpr); ok {
+				stdin[call] = stdinOf(n.Redirs, command)
+			}
 		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst:
 			dynamic = true
 		case *syntax.CallExpr:
 			if len(n.Args) == 0 {
 				return true // only assignments
 			}
-			var c shellCommand
+			c := stdin[n]
 			for _, w := range n.Args {
-				v, ok := wordValue(w, command)
-				c.words, c.static = append(c.words, v), append(c.static, ok)
+				c.words = append(c.words, shellWordOf(w, command))
 			}
-			c.dynName = nameIsDynamic(c)
 			cmds = append(cmds, c)
 		case *syntax.DeclClause:
 			if n.Variant == nil {
 				return true
 			}
-			c := shellCommand{words: []string{n.Variant.Value}, static: []bool{true}}
+			c := shellCommand{words: []shellWord{{text: n.Variant.Value, static: true}}}
 			for _, a := range n.Args {
 				v, ok := assignValue(a, command)
-				c.words, c.static = append(c.words, v), append(c.static, ok)
+				c.words = append(c.words, shellWord{text: v, static: ok})
 			}
 			cmds = append(cmds, c)
 		}
@@ -251,12 +232,56 @@ func analyzeShell(command string) (cmds []shellCommand, dynamic bool, err error)
 	return cmds, dynamic, nil
 }
 
-// nameIsDynamic reports whether the word that names the command, once
-// wrappers are skipped, has no value before it runs.
-func nameIsDynamic(c shellCommand) bool {
-	stripped := stripWrappers(c.words)
-	i := len(c.words) - len(stripped)
-	return i < len(c.static) && !c.static[i]
+// checkComments refuses a line where the parser saw a comment that bash
+// would not: # starts a comment only at the start of a word. mvdan.cc/sh
+// (v3.14), inside ( … ), reads a # right after an empty quoted string as
+// one — the echo of echo, two single quotes, then #;rm -rf y — so the rm
+// after it would go unseen while bash runs it (the table test has the
+// line); any such disagreement is a parse failure, which runs the hook.
+func checkComments(file *syntax.File, src string) error {
+	var err error
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.Comment); ok && err == nil {
+			o := int(c.Hash.Offset())
+			if o > 0 && o <= len(src) && strings.IndexByte(" \t\n;&|()<>", src[o-1]) < 0 {
+				err = fmt.Errorf("offset %d: a # inside a word, which this parser reads as a comment and bash does not", o)
+			}
+		}
+		return err == nil
+	})
+	return err
+}
+
+// stdinOf reads a statement's redirections for where its standard input
+// comes from; the last redirection of fd 0 wins, as in the shell.
+func stdinOf(redirs []*syntax.Redirect, src string) shellCommand {
+	var c shellCommand
+	for _, r := range redirs {
+		if r.N != nil && r.N.Value != "0" {
+			continue
+		}
+		switch r.Op {
+		case syntax.RdrIn, syntax.RdrInOut:
+			// A file, unless it is a pipe by another name: < <(…), < /dev/stdin.
+			c.stdin, c.stdinText = stdinFile, ""
+			if w := shellWordOf(r.Word, src); !w.static || readsStdin(w.text) {
+				c.stdin = stdinInherited
+			}
+		case syntax.DplIn:
+			c.stdin, c.stdinText = stdinInherited, ""
+		case syntax.WordHdoc:
+			c.stdin, c.stdinText = stdinInherited, ""
+			if v := shellWordOf(r.Word, src); v.static {
+				c.stdin, c.stdinText = stdinText, v.text
+			}
+		case syntax.Hdoc, syntax.DashHdoc:
+			c.stdin, c.stdinText = stdinInherited, ""
+			if text, ok := hdocText(r); ok {
+				c.stdin, c.stdinText = stdinText, text
+			}
+		}
+	}
+	return c
 }
 
 func source(n syntax.Node, src string) string {
@@ -267,12 +292,14 @@ func source(n syntax.Node, src string) string {
 	return src[a:b]
 }
 
-// wordValue returns a word's value when it is static, or its source text.
-func wordValue(w *syntax.Word, src string) (string, bool) {
+// shellWordOf returns a word's value when it is static, or its source text.
+func shellWordOf(w *syntax.Word, src string) shellWord {
 	var b strings.Builder
+	glob := false
 	for _, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
+			glob = glob || expands(p.Value)
 			b.WriteString(unescapeUnquoted(p.Value))
 		case *syntax.SglQuoted:
 			if !p.Dollar {
@@ -281,22 +308,22 @@ func wordValue(w *syntax.Word, src string) (string, bool) {
 			}
 			v, err := expand.Literal(&expand.Config{}, &syntax.Word{Parts: []syntax.WordPart{p}})
 			if err != nil {
-				return source(w, src), false
+				return shellWord{text: source(w, src)}
 			}
 			b.WriteString(v)
 		case *syntax.DblQuoted:
 			for _, q := range p.Parts {
 				lit, ok := q.(*syntax.Lit)
 				if !ok {
-					return source(w, src), false
+					return shellWord{text: source(w, src)}
 				}
 				b.WriteString(unescapeDoubleQuoted(lit.Value))
 			}
 		default:
-			return source(w, src), false
+			return shellWord{text: source(w, src)}
 		}
 	}
-	return b.String(), true
+	return shellWord{text: b.String(), static: true, glob: glob}
 }
 
 func assignValue(a *syntax.Assign, src string) (string, bool) {
@@ -309,11 +336,83 @@ func assignValue(a *syntax.Assign, src string) (string, bool) {
 	if a.Value == nil {
 		return a.Name.Value + "=", true
 	}
-	v, ok := wordValue(a.Value, src)
-	if !ok {
+	v := shellWordOf(a.Value, src)
+	if !v.static {
 		return source(a, src), false
 	}
-	return a.Name.Value + "=" + v, true
+	return a.Name.Value + "=" + v.text, true
+}
+
+// hdocText returns a here-document's text when it is static: as written
+// when the delimiter is quoted (<<'EOF', <<"EOF", <<E\OF), else with the
+// escapes an unquoted here-document resolves (\$ \` \\ and \newline) — and
+// not others: `echo \\; rm x` under <<'EOF' runs rm.
+func hdocText(r *syntax.Redirect) (string, bool) {
+	quoted := false
+	for _, p := range r.Word.Parts {
+		lit, ok := p.(*syntax.Lit)
+		quoted = quoted || !ok || strings.Contains(lit.Value, `\`)
+	}
+	if r.Hdoc == nil {
+		return "", true
+	}
+	var b strings.Builder
+	for _, p := range r.Hdoc.Parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok {
+			return "", false
+		}
+		if quoted {
+			b.WriteString(lit.Value)
+			continue
+		}
+		b.WriteString(unescapeHeredoc(lit.Value))
+	}
+	return b.String(), true
+}
+
+func unescapeHeredoc(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '\\':
+				b.WriteByte(s[i+1])
+				i++
+				continue
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// expands reports whether unquoted text holds a pattern the shell expands
+// into other words: * or ?, a [class], or {a,b} / {a..b} braces.
+func expands(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '*', '?':
+			return true
+		case '[':
+			if strings.Contains(s[i+1:], "]") {
+				return true
+			}
+		case '{':
+			if j := strings.IndexByte(s[i+1:], '}'); j >= 0 {
+				in := s[i+1 : i+1+j]
+				if strings.Contains(in, ",") || strings.Contains(in, "..") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func unescapeUnquoted(s string) string {

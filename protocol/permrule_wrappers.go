@@ -1,0 +1,417 @@
+package protocol
+
+import (
+	"strings"
+	"sync"
+)
+
+// The wrappers a Bash command can hide its real command behind, and how to
+// read their options. Each option table is the program's own (GNU
+// coreutils, util-linux, sudo, OpenSSH, procps); an option not in it is
+// doubt, since whether it takes a value decides which word is the command.
+
+// optSpec describes a program's options the way getopt reads them.
+type optSpec struct {
+	flags    string // short options without a value
+	args     string // short options with a value, attached or the next word
+	optional string // short options whose value can only be attached (xargs -i[R])
+	// " name name ": long options without a value (or with an optional
+	// =value), and with a value (=value or the next word).
+	longFlags, longArgs string
+	plus                bool // +o, +O, +x are options too (shells)
+}
+
+// option is one option read from a command line: "c" or "--command".
+type option struct {
+	name   string
+	value  string
+	static bool
+}
+
+// parseOpts reads the options at the start of args, stopping at "--" and,
+// unless permute (getopt's reordering, as su does), at the first operand.
+// It returns the options and the operands, or ok=false when an option is
+// not in spec, or a word in option position is only known when it runs
+// while permuting: which word is then the command cannot be told.
+func parseOpts(args []shellWord, spec optSpec, permute bool) (opts []option, rest []shellWord, ok bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		t := a.text
+		isOpt := len(t) > 1 && (t[0] == '-' || (spec.plus && t[0] == '+'))
+		switch {
+		case !a.static && permute:
+			return nil, nil, false
+		case !a.static || !isOpt:
+			if !permute {
+				return opts, append(rest, args[i:]...), true
+			}
+			rest = append(rest, a)
+		case t == "--":
+			return opts, append(rest, args[i+1:]...), true
+		case strings.HasPrefix(t, "--"):
+			name, val, hasVal := strings.Cut(t[2:], "=")
+			o := option{name: "--" + name, value: val, static: true}
+			switch {
+			case strings.Contains(spec.longFlags, " "+name+" "):
+			case !strings.Contains(spec.longArgs, " "+name+" "):
+				return nil, nil, false
+			case !hasVal && i+1 < len(args):
+				i++
+				o.value, o.static = args[i].text, args[i].static
+			}
+			opts = append(opts, o)
+		default:
+			var done bool
+			for j := 1; j < len(t) && !done; j++ {
+				o := option{name: t[j : j+1], static: true}
+				switch l := t[j]; {
+				case strings.IndexByte(spec.args, l) >= 0:
+					done = true
+					if o.value = t[j+1:]; o.value == "" && i+1 < len(args) {
+						i++
+						o.value, o.static = args[i].text, args[i].static
+					}
+				case strings.IndexByte(spec.optional, l) >= 0:
+					done, o.value = true, t[j+1:]
+				case strings.IndexByte(spec.flags, l) < 0:
+					return nil, nil, false
+				}
+				opts = append(opts, o)
+			}
+		}
+	}
+	return opts, rest, true
+}
+
+// wrapSpec is a wrapper: a program that runs the command its operands
+// name.
+type wrapSpec struct {
+	opts     optSpec
+	operands int    // operands before the command: timeout's duration, chroot's root
+	noRun    string // " name ": options after which the operands are not run (command -v)
+	assign   bool   // NAME=value words (and env's lone -) before the command
+	joined   bool   // the operands, joined by spaces, are a command string (watch)
+	direct   string // " name ": options that make a joined wrapper run the words as they are (watch -x)
+	// shellIfEmpty: with no command, an interactive shell reads its
+	// commands from standard input (chroot DIR) — when shellWith is set,
+	// only if one of those options was given (sudo -s, sudo -i).
+	shellIfEmpty bool
+	shellWith    string
+}
+
+// wrappers are the programs whose option syntax is read here. Built at
+// first use, not at every start of the one-shot binary.
+var wrappers = sync.OnceValue(func() map[string]wrapSpec {
+	none := wrapSpec{}
+	return map[string]wrapSpec{
+		"nohup":   none,
+		"builtin": none,
+		"noglob":  none,
+		"busybox": none,
+		"toybox":  none,
+		"chronic": none,
+		"exec":    {opts: optSpec{flags: "cl", args: "a"}},
+		"command": {opts: optSpec{flags: "pvV"}, noRun: " v V "},
+		"time": {opts: optSpec{flags: "pvaq", args: "fo",
+			longFlags: " portability verbose append quiet ", longArgs: " format output "}},
+		"timeout": {operands: 1, opts: optSpec{flags: "v", args: "sk",
+			longFlags: " preserve-status foreground verbose ", longArgs: " signal kill-after "}},
+		"nice":   {opts: optSpec{flags: "0123456789", args: "n", longArgs: " adjustment "}},
+		"stdbuf": {opts: optSpec{args: "ioe", longArgs: " input output error "}},
+		"ionice": {opts: optSpec{flags: "t", args: "cnpPu", longArgs: " class classdata pid pgid uid "},
+			noRun: " p P u --pid --pgid --uid "},
+		"setsid": {opts: optSpec{flags: "cfw", longFlags: " ctty fork wait "}},
+		"env": {assign: true, opts: optSpec{flags: "0iv", args: "uC",
+			longFlags: " ignore-environment null debug block-signal default-signal ignore-signal list-signal-handling ",
+			longArgs:  " unset chdir "}},
+		"sudo": {assign: true, shellIfEmpty: true, shellWith: " s i --shell --login ", noRun: " e K l V v --edit --list --version --validate --remove-timestamp ",
+			opts: optSpec{flags: "AbBEeHiKklnPSsVv", args: "CDghpRrTtUu",
+				longFlags: " askpass background bell preserve-env edit set-home help login remove-timestamp reset-timestamp list non-interactive preserve-groups stdin shell version validate ",
+				longArgs:  " close-from chdir group host prompt chroot role type command-timeout other-user user "}},
+		"doas":   {shellIfEmpty: true, shellWith: " s ", noRun: " L C ", opts: optSpec{flags: "Lns", args: "Cu"}},
+		"chroot": {operands: 1, shellIfEmpty: true, opts: optSpec{longFlags: " skip-chdir ", longArgs: " userspec groups "}},
+		"xargs": {opts: optSpec{flags: "0prtx", args: "adEILnPs", optional: "eil",
+			longFlags: " null no-run-if-empty verbose interactive open-tty exit show-limits replace max-lines eof ",
+			longArgs:  " arg-file delimiter max-args max-procs max-chars process-slot-var "}},
+		"watch": {joined: true, direct: " x --exec ", opts: optSpec{flags: "bcCdegprtwxhv", args: "nq",
+			longFlags: " beep color no-color differences errexit chgexit precise no-rerun no-title no-wrap exec help version ",
+			longArgs:  " interval equexit "}},
+	}
+})
+
+// opaque are programs that run a command given in their arguments, whose
+// syntax is not read here: with any argument, doubt.
+var opaque = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`parallel sem strace ltrace valgrind nsenter unshare systemd-run
+		firejail bwrap pkexec fakeroot eatmydata nocache catchsegv torsocks proxychains proxychains4
+		xvfb-run unbuffer caffeinate arch chrt taskset prlimit cpulimit dbus-run-session numactl cgexec
+		runcon setpriv chpst sandbox-exec gosu su-exec tmux screen at batch pwsh powershell deno
+		bun dtach abduco daemonize start-stop-daemon systemd-inhibit sshpass`) {
+		m[n] = true
+	}
+	return m
+})
+
+// wrapped follows a wrapper from wrappers() and returns the command it runs.
+func (s *shellRuns) wrapped(spec wrapSpec, base, text string, args []shellWord, c shellCommand, depth int) []shellWord {
+	opts, rest, ok := parseOpts(args, spec.opts, false)
+	if !ok {
+		s.unsure("`" + clip(text) + "` passes " + base + " options this analysis does not read")
+		return nil
+	}
+	joined, shell := spec.joined, spec.shellIfEmpty && spec.shellWith == ""
+	for _, o := range opts {
+		if strings.Contains(spec.noRun, " "+o.name+" ") {
+			return nil
+		}
+		if strings.Contains(spec.direct, " "+o.name+" ") {
+			joined = false
+		}
+		if spec.shellIfEmpty && strings.Contains(spec.shellWith, " "+o.name+" ") {
+			shell = true
+		}
+	}
+	if len(rest) >= spec.operands {
+		rest = rest[spec.operands:]
+	} else {
+		rest = nil
+	}
+	for spec.assign && len(rest) > 0 && (isAssignment(rest[0]) || (rest[0].static && rest[0].text == "-")) {
+		rest = rest[1:]
+	}
+	switch {
+	case len(rest) == 0:
+		if shell {
+			s.stdinScript(text, c, depth)
+		}
+		return nil
+	case joined && !allStatic(rest):
+		s.unsure("`" + clip(text) + "` runs a command string only known when it runs")
+		return nil
+	case joined:
+		s.script(joinWords(rest), text, depth)
+		return nil
+	}
+	return rest
+}
+
+// isAssignment: NAME=value, which env and sudo put in the environment.
+func isAssignment(w shellWord) bool {
+	name, _, ok := strings.Cut(w.text, "=")
+	if !w.static || !ok || name == "" || (name[0] >= '0' && name[0] <= '9') {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// ssh HOST COMMAND…: the remote shell runs the operands after the host,
+// joined by spaces; options may follow the host too (OpenSSH reads them
+// again). No command is a login shell reading standard input. -o
+// ProxyCommand= / LocalCommand= / …Command= run a local command string.
+func (s *shellRuns) ssh(text string, args []shellWord, c shellCommand, depth int) {
+	spec := optSpec{flags: "46AaCfGgKkMNnqsTtVvXxYy", args: "BbcDEeFIiJLlmOopQRSWw"}
+	opts, rest, ok := parseOpts(args, spec, false)
+	if ok && len(rest) > 0 {
+		var more []option
+		more, rest, ok = parseOpts(rest[1:], spec, false)
+		opts = append(opts, more...)
+	}
+	if !ok {
+		s.unsure("`" + clip(text) + "` passes ssh options this analysis does not read")
+		return
+	}
+	for _, o := range opts {
+		switch {
+		case o.name == "o" && (!o.static || strings.Contains(strings.ToLower(o.value), "command")):
+			s.unsure("`" + clip(text) + "` sets an ssh option that runs a local command")
+		case o.name == "N" || o.name == "W" || o.name == "O":
+			return
+		}
+	}
+	switch {
+	case len(rest) == 0:
+		s.stdinScript(text, c, depth)
+	case !allStatic(rest):
+		s.unsure("`" + clip(text) + "` runs a remote command only known when it runs")
+	default:
+		s.script(joinWords(rest), text, depth)
+	}
+}
+
+// flock [opts] FILE COMMAND… | FILE -c STRING | FD.
+func (s *shellRuns) flock(text string, args []shellWord, depth int) []shellWord {
+	spec := optSpec{flags: "sexnouFhV", args: "wE",
+		longFlags: " shared exclusive nonblock nb close unlock no-fork verbose help version ",
+		longArgs:  " timeout wait conflict-exit-code "}
+	_, rest, ok := parseOpts(args, spec, false)
+	if !ok {
+		s.unsure("`" + clip(text) + "` passes flock options this analysis does not read")
+		return nil
+	}
+	if len(rest) < 2 {
+		return nil // flock FD: locks, runs nothing
+	}
+	if r := rest[1]; r.static && (r.text == "-c" || r.text == "--command") {
+		if len(rest) > 2 {
+			s.scriptOrDoubt(option{value: rest[2].text, static: rest[2].static}, text, depth)
+		}
+		return nil
+	}
+	return rest[1:]
+}
+
+// su, runuser, sg and script run a command string given with -c (su also
+// takes options after the user name); without one, a shell reading
+// standard input. su USER ARGS… passes ARGS to that shell: doubt.
+func (s *shellRuns) userShell(base, text string, args []shellWord, c shellCommand, depth int) []shellWord {
+	var spec optSpec
+	switch base {
+	case "script":
+		spec = optSpec{flags: "aeEfFqh", args: "cIOBTm", optional: "t",
+			longFlags: " append return flush force quiet help timing ", longArgs: " command echo log-in log-out log-io log-timing logging-format "}
+	case "sg":
+		if len(args) < 2 {
+			s.stdinScript(text, c, depth)
+			return nil
+		}
+		rest := args[1:]
+		if rest[0].static && rest[0].text == "-c" {
+			rest = rest[1:]
+		}
+		if !allStatic(rest) {
+			s.unsure("`" + clip(text) + "` runs a command string only known when it runs")
+			return nil
+		}
+		s.script(joinWords(rest), text, depth)
+		return nil
+	default: // su, runuser
+		spec = optSpec{flags: "flmpPhV", args: "cgGswuC", longFlags: " login preserve-environment pty help version fast ",
+			longArgs: " command session-command group supp-group shell whitelist-environment user "}
+	}
+	opts, rest, ok := parseOpts(args, spec, base != "runuser")
+	if !ok {
+		s.unsure("`" + clip(text) + "` passes " + base + " options this analysis does not read")
+		return nil
+	}
+	ran := false
+	for _, o := range opts {
+		switch o.name {
+		case "c", "--command", "--session-command":
+			s.scriptOrDoubt(o, text, depth)
+			ran = true
+		case "u", "--user":
+			if base == "runuser" {
+				return rest // runuser -u USER COMMAND…
+			}
+		}
+	}
+	switch {
+	case ran:
+	case base != "script" && len(rest) > 1:
+		s.unsure("`" + clip(text) + "` passes arguments to " + base + "'s shell")
+	default:
+		s.stdinScript(text, c, depth)
+	}
+	return nil
+}
+
+// language is an interpreter of another language: code given inline, or
+// read from standard input, cannot be analysed here, and is doubt; a
+// program file is as opaque as any binary.
+type language struct {
+	inline     string // short options whose value is code (python -c)
+	inlineLong string // " name ": long options whose value is code
+	args       string // short options with a value (python -m, -W)
+	longArgs   string
+}
+
+// interpreter returns the language of a program name, versions stripped
+// (python3.12, perl5.36, luajit).
+func interpreter(base string) *language {
+	var l language
+	switch strings.TrimRight(base, "0123456789.") {
+	case "python", "pypy":
+		l = language{inline: "c", args: "WXm"}
+	case "perl":
+		l = language{inline: "eE", args: "IMmx"}
+	case "ruby", "jruby":
+		l = language{inline: "e", args: "ICErFx"}
+	case "node", "nodejs":
+		l = language{inline: "ep", inlineLong: " eval print ", args: "r", longArgs: " require import loader experimental-loader input-type conditions title env-file "}
+	case "php":
+		l = language{inline: "rBRE", args: "cdfzt"}
+	case "lua", "luajit", "Rscript", "R", "osascript":
+		l = language{inline: "e", args: "l"}
+	case "expect":
+		l = language{inline: "c", args: "Df"}
+	case "tclsh", "wish", "irb", "jshell", "ghci", "julia", "guile", "racket", "sbcl", "clisp", "ocaml", "swipl", "erl", "elixir", "iex", "scala", "kotlin", "groovy":
+		l = language{}
+	default:
+		return nil
+	}
+	return &l
+}
+
+// interpreted reads an interpreter's options: inline code is doubt, so is
+// no program file at all (it reads stdin), unless only asking its version.
+func (s *shellRuns) interpreted(l language, text string, args []shellWord, c shellCommand) {
+	inline := func() {
+		s.unsure("`" + clip(text) + "` runs inline code of another language, which this analysis cannot read")
+	}
+	informational := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		t := a.text
+		switch {
+		case !a.static:
+			s.unsure("`" + clip(text) + "` passes an interpreter arguments only known when they run")
+			return
+		case t == "--":
+			if i+1 < len(args) {
+				return
+			}
+		case t == "--version" || t == "--help" || t == "-V" || t == "-v" || t == "-h":
+			informational = true
+		case strings.HasPrefix(t, "--"):
+			name, _, hasVal := strings.Cut(t[2:], "=")
+			if strings.Contains(l.inlineLong, " "+name+" ") {
+				inline()
+				return
+			}
+			if !hasVal && strings.Contains(l.longArgs, " "+name+" ") {
+				i++
+			}
+		case len(t) > 1 && t[0] == '-':
+			for j := 1; j < len(t); j++ {
+				if strings.IndexByte(l.inline, t[j]) >= 0 {
+					inline()
+					return
+				}
+				if strings.IndexByte(l.args, t[j]) >= 0 {
+					if j == len(t)-1 {
+						i++
+					}
+					if t[j] == 'm' && l.inline == "c" {
+						return // python -m MODULE: a program, by name
+					}
+					break
+				}
+			}
+		case readsStdin(t) && c.stdin != stdinFile:
+			s.unsure("`" + clip(text) + "` runs an interpreter that reads its program from standard input")
+			return
+		default:
+			return // the program file
+		}
+	}
+	if !informational && c.stdin != stdinFile {
+		s.unsure("`" + clip(text) + "` runs an interpreter that reads its program from standard input")
+	}
+}
