@@ -359,14 +359,15 @@ func emptyConfig() *Config {
 
 // finish numbers the entries and registers duplicates once: the same
 // command with the same matcher, dialect and event (Hermes' idempotence
-// key; for a repository's hooks, within that repository). Listed keeps them
-// all, as configured.
+// key; for a repository's hooks, within that repository), and the same
+// Claude `if` rule: two guards that differ only in it are two guards.
+// Listed keeps them all, as configured.
 func (cfg *Config) finish() {
 	seen := make(map[string]bool, len(cfg.Entries))
 	cfg.Listed = append([]*Entry(nil), cfg.Entries...)
 	kept := make([]*Entry, 0, len(cfg.Entries))
 	for _, e := range cfg.Listed {
-		key := e.Event.Name + "\x00" + string(e.Dialect) + "\x00" + e.Matcher + "\x00" + e.Command + "\x00" + e.Scope.Project
+		key := e.Event.Name + "\x00" + string(e.Dialect) + "\x00" + e.Matcher + "\x00" + e.If + "\x00" + e.Command + "\x00" + e.Scope.Project
 		if seen[key] {
 			e.Duplicate = true
 			continue

@@ -208,6 +208,18 @@ func TestF61_DuplicateEntryOnce(t *testing.T) {
 	}
 }
 
+// Two Claude guards that differ only in their `if` rule are two guards:
+// folding them into one dropped the second guard (found in issue 23,
+// item 11: a ~/.ssh guard never ran).
+func TestSameCommandTwoIfRulesAreTwoEntries(t *testing.T) {
+	cfg := mustParse(t, "hooks:\n  PreToolUse:\n    - matcher: Bash|Read\n      hooks:\n"+
+		"        - {type: command, command: /g, if: \"Bash(rm *)\"}\n"+
+		"        - {type: command, command: /g, if: \"Read(~/.ssh/**)\"}\n")
+	if len(cfg.Entries) != 2 {
+		t.Fatalf("want 2 entries, got %d", len(cfg.Entries))
+	}
+}
+
 func TestF62_SameCommandTwoMatchers(t *testing.T) {
 	cfg := mustParse(t, "hooks:\n  pre_tool_call:\n    - command: /h\n      matcher: terminal\n    - command: /h\n      matcher: web_search\n")
 	if len(cfg.Entries) != 2 {
