@@ -27,15 +27,20 @@ var (
 	workerStarts = flag.Int("worker-starts", 25, "process starts of each contender per round (workers, one-shot costs)")
 )
 
-// nopWorkerC is the cheapest possible worker: one `{}` line for every line
-// it reads, flushed at once, until stdin closes. Built static, as nop_hook.
+// nopWorkerC is the cheapest possible worker: a reply with no opinion for
+// every line it reads (the request's id echoed, as the protocol asks),
+// flushed at once, until stdin closes. Built static, as nop_hook.
 const nopWorkerC = `#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 int main(void) {
+	static const char key[] = "\"hermes_hooks_request_id\":";
 	char *line = NULL;
 	size_t cap = 0;
 	while (getline(&line, &cap, stdin) > 0) {
-		fputs("{}\n", stdout);
+		const char *k = strstr(line, key);
+		long long id = k ? strtoll(k + sizeof key - 1, NULL, 10) : -1;
+		printf("{\"hermes_hooks_request_id\":%lld}\n", id);
 		fflush(stdout);
 	}
 	free(line);
@@ -303,7 +308,7 @@ func (e *env) workerNop() error {
 	if n := liveWorkers(worker); n != 1 {
 		return fmt.Errorf("nop_worker: %d live workers after the rounds, want 1 (restarted?): %+v", n, worker.Workers())
 	}
-	fmt.Printf("   b. nop_worker (C, static: a `{}` line per line read, flushed) through the Go library, against spawn_limit (%d requests to the worker, %d spawns a round)\n",
+	fmt.Printf("   b. nop_worker (C, static: a `{}` reply, its request id echoed, per line read, flushed) through the Go library, against spawn_limit (%d requests to the worker, %d spawns a round)\n",
 		*workerN, *workerSpawn)
 	fmt.Printf("   %-42s %12s %16s\n", "method", "ms/dispatch", "vs spawn_limit")
 	for i, c := range contenders {

@@ -58,7 +58,7 @@ func (d *Dispatcher) startAsync(ev *protocol.Event, h Hook, fields map[string]an
 		if reply == nil || session == "" || d.opts.Sessions == nil {
 			return
 		}
-		err := d.opts.Sessions.Update(session, func(s *Session) error {
+		err := d.updateSession(d.async.ctx, session, func(s *Session) error {
 			if len(s.Pending) < maxPending {
 				s.Pending = append(s.Pending, *reply)
 			}
@@ -119,7 +119,7 @@ func joinNote2(sep, a, b string) string {
 
 // keepReplies stores the replies of async hooks run in the foreground
 // (AsyncInline) for the session's next dispatch.
-func (d *Dispatcher) keepReplies(ev *protocol.Event, session string, hooks []Hook, runnable []int, reports []protocol.HookReport) {
+func (d *Dispatcher) keepReplies(ctx context.Context, ev *protocol.Event, session string, hooks []Hook, runnable []int, reports []protocol.HookReport) {
 	if session == "" || d.opts.Sessions == nil {
 		return
 	}
@@ -140,7 +140,7 @@ func (d *Dispatcher) keepReplies(ev *protocol.Event, session string, hooks []Hoo
 	if len(replies) == 0 {
 		return
 	}
-	if err := d.opts.Sessions.Update(session, func(s *Session) error {
+	if err := d.updateSession(ctx, session, func(s *Session) error {
 		s.Pending = append(s.Pending, replies...)
 		if len(s.Pending) > maxPending {
 			s.Pending = s.Pending[len(s.Pending)-maxPending:]
@@ -155,7 +155,7 @@ func (d *Dispatcher) keepReplies(ev *protocol.Event, session string, hooks []Hoo
 // reports for this firing — when the event can carry context at all. When
 // it read the session file and found nothing waiting, it also returns what
 // it read (peek), for loadSession to use rather than read the file again.
-func (d *Dispatcher) takePending(ev *protocol.Event, session string) (late []protocol.HookReport, peek *Session) {
+func (d *Dispatcher) takePending(ctx context.Context, ev *protocol.Event, session string) (late []protocol.HookReport, peek *Session) {
 	if session == "" || d.opts.Sessions == nil || !ev.Can(protocol.CapContext) {
 		return nil, nil
 	}
@@ -173,7 +173,9 @@ func (d *Dispatcher) takePending(ev *protocol.Event, session string) (late []pro
 		return nil, &s
 	}
 	var taken []PendingReply
-	err := d.opts.Sessions.Update(session, func(s *Session) error {
+	// Replies left waiting when the lock stays taken come with a later
+	// dispatch of the session.
+	err := d.updateSession(ctx, session, func(s *Session) error {
 		taken, s.Pending = s.Pending, nil
 		return nil
 	})

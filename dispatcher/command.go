@@ -52,9 +52,6 @@ func readEnvFile(path string, rep *protocol.HookReport) {
 func (d *Dispatcher) prepare(h Hook) (runSpec, string) {
 	e, t := h.Entry, &h.Target
 	spec := runSpec{Env: h.Env, Timeout: e.Timeout, Cap: d.opts.OutputCap}
-	if spec.Tag = runTag(); spec.Tag != "" {
-		spec.Env = append(slices.Clip(spec.Env), runTagVar+"="+spec.Tag)
-	}
 	if h.pins != nil {
 		spec.Verify = h.pins.Verify
 	}
@@ -102,6 +99,15 @@ func (d *Dispatcher) prepare(h Hook) (runSpec, string) {
 		}
 	}
 	return spec, ""
+}
+
+// tagRun gives the run its tag (see BecomeSubreaper), once the process is
+// the subreaper: the CLI becomes one in Options.BeforeStart, which runs
+// after prepare. A run without a tag is treated as nobody's at exit.
+func tagRun(spec *runSpec) {
+	if spec.Tag = runTag(); spec.Tag != "" {
+		spec.Env = append(slices.Clip(spec.Env), runTagVar+"="+spec.Tag)
+	}
 }
 
 // hookFor decides where and how an entry runs for this firing: its

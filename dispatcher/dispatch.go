@@ -204,13 +204,13 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	}
 	session := d.sessionID(fields)
 	// A session's state ends with it, whether or not any hook listens.
-	defer d.endSession(ev, session)
+	defer d.endSession(ctx, ev, session)
 	// Replies of async hooks fired earlier in the session come with this
 	// dispatch, whether or not a hook of its own runs.
 	var late []protocol.HookReport
 	var peek *Session
 	if session != "" && d.opts.Async != AsyncInline {
-		late, peek = d.takePending(ev, session)
+		late, peek = d.takePending(ctx, ev, session)
 	}
 	if ev.Gating() && len(d.cfg.Unloaded) > 0 {
 		// A project hooks file that cannot be loaded may have held a
@@ -332,14 +332,14 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	if d.opts.Async == AsyncInline {
 		// The other process's job: keep the async hooks' replies for the
 		// session's next dispatch; nobody reads this outcome.
-		d.keepReplies(ev, session, hooks, runnable, reports)
+		d.keepReplies(ctx, ev, session, hooks, runnable, reports)
 		outcome := protocol.Fold(ev, args, reports)
 		d.record(ctx, ev, start, hostFields, hooks, pins, len(runnable) > 0 || gateSkipped, &outcome)
 		return outcome, nil
 	}
 	outcome := protocol.Fold(ev, args, append(reports, late...))
 	if session != "" && len(runnable) > 0 {
-		d.saveSession(ev, session, sess, &outcome, ranOnce)
+		d.saveSession(ctx, ev, session, sess, &outcome, ranOnce)
 	}
 	d.record(ctx, ev, start, hostFields, hooks, pins, len(runnable) > 0 || gateSkipped, &outcome)
 	if len(runnable) > 0 && ctx.Err() != nil {

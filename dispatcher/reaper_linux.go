@@ -14,15 +14,23 @@ import (
 	"unsafe"
 )
 
-// Escaped descendants. A hook runs in its own process group, and timeouts
-// kill that group; but a descendant that calls setsid (a daemon, a
-// `setsid sleep 3600 &`) leaves the group and would outlive everything.
-// With BecomeSubreaper, such a process, once orphaned, is reparented to the
-// dispatcher instead of to init, so the dispatcher can find it: every child
-// of this process that is not a hook it is running is an escaped
-// descendant. Each hook's environment carries HERMES_HOOKS_RUN, a tag that
-// its descendants inherit, so a timeout kills the escapees of that hook
-// only; KillEscaped (at exit) kills them all.
+// Escaped descendants. A hook runs in its own process group, and a hook
+// that fails, times out or is cancelled has that group killed; but a
+// descendant that calls setsid (a daemon, a `setsid sleep 3600 &`) leaves
+// the group and would outlive everything. With BecomeSubreaper, such a
+// process, once orphaned, is reparented to the dispatcher instead of to
+// init, so the dispatcher can find it: every child of this process that is
+// not a hook it is running is an escaped descendant. Each hook's (and
+// worker's) environment carries HERMES_HOOKS_RUN, a tag that its
+// descendants inherit, so the end of one run kills the escapees of that run
+// only.
+//
+// A hook that exits 0 in time keeps what it detached (Hermes' and Codex'
+// rule: a SessionStart hook may start a background service), so its tag is
+// released when it ends and KillEscaped, at the dispatcher's exit, spares
+// the processes carrying a released tag of this process. It kills the rest:
+// those of runs still open (hooks being cancelled, live workers) and those
+// that carry no tag of ours, which nothing proves a successful hook's.
 
 const prSetChildSubreaper = 36
 
@@ -35,6 +43,12 @@ var (
 	tracked  sync.Map // pid → struct{}: hooks being run
 	runSeq   atomic.Uint64
 	lastReap atomic.Int64
+	// openRuns holds the tags of the runs under way (hooks running,
+	// workers alive): KillEscaped kills their escapees. A run's tag leaves
+	// it when the run ends, its tree killed unless the hook succeeded.
+	openRuns sync.Map // tag → struct{}
+	// tagPrefix starts every tag this process hands out.
+	tagPrefix = strconv.Itoa(os.Getpid()) + "."
 )
 
 // BecomeSubreaper makes this process the reaper of its hooks' orphaned
@@ -84,7 +98,33 @@ func runTag() string {
 	if !reaperOn.Load() {
 		return ""
 	}
-	return strconv.Itoa(os.Getpid()) + "." + strconv.FormatUint(runSeq.Add(1), 10)
+	return tagPrefix + strconv.FormatUint(runSeq.Add(1), 10)
+}
+
+// openRun marks a run as under way: until closeRun, KillEscaped kills its
+// escapees.
+func openRun(tag string) {
+	if tag != "" {
+		openRuns.Store(tag, struct{}{})
+	}
+}
+
+// closeRun marks a run as over. A run whose tree is to die has it killed
+// first (killEscaped); what is left carries a released tag.
+func closeRun(tag string) {
+	if tag != "" {
+		openRuns.Delete(tag)
+	}
+}
+
+// killTree kills the escaped descendants of the run tagged tag, and
+// closes the run. (Its process group is the caller's to kill: only the
+// caller knows whether it can still be named safely.)
+func killTree(tag string) {
+	if tag != "" {
+		killEscaped(func(pid int) bool { return hasTag(pid, tag) })
+		closeRun(tag)
+	}
 }
 
 // children lists this process's children (every thread's), from
@@ -196,25 +236,41 @@ func statOf(pid int) (ppid int, state byte) {
 	return ppid, f[0][0]
 }
 
-// hasTag reports whether the process's initial environment holds tag.
-func hasTag(pid int, tag string) bool {
+// tagOf returns the run tag in the process's initial environment, "" when
+// it has none (or cannot be read).
+func tagOf(pid int) string {
 	data, err := readProc("/proc/" + strconv.Itoa(pid) + "/environ")
 	if err != nil {
-		return false
+		return ""
 	}
-	want := []byte(runTagVar + "=" + tag)
+	prefix := []byte(runTagVar + "=")
 	for _, kv := range bytes.Split(data, []byte{0}) {
-		if bytes.Equal(kv, want) {
-			return true
+		if v, ok := bytes.CutPrefix(kv, prefix); ok {
+			return string(v)
 		}
 	}
-	return false
+	return ""
 }
 
-// killEscaped kills and reaps the escaped descendants carrying tag (every
-// one when tag is ""), repeating while killing them orphans more. It
-// returns how many it killed.
-func killEscaped(tag string) int {
+// hasTag reports whether the process's initial environment holds tag.
+func hasTag(pid int, tag string) bool { return tagOf(pid) == tag }
+
+// released reports whether the process belongs to a run of this process
+// that has ended with its tree kept: a successful hook's helper.
+func released(pid int) bool {
+	tag := tagOf(pid)
+	if !strings.HasPrefix(tag, tagPrefix) {
+		return false
+	}
+	_, open := openRuns.Load(tag)
+	return !open
+}
+
+// killEscaped kills and reaps the escaped descendants that doom selects,
+// repeating while killing them orphans more. It returns how many it
+// killed. Zombies among this process's children are reaped whatever doom
+// says.
+func killEscaped(doom func(pid int) bool) int {
 	if !reaperOn.Load() {
 		return 0
 	}
@@ -228,7 +284,7 @@ func killEscaped(tag string) int {
 				continue
 			}
 			_, state := statOf(pid)
-			if state != 'Z' && (tag == "" || hasTag(pid, tag)) {
+			if state != 'Z' && doom(pid) {
 				// An escapee leads its own group (setsid): take the group
 				// with it.
 				if pgid, err := syscall.Getpgid(pid); err == nil && pgid == pid {
@@ -273,7 +329,9 @@ func reapZombies() {
 	}
 }
 
-// KillEscaped kills every escaped descendant of the hooks this process ran
-// (see BecomeSubreaper) and reaps it; the CLI calls it before it exits. It
-// does nothing unless BecomeSubreaper was called.
-func KillEscaped() int { return killEscaped("") }
+// KillEscaped kills the escaped descendants of the hooks this process ran
+// (see BecomeSubreaper) and reaps them — all but the helpers of hooks that
+// succeeded (exit 0 in time), which outlive the dispatcher as they would
+// outlive Hermes; the CLI calls it before it exits. It does nothing unless
+// BecomeSubreaper was called.
+func KillEscaped() int { return killEscaped(func(pid int) bool { return !released(pid) }) }

@@ -198,6 +198,9 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 		if spawnErr == "" && d.opts.BeforeStart != nil {
 			d.startOnce.Do(d.opts.BeforeStart)
 		}
+		if spawnErr == "" {
+			tagRun(&spec)
+		}
 		switch {
 		case spawnErr != "":
 			res.SpawnError = spawnErr

@@ -17,8 +17,8 @@ import (
 // than Linux (where runPoll is used); Linux builds compile it too, so that
 // the runner contract tests check it in CI. It starts the process in its
 // own process group, feeds it Stdin, captures its output up to the cap, and
-// waits — never longer than its timeout plus drainGrace. On timeout or
-// cancellation the whole process group is killed. If the hook exits but
+// waits — never longer than its timeout plus drainGrace. On timeout,
+// cancellation or a failed exit the whole process group is killed. If the hook exits but
 // something it started still holds its output pipes after drainGrace, that
 // group is killed too: we stop listening, and a process left writing into a
 // closed pipe would only die of SIGPIPE later.
@@ -93,6 +93,11 @@ func runExec(ctx context.Context, s runSpec) runResult {
 		res.ExitCode = ps.ExitCode()
 		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			res.ExitCode = -int(ws.Signal())
+		}
+		if res.ExitCode != 0 {
+			// A hook that failed leaves nothing behind; one that exited
+			// 0 keeps the helpers it detached (see proc.succeeded).
+			_ = killGroup(cmd)
 		}
 	}
 	return res

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // The Linux runner drives the child directly: syscall.ForkExec (a vfork
@@ -82,7 +84,8 @@ func closeFd(fd *int) {
 // timeout plus drainGrace. On timeout or cancellation the whole process
 // group is killed. If the hook exits but something it started still holds
 // its output pipes after drainGrace, what they hold is read and that group
-// is killed too.
+// is killed too. Once it is over, a hook that did not succeed (see
+// proc.succeeded) has its whole tree killed, escaped descendants included.
 func runPoll(ctx context.Context, s runSpec) (res runResult) {
 	start := time.Now()
 	defer func() { res.Elapsed = time.Since(start) }()
@@ -96,6 +99,7 @@ func runPoll(ctx context.Context, s runSpec) (res runResult) {
 	defer p.close()
 	trackChild(p.pid)
 	defer untrackChild(p.pid)
+	openRun(s.Tag)
 	if stop := p.wakeOnCancel(ctx); stop != nil {
 		defer stop()
 	}
@@ -119,8 +123,14 @@ type proc struct {
 	scratch                     []byte
 	ws                          syscall.WaitStatus
 	exited, killed              bool
-	timedOut, cancelled         bool
-	graceEnd                    time.Time // set once the hook has exited or been killed
+	// clean: it exited by itself with status 0 (known from the moment it
+	// exited, before it is reaped).
+	clean               bool
+	timedOut, cancelled bool
+	// held: it exited, but something still held its pipes at the end of
+	// the grace — a helper it did not detach.
+	held     bool
+	graceEnd time.Time // set once the hook has exited or been killed
 }
 
 // spawn creates the pipes and starts the process: in its own process group,
@@ -235,6 +245,37 @@ func (p *proc) writeStdin() {
 	closeFd(&p.stdinFd)
 }
 
+// siUnion is where the union of a siginfo_t starts: after three ints,
+// aligned for a pointer (16 on 64-bit systems, 12 on 32-bit ones). A
+// child's pid is its first field, its exit status its third.
+const siUnion = (12 + unsafe.Sizeof(uintptr(0)) - 1) &^ (unsafe.Sizeof(uintptr(0)) - 1)
+
+// peekExit reports whether the hook has exited, and whether cleanly (status
+// 0), without reaping it (WNOWAIT): until result reaps it, its pid — and so
+// its process group id — stays taken, and the group can be killed after a
+// failure without any risk of naming somebody else's.
+func (p *proc) peekExit() bool {
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PID, p.pid, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			// Not our child any more (ECHILD): gone, how is unknown.
+			return true
+		}
+		break
+	}
+	raw := (*[unsafe.Sizeof(info)]byte)(unsafe.Pointer(&info))
+	if *(*int32)(unsafe.Pointer(&raw[siUnion])) == 0 {
+		return false // WNOHANG: it has not exited yet
+	}
+	const cldExited = 1
+	p.clean = info.Code == cldExited && *(*int32)(unsafe.Pointer(&raw[siUnion+8])) == 0
+	return true
+}
+
 // reap collects the exit status; flags is 0 or WNOHANG.
 func (p *proc) reap(flags int) bool {
 	for {
@@ -290,6 +331,7 @@ func (p *proc) overdue(ctx context.Context) bool {
 	}
 	// Exited (or given up on) with the pipes still held by something else:
 	// keep what is already written, then kill what is left of the group.
+	p.held = true
 	if p.stdoutFd >= 0 {
 		drainFd(p.stdoutFd, &p.stdout, p.scratch)
 	}
@@ -352,7 +394,7 @@ func (p *proc) poll(wait time.Duration) {
 		p.cancelled = true
 		p.kill()
 	}
-	if !p.exited && (ready(iPid) || p.pidfd < 0) && p.reap(syscall.WNOHANG) {
+	if !p.exited && (ready(iPid) || p.pidfd < 0) && p.peekExit() {
 		p.exited = true
 		closeFd(&p.stdinFd)
 		if p.graceEnd.IsZero() {
@@ -361,18 +403,41 @@ func (p *proc) poll(wait time.Duration) {
 	}
 }
 
-// result is what happened, once the loop is over; a killed hook's escaped
-// descendants (those carrying its run tag) are killed too.
+// succeeded reports whether the hook ran to a successful end: it exited
+// by itself with status 0, within its timeout, uncancelled, and nothing it
+// left behind still held its pipes. Such a hook keeps the helpers it
+// detached, as in Hermes and Codex (a SessionStart hook may start a
+// background service). Any other end — another exit status (a Claude
+// exit-2 block too), death by a signal, a timeout, cancellation, a runner
+// that could not wait — is a failure, and the hook's whole tree dies with
+// it.
+func (p *proc) succeeded() bool {
+	return p.exited && p.clean && !p.killed && !p.held
+}
+
+// result is what happened, once the loop is over. A hook that did not
+// succeed has its whole tree killed: its process group, and its escaped
+// descendants (those carrying its run tag).
 func (p *proc) result(tag string) runResult {
 	res := runResult{
 		Stdout: p.stdout.buf.Bytes(), Stderr: p.stderr.buf.Bytes(),
 		StdoutTruncated: p.stdout.truncated, StderrTruncated: p.stderr.truncated,
 		TimedOut: p.timedOut, Cancelled: p.cancelled,
 	}
-	if p.killed && tag != "" {
+	if p.succeeded() {
+		closeRun(tag) // its helpers carry a released tag from now on
+	} else {
+		if p.exited && !p.killed && !p.held {
+			// It failed by itself: what it left in its group goes. (Not
+			// reaped yet, it keeps the group id taken.)
+			_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+		}
 		// Killing the group does not reach descendants that left it
 		// (setsid); as the subreaper we find them by their run tag.
-		killEscaped(tag)
+		killTree(tag)
+	}
+	if p.exited {
+		p.reap(0) // it has exited: this does not block
 	}
 	if p.killed || !p.exited {
 		res.TimedOut = res.TimedOut || (!res.Cancelled && !p.exited)

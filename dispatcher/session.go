@@ -1,6 +1,7 @@
 package dispatcher
 
 import (
+	"context"
 	"errors"
 	"slices"
 
@@ -71,10 +72,22 @@ func (d *Dispatcher) loadSession(ev *protocol.Event, session string, fields map[
 	return sess, fields
 }
 
+// updateSession changes the session in the store, giving up when ctx ends
+// if the store can (SessionStoreContext).
+func (d *Dispatcher) updateSession(ctx context.Context, session string, change func(*Session) error) error {
+	if s, ok := d.opts.Sessions.(SessionStoreContext); ok {
+		return s.UpdateContext(ctx, session, change)
+	}
+	return d.opts.Sessions.Update(session, change)
+}
+
 // saveSession applies the replies' state patches in config order and keeps
 // the stop-hook block count; past StopBlockCap consecutive blocks, a stop
-// hook's block is overridden so the agent may stop.
-func (d *Dispatcher) saveSession(ev *protocol.Event, session string, loaded Session, o *protocol.Outcome, ranOnce []string) {
+// hook's block is overridden so the agent may stop. When the store cannot
+// be updated (its lock stays taken, the dispatch is cancelled), the
+// outcome stands as the hooks made it, and the patches it lost are
+// reported.
+func (d *Dispatcher) saveSession(ctx context.Context, ev *protocol.Event, session string, loaded Session, o *protocol.Outcome, ranOnce []string) {
 	var patched []int
 	for i := range o.Hooks {
 		if c := o.Hooks[i].Contribution; c != nil && c.State != nil {
@@ -86,7 +99,7 @@ func (d *Dispatcher) saveSession(ev *protocol.Event, session string, loaded Sess
 		return
 	}
 	var capped bool
-	err := d.opts.Sessions.Update(session, func(s *Session) error {
+	err := d.updateSession(ctx, session, func(s *Session) error {
 		for _, k := range ranOnce {
 			if !slices.Contains(s.Ran, k) {
 				s.Ran = append(s.Ran, k)
@@ -114,6 +127,9 @@ func (d *Dispatcher) saveSession(ev *protocol.Event, session string, loaded Sess
 		err = nil
 	}
 	if err != nil {
+		for _, i := range patched {
+			o.Hooks[i].Note = joinNote(o.Hooks[i].Note, "state patch not saved: "+err.Error())
+		}
 		d.warn(err.Error())
 	}
 	if capped {
@@ -128,11 +144,17 @@ func (d *Dispatcher) saveSession(ev *protocol.Event, session string, loaded Sess
 
 // endSession forgets a session's state when it ends (Event.EndsSession:
 // on_session_end, on_session_finalize), whether or not any hook ran.
-func (d *Dispatcher) endSession(ev *protocol.Event, session string) {
+func (d *Dispatcher) endSession(ctx context.Context, ev *protocol.Event, session string) {
 	if session == "" || !ev.EndsSession {
 		return
 	}
-	if err := d.opts.Sessions.Clear(session); err != nil {
+	var err error
+	if s, ok := d.opts.Sessions.(SessionStoreContext); ok {
+		err = s.ClearContext(ctx, session)
+	} else {
+		err = d.opts.Sessions.Clear(session)
+	}
+	if err != nil {
 		d.warn(err.Error())
 	}
 }

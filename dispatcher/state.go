@@ -3,6 +3,7 @@ package dispatcher
 import (
 	"bytes"
 	"container/list"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -55,6 +56,23 @@ type SessionStore interface {
 	Update(id string, change func(*Session) error) error
 	Clear(id string) error
 }
+
+// SessionStoreContext is a SessionStore whose writes can give up when ctx
+// ends. The dispatcher uses these methods when the store has them: a
+// dispatch that is cancelled (SIGTERM, a server shutting down) must not
+// wait on a store whose lock someone else holds. FileSessions has them.
+type SessionStoreContext interface {
+	SessionStore
+	UpdateContext(ctx context.Context, id string, change func(*Session) error) error
+	ClearContext(ctx context.Context, id string) error
+}
+
+// DefaultSessionLockWait bounds how long FileSessions waits for the lock
+// of its directory. An update holds it for a read and a write of one small
+// file, milliseconds; only a stuck holder (a dispatch stopped with SIGSTOP,
+// a hung network file system) makes the wait run out, and the update then
+// fails (reported) rather than hold up the dispatch.
+const DefaultSessionLockWait = 2 * time.Second
 
 // ErrStateTooLarge refuses a patch that would exceed MaxStateBytes.
 var ErrStateTooLarge = errors.New("session state would exceed " + strconv.Itoa(MaxStateBytes>>10) + " KiB")
@@ -289,9 +307,26 @@ func (s *MemorySessions) Clear(id string) error {
 // atomically with mode 0600, and updated under an exclusive lock on the
 // directory's lock file. One lock for all sessions keeps the directory free
 // of per-session lock files; updates are short, so contention is not an
-// issue.
+// issue, and the wait for the lock is bounded (LockWait) and ends with the
+// dispatch's context: a stuck holder costs an update, never a hang.
 type FileSessions struct {
 	Dir string
+	// LockWait bounds the wait for the directory's lock
+	// (DefaultSessionLockWait when 0).
+	LockWait time.Duration
+}
+
+// lock takes the directory's lock, within LockWait and while ctx lasts.
+func (s *FileSessions) lock(ctx context.Context) (func(), error) {
+	wait := s.LockWait
+	if wait <= 0 {
+		wait = DefaultSessionLockWait
+	}
+	unlock, err := fsutil.LockContext(ctx, filepath.Join(s.Dir, ".lock"), wait)
+	if err != nil {
+		return nil, fmt.Errorf("session state: lock: %w", err)
+	}
+	return unlock, nil
 }
 
 func (s *FileSessions) path(id string) string {
@@ -374,15 +409,20 @@ func encodeSession(id string, sess Session) []byte {
 }
 
 // Update locks the session's file, re-reads it, applies change and writes
-// the result atomically.
+// the result atomically. The lock is waited for at most LockWait.
 func (s *FileSessions) Update(id string, change func(*Session) error) error {
+	return s.UpdateContext(context.Background(), id, change)
+}
+
+// UpdateContext is Update, giving up the wait for the lock when ctx ends.
+func (s *FileSessions) UpdateContext(ctx context.Context, id string, change func(*Session) error) error {
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return fmt.Errorf("session state: %w", err)
 	}
 	p := s.path(id)
-	unlock, err := fsutil.Lock(filepath.Join(s.Dir, ".lock"))
+	unlock, err := s.lock(ctx)
 	if err != nil {
-		return fmt.Errorf("session state: lock: %w", err)
+		return err
 	}
 	defer unlock()
 	sess, err := s.Load(id)
@@ -410,12 +450,17 @@ func (s *FileSessions) Update(id string, change func(*Session) error) error {
 
 // Clear removes the session's file.
 func (s *FileSessions) Clear(id string) error {
+	return s.ClearContext(context.Background(), id)
+}
+
+// ClearContext is Clear, giving up the wait for the lock when ctx ends.
+func (s *FileSessions) ClearContext(ctx context.Context, id string) error {
 	if _, err := os.Stat(s.Dir); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	unlock, err := fsutil.Lock(filepath.Join(s.Dir, ".lock"))
+	unlock, err := s.lock(ctx)
 	if err != nil {
-		return fmt.Errorf("session state: lock: %w", err)
+		return err
 	}
 	err = os.Remove(s.path(id))
 	unlock()

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 // crashLimit crashes within crashWindow mark a pool failed.
@@ -29,6 +31,10 @@ type workerPool struct {
 	slots chan struct{}
 	// warn hears once that the pool was given up (Options.Warn).
 	warn func(string)
+	// files and sums are what the gate pinned when the workers started
+	// (none without a consent gate): StopChangedWorkers compares them
+	// with the files as they are now.
+	files, sums []string
 
 	mu      sync.Mutex
 	free    []*worker
@@ -85,9 +91,11 @@ func (d *Dispatcher) stopWorkers(e *Entry) {
 	}
 }
 
-// pool returns e's pool for workers started from key, replacing (and
-// stopping) one started from other files.
-func (d *Dispatcher) pool(e *Entry, key string) (*workerPool, error) {
+// pool returns e's pool for workers started from files with these sums
+// (as the gate pinned them), replacing (and stopping) one started from
+// other content.
+func (d *Dispatcher) pool(e *Entry, files, sums []string) (*workerPool, error) {
+	key := strings.Join(sums, " ")
 	d.workers.mu.Lock()
 	defer d.workers.mu.Unlock()
 	p := d.workers.pools[e]
@@ -102,6 +110,9 @@ func (d *Dispatcher) pool(e *Entry, key string) (*workerPool, error) {
 		n = 1
 	}
 	p = &workerPool{e: e, key: key, slots: make(chan struct{}, n), warn: d.warn}
+	if len(sums) == len(files) {
+		p.files, p.sums = files, sums
+	}
 	if d.workers.pools == nil {
 		d.workers.pools = map[*Entry]*workerPool{}
 	}
@@ -112,20 +123,26 @@ func (d *Dispatcher) pool(e *Entry, key string) (*workerPool, error) {
 // runWorker sends one request to one of e's workers.
 func (d *Dispatcher) runWorker(ctx context.Context, h Hook, spec runSpec) runResult {
 	start := time.Now()
-	var key string
-	if h.pins != nil {
-		key = strings.Join(h.pins.Sums(), " ")
-	}
-	p, err := d.pool(h.Entry, key)
+	p, err := d.pool(h.Entry, h.Target.Files, h.pins.Sums())
 	if err != nil {
 		return runResult{SpawnError: "worker: " + err.Error()}
 	}
-	res := p.request(ctx, spec)
+	id := requestSeq.Add(1)
+	line, ok := withRequestID(spec.Stdin, id, h.Entry.Dialect == protocol.Hermes)
+	if !ok {
+		return runResult{SpawnError: "worker: the payload is not a JSON object"}
+	}
+	res := p.request(ctx, spec, line, id)
 	res.Elapsed = time.Since(start)
 	return res
 }
 
-func (p *workerPool) request(ctx context.Context, spec runSpec) runResult {
+// request sends line, request id's, to a worker and reads its reply. A
+// request that never reached a live worker — it had died while idle (an
+// OOM kill, a kill -9), or broke the protocol while idle, or was gone when
+// the line was written — is retried once on a fresh one: nothing saw it,
+// and failing it would skip a guard for a crash that happened before it.
+func (p *workerPool) request(ctx context.Context, spec runSpec, line []byte, id uint64) runResult {
 	tctx, cancel := context.WithTimeout(ctx, spec.Timeout)
 	defer cancel()
 	select {
@@ -135,24 +152,33 @@ func (p *workerPool) request(ctx context.Context, spec runSpec) runResult {
 	}
 	defer func() { <-p.slots }()
 
-	w, err := p.get(tctx, spec)
-	if err != nil {
-		if tctx.Err() != nil {
-			return p.ended(ctx, nil)
+	for retried := false; ; retried = true {
+		w, err := p.get(tctx, spec)
+		if err != nil {
+			if tctx.Err() != nil {
+				return p.ended(ctx, nil)
+			}
+			return runResult{SpawnError: err.Error()}
 		}
-		return runResult{SpawnError: err.Error()}
+		res, unsent := p.exchange(ctx, tctx, w, line, id)
+		if !unsent || retried {
+			return res
+		}
 	}
-	if w.rd.Buffered() > 0 || readable(w.stdout) {
+}
+
+// exchange is one request on one worker. unsent: the request never reached
+// it (the worker is gone, and the result says why).
+func (p *workerPool) exchange(ctx, tctx context.Context, w *worker, line []byte, id uint64) (res runResult, unsent bool) {
+	if w.rd.Buffered() > 0 || readable(w.stdout) || isClosed(w.exited) {
 		// A line nobody asked for (or EOF while idle): its replies can no
 		// longer be matched to requests.
 		why := "printed a line nobody asked for"
-		select {
-		case <-w.exited:
+		if isClosed(w.exited) {
 			why = "exited while idle"
-		default:
 		}
 		p.crashed(w, why)
-		return runResult{SpawnError: "worker " + why}
+		return runResult{SpawnError: "worker " + why}, true
 	}
 	w.stderr.take() // what it wrote while idle belongs to no request
 	deadline, _ := tctx.Deadline()
@@ -163,30 +189,52 @@ func (p *workerPool) request(ctx context.Context, spec runSpec) runResult {
 		_ = w.stdin.SetWriteDeadline(time.Now())
 		_ = w.stdout.SetReadDeadline(time.Now())
 	})
-	reply, err := w.exchange(spec.Stdin)
-	stop()
+	defer stop()
+	if err := w.send(line); err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+		// EPIPE: nobody reads its stdin any more, so the line reached
+		// nobody.
+		p.kill(w)
+		why := "exited (" + exitWord(w.cmd.ProcessState) + ") before the request reached it"
+		p.countCrash(why)
+		return runResult{SpawnError: "worker " + why, Stderr: w.takeStderr()}, true
+	} else if err != nil {
+		p.discard(w)
+		return p.ended(ctx, w), false
+	}
+	reply, err := w.receive()
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		p.discard(w)
-		return p.ended(ctx, w)
+		return p.ended(ctx, w), false
 	case errors.Is(err, errLongReply):
 		p.crashed(w, err.Error())
-		return runResult{SpawnError: "worker " + err.Error(), Stderr: w.takeStderr()}
+		return runResult{SpawnError: "worker " + err.Error(), Stderr: w.takeStderr()}, false
 	case err != nil:
-		// EOF on its stdout or a closed stdin: it is gone.
+		// EOF on its stdout: it is gone.
 		p.kill(w)
 		why := "exited (" + exitWord(w.cmd.ProcessState) + ") without replying"
 		p.countCrash(why)
-		return runResult{SpawnError: "worker " + why, Stderr: w.takeStderr()}
+		return runResult{SpawnError: "worker " + why, Stderr: w.takeStderr()}, false
 	}
-	res, bad := decodeWorkerReply(reply)
+	res, bad := decodeWorkerReply(reply, id)
 	res.Stderr = append(res.Stderr, w.takeStderr()...)
 	if bad != "" {
+		// Another request's reply, or a line that is none: what it says
+		// cannot be taken for this request's answer.
 		p.crashed(w, bad)
-		return runResult{SpawnError: "worker " + bad, Stderr: res.Stderr}
+		return runResult{SpawnError: "worker " + bad, Stderr: res.Stderr}, false
 	}
 	p.put(w)
-	return res
+	return res, false
+}
+
+func isClosed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
 
 // ended is the result of a request cut short by its timeout or its caller.

@@ -7,20 +7,26 @@ import "time"
 // reads one JSON reply per line from its stdout — the same replies a
 // one-shot run prints, or the envelope {"exit": N, "stdout": "…",
 // "stderr": "…"} for what a one-shot hook says with its exit status (a
-// Claude-dialect exit 2). One request is in flight per process; a pool of
-// up to Entry.Workers processes serves parallel firings.
+// Claude-dialect exit 2). Each payload carries a request id (the member
+// WorkerRequestID, appended last) that the reply must echo at its top
+// level; a reply with another id or none is not taken for the answer (see
+// worker_id.go). One request is in flight per process; a pool of up to
+// Entry.Workers processes serves parallel firings.
 //
 // Safety is the one-shot runner's: each request has the entry's timeout,
-// after which the worker's process group is killed and the next request
-// starts a fresh one; a worker that dies or prints a line that is not a
-// JSON object is restarted with backoff, and one that keeps crashing is
-// marked failed (its requests fail, so fail_closed applies) instead of
-// being restarted forever. Idle workers stop after Entry.WorkerIdle;
-// Dispatcher.Close stops them all. Consent is checked per request like any
-// hook's: a worker runs the files the gate pinned when it started, and a
-// request whose pinned files differ (the script changed and was approved
-// again) stops the old workers first; a hook the gate no longer runs has
-// its workers stopped.
+// after which the worker's process group and its escaped descendants are
+// killed and the next request starts a fresh one; a worker that dies,
+// prints a line that is not a JSON object or replies out of turn is
+// restarted with backoff, and one that keeps crashing is marked failed
+// (its requests fail, so fail_closed applies) instead of being restarted
+// forever. A request that never reached a live worker (it had died while
+// idle) is retried once on a fresh one. Idle workers stop after
+// Entry.WorkerIdle; Dispatcher.Close stops them all. Consent is checked
+// per request like any hook's: a worker runs the files the gate pinned
+// when it started, and a request whose pinned files differ (the script
+// changed and was approved again) stops the old workers first; a hook the
+// gate no longer runs has its workers stopped, and StopChangedWorkers
+// stops those whose files changed without waiting for a request.
 
 // WorkerEnv is set (to "1") in a worker's environment, so that a script can
 // tell a worker start from a one-shot run (see agent-hooks/lib).

@@ -15,6 +15,9 @@ func (d *Dispatcher) StopWorkers() {}
 
 func (d *Dispatcher) stopWorkers(*Entry) {}
 
+// StopChangedWorkers has no worker to stop here.
+func (d *Dispatcher) StopChangedWorkers() []WorkerStatus { return nil }
+
 func (d *Dispatcher) runWorker(ctx context.Context, _ Hook, spec runSpec) runResult {
 	return run(ctx, spec)
 }

@@ -30,18 +30,23 @@ type worker struct {
 	stderr *stderrPump
 	exited chan struct{}
 	idle   *time.Timer
+	// tag is the run tag in the worker's environment (see runSpec.Tag):
+	// when the worker ends, its escaped descendants are killed by it.
+	tag string
 }
 
 // errLongReply: a reply line past the output cap.
 var errLongReply = errors.New("printed a reply longer than the output cap")
 
-// exchange writes one payload line and reads one reply line (blank lines
-// skipped), within the deadlines set on the pipes.
-func (w *worker) exchange(payload []byte) ([]byte, error) {
-	line := append(bytes.TrimRight(payload, "\n"), '\n')
-	if _, err := w.stdin.Write(line); err != nil {
-		return nil, err
-	}
+// send writes one request line, within the deadline set on the pipe.
+func (w *worker) send(line []byte) error {
+	_, err := w.stdin.Write(line)
+	return err
+}
+
+// receive reads one reply line (blank lines skipped), within the deadline
+// set on the pipe.
+func (w *worker) receive() ([]byte, error) {
 	for {
 		var reply []byte
 		for {
@@ -81,18 +86,33 @@ func readable(f *os.File) bool {
 	return ready
 }
 
-// decodeWorkerReply reads one reply line: a JSON object is what a one-shot
-// hook would have printed with exit 0, unless it is the envelope of an exit
-// status ({"exit": N, …}). Anything else is a broken worker.
-func decodeWorkerReply(line []byte) (runResult, string) {
+// decodeWorkerReply reads one reply line to request id: a JSON object
+// carrying the id (WorkerRequestID) is, without it, what a one-shot hook
+// would have printed with exit 0, unless it is the envelope of an exit
+// status ({"exit": N, …}). Anything else — another id or none included —
+// is a broken worker.
+func decodeWorkerReply(line []byte, id uint64) (runResult, string) {
+	const notObject = "printed a line that is not a JSON object"
 	v, err := protocol.DecodeJSON(line)
 	obj, ok := v.(map[string]any)
 	if err != nil || !ok {
-		return runResult{}, "printed a line that is not a JSON object"
+		return runResult{}, notObject
+	}
+	got, has := obj[WorkerRequestID]
+	if !has {
+		return runResult{}, "replied without the request's id (" + WorkerRequestID + ")"
+	}
+	if n, ok := jsonInt(got); !ok || n < 0 || uint64(n) != id {
+		return runResult{}, "replied to another request (" + WorkerRequestID + " " +
+			protocol.Truncate(string(protocol.EncodeJSON(got, protocol.Compact)), 40) + ", expected " + strconv.FormatUint(id, 10) + ")"
 	}
 	code, isEnv := obj["exit"]
 	if !isEnv {
-		return runResult{Exited: true, Stdout: line}, ""
+		stripped, ok := withoutMember(line, WorkerRequestID)
+		if !ok {
+			return runResult{}, notObject
+		}
+		return runResult{Exited: true, Stdout: stripped}, ""
 	}
 	n, ok := jsonInt(code)
 	if !ok {
@@ -131,7 +151,7 @@ func startWorker(s runSpec) (*worker, error) {
 	if s.Cap <= 0 {
 		s.Cap = DefaultOutputCap
 	}
-	w := &worker{cap: s.Cap, exited: make(chan struct{})}
+	w := &worker{cap: s.Cap, exited: make(chan struct{}), tag: s.Tag}
 	newCmd := func(path string, argv []string) *exec.Cmd {
 		cmd := exec.Command(path)
 		cmd.Args = argv
@@ -172,15 +192,24 @@ func startWorker(s runSpec) (*worker, error) {
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = child[0], child[1], child[2]
 		return cmd, cmd.Start()
 	}
+	// Tracked as a hook is (see BecomeSubreaper): the reaper must never
+	// take a worker, or its zombie, for an escaped descendant.
+	spawnLock()
 	cmd, err := start(s.Path, s.Argv)
 	if errors.Is(err, syscall.ENOEXEC) && s.ShellFallback {
 		cmd, err = start("/bin/sh", append([]string{"/bin/sh", s.Path}, s.Argv[1:]...))
+	}
+	if err != nil {
+		spawnUnlock()
+	} else {
+		trackChild(cmd.Process.Pid)
 	}
 	if err == nil {
 		w.stderr, err = newStderrPump(parent[2], s.Cap)
 		if err != nil {
 			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			_ = cmd.Wait()
+			untrackChild(cmd.Process.Pid)
 		}
 	}
 	if err != nil {
@@ -191,8 +220,10 @@ func startWorker(s runSpec) (*worker, error) {
 	}
 	w.cmd, w.stdin, w.stdout = cmd, parent[0], parent[1]
 	w.rd = bufio.NewReaderSize(w.stdout, 64<<10)
+	openRun(w.tag)
 	go func() {
 		_ = cmd.Wait()
+		untrackChild(cmd.Process.Pid)
 		close(w.exited)
 	}()
 	return w, nil
@@ -201,7 +232,8 @@ func startWorker(s runSpec) (*worker, error) {
 func (w *worker) takeStderr() []byte { return w.stderr.take() }
 
 // stop ends a worker: EOF on its stdin, then its process group is killed
-// if it has not exited within stopGrace.
+// if it has not exited within stopGrace. Whatever it started goes with it,
+// the descendants that left its group too.
 func (w *worker) stop() {
 	w.stdin.Close()
 	t := time.NewTimer(stopGrace)
@@ -212,18 +244,22 @@ func (w *worker) stop() {
 		_ = syscall.Kill(-w.cmd.Process.Pid, syscall.SIGKILL)
 		w.stdout.Close()
 		w.stderr.close()
+		killTree(w.tag)
 	case <-t.C:
 		w.kill()
 	}
 }
 
-// kill ends a worker and its process group at once, and waits for it.
+// kill ends a worker and its process group at once, waits for it, and
+// kills its escaped descendants (those carrying its run tag), as the
+// one-shot runner does for a hook that timed out.
 func (w *worker) kill() {
 	_ = syscall.Kill(-w.cmd.Process.Pid, syscall.SIGKILL)
 	w.stdin.Close()
 	<-w.exited
 	w.stdout.Close()
 	w.stderr.close()
+	killTree(w.tag)
 }
 
 func exitWord(ps *os.ProcessState) string {

@@ -20,6 +20,7 @@ import (
 
 // workerScript is a Python worker whose behaviour the tool command picks:
 // "hang" never replies, "die" exits, "garbage" prints a non-JSON line,
+// "noid" replies without the request's id,
 // "exit2" replies with the exit-status envelope; anything else is blocked
 // with "COMMAND PID", so tests see which process answered. Every start is
 // logged to $WORKER_LOG. IGNORE_EOF=1 makes it outlive its stdin.
@@ -32,7 +33,8 @@ if os.environ.get("HERMES_HOOK_WORKER") != "1":
     print(json.dumps({"action": "block", "message": "oneshot %s %d" % (p["tool_input"]["command"], os.getpid())}))
     sys.exit(0)
 for line in sys.stdin:
-    cmd = json.loads(line)["tool_input"]["command"]
+    p = json.loads(line)
+    cmd, rid = p["tool_input"]["command"], p["hermes_hooks_request_id"]
     if cmd == "hang":
         time.sleep(3600)
     if cmd == "die":
@@ -40,12 +42,15 @@ for line in sys.stdin:
     if cmd == "garbage":
         print("not json", flush=True)
         continue
+    if cmd == "noid":
+        print(json.dumps({"action": "block", "message": "old protocol"}), flush=True)
+        continue
     if cmd == "exit2":
-        print(json.dumps({"exit": 2, "stderr": "refused by exit status"}), flush=True)
+        print(json.dumps({"exit": 2, "stderr": "refused by exit status", "hermes_hooks_request_id": rid}), flush=True)
         continue
     sys.stderr.write("stderr of %s\n" % cmd)
     sys.stderr.flush()
-    print(json.dumps({"action": "block", "message": "%s %d" % (cmd, os.getpid())}), flush=True)
+    print(json.dumps({"action": "block", "message": "%s %d" % (cmd, os.getpid()), "hermes_hooks_request_id": rid}), flush=True)
 if os.environ.get("IGNORE_EOF"):
     time.sleep(3600)
 `
@@ -166,10 +171,11 @@ func TestWorkerTimeoutKillsItAndRestarts(t *testing.T) {
 	}
 }
 
-// A worker that dies, or prints a line that is not a JSON object, is
-// replaced; the request it failed reports an error.
+// A worker that dies, prints a line that is not a JSON object, or replies
+// without the request's id (a worker written before ids), is replaced; the
+// request it failed reports an error.
 func TestWorkerCrashAndGarbageRestart(t *testing.T) {
-	for _, bad := range []string{"die", "garbage"} {
+	for _, bad := range []string{"die", "garbage", "noid"} {
 		t.Run(bad, func(t *testing.T) {
 			f := newWorkerFixture(t, nil)
 			_, o := f.ask("first")
@@ -328,6 +334,44 @@ func TestWorkerStoppedWhenScriptChangesOrIsRevoked(t *testing.T) {
 	rep, _ = f.ask("fourth")
 	if rep.Ran {
 		t.Fatalf("revoked hook ran: %+v", rep)
+	}
+	awaitGone(t, pid)
+}
+
+// StopChangedWorkers stops a worker whose script changed, without a
+// request: it would go on running the code it loaded.
+func TestStopChangedWorkers(t *testing.T) {
+	home, dir := t.TempDir(), t.TempDir()
+	logPath := filepath.Join(dir, "starts.log")
+	path := filepath.Join(dir, "worker.py")
+	if err := os.WriteFile(path, []byte(workerScript), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	store := consent.NewStore(home)
+	if _, err := store.Approve("pre_tool_call", path); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ParseConfig([]byte(hookYAML("pre_tool_call", path, "worker: true")), "test.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.finish()
+	d, err := New(cfg, Options{Gate: ConsentGate(consent.NewPolicy(store, consent.PolicyOptions{})), Env: append(os.Environ(), "WORKER_LOG="+logPath)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	f := &workerFixture{t: t, dir: dir, log: logPath, d: d}
+	_, o := f.ask("first")
+	pid := f.pidOf(o, "first")
+	if st := d.StopChangedWorkers(); len(st) != 0 {
+		t.Fatalf("stopped %+v with nothing changed", st)
+	}
+	if err := os.WriteFile(path, []byte(workerScript+"# edited\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if st := d.StopChangedWorkers(); len(st) != 1 || st[0].Command != path {
+		t.Fatalf("StopChangedWorkers() = %+v", st)
 	}
 	awaitGone(t, pid)
 }

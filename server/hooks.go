@@ -182,6 +182,11 @@ func (s *Server) refresh(changed map[string]bool) {
 		s.reviewHooks(nil)
 		s.updateWatches()
 	}
+	// A worker runs the code it loaded when it started: one whose files
+	// changed stops now, not when its next request notices.
+	for _, w := range s.cur.Load().d.StopChangedWorkers() {
+		s.log.Info("worker stopped: its files changed since it started", "event", w.Event, "command", w.Command)
+	}
 }
 
 func (s *Server) isInteresting(name string) bool {

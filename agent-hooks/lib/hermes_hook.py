@@ -13,7 +13,9 @@ One-shot (a plain hook entry): one JSON payload on stdin, the reply on stdout,
 then exit. As a worker (an entry with `worker: true`, started with
 HERMES_HOOK_WORKER=1): one payload per line on stdin and one reply per line on
 stdout, until stdin closes, so whatever the script loads at start-up (rules,
-models, imports) is loaded once instead of on every event.
+models, imports) is loaded once instead of on every event. Each worker request
+carries an id ("hermes_hooks_request_id") that its reply must echo; serve does
+that here, and the handler sees the payload without it.
 
 A handler returns the reply object (None or {} for no opinion) or raises
 Exit(code, stderr) for what a one-shot hook says with its exit status (exit 2
@@ -25,6 +27,9 @@ import os
 import sys
 
 __all__ = ["serve", "Exit"]
+
+# The key of a worker request's id, in the payload and in the reply.
+REQUEST_ID = "hermes_hooks_request_id"
 
 
 class Exit(Exception):
@@ -58,9 +63,17 @@ def serve(handler):
     for line in sys.stdin:
         if not line.strip():
             continue
+        rid = None
         try:
-            out = _reply(handler, json.loads(line))
+            payload = json.loads(line)
+            if isinstance(payload, dict):
+                rid = payload.pop(REQUEST_ID, None)
+            out = _reply(handler, payload)
         except Exception as e:  # a bad event must not kill the worker
             out = {"exit": 1, "stderr": "%s: %s" % (type(e).__name__, e)}
+        if isinstance(out, dict):
+            # The reply answers this request, and says so.
+            out = dict(out)
+            out[REQUEST_ID] = rid
         sys.stdout.write(json.dumps(out) + "\n")
         sys.stdout.flush()

@@ -227,7 +227,8 @@ func runServe(a *app, o serveOptions) error {
 	defer stop()
 	// As the subreaper of its hooks' descendants, the server finds those
 	// that left their hook's process group and kills them at a hook's
-	// timeout, and all that remain when it stops.
+	// timeout or failure, and those of the hooks still running when it
+	// stops (a successful hook's detached helpers are left alone).
 	_ = dispatcher.BecomeSubreaper()
 	defer dispatcher.KillEscaped()
 	if err := srv.Serve(ctx, ln); err != nil {

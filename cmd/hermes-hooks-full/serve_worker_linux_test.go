@@ -22,7 +22,10 @@ func TestServeWorkers(t *testing.T) {
 	e := newServeEnv(t, "hooks: {}\n")
 	hook := e.script("worker.sh", `echo start >> "$TESTDIR/starts"
 if [ "$HERMES_HOOK_WORKER" != 1 ]; then cat >/dev/null; echo '{"action":"block","message":"oneshot"}'; exit 0; fi
-while IFS= read -r line; do echo "{\"action\":\"block\",\"message\":\"pid $$\"}"; done
+while IFS= read -r line; do
+  id=${line##*'"hermes_hooks_request_id": '}
+  echo "{\"action\":\"block\",\"message\":\"pid $$\",\"hermes_hooks_request_id\":${id%\}}}"
+done
 `)
 	e.writeConfig("hooks:\n  pre_tool_call:\n    - command: " + hook + "\n      worker: true\n")
 	e.mustCLI("approve", hook)

@@ -12,10 +12,11 @@ import (
 )
 
 // Hooks die with their dispatcher and leave nothing behind (issue 12, item
-// 9). A hook's process group is killed at its timeout; a descendant that
-// calls setsid leaves that group, and used to outlive everything (its
-// hook's timeout, the dispatch, the agent). Each test starts such a
-// descendant and checks it is gone when the dispatch is.
+// 9) — unless they succeed (issue 23, item 17: tree_test.go). A hook's
+// process group is killed at its timeout; a descendant that calls setsid
+// leaves that group, and used to outlive everything (its hook's timeout,
+// the dispatch, the agent). Each test starts such a descendant and checks
+// it is gone when the dispatch is.
 
 const escapee = "#!/bin/sh\n" +
 	"setsid sh -c 'echo $$ > \"$WORK/escapee.pid\"; exec sleep 3600' </dev/null >/dev/null 2>&1 &\n"
@@ -37,12 +38,13 @@ func TestEscapedDescendantKilledAtTimeout(t *testing.T) {
 	}
 }
 
-// A hook that exits at once, leaving a setsid'd process behind: a one-shot
-// dispatch kills it before it exits.
+// A hook that fails at once, leaving a setsid'd process behind: the
+// dispatch kills it before it exits. (A hook that exits 0 keeps what it
+// detached: see TestSuccessfulHookKeepsDetachedHelpers.)
 func TestEscapedDescendantKilledAtDispatchExit(t *testing.T) {
 	e := newEnv(t)
 	// The hook waits until its descendant is up, so the test can name it.
-	e.write("hook.sh", escapee+"until [ -s \"$WORK/escapee.pid\" ]; do sleep 0.01; done\necho '{}'\n", 0o755)
+	e.write("hook.sh", escapee+"until [ -s \"$WORK/escapee.pid\" ]; do sleep 0.01; done\necho '{}'\nexit 1\n", 0o755)
 	e.write("home/config.yaml", "hooks:\n  pre_tool_call:\n    - command: ./hook.sh\n", 0o644)
 	e.run("", "approve", "./hook.sh")
 	e.run(`{"tool_name":"terminal"}`, "dispatch", "pre_tool_call")

@@ -88,7 +88,8 @@ func (a *App) dispatchOnce(cfg *dispatcher.Config, wd, event string, fields map[
 	// SIGINT/SIGTERM/SIGHUP cancel the dispatch: every running hook's
 	// process group is killed before we exit. As the hooks' subreaper, we
 	// also find their descendants that left the group (setsid) and kill
-	// them before exiting: a one-shot dispatch leaves nothing behind.
+	// them before exiting: a one-shot dispatch leaves nothing behind but
+	// the helpers that hooks which succeeded detached (Hermes' rule).
 	// Both are set up by a goroutine of their own while the dispatch
 	// checks consent, and the first hook waits until they are
 	// (BeforeStart): os/signal starts two threads of its own, a cost
