@@ -226,11 +226,11 @@ func statsChecks(h *LiveHook, canonical string, s *HookStats, all Stats) {
 		}
 		blocked := ""
 		if s.Blocks > 0 {
-			blocked = fmt.Sprintf(", blocked %d time(s)", s.Blocks)
+			blocked = ", blocked " + times(s.Blocks)
 		}
-		h.add(CheckOK, fmt.Sprintf("fired %d time(s)%s%s", fired, blocked, last))
+		h.add(CheckOK, "fired "+times(fired)+blocked+last)
 	case s.Skipped > 0:
-		h.add(CheckFail, fmt.Sprintf("matched %d time(s) but never ran: %s", s.Matched, s.LastSkip))
+		h.add(CheckFail, "matched "+times(s.Matched)+" but never ran: "+s.LastSkip)
 	case s.Matched > 0:
 		// It could not start: the errors line below says why.
 	case all.Dispatches[canonical] > 0:
@@ -239,7 +239,7 @@ func statsChecks(h *LiveHook, canonical string, s *HookStats, all Stats) {
 		h.add(CheckInfo, "never fired: no "+canonical+" dispatched since the server started")
 	}
 	if s.Errors > 0 {
-		h.add(CheckFail, fmt.Sprintf("failed %d time(s): %s", s.Errors, s.LastError))
+		h.add(CheckFail, "failed "+times(s.Errors)+": "+s.LastError)
 	}
 	switch {
 	case s.WorkerFailed != "":
@@ -248,10 +248,10 @@ func statsChecks(h *LiveHook, canonical string, s *HookStats, all Stats) {
 		h.add(CheckInfo, fmt.Sprintf("worker: %d process(es) live", *s.Workers))
 	}
 	if s.Timeouts > 0 {
-		h.add(CheckFail, fmt.Sprintf("timed out %d time(s) (timeout %ss)", s.Timeouts, seconds(s.Timeout)))
+		h.add(CheckFail, "timed out "+times(s.Timeouts)+" (timeout "+seconds(s.Timeout)+"s)")
 	}
 	if el := s.ElapsedMS; el != nil && s.Timeout > 0 {
-		text := fmt.Sprintf("p50 %s ms, p99 %s ms over the last %d run(s) (timeout %ss)", ms(el.P50), ms(el.P99), el.Samples, seconds(s.Timeout))
+		text := fmt.Sprintf("p50 %s ms, p99 %s ms over the last %s (timeout %ss)", ms(el.P50), ms(el.P99), plural(int64(el.Samples), "run", "runs"), seconds(s.Timeout))
 		if el.P99 > SlowFraction*s.Timeout*1000 {
 			h.add(CheckWarn, "slow: "+text+" — p99 is over half the timeout")
 		} else {
@@ -296,4 +296,14 @@ func sameFile(a, b string) bool {
 	aa, err1 := filepath.Abs(a)
 	bb, err2 := filepath.Abs(b)
 	return err1 == nil && err2 == nil && aa == bb
+}
+
+// times says "once", "2 times": counts in words, without "(s)".
+func times(n int64) string { return plural(n, "time", "times") }
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.FormatInt(n, 10) + " " + many
 }

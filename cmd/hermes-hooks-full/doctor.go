@@ -115,7 +115,7 @@ func printDoctor(w io.Writer, results []report.DoctorResult, problems int) {
 		fmt.Fprintln(w, "No shell hooks configured — nothing to check.")
 		return
 	}
-	fmt.Fprintf(w, "Checking %d configured shell hook(s)...\n\n", len(results))
+	fmt.Fprintf(w, "Checking %s...\n\n", count(len(results), "configured shell hook", "configured shell hooks"))
 	for _, r := range results {
 		fmt.Fprintf(w, "  [%s] %s\n", show(r.Status.Entry.DeclaredAs), show(r.Status.Entry.Command))
 		for _, c := range r.Checks {
@@ -124,7 +124,7 @@ func printDoctor(w io.Writer, results []report.DoctorResult, problems int) {
 		fmt.Fprintln(w)
 	}
 	if problems > 0 {
-		fmt.Fprintf(w, "%d issue(s) found.  Fix before relying on these hooks.\n", problems)
+		fmt.Fprintf(w, "%s found.  Fix before relying on these hooks.\n", count(problems, "issue", "issues"))
 		return
 	}
 	fmt.Fprintln(w, "All shell hooks look healthy.")

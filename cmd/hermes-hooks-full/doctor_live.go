@@ -153,7 +153,7 @@ func printLiveDoctor(w io.Writer, r *report.LiveReport) {
 		fmt.Fprintln(w)
 	}
 	if r.Problems > 0 {
-		fmt.Fprintf(w, "%d issue(s) found.  Fix before relying on these hooks.\n", r.Problems)
+		fmt.Fprintf(w, "%s found.  Fix before relying on these hooks.\n", count(r.Problems, "issue", "issues"))
 		return
 	}
 	fmt.Fprintln(w, "All live hooks look healthy.")

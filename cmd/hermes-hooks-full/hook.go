@@ -52,7 +52,7 @@ state applies; the answer is the same either way.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.Server, "server", "", "forward to this `hermes-hooks serve` (unix:///path or tcp://127.0.0.1:PORT; default: $HERMES_HOME/hermes-hooks.sock when it answers)")
+	f.StringVar(&o.Server, "server", "", "forward to the hermes-hooks serve at `ADDR` (unix:///path or tcp://127.0.0.1:PORT; default: $HERMES_HOME/hermes-hooks.sock when it answers)")
 	f.BoolVar(&o.NoServer, "no-server", false, "always dispatch in this process")
 	return cmd
 }

@@ -59,8 +59,8 @@ func runInstallHermes(a *app, o installOptions, projectSet bool) error {
 	default:
 		fmt.Fprintf(a.Out, "%s: the Hermes plugin is installed (%d files); enable it in Hermes: hermes plugins enable hermes-hooks\n", dir, len(plan.Files))
 		if hooks, _ := hermesShellHooks(home); hooks > 0 {
-			fmt.Fprintf(a.Out, "Note: %s also declares %d shell hook(s) that Hermes runs itself; with the plugin they would run twice. Move the hooks: block into a file of its own, leave hooks: {} in config.yaml, and point the plugin at it (HERMES_HOOKS_CONFIG): see README, Hermes plugin.\n",
-				show(filepath.Join(home, "config.yaml")), hooks)
+			fmt.Fprintf(a.Out, "Note: %s also declares %s that Hermes runs itself; with the plugin they would run twice. Move the hooks: block into a file of its own, leave hooks: {} in config.yaml, and point the plugin at it (HERMES_HOOKS_CONFIG): see README, Hermes plugin.\n",
+				show(filepath.Join(home, "config.yaml")), count(hooks, "shell hook", "shell hooks"))
 		}
 	}
 	return nil

@@ -136,7 +136,7 @@ func printList(w io.Writer, label string, cfg *dispatcher.Config, statuses []rep
 			case st.Approved && st.Drift.Kind == consent.DriftHash:
 				b.WriteString(", ✗ changed since approval)")
 			case st.Approved:
-				b.WriteString(", ✓ allowed)")
+				b.WriteString(", ✓ allowlisted)")
 			default:
 				b.WriteString(", ✗ not allowlisted)")
 			}

@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/oneshot"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // app holds what every command shares: the streams, the global flags and
@@ -44,16 +46,27 @@ dispatch and hook itself and hands every other command to hermes-hooks-full
   hermes-hooks doctor`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		Args:          cobra.NoArgs,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			// An unknown command: say which one was probably meant.
+			hint := "run 'hermes-hooks --help' for the commands"
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				hint = "did you mean '" + s[0] + "'?"
+			}
+			return usageErr(hint, "unknown command %q", args[0])
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprintln(a.Out, "Usage: hermes-hooks {list|test|approve|revoke|doctor|dispatch|serve|hook|install|log|replay}")
-			fmt.Fprintln(a.Out, "Run 'hermes-hooks --help' for details.")
-			return nil
+			// No command: the full list, and exit 2 (nothing was done).
+			fmt.Fprint(a.Out, cmd.UsageString())
+			return silentExit(2)
 		},
 	}
 	root.CompletionOptions.HiddenDefaultCmd = false
+	root.SuggestionsMinimumDistance = 2
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return usageErr("run '"+cmd.CommandPath()+" --help' for usage", "%v", err)
+		return usageErr(flagHint(cmd, err), "%v", err)
 	})
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.ConfigPath, "config", "", "config file (default $HERMES_HOME/config.yaml)")
@@ -79,6 +92,7 @@ dispatch and hook itself and hands every other command to hermes-hooks-full
 		newReplayCmd(a),
 		newVersionCmd(a),
 	)
+	registerCompletions(root, a)
 	return root
 }
 
@@ -87,7 +101,7 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
 			return usageErr("run '"+cmd.CommandPath()+" --help' for usage and examples",
-				"%s takes %s (got %d argument(s))", cmd.CommandPath(), what, len(args))
+				"%s takes %s (got %s)", cmd.CommandPath(), what, count(len(args), "argument", "arguments"))
 		}
 		return nil
 	}
@@ -104,4 +118,25 @@ func (a *app) configLabel() string {
 		return "~" + p[len(home):]
 	}
 	return p
+}
+
+// flagHint is the hint for a flag error: the flag probably meant, when an
+// unknown flag is close to one of the command's.
+func flagHint(cmd *cobra.Command, err error) string {
+	hint := "run '" + cmd.CommandPath() + " --help' for usage"
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return hint
+	}
+	var names []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
+	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	if s := protocol.Suggest(name, names); s != "" {
+		return "did you mean --" + s + "?"
+	}
+	return hint
 }

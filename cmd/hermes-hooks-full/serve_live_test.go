@@ -83,12 +83,12 @@ func TestDoctorLive(t *testing.T) {
 			}
 		}
 	}
-	expect(ok, false, "ok loaded by the server (generation 1)", "ok approved", "ok fired 3 time(s)", "ok p50 ")
+	expect(ok, false, "ok loaded by the server (generation 1)", "ok approved", "ok fired 3 times", "ok p50 ")
 	expect(badMatcher, true, "warn config warning: hooks.pre_tool_call[1].matcher: shell hook matcher 'terminal(' is invalid",
 		"warn never fired in 3 pre_tool_call dispatch(es)")
-	expect(missing, true, "fail script missing or not executable", "fail failed 3 time(s): command not found")
-	expect(unapproved, true, "fail not approved — the server does NOT run it", "fail matched 3 time(s) but never ran: not allowlisted")
-	expect(fail, true, "ok fired 3 time(s)", "fail failed 3 time(s): exit status 3")
+	expect(missing, true, "fail script missing or not executable", "fail failed 3 times: command not found")
+	expect(unapproved, true, "fail not approved — the server does NOT run it", "fail matched 3 times but never ran: not allowlisted")
+	expect(fail, true, "ok fired 3 times", "fail failed 3 times: exit status 3")
 	expect(slow, true, "warn slow: p50 ")
 	if len(r.Hooks) != 6 {
 		t.Errorf("%d hooks in the report, want 6", len(r.Hooks))
@@ -101,7 +101,7 @@ func TestDoctorLive(t *testing.T) {
 		"  [pre_tool_call] " + ok + "\n      ✓ loaded by the server (generation 1) from " + e.config,
 		"      ✗ not approved — the server does NOT run it",
 		"      ⚠ slow: ",
-		"issue(s) found.",
+		"issues found.",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("doctor --live: no %q in\n%s", want, out)
