@@ -19,20 +19,27 @@ export HERMES_HOOKS_LOG
 
 if [ -t 1 ]; then bold=$(printf '\033[1m'); dim=$(printf '\033[2m'); off=$(printf '\033[0m'); else bold=; dim=; off=; fi
 
-# say starts a narration paragraph, more continues it; show runs a
-# hermes-hooks command after printing it as the reader would type it.
+# say starts a narration paragraph, more continues it; show prints a
+# command exactly as it is run (copy it into a shell in this directory,
+# after the export below, and it does the same), then runs it.
 say() { printf '\n%s%s%s\n' "$dim" "$*" "$off"; }
 more() { printf '%s%s%s\n' "$dim" "$*" "$off"; }
 show() {
-	printf '%s$ hermes-hooks %s%s\n' "$bold" "$*" "$off"
+	printf '%s$ %s --config agent-hooks/config.yaml %s%s\n' "$bold" "$shown" "$*" "$off"
 	"$bin" --config agent-hooks/config.yaml "$@"
 }
-dispatch() {
-	printf '%s$ echo %s | hermes-hooks dispatch %s%s\n' "$bold" "'$1'" "$2" "$off"
-	printf '%s' "$1" | "$bin" --config agent-hooks/config.yaml dispatch "$2" --pretty
+# pipe JSON CMD...: show and run  printf '%s\n' 'JSON' | hermes-hooks CMD...
+pipe() {
+	json=$1
+	shift
+	printf "%s\$ printf '%%s\\\\n' '%s' | %s --config agent-hooks/config.yaml %s%s\n" "$bold" "$json" "$shown" "$*" "$off"
+	printf '%s\n' "$json" | "$bin" --config agent-hooks/config.yaml "$@"
 }
+# The binary as a reader in this directory would name it.
+case $bin in "$PWD"/*) shown=${bin#"$PWD"/} ;; *) shown=$bin ;; esac
 
-say "hermes-hooks demo — throwaway HERMES_HOME=$HERMES_HOME"
+say "hermes-hooks demo — a throwaway HERMES_HOME, so your own ~/.hermes is never touched:"
+printf '%s$ export HERMES_HOME=%s%s\n' "$bold" "$HERMES_HOME" "$off"
 say "1. The example config (agent-hooks/config.yaml) declares six hooks. None is approved yet,"
 more "   so none would run: every hook needs your consent first."
 show list
@@ -46,22 +53,18 @@ more "   stops running until you approve it again."
 show approve --all
 
 say "4. An agent asks before running 'ls -la': the hooks run, nobody objects."
-dispatch '{"tool_name":"terminal","args":{"command":"ls -la"},"session_id":"demo"}' pre_tool_call
+pipe '{"tool_name":"terminal","args":{"command":"ls -la"},"session_id":"demo"}' dispatch pre_tool_call --pretty
 
 say "5. The agent asks before running 'rm -rf /': blocked, with the reason for the model."
-dispatch '{"tool_name":"terminal","args":{"command":"rm -rf /"},"session_id":"demo"}' pre_tool_call
+pipe '{"tool_name":"terminal","args":{"command":"rm -rf /"},"session_id":"demo"}' dispatch pre_tool_call --pretty
 
 more "   The same answer in Hermes' own wire shape (--format hermes), for a Hermes host:"
-printf '%s$ echo ... | hermes-hooks dispatch pre_tool_call --format hermes%s\n' "$bold" "$off"
-printf '%s' '{"tool_name":"terminal","args":{"command":"rm -rf /"}}' |
-	"$bin" --config agent-hooks/config.yaml dispatch pre_tool_call --format hermes
+pipe '{"tool_name":"terminal","args":{"command":"rm -rf /"}}' dispatch pre_tool_call --format hermes
 
 say "6. Inside Claude Code, Codex, Copilot or Cursor: 'hermes-hooks install claude' makes the"
 more "   agent run 'hermes-hooks hook claude EVENT', which reads the agent's own payload and"
 more "   answers in its protocol. The same guard, as Claude Code asks:"
-printf '%s$ echo %s | hermes-hooks hook claude%s\n' "$bold" "'{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf /\"}}'" "$off"
-printf '%s\n' '{"hook_event_name":"PreToolUse","session_id":"demo","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}' |
-	"$bin" --config agent-hooks/config.yaml hook claude --no-server
+pipe '{"hook_event_name":"PreToolUse","session_id":"demo","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}' hook claude --no-server
 
 say "7. doctor checks every hook: present, executable, approved, unchanged, and replying"
 more "   sensibly to a synthetic event."

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -91,18 +92,25 @@ func printList(w io.Writer, label string, cfg *dispatcher.Config, statuses []rep
 		return
 	}
 	fmt.Fprintf(w, "Configured shell hooks (%d total):\n\n", len(statuses))
+	// One group per event: its Hermes name and its Claude name (or an
+	// alias) are one event, labelled with every name it was declared by.
 	byEvent := map[string][]*report.HookStatus{}
+	names := map[string][]string{}
 	var events []string
 	for i := range statuses {
-		ev := statuses[i].Entry.DeclaredAs
+		e := statuses[i].Entry
+		ev := e.Event.Name
 		if _, ok := byEvent[ev]; !ok {
 			events = append(events, ev)
 		}
 		byEvent[ev] = append(byEvent[ev], &statuses[i])
+		if !slices.Contains(names[ev], e.DeclaredAs) {
+			names[ev] = append(names[ev], e.DeclaredAs)
+		}
 	}
-	sort.Strings(events)
+	sort.Slice(events, func(i, j int) bool { return names[events[i]][0] < names[events[j]][0] })
 	for _, ev := range events {
-		fmt.Fprintf(w, "  [%s]\n", show(ev))
+		fmt.Fprintf(w, "  [%s]\n", show(strings.Join(names[ev], " / ")))
 		for _, st := range byEvent[ev] {
 			e := st.Entry
 			var b strings.Builder

@@ -66,6 +66,13 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HERMES_ACCEPT_HOOKS", "")
 			env.Setenv("GORACE", os.Getenv("GORACE"))
 			env.Setenv("HERMES_SAFE_MODE", "")
+			// The repository, for the scripts that run its own files
+			// (first_hour_demo.txtar runs scripts/demo.sh).
+			repo, err := filepath.Abs(filepath.Join("..", ".."))
+			if err != nil {
+				return err
+			}
+			env.Setenv("REPO", repo)
 			if err := os.MkdirAll(filepath.Join(env.WorkDir, "userhome"), 0o755); err != nil {
 				return err
 			}
