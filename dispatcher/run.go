@@ -184,6 +184,9 @@ type HookRun struct {
 	Report protocol.HookReport
 	Stdout []byte
 	Stderr []byte
+	// Payload is what the hook was sent on stdin (or as the body of an
+	// http hook): the payload of its dialect.
+	Payload []byte
 }
 
 // RunEntry runs one entry against the fields, without asking the Gate, and
@@ -193,9 +196,8 @@ func (d *Dispatcher) RunEntry(ctx context.Context, ev *protocol.Event, e *Entry,
 	if fields == nil {
 		fields = map[string]any{}
 	}
-	run := HookRun{Report: baseReport(e)}
-	payload := d.payloadOf(e, ev, fields)
-	d.runInto(ctx, ev, d.hookFor(e, fields), payload, fields, &run.Report, &run)
+	run := HookRun{Report: baseReport(e), Payload: d.payloadOf(e, ev, fields)}
+	d.runInto(ctx, ev, d.hookFor(e, fields), run.Payload, fields, &run.Report, &run)
 	return run
 }
 
