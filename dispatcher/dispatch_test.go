@@ -207,8 +207,10 @@ func TestD43_NotExecutable(t *testing.T) {
 		t.Log("running as root")
 	}
 	r := onlyReport(t, dispatch(t, dispatcherFor(t, hookYAML("pre_tool_call", p)), "pre_tool_call", terminalCall))
-	if r.Error != "command not executable" || r.Contribution != nil {
-		t.Fatalf("report %+v", r)
+	// The error is the reason validate and doctor give (issue 24 item 3),
+	// not Hermes' bare "command not executable".
+	if want := p + ": permission denied: not executable (chmod +x " + p + ")"; r.Error != want || r.Contribution != nil || r.Ran {
+		t.Fatalf("report %+v, want error %q", r, want)
 	}
 }
 

@@ -2,9 +2,13 @@ package dispatcher
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"math"
+	"os"
 	"sync"
 
+	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -149,12 +153,40 @@ func (d *Dispatcher) runChain(ctx context.Context, ev *protocol.Event, fields ma
 	}
 }
 
+// cannotStart is why the runner must not start t (consent.Target.StartProblem,
+// the verdict validate, doctor and test give), "" when it may. The runner
+// starts the pinned copy of a checked script, or hands it to its
+// interpreter, neither of which needs the script's own execute bit or #!
+// line: without this check a script that cannot start by itself would run
+// in dispatch all the same. A command run through the shell (t.Shell, or
+// t.Err, which prepare hands to the shell or reports) is left to the
+// shell, which reports what it cannot start itself, as in Claude Code.
+//
+// A script that is not there keeps Hermes' words, "command not found" (a
+// fail-closed guard's block message is protocol: Hermes K117, K119).
+func cannotStart(t *consent.Target) string {
+	if t.Shell || t.Err != "" {
+		return ""
+	}
+	why := t.StartProblem()
+	if why == "" {
+		return ""
+	}
+	if _, err := os.Stat(t.Primary()); errors.Is(err, fs.ErrNotExist) {
+		return "command not found"
+	}
+	return why
+}
+
 // HookRun is one hook run with its raw output, for `hermes-hooks test` and
 // `doctor`, which show what the hook printed.
 type HookRun struct {
 	Report protocol.HookReport
 	Stdout []byte
 	Stderr []byte
+	// Payload is what the hook was sent on stdin (or as the body of an
+	// http hook): the payload of its dialect.
+	Payload []byte
 }
 
 // RunEntry runs one entry against the fields, without asking the Gate, and
@@ -164,9 +196,8 @@ func (d *Dispatcher) RunEntry(ctx context.Context, ev *protocol.Event, e *Entry,
 	if fields == nil {
 		fields = map[string]any{}
 	}
-	run := HookRun{Report: baseReport(e)}
-	payload := d.payloadOf(e, ev, fields)
-	d.runInto(ctx, ev, d.hookFor(e, fields), payload, fields, &run.Report, &run)
+	run := HookRun{Report: baseReport(e), Payload: d.payloadOf(e, ev, fields)}
+	d.runInto(ctx, ev, d.hookFor(e, fields), run.Payload, fields, &run.Report, &run)
 	return run
 }
 
@@ -191,6 +222,9 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 	} else {
 		var spec runSpec
 		spec, spawnErr = d.prepare(h)
+		if spawnErr == "" {
+			spawnErr = cannotStart(&h.Target)
+		}
 		var envFile string
 		if spawnErr == "" && e.Dialect == protocol.Claude && ev.EnvFile {
 			envFile, spec.Env = claudeEnvFile(spec.Env)
@@ -213,6 +247,15 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 		}
 		if envFile != "" {
 			defer func() { readEnvFile(envFile, rep) }()
+		}
+		if res.SpawnError != "" && spawnErr == "" {
+			// The OS's word for a script that cannot start is "no such
+			// file" whether the script, its #! interpreter or that
+			// interpreter with a carriage return is missing: say which
+			// (the file changed since the check above).
+			if why := cannotStart(&h.Target); why != "" {
+				res.SpawnError = why
+			}
 		}
 	}
 	<-d.sem

@@ -38,10 +38,12 @@ func newLogCmd(a *app) *cobra.Command {
 		Use:   "log",
 		Short: "Show the decision journal: what each dispatch decided, and which hooks said so",
 		Long: `Show the decision journal ($HERMES_HOME/hook-journal.jsonl unless the
-config's journal: block says otherwise): one line per dispatch that ran a hook,
-oldest first, across rotated files. Filters combine. --since and --until take
-RFC 3339 times or durations back from now (1h, 30m). -f keeps following the
-journal until interrupted.
+config's journal: block says otherwise, or --journal names another): one line
+per dispatch that ran a hook, oldest first, across rotated files. Filters
+combine. --since and --until take RFC 3339 times or durations back from now
+(1h, 30m); --event takes any event name (PreToolUse too); --decision none,
+allow, ask or block (deny and approve too). -f keeps following the journal
+until interrupted.
 
 'hermes-hooks log verify' checks the hash chain.`,
 		Example: `  hermes-hooks log --since 1h --decision block
@@ -49,18 +51,26 @@ journal until interrupted.
   hermes-hooks log -f
   hermes-hooks log verify`,
 		Args: exactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, args []string) error { return runLog(cmd.Context(), a, o) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			warnOldFileFlag(a, cmd)
+			return runLog(cmd.Context(), a, o)
+		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.since, "since", "", "only records at or after this time (RFC 3339, or a duration back from now: 1h)")
 	f.StringVar(&o.until, "until", "", "only records before this time (RFC 3339, or a duration back from now)")
-	f.StringVar(&o.event, "event", "", "only this event (its canonical name)")
-	f.StringVar(&o.decision, "decision", "", "only this outcome decision: block, allow, ask or none")
+	f.StringVar(&o.event, "event", "", "only this event (any name test accepts: pre_tool_call, PreToolUse, …)")
+	f.StringVar(&o.decision, "decision", "", "only this outcome decision: block, allow, ask or none (deny and approve are accepted too)")
 	f.StringVar(&o.session, "session", "", "only this session id")
 	f.StringVar(&o.hook, "hook", "", "only dispatches that ran a hook whose command contains this text")
 	f.BoolVar(&o.json, "json", false, "print the records as they are written (JSON Lines)")
 	f.BoolVarP(&o.follow, "follow", "f", false, "keep printing new records until interrupted")
-	cmd.PersistentFlags().StringVar(&o.file, "file", "", "the journal file (default: from the config)")
+	pf := cmd.PersistentFlags()
+	pf.StringVar(&o.file, "journal", "", "the journal file (default: from the config)")
+	// --file was log's name for it, --journal replay's: one name now, the
+	// old one kept working (hidden, with a notice) for existing scripts.
+	pf.StringVar(&o.file, "file", "", "the journal file (deprecated: --journal)")
+	_ = pf.MarkHidden("file")
 	cmd.AddCommand(newLogVerifyCmd(a, &o))
 	return cmd
 }
@@ -79,9 +89,10 @@ record 1 starts a file where a recorded rotation began one (whole older files
 may be removed; lines cut from one may not). Exit 0 when the chain is intact
 (a torn last line, left by a write cut short, is reported but is not
 tampering: the next record repairs it), 1 naming the first bad line.`,
-		Example: "  hermes-hooks log verify\n  hermes-hooks log verify --file /var/log/hermes/journal.jsonl",
+		Example: "  hermes-hooks log verify\n  hermes-hooks log verify --journal /var/log/hermes/journal.jsonl",
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			warnOldFileFlag(a, cmd)
 			path, err := a.journalPath(o.file)
 			if err != nil {
 				return err
@@ -109,7 +120,15 @@ tampering: the next record repairs it), 1 naming the first bad line.`,
 	}
 }
 
-// journalPath is --file, else the config's journal path.
+// warnOldFileFlag says on stderr (stdout may be a --json pipe) that --file
+// is now --journal.
+func warnOldFileFlag(a *app, cmd *cobra.Command) {
+	if f := cmd.Flags().Lookup("file"); f != nil && f.Changed {
+		a.Warn("--file is deprecated: use --journal, the name log and replay share")
+	}
+}
+
+// journalPath is --journal, else the config's journal path.
 func (a *app) journalPath(file string) (string, error) {
 	if file != "" {
 		return file, nil
@@ -149,6 +168,12 @@ func newLogFilter(o logOptions) (*logFilter, error) {
 		return nil, err
 	}
 	if lf.until, err = parseWhen(o.until, now); err != nil {
+		return nil, err
+	}
+	if lf.o.event, err = filterEvent(o.event); err != nil {
+		return nil, err
+	}
+	if lf.o.decision, err = filterDecision(o.decision); err != nil {
 		return nil, err
 	}
 	return lf, nil

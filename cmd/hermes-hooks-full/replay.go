@@ -49,7 +49,8 @@ project's .hermes/hooks.yaml are found from the working directory. The
 journal is the one --journal names, else the config's.
 
 Exit status: 0 whatever differs (it is a report), 1 when the journal or the
-config cannot be read.`,
+config cannot be read, or when no record could be replayed (none selected, or
+none holding a payload: it says which).`,
 		Example: `  hermes-hooks replay --config ~/.hermes/config.new.yaml
   hermes-hooks replay --since 24h --event pre_tool_call
   hermes-hooks replay --journal /var/log/hermes/journal.jsonl --json | jq '.differences[]'`,
@@ -60,7 +61,7 @@ config cannot be read.`,
 	f.StringVar(&o.journal, "journal", "", "the journal file (default: from the config)")
 	f.StringVar(&o.since, "since", "", "only records at or after this time (RFC 3339, or a duration back from now: 1h)")
 	f.StringVar(&o.until, "until", "", "only records before this time (RFC 3339, or a duration back from now)")
-	f.StringVar(&o.event, "event", "", "only this event (its canonical name)")
+	f.StringVar(&o.event, "event", "", "only this event (any name test accepts: pre_tool_call, PreToolUse, …)")
 	f.BoolVar(&o.json, "json", false, "print the report as one JSON object")
 	return cmd
 }
@@ -111,7 +112,9 @@ func runReplay(a *app, o replayOptions) error {
 	// replay.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	rep, err := journal.Replay(ctx, path, journal.ReplayOptions{Keep: lf.keep, Dispatch: d.Dispatch})
+	var seen replaySeen
+	keep := func(e *journal.Entry) bool { return seen.count(e, lf.keep(e)) }
+	rep, err := journal.Replay(ctx, path, journal.ReplayOptions{Keep: keep, Dispatch: d.Dispatch})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return &exitError{Code: 1, Msg: "replay interrupted"}
@@ -127,14 +130,59 @@ func runReplay(a *app, o replayOptions) error {
 		}
 		out.Write(b)
 		out.WriteByte('\n')
-		return nil
+	} else {
+		fmt.Fprintf(out, "%d events, %d decisions differ (%d not replayable)\n", rep.Events, rep.Differ, rep.NotReplayable)
+		for i := range rep.Differences {
+			out.WriteString(differenceLine(&rep.Differences[i]))
+			out.WriteByte('\n')
+		}
+		if rep.Replayed > 0 && seen.noPayload > 0 {
+			fmt.Fprintf(out, "note: %d of the records hold no payload and were not replayed: only records written with journal: {include_payload: true} can be\n", seen.noPayload)
+		}
 	}
-	fmt.Fprintf(out, "%d events, %d decisions differ (%d not replayable)\n", rep.Events, rep.Differ, rep.NotReplayable)
-	for i := range rep.Differences {
-		out.WriteString(differenceLine(&rep.Differences[i]))
-		out.WriteByte('\n')
+	if rep.Replayed == 0 {
+		// "0 decisions differ" would read as "nothing would change"
+		// when nothing was tried at all.
+		out.Flush()
+		return seen.nothingReplayed(path, &rep)
 	}
 	return nil
+}
+
+// replaySeen counts the records a replay passed over, to say why nothing
+// was replayed.
+type replaySeen struct {
+	total     int // records in the journal
+	noPayload int // selected records without a payload
+}
+
+func (s *replaySeen) count(e *journal.Entry, kept bool) bool {
+	s.total++
+	if kept && e.Payload == nil {
+		s.noPayload++
+	}
+	return kept
+}
+
+// nothingReplayed is the error of a replay that fired no record: exit 1,
+// saying why.
+func (s *replaySeen) nothingReplayed(path string, rep *journal.ReplayReport) error {
+	switch {
+	case s.total == 0:
+		return &exitError{Code: 1, Msg: "nothing to replay: the journal " + path + " holds no records",
+			Hint: "a dispatch that runs a hook is recorded; record with journal: {include_payload: true} so that it can be replayed"}
+	case rep.Events == 0:
+		return &exitError{Code: 1, Msg: fmt.Sprintf("nothing to replay: none of the %d records matches --since, --until and --event", s.total),
+			Hint: "widen the filters; 'hermes-hooks log' with the same ones lists what they select"}
+	case s.noPayload == 0:
+		return &exitError{Code: 1, Msg: fmt.Sprintf("nothing replayable: the %d records selected are of events this version does not know", rep.Events)}
+	}
+	msg := fmt.Sprintf("nothing replayable: none of the %d records selected holds a payload (the event's fields), which replay needs", rep.Events)
+	if s.noPayload < rep.Events {
+		msg = fmt.Sprintf("nothing replayable: %d of the %d records selected hold no payload (the event's fields), which replay needs; the others are of events this version does not know", s.noPayload, rep.Events)
+	}
+	return &exitError{Code: 1, Msg: msg,
+		Hint: "set journal: {include_payload: true} in the config: the dispatches recorded from then on can be replayed"}
 }
 
 // differenceLine is one difference for people, everything from configs,

@@ -37,15 +37,24 @@ hook is how you decide to approve it; dispatch never does.
 The payload starts from built-in defaults for the event (pre_tool_call: the
 terminal tool running 'echo hello', …); --for-tool sets tool_name and, on tool
 events, keeps only hooks whose matcher accepts it; --payload-file merges a JSON
-object of event fields (keys as the host sends them: args, not tool_input).`,
+object of event fields (keys as the host sends them: args, not tool_input;
+- reads it from stdin).
+
+After the runs comes the verdict: one status line per hook, the outcome the
+dispatcher folds from their replies (decision, message, context, …) and the
+payload the hooks were sent.
+
+Exit status: 0 when every hook ran (whatever it decided), 1 when a hook
+could not start or timed out, 2 for an unknown event.`,
 		Example: `  hermes-hooks test pre_tool_call --for-tool terminal
   hermes-hooks test pre_llm_call --payload-file event.json
+  echo '{"args": {"command": "git push --force"}}' | hermes-hooks test pre_tool_call --payload-file -
   hermes-hooks test PreToolUse --for-tool Bash --json`,
 		Args: exactArgs(1, "exactly one EVENT"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runTest(a, args[0], o) },
 	}
 	cmd.Flags().StringVar(&o.forTool, "for-tool", "", "tool name for the synthetic payload (filters tool-event matchers)")
-	cmd.Flags().StringVar(&o.payloadFile, "payload-file", "", "JSON object of event fields merged over the synthetic payload")
+	cmd.Flags().StringVar(&o.payloadFile, "payload-file", "", "JSON object of event fields merged over the synthetic payload (- reads stdin)")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
 	return cmd
 }
@@ -105,10 +114,21 @@ func runTest(a *app, event string, o testOptions) error {
 			changed: statuses[i].Approved && !statuses[i].Runs(),
 			HookRun: d.RunEntry(context.Background(), ev, e, fields)})
 	}
+	args, _ := protocol.Args(fields)
+	outcome := protocol.Fold(ev, args, foldReports(runs))
 	if o.json {
-		return writeJSON(a.Out, testJSON(ev, fields, runs))
+		if err := writeJSON(a.Out, testJSON(ev, fields, runs, &outcome)); err != nil {
+			return err
+		}
+	} else {
+		printTest(a.Out, ev, event, o.forTool, runs)
+		printVerdict(a.Out, runs, &outcome)
 	}
-	printTest(a.Out, ev, event, o.forTool, runs)
+	if failed(runs) > 0 {
+		// A hook that cannot start or never finishes is a broken hook,
+		// whatever the fold made of it: scripts (and CI) see it.
+		return silentExit(1)
+	}
 	return nil
 }
 
@@ -119,11 +139,23 @@ type testRun struct {
 	changed  bool // approved, but the script changed since: dispatch skips it
 }
 
-// readPayloadFile reads --payload-file. A file that is not a JSON object is
-// ignored with a warning (as Hermes does); one that cannot be read or parsed
-// stops the command.
+// readPayloadFile reads --payload-file ("-": stdin). A file that is not a
+// JSON object is ignored with a warning (as Hermes does); one that cannot be
+// read or parsed stops the command.
 func readPayloadFile(a *app, path string) (map[string]any, error) {
-	data, err := os.ReadFile(path)
+	var (
+		data []byte
+		err  error
+	)
+	if path == "-" {
+		path = "stdin"
+		data, err = io.ReadAll(io.LimitReader(a.In, oneshot.MaxEventBytes+1))
+		if err == nil && len(data) > oneshot.MaxEventBytes {
+			err = fmt.Errorf("stdin holds more than %d MiB", oneshot.MaxEventBytes>>20)
+		}
+	} else {
+		data, err = os.ReadFile(path)
+	}
 	if err != nil {
 		fmt.Fprintf(a.Out, "Error reading payload file: %s\n", show(err.Error()))
 		return nil, silentExit(1)
@@ -199,21 +231,20 @@ func printTest(w io.Writer, ev *protocol.Event, event, forTool string, runs []te
 	}
 }
 
-func testJSON(ev *protocol.Event, fields map[string]any, runs []testRun) any {
+func testJSON(ev *protocol.Event, fields map[string]any, runs []testRun, outcome *protocol.Outcome) any {
 	out := make([]map[string]any, 0, len(runs))
-	reports := make([]protocol.HookReport, 0, len(runs))
 	for _, r := range runs {
+		status, _ := r.status()
 		out = append(out, map[string]any{
 			"report":   r.Report,
+			"status":   status,
 			"approved": r.approved,
 			"changed":  r.changed,
 			"stdout":   string(r.Stdout),
 			"stderr":   string(r.Stderr),
+			"payload":  rawJSON(r.Payload),
 		})
-		reports = append(reports, r.Report)
 	}
-	args, _ := protocol.Args(fields)
-	outcome := protocol.Fold(ev, args, reports)
 	return map[string]any{
 		"event":   ev.Name,
 		"fields":  fields,
