@@ -105,7 +105,7 @@ tampering: the next record repairs it), 1 naming the first bad line.`,
 				return &exitError{Code: 1, Msg: "journal chain broken at " + show(res.Bad.String()),
 					Hint: "the lines before it are intact; everything from it on cannot be trusted"}
 			}
-			fmt.Fprintf(a.Out, "journal intact: %d record(s) in %d file(s) (%s)\n", res.Records, len(res.Files), show(path))
+			fmt.Fprintf(a.Out, "journal intact: %s in %s (%s)\n", count(int(res.Records), "record", "records"), count(len(res.Files), "file", "files"), show(path))
 			if res.FirstSeq > 1 {
 				fmt.Fprintf(a.Out, "note: the chain starts at record %d, where a rotation began a file: the older rotated files were removed\n", res.FirstSeq)
 			}
@@ -113,7 +113,7 @@ tampering: the next record repairs it), 1 naming the first bad line.`,
 				fmt.Fprintf(a.Out, "note: %s\n", show(res.Torn.String()))
 			}
 			if res.AfterHead > 0 {
-				fmt.Fprintf(a.Out, "note: %d record(s) after the one the head record names (a writer stopped before updating it, or an older version wrote them); the next append moves it on\n", res.AfterHead)
+				fmt.Fprintf(a.Out, "note: %s after the one the head record names (a writer stopped before updating it, or an older version wrote them); the next append moves it on\n", count(int(res.AfterHead), "record", "records"))
 			}
 			return nil
 		},

@@ -181,7 +181,7 @@ func printTest(w io.Writer, ev *protocol.Event, event, forTool string, runs []te
 		}
 		return
 	}
-	fmt.Fprintf(w, "Firing %d hook(s) for event '%s':\n\n", len(runs), show(event))
+	fmt.Fprintf(w, "Firing %s for event '%s':\n\n", count(len(runs), "hook", "hooks"), show(event))
 	for _, r := range runs {
 		rep := r.Report
 		fmt.Fprintf(w, "  → %s\n", show(rep.Command))
