@@ -52,6 +52,7 @@ dispatch and hook itself and hands every other command to hermes-hooks-full
 		},
 	}
 	root.CompletionOptions.HiddenDefaultCmd = false
+	setVersion(root)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return usageErr("run '"+cmd.CommandPath()+" --help' for usage", "%v", err)
 	})
