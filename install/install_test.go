@@ -350,3 +350,42 @@ func TestUninstallCleansUp(t *testing.T) {
 		t.Fatalf("the project went: %v", err)
 	}
 }
+
+// TestProjectDir: the nearest directory with .git (a worktree's .git is a
+// file), the directory itself outside a repository, and never a
+// repository at or above the home directory.
+func TestProjectDir(t *testing.T) {
+	root := t.TempDir()
+	mk := func(p string) string {
+		t.Helper()
+		p = filepath.Join(root, p)
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	repo, sub := mk("src/app/.git"), mk("src/app/web/ui")
+	repo = filepath.Dir(repo)
+	wt := mk("src/wt/pkg")
+	writeFile(t, filepath.Join(root, "src/wt/.git"), "gitdir: ../app/.git/worktrees/wt\n")
+	plain := mk("tmp/x")
+	home := mk("home/me")
+	mk("home/me/.git")
+	inHome := mk("home/me/notes")
+	for _, tc := range []struct {
+		dir, want string
+		inRepo    bool
+	}{
+		{sub, repo, true},
+		{repo, repo, true},
+		{wt, filepath.Join(root, "src/wt"), true},
+		{plain, plain, false},
+		{inHome, inHome, false},
+		{home, home, false},
+	} {
+		got, in := ProjectDir(tc.dir, home)
+		if got != tc.want || in != tc.inRepo {
+			t.Errorf("ProjectDir(%s) = %s, %v; want %s, %v", tc.dir, got, in, tc.want, tc.inRepo)
+		}
+	}
+}

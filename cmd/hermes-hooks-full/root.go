@@ -74,6 +74,7 @@ dispatch and hook itself and hands every other command to hermes-hooks-full
 		newDispatchCmd(a),
 		newHookCmd(a),
 		newInstallCmd(a),
+		newUninstallCmd(a),
 		newServeCmd(a),
 		newEventsCmd(a),
 		newLogCmd(a),
