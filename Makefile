@@ -5,12 +5,14 @@
 GO       ?= go
 BIN      := bin/hermes-hooks
 FULL     := bin/hermes-hooks-full
+# What make install puts side by side.
+CMDS     := ./cmd/hermes-hooks ./cmd/hermes-hooks-full
 PKGS     := ./...
 FUZZTIME ?= 10s
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build test fmt-check vet vet-cross staticcheck lint shellcheck fuzz demo bench e2e clean
+.PHONY: all build install test fmt-check vet vet-cross staticcheck lint shellcheck fuzz demo bench e2e clean
 
 all: build
 
@@ -22,6 +24,19 @@ all: build
 build:
 	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/hermes-hooks
 	CGO_ENABLED=0 $(GO) build -o $(FULL) ./cmd/hermes-hooks-full
+
+# make install: the binaries, built as make build builds them, into
+# $(PREFIX)/bin with PREFIX=/usr/local (say), else where go install puts
+# programs: $(go env GOBIN), else $(go env GOPATH)/bin. go build -o DIR/
+# writes each command under its own name.
+PREFIX ?=
+BINDIR ?= $(if $(PREFIX),$(PREFIX)/bin,$(or $(shell $(GO) env GOBIN),$(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin))
+
+install:
+	mkdir -p "$(BINDIR)"
+	CGO_ENABLED=0 $(GO) build -o "$(BINDIR)/" $(CMDS)
+	@echo "installed $(notdir $(CMDS)) in $(BINDIR)"
+	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "$(BINDIR) is not on your PATH: export PATH=\"$(BINDIR):\$$PATH\"";; esac
 
 # make test: gofmt check, go vet, then every test with the race detector.
 test: fmt-check vet

@@ -4,17 +4,23 @@
 //
 // # Contract
 //
-//   - Nothing but our entries changes: the file is decoded keeping its
-//     objects' member order and re-encoded in its own indentation, so a
-//     file in JSON.stringify's layout (how Claude Code and Cursor write
-//     theirs) differs only where our entries are.
-//   - Install is idempotent; Uninstall removes exactly what Install added
-//     (a file that Install created and that holds nothing else is removed).
+//   - Nothing but our entries changes: every value the edit leaves alone
+//     keeps its exact bytes (a compact "allow": [...] stays on its line),
+//     and an object or array that changes keeps the text around its
+//     members; only our entries are written anew, in JSON.stringify's
+//     layout (how Claude Code and Cursor write their files) with the
+//     file's own indentation unit (edit.go).
+//   - Install is idempotent; Uninstall removes exactly what Install added:
+//     the file install changed comes back as it was (its backup, byte for
+//     byte), and a file that install created and that holds nothing else
+//     is removed. Then the backup goes too, and so do the directories
+//     between the file and Plan.Root that are left empty.
 //   - A file that does not parse is never written: the error names the
 //     file, line and column.
 //   - Writes are atomic (a temporary file renamed over the old one, its
 //     mode kept) and the previous content is kept beside it as a backup
-//     ([BackupSuffix]).
+//     ([BackupSuffix]), except when uninstall restores or removes the file
+//     (nothing of the previous content is lost then).
 //
 // The package knows nothing of dispatching: what an entry runs is given.
 package install
@@ -46,20 +52,33 @@ type Plan struct {
 	Old    []byte
 	Exists bool
 	// New is the content to write; Remove says the file goes instead
-	// (an uninstall that leaves nothing of a file install made).
-	New    []byte
-	Remove bool
+	// (an uninstall that leaves nothing of a file install made), Restored
+	// that New is the backup install kept (an uninstall that gives the
+	// file back as it was).
+	New      []byte
+	Remove   bool
+	Restored bool
 	// Changed says there is something to write.
 	Changed bool
+	// Root (optional) is the directory the file belongs to: the project
+	// or the home directory. When uninstall removes the file, the
+	// directories between it and Root that are left empty are removed.
+	Root string
+	// RemovedDirs are the directories Apply removed (left empty by an
+	// uninstall that removed the file).
+	RemovedDirs []string
+	// given is the path as asked for (Path has its symlinks resolved).
+	given string
 }
 
 // Make reads path and computes the edit: our entries added (command gives
 // each event's command line), or removed when uninstall is set.
 func Make(agent *agents.Agent, path string, command func(event string) string, uninstall bool) (*Plan, error) {
+	given := path
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
-	p := &Plan{Agent: agent, Path: path}
+	p := &Plan{Agent: agent, Path: path, given: given}
 	data, err := os.ReadFile(path)
 	switch {
 	case err == nil:
@@ -84,19 +103,22 @@ func Make(agent *agents.Agent, path string, command func(event string) string, u
 		p.New = p.Old
 		return p, nil
 	}
-	if uninstall && len(doc) == 0 {
-		p.Remove = true
-		return p, nil
-	}
 	if uninstall {
 		if prev, ok := restorable(agent, path, p.Old, command); ok {
 			// The file is what install made of the backup: give the
 			// backup back, in its own layout even where ours differs.
-			p.New = prev
+			// A backup with nothing in it was a file with nothing in
+			// it: it goes, as a file install made does.
+			p.New, p.Restored = prev, true
+			p.Remove = len(bytes.TrimSpace(prev)) == 0
+			return p, nil
+		}
+		if len(doc) == 0 {
+			p.Remove = true
 			return p, nil
 		}
 	}
-	p.New = encode(doc, p.Old)
+	p.New = edit(doc, p.Old)
 	if bytes.Equal(p.New, p.Old) {
 		p.Changed = false
 	}
@@ -115,7 +137,7 @@ func restorable(agent *agents.Agent, path string, current []byte, command func(s
 		return nil, false
 	}
 	doc, changed, err := agent.Install(doc, command)
-	if err != nil || !changed || !bytes.Equal(encode(doc, prev), current) {
+	if err != nil || !changed || !bytes.Equal(edit(doc, prev), current) {
 		return nil, false
 	}
 	return prev, true
@@ -165,40 +187,12 @@ func parseError(path string, data []byte, err error) error {
 	return fmt.Errorf("%s:%d:%d: not valid JSON (%s); not changed", path, line, col, msg)
 }
 
-// encode writes doc in JSON.stringify's layout, re-indented with the
-// unit the old file used, ending with a newline when the old one did (or
-// when there was none).
-func encode(doc pyjson.OrderedObject, old []byte) []byte {
-	out := pyjson.Encode(doc, pyjson.JSIndent)
-	if unit := indentUnit(old); unit != "" && unit != "  " {
-		lines := bytes.Split(out, []byte("\n"))
-		for i, l := range lines {
-			n := len(l) - len(bytes.TrimLeft(l, " "))
-			lines[i] = append([]byte(strings.Repeat(unit, n/2)), l[n:]...)
-		}
-		out = bytes.Join(lines, []byte("\n"))
-	}
-	if len(old) == 0 || bytes.HasSuffix(old, []byte("\n")) {
-		out = append(out, '\n')
-	}
-	return out
-}
-
-// indentUnit is the whitespace that indents the first nested line.
-func indentUnit(data []byte) string {
-	for _, l := range bytes.Split(data, []byte("\n"))[1:] {
-		t := bytes.TrimLeft(l, " \t")
-		if len(t) == len(l) || len(t) == 0 {
-			continue
-		}
-		return string(l[:len(l)-len(t)])
-	}
-	return ""
-}
-
 // Apply writes the plan: the previous file is copied to path+BackupSuffix
-// first, then the new content replaces it atomically (or the file is
-// removed). It returns the backup's path ("" when there was no file).
+// first, then the new content replaces it atomically. It returns the
+// backup's path ("" when none is kept). An uninstall that restores the
+// file as it was before install, or removes it, keeps no backup and
+// removes the one install kept, then the directories it leaves empty
+// up to Root (see Plan.RemovedDirs).
 func (p *Plan) Apply() (backup string, err error) {
 	if !p.Changed {
 		return "", nil
@@ -208,18 +202,62 @@ func (p *Plan) Apply() (backup string, err error) {
 		if fi, err := os.Stat(p.Path); err == nil {
 			mode = fi.Mode().Perm()
 		}
+	}
+	if p.Remove || p.Restored {
+		return "", p.undo(mode)
+	}
+	if p.Exists {
 		backup = p.Path + BackupSuffix
 		if err := writeAtomic(backup, p.Old, mode); err != nil {
 			return "", fmt.Errorf("keep a backup: %w", err)
 		}
 	}
-	if p.Remove {
-		return backup, os.Remove(p.Path)
-	}
 	if err := os.MkdirAll(filepath.Dir(p.Path), 0o755); err != nil {
 		return backup, err
 	}
 	return backup, writeAtomic(p.Path, p.New, mode)
+}
+
+// undo is Apply for an uninstall that leaves the file as it was before
+// install, or no file.
+func (p *Plan) undo(mode fs.FileMode) error {
+	if p.Remove {
+		if err := os.Remove(p.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	} else if err := writeAtomic(p.Path, p.New, mode); err != nil {
+		return err
+	}
+	if err := os.Remove(p.Path + BackupSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove the backup: %w", err)
+	}
+	if p.Remove {
+		p.RemovedDirs = removeEmptyDirs(filepath.Dir(p.given), p.Root)
+	}
+	return nil
+}
+
+// removeEmptyDirs removes dir and its parents while they are empty,
+// stopping below root (never root itself, nor anything outside it); it
+// returns the directories removed. Install does not record which
+// directories it made: an empty directory between the file and the
+// project holds nothing anyone could lose.
+func removeEmptyDirs(dir, root string) []string {
+	if root == "" {
+		return nil
+	}
+	var removed []string
+	for {
+		rel, err := filepath.Rel(root, dir)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+			return removed
+		}
+		if os.Remove(dir) != nil { // fails unless empty
+			return removed
+		}
+		removed = append(removed, dir)
+		dir = filepath.Dir(dir)
+	}
 }
 
 // writeAtomic is fsutil's atomic replace (temporary file, fsync, rename,

@@ -279,3 +279,113 @@ func FuzzInstall(f *testing.F) {
 		}
 	})
 }
+
+// TestUninstallCleansUp: an uninstall that gives the file back as it was,
+// or removes it, leaves no backup; one that removes it also removes the
+// directories left empty between it and the project, never the project
+// nor a directory that still holds something.
+func TestUninstallCleansUp(t *testing.T) {
+	copilot, _ := agents.Lookup("copilot")
+	claude, _ := agents.Lookup("claude")
+	project := t.TempDir()
+	file := filepath.Join(project, copilot.HookFile.Project) // .github/hooks/hermes-hooks.json
+	plan := func(a *agents.Agent, path string, uninstall bool) *Plan {
+		t.Helper()
+		p, err := Make(a, path, command(a.Name), uninstall)
+		if err != nil || !p.Changed {
+			t.Fatalf("changed=%v err=%v", p != nil && p.Changed, err)
+		}
+		p.Root = project
+		if _, err := p.Apply(); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	plan(copilot, file, false)
+	if err := os.WriteFile(filepath.Join(project, ".github", "CODEOWNERS"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := plan(copilot, file, true)
+	if want := []string{filepath.Dir(file)}; !p.Remove || strings.Join(p.RemovedDirs, ",") != strings.Join(want, ",") {
+		t.Fatalf("removed %v (file removed: %v), want %v", p.RemovedDirs, p.Remove, want)
+	}
+	if _, err := os.Stat(filepath.Join(project, ".github", "CODEOWNERS")); err != nil {
+		t.Fatalf("a directory that holds something went: %v", err)
+	}
+	if _, err := os.Stat(file + BackupSuffix); !os.IsNotExist(err) {
+		t.Fatalf("backup left: %v", err)
+	}
+
+	// A file the user had: restored byte for byte, its backup gone, its
+	// directory kept.
+	settings := filepath.Join(project, ".claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, settings, "{}")
+	plan(claude, settings, false)
+	if p := plan(claude, settings, true); !p.Restored || p.Remove || len(p.RemovedDirs) != 0 {
+		t.Fatalf("restored=%v removed=%v dirs=%v", p.Restored, p.Remove, p.RemovedDirs)
+	}
+	if got := readFile(t, settings); got != "{}" {
+		t.Fatalf("restored %q", got)
+	}
+	if _, err := os.Stat(settings + BackupSuffix); !os.IsNotExist(err) {
+		t.Fatalf("backup left: %v", err)
+	}
+
+	// The root itself is never removed, even empty.
+	if err := os.RemoveAll(filepath.Join(project, ".claude")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(project, ".github")); err != nil {
+		t.Fatal(err)
+	}
+	plan(claude, settings, false)
+	p = plan(claude, settings, true)
+	if strings.Join(p.RemovedDirs, ",") != filepath.Dir(settings) {
+		t.Fatalf("removed %v", p.RemovedDirs)
+	}
+	if _, err := os.Stat(project); err != nil {
+		t.Fatalf("the project went: %v", err)
+	}
+}
+
+// TestProjectDir: the nearest directory with .git (a worktree's .git is a
+// file), the directory itself outside a repository, and never a
+// repository at or above the home directory.
+func TestProjectDir(t *testing.T) {
+	root := t.TempDir()
+	mk := func(p string) string {
+		t.Helper()
+		p = filepath.Join(root, p)
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	repo, sub := mk("src/app/.git"), mk("src/app/web/ui")
+	repo = filepath.Dir(repo)
+	wt := mk("src/wt/pkg")
+	writeFile(t, filepath.Join(root, "src/wt/.git"), "gitdir: ../app/.git/worktrees/wt\n")
+	plain := mk("tmp/x")
+	home := mk("home/me")
+	mk("home/me/.git")
+	inHome := mk("home/me/notes")
+	for _, tc := range []struct {
+		dir, want string
+		inRepo    bool
+	}{
+		{sub, repo, true},
+		{repo, repo, true},
+		{wt, filepath.Join(root, "src/wt"), true},
+		{plain, plain, false},
+		{inHome, inHome, false},
+		{home, home, false},
+	} {
+		got, in := ProjectDir(tc.dir, home)
+		if got != tc.want || in != tc.inRepo {
+			t.Errorf("ProjectDir(%s) = %s, %v; want %s, %v", tc.dir, got, in, tc.want, tc.inRepo)
+		}
+	}
+}

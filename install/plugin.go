@@ -112,16 +112,21 @@ func (p *PluginPlan) Diff() string {
 }
 
 // Apply writes (or removes) the plan's files; a file it replaces is kept
-// beside it with BackupSuffix. Folders uninstall leaves empty go too.
+// beside it with BackupSuffix. Uninstall removes those backups too, and
+// the folders it leaves empty.
 func (p *PluginPlan) Apply() error {
 	for _, f := range p.Files {
-		if !f.Changed {
+		if f.New == nil {
+			// Uninstall: the file, and the backup a later install kept
+			// of it (the files are ours: the backup is of our own).
+			for _, q := range []string{f.Path, f.Path + BackupSuffix} {
+				if err := os.Remove(q); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return err
+				}
+			}
 			continue
 		}
-		if f.New == nil {
-			if err := os.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
+		if !f.Changed {
 			continue
 		}
 		if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {

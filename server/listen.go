@@ -139,7 +139,7 @@ func listenUnix(path string, log *slog.Logger) (ln net.Listener, err error) {
 	}
 	defer func() {
 		if err != nil {
-			lock.Close()
+			unlockRemove(lock, lockPath)
 		}
 	}()
 	if err := clearStale(path, log); err != nil {
@@ -173,7 +173,7 @@ func listenUnix(path string, log *slog.Logger) (ln net.Listener, err error) {
 		ul.Close()
 		return nil, fmt.Errorf("listen %s: %w", path, err)
 	}
-	return &unixListener{UnixListener: ul, path: path, fi: fi, lock: lock}, nil
+	return &unixListener{UnixListener: ul, path: path, fi: fi, lock: lock, lockPath: lockPath}, nil
 }
 
 // publish links the socket at tmp to path. When path appeared since
@@ -242,11 +242,12 @@ func clearStale(path string, log *slog.Logger) error {
 // there since (we compare the file's identity).
 type unixListener struct {
 	*net.UnixListener
-	path string
-	fi   os.FileInfo
-	lock *os.File // the flock beside the socket, released on Close
-	once sync.Once
-	err  error
+	path     string
+	fi       os.FileInfo
+	lock     *os.File // the flock beside the socket, released on Close
+	lockPath string
+	once     sync.Once
+	err      error
 }
 
 func (l *unixListener) Addr() net.Addr { return &net.UnixAddr{Name: l.path, Net: "unix"} }
@@ -257,9 +258,10 @@ func (l *unixListener) Close() error {
 		if fi, err := os.Lstat(l.path); err == nil && os.SameFile(fi, l.fi) {
 			_ = os.Remove(l.path)
 		}
-		// The lock file stays: removing it while another server waits to
-		// take it would let two servers hold "the" lock on two files.
-		l.lock.Close()
+		// The lock file goes too: nothing of a stopped server is left.
+		// A server that opened it just before cannot hold a lock on the
+		// removed file (lockExclusive checks the path after locking).
+		unlockRemove(l.lock, l.lockPath)
 	})
 	return l.err
 }

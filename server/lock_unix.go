@@ -12,21 +12,61 @@ import (
 // errLocked: another process holds the lock.
 var errLocked = errors.New("locked by another process")
 
+// afterLockOpen, when set (tests), runs between opening the lock file and
+// locking it: where another server's exit can come in between.
+var afterLockOpen func()
+
 // lockExclusive takes a non-blocking exclusive flock on path (created mode
 // 0600) and returns the open file that holds it; errLocked when another
 // process holds it. The lock goes with the process: a server that dies,
 // however it dies, releases it.
+//
+// A server that stops removes the file (unlockRemove), so the file we
+// opened may be gone from path by the time we hold its lock: that lock
+// locks nothing anyone else can find (a third server would create a new
+// file at path and lock that). The lock counts only while path is still
+// the file locked; otherwise we start again on the new one.
 func lockExclusive(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, errLocked
+	for range 100 {
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			return nil, err
 		}
-		return nil, fmt.Errorf("flock: %w", err)
+		if afterLockOpen != nil {
+			afterLockOpen()
+		}
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+			f.Close()
+			if errors.Is(err, syscall.EWOULDBLOCK) {
+				return nil, errLocked
+			}
+			return nil, fmt.Errorf("flock: %w", err)
+		}
+		if stillAt(f, path) {
+			return f, nil
+		}
+		f.Close()
 	}
-	return f, nil
+	// Each round means another server took the lock and stopped in the
+	// meantime: 100 of them in a row is not a race, it is a loop.
+	return nil, fmt.Errorf("lock %s: the file keeps being replaced", path)
+}
+
+// unlockRemove releases the lock and removes its file (while still
+// holding it, and only if path is still that file: see lockExclusive).
+func unlockRemove(f *os.File, path string) {
+	if stillAt(f, path) {
+		_ = os.Remove(path)
+	}
+	f.Close()
+}
+
+// stillAt reports whether path is the open file f.
+func stillAt(f *os.File, path string) bool {
+	open, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	now, err := os.Stat(path)
+	return err == nil && os.SameFile(open, now)
 }

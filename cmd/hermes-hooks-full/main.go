@@ -47,7 +47,7 @@ func takeFrontPath(own string) (warning string) {
 	os.Unsetenv(oneshot.FrontVersionEnv)
 	if told && front != own {
 		return "hermes-hooks is " + front + " but hermes-hooks-full is " + own +
-			": install both from the same version (CGO_ENABLED=0 go install github.com/hermes-hooks/hermes-hooks/cmd/...@VERSION, or make build)"
+			": install both from the same version (make install in a clone; for a published release, CGO_ENABLED=0 go install github.com/hermes-hooks/hermes-hooks/cmd/...@VERSION)"
 	}
 	return ""
 }

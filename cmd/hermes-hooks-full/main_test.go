@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
@@ -76,6 +78,13 @@ func TestScripts(t *testing.T) {
 			if err := os.MkdirAll(filepath.Join(env.WorkDir, "userhome"), 0o755); err != nil {
 				return err
 			}
+			// For the scripts that build from the clone as a user would
+			// (first_hour_install.txtar: make install): the repository, and
+			// the go command's own cache and settings, which HOME above
+			// would otherwise move.
+			for k, v := range goEnv() {
+				env.Setenv(k, v)
+			}
 			// The README's client examples and the example hooks, for the
 			// scripts that run them (clients.txtar, workflow_guard.txtar).
 			if err := copyDir(filepath.Join("..", "..", "testdata", "clients"), filepath.Join(env.WorkDir, "clients")); err != nil {
@@ -86,6 +95,25 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 	})
 }
+
+// goEnv is REPO (the repository's root) and the go command's cache and
+// settings files, computed once for every script.
+var goEnv = sync.OnceValue(func() map[string]string {
+	env := map[string]string{}
+	if repo, err := filepath.Abs(filepath.Join("..", "..")); err == nil {
+		env["REPO"] = repo
+	}
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOENV").Output()
+	if err != nil {
+		return env // the scripts that need go skip without it
+	}
+	for i, v := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if i < 3 && v != "" {
+			env[[]string{"GOCACHE", "GOMODCACHE", "GOENV"}[i]] = v
+		}
+	}
+	return env
+})
 
 func copyDir(from, to string) error {
 	entries, err := os.ReadDir(from)

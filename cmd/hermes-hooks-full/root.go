@@ -65,6 +65,7 @@ dispatch and hook itself and hands every other command to hermes-hooks-full
 	}
 	root.CompletionOptions.HiddenDefaultCmd = false
 	root.SuggestionsMinimumDistance = 2
+	setVersion(root)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return usageErr(flagHint(cmd, err), "%v", err)
 	})
@@ -86,6 +87,7 @@ dispatch and hook itself and hands every other command to hermes-hooks-full
 		newDispatchCmd(a),
 		newHookCmd(a),
 		newInstallCmd(a),
+		newUninstallCmd(a),
 		newServeCmd(a),
 		newEventsCmd(a),
 		newLogCmd(a),

@@ -446,6 +446,33 @@ func TestServeSecondServerRefusedByLock(t *testing.T) {
 	}
 }
 
+// A server stopped by SIGTERM leaves nothing beside its socket path: the
+// socket and the lock file are gone (issue 24; the lock file used to stay).
+func TestServeRemovesItsFilesAtExit(t *testing.T) {
+	e := newServeEnv(t, "hooks: {}\n")
+	p := e.serve()
+	lock := e.socketPath + ".lock"
+	if _, err := os.Lstat(lock); err != nil {
+		t.Fatalf("no lock file while serving: %v", err)
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.exited:
+	case <-time.After(serveDeadline):
+		t.Fatal("serve did not exit on SIGTERM")
+	}
+	if code := p.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Errorf("exit code %d after SIGTERM, want 0", code)
+	}
+	for _, f := range []string{e.socketPath, lock} {
+		if _, err := os.Lstat(f); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s left after serve stopped: %v", f, err)
+		}
+	}
+}
+
 // GET /v1/hooks is `list --json`, byte for byte; dispatch replies are what
 // one-shot `dispatch` prints; the socket is private.
 func TestServeMatchesCLI(t *testing.T) {

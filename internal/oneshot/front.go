@@ -164,7 +164,8 @@ func (a *App) parseFront(args []string) (run func() error, ok bool) {
 }
 
 // installBoth is the hint when the complete program is missing.
-const installBoth = "install both binaries: CGO_ENABLED=0 go install github.com/hermes-hooks/hermes-hooks/cmd/...@latest (or make build)"
+// From a clone until the module is published; go install once it is.
+const installBoth = "install both binaries side by side: make install in a clone of hermes-hooks (or, for a published release, CGO_ENABLED=0 go install github.com/hermes-hooks/hermes-hooks/cmd/...@latest)"
 
 // FrontEnv names the variable through which the front tells the complete
 // program its own path; the complete program reads it once and removes it
