@@ -4,9 +4,6 @@
 
 GO       ?= go
 BIN      := bin/hermes-hooks
-FULL     := bin/hermes-hooks-full
-# What make install puts side by side.
-CMDS     := ./cmd/hermes-hooks ./cmd/hermes-hooks-full
 PKGS     := ./...
 FUZZTIME ?= 10s
 
@@ -16,26 +13,22 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 all: build
 
-# Two binaries, side by side: hermes-hooks, the front agents start once per
-# event (dispatch, hook), and hermes-hooks-full, the complete program it
-# hands every other command to (see cmd/hermes-hooks). Static (no cgo):
-# nothing to resolve at start-up, which is most of a one-shot dispatch's
-# cost (about 1 ms less per start on the bench machine).
+# One binary, static (no cgo): nothing to resolve at start-up, which is
+# most of a one-shot dispatch's cost (about 1 ms less per start on the
+# bench machine).
 build:
 	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/hermes-hooks
-	CGO_ENABLED=0 $(GO) build -o $(FULL) ./cmd/hermes-hooks-full
 
-# make install: the binaries, built as make build builds them, into
+# make install: the binary, built as make build builds it, into
 # $(PREFIX)/bin with PREFIX=/usr/local (say), else where go install puts
-# programs: $(go env GOBIN), else $(go env GOPATH)/bin. go build -o DIR/
-# writes each command under its own name.
+# programs: $(go env GOBIN), else $(go env GOPATH)/bin.
 PREFIX ?=
 BINDIR ?= $(if $(PREFIX),$(PREFIX)/bin,$(or $(shell $(GO) env GOBIN),$(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin))
 
 install:
 	mkdir -p "$(BINDIR)"
-	CGO_ENABLED=0 $(GO) build -o "$(BINDIR)/" $(CMDS)
-	@echo "installed $(notdir $(CMDS)) in $(BINDIR)"
+	CGO_ENABLED=0 $(GO) build -o "$(BINDIR)/hermes-hooks" ./cmd/hermes-hooks
+	@echo "installed hermes-hooks in $(BINDIR)"
 	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "$(BINDIR) is not on your PATH: export PATH=\"$(BINDIR):\$$PATH\"";; esac
 
 # make test: gofmt check, go vet, then every test with the race detector.

@@ -30,7 +30,6 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
-	_ "github.com/hermes-hooks/hermes-hooks/dispatcher/engines"
 )
 
 var (

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
-	"github.com/hermes-hooks/hermes-hooks/dispatcher/cfgtree"
+	"gopkg.in/yaml.v3"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -317,38 +317,38 @@ func markedProjectDir(path, marker string, levels int) string {
 
 // toNode turns a decoded JSON value into the YAML node parseEntry validates,
 // so settings entries get exactly the checks and messages YAML entries get.
-func toNode(v any) *cfgtree.Node {
+func toNode(v any) *yaml.Node {
 	switch x := v.(type) {
 	case map[string]any:
-		n := &cfgtree.Node{Kind: cfgtree.MappingNode, Tag: "!!map"}
+		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 		keys := make([]string, 0, len(x))
 		for k := range x {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			n.Content = append(n.Content, &cfgtree.Node{Kind: cfgtree.ScalarNode, Tag: "!!str", Value: k}, toNode(x[k]))
+			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, toNode(x[k]))
 		}
 		return n
 	case []any:
-		n := &cfgtree.Node{Kind: cfgtree.SequenceNode, Tag: "!!seq"}
+		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
 		for _, e := range x {
 			n.Content = append(n.Content, toNode(e))
 		}
 		return n
 	case string:
 		// Quoted style: a JSON string is never a YAML 1.1 boolean.
-		return &cfgtree.Node{Kind: cfgtree.ScalarNode, Tag: "!!str", Value: x, Style: cfgtree.DoubleQuotedStyle}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: x, Style: yaml.DoubleQuotedStyle}
 	case bool:
 		if x {
-			return &cfgtree.Node{Kind: cfgtree.ScalarNode, Tag: "!!bool", Value: "true"}
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"}
 		}
-		return &cfgtree.Node{Kind: cfgtree.ScalarNode, Tag: "!!bool", Value: "false"}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "false"}
 	case json.Number:
 		if _, err := x.Int64(); err == nil {
-			return &cfgtree.Node{Kind: cfgtree.ScalarNode, Tag: "!!int", Value: x.String()}
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: x.String()}
 		}
-		return &cfgtree.Node{Kind: cfgtree.ScalarNode, Tag: "!!float", Value: x.String()}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: x.String()}
 	}
-	return &cfgtree.Node{Kind: cfgtree.ScalarNode, Tag: "!!null", Value: "null"}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
 }

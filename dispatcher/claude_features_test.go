@@ -10,7 +10,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/hermes-hooks/hermes-hooks/dispatcher/httphook"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -81,7 +80,7 @@ func TestClaudeHTTPHook(t *testing.T) {
 	defer srv.Close()
 	env := append(os.Environ(), "HOOK_TOKEN=t0k", "SECRET=s3cret")
 	d := settingsDispatcher(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"http","url":"`+srv.URL+`/hook",
-	  "headers":{"Authorization":"Bearer $HOOK_TOKEN","X-Leak":"${SECRET}"},"allowedEnvVars":["HOOK_TOKEN"]}]}]}}`, Options{Env: env, HTTP: httphook.Post})
+	  "headers":{"Authorization":"Bearer $HOOK_TOKEN","X-Leak":"${SECRET}"},"allowedEnvVars":["HOOK_TOKEN"]}]}]}}`, Options{Env: env})
 	o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "ls"}})
 	if o.Decision != protocol.DecisionBlock || o.Message != "remote says no" {
 		t.Fatalf("outcome %+v", o)
@@ -96,25 +95,20 @@ func TestClaudeHTTPHook(t *testing.T) {
 		t.Fatalf("non-2xx: %+v", o.Hooks[0])
 	}
 	srv.Close()
-	d = settingsDispatcher(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"http","url":"`+srv.URL+`","onFailure":"block"}]}]}}`, Options{HTTP: httphook.Post})
+	d = settingsDispatcher(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"http","url":"`+srv.URL+`","onFailure":"block"}]}]}}`, Options{})
 	if o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal"}); !o.Blocked() || !strings.Contains(o.Message, "failed closed: http hook") {
 		t.Fatalf("refused connection with onFailure: block: %+v", o)
 	}
 }
 
-// A host that sets no Options.HTTP cannot post http hooks: the entry is
-// reported as one that could not start, and a fail_closed one blocks —
-// never a guard skipped in silence.
-func TestClaudeHTTPHookWithoutPoster(t *testing.T) {
+// A host that sets no Options.HTTP posts http hooks with PostHTTP: a
+// fail_closed one that cannot reach its URL blocks with the reason, never a
+// guard skipped in silence.
+func TestClaudeHTTPHookDefaultPoster(t *testing.T) {
 	d := settingsDispatcher(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"http","url":"http://127.0.0.1:1/x","onFailure":"block"}]}]}}`, Options{})
 	o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal"})
-	if !o.Blocked() || !strings.Contains(o.Message, "Options.HTTP is unset") {
-		t.Fatalf("fail_closed http hook without a poster: %+v", o)
-	}
-	d = settingsDispatcher(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"http","url":"http://127.0.0.1:1/x"}]}]}}`, Options{})
-	o = dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal"})
-	if o.Blocked() || len(o.Hooks) != 1 || !strings.Contains(o.Hooks[0].Error, "Options.HTTP is unset") {
-		t.Fatalf("http hook without a poster: %+v", o)
+	if !o.Blocked() || !strings.Contains(o.Message, "connection refused") {
+		t.Fatalf("fail_closed http hook, nothing listening: %+v", o)
 	}
 }
 

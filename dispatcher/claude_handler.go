@@ -3,7 +3,7 @@ package dispatcher
 import (
 	"strings"
 
-	"github.com/hermes-hooks/hermes-hooks/dispatcher/cfgtree"
+	"gopkg.in/yaml.v3"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -19,10 +19,10 @@ const (
 // model or an MCP client (prompt, agent, mcp_tool). Those are kept, marked
 // Unsupported, so that list shows them and a PreToolUse guard among them is
 // never skipped silently. matcher is the group's.
-func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, index int, h *cfgtree.Node, matcher, source string) *Entry {
+func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, index int, h *yaml.Node, matcher, source string) *Entry {
 	typ := TypeCommand
 	if t := mappingGet(h, "type"); t != nil {
-		if t.Kind != cfgtree.ScalarNode || t.Tag != "!!str" {
+		if t.Kind != yaml.ScalarNode || t.Tag != "!!str" {
 			cfg.warn(path, ".type must be a string; skipped")
 			return nil
 		}
@@ -30,7 +30,7 @@ func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, ind
 	}
 	str := func(key string) (string, bool) {
 		n := mappingGet(h, key)
-		if n == nil || n.Kind != cfgtree.ScalarNode || n.Tag != "!!str" {
+		if n == nil || n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
 			return "", false
 		}
 		return n.Value, true
@@ -45,13 +45,13 @@ func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, ind
 	switch typ {
 	case TypeCommand:
 		if a := mappingGet(h, "args"); a != nil {
-			if a.Kind != cfgtree.SequenceNode {
+			if a.Kind != yaml.SequenceNode {
 				cfg.warn(path, ".args must be a list of strings; skipped")
 				return nil
 			}
 			args = []string{}
 			for _, item := range a.Content {
-				if item.Kind != cfgtree.ScalarNode || item.Tag == "!!null" || item.Kind == cfgtree.MappingNode {
+				if item.Kind != yaml.ScalarNode || item.Tag == "!!null" || item.Kind == yaml.MappingNode {
 					cfg.warn(path, ".args must be a list of strings; skipped")
 					return nil
 				}
@@ -68,13 +68,13 @@ func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, ind
 			return nil
 		}
 		url = strings.TrimSpace(url)
-		if hn := mappingGet(h, "headers"); hn != nil && hn.Kind == cfgtree.MappingNode {
+		if hn := mappingGet(h, "headers"); hn != nil && hn.Kind == yaml.MappingNode {
 			headers = map[string]string{}
 			for i := 0; i+1 < len(hn.Content); i += 2 {
 				headers[hn.Content[i].Value] = hn.Content[i+1].Value
 			}
 		}
-		if an := mappingGet(h, "allowedEnvVars"); an != nil && an.Kind == cfgtree.SequenceNode {
+		if an := mappingGet(h, "allowedEnvVars"); an != nil && an.Kind == yaml.SequenceNode {
 			for _, item := range an.Content {
 				allowedEnv = append(allowedEnv, item.Value)
 			}
@@ -157,11 +157,11 @@ func (cfg *Config) warnUnsupported(path, typ, why string) {
 }
 
 // mappingGetOr is mappingGet with a null node for a missing key.
-func mappingGetOr(n *cfgtree.Node, key string) *cfgtree.Node {
+func mappingGetOr(n *yaml.Node, key string) *yaml.Node {
 	if v := mappingGet(n, key); v != nil {
 		return v
 	}
-	return &cfgtree.Node{Kind: cfgtree.ScalarNode, Tag: "!!null"}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}
 }
 
 // shellJoin quotes words so that the string reads (and splits) back into

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
-	"github.com/hermes-hooks/hermes-hooks/dispatcher/cfgtree"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -262,11 +261,6 @@ type LoadOptions struct {
 	// agent's own project directory as well as the payload's cwd, which a
 	// `cd` may have taken out of the repository.
 	MoreProjectDirs []string
-	// YAML, when set, parses the YAML files instead of the installed
-	// engine (see Engines): the one-shot front reads its cache of parsed
-	// configs through it. An ErrNoEngine from it fails Load (rather than
-	// skip a project's hooks), so that the caller can hand over.
-	YAML func(text []byte) (*cfgtree.Node, error)
 }
 
 // ConfigError is a config that could not be read or parsed at all.
@@ -306,7 +300,7 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 	case err != nil:
 		return nil, &ConfigError{Path: path, Err: err}
 	default:
-		cfg, err = parseConfig(data, path, opts.YAML, 0)
+		cfg, err = parseConfig(data, path, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -343,9 +337,7 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 		// a warning (and refuses tool calls while that project has an
 		// approval: see Unloaded), and the global hooks (a fail-closed
 		// guard among them) keep working.
-		if err := cfg.addProject(p, opts.YAML); err != nil {
-			return nil, err
-		}
+		cfg.addProject(p)
 		cfg.ProjectFiles = append(cfg.ProjectFiles, p)
 	}
 	cfg.applyClaudeSwitches()

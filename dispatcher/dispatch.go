@@ -39,10 +39,7 @@ type Options struct {
 	// starts none pays for neither, and one that does can prepare both
 	// while consent is checked).
 	BeforeStart func()
-	// HTTP posts Claude Code http hooks (type: http); set it to
-	// httphook.Post. Unset, such an entry fails as a hook that cannot
-	// start (a fail_closed guard blocks): this package does not link
-	// net/http itself, see package httphook.
+	// HTTP posts Claude Code http hooks (type: http); nil is PostHTTP.
 	HTTP HTTPPost
 	// OutputCap bounds each hook's captured stdout and stderr
 	// (DefaultOutputCap); the rest is drained and dropped.

@@ -3,11 +3,7 @@
 // API is what a Go host embeds: [Load] a [Config], build a [Dispatcher] with
 // [New] and a [Gate] ([ConsentGate] over a [consent.Policy]), then
 // [Dispatcher.Dispatch] every event; see the package Example. What people
-// read about a config (list, doctor) is package report's job. A program
-// that loads YAML configs imports package dispatcher/engines for its side
-// effect (see [Engines]: the YAML parser and the backtracking regex engine
-// are not linked by this package, so that the one-shot front starts
-// without them).
+// read about a config (list, doctor) is package report's job.
 //
 // It owns config loading and validation (the YAML hooks: block of a Hermes
 // config, and the agents' own hook files as hook sources: Claude Code
@@ -25,7 +21,9 @@
 //   - Dispatch never runs a hook the Gate refuses; there is no default that
 //     runs everything (AllowAll exists for tests and must be chosen).
 //   - A hook failing is a result inside the Outcome, never a Go error; Dispatch
-//     returns an error only when it could not dispatch at all (unknown event).
+//     returns an error only when it could not dispatch at all (unknown event)
+//     or its context ended while hooks ran (a [CancelledError]: the outcome
+//     lacks what the killed hooks would have said, and is no answer).
 //   - Every hook process runs in its own process group with its own timeout;
 //     on timeout or context cancellation the whole group is killed, and the
 //     wait for its output is bounded even when a grandchild holds the pipes.

@@ -8,8 +8,6 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
-	// The YAML parser and the backtracking regex engine (dispatcher.Engines).
-	_ "github.com/hermes-hooks/hermes-hooks/dispatcher/engines"
 )
 
 // The whole host path: load the config, gate hooks through the consent

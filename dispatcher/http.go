@@ -1,8 +1,11 @@
 package dispatcher
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
+	"net/http"
 	"maps"
 	"os"
 	"slices"
@@ -13,10 +16,39 @@ import (
 
 // HTTPPost posts an http hook's payload (JSON) to url with header and
 // returns the reply's status and at most limit+1 bytes of its body; it must
-// follow no redirect and stop when ctx ends. httphook.Post is the one to
-// use; it is kept out of this package so that programs which never run an
-// http hook do not link net/http (see package httphook).
+// follow no redirect and stop when ctx ends. PostHTTP is the default.
 type HTTPPost func(ctx context.Context, url string, header map[string]string, body []byte, limit int) (status int, reply []byte, err error)
+
+var httpClient = &http.Client{
+	// The approval is of one URL: a redirect would send the payload
+	// elsewhere.
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+}
+
+// PostHTTP is the HTTPPost a Dispatcher uses unless Options.HTTP names
+// another: a POST over net/http that follows no redirect. It returns an
+// error only when no reply came, or ctx ended while it was read.
+func PostHTTP(ctx context.Context, url string, header map[string]string, body []byte, limit int) (status int, reply []byte, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := httpClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	reply, err = io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
+	if err != nil && ctx.Err() == nil {
+		// A reply cut by the peer is what the peer sent: read as is.
+		err = nil
+	}
+	return resp.StatusCode, reply, err
+}
 
 // runHTTP runs a Claude Code http hook the way Claude Code does: the payload
 // is POSTed to the URL as JSON; a 2xx reply's body is read as the hook's
@@ -25,12 +57,9 @@ type HTTPPost func(ctx context.Context, url string, header map[string]string, bo
 // applies. Header values may name environment variables ($NAME, ${NAME}),
 // but only those listed in allowedEnvVars are filled in — the others become
 // empty, so a settings file cannot send arbitrary secrets anywhere.
-//
-// Without an HTTPPost (Options.HTTP unset) the entry fails as a hook that
-// cannot start: reported, and a fail_closed guard blocks.
 func runHTTP(ctx context.Context, post HTTPPost, e *Entry, env []string, payload []byte, capBytes int) (res runResult) {
 	if post == nil {
-		return runResult{SpawnError: "http hook: this program posts no http hooks (dispatcher.Options.HTTP is unset)"}
+		post = PostHTTP
 	}
 	start := time.Now()
 	defer func() { res.Elapsed = time.Since(start) }()

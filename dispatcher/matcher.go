@@ -1,6 +1,7 @@
 package dispatcher
 
 import (
+	"github.com/dlclark/regexp2"
 	"regexp"
 	"strings"
 	"sync"
@@ -29,18 +30,12 @@ const (
 // both are set, re answers for plain input (printable ASCII, which every
 // tool name is) and slow for the rest; see planPython and planJS for when
 // RE2 is trusted.
-//
-// slowMissing: the pattern needs the backtracking engine for some inputs
-// and this program has none (see Engines). re, if set, still answers plain
-// input; any other input is undecided (see undecided): the entry is then
-// selected, and fails as a hook that cannot start.
 type matcher struct {
-	kind        matchKind
-	literal     string
-	names       []string
-	re          *regexp.Regexp
-	slow        Backtracker
-	slowMissing bool
+	kind    matchKind
+	literal string
+	names   []string
+	re      *regexp.Regexp
+	slow    *regexp2.Regexp
 }
 
 // regexTimeout bounds one backtracking match, and backtrackBudget all the
@@ -65,9 +60,6 @@ type fit uint8
 const (
 	fitNo  fit = iota
 	fitYes     // the entry applies
-	// fitNoEngine: only the backtracking engine this program lacks could
-	// tell (see Engines).
-	fitNoEngine
 	// fitOutOfTime: the backtracking engine ran out of time (regexTimeout,
 	// backtrackBudget).
 	fitOutOfTime
@@ -96,9 +88,6 @@ func (f *firing) why(e *Entry) string {
 	for _, u := range f.undecided {
 		if u.e != e {
 			continue
-		}
-		if u.why == fitNoEngine {
-			return "matcher '" + e.Matcher + "': only the backtracking regex engine can tell whether it matches this firing, and this program has none (see dispatcher.Engines)"
 		}
 		return "matcher '" + e.Matcher + "': cannot tell whether it matches this firing: the backtracking regex engine ran out of time (" +
 			regexTimeout.String() + " per match, " + backtrackBudget.String() + " per dispatch)"
@@ -139,33 +128,32 @@ func compileMatcher(e *Entry, warn func(string)) matcher {
 			}
 			return matcher{kind: matchNames, names: names}
 		}
-		re, slow, missing, err := compileRegex(m, m, planJS, true, func(s string) string { return s })
+		re, slow, err := compileRegex(m, m, planJS, true, func(s string) string { return s })
 		if err != nil {
 			warn("'" + m + "' is not a valid JavaScript regular expression (" + err.Error() + "); this hook will never match, as in Claude Code")
 			return matcher{kind: matchNever}
 		}
-		return matcher{kind: matchSearch, re: re, slow: slow, slowMissing: missing}
+		return matcher{kind: matchSearch, re: re, slow: slow}
 	}
 	if regexp.QuoteMeta(m) == m {
 		return matcher{kind: matchLiteral, literal: m}
 	}
-	re, slow, missing, err := compileRegex(m, `^(?:`+m+`)$`, planPython, false, func(s string) string { return `\A(?:` + s + `)\z` })
+	re, slow, err := compileRegex(m, `^(?:`+m+`)$`, planPython, false, func(s string) string { return `\A(?:` + s + `)\z` })
 	if err != nil {
 		warn("shell hook matcher '" + m + "' is invalid (" + err.Error() + ") — treating as literal equality")
 		return matcher{kind: matchLiteral, literal: m}
 	}
-	return matcher{kind: matchFull, literal: m, re: re, slow: slow, slowMissing: missing}
+	return matcher{kind: matchFull, literal: m, re: re, slow: slow}
 }
 
 // compileRegex plans pattern for its dialect and compiles the engines the
 // plan needs: RE2 on re2Expr (the pattern, anchored as the dialect wants)
 // when RE2 means the same, the backtracking engine on the translated
-// pattern (anchored by anchor) otherwise. missing is set, with no error,
-// when the backtracking engine is needed and not installed.
-func compileRegex(pattern, re2Expr string, plan func(string) (rxPlan, error), ecmaScript bool, anchor func(string) string) (re *regexp.Regexp, slow Backtracker, missing bool, err error) {
+// pattern (anchored by anchor) otherwise.
+func compileRegex(pattern, re2Expr string, plan func(string) (rxPlan, error), ecmaScript bool, anchor func(string) string) (re *regexp.Regexp, slow *regexp2.Regexp, err error) {
 	p, err := plan(pattern)
 	if err != nil {
-		return nil, nil, false, err
+		return nil, nil, err
 	}
 	if p.fast {
 		if p.fastExpr != "" {
@@ -174,32 +162,33 @@ func compileRegex(pattern, re2Expr string, plan func(string) (rxPlan, error), ec
 		re, _ = regexp.Compile(re2Expr) // nil: RE2 refuses it, the slow engine decides
 	}
 	if re != nil && p.exact {
-		return re, nil, false, nil
+		return re, nil, nil
 	}
 	if p.onlyFast {
 		if re == nil {
-			return nil, nil, false, rxError("the (?a) ASCII flag together with constructs RE2 lacks is not supported here")
+			return nil, nil, rxError("the (?a) ASCII flag together with constructs RE2 lacks is not supported here")
 		}
-		return re, nil, false, nil
+		return re, nil, nil
 	}
-	compile := InstalledEngines().Backtrack
-	if compile == nil {
-		return re, nil, true, nil
+	opts := regexp2.None // .NET's mode, Python's re where the plan leaves it
+	if ecmaScript {
+		opts = regexp2.ECMAScript
 	}
-	slow, err = compile(anchor(p.slowExpr), ecmaScript, regexTimeout)
+	slow, err = regexp2.Compile(anchor(p.slowExpr), opts)
 	if err != nil {
 		if re != nil {
 			// RE2 agrees on plain input and the translation failed: keep
 			// RE2 for every input rather than drop a valid pattern.
-			return re, nil, false, nil
+			return re, nil, nil
 		}
 		msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
 		if i := strings.LastIndex(msg, " in `"); i > 0 {
 			msg = msg[:i] // the translated pattern would only confuse
 		}
-		return nil, nil, false, rxError(msg)
+		return nil, nil, rxError(msg)
 	}
-	return re, slow, false, nil
+	slow.MatchTimeout = regexTimeout
+	return re, slow, nil
 }
 
 func isNameList(m string) bool {
@@ -219,12 +208,6 @@ func isNameList(m string) bool {
 func (m *matcher) fits(e *Entry, fields map[string]any, tools *protocol.ToolTable, f *firing) fit {
 	if m.kind == matchAll {
 		return fitYes
-	}
-	if m.slowMissing && m.undecided(e, fields, tools) {
-		// Only the missing engine could tell: the entry is selected and
-		// fails as a hook that cannot start (Hook.undecided), so a
-		// fail_closed guard blocks, never a guard skipped on a guess.
-		return fitNoEngine
 	}
 	one, toolNames, ok := m.subject(e, fields, tools)
 	if e.Dialect == protocol.Cursor || e.Dialect == protocol.Claude {
@@ -280,46 +263,6 @@ func (m *matcher) subject(e *Entry, fields map[string]any, tools *protocol.ToolT
 	return tools.Hermes(name), false, true
 }
 
-// undecided reports whether this firing needs the backtracking engine the
-// matcher lacks (slowMissing): some subject is not plain ASCII, or RE2
-// cannot run the pattern at all.
-func (m *matcher) undecided(e *Entry, fields map[string]any, tools *protocol.ToolTable) bool {
-	if !m.slowMissing || m.kind == matchAll {
-		return false
-	}
-	one, toolNames, ok := m.subject(e, fields, tools)
-	if !ok {
-		return false
-	}
-	if !toolNames {
-		return m.re == nil || !isPlain(one)
-	}
-	for _, s := range protocol.ClaudeToolNames(one) {
-		if m.re == nil || !isPlain(s) {
-			return true
-		}
-	}
-	return false
-}
-
-// Undecided reports whether, for this firing of ev, the matcher of an entry
-// (other than those calledBy runs itself) needs the backtracking engine
-// this program lacks (see Engines). Dispatch runs such an entry as a hook
-// that cannot start (a fail_closed one blocks); the one-shot front hands
-// the firing to the complete program instead.
-func (cfg *Config) Undecided(ev *protocol.Event, fields map[string]any, calledBy string) bool {
-	return undecided(cfg.Entries, ev, fields, calledBy, cfg.Tools)
-}
-
-func undecided(entries []*Entry, ev *protocol.Event, fields map[string]any, calledBy string, tools *protocol.ToolTable) bool {
-	for _, e := range entries {
-		if e.Event == ev && (calledBy == "" || e.RunBy != calledBy) && e.match.undecided(e, fields, tools) {
-			return true
-		}
-	}
-	return false
-}
-
 // anyMatches applies a Claude-rule matcher (names or search) to
 // candidates: it fits when one candidate matches; when none does and some
 // search ran out of time, nobody can tell.
@@ -353,12 +296,8 @@ func (m *matcher) anyMatches(candidates []string, f *firing) fit {
 // backtracking engine ran out of time, or when the firing f has no
 // backtracking time left and it was not run at all.
 func (m *matcher) regexMatch(s string, f *firing) (matched, done bool) {
-	if m.re != nil && (m.slow == nil && !m.slowMissing || isPlain(s)) {
+	if m.re != nil && (m.slow == nil || isPlain(s)) {
 		return m.re.MatchString(s), true
-	}
-	if m.slow == nil {
-		// slowMissing, and matches answered before it got here.
-		return false, false
 	}
 	if f == nil {
 		ok, err := matchRunes(m.slow, s)
@@ -394,7 +333,7 @@ var runeBufs struct {
 	free [][]rune
 }
 
-func matchRunes(re Backtracker, s string) (bool, error) {
+func matchRunes(re *regexp2.Regexp, s string) (bool, error) {
 	var b []rune
 	runeBufs.Lock()
 	if n := len(runeBufs.free); n > 0 {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"
-	"github.com/hermes-hooks/hermes-hooks/dispatcher/cfgtree"
+	"gopkg.in/yaml.v3"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -22,16 +22,27 @@ import (
 // codex_hooks, copilot_hooks, cursor_hooks — (returned unresolved in
 // ClaudeSettings, CodexHooks, CopilotHooks, CursorHooks).
 // Every other top-level key is the agent's business and is ignored. It never
-// panics; a document that is not YAML is a *ConfigError with its line. It
-// needs the installed YAML engine (see Engines).
-func ParseConfig(data []byte, path string) (*Config, error) { return parseConfig(data, path, nil, 0) }
+// panics; a document that is not YAML is a *ConfigError with its line.
+func ParseConfig(data []byte, path string) (*Config, error) { return parseConfig(data, path, 0) }
 
-// parseConfig is ParseConfig with the YAML parser given (nil: the
-// installed engine's), reading at most limit hook definitions (0: no
+// parseYAML parses one YAML document into its root node (nil for an empty
+// document).
+func parseYAML(data []byte) (*yaml.Node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	return doc.Content[0], nil
+}
+
+// parseConfig is ParseConfig reading at most limit hook definitions (0: no
 // limit; see MaxProjectEntries). A limited file is a repository's, which
 // is hermes-hooks' alone: every top-level key it does not read is
 // reported, not only near misses of its own (strict).
-func parseConfig(data []byte, path string, parse func([]byte) (*cfgtree.Node, error), limit int) (cfg *Config, err error) {
+func parseConfig(data []byte, path string, limit int) (cfg *Config, err error) {
 	strict := limit > 0
 	defer func() {
 		// A config must never take the dispatcher down.
@@ -39,16 +50,7 @@ func parseConfig(data []byte, path string, parse func([]byte) (*cfgtree.Node, er
 			cfg, err = nil, &ConfigError{Path: path, Err: fmt.Errorf("cannot parse YAML: %v", r)}
 		}
 	}()
-	if parse == nil {
-		parse = InstalledEngines().YAML
-	}
-	if parse == nil {
-		return nil, &ConfigError{Path: path, Err: ErrNoEngine}
-	}
-	root, err := parse(data)
-	if errors.Is(err, ErrNoEngine) {
-		return nil, &ConfigError{Path: path, Err: err}
-	}
+	root, err := parseYAML(data)
 	if err != nil {
 		return nil, yamlError(path, err)
 	}
@@ -58,13 +60,13 @@ func parseConfig(data []byte, path string, parse func([]byte) (*cfgtree.Node, er
 	if root == nil {
 		return cfg, nil
 	}
-	if root.Kind != cfgtree.MappingNode {
-		if root.Kind == cfgtree.ScalarNode && root.Tag == "!!null" {
+	if root.Kind != yaml.MappingNode {
+		if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
 			return cfg, nil
 		}
 		return nil, &ConfigError{Path: path, Line: root.Line, Err: fmt.Errorf("the top level must be a mapping, got %s", pyType(root))}
 	}
-	var hooks *cfgtree.Node
+	var hooks *yaml.Node
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		key, val := root.Content[i].Value, root.Content[i+1]
 		switch key {
@@ -119,18 +121,18 @@ func yamlError(path string, err error) error {
 	return &ConfigError{Path: path, Line: line, Err: errors.New(reason)}
 }
 
-func (cfg *Config) parseToolAliases(n *cfgtree.Node) {
-	if n.Kind == cfgtree.ScalarNode && n.Tag == "!!null" {
+func (cfg *Config) parseToolAliases(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		return
 	}
-	if n.Kind != cfgtree.MappingNode {
+	if n.Kind != yaml.MappingNode {
 		cfg.warn("tool_aliases", "must be a mapping of Hermes tool names to Claude tool names; got "+pyType(n)+"; ignoring")
 		return
 	}
 	cfg.ToolAliases = map[string]string{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if v.Kind != cfgtree.ScalarNode || (v.Tag != "!!str" && v.Tag != "!!null") {
+		if v.Kind != yaml.ScalarNode || (v.Tag != "!!str" && v.Tag != "!!null") {
 			cfg.warn("tool_aliases."+k.Value, "must be a string (the Claude tool name); ignoring")
 			continue
 		}
@@ -144,15 +146,15 @@ func (cfg *Config) parseToolAliases(n *cfgtree.Node) {
 
 // parseFileList reads a list of agent hook files (claude_settings …): a
 // path or a list of paths.
-func (cfg *Config) parseFileList(k agentFileKind, n *cfgtree.Node) {
+func (cfg *Config) parseFileList(k agentFileKind, n *yaml.Node) {
 	list := k.files(cfg)
 	switch {
-	case n.Kind == cfgtree.ScalarNode && n.Tag == "!!null":
-	case n.Kind == cfgtree.ScalarNode && n.Tag == "!!str":
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!null":
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!str":
 		*list = append(*list, n.Value)
-	case n.Kind == cfgtree.SequenceNode:
+	case n.Kind == yaml.SequenceNode:
 		for i, item := range n.Content {
-			if item.Kind != cfgtree.ScalarNode || item.Tag != "!!str" || strings.TrimSpace(item.Value) == "" {
+			if item.Kind != yaml.ScalarNode || item.Tag != "!!str" || strings.TrimSpace(item.Value) == "" {
 				cfg.warn(fmt.Sprintf("%s[%d]", k.key, i), "must be a file path; ignoring")
 				continue
 			}
@@ -166,9 +168,9 @@ func (cfg *Config) parseFileList(k agentFileKind, n *cfgtree.Node) {
 // reservedHookKeys sit under hooks: but are not events.
 var reservedHookKeys = map[string]bool{"outbound": true, "output_spill": true}
 
-func (cfg *Config) parseHooks(n *cfgtree.Node, source string) {
-	if n.Kind != cfgtree.MappingNode {
-		if !(n.Kind == cfgtree.ScalarNode && n.Tag == "!!null") {
+func (cfg *Config) parseHooks(n *yaml.Node, source string) {
+	if n.Kind != yaml.MappingNode {
+		if !(n.Kind == yaml.ScalarNode && n.Tag == "!!null") {
 			cfg.warn("hooks", "must be a mapping of event names to lists of hook definitions; got "+pyType(n)+"; no hooks loaded")
 		}
 		return
@@ -186,9 +188,9 @@ func (cfg *Config) parseHooks(n *cfgtree.Node, source string) {
 		case !known:
 			cfg.warnKey("hooks."+name, "", protocol.UnknownEventMessage(name))
 			continue
-		case val.Kind == cfgtree.ScalarNode && val.Tag == "!!null":
+		case val.Kind == yaml.ScalarNode && val.Tag == "!!null":
 			continue
-		case val.Kind != cfgtree.SequenceNode:
+		case val.Kind != yaml.SequenceNode:
 			cfg.warnKey("hooks."+name, "", "hooks."+name+" must be a list of hook definitions; got "+pyType(val))
 			continue
 		}
@@ -198,7 +200,7 @@ func (cfg *Config) parseHooks(n *cfgtree.Node, source string) {
 		}
 		for j, item := range val.Content {
 			path := fmt.Sprintf("hooks.%s[%d]", name, j)
-			if item.Kind == cfgtree.MappingNode && mappingGet(item, "command") == nil && mappingGet(item, "hooks") != nil {
+			if item.Kind == yaml.MappingNode && mappingGet(item, "command") == nil && mappingGet(item, "hooks") != nil {
 				// A Claude matcher group pasted into YAML:
 				// {matcher, hooks: [{type, command, timeout}]}.
 				cfg.parseYAMLClaudeGroup(ev, name, path, j, item, source)
@@ -207,7 +209,7 @@ func (cfg *Config) parseHooks(n *cfgtree.Node, source string) {
 			if !cfg.admit(source) {
 				return
 			}
-			if item.Kind == cfgtree.MappingNode {
+			if item.Kind == yaml.MappingNode {
 				cfg.unknownKeys(item, path, entryKeys, 0.6)
 			}
 			if e := cfg.parseEntry(ev, name, path, j, item, dialect, source); e != nil {
@@ -217,16 +219,16 @@ func (cfg *Config) parseHooks(n *cfgtree.Node, source string) {
 	}
 }
 
-func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, index int, group *cfgtree.Node, source string) {
+func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, index int, group *yaml.Node, source string) {
 	matcher := ""
-	if m := mappingGet(group, "matcher"); m != nil && m.Kind == cfgtree.ScalarNode && m.Tag == "!!str" {
+	if m := mappingGet(group, "matcher"); m != nil && m.Kind == yaml.ScalarNode && m.Tag == "!!str" {
 		matcher = m.Value
-	} else if m != nil && !(m.Kind == cfgtree.ScalarNode && m.Tag == "!!null") {
+	} else if m != nil && !(m.Kind == yaml.ScalarNode && m.Tag == "!!null") {
 		cfg.warn(path, ".matcher must be a string; this group is ignored, as in Claude Code")
 		return
 	}
 	handlers := mappingGet(group, "hooks")
-	if handlers.Kind != cfgtree.SequenceNode {
+	if handlers.Kind != yaml.SequenceNode {
 		cfg.warn(path, ".hooks must be a list of handlers; got "+pyType(handlers))
 		return
 	}
@@ -235,7 +237,7 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 			return
 		}
 		hp := fmt.Sprintf("%s.hooks[%d]", path, k)
-		if h.Kind != cfgtree.MappingNode {
+		if h.Kind != yaml.MappingNode {
 			cfg.warn(hp, " must be a mapping with a 'command' key; got "+pyType(h))
 			continue
 		}
@@ -248,13 +250,13 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 // parseEntry validates one hook definition exactly as Hermes does (see the
 // Hermes reference §1.3), plus our keys: dialect, priority, onFailure,
 // worker, workers, worker_idle, mode.
-func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index int, n *cfgtree.Node, dialect protocol.Dialect, source string) *Entry {
-	if n.Kind != cfgtree.MappingNode {
+func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index int, n *yaml.Node, dialect protocol.Dialect, source string) *Entry {
+	if n.Kind != yaml.MappingNode {
 		cfg.warn(path, " must be a mapping with a 'command' key; got "+pyType(n))
 		return nil
 	}
 	cmdNode := mappingGet(n, "command")
-	if cmdNode == nil || cmdNode.Kind != cfgtree.ScalarNode || cmdNode.Tag != "!!str" || strings.TrimSpace(cmdNode.Value) == "" {
+	if cmdNode == nil || cmdNode.Kind != yaml.ScalarNode || cmdNode.Tag != "!!str" || strings.TrimSpace(cmdNode.Value) == "" {
 		cfg.warn(path, " is missing a non-empty 'command' field")
 		return nil
 	}
@@ -268,7 +270,7 @@ func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index i
 		Source:     source,
 	}
 	if d := mappingGet(n, "dialect"); d != nil {
-		if v, ok := protocol.ParseDialect(d.Value); ok && d.Kind == cfgtree.ScalarNode {
+		if v, ok := protocol.ParseDialect(d.Value); ok && d.Kind == yaml.ScalarNode {
 			e.Dialect = v
 		} else {
 			cfg.warn(path, ".dialect must be 'hermes' or 'claude'; got "+pyRepr(d)+"; using "+string(e.Dialect))
@@ -300,11 +302,11 @@ func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index i
 	return e
 }
 
-func (cfg *Config) parseMatcher(e *Entry, path string, m *cfgtree.Node) {
-	if m.Kind == cfgtree.ScalarNode && m.Tag == "!!null" {
+func (cfg *Config) parseMatcher(e *Entry, path string, m *yaml.Node) {
+	if m.Kind == yaml.ScalarNode && m.Tag == "!!null" {
 		return
 	}
-	if m.Kind != cfgtree.ScalarNode || m.Tag != "!!str" {
+	if m.Kind != yaml.ScalarNode || m.Tag != "!!str" {
 		cfg.warn(path, ".matcher must be a string regex; ignoring")
 		return
 	}
@@ -330,8 +332,8 @@ func (cfg *Config) parseMatcher(e *Entry, path string, m *cfgtree.Node) {
 // parseTimeout applies Python int() to the value, then Hermes' bounds: below
 // 1 → the default (not 1), above 300 → 300. Claude- and Cursor-dialect
 // entries may use fractional seconds, as Claude Code allows, up to its 600.
-func (cfg *Config) parseTimeout(path string, t *cfgtree.Node, dialect protocol.Dialect, def time.Duration) time.Duration {
-	if dialect != protocol.Hermes && t.Kind == cfgtree.ScalarNode && (t.Tag == "!!float" || t.Tag == "!!int") {
+func (cfg *Config) parseTimeout(path string, t *yaml.Node, dialect protocol.Dialect, def time.Duration) time.Duration {
+	if dialect != protocol.Hermes && t.Kind == yaml.ScalarNode && (t.Tag == "!!float" || t.Tag == "!!int") {
 		f, err := strconv.ParseFloat(strings.ReplaceAll(t.Value, "_", ""), 64)
 		if err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
 			switch {
@@ -368,7 +370,7 @@ func (cfg *Config) parseTimeout(path string, t *cfgtree.Node, dialect protocol.D
 // else failClosed, else Claude's onFailure: block. Hermes hooks may fail
 // closed only on pre_tool_call; Claude hooks on any event whose hooks can
 // block.
-func (cfg *Config) parseFailClosed(e *Entry, path string, n *cfgtree.Node) {
+func (cfg *Config) parseFailClosed(e *Entry, path string, n *yaml.Node) {
 	key := "fail_closed"
 	v := mappingGet(n, key)
 	if v == nil {
@@ -433,7 +435,7 @@ func topLevelKeys() []string {
 }
 
 // unknownKeys reports every key of mapping n (at path) not in known.
-func (cfg *Config) unknownKeys(n *cfgtree.Node, path string, known []string, cutoff float64) {
+func (cfg *Config) unknownKeys(n *yaml.Node, path string, known []string, cutoff float64) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		cfg.unknownKey(n.Content[i], path, known, cutoff)
 	}
@@ -442,7 +444,7 @@ func (cfg *Config) unknownKeys(n *cfgtree.Node, path string, known []string, cut
 // unknownKey reports key k of the mapping at path when it is not in known:
 // always when cutoff is 0, else only when a known key is that close
 // (protocol.SuggestCutoff).
-func (cfg *Config) unknownKey(k *cfgtree.Node, path string, known []string, cutoff float64) {
+func (cfg *Config) unknownKey(k *yaml.Node, path string, known []string, cutoff float64) {
 	if slices.Contains(known, k.Value) {
 		return
 	}

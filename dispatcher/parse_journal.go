@@ -3,7 +3,7 @@ package dispatcher
 import (
 	"fmt"
 
-	"github.com/hermes-hooks/hermes-hooks/dispatcher/cfgtree"
+	"gopkg.in/yaml.v3"
 )
 
 // JournalConfig is the config's journal: block. The dispatcher only
@@ -28,8 +28,8 @@ type JournalConfig struct {
 // parseJournal reads journal: {path, enabled, include_payload, max_bytes}.
 // A bad value is a warning and that key's default: the journal is a record,
 // never a reason to refuse a config.
-func (cfg *Config) parseJournal(n *cfgtree.Node) {
-	if n.Kind == cfgtree.ScalarNode && n.Tag == "!!null" {
+func (cfg *Config) parseJournal(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		return
 	}
 	if b, ok := yamlBool(n); ok {
@@ -37,7 +37,7 @@ func (cfg *Config) parseJournal(n *cfgtree.Node) {
 		cfg.Journal.Off = !b
 		return
 	}
-	if n.Kind != cfgtree.MappingNode {
+	if n.Kind != yaml.MappingNode {
 		cfg.warn("journal", "must be a mapping (path, enabled, include_payload, max_bytes); got "+pyType(n)+"; using the defaults")
 		return
 	}
@@ -45,7 +45,7 @@ func (cfg *Config) parseJournal(n *cfgtree.Node) {
 		key, v := n.Content[i].Value, n.Content[i+1]
 		switch key {
 		case "path":
-			if v.Kind != cfgtree.ScalarNode || v.Tag != "!!str" || v.Value == "" {
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!str" || v.Value == "" {
 				cfg.warn("journal.path", "must be a file path; got "+pyRepr(v)+"; using the default")
 				continue
 			}

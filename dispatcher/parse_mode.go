@@ -3,7 +3,7 @@ package dispatcher
 import (
 	"strings"
 
-	"github.com/hermes-hooks/hermes-hooks/dispatcher/cfgtree"
+	"gopkg.in/yaml.v3"
 )
 
 // Entry modes (mode:).
@@ -18,16 +18,16 @@ const (
 
 // parseMode reads mode: enforce (the default) or shadow. Anything else is
 // a warning and enforce: a typo must not quietly turn a guard off.
-func (cfg *Config) parseMode(e *Entry, path string, n *cfgtree.Node) {
+func (cfg *Config) parseMode(e *Entry, path string, n *yaml.Node) {
 	m := mappingGet(n, "mode")
-	if m == nil || (m.Kind == cfgtree.ScalarNode && m.Tag == "!!null") {
+	if m == nil || (m.Kind == yaml.ScalarNode && m.Tag == "!!null") {
 		return
 	}
 	v := strings.ToLower(strings.TrimSpace(m.Value))
 	switch {
-	case m.Kind == cfgtree.ScalarNode && v == ModeShadow:
+	case m.Kind == yaml.ScalarNode && v == ModeShadow:
 		e.Shadow = true
-	case m.Kind == cfgtree.ScalarNode && v == ModeEnforce:
+	case m.Kind == yaml.ScalarNode && v == ModeEnforce:
 	default:
 		cfg.warn(path, ".mode must be 'enforce' or 'shadow' (got "+pyRepr(m)+"); using enforce")
 	}

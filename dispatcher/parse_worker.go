@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/hermes-hooks/hermes-hooks/dispatcher/cfgtree"
+	"gopkg.in/yaml.v3"
 )
 
 // parseWorker reads worker, workers and worker_idle (seconds). A bad value
 // is a warning and the default, as for Hermes' own keys.
-func (cfg *Config) parseWorker(e *Entry, path string, n *cfgtree.Node) {
+func (cfg *Config) parseWorker(e *Entry, path string, n *yaml.Node) {
 	if w := mappingGet(n, "worker"); w != nil {
 		b, ok := yamlBool(w)
 		if !ok {

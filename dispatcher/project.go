@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
-	"github.com/hermes-hooks/hermes-hooks/dispatcher/cfgtree"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -95,24 +94,20 @@ func insideRepo(dir string) bool {
 // the agent hook files it names (claude_settings, codex_hooks …) are
 // relative to it and must stay inside it.
 // Every problem is a warning that skips the file concerned, never an error
-// — except a missing YAML engine (ErrNoEngine), which is not the file's
-// fault: Load fails then, and a guard is never skipped for it.
-func (cfg *Config) addProject(path string, parse func([]byte) (*cfgtree.Node, error)) error {
+// (see Unloaded for what a gating event does meanwhile).
+func (cfg *Config) addProject(path string) {
 	root := filepath.Dir(filepath.Dir(path))
 	data, err := fsutil.ReadRegular(path, root, MaxProjectFileBytes)
 	if err != nil {
 		cfg.unloaded(path, root, "project hooks file skipped", &ConfigError{Path: path, Err: err})
-		return nil
+		return
 	}
 	// The project's hooks file is ours alone: every key we do not read is
 	// a mistake (a limited parse is strict).
-	proj, err := parseConfig(data, path, parse, MaxProjectEntries)
-	if errors.Is(err, ErrNoEngine) {
-		return err
-	}
+	proj, err := parseConfig(data, path, MaxProjectEntries)
 	if err != nil {
 		cfg.unloaded(path, root, "project hooks file skipped", err)
-		return nil
+		return
 	}
 	if proj.AutoAccept {
 		proj.warn(path+": hooks_auto_accept", "is ignored in a project's hooks file: a repository cannot approve its own hooks")
@@ -168,7 +163,6 @@ func (cfg *Config) addProject(path string, parse func([]byte) (*cfgtree.Node, er
 	if cfg.ProjectHooks == "" {
 		cfg.ProjectHooks = path
 	}
-	return nil
 }
 
 func sameFile(a, b string) bool {

@@ -8,14 +8,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hermes-hooks/hermes-hooks/dispatcher/cfgtree"
+	"gopkg.in/yaml.v3"
 )
 
 // Reading YAML values as PyYAML and Python would (Hermes reads its config
 // with PyYAML).
 
-func mappingGet(n *cfgtree.Node, key string) *cfgtree.Node {
-	if n == nil || n.Kind != cfgtree.MappingNode {
+func mappingGet(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
 		return nil
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -26,11 +26,11 @@ func mappingGet(n *cfgtree.Node, key string) *cfgtree.Node {
 	return nil
 }
 
-func withMapping(n *cfgtree.Node, key, value string) *cfgtree.Node {
+func withMapping(n *yaml.Node, key, value string) *yaml.Node {
 	c := *n
-	c.Content = append(append([]*cfgtree.Node{}, n.Content...),
-		&cfgtree.Node{Kind: cfgtree.ScalarNode, Tag: "!!str", Value: key},
-		&cfgtree.Node{Kind: cfgtree.ScalarNode, Tag: "!!str", Value: value})
+	c.Content = append(append([]*yaml.Node{}, n.Content...),
+		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key},
+		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value})
 	return &c
 }
 
@@ -39,21 +39,21 @@ func withMapping(n *cfgtree.Node, key, value string) *cfgtree.Node {
 // PyYAML reads them), a string's text, or nil for anything else (numbers,
 // null, collections, and values of tags PyYAML does not know, which it
 // would refuse to load at all).
-func yamlValue(n *cfgtree.Node) any {
-	if n.Kind == cfgtree.AliasNode && n.Alias != nil {
+func yamlValue(n *yaml.Node) any {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
 		n = n.Alias // an alias is its anchor's value, as for PyYAML
 	}
 	if b, ok := yamlBool(n); ok {
 		return b
 	}
-	if n.Kind == cfgtree.ScalarNode && n.Tag == "!!str" {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
 		return n.Value
 	}
 	return nil
 }
 
-func isYAML11Bool(n *cfgtree.Node) bool {
-	if n.Kind != cfgtree.ScalarNode || n.Tag != "!!str" || n.Style != 0 {
+func isYAML11Bool(n *yaml.Node) bool {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" || n.Style != 0 {
 		return false
 	}
 	_, ok := yaml11Bools[n.Value]
@@ -68,8 +68,8 @@ var yaml11Bools = map[string]bool{
 
 // yamlBool reads a boolean node (YAML 1.2 bools, and YAML 1.1's plain
 // yes/no/on/off as PyYAML reads them). A quoted string is never a boolean.
-func yamlBool(n *cfgtree.Node) (bool, bool) {
-	if n.Kind != cfgtree.ScalarNode {
+func yamlBool(n *yaml.Node) (bool, bool) {
+	if n.Kind != yaml.ScalarNode {
 		return false, false
 	}
 	if n.Tag == "!!bool" {
@@ -83,8 +83,8 @@ func yamlBool(n *cfgtree.Node) (bool, bool) {
 }
 
 // pyInt is Python's int() of the value PyYAML would have produced.
-func pyInt(n *cfgtree.Node) (int, bool) {
-	if n.Kind != cfgtree.ScalarNode {
+func pyInt(n *yaml.Node) (int, bool) {
+	if n.Kind != yaml.ScalarNode {
 		return 0, false
 	}
 	if b, ok := yamlBool(n); ok {
@@ -160,13 +160,13 @@ func pyIntString(s string) (int, bool) {
 }
 
 // pyType names the Python type PyYAML would give the node, for messages.
-func pyType(n *cfgtree.Node) string {
+func pyType(n *yaml.Node) string {
 	switch n.Kind {
-	case cfgtree.SequenceNode:
+	case yaml.SequenceNode:
 		return "list"
-	case cfgtree.MappingNode:
+	case yaml.MappingNode:
 		return "dict"
-	case cfgtree.AliasNode:
+	case yaml.AliasNode:
 		if n.Alias != nil {
 			return pyType(n.Alias)
 		}
@@ -188,11 +188,11 @@ func pyType(n *cfgtree.Node) string {
 }
 
 // pyRepr renders the node's value roughly as Python's repr would.
-func pyRepr(n *cfgtree.Node) string {
+func pyRepr(n *yaml.Node) string {
 	switch n.Kind {
-	case cfgtree.SequenceNode:
+	case yaml.SequenceNode:
 		return "[…]"
-	case cfgtree.MappingNode:
+	case yaml.MappingNode:
 		return "{…}"
 	}
 	if b, ok := yamlBool(n); ok {

@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
-	// A server reads YAML configs and runs every kind of matcher.
-	_ "github.com/hermes-hooks/hermes-hooks/dispatcher/engines"
 )
 
 // initialConfigFiles are the config-ish files known before the first load:

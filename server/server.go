@@ -16,7 +16,6 @@ import (
 	"github.com/fsnotify/fsnotify"
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
-	"github.com/hermes-hooks/hermes-hooks/dispatcher/httphook"
 	"github.com/hermes-hooks/hermes-hooks/journal"
 )
 
@@ -249,7 +248,7 @@ func (s *Server) build(cfg *dispatcher.Config) (*dispatcher.Dispatcher, error) {
 	pol.SafeMode = pol.SafeMode || s.opts.SafeMode
 	return dispatcher.New(cfg, dispatcher.Options{
 		Gate:     dispatcher.ConsentGate(pol),
-		HTTP:     httphook.Post,
+		
 		Cwd:      s.opts.Cwd,
 		Env:      s.opts.Env,
 		Warn:     func(msg string) { s.log.Warn("dispatcher", "detail", msg) },

@@ -1,24 +1,49 @@
-// Command hermes-hooks is the shell-hook dispatcher for AI agents. This
-// binary is the front agents start once per event: it answers
-// `hermes-hooks dispatch EVENT` and `hermes-hooks hook AGENT` itself, and
-// hands every other command (list, test, approve, revoke, doctor, serve,
-// install, log, …, and every --help) to the complete program,
-// hermes-hooks-full, installed beside it.
+// Command hermes-hooks is the shell-hook dispatcher for AI agents, one
+// program for agents and people: people list, test, approve, revoke and
+// diagnose their hooks with it; agents run `hermes-hooks hook AGENT` as
+// their hook, or call `hermes-hooks dispatch EVENT` (JSON in, JSON out) or
+// `serve`.
 //
-// Why two binaries: Go runs every linked package's initialisation and
-// touches a binary's tables at each start, whether a command uses them or
-// not. The complete program links the server, the metrics, cobra and the
-// report code; this one links only what a one-shot dispatch needs
-// (package oneshot), which is most of what an event costs when no hook
-// matches.
+// The commands are thin: each parses its flags into an options struct and
+// calls a function that does the work through the dispatcher and consent
+// packages, then formats the result. main.go is the one place that maps
+// errors to exit codes and prints them (cli.Report).
 package main
 
 import (
+	"io"
 	"os"
 
-	"github.com/hermes-hooks/hermes-hooks/internal/oneshot"
+	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 )
 
 func main() {
-	os.Exit(oneshot.Front(os.Args, os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// exitError carries an exit code and what to tell the user.
+type exitError = cli.ExitError
+
+// usageErr is a usage problem: exit 2.
+func usageErr(hint, format string, args ...any) error { return cli.UsageErr(hint, format, args...) }
+
+// silentExit exits with code after the command printed its own report.
+func silentExit(code int) error { return cli.SilentExit(code) }
+
+// run executes the CLI and returns the process exit code: 0 when the command
+// did its job, 1 when it could not run (or doctor found problems), 2 for a
+// usage error (unknown event, bad flags, bad input).
+// subreap: a one-shot dispatch adopts its hooks' escaped descendants and
+// kills them before it exits. Only tests that call run in-process turn it
+// off (see cli.App.NoSubreap).
+var subreap = true
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &app{App: cli.App{In: stdin, Out: stdout, Err: stderr, NoSubreap: !subreap}}
+	root := newRootCmd(a)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	return cli.Report(root.Execute(), stderr)
 }

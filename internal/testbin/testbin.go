@@ -1,7 +1,5 @@
-// Package testbin builds the two hermes-hooks binaries for tests that run
-// them as real processes: the front (cmd/hermes-hooks) and the complete
-// program (cmd/hermes-hooks-full) it hands most commands to, side by side
-// in one directory as make build and go install put them.
+// Package testbin builds the hermes-hooks binary for tests that run it as
+// a real process.
 package testbin
 
 import (
@@ -11,17 +9,16 @@ import (
 	"path/filepath"
 )
 
-// Build builds both binaries into dir, static as make build does, from the
-// module whose root is moduleRoot, and returns the front's path.
+// Build builds cmd/hermes-hooks into dir, static as make build does, from
+// the module whose root is moduleRoot, and returns its path.
 func Build(dir, moduleRoot string) (string, error) {
-	for _, name := range []string{"hermes-hooks", "hermes-hooks-full"} {
-		// go test puts its own toolchain first on PATH.
-		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), "./cmd/"+name)
-		cmd.Dir = moduleRoot
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("go build ./cmd/%s: %v\n%s", name, err, out)
-		}
+	bin := filepath.Join(dir, "hermes-hooks")
+	// go test puts its own toolchain first on PATH.
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/hermes-hooks")
+	cmd.Dir = moduleRoot
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./cmd/hermes-hooks: %v\n%s", err, out)
 	}
-	return filepath.Join(dir, "hermes-hooks"), nil
+	return bin, nil
 }

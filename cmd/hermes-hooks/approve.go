@@ -1,0 +1,261 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/cli"
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/report"
+	"github.com/spf13/cobra"
+)
+
+type approveOptions struct {
+	event            string
+	all, force, json bool
+}
+
+func newApproveCmd(a *app) *cobra.Command {
+	var o approveOptions
+	cmd := &cobra.Command{
+		Use:     "approve COMMAND",
+		Aliases: []string{"allow"},
+		Short:   "Allowlist a hook command so dispatch runs it",
+		Long: `Record your consent for a hook command, without a prompt. With no --event, every
+event the command is configured under is approved; with --event, that one.
+--all approves every configured hook that is not yet allowlisted. A command
+no hook runs for --event is refused unless --force (the approval then waits
+for such a hook), and a script that does not exist cannot be approved: its
+content is what an approval records.
+
+The approval records the script's SHA-256: if the script changes later, dispatch
+stops running it until you approve it again (list and doctor say why). COMMAND
+names a configured command when it has the same words once ~ is expanded (so
+the shell's expansion of ~/h.sh still names the config's ~/h.sh); the approval
+is recorded under the config's own spelling.`,
+		Example: `  hermes-hooks approve ~/.hermes/hooks/block-rm-rf.sh
+  hermes-hooks approve "python3 ~/hooks/audit.py" --event post_tool_call
+  hermes-hooks approve --all
+  hermes-hooks approve ./guard.sh --json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if o.all {
+				return exactArgs(0, "no COMMAND with --all")(cmd, args)
+			}
+			return exactArgs(1, "exactly one COMMAND (quote it if it has spaces)")(cmd, args)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.all {
+				return runApproveAll(a, o)
+			}
+			return runApprove(a, args[0], o)
+		},
+	}
+	cmd.Flags().StringVar(&o.event, "event", "", "approve the command for this event only")
+	cmd.Flags().BoolVar(&o.all, "all", false, "approve every configured hook that is not allowlisted yet")
+	cmd.Flags().BoolVar(&o.force, "force", false, "approve even though no configured hook runs the command for --event, or its script does not exist yet")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
+	return cmd
+}
+
+// approveTarget is one (event, command) pair to approve.
+type approveTarget struct {
+	event   string
+	command string
+	status  *report.HookStatus // nil when not configured
+}
+
+func runApprove(a *app, command string, o approveOptions) error {
+	cfg, store, statuses, err := a.inspectAll()
+	if err != nil {
+		return err
+	}
+	var targets []approveTarget
+	seen := map[string]bool{}
+	add := func(event string, st *report.HookStatus) {
+		cmd := command
+		if st != nil {
+			// Key the approval by the config's own spelling: that is the
+			// string dispatch looks up.
+			cmd = st.Entry.Command
+		}
+		if !seen[event+"\x00"+cmd] {
+			seen[event+"\x00"+cmd] = true
+			targets = append(targets, approveTarget{event: event, command: cmd, status: st})
+		}
+	}
+	if o.event != "" {
+		ev, ok := protocol.Lookup(o.event)
+		if !ok {
+			fmt.Fprintf(a.Out, "Unknown event: %s\n", show(pyRepr(o.event)))
+			fmt.Fprintf(a.Out, "Valid events: %s\n", strings.Join(protocol.ValidEventNames(), ", "))
+			return silentExit(2)
+		}
+		// Approvals are keyed by the event name as declared: --event
+		// pre_tool_call approves a hook declared under PreToolUse too.
+		for i := range statuses {
+			st := &statuses[i]
+			if consent.SameCommand(st.Entry.Command, command) && st.Entry.Event == ev {
+				add(st.Entry.DeclaredAs, st)
+			}
+		}
+		if len(targets) == 0 {
+			if !o.force {
+				fmt.Fprintf(a.Out, "No hook in %s runs the command %s for %s.\n", show(a.configLabel()), show(command), show(o.event))
+				fmt.Fprintln(a.Out, "Check the spelling (hermes-hooks list shows what is configured), or approve it anyway for a hook you are about to add:")
+				fmt.Fprintf(a.Out, "  hermes-hooks approve %s --event %s --force\n", show(shquote.IfNeeded(command)), show(o.event))
+				return silentExit(1)
+			}
+			add(o.event, nil)
+		}
+	} else {
+		for i := range statuses {
+			if consent.SameCommand(statuses[i].Entry.Command, command) {
+				add(statuses[i].Entry.DeclaredAs, &statuses[i])
+			}
+		}
+		if len(targets) == 0 {
+			fmt.Fprintf(a.Out, "No hook in %s runs the command: %s\n", show(a.configLabel()), show(command))
+			fmt.Fprintln(a.Out, "The command must match the config exactly. To approve it anyway, name the event:")
+			fmt.Fprintf(a.Out, "  hermes-hooks approve %s --event EVENT\n", show(shquote.IfNeeded(command)))
+			return silentExit(1)
+		}
+	}
+	// Report the command as the config spells it when every target does.
+	for _, t := range targets {
+		if t.command != targets[0].command {
+			return approveTargets(a, cfg, store, targets, command, o.json, o.force)
+		}
+	}
+	return approveTargets(a, cfg, store, targets, targets[0].command, o.json, o.force)
+}
+
+func runApproveAll(a *app, o approveOptions) error {
+	cfg, store, statuses, err := a.inspectAll()
+	if err != nil {
+		return err
+	}
+	var targets []approveTarget
+	for i := range statuses {
+		e := statuses[i].Entry
+		if e.Duplicate {
+			continue // approved with the entry it repeats
+		}
+		targets = append(targets, approveTarget{event: e.DeclaredAs, command: e.Command, status: &statuses[i]})
+	}
+	if len(targets) == 0 {
+		fmt.Fprintf(a.Out, "No shell hooks configured in %s — nothing to approve.\n", show(a.configLabel()))
+		return nil
+	}
+	return approveTargets(a, cfg, store, targets, "", o.json, o.force)
+}
+
+// approvedJSON is one pair in approve --json.
+type approvedJSON struct {
+	Event   string `json:"event"`
+	Command string `json:"command"`
+	// Result: approved, re-approved, already (allowlisted and unchanged)
+	// or refused (Error says why).
+	Result string `json:"result"`
+	Error  string `json:"error,omitempty"`
+	// TextOnly: approved by its text only (why).
+	TextOnly string `json:"text_only,omitempty"`
+}
+
+// approveTargets approves each pair that is not already allowlisted with an
+// unchanged script, and reports what it did. A pair whose script does not
+// exist is refused (exit 1) unless force: an approval records the content
+// it runs, and one of nothing lets the hook run only after a new approval.
+func approveTargets(a *app, cfg *dispatcher.Config, store *consent.Store, targets []approveTarget, command string, asJSON, force bool) error {
+	approved, refused := 0, 0
+	var results []approvedJSON
+	out := a.Out
+	if asJSON {
+		out = io.Discard
+	}
+	wd := cli.Cwd()
+	for _, t := range targets {
+		r := approvedJSON{Event: t.event, Command: t.command}
+		if st := t.status; st != nil && st.Approved && st.Drift.Kind != consent.DriftHash && st.Drift.Kind != consent.DriftMtime {
+			fmt.Fprintf(out, "  = already allowlisted: [%s] %s\n", show(t.event), show(t.command))
+			r.Result = "already"
+			results = append(results, r)
+			continue
+		}
+		hook := consent.Hook{Event: t.event, Command: t.command, Dir: wd}
+		if t.status != nil {
+			hook = dispatcher.ConsentHook(t.status.Entry, wd, nil)
+		}
+		if missing := missingScript(hook, t.status); missing != "" && !force {
+			fmt.Fprintf(out, "  ✗ not approved: [%s] %s: %s does not exist (an approval records the script's content; fix the path, or create the script first)\n",
+				show(t.event), show(t.command), show(missing))
+			r.Result, r.Error = "refused", missing+" does not exist"
+			results = append(results, r)
+			refused++
+			continue
+		}
+		res, err := store.ApproveHook(hook)
+		if res.Backup != "" {
+			a.Warn(consent.BackupNotice(store.Path(), res.Backup))
+		}
+		if err != nil {
+			return &exitError{Code: 1, Msg: consent.PersistWarning(store.Path(), err)}
+		}
+		approved++
+		verb := "approved"
+		r.Result = "approved"
+		if t.status != nil && t.status.Approved {
+			verb = "re-approved (script changed since the last approval)"
+			r.Result = "re-approved"
+		}
+		r.TextOnly = res.TextOnly
+		results = append(results, r)
+		fmt.Fprintf(out, "  ✓ %s: [%s] %s\n", verb, show(t.event), show(t.command))
+		if res.TextOnly != "" {
+			fmt.Fprintf(out, "    ⚠ approved by its text only (%s): the files it runs cannot be determined,\n"+
+				"      so what it does can change without a new approval.\n", show(res.TextOnly))
+		}
+		if t.status == nil {
+			fmt.Fprintf(out, "    (no hook in %s runs this command for %s yet; the approval waits for one)\n", show(a.configLabel()), show(t.event))
+		}
+	}
+	switch {
+	case asJSON:
+		if err := writeJSON(a.Out, map[string]any{"results": results, "approved": approved, "refused": refused, "allowlist": store.Path()}); err != nil {
+			return err
+		}
+	case approved == 0 && refused == 0:
+		fmt.Fprintln(out, "Nothing to do: already allowlisted.")
+	case approved == 0:
+	case command != "":
+		fmt.Fprintf(out, "Approved %s for: %s (now allowlisted in %s)\n", count(approved, "entry", "entries"), show(command), show(store.Path()))
+	default:
+		fmt.Fprintf(out, "Approved %s (now allowlisted in %s)\n", count(approved, "entry", "entries"), show(store.Path()))
+	}
+	if refused > 0 {
+		return silentExit(1)
+	}
+	return nil
+}
+
+// missingScript is the file a hook runs that does not exist ("" when every
+// one does, or it runs none of its own).
+func missingScript(h consent.Hook, st *report.HookStatus) string {
+	if st != nil && (st.Entry.Type == dispatcher.TypeHTTP || st.Entry.Unsupported != "") {
+		return "" // an http hook runs no file; a handler that cannot run here neither
+	}
+	t := consent.Inspect(h, nil).Target
+	for _, f := range t.Files {
+		if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
+			return f
+		}
+	}
+	return ""
+}

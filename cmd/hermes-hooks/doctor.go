@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/hermes-hooks/hermes-hooks/install"
+	"github.com/hermes-hooks/hermes-hooks/internal/cli"
+	"github.com/hermes-hooks/hermes-hooks/report"
+	"github.com/spf13/cobra"
+)
+
+type doctorOptions struct {
+	json, live, noRun bool
+	server            string
+}
+
+func newDoctorCmd(a *app) *cobra.Command {
+	var o doctorOptions
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check each configured hook: exec bit, allowlist, drift, JSON validity, and synthetic run timing",
+		Long: `Check every configured hook: the script exists and is executable, it is
+allowlisted, it has not changed since approval, and — for approved, unchanged
+hooks only — it replies sensibly to a synthetic event, in time. doctor never
+runs a hook that dispatch would not run.
+
+With --live, doctor asks a running 'hermes-hooks serve' (--server, default
+its socket $HERMES_HOME/hermes-hooks.sock) what it has really loaded and done
+(GET /v1/hooks and /v1/stats) and compares that with the config on disk:
+hooks configured but not loaded (the server's config is stale, or its last
+reload failed), loaded but not runnable (not approved, changed since
+approval, script missing), with a config warning (a matcher that cannot
+compile), never fired although their event was dispatched, failing (errors,
+timeouts) or slow (p99 over half the timeout). It runs no hook itself.
+
+Exit status: 0 when every hook looks healthy, 1 when doctor found a problem
+(Hermes always exits 0; a CI job needs the signal), or when --live finds no
+server answering.`,
+		Example: `  hermes-hooks doctor
+  hermes-hooks doctor --json | jq '.hooks[] | select(.problems > 0)'
+  hermes-hooks doctor --live
+  hermes-hooks doctor --live --server tcp://127.0.0.1:8765 --json`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.server != "" && !o.live {
+				return usageErr("add --live to check a running server", "--server needs --live")
+			}
+			if o.live {
+				return runDoctorLive(a, o)
+			}
+			return runDoctor(a, o)
+		},
+	}
+	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
+	cmd.Flags().BoolVar(&o.noRun, "no-run", false, "run no hook at all: skip every smoke run")
+	cmd.Flags().BoolVar(&o.live, "live", false, "check what a running 'hermes-hooks serve' has loaded and done against the config on disk")
+	cmd.Flags().StringVar(&o.server, "server", "", "the server for --live: unix:///path or tcp://127.0.0.1:PORT (default unix://$HERMES_HOME/hermes-hooks.sock)")
+	return cmd
+}
+
+func runDoctor(a *app, o doctorOptions) error {
+	cfg, _, statuses, err := a.inspect(a.LoadConfigQuiet)
+	if err != nil {
+		return err
+	}
+	configProblems := report.ConfigProblems(cfg)
+	// The gate is irrelevant here: Doctor only smoke-runs hooks that are
+	// approved and unchanged, through RunEntry.
+	d, err := a.trialDispatcher(cfg, cli.Cwd())
+	if err != nil {
+		return err
+	}
+	results := report.Doctor(context.Background(), d, statuses, report.DoctorOptions{NoRun: o.noRun})
+	if home, err := a.Home(); err == nil {
+		if _, err := os.Stat(filepath.Join(home, filepath.FromSlash(install.HermesPluginDir), "plugin.yaml")); err == nil {
+			report.WarnRunTwice(results, filepath.Join(home, "config.yaml"))
+		}
+	}
+	problems := len(configProblems)
+	for _, r := range results {
+		problems += r.Problems
+	}
+	if o.json {
+		hooks := make([]report.HookInfo, 0, len(results))
+		for i := range results {
+			h := report.NewHookInfo(&results[i].Status)
+			h.Checks = results[i].Checks
+			n := results[i].Problems
+			h.Problems = &n
+			hooks = append(hooks, h)
+		}
+		if configProblems == nil {
+			configProblems = []report.Problem{}
+		}
+		if err := writeJSON(a.Out, map[string]any{"config_problems": configProblems, "hooks": hooks, "problems": problems, "healthy": problems == 0}); err != nil {
+			return err
+		}
+	} else {
+		printConfigProblems(a.Out, configProblems)
+		printDoctor(a.Out, results, problems)
+	}
+	if problems > 0 {
+		return silentExit(1)
+	}
+	return nil
+}
+
+func printDoctor(w io.Writer, results []report.DoctorResult, problems int) {
+	if len(results) == 0 {
+		fmt.Fprintln(w, "No shell hooks configured — nothing to check.")
+		return
+	}
+	fmt.Fprintf(w, "Checking %s...\n\n", count(len(results), "configured shell hook", "configured shell hooks"))
+	for _, r := range results {
+		fmt.Fprintf(w, "  [%s] %s\n", show(r.Status.Entry.DeclaredAs), show(r.Status.Entry.Command))
+		for _, c := range r.Checks {
+			fmt.Fprintf(w, "      %s %s\n", c.Level.Symbol(), show(c.Text))
+		}
+		fmt.Fprintln(w)
+	}
+	if problems > 0 {
+		fmt.Fprintf(w, "%s found.  Fix before relying on these hooks.\n", count(problems, "issue", "issues"))
+		return
+	}
+	fmt.Fprintln(w, "All shell hooks look healthy.")
+}
+
+// printConfigProblems lists what validate would report about the config
+// files themselves: a misspelt key is a problem even when every hook that
+// did load is healthy.
+func printConfigProblems(w io.Writer, problems []report.Problem) {
+	if len(problems) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "Config problems (hermes-hooks validate lists them too):")
+	for _, p := range problems {
+		where := p.File
+		if p.Line > 0 {
+			where += ":" + strconv.Itoa(p.Line)
+		}
+		symbol := report.CheckFail.Symbol()
+		if p.Level == report.LevelWarning {
+			symbol = report.CheckWarn.Symbol()
+		}
+		fmt.Fprintf(w, "  %s %s: %s\n", symbol, show(where), show(p.Message))
+	}
+	fmt.Fprintln(w)
+}

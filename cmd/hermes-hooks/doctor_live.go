@@ -1,0 +1,159 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/internal/cli"
+	"github.com/hermes-hooks/hermes-hooks/report"
+	"github.com/hermes-hooks/hermes-hooks/server"
+)
+
+// liveTimeout bounds each request to the server: both endpoints answer
+// from memory (and the allowlist), so a server that takes longer is stuck.
+const liveTimeout = 10 * time.Second
+
+// runDoctorLive asks a running `hermes-hooks serve` what it has loaded and
+// done (GET /v1/hooks, GET /v1/stats) and checks that against the config
+// on disk, loaded as the plain doctor loads it.
+func runDoctorLive(a *app, o doctorOptions) error {
+	target := o.server
+	if target == "" {
+		home, err := a.Home()
+		if err != nil {
+			return err
+		}
+		target = "unix://" + filepath.Join(home, "hermes-hooks.sock")
+	}
+	// A client may connect wherever its user points it: the loopback rule
+	// protects what a server exposes, not what a doctor reads.
+	addr, err := server.ParseAddr(target, true)
+	if err != nil {
+		return usageErr("use --server unix:///path/to/sock or --server tcp://127.0.0.1:PORT", "%v", err)
+	}
+	client, base := liveClient(addr)
+	var listing report.Listing
+	var stats report.Stats
+	for _, q := range []struct {
+		path string
+		into any
+	}{{"/v1/hooks", &listing}, {"/v1/stats", &stats}} {
+		if err := getJSON(client, base+q.path, q.into); err != nil {
+			return &exitError{Code: 1, Msg: "no hermes-hooks serve answers at " + addr.String() + ": " + err.Error(),
+				Hint: "start one with `hermes-hooks serve`, or name it with --server unix:///path or tcp://127.0.0.1:PORT"}
+		}
+	}
+
+	// The config the server reads, from where it reads it: its path (as
+	// it was named, relative to the server's directory) and its project,
+	// unless --config names another on purpose.
+	dir := cli.Cwd()
+	if listing.Cwd != "" {
+		dir = listing.Cwd
+	}
+	if a.ConfigPath == "" && listing.Config != "" {
+		a.ConfigPath = listing.Config
+		if !filepath.IsAbs(a.ConfigPath) {
+			a.ConfigPath = filepath.Join(dir, a.ConfigPath)
+		}
+	}
+	cfg, _, statuses, err := a.inspectIn(dir, func() (*dispatcher.Config, error) { return a.LoadConfigFor(dir) })
+	if err != nil {
+		return err
+	}
+	warnings := make([]string, 0, len(cfg.Warnings))
+	for _, w := range cfg.Warnings {
+		warnings = append(warnings, w.String())
+	}
+	// Building a dispatcher compiles what Load leaves to it (an agent
+	// settings file's matchers) and says what it cannot compile. Nothing
+	// runs: the gate is never asked.
+	d, err := dispatcher.New(cfg, dispatcher.Options{Gate: dispatcher.AllowAll, Cwd: dir, OneShotWorkers: true,
+		Warn: func(msg string) { warnings = append(warnings, msg) }})
+	if err != nil {
+		return err
+	}
+	d.Close()
+	path, _ := a.Config()
+	r := report.LiveDoctor(addr.String(), path, statuses, warnings, listing, stats)
+	if o.json {
+		if err := writeJSON(a.Out, r); err != nil {
+			return err
+		}
+	} else {
+		printLiveDoctor(a.Out, &r)
+	}
+	if r.Problems > 0 {
+		return silentExit(1)
+	}
+	return nil
+}
+
+func liveClient(addr server.Addr) (*http.Client, string) {
+	tr := &http.Transport{}
+	base := "http://" + addr.Address
+	if addr.Network == "unix" {
+		path := addr.Address
+		tr.DialContext = func(ctx context.Context, _, _ string) (net.Conn, error) {
+			return (&net.Dialer{}).DialContext(ctx, "unix", path)
+		}
+		base = "http://hermes-hooks"
+	}
+	return &http.Client{Timeout: liveTimeout, Transport: tr}, base
+}
+
+// getJSON reads one endpoint; anything but a 200 JSON reply is an error
+// that names what answered.
+func getJSON(c *http.Client, url string, into any) error {
+	resp, err := c.Get(url)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: HTTP %d: %s (an older hermes-hooks serve?)", strings.TrimPrefix(url, "http://hermes-hooks"),
+			resp.StatusCode, strings.TrimSpace(string(data)))
+	}
+	if err := json.Unmarshal(data, into); err != nil {
+		return fmt.Errorf("GET %s: unreadable reply: %w", url, err)
+	}
+	return nil
+}
+
+func printLiveDoctor(w io.Writer, r *report.LiveReport) {
+	fmt.Fprintf(w, "Live check of the hermes-hooks serve at %s\n", show(r.Server))
+	fmt.Fprintf(w, "  config %s, generation %d, counting since %s\n\n", show(r.Config), r.Generation, show(r.Since))
+	for _, c := range r.Checks {
+		fmt.Fprintf(w, "  %s %s\n", c.Level.Symbol(), show(c.Text))
+	}
+	if len(r.Checks) > 0 {
+		fmt.Fprintln(w)
+	}
+	if len(r.Hooks) == 0 {
+		fmt.Fprintln(w, "No shell hooks configured or loaded — nothing to check.")
+	}
+	for _, h := range r.Hooks {
+		fmt.Fprintf(w, "  [%s] %s\n", show(h.Event), show(h.Command))
+		for _, c := range h.Checks {
+			fmt.Fprintf(w, "      %s %s\n", c.Level.Symbol(), show(c.Text))
+		}
+		fmt.Fprintln(w)
+	}
+	if r.Problems > 0 {
+		fmt.Fprintf(w, "%s found.  Fix before relying on these hooks.\n", count(r.Problems, "issue", "issues"))
+		return
+	}
+	fmt.Fprintln(w, "All live hooks look healthy.")
+}

@@ -1,0 +1,295 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/install"
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
+)
+
+type installOptions struct {
+	project   string
+	user      bool
+	dryRun    bool
+	uninstall bool
+	json      bool
+}
+
+func newInstallCmd(a *app) *cobra.Command {
+	var o installOptions
+	cmd := &cobra.Command{
+		Use:   "install AGENT [--project DIR | --user] [--dry-run] [--uninstall]",
+		Short: "Make AGENT run hermes-hooks for its hook events (edits the agent's own hook file)",
+		Long: `Writes AGENT's hook configuration so that every event hermes-hooks serves for
+it runs 'hermes-hooks hook AGENT EVENT' (this binary, by absolute path).
+AGENT is one of: ` + strings.Join(agents.Names(), ", ") + `, or hermes: the Hermes plugin
+(clients/python) goes into $HERMES_HOME/plugins/hermes-hooks, so that a running
+Hermes hands every hook event to hermes-hooks.
+
+The file is edited in place: Claude Code's .claude/settings.json, Cursor's
+.cursor/hooks.json, … in the project or in your home directory (--user).
+The project is --project DIR; by default the root of the git repository
+holding the current directory (the nearest directory above it with .git),
+where the agents read their project files, or the current directory outside
+a repository; install says which. Only the entries of hermes-hooks change:
+every other key and hook keeps its exact bytes (a compact "allow": [...]
+stays on its line); hooks the agent's file declares itself keep being run by
+the agent, and 'hermes-hooks hook' does not run them a second time.
+
+A second install changes nothing; 'hermes-hooks uninstall AGENT' (or
+--uninstall) takes out exactly what install added. The previous file is kept
+beside it (` + install.BackupSuffix + `), --dry-run prints the diff and writes nothing,
+and a file that does not parse is never touched (the error gives its line
+and column; exit 1).
+
+Hooks still need your approval before they run: see 'hermes-hooks list' and
+'hermes-hooks approve'.`,
+		Example: `  # Claude Code, this project (the git repository's root): .claude/settings.json
+  hermes-hooks install claude
+  # see what would change first
+  hermes-hooks install claude --project ~/src/app --dry-run
+  # Cursor, for every project of this user: ~/.cursor/hooks.json
+  hermes-hooks install cursor --user
+  # take it out again
+  hermes-hooks uninstall claude
+  # the Hermes plugin, into $HERMES_HOME/plugins/hermes-hooks
+  hermes-hooks install hermes --dry-run`,
+		Args: agentArg("install"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runInstallCmd(a, cmd, args[0], o)
+		},
+	}
+	installFlags(cmd, &o)
+	cmd.Flags().BoolVar(&o.uninstall, "uninstall", false, "remove what install added (as 'hermes-hooks uninstall AGENT')")
+	return cmd
+}
+
+func newUninstallCmd(a *app) *cobra.Command {
+	var o installOptions
+	cmd := &cobra.Command{
+		Use:   "uninstall AGENT [--project DIR | --user] [--dry-run]",
+		Short: "Take out what 'hermes-hooks install AGENT' added to the agent's hook file",
+		Long: `Removes the entries 'hermes-hooks install AGENT' added, and nothing else
+(the same as 'hermes-hooks install AGENT --uninstall').
+AGENT is one of: ` + strings.Join(agents.Names(), ", ") + `, or hermes (the plugin files in
+$HERMES_HOME/plugins/hermes-hooks).
+
+The project is found as install finds it: --project DIR, else the root of the
+git repository holding the current directory, else the current directory.
+When the file is exactly what install made of it, it comes back as it was,
+byte for byte, from the backup install kept (` + install.BackupSuffix + `); a file
+install created, holding nothing else, is removed, with the directories left
+empty up to the project (or home) directory. Either way the backup goes too.
+Otherwise only our entries go, and the previous file is kept as the backup.
+A second uninstall changes nothing.`,
+		Example: `  # this project's .claude/settings.json
+  hermes-hooks uninstall claude
+  # see what would change first
+  hermes-hooks uninstall cursor --dry-run
+  # the user's ~/.codex/hooks.json
+  hermes-hooks uninstall codex --user
+  # the Hermes plugin
+  hermes-hooks uninstall hermes`,
+		Args: agentArg("uninstall"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.uninstall = true
+			return runInstallCmd(a, cmd, args[0], o)
+		},
+	}
+	installFlags(cmd, &o)
+	return cmd
+}
+
+func installFlags(cmd *cobra.Command, o *installOptions) {
+	f := cmd.Flags()
+	f.StringVar(&o.project, "project", "", "the project whose hook file to edit (default: the git repository's root, else the current directory)")
+	f.BoolVar(&o.user, "user", false, "edit the user's hook file in the home directory instead")
+	f.BoolVar(&o.dryRun, "dry-run", false, "print the diff; write nothing")
+	f.BoolVar(&o.json, "json", false, "print JSON for scripts")
+}
+
+func agentArg(verb string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != 1 {
+			return usageErr("hermes-hooks "+verb+" AGENT, AGENT one of "+strings.Join(agents.Names(), ", ")+", hermes", "expected one AGENT")
+		}
+		return nil
+	}
+}
+
+func runInstallCmd(a *app, cmd *cobra.Command, agent string, o installOptions) error {
+	projectSet := cmd.Flags().Changed("project")
+	if o.user && projectSet {
+		return usageErr("use --project DIR or --user, not both", "both --project and --user given")
+	}
+	return runInstall(a, agent, o, projectSet)
+}
+
+// installResult is --json's output.
+type installResult struct {
+	Agent       string   `json:"agent"`
+	Project     string   `json:"project,omitempty"`
+	File        string   `json:"file"`
+	Action      string   `json:"action"` // install or uninstall
+	Changed     bool     `json:"changed"`
+	DryRun      bool     `json:"dry_run"`
+	Backup      string   `json:"backup,omitempty"`
+	Restored    bool     `json:"restored,omitempty"`
+	Removed     bool     `json:"file_removed,omitempty"`
+	RemovedDirs []string `json:"removed_dirs,omitempty"`
+	Events      []string `json:"events"`
+	Diff        string   `json:"diff,omitempty"`
+
+	projectWhy string // why this project directory, when it was not given
+}
+
+func runInstall(a *app, name string, o installOptions, projectSet bool) error {
+	if name == "hermes" {
+		return runInstallHermes(a, o, projectSet)
+	}
+	agent, ok := agents.Lookup(name)
+	if !ok {
+		return &exitError{Code: 1, Msg: fmt.Sprintf("unknown agent %q (known: %s, hermes)", name, strings.Join(agents.Names(), ", "))}
+	}
+	hf := agent.HookFile
+	if hf.Project == "" || len(hf.Events) == 0 {
+		return &exitError{Code: 1, Msg: agent.Title + ": install is not supported yet (its hook file is not known)"}
+	}
+	res := installResult{Agent: agent.Name, Action: "install", DryRun: o.dryRun, Events: hf.Events}
+	if o.uninstall {
+		res.Action = "uninstall"
+	}
+	root, err := installRoot(o, &res)
+	if err != nil {
+		return &exitError{Code: 1, Msg: err.Error()}
+	}
+	rel := hf.Project
+	if o.user {
+		rel = hf.User
+	}
+	exe, err := selfPath()
+	if err != nil {
+		return &exitError{Code: 1, Msg: "cannot find this program's path: " + err.Error()}
+	}
+	command := func(ev string) string { return shquote.Quote(exe) + " hook " + agent.Name + " " + ev }
+	plan, err := install.Make(agent, filepath.Join(root, rel), command, o.uninstall)
+	if err != nil {
+		return &exitError{Code: 1, Msg: err.Error()}
+	}
+	plan.Root = root
+	res.File, res.Changed, res.Removed, res.Restored = plan.Path, plan.Changed, plan.Remove, plan.Restored && !plan.Remove
+	if o.dryRun {
+		res.Diff = plan.Diff()
+	} else if res.Backup, err = plan.Apply(); err != nil {
+		return &exitError{Code: 1, Msg: fmt.Sprintf("%s: %v", plan.Path, err)}
+	}
+	res.RemovedDirs = plan.RemovedDirs
+	if o.json {
+		return writeJSON(a.Out, res)
+	}
+	printInstall(a, agent, res)
+	return nil
+}
+
+// installRoot is the directory the hook file belongs to: the home
+// directory (--user), --project, or the project around the current
+// directory (res says which, and why).
+func installRoot(o installOptions, res *installResult) (string, error) {
+	if o.user {
+		return os.UserHomeDir()
+	}
+	dir := o.project
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		home, _ := os.UserHomeDir()
+		var inRepo bool
+		dir, inRepo = install.ProjectDir(wd, home)
+		res.projectWhy = "the current directory; it is in no git repository"
+		if inRepo {
+			res.projectWhy = "the root of the git repository holding the current directory"
+		}
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("--project %s: not a directory", dir)
+	}
+	res.Project = dir
+	return dir, nil
+}
+
+func printInstall(a *app, agent *agents.Agent, r installResult) {
+	file := show(r.File)
+	if r.projectWhy != "" {
+		// On stderr with a dry run, whose stdout is the diff.
+		w := a.Out
+		if r.DryRun {
+			w = a.Err
+		}
+		fmt.Fprintf(w, "project: %s (%s; --project DIR for another)\n", show(r.Project), r.projectWhy)
+	}
+	switch {
+	case r.DryRun && !r.Changed:
+		fmt.Fprintf(a.Out, "%s: nothing to change (dry run)\n", file)
+	case r.DryRun:
+		printDiff(a, r.Diff)
+		fmt.Fprintf(a.Err, "dry run: %s not written\n", file)
+	case !r.Changed && r.Action == "uninstall":
+		fmt.Fprintf(a.Out, "%s: hermes-hooks is not installed there; nothing changed\n", file)
+	case !r.Changed:
+		fmt.Fprintf(a.Out, "%s: already installed for %d %s events; nothing changed\n", file, len(r.Events), agent.Title)
+	case r.Removed:
+		fmt.Fprintf(a.Out, "removed %s (it held only hermes-hooks)\n", file)
+	case r.Restored:
+		fmt.Fprintf(a.Out, "removed hermes-hooks from %s: the file is back as it was before install\n", file)
+	case r.Action == "uninstall":
+		fmt.Fprintf(a.Out, "removed hermes-hooks from %s\n", file)
+	default:
+		fmt.Fprintf(a.Out, "%s: %s now runs hermes-hooks for %s\n", file, agent.Title, strings.Join(r.Events, ", "))
+		fmt.Fprintln(a.Out, "Approve the hooks it should run: hermes-hooks list; hermes-hooks approve --all")
+		if n := agent.HookFile.Notice; n != "" {
+			fmt.Fprintln(a.Out, "Note: "+n)
+		}
+	}
+	for _, d := range r.RemovedDirs {
+		fmt.Fprintf(a.Out, "removed the empty directory %s\n", show(d))
+	}
+	if r.Backup != "" && !r.DryRun {
+		fmt.Fprintf(a.Out, "previous file kept as %s\n", show(r.Backup))
+	}
+}
+
+// selfPath is the absolute path the agent must run: this program, by the
+// name it was started with (argv[0], looked up on PATH, so that a link a
+// package manager keeps stable across upgrades stays the path written),
+// else the running executable.
+func selfPath() (string, error) {
+	if p, err := exec.LookPath(os.Args[0]); err == nil {
+		if abs, err := filepath.Abs(p); err == nil {
+			return abs, nil
+		}
+	}
+	return os.Executable()
+}
+
+// printDiff prints a dry run's diff, each line escaped for the terminal
+// (show on the whole text would escape its newlines too).
+func printDiff(a *app, diff string) {
+	for _, l := range strings.SplitAfter(diff, "\n") {
+		if l != "" {
+			fmt.Fprintln(a.Out, show(strings.TrimSuffix(l, "\n")))
+		}
+	}
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain registers the real main as the "hermes-hooks" command of the
+// testscript scripts: each script line runs in a fresh process, exactly as
+// a user's shell would.
+//
+// The test process itself calls run in-process too (claude_compat_test.go):
+// there it must not become a subreaper and kill "escaped" children, which
+// would be the scripts' commands and the async children they detach.
+//
+// Every command is this test binary; under -race, its runtime would sleep a
+// second at every exit (GORACE atexit_sleep_ms, default 1000) to let late
+// reports through — most of make test's time. The commands' races are still
+// reported; only that wait goes.
+func TestMain(m *testing.M) {
+	subreap = false
+	if os.Getenv("GORACE") == "" {
+		os.Setenv("GORACE", "atexit_sleep_ms=0")
+	}
+	testscript.Main(m, map[string]func(){
+		"hermes-hooks": func() {
+			subreap = true
+			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
+	})
+}
+
+// TestScripts runs testdata/script/*.txtar. Each script gets its own
+// HERMES_HOME ($WORK/home) and HOME ($WORK/userhome), so nothing touches the
+// real ~/.hermes.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: filepath.Join("..", "..", "testdata", "script"),
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("HERMES_HOME", filepath.Join(env.WorkDir, "home"))
+			env.Setenv("HOME", filepath.Join(env.WorkDir, "userhome"))
+			env.Setenv("HERMES_ACCEPT_HOOKS", "")
+			env.Setenv("GORACE", os.Getenv("GORACE"))
+			env.Setenv("HERMES_SAFE_MODE", "")
+			// The repository, for the scripts that run its own files
+			// (first_hour_demo.txtar runs scripts/demo.sh).
+			repo, err := filepath.Abs(filepath.Join("..", ".."))
+			if err != nil {
+				return err
+			}
+			env.Setenv("REPO", repo)
+			if err := os.MkdirAll(filepath.Join(env.WorkDir, "userhome"), 0o755); err != nil {
+				return err
+			}
+			// For the scripts that build from the clone as a user would
+			// (first_hour_install.txtar: make install): the repository, and
+			// the go command's own cache and settings, which HOME above
+			// would otherwise move.
+			for k, v := range goEnv() {
+				env.Setenv(k, v)
+			}
+			// The README's client examples and the example hooks, for the
+			// scripts that run them (clients.txtar, workflow_guard.txtar).
+			if err := copyDir(filepath.Join("..", "..", "testdata", "clients"), filepath.Join(env.WorkDir, "clients")); err != nil {
+				return err
+			}
+			return copyDir(filepath.Join("..", "..", "agent-hooks"), filepath.Join(env.WorkDir, "agent-hooks"))
+		},
+		RequireExplicitExec: true,
+	})
+}
+
+// goEnv is REPO (the repository's root) and the go command's cache and
+// settings files, computed once for every script.
+var goEnv = sync.OnceValue(func() map[string]string {
+	env := map[string]string{}
+	if repo, err := filepath.Abs(filepath.Join("..", "..")); err == nil {
+		env["REPO"] = repo
+	}
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOENV").Output()
+	if err != nil {
+		return env // the scripts that need go skip without it
+	}
+	for i, v := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if i < 3 && v != "" {
+			env[[]string{"GOCACHE", "GOMODCACHE", "GOENV"}[i]] = v
+		}
+	}
+	return env
+})
+
+func copyDir(from, to string) error {
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			return err
+		}
+		info, err := e.Info()
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(to, e.Name()), data, info.Mode().Perm()); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/internal/cli"
+	"github.com/hermes-hooks/hermes-hooks/journal"
+	"github.com/spf13/cobra"
+)
+
+type replayOptions struct {
+	journal             string
+	since, until, event string
+	json                bool
+}
+
+func newReplayCmd(a *app) *cobra.Command {
+	var o replayOptions
+	cmd := &cobra.Command{
+		Use:   "replay",
+		Short: "Fire the journal's recorded events again through the config and show which decisions would change",
+		Long: `Fire the recorded events of the decision journal again, oldest first, through
+the current config (or the one --config names: try a new guard on past
+traffic before you enable it), and print what would now be decided
+differently: "N events, M decisions differ (K not replayable)", then one line
+per difference: when, the event and tool, the recorded → the new decision,
+and the hook(s) that decided each (now: …, recorded: …).
+
+Only records written with journal: {include_payload: true} hold the event's
+fields; the others are counted as not replayable. The journal holds only
+dispatches that ran a hook, so an event that ran none back then is not there.
+
+Replay runs your approved hooks for real, with consent as usual: an
+unapproved hook never runs (approve a new guard before replaying with it),
+so replay only hooks that are safe to run again. It changes nothing else:
+no journal records, no session state (the replay starts from an empty state
+of its own), async hooks are not started. Relative hook paths and the
+project's .hermes/hooks.yaml are found from the working directory. The
+journal is the one --journal names, else the config's.
+
+Exit status: 0 whatever differs (it is a report), 1 when the journal or the
+config cannot be read, or when no record could be replayed (none selected, or
+none holding a payload: it says which).`,
+		Example: `  hermes-hooks replay --config ~/.hermes/config.new.yaml
+  hermes-hooks replay --since 24h --event pre_tool_call
+  hermes-hooks replay --journal /var/log/hermes/journal.jsonl --json | jq '.differences[]'`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error { return runReplay(a, o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.journal, "journal", "", "the journal file (default: from the config)")
+	f.StringVar(&o.since, "since", "", "only records at or after this time (RFC 3339, or a duration back from now: 1h)")
+	f.StringVar(&o.until, "until", "", "only records before this time (RFC 3339, or a duration back from now)")
+	f.StringVar(&o.event, "event", "", "only this event (any name test accepts: pre_tool_call, PreToolUse, …)")
+	f.BoolVar(&o.json, "json", false, "print the report as one JSON object")
+	return cmd
+}
+
+func runReplay(a *app, o replayOptions) error {
+	lf, err := newLogFilter(logOptions{since: o.since, until: o.until, event: o.event})
+	if err != nil {
+		return err
+	}
+	cfg, err := a.LoadConfig()
+	if err != nil {
+		return err
+	}
+	store, err := a.Store()
+	if err != nil {
+		return err
+	}
+	path := o.journal
+	if path == "" {
+		path = journal.PathFor(cfg.Journal, store.Home())
+	}
+	// A journal that is not there is most likely a wrong path: saying
+	// "0 events" would read as "nothing would change".
+	if files, err := journal.Files(path); err != nil || len(files) == 0 {
+		msg := "no journal at " + path
+		if err != nil {
+			msg = "read journal: " + err.Error()
+		}
+		return &exitError{Code: 1, Msg: msg, Hint: "pass --journal FILE, or record with journal: {include_payload: true} first"}
+	}
+	d, err := dispatcher.New(cfg, dispatcher.Options{
+		Gate: dispatcher.ConsentGate(a.Policy(cfg, store)),
+		Cwd:  cli.Cwd(),
+		Warn: a.Warn,
+		// No Recorder, and a throwaway session store: a replay leaves the
+		// journal and the agents' sessions as they were.
+		Sessions: dispatcher.NewMemorySessions(),
+		// Async hooks cannot change the decision of the dispatch that
+		// fires them; handing them to a background process would only
+		// run them behind the report's back.
+		Async: dispatcher.AsyncExternal,
+	})
+	if err != nil {
+		return &exitError{Code: 1, Msg: err.Error()}
+	}
+	defer d.Close()
+	// Interrupting kills the running hooks' process groups and ends the
+	// replay.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	var seen replaySeen
+	keep := func(e *journal.Entry) bool { return seen.count(e, lf.keep(e)) }
+	rep, err := journal.Replay(ctx, path, journal.ReplayOptions{Keep: keep, Dispatch: d.Dispatch})
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return &exitError{Code: 1, Msg: "replay interrupted"}
+		}
+		return &exitError{Code: 1, Msg: "replay: " + err.Error()}
+	}
+	out := bufio.NewWriter(a.Out)
+	defer out.Flush()
+	if o.json {
+		b, err := json.Marshal(rep)
+		if err != nil {
+			return err
+		}
+		out.Write(b)
+		out.WriteByte('\n')
+	} else {
+		fmt.Fprintf(out, "%d events, %d decisions differ (%d not replayable)\n", rep.Events, rep.Differ, rep.NotReplayable)
+		for i := range rep.Differences {
+			out.WriteString(differenceLine(&rep.Differences[i]))
+			out.WriteByte('\n')
+		}
+		if rep.Replayed > 0 && seen.noPayload > 0 {
+			fmt.Fprintf(out, "note: %d of the records hold no payload and were not replayed: only records written with journal: {include_payload: true} can be\n", seen.noPayload)
+		}
+	}
+	if rep.Replayed == 0 {
+		// "0 decisions differ" would read as "nothing would change"
+		// when nothing was tried at all.
+		out.Flush()
+		return seen.nothingReplayed(path, &rep)
+	}
+	return nil
+}
+
+// replaySeen counts the records a replay passed over, to say why nothing
+// was replayed.
+type replaySeen struct {
+	total     int // records in the journal
+	noPayload int // selected records without a payload
+}
+
+func (s *replaySeen) count(e *journal.Entry, kept bool) bool {
+	s.total++
+	if kept && e.Payload == nil {
+		s.noPayload++
+	}
+	return kept
+}
+
+// nothingReplayed is the error of a replay that fired no record: exit 1,
+// saying why.
+func (s *replaySeen) nothingReplayed(path string, rep *journal.ReplayReport) error {
+	switch {
+	case s.total == 0:
+		return &exitError{Code: 1, Msg: "nothing to replay: the journal " + path + " holds no records",
+			Hint: "a dispatch that runs a hook is recorded; record with journal: {include_payload: true} so that it can be replayed"}
+	case rep.Events == 0:
+		return &exitError{Code: 1, Msg: fmt.Sprintf("nothing to replay: none of the %d records matches --since, --until and --event", s.total),
+			Hint: "widen the filters; 'hermes-hooks log' with the same ones lists what they select"}
+	case s.noPayload == 0:
+		return &exitError{Code: 1, Msg: fmt.Sprintf("nothing replayable: the %d records selected are of events this version does not know", rep.Events)}
+	}
+	msg := fmt.Sprintf("nothing replayable: none of the %d records selected holds a payload (the event's fields), which replay needs", rep.Events)
+	if s.noPayload < rep.Events {
+		msg = fmt.Sprintf("nothing replayable: %d of the %d records selected hold no payload (the event's fields), which replay needs; the others are of events this version does not know", s.noPayload, rep.Events)
+	}
+	return &exitError{Code: 1, Msg: msg,
+		Hint: "set journal: {include_payload: true} in the config: the dispatches recorded from then on can be replayed"}
+}
+
+// differenceLine is one difference for people, everything from configs,
+// hooks and payloads terminal-escaped:
+//
+//	2025-01-31 12:00:00 #7 pre_tool_call tool=terminal: none → block | now: ./guard.sh "no force push" | recorded: -
+func differenceLine(d *journal.Difference) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s #%d %s", d.Time.Local().Format("2006-01-02 15:04:05"), d.Seq, show(d.Event))
+	if d.Tool != "" {
+		fmt.Fprintf(&b, " tool=%s", show(d.Tool))
+	}
+	if d.Session != "" {
+		fmt.Fprintf(&b, " session=%s", show(d.Session))
+	}
+	fmt.Fprintf(&b, ": %s → %s | now: %s | recorded: %s", show(d.Recorded.Decision), show(d.Now.Decision), side(&d.Now), side(&d.Recorded))
+	return b.String()
+}
+
+// side names the hooks that decided and their message; "-" when none did.
+func side(s *journal.Side) string {
+	if len(s.Hooks) == 0 {
+		return "-"
+	}
+	out := show(strings.Join(s.Hooks, ", "))
+	if s.Message != "" {
+		out += fmt.Sprintf(" %q", show(s.Message))
+	}
+	return out
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/cli"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// app holds what every command shares: the streams, the global flags and
+// the one-shot commands' helpers (package oneshot).
+type app struct {
+	cli.App
+}
+
+func newRootCmd(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "hermes-hooks",
+		Short: "Shell-hook dispatcher for AI agents (Hermes and Claude Code hook scripts)",
+		Long: `hermes-hooks runs the shell hooks of an AI agent: it finds the hooks configured
+for an event, runs the approved ones with a JSON payload on stdin, reads each
+reply (Hermes or Claude Code dialect) and folds them into one outcome: block,
+ask, rewrite the arguments, add context, stop, or nothing.
+
+Hooks are declared under hooks: in $HERMES_HOME/config.yaml (HERMES_HOME
+defaults to ~/.hermes), or in Claude Code settings files and Codex, Copilot
+and Cursor hook files (claude_settings:, codex_hooks:, copilot_hooks:,
+cursor_hooks: in the config, or the flags below). Nothing runs through
+'dispatch' until you approve it; approvals live in
+$HERMES_HOME/shell-hooks-allowlist.json (the file Hermes uses).
+
+Environment: HERMES_HOME, HERMES_ACCEPT_HOOKS=1 (approve and record every
+configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
+		Example: `  hermes-hooks list
+  hermes-hooks test pre_tool_call --for-tool terminal
+  hermes-hooks approve ~/.hermes/hooks/block-rm-rf.sh
+  echo '{"tool_name":"terminal","args":{"command":"rm -rf /"}}' | hermes-hooks dispatch pre_tool_call
+  hermes-hooks doctor`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			// An unknown command: say which one was probably meant.
+			hint := "run 'hermes-hooks --help' for the commands"
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				hint = "did you mean '" + s[0] + "'?"
+			}
+			return usageErr(hint, "unknown command %q", args[0])
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			// No command: the full list, and exit 2 (nothing was done).
+			fmt.Fprint(a.Out, cmd.UsageString())
+			return silentExit(2)
+		},
+	}
+	root.CompletionOptions.HiddenDefaultCmd = false
+	root.SuggestionsMinimumDistance = 2
+	setVersion(root)
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return usageErr(flagHint(cmd, err), "%v", err)
+	})
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.ConfigPath, "config", "", "config file (default $HERMES_HOME/config.yaml)")
+	pf.StringArrayVar(&a.ClaudeSettings, "claude-settings", nil, "also load hooks from this Claude Code settings file (repeatable)")
+	pf.StringArrayVar(&a.CodexHooks, "codex-hooks", nil, "also load hooks from this Codex hooks.json (repeatable)")
+	pf.StringArrayVar(&a.CopilotHooks, "copilot-hooks", nil, "also load hooks from this GitHub Copilot CLI hook file (repeatable)")
+	pf.StringArrayVar(&a.CursorHooks, "cursor-hooks", nil, "also load hooks from this Cursor hooks.json; they speak Cursor's protocol (repeatable)")
+	pf.BoolVar(&a.AcceptHooks, "accept-hooks", false, "approve and record every configured hook that is not yet allowlisted")
+
+	root.AddCommand(
+		newListCmd(a),
+		newTestCmd(a),
+		newApproveCmd(a),
+		newRevokeCmd(a),
+		newDoctorCmd(a),
+		newValidateCmd(a),
+		newDispatchCmd(a),
+		newHookCmd(a),
+		newInstallCmd(a),
+		newUninstallCmd(a),
+		newServeCmd(a),
+		newEventsCmd(a),
+		newLogCmd(a),
+		newReplayCmd(a),
+		newVersionCmd(a),
+	)
+	registerCompletions(root, a)
+	return root
+}
+
+// exactArgs is cobra.ExactArgs with our usage exit code and a hint.
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usageErr("run '"+cmd.CommandPath()+" --help' for usage and examples",
+				"%s takes %s (got %s)", cmd.CommandPath(), what, count(len(args), "argument", "arguments"))
+		}
+		return nil
+	}
+}
+
+// configLabel is how human output names the config file: Hermes prints
+// ~/.hermes/config.yaml literally; we print the real path.
+func (a *app) configLabel() string {
+	p, err := a.Config()
+	if err != nil {
+		return "~/.hermes/config.yaml"
+	}
+	if home, err := os.UserHomeDir(); err == nil && strings.HasPrefix(p, home+"/") {
+		return "~" + p[len(home):]
+	}
+	return p
+}
+
+// flagHint is the hint for a flag error: the flag probably meant, when an
+// unknown flag is close to one of the command's.
+func flagHint(cmd *cobra.Command, err error) string {
+	hint := "run '" + cmd.CommandPath() + " --help' for usage"
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return hint
+	}
+	var names []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
+	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	if s := protocol.Suggest(name, names); s != "" {
+		return "did you mean --" + s + "?"
+	}
+	return hint
+}

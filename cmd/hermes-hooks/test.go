@@ -1,0 +1,263 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/internal/cli"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/report"
+	"github.com/spf13/cobra"
+)
+
+type testOptions struct {
+	forTool     string
+	payloadFile string
+	json        bool
+}
+
+func newTestCmd(a *app) *cobra.Command {
+	var o testOptions
+	cmd := &cobra.Command{
+		Use:   "test EVENT",
+		Short: "Fire every hook matching EVENT against a synthetic payload",
+		Long: `Fire every hook configured for EVENT against a synthetic payload and show each
+run: exit code, time, output, and what the dispatcher made of the reply.
+
+test runs hooks that are not allowlisted yet (and says so), because trying a
+hook is how you decide to approve it; dispatch never does.
+
+The payload starts from built-in defaults for the event (pre_tool_call: the
+terminal tool running 'echo hello', …); --for-tool sets tool_name and, on tool
+events, keeps only hooks whose matcher accepts it; --payload-file merges a JSON
+object of event fields (keys as the host sends them: args, not tool_input;
+- reads it from stdin).
+
+After the runs comes the verdict: one status line per hook, the outcome the
+dispatcher folds from their replies (decision, message, context, …) and the
+payload the hooks were sent.
+
+Exit status: 0 when every hook ran (whatever it decided), 1 when a hook
+could not start or timed out, 2 for an unknown event.`,
+		Example: `  hermes-hooks test pre_tool_call --for-tool terminal
+  hermes-hooks test pre_llm_call --payload-file event.json
+  echo '{"args": {"command": "git push --force"}}' | hermes-hooks test pre_tool_call --payload-file -
+  hermes-hooks test PreToolUse --for-tool Bash --json`,
+		Args: exactArgs(1, "exactly one EVENT"),
+		RunE: func(cmd *cobra.Command, args []string) error { return runTest(a, args[0], o) },
+	}
+	cmd.Flags().StringVar(&o.forTool, "for-tool", "", "tool name for the synthetic payload (filters tool-event matchers)")
+	cmd.Flags().StringVar(&o.payloadFile, "payload-file", "", "JSON object of event fields merged over the synthetic payload (- reads stdin)")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
+	return cmd
+}
+
+func runTest(a *app, event string, o testOptions) error {
+	ev, ok := protocol.Lookup(event)
+	if !ok {
+		fmt.Fprintf(a.Out, "Unknown event: %s\n", show(pyRepr(event)))
+		if s := protocol.SuggestEvent(event); s != "" {
+			fmt.Fprintf(a.Out, "Did you mean: %s\n", show(s))
+		}
+		fmt.Fprintf(a.Out, "Valid events: %s\n", strings.Join(protocol.ValidEventNames(), ", "))
+		fmt.Fprintln(a.Out, "(Claude Code names such as PreToolUse are accepted too.)")
+		return silentExit(2)
+	}
+	fields, _ := ev.SyntheticFields()
+	if o.forTool != "" {
+		fields["tool_name"] = o.forTool
+	}
+	if o.payloadFile != "" {
+		extra, err := readPayloadFile(a, o.payloadFile)
+		if err != nil {
+			return err
+		}
+		for k, v := range extra {
+			fields[k] = v
+		}
+	}
+	cfg, err := a.LoadConfig()
+	if err != nil {
+		return err
+	}
+	store, err := a.Store()
+	if err != nil {
+		return err
+	}
+	allow, err := store.Load()
+	if err != nil {
+		a.Warn(err.Error())
+	}
+	wd := cli.Cwd()
+	d, err := a.trialDispatcher(cfg, wd)
+	if err != nil {
+		return err
+	}
+	var entries []*dispatcher.Entry
+	for _, e := range d.EntriesFor(ev) {
+		if o.forTool != "" && ev.Tool && !e.Matches(fields, cfg.Tools) {
+			continue
+		}
+		entries = append(entries, e)
+	}
+	statuses := report.Inspect(&dispatcher.Config{Entries: entries, Tools: cfg.Tools}, allow, wd)
+	var runs []testRun
+	for i, e := range entries {
+		runs = append(runs, testRun{entry: e, approved: statuses[i].Approved,
+			changed: statuses[i].Approved && !statuses[i].Runs(),
+			HookRun: d.RunEntry(context.Background(), ev, e, fields)})
+	}
+	args, _ := protocol.Args(fields)
+	outcome := protocol.Fold(ev, args, foldReports(runs))
+	if o.json {
+		if err := writeJSON(a.Out, testJSON(ev, fields, runs, &outcome)); err != nil {
+			return err
+		}
+	} else {
+		printTest(a.Out, ev, event, o.forTool, runs)
+		printVerdict(a.Out, runs, &outcome)
+	}
+	if failed(runs) > 0 {
+		// A hook that cannot start or never finishes is a broken hook,
+		// whatever the fold made of it: scripts (and CI) see it.
+		return silentExit(1)
+	}
+	return nil
+}
+
+type testRun struct {
+	dispatcher.HookRun
+	entry    *dispatcher.Entry
+	approved bool
+	changed  bool // approved, but the script changed since: dispatch skips it
+}
+
+// readPayloadFile reads --payload-file ("-": stdin). A file that is not a
+// JSON object is ignored with a warning (as Hermes does); one that cannot be
+// read or parsed stops the command.
+func readPayloadFile(a *app, path string) (map[string]any, error) {
+	var (
+		data []byte
+		err  error
+	)
+	if path == "-" {
+		path = "stdin"
+		data, err = io.ReadAll(io.LimitReader(a.In, cli.MaxEventBytes+1))
+		if err == nil && len(data) > cli.MaxEventBytes {
+			err = fmt.Errorf("stdin holds more than %d MiB", cli.MaxEventBytes>>20)
+		}
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		fmt.Fprintf(a.Out, "Error reading payload file: %s\n", show(err.Error()))
+		return nil, silentExit(1)
+	}
+	v, err := protocol.DecodeJSON(data)
+	if err != nil {
+		fmt.Fprintf(a.Out, "Error reading payload file: %s: %s\n", show(path), show(err.Error()))
+		return nil, silentExit(1)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		fmt.Fprintf(a.Out, "Warning: %s is not a JSON object; ignoring\n", show(path))
+		return nil, nil
+	}
+	return m, nil
+}
+
+func printTest(w io.Writer, ev *protocol.Event, event, forTool string, runs []testRun) {
+	if len(runs) == 0 {
+		fmt.Fprintf(w, "No shell hooks configured for event: %s\n", show(event))
+		if forTool != "" {
+			fmt.Fprintf(w, "(with matcher filter --for-tool=%s)\n", show(forTool))
+		}
+		return
+	}
+	fmt.Fprintf(w, "Firing %s for event '%s':\n\n", count(len(runs), "hook", "hooks"), show(event))
+	for _, r := range runs {
+		rep := r.Report
+		fmt.Fprintf(w, "  → %s\n", show(rep.Command))
+		if rep.Dialect != protocol.Hermes {
+			fmt.Fprintf(w, "      (%s dialect, declared under %s)\n", rep.Dialect, show(rep.Event))
+		}
+		switch {
+		case !r.approved:
+			fmt.Fprintf(w, "      ⚠ not allowlisted: dispatch skips this hook until you run %s\n",
+				show(consent.ApproveCommandHint(r.entry.DeclaredAs, r.entry.Command)))
+		case r.changed:
+			fmt.Fprintf(w, "      ⚠ script changed since approval: dispatch skips this hook until you run %s\n",
+				show(consent.ApproveCommandHint(r.entry.DeclaredAs, r.entry.Command)))
+		}
+		elapsed := pyjson.Seconds(rep.ElapsedMS / 1000)
+		switch {
+		case rep.Error != "":
+			fmt.Fprintf(w, "      ✗ error: %s\n", show(rep.Error))
+		case rep.TimedOut:
+			fmt.Fprintf(w, "      ✗ timed out after %ss\n", elapsed)
+		default:
+			code := "?"
+			if rep.ExitCode != nil {
+				code = fmt.Sprint(*rep.ExitCode)
+			}
+			fmt.Fprintf(w, "      exit=%s  elapsed=%ss\n", code, elapsed)
+			if s := strings.TrimSpace(string(r.Stdout)); s != "" {
+				fmt.Fprintf(w, "      stdout: %s\n", show(protocol.Truncate(s, 400)))
+			}
+			if s := strings.TrimSpace(string(r.Stderr)); s != "" {
+				fmt.Fprintf(w, "      stderr: %s\n", show(protocol.Truncate(s, 400)))
+			}
+		}
+		if rep.Note != "" {
+			fmt.Fprintf(w, "      note: %s\n", show(rep.Note))
+		}
+		c := rep.Contribution
+		if wire, ok := c.HermesWire(ev); ok && c.Decision != protocol.DecisionAllow {
+			fmt.Fprintf(w, "      parsed (Hermes wire shape): %s\n", protocol.EncodeJSON(wire, protocol.PythonASCII))
+		} else if !c.IsEmpty() {
+			b, _ := c.MarshalJSON()
+			fmt.Fprintf(w, "      parsed (contribution): %s\n", show(string(b)))
+		} else {
+			fmt.Fprintln(w, "      parsed: <none — hook contributed nothing to the dispatcher>")
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func testJSON(ev *protocol.Event, fields map[string]any, runs []testRun, outcome *protocol.Outcome) any {
+	out := make([]map[string]any, 0, len(runs))
+	for _, r := range runs {
+		status, _ := r.status()
+		out = append(out, map[string]any{
+			"report":   r.Report,
+			"status":   status,
+			"approved": r.approved,
+			"changed":  r.changed,
+			"stdout":   string(r.Stdout),
+			"stderr":   string(r.Stderr),
+			"payload":  rawJSON(r.Payload),
+		})
+	}
+	return map[string]any{
+		"event":   ev.Name,
+		"fields":  fields,
+		"runs":    out,
+		"outcome": outcome,
+	}
+}
+
+// trialDispatcher is the dispatcher test and doctor run hooks with,
+// through RunEntry: every entry allowed (they decide themselves what may
+// run) and worker entries run one-shot. No profile is set: the synthetic
+// payload has the shape of a production one built from the same fields
+// (Hermes' test_synthetic_payload_matches_production_shape), so "profile"
+// appears only when the fields name one (--payload-file).
+func (a *app) trialDispatcher(cfg *dispatcher.Config, wd string) (*dispatcher.Dispatcher, error) {
+	return dispatcher.New(cfg, dispatcher.Options{Gate: dispatcher.AllowAll, Cwd: wd, Warn: a.Warn, OneShotWorkers: true})
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/cli"
+	"github.com/hermes-hooks/hermes-hooks/report"
+	"github.com/spf13/cobra"
+)
+
+type validateOptions struct{ json bool }
+
+func newValidateCmd(a *app) *cobra.Command {
+	var o validateOptions
+	cmd := &cobra.Command{
+		Use:   "validate",
+		Short: "Check every config file for mistakes, without running anything",
+		Long: `Read every config source the dispatcher would — the config, the project's
+.hermes/hooks.yaml, and every Claude Code settings file and agent hook file
+they or the flags name — and report each problem with its file, line and key
+path: unknown keys (with the key you probably meant), unknown events, matchers
+that do not compile, bad timeouts, files that cannot be parsed, and hooks
+whose command cannot start (missing script, not executable, CRLF line
+endings, bad interpreter). Nothing is run and nothing is approved.
+
+Errors are things written that are ignored, changed or cannot run (a
+misspelt fail_closed turns a guard's protection off); warnings are things
+that still mean what they say, only less (a timeout clamped to the maximum).
+
+Exit status: 1 when there is an error, 0 otherwise (warnings included).`,
+		Example: `  hermes-hooks validate
+  hermes-hooks validate --config ./hooks.yaml
+  hermes-hooks validate --json | jq -r '.problems[] | "\(.file):\(.line): \(.message)"'`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error { return runValidate(a, o) },
+	}
+	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
+	return cmd
+}
+
+func runValidate(a *app, o validateOptions) error {
+	var problems []report.Problem
+	files := 0
+	if a.ConfigPath != "" {
+		if p, missing := report.MissingConfig(a.ConfigPath); missing {
+			problems = append(problems, p)
+		}
+	}
+	if len(problems) == 0 {
+		cfg, err := a.LoadConfigQuiet()
+		if err != nil {
+			problems = append(problems, report.LoadProblem(err))
+		} else {
+			problems = report.Validate(cfg, cli.Cwd())
+			files = 1 + len(cfg.AgentHookFiles()) + len(cfg.ProjectFiles)
+		}
+	}
+	errs := report.Errors(problems)
+	if o.json {
+		if problems == nil {
+			problems = []report.Problem{}
+		}
+		if err := writeJSON(a.Out, map[string]any{"problems": problems, "errors": errs,
+			"warnings": len(problems) - errs, "valid": errs == 0}); err != nil {
+			return err
+		}
+	} else {
+		printProblems(a.Out, problems, errs, files)
+	}
+	if errs > 0 {
+		return silentExit(1)
+	}
+	return nil
+}
+
+func printProblems(w io.Writer, problems []report.Problem, errs, files int) {
+	for _, p := range problems {
+		where := p.File
+		if p.Line > 0 {
+			where += ":" + strconv.Itoa(p.Line)
+		}
+		if where != "" {
+			where += ": "
+		}
+		fmt.Fprintf(w, "%s%s: %s\n", show(where), p.Level, show(p.Message))
+	}
+	warnings := len(problems) - errs
+	switch {
+	case len(problems) == 0:
+		fmt.Fprintf(w, "✓ no problems in %s.\n", count(files, "config file", "config files"))
+	default:
+		fmt.Fprintf(w, "\n%s, %s.\n", count(errs, "error", "errors"), count(warnings, "warning", "warnings"))
+	}
+}
+
+// count says "1 error" or "2 errors": no "(s)".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

@@ -1,0 +1,181 @@
+// Package cli is what every hermes-hooks command shares — the App (streams
+// and global flags), config loading with warnings, errors and exit codes —
+// and the two commands agents run: `dispatch EVENT` and `hook AGENT
+// [EVENT]`, each a process that exits right after it answers.
+//
+// Contract: a command reads its input, dispatches (in this process, or
+// through a live serve that would answer exactly as this process would),
+// and writes one answer; what cannot be evaluated on a gating event is
+// answered with a block (dispatch) or the agent's deny (hook), never with
+// "no objection". Errors map to exit codes in one place (Report).
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// App holds what every command shares: the streams and the global flags.
+type App struct {
+	In       io.Reader
+	Out, Err io.Writer
+
+	ConfigPath     string
+	ClaudeSettings []string
+	// Other agents' hook files (--codex-hooks …), read as Claude settings
+	// files are.
+	CodexHooks, CopilotHooks, CursorHooks []string
+	AcceptHooks                           bool
+
+	// triedServer: hook already tried to forward to a live serve.
+	triedServer bool
+	// moreProjects are project directories loaded beside the dispatch's
+	// own (hook AGENT: the agent's project; see agentProjects).
+	moreProjects []string
+
+	// NoSubreap: this process must not adopt and kill its hooks' escaped
+	// descendants. Only tests that dispatch in-process set it: the test
+	// binary has other children (testscript's commands, their detached
+	// async children) that KillEscaped would take for escapees.
+	NoSubreap bool
+}
+
+// Home is HERMES_HOME (default ~/.hermes).
+func (a *App) Home() (string, error) {
+	h, err := consent.DefaultHome()
+	if err != nil {
+		return "", &ExitError{Code: 1, Msg: err.Error(), Hint: "set HERMES_HOME"}
+	}
+	return h, nil
+}
+
+// Config returns the config file path: --config, else $HERMES_HOME/config.yaml.
+func (a *App) Config() (string, error) {
+	if a.ConfigPath != "" {
+		return a.ConfigPath, nil
+	}
+	p, err := dispatcher.DefaultConfigPath()
+	if err != nil {
+		return "", &ExitError{Code: 1, Msg: err.Error(), Hint: "set HERMES_HOME"}
+	}
+	return p, nil
+}
+
+// LoadConfig reads the config, the agents' hook files and the project's
+// .hermes/hooks.yaml (found from the working directory), printing every
+// warning on stderr.
+func (a *App) LoadConfig() (*dispatcher.Config, error) { return a.LoadConfigFor(Cwd()) }
+
+// LoadConfigQuiet is LoadConfig without printing the warnings: the caller
+// reports them (validate).
+func (a *App) LoadConfigQuiet() (*dispatcher.Config, error) { return a.load(Cwd()) }
+
+// LoadConfigFor is LoadConfig for a project directory other than the
+// working directory (dispatch uses the host's cwd field).
+func (a *App) LoadConfigFor(projectDir string) (*dispatcher.Config, error) {
+	cfg, err := a.load(projectDir)
+	if err != nil {
+		return nil, err
+	}
+	a.warnAll(cfg)
+	return cfg, nil
+}
+
+// loadToRun is LoadConfigFor for a dispatch.
+func (a *App) loadToRun(projectDir string) (*dispatcher.Config, error) {
+	return a.LoadConfigFor(projectDir)
+}
+
+// refusal is the answer to a dispatch of ev whose load failed with err:
+// when ev gates tool calls, whether a guard protects it is unknown, so it
+// is refused, with a warning and a reason that names the file and the fix.
+// ok is false for other events. dispatch prints the outcome, hook the
+// agent's encoding of it (its deny).
+func (a *App) refusal(ev *protocol.Event, err error) (refused protocol.Outcome, ok bool) {
+	if err == nil {
+		return protocol.Outcome{}, false
+	}
+	if refused, ok = dispatcher.RefusalFor(ev, err); !ok {
+		return refused, false
+	}
+	a.Warn(classifyMsg(err))
+	return refused, true
+}
+
+func (a *App) load(projectDir string) (*dispatcher.Config, error) {
+	path, err := a.Config()
+	if err != nil {
+		return nil, err
+	}
+	if a.ConfigPath != "" {
+		// A config named on purpose must exist: a typo in an agent's hook
+		// command must not read as "no hooks" (and no guard).
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, &dispatcher.ConfigError{Path: path, Err: errors.New("no such file (named by --config)")}
+		}
+	}
+	return dispatcher.Load(path, a.LoadOptions(projectDir))
+}
+
+func (a *App) warnAll(cfg *dispatcher.Config) {
+	for _, w := range cfg.Warnings {
+		a.Warn(w.String())
+	}
+}
+
+// LoadOptions are the agent hook files of the command line, and the
+// project directory.
+func (a *App) LoadOptions(projectDir string) dispatcher.LoadOptions {
+	return dispatcher.LoadOptions{
+		ClaudeSettings:  a.ClaudeSettings,
+		CodexHooks:      a.CodexHooks,
+		CopilotHooks:    a.CopilotHooks,
+		CursorHooks:     a.CursorHooks,
+		ProjectDir:      projectDir,
+		MoreProjectDirs: a.moreProjects,
+	}
+}
+
+// Warn prints a warning on stderr, escaped for the terminal.
+func (a *App) Warn(msg string) {
+	fmt.Fprintf(a.Err, "hermes-hooks: warning: %s\n", Show(msg))
+}
+
+// Store is the allowlist in HERMES_HOME.
+func (a *App) Store() (*consent.Store, error) {
+	h, err := a.Home()
+	if err != nil {
+		return nil, err
+	}
+	return consent.NewStore(h), nil
+}
+
+// Policy is the consent policy for running hooks: the accept channels of
+// the flag, HERMES_ACCEPT_HOOKS and hooks_auto_accept, and HERMES_SAFE_MODE.
+// No prompt: stdin carries the event (dispatch), and an agent calling us
+// must never hang on a question nobody sees.
+func (a *App) Policy(cfg *dispatcher.Config, store *consent.Store) *consent.Policy {
+	return consent.NewPolicy(store, consent.PolicyOptions{
+		AcceptFlag:       a.AcceptHooks,
+		ConfigAutoAccept: cfg.AutoAccept,
+		Warn:             a.Warn,
+	})
+}
+
+// Cwd is the working directory ("" when it is gone).
+func Cwd() string {
+	wd, _ := os.Getwd()
+	return wd
+}
+
+// Show escapes text from configs, allowlists, hooks and arguments for the
+// terminal (see package termsafe): no config can make a line lie.
+func Show(s string) string { return termsafe.Escape(s) }

@@ -1,0 +1,313 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/journal"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// MaxEventBytes bounds the event JSON read from stdin.
+const MaxEventBytes = 64 << 20
+
+// DispatchOptions are dispatch's own flags.
+type DispatchOptions struct {
+	Format string // json (the default when "") or hermes
+	Pretty bool
+	// AsyncOnly: this process was started by another dispatch to run its
+	// async hooks (see runAsyncChild).
+	AsyncOnly bool
+	// CalledBy: the agent this dispatch answers (hook AGENT's async child).
+	CalledBy string
+}
+
+// Dispatch is `hermes-hooks dispatch EVENT`: the event's fields from
+// stdin, one outcome JSON object on stdout.
+func (a *App) Dispatch(event string, o DispatchOptions) error {
+	if o.Format == "" {
+		o.Format = "json"
+	}
+	if o.Format != "json" && o.Format != "hermes" {
+		return UsageErr("use --format json or --format hermes", "unknown --format %q", o.Format)
+	}
+	ev, err := dispatcher.LookupEvent(event)
+	if err != nil {
+		return err
+	}
+	fields, _, err := readFields(a.In)
+	if err != nil {
+		return err
+	}
+	wd := Cwd()
+	project := wd
+	if c, ok := fields["cwd"].(string); ok && c != "" {
+		project = c
+	}
+	cfg, err := a.loadToRun(project)
+	if refused, ok := a.refusal(ev, err); ok {
+		return writeOutcome(a.Out, &refused, o)
+	}
+	if err != nil {
+		return err
+	}
+	outcome, err := a.dispatchOnce(cfg, wd, event, fields, o.AsyncOnly, o.CalledBy)
+	if err != nil {
+		return err
+	}
+	return writeOutcome(a.Out, &outcome, o)
+}
+
+// dispatchOnce is one dispatch by a process that exits right after it
+// (dispatch, hook): consent through the policy, session state in files,
+// async hooks handed to a detached child (or, asyncOnly, run here by that
+// child), nothing left running. calledBy is the agent the dispatch answers
+// (dispatcher.CalledBy), "" for none.
+func (a *App) dispatchOnce(cfg *dispatcher.Config, wd, event string, fields map[string]any, asyncOnly bool, calledBy string) (protocol.Outcome, error) {
+	store, err := a.Store()
+	if err != nil {
+		return protocol.Outcome{}, err
+	}
+	mode := dispatcher.AsyncExternal
+	if asyncOnly {
+		mode = dispatcher.AsyncInline
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	if calledBy != "" {
+		ctx = dispatcher.CalledBy(ctx, calledBy)
+	}
+	// SIGINT/SIGTERM/SIGHUP cancel the dispatch: every running hook's
+	// process group is killed before we exit. As the hooks' subreaper, we
+	// also find their descendants that left the group (setsid) and kill
+	// them before exiting: a one-shot dispatch leaves nothing behind but
+	// the helpers that hooks which succeeded detached (Hermes' rule).
+	// Both are set up by a goroutine of their own while the dispatch
+	// checks consent, and the first hook waits until they are
+	// (BeforeStart): os/signal starts two threads of its own, a cost
+	// on the path of every dispatch that runs a hook. When no entry fires
+	// on the event, neither is set up — unless a hook starts after all,
+	// which then sets them up first.
+	// The signals stay caught until this function returns, not just
+	// until the first one: a second SIGTERM while the cancelled hooks are
+	// being killed must not take the process down before KillEscaped.
+	finished := make(chan struct{})
+	defer close(finished)
+	guard := func() {
+		sigs := make(chan os.Signal, 1)
+		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		if !a.NoSubreap {
+			_ = dispatcher.BecomeSubreaper()
+		}
+		go func() {
+			defer signal.Stop(sigs)
+			for {
+				select {
+				case sig := <-sigs:
+					cancel(&SignalError{Signal: sig})
+				case <-finished:
+					return
+				}
+			}
+		}()
+	}
+	var ready chan struct{} // nil: not being set up
+	d, err := dispatcher.New(cfg, dispatcher.Options{
+		Gate: dispatcher.ConsentGate(a.Policy(cfg, store)),
+		Cwd:  wd,
+		Warn: a.Warn,
+		// One-shot dispatches of a session share its state through files.
+		Sessions: &dispatcher.FileSessions{Dir: filepath.Join(store.Home(), "hook-state")},
+		// This process exits right after the dispatch: async hooks run in
+		// a process of their own (runAsyncChild).
+		Async: mode,
+		// ... and worker entries run one-shot: a worker kept alive by a
+		// process that exits now would serve nobody (serve keeps them).
+		OneShotWorkers: true,
+		Recorder:       a.recorder(cfg, store.Home()),
+		BeforeStart: func() {
+			if ready == nil {
+				guard()
+				return
+			}
+			<-ready
+		},
+	})
+	if err != nil {
+		return protocol.Outcome{}, &ExitError{Code: 1, Msg: err.Error()}
+	}
+	if ev, ok := protocol.Lookup(event); ok && len(d.EntriesFor(ev)) > 0 {
+		ready = make(chan struct{})
+		go func() {
+			guard()
+			close(ready)
+		}()
+	}
+	outcome, err := d.Dispatch(ctx, event, fields)
+	if !a.NoSubreap && startedAny(outcome) {
+		// Only a hook that started can have left descendants; the scan
+		// of /proc is not free, and most firings start none.
+		dispatcher.KillEscaped()
+	}
+	if se := (*SignalError)(nil); errors.As(context.Cause(ctx), &se) {
+		// Stopped by a signal, at whatever point: the outcome lacks what
+		// the killed (or never started) hooks would have said, and must
+		// not be read as an answer.
+		return protocol.Outcome{}, se
+	}
+	if err != nil {
+		return outcome, err
+	}
+	if d.AsyncDeferred() > 0 {
+		a.runAsyncChild(event, fields, calledBy)
+	}
+	return outcome, nil
+}
+
+// startedAny reports whether any hook process was started.
+func startedAny(o protocol.Outcome) bool {
+	for _, h := range o.Hooks {
+		if h.Ran {
+			return true
+		}
+	}
+	return false
+}
+
+// recorder is the decision journal the config asks for (nil when it is
+// off). A nil *journal.Writer must not become a non-nil Recorder.
+func (a *App) recorder(cfg *dispatcher.Config, home string) dispatcher.Recorder {
+	if w := journal.ForConfig(cfg.Journal, home, journal.Options{VersionOf: Version, Warn: a.Warn}); w != nil {
+		return w
+	}
+	return nil
+}
+
+// runAsyncChild starts this program again, detached, to run the event's
+// async hooks (Claude's async: true) without delaying the event: the same
+// event and fields, the same directory and environment, --async-only. It
+// checks consent again itself, runs the async hooks, and leaves their
+// replies in the session's state for its next dispatch. Failing to start it
+// only loses those replies, which the report already calls late.
+func (a *App) runAsyncChild(event string, fields map[string]any, calledBy string) {
+	self, err := os.Executable()
+	if err != nil {
+		a.Warn("async hooks not run: " + err.Error())
+		return
+	}
+	args := []string{"dispatch", event, "--async-only"}
+	if calledBy != "" {
+		args = append(args, "--called-by", calledBy)
+	}
+	if a.ConfigPath != "" {
+		args = append([]string{"--config", a.ConfigPath}, args...)
+	}
+	for _, files := range []struct {
+		flag  string
+		names []string
+	}{{"--claude-settings", a.ClaudeSettings}, {"--codex-hooks", a.CodexHooks}, {"--copilot-hooks", a.CopilotHooks}, {"--cursor-hooks", a.CursorHooks}} {
+		for _, f := range files.names {
+			args = append([]string{files.flag, f}, args...)
+		}
+	}
+	if a.AcceptHooks {
+		args = append([]string{"--accept-hooks"}, args...)
+	}
+	// The fields go through a file, not a pipe: this process exits right
+	// after the start, and a pipe fed by exec's copying goroutine would
+	// close with nothing written (the child then saw no session and its
+	// reply was lost, under load).
+	in, removed, err := unlinkedFile("hermes-hooks-async-*.json", protocol.EncodeJSON(fields, protocol.Compact))
+	if err != nil {
+		a.Warn("async hooks not run: " + err.Error())
+		return
+	}
+	defer in.Close()
+	cmd := exec.Command(self, args...)
+	cmd.Stdin = in
+	cmd.SysProcAttr = detached()
+	if err := cmd.Start(); err != nil {
+		a.Warn("async hooks not run: " + err.Error())
+		return
+	}
+	if !removed {
+		// Where an open file cannot be removed, the child's copy is left
+		// in the temporary directory.
+		_ = os.Remove(in.Name())
+	}
+	// Not waited for: it outlives this dispatch on purpose.
+	_ = cmd.Process.Release()
+}
+
+// readFields reads the event fields: a JSON object, or nothing at all
+// (an event without fields).
+func readFields(in io.Reader) (fields map[string]any, data []byte, err error) {
+	data, err = io.ReadAll(io.LimitReader(in, MaxEventBytes+1))
+	if err != nil {
+		return nil, nil, &ExitError{Code: 1, Msg: "read stdin: " + err.Error()}
+	}
+	if len(data) > MaxEventBytes {
+		return nil, nil, UsageErr("", "stdin holds more than %d MiB of event fields", MaxEventBytes>>20)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return map[string]any{}, data, nil
+	}
+	v, err := protocol.DecodeJSON(data)
+	if err != nil {
+		return nil, nil, UsageErr(`send one JSON object, e.g. {"tool_name":"terminal","args":{"command":"ls"}}`,
+			"stdin is not valid JSON: %v", err)
+	}
+	fields, ok := v.(map[string]any)
+	if !ok {
+		return nil, nil, UsageErr(`send one JSON object, e.g. {"tool_name":"terminal","args":{"command":"ls"}}`,
+			"stdin must be a JSON object of event fields")
+	}
+	return fields, data, nil
+}
+
+func writeOutcome(w io.Writer, outcome *protocol.Outcome, o DispatchOptions) error {
+	var buf []byte
+	switch {
+	case o.Format == "hermes":
+		buf = protocol.AppendJSON(nil, outcome.HermesWire(), protocol.Python)
+	case o.Pretty:
+		buf = IndentJSON(protocol.AppendOutcome(nil, outcome, protocol.Compact))
+	default:
+		buf = protocol.AppendOutcome(nil, outcome, protocol.Compact)
+	}
+	buf = append(buf, '\n')
+	_, err := w.Write(buf)
+	return err
+}
+
+// unlinkedFile returns a temporary file holding data, positioned at its
+// start, to be a child's standard input: unlike a pipe, it needs no writer
+// that outlives this process. removed says it is already gone from the
+// directory (the open descriptor keeps it readable); where an open file
+// cannot be removed, the caller removes it once the child has it.
+func unlinkedFile(pattern string, data []byte) (f *os.File, removed bool, err error) {
+	f, err = os.CreateTemp("", pattern)
+	if err != nil {
+		return nil, false, err
+	}
+	removed = os.Remove(f.Name()) == nil
+	if _, err = f.Write(data); err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		f.Close()
+		if !removed {
+			os.Remove(f.Name())
+		}
+		return nil, false, err
+	}
+	return f, removed, nil
+}

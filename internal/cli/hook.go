@@ -1,0 +1,321 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/server"
+)
+
+// HookOptions are hook's own flags.
+type HookOptions struct {
+	Server   string // forward to this serve ("": the default socket when it answers)
+	NoServer bool   // always dispatch in this process
+}
+
+// Hook is `hermes-hooks hook AGENT [EVENT]`: the agent's payload on
+// stdin, the reply in the agent's protocol (exit code, stdout, stderr).
+func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
+	agent, ok := agents.Lookup(agentName)
+	if !ok {
+		// Exit 1, not 2: for Claude Code, exit 2 would block the tool
+		// call because of our own misconfiguration.
+		return &ExitError{Code: 1, Msg: fmt.Sprintf("unknown agent %q (known: %s)", agentName, strings.Join(agents.Names(), ", "))}
+	}
+	data, err := io.ReadAll(io.LimitReader(a.In, MaxEventBytes+1))
+	if err == nil && len(data) > MaxEventBytes {
+		err = fmt.Errorf("more than %d MiB", MaxEventBytes>>20)
+	}
+	var call *agents.Call
+	if err == nil {
+		call, err = agent.Decode(data, eventArg)
+	} else {
+		call, _ = agent.Decode(nil, eventArg) // the event of the command line, if any
+	}
+	if err != nil {
+		return a.hookUnreadable(agent, call, err)
+	}
+	if call.Event == nil {
+		return nil // not an event hermes-hooks serves for this agent
+	}
+	outcome, err := a.hookDispatch(agent, call, o)
+	if err != nil {
+		if call.Event.Gating() {
+			// The guards of this call never answered (a signal, an
+			// allowlist that cannot be opened …): refused, not allowed.
+			a.Warn(classifyMsg(err))
+			return writeReply(a, agent.Deny(call, "hermes-hooks: "+classifyMsg(err)+"; this tool call is refused rather than let through unchecked"))
+		}
+		if se := (*SignalError)(nil); errors.As(err, &se) {
+			return err // no answer, and a non-zero exit that says why
+		}
+		a.Warn(classifyMsg(err))
+		return nil
+	}
+	if len(outcome.Env) > 0 && agent.EnvFileEnv != "" {
+		a.exportToAgent(agent.EnvFileEnv, outcome.Env)
+	}
+	return writeReply(a, agent.Encode(call, &outcome))
+}
+
+// exportToAgent appends the variables the hooks exported (each hook got a
+// CLAUDE_ENV_FILE of the dispatcher's own) to the agent's file named by
+// the variable envFileEnv, which the agent sources before the session's
+// later commands: its hooks' exports must reach it as if it had run them
+// itself. Every value is single-quoted, so none can run anything.
+func (a *App) exportToAgent(envFileEnv string, vars map[string]string) {
+	path := os.Getenv(envFileEnv)
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err == nil {
+		_, err = f.Write(protocol.AppendEnvExports(nil, vars))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		a.Warn("the hooks' exports did not reach " + envFileEnv + ": " + err.Error())
+	}
+}
+
+// hookUnreadable answers a payload that cannot be read: a warning and
+// nothing else, unless a fail_closed guard protects the event, which is
+// then refused (the guard cannot be asked, so it must not be bypassed).
+func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, readErr error) error {
+	msg := agent.Title + " hook payload unreadable: " + readErr.Error()
+	if call.Event != nil && call.Event.Gating() {
+		cfg, err := a.load(Cwd())
+		if err != nil {
+			// Neither the payload nor the config can be read: a guard
+			// the config holds cannot be asked.
+			a.Warn(msg)
+			a.Warn(classifyMsg(err))
+			return writeReply(a, agent.Deny(call, dispatcher.Refusal(err)))
+		}
+		a.warnAll(cfg)
+		for _, e := range cfg.Entries {
+			if e.Event == call.Event && e.FailClosed && e.RunBy != agent.Name {
+				return writeReply(a, agent.Deny(call, "hermes-hooks: "+msg+"; the fail_closed guard "+e.Command+" cannot check it, so this is refused"))
+			}
+		}
+	}
+	a.Warn(msg)
+	return nil
+}
+
+// hookDispatch runs the call's hooks: through a live server when there is
+// one that would answer exactly as this process would, else in this
+// process.
+func (a *App) hookDispatch(agent *agents.Agent, call *agents.Call, o HookOptions) (protocol.Outcome, error) {
+	wd := Cwd()
+	project := wd
+	if c, ok := call.Fields["cwd"].(string); ok && c != "" {
+		project = c
+	}
+	// The agent's own project keeps its guards when the payload's cwd has
+	// left it (a `cd` in a shell tool): its project directory, the roots
+	// its payload names, and the directory it started us in.
+	a.moreProjects = agentProjects(agent, call, wd)
+	if !o.NoServer && !a.triedServer {
+		if target, explicit := a.hookServer(o.Server); target != "" {
+			a.triedServer = true
+			out, err := forward(target, a.forwardQuery(agent, project), call)
+			if err == nil {
+				return out, nil
+			}
+			if explicit {
+				a.Warn("server " + target + ": " + err.Error() + "; dispatching here instead")
+			}
+		}
+	}
+	cfg, err := a.loadToRun(project)
+	if refused, ok := a.refusal(call.Event, err); ok {
+		return refused, nil
+	}
+	if err != nil {
+		return protocol.Outcome{}, err
+	}
+	return a.dispatchOnce(cfg, wd, call.Event.Name, call.Fields, false, agent.Name)
+}
+
+// agentProjects are the project directories an agent's call comes from
+// besides the payload's cwd.
+func agentProjects(agent *agents.Agent, call *agents.Call, wd string) []string {
+	var dirs []string
+	if agent.ProjectEnv != "" {
+		if d := os.Getenv(agent.ProjectEnv); d != "" {
+			dirs = append(dirs, d)
+		}
+	}
+	return append(append(dirs, call.Roots...), wd)
+}
+
+// forwardQuery states everything that decides which hooks run and how
+// consent is given, so that a server answers only when it would dispatch
+// exactly as this process (serve answers 409 otherwise; see package
+// server): the caller, the projects, the config, the agent hook files of
+// the command line, the accept channels and safe mode.
+func (a *App) forwardQuery(agent *agents.Agent, project string) url.Values {
+	config, _ := a.Config()
+	q := url.Values{"called_by": {agent.Name}, "config": {config}, server.QueryInputs: {"1"}}
+	q["project"] = append([]string{project}, a.moreProjects...)
+	for i, files := range [][]string{a.ClaudeSettings, a.CodexHooks, a.CopilotHooks, a.CursorHooks} {
+		for _, f := range files {
+			abs, err := filepath.Abs(f)
+			if err != nil {
+				abs = f
+			}
+			q.Add(server.QueryFiles[i], abs)
+		}
+	}
+	set := func(key string, on bool) {
+		if on {
+			q.Set(key, "1")
+		}
+	}
+	set(server.QueryAccept, a.AcceptHooks)
+	set(server.QueryEnvAccept, consent.EnvAccept(os.Getenv("HERMES_ACCEPT_HOOKS")))
+	set(server.QuerySafeMode, consent.SafeMode(os.Getenv("HERMES_SAFE_MODE")))
+	return q
+}
+
+// hookServer is the server to forward to: --server, else the default
+// socket when it exists. explicit says the user asked for it.
+func (a *App) hookServer(flag string) (target string, explicit bool) {
+	if flag != "" {
+		return flag, true
+	}
+	home, err := a.Home()
+	if err != nil {
+		return "", false
+	}
+	sock := filepath.Join(home, "hermes-hooks.sock")
+	if fi, err := os.Stat(sock); err != nil || fi.Mode()&os.ModeSocket == 0 {
+		return "", false
+	}
+	return "unix://" + sock, false
+}
+
+// Bounds of a forward. A live server answers its health check at once: one
+// that does not (stopped, wedged, overloaded) is not used, and this process
+// dispatches by itself. The forward itself may take as long as the longest
+// hook may run (the server's own request bound), never longer: past it, the
+// dispatch runs here.
+const (
+	probeTimeout   = time.Second
+	forwardTimeout = (dispatcher.MaxClaudeTimeoutSeconds + 15) * time.Second
+)
+
+// forward posts the call to a serve at target and reads its outcome. The
+// query states the caller's inputs (forwardQuery): a server that would
+// dispatch otherwise refuses (409), and one that does not say it checked
+// them (an older serve) is not believed; the caller then dispatches by
+// itself rather than with the wrong hooks.
+func forward(target string, q url.Values, call *agents.Call) (protocol.Outcome, error) {
+	var o protocol.Outcome
+	client, base, err := serverClient(target)
+	if err != nil {
+		return o, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	if status, _, _, err := send(ctx, client, http.MethodGet, base+"/healthz", nil); err != nil || status != http.StatusOK {
+		if err == nil {
+			err = fmt.Errorf("health check: HTTP %d", status)
+		}
+		return o, fmt.Errorf("not ready: %w", err)
+	}
+	ctx, cancel = context.WithTimeout(context.Background(), forwardTimeout)
+	defer cancel()
+	body := protocol.EncodeJSON(call.Fields, protocol.Compact)
+	status, header, data, err := send(ctx, client, http.MethodPost, base+"/v1/dispatch/"+url.PathEscape(call.Event.Name)+"?"+q.Encode(), body)
+	if err != nil {
+		return o, err
+	}
+	if status != http.StatusOK {
+		return o, fmt.Errorf("HTTP %d: %s", status, strings.TrimSpace(string(data)))
+	}
+	if header.Get(server.InputsHeader) == "" {
+		return o, errors.New("the server does not check the caller's hook files, accept channels and safe mode (an older hermes-hooks serve?)")
+	}
+	if err := json.Unmarshal(data, &o); err != nil {
+		return o, errors.New("unreadable outcome: " + err.Error())
+	}
+	return o, nil
+}
+
+// serverClient is an HTTP client for the server at target (unix:///path
+// or tcp://HOST:PORT) and the base URL of its requests.
+func serverClient(target string) (*http.Client, string, error) {
+	u, err := url.Parse(target)
+	if err != nil {
+		return nil, "", err
+	}
+	switch u.Scheme {
+	case "unix":
+		path := u.Path
+		tr := &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			return (&net.Dialer{}).DialContext(ctx, "unix", path)
+		}}
+		return &http.Client{Transport: tr}, "http://hermes-hooks", nil
+	case "tcp", "http":
+		return &http.Client{}, "http://" + u.Host, nil
+	}
+	return nil, "", fmt.Errorf("unsupported server address %q (use unix:///path or tcp://127.0.0.1:PORT)", target)
+}
+
+// maxReply bounds the body of a server's reply.
+const maxReply = 64 << 20
+
+// send makes one request and reads the whole reply (at most maxReply).
+func send(ctx context.Context, c *http.Client, method, url string, body []byte) (status int, header http.Header, data []byte, err error) {
+	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	defer resp.Body.Close()
+	data, err = io.ReadAll(io.LimitReader(resp.Body, maxReply+1))
+	if err == nil && len(data) > maxReply {
+		err = fmt.Errorf("reply larger than %d MiB", maxReply>>20)
+	}
+	return resp.StatusCode, resp.Header, data, err
+}
+
+func writeReply(a *App, r agents.Reply) error {
+	if len(r.Stdout) > 0 {
+		if _, err := a.Out.Write(r.Stdout); err != nil {
+			return &ExitError{Code: 1, Msg: "write reply: " + err.Error()}
+		}
+	}
+	if len(r.Stderr) > 0 {
+		_, _ = a.Err.Write(r.Stderr)
+	}
+	if r.Exit != 0 {
+		return &ExitError{Code: r.Exit}
+	}
+	return nil
+}

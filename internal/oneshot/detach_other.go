@@ -1,7 +1,0 @@
-//go:build !unix
-
-package oneshot
-
-import "syscall"
-
-func detached() *syscall.SysProcAttr { return nil }
