@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
-	"gopkg.in/yaml.v3"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"gopkg.in/yaml.v3"
 )
 
 // parseClaudeSettings reads the hooks block of a Claude Code settings file

@@ -3,8 +3,8 @@ package dispatcher
 import (
 	"strings"
 
-	"gopkg.in/yaml.v3"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"gopkg.in/yaml.v3"
 )
 
 // Claude Code handler types beyond "command".

@@ -247,8 +247,8 @@ func (s *Server) build(cfg *dispatcher.Config) (*dispatcher.Dispatcher, error) {
 	})
 	pol.SafeMode = pol.SafeMode || s.opts.SafeMode
 	return dispatcher.New(cfg, dispatcher.Options{
-		Gate:     dispatcher.ConsentGate(pol),
-		
+		Gate: dispatcher.ConsentGate(pol),
+
 		Cwd:      s.opts.Cwd,
 		Env:      s.opts.Env,
 		Warn:     func(msg string) { s.log.Warn("dispatcher", "detail", msg) },

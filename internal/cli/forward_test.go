@@ -1,7 +1,6 @@
 package cli
 
 import (
-
 	"github.com/hermes-hooks/hermes-hooks/server"
 	"io"
 	"net/http"
@@ -64,4 +63,3 @@ func TestForwardOverTCP(t *testing.T) {
 		t.Fatalf("bad scheme: %v", err)
 	}
 }
-
