@@ -23,6 +23,9 @@ type Agent struct {
 	Events map[string]string
 	// HookFile is the agent's own hook configuration, which install edits.
 	HookFile HookFile
+	// Source is how its hook files are named as hook sources of
+	// hermes-hooks (the config key, the command-line flag).
+	Source Source
 	// ProjectEnv names the variable in which the agent tells its hooks
 	// its project directory (CLAUDE_PROJECT_DIR), "" when it has none:
 	// that project's hooks apply even when the payload's cwd has left it.
@@ -40,6 +43,15 @@ type Agent struct {
 	// encode turns an outcome into the agent's reply; a refusal (Deny) is
 	// the encoding of a block.
 	encode func(c *Call, o *protocol.Outcome) Reply
+}
+
+// Source names an agent's hook files as hook sources: the config key that
+// lists them (claude_settings:), the command-line flag that adds one
+// (--claude-settings), and how messages call them.
+type Source struct {
+	ConfigKey, Flag, What string
+	// FlagHelp is the flag's help text.
+	FlagHelp string
 }
 
 // Call is one hook invocation by an agent, decoded.
@@ -85,6 +97,11 @@ func Lookup(name string) (*Agent, bool) {
 }
 
 // Names lists the agents' names.
+// All lists every agent, in the order docs show them and their hook files
+// load.
+func All() []*Agent { return registry() }
+
+// Names lists every agent's name, in the same order.
 func Names() []string {
 	out := make([]string, len(registry()))
 	for i, a := range registry() {

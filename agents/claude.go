@@ -11,7 +11,9 @@ import (
 // and its events are the catalog's Claude names.
 func newClaude() *Agent {
 	return &Agent{
-		Name:     "claude",
+		Name: "claude",
+		Source: Source{ConfigKey: "claude_settings", Flag: "claude-settings", What: "Claude settings",
+			FlagHelp: "also load hooks from this Claude Code settings file (repeatable)"},
 		Title:    "Claude Code",
 		EventKey: "hook_event_name",
 		Events:   claudeEvents(),

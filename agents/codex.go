@@ -18,7 +18,9 @@ import (
 // the outcome refuses. Facts and sources: docs/agent-protocols.md.
 func newCodex() *Agent {
 	return &Agent{
-		Name:     "codex",
+		Name: "codex",
+		Source: Source{ConfigKey: "codex_hooks", Flag: "codex-hooks", What: "Codex hooks",
+			FlagHelp: "also load hooks from this Codex hooks.json (repeatable)"},
 		Title:    "Codex CLI",
 		EventKey: "hook_event_name",
 		Events:   codexEventMap(),

@@ -25,7 +25,9 @@ import (
 // Facts and sources: docs/agent-protocols.md.
 func newCopilot() *Agent {
 	return &Agent{
-		Name:     "copilot",
+		Name: "copilot",
+		Source: Source{ConfigKey: "copilot_hooks", Flag: "copilot-hooks", What: "Copilot hooks",
+			FlagHelp: "also load hooks from this GitHub Copilot CLI hook file (repeatable)"},
 		Title:    "GitHub Copilot CLI",
 		EventKey: "hook_event_name",
 		Events:   copilotEventMap(),

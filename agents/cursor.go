@@ -13,7 +13,9 @@ import (
 // protocol beyond "2 denies".
 func newCursor() *Agent {
 	return &Agent{
-		Name:     "cursor",
+		Name: "cursor",
+		Source: Source{ConfigKey: "cursor_hooks", Flag: "cursor-hooks", What: "Cursor hooks",
+			FlagHelp: "also load hooks from this Cursor hooks.json; they speak Cursor's protocol (repeatable)"},
 		Title:    "Cursor",
 		EventKey: "hook_event_name",
 		Events: map[string]string{

@@ -24,43 +24,47 @@ import (
 // that declared them runs them itself, so `hermes-hooks hook AGENT` skips
 // them (Entry.RunBy).
 
-// agentFileKind is one kind of agent hook file.
+// AgentFiles are agents' hook files by agent name ("claude", "codex",
+// "copilot", "cursor"; see agents.All).
+type AgentFiles map[string][]string
+
+// agentFileKind is one kind of agent hook file: whose it is, the config
+// key naming such files (and the path of warnings about them), what names
+// them in messages, and how one is read — at most limit hook definitions
+// of it (0: no limit; see MaxProjectEntries).
 type agentFileKind struct {
-	// key is the config key naming such files, and the path of warnings
-	// about them; what names them in messages.
-	key, what string
-	// files are the config's list of them: as written after ParseConfig,
-	// the files read after Load.
-	files func(cfg *Config) *[]string
-	// flag are the files LoadOptions names.
-	flag func(o LoadOptions) []string
-	// parse reads one file, at most limit hook definitions of it (0: no
-	// limit; see MaxProjectEntries).
-	parse func(data []byte, path string, limit int) ([]*Entry, []Warning, error)
+	agent, key, what string
+	parse            func(data []byte, path string, limit int) ([]*Entry, []Warning, error)
 }
 
-// agentFileKinds are every kind, in the order their entries load.
-var agentFileKinds = []agentFileKind{
-	{"claude_settings", "Claude settings", func(c *Config) *[]string { return &c.ClaudeSettings },
-		func(o LoadOptions) []string { return o.ClaudeSettings },
-		func(data []byte, path string, limit int) ([]*Entry, []Warning, error) {
-			return parseClaudeShaped(data, path, claudeShape, limit)
-		}},
-	{"codex_hooks", "Codex hooks", func(c *Config) *[]string { return &c.CodexHooks },
-		func(o LoadOptions) []string { return o.CodexHooks }, parseCodexHooks},
-	{"copilot_hooks", "Copilot hooks", func(c *Config) *[]string { return &c.CopilotHooks },
-		func(o LoadOptions) []string { return o.CopilotHooks }, parseCopilotHooks},
-	{"cursor_hooks", "Cursor hooks", func(c *Config) *[]string { return &c.CursorHooks },
-		func(o LoadOptions) []string { return o.CursorHooks }, parseCursorHooks},
+// agentParsers read each agent's hook file.
+var agentParsers = map[string]func(data []byte, path string, limit int) ([]*Entry, []Warning, error){
+	"claude": func(data []byte, path string, limit int) ([]*Entry, []Warning, error) {
+		return parseClaudeShaped(data, path, claudeShape, limit)
+	},
+	"codex":   parseCodexHooks,
+	"copilot": parseCopilotHooks,
+	"cursor":  parseCursorHooks,
 }
 
-// AgentHookFiles lists the agents' hook files of the config: Claude
-// settings, then Codex, Copilot and Cursor hook files — as written after
-// ParseConfig, the files read after Load.
+// agentFileKinds are every kind, in the order their entries load (the
+// agents' order).
+var agentFileKinds = sync.OnceValue(func() []agentFileKind {
+	var out []agentFileKind
+	for _, a := range agents.All() {
+		if parse := agentParsers[a.Name]; parse != nil && a.Source.ConfigKey != "" {
+			out = append(out, agentFileKind{agent: a.Name, key: a.Source.ConfigKey, what: a.Source.What, parse: parse})
+		}
+	}
+	return out
+})
+
+// AgentHookFiles lists the agents' hook files of the config, in the
+// agents' order — as written after ParseConfig, the files read after Load.
 func (cfg *Config) AgentHookFiles() []string {
 	var out []string
-	for _, k := range agentFileKinds {
-		out = append(out, *k.files(cfg)...)
+	for _, k := range agentFileKinds() {
+		out = append(out, cfg.AgentFiles[k.agent]...)
 	}
 	return out
 }
@@ -82,14 +86,21 @@ func (cfg *Config) addAgentFile(k agentFileKind, path string, required bool) err
 	if err != nil {
 		return err
 	}
-	if k.files(cfg) == &cfg.ClaudeSettings {
+	if k.agent == "claude" {
 		cfg.claudeSwitches = append(cfg.claudeSwitches, readClaudeSwitches(data, path))
 	}
 	cfg.Entries = append(cfg.Entries, entries...)
 	cfg.Warnings = append(cfg.Warnings, warnings...)
-	list := k.files(cfg)
-	*list = append(*list, path)
+	cfg.addFile(k.agent, path)
 	return nil
+}
+
+// addFile lists path among the agent's files.
+func (cfg *Config) addFile(agent, path string) {
+	if cfg.AgentFiles == nil {
+		cfg.AgentFiles = AgentFiles{}
+	}
+	cfg.AgentFiles[agent] = append(cfg.AgentFiles[agent], path)
 }
 
 // agentShape is the claudeShaped of another agent's file: its event names

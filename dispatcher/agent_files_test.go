@@ -129,7 +129,7 @@ func TestAgentHookFilesLoad(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "proj", ".github", "hooks", "h.json"), `{"hooks":{"sessionStart":[{"bash":"./c.sh"}]}}`)
 	cfgPath := filepath.Join(dir, "config.yaml")
 	writeFile(t, cfgPath, "cursor_hooks: [proj/.cursor/hooks.json, gone.json]\ncodex_hooks: proj/.codex/hooks.json\ncopilot_hooks: 7\n")
-	cfg, err := Load(cfgPath, LoadOptions{CopilotHooks: []string{filepath.Join(dir, "proj", ".github", "hooks", "h.json")}})
+	cfg, err := Load(cfgPath, LoadOptions{AgentFiles: AgentFiles{"copilot": []string{filepath.Join(dir, "proj", ".github", "hooks", "h.json")}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestAgentHookFilesLoad(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("entries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if len(cfg.CursorHooks) != 1 || len(cfg.CodexHooks) != 1 || len(cfg.CopilotHooks) != 1 || len(cfg.AgentHookFiles()) != 3 {
+	if len(cfg.AgentFiles["cursor"]) != 1 || len(cfg.AgentFiles["codex"]) != 1 || len(cfg.AgentFiles["copilot"]) != 1 || len(cfg.AgentHookFiles()) != 3 {
 		t.Errorf("files read: %v", cfg.AgentHookFiles())
 	}
 	warns := ""
@@ -155,7 +155,7 @@ func TestAgentHookFilesLoad(t *testing.T) {
 			t.Errorf("warnings lack %q:\n%s", w, warns)
 		}
 	}
-	if _, err := Load(cfgPath, LoadOptions{CursorHooks: []string{filepath.Join(dir, "gone.json")}}); err == nil {
+	if _, err := Load(cfgPath, LoadOptions{AgentFiles: AgentFiles{"cursor": []string{filepath.Join(dir, "gone.json")}}}); err == nil {
 		t.Error("a missing --cursor-hooks file loaded")
 	}
 }

@@ -239,7 +239,7 @@ func (cfg *Config) applyClaudeSwitches() {
 		return
 	}
 	settings := map[string]bool{}
-	for _, p := range cfg.ClaudeSettings {
+	for _, p := range cfg.AgentFiles[claudeShape.agent] {
 		settings[p] = true
 	}
 	kept := cfg.Entries[:0]

@@ -187,13 +187,11 @@ type Config struct {
 	ToolAliases map[string]string
 	// Journal is the journal: block (see JournalConfig).
 	Journal JournalConfig
-	// ClaudeSettings are the Claude settings files that were read; CodexHooks,
-	// CopilotHooks and CursorHooks the other agents' hook files (see
+	// AgentFiles are the agents' own hook files (Claude settings, Codex,
+	// Copilot and Cursor hook files), by agent name: as the config lists
+	// them after ParseConfig, the files read after Load (see
 	// AgentHookFiles).
-	ClaudeSettings []string
-	CodexHooks     []string
-	CopilotHooks   []string
-	CursorHooks    []string
+	AgentFiles AgentFiles
 	// ProjectHooks is the project-local hooks file that was merged, if any
 	// (the first, when LoadOptions named several projects); ProjectFiles
 	// lists every one.
@@ -241,16 +239,10 @@ func (cfg *Config) admit(file string) bool {
 
 // LoadOptions adjusts Load.
 type LoadOptions struct {
-	// ClaudeSettings are further Claude settings files to read (the
-	// --claude-settings flag); unlike the config's claude_settings: list, a
-	// missing one is an error, since the user named it on purpose.
-	ClaudeSettings []string
-	// CodexHooks, CopilotHooks and CursorHooks are further hook files of
-	// those agents (--codex-hooks, --copilot-hooks, --cursor-hooks), read
-	// as ClaudeSettings are.
-	CodexHooks   []string
-	CopilotHooks []string
-	CursorHooks  []string
+	// AgentFiles are further agent hook files to read, by agent name (the
+	// --claude-settings, --codex-hooks … flags); unlike the config's lists,
+	// a missing one is an error, since the user named it on purpose.
+	AgentFiles AgentFiles
 	// ProjectDir, when set, is where the project's own hooks are looked
 	// for: the nearest .hermes/hooks.yaml from ProjectDir up to the
 	// repository root (the first directory holding .git). Its hooks come
@@ -312,16 +304,15 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 	if cfg.Journal.Path != "" {
 		cfg.Journal.Path = resolvePath(cfg.Journal.Path, base)
 	}
-	for _, k := range agentFileKinds {
-		list := k.files(cfg)
-		named := *list
-		*list = nil
-		for _, p := range named {
+	named := cfg.AgentFiles
+	cfg.AgentFiles = AgentFiles{}
+	for _, k := range agentFileKinds() {
+		for _, p := range named[k.agent] {
 			if err := cfg.addAgentFile(k, resolvePath(p, base), false); err != nil {
 				return nil, err
 			}
 		}
-		for _, p := range k.flag(opts) {
+		for _, p := range opts.AgentFiles[k.agent] {
 			if err := cfg.addAgentFile(k, resolvePath(p, ""), true); err != nil {
 				return nil, err
 			}

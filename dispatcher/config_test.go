@@ -335,7 +335,7 @@ func TestClaudeSettingsFile(t *testing.T) {
 	writeFile(t, local, `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"echo hi"}]}]}}`)
 	cfgPath := filepath.Join(dir, "config.yaml")
 	writeFile(t, cfgPath, "claude_settings:\n  - proj/.claude/settings.json\n  - proj/.claude/missing.json\n")
-	cfg, err := Load(cfgPath, LoadOptions{ClaudeSettings: []string{local}})
+	cfg, err := Load(cfgPath, LoadOptions{AgentFiles: AgentFiles{"claude": []string{local}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,8 +350,8 @@ func TestClaudeSettingsFile(t *testing.T) {
 	if len(cfg.Entries) != 3 || cfg.Entries[1].Type != TypeHTTP || cfg.Entries[1].URL != "https://x" {
 		t.Fatalf("want 3 entries (command, http, prompt), got %d", len(cfg.Entries))
 	}
-	if len(cfg.ClaudeSettings) != 2 || cfg.ClaudeSettings[0] != settings || cfg.ClaudeSettings[1] != local {
-		t.Fatalf("ClaudeSettings %v: want the file named in the config, then the flag's", cfg.ClaudeSettings)
+	if len(cfg.AgentFiles["claude"]) != 2 || cfg.AgentFiles["claude"][0] != settings || cfg.AgentFiles["claude"][1] != local {
+		t.Fatalf("ClaudeSettings %v: want the file named in the config, then the flag's", cfg.AgentFiles["claude"])
 	}
 	g := cfg.Entries[0]
 	if g.Dialect != protocol.Claude || g.Timeout != 5*time.Second || g.ProjectDir != proj || g.Source != settings {
@@ -366,7 +366,7 @@ func TestClaudeSettingsFile(t *testing.T) {
 		t.Fatalf("identical Claude commands must run once per firing, selected %d", len(sel))
 	}
 	// A settings file named on the command line must exist.
-	if _, err := Load(cfgPath, LoadOptions{ClaudeSettings: []string{filepath.Join(dir, "nope.json")}}); err == nil {
+	if _, err := Load(cfgPath, LoadOptions{AgentFiles: AgentFiles{"claude": []string{filepath.Join(dir, "nope.json")}}}); err == nil {
 		t.Fatal("missing --claude-settings file must be an error")
 	}
 }
@@ -540,7 +540,7 @@ func TestClaudeDisableAllHooksAndManagedOnly(t *testing.T) {
 		}
 		cfgPath := filepath.Join(dir, "config.yaml")
 		writeFile(t, cfgPath, "hooks:\n  pre_tool_call:\n    - command: yaml.sh\n")
-		cfg, err := Load(cfgPath, LoadOptions{ClaudeSettings: names})
+		cfg, err := Load(cfgPath, LoadOptions{AgentFiles: AgentFiles{"claude": names}})
 		if err != nil {
 			t.Fatal(err)
 		}

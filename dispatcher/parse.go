@@ -80,7 +80,7 @@ func parseConfig(data []byte, path string, limit int) (cfg *Config, err error) {
 			cfg.parseJournal(val)
 		default:
 			known := false
-			for _, k := range agentFileKinds {
+			for _, k := range agentFileKinds() {
 				if key == k.key {
 					cfg.parseFileList(k, val)
 					known = true
@@ -147,18 +147,17 @@ func (cfg *Config) parseToolAliases(n *yaml.Node) {
 // parseFileList reads a list of agent hook files (claude_settings …): a
 // path or a list of paths.
 func (cfg *Config) parseFileList(k agentFileKind, n *yaml.Node) {
-	list := k.files(cfg)
 	switch {
 	case n.Kind == yaml.ScalarNode && n.Tag == "!!null":
 	case n.Kind == yaml.ScalarNode && n.Tag == "!!str":
-		*list = append(*list, n.Value)
+		cfg.addFile(k.agent, n.Value)
 	case n.Kind == yaml.SequenceNode:
 		for i, item := range n.Content {
 			if item.Kind != yaml.ScalarNode || item.Tag != "!!str" || strings.TrimSpace(item.Value) == "" {
 				cfg.warn(fmt.Sprintf("%s[%d]", k.key, i), "must be a file path; ignoring")
 				continue
 			}
-			*list = append(*list, strings.TrimSpace(item.Value))
+			cfg.addFile(k.agent, strings.TrimSpace(item.Value))
 		}
 	default:
 		cfg.warn(k.key, "must be a list of "+k.what+" file paths; got "+pyType(n)+"; ignoring")
@@ -428,7 +427,7 @@ var entryKeys = []string{"command", "matcher", "timeout", "fail_closed", "failCl
 // topLevelKeys are the top-level keys hermes-hooks reads.
 func topLevelKeys() []string {
 	keys := []string{"hooks", "hooks_auto_accept", "tool_aliases", "journal"}
-	for _, k := range agentFileKinds {
+	for _, k := range agentFileKinds() {
 		keys = append(keys, k.key)
 	}
 	return keys

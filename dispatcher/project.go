@@ -129,8 +129,8 @@ func (cfg *Config) addProject(path string) {
 	}
 	cfg.Entries = append(cfg.Entries, proj.Entries...)
 	cfg.Warnings = append(cfg.Warnings, proj.Warnings...)
-	for _, k := range agentFileKinds {
-		for _, p := range *k.files(proj) {
+	for _, k := range agentFileKinds() {
+		for _, p := range proj.AgentFiles[k.agent] {
 			sp := resolvePath(p, root)
 			data, err := fsutil.ReadRegular(sp, root, MaxProjectFileBytes)
 			if errors.Is(err, fs.ErrNotExist) {
@@ -156,8 +156,7 @@ func (cfg *Config) addProject(path string) {
 			}
 			cfg.Entries = append(cfg.Entries, entries...)
 			cfg.Warnings = append(cfg.Warnings, warnings...)
-			list := k.files(cfg)
-			*list = append(*list, sp)
+			cfg.addFile(k.agent, sp)
 		}
 	}
 	if cfg.ProjectHooks == "" {

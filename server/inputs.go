@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"
 )
 
@@ -30,8 +31,8 @@ const (
 	QuerySafeMode  = "safe_mode"
 )
 
-// QueryFiles maps each agent-file flag to its query parameter.
-var QueryFiles = []string{"claude_settings", "codex_hooks", "copilot_hooks", "cursor_hooks"}
+// A forwarded call names each agent's hook files of its command line with
+// the agent's config key (claude_settings=/abs/path …).
 
 // inputsConflict says how a forwarded call's inputs differ from this
 // server's ("" when they do not, or the caller stated none).
@@ -41,11 +42,10 @@ func (s *Server) inputsConflict(r *http.Request, w http.ResponseWriter) string {
 		return ""
 	}
 	w.Header().Set(InputsHeader, "checked")
-	own := [][]string{s.opts.ClaudeSettings, s.opts.CodexHooks, s.opts.CopilotHooks, s.opts.CursorHooks}
-	for i, key := range QueryFiles {
-		if !sameFiles(q[key], own[i]) {
-			return "this server reads --" + strings.ReplaceAll(key, "_", "-") + " " + strings.Join(own[i], ", ") +
-				", not " + strings.Join(q[key], ", ")
+	for _, a := range agents.All() {
+		key, own := a.Source.ConfigKey, s.opts.AgentFiles[a.Name]
+		if !sameFiles(q[key], own) {
+			return "this server reads --" + a.Source.Flag + " " + strings.Join(own, ", ") + ", not " + strings.Join(q[key], ", ")
 		}
 	}
 	flag := func(key string, mine bool) string {

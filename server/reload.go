@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 )
 
@@ -28,17 +29,18 @@ func (s *Server) initialConfigFiles() []string {
 
 // flagFiles are the agent hook files named on the command line.
 func (s *Server) flagFiles() []string {
-	return slices.Concat(s.opts.ClaudeSettings, s.opts.CodexHooks, s.opts.CopilotHooks, s.opts.CursorHooks)
+	var files []string
+	for _, a := range agents.All() {
+		files = append(files, s.opts.AgentFiles[a.Name]...)
+	}
+	return files
 }
 
 // loadOptions are what every load of the config reads beside it.
 func (s *Server) loadOptions() dispatcher.LoadOptions {
 	return dispatcher.LoadOptions{
-		ClaudeSettings: s.opts.ClaudeSettings,
-		CodexHooks:     s.opts.CodexHooks,
-		CopilotHooks:   s.opts.CopilotHooks,
-		CursorHooks:    s.opts.CursorHooks,
-		ProjectDir:     s.opts.Cwd,
+		AgentFiles: s.opts.AgentFiles,
+		ProjectDir: s.opts.Cwd,
 	}
 }
 
@@ -223,7 +225,7 @@ func (s *Server) reloadConfig() error {
 			msg = "config loaded"
 		}
 		s.log.Info(msg, "generation", g.n, "config", s.opts.ConfigPath, "hooks", len(cfg.Entries),
-			"claude_settings", len(cfg.ClaudeSettings), "project_hooks", cfg.ProjectHooks, "warnings", len(cfg.Warnings))
+			"agent_files", len(cfg.AgentHookFiles()), "project_hooks", cfg.ProjectHooks, "warnings", len(cfg.Warnings))
 		for _, w := range cfg.Warnings {
 			s.log.Warn("config warning", "detail", w.String())
 		}

@@ -64,13 +64,9 @@ type Options struct {
 	// ConfigPath is the YAML config file, as the user named it (GET
 	// /v1/hooks reports it as given, like `list --json`). Required.
 	ConfigPath string
-	// ClaudeSettings are further Claude settings files (--claude-settings);
-	// CodexHooks, CopilotHooks and CursorHooks further hook files of those
-	// agents (--codex-hooks …).
-	ClaudeSettings []string
-	CodexHooks     []string
-	CopilotHooks   []string
-	CursorHooks    []string
+	// AgentFiles are further agent hook files, by agent name
+	// (--claude-settings, --codex-hooks …).
+	AgentFiles dispatcher.AgentFiles
 	// Cwd is the server's working directory: where project hooks are
 	// found, relative script paths resolved, and the payload's cwd when a
 	// host sends none (default: the process's working directory).

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/spf13/cobra"
@@ -67,10 +69,10 @@ configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
 	})
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.ConfigPath, "config", "", "config file (default $HERMES_HOME/config.yaml)")
-	pf.StringArrayVar(&a.ClaudeSettings, "claude-settings", nil, "also load hooks from this Claude Code settings file (repeatable)")
-	pf.StringArrayVar(&a.CodexHooks, "codex-hooks", nil, "also load hooks from this Codex hooks.json (repeatable)")
-	pf.StringArrayVar(&a.CopilotHooks, "copilot-hooks", nil, "also load hooks from this GitHub Copilot CLI hook file (repeatable)")
-	pf.StringArrayVar(&a.CursorHooks, "cursor-hooks", nil, "also load hooks from this Cursor hooks.json; they speak Cursor's protocol (repeatable)")
+	a.AgentFiles = dispatcher.AgentFiles{}
+	for _, ag := range agents.All() {
+		pf.Var(agentFilesFlag{a.AgentFiles, ag.Name}, ag.Source.Flag, ag.Source.FlagHelp)
+	}
 	pf.BoolVar(&a.AcceptHooks, "accept-hooks", false, "approve and record every configured hook that is not yet allowlisted")
 
 	root.AddCommand(
@@ -138,3 +140,17 @@ func flagHint(cmd *cobra.Command, err error) string {
 	}
 	return hint
 }
+
+// agentFilesFlag is one agent's --xxx FILE flag (repeatable): each use adds
+// a file to that agent's list, as pflag's StringArray does.
+type agentFilesFlag struct {
+	files dispatcher.AgentFiles
+	agent string
+}
+
+func (f agentFilesFlag) Set(v string) error {
+	f.files[f.agent] = append(f.files[f.agent], v)
+	return nil
+}
+func (f agentFilesFlag) String() string { return "[]" }
+func (f agentFilesFlag) Type() string   { return "stringArray" }

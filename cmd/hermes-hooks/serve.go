@@ -180,13 +180,10 @@ func runServe(a *app, o serveOptions) error {
 		return err
 	}
 	srv, err := server.New(server.Options{
-		ConfigPath:     path,
-		ClaudeSettings: a.ClaudeSettings,
-		CodexHooks:     a.CodexHooks,
-		CopilotHooks:   a.CopilotHooks,
-		CursorHooks:    a.CursorHooks,
-		Cwd:            cli.Cwd(),
-		Store:          store,
+		ConfigPath: path,
+		AgentFiles: a.AgentFiles,
+		Cwd:        cli.Cwd(),
+		Store:      store,
 		// HERMES_ACCEPT_HOOKS and HERMES_SAFE_MODE are read from the
 		// environment by consent.NewPolicy; --accept-hooks is the flag.
 		Accept:          a.AcceptHooks,

@@ -28,12 +28,11 @@ type App struct {
 	In       io.Reader
 	Out, Err io.Writer
 
-	ConfigPath     string
-	ClaudeSettings []string
-	// Other agents' hook files (--codex-hooks …), read as Claude settings
-	// files are.
-	CodexHooks, CopilotHooks, CursorHooks []string
-	AcceptHooks                           bool
+	ConfigPath string
+	// AgentFiles are the agents' hook files named on the command line
+	// (--claude-settings, --codex-hooks …), by agent name.
+	AgentFiles  dispatcher.AgentFiles
+	AcceptHooks bool
 
 	// triedServer: hook already tried to forward to a live serve.
 	triedServer bool
@@ -135,10 +134,7 @@ func (a *App) warnAll(cfg *dispatcher.Config) {
 // project directory.
 func (a *App) LoadOptions(projectDir string) dispatcher.LoadOptions {
 	return dispatcher.LoadOptions{
-		ClaudeSettings:  a.ClaudeSettings,
-		CodexHooks:      a.CodexHooks,
-		CopilotHooks:    a.CopilotHooks,
-		CursorHooks:     a.CursorHooks,
+		AgentFiles:      a.AgentFiles,
 		ProjectDir:      projectDir,
 		MoreProjectDirs: a.moreProjects,
 	}

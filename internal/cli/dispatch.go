@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -210,12 +211,9 @@ func (a *App) runAsyncChild(event string, fields map[string]any, calledBy string
 	if a.ConfigPath != "" {
 		args = append([]string{"--config", a.ConfigPath}, args...)
 	}
-	for _, files := range []struct {
-		flag  string
-		names []string
-	}{{"--claude-settings", a.ClaudeSettings}, {"--codex-hooks", a.CodexHooks}, {"--copilot-hooks", a.CopilotHooks}, {"--cursor-hooks", a.CursorHooks}} {
-		for _, f := range files.names {
-			args = append([]string{files.flag, f}, args...)
+	for _, ag := range agents.All() {
+		for _, f := range a.AgentFiles[ag.Name] {
+			args = append([]string{"--" + ag.Source.Flag, f}, args...)
 		}
 	}
 	if a.AcceptHooks {

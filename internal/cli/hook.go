@@ -176,13 +176,13 @@ func (a *App) forwardQuery(agent *agents.Agent, project string) url.Values {
 	config, _ := a.Config()
 	q := url.Values{"called_by": {agent.Name}, "config": {config}, server.QueryInputs: {"1"}}
 	q["project"] = append([]string{project}, a.moreProjects...)
-	for i, files := range [][]string{a.ClaudeSettings, a.CodexHooks, a.CopilotHooks, a.CursorHooks} {
-		for _, f := range files {
+	for _, ag := range agents.All() {
+		for _, f := range a.AgentFiles[ag.Name] {
 			abs, err := filepath.Abs(f)
 			if err != nil {
 				abs = f
 			}
-			q.Add(server.QueryFiles[i], abs)
+			q.Add(ag.Source.ConfigKey, abs)
 		}
 	}
 	set := func(key string, on bool) {
