@@ -28,9 +28,9 @@ const (
 // file declares.
 func ParseDialect(s string) (Dialect, bool) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "hermes":
+	case string(Hermes):
 		return Hermes, true
-	case "claude", "claude-code", "claude_code":
+	case string(Claude), "claude-code", "claude_code":
 		return Claude, true
 	}
 	return "", false

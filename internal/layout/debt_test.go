@@ -1,0 +1,41 @@
+package layout
+
+// The layout's debt: what the tree does not keep yet, and the work that
+// removes it (issue 25). The tests let these through and fail when one is
+// gone, so that this list only shrinks.
+
+var debtLayering = map[string]string{
+	"protocol/permrule: no such package": "move protocol/permrule*.go into their own package",
+	"internal/pattern: no such package":  "extract the regex planners and engines from dispatcher",
+	"internal/hookproc: no such package": "extract the runner, reaper and workers from dispatcher",
+	"hookconfig: no such package":        "extract config loading from dispatcher",
+	"dispatcher depends on agents":       "move the agents' hook-file reading rules into hookconfig/agents",
+}
+
+var debtAgentNames = map[string]string{
+	"dispatcher/agent_files.go names the agent \"claude\"":  "the agents' file shapes move into package agents",
+	"dispatcher/agent_files.go names the agent \"codex\"":   "the same",
+	"dispatcher/agent_files.go names the agent \"copilot\"": "the same",
+	"dispatcher/agent_files.go names the agent \"cursor\"":  "the same",
+	"dispatcher/claude.go names the agent \"claude\"":       "the same",
+}
+
+var debtBudgets = map[string]string{
+	"dispatcher.parseClaudeShaped is over 120 lines":         "split with the hookconfig extraction",
+	"dispatcher.parseClaudeHandler is over 120 lines":        "the same",
+	"dispatcher/dispatch.go is over 500 lines":               "the dispatcher split",
+	"dispatcher.Dispatch is over 120 lines":                  "the dispatcher split",
+	"dispatcher.planJS is over 120 lines":                    "exempt once in internal/pattern",
+	"dispatcher.jsClass is over 120 lines":                   "internal/pattern",
+	"dispatcher.planPython is over 120 lines":                "exempt once in internal/pattern",
+	"dispatcher.pyClass is over 120 lines":                   "internal/pattern",
+	"package dispatcher is over 2500 production lines":       "hookconfig, internal/pattern, internal/hookproc",
+	"protocol/outcome.go is over 500 lines":                  "split the outcome's JSON from the fold",
+	"package protocol is over 2500 production lines":         "protocol/permrule, and the dialects' reply parsers apart",
+	"consent/policy.go is over 500 lines":                    "split the policy's approval writing from its decisions",
+	"package consent is over 2500 production lines":          "split what a command runs (resolve, pin) from the allowlist",
+	"package cmd/hermes-hooks is over 2500 production lines": "move the verbs' formatting into report",
+	"internal/pyjson.appendValue is over 120 lines":          "split per JSON kind",
+	"server.handleDispatch is over 120 lines":                "split the request checks from the dispatch",
+	"package server is over 2500 production lines":           "split stats and metrics apart",
+}
