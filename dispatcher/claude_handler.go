@@ -128,7 +128,7 @@ func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, ind
 			cfg.warn(path, ".if must be a permission rule string such as \"Bash(git *)\"; the handler never runs")
 			e.If = "\x00invalid"
 		}
-		if !protocol.IfRuleApplies(ev.ClaudeName()) {
+		if !ev.IfRule {
 			cfg.warn(path, ".if only applies to tool events; on "+ev.ClaudeName()+" the handler never runs, as in Claude Code")
 		}
 		e.compileIf()

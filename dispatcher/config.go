@@ -12,6 +12,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/protocol/permrule"
 )
 
 // Hermes' timeout rules: default 60 s, at most 300 s.
@@ -114,7 +115,7 @@ type Entry struct {
 	Once           bool
 	If             string
 	Unsupported    string
-	ifRule         *protocol.IfRule
+	ifRule         *permrule.IfRule
 	ifBroken       string
 	// RunBy names the agent whose own hook file declared the entry
 	// ("claude" for Claude Code settings files, "codex", "copilot",

@@ -8,11 +8,12 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/protocol/permrule"
 )
 
 // Claude Code handlers may carry "if": a permission rule (Bash(git *),
 // Edit(src/**), WebFetch(domain:x.com) …) that filters which tool calls run
-// the handler (protocol.ParseIfRule has the syntax). A rule is parsed once,
+// the handler (permrule.ParseIfRule has the syntax). A rule is parsed once,
 // when the config is loaded. On events that are not tool events the handler
 // never runs, as in Claude Code. A rule that cannot be evaluated must not
 // become a silently skipped guard: such a handler is selected, and on the
@@ -25,7 +26,7 @@ func (e *Entry) compileIf() {
 	if e.If == "" {
 		return
 	}
-	r, err := protocol.ParseIfRule(e.If)
+	r, err := permrule.ParseIfRule(e.If)
 	if err != nil {
 		e.ifBroken = "its if condition " + e.If + " cannot be evaluated (" + err.Error() + ")"
 		return
@@ -40,7 +41,7 @@ func (d *Dispatcher) ifAllows(ev *protocol.Event, e *Entry, fields map[string]an
 	if e.If == "" {
 		return true
 	}
-	if !protocol.IfRuleApplies(ev.ClaudeName()) {
+	if !ev.IfRule {
 		return false
 	}
 	if e.ifRule == nil {
@@ -55,7 +56,7 @@ func (d *Dispatcher) ifAllows(ev *protocol.Event, e *Entry, fields map[string]an
 	}
 	claudeTool := d.cfg.Tools.Claude(tool)
 	input = protocol.ClaudeToolInput(claudeTool, input)
-	ctx := protocol.RuleContext{Cwd: d.opts.Cwd, ProjectDir: e.ProjectDir}
+	ctx := permrule.RuleContext{Cwd: d.opts.Cwd, ProjectDir: e.ProjectDir}
 	if cwd, ok := fields["cwd"].(string); ok && cwd != "" {
 		ctx.Cwd = cwd
 	}
@@ -75,8 +76,8 @@ func (d *Dispatcher) ifAllows(ev *protocol.Event, e *Entry, fields map[string]an
 // to a protected path must run the guard on that path, so the rule is
 // matched against the physical path, under both the anchors as given and
 // the anchors' own physical paths. What cannot be resolved runs the hook.
-func matchesWhereItLeads(r *protocol.IfRule, tool string, input map[string]any, ctx protocol.RuleContext) bool {
-	file, ok := protocol.CallFile(tool, input, ctx)
+func matchesWhereItLeads(r *permrule.IfRule, tool string, input map[string]any, ctx permrule.RuleContext) bool {
+	file, ok := permrule.CallFile(tool, input, ctx)
 	if !ok {
 		return false // no file; unknown directories already matched
 	}

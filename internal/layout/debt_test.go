@@ -5,7 +5,6 @@ package layout
 // gone, so that this list only shrinks.
 
 var debtLayering = map[string]string{
-	"protocol/permrule: no such package": "move protocol/permrule*.go into their own package",
 	"internal/pattern: no such package":  "extract the regex planners and engines from dispatcher",
 	"internal/hookproc: no such package": "extract the runner, reaper and workers from dispatcher",
 	"hookconfig: no such package":        "extract config loading from dispatcher",

@@ -1,4 +1,4 @@
-package protocol
+package permrule
 
 import (
 	"encoding/json"

@@ -1,18 +1,12 @@
-package protocol
-
-import (
-	"errors"
-	"fmt"
-	"regexp"
-	"strings"
-	"sync"
-	"unicode/utf8"
-)
-
-// Claude Code hook handlers may carry "if": "<permission rule>": the handler
-// runs only when the tool call matches the rule. This file evaluates such a
-// rule against one tool call, purely (no file system, no environment: the
-// directories a rule is anchored at come in a RuleContext).
+// Package permrule evaluates Claude Code's `if` permission rules. A hook
+// handler may carry "if": "<permission rule>": the handler runs only when the
+// tool call matches the rule. The package evaluates such a rule against one
+// tool call, purely (no file system, no environment: the directories a rule
+// is anchored at come in a RuleContext, and symlinks are resolved by the
+// caller, which passes the resolved path to MatchFile).
+//
+// Contract: ParseIfRule never panics; Match never panics and, on any doubt
+// about what a call runs or touches, matches (the hook runs).
 //
 // Sources, read in August 2026: code.claude.com/docs/en/hooks ("Common
 // fields", the Bash `if` matching table), /docs/en/hooks-guide ("Filter by
@@ -36,21 +30,23 @@ import (
 // Here the same rule goes further than Claude Code (issue 23): a rule
 // matches what a call RUNS, not only what it says first. A Bash command is
 // followed through wrappers, command strings and paths (sudo rm, sh -c
-// 'rm x', /bin/rm; permrule_runs.go), and a command word or runner whose
+// 'rm x', /bin/rm; runs.go), and a command word or runner whose
 // effect the text does not show is doubt, which runs the hook; a path rule
 // also matches where a symlink leads (the dispatcher resolves it: I/O);
 // a domain rule reads the host as the fetch will (WHATWG URL parsing,
-// permrule_url.go), and on any doubt the hook runs. A hook that Claude Code
+// url.go), and on any doubt the hook runs. A hook that Claude Code
 // would skip may therefore run here; the aim is that none it would run is
 // skipped.
+package permrule
 
-// IfRuleApplies reports whether "if" is evaluated on the event named
-// claudeEvent (Event.IfRule); when it is not, a handler carrying "if" never
-// runs (hooks docs, "Common fields").
-func IfRuleApplies(claudeEvent string) bool {
-	ev, ok := Lookup(claudeEvent)
-	return ok && ev.IfRule
-}
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
 
 // RuleContext holds the directories a rule and a tool input are resolved
 // against. An empty field is unknown: a rule or path that needs it cannot be
