@@ -2,7 +2,6 @@ package agents
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -64,15 +63,6 @@ func cursorRoots(p map[string]any) []string {
 	return out
 }
 
-// cursorTools maps Cursor's tool names to the canonical (Hermes) ones;
-// others (MCP:<tool>, Grep …) pass through.
-var cursorTools = sync.OnceValue(func() map[string]string {
-	return map[string]string{
-		"Shell": "terminal", "Read": "read_file", "Write": "write_file", "Edit": "patch",
-		"Task": "delegate_task", "WebSearch": "web_search", "WebFetch": "web_extract",
-	}
-})
-
 func decodeCursor(name string, _ *protocol.Event, p map[string]any) map[string]any {
 	f := copyFields(p, 4)
 	alias(f, "conversation_id", "session_id")
@@ -89,7 +79,7 @@ func decodeCursor(name string, _ *protocol.Event, p map[string]any) map[string]a
 	switch name {
 	case "preToolUse", "postToolUse", "postToolUseFailure":
 		if s, ok := p["tool_name"].(string); ok {
-			if c, ok := cursorTools()[s]; ok {
+			if c, ok := protocol.CursorTools()[s]; ok {
 				tool(c)
 			}
 		}

@@ -157,7 +157,7 @@ func (e *Entry) TimeoutSeconds() string {
 // Matches reports whether the entry's matcher accepts this firing's fields
 // and, for a Cursor-dialect entry, whether its Cursor event stands for this
 // firing at all (beforeShellExecution: shell commands only; see
-// agents.CursorFits).
+// protocol.CursorFits).
 //
 // A matcher that cannot tell — it needs the backtracking engine this
 // program lacks, or that engine ran out of time — accepts: Dispatch then

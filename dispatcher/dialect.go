@@ -34,7 +34,7 @@ func projectEnv(e *Entry, env []string, project string) []string {
 // payloadOf is the entry's stdin for this firing, in its dialect.
 func (d *Dispatcher) payloadOf(e *Entry, ev *protocol.Event, fields map[string]any) []byte {
 	if e.Dialect == protocol.Cursor {
-		return agents.CursorPayload(e.DeclaredAs, ev, fields, d.payload)
+		return protocol.CursorPayload(e.DeclaredAs, ev, fields, d.payload)
 	}
 	return protocol.BuildPayload(e.Dialect, ev, fields, d.payload)
 }
@@ -42,7 +42,7 @@ func (d *Dispatcher) payloadOf(e *Entry, ev *protocol.Event, fields map[string]a
 // parseReply reads the entry's reply in its dialect.
 func parseReply(e *Entry, r protocol.Reply) (*protocol.Contribution, string) {
 	if e.Dialect == protocol.Cursor {
-		return agents.ParseCursorReply(e.DeclaredAs, r)
+		return protocol.ParseCursorReply(e.DeclaredAs, r)
 	}
 	return protocol.ParseReply(r)
 }
@@ -51,7 +51,7 @@ func parseReply(e *Entry, r protocol.Reply) (*protocol.Contribution, string) {
 // for this firing of its canonical event (beforeShellExecution: shell
 // commands only); entries of other dialects fit every firing.
 func (e *Entry) cursorFits(fields map[string]any, tools *protocol.ToolTable) bool {
-	return e.Dialect != protocol.Cursor || agents.CursorFits(e.DeclaredAs, fields, tools)
+	return e.Dialect != protocol.Cursor || protocol.CursorFits(e.DeclaredAs, fields, tools)
 }
 
 // agentTitle names the agent an entry was written for, for messages

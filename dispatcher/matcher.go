@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -249,7 +248,7 @@ func (m *matcher) subject(e *Entry, fields map[string]any, tools *protocol.ToolT
 		// Compared with Cursor's tool name (Shell, Read …) on tool events;
 		// elsewhere the matcher was dropped at load.
 		name, _ := fields["tool_name"].(string)
-		return agents.CursorToolName(name, tools), false, true
+		return protocol.CursorToolName(name, tools), false, true
 	}
 	if e.Dialect == protocol.Claude {
 		q, ok := protocol.ClaudeMatchQuery(e.Event, fields, tools)

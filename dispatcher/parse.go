@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"gopkg.in/yaml.v3"
@@ -408,7 +407,7 @@ func (cfg *Config) parseFailClosed(e *Entry, path string, n *yaml.Node) {
 	case protocol.Cursor:
 		// Where the Cursor event's hooks can refuse: not on stop, where a
 		// failing hook must not keep the agent going.
-		allowed = agents.CursorRefuses(e.DeclaredAs) && e.Event.Can(protocol.CapBlock)
+		allowed = protocol.CursorRefuses(e.DeclaredAs) && e.Event.Can(protocol.CapBlock)
 	}
 	if !allowed {
 		cfg.warn(path, "."+key+" is only honored for pre_tool_call (hooks that can block); ignored on "+e.DeclaredAs)

@@ -17,8 +17,8 @@ const (
 	// Cursor is Cursor's hook protocol, spoken by the entries of a Cursor
 	// hooks.json. Its payload and reply depend on the Cursor event an entry
 	// is declared under, whose table is package agents'; so its payloads
-	// are built and its replies read there (agents.CursorPayload,
-	// agents.ParseCursorReply), not by BuildPayload and ParseReply.
+	// are built and its replies read there (protocol.CursorPayload,
+	// protocol.ParseCursorReply), not by BuildPayload and ParseReply.
 	Cursor Dialect = "cursor"
 )
 

@@ -44,7 +44,7 @@ type Reply struct {
 // ParseReply turns one hook run into its contribution (nil: none) and a note
 // explaining a reply that contributed nothing or was partly ignored. It
 // reads the Hermes and Claude dialects; a Cursor-dialect reply is read by
-// agents.ParseCursorReply (see Cursor) and contributes nothing here.
+// protocol.ParseCursorReply (see Cursor) and contributes nothing here.
 func ParseReply(r Reply) (*Contribution, string) {
 	switch {
 	case r.Event == nil:
@@ -52,7 +52,7 @@ func ParseReply(r Reply) (*Contribution, string) {
 	case r.Dialect == Claude:
 		return parseClaude(r)
 	case r.Dialect == Cursor:
-		return nil, "a cursor-dialect reply is read per Cursor event (agents.ParseCursorReply)"
+		return nil, "a cursor-dialect reply is read per Cursor event (protocol.ParseCursorReply)"
 	}
 	return parseHermes(r)
 }

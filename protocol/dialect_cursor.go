@@ -1,4 +1,4 @@
-package agents
+package protocol
 
 import (
 	"strconv"
@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
-	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 // The Cursor dialect: hooks written for Cursor (the entries of a Cursor
@@ -15,7 +14,7 @@ import (
 // write what Cursor reads; CursorPayload writes what a Cursor hook reads and
 // ParseCursorReply reads what it writes — so it lives beside them, on the
 // same event and tool tables (cursor.Events, cursorTools), and stays pure.
-// The dispatcher calls these for entries of protocol.Cursor.
+// The dispatcher calls these for entries of Cursor.
 
 // cursorReads is what a Cursor event's hooks may reply with.
 type cursorReads uint8
@@ -73,10 +72,19 @@ var cursorMCPEvents = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"beforeMCPExecution": true, "afterMCPExecution": true}
 })
 
-// cursorToolNames is cursorTools reversed: canonical tool → Cursor's name.
+// CursorTools maps Cursor's tool names to the canonical (Hermes) ones;
+// others (MCP:<tool>, Grep …) pass through.
+var CursorTools = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"Shell": "terminal", "Read": "read_file", "Write": "write_file", "Edit": "patch",
+		"Task": "delegate_task", "WebSearch": "web_search", "WebFetch": "web_extract",
+	}
+})
+
+// cursorToolNames is CursorTools reversed: canonical tool → Cursor's name.
 var cursorToolNames = sync.OnceValue(func() map[string]string {
-	m := make(map[string]string, len(cursorTools()))
-	for c, h := range cursorTools() {
+	m := make(map[string]string, len(CursorTools()))
+	for c, h := range CursorTools() {
 		m[h] = c
 	}
 	return m
@@ -85,7 +93,7 @@ var cursorToolNames = sync.OnceValue(func() map[string]string {
 // CursorToolName returns Cursor's name for a tool named in either the
 // Hermes or the Claude dialect (Bash and terminal are Shell); names Cursor
 // shares or does not know pass through.
-func CursorToolName(name string, tools *protocol.ToolTable) string {
+func CursorToolName(name string, tools *ToolTable) string {
 	if c, ok := cursorToolNames()[tools.Hermes(name)]; ok {
 		return c
 	}
@@ -104,7 +112,7 @@ func isMCPTool(name string) bool {
 // and edits, the MCP events for MCP tools; every other Cursor event for
 // every firing of its canonical event. So a Cursor hook sees only what
 // Cursor itself would have sent it.
-func CursorFits(cursorEvent string, fields map[string]any, tools *protocol.ToolTable) bool {
+func CursorFits(cursorEvent string, fields map[string]any, tools *ToolTable) bool {
 	tool, _ := fields["tool_name"].(string)
 	if cursorMCPEvents()[cursorEvent] {
 		return isMCPTool(tool)
@@ -136,23 +144,23 @@ func CursorRefuses(cursorEvent string) bool {
 // derives prompt, tool_response, stop_hook_active … from a Hermes host's
 // fields), reshaped into Cursor's fields and names; every other host field
 // follows, as Cursor hooks ignore keys they do not know.
-func CursorPayload(cursorEvent string, ev *protocol.Event, fields map[string]any, env protocol.PayloadEnv) []byte {
-	base := protocol.ClaudePayload(ev, fields, env)
+func CursorPayload(cursorEvent string, ev *Event, fields map[string]any, env PayloadEnv) []byte {
+	base := ClaudePayload(ev, fields, env)
 	val := make(map[string]any, len(base))
 	for _, kv := range base {
 		val[kv.Key] = kv.Value
 	}
 	done := map[string]bool{"hook_event_name": true, "permission_mode": true, "tool_name": true, "tool_input": true}
-	obj := make(protocol.Object, 0, len(base)+4)
+	obj := make(Object, 0, len(base)+4)
 	add := func(k string, v any) {
-		obj = append(obj, protocol.KV{Key: k, Value: v})
+		obj = append(obj, KV{Key: k, Value: v})
 		done[k] = true
 	}
 	add("hook_event_name", cursorEvent)
 	if v, ok := fields["conversation_id"]; ok {
 		add("conversation_id", v)
 	} else {
-		add("conversation_id", protocol.SessionID(fields))
+		add("conversation_id", SessionID(fields))
 	}
 	if v, ok := fields["workspace_roots"]; ok {
 		add("workspace_roots", v)
@@ -184,7 +192,7 @@ func CursorPayload(cursorEvent string, ev *protocol.Event, fields map[string]any
 	case "beforeMCPExecution", "afterMCPExecution":
 		add("tool_name", claudeTool)
 		// Cursor sends an MCP tool's input as the JSON text of it.
-		add("tool_input", string(protocol.EncodeJSON(input, protocol.Compact)))
+		add("tool_input", string(EncodeJSON(input, Compact)))
 		if cursorEvent == "afterMCPExecution" {
 			add("result_json", result())
 			done["tool_response"] = true
@@ -217,7 +225,7 @@ func CursorPayload(cursorEvent string, ev *protocol.Event, fields map[string]any
 			done[kv.Key] = true
 		}
 	}
-	return protocol.EncodePayload(protocol.Claude, obj) // JSON.stringify, as Cursor writes it
+	return EncodePayload(Claude, obj) // JSON.stringify, as Cursor writes it
 }
 
 func firstOf(m map[string]any, keys ...string) any {
@@ -240,7 +248,7 @@ func firstOf(m map[string]any, keys ...string) any {
 // spawn error, a timeout and stdout that is not a JSON object are
 // failures: nothing, or — for a fail-closed hook on an event it can
 // refuse — a block, as in the other dialects.
-func ParseCursorReply(cursorEvent string, r protocol.Reply) (*protocol.Contribution, string) {
+func ParseCursorReply(cursorEvent string, r Reply) (*Contribution, string) {
 	ev := r.Event
 	if ev == nil {
 		return nil, "unknown event"
@@ -253,7 +261,7 @@ func ParseCursorReply(cursorEvent string, r protocol.Reply) (*protocol.Contribut
 			reason = "timed out after " + strconv.FormatFloat(r.Timeout, 'f', -1, 64) + "s"
 		}
 		if failClosed {
-			return protocol.FailedClosed(r.Command, reason), reason
+			return FailedClosed(r.Command, reason), reason
 		}
 		return nil, reason
 	}
@@ -261,31 +269,31 @@ func ParseCursorReply(cursorEvent string, r protocol.Reply) (*protocol.Contribut
 	stderr := strings.TrimSpace(pyjson.DecodeReplace(r.Stderr))
 	var obj map[string]any
 	if stdout != "" {
-		v, err := protocol.DecodeJSON([]byte(stdout))
+		v, err := DecodeJSON([]byte(stdout))
 		obj, _ = v.(map[string]any)
 		if (err != nil || obj == nil) && r.ExitCode == 0 {
-			note := "hook stdout is not a JSON object: " + protocol.Truncate(stdout, 200)
+			note := "hook stdout is not a JSON object: " + Truncate(stdout, 200)
 			if failClosed {
-				return protocol.FailedClosed(r.Command, "unparseable stdout (expected a JSON object)"), note
+				return FailedClosed(r.Command, "unparseable stdout (expected a JSON object)"), note
 			}
 			return nil, note
 		}
 	}
 	switch {
 	case r.ExitCode == 2:
-		if !CursorRefuses(cursorEvent) || !ev.Can(protocol.CapBlock) {
+		if !CursorRefuses(cursorEvent) || !ev.Can(CapBlock) {
 			return nil, "exit code 2 has no effect on " + cursorEvent
 		}
-		msg := firstNonEmpty(stderr, str(obj, "agent_message"), str(obj, "user_message"), protocol.ClaudeDefaultBlockReason)
-		return &protocol.Contribution{Decision: protocol.DecisionBlock, Message: msg}, ""
+		msg := firstNonEmpty(stderr, str(obj, "agent_message"), str(obj, "user_message"), ClaudeDefaultBlockReason)
+		return &Contribution{Decision: DecisionBlock, Message: msg}, ""
 	case r.ExitCode != 0:
 		line, _, _ := strings.Cut(stderr, "\n")
-		note := "hook " + protocol.ExitText(r.ExitCode)
+		note := "hook " + ExitText(r.ExitCode)
 		if line != "" {
 			note += ": " + line
 		}
 		if failClosed {
-			return protocol.FailedClosed(r.Command, protocol.ExitText(r.ExitCode)), note
+			return FailedClosed(r.Command, ExitText(r.ExitCode)), note
 		}
 		return nil, note
 	case obj == nil:
@@ -293,7 +301,7 @@ func ParseCursorReply(cursorEvent string, r protocol.Reply) (*protocol.Contribut
 	}
 	c, note, ok := cursorJSON(cursorEvent, reads, ev, obj)
 	if !ok && failClosed {
-		return protocol.FailedClosed(r.Command, "unreadable reply: "+note), note
+		return FailedClosed(r.Command, "unreadable reply: "+note), note
 	}
 	if c.IsEmpty() {
 		return nil, note
@@ -303,15 +311,15 @@ func ParseCursorReply(cursorEvent string, r protocol.Reply) (*protocol.Contribut
 
 // cursorJSON applies a reply object; ok is false when a field Cursor reads
 // here holds something Cursor would refuse (then nothing applies).
-func cursorJSON(event string, reads cursorReads, ev *protocol.Event, obj map[string]any) (c *protocol.Contribution, note string, ok bool) {
-	c = &protocol.Contribution{}
+func cursorJSON(event string, reads cursorReads, ev *Event, obj map[string]any) (c *Contribution, note string, ok bool) {
+	c = &Contribution{}
 	var notes []string
 	ignored := func(key string) {
 		if _, present := obj[key]; present {
 			notes = append(notes, key+" has no effect on "+event)
 		}
 	}
-	decide := func(d protocol.Decision, msg string, can protocol.Capability) {
+	decide := func(d Decision, msg string, can Capability) {
 		if !ev.Can(can) {
 			notes = append(notes, "a "+string(d)+" has no effect on "+event+" here")
 			return
@@ -323,11 +331,11 @@ func cursorJSON(event string, reads cursorReads, ev *protocol.Event, obj map[str
 		switch p := obj["permission"]; p {
 		case nil:
 		case "allow":
-			decide(protocol.DecisionAllow, "", protocol.CapApprove)
+			decide(DecisionAllow, "", CapApprove)
 		case "deny":
-			decide(protocol.DecisionBlock, firstNonEmpty(reason, protocol.ClaudeDefaultBlockReason), protocol.CapBlock)
+			decide(DecisionBlock, firstNonEmpty(reason, ClaudeDefaultBlockReason), CapBlock)
 		case "ask":
-			decide(protocol.DecisionAsk, reason, protocol.CapApprove)
+			decide(DecisionAsk, reason, CapApprove)
 		default:
 			return nil, `permission must be "allow", "deny" or "ask"`, false
 		}
@@ -337,7 +345,7 @@ func cursorJSON(event string, reads cursorReads, ev *protocol.Event, obj map[str
 	if v, present := obj["updated_input"]; present && v != nil {
 		m, isObj := v.(map[string]any)
 		switch {
-		case reads&cursorUpdatedInput == 0 || !ev.Can(protocol.CapModify):
+		case reads&cursorUpdatedInput == 0 || !ev.Can(CapModify):
 			ignored("updated_input")
 		case !isObj:
 			return nil, "updated_input must be an object", false
@@ -353,18 +361,18 @@ func cursorJSON(event string, reads cursorReads, ev *protocol.Event, obj map[str
 		case !isBool:
 			return nil, "continue must be a boolean", false
 		case !cont:
-			decide(protocol.DecisionBlock, firstNonEmpty(str(obj, "user_message"), protocol.ClaudeDefaultBlockReason), protocol.CapBlock)
+			decide(DecisionBlock, firstNonEmpty(str(obj, "user_message"), ClaudeDefaultBlockReason), CapBlock)
 		}
 	}
 	if s := str(obj, "followup_message"); s != "" {
 		if reads&cursorFollowup != 0 {
-			decide(protocol.DecisionBlock, s, protocol.CapContinue)
+			decide(DecisionBlock, s, CapContinue)
 		} else {
 			ignored("followup_message")
 		}
 	}
 	if s := str(obj, "additional_context"); s != "" {
-		if reads&cursorContext != 0 && ev.Can(protocol.CapContext) {
+		if reads&cursorContext != 0 && ev.Can(CapContext) {
 			c.Context = s
 		} else {
 			ignored("additional_context")
@@ -386,4 +394,13 @@ func cursorJSON(event string, reads cursorReads, ev *protocol.Event, obj map[str
 func str(obj map[string]any, key string) string {
 	s, _ := obj[key].(string)
 	return s
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
 }
