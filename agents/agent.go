@@ -45,13 +45,61 @@ type Agent struct {
 	encode func(c *Call, o *protocol.Outcome) Reply
 }
 
-// Source names an agent's hook files as hook sources: the config key that
-// lists them (claude_settings:), the command-line flag that adds one
-// (--claude-settings), and how messages call them.
+// Source is an agent's hook file read as a hook source of hermes-hooks:
+// how it is named (the config key that lists such files, claude_settings:;
+// the command-line flag that adds one, --claude-settings; how messages call
+// them) and how it reads. hermes-hooks' config reader applies these rules
+// (package agents does no I/O); the entries it reads are run by the agent
+// itself, so `hermes-hooks hook AGENT` skips them.
 type Source struct {
 	ConfigKey, Flag, What string
 	// FlagHelp is the flag's help text.
 	FlagHelp string
+	// Dialect is how the file's hook scripts speak: Claude Code's (its
+	// settings shape: an event's list of matcher groups {matcher, hooks:
+	// [handlers]}), or Cursor's (an event's flat list of hooks).
+	Dialect protocol.Dialect
+	// ProjectMarker is the folder of the agent's files in a project
+	// (".claude"), found at most ProjectLevels directories above a file:
+	// its parent is the project whose hooks they are ("" for the user's
+	// own, in the home directory).
+	ProjectMarker string
+	ProjectLevels int
+	// FlatToo: an event's list may hold handlers directly, each with its
+	// own matcher, beside matcher groups (Copilot).
+	FlatToo bool
+	// Switches: the file's disableAllHooks and allowManagedHooksOnly apply
+	// (Claude Code's settings).
+	Switches bool
+	// Handler turns one of the file's handlers into a Claude Code handler
+	// (nil: it is one); warn reports what cannot be kept.
+	Handler func(event string, h map[string]any, warn func(string)) map[string]any
+	// Matcher turns a matcher of the file into a Claude Code matcher (nil:
+	// it is one).
+	Matcher func(event, m string) string
+	// UnknownEvent is the warning for an event name the agent has that
+	// hermes-hooks does not serve (nil: the default wording).
+	UnknownEvent func(name string) string
+	// Event resolves an event name of the file (nil: the agent's own
+	// names, Agent.Canonical).
+	Event func(name string) (*protocol.Event, bool)
+}
+
+// SourceEvent resolves an event name of a's hook file.
+func (a *Agent) SourceEvent(name string) (*protocol.Event, bool) {
+	if a.Source.Event != nil {
+		return a.Source.Event(name)
+	}
+	return a.Canonical(name)
+}
+
+// UnknownEventWarning is the warning for an event name of a's hook file that
+// hermes-hooks does not serve.
+func (a *Agent) UnknownEventWarning(name string) string {
+	if a.Source.UnknownEvent != nil {
+		return a.Source.UnknownEvent(name)
+	}
+	return "'" + name + "' is not a " + a.Title + " event hermes-hooks serves; skipped"
 }
 
 // Call is one hook invocation by an agent, decoded.

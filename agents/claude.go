@@ -13,7 +13,18 @@ func newClaude() *Agent {
 	return &Agent{
 		Name: "claude",
 		Source: Source{ConfigKey: "claude_settings", Flag: "claude-settings", What: "Claude settings",
-			FlagHelp: "also load hooks from this Claude Code settings file (repeatable)"},
+			FlagHelp: "also load hooks from this Claude Code settings file (repeatable)",
+			Dialect:  protocol.Claude, ProjectMarker: ".claude", ProjectLevels: 1, Switches: true,
+			// Claude Code's settings as hermes-hooks reads them take any
+			// name of an event (a Hermes name too).
+			Event: protocol.Lookup,
+			UnknownEvent: func(name string) string {
+				msg := "unknown hook event '" + name + "'; skipped"
+				if s := protocol.SuggestEvent(name); s != "" {
+					msg += " (did you mean '" + s + "'?)"
+				}
+				return msg
+			}},
 		Title:    "Claude Code",
 		EventKey: "hook_event_name",
 		Events:   claudeEvents(),

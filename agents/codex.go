@@ -20,7 +20,8 @@ func newCodex() *Agent {
 	return &Agent{
 		Name: "codex",
 		Source: Source{ConfigKey: "codex_hooks", Flag: "codex-hooks", What: "Codex hooks",
-			FlagHelp: "also load hooks from this Codex hooks.json (repeatable)"},
+			FlagHelp: "also load hooks from this Codex hooks.json (repeatable)",
+			Dialect:  protocol.Claude, ProjectMarker: ".codex", ProjectLevels: 1},
 		Title:    "Codex CLI",
 		EventKey: "hook_event_name",
 		Events:   codexEventMap(),

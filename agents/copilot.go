@@ -3,6 +3,7 @@ package agents
 import (
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"strings"
 	"sync"
 )
 
@@ -27,7 +28,9 @@ func newCopilot() *Agent {
 	return &Agent{
 		Name: "copilot",
 		Source: Source{ConfigKey: "copilot_hooks", Flag: "copilot-hooks", What: "Copilot hooks",
-			FlagHelp: "also load hooks from this GitHub Copilot CLI hook file (repeatable)"},
+			FlagHelp: "also load hooks from this GitHub Copilot CLI hook file (repeatable)",
+			Dialect:  protocol.Claude, ProjectMarker: ".github", ProjectLevels: 2, FlatToo: true,
+			Handler: copilotHandler, Matcher: copilotMatcher},
 		Title:    "GitHub Copilot CLI",
 		EventKey: "hook_event_name",
 		Events:   copilotEventMap(),
@@ -234,4 +237,68 @@ func encodeCopilot(c *Call, o *protocol.Outcome) Reply {
 		add("additionalContext", ctx)
 	}
 	return jsonReply(obj)
+}
+
+// copilotHandler turns a Copilot entry into the Claude Code handler that
+// runs the same: bash (what Copilot runs on Linux and macOS) else command,
+// as the shell command; exec + args as the exec form; timeoutSec as
+// timeout; a powershell-only entry as a powershell command, which cannot
+// run here. cwd and env have no Claude twin and are reported.
+func copilotHandler(_ string, h map[string]any, warn func(string)) map[string]any {
+	out := make(map[string]any, len(h))
+	for k, v := range h {
+		switch k {
+		case "bash", "powershell", "exec", "timeoutSec", "cwd", "env":
+		default:
+			out[k] = v
+		}
+	}
+	if t, _ := h["type"].(string); t == "" || t == "command" {
+		bash, _ := h["bash"].(string)
+		exec, _ := h["exec"].(string)
+		ps, _ := h["powershell"].(string)
+		switch {
+		case strings.TrimSpace(bash) != "":
+			out["command"] = bash
+		case h["command"] != nil:
+		case strings.TrimSpace(exec) != "":
+			out["command"] = exec
+		case strings.TrimSpace(ps) != "":
+			out["command"], out["shell"] = ps, "powershell"
+		}
+	}
+	if v, ok := h["timeoutSec"]; ok {
+		if _, both := h["timeout"]; !both {
+			out["timeout"] = v
+		}
+	}
+	for _, k := range []string{"cwd", "env"} {
+		if _, ok := h[k]; ok {
+			warn("." + k + " is not supported here and is ignored: the hook runs where Claude-dialect hooks run, with hermes-hooks' environment")
+		}
+	}
+	return out
+}
+
+// copilotMatcher reads a Copilot matcher as Claude Code's. Copilot anchors
+// its regex (^(?:…)$) and, on camelCase events, matches its own tool names
+// (bash, view …); the Claude dialect matches Claude Code's (Bash, Read …).
+// A list of names is translated name by name; any other regex is anchored,
+// and on camelCase events compared with Claude Code's names.
+func copilotMatcher(event, m string) string {
+	if protocol.IsClaudeName(event) || strings.TrimSpace(m) == "*" {
+		return m
+	}
+	if protocol.IsClaudeNameList(m) {
+		parts := strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' })
+		for i, p := range parts {
+			p = strings.TrimSpace(p)
+			if c, ok := CopilotClaudeTool(p); ok {
+				p = c
+			}
+			parts[i] = p
+		}
+		return strings.Join(parts, "|")
+	}
+	return "^(?:" + m + ")$"
 }

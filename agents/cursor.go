@@ -14,7 +14,8 @@ func newCursor() *Agent {
 	return &Agent{
 		Name: "cursor",
 		Source: Source{ConfigKey: "cursor_hooks", Flag: "cursor-hooks", What: "Cursor hooks",
-			FlagHelp: "also load hooks from this Cursor hooks.json; they speak Cursor's protocol (repeatable)"},
+			FlagHelp: "also load hooks from this Cursor hooks.json; they speak Cursor's protocol (repeatable)",
+			Dialect:  protocol.Cursor, ProjectMarker: ".cursor", ProjectLevels: 1},
 		Title:    "Cursor",
 		EventKey: "hook_event_name",
 		Events: map[string]string{

@@ -24,27 +24,30 @@ import (
 // that declared them runs them itself, so `hermes-hooks hook AGENT` skips
 // them (Entry.RunBy).
 
-// AgentFiles are agents' hook files by agent name ("claude", "codex",
-// "copilot", "cursor"; see agents.All).
+// AgentFiles are agents' hook files by agent name (see agents.All).
 type AgentFiles map[string][]string
 
-// agentFileKind is one kind of agent hook file: whose it is, the config
-// key naming such files (and the path of warnings about them), what names
-// them in messages, and how one is read — at most limit hook definitions
-// of it (0: no limit; see MaxProjectEntries).
+// agentFileKind is one kind of agent hook file: the agent whose it is (its
+// Source says how it is named and read), and the config key naming such
+// files, which is also the path of warnings about them.
 type agentFileKind struct {
-	agent, key, what string
-	parse            func(data []byte, path string, limit int) ([]*Entry, []Warning, error)
+	agent *agents.Agent
+	key   string
 }
 
-// agentParsers read each agent's hook file.
-var agentParsers = map[string]func(data []byte, path string, limit int) ([]*Entry, []Warning, error){
-	"claude": func(data []byte, path string, limit int) ([]*Entry, []Warning, error) {
-		return parseClaudeShaped(data, path, claudeShape, limit)
-	},
-	"codex":   parseCodexHooks,
-	"copilot": parseCopilotHooks,
-	"cursor":  parseCursorHooks,
+// parse reads one such file, at most limit hook definitions of it (0: no
+// limit; see MaxProjectEntries).
+func (k agentFileKind) parse(data []byte, path string, limit int) ([]*Entry, []Warning, error) {
+	return parseAgentFile(k.agent, data, path, limit)
+}
+
+// parseAgentFile reads a hook file of agent a: in Claude Code's settings
+// shape, or Cursor's.
+func parseAgentFile(a *agents.Agent, data []byte, path string, limit int) ([]*Entry, []Warning, error) {
+	if a.Source.Dialect == protocol.Cursor {
+		return parseCursorHooks(a, data, path, limit)
+	}
+	return parseClaudeShaped(data, path, a, limit)
 }
 
 // agentFileKinds are every kind, in the order their entries load (the
@@ -52,8 +55,8 @@ var agentParsers = map[string]func(data []byte, path string, limit int) ([]*Entr
 var agentFileKinds = sync.OnceValue(func() []agentFileKind {
 	var out []agentFileKind
 	for _, a := range agents.All() {
-		if parse := agentParsers[a.Name]; parse != nil && a.Source.ConfigKey != "" {
-			out = append(out, agentFileKind{agent: a.Name, key: a.Source.ConfigKey, what: a.Source.What, parse: parse})
+		if a.Source.ConfigKey != "" {
+			out = append(out, agentFileKind{agent: a, key: a.Source.ConfigKey})
 		}
 	}
 	return out
@@ -64,7 +67,7 @@ var agentFileKinds = sync.OnceValue(func() []agentFileKind {
 func (cfg *Config) AgentHookFiles() []string {
 	var out []string
 	for _, k := range agentFileKinds() {
-		out = append(out, cfg.AgentFiles[k.agent]...)
+		out = append(out, cfg.AgentFiles[k.agent.Name]...)
 	}
 	return out
 }
@@ -86,12 +89,14 @@ func (cfg *Config) addAgentFile(k agentFileKind, path string, required bool) err
 	if err != nil {
 		return err
 	}
-	if k.agent == "claude" {
-		cfg.claudeSwitches = append(cfg.claudeSwitches, readClaudeSwitches(data, path))
+	if k.agent.Source.Switches {
+		sw := readClaudeSwitches(data, path)
+		sw.project = agentProjectDir(k.agent, path)
+		cfg.claudeSwitches = append(cfg.claudeSwitches, sw)
 	}
 	cfg.Entries = append(cfg.Entries, entries...)
 	cfg.Warnings = append(cfg.Warnings, warnings...)
-	cfg.addFile(k.agent, path)
+	cfg.addFile(k.agent.Name, path)
 	return nil
 }
 
@@ -103,109 +108,10 @@ func (cfg *Config) addFile(agent, path string) {
 	cfg.AgentFiles[agent] = append(cfg.AgentFiles[agent], path)
 }
 
-// agentShape is the claudeShaped of another agent's file: its event names
-// through the agent's table (package agents), its project folder.
-func agentShape(name, marker string, levels int) claudeShaped {
-	a, _ := agents.Lookup(name)
-	return claudeShaped{
-		agent: name,
-		event: a.Canonical,
-		unknown: func(ev string) string {
-			return "'" + ev + "' is not a " + a.Title + " event hermes-hooks serves; skipped"
-		},
-		projectDir: func(path string) string { return markedProjectDir(path, marker, levels) },
-	}
-}
-
-// codexShape: Codex's hooks.json is Claude Code's settings shape, with
-// Codex's event names (Claude Code's, less some).
-// Built at first use, as the agents' tables are (see agents.Lookup).
-var codexShape = sync.OnceValue(func() claudeShaped { return agentShape("codex", ".codex", 1) })
-
-// parseCodexHooks reads a Codex hooks.json ([hooks] tables in Codex's
-// config.toml are not read: TOML is not a format hermes-hooks parses).
-func parseCodexHooks(data []byte, path string, limit int) ([]*Entry, []Warning, error) {
-	return parseClaudeShaped(data, path, codexShape(), limit)
-}
-
-// copilotShape: a Copilot hook file (.github/hooks/*.json,
-// ~/.copilot/hooks/*.json) lists, per event, flat entries {type, bash |
-// command | exec+args, timeoutSec, matcher} or Claude Code's matcher
-// groups; events in camelCase or PascalCase.
-var copilotShape = sync.OnceValue(func() claudeShaped {
-	s := agentShape("copilot", ".github", 2)
-	s.flat = true
-	s.handler = copilotHandler
-	s.matcher = copilotMatcher
-	return s
-})
-
-func parseCopilotHooks(data []byte, path string, limit int) ([]*Entry, []Warning, error) {
-	return parseClaudeShaped(data, path, copilotShape(), limit)
-}
-
-// copilotHandler turns a Copilot entry into the Claude Code handler that
-// runs the same: bash (what Copilot runs on Linux and macOS) else command,
-// as the shell command; exec + args as the exec form; timeoutSec as
-// timeout; a powershell-only entry as a powershell command, which cannot
-// run here. cwd and env have no Claude twin and are reported.
-func copilotHandler(_ string, h map[string]any, warn func(string)) map[string]any {
-	out := make(map[string]any, len(h))
-	for k, v := range h {
-		switch k {
-		case "bash", "powershell", "exec", "timeoutSec", "cwd", "env":
-		default:
-			out[k] = v
-		}
-	}
-	if t, _ := h["type"].(string); t == "" || t == TypeCommand {
-		bash, _ := h["bash"].(string)
-		exec, _ := h["exec"].(string)
-		ps, _ := h["powershell"].(string)
-		switch {
-		case strings.TrimSpace(bash) != "":
-			out["command"] = bash
-		case h["command"] != nil:
-		case strings.TrimSpace(exec) != "":
-			out["command"] = exec
-		case strings.TrimSpace(ps) != "":
-			out["command"], out["shell"] = ps, "powershell"
-		}
-	}
-	if v, ok := h["timeoutSec"]; ok {
-		if _, both := h["timeout"]; !both {
-			out["timeout"] = v
-		}
-	}
-	for _, k := range []string{"cwd", "env"} {
-		if _, ok := h[k]; ok {
-			warn("." + k + " is not supported here and is ignored: the hook runs where Claude-dialect hooks run, with hermes-hooks' environment")
-		}
-	}
-	return out
-}
-
-// copilotMatcher reads a Copilot matcher as Claude Code's. Copilot anchors
-// its regex (^(?:…)$) and, on camelCase events, matches its own tool names
-// (bash, view …); the Claude dialect matches Claude Code's (Bash, Read …).
-// A list of names is translated name by name; any other regex is anchored,
-// and on camelCase events compared with Claude Code's names.
-func copilotMatcher(event, m string) string {
-	if protocol.IsClaudeName(event) || strings.TrimSpace(m) == "*" {
-		return m
-	}
-	if isNameList(m) {
-		parts := strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' })
-		for i, p := range parts {
-			p = strings.TrimSpace(p)
-			if c, ok := agents.CopilotClaudeTool(p); ok {
-				p = c
-			}
-			parts[i] = p
-		}
-		return strings.Join(parts, "|")
-	}
-	return "^(?:" + m + ")$"
+// agentProjectDir is the project root of agent a's hook file at path ("":
+// the user's own; see agents.Source.ProjectMarker).
+func agentProjectDir(a *agents.Agent, path string) string {
+	return markedProjectDir(path, a.Source.ProjectMarker, a.Source.ProjectLevels)
 }
 
 // parseCursorHooks reads a Cursor hooks.json: {"version": 1, "hooks":
@@ -214,7 +120,7 @@ func copilotMatcher(event, m string) string {
 // reply are Cursor's, per the Cursor event they are declared under); a
 // handler of another type than command (prompt …) cannot run here, and is
 // kept marked Unsupported, as a Claude one is.
-func parseCursorHooks(data []byte, path string, limit int) (entries []*Entry, warnings []Warning, err error) {
+func parseCursorHooks(cursor *agents.Agent, data []byte, path string, limit int) (entries []*Entry, warnings []Warning, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			entries, warnings, err = nil, nil, &ConfigError{Path: path, Err: fmt.Errorf("cannot parse hooks file: %v", r)}
@@ -225,13 +131,12 @@ func parseCursorHooks(data []byte, path string, limit int) (entries []*Entry, wa
 		return nil, cfg.Warnings, err
 	}
 	cfg.limit.max = limit
-	cursor, _ := agents.Lookup("cursor")
-	projectDir := markedProjectDir(path, ".cursor", 1)
+	projectDir := agentProjectDir(cursor, path)
 	for _, name := range sortedNames(hooks) {
 		warn := func(p, msg string) { cfg.warn(path+": "+p, msg) }
-		ev, known := cursor.Canonical(name)
+		ev, known := cursor.SourceEvent(name)
 		if !known {
-			warn("hooks."+name, "'"+name+"' is not a Cursor event hermes-hooks serves; skipped")
+			warn("hooks."+name, cursor.UnknownEventWarning(name))
 			continue
 		}
 		list, ok := hooks[name].([]any)

@@ -66,7 +66,7 @@ func TestAgentHookFileLoaders(t *testing.T) {
 		{name: "copilot disableAllHooks", parse: parseCopilotHooks,
 			data:  `{"disableAllHooks":true,"hooks":{"preToolUse":[{"bash":"./g.sh"}]}}`,
 			warns: []string{"disableAllHooks: is true"}},
-		{name: "cursor", parse: parseCursorHooks,
+		{name: "cursor", parse: parseCursorFile,
 			data: `{"version":1,"hooks":{
 				"beforeShellExecution":[{"command":"./g.sh","timeout":2.5,"failClosed":true,"dialect":"hermes"}],
 				"preToolUse":[{"command":"./p.sh","matcher":"Shell|Read"},{"command":"` + own + `cursor"}],
@@ -163,7 +163,7 @@ func TestAgentHookFilesLoad(t *testing.T) {
 // TestCursorEntrySelection: a Cursor entry fires only for the firings its
 // Cursor event stands for, and its matcher reads Cursor's tool names.
 func TestCursorEntrySelection(t *testing.T) {
-	entries, _, err := parseCursorHooks([]byte(`{"hooks":{
+	entries, _, err := parseCursorFile([]byte(`{"hooks":{
 		"beforeShellExecution":[{"command":"shell"}],
 		"beforeReadFile":[{"command":"read"}],
 		"preToolUse":[{"command":"any"},{"command":"shell-or-read","matcher":"Shell|Read"}]}}`), "/x/hooks.json", 0)
@@ -208,7 +208,7 @@ func FuzzParseCopilotHooks(f *testing.F) {
 func FuzzParseCursorHooks(f *testing.F) {
 	f.Add([]byte(`{"version":1,"hooks":{"beforeShellExecution":[{"command":"x","timeout":1.5,"failClosed":true}]}}`))
 	f.Add([]byte(`{"hooks":{"preToolUse":[{"command":"x","matcher":"(Shell"},{"type":"prompt","prompt":7}],"stop":[1]}}`))
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzAgentFile(t, parseCursorHooks, data, protocol.Cursor, "cursor") })
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzAgentFile(t, parseCursorFile, data, protocol.Cursor, "cursor") })
 }
 
 // fuzzEntryLimit is the cap the fuzzed parsers read under, as a project's

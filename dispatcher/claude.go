@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -15,57 +16,9 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// parseClaudeSettings reads the hooks block of a Claude Code settings file
-// (.claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json
-// or a plugin's hooks.json): event → [{matcher, hooks: [{type, command,
-// timeout}]}]. Every entry it returns speaks the Claude dialect. Handlers of
-// other types (http, prompt, agent, mcp_tool) are reported and skipped, as
-// are unknown events; the rest of the file still loads, as in Claude Code.
-func parseClaudeSettings(data []byte, path string) (entries []*Entry, warnings []Warning, err error) {
-	return parseClaudeShaped(data, path, claudeShape, 0)
-}
-
-// claudeShaped describes an agent's hook file in Claude Code's shape (its
-// own, Codex's hooks.json, Copilot's hook files): whose it is, its event
-// names, and how its handlers differ from Claude Code's.
-type claudeShaped struct {
-	// agent runs the file's hooks itself (Entry.RunBy).
-	agent string
-	// event resolves one of the file's event names; unknown words the
-	// warning for one it does not know.
-	event   func(name string) (*protocol.Event, bool)
-	unknown func(name string) string
-	// projectDir is the project root of a file in a project ("" for the
-	// user's own).
-	projectDir func(path string) string
-	// handler turns one of the file's handlers into a Claude Code handler
-	// (nil: it is one); warn reports what cannot be kept.
-	handler func(event string, h map[string]any, warn func(string)) map[string]any
-	// matcher turns a matcher of the file into a Claude Code matcher (nil:
-	// it is one).
-	matcher func(event, m string) string
-	// flat: an event's list may hold handlers directly, each with its own
-	// matcher, beside Claude Code's matcher groups (Copilot).
-	flat bool
-}
-
-// claudeShape is Claude Code's own settings file.
-var claudeShape = claudeShaped{
-	agent: "claude",
-	event: protocol.Lookup,
-	unknown: func(name string) string {
-		msg := "unknown hook event '" + name + "'; skipped"
-		if s := protocol.SuggestEvent(name); s != "" {
-			msg += " (did you mean '" + s + "'?)"
-		}
-		return msg
-	},
-	projectDir: claudeProjectDir,
-}
-
 // parseClaudeShaped reads the hooks block of a file in Claude Code's shape.
 // At most limit handlers are read (0: no limit; see MaxProjectEntries).
-func parseClaudeShaped(data []byte, path string, shape claudeShaped, limit int) (entries []*Entry, warnings []Warning, err error) {
+func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int) (entries []*Entry, warnings []Warning, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			entries, warnings, err = nil, nil, &ConfigError{Path: path, Err: fmt.Errorf("cannot parse settings: %v", r)}
@@ -103,11 +56,11 @@ func parseClaudeShaped(data []byte, path string, shape claudeShaped, limit int) 
 		warn("hooks", "must be an object of event names; ignoring")
 		return nil, cfg.Warnings, nil
 	}
-	projectDir := shape.projectDir(path)
+	projectDir := agentProjectDir(shape, path)
 	for _, name := range sortedNames(hooks) {
-		ev, known := shape.event(name)
+		ev, known := shape.SourceEvent(name)
 		if !known {
-			warn("hooks."+name, shape.unknown(name))
+			warn("hooks."+name, shape.UnknownEventWarning(name))
 			continue
 		}
 		groups, ok := hooks[name].([]any)
@@ -132,13 +85,13 @@ func parseClaudeShaped(data []byte, path string, shape claudeShaped, limit int) 
 			}
 			handlers, ok := group["hooks"].([]any)
 			_, grouped := group["hooks"]
-			flatEntry := shape.flat && !grouped
+			flatEntry := shape.Source.FlatToo && !grouped
 			if flatEntry {
 				// A flat entry: the handler itself, its matcher its own.
 				handlers, ok, matcher = []any{group}, true, ""
 			}
-			if shape.matcher != nil && matcher != "" {
-				matcher = shape.matcher(name, matcher)
+			if shape.Source.Matcher != nil && matcher != "" {
+				matcher = shape.Source.Matcher(name, matcher)
 			}
 			if !ok {
 				warn(gpath, ".hooks must be a list of handlers; skipped")
@@ -157,12 +110,12 @@ func parseClaudeShaped(data []byte, path string, shape claudeShaped, limit int) 
 					warn(hpath, "must be an object; skipped")
 					continue
 				}
-				if shape.handler != nil {
-					handler = shape.handler(name, handler, func(msg string) { warn(hpath, msg) })
+				if shape.Source.Handler != nil {
+					handler = shape.Source.Handler(name, handler, func(msg string) { warn(hpath, msg) })
 				}
-				if m, isStr := handler["matcher"].(string); isStr && m != "" && shape.matcher != nil {
+				if m, isStr := handler["matcher"].(string); isStr && m != "" && shape.Source.Matcher != nil {
 					handler = maps.Clone(handler)
-					handler["matcher"] = shape.matcher(name, m)
+					handler["matcher"] = shape.Source.Matcher(name, m)
 				}
 				node := toNode(handler)
 				if e := cfg.parseClaudeHandler(ev, name, path+": "+hpath, gi, node, matcher, path); e != nil {
@@ -174,7 +127,7 @@ func parseClaudeShaped(data []byte, path string, shape claudeShaped, limit int) 
 						continue
 					}
 					e.ProjectDir = projectDir
-					e.RunBy = shape.agent
+					e.RunBy = shape.Name
 					if e.Type == TypeHTTP && allowedURLs != nil && !urlAllowed(e.URL, allowedURLs) {
 						warn(hpath, "url "+e.URL+" is not in allowedHttpHookUrls; skipped, as in Claude Code")
 						continue
@@ -194,6 +147,8 @@ func parseClaudeShaped(data []byte, path string, shape claudeShaped, limit int) 
 
 // claudeSwitches are the settings keys that turn other files' hooks off.
 type claudeSwitches struct {
+	// project is the project of the file ("": the user's own).
+	project                 string
 	path                    string
 	disableAll, managedOnly bool
 }
@@ -231,7 +186,7 @@ func (cfg *Config) applyClaudeSwitches() {
 		switch {
 		case sw.disableAll && managed:
 			offAll = sw.path
-		case (sw.disableAll || sw.managedOnly) && (managed || claudeProjectDir(sw.path) == ""):
+		case (sw.disableAll || sw.managedOnly) && (managed || sw.project == ""):
 			offUnmanaged = sw.path
 		}
 	}
@@ -239,8 +194,12 @@ func (cfg *Config) applyClaudeSwitches() {
 		return
 	}
 	settings := map[string]bool{}
-	for _, p := range cfg.AgentFiles[claudeShape.agent] {
-		settings[p] = true
+	for _, k := range agentFileKinds() {
+		if k.agent.Source.Switches {
+			for _, p := range cfg.AgentFiles[k.agent.Name] {
+				settings[p] = true
+			}
+		}
 	}
 	kept := cfg.Entries[:0]
 	dropped := 0
@@ -257,7 +216,7 @@ func (cfg *Config) applyClaudeSwitches() {
 		by = offUnmanaged
 	}
 	if dropped > 0 {
-		cfg.warn(by, fmt.Sprintf("turns Claude settings hooks off (disableAllHooks / allowManagedHooksOnly): %d hook(s) from settings files not loaded", dropped))
+		cfg.warn(by, "turns Claude settings hooks off (disableAllHooks / allowManagedHooksOnly): "+hooksCount(dropped)+" from settings files not loaded")
 	}
 }
 
@@ -291,11 +250,6 @@ func globMatch(pattern, s string) bool {
 	}
 	return strings.HasSuffix(s, parts[len(parts)-1])
 }
-
-// claudeProjectDir is the project root of a settings file: the parent of its
-// .claude folder, except for the user's own ~/.claude, whose hooks run in
-// whatever project the host is in ("" = the host's cwd).
-func claudeProjectDir(path string) string { return markedProjectDir(path, ".claude", 1) }
 
 // markedProjectDir is the project root of an agent's hook file: the parent
 // of the agent's folder (marker) found within levels directories above the
@@ -351,4 +305,12 @@ func toNode(v any) *yaml.Node {
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: x.String()}
 	}
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
+}
+
+// hooksCount says "1 hook" or "3 hooks".
+func hooksCount(n int) string {
+	if n == 1 {
+		return "1 hook"
+	}
+	return strconv.Itoa(n) + " hooks"
 }

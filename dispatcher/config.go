@@ -308,12 +308,12 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 	named := cfg.AgentFiles
 	cfg.AgentFiles = AgentFiles{}
 	for _, k := range agentFileKinds() {
-		for _, p := range named[k.agent] {
+		for _, p := range named[k.agent.Name] {
 			if err := cfg.addAgentFile(k, resolvePath(p, base), false); err != nil {
 				return nil, err
 			}
 		}
-		for _, p := range opts.AgentFiles[k.agent] {
+		for _, p := range opts.AgentFiles[k.agent.Name] {
 			if err := cfg.addAgentFile(k, resolvePath(p, ""), true); err != nil {
 				return nil, err
 			}

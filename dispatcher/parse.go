@@ -149,17 +149,17 @@ func (cfg *Config) parseFileList(k agentFileKind, n *yaml.Node) {
 	switch {
 	case n.Kind == yaml.ScalarNode && n.Tag == "!!null":
 	case n.Kind == yaml.ScalarNode && n.Tag == "!!str":
-		cfg.addFile(k.agent, n.Value)
+		cfg.addFile(k.agent.Name, n.Value)
 	case n.Kind == yaml.SequenceNode:
 		for i, item := range n.Content {
 			if item.Kind != yaml.ScalarNode || item.Tag != "!!str" || strings.TrimSpace(item.Value) == "" {
 				cfg.warn(fmt.Sprintf("%s[%d]", k.key, i), "must be a file path; ignoring")
 				continue
 			}
-			cfg.addFile(k.agent, strings.TrimSpace(item.Value))
+			cfg.addFile(k.agent.Name, strings.TrimSpace(item.Value))
 		}
 	default:
-		cfg.warn(k.key, "must be a list of "+k.what+" file paths; got "+pyType(n)+"; ignoring")
+		cfg.warn(k.key, "must be a list of "+k.agent.Source.What+" file paths; got "+pyType(n)+"; ignoring")
 	}
 }
 

@@ -130,7 +130,7 @@ func (cfg *Config) addProject(path string) {
 	cfg.Entries = append(cfg.Entries, proj.Entries...)
 	cfg.Warnings = append(cfg.Warnings, proj.Warnings...)
 	for _, k := range agentFileKinds() {
-		for _, p := range proj.AgentFiles[k.agent] {
+		for _, p := range proj.AgentFiles[k.agent.Name] {
 			sp := resolvePath(p, root)
 			data, err := fsutil.ReadRegular(sp, root, MaxProjectFileBytes)
 			if errors.Is(err, fs.ErrNotExist) {
@@ -156,7 +156,7 @@ func (cfg *Config) addProject(path string) {
 			}
 			cfg.Entries = append(cfg.Entries, entries...)
 			cfg.Warnings = append(cfg.Warnings, warnings...)
-			cfg.addFile(k.agent, sp)
+			cfg.addFile(k.agent.Name, sp)
 		}
 	}
 	if cfg.ProjectHooks == "" {

@@ -355,3 +355,18 @@ func sortedKeys(m map[string]any) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// IsClaudeNameList reports whether a Claude Code matcher is a list of exact
+// names (only letters, digits, "_", "|", ",", "-" and spaces), split on "|"
+// and ","; any other matcher is a JavaScript regex.
+func IsClaudeNameList(m string) bool {
+	for _, r := range m {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		case r == '_', r == '|', r == ',', r == '-', r == ' ':
+		default:
+			return false
+		}
+	}
+	return true
+}

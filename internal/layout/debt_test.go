@@ -11,13 +11,7 @@ var debtLayering = map[string]string{
 	"dispatcher depends on agents":       "move the agents' hook-file reading rules into hookconfig/agents",
 }
 
-var debtAgentNames = map[string]string{
-	"dispatcher/agent_files.go names the agent \"claude\"":  "the agents' file shapes move into package agents",
-	"dispatcher/agent_files.go names the agent \"codex\"":   "the same",
-	"dispatcher/agent_files.go names the agent \"copilot\"": "the same",
-	"dispatcher/agent_files.go names the agent \"cursor\"":  "the same",
-	"dispatcher/claude.go names the agent \"claude\"":       "the same",
-}
+var debtAgentNames = map[string]string{}
 
 var debtBudgets = map[string]string{
 	"dispatcher.parseClaudeShaped is over 120 lines":         "split with the hookconfig extraction",
