@@ -428,7 +428,8 @@ func (d *Dispatcher) AsyncDeferred() int64 { return d.deferred.Load() }
 // different settings files or matcher groups) run once per firing.
 //
 // A matcher that cannot tell (see Entry.Matches) selects its entry; the
-// backtracking time of all matchers together is bounded (backtrackBudget).
+// backtracking time of all matchers together is bounded
+// (pattern.DispatchBudget).
 func (d *Dispatcher) Select(ev *protocol.Event, fields map[string]any) []*Entry {
 	f := newFiring()
 	return d.selectEntries(ev, fields, consent.Screen{}, &f)

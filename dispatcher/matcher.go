@@ -1,12 +1,10 @@
 package dispatcher
 
 import (
-	"github.com/dlclark/regexp2"
 	"regexp"
 	"strings"
-	"sync"
-	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pattern"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -21,37 +19,15 @@ const (
 	matchNever                    // Claude: invalid regex
 )
 
-// matcher is a compiled matcher; the dialect decides its rule.
-//
-// A regex matcher holds up to two engines. re is Go's RE2 (linear time, no
-// allocation); slow is a backtracking engine (regexp2) set to the dialect's
-// own regex language, for what RE2 cannot do or does differently. When
-// both are set, re answers for plain input (printable ASCII, which every
-// tool name is) and slow for the rest; see planPython and planJS for when
-// RE2 is trusted.
+// matcher is a compiled matcher; the dialect decides its rule. A regex
+// matcher (full, search) runs rx, which gives the pattern its dialect's
+// meaning (internal/pattern).
 type matcher struct {
 	kind    matchKind
 	literal string
 	names   []string
-	re      *regexp.Regexp
-	slow    *regexp2.Regexp
+	rx      *pattern.Regex
 }
-
-// regexTimeout bounds one backtracking match, and backtrackBudget all the
-// backtracking matches of one firing together. A pattern such as
-// (a+)+\1b can take exponential time; Python and JavaScript would hang, a
-// dispatch must not — and a config (a repository's above all) must not
-// make every decision slow by listing many such matchers. A match that
-// runs out of time, or that the firing's budget no longer covers, cannot
-// tell whether the entry applies: the entry is selected and fails as a
-// hook that cannot start (see fitOutOfTime), so a fail_closed guard
-// blocks rather than being skipped on a guess. (The budget is checked
-// before each match, so one firing spends at most the budget plus one
-// match's bound, plus the engine's clock granularity.)
-var (
-	regexTimeout    = 100 * time.Millisecond
-	backtrackBudget = 250 * time.Millisecond
-)
 
 // fit is a matcher's answer for one firing.
 type fit uint8
@@ -59,8 +35,11 @@ type fit uint8
 const (
 	fitNo  fit = iota
 	fitYes     // the entry applies
-	// fitOutOfTime: the backtracking engine ran out of time (regexTimeout,
-	// backtrackBudget).
+	// fitOutOfTime: the backtracking engine ran out of time
+	// (pattern.MatchTimeout, pattern.DispatchBudget). The matcher cannot
+	// tell whether the entry applies: the entry is selected and fails as a
+	// hook that cannot start, so a fail_closed guard blocks rather than
+	// being skipped on a guess.
 	fitOutOfTime
 )
 
@@ -69,7 +48,7 @@ const (
 // from their matchers. It lives on the dispatch's stack; nothing is
 // allocated unless an entry is undecided (or refused, see screener).
 type firing struct {
-	left      time.Duration
+	budget    pattern.Budget
 	undecided []undecidedEntry
 	refused   []*Entry
 }
@@ -79,7 +58,7 @@ type undecidedEntry struct {
 	why fit
 }
 
-func newFiring() firing { return firing{left: backtrackBudget} }
+func newFiring() firing { return firing{} } // a zero Budget is a full one
 
 // why is the spawn error of an entry selected undecided in this firing,
 // "" for one its matcher decided.
@@ -89,7 +68,7 @@ func (f *firing) why(e *Entry) string {
 			continue
 		}
 		return "matcher '" + e.Matcher + "': cannot tell whether it matches this firing: the backtracking regex engine ran out of time (" +
-			regexTimeout.String() + " per match, " + backtrackBudget.String() + " per dispatch)"
+			pattern.MatchTimeout.String() + " per match, " + pattern.DispatchBudget.String() + " per dispatch)"
 	}
 	return ""
 }
@@ -101,7 +80,8 @@ func (f *firing) why(e *Entry) string {
 // re.fullmatch); a pattern Python's re would reject matches only itself,
 // literally. Python syntax RE2 lacks (look-arounds, back-references,
 // (?P=name), atomic groups, possessive quantifiers, (?x), {,n}, \Z …) runs
-// on the backtracking engine, so it means what it means in Python.
+// on the backtracking engine, so it means what it means in Python (see
+// internal/pattern).
 //
 // Claude rule: "", "*" and ".*" match everything; a pattern of only letters,
 // digits, "_", "|", ",", "-" and spaces is a list of exact names (split on
@@ -118,7 +98,7 @@ func compileMatcher(e *Entry, warn func(string)) matcher {
 		if m == "*" || m == ".*" {
 			return matcher{kind: matchAll}
 		}
-		if isNameList(m) {
+		if protocol.IsClaudeNameList(m) {
 			var names []string
 			for _, part := range strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' }) {
 				if p := strings.TrimSpace(part); p != "" {
@@ -127,79 +107,22 @@ func compileMatcher(e *Entry, warn func(string)) matcher {
 			}
 			return matcher{kind: matchNames, names: names}
 		}
-		re, slow, err := compileRegex(m, m, planJS, true, func(s string) string { return s })
+		rx, err := pattern.CompileJS(m)
 		if err != nil {
 			warn("'" + m + "' is not a valid JavaScript regular expression (" + err.Error() + "); this hook will never match, as in Claude Code")
 			return matcher{kind: matchNever}
 		}
-		return matcher{kind: matchSearch, re: re, slow: slow}
+		return matcher{kind: matchSearch, rx: rx}
 	}
 	if regexp.QuoteMeta(m) == m {
 		return matcher{kind: matchLiteral, literal: m}
 	}
-	re, slow, err := compileRegex(m, `^(?:`+m+`)$`, planPython, false, func(s string) string { return `\A(?:` + s + `)\z` })
+	rx, err := pattern.CompilePython(m)
 	if err != nil {
 		warn("shell hook matcher '" + m + "' is invalid (" + err.Error() + ") — treating as literal equality")
 		return matcher{kind: matchLiteral, literal: m}
 	}
-	return matcher{kind: matchFull, literal: m, re: re, slow: slow}
-}
-
-// compileRegex plans pattern for its dialect and compiles the engines the
-// plan needs: RE2 on re2Expr (the pattern, anchored as the dialect wants)
-// when RE2 means the same, the backtracking engine on the translated
-// pattern (anchored by anchor) otherwise.
-func compileRegex(pattern, re2Expr string, plan func(string) (rxPlan, error), ecmaScript bool, anchor func(string) string) (re *regexp.Regexp, slow *regexp2.Regexp, err error) {
-	p, err := plan(pattern)
-	if err != nil {
-		return nil, nil, err
-	}
-	if p.fast {
-		if p.fastExpr != "" {
-			re2Expr = p.fastExpr
-		}
-		re, _ = regexp.Compile(re2Expr) // nil: RE2 refuses it, the slow engine decides
-	}
-	if re != nil && p.exact {
-		return re, nil, nil
-	}
-	if p.onlyFast {
-		if re == nil {
-			return nil, nil, rxError("the (?a) ASCII flag together with constructs RE2 lacks is not supported here")
-		}
-		return re, nil, nil
-	}
-	opts := regexp2.None // .NET's mode, Python's re where the plan leaves it
-	if ecmaScript {
-		opts = regexp2.ECMAScript
-	}
-	slow, err = regexp2.Compile(anchor(p.slowExpr), opts)
-	if err != nil {
-		if re != nil {
-			// RE2 agrees on plain input and the translation failed: keep
-			// RE2 for every input rather than drop a valid pattern.
-			return re, nil, nil
-		}
-		msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
-		if i := strings.LastIndex(msg, " in `"); i > 0 {
-			msg = msg[:i] // the translated pattern would only confuse
-		}
-		return nil, nil, rxError(msg)
-	}
-	slow.MatchTimeout = regexTimeout
-	return re, slow, nil
-}
-
-func isNameList(m string) bool {
-	for _, r := range m {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
-		case r == '_', r == '|', r == ',', r == '-', r == ' ':
-		default:
-			return false
-		}
-	}
-	return true
+	return matcher{kind: matchFull, literal: m, rx: rx}
 }
 
 // fits applies the matcher to a firing; f (nil: none) bounds the
@@ -291,65 +214,11 @@ func (m *matcher) anyMatches(candidates []string, f *firing) fit {
 	return fitNo
 }
 
-// regexMatch runs the engine that is exact for s; done is false when the
-// backtracking engine ran out of time, or when the firing f has no
-// backtracking time left and it was not run at all.
+// regexMatch runs the matcher's regex on s; done is false when it cannot
+// tell (out of backtracking time). f nil: no per-firing budget.
 func (m *matcher) regexMatch(s string, f *firing) (matched, done bool) {
-	if m.re != nil && (m.slow == nil || isPlain(s)) {
-		return m.re.MatchString(s), true
-	}
 	if f == nil {
-		ok, err := matchRunes(m.slow, s)
-		return ok, err == nil
+		return m.rx.Match(s, nil)
 	}
-	if f.left <= 0 {
-		return false, false
-	}
-	start := time.Now()
-	ok, err := matchRunes(m.slow, s)
-	f.left -= time.Since(start)
-	return ok, err == nil
-}
-
-// isPlain reports printable ASCII, the input on which the RE2 fast path of
-// a planned pattern is exact.
-func isPlain(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] > 0x7e {
-			return false
-		}
-	}
-	return true
-}
-
-// runeBufs recycles the []rune regexp2 matches on: its MatchString
-// allocates one per call, and a firing that matches no hook must not
-// allocate. regexp2 drops its reference to the slice when the match ends.
-// (A free list rather than a sync.Pool, which the race detector makes drop
-// items at random.)
-var runeBufs struct {
-	sync.Mutex
-	free [][]rune
-}
-
-func matchRunes(re *regexp2.Regexp, s string) (bool, error) {
-	var b []rune
-	runeBufs.Lock()
-	if n := len(runeBufs.free); n > 0 {
-		b = runeBufs.free[n-1][:0]
-		runeBufs.free = runeBufs.free[:n-1]
-	}
-	runeBufs.Unlock()
-	for _, r := range s {
-		b = append(b, r)
-	}
-	ok, err := re.MatchRunes(b)
-	if cap(b) <= 1024 {
-		runeBufs.Lock()
-		if len(runeBufs.free) < 64 {
-			runeBufs.free = append(runeBufs.free, b[:0])
-		}
-		runeBufs.Unlock()
-	}
-	return ok, err
+	return m.rx.Match(s, &f.budget)
 }

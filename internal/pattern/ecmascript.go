@@ -1,4 +1,4 @@
-package dispatcher
+package pattern
 
 import (
 	"strconv"
@@ -27,11 +27,7 @@ func planJS(p string) (rxPlan, error) {
 	if err != nil {
 		return rxPlan{}, err
 	}
-	type group struct {
-		start      int
-		lookbehind bool
-	}
-	var stack []group
+	var stack []jsGroup
 	named := 0
 	for s.i < len(p) {
 		c := p[s.i]
@@ -45,45 +41,9 @@ func planJS(p string) (rxPlan, error) {
 				return rxPlan{}, err
 			}
 		case '(':
-			start := len(s.out)
-			g := group{start: start}
-			rest := p[s.i+1:]
-			switch {
-			case !strings.HasPrefix(rest, "?"):
-				s.i++
-				s.emit("(")
-			case strings.HasPrefix(rest, "?:"):
-				s.i += 3
-				s.emit("(?:")
-			case strings.HasPrefix(rest, "?="), strings.HasPrefix(rest, "?!"):
-				s.i += 3
-				s.slow()
-				s.emit("(" + rest[:2])
-			case strings.HasPrefix(rest, "?<="), strings.HasPrefix(rest, "?<!"):
-				s.i += 4
-				s.slow()
-				g.lookbehind = true
-				s.emit("(" + rest[:3])
-			case strings.HasPrefix(rest, "?<"):
-				end := strings.IndexByte(rest, '>')
-				name := rest[2:max(end, 2)]
-				if end < 0 || !isJSIdentifier(name) {
-					return rxPlan{}, rxError("invalid capture group name")
-				}
-				named++
-				if !isASCIIWord(name) {
-					s.slow()
-				}
-				s.i += 1 + end + 1
-				s.emit("(?<g" + strconv.Itoa(named) + ">")
-			default:
-				n, err := jsModifiers(rest[1:])
-				if err != nil {
-					return rxPlan{}, err
-				}
-				s.slow()
-				s.emit("(" + rest[:1+n])
-				s.i += 1 + 1 + n
+			g, err := jsOpen(s, &named)
+			if err != nil {
+				return rxPlan{}, err
 			}
 			stack = append(stack, g)
 			s.atomStart, s.lastQuant = -1, false
@@ -110,30 +70,7 @@ func planJS(p string) (rxPlan, error) {
 				return rxPlan{}, err
 			}
 		case '{':
-			lo, hi, comma, end, ok := quantBraces(p, s.i, false)
-			if !ok {
-				s.i++
-				s.slow()
-				s.atom(`\{`)
-				continue
-			}
-			minN, err1 := strconv.Atoi(lo)
-			maxN, err2 := strconv.Atoi(hi)
-			if err1 != nil || (hi != "" && err2 != nil) {
-				return rxPlan{}, rxError("quantifier too large")
-			}
-			if hi != "" && maxN < minN {
-				return rxPlan{}, rxError("numbers out of order in {} quantifier")
-			}
-			if minN > 1000 || maxN > 1000 || leadingZero(lo) || leadingZero(hi) {
-				s.slow()
-			}
-			q := "{" + lo
-			if comma {
-				q += "," + hi
-			}
-			s.i = end
-			if err := s.quantify(q+"}", "nothing to repeat"); err != nil {
+			if err := jsBraces(s); err != nil {
 				return rxPlan{}, err
 			}
 		case '}', ']':
@@ -159,6 +96,86 @@ func planJS(p string) (rxPlan, error) {
 	}
 	s.plan.slowExpr = string(s.out)
 	return s.plan, nil
+}
+
+// jsGroup is a group open in planJS.
+type jsGroup struct {
+	start      int  // output offset of the group
+	lookbehind bool // a look-behind takes no quantifier
+}
+
+// jsOpen handles a "(": a group of any kind; named counts the named groups
+// so far (they are renamed g1, g2 …).
+func jsOpen(s *planState, named *int) (jsGroup, error) {
+	g := jsGroup{start: len(s.out)}
+	rest := s.p[s.i+1:]
+	switch {
+	case !strings.HasPrefix(rest, "?"):
+		s.i++
+		s.emit("(")
+	case strings.HasPrefix(rest, "?:"):
+		s.i += 3
+		s.emit("(?:")
+	case strings.HasPrefix(rest, "?="), strings.HasPrefix(rest, "?!"):
+		s.i += 3
+		s.slow()
+		s.emit("(" + rest[:2])
+	case strings.HasPrefix(rest, "?<="), strings.HasPrefix(rest, "?<!"):
+		s.i += 4
+		s.slow()
+		g.lookbehind = true
+		s.emit("(" + rest[:3])
+	case strings.HasPrefix(rest, "?<"):
+		end := strings.IndexByte(rest, '>')
+		name := rest[2:max(end, 2)]
+		if end < 0 || !isJSIdentifier(name) {
+			return g, rxError("invalid capture group name")
+		}
+		*named++
+		if !isASCIIWord(name) {
+			s.slow()
+		}
+		s.i += 1 + end + 1
+		s.emit("(?<g" + strconv.Itoa(*named) + ">")
+	default:
+		n, err := jsModifiers(rest[1:])
+		if err != nil {
+			return g, err
+		}
+		s.slow()
+		s.emit("(" + rest[:1+n])
+		s.i += 1 + 1 + n
+	}
+	return g, nil
+}
+
+// jsBraces handles a "{": a counted quantifier, or (Annex B) literal text.
+func jsBraces(s *planState) error {
+	p := s.p
+	lo, hi, comma, end, ok := quantBraces(p, s.i, false)
+	if !ok {
+		s.i++
+		s.slow()
+		s.atom(`\{`)
+		return nil
+	}
+	minN, err1 := strconv.Atoi(lo)
+	maxN, err2 := strconv.Atoi(hi)
+	if err1 != nil || (hi != "" && err2 != nil) {
+		return rxError("quantifier too large")
+	}
+	if hi != "" && maxN < minN {
+		return rxError("numbers out of order in {} quantifier")
+	}
+	if minN > 1000 || maxN > 1000 || leadingZero(lo) || leadingZero(hi) {
+		s.slow()
+	}
+	q := "{" + lo
+	if comma {
+		q += "," + hi
+	}
+	s.i = end
+	return s.quantify(q+"}", "nothing to repeat")
 }
 
 // jsGroups counts the capturing groups and collects the group names (in

@@ -1,4 +1,4 @@
-package dispatcher
+package pattern
 
 import (
 	"strconv"
@@ -117,90 +117,6 @@ func pyClass(s *planState) error {
 		s.i++
 	}
 	first := true
-	// item reads one class member: its regexp2 text, and whether it is a
-	// set (\d …) that cannot bound a range.
-	item := func() (string, bool, error) {
-		c := p[s.i]
-		switch {
-		case c == '\\':
-			if s.i+1 >= len(p) {
-				return "", false, rxError("unterminated character set")
-			}
-			d := p[s.i+1]
-			s.i += 2
-			switch {
-			case d >= '0' && d <= '7':
-				j := s.i
-				for j < len(p) && j < s.i+2 && p[j] >= '0' && p[j] <= '7' {
-					j++
-				}
-				v, _ := strconv.ParseUint(p[s.i-1:j], 8, 32)
-				if v > 0o377 {
-					return "", false, rxError("octal escape value outside of range 0-0o377")
-				}
-				s.i = j
-				s.slow()
-				return runeLiteral(rune(v)), false, nil
-			case d == '8' || d == '9':
-				return "", false, rxError("bad escape \\" + string(d))
-			case d == 'd' || d == 'D' || d == 'w' || d == 'W' || d == 's' || d == 'S':
-				s.notExact()
-				return `\` + string(d), true, nil
-			case d == 'b':
-				s.slow()
-				return `\b`, false, nil
-			case d == 'a' || d == 'f' || d == 'n' || d == 'r' || d == 't' || d == 'v':
-				return `\` + string(d), false, nil
-			case d == 'x':
-				if !hexDigits(p[s.i:], 2) {
-					return "", false, rxError("incomplete escape \\x")
-				}
-				s.i += 2
-				return `\x` + p[s.i-2:s.i], false, nil
-			case d == 'u' || d == 'U':
-				n := 4
-				if d == 'U' {
-					n = 8
-				}
-				if !hexDigits(p[s.i:], n) {
-					return "", false, rxError("incomplete escape \\" + string(d))
-				}
-				v, _ := strconv.ParseUint(p[s.i:s.i+n], 16, 32)
-				if v > unicode.MaxRune {
-					return "", false, rxError("bad escape \\" + string(d))
-				}
-				s.i += n
-				s.slow()
-				return runeLiteral(rune(v)), false, nil
-			case d == 'N':
-				return "", false, rxError(`\N{...} named characters are not supported here`)
-			case isLetter(d) || isDigit(d):
-				return "", false, rxError("bad escape \\" + string(d))
-			case d >= utf8.RuneSelf:
-				s.i--
-				r, size := utf8.DecodeRuneInString(p[s.i:])
-				s.i += size
-				s.slow()
-				return runeLiteral(r), false, nil
-			}
-			return escapePunct(d), false, nil
-		case c == '[':
-			// A literal [ in Python (with a FutureWarning); RE2 reads
-			// [:alpha:] and .NET -[…] subtraction, so escape it.
-			s.i++
-			s.slow()
-			return `\[`, false, nil
-		case c == '-':
-			s.i++
-			return `\-`, false, nil
-		}
-		r, size := utf8.DecodeRuneInString(p[s.i:])
-		s.i += size
-		if r == '^' {
-			return `\^`, false, nil
-		}
-		return runeLiteral(r), false, nil
-	}
 	for {
 		if s.i >= len(p) {
 			return rxError("unterminated character set")
@@ -222,13 +138,13 @@ func pyClass(s *planState) error {
 			s.slow() // a - that is not a range, mid-class
 		}
 		first = false
-		lo, loSet, err := item()
+		lo, loSet, err := pyClassItem(s)
 		if err != nil {
 			return err
 		}
 		if !isDash && s.i+1 < len(p) && p[s.i] == '-' && p[s.i+1] != ']' {
 			s.i++
-			hi, hiSet, err := item()
+			hi, hiSet, err := pyClassItem(s)
 			if err != nil {
 				return err
 			}
@@ -243,4 +159,90 @@ func pyClass(s *planState) error {
 	b.WriteByte(']')
 	s.atom(b.String())
 	return nil
+}
+
+// pyClassItem reads one class member: its regexp2 text, and whether it is
+// a set (\d …) that cannot bound a range.
+func pyClassItem(s *planState) (string, bool, error) {
+	p := s.p
+	c := p[s.i]
+	switch {
+	case c == '\\':
+		if s.i+1 >= len(p) {
+			return "", false, rxError("unterminated character set")
+		}
+		d := p[s.i+1]
+		s.i += 2
+		switch {
+		case d >= '0' && d <= '7':
+			j := s.i
+			for j < len(p) && j < s.i+2 && p[j] >= '0' && p[j] <= '7' {
+				j++
+			}
+			v, _ := strconv.ParseUint(p[s.i-1:j], 8, 32)
+			if v > 0o377 {
+				return "", false, rxError("octal escape value outside of range 0-0o377")
+			}
+			s.i = j
+			s.slow()
+			return runeLiteral(rune(v)), false, nil
+		case d == '8' || d == '9':
+			return "", false, rxError("bad escape \\" + string(d))
+		case d == 'd' || d == 'D' || d == 'w' || d == 'W' || d == 's' || d == 'S':
+			s.notExact()
+			return `\` + string(d), true, nil
+		case d == 'b':
+			s.slow()
+			return `\b`, false, nil
+		case d == 'a' || d == 'f' || d == 'n' || d == 'r' || d == 't' || d == 'v':
+			return `\` + string(d), false, nil
+		case d == 'x':
+			if !hexDigits(p[s.i:], 2) {
+				return "", false, rxError("incomplete escape \\x")
+			}
+			s.i += 2
+			return `\x` + p[s.i-2:s.i], false, nil
+		case d == 'u' || d == 'U':
+			n := 4
+			if d == 'U' {
+				n = 8
+			}
+			if !hexDigits(p[s.i:], n) {
+				return "", false, rxError("incomplete escape \\" + string(d))
+			}
+			v, _ := strconv.ParseUint(p[s.i:s.i+n], 16, 32)
+			if v > unicode.MaxRune {
+				return "", false, rxError("bad escape \\" + string(d))
+			}
+			s.i += n
+			s.slow()
+			return runeLiteral(rune(v)), false, nil
+		case d == 'N':
+			return "", false, rxError(`\N{...} named characters are not supported here`)
+		case isLetter(d) || isDigit(d):
+			return "", false, rxError("bad escape \\" + string(d))
+		case d >= utf8.RuneSelf:
+			s.i--
+			r, size := utf8.DecodeRuneInString(p[s.i:])
+			s.i += size
+			s.slow()
+			return runeLiteral(r), false, nil
+		}
+		return escapePunct(d), false, nil
+	case c == '[':
+		// A literal [ in Python (with a FutureWarning); RE2 reads
+		// [:alpha:] and .NET -[…] subtraction, so escape it.
+		s.i++
+		s.slow()
+		return `\[`, false, nil
+	case c == '-':
+		s.i++
+		return `\-`, false, nil
+	}
+	r, size := utf8.DecodeRuneInString(p[s.i:])
+	s.i += size
+	if r == '^' {
+		return `\^`, false, nil
+	}
+	return runeLiteral(r), false, nil
 }
