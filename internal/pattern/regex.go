@@ -112,16 +112,32 @@ func (r *Regex) Match(s string, b *Budget) (matched, done bool) {
 		return r.re.MatchString(s), true
 	}
 	if b == nil {
-		ok, err := matchRunes(r.slow, s)
+		ok, err := matchSlow(r.slow, s)
 		return ok, err == nil
 	}
 	if b.spent >= DispatchBudget {
 		return false, false
 	}
 	start := time.Now()
-	ok, err := matchRunes(r.slow, s)
+	ok, err := matchSlow(r.slow, s)
 	b.spent += time.Since(start)
 	return ok, err == nil
+}
+
+// matchSlow runs the backtracking engine. regexp2 reads its deadline from a
+// clock that a goroutine advances every 100 ms; on a loaded machine that
+// goroutine runs late and the clock jumps, so a match of microseconds can
+// be reported out of time (seen: 3 in 63 million, one 43 ms into a 100 ms
+// bound). A timeout reported before MatchTimeout has really passed is such
+// a jump: the match is tried again, once, so that a fail_closed guard is
+// not blocked for nothing. A real timeout (the bound passed) stands.
+func matchSlow(re *regexp2.Regexp, s string) (bool, error) {
+	start := time.Now()
+	ok, err := matchRunes(re, s)
+	if err != nil && time.Since(start) < MatchTimeout {
+		ok, err = matchRunes(re, s)
+	}
+	return ok, err
 }
 
 // isPlain reports printable ASCII, the input on which the RE2 fast path of
