@@ -159,10 +159,9 @@ func (e *Entry) TimeoutSeconds() string {
 // firing at all (beforeShellExecution: shell commands only; see
 // protocol.CursorFits).
 //
-// A matcher that cannot tell — it needs the backtracking engine this
-// program lacks, or that engine ran out of time — accepts: Dispatch then
-// runs the entry as a hook that cannot start, so that a fail_closed guard
-// blocks rather than being skipped on a guess.
+// A matcher that cannot tell — the backtracking engine ran out of time —
+// accepts: Dispatch then runs the entry as a hook that cannot start, so
+// that a fail_closed guard blocks rather than being skipped on a guess.
 func (e *Entry) Matches(fields map[string]any, tools *protocol.ToolTable) bool {
 	f := newFiring()
 	return e.cursorFits(fields, tools) && e.match.fits(e, fields, tools, &f) != fitNo

@@ -262,7 +262,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 		// What the hook runs is decided once: the gate checks (and pins)
 		// those files, and the runner starts them.
 		hooks[i] = d.hookFor(e, fields)
-		// A matcher that could not decide (no backtracking engine, or
+		// A matcher that could not decide (the backtracking engine ran
 		// out of time) selected the entry (see matcher.fits): it fails
 		// to start.
 		hooks[i].undecided = f.why(e)

@@ -59,9 +59,9 @@ type Hook struct {
 
 	pins *consent.Pins // the gate's pinned files, for the runner
 	// undecided, when set, says why the entry's matcher could not tell
-	// whether it accepts the firing (the backtracking engine is missing,
-	// or ran out of time; see matcher.fits): the hook fails as one that
-	// cannot start, with this as its error.
+	// whether it accepts the firing (the backtracking engine ran out of
+	// time; see matcher.fits): the hook fails as one that cannot start,
+	// with this as its error.
 	undecided string
 }
 
