@@ -38,9 +38,9 @@ type PoolConfig struct {
 // per process. A worker that times out, is cancelled, dies, breaks the
 // protocol or replies out of turn is killed with its process group and its
 // escaped descendants, and the next request starts a fresh one after a
-// backoff that doubles with each recent crash; crashLimit crashes within
-// crashWindow give the pool up (every request fails from then on, until the
-// caller replaces the pool). A request that never reached a live worker is
+// backoff that doubles with each recent crash; 5 crashes within a minute
+// (crashLimit, crashWindow) give the pool up: every request fails from then
+// on, until the caller replaces the pool. A request that never reached a live worker is
 // retried once on a fresh one. Idle workers stop after Idle.
 type Pool struct {
 	slots    chan struct{}

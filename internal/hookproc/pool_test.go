@@ -107,12 +107,7 @@ func TestPoolTimeoutKillsTheWorker(t *testing.T) {
 	if res := f.ask("hang", time.Second); !res.TimedOut || res.Exited {
 		t.Fatalf("hang: %+v", res)
 	}
-	if err := proctest.AwaitExit(pid, hangBound); err != nil {
-		t.Fatal(err)
-	}
-	if len(proctest.LiveGroupMembers(pid)) != 0 {
-		t.Fatal("its process group survived")
-	}
+	waitGone(t, pid) // the worker and its process group
 	if f.pid("after") == pid {
 		t.Fatal("the timed-out worker answered again")
 	}
@@ -172,12 +167,7 @@ func TestPoolCloseKillsAWorkerIgnoringEOF(t *testing.T) {
 	case <-time.After(hangBound):
 		t.Fatal("Close hung")
 	}
-	if err := proctest.AwaitExit(pid, hangBound); err != nil {
-		t.Fatal(err)
-	}
-	if len(proctest.LiveGroupMembers(pid)) != 0 {
-		t.Fatal("its process group survived")
-	}
+	waitGone(t, pid) // the worker and its process group
 	if res := f.ask("late", hangBound); res.SpawnError != "worker stopped" {
 		t.Fatalf("a request after Close: %+v", res)
 	}

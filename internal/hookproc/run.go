@@ -54,7 +54,7 @@ type Spec struct {
 	tag string
 }
 
-// Result is what happened to it.
+// Result is what happened to a Spec's process.
 type Result struct {
 	// ExitCode is valid when Exited; negative means killed by that signal.
 	ExitCode        int
