@@ -7,6 +7,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -49,9 +50,9 @@ func readEnvFile(path string, rep *protocol.HookReport) {
 // Hermes words it. It starts what h.Target names — the files the gate
 // checked — and, when the gate pinned them, verifies them immediately
 // before the start and starts a pinned binary through its descriptor.
-func (d *Dispatcher) prepare(h Hook) (runSpec, string) {
+func (d *Dispatcher) prepare(h Hook) (hookproc.Spec, string) {
 	e, t := h.Entry, &h.Target
-	spec := runSpec{Env: h.Env, Timeout: e.Timeout, Cap: d.opts.OutputCap}
+	spec := hookproc.Spec{Env: h.Env, Timeout: e.Timeout, Cap: d.opts.OutputCap}
 	if h.pins != nil {
 		spec.Verify = h.pins.Verify
 	}
@@ -87,7 +88,10 @@ func (d *Dispatcher) prepare(h Hook) (runSpec, string) {
 	if st := h.pins.Start(); st != nil {
 		// The interpreter reads the sealed copy of the script that was
 		// checked, not whatever its name holds by then.
-		spec.Path, spec.Argv, spec.Script = st.Path, st.Argv, st.Script
+		spec.Path, spec.Argv = st.Path, st.Argv
+		if st.Script != nil {
+			spec.ExtraFiles = []*os.File{st.Script} // its fd 3 (consent.ScriptFD)
+		}
 		if st.PythonPath != "" {
 			pp := st.PythonPath
 			for _, kv := range spec.Env {
@@ -99,15 +103,6 @@ func (d *Dispatcher) prepare(h Hook) (runSpec, string) {
 		}
 	}
 	return spec, ""
-}
-
-// tagRun gives the run its tag (see BecomeSubreaper), once the process is
-// the subreaper: the CLI becomes one in Options.BeforeStart, which runs
-// after prepare. A run without a tag is treated as nobody's at exit.
-func tagRun(spec *runSpec) {
-	if spec.Tag = runTag(); spec.Tag != "" {
-		spec.Env = append(slices.Clip(spec.Env), runTagVar+"="+spec.Tag)
-	}
 }
 
 // hookFor decides where and how an entry runs for this firing: its

@@ -8,9 +8,9 @@
 // It owns config loading and validation (the YAML hooks: block of a Hermes
 // config, and the agents' own hook files as hook sources: Claude Code
 // settings, Codex hooks.json, Copilot hook files, Cursor hooks.json — whose
-// entries the agent that declared them runs itself, Entry.RunBy), matchers, the process runner — the
-// only code in hermes-hooks that creates an exec.Cmd for a hook — parallel
-// dispatch, session state and async hooks.
+// entries the agent that declared them runs itself, Entry.RunBy), matchers,
+// parallel dispatch, session state and async hooks; the hook processes
+// themselves are started and kept by internal/hookproc.
 //
 // Contract:
 //

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 )
 
 // HTTPPost posts an http hook's payload (JSON) to url with header and
@@ -57,7 +59,7 @@ func PostHTTP(ctx context.Context, url string, header map[string]string, body []
 // applies. Header values may name environment variables ($NAME, ${NAME}),
 // but only those listed in allowedEnvVars are filled in — the others become
 // empty, so a settings file cannot send arbitrary secrets anywhere.
-func runHTTP(ctx context.Context, post HTTPPost, e *Entry, env []string, payload []byte, capBytes int) (res runResult) {
+func runHTTP(ctx context.Context, post HTTPPost, e *Entry, env []string, payload []byte, capBytes int) (res hookproc.Result) {
 	if post == nil {
 		post = PostHTTP
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -212,15 +213,15 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 		return
 	}
 	var (
-		res      runResult
+		res      hookproc.Result
 		spawnErr string
 	)
 	if h.undecided != "" {
-		res = runResult{SpawnError: h.undecided}
+		res = hookproc.Result{SpawnError: h.undecided}
 	} else if e.Type == TypeHTTP {
 		res = runHTTP(ctx, d.opts.HTTP, e, h.Env, payload, d.opts.OutputCap)
 	} else {
-		var spec runSpec
+		var spec hookproc.Spec
 		spec, spawnErr = d.prepare(h)
 		if spawnErr == "" {
 			spawnErr = cannotStart(&h.Target)
@@ -232,9 +233,6 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 		if spawnErr == "" && d.opts.BeforeStart != nil {
 			d.startOnce.Do(d.opts.BeforeStart)
 		}
-		if spawnErr == "" {
-			tagRun(&spec)
-		}
 		switch {
 		case spawnErr != "":
 			res.SpawnError = spawnErr
@@ -243,7 +241,7 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 			res = d.runWorker(ctx, h, spec)
 		default:
 			spec.Stdin = payload
-			res = run(ctx, spec)
+			res = hookproc.Run(ctx, spec)
 		}
 		if envFile != "" {
 			defer func() { readEnvFile(envFile, rep) }()

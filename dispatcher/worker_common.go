@@ -1,6 +1,6 @@
 package dispatcher
 
-import "time"
+import "github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 
 // Worker entries (Entry.Worker) keep their hook process alive between
 // events: the dispatcher writes one JSON payload per line to its stdin and
@@ -13,27 +13,29 @@ import "time"
 // worker_id.go). One request is in flight per process; a pool of up to
 // Entry.Workers processes serves parallel firings.
 //
-// Safety is the one-shot runner's: each request has the entry's timeout,
-// after which the worker's process group and its escaped descendants are
-// killed and the next request starts a fresh one; a worker that dies,
-// prints a line that is not a JSON object or replies out of turn is
-// restarted with backoff, and one that keeps crashing is marked failed
-// (its requests fail, so fail_closed applies) instead of being restarted
-// forever. A request that never reached a live worker (it had died while
-// idle) is retried once on a fresh one. Idle workers stop after
-// Entry.WorkerIdle; Dispatcher.Close stops them all. Consent is checked
-// per request like any hook's: a worker runs the files the gate pinned
-// when it started, and a request whose pinned files differ (the script
-// changed and was approved again) stops the old workers first; a hook the
-// gate no longer runs has its workers stopped, and StopChangedWorkers
-// stops those whose files changed without waiting for a request.
+// The processes are a hookproc.Pool per entry, whose safety is the one-shot
+// runner's: each request has the entry's timeout, after which the worker's
+// process group and its escaped descendants are killed and the next request
+// starts a fresh one; a worker that dies, prints a line that is not a JSON
+// object or replies out of turn is restarted with backoff, and one that
+// keeps crashing is marked failed (its requests fail, so fail_closed
+// applies) instead of being restarted forever. A request that never reached
+// a live worker (it had died while idle) is retried once on a fresh one.
+// Idle workers stop after Entry.WorkerIdle; Dispatcher.Close stops them
+// all. What is here: which entry a pool serves, the request id framing
+// (worker_id.go), and consent. Consent is checked per request like any
+// hook's: a worker runs the files the gate pinned when it started, and a
+// request whose pinned files differ (the script changed and was approved
+// again) stops the old workers first; a hook the gate no longer runs has
+// its workers stopped, and StopChangedWorkers stops those whose files
+// changed without waiting for a request.
 
 // WorkerEnv is set (to "1") in a worker's environment, so that a script can
 // tell a worker start from a one-shot run (see agent-hooks/lib).
-const WorkerEnv = "HERMES_HOOK_WORKER"
+const WorkerEnv = hookproc.WorkerEnv
 
 // DefaultWorkerIdle is how long an idle worker is kept (worker_idle).
-const DefaultWorkerIdle = 10 * time.Minute
+const DefaultWorkerIdle = hookproc.DefaultIdle
 
 // MaxWorkers bounds an entry's pool (workers: N).
 const MaxWorkers = 16

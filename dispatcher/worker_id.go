@@ -7,6 +7,9 @@ import (
 	"encoding/json"
 	"strconv"
 	"sync/atomic"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 // Request ids. Every worker request carries an id, a JSON integer under
@@ -52,6 +55,61 @@ func withRequestID(payload []byte, id uint64, spaced bool) (line []byte, ok bool
 	line = append(line, colon...)
 	line = strconv.AppendUint(line, id, 10)
 	return append(line, '}', '\n'), true
+}
+
+// decodeWorkerReply reads one reply line to request id: a JSON object
+// carrying the id (WorkerRequestID) is, without it, what a one-shot hook
+// would have printed with exit 0, unless it is the envelope of an exit
+// status ({"exit": N, …}). Anything else — another id or none included —
+// is a broken worker.
+func decodeWorkerReply(line []byte, id uint64) (hookproc.Result, string) {
+	const notObject = "printed a line that is not a JSON object"
+	v, err := protocol.DecodeJSON(line)
+	obj, ok := v.(map[string]any)
+	if err != nil || !ok {
+		return hookproc.Result{}, notObject
+	}
+	got, has := obj[WorkerRequestID]
+	if !has {
+		return hookproc.Result{}, "replied without the request's id (" + WorkerRequestID + ")"
+	}
+	if n, ok := jsonInt(got); !ok || n < 0 || uint64(n) != id {
+		return hookproc.Result{}, "replied to another request (" + WorkerRequestID + " " +
+			protocol.Truncate(string(protocol.EncodeJSON(got, protocol.Compact)), 40) + ", expected " + strconv.FormatUint(id, 10) + ")"
+	}
+	code, isEnv := obj["exit"]
+	if !isEnv {
+		stripped, ok := withoutMember(line, WorkerRequestID)
+		if !ok {
+			return hookproc.Result{}, notObject
+		}
+		return hookproc.Result{Exited: true, Stdout: stripped}, ""
+	}
+	n, ok := jsonInt(code)
+	if !ok {
+		return hookproc.Result{}, `sent an "exit" that is not an integer`
+	}
+	res := hookproc.Result{Exited: true, ExitCode: n}
+	if s, ok := obj["stdout"].(string); ok {
+		res.Stdout = []byte(s)
+	}
+	if s, ok := obj["stderr"].(string); ok {
+		res.Stderr = []byte(s)
+	}
+	return res, ""
+}
+
+func jsonInt(v any) (int, bool) {
+	switch n := v.(type) {
+	case float64:
+		if n == float64(int(n)) {
+			return int(n), true
+		}
+	case interface{ String() string }: // json.Number
+		i, err := strconv.Atoi(n.String())
+		return i, err == nil
+	}
+	return 0, false
 }
 
 // member is one top-level member of a JSON object's text: [start, end)

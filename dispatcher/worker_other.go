@@ -2,7 +2,11 @@
 
 package dispatcher
 
-import "context"
+import (
+	"context"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
+)
 
 // workers: none on this system; worker entries run one-shot.
 type workers struct{}
@@ -18,6 +22,6 @@ func (d *Dispatcher) stopWorkers(*Entry) {}
 // StopChangedWorkers has no worker to stop here.
 func (d *Dispatcher) StopChangedWorkers() []WorkerStatus { return nil }
 
-func (d *Dispatcher) runWorker(ctx context.Context, _ Hook, spec runSpec) runResult {
-	return run(ctx, spec)
+func (d *Dispatcher) runWorker(ctx context.Context, _ Hook, spec hookproc.Spec) hookproc.Result {
+	return hookproc.Run(ctx, spec)
 }

@@ -33,7 +33,7 @@ func (d *Dispatcher) StopChangedWorkers() []WorkerStatus {
 	}
 	d.workers.mu.Unlock()
 	for _, p := range stale {
-		go p.close()
+		go p.Close()
 	}
 	return out
 }

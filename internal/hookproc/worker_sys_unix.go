@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package dispatcher
+package hookproc
 
 import "syscall"
 

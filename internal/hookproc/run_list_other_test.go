@@ -1,5 +1,5 @@
 //go:build unix && !linux
 
-package dispatcher
+package hookproc
 
 func runners() map[string]runner { return map[string]runner{"exec": runExec} }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package dispatcher
+package hookproc
 
 import (
 	"context"
@@ -27,10 +27,13 @@ func TestRunnerContract(t *testing.T) {
 	}
 }
 
-type runner func(context.Context, runSpec) runResult
+type runner func(context.Context, Spec) Result
 
-func shSpec(body string, timeout time.Duration) runSpec {
-	return runSpec{Path: "/bin/sh", Argv: []string{"/bin/sh", "-c", body}, Env: os.Environ(), Timeout: timeout}
+// hangBound bounds waits that only a hang would reach.
+const hangBound = 20 * time.Second
+
+func shSpec(body string, timeout time.Duration) Spec {
+	return Spec{Path: "/bin/sh", Argv: []string{"/bin/sh", "-c", body}, Env: os.Environ(), Timeout: timeout}
 }
 
 func runnerContract(t *testing.T, run runner) {
@@ -52,7 +55,7 @@ func runnerContract(t *testing.T, run runner) {
 	t.Run("stdin never read does not hang", func(t *testing.T) {
 		s := shSpec(`echo ok`, time.Minute)
 		s.Stdin = make([]byte, 10<<20)
-		done := make(chan runResult, 1)
+		done := make(chan Result, 1)
 		go func() { done <- run(ctx, s) }()
 		select {
 		case res := <-done:
@@ -96,12 +99,12 @@ func runnerContract(t *testing.T, run runner) {
 	})
 	t.Run("spawn errors in Hermes' words", func(t *testing.T) {
 		dir := t.TempDir()
-		if res := run(ctx, runSpec{Path: filepath.Join(dir, "missing"), Argv: []string{"missing"}, Timeout: time.Minute}); res.SpawnError != "command not found" {
+		if res := run(ctx, Spec{Path: filepath.Join(dir, "missing"), Argv: []string{"missing"}, Timeout: time.Minute}); res.SpawnError != "command not found" {
 			t.Fatalf("missing: %+v", res)
 		}
 		p := filepath.Join(dir, "noexec")
 		os.WriteFile(p, []byte("#!/bin/sh\n"), 0o644)
-		if res := run(ctx, runSpec{Path: p, Argv: []string{p}, Timeout: time.Minute}); res.SpawnError != "command not executable" {
+		if res := run(ctx, Spec{Path: p, Argv: []string{p}, Timeout: time.Minute}); res.SpawnError != "command not executable" {
 			t.Fatalf("not executable: %+v", res)
 		}
 	})
@@ -128,7 +131,7 @@ func runnerContract(t *testing.T, run runner) {
 	t.Run("a script without #! runs with sh when asked", func(t *testing.T) {
 		p := filepath.Join(t.TempDir(), "plain")
 		os.WriteFile(p, []byte("echo plain \"$1\"\n"), 0o755)
-		res := run(ctx, runSpec{Path: p, Argv: []string{p, "arg"}, Timeout: time.Minute, ShellFallback: true})
+		res := run(ctx, Spec{Path: p, Argv: []string{p, "arg"}, Timeout: time.Minute, ShellFallback: true})
 		if string(res.Stdout) != "plain arg\n" {
 			t.Fatalf("%+v", res)
 		}
@@ -140,7 +143,7 @@ func runnerContract(t *testing.T, run runner) {
 		}
 		f.WriteString("echo from-fd-3\n")
 		s := shSpec(`. /proc/self/fd/3`, time.Minute)
-		s.Script = f
+		s.ExtraFiles = []*os.File{f}
 		res := run(ctx, s)
 		f.Close()
 		if _, err := os.Stat("/proc/self/fd"); err == nil && string(res.Stdout) != "from-fd-3\n" {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package dispatcher
+package hookproc
 
 import (
 	"bytes"

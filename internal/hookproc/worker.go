@@ -1,6 +1,6 @@
 //go:build unix
 
-package dispatcher
+package hookproc
 
 import (
 	"bufio"
@@ -12,7 +12,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"golang.org/x/sys/unix"
 )
 
@@ -30,7 +29,7 @@ type worker struct {
 	stderr *stderrPump
 	exited chan struct{}
 	idle   *time.Timer
-	// tag is the run tag in the worker's environment (see runSpec.Tag):
+	// tag is the run tag in the worker's environment (see Spec.tag):
 	// when the worker ends, its escaped descendants are killed by it.
 	tag string
 }
@@ -86,63 +85,8 @@ func readable(f *os.File) bool {
 	return ready
 }
 
-// decodeWorkerReply reads one reply line to request id: a JSON object
-// carrying the id (WorkerRequestID) is, without it, what a one-shot hook
-// would have printed with exit 0, unless it is the envelope of an exit
-// status ({"exit": N, …}). Anything else — another id or none included —
-// is a broken worker.
-func decodeWorkerReply(line []byte, id uint64) (runResult, string) {
-	const notObject = "printed a line that is not a JSON object"
-	v, err := protocol.DecodeJSON(line)
-	obj, ok := v.(map[string]any)
-	if err != nil || !ok {
-		return runResult{}, notObject
-	}
-	got, has := obj[WorkerRequestID]
-	if !has {
-		return runResult{}, "replied without the request's id (" + WorkerRequestID + ")"
-	}
-	if n, ok := jsonInt(got); !ok || n < 0 || uint64(n) != id {
-		return runResult{}, "replied to another request (" + WorkerRequestID + " " +
-			protocol.Truncate(string(protocol.EncodeJSON(got, protocol.Compact)), 40) + ", expected " + strconv.FormatUint(id, 10) + ")"
-	}
-	code, isEnv := obj["exit"]
-	if !isEnv {
-		stripped, ok := withoutMember(line, WorkerRequestID)
-		if !ok {
-			return runResult{}, notObject
-		}
-		return runResult{Exited: true, Stdout: stripped}, ""
-	}
-	n, ok := jsonInt(code)
-	if !ok {
-		return runResult{}, `sent an "exit" that is not an integer`
-	}
-	res := runResult{Exited: true, ExitCode: n}
-	if s, ok := obj["stdout"].(string); ok {
-		res.Stdout = []byte(s)
-	}
-	if s, ok := obj["stderr"].(string); ok {
-		res.Stderr = []byte(s)
-	}
-	return res, ""
-}
-
-func jsonInt(v any) (int, bool) {
-	switch n := v.(type) {
-	case float64:
-		if n == float64(int(n)) {
-			return int(n), true
-		}
-	case interface{ String() string }: // json.Number
-		i, err := strconv.Atoi(n.String())
-		return i, err == nil
-	}
-	return 0, false
-}
-
 // startWorker starts the process of spec as a worker.
-func startWorker(s runSpec) (*worker, error) {
+func startWorker(s Spec) (*worker, error) {
 	if s.Verify != nil {
 		if err := s.Verify(); err != nil {
 			return nil, err
@@ -151,16 +95,15 @@ func startWorker(s runSpec) (*worker, error) {
 	if s.Cap <= 0 {
 		s.Cap = DefaultOutputCap
 	}
-	w := &worker{cap: s.Cap, exited: make(chan struct{}), tag: s.Tag}
+	s.tagRun()
+	w := &worker{cap: s.Cap, exited: make(chan struct{}), tag: s.tag}
 	newCmd := func(path string, argv []string) *exec.Cmd {
 		cmd := exec.Command(path)
 		cmd.Args = argv
 		cmd.Env = append(s.Env[:len(s.Env):len(s.Env)], WorkerEnv+"=1")
 		cmd.Dir = s.Dir
 		cmd.SysProcAttr = workerProcAttr()
-		if s.Script != nil {
-			cmd.ExtraFiles = []*os.File{s.Script}
-		}
+		cmd.ExtraFiles = s.ExtraFiles
 		return cmd
 	}
 	var parent, child [3]*os.File // stdin, stdout, stderr

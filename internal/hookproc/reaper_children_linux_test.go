@@ -1,6 +1,6 @@
 //go:build linux
 
-package dispatcher
+package hookproc
 
 import (
 	"os/exec"

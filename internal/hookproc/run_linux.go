@@ -1,6 +1,6 @@
 //go:build linux
 
-package dispatcher
+package hookproc
 
 import (
 	"context"
@@ -86,7 +86,7 @@ func closeFd(fd *int) {
 // its output pipes after drainGrace, what they hold is read and that group
 // is killed too. Once it is over, a hook that did not succeed (see
 // proc.succeeded) has its whole tree killed, escaped descendants included.
-func runPoll(ctx context.Context, s runSpec) (res runResult) {
+func runPoll(ctx context.Context, s Spec) (res Result) {
 	start := time.Now()
 	defer func() { res.Elapsed = time.Since(start) }()
 	if s.Cap <= 0 {
@@ -94,12 +94,12 @@ func runPoll(ctx context.Context, s runSpec) (res runResult) {
 	}
 	p, spawnErr := spawn(s)
 	if spawnErr != "" {
-		return runResult{SpawnError: spawnErr}
+		return Result{SpawnError: spawnErr}
 	}
 	defer p.close()
 	trackChild(p.pid)
 	defer untrackChild(p.pid)
-	openRun(s.Tag)
+	openRun(s.tag)
 	if stop := p.wakeOnCancel(ctx); stop != nil {
 		defer stop()
 	}
@@ -110,7 +110,7 @@ func runPoll(ctx context.Context, s runSpec) (res runResult) {
 	p.payload = s.Stdin
 	p.writeStdin()
 	p.loop(ctx, start.Add(s.Timeout))
-	return p.result(s.Tag)
+	return p.result(s.tag)
 }
 
 // proc is one running hook, as runPoll drives it.
@@ -134,10 +134,11 @@ type proc struct {
 }
 
 // spawn creates the pipes and starts the process: in its own process group,
-// with a pidfd, dying with the dispatcher (Pdeathsig). The consent gate's
-// files are verified last thing before the start, so the window in which
-// they could change unseen is as short as can be.
-func spawn(s runSpec) (*proc, string) {
+// with a pidfd, dying with the dispatcher (Pdeathsig). Spec.Verify (the
+// caller's check that the files it approved are unchanged) runs last thing
+// before the start, so the window in which they could change unseen is as
+// short as can be.
+func spawn(s Spec) (*proc, string) {
 	// Child ends are inherited through ForkExec's Files; ours are
 	// close-on-exec so that no other hook, started concurrently, inherits
 	// them (and holds our pipes open).
@@ -159,8 +160,8 @@ func spawn(s runSpec) (*proc, string) {
 	}
 	if err == nil {
 		files := []uintptr{uintptr(in[0]), uintptr(out[1]), uintptr(errp[1])}
-		if s.Script != nil {
-			files = append(files, s.Script.Fd())
+		for _, f := range s.ExtraFiles {
+			files = append(files, f.Fd())
 		}
 		attr := &syscall.ProcAttr{
 			Dir:   s.Dir,
@@ -418,8 +419,8 @@ func (p *proc) succeeded() bool {
 // result is what happened, once the loop is over. A hook that did not
 // succeed has its whole tree killed: its process group, and its escaped
 // descendants (those carrying its run tag).
-func (p *proc) result(tag string) runResult {
-	res := runResult{
+func (p *proc) result(tag string) Result {
+	res := Result{
 		Stdout: p.stdout.buf.Bytes(), Stderr: p.stderr.buf.Bytes(),
 		StdoutTruncated: p.stdout.truncated, StderrTruncated: p.stderr.truncated,
 		TimedOut: p.timedOut, Cancelled: p.cancelled,

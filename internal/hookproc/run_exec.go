@@ -1,12 +1,11 @@
 //go:build unix
 
-package dispatcher
+package hookproc
 
 import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"os/exec"
 	"sync/atomic"
 	"syscall"
@@ -22,7 +21,7 @@ import (
 // something it started still holds its output pipes after drainGrace, that
 // group is killed too: we stop listening, and a process left writing into a
 // closed pipe would only die of SIGPIPE later.
-func runExec(ctx context.Context, s runSpec) runResult {
+func runExec(ctx context.Context, s Spec) Result {
 	start := time.Now()
 	if s.Cap <= 0 {
 		s.Cap = DefaultOutputCap
@@ -39,9 +38,7 @@ func runExec(ctx context.Context, s runSpec) runResult {
 		cmd.Env = s.Env
 		cmd.Dir = s.Dir
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		if s.Script != nil {
-			cmd.ExtraFiles = []*os.File{s.Script}
-		}
+		cmd.ExtraFiles = s.ExtraFiles
 		// A fresh reader per child: concurrent hooks never share read state.
 		cmd.Stdin = bytes.NewReader(s.Stdin)
 		cmd.Stdout, cmd.Stderr = stdout, stderr
@@ -54,7 +51,7 @@ func runExec(ctx context.Context, s runSpec) runResult {
 	}
 	if s.Verify != nil {
 		if err := s.Verify(); err != nil {
-			return runResult{SpawnError: spawnErrorText(err), Elapsed: time.Since(start)}
+			return Result{SpawnError: spawnErrorText(err), Elapsed: time.Since(start)}
 		}
 	}
 	cmd := newCmd(s.Path, s.Argv)
@@ -65,7 +62,7 @@ func runExec(ctx context.Context, s runSpec) runResult {
 		err = cmd.Start()
 	}
 	if err != nil {
-		return runResult{SpawnError: spawnErrorText(err), Elapsed: time.Since(start)}
+		return Result{SpawnError: spawnErrorText(err), Elapsed: time.Since(start)}
 	}
 	err = cmd.Wait()
 	if errors.Is(err, exec.ErrWaitDelay) {
@@ -73,7 +70,7 @@ func runExec(ctx context.Context, s runSpec) runResult {
 		// of its process group is left.
 		_ = killGroup(cmd)
 	}
-	res := runResult{
+	res := Result{
 		Stdout:          stdout.buf.Bytes(),
 		Stderr:          stderr.buf.Bytes(),
 		StdoutTruncated: stdout.truncated,

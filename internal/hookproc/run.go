@@ -1,11 +1,13 @@
-package dispatcher
+package hookproc
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io/fs"
 	"os"
 	"os/exec"
+	"slices"
 	"syscall"
 	"time"
 )
@@ -24,8 +26,8 @@ const DefaultOutputCap = 1 << 20
 // users have reported.
 const drainGrace = 500 * time.Millisecond
 
-// runSpec is one process to run.
-type runSpec struct {
+// Spec is one process to run.
+type Spec struct {
 	// Path is the executable; Argv[0] is what the process sees as its name.
 	Path    string
 	Argv    []string
@@ -36,24 +38,24 @@ type runSpec struct {
 	// Cap bounds each of stdout and stderr (0 = DefaultOutputCap).
 	Cap int
 	// Verify, when set, is called immediately before the process starts;
-	// an error means the files the consent gate checked changed since, and
-	// the hook is not started (the error is its spawn error).
+	// an error (the caller's: say, the files it checked changed since)
+	// means the process is not started, and the error is its spawn error.
 	Verify func() error
 	// ShellFallback: a file the kernel refuses as not executable (ENOEXEC:
 	// a script without a #! line) is run by /bin/sh instead, as the shell
 	// does for Claude-dialect commands.
 	ShellFallback bool
-	// Script, when set, becomes the hook's file descriptor 3 (see
-	// consent.Start): the sealed copy of its script.
-	Script *os.File
-	// Tag is the hook's run tag (HERMES_HOOKS_RUN, already in Env): at a
-	// timeout or cancellation, the escaped descendants carrying it are
-	// killed too (see BecomeSubreaper).
-	Tag string
+	// ExtraFiles become the process's file descriptors 3, 4, … (the
+	// caller's: a sealed copy of the script it checked, say).
+	ExtraFiles []*os.File
+	// tag is the run's tag (runTagVar, added to Env by Run or by the pool
+	// that starts a worker): when the run fails, the escaped descendants
+	// carrying it are killed too (see BecomeSubreaper).
+	tag string
 }
 
-// runResult is what happened to it.
-type runResult struct {
+// Result is what happened to a Spec's process.
+type Result struct {
 	// ExitCode is valid when Exited; negative means killed by that signal.
 	ExitCode        int
 	Exited          bool
@@ -66,6 +68,24 @@ type runResult struct {
 	Cancelled  bool
 	SpawnError string
 	Elapsed    time.Duration
+}
+
+// Run runs the process s describes and waits for it — never longer than
+// its timeout plus a short grace for pipes a descendant still holds — and
+// returns what happened. It never returns a Go error: a process that could
+// not start has a SpawnError. See the package documentation for what
+// happens to the process's descendants.
+func Run(ctx context.Context, s Spec) Result {
+	s.tagRun()
+	return run(ctx, s)
+}
+
+// tagRun gives the run its tag (see BecomeSubreaper) once this process is
+// the subreaper; a run without a tag is treated as nobody's at exit.
+func (s *Spec) tagRun() {
+	if s.tag = runTag(); s.tag != "" {
+		s.Env = append(slices.Clip(s.Env), runTagVar+"="+s.tag)
+	}
 }
 
 // capBuffer keeps the first max bytes written to it and counts (but drops)

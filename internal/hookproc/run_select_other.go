@@ -1,8 +1,8 @@
 //go:build unix && !linux
 
-package dispatcher
+package hookproc
 
 import "context"
 
 // run is the runner hooks use: on Unix systems other than Linux, runExec.
-func run(ctx context.Context, s runSpec) runResult { return runExec(ctx, s) }
+func run(ctx context.Context, s Spec) Result { return runExec(ctx, s) }

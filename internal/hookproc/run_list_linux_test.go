@@ -1,5 +1,5 @@
 //go:build linux
 
-package dispatcher
+package hookproc
 
 func runners() map[string]runner { return map[string]runner{"poll": runPoll, "exec": runExec} }
