@@ -2,6 +2,7 @@ package agenthooks_test
 
 import (
 	"context"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,7 @@ import (
 // hosts run worker entries.
 func workerDispatcher(t *testing.T, command string, env ...string) *dispatcher.Dispatcher {
 	t.Helper()
-	cfg, err := dispatcher.ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - command: "+command+"\n      worker: true\n      workers: 2\n"), "worker.yaml")
+	cfg, err := hookconfig.ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - command: "+command+"\n      worker: true\n      workers: 2\n"), "worker.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"math"
 	"os"
 	"os/exec"
@@ -201,7 +202,7 @@ func (e *env) newRecording(yml string, rec dispatcher.Recorder) (*dispatcher.Dis
 	if err := os.WriteFile(path, []byte(yml), 0o644); err != nil {
 		return nil, err
 	}
-	cfg, err := dispatcher.Load(path, dispatcher.LoadOptions{})
+	cfg, err := hookconfig.Load(path, hookconfig.LoadOptions{})
 	if err != nil {
 		return nil, err
 	}

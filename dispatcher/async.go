@@ -2,6 +2,7 @@ package dispatcher
 
 import (
 	"context"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"strings"
 	"sync"
 
@@ -86,7 +87,7 @@ const (
 // pendingFrom keeps what an async hook's reply can still do: context and a
 // message for the user; for asyncRewake, an exit 2 wakes the model with
 // its stderr. A decision cannot apply any more: the event is over.
-func pendingFrom(ev *protocol.Event, e *Entry, rep *protocol.HookReport, raw *HookRun) *PendingReply {
+func pendingFrom(ev *protocol.Event, e *hookconfig.Entry, rep *protocol.HookReport, raw *HookRun) *PendingReply {
 	p := &PendingReply{Event: e.DeclaredAs, Command: e.Command, Dialect: string(e.Dialect), Source: e.Source}
 	if c := rep.Contribution; c != nil {
 		p.Context, p.SystemMessage = c.Context, c.SystemMessage

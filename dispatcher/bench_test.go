@@ -2,6 +2,7 @@ package dispatcher
 
 import (
 	"context"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,11 +18,11 @@ func configWith(b *testing.B, n int) *Dispatcher {
 	for i := 0; i < n; i++ {
 		y.WriteString("    - command: /bin/hook" + strconv.Itoa(i) + "\n      matcher: terminal\n")
 	}
-	cfg, err := ParseConfig([]byte(y.String()), "bench.yaml")
+	cfg, err := hookconfig.ParseConfig([]byte(y.String()), "bench.yaml")
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg.finish()
+
 	d, err := New(cfg, Options{Gate: AllowAll})
 	if err != nil {
 		b.Fatal(err)
@@ -63,8 +64,8 @@ func BenchmarkMatcher(b *testing.B) {
 	}
 	for _, c := range cases {
 		ev, _ := protocol.Lookup(c.event)
-		e := &Entry{Event: ev, Command: "/h", Matcher: c.matcher, Dialect: c.dialect}
-		e.match = compileMatcher(e, func(string) {})
+		e := &hookconfig.Entry{Event: ev, Command: "/h", Matcher: c.matcher, Dialect: c.dialect}
+		e.Prepare(func(string) {})
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {

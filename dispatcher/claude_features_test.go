@@ -1,6 +1,7 @@
 package dispatcher
 
 import (
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -20,8 +21,8 @@ func settingsDispatcher(t *testing.T, settings string, opts Options) *Dispatcher
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &Config{Entries: entries, Tools: protocol.DefaultTools()}
-	cfg.finish()
+	cfg := &hookconfig.Config{Entries: entries, Tools: protocol.DefaultTools()}
+
 	if opts.Gate == nil {
 		opts.Gate = AllowAll
 	}
@@ -140,7 +141,7 @@ func TestClaudeUnsupportedHandlers(t *testing.T) {
 	}
 }
 
-func warningsOf(ws []Warning) string {
+func warningsOf(ws []hookconfig.Warning) string {
 	var b strings.Builder
 	for _, w := range ws {
 		b.WriteString(w.String() + "\n")

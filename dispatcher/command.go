@@ -1,6 +1,7 @@
 package dispatcher
 
 import (
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"os"
 	"slices"
 	"strings"
@@ -57,7 +58,7 @@ func (d *Dispatcher) prepare(h Hook) (hookproc.Spec, string) {
 		spec.Verify = h.pins.Verify
 	}
 	if t.Err != "" {
-		if e.viaShell() && t.Shell && t.ShellPath != "" {
+		if e.ViaShell() && t.Shell && t.ShellPath != "" {
 			// The shell reports it (exit 127 and its own words), as in
 			// Claude Code.
 			spec.Path, spec.Argv, spec.Dir = t.ShellPath, []string{t.ShellPath, "-c", e.Command}, h.Dir
@@ -75,7 +76,7 @@ func (d *Dispatcher) prepare(h Hook) (hookproc.Spec, string) {
 	if len(t.Env) > 0 {
 		spec.Env = append(slices.Clip(spec.Env), t.Env...)
 	}
-	if e.viaShell() {
+	if e.ViaShell() {
 		// What /bin/sh would have done before starting the command: PWD
 		// names the directory it runs in, and a script without a #! line
 		// is run by the shell.
@@ -112,9 +113,9 @@ func (d *Dispatcher) prepare(h Hook) (hookproc.Spec, string) {
 // project root; other Hermes hooks where the dispatcher runs, as in Hermes.
 // The gate checks the files of the same Target the runner starts, so what
 // is approved is what runs.
-func (d *Dispatcher) hookFor(e *Entry, fields map[string]any) Hook {
+func (d *Dispatcher) hookFor(e *hookconfig.Entry, fields map[string]any) Hook {
 	h := Hook{Entry: e, Dir: e.WorkDir, Env: d.env}
-	if e.viaShell() {
+	if e.ViaShell() {
 		if cwd, ok := fields["cwd"].(string); ok && cwd != "" && isDir(cwd) {
 			h.Dir = cwd
 		}
@@ -124,7 +125,7 @@ func (d *Dispatcher) hookFor(e *Entry, fields map[string]any) Hook {
 		// one directory (Options.Cwd, given once).
 		h.Dir = d.opts.Cwd
 	}
-	if e.viaShell() {
+	if e.ViaShell() {
 		h.ProjectDir = e.ProjectDir
 		if h.ProjectDir == "" {
 			h.ProjectDir = h.Dir
@@ -143,19 +144,19 @@ func (d *Dispatcher) hookFor(e *Entry, fields map[string]any) Hook {
 // http endpoint or a handler that cannot run here. Both are approved by
 // their text only, an http endpoint together with what it sends (Spec);
 // nil for ordinary commands.
-func fixedTarget(e *Entry) *consent.Target {
+func fixedTarget(e *hookconfig.Entry) *consent.Target {
 	switch {
 	case e.Unsupported != "":
 		return &consent.Target{Opaque: e.Unsupported}
-	case e.Type == TypeHTTP:
+	case e.Type == hookconfig.TypeHTTP:
 		return &consent.Target{Opaque: "an HTTP endpoint: what it answers can change without notice", Spec: httpSpec(e)}
 	}
 	return nil
 }
 
 // commandOf describes how an entry's command runs, for consent.Resolve.
-func commandOf(e *Entry, env []string, dir string) consent.Command {
-	c := consent.Command{Text: e.Command, Shell: e.viaShell(), Env: env, Dir: dir}
+func commandOf(e *hookconfig.Entry, env []string, dir string) consent.Command {
+	c := consent.Command{Text: e.Command, Shell: e.ViaShell(), Env: env, Dir: dir}
 	if e.Args != nil {
 		c.Shell, c.Argv = false, e.Args
 	}

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"maps"
 	"os"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -83,12 +83,12 @@ const (
 
 // Dispatcher runs hooks for events. It is safe for concurrent use.
 type Dispatcher struct {
-	cfg   *Config
+	cfg   *hookconfig.Config
 	opts  Options
 	async asyncState
 	// deferred counts async hooks left for another process (AsyncExternal).
 	deferred atomic.Int64
-	byEvent  map[string][]*Entry
+	byEvent  map[string][]*hookconfig.Entry
 	env      []string
 	sem      chan struct{}
 	payload  protocol.PayloadEnv
@@ -125,12 +125,12 @@ func LookupEvent(name string) (*protocol.Event, error) {
 }
 
 // New builds a Dispatcher for cfg.
-func New(cfg *Config, opts Options) (*Dispatcher, error) {
+func New(cfg *hookconfig.Config, opts Options) (*Dispatcher, error) {
 	if opts.Gate == nil {
 		return nil, errors.New("dispatcher: Options.Gate is required (use consent for hosts, AllowAll only in tests)")
 	}
 	if cfg == nil {
-		cfg = emptyConfig()
+		cfg = hookconfig.Empty()
 	}
 	if cfg.Tools == nil {
 		cfg.Tools = protocol.DefaultTools()
@@ -147,7 +147,7 @@ func New(cfg *Config, opts Options) (*Dispatcher, error) {
 	d := &Dispatcher{
 		cfg:     cfg,
 		opts:    opts,
-		byEvent: map[string][]*Entry{},
+		byEvent: map[string][]*hookconfig.Entry{},
 		env:     hookBaseEnv(opts.Env),
 		sem:     make(chan struct{}, opts.MaxParallel),
 		payload: protocol.PayloadEnv{Cwd: opts.Cwd, Profile: opts.Profile, Tools: cfg.Tools},
@@ -156,9 +156,7 @@ func New(cfg *Config, opts Options) (*Dispatcher, error) {
 		if e == nil || e.Event == nil {
 			return nil, fmt.Errorf("dispatcher: entry %d has no Event (use protocol.Lookup)", i)
 		}
-		if !e.ready {
-			d.prepareEntry(e)
-		}
+		e.Prepare(func(msg string) { d.warn("hook " + e.Command + ": matcher: " + msg) })
 		if !e.Scope.Global() {
 			if d.projects == nil {
 				d.projects = map[string]bool{}
@@ -172,17 +170,17 @@ func New(cfg *Config, opts Options) (*Dispatcher, error) {
 			if list[i].Priority != list[j].Priority {
 				return list[i].Priority < list[j].Priority
 			}
-			return list[i].order < list[j].order
+			return list[i].Order() < list[j].Order()
 		})
 	}
 	return d, nil
 }
 
 // Config returns the configuration the dispatcher runs.
-func (d *Dispatcher) Config() *Config { return d.cfg }
+func (d *Dispatcher) Config() *hookconfig.Config { return d.cfg }
 
 // EntriesFor lists the entries of an event (any alias), in run order.
-func (d *Dispatcher) EntriesFor(ev *protocol.Event) []*Entry { return d.byEvent[ev.Name] }
+func (d *Dispatcher) EntriesFor(ev *protocol.Event) []*hookconfig.Entry { return d.byEvent[ev.Name] }
 
 func (d *Dispatcher) warn(msg string) {
 	if d.opts.Warn != nil {
@@ -229,7 +227,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	if fields == nil {
 		fields = map[string]any{}
 	}
-	f := newFiring()
+	var f firing
 	selected := d.choose(ctx, ev, fields, &f)
 	if len(selected) == 0 {
 		if late != nil {
@@ -275,13 +273,13 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 		case v.Kind == VerdictRun && e.Async && e.Unsupported == "" && d.opts.Async == AsyncExternal:
 			reports[i].Skipped = "async: handed to a background process; its reply comes with this session's next dispatch"
 			d.deferred.Add(1)
-		case v.Kind == VerdictRun && e.ifBroken != "":
+		case v.Kind == VerdictRun && e.IfBroken() != "":
 			// An if rule that cannot be evaluated: a guard must not be
 			// skipped silently, so the gating event is blocked.
-			reports[i].Skipped = e.ifBroken
+			reports[i].Skipped = e.IfBroken()
 			if ev.Gating() {
 				reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock,
-					Message: "hook " + e.Command + ": " + e.ifBroken + ", so this tool call is blocked rather than let an unchecked guard through"}
+					Message: "hook " + e.Command + ": " + e.IfBroken() + ", so this tool call is blocked rather than let an unchecked guard through"}
 			}
 		case v.Kind == VerdictRun && e.Unsupported != "":
 			// A handler that needs a model or an MCP client cannot run
@@ -290,7 +288,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 			if ev.Gating() {
 				reports[i].Skipped = "cannot run here (" + e.Unsupported + ")"
 				reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock,
-					Message: "hook " + e.Command + " cannot run outside " + agentTitle(e.RunBy) + " (" + e.Unsupported + "), so this tool call is blocked rather than let an unchecked guard through; remove or replace that handler to allow it"}
+					Message: "hook " + e.Command + " cannot run outside " + e.RunByTitle() + " (" + e.Unsupported + "), so this tool call is blocked rather than let an unchecked guard through; remove or replace that handler to allow it"}
 			} else {
 				reports[i].Skipped = "cannot run here (" + e.Unsupported + ")"
 			}
@@ -360,7 +358,7 @@ type callerKey struct{}
 
 // CalledBy marks a dispatch as made for agent (claude, codex, copilot,
 // cursor: `hermes-hooks hook AGENT`). Entries that agent's own hook files
-// declare (Entry.RunBy) are skipped: the agent runs them itself, and must
+// declare (hookconfig.Entry.RunBy) are skipped: the agent runs them itself, and must
 // not see them run twice.
 func CalledBy(ctx context.Context, agent string) context.Context {
 	return context.WithValue(ctx, callerKey{}, agent)
@@ -371,7 +369,7 @@ func caller(ctx context.Context) string {
 	return s
 }
 
-func skipRunBy(entries []*Entry, agent string) []*Entry {
+func skipRunBy(entries []*hookconfig.Entry, agent string) []*hookconfig.Entry {
 	if agent == "" {
 		return entries
 	}
@@ -384,41 +382,6 @@ func skipRunBy(entries []*Entry, agent string) []*Entry {
 	return out
 }
 
-// prepareMu serialises prepareEntry: hand-built entries may be shared by
-// several dispatchers built at once.
-var prepareMu sync.Mutex
-
-// prepareEntry completes an entry a host built by hand instead of loading
-// it: what Load would have filled in (the declared name consent is keyed
-// by, the default timeout and dialect) and, above all, its compiled matcher
-// and if rule, without which Entry{Matcher: "terminal"} would match every
-// tool.
-func (d *Dispatcher) prepareEntry(e *Entry) {
-	prepareMu.Lock()
-	defer prepareMu.Unlock()
-	if e.ready {
-		return
-	}
-	if e.DeclaredAs == "" {
-		e.DeclaredAs = e.Event.Name
-	}
-	if e.Dialect == "" {
-		e.Dialect = protocol.Hermes
-	}
-	if e.Timeout <= 0 {
-		e.Timeout = DefaultTimeoutSeconds * time.Second
-		if e.Dialect != protocol.Hermes {
-			e.Timeout = claudeDefaultTimeout(e.Event)
-		}
-	}
-	e.Matcher = strings.TrimSpace(e.Matcher)
-	e.match = compileMatcher(e, func(msg string) { d.warn("hook " + e.Command + ": matcher: " + msg) })
-	if e.If != "" {
-		e.compileIf()
-	}
-	e.ready = true
-}
-
 // AsyncDeferred reports how many async hooks this dispatcher left for
 // another process (AsyncExternal) so far.
 func (d *Dispatcher) AsyncDeferred() int64 { return d.deferred.Load() }
@@ -427,30 +390,30 @@ func (d *Dispatcher) AsyncDeferred() int64 { return d.deferred.Load() }
 // order, with Claude's dedup applied: identical Claude commands (from
 // different settings files or matcher groups) run once per firing.
 //
-// A matcher that cannot tell (see Entry.Matches) selects its entry; the
+// A matcher that cannot tell (see hookconfig.Entry.Fit) selects its entry; the
 // backtracking time of all matchers together is bounded
 // (pattern.DispatchBudget).
-func (d *Dispatcher) Select(ev *protocol.Event, fields map[string]any) []*Entry {
-	f := newFiring()
+func (d *Dispatcher) Select(ev *protocol.Event, fields map[string]any) []*hookconfig.Entry {
+	var f firing
 	return d.selectEntries(ev, fields, consent.Screen{}, &f)
 }
 
 // selectEntries is Select for one firing f: a repository's entries that
 // scr refuses are passed over before their matchers run (f.refused lists
 // them), and the entries selected undecided are kept in f.undecided.
-func (d *Dispatcher) selectEntries(ev *protocol.Event, fields map[string]any, scr consent.Screen, f *firing) []*Entry {
-	var out []*Entry
+func (d *Dispatcher) selectEntries(ev *protocol.Event, fields map[string]any, scr consent.Screen, f *firing) []*hookconfig.Entry {
+	var out []*hookconfig.Entry
 	var claudeSeen map[string]bool
 	for _, e := range d.byEvent[ev.Name] {
 		if !e.Scope.Global() && scr.Refuses(e.DeclaredAs, e.Command, e.Scope) {
 			f.refused = append(f.refused, e)
 			continue
 		}
-		if !e.cursorFits(fields, d.cfg.Tools) {
+		if !e.CursorFits(fields, d.cfg.Tools) {
 			continue
 		}
-		how := e.match.fits(e, fields, d.cfg.Tools, f)
-		if how == fitNo || !d.ifAllows(ev, e, fields) {
+		how := e.Fit(fields, d.cfg.Tools, &f.Firing)
+		if how == hookconfig.FitNo || !d.ifAllows(ev, e, fields) {
 			continue
 		}
 		if e.Dialect == protocol.Claude {
@@ -462,8 +425,8 @@ func (d *Dispatcher) selectEntries(ev *protocol.Event, fields map[string]any, sc
 			}
 			claudeSeen[e.Command] = true
 		}
-		if how != fitYes {
-			f.undecided = append(f.undecided, undecidedEntry{e, how})
+		if how != hookconfig.FitYes {
+			f.undecided = append(f.undecided, e)
 		}
 		out = append(out, e)
 	}
@@ -474,7 +437,7 @@ func (d *Dispatcher) selectEntries(ev *protocol.Event, fields map[string]any, sc
 // gate's screen (when it has one and ev has a repository's entries) passes
 // over what it refuses before any matcher runs, and the calling agent's
 // own entries are left to it.
-func (d *Dispatcher) choose(ctx context.Context, ev *protocol.Event, fields map[string]any, f *firing) []*Entry {
+func (d *Dispatcher) choose(ctx context.Context, ev *protocol.Event, fields map[string]any, f *firing) []*hookconfig.Entry {
 	var scr consent.Screen
 	if sc, ok := d.opts.Gate.(screener); ok && d.projects[ev.Name] {
 		scr = sc.screen()
@@ -489,7 +452,7 @@ func (d *Dispatcher) choose(ctx context.Context, ev *protocol.Event, fields map[
 
 // refused warns about the entries the consent screen passed over in one
 // firing, less those the calling agent runs itself (its own consent).
-func (d *Dispatcher) refused(scr consent.Screen, list []*Entry, agent string) {
+func (d *Dispatcher) refused(scr consent.Screen, list []*hookconfig.Entry, agent string) {
 	list = skipRunBy(list, agent)
 	if len(list) == 0 {
 		return
@@ -499,4 +462,26 @@ func (d *Dispatcher) refused(scr consent.Screen, list []*Entry, agent string) {
 		hooks[i] = consent.Hook{Event: e.DeclaredAs, Command: e.Command, Scope: e.Scope}
 	}
 	scr.Refused(hooks)
+}
+
+// firing is what selecting the entries of one firing keeps: the matchers'
+// backtracking budget, the entries selected without an answer from their
+// matchers (they fail to start: hookconfig.Entry.UndecidedReason), and
+// those the consent screen refused. It lives on the dispatch's stack;
+// nothing is allocated unless an entry is undecided or refused.
+type firing struct {
+	hookconfig.Firing
+	undecided []*hookconfig.Entry
+	refused   []*hookconfig.Entry
+}
+
+// why is the spawn error of an entry selected undecided in this firing,
+// "" for one its matcher decided.
+func (f *firing) why(e *hookconfig.Entry) string {
+	for _, u := range f.undecided {
+		if u == e {
+			return e.UndecidedReason()
+		}
+	}
+	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -35,11 +36,11 @@ func script(t *testing.T, dir, name, body string) string {
 // dispatcherFor builds a dispatcher from YAML that runs every hook.
 func dispatcherFor(t *testing.T, yml string) *Dispatcher {
 	t.Helper()
-	cfg, err := ParseConfig([]byte(yml), "test.yaml")
+	cfg, err := hookconfig.ParseConfig([]byte(yml), "test.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.finish()
+
 	for _, w := range cfg.Warnings {
 		t.Logf("config warning: %s", w)
 	}
@@ -517,8 +518,8 @@ func TestGateRefusalSkipsAndReports(t *testing.T) {
 	dir := t.TempDir()
 	sentinel := filepath.Join(dir, "ran")
 	s := script(t, dir, "h.sh", "touch "+sentinel)
-	cfg, _ := ParseConfig([]byte(hookYAML("pre_tool_call", s)), "x.yaml")
-	cfg.finish()
+	cfg, _ := hookconfig.ParseConfig([]byte(hookYAML("pre_tool_call", s)), "x.yaml")
+
 	d, err := New(cfg, Options{Gate: GateFunc(func(Hook) Verdict { return Verdict{Reason: "not allowlisted"} })})
 	if err != nil {
 		t.Fatal(err)
@@ -606,11 +607,11 @@ func TestGateChecksTheScriptThatRuns(t *testing.T) {
 	}
 	script(t, filepath.Join(a, "hooks"), "g.sh", `echo "project a"`)
 	script(t, filepath.Join(b, "hooks"), "g.sh", `echo "project b, not approved"`)
-	cfg, err := ParseConfig([]byte("hooks:\n  UserPromptSubmit:\n    - command: sh hooks/g.sh\n"), "c.yaml")
+	cfg, err := hookconfig.ParseConfig([]byte("hooks:\n  UserPromptSubmit:\n    - command: sh hooks/g.sh\n"), "c.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.finish()
+
 	store := consent.NewStore(filepath.Join(root, "home"))
 	if _, err := store.ApproveHook(consent.Hook{Event: "UserPromptSubmit", Command: "sh hooks/g.sh", Dir: a}); err != nil {
 		t.Fatal(err)
@@ -629,16 +630,16 @@ func TestGateChecksTheScriptThatRuns(t *testing.T) {
 }
 
 // A host that builds entries by hand gets them completed by New: the
-// matcher is compiled (Entry{Matcher: "terminal"} must not match every
-// tool), the if rule too, and what Load fills in is filled in (issue 14).
+// matcher is compiled (hookconfig.Entry{Matcher: "terminal"} must not match every
+// tool), the if rule too, and what hookconfig.Load fills in is filled in (issue 14).
 func TestNewCompletesHandBuiltEntries(t *testing.T) {
 	dir := t.TempDir()
 	hook := script(t, dir, "block.sh", `cat >/dev/null; echo '{"action":"block","message":"no"}'`)
 	ev, _ := protocol.Lookup("pre_tool_call")
-	e := &Entry{Event: ev, Command: hook, Matcher: " terminal "}
+	e := &hookconfig.Entry{Event: ev, Command: hook, Matcher: " terminal "}
 	claude := script(t, dir, "deny.sh", `cat >/dev/null; echo no >&2; exit 2`)
-	rm := &Entry{Event: ev, Command: claude, Dialect: protocol.Claude, Matcher: "Bash", If: "Bash(rm *)"}
-	d, err := New(&Config{Entries: []*Entry{e}}, Options{Gate: AllowAll, Cwd: dir})
+	rm := &hookconfig.Entry{Event: ev, Command: claude, Dialect: protocol.Claude, Matcher: "Bash", If: "Bash(rm *)"}
+	d, err := New(&hookconfig.Config{Entries: []*hookconfig.Entry{e}}, Options{Gate: AllowAll, Cwd: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -648,10 +649,10 @@ func TestNewCompletesHandBuiltEntries(t *testing.T) {
 	if o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "ls"}}); !o.Blocked() {
 		t.Errorf("a terminal matcher did not match terminal: %+v", o)
 	}
-	if e.DeclaredAs != "pre_tool_call" || e.Dialect != protocol.Hermes || e.Timeout != DefaultTimeoutSeconds*time.Second {
+	if e.DeclaredAs != "pre_tool_call" || e.Dialect != protocol.Hermes || e.Timeout != hookconfig.DefaultTimeoutSeconds*time.Second {
 		t.Errorf("not completed: %q %q %v", e.DeclaredAs, e.Dialect, e.Timeout)
 	}
-	d, err = New(&Config{Entries: []*Entry{rm}}, Options{Gate: AllowAll, Cwd: dir})
+	d, err = New(&hookconfig.Config{Entries: []*hookconfig.Entry{rm}}, Options{Gate: AllowAll, Cwd: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -661,7 +662,7 @@ func TestNewCompletesHandBuiltEntries(t *testing.T) {
 	if o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "rm x"}}); !o.Blocked() {
 		t.Errorf("if Bash(rm *) did not run on rm x: %+v", o)
 	}
-	if _, err := New(&Config{Entries: []*Entry{{Command: hook}}}, Options{Gate: AllowAll}); err == nil {
+	if _, err := New(&hookconfig.Config{Entries: []*hookconfig.Entry{{Command: hook}}}, Options{Gate: AllowAll}); err == nil {
 		t.Error("an entry without an event was accepted")
 	}
 }

@@ -1,25 +1,27 @@
 // Package dispatcher turns "event X happened, with these fields" into one
-// [protocol.Outcome] by running the configured hook processes. Its exported
-// API is what a Go host embeds: [Load] a [Config], build a [Dispatcher] with
-// [New] and a [Gate] ([ConsentGate] over a [consent.Policy]), then
-// [Dispatcher.Dispatch] every event; see the package Example. What people
-// read about a config (list, doctor) is package report's job.
+// [protocol.Outcome]. Its exported API is what a Go host embeds: load a
+// [hookconfig.Config] (hookconfig.Load), build a [Dispatcher] with [New]
+// and a [Gate] ([ConsentGate] over a [consent.Policy]), then
+// [Dispatcher.Dispatch] every event; see the package Example.
 //
-// It owns config loading and validation (the YAML hooks: block of a Hermes
-// config, and the agents' own hook files as hook sources: Claude Code
-// settings, Codex hooks.json, Copilot hook files, Cursor hooks.json — whose
-// entries the agent that declared them runs itself, Entry.RunBy), matchers,
-// parallel dispatch, session state and async hooks; the hook processes
-// themselves are started and kept by internal/hookproc.
+// One dispatch: select the entries whose matcher and Claude `if` rule fit
+// (a repository's unapproved entries are passed over first), ask the gate
+// for each, run the approved ones — as processes or kept-alive workers
+// (internal/hookproc), or http posts — read each reply in its entry's
+// dialect, fold them in config order, keep session state and async
+// replies, and hand a Record to the Recorder. Reading configs is package
+// hookconfig's job; what people read about one (list, doctor) is package
+// report's.
 //
 // Contract:
 //
-//   - Load never panics, whatever the config holds. Every bad entry is
-//     skipped or corrected with a Warning naming its path
-//     (hooks.pre_tool_call[2].timeout …); only an unreadable or syntactically
-//     broken file is an error.
 //   - Dispatch never runs a hook the Gate refuses; there is no default that
 //     runs everything (AllowAll exists for tests and must be chosen).
+//   - What cannot be evaluated on a gating event blocks it with a reason:
+//     a fail_closed guard that cannot run or be confirmed approved, an `if`
+//     rule that cannot be evaluated, a matcher out of backtracking time, a
+//     repository's hooks file that cannot be loaded while the repository
+//     has an approval.
 //   - A hook failing is a result inside the Outcome, never a Go error; Dispatch
 //     returns an error only when it could not dispatch at all (unknown event)
 //     or its context ended while hooks ran (a [CancelledError]: the outcome

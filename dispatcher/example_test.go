@@ -3,6 +3,7 @@ package dispatcher_test
 import (
 	"context"
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"os"
 	"path/filepath"
 
@@ -15,7 +16,7 @@ import (
 func Example() {
 	home := exampleHome() // a config.yaml whose pre_tool_call hook blocks rm -rf, approved
 
-	cfg, err := dispatcher.Load(filepath.Join(home, "config.yaml"), dispatcher.LoadOptions{})
+	cfg, err := hookconfig.Load(filepath.Join(home, "config.yaml"), hookconfig.LoadOptions{})
 	if err != nil {
 		panic(err)
 	}

@@ -1,6 +1,7 @@
 package dispatcher
 
 import (
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,11 +15,11 @@ import (
 // (Gate defaults to AllowAll).
 func dispatcherWith(t *testing.T, yml string, opts Options) *Dispatcher {
 	t.Helper()
-	cfg, err := ParseConfig([]byte(yml), "test.yaml")
+	cfg, err := hookconfig.ParseConfig([]byte(yml), "test.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.finish()
+
 	if opts.Gate == nil {
 		opts.Gate = AllowAll
 	}
@@ -331,15 +332,15 @@ func TestExt_ProjectHooksDiscovery(t *testing.T) {
 	// A hooks file above the repository root is never used.
 	writeFile(t, filepath.Join(root, ".hermes", "hooks.yaml"), "hooks:\n  pre_llm_call:\n    - command: /bin/false\n")
 
-	if got := findProjectHooks(sub); got != hooks {
+	if got := hookconfig.FindProjectHooks(sub); got != hooks {
 		t.Fatalf("from a subdirectory found %q, want %q", got, hooks)
 	}
-	if got := findProjectHooks(filepath.Join(root, "elsewhere")); got != "" {
+	if got := hookconfig.FindProjectHooks(filepath.Join(root, "elsewhere")); got != "" {
 		t.Fatalf("outside a repository found %q", got)
 	}
 	global := filepath.Join(root, "global.yaml")
 	writeFile(t, global, "hooks:\n  pre_llm_call:\n    - command: /bin/echo '{\"context\":\"global\"}'\n")
-	cfg, err := Load(global, LoadOptions{ProjectDir: sub})
+	cfg, err := hookconfig.Load(global, hookconfig.LoadOptions{ProjectDir: sub})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -454,11 +455,11 @@ func TestExt_BeforeStartOnceBeforeTheFirstHook(t *testing.T) {
 	}
 }
 
-// Each file a repository supplies is read up to MaxProjectEntries hook
+// Each file a repository supplies is read up to hookconfig.MaxProjectEntries hook
 // definitions, whatever its shape, with one warning per file; the user's
 // own files are not capped.
 func TestProjectFilesAreCapped(t *testing.T) {
-	n := MaxProjectEntries + 20
+	n := hookconfig.MaxProjectEntries + 20
 	var yml, groups, claude, cursor strings.Builder
 	yml.WriteString("claude_settings: [.claude/settings.json]\ncursor_hooks: [.cursor/hooks.json]\nhooks:\n  pre_tool_call:\n")
 	groups.WriteString("  PreToolUse:\n    - matcher: Bash\n      hooks:\n")
@@ -497,7 +498,7 @@ func TestProjectFilesAreCapped(t *testing.T) {
 		writeFile(t, filepath.Join(repo, tc.file), tc.text)
 		global := filepath.Join(t.TempDir(), "config.yaml")
 		writeFile(t, global, yml.String()[strings.Index(yml.String(), "hooks:"):])
-		cfg, err := Load(global, LoadOptions{ProjectDir: repo})
+		cfg, err := hookconfig.Load(global, hookconfig.LoadOptions{ProjectDir: repo})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -507,8 +508,8 @@ func TestProjectFilesAreCapped(t *testing.T) {
 				project++
 			}
 		}
-		if project != MaxProjectEntries {
-			t.Errorf("%s: %d of the repository's entries read, want %d", tc.name, project, MaxProjectEntries)
+		if project != hookconfig.MaxProjectEntries {
+			t.Errorf("%s: %d of the repository's entries read, want %d", tc.name, project, hookconfig.MaxProjectEntries)
 		}
 		if global := len(cfg.Listed) - project; global != n {
 			t.Errorf("%s: %d of the user's own entries read, want all %d", tc.name, global, n)

@@ -2,6 +2,7 @@ package dispatcher
 
 import (
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 )
 
 // VerdictKind is what a Gate decided for one hook.
@@ -44,7 +45,7 @@ type Gate interface {
 // Hook is one entry about to run in one firing: where and how it will run,
 // so that the gate checks the very files that would be executed.
 type Hook struct {
-	Entry *Entry
+	Entry *hookconfig.Entry
 	// Dir is the directory the hook starts in, where a relative script path
 	// is found: the entry's own, the session's cwd for Claude hooks, else
 	// Options.Cwd. The dispatcher always sets it.
@@ -102,7 +103,7 @@ func (g consentGate) Check(h Hook) Verdict {
 	e := h.Entry
 	ch := consent.Hook{
 		Event: e.DeclaredAs, Command: e.Command, Scope: e.Scope,
-		Shell: e.viaShell(), Env: h.Env, Dir: h.Dir, Target: &h.Target,
+		Shell: e.ViaShell(), Env: h.Env, Dir: h.Dir, Target: &h.Target,
 	}
 	v := p.Decide(ch)
 	hint := consent.ApproveCommandHint(e.DeclaredAs, e.Command)
@@ -147,7 +148,7 @@ type screener interface {
 // scope; what it runs is resolved where the hook would run, with the
 // dispatcher's environment (and CLAUDE_PROJECT_DIR for Claude-dialect
 // hooks) — env nil means the process's own environment.
-func ConsentHook(e *Entry, cwd string, env []string) consent.Hook {
+func ConsentHook(e *hookconfig.Entry, cwd string, env []string) consent.Hook {
 	dir := e.WorkDir
 	if dir == "" {
 		dir = cwd
@@ -155,7 +156,7 @@ func ConsentHook(e *Entry, cwd string, env []string) consent.Hook {
 	if env == nil {
 		env = hookBaseEnv(nil)
 	}
-	if e.viaShell() {
+	if e.ViaShell() {
 		project := e.ProjectDir
 		if project == "" {
 			project = dir

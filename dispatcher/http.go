@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io"
 	"maps"
 	"net/http"
@@ -59,7 +60,7 @@ func PostHTTP(ctx context.Context, url string, header map[string]string, body []
 // applies. Header values may name environment variables ($NAME, ${NAME}),
 // but only those listed in allowedEnvVars are filled in — the others become
 // empty, so a settings file cannot send arbitrary secrets anywhere.
-func runHTTP(ctx context.Context, post HTTPPost, e *Entry, env []string, payload []byte, capBytes int) (res hookproc.Result) {
+func runHTTP(ctx context.Context, post HTTPPost, e *hookconfig.Entry, env []string, payload []byte, capBytes int) (res hookproc.Result) {
 	if post == nil {
 		post = PostHTTP
 	}
@@ -105,7 +106,7 @@ func runHTTP(ctx context.Context, post HTTPPost, e *Entry, env []string, payload
 // value is Go-quoted, so no two definitions share a text. The approval pins
 // its digest (consent.Target.Spec): a header or an allowed variable added
 // after the URL was approved — a secret sent along — needs a new approval.
-func httpSpec(e *Entry) string {
+func httpSpec(e *hookconfig.Entry) string {
 	var b strings.Builder
 	b.WriteString("http\nurl ")
 	b.WriteString(strconv.Quote(e.URL))

@@ -2,6 +2,7 @@ package dispatcher
 
 import (
 	"errors"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -20,31 +21,17 @@ import (
 // gating event it blocks the call with the reason (elsewhere it is skipped
 // and reported).
 
-// compileIf parses the entry's rule; a rule that does not parse is kept as
-// the reason it cannot be evaluated.
-func (e *Entry) compileIf() {
-	if e.If == "" {
-		return
-	}
-	r, err := permrule.ParseIfRule(e.If)
-	if err != nil {
-		e.ifBroken = "its if condition " + e.If + " cannot be evaluated (" + err.Error() + ")"
-		return
-	}
-	e.ifRule = &r
-}
-
 // ifAllows reports whether the entry's if rule (if any) lets it run for
 // this firing. A rule that cannot be evaluated lets it through to be
 // blocked or reported by Dispatch.
-func (d *Dispatcher) ifAllows(ev *protocol.Event, e *Entry, fields map[string]any) bool {
+func (d *Dispatcher) ifAllows(ev *protocol.Event, e *hookconfig.Entry, fields map[string]any) bool {
 	if e.If == "" {
 		return true
 	}
 	if !ev.IfRule {
 		return false
 	}
-	if e.ifRule == nil {
+	if e.IfRule() == nil {
 		return true // broken: Dispatch blocks or reports it
 	}
 	tool, _ := fields["tool_name"].(string)
@@ -64,11 +51,11 @@ func (d *Dispatcher) ifAllows(ev *protocol.Event, e *Entry, fields map[string]an
 		ctx.ProjectDir = ctx.Cwd
 	}
 	ctx.Home, _ = os.UserHomeDir()
-	ok, _ := e.ifRule.Match(claudeTool, input, ctx)
-	if ok || !e.ifRule.IsPathRule() {
+	ok, _ := e.IfRule().Match(claudeTool, input, ctx)
+	if ok || !e.IfRule().IsPathRule() {
 		return ok
 	}
-	return matchesWhereItLeads(e.ifRule, claudeTool, input, ctx)
+	return matchesWhereItLeads(e.IfRule(), claudeTool, input, ctx)
 }
 
 // matchesWhereItLeads reports whether a path rule matches the file a call

@@ -2,6 +2,7 @@ package dispatcher_test
 
 import (
 	"context"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,7 +18,7 @@ import (
 // verbatim: the snippet people copy cannot rot.
 func readmeHost(ctx context.Context, configPath, cwd, hermesHome, cmd, sid string) (protocol.Outcome, error) {
 	// README:begin
-	cfg, err := dispatcher.Load(configPath, dispatcher.LoadOptions{ProjectDir: cwd})
+	cfg, err := hookconfig.Load(configPath, hookconfig.LoadOptions{ProjectDir: cwd})
 	if err != nil {
 		return protocol.Outcome{}, err // names the file, line and reason
 	}

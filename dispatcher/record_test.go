@@ -2,6 +2,7 @@ package dispatcher
 
 import (
 	"context"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"strings"
 	"sync"
 	"testing"
@@ -28,11 +29,11 @@ func TestShadowHookDecidesNothing(t *testing.T) {
 	yml := "hooks:\n  pre_tool_call:\n" +
 		"    - command: " + block + "\n      mode: shadow\n" +
 		"    - command: " + ctxHook + "\n      mode: shadow\n      priority: -1\n"
-	cfg, err := ParseConfig([]byte(yml), "t.yaml")
+	cfg, err := hookconfig.ParseConfig([]byte(yml), "t.yaml")
 	if err != nil || len(cfg.Warnings) != 0 {
 		t.Fatal(err, cfg.Warnings)
 	}
-	cfg.finish()
+
 	rec := &fakeRecorder{}
 	d, err := New(cfg, Options{Gate: AllowAll, Recorder: rec})
 	if err != nil {
@@ -73,7 +74,7 @@ func TestParseMode(t *testing.T) {
 		{"mode: dry", false, ".mode must be 'enforce' or 'shadow'"},
 		{"mode: [shadow]", false, ".mode must be"},
 	} {
-		cfg, err := ParseConfig([]byte(hookYAML("pre_tool_call", "./x.sh", tc.mode)), "t.yaml")
+		cfg, err := hookconfig.ParseConfig([]byte(hookYAML("pre_tool_call", "./x.sh", tc.mode)), "t.yaml")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,19 +91,19 @@ func TestParseMode(t *testing.T) {
 func TestParseJournal(t *testing.T) {
 	for _, tc := range []struct {
 		yml     string
-		want    JournalConfig
+		want    hookconfig.JournalConfig
 		warning string
 	}{
-		{"", JournalConfig{}, ""},
-		{"journal: false", JournalConfig{Off: true}, ""},
-		{"journal: {enabled: false}", JournalConfig{Off: true}, ""},
-		{"journal: {path: j.jsonl, include_payload: true, max_bytes: 1048576}", JournalConfig{Path: "j.jsonl", IncludePayload: true, MaxBytes: 1 << 20}, ""},
-		{"journal: {max_bytes: 10}", JournalConfig{}, "journal.max_bytes: must be a whole number of bytes, at least 4096"},
-		{"journal: {enabled: maybe}", JournalConfig{}, "journal.enabled: must be true or false"},
-		{"journal: {colour: red}", JournalConfig{}, "journal.colour: is not a journal key"},
-		{"journal: 3", JournalConfig{}, "journal: must be a mapping"},
+		{"", hookconfig.JournalConfig{}, ""},
+		{"journal: false", hookconfig.JournalConfig{Off: true}, ""},
+		{"journal: {enabled: false}", hookconfig.JournalConfig{Off: true}, ""},
+		{"journal: {path: j.jsonl, include_payload: true, max_bytes: 1048576}", hookconfig.JournalConfig{Path: "j.jsonl", IncludePayload: true, MaxBytes: 1 << 20}, ""},
+		{"journal: {max_bytes: 10}", hookconfig.JournalConfig{}, "journal.max_bytes: must be a whole number of bytes, at least 4096"},
+		{"journal: {enabled: maybe}", hookconfig.JournalConfig{}, "journal.enabled: must be true or false"},
+		{"journal: {colour: red}", hookconfig.JournalConfig{}, "journal.colour: is not a journal key"},
+		{"journal: 3", hookconfig.JournalConfig{}, "journal: must be a mapping"},
 	} {
-		cfg, err := ParseConfig([]byte(tc.yml+"\n"), "t.yaml")
+		cfg, err := hookconfig.ParseConfig([]byte(tc.yml+"\n"), "t.yaml")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,8 +119,8 @@ func TestParseJournal(t *testing.T) {
 
 func TestRecorderNotCalledWithoutAHookRun(t *testing.T) {
 	rec := &fakeRecorder{}
-	cfg, _ := ParseConfig([]byte(hookYAML("post_tool_call", "/bin/true")), "t.yaml")
-	cfg.finish()
+	cfg, _ := hookconfig.ParseConfig([]byte(hookYAML("post_tool_call", "/bin/true")), "t.yaml")
+
 	d, _ := New(cfg, Options{Gate: AllowAll, Recorder: rec})
 	dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal"})
 	if len(rec.recs) != 0 {

@@ -3,6 +3,7 @@ package dispatcher
 import (
 	"context"
 	"errors"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io/fs"
 	"math"
 	"os"
@@ -78,7 +79,7 @@ func withField(fields map[string]any, key string, value any) map[string]any {
 	return out
 }
 
-func baseReport(e *Entry) protocol.HookReport {
+func baseReport(e *hookconfig.Entry) protocol.HookReport {
 	return protocol.HookReport{
 		Event:   e.DeclaredAs,
 		Command: e.Command,
@@ -96,7 +97,7 @@ func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields
 	// One encoded payload per dialect, shared — per declared event for the
 	// Cursor dialect, whose payload is that event's.
 	payloads := map[string][]byte{}
-	payloadFor := func(e *Entry) []byte {
+	payloadFor := func(e *hookconfig.Entry) []byte {
 		key := string(e.Dialect)
 		if e.Dialect == protocol.Cursor {
 			key += "\x00" + e.DeclaredAs
@@ -193,7 +194,7 @@ type HookRun struct {
 // RunEntry runs one entry against the fields, without asking the Gate, and
 // returns its report and raw output. The caller decides whether running it
 // is acceptable (test runs unapproved hooks on purpose; doctor never does).
-func (d *Dispatcher) RunEntry(ctx context.Context, ev *protocol.Event, e *Entry, fields map[string]any) HookRun {
+func (d *Dispatcher) RunEntry(ctx context.Context, ev *protocol.Event, e *hookconfig.Entry, fields map[string]any) HookRun {
 	if fields == nil {
 		fields = map[string]any{}
 	}
@@ -218,7 +219,7 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 	)
 	if h.undecided != "" {
 		res = hookproc.Result{SpawnError: h.undecided}
-	} else if e.Type == TypeHTTP {
+	} else if e.Type == hookconfig.TypeHTTP {
 		res = runHTTP(ctx, d.opts.HTTP, e, h.Env, payload, d.opts.OutputCap)
 	} else {
 		var spec hookproc.Spec
@@ -289,7 +290,7 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 		Timeout:    e.Timeout.Seconds(),
 		FailClosed: e.FailClosed,
 	})
-	if c != nil && c.ReplaceArgs && e.viaShell() {
+	if c != nil && c.ReplaceArgs && e.ViaShell() {
 		// Claude's updatedInput and Cursor's updated_input name a file
 		// file_path where a Hermes host said path.
 		orig, _ := protocol.Args(fields)

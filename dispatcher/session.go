@@ -3,6 +3,7 @@ package dispatcher
 import (
 	"context"
 	"errors"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"slices"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -11,11 +12,13 @@ import (
 // Session glue: state, the stop-hook cap, once-hooks.
 
 // onceKey names an entry among the once-per-session hooks that ran.
-func onceKey(e *Entry) string { return e.DeclaredAs + "\x00" + e.Command + "\x00" + e.Source }
+func onceKey(e *hookconfig.Entry) string {
+	return e.DeclaredAs + "\x00" + e.Command + "\x00" + e.Source
+}
 
 // filterOnce drops the once-per-session hooks (Claude's once) that already
 // ran in this session, and returns the keys of those about to run.
-func (d *Dispatcher) filterOnce(selected []*Entry, runnable []int, reports []protocol.HookReport, sess Session) ([]int, []string) {
+func (d *Dispatcher) filterOnce(selected []*hookconfig.Entry, runnable []int, reports []protocol.HookReport, sess Session) ([]int, []string) {
 	var keep []int
 	var once []string
 	for _, i := range runnable {

@@ -1,34 +1,15 @@
 package dispatcher
 
 import (
-	"errors"
-	"strconv"
-
-	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 )
 
 // A config source that cannot be loaded must not switch a guard off
-// silently. The user's own config failing fails Load (the caller refuses
-// gating events: see RefusalFor); a repository's hooks file, or a file it
+// silently. The user's own config failing fails hookconfig.Load (the caller refuses
+// gating events: see hookconfig.RefusalFor); a repository's hooks file, or a file it
 // names, is skipped with a warning so that the global hooks keep working,
-// and is remembered in Config.Unloaded: Dispatch refuses the gating event
+// and is remembered in hookconfig.Config.Unloaded: Dispatch refuses the gating event
 // while it may have held a guard.
-
-// Unloaded is a project hook source that could not be loaded.
-type Unloaded struct {
-	// Err says which file and why (a *ConfigError, with the line when
-	// known).
-	Err error
-	// Project is the root of the project whose hooks were lost.
-	Project string
-}
-
-// unloaded records a project source that could not be loaded, with the
-// warning it has always had.
-func (cfg *Config) unloaded(where, project, what string, err error) {
-	cfg.warn(where, what+": "+err.Error())
-	cfg.Unloaded = append(cfg.Unloaded, Unloaded{Err: err, Project: project})
-}
 
 // ScopedGate is a Gate that can also tell whether any hook of a project
 // could run (consent.Policy.MayRunIn): when none could, a project hooks
@@ -46,31 +27,7 @@ func (d *Dispatcher) unloadedRefusal() string {
 		if g, ok := d.opts.Gate.(ScopedGate); ok && !g.MayRunIn(u.Project) {
 			continue
 		}
-		return Refusal(u.Err)
+		return hookconfig.Refusal(u.Err)
 	}
 	return ""
-}
-
-// RefusalFor is the outcome that refuses ev because the config could not
-// be loaded (err), when ev gates tool calls; ok is false for other events,
-// which go on without hooks (the caller warns).
-func RefusalFor(ev *protocol.Event, err error) (refused protocol.Outcome, ok bool) {
-	if !ev.Gating() {
-		return protocol.Outcome{}, false
-	}
-	return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: Refusal(err)}, true
-}
-
-// Refusal is the message that refuses tool calls while a config file
-// cannot be loaded: which file, where, why, and what to do.
-func Refusal(err error) string {
-	var ce *ConfigError
-	if !errors.As(err, &ce) {
-		return "hermes-hooks refuses tool calls until its config loads: " + err.Error() + "; run 'hermes-hooks doctor' to see every problem"
-	}
-	why := ce.Err.Error()
-	if ce.Line > 0 {
-		why = "line " + strconv.Itoa(ce.Line) + ": " + why
-	}
-	return "hermes-hooks refuses tool calls until " + ce.Path + " loads (" + why + "); fix it, then run 'hermes-hooks doctor'"
 }

@@ -4,6 +4,7 @@ package dispatcher
 
 import (
 	"context"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"strings"
 	"sync"
 	"time"
@@ -26,7 +27,7 @@ type workerPool struct {
 // workers is the dispatcher's pools, keyed by entry.
 type workers struct {
 	mu    sync.Mutex
-	pools map[*Entry]*workerPool
+	pools map[*hookconfig.Entry]*workerPool
 }
 
 // Workers reports every worker entry that has run in this dispatcher.
@@ -59,7 +60,7 @@ func (d *Dispatcher) StopWorkers() {
 }
 
 // stopWorkers stops e's workers: the gate no longer runs it.
-func (d *Dispatcher) stopWorkers(e *Entry) {
+func (d *Dispatcher) stopWorkers(e *hookconfig.Entry) {
 	d.workers.mu.Lock()
 	p := d.workers.pools[e]
 	delete(d.workers.pools, e)
@@ -72,7 +73,7 @@ func (d *Dispatcher) stopWorkers(e *Entry) {
 // pool returns e's pool for workers started from files with these sums
 // (as the gate pinned them), replacing (and stopping) one started from
 // other content.
-func (d *Dispatcher) pool(e *Entry, files, sums []string) (*workerPool, error) {
+func (d *Dispatcher) pool(e *hookconfig.Entry, files, sums []string) (*workerPool, error) {
 	key := strings.Join(sums, " ")
 	d.workers.mu.Lock()
 	defer d.workers.mu.Unlock()
@@ -89,7 +90,7 @@ func (d *Dispatcher) pool(e *Entry, files, sums []string) (*workerPool, error) {
 		p.files, p.sums = files, sums
 	}
 	if d.workers.pools == nil {
-		d.workers.pools = map[*Entry]*workerPool{}
+		d.workers.pools = map[*hookconfig.Entry]*workerPool{}
 	}
 	d.workers.pools[e] = p
 	return p, nil

@@ -2,7 +2,7 @@ package dispatcher
 
 import "github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 
-// Worker entries (Entry.Worker) keep their hook process alive between
+// Worker entries (hookconfig.Entry.Worker) keep their hook process alive between
 // events: the dispatcher writes one JSON payload per line to its stdin and
 // reads one JSON reply per line from its stdout — the same replies a
 // one-shot run prints, or the envelope {"exit": N, "stdout": "…",
@@ -11,7 +11,7 @@ import "github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 // WorkerRequestID, appended last) that the reply must echo at its top
 // level; a reply with another id or none is not taken for the answer (see
 // worker_id.go). One request is in flight per process; a pool of up to
-// Entry.Workers processes serves parallel firings.
+// hookconfig.Entry.Workers processes serves parallel firings.
 //
 // The processes are a hookproc.Pool per entry, whose safety is the one-shot
 // runner's: each request has the entry's timeout, after which the worker's
@@ -21,7 +21,7 @@ import "github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 // keeps crashing is marked failed (its requests fail, so fail_closed
 // applies) instead of being restarted forever. A request that never reached
 // a live worker (it had died while idle) is retried once on a fresh one.
-// Idle workers stop after Entry.WorkerIdle; Dispatcher.Close stops them
+// Idle workers stop after hookconfig.Entry.WorkerIdle; Dispatcher.Close stops them
 // all. What is here: which entry a pool serves, the request id framing
 // (worker_id.go), and consent. Consent is checked per request like any
 // hook's: a worker runs the files the gate pinned when it started, and a
@@ -33,12 +33,6 @@ import "github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 // WorkerEnv is set (to "1") in a worker's environment, so that a script can
 // tell a worker start from a one-shot run (see agent-hooks/lib).
 const WorkerEnv = hookproc.WorkerEnv
-
-// DefaultWorkerIdle is how long an idle worker is kept (worker_idle).
-const DefaultWorkerIdle = hookproc.DefaultIdle
-
-// MaxWorkers bounds an entry's pool (workers: N).
-const MaxWorkers = 16
 
 // WorkerStatus is one worker entry's state, for /healthz and reports.
 type WorkerStatus struct {

@@ -4,6 +4,7 @@ package dispatcher
 
 import (
 	"context"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 )
@@ -17,7 +18,7 @@ func (d *Dispatcher) Workers() []WorkerStatus { return nil }
 // StopWorkers has no worker to stop here.
 func (d *Dispatcher) StopWorkers() {}
 
-func (d *Dispatcher) stopWorkers(*Entry) {}
+func (d *Dispatcher) stopWorkers(*hookconfig.Entry) {}
 
 // StopChangedWorkers has no worker to stop here.
 func (d *Dispatcher) StopChangedWorkers() []WorkerStatus { return nil }

@@ -5,6 +5,7 @@ package dispatcher
 import (
 	"context"
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -73,11 +74,11 @@ func newWorkerFixture(t *testing.T, extraYAML []string, env ...string) *workerFi
 	if err := os.WriteFile(path, []byte(workerScript), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := ParseConfig([]byte(hookYAML("pre_tool_call", path, append([]string{"worker: true"}, extraYAML...)...)), "test.yaml")
+	cfg, err := hookconfig.ParseConfig([]byte(hookYAML("pre_tool_call", path, append([]string{"worker: true"}, extraYAML...)...)), "test.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.finish()
+
 	for _, w := range cfg.Warnings {
 		t.Fatalf("config warning: %s", w)
 	}
@@ -296,11 +297,11 @@ func TestWorkerStoppedWhenScriptChangesOrIsRevoked(t *testing.T) {
 	if _, err := store.Approve("pre_tool_call", path); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := ParseConfig([]byte(hookYAML("pre_tool_call", path, "worker: true", "fail_closed: true")), "test.yaml")
+	cfg, err := hookconfig.ParseConfig([]byte(hookYAML("pre_tool_call", path, "worker: true", "fail_closed: true")), "test.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.finish()
+
 	d, err := New(cfg, Options{Gate: ConsentGate(consent.NewPolicy(store, consent.PolicyOptions{})), Env: append(os.Environ(), "WORKER_LOG="+logPath)})
 	if err != nil {
 		t.Fatal(err)
@@ -351,11 +352,11 @@ func TestStopChangedWorkers(t *testing.T) {
 	if _, err := store.Approve("pre_tool_call", path); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := ParseConfig([]byte(hookYAML("pre_tool_call", path, "worker: true")), "test.yaml")
+	cfg, err := hookconfig.ParseConfig([]byte(hookYAML("pre_tool_call", path, "worker: true")), "test.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.finish()
+
 	d, err := New(cfg, Options{Gate: ConsentGate(consent.NewPolicy(store, consent.PolicyOptions{})), Env: append(os.Environ(), "WORKER_LOG="+logPath)})
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package journal
 
 import (
 	"context"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,7 +19,7 @@ func BenchmarkOneHookDispatch(b *testing.B) {
 	if err := os.WriteFile(hook, []byte("#!/bin/sh\necho '{\"decision\":\"block\",\"reason\":\"no\"}'\n"), 0o755); err != nil {
 		b.Fatal(err)
 	}
-	cfg, err := dispatcher.ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - command: "+hook+"\n"), filepath.Join(dir, "c.yaml"))
+	cfg, err := hookconfig.ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - command: "+hook+"\n"), filepath.Join(dir, "c.yaml"))
 	if err != nil {
 		b.Fatal(err)
 	}

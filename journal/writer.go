@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -402,7 +403,7 @@ func rotate(path string) error {
 // ForConfig is the Writer a config's journal: block asks for, writing to
 // home's DefaultFile unless it names a path; nil when the journal is off.
 // opts supplies Version, Warn and LockWait.
-func ForConfig(c dispatcher.JournalConfig, home string, opts Options) *Writer {
+func ForConfig(c hookconfig.JournalConfig, home string, opts Options) *Writer {
 	if c.Off {
 		return nil
 	}
@@ -413,7 +414,7 @@ func ForConfig(c dispatcher.JournalConfig, home string, opts Options) *Writer {
 }
 
 // PathFor is the live journal file of a config's journal: block.
-func PathFor(c dispatcher.JournalConfig, home string) string {
+func PathFor(c hookconfig.JournalConfig, home string) string {
 	if c.Path != "" {
 		return c.Path
 	}

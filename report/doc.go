@@ -8,7 +8,7 @@
 // Hermes' `hermes hooks list|doctor` lines.
 //
 // It is separate from package dispatcher so that dispatcher's exported API
-// is what a host embeds; report only reads a [dispatcher.Config] and the
+// is what a host embeds; report only reads a [hookconfig.Config] and the
 // allowlist, and runs a hook only through [dispatcher.Dispatcher.RunEntry],
 // for the doctor's smoke test of a hook that dispatch would run anyway.
 package report

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -9,7 +10,6 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
-	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 )
 
 // SlowFraction is where `doctor --live` calls a hook slow: its recent p99
@@ -191,7 +191,7 @@ func statsKey(h *HookStats) liveKey {
 
 // serverChecks grades what the server says of the hook's consent and
 // script: a loaded hook the server will not run is as good as absent.
-func serverChecks(h *LiveHook, e *dispatcher.Entry, info *HookInfo) {
+func serverChecks(h *LiveHook, e *hookconfig.Entry, info *HookInfo) {
 	hint := consent.ApproveCommandHint(e.DeclaredAs, e.Command)
 	switch {
 	case !info.Approved:
@@ -268,7 +268,7 @@ func seconds(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 // "hooks.EVENT[INDEX]…", a settings file's "FILE: hooks.EVENT[GROUP]…" and
 // the dispatcher's "hook COMMAND: …". A warning that names no hook stays
 // with the config (the plain doctor and `list` print it).
-func entryWarnings(e *dispatcher.Entry, warnings []string) []string {
+func entryWarnings(e *hookconfig.Entry, warnings []string) []string {
 	at := "hooks." + e.DeclaredAs + "[" + strconv.Itoa(e.Index) + "]"
 	var out []string
 	for _, w := range warnings {

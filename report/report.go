@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"strconv"
 	"strings"
 
@@ -17,7 +18,7 @@ import (
 // HookStatus is one configured hook with its consent and script state: what
 // `list` and `doctor` report.
 type HookStatus struct {
-	Entry *dispatcher.Entry
+	Entry *hookconfig.Entry
 	// Script is the hook's primary script (the first of Files), "" when it
 	// runs no file of its own.
 	Script string
@@ -49,7 +50,7 @@ func (s *HookStatus) Runs() bool { return s.Approved && s.Drift.Kind != consent.
 // Inspect reports every configured hook, in config order, against the
 // allowlist file. What each hook runs is resolved with env (nil: the
 // process's environment, as a dispatcher started here would give it).
-func Inspect(cfg *dispatcher.Config, allow *consent.File, cwd string) []HookStatus {
+func Inspect(cfg *hookconfig.Config, allow *consent.File, cwd string) []HookStatus {
 	listed := cfg.Listed
 	if listed == nil {
 		listed = cfg.Entries
@@ -394,7 +395,7 @@ func writeValue(b *bytes.Buffer, v any) error {
 }
 
 // NewListing describes a configuration and its hooks' consent state.
-func NewListing(configPath string, cfg *dispatcher.Config, allowlistPath string, statuses []HookStatus) Listing {
+func NewListing(configPath string, cfg *hookconfig.Config, allowlistPath string, statuses []HookStatus) Listing {
 	l := Listing{
 		Config:     configPath,
 		AgentFiles: map[string][]string{},
@@ -429,7 +430,7 @@ func agentTitle(name string) string {
 // RunByText says which agent runs an entry itself ("" for none): the
 // entries of an agent's own hook file, which `hermes-hooks hook AGENT`
 // skips so that the agent does not see them run twice.
-func RunByText(e *dispatcher.Entry) string {
+func RunByText(e *hookconfig.Entry) string {
 	if e.RunBy == "" {
 		return ""
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"errors"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"os"
 	"regexp"
 	"sort"
@@ -35,14 +36,14 @@ const (
 
 // Validate lists every problem of a loaded configuration without running
 // anything: ConfigProblems, then StartProblems, ordered by file and line.
-func Validate(cfg *dispatcher.Config, cwd string) []Problem {
+func Validate(cfg *hookconfig.Config, cwd string) []Problem {
 	lines := lineFinder{}
 	return sorted(append(configProblems(cfg, lines), startProblems(cfg, cwd, lines)...))
 }
 
 // ConfigProblems are the warnings the loader gave, each with its line
 // (found from its key path in the file), ordered by file and line.
-func ConfigProblems(cfg *dispatcher.Config) []Problem {
+func ConfigProblems(cfg *hookconfig.Config) []Problem {
 	return sorted(configProblems(cfg, lineFinder{}))
 }
 
@@ -56,7 +57,7 @@ func sorted(ps []Problem) []Problem {
 	return ps
 }
 
-func configProblems(cfg *dispatcher.Config, lines lineFinder) []Problem {
+func configProblems(cfg *hookconfig.Config, lines lineFinder) []Problem {
 	var out []Problem
 	for _, w := range cfg.Warnings {
 		file := w.File
@@ -76,14 +77,14 @@ func configProblems(cfg *dispatcher.Config, lines lineFinder) []Problem {
 // startProblems are the hooks whose command cannot start
 // (consent.Target.StartProblem), each located at its entry. cwd is where
 // relative commands are resolved, as list and dispatch resolve them.
-func startProblems(cfg *dispatcher.Config, cwd string, lines lineFinder) []Problem {
+func startProblems(cfg *hookconfig.Config, cwd string, lines lineFinder) []Problem {
 	var out []Problem
 	listed := cfg.Listed
 	if listed == nil {
 		listed = cfg.Entries
 	}
 	for _, e := range listed {
-		if e.Duplicate || e.Unsupported != "" || e.Type == dispatcher.TypeHTTP {
+		if e.Duplicate || e.Unsupported != "" || e.Type == hookconfig.TypeHTTP {
 			continue
 		}
 		t := consent.Inspect(dispatcher.ConsentHook(e, cwd, nil), nil).Target
@@ -98,7 +99,7 @@ func startProblems(cfg *dispatcher.Config, cwd string, lines lineFinder) []Probl
 
 // LoadProblem is the problem of a config that cannot be loaded at all.
 func LoadProblem(err error) Problem {
-	var ce *dispatcher.ConfigError
+	var ce *hookconfig.ConfigError
 	if errors.As(err, &ce) {
 		return Problem{File: ce.Path, Line: ce.Line, Level: LevelError, Message: ce.Err.Error()}
 	}
@@ -119,7 +120,7 @@ func Errors(ps []Problem) int {
 // warningKey is the key path a warning is about: its Key, else its Path,
 // with the key its message starts with (".timeout must be …"), without the
 // file name a settings file's warnings put in front.
-func warningKey(w dispatcher.Warning) string {
+func warningKey(w hookconfig.Warning) string {
 	if w.Key != "" {
 		return w.Key
 	}
@@ -138,7 +139,7 @@ func warningKey(w dispatcher.Warning) string {
 var leadingKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*`)
 
 // entryKey is the key path of an entry in its file.
-func entryKey(e *dispatcher.Entry) string {
+func entryKey(e *hookconfig.Entry) string {
 	return "hooks." + e.DeclaredAs + "[" + strconv.Itoa(e.Index) + "]"
 }
 
@@ -152,7 +153,7 @@ func (f lineFinder) find(file, key string) int {
 	}
 	root, seen := f[file]
 	if !seen {
-		data, err := dispatcher.ReadConfigFile(file)
+		data, err := hookconfig.ReadConfigFile(file)
 		if err == nil {
 			var doc yaml.Node
 			if yaml.Unmarshal(data, &doc) == nil && len(doc.Content) == 1 {

@@ -3,6 +3,7 @@ package server
 import (
 	"crypto/sha256"
 	"errors"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,14 +13,13 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
-	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 )
 
 // initialConfigFiles are the config-ish files known before the first load:
 // the config, the agent hook files of the command line (--claude-settings
 // …) and the project hooks file the working directory would have.
 func (s *Server) initialConfigFiles() []string {
-	files := []string{absPath(s.opts.ConfigPath), filepath.Join(s.opts.Cwd, dispatcher.ProjectHooksFile)}
+	files := []string{absPath(s.opts.ConfigPath), filepath.Join(s.opts.Cwd, hookconfig.ProjectHooksFile)}
 	for _, p := range s.flagFiles() {
 		files = append(files, absPath(p))
 	}
@@ -37,8 +37,8 @@ func (s *Server) flagFiles() []string {
 }
 
 // loadOptions are what every load of the config reads beside it.
-func (s *Server) loadOptions() dispatcher.LoadOptions {
-	return dispatcher.LoadOptions{
+func (s *Server) loadOptions() hookconfig.LoadOptions {
+	return hookconfig.LoadOptions{
 		AgentFiles: s.opts.AgentFiles,
 		ProjectDir: s.opts.Cwd,
 	}
@@ -49,7 +49,7 @@ func (s *Server) loadOptions() dispatcher.LoadOptions {
 // Copilot, Cursor) it and the project hooks file name (a missing one too: creating it must take effect), those given
 // on the command line, every file an entry came from, and the project
 // hooks file (or where it would be).
-func (s *Server) configFilesOf(cfg *dispatcher.Config) []string {
+func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 	config := absPath(s.opts.ConfigPath)
 	files := []string{config}
 	files = append(files, cfg.AgentHookFiles()...)
@@ -64,7 +64,7 @@ func (s *Server) configFilesOf(cfg *dispatcher.Config) []string {
 	// cfg.AgentHookFiles does not keep every file the config names (those
 	// missing, at least), so read the lists as written.
 	files = append(files, listedAgentFiles(config, filepath.Dir(config))...)
-	project := filepath.Join(s.opts.Cwd, dispatcher.ProjectHooksFile)
+	project := filepath.Join(s.opts.Cwd, hookconfig.ProjectHooksFile)
 	if cfg.ProjectHooks != "" {
 		project = absPath(cfg.ProjectHooks)
 		files = append(files, listedAgentFiles(project, filepath.Dir(filepath.Dir(project)))...)
@@ -76,14 +76,14 @@ func (s *Server) configFilesOf(cfg *dispatcher.Config) []string {
 
 // listedAgentFiles returns the agent hook files a YAML config names
 // (claude_settings, codex_hooks, copilot_hooks, cursor_hooks), resolved as
-// dispatcher.Load resolves them: a leading ~ is the home directory, a
+// hookconfig.Load resolves them: a leading ~ is the home directory, a
 // relative path is relative to base.
 func listedAgentFiles(path, base string) []string {
-	data, err := dispatcher.ReadConfigFile(path)
+	data, err := hookconfig.ReadConfigFile(path)
 	if err != nil {
 		return nil
 	}
-	cfg, err := dispatcher.ParseConfig(data, path)
+	cfg, err := hookconfig.ParseConfig(data, path)
 	if err != nil {
 		return nil
 	}
@@ -110,7 +110,7 @@ func fingerprint(files []string) [32]byte {
 		h.Write([]byte(f))
 		// Never blocks on a FIFO and never reads without bound: a file a
 		// repository named could be either.
-		data, err := dispatcher.ReadConfigFile(f)
+		data, err := hookconfig.ReadConfigFile(f)
 		if err != nil {
 			h.Write([]byte("\x00unreadable\x00"))
 			continue
@@ -356,7 +356,7 @@ func (s *Server) retryAfter(d time.Duration) {
 
 // configErrorAttrs says where and why a config failed: file, line, reason.
 func configErrorAttrs(err error) []any {
-	var ce *dispatcher.ConfigError
+	var ce *hookconfig.ConfigError
 	if errors.As(err, &ce) {
 		attrs := []any{"file", ce.Path}
 		if ce.Line > 0 {

@@ -3,6 +3,7 @@
 package server
 
 import (
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"os"
 	"regexp"
 	"strings"
@@ -10,8 +11,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 )
 
 const rmrf = `{"tool_name":"terminal","args":{"command":"rm -rf /"}}`
@@ -113,7 +112,7 @@ func TestReloadRejectsAWriteDuringTheRead(t *testing.T) {
 	var interfered atomic.Bool
 	f.srv.mu.Lock()
 	realLoad := f.srv.load
-	f.srv.load = func(path string, o dispatcher.LoadOptions) (*dispatcher.Config, error) {
+	f.srv.load = func(path string, o hookconfig.LoadOptions) (*hookconfig.Config, error) {
 		if !interfered.CompareAndSwap(false, true) {
 			return realLoad(path, o)
 		}

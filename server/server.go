@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"log/slog"
 	"net"
 	"net/http"
@@ -30,7 +31,7 @@ const (
 	// DefaultRequestTimeout is a little above the longest hook timeout
 	// (600 s, a Claude-dialect hook), so a single slow hook always finishes or times out on its
 	// own terms before the request does.
-	DefaultRequestTimeout  = (dispatcher.MaxClaudeTimeoutSeconds + 10) * time.Second
+	DefaultRequestTimeout  = (hookconfig.MaxClaudeTimeoutSeconds + 10) * time.Second
 	DefaultShutdownTimeout = 10 * time.Second
 	// DefaultDebounce gathers a burst of file events (an editor's
 	// write-temp, rename, chmod; a `git checkout`) into one refresh.
@@ -66,7 +67,7 @@ type Options struct {
 	ConfigPath string
 	// AgentFiles are further agent hook files, by agent name
 	// (--claude-settings, --codex-hooks …).
-	AgentFiles dispatcher.AgentFiles
+	AgentFiles hookconfig.AgentFiles
 	// Cwd is the server's working directory: where project hooks are
 	// found, relative script paths resolved, and the payload's cwd when a
 	// host sends none (default: the process's working directory).
@@ -144,16 +145,16 @@ type Server struct {
 	// across reloads that do not change its journal: block, so its
 	// failure count and its one warning carry over.
 	journal    *journal.Writer
-	journalCfg dispatcher.JournalConfig
-	// load reads the configuration: dispatcher.Load, which a test may wrap
+	journalCfg hookconfig.JournalConfig
+	// load reads the configuration: hookconfig.Load, which a test may wrap
 	// to act between the settle check and the read.
-	load func(path string, o dispatcher.LoadOptions) (*dispatcher.Config, error)
+	load func(path string, o hookconfig.LoadOptions) (*hookconfig.Config, error)
 }
 
 // generation is one loaded configuration and the dispatcher built for it.
 type generation struct {
 	n     int64
-	cfg   *dispatcher.Config
+	cfg   *hookconfig.Config
 	d     *dispatcher.Dispatcher
 	stats *statsTable
 	// journal is the decision journal d records to (nil: off).
@@ -161,7 +162,7 @@ type generation struct {
 }
 
 // New loads the configuration and returns a server ready to Serve. A
-// config that cannot be loaded now is an error (a *dispatcher.ConfigError):
+// config that cannot be loaded now is an error (a *hookconfig.ConfigError):
 // there is no last good one to fall back on.
 func New(opts Options) (*Server, error) {
 	if opts.ConfigPath == "" {
@@ -217,7 +218,7 @@ func New(opts Options) (*Server, error) {
 		slots:       make(chan struct{}, opts.MaxConcurrent),
 		watchFailed: map[string]bool{},
 		seen:        map[string]observation{},
-		load:        dispatcher.Load,
+		load:        hookconfig.Load,
 		live:        liveStats{since: time.Now(), dispatches: map[string]int64{}},
 	}
 	s.metrics = s.newMetricsHandler()
@@ -234,7 +235,7 @@ func New(opts Options) (*Server, error) {
 // build makes the dispatcher for a configuration. The consent policy is
 // new with every configuration because hooks_auto_accept is part of it; it
 // reads the allowlist afresh on its first decision.
-func (s *Server) build(cfg *dispatcher.Config) (*dispatcher.Dispatcher, error) {
+func (s *Server) build(cfg *hookconfig.Config) (*dispatcher.Dispatcher, error) {
 	pol := consent.NewPolicy(s.opts.Store, consent.PolicyOptions{
 		AcceptFlag:       s.opts.Accept,
 		ConfigAutoAccept: cfg.AutoAccept,
@@ -255,7 +256,7 @@ func (s *Server) build(cfg *dispatcher.Config) (*dispatcher.Dispatcher, error) {
 
 // recorder is the decision journal for cfg (nil when it is off). build
 // runs under s.mu (New, refresh), which guards the cached writer.
-func (s *Server) recorder(cfg *dispatcher.Config) dispatcher.Recorder {
+func (s *Server) recorder(cfg *hookconfig.Config) dispatcher.Recorder {
 	if s.journal == nil || s.journalCfg != cfg.Journal {
 		s.journalCfg = cfg.Journal
 		s.journal = journal.ForConfig(cfg.Journal, s.opts.Store.Home(), journal.Options{

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"math"
 	"net/http"
 	"slices"
@@ -9,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
@@ -38,7 +38,7 @@ type statKey struct {
 	dialect                         protocol.Dialect
 }
 
-func entryKey(e *dispatcher.Entry) statKey {
+func entryKey(e *hookconfig.Entry) statKey {
 	return statKey{e.DeclaredAs, e.Command, e.Matcher, e.Source, e.Dialect}
 }
 
@@ -140,7 +140,7 @@ func percentile(sorted []float64, p float64) float64 {
 // statsTable is the stats of one generation: one record per listed entry
 // (nil for a duplicate, which never runs on its own).
 type statsTable struct {
-	listed []*dispatcher.Entry
+	listed []*hookconfig.Entry
 	stats  []*hookStats
 	// byKey lists each key's records in config order.
 	byKey map[statKey][]*hookStats
@@ -148,7 +148,7 @@ type statsTable struct {
 
 // newStatsTable makes the table of cfg, taking over from prev the records
 // of the hooks both have.
-func newStatsTable(cfg *dispatcher.Config, prev *statsTable) *statsTable {
+func newStatsTable(cfg *hookconfig.Config, prev *statsTable) *statsTable {
 	listed := cfg.Listed
 	if listed == nil {
 		listed = cfg.Entries

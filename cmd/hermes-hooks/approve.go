@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io"
 	"io/fs"
 	"os"
@@ -173,7 +174,7 @@ type approvedJSON struct {
 // unchanged script, and reports what it did. A pair whose script does not
 // exist is refused (exit 1) unless force: an approval records the content
 // it runs, and one of nothing lets the hook run only after a new approval.
-func approveTargets(a *app, cfg *dispatcher.Config, store *consent.Store, targets []approveTarget, command string, asJSON, force bool) error {
+func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, targets []approveTarget, command string, asJSON, force bool) error {
 	approved, refused := 0, 0
 	var results []approvedJSON
 	out := a.Out
@@ -248,7 +249,7 @@ func approveTargets(a *app, cfg *dispatcher.Config, store *consent.Store, target
 // missingScript is the file a hook runs that does not exist ("" when every
 // one does, or it runs none of its own).
 func missingScript(h consent.Hook, st *report.HookStatus) string {
-	if st != nil && (st.Entry.Type == dispatcher.TypeHTTP || st.Entry.Unsupported != "") {
+	if st != nil && (st.Entry.Type == hookconfig.TypeHTTP || st.Entry.Unsupported != "") {
 		return "" // an http hook runs no file; a handler that cannot run here neither
 	}
 	t := consent.Inspect(h, nil).Target

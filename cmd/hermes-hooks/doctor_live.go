@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io"
 	"net"
 	"net/http"
@@ -65,7 +66,7 @@ func runDoctorLive(a *app, o doctorOptions) error {
 			a.ConfigPath = filepath.Join(dir, a.ConfigPath)
 		}
 	}
-	cfg, _, statuses, err := a.inspectIn(dir, func() (*dispatcher.Config, error) { return a.LoadConfigFor(dir) })
+	cfg, _, statuses, err := a.inspectIn(dir, func() (*hookconfig.Config, error) { return a.LoadConfigFor(dir) })
 	if err != nil {
 		return err
 	}

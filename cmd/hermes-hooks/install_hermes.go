@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"os"
 	"path/filepath"
 
 	"github.com/hermes-hooks/hermes-hooks/clients"
-	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/install"
 )
 
@@ -74,7 +74,7 @@ func hermesShellHooks(home string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	cfg, err := dispatcher.ParseConfig(data, path)
+	cfg, err := hookconfig.ParseConfig(data, path)
 	if err != nil {
 		return 0, err
 	}

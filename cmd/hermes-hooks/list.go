@@ -3,13 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
-	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/hermes-hooks/hermes-hooks/report"
@@ -38,19 +38,19 @@ it was approved.`,
 }
 
 // inspectAll loads the config and the allowlist and inspects every hook.
-func (a *app) inspectAll() (*dispatcher.Config, *consent.Store, []report.HookStatus, error) {
+func (a *app) inspectAll() (*hookconfig.Config, *consent.Store, []report.HookStatus, error) {
 	return a.inspect(a.LoadConfig)
 }
 
 // inspect is inspectAll with the config loaded by load (doctor's does not
 // print the warnings: it reports them as problems).
-func (a *app) inspect(load func() (*dispatcher.Config, error)) (*dispatcher.Config, *consent.Store, []report.HookStatus, error) {
+func (a *app) inspect(load func() (*hookconfig.Config, error)) (*hookconfig.Config, *consent.Store, []report.HookStatus, error) {
 	return a.inspectIn(cli.Cwd(), load)
 }
 
 // inspectIn is inspect for hooks that run from dir (a server's working
 // directory).
-func (a *app) inspectIn(dir string, load func() (*dispatcher.Config, error)) (*dispatcher.Config, *consent.Store, []report.HookStatus, error) {
+func (a *app) inspectIn(dir string, load func() (*hookconfig.Config, error)) (*hookconfig.Config, *consent.Store, []report.HookStatus, error) {
 	cfg, err := load()
 	if err != nil {
 		return nil, nil, nil, err
@@ -84,7 +84,7 @@ func runList(a *app, o listOptions) error {
 // printList prints Hermes' list layout: events sorted, hooks in config
 // order, consent marks, approval time and drift; plus the dialect and the
 // source file where they are not the plain Hermes defaults.
-func printList(w io.Writer, label string, cfg *dispatcher.Config, statuses []report.HookStatus) {
+func printList(w io.Writer, label string, cfg *hookconfig.Config, statuses []report.HookStatus) {
 	if len(statuses) == 0 {
 		fmt.Fprintf(w, "No shell hooks configured in %s.\n", show(label))
 		fmt.Fprintln(w, "See `hermes-hooks --help` or the README's config reference for the schema and")

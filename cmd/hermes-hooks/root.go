@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"os"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
-	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/spf13/cobra"
@@ -69,7 +69,7 @@ configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
 	})
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.ConfigPath, "config", "", "config file (default $HERMES_HOME/config.yaml)")
-	a.AgentFiles = dispatcher.AgentFiles{}
+	a.AgentFiles = hookconfig.AgentFiles{}
 	for _, ag := range agents.All() {
 		pf.Var(agentFilesFlag{a.AgentFiles, ag.Name}, ag.Source.Flag, ag.Source.FlagHelp)
 	}
@@ -144,7 +144,7 @@ func flagHint(cmd *cobra.Command, err error) string {
 // agentFilesFlag is one agent's --xxx FILE flag (repeatable): each use adds
 // a file to that agent's list, as pflag's StringArray does.
 type agentFilesFlag struct {
-	files dispatcher.AgentFiles
+	files hookconfig.AgentFiles
 	agent string
 }
 

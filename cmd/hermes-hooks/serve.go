@@ -200,7 +200,7 @@ func runServe(a *app, o serveOptions) error {
 		Version:         cli.Version(),
 	})
 	if err != nil {
-		return err // a *dispatcher.ConfigError: exit 1 with its hint
+		return err // a *hookconfig.ConfigError: exit 1 with its hint
 	}
 	if addr.Network == "tcp" && o.allowRemote {
 		logger.Warn("--allow-remote: the API has no authentication; anyone who can connect runs your approved hooks", "addr", addr.String())

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io"
 	"os"
 	"strings"
@@ -99,14 +100,14 @@ func runTest(a *app, event string, o testOptions) error {
 	if err != nil {
 		return err
 	}
-	var entries []*dispatcher.Entry
+	var entries []*hookconfig.Entry
 	for _, e := range d.EntriesFor(ev) {
 		if o.forTool != "" && ev.Tool && !e.Matches(fields, cfg.Tools) {
 			continue
 		}
 		entries = append(entries, e)
 	}
-	statuses := report.Inspect(&dispatcher.Config{Entries: entries, Tools: cfg.Tools}, allow, wd)
+	statuses := report.Inspect(&hookconfig.Config{Entries: entries, Tools: cfg.Tools}, allow, wd)
 	var runs []testRun
 	for i, e := range entries {
 		runs = append(runs, testRun{entry: e, approved: statuses[i].Approved,
@@ -133,7 +134,7 @@ func runTest(a *app, event string, o testOptions) error {
 
 type testRun struct {
 	dispatcher.HookRun
-	entry    *dispatcher.Entry
+	entry    *hookconfig.Entry
 	approved bool
 	changed  bool // approved, but the script changed since: dispatch skips it
 }
@@ -258,6 +259,6 @@ func testJSON(ev *protocol.Event, fields map[string]any, runs []testRun, outcome
 // payload has the shape of a production one built from the same fields
 // (Hermes' test_synthetic_payload_matches_production_shape), so "profile"
 // appears only when the fields name one (--payload-file).
-func (a *app) trialDispatcher(cfg *dispatcher.Config, wd string) (*dispatcher.Dispatcher, error) {
+func (a *app) trialDispatcher(cfg *hookconfig.Config, wd string) (*dispatcher.Dispatcher, error) {
 	return dispatcher.New(cfg, dispatcher.Options{Gate: dispatcher.AllowAll, Cwd: wd, Warn: a.Warn, OneShotWorkers: true})
 }

@@ -13,12 +13,12 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io"
 	"io/fs"
 	"os"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
-	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -31,7 +31,7 @@ type App struct {
 	ConfigPath string
 	// AgentFiles are the agents' hook files named on the command line
 	// (--claude-settings, --codex-hooks …), by agent name.
-	AgentFiles  dispatcher.AgentFiles
+	AgentFiles  hookconfig.AgentFiles
 	AcceptHooks bool
 
 	// triedServer: hook already tried to forward to a live serve.
@@ -61,7 +61,7 @@ func (a *App) Config() (string, error) {
 	if a.ConfigPath != "" {
 		return a.ConfigPath, nil
 	}
-	p, err := dispatcher.DefaultConfigPath()
+	p, err := hookconfig.DefaultConfigPath()
 	if err != nil {
 		return "", &ExitError{Code: 1, Msg: err.Error(), Hint: "set HERMES_HOME"}
 	}
@@ -71,15 +71,15 @@ func (a *App) Config() (string, error) {
 // LoadConfig reads the config, the agents' hook files and the project's
 // .hermes/hooks.yaml (found from the working directory), printing every
 // warning on stderr.
-func (a *App) LoadConfig() (*dispatcher.Config, error) { return a.LoadConfigFor(Cwd()) }
+func (a *App) LoadConfig() (*hookconfig.Config, error) { return a.LoadConfigFor(Cwd()) }
 
 // LoadConfigQuiet is LoadConfig without printing the warnings: the caller
 // reports them (validate).
-func (a *App) LoadConfigQuiet() (*dispatcher.Config, error) { return a.load(Cwd()) }
+func (a *App) LoadConfigQuiet() (*hookconfig.Config, error) { return a.load(Cwd()) }
 
 // LoadConfigFor is LoadConfig for a project directory other than the
 // working directory (dispatch uses the host's cwd field).
-func (a *App) LoadConfigFor(projectDir string) (*dispatcher.Config, error) {
+func (a *App) LoadConfigFor(projectDir string) (*hookconfig.Config, error) {
 	cfg, err := a.load(projectDir)
 	if err != nil {
 		return nil, err
@@ -89,7 +89,7 @@ func (a *App) LoadConfigFor(projectDir string) (*dispatcher.Config, error) {
 }
 
 // loadToRun is LoadConfigFor for a dispatch.
-func (a *App) loadToRun(projectDir string) (*dispatcher.Config, error) {
+func (a *App) loadToRun(projectDir string) (*hookconfig.Config, error) {
 	return a.LoadConfigFor(projectDir)
 }
 
@@ -102,14 +102,14 @@ func (a *App) refusal(ev *protocol.Event, err error) (refused protocol.Outcome, 
 	if err == nil {
 		return protocol.Outcome{}, false
 	}
-	if refused, ok = dispatcher.RefusalFor(ev, err); !ok {
+	if refused, ok = hookconfig.RefusalFor(ev, err); !ok {
 		return refused, false
 	}
 	a.Warn(classifyMsg(err))
 	return refused, true
 }
 
-func (a *App) load(projectDir string) (*dispatcher.Config, error) {
+func (a *App) load(projectDir string) (*hookconfig.Config, error) {
 	path, err := a.Config()
 	if err != nil {
 		return nil, err
@@ -118,13 +118,13 @@ func (a *App) load(projectDir string) (*dispatcher.Config, error) {
 		// A config named on purpose must exist: a typo in an agent's hook
 		// command must not read as "no hooks" (and no guard).
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, &dispatcher.ConfigError{Path: path, Err: errors.New("no such file (named by --config)")}
+			return nil, &hookconfig.ConfigError{Path: path, Err: errors.New("no such file (named by --config)")}
 		}
 	}
-	return dispatcher.Load(path, a.LoadOptions(projectDir))
+	return hookconfig.Load(path, a.LoadOptions(projectDir))
 }
 
-func (a *App) warnAll(cfg *dispatcher.Config) {
+func (a *App) warnAll(cfg *hookconfig.Config) {
 	for _, w := range cfg.Warnings {
 		a.Warn(w.String())
 	}
@@ -132,8 +132,8 @@ func (a *App) warnAll(cfg *dispatcher.Config) {
 
 // LoadOptions are the agent hook files of the command line, and the
 // project directory.
-func (a *App) LoadOptions(projectDir string) dispatcher.LoadOptions {
-	return dispatcher.LoadOptions{
+func (a *App) LoadOptions(projectDir string) hookconfig.LoadOptions {
+	return hookconfig.LoadOptions{
 		AgentFiles:      a.AgentFiles,
 		ProjectDir:      projectDir,
 		MoreProjectDirs: a.moreProjects,
@@ -158,7 +158,7 @@ func (a *App) Store() (*consent.Store, error) {
 // the flag, HERMES_ACCEPT_HOOKS and hooks_auto_accept, and HERMES_SAFE_MODE.
 // No prompt: stdin carries the event (dispatch), and an agent calling us
 // must never hang on a question nobody sees.
-func (a *App) Policy(cfg *dispatcher.Config, store *consent.Store) *consent.Policy {
+func (a *App) Policy(cfg *hookconfig.Config, store *consent.Store) *consent.Policy {
 	return consent.NewPolicy(store, consent.PolicyOptions{
 		AcceptFlag:       a.AcceptHooks,
 		ConfigAutoAccept: cfg.AutoAccept,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io"
 	"os"
 	"os/exec"
@@ -72,7 +73,7 @@ func (a *App) Dispatch(event string, o DispatchOptions) error {
 // async hooks handed to a detached child (or, asyncOnly, run here by that
 // child), nothing left running. calledBy is the agent the dispatch answers
 // (dispatcher.CalledBy), "" for none.
-func (a *App) dispatchOnce(cfg *dispatcher.Config, wd, event string, fields map[string]any, asyncOnly bool, calledBy string) (protocol.Outcome, error) {
+func (a *App) dispatchOnce(cfg *hookconfig.Config, wd, event string, fields map[string]any, asyncOnly bool, calledBy string) (protocol.Outcome, error) {
 	store, err := a.Store()
 	if err != nil {
 		return protocol.Outcome{}, err
@@ -185,7 +186,7 @@ func startedAny(o protocol.Outcome) bool {
 
 // recorder is the decision journal the config asks for (nil when it is
 // off). A nil *journal.Writer must not become a non-nil Recorder.
-func (a *App) recorder(cfg *dispatcher.Config, home string) dispatcher.Recorder {
+func (a *App) recorder(cfg *hookconfig.Config, home string) dispatcher.Recorder {
 	if w := journal.ForConfig(cfg.Journal, home, journal.Options{VersionOf: Version, Warn: a.Warn}); w != nil {
 		return w
 	}

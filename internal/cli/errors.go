@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io"
 	"os"
 	"syscall"
@@ -60,7 +61,7 @@ func classifyMsg(err error) string {
 
 func classify(err error) (code int, msg, hint string) {
 	var ee *ExitError
-	var ce *dispatcher.ConfigError
+	var ce *hookconfig.ConfigError
 	var ue *dispatcher.UnknownEventError
 	var se *SignalError
 	switch {

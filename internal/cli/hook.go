@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io"
 	"net"
 	"net/http"
@@ -17,7 +18,6 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"
-	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/server"
 )
@@ -107,7 +107,7 @@ func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, readErr err
 			// the config holds cannot be asked.
 			a.Warn(msg)
 			a.Warn(classifyMsg(err))
-			return writeReply(a, agent.Deny(call, dispatcher.Refusal(err)))
+			return writeReply(a, agent.Deny(call, hookconfig.Refusal(err)))
 		}
 		a.warnAll(cfg)
 		for _, e := range cfg.Entries {
@@ -220,7 +220,7 @@ func (a *App) hookServer(flag string) (target string, explicit bool) {
 // dispatch runs here.
 const (
 	probeTimeout   = time.Second
-	forwardTimeout = (dispatcher.MaxClaudeTimeoutSeconds + 15) * time.Second
+	forwardTimeout = (hookconfig.MaxClaudeTimeoutSeconds + 15) * time.Second
 )
 
 // forward posts the call to a serve at target and reads its outcome. The

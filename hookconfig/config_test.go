@@ -1,4 +1,4 @@
-package dispatcher
+package hookconfig
 
 import (
 	"fmt"
@@ -319,58 +319,6 @@ func TestToolAliasesOverride(t *testing.T) {
 	}
 }
 
-func TestClaudeSettingsFile(t *testing.T) {
-	dir := t.TempDir()
-	proj := filepath.Join(dir, "proj")
-	settings := filepath.Join(proj, ".claude", "settings.json")
-	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, settings, `{"hooks":{
-	  "PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh","timeout":5},{"type":"http","url":"https://x"}]}],
-	  "UserPromptSubmit":[{"hooks":[{"type":"command","command":"echo hi"}]}],
-	  "Bogus":[]
-	}}`)
-	local := filepath.Join(proj, ".claude", "settings.local.json")
-	writeFile(t, local, `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"echo hi"}]}]}}`)
-	cfgPath := filepath.Join(dir, "config.yaml")
-	writeFile(t, cfgPath, "claude_settings:\n  - proj/.claude/settings.json\n  - proj/.claude/missing.json\n")
-	cfg, err := Load(cfgPath, LoadOptions{AgentFiles: AgentFiles{"claude": []string{local}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := warningsText(cfg)
-	for _, s := range []string{"unknown hook event 'Bogus'", "missing.json: no such file"} {
-		if !strings.Contains(w, s) {
-			t.Errorf("warnings %q lack %q", w, s)
-		}
-	}
-	// The identical UserPromptSubmit command of the two files registers
-	// once; the http handler is an entry of its own (issue 13).
-	if len(cfg.Entries) != 3 || cfg.Entries[1].Type != TypeHTTP || cfg.Entries[1].URL != "https://x" {
-		t.Fatalf("want 3 entries (command, http, prompt), got %d", len(cfg.Entries))
-	}
-	if len(cfg.AgentFiles["claude"]) != 2 || cfg.AgentFiles["claude"][0] != settings || cfg.AgentFiles["claude"][1] != local {
-		t.Fatalf("ClaudeSettings %v: want the file named in the config, then the flag's", cfg.AgentFiles["claude"])
-	}
-	g := cfg.Entries[0]
-	if g.Dialect != protocol.Claude || g.Timeout != 5*time.Second || g.ProjectDir != proj || g.Source != settings {
-		t.Fatalf("guard entry %+v", g)
-	}
-	d, err := New(cfg, Options{Gate: AllowAll})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev, _ := protocol.Lookup("pre_llm_call")
-	if sel := d.Select(ev, map[string]any{}); len(sel) != 1 {
-		t.Fatalf("identical Claude commands must run once per firing, selected %d", len(sel))
-	}
-	// A settings file named on the command line must exist.
-	if _, err := Load(cfgPath, LoadOptions{AgentFiles: AgentFiles{"claude": []string{filepath.Join(dir, "nope.json")}}}); err == nil {
-		t.Fatal("missing --claude-settings file must be an error")
-	}
-}
-
 func TestClaudeSettingsBrokenJSONHasLine(t *testing.T) {
 	_, _, err := parseClaudeSettings([]byte("{\n  \"hooks\": {\n    \"PreToolUse\": [,]\n  }\n}\n"), "s.json")
 	if err == nil || !strings.Contains(err.Error(), "s.json:3") {
@@ -433,27 +381,6 @@ func writeFile(t *testing.T, path, content string) {
 	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// Claude's dedup is per firing: the same command under two matcher groups
-// that both match runs once.
-func TestClaudeDedupPerFiring(t *testing.T) {
-	entries, _, err := parseClaudeSettings([]byte(`{"hooks":{"PreToolUse":[
-	  {"matcher":"Bash","hooks":[{"type":"command","command":"guard.sh"}]},
-	  {"matcher":"Ba.*","hooks":[{"type":"command","command":"guard.sh"}]}]}}`), "s.json")
-	if err != nil || len(entries) != 2 {
-		t.Fatalf("entries %d err %v", len(entries), err)
-	}
-	cfg := &Config{Entries: entries, Tools: protocol.DefaultTools()}
-	cfg.finish()
-	d, _ := New(cfg, Options{Gate: AllowAll})
-	ev, _ := protocol.Lookup("PreToolUse")
-	if n := len(d.Select(ev, map[string]any{"tool_name": "Bash"})); n != 1 {
-		t.Fatalf("selected %d, want 1", n)
-	}
-	if n := len(d.Select(ev, map[string]any{"tool_name": "Bashful"})); n != 1 {
-		t.Fatalf("regex group alone: selected %d, want 1", n)
 	}
 }
 

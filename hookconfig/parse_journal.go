@@ -1,7 +1,8 @@
-package dispatcher
+package hookconfig
 
 import (
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
 
 	"gopkg.in/yaml.v3"
 )
@@ -32,13 +33,13 @@ func (cfg *Config) parseJournal(n *yaml.Node) {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		return
 	}
-	if b, ok := yamlBool(n); ok {
+	if b, ok := pyyaml.Bool(n); ok {
 		// journal: false is the short way to turn it off.
 		cfg.Journal.Off = !b
 		return
 	}
 	if n.Kind != yaml.MappingNode {
-		cfg.warn("journal", "must be a mapping (path, enabled, include_payload, max_bytes); got "+pyType(n)+"; using the defaults")
+		cfg.warn("journal", "must be a mapping (path, enabled, include_payload, max_bytes); got "+pyyaml.Type(n)+"; using the defaults")
 		return
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -46,28 +47,28 @@ func (cfg *Config) parseJournal(n *yaml.Node) {
 		switch key {
 		case "path":
 			if v.Kind != yaml.ScalarNode || v.Tag != "!!str" || v.Value == "" {
-				cfg.warn("journal.path", "must be a file path; got "+pyRepr(v)+"; using the default")
+				cfg.warn("journal.path", "must be a file path; got "+pyyaml.Repr(v)+"; using the default")
 				continue
 			}
 			cfg.Journal.Path = v.Value
 		case "enabled":
-			b, ok := yamlBool(v)
+			b, ok := pyyaml.Bool(v)
 			if !ok {
-				cfg.warn("journal.enabled", "must be true or false (got "+pyRepr(v)+"); keeping the journal on")
+				cfg.warn("journal.enabled", "must be true or false (got "+pyyaml.Repr(v)+"); keeping the journal on")
 				continue
 			}
 			cfg.Journal.Off = !b
 		case "include_payload":
-			b, ok := yamlBool(v)
+			b, ok := pyyaml.Bool(v)
 			if !ok {
-				cfg.warn("journal.include_payload", "must be true or false (got "+pyRepr(v)+"); keeping digests only")
+				cfg.warn("journal.include_payload", "must be true or false (got "+pyyaml.Repr(v)+"); keeping digests only")
 				continue
 			}
 			cfg.Journal.IncludePayload = b
 		case "max_bytes":
-			b, ok := pyInt(v)
+			b, ok := pyyaml.Int(v)
 			if !ok || v.Tag == "!!bool" || b < 4096 {
-				cfg.warn("journal.max_bytes", fmt.Sprintf("must be a whole number of bytes, at least 4096 (got %s); using the default", pyRepr(v)))
+				cfg.warn("journal.max_bytes", fmt.Sprintf("must be a whole number of bytes, at least 4096 (got %s); using the default", pyyaml.Repr(v)))
 				continue
 			}
 			cfg.Journal.MaxBytes = int64(b)

@@ -1,4 +1,4 @@
-package dispatcher
+package hookconfig
 
 import (
 	"bytes"
@@ -39,6 +39,18 @@ type agentFileKind struct {
 // limit; see MaxProjectEntries).
 func (k agentFileKind) parse(data []byte, path string, limit int) ([]*Entry, []Warning, error) {
 	return parseAgentFile(k.agent, data, path, limit)
+}
+
+// ParseAgentFile reads one hook file of the agent called agent (its bytes,
+// data; its path, for messages and scopes), as Load reads the files a
+// config names: the entries (which that agent runs itself, Entry.RunBy)
+// and the warnings. An unknown agent is an error.
+func ParseAgentFile(agent string, data []byte, path string) ([]*Entry, []Warning, error) {
+	a, ok := agents.Lookup(agent)
+	if !ok {
+		return nil, nil, fmt.Errorf("no agent %q (known: %s)", agent, strings.Join(agents.Names(), ", "))
+	}
+	return parseAgentFile(a, data, path, 0)
 }
 
 // parseAgentFile reads a hook file of agent a: in Claude Code's settings

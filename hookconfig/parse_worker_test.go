@@ -1,6 +1,7 @@
-package dispatcher
+package hookconfig
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -37,4 +38,13 @@ func TestParseWorkerKeys(t *testing.T) {
 			t.Errorf("%v: worker=%v workers=%d idle=%v warnings=%q", tc.extra, e.Worker, e.Workers, e.WorkerIdle, joined)
 		}
 	}
+}
+
+// hookYAML is a config of one entry for event.
+func hookYAML(event, command string, extra ...string) string {
+	y := "hooks:\n  " + event + ":\n    - command: " + strconv.Quote(command) + "\n"
+	for _, e := range extra {
+		y += "      " + e + "\n"
+	}
+	return y
 }

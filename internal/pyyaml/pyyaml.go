@@ -1,20 +1,23 @@
-package dispatcher
+// Package pyyaml reads YAML values as PyYAML and Python read them: Hermes
+// loads its config with PyYAML (YAML 1.1 booleans, Python's int() rules)
+// and words its warnings with Python's type names and repr(), and
+// hermes-hooks reads the same file the same way.
+//
+// Contract: pure functions of yaml.v3 nodes; none panics on any node.
+package pyyaml
 
 import (
-	"bytes"
 	"errors"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 )
 
-// Reading YAML values as PyYAML and Python would (Hermes reads its config
-// with PyYAML).
-
-func mappingGet(n *yaml.Node, key string) *yaml.Node {
+// MappingGet is the value of key in mapping n (nil: none, or n is not a
+// mapping).
+func MappingGet(n *yaml.Node, key string) *yaml.Node {
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil
 	}
@@ -26,7 +29,8 @@ func mappingGet(n *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-func withMapping(n *yaml.Node, key, value string) *yaml.Node {
+// WithMapping is a copy of mapping n with key set to the string value.
+func WithMapping(n *yaml.Node, key, value string) *yaml.Node {
 	c := *n
 	c.Content = append(append([]*yaml.Node{}, n.Content...),
 		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key},
@@ -34,16 +38,16 @@ func withMapping(n *yaml.Node, key, value string) *yaml.Node {
 	return &c
 }
 
-// yamlValue reads a scalar node as the plain Go value consent.AutoAccept
+// Value reads a scalar node as the plain Go value consent.AutoAccept
 // takes: a boolean (YAML 1.2's, and YAML 1.1's plain yes/no/on/off, as
 // PyYAML reads them), a string's text, or nil for anything else (numbers,
 // null, collections, and values of tags PyYAML does not know, which it
 // would refuse to load at all).
-func yamlValue(n *yaml.Node) any {
+func Value(n *yaml.Node) any {
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
 		n = n.Alias // an alias is its anchor's value, as for PyYAML
 	}
-	if b, ok := yamlBool(n); ok {
+	if b, ok := Bool(n); ok {
 		return b
 	}
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
@@ -52,7 +56,9 @@ func yamlValue(n *yaml.Node) any {
 	return nil
 }
 
-func isYAML11Bool(n *yaml.Node) bool {
+// IsYAML11Bool reports a plain scalar that YAML 1.1 (PyYAML) reads as a
+// boolean and YAML 1.2 as a string (yes, no, on, off …).
+func IsYAML11Bool(n *yaml.Node) bool {
 	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" || n.Style != 0 {
 		return false
 	}
@@ -66,9 +72,9 @@ var yaml11Bools = map[string]bool{
 	"on": true, "On": true, "ON": true, "off": false, "Off": false, "OFF": false,
 }
 
-// yamlBool reads a boolean node (YAML 1.2 bools, and YAML 1.1's plain
+// Bool reads a boolean node (YAML 1.2 bools, and YAML 1.1's plain
 // yes/no/on/off as PyYAML reads them). A quoted string is never a boolean.
-func yamlBool(n *yaml.Node) (bool, bool) {
+func Bool(n *yaml.Node) (bool, bool) {
 	if n.Kind != yaml.ScalarNode {
 		return false, false
 	}
@@ -76,18 +82,18 @@ func yamlBool(n *yaml.Node) (bool, bool) {
 		b, ok := yaml11Bools[n.Value]
 		return b, ok
 	}
-	if isYAML11Bool(n) {
+	if IsYAML11Bool(n) {
 		return yaml11Bools[n.Value], true
 	}
 	return false, false
 }
 
-// pyInt is Python's int() of the value PyYAML would have produced.
-func pyInt(n *yaml.Node) (int, bool) {
+// Int is Python's int() of the value PyYAML would have produced.
+func Int(n *yaml.Node) (int, bool) {
 	if n.Kind != yaml.ScalarNode {
 		return 0, false
 	}
-	if b, ok := yamlBool(n); ok {
+	if b, ok := Bool(n); ok {
 		if b {
 			return 1, true
 		}
@@ -159,8 +165,8 @@ func pyIntString(s string) (int, bool) {
 	return clampInt(v), true
 }
 
-// pyType names the Python type PyYAML would give the node, for messages.
-func pyType(n *yaml.Node) string {
+// Type names the Python type PyYAML would give the node, for messages.
+func Type(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.SequenceNode:
 		return "list"
@@ -168,10 +174,10 @@ func pyType(n *yaml.Node) string {
 		return "dict"
 	case yaml.AliasNode:
 		if n.Alias != nil {
-			return pyType(n.Alias)
+			return Type(n.Alias)
 		}
 	}
-	if isYAML11Bool(n) {
+	if IsYAML11Bool(n) {
 		return "bool"
 	}
 	switch n.Tag {
@@ -187,15 +193,15 @@ func pyType(n *yaml.Node) string {
 	return "str"
 }
 
-// pyRepr renders the node's value roughly as Python's repr would.
-func pyRepr(n *yaml.Node) string {
+// Repr renders the node's value roughly as Python's repr would.
+func Repr(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.SequenceNode:
 		return "[…]"
 	case yaml.MappingNode:
 		return "{…}"
 	}
-	if b, ok := yamlBool(n); ok {
+	if b, ok := Bool(n); ok {
 		if b {
 			return "True"
 		}
@@ -208,24 +214,4 @@ func pyRepr(n *yaml.Node) string {
 		return n.Value
 	}
 	return "'" + strings.ReplaceAll(n.Value, "'", `\'`) + "'"
-}
-
-// expandTilde expands a leading "~" or "~/…" with the user's home.
-func expandTilde(p string) string {
-	if p != "~" && !strings.HasPrefix(p, "~/") {
-		return p
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return p
-	}
-	return home + p[1:]
-}
-
-// jsonLine converts a byte offset into a 1-based line number.
-func jsonLine(data []byte, offset int64) int {
-	if offset > int64(len(data)) {
-		offset = int64(len(data))
-	}
-	return bytes.Count(data[:offset], []byte("\n")) + 1
 }

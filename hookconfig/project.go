@@ -1,4 +1,4 @@
-package dispatcher
+package hookconfig
 
 import (
 	"errors"
@@ -41,10 +41,10 @@ func ReadConfigFile(path string) ([]byte, error) {
 	return fsutil.ReadRegular(path, "", MaxConfigBytes)
 }
 
-// findProjectHooks returns the nearest .hermes/hooks.yaml from dir upward,
+// FindProjectHooks returns the nearest .hermes/hooks.yaml from dir upward,
 // stopping at the repository root (a directory holding .git) or, outside a
 // repository, after dir itself. "" when there is none.
-func findProjectHooks(dir string) string {
+func FindProjectHooks(dir string) string {
 	if dir == "" {
 		return ""
 	}

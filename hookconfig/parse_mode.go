@@ -1,6 +1,7 @@
-package dispatcher
+package hookconfig
 
 import (
+	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -19,7 +20,7 @@ const (
 // parseMode reads mode: enforce (the default) or shadow. Anything else is
 // a warning and enforce: a typo must not quietly turn a guard off.
 func (cfg *Config) parseMode(e *Entry, path string, n *yaml.Node) {
-	m := mappingGet(n, "mode")
+	m := pyyaml.MappingGet(n, "mode")
 	if m == nil || (m.Kind == yaml.ScalarNode && m.Tag == "!!null") {
 		return
 	}
@@ -29,6 +30,6 @@ func (cfg *Config) parseMode(e *Entry, path string, n *yaml.Node) {
 		e.Shadow = true
 	case m.Kind == yaml.ScalarNode && v == ModeEnforce:
 	default:
-		cfg.warn(path, ".mode must be 'enforce' or 'shadow' (got "+pyRepr(m)+"); using enforce")
+		cfg.warn(path, ".mode must be 'enforce' or 'shadow' (got "+pyyaml.Repr(m)+"); using enforce")
 	}
 }

@@ -1,7 +1,6 @@
-package dispatcher
+package hookconfig
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -208,67 +207,33 @@ func TestBacktrackingTimesOut(t *testing.T) {
 	if _, done := e.match.regexMatch(evil, nil); done {
 		t.Fatal("expected the match to time out")
 	}
-	f := newFiring()
-	if got := e.match.fits(e, toolFields(evil), tools, &f); got != fitOutOfTime {
-		t.Fatalf("Hermes: a timed-out match = %v, want fitOutOfTime", got)
+	var f Firing
+	if got := e.match.fits(e, toolFields(evil), tools, &f); got != FitOutOfTime {
+		t.Fatalf("Hermes: a timed-out match = %v, want FitOutOfTime", got)
 	}
 	if !e.Matches(toolFields(evil), tools) {
 		t.Fatal("Hermes: a timed-out match does not select its entry")
 	}
 	c, _ := entryWith(t, "PreToolUse", `^(a+)+\1b`, protocol.Claude)
-	f = newFiring()
-	if got := c.match.fits(c, toolFields(evil), tools, &f); got != fitOutOfTime {
-		t.Fatalf("Claude: a timed-out match = %v, want fitOutOfTime", got)
+	f = Firing{}
+	if got := c.match.fits(c, toolFields(evil), tools, &f); got != FitOutOfTime {
+		t.Fatalf("Claude: a timed-out match = %v, want FitOutOfTime", got)
 	}
 	// The firing's budget is spent now: the next backtracking matcher is
 	// not run, not even one that would answer at once.
 	quick, _ := entryWith(t, "pre_tool_call", `(?=t)terminal`, protocol.Hermes)
-	if got := quick.match.fits(quick, toolFields("terminal"), tools, &f); got != fitOutOfTime {
-		t.Fatalf("spent budget: %v, want fitOutOfTime", got)
+	if got := quick.match.fits(quick, toolFields("terminal"), tools, &f); got != FitOutOfTime {
+		t.Fatalf("spent budget: %v, want FitOutOfTime", got)
 	}
-	f = newFiring()
-	if got := quick.match.fits(quick, toolFields("terminal"), tools, &f); got != fitYes {
-		t.Fatalf("budget left: %v, want fitYes", got)
+	f = Firing{}
+	if got := quick.match.fits(quick, toolFields("terminal"), tools, &f); got != FitYes {
+		t.Fatalf("budget left: %v, want FitYes", got)
 	}
-	f.undecided = append(f.undecided, undecidedEntry{e, fitOutOfTime})
-	if why := f.why(e); !strings.Contains(why, "cannot tell whether it matches this firing") || !strings.Contains(why, "20ms per match, 50ms per dispatch") {
+	if why := e.UndecidedReason(); !strings.Contains(why, "cannot tell whether it matches this firing") || !strings.Contains(why, "20ms per match, 50ms per dispatch") {
 		t.Fatalf("why: %q", why)
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Fatalf("timeouts took %v", d)
-	}
-}
-
-// A firing that a backtracking matcher rejects allocates nothing, in the
-// matcher and through a whole dispatch. (The matchers below run on
-// regexp2 only: internal/pattern's TestEngineChoice pins that for such
-// look-aheads.)
-func TestBacktrackingNoMatchAllocatesNothing(t *testing.T) {
-	tools := protocol.DefaultTools()
-	h, _ := entryWith(t, "pre_tool_call", `(?!terminal).*`, protocol.Hermes)
-	c, _ := entryWith(t, "PreToolUse", `Ba(?=x)`, protocol.Claude)
-	fields := toolFields("terminal")
-	if h.match.kind != matchFull || c.match.kind != matchSearch {
-		t.Fatal("expected regex matchers")
-	}
-	allocs := testing.AllocsPerRun(200, func() {
-		if h.Matches(fields, tools) || c.Matches(fields, tools) {
-			t.Fatal("matched")
-		}
-	})
-	if allocs != 0 {
-		t.Fatalf("no-match via regexp2 allocated %v times", allocs)
-	}
-	yml := "hooks:\n  pre_tool_call:\n    - command: /bin/h1\n      matcher: '(?!terminal).*'\n  PreToolUse:\n    - command: /bin/h2\n      matcher: 'Ba(?=x)'\n"
-	d := dispatcherFor(t, yml)
-	ctx := context.Background()
-	allocs = testing.AllocsPerRun(200, func() {
-		if _, err := d.Dispatch(ctx, "pre_tool_call", fields); err != nil {
-			t.Fatal(err)
-		}
-	})
-	if allocs != 0 {
-		t.Fatalf("no-match dispatch through regexp2 matchers allocated %v times", allocs)
 	}
 }
 
@@ -298,5 +263,27 @@ func BenchmarkMatcherBacktracking(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// A firing that a backtracking matcher rejects allocates nothing, in the
+// matcher and through a whole dispatch. (The matchers below run on
+// regexp2 only: internal/pattern's TestEngineChoice pins that for such
+// look-aheads.)
+func TestBacktrackingNoMatchAllocatesNothing(t *testing.T) {
+	tools := protocol.DefaultTools()
+	h, _ := entryWith(t, "pre_tool_call", `(?!terminal).*`, protocol.Hermes)
+	c, _ := entryWith(t, "PreToolUse", `Ba(?=x)`, protocol.Claude)
+	fields := toolFields("terminal")
+	if h.match.kind != matchFull || c.match.kind != matchSearch {
+		t.Fatal("expected regex matchers")
+	}
+	allocs := testing.AllocsPerRun(200, func() {
+		if h.Matches(fields, tools) || c.Matches(fields, tools) {
+			t.Fatal("matched")
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("no-match via regexp2 allocated %v times", allocs)
 	}
 }

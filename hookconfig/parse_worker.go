@@ -1,7 +1,8 @@
-package dispatcher
+package hookconfig
 
 import (
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -10,18 +11,18 @@ import (
 // parseWorker reads worker, workers and worker_idle (seconds). A bad value
 // is a warning and the default, as for Hermes' own keys.
 func (cfg *Config) parseWorker(e *Entry, path string, n *yaml.Node) {
-	if w := mappingGet(n, "worker"); w != nil {
-		b, ok := yamlBool(w)
+	if w := pyyaml.MappingGet(n, "worker"); w != nil {
+		b, ok := pyyaml.Bool(w)
 		if !ok {
-			cfg.warn(path, ".worker must be true or false (got "+pyRepr(w)+"); running it one-shot")
+			cfg.warn(path, ".worker must be true or false (got "+pyyaml.Repr(w)+"); running it one-shot")
 		}
 		e.Worker = b && ok
 	}
-	if w := mappingGet(n, "workers"); w != nil {
-		v, ok := pyInt(w)
+	if w := pyyaml.MappingGet(n, "workers"); w != nil {
+		v, ok := pyyaml.Int(w)
 		switch {
 		case !ok || w.Tag == "!!bool" || v < 1:
-			cfg.warn(path, ".workers must be a whole number from 1 to "+fmt.Sprint(MaxWorkers)+" (got "+pyRepr(w)+"); using 1")
+			cfg.warn(path, ".workers must be a whole number from 1 to "+fmt.Sprint(MaxWorkers)+" (got "+pyyaml.Repr(w)+"); using 1")
 			v = 1
 		case v > MaxWorkers:
 			cfg.warn(path, fmt.Sprintf(".workers=%d exceeds max %d; clamping", v, MaxWorkers))
@@ -29,10 +30,10 @@ func (cfg *Config) parseWorker(e *Entry, path string, n *yaml.Node) {
 		}
 		e.Workers = v
 	}
-	if t := mappingGet(n, "worker_idle"); t != nil {
-		v, ok := pyInt(t)
+	if t := pyyaml.MappingGet(n, "worker_idle"); t != nil {
+		v, ok := pyyaml.Int(t)
 		if !ok || t.Tag == "!!bool" || v < 1 {
-			cfg.warn(path, ".worker_idle must be a whole number of seconds, at least 1 (got "+pyRepr(t)+"); using "+DefaultWorkerIdle.String())
+			cfg.warn(path, ".worker_idle must be a whole number of seconds, at least 1 (got "+pyyaml.Repr(t)+"); using "+DefaultWorkerIdle.String())
 		} else {
 			e.WorkerIdle = time.Duration(v) * time.Second
 		}

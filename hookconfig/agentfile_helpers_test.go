@@ -1,4 +1,4 @@
-package dispatcher
+package hookconfig
 
 import "github.com/hermes-hooks/hermes-hooks/agents"
 

@@ -1,4 +1,4 @@
-package dispatcher
+package hookconfig
 
 import (
 	"regexp"
@@ -29,48 +29,37 @@ type matcher struct {
 	rx      *pattern.Regex
 }
 
-// fit is a matcher's answer for one firing.
-type fit uint8
+// Fit is a matcher's answer for one firing.
+type Fit uint8
 
 const (
-	fitNo  fit = iota
-	fitYes     // the entry applies
-	// fitOutOfTime: the backtracking engine ran out of time
+	FitNo  Fit = iota
+	FitYes     // the entry applies
+	// FitOutOfTime: the backtracking engine ran out of time
 	// (pattern.MatchTimeout, pattern.DispatchBudget). The matcher cannot
 	// tell whether the entry applies: the entry is selected and fails as a
-	// hook that cannot start, so a fail_closed guard blocks rather than
-	// being skipped on a guess.
-	fitOutOfTime
+	// hook that cannot start (UndecidedReason), so a fail_closed guard
+	// blocks rather than being skipped on a guess.
+	FitOutOfTime
 )
 
-// firing is what selecting the entries of one firing keeps: the
-// backtracking time left, and the entries selected without an answer
-// from their matchers. It lives on the dispatch's stack; nothing is
-// allocated unless an entry is undecided (or refused, see screener).
-type firing struct {
-	budget    pattern.Budget
-	undecided []undecidedEntry
-	refused   []*Entry
+// Firing is what matching the entries of one firing shares: the
+// backtracking time left (its zero value is a full budget). It lives on
+// the dispatch's stack.
+type Firing struct {
+	budget pattern.Budget
 }
 
-type undecidedEntry struct {
-	e   *Entry
-	why fit
+// Fit applies the entry's matcher to a firing; f (nil: none) bounds the
+// backtracking time of all the firing's matchers together.
+func (e *Entry) Fit(fields map[string]any, tools *protocol.ToolTable, f *Firing) Fit {
+	return e.match.fits(e, fields, tools, f)
 }
 
-func newFiring() firing { return firing{} } // a zero Budget is a full one
-
-// why is the spawn error of an entry selected undecided in this firing,
-// "" for one its matcher decided.
-func (f *firing) why(e *Entry) string {
-	for _, u := range f.undecided {
-		if u.e != e {
-			continue
-		}
-		return "matcher '" + e.Matcher + "': cannot tell whether it matches this firing: the backtracking regex engine ran out of time (" +
-			pattern.MatchTimeout.String() + " per match, " + pattern.DispatchBudget.String() + " per dispatch)"
-	}
-	return ""
+// UndecidedReason is why an entry selected with FitOutOfTime cannot start.
+func (e *Entry) UndecidedReason() string {
+	return "matcher '" + e.Matcher + "': cannot tell whether it matches this firing: the backtracking regex engine ran out of time (" +
+		pattern.MatchTimeout.String() + " per match, " + pattern.DispatchBudget.String() + " per dispatch)"
 }
 
 // compileMatcher builds the entry's matcher, reporting invalid patterns
@@ -127,38 +116,38 @@ func compileMatcher(e *Entry, warn func(string)) matcher {
 
 // fits applies the matcher to a firing; f (nil: none) bounds the
 // backtracking time.
-func (m *matcher) fits(e *Entry, fields map[string]any, tools *protocol.ToolTable, f *firing) fit {
+func (m *matcher) fits(e *Entry, fields map[string]any, tools *protocol.ToolTable, f *Firing) Fit {
 	if m.kind == matchAll {
-		return fitYes
+		return FitYes
 	}
 	one, toolNames, ok := m.subject(e, fields, tools)
 	if e.Dialect == protocol.Cursor || e.Dialect == protocol.Claude {
 		switch {
 		case !ok:
-			return fitYes // Claude: nothing to compare with, every firing
+			return FitYes // Claude: nothing to compare with, every firing
 		case toolNames:
 			return m.anyMatches(protocol.ClaudeToolNames(one), f)
 		}
 		return m.anyMatches([]string{one}, f)
 	}
 	if !ok {
-		return fitNo // Hermes: no tool name, no match
+		return FitNo // Hermes: no tool name, no match
 	}
 	if m.kind == matchLiteral {
 		return asFit(one == m.literal)
 	}
 	matched, done := m.regexMatch(one, f)
 	if !done {
-		return fitOutOfTime
+		return FitOutOfTime
 	}
 	return asFit(matched)
 }
 
-func asFit(ok bool) fit {
+func asFit(ok bool) Fit {
 	if ok {
-		return fitYes
+		return FitYes
 	}
-	return fitNo
+	return FitNo
 }
 
 // subject is what the matcher is applied to for this firing: the string,
@@ -188,35 +177,35 @@ func (m *matcher) subject(e *Entry, fields map[string]any, tools *protocol.ToolT
 // anyMatches applies a Claude-rule matcher (names or search) to
 // candidates: it fits when one candidate matches; when none does and some
 // search ran out of time, nobody can tell.
-func (m *matcher) anyMatches(candidates []string, f *firing) fit {
+func (m *matcher) anyMatches(candidates []string, f *Firing) Fit {
 	switch m.kind {
 	case matchNames:
 		for _, c := range candidates {
 			for _, n := range m.names {
 				if c == n {
-					return fitYes
+					return FitYes
 				}
 			}
 		}
 	case matchSearch:
-		out := fitNo
+		out := FitNo
 		for _, c := range candidates {
 			ok, done := m.regexMatch(c, f)
 			switch {
 			case ok && done:
-				return fitYes
+				return FitYes
 			case !done:
-				out = fitOutOfTime
+				out = FitOutOfTime
 			}
 		}
 		return out
 	}
-	return fitNo
+	return FitNo
 }
 
 // regexMatch runs the matcher's regex on s; done is false when it cannot
 // tell (out of backtracking time). f nil: no per-firing budget.
-func (m *matcher) regexMatch(s string, f *firing) (matched, done bool) {
+func (m *matcher) regexMatch(s string, f *Firing) (matched, done bool) {
 	if f == nil {
 		return m.rx.Match(s, nil)
 	}

@@ -1,4 +1,4 @@
-package dispatcher
+package hookconfig
 
 import (
 	"path/filepath"
@@ -157,39 +157,6 @@ func TestAgentHookFilesLoad(t *testing.T) {
 	}
 	if _, err := Load(cfgPath, LoadOptions{AgentFiles: AgentFiles{"cursor": []string{filepath.Join(dir, "gone.json")}}}); err == nil {
 		t.Error("a missing --cursor-hooks file loaded")
-	}
-}
-
-// TestCursorEntrySelection: a Cursor entry fires only for the firings its
-// Cursor event stands for, and its matcher reads Cursor's tool names.
-func TestCursorEntrySelection(t *testing.T) {
-	entries, _, err := parseCursorFile([]byte(`{"hooks":{
-		"beforeShellExecution":[{"command":"shell"}],
-		"beforeReadFile":[{"command":"read"}],
-		"preToolUse":[{"command":"any"},{"command":"shell-or-read","matcher":"Shell|Read"}]}}`), "/x/hooks.json", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := &Config{Entries: entries, Tools: protocol.DefaultTools()}
-	cfg.finish()
-	d, err := New(cfg, Options{Gate: AllowAll})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pre, _ := protocol.Lookup("pre_tool_call")
-	for tool, want := range map[string]string{
-		"terminal":   "shell,any,shell-or-read",
-		"Bash":       "shell,any,shell-or-read",
-		"read_file":  "read,any,shell-or-read",
-		"web_search": "any",
-	} {
-		var got []string
-		for _, e := range d.Select(pre, map[string]any{"tool_name": tool}) {
-			got = append(got, e.Command)
-		}
-		if g := strings.Join(got, ","); g != want {
-			t.Errorf("%s selects %s, want %s", tool, g, want)
-		}
 	}
 }
 

@@ -1,4 +1,4 @@
-package dispatcher
+package hookconfig
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
@@ -163,9 +164,59 @@ func (e *Entry) TimeoutSeconds() string {
 // accepts: Dispatch then runs the entry as a hook that cannot start, so
 // that a fail_closed guard blocks rather than being skipped on a guess.
 func (e *Entry) Matches(fields map[string]any, tools *protocol.ToolTable) bool {
-	f := newFiring()
-	return e.cursorFits(fields, tools) && e.match.fits(e, fields, tools, &f) != fitNo
+	var f Firing
+	return e.CursorFits(fields, tools) && e.match.fits(e, fields, tools, &f) != FitNo
 }
+
+// Order is the entry's position in the whole config, for a stable order.
+func (e *Entry) Order() int { return e.order }
+
+// IfRule is the entry's compiled Claude `if` rule (nil: none, or one that
+// cannot be evaluated: IfBroken says why).
+func (e *Entry) IfRule() *permrule.IfRule { return e.ifRule }
+
+// IfBroken says why the entry's `if` rule cannot be evaluated ("" when it
+// can, or there is none).
+func (e *Entry) IfBroken() string { return e.ifBroken }
+
+// prepareMu serialises Prepare: hand-built entries may be shared by
+// several dispatchers built at once.
+var prepareMu sync.Mutex
+
+// Prepare completes an entry a host built by hand instead of loading it:
+// what Load would have filled in (the declared name consent is keyed by,
+// the default timeout and dialect) and, above all, its compiled matcher and
+// if rule, without which Entry{Matcher: "terminal"} would match every tool.
+// warn hears about a matcher that does not compile. An entry Load made is
+// prepared already.
+func (e *Entry) Prepare(warn func(string)) {
+	prepareMu.Lock()
+	defer prepareMu.Unlock()
+	if e.ready {
+		return
+	}
+	if e.DeclaredAs == "" {
+		e.DeclaredAs = e.Event.Name
+	}
+	if e.Dialect == "" {
+		e.Dialect = protocol.Hermes
+	}
+	if e.Timeout <= 0 {
+		e.Timeout = DefaultTimeoutSeconds * time.Second
+		if e.Dialect != protocol.Hermes {
+			e.Timeout = claudeDefaultTimeout(e.Event)
+		}
+	}
+	e.Matcher = strings.TrimSpace(e.Matcher)
+	e.match = compileMatcher(e, warn)
+	if e.If != "" {
+		e.CompileIf()
+	}
+	e.ready = true
+}
+
+// Empty is a configuration with no hooks.
+func Empty() *Config { return emptyConfig() }
 
 // Config is a loaded configuration.
 type Config struct {
@@ -319,7 +370,7 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 		}
 	}
 	for _, dir := range append([]string{opts.ProjectDir}, opts.MoreProjectDirs...) {
-		p := findProjectHooks(dir)
+		p := FindProjectHooks(dir)
 		if p == "" || sameFile(p, path) || slices.ContainsFunc(cfg.ProjectFiles, func(q string) bool { return sameFile(p, q) }) {
 			continue
 		}

@@ -1,4 +1,4 @@
-package dispatcher
+package hookconfig
 
 import (
 	"encoding/json"
@@ -32,18 +32,16 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 	if !ok {
 		return nil, nil, &ConfigError{Path: path, Err: errors.New("a settings file must hold a JSON object")}
 	}
-	cfg := &Config{limit: entryLimit{max: limit}}
-	warn := func(p, msg string) { cfg.warn(path+": "+p, msg) }
+	f := &shapedFile{cfg: &Config{limit: entryLimit{max: limit}}, path: path, shape: shape}
 	if d, _ := root["disableAllHooks"].(bool); d {
-		warn("disableAllHooks", "is true: no hooks from this file run")
-		return nil, cfg.Warnings, nil
+		f.warn("disableAllHooks", "is true: no hooks from this file run")
+		return nil, f.cfg.Warnings, nil
 	}
-	var allowedURLs []string
 	if list, ok := root["allowedHttpHookUrls"].([]any); ok {
-		allowedURLs = []string{}
+		f.allowedURLs = []string{}
 		for _, u := range list {
 			if s, ok := u.(string); ok {
-				allowedURLs = append(allowedURLs, s)
+				f.allowedURLs = append(f.allowedURLs, s)
 			}
 		}
 	}
@@ -53,96 +51,114 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 	}
 	hooks, ok := rawHooks.(map[string]any)
 	if !ok {
-		warn("hooks", "must be an object of event names; ignoring")
-		return nil, cfg.Warnings, nil
+		f.warn("hooks", "must be an object of event names; ignoring")
+		return nil, f.cfg.Warnings, nil
 	}
-	projectDir := agentProjectDir(shape, path)
+	f.projectDir = agentProjectDir(shape, path)
 	for _, name := range sortedNames(hooks) {
 		ev, known := shape.SourceEvent(name)
 		if !known {
-			warn("hooks."+name, shape.UnknownEventWarning(name))
+			f.warn("hooks."+name, shape.UnknownEventWarning(name))
 			continue
 		}
 		groups, ok := hooks[name].([]any)
 		if !ok {
-			warn("hooks."+name, "must be a list of matcher groups; skipped")
+			f.warn("hooks."+name, "must be a list of matcher groups; skipped")
 			continue
 		}
 		for gi, g := range groups {
-			gpath := fmt.Sprintf("hooks.%s[%d]", name, gi)
-			group, ok := g.(map[string]any)
-			if !ok {
-				warn(gpath, "must be an object with a hooks list; skipped")
-				continue
-			}
-			matcher, isString := group["matcher"].(string)
-			if raw, present := group["matcher"]; present && raw != nil && !isString {
-				// Claude Code ignores a group whose matcher is not a
-				// string; running it for every tool instead would widen a
-				// hook far beyond what its author wrote.
-				warn(gpath, ".matcher must be a string; this group is ignored, as in Claude Code")
-				continue
-			}
-			handlers, ok := group["hooks"].([]any)
-			_, grouped := group["hooks"]
-			flatEntry := shape.Source.FlatToo && !grouped
-			if flatEntry {
-				// A flat entry: the handler itself, its matcher its own.
-				handlers, ok, matcher = []any{group}, true, ""
-			}
-			if shape.Source.Matcher != nil && matcher != "" {
-				matcher = shape.Source.Matcher(name, matcher)
-			}
-			if !ok {
-				warn(gpath, ".hooks must be a list of handlers; skipped")
-				continue
-			}
-			for hi, h := range handlers {
-				if !cfg.admit(path) {
-					break
-				}
-				hpath := fmt.Sprintf("%s.hooks[%d]", gpath, hi)
-				if flatEntry {
-					hpath = gpath
-				}
-				handler, ok := h.(map[string]any)
-				if !ok {
-					warn(hpath, "must be an object; skipped")
-					continue
-				}
-				if shape.Source.Handler != nil {
-					handler = shape.Source.Handler(name, handler, func(msg string) { warn(hpath, msg) })
-				}
-				if m, isStr := handler["matcher"].(string); isStr && m != "" && shape.Source.Matcher != nil {
-					handler = maps.Clone(handler)
-					handler["matcher"] = shape.Source.Matcher(name, m)
-				}
-				node := toNode(handler)
-				if e := cfg.parseClaudeHandler(ev, name, path+": "+hpath, gi, node, matcher, path); e != nil {
-					if agents.IsOwnCommand(e.Command, "") {
-						// `hermes-hooks install AGENT` put it there: it is
-						// this program answering the agent, not a hook of
-						// the user's; running it from here would run every
-						// hook a second time.
-						continue
-					}
-					e.ProjectDir = projectDir
-					e.RunBy = shape.Name
-					if e.Type == TypeHTTP && allowedURLs != nil && !urlAllowed(e.URL, allowedURLs) {
-						warn(hpath, "url "+e.URL+" is not in allowedHttpHookUrls; skipped, as in Claude Code")
-						continue
-					}
-					if projectDir != "" {
-						// A project's settings file: its hooks are that
-						// repository's, approved per repository.
-						e.Scope = projectScope(projectDir, path)
-					}
-					cfg.Entries = append(cfg.Entries, e)
-				}
-			}
+			f.group(ev, name, gi, g)
 		}
 	}
-	return cfg.Entries, cfg.Warnings, nil
+	return f.cfg.Entries, f.cfg.Warnings, nil
+}
+
+// shapedFile is one agent hook file in Claude Code's shape being read.
+type shapedFile struct {
+	cfg              *Config
+	path, projectDir string
+	shape            *agents.Agent
+	allowedURLs      []string // nil: no allowedHttpHookUrls key
+}
+
+func (f *shapedFile) warn(p, msg string) { f.cfg.warn(f.path+": "+p, msg) }
+
+// group reads the gi-th matcher group (or, in a file that allows them,
+// flat entry) of the event name.
+func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any) {
+	gpath := fmt.Sprintf("hooks.%s[%d]", name, gi)
+	group, ok := g.(map[string]any)
+	if !ok {
+		f.warn(gpath, "must be an object with a hooks list; skipped")
+		return
+	}
+	matcher, isString := group["matcher"].(string)
+	if raw, present := group["matcher"]; present && raw != nil && !isString {
+		// Claude Code ignores a group whose matcher is not a string;
+		// running it for every tool instead would widen a hook far beyond
+		// what its author wrote.
+		f.warn(gpath, ".matcher must be a string; this group is ignored, as in Claude Code")
+		return
+	}
+	handlers, ok := group["hooks"].([]any)
+	_, grouped := group["hooks"]
+	flatEntry := f.shape.Source.FlatToo && !grouped
+	if flatEntry {
+		// A flat entry: the handler itself, its matcher its own.
+		handlers, ok, matcher = []any{group}, true, ""
+	}
+	if f.shape.Source.Matcher != nil && matcher != "" {
+		matcher = f.shape.Source.Matcher(name, matcher)
+	}
+	if !ok {
+		f.warn(gpath, ".hooks must be a list of handlers; skipped")
+		return
+	}
+	for hi, h := range handlers {
+		if !f.cfg.admit(f.path) {
+			break
+		}
+		hpath := fmt.Sprintf("%s.hooks[%d]", gpath, hi)
+		if flatEntry {
+			hpath = gpath
+		}
+		f.handler(ev, name, gi, hpath, h, matcher)
+	}
+}
+
+// handler reads one handler of a group (index gi) into an entry.
+func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath string, h any, matcher string) {
+	handler, ok := h.(map[string]any)
+	if !ok {
+		f.warn(hpath, "must be an object; skipped")
+		return
+	}
+	if f.shape.Source.Handler != nil {
+		handler = f.shape.Source.Handler(name, handler, func(msg string) { f.warn(hpath, msg) })
+	}
+	if m, isStr := handler["matcher"].(string); isStr && m != "" && f.shape.Source.Matcher != nil {
+		handler = maps.Clone(handler)
+		handler["matcher"] = f.shape.Source.Matcher(name, m)
+	}
+	e := f.cfg.parseClaudeHandler(ev, name, f.path+": "+hpath, gi, toNode(handler), matcher, f.path)
+	if e == nil || agents.IsOwnCommand(e.Command, "") {
+		// An own command: `hermes-hooks install AGENT` put it there; it is
+		// this program answering the agent, not a hook of the user's, and
+		// running it from here would run every hook a second time.
+		return
+	}
+	e.ProjectDir = f.projectDir
+	e.RunBy = f.shape.Name
+	if e.Type == TypeHTTP && f.allowedURLs != nil && !urlAllowed(e.URL, f.allowedURLs) {
+		f.warn(hpath, "url "+e.URL+" is not in allowedHttpHookUrls; skipped, as in Claude Code")
+		return
+	}
+	if f.projectDir != "" {
+		// A project's settings file: its hooks are that repository's,
+		// approved per repository.
+		e.Scope = projectScope(f.projectDir, f.path)
+	}
+	f.cfg.Entries = append(f.cfg.Entries, e)
 }
 
 // claudeSwitches are the settings keys that turn other files' hooks off.

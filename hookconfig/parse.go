@@ -1,8 +1,9 @@
-package dispatcher
+package hookconfig
 
 import (
 	"errors"
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
 	"math"
 	"slices"
 	"strconv"
@@ -22,7 +23,13 @@ import (
 // ClaudeSettings, CodexHooks, CopilotHooks, CursorHooks).
 // Every other top-level key is the agent's business and is ignored. It never
 // panics; a document that is not YAML is a *ConfigError with its line.
-func ParseConfig(data []byte, path string) (*Config, error) { return parseConfig(data, path, 0) }
+func ParseConfig(data []byte, path string) (*Config, error) {
+	cfg, err := parseConfig(data, path, 0)
+	if err == nil {
+		cfg.finish()
+	}
+	return cfg, err
+}
 
 // parseYAML parses one YAML document into its root node (nil for an empty
 // document).
@@ -63,7 +70,7 @@ func parseConfig(data []byte, path string, limit int) (cfg *Config, err error) {
 		if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
 			return cfg, nil
 		}
-		return nil, &ConfigError{Path: path, Line: root.Line, Err: fmt.Errorf("the top level must be a mapping, got %s", pyType(root))}
+		return nil, &ConfigError{Path: path, Line: root.Line, Err: fmt.Errorf("the top level must be a mapping, got %s", pyyaml.Type(root))}
 	}
 	var hooks *yaml.Node
 	for i := 0; i+1 < len(root.Content); i += 2 {
@@ -72,7 +79,7 @@ func parseConfig(data []byte, path string, limit int) (cfg *Config, err error) {
 		case "hooks":
 			hooks = val
 		case "hooks_auto_accept":
-			cfg.AutoAccept = consent.AutoAccept(yamlValue(val))
+			cfg.AutoAccept = consent.AutoAccept(pyyaml.Value(val))
 		case "tool_aliases":
 			cfg.parseToolAliases(val)
 		case "journal":
@@ -125,7 +132,7 @@ func (cfg *Config) parseToolAliases(n *yaml.Node) {
 		return
 	}
 	if n.Kind != yaml.MappingNode {
-		cfg.warn("tool_aliases", "must be a mapping of Hermes tool names to Claude tool names; got "+pyType(n)+"; ignoring")
+		cfg.warn("tool_aliases", "must be a mapping of Hermes tool names to Claude tool names; got "+pyyaml.Type(n)+"; ignoring")
 		return
 	}
 	cfg.ToolAliases = map[string]string{}
@@ -159,7 +166,7 @@ func (cfg *Config) parseFileList(k agentFileKind, n *yaml.Node) {
 			cfg.addFile(k.agent.Name, strings.TrimSpace(item.Value))
 		}
 	default:
-		cfg.warn(k.key, "must be a list of "+k.agent.Source.What+" file paths; got "+pyType(n)+"; ignoring")
+		cfg.warn(k.key, "must be a list of "+k.agent.Source.What+" file paths; got "+pyyaml.Type(n)+"; ignoring")
 	}
 }
 
@@ -169,7 +176,7 @@ var reservedHookKeys = map[string]bool{"outbound": true, "output_spill": true}
 func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 	if n.Kind != yaml.MappingNode {
 		if !(n.Kind == yaml.ScalarNode && n.Tag == "!!null") {
-			cfg.warn("hooks", "must be a mapping of event names to lists of hook definitions; got "+pyType(n)+"; no hooks loaded")
+			cfg.warn("hooks", "must be a mapping of event names to lists of hook definitions; got "+pyyaml.Type(n)+"; no hooks loaded")
 		}
 		return
 	}
@@ -189,7 +196,7 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 		case val.Kind == yaml.ScalarNode && val.Tag == "!!null":
 			continue
 		case val.Kind != yaml.SequenceNode:
-			cfg.warnKey("hooks."+name, "", "hooks."+name+" must be a list of hook definitions; got "+pyType(val))
+			cfg.warnKey("hooks."+name, "", "hooks."+name+" must be a list of hook definitions; got "+pyyaml.Type(val))
 			continue
 		}
 		dialect := protocol.Hermes
@@ -198,7 +205,7 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 		}
 		for j, item := range val.Content {
 			path := fmt.Sprintf("hooks.%s[%d]", name, j)
-			if item.Kind == yaml.MappingNode && mappingGet(item, "command") == nil && mappingGet(item, "hooks") != nil {
+			if item.Kind == yaml.MappingNode && pyyaml.MappingGet(item, "command") == nil && pyyaml.MappingGet(item, "hooks") != nil {
 				// A Claude matcher group pasted into YAML:
 				// {matcher, hooks: [{type, command, timeout}]}.
 				cfg.parseYAMLClaudeGroup(ev, name, path, j, item, source)
@@ -219,15 +226,15 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 
 func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, index int, group *yaml.Node, source string) {
 	matcher := ""
-	if m := mappingGet(group, "matcher"); m != nil && m.Kind == yaml.ScalarNode && m.Tag == "!!str" {
+	if m := pyyaml.MappingGet(group, "matcher"); m != nil && m.Kind == yaml.ScalarNode && m.Tag == "!!str" {
 		matcher = m.Value
 	} else if m != nil && !(m.Kind == yaml.ScalarNode && m.Tag == "!!null") {
 		cfg.warn(path, ".matcher must be a string; this group is ignored, as in Claude Code")
 		return
 	}
-	handlers := mappingGet(group, "hooks")
+	handlers := pyyaml.MappingGet(group, "hooks")
 	if handlers.Kind != yaml.SequenceNode {
-		cfg.warn(path, ".hooks must be a list of handlers; got "+pyType(handlers))
+		cfg.warn(path, ".hooks must be a list of handlers; got "+pyyaml.Type(handlers))
 		return
 	}
 	for k, h := range handlers.Content {
@@ -236,7 +243,7 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 		}
 		hp := fmt.Sprintf("%s.hooks[%d]", path, k)
 		if h.Kind != yaml.MappingNode {
-			cfg.warn(hp, " must be a mapping with a 'command' key; got "+pyType(h))
+			cfg.warn(hp, " must be a mapping with a 'command' key; got "+pyyaml.Type(h))
 			continue
 		}
 		if e := cfg.parseClaudeHandler(ev, name, hp, index, h, matcher, source); e != nil {
@@ -250,10 +257,10 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 // worker, workers, worker_idle, mode.
 func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index int, n *yaml.Node, dialect protocol.Dialect, source string) *Entry {
 	if n.Kind != yaml.MappingNode {
-		cfg.warn(path, " must be a mapping with a 'command' key; got "+pyType(n))
+		cfg.warn(path, " must be a mapping with a 'command' key; got "+pyyaml.Type(n))
 		return nil
 	}
-	cmdNode := mappingGet(n, "command")
+	cmdNode := pyyaml.MappingGet(n, "command")
 	if cmdNode == nil || cmdNode.Kind != yaml.ScalarNode || cmdNode.Tag != "!!str" || strings.TrimSpace(cmdNode.Value) == "" {
 		cfg.warn(path, " is missing a non-empty 'command' field")
 		return nil
@@ -267,11 +274,11 @@ func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index i
 		Dialect:    dialect,
 		Source:     source,
 	}
-	if d := mappingGet(n, "dialect"); d != nil {
+	if d := pyyaml.MappingGet(n, "dialect"); d != nil {
 		if v, ok := protocol.ParseDialect(d.Value); ok && d.Kind == yaml.ScalarNode {
 			e.Dialect = v
 		} else {
-			cfg.warn(path, ".dialect must be 'hermes' or 'claude'; got "+pyRepr(d)+"; using "+string(e.Dialect))
+			cfg.warn(path, ".dialect must be 'hermes' or 'claude'; got "+pyyaml.Repr(d)+"; using "+string(e.Dialect))
 		}
 	}
 	if e.Dialect != protocol.Hermes {
@@ -279,18 +286,18 @@ func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index i
 		// agent that waits long, not for Hermes' 60 s.
 		e.Timeout = claudeDefaultTimeout(ev)
 	}
-	if m := mappingGet(n, "matcher"); m != nil {
+	if m := pyyaml.MappingGet(n, "matcher"); m != nil {
 		cfg.parseMatcher(e, path, m)
 	}
-	if t := mappingGet(n, "timeout"); t != nil {
+	if t := pyyaml.MappingGet(n, "timeout"); t != nil {
 		e.Timeout = cfg.parseTimeout(path, t, e.Dialect, e.Timeout)
 	}
 	cfg.parseFailClosed(e, path, n)
-	if p := mappingGet(n, "priority"); p != nil {
-		if v, ok := pyInt(p); ok && p.Tag != "!!bool" && !isYAML11Bool(p) {
+	if p := pyyaml.MappingGet(n, "priority"); p != nil {
+		if v, ok := pyyaml.Int(p); ok && p.Tag != "!!bool" && !pyyaml.IsYAML11Bool(p) {
 			e.Priority = v
 		} else {
-			cfg.warn(path, ".priority must be an integer (got "+pyRepr(p)+"); using 0")
+			cfg.warn(path, ".priority must be an integer (got "+pyyaml.Repr(p)+"); using 0")
 		}
 	}
 	cfg.parseWorker(e, path, n)
@@ -349,10 +356,10 @@ func (cfg *Config) parseTimeout(path string, t *yaml.Node, dialect protocol.Dial
 	if dialect != protocol.Hermes {
 		limit = MaxClaudeTimeoutSeconds
 	}
-	v, ok := pyInt(t)
+	v, ok := pyyaml.Int(t)
 	switch {
 	case !ok:
-		cfg.warn(path, fmt.Sprintf(".timeout must be an int (got %s); using default %ds", pyRepr(t), int(def.Seconds())))
+		cfg.warn(path, fmt.Sprintf(".timeout must be an int (got %s); using default %ds", pyyaml.Repr(t), int(def.Seconds())))
 		return def
 	case v < 1:
 		cfg.warn(path, fmt.Sprintf(".timeout=%ds is below 1s; using default %ds", v, int(def.Seconds())))
@@ -370,22 +377,22 @@ func (cfg *Config) parseTimeout(path string, t *yaml.Node, dialect protocol.Dial
 // block.
 func (cfg *Config) parseFailClosed(e *Entry, path string, n *yaml.Node) {
 	key := "fail_closed"
-	v := mappingGet(n, key)
+	v := pyyaml.MappingGet(n, key)
 	if v == nil {
 		key = "failClosed"
-		v = mappingGet(n, key)
+		v = pyyaml.MappingGet(n, key)
 	}
 	var on bool
 	switch {
 	case v != nil:
-		b, ok := yamlBool(v)
+		b, ok := pyyaml.Bool(v)
 		if !ok {
-			cfg.warn(path, "."+key+" must be a boolean (got "+pyRepr(v)+"); treating as false")
+			cfg.warn(path, "."+key+" must be a boolean (got "+pyyaml.Repr(v)+"); treating as false")
 			return
 		}
 		on = b
 	default:
-		f := mappingGet(n, "onFailure")
+		f := pyyaml.MappingGet(n, "onFailure")
 		if f == nil {
 			return
 		}
@@ -394,7 +401,7 @@ func (cfg *Config) parseFailClosed(e *Entry, path string, n *yaml.Node) {
 			on = true
 		case "allow", "ignore", "continue", "":
 		default:
-			cfg.warn(path, ".onFailure must be 'block' or 'allow' (got "+pyRepr(f)+"); ignoring")
+			cfg.warn(path, ".onFailure must be 'block' or 'allow' (got "+pyyaml.Repr(f)+"); ignoring")
 		}
 	}
 	if !on {

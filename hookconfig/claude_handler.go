@@ -1,6 +1,7 @@
-package dispatcher
+package hookconfig
 
 import (
+	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -21,80 +22,20 @@ const (
 // never skipped silently. matcher is the group's.
 func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, index int, h *yaml.Node, matcher, source string) *Entry {
 	typ := TypeCommand
-	if t := mappingGet(h, "type"); t != nil {
+	if t := pyyaml.MappingGet(h, "type"); t != nil {
 		if t.Kind != yaml.ScalarNode || t.Tag != "!!str" {
 			cfg.warn(path, ".type must be a string; skipped")
 			return nil
 		}
 		typ = t.Value
 	}
-	str := func(key string) (string, bool) {
-		n := mappingGet(h, key)
-		if n == nil || n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
-			return "", false
-		}
-		return n.Value, true
-	}
-	var (
-		args        []string
-		url         string
-		unsupported string
-		headers     map[string]string
-		allowedEnv  []string
-	)
-	switch typ {
-	case TypeCommand:
-		if a := mappingGet(h, "args"); a != nil {
-			if a.Kind != yaml.SequenceNode {
-				cfg.warn(path, ".args must be a list of strings; skipped")
-				return nil
-			}
-			args = []string{}
-			for _, item := range a.Content {
-				if item.Kind != yaml.ScalarNode || item.Tag == "!!null" || item.Kind == yaml.MappingNode {
-					cfg.warn(path, ".args must be a list of strings; skipped")
-					return nil
-				}
-				args = append(args, item.Value)
-			}
-		}
-		if sh, ok := str("shell"); ok && sh != "" && sh != "bash" && sh != "sh" {
-			unsupported = "a " + sh + " shell command (only bash and sh run here)"
-		}
-	case TypeHTTP:
-		var ok bool
-		if url, ok = str("url"); !ok || strings.TrimSpace(url) == "" {
-			cfg.warn(path, " is an http handler without a 'url'; skipped")
-			return nil
-		}
-		url = strings.TrimSpace(url)
-		if hn := mappingGet(h, "headers"); hn != nil && hn.Kind == yaml.MappingNode {
-			headers = map[string]string{}
-			for i := 0; i+1 < len(hn.Content); i += 2 {
-				headers[hn.Content[i].Value] = hn.Content[i+1].Value
-			}
-		}
-		if an := mappingGet(h, "allowedEnvVars"); an != nil && an.Kind == yaml.SequenceNode {
-			for _, item := range an.Content {
-				allowedEnv = append(allowedEnv, item.Value)
-			}
-		}
-		h = withMapping(h, "command", url)
-	case "prompt", "agent":
-		p, _ := str("prompt")
-		unsupported = "a " + typ + " handler: it needs a model"
-		h = withMapping(h, "command", typ+": "+protocol.Truncate(strings.Join(strings.Fields(p), " "), 60))
-	case "mcp_tool":
-		server, _ := str("server")
-		tool, _ := str("tool")
-		unsupported = "an mcp_tool handler: it needs an MCP client"
-		h = withMapping(h, "command", "mcp_tool: "+server+"/"+tool)
-	default:
-		cfg.warn(path, " has unknown type '"+typ+"'; skipped")
+	hp, h, ok := cfg.handlerParts(typ, path, h)
+	if !ok {
 		return nil
 	}
-	if mappingGet(h, "matcher") == nil && matcher != "" {
-		h = withMapping(h, "matcher", matcher)
+	args, url, unsupported, headers, allowedEnv := hp.args, hp.url, hp.unsupported, hp.headers, hp.allowedEnv
+	if pyyaml.MappingGet(h, "matcher") == nil && matcher != "" {
+		h = pyyaml.WithMapping(h, "matcher", matcher)
 	}
 	e := cfg.parseEntry(ev, name, path, index, h, protocol.Claude, source)
 	if e == nil {
@@ -110,19 +51,19 @@ func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, ind
 		e.Args = append([]string{e.Command}, args...)
 		e.Command = shellJoin(e.Args)
 	}
-	if sh, _ := str("shell"); sh == "bash" && args == nil {
+	if sh, _ := strOf(h, "shell"); sh == "bash" && args == nil {
 		e.Shell = "bash"
 	}
 	b := func(key string) bool {
-		v, ok := yamlBool(mappingGetOr(h, key))
+		v, ok := pyyaml.Bool(mappingGetOr(h, key))
 		return ok && v
 	}
 	e.Async, e.AsyncRewake, e.Once = b("async"), b("asyncRewake"), b("once")
 	if e.AsyncRewake {
 		e.Async = true
 	}
-	if cond := mappingGet(h, "if"); cond != nil {
-		if v, ok := str("if"); ok && strings.TrimSpace(v) != "" {
+	if cond := pyyaml.MappingGet(h, "if"); cond != nil {
+		if v, ok := strOf(h, "if"); ok && strings.TrimSpace(v) != "" {
 			e.If = strings.TrimSpace(v)
 		} else {
 			cfg.warn(path, ".if must be a permission rule string such as \"Bash(git *)\"; the handler never runs")
@@ -131,7 +72,7 @@ func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, ind
 		if !ev.IfRule {
 			cfg.warn(path, ".if only applies to tool events; on "+ev.ClaudeName()+" the handler never runs, as in Claude Code")
 		}
-		e.compileIf()
+		e.CompileIf()
 		if e.ifBroken != "" {
 			cfg.warn(path, ".if: "+e.ifBroken+"; on PreToolUse the handler blocks every call it would have filtered, rather than be skipped")
 		}
@@ -150,6 +91,76 @@ func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, ind
 	return e
 }
 
+// handlerParts is what a Claude Code handler's type makes of it: the exec
+// form's arguments, an http handler's URL, headers and allowed variables,
+// or why it cannot run here.
+type handlerParts struct {
+	args        []string
+	url         string
+	unsupported string
+	headers     map[string]string
+	allowedEnv  []string
+}
+
+// handlerParts reads the parts of handler h of type typ, and h with the
+// command an entry is keyed by (an http handler's URL …); ok is false for
+// a handler that is skipped, with its warning.
+func (cfg *Config) handlerParts(typ, path string, h *yaml.Node) (handlerParts, *yaml.Node, bool) {
+	var p handlerParts
+	switch typ {
+	case TypeCommand:
+		if a := pyyaml.MappingGet(h, "args"); a != nil {
+			if a.Kind != yaml.SequenceNode {
+				cfg.warn(path, ".args must be a list of strings; skipped")
+				return p, h, false
+			}
+			p.args = []string{}
+			for _, item := range a.Content {
+				if item.Kind != yaml.ScalarNode || item.Tag == "!!null" || item.Kind == yaml.MappingNode {
+					cfg.warn(path, ".args must be a list of strings; skipped")
+					return p, h, false
+				}
+				p.args = append(p.args, item.Value)
+			}
+		}
+		if sh, ok := strOf(h, "shell"); ok && sh != "" && sh != "bash" && sh != "sh" {
+			p.unsupported = "a " + sh + " shell command (only bash and sh run here)"
+		}
+	case TypeHTTP:
+		url, ok := strOf(h, "url")
+		if !ok || strings.TrimSpace(url) == "" {
+			cfg.warn(path, " is an http handler without a 'url'; skipped")
+			return p, h, false
+		}
+		p.url = strings.TrimSpace(url)
+		if hn := pyyaml.MappingGet(h, "headers"); hn != nil && hn.Kind == yaml.MappingNode {
+			p.headers = map[string]string{}
+			for i := 0; i+1 < len(hn.Content); i += 2 {
+				p.headers[hn.Content[i].Value] = hn.Content[i+1].Value
+			}
+		}
+		if an := pyyaml.MappingGet(h, "allowedEnvVars"); an != nil && an.Kind == yaml.SequenceNode {
+			for _, item := range an.Content {
+				p.allowedEnv = append(p.allowedEnv, item.Value)
+			}
+		}
+		h = pyyaml.WithMapping(h, "command", p.url)
+	case "prompt", "agent":
+		prompt, _ := strOf(h, "prompt")
+		p.unsupported = "a " + typ + " handler: it needs a model"
+		h = pyyaml.WithMapping(h, "command", typ+": "+protocol.Truncate(strings.Join(strings.Fields(prompt), " "), 60))
+	case "mcp_tool":
+		server, _ := strOf(h, "server")
+		tool, _ := strOf(h, "tool")
+		p.unsupported = "an mcp_tool handler: it needs an MCP client"
+		h = pyyaml.WithMapping(h, "command", "mcp_tool: "+server+"/"+tool)
+	default:
+		cfg.warn(path, " has unknown type '"+typ+"'; skipped")
+		return p, h, false
+	}
+	return p, h, true
+}
+
 // warnUnsupported reports a handler that cannot run here (why), and what
 // becomes of it: a guard among such handlers is never skipped silently.
 func (cfg *Config) warnUnsupported(path, typ, why string) {
@@ -158,7 +169,7 @@ func (cfg *Config) warnUnsupported(path, typ, why string) {
 
 // mappingGetOr is mappingGet with a null node for a missing key.
 func mappingGetOr(n *yaml.Node, key string) *yaml.Node {
-	if v := mappingGet(n, key); v != nil {
+	if v := pyyaml.MappingGet(n, key); v != nil {
 		return v
 	}
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}
@@ -179,4 +190,14 @@ func shellJoin(words []string) string {
 		b.WriteString("'" + strings.ReplaceAll(w, "'", `'\''`) + "'")
 	}
 	return b.String()
+}
+
+// strOf is the string value of key in mapping h ("", false: none, or not a
+// string).
+func strOf(h *yaml.Node, key string) (string, bool) {
+	n := pyyaml.MappingGet(h, key)
+	if n == nil || n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+		return "", false
+	}
+	return n.Value, true
 }

@@ -1,0 +1,44 @@
+package hookconfig
+
+import (
+	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/protocol/permrule"
+)
+
+// ViaShell reports an entry whose command runs through /bin/sh -c, in the
+// session's directory, with the agent's project-directory variable: the
+// Claude and Cursor dialects (both agents run hook commands that way).
+func (e *Entry) ViaShell() bool {
+	return e.Dialect == protocol.Claude || e.Dialect == protocol.Cursor
+}
+
+// CursorFits reports whether a Cursor-dialect entry's Cursor event stands
+// for this firing of its canonical event (beforeShellExecution: shell
+// commands only); entries of other dialects fit every firing.
+func (e *Entry) CursorFits(fields map[string]any, tools *protocol.ToolTable) bool {
+	return e.Dialect != protocol.Cursor || protocol.CursorFits(e.DeclaredAs, fields, tools)
+}
+
+// RunByTitle names the agent an entry was written for, for messages
+// ("Claude Code" for Claude handlers pasted into the YAML, RunBy "").
+func (e *Entry) RunByTitle() string {
+	if a, ok := agents.Lookup(e.RunBy); ok {
+		return a.Title
+	}
+	return "Claude Code"
+}
+
+// CompileIf parses the entry's rule; a rule that does not parse is kept as
+// the reason it cannot be evaluated.
+func (e *Entry) CompileIf() {
+	if e.If == "" {
+		return
+	}
+	r, err := permrule.ParseIfRule(e.If)
+	if err != nil {
+		e.ifBroken = "its if condition " + e.If + " cannot be evaluated (" + err.Error() + ")"
+		return
+	}
+	e.ifRule = &r
+}
