@@ -3,6 +3,7 @@ package dispatcher
 import (
 	"context"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"strings"
 	"sync"
 
@@ -17,16 +18,8 @@ import (
 // Without a session there is nowhere to deliver a reply, and it is dropped.
 
 // PendingReply is an async hook's reply waiting for its session's next
-// dispatch.
-type PendingReply struct {
-	Event         string `json:"event"`
-	Command       string `json:"command"`
-	Dialect       string `json:"dialect"`
-	Source        string `json:"source,omitempty"`
-	Context       string `json:"context,omitempty"`
-	SystemMessage string `json:"system_message,omitempty"`
-	Note          string `json:"note,omitempty"`
-}
+// dispatch (kept by the session store).
+type PendingReply = sessions.PendingReply
 
 // asyncState tracks the dispatcher's background hooks.
 type asyncState struct {
@@ -59,7 +52,7 @@ func (d *Dispatcher) startAsync(ev *protocol.Event, h Hook, fields map[string]an
 		if reply == nil || session == "" || d.opts.Sessions == nil {
 			return
 		}
-		err := d.updateSession(d.async.ctx, session, func(s *Session) error {
+		err := d.updateSession(d.async.ctx, session, func(s *sessions.Session) error {
 			if len(s.Pending) < maxPending {
 				s.Pending = append(s.Pending, *reply)
 			}
@@ -141,7 +134,7 @@ func (d *Dispatcher) keepReplies(ctx context.Context, ev *protocol.Event, sessio
 	if len(replies) == 0 {
 		return
 	}
-	if err := d.updateSession(ctx, session, func(s *Session) error {
+	if err := d.updateSession(ctx, session, func(s *sessions.Session) error {
 		s.Pending = append(s.Pending, replies...)
 		if len(s.Pending) > maxPending {
 			s.Pending = s.Pending[len(s.Pending)-maxPending:]
@@ -156,11 +149,11 @@ func (d *Dispatcher) keepReplies(ctx context.Context, ev *protocol.Event, sessio
 // reports for this firing — when the event can carry context at all. When
 // it read the session file and found nothing waiting, it also returns what
 // it read (peek), for loadSession to use rather than read the file again.
-func (d *Dispatcher) takePending(ctx context.Context, ev *protocol.Event, session string) (late []protocol.HookReport, peek *Session) {
+func (d *Dispatcher) takePending(ctx context.Context, ev *protocol.Event, session string) (late []protocol.HookReport, peek *sessions.Session) {
 	if session == "" || d.opts.Sessions == nil || !ev.Can(protocol.CapContext) {
 		return nil, nil
 	}
-	if _, file := d.opts.Sessions.(*FileSessions); !file {
+	if _, file := d.opts.Sessions.(*sessions.Files); !file {
 		// In memory, only this dispatcher's hooks leave replies.
 		if _, ok := d.async.pending.Load(session); !ok {
 			return nil, nil
@@ -176,7 +169,7 @@ func (d *Dispatcher) takePending(ctx context.Context, ev *protocol.Event, sessio
 	var taken []PendingReply
 	// Replies left waiting when the lock stays taken come with a later
 	// dispatch of the session.
-	err := d.updateSession(ctx, session, func(s *Session) error {
+	err := d.updateSession(ctx, session, func(s *sessions.Session) error {
 		taken, s.Pending = s.Pending, nil
 		return nil
 	})

@@ -2,6 +2,7 @@ package dispatcher
 
 import (
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -186,7 +187,7 @@ func TestClaudeAsyncHooks(t *testing.T) {
 	w := script(t, dir, "wake.sh", `echo "tests failed: 2" >&2; exit 2`)
 	d := settingsDispatcher(t, `{"hooks":{"PostToolUse":[{"hooks":[
 	  {"type":"command","command":"`+s+`","async":true},
-	  {"type":"command","command":"`+w+`","asyncRewake":true}]}]}}`, Options{Sessions: NewMemorySessions()})
+	  {"type":"command","command":"`+w+`","asyncRewake":true}]}]}}`, Options{Sessions: sessions.NewMemory()})
 	defer d.Close()
 	o := dispatch(t, d, "post_tool_call", map[string]any{"session_id": "S", "tool_name": "terminal"})
 	if o.Context != "" || len(o.Hooks) != 2 || !strings.HasPrefix(o.Hooks[0].Skipped, "async: running in the background") {
@@ -212,7 +213,7 @@ func TestClaudeAsyncHooks(t *testing.T) {
 func TestClaudeOnce(t *testing.T) {
 	dir := t.TempDir()
 	s := script(t, dir, "once.sh", `echo "welcome"`)
-	d := settingsDispatcher(t, `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"`+s+`","once":true}]}]}}`, Options{Sessions: NewMemorySessions()})
+	d := settingsDispatcher(t, `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"`+s+`","once":true}]}]}}`, Options{Sessions: sessions.NewMemory()})
 	if o := dispatch(t, d, "pre_llm_call", map[string]any{"session_id": "A"}); o.Context != "welcome" {
 		t.Fatalf("first: %+v", o)
 	}

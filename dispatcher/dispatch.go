@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"maps"
 	"os"
 	"sort"
@@ -51,7 +52,7 @@ type Options struct {
 	Warn func(string)
 	// Sessions keeps per-session hook state (nil: no state; payloads then
 	// carry no "state" field and state patches are ignored).
-	Sessions SessionStore
+	Sessions sessions.Store
 	// Async says how async hooks (Claude's async: true) run: in background
 	// goroutines of this dispatcher (the default: serve, Go hosts), or —
 	// for a process that exits right after one dispatch — handed to
@@ -203,7 +204,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	// Replies of async hooks fired earlier in the session come with this
 	// dispatch, whether or not a hook of its own runs.
 	var late []protocol.HookReport
-	var peek *Session
+	var peek *sessions.Session
 	if session != "" && d.opts.Async != AsyncInline {
 		late, peek = d.takePending(ctx, ev, session)
 	}
@@ -313,7 +314,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 		}
 	}
 	args, _ := protocol.Args(fields)
-	var sess Session
+	var sess sessions.Session
 	var ranOnce []string
 	if session != "" && len(runnable) > 0 {
 		sess, fields = d.loadSession(ev, session, fields, peek)

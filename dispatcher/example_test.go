@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"os"
 	"path/filepath"
 
@@ -21,7 +22,7 @@ func Example() {
 		panic(err)
 	}
 	policy := consent.NewPolicy(consent.NewStore(home), consent.PolicyOptions{})
-	d, err := dispatcher.New(cfg, dispatcher.Options{Gate: dispatcher.ConsentGate(policy), Sessions: dispatcher.NewMemorySessions()})
+	d, err := dispatcher.New(cfg, dispatcher.Options{Gate: dispatcher.ConsentGate(policy), Sessions: sessions.NewMemory()})
 	if err != nil {
 		panic(err)
 	}

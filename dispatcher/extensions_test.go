@@ -2,6 +2,7 @@ package dispatcher
 
 import (
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -199,7 +200,7 @@ func TestExt_StateMergeDeleteClear(t *testing.T) {
 	// The hook reports the state it sees as context, then applies the patch
 	// given in the event's "patch" field.
 	s := script(t, dir, "st.sh", jqHook(`{context:(.extra.state|tojson), state:.extra.patch}`))
-	d := dispatcherWith(t, entries("pre_llm_call", s)+entries("on_session_end", s)[len("hooks:\n"):], Options{Sessions: NewMemorySessions()})
+	d := dispatcherWith(t, entries("pre_llm_call", s)+entries("on_session_end", s)[len("hooks:\n"):], Options{Sessions: sessions.NewMemory()})
 	fire := func(event string, patch map[string]any) string {
 		return dispatch(t, d, event, map[string]any{"session_id": "S1", "patch": patch}).Context
 	}
@@ -229,7 +230,7 @@ func TestExt_FileSessionsSharedAcrossDispatchers(t *testing.T) {
 	s := script(t, dir, "st.sh", jqHook(`{context:(.extra.state|tojson), state:{count:((.extra.state.count // 0) + 1)}}`))
 	for i, want := range []string{"null", `{"count":1}`, `{"count":2}`} {
 		// A fresh dispatcher each time: one-shot dispatch processes.
-		d := dispatcherWith(t, entries("pre_llm_call", s), Options{Sessions: &FileSessions{Dir: stateDir}})
+		d := dispatcherWith(t, entries("pre_llm_call", s), Options{Sessions: &sessions.Files{Dir: stateDir}})
 		if o := dispatch(t, d, "pre_llm_call", map[string]any{"session_id": "sess/with odd chars"}); o.Context != want {
 			t.Fatalf("firing %d saw %s, want %s", i, o.Context, want)
 		}
@@ -241,7 +242,7 @@ func TestExt_FileSessionsSharedAcrossDispatchers(t *testing.T) {
 	if st, _ := os.Stat(files[0]); st.Mode().Perm() != 0o600 {
 		t.Fatalf("state file mode %v", st.Mode())
 	}
-	d := dispatcherWith(t, entries("on_session_finalize", s), Options{Sessions: &FileSessions{Dir: stateDir}})
+	d := dispatcherWith(t, entries("on_session_finalize", s), Options{Sessions: &sessions.Files{Dir: stateDir}})
 	dispatch(t, d, "on_session_finalize", map[string]any{"session_id": "sess/with odd chars"})
 	if files, _ := filepath.Glob(filepath.Join(stateDir, "*.json")); len(files) != 0 {
 		t.Fatalf("on_session_finalize must clear the state: %v", files)
@@ -249,9 +250,9 @@ func TestExt_FileSessionsSharedAcrossDispatchers(t *testing.T) {
 }
 
 func TestExt_StateSizeBound(t *testing.T) {
-	big := strings.Repeat("x", MaxStateBytes)
+	big := strings.Repeat("x", sessions.MaxStateBytes)
 	s := script(t, t.TempDir(), "big.sh", `printf '{"state":{"blob":"%s"}}' "`+big+`"`)
-	d := dispatcherWith(t, entries("pre_llm_call", s), Options{Sessions: NewMemorySessions()})
+	d := dispatcherWith(t, entries("pre_llm_call", s), Options{Sessions: sessions.NewMemory()})
 	o := dispatch(t, d, "pre_llm_call", map[string]any{"session_id": "S"})
 	if !strings.Contains(o.Hooks[0].Note, "state patch refused") {
 		t.Fatalf("report %+v", o.Hooks[0])
@@ -269,7 +270,7 @@ func TestExt_StopHookBlockCap(t *testing.T) {
 	dir := t.TempDir()
 	seen := filepath.Join(dir, "active")
 	s := script(t, dir, "stop.sh", `jq -r '.stop_hook_active' >> `+seen+`; echo '{"decision":"block","reason":"keep going"}'`)
-	d := dispatcherWith(t, claudeYAML("Stop", s), Options{Sessions: NewMemorySessions()})
+	d := dispatcherWith(t, claudeYAML("Stop", s), Options{Sessions: sessions.NewMemory()})
 	for i := 1; i <= StopBlockCap; i++ {
 		if o := dispatch(t, d, "pre_verify", map[string]any{"session_id": "S"}); !o.Blocked() {
 			t.Fatalf("block %d was not honoured: %+v", i, o)
@@ -294,7 +295,7 @@ func TestExt_StopHookBlockCap(t *testing.T) {
 func TestStopHookContextOnlyContinuesWithinTheCap(t *testing.T) {
 	dir := t.TempDir()
 	s := script(t, dir, "stop.sh", `echo '{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"run the linter too"}}'`)
-	d := dispatcherWith(t, claudeYAML("Stop", s), Options{Sessions: NewMemorySessions()})
+	d := dispatcherWith(t, claudeYAML("Stop", s), Options{Sessions: sessions.NewMemory()})
 	for i := 1; i <= StopBlockCap; i++ {
 		o := dispatch(t, d, "pre_verify", map[string]any{"session_id": "S"})
 		if !o.Blocked() || o.Message != "run the linter too" {
@@ -369,7 +370,7 @@ func TestHermesPayloadHasOnlyHermesKeys(t *testing.T) {
 	dir := t.TempDir()
 	h := script(t, dir, "keys.sh", `jq -c '[(.extra|keys), keys]' > `+filepath.Join(dir, "hermes.json"))
 	c := script(t, dir, "claude.sh", `cat > `+filepath.Join(dir, "claude.json"))
-	d := dispatcherWith(t, entries("pre_verify", h)+"  Stop:\n    - command: "+c+"\n", Options{Sessions: NewMemorySessions()})
+	d := dispatcherWith(t, entries("pre_verify", h)+"  Stop:\n    - command: "+c+"\n", Options{Sessions: sessions.NewMemory()})
 	dispatch(t, d, "pre_verify", map[string]any{"session_id": "s1", "final_response": "done"})
 	data, err := os.ReadFile(filepath.Join(dir, "hermes.json"))
 	if err != nil {
@@ -394,7 +395,7 @@ func TestHermesPayloadHasOnlyHermesKeys(t *testing.T) {
 func TestExt_FileSessionsUntouchedSessionNotRewritten(t *testing.T) {
 	dir := t.TempDir()
 	stateDir := filepath.Join(dir, "hook-state")
-	store := &FileSessions{Dir: stateDir}
+	store := &sessions.Files{Dir: stateDir}
 	s := script(t, dir, "quiet.sh", `cat >/dev/null; echo '{}'`)
 	d := dispatcherWith(t, entries("pre_llm_call", s), Options{Sessions: store})
 	dispatch(t, d, "pre_llm_call", map[string]any{"session_id": "S"})
@@ -402,18 +403,22 @@ func TestExt_FileSessionsUntouchedSessionNotRewritten(t *testing.T) {
 	if files, _ := filepath.Glob(filepath.Join(stateDir, "*.json")); len(files) != 0 {
 		t.Fatalf("firings that changed nothing wrote session files: %v", files)
 	}
-	if err := store.Update("S", func(sess *Session) error {
+	if err := store.Update("S", func(sess *sessions.Session) error {
 		sess.Pending = append(sess.Pending, PendingReply{Event: "pre_llm_call", Command: "late.sh", Context: "late context"})
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	path := store.path("S")
+	files, _ := filepath.Glob(filepath.Join(stateDir, "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("session files %v, want one", files)
+	}
+	path := files[0]
 	before, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := store.Update("S", func(*Session) error { return nil }); err != nil {
+	if err := store.Update("S", func(*sessions.Session) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if after, err := os.Stat(path); err != nil || !os.SameFile(before, after) {

@@ -2,7 +2,6 @@ package dispatcher_test
 
 import (
 	"context"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +9,9 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
 )
 
 // readmeHost holds the README's Go snippet between the markers, so that it
@@ -27,7 +28,7 @@ func readmeHost(ctx context.Context, configPath, cwd, hermesHome, cmd, sid strin
 	d, err := dispatcher.New(cfg, dispatcher.Options{
 		Gate:     dispatcher.ConsentGate(policy),
 		Cwd:      cwd, // the one working directory: hooks run and are resolved here
-		Sessions: dispatcher.NewMemorySessions(),
+		Sessions: sessions.NewMemory(),
 	})
 	if err != nil {
 		return protocol.Outcome{}, err

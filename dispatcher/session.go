@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"slices"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
-// Session glue: state, the stop-hook cap, once-hooks.
+// sessions.Session glue: state, the stop-hook cap, once-hooks.
 
 // onceKey names an entry among the once-per-session hooks that ran.
 func onceKey(e *hookconfig.Entry) string {
@@ -18,7 +19,7 @@ func onceKey(e *hookconfig.Entry) string {
 
 // filterOnce drops the once-per-session hooks (Claude's once) that already
 // ran in this session, and returns the keys of those about to run.
-func (d *Dispatcher) filterOnce(selected []*hookconfig.Entry, runnable []int, reports []protocol.HookReport, sess Session) ([]int, []string) {
+func (d *Dispatcher) filterOnce(selected []*hookconfig.Entry, runnable []int, reports []protocol.HookReport, sess sessions.Session) ([]int, []string) {
 	var keep []int
 	var once []string
 	for _, i := range runnable {
@@ -56,8 +57,8 @@ func (d *Dispatcher) sessionID(fields map[string]any) string {
 //
 // peek is the session as takePending read it a moment ago, or nil: the
 // file is not read twice in one dispatch.
-func (d *Dispatcher) loadSession(ev *protocol.Event, session string, fields map[string]any, peek *Session) (Session, map[string]any) {
-	var sess Session
+func (d *Dispatcher) loadSession(ev *protocol.Event, session string, fields map[string]any, peek *sessions.Session) (sessions.Session, map[string]any) {
+	var sess sessions.Session
 	if peek != nil {
 		sess = *peek
 	} else {
@@ -76,9 +77,9 @@ func (d *Dispatcher) loadSession(ev *protocol.Event, session string, fields map[
 }
 
 // updateSession changes the session in the store, giving up when ctx ends
-// if the store can (SessionStoreContext).
-func (d *Dispatcher) updateSession(ctx context.Context, session string, change func(*Session) error) error {
-	if s, ok := d.opts.Sessions.(SessionStoreContext); ok {
+// if the store can (sessions.StoreContext).
+func (d *Dispatcher) updateSession(ctx context.Context, session string, change func(*sessions.Session) error) error {
+	if s, ok := d.opts.Sessions.(sessions.StoreContext); ok {
 		return s.UpdateContext(ctx, session, change)
 	}
 	return d.opts.Sessions.Update(session, change)
@@ -90,7 +91,7 @@ func (d *Dispatcher) updateSession(ctx context.Context, session string, change f
 // be updated (its lock stays taken, the dispatch is cancelled), the
 // outcome stands as the hooks made it, and the patches it lost are
 // reported.
-func (d *Dispatcher) saveSession(ctx context.Context, ev *protocol.Event, session string, loaded Session, o *protocol.Outcome, ranOnce []string) {
+func (d *Dispatcher) saveSession(ctx context.Context, ev *protocol.Event, session string, loaded sessions.Session, o *protocol.Outcome, ranOnce []string) {
 	var patched []int
 	for i := range o.Hooks {
 		if c := o.Hooks[i].Contribution; c != nil && c.State != nil {
@@ -102,14 +103,14 @@ func (d *Dispatcher) saveSession(ctx context.Context, ev *protocol.Event, sessio
 		return
 	}
 	var capped bool
-	err := d.updateSession(ctx, session, func(s *Session) error {
+	err := d.updateSession(ctx, session, func(s *sessions.Session) error {
 		for _, k := range ranOnce {
 			if !slices.Contains(s.Ran, k) {
 				s.Ran = append(s.Ran, k)
 			}
 		}
 		for _, i := range patched {
-			s.State = applyPatch(s.State, o.Hooks[i].Contribution.State)
+			s.State = sessions.ApplyPatch(s.State, o.Hooks[i].Contribution.State)
 		}
 		if stop {
 			switch {
@@ -123,7 +124,7 @@ func (d *Dispatcher) saveSession(ctx context.Context, ev *protocol.Event, sessio
 		}
 		return nil
 	})
-	if errors.Is(err, ErrStateTooLarge) {
+	if errors.Is(err, sessions.ErrStateTooLarge) {
 		for _, i := range patched {
 			o.Hooks[i].Note = joinNote(o.Hooks[i].Note, "state patch refused: "+err.Error())
 		}
@@ -152,7 +153,7 @@ func (d *Dispatcher) endSession(ctx context.Context, ev *protocol.Event, session
 		return
 	}
 	var err error
-	if s, ok := d.opts.Sessions.(SessionStoreContext); ok {
+	if s, ok := d.opts.Sessions.(sessions.StoreContext); ok {
 		err = s.ClearContext(ctx, session)
 	} else {
 		err = d.opts.Sessions.Clear(session)

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"io"
 	"net"
 	"net/http"
@@ -17,8 +18,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 )
 
 // Session state through a real server stays within the store's budget:
@@ -35,13 +34,13 @@ import (
 // count once the store is full (after ~280 sessions).
 func TestSessionStateStaysBounded(t *testing.T) {
 	const (
-		budget   = 16 << 20
-		sessions = 3000
+		budget    = 16 << 20
+		nSessions = 3000
 		// allowance covers the rest of the process: the test's own
 		// client, the HTTP server, the runtime, buffers in flight.
 		allowance = 24 << 20
 	)
-	store := dispatcher.NewMemorySessionsWithLimits(budget, time.Hour)
+	store := sessions.NewMemoryWithLimits(budget, time.Hour)
 	f := start(t, "hooks: {}\n", nil, func(o *Options) { o.Sessions = store })
 	reply := filepath.Join(f.dir, "state.json")
 	blob := strings.Repeat("x", 60_000)
@@ -88,7 +87,7 @@ func TestSessionStateStaysBounded(t *testing.T) {
 			}
 		}()
 	}
-	for i := 0; i < sessions; i++ {
+	for i := 0; i < nSessions; i++ {
 		work <- i
 		if i%100 == 0 {
 			measure(i%500 == 0)
@@ -100,15 +99,15 @@ func TestSessionStateStaysBounded(t *testing.T) {
 	took := time.Since(begin)
 
 	t.Logf("%d sessions × 60 KB in %v: store %d KiB in %d sessions (%d evicted); live heap %d KiB at most (%d KiB before), heap in use %d KiB at most; budget %d KiB",
-		sessions, took.Round(time.Millisecond), store.Bytes()>>10, store.Len(), store.Evicted(), liveMax>>10, base>>10, inuseMax>>10, budget>>10)
+		nSessions, took.Round(time.Millisecond), store.Bytes()>>10, store.Len(), store.Evicted(), liveMax>>10, base>>10, inuseMax>>10, budget>>10)
 	if n := failed.Load(); n != 0 {
 		t.Fatalf("%d dispatches failed or had their state refused", n)
 	}
 	if store.Bytes() > budget {
 		t.Errorf("the store counts %d bytes, over its budget %d", store.Bytes(), budget)
 	}
-	if store.Evicted() < sessions-budget/60_000 {
-		t.Errorf("only %d sessions evicted", store.Evicted())
+	if store.Evicted() < nSessions-budget/60_000 {
+		t.Errorf("only %d nSessions evicted", store.Evicted())
 	}
 	if liveMax > budget+allowance {
 		t.Errorf("live heap %d KiB, over the bound %d KiB (budget + allowance)", liveMax>>10, (budget+allowance)>>10)
@@ -118,13 +117,13 @@ func TestSessionStateStaysBounded(t *testing.T) {
 		t.Errorf("heap in use %d KiB, over the bound %d KiB", inuseMax>>10, 2*(budget+allowance)>>10)
 	}
 	// The most recent session is still there; the first is gone.
-	if o := f.outcome("pre_llm_call", fmt.Sprintf(`{"session_id":"s-%d"}`, sessions-1)); len(hooksOf(t, o)) != 1 {
+	if o := f.outcome("pre_llm_call", fmt.Sprintf(`{"session_id":"s-%d"}`, nSessions-1)); len(hooksOf(t, o)) != 1 {
 		t.Fatalf("probe: %v", o)
 	}
 	if got, _ := store.Load("s-0"); got.State != nil {
 		t.Error("the least recently used session was kept")
 	}
-	if got, _ := store.Load(fmt.Sprintf("s-%d", sessions-1)); got.State["blob"] != blob {
+	if got, _ := store.Load(fmt.Sprintf("s-%d", nSessions-1)); got.State["blob"] != blob {
 		t.Error("the most recent session was dropped")
 	}
 }

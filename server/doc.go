@@ -92,7 +92,7 @@
 // Bounds: a request body must arrive within Options.BodyTimeout (else 408),
 // read before a dispatch slot is taken; at most Options.MaxConns
 // connections are open (Accept waits for one to close, clients wait in the
-// kernel's queue); session state lives in a dispatcher.MemorySessions with
+// kernel's queue); session state lives in a sessions.Memory with
 // a byte budget and idle expiry. A Unix socket has a lock file beside it
 // (PATH.lock, flock, held until the listener closes), so a second server
 // refuses to start on the same path even when the socket file was deleted.

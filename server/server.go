@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"log/slog"
 	"net"
 	"net/http"
@@ -90,8 +91,8 @@ type Options struct {
 	LogDropped func() uint64
 	// Env is the hooks' base environment (nil: the server's own).
 	Env []string
-	// Sessions keeps session state (nil: NewMemorySessions, bounded).
-	Sessions *dispatcher.MemorySessions
+	// Sessions keeps session state (nil: sessions.NewMemory, bounded).
+	Sessions *sessions.Memory
 	// Version is the hermes-hooks version the decision journal's records
 	// name (the config's journal: block says where it is, and whether).
 	Version string
@@ -112,7 +113,7 @@ type Options struct {
 type Server struct {
 	opts     Options
 	log      *slog.Logger
-	sessions *dispatcher.MemorySessions
+	sessions *sessions.Memory
 	// cur is the configuration in service; a request loads it once and
 	// keeps it to the end, so a reload never changes a dispatch midway.
 	cur   atomic.Pointer[generation]
@@ -209,7 +210,7 @@ func New(opts Options) (*Server, error) {
 		opts.MaxConns = DefaultMaxConns
 	}
 	if opts.Sessions == nil {
-		opts.Sessions = dispatcher.NewMemorySessions()
+		opts.Sessions = sessions.NewMemory()
 	}
 	s := &Server{
 		opts:        opts,

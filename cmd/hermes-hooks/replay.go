@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"os"
 	"os/signal"
 	"strings"
@@ -97,7 +98,7 @@ func runReplay(a *app, o replayOptions) error {
 		Warn: a.Warn,
 		// No Recorder, and a throwaway session store: a replay leaves the
 		// journal and the agents' sessions as they were.
-		Sessions: dispatcher.NewMemorySessions(),
+		Sessions: sessions.NewMemory(),
 		// Async hooks cannot change the decision of the dispatch that
 		// fires them; handing them to a background process would only
 		// run them behind the report's back.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"io"
 	"log/slog"
 	"os"
@@ -122,8 +123,8 @@ wait in a bounded queue for the destination, and when it does not take them
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", server.DefaultShutdownTimeout, "on SIGTERM/SIGINT/SIGHUP, exit within this long, cancelling dispatches still running")
 	f.DurationVar(&o.bodyTimeout, "body-timeout", server.DefaultBodyTimeout, "a request body must arrive within this long (else 408)")
 	f.IntVar(&o.maxConns, "max-conns", server.DefaultMaxConns, "open connections at most; more wait in the kernel's accept queue")
-	f.IntVar(&o.sessionBudget, "session-budget", dispatcher.DefaultSessionBudget, "bytes of session state kept in memory for all sessions together (64 MiB); the least recently used sessions are dropped beyond it")
-	f.DurationVar(&o.sessionIdle, "session-idle", dispatcher.DefaultSessionIdle, "drop a session's state after this long unused")
+	f.IntVar(&o.sessionBudget, "session-budget", sessions.DefaultSessionBudget, "bytes of session state kept in memory for all sessions together (64 MiB); the least recently used sessions are dropped beyond it")
+	f.DurationVar(&o.sessionIdle, "session-idle", sessions.DefaultSessionIdle, "drop a session's state after this long unused")
 	f.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")
 	f.StringVar(&o.logLevel, "log-level", "info", "least important log level shown: debug (every request), info, warn or error")
 	f.StringVar(&o.logFile, "log-file", "", "append the log to this file instead of stderr (reopened on SIGUSR1)")
@@ -196,7 +197,7 @@ func runServe(a *app, o serveOptions) error {
 		ShutdownTimeout: o.shutdownTimeout,
 		BodyTimeout:     o.bodyTimeout,
 		MaxConns:        o.maxConns,
-		Sessions:        dispatcher.NewMemorySessionsWithLimits(o.sessionBudget, o.sessionIdle),
+		Sessions:        sessions.NewMemoryWithLimits(o.sessionBudget, o.sessionIdle),
 		Version:         cli.Version(),
 	})
 	if err != nil {

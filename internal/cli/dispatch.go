@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"io"
 	"os"
 	"os/exec"
@@ -127,7 +128,7 @@ func (a *App) dispatchOnce(cfg *hookconfig.Config, wd, event string, fields map[
 		Cwd:  wd,
 		Warn: a.Warn,
 		// One-shot dispatches of a session share its state through files.
-		Sessions: &dispatcher.FileSessions{Dir: filepath.Join(store.Home(), "hook-state")},
+		Sessions: &sessions.Files{Dir: filepath.Join(store.Home(), "hook-state")},
 		// This process exits right after the dispatch: async hooks run in
 		// a process of their own (runAsyncChild).
 		Async: mode,

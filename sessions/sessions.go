@@ -1,4 +1,15 @@
-package dispatcher
+// Package sessions keeps what the dispatcher remembers about a session
+// between firings: the hooks' shared state, which once-per-session hooks
+// ran, the count of consecutive stop-hook blocks, and replies of async
+// hooks waiting for the session's next dispatch. Memory keeps sessions in
+// memory within a byte budget (serve, Go hosts); Files keeps one file per
+// session, shared by the one-shot processes of a session.
+//
+// Contract: a state is at most MaxStateBytes (a patch that would pass it
+// is refused whole, ErrStateTooLarge); updates are serialised per store
+// and, for Files, across processes under a bounded, cancellable lock
+// (DefaultLockWait); nothing here blocks a dispatch for longer.
+package sessions
 
 import (
 	"bytes"
@@ -28,12 +39,6 @@ import (
 // and keeps every payload that carries the state small.
 const MaxStateBytes = 64 << 10
 
-// StopBlockCap is how many times in a row stop hooks (pre_verify,
-// subagent_stop) may keep the agent going; after that the agent may stop,
-// as Claude Code enforces, so a hook that always says "continue" cannot
-// wedge a session.
-const StopBlockCap = 8
-
 // Session is what the dispatcher remembers about one session between
 // firings.
 type Session struct {
@@ -48,38 +53,38 @@ type Session struct {
 	Ran []string `json:"ran,omitempty"`
 }
 
-// SessionStore keeps Sessions. Update must be atomic with respect to other
+// Store keeps Sessions. Update must be atomic with respect to other
 // Updates of the same session, in this process and — for stores shared
 // between processes — in others.
-type SessionStore interface {
+type Store interface {
 	Load(id string) (Session, error)
 	Update(id string, change func(*Session) error) error
 	Clear(id string) error
 }
 
-// SessionStoreContext is a SessionStore whose writes can give up when ctx
+// StoreContext is a Store whose writes can give up when ctx
 // ends. The dispatcher uses these methods when the store has them: a
 // dispatch that is cancelled (SIGTERM, a server shutting down) must not
-// wait on a store whose lock someone else holds. FileSessions has them.
-type SessionStoreContext interface {
-	SessionStore
+// wait on a store whose lock someone else holds. Files has them.
+type StoreContext interface {
+	Store
 	UpdateContext(ctx context.Context, id string, change func(*Session) error) error
 	ClearContext(ctx context.Context, id string) error
 }
 
-// DefaultSessionLockWait bounds how long FileSessions waits for the lock
+// DefaultLockWait bounds how long Files waits for the lock
 // of its directory. An update holds it for a read and a write of one small
 // file, milliseconds; only a stuck holder (a dispatch stopped with SIGSTOP,
 // a hung network file system) makes the wait run out, and the update then
 // fails (reported) rather than hold up the dispatch.
-const DefaultSessionLockWait = 2 * time.Second
+const DefaultLockWait = 2 * time.Second
 
 // ErrStateTooLarge refuses a patch that would exceed MaxStateBytes.
 var ErrStateTooLarge = errors.New("session state would exceed " + strconv.Itoa(MaxStateBytes>>10) + " KiB")
 
-// applyPatch merges a reply's state patch shallowly: keys are set, a null
+// ApplyPatch merges a reply's state patch shallowly: keys are set, a null
 // deletes its key.
-func applyPatch(state map[string]any, patch map[string]any) map[string]any {
+func ApplyPatch(state map[string]any, patch map[string]any) map[string]any {
 	if state == nil {
 		state = map[string]any{}
 	}
@@ -100,10 +105,10 @@ func checkSize(s *Session) error {
 	return nil
 }
 
-// Defaults of NewMemorySessions' bounds.
+// Defaults of NewMemory' bounds.
 const (
 	// DefaultSessionBudget bounds the memory all in-memory sessions hold
-	// together (see MemorySessions for what is counted): a thousand
+	// together (see Memory for what is counted): a thousand
 	// sessions at the largest state allowed (MaxStateBytes), or hundreds
 	// of thousands of small ones.
 	DefaultSessionBudget = 64 << 20
@@ -121,9 +126,9 @@ const sessionOverhead = 192
 // sweepEvery is how many updates pass between two sweeps of idle sessions.
 const sweepEvery = 256
 
-// MemorySessions keeps sessions in memory (hermes-hooks serve, Go hosts),
+// Memory keeps sessions in memory (hermes-hooks serve, Go hosts),
 // bounded in total. Each session is kept encoded — its compact JSON, as
-// FileSessions writes it — and decoded on every Load, so what the budget
+// Files writes it — and decoded on every Load, so what the budget
 // counts is what it holds: the encoded bytes, the session id and a fixed
 // per-session overhead. When an update takes the total over the budget,
 // the least recently used sessions (Load and Update both count as a use)
@@ -140,7 +145,7 @@ const sweepEvery = 256
 // and async replies still waiting for it are lost. A session with nothing
 // in it is not kept at all (it is indistinguishable from a new one). Safe
 // for concurrent use.
-type MemorySessions struct {
+type Memory struct {
 	mu     sync.Mutex
 	m      map[string]*list.Element // id → *memSession in lru
 	lru    *list.List               // front: most recently used
@@ -162,37 +167,37 @@ type memSession struct {
 // cost is what a session counts against the budget.
 func (ms *memSession) cost() int { return cap(ms.data) + len(ms.id) + sessionOverhead }
 
-// NewMemorySessions returns an empty in-memory store with the default
+// NewMemory returns an empty in-memory store with the default
 // bounds (DefaultSessionBudget, DefaultSessionIdle).
-func NewMemorySessions() *MemorySessions {
-	return NewMemorySessionsWithLimits(DefaultSessionBudget, DefaultSessionIdle)
+func NewMemory() *Memory {
+	return NewMemoryWithLimits(DefaultSessionBudget, DefaultSessionIdle)
 }
 
-// NewMemorySessionsWithLimits returns an empty in-memory store holding at
-// most maxBytes (see MemorySessions for what is counted) and dropping
+// NewMemoryWithLimits returns an empty in-memory store holding at
+// most maxBytes (see Memory for what is counted) and dropping
 // sessions unused for idle (<= 0: the defaults).
-func NewMemorySessionsWithLimits(maxBytes int, idle time.Duration) *MemorySessions {
+func NewMemoryWithLimits(maxBytes int, idle time.Duration) *Memory {
 	if maxBytes <= 0 {
 		maxBytes = DefaultSessionBudget
 	}
 	if idle <= 0 {
 		idle = DefaultSessionIdle
 	}
-	return &MemorySessions{m: map[string]*list.Element{}, lru: list.New(), budget: maxBytes, idle: idle, now: time.Now}
+	return &Memory{m: map[string]*list.Element{}, lru: list.New(), budget: maxBytes, idle: idle, now: time.Now}
 }
 
 // Len is the number of sessions held.
-func (s *MemorySessions) Len() int { s.mu.Lock(); defer s.mu.Unlock(); return s.lru.Len() }
+func (s *Memory) Len() int { s.mu.Lock(); defer s.mu.Unlock(); return s.lru.Len() }
 
 // Bytes is what the sessions held count against the budget.
-func (s *MemorySessions) Bytes() int { s.mu.Lock(); defer s.mu.Unlock(); return s.bytes }
+func (s *Memory) Bytes() int { s.mu.Lock(); defer s.mu.Unlock(); return s.bytes }
 
 // Evicted is how many sessions were dropped so far, for the budget or for
 // idleness (not those cleared or emptied).
-func (s *MemorySessions) Evicted() int64 { return s.evicted.Load() }
+func (s *Memory) Evicted() int64 { return s.evicted.Load() }
 
 // get returns the live element of id (dropping it when idle), or nil.
-func (s *MemorySessions) get(id string, now time.Time) *list.Element {
+func (s *Memory) get(id string, now time.Time) *list.Element {
 	el, ok := s.m[id]
 	if !ok {
 		return nil
@@ -205,7 +210,7 @@ func (s *MemorySessions) get(id string, now time.Time) *list.Element {
 	return el
 }
 
-func (s *MemorySessions) remove(el *list.Element) {
+func (s *Memory) remove(el *list.Element) {
 	ms := el.Value.(*memSession)
 	s.bytes -= ms.cost()
 	delete(s.m, ms.id)
@@ -213,7 +218,7 @@ func (s *MemorySessions) remove(el *list.Element) {
 }
 
 // Load returns the session, decoded afresh: the caller owns it.
-func (s *MemorySessions) Load(id string) (Session, error) {
+func (s *Memory) Load(id string) (Session, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.now()
@@ -228,7 +233,7 @@ func (s *MemorySessions) Load(id string) (Session, error) {
 }
 
 // Update changes the session under the store's lock.
-func (s *MemorySessions) Update(id string, change func(*Session) error) error {
+func (s *Memory) Update(id string, change func(*Session) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.now()
@@ -280,7 +285,7 @@ func (s *MemorySessions) Update(id string, change func(*Session) error) error {
 
 // sweep drops idle sessions now and then, even if nobody asks for them:
 // those at the back of the list, unused the longest. Called with s.mu held.
-func (s *MemorySessions) sweep(now time.Time) {
+func (s *Memory) sweep(now time.Time) {
 	if s.ops++; s.ops%sweepEvery != 0 {
 		return
 	}
@@ -291,7 +296,7 @@ func (s *MemorySessions) sweep(now time.Time) {
 }
 
 // Clear forgets the session.
-func (s *MemorySessions) Clear(id string) error {
+func (s *Memory) Clear(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if el, ok := s.m[id]; ok {
@@ -300,7 +305,7 @@ func (s *MemorySessions) Clear(id string) error {
 	return nil
 }
 
-// FileSessions keeps each session in its own file under a directory
+// Files keeps each session in its own file under a directory
 // ($HERMES_HOME/hook-state for one-shot dispatch), so separate dispatch
 // processes of one session share it. Files are named by a hash of the
 // session id (ids are the host's and may hold any character), written
@@ -309,18 +314,18 @@ func (s *MemorySessions) Clear(id string) error {
 // of per-session lock files; updates are short, so contention is not an
 // issue, and the wait for the lock is bounded (LockWait) and ends with the
 // dispatch's context: a stuck holder costs an update, never a hang.
-type FileSessions struct {
+type Files struct {
 	Dir string
 	// LockWait bounds the wait for the directory's lock
-	// (DefaultSessionLockWait when 0).
+	// (DefaultLockWait when 0).
 	LockWait time.Duration
 }
 
 // lock takes the directory's lock, within LockWait and while ctx lasts.
-func (s *FileSessions) lock(ctx context.Context) (func(), error) {
+func (s *Files) lock(ctx context.Context) (func(), error) {
 	wait := s.LockWait
 	if wait <= 0 {
-		wait = DefaultSessionLockWait
+		wait = DefaultLockWait
 	}
 	unlock, err := fsutil.LockContext(ctx, filepath.Join(s.Dir, ".lock"), wait)
 	if err != nil {
@@ -329,14 +334,14 @@ func (s *FileSessions) lock(ctx context.Context) (func(), error) {
 	return unlock, nil
 }
 
-func (s *FileSessions) path(id string) string {
+func (s *Files) path(id string) string {
 	sum := sha256.Sum256([]byte(id))
 	return filepath.Join(s.Dir, hex.EncodeToString(sum[:16])+".json")
 }
 
 // Load reads the session; a missing or unreadable file is an empty session
 // (state is a convenience, never a reason to fail a dispatch).
-func (s *FileSessions) Load(id string) (Session, error) {
+func (s *Files) Load(id string) (Session, error) {
 	data, err := os.ReadFile(s.path(id))
 	if errors.Is(err, fs.ErrNotExist) {
 		return Session{}, nil
@@ -410,12 +415,12 @@ func encodeSession(id string, sess Session) []byte {
 
 // Update locks the session's file, re-reads it, applies change and writes
 // the result atomically. The lock is waited for at most LockWait.
-func (s *FileSessions) Update(id string, change func(*Session) error) error {
+func (s *Files) Update(id string, change func(*Session) error) error {
 	return s.UpdateContext(context.Background(), id, change)
 }
 
 // UpdateContext is Update, giving up the wait for the lock when ctx ends.
-func (s *FileSessions) UpdateContext(ctx context.Context, id string, change func(*Session) error) error {
+func (s *Files) UpdateContext(ctx context.Context, id string, change func(*Session) error) error {
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return fmt.Errorf("session state: %w", err)
 	}
@@ -449,12 +454,12 @@ func (s *FileSessions) UpdateContext(ctx context.Context, id string, change func
 }
 
 // Clear removes the session's file.
-func (s *FileSessions) Clear(id string) error {
+func (s *Files) Clear(id string) error {
 	return s.ClearContext(context.Background(), id)
 }
 
 // ClearContext is Clear, giving up the wait for the lock when ctx ends.
-func (s *FileSessions) ClearContext(ctx context.Context, id string) error {
+func (s *Files) ClearContext(ctx context.Context, id string) error {
 	if _, err := os.Stat(s.Dir); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -468,4 +473,16 @@ func (s *FileSessions) ClearContext(ctx context.Context, id string) error {
 		return fmt.Errorf("session state: %w", err)
 	}
 	return nil
+}
+
+// PendingReply is an async hook's reply waiting for its session's next
+// dispatch.
+type PendingReply struct {
+	Event         string `json:"event"`
+	Command       string `json:"command"`
+	Dialect       string `json:"dialect"`
+	Source        string `json:"source,omitempty"`
+	Context       string `json:"context,omitempty"`
+	SystemMessage string `json:"system_message,omitempty"`
+	Note          string `json:"note,omitempty"`
 }

@@ -1,4 +1,4 @@
-package dispatcher
+package sessions
 
 import (
 	"runtime"
@@ -14,7 +14,7 @@ import (
 // accounting is the encoded size.
 func TestMemorySessionsBounded(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	s := NewMemorySessionsWithLimits(10_000, time.Hour)
+	s := NewMemoryWithLimits(10_000, time.Hour)
 	s.now = func() time.Time { return now }
 	blob := strings.Repeat("x", 3000)
 	put := func(id string) {
@@ -63,7 +63,7 @@ func TestMemorySessionsBudgetBoundsMemory(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	s := NewMemorySessionsWithLimits(budget, time.Hour)
+	s := NewMemoryWithLimits(budget, time.Hour)
 	for i := 0; i < 200_000; i++ {
 		id := "session-" + strconv.Itoa(i)
 		if err := s.Update(id, func(ss *Session) error {
@@ -93,7 +93,7 @@ func TestMemorySessionsBudgetBoundsMemory(t *testing.T) {
 // one, and a host sending a new session id with every event must not fill
 // the store with empty records.
 func TestMemorySessionsEmptySessionNotKept(t *testing.T) {
-	s := NewMemorySessions()
+	s := NewMemory()
 	if err := s.Update("a", func(ss *Session) error { ss.State = map[string]any{"k": "v"}; return nil }); err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestMemorySessionsEmptySessionNotKept(t *testing.T) {
 // Sessions are kept encoded and decoded on every Load: a caller changing
 // what it loaded changes nothing in the store.
 func TestMemorySessionsLoadIsACopy(t *testing.T) {
-	s := NewMemorySessions()
+	s := NewMemory()
 	if err := s.Update("a", func(ss *Session) error {
 		ss.State = map[string]any{"list": []any{"x"}, "k": "v"}
 		ss.StopBlocks = 3
@@ -132,7 +132,7 @@ func TestMemorySessionsLoadIsACopy(t *testing.T) {
 // them again, and the bytes they counted are released.
 func TestMemorySessionsIdleSweep(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	s := NewMemorySessionsWithLimits(1<<20, time.Minute)
+	s := NewMemoryWithLimits(1<<20, time.Minute)
 	s.now = func() time.Time { return now }
 	put := func(id string) {
 		t.Helper()
@@ -160,7 +160,7 @@ func TestMemorySessionsIdleSweep(t *testing.T) {
 // the budget (run with -race).
 func TestMemorySessionsConcurrent(t *testing.T) {
 	const budget = 256 << 10
-	s := NewMemorySessionsWithLimits(budget, time.Hour)
+	s := NewMemoryWithLimits(budget, time.Hour)
 	blob := strings.Repeat("y", 1000)
 	var wg sync.WaitGroup
 	for w := 0; w < 8; w++ {
@@ -170,7 +170,7 @@ func TestMemorySessionsConcurrent(t *testing.T) {
 			for i := 0; i < 500; i++ {
 				id := "s-" + strconv.Itoa((w*500+i)%700)
 				_ = s.Update(id, func(ss *Session) error {
-					ss.State = applyPatch(ss.State, map[string]any{strconv.Itoa(i % 5): blob})
+					ss.State = ApplyPatch(ss.State, map[string]any{strconv.Itoa(i % 5): blob})
 					return nil
 				})
 				_, _ = s.Load(id)
