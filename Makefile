@@ -10,7 +10,7 @@ FUZZTIME ?= 10s
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build test fmt-check vet vet-cross staticcheck lint shellcheck fuzz demo bench e2e clean
+.PHONY: all build test stress fmt-check vet vet-cross staticcheck lint shellcheck fuzz demo bench e2e clean
 
 all: build
 
@@ -26,6 +26,14 @@ build:
 # make test: gofmt check, go vet, then every test with the race detector.
 test: fmt-check vet
 	$(GO) test -race -count=1 $(PKGS)
+
+# make stress: busy loops on twice as many threads as CPUs, until Ctrl-C
+# (or SIGTERM). Run it beside `make test` to check that no test depends on
+# the machine's speed: every test must pass on a loaded machine too.
+stress:
+	@CGO_ENABLED=0 $(GO) build -o bin/stress ./scripts/stress
+	@echo "make stress: loading every CPU until Ctrl-C (or: kill the pid below)"
+	@bin/stress
 
 fmt-check:
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.git/*')); \
