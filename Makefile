@@ -24,8 +24,11 @@ build:
 	CGO_ENABLED=0 $(GO) build -o $(FULL) ./cmd/hermes-hooks-full
 
 # make test: gofmt check, go vet, then every test with the race detector.
+# -timeout is go test's hang guard per package (default 10m): the longest
+# package takes about a minute and a half on an idle two-core machine and
+# four or more beside make stress; a hang still ends the run.
 test: fmt-check vet
-	$(GO) test -race -count=1 $(PKGS)
+	$(GO) test -race -count=1 -timeout 30m $(PKGS)
 
 # make stress: busy loops on twice as many threads as CPUs, until Ctrl-C
 # (or SIGTERM). Run it beside `make test` to check that no test depends on
