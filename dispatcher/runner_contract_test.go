@@ -111,9 +111,20 @@ func runnerContract(t *testing.T, run runner) {
 		}
 	})
 	t.Run("cancellation kills and reports", func(t *testing.T) {
+		// Cancelled once the hook runs (a fixed delay could pass before
+		// a loaded machine started it).
+		started, err := proctest.NewSignal(filepath.Join(t.TempDir(), "started"))
+		if err != nil {
+			t.Fatal(err)
+		}
 		cctx, cancel := context.WithCancel(ctx)
-		time.AfterFunc(50*time.Millisecond, cancel)
-		res := run(cctx, shSpec(`sleep 3600`, time.Minute))
+		defer cancel()
+		go func() {
+			if started.Wait(hangBound) == nil {
+				cancel()
+			}
+		}()
+		res := run(cctx, shSpec(`: > `+started.Path()+`; sleep 3600`, time.Minute))
 		if !res.Cancelled || res.TimedOut {
 			t.Fatalf("%+v", res)
 		}
