@@ -151,6 +151,11 @@ func TestSlowBodyGets408(t *testing.T) {
 		t.Cleanup(func() { c.Close() })
 		return c
 	}
+	// The body deadline starts when the server reads a request, after its
+	// headers were sent: the earliest a 408 can be due is bodyTimeout
+	// after this. (Taken after the writes, a loaded machine could run the
+	// server's reads before the test's clock.)
+	begin := time.Now()
 	// One client stops after part of the body.
 	stalled := dial()
 	if _, err := stalled.Write([]byte(headers + `{"tool_name"`)); err != nil {
@@ -180,7 +185,6 @@ func TestSlowBodyGets408(t *testing.T) {
 		}
 	}()
 	defer func() { close(stopDribble); <-dribbled }()
-	begin := time.Now()
 
 	// Meanwhile the single dispatch slot is free for others.
 	if r := f.dispatch("pre_tool_call", `{}`); r.status != http.StatusOK {
