@@ -9,7 +9,7 @@ FUZZTIME ?= 10s
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build install test fmt-check vet vet-cross staticcheck lint shellcheck fuzz demo bench e2e clean
+.PHONY: all build install test stress fmt-check vet vet-cross staticcheck lint shellcheck fuzz demo bench e2e clean
 
 all: build
 
@@ -32,8 +32,19 @@ install:
 	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "$(BINDIR) is not on your PATH: export PATH=\"$(BINDIR):\$$PATH\"";; esac
 
 # make test: gofmt check, go vet, then every test with the race detector.
+# -timeout is go test's hang guard per package (default 10m): the longest
+# package takes about a minute and a half on an idle two-core machine and
+# four or more beside make stress; a hang still ends the run.
 test: fmt-check vet
-	$(GO) test -race -count=1 $(PKGS)
+	$(GO) test -race -count=1 -timeout 30m $(PKGS)
+
+# make stress: busy loops on twice as many threads as CPUs, until Ctrl-C
+# (or SIGTERM). Run it beside `make test` to check that no test depends on
+# the machine's speed: every test must pass on a loaded machine too.
+stress:
+	@CGO_ENABLED=0 $(GO) build -o bin/stress ./scripts/stress
+	@echo "make stress: loading every CPU until Ctrl-C (or: kill the pid below)"
+	@bin/stress
 
 fmt-check:
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.git/*')); \

@@ -32,7 +32,7 @@ func workerDispatcher(t *testing.T, command string, env ...string) *dispatcher.D
 
 func askTerminal(t *testing.T, d *dispatcher.Dispatcher, command string) (decision, message string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang guard
 	defer cancel()
 	o, err := d.Dispatch(ctx, "pre_tool_call", map[string]any{"tool_name": "terminal", "args": map[string]any{"command": command}})
 	if err != nil {

@@ -250,7 +250,7 @@ func TestG64_ApproveWhilePromptPending(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(3 * time.Second):
+	case <-time.After(30 * time.Second): // a hang guard: blocked, it would wait for the answer forever
 		t.Fatal("approval blocked behind a pending prompt")
 	}
 	if _, err := io.WriteString(answer, "no\n"); err != nil {

@@ -110,6 +110,17 @@ func (f *workerFixture) pidOf(o protocol.Outcome, command string) int {
 	return pid
 }
 
+// entry is the fixture's one entry, whose workers the pool keeps.
+func (f *workerFixture) entry() *hookconfig.Entry {
+	f.t.Helper()
+	ev, _ := protocol.Lookup("pre_tool_call")
+	entries := f.d.EntriesFor(ev)
+	if len(entries) != 1 {
+		f.t.Fatalf("%d entries, want 1", len(entries))
+	}
+	return entries[0]
+}
+
 func (f *workerFixture) starts() int {
 	b, _ := os.ReadFile(f.log)
 	return strings.Count(string(b), "start ")
@@ -157,11 +168,19 @@ func TestWorkerRepliesInOrderUnderParallelFirings(t *testing.T) {
 
 // A request past its timeout kills the worker's group; it counts as a
 // timeout (fail_closed blocks) and the next request gets a fresh worker.
+//
+// Only the hanging request has a short timeout: a request's timeout also
+// covers starting the worker, and starting Python on a loaded machine can
+// take longer than a second. The entry's timeout is what each request
+// reads, so the test sets it between requests (one worker pool throughout).
 func TestWorkerTimeoutKillsItAndRestarts(t *testing.T) {
-	f := newWorkerFixture(t, []string{"timeout: 1", "fail_closed: true"})
+	f := newWorkerFixture(t, []string{"timeout: 60", "fail_closed: true"})
 	_, o := f.ask("first")
 	pid := f.pidOf(o, "first")
+	e := f.entry()
+	e.Timeout = time.Second
 	rep, o := f.ask("hang")
+	e.Timeout = 60 * time.Second
 	if !rep.TimedOut || o.Decision != protocol.DecisionBlock {
 		t.Fatalf("hang: report %+v, outcome %s %q", rep, o.Decision, o.Message)
 	}

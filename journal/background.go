@@ -3,6 +3,7 @@ package journal
 import (
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
@@ -24,6 +25,9 @@ type background struct {
 	draining bool
 	// idle is closed when the current drain ends.
 	idle chan struct{}
+	// closing: Close gave up waiting; a record the lock still holds up
+	// is lost (and counted) instead of tried again.
+	closing atomic.Bool
 }
 
 // recordBackground appends body at once when the journal is free right
@@ -65,8 +69,13 @@ func (w *Writer) recordBackground(body []byte) {
 	}
 }
 
-// drain appends the queued records in order, each waiting at most
-// LockWait for the lock, until none is left.
+// drain appends the queued records in order until none is left. A record
+// that finds the lock still taken after LockWait is tried again, not
+// dropped: the drain is off the decision path, so the wait delays no
+// decision, while a dropped record would be a decision on no record (a
+// lock held a little longer than LockWait, on a loaded machine, lost one
+// record per LockWait). What waits is bounded by MaxPending; Close counts
+// what is left as lost.
 func (w *Writer) drain() {
 	for {
 		w.bg.mu.Lock()
@@ -80,8 +89,15 @@ func (w *Writer) drain() {
 		w.bg.queue[0] = nil
 		w.bg.queue = w.bg.queue[1:]
 		w.bg.mu.Unlock()
-		if err := w.append(body); err != nil {
-			w.fail(err)
+		for {
+			err := w.append(body)
+			if err == nil {
+				break
+			}
+			if !isLockTimeout(err) || w.bg.closing.Load() {
+				w.fail(err)
+				break
+			}
 		}
 	}
 }

@@ -19,7 +19,9 @@
 //     whole lines under an exclusive lock on the sibling file PATH.lock:
 //     read the last line's hash and seq under the lock, then append with a
 //     single write. The lock wait is bounded (Options.LockWait): a stuck
-//     writer costs a lost record, never a delayed decision.
+//     writer costs a lost record, never a delayed decision. (A Background
+//     writer's records wait in its queue instead, up to MaxPending, and
+//     are appended once the lock is free.)
 //   - A torn tail — the last line without its newline, or a last line that
 //     is not JSON (a crash mid-write) — is reported by Verify as torn, not
 //     as tampering. The next append repairs it by truncating the torn bytes

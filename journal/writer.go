@@ -355,6 +355,7 @@ const closeFlush = 2 * time.Second
 // keeps open.
 func (w *Writer) Close() error {
 	if !w.Flush(closeFlush) {
+		w.bg.closing.Store(true)
 		w.drop()
 	}
 	w.mu.Lock()

@@ -609,9 +609,13 @@ func TestMaxConcurrentRefusesWith503(t *testing.T) {
 	if s := <-first; s != 200 {
 		t.Errorf("first dispatch: %d", s)
 	}
-	if r := f.dispatch("on_session_start", `{}`); r.status != 200 {
-		t.Errorf("after the slot freed: %d", r.status)
-	}
+	// The slot is given back just after the first reply is written: on a
+	// loaded machine a dispatch sent at once can still find it taken for
+	// longer than the 50 ms queue wait. The slot must come back, so a
+	// dispatch is served soon (and always, were the slot leaked, refused).
+	waitFor(t, "a dispatch served after the slot freed", func() bool {
+		return f.dispatch("on_session_start", `{}`).status == 200
+	})
 }
 
 // Shutdown lets a dispatch that is about to finish finish, and cancels one
@@ -622,7 +626,7 @@ func TestShutdownCancelsLongDispatch(t *testing.T) {
 	}
 	const timeout = 2 * time.Second
 	f := start(t, "hooks: {}\n", nil, func(o *Options) { o.ShutdownTimeout = timeout })
-	hook := f.script("sleep.sh", "cat >/dev/null\necho $$ > \"$TESTDIR/pgid.tmp\"\nmv \"$TESTDIR/pgid.tmp\" \"$TESTDIR/pgid\"\nsleep 60\n")
+	hook := f.script("sleep.sh", "cat >/dev/null\necho $$ > \"$TESTDIR/pgid.tmp\"\nmv \"$TESTDIR/pgid.tmp\" \"$TESTDIR/pgid\"\nsleep 3600\n")
 	if _, err := f.store.Approve("pre_tool_call", hook); err != nil {
 		t.Fatal(err)
 	}
@@ -650,9 +654,10 @@ func TestShutdownCancelsLongDispatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	took := time.Since(begin)
-	// The bound is the server's promise; the slack is for a loaded
-	// machine scheduling the test itself late.
-	if took > timeout+3*time.Second {
+	// The server's bound is the one it logs (below); past it, it cancels.
+	// Here the time is a hang guard against waiting for the hook's hour:
+	// a loaded machine can take seconds to kill, reap and return.
+	if took > timeout+deadline/2 {
 		t.Errorf("shutdown took %v, bound %v", took, timeout)
 	}
 	r := <-res
@@ -663,6 +668,7 @@ func TestShutdownCancelsLongDispatch(t *testing.T) {
 	if _, err := os.Lstat(f.sock); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("socket file left behind: %v", err)
 	}
+	f.waitLog(`msg="shutting down" in_flight=1 timeout=2s`)
 	f.waitLog(`msg="shutdown timeout reached: cancelling in-flight dispatches" in_flight=1`)
 }
 

@@ -298,8 +298,9 @@ func TestServeHotReload(t *testing.T) {
 	}
 }
 
-// SIGTERM during a dispatch whose hook sleeps 60 s: the server exits within
-// its shutdown bound, the client gets a 503, and no hook process is left.
+// SIGTERM during a dispatch whose hook sleeps an hour: the server exits
+// after its shutdown bound, the client gets a 503, and no hook process is
+// left.
 func TestServeSIGTERMKillsHooks(t *testing.T) { testServeSignalKillsHooks(t, syscall.SIGTERM) }
 
 // SIGHUP (the terminal that started serve closed) ends it as cleanly as
@@ -320,7 +321,7 @@ func testServeSignalKillsHooks(t *testing.T, sig syscall.Signal) {
 	// member of the group.
 	hook := e.script("sleep.sh", `cat >/dev/null
 echo $$ > "$TESTDIR/pgid.tmp" && mv "$TESTDIR/pgid.tmp" "$TESTDIR/pgid"
-sleep 60
+sleep 3600
 echo '{}'
 `)
 	e.writeConfig("hooks:\n  pre_tool_call:\n    - command: " + hook + "\n")
@@ -362,9 +363,11 @@ echo '{}'
 		t.Fatalf("serve did not exit after %v", sig)
 	}
 	took := time.Since(start)
-	// The slack covers a loaded machine delivering the signal and
-	// scheduling the process late; the server's own bound is the flag.
-	if took > bound+3*time.Second {
+	// The server's bound is the flag, which its log shows it took (below);
+	// the time here is a hang guard against waiting for the hook's hour (a
+	// loaded machine can take seconds to deliver the signal, kill, reap
+	// and exit).
+	if took > bound+serveDeadline/2 {
 		t.Errorf("serve took %v to exit, bound %v", took, bound)
 	}
 	if code := p.cmd.ProcessState.ExitCode(); code != 0 {
@@ -378,6 +381,7 @@ echo '{}'
 	if _, err := os.Lstat(e.socketPath); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("socket file left behind: %v", err)
 	}
+	p.waitLog(`msg="shutting down" in_flight=1 timeout=2s`)
 	p.waitLog(`msg="shutdown timeout reached: cancelling in-flight dispatches" in_flight=1`)
 	p.waitLog(`msg=stopped`)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 )
@@ -142,39 +143,57 @@ func TestServeWorkerLateLineAnswersNothing(t *testing.T) {
 // worker: at a request's timeout, and when the worker is stopped (a
 // reload replaces the hook set). The old code killed the group only.
 func TestServeWorkerEscapeesDieWithIt(t *testing.T) {
-	for _, end := range []string{"timeout", "stop"} {
-		t.Run(end, func(t *testing.T) {
-			// The timeout is what the hang request waits for; long enough
-			// for a Python start on a loaded machine.
-			e, p, path := safetyServe(t, "      timeout: 10\n")
-			if o, _ := ask(p, "spawn"); o["decision"] != "block" {
-				t.Fatalf("spawn: %v", o)
-			}
-			data := ""
-			p.waitFor("escaped.pid", func() bool {
-				b, _ := os.ReadFile(filepath.Join(e.dir, "escaped.pid"))
-				data = string(b)
-				return strings.HasSuffix(data, "\n")
-			})
-			pid, err := strconv.Atoi(strings.TrimSpace(data))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
-			if end == "timeout" {
-				if _, rep := ask(p, "hang"); rep["timed_out"] != true {
-					t.Fatalf("hang: %v", rep)
-				}
-			} else {
-				gen := p.generation()
-				e.writeConfig("hooks:\n  pre_tool_call:\n    - command: " + path + "\n      worker: true\n      timeout: 11\n")
-				p.waitFor("the reload", func() bool { return p.generation() > gen })
-			}
-			if err := proctest.AwaitExit(pid, serveDeadline); err != nil {
-				t.Fatalf("the worker's setsid descendant outlived it (%s): %v", end, err)
-			}
+	t.Run("timeout", func(t *testing.T) {
+		// The timeout is what the hang request waits for, and it covers
+		// the first request's Python start too: it starts short and
+		// grows only when that start did not fit (a loaded machine).
+		proctest.GrowTimeout(t, 2*time.Second, 32*time.Second, func(timeout time.Duration) bool {
+			return escapeeDiesWithWorker(t, "timeout", int(timeout/time.Second))
 		})
+	})
+	t.Run("stop", func(t *testing.T) {
+		// A hang guard: no request here may time out.
+		if !escapeeDiesWithWorker(t, "stop", 60) {
+			t.Fatal("the worker did not answer within 60 s")
+		}
+	})
+}
+
+// escapeeDiesWithWorker is one run of TestServeWorkerEscapeesDieWithIt with
+// the worker's timeout in seconds; false when the worker's first request
+// timed out (it did not start in time).
+func escapeeDiesWithWorker(t *testing.T, end string, timeout int) bool {
+	e, p, path := safetyServe(t, "      timeout: "+strconv.Itoa(timeout)+"\n")
+	if o, rep := ask(p, "spawn"); o["decision"] != "block" {
+		if rep["timed_out"] == true {
+			return false
+		}
+		t.Fatalf("spawn: %v", o)
 	}
+	data := ""
+	p.waitFor("escaped.pid", func() bool {
+		b, _ := os.ReadFile(filepath.Join(e.dir, "escaped.pid"))
+		data = string(b)
+		return strings.HasSuffix(data, "\n")
+	})
+	pid, err := strconv.Atoi(strings.TrimSpace(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+	if end == "timeout" {
+		if _, rep := ask(p, "hang"); rep["timed_out"] != true {
+			t.Fatalf("hang: %v", rep)
+		}
+	} else {
+		gen := p.generation()
+		e.writeConfig("hooks:\n  pre_tool_call:\n    - command: " + path + "\n      worker: true\n      timeout: " + strconv.Itoa(timeout+1) + "\n")
+		p.waitFor("the reload", func() bool { return p.generation() > gen })
+	}
+	if err := proctest.AwaitExit(pid, serveDeadline); err != nil {
+		t.Fatalf("the worker's setsid descendant outlived it (%s): %v", end, err)
+	}
+	return true
 }
 
 // (d) A worker whose script changes is stopped when serve sees the change,

@@ -3,6 +3,8 @@
 package attacktest
 
 import (
+	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -23,19 +25,28 @@ const escapee = "#!/bin/sh\n" +
 
 // At the hook's timeout, its escaped descendant is killed with its group.
 func TestEscapedDescendantKilledAtTimeout(t *testing.T) {
-	e := newEnv(t)
-	e.write("hook.sh", escapee+"exec sleep 3600\n", 0o755)
-	e.write("home/config.yaml", "hooks:\n  pre_tool_call:\n    - command: ./hook.sh\n      timeout: 1\n", 0o644)
-	e.run("", "approve", "./hook.sh")
-	out := e.run(`{"tool_name":"terminal"}`, "dispatch", "pre_tool_call")
-	if !strings.Contains(out, `"timed_out":true`) {
-		t.Fatalf("hook did not time out: %s", out)
-	}
-	pid := readPid(t, e.path("escapee.pid"))
-	if alive(pid) {
-		syscall.Kill(pid, syscall.SIGKILL)
-		t.Fatalf("the hook's setsid descendant %d outlived its hook's timeout and the dispatch", pid)
-	}
+	// The descendant must be up (its pid written) before the timeout
+	// fires; on a loaded machine that can take more than a second.
+	proctest.GrowTimeout(t, time.Second, 32*time.Second, func(timeout time.Duration) bool {
+		e := newEnv(t)
+		e.write("hook.sh", escapee+"exec sleep 3600\n", 0o755)
+		e.write("home/config.yaml", "hooks:\n  pre_tool_call:\n    - command: ./hook.sh\n      timeout: "+strconv.Itoa(int(timeout/time.Second))+"\n", 0o644)
+		e.run("", "approve", "./hook.sh")
+		out := e.run(`{"tool_name":"terminal"}`, "dispatch", "pre_tool_call")
+		if !strings.Contains(out, `"timed_out":true`) {
+			t.Fatalf("hook did not time out: %s", out)
+		}
+		data, _ := os.ReadFile(e.path("escapee.pid"))
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+		if pid == 0 {
+			return false // not up yet when the timeout fired
+		}
+		if alive(pid) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the hook's setsid descendant %d outlived its hook's timeout and the dispatch", pid)
+		}
+		return true
+	})
 }
 
 // A hook that fails at once, leaving a setsid'd process behind: the
@@ -98,7 +109,7 @@ func TestHooksDieWithTheDispatcher(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = c.Wait()
-	if err := proctest.AwaitExit(pid, 10*time.Second); err != nil {
+	if err := proctest.AwaitExit(pid, 60*time.Second); err != nil { // a hang guard: milliseconds
 		syscall.Kill(pid, syscall.SIGKILL)
 		t.Fatalf("hook %d outlived its SIGKILLed dispatcher: %v", pid, err)
 	}

@@ -44,7 +44,7 @@ func (e *env) serveWithStderr(stderr *os.File, args ...string) *logServer {
 	s.client = &http.Client{
 		// A hang guard, not a measure: a dispatch of no hook takes well
 		// under a millisecond; the stalled server never answered.
-		Timeout: 10 * time.Second,
+		Timeout: 60 * time.Second,
 		Transport: &http.Transport{
 			MaxIdleConnsPerHost: 8,
 			DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {

@@ -410,7 +410,7 @@ func TestServeSIGHUP(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("serve did not stop on SIGHUP")
 	}
-	if err := proctest.AwaitExit(pid, 10*time.Second); err != nil {
+	if err := proctest.AwaitExit(pid, 60*time.Second); err != nil {
 		syscall.Kill(pid, syscall.SIGKILL)
 		t.Fatalf("hook %d outlived the server's SIGHUP: %v", pid, err)
 	}

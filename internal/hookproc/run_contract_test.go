@@ -67,20 +67,25 @@ func runnerContract(t *testing.T, run runner) {
 		}
 	})
 	t.Run("timeout kills the whole group", func(t *testing.T) {
-		dir := t.TempDir()
-		pidFile := filepath.Join(dir, "pid")
-		s := shSpec(`sleep 3600 & echo $! > `+pidFile+`; echo started; wait`, time.Second)
-		start := time.Now()
-		res := run(ctx, s)
-		if !res.TimedOut || time.Since(start) > hangBound {
-			t.Fatalf("%+v after %v", res, time.Since(start))
-		}
-		data, _ := os.ReadFile(pidFile)
-		pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-		if pid == 0 {
-			t.Fatal("no grandchild pid")
-		}
-		waitGone(t, pid)
+		// The shell must have started its grandchild before the timeout
+		// kills it; a loaded machine can take more than a second.
+		proctest.GrowTimeout(t, time.Second, 32*time.Second, func(timeout time.Duration) bool {
+			dir := t.TempDir()
+			pidFile := filepath.Join(dir, "pid")
+			s := shSpec(`sleep 3600 & echo $! > `+pidFile+`; echo started; wait`, timeout)
+			start := time.Now()
+			res := run(ctx, s)
+			if !res.TimedOut || time.Since(start) > timeout+hangBound {
+				t.Fatalf("%+v after %v", res, time.Since(start))
+			}
+			data, _ := os.ReadFile(pidFile)
+			pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+			if pid == 0 {
+				return false // no grandchild yet when the timeout fired
+			}
+			waitGone(t, pid)
+			return true
+		})
 	})
 	t.Run("a held pipe after exit is bounded and its output kept", func(t *testing.T) {
 		start := time.Now()
@@ -109,9 +114,20 @@ func runnerContract(t *testing.T, run runner) {
 		}
 	})
 	t.Run("cancellation kills and reports", func(t *testing.T) {
+		// Cancelled once the hook runs (a fixed delay could pass before
+		// a loaded machine started it).
+		started, err := proctest.NewSignal(filepath.Join(t.TempDir(), "started"))
+		if err != nil {
+			t.Fatal(err)
+		}
 		cctx, cancel := context.WithCancel(ctx)
-		time.AfterFunc(50*time.Millisecond, cancel)
-		res := run(cctx, shSpec(`sleep 3600`, time.Minute))
+		defer cancel()
+		go func() {
+			if started.Wait(hangBound) == nil {
+				cancel()
+			}
+		}()
+		res := run(cctx, shSpec(`: > `+started.Path()+`; sleep 3600`, time.Minute))
 		if !res.Cancelled || res.TimedOut {
 			t.Fatalf("%+v", res)
 		}

@@ -43,7 +43,9 @@ export async function setup() {
   for (const ev of events) {
     lines.push(`  ${ev}:`, `    - command: ${reply}`);
     if (ev === "pre_llm_call") lines.push(`    - command: ${reply} 2`, `    - command: ${reply} 3`);
-    if (ev === "post_tool_call") lines.push(`    - command: ${join(HOOKS, "sleep.sh")}`, "      matcher: sleepy_tool");
+    // Its own timeout is the longest there is: only the client's timeout
+    // may be what stops it in the tests.
+    if (ev === "post_tool_call") lines.push(`    - command: ${join(HOOKS, "sleep.sh")}`, "      matcher: sleepy_tool", "      timeout: 300");
     if (ev === "on_session_start") lines.push(`    - command: ${join(HOOKS, "claude.sh")}`, "      dialect: claude");
   }
   const config = join(home, "config.yaml");
@@ -54,7 +56,7 @@ export async function setup() {
 
   const socket = join(home, "hermes-hooks.sock");
   const server = spawn(bin, ["serve", "--listen", "unix://" + socket], { cwd: project, stdio: "ignore" });
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 60_000; // a hang guard: it listens in milliseconds
   for (;;) {
     const up = await new Promise((res) => {
       const s = connect({ path: socket });
@@ -63,7 +65,7 @@ export async function setup() {
     });
     if (up) break;
     if (server.exitCode !== null) throw new Error("hermes-hooks serve exited at start");
-    if (Date.now() > deadline) throw new Error("hermes-hooks serve did not listen within 15s");
+    if (Date.now() > deadline) throw new Error("hermes-hooks serve did not listen within 60s");
     await new Promise((r) => setTimeout(r, 20));
   }
   return {

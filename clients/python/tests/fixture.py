@@ -52,7 +52,10 @@ class Home:
             if ev == "pre_llm_call":
                 lines += [f"    - command: {reply} 2", f"    - command: {reply} 3"]
             if ev == "post_tool_call":
-                lines += [f"    - command: {os.path.join(HOOKS, 'sleep.sh')}", "      matcher: sleepy_tool"]
+                # Its own timeout is the longest there is: only the
+                # client's timeout may be what stops it in the tests.
+                lines += [f"    - command: {os.path.join(HOOKS, 'sleep.sh')}", "      matcher: sleepy_tool",
+                          "      timeout: 300"]
             if ev in ("on_session_start", "pre_tool_call"):
                 lines += [f"    - command: {claude}", "      dialect: claude"]
         self.config = os.path.join(self.home, "config.yaml")
@@ -88,7 +91,7 @@ class Home:
     def start_server(self) -> None:
         self.server = subprocess.Popen([self.bin, "serve", "--listen", "unix://" + self.socket],
                                        cwd=self.project, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + 60  # a hang guard: it listens in milliseconds
         while time.monotonic() < deadline:
             s = socket.socket(socket.AF_UNIX)
             try:
@@ -100,7 +103,7 @@ class Home:
                 time.sleep(0.02)
             finally:
                 s.close()
-        raise AssertionError("hermes-hooks serve did not listen within 15s")
+        raise AssertionError("hermes-hooks serve did not listen within 60s")
 
     def close(self) -> None:
         if self.server and self.server.poll() is None:

