@@ -492,27 +492,6 @@ func (o *Outcome) HermesWire() Object {
 	return Object{}
 }
 
-// gatewayWire is pre_gateway_dispatch's result for Hermes: skip (a block,
-// or a Claude hook's continue:false: the message is not processed),
-// rewrite, allow, or {} (normal dispatch).
-func (o *Outcome) gatewayWire() Object {
-	switch {
-	case o.Decision == DecisionBlock:
-		return Object{{"action", "skip"}, {"reason", o.Message}}
-	case o.Stop:
-		reason := o.StopReason
-		if reason == "" {
-			reason = DefaultSkipReason
-		}
-		return Object{{"action", "skip"}, {"reason", reason}}
-	case o.Result != nil:
-		return Object{{"action", "rewrite"}, {"text", *o.Result}}
-	case o.Decision == DecisionAllow:
-		return Object{{"action", "allow"}}
-	}
-	return Object{}
-}
-
 // HermesWire renders one contribution in the Hermes wire shape, as
 // `hermes-hooks test` prints it. ok is false when the contribution is empty.
 func (c *Contribution) HermesWire(ev *Event) (Object, bool) {

@@ -191,34 +191,6 @@ func hermesLLMReply(obj map[string]any, c *Contribution) *Contribution {
 	return c
 }
 
-// DefaultSkipReason is the reason of a pre_gateway_dispatch skip whose
-// reply gave none.
-const DefaultSkipReason = "skipped by a shell hook"
-
-// hermesGatewayReply reads pre_gateway_dispatch's actions, as Hermes reads
-// a plugin's result there: {"action": "skip", "reason": …} drops the
-// message (a block), {"action": "rewrite", "text": …} replaces its text
-// (a non-empty string, else it is not an action), {"action": "allow"}
-// lets it through. Anything else is no action: the next hook's counts.
-func hermesGatewayReply(obj map[string]any) *Contribution {
-	action, _ := obj["action"].(string)
-	switch action {
-	case "skip":
-		reason, _ := obj["reason"].(string)
-		if pyStrip(reason) == "" {
-			reason = DefaultSkipReason
-		}
-		return &Contribution{Decision: DecisionBlock, Message: reason}
-	case "rewrite":
-		if text, ok := obj["text"].(string); ok && text != "" {
-			return &Contribution{Result: &text}
-		}
-	case "allow":
-		return &Contribution{Decision: DecisionAllow}
-	}
-	return nil
-}
-
 func contextOf(c *Contribution) string {
 	if c == nil {
 		return ""
