@@ -854,8 +854,8 @@ func TestScriptsExplainAMissingTool(t *testing.T) {
 func scripts(t *testing.T) []string {
 	t.Helper()
 	files, err := filepath.Glob("*.sh")
-	if err != nil || len(files) != 7 {
-		t.Fatalf("found scripts %v (%v), want the 7 examples", files, err)
+	if err != nil || len(files) != 8 {
+		t.Fatalf("found scripts %v (%v), want the 8 examples", files, err)
 	}
 	return files
 }
@@ -959,5 +959,44 @@ func TestShellWordTokenizerCopiesAreIdentical(t *testing.T) {
 		if got := extract(name); got != want {
 			t.Errorf("%s: its tokenizer differs from block-rm-rf.sh's; change all three copies together", name)
 		}
+	}
+}
+
+// owner-dm-only.sh (issue 27, README's pre_gateway_dispatch example): only
+// the owners' direct messages reach the agent; a broken policy, declared
+// fail_closed, skips rather than lets every DM through.
+func TestOwnerDMOnly(t *testing.T) {
+	t.Parallel()
+	e := newHookEnv(t, hook("pre_gateway_dispatch", "owner-dm-only.sh", "")+"      fail_closed: true\n")
+	e.env = append(e.env, "HERMES_GATEWAY_OWNERS=111, 222")
+	msg := func(chatType string, user any) map[string]any {
+		return map[string]any{"platform": "telegram", "chat_id": "c1", "chat_type": chatType, "chat_name": "",
+			"thread_id": "", "user_id": user, "user_name": "someone", "message_id": "m1", "text": "hi"}
+	}
+	o := e.dispatch(t, "pre_gateway_dispatch", msg("dm", "999"))
+	wantDecision(t, o, "block")
+	if want := "owner-dm-only: direct message from 999 on telegram, who is not an owner"; o.Message != want {
+		t.Fatalf("message %q, want %q", o.Message, want)
+	}
+	wantNoOpinion(t, e.dispatch(t, "pre_gateway_dispatch", msg("dm", "222")))
+	wantNoOpinion(t, e.dispatch(t, "pre_gateway_dispatch", msg("dm", 111))) // a number, as some platforms send it
+	wantNoOpinion(t, e.dispatch(t, "pre_gateway_dispatch", msg("group", "999")))
+
+	// As Hermes gets it through the plugin.
+	in, _ := json.Marshal(msg("dm", "999"))
+	stdout, stderr, code := e.run(t, in, "--config", e.config, "--accept-hooks", "dispatch", "pre_gateway_dispatch", "--format", "hermes")
+	if want := `{"action": "skip", "reason": "owner-dm-only: direct message from 999 on telegram, who is not an owner"}` + "\n"; code != 0 || stdout != want {
+		t.Fatalf("--format hermes: exit %d, %q (want %q)\n%s", code, stdout, want, stderr)
+	}
+
+	// No owners configured: the policy cannot decide, so it skips.
+	e.env = e.env[:len(e.env)-1]
+	o, err := e.fire("pre_gateway_dispatch", msg("dm", "222"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantDecision(t, o, "block")
+	if !strings.Contains(o.Message, "owner-dm-only.sh failed closed") || !strings.Contains(o.Message, "HERMES_GATEWAY_OWNERS is not set") {
+		t.Fatalf("message = %q, want the policy failing closed", o.Message)
 	}
 }

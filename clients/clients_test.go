@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 	"github.com/hermes-hooks/hermes-hooks/internal/testbin"
 )
@@ -194,5 +195,49 @@ func TestReadmeClientSnippets(t *testing.T) {
 	check("through serve")
 	if n := strings.Count(log.String(), "decision=block"); n < len(snippets) {
 		t.Errorf("serve answered %d of the %d snippets:\n%s", n, len(snippets), log.String())
+	}
+}
+
+// Issue 27: after `install hermes`, a fresh Python process that reads
+// Hermes' plugin list from config.yaml (as Hermes does: plugins.enabled,
+// less plugins.disabled) finds the plugin enabled and loads it from
+// $HERMES_HOME/plugins; uninstall gives the config back byte for byte.
+func TestHermesInstallEnablesThePlugin(t *testing.T) {
+	need(t, "python3")
+	t.Parallel()
+	home := t.TempDir()
+	cfg := filepath.Join(home, "config.yaml")
+	before := "# Hermes\nmodel:\n  default: anthropic/claude-sonnet-4   # mine\nplugins:\n  enabled:\n    - disk-cleanup\n  disabled: []\nhooks: {}\n"
+	if err := os.WriteFile(cfg, []byte(before), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := env(t, "HERMES_HOME="+home)
+	bin := filepath.Join(hermesHooks(t), "hermes-hooks")
+	if out, errs, err := run(t, home, e, bin, "install", "hermes", "--gateway"); err != nil {
+		t.Fatalf("install: %v\n%s%s", err, out, errs)
+	}
+	load := `import sys
+from tests import standin
+home = sys.argv[1]
+print(standin.enabled_plugins(home))
+gw = standin.Gateway(home)
+gw.load_plugins()
+gw.discover_and_load()
+print(len(gw.plugin_hooks), "plugin events;", [h["name"] for h in gw.loaded_hooks], "gateway hook")
+`
+	want := "['disk-cleanup', 'hermes-hooks']\n40 plugin events; ['hermes-hooks'] gateway hook\n"
+	if out, errs, err := run(t, "python", e, "python3", "-c", load, home); err != nil || out != want {
+		t.Fatalf("python3 (Hermes' plugin list): %v\nstdout %q, want %q\n%s", err, out, want, errs)
+	}
+	if out, errs, err := run(t, home, e, bin, "uninstall", "hermes"); err != nil {
+		t.Fatalf("uninstall: %v\n%s%s", err, out, errs)
+	}
+	if got, err := os.ReadFile(cfg); err != nil || string(got) != before {
+		t.Fatalf("config after uninstall = %q (%v), want it as it was: %q", got, err, before)
+	}
+	for _, gone := range []string{"plugins", "hooks", "config.yaml" + install.BackupSuffix} {
+		if _, err := os.Stat(filepath.Join(home, gone)); !os.IsNotExist(err) {
+			t.Errorf("%s left behind (%v)", gone, err)
+		}
 	}
 }

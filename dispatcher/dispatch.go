@@ -198,6 +198,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	if !ok {
 		return protocol.Outcome{}, &UnknownEventError{Name: event, Suggestion: protocol.SuggestEvent(event)}
 	}
+	fields = ev.MemberFields(event, fields) // command:model fires as command:* with command "model"
 	session := d.sessionID(fields)
 	// A session's state ends with it, whether or not any hook listens.
 	defer d.endSession(ctx, ev, session)
@@ -406,6 +407,9 @@ func (d *Dispatcher) selectEntries(ev *protocol.Event, fields map[string]any, sc
 	var out []*hookconfig.Entry
 	var claudeSeen map[string]bool
 	for _, e := range d.byEvent[ev.Name] {
+		if !ev.Admits(e.DeclaredAs, fields) { // command:model, fired for another command
+			continue
+		}
 		if !e.Scope.Global() && scr.Refuses(e.DeclaredAs, e.Command, e.Scope) {
 			f.refused = append(f.refused, e)
 			continue

@@ -407,7 +407,7 @@ func (cfg *Config) parseFailClosed(e *Entry, path string, n *yaml.Node) {
 	if !on {
 		return
 	}
-	allowed := e.Event.Gating()
+	allowed := e.Event.FailsClosed()
 	switch e.Dialect {
 	case protocol.Claude:
 		allowed = e.Event.Can(protocol.CapBlock | protocol.CapContinue)
@@ -417,7 +417,7 @@ func (cfg *Config) parseFailClosed(e *Entry, path string, n *yaml.Node) {
 		allowed = protocol.CursorRefuses(e.DeclaredAs) && e.Event.Can(protocol.CapBlock)
 	}
 	if !allowed {
-		cfg.warn(path, "."+key+" is only honored for pre_tool_call (hooks that can block); ignored on "+e.DeclaredAs)
+		cfg.warn(path, "."+key+" is only honored for pre_tool_call and pre_gateway_dispatch (hooks that can block); ignored on "+e.DeclaredAs)
 		return
 	}
 	e.FailClosed = true

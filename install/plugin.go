@@ -14,6 +14,11 @@ import (
 // HermesPluginDir is the plugin's folder inside a Hermes home.
 const HermesPluginDir = "plugins/hermes-hooks"
 
+// HermesGatewayDir is the gateway hook's folder inside a Hermes home: the
+// messaging gateway loads every hooks/<name>/ holding HOOK.yaml and
+// handler.py.
+const HermesGatewayDir = "hooks/hermes-hooks"
+
 // hermesShim is the plugin's entry module: Hermes imports the plugin folder
 // as a package and calls register(ctx); the client it needs is vendored
 // beside it, so nothing has to be pip-installed into Hermes' environment.
@@ -27,6 +32,22 @@ if _vendor not in _sys.path:
     _sys.path.insert(0, _vendor)
 
 from hermes_hooks.hermes_plugin import register  # noqa: E402,F401
+`
+
+// gatewayShim is the gateway hook's handler.py: the gateway imports it and
+// calls handle(event_type, context) for the events HOOK.yaml lists; the
+// client is vendored beside it, as for the plugin.
+const gatewayShim = `"""hermes-hooks' gateway hook (written by ` + "`hermes-hooks install hermes --gateway`" + `; do not
+edit: install --uninstall removes it, and a new install replaces it).
+Every event HOOK.yaml lists goes to hermes-hooks in the background."""
+import os as _os
+import sys as _sys
+
+_vendor = _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "vendor")
+if _vendor not in _sys.path:
+    _sys.path.insert(0, _vendor)
+
+from hermes_hooks.hermes_gateway import drain, handle  # noqa: E402,F401
 `
 
 // FileWrite is one file of a plugin install.
@@ -49,13 +70,28 @@ type PluginPlan struct {
 // package under vendor/. Uninstall removes exactly those files (and the
 // folders left empty).
 func MakeHermesPlugin(home string, pkg fs.FS, uninstall bool) (*PluginPlan, error) {
-	dir := filepath.Join(home, filepath.FromSlash(HermesPluginDir))
-	want := map[string][]byte{"__init__.py": []byte(hermesShim)}
-	yml, err := fs.ReadFile(pkg, "hermes_hooks/hermes_plugin/plugin.yaml")
+	return makeDirPlan(filepath.Join(home, filepath.FromSlash(HermesPluginDir)), pkg,
+		"__init__.py", hermesShim, "hermes_hooks/hermes_plugin/plugin.yaml", "plugin.yaml", uninstall)
+}
+
+// MakeHermesGateway plans writing the gateway hook into home: HOOK.yaml
+// and handler.py at the top of HermesGatewayDir, the hermes_hooks package
+// under vendor/ (the gateway hook works without the plugin). Uninstall
+// removes exactly those files.
+func MakeHermesGateway(home string, pkg fs.FS, uninstall bool) (*PluginPlan, error) {
+	return makeDirPlan(filepath.Join(home, filepath.FromSlash(HermesGatewayDir)), pkg,
+		"handler.py", gatewayShim, "hermes_hooks/hermes_gateway/HOOK.yaml", "HOOK.yaml", uninstall)
+}
+
+// makeDirPlan plans a folder dir holding the shim (named shimName), the
+// manifest copied from pkg, and the hermes_hooks package under vendor/.
+func makeDirPlan(dir string, pkg fs.FS, shimName, shim, manifestFrom, manifest string, uninstall bool) (*PluginPlan, error) {
+	want := map[string][]byte{shimName: []byte(shim)}
+	yml, err := fs.ReadFile(pkg, manifestFrom)
 	if err != nil {
 		return nil, err
 	}
-	want["plugin.yaml"] = yml
+	want[manifest] = yml
 	err = fs.WalkDir(pkg, "hermes_hooks", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err

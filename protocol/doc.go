@@ -37,7 +37,9 @@
 //     and subagent_stop the agent must not stop yet and message is the
 //     instruction to continue with; on post_tool_call message is feedback for
 //     the model beside the tool's result; on pre_llm_call (and
-//     transform_user_input) the user's turn is refused with message.
+//     transform_user_input) the user's turn is refused with message; on
+//     pre_gateway_dispatch the gateway skips the message, message being
+//     the reason.
 //  4. Arguments. Rewrites apply in config order onto the original tool
 //     arguments: a Hermes modify shallow-merges its mapping (later keys win;
 //     empty mappings are ignored), a Claude updatedInput replaces the whole
@@ -65,6 +67,12 @@
 //  11. Shadow. A report marked Shadow (an entry in mode: shadow) is never
 //     folded: the dispatcher moves what it asked for into its Would text
 //     and leaves its Contribution nil.
+//  12. First decides. On an event whose catalog row says FirstDecides
+//     (pre_gateway_dispatch), the first contribution in config order that
+//     carries a decision or a replacement text decides: its decision,
+//     message and text are the outcome's, and the decisions and texts of
+//     later contributions are ignored (Hermes takes the first recognised
+//     plugin action there: skip, rewrite or allow).
 //
 // # Outcome schema
 //

@@ -143,7 +143,34 @@ type Event struct {
 	// file whose `export` lines set variables for the session's later
 	// commands (SessionStart, Setup, CwdChanged, FileChanged).
 	EnvFile bool
+	// Gateway: an event of Hermes' gateway hooks (a HOOK.yaml's events,
+	// fired only in the messaging gateway), which reaches hermes-hooks
+	// through the gateway bridge (`install hermes --gateway`), not the
+	// plugin. An observer: the bridge hands it over in the background and
+	// the gateway never waits for it, as Hermes' own handlers never block
+	// the gateway.
+	Gateway bool
+	// FamilyField makes the row a family of events, "prefix:*" (command:*,
+	// any slash command): Lookup resolves every "prefix:NAME" to it, an
+	// entry declared under "prefix:NAME" runs only when the host field
+	// FamilyField names NAME (see Admits), and one declared under the
+	// row's own name runs for every member, as Hermes' wildcard does.
+	FamilyField string
+	// FailClosedToo: fail_closed is honoured although the event gates no
+	// tool call: a failing fail_closed entry's failure is a block
+	// (pre_gateway_dispatch: the message is skipped).
+	FailClosedToo bool
+	// FirstDecides: the first contribution in config order that decides
+	// (a decision, or a replacement text) is the outcome's, and later
+	// ones do not change it (pre_gateway_dispatch, whose plugin results
+	// Hermes reads as "the first recognised action wins").
+	FirstDecides bool
 }
+
+// FailsClosed reports whether a fail_closed entry's failure blocks on this
+// event: where a block refuses a tool call (Gating), and where the catalog
+// says so (FailClosedToo).
+func (e *Event) FailsClosed() bool { return e != nil && (e.Gates || e.FailClosedToo) }
 
 // Can reports whether the event has capability c.
 func (e *Event) Can(c Capability) bool { return e != nil && e.Caps&c != 0 }
@@ -168,6 +195,8 @@ const (
 	ReplyInput
 	// ReplyLLM: context, inject_system / inject_user, block (pre_llm_call).
 	ReplyLLM
+	// ReplyGateway: skip, rewrite, allow (pre_gateway_dispatch).
+	ReplyGateway
 )
 
 // WireKind is how an outcome is rendered in Hermes' directive shape.
@@ -184,6 +213,10 @@ const (
 	// WireBlock: a block is {"action": "block"} (pre_llm_call,
 	// transform_user_input).
 	WireBlock
+	// WireGateway: {"action": "skip", "reason": …} (a block),
+	// {"action": "rewrite", "text": …} (a replacement text) or
+	// {"action": "allow"} (pre_gateway_dispatch).
+	WireGateway
 )
 
 // ClaudeField is one of an event's own Claude payload fields: when the host
@@ -216,8 +249,8 @@ var (
 )
 
 // catalog lists every event. Hermes' 41 VALID_HOOKS first (sorted as Hermes
-// prints them), then hermes-hooks' own canonical events, then the Claude-only
-// events.
+// prints them), then Hermes' gateway hook events, then hermes-hooks' own
+// canonical events, then the Claude-only events.
 var catalog = []Event{
 	{Name: "agent_loop_stopped", Hermes: true, Caps: capObserve},
 	{Name: "api_request_error", Hermes: true, Caps: capObserve},
@@ -252,7 +285,11 @@ var catalog = []Event{
 	{Name: "pre_approval_request", Hermes: true, Tool: true, Caps: capObserve},
 	{Name: "pre_auxiliary_call", Hermes: true, Caps: capObserve, Synthetic: synAuxiliaryCall},
 	{Name: "pre_command", Hermes: true, Caps: capObserve},
-	{Name: "pre_gateway_dispatch", Hermes: true, Caps: capObserve},
+	// A plugin's result decides the gateway's flow here (skip the message,
+	// rewrite its text, or allow it), the first recognised one winning;
+	// the plugin carries a shell hook's reply to it.
+	{Name: "pre_gateway_dispatch", Hermes: true, Caps: CapBlock | CapTransform, HermesReply: ReplyGateway, HermesWire: WireGateway,
+		FailClosedToo: true, FirstDecides: true, Synthetic: synGatewayDispatch},
 	{Name: "pre_llm_call", Claude: "UserPromptSubmit", Aliases: []string{"before_llm_call"}, Hermes: true, Exit2: Exit2Blocks, Caps: CapBlock | CapContext | CapInject,
 		PlainContext: true, HermesReply: ReplyLLM, HermesWire: WireBlock, ClaudeTimeout: 30,
 		ClaudeFields: []ClaudeField{{Name: "prompt", From: []string{"user_message"}}}, Synthetic: synPreLLMCall},
@@ -271,6 +308,17 @@ var catalog = []Event{
 	{Name: "transform_llm_output", Hermes: true, Caps: CapTransform, TextField: "response_text"},
 	{Name: "transform_terminal_output", Hermes: true, Caps: CapTransform, TextField: "output"},
 	{Name: "transform_tool_result", Hermes: true, Tool: true, Caps: CapTransform, TextField: "result"},
+
+	// Hermes' gateway hooks (HOOK.yaml events, the messaging gateway only),
+	// with the context keys Hermes documents for them.
+	{Name: "gateway:startup", Gateway: true, Synthetic: synGatewayStartup},
+	{Name: "session:start", Gateway: true, Synthetic: synGatewaySession},
+	{Name: "session:end", Gateway: true, Synthetic: synGatewaySession},
+	{Name: "session:reset", Gateway: true, Synthetic: synGatewaySession},
+	{Name: "agent:start", Gateway: true, Synthetic: synAgentStart},
+	{Name: "agent:step", Gateway: true, Synthetic: synAgentStep},
+	{Name: "agent:end", Gateway: true, Synthetic: synAgentEnd},
+	{Name: "command:*", Gateway: true, FamilyField: "command", Synthetic: synGatewayCommand},
 
 	// hermes-hooks' own canonical event (runtime extension hooks).
 	{Name: "transform_user_input", Caps: CapBlock | CapTransform, TextField: "user_message", HermesReply: ReplyInput, HermesWire: WireBlock},
@@ -323,11 +371,19 @@ var byName = func() map[string]*Event {
 }()
 
 // Lookup resolves any accepted event name — canonical, Claude Code name or
-// alias — to its event. It is exact and case-sensitive, as both Hermes and
-// Claude Code are.
+// alias, or a member "prefix:NAME" of a family "prefix:*" (command:model
+// is command:*) — to its event. It is exact and case-sensitive, as both
+// Hermes and Claude Code are.
 func Lookup(name string) (*Event, bool) {
-	e, ok := byName[name]
-	return e, ok
+	if e, ok := byName[name]; ok {
+		return e, true
+	}
+	if family, member, ok := familyOf(name); ok && validMember(member) {
+		if e, ok := byName[family]; ok && e.FamilyField != "" {
+			return e, true
+		}
+	}
+	return nil, false
 }
 
 // IsClaudeName reports whether name is a Claude Code event name (so an entry
@@ -360,17 +416,23 @@ func HermesEventNames() []string {
 }
 
 // ValidEventNames returns every canonical name hermes-hooks accepts in
-// config and on the command line (Hermes' 41 plus our own canonical events),
-// sorted. Claude names and aliases are accepted too but not listed here.
+// config and on the command line: Hermes' 41 plus our own canonical
+// events, sorted, then the gateway events, sorted (so that the list starts
+// as Hermes prints its own). Claude names, aliases and the members of a
+// family (command:model) are accepted too but not listed here.
 func ValidEventNames() []string {
-	var out []string
+	var out, gateway []string
 	for i := range catalog {
-		if !catalog[i].ClaudeOnly {
+		switch {
+		case catalog[i].Gateway:
+			gateway = append(gateway, catalog[i].Name)
+		case !catalog[i].ClaudeOnly:
 			out = append(out, catalog[i].Name)
 		}
 	}
 	sort.Strings(out)
-	return out
+	sort.Strings(gateway)
+	return append(out, gateway...)
 }
 
 // AllEventNames returns every accepted name, sorted: canonical, Claude and
@@ -387,8 +449,19 @@ func AllEventNames() []string {
 // SuggestEvent returns the closest accepted event name to name, or "" when
 // nothing is close enough (difflib's get_close_matches with n=1 and cutoff
 // 0.6, the rule Hermes uses for its did-you-mean).
+//
+// A name with a ':' is a gateway hook's and is compared with those only,
+// and a name without one with the others only: a typo of on_session_start
+// must not be answered with session:start.
 func SuggestEvent(name string) string {
-	return Suggest(name, AllEventNames())
+	gateway := strings.Contains(name, ":")
+	var candidates []string
+	for _, n := range AllEventNames() {
+		if strings.Contains(n, ":") == gateway {
+			candidates = append(candidates, n)
+		}
+	}
+	return Suggest(name, candidates)
 }
 
 // eventListing is the "(valid: …)" tail Hermes prints when no close match

@@ -168,11 +168,11 @@ func TestLookupAliasesAndCaseSensitivity(t *testing.T) {
 
 func TestValidAndAllEventNames(t *testing.T) {
 	valid := ValidEventNames()
-	if !sort.StringsAreSorted(valid) {
-		t.Error("ValidEventNames not sorted")
+	if !sort.StringsAreSorted(valid[:42]) || !sort.StringsAreSorted(valid[42:]) || valid[41] != "transform_user_input" {
+		t.Errorf("ValidEventNames = %v; want Hermes' and ours sorted, then the gateway events sorted", valid)
 	}
-	if len(valid) != 42 || !contains(valid, "transform_user_input") {
-		t.Errorf("ValidEventNames = %d names; want Hermes' 41 plus transform_user_input", len(valid))
+	if len(valid) != 50 || !contains(valid, "transform_user_input") || !contains(valid, "command:*") {
+		t.Errorf("ValidEventNames = %d names; want Hermes' 41, its 8 gateway events and transform_user_input", len(valid))
 	}
 	all := AllEventNames()
 	if !sort.StringsAreSorted(all) {
@@ -228,7 +228,10 @@ func TestEventCapabilities(t *testing.T) {
 		t.Errorf("Names() = %v", got)
 	}
 	for _, e := range Events() {
-		if e.Can(CapTransform) && e.TextField == "" && e.Name != "post_tool_call" {
+		// post_tool_call's text is the tool output (Claude's
+		// updatedToolOutput); pre_gateway_dispatch's is the message, which
+		// the gateway rewrites itself with the first rewrite (not a chain).
+		if e.Can(CapTransform) && e.TextField == "" && e.Name != "post_tool_call" && !e.FirstDecides {
 			t.Errorf("%s can transform but names no text field", e.Name)
 		}
 	}
@@ -424,6 +427,13 @@ func TestCatalogRules(t *testing.T) {
 		{"WireTool", func(e *Event) bool { return e.HermesWire == WireTool }, []string{"PreToolUse"}},
 		{"WireContinue", func(e *Event) bool { return e.HermesWire == WireContinue }, []string{"Stop", "SubagentStop"}},
 		{"WireBlock", func(e *Event) bool { return e.HermesWire == WireBlock }, []string{"UserPromptSubmit", "transform_user_input"}},
+		{"ReplyGateway", func(e *Event) bool { return e.HermesReply == ReplyGateway }, []string{"pre_gateway_dispatch"}},
+		{"WireGateway", func(e *Event) bool { return e.HermesWire == WireGateway }, []string{"pre_gateway_dispatch"}},
+		{"FailClosedToo", func(e *Event) bool { return e.FailClosedToo }, []string{"pre_gateway_dispatch"}},
+		{"FirstDecides", func(e *Event) bool { return e.FirstDecides }, []string{"pre_gateway_dispatch"}},
+		{"Gateway", func(e *Event) bool { return e.Gateway },
+			[]string{"agent:end", "agent:start", "agent:step", "command:*", "gateway:startup", "session:end", "session:reset", "session:start"}},
+		{"FamilyField", func(e *Event) bool { return e.FamilyField != "" }, []string{"command:*"}},
 	} {
 		if got := with(tc.of); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.rule, got, tc.want)

@@ -110,13 +110,17 @@ func FuzzParseReplyHermes(f *testing.F) {
 		{`{"action":"block","reason":"r"}`, "transform_user_input"},
 		{`{"action":"rewrite","value":{"path":"/safe"}}`, "pre_tool_call"},
 		{`{"state":{"x":null}}`, "pre_verify"},
+		{`{"action":"skip","reason":"not the owner"}`, "pre_gateway_dispatch"},
+		{`{"action":"rewrite","text":"new"}`, "pre_gateway_dispatch"},
+		{`{"action":"allow"}`, "pre_gateway_dispatch"},
+		{`{"context":"seen"}`, "command:*"},
 	} {
 		f.Add(seed.stdout, "", 0, eventIndex(seed.event), false, false, false)
 	}
 	f.Fuzz(func(t *testing.T, stdout, stderr string, exit int, evIdx uint8, failClosed, spawn, timedOut bool) {
 		c, e := fuzzReply(t, Hermes, stdout, stderr, exit, evIdx, failClosed, spawn, timedOut)
 		if c == nil {
-			if e.Gating() && failClosed && (spawn || timedOut) {
+			if e.FailsClosed() && failClosed && (spawn || timedOut) {
 				t.Fatalf("fail_closed spawn error/timeout did not block")
 			}
 			if e.Gating() && exit == 2 && !spawn && !timedOut {
@@ -126,8 +130,11 @@ func FuzzParseReplyHermes(f *testing.F) {
 		}
 		// What a Hermes reply can ask for depends on the event's
 		// capabilities; Claude-only fields never appear.
-		if c.ReplaceArgs || c.Stop || c.StopReason != "" || c.SystemMessage != "" || c.Decision == DecisionAllow {
+		if c.ReplaceArgs || c.Stop || c.StopReason != "" || c.SystemMessage != "" {
 			t.Fatalf("Hermes dialect produced a Claude-only field: %s", contribString(c))
+		}
+		if c.Decision == DecisionAllow && e.HermesReply != ReplyGateway {
+			t.Fatalf("allow on %s, where only pre_gateway_dispatch's allow is read: %s", e.Name, contribString(c))
 		}
 		if (c.Args != nil || c.Decision == DecisionAsk || c.RuleKey != "") && e.Name != "pre_tool_call" {
 			t.Fatalf("modify/approve outside pre_tool_call (%s): %s", e.Name, contribString(c))

@@ -337,12 +337,19 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 	if m, ok := original.(map[string]any); ok {
 		args = m
 	}
+	firstDecides, decided := ev != nil && ev.FirstDecides, false
 	for i := range reports {
 		c := reports[i].Contribution
 		if c == nil || reports[i].Shadow { // shadow: see rule 11
 			continue
 		}
-		if c.Decision.rank() > o.Decision.rank() {
+		// Rule 12: where the first decision is the outcome's, a later
+		// contribution's decision and text count for nothing.
+		decides := !firstDecides || !decided
+		if firstDecides && (c.Decision.rank() > 0 || c.Result != nil && *c.Result != "") {
+			decided = true
+		}
+		if decides && c.Decision.rank() > o.Decision.rank() {
 			o.Decision, o.Message, o.RuleKey = c.Decision, c.Message, c.RuleKey
 		}
 		switch {
@@ -367,7 +374,7 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 		if c.SystemMessage != "" {
 			sys = append(sys, c.SystemMessage)
 		}
-		if c.Result != nil && *c.Result != "" {
+		if decides && c.Result != nil && *c.Result != "" {
 			r := *c.Result
 			o.Result = &r
 		}
@@ -467,6 +474,8 @@ func (o *Outcome) HermesWire() Object {
 		if o.Decision == DecisionBlock {
 			return Object{{"action", "block"}, {"message", o.Message}}
 		}
+	case WireGateway:
+		return o.gatewayWire()
 	}
 	if o.Result != nil {
 		return Object{{"result", *o.Result}}

@@ -30,6 +30,12 @@ var hermesPromoted = sync.OnceValue(func() map[string]bool {
 	}
 })
 
+// gatewayPromoted are the fields a gateway event's Hermes payload lifts
+// out of extra: the session only.
+var gatewayPromoted = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"session_id": true, "parent_session_id": true}
+})
+
 // Args returns the host's tool arguments: "args", else its alias
 // "tool_input"; ok is false when neither is present.
 func Args(fields map[string]any) (any, bool) {
@@ -65,14 +71,20 @@ func stringField(fields map[string]any, key, fallback string) string {
 // under extra (sorted by key).
 func HermesPayload(ev *Event, fields map[string]any, env PayloadEnv) Object {
 	var toolName any
-	if v, ok := fields["tool_name"]; ok {
+	if v, ok := fields["tool_name"]; ok && !ev.Gateway {
 		toolName = v
 		if s, ok := v.(string); ok {
 			toolName = env.Tools.Hermes(s)
 		}
 	}
+	promoted := hermesPromoted()
+	if ev.Gateway {
+		// A gateway event's context is no tool call's: its "args" are a
+		// slash command's (command:*), and stay with the other fields.
+		promoted = gatewayPromoted()
+	}
 	var toolInput any
-	if a, _ := Args(fields); a != nil {
+	if a, _ := Args(fields); a != nil && !ev.Gateway {
 		if m, ok := a.(map[string]any); ok {
 			toolInput = m
 		}
@@ -86,7 +98,7 @@ func HermesPayload(ev *Event, fields map[string]any, env PayloadEnv) Object {
 
 	extra := make(Object, 0, len(fields))
 	for _, k := range sortedKeys(fields) {
-		if hermesPromoted()[k] || hermesOmitted()[k] {
+		if promoted[k] || hermesOmitted()[k] {
 			continue
 		}
 		if _, isStr := fields[k].(string); isStr && (k == "cwd" || k == "profile") {

@@ -11,7 +11,7 @@ import (
 func parseHermes(r Reply) (*Contribution, string) {
 	ev := r.Event
 	blocking := ev.Gating()
-	failClosed := r.FailClosed && blocking
+	failClosed := r.FailClosed && ev.FailsClosed()
 
 	if r.SpawnError != "" || r.TimedOut {
 		reason := r.SpawnError
@@ -81,6 +81,8 @@ func parseHermesStdout(ev *Event, stdout string) (c *Contribution, note string, 
 		c = hermesVerifyReply(obj)
 	case ReplyInput:
 		c = hermesInputReply(obj)
+	case ReplyGateway:
+		c = hermesGatewayReply(obj)
 	default:
 		c = hermesContext(obj)
 		if ev.HermesReply == ReplyLLM {

@@ -89,6 +89,47 @@ func synSubagentStop() map[string]any {
 
 func synSessionOnly() map[string]any { return map[string]any{"session_id": "test-session"} }
 
+// The gateway events carry the context keys Hermes documents for its
+// gateway hooks; pre_gateway_dispatch carries the message's fields the
+// plugin takes from Hermes' MessageEvent.
+
+func synGatewayStartup() map[string]any {
+	return map[string]any{"platforms": []any{"telegram"}}
+}
+
+func synGatewaySession() map[string]any {
+	return map[string]any{"platform": "telegram", "user_id": "test-user", "session_id": "test-session",
+		"session_key": "agent:main:telegram:dm:test-user"}
+}
+
+func synAgentStart() map[string]any {
+	return map[string]any{"platform": "telegram", "user_id": "test-user", "chat_id": "test-chat",
+		"thread_id": "", "chat_type": "dm", "session_id": "test-session", "message": "hello"}
+}
+
+func synAgentStep() map[string]any {
+	return map[string]any{"platform": "telegram", "user_id": "test-user", "session_id": "test-session",
+		"iteration": num("1"), "tool_names": []any{"terminal"}}
+}
+
+func synAgentEnd() map[string]any {
+	m := synAgentStart()
+	m["response"] = "hi"
+	return m
+}
+
+// synGatewayCommand leaves out "command": the name fired gives it
+// (Event.MemberFields), so `hermes-hooks test command:model` fires the
+// entries of command:model.
+func synGatewayCommand() map[string]any {
+	return map[string]any{"platform": "telegram", "user_id": "test-user", "args": ""}
+}
+
+func synGatewayDispatch() map[string]any {
+	return map[string]any{"platform": "telegram", "chat_id": "test-chat", "chat_type": "dm", "chat_name": "",
+		"thread_id": "", "user_id": "test-user", "user_name": "tester", "message_id": "m1", "text": "hello"}
+}
+
 func apiRequest(extra map[string]any) map[string]any {
 	m := map[string]any{
 		"session_id": "test-session", "task_id": "test-task", "platform": "cli",

@@ -122,7 +122,7 @@ func (r *DoctorResult) add(level CheckLevel, text string) {
 // plugin.
 func WarnRunTwice(results []DoctorResult, hermesConfig string) {
 	for i := range results {
-		if e := results[i].Status.Entry; e.Source == hermesConfig && !e.Duplicate {
+		if e := results[i].Status.Entry; e.Source == hermesConfig && !e.Duplicate && e.Event.Hermes { // Hermes runs no gateway event
 			results[i].add(CheckWarn, "Hermes runs this hook itself (its shell hooks read "+hermesConfig+") and again through the installed hermes-hooks plugin: move the hooks: block into a file of its own and point the plugin at it (HERMES_HOOKS_CONFIG), leaving hooks: {} in config.yaml")
 		}
 	}

@@ -19,7 +19,11 @@ func newEventsCmd(a *app) *cobra.Command {
 by hosts; a hook declared under a Claude Code name speaks the Claude dialect.
 "can" says what a hook's reply can do on that event: block, modify (rewrite
 the tool arguments), approve (ask a human / allow), context, continue (keep
-the agent going), transform (replace a text).`,
+the agent going), transform (replace a text). The events marked (gateway) are
+Hermes' gateway hooks (HOOK.yaml events, the messaging gateway only), which
+reach hermes-hooks through 'hermes-hooks install hermes --gateway'; command:*
+stands for every slash command (command:model, command:reset, …), and a config
+entry may name one command or the wildcard.`,
 		Example: `  hermes-hooks events
   hermes-hooks events --json | jq -r '.[] | select(.claude != "") | "\(.claude) = \(.name)"'`,
 		Args: exactArgs(0, "no arguments"),
@@ -36,6 +40,7 @@ type eventJSON struct {
 	Hermes           bool     `json:"hermes"`
 	ClaudeOnly       bool     `json:"claude_only"`
 	ShellUnsupported bool     `json:"shell_unsupported"`
+	Gateway          bool     `json:"gateway"`
 	Tool             bool     `json:"tool"`
 	Can              []string `json:"can"`
 }
@@ -45,7 +50,7 @@ func runEvents(a *app, o eventsOptions) error {
 	for _, e := range protocol.Events() {
 		list = append(list, eventJSON{
 			Name: e.Name, Claude: e.Claude, Aliases: nonNil(e.Aliases), Hermes: e.Hermes,
-			ClaudeOnly: e.ClaudeOnly, ShellUnsupported: e.ShellUnsupported, Tool: e.Tool,
+			ClaudeOnly: e.ClaudeOnly, ShellUnsupported: e.ShellUnsupported, Gateway: e.Gateway, Tool: e.Tool,
 			Can: nonNil(e.Caps.Names()),
 		})
 	}
@@ -68,6 +73,9 @@ func runEvents(a *app, o eventsOptions) error {
 		name := e.Name
 		if e.ClaudeOnly {
 			name += " (Claude only)"
+		}
+		if e.Gateway {
+			name += " (gateway)"
 		}
 		aliases := strings.Join(e.Aliases, ", ")
 		if aliases == "" {

@@ -20,6 +20,7 @@ type installOptions struct {
 	dryRun    bool
 	uninstall bool
 	json      bool
+	gateway   bool // hermes: the gateway hook too
 }
 
 func newInstallCmd(a *app) *cobra.Command {
@@ -30,8 +31,13 @@ func newInstallCmd(a *app) *cobra.Command {
 		Long: `Writes AGENT's hook configuration so that every event hermes-hooks serves for
 it runs 'hermes-hooks hook AGENT EVENT' (this binary, by absolute path).
 AGENT is one of: ` + strings.Join(agents.Names(), ", ") + `, or hermes: the Hermes plugin
-(clients/python) goes into $HERMES_HOME/plugins/hermes-hooks, so that a running
-Hermes hands every hook event to hermes-hooks.
+(clients/python) goes into $HERMES_HOME/plugins/hermes-hooks and is enabled in
+$HERMES_HOME/config.yaml (plugins.enabled, as 'hermes plugins enable' does, every
+other byte of the file kept), so that Hermes hands every hook event to
+hermes-hooks. With --gateway, the gateway hook goes into
+$HERMES_HOME/hooks/hermes-hooks too: the messaging gateway's own events
+(gateway:startup, session:*, agent:*, command:*) reach hermes-hooks, in the
+background.
 
 The file is edited in place: Claude Code's .claude/settings.json, Cursor's
 .cursor/hooks.json, … in the project or in your home directory (--user).
@@ -59,8 +65,10 @@ Hooks still need your approval before they run: see 'hermes-hooks list' and
   hermes-hooks install cursor --user
   # take it out again
   hermes-hooks uninstall claude
-  # the Hermes plugin, into $HERMES_HOME/plugins/hermes-hooks
-  hermes-hooks install hermes --dry-run`,
+  # the Hermes plugin, into $HERMES_HOME/plugins/hermes-hooks, enabled
+  hermes-hooks install hermes --dry-run
+  # and the gateway hook, into $HERMES_HOME/hooks/hermes-hooks
+  hermes-hooks install hermes --gateway`,
 		Args: agentArg("install"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runInstallCmd(a, cmd, args[0], o)
@@ -68,6 +76,7 @@ Hooks still need your approval before they run: see 'hermes-hooks list' and
 	}
 	installFlags(cmd, &o)
 	cmd.Flags().BoolVar(&o.uninstall, "uninstall", false, "remove what install added (as 'hermes-hooks uninstall AGENT')")
+	cmd.Flags().BoolVar(&o.gateway, "gateway", false, "hermes: install the gateway hook too ($HERMES_HOME/hooks/hermes-hooks)")
 	return cmd
 }
 
@@ -79,7 +88,8 @@ func newUninstallCmd(a *app) *cobra.Command {
 		Long: `Removes the entries 'hermes-hooks install AGENT' added, and nothing else
 (the same as 'hermes-hooks install AGENT --uninstall').
 AGENT is one of: ` + strings.Join(agents.Names(), ", ") + `, or hermes (the plugin files in
-$HERMES_HOME/plugins/hermes-hooks).
+$HERMES_HOME/plugins/hermes-hooks, the gateway hook in $HERMES_HOME/hooks/hermes-hooks,
+and the plugin's entry in config.yaml's plugins.enabled).
 
 The project is found as install finds it: --project DIR, else the root of the
 git repository holding the current directory, else the current directory.
@@ -153,6 +163,9 @@ type installResult struct {
 func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	if name == "hermes" {
 		return runInstallHermes(a, o, projectSet)
+	}
+	if o.gateway {
+		return usageErr("--gateway is Hermes' gateway hook: hermes-hooks install hermes --gateway", "--gateway given for %s", name)
 	}
 	agent, ok := agents.Lookup(name)
 	if !ok {

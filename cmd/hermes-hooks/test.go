@@ -83,6 +83,7 @@ func runTest(a *app, event string, o testOptions) error {
 			fields[k] = v
 		}
 	}
+	fields = ev.MemberFields(event, fields) // test command:model: the command is model
 	cfg, err := a.LoadConfig()
 	if err != nil {
 		return err
@@ -102,7 +103,7 @@ func runTest(a *app, event string, o testOptions) error {
 	}
 	var entries []*hookconfig.Entry
 	for _, e := range d.EntriesFor(ev) {
-		if o.forTool != "" && ev.Tool && !e.Matches(fields, cfg.Tools) {
+		if o.forTool != "" && ev.Tool && !e.Matches(fields, cfg.Tools) || !ev.Admits(e.DeclaredAs, fields) {
 			continue
 		}
 		entries = append(entries, e)

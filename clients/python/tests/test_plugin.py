@@ -4,6 +4,7 @@ contract: ctx.register_hook(event, callback), then callback(**kwargs)."""
 import importlib.util
 import os
 import unittest
+from types import SimpleNamespace
 from unittest import mock
 
 from hermes_hooks import BinaryNotFoundError, Client, hermes_plugin
@@ -57,6 +58,14 @@ REPLIES = [
     ("pre_verify", dict(session_id="s-verify2", coding=True, attempt=0), None),
     ("post_tool_call", dict(tool_name="terminal", args={}, result="{}", reply={"context": "noted"}),
      {"context": "noted"}),
+    # pre_gateway_dispatch (issue 27): a plugin's result decides the flow.
+    ("pre_gateway_dispatch", dict(event=object(), gateway=object(), session_store=None,
+                                  reply={"action": "skip", "reason": "not the owner"}),
+     {"action": "skip", "reason": "not the owner"}),
+    ("pre_gateway_dispatch", dict(event=object(), reply={"action": "rewrite", "text": "/help"}),
+     {"action": "rewrite", "text": "/help"}),
+    ("pre_gateway_dispatch", dict(event=object(), reply={"action": "allow"}), {"action": "allow"}),
+    ("pre_gateway_dispatch", dict(event=object(), reply={"context": "not an action"}), None),
 ] + [
     (ev, dict(result="old", output="old", response_text="old", reply={"result": "new " + ev}), "new " + ev)
     for ev in TEXT
@@ -108,7 +117,7 @@ class Plugin(unittest.TestCase):
     def test_observers_pass_context_through(self):
         ctx = dict(self.plugins())["server"]
         for event in self.h.events:
-            if event in TEXT or event in ("pre_tool_call", "pre_verify"):
+            if event in TEXT or event in ("pre_tool_call", "pre_verify", "pre_gateway_dispatch"):
                 continue
             with self.subTest(event=event):
                 self.assertEqual(ctx.fire(event, session_id="ctx", reply={"context": "c"}), {"context": "c"})
@@ -121,7 +130,19 @@ class Plugin(unittest.TestCase):
                 self.assertIsNone(got)
                 self.assertIn("cannot refuse", logs.output[0])
 
-    def test_gateway_objects_are_sent_as_text(self):
+    def test_gateway_objects_are_not_sent(self):
+        # The message's fields go; Hermes' in-process objects stay.
+        source = SimpleNamespace(platform=SimpleNamespace(value="discord"), chat_id=42, chat_type="group",
+                                 user_id="u", user_name=None, chat_name="ops", thread_id="")
+        event = SimpleNamespace(text="hi", message_id="m", source=source)
+        fields = hermes_plugin.gateway_fields(dict(event=event, gateway=object(), session_store=object(), extra=1))
+        self.assertEqual(fields, {"extra": 1, "platform": "discord", "chat_id": 42, "chat_type": "group",
+                                  "chat_name": "ops", "thread_id": "", "user_id": "u", "user_name": None,
+                                  "message_id": "m", "text": "hi"})
+        empty = hermes_plugin.gateway_fields(dict(event=object(), gateway=object(), session_store=object()))
+        self.assertEqual(set(empty), {"platform", "chat_id", "chat_type", "chat_name", "thread_id", "user_id",
+                                      "user_name", "message_id", "text"})
+        self.assertTrue(all(v is None for v in empty.values()))
         ctx = dict(self.plugins())["server"]
         self.assertIsNone(ctx.fire("pre_gateway_dispatch", event=object(), gateway=object(), session_store=object()))
 

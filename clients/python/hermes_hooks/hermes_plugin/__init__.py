@@ -13,11 +13,23 @@ directive hermes-hooks renders for Hermes (`?format=hermes`):
                   {"action": "approve", …}, or None
   pre_llm_call    {"context": …} or None
   pre_verify      {"action": "continue", "message": …} or None
+  pre_gateway_dispatch
+                  {"action": "skip", "reason": …}, {"action": "rewrite",
+                  "text": …}, {"action": "allow"}, or None (normal dispatch)
   transform_*     the replacement text, or None (unchanged)
   every other     {"context": …} or None (Hermes ignores observers' returns)
 
+pre_gateway_dispatch hands hermes-hooks the incoming message's fields, not
+Hermes' in-process objects (see gateway_fields): platform, chat_id,
+chat_type, chat_name, thread_id, user_id, user_name, message_id and text.
+
 A failed dispatch raises: Hermes logs it, and on pre_tool_call it blocks
-the call (a guard that cannot be asked does not let the call through).
+the call (a guard that cannot be asked does not let the call through); on
+pre_gateway_dispatch the message goes on to normal dispatch (Hermes' rule
+for a failing plugin there).
+
+Hermes' gateway hooks (HOOK.yaml events) are not plugin hooks: they reach
+hermes-hooks through the gateway bridge, hermes_hooks.hermes_gateway.
 
 Settings (environment of the Hermes process): HERMES_HOOKS_BIN (the
 program, default hermes-hooks on PATH), HERMES_HOOKS_SERVER (a serve
@@ -35,7 +47,7 @@ from typing import Any, Callable, Dict, Iterable, Optional, Tuple
 
 from hermes_hooks import DEFAULT_TIMEOUT, Client
 
-__all__ = ["register", "HERMES_EVENTS", "client_from_env", "to_hermes", "make_callback"]
+__all__ = ["register", "HERMES_EVENTS", "client_from_env", "to_hermes", "make_callback", "gateway_fields"]
 
 log = logging.getLogger("hermes_hooks.hermes_plugin")
 
@@ -86,6 +98,45 @@ def _events_from_env() -> Iterable[str]:
     return [e for e in HERMES_EVENTS if e in wanted]
 
 
+# The message's fields pre_gateway_dispatch passes on: (name in the
+# payload, object it is read from, attribute). Hermes passes a MessageEvent
+# (text, message_id, source) and in-process handles (gateway,
+# session_store) that a script can do nothing with.
+_MESSAGE_FIELDS = (
+    ("platform", "source", "platform"), ("chat_id", "source", "chat_id"),
+    ("chat_type", "source", "chat_type"), ("chat_name", "source", "chat_name"),
+    ("thread_id", "source", "thread_id"), ("user_id", "source", "user_id"),
+    ("user_name", "source", "user_name"), ("message_id", "event", "message_id"),
+    ("text", "event", "text"),
+)
+_IN_PROCESS = frozenset({"event", "gateway", "session_store"})
+
+
+def _plain(value: Any) -> Any:
+    """A field's JSON value: an enum (Hermes' Platform) by its value, any
+    other object by its text, None as null."""
+    value = getattr(value, "value", value)
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+def gateway_fields(kwargs: Dict[str, Any]) -> Dict[str, Any]:
+    """The fields pre_gateway_dispatch hands hermes-hooks: the incoming
+    message's (null where Hermes' MessageEvent has no such attribute),
+    and every other keyword argument but Hermes' in-process objects."""
+    event = kwargs.get("event")
+    objects = {"event": event, "source": getattr(event, "source", None)}
+    fields = {k: v for k, v in kwargs.items() if k not in _IN_PROCESS}
+    for name, obj, attr in _MESSAGE_FIELDS:
+        fields.setdefault(name, _plain(getattr(objects[obj], attr, None)))
+    return fields
+
+
+# Events whose keyword arguments are Hermes objects, and what is sent instead.
+_FIELDS = {"pre_gateway_dispatch": gateway_fields}
+
+
 def to_hermes(event: str, wire: Dict[str, Any]) -> Any:
     """What the plugin returns to Hermes for event, given hermes-hooks'
     Hermes directive for it."""
@@ -101,8 +152,10 @@ def to_hermes(event: str, wire: Dict[str, Any]) -> Any:
 
 def make_callback(event: str, client: Client) -> Callable[..., Any]:
     """The callback registered for event."""
+    fields = _FIELDS.get(event, dict)
+
     def callback(**kwargs: Any) -> Any:
-        return to_hermes(event, client.dispatch_hermes(event, kwargs))
+        return to_hermes(event, client.dispatch_hermes(event, fields(kwargs)))
 
     callback.__name__ = callback.__qualname__ = f"hermes_hooks[{event}]"
     return callback

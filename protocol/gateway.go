@@ -1,0 +1,122 @@
+package protocol
+
+import "strings"
+
+// Hermes' messaging gateway: the family of slash-command events (command:*)
+// and pre_gateway_dispatch's reply rule and Hermes wire (issue 27). The
+// rows are in the catalog (events.go); these are the rules their fields
+// name.
+
+// familyOf splits "prefix:NAME" into the family name "prefix:*" and NAME.
+func familyOf(name string) (family, member string, ok bool) {
+	i := strings.IndexByte(name, ':')
+	if i <= 0 {
+		return "", "", false
+	}
+	return name[:i+1] + "*", name[i+1:], true
+}
+
+// validMember: a family member's name is a slash command's (letters,
+// digits, '_', '-', '.'), so that "command:" and "command:a b" are typos,
+// not events.
+func validMember(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.'
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Admits reports whether an entry declared under the name declared runs
+// for a firing of e with these host fields: always, except for a member
+// "prefix:NAME" of a family, which runs only when the host field
+// e.FamilyField is NAME (a leading '/' ignored).
+func (e *Event) Admits(declared string, fields map[string]any) bool {
+	if e == nil || e.FamilyField == "" || declared == e.Name {
+		return true
+	}
+	_, member, ok := familyOf(declared)
+	if !ok {
+		return true
+	}
+	got, _ := fields[e.FamilyField].(string)
+	return strings.TrimPrefix(got, "/") == member
+}
+
+// MemberFields is fields for a firing of e under the name fired: when
+// that name is a member "prefix:NAME" of e's family and the host did not
+// send e.FamilyField, a copy of fields with it set to NAME (so that
+// `hermes-hooks dispatch command:model` fires the entries of
+// command:model); otherwise fields itself.
+func (e *Event) MemberFields(fired string, fields map[string]any) map[string]any {
+	if e == nil || e.FamilyField == "" || fired == e.Name {
+		return fields
+	}
+	if _, sent := fields[e.FamilyField]; sent {
+		return fields
+	}
+	_, member, ok := familyOf(fired)
+	if !ok || !validMember(member) {
+		return fields
+	}
+	out := make(map[string]any, len(fields)+1)
+	for k, v := range fields {
+		out[k] = v
+	}
+	out[e.FamilyField] = member
+	return out
+}
+
+// DefaultSkipReason is the reason of a pre_gateway_dispatch skip whose
+// reply gave none.
+const DefaultSkipReason = "skipped by a shell hook"
+
+// hermesGatewayReply reads pre_gateway_dispatch's actions, as Hermes reads
+// a plugin's result there: {"action": "skip", "reason": …} drops the
+// message (a block), {"action": "rewrite", "text": …} replaces its text
+// (a non-empty string, else it is not an action), {"action": "allow"}
+// lets it through. Anything else is no action: the next hook's counts.
+func hermesGatewayReply(obj map[string]any) *Contribution {
+	action, _ := obj["action"].(string)
+	switch action {
+	case "skip":
+		reason, _ := obj["reason"].(string)
+		if pyStrip(reason) == "" {
+			reason = DefaultSkipReason
+		}
+		return &Contribution{Decision: DecisionBlock, Message: reason}
+	case "rewrite":
+		if text, ok := obj["text"].(string); ok && text != "" {
+			return &Contribution{Result: &text}
+		}
+	case "allow":
+		return &Contribution{Decision: DecisionAllow}
+	}
+	return nil
+}
+
+// gatewayWire is pre_gateway_dispatch's result for Hermes: skip (a block,
+// or a Claude hook's continue:false: the message is not processed),
+// rewrite, allow, or {} (normal dispatch).
+func (o *Outcome) gatewayWire() Object {
+	switch {
+	case o.Decision == DecisionBlock:
+		return Object{{"action", "skip"}, {"reason", o.Message}}
+	case o.Stop:
+		reason := o.StopReason
+		if reason == "" {
+			reason = DefaultSkipReason
+		}
+		return Object{{"action", "skip"}, {"reason", reason}}
+	case o.Result != nil:
+		return Object{{"action", "rewrite"}, {"text", *o.Result}}
+	case o.Decision == DecisionAllow:
+		return Object{{"action", "allow"}}
+	}
+	return Object{}
+}
