@@ -111,7 +111,7 @@ func TestNodeClient(t *testing.T) {
 }
 
 // The README quotes these files of testdata/clients verbatim
-// (cmd/hermes-hooks-full/readme_test.go checks the quoting); here they run,
+// (cmd/hermes-hooks/readme_test.go checks the quoting); here they run,
 // one-shot and through a live server, against the README's example guard.
 func TestReadmeClientSnippets(t *testing.T) {
 	need(t, "python3")
