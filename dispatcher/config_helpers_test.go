@@ -11,15 +11,6 @@ import (
 
 // Configs for the dispatcher's tests, read as Load reads them.
 
-func mustParse(t *testing.T, yml string) *hookconfig.Config {
-	t.Helper()
-	cfg, err := hookconfig.ParseConfig([]byte(yml), "config.yaml")
-	if err != nil {
-		t.Fatalf("ParseConfig: %v", err)
-	}
-	return cfg
-}
-
 func parseClaudeSettings(data []byte, path string) ([]*hookconfig.Entry, []hookconfig.Warning, error) {
 	return hookconfig.ParseAgentFile("claude", data, path)
 }
