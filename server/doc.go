@@ -41,12 +41,14 @@
 //     report is matched to its entry by declared event, command, matcher,
 //     source and dialect. A hook the next config keeps, by the same
 //     identity, keeps its counters across the reload.
-//   - GET /metrics: the same in Prometheus' text format, from a registry
-//     of the server's own (never the global one): per-hook counters and a
-//     duration histogram labelled by canonical event and command, made at
-//     scrape time from the configuration in service, so the label sets are
-//     the configured hooks and nothing a request names; dispatches per
-//     event, the config generation, and the Go and process collectors.
+//   - GET /metrics: the same in Prometheus' text format (0.0.4), from a
+//     VictoriaMetrics/metrics set of the server's own (never the default
+//     one): per-hook counters and a duration histogram (cumulative le
+//     buckets) labelled by canonical event and command, made at scrape
+//     time from the configuration in service, so the label sets are the
+//     configured hooks and nothing a request names; dispatches per event,
+//     the config generation, dispatches in flight, and the Go runtime's
+//     and the process's metrics.
 //   - GET /healthz: {"status":"ok", "generation": N, ...}; generation counts
 //     the configurations loaded so far, so a client can tell a reload
 //     happened.

@@ -3,17 +3,14 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/promtext"
 	"github.com/hermes-hooks/hermes-hooks/report"
-	dto "github.com/prometheus/client_model/go"
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
 )
 
 // `doctor --live` against a real `hermes-hooks serve`: a config whose
@@ -135,20 +132,17 @@ func TestDoctorLive(t *testing.T) {
 	if status != 200 {
 		t.Fatalf("GET /metrics: %d %s", status, body)
 	}
-	parser := expfmt.NewTextParser(model.UTF8Validation)
-	families, err := parser.TextToMetricFamilies(bytes.NewReader(body))
+	families, err := promtext.Parse(body)
 	if err != nil {
 		t.Fatalf("parse /metrics: %v\n%s", err, body)
 	}
-	counter := func(name, event, command string) float64 {
+	sample := func(family, name string, labels ...string) float64 {
 		t.Helper()
-		for _, m := range families[name].GetMetric() {
-			if label(m, "event") == event && label(m, "command") == command {
-				return m.GetCounter().GetValue()
-			}
+		v, found := families[family].Value(name, labels...)
+		if !found {
+			t.Fatalf("no %s%q in /metrics", name, labels)
 		}
-		t.Fatalf("no %s{event=%q,command=%q} in /metrics", name, event, command)
-		return 0
+		return v
 	}
 	for _, c := range []struct {
 		name, command string
@@ -162,34 +156,23 @@ func TestDoctorLive(t *testing.T) {
 		{"hermes_hooks_hook_errors_total", fail, 3},
 		{"hermes_hooks_hook_blocks_total", ok, 0},
 	} {
-		if got := counter(c.name, "pre_tool_call", c.command); got != c.want {
+		if got := sample(c.name, c.name, "event", "pre_tool_call", "command", c.command); got != c.want {
 			t.Errorf("%s{command=%q} = %v, want %v", c.name, c.command, got, c.want)
 		}
 	}
-	if got := counter("hermes_hooks_hook_runs_total", "post_tool_call", slow); got != 1 {
+	if got := sample("hermes_hooks_hook_runs_total", "hermes_hooks_hook_runs_total", "event", "post_tool_call", "command", slow); got != 1 {
 		t.Errorf("slow.sh runs %v", got)
 	}
-	var hist *dto.Histogram
-	for _, m := range families["hermes_hooks_hook_duration_seconds"].GetMetric() {
-		if label(m, "command") == slow {
-			hist = m.GetHistogram()
-		}
+	const dur = "hermes_hooks_hook_duration_seconds"
+	if n := sample(dur, dur+"_count", "command", slow); n != 1 {
+		t.Errorf("slow.sh duration histogram: _count %v", n)
 	}
-	if hist == nil || hist.GetSampleCount() != 1 || hist.GetSampleSum() < 1 {
-		t.Errorf("slow.sh duration histogram: %v", hist)
+	if sum := sample(dur, dur+"_sum", "command", slow); sum < 1 {
+		t.Errorf("slow.sh duration histogram: _sum %v", sum)
 	}
-	if got := counter("hermes_hooks_dispatches_total", "pre_tool_call", ""); got != 3 {
+	if got := sample("hermes_hooks_dispatches_total", "hermes_hooks_dispatches_total", "event", "pre_tool_call"); got != 3 {
 		t.Errorf("dispatches_total{pre_tool_call} = %v", got)
 	}
-}
-
-func label(m *dto.Metric, name string) string {
-	for _, l := range m.GetLabel() {
-		if l.GetName() == name {
-			return l.GetValue()
-		}
-	}
-	return ""
 }
 
 // With no server on the socket, doctor --live says so and exits 1.

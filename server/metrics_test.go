@@ -1,0 +1,143 @@
+//go:build unix
+
+package server
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/promtext"
+)
+
+// scrape GETs /metrics and reads it with promtext's strict reader: every
+// sample typed, each family's lines together, no series twice, histogram
+// buckets cumulative up to le="+Inf" equal to _count.
+func (f *fixture) scrape() map[string]*promtext.Family {
+	f.t.Helper()
+	r := f.do(http.MethodGet, "/metrics", nil)
+	if r.status != http.StatusOK {
+		f.t.Fatalf("GET /metrics: %d %s", r.status, r.body)
+	}
+	if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain; version=0.0.4") {
+		f.t.Errorf("Content-Type %q", ct)
+	}
+	fams, err := promtext.Parse(r.body)
+	if err != nil {
+		f.t.Fatalf("/metrics is not valid text exposition: %v\n%s", err, r.body)
+	}
+	return fams
+}
+
+func value(t *testing.T, fams map[string]*promtext.Family, family, name string, labels ...string) float64 {
+	t.Helper()
+	v, ok := fams[family].Value(name, labels...)
+	if !ok {
+		t.Fatalf("no %s%v in /metrics", name, labels)
+	}
+	return v
+}
+
+// /metrics is valid Prometheus text with the server's families (names,
+// TYPE and HELP as before the move off client_golang), label values
+// escaped, the duration histogram in cumulative le buckets, the gauges and
+// the per-hook series read at each scrape, and the Go and process metrics.
+func TestMetricsScrape(t *testing.T) {
+	f := start(t, "hooks: {}\n", nil, nil)
+	ok := f.script("ok.sh", "cat >/dev/null\necho '{}'\n")
+	block := f.script("block.sh", blockScript)
+	for _, c := range []string{ok, block} {
+		if _, err := f.store.Approve("pre_tool_call", c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A command a label value must escape: quotes, a backslash, a newline.
+	odd := "echo \"a\\b\"\nexit 0"
+	f.writeConfig("hooks:\n  pre_tool_call:\n    - command: " + ok + "\n    - command: " + block + "\n" +
+		"    - command: " + strconv.Quote(odd) + "\n")
+	f.waitGeneration(2)
+	for range 2 {
+		f.outcome("pre_tool_call", `{"tool_name":"terminal"}`)
+	}
+
+	fams := f.scrape()
+	for _, fam := range []family{famMatched, famRuns, famBackground, famSkipped, famBlocks, famErrors, famTimeouts,
+		famDuration, famDispatches, famGeneration, famInFlight} {
+		if g := fams[fam.name]; g == nil || g.Type != fam.typ || g.Help != fam.help {
+			t.Errorf("family %s: %+v", fam.name, g)
+		}
+	}
+	pre := func(command string) []string { return []string{"command", command, "event", "pre_tool_call"} }
+	for _, c := range []struct {
+		fam     family
+		command string
+		want    float64
+	}{
+		{famRuns, ok, 2}, {famMatched, ok, 2}, {famBlocks, block, 2}, {famRuns, block, 2},
+		{famSkipped, odd, 2}, {famRuns, odd, 0}, {famErrors, ok, 0},
+	} {
+		if got := value(t, fams, c.fam.name, c.fam.name, pre(c.command)...); got != c.want {
+			t.Errorf("%s{command=%q} = %v, want %v", c.fam.name, c.command, got, c.want)
+		}
+	}
+	if got := value(t, fams, famDispatches.name, famDispatches.name, "event", "pre_tool_call"); got != 2 {
+		t.Errorf("dispatches_total = %v", got)
+	}
+	dur := famDuration.name
+	if n := value(t, fams, dur, dur+"_count", pre(ok)...); n != 2 {
+		t.Errorf("ok.sh _count %v", n)
+	}
+	if inf := value(t, fams, dur, dur+"_bucket", append(pre(ok), "le", "+Inf")...); inf != 2 {
+		t.Errorf("ok.sh le=+Inf %v", inf)
+	}
+	if sum := value(t, fams, dur, dur+"_sum", pre(ok)...); !(sum > 0) {
+		t.Errorf("ok.sh _sum %v", sum)
+	}
+	if n := value(t, fams, dur, dur+"_count", pre(odd)...); n != 0 {
+		t.Errorf("the skipped hook's _count %v", n)
+	}
+	if g := value(t, fams, famGeneration.name, famGeneration.name); g != 2 {
+		t.Errorf("generation %v", g)
+	}
+	for _, name := range []string{"go_goroutines", "go_memstats_alloc_bytes", "process_resident_memory_bytes", "process_cpu_seconds_total", "process_open_fds"} {
+		if fams[name] == nil || len(fams[name].Samples) != 1 {
+			t.Errorf("no %s in /metrics", name)
+		}
+	}
+
+	// Read at the scrape: after a reload that drops block.sh, the
+	// generation is the new one and block.sh's series are gone.
+	f.writeConfig("hooks:\n  pre_tool_call:\n    - command: " + ok + "\n")
+	f.waitGeneration(3)
+	fams = f.scrape()
+	if g := value(t, fams, famGeneration.name, famGeneration.name); g != 3 {
+		t.Errorf("generation after the reload %v", g)
+	}
+	if _, found := fams[famRuns.name].Value(famRuns.name, "command", block); found {
+		t.Error("block.sh still in /metrics after the reload dropped it")
+	}
+
+	r := f.do(http.MethodHead, "/metrics", nil)
+	if r.status != http.StatusOK || len(r.body) != 0 || r.header.Get("Content-Length") == "" {
+		t.Errorf("HEAD /metrics: %d, %d bytes, Content-Length %q", r.status, len(r.body), r.header.Get("Content-Length"))
+	}
+}
+
+// Two servers in one process keep their own counts: each has a set of
+// its own, not the package's default one.
+func TestMetricsPerServer(t *testing.T) {
+	a := start(t, "hooks: {}\n", nil, nil)
+	b := start(t, "hooks: {}\n", nil, nil)
+	a.outcome("post_tool_call", `{"tool_name":"terminal"}`)
+	a.outcome("post_tool_call", `{"tool_name":"terminal"}`)
+	b.outcome("post_tool_call", `{"tool_name":"terminal"}`)
+	for _, c := range []struct {
+		f    *fixture
+		want float64
+	}{{a, 2}, {b, 1}} {
+		if got := value(t, c.f.scrape(), famDispatches.name, famDispatches.name, "event", "post_tool_call"); got != c.want {
+			t.Errorf("dispatches_total = %v, want %v", got, c.want)
+		}
+	}
+}
