@@ -141,7 +141,7 @@ var Quiet = Reply{}
 // first use: a dispatch that serves no agent (the one-shot front's
 // dispatch command) does not pay for the agents' tables at start.
 var registry = sync.OnceValue(func() []*Agent {
-	return []*Agent{newClaude(), newCodex(), newCopilot(), newCursor()}
+	return []*Agent{newClaude(), newCodex(), newCopilot(), newCursor(), newGemini()}
 })
 
 // Lookup returns the agent called name.
