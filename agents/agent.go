@@ -72,7 +72,8 @@ type Source struct {
 	// (Claude Code's settings).
 	Switches bool
 	// Handler turns one of the file's handlers into a Claude Code handler
-	// (nil: it is one); warn reports what cannot be kept.
+	// (nil: it is one); warn reports what cannot be kept. It returns nil
+	// for a handler the agent itself discards (warn says why).
 	Handler func(event string, h map[string]any, warn func(string)) map[string]any
 	// Matcher turns a matcher of the file into a Claude Code matcher (nil:
 	// it is one).
@@ -83,6 +84,15 @@ type Source struct {
 	// Event resolves an event name of the file (nil: the agent's own
 	// names, Agent.Canonical).
 	Event func(name string) (*protocol.Event, bool)
+	// Document prepares the decoded file before its hooks are read (nil:
+	// as it is): the hooks the agent's own switches turn off are taken
+	// out (Gemini CLI's hooksConfig); warn reports what was.
+	Document func(root map[string]any, warn func(path, msg string)) map[string]any
+	// Codec, when set, is how the file's hook scripts talk: the agent's own
+	// protocol, not Claude Code's (Gemini CLI). Handler and Matcher make
+	// the file's handlers and matchers Claude Code's; the entries then run
+	// with the codec's payload, reply reading and matcher subject.
+	Codec protocol.Codec
 }
 
 // SourceEvent resolves an event name of a's hook file.
@@ -131,7 +141,7 @@ var Quiet = Reply{}
 // first use: a dispatch that serves no agent (the one-shot front's
 // dispatch command) does not pay for the agents' tables at start.
 var registry = sync.OnceValue(func() []*Agent {
-	return []*Agent{newClaude(), newCodex(), newCopilot(), newCursor()}
+	return []*Agent{newClaude(), newCodex(), newCopilot(), newCursor(), newGemini()}
 })
 
 // Lookup returns the agent called name.

@@ -114,6 +114,10 @@ func FuzzDecode(f *testing.F) {
 		`{"hook_event_name":"stop","loop_count":1}`,
 		`{"hook_event_name":"afterFileEdit","file_path":"a","edits":[{"old_string":"a","new_string":"b"}]}`,
 		`{"hook_event_name":"preToolUse","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}`,
+		`{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}}`,
+		`{"hook_event_name":"AfterTool","tool_name":"read_file","tool_response":{"llmContent":[{"text":"a"}]}}`,
+		`{"hook_event_name":"AfterAgent","prompt_response":"done","stop_hook_active":true}`,
+		`{"hook_event_name":"BeforeModel","llm_request":{"model":7}}`,
 		`not json`, `[]`, `{"hook_event_name":7}`,
 	} {
 		for _, n := range Names() {

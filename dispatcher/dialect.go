@@ -8,13 +8,21 @@ import (
 // Per-dialect choices the dispatcher makes. Hermes and Claude payloads and
 // replies are package protocol's; the Cursor dialect's depend on the Cursor
 // event an entry is declared under, whose table is package agents', so
-// they are built and read there.
+// they are built and read there; an agent's own dialect (an entry's
+// Codec: Gemini CLI's) is the agent's to build and read.
 
 // projectEnv sets the project-directory variables an entry's agent gives
 // its hooks: CLAUDE_PROJECT_DIR for the Claude dialect; CURSOR_PROJECT_DIR
 // and, for the Claude-compatible scripts Cursor also runs,
-// CLAUDE_PROJECT_DIR for the Cursor dialect. Hermes hooks get none.
+// CLAUDE_PROJECT_DIR for the Cursor dialect; a Codec's own (Gemini's
+// three). Hermes hooks get none.
 func projectEnv(e *hookconfig.Entry, env []string, project string) []string {
+	if e.Codec != nil {
+		for _, v := range e.Codec.ProjectVars() {
+			env = withEnv(env, v, project)
+		}
+		return env
+	}
 	switch e.Dialect {
 	case protocol.Claude:
 		return withEnv(env, "CLAUDE_PROJECT_DIR", project)
@@ -26,6 +34,9 @@ func projectEnv(e *hookconfig.Entry, env []string, project string) []string {
 
 // payloadOf is the entry's stdin for this firing, in its dialect.
 func (d *Dispatcher) payloadOf(e *hookconfig.Entry, ev *protocol.Event, fields map[string]any) []byte {
+	if e.Codec != nil {
+		return e.Codec.Payload(e.DeclaredAs, ev, fields, d.payload)
+	}
 	if e.Dialect == protocol.Cursor {
 		return protocol.CursorPayload(e.DeclaredAs, ev, fields, d.payload)
 	}
@@ -34,6 +45,9 @@ func (d *Dispatcher) payloadOf(e *hookconfig.Entry, ev *protocol.Event, fields m
 
 // parseReply reads the entry's reply in its dialect.
 func parseReply(e *hookconfig.Entry, r protocol.Reply) (*protocol.Contribution, string) {
+	if e.Codec != nil {
+		return e.Codec.ParseReply(e.DeclaredAs, r)
+	}
 	if e.Dialect == protocol.Cursor {
 		return protocol.ParseCursorReply(e.DeclaredAs, r)
 	}

@@ -95,11 +95,11 @@ func baseReport(e *hookconfig.Entry) protocol.HookReport {
 // change the fold.
 func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Hook, runnable []int, reports []protocol.HookReport) {
 	// One encoded payload per dialect, shared — per declared event for the
-	// Cursor dialect, whose payload is that event's.
+	// Cursor dialect and a Codec's, whose payload is that event's.
 	payloads := map[string][]byte{}
 	payloadFor := func(e *hookconfig.Entry) []byte {
 		key := string(e.Dialect)
-		if e.Dialect == protocol.Cursor {
+		if e.Dialect == protocol.Cursor || e.Codec != nil {
 			key += "\x00" + e.DeclaredAs
 		}
 		p, ok := payloads[key]

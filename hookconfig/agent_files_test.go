@@ -66,6 +66,22 @@ func TestAgentHookFileLoaders(t *testing.T) {
 		{name: "copilot disableAllHooks", parse: parseCopilotHooks,
 			data:  `{"disableAllHooks":true,"hooks":{"preToolUse":[{"bash":"./g.sh"}]}}`,
 			warns: []string{"disableAllHooks: is true"}},
+		{name: "gemini settings", parse: parseGeminiFile,
+			// Gemini's own shape: ms timeouts, regex matchers over its tool
+			// names, hooksConfig; its scripts speak Gemini's protocol.
+			data: `{"hooksConfig":{"disabled":["off"]},"hooks":{"notifications":true,
+				"BeforeTool":[{"matcher":"run_shell_command|write","sequential":true,"hooks":[{"type":"command","command":"./g.sh","timeout":5000},
+					{"type":"command","command":"./x.sh","name":"off"},{"command":"./untyped.sh"},
+					{"type":"command","command":"` + own + `gemini BeforeTool","timeout":600000}]}],
+				"SessionStart":[{"matcher":"startup","hooks":[{"type":"command","command":"./s.sh","async":true}]}],
+				"BeforeToolSelection":[{"hooks":[{"type":"command","command":"./t.sh"}]}]}}`,
+			want: []entryView{
+				{"pre_tool_call", "BeforeTool", "./g.sh", "(?:run_shell_command|write)", "gemini", "gemini", "5", false, false},
+				{"on_session_start", "SessionStart", "./s.sh", "startup", "gemini", "gemini", "60", false, false},
+			},
+			warns: []string{"hooks.BeforeTool[0].hooks[1]: is disabled by hooksConfig.disabled",
+				"hooks.BeforeTool[0].hooks[2] has no type: Gemini CLI discards such a hook",
+				"hooks.BeforeToolSelection: 'BeforeToolSelection' is not a Gemini CLI event hermes-hooks serves; skipped"}},
 		{name: "cursor", parse: parseCursorFile,
 			data: `{"version":1,"hooks":{
 				"beforeShellExecution":[{"command":"./g.sh","timeout":2.5,"failClosed":true,"dialect":"hermes"}],
@@ -170,6 +186,12 @@ func FuzzParseCopilotHooks(f *testing.F) {
 	f.Add([]byte(`{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"x","timeoutSec":3,"matcher":"bash|(view"}]}}`))
 	f.Add([]byte(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"exec":"e","args":["a"]}]}],"agentStop":[{"powershell":"p"}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzAgentFile(t, parseCopilotHooks, data, protocol.Claude, "copilot") })
+}
+
+func FuzzParseGeminiSettings(f *testing.F) {
+	f.Add([]byte(`{"hooksConfig":{"disabled":["a"]},"hooks":{"BeforeTool":[{"matcher":"(run","hooks":[{"type":"command","command":"a","timeout":1.5}]}]}}`))
+	f.Add([]byte(`{"hooksConfig":{"enabled":false},"hooks":{"AfterAgent":[{"hooks":[{"command":"x","env":{}}]}],"enabled":1}}`))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzAgentFile(t, parseGeminiFile, data, "gemini", "gemini") })
 }
 
 func FuzzParseCursorHooks(f *testing.F) {

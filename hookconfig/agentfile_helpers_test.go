@@ -17,6 +17,7 @@ var (
 	parseCodexHooks   = parserOf("codex")
 	parseCopilotHooks = parserOf("copilot")
 	parseCursorFile   = parserOf("cursor")
+	parseGeminiFile   = parserOf("gemini")
 )
 
 // parseClaudeSettings reads a Claude Code settings file, as Load does.

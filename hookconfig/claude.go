@@ -45,6 +45,9 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 			}
 		}
 	}
+	if shape.Source.Document != nil {
+		root = shape.Source.Document(root, f.warn)
+	}
 	rawHooks, present := root["hooks"]
 	if !present || rawHooks == nil {
 		return nil, nil, nil
@@ -135,6 +138,9 @@ func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath stri
 	}
 	if f.shape.Source.Handler != nil {
 		handler = f.shape.Source.Handler(name, handler, func(msg string) { f.warn(hpath, msg) })
+		if handler == nil {
+			return // one the agent itself discards (Handler said why)
+		}
 	}
 	if m, isStr := handler["matcher"].(string); isStr && m != "" && f.shape.Source.Matcher != nil {
 		handler = maps.Clone(handler)
@@ -149,6 +155,9 @@ func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath stri
 	}
 	e.ProjectDir = f.projectDir
 	e.RunBy = f.shape.Name
+	if c := f.shape.Source.Codec; c != nil {
+		e.Codec, e.Dialect = c, c.Dialect()
+	}
 	if e.Type == TypeHTTP && f.allowedURLs != nil && !urlAllowed(e.URL, f.allowedURLs) {
 		f.warn(hpath, "url "+e.URL+" is not in allowedHttpHookUrls; skipped, as in Claude Code")
 		return

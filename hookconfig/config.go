@@ -118,6 +118,11 @@ type Entry struct {
 	Unsupported    string
 	ifRule         *permrule.IfRule
 	ifBroken       string
+	// Codec is how the entry's script talks when its agent's own protocol
+	// is none of the dialects (Gemini CLI's settings): its payload, reply,
+	// matcher subject and project variables; Dialect is then the codec's.
+	// Such an entry otherwise runs as a Claude-dialect one (ClaudeShaped).
+	Codec protocol.Codec
 	// RunBy names the agent whose own hook file declared the entry
 	// ("claude" for Claude Code settings files, "codex", "copilot",
 	// "cursor" for theirs): that agent runs it itself, so a dispatch

@@ -8,9 +8,18 @@ import (
 
 // ViaShell reports an entry whose command runs through /bin/sh -c, in the
 // session's directory, with the agent's project-directory variable: the
-// Claude and Cursor dialects (both agents run hook commands that way).
+// Claude-shaped entries and the Cursor dialect (those agents run hook
+// commands that way).
 func (e *Entry) ViaShell() bool {
-	return e.Dialect == protocol.Claude || e.Dialect == protocol.Cursor
+	return e.ClaudeShaped() || e.Dialect == protocol.Cursor
+}
+
+// ClaudeShaped reports an entry read from a file in Claude Code's shape
+// that runs as Claude-dialect entries do — through the shell, in the
+// session's directory, its matcher read by Claude Code's rule: the Claude
+// dialect, and an agent's own dialect carried by a Codec (Gemini CLI's).
+func (e *Entry) ClaudeShaped() bool {
+	return e.Dialect == protocol.Claude || e.Codec != nil
 }
 
 // CursorFits reports whether a Cursor-dialect entry's Cursor event stands

@@ -82,7 +82,7 @@ func compileMatcher(e *Entry, warn func(string)) matcher {
 	if m == "" {
 		return matcher{kind: matchAll}
 	}
-	if e.Dialect == protocol.Claude || e.Dialect == protocol.Cursor {
+	if e.ClaudeShaped() || e.Dialect == protocol.Cursor {
 		// Cursor's matchers read as Claude Code's: names or a regex.
 		if m == "*" || m == ".*" {
 			return matcher{kind: matchAll}
@@ -121,7 +121,7 @@ func (m *matcher) fits(e *Entry, fields map[string]any, tools *protocol.ToolTabl
 		return FitYes
 	}
 	one, toolNames, ok := m.subject(e, fields, tools)
-	if e.Dialect == protocol.Cursor || e.Dialect == protocol.Claude {
+	if e.Dialect == protocol.Cursor || e.ClaudeShaped() {
 		switch {
 		case !ok:
 			return FitYes // Claude: nothing to compare with, every firing
@@ -161,6 +161,11 @@ func (m *matcher) subject(e *Entry, fields map[string]any, tools *protocol.ToolT
 		// elsewhere the matcher was dropped at load.
 		name, _ := fields["tool_name"].(string)
 		return protocol.CursorToolName(name, tools), false, true
+	}
+	if e.Codec != nil {
+		// The agent's own subject (Gemini's tool names), compared as is.
+		q, ok := e.Codec.MatchSubject(e.DeclaredAs, e.Event, fields, tools)
+		return q, false, ok
 	}
 	if e.Dialect == protocol.Claude {
 		q, ok := protocol.ClaudeMatchQuery(e.Event, fields, tools)
