@@ -8,13 +8,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-hooks/hermes-hooks/internal/promtext"
+	"github.com/hermes-hooks/hermes-hooks/internal/promscrape"
 )
 
-// scrape GETs /metrics and reads it with promtext's strict reader: every
+// scrape GETs /metrics and reads it with promscrape (Prometheus' own parser plus strict checks): every
 // sample typed, each family's lines together, no series twice, histogram
 // buckets cumulative up to le="+Inf" equal to _count.
-func (f *fixture) scrape() map[string]*promtext.Family {
+func (f *fixture) scrape() map[string]*promscrape.Family {
 	f.t.Helper()
 	r := f.do(http.MethodGet, "/metrics", nil)
 	if r.status != http.StatusOK {
@@ -23,14 +23,14 @@ func (f *fixture) scrape() map[string]*promtext.Family {
 	if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain; version=0.0.4") {
 		f.t.Errorf("Content-Type %q", ct)
 	}
-	fams, err := promtext.Parse(r.body)
+	fams, err := promscrape.Parse(r.body)
 	if err != nil {
 		f.t.Fatalf("/metrics is not valid text exposition: %v\n%s", err, r.body)
 	}
 	return fams
 }
 
-func value(t *testing.T, fams map[string]*promtext.Family, family, name string, labels ...string) float64 {
+func value(t *testing.T, fams map[string]*promscrape.Family, family, name string, labels ...string) float64 {
 	t.Helper()
 	v, ok := fams[family].Value(name, labels...)
 	if !ok {

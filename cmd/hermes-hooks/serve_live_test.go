@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-hooks/hermes-hooks/internal/promtext"
+	"github.com/hermes-hooks/hermes-hooks/internal/promscrape"
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
@@ -132,7 +132,7 @@ func TestDoctorLive(t *testing.T) {
 	if status != 200 {
 		t.Fatalf("GET /metrics: %d %s", status, body)
 	}
-	families, err := promtext.Parse(body)
+	families, err := promscrape.Parse(body)
 	if err != nil {
 		t.Fatalf("parse /metrics: %v\n%s", err, body)
 	}

@@ -108,6 +108,12 @@ func TestLayering(t *testing.T) {
 		// agents reach the dispatcher only as hookconfig's reading of
 		// their hook files (DESIGN §8): never imported directly.
 		{pkg: "dispatcher", imports: []string{module + "/agents"}, deps: []string{"journal", "report", "server", "install"}, why: "one event → one outcome, for any host"},
+		// Every agent event starts the binary, and Go runs the init of
+		// every package it links: client_golang's stack cost ~0.9 ms of
+		// it (bench section 10). Tests read /metrics with promscrape.
+		{pkg: "cmd/hermes-hooks", only: func(dep string) bool {
+			return !strings.HasPrefix(dep, "github.com/prometheus/") && !strings.HasPrefix(dep, "google.golang.org/protobuf") && dep != module+"/internal/promscrape"
+		}, why: "the binary links no Prometheus client or protobuf runtime"},
 	} {
 		p := all[rule.pkg]
 		if p == nil {

@@ -1,13 +1,8 @@
-// Package promtext writes and strictly reads Prometheus' text exposition
-// format (version 0.0.4), the body of serve's GET /metrics.
-//
-// The writer is what the server spells its own families with (the Go and
-// process metrics come from VictoriaMetrics/metrics). The reader is the
-// check the tests hold every scrape to, stricter than a scraper: every
-// sample typed by a TYPE line before it, a family's lines together, no
-// series twice, histogram buckets cumulative and ending at le="+Inf"
-// equal to _count. With prometheus/client_golang gone from the module,
-// its parser went too; this one is a page long.
+// Package promtext writes Prometheus' text exposition format (version
+// 0.0.4): the server's own families in the body of serve's GET /metrics,
+// next to the Go and process metrics VictoriaMetrics/metrics writes. A
+// writer only: tests read the scrape back with internal/promscrape
+// (Prometheus' own parser), which the binary does not link.
 package promtext
 
 import (
