@@ -2,7 +2,6 @@ package agenthooks_test
 
 import (
 	"context"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,8 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 )
 
 // workerDispatcher runs one pre_tool_call hook (command, run from the
@@ -96,7 +97,7 @@ serve((p) => {
   return null;
 });
 `
-	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+	if err := proctest.WriteExecutable(script, []byte(body)); err != nil {
 		t.Fatal(err)
 	}
 	d := workerDispatcher(t, script)

@@ -146,7 +146,9 @@ func runnerContract(t *testing.T, run runner) {
 	})
 	t.Run("a script without #! runs with sh when asked", func(t *testing.T) {
 		p := filepath.Join(t.TempDir(), "plain")
-		os.WriteFile(p, []byte("echo plain \"$1\"\n"), 0o755)
+		if err := proctest.WriteExecutable(p, []byte("echo plain \"$1\"\n")); err != nil {
+			t.Fatal(err)
+		}
 		res := run(ctx, Spec{Path: p, Argv: []string{p, "arg"}, Timeout: time.Minute, ShellFallback: true})
 		if string(res.Stdout) != "plain arg\n" {
 			t.Fatalf("%+v", res)
