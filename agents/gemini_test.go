@@ -197,3 +197,32 @@ func TestGeminiInstallEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestGeminiGoldenEveryEvent: per Gemini event, what the cases above show
+// for one: no match writes nothing, and a decision or rewrite the event
+// does not read (ask, allow, tool_input: BeforeTool only) is left out
+// rather than sent to a Gemini CLI that would ignore or misread it.
+func TestGeminiGoldenEveryEvent(t *testing.T) {
+	var cases []wireCase
+	for _, ev := range []string{"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel", "SessionStart", "SessionEnd", "PreCompress", "Notification"} {
+		e, ok := gemini.Canonical(ev)
+		if !ok {
+			t.Fatalf("%s has no canonical twin", ev)
+		}
+		canon := e.Name
+		payload := geminiBase(ev) + `,"tool_name":"run_shell_command","tool_input":{"command":"ls"}}`
+		cases = append(cases, wireCase{name: ev + "/no match", payload: payload, canon: canon})
+		if ev == "BeforeTool" {
+			continue // its ask, allow and rewrite: TestGeminiGolden
+		}
+		cases = append(cases,
+			wireCase{name: ev + "/ask is not read", payload: payload, canon: canon,
+				outcome: protocol.Outcome{Decision: protocol.DecisionAsk, Message: "sure?"}},
+			wireCase{name: ev + "/allow is not written", payload: payload, canon: canon,
+				outcome: protocol.Outcome{Decision: protocol.DecisionAllow, Message: "fine"}},
+			wireCase{name: ev + "/rewrite is not read", payload: payload, canon: canon,
+				outcome: protocol.Outcome{Args: map[string]any{"command": "ls -l"}}},
+		)
+	}
+	runWireCases(t, gemini, cases)
+}

@@ -298,7 +298,7 @@ func cleanEnv() []string {
 		case strings.HasPrefix(upper, "ANTHROPIC_"), strings.HasPrefix(upper, "CLAUDE"),
 			strings.HasPrefix(upper, "OPENAI_"), strings.HasPrefix(upper, "CODEX_"),
 			strings.HasPrefix(upper, "HERMES_"), strings.HasPrefix(upper, "XDG_"),
-			strings.HasPrefix(upper, "AWS_"), strings.HasPrefix(upper, "GOOGLE_"),
+			strings.HasPrefix(upper, "AWS_"), strings.HasPrefix(upper, "GOOGLE_"), strings.HasPrefix(upper, "GEMINI_"),
 			strings.HasSuffix(upper, "_PROXY"), upper == "HOME":
 			continue
 		}

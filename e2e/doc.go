@@ -1,14 +1,15 @@
 //go:build e2e
 
-// Package e2e runs hermes-hooks under the real Claude Code and Codex CLIs,
-// offline.
+// Package e2e runs hermes-hooks under the real Claude Code, Codex and
+// Gemini CLIs, offline.
 //
 // It is compiled only with the e2e build tag (make e2e, or
 // go test -tags e2e -count=1 -v ./e2e/), never by go test ./... nor
-// make test: it needs Claude Code and Codex from npm (about 250 MB and
-// 300 MB, downloaded once). Each case is one `claude -p` (TestClaudeCode)
-// or `codex exec` (TestCodex) session in a project whose
-// .claude/settings.json or .codex/hooks.json, written by `hermes-hooks
+// make test: it needs Claude Code, Codex and Gemini CLI from npm (about
+// 250 MB, 300 MB and 100 MB, downloaded once). Each case is one `claude -p`
+// (TestClaudeCode), `codex exec` (TestCodex) or `gemini -p --yolo`
+// (TestGeminiCLI) session in a project whose .claude/settings.json,
+// .codex/hooks.json or .gemini/settings.json, written by `hermes-hooks
 // install AGENT --project P`, runs `hermes-hooks hook AGENT` and whose
 // .hermes/hooks.yaml holds Hermes-dialect hooks: a guard that refuses
 // rm -r (and so rm -rf), a context hook, and a hook nobody approved.
@@ -26,10 +27,11 @@
 //     ANTHROPIC_BASE_URL points at a scripted fake of the Anthropic
 //     Messages API on 127.0.0.1, Codex's model provider (config.toml in a
 //     throwaway CODEX_HOME) at a scripted fake of the OpenAI Responses
-//     API; every other connection goes through a proxy that refuses it
-//     (and records it), and the run uses a throwaway HOME and HERMES_HOME,
-//     so neither your agents' settings nor your hermes-hooks approvals are
-//     read or written.
+//     API, Gemini CLI's GOOGLE_GEMINI_BASE_URL at a scripted fake of the
+//     Gemini API (v1beta generateContent); every other connection goes
+//     through a proxy that refuses it (and records it), and the run uses
+//     a throwaway HOME and HERMES_HOME, so neither your agents' settings
+//     nor your hermes-hooks approvals are read or written.
 //   - The fake model asks for exactly the shell commands a case scripts,
 //     and a destructive one only on a path inside the test's temporary
 //     directory: if the guard under test failed, the agent would run it.
@@ -48,13 +50,18 @@
 //	HERMES_E2E_CLAUDE_VERSION=latest   npm install this version or tag
 //	HERMES_E2E_CODEX=/path/to/codex    use this Codex binary, no npm
 //	HERMES_E2E_CODEX_VERSION=latest    npm install this version or tag (default 0.169.0)
+//	HERMES_E2E_GEMINI=/path/to/gemini  use this Gemini CLI binary, no npm
+//	HERMES_E2E_GEMINI_VERSION=latest   npm install this version or tag (default 0.61.0)
 //	HERMES_E2E_UPDATE=1                reinstall the cached npm packages
 //	HERMES_E2E_KEEP=1                  keep the temporary directories (logged)
 //
 // The npm installs are cached in $(os.UserCacheDir)/hermes-hooks-e2e/:
 // npm-default for Claude Code (npm-VERSION with HERMES_E2E_CLAUDE_VERSION),
-// codex-npm-VERSION for Codex, and reused as long as their binary starts.
+// codex-npm-VERSION for Codex, gemini-npm-VERSION for Gemini CLI, and
+// reused as long as their binary starts.
 // Without a version npm picks the newest release whose "engines" the local
 // Node satisfies, which on an older Node is not the newest release. Codex
-// is pinned to the release agents/codex.go was written against.
+// and Gemini CLI are pinned to the releases agents/codex.go and
+// agents/gemini.go were written against. Gemini CLI runs a project's hooks
+// only in a trusted folder: its runs set GEMINI_CLI_TRUST_WORKSPACE=true.
 package e2e

@@ -60,9 +60,30 @@ const cursorHooks = `{
 }
 `
 
+// A Gemini CLI settings.json as its users keep it: tab-indented, settings
+// hermes-hooks knows nothing of (auth, model, MCP servers, hooksConfig)
+// around and after "hooks", a BeforeTool hook of the user's own with a
+// timeout in milliseconds, a comment-free trailing key.
+const geminiSettings = "{\n" +
+	"\t\"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}},\n" +
+	"\t\"model\": {\n\t\t\"name\": \"gemini-2.5-flash\"\n\t},\n" +
+	"\t\"hooksConfig\": {\"enabled\": true, \"disabled\": [\"old-linter\"]},\n" +
+	"\t\"hooks\": {\n" +
+	"\t\t\"BeforeTool\": [\n" +
+	"\t\t\t{\n" +
+	"\t\t\t\t\"matcher\": \"run_shell_command\",\n" +
+	"\t\t\t\t\"hooks\": [{\"type\": \"command\", \"name\": \"team-guard\", \"command\": \"$GEMINI_PROJECT_DIR/.gemini/hooks/guard.sh\", \"timeout\": 5000}]\n" +
+	"\t\t\t}\n" +
+	"\t\t]\n" +
+	"\t},\n" +
+	"\t\"mcpServers\": {\"github\": {\"command\": \"gh-mcp\", \"args\": [\"--ro\"]}},\n" +
+	"\t\"ui\": {\"theme\": \"Ayu Dark — ✓\"}\n" +
+	"}\n"
+
 func TestInstallRoundTrip(t *testing.T) {
 	claude, _ := agents.Lookup("claude")
 	cursor, _ := agents.Lookup("cursor")
+	gemini, _ := agents.Lookup("gemini")
 	for _, tc := range []struct {
 		name     string
 		agent    *agents.Agent
@@ -72,6 +93,8 @@ func TestInstallRoundTrip(t *testing.T) {
 		{"cursor hooks in four-space indent", cursor, cursorHooks},
 		{"claude settings without hooks, no final newline", claude, `{"model": "opus"}`},
 		{"empty cursor file", cursor, ""},
+		{"gemini settings in tabs with unknown keys and a user hook", gemini, geminiSettings},
+		{"gemini settings without hooks, two-space indent", gemini, "{\n  \"general\": {\n    \"vimMode\": true\n  }\n}\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "hooks.json")
