@@ -131,7 +131,7 @@ func TestPin_BinaryOpenForWritingIsRefused(t *testing.T) {
 	if p.Sums()[0] != "" || p.ExecPath() != "" {
 		t.Fatalf("pinned a binary open for writing: %q", p.Sums()[0])
 	}
-	d := compare(Entry{Files: []FileRecord{{Path: bin, SHA256: "ab"}}}, &Hook{Command: bin}, target, p)
+	d := compare(Entry{Files: []FileRecord{{Path: bin, SHA256: "ab"}}}, &Request{Command: bin}, target, p)
 	if d.Kind != DriftHash || !strings.Contains(d.Message(), "open for writing") {
 		t.Fatalf("drift %+v: %s", d, d.Message())
 	}

@@ -17,7 +17,7 @@ func TestDrift_HashChangeBlocksUntilReapproved(t *testing.T) {
 	s := newTestStore(t)
 	script := filepath.Join(t.TempDir(), "hook.sh")
 	writeFile(t, script, "#!/bin/sh\necho '{}'\n", 0o755)
-	h := Hook{Event: "pre_tool_call", Command: script}
+	h := Request{Event: "pre_tool_call", Command: script}
 	if _, err := s.Approve(h.Event, h.Command); err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestDrift_MtimeOnlyLegacyEntryWarnsAndRuns(t *testing.T) {
 		"approved_at": "2000-01-01T00:00:00Z", "script_mtime_at_approval": "2000-01-01T00:00:00Z"}]}`, 0o600)
 	var warned []string
 	p := &Policy{Store: s, Warn: func(m string) { warned = append(warned, m) }}
-	v := p.Decide(Hook{Event: "pre_tool_call", Command: "bash " + script})
+	v := p.Decide(Request{Event: "pre_tool_call", Command: "bash " + script})
 	msg := "script modified since approval (was 2000-01-01T00:00:00Z, now 2026-07-02T09:30:00.250000Z)"
 	if !v.Run || v.Drift != DriftMtime || !strings.HasSuffix(v.Warning, msg) {
 		t.Fatalf("verdict %+v, want warning ending %q", v, msg)

@@ -91,8 +91,10 @@ func EffectiveAccept(flag bool, env string, autoAccept any) bool {
 	return flag || EnvAccept(env) || AutoAccept(autoAccept)
 }
 
-// Hook is what the gate needs to know about one configured hook.
-type Hook struct {
+// Request is what the policy needs to know about one configured hook to
+// decide whether it may run: its approval key (event, command, scope) and
+// where and how it would start.
+type Request struct {
 	Event, Command string
 	// Scope is where the hook came from; a project's hooks are approved
 	// per project and source file (see Scope).
@@ -249,7 +251,7 @@ type snapshot struct {
 //
 // The files the hook runs are opened and hashed here, and a hook that may
 // run gets them in Verdict.Pins: the caller starts exactly those.
-func (p *Policy) Decide(h Hook) Verdict {
+func (p *Policy) Decide(h Request) Verdict {
 	if p.SafeMode {
 		return Verdict{Reason: ReasonSafeMode}
 	}
@@ -284,7 +286,7 @@ func (p *Policy) Decide(h Hook) Verdict {
 
 // decideApproved handles hooks that are already approved, in the file or in
 // this process.
-func (p *Policy) decideApproved(h *Hook, k pair) (Verdict, bool) {
+func (p *Policy) decideApproved(h *Request, k pair) (Verdict, bool) {
 	reason := ReasonAllowlisted
 	e, ok := p.current().file.LookupIn(h.Event, h.Command, h.Scope)
 	if !ok {
@@ -301,7 +303,7 @@ func (p *Policy) decideApproved(h *Hook, k pair) (Verdict, bool) {
 
 // checkScript turns an approval into a verdict after comparing what the
 // hook runs now with it.
-func (p *Policy) checkScript(h *Hook, e Entry, reason string) Verdict {
+func (p *Policy) checkScript(h *Request, e Entry, reason string) Verdict {
 	t := h.target()
 	pins := pinFiles(t, &p.hashes)
 	d := compare(e, h, t, pins)
@@ -330,7 +332,7 @@ const approveLockWait = 5 * time.Second
 // the very files (and digests) the hook is then started from. When saving
 // fails the approval still holds in this process, and the user is told that
 // they will be asked again next time.
-func (p *Policy) approve(h *Hook, k pair, reason string) Verdict {
+func (p *Policy) approve(h *Request, k pair, reason string) Verdict {
 	t := h.target()
 	pins := pinFiles(t, &p.hashes)
 	res, err := p.Store.approvePinned(h, t, pins, approveLockWait)
@@ -354,7 +356,7 @@ func (p *Policy) approve(h *Hook, k pair, reason string) Verdict {
 // prompt asks at the terminal. Only one prompt is shown at a time; a caller
 // that waited for another prompt re-checks first, since that prompt may
 // have been about the same hook.
-func (p *Policy) prompt(h *Hook, k pair) Verdict {
+func (p *Policy) prompt(h *Request, k pair) Verdict {
 	p.promptMu.Lock()
 	defer p.promptMu.Unlock()
 	if v, ok := p.decideApproved(h, k); ok {

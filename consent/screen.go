@@ -59,11 +59,11 @@ func (s Screen) Refuses(event, command string, scope Scope) bool {
 // once until the allowlist changes). A single hook gets Decide's own
 // message; several are counted, so that a repository listing hundreds of
 // hooks makes one line, not hundreds.
-func (s Screen) Refused(hooks []Hook) {
+func (s Screen) Refused(hooks []Request) {
 	if s.p == nil || len(hooks) == 0 {
 		return
 	}
-	bySource := map[Scope][]Hook{}
+	bySource := map[Scope][]Request{}
 	for _, h := range hooks {
 		bySource[h.Scope] = append(bySource[h.Scope], h)
 	}

@@ -131,7 +131,7 @@ type RevokeResult struct {
 // relative to the process's working directory and environment. See
 // ApproveHook.
 func (s *Store) Approve(event, command string) (ApproveResult, error) {
-	return s.ApproveHook(Hook{Event: event, Command: command})
+	return s.ApproveHook(Request{Event: event, Command: command})
 }
 
 // ApproveHook records consent for (h.Event, h.Command) in h.Scope: it
@@ -140,7 +140,7 @@ func (s *Store) Approve(event, command string) (ApproveResult, error) {
 // its SHA-256, and — for Hermes, which reads it — the mtime of the script
 // Hermes would name. The change is persisted before ApproveHook returns; an
 // error means it was not, and wraps the OS error.
-func (s *Store) ApproveHook(h Hook) (ApproveResult, error) {
+func (s *Store) ApproveHook(h Request) (ApproveResult, error) {
 	t := h.target()
 	pins := pinFiles(t, nil)
 	defer pins.Close()
@@ -150,7 +150,7 @@ func (s *Store) ApproveHook(h Hook) (ApproveResult, error) {
 // approvePinned records the approval of h from files already opened and
 // hashed, so that what is recorded is exactly what the caller then runs.
 // lockWait bounds the wait for the allowlist's lock (0: no bound).
-func (s *Store) approvePinned(h *Hook, t *Target, pins *Pins, lockWait time.Duration) (ApproveResult, error) {
+func (s *Store) approvePinned(h *Request, t *Target, pins *Pins, lockWait time.Duration) (ApproveResult, error) {
 	var mtime string
 	if fi, err := os.Stat(h.hermesScript()); err == nil {
 		mtime = FormatTimestamp(PyMtime(fi.ModTime()))

@@ -212,7 +212,7 @@ func TestStore_MinimalEntryIsValid(t *testing.T) {
 	if _, ok := f.Lookup("post_tool_call", "/x/hook.sh"); ok {
 		t.Fatal("matched another event")
 	}
-	v := (&Policy{Store: s}).Decide(Hook{Event: "pre_tool_call", Command: "/x/hook.sh"})
+	v := (&Policy{Store: s}).Decide(Request{Event: "pre_tool_call", Command: "/x/hook.sh"})
 	if !v.Run || v.Drift != DriftUnknown {
 		t.Errorf("verdict %+v", v)
 	}

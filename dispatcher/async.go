@@ -38,7 +38,7 @@ func (a *asyncState) init() {
 
 // startAsync runs an async hook in the background and returns the report's
 // skipped line. The hook owns its pinned files from here on.
-func (d *Dispatcher) startAsync(ev *protocol.Event, h Hook, fields map[string]any, session string) string {
+func (d *Dispatcher) startAsync(ev *protocol.Event, h Invocation, fields map[string]any, session string) string {
 	payload := d.payloadOf(h.Entry, ev, fields)
 	d.async.init()
 	d.async.wg.Add(1)
@@ -113,7 +113,7 @@ func joinNote2(sep, a, b string) string {
 
 // keepReplies stores the replies of async hooks run in the foreground
 // (AsyncInline) for the session's next dispatch.
-func (d *Dispatcher) keepReplies(ctx context.Context, ev *protocol.Event, session string, hooks []Hook, runnable []int, reports []protocol.HookReport) {
+func (d *Dispatcher) keepReplies(ctx context.Context, ev *protocol.Event, session string, hooks []Invocation, runnable []int, reports []protocol.HookReport) {
 	if session == "" || d.opts.Sessions == nil {
 		return
 	}

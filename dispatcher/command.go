@@ -51,7 +51,7 @@ func readEnvFile(path string, rep *protocol.HookReport) {
 // Hermes words it. It starts what h.Target names — the files the gate
 // checked — and, when the gate pinned them, verifies them immediately
 // before the start and starts a pinned binary through its descriptor.
-func (d *Dispatcher) prepare(h Hook) (hookproc.Spec, string) {
+func (d *Dispatcher) prepare(h Invocation) (hookproc.Spec, string) {
 	e, t := h.Entry, &h.Target
 	spec := hookproc.Spec{Env: h.Env, Timeout: e.Timeout, Cap: d.opts.OutputCap}
 	if h.pins != nil {
@@ -113,8 +113,8 @@ func (d *Dispatcher) prepare(h Hook) (hookproc.Spec, string) {
 // project root; other Hermes hooks where the dispatcher runs, as in Hermes.
 // The gate checks the files of the same Target the runner starts, so what
 // is approved is what runs.
-func (d *Dispatcher) hookFor(e *hookconfig.Entry, fields map[string]any) Hook {
-	h := Hook{Entry: e, Dir: e.WorkDir, Env: d.env}
+func (d *Dispatcher) hookFor(e *hookconfig.Entry, fields map[string]any) Invocation {
+	h := Invocation{Entry: e, Dir: e.WorkDir, Env: d.env}
 	if e.ViaShell() {
 		if cwd, ok := fields["cwd"].(string); ok && cwd != "" && isDir(cwd) {
 			h.Dir = cwd

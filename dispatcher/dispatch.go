@@ -244,7 +244,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	}
 	hostFields := fields
 	reports := make([]protocol.HookReport, len(selected))
-	hooks := make([]Hook, len(selected))
+	hooks := make([]Invocation, len(selected))
 	var runnable []int
 	gateSkipped := false
 	pins := make([]*consent.Pins, len(selected))
@@ -462,9 +462,9 @@ func (d *Dispatcher) refused(scr consent.Screen, list []*hookconfig.Entry, agent
 	if len(list) == 0 {
 		return
 	}
-	hooks := make([]consent.Hook, len(list))
+	hooks := make([]consent.Request, len(list))
 	for i, e := range list {
-		hooks[i] = consent.Hook{Event: e.DeclaredAs, Command: e.Command, Scope: e.Scope}
+		hooks[i] = consent.Request{Event: e.DeclaredAs, Command: e.Command, Scope: e.Scope}
 	}
 	scr.Refused(hooks)
 }
