@@ -47,7 +47,7 @@ func (h *Request) command() Command {
 	return Command{Text: h.Command, Shell: h.Shell, Env: env, Dir: dir, Argv: h.Argv, ShellPath: h.ShellPath}
 }
 
-// hermesScript is where Hermes looks for the hook's script (ScriptPath with
+// hermesScript is where Hermes looks for the hook's script (scriptPath with
 // ~ and the hook's CLAUDE_PROJECT_DIR expanded): the file whose mtime the
 // allowlist records, so that Hermes' own doctor reads the same one.
 func (h *Request) hermesScript() string {
@@ -59,7 +59,7 @@ func (h *Request) hermesScript() string {
 	if v, ok := getenv(c.Env, "CLAUDE_PROJECT_DIR"); ok {
 		vars["CLAUDE_PROJECT_DIR"] = v
 	}
-	return ScriptFile(h.Command, vars, c.Dir)
+	return scriptFile(h.Command, vars, c.Dir)
 }
 
 // records turns pinned files into the approval's file records.

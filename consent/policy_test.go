@@ -35,8 +35,8 @@ func TestJ100_AutoAcceptValues(t *testing.T) {
 		{`"false" + accept flag`, "false", true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := EffectiveAccept(tc.flag, "", tc.value); got != tc.want {
-				t.Errorf("EffectiveAccept(%v, %#v) = %v, want %v", tc.flag, tc.value, got, tc.want)
+			if got := effectiveAccept(tc.flag, "", tc.value); got != tc.want {
+				t.Errorf("effectiveAccept(%v, %#v) = %v, want %v", tc.flag, tc.value, got, tc.want)
 			}
 			if !tc.flag && AutoAccept(tc.value) != tc.want {
 				t.Errorf("AutoAccept(%#v) = %v", tc.value, !tc.want)
@@ -85,7 +85,7 @@ func TestJ88_PromptYesApproves(t *testing.T) {
 	var out strings.Builder
 	p := &Policy{Store: s, Prompter: newTTY(strings.NewReader("y\n"), &out)}
 	v := p.Decide(Request{Event: "pre_tool_call", Command: "/x/hook.sh"})
-	if !v.Run || !v.Approved || v.Reason != ReasonPrompted {
+	if !v.Run || !v.Approved || v.Reason != reasonPrompted {
 		t.Fatalf("%+v", v)
 	}
 	e, ok, err := s.Lookup("pre_tool_call", "/x/hook.sh")
@@ -96,7 +96,7 @@ func TestJ88_PromptYesApproves(t *testing.T) {
 		t.Errorf("prompt output %q", out.String())
 	}
 	// Approved now: no second prompt.
-	if v := p.Decide(Request{Event: "pre_tool_call", Command: "/x/hook.sh"}); !v.Run || v.Reason != ReasonAllowlisted {
+	if v := p.Decide(Request{Event: "pre_tool_call", Command: "/x/hook.sh"}); !v.Run || v.Reason != reasonAllowlisted {
 		t.Errorf("second decide %+v", v)
 	}
 	if strings.Count(out.String(), "Allow this hook") != 1 {
@@ -110,13 +110,13 @@ func TestJ89_PromptNoDeclines(t *testing.T) {
 	var out strings.Builder
 	p := &Policy{Store: s, Prompter: newTTY(strings.NewReader("n\n"), &out)}
 	h := Request{Event: "pre_tool_call", Command: "/x/hook.sh"}
-	if v := p.Decide(h); v.Run || v.Approved || v.Reason != ReasonDeclined {
+	if v := p.Decide(h); v.Run || v.Approved || v.Reason != reasonDeclined {
 		t.Fatalf("%+v", v)
 	}
 	if _, err := os.Stat(s.Path()); !errors.Is(err, os.ErrNotExist) {
 		t.Error("declining wrote an allowlist")
 	}
-	if v := p.Decide(h); v.Run || v.Reason != ReasonDeclined {
+	if v := p.Decide(h); v.Run || v.Reason != reasonDeclined {
 		t.Fatalf("second decide %+v", v)
 	}
 	if strings.Count(out.String(), "Allow this hook") != 1 {
@@ -173,15 +173,15 @@ func TestJ92to94_AcceptChannelsPersist(t *testing.T) {
 		name   string
 		accept bool
 	}{
-		{"J92 accept flag", EffectiveAccept(true, "", nil)},
-		{"J93 HERMES_ACCEPT_HOOKS=1", EffectiveAccept(false, "1", nil)},
-		{"J94 hooks_auto_accept: true", EffectiveAccept(false, "", true)},
+		{"J92 accept flag", effectiveAccept(true, "", nil)},
+		{"J93 HERMES_ACCEPT_HOOKS=1", effectiveAccept(false, "1", nil)},
+		{"J94 hooks_auto_accept: true", effectiveAccept(false, "", true)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newTestStore(t)
 			p := &Policy{Store: s, Accept: tc.accept}
 			v := p.Decide(Request{Event: "pre_tool_call", Command: "/x/hook.sh"})
-			if !v.Run || !v.Approved || v.Reason != ReasonAccepted {
+			if !v.Run || !v.Approved || v.Reason != reasonAccepted {
 				t.Fatalf("%+v", v)
 			}
 			if _, ok, err := s.Lookup("pre_tool_call", "/x/hook.sh"); !ok || err != nil {
@@ -211,7 +211,7 @@ func TestG65_AcceptWithPersistFailure(t *testing.T) {
 	if len(warned) != 1 || warned[0] != v.Warning {
 		t.Errorf("warned %q", warned)
 	}
-	if v := p.Decide(h); !v.Run || v.Reason != ReasonThisRun {
+	if v := p.Decide(h); !v.Run || v.Reason != reasonThisRun {
 		t.Fatalf("second decide %+v", v)
 	}
 	if attempts != 1 {

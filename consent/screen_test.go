@@ -74,8 +74,8 @@ func TestScreenRefusedWarnsPerFile(t *testing.T) {
 		{Event: "PreToolUse", Command: "./b.sh", Scope: b},
 	})
 	want := []string{
-		ProjectNotApprovedMessage("PreToolUse", "./b.sh", b),
-		ProjectHooksNotApprovedMessage(2, "pre_tool_call", a),
+		projectNotApprovedMessage("PreToolUse", "./b.sh", b),
+		projectHooksNotApprovedMessage(2, "pre_tool_call", a),
 	}
 	if strings.Join(warned, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("warned:\n%s\nwant:\n%s", strings.Join(warned, "\n"), strings.Join(want, "\n"))

@@ -15,8 +15,8 @@ import (
 )
 
 const (
-	// FileName is the allowlist's name inside HERMES_HOME.
-	FileName = "shell-hooks-allowlist.json"
+	// fileName is the allowlist's name inside HERMES_HOME.
+	fileName = "shell-hooks-allowlist.json"
 	// tempPattern names the temporary files of atomic writes; Hermes uses
 	// the same pattern, so stale temporaries of either tool look alike.
 	tempPattern = ".shell-hooks-allowlist_*.tmp"
@@ -66,7 +66,7 @@ func DefaultHome() (string, error) {
 func (s *Store) Home() string { return s.home }
 
 // Path is the allowlist file's path.
-func (s *Store) Path() string { return filepath.Join(s.home, FileName) }
+func (s *Store) Path() string { return filepath.Join(s.home, fileName) }
 
 // LockPath is the path of the lock file that serialises changes.
 func (s *Store) LockPath() string { return s.Path() + ".lock" }
@@ -153,7 +153,7 @@ func (s *Store) ApproveHook(h Request) (ApproveResult, error) {
 func (s *Store) approvePinned(h *Request, t *Target, pins *Pins, lockWait time.Duration) (ApproveResult, error) {
 	var mtime string
 	if fi, err := os.Stat(h.hermesScript()); err == nil {
-		mtime = FormatTimestamp(PyMtime(fi.ModTime()))
+		mtime = formatTimestamp(pyMtime(fi.ModTime()))
 	}
 	files := records(t, pins)
 	primary := ""
@@ -161,7 +161,7 @@ func (s *Store) approvePinned(h *Request, t *Target, pins *Pins, lockWait time.D
 		primary = files[0].SHA256
 	}
 	res := ApproveResult{Entry: newEntry(Entry{
-		Event: h.Event, Command: h.Command, ApprovedAt: FormatTimestamp(s.now()),
+		Event: h.Event, Command: h.Command, ApprovedAt: formatTimestamp(s.now()),
 		ScriptMtimeAtApproval: mtime, ScriptSHA256AtApproval: primary,
 		Files: files, TextOnly: t.Opaque != "", SpecSHA256: specDigest(t.Spec), Scope: h.Scope,
 	})}
@@ -169,7 +169,7 @@ func (s *Store) approvePinned(h *Request, t *Target, pins *Pins, lockWait time.D
 		list := f.list(h.Scope)
 		kept := (*list)[:0]
 		for _, e := range *list {
-			if e.MatchesIn(h.Event, h.Command, h.Scope) {
+			if e.matchesIn(h.Event, h.Command, h.Scope) {
 				res.Existed = true
 				continue
 			}

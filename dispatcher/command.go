@@ -91,7 +91,7 @@ func (d *Dispatcher) prepare(h Invocation) (hookproc.Spec, string) {
 		// checked, not whatever its name holds by then.
 		spec.Path, spec.Argv = st.Path, st.Argv
 		if st.Script != nil {
-			spec.ExtraFiles = []*os.File{st.Script} // its fd 3 (consent.ScriptFD)
+			spec.ExtraFiles = []*os.File{st.Script} // its fd 3 (consent's scriptFD)
 		}
 		if st.PythonPath != "" {
 			pp := st.PythonPath
