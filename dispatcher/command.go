@@ -2,8 +2,10 @@ package dispatcher
 
 import (
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
@@ -152,6 +154,29 @@ func fixedTarget(e *hookconfig.Entry) *consent.Target {
 		return &consent.Target{Opaque: "an HTTP endpoint: what it answers can change without notice", Spec: httpSpec(e)}
 	}
 	return nil
+}
+
+// httpSpec is the canonical text of what an http hook sends where: its URL,
+// its headers sorted by name, and the environment variables their values
+// may name, sorted and without repeats (their order means nothing). Each
+// value is Go-quoted, so no two definitions share a text. The approval pins
+// its digest (consent.Target.Spec): a header or an allowed variable added
+// after the URL was approved — a secret sent along — needs a new approval.
+func httpSpec(e *hookconfig.Entry) string {
+	var b strings.Builder
+	b.WriteString("http\nurl ")
+	b.WriteString(strconv.Quote(e.URL))
+	for _, name := range slices.Sorted(maps.Keys(e.Headers)) {
+		b.WriteString("\nheader ")
+		b.WriteString(strconv.Quote(name))
+		b.WriteByte(' ')
+		b.WriteString(strconv.Quote(e.Headers[name]))
+	}
+	for _, name := range slices.Compact(slices.Sorted(slices.Values(e.AllowedEnvVars))) {
+		b.WriteString("\nallowed_env ")
+		b.WriteString(strconv.Quote(name))
+	}
+	return b.String()
 }
 
 // commandOf describes how an entry's command runs, for consent.Resolve.

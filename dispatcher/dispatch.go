@@ -40,8 +40,6 @@ type Options struct {
 	// starts none pays for neither, and one that does can prepare both
 	// while consent is checked).
 	BeforeStart func()
-	// HTTP posts Claude Code http hooks (type: http); nil is PostHTTP.
-	HTTP HTTPPost
 	// OutputCap bounds each hook's captured stdout and stderr
 	// (DefaultOutputCap); the rest is drained and dropped.
 	OutputCap int

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/hookhttp"
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -220,7 +221,8 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Invocati
 	if h.undecided != "" {
 		res = hookproc.Result{SpawnError: h.undecided}
 	} else if e.Type == hookconfig.TypeHTTP {
-		res = runHTTP(ctx, d.opts.HTTP, e, h.Env, payload, d.opts.OutputCap)
+		res = hookhttp.Run(ctx, hookhttp.Spec{URL: e.URL, Headers: e.Headers, AllowedEnvVars: e.AllowedEnvVars,
+			Env: h.Env, Body: payload, Timeout: e.Timeout, Cap: d.opts.OutputCap})
 	} else {
 		var spec hookproc.Spec
 		spec, spawnErr = d.prepare(h)

@@ -104,6 +104,10 @@ func TestLayering(t *testing.T) {
 			p, mine := own(dep)
 			return !mine || p == "internal/fsutil"
 		}, why: "nothing of this module but internal/fsutil"},
+		{pkg: "internal/hookhttp", only: func(dep string) bool {
+			p, mine := own(dep)
+			return !mine || p == "internal/hookproc" || p == "internal/fsutil"
+		}, why: "posts http hooks: nothing of this module but internal/hookproc (its Result)"},
 		{pkg: "hookconfig", deps: []string{"dispatcher", "internal/hookproc"}, why: "reads configs; runs nothing"},
 		// agents reach the dispatcher only as hookconfig's reading of
 		// their hook files (DESIGN §8): never imported directly.
