@@ -17,10 +17,6 @@ import (
 // event that can carry context), as reports of their own, marked as late.
 // Without a session there is nowhere to deliver a reply, and it is dropped.
 
-// PendingReply is an async hook's reply waiting for its session's next
-// dispatch (kept by the session store).
-type PendingReply = sessions.PendingReply
-
 // asyncState tracks the dispatcher's background hooks.
 type asyncState struct {
 	once   sync.Once
@@ -80,8 +76,8 @@ const (
 // pendingFrom keeps what an async hook's reply can still do: context and a
 // message for the user; for asyncRewake, an exit 2 wakes the model with
 // its stderr. A decision cannot apply any more: the event is over.
-func pendingFrom(ev *protocol.Event, e *hookconfig.Entry, rep *protocol.HookReport, raw *HookRun) *PendingReply {
-	p := &PendingReply{Event: e.DeclaredAs, Command: e.Command, Dialect: string(e.Dialect), Source: e.Source}
+func pendingFrom(ev *protocol.Event, e *hookconfig.Entry, rep *protocol.HookReport, raw *HookRun) *sessions.PendingReply {
+	p := &sessions.PendingReply{Event: e.DeclaredAs, Command: e.Command, Dialect: string(e.Dialect), Source: e.Source}
 	if c := rep.Contribution; c != nil {
 		p.Context, p.SystemMessage = c.Context, c.SystemMessage
 	}
@@ -117,7 +113,7 @@ func (d *Dispatcher) keepReplies(ctx context.Context, ev *protocol.Event, sessio
 	if session == "" || d.opts.Sessions == nil {
 		return
 	}
-	var replies []PendingReply
+	var replies []sessions.PendingReply
 	for _, i := range runnable {
 		// The raw stderr is not kept by runInto for dispatches; an
 		// asyncRewake exit 2 still reaches the model through the reply's
@@ -166,7 +162,7 @@ func (d *Dispatcher) takePending(ctx context.Context, ev *protocol.Event, sessio
 		// reply left after it is taken by the session's next event.
 		return nil, &s
 	}
-	var taken []PendingReply
+	var taken []sessions.PendingReply
 	// Replies left waiting when the lock stays taken come with a later
 	// dispatch of the session.
 	err := d.updateSession(ctx, session, func(s *sessions.Session) error {

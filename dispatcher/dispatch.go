@@ -17,9 +17,9 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
-// DefaultMaxParallel bounds how many hook processes one Dispatcher runs at
+// defaultMaxParallel bounds how many hook processes one Dispatcher runs at
 // once, across all firings.
-const DefaultMaxParallel = 32
+const defaultMaxParallel = 32
 
 // Options configures a Dispatcher.
 type Options struct {
@@ -32,7 +32,7 @@ type Options struct {
 	Cwd string
 	// Profile is the Hermes profile name for payloads ("default").
 	Profile string
-	// MaxParallel bounds concurrently running hooks (DefaultMaxParallel).
+	// MaxParallel bounds concurrently running hooks (defaultMaxParallel).
 	MaxParallel int
 	// BeforeStart, when set, is called once, before this dispatcher starts
 	// its first hook process (a one-shot CLI sets up its signal handling
@@ -135,7 +135,7 @@ func New(cfg *hookconfig.Config, opts Options) (*Dispatcher, error) {
 		cfg.Tools = protocol.DefaultTools()
 	}
 	if opts.MaxParallel <= 0 {
-		opts.MaxParallel = DefaultMaxParallel
+		opts.MaxParallel = defaultMaxParallel
 	}
 	if opts.OutputCap <= 0 {
 		opts.OutputCap = DefaultOutputCap
@@ -386,19 +386,19 @@ func skipRunBy(entries []*hookconfig.Entry, agent string) []*hookconfig.Entry {
 // another process (AsyncExternal) so far.
 func (d *Dispatcher) AsyncDeferred() int64 { return d.deferred.Load() }
 
-// Select returns the entries of ev whose matchers accept the fields, in run
+// selectFor returns the entries of ev whose matchers accept the fields, in run
 // order, with Claude's dedup applied: identical Claude commands (from
 // different settings files or matcher groups) run once per firing.
 //
 // A matcher that cannot tell (see hookconfig.Entry.Fit) selects its entry; the
 // backtracking time of all matchers together is bounded
 // (pattern.DispatchBudget).
-func (d *Dispatcher) Select(ev *protocol.Event, fields map[string]any) []*hookconfig.Entry {
+func (d *Dispatcher) selectFor(ev *protocol.Event, fields map[string]any) []*hookconfig.Entry {
 	var f firing
 	return d.selectEntries(ev, fields, consent.Screen{}, &f)
 }
 
-// selectEntries is Select for one firing f: a repository's entries that
+// selectEntries is selectFor for one firing f: a repository's entries that
 // scr refuses are passed over before their matchers run (f.refused lists
 // them), and the entries selected undecided are kept in f.undecided.
 func (d *Dispatcher) selectEntries(ev *protocol.Event, fields map[string]any, scr consent.Screen, f *firing) []*hookconfig.Entry {

@@ -87,15 +87,15 @@ func (d *Dispatcher) record(ctx context.Context, ev *protocol.Event, start time.
 func shadowOut(rep *protocol.HookReport) {
 	rep.Shadow = true
 	if rep.Contribution != nil {
-		rep.Would = Would(rep.Contribution)
+		rep.Would = would(rep.Contribution)
 		rep.Contribution = nil
 	}
 }
 
-// Would describes a contribution in a few words, as a shadow hook's report
+// would describes a contribution in a few words, as a shadow hook's report
 // and the journal show it: its decision and message ("block: no rm -rf"),
 // else what it asked for ("context, stop"); "" for nothing.
-func Would(c *protocol.Contribution) string {
+func would(c *protocol.Contribution) string {
 	if c == nil {
 		return ""
 	}

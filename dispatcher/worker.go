@@ -104,7 +104,7 @@ func (d *Dispatcher) runWorker(ctx context.Context, h Invocation, spec hookproc.
 		return hookproc.Result{SpawnError: "worker: " + err.Error()}
 	}
 	id := requestSeq.Add(1)
-	line, ok := withRequestID(spec.Stdin, id, h.Entry.Dialect == protocol.Hermes)
+	line, ok := hookproc.WithRequestID(spec.Stdin, id, h.Entry.Dialect == protocol.Hermes)
 	if !ok {
 		return hookproc.Result{SpawnError: "worker: the payload is not a JSON object"}
 	}
