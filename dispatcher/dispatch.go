@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/sessions"
-	"maps"
 	"os"
 	"sort"
 	"sync"
@@ -191,6 +190,10 @@ func (d *Dispatcher) warn(msg string) {
 // outcome. Hooks that fail are reported inside the outcome; the error is
 // non-nil only for an unknown event. Cancelling ctx kills every running
 // hook.
+//
+// Its phases: select the entries that fit (choose), ask the gate about
+// each (gate), run those it lets through (run), fold their reports and
+// hand the record over (fold); see phases.go.
 func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[string]any) (protocol.Outcome, error) {
 	ev, ok := protocol.Lookup(event)
 	if !ok {
@@ -218,11 +221,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	if len(entries) == 0 {
 		// The hot path of a host that fires every event: nothing to run,
 		// nothing allocated.
-		if late != nil {
-			args, _ := protocol.Args(fields)
-			return protocol.Fold(ev, args, late), nil
-		}
-		return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionNone}, nil
+		return nothingRan(ev, fields, late), nil
 	}
 	if fields == nil {
 		fields = map[string]any{}
@@ -230,120 +229,27 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	var f firing
 	selected := d.choose(ctx, ev, fields, &f)
 	if len(selected) == 0 {
-		if late != nil {
-			args, _ := protocol.Args(fields)
-			return protocol.Fold(ev, args, late), nil
-		}
-		return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionNone}, nil
+		return nothingRan(ev, fields, late), nil
 	}
-	var start time.Time
+	r := &round{ev: ev, session: session, fields: fields, late: late}
 	if d.opts.Recorder != nil {
-		start = time.Now()
+		r.start = time.Now()
 	}
-	hostFields := fields
-	reports := make([]protocol.HookReport, len(selected))
-	hooks := make([]Invocation, len(selected))
-	var runnable []int
-	gateSkipped := false
-	pins := make([]*consent.Pins, len(selected))
-	defer func() {
-		for _, p := range pins {
-			p.Close()
-		}
-	}()
-	for i, e := range selected {
-		reports[i] = baseReport(e)
-		if d.opts.Async == AsyncInline && !e.Async {
-			reports[i].Skipped = "not async: it ran in the foreground"
-			continue
-		}
-		// What the hook runs is decided once: the gate checks (and pins)
-		// those files, and the runner starts them.
-		hooks[i] = d.hookFor(e, fields)
-		// A matcher that could not decide (the backtracking engine ran
-		// out of time) selected the entry (see matcher.fits): it fails
-		// to start.
-		hooks[i].undecided = f.why(e)
-		v := d.opts.Gate.Check(hooks[i])
-		pins[i], hooks[i].pins = v.Pins, v.Pins
-		switch {
-		case v.Kind == VerdictRun && e.Async && e.Unsupported == "" && d.opts.Async == AsyncBackground:
-			reports[i].Skipped = d.startAsync(ev, hooks[i], maps.Clone(fields), session)
-			pins[i] = nil // the background run owns them now
-		case v.Kind == VerdictRun && e.Async && e.Unsupported == "" && d.opts.Async == AsyncExternal:
-			reports[i].Skipped = "async: handed to a background process; its reply comes with this session's next dispatch"
-			d.deferred.Add(1)
-		case v.Kind == VerdictRun && e.IfBroken() != "":
-			// An if rule that cannot be evaluated: a guard must not be
-			// skipped silently, so the gating event is blocked.
-			reports[i].Skipped = e.IfBroken()
-			if ev.Gating() {
-				reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock,
-					Message: "hook " + e.Command + ": " + e.IfBroken() + ", so this tool call is blocked rather than let an unchecked guard through"}
-			}
-		case v.Kind == VerdictRun && e.Unsupported != "":
-			// A handler that needs a model or an MCP client cannot run
-			// here. On the gating event it was meant as a guard: block
-			// rather than let the call through unguarded.
-			if ev.Gating() {
-				reports[i].Skipped = "cannot run here (" + e.Unsupported + ")"
-				reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock,
-					Message: "hook " + e.Command + " cannot run outside " + e.RunByTitle() + " (" + e.Unsupported + "), so this tool call is blocked rather than let an unchecked guard through; remove or replace that handler to allow it"}
-			} else {
-				reports[i].Skipped = "cannot run here (" + e.Unsupported + ")"
-			}
-		case v.Kind == VerdictRun:
-			runnable = append(runnable, i)
-		case v.Kind == VerdictBlock:
-			d.stopWorkers(e)
-			reports[i].Skipped = v.Reason
-			reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock, Message: v.Reason}
-		default:
-			// Revoked or changed since approval: its worker, started from
-			// the approved files, stops at once.
-			d.stopWorkers(e)
-			reports[i].Skipped = v.Reason
-			// A matching hook the gate kept from running is protection
-			// that was off for this firing: it goes on record.
-			gateSkipped = true
-		}
-		if e.Shadow && reports[i].Contribution != nil {
-			// A shadow guard that cannot run blocks nothing either.
-			shadowOut(&reports[i])
-		}
+	defer r.closePins()
+	d.gate(r, selected, &f)
+	r.args, _ = protocol.Args(fields)
+	sess, ranOnce := d.run(ctx, r, peek)
+	return d.fold(ctx, r, sess, ranOnce)
+}
+
+// nothingRan is the outcome of a firing that selected no entry: the fold
+// of the late async replies, if any, else no decision.
+func nothingRan(ev *protocol.Event, fields map[string]any, late []protocol.HookReport) protocol.Outcome {
+	if late != nil {
+		args, _ := protocol.Args(fields)
+		return protocol.Fold(ev, args, late)
 	}
-	args, _ := protocol.Args(fields)
-	var sess sessions.Session
-	var ranOnce []string
-	if session != "" && len(runnable) > 0 {
-		sess, fields = d.loadSession(ev, session, fields, peek)
-		runnable, ranOnce = d.filterOnce(selected, runnable, reports, sess)
-	}
-	if ev.Can(protocol.CapTransform) && ev.TextField != "" {
-		d.runChain(ctx, ev, fields, hooks, runnable, reports)
-	} else {
-		d.runTiers(ctx, ev, fields, hooks, runnable, reports)
-	}
-	if d.opts.Async == AsyncInline {
-		// The other process's job: keep the async hooks' replies for the
-		// session's next dispatch; nobody reads this outcome.
-		d.keepReplies(ctx, ev, session, hooks, runnable, reports)
-		outcome := protocol.Fold(ev, args, reports)
-		d.record(ctx, ev, start, hostFields, hooks, pins, len(runnable) > 0 || gateSkipped, &outcome)
-		return outcome, nil
-	}
-	outcome := protocol.Fold(ev, args, append(reports, late...))
-	if session != "" && len(runnable) > 0 {
-		d.saveSession(ctx, ev, session, sess, &outcome, ranOnce)
-	}
-	d.record(ctx, ev, start, hostFields, hooks, pins, len(runnable) > 0 || gateSkipped, &outcome)
-	if len(runnable) > 0 && ctx.Err() != nil {
-		// The hooks that were killed are missing from the fold: the
-		// outcome would read as "no objection" where a guard never
-		// answered.
-		return outcome, &CancelledError{Cause: context.Cause(ctx)}
-	}
-	return outcome, nil
+	return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionNone}
 }
 
 // CancelledError is Dispatch's error when its context ended while hooks
