@@ -194,7 +194,7 @@ func contractDispatcher(t *testing.T, e *hookconfig.Entry, env []string) *Dispat
 func contractProcess(t *testing.T, c contractCase, worker bool) (*Dispatcher, func() error) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "hook.py")
-	if err := os.WriteFile(path, []byte(contractHook), 0o755); err != nil {
+	if err := proctest.WriteExecutable(path, []byte(contractHook)); err != nil {
 		t.Fatal(err)
 	}
 	sig, err := proctest.NewSignal(filepath.Join(dir, "started"))
