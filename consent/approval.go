@@ -19,7 +19,7 @@ var procSelfFD = sync.OnceValue(func() bool {
 
 // target is the hook's resolved command: the one the caller passed, or
 // Resolve's answer.
-func (h *Hook) target() *Target {
+func (h *Request) target() *Target {
 	if h.Target != nil {
 		return h.Target
 	}
@@ -29,7 +29,7 @@ func (h *Hook) target() *Target {
 }
 
 // command describes h as Resolve needs it; Vars are applied over Env.
-func (h *Hook) command() Command {
+func (h *Request) command() Command {
 	env := h.Env
 	if env == nil {
 		env = os.Environ()
@@ -47,10 +47,10 @@ func (h *Hook) command() Command {
 	return Command{Text: h.Command, Shell: h.Shell, Env: env, Dir: dir, Argv: h.Argv, ShellPath: h.ShellPath}
 }
 
-// hermesScript is where Hermes looks for the hook's script (ScriptPath with
+// hermesScript is where Hermes looks for the hook's script (scriptPath with
 // ~ and the hook's CLAUDE_PROJECT_DIR expanded): the file whose mtime the
 // allowlist records, so that Hermes' own doctor reads the same one.
-func (h *Hook) hermesScript() string {
+func (h *Request) hermesScript() string {
 	c := h.command()
 	vars := map[string]string{}
 	if v, ok := getenv(c.Env, "HOME"); ok {
@@ -59,7 +59,7 @@ func (h *Hook) hermesScript() string {
 	if v, ok := getenv(c.Env, "CLAUDE_PROJECT_DIR"); ok {
 		vars["CLAUDE_PROJECT_DIR"] = v
 	}
-	return ScriptFile(h.Command, vars, c.Dir)
+	return scriptFile(h.Command, vars, c.Dir)
 }
 
 // records turns pinned files into the approval's file records.
@@ -84,7 +84,7 @@ func records(t *Target, p *Pins) []FileRecord {
 // pinned only the primary script, still holds when that script is the only
 // file and is unchanged. An approval without any digest (written by Hermes
 // or by hand) falls back to Hermes' rule: a newer mtime warns.
-func compare(e Entry, h *Hook, t *Target, p *Pins) Drift {
+func compare(e Entry, h *Request, t *Target, p *Pins) Drift {
 	if d, changed := compareSpec(e, t); changed {
 		return d
 	}
@@ -190,7 +190,7 @@ type Status struct {
 
 // Inspect reports h against the allowlist f without running or approving
 // anything.
-func Inspect(h Hook, f *File) Status {
+func Inspect(h Request, f *File) Status {
 	t := h.target()
 	st := Status{Target: *t}
 	e, ok := f.LookupIn(h.Event, h.Command, h.Scope)

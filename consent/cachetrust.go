@@ -7,7 +7,7 @@ import (
 
 // When a file's stat identity may vouch for its content.
 //
-// The digest cache (HashCache) and the pinned start of a binary rest on one
+// The digest cache (hashCache) and the pinned start of a binary rest on one
 // assumption: content does not change while the file's identity — device,
 // inode, size, mode, mtime, ctime — stays the same. write(2), truncate and
 // a rename all move it. A write through a shared writable mapping moves it

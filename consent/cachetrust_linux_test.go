@@ -59,8 +59,8 @@ func TestHashCache_NeverTrustedOnTmpfs(t *testing.T) {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	bin := bigELF(t, dir)
-	shared := filepath.Join(t.TempDir(), HashCacheFile)
-	c := &HashCache{File: shared}
+	shared := filepath.Join(t.TempDir(), hashCacheFile)
+	c := &hashCache{File: shared}
 	target := &Target{Path: bin, Files: []string{bin}, Direct: true}
 	for range 3 {
 		p := pinFiles(target, c)

@@ -59,7 +59,7 @@ func settle(t *testing.T, path string) {
 // changes is not cached: before Linux 6.13 a write in the same tick would
 // leave its times as they are.
 func TestHashCache_NothingCachedWithinTheTickOfAChange(t *testing.T) {
-	var c HashCache
+	var c hashCache
 	script := filepath.Join(cachingDir(t), "hook.sh")
 	writeFile(t, script, "one", 0o755)
 	fi, err := os.Stat(script)
@@ -88,7 +88,7 @@ func TestHashCache_NothingCachedWithinTheTickOfAChange(t *testing.T) {
 // its digest is never cached, because writes through a mapping that
 // writer may hold need not move its stat identity.
 func TestHashCache_NothingCachedWhileAWriterExists(t *testing.T) {
-	var c HashCache
+	var c hashCache
 	script := filepath.Join(cachingDir(t), "hook.sh")
 	writeFile(t, script, "one", 0o755)
 	settle(t, script)
@@ -126,12 +126,12 @@ func TestPin_BinaryOpenForWritingIsRefused(t *testing.T) {
 	}
 	defer w.Close()
 	target := &Target{Path: bin, Files: []string{bin}, Direct: true}
-	p := pinFiles(target, &HashCache{})
+	p := pinFiles(target, &hashCache{})
 	defer p.Close()
 	if p.Sums()[0] != "" || p.ExecPath() != "" {
 		t.Fatalf("pinned a binary open for writing: %q", p.Sums()[0])
 	}
-	d := compare(Entry{Files: []FileRecord{{Path: bin, SHA256: "ab"}}}, &Hook{Command: bin}, target, p)
+	d := compare(Entry{Files: []FileRecord{{Path: bin, SHA256: "ab"}}}, &Request{Command: bin}, target, p)
 	if d.Kind != DriftHash || !strings.Contains(d.Message(), "open for writing") {
 		t.Fatalf("drift %+v: %s", d, d.Message())
 	}

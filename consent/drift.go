@@ -46,7 +46,7 @@ func (k DriftKind) String() string {
 
 // Drift is the result of comparing a script with its approval. Was and Now
 // are what was compared: SHA-256 hex digests for DriftHash (Now is empty
-// when the script cannot be read), timestamps in FormatTimestamp form for
+// when the script cannot be read), timestamps in formatTimestamp form for
 // the mtime rule.
 type Drift struct {
 	Kind     DriftKind
@@ -92,11 +92,11 @@ func short(sha string) string {
 	return sha
 }
 
-// CheckDrift compares the script at path (see ScriptFile) with entry e,
+// checkDrift compares the script at path (see scriptFile) with entry e,
 // using a process-wide hash cache.
-func CheckDrift(e Entry, path string) Drift { return defaultHashes.Check(e, path) }
+func checkDrift(e Entry, path string) Drift { return defaultHashes.Check(e, path) }
 
-var defaultHashes HashCache
+var defaultHashes hashCache
 
 // Check compares the script at path with entry e. When e has a content hash,
 // only content counts: a touched but unchanged script is DriftNone, and a
@@ -104,7 +104,7 @@ var defaultHashes HashCache
 // content cannot be confirmed must not run. Without a hash, the mtimes are
 // compared as instants, not strings (Hermes #107513), so a recorded
 // "12:00:00Z" equals an actual mtime of 12:00:00.000000.
-func (c *HashCache) Check(e Entry, path string) Drift {
+func (c *hashCache) Check(e Entry, path string) Drift {
 	if was := e.ScriptSHA256AtApproval; was != "" {
 		now, err := c.Sum(path)
 		if err != nil {
@@ -127,9 +127,9 @@ func mtimeDrift(recorded, path string) Drift {
 	if err != nil {
 		return d
 	}
-	now := PyMtime(fi.ModTime())
-	d.Now = FormatTimestamp(now)
-	at, err := ParseTimestamp(recorded)
+	now := pyMtime(fi.ModTime())
+	d.Now = formatTimestamp(now)
+	at, err := parseTimestamp(recorded)
 	if err != nil {
 		return d
 	}
@@ -160,13 +160,13 @@ func keyOf(fi os.FileInfo) fileKey {
 // cache starts over, which costs one rehash per script.
 const maxCachedHashes = 4096
 
-// HashCache remembers the SHA-256 of script files keyed by path and file
+// hashCache remembers the SHA-256 of script files keyed by path and file
 // identity, so that a long-running dispatcher checks an unchanged script
 // with one stat instead of reading it on every event. The zero value is
 // ready to use and safe for concurrent use.
-type HashCache struct {
+type hashCache struct {
 	// File, when set, is a digest file shared with other processes (one
-	// per HERMES_HOME, HashCacheFile): a one-shot dispatch then does not
+	// per HERMES_HOME, hashCacheFile): a one-shot dispatch then does not
 	// re-hash an unchanged large binary that an earlier process hashed.
 	// Only what may use the cache at all goes there (see cacheMinSize).
 	// Keyed by the file's full stat identity — device, inode, size, mode,
@@ -195,7 +195,7 @@ type cachedHash struct {
 // filesystem lets that identity vouch for its content (see cachetrust.go).
 // The dispatcher's gate does not use it for scripts (see cacheMinSize);
 // list, doctor and approve do.
-func (c *HashCache) Sum(path string) (string, error) {
+func (c *hashCache) Sum(path string) (string, error) {
 	f, err := openNoBlock(path)
 	if err != nil {
 		return "", fmt.Errorf("hash script: %w", err)
@@ -235,7 +235,7 @@ func (c *HashCache) Sum(path string) (string, error) {
 	return sum, nil
 }
 
-func (c *HashCache) lookup(path string, key fileKey) (string, bool) {
+func (c *hashCache) lookup(path string, key fileKey) (string, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	hit, ok := c.m[path]
@@ -245,7 +245,7 @@ func (c *HashCache) lookup(path string, key fileKey) (string, bool) {
 	return "", false
 }
 
-func (c *HashCache) store(path string, key fileKey, sum string) {
+func (c *hashCache) store(path string, key fileKey, sum string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= maxCachedHashes {

@@ -17,21 +17,21 @@ func TestDrift_HashChangeBlocksUntilReapproved(t *testing.T) {
 	s := newTestStore(t)
 	script := filepath.Join(t.TempDir(), "hook.sh")
 	writeFile(t, script, "#!/bin/sh\necho '{}'\n", 0o755)
-	h := Hook{Event: "pre_tool_call", Command: script}
+	h := Request{Event: "pre_tool_call", Command: script}
 	if _, err := s.Approve(h.Event, h.Command); err != nil {
 		t.Fatal(err)
 	}
 	var warnings []string
 	p := &Policy{Store: s, Accept: true, Warn: func(m string) { warnings = append(warnings, m) }}
-	if v := p.Decide(h); !v.Run || v.Drift != DriftNone || v.Reason != ReasonAllowlisted {
+	if v := p.Decide(h); !v.Run || v.Drift != DriftNone || v.Reason != reasonAllowlisted {
 		t.Fatalf("before edit: %+v", v)
 	}
 
 	oldSum, newSum := sha256Hex("#!/bin/sh\necho '{}'\n"), sha256Hex("#!/bin/sh\nrm -rf ~\n")
 	writeFile(t, script, "#!/bin/sh\nrm -rf ~\n", 0o755)
 	e, _ := mustLoad(t, s).Lookup(h.Event, h.Command)
-	if d := CheckDrift(e, script); d.Kind != DriftHash || d.Was != oldSum || d.Now != newSum {
-		t.Fatalf("CheckDrift = %+v", d)
+	if d := checkDrift(e, script); d.Kind != DriftHash || d.Was != oldSum || d.Now != newSum {
+		t.Fatalf("checkDrift = %+v", d)
 	}
 	// Accept does not re-approve a changed script: the point of the hash
 	// is that edits are not trusted silently.
@@ -69,7 +69,7 @@ func TestDrift_HashRecordedScriptGone(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, _ := mustLoad(t, s).Lookup("e", script)
-	d := CheckDrift(e, script)
+	d := checkDrift(e, script)
 	if d.Kind != DriftHash || d.Now != "" || !strings.Contains(d.Message(), "→ unreadable") {
 		t.Fatalf("%+v %q", d, d.Message())
 	}
@@ -89,7 +89,7 @@ func TestDrift_MtimeOnlyLegacyEntryWarnsAndRuns(t *testing.T) {
 		"approved_at": "2000-01-01T00:00:00Z", "script_mtime_at_approval": "2000-01-01T00:00:00Z"}]}`, 0o600)
 	var warned []string
 	p := &Policy{Store: s, Warn: func(m string) { warned = append(warned, m) }}
-	v := p.Decide(Hook{Event: "pre_tool_call", Command: "bash " + script})
+	v := p.Decide(Request{Event: "pre_tool_call", Command: "bash " + script})
 	msg := "script modified since approval (was 2000-01-01T00:00:00Z, now 2026-07-02T09:30:00.250000Z)"
 	if !v.Run || v.Drift != DriftMtime || !strings.HasSuffix(v.Warning, msg) {
 		t.Fatalf("verdict %+v, want warning ending %q", v, msg)
@@ -121,12 +121,12 @@ func TestDrift_MtimeComparedAsTimes(t *testing.T) {
 		{"", DriftUnknown},
 	} {
 		e := Entry{Event: "e", Command: script, ScriptMtimeAtApproval: tc.recorded}
-		if d := CheckDrift(e, script); d.Kind != tc.want {
+		if d := checkDrift(e, script); d.Kind != tc.want {
 			t.Errorf("recorded %q: %v (%+v), want %v", tc.recorded, d.Kind, d, tc.want)
 		}
 	}
 	e := Entry{Event: "e", Command: "x", ScriptMtimeAtApproval: "2000-01-01T00:00:00Z"}
-	if d := CheckDrift(e, filepath.Join(t.TempDir(), "missing.sh")); d.Kind != DriftUnknown {
+	if d := checkDrift(e, filepath.Join(t.TempDir(), "missing.sh")); d.Kind != DriftUnknown {
 		t.Errorf("missing script: %v", d.Kind)
 	}
 }
@@ -136,14 +136,14 @@ func TestDrift_TouchWithSameContentIsUnchanged(t *testing.T) {
 	script := filepath.Join(t.TempDir(), "hook.sh")
 	writeFile(t, script, "#!/bin/sh\n", 0o755)
 	e := Entry{ScriptMtimeAtApproval: "2000-01-01T00:00:00Z", ScriptSHA256AtApproval: strings.ToUpper(sha256Hex("#!/bin/sh\n"))}
-	if d := CheckDrift(e, script); d.Kind != DriftNone {
+	if d := checkDrift(e, script); d.Kind != DriftNone {
 		t.Errorf("%+v", d)
 	}
 }
 
 // The cache hashes a file once per version, keyed by path and identity.
 func TestHashCache_DoesNotRehashUnchangedFiles(t *testing.T) {
-	var c HashCache
+	var c hashCache
 	script := filepath.Join(cachingDir(t), "hook.sh")
 	writeFile(t, script, "one", 0o755)
 	settle(t, script)
@@ -222,11 +222,11 @@ for p in sys.argv[1:]:
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := FormatTimestamp(PyMtime(fi.ModTime()))
+		got := formatTimestamp(pyMtime(fi.ModTime()))
 		if got != want[i] {
 			t.Errorf("%s (mtime %d ns): got %s, Python %s", p, fi.ModTime().UnixNano(), got, want[i])
 		}
-		if FormatTimestamp(fi.ModTime()) != want[i] {
+		if formatTimestamp(fi.ModTime()) != want[i] {
 			differ++
 		}
 	}

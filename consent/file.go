@@ -62,7 +62,8 @@ type File struct {
 type Entry struct {
 	Event   string
 	Command string
-	// ApprovedAt is the approval time as recorded (see FormatTimestamp).
+	// ApprovedAt is the approval time as recorded (Hermes' format: UTC,
+	// ISO-8601 with a "Z" suffix).
 	ApprovedAt string
 	// ScriptMtimeAtApproval is the script's mtime when approved, or ""
 	// when it was null or absent.
@@ -119,15 +120,9 @@ type Scope struct {
 // Global reports the global scope.
 func (s Scope) Global() bool { return s.Project == "" }
 
-// Matches reports whether e approves exactly this (event, command) pair in
-// the global scope. Matching is byte-exact: a trailing space makes a
-// different command.
-func (e Entry) Matches(event, command string) bool {
-	return e.MatchesIn(event, command, Scope{})
-}
-
-// MatchesIn reports whether e approves (event, command) in scope.
-func (e Entry) MatchesIn(event, command string, scope Scope) bool {
+// matchesIn reports whether e approves (event, command) in scope.
+// Matching is byte-exact: a trailing space makes a different command.
+func (e Entry) matchesIn(event, command string, scope Scope) bool {
 	if e.nonObject || (e.obj != nil && !e.valid) {
 		return false
 	}
@@ -168,7 +163,7 @@ func (f *File) LookupIn(event, command string, scope Scope) (Entry, bool) {
 		list = f.Projects
 	}
 	for i := len(list) - 1; i >= 0; i-- {
-		if list[i].MatchesIn(event, command, scope) {
+		if list[i].matchesIn(event, command, scope) {
 			return list[i], true
 		}
 	}

@@ -11,9 +11,9 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
-// HashCacheFile is the name, in HERMES_HOME, of the digests of large hook
-// binaries that one-shot dispatches share (see HashCache.File).
-const HashCacheFile = "hook-hashes.json"
+// hashCacheFile is the name, in HERMES_HOME, of the digests of large hook
+// binaries that one-shot dispatches share (see hashCache.File).
+const hashCacheFile = "hook-hashes.json"
 
 // maxHashFileBytes bounds the shared digest file; past it, it is ignored
 // (and rewritten with what this process learns).
@@ -112,7 +112,7 @@ func decodeHashEntry(raw any) (e hashEntry, ok bool) {
 }
 
 // loadShared fills the memory cache from the shared file, once.
-func (c *HashCache) loadShared() {
+func (c *hashCache) loadShared() {
 	c.loadOnce.Do(func() {
 		files := readHashFile(c.File)
 		c.mu.Lock()
@@ -136,7 +136,7 @@ const hashLockWait = 20 * time.Millisecond
 
 // saveShared records one digest in the shared file: under its lock, read,
 // merge, atomic replace. A failure only costs a later rehash.
-func (c *HashCache) saveShared(path string, key fileKey, sum string) {
+func (c *hashCache) saveShared(path string, key fileKey, sum string) {
 	lf, err := openLockFile(c.File + ".lock")
 	if err != nil {
 		return

@@ -87,13 +87,13 @@ type Start struct {
 	PythonPath string
 }
 
-// ScriptFD is the descriptor number a pinned script has in the hook.
-const ScriptFD = 3
+// scriptFD is the descriptor number a pinned script has in the hook.
+const scriptFD = 3
 
 // pinFiles opens and hashes every file of t. A file that is missing or not
 // a regular file is recorded as such (its digest is ""), so that its later
 // appearance counts as a change.
-func pinFiles(t *Target, cache *HashCache) *Pins {
+func pinFiles(t *Target, cache *hashCache) *Pins {
 	p := &Pins{exec: -1}
 	for i, path := range t.Files {
 		pf := pinned{path: path}
@@ -130,7 +130,7 @@ var elfMagic = []byte{0x7f, 'E', 'L', 'F'}
 // not be the bytes that run. A primary script that can run from a sealed
 // copy is read whole, and the digest is of those bytes, which are the ones
 // that will run.
-func (p *Pins) hash(pf *pinned, t *Target, direct, primary bool, cache *HashCache) (sum string, elf bool, err error) {
+func (p *Pins) hash(pf *pinned, t *Target, direct, primary bool, cache *hashCache) (sum string, elf bool, err error) {
 	f, key := pf.f, pf.key
 	var head [4]byte
 	n, _ := f.ReadAt(head[:], 0)
@@ -219,13 +219,13 @@ func pinnedStart(t *Target, path string, content []byte, direct bool) *Start {
 		if arg != "" {
 			st.Argv = append(st.Argv, arg)
 		}
-		st.Argv = append(st.Argv, "/proc/self/fd/"+strconv.Itoa(ScriptFD))
+		st.Argv = append(st.Argv, "/proc/self/fd/"+strconv.Itoa(scriptFD))
 		st.Argv = append(st.Argv, t.Argv[1:]...)
 	case t.ScriptArg > 0 && t.ScriptArg < len(t.Argv):
 		kind = t.Interp
 		st.Path = t.Path
 		st.Argv = append([]string{}, t.Argv...)
-		st.Argv[t.ScriptArg] = "/proc/self/fd/" + strconv.Itoa(ScriptFD)
+		st.Argv[t.ScriptArg] = "/proc/self/fd/" + strconv.Itoa(scriptFD)
 	default:
 		return nil
 	}
@@ -314,9 +314,9 @@ func (p *Pins) hashErr(i int) error {
 	return p.files[i].err
 }
 
-// ErrPinChanged is returned by Verify when a pinned file changed between
+// errPinChanged is returned by Verify when a pinned file changed between
 // the consent check and the start of the hook.
-var ErrPinChanged = errors.New("changed between the consent check and the start of the hook")
+var errPinChanged = errors.New("changed between the consent check and the start of the hook")
 
 // Verify checks that every pinned path the hook will open by name still
 // names the file that was hashed, and that the file is unchanged since
@@ -336,25 +336,25 @@ func (p *Pins) Verify() error {
 			// Started through the very descriptor checked, which no rename
 			// can swap; a write since the check can still change it.
 			if fi, err := pf.f.Stat(); err != nil || keyOf(fi) != pf.key {
-				return fmt.Errorf("%s %w (written to)", pf.path, ErrPinChanged)
+				return fmt.Errorf("%s %w (written to)", pf.path, errPinChanged)
 			}
 			continue
 		case pf.f == nil:
 			if fi, err := os.Stat(pf.path); err == nil && fi.Mode().IsRegular() {
-				return fmt.Errorf("%s %w (it appeared)", pf.path, ErrPinChanged)
+				return fmt.Errorf("%s %w (it appeared)", pf.path, errPinChanged)
 			}
 			continue
 		}
 		now, err := os.Stat(pf.path)
 		if err != nil {
-			return fmt.Errorf("%s %w (%v)", pf.path, ErrPinChanged, err)
+			return fmt.Errorf("%s %w (%v)", pf.path, errPinChanged, err)
 		}
 		if k := keyOf(now); k.dev != pf.key.dev || k.ino != pf.key.ino {
-			return fmt.Errorf("%s %w (replaced)", pf.path, ErrPinChanged)
+			return fmt.Errorf("%s %w (replaced)", pf.path, errPinChanged)
 		}
 		fi, err := pf.f.Stat()
 		if err != nil || keyOf(fi) != pf.key {
-			return fmt.Errorf("%s %w (written to)", pf.path, ErrPinChanged)
+			return fmt.Errorf("%s %w (written to)", pf.path, errPinChanged)
 		}
 	}
 	return nil

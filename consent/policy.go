@@ -79,20 +79,22 @@ func NewPolicy(store *Store, o PolicyOptions) *Policy {
 	}
 	if store != nil {
 		// One-shot processes share the digests of large hook binaries.
-		p.hashes.File = filepath.Join(store.Home(), HashCacheFile)
+		p.hashes.File = filepath.Join(store.Home(), hashCacheFile)
 	}
 	return p
 }
 
-// EffectiveAccept combines the three accept channels: the --accept-hooks
+// effectiveAccept combines the three accept channels: the --accept-hooks
 // flag, the HERMES_ACCEPT_HOOKS value and the hooks_auto_accept config
 // value. Any one of them accepts.
-func EffectiveAccept(flag bool, env string, autoAccept any) bool {
+func effectiveAccept(flag bool, env string, autoAccept any) bool {
 	return flag || EnvAccept(env) || AutoAccept(autoAccept)
 }
 
-// Hook is what the gate needs to know about one configured hook.
-type Hook struct {
+// Request is what the policy needs to know about one configured hook to
+// decide whether it may run: its approval key (event, command, scope) and
+// where and how it would start.
+type Request struct {
 	Event, Command string
 	// Scope is where the hook came from; a project's hooks are approved
 	// per project and source file (see Scope).
@@ -153,30 +155,30 @@ type Verdict struct {
 
 // Reasons given in Verdict.Reason.
 const (
-	ReasonSafeMode      = "safe mode (HERMES_SAFE_MODE)"
-	ReasonAllowlisted   = "allowlisted"
-	ReasonAccepted      = "approved by accept policy (--accept-hooks / HERMES_ACCEPT_HOOKS / hooks_auto_accept)"
-	ReasonPrompted      = "approved at the prompt"
-	ReasonThisRun       = "approved for this run (the allowlist could not be saved)"
-	ReasonDeclined      = "declined at the prompt"
-	ReasonPromptTimeout = "no answer at the prompt in time"
-	ReasonPromptEOF     = "no answer at the prompt (end of input)"
-	ReasonNoStore       = "no allowlist configured"
+	reasonSafeMode      = "safe mode (HERMES_SAFE_MODE)"
+	reasonAllowlisted   = "allowlisted"
+	reasonAccepted      = "approved by accept policy (--accept-hooks / HERMES_ACCEPT_HOOKS / hooks_auto_accept)"
+	reasonPrompted      = "approved at the prompt"
+	reasonThisRun       = "approved for this run (the allowlist could not be saved)"
+	reasonDeclined      = "declined at the prompt"
+	reasonPromptTimeout = "no answer at the prompt in time"
+	reasonPromptEOF     = "no answer at the prompt (end of input)"
+	reasonNoStore       = "no allowlist configured"
 )
 
-// NotAllowlistedMessage is the warning for a hook that is skipped because
+// notAllowlistedMessage is the warning for a hook that is skipped because
 // nobody approved it, in Hermes' wording followed by the command that
 // approves it.
-func NotAllowlistedMessage(event, command string) string {
+func notAllowlistedMessage(event, command string) string {
 	return fmt.Sprintf("shell hook for %s (%s) not allowlisted — skipped. Use --accept-hooks / HERMES_ACCEPT_HOOKS=1 / hooks_auto_accept: true, or approve at the TTY prompt next run. Or run: %s",
 		event, command, ApproveCommandHint(event, command))
 }
 
-// ProjectNotApprovedMessage is the warning for a repository's hook that is
+// projectNotApprovedMessage is the warning for a repository's hook that is
 // skipped because nobody approved it. Ambient accept channels
 // (hooks_auto_accept, HERMES_ACCEPT_HOOKS) never approve a repository's
 // hooks, so the message does not offer them.
-func ProjectNotApprovedMessage(event, command string, scope Scope) string {
+func projectNotApprovedMessage(event, command string, scope Scope) string {
 	return fmt.Sprintf("hook for %s (%s) from %s not approved — skipped. A repository's hooks run only once you approve them for that repository (hooks_auto_accept and HERMES_ACCEPT_HOOKS do not approve them): review it, then run %s in %s",
 		event, command, scope.Source, ApproveCommandHint(event, command), scope.Project)
 }
@@ -222,7 +224,7 @@ type Policy struct {
 	// promptMu serialises new approvals (prompts and accept-policy
 	// writes); decisions about approved hooks never take it.
 	promptMu sync.Mutex
-	hashes   HashCache
+	hashes   hashCache
 }
 
 type pair struct {
@@ -249,12 +251,12 @@ type snapshot struct {
 //
 // The files the hook runs are opened and hashed here, and a hook that may
 // run gets them in Verdict.Pins: the caller starts exactly those.
-func (p *Policy) Decide(h Hook) Verdict {
+func (p *Policy) Decide(h Request) Verdict {
 	if p.SafeMode {
-		return Verdict{Reason: ReasonSafeMode}
+		return Verdict{Reason: reasonSafeMode}
 	}
 	if p.Store == nil {
-		return Verdict{Reason: ReasonNoStore}
+		return Verdict{Reason: reasonNoStore}
 	}
 	k := pair{h.Event, h.Command, h.Scope}
 	if v, ok := p.decideApproved(&h, k); ok {
@@ -269,14 +271,14 @@ func (p *Policy) Decide(h Hook) Verdict {
 		if v, ok := p.decideApproved(&h, k); ok {
 			return v
 		}
-		return p.approve(&h, k, ReasonAccepted)
+		return p.approve(&h, k, reasonAccepted)
 	}
 	if p.Prompter != nil && p.Prompter.IsTTY {
 		return p.prompt(&h, k)
 	}
-	msg := NotAllowlistedMessage(h.Event, h.Command)
+	msg := notAllowlistedMessage(h.Event, h.Command)
 	if !h.Scope.Global() {
-		msg = ProjectNotApprovedMessage(h.Event, h.Command, h.Scope)
+		msg = projectNotApprovedMessage(h.Event, h.Command, h.Scope)
 	}
 	p.warn(msg)
 	return Verdict{Reason: msg, Unapproved: true, Unknown: p.current().broken}
@@ -284,14 +286,14 @@ func (p *Policy) Decide(h Hook) Verdict {
 
 // decideApproved handles hooks that are already approved, in the file or in
 // this process.
-func (p *Policy) decideApproved(h *Hook, k pair) (Verdict, bool) {
-	reason := ReasonAllowlisted
+func (p *Policy) decideApproved(h *Request, k pair) (Verdict, bool) {
+	reason := reasonAllowlisted
 	e, ok := p.current().file.LookupIn(h.Event, h.Command, h.Scope)
 	if !ok {
 		p.mu.Lock()
 		e, ok = p.session[k]
 		p.mu.Unlock()
-		reason = ReasonThisRun
+		reason = reasonThisRun
 	}
 	if !ok {
 		return Verdict{}, false
@@ -301,7 +303,7 @@ func (p *Policy) decideApproved(h *Hook, k pair) (Verdict, bool) {
 
 // checkScript turns an approval into a verdict after comparing what the
 // hook runs now with it.
-func (p *Policy) checkScript(h *Hook, e Entry, reason string) Verdict {
+func (p *Policy) checkScript(h *Request, e Entry, reason string) Verdict {
 	t := h.target()
 	pins := pinFiles(t, &p.hashes)
 	d := compare(e, h, t, pins)
@@ -330,7 +332,7 @@ const approveLockWait = 5 * time.Second
 // the very files (and digests) the hook is then started from. When saving
 // fails the approval still holds in this process, and the user is told that
 // they will be asked again next time.
-func (p *Policy) approve(h *Hook, k pair, reason string) Verdict {
+func (p *Policy) approve(h *Request, k pair, reason string) Verdict {
 	t := h.target()
 	pins := pinFiles(t, &p.hashes)
 	res, err := p.Store.approvePinned(h, t, pins, approveLockWait)
@@ -354,7 +356,7 @@ func (p *Policy) approve(h *Hook, k pair, reason string) Verdict {
 // prompt asks at the terminal. Only one prompt is shown at a time; a caller
 // that waited for another prompt re-checks first, since that prompt may
 // have been about the same hook.
-func (p *Policy) prompt(h *Hook, k pair) Verdict {
+func (p *Policy) prompt(h *Request, k pair) Verdict {
 	p.promptMu.Lock()
 	defer p.promptMu.Unlock()
 	if v, ok := p.decideApproved(h, k); ok {
@@ -368,7 +370,7 @@ func (p *Policy) prompt(h *Hook, k pair) Verdict {
 	}
 	ans := p.Prompter.Ask(h.Event, h.Command)
 	if ans == AnswerYes {
-		return p.approve(h, k, ReasonPrompted)
+		return p.approve(h, k, reasonPrompted)
 	}
 	p.mu.Lock()
 	if p.declined == nil {
@@ -382,11 +384,11 @@ func (p *Policy) prompt(h *Hook, k pair) Verdict {
 func declineReason(a Answer) string {
 	switch a {
 	case AnswerTimeout:
-		return ReasonPromptTimeout
+		return reasonPromptTimeout
 	case AnswerEOF:
-		return ReasonPromptEOF
+		return reasonPromptEOF
 	}
-	return ReasonDeclined
+	return reasonDeclined
 }
 
 func (p *Policy) warn(msg string) {

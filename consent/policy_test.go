@@ -35,8 +35,8 @@ func TestJ100_AutoAcceptValues(t *testing.T) {
 		{`"false" + accept flag`, "false", true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := EffectiveAccept(tc.flag, "", tc.value); got != tc.want {
-				t.Errorf("EffectiveAccept(%v, %#v) = %v, want %v", tc.flag, tc.value, got, tc.want)
+			if got := effectiveAccept(tc.flag, "", tc.value); got != tc.want {
+				t.Errorf("effectiveAccept(%v, %#v) = %v, want %v", tc.flag, tc.value, got, tc.want)
 			}
 			if !tc.flag && AutoAccept(tc.value) != tc.want {
 				t.Errorf("AutoAccept(%#v) = %v", tc.value, !tc.want)
@@ -66,7 +66,7 @@ func TestDecide_SafeModeRunsNothing(t *testing.T) {
 	}
 	p := &Policy{Store: s, SafeMode: true, Accept: true, Prompter: &Prompter{IsTTY: true}}
 	for _, cmd := range []string{"c", "unapproved"} {
-		if v := p.Decide(Hook{Event: "e", Command: cmd}); v.Run || v.Reason != "safe mode (HERMES_SAFE_MODE)" {
+		if v := p.Decide(Request{Event: "e", Command: cmd}); v.Run || v.Reason != "safe mode (HERMES_SAFE_MODE)" {
 			t.Errorf("%s: %+v", cmd, v)
 		}
 	}
@@ -84,8 +84,8 @@ func TestJ88_PromptYesApproves(t *testing.T) {
 	s := newTestStore(t)
 	var out strings.Builder
 	p := &Policy{Store: s, Prompter: newTTY(strings.NewReader("y\n"), &out)}
-	v := p.Decide(Hook{Event: "pre_tool_call", Command: "/x/hook.sh"})
-	if !v.Run || !v.Approved || v.Reason != ReasonPrompted {
+	v := p.Decide(Request{Event: "pre_tool_call", Command: "/x/hook.sh"})
+	if !v.Run || !v.Approved || v.Reason != reasonPrompted {
 		t.Fatalf("%+v", v)
 	}
 	e, ok, err := s.Lookup("pre_tool_call", "/x/hook.sh")
@@ -96,7 +96,7 @@ func TestJ88_PromptYesApproves(t *testing.T) {
 		t.Errorf("prompt output %q", out.String())
 	}
 	// Approved now: no second prompt.
-	if v := p.Decide(Hook{Event: "pre_tool_call", Command: "/x/hook.sh"}); !v.Run || v.Reason != ReasonAllowlisted {
+	if v := p.Decide(Request{Event: "pre_tool_call", Command: "/x/hook.sh"}); !v.Run || v.Reason != reasonAllowlisted {
 		t.Errorf("second decide %+v", v)
 	}
 	if strings.Count(out.String(), "Allow this hook") != 1 {
@@ -109,14 +109,14 @@ func TestJ89_PromptNoDeclines(t *testing.T) {
 	s := newTestStore(t)
 	var out strings.Builder
 	p := &Policy{Store: s, Prompter: newTTY(strings.NewReader("n\n"), &out)}
-	h := Hook{Event: "pre_tool_call", Command: "/x/hook.sh"}
-	if v := p.Decide(h); v.Run || v.Approved || v.Reason != ReasonDeclined {
+	h := Request{Event: "pre_tool_call", Command: "/x/hook.sh"}
+	if v := p.Decide(h); v.Run || v.Approved || v.Reason != reasonDeclined {
 		t.Fatalf("%+v", v)
 	}
 	if _, err := os.Stat(s.Path()); !errors.Is(err, os.ErrNotExist) {
 		t.Error("declining wrote an allowlist")
 	}
-	if v := p.Decide(h); v.Run || v.Reason != ReasonDeclined {
+	if v := p.Decide(h); v.Run || v.Reason != reasonDeclined {
 		t.Fatalf("second decide %+v", v)
 	}
 	if strings.Count(out.String(), "Allow this hook") != 1 {
@@ -132,7 +132,7 @@ func TestJ90_ApprovedEarlierNoPrompt(t *testing.T) {
 	}
 	var out strings.Builder
 	p := &Policy{Store: NewStore(s.Home()), Prompter: newTTY(strings.NewReader(""), &out)}
-	if v := p.Decide(Hook{Event: "pre_tool_call", Command: "/x/hook.sh"}); !v.Run {
+	if v := p.Decide(Request{Event: "pre_tool_call", Command: "/x/hook.sh"}); !v.Run {
 		t.Fatalf("%+v", v)
 	}
 	if out.Len() != 0 {
@@ -147,7 +147,7 @@ func TestJ91_NonTTYNoOptInSkips(t *testing.T) {
 	var warned []string
 	var out strings.Builder
 	p := &Policy{Store: s, Prompter: &Prompter{In: strings.NewReader("y\n"), Out: &out}, Warn: func(m string) { warned = append(warned, m) }}
-	v := p.Decide(Hook{Event: "pre_tool_call", Command: "/x/hook.sh"})
+	v := p.Decide(Request{Event: "pre_tool_call", Command: "/x/hook.sh"})
 	hermes := "shell hook for pre_tool_call (/x/hook.sh) not allowlisted — skipped. Use --accept-hooks / HERMES_ACCEPT_HOOKS=1 / hooks_auto_accept: true, or approve at the TTY prompt next run."
 	if v.Run || !strings.HasPrefix(v.Reason, hermes) || !strings.HasSuffix(v.Reason, " Or run: hermes-hooks approve '/x/hook.sh' --event pre_tool_call") {
 		t.Fatalf("%+v", v)
@@ -161,7 +161,7 @@ func TestJ91_NonTTYNoOptInSkips(t *testing.T) {
 	if _, ok, _ := s.Lookup("pre_tool_call", "/x/hook.sh"); ok {
 		t.Error("recorded")
 	}
-	p.Decide(Hook{Event: "pre_tool_call", Command: "/x/hook.sh"})
+	p.Decide(Request{Event: "pre_tool_call", Command: "/x/hook.sh"})
 	if len(warned) != 1 {
 		t.Errorf("warning repeated for an unchanged allowlist: %q", warned)
 	}
@@ -173,15 +173,15 @@ func TestJ92to94_AcceptChannelsPersist(t *testing.T) {
 		name   string
 		accept bool
 	}{
-		{"J92 accept flag", EffectiveAccept(true, "", nil)},
-		{"J93 HERMES_ACCEPT_HOOKS=1", EffectiveAccept(false, "1", nil)},
-		{"J94 hooks_auto_accept: true", EffectiveAccept(false, "", true)},
+		{"J92 accept flag", effectiveAccept(true, "", nil)},
+		{"J93 HERMES_ACCEPT_HOOKS=1", effectiveAccept(false, "1", nil)},
+		{"J94 hooks_auto_accept: true", effectiveAccept(false, "", true)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newTestStore(t)
 			p := &Policy{Store: s, Accept: tc.accept}
-			v := p.Decide(Hook{Event: "pre_tool_call", Command: "/x/hook.sh"})
-			if !v.Run || !v.Approved || v.Reason != ReasonAccepted {
+			v := p.Decide(Request{Event: "pre_tool_call", Command: "/x/hook.sh"})
+			if !v.Run || !v.Approved || v.Reason != reasonAccepted {
 				t.Fatalf("%+v", v)
 			}
 			if _, ok, err := s.Lookup("pre_tool_call", "/x/hook.sh"); !ok || err != nil {
@@ -203,7 +203,7 @@ func TestG65_AcceptWithPersistFailure(t *testing.T) {
 	}
 	var warned []string
 	p := &Policy{Store: s, Accept: true, Warn: func(m string) { warned = append(warned, m) }}
-	h := Hook{Event: "pre_tool_call", Command: "/x/hook.sh"}
+	h := Request{Event: "pre_tool_call", Command: "/x/hook.sh"}
 	v := p.Decide(h)
 	if !v.Run || !strings.HasPrefix(v.Warning, "Failed to persist shell hook allowlist to "+s.Path()) || !strings.Contains(v.Warning, "re-prompt") {
 		t.Fatalf("%+v", v)
@@ -211,7 +211,7 @@ func TestG65_AcceptWithPersistFailure(t *testing.T) {
 	if len(warned) != 1 || warned[0] != v.Warning {
 		t.Errorf("warned %q", warned)
 	}
-	if v := p.Decide(h); !v.Run || v.Reason != ReasonThisRun {
+	if v := p.Decide(h); !v.Run || v.Reason != reasonThisRun {
 		t.Fatalf("second decide %+v", v)
 	}
 	if attempts != 1 {
@@ -230,7 +230,7 @@ func TestG64_ApproveWhilePromptPending(t *testing.T) {
 	p := &Policy{Store: s, Prompter: newTTY(in, out)}
 
 	pending := make(chan Verdict)
-	go func() { pending <- p.Decide(Hook{Event: "pre_tool_call", Command: "/x/asked.sh"}) }()
+	go func() { pending <- p.Decide(Request{Event: "pre_tool_call", Command: "/x/asked.sh"}) }()
 	<-out.seen // the prompt is on screen and waiting
 
 	done := make(chan error)
@@ -239,7 +239,7 @@ func TestG64_ApproveWhilePromptPending(t *testing.T) {
 			done <- err
 			return
 		}
-		if v := p.Decide(Hook{Event: "pre_tool_call", Command: "/x/other.sh"}); !v.Run {
+		if v := p.Decide(Request{Event: "pre_tool_call", Command: "/x/other.sh"}); !v.Run {
 			done <- fmt.Errorf("approved hook did not run: %+v", v)
 			return
 		}
@@ -265,7 +265,7 @@ func TestG64_ApproveWhilePromptPending(t *testing.T) {
 func TestDecide_SeesOtherProcessChanges(t *testing.T) {
 	s := newTestStore(t)
 	p := &Policy{Store: s}
-	h := Hook{Event: "pre_tool_call", Command: "/x/hook.sh"}
+	h := Request{Event: "pre_tool_call", Command: "/x/hook.sh"}
 	if v := p.Decide(h); v.Run {
 		t.Fatal("runs before approval")
 	}
@@ -291,7 +291,7 @@ func TestDecide_SnapshotReloadsOnlyOnChange(t *testing.T) {
 	s := newTestStore(t)
 	other := NewStore(s.Home())
 	p := &Policy{Store: s}
-	h := Hook{Event: "e", Command: "/x/c.sh"}
+	h := Request{Event: "e", Command: "/x/c.sh"}
 	for i := range 50 {
 		if _, err := other.Approve(h.Event, h.Command); err != nil {
 			t.Fatal(err)
@@ -342,7 +342,7 @@ func TestDecide_ConcurrentUse(t *testing.T) {
 				if i%3 == 0 {
 					cmd = fmt.Sprintf("/x/new-%d-%d.sh", g, i%10)
 				}
-				if v := p.Decide(Hook{Event: "e", Command: cmd}); !v.Run {
+				if v := p.Decide(Request{Event: "e", Command: cmd}); !v.Run {
 					failed.Do(func() { t.Errorf("%s did not run: %+v", cmd, v) })
 				}
 			}
@@ -366,7 +366,7 @@ func TestApproveHook_ExpandsVars(t *testing.T) {
 	s := newTestStore(t)
 	proj := t.TempDir()
 	writeFile(t, proj+"/.claude/hooks/check.sh", "#!/bin/sh\n", 0o755)
-	h := Hook{Event: "PreToolUse", Command: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh`, Shell: true, Vars: map[string]string{"CLAUDE_PROJECT_DIR": proj}}
+	h := Request{Event: "PreToolUse", Command: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh`, Shell: true, Vars: map[string]string{"CLAUDE_PROJECT_DIR": proj}}
 	res, err := s.ApproveHook(h)
 	if err != nil {
 		t.Fatal(err)
@@ -420,7 +420,7 @@ func BenchmarkDecide(b *testing.B) {
 	s := NewStore(b.TempDir())
 	dir := b.TempDir()
 	writeFile(b, dir+"/hook.sh", "#!/bin/sh\n", 0o755)
-	h := Hook{Event: "pre_tool_call", Command: "bash hook.sh --x", Dir: dir}
+	h := Request{Event: "pre_tool_call", Command: "bash hook.sh --x", Dir: dir}
 	if _, err := s.ApproveHook(h); err != nil {
 		b.Fatal(err)
 	}

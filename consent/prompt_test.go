@@ -71,10 +71,10 @@ func TestJ101_PromptTimeoutDeclines(t *testing.T) {
 	prompter := &Prompter{In: in, Out: &out, IsTTY: true, Timeout: 50 * time.Millisecond}
 	p := &Policy{Store: s, Prompter: prompter}
 	done := make(chan Verdict)
-	go func() { done <- p.Decide(Hook{Event: "on_session_start", Command: "/x/hook.sh"}) }()
+	go func() { done <- p.Decide(Request{Event: "on_session_start", Command: "/x/hook.sh"}) }()
 	select {
 	case v := <-done:
-		if v.Run || v.Reason != ReasonPromptTimeout {
+		if v.Run || v.Reason != reasonPromptTimeout {
 			t.Fatalf("%+v", v)
 		}
 	case <-time.After(10 * time.Second):
@@ -87,7 +87,7 @@ func TestJ101_PromptTimeoutDeclines(t *testing.T) {
 		t.Errorf("output %q", out.String())
 	}
 	// An unattended prompt is not repeated on every later event.
-	if v := p.Decide(Hook{Event: "on_session_start", Command: "/x/hook.sh"}); v.Run || v.Reason != ReasonPromptTimeout {
+	if v := p.Decide(Request{Event: "on_session_start", Command: "/x/hook.sh"}); v.Run || v.Reason != reasonPromptTimeout {
 		t.Fatalf("%+v", v)
 	}
 	if strings.Count(out.String(), "Allow this hook") != 1 {
@@ -99,7 +99,7 @@ func TestJ101_PromptTimeoutDeclines(t *testing.T) {
 func TestJ102_PromptWithTimeoutAnsweredYes(t *testing.T) {
 	s := newTestStore(t)
 	p := &Policy{Store: s, Prompter: &Prompter{In: strings.NewReader("y\n"), Out: io.Discard, IsTTY: true, Timeout: time.Minute}}
-	if v := p.Decide(Hook{Event: "on_session_start", Command: "/x/hook.sh"}); !v.Run || v.Reason != ReasonPrompted {
+	if v := p.Decide(Request{Event: "on_session_start", Command: "/x/hook.sh"}); !v.Run || v.Reason != reasonPrompted {
 		t.Fatalf("%+v", v)
 	}
 	if _, ok, _ := s.Lookup("on_session_start", "/x/hook.sh"); !ok {

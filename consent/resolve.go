@@ -109,7 +109,7 @@ func Resolve(c Command) Target {
 	if c.Shell {
 		return resolveShell(c, 0)
 	}
-	argv, err := SplitWords(c.Text, c.Env)
+	argv, err := splitWords(c.Text, c.Env)
 	if err != "" {
 		return Target{Err: err, Dir: c.Dir}
 	}
@@ -118,12 +118,12 @@ func Resolve(c Command) Target {
 	return t
 }
 
-// SplitWords splits a Hermes-dialect command into words the way Hermes does
+// splitWords splits a Hermes-dialect command into words the way Hermes does
 // (POSIX shell words, no shell), except that "~" and "~user" are expanded at
 // the start of every word, not only of the whole string, so "bash ~/h.sh"
 // works. env supplies HOME (nil: the process's). The error is worded as
 // Hermes words it.
-func SplitWords(text string, env []string) ([]string, string) {
+func splitWords(text string, env []string) ([]string, string) {
 	argv, err := shlex.Split(text)
 	if err != nil {
 		return nil, "command '" + text + "' cannot be parsed: " + shlexReason(err)

@@ -384,8 +384,8 @@ func SameCommand(a, b string) bool {
 	if a == b {
 		return true
 	}
-	wa, errA := SplitWords(a, nil)
-	wb, errB := SplitWords(b, nil)
+	wa, errA := splitWords(a, nil)
+	wb, errB := splitWords(b, nil)
 	if errA != "" || errB != "" || len(wa) != len(wb) {
 		return false
 	}

@@ -59,11 +59,11 @@ func (s Screen) Refuses(event, command string, scope Scope) bool {
 // once until the allowlist changes). A single hook gets Decide's own
 // message; several are counted, so that a repository listing hundreds of
 // hooks makes one line, not hundreds.
-func (s Screen) Refused(hooks []Hook) {
+func (s Screen) Refused(hooks []Request) {
 	if s.p == nil || len(hooks) == 0 {
 		return
 	}
-	bySource := map[Scope][]Hook{}
+	bySource := map[Scope][]Request{}
 	for _, h := range hooks {
 		bySource[h.Scope] = append(bySource[h.Scope], h)
 	}
@@ -75,16 +75,16 @@ func (s Screen) Refused(hooks []Hook) {
 	for _, sc := range scopes {
 		list := bySource[sc]
 		if len(list) == 1 {
-			s.p.warn(ProjectNotApprovedMessage(list[0].Event, list[0].Command, sc))
+			s.p.warn(projectNotApprovedMessage(list[0].Event, list[0].Command, sc))
 			continue
 		}
-		s.p.warn(ProjectHooksNotApprovedMessage(len(list), list[0].Event, sc))
+		s.p.warn(projectHooksNotApprovedMessage(len(list), list[0].Event, sc))
 	}
 }
 
-// ProjectHooksNotApprovedMessage is the warning for n hooks of one
+// projectHooksNotApprovedMessage is the warning for n hooks of one
 // repository file, declared under event, that nobody approved.
-func ProjectHooksNotApprovedMessage(n int, event string, scope Scope) string {
+func projectHooksNotApprovedMessage(n int, event string, scope Scope) string {
 	return fmt.Sprintf("%d hooks for %s from %s not approved — skipped. A repository's hooks run only once you approve them for that repository (hooks_auto_accept and HERMES_ACCEPT_HOOKS do not approve them): review them with hermes-hooks list, then approve them in %s",
 		n, event, scope.Source, scope.Project)
 }
@@ -97,7 +97,7 @@ func (s *snapshot) projectIndex() map[pair]struct{} {
 	s.projOnce.Do(func() {
 		s.projects = make(map[pair]struct{}, len(s.file.Projects))
 		for _, e := range s.file.Projects {
-			if e.MatchesIn(e.Event, e.Command, e.Scope) {
+			if e.matchesIn(e.Event, e.Command, e.Scope) {
 				s.projects[pair{e.Event, e.Command, e.Scope}] = struct{}{}
 			}
 		}

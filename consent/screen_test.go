@@ -50,7 +50,7 @@ func TestScreenRefusesOnlyWhatDecideSkips(t *testing.T) {
 		if got {
 			// What the screen refuses, Decide skips, unapproved and
 			// without doubt about the allowlist.
-			if v := p.Decide(Hook{Event: "pre_tool_call", Command: "/x/hook.sh", Scope: tc.scope}); v.Run || !v.Unapproved || v.Unknown {
+			if v := p.Decide(Request{Event: "pre_tool_call", Command: "/x/hook.sh", Scope: tc.scope}); v.Run || !v.Unapproved || v.Unknown {
 				t.Errorf("%s: refused, but Decide says %+v", tc.name, v)
 			}
 		}
@@ -68,14 +68,14 @@ func TestScreenRefusedWarnsPerFile(t *testing.T) {
 	p := &Policy{Store: s, Warn: func(m string) { warned = append(warned, m) }}
 	a := Scope{Project: "/r", Source: "/r/.hermes/hooks.yaml"}
 	b := Scope{Project: "/r", Source: "/r/.claude/settings.json"}
-	p.Screen().Refused([]Hook{
+	p.Screen().Refused([]Request{
 		{Event: "pre_tool_call", Command: "./a1.sh", Scope: a},
 		{Event: "pre_tool_call", Command: "./a2.sh", Scope: a},
 		{Event: "PreToolUse", Command: "./b.sh", Scope: b},
 	})
 	want := []string{
-		ProjectNotApprovedMessage("PreToolUse", "./b.sh", b),
-		ProjectHooksNotApprovedMessage(2, "pre_tool_call", a),
+		projectNotApprovedMessage("PreToolUse", "./b.sh", b),
+		projectHooksNotApprovedMessage(2, "pre_tool_call", a),
 	}
 	if strings.Join(warned, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("warned:\n%s\nwant:\n%s", strings.Join(warned, "\n"), strings.Join(want, "\n"))
@@ -84,7 +84,7 @@ func TestScreenRefusedWarnsPerFile(t *testing.T) {
 
 func approveIn(t *testing.T, s *Store, scope Scope) {
 	t.Helper()
-	if _, err := s.ApproveHook(Hook{Event: "pre_tool_call", Command: "/x/hook.sh", Scope: scope}); err != nil {
+	if _, err := s.ApproveHook(Request{Event: "pre_tool_call", Command: "/x/hook.sh", Scope: scope}); err != nil {
 		t.Fatal(err)
 	}
 }

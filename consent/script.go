@@ -16,13 +16,13 @@ var scriptExtensions = []string{
 	".js", ".mjs", ".cjs", ".ts",
 }
 
-// ScriptPath returns the token of command that names the hook's script, as
+// scriptPath returns the token of command that names the hook's script, as
 // Hermes resolves it: the first token ending in a script extension
 // (case-insensitive), else the first token containing "/" or starting with
 // "~", else the first token. A command the tokenizer cannot split (or an
 // empty one) is returned unchanged. The result is not expanded; see
-// ScriptFile.
-func ScriptPath(command string) string {
+// scriptFile.
+func scriptPath(command string) string {
 	tokens, err := shlex.Split(command)
 	if err != nil || len(tokens) == 0 {
 		return command
@@ -43,18 +43,18 @@ func ScriptPath(command string) string {
 	return tokens[0]
 }
 
-// ScriptFile locates the hook's script on disk: ScriptPath(command) with a
+// scriptFile locates the hook's script on disk: scriptPath(command) with a
 // leading "~" replaced by the home directory (vars["HOME"] when present,
 // else $HOME), "$NAME" and "${NAME}" replaced for names present in vars
 // (the dispatcher passes CLAUDE_PROJECT_DIR this way; other variables are
 // left alone because the hook's environment is not known here), and a
 // relative result joined to dir (the process's working directory when dir
 // is empty).
-func ScriptFile(command string, vars map[string]string, dir string) string {
-	return locate(ScriptPath(command), vars, dir)
+func scriptFile(command string, vars map[string]string, dir string) string {
+	return locate(scriptPath(command), vars, dir)
 }
 
-// locate expands and anchors a ScriptPath token; see ScriptFile.
+// locate expands and anchors a scriptPath token; see scriptFile.
 func locate(token string, vars map[string]string, dir string) string {
 	// Tilde first, as a shell does, so that a variable's value is never
 	// tilde-expanded.
@@ -78,8 +78,8 @@ func locate(token string, vars map[string]string, dir string) string {
 // interpreter comes first it only needs to be readable. A bare command found
 // through PATH (my-binary) is therefore not executable unless a file of
 // that name exists in dir, as in Hermes.
-func Executable(command string, vars map[string]string, dir string) bool {
-	path := ScriptFile(command, vars, dir)
+func executable(command string, vars map[string]string, dir string) bool {
+	path := scriptFile(command, vars, dir)
 	if path == "" {
 		return false
 	}
@@ -89,7 +89,7 @@ func Executable(command string, vars map[string]string, dir string) bool {
 	}
 	first := true
 	if tokens, err := shlex.Split(command); err == nil && len(tokens) > 0 {
-		first = tokens[0] == ScriptPath(command)
+		first = tokens[0] == scriptPath(command)
 	}
 	return accessible(path, first)
 }

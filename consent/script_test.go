@@ -25,8 +25,8 @@ func TestG67_ScriptPathResolution(t *testing.T) {
 		{"python3 'unterminated", "python3 'unterminated"},
 		{"", ""},
 	} {
-		if got := ScriptPath(tc.command); got != tc.want {
-			t.Errorf("ScriptPath(%q) = %q, want %q", tc.command, got, tc.want)
+		if got := scriptPath(tc.command); got != tc.want {
+			t.Errorf("scriptPath(%q) = %q, want %q", tc.command, got, tc.want)
 		}
 	}
 }
@@ -42,8 +42,8 @@ func TestScriptPath_More(t *testing.T) {
 		{`"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh`, "$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh"},
 		{"   ", "   "},
 	} {
-		if got := ScriptPath(tc.command); got != tc.want {
-			t.Errorf("ScriptPath(%q) = %q, want %q", tc.command, got, tc.want)
+		if got := scriptPath(tc.command); got != tc.want {
+			t.Errorf("scriptPath(%q) = %q, want %q", tc.command, got, tc.want)
 		}
 	}
 }
@@ -74,8 +74,8 @@ func TestScriptFile(t *testing.T) {
 		{"bash hooks/a.sh", nil, "", filepath.Join(wd, "hooks/a.sh")},
 		{"", nil, "/d", ""},
 	} {
-		if got := ScriptFile(tc.command, tc.vars, tc.dir); got != tc.want {
-			t.Errorf("ScriptFile(%q, %v, %q) = %q, want %q", tc.command, tc.vars, tc.dir, got, tc.want)
+		if got := scriptFile(tc.command, tc.vars, tc.dir); got != tc.want {
+			t.Errorf("scriptFile(%q, %v, %q) = %q, want %q", tc.command, tc.vars, tc.dir, got, tc.want)
 		}
 	}
 }
@@ -94,32 +94,32 @@ func TestG66_ExecutableCheck(t *testing.T) {
 		{"/usr/bin/env python3 " + script, true},
 		{script, false},
 	} {
-		if got := Executable(tc.command, nil, ""); got != tc.want {
-			t.Errorf("Executable(%q) = %v, want %v (mode 0644)", tc.command, got, tc.want)
+		if got := executable(tc.command, nil, ""); got != tc.want {
+			t.Errorf("executable(%q) = %v, want %v (mode 0644)", tc.command, got, tc.want)
 		}
 	}
 	if err := os.Chmod(script, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if !Executable(script, nil, "") {
-		t.Errorf("Executable(%q) = false after chmod 755", script)
+	if !executable(script, nil, "") {
+		t.Errorf("executable(%q) = false after chmod 755", script)
 	}
 
 	// Missing files, directories and PATH-only commands are not executable.
 	for _, command := range []string{
 		filepath.Join(dir, "missing.sh"), "python3 " + filepath.Join(dir, "missing.py"), "bash " + dir + "/", "my-binary --verbose", "",
 	} {
-		if Executable(command, nil, dir) {
-			t.Errorf("Executable(%q) = true", command)
+		if executable(command, nil, dir) {
+			t.Errorf("executable(%q) = true", command)
 		}
 	}
 	// A bare command is found relative to the directory, as in Hermes.
 	writeFile(t, filepath.Join(dir, "my-binary"), "#!/bin/sh\n", 0o755)
-	if !Executable("my-binary --verbose", nil, dir) {
+	if !executable("my-binary --verbose", nil, dir) {
 		t.Error("my-binary in dir not executable")
 	}
 	// A leading ~ is expanded.
-	if !Executable("python3 ~/hook.py", map[string]string{"HOME": dir}, "") {
+	if !executable("python3 ~/hook.py", map[string]string{"HOME": dir}, "") {
 		t.Error("~/hook.py not found")
 	}
 }

@@ -29,7 +29,7 @@ func TestCompareSpec(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := Entry{SpecSHA256: tc.pinned, Files: []FileRecord{}}
 			tg := &Target{Spec: tc.spec, Opaque: "an HTTP endpoint"}
-			d := compare(e, &Hook{Command: "https://x/h"}, tg, nil)
+			d := compare(e, &Request{Command: "https://x/h"}, tg, nil)
 			if got := d.Kind == DriftHash; got != tc.changed {
 				t.Fatalf("changed = %v, want %v (%+v)", got, tc.changed, d)
 			}
@@ -45,7 +45,7 @@ func TestCompareSpec(t *testing.T) {
 func TestStore_ApprovalPinsTheSpec(t *testing.T) {
 	s := newTestStore(t)
 	spec := "http\nurl \"https://hooks.example/a\""
-	h := Hook{Event: "PreToolUse", Command: "https://hooks.example/a", Target: &Target{Opaque: "an HTTP endpoint", Spec: spec}}
+	h := Request{Event: "PreToolUse", Command: "https://hooks.example/a", Target: &Target{Opaque: "an HTTP endpoint", Spec: spec}}
 	res, err := s.ApproveHook(h)
 	if err != nil {
 		t.Fatal(err)

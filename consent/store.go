@@ -15,8 +15,8 @@ import (
 )
 
 const (
-	// FileName is the allowlist's name inside HERMES_HOME.
-	FileName = "shell-hooks-allowlist.json"
+	// fileName is the allowlist's name inside HERMES_HOME.
+	fileName = "shell-hooks-allowlist.json"
 	// tempPattern names the temporary files of atomic writes; Hermes uses
 	// the same pattern, so stale temporaries of either tool look alike.
 	tempPattern = ".shell-hooks-allowlist_*.tmp"
@@ -66,7 +66,7 @@ func DefaultHome() (string, error) {
 func (s *Store) Home() string { return s.home }
 
 // Path is the allowlist file's path.
-func (s *Store) Path() string { return filepath.Join(s.home, FileName) }
+func (s *Store) Path() string { return filepath.Join(s.home, fileName) }
 
 // LockPath is the path of the lock file that serialises changes.
 func (s *Store) LockPath() string { return s.Path() + ".lock" }
@@ -131,7 +131,7 @@ type RevokeResult struct {
 // relative to the process's working directory and environment. See
 // ApproveHook.
 func (s *Store) Approve(event, command string) (ApproveResult, error) {
-	return s.ApproveHook(Hook{Event: event, Command: command})
+	return s.ApproveHook(Request{Event: event, Command: command})
 }
 
 // ApproveHook records consent for (h.Event, h.Command) in h.Scope: it
@@ -140,7 +140,7 @@ func (s *Store) Approve(event, command string) (ApproveResult, error) {
 // its SHA-256, and — for Hermes, which reads it — the mtime of the script
 // Hermes would name. The change is persisted before ApproveHook returns; an
 // error means it was not, and wraps the OS error.
-func (s *Store) ApproveHook(h Hook) (ApproveResult, error) {
+func (s *Store) ApproveHook(h Request) (ApproveResult, error) {
 	t := h.target()
 	pins := pinFiles(t, nil)
 	defer pins.Close()
@@ -150,10 +150,10 @@ func (s *Store) ApproveHook(h Hook) (ApproveResult, error) {
 // approvePinned records the approval of h from files already opened and
 // hashed, so that what is recorded is exactly what the caller then runs.
 // lockWait bounds the wait for the allowlist's lock (0: no bound).
-func (s *Store) approvePinned(h *Hook, t *Target, pins *Pins, lockWait time.Duration) (ApproveResult, error) {
+func (s *Store) approvePinned(h *Request, t *Target, pins *Pins, lockWait time.Duration) (ApproveResult, error) {
 	var mtime string
 	if fi, err := os.Stat(h.hermesScript()); err == nil {
-		mtime = FormatTimestamp(PyMtime(fi.ModTime()))
+		mtime = formatTimestamp(pyMtime(fi.ModTime()))
 	}
 	files := records(t, pins)
 	primary := ""
@@ -161,7 +161,7 @@ func (s *Store) approvePinned(h *Hook, t *Target, pins *Pins, lockWait time.Dura
 		primary = files[0].SHA256
 	}
 	res := ApproveResult{Entry: newEntry(Entry{
-		Event: h.Event, Command: h.Command, ApprovedAt: FormatTimestamp(s.now()),
+		Event: h.Event, Command: h.Command, ApprovedAt: formatTimestamp(s.now()),
 		ScriptMtimeAtApproval: mtime, ScriptSHA256AtApproval: primary,
 		Files: files, TextOnly: t.Opaque != "", SpecSHA256: specDigest(t.Spec), Scope: h.Scope,
 	})}
@@ -169,7 +169,7 @@ func (s *Store) approvePinned(h *Hook, t *Target, pins *Pins, lockWait time.Dura
 		list := f.list(h.Scope)
 		kept := (*list)[:0]
 		for _, e := range *list {
-			if e.MatchesIn(h.Event, h.Command, h.Scope) {
+			if e.matchesIn(h.Event, h.Command, h.Scope) {
 				res.Existed = true
 				continue
 			}

@@ -212,7 +212,7 @@ func TestStore_MinimalEntryIsValid(t *testing.T) {
 	if _, ok := f.Lookup("post_tool_call", "/x/hook.sh"); ok {
 		t.Fatal("matched another event")
 	}
-	v := (&Policy{Store: s}).Decide(Hook{Event: "pre_tool_call", Command: "/x/hook.sh"})
+	v := (&Policy{Store: s}).Decide(Request{Event: "pre_tool_call", Command: "/x/hook.sh"})
 	if !v.Run || v.Drift != DriftUnknown {
 		t.Errorf("verdict %+v", v)
 	}
@@ -285,7 +285,7 @@ func TestStore_CorruptFileIsBackedUp(t *testing.T) {
 				}
 				backup = res.Backup
 			}
-			if backup == "" || !strings.HasPrefix(filepath.Base(backup), FileName+".corrupt-") {
+			if backup == "" || !strings.HasPrefix(filepath.Base(backup), fileName+".corrupt-") {
 				t.Fatalf("backup %q", backup)
 			}
 			if got := readFile(t, backup); got != corrupt {
@@ -448,7 +448,7 @@ func TestJ99_ReapproveAfterTouchKeepsOneEntry(t *testing.T) {
 	if len(f.Approvals) != 1 {
 		t.Fatalf("%d entries", len(f.Approvals))
 	}
-	if f.Approvals[0].ScriptMtimeAtApproval != FormatTimestamp(PyMtime(later)) {
+	if f.Approvals[0].ScriptMtimeAtApproval != formatTimestamp(pyMtime(later)) {
 		t.Errorf("mtime not refreshed: %q", f.Approvals[0].ScriptMtimeAtApproval)
 	}
 }
@@ -778,8 +778,8 @@ func TestTimestamps(t *testing.T) {
 		{time.Date(2026, 7, 1, 12, 0, 0, 1000, time.UTC), "2026-07-01T12:00:00.000001Z"},
 		{time.Date(2026, 7, 1, 14, 0, 0, 500000000, time.FixedZone("CEST", 2*3600)), "2026-07-01T12:00:00.500000Z"},
 	} {
-		if got := FormatTimestamp(tc.in); got != tc.want {
-			t.Errorf("FormatTimestamp(%v) = %q, want %q", tc.in, got, tc.want)
+		if got := formatTimestamp(tc.in); got != tc.want {
+			t.Errorf("formatTimestamp(%v) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 	want := time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
@@ -787,14 +787,14 @@ func TestTimestamps(t *testing.T) {
 		"2026-07-01T12:00:00Z", "2026-07-01T12:00:00.000000Z", "2026-07-01T12:00:00+00:00",
 		"2026-07-01T14:00:00+02:00", "2026-07-01 12:00:00", "2026-07-01T12:00:00", "2026-07-01T12:00Z",
 	} {
-		got, err := ParseTimestamp(s)
+		got, err := parseTimestamp(s)
 		if err != nil || !got.Equal(want) {
-			t.Errorf("ParseTimestamp(%q) = %v, %v", s, got, err)
+			t.Errorf("parseTimestamp(%q) = %v, %v", s, got, err)
 		}
 	}
 	for _, s := range []string{"", "yesterday", "2026-13-01T00:00:00Z", "12:00"} {
-		if _, err := ParseTimestamp(s); err == nil {
-			t.Errorf("ParseTimestamp(%q) accepted", s)
+		if _, err := parseTimestamp(s); err == nil {
+			t.Errorf("parseTimestamp(%q) accepted", s)
 		}
 	}
 }

@@ -8,11 +8,11 @@ import (
 	"time"
 )
 
-// FormatTimestamp formats t the way Hermes records approval times: UTC,
+// formatTimestamp formats t the way Hermes records approval times: UTC,
 // ISO-8601 with a "Z" suffix, microseconds only when they are not zero
 // (2026-07-01T12:00:00Z, 2026-07-01T12:00:00.123456Z). Finer precision is
 // truncated, as Python's datetime cannot hold it.
-func FormatTimestamp(t time.Time) string {
+func formatTimestamp(t time.Time) string {
 	t = t.UTC()
 	us := t.Nanosecond() / 1000
 	b := make([]byte, 0, len("2006-01-02T15:04:05.000000Z"))
@@ -28,12 +28,12 @@ func FormatTimestamp(t time.Time) string {
 	return string(append(b, 'Z'))
 }
 
-// ParseTimestamp reads a timestamp as Python's datetime.fromisoformat does
+// parseTimestamp reads a timestamp as Python's datetime.fromisoformat does
 // after Hermes replaces a trailing "Z" with "+00:00": a date, "T" or a space,
 // a time with optional fraction, and an optional UTC offset. A timestamp
 // without an offset is taken as UTC, because hand-written allowlist entries
 // often omit it and every writer records UTC.
-func ParseTimestamp(s string) (time.Time, error) {
+func parseTimestamp(s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	if len(s) > 10 && s[10] == ' ' {
 		s = s[:10] + "T" + s[11:]
@@ -52,14 +52,14 @@ func ParseTimestamp(s string) (time.Time, error) {
 	return time.Time{}, errors.New("parse timestamp " + strconv.Quote(s) + ": not an ISO-8601 date and time")
 }
 
-// PyMtime is a file's modification time as Hermes records and compares it:
+// pyMtime is a file's modification time as Hermes records and compares it:
 // Python's datetime.fromtimestamp(os.path.getmtime(path), timezone.utc).
 // getmtime is a float (seconds + nanoseconds·1e-9, in double precision), and
 // fromtimestamp rounds its fraction to the nearest microsecond, ties to
 // even. Truncating instead — as an earlier hermes-hooks did — records an
 // mtime up to a microsecond early for about half of all files, and Hermes'
 // own doctor then reports "script modified since approval".
-func PyMtime(mtime time.Time) time.Time {
+func pyMtime(mtime time.Time) time.Time {
 	d := float64(mtime.Unix()) + float64(mtime.Nanosecond())*1e-9
 	sec, frac := math.Modf(d)
 	us := math.RoundToEven(frac * 1e6)

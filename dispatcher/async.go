@@ -17,10 +17,6 @@ import (
 // event that can carry context), as reports of their own, marked as late.
 // Without a session there is nowhere to deliver a reply, and it is dropped.
 
-// PendingReply is an async hook's reply waiting for its session's next
-// dispatch (kept by the session store).
-type PendingReply = sessions.PendingReply
-
 // asyncState tracks the dispatcher's background hooks.
 type asyncState struct {
 	once   sync.Once
@@ -38,7 +34,7 @@ func (a *asyncState) init() {
 
 // startAsync runs an async hook in the background and returns the report's
 // skipped line. The hook owns its pinned files from here on.
-func (d *Dispatcher) startAsync(ev *protocol.Event, h Hook, fields map[string]any, session string) string {
+func (d *Dispatcher) startAsync(ev *protocol.Event, h Invocation, fields map[string]any, session string) string {
 	payload := d.payloadOf(h.Entry, ev, fields)
 	d.async.init()
 	d.async.wg.Add(1)
@@ -80,8 +76,8 @@ const (
 // pendingFrom keeps what an async hook's reply can still do: context and a
 // message for the user; for asyncRewake, an exit 2 wakes the model with
 // its stderr. A decision cannot apply any more: the event is over.
-func pendingFrom(ev *protocol.Event, e *hookconfig.Entry, rep *protocol.HookReport, raw *HookRun) *PendingReply {
-	p := &PendingReply{Event: e.DeclaredAs, Command: e.Command, Dialect: string(e.Dialect), Source: e.Source}
+func pendingFrom(ev *protocol.Event, e *hookconfig.Entry, rep *protocol.HookReport, raw *HookRun) *sessions.PendingReply {
+	p := &sessions.PendingReply{Event: e.DeclaredAs, Command: e.Command, Dialect: string(e.Dialect), Source: e.Source}
 	if c := rep.Contribution; c != nil {
 		p.Context, p.SystemMessage = c.Context, c.SystemMessage
 	}
@@ -113,11 +109,11 @@ func joinNote2(sep, a, b string) string {
 
 // keepReplies stores the replies of async hooks run in the foreground
 // (AsyncInline) for the session's next dispatch.
-func (d *Dispatcher) keepReplies(ctx context.Context, ev *protocol.Event, session string, hooks []Hook, runnable []int, reports []protocol.HookReport) {
+func (d *Dispatcher) keepReplies(ctx context.Context, ev *protocol.Event, session string, hooks []Invocation, runnable []int, reports []protocol.HookReport) {
 	if session == "" || d.opts.Sessions == nil {
 		return
 	}
-	var replies []PendingReply
+	var replies []sessions.PendingReply
 	for _, i := range runnable {
 		// The raw stderr is not kept by runInto for dispatches; an
 		// asyncRewake exit 2 still reaches the model through the reply's
@@ -166,7 +162,7 @@ func (d *Dispatcher) takePending(ctx context.Context, ev *protocol.Event, sessio
 		// reply left after it is taken by the session's next event.
 		return nil, &s
 	}
-	var taken []PendingReply
+	var taken []sessions.PendingReply
 	// Replies left waiting when the lock stays taken come with a later
 	// dispatch of the session.
 	err := d.updateSession(ctx, session, func(s *sessions.Session) error {

@@ -102,7 +102,7 @@ func TestClaudeHTTPHook(t *testing.T) {
 	}
 }
 
-// A host that sets no Options.HTTP posts http hooks with PostHTTP: a
+// An http hook is posted over net/http (internal/hookhttp): a
 // fail_closed one that cannot reach its URL blocks with the reason, never a
 // guard skipped in silence.
 func TestClaudeHTTPHookDefaultPoster(t *testing.T) {

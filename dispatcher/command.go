@@ -2,8 +2,10 @@ package dispatcher
 
 import (
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
@@ -51,7 +53,7 @@ func readEnvFile(path string, rep *protocol.HookReport) {
 // Hermes words it. It starts what h.Target names — the files the gate
 // checked — and, when the gate pinned them, verifies them immediately
 // before the start and starts a pinned binary through its descriptor.
-func (d *Dispatcher) prepare(h Hook) (hookproc.Spec, string) {
+func (d *Dispatcher) prepare(h Invocation) (hookproc.Spec, string) {
 	e, t := h.Entry, &h.Target
 	spec := hookproc.Spec{Env: h.Env, Timeout: e.Timeout, Cap: d.opts.OutputCap}
 	if h.pins != nil {
@@ -91,7 +93,7 @@ func (d *Dispatcher) prepare(h Hook) (hookproc.Spec, string) {
 		// checked, not whatever its name holds by then.
 		spec.Path, spec.Argv = st.Path, st.Argv
 		if st.Script != nil {
-			spec.ExtraFiles = []*os.File{st.Script} // its fd 3 (consent.ScriptFD)
+			spec.ExtraFiles = []*os.File{st.Script} // its fd 3 (consent's scriptFD)
 		}
 		if st.PythonPath != "" {
 			pp := st.PythonPath
@@ -113,8 +115,8 @@ func (d *Dispatcher) prepare(h Hook) (hookproc.Spec, string) {
 // project root; other Hermes hooks where the dispatcher runs, as in Hermes.
 // The gate checks the files of the same Target the runner starts, so what
 // is approved is what runs.
-func (d *Dispatcher) hookFor(e *hookconfig.Entry, fields map[string]any) Hook {
-	h := Hook{Entry: e, Dir: e.WorkDir, Env: d.env}
+func (d *Dispatcher) hookFor(e *hookconfig.Entry, fields map[string]any) Invocation {
+	h := Invocation{Entry: e, Dir: e.WorkDir, Env: d.env}
 	if e.ViaShell() {
 		if cwd, ok := fields["cwd"].(string); ok && cwd != "" && isDir(cwd) {
 			h.Dir = cwd
@@ -152,6 +154,29 @@ func fixedTarget(e *hookconfig.Entry) *consent.Target {
 		return &consent.Target{Opaque: "an HTTP endpoint: what it answers can change without notice", Spec: httpSpec(e)}
 	}
 	return nil
+}
+
+// httpSpec is the canonical text of what an http hook sends where: its URL,
+// its headers sorted by name, and the environment variables their values
+// may name, sorted and without repeats (their order means nothing). Each
+// value is Go-quoted, so no two definitions share a text. The approval pins
+// its digest (consent.Target.Spec): a header or an allowed variable added
+// after the URL was approved — a secret sent along — needs a new approval.
+func httpSpec(e *hookconfig.Entry) string {
+	var b strings.Builder
+	b.WriteString("http\nurl ")
+	b.WriteString(strconv.Quote(e.URL))
+	for _, name := range slices.Sorted(maps.Keys(e.Headers)) {
+		b.WriteString("\nheader ")
+		b.WriteString(strconv.Quote(name))
+		b.WriteByte(' ')
+		b.WriteString(strconv.Quote(e.Headers[name]))
+	}
+	for _, name := range slices.Compact(slices.Sorted(slices.Values(e.AllowedEnvVars))) {
+		b.WriteString("\nallowed_env ")
+		b.WriteString(strconv.Quote(name))
+	}
+	return b.String()
 }
 
 // commandOf describes how an entry's command runs, for consent.Resolve.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/sessions"
-	"maps"
 	"os"
 	"sort"
 	"sync"
@@ -17,9 +16,9 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
-// DefaultMaxParallel bounds how many hook processes one Dispatcher runs at
+// defaultMaxParallel bounds how many hook processes one Dispatcher runs at
 // once, across all firings.
-const DefaultMaxParallel = 32
+const defaultMaxParallel = 32
 
 // Options configures a Dispatcher.
 type Options struct {
@@ -32,7 +31,7 @@ type Options struct {
 	Cwd string
 	// Profile is the Hermes profile name for payloads ("default").
 	Profile string
-	// MaxParallel bounds concurrently running hooks (DefaultMaxParallel).
+	// MaxParallel bounds concurrently running hooks (defaultMaxParallel).
 	MaxParallel int
 	// BeforeStart, when set, is called once, before this dispatcher starts
 	// its first hook process (a one-shot CLI sets up its signal handling
@@ -40,8 +39,6 @@ type Options struct {
 	// starts none pays for neither, and one that does can prepare both
 	// while consent is checked).
 	BeforeStart func()
-	// HTTP posts Claude Code http hooks (type: http); nil is PostHTTP.
-	HTTP HTTPPost
 	// OutputCap bounds each hook's captured stdout and stderr
 	// (DefaultOutputCap); the rest is drained and dropped.
 	OutputCap int
@@ -137,7 +134,7 @@ func New(cfg *hookconfig.Config, opts Options) (*Dispatcher, error) {
 		cfg.Tools = protocol.DefaultTools()
 	}
 	if opts.MaxParallel <= 0 {
-		opts.MaxParallel = DefaultMaxParallel
+		opts.MaxParallel = defaultMaxParallel
 	}
 	if opts.OutputCap <= 0 {
 		opts.OutputCap = DefaultOutputCap
@@ -193,6 +190,10 @@ func (d *Dispatcher) warn(msg string) {
 // outcome. Hooks that fail are reported inside the outcome; the error is
 // non-nil only for an unknown event. Cancelling ctx kills every running
 // hook.
+//
+// Its phases: select the entries that fit (choose), ask the gate about
+// each (gate), run those it lets through (run), fold their reports and
+// hand the record over (fold); see phases.go.
 func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[string]any) (protocol.Outcome, error) {
 	ev, ok := protocol.Lookup(event)
 	if !ok {
@@ -220,11 +221,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	if len(entries) == 0 {
 		// The hot path of a host that fires every event: nothing to run,
 		// nothing allocated.
-		if late != nil {
-			args, _ := protocol.Args(fields)
-			return protocol.Fold(ev, args, late), nil
-		}
-		return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionNone}, nil
+		return nothingRan(ev, fields, late), nil
 	}
 	if fields == nil {
 		fields = map[string]any{}
@@ -232,120 +229,27 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	var f firing
 	selected := d.choose(ctx, ev, fields, &f)
 	if len(selected) == 0 {
-		if late != nil {
-			args, _ := protocol.Args(fields)
-			return protocol.Fold(ev, args, late), nil
-		}
-		return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionNone}, nil
+		return nothingRan(ev, fields, late), nil
 	}
-	var start time.Time
+	r := &round{ev: ev, session: session, fields: fields, late: late}
 	if d.opts.Recorder != nil {
-		start = time.Now()
+		r.start = time.Now()
 	}
-	hostFields := fields
-	reports := make([]protocol.HookReport, len(selected))
-	hooks := make([]Hook, len(selected))
-	var runnable []int
-	gateSkipped := false
-	pins := make([]*consent.Pins, len(selected))
-	defer func() {
-		for _, p := range pins {
-			p.Close()
-		}
-	}()
-	for i, e := range selected {
-		reports[i] = baseReport(e)
-		if d.opts.Async == AsyncInline && !e.Async {
-			reports[i].Skipped = "not async: it ran in the foreground"
-			continue
-		}
-		// What the hook runs is decided once: the gate checks (and pins)
-		// those files, and the runner starts them.
-		hooks[i] = d.hookFor(e, fields)
-		// A matcher that could not decide (the backtracking engine ran
-		// out of time) selected the entry (see matcher.fits): it fails
-		// to start.
-		hooks[i].undecided = f.why(e)
-		v := d.opts.Gate.Check(hooks[i])
-		pins[i], hooks[i].pins = v.Pins, v.Pins
-		switch {
-		case v.Kind == VerdictRun && e.Async && e.Unsupported == "" && d.opts.Async == AsyncBackground:
-			reports[i].Skipped = d.startAsync(ev, hooks[i], maps.Clone(fields), session)
-			pins[i] = nil // the background run owns them now
-		case v.Kind == VerdictRun && e.Async && e.Unsupported == "" && d.opts.Async == AsyncExternal:
-			reports[i].Skipped = "async: handed to a background process; its reply comes with this session's next dispatch"
-			d.deferred.Add(1)
-		case v.Kind == VerdictRun && e.IfBroken() != "":
-			// An if rule that cannot be evaluated: a guard must not be
-			// skipped silently, so the gating event is blocked.
-			reports[i].Skipped = e.IfBroken()
-			if ev.Gating() {
-				reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock,
-					Message: "hook " + e.Command + ": " + e.IfBroken() + ", so this tool call is blocked rather than let an unchecked guard through"}
-			}
-		case v.Kind == VerdictRun && e.Unsupported != "":
-			// A handler that needs a model or an MCP client cannot run
-			// here. On the gating event it was meant as a guard: block
-			// rather than let the call through unguarded.
-			if ev.Gating() {
-				reports[i].Skipped = "cannot run here (" + e.Unsupported + ")"
-				reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock,
-					Message: "hook " + e.Command + " cannot run outside " + e.RunByTitle() + " (" + e.Unsupported + "), so this tool call is blocked rather than let an unchecked guard through; remove or replace that handler to allow it"}
-			} else {
-				reports[i].Skipped = "cannot run here (" + e.Unsupported + ")"
-			}
-		case v.Kind == VerdictRun:
-			runnable = append(runnable, i)
-		case v.Kind == VerdictBlock:
-			d.stopWorkers(e)
-			reports[i].Skipped = v.Reason
-			reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock, Message: v.Reason}
-		default:
-			// Revoked or changed since approval: its worker, started from
-			// the approved files, stops at once.
-			d.stopWorkers(e)
-			reports[i].Skipped = v.Reason
-			// A matching hook the gate kept from running is protection
-			// that was off for this firing: it goes on record.
-			gateSkipped = true
-		}
-		if e.Shadow && reports[i].Contribution != nil {
-			// A shadow guard that cannot run blocks nothing either.
-			shadowOut(&reports[i])
-		}
+	defer r.closePins()
+	d.gate(r, selected, &f)
+	r.args, _ = protocol.Args(fields)
+	sess, ranOnce := d.run(ctx, r, peek)
+	return d.fold(ctx, r, sess, ranOnce)
+}
+
+// nothingRan is the outcome of a firing that selected no entry: the fold
+// of the late async replies, if any, else no decision.
+func nothingRan(ev *protocol.Event, fields map[string]any, late []protocol.HookReport) protocol.Outcome {
+	if late != nil {
+		args, _ := protocol.Args(fields)
+		return protocol.Fold(ev, args, late)
 	}
-	args, _ := protocol.Args(fields)
-	var sess sessions.Session
-	var ranOnce []string
-	if session != "" && len(runnable) > 0 {
-		sess, fields = d.loadSession(ev, session, fields, peek)
-		runnable, ranOnce = d.filterOnce(selected, runnable, reports, sess)
-	}
-	if ev.Can(protocol.CapTransform) && ev.TextField != "" {
-		d.runChain(ctx, ev, fields, hooks, runnable, reports)
-	} else {
-		d.runTiers(ctx, ev, fields, hooks, runnable, reports)
-	}
-	if d.opts.Async == AsyncInline {
-		// The other process's job: keep the async hooks' replies for the
-		// session's next dispatch; nobody reads this outcome.
-		d.keepReplies(ctx, ev, session, hooks, runnable, reports)
-		outcome := protocol.Fold(ev, args, reports)
-		d.record(ctx, ev, start, hostFields, hooks, pins, len(runnable) > 0 || gateSkipped, &outcome)
-		return outcome, nil
-	}
-	outcome := protocol.Fold(ev, args, append(reports, late...))
-	if session != "" && len(runnable) > 0 {
-		d.saveSession(ctx, ev, session, sess, &outcome, ranOnce)
-	}
-	d.record(ctx, ev, start, hostFields, hooks, pins, len(runnable) > 0 || gateSkipped, &outcome)
-	if len(runnable) > 0 && ctx.Err() != nil {
-		// The hooks that were killed are missing from the fold: the
-		// outcome would read as "no objection" where a guard never
-		// answered.
-		return outcome, &CancelledError{Cause: context.Cause(ctx)}
-	}
-	return outcome, nil
+	return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionNone}
 }
 
 // CancelledError is Dispatch's error when its context ended while hooks
@@ -388,19 +292,19 @@ func skipRunBy(entries []*hookconfig.Entry, agent string) []*hookconfig.Entry {
 // another process (AsyncExternal) so far.
 func (d *Dispatcher) AsyncDeferred() int64 { return d.deferred.Load() }
 
-// Select returns the entries of ev whose matchers accept the fields, in run
+// selectFor returns the entries of ev whose matchers accept the fields, in run
 // order, with Claude's dedup applied: identical Claude commands (from
 // different settings files or matcher groups) run once per firing.
 //
 // A matcher that cannot tell (see hookconfig.Entry.Fit) selects its entry; the
 // backtracking time of all matchers together is bounded
 // (pattern.DispatchBudget).
-func (d *Dispatcher) Select(ev *protocol.Event, fields map[string]any) []*hookconfig.Entry {
+func (d *Dispatcher) selectFor(ev *protocol.Event, fields map[string]any) []*hookconfig.Entry {
 	var f firing
 	return d.selectEntries(ev, fields, consent.Screen{}, &f)
 }
 
-// selectEntries is Select for one firing f: a repository's entries that
+// selectEntries is selectFor for one firing f: a repository's entries that
 // scr refuses are passed over before their matchers run (f.refused lists
 // them), and the entries selected undecided are kept in f.undecided.
 func (d *Dispatcher) selectEntries(ev *protocol.Event, fields map[string]any, scr consent.Screen, f *firing) []*hookconfig.Entry {
@@ -462,9 +366,9 @@ func (d *Dispatcher) refused(scr consent.Screen, list []*hookconfig.Entry, agent
 	if len(list) == 0 {
 		return
 	}
-	hooks := make([]consent.Hook, len(list))
+	hooks := make([]consent.Request, len(list))
 	for i, e := range list {
-		hooks[i] = consent.Hook{Event: e.DeclaredAs, Command: e.Command, Scope: e.Scope}
+		hooks[i] = consent.Request{Event: e.DeclaredAs, Command: e.Command, Scope: e.Scope}
 	}
 	scr.Refused(hooks)
 }

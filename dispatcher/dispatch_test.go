@@ -541,7 +541,7 @@ func TestGateRefusalSkipsAndReports(t *testing.T) {
 	s := script(t, dir, "h.sh", "touch "+sentinel)
 	cfg, _ := hookconfig.ParseConfig([]byte(hookYAML("pre_tool_call", s)), "x.yaml")
 
-	d, err := New(cfg, Options{Gate: GateFunc(func(Hook) Verdict { return Verdict{Reason: "not allowlisted"} })})
+	d, err := New(cfg, Options{Gate: GateFunc(func(Invocation) Verdict { return Verdict{Reason: "not allowlisted"} })})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -634,7 +634,7 @@ func TestGateChecksTheScriptThatRuns(t *testing.T) {
 	}
 
 	store := consent.NewStore(filepath.Join(root, "home"))
-	if _, err := store.ApproveHook(consent.Hook{Event: "UserPromptSubmit", Command: "sh hooks/g.sh", Dir: a}); err != nil {
+	if _, err := store.ApproveHook(consent.Request{Event: "UserPromptSubmit", Command: "sh hooks/g.sh", Dir: a}); err != nil {
 		t.Fatal(err)
 	}
 	d, err := New(cfg, Options{Gate: ConsentGate(&consent.Policy{Store: store}), Cwd: root})

@@ -271,14 +271,14 @@ func TestExt_StopHookBlockCap(t *testing.T) {
 	seen := filepath.Join(dir, "active")
 	s := script(t, dir, "stop.sh", `jq -r '.stop_hook_active' >> `+seen+`; echo '{"decision":"block","reason":"keep going"}'`)
 	d := dispatcherWith(t, claudeYAML("Stop", s), Options{Sessions: sessions.NewMemory()})
-	for i := 1; i <= StopBlockCap; i++ {
+	for i := 1; i <= stopBlockCap; i++ {
 		if o := dispatch(t, d, "pre_verify", map[string]any{"session_id": "S"}); !o.Blocked() {
 			t.Fatalf("block %d was not honoured: %+v", i, o)
 		}
 	}
 	o := dispatch(t, d, "pre_verify", map[string]any{"session_id": "S"})
 	if o.Blocked() || !strings.Contains(o.Hooks[0].Note, "block cap reached") {
-		t.Fatalf("block %d must be overridden: %+v", StopBlockCap+1, o)
+		t.Fatalf("block %d must be overridden: %+v", stopBlockCap+1, o)
 	}
 	if o := dispatch(t, d, "Stop", map[string]any{"session_id": "S"}); !o.Blocked() {
 		t.Fatalf("the count restarts after the cap: %+v", o)
@@ -296,7 +296,7 @@ func TestStopHookContextOnlyContinuesWithinTheCap(t *testing.T) {
 	dir := t.TempDir()
 	s := script(t, dir, "stop.sh", `echo '{"hookSpecificOutput":{"hookEventName":"Stop","additionalContext":"run the linter too"}}'`)
 	d := dispatcherWith(t, claudeYAML("Stop", s), Options{Sessions: sessions.NewMemory()})
-	for i := 1; i <= StopBlockCap; i++ {
+	for i := 1; i <= stopBlockCap; i++ {
 		o := dispatch(t, d, "pre_verify", map[string]any{"session_id": "S"})
 		if !o.Blocked() || o.Message != "run the linter too" {
 			t.Fatalf("firing %d did not continue with the context: %+v", i, o)
@@ -404,7 +404,7 @@ func TestExt_FileSessionsUntouchedSessionNotRewritten(t *testing.T) {
 		t.Fatalf("firings that changed nothing wrote session files: %v", files)
 	}
 	if err := store.Update("S", func(sess *sessions.Session) error {
-		sess.Pending = append(sess.Pending, PendingReply{Event: "pre_llm_call", Command: "late.sh", Context: "late context"})
+		sess.Pending = append(sess.Pending, sessions.PendingReply{Event: "pre_llm_call", Command: "late.sh", Context: "late context"})
 		return nil
 	}); err != nil {
 		t.Fatal(err)

@@ -39,12 +39,12 @@ func (v Verdict) Run() bool { return v.Kind == VerdictRun }
 // matching hook of every firing and never runs a hook it refuses; the policy
 // (allowlist, accept channels, drift) lives behind it, in package consent.
 type Gate interface {
-	Check(h Hook) Verdict
+	Check(h Invocation) Verdict
 }
 
-// Hook is one entry about to run in one firing: where and how it will run,
+// Invocation is one entry about to run in one firing: where and how it will run,
 // so that the gate checks the very files that would be executed.
-type Hook struct {
+type Invocation struct {
 	Entry *hookconfig.Entry
 	// Dir is the directory the hook starts in, where a relative script path
 	// is found: the entry's own, the session's cwd for Claude hooks, else
@@ -67,18 +67,18 @@ type Hook struct {
 }
 
 // GateFunc adapts a function to Gate.
-type GateFunc func(h Hook) Verdict
+type GateFunc func(h Invocation) Verdict
 
 // Check calls f.
-func (f GateFunc) Check(h Hook) Verdict { return f(h) }
+func (f GateFunc) Check(h Invocation) Verdict { return f(h) }
 
 // AllowAll runs every hook. It exists for tests and for `hermes-hooks
 // test`, which runs unapproved hooks on purpose; a host must never use it.
-var AllowAll Gate = GateFunc(func(Hook) Verdict { return Verdict{Kind: VerdictRun} })
+var AllowAll Gate = GateFunc(func(Invocation) Verdict { return Verdict{Kind: VerdictRun} })
 
 // ConsentGate is the Gate hosts use: every hook goes through the consent
 // policy (allowlist, content drift, accept channels, TTY prompt, safe mode).
-// Where each hook runs comes with it (Hook.Dir), so the policy checks the
+// Where each hook runs comes with it (Invocation.Dir), so the policy checks the
 // files the runner will start.
 //
 // A fail-closed entry whose consent cannot be confirmed — approved, but a
@@ -98,10 +98,10 @@ type consentGate struct{ p *consent.Policy }
 func (g consentGate) MayRunIn(project string) bool { return g.p.MayRunIn(project) }
 
 // Check decides one hook (see ConsentGate).
-func (g consentGate) Check(h Hook) Verdict {
+func (g consentGate) Check(h Invocation) Verdict {
 	p := g.p
 	e := h.Entry
-	ch := consent.Hook{
+	ch := consent.Request{
 		Event: e.DeclaredAs, Command: e.Command, Scope: e.Scope,
 		Shell: e.ViaShell(), Env: h.Env, Dir: h.Dir, Target: &h.Target,
 	}
@@ -142,13 +142,13 @@ type screener interface {
 	screen() consent.Screen
 }
 
-// ConsentHook describes an entry to the consent package as `list`, `doctor`
+// ConsentRequest describes an entry to the consent package as `list`, `doctor`
 // and `approve` see it, run from cwd with no host fields: approvals are
 // keyed by the event name as declared, the command string and the entry's
 // scope; what it runs is resolved where the hook would run, with the
 // dispatcher's environment (and CLAUDE_PROJECT_DIR for Claude-dialect
 // hooks) — env nil means the process's own environment.
-func ConsentHook(e *hookconfig.Entry, cwd string, env []string) consent.Hook {
+func ConsentRequest(e *hookconfig.Entry, cwd string, env []string) consent.Request {
 	dir := e.WorkDir
 	if dir == "" {
 		dir = cwd
@@ -164,7 +164,7 @@ func ConsentHook(e *hookconfig.Entry, cwd string, env []string) consent.Hook {
 		env = projectEnv(e, env, project)
 	}
 	c := commandOf(e, env, dir)
-	return consent.Hook{
+	return consent.Request{
 		Event: e.DeclaredAs, Command: e.Command, Scope: e.Scope, Dir: dir, Env: env,
 		Shell: c.Shell, Argv: c.Argv, ShellPath: c.ShellPath, Target: fixedTarget(e),
 	}

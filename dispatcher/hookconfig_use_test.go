@@ -38,7 +38,7 @@ func TestCursorEntrySelection(t *testing.T) {
 		"web_search": "any",
 	} {
 		var got []string
-		for _, e := range d.Select(pre, map[string]any{"tool_name": tool}) {
+		for _, e := range d.selectFor(pre, map[string]any{"tool_name": tool}) {
 			got = append(got, e.Command)
 		}
 		if g := strings.Join(got, ","); g != want {
@@ -90,7 +90,7 @@ func TestClaudeSettingsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev, _ := protocol.Lookup("pre_llm_call")
-	if sel := d.Select(ev, map[string]any{}); len(sel) != 1 {
+	if sel := d.selectFor(ev, map[string]any{}); len(sel) != 1 {
 		t.Fatalf("identical Claude commands must run once per firing, selected %d", len(sel))
 	}
 	// A settings file named on the command line must exist.
@@ -112,10 +112,10 @@ func TestClaudeDedupPerFiring(t *testing.T) {
 
 	d, _ := New(cfg, Options{Gate: AllowAll})
 	ev, _ := protocol.Lookup("PreToolUse")
-	if n := len(d.Select(ev, map[string]any{"tool_name": "Bash"})); n != 1 {
+	if n := len(d.selectFor(ev, map[string]any{"tool_name": "Bash"})); n != 1 {
 		t.Fatalf("selected %d, want 1", n)
 	}
-	if n := len(d.Select(ev, map[string]any{"tool_name": "Bashful"})); n != 1 {
+	if n := len(d.selectFor(ev, map[string]any{"tool_name": "Bashful"})); n != 1 {
 		t.Fatalf("regex group alone: selected %d, want 1", n)
 	}
 }

@@ -61,7 +61,7 @@ type Script struct {
 
 // record reports the dispatch to the Recorder, if any. ran says whether at
 // least one hook was started, or the gate skipped one (see Recorder).
-func (d *Dispatcher) record(ctx context.Context, ev *protocol.Event, start time.Time, fields map[string]any, hooks []Hook, pins []*consent.Pins, ran bool, o *protocol.Outcome) {
+func (d *Dispatcher) record(ctx context.Context, ev *protocol.Event, start time.Time, fields map[string]any, hooks []Invocation, pins []*consent.Pins, ran bool, o *protocol.Outcome) {
 	if d.opts.Recorder == nil || (!ran && o.Decision != protocol.DecisionBlock) {
 		return
 	}
@@ -87,15 +87,15 @@ func (d *Dispatcher) record(ctx context.Context, ev *protocol.Event, start time.
 func shadowOut(rep *protocol.HookReport) {
 	rep.Shadow = true
 	if rep.Contribution != nil {
-		rep.Would = Would(rep.Contribution)
+		rep.Would = would(rep.Contribution)
 		rep.Contribution = nil
 	}
 }
 
-// Would describes a contribution in a few words, as a shadow hook's report
+// would describes a contribution in a few words, as a shadow hook's report
 // and the journal show it: its decision and message ("block: no rm -rf"),
 // else what it asked for ("context, stop"); "" for nothing.
-func Would(c *protocol.Contribution) string {
+func would(c *protocol.Contribution) string {
 	if c == nil {
 		return ""
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/hookhttp"
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -21,7 +22,7 @@ import (
 // stops the tiers after it from starting. With every priority at its
 // default, there is one tier and every hook starts at once. Metadata from a
 // tier reaches the tiers after it.
-func (d *Dispatcher) runTiers(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Hook, runnable []int, reports []protocol.HookReport) {
+func (d *Dispatcher) runTiers(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Invocation, runnable []int, reports []protocol.HookReport) {
 	var meta map[string]any
 	for start := 0; start < len(runnable); {
 		end := start + 1
@@ -93,7 +94,7 @@ func baseReport(e *hookconfig.Entry) protocol.HookReport {
 // runParallel starts every runnable hook at once (within the dispatcher's
 // bound); each fills in its own report slot, so completion order cannot
 // change the fold.
-func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Hook, runnable []int, reports []protocol.HookReport) {
+func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Invocation, runnable []int, reports []protocol.HookReport) {
 	// One encoded payload per dialect, shared — per declared event for the
 	// Cursor dialect and a Codec's, whose payload is that event's.
 	payloads := map[string][]byte{}
@@ -131,7 +132,7 @@ func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields
 // runChain runs transform hooks one after another, in priority order: each
 // sees the text the previous one produced and the metadata the earlier ones
 // returned; a block ends the chain.
-func (d *Dispatcher) runChain(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Hook, runnable []int, reports []protocol.HookReport) {
+func (d *Dispatcher) runChain(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Invocation, runnable []int, reports []protocol.HookReport) {
 	cur := fields
 	var meta map[string]any
 	for n, i := range runnable {
@@ -205,7 +206,7 @@ func (d *Dispatcher) RunEntry(ctx context.Context, ev *protocol.Event, e *hookco
 
 // runInto runs one hook and records its result and contribution in rep;
 // raw, when non-nil, also receives its output.
-func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, payload []byte, fields map[string]any, rep *protocol.HookReport, raw *HookRun) {
+func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Invocation, payload []byte, fields map[string]any, rep *protocol.HookReport, raw *HookRun) {
 	e := h.Entry
 	select {
 	case d.sem <- struct{}{}:
@@ -220,7 +221,8 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Hook, pa
 	if h.undecided != "" {
 		res = hookproc.Result{SpawnError: h.undecided}
 	} else if e.Type == hookconfig.TypeHTTP {
-		res = runHTTP(ctx, d.opts.HTTP, e, h.Env, payload, d.opts.OutputCap)
+		res = hookhttp.Run(ctx, hookhttp.Spec{URL: e.URL, Headers: e.Headers, AllowedEnvVars: e.AllowedEnvVars,
+			Env: h.Env, Body: payload, Timeout: e.Timeout, Cap: d.opts.OutputCap})
 	} else {
 		var spec hookproc.Spec
 		spec, spawnErr = d.prepare(h)

@@ -86,7 +86,7 @@ func (d *Dispatcher) updateSession(ctx context.Context, session string, change f
 }
 
 // saveSession applies the replies' state patches in config order and keeps
-// the stop-hook block count; past StopBlockCap consecutive blocks, a stop
+// the stop-hook block count; past stopBlockCap consecutive blocks, a stop
 // hook's block is overridden so the agent may stop. When the store cannot
 // be updated (its lock stays taken, the dispatch is cancelled), the
 // outcome stands as the hooks made it, and the patches it lost are
@@ -116,7 +116,7 @@ func (d *Dispatcher) saveSession(ctx context.Context, ev *protocol.Event, sessio
 			switch {
 			case !o.Blocked():
 				s.StopBlocks = 0
-			case s.StopBlocks >= StopBlockCap:
+			case s.StopBlocks >= stopBlockCap:
 				s.StopBlocks, capped = 0, true
 			default:
 				s.StopBlocks++

@@ -1,7 +1,7 @@
 package dispatcher
 
-// StopBlockCap is how many times in a row stop hooks (pre_verify,
+// stopBlockCap is how many times in a row stop hooks (pre_verify,
 // subagent_stop) may keep the agent going; after that the agent may stop,
 // as Claude Code enforces, so a hook that always says "continue" cannot
 // wedge a session.
-const StopBlockCap = 8
+const stopBlockCap = 8

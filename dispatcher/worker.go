@@ -97,14 +97,14 @@ func (d *Dispatcher) pool(e *hookconfig.Entry, files, sums []string) (*workerPoo
 }
 
 // runWorker sends one request to one of e's workers.
-func (d *Dispatcher) runWorker(ctx context.Context, h Hook, spec hookproc.Spec) hookproc.Result {
+func (d *Dispatcher) runWorker(ctx context.Context, h Invocation, spec hookproc.Spec) hookproc.Result {
 	start := time.Now()
 	p, err := d.pool(h.Entry, h.Target.Files, h.pins.Sums())
 	if err != nil {
 		return hookproc.Result{SpawnError: "worker: " + err.Error()}
 	}
 	id := requestSeq.Add(1)
-	line, ok := withRequestID(spec.Stdin, id, h.Entry.Dialect == protocol.Hermes)
+	line, ok := hookproc.WithRequestID(spec.Stdin, id, h.Entry.Dialect == protocol.Hermes)
 	if !ok {
 		return hookproc.Result{SpawnError: "worker: the payload is not a JSON object"}
 	}

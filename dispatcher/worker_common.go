@@ -1,16 +1,14 @@
 package dispatcher
 
-import "github.com/hermes-hooks/hermes-hooks/internal/hookproc"
-
 // Worker entries (hookconfig.Entry.Worker) keep their hook process alive between
 // events: the dispatcher writes one JSON payload per line to its stdin and
 // reads one JSON reply per line from its stdout — the same replies a
 // one-shot run prints, or the envelope {"exit": N, "stdout": "…",
 // "stderr": "…"} for what a one-shot hook says with its exit status (a
 // Claude-dialect exit 2). Each payload carries a request id (the member
-// WorkerRequestID, appended last) that the reply must echo at its top
-// level; a reply with another id or none is not taken for the answer (see
-// worker_id.go). One request is in flight per process; a pool of up to
+// hookproc.WorkerRequestID, appended last) that the reply must echo at its
+// top level; a reply with another id or none is not taken for the answer
+// (see worker_id.go). One request is in flight per process; a pool of up to
 // hookconfig.Entry.Workers processes serves parallel firings.
 //
 // The processes are a hookproc.Pool per entry, whose safety is the one-shot
@@ -29,10 +27,6 @@ import "github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 // again) stops the old workers first; a hook the gate no longer runs has
 // its workers stopped, and StopChangedWorkers stops those whose files
 // changed without waiting for a request.
-
-// WorkerEnv is set (to "1") in a worker's environment, so that a script can
-// tell a worker start from a one-shot run (see agent-hooks/lib).
-const WorkerEnv = hookproc.WorkerEnv
 
 // WorkerStatus is one worker entry's state, for /healthz and reports.
 type WorkerStatus struct {

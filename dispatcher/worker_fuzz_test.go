@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -32,13 +33,13 @@ func FuzzDecodeWorkerReply(f *testing.F) {
 		}
 		v, _ := protocol.DecodeJSON(line)
 		want := v.(map[string]any)
-		if n, ok := jsonInt(want[WorkerRequestID]); !ok || n < 0 || uint64(n) != id {
+		if n, ok := jsonInt(want[hookproc.WorkerRequestID]); !ok || n < 0 || uint64(n) != id {
 			t.Fatalf("reply %q accepted for request %d", line, id)
 		}
 		if _, env := want["exit"]; env {
 			return
 		}
-		delete(want, WorkerRequestID)
+		delete(want, hookproc.WorkerRequestID)
 		got, err := protocol.DecodeJSON(res.Stdout)
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Fatalf("reply %q kept as %q (%v)", line, res.Stdout, err)
@@ -58,7 +59,7 @@ func FuzzWithoutMember(f *testing.F) {
 		if err != nil || !isObj {
 			return
 		}
-		out, ok := withoutMember(obj, key)
+		out, ok := hookproc.WithoutMember(obj, key)
 		if !ok {
 			t.Fatalf("%q: not scanned as an object", obj)
 		}

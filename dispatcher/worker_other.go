@@ -23,6 +23,6 @@ func (d *Dispatcher) stopWorkers(*hookconfig.Entry) {}
 // StopChangedWorkers has no worker to stop here.
 func (d *Dispatcher) StopChangedWorkers() []WorkerStatus { return nil }
 
-func (d *Dispatcher) runWorker(ctx context.Context, _ Hook, spec hookproc.Spec) hookproc.Result {
+func (d *Dispatcher) runWorker(ctx context.Context, _ Invocation, spec hookproc.Spec) hookproc.Result {
 	return hookproc.Run(ctx, spec)
 }

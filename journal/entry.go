@@ -36,13 +36,14 @@ type Entry struct {
 	PayloadSHA256 string         `json:"payload_sha256"`
 	Payload       map[string]any `json:"payload,omitempty"`
 	ElapsedMS     float64        `json:"elapsed_ms"`
-	Hooks         []Hook         `json:"hooks"`
+	Hooks         []HookEntry    `json:"hooks"`
 	// Repaired is how many bytes of a torn tail this append truncated.
 	Repaired int64 `json:"repaired,omitempty"`
 }
 
-// Hook is one hook's part in a recorded dispatch.
-type Hook struct {
+// HookEntry is one hook's part in a recorded dispatch (an element of
+// Entry.Hooks).
+type HookEntry struct {
 	Command string `json:"command"`
 	Dialect string `json:"dialect"`
 	Source  string `json:"source,omitempty"`

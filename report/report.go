@@ -57,7 +57,7 @@ func Inspect(cfg *hookconfig.Config, allow *consent.File, cwd string) []HookStat
 	}
 	out := make([]HookStatus, 0, len(listed))
 	for _, e := range listed {
-		cs := consent.Inspect(dispatcher.ConsentHook(e, cwd, nil), allow)
+		cs := consent.Inspect(dispatcher.ConsentRequest(e, cwd, nil), allow)
 		out = append(out, HookStatus{
 			Entry:        e,
 			Script:       cs.Target.Primary(),

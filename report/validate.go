@@ -87,7 +87,7 @@ func startProblems(cfg *hookconfig.Config, cwd string, lines lineFinder) []Probl
 		if e.Duplicate || e.Unsupported != "" || e.Type == hookconfig.TypeHTTP {
 			continue
 		}
-		t := consent.Inspect(dispatcher.ConsentHook(e, cwd, nil), nil).Target
+		t := consent.Inspect(dispatcher.ConsentRequest(e, cwd, nil), nil).Target
 		if why := t.StartProblem(); why != "" {
 			key := entryKey(e)
 			out = append(out, Problem{File: e.Source, Line: lines.find(e.Source, key), Key: key, Level: LevelError,

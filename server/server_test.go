@@ -554,7 +554,7 @@ func TestReloadPicksUpProjectHooks(t *testing.T) {
 	block := f.script("block.sh", blockScript)
 	// A repository's hooks are approved for that repository and file.
 	scope := consent.Scope{Project: f.dir, Source: filepath.Join(f.dir, ".hermes", "hooks.yaml")}
-	if _, err := f.store.ApproveHook(consent.Hook{Event: "pre_tool_call", Command: block, Scope: scope, Dir: f.dir}); err != nil {
+	if _, err := f.store.ApproveHook(consent.Request{Event: "pre_tool_call", Command: block, Scope: scope, Dir: f.dir}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Mkdir(filepath.Join(f.dir, ".hermes"), 0o700); err != nil {

@@ -45,7 +45,7 @@ type Session struct {
 	// State is the hooks' shared state: every payload of the session
 	// carries it, replies patch it.
 	State map[string]any `json:"state,omitempty"`
-	// StopBlocks counts consecutive stop-hook blocks (see StopBlockCap).
+	// StopBlocks counts consecutive stop-hook blocks (see the dispatcher's stopBlockCap).
 	StopBlocks int `json:"stop_blocks,omitempty"`
 	// Pending are replies of async hooks, for the session's next dispatch.
 	Pending []PendingReply `json:"pending,omitempty"`
@@ -141,7 +141,7 @@ const sweepEvery = 256
 // An evicted or expired session is gone, exactly as if it had ended: its
 // next firing sees an empty state, its count of consecutive stop-hook
 // blocks starts again from zero (so a stop hook may keep the agent going
-// up to StopBlockCap more times), its once-per-session hooks run again,
+// up to the dispatcher's stopBlockCap more times), its once-per-session hooks run again,
 // and async replies still waiting for it are lost. A session with nothing
 // in it is not kept at all (it is indistinguishable from a new one). Safe
 // for concurrent use.

@@ -190,9 +190,9 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 			results = append(results, r)
 			continue
 		}
-		hook := consent.Hook{Event: t.event, Command: t.command, Dir: wd}
+		hook := consent.Request{Event: t.event, Command: t.command, Dir: wd}
 		if t.status != nil {
-			hook = dispatcher.ConsentHook(t.status.Entry, wd, nil)
+			hook = dispatcher.ConsentRequest(t.status.Entry, wd, nil)
 		}
 		if missing := missingScript(hook, t.status); missing != "" && !force {
 			fmt.Fprintf(out, "  ✗ not approved: [%s] %s: %s does not exist (an approval records the script's content; fix the path, or create the script first)\n",
@@ -248,7 +248,7 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 
 // missingScript is the file a hook runs that does not exist ("" when every
 // one does, or it runs none of its own).
-func missingScript(h consent.Hook, st *report.HookStatus) string {
+func missingScript(h consent.Request, st *report.HookStatus) string {
 	if st != nil && (st.Entry.Type == hookconfig.TypeHTTP || st.Entry.Unsupported != "") {
 		return "" // an http hook runs no file; a handler that cannot run here neither
 	}

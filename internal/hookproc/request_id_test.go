@@ -1,6 +1,4 @@
-//go:build unix
-
-package dispatcher
+package hookproc
 
 import "testing"
 
@@ -17,9 +15,9 @@ func TestWithRequestID(t *testing.T) {
 		{`[1]`, true, ""},
 		{``, true, ""},
 	} {
-		got, ok := withRequestID([]byte(c.payload), 7, c.spaced)
+		got, ok := WithRequestID([]byte(c.payload), 7, c.spaced)
 		if string(got) != c.want || ok != (c.want != "") {
-			t.Errorf("withRequestID(%q) = %q, %v; want %q", c.payload, got, ok, c.want)
+			t.Errorf("WithRequestID(%q) = %q, %v; want %q", c.payload, got, ok, c.want)
 		}
 	}
 }
@@ -37,9 +35,9 @@ func TestWithoutMember(t *testing.T) {
 		{`{"a":1`, ""},
 		{`[1]`, ""},
 	} {
-		got, ok := withoutMember([]byte(c.in), k)
+		got, ok := WithoutMember([]byte(c.in), k)
 		if string(got) != c.want || ok != (c.want != "") {
-			t.Errorf("withoutMember(%q) = %q, %v; want %q", c.in, got, ok, c.want)
+			t.Errorf("WithoutMember(%q) = %q, %v; want %q", c.in, got, ok, c.want)
 		}
 	}
 }

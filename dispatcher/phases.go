@@ -1,0 +1,164 @@
+package dispatcher
+
+import (
+	"context"
+	"maps"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
+)
+
+// The phases of one Dispatch past selection: gate asks the Gate about
+// every selected entry, run runs those it let through, fold folds every
+// report into the outcome and hands the record over. A round carries what
+// one firing has between them.
+
+// round is one firing of an event past selection.
+type round struct {
+	ev      *protocol.Event
+	session string
+	start   time.Time // zero unless there is a Recorder
+	// fields are the host's (the record's); args their args, for the fold.
+	fields map[string]any
+	args   any
+	// late are replies of async hooks fired earlier in the session.
+	late []protocol.HookReport
+
+	// Per selected entry, in config order.
+	selected []*hookconfig.Entry
+	reports  []protocol.HookReport
+	hooks    []Invocation
+	pins     []*consent.Pins
+	// runnable indexes the entries that run; gateSkipped is set when the
+	// gate kept a matching hook from running (protection off: recorded).
+	runnable    []int
+	gateSkipped bool
+}
+
+// closePins lets go of the files the gate pinned, once the round is over.
+func (r *round) closePins() {
+	for _, p := range r.pins {
+		p.Close()
+	}
+}
+
+// gate asks the Gate about each selected entry and sets what becomes of
+// it: run (r.runnable), handed to the background (async), skipped with a
+// reason, or a block where a guard cannot run or be confirmed approved.
+func (d *Dispatcher) gate(r *round, selected []*hookconfig.Entry, f *firing) {
+	ev := r.ev
+	r.selected = selected
+	r.reports = make([]protocol.HookReport, len(selected))
+	r.hooks = make([]Invocation, len(selected))
+	r.pins = make([]*consent.Pins, len(selected))
+	reports, hooks := r.reports, r.hooks
+	for i, e := range selected {
+		reports[i] = baseReport(e)
+		if d.opts.Async == AsyncInline && !e.Async {
+			reports[i].Skipped = "not async: it ran in the foreground"
+			continue
+		}
+		// What the hook runs is decided once: the gate checks (and pins)
+		// those files, and the runner starts them.
+		hooks[i] = d.hookFor(e, r.fields)
+		// A matcher that could not decide (the backtracking engine ran
+		// out of time) selected the entry (see matcher.fits): it fails
+		// to start.
+		hooks[i].undecided = f.why(e)
+		v := d.opts.Gate.Check(hooks[i])
+		r.pins[i], hooks[i].pins = v.Pins, v.Pins
+		switch {
+		case v.Kind == VerdictRun && e.Async && e.Unsupported == "" && d.opts.Async == AsyncBackground:
+			reports[i].Skipped = d.startAsync(ev, hooks[i], maps.Clone(r.fields), r.session)
+			r.pins[i] = nil // the background run owns them now
+		case v.Kind == VerdictRun && e.Async && e.Unsupported == "" && d.opts.Async == AsyncExternal:
+			reports[i].Skipped = "async: handed to a background process; its reply comes with this session's next dispatch"
+			d.deferred.Add(1)
+		case v.Kind == VerdictRun && e.IfBroken() != "":
+			// An if rule that cannot be evaluated: a guard must not be
+			// skipped silently, so the gating event is blocked.
+			reports[i].Skipped = e.IfBroken()
+			if ev.Gating() {
+				reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock,
+					Message: "hook " + e.Command + ": " + e.IfBroken() + ", so this tool call is blocked rather than let an unchecked guard through"}
+			}
+		case v.Kind == VerdictRun && e.Unsupported != "":
+			// A handler that needs a model or an MCP client cannot run
+			// here. On the gating event it was meant as a guard: block
+			// rather than let the call through unguarded.
+			if ev.Gating() {
+				reports[i].Skipped = "cannot run here (" + e.Unsupported + ")"
+				reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock,
+					Message: "hook " + e.Command + " cannot run outside " + e.RunByTitle() + " (" + e.Unsupported + "), so this tool call is blocked rather than let an unchecked guard through; remove or replace that handler to allow it"}
+			} else {
+				reports[i].Skipped = "cannot run here (" + e.Unsupported + ")"
+			}
+		case v.Kind == VerdictRun:
+			r.runnable = append(r.runnable, i)
+		case v.Kind == VerdictBlock:
+			d.stopWorkers(e)
+			reports[i].Skipped = v.Reason
+			reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock, Message: v.Reason}
+		default:
+			// Revoked or changed since approval: its worker, started from
+			// the approved files, stops at once.
+			d.stopWorkers(e)
+			reports[i].Skipped = v.Reason
+			// A matching hook the gate kept from running is protection
+			// that was off for this firing: it goes on record.
+			r.gateSkipped = true
+		}
+		if e.Shadow && reports[i].Contribution != nil {
+			// A shadow guard that cannot run blocks nothing either.
+			shadowOut(&reports[i])
+		}
+	}
+}
+
+// run runs the round's runnable hooks — once-per-session ones only once,
+// with the session's state in their fields — as a transform chain or in
+// tiers. It returns the session as loaded and the once-hooks that ran, for
+// fold to save.
+func (d *Dispatcher) run(ctx context.Context, r *round, peek *sessions.Session) (sess sessions.Session, ranOnce []string) {
+	fields := r.fields
+	if r.session != "" && len(r.runnable) > 0 {
+		sess, fields = d.loadSession(r.ev, r.session, fields, peek)
+		r.runnable, ranOnce = d.filterOnce(r.selected, r.runnable, r.reports, sess)
+	}
+	if r.ev.Can(protocol.CapTransform) && r.ev.TextField != "" {
+		d.runChain(ctx, r.ev, fields, r.hooks, r.runnable, r.reports)
+	} else {
+		d.runTiers(ctx, r.ev, fields, r.hooks, r.runnable, r.reports)
+	}
+	return sess, ranOnce
+}
+
+// fold folds the round's reports (and the late ones) in config order,
+// saves the session's state, hands the record to the Recorder, and says
+// when the outcome is no answer because ctx ended while hooks ran.
+func (d *Dispatcher) fold(ctx context.Context, r *round, sess sessions.Session, ranOnce []string) (protocol.Outcome, error) {
+	ev, ran := r.ev, len(r.runnable) > 0
+	if d.opts.Async == AsyncInline {
+		// The other process's job: keep the async hooks' replies for the
+		// session's next dispatch; nobody reads this outcome.
+		d.keepReplies(ctx, ev, r.session, r.hooks, r.runnable, r.reports)
+		outcome := protocol.Fold(ev, r.args, r.reports)
+		d.record(ctx, ev, r.start, r.fields, r.hooks, r.pins, ran || r.gateSkipped, &outcome)
+		return outcome, nil
+	}
+	outcome := protocol.Fold(ev, r.args, append(r.reports, r.late...))
+	if r.session != "" && ran {
+		d.saveSession(ctx, ev, r.session, sess, &outcome, ranOnce)
+	}
+	d.record(ctx, ev, r.start, r.fields, r.hooks, r.pins, ran || r.gateSkipped, &outcome)
+	if ran && ctx.Err() != nil {
+		// The hooks that were killed are missing from the fold: the
+		// outcome would read as "no objection" where a guard never
+		// answered.
+		return outcome, &CancelledError{Cause: context.Cause(ctx)}
+	}
+	return outcome, nil
+}

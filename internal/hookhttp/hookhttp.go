@@ -1,0 +1,141 @@
+// Package hookhttp runs Claude Code http hooks (type: http) the way Claude
+// Code does: the payload is POSTed to the hook's URL as JSON, and the reply
+// comes back as a hookproc.Result, so that the dispatcher reads an http
+// hook's answer exactly as it reads a process's. It knows no configs,
+// consent or replies: its caller gives it the URL, headers, environment
+// and limits of one post.
+package hookhttp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
+)
+
+// Spec is one post.
+type Spec struct {
+	URL string
+	// Headers are sent with the post. Their values may name environment
+	// variables ($NAME, ${NAME}), filled in from Env for the names in
+	// AllowedEnvVars only: the others become empty, so that a settings file
+	// cannot send arbitrary secrets anywhere.
+	Headers        map[string]string
+	AllowedEnvVars []string
+	Env            []string
+	// Body is the payload (JSON).
+	Body []byte
+	// Timeout bounds the whole post, reply included.
+	Timeout time.Duration
+	// Cap bounds the reply body kept (0 = hookproc.DefaultOutputCap).
+	Cap int
+}
+
+// Run posts s.Body to s.URL and reads the reply as a hook's output: a 2xx
+// reply's body is its stdout (exit 0); any other status is a non-blocking
+// error (exit 1, the status on stderr); a connection failure is a spawn
+// error, so fail_closed applies; the timeout is a timeout, and ctx ending
+// is a cancellation.
+func Run(ctx context.Context, s Spec) (res hookproc.Result) {
+	start := time.Now()
+	defer func() { res.Elapsed = time.Since(start) }()
+	tctx, cancel := context.WithTimeout(ctx, s.Timeout)
+	defer cancel()
+	capBytes := s.Cap
+	if capBytes <= 0 {
+		capBytes = hookproc.DefaultOutputCap
+	}
+	header := make(map[string]string, len(s.Headers))
+	for k, v := range s.Headers {
+		header[k] = expandAllowed(v, s.Env, s.AllowedEnvVars)
+	}
+	status, body, err := post(tctx, s.URL, header, s.Body, capBytes)
+	if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			res.Cancelled = true
+		case errors.Is(tctx.Err(), context.DeadlineExceeded):
+			res.TimedOut = true
+		default:
+			res.SpawnError = "http hook: " + err.Error()
+		}
+		return res
+	}
+	if len(body) > capBytes {
+		body, res.StdoutTruncated = body[:capBytes], true
+	}
+	res.Exited = true
+	if status < 200 || status > 299 {
+		res.ExitCode = 1
+		res.Stderr = []byte("HTTP " + strconv.Itoa(status) + " from " + s.URL + firstLineOf(body))
+		return res
+	}
+	res.Stdout = body
+	return res
+}
+
+var client = &http.Client{
+	// The approval is of one URL: a redirect would send the payload
+	// elsewhere.
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+}
+
+// post is a POST over net/http that follows no redirect, returning the
+// reply's status and at most limit+1 bytes of its body. It returns an
+// error only when no reply came, or ctx ended while it was read.
+func post(ctx context.Context, url string, header map[string]string, body []byte, limit int) (status int, reply []byte, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	reply, err = io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
+	if err != nil && ctx.Err() == nil {
+		// A reply cut by the peer is what the peer sent: read as is.
+		err = nil
+	}
+	return resp.StatusCode, reply, err
+}
+
+func firstLineOf(b []byte) string {
+	s, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	if s == "" {
+		return ""
+	}
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	return ": " + s
+}
+
+// expandAllowed replaces $NAME and ${NAME} in s with values from env, for
+// names in allowed only; every other variable expands to "".
+func expandAllowed(s string, env []string, allowed []string) string {
+	return os.Expand(s, func(name string) string {
+		for _, a := range allowed {
+			if a == name {
+				for i := len(env) - 1; i >= 0; i-- {
+					if v, ok := strings.CutPrefix(env[i], name+"="); ok {
+						return v
+					}
+				}
+			}
+		}
+		return ""
+	})
+}

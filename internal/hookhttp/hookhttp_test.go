@@ -1,0 +1,44 @@
+package hookhttp
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The approval is of one URL: a redirect is the reply (a non-2xx status),
+// never followed with the payload.
+func TestRunFollowsNoRedirect(t *testing.T) {
+	followed := make(chan struct{}, 1)
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { followed <- struct{}{} }))
+	defer elsewhere.Close()
+	srv := httptest.NewServer(http.RedirectHandler(elsewhere.URL, http.StatusTemporaryRedirect))
+	defer srv.Close()
+	res := Run(context.Background(), Spec{URL: srv.URL, Body: []byte(`{}`), Timeout: time.Minute})
+	if !res.Exited || res.ExitCode != 1 || !strings.HasPrefix(string(res.Stderr), "HTTP 307 from "+srv.URL) {
+		t.Fatalf("redirect: %+v", res)
+	}
+	select {
+	case <-followed:
+		t.Fatal("the redirect was followed")
+	default:
+	}
+}
+
+func TestExpandAllowed(t *testing.T) {
+	env := []string{"TOKEN=old", "SECRET=s3cret", "TOKEN=new"}
+	for _, tc := range []struct{ in, want string }{
+		{"Bearer $TOKEN", "Bearer new"}, // the last value wins, as in a process environment
+		{"Bearer ${TOKEN}", "Bearer new"},
+		{"$SECRET", ""}, // not allowed: empty, never sent
+		{"${MISSING}x", "x"},
+		{"plain", "plain"},
+	} {
+		if got := expandAllowed(tc.in, env, []string{"TOKEN", "MISSING"}); got != tc.want {
+			t.Errorf("expandAllowed(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
