@@ -28,10 +28,14 @@ const (
 	// DefaultMaxBytes is the live file's size at which it is rotated.
 	DefaultMaxBytes = 64 << 20
 	// DefaultLockWait bounds how long an append waits for another
-	// writer's lock. An append holds it for tens of microseconds, so only a
-	// stuck (stopped, or NFS-hung) writer makes it run out; the record is
-	// then lost and counted rather than the decision held up.
-	DefaultLockWait = 250 * time.Millisecond
+	// writer's lock. An append holds it for tens of microseconds, but on
+	// a loaded machine a holder can be descheduled for hundreds of
+	// milliseconds: with 250 ms, 16 one-shot dispatches at once lost a
+	// record under load (journal_concurrency.txtar). Two seconds, as for
+	// the session lock: only a stuck (stopped, or NFS-hung) writer makes
+	// it run out; the record is then lost and counted rather than the
+	// decision held up longer.
+	DefaultLockWait = 2 * time.Second
 )
 
 // Options configures a Writer.
