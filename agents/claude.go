@@ -43,6 +43,9 @@ func newClaude() *Agent {
 		EnvFileEnv: "CLAUDE_ENV_FILE",
 		decode:     decodeClaude,
 		encode:     encodeClaude,
+		// VS Code runs .claude/settings.json too, entries install wrote
+		// included: it is told by its payload and answered in its shape.
+		hosts: []*Host{vscodeHost()},
 	}
 }
 
@@ -81,6 +84,12 @@ func decodeClaude(_ string, ev *protocol.Event, payload map[string]any) map[stri
 // going, additionalContext, updatedToolOutput, continue:false + stopReason
 // and systemMessage. Keys follow Claude Code's documentation order.
 func encodeClaude(c *Call, o *protocol.Outcome) Reply {
+	return jsonReply(claudeReply(c, o))
+}
+
+// claudeReply is encodeClaude's object, which hosts that read Claude
+// Code's replies (VS Code) adjust.
+func claudeReply(c *Call, o *protocol.Outcome) protocol.Object {
 	ev := c.Event
 	name := c.AgentEvent
 	if name == "" {
@@ -138,7 +147,7 @@ func encodeClaude(c *Call, o *protocol.Outcome) Reply {
 	if len(hso) > 1 {
 		top = append(top, protocol.KV{Key: "hookSpecificOutput", Value: hso})
 	}
-	return jsonReply(top)
+	return top
 }
 
 // permissionDecision is the outcome's permissionDecision and its reason. On
