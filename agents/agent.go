@@ -43,6 +43,26 @@ type Agent struct {
 	// encode turns an outcome into the agent's reply; a refusal (Deny) is
 	// the encoding of a block.
 	encode func(c *Call, o *protocol.Outcome) Reply
+	// hosts are other programs that run this agent's hook file and so
+	// call `hook AGENT` with payloads of their own (VS Code runs Claude
+	// Code's settings); Decode tells them by their payload.
+	hosts []*Host
+}
+
+// Host is a program other than the agent that runs the agent's hook file
+// itself and calls `hermes-hooks hook AGENT` from it with a payload of its
+// own shape, reading the reply in a shape of its own.
+type Host struct {
+	Name, Title string
+	// EventKey is the payload field that names the event.
+	EventKey string
+	// RunsFilesOf lists the agents whose hook files the host runs itself:
+	// their entries are skipped when it calls (each hook runs once).
+	RunsFilesOf []string
+	// is tells the host's payload from the agent's.
+	is     func(payload map[string]any) bool
+	decode func(agentEvent string, ev *protocol.Event, payload map[string]any) map[string]any
+	encode func(c *Call, o *protocol.Outcome) Reply
 }
 
 // Source is an agent's hook file read as a hook source of hermes-hooks:
@@ -124,6 +144,19 @@ type Call struct {
 	// Roots are the project directories the payload names besides its
 	// cwd (Cursor's workspace_roots).
 	Roots []string
+	// Host is the program that called when it is not the agent itself
+	// (VS Code running Claude Code's settings); nil for the agent.
+	Host *Host
+}
+
+// RunBy lists the agents whose hook files the caller runs itself, so that
+// the dispatch skips their entries: the agent's own, or, for a host, every
+// agent's whose files the host reads.
+func (c *Call) RunBy() []string {
+	if c.Host != nil {
+		return c.Host.RunsFilesOf
+	}
+	return []string{c.Agent.Name}
 }
 
 // Reply is what the agent reads back: the exit code, stdout and stderr.
@@ -198,8 +231,15 @@ func (a *Agent) Decode(payload []byte, eventArg string) (*Call, error) {
 		}
 		return c, fmt.Errorf("%w: %v", ErrNotJSON, err)
 	}
-	if a.EventKey != "" {
-		if s, ok := obj[a.EventKey].(string); ok && s != "" {
+	key, decode := a.EventKey, a.decode
+	for _, h := range a.hosts {
+		if h.is(obj) {
+			c.Host, key, decode = h, h.EventKey, h.decode
+			break
+		}
+	}
+	if key != "" {
+		if s, ok := obj[key].(string); ok && s != "" {
 			c.AgentEvent = s
 		}
 	}
@@ -207,7 +247,7 @@ func (a *Agent) Decode(payload []byte, eventArg string) (*Call, error) {
 	if c.Event == nil {
 		return c, nil
 	}
-	c.Fields = a.decode(c.AgentEvent, c.Event, obj)
+	c.Fields = decode(c.AgentEvent, c.Event, obj)
 	if a.roots != nil {
 		c.Roots = a.roots(obj)
 	}
@@ -236,6 +276,14 @@ func (a *Agent) Encode(c *Call, o *protocol.Outcome) Reply {
 	if c == nil || c.Event == nil || o == nil {
 		return Quiet
 	}
+	return a.encodeFor(c, o)
+}
+
+// encodeFor is the reply in the caller's shape: the host's, or the agent's.
+func (a *Agent) encodeFor(c *Call, o *protocol.Outcome) Reply {
+	if c.Host != nil {
+		return c.Host.encode(c, o)
+	}
 	return a.encode(c, o)
 }
 
@@ -246,7 +294,7 @@ func (a *Agent) Deny(c *Call, reason string) Reply {
 	if c == nil || c.Event == nil || !c.Event.Gating() {
 		return Quiet
 	}
-	return a.encode(c, &protocol.Outcome{Event: c.Event.Name, Decision: protocol.DecisionBlock, Message: reason})
+	return a.encodeFor(c, &protocol.Outcome{Event: c.Event.Name, Decision: protocol.DecisionBlock, Message: reason})
 }
 
 // copyFields returns a shallow copy of the payload, the base of every

@@ -118,7 +118,10 @@ func FuzzDecode(f *testing.F) {
 		`{"hook_event_name":"AfterTool","tool_name":"read_file","tool_response":{"llmContent":[{"text":"a"}]}}`,
 		`{"hook_event_name":"AfterAgent","prompt_response":"done","stop_hook_active":true}`,
 		`{"hook_event_name":"BeforeModel","llm_request":{"model":7}}`,
-		`not json`, `[]`, `{"hook_event_name":7}`,
+		`{"hookEventName":"PreToolUse","sessionId":"s","tool_name":"run_in_terminal","tool_input":{"command":"ls"}}`,
+		`{"hookEventName":"Stop","stop_hook_active":false}`, `{"hookEventName":"SessionStart","source":"new"}`,
+		`{"hook_event_name":"PreSkillShellCommand","tool_name":"Bash","tool_input":{"command":"ls"},"command_name":"x","invoked_by":"user"}`,
+		`not json`, `[]`, `{"hook_event_name":7}`, `{"hookEventName":7}`,
 	} {
 		for _, n := range Names() {
 			f.Add(n, s)

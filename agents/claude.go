@@ -37,12 +37,15 @@ func newClaude() *Agent {
 			// event for nothing in the common config.
 			Events: []string{"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure",
 				"UserPromptSubmit", "Stop", "SubagentStart", "SubagentStop",
-				"SessionStart", "SessionEnd", "PreCompact", "Notification"},
+				"SessionStart", "SessionEnd", "PreCompact", "Notification", "PreSkillShellCommand"},
 		},
 		ProjectEnv: "CLAUDE_PROJECT_DIR",
 		EnvFileEnv: "CLAUDE_ENV_FILE",
 		decode:     decodeClaude,
 		encode:     encodeClaude,
+		// VS Code runs .claude/settings.json too, entries install wrote
+		// included: it is told by its payload and answered in its shape.
+		hosts: []*Host{vscodeHost()},
 	}
 }
 
@@ -81,6 +84,12 @@ func decodeClaude(_ string, ev *protocol.Event, payload map[string]any) map[stri
 // going, additionalContext, updatedToolOutput, continue:false + stopReason
 // and systemMessage. Keys follow Claude Code's documentation order.
 func encodeClaude(c *Call, o *protocol.Outcome) Reply {
+	return jsonReply(claudeReply(c, o))
+}
+
+// claudeReply is encodeClaude's object, which hosts that read Claude
+// Code's replies (VS Code) adjust.
+func claudeReply(c *Call, o *protocol.Outcome) protocol.Object {
 	ev := c.Event
 	name := c.AgentEvent
 	if name == "" {
@@ -99,13 +108,11 @@ func encodeClaude(c *Call, o *protocol.Outcome) Reply {
 	hso := protocol.Object{{Key: "hookEventName", Value: name}}
 	switch {
 	case ev.Permission:
-		decision := map[protocol.Decision]string{
-			protocol.DecisionBlock: "deny", protocol.DecisionAsk: "ask", protocol.DecisionAllow: "allow",
-		}[o.Decision]
+		decision, reason := permissionDecision(ev, o)
 		if decision != "" {
 			hso = append(hso, protocol.KV{Key: "permissionDecision", Value: decision})
-			if o.Message != "" {
-				hso = append(hso, protocol.KV{Key: "permissionDecisionReason", Value: o.Message})
+			if reason != "" {
+				hso = append(hso, protocol.KV{Key: "permissionDecisionReason", Value: reason})
 			}
 		}
 		if o.Args != nil && ev.UpdatedInput {
@@ -140,7 +147,28 @@ func encodeClaude(c *Call, o *protocol.Outcome) Reply {
 	if len(hso) > 1 {
 		top = append(top, protocol.KV{Key: "hookSpecificOutput", Value: hso})
 	}
-	return jsonReply(top)
+	return top
+}
+
+// permissionDecision is the outcome's permissionDecision and its reason. On
+// an event where Claude Code refuses what an ask or a changed input would
+// need (PreSkillShellCommand), the outcome says "deny" itself, with the
+// reason Claude Code would give: the agent then refuses as it would have,
+// and the reply does not rest on its translating a decision it cannot keep.
+func permissionDecision(ev *protocol.Event, o *protocol.Outcome) (string, string) {
+	switch {
+	case ev.RefusesAsk && o.Decision == protocol.DecisionAsk:
+		if o.Message == "" {
+			return "deny", protocol.AskRefusedReason
+		}
+		return "deny", o.Message + "; " + protocol.AskRefusedReason
+	case ev.RefusesInputChange && o.Args != nil && o.Decision != protocol.DecisionBlock:
+		return "deny", protocol.InputChangeRefusedReason
+	}
+	decision := map[protocol.Decision]string{
+		protocol.DecisionBlock: "deny", protocol.DecisionAsk: "ask", protocol.DecisionAllow: "allow",
+	}[o.Decision]
+	return decision, o.Message
 }
 
 // blockReason is the reason a top-level block carries: Claude Code needs

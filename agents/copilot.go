@@ -3,6 +3,7 @@ package agents
 import (
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"runtime"
 	"strings"
 	"sync"
 )
@@ -248,7 +249,7 @@ func copilotHandler(_ string, h map[string]any, warn func(string)) map[string]an
 	out := make(map[string]any, len(h))
 	for k, v := range h {
 		switch k {
-		case "bash", "powershell", "exec", "timeoutSec", "cwd", "env":
+		case "bash", "powershell", "exec", "timeoutSec", "cwd", "env", "linux", "osx", "windows":
 		default:
 			out[k] = v
 		}
@@ -257,7 +258,12 @@ func copilotHandler(_ string, h map[string]any, warn func(string)) map[string]an
 		bash, _ := h["bash"].(string)
 		exec, _ := h["exec"].(string)
 		ps, _ := h["powershell"].(string)
+		osCmd, _ := h[vscodeOSKey[hostOS]].(string)
 		switch {
+		case strings.TrimSpace(osCmd) != "":
+			// VS Code's per-OS override of "command" (linux, osx, windows):
+			// the one for this system, as VS Code would run it here.
+			out["command"] = osCmd
 		case strings.TrimSpace(bash) != "":
 			out["command"] = bash
 		case h["command"] != nil:
@@ -279,6 +285,13 @@ func copilotHandler(_ string, h map[string]any, warn func(string)) map[string]an
 	}
 	return out
 }
+
+// hostOS is the system whose per-OS command a hook file's handler runs
+// (a variable for tests); vscodeOSKey names VS Code's key for it.
+var (
+	hostOS      = runtime.GOOS
+	vscodeOSKey = map[string]string{"linux": "linux", "darwin": "osx", "windows": "windows"}
+)
 
 // copilotMatcher reads a Copilot matcher as Claude Code's. Copilot anchors
 // its regex (^(?:…)$) and, on camelCase events, matches its own tool names

@@ -199,3 +199,32 @@ func TestInstallEventsCodexCopilot(t *testing.T) {
 		}
 	}
 }
+
+// A .github/hooks/*.json file in VS Code's format: "command" with per-OS
+// overrides (linux, osx, windows). The handler runs this system's override,
+// else "command"; Copilot CLI's bash/powershell still apply when there is
+// no override for this system.
+func TestCopilotHandlerPerOS(t *testing.T) {
+	h := map[string]any{"type": "command", "command": "./default.sh", "linux": "./linux.sh", "osx": "./mac.sh",
+		"windows": "powershell -File w.ps1", "timeout": 5.0}
+	defer func(os string) { hostOS = os }(hostOS)
+	for _, tc := range []struct{ os, want string }{
+		{"linux", "./linux.sh"}, {"darwin", "./mac.sh"}, {"windows", "powershell -File w.ps1"}, {"freebsd", "./default.sh"},
+	} {
+		hostOS = tc.os
+		out := copilotHandler("PreToolUse", h, func(w string) { t.Errorf("%s: warning %q", tc.os, w) })
+		if out["command"] != tc.want {
+			t.Errorf("%s: command %v, want %s", tc.os, out["command"], tc.want)
+		}
+		for _, k := range []string{"linux", "osx", "windows"} {
+			if _, left := out[k]; left {
+				t.Errorf("%s: %s left in the Claude handler", tc.os, k)
+			}
+		}
+	}
+	hostOS = "linux"
+	out := copilotHandler("PreToolUse", map[string]any{"bash": "./cli.sh", "osx": "./mac.sh"}, func(string) {})
+	if out["command"] != "./cli.sh" {
+		t.Errorf("no linux override: command %v, want Copilot CLI's bash", out["command"])
+	}
+}

@@ -7,7 +7,9 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"os"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -265,7 +267,9 @@ type callerKey struct{}
 // CalledBy marks a dispatch as made for agent (claude, codex, copilot,
 // cursor: `hermes-hooks hook AGENT`). Entries that agent's own hook files
 // declare (hookconfig.Entry.RunBy) are skipped: the agent runs them itself, and must
-// not see them run twice.
+// not see them run twice. agent may list several, comma-separated: a host
+// that runs more than one agent's files (VS Code: Claude Code's settings
+// and Copilot's hook files).
 func CalledBy(ctx context.Context, agent string) context.Context {
 	return context.WithValue(ctx, callerKey{}, agent)
 }
@@ -279,9 +283,10 @@ func skipRunBy(entries []*hookconfig.Entry, agent string) []*hookconfig.Entry {
 	if agent == "" {
 		return entries
 	}
+	runBy := strings.Split(agent, ",")
 	out := entries[:0:0]
 	for _, e := range entries {
-		if e.RunBy != agent {
+		if !slices.Contains(runBy, e.RunBy) {
 			out = append(out, e)
 		}
 	}

@@ -165,6 +165,18 @@ type Event struct {
 	// ones do not change it (pre_gateway_dispatch, whose plugin results
 	// Hermes reads as "the first recognised action wins").
 	FirstDecides bool
+	// RefusesAsk: a Claude reply's permissionDecision "ask" or "defer" is
+	// a refusal, with Claude Code's reason AskRefusedReason (nobody can be
+	// asked here: PreSkillShellCommand, a skill's shell command).
+	RefusesAsk bool
+	// RefusesInputChange: a Claude reply's updatedInput is never applied;
+	// any value refuses the action, with InputChangeRefusedReason, unless
+	// the reply already refuses it (PreSkillShellCommand).
+	RefusesInputChange bool
+	// HSOAliases are further hookSpecificOutput.hookEventName values a
+	// Claude reply may carry here and still be read
+	// (PreSkillShellCommand takes a PreToolUse-shaped one).
+	HSOAliases []string
 }
 
 // FailsClosed reports whether a fail_closed entry's failure blocks on this
@@ -352,6 +364,14 @@ var catalog = []Event{
 	// asks the user); the matcher is compared with the model switched to.
 	{Name: "PreModelSwitch", Claude: "PreModelSwitch", ClaudeOnly: true, ClaudeMatchOn: "to_model", Exit2: Exit2Blocks, Caps: CapBlock | CapApprove, Permission: true, ClaudeTimeout: 30},
 	{Name: "PostModelSwitch", Claude: "PostModelSwitch", ClaudeOnly: true, ClaudeMatchOn: "to_model", Caps: capObserve, ClaudeTimeout: 30},
+	// Claude Code 2.1.332: a shell command written in a skill's or slash
+	// command's text, before it runs (tool_name Bash or PowerShell,
+	// tool_input.command, command_name, command_source, invoked_by). It
+	// gates like PreToolUse, but nobody can be asked (ask and defer
+	// refuse), the command cannot be changed (updatedInput refuses), allow
+	// adds nothing, and the reply has no additionalContext.
+	{Name: "PreSkillShellCommand", Claude: "PreSkillShellCommand", ClaudeOnly: true, Tool: true, IfRule: true, ClaudeMatchOn: "tool_name", Exit2: Exit2Blocks, Caps: CapBlock,
+		Permission: true, Gates: true, RefusesAsk: true, RefusesInputChange: true, HSOAliases: []string{"PreToolUse"}},
 }
 
 // byName maps every accepted name (canonical, Claude, aliases) to its event.

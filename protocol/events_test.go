@@ -110,14 +110,14 @@ func TestClaudeNamesResolveToCanonicalEvents(t *testing.T) {
 }
 
 // Claude reference §3: 31 event names as of v2.1.240, 33 in v2.1.330 (its
-// own list adds PreModelSwitch and PostModelSwitch); those without a Hermes
-// twin stay Claude-only.
+// own list adds PreModelSwitch and PostModelSwitch), 34 in v2.1.332 (adds
+// PreSkillShellCommand); those without a Hermes twin stay Claude-only.
 func TestClaudeOnlyEventsStayClaudeOnly(t *testing.T) {
 	claudeOnly := []string{"PostToolUseFailure", "Notification", "PreCompact", "PostCompact", "PermissionRequest",
 		"PermissionDenied", "Setup", "TeammateIdle", "TaskCreated", "TaskCompleted", "ConfigChange",
 		"WorktreeCreate", "WorktreeRemove", "InstructionsLoaded", "Elicitation", "ElicitationResult",
 		"StopFailure", "CwdChanged", "FileChanged", "MessageDisplay", "UserPromptExpansion", "PostToolBatch",
-		"DirectoryAdded", "PreModelSwitch", "PostModelSwitch"}
+		"DirectoryAdded", "PreModelSwitch", "PostModelSwitch", "PreSkillShellCommand"}
 	hermes := map[string]bool{}
 	for _, n := range HermesEventNames() {
 		hermes[n] = true
@@ -145,8 +145,8 @@ func TestClaudeOnlyEventsStayClaudeOnly(t *testing.T) {
 			claudeNames++
 		}
 	}
-	if claudeNames != 33 {
-		t.Errorf("catalog has %d Claude names, want 33 (Claude Code 2.1.330)", claudeNames)
+	if claudeNames != 34 {
+		t.Errorf("catalog has %d Claude names, want 34 (Claude Code 2.1.332)", claudeNames)
 	}
 }
 
@@ -407,7 +407,10 @@ func TestCatalogRules(t *testing.T) {
 		of   func(e *Event) bool
 		want []string
 	}{
-		{"Gates", func(e *Event) bool { return e.Gates }, []string{"PreToolUse"}},
+		{"Gates", func(e *Event) bool { return e.Gates }, []string{"PreSkillShellCommand", "PreToolUse"}},
+		{"RefusesAsk", func(e *Event) bool { return e.RefusesAsk }, []string{"PreSkillShellCommand"}},
+		{"RefusesInputChange", func(e *Event) bool { return e.RefusesInputChange }, []string{"PreSkillShellCommand"}},
+		{"HSOAliases", func(e *Event) bool { return len(e.HSOAliases) > 0 }, []string{"PreSkillShellCommand"}},
 		{"Stops", func(e *Event) bool { return e.Stops }, []string{"Stop", "SubagentStop"}},
 		{"EndsSession", func(e *Event) bool { return e.EndsSession }, []string{"SessionEnd", "on_session_finalize"}},
 		{"PlainContext", func(e *Event) bool { return e.PlainContext }, []string{"SessionStart", "UserPromptExpansion", "UserPromptSubmit"}},
@@ -417,7 +420,7 @@ func TestCatalogRules(t *testing.T) {
 		{"Behavior", func(e *Event) bool { return e.Behavior }, []string{"PermissionRequest"}},
 		{"ToolOutput", func(e *Event) bool { return e.ToolOutput }, []string{"PostToolUse"}},
 		{"IfRule", func(e *Event) bool { return e.IfRule },
-			[]string{"PermissionDenied", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "PreToolUse"}},
+			[]string{"PermissionDenied", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "PreSkillShellCommand", "PreToolUse"}},
 		{"ClaudeTimeout30", func(e *Event) bool { return e.ClaudeTimeout == 30 }, []string{"PostModelSwitch", "PreModelSwitch", "UserPromptSubmit"}},
 		{"ClaudeTimeout10", func(e *Event) bool { return e.ClaudeTimeout == 10 }, []string{"MessageDisplay"}},
 		{"ReplyTool", func(e *Event) bool { return e.HermesReply == ReplyTool }, []string{"PreToolUse"}},

@@ -1,11 +1,20 @@
 package protocol
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
 
 // Claude Code dialect replies.
+
+// Claude Code's reasons for the refusals Event.RefusesAsk and
+// Event.RefusesInputChange make (2.1.332, its PreSkillShellCommand reply
+// rules).
+const (
+	AskRefusedReason         = "the hook asked for approval, which a skill can't wait for"
+	InputChangeRefusedReason = "the hook changed the command, which isn't supported here"
+)
 
 func parseClaude(r Reply) (*Contribution, string) {
 	ev := r.Event
@@ -156,14 +165,14 @@ func claudeJSON(ev *Event, obj map[string]any) (*Contribution, string) {
 		switch {
 		case name == "":
 			notes = append(notes, "hookSpecificOutput without hookEventName ignored")
-		case name != ev.ClaudeName():
+		case name != ev.ClaudeName() && !slices.Contains(ev.HSOAliases, name):
 			notes = append(notes, "hookSpecificOutput.hookEventName \""+name+"\" does not match "+ev.ClaudeName()+"; ignored")
 		default:
 			d, msg, n := claudeHSO(ev, hso, c)
 			if n != "" {
 				notes = append(notes, n)
 			}
-			hsoDecision, hsoReason = d, msg
+			hsoDecision, hsoReason = refusals(ev, hso, d, msg, reason, topDecision)
 		}
 	}
 
@@ -197,6 +206,24 @@ func claudeJSON(ev *Event, obj map[string]any) (*Contribution, string) {
 		c = nil
 	}
 	return c, strings.Join(notes, "; ")
+}
+
+// refusals applies the event's refusal rules to hookSpecificOutput's
+// decision d (reason msg; the reply's top-level reason and decision beside
+// it), as Claude Code 2.1.332 reads a PreSkillShellCommand reply: ask and
+// defer refuse, their reason followed by AskRefusedReason; an updatedInput
+// refuses with InputChangeRefusedReason unless the reply refuses already.
+func refusals(ev *Event, hso map[string]any, d Decision, msg, reason string, top Decision) (Decision, string) {
+	switch {
+	case ev.RefusesAsk && (d == DecisionAsk || d == DecisionDefer):
+		if msg == "" {
+			msg = reason
+		}
+		return DecisionBlock, joinNonEmpty("; ", msg, AskRefusedReason)
+	case ev.RefusesInputChange && d != DecisionBlock && top != DecisionBlock && hso["updatedInput"] != nil:
+		return DecisionBlock, InputChangeRefusedReason
+	}
+	return d, msg
 }
 
 // claudeHSO reads hookSpecificOutput for ev. It returns the gating decision

@@ -406,3 +406,52 @@ func TestClaudePreModelSwitch(t *testing.T) {
 		t.Fatalf("%s", contribString(c))
 	}
 }
+
+// PreSkillShellCommand (Claude Code 2.1.332, its reply rules TWn in the
+// shipped binary): deny blocks; ask and defer block with Claude's reason
+// appended; an updatedInput blocks unless the reply already does; allow
+// adds nothing; a PreToolUse-shaped hookSpecificOutput is read too;
+// additionalContext is not among its fields.
+func TestClaudePreSkillShellCommand(t *testing.T) {
+	for _, tc := range []struct {
+		name, stdout string
+		exit         int
+		want         Decision
+		msg          string
+		ctx          string
+	}{
+		{"deny", `{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"deny","permissionDecisionReason":"no curl"}}`, 0, DecisionBlock, "no curl", ""},
+		{"deny, top-level reason", `{"reason":"top","hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"deny"}}`, 0, DecisionBlock, "top", ""},
+		{"ask", `{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"ask","permissionDecisionReason":"sure?"}}`, 0, DecisionBlock, "sure?; " + AskRefusedReason, ""},
+		{"ask without reason", `{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"ask"}}`, 0, DecisionBlock, AskRefusedReason, ""},
+		{"defer", `{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"defer"}}`, 0, DecisionBlock, AskRefusedReason, ""},
+		{"allow", `{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"allow"}}`, 0, DecisionAllow, "", ""},
+		{"updatedInput", `{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","updatedInput":{"command":"ls"}}}`, 0, DecisionBlock, InputChangeRefusedReason, ""},
+		{"allow with updatedInput", `{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"allow","updatedInput":{}}}`, 0, DecisionBlock, InputChangeRefusedReason, ""},
+		{"deny with updatedInput keeps its reason", `{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"deny","permissionDecisionReason":"no","updatedInput":{}}}`, 0, DecisionBlock, "no", ""},
+		{"top block with updatedInput keeps its reason", `{"decision":"block","reason":"top","hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","updatedInput":{}}}`, 0, DecisionBlock, "top", ""},
+		{"PreToolUse-shaped", `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"old hook"}}`, 0, DecisionBlock, "old hook", ""},
+		{"other event's shape ignored", `{"hookSpecificOutput":{"hookEventName":"PostToolUse","permissionDecision":"deny"}}`, 0, "", "", ""},
+		{"context is not a field here", `{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","additionalContext":"x"}}`, 0, "", "", ""},
+		{"exit 2 blocks", ``, 2, DecisionBlock, "stderr says no", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := Reply{Dialect: Claude, Event: ev("PreSkillShellCommand"), ExitCode: tc.exit, Stdout: []byte(tc.stdout)}
+			if tc.exit == 2 {
+				r.Stderr = []byte("stderr says no")
+			}
+			c, _ := ParseReply(r)
+			var got Decision
+			var msg, ctx string
+			if c != nil {
+				got, msg, ctx = c.Decision, c.Message, c.Context
+			}
+			if got != tc.want || msg != tc.msg || ctx != tc.ctx {
+				t.Fatalf("got %q %q ctx %q, want %q %q ctx %q", got, msg, ctx, tc.want, tc.msg, tc.ctx)
+			}
+			if c != nil && c.Args != nil {
+				t.Fatalf("updatedInput applied: %v", c.Args)
+			}
+		})
+	}
+}

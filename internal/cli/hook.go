@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -111,7 +112,7 @@ func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, readErr err
 		}
 		a.warnAll(cfg)
 		for _, e := range cfg.Entries {
-			if e.Event == call.Event && e.FailClosed && e.RunBy != agent.Name {
+			if e.Event == call.Event && e.FailClosed && !slices.Contains(call.RunBy(), e.RunBy) {
 				return writeReply(a, agent.Deny(call, "hermes-hooks: "+msg+"; the fail_closed guard "+e.Command+" cannot check it, so this is refused"))
 			}
 		}
@@ -136,7 +137,7 @@ func (a *App) hookDispatch(agent *agents.Agent, call *agents.Call, o HookOptions
 	if !o.NoServer && !a.triedServer {
 		if target, explicit := a.hookServer(o.Server); target != "" {
 			a.triedServer = true
-			out, err := forward(target, a.forwardQuery(agent, project), call)
+			out, err := forward(target, a.forwardQuery(call, project), call)
 			if err == nil {
 				return out, nil
 			}
@@ -152,7 +153,7 @@ func (a *App) hookDispatch(agent *agents.Agent, call *agents.Call, o HookOptions
 	if err != nil {
 		return protocol.Outcome{}, err
 	}
-	return a.dispatchOnce(cfg, wd, call.Event.Name, call.Fields, false, agent.Name)
+	return a.dispatchOnce(cfg, wd, call.Event.Name, call.Fields, false, strings.Join(call.RunBy(), ","))
 }
 
 // agentProjects are the project directories an agent's call comes from
@@ -172,9 +173,9 @@ func agentProjects(agent *agents.Agent, call *agents.Call, wd string) []string {
 // exactly as this process (serve answers 409 otherwise; see package
 // server): the caller, the projects, the config, the agent hook files of
 // the command line, the accept channels and safe mode.
-func (a *App) forwardQuery(agent *agents.Agent, project string) url.Values {
+func (a *App) forwardQuery(call *agents.Call, project string) url.Values {
 	config, _ := a.Config()
-	q := url.Values{"called_by": {agent.Name}, "config": {config}, server.QueryInputs: {"1"}}
+	q := url.Values{"called_by": {strings.Join(call.RunBy(), ",")}, "config": {config}, server.QueryInputs: {"1"}}
 	q["project"] = append([]string{project}, a.moreProjects...)
 	for _, ag := range agents.All() {
 		for _, f := range a.AgentFiles[ag.Name] {

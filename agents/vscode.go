@@ -1,0 +1,90 @@
+package agents
+
+import (
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// VS Code's agent hooks (Copilot agent mode, Preview) run the hooks of
+// .github/hooks/*.json, .claude/settings.json, .claude/settings.local.json
+// and ~/.claude/settings.json (and the user's ~/.copilot/hooks): so they
+// run what `install claude` wrote there, and `hook claude` is then called
+// by VS Code, not Claude Code. Its payload tells it: the common fields are
+// camelCase (sessionId, hookEventName, timestamp), the event's own fields
+// snake_case as Claude Code's (tool_name, tool_input, tool_use_id …), tool
+// names VS Code's own (run_in_terminal, editFiles …). Its replies are
+// Claude Code's, but Stop reads its block from hookSpecificOutput and
+// UserPromptSubmit only the common output (continue, stopReason).
+// Facts and sources: docs/agent-protocols.md.
+func vscodeHost() *Host {
+	return &Host{
+		Name: "vscode", Title: "VS Code",
+		EventKey: "hookEventName",
+		// VS Code runs Claude Code's settings and Copilot's hook files
+		// itself: their entries must not run a second time.
+		RunsFilesOf: []string{"claude", "copilot"},
+		is: func(p map[string]any) bool {
+			_, event := p["hookEventName"].(string)
+			_, session := p["sessionId"].(string)
+			_, snakeEvent := p["hook_event_name"]
+			_, snakeSession := p["session_id"]
+			return (event || session) && !snakeEvent && !snakeSession
+		},
+		decode: decodeVSCode,
+		encode: encodeVSCode,
+	}
+}
+
+// vscodeTools maps VS Code's built-in tool names (its tool ids, and the
+// names its hooks documentation's examples use) to Claude Code's, which
+// the dispatcher's tool table takes from there. Others pass through.
+var vscodeTools = map[string]string{
+	"run_in_terminal": "Bash", "runTerminalCommand": "Bash", "runInTerminal": "Bash",
+	"read_file": "Read", "readFile": "Read",
+	"create_file": "Write", "createFile": "Write",
+	"replace_string_in_file": "Edit", "multi_replace_string_in_file": "Edit", "insert_edit_into_file": "Edit",
+	"apply_patch": "Edit", "editFiles": "Edit",
+	"file_search": "Glob", "grep_search": "Grep", "fetch_webpage": "WebFetch", "runSubagent": "Task",
+}
+
+func decodeVSCode(name string, ev *protocol.Event, p map[string]any) map[string]any {
+	f := copyFields(p, 4)
+	alias(f, "sessionId", "session_id")
+	alias(f, "hookEventName", "hook_event_name")
+	if t, ok := p["tool_name"].(string); ok {
+		if c, ok := vscodeTools[t]; ok {
+			f["tool_name"] = c
+		}
+	}
+	if s, _ := f["source"].(string); s == "new" && ev.ClaudeMatchOn == "source" {
+		f["source"] = "startup" // VS Code's only SessionStart source, Claude's name for it
+	}
+	return decodeClaude(name, ev, f)
+}
+
+// encodeVSCode is Claude Code's reply with VS Code's differences: a Stop
+// block is also in hookSpecificOutput (decision, reason), where VS Code's
+// reference reads it; a refused prompt also stops the turn (continue:
+// false, stopReason), as VS Code reads only the common output there and a
+// refusal must not be ignored.
+func encodeVSCode(c *Call, o *protocol.Outcome) Reply {
+	obj := claudeReply(c, o)
+	ev := c.Event
+	if o.Decision != protocol.DecisionBlock {
+		return jsonReply(obj)
+	}
+	switch {
+	case ev.Stops && ev.HermesReply == protocol.ReplyVerify:
+		extra := protocol.Object{{Key: "decision", Value: "block"}, {Key: "reason", Value: blockReason(o)}}
+		for i, kv := range obj {
+			if kv.Key == "hookSpecificOutput" {
+				obj[i].Value = append(kv.Value.(protocol.Object), extra...)
+				return jsonReply(obj)
+			}
+		}
+		hso := append(protocol.Object{{Key: "hookEventName", Value: ev.ClaudeName()}}, extra...)
+		obj = append(obj, protocol.KV{Key: "hookSpecificOutput", Value: hso})
+	case ev.HermesReply == protocol.ReplyLLM && !o.Stop:
+		obj = append(protocol.Object{{Key: "continue", Value: false}, {Key: "stopReason", Value: blockReason(o)}}, obj...)
+	}
+	return jsonReply(obj)
+}
