@@ -192,6 +192,9 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 		return &exitError{Code: 1, Msg: "cannot find this program's path: " + err.Error()}
 	}
 	command := func(ev string) string { return shquote.Quote(exe) + " hook " + agent.Name + " " + ev }
+	if hf.Layout == agents.Scripts {
+		return runInstallScripts(a, agent, filepath.Join(root, rel), root, command, o, res)
+	}
 	plan, err := install.Make(agent, filepath.Join(root, rel), command, o.uninstall)
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
