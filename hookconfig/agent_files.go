@@ -76,8 +76,8 @@ func parseScriptFile(a *agents.Agent, data []byte, path string, limit int) ([]*E
 		return nil, nil, nil
 	}
 	handler := protocol.Object{{Key: "type", Value: "command"}, {Key: "command", Value: shquote.Quote(path)}}
-	doc := protocol.Object{{Key: "hooks", Value: protocol.Object{{Key: filepath.Base(path), Value: []any{handler}}}}}
-	return parseClaudeShaped(protocol.EncodeJSON(doc, protocol.Compact), path, a, limit)
+	group := []any{protocol.Object{{Key: "hooks", Value: []any{handler}}}}
+	return parseClaudeShaped(protocol.EncodeJSON(protocol.Object{{Key: "hooks", Value: protocol.Object{{Key: filepath.Base(path), Value: group}}}}, protocol.Compact), path, a, limit)
 }
 
 // agentFileKinds are every kind, in the order their entries load (the
