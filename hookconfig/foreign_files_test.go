@@ -130,4 +130,3 @@ func FuzzParseClineHookFile(f *testing.F) {
 		}, data, "cline", "cline")
 	})
 }
-
