@@ -88,8 +88,8 @@ func TestForeignParseReply(t *testing.T) {
 		{codec: windsurfCodec{}, agent: windsurf, declared: "pre_read_code", exit: 1, stderr: "boom\nmore", note: "hook exited with status 1: boom"},
 		{codec: windsurfCodec{}, agent: windsurf, declared: "pre_read_code", exit: 1, failClosed: true, decision: protocol.DecisionBlock},
 		{codec: windsurfCodec{}, agent: windsurf, declared: "pre_read_code", timedOut: true, note: "hook timed out"},
-		// After a tool, exit 2 is feedback for the model.
-		{codec: windsurfCodec{}, agent: windsurf, declared: "post_write_code", exit: 2, stderr: "lint failed", decision: protocol.DecisionBlock, message: "lint failed"},
+		// After an action, exit 2 has no effect.
+		{codec: windsurfCodec{}, agent: windsurf, declared: "post_write_code", exit: 2, stderr: "lint failed", note: "exit code 2 has no effect on post_write_code"},
 		{codec: windsurfCodec{}, agent: windsurf, declared: "post_cascade_response", exit: 2, stderr: "x", note: "exit code 2 has no effect on post_cascade_response"},
 		{codec: windsurfCodec{}, agent: windsurf, declared: "pre_user_prompt", exit: 2, stderr: "not now", decision: protocol.DecisionBlock, message: "not now"},
 		{codec: clineCodec{}, agent: cline, declared: "PreToolUse", stdout: `{"cancel":true,"errorMessage":"no"}`, decision: protocol.DecisionBlock, message: "no", stop: true},

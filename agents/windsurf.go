@@ -131,38 +131,27 @@ func pick(m map[string]any, from, to string) map[string]any {
 	return out
 }
 
-// encodeWindsurf: everything Windsurf reads is exit 2 and stderr. A pre_
-// event refuses with it (a hook's request for approval too: Cascade cannot
-// ask); on a post_ tool event Cascade shows the model stderr without
-// refusing anything, the one way feedback and context reach it after a
-// tool ran. Context on a pre_ event, a system message and an allow have no
-// channel and are dropped (docs/agent-protocols.md).
+// encodeWindsurf: everything Windsurf reads is exit 2 and stderr, on a
+// pre_ event, where it refuses the action (a hook's request for approval
+// too: Cascade cannot ask). Its documentation gives a post_ hook's exit
+// code and output no effect, so nothing is written after an action; context,
+// a system message and an allow have no channel and are dropped
+// (docs/agent-protocols.md).
 func encodeWindsurf(c *Call, o *protocol.Outcome) Reply {
-	pre := strings.HasPrefix(c.AgentEvent, "pre_")
+	if !strings.HasPrefix(c.AgentEvent, "pre_") {
+		return Quiet
+	}
 	var msg string
 	switch {
-	case pre && (o.Decision == protocol.DecisionBlock || o.Decision == protocol.DecisionAsk || o.Stop):
+	case o.Decision == protocol.DecisionBlock || o.Decision == protocol.DecisionAsk || o.Stop:
 		msg = firstNonEmpty(o.Message, o.StopReason, protocol.ClaudeDefaultBlockReason)
-	case pre && o.Args != nil && c.Event.Tool:
+	case o.Args != nil && c.Event.Tool:
 		// Windsurf runs the call as it announced it or not at all: a
 		// rewrite that cannot be applied refuses the call, with the
 		// rewritten arguments for the model to retry with.
 		msg = "hermes-hooks: a hook rewrote this call, and Windsurf cannot run rewritten arguments; it is refused. Retry with: " +
 			string(protocol.EncodeJSON(o.Args, protocol.Compact))
-	case !pre && c.Event.Tool:
-		var parts []string
-		if o.Decision == protocol.DecisionBlock {
-			parts = append(parts, blockReason(o))
-		}
-		if o.Stop && o.StopReason != "" {
-			parts = append(parts, o.StopReason)
-		}
-		if ctx := joinContext(o); ctx != "" {
-			parts = append(parts, ctx)
-		}
-		msg = strings.Join(parts, "\n\n")
-	}
-	if msg == "" {
+	default:
 		return Quiet
 	}
 	return Reply{Exit: 2, Stderr: []byte(msg + "\n")}
@@ -316,11 +305,10 @@ func splitMCP(name any) (server, tool string) {
 	return server, tool
 }
 
-// ParseReply reads a Windsurf hook as Cascade does: exit 2 refuses a pre_
-// event with stderr for the model, and on a post_ tool event gives the
-// model stderr (read here as Claude Code's PostToolUse exit 2 is: feedback);
-// another exit is an error the action proceeds past; stdout is the user's
-// only and carries nothing.
+// ParseReply reads a Windsurf hook as Cascade's documentation says it
+// reads one: exit 2 refuses a pre_ event with stderr for the model and
+// has no effect after an action; another exit is an error the action
+// proceeds past; stdout is the user's only and carries nothing.
 func (windsurfCodec) ParseReply(event string, r protocol.Reply) (*protocol.Contribution, string) {
 	ev := r.Event
 	if ev == nil {
@@ -336,7 +324,7 @@ func (windsurfCodec) ParseReply(event string, r protocol.Reply) (*protocol.Contr
 	case r.TimedOut:
 		reason = "timed out"
 	case r.ExitCode == 2:
-		if !ev.Can(protocol.CapBlock) || (!refuses && !ev.Tool) {
+		if !refuses {
 			return nil, "exit code 2 has no effect on " + event
 		}
 		return &protocol.Contribution{Decision: protocol.DecisionBlock, Message: firstNonEmpty(stderr, protocol.ClaudeDefaultBlockReason)}, ""

@@ -80,14 +80,14 @@ func TestWindsurfGolden(t *testing.T) {
 			outcome: protocol.Outcome{Context: "repo uses tabs"},
 		},
 		{
-			// After a tool, stderr on exit 2 is the model's feedback.
-			name: "post command context", payload: postRun, canon: "post_tool_call",
+			// Windsurf reads nothing of a post_ hook: no exit 2 after it.
+			name: "post command context is dropped", payload: postRun, canon: "post_tool_call",
 			fields:  map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "make test"}},
-			outcome: protocol.Outcome{Context: "2 tests failed"}, exit: 2, stderr: "2 tests failed\n",
+			outcome: protocol.Outcome{Context: "2 tests failed"},
 		},
 		{
-			name: "post command block is feedback", payload: postRun, canon: "post_tool_call",
-			outcome: protocol.Outcome{Decision: protocol.DecisionBlock, Message: "lint errors", Context: "see log"}, exit: 2, stderr: "lint errors\n\nsee log\n",
+			name: "post command block is dropped", payload: postRun, canon: "post_tool_call",
+			outcome: protocol.Outcome{Decision: protocol.DecisionBlock, Message: "lint errors", Stop: true},
 		},
 		{
 			name:    "post read",
