@@ -88,6 +88,10 @@ type Source struct {
 	// FlatToo: an event's list may hold handlers directly, each with its
 	// own matcher, beside matcher groups (Copilot).
 	FlatToo bool
+	// Dir: a source named may be a folder of executables, each named
+	// after the event it is the one hook of (Cline's hooks folder); each
+	// such file is read as that event's one handler, the file run as it is.
+	Dir bool
 	// Switches: the file's disableAllHooks and allowManagedHooksOnly apply
 	// (Claude Code's settings).
 	Switches bool
@@ -174,7 +178,7 @@ var Quiet = Reply{}
 // first use: a dispatch that serves no agent (the one-shot front's
 // dispatch command) does not pay for the agents' tables at start.
 var registry = sync.OnceValue(func() []*Agent {
-	return []*Agent{newClaude(), newCodex(), newCopilot(), newCursor(), newGemini()}
+	return []*Agent{newClaude(), newCodex(), newCopilot(), newCursor(), newGemini(), newWindsurf(), newCline()}
 })
 
 // Lookup returns the agent called name.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -25,6 +26,8 @@ type HookFile struct {
 	// Typed says a Flat entry carries "type": "command" too (Grouped
 	// handlers always do).
 	Typed bool
+	// NoVersion says a Flat file has no "version" key (Windsurf's).
+	NoVersion bool
 	// Extra are members every entry carries after its command: a timeout
 	// where the agent's default is short and a timed-out hook lets the
 	// tool call through.
@@ -47,7 +50,35 @@ const (
 	// Flat: {"version": 1, "hooks": {EVENT: [{"command": …}]}} — Cursor's
 	// hooks.json.
 	Flat
+	// Scripts: a folder holding one executable per event, named after it
+	// (Cline's hooks folder); Project and User name the folder. Install
+	// writes Script(command) there for each event.
+	Scripts
 )
+
+// scriptMarker is the line that marks a script install wrote: uninstall
+// removes a file only when it holds this line and our command.
+const scriptMarker = "# Written by `hermes-hooks install`; `hermes-hooks uninstall` removes it.\n"
+
+// Script is the executable install writes for one event of a Scripts
+// layout: a shell script that runs command in its place, so the agent's
+// stdin, stdout, stderr and exit code are hermes-hooks' own.
+func Script(command string) []byte {
+	return []byte("#!/bin/sh\n" + scriptMarker + "exec " + command + "\n")
+}
+
+// IsOwnScript reports whether data is a script install wrote for agent
+// (for any agent when agent is ""): the marker line, then exec of a
+// command of ours, exactly. Anything else in a file of that name is the
+// user's, and install and uninstall leave it alone.
+func IsOwnScript(data []byte, agent string) bool {
+	s, ok := strings.CutPrefix(string(data), "#!/bin/sh\n"+scriptMarker+"exec ")
+	if !ok {
+		return false
+	}
+	cmd, ok := strings.CutSuffix(s, "\n")
+	return ok && !strings.Contains(cmd, "\n") && IsOwnCommand(cmd, agent)
+}
 
 // ownCommand matches the command install writes: a single-quoted absolute
 // path, "hook", the agent and optionally its event. The binary's name is
@@ -76,7 +107,7 @@ func (a *Agent) Install(doc pyjson.OrderedObject, command func(event string) str
 			return doc, false, errors.New(`"hooks" is not an object`)
 		}
 	}
-	if a.HookFile.Layout == Flat {
+	if a.HookFile.Layout == Flat && !a.HookFile.NoVersion {
 		if _, ok := doc.Get("version"); !ok {
 			doc = append(pyjson.OrderedObject{{Key: "version", Value: int64(1)}}, doc...)
 			changed = true

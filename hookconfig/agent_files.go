@@ -8,12 +8,15 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -59,7 +62,22 @@ func parseAgentFile(a *agents.Agent, data []byte, path string, limit int) ([]*En
 	if a.Source.Dialect == protocol.Cursor {
 		return parseCursorHooks(a, data, path, limit)
 	}
+	if a.Source.Dir {
+		return parseScriptFile(a, data, path, limit)
+	}
 	return parseClaudeShaped(data, path, a, limit)
+}
+
+// parseScriptFile reads one executable of an agent's hooks folder
+// (Source.Dir: Cline's) as the Claude-shaped file making it the one hook of
+// the event it is named after (Handler and Codec then apply); ours is skipped.
+func parseScriptFile(a *agents.Agent, data []byte, path string, limit int) ([]*Entry, []Warning, error) {
+	if agents.IsOwnScript(data, "") {
+		return nil, nil, nil
+	}
+	handler := protocol.Object{{Key: "type", Value: "command"}, {Key: "command", Value: shquote.Quote(path)}}
+	group := []any{protocol.Object{{Key: "hooks", Value: []any{handler}}}}
+	return parseClaudeShaped(protocol.EncodeJSON(protocol.Object{{Key: "hooks", Value: protocol.Object{{Key: filepath.Base(path), Value: group}}}}, protocol.Compact), path, a, limit)
 }
 
 // agentFileKinds are every kind, in the order their entries load (the
@@ -89,17 +107,52 @@ func (cfg *Config) AgentHookFiles() []string {
 // a warning when missing, as a config may list files of agents not
 // installed on this machine.
 func (cfg *Config) addAgentFile(k agentFileKind, path string, required bool) error {
+	files, isDir := cfg.agentSourceFiles(k, path)
+	if !isDir {
+		files = []string{path}
+	}
+	for _, f := range files {
+		if read, err := cfg.readAgentFile(k, f, required || isDir); err != nil || !read {
+			return err
+		}
+	}
+	cfg.addFile(k.agent.Name, path)
+	return nil
+}
+
+// agentSourceFiles is what a folder named as a source of an agent whose
+// hooks are a folder of per-event files (agents.Source.Dir: Cline's) holds:
+// its executables named after an event, and ok (the agent runs no other
+// file, so those are skipped with a warning); ok is false for any other
+// path, read as one file.
+func (cfg *Config) agentSourceFiles(k agentFileKind, path string) ([]string, bool) {
+	if !k.agent.Source.Dir {
+		return nil, false
+	}
+	files, skipped, isDir, err := fsutil.Executables(path, func(n string) bool { _, ok := k.agent.SourceEvent(n); return ok })
+	if err != nil {
+		cfg.warn(k.key, path+": "+err.Error()+"; skipped")
+	}
+	for _, f := range skipped {
+		cfg.warn(k.key, f+": not an executable file; "+k.agent.Title+" does not run it; skipped")
+	}
+	return files, isDir
+}
+
+// readAgentFile reads one agent hook file's entries (and switches) into
+// the config; read is false for a missing file that is not required.
+func (cfg *Config) readAgentFile(k agentFileKind, path string, required bool) (read bool, err error) {
 	data, err := ReadConfigFile(path)
 	if err != nil {
 		if !required && errors.Is(err, fs.ErrNotExist) {
 			cfg.warn(k.key, path+": no such file; skipped")
-			return nil
+			return false, nil
 		}
-		return &ConfigError{Path: path, Err: err}
+		return false, &ConfigError{Path: path, Err: err}
 	}
 	entries, warnings, err := k.parse(data, path, 0)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if k.agent.Source.Switches {
 		sw := readClaudeSwitches(data, path)
@@ -108,8 +161,7 @@ func (cfg *Config) addAgentFile(k agentFileKind, path string, required bool) err
 	}
 	cfg.Entries = append(cfg.Entries, entries...)
 	cfg.Warnings = append(cfg.Warnings, warnings...)
-	cfg.addFile(k.agent.Name, path)
-	return nil
+	return true, nil
 }
 
 // addFile lists path among the agent's files.

@@ -131,37 +131,50 @@ func (cfg *Config) addProject(path string) {
 	cfg.Warnings = append(cfg.Warnings, proj.Warnings...)
 	for _, k := range agentFileKinds() {
 		for _, p := range proj.AgentFiles[k.agent.Name] {
-			sp := resolvePath(p, root)
-			data, err := fsutil.ReadRegular(sp, root, MaxProjectFileBytes)
-			if errors.Is(err, fs.ErrNotExist) {
-				// A file the project names but does not have held no
-				// hooks that were ever approved from it.
-				cfg.warn(path+": "+k.key, sp+": skipped: "+err.Error())
-				continue
+			// A folder's files are each confined to the project too.
+			named := resolvePath(p, root)
+			files, isDir := cfg.agentSourceFiles(k, named)
+			if !isDir {
+				files = []string{named}
 			}
-			if err != nil {
-				cfg.unloaded(path+": "+k.key, root, sp+": skipped", &ConfigError{Path: sp, Err: err})
-				continue
+			for _, sp := range files {
+				cfg.addProjectAgentFile(k, path, root, sp)
 			}
-			entries, warnings, err := k.parse(data, sp, MaxProjectEntries)
-			if err != nil {
-				cfg.unloaded(path+": "+k.key, root, "skipped", err)
-				continue
-			}
-			for _, e := range entries {
-				e.Scope = consent.Scope{Project: root, Source: sp}
-				if e.ProjectDir == "" {
-					e.ProjectDir = root
-				}
-			}
-			cfg.Entries = append(cfg.Entries, entries...)
-			cfg.Warnings = append(cfg.Warnings, warnings...)
-			cfg.addFile(k.agent.Name, sp)
 		}
 	}
 	if cfg.ProjectHooks == "" {
 		cfg.ProjectHooks = path
 	}
+}
+
+// addProjectAgentFile reads one agent hook file a project's hooks file
+// (path) names, confined to the project (root).
+func (cfg *Config) addProjectAgentFile(k agentFileKind, path, root, sp string) {
+	data, err := fsutil.ReadRegular(sp, root, MaxProjectFileBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		// A file the project names but does not have held no hooks that
+		// were ever approved from it.
+		cfg.warn(path+": "+k.key, sp+": skipped: "+err.Error())
+		return
+	}
+	if err != nil {
+		cfg.unloaded(path+": "+k.key, root, sp+": skipped", &ConfigError{Path: sp, Err: err})
+		return
+	}
+	entries, warnings, err := k.parse(data, sp, MaxProjectEntries)
+	if err != nil {
+		cfg.unloaded(path+": "+k.key, root, "skipped", err)
+		return
+	}
+	for _, e := range entries {
+		e.Scope = consent.Scope{Project: root, Source: sp}
+		if e.ProjectDir == "" {
+			e.ProjectDir = root
+		}
+	}
+	cfg.Entries = append(cfg.Entries, entries...)
+	cfg.Warnings = append(cfg.Warnings, warnings...)
+	cfg.addFile(k.agent.Name, sp)
 }
 
 func sameFile(a, b string) bool {

@@ -74,6 +74,9 @@ type Plan struct {
 // Make reads path and computes the edit: our entries added (command gives
 // each event's command line), or removed when uninstall is set.
 func Make(agent *agents.Agent, path string, command func(event string) string, uninstall bool) (*Plan, error) {
+	if agent.HookFile.Layout == agents.Scripts {
+		return nil, fmt.Errorf("%s: %s's hooks are a folder of scripts (MakeScripts), not a file", path, agent.Title)
+	}
 	given := path
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real

@@ -40,7 +40,11 @@ $HERMES_HOME/hooks/hermes-hooks too: the messaging gateway's own events
 background.
 
 The file is edited in place: Claude Code's .claude/settings.json, Cursor's
-.cursor/hooks.json, … in the project or in your home directory (--user).
+.cursor/hooks.json, Windsurf's .windsurf/hooks.json, … in the project or in
+your home directory (--user). Cline runs one executable per event from a
+folder (.clinerules/hooks, or ~/Documents/Cline/Hooks with --user): install
+writes a small marked script there per event, never over a hook of yours,
+and uninstall removes only the files it wrote.
 The project is --project DIR; by default the root of the git repository
 holding the current directory (the nearest directory above it with .git),
 where the agents read their project files, or the current directory outside
@@ -63,6 +67,9 @@ Hooks still need your approval before they run: see 'hermes-hooks list' and
   hermes-hooks install claude --project ~/src/app --dry-run
   # Cursor, for every project of this user: ~/.cursor/hooks.json
   hermes-hooks install cursor --user
+  # Windsurf's workspace hooks.json; Cline's hooks folder, for this user
+  hermes-hooks install windsurf
+  hermes-hooks install cline --user
   # take it out again
   hermes-hooks uninstall claude
   # the Hermes plugin, into $HERMES_HOME/plugins/hermes-hooks, enabled
@@ -192,6 +199,9 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 		return &exitError{Code: 1, Msg: "cannot find this program's path: " + err.Error()}
 	}
 	command := func(ev string) string { return shquote.Quote(exe) + " hook " + agent.Name + " " + ev }
+	if hf.Layout == agents.Scripts {
+		return runInstallScripts(a, agent, filepath.Join(root, rel), root, command, o, res)
+	}
 	plan, err := install.Make(agent, filepath.Join(root, rel), command, o.uninstall)
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}

@@ -1,0 +1,500 @@
+package agents
+
+import (
+	"maps"
+	"sort"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// Cline: one executable per event, named after it (PreToolUse …), in a
+// workspace's .clinerules/hooks/ or the user's Documents/Cline/Hooks/. Its
+// payload is camelCase JSON naming the event (hookName) with the event's
+// data under its own key (preToolUse: {toolName, parameters}); its reply is
+// JSON on stdout, whatever the exit code: {cancel, contextModification,
+// errorMessage}. cancel:true stops the whole task (Cline has no way to
+// refuse one call and go on), so a refusal is a stop the user resumes
+// from. Facts (cline 2.18.0, which bundles the VS Code extension's hook
+// code, and the SDK-based cline 3.0.65): docs/agent-protocols.md.
+func newCline() *Agent {
+	return &Agent{
+		Name: "cline",
+		Source: Source{ConfigKey: "cline_hooks", Flag: "cline-hooks", What: "Cline hooks",
+			FlagHelp: "also load the hooks of this Cline hooks folder (or one hook file of it); they speak Cline's protocol (repeatable)",
+			Dialect:  protocol.Claude, ProjectMarker: ".clinerules", ProjectLevels: 1, Dir: true,
+			Handler: clineHandler, Codec: clineCodec{},
+			// A file is a hook under its event's own name only.
+			Event: func(name string) (*protocol.Event, bool) {
+				row, ok := clineClassic[name]
+				if !ok {
+					return nil, false
+				}
+				return protocol.Lookup(row.canon)
+			}},
+		Title:    "Cline",
+		EventKey: "hookName",
+		Events:   clineEvents(),
+		HookFile: HookFile{
+			Project: ".clinerules/hooks",
+			User:    "Documents/Cline/Hooks",
+			Layout:  Scripts,
+			Events: []string{"TaskStart", "TaskResume", "TaskCancel", "TaskComplete",
+				"PreToolUse", "PostToolUse", "UserPromptSubmit", "PreCompact"},
+		},
+		decode: decodeCline,
+		encode: encodeCline,
+		roots:  clineRoots,
+	}
+}
+
+// clineDialect names the hooks of a Cline hooks folder (clineCodec).
+const clineDialect protocol.Dialect = "cline"
+
+// clineKind is what a Cline event announces: the key of its behaviour.
+type clineKind int
+
+const (
+	clinePreTool clineKind = iota + 1
+	clinePostTool
+	clinePrompt
+	clineStart
+	clineResume
+	clineCancel
+	clineComplete
+	clineCompact
+)
+
+// clineClassic are the events of Cline's hook files, as the VS Code
+// extension (and cline ≤ 2.x) names them in the payload too: the
+// canonical event each stands for, and its kind.
+var clineClassic = map[string]struct {
+	canon string
+	kind  clineKind
+}{
+	"TaskStart":        {"on_session_start", clineStart},
+	"TaskResume":       {"on_session_start", clineResume},
+	"TaskCancel":       {"on_session_end", clineCancel},
+	"TaskComplete":     {"on_session_end", clineComplete},
+	"PreToolUse":       {"pre_tool_call", clinePreTool},
+	"PostToolUse":      {"post_tool_call", clinePostTool},
+	"UserPromptSubmit": {"pre_llm_call", clinePrompt},
+	"PreCompact":       {"PreCompact", clineCompact},
+}
+
+// clineKindOf is the kind of an event as a payload or a file names it.
+func clineKindOf(event string) clineKind { return clineClassic[clineFile(event)].kind }
+
+// clineSDKNames are the payload's names for the same files in the SDK
+// behind cline 3.x (@cline/core), which runs the PreToolUse file with
+// hookName "tool_call" …; it runs no PreCompact file.
+var clineSDKNames = func() map[string]string {
+	return map[string]string{
+		"agent_start": "TaskStart", "agent_resume": "TaskResume", "agent_abort": "TaskCancel",
+		"agent_end": "TaskComplete", "tool_call": "PreToolUse", "tool_result": "PostToolUse",
+		"prompt_submit": "UserPromptSubmit",
+	}
+}
+
+func clineEvents() map[string]string {
+	m := make(map[string]string, 16)
+	for n, row := range clineClassic {
+		m[n] = row.canon
+	}
+	for sdk, n := range clineSDKNames() {
+		m[sdk] = clineClassic[n].canon
+	}
+	return m
+}
+
+// clineFile is the hook file's name (the classic event) of an event as a
+// payload names it.
+func clineFile(event string) string {
+	if n, ok := clineSDKNames()[event]; ok {
+		return n
+	}
+	return event
+}
+
+// clineRoots are the payload's workspaceRoots.
+func clineRoots(p map[string]any) []string {
+	list, _ := p["workspaceRoots"].([]any)
+	var out []string
+	for _, r := range list {
+		if s, ok := r.(string); ok && s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// clineTools are Cline's tool names with a canonical twin, and how its
+// parameters become the twin's arguments.
+var clineTools = map[string]struct {
+	tool string
+	args map[string]string // Cline parameter → argument
+}{
+	"execute_command": {"terminal", map[string]string{"command": "command"}},
+	"read_file":       {"read_file", map[string]string{"path": "path"}},
+	"write_to_file":   {"write_file", map[string]string{"path": "path", "content": "content"}},
+	"replace_in_file": {"patch", map[string]string{"path": "path", "diff": "diff"}},
+	"web_fetch":       {"web_extract", map[string]string{"url": "url"}},
+	"web_search":      {"web_search", map[string]string{"query": "query"}},
+}
+
+func decodeCline(name string, _ *protocol.Event, p map[string]any) map[string]any {
+	f := copyFields(p, 6)
+	alias(f, "taskId", "session_id")
+	if roots := clineRoots(p); len(roots) > 0 {
+		f["cwd"] = roots[0]
+	}
+	if m, ok := p["model"].(map[string]any); ok {
+		if s, ok := m["slug"].(string); ok {
+			f["model"] = s
+		}
+	}
+	switch clineKindOf(name) {
+	case clinePreTool, clinePostTool:
+		data, _ := p["preToolUse"].(map[string]any)
+		if d, ok := p["postToolUse"].(map[string]any); ok {
+			data = d
+			f["result"] = d["result"]
+		}
+		tool, _ := data["toolName"].(string)
+		params, _ := data["parameters"].(map[string]any)
+		if call, ok := p["tool_call"].(map[string]any); ok {
+			// The SDK's own call: its raw input, which a rewrite
+			// (overrideInput) replaces as it is.
+			tool, _ = call["name"].(string)
+			f["tool_name"], f["args"] = tool, jsonObject(call["input"])
+			break
+		}
+		f["tool_name"], f["args"] = clineTool(tool, params)
+	case clinePrompt:
+		if d, ok := p["userPromptSubmit"].(map[string]any); ok {
+			f["prompt"], f["user_message"] = d["prompt"], d["prompt"]
+		}
+	case clineStart:
+		f["source"] = "startup"
+	case clineResume:
+		f["source"] = "resume"
+	case clineCancel:
+		f["reason"], f["interrupted"], f["completed"] = "cancelled", true, false
+	case clineComplete:
+		f["reason"], f["interrupted"], f["completed"] = "completed", false, true
+	case clineCompact:
+		f["trigger"] = "auto"
+	}
+	return f
+}
+
+// clineTool is the canonical tool and arguments of a Cline tool call:
+// its twin's name and arguments, an MCP call as mcp__server__tool with its
+// arguments (JSON text in Cline), and any other tool as Cline names it.
+func clineTool(tool string, params map[string]any) (string, map[string]any) {
+	if t, ok := clineTools[tool]; ok {
+		args := map[string]any{}
+		for from, to := range t.args {
+			if v, ok := params[from]; ok {
+				args[to] = v
+			}
+		}
+		return t.tool, args
+	}
+	switch tool {
+	case "use_mcp_tool":
+		server, _ := params["server_name"].(string)
+		name, _ := params["tool_name"].(string)
+		return "mcp__" + server + "__" + name, jsonObject(params["arguments"]).(map[string]any)
+	case "apply_patch":
+		return "patch", map[string]any{"mode": "patch", "patch": params["input"]}
+	}
+	args := make(map[string]any, len(params))
+	for k, v := range params {
+		args[k] = v
+	}
+	return tool, args
+}
+
+// encodeCline writes {cancel, errorMessage} or {contextModification}; the
+// SDK also reads overrideInput. A refusal cancels the task (the only
+// refusal Cline has); ask too, as Cline cannot ask. A rewrite the classic
+// Cline cannot apply refuses likewise, rather than let the call run as it
+// was (the message gives the rewritten arguments). Feedback on a tool's
+// result reaches the model as context; TaskCancel and TaskComplete replies
+// are not read.
+func encodeCline(c *Call, o *protocol.Outcome) Reply {
+	sdk := clineFile(c.AgentEvent) != c.AgentEvent
+	var obj protocol.Object
+	cancel := func(reason string) {
+		obj = protocol.Object{{Key: "cancel", Value: true}, {Key: "errorMessage", Value: reason}}
+	}
+	refusal := firstNonEmpty(o.Message, o.StopReason, protocol.ClaudeDefaultBlockReason)
+	ctx := joinContext(o)
+	switch clineKindOf(c.AgentEvent) {
+	case clinePreTool:
+		switch {
+		case o.Decision == protocol.DecisionBlock || o.Decision == protocol.DecisionAsk || o.Stop:
+			cancel(refusal)
+		case o.Args != nil && sdk:
+			obj = protocol.Object{{Key: "overrideInput", Value: o.Args}}
+		case o.Args != nil:
+			cancel("hermes-hooks: a hook rewrote this call, and Cline cannot run rewritten arguments; the task is stopped. Rewritten arguments: " +
+				string(protocol.EncodeJSON(o.Args, protocol.Compact)))
+		}
+	case clinePostTool:
+		if o.Stop {
+			cancel(firstNonEmpty(o.StopReason, protocol.ClaudeDefaultBlockReason))
+		} else if o.Decision == protocol.DecisionBlock {
+			ctx = joinNonEmpty(blockReason(o), ctx)
+		}
+	case clinePrompt, clineCompact:
+		if o.Decision == protocol.DecisionBlock || o.Stop {
+			cancel(refusal)
+		}
+	case clineStart, clineResume:
+		if o.Stop {
+			cancel(firstNonEmpty(o.StopReason, protocol.ClaudeDefaultBlockReason))
+		}
+	default: // TaskCancel, TaskComplete: Cline reads nothing
+		return Quiet
+	}
+	if len(obj) == 0 && ctx != "" {
+		obj = append(obj, protocol.KV{Key: "contextModification", Value: ctx})
+	} else if len(obj) > 0 && obj[0].Key == "overrideInput" && ctx != "" {
+		obj = append(obj, protocol.KV{Key: "contextModification", Value: ctx})
+	}
+	return jsonReply(obj)
+}
+
+// clineHandler: TaskStart and TaskResume are one canonical event
+// (on_session_start), TaskCancel and TaskComplete another: such a hook gets
+// a matcher naming its own event, which clineCodec.MatchSubject tells apart.
+func clineHandler(event string, h map[string]any, _ func(string)) map[string]any {
+	switch clineKindOf(event) {
+	case clineStart, clineResume, clineCancel, clineComplete:
+		h = maps.Clone(h)
+		h["matcher"] = event
+	}
+	return h
+}
+
+// clineCodec is Cline's protocol seen from the other side: the hooks of a
+// Cline hooks folder, run under any agent, get what Cline (the VS Code
+// extension, cline ≤ 2.x) would send them and are read as it reads them.
+type clineCodec struct{}
+
+func (clineCodec) Dialect() protocol.Dialect { return clineDialect }
+
+// ProjectVars: Cline names the workspace in the payload only.
+func (clineCodec) ProjectVars() []string { return nil }
+
+// MatchSubject is which twin this firing is: TaskResume for a resumed
+// session, TaskCancel for an interrupted one; other events fit every firing.
+func (clineCodec) MatchSubject(declared string, _ *protocol.Event, fields map[string]any, _ *protocol.ToolTable) (string, bool) {
+	switch clineKindOf(declared) {
+	case clineStart, clineResume:
+		if fields["source"] == "resume" {
+			return "TaskResume", true
+		}
+		return "TaskStart", true
+	case clineCancel, clineComplete:
+		if fields["interrupted"] == true {
+			return "TaskCancel", true
+		}
+		return "TaskComplete", true
+	}
+	return "", false
+}
+
+// Payload is what Cline sends the hook file of event — the inverse of
+// decodeCline: the common fields, then the event's data under its key
+// (parameters as strings, as Cline's are).
+func (clineCodec) Payload(event string, ev *protocol.Event, fields map[string]any, env protocol.PayloadEnv) []byte {
+	val := map[string]any{}
+	for _, kv := range protocol.HermesPayload(ev, fields, env) {
+		val[kv.Key] = kv.Value
+	}
+	task := protocol.SessionID(fields)
+	str := func(k string) any {
+		if s, ok := fields[k].(string); ok {
+			return s
+		}
+		return ""
+	}
+	obj := protocol.Object{{Key: "clineVersion", Value: str("clineVersion")}, {Key: "hookName", Value: event},
+		{Key: "timestamp", Value: str("timestamp")}, {Key: "taskId", Value: task},
+		{Key: "workspaceRoots", Value: []any{val["cwd"]}}, {Key: "userId", Value: str("userId")}}
+	if m, ok := fields["model"].(string); ok {
+		obj = append(obj, protocol.KV{Key: "model", Value: protocol.Object{{Key: "provider", Value: ""}, {Key: "slug", Value: m}}})
+	}
+	meta := protocol.Object{{Key: "taskId", Value: task}}
+	tool, _ := val["tool_name"].(string)
+	args, _ := val["tool_input"].(map[string]any)
+	name, params := clineCall(env.Tools.Hermes(tool), args)
+	var data protocol.Object
+	switch clineKindOf(event) {
+	case clinePreTool:
+		data = protocol.Object{{Key: "toolName", Value: name}, {Key: "parameters", Value: params}}
+	case clinePostTool:
+		result := fields["result"]
+		if s, ok := result.(string); ok || result == nil {
+			result = s
+		} else {
+			result = string(protocol.EncodeJSON(result, protocol.Compact))
+		}
+		data = protocol.Object{{Key: "toolName", Value: name}, {Key: "parameters", Value: params},
+			{Key: "result", Value: result}, {Key: "success", Value: true}, {Key: "executionTimeMs", Value: int64(0)}}
+	case clinePrompt:
+		data = protocol.Object{{Key: "prompt", Value: firstPresent(fields, "prompt", "user_message")}, {Key: "attachments", Value: []any{}}}
+	case clineStart, clineComplete:
+		data = protocol.Object{{Key: "taskMetadata", Value: meta}}
+	case clineResume:
+		data = protocol.Object{{Key: "taskMetadata", Value: meta}, {Key: "previousState", Value: protocol.Object{}}}
+	case clineCancel:
+		data = protocol.Object{{Key: "taskMetadata", Value: append(meta, protocol.KV{Key: "completionStatus", Value: "cancelled"})}}
+	case clineCompact:
+		data = protocol.Object{{Key: "taskId", Value: task}, {Key: "compactionStrategy", Value: str("trigger")}}
+	}
+	key := strings.ToLower(event[:1]) + event[1:]
+	obj = append(obj, protocol.KV{Key: key, Value: data})
+	return protocol.EncodeJSON(obj, protocol.Compact)
+}
+
+// clineCall is a canonical tool call as Cline names it: the tool and its
+// parameters, every value a string (clineTool reversed).
+func clineCall(tool string, args map[string]any) (string, protocol.Object) {
+	name, from := tool, args
+	for ct, t := range clineTools {
+		if t.tool != tool {
+			continue
+		}
+		name, from = ct, map[string]any{}
+		for p, a := range t.args {
+			if v, ok := args[a]; ok {
+				from[p] = v
+			} else if v, ok := args["file_path"]; ok && a == "path" {
+				from[p] = v
+			}
+		}
+	}
+	if strings.HasPrefix(tool, "mcp_") {
+		server, t := splitMCP(tool)
+		name = "use_mcp_tool"
+		from = map[string]any{"server_name": server, "tool_name": t, "arguments": string(protocol.EncodeJSON(args, protocol.Compact))}
+	}
+	keys := make([]string, 0, len(from))
+	for k := range from {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	params := make(protocol.Object, 0, len(keys))
+	for _, k := range keys {
+		v, ok := from[k].(string)
+		if !ok {
+			v = string(protocol.EncodeJSON(from[k], protocol.Compact))
+		}
+		params = append(params, protocol.KV{Key: k, Value: v})
+	}
+	return name, params
+}
+
+// clineRefuses are the events whose cancel refuses what they announce
+// (and stops the task): where a fail-closed Cline hook blocks on failure.
+func clineRefuses(event string) bool {
+	k := clineKindOf(event)
+	return k == clinePreTool || k == clinePrompt || k == clineCompact
+}
+
+// ParseReply reads a Cline hook as Cline does: a JSON object on stdout
+// (the whole of it, else the last object at its end), whatever the exit
+// code. cancel:true stops the task — on the events that announce
+// something it refuses that too — with errorMessage; contextModification
+// is context for the model. No JSON and a non-zero exit is a failed hook,
+// which Cline lets pass; TaskCancel and TaskComplete replies are not read.
+func (clineCodec) ParseReply(event string, r protocol.Reply) (*protocol.Contribution, string) {
+	ev := r.Event
+	if ev == nil {
+		return nil, "unknown event"
+	}
+	failClosed := r.FailClosed && clineRefuses(event) && ev.Can(protocol.CapBlock)
+	reason := ""
+	obj, note := clineJSON(r.Stdout)
+	switch {
+	case r.SpawnError != "":
+		reason = r.SpawnError
+	case r.TimedOut:
+		reason = "timed out"
+	case obj == nil && r.ExitCode != 0:
+		reason = protocol.ExitText(r.ExitCode)
+		if line, _, _ := strings.Cut(strings.TrimSpace(string(r.Stderr)), "\n"); line != "" {
+			reason += ": " + line
+		}
+	}
+	if reason != "" {
+		if failClosed {
+			return protocol.FailedClosed(r.Command, reason), reason
+		}
+		return nil, "hook " + reason
+	}
+	if k := clineKindOf(event); obj == nil || k == clineCancel || k == clineComplete {
+		return nil, note
+	}
+	c := &protocol.Contribution{}
+	msg, _ := obj["errorMessage"].(string)
+	if obj["cancel"] == true {
+		msg = firstNonEmpty(strings.TrimSpace(msg), "Hook requested task cancellation")
+		c.Stop, c.StopReason = true, msg
+		if clineRefuses(event) && ev.Can(protocol.CapBlock) {
+			c.Decision, c.Message = protocol.DecisionBlock, msg
+		}
+	} else if s, _ := obj["contextModification"].(string); strings.TrimSpace(s) != "" && ev.Can(protocol.CapContext) {
+		c.Context = s
+	}
+	if c.IsEmpty() {
+		return nil, note
+	}
+	return c, note
+}
+
+// clineJSON finds the reply object in a hook's stdout as Cline does: the
+// whole output, else the last complete object at its end (after debug
+// lines); nil with a note when there is none or its fields have the wrong
+// types (which Cline treats as no reply).
+func clineJSON(stdout []byte) (map[string]any, string) {
+	out := strings.TrimSpace(pyjson.DecodeReplace(stdout))
+	if out == "" {
+		return nil, ""
+	}
+	obj := jsonObjectOf(out)
+	for i := len(out) - 1; obj == nil && i >= 0; i-- {
+		if out[i] == '{' && (i == 0 || out[i-1] == '\n') {
+			obj = jsonObjectOf(out[i:])
+		}
+	}
+	if obj == nil {
+		return nil, "hook stdout holds no JSON object: " + protocol.Truncate(out, 200)
+	}
+	for k, want := range map[string]string{"cancel": "bool", "contextModification": "string", "errorMessage": "string"} {
+		v, present := obj[k]
+		_, isBool := v.(bool)
+		_, isStr := v.(string)
+		if present && (want == "bool" && !isBool || want == "string" && !isStr) {
+			return nil, "hook reply ignored: " + k + " must be a " + map[string]string{"bool": "boolean", "string": "string"}[want]
+		}
+	}
+	if _, old := obj["shouldContinue"]; old {
+		return nil, "hook reply ignored: Cline no longer reads shouldContinue (use cancel)"
+	}
+	return obj, ""
+}
+
+func jsonObjectOf(s string) map[string]any {
+	v, err := protocol.DecodeJSON([]byte(s))
+	if err != nil {
+		return nil
+	}
+	m, _ := v.(map[string]any)
+	return m
+}

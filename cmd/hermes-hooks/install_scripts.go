@@ -1,0 +1,31 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/install"
+)
+
+// runInstallScripts is install for an agent that runs one executable per
+// event from a folder (agents.Scripts: Cline): our scripts written there,
+// or removed with --uninstall.
+func runInstallScripts(a *app, agent *agents.Agent, dir, root string, command func(string) string, o installOptions, res installResult) error {
+	plan, err := install.MakeScripts(agent, dir, command, o.uninstall)
+	if err != nil {
+		return &exitError{Code: 1, Msg: err.Error()}
+	}
+	plan.Root = root
+	res.File, res.Changed = plan.Dir, plan.Changed
+	if o.dryRun {
+		res.Diff = plan.Diff()
+	} else if err := plan.Apply(); err != nil {
+		return &exitError{Code: 1, Msg: fmt.Sprintf("%s: %v", plan.Dir, err)}
+	}
+	res.RemovedDirs = plan.RemovedDirs
+	if o.json {
+		return writeJSON(a.Out, res)
+	}
+	printInstall(a, agent, res)
+	return nil
+}
