@@ -178,7 +178,7 @@ var Quiet = Reply{}
 // first use: a dispatch that serves no agent (the one-shot front's
 // dispatch command) does not pay for the agents' tables at start.
 var registry = sync.OnceValue(func() []*Agent {
-	return []*Agent{newClaude(), newCodex(), newCopilot(), newCursor(), newGemini(), newQwen()}
+	return []*Agent{newClaude(), newCodex(), newCopilot(), newCursor(), newFactory(), newGemini(), newQwen()}
 })
 
 // Lookup returns the agent called name.

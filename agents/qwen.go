@@ -1,7 +1,9 @@
 package agents
 
 import (
-	"strings"
+	"encoding/json"
+	"maps"
+	"strconv"
 	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -25,7 +27,7 @@ func newQwen() *Agent {
 		Source: Source{ConfigKey: "qwen_settings", Flag: "qwen-settings", What: "Qwen Code settings",
 			FlagHelp: "also load hooks from this Qwen Code settings.json (repeatable)",
 			Dialect:  protocol.Claude, ProjectMarker: ".qwen", ProjectLevels: 1,
-			Matcher: qwenMatcher, UnknownEvent: qwenUnknownEvent},
+			Document: qwenDocument, Handler: qwenHandler, Matcher: qwenMatcher, UnknownEvent: qwenUnknownEvent},
 		Title:    "Qwen Code",
 		EventKey: "hook_event_name",
 		Events:   qwenEventMap(),
@@ -33,11 +35,10 @@ func newQwen() *Agent {
 			Project: ".qwen/settings.json",
 			User:    ".qwen/settings.json",
 			Layout:  Grouped,
-			// Qwen 0.24 reads a timeout under 1000 as seconds and one of 1000
-			// or more as milliseconds (its docs say milliseconds only): 600000
-			// is ten minutes either way. Its default is a minute, and a hook
-			// that times out lets the tool call through.
-			Extra: []pyjson.Member{{Key: "timeout", Value: int64(600000)}},
+			// Seconds: Qwen 0.24 reads a timeout under 1000 as seconds (one of
+			// 1000 or more as milliseconds, with a warning). Its default is a
+			// minute, and a hook that times out lets the tool call through.
+			Extra: []pyjson.Member{{Key: "timeout", Value: int64(600)}},
 			// Claude Code's set, and Qwen's todo events (Claude Code's
 			// TaskCreated, TaskCompleted) that a guard may refuse.
 			Events: []string{"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure",
@@ -138,16 +139,29 @@ func qwenEventMap() map[string]string {
 }
 
 // qwenUnknownEvent is the warning for a key of a Qwen settings file's
-// "hooks" that hermes-hooks does not serve. enabled, disabled and
-// notifications are Qwen's own settings there, not events.
+// "hooks" that hermes-hooks does not serve.
 func qwenUnknownEvent(name string) string {
-	switch name {
-	case "enabled", "disabled", "notifications":
-		return "'" + name + "' is a Qwen Code setting, not an event; left to Qwen Code"
-	case "SessionDelete":
+	if name == "SessionDelete" {
 		return "'SessionDelete' has no hermes-hooks event (its output is never read); Qwen Code runs it itself"
 	}
 	return "'" + name + "' is not a Qwen Code event hermes-hooks serves; skipped"
+}
+
+// qwenDocument takes out the keys of "hooks" that Qwen 0.24 skips there
+// without a word (its HOOKS_CONFIG_FIELDS: enabled, disabled,
+// notifications), rather than warn of them as unknown events on every
+// call. root is not modified.
+func qwenDocument(root map[string]any, _ func(path, msg string)) map[string]any {
+	hooks, ok := root["hooks"].(map[string]any)
+	if !ok {
+		return root
+	}
+	root, hooks = maps.Clone(root), maps.Clone(hooks)
+	for _, k := range []string{"enabled", "disabled", "notifications"} {
+		delete(hooks, k)
+	}
+	root["hooks"] = hooks
+	return root
 }
 
 // qwenTools maps Qwen's tool names (the payload's tool_name, its runtime
@@ -217,24 +231,23 @@ func qwenSkip(agentEvent string, p map[string]any) bool {
 	return phase == "postWrite"
 }
 
-// qwenMatcher reads a matcher of a Qwen settings file as Claude Code's. Qwen
-// compares it with its own tool names (and accepts its display names); the
-// Claude dialect compares it with Claude Code's. A list of names is
-// translated name by name; a regex is kept, and sees Claude Code's names.
-func qwenMatcher(event, m string) string {
-	if !protocol.IsClaudeNameList(m) || strings.TrimSpace(m) == "" {
-		return m
+// qwenHandler reads a timeout of 1000 or more as Qwen 0.24 does: in
+// milliseconds, its old unit.
+func qwenHandler(_ string, h map[string]any, _ func(string)) map[string]any {
+	n, ok := h["timeout"].(json.Number)
+	ms, err := n.Float64()
+	if !ok || err != nil || ms < 1000 {
+		return h
 	}
-	parts := strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' })
-	for i, p := range parts {
-		p = strings.TrimSpace(p)
-		if c, ok := qwenTools()[p]; ok {
-			p = c
-		}
-		parts[i] = p
-	}
-	return strings.Join(parts, "|")
+	h = maps.Clone(h)
+	h["timeout"] = json.Number(strconv.FormatFloat(ms/1000, 'f', -1, 64))
+	return h
 }
+
+// qwenMatcher reads a matcher of a Qwen settings file as Claude Code's. Qwen
+// compares it with its own tool names and their aliases, Claude Code's
+// among them; the Claude dialect compares it with Claude Code's.
+func qwenMatcher(_, m string) string { return renameMatcher(m, qwenTools()) }
 
 func encodeQwen(c *Call, o *protocol.Outcome) Reply {
 	shape := qwenEvents()[c.AgentEvent].reply

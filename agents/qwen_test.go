@@ -321,7 +321,7 @@ func TestQwenEventTable(t *testing.T) {
 			t.Errorf("install registers %s, which is not served", n)
 		}
 	}
-	for _, n := range []string{"enabled", "disabled", "notifications", "SessionDelete", "Nope"} {
+	for _, n := range []string{"SessionDelete", "Nope"} {
 		if a.UnknownEventWarning(n) == "" {
 			t.Errorf("no warning for %s", n)
 		}

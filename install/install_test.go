@@ -80,10 +80,31 @@ const geminiSettings = "{\n" +
 	"\t\"ui\": {\"theme\": \"Ayu Dark — ✓\"}\n" +
 	"}\n"
 
+// qwenSettings is a Qwen Code settings file in tabs, with its own keys
+// (hooks.enabled is a setting among the events) and a hook of the user's.
+const qwenSettings = "{\n\t\"general\": {\"vimMode\": true},\n\t\"hooks\": {\n\t\t\"enabled\": true,\n" +
+	"\t\t\"TodoCreated\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./todo.sh\", \"timeout\": 5000}]}]\n\t},\n" +
+	"\t\"privacy\": {\"usageStatisticsEnabled\": false}\n}\n"
+
+// factorySettings is a Factory Droid settings file in three-space indent,
+// with Droid's own keys and a hook of the user's on one of its tools.
+const factorySettings = `{
+   "model": "claude-opus-4-5",
+   "autonomyLevel": "auto-medium",
+   "hooks": {
+      "PreToolUse": [
+         {"matcher": "Execute", "commandRegex": "^git push", "hooks": [{"type": "command", "command": "\"$FACTORY_PROJECT_DIR\"/push-guard.sh"}]}
+      ]
+   },
+   "enableCustomDroids": true
+}`
+
 func TestInstallRoundTrip(t *testing.T) {
 	claude, _ := agents.Lookup("claude")
 	cursor, _ := agents.Lookup("cursor")
 	gemini, _ := agents.Lookup("gemini")
+	qwen, _ := agents.Lookup("qwen")
+	factory, _ := agents.Lookup("factory")
 	for _, tc := range []struct {
 		name     string
 		agent    *agents.Agent
@@ -95,6 +116,8 @@ func TestInstallRoundTrip(t *testing.T) {
 		{"empty cursor file", cursor, ""},
 		{"gemini settings in tabs with unknown keys and a user hook", gemini, geminiSettings},
 		{"gemini settings without hooks, two-space indent", gemini, "{\n  \"general\": {\n    \"vimMode\": true\n  }\n}\n"},
+		{"qwen settings in tabs with its own keys", qwen, qwenSettings},
+		{"factory settings in three-space indent, no final newline", factory, factorySettings},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "hooks.json")
