@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"strings"
 	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -24,7 +23,10 @@ func newFactory() *Agent {
 		Source: Source{ConfigKey: "factory_settings", Flag: "factory-settings", What: "Factory Droid settings",
 			FlagHelp: "also load hooks from this Factory Droid settings.json (repeatable)",
 			Dialect:  protocol.Claude, ProjectMarker: ".factory", ProjectLevels: 1,
-			Matcher:      func(_, m string) string { return renameMatcher(m, factoryTools()) },
+			// Its hooks see Droid's tool names and match them as Droid
+			// does: exact names, else an unanchored regex, as Claude's rule.
+			Codec: claudeRenamed{dialect: "factory", tools: factoryByClaude, input: factoryInput,
+				vars: []string{"FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PROJECT_DIR"}},
 			UnknownEvent: func(name string) string { return "'" + name + "' is not a Factory Droid event; skipped" }},
 		Title:    "Factory Droid",
 		EventKey: "hook_event_name",
@@ -134,10 +136,17 @@ func decodeFactory(name string, ev *protocol.Event, p map[string]any) map[string
 // factoryArgs is a rewritten input as Droid's tool reads it. Droid merges
 // updatedInput into the call's input key by key, so the arguments go whole.
 func factoryArgs(c *Call, args map[string]any) map[string]any {
-	if tool, _ := c.Fields["tool_name"].(string); tool != "Edit" {
-		return args
+	tool, _ := c.Fields["tool_name"].(string)
+	return factoryInput(tool, args)
+}
+
+// factoryInput is a Claude Code tool input in Droid's keys (Edit's); in is
+// not modified.
+func factoryInput(tool string, in map[string]any) map[string]any {
+	if tool != "Edit" {
+		return in
 	}
-	out := copyFields(args, 0)
+	out := copyFields(in, 0)
 	for _, k := range factoryEditKeys {
 		if v, ok := out[k[1]]; ok {
 			delete(out, k[1])
@@ -146,6 +155,15 @@ func factoryArgs(c *Call, args map[string]any) map[string]any {
 	}
 	return out
 }
+
+// factoryByClaude maps Claude Code's tool names to Droid's.
+var factoryByClaude = sync.OnceValue(func() map[string]string {
+	m := make(map[string]string, len(factoryTools()))
+	for f, c := range factoryTools() {
+		m[c] = f
+	}
+	return m
+})
 
 // encodeFactory writes what Droid 0.225 acts on, per event.
 func encodeFactory(c *Call, o *protocol.Outcome) Reply {
@@ -225,23 +243,4 @@ func encodeFactory(c *Call, o *protocol.Outcome) Reply {
 		top = append(top, protocol.KV{Key: "hookSpecificOutput", Value: hso})
 	}
 	return jsonReply(top)
-}
-
-// renameMatcher reads a matcher of an agent's settings file as Claude Code's:
-// a list of the agent's tool names becomes the list of their Claude Code
-// names (names not in names stay); a regex is kept, and sees Claude Code's
-// names.
-func renameMatcher(m string, names map[string]string) string {
-	if !protocol.IsClaudeNameList(m) || strings.TrimSpace(m) == "" {
-		return m
-	}
-	parts := strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' })
-	for i, p := range parts {
-		p = strings.TrimSpace(p)
-		if c, ok := names[p]; ok {
-			p = c
-		}
-		parts[i] = p
-	}
-	return strings.Join(parts, "|")
 }

@@ -143,22 +143,6 @@ func TestFactoryGolden(t *testing.T) {
 	})
 }
 
-// TestFactoryMatcher: a Droid settings file's tool names read as Claude
-// Code's.
-func TestFactoryMatcher(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"Execute", "Bash"},
-		{"Edit|Create", "Edit|Write"},
-		{"FetchUrl", "WebFetch"},
-		{"Notebook.*", "Notebook.*"},
-		{"*", "*"},
-	} {
-		if got := factory(t).Source.Matcher("PreToolUse", tc.in); got != tc.want {
-			t.Errorf("matcher %q = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 // TestFactoryEventTable: droid 0.225's hook event enum, every one served,
 // and install registers only events whose reply Droid reads.
 func TestFactoryEventTable(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -27,7 +28,8 @@ func newQwen() *Agent {
 		Source: Source{ConfigKey: "qwen_settings", Flag: "qwen-settings", What: "Qwen Code settings",
 			FlagHelp: "also load hooks from this Qwen Code settings.json (repeatable)",
 			Dialect:  protocol.Claude, ProjectMarker: ".qwen", ProjectLevels: 1,
-			Document: qwenDocument, Handler: qwenHandler, Matcher: qwenMatcher, UnknownEvent: qwenUnknownEvent},
+			Document: qwenDocument, Handler: qwenHandler, Matcher: qwenMatcher, UnknownEvent: qwenUnknownEvent,
+			Codec: claudeRenamed{dialect: "qwen", tools: qwenByClaude, vars: []string{"QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"}}},
 		Title:    "Qwen Code",
 		EventKey: "hook_event_name",
 		Events:   qwenEventMap(),
@@ -244,10 +246,40 @@ func qwenHandler(_ string, h map[string]any, _ func(string)) map[string]any {
 	return h
 }
 
-// qwenMatcher reads a matcher of a Qwen settings file as Claude Code's. Qwen
-// compares it with its own tool names and their aliases, Claude Code's
-// among them; the Claude dialect compares it with Claude Code's.
-func qwenMatcher(_, m string) string { return renameMatcher(m, qwenTools()) }
+// qwenByClaude maps Claude Code's tool names to Qwen's runtime ids (the
+// lower-case keys of qwenTools: the others are display names).
+var qwenByClaude = sync.OnceValue(func() map[string]string {
+	m := map[string]string{"Task": "agent"}
+	for q, c := range qwenTools() {
+		if strings.ToLower(q) == q {
+			m[c] = q
+		}
+	}
+	return m
+})
+
+// qwenMatcher reads a matcher of a Qwen settings file as Qwen does: its
+// hooks see Qwen's tool names (qwenCodec), and a name in a list matches
+// the tool or one of its aliases — its display name, Claude Code's name —
+// so each name becomes the tool's runtime id. A regex is kept, and sees
+// the runtime id.
+func qwenMatcher(_, m string) string {
+	if !protocol.IsClaudeNameList(m) || strings.TrimSpace(m) == "" {
+		return m
+	}
+	parts := strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' })
+	for i, p := range parts {
+		p = strings.TrimSpace(p)
+		if c, ok := qwenTools()[p]; ok {
+			p = c
+		}
+		if q, ok := qwenByClaude()[p]; ok {
+			p = q
+		}
+		parts[i] = p
+	}
+	return strings.Join(parts, "|")
+}
 
 func encodeQwen(c *Call, o *protocol.Outcome) Reply {
 	shape := qwenEvents()[c.AgentEvent].reply

@@ -282,13 +282,16 @@ func TestQwenGolden(t *testing.T) {
 	})
 }
 
-// TestQwenMatcher: a Qwen settings file's tool names read as Claude Code's.
+// TestQwenMatcher: a name in a Qwen matcher list, or one of its aliases
+// (display name, Claude Code's name), becomes the runtime id its hooks see.
 func TestQwenMatcher(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{"run_shell_command", "Bash"},
-		{"write_file|edit", "Write|Edit"},
-		{"WriteFile, ReadFile", "Write|Read"},
-		{"Bash", "Bash"},
+		{"run_shell_command", "run_shell_command"},
+		{"Bash", "run_shell_command"},
+		{"Shell", "run_shell_command"},
+		{"write_file|Edit", "write_file|edit"},
+		{"WriteFile, ReadFile", "write_file|read_file"},
+		{"Task", "agent"},
 		{"mcp__github__create_issue", "mcp__github__create_issue"},
 		{"*", "*"},
 		{"", ""},
@@ -297,6 +300,53 @@ func TestQwenMatcher(t *testing.T) {
 		if got := qwen(t).Source.Matcher("PreToolUse", tc.in); got != tc.want {
 			t.Errorf("matcher %q = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestClaudeRenamedCodec: a firing from another host reaches a Qwen or
+// Droid settings file's hook with that agent's event, tool name and input
+// keys; its matcher sees the agent's tool name; its reply reads as Claude
+// Code's.
+func TestClaudeRenamedCodec(t *testing.T) {
+	pre, _ := protocol.Lookup("pre_tool_call")
+	env := protocol.PayloadEnv{Cwd: "/w"}
+	hermes := map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "rm -rf /"}, "session_id": "s"}
+	edit := map[string]any{"tool_name": "Edit", "tool_input": map[string]any{"file_path": "a", "old_string": "x", "new_string": "y"}}
+	for _, tc := range []struct {
+		agent, declared string
+		fields          map[string]any
+		want            []string
+		subject         string
+	}{
+		{"qwen", "PreToolUse", hermes, []string{`"hook_event_name":"PreToolUse"`, `"tool_name":"run_shell_command"`, `"command":"rm -rf /"`}, "run_shell_command"},
+		{"factory", "PreToolUse", hermes, []string{`"tool_name":"Execute"`}, "Execute"},
+		{"factory", "PreToolUse", edit, []string{`"tool_name":"Edit"`, `"old_str":"x"`, `"new_str":"y"`}, "Edit"},
+		{"qwen", "PreToolUse", map[string]any{"tool_name": "mcp__s__t"}, []string{`"tool_name":"mcp__s__t"`}, "mcp__s__t"},
+	} {
+		c := mustAgent(tc.agent).Source.Codec
+		got := string(c.Payload(tc.declared, pre, tc.fields, env))
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s payload lacks %s:\n%s", tc.agent, w, got)
+			}
+		}
+		if strings.Contains(got, "old_string") {
+			t.Errorf("%s payload keeps Claude's Edit keys: %s", tc.agent, got)
+		}
+		if s, ok := c.MatchSubject(tc.declared, pre, tc.fields, nil); !ok || s != tc.subject {
+			t.Errorf("%s subject = %q, %v; want %q", tc.agent, s, ok, tc.subject)
+		}
+	}
+	if edit["tool_input"].(map[string]any)["old_string"] != "x" {
+		t.Error("the payload modified the host's fields")
+	}
+	r := protocol.Reply{Dialect: "qwen", Event: pre, Command: "g",
+		Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`)}
+	if c, _ := qwen(t).Source.Codec.ParseReply("PreToolUse", r); c == nil || c.Decision != protocol.DecisionBlock || c.Message != "no" {
+		t.Errorf("deny read as %+v", c)
+	}
+	if v := mustAgent("factory").Source.Codec.ProjectVars(); len(v) != 3 || v[0] != "FACTORY_PROJECT_DIR" {
+		t.Errorf("factory project vars %v", v)
 	}
 }
 

@@ -83,15 +83,16 @@ func TestAgentHookFileLoaders(t *testing.T) {
 				"hooks.BeforeTool[0].hooks[2] has no type: Gemini CLI discards such a hook",
 				"hooks.BeforeToolSelection: 'BeforeToolSelection' is not a Gemini CLI event hermes-hooks serves; skipped"}},
 		{name: "qwen settings", parse: parseQwenFile,
-			// Claude Code's shape and protocol, Qwen's tool names in
-			// matchers, a timeout of 1000 or more in milliseconds.
+			// Claude Code's shape and protocol with Qwen's tool names (a
+			// matcher's aliases become them), a timeout of 1000 or more in
+			// milliseconds.
 			data: `{"hooks":{"enabled":true,"PreToolUse":[{"matcher":"run_shell_command|edit","hooks":[{"type":"command","command":"./g.sh","timeout":5000},
 					{"type":"command","command":"` + own + `qwen PreToolUse","timeout":600}]}],
 				"TodoCreated":[{"hooks":[{"type":"command","command":"./t.sh","timeout":30}]}],
 				"SessionDelete":[{"hooks":[{"type":"command","command":"./d.sh"}]}]}}`,
 			want: []entryView{
-				{"pre_tool_call", "PreToolUse", "./g.sh", "Bash|Edit", protocol.Claude, "qwen", "5", false, false},
-				{"TaskCreated", "TodoCreated", "./t.sh", "", protocol.Claude, "qwen", "30", false, false},
+				{"pre_tool_call", "PreToolUse", "./g.sh", "run_shell_command|edit", "qwen", "qwen", "5", false, false},
+				{"TaskCreated", "TodoCreated", "./t.sh", "", "qwen", "qwen", "30", false, false},
 			},
 			warns: []string{"hooks.SessionDelete: 'SessionDelete' has no hermes-hooks event"}},
 		{name: "factory settings", parse: parseFactoryFile,
@@ -99,7 +100,7 @@ func TestAgentHookFileLoaders(t *testing.T) {
 					{"type":"command","command":"` + own + `factory PreToolUse","timeout":600}]}],
 				"PermissionRequest":[{"hooks":[{"type":"command","command":"./p.sh"}]}]}}`,
 			want: []entryView{
-				{"pre_tool_call", "PreToolUse", "./g.sh", "Bash", protocol.Claude, "factory", "9", false, false},
+				{"pre_tool_call", "PreToolUse", "./g.sh", "Execute", "factory", "factory", "9", false, false},
 			},
 			warns: []string{"hooks.PermissionRequest: 'PermissionRequest' is not a Factory Droid event; skipped"}},
 		{name: "cursor", parse: parseCursorFile,
@@ -217,12 +218,12 @@ func FuzzParseGeminiSettings(f *testing.F) {
 func FuzzParseQwenSettings(f *testing.F) {
 	f.Add([]byte(`{"hooks":{"disabled":["a"],"PreToolUse":[{"matcher":"run_shell_command|(x","hooks":[{"type":"command","command":"a","timeout":1500}]}]}}`))
 	f.Add([]byte(`{"hooks":{"TodoCreated":[{"hooks":[{"command":"x","timeout":"5"}]}],"SessionDelete":1}}`))
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzAgentFile(t, parseQwenFile, data, protocol.Claude, "qwen") })
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzAgentFile(t, parseQwenFile, data, "qwen", "qwen") })
 }
 
 func FuzzParseFactorySettings(f *testing.F) {
 	f.Add([]byte(`{"hooks":{"PreToolUse":[{"matcher":"Execute|Create","commandRegex":"rm","hooks":[{"type":"command","command":"a","timeout":3}]}]}}`))
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzAgentFile(t, parseFactoryFile, data, protocol.Claude, "factory") })
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzAgentFile(t, parseFactoryFile, data, "factory", "factory") })
 }
 
 func FuzzParseCursorHooks(f *testing.F) {
