@@ -47,6 +47,10 @@ type Agent struct {
 	// call `hook AGENT` with payloads of their own (VS Code runs Claude
 	// Code's settings); Decode tells them by their payload.
 	hosts []*Host
+	// skip reports a payload of a served event that is not dispatched
+	// (nil: none is): Qwen Code's second TodoCreated for an item, sent
+	// after the list is written, where nothing can refuse it any more.
+	skip func(agentEvent string, payload map[string]any) bool
 }
 
 // Host is a program other than the agent that runs the agent's hook file
@@ -178,7 +182,7 @@ var Quiet = Reply{}
 // first use: a dispatch that serves no agent (the one-shot front's
 // dispatch command) does not pay for the agents' tables at start.
 var registry = sync.OnceValue(func() []*Agent {
-	return []*Agent{newClaude(), newCodex(), newCopilot(), newCursor(), newGemini(), newWindsurf(), newCline()}
+	return []*Agent{newClaude(), newCodex(), newCopilot(), newCursor(), newFactory(), newGemini(), newQwen(), newWindsurf(), newCline()}
 })
 
 // Lookup returns the agent called name.
@@ -248,6 +252,9 @@ func (a *Agent) Decode(payload []byte, eventArg string) (*Call, error) {
 		}
 	}
 	c.Event = a.event(c.AgentEvent)
+	if c.Event != nil && a.skip != nil && a.skip(c.AgentEvent, obj) {
+		c.Event = nil
+	}
 	if c.Event == nil {
 		return c, nil
 	}

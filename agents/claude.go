@@ -191,3 +191,64 @@ func joinContext(o *protocol.Outcome) string {
 	}
 	return strings.Join(parts, "\n\n")
 }
+
+// claudeRenamed is Claude Code's hook protocol as spoken by an agent that
+// keeps it but names its tools its own way (Qwen Code, Factory Droid), for
+// the hooks of that agent's settings file when hermes-hooks runs them: the
+// payload carries the agent's event name, tool name and tool input keys,
+// matchers are compared with the agent's tool name, and replies are read by
+// Claude Code's rules (those agents read a subset of them).
+type claudeRenamed struct {
+	dialect protocol.Dialect
+	// tools maps Claude Code's tool names to the agent's (others: as
+	// they are).
+	tools func() map[string]string
+	// input is a Claude Code tool input as the agent's tool names its
+	// keys (nil: the same); in must not be modified.
+	input func(agentTool string, in map[string]any) map[string]any
+	vars  []string
+}
+
+func (c claudeRenamed) Dialect() protocol.Dialect { return c.dialect }
+
+func (c claudeRenamed) ProjectVars() []string { return c.vars }
+
+// tool is the firing's tool by the agent's name.
+func (c claudeRenamed) tool(fields map[string]any, tools *protocol.ToolTable) string {
+	name, _ := fields["tool_name"].(string)
+	claude := tools.Claude(name)
+	if n, ok := c.tools()[claude]; ok {
+		return n
+	}
+	return claude
+}
+
+func (c claudeRenamed) Payload(declared string, ev *protocol.Event, fields map[string]any, env protocol.PayloadEnv) []byte {
+	obj := protocol.ClaudePayload(ev, fields, env)
+	for i, kv := range obj {
+		switch kv.Key {
+		case "hook_event_name":
+			obj[i].Value = declared
+		case "tool_name":
+			obj[i].Value = c.tool(fields, env.Tools)
+		case "tool_input":
+			if in, ok := kv.Value.(map[string]any); ok && c.input != nil {
+				obj[i].Value = c.input(c.tool(fields, env.Tools), in)
+			}
+		}
+	}
+	return protocol.AppendJSON(nil, obj, protocol.Compact)
+}
+
+func (c claudeRenamed) ParseReply(_ string, r protocol.Reply) (*protocol.Contribution, string) {
+	r.Dialect = protocol.Claude
+	return protocol.ParseReply(r)
+}
+
+func (c claudeRenamed) MatchSubject(_ string, ev *protocol.Event, fields map[string]any, tools *protocol.ToolTable) (string, bool) {
+	q, ok := protocol.ClaudeMatchQuery(ev, fields, tools)
+	if ok && ev.ClaudeMatchOn == "tool_name" {
+		return c.tool(fields, tools), true
+	}
+	return q, ok
+}

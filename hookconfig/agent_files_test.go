@@ -82,6 +82,27 @@ func TestAgentHookFileLoaders(t *testing.T) {
 			warns: []string{"hooks.BeforeTool[0].hooks[1]: is disabled by hooksConfig.disabled",
 				"hooks.BeforeTool[0].hooks[2] has no type: Gemini CLI discards such a hook",
 				"hooks.BeforeToolSelection: 'BeforeToolSelection' is not a Gemini CLI event hermes-hooks serves; skipped"}},
+		{name: "qwen settings", parse: parseQwenFile,
+			// Claude Code's shape and protocol with Qwen's tool names (a
+			// matcher's aliases become them), a timeout of 1000 or more in
+			// milliseconds.
+			data: `{"hooks":{"enabled":true,"PreToolUse":[{"matcher":"run_shell_command|edit","hooks":[{"type":"command","command":"./g.sh","timeout":5000},
+					{"type":"command","command":"` + own + `qwen PreToolUse","timeout":600}]}],
+				"TodoCreated":[{"hooks":[{"type":"command","command":"./t.sh","timeout":30}]}],
+				"SessionDelete":[{"hooks":[{"type":"command","command":"./d.sh"}]}]}}`,
+			want: []entryView{
+				{"pre_tool_call", "PreToolUse", "./g.sh", "run_shell_command|edit", "qwen", "qwen", "5", false, false},
+				{"TaskCreated", "TodoCreated", "./t.sh", "", "qwen", "qwen", "30", false, false},
+			},
+			warns: []string{"hooks.SessionDelete: 'SessionDelete' has no hermes-hooks event"}},
+		{name: "factory settings", parse: parseFactoryFile,
+			data: `{"model":"x","hooks":{"PreToolUse":[{"matcher":"Execute","hooks":[{"type":"command","command":"./g.sh","timeout":9},
+					{"type":"command","command":"` + own + `factory PreToolUse","timeout":600}]}],
+				"PermissionRequest":[{"hooks":[{"type":"command","command":"./p.sh"}]}]}}`,
+			want: []entryView{
+				{"pre_tool_call", "PreToolUse", "./g.sh", "Execute", "factory", "factory", "9", false, false},
+			},
+			warns: []string{"hooks.PermissionRequest: 'PermissionRequest' is not a Factory Droid event; skipped"}},
 		{name: "cursor", parse: parseCursorFile,
 			data: `{"version":1,"hooks":{
 				"beforeShellExecution":[{"command":"./g.sh","timeout":2.5,"failClosed":true,"dialect":"hermes"}],
@@ -192,6 +213,17 @@ func FuzzParseGeminiSettings(f *testing.F) {
 	f.Add([]byte(`{"hooksConfig":{"disabled":["a"]},"hooks":{"BeforeTool":[{"matcher":"(run","hooks":[{"type":"command","command":"a","timeout":1.5}]}]}}`))
 	f.Add([]byte(`{"hooksConfig":{"enabled":false},"hooks":{"AfterAgent":[{"hooks":[{"command":"x","env":{}}]}],"enabled":1}}`))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzAgentFile(t, parseGeminiFile, data, "gemini", "gemini") })
+}
+
+func FuzzParseQwenSettings(f *testing.F) {
+	f.Add([]byte(`{"hooks":{"disabled":["a"],"PreToolUse":[{"matcher":"run_shell_command|(x","hooks":[{"type":"command","command":"a","timeout":1500}]}]}}`))
+	f.Add([]byte(`{"hooks":{"TodoCreated":[{"hooks":[{"command":"x","timeout":"5"}]}],"SessionDelete":1}}`))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzAgentFile(t, parseQwenFile, data, "qwen", "qwen") })
+}
+
+func FuzzParseFactorySettings(f *testing.F) {
+	f.Add([]byte(`{"hooks":{"PreToolUse":[{"matcher":"Execute|Create","commandRegex":"rm","hooks":[{"type":"command","command":"a","timeout":3}]}]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzAgentFile(t, parseFactoryFile, data, "factory", "factory") })
 }
 
 func FuzzParseCursorHooks(f *testing.F) {

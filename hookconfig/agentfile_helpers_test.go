@@ -18,6 +18,8 @@ var (
 	parseCopilotHooks = parserOf("copilot")
 	parseCursorFile   = parserOf("cursor")
 	parseGeminiFile   = parserOf("gemini")
+	parseQwenFile     = parserOf("qwen")
+	parseFactoryFile  = parserOf("factory")
 )
 
 // parseClaudeSettings reads a Claude Code settings file, as Load does.

@@ -84,11 +84,32 @@ const geminiSettings = "{\n" +
 // of the user's own.
 const windsurfHooks = "{\n\t\"hooks\": {\n\t\t\"pre_run_command\": [\n\t\t\t{\"command\": \"./guard.sh\", \"show_output\": false, \"working_directory\": \"tools\"}\n\t\t]\n\t},\n\t\"x-team\": [1, 2.50, \"ü\"]\n}\n"
 
+// qwenSettings is a Qwen Code settings file in tabs, with its own keys
+// (hooks.enabled is a setting among the events) and a hook of the user's.
+const qwenSettings = "{\n\t\"general\": {\"vimMode\": true},\n\t\"hooks\": {\n\t\t\"enabled\": true,\n" +
+	"\t\t\"TodoCreated\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./todo.sh\", \"timeout\": 5000}]}]\n\t},\n" +
+	"\t\"privacy\": {\"usageStatisticsEnabled\": false}\n}\n"
+
+// factorySettings is a Factory Droid settings file in three-space indent,
+// with Droid's own keys and a hook of the user's on one of its tools.
+const factorySettings = `{
+   "model": "claude-opus-4-5",
+   "autonomyLevel": "auto-medium",
+   "hooks": {
+      "PreToolUse": [
+         {"matcher": "Execute", "commandRegex": "^git push", "hooks": [{"type": "command", "command": "\"$FACTORY_PROJECT_DIR\"/push-guard.sh"}]}
+      ]
+   },
+   "enableCustomDroids": true
+}`
+
 func TestInstallRoundTrip(t *testing.T) {
 	claude, _ := agents.Lookup("claude")
 	cursor, _ := agents.Lookup("cursor")
 	gemini, _ := agents.Lookup("gemini")
 	windsurf, _ := agents.Lookup("windsurf")
+	qwen, _ := agents.Lookup("qwen")
+	factory, _ := agents.Lookup("factory")
 	for _, tc := range []struct {
 		name     string
 		agent    *agents.Agent
@@ -101,6 +122,8 @@ func TestInstallRoundTrip(t *testing.T) {
 		{"gemini settings in tabs with unknown keys and a user hook", gemini, geminiSettings},
 		{"gemini settings without hooks, two-space indent", gemini, "{\n  \"general\": {\n    \"vimMode\": true\n  }\n}\n"},
 		{"windsurf hooks in tabs with unknown keys", windsurf, windsurfHooks},
+		{"qwen settings in tabs with its own keys", qwen, qwenSettings},
+		{"factory settings in three-space indent, no final newline", factory, factorySettings},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "hooks.json")

@@ -1,0 +1,175 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+const (
+	// chatCallID is the id of the one tool call the fake chat model makes.
+	chatCallID = "call_e2e_hermes_hooks"
+	// qwenShellTool is Qwen Code's shell tool, a function taking
+	// {"command", "description", "is_background"}.
+	qwenShellTool = "run_shell_command"
+)
+
+// fakeChat is a scripted OpenAI Chat Completions API, as Qwen Code's
+// "openai" auth type speaks it: POST /v1/chat/completions with "stream":
+// true, answered by server-sent events (a delta per chunk, a usage chunk,
+// then [DONE]); its URL()+"/v1" is OPENAI_BASE_URL. The proxy and the
+// record are fakeServer's. (Codex's fake, fakeResponses, speaks the
+// Responses API instead.)
+type fakeChat struct{ fakeServer }
+
+func newFakeChat(t *testing.T, s script) *fakeChat {
+	t.Helper()
+	f := &fakeChat{}
+	f.start(t, s, f.answer)
+	return f
+}
+
+func (f *fakeChat) answer(w http.ResponseWriter, r *http.Request, body []byte, rec *apiRequest) {
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
+		http.Error(w, `{"error":{"message":"e2e: not served","type":"invalid_request_error"}}`, http.StatusNotFound)
+		return
+	}
+	var req chatRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		http.Error(w, `{"error":{"message":"e2e: body is not JSON","type":"invalid_request_error"}}`, http.StatusBadRequest)
+		return
+	}
+	rec.Main = f.isMain(&req)
+	delta := map[string]any{"role": "assistant", "content": "done"}
+	finish := "stop"
+	switch {
+	case !rec.Main:
+		delta["content"] = "e2e side answer"
+		rec.Answer = "side text"
+	case f.script.Command != "" && req.toolMessage(chatCallID) == nil:
+		args, _ := json.Marshal(map[string]any{"command": f.script.Command, "description": "e2e scripted command", "is_background": false})
+		delta = map[string]any{"role": "assistant", "tool_calls": []any{map[string]any{
+			"index": 0, "id": chatCallID, "type": "function",
+			"function": map[string]any{"name": qwenShellTool, "arguments": string(args)},
+		}}}
+		finish = "tool_calls"
+		rec.Answer = qwenShellTool + " " + f.script.Command
+	default:
+		rec.Answer = "text done"
+	}
+	writeChatStream(w, req.Model, delta, finish)
+}
+
+// isMain tells the main conversation from side requests: it offers the
+// shell tool and one of its user messages carries the script's prompt.
+func (f *fakeChat) isMain(req *chatRequest) bool {
+	hasShell := false
+	for _, tool := range req.Tools {
+		hasShell = hasShell || tool.Function.Name == qwenShellTool
+	}
+	if !hasShell {
+		return false
+	}
+	for _, m := range req.Messages {
+		if m.Role == "user" && strings.Contains(m.text(), f.script.Prompt) {
+			return true
+		}
+	}
+	return false
+}
+
+// chatRequest is the part of a Chat Completions request the fake reads.
+type chatRequest struct {
+	Model    string        `json:"model"`
+	Stream   bool          `json:"stream"`
+	Messages []chatMessage `json:"messages"`
+	Tools    []struct {
+		Function struct {
+			Name string `json:"name"`
+		} `json:"function"`
+	} `json:"tools"`
+}
+
+// chatMessage is one message of a request: system, user, assistant (with
+// tool_calls) or tool (a call's result, naming its tool_call_id).
+type chatMessage struct {
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content"`
+	ToolCallID string          `json:"tool_call_id"`
+}
+
+// toolMessage returns the tool message answering callID, or nil.
+func (req *chatRequest) toolMessage(callID string) *chatMessage {
+	for i := range req.Messages {
+		if req.Messages[i].Role == "tool" && req.Messages[i].ToolCallID == callID {
+			return &req.Messages[i]
+		}
+	}
+	return nil
+}
+
+// text is a message's content as text: a string, or its text parts.
+func (m *chatMessage) text() string {
+	var s string
+	if json.Unmarshal(m.Content, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(m.Content, &parts) != nil {
+		return string(m.Content)
+	}
+	var texts []string
+	for _, p := range parts {
+		texts = append(texts, p.Text)
+	}
+	return strings.Join(texts, "\n")
+}
+
+// summary says in one line what a Chat Completions request was and what it
+// got.
+func (r *apiRequest) chatSummary() string {
+	if r.Answer == "" {
+		return fmt.Sprintf("%d-byte body, not served", len(r.Body))
+	}
+	kind := "side request"
+	if r.Main {
+		kind = "main conversation"
+	}
+	var req chatRequest
+	_ = json.Unmarshal(r.Body, &req)
+	return fmt.Sprintf("%s (model %s, stream=%v, %d messages, %d tools): %s", kind, req.Model, req.Stream, len(req.Messages), len(req.Tools), r.Answer)
+}
+
+// writeChatStream answers as the streaming Chat Completions API does: one
+// chunk with the delta, one with the finish reason, one with the usage,
+// then [DONE].
+func writeChatStream(w http.ResponseWriter, model string, delta map[string]any, finish string) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	if model == "" {
+		model = "qwen-e2e"
+	}
+	chunk := func(choices []any, extra map[string]any) {
+		c := map[string]any{"id": "chatcmpl-e2e", "object": "chat.completion.chunk", "created": 1, "model": model, "choices": choices}
+		for k, v := range extra {
+			c[k] = v
+		}
+		b, _ := json.Marshal(c)
+		fmt.Fprintf(w, "data: %s\n\n", b)
+	}
+	chunk([]any{map[string]any{"index": 0, "delta": delta, "finish_reason": nil}}, nil)
+	chunk([]any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": finish}}, nil)
+	chunk([]any{}, map[string]any{"usage": map[string]any{"prompt_tokens": 100, "completion_tokens": 5, "total_tokens": 105}})
+	fmt.Fprint(w, "data: [DONE]\n\n")
+	if fl, ok := w.(http.Flusher); ok {
+		fl.Flush()
+	}
+}
