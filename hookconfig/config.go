@@ -338,7 +338,7 @@ func DefaultConfigPath() (string, error) {
 }
 
 // Load reads the YAML config at path and the agents' hook files (Claude
-// settings, Codex, Copilot and Cursor hook files) it and opts name. A missing config file is an empty config, not an error.
+// settings and every other agent's hook file) it and opts name. A missing config file is an empty config, not an error.
 func Load(path string, opts LoadOptions) (*Config, error) {
 	data, err := ReadConfigFile(path)
 	var cfg *Config

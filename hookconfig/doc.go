@@ -1,7 +1,7 @@
 // Package hookconfig reads every source of hook entries into one Config:
 // the user's YAML config (Hermes' hooks: block and our keys), a project's
 // .hermes/hooks.yaml, and the agents' own hook files — Claude Code
-// settings, Codex, Copilot and Cursor hook files — read as each agent
+// settings and every other agent's hook file — read as each agent
 // says in package agents (Agent.Source). It validates as Hermes does
 // (warnings with Hermes' wording, did-you-mean for events and keys), and
 // compiles each entry's matcher (Hermes: Python re.fullmatch; Claude: names

@@ -20,9 +20,9 @@ the agent's hook file). AGENT is one of: ` + strings.Join(agents.Names(), ", ") 
 It reads the agent's own payload on stdin, maps its event and fields onto
 hermes-hooks' events (Claude Code's PreToolUse is pre_tool_call, Cursor's
 beforeSubmitPrompt is pre_llm_call, …), runs every approved hook configured
-for that event — Hermes config, the project's .hermes/hooks.yaml, Claude
-settings, Codex, Copilot and Cursor hook files — and answers with the exit code, stdout and stderr the agent
-reads. Hooks the agent's own hook files declare are skipped: the agent runs
+for that event — Hermes config, the project's .hermes/hooks.yaml, and every
+agent hook file they name (Claude settings, Codex, Gemini CLI, … ) — and
+answers with the exit code, stdout and stderr the agent reads. Hooks the agent's own hook files declare are skipped: the agent runs
 them itself.
 
 It never prompts (stdin is the agent's) and never breaks the agent: an
