@@ -55,7 +55,7 @@ func runInstallOpenPlugin(a *app, dir string, o installOptions) error {
 			}
 		}
 		return writeJSON(a.Out, map[string]any{"agent": agent.Name, "target": openPluginTarget, "dir": plan.Dir,
-			"action": action, "changed": plan.Changed, "dry_run": o.dryRun, "files": files, "events": agent.OpenPlugin().HookFile.Events, "diff": diff})
+			"action": action, "changed": plan.Changed, "dry_run": o.dryRun, "files": files, "events": install.OpenPluginShape(agent).HookFile.Events, "diff": diff})
 	}
 	d := show(plan.Dir)
 	switch {
@@ -72,7 +72,7 @@ func runInstallOpenPlugin(a *app, dir string, o installOptions) error {
 		fmt.Fprintf(a.Out, "removed the hermes-hooks plugin from %s (plugin.json, hooks/hooks.json)\n", d)
 	default:
 		fmt.Fprintf(a.Out, "%s: plugin hermes-hooks written (plugin.json, hooks/hooks.json); its hooks run 'hermes-hooks hook %s' for %s\n",
-			d, agent.Name, strings.Join(agent.OpenPlugin().HookFile.Events, ", "))
+			d, agent.Name, strings.Join(install.OpenPluginShape(agent).HookFile.Events, ", "))
 		fmt.Fprintln(a.Out, "Approve the hooks it should run: hermes-hooks list; hermes-hooks approve --all")
 	}
 	return nil
