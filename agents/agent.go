@@ -43,6 +43,10 @@ type Agent struct {
 	// encode turns an outcome into the agent's reply; a refusal (Deny) is
 	// the encoding of a block.
 	encode func(c *Call, o *protocol.Outcome) Reply
+	// textReplies: the agent reads a reply's exit code and plain text,
+	// not JSON (Kiro CLI), and a failed hook's stderr is its warning to
+	// the user (exit 1).
+	textReplies bool
 	// hosts are other programs that run this agent's hook file and so
 	// call `hook AGENT` with payloads of their own (VS Code runs Claude
 	// Code's settings); Decode tells them by their payload.
@@ -182,7 +186,7 @@ var Quiet = Reply{}
 // first use: a dispatch that serves no agent (the one-shot front's
 // dispatch command) does not pay for the agents' tables at start.
 var registry = sync.OnceValue(func() []*Agent {
-	return []*Agent{newClaude(), newCodex(), newCopilot(), newCursor(), newFactory(), newGemini(), newQwen(), newWindsurf(), newCline()}
+	return []*Agent{newClaude(), newCodex(), newCopilot(), newCursor(), newFactory(), newGemini(), newKiro(), newQwen(), newWindsurf(), newCline()}
 })
 
 // Lookup returns the agent called name.

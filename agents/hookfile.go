@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 // HookFile is where an agent keeps its hooks and how an entry that runs
@@ -26,7 +27,8 @@ type HookFile struct {
 	// Typed says a Flat entry carries "type": "command" too (Grouped
 	// handlers always do).
 	Typed bool
-	// NoVersion says a Flat file has no "version" key (Windsurf's).
+	// NoVersion says a Flat file has no "version" key (Windsurf's hooks
+	// file, Kiro CLI's agent files; Cursor's hooks.json has one).
 	NoVersion bool
 	// Extra are members every entry carries after its command: a timeout
 	// where the agent's default is short and a timed-out hook lets the
@@ -38,6 +40,10 @@ type HookFile struct {
 	// Notice is what the user must still do after install (""), printed
 	// by install.
 	Notice string
+	// Init are the members a file install creates starts with, beside
+	// "hooks" (Kiro CLI gives an agent file without "tools" no tools);
+	// uninstall takes them out again when nothing else is left.
+	Init []pyjson.Member
 }
 
 // Layout is the shape of an agent's hooks object.
@@ -106,6 +112,10 @@ func (a *Agent) Install(doc pyjson.OrderedObject, command func(event string) str
 		if _, isObj := v.(pyjson.OrderedObject); !isObj {
 			return doc, false, errors.New(`"hooks" is not an object`)
 		}
+	}
+	if len(doc) == 0 && len(a.HookFile.Init) > 0 {
+		doc = append(doc, a.HookFile.Init...)
+		changed = true
 	}
 	if a.HookFile.Layout == Flat && !a.HookFile.NoVersion {
 		if _, ok := doc.Get("version"); !ok {
@@ -188,6 +198,9 @@ func (a *Agent) Uninstall(doc pyjson.OrderedObject) (pyjson.OrderedObject, bool)
 		if a.HookFile.Layout == Flat && len(doc) == 1 && doc[0].Key == "version" {
 			doc = doc[:0] // install made the file: nothing of it is left
 		}
+		if a.onlyInit(doc) {
+			doc = doc[:0]
+		}
 	} else {
 		doc = doc.Set("hooks", hooks)
 	}
@@ -268,4 +281,19 @@ func (a *Agent) handlers(list []any) []handler {
 func get(o pyjson.OrderedObject, key string) any {
 	v, _ := o.Get(key)
 	return v
+}
+
+// onlyInit reports whether doc holds exactly the members install starts a
+// new file with (HookFile.Init), and nothing else.
+func (a *Agent) onlyInit(doc pyjson.OrderedObject) bool {
+	init := a.HookFile.Init
+	if len(init) == 0 || len(doc) != len(init) {
+		return false
+	}
+	for i, m := range init {
+		if doc[i].Key != m.Key || string(protocol.EncodeJSON(doc[i].Value, protocol.Compact)) != string(protocol.EncodeJSON(m.Value, protocol.Compact)) {
+			return false
+		}
+	}
+	return true
 }

@@ -103,6 +103,23 @@ const factorySettings = `{
    "enableCustomDroids": true
 }`
 
+// A Kiro CLI agent file as its users keep it: three-space indentation,
+// keys hermes-hooks knows nothing of (mcpServers, allowedTools,
+// toolsSettings) around "hooks", a preToolUse hook of the user's own with
+// a matcher, a compact list on one line.
+const kiroAgent = "{\n" +
+	"   \"name\": \"default\",\n" +
+	"   \"tools\": [\"*\"],\n" +
+	"   \"allowedTools\": [\"fs_read\", \"@git/status\"],\n" +
+	"   \"hooks\": {\n" +
+	"      \"preToolUse\": [\n" +
+	"         {\"command\": \"./scripts/no-secrets.sh\", \"matcher\": \"fs_*\", \"timeout_ms\": 5000}\n" +
+	"      ]\n" +
+	"   },\n" +
+	"   \"toolsSettings\": {\"execute_bash\": {\"allowedCommands\": [\"git status\"]}},\n" +
+	"   \"welcomeMessage\": \"Prêt — ✓\"\n" +
+	"}\n"
+
 func TestInstallRoundTrip(t *testing.T) {
 	claude, _ := agents.Lookup("claude")
 	cursor, _ := agents.Lookup("cursor")
@@ -110,11 +127,14 @@ func TestInstallRoundTrip(t *testing.T) {
 	windsurf, _ := agents.Lookup("windsurf")
 	qwen, _ := agents.Lookup("qwen")
 	factory, _ := agents.Lookup("factory")
+	kiro, _ := agents.Lookup("kiro")
 	for _, tc := range []struct {
 		name     string
 		agent    *agents.Agent
 		original string
 	}{
+		{"kiro agent in three-space indent with unknown keys and a user hook", kiro, kiroAgent},
+		{"kiro agent without hooks or tools, tabs", kiro, "{\n\t\"name\": \"dev\",\n\t\"model\": \"claude-sonnet-4\"\n}\n"},
 		{"claude settings with a user hook", claude, claudeSettings},
 		{"cursor hooks in four-space indent", cursor, cursorHooks},
 		{"claude settings without hooks, no final newline", claude, `{"model": "opus"}`},
@@ -187,6 +207,11 @@ func TestInstallCreatesAndUninstallRemoves(t *testing.T) {
 		}
 		if a.HookFile.Layout == agents.Flat && !a.HookFile.NoVersion && !strings.HasPrefix(out, "{\n  \"version\": 1,\n  \"hooks\": {\n") {
 			t.Errorf("%s: flat file without version first:\n%s", name, out)
+		}
+		for _, m := range a.HookFile.Init {
+			if !strings.HasPrefix(out, "{\n  \""+a.HookFile.Init[0].Key+"\": ") || !strings.Contains(out, `"`+m.Key+`": `) {
+				t.Errorf("%s: new file lacks %s first:\n%s", name, m.Key, out)
+			}
 		}
 		run(t, a, path, true)
 		if _, err := os.Stat(path); !os.IsNotExist(err) {

@@ -335,6 +335,9 @@ func (l Listing) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	for _, a := range agents.All() {
+		if a.Source.ConfigKey == "" {
+			continue // its hook files are no hook source
+		}
 		files := l.AgentFiles[a.Name]
 		if files == nil {
 			files = []string{}

@@ -20,7 +20,8 @@ type installOptions struct {
 	dryRun    bool
 	uninstall bool
 	json      bool
-	gateway   bool // hermes: the gateway hook too
+	gateway   bool   // hermes: the gateway hook too
+	agent     string // open-plugin: whose protocol its hooks speak
 }
 
 func newInstallCmd(a *app) *cobra.Command {
@@ -30,7 +31,7 @@ func newInstallCmd(a *app) *cobra.Command {
 		Short: "Make AGENT run hermes-hooks for its hook events (edits the agent's own hook file)",
 		Long: `Writes AGENT's hook configuration so that every event hermes-hooks serves for
 it runs 'hermes-hooks hook AGENT EVENT' (this binary, by absolute path).
-AGENT is one of: ` + strings.Join(agents.Names(), ", ") + `, or hermes: the Hermes plugin
+AGENT is one of: ` + strings.Join(agents.Names(), ", ") + `, or open-plugin DIR, or hermes: the Hermes plugin
 (clients/python) goes into $HERMES_HOME/plugins/hermes-hooks and is enabled in
 $HERMES_HOME/config.yaml (plugins.enabled, as 'hermes plugins enable' does, every
 other byte of the file kept), so that Hermes hands every hook event to
@@ -38,6 +39,13 @@ hermes-hooks. With --gateway, the gateway hook goes into
 $HERMES_HOME/hooks/hermes-hooks too: the messaging gateway's own events
 (gateway:startup, session:*, agent:*, command:*) reach hermes-hooks, in the
 background.
+
+'install open-plugin DIR' writes an Open Plugins plugin into DIR (its root,
+such as .agents/plugins/hermes-hooks, where Goose looks): plugin.json and
+hooks/hooks.json, whose hooks run 'hermes-hooks hook AGENT EVENT' for the
+Open Plugins events AGENT registers (--agent, default ` + agents.OpenPluginAgent + `: the
+format's hooks are that agent's). 'uninstall open-plugin DIR' removes those
+two files, and never a file there that hermes-hooks did not write.
 
 The file is edited in place: Claude Code's .claude/settings.json, Cursor's
 .cursor/hooks.json, Windsurf's .windsurf/hooks.json, … in the project or in
@@ -75,15 +83,18 @@ Hooks still need your approval before they run: see 'hermes-hooks list' and
   # the Hermes plugin, into $HERMES_HOME/plugins/hermes-hooks, enabled
   hermes-hooks install hermes --dry-run
   # and the gateway hook, into $HERMES_HOME/hooks/hermes-hooks
-  hermes-hooks install hermes --gateway`,
+  hermes-hooks install hermes --gateway
+  # an Open Plugins plugin for Goose, in this project
+  hermes-hooks install open-plugin .agents/plugins/hermes-hooks`,
 		Args: agentArg("install"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runInstallCmd(a, cmd, args[0], o)
+			return runInstallCmd(a, cmd, args, o)
 		},
 	}
 	installFlags(cmd, &o)
 	cmd.Flags().BoolVar(&o.uninstall, "uninstall", false, "remove what install added (as 'hermes-hooks uninstall AGENT')")
 	cmd.Flags().BoolVar(&o.gateway, "gateway", false, "hermes: install the gateway hook too ($HERMES_HOME/hooks/hermes-hooks)")
+	openPluginFlag(cmd, &o)
 	return cmd
 }
 
@@ -94,7 +105,8 @@ func newUninstallCmd(a *app) *cobra.Command {
 		Short: "Take out what 'hermes-hooks install AGENT' added to the agent's hook file",
 		Long: `Removes the entries 'hermes-hooks install AGENT' added, and nothing else
 (the same as 'hermes-hooks install AGENT --uninstall').
-AGENT is one of: ` + strings.Join(agents.Names(), ", ") + `, or hermes (the plugin files in
+AGENT is one of: ` + strings.Join(agents.Names(), ", ") + `, or open-plugin DIR (the two
+files 'install open-plugin DIR' wrote), or hermes (the plugin files in
 $HERMES_HOME/plugins/hermes-hooks, the gateway hook in $HERMES_HOME/hooks/hermes-hooks,
 and the plugin's entry in config.yaml's plugins.enabled).
 
@@ -117,10 +129,11 @@ A second uninstall changes nothing.`,
 		Args: agentArg("uninstall"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.uninstall = true
-			return runInstallCmd(a, cmd, args[0], o)
+			return runInstallCmd(a, cmd, args, o)
 		},
 	}
 	installFlags(cmd, &o)
+	openPluginFlag(cmd, &o)
 	return cmd
 }
 
@@ -132,8 +145,18 @@ func installFlags(cmd *cobra.Command, o *installOptions) {
 	f.BoolVar(&o.json, "json", false, "print JSON for scripts")
 }
 
+func openPluginFlag(cmd *cobra.Command, o *installOptions) {
+	cmd.Flags().StringVar(&o.agent, "agent", agents.OpenPluginAgent, "open-plugin: the agent whose protocol the plugin's hooks speak ('hermes-hooks hook AGENT')")
+}
+
 func agentArg(verb string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
+		if len(args) >= 1 && args[0] == openPluginTarget {
+			if len(args) != 2 {
+				return usageErr("hermes-hooks "+verb+" "+openPluginTarget+" DIR", "expected the plugin's folder DIR")
+			}
+			return nil
+		}
 		if len(args) != 1 {
 			return usageErr("hermes-hooks "+verb+" AGENT, AGENT one of "+strings.Join(agents.Names(), ", ")+", hermes", "expected one AGENT")
 		}
@@ -141,7 +164,14 @@ func agentArg(verb string) cobra.PositionalArgs {
 	}
 }
 
-func runInstallCmd(a *app, cmd *cobra.Command, agent string, o installOptions) error {
+func runInstallCmd(a *app, cmd *cobra.Command, args []string, o installOptions) error {
+	agent := args[0]
+	if agent == openPluginTarget {
+		return runInstallOpenPlugin(a, args[1], o)
+	}
+	if cmd.Flags().Changed("agent") {
+		return usageErr("--agent is for 'install open-plugin DIR'", "--agent given for %s", agent)
+	}
 	projectSet := cmd.Flags().Changed("project")
 	if o.user && projectSet {
 		return usageErr("use --project DIR or --user, not both", "both --project and --user given")

@@ -71,7 +71,9 @@ configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
 	pf.StringVar(&a.ConfigPath, "config", "", "config file (default $HERMES_HOME/config.yaml)")
 	a.AgentFiles = hookconfig.AgentFiles{}
 	for _, ag := range agents.All() {
-		pf.Var(agentFilesFlag{a.AgentFiles, ag.Name}, ag.Source.Flag, ag.Source.FlagHelp)
+		if ag.Source.Flag != "" { // an agent whose hook files are no hook source
+			pf.Var(agentFilesFlag{a.AgentFiles, ag.Name}, ag.Source.Flag, ag.Source.FlagHelp)
+		}
 	}
 	pf.BoolVar(&a.AcceptHooks, "accept-hooks", false, "approve and record every configured hook that is not yet allowlisted")
 

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/install"
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
+)
+
+// openPluginTarget is install's pseudo-agent for an Open Plugins plugin
+// (hooks/hooks.json under a plugin root, as Goose loads them).
+const openPluginTarget = "open-plugin"
+
+// runInstallOpenPlugin writes (or, with --uninstall, removes) the Open
+// Plugins plugin in dir whose hooks run `hermes-hooks hook AGENT EVENT`.
+func runInstallOpenPlugin(a *app, dir string, o installOptions) error {
+	if o.user || o.project != "" || o.gateway {
+		return usageErr("hermes-hooks "+openPluginTarget+" DIR: DIR is the plugin's folder; --project, --user and --gateway do not apply", "flag given for "+openPluginTarget)
+	}
+	agent, ok := agents.Lookup(o.agent)
+	if !ok {
+		return &exitError{Code: 1, Msg: fmt.Sprintf("--agent: unknown agent %q (known: %s)", o.agent, strings.Join(agents.Names(), ", "))}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return &exitError{Code: 1, Msg: err.Error()}
+	}
+	exe, err := selfPath()
+	if err != nil {
+		return &exitError{Code: 1, Msg: "cannot find this program's path: " + err.Error()}
+	}
+	command := func(ev string) string { return shquote.Quote(exe) + " hook " + agent.Name + " " + ev }
+	plan, err := install.MakeOpenPlugin(abs, agent, command, o.uninstall)
+	if err != nil {
+		return &exitError{Code: 1, Msg: err.Error()}
+	}
+	action := "install"
+	if o.uninstall {
+		action = "uninstall"
+	}
+	var diff string
+	if o.dryRun {
+		diff = plan.Diff()
+	} else if err := plan.Apply(); err != nil {
+		return &exitError{Code: 1, Msg: err.Error()}
+	}
+	if o.json {
+		files := []string{}
+		for _, f := range plan.Files {
+			if f.Changed {
+				files = append(files, f.Path)
+			}
+		}
+		return writeJSON(a.Out, map[string]any{"agent": agent.Name, "target": openPluginTarget, "dir": plan.Dir,
+			"action": action, "changed": plan.Changed, "dry_run": o.dryRun, "files": files, "events": install.OpenPluginShape(agent).HookFile.Events, "diff": diff})
+	}
+	d := show(plan.Dir)
+	switch {
+	case o.dryRun && !plan.Changed:
+		fmt.Fprintf(a.Out, "%s: nothing to change (dry run)\n", d)
+	case o.dryRun:
+		printDiff(a, diff)
+		fmt.Fprintf(a.Err, "dry run: %s not written\n", d)
+	case !plan.Changed && o.uninstall:
+		fmt.Fprintf(a.Out, "%s: the hermes-hooks plugin is not there; nothing changed\n", d)
+	case !plan.Changed:
+		fmt.Fprintf(a.Out, "%s: the hermes-hooks plugin is already there; nothing changed\n", d)
+	case o.uninstall:
+		fmt.Fprintf(a.Out, "removed the hermes-hooks plugin from %s (plugin.json, hooks/hooks.json)\n", d)
+	default:
+		fmt.Fprintf(a.Out, "%s: plugin hermes-hooks written (plugin.json, hooks/hooks.json); its hooks run 'hermes-hooks hook %s' for %s\n",
+			d, agent.Name, strings.Join(install.OpenPluginShape(agent).HookFile.Events, ", "))
+		fmt.Fprintln(a.Out, "Approve the hooks it should run: hermes-hooks list; hermes-hooks approve --all")
+	}
+	return nil
+}

@@ -1,0 +1,152 @@
+package install
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+)
+
+// OpenPluginName is the name of the Open Plugins plugin install writes.
+const OpenPluginName = "hermes-hooks"
+
+// openPluginSchema is the manifest schema identifier the Agent Plugins
+// specification 1.0.0 requires in plugin.json ($schema, §5.2).
+const openPluginSchema = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json"
+
+// openPluginManifest is plugin.json at the plugin root: $schema and name
+// are required, description is metadata.
+func openPluginManifest(agent *agents.Agent) []byte {
+	doc := pyjson.OrderedObject{
+		{Key: "$schema", Value: openPluginSchema},
+		{Key: "name", Value: OpenPluginName},
+		{Key: "description", Value: "Runs hermes-hooks (`hermes-hooks hook " + agent.Name + "`) for the agent's hook events; written by `hermes-hooks install open-plugin`, removed by `hermes-hooks uninstall open-plugin`."},
+	}
+	return layout(doc, nil)
+}
+
+// MakeOpenPlugin plans an Open Plugins plugin in dir (the plugin root, as
+// .agents/plugins/hermes-hooks): plugin.json and hooks/hooks.json, whose
+// hooks run command(event) for every Open Plugins event agent registers.
+// Uninstall removes exactly those two files (and the folders left empty).
+// A file there that is not ours — another plugin's manifest, a hooks.json
+// with a command of someone else's — is never touched: an error says so.
+func MakeOpenPlugin(dir string, agent *agents.Agent, command func(event string) string, uninstall bool) (*PluginPlan, error) {
+	shaped := OpenPluginShape(agent)
+	if shaped == nil {
+		return nil, fmt.Errorf("%s registers no Open Plugins hook event", agent.Title)
+	}
+	hooks, _, err := shaped.Install(nil, command)
+	if err != nil {
+		return nil, err
+	}
+	want := []struct {
+		rel  string
+		data []byte
+		ours func([]byte) bool
+	}{
+		{"plugin.json", openPluginManifest(agent), ownManifest},
+		{filepath.Join("hooks", "hooks.json"), layout(hooks, nil), ownHooks},
+	}
+	plan := &PluginPlan{Dir: dir}
+	for _, w := range want {
+		p := filepath.Join(dir, w.rel)
+		old, err := os.ReadFile(p)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		if old != nil && !w.ours(old) {
+			return nil, fmt.Errorf("%s is not one hermes-hooks wrote; not touched", p)
+		}
+		fw := FileWrite{Path: p, Old: old, New: w.data}
+		if uninstall {
+			fw.New = nil
+			fw.Changed = old != nil
+		} else {
+			fw.Changed = !bytes.Equal(old, fw.New)
+		}
+		plan.Changed = plan.Changed || fw.Changed
+		plan.Files = append(plan.Files, fw)
+	}
+	return plan, nil
+}
+
+// OpenPluginShape returns agent with its hook file narrowed to the Open
+// Plugins events its install registers, in the format's order: the shape
+// of a plugin's hooks/hooks.json whose entries run `hermes-hooks hook
+// AGENT EVENT`; nil when it registers none of them or keeps its hooks in
+// another shape than the format's (grouped).
+func OpenPluginShape(agent *agents.Agent) *agents.Agent {
+	if agent.HookFile.Layout != agents.Grouped {
+		return nil
+	}
+	mine := map[string]bool{}
+	for _, ev := range agent.HookFile.Events {
+		mine[ev] = true
+	}
+	var events []string
+	for _, ev := range agents.OpenPluginEvents {
+		if mine[ev] {
+			events = append(events, ev)
+		}
+	}
+	if len(events) == 0 {
+		return nil
+	}
+	out := *agent
+	out.HookFile.Events = events
+	out.HookFile.Init = nil
+	return &out
+}
+
+// ownManifest: a plugin.json naming our plugin.
+func ownManifest(data []byte) bool {
+	v, err := pyjson.DecodeOrdered(data)
+	doc, ok := v.(pyjson.OrderedObject)
+	if err != nil || !ok {
+		return false
+	}
+	name, _ := doc.Get("name")
+	return name == OpenPluginName
+}
+
+// ownHooks: a hooks.json whose every command is one install writes (for
+// any agent), with at least one.
+func ownHooks(data []byte) bool {
+	v, err := pyjson.DecodeOrdered(data)
+	doc, ok := v.(pyjson.OrderedObject)
+	if err != nil || !ok {
+		return false
+	}
+	n := 0
+	var walk func(v any) bool
+	walk = func(v any) bool {
+		switch x := v.(type) {
+		case pyjson.OrderedObject:
+			for _, m := range x {
+				if m.Key == "command" {
+					c, _ := m.Value.(string)
+					if !agents.IsOwnCommand(c, "") {
+						return false
+					}
+					n++
+				} else if !walk(m.Value) {
+					return false
+				}
+			}
+		case []any:
+			for _, e := range x {
+				if !walk(e) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return walk(doc) && n > 0
+}
