@@ -99,6 +99,7 @@ type harness struct {
 	hermesHome string // HERMES_HOME
 	logs       string // Claude Code debug logs, one per run
 	runs       int    // Claude Code runs so far
+	yaml       string // .hermes/hooks.yaml; hooksYAML when empty
 }
 
 func TestClaudeCode(t *testing.T) {
@@ -233,7 +234,11 @@ func (h *harness) writeHermesProject(t *testing.T) {
 	t.Helper()
 	dir := filepath.Join(h.project, ".hermes")
 	mustMkdir(t, dir)
-	mustWrite(t, filepath.Join(dir, "hooks.yaml"), hooksYAML, 0o644)
+	yaml := h.yaml
+	if yaml == "" {
+		yaml = hooksYAML
+	}
+	mustWrite(t, filepath.Join(dir, "hooks.yaml"), yaml, 0o644)
 	mustWrite(t, filepath.Join(dir, "guard.sh"), guardScript, 0o755)
 	mustWrite(t, filepath.Join(dir, "context.sh"), contextScript, 0o755)
 	mustWrite(t, filepath.Join(dir, "unapproved.sh"), unapprovedScript, 0o755)
