@@ -85,6 +85,10 @@ echo '{}'
 `
 )
 
+// toolContextYAML is hooksYAML with the context hook on post_tool_call
+// too, for agents that do not give the model a prompt hook's context.
+var toolContextYAML = strings.Replace(hooksYAML, "  post_tool_call:\n", "  post_tool_call:\n    - command: ./.hermes/context.sh\n      timeout: 30\n", 1)
+
 // claudeEvents are the events whose hooks run hermes-hooks.
 var claudeEvents = []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart"}
 

@@ -26,12 +26,6 @@ const (
 	clineShellTool = "run_commands"
 )
 
-// clineHooksYAML is hooksYAML with the context hook on post_tool_call too:
-// cline 3 runs the UserPromptSubmit file (pre_llm_call) detached, its reply
-// unread, and for the prompt it starts with not at all; a PostToolUse
-// file's contextModification reaches the model.
-var clineHooksYAML = strings.Replace(hooksYAML, "  post_tool_call:\n", "  post_tool_call:\n    - command: ./.hermes/context.sh\n      timeout: 30\n", 1)
-
 // clineShell asks run_commands for one command.
 var clineShell = chatShell{name: clineShellTool, args: func(command string) map[string]any {
 	return map[string]any{"commands": []string{command}}
@@ -77,7 +71,10 @@ func TestCline(t *testing.T) {
 	mustWrite(t, filepath.Join(h.project, visibleFile), "listed by ls\n", 0o644)
 
 	h.installCline(t)
-	h.yaml = clineHooksYAML
+	// cline 3 runs the UserPromptSubmit file (pre_llm_call) detached,
+	// its reply unread, and for the prompt it starts with not at all; a
+	// PostToolUse file's contextModification reaches the model.
+	h.yaml = toolContextYAML
 	h.writeHermesProject(t)
 
 	t.Run("GuardBlocksRmRf", h.testGuardBlocks)
