@@ -92,10 +92,11 @@ demo: build
 bench: build
 	@sh scripts/bench.sh
 
-# make e2e: hermes-hooks under the real Claude Code, Codex and Gemini CLIs
-# (npm's @anthropic-ai/claude-code, @openai/codex and @google/gemini-cli,
-# cached in the user cache directory), offline against scripted fake
-# models. Not part of make test; each skips with the reason when npm or its
+# make e2e: hermes-hooks under the real Claude Code, Codex, Gemini CLI,
+# Qwen Code, Cline and GitHub Copilot CLIs (npm's @anthropic-ai/claude-code,
+# @openai/codex, @google/gemini-cli, @qwen-code/qwen-code, cline and
+# @github/copilot, cached in the user cache directory), offline against
+# scripted fake models. Not part of make test; each skips with the reason when npm or its
 # package is unavailable (HERMES_E2E_CLAUDE=/path/to/claude,
 # HERMES_E2E_CODEX=/path/to/codex, HERMES_E2E_GEMINI=/path/to/gemini reuse
 # a binary).

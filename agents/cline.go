@@ -2,7 +2,7 @@ package agents
 
 import (
 	"maps"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -14,10 +14,9 @@ import (
 // payload is camelCase JSON naming the event (hookName) with the event's
 // data under its own key (preToolUse: {toolName, parameters}); its reply is
 // JSON on stdout, whatever the exit code: {cancel, contextModification,
-// errorMessage}. cancel:true stops the whole task (Cline has no way to
-// refuse one call and go on), so a refusal is a stop the user resumes
-// from. Facts (cline 2.18.0, which bundles the VS Code extension's hook
-// code, and the SDK-based cline 3.0.65): docs/agent-protocols.md.
+// errorMessage}. cancel:true stops the whole task (Cline cannot refuse one
+// call and go on). Facts (cline 2.18.0, which bundles the VS Code
+// extension's hook code; the SDK-based cline 3.0.65): docs/agent-protocols.md.
 func newCline() *Agent {
 	return &Agent{
 		Name: "cline",
@@ -89,12 +88,10 @@ func clineKindOf(event string) clineKind { return clineClassic[clineFile(event)]
 // clineSDKNames are the payload's names for the same files in the SDK
 // behind cline 3.x (@cline/core), which runs the PreToolUse file with
 // hookName "tool_call" …; it runs no PreCompact file.
-var clineSDKNames = func() map[string]string {
-	return map[string]string{
-		"agent_start": "TaskStart", "agent_resume": "TaskResume", "agent_abort": "TaskCancel",
-		"agent_end": "TaskComplete", "tool_call": "PreToolUse", "tool_result": "PostToolUse",
-		"prompt_submit": "UserPromptSubmit",
-	}
+var clineSDKNames = map[string]string{
+	"agent_start": "TaskStart", "agent_resume": "TaskResume", "agent_abort": "TaskCancel",
+	"agent_end": "TaskComplete", "tool_call": "PreToolUse", "tool_result": "PostToolUse",
+	"prompt_submit": "UserPromptSubmit",
 }
 
 func clineEvents() map[string]string {
@@ -102,7 +99,7 @@ func clineEvents() map[string]string {
 	for n, row := range clineClassic {
 		m[n] = row.canon
 	}
-	for sdk, n := range clineSDKNames() {
+	for sdk, n := range clineSDKNames {
 		m[sdk] = clineClassic[n].canon
 	}
 	return m
@@ -111,15 +108,18 @@ func clineEvents() map[string]string {
 // clineFile is the hook file's name (the classic event) of an event as a
 // payload names it.
 func clineFile(event string) string {
-	if n, ok := clineSDKNames()[event]; ok {
+	if n, ok := clineSDKNames[event]; ok {
 		return n
 	}
 	return event
 }
 
 // clineRoots are the payload's workspaceRoots.
-func clineRoots(p map[string]any) []string {
-	list, _ := p["workspaceRoots"].([]any)
+func clineRoots(p map[string]any) []string { return clineStrings(p["workspaceRoots"]) }
+
+// clineStrings are the non-empty strings of a JSON list.
+func clineStrings(v any) []string {
+	list, _ := v.([]any)
 	var out []string
 	for _, r := range list {
 		if s, ok := r.(string); ok && s != "" {
@@ -163,11 +163,9 @@ func decodeCline(name string, _ *protocol.Event, p map[string]any) map[string]an
 		}
 		tool, _ := data["toolName"].(string)
 		params, _ := data["parameters"].(map[string]any)
-		if call, ok := p["tool_call"].(map[string]any); ok {
-			// The SDK's own call: its raw input, which a rewrite
-			// (overrideInput) replaces as it is.
+		if call, ok := firstPresent(p, "tool_call", "tool_result").(map[string]any); ok { // the SDK's own call (cline 3)
 			tool, _ = call["name"].(string)
-			f["tool_name"], f["args"] = tool, jsonObject(call["input"])
+			f["tool_name"], f["args"] = clineSDKTool(tool, call["input"])
 			break
 		}
 		f["tool_name"], f["args"] = clineTool(tool, params)
@@ -217,13 +215,21 @@ func clineTool(tool string, params map[string]any) (string, map[string]any) {
 	return tool, args
 }
 
+// clineSDKTool: cline 3's run_commands {"commands": [...]} is terminal, its
+// command their lines; other tools keep the SDK's name and raw input.
+func clineSDKTool(tool string, input any) (string, any) {
+	args := jsonObject(input)
+	if tool != "run_commands" {
+		return tool, args
+	}
+	return "terminal", map[string]any{"command": strings.Join(clineStrings(args.(map[string]any)["commands"]), "\n")}
+}
+
 // encodeCline writes {cancel, errorMessage} or {contextModification}; the
-// SDK also reads overrideInput. A refusal cancels the task (the only
-// refusal Cline has); ask too, as Cline cannot ask. A rewrite the classic
-// Cline cannot apply refuses likewise, rather than let the call run as it
-// was (the message gives the rewritten arguments). Feedback on a tool's
-// result reaches the model as context; TaskCancel and TaskComplete replies
-// are not read.
+// SDK also reads overrideInput. A refusal (and an ask) cancels the task, the
+// only refusal Cline has; so does a rewrite the classic Cline cannot apply,
+// giving the new arguments. Feedback on a result is context; TaskCancel and
+// TaskComplete replies are not read.
 func encodeCline(c *Call, o *protocol.Outcome) Reply {
 	sdk := clineFile(c.AgentEvent) != c.AgentEvent
 	var obj protocol.Object
@@ -238,7 +244,11 @@ func encodeCline(c *Call, o *protocol.Outcome) Reply {
 		case o.Decision == protocol.DecisionBlock || o.Decision == protocol.DecisionAsk || o.Stop:
 			cancel(refusal)
 		case o.Args != nil && sdk:
-			obj = protocol.Object{{Key: "overrideInput", Value: o.Args}}
+			in := any(o.Args)
+			if cmd, ok := o.Args["command"].(string); ok && c.Fields["tool_name"] == "terminal" {
+				in = map[string]any{"commands": []any{cmd}} // run_commands
+			}
+			obj = protocol.Object{{Key: "overrideInput", Value: in}}
 		case o.Args != nil:
 			cancel("hermes-hooks: a hook rewrote this call, and Cline cannot run rewritten arguments; the task is stopped. Rewritten arguments: " +
 				string(protocol.EncodeJSON(o.Args, protocol.Compact)))
@@ -260,9 +270,7 @@ func encodeCline(c *Call, o *protocol.Outcome) Reply {
 	default: // TaskCancel, TaskComplete: Cline reads nothing
 		return Quiet
 	}
-	if len(obj) == 0 && ctx != "" {
-		obj = append(obj, protocol.KV{Key: "contextModification", Value: ctx})
-	} else if len(obj) > 0 && obj[0].Key == "overrideInput" && ctx != "" {
+	if ctx != "" && (len(obj) == 0 || obj[0].Key == "overrideInput") {
 		obj = append(obj, protocol.KV{Key: "contextModification", Value: ctx})
 	}
 	return jsonReply(obj)
@@ -338,11 +346,9 @@ func (clineCodec) Payload(event string, ev *protocol.Event, fields map[string]an
 	case clinePreTool:
 		data = protocol.Object{{Key: "toolName", Value: name}, {Key: "parameters", Value: params}}
 	case clinePostTool:
-		result := fields["result"]
-		if s, ok := result.(string); ok || result == nil {
-			result = s
-		} else {
-			result = string(protocol.EncodeJSON(result, protocol.Compact))
+		result, ok := fields["result"].(string)
+		if v := fields["result"]; !ok && v != nil {
+			result = string(protocol.EncodeJSON(v, protocol.Compact))
 		}
 		data = protocol.Object{{Key: "toolName", Value: name}, {Key: "parameters", Value: params},
 			{Key: "result", Value: result}, {Key: "success", Value: true}, {Key: "executionTimeMs", Value: int64(0)}}
@@ -384,13 +390,8 @@ func clineCall(tool string, args map[string]any) (string, protocol.Object) {
 		name = "use_mcp_tool"
 		from = map[string]any{"server_name": server, "tool_name": t, "arguments": string(protocol.EncodeJSON(args, protocol.Compact))}
 	}
-	keys := make([]string, 0, len(from))
-	for k := range from {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	params := make(protocol.Object, 0, len(keys))
-	for _, k := range keys {
+	params := make(protocol.Object, 0, len(from))
+	for _, k := range slices.Sorted(maps.Keys(from)) {
 		v, ok := from[k].(string)
 		if !ok {
 			v = string(protocol.EncodeJSON(from[k], protocol.Compact))
@@ -476,12 +477,11 @@ func clineJSON(stdout []byte) (map[string]any, string) {
 	if obj == nil {
 		return nil, "hook stdout holds no JSON object: " + protocol.Truncate(out, 200)
 	}
-	for k, want := range map[string]string{"cancel": "bool", "contextModification": "string", "errorMessage": "string"} {
-		v, present := obj[k]
-		_, isBool := v.(bool)
-		_, isStr := v.(string)
-		if present && (want == "bool" && !isBool || want == "string" && !isStr) {
-			return nil, "hook reply ignored: " + k + " must be a " + map[string]string{"bool": "boolean", "string": "string"}[want]
+	for k, want := range map[string]string{"cancel": "boolean", "contextModification": "string", "errorMessage": "string"} {
+		_, isBool := obj[k].(bool)
+		_, isStr := obj[k].(string)
+		if _, present := obj[k]; present && !(isBool && want == "boolean" || isStr && want == "string") {
+			return nil, "hook reply ignored: " + k + " must be a " + want
 		}
 	}
 	if _, old := obj["shouldContinue"]; old {

@@ -109,12 +109,33 @@ func TestClineGolden(t *testing.T) {
 		},
 		{
 			// The SDK behind cline 3.x names the PreToolUse file's run
-			// tool_call, and applies overrideInput.
+			// tool_call, and applies overrideInput. Its shell tool
+			// run_commands is terminal (seen under cline 3.0.65, make e2e).
 			name:    "sdk rewrite",
 			payload: `{"hookName":"tool_call","taskId":"t1","tool_call":{"name":"run_commands","input":{"commands":["ls"]}}}`, canon: "pre_tool_call",
-			fields:  map[string]any{"tool_name": "run_commands", "args": map[string]any{"commands": []any{"ls"}}},
-			outcome: protocol.Outcome{Args: map[string]any{"commands": []any{"ls -a"}}, Context: "x"},
+			fields:  map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "ls"}},
+			outcome: protocol.Outcome{Args: map[string]any{"command": "ls -a"}, Context: "x"},
 			stdout:  `{"overrideInput":{"commands":["ls -a"]},"contextModification":"x"}` + "\n",
+		},
+		{
+			name:    "sdk block, several commands",
+			payload: `{"hookName":"tool_call","taskId":"t1","tool_call":{"name":"run_commands","input":{"commands":["ls","rm -rf x"]}}}`, canon: "pre_tool_call",
+			fields:  map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "ls\nrm -rf x"}},
+			outcome: blocked, stdout: cancel,
+		},
+		{
+			name:    "sdk other tool, raw input",
+			payload: `{"hookName":"tool_call","taskId":"t1","tool_call":{"name":"read_files","input":{"files":[{"path":"a"}]}}}`, canon: "pre_tool_call",
+			fields:  map[string]any{"tool_name": "read_files", "args": map[string]any{"files": []any{map[string]any{"path": "a"}}}},
+			outcome: protocol.Outcome{Args: map[string]any{"files": []any{}}},
+			stdout:  `{"overrideInput":{"files":[]}}` + "\n",
+		},
+		{
+			name:    "sdk post tool",
+			payload: `{"hookName":"tool_result","taskId":"t1","tool_result":{"name":"run_commands","input":{"commands":["ls"]}},"postToolUse":{"toolName":"run_commands","parameters":{"commands":"[\"ls\"]"},"result":"a.go","success":true}}`, canon: "post_tool_call",
+			fields:  map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "ls"}, "result": "a.go"},
+			outcome: protocol.Outcome{Context: "x"},
+			stdout:  `{"contextModification":"x"}` + "\n",
 		},
 		{
 			name: "no match", payload: pre, canon: "pre_tool_call",

@@ -85,6 +85,10 @@ echo '{}'
 `
 )
 
+// toolContextYAML is hooksYAML with the context hook on post_tool_call
+// too, for agents that do not give the model a prompt hook's context.
+var toolContextYAML = strings.Replace(hooksYAML, "  post_tool_call:\n", "  post_tool_call:\n    - command: ./.hermes/context.sh\n      timeout: 30\n", 1)
+
 // claudeEvents are the events whose hooks run hermes-hooks.
 var claudeEvents = []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart"}
 
@@ -99,6 +103,7 @@ type harness struct {
 	hermesHome string // HERMES_HOME
 	logs       string // Claude Code debug logs, one per run
 	runs       int    // Claude Code runs so far
+	yaml       string // .hermes/hooks.yaml; hooksYAML when empty
 }
 
 func TestClaudeCode(t *testing.T) {
@@ -233,7 +238,11 @@ func (h *harness) writeHermesProject(t *testing.T) {
 	t.Helper()
 	dir := filepath.Join(h.project, ".hermes")
 	mustMkdir(t, dir)
-	mustWrite(t, filepath.Join(dir, "hooks.yaml"), hooksYAML, 0o644)
+	yaml := h.yaml
+	if yaml == "" {
+		yaml = hooksYAML
+	}
+	mustWrite(t, filepath.Join(dir, "hooks.yaml"), yaml, 0o644)
 	mustWrite(t, filepath.Join(dir, "guard.sh"), guardScript, 0o755)
 	mustWrite(t, filepath.Join(dir, "context.sh"), contextScript, 0o755)
 	mustWrite(t, filepath.Join(dir, "unapproved.sh"), unapprovedScript, 0o755)

@@ -44,6 +44,27 @@
 //     the reason. A failure is a failure of hermes-hooks' integration with
 //     that agent (or of this harness), never of the network.
 //
+// TestCline drives the Cline CLI (npm cline, 3.x: the SDK-based CLI) with
+// `cline --json PROMPT` in a project whose .clinerules/hooks/ holds the
+// scripts `hermes-hooks install cline` writes, its openai-compatible
+// provider (`cline auth ... -b URL`) pointed at the Chat Completions fake
+// and --data-dir in the test's directory (which also keeps Cline from
+// starting its detached hub daemon). Under cline 3 a refusing hook file
+// ends the run (the model never reads the reason; Cline logs it), and the
+// UserPromptSubmit file runs detached with its reply unread, so its context
+// case uses a post_tool_call context hook.
+//
+// TestCopilotCLI drives `copilot -p PROMPT --allow-all-tools` (npm
+// @github/copilot) in a project whose .github/hooks/hermes-hooks.json is
+// written by `hermes-hooks install copilot`, against the Chat Completions
+// fake as Copilot's BYOK provider (COPILOT_PROVIDER_BASE_URL, no GitHub
+// login) with COPILOT_OFFLINE=1. Copilot runs a repository's hooks only in
+// a trusted folder (the throwaway ~/.copilot/config.json lists the
+// project in trustedFolders) and drops a command hook's output on
+// UserPromptSubmit, so its context case too uses a post_tool_call context
+// hook. Its native binary unpacks itself (about 235 MB) into
+// COPILOT_PKG_CACHE_HOME, kept in the cache directory (copilot-pkg).
+//
 // Environment:
 //
 //	HERMES_E2E_CLAUDE=/path/to/claude  use this Claude Code binary, no npm
@@ -52,6 +73,10 @@
 //	HERMES_E2E_CODEX_VERSION=latest    npm install this version or tag (default 0.169.0)
 //	HERMES_E2E_GEMINI=/path/to/gemini  use this Gemini CLI binary, no npm
 //	HERMES_E2E_GEMINI_VERSION=latest   npm install this version or tag (default 0.61.0)
+//	HERMES_E2E_CLINE=/path/to/cline    use this Cline CLI binary, no npm
+//	HERMES_E2E_CLINE_VERSION=latest    npm install this version or tag (default 3.0.65)
+//	HERMES_E2E_COPILOT=/path/to/copilot use this Copilot CLI binary, no npm
+//	HERMES_E2E_COPILOT_VERSION=latest  npm install this version or tag (default 1.0.102)
 //	HERMES_E2E_UPDATE=1                reinstall the cached npm packages
 //	HERMES_E2E_KEEP=1                  keep the temporary directories (logged)
 //

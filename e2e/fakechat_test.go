@@ -19,16 +19,35 @@ const (
 )
 
 // fakeChat is a scripted OpenAI Chat Completions API, as Qwen Code's
-// "openai" auth type speaks it: POST /v1/chat/completions with "stream":
+// "openai" auth type and Cline's "openai-compatible" provider speak it: POST /v1/chat/completions with "stream":
 // true, answered by server-sent events (a delta per chunk, a usage chunk,
 // then [DONE]); its URL()+"/v1" is OPENAI_BASE_URL. The proxy and the
 // record are fakeServer's. (Codex's fake, fakeResponses, speaks the
 // Responses API instead.)
-type fakeChat struct{ fakeServer }
+type fakeChat struct {
+	fakeServer
+	shell chatShell
+}
 
-func newFakeChat(t *testing.T, s script) *fakeChat {
+// chatShell is the agent's shell tool: its name and the arguments that ask
+// it to run one command.
+type chatShell struct {
+	name string
+	args func(command string) map[string]any
+}
+
+// qwenShell is Qwen Code's run_shell_command.
+var qwenShell = chatShell{name: qwenShellTool, args: func(command string) map[string]any {
+	return map[string]any{"command": command, "description": "e2e scripted command", "is_background": false}
+}}
+
+// newFakeChat is a fake for Qwen Code (its shell tool).
+func newFakeChat(t *testing.T, s script) *fakeChat { return newFakeChatShell(t, s, qwenShell) }
+
+// newFakeChatShell is a fake whose scripted call goes to shell.
+func newFakeChatShell(t *testing.T, s script, shell chatShell) *fakeChat {
 	t.Helper()
-	f := &fakeChat{}
+	f := &fakeChat{shell: shell}
 	f.start(t, s, f.answer)
 	return f
 }
@@ -51,13 +70,13 @@ func (f *fakeChat) answer(w http.ResponseWriter, r *http.Request, body []byte, r
 		delta["content"] = "e2e side answer"
 		rec.Answer = "side text"
 	case f.script.Command != "" && req.toolMessage(chatCallID) == nil:
-		args, _ := json.Marshal(map[string]any{"command": f.script.Command, "description": "e2e scripted command", "is_background": false})
+		args, _ := json.Marshal(f.shell.args(f.script.Command))
 		delta = map[string]any{"role": "assistant", "tool_calls": []any{map[string]any{
 			"index": 0, "id": chatCallID, "type": "function",
-			"function": map[string]any{"name": qwenShellTool, "arguments": string(args)},
+			"function": map[string]any{"name": f.shell.name, "arguments": string(args)},
 		}}}
 		finish = "tool_calls"
-		rec.Answer = qwenShellTool + " " + f.script.Command
+		rec.Answer = f.shell.name + " " + f.script.Command
 	default:
 		rec.Answer = "text done"
 	}
@@ -69,7 +88,7 @@ func (f *fakeChat) answer(w http.ResponseWriter, r *http.Request, body []byte, r
 func (f *fakeChat) isMain(req *chatRequest) bool {
 	hasShell := false
 	for _, tool := range req.Tools {
-		hasShell = hasShell || tool.Function.Name == qwenShellTool
+		hasShell = hasShell || tool.Function.Name == f.shell.name
 	}
 	if !hasShell {
 		return false
