@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -284,21 +285,15 @@ func (e *env) hookForward() error {
 		return fmt.Errorf("%w; serve's log ends:\n%s", err, tailFile(logPath))
 	}
 
+	// hook falls back to dispatching by itself, silently, when the
+	// default socket does not answer (or answers 409): that would not
+	// measure forwarding. serve counts the dispatches it answered.
+	answered, err := servedDispatches(ready, "pre_tool_call")
+	if err != nil {
+		return fmt.Errorf("%w; serve's log ends:\n%s", err, tailFile(logPath))
+	}
 	if err := srv.stop(); err != nil {
 		return err
-	}
-	// hook falls back to dispatching by itself, silently, when the
-	// default socket does not answer: that would not measure forwarding.
-	// serve logs every dispatch it answers.
-	logged, err := os.ReadFile(logPath)
-	if err != nil {
-		return err
-	}
-	answered := 0
-	for _, line := range strings.Split(string(logged), "\n") {
-		if strings.Contains(line, "msg=dispatch ") && strings.Contains(line, "status=200") && strings.Contains(line, "ran=1") {
-			answered++
-		}
 	}
 	if answered != dispatched {
 		return fmt.Errorf("serve answered %d dispatches, %d were sent (hook forwarded none or some?); serve's log ends:\n%s",
@@ -344,4 +339,22 @@ func fmtRatios(a, b []float64) string {
 		parts[i] = fmt.Sprintf("%.2f", a[i]/b[i])
 	}
 	return strings.Join(parts, " ")
+}
+
+// servedDispatches is how many dispatches of event serve answered with
+// 200 (GET /v1/stats): at its default log level serve logs only blocks
+// and failures, so its log cannot be counted.
+func servedDispatches(c *http.Client, event string) (int, error) {
+	resp, err := c.Get("http://serve/v1/stats")
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	var st struct {
+		Dispatches map[string]int `json:"dispatches"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+		return 0, fmt.Errorf("GET /v1/stats: %v", err)
+	}
+	return st.Dispatches[event], nil
 }
