@@ -3,10 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+
+	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
@@ -14,7 +17,6 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/report"
-	"github.com/spf13/cobra"
 )
 
 type testOptions struct {
@@ -62,7 +64,7 @@ could not start or timed out, 2 for an unknown event.`,
 func runTest(a *app, event string, o testOptions) error {
 	ev, ok := protocol.Lookup(event)
 	if !ok {
-		fmt.Fprintf(a.Out, "Unknown event: %s\n", show(pyRepr(event)))
+		fmt.Fprintf(a.Out, "Unknown event: %s\n", show(report.PyRepr(event)))
 		if s := protocol.SuggestEvent(event); s != "" {
 			fmt.Fprintf(a.Out, "Did you mean: %s\n", show(s))
 		}
@@ -182,7 +184,7 @@ func printTest(w io.Writer, ev *protocol.Event, event, forTool string, runs []te
 		}
 		return
 	}
-	fmt.Fprintf(w, "Firing %s for event '%s':\n\n", count(len(runs), "hook", "hooks"), show(event))
+	fmt.Fprintf(w, "Firing %s for event '%s':\n\n", report.Count(len(runs), "hook", "hooks"), show(event))
 	for _, r := range runs {
 		rep := r.Report
 		fmt.Fprintf(w, "  → %s\n", show(rep.Command))

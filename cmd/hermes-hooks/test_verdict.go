@@ -9,6 +9,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 // The verdict `hermes-hooks test` ends with, after Hermes' own lines: a
@@ -92,7 +93,7 @@ func printVerdict(w io.Writer, runs []testRun, o *protocol.Outcome) {
 	for i := range runs {
 		fmt.Fprintf(w, "  %s\n", statusLine(&runs[i]))
 	}
-	printOutcome(w, o)
+	report.PrintOutcome(w, o)
 	if skipped > 0 {
 		fmt.Fprintf(w, "  note: dispatch skips %s (not allowlisted, or changed since approval): today's dispatch outcome leaves out their part\n",
 			plural(skipped, "hook"))
@@ -143,46 +144,6 @@ func statusLine(r *testRun) string {
 		}
 	}
 	return b.String()
-}
-
-// printOutcome prints the folded outcome: its decision, then each part it
-// carries.
-func printOutcome(w io.Writer, o *protocol.Outcome) {
-	dec := o.Decision
-	if dec == "" {
-		dec = protocol.DecisionNone
-	}
-	fmt.Fprintf(w, "Outcome: decision %s\n", dec)
-	line := func(label, value string) {
-		if value != "" {
-			fmt.Fprintf(w, "  %s: %s\n", label, show(protocol.Truncate(value, 400)))
-		}
-	}
-	line("message", o.Message)
-	line("context", o.Context)
-	if o.Args != nil {
-		line("args rewritten to", string(protocol.EncodeJSON(o.Args, protocol.Compact)))
-	}
-	if o.Stop {
-		line("stop", "yes")
-		line("stop reason", o.StopReason)
-	}
-	line("system message", o.SystemMessage)
-	if o.Result != nil {
-		line("result", strconv.Quote(*o.Result))
-	}
-	line("inject system", o.InjectSystem)
-	line("inject user", o.InjectUser)
-	if len(o.Metadata) > 0 {
-		line("metadata", string(protocol.EncodeJSON(o.Metadata, protocol.Compact)))
-	}
-	if len(o.Env) > 0 {
-		env := make(map[string]any, len(o.Env))
-		for k, v := range o.Env {
-			env[k] = v
-		}
-		line("env", string(protocol.EncodeJSON(env, protocol.Compact)))
-	}
 }
 
 // maxPayloadShown bounds a payload printed as text; --json holds it whole.
