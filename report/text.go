@@ -16,7 +16,6 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
-	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 // show escapes text from configs, allowlists, hooks and arguments for the
@@ -224,44 +223,4 @@ func PrintLiveDoctor(w io.Writer, r *LiveReport) {
 		return
 	}
 	fmt.Fprintln(w, "All live hooks look healthy.")
-}
-
-// PrintOutcome prints the folded outcome: its decision, then each part it
-// carries.
-func PrintOutcome(w io.Writer, o *protocol.Outcome) {
-	dec := o.Decision
-	if dec == "" {
-		dec = protocol.DecisionNone
-	}
-	fmt.Fprintf(w, "Outcome: decision %s\n", dec)
-	line := func(label, value string) {
-		if value != "" {
-			fmt.Fprintf(w, "  %s: %s\n", label, show(protocol.Truncate(value, 400)))
-		}
-	}
-	line("message", o.Message)
-	line("context", o.Context)
-	if o.Args != nil {
-		line("args rewritten to", string(protocol.EncodeJSON(o.Args, protocol.Compact)))
-	}
-	if o.Stop {
-		line("stop", "yes")
-		line("stop reason", o.StopReason)
-	}
-	line("system message", o.SystemMessage)
-	if o.Result != nil {
-		line("result", strconv.Quote(*o.Result))
-	}
-	line("inject system", o.InjectSystem)
-	line("inject user", o.InjectUser)
-	if len(o.Metadata) > 0 {
-		line("metadata", string(protocol.EncodeJSON(o.Metadata, protocol.Compact)))
-	}
-	if len(o.Env) > 0 {
-		env := make(map[string]any, len(o.Env))
-		for k, v := range o.Env {
-			env[k] = v
-		}
-		line("env", string(protocol.EncodeJSON(env, protocol.Compact)))
-	}
 }
