@@ -98,81 +98,24 @@ type dispatchLog struct {
 	err              string
 }
 
+// handleDispatch runs one event for a client. Its phases are helpers of
+// their own: checkDispatch refuses a request this server must not answer,
+// acquireSlot bounds the dispatches in flight, and dispatchAndReply runs
+// the hooks and answers. The deferred steps stay here, so that their order
+// is on one screen: the reply is flushed before the dispatch stops
+// counting as in flight, the slot is freed, and the request line is
+// logged last.
 func (s *Server) handleDispatch(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	l := dispatchLog{event: r.PathValue("event")}
 	defer func() { s.logDispatch(r.Context(), &l, time.Since(start)) }()
-	fail := func(status int, e apiError) {
-		l.status, l.err = status, e.Error
-		writeError(w, status, e)
-	}
 
-	if !allowMethods(w, r, http.MethodPost) {
-		l.status, l.err = http.StatusMethodNotAllowed, "method not allowed"
+	req, ok := s.checkDispatch(w, r, &l)
+	if !ok {
 		return
 	}
-	ev, err := dispatcher.LookupEvent(l.event)
-	if err != nil {
-		var ue *dispatcher.UnknownEventError
-		e := apiError{Error: "unknown event '" + l.event + "'"}
-		if errors.As(err, &ue) {
-			e.DidYouMean = ue.Suggestion
-		}
-		fail(http.StatusNotFound, e)
+	if !s.acquireSlot(w, r, &l) {
 		return
-	}
-	l.canonical = ev.Name
-	format := r.URL.Query().Get("format")
-	if format != "" && format != "json" && format != "hermes" {
-		fail(http.StatusBadRequest, apiError{Error: "unknown format '" + format + "'", Hint: "use ?format=json (the outcome) or ?format=hermes"})
-		return
-	}
-	for _, p := range r.URL.Query()["project"] {
-		if p != "" && !sameDir(p, s.opts.Cwd) {
-			// One server serves one project: a hook call from another
-			// project must not be answered with this project's hooks (its
-			// own guards would be skipped). The caller dispatches by
-			// itself instead.
-			fail(http.StatusConflict, apiError{Error: "this server serves the project " + s.opts.Cwd + ", not " + p})
-			return
-		}
-	}
-	if c := r.URL.Query().Get("config"); c != "" && !sameDir(c, s.opts.ConfigPath) {
-		fail(http.StatusConflict, apiError{Error: "this server reads the config " + s.opts.ConfigPath + ", not " + c})
-		return
-	}
-	if c := s.inputsConflict(r, w); c != "" {
-		fail(http.StatusConflict, apiError{Error: c})
-		return
-	}
-	fields, status, e := s.readFields(w, r)
-	if status != 0 {
-		fail(status, e)
-		return
-	}
-
-	// A bounded number of dispatches run at once; beyond it a request
-	// waits a little for a slot, then is refused with Retry-After rather
-	// than queued without limit behind slow hooks.
-	select {
-	case s.slots <- struct{}{}:
-	default:
-		t := time.NewTimer(s.opts.QueueWait)
-		select {
-		case s.slots <- struct{}{}:
-			t.Stop()
-		case <-t.C:
-			w.Header().Set("Retry-After", "1")
-			fail(http.StatusServiceUnavailable, apiError{
-				Error:      "too many dispatches in flight (--max-concurrent " + strconv.Itoa(cap(s.slots)) + ")",
-				RetryAfter: 1,
-			})
-			return
-		case <-r.Context().Done():
-			t.Stop()
-			l.status, l.err = 499, "client went away while queued"
-			return
-		}
 	}
 	defer func() { <-s.slots }()
 	s.inflight.Add(1)
@@ -186,7 +129,109 @@ func (s *Server) handleDispatch(w http.ResponseWriter, r *http.Request) {
 		}
 		s.inflight.Add(-1)
 	}()
+	s.dispatchAndReply(w, r, &l, req)
+}
 
+// fail sends an error reply and notes it for the request line.
+func (l *dispatchLog) fail(w http.ResponseWriter, status int, e apiError) {
+	l.status, l.err = status, e.Error
+	writeError(w, status, e)
+}
+
+// dispatchRequest is a dispatch request that passed checkDispatch.
+type dispatchRequest struct {
+	event  string // the canonical name
+	format string // "", "json" or "hermes"
+	fields map[string]any
+}
+
+// checkDispatch checks everything about a request before it may take a
+// dispatch slot: the method, the event, the format, that the request is
+// for this server's project, config and inputs, and its body. When ok is
+// false the error reply is sent.
+func (s *Server) checkDispatch(w http.ResponseWriter, r *http.Request, l *dispatchLog) (req dispatchRequest, ok bool) {
+	if !allowMethods(w, r, http.MethodPost) {
+		l.status, l.err = http.StatusMethodNotAllowed, "method not allowed"
+		return req, false
+	}
+	ev, err := dispatcher.LookupEvent(l.event)
+	if err != nil {
+		var ue *dispatcher.UnknownEventError
+		e := apiError{Error: "unknown event '" + l.event + "'"}
+		if errors.As(err, &ue) {
+			e.DidYouMean = ue.Suggestion
+		}
+		l.fail(w, http.StatusNotFound, e)
+		return req, false
+	}
+	l.canonical = ev.Name
+	req.event = ev.Name
+	req.format = r.URL.Query().Get("format")
+	if req.format != "" && req.format != "json" && req.format != "hermes" {
+		l.fail(w, http.StatusBadRequest, apiError{Error: "unknown format '" + req.format + "'", Hint: "use ?format=json (the outcome) or ?format=hermes"})
+		return req, false
+	}
+	for _, p := range r.URL.Query()["project"] {
+		if p != "" && !sameDir(p, s.opts.Cwd) {
+			// One server serves one project: a hook call from another
+			// project must not be answered with this project's hooks (its
+			// own guards would be skipped). The caller dispatches by
+			// itself instead.
+			l.fail(w, http.StatusConflict, apiError{Error: "this server serves the project " + s.opts.Cwd + ", not " + p})
+			return req, false
+		}
+	}
+	if c := r.URL.Query().Get("config"); c != "" && !sameDir(c, s.opts.ConfigPath) {
+		l.fail(w, http.StatusConflict, apiError{Error: "this server reads the config " + s.opts.ConfigPath + ", not " + c})
+		return req, false
+	}
+	if c := s.inputsConflict(r, w); c != "" {
+		l.fail(w, http.StatusConflict, apiError{Error: c})
+		return req, false
+	}
+	fields, status, e := s.readFields(w, r)
+	if status != 0 {
+		l.fail(w, status, e)
+		return req, false
+	}
+	req.fields = fields
+	return req, true
+}
+
+// acquireSlot takes a dispatch slot. A bounded number of dispatches run at
+// once; beyond it a request waits a little for a slot, then is refused
+// with Retry-After rather than queued without limit behind slow hooks.
+// When it returns false no slot was taken and the reply (if the client is
+// still there) is sent.
+func (s *Server) acquireSlot(w http.ResponseWriter, r *http.Request, l *dispatchLog) bool {
+	select {
+	case s.slots <- struct{}{}:
+		return true
+	default:
+	}
+	t := time.NewTimer(s.opts.QueueWait)
+	select {
+	case s.slots <- struct{}{}:
+		t.Stop()
+		return true
+	case <-t.C:
+		w.Header().Set("Retry-After", "1")
+		l.fail(w, http.StatusServiceUnavailable, apiError{
+			Error:      "too many dispatches in flight (--max-concurrent " + strconv.Itoa(cap(s.slots)) + ")",
+			RetryAfter: 1,
+		})
+		return false
+	case <-r.Context().Done():
+		t.Stop()
+		l.status, l.err = 499, "client went away while queued"
+		return false
+	}
+}
+
+// dispatchAndReply runs the request's event through the current
+// generation's dispatcher and answers with its outcome, or with why there
+// is none.
+func (s *Server) dispatchAndReply(w http.ResponseWriter, r *http.Request, l *dispatchLog, req dispatchRequest) {
 	g := s.cur.Load()
 	ctx, cancel := context.WithTimeoutCause(r.Context(), s.opts.RequestTimeout, errRequestTimeout)
 	defer cancel()
@@ -195,42 +240,47 @@ func (s *Server) handleDispatch(w http.ResponseWriter, r *http.Request) {
 		// hook files' entries itself.
 		ctx = dispatcher.CalledBy(ctx, agent)
 	}
-	outcome, err := g.d.Dispatch(ctx, l.event, fields)
+	outcome, err := g.d.Dispatch(ctx, l.event, req.fields)
 	if ctx.Err() == nil && err != nil {
-		fail(http.StatusNotFound, apiError{Error: err.Error()})
+		l.fail(w, http.StatusNotFound, apiError{Error: err.Error()})
 		return
 	}
 	if ctx.Err() != nil {
-		// The outcome of an interrupted dispatch lacks the hooks that were
-		// killed; answering with it would read as "no objection".
-		switch cause := context.Cause(ctx); {
-		case errors.Is(cause, errShutdown):
-			w.Header().Set("Retry-After", "1")
-			fail(http.StatusServiceUnavailable, apiError{Error: "dispatch cancelled: " + cause.Error(), RetryAfter: 1})
-		case errors.Is(cause, errRequestTimeout):
-			fail(http.StatusGatewayTimeout, apiError{Error: "dispatch cancelled: " + cause.Error() +
-				" (" + s.opts.RequestTimeout.String() + ")"})
-		default:
-			l.status, l.err = 499, "client went away: dispatch cancelled"
-		}
+		s.failCancelled(ctx, w, l)
 		return
 	}
 	// Only an answered dispatch counts: a cancelled one's hooks were
 	// killed for reasons not theirs.
-	g.stats.record(&outcome, time.Now())
-	s.live.countDispatch(ev.Name)
+	g.stats.Record(&outcome, time.Now())
+	s.live.CountDispatch(req.event)
 	l.decision, l.hooks = string(outcome.Decision), len(outcome.Hooks)
 	for i := range outcome.Hooks {
 		l.count(&outcome.Hooks[i])
 	}
 	var body []byte
-	if format == "hermes" {
+	if req.format == "hermes" {
 		body = protocol.AppendJSON(nil, outcome.HermesWire(), protocol.Python)
 	} else {
 		body = protocol.AppendOutcome(nil, &outcome, protocol.Compact)
 	}
 	l.status = http.StatusOK
 	writeJSON(w, http.StatusOK, append(body, '\n'))
+}
+
+// failCancelled answers a dispatch whose context ended. The outcome of an
+// interrupted dispatch lacks the hooks that were killed; answering with it
+// would read as "no objection", so the reply says why it was cancelled.
+func (s *Server) failCancelled(ctx context.Context, w http.ResponseWriter, l *dispatchLog) {
+	switch cause := context.Cause(ctx); {
+	case errors.Is(cause, errShutdown):
+		w.Header().Set("Retry-After", "1")
+		l.fail(w, http.StatusServiceUnavailable, apiError{Error: "dispatch cancelled: " + cause.Error(), RetryAfter: 1})
+	case errors.Is(cause, errRequestTimeout):
+		l.fail(w, http.StatusGatewayTimeout, apiError{Error: "dispatch cancelled: " + cause.Error() +
+			" (" + s.opts.RequestTimeout.String() + ")"})
+	default:
+		l.status, l.err = 499, "client went away: dispatch cancelled"
+	}
 }
 
 // readFields reads the body: one JSON object, or nothing (an event without

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // Addr is a parsed --listen value.
@@ -127,8 +129,8 @@ func listenUnix(path string, log *slog.Logger) (ln net.Listener, err error) {
 	// server refuses to start even when the first one's socket file was
 	// deleted (and would otherwise be silently shadowed).
 	lockPath := path + ".lock"
-	lock, err := lockExclusive(lockPath)
-	if errors.Is(err, errLocked) {
+	lock, err := fsutil.TryLockFile(lockPath)
+	if errors.Is(err, fsutil.ErrLocked) {
 		return nil, fmt.Errorf("listen %s: %w (another server holds the lock %s)", path, ErrInUse, lockPath)
 	}
 	if err != nil {
@@ -139,7 +141,7 @@ func listenUnix(path string, log *slog.Logger) (ln net.Listener, err error) {
 	}
 	defer func() {
 		if err != nil {
-			unlockRemove(lock, lockPath)
+			fsutil.UnlockRemove(lock, lockPath)
 		}
 	}()
 	if err := clearStale(path, log); err != nil {
@@ -260,8 +262,8 @@ func (l *unixListener) Close() error {
 		}
 		// The lock file goes too: nothing of a stopped server is left.
 		// A server that opened it just before cannot hold a lock on the
-		// removed file (lockExclusive checks the path after locking).
-		unlockRemove(l.lock, l.lockPath)
+		// removed file (fsutil.TryLockFile checks the path after locking).
+		fsutil.UnlockRemove(l.lock, l.lockPath)
 	})
 	return l.err
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/promscrape"
+	"github.com/hermes-hooks/hermes-hooks/internal/serverstats"
 )
 
 // scrape GETs /metrics and reads it with promscrape (Prometheus' own parser plus strict checks): every
@@ -62,29 +63,29 @@ func TestMetricsScrape(t *testing.T) {
 	}
 
 	fams := f.scrape()
-	for _, fam := range []family{famMatched, famRuns, famBackground, famSkipped, famBlocks, famErrors, famTimeouts,
-		famDuration, famDispatches, famGeneration, famInFlight} {
-		if g := fams[fam.name]; g == nil || g.Type != fam.typ || g.Help != fam.help {
-			t.Errorf("family %s: %+v", fam.name, g)
+	for _, fam := range []serverstats.Family{serverstats.FamMatched, serverstats.FamRuns, serverstats.FamBackground, serverstats.FamSkipped, serverstats.FamBlocks, serverstats.FamErrors, serverstats.FamTimeouts,
+		serverstats.FamDuration, serverstats.FamDispatches, serverstats.FamGeneration, serverstats.FamInFlight} {
+		if g := fams[fam.Name]; g == nil || g.Type != fam.Type || g.Help != fam.Help {
+			t.Errorf("family %s: %+v", fam.Name, g)
 		}
 	}
 	pre := func(command string) []string { return []string{"command", command, "event", "pre_tool_call"} }
 	for _, c := range []struct {
-		fam     family
+		fam     serverstats.Family
 		command string
 		want    float64
 	}{
-		{famRuns, ok, 2}, {famMatched, ok, 2}, {famBlocks, block, 2}, {famRuns, block, 2},
-		{famSkipped, odd, 2}, {famRuns, odd, 0}, {famErrors, ok, 0},
+		{serverstats.FamRuns, ok, 2}, {serverstats.FamMatched, ok, 2}, {serverstats.FamBlocks, block, 2}, {serverstats.FamRuns, block, 2},
+		{serverstats.FamSkipped, odd, 2}, {serverstats.FamRuns, odd, 0}, {serverstats.FamErrors, ok, 0},
 	} {
-		if got := value(t, fams, c.fam.name, c.fam.name, pre(c.command)...); got != c.want {
-			t.Errorf("%s{command=%q} = %v, want %v", c.fam.name, c.command, got, c.want)
+		if got := value(t, fams, c.fam.Name, c.fam.Name, pre(c.command)...); got != c.want {
+			t.Errorf("%s{command=%q} = %v, want %v", c.fam.Name, c.command, got, c.want)
 		}
 	}
-	if got := value(t, fams, famDispatches.name, famDispatches.name, "event", "pre_tool_call"); got != 2 {
+	if got := value(t, fams, serverstats.FamDispatches.Name, serverstats.FamDispatches.Name, "event", "pre_tool_call"); got != 2 {
 		t.Errorf("dispatches_total = %v", got)
 	}
-	dur := famDuration.name
+	dur := serverstats.FamDuration.Name
 	if n := value(t, fams, dur, dur+"_count", pre(ok)...); n != 2 {
 		t.Errorf("ok.sh _count %v", n)
 	}
@@ -97,7 +98,7 @@ func TestMetricsScrape(t *testing.T) {
 	if n := value(t, fams, dur, dur+"_count", pre(odd)...); n != 0 {
 		t.Errorf("the skipped hook's _count %v", n)
 	}
-	if g := value(t, fams, famGeneration.name, famGeneration.name); g != 2 {
+	if g := value(t, fams, serverstats.FamGeneration.Name, serverstats.FamGeneration.Name); g != 2 {
 		t.Errorf("generation %v", g)
 	}
 	for _, name := range []string{"go_goroutines", "go_memstats_alloc_bytes", "process_resident_memory_bytes", "process_cpu_seconds_total", "process_open_fds"} {
@@ -111,10 +112,10 @@ func TestMetricsScrape(t *testing.T) {
 	f.writeConfig("hooks:\n  pre_tool_call:\n    - command: " + ok + "\n")
 	f.waitGeneration(3)
 	fams = f.scrape()
-	if g := value(t, fams, famGeneration.name, famGeneration.name); g != 3 {
+	if g := value(t, fams, serverstats.FamGeneration.Name, serverstats.FamGeneration.Name); g != 3 {
 		t.Errorf("generation after the reload %v", g)
 	}
-	if _, found := fams[famRuns.name].Value(famRuns.name, "command", block); found {
+	if _, found := fams[serverstats.FamRuns.Name].Value(serverstats.FamRuns.Name, "command", block); found {
 		t.Error("block.sh still in /metrics after the reload dropped it")
 	}
 
@@ -136,7 +137,7 @@ func TestMetricsPerServer(t *testing.T) {
 		f    *fixture
 		want float64
 	}{{a, 2}, {b, 1}} {
-		if got := value(t, c.f.scrape(), famDispatches.name, famDispatches.name, "event", "post_tool_call"); got != c.want {
+		if got := value(t, c.f.scrape(), serverstats.FamDispatches.Name, serverstats.FamDispatches.Name, "event", "post_tool_call"); got != c.want {
 			t.Errorf("dispatches_total = %v, want %v", got, c.want)
 		}
 	}

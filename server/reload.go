@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/internal/serverstats"
 )
 
 // initialConfigFiles are the config-ish files known before the first load:
@@ -194,12 +195,12 @@ func (s *Server) reloadConfig() error {
 			return err
 		}
 		g := &generation{n: 1, cfg: cfg, d: d, journal: s.journal}
-		var prevStats *statsTable
+		var prevStats *serverstats.Table
 		if prev != nil {
 			g.n, prevStats = prev.n+1, prev.stats
 		}
 		// The hooks this config keeps keep their live records.
-		g.stats = newStatsTable(cfg, prevStats)
+		g.stats = serverstats.NewTable(cfg, prevStats)
 		// Cleared before the new generation is published: whoever sees
 		// it must not see the error of the config it replaced.
 		s.reloadErr.Store(nil)

@@ -18,6 +18,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/internal/serverstats"
 	"github.com/hermes-hooks/hermes-hooks/journal"
 )
 
@@ -123,8 +124,8 @@ type Server struct {
 	reloadErr atomic.Pointer[string]
 	served    atomic.Bool
 	// live counts dispatches per event since the server started; the
-	// per-hook records live in each generation (stats.go).
-	live    liveStats
+	// per-hook records live in each generation (internal/serverstats).
+	live    *serverstats.Live
 	metrics http.Handler
 
 	// mu serialises refreshes and guards the watch state below.
@@ -157,7 +158,7 @@ type generation struct {
 	n     int64
 	cfg   *hookconfig.Config
 	d     *dispatcher.Dispatcher
-	stats *statsTable
+	stats *serverstats.Table
 	// journal is the decision journal d records to (nil: off).
 	journal *journal.Writer
 }
@@ -220,9 +221,9 @@ func New(opts Options) (*Server, error) {
 		watchFailed: map[string]bool{},
 		seen:        map[string]observation{},
 		load:        hookconfig.Load,
-		live:        liveStats{since: time.Now(), dispatches: map[string]int64{}},
+		live:        serverstats.NewLive(time.Now()),
 	}
-	s.metrics = s.newMetricsHandler()
+	s.metrics = serverstats.NewHandler(s.scrape)
 	s.configFiles = s.initialConfigFiles()
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -3,20 +3,22 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io"
 	"io/fs"
 	"os"
 	"strings"
 
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
+
+	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/report"
-	"github.com/spf13/cobra"
 )
 
 type approveOptions struct {
@@ -95,7 +97,7 @@ func runApprove(a *app, command string, o approveOptions) error {
 	if o.event != "" {
 		ev, ok := protocol.Lookup(o.event)
 		if !ok {
-			fmt.Fprintf(a.Out, "Unknown event: %s\n", show(pyRepr(o.event)))
+			fmt.Fprintf(a.Out, "Unknown event: %s\n", show(report.PyRepr(o.event)))
 			fmt.Fprintf(a.Out, "Valid events: %s\n", strings.Join(protocol.ValidEventNames(), ", "))
 			return silentExit(2)
 		}
@@ -236,9 +238,9 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 		fmt.Fprintln(out, "Nothing to do: already allowlisted.")
 	case approved == 0:
 	case command != "":
-		fmt.Fprintf(out, "Approved %s for: %s (now allowlisted in %s)\n", count(approved, "entry", "entries"), show(command), show(store.Path()))
+		fmt.Fprintf(out, "Approved %s for: %s (now allowlisted in %s)\n", report.Count(approved, "entry", "entries"), show(command), show(store.Path()))
 	default:
-		fmt.Fprintf(out, "Approved %s (now allowlisted in %s)\n", count(approved, "entry", "entries"), show(store.Path()))
+		fmt.Fprintf(out, "Approved %s (now allowlisted in %s)\n", report.Count(approved, "entry", "entries"), show(store.Path()))
 	}
 	if refused > 0 {
 		return silentExit(1)

@@ -2,16 +2,14 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"strconv"
+
+	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 	"github.com/hermes-hooks/hermes-hooks/report"
-	"github.com/spf13/cobra"
 )
 
 type doctorOptions struct {
@@ -101,53 +99,11 @@ func runDoctor(a *app, o doctorOptions) error {
 			return err
 		}
 	} else {
-		printConfigProblems(a.Out, configProblems)
-		printDoctor(a.Out, results, problems)
+		report.PrintConfigProblems(a.Out, configProblems)
+		report.PrintDoctor(a.Out, results, problems)
 	}
 	if problems > 0 {
 		return silentExit(1)
 	}
 	return nil
-}
-
-func printDoctor(w io.Writer, results []report.DoctorResult, problems int) {
-	if len(results) == 0 {
-		fmt.Fprintln(w, "No shell hooks configured — nothing to check.")
-		return
-	}
-	fmt.Fprintf(w, "Checking %s...\n\n", count(len(results), "configured shell hook", "configured shell hooks"))
-	for _, r := range results {
-		fmt.Fprintf(w, "  [%s] %s\n", show(r.Status.Entry.DeclaredAs), show(r.Status.Entry.Command))
-		for _, c := range r.Checks {
-			fmt.Fprintf(w, "      %s %s\n", c.Level.Symbol(), show(c.Text))
-		}
-		fmt.Fprintln(w)
-	}
-	if problems > 0 {
-		fmt.Fprintf(w, "%s found.  Fix before relying on these hooks.\n", count(problems, "issue", "issues"))
-		return
-	}
-	fmt.Fprintln(w, "All shell hooks look healthy.")
-}
-
-// printConfigProblems lists what validate would report about the config
-// files themselves: a misspelt key is a problem even when every hook that
-// did load is healthy.
-func printConfigProblems(w io.Writer, problems []report.Problem) {
-	if len(problems) == 0 {
-		return
-	}
-	fmt.Fprintln(w, "Config problems (hermes-hooks validate lists them too):")
-	for _, p := range problems {
-		where := p.File
-		if p.Line > 0 {
-			where += ":" + strconv.Itoa(p.Line)
-		}
-		symbol := report.CheckFail.Symbol()
-		if p.Level == report.LevelWarning {
-			symbol = report.CheckWarn.Symbol()
-		}
-		fmt.Fprintf(w, "  %s %s: %s\n", symbol, show(where), show(p.Message))
-	}
-	fmt.Fprintln(w)
 }

@@ -4,13 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io"
 	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
@@ -90,7 +91,7 @@ func runDoctorLive(a *app, o doctorOptions) error {
 			return err
 		}
 	} else {
-		printLiveDoctor(a.Out, &r)
+		report.PrintLiveDoctor(a.Out, &r)
 	}
 	if r.Problems > 0 {
 		return silentExit(1)
@@ -131,30 +132,4 @@ func getJSON(c *http.Client, url string, into any) error {
 		return fmt.Errorf("GET %s: unreadable reply: %w", url, err)
 	}
 	return nil
-}
-
-func printLiveDoctor(w io.Writer, r *report.LiveReport) {
-	fmt.Fprintf(w, "Live check of the hermes-hooks serve at %s\n", show(r.Server))
-	fmt.Fprintf(w, "  config %s, generation %d, counting since %s\n\n", show(r.Config), r.Generation, show(r.Since))
-	for _, c := range r.Checks {
-		fmt.Fprintf(w, "  %s %s\n", c.Level.Symbol(), show(c.Text))
-	}
-	if len(r.Checks) > 0 {
-		fmt.Fprintln(w)
-	}
-	if len(r.Hooks) == 0 {
-		fmt.Fprintln(w, "No shell hooks configured or loaded — nothing to check.")
-	}
-	for _, h := range r.Hooks {
-		fmt.Fprintf(w, "  [%s] %s\n", show(h.Event), show(h.Command))
-		for _, c := range h.Checks {
-			fmt.Fprintf(w, "      %s %s\n", c.Level.Symbol(), show(c.Text))
-		}
-		fmt.Fprintln(w)
-	}
-	if r.Problems > 0 {
-		fmt.Fprintf(w, "%s found.  Fix before relying on these hooks.\n", count(r.Problems, "issue", "issues"))
-		return
-	}
-	fmt.Fprintln(w, "All live hooks look healthy.")
 }

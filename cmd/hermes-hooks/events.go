@@ -1,11 +1,10 @@
 package main
 
 import (
-	"fmt"
-	"strings"
+	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
-	"github.com/spf13/cobra"
+	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 type eventsOptions struct{ json bool }
@@ -33,64 +32,13 @@ entry may name one command or the wildcard.`,
 	return cmd
 }
 
-type eventJSON struct {
-	Name             string   `json:"name"`
-	Claude           string   `json:"claude"`
-	Aliases          []string `json:"aliases"`
-	Hermes           bool     `json:"hermes"`
-	ClaudeOnly       bool     `json:"claude_only"`
-	ShellUnsupported bool     `json:"shell_unsupported"`
-	Gateway          bool     `json:"gateway"`
-	Tool             bool     `json:"tool"`
-	Can              []string `json:"can"`
-}
-
 func runEvents(a *app, o eventsOptions) error {
-	var list []eventJSON
-	for _, e := range protocol.Events() {
-		list = append(list, eventJSON{
-			Name: e.Name, Claude: e.Claude, Aliases: nonNil(e.Aliases), Hermes: e.Hermes,
-			ClaudeOnly: e.ClaudeOnly, ShellUnsupported: e.ShellUnsupported, Gateway: e.Gateway, Tool: e.Tool,
-			Can: nonNil(e.Caps.Names()),
-		})
-	}
+	list := report.Events()
 	if o.json {
 		return writeJSON(a.Out, list)
 	}
-	fmt.Fprintf(a.Out, "%-36s %-20s %-22s %s\n", "EVENT", "CLAUDE CODE", "ALIASES", "A HOOK CAN")
-	for _, e := range list {
-		claude := e.Claude
-		if e.ClaudeOnly || claude == "" {
-			claude = "-"
-		}
-		can := strings.Join(e.Can, ", ")
-		switch {
-		case e.ShellUnsupported:
-			can = "(Python plugins only; refused for shell hooks)"
-		case can == "":
-			can = "observe"
-		}
-		name := e.Name
-		if e.ClaudeOnly {
-			name += " (Claude only)"
-		}
-		if e.Gateway {
-			name += " (gateway)"
-		}
-		aliases := strings.Join(e.Aliases, ", ")
-		if aliases == "" {
-			aliases = "-"
-		}
-		fmt.Fprintf(a.Out, "%-36s %-20s %-22s %s\n", name, claude, aliases, can)
-	}
+	report.PrintEvents(a.Out, list)
 	return nil
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // lookupEventFlag reads an event named by a flag: any of its names, or a

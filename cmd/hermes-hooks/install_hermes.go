@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/report"
 
 	"github.com/hermes-hooks/hermes-hooks/clients"
 	"github.com/hermes-hooks/hermes-hooks/install"
@@ -162,7 +164,7 @@ func printInstallHermes(a *app, h *hermesInstall, o installOptions, home, diff, 
 		}
 		if hooks, _ := hermesShellHooks(home); hooks > 0 {
 			fmt.Fprintf(a.Out, "Note: %s also declares %s that Hermes runs itself; with the plugin they would run twice. Move the hooks: block into a file of its own, leave hooks: {} in config.yaml, and point the plugin at it (HERMES_HOOKS_CONFIG): see README, Hermes plugin.\n",
-				cfg, count(hooks, "shell hook", "shell hooks"))
+				cfg, report.Count(hooks, "shell hook", "shell hooks"))
 		}
 	}
 	if h.note != "" {

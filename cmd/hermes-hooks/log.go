@@ -14,8 +14,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/spf13/cobra"
+
+	"github.com/hermes-hooks/hermes-hooks/journal"
+	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 type logOptions struct {
@@ -105,7 +107,7 @@ tampering: the next record repairs it), 1 naming the first bad line.`,
 				return &exitError{Code: 1, Msg: "journal chain broken at " + show(res.Bad.String()),
 					Hint: "the lines before it are intact; everything from it on cannot be trusted"}
 			}
-			fmt.Fprintf(a.Out, "journal intact: %s in %s (%s)\n", count(int(res.Records), "record", "records"), count(len(res.Files), "file", "files"), show(path))
+			fmt.Fprintf(a.Out, "journal intact: %s in %s (%s)\n", report.Count(int(res.Records), "record", "records"), report.Count(len(res.Files), "file", "files"), show(path))
 			if res.FirstSeq > 1 {
 				fmt.Fprintf(a.Out, "note: the chain starts at record %d, where a rotation began a file: the older rotated files were removed\n", res.FirstSeq)
 			}
@@ -113,7 +115,7 @@ tampering: the next record repairs it), 1 naming the first bad line.`,
 				fmt.Fprintf(a.Out, "note: %s\n", show(res.Torn.String()))
 			}
 			if res.AfterHead > 0 {
-				fmt.Fprintf(a.Out, "note: %s after the one the head record names (a writer stopped before updating it, or an older version wrote them); the next append moves it on\n", count(int(res.AfterHead), "record", "records"))
+				fmt.Fprintf(a.Out, "note: %s after the one the head record names (a writer stopped before updating it, or an older version wrote them); the next append moves it on\n", report.Count(int(res.AfterHead), "record", "records"))
 			}
 			return nil
 		},
@@ -199,7 +201,7 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 			out.WriteByte('\n')
 			return
 		}
-		out.WriteString(humanLine(e))
+		out.WriteString(report.JournalLine(e))
 		out.WriteByte('\n')
 	}
 	if !o.follow {
@@ -241,58 +243,6 @@ func (lf *logFilter) keep(e *journal.Entry) bool {
 		}
 	}
 	return false
-}
-
-// humanLine is one record for people: when, what was decided on which
-// event, why, and each hook's part. Everything from configs and hooks is
-// terminal-escaped.
-func humanLine(e *journal.Entry) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %-5s %s", e.Time.Local().Format("2006-01-02 15:04:05"), show(e.Decision), show(e.Event))
-	if e.Tool != "" {
-		fmt.Fprintf(&b, " tool=%s", show(e.Tool))
-	}
-	if e.Session != "" {
-		fmt.Fprintf(&b, " session=%s", show(e.Session))
-	}
-	if e.Stop {
-		b.WriteString(" stop")
-	}
-	if len(e.Effects) > 0 {
-		fmt.Fprintf(&b, " +%s", show(strings.Join(e.Effects, ",")))
-	}
-	if e.Message != "" {
-		fmt.Fprintf(&b, " %q", show(e.Message))
-	}
-	for _, h := range e.Hooks {
-		fmt.Fprintf(&b, " | %s", show(h.Command))
-		switch {
-		case !h.Ran && h.Skipped != "":
-			fmt.Fprintf(&b, " skipped (%s)", show(h.Skipped))
-			continue
-		case h.Shadow:
-			b.WriteString(" shadow")
-			if h.Would != "" {
-				fmt.Fprintf(&b, " would %q", show(h.Would))
-			}
-		default:
-			fmt.Fprintf(&b, " %s", show(h.Decision))
-		}
-		if h.ExitCode != nil {
-			fmt.Fprintf(&b, " exit=%d", *h.ExitCode)
-		}
-		if h.TimedOut {
-			b.WriteString(" timed out")
-		}
-		if h.Error != "" {
-			// It did not run as configured (a worker given up, a
-			// matcher that could not decide, a command that cannot
-			// start): say why, as a skipped hook does.
-			fmt.Fprintf(&b, " failed (%s)", show(h.Error))
-		}
-		fmt.Fprintf(&b, " %gms", h.ElapsedMS)
-	}
-	return b.String()
 }
 
 // follow prints every complete line of the journal, then polls for more

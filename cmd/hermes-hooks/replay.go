@@ -6,16 +6,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
+
+	"github.com/hermes-hooks/hermes-hooks/report"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
+
+	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 	"github.com/hermes-hooks/hermes-hooks/journal"
-	"github.com/spf13/cobra"
 )
 
 type replayOptions struct {
@@ -133,7 +135,7 @@ func runReplay(a *app, o replayOptions) error {
 	} else {
 		fmt.Fprintf(out, "%d events, %d decisions differ (%d not replayable)\n", rep.Events, rep.Differ, rep.NotReplayable)
 		for i := range rep.Differences {
-			out.WriteString(differenceLine(&rep.Differences[i]))
+			out.WriteString(report.DifferenceLine(&rep.Differences[i]))
 			out.WriteByte('\n')
 		}
 		if rep.Replayed > 0 && seen.noPayload > 0 {
@@ -183,33 +185,4 @@ func (s *replaySeen) nothingReplayed(path string, rep *journal.ReplayReport) err
 	}
 	return &exitError{Code: 1, Msg: msg,
 		Hint: "set journal: {include_payload: true} in the config: the dispatches recorded from then on can be replayed"}
-}
-
-// differenceLine is one difference for people, everything from configs,
-// hooks and payloads terminal-escaped:
-//
-//	2025-01-31 12:00:00 #7 pre_tool_call tool=terminal: none → block | now: ./guard.sh "no force push" | recorded: -
-func differenceLine(d *journal.Difference) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s #%d %s", d.Time.Local().Format("2006-01-02 15:04:05"), d.Seq, show(d.Event))
-	if d.Tool != "" {
-		fmt.Fprintf(&b, " tool=%s", show(d.Tool))
-	}
-	if d.Session != "" {
-		fmt.Fprintf(&b, " session=%s", show(d.Session))
-	}
-	fmt.Fprintf(&b, ": %s → %s | now: %s | recorded: %s", show(d.Recorded.Decision), show(d.Now.Decision), side(&d.Now), side(&d.Recorded))
-	return b.String()
-}
-
-// side names the hooks that decided and their message; "-" when none did.
-func side(s *journal.Side) string {
-	if len(s.Hooks) == 0 {
-		return "-"
-	}
-	out := show(strings.Join(s.Hooks, ", "))
-	if s.Message != "" {
-		out += fmt.Sprintf(" %q", show(s.Message))
-	}
-	return out
 }

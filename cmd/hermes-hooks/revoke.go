@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/spf13/cobra"
+
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
-	"github.com/spf13/cobra"
+	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 func contains(list []string, s string) bool { return slices.Contains(list, s) }
@@ -89,7 +91,7 @@ func runRevoke(a *app, command string, o revokeOptions) error {
 		fmt.Fprintf(a.Out, "No allowlist entry found for command: %s\n", show(command))
 		return nil
 	}
-	fmt.Fprintf(a.Out, "Removed %s for: %s\n", count(res.Removed, "allowlist entry", "allowlist entries"), show(command))
+	fmt.Fprintf(a.Out, "Removed %s for: %s\n", report.Count(res.Removed, "allowlist entry", "allowlist entries"), show(command))
 	fmt.Fprintln(a.Out, "Note: the next dispatch no longer runs it; a running `hermes-hooks serve` sees the change at once.")
 	return nil
 }

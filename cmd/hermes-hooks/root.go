@@ -2,15 +2,18 @@ package main
 
 import (
 	"fmt"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"os"
 	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/report"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 // app holds what every command shares: the streams, the global flags and
@@ -103,7 +106,7 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
 			return usageErr("run '"+cmd.CommandPath()+" --help' for usage and examples",
-				"%s takes %s (got %s)", cmd.CommandPath(), what, count(len(args), "argument", "arguments"))
+				"%s takes %s (got %s)", cmd.CommandPath(), what, report.Count(len(args), "argument", "arguments"))
 		}
 		return nil
 	}

@@ -3,18 +3,18 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io"
 	"os"
 	"strings"
 
-	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+
+	"github.com/spf13/cobra"
+
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
-	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/report"
-	"github.com/spf13/cobra"
 )
 
 type testOptions struct {
@@ -62,7 +62,7 @@ could not start or timed out, 2 for an unknown event.`,
 func runTest(a *app, event string, o testOptions) error {
 	ev, ok := protocol.Lookup(event)
 	if !ok {
-		fmt.Fprintf(a.Out, "Unknown event: %s\n", show(pyRepr(event)))
+		fmt.Fprintf(a.Out, "Unknown event: %s\n", show(report.PyRepr(event)))
 		if s := protocol.SuggestEvent(event); s != "" {
 			fmt.Fprintf(a.Out, "Did you mean: %s\n", show(s))
 		}
@@ -109,35 +109,28 @@ func runTest(a *app, event string, o testOptions) error {
 		entries = append(entries, e)
 	}
 	statuses := report.Inspect(&hookconfig.Config{Entries: entries, Tools: cfg.Tools}, allow, wd)
-	var runs []testRun
+	var runs []report.TrialRun
 	for i, e := range entries {
-		runs = append(runs, testRun{entry: e, approved: statuses[i].Approved,
-			changed: statuses[i].Approved && !statuses[i].Runs(),
+		runs = append(runs, report.TrialRun{Entry: e, Approved: statuses[i].Approved,
+			Changed: statuses[i].Approved && !statuses[i].Runs(),
 			HookRun: d.RunEntry(context.Background(), ev, e, fields)})
 	}
 	args, _ := protocol.Args(fields)
-	outcome := protocol.Fold(ev, args, foldReports(runs))
+	outcome := protocol.Fold(ev, args, report.FoldTrial(runs))
 	if o.json {
-		if err := writeJSON(a.Out, testJSON(ev, fields, runs, &outcome)); err != nil {
+		if err := writeJSON(a.Out, report.TrialJSON(ev, fields, runs, &outcome)); err != nil {
 			return err
 		}
 	} else {
-		printTest(a.Out, ev, event, o.forTool, runs)
-		printVerdict(a.Out, runs, &outcome)
+		report.PrintTrial(a.Out, ev, event, o.forTool, runs)
+		report.PrintVerdict(a.Out, runs, &outcome)
 	}
-	if failed(runs) > 0 {
+	if report.FailedRuns(runs) > 0 {
 		// A hook that cannot start or never finishes is a broken hook,
 		// whatever the fold made of it: scripts (and CI) see it.
 		return silentExit(1)
 	}
 	return nil
-}
-
-type testRun struct {
-	dispatcher.HookRun
-	entry    *hookconfig.Entry
-	approved bool
-	changed  bool // approved, but the script changed since: dispatch skips it
 }
 
 // readPayloadFile reads --payload-file ("-": stdin). A file that is not a
@@ -172,86 +165,6 @@ func readPayloadFile(a *app, path string) (map[string]any, error) {
 		return nil, nil
 	}
 	return m, nil
-}
-
-func printTest(w io.Writer, ev *protocol.Event, event, forTool string, runs []testRun) {
-	if len(runs) == 0 {
-		fmt.Fprintf(w, "No shell hooks configured for event: %s\n", show(event))
-		if forTool != "" {
-			fmt.Fprintf(w, "(with matcher filter --for-tool=%s)\n", show(forTool))
-		}
-		return
-	}
-	fmt.Fprintf(w, "Firing %s for event '%s':\n\n", count(len(runs), "hook", "hooks"), show(event))
-	for _, r := range runs {
-		rep := r.Report
-		fmt.Fprintf(w, "  → %s\n", show(rep.Command))
-		if rep.Dialect != protocol.Hermes {
-			fmt.Fprintf(w, "      (%s dialect, declared under %s)\n", rep.Dialect, show(rep.Event))
-		}
-		switch {
-		case !r.approved:
-			fmt.Fprintf(w, "      ⚠ not allowlisted: dispatch skips this hook until you run %s\n",
-				show(consent.ApproveCommandHint(r.entry.DeclaredAs, r.entry.Command)))
-		case r.changed:
-			fmt.Fprintf(w, "      ⚠ script changed since approval: dispatch skips this hook until you run %s\n",
-				show(consent.ApproveCommandHint(r.entry.DeclaredAs, r.entry.Command)))
-		}
-		elapsed := pyjson.Seconds(rep.ElapsedMS / 1000)
-		switch {
-		case rep.Error != "":
-			fmt.Fprintf(w, "      ✗ error: %s\n", show(rep.Error))
-		case rep.TimedOut:
-			fmt.Fprintf(w, "      ✗ timed out after %ss\n", elapsed)
-		default:
-			code := "?"
-			if rep.ExitCode != nil {
-				code = fmt.Sprint(*rep.ExitCode)
-			}
-			fmt.Fprintf(w, "      exit=%s  elapsed=%ss\n", code, elapsed)
-			if s := strings.TrimSpace(string(r.Stdout)); s != "" {
-				fmt.Fprintf(w, "      stdout: %s\n", show(protocol.Truncate(s, 400)))
-			}
-			if s := strings.TrimSpace(string(r.Stderr)); s != "" {
-				fmt.Fprintf(w, "      stderr: %s\n", show(protocol.Truncate(s, 400)))
-			}
-		}
-		if rep.Note != "" {
-			fmt.Fprintf(w, "      note: %s\n", show(rep.Note))
-		}
-		c := rep.Contribution
-		if wire, ok := c.HermesWire(ev); ok && c.Decision != protocol.DecisionAllow {
-			fmt.Fprintf(w, "      parsed (Hermes wire shape): %s\n", protocol.EncodeJSON(wire, protocol.PythonASCII))
-		} else if !c.IsEmpty() {
-			b, _ := c.MarshalJSON()
-			fmt.Fprintf(w, "      parsed (contribution): %s\n", show(string(b)))
-		} else {
-			fmt.Fprintln(w, "      parsed: <none — hook contributed nothing to the dispatcher>")
-		}
-		fmt.Fprintln(w)
-	}
-}
-
-func testJSON(ev *protocol.Event, fields map[string]any, runs []testRun, outcome *protocol.Outcome) any {
-	out := make([]map[string]any, 0, len(runs))
-	for _, r := range runs {
-		status, _ := r.status()
-		out = append(out, map[string]any{
-			"report":   r.Report,
-			"status":   status,
-			"approved": r.approved,
-			"changed":  r.changed,
-			"stdout":   string(r.Stdout),
-			"stderr":   string(r.Stderr),
-			"payload":  rawJSON(r.Payload),
-		})
-	}
-	return map[string]any{
-		"event":   ev.Name,
-		"fields":  fields,
-		"runs":    out,
-		"outcome": outcome,
-	}
 }
 
 // trialDispatcher is the dispatcher test and doctor run hooks with,

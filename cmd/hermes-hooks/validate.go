@@ -1,13 +1,10 @@
 package main
 
 import (
-	"fmt"
-	"io"
-	"strconv"
+	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 	"github.com/hermes-hooks/hermes-hooks/report"
-	"github.com/spf13/cobra"
 )
 
 type validateOptions struct{ json bool }
@@ -67,38 +64,10 @@ func runValidate(a *app, o validateOptions) error {
 			return err
 		}
 	} else {
-		printProblems(a.Out, problems, errs, files)
+		report.PrintProblems(a.Out, problems, errs, files)
 	}
 	if errs > 0 {
 		return silentExit(1)
 	}
 	return nil
-}
-
-func printProblems(w io.Writer, problems []report.Problem, errs, files int) {
-	for _, p := range problems {
-		where := p.File
-		if p.Line > 0 {
-			where += ":" + strconv.Itoa(p.Line)
-		}
-		if where != "" {
-			where += ": "
-		}
-		fmt.Fprintf(w, "%s%s: %s\n", show(where), p.Level, show(p.Message))
-	}
-	warnings := len(problems) - errs
-	switch {
-	case len(problems) == 0:
-		fmt.Fprintf(w, "✓ no problems in %s.\n", count(files, "config file", "config files"))
-	default:
-		fmt.Fprintf(w, "\n%s, %s.\n", count(errs, "error", "errors"), count(warnings, "warning", "warnings"))
-	}
-}
-
-// count says "1 error" or "2 errors": no "(s)".
-func count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }

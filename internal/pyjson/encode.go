@@ -71,122 +71,28 @@ func appendValue(buf []byte, v any, st Style, depth int) []byte {
 	if depth > maxJSONDepth {
 		return appendString(buf, "<too deeply nested>", st)
 	}
+	// One helper per kind, so that each reads on its own. The cases keep
+	// the order of the single switch they were: a type switch takes the
+	// first case that matches, so the scalars go first, then Ordered and
+	// error before the fallback.
+	if out, ok := appendScalar(buf, v, st); ok {
+		return out
+	}
 	switch x := v.(type) {
-	case nil:
-		return append(buf, "null"...)
-	case bool:
-		if x {
-			return append(buf, "true"...)
-		}
-		return append(buf, "false"...)
-	case string:
-		return appendString(buf, x, st)
-	case json.Number:
-		if !isJSONNumber(string(x)) {
-			return appendString(buf, string(x), st)
-		}
-		if st == PythonFile {
-			return append(buf, pyNumber(string(x))...)
-		}
-		return append(buf, x...)
-	case float64:
-		return appendFloat(buf, x, st)
-	case float32:
-		return appendFloat(buf, float64(x), st)
-	case int:
-		return strconv.AppendInt(buf, int64(x), 10)
-	case int8:
-		return strconv.AppendInt(buf, int64(x), 10)
-	case int16:
-		return strconv.AppendInt(buf, int64(x), 10)
-	case int32:
-		return strconv.AppendInt(buf, int64(x), 10)
-	case int64:
-		return strconv.AppendInt(buf, x, 10)
-	case uint:
-		return strconv.AppendUint(buf, uint64(x), 10)
-	case uint8:
-		return strconv.AppendUint(buf, uint64(x), 10)
-	case uint16:
-		return strconv.AppendUint(buf, uint64(x), 10)
-	case uint32:
-		return strconv.AppendUint(buf, uint64(x), 10)
-	case uint64:
-		return strconv.AppendUint(buf, x, 10)
 	case Ordered:
-		if x.Len() == 0 {
-			return append(buf, "{}"...)
-		}
-		buf = append(buf, '{')
-		for i := range x.Len() {
-			if i > 0 {
-				buf = appendComma(buf, st)
-			}
-			k, v := x.Member(i)
-			buf = appendIndent(buf, st, depth+1)
-			buf = appendString(buf, k, st)
-			buf = appendColon(buf, st)
-			buf = appendValue(buf, v, st, depth+1)
-		}
-		buf = appendIndent(buf, st, depth)
-		return append(buf, '}')
+		return appendOrdered(buf, x, st, depth)
 	case map[string]any:
-		if len(x) == 0 {
-			return append(buf, "{}"...)
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		// Byte order of UTF-8 equals code point order, which is how
-		// Python sorts str keys.
-		sort.Strings(keys)
-		buf = append(buf, '{')
-		for i, k := range keys {
-			if i > 0 {
-				buf = appendComma(buf, st)
-			}
-			buf = appendIndent(buf, st, depth+1)
-			buf = appendString(buf, k, st)
-			buf = appendColon(buf, st)
-			buf = appendValue(buf, x[k], st, depth+1)
-		}
-		buf = appendIndent(buf, st, depth)
-		return append(buf, '}')
+		return appendMap(buf, x, st, depth)
 	case map[string]string:
 		m := make(map[string]any, len(x))
 		for k, s := range x {
 			m[k] = s
 		}
-		return appendValue(buf, m, st, depth)
+		return appendMap(buf, m, st, depth)
 	case []any:
-		if len(x) == 0 {
-			return append(buf, "[]"...)
-		}
-		buf = append(buf, '[')
-		for i, e := range x {
-			if i > 0 {
-				buf = appendComma(buf, st)
-			}
-			buf = appendIndent(buf, st, depth+1)
-			buf = appendValue(buf, e, st, depth+1)
-		}
-		buf = appendIndent(buf, st, depth)
-		return append(buf, ']')
+		return appendArray(buf, x, st, depth)
 	case []string:
-		if len(x) == 0 {
-			return append(buf, "[]"...)
-		}
-		buf = append(buf, '[')
-		for i, e := range x {
-			if i > 0 {
-				buf = appendComma(buf, st)
-			}
-			buf = appendIndent(buf, st, depth+1)
-			buf = appendString(buf, e, st)
-		}
-		buf = appendIndent(buf, st, depth)
-		return append(buf, ']')
+		return appendStrings(buf, x, st, depth)
 	case json.RawMessage:
 		if d, err := Decode(x); err == nil {
 			return appendValue(buf, d, st, depth)
@@ -195,10 +101,156 @@ func appendValue(buf []byte, v any, st Style, depth int) []byte {
 	case error:
 		return appendString(buf, x.Error(), st)
 	}
-	// Anything else: whatever encoding/json makes of it, re-encoded in our
-	// style; if encoding/json refuses it, its string form (Python's
-	// default=str) — except for containers, whose string form would walk a
-	// cycle forever, so they are named by their type instead.
+	return appendOther(buf, v, st, depth)
+}
+
+// appendScalar appends v when it is a JSON scalar of a Go type the encoder
+// knows (nil, bool, string, json.Number, a float or an integer); ok is
+// false for anything else.
+func appendScalar(buf []byte, v any, st Style) (out []byte, ok bool) {
+	switch x := v.(type) {
+	case nil:
+		return append(buf, "null"...), true
+	case bool:
+		if x {
+			return append(buf, "true"...), true
+		}
+		return append(buf, "false"...), true
+	case string:
+		return appendString(buf, x, st), true
+	case json.Number:
+		if !isJSONNumber(string(x)) {
+			return appendString(buf, string(x), st), true
+		}
+		if st == PythonFile {
+			return append(buf, pyNumber(string(x))...), true
+		}
+		return append(buf, x...), true
+	case float64:
+		return appendFloat(buf, x, st), true
+	case float32:
+		return appendFloat(buf, float64(x), st), true
+	}
+	return appendInteger(buf, v)
+}
+
+// appendInteger appends v when it is one of Go's integer types, exactly
+// (no float round trip); ok is false otherwise.
+func appendInteger(buf []byte, v any) (out []byte, ok bool) {
+	switch x := v.(type) {
+	case int:
+		return strconv.AppendInt(buf, int64(x), 10), true
+	case int8:
+		return strconv.AppendInt(buf, int64(x), 10), true
+	case int16:
+		return strconv.AppendInt(buf, int64(x), 10), true
+	case int32:
+		return strconv.AppendInt(buf, int64(x), 10), true
+	case int64:
+		return strconv.AppendInt(buf, x, 10), true
+	case uint:
+		return strconv.AppendUint(buf, uint64(x), 10), true
+	case uint8:
+		return strconv.AppendUint(buf, uint64(x), 10), true
+	case uint16:
+		return strconv.AppendUint(buf, uint64(x), 10), true
+	case uint32:
+		return strconv.AppendUint(buf, uint64(x), 10), true
+	case uint64:
+		return strconv.AppendUint(buf, x, 10), true
+	}
+	return buf, false
+}
+
+// appendOrdered appends an object whose members keep their order.
+func appendOrdered(buf []byte, x Ordered, st Style, depth int) []byte {
+	if x.Len() == 0 {
+		return append(buf, "{}"...)
+	}
+	buf = append(buf, '{')
+	for i := range x.Len() {
+		if i > 0 {
+			buf = appendComma(buf, st)
+		}
+		k, v := x.Member(i)
+		buf = appendIndent(buf, st, depth+1)
+		buf = appendString(buf, k, st)
+		buf = appendColon(buf, st)
+		buf = appendValue(buf, v, st, depth+1)
+	}
+	buf = appendIndent(buf, st, depth)
+	return append(buf, '}')
+}
+
+// appendMap appends a Go map as an object with sorted keys: a Go map has
+// no order of its own, and Python's sort_keys is the one both hosts'
+// readers accept.
+func appendMap(buf []byte, x map[string]any, st Style, depth int) []byte {
+	if len(x) == 0 {
+		return append(buf, "{}"...)
+	}
+	keys := make([]string, 0, len(x))
+	for k := range x {
+		keys = append(keys, k)
+	}
+	// Byte order of UTF-8 equals code point order, which is how
+	// Python sorts str keys.
+	sort.Strings(keys)
+	buf = append(buf, '{')
+	for i, k := range keys {
+		if i > 0 {
+			buf = appendComma(buf, st)
+		}
+		buf = appendIndent(buf, st, depth+1)
+		buf = appendString(buf, k, st)
+		buf = appendColon(buf, st)
+		buf = appendValue(buf, x[k], st, depth+1)
+	}
+	buf = appendIndent(buf, st, depth)
+	return append(buf, '}')
+}
+
+// appendArray appends a JSON array.
+func appendArray(buf []byte, x []any, st Style, depth int) []byte {
+	if len(x) == 0 {
+		return append(buf, "[]"...)
+	}
+	buf = append(buf, '[')
+	for i, e := range x {
+		if i > 0 {
+			buf = appendComma(buf, st)
+		}
+		buf = appendIndent(buf, st, depth+1)
+		buf = appendValue(buf, e, st, depth+1)
+	}
+	buf = appendIndent(buf, st, depth)
+	return append(buf, ']')
+}
+
+// appendStrings appends a []string without boxing each element into an
+// any.
+func appendStrings(buf []byte, x []string, st Style, depth int) []byte {
+	if len(x) == 0 {
+		return append(buf, "[]"...)
+	}
+	buf = append(buf, '[')
+	for i, e := range x {
+		if i > 0 {
+			buf = appendComma(buf, st)
+		}
+		buf = appendIndent(buf, st, depth+1)
+		buf = appendString(buf, e, st)
+	}
+	buf = appendIndent(buf, st, depth)
+	return append(buf, ']')
+}
+
+// appendOther appends a value of a type the encoder does not know:
+// whatever encoding/json makes of it, re-encoded in our style; if
+// encoding/json refuses it, its string form (Python's default=str) —
+// except for containers, whose string form would walk a cycle forever, so
+// they are named by their type instead.
+func appendOther(buf []byte, v any, st Style, depth int) []byte {
 	b, err := json.Marshal(v)
 	if err == nil {
 		if d, err := Decode(b); err == nil {

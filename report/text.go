@@ -1,0 +1,226 @@
+package report
+
+// What the verbs print for people, as text: pure formatting of what the
+// rest of this package (and the journal) computes, so that a verb is flags,
+// one call and one of these. Everything from configs, allowlists, hooks
+// and payloads is terminal-escaped (show).
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
+)
+
+// show escapes text from configs, allowlists, hooks and arguments for the
+// terminal (see package termsafe): no config can make a line lie.
+func show(s string) string { return termsafe.Escape(s) }
+
+// Count says "1 error" or "2 errors": no "(s)".
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// PyRepr is Python's repr of a string: single quotes unless the string has
+// a single quote and no double quote; backslashes doubled.
+func PyRepr(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	if strings.Contains(s, "'") && !strings.Contains(s, `"`) {
+		return `"` + s + `"`
+	}
+	return "'" + strings.ReplaceAll(s, "'", `\'`) + "'"
+}
+
+// PrintList prints Hermes' list layout: events sorted, hooks in config
+// order, consent marks, approval time and drift; plus the dialect and the
+// source file where they are not the plain Hermes defaults.
+func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []HookStatus) {
+	if len(statuses) == 0 {
+		fmt.Fprintf(w, "No shell hooks configured in %s.\n", show(label))
+		fmt.Fprintln(w, "See `hermes-hooks --help` or the README's config reference for the schema and")
+		fmt.Fprintln(w, "worked examples (agent-hooks/config.yaml).")
+		return
+	}
+	fmt.Fprintf(w, "Configured shell hooks (%d total):\n\n", len(statuses))
+	// One group per event: its Hermes name and its Claude name (or an
+	// alias) are one event, labelled with every name it was declared by.
+	byEvent := map[string][]*HookStatus{}
+	names := map[string][]string{}
+	var events []string
+	for i := range statuses {
+		e := statuses[i].Entry
+		ev := e.Event.Name
+		if _, ok := byEvent[ev]; !ok {
+			events = append(events, ev)
+		}
+		byEvent[ev] = append(byEvent[ev], &statuses[i])
+		if !slices.Contains(names[ev], e.DeclaredAs) {
+			names[ev] = append(names[ev], e.DeclaredAs)
+		}
+	}
+	sort.Slice(events, func(i, j int) bool { return names[events[i]][0] < names[events[j]][0] })
+	for _, ev := range events {
+		fmt.Fprintf(w, "  [%s]\n", show(strings.Join(names[ev], " / ")))
+		for _, st := range byEvent[ev] {
+			e := st.Entry
+			var b strings.Builder
+			fmt.Fprintf(&b, "    - %s", show(e.Command))
+			if e.Matcher != "" {
+				fmt.Fprintf(&b, " matcher=%s", show(PyRepr(e.Matcher)))
+			}
+			fmt.Fprintf(&b, " (timeout=%ss", e.TimeoutSeconds())
+			if e.Dialect != "hermes" {
+				fmt.Fprintf(&b, ", %s dialect", e.Dialect)
+			}
+			if e.FailClosed {
+				b.WriteString(", fail_closed")
+			}
+			if e.Priority != 0 {
+				fmt.Fprintf(&b, ", priority=%d", e.Priority)
+			}
+			if e.Worker {
+				b.WriteString(", worker")
+				if e.Workers > 1 {
+					fmt.Fprintf(&b, " ×%d", e.Workers)
+				}
+			}
+			if e.Shadow {
+				b.WriteString(", shadow")
+			}
+			if e.Duplicate {
+				b.WriteString(", duplicate: runs once")
+			}
+			switch {
+			case st.Approved && st.Drift.Kind == consent.DriftHash:
+				b.WriteString(", ✗ changed since approval)")
+			case st.Approved:
+				b.WriteString(", ✓ allowlisted)")
+			default:
+				b.WriteString(", ✗ not allowlisted)")
+			}
+			fmt.Fprintln(w, b.String())
+			if e.Source != "" && e.Source != cfg.Path {
+				fmt.Fprintf(w, "      from: %s\n", show(e.Source))
+			}
+			if by := RunByText(e); by != "" {
+				fmt.Fprintf(w, "      %s\n", show(by))
+			}
+			if st.Approved && st.Approval.ApprovedAt != "" {
+				fmt.Fprintf(w, "      approved_at: %s\n", show(st.Approval.ApprovedAt))
+			}
+			if st.TextOnly != "" {
+				fmt.Fprintf(w, "      ⚠ approved by its text only (%s): what it runs can change without notice\n", show(st.TextOnly))
+			}
+			switch {
+			case st.Approved && st.Drift.Kind == consent.DriftMtime:
+				fmt.Fprintf(w, "      ⚠ %s — run `hermes-hooks doctor` to re-validate\n", show(st.Drift.Message()))
+			case st.Approved && st.Drift.Kind == consent.DriftHash:
+				fmt.Fprintf(w, "      ✗ %s — will NOT run until re-approved: %s\n", show(st.Drift.Message()),
+					show(consent.ApproveCommandHint(e.DeclaredAs, e.Command)))
+			}
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// PrintProblems prints validate's report: each problem with its file and
+// line, then the tally.
+func PrintProblems(w io.Writer, problems []Problem, errs, files int) {
+	for _, p := range problems {
+		where := p.File
+		if p.Line > 0 {
+			where += ":" + strconv.Itoa(p.Line)
+		}
+		if where != "" {
+			where += ": "
+		}
+		fmt.Fprintf(w, "%s%s: %s\n", show(where), p.Level, show(p.Message))
+	}
+	warnings := len(problems) - errs
+	switch {
+	case len(problems) == 0:
+		fmt.Fprintf(w, "✓ no problems in %s.\n", Count(files, "config file", "config files"))
+	default:
+		fmt.Fprintf(w, "\n%s, %s.\n", Count(errs, "error", "errors"), Count(warnings, "warning", "warnings"))
+	}
+}
+
+// PrintDoctor prints doctor's report: each hook with its checks, then the
+// verdict.
+func PrintDoctor(w io.Writer, results []DoctorResult, problems int) {
+	if len(results) == 0 {
+		fmt.Fprintln(w, "No shell hooks configured — nothing to check.")
+		return
+	}
+	fmt.Fprintf(w, "Checking %s...\n\n", Count(len(results), "configured shell hook", "configured shell hooks"))
+	for _, r := range results {
+		fmt.Fprintf(w, "  [%s] %s\n", show(r.Status.Entry.DeclaredAs), show(r.Status.Entry.Command))
+		for _, c := range r.Checks {
+			fmt.Fprintf(w, "      %s %s\n", c.Level.Symbol(), show(c.Text))
+		}
+		fmt.Fprintln(w)
+	}
+	if problems > 0 {
+		fmt.Fprintf(w, "%s found.  Fix before relying on these hooks.\n", Count(problems, "issue", "issues"))
+		return
+	}
+	fmt.Fprintln(w, "All shell hooks look healthy.")
+}
+
+// PrintConfigProblems lists what validate would report about the config
+// files themselves: a misspelt key is a problem even when every hook that
+// did load is healthy.
+func PrintConfigProblems(w io.Writer, problems []Problem) {
+	if len(problems) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "Config problems (hermes-hooks validate lists them too):")
+	for _, p := range problems {
+		where := p.File
+		if p.Line > 0 {
+			where += ":" + strconv.Itoa(p.Line)
+		}
+		symbol := CheckFail.Symbol()
+		if p.Level == LevelWarning {
+			symbol = CheckWarn.Symbol()
+		}
+		fmt.Fprintf(w, "  %s %s: %s\n", symbol, show(where), show(p.Message))
+	}
+	fmt.Fprintln(w)
+}
+
+// PrintLiveDoctor prints `doctor --live`'s report of a running serve.
+func PrintLiveDoctor(w io.Writer, r *LiveReport) {
+	fmt.Fprintf(w, "Live check of the hermes-hooks serve at %s\n", show(r.Server))
+	fmt.Fprintf(w, "  config %s, generation %d, counting since %s\n\n", show(r.Config), r.Generation, show(r.Since))
+	for _, c := range r.Checks {
+		fmt.Fprintf(w, "  %s %s\n", c.Level.Symbol(), show(c.Text))
+	}
+	if len(r.Checks) > 0 {
+		fmt.Fprintln(w)
+	}
+	if len(r.Hooks) == 0 {
+		fmt.Fprintln(w, "No shell hooks configured or loaded — nothing to check.")
+	}
+	for _, h := range r.Hooks {
+		fmt.Fprintf(w, "  [%s] %s\n", show(h.Event), show(h.Command))
+		for _, c := range h.Checks {
+			fmt.Fprintf(w, "      %s %s\n", c.Level.Symbol(), show(c.Text))
+		}
+		fmt.Fprintln(w)
+	}
+	if r.Problems > 0 {
+		fmt.Fprintf(w, "%s found.  Fix before relying on these hooks.\n", Count(r.Problems, "issue", "issues"))
+		return
+	}
+	fmt.Fprintln(w, "All live hooks look healthy.")
+}

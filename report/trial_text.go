@@ -1,0 +1,316 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// The verdict `hermes-hooks test` ends with, after Hermes' own lines: a
+// status line per hook, the folded outcome and the payload sent. Hermes
+// prints each run and leaves the reader to add them up; a first-time user
+// wants the answer ("does my guard block this?") in one place.
+
+// TrialRun is one hook's run by `hermes-hooks test`: what RunEntry
+// returned, the entry, and its consent state (dispatch would skip a hook
+// not approved, or changed since approval).
+type TrialRun struct {
+	dispatcher.HookRun
+	Entry    *hookconfig.Entry
+	Approved bool
+	Changed  bool // approved, but the script changed since: dispatch skips it
+}
+
+// Run states, as --json's "status" names them.
+const (
+	statusRan           = "ran"
+	statusFailedToStart = "failed_to_start"
+	statusTimedOut      = "timed_out"
+)
+
+// Status is the run's state and whether it counts as a failure (exit 1).
+// A non-zero exit is the hook's own answer, not a failure of the hook.
+func (r *TrialRun) Status() (string, bool) {
+	switch rep := &r.Report; {
+	case rep.TimedOut:
+		return statusTimedOut, true
+	case rep.Error != "" || rep.Skipped != "":
+		return statusFailedToStart, true
+	}
+	return statusRan, false
+}
+
+// FailedRuns counts the runs that could not start or timed out.
+func FailedRuns(runs []TrialRun) int {
+	n := 0
+	for i := range runs {
+		if _, bad := runs[i].Status(); bad {
+			n++
+		}
+	}
+	return n
+}
+
+// FoldTrial returns the reports the verdict folds. A shadow hook's reply is
+// shown in its run above, but dispatch folds nothing of it (it is recorded
+// as what it would have done), so neither does the verdict.
+func FoldTrial(runs []TrialRun) []protocol.HookReport {
+	out := make([]protocol.HookReport, len(runs))
+	for i := range runs {
+		out[i] = runs[i].Report
+		if out[i].Shadow {
+			out[i].Contribution = nil
+		}
+	}
+	return out
+}
+
+// PrintVerdict prints the verdict: a status line per hook, the folded
+// outcome and the payloads sent.
+func PrintVerdict(w io.Writer, runs []TrialRun, o *protocol.Outcome) {
+	if len(runs) == 0 {
+		return
+	}
+	counts := map[string]int{}
+	skipped := 0
+	for i := range runs {
+		s, _ := runs[i].Status()
+		counts[s]++
+		if !runs[i].Approved || runs[i].Changed {
+			skipped++
+		}
+	}
+	var parts []string
+	for _, c := range []struct{ status, words string }{
+		{statusRan, "ran"}, {statusFailedToStart, "failed to start"}, {statusTimedOut, "timed out"},
+	} {
+		if n := counts[c.status]; n > 0 {
+			parts = append(parts, strconv.Itoa(n)+" "+c.words)
+		}
+	}
+	fmt.Fprintf(w, "Verdict for %s: %s\n", Count(len(runs), "hook", "hooks"), strings.Join(parts, ", "))
+	for i := range runs {
+		fmt.Fprintf(w, "  %s\n", statusLine(&runs[i]))
+	}
+	printOutcome(w, o)
+	if skipped > 0 {
+		fmt.Fprintf(w, "  note: dispatch skips %s (not allowlisted, or changed since approval): today's dispatch outcome leaves out their part\n",
+			Count(skipped, "hook", "hooks"))
+	}
+	printPayloads(w, runs)
+}
+
+// printOutcome prints the folded outcome: its decision, then each part it
+// carries.
+func printOutcome(w io.Writer, o *protocol.Outcome) {
+	dec := o.Decision
+	if dec == "" {
+		dec = protocol.DecisionNone
+	}
+	fmt.Fprintf(w, "Outcome: decision %s\n", dec)
+	line := func(label, value string) {
+		if value != "" {
+			fmt.Fprintf(w, "  %s: %s\n", label, show(protocol.Truncate(value, 400)))
+		}
+	}
+	line("message", o.Message)
+	line("context", o.Context)
+	if o.Args != nil {
+		line("args rewritten to", string(protocol.EncodeJSON(o.Args, protocol.Compact)))
+	}
+	if o.Stop {
+		line("stop", "yes")
+		line("stop reason", o.StopReason)
+	}
+	line("system message", o.SystemMessage)
+	if o.Result != nil {
+		line("result", strconv.Quote(*o.Result))
+	}
+	line("inject system", o.InjectSystem)
+	line("inject user", o.InjectUser)
+	if len(o.Metadata) > 0 {
+		line("metadata", string(protocol.EncodeJSON(o.Metadata, protocol.Compact)))
+	}
+	if len(o.Env) > 0 {
+		env := make(map[string]any, len(o.Env))
+		for k, v := range o.Env {
+			env[k] = v
+		}
+		line("env", string(protocol.EncodeJSON(env, protocol.Compact)))
+	}
+}
+
+// statusLine is one hook's line of the verdict: ✓ when it ran, ✗ when it
+// could not start or timed out; its decision, then how it went.
+//
+//	✓ ./guard.sh: block — ran, exit=0
+//	✗ ./crlf.sh: none — failed to start: …/crlf.sh: CRLF line endings: …
+func statusLine(r *TrialRun) string {
+	rep := &r.Report
+	dec := protocol.DecisionNone
+	if c := rep.Contribution; c != nil && c.Decision != "" {
+		dec = c.Decision
+	}
+	mark := "✓"
+	if _, bad := r.Status(); bad {
+		mark = "✗"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s: %s", mark, show(rep.Command), dec)
+	if rep.Shadow {
+		b.WriteString(" (shadow: dispatch only records it)")
+	}
+	switch {
+	case !r.Approved:
+		b.WriteString(" (not allowlisted: dispatch skips it)")
+	case r.Changed:
+		b.WriteString(" (changed since approval: dispatch skips it)")
+	}
+	b.WriteString(" — ")
+	switch s, _ := r.Status(); s {
+	case statusTimedOut:
+		fmt.Fprintf(&b, "timed out after %ss", pyjson.Seconds(rep.ElapsedMS/1000))
+	case statusFailedToStart:
+		why := rep.Error
+		if why == "" {
+			why = rep.Skipped
+		}
+		fmt.Fprintf(&b, "failed to start: %s", show(why))
+	default:
+		b.WriteString("ran")
+		if rep.ExitCode != nil {
+			fmt.Fprintf(&b, ", exit=%d", *rep.ExitCode)
+		}
+	}
+	return b.String()
+}
+
+// maxPayloadShown bounds a payload printed as text; --json holds it whole.
+const maxPayloadShown = 4000
+
+// printPayloads prints the payload the hooks were sent: once when every
+// hook got the same bytes, else once per group of hooks (dialects differ:
+// a Claude hook gets Claude's payload).
+func printPayloads(w io.Writer, runs []TrialRun) {
+	var order []string
+	who := map[string][]string{}
+	for i := range runs {
+		p := string(runs[i].Payload)
+		if _, seen := who[p]; !seen {
+			order = append(order, p)
+		}
+		who[p] = append(who[p], runs[i].Report.Command)
+	}
+	for _, p := range order {
+		label := "Payload sent"
+		if len(order) > 1 {
+			label += " to " + strings.Join(who[p], ", ")
+		}
+		text := strings.TrimRight(p, "\n") // a Claude payload ends its line
+		if len(text) > maxPayloadShown {
+			text = protocol.Truncate(text, maxPayloadShown) + " … (" + strconv.Itoa(len(p)) + " bytes; --json shows it whole)"
+		}
+		fmt.Fprintf(w, "%s: %s\n", show(label), show(text))
+	}
+}
+
+// rawJSON is a payload for --json: the JSON it is, or its text should it
+// not be JSON (an encoder error would lose the whole report).
+func rawJSON(b []byte) any {
+	if json.Valid(b) {
+		return json.RawMessage(b)
+	}
+	return string(b)
+}
+
+// PrintTrial prints each run as Hermes' `hooks test` does: the command,
+// its consent state, exit and time, its output and what was parsed of it.
+func PrintTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []TrialRun) {
+	if len(runs) == 0 {
+		fmt.Fprintf(w, "No shell hooks configured for event: %s\n", show(event))
+		if forTool != "" {
+			fmt.Fprintf(w, "(with matcher filter --for-tool=%s)\n", show(forTool))
+		}
+		return
+	}
+	fmt.Fprintf(w, "Firing %s for event '%s':\n\n", Count(len(runs), "hook", "hooks"), show(event))
+	for _, r := range runs {
+		rep := r.Report
+		fmt.Fprintf(w, "  → %s\n", show(rep.Command))
+		if rep.Dialect != protocol.Hermes {
+			fmt.Fprintf(w, "      (%s dialect, declared under %s)\n", rep.Dialect, show(rep.Event))
+		}
+		switch {
+		case !r.Approved:
+			fmt.Fprintf(w, "      ⚠ not allowlisted: dispatch skips this hook until you run %s\n",
+				show(consent.ApproveCommandHint(r.Entry.DeclaredAs, r.Entry.Command)))
+		case r.Changed:
+			fmt.Fprintf(w, "      ⚠ script changed since approval: dispatch skips this hook until you run %s\n",
+				show(consent.ApproveCommandHint(r.Entry.DeclaredAs, r.Entry.Command)))
+		}
+		elapsed := pyjson.Seconds(rep.ElapsedMS / 1000)
+		switch {
+		case rep.Error != "":
+			fmt.Fprintf(w, "      ✗ error: %s\n", show(rep.Error))
+		case rep.TimedOut:
+			fmt.Fprintf(w, "      ✗ timed out after %ss\n", elapsed)
+		default:
+			code := "?"
+			if rep.ExitCode != nil {
+				code = fmt.Sprint(*rep.ExitCode)
+			}
+			fmt.Fprintf(w, "      exit=%s  elapsed=%ss\n", code, elapsed)
+			if s := strings.TrimSpace(string(r.Stdout)); s != "" {
+				fmt.Fprintf(w, "      stdout: %s\n", show(protocol.Truncate(s, 400)))
+			}
+			if s := strings.TrimSpace(string(r.Stderr)); s != "" {
+				fmt.Fprintf(w, "      stderr: %s\n", show(protocol.Truncate(s, 400)))
+			}
+		}
+		if rep.Note != "" {
+			fmt.Fprintf(w, "      note: %s\n", show(rep.Note))
+		}
+		c := rep.Contribution
+		if wire, ok := c.HermesWire(ev); ok && c.Decision != protocol.DecisionAllow {
+			fmt.Fprintf(w, "      parsed (Hermes wire shape): %s\n", protocol.EncodeJSON(wire, protocol.PythonASCII))
+		} else if !c.IsEmpty() {
+			b, _ := c.MarshalJSON()
+			fmt.Fprintf(w, "      parsed (contribution): %s\n", show(string(b)))
+		} else {
+			fmt.Fprintln(w, "      parsed: <none — hook contributed nothing to the dispatcher>")
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// TrialJSON is `hermes-hooks test --json`'s report: the event, the fields,
+// each run with its status and payload, and the folded outcome.
+func TrialJSON(ev *protocol.Event, fields map[string]any, runs []TrialRun, outcome *protocol.Outcome) any {
+	out := make([]map[string]any, 0, len(runs))
+	for _, r := range runs {
+		status, _ := r.Status()
+		out = append(out, map[string]any{
+			"report":   r.Report,
+			"status":   status,
+			"approved": r.Approved,
+			"changed":  r.Changed,
+			"stdout":   string(r.Stdout),
+			"stderr":   string(r.Stderr),
+			"payload":  rawJSON(r.Payload),
+		})
+	}
+	return map[string]any{
+		"event":   ev.Name,
+		"fields":  fields,
+		"runs":    out,
+		"outcome": outcome,
+	}
+}
