@@ -6,30 +6,23 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
-)
 
-// procSelfFD reports whether /proc/self/fd can start a pinned binary (Linux
-// with /proc mounted). It is checked once, on first use, so a no-match
-// dispatch pays nothing for it.
-var procSelfFD = sync.OnceValue(func() bool {
-	fi, err := os.Stat("/proc/self/fd")
-	return err == nil && fi.IsDir()
-})
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
+)
 
 // target is the hook's resolved command: the one the caller passed, or
 // Resolve's answer.
-func (h *Request) target() *Target {
+func (h *Request) target() *cmdpin.Target {
 	if h.Target != nil {
 		return h.Target
 	}
-	t := Resolve(h.command())
+	t := cmdpin.Resolve(h.command())
 	h.Target = &t
 	return h.Target
 }
 
 // command describes h as Resolve needs it; Vars are applied over Env.
-func (h *Request) command() Command {
+func (h *Request) command() cmdpin.Command {
 	env := h.Env
 	if env == nil {
 		env = os.Environ()
@@ -44,7 +37,7 @@ func (h *Request) command() Command {
 	if dir == "" {
 		dir, _ = os.Getwd()
 	}
-	return Command{Text: h.Command, Shell: h.Shell, Env: env, Dir: dir, Argv: h.Argv, ShellPath: h.ShellPath}
+	return cmdpin.Command{Text: h.Command, Shell: h.Shell, Env: env, Dir: dir, Argv: h.Argv, ShellPath: h.ShellPath}
 }
 
 // hermesScript is where Hermes looks for the hook's script (scriptPath with
@@ -53,17 +46,17 @@ func (h *Request) command() Command {
 func (h *Request) hermesScript() string {
 	c := h.command()
 	vars := map[string]string{}
-	if v, ok := getenv(c.Env, "HOME"); ok {
+	if v, ok := cmdpin.Getenv(c.Env, "HOME"); ok {
 		vars["HOME"] = v
 	}
-	if v, ok := getenv(c.Env, "CLAUDE_PROJECT_DIR"); ok {
+	if v, ok := cmdpin.Getenv(c.Env, "CLAUDE_PROJECT_DIR"); ok {
 		vars["CLAUDE_PROJECT_DIR"] = v
 	}
 	return scriptFile(h.Command, vars, c.Dir)
 }
 
 // records turns pinned files into the approval's file records.
-func records(t *Target, p *Pins) []FileRecord {
+func records(t *cmdpin.Target, p *cmdpin.Pins) []FileRecord {
 	sums := p.Sums()
 	out := make([]FileRecord, len(t.Files))
 	for i, f := range t.Files {
@@ -84,7 +77,7 @@ func records(t *Target, p *Pins) []FileRecord {
 // pinned only the primary script, still holds when that script is the only
 // file and is unchanged. An approval without any digest (written by Hermes
 // or by hand) falls back to Hermes' rule: a newer mtime warns.
-func compare(e Entry, h *Request, t *Target, p *Pins) Drift {
+func compare(e Entry, h *Request, t *cmdpin.Target, p *cmdpin.Pins) Drift {
 	if d, changed := compareSpec(e, t); changed {
 		return d
 	}
@@ -106,7 +99,7 @@ func compare(e Entry, h *Request, t *Target, p *Pins) Drift {
 				if i > 0 {
 					d.File = f
 				}
-				return unchecked(d, p.hashErr(i))
+				return unchecked(d, p.HashErr(i))
 			}
 		}
 		for _, r := range e.Files {
@@ -126,7 +119,7 @@ func compare(e Entry, h *Request, t *Target, p *Pins) Drift {
 			return Drift{Kind: DriftHash, Was: was, Why: "approved by an earlier hermes-hooks, which pinned only one of the " +
 				strconv.Itoa(len(t.Files)) + " files this command runs; re-approve it to pin them all"}
 		case !strings.EqualFold(sums[0], was):
-			return unchecked(Drift{Kind: DriftHash, Was: was, Now: sums[0]}, p.hashErr(0))
+			return unchecked(Drift{Kind: DriftHash, Was: was, Now: sums[0]}, p.HashErr(0))
 		}
 		return Drift{Kind: DriftNone, Was: was, Now: sums[0]}
 	}
@@ -147,7 +140,7 @@ func specDigest(spec string) string {
 // without one (written before Specs were pinned, by hand, or for a command
 // that now is an http hook) covers none: the headers it would send were
 // never approved.
-func compareSpec(e Entry, t *Target) (Drift, bool) {
+func compareSpec(e Entry, t *cmdpin.Target) (Drift, bool) {
 	now := specDigest(t.Spec)
 	if strings.EqualFold(now, e.SpecSHA256) {
 		return Drift{}, false
@@ -182,7 +175,7 @@ func unchecked(d Drift, err error) Drift {
 // Status is how one hook stands against an allowlist, for list, doctor and
 // serve's change log: what it runs, its approval, and the comparison.
 type Status struct {
-	Target   Target
+	Target   cmdpin.Target
 	Approved bool
 	Approval Entry
 	Drift    Drift
@@ -197,28 +190,8 @@ func Inspect(h Request, f *File) Status {
 	if !ok {
 		return st
 	}
-	pins := pinFiles(t, &defaultHashes)
+	pins := cmdpin.Pin(t, &defaultHashes)
 	defer pins.Close()
 	st.Approved, st.Approval, st.Drift = true, e, compare(e, &h, t, pins)
 	return st
-}
-
-// Executable reports whether what t starts can start, by the rule of
-// Hermes' doctor: the primary script must be an existing regular file,
-// executable when the kernel starts it, readable when it is handed to an
-// interpreter. A command that runs through the shell or names no file needs
-// only its program.
-func (t *Target) Executable() bool {
-	if t.Err != "" {
-		return false
-	}
-	p := t.Primary()
-	if p == "" {
-		return true
-	}
-	fi, err := os.Stat(p)
-	if err != nil || !fi.Mode().IsRegular() {
-		return false
-	}
-	return accessible(p, t.Direct || p == t.Path)
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 )
 
 // isTruthy is Hermes' reading of an opt-in string: 1, true, yes or on, after
@@ -65,7 +67,7 @@ type PolicyOptions struct {
 // hooks_auto_accept approve global hooks only, never a repository's.
 func NewPolicy(store *Store, o PolicyOptions) *Policy {
 	get := func(k string) string {
-		v, _ := getenv(o.Env, k)
+		v, _ := cmdpin.Getenv(o.Env, k)
 		return v
 	}
 	p := &Policy{
@@ -78,7 +80,7 @@ func NewPolicy(store *Store, o PolicyOptions) *Policy {
 	}
 	if store != nil {
 		// One-shot processes share the digests of large hook binaries.
-		p.hashes.File = filepath.Join(store.Home(), hashCacheFile)
+		p.hashes.File = filepath.Join(store.Home(), cmdpin.CacheFileName)
 	}
 	return p
 }
@@ -116,7 +118,7 @@ type Request struct {
 	// Target is Resolve's answer for this hook, when the caller has it
 	// already (the dispatcher resolves once and starts what it resolved);
 	// nil means Decide and ApproveHook resolve it themselves.
-	Target *Target
+	Target *cmdpin.Target
 }
 
 // Verdict is the gate's decision for one hook.
@@ -149,7 +151,7 @@ type Verdict struct {
 	// Pins holds the files the hook runs, open, as they were checked (only
 	// when Run). The caller starts the hook through them (Pins.Verify,
 	// Pins.ExecPath) and must Close them.
-	Pins *Pins
+	Pins *cmdpin.Pins
 }
 
 // Reasons given in Verdict.Reason.
@@ -223,7 +225,7 @@ type Policy struct {
 	// promptMu serialises new approvals (prompts and accept-policy
 	// writes); decisions about approved hooks never take it.
 	promptMu sync.Mutex
-	hashes   hashCache
+	hashes   cmdpin.Cache
 }
 
 type pair struct {
@@ -232,7 +234,7 @@ type pair struct {
 }
 
 type snapshot struct {
-	key    fileKey
+	key    cmdpin.FileKey
 	exists bool
 	file   *File
 	// broken: the file exists but could not be read or parsed.
@@ -304,7 +306,7 @@ func (p *Policy) decideApproved(h *Request, k pair) (Verdict, bool) {
 // hook runs now with it.
 func (p *Policy) checkScript(h *Request, e Entry, reason string) Verdict {
 	t := h.target()
-	pins := pinFiles(t, &p.hashes)
+	pins := cmdpin.Pin(t, &p.hashes)
 	d := compare(e, h, t, pins)
 	v := Verdict{Run: true, Reason: reason, Approved: true, Drift: d.Kind, TextOnly: t.Opaque, Pins: pins}
 	switch d.Kind {
@@ -365,12 +367,12 @@ func (p *Policy) current() *snapshot {
 	return s
 }
 
-func statKey(path string) (fileKey, bool) {
+func statKey(path string) (cmdpin.FileKey, bool) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return fileKey{}, false
+		return cmdpin.FileKey{}, false
 	}
-	return keyOf(fi), true
+	return cmdpin.KeyOf(fi), true
 }
 
 // read parses the allowlist and records the identity of the very file it
@@ -398,7 +400,7 @@ func (p *Policy) read(path string) *snapshot {
 	data, err := io.ReadAll(f)
 	if err != nil {
 		p.warn(fmt.Sprintf("read allowlist %s: %v", path, err))
-		return &snapshot{key: keyOf(fi), exists: true, file: &File{}, broken: true}
+		return &snapshot{key: cmdpin.KeyOf(fi), exists: true, file: &File{}, broken: true}
 	}
 	file := parseFile(data)
 	broken := false
@@ -407,7 +409,7 @@ func (p *Policy) read(path string) *snapshot {
 		// An empty file is a fresh allowlist, not a broken one.
 		broken = len(bytes.TrimSpace(bytes.TrimPrefix(data, utf8BOM))) > 0
 	}
-	return &snapshot{key: keyOf(fi), exists: true, file: file, broken: broken}
+	return &snapshot{key: cmdpin.KeyOf(fi), exists: true, file: file, broken: broken}
 }
 
 // MayRunIn reports whether a hook of the project rooted at root could run

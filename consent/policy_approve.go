@@ -5,7 +5,11 @@ package consent
 // prompt answered no is remembered. Policy.Decide, in policy.go, decides
 // which path a hook takes.
 
-import "time"
+import (
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
+)
 
 // approveLockWait bounds how long a dispatch waits for the allowlist's lock
 // to record an approval (an accept channel, a prompt answered yes). A
@@ -20,7 +24,7 @@ const approveLockWait = 5 * time.Second
 // they will be asked again next time.
 func (p *Policy) approve(h *Request, k pair, reason string) Verdict {
 	t := h.target()
-	pins := pinFiles(t, &p.hashes)
+	pins := cmdpin.Pin(t, &p.hashes)
 	res, err := p.Store.approvePinned(h, t, pins, approveLockWait)
 	v := Verdict{Run: true, Reason: reason, Approved: true, Drift: DriftNone, TextOnly: t.Opaque, Pins: pins}
 	if res.Backup != "" {

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/google/shlex"
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 )
 
 // scriptExtensions are the suffixes that mark a token as the script an
@@ -91,7 +93,7 @@ func executable(command string, vars map[string]string, dir string) bool {
 	if tokens, err := shlex.Split(command); err == nil && len(tokens) > 0 {
 		first = tokens[0] == scriptPath(command)
 	}
-	return accessible(path, first)
+	return cmdpin.Accessible(path, first)
 }
 
 // expandHome replaces a leading "~" or "~/" with the home directory. Other
@@ -127,7 +129,7 @@ func expandVars(s string, vars map[string]string) string {
 		if s[i+1] == '{' {
 			if end := strings.IndexByte(s[i+2:], '}'); end >= 0 {
 				name := s[i+2 : i+2+end]
-				if v, ok := vars[name]; ok && isVarName(name) {
+				if v, ok := vars[name]; ok && shquote.IsName(name) {
 					b.WriteString(v)
 					i += end + 3
 					continue
@@ -138,7 +140,7 @@ func expandVars(s string, vars map[string]string) string {
 			continue
 		}
 		j := i + 1
-		for j < len(s) && isVarByte(s[j], j == i+1) {
+		for j < len(s) && shquote.IsNameByte(s[j], j == i+1) {
 			j++
 		}
 		if v, ok := vars[s[i+1:j]]; ok && j > i+1 {
@@ -150,20 +152,4 @@ func expandVars(s string, vars map[string]string) string {
 		i++
 	}
 	return b.String()
-}
-
-func isVarName(name string) bool {
-	if name == "" {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		if !isVarByte(name[i], i == 0) {
-			return false
-		}
-	}
-	return true
-}
-
-func isVarByte(c byte, first bool) bool {
-	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || !first && '0' <= c && c <= '9'
 }

@@ -3,6 +3,8 @@ package consent
 import (
 	"strings"
 	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 )
 
 // An approval pins the digest of its hook's Spec (an http hook's URL,
@@ -28,7 +30,7 @@ func TestCompareSpec(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := Entry{SpecSHA256: tc.pinned, Files: []FileRecord{}}
-			tg := &Target{Spec: tc.spec, Opaque: "an HTTP endpoint"}
+			tg := &cmdpin.Target{Spec: tc.spec, Opaque: "an HTTP endpoint"}
 			d := compare(e, &Request{Command: "https://x/h"}, tg, nil)
 			if got := d.Kind == DriftHash; got != tc.changed {
 				t.Fatalf("changed = %v, want %v (%+v)", got, tc.changed, d)
@@ -45,7 +47,7 @@ func TestCompareSpec(t *testing.T) {
 func TestStore_ApprovalPinsTheSpec(t *testing.T) {
 	s := newTestStore(t)
 	spec := "http\nurl \"https://hooks.example/a\""
-	h := Request{Event: "PreToolUse", Command: "https://hooks.example/a", Target: &Target{Opaque: "an HTTP endpoint", Spec: spec}}
+	h := Request{Event: "PreToolUse", Command: "https://hooks.example/a", Target: &cmdpin.Target{Opaque: "an HTTP endpoint", Spec: spec}}
 	res, err := s.ApproveHook(h)
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +65,7 @@ func TestStore_ApprovalPinsTheSpec(t *testing.T) {
 	if st := Inspect(h, f); !st.Approved || st.Drift.Kind != DriftNone {
 		t.Fatalf("unchanged: %+v", st)
 	}
-	h.Target = &Target{Opaque: "an HTTP endpoint", Spec: spec + "\nallowed_env \"SECRET\""}
+	h.Target = &cmdpin.Target{Opaque: "an HTTP endpoint", Spec: spec + "\nallowed_env \"SECRET\""}
 	if st := Inspect(h, f); st.Drift.Kind != DriftHash {
 		t.Fatalf("changed spec: %+v", st)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
@@ -142,7 +143,7 @@ func (s *Store) Approve(event, command string) (ApproveResult, error) {
 // error means it was not, and wraps the OS error.
 func (s *Store) ApproveHook(h Request) (ApproveResult, error) {
 	t := h.target()
-	pins := pinFiles(t, nil)
+	pins := cmdpin.Pin(t, nil)
 	defer pins.Close()
 	return s.approvePinned(&h, t, pins, 0)
 }
@@ -150,7 +151,7 @@ func (s *Store) ApproveHook(h Request) (ApproveResult, error) {
 // approvePinned records the approval of h from files already opened and
 // hashed, so that what is recorded is exactly what the caller then runs.
 // lockWait bounds the wait for the allowlist's lock (0: no bound).
-func (s *Store) approvePinned(h *Request, t *Target, pins *Pins, lockWait time.Duration) (ApproveResult, error) {
+func (s *Store) approvePinned(h *Request, t *cmdpin.Target, pins *cmdpin.Pins, lockWait time.Duration) (ApproveResult, error) {
 	var mtime string
 	if fi, err := os.Stat(h.hermesScript()); err == nil {
 		mtime = formatTimestamp(pyMtime(fi.ModTime()))

@@ -6,25 +6,6 @@ import (
 	"os"
 )
 
-// accessible approximates access(2) with the permission bits.
-func accessible(path string, exec bool) bool {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return false
-	}
-	if exec {
-		return fi.Mode().Perm()&0o111 != 0
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	_ = f.Close()
-	return true
-}
-
-func openNoBlock(path string) (*os.File, error) { return os.Open(path) }
-
 func openLockFile(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 }

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -137,7 +137,7 @@ func (d *Dispatcher) hookFor(e *hookconfig.Entry, fields map[string]any) Invocat
 	if t := fixedTarget(e); t != nil {
 		h.Target = *t
 	} else {
-		h.Target = consent.Resolve(commandOf(e, h.Env, h.Dir))
+		h.Target = cmdpin.Resolve(commandOf(e, h.Env, h.Dir))
 	}
 	return h
 }
@@ -146,12 +146,12 @@ func (d *Dispatcher) hookFor(e *hookconfig.Entry, fields map[string]any) Invocat
 // http endpoint or a handler that cannot run here. Both are approved by
 // their text only, an http endpoint together with what it sends (Spec);
 // nil for ordinary commands.
-func fixedTarget(e *hookconfig.Entry) *consent.Target {
+func fixedTarget(e *hookconfig.Entry) *cmdpin.Target {
 	switch {
 	case e.Unsupported != "":
-		return &consent.Target{Opaque: e.Unsupported}
+		return &cmdpin.Target{Opaque: e.Unsupported}
 	case e.Type == hookconfig.TypeHTTP:
-		return &consent.Target{Opaque: "an HTTP endpoint: what it answers can change without notice", Spec: httpSpec(e)}
+		return &cmdpin.Target{Opaque: "an HTTP endpoint: what it answers can change without notice", Spec: httpSpec(e)}
 	}
 	return nil
 }
@@ -160,7 +160,7 @@ func fixedTarget(e *hookconfig.Entry) *consent.Target {
 // its headers sorted by name, and the environment variables their values
 // may name, sorted and without repeats (their order means nothing). Each
 // value is Go-quoted, so no two definitions share a text. The approval pins
-// its digest (consent.Target.Spec): a header or an allowed variable added
+// its digest (cmdpin.Target.Spec): a header or an allowed variable added
 // after the URL was approved — a secret sent along — needs a new approval.
 func httpSpec(e *hookconfig.Entry) string {
 	var b strings.Builder
@@ -179,9 +179,9 @@ func httpSpec(e *hookconfig.Entry) string {
 	return b.String()
 }
 
-// commandOf describes how an entry's command runs, for consent.Resolve.
-func commandOf(e *hookconfig.Entry, env []string, dir string) consent.Command {
-	c := consent.Command{Text: e.Command, Shell: e.ViaShell(), Env: env, Dir: dir}
+// commandOf describes how an entry's command runs, for cmdpin.Resolve.
+func commandOf(e *hookconfig.Entry, env []string, dir string) cmdpin.Command {
+	c := cmdpin.Command{Text: e.Command, Shell: e.ViaShell(), Env: env, Dir: dir}
 	if e.Args != nil {
 		c.Shell, c.Argv = false, e.Args
 	}

@@ -3,6 +3,7 @@ package dispatcher
 import (
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 )
 
 // VerdictKind is what a Gate decided for one hook.
@@ -29,7 +30,7 @@ type Verdict struct {
 	// Pins, when set, holds the files the gate checked, open: the runner
 	// verifies them immediately before it starts the hook and starts a
 	// pinned binary through its descriptor. The dispatcher closes it.
-	Pins *consent.Pins
+	Pins *cmdpin.Pins
 }
 
 // Run reports whether the hook may run.
@@ -54,11 +55,11 @@ type Invocation struct {
 	ProjectDir string
 	// Env is the hook's environment.
 	Env []string
-	// Target is what the command runs (consent.Resolve), worked out once:
+	// Target is what the command runs (cmdpin.Resolve), worked out once:
 	// the gate pins its files and the runner starts it.
-	Target consent.Target
+	Target cmdpin.Target
 
-	pins *consent.Pins // the gate's pinned files, for the runner
+	pins *cmdpin.Pins // the gate's pinned files, for the runner
 	// undecided, when set, says why the entry's matcher could not tell
 	// whether it accepts the firing (the backtracking engine ran out of
 	// time; see matcher.fits): the hook fails as one that cannot start,

@@ -5,8 +5,8 @@ import (
 	"maps"
 	"time"
 
-	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/sessions"
 )
@@ -31,7 +31,7 @@ type round struct {
 	selected []*hookconfig.Entry
 	reports  []protocol.HookReport
 	hooks    []Invocation
-	pins     []*consent.Pins
+	pins     []*cmdpin.Pins
 	// runnable indexes the entries that run; gateSkipped is set when the
 	// gate kept a matching hook from running (protection off: recorded).
 	runnable    []int
@@ -53,7 +53,7 @@ func (d *Dispatcher) gate(r *round, selected []*hookconfig.Entry, f *firing) {
 	r.selected = selected
 	r.reports = make([]protocol.HookReport, len(selected))
 	r.hooks = make([]Invocation, len(selected))
-	r.pins = make([]*consent.Pins, len(selected))
+	r.pins = make([]*cmdpin.Pins, len(selected))
 	reports, hooks := r.reports, r.hooks
 	for i, e := range selected {
 		reports[i] = baseReport(e)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -61,7 +61,7 @@ type Script struct {
 
 // record reports the dispatch to the Recorder, if any. ran says whether at
 // least one hook was started, or the gate skipped one (see Recorder).
-func (d *Dispatcher) record(ctx context.Context, ev *protocol.Event, start time.Time, fields map[string]any, hooks []Invocation, pins []*consent.Pins, ran bool, o *protocol.Outcome) {
+func (d *Dispatcher) record(ctx context.Context, ev *protocol.Event, start time.Time, fields map[string]any, hooks []Invocation, pins []*cmdpin.Pins, ran bool, o *protocol.Outcome) {
 	if d.opts.Recorder == nil || (!ran && o.Decision != protocol.DecisionBlock) {
 		return
 	}

@@ -9,7 +9,7 @@ import (
 	"os"
 	"sync"
 
-	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/internal/hookhttp"
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -156,7 +156,7 @@ func (d *Dispatcher) runChain(ctx context.Context, ev *protocol.Event, fields ma
 	}
 }
 
-// cannotStart is why the runner must not start t (consent.Target.StartProblem,
+// cannotStart is why the runner must not start t (cmdpin.Target.StartProblem,
 // the verdict validate, doctor and test give), "" when it may. The runner
 // starts the pinned copy of a checked script, or hands it to its
 // interpreter, neither of which needs the script's own execute bit or #!
@@ -167,7 +167,7 @@ func (d *Dispatcher) runChain(ctx context.Context, ev *protocol.Event, fields ma
 //
 // A script that is not there keeps Hermes' words, "command not found" (a
 // fail-closed guard's block message is protocol: Hermes K117, K119).
-func cannotStart(t *consent.Target) string {
+func cannotStart(t *cmdpin.Target) string {
 	if t.Shell || t.Err != "" {
 		return ""
 	}

@@ -22,7 +22,7 @@ type HookStatus struct {
 	// Script is the hook's primary script (the first of Files), "" when it
 	// runs no file of its own.
 	Script string
-	// Files are every file the hook runs (consent.Resolve).
+	// Files are every file the hook runs (cmdpin.Resolve).
 	Files []string
 	// TextOnly, when set, says why the files the hook runs cannot be
 	// determined: it is approved by its text only.
@@ -32,7 +32,7 @@ type HookStatus struct {
 	// it runs).
 	Executable bool
 	// StartProblem says why the hook cannot start ("" when it can):
-	// consent.Target.StartProblem, the verdict validate, doctor, test and
+	// cmdpin.Target.StartProblem, the verdict validate, doctor, test and
 	// dispatch share.
 	StartProblem string
 	// Approved: the hook is in the allowlist (in its scope).

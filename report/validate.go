@@ -75,7 +75,7 @@ func configProblems(cfg *hookconfig.Config, lines lineFinder) []Problem {
 }
 
 // startProblems are the hooks whose command cannot start
-// (consent.Target.StartProblem), each located at its entry. cwd is where
+// (cmdpin.Target.StartProblem), each located at its entry. cwd is where
 // relative commands are resolved, as list and dispatch resolve them.
 func startProblems(cfg *hookconfig.Config, cwd string, lines lineFinder) []Problem {
 	var out []Problem

@@ -17,6 +17,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
@@ -105,7 +106,7 @@ func runApprove(a *app, command string, o approveOptions) error {
 		// pre_tool_call approves a hook declared under PreToolUse too.
 		for i := range statuses {
 			st := &statuses[i]
-			if consent.SameCommand(st.Entry.Command, command) && st.Entry.Event == ev {
+			if cmdpin.SameCommand(st.Entry.Command, command) && st.Entry.Event == ev {
 				add(st.Entry.DeclaredAs, st)
 			}
 		}
@@ -120,7 +121,7 @@ func runApprove(a *app, command string, o approveOptions) error {
 		}
 	} else {
 		for i := range statuses {
-			if consent.SameCommand(statuses[i].Entry.Command, command) {
+			if cmdpin.SameCommand(statuses[i].Entry.Command, command) {
 				add(statuses[i].Entry.DeclaredAs, &statuses[i])
 			}
 		}

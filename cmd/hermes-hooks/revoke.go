@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
@@ -62,7 +63,7 @@ func runRevoke(a *app, command string, o revokeOptions) error {
 	spellings := []string{command}
 	if allow, err := store.Load(); err == nil {
 		for _, e := range slices.Concat(allow.Approvals, allow.Projects) {
-			if e.Command != command && consent.SameCommand(e.Command, command) && !contains(spellings, e.Command) {
+			if e.Command != command && cmdpin.SameCommand(e.Command, command) && !contains(spellings, e.Command) {
 				spellings = append(spellings, e.Command)
 			}
 		}

@@ -108,6 +108,10 @@ func TestLayering(t *testing.T) {
 			p, mine := own(dep)
 			return !mine || p == "internal/hookproc" || p == "internal/fsutil"
 		}, why: "posts http hooks: nothing of this module but internal/hookproc (the Result it answers in, so that an http hook is read as a process is) and, through it, internal/fsutil"},
+		{pkg: "internal/cmdpin", only: func(dep string) bool {
+			p, mine := own(dep)
+			return !mine || p == "internal/fsutil" || p == "internal/pyjson" || p == "internal/shquote"
+		}, why: "works out and pins what a command runs; decides nothing (no consent, no dispatcher)"},
 		{pkg: "hookconfig", deps: []string{"dispatcher", "internal/hookproc"}, why: "reads configs; runs nothing"},
 		// agents reach the dispatcher only as hookconfig's reading of
 		// their hook files (DESIGN §8): never imported directly.

@@ -1,6 +1,6 @@
 //go:build !linux && !darwin
 
-package consent
+package cmdpin
 
 import "os"
 

@@ -1,4 +1,4 @@
-package consent
+package cmdpin
 
 import (
 	"os"
@@ -93,7 +93,7 @@ func Resolve(c Command) Target {
 		argv := make([]string, len(c.Argv))
 		for i, w := range c.Argv {
 			for _, name := range []string{"CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"} {
-				if v, ok := getenv(c.Env, name); ok {
+				if v, ok := Getenv(c.Env, name); ok {
 					w = strings.ReplaceAll(w, "${"+name+"}", v)
 				}
 			}
@@ -149,9 +149,9 @@ func shlexReason(err error) string {
 	return msg
 }
 
-// getenv reads key from env (the hook's environment), falling back to the
+// Getenv reads key from env (the hook's environment), falling back to the
 // process's own environment when env is nil.
-func getenv(env []string, key string) (string, bool) {
+func Getenv(env []string, key string) (string, bool) {
 	if env == nil {
 		return os.LookupEnv(key)
 	}
@@ -173,7 +173,7 @@ func expandUserTilde(word string, env []string) string {
 	name, _, _ := strings.Cut(word[1:], "/")
 	var home string
 	if name == "" {
-		h, ok := getenv(env, "HOME")
+		h, ok := Getenv(env, "HOME")
 		if !ok || h == "" {
 			var err error
 			if h, err = os.UserHomeDir(); err != nil {

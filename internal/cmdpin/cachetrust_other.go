@@ -1,6 +1,6 @@
 //go:build !linux
 
-package consent
+package cmdpin
 
 import "os"
 

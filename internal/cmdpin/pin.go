@@ -1,4 +1,4 @@
-package consent
+package cmdpin
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // How a checked hook is started so that what was checked is what runs:
@@ -63,7 +64,7 @@ type Pins struct {
 type pinned struct {
 	path string
 	f    *os.File // nil: the file did not exist (or is not a regular file)
-	key  fileKey  // identity of the open file when it was hashed
+	key  FileKey  // identity of the open file when it was hashed
 	sum  string   // hex SHA-256; "" when f is nil
 	elf  bool
 	// copied: the primary script runs from its sealed in-memory copy, so
@@ -87,13 +88,21 @@ type Start struct {
 	PythonPath string
 }
 
+// procSelfFD reports whether /proc/self/fd can start a pinned binary (Linux
+// with /proc mounted). It is checked once, on first use, so a no-match
+// dispatch pays nothing for it.
+var procSelfFD = sync.OnceValue(func() bool {
+	fi, err := os.Stat("/proc/self/fd")
+	return err == nil && fi.IsDir()
+})
+
 // scriptFD is the descriptor number a pinned script has in the hook.
 const scriptFD = 3
 
-// pinFiles opens and hashes every file of t. A file that is missing or not
+// Pin opens and hashes every file of t. A file that is missing or not
 // a regular file is recorded as such (its digest is ""), so that its later
 // appearance counts as a change.
-func pinFiles(t *Target, cache *hashCache) *Pins {
+func Pin(t *Target, cache *Cache) *Pins {
 	p := &Pins{exec: -1}
 	for i, path := range t.Files {
 		pf := pinned{path: path}
@@ -103,7 +112,7 @@ func pinFiles(t *Target, cache *hashCache) *Pins {
 			if serr != nil || !fi.Mode().IsRegular() {
 				f.Close()
 			} else {
-				pf.f, pf.key = f, keyOf(fi)
+				pf.f, pf.key = f, KeyOf(fi)
 				primary := i == 0
 				direct := primary && t.Direct
 				var herr error
@@ -130,7 +139,7 @@ var elfMagic = []byte{0x7f, 'E', 'L', 'F'}
 // not be the bytes that run. A primary script that can run from a sealed
 // copy is read whole, and the digest is of those bytes, which are the ones
 // that will run.
-func (p *Pins) hash(pf *pinned, t *Target, direct, primary bool, cache *hashCache) (sum string, elf bool, err error) {
+func (p *Pins) hash(pf *pinned, t *Target, direct, primary bool, cache *Cache) (sum string, elf bool, err error) {
 	f, key := pf.f, pf.key
 	var head [4]byte
 	n, _ := f.ReadAt(head[:], 0)
@@ -169,7 +178,7 @@ func (p *Pins) hash(pf *pinned, t *Target, direct, primary bool, cache *hashCach
 	if err != nil {
 		return "", elf, fmt.Errorf("hash %s: %w", pf.path, err)
 	}
-	if keyOf(fi) != key || (content != nil && int64(len(content)) != key.size) || lease == leaseBroken {
+	if KeyOf(fi) != key || (content != nil && int64(len(content)) != key.size) || lease == leaseBroken {
 		// Written to (or opened for writing) while we read it: whatever we
 		// hashed is not a version anybody approved.
 		return "", elf, fmt.Errorf("hash %s: %w", pf.path, errChanging)
@@ -306,8 +315,8 @@ func (p *Pins) Sums() []string {
 	return out
 }
 
-// hashErr returns why the i-th file could not be hashed, or nil.
-func (p *Pins) hashErr(i int) error {
+// HashErr returns why the i-th file could not be hashed, or nil.
+func (p *Pins) HashErr(i int) error {
 	if p == nil || i >= len(p.files) {
 		return nil
 	}
@@ -335,7 +344,7 @@ func (p *Pins) Verify() error {
 		case i == p.exec:
 			// Started through the very descriptor checked, which no rename
 			// can swap; a write since the check can still change it.
-			if fi, err := pf.f.Stat(); err != nil || keyOf(fi) != pf.key {
+			if fi, err := pf.f.Stat(); err != nil || KeyOf(fi) != pf.key {
 				return fmt.Errorf("%s %w (written to)", pf.path, errPinChanged)
 			}
 			continue
@@ -349,11 +358,11 @@ func (p *Pins) Verify() error {
 		if err != nil {
 			return fmt.Errorf("%s %w (%v)", pf.path, errPinChanged, err)
 		}
-		if k := keyOf(now); k.dev != pf.key.dev || k.ino != pf.key.ino {
+		if k := KeyOf(now); k.dev != pf.key.dev || k.ino != pf.key.ino {
 			return fmt.Errorf("%s %w (replaced)", pf.path, errPinChanged)
 		}
 		fi, err := pf.f.Stat()
-		if err != nil || keyOf(fi) != pf.key {
+		if err != nil || KeyOf(fi) != pf.key {
 			return fmt.Errorf("%s %w (written to)", pf.path, errPinChanged)
 		}
 	}

@@ -1,4 +1,4 @@
-package consent
+package cmdpin
 
 import (
 	"encoding/json"
@@ -11,9 +11,9 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
-// hashCacheFile is the name, in HERMES_HOME, of the digests of large hook
-// binaries that one-shot dispatches share (see hashCache.File).
-const hashCacheFile = "hook-hashes.json"
+// CacheFileName is the name, in HERMES_HOME, of the digests of large hook
+// binaries that one-shot dispatches share (see Cache.File).
+const CacheFileName = "hook-hashes.json"
 
 // maxHashFileBytes bounds the shared digest file; past it, it is ignored
 // (and rewritten with what this process learns).
@@ -42,11 +42,11 @@ type hashEntry struct {
 	SHA256  string `json:"sha256"`
 }
 
-func (h hashEntry) key() fileKey {
-	return fileKey{size: h.Size, mtime: h.MtimeNS, ctime: h.CtimeNS, dev: h.Dev, ino: h.Ino, mode: os.FileMode(h.Mode)}
+func (h hashEntry) key() FileKey {
+	return FileKey{size: h.Size, mtime: h.MtimeNS, ctime: h.CtimeNS, dev: h.Dev, ino: h.Ino, mode: os.FileMode(h.Mode)}
 }
 
-func entryOf(k fileKey, sum string) hashEntry {
+func entryOf(k FileKey, sum string) hashEntry {
 	return hashEntry{Dev: k.dev, Ino: k.ino, Size: k.size, MtimeNS: k.mtime, CtimeNS: k.ctime, Mode: uint32(k.mode), SHA256: sum}
 }
 
@@ -112,7 +112,7 @@ func decodeHashEntry(raw any) (e hashEntry, ok bool) {
 }
 
 // loadShared fills the memory cache from the shared file, once.
-func (c *hashCache) loadShared() {
+func (c *Cache) loadShared() {
 	c.loadOnce.Do(func() {
 		files := readHashFile(c.File)
 		c.mu.Lock()
@@ -136,7 +136,7 @@ const hashLockWait = 20 * time.Millisecond
 
 // saveShared records one digest in the shared file: under its lock, read,
 // merge, atomic replace. A failure only costs a later rehash.
-func (c *hashCache) saveShared(path string, key fileKey, sum string) {
+func (c *Cache) saveShared(path string, key FileKey, sum string) {
 	lf, err := openLockFile(c.File + ".lock")
 	if err != nil {
 		return

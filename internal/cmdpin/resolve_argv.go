@@ -1,4 +1,4 @@
-package consent
+package cmdpin
 
 import (
 	"os"
@@ -363,13 +363,13 @@ func lookPath(name string, env []string, dir string) (string, string) {
 	if strings.Contains(name, "/") {
 		return absIn(name, dir), ""
 	}
-	pathVar, _ := getenv(env, "PATH")
+	pathVar, _ := Getenv(env, "PATH")
 	for _, d := range filepath.SplitList(pathVar) {
 		if d == "" {
 			d = "."
 		}
 		p := absIn(filepath.Join(d, name), dir)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && accessible(p, true) {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && Accessible(p, true) {
 			return p, ""
 		}
 	}

@@ -1,10 +1,11 @@
-package consent
+package cmdpin
 
 import (
 	"os"
 	"slices"
 	"strings"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -148,7 +149,7 @@ func staticParts(parts []syntax.WordPart, quoted bool) bool {
 			if p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil || p.Names != 0 || p.Param == nil {
 				return false
 			}
-			if !isVarName(p.Param.Value) {
+			if !shquote.IsName(p.Param.Value) {
 				// $1, $@, $?, $$ …: the shell's own values.
 				return false
 			}

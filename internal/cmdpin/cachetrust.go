@@ -1,4 +1,4 @@
-package consent
+package cmdpin
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 
 // When a file's stat identity may vouch for its content.
 //
-// The digest cache (hashCache) and the pinned start of a binary rest on one
+// The digest cache (Cache) and the pinned start of a binary rest on one
 // assumption: content does not change while the file's identity — device,
 // inode, size, mode, mtime, ctime — stays the same. write(2), truncate and
 // a rename all move it. A write through a shared writable mapping moves it
@@ -85,7 +85,7 @@ func (g *hashGuard) trusted() bool { return g.class == fsDisk }
 // storable reports whether a digest of the file whose identity key was
 // taken before the hash, and again after it, may be cached: its filesystem
 // is trusted, no writer existed throughout, and its ctime is settled.
-func (g *hashGuard) storable(lease leaseEnd, key fileKey) bool {
+func (g *hashGuard) storable(lease leaseEnd, key FileKey) bool {
 	return g.trusted() && lease == leaseHeld && ctimeSettled(key.ctime)
 }
 

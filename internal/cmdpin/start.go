@@ -1,4 +1,4 @@
-package consent
+package cmdpin
 
 import (
 	"bytes"
@@ -35,12 +35,12 @@ func (t *Target) StartProblem() string {
 	}
 	direct := t.Direct || p == t.Path
 	if !direct {
-		if !accessible(p, false) {
+		if !Accessible(p, false) {
 			return p + ": permission denied (not readable)"
 		}
 		return ""
 	}
-	if !accessible(p, true) {
+	if !Accessible(p, true) {
 		return p + ": permission denied: not executable (chmod +x " + p + ")"
 	}
 	return shebangProblem(p)
@@ -82,4 +82,24 @@ func shebangProblem(path string) string {
 		return path + ": bad interpreter: " + fields[0] + ": no such file"
 	}
 	return ""
+}
+
+// Executable reports whether what t starts can start, by the rule of
+// Hermes' doctor: the primary script must be an existing regular file,
+// executable when the kernel starts it, readable when it is handed to an
+// interpreter. A command that runs through the shell or names no file needs
+// only its program.
+func (t *Target) Executable() bool {
+	if t.Err != "" {
+		return false
+	}
+	p := t.Primary()
+	if p == "" {
+		return true
+	}
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	return Accessible(p, t.Direct || p == t.Path)
 }

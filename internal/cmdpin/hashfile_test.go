@@ -1,4 +1,4 @@
-package consent
+package cmdpin
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 )
 
 // TestHashCacheSharedAcrossProcesses: a large binary hashed by one process
-// (a fresh hashCache is a new process) is not hashed again by the next
+// (a fresh Cache is a new process) is not hashed again by the next
 // while its stat identity holds; an edit that restores size and mtime is
 // still seen, because ctime moved — and the cache then gives the new
 // digest, never the old one.
@@ -21,11 +21,11 @@ func TestHashCacheSharedAcrossProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	settle(t, bin)
-	shared := filepath.Join(dir, hashCacheFile)
+	shared := filepath.Join(dir, CacheFileName)
 	target := &Target{Path: bin, Files: []string{bin}, Direct: true}
 	pin := func() (string, int64) {
-		c := &hashCache{File: shared} // a new process
-		p := pinFiles(target, c)
+		c := &Cache{File: shared} // a new process
+		p := Pin(target, c)
 		defer p.Close()
 		return p.Sums()[0], c.computed.Load()
 	}

@@ -1,4 +1,4 @@
-package consent
+package cmdpin
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 // size and mtime still changes the key.
 func sysKey(fi os.FileInfo) (dev, ino uint64, ctime int64) {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return uint64(st.Dev), st.Ino, st.Ctim.Nano()
+		return uint64(st.Dev), st.Ino, st.Ctimespec.Nano()
 	}
 	return 0, 0, 0
 }

@@ -1,4 +1,4 @@
-package consent
+package cmdpin
 
 import (
 	"os"

@@ -1,6 +1,6 @@
 //go:build linux
 
-package consent
+package cmdpin
 
 import (
 	"os"
@@ -59,11 +59,11 @@ func TestHashCache_NeverTrustedOnTmpfs(t *testing.T) {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	bin := bigELF(t, dir)
-	shared := filepath.Join(t.TempDir(), hashCacheFile)
-	c := &hashCache{File: shared}
+	shared := filepath.Join(t.TempDir(), CacheFileName)
+	c := &Cache{File: shared}
 	target := &Target{Path: bin, Files: []string{bin}, Direct: true}
 	for range 3 {
-		p := pinFiles(target, c)
+		p := Pin(target, c)
 		if p.Sums()[0] == "" {
 			t.Fatal("not pinned")
 		}
