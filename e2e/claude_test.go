@@ -190,7 +190,7 @@ func (h *harness) testContext(t *testing.T) {
 	res.requireSuccess(t)
 
 	for _, r := range fake.Requests() {
-		if r.Main && bytes.Contains(messagesOf(r.Body), []byte(contextMarker)) {
+		if r.Main && bytes.Contains(memberOf(r.Body, "messages"), []byte(contextMarker)) {
 			return
 		}
 	}
@@ -392,7 +392,7 @@ func (r *claudeRun) requireSuccess(t *testing.T) {
 func (h *harness) dump(t *testing.T, r *claudeRun, fake *fakeAPI, debugLog string) {
 	t.Logf("claude -p error: %v\nstdout:\n%s\nstderr:\n%s", r.err, r.stdout, r.stderr)
 	for i, req := range fake.Requests() {
-		t.Logf("request %d: %s %s main=%v answer=%q\n  messages: %s", i+1, req.Method, req.Path, req.Main, req.Answer, clip(string(messagesOf(req.Body)), 4000))
+		t.Logf("request %d: %s %s main=%v answer=%q\n  messages: %s", i+1, req.Method, req.Path, req.Main, req.Answer, clip(string(memberOf(req.Body, "messages")), 4000))
 	}
 	logHookPayloads(t, h.project)
 	if f, err := os.Open(debugLog); err == nil {
@@ -430,17 +430,6 @@ func toolResultOf(t *testing.T, fake *fakeAPI) *contentBlock {
 		}
 	}
 	return found
-}
-
-// messagesOf is the raw "messages" member of a request body.
-func messagesOf(body []byte) []byte {
-	var req struct {
-		Messages json.RawMessage `json:"messages"`
-	}
-	if json.Unmarshal(body, &req) != nil {
-		return body
-	}
-	return req.Messages
 }
 
 // claudeBinary finds Claude Code: $HERMES_E2E_CLAUDE, else the npm package

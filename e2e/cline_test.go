@@ -140,7 +140,7 @@ func (h *clineHarness) testContext(t *testing.T) {
 	h.runCline(t, fake).requireSuccess(t)
 
 	for _, r := range fake.Requests() {
-		if r.Main && bytes.Contains(messagesOf(r.Body), []byte(contextMarker)) {
+		if r.Main && bytes.Contains(memberOf(r.Body, "messages"), []byte(contextMarker)) {
 			return
 		}
 	}
@@ -297,7 +297,7 @@ func (r *clineRun) requireFinish(t *testing.T, reason string) clineResult {
 func (h *clineHarness) dump(t *testing.T, r *clineRun, fake *fakeChat) {
 	t.Logf("cline error: %v\nstdout (JSON lines):\n%s\nstderr:\n%s", r.err, clip(r.stdout, 20000), clip(r.stderr, 8000))
 	for i, req := range fake.Requests() {
-		t.Logf("request %d: %s %s main=%v answer=%q\n  last messages: %s", i+1, req.Method, req.Path, req.Main, req.Answer, clip(string(lastMessages(req.Body, 3)), 4000))
+		t.Logf("request %d: %s %s main=%v answer=%q\n  last messages: %s", i+1, req.Method, req.Path, req.Main, req.Answer, clip(string(lastOf(req.Body, "messages", 3)), 4000))
 	}
 	logHookPayloads(t, h.project)
 	if data, err := os.ReadFile(filepath.Join(h.data, "logs", "cline.log")); err == nil {

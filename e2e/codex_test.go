@@ -101,7 +101,7 @@ func (h *codexHarness) testUntrusted(t *testing.T) {
 		}
 	}
 	for _, r := range fake.Requests() {
-		if bytes.Contains(inputOf(r.Body), []byte(contextMarker)) {
+		if bytes.Contains(memberOf(r.Body, "input"), []byte(contextMarker)) {
 			t.Errorf("the context hook's %q reached the model before the hooks were trusted", contextMarker)
 		}
 	}
@@ -169,7 +169,7 @@ func (h *codexHarness) testContext(t *testing.T) {
 	h.runCodex(t, fake).requireSuccess(t)
 
 	for _, r := range fake.Requests() {
-		if r.Main && bytes.Contains(inputOf(r.Body), []byte(contextMarker)) {
+		if r.Main && bytes.Contains(memberOf(r.Body, "input"), []byte(contextMarker)) {
 			return
 		}
 	}
@@ -497,24 +497,9 @@ func (r *codexRun) requireSuccess(t *testing.T) {
 func (h *codexHarness) dump(t *testing.T, r *codexRun, fake *fakeResponses) {
 	t.Logf("codex exec error: %v\nstdout (JSONL events):\n%s\nstderr:\n%s", r.err, clip(r.stdout, 20000), clip(r.stderr, 8000))
 	for i, req := range fake.Requests() {
-		t.Logf("request %d: %s %s main=%v answer=%q\n  input: %s", i+1, req.Method, req.Path, req.Main, req.Answer, clip(string(lastInputItems(req.Body, 4)), 4000))
+		t.Logf("request %d: %s %s main=%v answer=%q\n  input: %s", i+1, req.Method, req.Path, req.Main, req.Answer, clip(string(lastOf(req.Body, "input", 4)), 4000))
 	}
 	logHookPayloads(t, h.project)
-}
-
-// responsesSummary says in one line what a Responses API request was and
-// what it got.
-func (r *apiRequest) responsesSummary() string {
-	if r.Answer == "" {
-		return fmt.Sprintf("%d-byte body, not served", len(r.Body))
-	}
-	kind := "side request"
-	if r.Main {
-		kind = "main conversation"
-	}
-	var req responsesRequest
-	_ = json.Unmarshal(r.Body, &req)
-	return fmt.Sprintf("%s (model %s, stream=%v, %d input items, %d tools): %s", kind, req.Model, req.Stream, len(req.Input), len(req.Tools), r.Answer)
 }
 
 // callOutputOf returns the output of the scripted shell call as the model
@@ -545,33 +530,6 @@ func outputTextOf(t *testing.T, fake *fakeResponses) string {
 		return out.outputText()
 	}
 	return "(no request carried it)"
-}
-
-// inputOf is the raw "input" member of a Responses API request body.
-func inputOf(body []byte) []byte {
-	var req struct {
-		Input json.RawMessage `json:"input"`
-	}
-	if json.Unmarshal(body, &req) != nil {
-		return body
-	}
-	return req.Input
-}
-
-// lastInputItems is the last n items of a request's input (the first
-// ones are Codex's long instructions).
-func lastInputItems(body []byte, n int) []byte {
-	var req struct {
-		Input []json.RawMessage `json:"input"`
-	}
-	if json.Unmarshal(body, &req) != nil {
-		return body
-	}
-	if len(req.Input) > n {
-		req.Input = req.Input[len(req.Input)-n:]
-	}
-	b, _ := json.Marshal(req.Input)
-	return b
 }
 
 // tomlString quotes s as a TOML basic string (for -c key=value).

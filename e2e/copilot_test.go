@@ -151,7 +151,7 @@ func (h *copilotHarness) testContext(t *testing.T) {
 	h.runCopilot(t, fake).requireSuccess(t)
 
 	for _, r := range fake.Requests() {
-		if r.Main && bytes.Contains(messagesOf(r.Body), []byte(contextMarker)) {
+		if r.Main && bytes.Contains(memberOf(r.Body, "messages"), []byte(contextMarker)) {
 			return
 		}
 	}
@@ -290,7 +290,7 @@ func (r *copilotRun) requireSuccess(t *testing.T) {
 func (h *copilotHarness) dump(t *testing.T, r *copilotRun, fake *fakeChat) {
 	t.Logf("copilot -p error: %v\nstdout (JSON lines):\n%s\nstderr:\n%s", r.err, clip(r.stdout, 20000), clip(r.stderr, 8000))
 	for i, req := range fake.Requests() {
-		t.Logf("request %d: %s %s main=%v answer=%q\n  last messages: %s", i+1, req.Method, req.Path, req.Main, req.Answer, clip(string(lastMessages(req.Body, 3)), 4000))
+		t.Logf("request %d: %s %s main=%v answer=%q\n  last messages: %s", i+1, req.Method, req.Path, req.Main, req.Answer, clip(string(lastOf(req.Body, "messages", 3)), 4000))
 	}
 	logHookPayloads(t, h.project)
 }

@@ -48,7 +48,7 @@ func newFakeChat(t *testing.T, s script) *fakeChat { return newFakeChatShell(t, 
 func newFakeChatShell(t *testing.T, s script, shell chatShell) *fakeChat {
 	t.Helper()
 	f := &fakeChat{shell: shell}
-	f.start(t, s, f.answer)
+	f.start(t, s, f.answer, (*apiRequest).chatSummary)
 	return f
 }
 
@@ -132,47 +132,23 @@ func (req *chatRequest) toolMessage(callID string) *chatMessage {
 }
 
 // text is a message's content as text: a string, or its text parts.
-func (m *chatMessage) text() string {
-	var s string
-	if json.Unmarshal(m.Content, &s) == nil {
-		return s
-	}
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(m.Content, &parts) != nil {
-		return string(m.Content)
-	}
-	var texts []string
-	for _, p := range parts {
-		texts = append(texts, p.Text)
-	}
-	return strings.Join(texts, "\n")
-}
+func (m *chatMessage) text() string { return textOf(m.Content) }
 
-// summary says in one line what a Chat Completions request was and what it
-// got.
+// chatSummary says in one line what a Chat Completions request was and
+// what it got.
 func (r *apiRequest) chatSummary() string {
-	if r.Answer == "" {
-		return fmt.Sprintf("%d-byte body, not served", len(r.Body))
-	}
-	kind := "side request"
-	if r.Main {
-		kind = "main conversation"
-	}
-	var req chatRequest
-	_ = json.Unmarshal(r.Body, &req)
-	return fmt.Sprintf("%s (model %s, stream=%v, %d messages, %d tools): %s", kind, req.Model, req.Stream, len(req.Messages), len(req.Tools), r.Answer)
+	return r.describe("not served", func(body []byte) string {
+		var req chatRequest
+		_ = json.Unmarshal(body, &req)
+		return fmt.Sprintf("model %s, stream=%v, %d messages, %d tools", req.Model, req.Stream, len(req.Messages), len(req.Tools))
+	})
 }
 
 // writeChatStream answers as the streaming Chat Completions API does: one
 // chunk with the delta, one with the finish reason, one with the usage,
 // then [DONE].
 func writeChatStream(w http.ResponseWriter, model string, delta map[string]any, finish string) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
+	startEvents(w)
 	if model == "" {
 		model = "qwen-e2e"
 	}
@@ -188,7 +164,22 @@ func writeChatStream(w http.ResponseWriter, model string, delta map[string]any, 
 	chunk([]any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": finish}}, nil)
 	chunk([]any{}, map[string]any{"usage": map[string]any{"prompt_tokens": 100, "completion_tokens": 5, "total_tokens": 105}})
 	fmt.Fprint(w, "data: [DONE]\n\n")
-	if fl, ok := w.(http.Flusher); ok {
-		fl.Flush()
+	flush(w)
+}
+
+// chatAgent is the part of an agent's adapter that the agents on the
+// Chat Completions fake share: their shell tool.
+type chatAgent struct{ shell chatShell }
+
+func (c chatAgent) newFake(t *testing.T, s script) *fakeServer {
+	return &newFakeChatShell(t, s, c.shell).fakeServer
+}
+
+// toolResult: the tool message answering the scripted call.
+func (c chatAgent) toolResult(t *testing.T, fake *fakeServer) callResult {
+	m := lastFound(t, fake, func(req *chatRequest) *chatMessage { return req.toolMessage(chatCallID) })
+	if m == nil {
+		return callResult{}
 	}
+	return callResult{found: true, text: m.text()}
 }

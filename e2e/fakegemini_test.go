@@ -29,7 +29,7 @@ type fakeGemini struct{ fakeServer }
 func newFakeGemini(t *testing.T, s script) *fakeGemini {
 	t.Helper()
 	f := &fakeGemini{}
-	f.start(t, s, f.answer)
+	f.start(t, s, f.answer, (*apiRequest).geminiSummary)
 	return f
 }
 
@@ -82,9 +82,7 @@ func (f *fakeGemini) answer(w http.ResponseWriter, r *http.Request, body []byte,
 	w.WriteHeader(http.StatusOK)
 	b, _ := json.Marshal(resp)
 	fmt.Fprintf(w, "data: %s\r\n\r\n", b)
-	if fl, ok := w.(http.Flusher); ok {
-		fl.Flush()
-	}
+	flush(w)
 }
 
 // isMain tells the main conversation from side requests: it offers the
@@ -148,13 +146,12 @@ func (req *geminiRequest) functionResponse(name string) json.RawMessage {
 	return found
 }
 
-// contentsOf is the raw "contents" member of a request body.
-func contentsOf(body []byte) []byte {
-	var req struct {
-		Contents json.RawMessage `json:"contents"`
-	}
-	if json.Unmarshal(body, &req) != nil {
-		return body
-	}
-	return req.Contents
+// geminiSummary says in one line what a Gemini API request was and what
+// it got.
+func (r *apiRequest) geminiSummary() string {
+	return r.describe("no scripted answer", func(body []byte) string {
+		var req geminiRequest
+		_ = json.Unmarshal(body, &req)
+		return fmt.Sprintf("%d turns, %d tool groups", len(req.Contents), len(req.Tools))
+	})
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 )
 
@@ -28,7 +27,7 @@ type fakeResponses struct{ fakeServer }
 func newFakeResponses(t *testing.T, s script) *fakeResponses {
 	t.Helper()
 	f := &fakeResponses{}
-	f.start(t, s, f.answer)
+	f.start(t, s, f.answer, (*apiRequest).responsesSummary)
 	return f
 }
 
@@ -115,23 +114,16 @@ func (req *responsesRequest) callOutput(callID string) *responsesItem {
 
 // outputText is a function_call_output's output as text: a string, or
 // the text of its content items.
-func (it *responsesItem) outputText() string {
-	var s string
-	if json.Unmarshal(it.Output, &s) == nil {
-		return s
-	}
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(it.Output, &parts) != nil {
-		return string(it.Output)
-	}
-	var texts []string
-	for _, p := range parts {
-		texts = append(texts, p.Text)
-	}
-	return strings.Join(texts, "\n")
+func (it *responsesItem) outputText() string { return textOf(it.Output) }
+
+// responsesSummary says in one line what a Responses API request was and
+// what it got.
+func (r *apiRequest) responsesSummary() string {
+	return r.describe("not served", func(body []byte) string {
+		var req responsesRequest
+		_ = json.Unmarshal(body, &req)
+		return fmt.Sprintf("model %s, stream=%v, %d input items, %d tools", req.Model, req.Stream, len(req.Input), len(req.Tools))
+	})
 }
 
 func messageItem(text string) map[string]any {
@@ -145,9 +137,7 @@ func messageItem(text string) map[string]any {
 // response.created, the one output item's added (and, for a message, one
 // text delta) and done, then response.completed with the usage.
 func writeResponsesStream(w http.ResponseWriter, model string, item map[string]any) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
+	startEvents(w)
 	event := func(data map[string]any) {
 		b, _ := json.Marshal(data)
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", data["type"], b)
@@ -171,7 +161,5 @@ func writeResponsesStream(w http.ResponseWriter, model string, item map[string]a
 			"total_tokens": 105,
 		}}
 	event(map[string]any{"type": "response.completed", "sequence_number": 4, "response": done})
-	if fl, ok := w.(http.Flusher); ok {
-		fl.Flush()
-	}
+	flush(w)
 }

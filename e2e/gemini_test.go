@@ -124,7 +124,7 @@ func (h *geminiHarness) testContext(t *testing.T) {
 	h.runGemini(t, fake).requireSuccess(t)
 
 	for _, r := range fake.Requests() {
-		if r.Main && bytes.Contains(contentsOf(r.Body), []byte(contextMarker)) {
+		if r.Main && bytes.Contains(memberOf(r.Body, "contents"), []byte(contextMarker)) {
 			return
 		}
 	}
@@ -260,24 +260,9 @@ func (r *geminiRun) requireSuccess(t *testing.T) {
 func (h *geminiHarness) dump(t *testing.T, r *geminiRun, fake *fakeGemini) {
 	t.Logf("gemini -p error: %v\nstdout:\n%s\nstderr:\n%s", r.err, clip(r.stdout, 8000), clip(r.stderr, 8000))
 	for i, req := range fake.Requests() {
-		t.Logf("request %d: %s %s main=%v answer=%q\n  contents: %s", i+1, req.Method, req.Path, req.Main, req.Answer, clip(string(contentsOf(req.Body)), 4000))
+		t.Logf("request %d: %s %s main=%v answer=%q\n  contents: %s", i+1, req.Method, req.Path, req.Main, req.Answer, clip(string(memberOf(req.Body, "contents")), 4000))
 	}
 	logHookPayloads(t, h.project)
-}
-
-// geminiSummary says in one line what a Gemini API request was and what
-// it got.
-func (r *apiRequest) geminiSummary() string {
-	if r.Answer == "" {
-		return fmt.Sprintf("%d-byte body, no scripted answer", len(r.Body))
-	}
-	kind := "side request"
-	if r.Main {
-		kind = "main conversation"
-	}
-	var req geminiRequest
-	_ = json.Unmarshal(r.Body, &req)
-	return fmt.Sprintf("%s (%d turns, %d tool groups): %s", kind, len(req.Contents), len(req.Tools), r.Answer)
 }
 
 // functionResponseOf is the response of the scripted shell call as the

@@ -126,7 +126,7 @@ func (h *qwenHarness) testContext(t *testing.T) {
 	h.runQwen(t, fake).requireSuccess(t)
 
 	for _, r := range fake.Requests() {
-		if r.Main && bytes.Contains(messagesOf(r.Body), []byte(contextMarker)) {
+		if r.Main && bytes.Contains(memberOf(r.Body, "messages"), []byte(contextMarker)) {
 			return
 		}
 	}
@@ -265,7 +265,7 @@ func (r *qwenRun) requireSuccess(t *testing.T) {
 func (h *qwenHarness) dump(t *testing.T, r *qwenRun, fake *fakeChat) {
 	t.Logf("qwen -p error: %v\nstdout (JSON events):\n%s\nstderr:\n%s", r.err, clip(r.stdout, 20000), clip(r.stderr, 8000))
 	for i, req := range fake.Requests() {
-		t.Logf("request %d: %s %s main=%v answer=%q\n  last messages: %s", i+1, req.Method, req.Path, req.Main, req.Answer, clip(string(lastMessages(req.Body, 3)), 4000))
+		t.Logf("request %d: %s %s main=%v answer=%q\n  last messages: %s", i+1, req.Method, req.Path, req.Main, req.Answer, clip(string(lastOf(req.Body, "messages", 3)), 4000))
 	}
 	logHookPayloads(t, h.project)
 }
@@ -289,20 +289,4 @@ func toolMessageOf(t *testing.T, fake *fakeChat) (string, bool) {
 		}
 	}
 	return found, ok
-}
-
-// lastMessages is the last n messages of a request (the first ones are
-// Qwen Code's long instructions).
-func lastMessages(body []byte, n int) []byte {
-	var req struct {
-		Messages []json.RawMessage `json:"messages"`
-	}
-	if json.Unmarshal(body, &req) != nil {
-		return body
-	}
-	if len(req.Messages) > n {
-		req.Messages = req.Messages[len(req.Messages)-n:]
-	}
-	b, _ := json.Marshal(req.Messages)
-	return b
 }
