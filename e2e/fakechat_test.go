@@ -41,9 +41,6 @@ var qwenShell = chatShell{name: qwenShellTool, args: func(command string) map[st
 	return map[string]any{"command": command, "description": "e2e scripted command", "is_background": false}
 }}
 
-// newFakeChat is a fake for Qwen Code (its shell tool).
-func newFakeChat(t *testing.T, s script) *fakeChat { return newFakeChatShell(t, s, qwenShell) }
-
 // newFakeChatShell is a fake whose scripted call goes to shell.
 func newFakeChatShell(t *testing.T, s script, shell chatShell) *fakeChat {
 	t.Helper()
