@@ -5,7 +5,6 @@ package e2e
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -76,17 +75,10 @@ func (h *claudeHarness) claudeEnv(fake *fakeServer) []string {
 // the harness's logs.
 func (h *claudeHarness) run(t *testing.T, fake *fakeServer) *agentRun {
 	t.Helper()
-	var debugLog string
-	return h.runAgent(t, "Claude Code", fake, invocation{
-		what: "claude -p",
-		cmd: func(ctx context.Context) *exec.Cmd {
-			debugLog = filepath.Join(h.logs, fmt.Sprintf("claude-debug-%d.log", h.runs))
-			return h.agentCmd(ctx, h.claudeEnv(fake), h.claude,
-				"-p", fake.script.Prompt,
-				"--allowedTools", "Bash",
-				"--output-format", "json",
-				"--debug-file", debugLog)
-		},
+	debugLog := filepath.Join(h.logs, fmt.Sprintf("claude-debug-%d.log", h.runs+1))
+	return h.runAgent(t, fake, invocation{
+		who: "Claude Code", what: "claude -p", env: h.claudeEnv(fake), bin: h.claude,
+		args: []string{"-p", fake.script.Prompt, "--allowedTools", "Bash", "--output-format", "json", "--debug-file", debugLog},
 		dump: func(t *testing.T, r *agentRun) { h.dump(t, r, fake, debugLog) },
 	})
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -64,7 +63,7 @@ func TestCline(t *testing.T) {
 // spec: the guard is a Hermes hook on terminal, which run_commands is;
 // the context hook is on post_tool_call too.
 func (h *clineHarness) spec() agentSpec {
-	return agentSpec{name: "Cline", tool: clineShellTool, callID: chatCallID, result: "result", unit: "message", member: "messages", contextByTool: true}
+	return agentSpec{name: "Cline", tool: clineShellTool, callID: scriptedCallID, result: "result", unit: "message", member: "messages", contextByTool: true}
 }
 
 // testGuardBlocks replaces the shared guard case: the model asks
@@ -103,15 +102,15 @@ func (h *clineHarness) clineEnv(fake *fakeServer) []string {
 // a plain run starts detached for later runs.
 func (h *clineHarness) run(t *testing.T, fake *fakeServer) *agentRun {
 	t.Helper()
-	return h.runAgent(t, "Cline", fake, invocation{
-		what: "cline --json",
-		cmd: func(ctx context.Context) *exec.Cmd {
+	return h.runAgent(t, fake, invocation{
+		who: "Cline", what: "cline --json", env: h.clineEnv(fake), bin: h.cline,
+		args: []string{"--json", "--data-dir", h.data, "-c", h.project, fake.script.Prompt},
+		prepare: func(ctx context.Context) {
 			auth := h.agentCmd(ctx, h.clineEnv(fake), h.cline, "auth", "openai-compatible", "-k", "e2e-dummy-key", "-m", "cline-e2e",
 				"-b", fake.URL()+"/v1", "--data-dir", h.data)
 			if out, err := auth.CombinedOutput(); err != nil {
 				t.Fatalf("cline auth openai-compatible: %v\n%s", err, out)
 			}
-			return h.agentCmd(ctx, h.clineEnv(fake), h.cline, "--json", "--data-dir", h.data, "-c", h.project, fake.script.Prompt)
 		},
 		dump: func(t *testing.T, r *agentRun) { h.dump(t, r, fake) },
 	})
@@ -158,9 +157,7 @@ func (h *clineHarness) requireFinish(t *testing.T, r *agentRun, reason string) c
 // fake model got and what it answered, the hooks' payloads and Cline's
 // log.
 func (h *clineHarness) dump(t *testing.T, r *agentRun, fake *fakeServer) {
-	t.Logf("cline error: %v\nstdout (JSON lines):\n%s\nstderr:\n%s", r.err, clip(r.stdout, 20000), clip(r.stderr, 8000))
-	dumpRequests(t, fake, "last messages", "messages", 3)
-	logHookPayloads(t, h.project)
+	h.dumpChat(t, "cline", "JSON lines", r, fake, h.project)
 	if data, err := os.ReadFile(filepath.Join(h.data, "logs", "cline.log")); err == nil {
 		t.Logf("Cline's log (%s):\n%s", filepath.Join(h.data, "logs", "cline.log"), clip(string(data), 12000))
 	}

@@ -63,7 +63,7 @@ func TestCodex(t *testing.T) {
 // spec: the model reads a call's result as its function_call_output in
 // the request's input; both guard cases log into one project.
 func (h *codexHarness) spec() agentSpec {
-	return agentSpec{name: "Codex", tool: codexShellTool, callID: codexCallID, result: "output", unit: "input", member: "input", guardLogsCommand: true}
+	return agentSpec{name: "Codex", tool: codexShellTool, callID: scriptedCallID, result: "output", unit: "input", member: "input", guardLogsCommand: true}
 }
 
 func (h *codexHarness) newFake(t *testing.T, s script) *fakeServer {
@@ -72,7 +72,7 @@ func (h *codexHarness) newFake(t *testing.T, s script) *fakeServer {
 
 // toolResult: the function_call_output answering the scripted call.
 func (h *codexHarness) toolResult(t *testing.T, fake *fakeServer) callResult {
-	out := lastFound(t, fake, func(req *responsesRequest) *responsesItem { return req.callOutput(codexCallID) })
+	out := lastFound(t, fake, func(req *responsesRequest) *responsesItem { return req.callOutput(scriptedCallID) })
 	if out == nil {
 		return callResult{}
 	}
@@ -355,18 +355,15 @@ func (h *codexHarness) codexEnv(fake *fakeServer) []string {
 // final agent message into the harness's logs (--output-last-message).
 func (h *codexHarness) run(t *testing.T, fake *fakeServer) *agentRun {
 	t.Helper()
-	var lastFile string
-	res := h.runAgent(t, "Codex", fake, invocation{
-		what: "codex exec",
-		cmd: func(ctx context.Context) *exec.Cmd {
-			lastFile = filepath.Join(h.logs, fmt.Sprintf("codex-last-%d.txt", h.runs))
-			return h.agentCmd(ctx, h.codexEnv(fake), h.codex, "exec",
-				"-c", "model_providers.fake.base_url="+tomlString(fake.URL()+"/v1"),
-				"--skip-git-repo-check",
-				"--json",
-				"--output-last-message", lastFile,
-				fake.script.Prompt)
-		},
+	lastFile := filepath.Join(h.logs, fmt.Sprintf("codex-last-%d.txt", h.runs+1))
+	res := h.runAgent(t, fake, invocation{
+		who: "Codex", what: "codex exec", env: h.codexEnv(fake), bin: h.codex,
+		args: []string{"exec",
+			"-c", "model_providers.fake.base_url=" + tomlString(fake.URL()+"/v1"),
+			"--skip-git-repo-check",
+			"--json",
+			"--output-last-message", lastFile,
+			fake.script.Prompt},
 		dump: func(t *testing.T, r *agentRun) {
 			// Codex's JSONL events include the hook runs.
 			t.Logf("codex exec error: %v\nstdout (JSONL events):\n%s\nstderr:\n%s", r.err, clip(r.stdout, 20000), clip(r.stderr, 8000))

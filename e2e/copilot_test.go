@@ -3,10 +3,8 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -77,7 +75,7 @@ func TestCopilotCLI(t *testing.T) {
 // spec: the guard is a Hermes hook on terminal, which bash is; the
 // context hook is on post_tool_call too.
 func (h *copilotHarness) spec() agentSpec {
-	return agentSpec{name: "Copilot", tool: copilotShellTool, callID: chatCallID, result: "result", unit: "message", member: "messages", contextByTool: true}
+	return agentSpec{name: "Copilot", tool: copilotShellTool, callID: scriptedCallID, result: "result", unit: "message", member: "messages", contextByTool: true}
 }
 
 // copilotEnv is Copilot's environment: the fake model as its BYOK
@@ -99,17 +97,10 @@ func (h *copilotHarness) copilotEnv(fake *fakeServer) []string {
 // without asking (hermes-hooks is the guard).
 func (h *copilotHarness) run(t *testing.T, fake *fakeServer) *agentRun {
 	t.Helper()
-	return h.runAgent(t, "Copilot", fake, invocation{
-		what: "copilot -p",
-		cmd: func(ctx context.Context) *exec.Cmd {
-			return h.agentCmd(ctx, h.copilotEnv(fake), h.copilot,
-				"-p", fake.script.Prompt, "--allow-all-tools", "--output-format", "json", "--log-dir", h.logs)
-		},
-		dump: func(t *testing.T, r *agentRun) {
-			t.Logf("copilot -p error: %v\nstdout (JSON lines):\n%s\nstderr:\n%s", r.err, clip(r.stdout, 20000), clip(r.stderr, 8000))
-			dumpRequests(t, fake, "last messages", "messages", 3)
-			logHookPayloads(t, h.project)
-		},
+	return h.runAgent(t, fake, invocation{
+		who: "Copilot", what: "copilot -p", env: h.copilotEnv(fake), bin: h.copilot,
+		args: []string{"-p", fake.script.Prompt, "--allow-all-tools", "--output-format", "json", "--log-dir", h.logs},
+		dump: func(t *testing.T, r *agentRun) { h.dumpChat(t, "copilot -p", "JSON lines", r, fake, h.project) },
 	})
 }
 

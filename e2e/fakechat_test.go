@@ -10,13 +10,9 @@ import (
 	"testing"
 )
 
-const (
-	// chatCallID is the id of the one tool call the fake chat model makes.
-	chatCallID = "call_e2e_hermes_hooks"
-	// qwenShellTool is Qwen Code's shell tool, a function taking
-	// {"command", "description", "is_background"}.
-	qwenShellTool = "run_shell_command"
-)
+// qwenShellTool is Qwen Code's shell tool, a function taking
+// {"command", "description", "is_background"}.
+const qwenShellTool = "run_shell_command"
 
 // fakeChat is a scripted OpenAI Chat Completions API, as Qwen Code's
 // "openai" auth type and Cline's "openai-compatible" provider speak it: POST /v1/chat/completions with "stream":
@@ -66,10 +62,10 @@ func (f *fakeChat) answer(w http.ResponseWriter, r *http.Request, body []byte, r
 	case !rec.Main:
 		delta["content"] = "e2e side answer"
 		rec.Answer = "side text"
-	case f.script.Command != "" && req.toolMessage(chatCallID) == nil:
+	case f.script.Command != "" && req.toolMessage(scriptedCallID) == nil:
 		args, _ := json.Marshal(f.shell.args(f.script.Command))
 		delta = map[string]any{"role": "assistant", "tool_calls": []any{map[string]any{
-			"index": 0, "id": chatCallID, "type": "function",
+			"index": 0, "id": scriptedCallID, "type": "function",
 			"function": map[string]any{"name": f.shell.name, "arguments": string(args)},
 		}}}
 		finish = "tool_calls"
@@ -120,12 +116,7 @@ type chatMessage struct {
 
 // toolMessage returns the tool message answering callID, or nil.
 func (req *chatRequest) toolMessage(callID string) *chatMessage {
-	for i := range req.Messages {
-		if req.Messages[i].Role == "tool" && req.Messages[i].ToolCallID == callID {
-			return &req.Messages[i]
-		}
-	}
-	return nil
+	return find(req.Messages, func(m *chatMessage) bool { return m.Role == "tool" && m.ToolCallID == callID })
 }
 
 // text is a message's content as text: a string, or its text parts.
@@ -172,9 +163,18 @@ func (c chatAgent) newFake(t *testing.T, s script) *fakeServer {
 	return &newFakeChatShell(t, s, c.shell).fakeServer
 }
 
+// dumpChat logs what a failing run needs: the agent's output (kind: its
+// stdout's format), the last messages of every request the fake model
+// got and what it answered, and the hooks' payloads.
+func (c chatAgent) dumpChat(t *testing.T, what, kind string, r *agentRun, fake *fakeServer, project string) {
+	t.Logf("%s error: %v\nstdout (%s):\n%s\nstderr:\n%s", what, r.err, kind, clip(r.stdout, 20000), clip(r.stderr, 8000))
+	dumpRequests(t, fake, "last messages", "messages", 3)
+	logHookPayloads(t, project)
+}
+
 // toolResult: the tool message answering the scripted call.
 func (c chatAgent) toolResult(t *testing.T, fake *fakeServer) callResult {
-	m := lastFound(t, fake, func(req *chatRequest) *chatMessage { return req.toolMessage(chatCallID) })
+	m := lastFound(t, fake, func(req *chatRequest) *chatMessage { return req.toolMessage(scriptedCallID) })
 	if m == nil {
 		return callResult{}
 	}

@@ -11,13 +11,9 @@ import (
 	"testing"
 )
 
-const (
-	// geminiCallID is the id of the one function call the fake model makes.
-	geminiCallID = "call_e2e_hermes_hooks"
-	// geminiShellTool is Gemini CLI 0.61's shell tool, taking
-	// {"command", "description"}.
-	geminiShellTool = "run_shell_command"
-)
+// geminiShellTool is Gemini CLI 0.61's shell tool, taking
+// {"command", "description"}.
+const geminiShellTool = "run_shell_command"
 
 // fakeGemini is a scripted Gemini API (generativelanguage v1beta) as
 // Gemini CLI speaks it through GOOGLE_GEMINI_BASE_URL:
@@ -58,7 +54,7 @@ func (f *fakeGemini) answer(w http.ResponseWriter, r *http.Request, body []byte,
 		rec.Answer = "side JSON"
 	case f.script.Command != "" && req.functionResponse(geminiShellTool) == nil:
 		part = map[string]any{"functionCall": map[string]any{
-			"id": geminiCallID, "name": geminiShellTool,
+			"id": scriptedCallID, "name": geminiShellTool,
 			"args": map[string]any{"command": f.script.Command, "description": "e2e scripted command"},
 		}}
 		rec.Answer = geminiShellTool + " " + f.script.Command

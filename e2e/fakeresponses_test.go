@@ -10,13 +10,9 @@ import (
 	"testing"
 )
 
-const (
-	// codexCallID is the call_id of the one tool call the fake model makes.
-	codexCallID = "call_e2e_hermes_hooks"
-	// codexShellTool is Codex 0.169's shell tool (unified exec): a
-	// function tool taking {"cmd": "<shell command line>"}.
-	codexShellTool = "exec_command"
-)
+// codexShellTool is Codex 0.169's shell tool (unified exec): a
+// function tool taking {"cmd": "<shell command line>"}.
+const codexShellTool = "exec_command"
 
 // fakeResponses is a scripted OpenAI Responses API, as Codex's
 // `wire_api = "responses"` model providers speak it: POST /v1/responses
@@ -49,10 +45,10 @@ func (f *fakeResponses) answer(w http.ResponseWriter, r *http.Request, body []by
 	case !rec.Main:
 		item = messageItem("e2e side answer")
 		rec.Answer = "side text"
-	case f.script.Command != "" && req.callOutput(codexCallID) == nil:
+	case f.script.Command != "" && req.callOutput(scriptedCallID) == nil:
 		args, _ := json.Marshal(map[string]any{"cmd": f.script.Command})
 		item = map[string]any{
-			"type": "function_call", "id": "fc_e2e", "call_id": codexCallID,
+			"type": "function_call", "id": "fc_e2e", "call_id": scriptedCallID,
 			"name": codexShellTool, "arguments": string(args), "status": "completed",
 		}
 		rec.Answer = codexShellTool + " " + f.script.Command
@@ -104,12 +100,7 @@ type responsesItem struct {
 
 // callOutput returns the function_call_output answering callID, or nil.
 func (req *responsesRequest) callOutput(callID string) *responsesItem {
-	for i := range req.Input {
-		if req.Input[i].Type == "function_call_output" && req.Input[i].CallID == callID {
-			return &req.Input[i]
-		}
-	}
-	return nil
+	return find(req.Input, func(it *responsesItem) bool { return it.Type == "function_call_output" && it.CallID == callID })
 }
 
 // outputText is a function_call_output's output as text: a string, or

@@ -14,6 +14,10 @@ import (
 	"testing"
 )
 
+// scriptedCallID is the id of the one shell call the fake models other
+// than Claude's make.
+const scriptedCallID = "call_e2e_hermes_hooks"
+
 // script is what the fake model does in the main conversation: ask the
 // agent's shell tool to run Command (none: answer at once), then, once the
 // tool's result is in the conversation, answer "done".
@@ -132,6 +136,16 @@ func lastFound[Req, Res any](t *testing.T, f *fakeServer, find func(*Req) *Res) 
 		}
 	}
 	return found
+}
+
+// find is the first element of items that match accepts, or nil.
+func find[T any](items []T, match func(*T) bool) *T {
+	for i := range items {
+		if match(&items[i]) {
+			return &items[i]
+		}
+	}
+	return nil
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

@@ -3,9 +3,7 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -105,15 +103,9 @@ func (h *geminiHarness) geminiEnv(fake *fakeServer) []string {
 // only a hook can stop one) in the project against fake.
 func (h *geminiHarness) run(t *testing.T, fake *fakeServer) *agentRun {
 	t.Helper()
-	return h.runAgent(t, "Gemini CLI", fake, invocation{
-		what: "gemini -p",
-		cmd: func(ctx context.Context) *exec.Cmd {
-			return h.agentCmd(ctx, h.geminiEnv(fake), h.gemini,
-				"-p", fake.script.Prompt,
-				"-m", geminiModel,
-				"--yolo",
-				"-o", "json")
-		},
+	return h.runAgent(t, fake, invocation{
+		who: "Gemini CLI", what: "gemini -p", env: h.geminiEnv(fake), bin: h.gemini,
+		args: []string{"-p", fake.script.Prompt, "-m", geminiModel, "--yolo", "-o", "json"},
 		dump: func(t *testing.T, r *agentRun) { h.dump(t, r, fake) },
 	})
 }

@@ -3,9 +3,7 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,7 +49,7 @@ func TestQwenCode(t *testing.T) {
 // spec: the guard is a Hermes hook on terminal, which run_shell_command
 // is.
 func (h *qwenHarness) spec() agentSpec {
-	return agentSpec{name: "Qwen Code", tool: qwenShellTool, callID: chatCallID, result: "result", unit: "message", member: "messages"}
+	return agentSpec{name: "Qwen Code", tool: qwenShellTool, callID: scriptedCallID, result: "result", unit: "message", member: "messages"}
 }
 
 // qwenEnv is Qwen Code's environment: the fake model as its OpenAI
@@ -72,20 +70,10 @@ func (h *qwenHarness) qwenEnv(fake *fakeServer) []string {
 // approval prompts would stop a headless run; hermes-hooks is the guard).
 func (h *qwenHarness) run(t *testing.T, fake *fakeServer) *agentRun {
 	t.Helper()
-	return h.runAgent(t, "Qwen Code", fake, invocation{
-		what: "qwen -p",
-		cmd: func(ctx context.Context) *exec.Cmd {
-			return h.agentCmd(ctx, h.qwenEnv(fake), h.qwen,
-				"-p", fake.script.Prompt,
-				"--yolo",
-				"--auth-type", "openai",
-				"-o", "json")
-		},
-		dump: func(t *testing.T, r *agentRun) {
-			t.Logf("qwen -p error: %v\nstdout (JSON events):\n%s\nstderr:\n%s", r.err, clip(r.stdout, 20000), clip(r.stderr, 8000))
-			dumpRequests(t, fake, "last messages", "messages", 3)
-			logHookPayloads(t, h.project)
-		},
+	return h.runAgent(t, fake, invocation{
+		who: "Qwen Code", what: "qwen -p", env: h.qwenEnv(fake), bin: h.qwen,
+		args: []string{"-p", fake.script.Prompt, "--yolo", "--auth-type", "openai", "-o", "json"},
+		dump: func(t *testing.T, r *agentRun) { h.dumpChat(t, "qwen -p", "JSON events", r, fake, h.project) },
 	})
 }
 

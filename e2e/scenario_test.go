@@ -78,23 +78,30 @@ type agentRun struct {
 
 // invocation is one agent run as runAgent starts and reports it.
 type invocation struct {
+	who  string // the agent in messages: "Claude Code"
 	what string // the command in messages: "claude -p"
-	// cmd is the command to run, bounded by ctx (agentCmd); h.runs
-	// already counts it.
-	cmd func(ctx context.Context) *exec.Cmd
+	env  []string
+	bin  string
+	args []string
+	// prepare, when set, runs first within the run's time bound (Cline's
+	// `cline auth`).
+	prepare func(ctx context.Context)
 	// dump logs what a failing test needs beyond the run's log.
 	dump func(t *testing.T, r *agentRun)
 }
 
-// runAgent runs inv against fake, bounded by runTimeout, logs what the
-// fake answered and the connections it refused, and dumps what helps when
-// the calling test fails.
-func (h *harness) runAgent(t *testing.T, name string, fake *fakeServer, inv invocation) *agentRun {
+// runAgent runs inv against fake in the project, bounded by runTimeout,
+// logs what the fake answered and the connections it refused, and dumps
+// what helps when the calling test fails.
+func (h *harness) runAgent(t *testing.T, fake *fakeServer, inv invocation) *agentRun {
 	t.Helper()
 	h.runs++
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
-	cmd := inv.cmd(ctx)
+	if inv.prepare != nil {
+		inv.prepare(ctx)
+	}
+	cmd := h.agentCmd(ctx, inv.env, inv.bin, inv.args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
@@ -108,7 +115,7 @@ func (h *harness) runAgent(t *testing.T, name string, fake *fakeServer, inv invo
 		t.Logf("  %s %s → %s", r.Method, r.Path, fake.summarize(&r))
 	}
 	for _, e := range fake.Egress() {
-		t.Logf("refused a connection %s tried to open: %s", name, e)
+		t.Logf("refused a connection %s tried to open: %s", inv.who, e)
 	}
 	t.Cleanup(func() {
 		if t.Failed() {
