@@ -34,29 +34,13 @@ type codexHarness struct {
 
 func TestCodex(t *testing.T) {
 	start := time.Now()
-	h := &codexHarness{harness: &harness{}}
-	h.codex = npmBinary(t, npmTool{
+	h := &codexHarness{codex: npmAgent(t, npmTool{
 		what: "Codex CLI", pkg: "@openai/codex", bin: "codex",
 		binEnv: "HERMES_E2E_CODEX", versionEnv: "HERMES_E2E_CODEX_VERSION",
 		version: codexVersion, slot: "codex-npm",
-	})
-	v, err := runVersion(h.codex)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("Codex CLI: %s (%s)", v, h.codex)
-
-	h.root = tempDir(t)
-	h.project = filepath.Join(h.root, "project")
-	h.home = filepath.Join(h.root, "home")
+	})}
+	h.harness = newHarness(t, "home/.codex")
 	h.codexHome = filepath.Join(h.home, ".codex")
-	h.hermesHome = filepath.Join(h.root, "hermes-home")
-	h.logs = filepath.Join(h.root, "logs")
-	for _, d := range []string{h.project, h.codexHome, h.hermesHome, h.logs, filepath.Join(h.root, "bin")} {
-		mustMkdir(t, d)
-	}
-	h.bin = buildHermesHooks(t, filepath.Join(h.root, "bin"))
-	mustWrite(t, filepath.Join(h.project, visibleFile), "listed by ls\n", 0o644)
 
 	h.installCodex(t)
 	h.writeHermesProject(t)
@@ -64,12 +48,35 @@ func TestCodex(t *testing.T) {
 	t.Run("UntrustedCodexHooksDoNotRun", h.testUntrusted)
 	h.trustHooks(t)
 
-	t.Run("GuardBlocksRmRf", h.testGuardBlocks)
-	t.Run("GuardBlocksRmR", h.testGuardBlocksRmR)
-	t.Run("LsResultReachesModel", h.testLsRuns)
-	t.Run("ContextReachesModel", h.testContext)
-	t.Run("UnapprovedHookNeverRuns", h.testUnapproved)
+	t.Run("GuardBlocksRmRf", func(t *testing.T) { guardCase(t, h, "rm -rf", "marker") })
+	// The same for rm -r, which Codex itself would run (testUntrusted):
+	// the directory survives because of the guard. Codex 0.169 refuses
+	// rm -f style commands itself, so for rm -rf the proof is the reason
+	// the model reads, not the surviving directory.
+	t.Run("GuardBlocksRmR", func(t *testing.T) { guardCase(t, h, "rm -r", "marker-r") })
+	t.Run("LsResultReachesModel", func(t *testing.T) { lsCase(t, h) })
+	t.Run("ContextReachesModel", func(t *testing.T) { contextCase(t, h) })
+	t.Run("UnapprovedHookNeverRuns", func(t *testing.T) { unapprovedCase(t, h) })
 	t.Logf("total %s, %d Codex run(s)", time.Since(start).Round(time.Millisecond), h.runs)
+}
+
+// spec: the model reads a call's result as its function_call_output in
+// the request's input; both guard cases log into one project.
+func (h *codexHarness) spec() agentSpec {
+	return agentSpec{name: "Codex", tool: codexShellTool, callID: scriptedCallID, result: "output", unit: "input", member: "input", guardLogsCommand: true}
+}
+
+func (h *codexHarness) newFake(t *testing.T, s script) *fakeServer {
+	return &newFakeResponses(t, s).fakeServer
+}
+
+// toolResult: the function_call_output answering the scripted call.
+func (h *codexHarness) toolResult(t *testing.T, fake *fakeServer) callResult {
+	out := lastFound(t, fake, func(req *responsesRequest) *responsesItem { return req.callOutput(scriptedCallID) })
+	if out == nil {
+		return callResult{}
+	}
+	return callResult{found: true, text: out.outputText()}
 }
 
 // testUntrusted: before the user trusts them, Codex lists the hooks
@@ -89,11 +96,11 @@ func (h *codexHarness) testUntrusted(t *testing.T) {
 	mustMkdir(t, victim)
 	mustWrite(t, filepath.Join(victim, "gone.txt"), "no hook runs yet: rm -r deletes me\n", 0o644)
 	h.mustBeInside(t, victim)
-	fake := newFakeResponses(t, script{Prompt: "E2E-PROMPT-untrusted: please delete the unguarded directory.", Command: "rm -r " + shellQuote(victim)})
-	h.runCodex(t, fake).requireSuccess(t)
+	fake := h.newFake(t, script{Prompt: "E2E-PROMPT-untrusted: please delete the unguarded directory.", Command: "rm -r " + shellQuote(victim)})
+	h.requireSuccess(t, h.run(t, fake))
 
 	if _, err := os.Stat(victim); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("with no hook trusted, Codex did not run rm -r (%v), so GuardBlocksRmR proves nothing; the model read:\n%s", err, outputTextOf(t, fake))
+		t.Errorf("with no hook trusted, Codex did not run rm -r (%v), so GuardBlocksRmR proves nothing; the model read:\n%s", err, h.outputText(t, fake))
 	}
 	for _, name := range []string{"guard.log", "context.log"} {
 		if fileContains(t, filepath.Join(h.project, ".hermes", name), "{") {
@@ -101,90 +108,10 @@ func (h *codexHarness) testUntrusted(t *testing.T) {
 		}
 	}
 	for _, r := range fake.Requests() {
-		if bytes.Contains(inputOf(r.Body), []byte(contextMarker)) {
+		if bytes.Contains(memberOf(r.Body, "input"), []byte(contextMarker)) {
 			t.Errorf("the context hook's %q reached the model before the hooks were trusted", contextMarker)
 		}
 	}
-}
-
-// testGuardBlocks: the model asks the shell tool for rm -rf on a directory
-// of the project; the guard refuses and the model reads the guard's
-// reason as the call's output. Codex 0.169 refuses rm -f style commands
-// itself, so here the proof is the reason the model reads, not the
-// surviving directory: see testGuardBlocksRmR for that.
-func (h *codexHarness) testGuardBlocks(t *testing.T) { h.guardCase(t, "rm -rf", "marker") }
-
-// testGuardBlocksRmR: the same for rm -r, which Codex itself would run
-// (testUntrusted): the directory survives because of the guard.
-func (h *codexHarness) testGuardBlocksRmR(t *testing.T) { h.guardCase(t, "rm -r", "marker-r") }
-
-func (h *codexHarness) guardCase(t *testing.T, rm, dir string) {
-	marker := filepath.Join(h.project, dir)
-	mustMkdir(t, marker)
-	mustWrite(t, filepath.Join(marker, "keep.txt"), "the guard must keep me\n", 0o644)
-	// Safety: the only destructive command is on a path inside the test's
-	// own temporary directory. If the guard failed, Codex might run it.
-	h.mustBeInside(t, marker)
-	command := rm + " " + shellQuote(marker)
-
-	fake := newFakeResponses(t, script{Prompt: "E2E-PROMPT-guard: please delete the " + dir + " directory.", Command: command})
-	h.runCodex(t, fake).requireSuccess(t)
-
-	if _, err := os.Stat(filepath.Join(marker, "keep.txt")); err != nil {
-		t.Errorf("the guard did not stop %q: %v", command, err)
-	}
-	out := callOutputOf(t, fake)
-	if out == nil {
-		t.Fatalf("no request to the model carried the output of the %s call %s", codexShellTool, codexCallID)
-	}
-	if got := out.outputText(); !strings.Contains(got, guardReason) {
-		t.Errorf("the %s call's output does not carry the guard's reason %q; the model read:\n%s", codexShellTool, guardReason, got)
-	} else {
-		t.Logf("the model read: %s", got)
-	}
-	if !fileContains(t, filepath.Join(h.project, ".hermes", "guard.log"), command) {
-		t.Errorf("the guard never saw the %s call (.hermes/guard.log)", rm)
-	}
-}
-
-// testLsRuns: a harmless command passes the guard and its output reaches
-// the model.
-func (h *codexHarness) testLsRuns(t *testing.T) {
-	fake := newFakeResponses(t, script{Prompt: "E2E-PROMPT-ls: list the files here.", Command: "ls"})
-	h.runCodex(t, fake).requireSuccess(t)
-
-	out := callOutputOf(t, fake)
-	if out == nil {
-		t.Fatalf("no request to the model carried the output of the %s call %s", codexShellTool, codexCallID)
-	}
-	if got := out.outputText(); !strings.Contains(got, visibleFile) || strings.Contains(got, guardReason) {
-		t.Errorf("ls should have run and its output reached the model (listing %s); the model read:\n%s", visibleFile, got)
-	}
-}
-
-// testContext: the pre_llm_call hook's context reaches the model through
-// UserPromptSubmit's additionalContext.
-func (h *codexHarness) testContext(t *testing.T) {
-	fake := newFakeResponses(t, script{Prompt: "E2E-PROMPT-context: say done."})
-	h.runCodex(t, fake).requireSuccess(t)
-
-	for _, r := range fake.Requests() {
-		if r.Main && bytes.Contains(inputOf(r.Body), []byte(contextMarker)) {
-			return
-		}
-	}
-	t.Errorf("no input of the main conversation carries the context hook's %q", contextMarker)
-}
-
-// testUnapproved: the hook nobody approved is configured on pre_tool_call,
-// pre_llm_call and post_tool_call, next to approved hooks that did run
-// during the same sessions, yet never ran.
-func (h *codexHarness) testUnapproved(t *testing.T) {
-	if h.runs == 0 { // run alone (go test -run): give it a session of its own
-		fake := newFakeResponses(t, script{Prompt: "E2E-PROMPT-unapproved: list the files here.", Command: "ls"})
-		h.runCodex(t, fake).requireSuccess(t)
-	}
-	checkUnapprovedNeverRan(t, h.project)
 }
 
 // installCodex runs `hermes-hooks install codex --project P` (which writes
@@ -411,7 +338,7 @@ func (s *appServer) close(t *testing.T) {
 // dummy key of the fake provider, and every other connection sent to the
 // fake's refusing proxy (fake nil: no proxy is needed, nothing is asked
 // of a model).
-func (h *codexHarness) codexEnv(fake *fakeResponses) []string {
+func (h *codexHarness) codexEnv(fake *fakeServer) []string {
 	env := append(cleanEnv(),
 		"HOME="+h.home,
 		"CODEX_HOME="+h.codexHome,
@@ -424,64 +351,35 @@ func (h *codexHarness) codexEnv(fake *fakeResponses) []string {
 	return env
 }
 
-// codexRun is one finished `codex exec`.
-type codexRun struct {
-	err            error
-	stdout, stderr string
-	last           string // the final agent message (--output-last-message)
-	elapsed        time.Duration
-}
-
-// runCodex runs `codex exec` in the project against fake, bounded by
-// runTimeout, and dumps what helps when the calling test fails.
-func (h *codexHarness) runCodex(t *testing.T, fake *fakeResponses) *codexRun {
+// run runs `codex exec` in the project against fake; Codex writes its
+// final agent message into the harness's logs (--output-last-message).
+func (h *codexHarness) run(t *testing.T, fake *fakeServer) *agentRun {
 	t.Helper()
-	h.runs++
-	lastFile := filepath.Join(h.logs, fmt.Sprintf("codex-last-%d.txt", h.runs))
-	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, h.codex, "exec",
-		"-c", "model_providers.fake.base_url="+tomlString(fake.URL()+"/v1"),
-		"--skip-git-repo-check",
-		"--json",
-		"--output-last-message", lastFile,
-		fake.script.Prompt)
-	cmd.Dir = h.project
-	cmd.Env = h.codexEnv(fake)
-	// Its own process group, killed whole at the timeout: the shell
-	// tool's children must not outlive the run.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 10 * time.Second
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	res := &codexRun{err: err, stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(start)}
-	if ctx.Err() != nil {
-		res.err = fmt.Errorf("no answer within %s (killed): %v", runTimeout, err)
-	}
+	lastFile := filepath.Join(h.logs, fmt.Sprintf("codex-last-%d.txt", h.runs+1))
+	res := h.runAgent(t, fake, invocation{
+		who: "Codex", what: "codex exec", env: h.codexEnv(fake), bin: h.codex,
+		args: []string{"exec",
+			"-c", "model_providers.fake.base_url=" + tomlString(fake.URL()+"/v1"),
+			"--skip-git-repo-check",
+			"--json",
+			"--output-last-message", lastFile,
+			fake.script.Prompt},
+		dump: func(t *testing.T, r *agentRun) {
+			// Codex's JSONL events include the hook runs.
+			t.Logf("codex exec error: %v\nstdout (JSONL events):\n%s\nstderr:\n%s", r.err, clip(r.stdout, 20000), clip(r.stderr, 8000))
+			dumpRequests(t, fake, "input", "input", 4)
+			logHookPayloads(t, h.project)
+		},
+	})
 	if data, err := os.ReadFile(lastFile); err == nil {
 		res.last = strings.TrimSpace(string(data))
 	}
-	t.Logf("codex exec ran %s (exit: %v); the fake API answered:", res.elapsed.Round(time.Millisecond), res.err)
-	for _, r := range fake.Requests() {
-		t.Logf("  %s %s → %s", r.Method, r.Path, r.responsesSummary())
-	}
-	for _, e := range fake.Egress() {
-		t.Logf("refused a connection Codex tried to open: %s", e)
-	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			h.dump(t, res, fake)
-		}
-	})
 	return res
 }
 
 // requireSuccess stops the test unless Codex exited 0 with the fake
 // model's final "done".
-func (r *codexRun) requireSuccess(t *testing.T) {
+func (h *codexHarness) requireSuccess(t *testing.T, r *agentRun) {
 	t.Helper()
 	if r.err != nil {
 		t.Fatalf("codex exec failed: %v", r.err)
@@ -491,87 +389,14 @@ func (r *codexRun) requireSuccess(t *testing.T) {
 	}
 }
 
-// dump logs what a failing case needs: Codex's output (its JSONL events
-// include the hook runs), every request the fake model got and what it
-// answered, and the hooks' payloads.
-func (h *codexHarness) dump(t *testing.T, r *codexRun, fake *fakeResponses) {
-	t.Logf("codex exec error: %v\nstdout (JSONL events):\n%s\nstderr:\n%s", r.err, clip(r.stdout, 20000), clip(r.stderr, 8000))
-	for i, req := range fake.Requests() {
-		t.Logf("request %d: %s %s main=%v answer=%q\n  input: %s", i+1, req.Method, req.Path, req.Main, req.Answer, clip(string(lastInputItems(req.Body, 4)), 4000))
-	}
-	logHookPayloads(t, h.project)
-}
-
-// responsesSummary says in one line what a Responses API request was and
-// what it got.
-func (r *apiRequest) responsesSummary() string {
-	if r.Answer == "" {
-		return fmt.Sprintf("%d-byte body, not served", len(r.Body))
-	}
-	kind := "side request"
-	if r.Main {
-		kind = "main conversation"
-	}
-	var req responsesRequest
-	_ = json.Unmarshal(r.Body, &req)
-	return fmt.Sprintf("%s (model %s, stream=%v, %d input items, %d tools): %s", kind, req.Model, req.Stream, len(req.Input), len(req.Tools), r.Answer)
-}
-
-// callOutputOf returns the output of the scripted shell call as the model
-// received it, from the last main-conversation request carrying it.
-func callOutputOf(t *testing.T, fake *fakeResponses) *responsesItem {
-	t.Helper()
-	var found *responsesItem
-	for _, r := range fake.Requests() {
-		if !r.Main {
-			continue
-		}
-		var req responsesRequest
-		if err := json.Unmarshal(r.Body, &req); err != nil {
-			t.Fatal(err)
-		}
-		if it := req.callOutput(codexCallID); it != nil {
-			found = it
-		}
-	}
-	return found
-}
-
-// outputTextOf is the scripted shell call's output as the model read it,
+// outputText is the scripted shell call's output as the model read it,
 // for messages.
-func outputTextOf(t *testing.T, fake *fakeResponses) string {
+func (h *codexHarness) outputText(t *testing.T, fake *fakeServer) string {
 	t.Helper()
-	if out := callOutputOf(t, fake); out != nil {
-		return out.outputText()
+	if out := h.toolResult(t, fake); out.found {
+		return out.text
 	}
 	return "(no request carried it)"
-}
-
-// inputOf is the raw "input" member of a Responses API request body.
-func inputOf(body []byte) []byte {
-	var req struct {
-		Input json.RawMessage `json:"input"`
-	}
-	if json.Unmarshal(body, &req) != nil {
-		return body
-	}
-	return req.Input
-}
-
-// lastInputItems is the last n items of a request's input (the first
-// ones are Codex's long instructions).
-func lastInputItems(body []byte, n int) []byte {
-	var req struct {
-		Input []json.RawMessage `json:"input"`
-	}
-	if json.Unmarshal(body, &req) != nil {
-		return body
-	}
-	if len(req.Input) > n {
-		req.Input = req.Input[len(req.Input)-n:]
-	}
-	b, _ := json.Marshal(req.Input)
-	return b
 }
 
 // tomlString quotes s as a TOML basic string (for -c key=value).

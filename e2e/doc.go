@@ -21,6 +21,19 @@
 // through Codex's own `codex app-server` (hooks/list gives each hook's key
 // and hash, config/batchWrite stores them), as a Codex client does.
 //
+// # Layout
+//
+// Each scenario is written once, in scenario_test.go (guard, ls, context,
+// unapproved hook), against the agent interface; each agent's file is its
+// adapter: how hermes-hooks is installed for it, how one prompt runs
+// against a fake (an invocation: binary, arguments, environment), how the
+// fake's recorded requests show what the model read, and the agent's own
+// quirks (Cline's guard case, Codex's trust and rm -r cases, the
+// post_tool_call context of Cline and Copilot). harness_test.go holds the
+// project, homes, npm installs and Hermes hooks they share;
+// fakeserver_test.go what the fake model APIs share (the request record,
+// the refusing proxy, the script), one fake*_test.go per API.
+//
 // # Contract
 //
 //   - The agent talks to nobody but the test: Claude Code's

@@ -165,12 +165,12 @@ func TestFakeResponses(t *testing.T) {
 	if got, want := types(events), "response.created response.output_item.added response.output_item.done response.completed"; got != want {
 		t.Errorf("first answer's events = %s, want %s", got, want)
 	}
-	if it := events[2].Item; it.Type != "function_call" || it.Name != codexShellTool || it.CallID != codexCallID || it.Arguments != `{"cmd":"ls"}` {
+	if it := events[2].Item; it.Type != "function_call" || it.Name != codexShellTool || it.CallID != scriptedCallID || it.Arguments != `{"cmd":"ls"}` {
 		t.Errorf("first answer = %+v, want the scripted %s call", it, codexShellTool)
 	}
 	second := `{"model":"m","stream":true,` + tools + `,"input":[` + user + `,` +
-		`{"type":"function_call","call_id":"` + codexCallID + `","name":"exec_command","arguments":"{\"cmd\":\"ls\"}"},` +
-		`{"type":"function_call_output","call_id":"` + codexCallID + `","output":"a.txt"}]}`
+		`{"type":"function_call","call_id":"` + scriptedCallID + `","name":"exec_command","arguments":"{\"cmd\":\"ls\"}"},` +
+		`{"type":"function_call_output","call_id":"` + scriptedCallID + `","output":"a.txt"}]}`
 	events = post(second)
 	if got, want := types(events), "response.created response.output_item.added response.output_text.delta response.output_item.done response.completed"; got != want {
 		t.Errorf("second answer's events = %s, want %s", got, want)
@@ -186,7 +186,7 @@ func TestFakeResponses(t *testing.T) {
 	if err := json.Unmarshal([]byte(second), &req); err != nil {
 		t.Fatal(err)
 	}
-	if out := req.callOutput(codexCallID); out == nil || out.outputText() != "a.txt" {
+	if out := req.callOutput(scriptedCallID); out == nil || out.outputText() != "a.txt" {
 		t.Errorf("callOutput = %+v, want a.txt", out)
 	}
 	arr := responsesItem{Output: json.RawMessage(`[{"type":"input_text","text":"x"},{"type":"input_text","text":"y"}]`)}

@@ -6,113 +6,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"net/url"
-	"strings"
-	"sync"
 	"testing"
 )
 
 // toolUseID is the id of the one tool call the fake model makes.
 const toolUseID = "toolu_01E2EHERMESHOOKS"
-
-// script is what the fake model does in the main conversation: ask Bash
-// to run Command (none: answer at once), then, once the tool's result is
-// in the conversation, answer "done".
-type script struct {
-	// Prompt is a string only the main conversation's first user message
-	// contains; it tells the main conversation from Claude Code's side
-	// requests (titles, topic detection, quota probes, …).
-	Prompt  string
-	Command string
-}
-
-// apiRequest is one request the fake received.
-type apiRequest struct {
-	Method, Path string
-	Body         []byte
-	Main         bool // a /v1/messages request of the main conversation
-	Answer       string
-}
-
-// summary says in one line what the request was and what it got.
-func (r *apiRequest) summary() string {
-	if r.Answer == "" {
-		return fmt.Sprintf("%d-byte body, generic answer", len(r.Body))
-	}
-	kind := "side request"
-	if r.Main {
-		kind = "main conversation"
-	}
-	var req struct {
-		Model  string `json:"model"`
-		Stream bool   `json:"stream"`
-		Tools  []any  `json:"tools"`
-	}
-	_ = json.Unmarshal(r.Body, &req)
-	return fmt.Sprintf("%s (model %s, stream=%v, %d tools): %s", kind, req.Model, req.Stream, len(req.Tools), r.Answer)
-}
-
-// fakeServer is what both scripted model APIs share. The same server is
-// the agent's HTTP(S) proxy: a connection to anywhere else is refused and
-// recorded in egress, so a run can never reach the network unnoticed.
-// Every other request is recorded and handed to the API's answer.
-type fakeServer struct {
-	script script
-	srv    *httptest.Server
-
-	mu       sync.Mutex
-	requests []apiRequest
-	egress   []string
-}
-
-// start serves answer until the test ends.
-func (f *fakeServer) start(t *testing.T, s script, answer func(w http.ResponseWriter, r *http.Request, body []byte, rec *apiRequest)) {
-	t.Helper()
-	f.script = s
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { f.serve(w, r, answer) }))
-	t.Cleanup(f.srv.Close)
-}
-
-// URL is the server's base URL.
-func (f *fakeServer) URL() string { return f.srv.URL }
-
-// Requests returns a copy of every request received so far.
-func (f *fakeServer) Requests() []apiRequest {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]apiRequest(nil), f.requests...)
-}
-
-// Egress returns the proxied connections that were refused.
-func (f *fakeServer) Egress() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]string(nil), f.egress...)
-}
-
-func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request, answer func(http.ResponseWriter, *http.Request, []byte, *apiRequest)) {
-	self, _ := url.Parse(f.srv.URL)
-	// Proxy traffic: CONNECT for https, an absolute URI for http. Our own
-	// address in absolute form means the client proxied its API calls.
-	if r.Method == http.MethodConnect || (r.URL.IsAbs() && r.URL.Host != self.Host) {
-		f.mu.Lock()
-		f.egress = append(f.egress, r.Method+" "+r.Host+r.URL.Path)
-		f.mu.Unlock()
-		http.Error(w, "e2e: network access refused", http.StatusForbidden)
-		return
-	}
-	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
-	rec := apiRequest{Method: r.Method, Path: r.URL.Path, Body: body}
-	defer func() {
-		f.mu.Lock()
-		f.requests = append(f.requests, rec)
-		f.mu.Unlock()
-	}()
-	answer(w, r, body, &rec)
-}
 
 // fakeAPI is a scripted Anthropic Messages API; its URL is Claude Code's
 // ANTHROPIC_BASE_URL.
@@ -121,7 +20,7 @@ type fakeAPI struct{ fakeServer }
 func newFakeAPI(t *testing.T, s script) *fakeAPI {
 	t.Helper()
 	f := &fakeAPI{}
-	f.start(t, s, f.answer)
+	f.start(t, s, f.answer, (*apiRequest).summary)
 	return f
 }
 
@@ -223,20 +122,16 @@ func (req *messagesRequest) toolResult(id string) *contentBlock {
 }
 
 // text is a tool_result's content as text: a string, or its text blocks.
-func (b *contentBlock) text() string {
-	var s string
-	if json.Unmarshal(b.Content, &s) == nil {
-		return s
-	}
-	var blocks []contentBlock
-	if json.Unmarshal(b.Content, &blocks) != nil {
-		return string(b.Content)
-	}
-	var parts []string
-	for _, c := range blocks {
-		parts = append(parts, c.Text)
-	}
-	return strings.Join(parts, "\n")
+func (b *contentBlock) text() string { return textOf(b.Content) }
+
+// summary says in one line what a Messages API request was and what it
+// got.
+func (r *apiRequest) summary() string {
+	return r.describe("generic answer", func(body []byte) string {
+		var req messagesRequest
+		_ = json.Unmarshal(body, &req)
+		return fmt.Sprintf("model %s, stream=%v, %d tools", req.Model, req.Stream, len(req.Tools))
+	})
 }
 
 func textBlock(s string) map[string]any { return map[string]any{"type": "text", "text": s} }
@@ -248,18 +143,11 @@ func usage(out int) map[string]any {
 	}
 }
 
-func writeJSON(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(v)
-}
-
 // writeStream answers as the streaming Messages API does: message_start,
 // then per content block its start, one delta and its stop, then
 // message_delta with the stop reason and message_stop.
 func writeStream(w http.ResponseWriter, model string, content []any, stop string) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
+	startEvents(w)
 	event := func(name string, data map[string]any) {
 		b, _ := json.Marshal(data)
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
@@ -288,7 +176,5 @@ func writeStream(w http.ResponseWriter, model string, content []any, stop string
 	event("message_delta", map[string]any{"type": "message_delta",
 		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 5}})
 	event("message_stop", map[string]any{"type": "message_stop"})
-	if fl, ok := w.(http.Flusher); ok {
-		fl.Flush()
-	}
+	flush(w)
 }

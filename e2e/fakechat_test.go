@@ -10,13 +10,9 @@ import (
 	"testing"
 )
 
-const (
-	// chatCallID is the id of the one tool call the fake chat model makes.
-	chatCallID = "call_e2e_hermes_hooks"
-	// qwenShellTool is Qwen Code's shell tool, a function taking
-	// {"command", "description", "is_background"}.
-	qwenShellTool = "run_shell_command"
-)
+// qwenShellTool is Qwen Code's shell tool, a function taking
+// {"command", "description", "is_background"}.
+const qwenShellTool = "run_shell_command"
 
 // fakeChat is a scripted OpenAI Chat Completions API, as Qwen Code's
 // "openai" auth type and Cline's "openai-compatible" provider speak it: POST /v1/chat/completions with "stream":
@@ -41,14 +37,11 @@ var qwenShell = chatShell{name: qwenShellTool, args: func(command string) map[st
 	return map[string]any{"command": command, "description": "e2e scripted command", "is_background": false}
 }}
 
-// newFakeChat is a fake for Qwen Code (its shell tool).
-func newFakeChat(t *testing.T, s script) *fakeChat { return newFakeChatShell(t, s, qwenShell) }
-
 // newFakeChatShell is a fake whose scripted call goes to shell.
 func newFakeChatShell(t *testing.T, s script, shell chatShell) *fakeChat {
 	t.Helper()
 	f := &fakeChat{shell: shell}
-	f.start(t, s, f.answer)
+	f.start(t, s, f.answer, (*apiRequest).chatSummary)
 	return f
 }
 
@@ -69,10 +62,10 @@ func (f *fakeChat) answer(w http.ResponseWriter, r *http.Request, body []byte, r
 	case !rec.Main:
 		delta["content"] = "e2e side answer"
 		rec.Answer = "side text"
-	case f.script.Command != "" && req.toolMessage(chatCallID) == nil:
+	case f.script.Command != "" && req.toolMessage(scriptedCallID) == nil:
 		args, _ := json.Marshal(f.shell.args(f.script.Command))
 		delta = map[string]any{"role": "assistant", "tool_calls": []any{map[string]any{
-			"index": 0, "id": chatCallID, "type": "function",
+			"index": 0, "id": scriptedCallID, "type": "function",
 			"function": map[string]any{"name": f.shell.name, "arguments": string(args)},
 		}}}
 		finish = "tool_calls"
@@ -123,56 +116,27 @@ type chatMessage struct {
 
 // toolMessage returns the tool message answering callID, or nil.
 func (req *chatRequest) toolMessage(callID string) *chatMessage {
-	for i := range req.Messages {
-		if req.Messages[i].Role == "tool" && req.Messages[i].ToolCallID == callID {
-			return &req.Messages[i]
-		}
-	}
-	return nil
+	return find(req.Messages, func(m *chatMessage) bool { return m.Role == "tool" && m.ToolCallID == callID })
 }
 
 // text is a message's content as text: a string, or its text parts.
-func (m *chatMessage) text() string {
-	var s string
-	if json.Unmarshal(m.Content, &s) == nil {
-		return s
-	}
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(m.Content, &parts) != nil {
-		return string(m.Content)
-	}
-	var texts []string
-	for _, p := range parts {
-		texts = append(texts, p.Text)
-	}
-	return strings.Join(texts, "\n")
-}
+func (m *chatMessage) text() string { return textOf(m.Content) }
 
-// summary says in one line what a Chat Completions request was and what it
-// got.
+// chatSummary says in one line what a Chat Completions request was and
+// what it got.
 func (r *apiRequest) chatSummary() string {
-	if r.Answer == "" {
-		return fmt.Sprintf("%d-byte body, not served", len(r.Body))
-	}
-	kind := "side request"
-	if r.Main {
-		kind = "main conversation"
-	}
-	var req chatRequest
-	_ = json.Unmarshal(r.Body, &req)
-	return fmt.Sprintf("%s (model %s, stream=%v, %d messages, %d tools): %s", kind, req.Model, req.Stream, len(req.Messages), len(req.Tools), r.Answer)
+	return r.describe("not served", func(body []byte) string {
+		var req chatRequest
+		_ = json.Unmarshal(body, &req)
+		return fmt.Sprintf("model %s, stream=%v, %d messages, %d tools", req.Model, req.Stream, len(req.Messages), len(req.Tools))
+	})
 }
 
 // writeChatStream answers as the streaming Chat Completions API does: one
 // chunk with the delta, one with the finish reason, one with the usage,
 // then [DONE].
 func writeChatStream(w http.ResponseWriter, model string, delta map[string]any, finish string) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
+	startEvents(w)
 	if model == "" {
 		model = "qwen-e2e"
 	}
@@ -188,7 +152,31 @@ func writeChatStream(w http.ResponseWriter, model string, delta map[string]any, 
 	chunk([]any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": finish}}, nil)
 	chunk([]any{}, map[string]any{"usage": map[string]any{"prompt_tokens": 100, "completion_tokens": 5, "total_tokens": 105}})
 	fmt.Fprint(w, "data: [DONE]\n\n")
-	if fl, ok := w.(http.Flusher); ok {
-		fl.Flush()
+	flush(w)
+}
+
+// chatAgent is the part of an agent's adapter that the agents on the
+// Chat Completions fake share: their shell tool.
+type chatAgent struct{ shell chatShell }
+
+func (c chatAgent) newFake(t *testing.T, s script) *fakeServer {
+	return &newFakeChatShell(t, s, c.shell).fakeServer
+}
+
+// dumpChat logs what a failing run needs: the agent's output (kind: its
+// stdout's format), the last messages of every request the fake model
+// got and what it answered, and the hooks' payloads.
+func (c chatAgent) dumpChat(t *testing.T, what, kind string, r *agentRun, fake *fakeServer, project string) {
+	t.Logf("%s error: %v\nstdout (%s):\n%s\nstderr:\n%s", what, r.err, kind, clip(r.stdout, 20000), clip(r.stderr, 8000))
+	dumpRequests(t, fake, "last messages", "messages", 3)
+	logHookPayloads(t, project)
+}
+
+// toolResult: the tool message answering the scripted call.
+func (c chatAgent) toolResult(t *testing.T, fake *fakeServer) callResult {
+	m := lastFound(t, fake, func(req *chatRequest) *chatMessage { return req.toolMessage(scriptedCallID) })
+	if m == nil {
+		return callResult{}
 	}
+	return callResult{found: true, text: m.text()}
 }

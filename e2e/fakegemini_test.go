@@ -11,13 +11,9 @@ import (
 	"testing"
 )
 
-const (
-	// geminiCallID is the id of the one function call the fake model makes.
-	geminiCallID = "call_e2e_hermes_hooks"
-	// geminiShellTool is Gemini CLI 0.61's shell tool, taking
-	// {"command", "description"}.
-	geminiShellTool = "run_shell_command"
-)
+// geminiShellTool is Gemini CLI 0.61's shell tool, taking
+// {"command", "description"}.
+const geminiShellTool = "run_shell_command"
 
 // fakeGemini is a scripted Gemini API (generativelanguage v1beta) as
 // Gemini CLI speaks it through GOOGLE_GEMINI_BASE_URL:
@@ -29,7 +25,7 @@ type fakeGemini struct{ fakeServer }
 func newFakeGemini(t *testing.T, s script) *fakeGemini {
 	t.Helper()
 	f := &fakeGemini{}
-	f.start(t, s, f.answer)
+	f.start(t, s, f.answer, (*apiRequest).geminiSummary)
 	return f
 }
 
@@ -58,7 +54,7 @@ func (f *fakeGemini) answer(w http.ResponseWriter, r *http.Request, body []byte,
 		rec.Answer = "side JSON"
 	case f.script.Command != "" && req.functionResponse(geminiShellTool) == nil:
 		part = map[string]any{"functionCall": map[string]any{
-			"id": geminiCallID, "name": geminiShellTool,
+			"id": scriptedCallID, "name": geminiShellTool,
 			"args": map[string]any{"command": f.script.Command, "description": "e2e scripted command"},
 		}}
 		rec.Answer = geminiShellTool + " " + f.script.Command
@@ -82,9 +78,7 @@ func (f *fakeGemini) answer(w http.ResponseWriter, r *http.Request, body []byte,
 	w.WriteHeader(http.StatusOK)
 	b, _ := json.Marshal(resp)
 	fmt.Fprintf(w, "data: %s\r\n\r\n", b)
-	if fl, ok := w.(http.Flusher); ok {
-		fl.Flush()
-	}
+	flush(w)
 }
 
 // isMain tells the main conversation from side requests: it offers the
@@ -148,13 +142,12 @@ func (req *geminiRequest) functionResponse(name string) json.RawMessage {
 	return found
 }
 
-// contentsOf is the raw "contents" member of a request body.
-func contentsOf(body []byte) []byte {
-	var req struct {
-		Contents json.RawMessage `json:"contents"`
-	}
-	if json.Unmarshal(body, &req) != nil {
-		return body
-	}
-	return req.Contents
+// geminiSummary says in one line what a Gemini API request was and what
+// it got.
+func (r *apiRequest) geminiSummary() string {
+	return r.describe("no scripted answer", func(body []byte) string {
+		var req geminiRequest
+		_ = json.Unmarshal(body, &req)
+		return fmt.Sprintf("%d turns, %d tool groups", len(req.Contents), len(req.Tools))
+	})
 }

@@ -7,17 +7,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 )
 
-const (
-	// codexCallID is the call_id of the one tool call the fake model makes.
-	codexCallID = "call_e2e_hermes_hooks"
-	// codexShellTool is Codex 0.169's shell tool (unified exec): a
-	// function tool taking {"cmd": "<shell command line>"}.
-	codexShellTool = "exec_command"
-)
+// codexShellTool is Codex 0.169's shell tool (unified exec): a
+// function tool taking {"cmd": "<shell command line>"}.
+const codexShellTool = "exec_command"
 
 // fakeResponses is a scripted OpenAI Responses API, as Codex's
 // `wire_api = "responses"` model providers speak it: POST /v1/responses
@@ -28,7 +23,7 @@ type fakeResponses struct{ fakeServer }
 func newFakeResponses(t *testing.T, s script) *fakeResponses {
 	t.Helper()
 	f := &fakeResponses{}
-	f.start(t, s, f.answer)
+	f.start(t, s, f.answer, (*apiRequest).responsesSummary)
 	return f
 }
 
@@ -50,10 +45,10 @@ func (f *fakeResponses) answer(w http.ResponseWriter, r *http.Request, body []by
 	case !rec.Main:
 		item = messageItem("e2e side answer")
 		rec.Answer = "side text"
-	case f.script.Command != "" && req.callOutput(codexCallID) == nil:
+	case f.script.Command != "" && req.callOutput(scriptedCallID) == nil:
 		args, _ := json.Marshal(map[string]any{"cmd": f.script.Command})
 		item = map[string]any{
-			"type": "function_call", "id": "fc_e2e", "call_id": codexCallID,
+			"type": "function_call", "id": "fc_e2e", "call_id": scriptedCallID,
 			"name": codexShellTool, "arguments": string(args), "status": "completed",
 		}
 		rec.Answer = codexShellTool + " " + f.script.Command
@@ -105,33 +100,21 @@ type responsesItem struct {
 
 // callOutput returns the function_call_output answering callID, or nil.
 func (req *responsesRequest) callOutput(callID string) *responsesItem {
-	for i := range req.Input {
-		if req.Input[i].Type == "function_call_output" && req.Input[i].CallID == callID {
-			return &req.Input[i]
-		}
-	}
-	return nil
+	return find(req.Input, func(it *responsesItem) bool { return it.Type == "function_call_output" && it.CallID == callID })
 }
 
 // outputText is a function_call_output's output as text: a string, or
 // the text of its content items.
-func (it *responsesItem) outputText() string {
-	var s string
-	if json.Unmarshal(it.Output, &s) == nil {
-		return s
-	}
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(it.Output, &parts) != nil {
-		return string(it.Output)
-	}
-	var texts []string
-	for _, p := range parts {
-		texts = append(texts, p.Text)
-	}
-	return strings.Join(texts, "\n")
+func (it *responsesItem) outputText() string { return textOf(it.Output) }
+
+// responsesSummary says in one line what a Responses API request was and
+// what it got.
+func (r *apiRequest) responsesSummary() string {
+	return r.describe("not served", func(body []byte) string {
+		var req responsesRequest
+		_ = json.Unmarshal(body, &req)
+		return fmt.Sprintf("model %s, stream=%v, %d input items, %d tools", req.Model, req.Stream, len(req.Input), len(req.Tools))
+	})
 }
 
 func messageItem(text string) map[string]any {
@@ -145,9 +128,7 @@ func messageItem(text string) map[string]any {
 // response.created, the one output item's added (and, for a message, one
 // text delta) and done, then response.completed with the usage.
 func writeResponsesStream(w http.ResponseWriter, model string, item map[string]any) {
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
+	startEvents(w)
 	event := func(data map[string]any) {
 		b, _ := json.Marshal(data)
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", data["type"], b)
@@ -171,7 +152,5 @@ func writeResponsesStream(w http.ResponseWriter, model string, item map[string]a
 			"total_tokens": 105,
 		}}
 	event(map[string]any{"type": "response.completed", "sequence_number": 4, "response": done})
-	if fl, ok := w.(http.Flusher); ok {
-		fl.Flush()
-	}
+	flush(w)
 }
