@@ -212,24 +212,18 @@ func appendMap(buf []byte, x map[string]any, st Style, depth int) []byte {
 
 // appendArray appends a JSON array.
 func appendArray(buf []byte, x []any, st Style, depth int) []byte {
-	if len(x) == 0 {
-		return append(buf, "[]"...)
-	}
-	buf = append(buf, '[')
-	for i, e := range x {
-		if i > 0 {
-			buf = appendComma(buf, st)
-		}
-		buf = appendIndent(buf, st, depth+1)
-		buf = appendValue(buf, e, st, depth+1)
-	}
-	buf = appendIndent(buf, st, depth)
-	return append(buf, ']')
+	return appendList(buf, x, st, depth, func(buf []byte, e any) []byte { return appendValue(buf, e, st, depth+1) })
 }
 
 // appendStrings appends a []string without boxing each element into an
 // any.
 func appendStrings(buf []byte, x []string, st Style, depth int) []byte {
+	return appendList(buf, x, st, depth, func(buf []byte, e string) []byte { return appendString(buf, e, st) })
+}
+
+// appendList appends the elements of x as a JSON array in style st, each
+// written by elem.
+func appendList[T any](buf []byte, x []T, st Style, depth int, elem func([]byte, T) []byte) []byte {
 	if len(x) == 0 {
 		return append(buf, "[]"...)
 	}
@@ -239,7 +233,7 @@ func appendStrings(buf []byte, x []string, st Style, depth int) []byte {
 			buf = appendComma(buf, st)
 		}
 		buf = appendIndent(buf, st, depth+1)
-		buf = appendString(buf, e, st)
+		buf = elem(buf, e)
 	}
 	buf = appendIndent(buf, st, depth)
 	return append(buf, ']')
