@@ -26,9 +26,11 @@ function run(event, payload, cwd) {
     input: JSON.stringify(payload), cwd, encoding: "utf8", timeout: TIMEOUT_MS, maxBuffer: 16 << 20,
   });
   const why = (r.stderr ?? "").trim();
-  if (r.error) throw new Error(`hermes-hooks: cannot run ${BIN}: ${r.error.message}`);
+  // Its exit status first: one that dies before reading the call (EPIPE)
+  // still says why on stderr.
   if (r.status === 2) return { block: why || "refused by a hermes-hooks hook" };
-  if (r.status !== 0) throw new Error(`hermes-hooks ${event} failed (${r.status ?? r.signal}): ${why}`);
+  if (r.status !== null && r.status !== 0) throw new Error(`hermes-hooks ${event} failed (${r.status}): ${why}`);
+  if (r.error || r.status === null) throw new Error(`hermes-hooks: cannot run ${BIN}: ${r.error?.message ?? r.signal}`);
   const text = (r.stdout ?? "").trim();
   if (!text) return {};
   try {
