@@ -31,7 +31,7 @@ func newInstallCmd(a *app) *cobra.Command {
 		Short: "Make AGENT run hermes-hooks for its hook events (edits the agent's own hook file)",
 		Long: `Writes AGENT's hook configuration so that every event hermes-hooks serves for
 it runs 'hermes-hooks hook AGENT EVENT' (this binary, by absolute path).
-AGENT is one of: ` + strings.Join(agents.Names(), ", ") + `, or open-plugin DIR, or hermes: the Hermes plugin
+AGENT is one of: ` + strings.Join(agents.Names(), ", ") + `, or open-plugin DIR, or opencode, or hermes: the Hermes plugin
 (clients/python) goes into $HERMES_HOME/plugins/hermes-hooks and is enabled in
 $HERMES_HOME/config.yaml (plugins.enabled, as 'hermes plugins enable' does, every
 other byte of the file kept), so that Hermes hands every hook event to
@@ -46,6 +46,14 @@ hooks/hooks.json, whose hooks run 'hermes-hooks hook AGENT EVENT' for the
 Open Plugins events AGENT registers (--agent, default ` + agents.OpenPluginAgent + `: the
 format's hooks are that agent's). 'uninstall open-plugin DIR' removes those
 two files, and never a file there that hermes-hooks did not write.
+
+'install opencode': OpenCode runs JavaScript plugins, not commands; install
+writes one small plugin, .opencode/plugins/hermes-hooks.js (--user:
+~/.config/opencode/plugins/hermes-hooks.js), that runs 'hermes-hooks hook claude
+PreToolUse' before every tool call (a refusal, or hermes-hooks failing, stops
+the call with the reason) and PostToolUse after it. Its first line marks it as
+hermes-hooks'; a file of that name without the mark is never overwritten or
+removed.
 
 The file is edited in place: Claude Code's .claude/settings.json, Cursor's
 .cursor/hooks.json, Windsurf's .windsurf/hooks.json, … in the project or in
@@ -85,7 +93,9 @@ Hooks still need your approval before they run: see 'hermes-hooks list' and
   # and the gateway hook, into $HERMES_HOME/hooks/hermes-hooks
   hermes-hooks install hermes --gateway
   # an Open Plugins plugin for Goose, in this project
-  hermes-hooks install open-plugin .agents/plugins/hermes-hooks`,
+  hermes-hooks install open-plugin .agents/plugins/hermes-hooks
+  # OpenCode's plugin, .opencode/plugins/hermes-hooks.js
+  hermes-hooks install opencode`,
 		Args: agentArg("install"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runInstallCmd(a, cmd, args, o)
@@ -106,7 +116,8 @@ func newUninstallCmd(a *app) *cobra.Command {
 		Long: `Removes the entries 'hermes-hooks install AGENT' added, and nothing else
 (the same as 'hermes-hooks install AGENT --uninstall').
 AGENT is one of: ` + strings.Join(agents.Names(), ", ") + `, or open-plugin DIR (the two
-files 'install open-plugin DIR' wrote), or hermes (the plugin files in
+files 'install open-plugin DIR' wrote), or opencode (the plugin file
+'install opencode' wrote, if it still carries its mark), or hermes (the plugin files in
 $HERMES_HOME/plugins/hermes-hooks, the gateway hook in $HERMES_HOME/hooks/hermes-hooks,
 and the plugin's entry in config.yaml's plugins.enabled).
 
@@ -158,7 +169,7 @@ func agentArg(verb string) cobra.PositionalArgs {
 			return nil
 		}
 		if len(args) != 1 {
-			return usageErr("hermes-hooks "+verb+" AGENT, AGENT one of "+strings.Join(agents.Names(), ", ")+", hermes", "expected one AGENT")
+			return usageErr("hermes-hooks "+verb+" AGENT, AGENT one of "+strings.Join(agents.Names(), ", ")+", hermes, opencode", "expected one AGENT")
 		}
 		return nil
 	}
@@ -201,12 +212,15 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	if name == "hermes" {
 		return runInstallHermes(a, o, projectSet)
 	}
+	if name == openCodeTarget {
+		return runInstallOpenCode(a, o)
+	}
 	if o.gateway {
 		return usageErr("--gateway is Hermes' gateway hook: hermes-hooks install hermes --gateway", "--gateway given for %s", name)
 	}
 	agent, ok := agents.Lookup(name)
 	if !ok {
-		return &exitError{Code: 1, Msg: fmt.Sprintf("unknown agent %q (known: %s, hermes)", name, strings.Join(agents.Names(), ", "))}
+		return &exitError{Code: 1, Msg: fmt.Sprintf("unknown agent %q (known: %s, hermes, opencode)", name, strings.Join(agents.Names(), ", "))}
 	}
 	hf := agent.HookFile
 	if hf.Project == "" || len(hf.Events) == 0 {

@@ -1,0 +1,31 @@
+// Drives the OpenCode plugin hermes-hooks install writes, as OpenCode
+// does: import it, call its export with the plugin context, then its
+// tool.execute.before / after hooks. Prints one JSON line per call.
+// usage: node opencode_driver.mjs PLUGIN.js PROJECT_DIR
+const [plugin, directory] = process.argv.slice(2);
+const mod = await import(plugin);
+const hooks = await mod.HermesHooks({ directory, worktree: directory });
+const calls = [
+  ["before", "rm", "bash", { command: "rm -rf /", description: "clean up" }],
+  ["before", "ls", "bash", { command: "ls", description: "list" }],
+  ["before", "edit", "edit", { filePath: "/p/a.txt", oldString: "a", newString: "b" }],
+  ["after", "after", "bash", { command: "ls" }],
+];
+for (const [when, name, tool, args] of calls) {
+  const input = { tool, sessionID: "ses_1", callID: "call_" + name };
+  const res = { name };
+  try {
+    if (when === "before") {
+      const output = { args };
+      await hooks["tool.execute.before"](input, output);
+      res.args = output.args;
+    } else {
+      const output = { title: "ls", output: "a.txt\n", metadata: {} };
+      await hooks["tool.execute.after"]({ ...input, args }, output);
+      res.output = output.output;
+    }
+  } catch (e) {
+    res.threw = e.message;
+  }
+  console.log(JSON.stringify(res));
+}
