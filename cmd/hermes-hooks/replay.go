@@ -115,7 +115,7 @@ func runReplay(a *app, o replayOptions) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	var seen replaySeen
-	keep := func(e *journal.Entry) bool { return seen.count(e, lf.keep(e)) }
+	keep := func(e *journal.Entry) bool { return seen.count(e, lf.Keep(e)) }
 	rep, err := journal.Replay(ctx, path, journal.ReplayOptions{Keep: keep, Dispatch: d.Dispatch})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
