@@ -8,6 +8,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
+	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 // openPluginTarget is install's pseudo-agent for an Open Plugins plugin
@@ -62,7 +63,7 @@ func runInstallOpenPlugin(a *app, dir string, o installOptions) error {
 	case o.dryRun && !plan.Changed:
 		fmt.Fprintf(a.Out, "%s: nothing to change (dry run)\n", d)
 	case o.dryRun:
-		printDiff(a, diff)
+		report.PrintDiff(a.Out, diff)
 		fmt.Fprintf(a.Err, "dry run: %s not written\n", d)
 	case !plan.Changed && o.uninstall:
 		fmt.Fprintf(a.Out, "%s: the hermes-hooks plugin is not there; nothing changed\n", d)
