@@ -26,6 +26,15 @@ const OpenCodePluginFile = ".opencode/plugins/hermes-hooks.js"
 // OpenCodeUserFile is the plugin's path under the home directory.
 const OpenCodeUserFile = ".config/opencode/plugins/hermes-hooks.js"
 
+// OpenCodePath is the plugin's path under root: the project's, or with
+// user the home directory's.
+func OpenCodePath(root string, user bool) string {
+	if user {
+		return filepath.Join(root, filepath.FromSlash(OpenCodeUserFile))
+	}
+	return filepath.Join(root, filepath.FromSlash(OpenCodePluginFile))
+}
+
 //go:embed opencode_plugin.js
 var openCodeShim string
 

@@ -1,6 +1,7 @@
 package install
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,4 +34,36 @@ func ProjectDir(dir, home string) (project string, inRepo bool) {
 func within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, filepath.Clean(path))
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// Root is the directory an agent's hook file belongs to: the home
+// directory (user), project, or, when project is "", the project around
+// the working directory (ProjectDir), with why it is that one.
+func Root(user bool, project string) (dir, why string, err error) {
+	if user {
+		dir, err = os.UserHomeDir()
+		return dir, "", err
+	}
+	dir = project
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", "", err
+		}
+		home, _ := os.UserHomeDir()
+		var inRepo bool
+		dir, inRepo = ProjectDir(wd, home)
+		why = "the current directory; it is in no git repository"
+		if inRepo {
+			why = "the root of the git repository holding the current directory"
+		}
+	}
+	dir, err = filepath.Abs(dir)
+	if err != nil {
+		return "", "", err
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "", "", fmt.Errorf("--project %s: not a directory", dir)
+	}
+	return dir, why, nil
 }

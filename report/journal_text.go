@@ -5,6 +5,7 @@ package report
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/journal"
@@ -60,6 +61,18 @@ func JournalLine(e *journal.Entry) string {
 		fmt.Fprintf(&b, " %gms", h.ElapsedMS)
 	}
 	return b.String()
+}
+
+// PrintReplay is replay's report: the counts, then a line per difference;
+// noPayload counts the selected records that hold no payload.
+func PrintReplay(w io.Writer, rep *journal.ReplayReport, noPayload int) {
+	fmt.Fprintf(w, "%d events, %d decisions differ (%d not replayable)\n", rep.Events, rep.Differ, rep.NotReplayable)
+	for i := range rep.Differences {
+		fmt.Fprintln(w, DifferenceLine(&rep.Differences[i]))
+	}
+	if rep.Replayed > 0 && noPayload > 0 {
+		fmt.Fprintf(w, "note: %d of the records hold no payload and were not replayed: only records written with journal: {include_payload: true} can be\n", noPayload)
+	}
 }
 
 // DifferenceLine is one difference for people, everything from configs,

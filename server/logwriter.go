@@ -3,10 +3,13 @@ package server
 import (
 	"errors"
 	"io"
+	"log/slog"
 	"os"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 )
 
 // LogWriter is where serve's log lines go: an io.Writer whose Write never
@@ -207,3 +210,28 @@ func (w *LogWriter) swap() error {
 	w.dst = f
 	return nil
 }
+
+// NewLogger is serve's logger on w: format "text" or "json", level
+// "debug", "info", "warn" or "error". Logs quote commands, paths and hook
+// output, so what a terminal would act on is escaped (package termsafe).
+// The error is ErrLogLevel or ErrLogFormat.
+func NewLogger(w io.Writer, format, level string) (*slog.Logger, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return nil, ErrLogLevel
+	}
+	opts := &slog.HandlerOptions{Level: lv, ReplaceAttr: termsafe.SlogReplaceAttr}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, ErrLogFormat
+}
+
+// The errors of NewLogger.
+var (
+	ErrLogLevel  = errors.New("unknown log level")
+	ErrLogFormat = errors.New("unknown log format")
+)

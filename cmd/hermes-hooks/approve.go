@@ -1,11 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
@@ -197,7 +194,7 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 		if t.status != nil {
 			hook = dispatcher.ConsentRequest(t.status.Entry, wd, nil)
 		}
-		if missing := missingScript(hook, t.status); missing != "" && !force {
+		if missing := report.MissingScript(hook, t.status); missing != "" && !force {
 			fmt.Fprintf(out, "  ✗ not approved: [%s] %s: %s does not exist (an approval records the script's content; fix the path, or create the script first)\n",
 				show(t.event), show(t.command), show(missing))
 			r.Result, r.Error = "refused", missing+" does not exist"
@@ -247,19 +244,4 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 		return silentExit(1)
 	}
 	return nil
-}
-
-// missingScript is the file a hook runs that does not exist ("" when every
-// one does, or it runs none of its own).
-func missingScript(h consent.Request, st *report.HookStatus) string {
-	if st != nil && (st.Entry.Type == hookconfig.TypeHTTP || st.Entry.Unsupported != "") {
-		return "" // an http hook runs no file; a handler that cannot run here neither
-	}
-	t := consent.Inspect(h, nil).Target
-	for _, f := range t.Files {
-		if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
-			return f
-		}
-	}
-	return ""
 }

@@ -1,15 +1,7 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"path/filepath"
-	"strings"
-	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
@@ -18,10 +10,6 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/report"
 	"github.com/hermes-hooks/hermes-hooks/server"
 )
-
-// liveTimeout bounds each request to the server: both endpoints answer
-// from memory (and the allowlist), so a server that takes longer is stuck.
-const liveTimeout = 10 * time.Second
 
 // runDoctorLive asks a running `hermes-hooks serve` what it has loaded and
 // done (GET /v1/hooks, GET /v1/stats) and checks that against the config
@@ -41,14 +29,13 @@ func runDoctorLive(a *app, o doctorOptions) error {
 	if err != nil {
 		return usageErr("use --server unix:///path/to/sock or --server tcp://127.0.0.1:PORT", "%v", err)
 	}
-	client, base := liveClient(addr)
 	var listing report.Listing
 	var stats report.Stats
 	for _, q := range []struct {
 		path string
 		into any
 	}{{"/v1/hooks", &listing}, {"/v1/stats", &stats}} {
-		if err := getJSON(client, base+q.path, q.into); err != nil {
+		if err := cli.ServerGet(addr, q.path, q.into); err != nil {
 			return &exitError{Code: 1, Msg: "no hermes-hooks serve answers at " + addr.String() + ": " + err.Error(),
 				Hint: "start one with `hermes-hooks serve`, or name it with --server unix:///path or tcp://127.0.0.1:PORT"}
 		}
@@ -95,41 +82,6 @@ func runDoctorLive(a *app, o doctorOptions) error {
 	}
 	if r.Problems > 0 {
 		return silentExit(1)
-	}
-	return nil
-}
-
-func liveClient(addr server.Addr) (*http.Client, string) {
-	tr := &http.Transport{}
-	base := "http://" + addr.Address
-	if addr.Network == "unix" {
-		path := addr.Address
-		tr.DialContext = func(ctx context.Context, _, _ string) (net.Conn, error) {
-			return (&net.Dialer{}).DialContext(ctx, "unix", path)
-		}
-		base = "http://hermes-hooks"
-	}
-	return &http.Client{Timeout: liveTimeout, Transport: tr}, base
-}
-
-// getJSON reads one endpoint; anything but a 200 JSON reply is an error
-// that names what answered.
-func getJSON(c *http.Client, url string, into any) error {
-	resp, err := c.Get(url)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s: HTTP %d: %s (an older hermes-hooks serve?)", strings.TrimPrefix(url, "http://hermes-hooks"),
-			resp.StatusCode, strings.TrimSpace(string(data)))
-	}
-	if err := json.Unmarshal(data, into); err != nil {
-		return fmt.Errorf("GET %s: unreadable reply: %w", url, err)
 	}
 	return nil
 }

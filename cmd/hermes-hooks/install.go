@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -11,7 +9,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/install"
-	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
+	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 type installOptions struct {
@@ -190,24 +188,6 @@ func runInstallCmd(a *app, cmd *cobra.Command, args []string, o installOptions) 
 	return runInstall(a, agent, o, projectSet)
 }
 
-// installResult is --json's output.
-type installResult struct {
-	Agent       string   `json:"agent"`
-	Project     string   `json:"project,omitempty"`
-	File        string   `json:"file"`
-	Action      string   `json:"action"` // install or uninstall
-	Changed     bool     `json:"changed"`
-	DryRun      bool     `json:"dry_run"`
-	Backup      string   `json:"backup,omitempty"`
-	Restored    bool     `json:"restored,omitempty"`
-	Removed     bool     `json:"file_removed,omitempty"`
-	RemovedDirs []string `json:"removed_dirs,omitempty"`
-	Events      []string `json:"events"`
-	Diff        string   `json:"diff,omitempty"`
-
-	projectWhy string // why this project directory, when it was not given
-}
-
 func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	if name == "hermes" {
 		return runInstallHermes(a, o, projectSet)
@@ -226,23 +206,26 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	if hf.Project == "" || len(hf.Events) == 0 {
 		return &exitError{Code: 1, Msg: agent.Title + ": install is not supported yet (its hook file is not known)"}
 	}
-	res := installResult{Agent: agent.Name, Action: "install", DryRun: o.dryRun, Events: hf.Events}
+	res := report.InstallResult{Agent: agent.Name, Action: "install", DryRun: o.dryRun, Events: hf.Events}
 	if o.uninstall {
 		res.Action = "uninstall"
 	}
-	root, err := installRoot(o, &res)
+	root, why, err := install.Root(o.user, o.project)
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
+	}
+	if !o.user {
+		res.Project, res.ProjectWhy = root, why
 	}
 	rel := hf.Project
 	if o.user {
 		rel = hf.User
 	}
-	exe, err := selfPath()
+	exe, err := install.Executable()
 	if err != nil {
-		return &exitError{Code: 1, Msg: "cannot find this program's path: " + err.Error()}
+		return &exitError{Code: 1, Msg: err.Error()}
 	}
-	command := func(ev string) string { return shquote.Quote(exe) + " hook " + agent.Name + " " + ev }
+	command := install.HookCommand(exe, agent.Name)
 	if hf.Layout == agents.Scripts {
 		return runInstallScripts(a, agent, filepath.Join(root, rel), root, command, o, res)
 	}
@@ -261,102 +244,6 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	if o.json {
 		return writeJSON(a.Out, res)
 	}
-	printInstall(a, agent, res)
+	report.PrintInstall(a.Out, a.Err, agent, &res)
 	return nil
-}
-
-// installRoot is the directory the hook file belongs to: the home
-// directory (--user), --project, or the project around the current
-// directory (res says which, and why).
-func installRoot(o installOptions, res *installResult) (string, error) {
-	if o.user {
-		return os.UserHomeDir()
-	}
-	dir := o.project
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", err
-		}
-		home, _ := os.UserHomeDir()
-		var inRepo bool
-		dir, inRepo = install.ProjectDir(wd, home)
-		res.projectWhy = "the current directory; it is in no git repository"
-		if inRepo {
-			res.projectWhy = "the root of the git repository holding the current directory"
-		}
-	}
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return "", fmt.Errorf("--project %s: not a directory", dir)
-	}
-	res.Project = dir
-	return dir, nil
-}
-
-func printInstall(a *app, agent *agents.Agent, r installResult) {
-	file := show(r.File)
-	if r.projectWhy != "" {
-		// On stderr with a dry run, whose stdout is the diff.
-		w := a.Out
-		if r.DryRun {
-			w = a.Err
-		}
-		fmt.Fprintf(w, "project: %s (%s; --project DIR for another)\n", show(r.Project), r.projectWhy)
-	}
-	switch {
-	case r.DryRun && !r.Changed:
-		fmt.Fprintf(a.Out, "%s: nothing to change (dry run)\n", file)
-	case r.DryRun:
-		printDiff(a, r.Diff)
-		fmt.Fprintf(a.Err, "dry run: %s not written\n", file)
-	case !r.Changed && r.Action == "uninstall":
-		fmt.Fprintf(a.Out, "%s: hermes-hooks is not installed there; nothing changed\n", file)
-	case !r.Changed:
-		fmt.Fprintf(a.Out, "%s: already installed for %d %s events; nothing changed\n", file, len(r.Events), agent.Title)
-	case r.Removed:
-		fmt.Fprintf(a.Out, "removed %s (it held only hermes-hooks)\n", file)
-	case r.Restored:
-		fmt.Fprintf(a.Out, "removed hermes-hooks from %s: the file is back as it was before install\n", file)
-	case r.Action == "uninstall":
-		fmt.Fprintf(a.Out, "removed hermes-hooks from %s\n", file)
-	default:
-		fmt.Fprintf(a.Out, "%s: %s now runs hermes-hooks for %s\n", file, agent.Title, strings.Join(r.Events, ", "))
-		fmt.Fprintln(a.Out, "Approve the hooks it should run: hermes-hooks list; hermes-hooks approve --all")
-		if n := agent.HookFile.Notice; n != "" {
-			fmt.Fprintln(a.Out, "Note: "+n)
-		}
-	}
-	for _, d := range r.RemovedDirs {
-		fmt.Fprintf(a.Out, "removed the empty directory %s\n", show(d))
-	}
-	if r.Backup != "" && !r.DryRun {
-		fmt.Fprintf(a.Out, "previous file kept as %s\n", show(r.Backup))
-	}
-}
-
-// selfPath is the absolute path the agent must run: this program, by the
-// name it was started with (argv[0], looked up on PATH, so that a link a
-// package manager keeps stable across upgrades stays the path written),
-// else the running executable.
-func selfPath() (string, error) {
-	if p, err := exec.LookPath(os.Args[0]); err == nil {
-		if abs, err := filepath.Abs(p); err == nil {
-			return abs, nil
-		}
-	}
-	return os.Executable()
-}
-
-// printDiff prints a dry run's diff, each line escaped for the terminal
-// (show on the whole text would escape its newlines too).
-func printDiff(a *app, diff string) {
-	for _, l := range strings.SplitAfter(diff, "\n") {
-		if l != "" {
-			fmt.Fprintln(a.Out, show(strings.TrimSuffix(l, "\n")))
-		}
-	}
 }

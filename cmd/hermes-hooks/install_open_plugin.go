@@ -7,7 +7,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/install"
-	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
+	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 // openPluginTarget is install's pseudo-agent for an Open Plugins plugin
@@ -28,11 +28,11 @@ func runInstallOpenPlugin(a *app, dir string, o installOptions) error {
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
 	}
-	exe, err := selfPath()
+	exe, err := install.Executable()
 	if err != nil {
-		return &exitError{Code: 1, Msg: "cannot find this program's path: " + err.Error()}
+		return &exitError{Code: 1, Msg: err.Error()}
 	}
-	command := func(ev string) string { return shquote.Quote(exe) + " hook " + agent.Name + " " + ev }
+	command := install.HookCommand(exe, agent.Name)
 	plan, err := install.MakeOpenPlugin(abs, agent, command, o.uninstall)
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
@@ -58,22 +58,9 @@ func runInstallOpenPlugin(a *app, dir string, o installOptions) error {
 			"action": action, "changed": plan.Changed, "dry_run": o.dryRun, "files": files, "events": install.OpenPluginShape(agent).HookFile.Events, "diff": diff})
 	}
 	d := show(plan.Dir)
-	switch {
-	case o.dryRun && !plan.Changed:
-		fmt.Fprintf(a.Out, "%s: nothing to change (dry run)\n", d)
-	case o.dryRun:
-		printDiff(a, diff)
-		fmt.Fprintf(a.Err, "dry run: %s not written\n", d)
-	case !plan.Changed && o.uninstall:
-		fmt.Fprintf(a.Out, "%s: the hermes-hooks plugin is not there; nothing changed\n", d)
-	case !plan.Changed:
-		fmt.Fprintf(a.Out, "%s: the hermes-hooks plugin is already there; nothing changed\n", d)
-	case o.uninstall:
-		fmt.Fprintf(a.Out, "removed the hermes-hooks plugin from %s (plugin.json, hooks/hooks.json)\n", d)
-	default:
-		fmt.Fprintf(a.Out, "%s: plugin hermes-hooks written (plugin.json, hooks/hooks.json); its hooks run 'hermes-hooks hook %s' for %s\n",
-			d, agent.Name, strings.Join(install.OpenPluginShape(agent).HookFile.Events, ", "))
-		fmt.Fprintln(a.Out, "Approve the hooks it should run: hermes-hooks list; hermes-hooks approve --all")
-	}
+	report.PrintPluginInstall(a.Out, a.Err, report.PluginInstall{Where: plan.Dir, DryRun: o.dryRun, Changed: plan.Changed, Uninstall: o.uninstall, Diff: diff,
+		Removed: "removed the hermes-hooks plugin from " + d + " (plugin.json, hooks/hooks.json)",
+		Done: []string{fmt.Sprintf("%s: plugin hermes-hooks written (plugin.json, hooks/hooks.json); its hooks run 'hermes-hooks hook %s' for %s",
+			d, agent.Name, strings.Join(install.OpenPluginShape(agent).HookFile.Events, ", "))}})
 	return nil
 }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"fmt"
-	"path/filepath"
-
 	"github.com/hermes-hooks/hermes-hooks/install"
+	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 // openCodeTarget is install's pseudo-agent for OpenCode, which runs no
@@ -19,23 +17,22 @@ func runInstallOpenCode(a *app, o installOptions) error {
 	if o.gateway {
 		return usageErr("--gateway is Hermes' gateway hook: hermes-hooks install hermes --gateway", "--gateway given for %s", openCodeTarget)
 	}
-	res := installResult{Agent: openCodeTarget, Action: "install", DryRun: o.dryRun, Events: []string{"tool.execute.before", "tool.execute.after"}}
+	res := report.InstallResult{Agent: openCodeTarget, Action: "install", DryRun: o.dryRun, Events: []string{"tool.execute.before", "tool.execute.after"}}
 	if o.uninstall {
 		res.Action = "uninstall"
 	}
-	root, err := installRoot(o, &res)
+	root, why, err := install.Root(o.user, o.project)
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
 	}
-	rel := install.OpenCodePluginFile
-	if o.user {
-		rel = install.OpenCodeUserFile
+	if !o.user {
+		res.Project, res.ProjectWhy = root, why
 	}
-	exe, err := selfPath()
+	exe, err := install.Executable()
 	if err != nil {
-		return &exitError{Code: 1, Msg: "cannot find this program's path: " + err.Error()}
+		return &exitError{Code: 1, Msg: err.Error()}
 	}
-	plan, err := install.MakeOpenCode(filepath.Join(root, filepath.FromSlash(rel)), exe, o.uninstall)
+	plan, err := install.MakeOpenCode(install.OpenCodePath(root, o.user), exe, o.uninstall)
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
 	}
@@ -48,22 +45,8 @@ func runInstallOpenCode(a *app, o installOptions) error {
 	if o.json {
 		return writeJSON(a.Out, res)
 	}
-	file := show(res.File)
-	switch {
-	case o.dryRun && !res.Changed:
-		fmt.Fprintf(a.Out, "%s: nothing to change (dry run)\n", file)
-	case o.dryRun:
-		printDiff(a, res.Diff)
-		fmt.Fprintf(a.Err, "dry run: %s not written\n", file)
-	case !res.Changed && o.uninstall:
-		fmt.Fprintf(a.Out, "%s: the hermes-hooks plugin is not there; nothing changed\n", file)
-	case !res.Changed:
-		fmt.Fprintf(a.Out, "%s: the hermes-hooks plugin is already there; nothing changed\n", file)
-	case o.uninstall:
-		fmt.Fprintf(a.Out, "removed %s\n", file)
-	default:
-		fmt.Fprintf(a.Out, "%s: OpenCode now runs hermes-hooks (Claude Code's PreToolUse and PostToolUse) around every tool call\n", file)
-		fmt.Fprintln(a.Out, "Approve the hooks it should run: hermes-hooks list; hermes-hooks approve --all")
-	}
+	report.PrintPluginInstall(a.Out, a.Err, report.PluginInstall{Where: res.File, DryRun: o.dryRun, Changed: res.Changed, Uninstall: o.uninstall, Diff: res.Diff,
+		Removed: "removed " + show(res.File),
+		Done:    []string{show(res.File) + ": OpenCode now runs hermes-hooks (Claude Code's PreToolUse and PostToolUse) around every tool call"}})
 	return nil
 }

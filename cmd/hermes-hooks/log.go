@@ -2,15 +2,12 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -26,12 +23,6 @@ type logOptions struct {
 	event, session string
 	decision, hook string
 	json, follow   bool
-}
-
-// logFilter is a parsed set of log options.
-type logFilter struct {
-	o            logOptions
-	since, until time.Time
 }
 
 func newLogCmd(a *app) *cobra.Command {
@@ -146,39 +137,16 @@ func (a *app) journalPath(file string) (string, error) {
 	return journal.PathFor(cfg.Journal, home), nil
 }
 
-func parseWhen(s string, now time.Time) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		return time.Time{}, usageErr("write an RFC 3339 time (2025-01-31T12:00:00Z) or a duration back from now (90m, 1h)", "cannot read the time %q", s)
-	}
-	return now.Add(-d), nil
-}
-
 // newLogFilter reads the filter options (log, replay): the times are
 // taken back from one now.
-func newLogFilter(o logOptions) (*logFilter, error) {
-	lf := &logFilter{o: o}
-	var err error
-	now := time.Now()
-	if lf.since, err = parseWhen(o.since, now); err != nil {
-		return nil, err
+func newLogFilter(o logOptions) (*journal.Filter, error) {
+	f, err := journal.NewFilter(journal.FilterSpec{Since: o.since, Until: o.until, Event: o.event,
+		Decision: o.decision, Session: o.session, Hook: o.hook}, time.Now())
+	var fe *journal.FilterError
+	if errors.As(err, &fe) {
+		return nil, usageErr(fe.Hint, "%s", fe.Msg)
 	}
-	if lf.until, err = parseWhen(o.until, now); err != nil {
-		return nil, err
-	}
-	if lf.o.event, err = filterEvent(o.event); err != nil {
-		return nil, err
-	}
-	if lf.o.decision, err = filterDecision(o.decision); err != nil {
-		return nil, err
-	}
-	return lf, nil
+	return f, err
 }
 
 func runLog(ctx context.Context, a *app, o logOptions) error {
@@ -193,7 +161,7 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 	out := bufio.NewWriter(a.Out)
 	defer out.Flush()
 	print := func(line []byte, e *journal.Entry) {
-		if !lf.keep(e) {
+		if !lf.Keep(e) {
 			return
 		}
 		if o.json {
@@ -215,127 +183,15 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return follow(ctx, path, func(line []byte) {
+	err = journal.Follow(ctx, path, func(line []byte) {
 		var e journal.Entry
 		if json.Unmarshal(line, &e) == nil {
 			print(line, &e)
 		}
 		out.Flush()
 	})
-}
-
-func (lf *logFilter) keep(e *journal.Entry) bool {
-	o := lf.o
-	switch {
-	case !lf.since.IsZero() && e.Time.Before(lf.since),
-		!lf.until.IsZero() && !e.Time.Before(lf.until),
-		o.event != "" && e.Event != o.event,
-		o.decision != "" && e.Decision != o.decision,
-		o.session != "" && e.Session != o.session:
-		return false
-	}
-	if o.hook == "" {
-		return true
-	}
-	for _, h := range e.Hooks {
-		if strings.Contains(h.Command, o.hook) {
-			return true
-		}
-	}
-	return false
-}
-
-// follow prints every complete line of the journal, then polls for more
-// until ctx ends. The live file is opened first and read through that
-// descriptor: a rotation is seen as the path naming another file, and the
-// old one is read to its end before the new one is read from its start, so
-// nothing appended meanwhile is missed. Polling (four times a second) is
-// simpler than a watcher and plenty for a person watching.
-func follow(ctx context.Context, path string, emit func([]byte)) error {
-	f := openIfThere(path)
-	defer func() {
-		if f != nil {
-			f.Close()
-		}
-	}()
-	var live os.FileInfo
-	if f != nil {
-		live, _ = f.Stat()
-	}
-	files, err := journal.Files(path)
 	if err != nil {
 		return &exitError{Code: 1, Msg: "read journal: " + err.Error()}
 	}
-	for _, file := range files {
-		if file == path {
-			continue
-		}
-		if st, err := os.Stat(file); err == nil && live != nil && os.SameFile(st, live) {
-			continue // rotated since we opened it: read below, through f
-		}
-		if _, err := journal.ScanFile(file, func(l journal.Line, _ *journal.Entry) bool { emit(l.Bytes); return true }); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return &exitError{Code: 1, Msg: "read journal: " + err.Error()}
-		}
-	}
-	var (
-		off     int64
-		partial []byte
-		buf     = make([]byte, 64<<10)
-	)
-	readMore := func() {
-		for f != nil {
-			n, err := f.ReadAt(buf, off)
-			off += int64(n)
-			partial = append(partial, buf[:n]...)
-			for {
-				i := bytes.IndexByte(partial, '\n')
-				if i < 0 {
-					break
-				}
-				emit(partial[:i])
-				partial = partial[i+1:]
-			}
-			if n == 0 || err != nil {
-				return
-			}
-		}
-	}
-	t := time.NewTicker(250 * time.Millisecond)
-	defer t.Stop()
-	for {
-		readMore()
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C:
-		}
-		cur, err := os.Stat(path)
-		if err != nil {
-			continue
-		}
-		var st os.FileInfo
-		if f != nil {
-			st, _ = f.Stat()
-		}
-		switch {
-		case f == nil || st == nil || !os.SameFile(st, cur):
-			// Rotated (or created): finish the old file, go on with the new.
-			readMore()
-			if f != nil {
-				f.Close()
-			}
-			f, off, partial = openIfThere(path), 0, nil
-		case st.Size() < off:
-			// Truncated (a torn tail repaired): go on from the cut.
-			off, partial = st.Size(), nil
-		}
-	}
-}
-
-func openIfThere(path string) *os.File {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil // not there yet: the next tick looks again
-	}
-	return f
+	return nil
 }

@@ -115,7 +115,7 @@ func runReplay(a *app, o replayOptions) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	var seen replaySeen
-	keep := func(e *journal.Entry) bool { return seen.count(e, lf.keep(e)) }
+	keep := func(e *journal.Entry) bool { return seen.count(e, lf.Keep(e)) }
 	rep, err := journal.Replay(ctx, path, journal.ReplayOptions{Keep: keep, Dispatch: d.Dispatch})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -133,14 +133,7 @@ func runReplay(a *app, o replayOptions) error {
 		out.Write(b)
 		out.WriteByte('\n')
 	} else {
-		fmt.Fprintf(out, "%d events, %d decisions differ (%d not replayable)\n", rep.Events, rep.Differ, rep.NotReplayable)
-		for i := range rep.Differences {
-			out.WriteString(report.DifferenceLine(&rep.Differences[i]))
-			out.WriteByte('\n')
-		}
-		if rep.Replayed > 0 && seen.noPayload > 0 {
-			fmt.Fprintf(out, "note: %d of the records hold no payload and were not replayed: only records written with journal: {include_payload: true} can be\n", seen.noPayload)
-		}
+		report.PrintReplay(out, &rep, seen.noPayload)
 	}
 	if rep.Replayed == 0 {
 		// "0 decisions differ" would read as "nothing would change"

@@ -12,8 +12,6 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
-func contains(list []string, s string) bool { return slices.Contains(list, s) }
-
 type revokeOptions struct {
 	event string
 	json  bool
@@ -63,7 +61,7 @@ func runRevoke(a *app, command string, o revokeOptions) error {
 	spellings := []string{command}
 	if allow, err := store.Load(); err == nil {
 		for _, e := range slices.Concat(allow.Approvals, allow.Projects) {
-			if e.Command != command && cmdpin.SameCommand(e.Command, command) && !contains(spellings, e.Command) {
+			if e.Command != command && cmdpin.SameCommand(e.Command, command) && !slices.Contains(spellings, e.Command) {
 				spellings = append(spellings, e.Command)
 			}
 		}

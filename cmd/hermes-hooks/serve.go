@@ -14,7 +14,6 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
-	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/hermes-hooks/hermes-hooks/server"
 	"github.com/spf13/cobra"
 )
@@ -249,18 +248,12 @@ func openServeLog(a *app, path string) (*server.LogWriter, error) {
 }
 
 func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
-	var lv slog.Level
-	if err := lv.UnmarshalText([]byte(level)); err != nil {
+	l, err := server.NewLogger(w, format, level)
+	switch {
+	case errors.Is(err, server.ErrLogLevel):
 		return nil, usageErr("use --log-level debug, info, warn or error", "unknown --log-level %q", level)
+	case err != nil:
+		return nil, usageErr("use --log-format text or --log-format json", "unknown --log-format %q", format)
 	}
-	// Logs quote commands, paths and hook output: escape what a terminal
-	// would act on (package termsafe).
-	opts := &slog.HandlerOptions{Level: lv, ReplaceAttr: termsafe.SlogReplaceAttr}
-	switch format {
-	case "text":
-		return slog.New(slog.NewTextHandler(w, opts)), nil
-	case "json":
-		return slog.New(slog.NewJSONHandler(w, opts)), nil
-	}
-	return nil, usageErr("use --log-format text or --log-format json", "unknown --log-format %q", format)
+	return l, nil
 }

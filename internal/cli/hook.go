@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -271,13 +270,11 @@ func serverClient(target string) (*http.Client, string, error) {
 	}
 	switch u.Scheme {
 	case "unix":
-		path := u.Path
-		tr := &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			return (&net.Dialer{}).DialContext(ctx, "unix", path)
-		}}
-		return &http.Client{Transport: tr}, "http://hermes-hooks", nil
+		c, base := addrClient(server.Addr{Network: "unix", Address: u.Path})
+		return c, base, nil
 	case "tcp", "http":
-		return &http.Client{}, "http://" + u.Host, nil
+		c, base := addrClient(server.Addr{Network: "tcp", Address: u.Host})
+		return c, base, nil
 	}
 	return nil, "", fmt.Errorf("unsupported server address %q (use unix:///path or tcp://127.0.0.1:PORT)", target)
 }

@@ -1,4 +1,4 @@
-package main
+package journal
 
 import (
 	"errors"
@@ -27,16 +27,16 @@ func TestFilterDecision(t *testing.T) {
 		{"defer", "", "never defer"},
 		{"xyz", "", "one of: none, allow, ask, block"},
 	} {
-		got, err := filterDecision(c.in)
+		got, err := FilterDecision(c.in)
 		if c.hint == "" {
 			if err != nil || got != c.want {
-				t.Errorf("filterDecision(%q) = %q, %v; want %q", c.in, got, err, c.want)
+				t.Errorf("FilterDecision(%q) = %q, %v; want %q", c.in, got, err, c.want)
 			}
 			continue
 		}
-		var ee *exitError
-		if !errors.As(err, &ee) || ee.Code != 2 || !strings.Contains(ee.Hint, c.hint) {
-			t.Errorf("filterDecision(%q) = %q, %v; want a usage error hinting %q", c.in, got, err, c.hint)
+		var fe *FilterError
+		if !errors.As(err, &fe) || !strings.Contains(fe.Hint, c.hint) {
+			t.Errorf("FilterDecision(%q) = %q, %v; want a FilterError hinting %q", c.in, got, err, c.hint)
 		}
 	}
 }
@@ -49,31 +49,31 @@ func TestFilterEvent(t *testing.T) {
 		{"pre_tool", "", "did you mean 'pre_tool_call'?"},
 		{"zzzzzz", "", "hermes-hooks events"},
 	} {
-		got, err := filterEvent(c.in)
+		got, err := FilterEvent(c.in)
 		if c.hint == "" {
 			if err != nil || got != c.want {
-				t.Errorf("filterEvent(%q) = %q, %v; want %q", c.in, got, err, c.want)
+				t.Errorf("FilterEvent(%q) = %q, %v; want %q", c.in, got, err, c.want)
 			}
 			continue
 		}
-		var ee *exitError
-		if !errors.As(err, &ee) || ee.Code != 2 || !strings.Contains(ee.Hint, c.hint) {
-			t.Errorf("filterEvent(%q) = %q, %v; want a usage error hinting %q", c.in, got, err, c.hint)
+		var fe *FilterError
+		if !errors.As(err, &fe) || !strings.Contains(fe.Hint, c.hint) {
+			t.Errorf("FilterEvent(%q) = %q, %v; want a FilterError hinting %q", c.in, got, err, c.hint)
 		}
 	}
 }
 
 // A value either reads to a name the journal records or is refused: never
 // accepted as something no record can hold (which printed nothing).
-func FuzzLogFilters(f *testing.F) {
+func FuzzFilterValues(f *testing.F) {
 	for _, s := range []string{"block", "deny", "PreToolUse", "pre_tool", "", "\x00"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if d, err := filterDecision(s); err == nil && s != "" && !slices.Contains(journalDecisions, d) {
+		if d, err := FilterDecision(s); err == nil && s != "" && !slices.Contains(decisions, d) {
 			t.Fatalf("--decision %q read as %q", s, d)
 		}
-		if e, err := filterEvent(s); err == nil && s != "" {
+		if e, err := FilterEvent(s); err == nil && s != "" {
 			if ev, ok := protocol.Lookup(e); !ok || ev.Name != e {
 				t.Fatalf("--event %q read as %q, not a canonical name", s, e)
 			}

@@ -1,4 +1,4 @@
-package main
+package journal
 
 import (
 	"context"
@@ -8,15 +8,14 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
-	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
-// follow prints what is there, then every record appended later — across a
+// Follow hands on what is there, then every record appended later — across a
 // rotation — and returns once its context ends (what SIGINT does).
-func TestLogFollow(t *testing.T) {
+func TestFollow(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j.jsonl")
-	w := journal.New(journal.Options{Path: path, MaxBytes: 4096})
+	w := New(Options{Path: path, MaxBytes: 4096})
 	ev, _ := protocol.Lookup("pre_tool_call")
 	rec := func() {
 		o := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: string(make([]byte, 300))}
@@ -31,8 +30,8 @@ func TestLogFollow(t *testing.T) {
 	seqs := make(chan int64, 100)
 	done := make(chan error, 1)
 	go func() {
-		done <- follow(ctx, path, func(line []byte) {
-			var e journal.Entry
+		done <- Follow(ctx, path, func(line []byte) {
+			var e Entry
 			if err := json.Unmarshal(line, &e); err != nil {
 				t.Errorf("emitted a line that is not a record: %q", line)
 			}
@@ -61,7 +60,7 @@ func TestLogFollow(t *testing.T) {
 		rec()
 		next(want)
 	}
-	if files, _ := journal.Files(path); len(files) < 3 {
+	if files, _ := Files(path); len(files) < 3 {
 		t.Fatalf("no rotation happened: %v", files)
 	}
 	cancel()

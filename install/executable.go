@@ -1,0 +1,33 @@
+package install
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
+)
+
+// Executable is the absolute path an agent's hook file must run: this
+// program, by the name it was started with (argv[0], looked up on PATH, so
+// that a link a package manager keeps stable across upgrades stays the
+// path written), else the running executable.
+func Executable() (string, error) {
+	if p, err := exec.LookPath(os.Args[0]); err == nil {
+		if abs, err := filepath.Abs(p); err == nil {
+			return abs, nil
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("cannot find this program's path: %v", err)
+	}
+	return exe, nil
+}
+
+// HookCommand is the command an agent's hook file runs for event:
+// `'EXE' hook AGENT EVENT`, the path single-quoted.
+func HookCommand(exe, agent string) func(event string) string {
+	return func(event string) string { return shquote.Quote(exe) + " hook " + agent + " " + event }
+}

@@ -1,0 +1,143 @@
+package journal
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// Filter selects records (`hermes-hooks log`, `replay`); a zero field
+// selects every record.
+type Filter struct {
+	Since, Until time.Time // Since inclusive, Until exclusive
+	Event        string    // canonical event name
+	Decision     string    // outcome decision: none, allow, ask, block
+	Session      string
+	Hook         string // a part of a hook's command
+}
+
+// FilterSpec is a filter as people write it: times as RFC 3339 or a
+// duration back from now, any event name, a decision's other names.
+type FilterSpec struct {
+	Since, Until, Event, Decision, Session, Hook string
+}
+
+// FilterError is a FilterSpec value that selects nothing a journal can
+// hold: what is wrong, and how to write it.
+type FilterError struct{ Msg, Hint string }
+
+func (e *FilterError) Error() string { return e.Msg }
+
+// NewFilter reads s, taking its durations back from now.
+func NewFilter(s FilterSpec, now time.Time) (*Filter, error) {
+	f := &Filter{Session: s.Session, Hook: s.Hook}
+	var err error
+	if f.Since, err = ParseWhen(s.Since, now); err != nil {
+		return nil, err
+	}
+	if f.Until, err = ParseWhen(s.Until, now); err != nil {
+		return nil, err
+	}
+	if f.Event, err = FilterEvent(s.Event); err != nil {
+		return nil, err
+	}
+	if f.Decision, err = FilterDecision(s.Decision); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Keep says whether f selects e.
+func (f *Filter) Keep(e *Entry) bool {
+	switch {
+	case !f.Since.IsZero() && e.Time.Before(f.Since),
+		!f.Until.IsZero() && !e.Time.Before(f.Until),
+		f.Event != "" && e.Event != f.Event,
+		f.Decision != "" && e.Decision != f.Decision,
+		f.Session != "" && e.Session != f.Session:
+		return false
+	}
+	if f.Hook == "" {
+		return true
+	}
+	for _, h := range e.Hooks {
+		if strings.Contains(h.Command, f.Hook) {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseWhen reads an RFC 3339 time or a duration back from now ("" is
+// the zero time).
+func ParseWhen(s string, now time.Time) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return time.Time{}, &FilterError{Msg: fmt.Sprintf("cannot read the time %q", s),
+			Hint: "write an RFC 3339 time (2025-01-31T12:00:00Z) or a duration back from now (90m, 1h)"}
+	}
+	return now.Add(-d), nil
+}
+
+// The values of --event and --decision. A value the journal never holds
+// used to select nothing, silently: `log --decision deny` printed an empty
+// journal. Each is now read to the name the journal records, or refused
+// with a did-you-mean.
+
+// FilterEvent reads an event name: any name the dispatcher accepts
+// (canonical, Claude Code's, an alias) to the canonical name the journal
+// records.
+func FilterEvent(s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	if ev, ok := protocol.Lookup(s); ok {
+		return ev.Name, nil
+	}
+	hint := "run 'hermes-hooks events' for the event names (Claude Code's, such as PreToolUse, are accepted too)"
+	if sug := protocol.SuggestEvent(s); sug != "" {
+		hint = "did you mean '" + sug + "'?"
+	}
+	return "", &FilterError{Msg: "unknown --event '" + s + "'", Hint: hint}
+}
+
+// decisions are the outcome decisions a record holds, in the order the
+// help lists them.
+var decisions = []string{"none", "allow", "ask", "block"}
+
+// decisionAliases are other names people know these decisions by: Claude
+// Code's permissionDecision "deny" and its (and Hermes') "approve".
+var decisionAliases = map[string]string{"deny": "block", "approve": "allow"}
+
+// FilterDecision reads a decision, case-insensitive, to one the journal
+// records.
+func FilterDecision(s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	v := strings.ToLower(strings.TrimSpace(s))
+	for _, d := range decisions {
+		if v == d {
+			return d, nil
+		}
+	}
+	if d, ok := decisionAliases[v]; ok {
+		return d, nil
+	}
+	hint := "one of: " + strings.Join(decisions, ", ") + "; Claude Code's deny and approve mean block and allow"
+	switch sug := protocol.Suggest(v, append(append([]string{}, decisions...), "deny", "approve")); {
+	case v == "defer":
+		hint = "an outcome is never defer: a deferring hook leaves the decision to the agent, recorded as none (--decision none)"
+	case sug != "":
+		hint = "did you mean '" + sug + "'? (" + hint + ")"
+	}
+	return "", &FilterError{Msg: "unknown --decision '" + s + "'", Hint: hint}
+}

@@ -1,0 +1,107 @@
+package journal
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"time"
+)
+
+// Follow hands emit every complete line of the journal at path (the
+// rotated files first, oldest first), then polls for more until ctx ends,
+// and returns nil then. The live file is opened first and read through
+// that descriptor: a rotation is seen as the path naming another file, and
+// the old one is read to its end before the new one is read from its
+// start, so nothing appended meanwhile is missed. Polling (four times a
+// second) is simpler than a watcher and plenty for a person watching
+// (`hermes-hooks log -f`).
+func Follow(ctx context.Context, path string, emit func([]byte)) error {
+	f := openIfThere(path)
+	defer func() {
+		if f != nil {
+			f.Close()
+		}
+	}()
+	var live os.FileInfo
+	if f != nil {
+		live, _ = f.Stat()
+	}
+	files, err := Files(path)
+	if err != nil {
+		return err
+	}
+	for _, file := range files {
+		if file == path {
+			continue
+		}
+		if st, err := os.Stat(file); err == nil && live != nil && os.SameFile(st, live) {
+			continue // rotated since we opened it: read below, through f
+		}
+		if _, err := ScanFile(file, func(l Line, _ *Entry) bool { emit(l.Bytes); return true }); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	var (
+		off     int64
+		partial []byte
+		buf     = make([]byte, 64<<10)
+	)
+	readMore := func() {
+		for f != nil {
+			n, err := f.ReadAt(buf, off)
+			off += int64(n)
+			partial = append(partial, buf[:n]...)
+			for {
+				i := bytes.IndexByte(partial, '\n')
+				if i < 0 {
+					break
+				}
+				emit(partial[:i])
+				partial = partial[i+1:]
+			}
+			if n == 0 || err != nil {
+				return
+			}
+		}
+	}
+	t := time.NewTicker(250 * time.Millisecond)
+	defer t.Stop()
+	for {
+		readMore()
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+		cur, err := os.Stat(path)
+		if err != nil {
+			continue
+		}
+		var st os.FileInfo
+		if f != nil {
+			st, _ = f.Stat()
+		}
+		switch {
+		case f == nil || st == nil || !os.SameFile(st, cur):
+			// Rotated (or created): finish the old file, go on with the new.
+			readMore()
+			if f != nil {
+				f.Close()
+			}
+			f, off, partial = openIfThere(path), 0, nil
+		case st.Size() < off:
+			// Truncated (a torn tail repaired): go on from the cut.
+			off, partial = st.Size(), nil
+		}
+	}
+}
+
+func openIfThere(path string) *os.File {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // not there yet: the next tick looks again
+	}
+	return f
+}

@@ -1,0 +1,191 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/install"
+)
+
+// InstallResult is what `install AGENT` (and uninstall) did: --json's
+// output, and what PrintInstall says.
+type InstallResult struct {
+	Agent       string   `json:"agent"`
+	Project     string   `json:"project,omitempty"`
+	File        string   `json:"file"`
+	Action      string   `json:"action"` // install or uninstall
+	Changed     bool     `json:"changed"`
+	DryRun      bool     `json:"dry_run"`
+	Backup      string   `json:"backup,omitempty"`
+	Restored    bool     `json:"restored,omitempty"`
+	Removed     bool     `json:"file_removed,omitempty"`
+	RemovedDirs []string `json:"removed_dirs,omitempty"`
+	Events      []string `json:"events"`
+	Diff        string   `json:"diff,omitempty"`
+
+	ProjectWhy string `json:"-"` // why this project directory, when it was not given
+}
+
+// PrintInstall says what r did to agent's hook file: on out, but on errw
+// what would mix with a dry run's diff.
+func PrintInstall(out, errw io.Writer, agent *agents.Agent, r *InstallResult) {
+	file := show(r.File)
+	if r.ProjectWhy != "" {
+		// On stderr with a dry run, whose stdout is the diff.
+		w := out
+		if r.DryRun {
+			w = errw
+		}
+		fmt.Fprintf(w, "project: %s (%s; --project DIR for another)\n", show(r.Project), r.ProjectWhy)
+	}
+	switch {
+	case r.DryRun && !r.Changed:
+		fmt.Fprintf(out, "%s: nothing to change (dry run)\n", file)
+	case r.DryRun:
+		PrintDiff(out, r.Diff)
+		fmt.Fprintf(errw, "dry run: %s not written\n", file)
+	case !r.Changed && r.Action == "uninstall":
+		fmt.Fprintf(out, "%s: hermes-hooks is not installed there; nothing changed\n", file)
+	case !r.Changed:
+		fmt.Fprintf(out, "%s: already installed for %d %s events; nothing changed\n", file, len(r.Events), agent.Title)
+	case r.Removed:
+		fmt.Fprintf(out, "removed %s (it held only hermes-hooks)\n", file)
+	case r.Restored:
+		fmt.Fprintf(out, "removed hermes-hooks from %s: the file is back as it was before install\n", file)
+	case r.Action == "uninstall":
+		fmt.Fprintf(out, "removed hermes-hooks from %s\n", file)
+	default:
+		fmt.Fprintf(out, "%s: %s now runs hermes-hooks for %s\n", file, agent.Title, strings.Join(r.Events, ", "))
+		fmt.Fprintln(out, "Approve the hooks it should run: hermes-hooks list; hermes-hooks approve --all")
+		if n := agent.HookFile.Notice; n != "" {
+			fmt.Fprintln(out, "Note: "+n)
+		}
+	}
+	for _, d := range r.RemovedDirs {
+		fmt.Fprintf(out, "removed the empty directory %s\n", show(d))
+	}
+	if r.Backup != "" && !r.DryRun {
+		fmt.Fprintf(out, "previous file kept as %s\n", show(r.Backup))
+	}
+}
+
+// PrintDiff prints a dry run's diff, each line escaped for the terminal
+// (show on the whole text would escape its newlines too).
+func PrintDiff(w io.Writer, diff string) {
+	for _, l := range strings.SplitAfter(diff, "\n") {
+		if l != "" {
+			fmt.Fprintln(w, show(strings.TrimSuffix(l, "\n")))
+		}
+	}
+}
+
+// HermesInstall is what `install hermes` (and uninstall) did.
+type HermesInstall struct {
+	Plan              *install.Hermes
+	Uninstall, DryRun bool
+	Diff, Backup      string // the dry run's diff; the file the config was kept as
+	ShellHooks        int    // the hooks Hermes' config.yaml runs itself (install.HermesShellHooks)
+}
+
+// JSON is install hermes --json's output.
+func (r *HermesInstall) JSON() map[string]any {
+	h, action := r.Plan, "install"
+	if r.Uninstall {
+		action = "uninstall"
+	}
+	out := map[string]any{"agent": "hermes", "dir": h.Plugin.Dir, "action": action, "changed": h.Changed(),
+		"dry_run": r.DryRun, "files": h.ChangedFiles(), "diff": r.Diff, "config": h.Enable.Path, "backup": r.Backup}
+	if h.Gateway != nil {
+		out["gateway_dir"] = h.Gateway.Dir
+	}
+	if h.Note != "" {
+		out["note"] = h.Note
+	}
+	return out
+}
+
+// PrintInstallHermes says what r did: on out, but a dry run's notice on
+// errw (stdout is the diff).
+func PrintInstallHermes(out, errw io.Writer, r *HermesInstall) {
+	h := r.Plan
+	dir, cfg := show(h.Plugin.Dir), show(h.Enable.Path)
+	switch {
+	case r.DryRun && !h.Changed():
+		fmt.Fprintf(out, "%s: nothing to change (dry run)\n", dir)
+	case r.DryRun:
+		PrintDiff(out, r.Diff)
+		fmt.Fprintf(errw, "dry run: %s and %s not written\n", dir, cfg)
+	case !h.Changed() && r.Uninstall:
+		fmt.Fprintf(out, "%s: the Hermes plugin is not installed there; nothing changed\n", dir)
+	case !h.Changed():
+		fmt.Fprintf(out, "%s: the Hermes plugin is already installed and enabled; nothing changed\n", dir)
+	case r.Uninstall:
+		fmt.Fprintf(out, "removed the Hermes plugin from %s\n", dir)
+		if h.Gateway.Changed {
+			fmt.Fprintf(out, "removed the gateway hook from %s\n", show(h.Gateway.Dir))
+		}
+		if h.Enable.Changed {
+			how := "took hermes-hooks out of plugins.enabled"
+			if h.Enable.Restored {
+				how = "the file is back as it was before install"
+			}
+			fmt.Fprintf(out, "%s: %s\n", cfg, how)
+		}
+	default:
+		fmt.Fprintf(out, "%s: the Hermes plugin is installed (%d files)\n", dir, len(h.Plugin.Files))
+		if h.Enable.Changed {
+			fmt.Fprintf(out, "%s: enabled it (plugins.enabled); Hermes loads it when it next starts\n", cfg)
+		}
+		if h.Gateway != nil {
+			fmt.Fprintf(out, "%s: the gateway hook is installed: the messaging gateway hands its events to hermes-hooks when it next starts\n", show(h.Gateway.Dir))
+		}
+		if r.ShellHooks > 0 {
+			fmt.Fprintf(out, "Note: %s also declares %s that Hermes runs itself; with the plugin they would run twice. Move the hooks: block into a file of its own, leave hooks: {} in config.yaml, and point the plugin at it (HERMES_HOOKS_CONFIG): see README, Hermes plugin.\n",
+				cfg, Count(r.ShellHooks, "shell hook", "shell hooks"))
+		}
+	}
+	if h.Note != "" {
+		fmt.Fprintf(out, "Note: %s: %s\n", cfg, h.Note)
+	}
+	if r.Backup != "" && !r.DryRun {
+		fmt.Fprintf(out, "previous file kept as %s\n", show(r.Backup))
+	}
+}
+
+// PluginInstall is what install did with files it owns outright (an Open
+// Plugins plugin, OpenCode's generated plugin): Where names them, Removed
+// is the line for an uninstall that removed them, Done the lines for an
+// install that wrote them.
+type PluginInstall struct {
+	Where                      string
+	DryRun, Changed, Uninstall bool
+	Diff, Removed              string
+	Done                       []string
+}
+
+// PrintPluginInstall prints p the way every install verb reports: the
+// diff of a dry run (to w, "not written" to errw), or one line on what
+// changed.
+func PrintPluginInstall(w, errw io.Writer, p PluginInstall) {
+	where := show(p.Where)
+	switch {
+	case p.DryRun && !p.Changed:
+		fmt.Fprintf(w, "%s: nothing to change (dry run)\n", where)
+	case p.DryRun:
+		PrintDiff(w, p.Diff)
+		fmt.Fprintf(errw, "dry run: %s not written\n", where)
+	case !p.Changed && p.Uninstall:
+		fmt.Fprintf(w, "%s: the hermes-hooks plugin is not there; nothing changed\n", where)
+	case !p.Changed:
+		fmt.Fprintf(w, "%s: the hermes-hooks plugin is already there; nothing changed\n", where)
+	case p.Uninstall:
+		fmt.Fprintln(w, p.Removed)
+	default:
+		for _, l := range p.Done {
+			fmt.Fprintln(w, l)
+		}
+		fmt.Fprintln(w, "Approve the hooks it should run: hermes-hooks list; hermes-hooks approve --all")
+	}
+}

@@ -1,0 +1,26 @@
+package report
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+)
+
+// MissingScript is the file a hook runs that does not exist ("" when every
+// one does, or it runs none of its own): approve refuses to approve a
+// script that is not there.
+func MissingScript(h consent.Request, st *HookStatus) string {
+	if st != nil && (st.Entry.Type == hookconfig.TypeHTTP || st.Entry.Unsupported != "") {
+		return "" // an http hook runs no file; a handler that cannot run here neither
+	}
+	t := consent.Inspect(h, nil).Target
+	for _, f := range t.Files {
+		if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
+			return f
+		}
+	}
+	return ""
+}
