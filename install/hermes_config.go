@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -96,11 +97,12 @@ func nextCR(src []byte, i int) int {
 	return i + 1 + j
 }
 
-var yamlLineRE = regexp.MustCompile(`line (\d+)`)
+// Compiled at first use, not at every start of the binary.
+var yamlLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
 
 func yamlErrLine(err error) int {
 	n := 1
-	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlLineRE().FindStringSubmatch(err.Error()); m != nil {
 		fmt.Sscan(m[1], &n)
 	}
 	return n
@@ -257,7 +259,7 @@ func (d *yamlDoc) enable(plugins, pkey *yaml.Node, name string) (bool, error) {
 	last := enabled.Content[len(enabled.Content)-1]
 	line := d.text(last.Line)
 	prefix := line[:offset(line, last.Column)]
-	if last.Kind != yaml.ScalarNode || last.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 || !dashPrefix.MatchString(prefix) {
+	if last.Kind != yaml.ScalarNode || last.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 || !dashPrefix().MatchString(prefix) {
 		return false, &EditError{Line: last.Line, Msg: "the last item of plugins.enabled is not a plain one-line item"}
 	}
 	d.insertAfter(last.Line, prefix+name+nl)
@@ -266,7 +268,8 @@ func (d *yamlDoc) enable(plugins, pkey *yaml.Node, name string) (bool, error) {
 
 // dashPrefix is what starts a block list item's line: indentation, the
 // dash, and the space after it.
-var dashPrefix = regexp.MustCompile(`^ *- +$`)
+// Compiled at first use, not at every start of the binary.
+var dashPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ *- +$`) })
 
 // flowList finds the brackets of a flow list on its one line: the byte
 // offsets of '[' and ']' in line n.

@@ -63,7 +63,7 @@ func (d *yamlDoc) blockRemove(plugins, pkey, enabled, ekey *yaml.Node, name stri
 			continue
 		}
 		line := d.text(it.Line)
-		if !dashPrefix.MatchString(line[:offset(line, it.Column)]) {
+		if !dashPrefix().MatchString(line[:offset(line, it.Column)]) {
 			return 0, &EditError{Line: it.Line, Msg: "plugins.enabled lists " + name + " on a line shared with more"}
 		}
 		drop[it.Line] = true

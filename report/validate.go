@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
@@ -129,14 +130,15 @@ func warningKey(w hookconfig.Warning) string {
 		key = strings.TrimPrefix(key, w.File+": ")
 	}
 	if rest, ok := strings.CutPrefix(w.Message, "."); ok {
-		if m := leadingKey.FindString(rest); m != "" {
+		if m := leadingKey().FindString(rest); m != "" {
 			key += "." + m
 		}
 	}
 	return key
 }
 
-var leadingKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*`)
+// Compiled at first use, not at every start of the binary.
+var leadingKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*`) })
 
 // entryKey is the key path of an entry in its file.
 func entryKey(e *hookconfig.Entry) string {
