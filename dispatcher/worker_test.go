@@ -395,3 +395,31 @@ func TestStopChangedWorkers(t *testing.T) {
 	}
 	awaitGone(t, pid)
 }
+
+// A worker's script that cannot start by itself (no execute bit) is
+// refused with the verdict validate, doctor and test give, and nothing
+// starts — checked when the worker would start, not at every request to
+// a live one (issue 24 item 3). Made executable, it starts once and
+// answers every later request from the same process.
+func TestWorkerScriptThatCannotStartIsRefused(t *testing.T) {
+	f := newWorkerFixture(t, nil)
+	script := filepath.Join(f.dir, "worker.py")
+	if err := os.Chmod(script, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, _ := f.ask("ls")
+	if rep.Ran || !strings.Contains(rep.Error, "not executable") {
+		t.Fatalf("a worker script without its execute bit: ran=%v error=%q", rep.Ran, rep.Error)
+	}
+	if _, err := os.Stat(f.log); err == nil {
+		t.Fatal("the worker started")
+	}
+	if err := os.Chmod(script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, o1 := f.ask("one")
+	_, o2 := f.ask("two")
+	if p1, p2 := f.pidOf(o1, "one"), f.pidOf(o2, "two"); p1 != p2 {
+		t.Fatalf("two requests, two workers (%d, %d)", p1, p2)
+	}
+}
