@@ -252,3 +252,22 @@ func (c claudeRenamed) MatchSubject(_ string, ev *protocol.Event, fields map[str
 	}
 	return q, ok
 }
+
+// claudeShaped is a reply of an agent that reads Claude Code's keys, in
+// Claude Code's documented order: top (continue, stopReason), the
+// outcome's systemMessage, the decision's members, then
+// hookSpecificOutput — hso (hookEventName first) with ctx as
+// additionalContext — when it says more than the event's name.
+func claudeShaped(top protocol.Object, o *protocol.Outcome, decision protocol.Object, ctx string, hso protocol.Object) Reply {
+	if o.SystemMessage != "" {
+		top = append(top, protocol.KV{Key: "systemMessage", Value: o.SystemMessage})
+	}
+	top = append(top, decision...)
+	if ctx != "" {
+		hso = append(hso, protocol.KV{Key: "additionalContext", Value: ctx})
+	}
+	if len(hso) > 1 {
+		top = append(top, protocol.KV{Key: "hookSpecificOutput", Value: hso})
+	}
+	return jsonReply(top)
+}

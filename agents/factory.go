@@ -232,15 +232,5 @@ func encodeFactory(c *Call, o *protocol.Outcome) Reply {
 	case factoryUnread:
 		return Quiet
 	}
-	if o.SystemMessage != "" {
-		top = append(top, protocol.KV{Key: "systemMessage", Value: o.SystemMessage})
-	}
-	top = append(top, decision...)
-	if ctx != "" {
-		addHSO("additionalContext", ctx)
-	}
-	if len(hso) > 1 {
-		top = append(top, protocol.KV{Key: "hookSpecificOutput", Value: hso})
-	}
-	return jsonReply(top)
+	return claudeShaped(top, o, decision, ctx, hso)
 }

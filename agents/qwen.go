@@ -366,18 +366,7 @@ func encodeQwen(c *Call, o *protocol.Outcome) Reply {
 	case qwenObserve:
 		ctx = ""
 	}
-	top := stop
-	if o.SystemMessage != "" {
-		top = append(top, protocol.KV{Key: "systemMessage", Value: o.SystemMessage})
-	}
-	top = append(top, decision...)
-	if ctx != "" {
-		addHSO("additionalContext", ctx)
-	}
-	if len(hso) > 1 {
-		top = append(top, protocol.KV{Key: "hookSpecificOutput", Value: hso})
-	}
-	return jsonReply(top)
+	return claudeShaped(stop, o, decision, ctx, hso)
 }
 
 // qwenRewriteReason is the refusal of a call a hook rewrote: Qwen 0.24
