@@ -99,13 +99,7 @@ func (s *scanner) value(depth int) (*node, error) {
 }
 
 func (s *scanner) object(n *node, depth int) error {
-	s.pos++ // {
-	s.space()
-	if s.pos < len(s.data) && s.data[s.pos] == '}' {
-		s.pos++
-		return nil
-	}
-	for {
+	return s.items('}', func() error {
 		if s.pos >= len(s.data) || s.data[s.pos] != '"' {
 			return s.fail("expected a key")
 		}
@@ -128,36 +122,34 @@ func (s *scanner) object(n *node, depth int) error {
 		}
 		m.val = v
 		n.members = append(n.members, m)
-		s.space()
-		if s.pos >= len(s.data) {
-			return s.fail("unexpected end")
-		}
-		switch s.data[s.pos] {
-		case ',':
-			s.pos++
-			s.space()
-		case '}':
-			s.pos++
-			return nil
-		default:
-			return s.fail("expected ',' or '}'")
-		}
-	}
+		return nil
+	})
 }
 
 func (s *scanner) array(n *node, depth int) error {
-	s.pos++ // [
-	s.space()
-	if s.pos < len(s.data) && s.data[s.pos] == ']' {
-		s.pos++
-		return nil
-	}
-	for {
+	return s.items(']', func() error {
 		v, err := s.value(depth + 1)
 		if err != nil {
 			return err
 		}
 		n.elems = append(n.elems, v)
+		return nil
+	})
+}
+
+// items scans a container's items from its opening bracket to close,
+// each read by item and separated by commas.
+func (s *scanner) items(close byte, item func() error) error {
+	s.pos++ // { or [
+	s.space()
+	if s.pos < len(s.data) && s.data[s.pos] == close {
+		s.pos++
+		return nil
+	}
+	for {
+		if err := item(); err != nil {
+			return err
+		}
 		s.space()
 		if s.pos >= len(s.data) {
 			return s.fail("unexpected end")
@@ -166,11 +158,11 @@ func (s *scanner) array(n *node, depth int) error {
 		case ',':
 			s.pos++
 			s.space()
-		case ']':
+		case close:
 			s.pos++
 			return nil
 		default:
-			return s.fail("expected ',' or ']'")
+			return s.fail("expected ',' or '" + string(close) + "'")
 		}
 	}
 }
