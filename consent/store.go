@@ -269,7 +269,7 @@ func (s *Store) lock(wait time.Duration) (unlock func(), err error) {
 	if wait <= 0 {
 		return fsutil.Lock(s.LockPath())
 	}
-	f, err := openLockFile(s.LockPath())
+	f, err := fsutil.OpenLockFile(s.LockPath())
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // FileKey identifies one version of a file well enough to trust a cached
@@ -67,7 +69,7 @@ type cachedHash struct {
 // The dispatcher's gate does not use it for scripts (see cacheMinSize);
 // list, doctor and approve do.
 func (c *Cache) Sum(path string) (string, error) {
-	f, err := openNoBlock(path)
+	f, err := fsutil.OpenNoBlock(path)
 	if err != nil {
 		return "", fmt.Errorf("hash script: %w", err)
 	}

@@ -137,7 +137,7 @@ const hashLockWait = 20 * time.Millisecond
 // saveShared records one digest in the shared file: under its lock, read,
 // merge, atomic replace. A failure only costs a later rehash.
 func (c *Cache) saveShared(path string, key FileKey, sum string) {
-	lf, err := openLockFile(c.File + ".lock")
+	lf, err := fsutil.OpenLockFile(c.File + ".lock")
 	if err != nil {
 		return
 	}

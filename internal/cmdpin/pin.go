@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // How a checked hook is started so that what was checked is what runs:
@@ -106,7 +108,7 @@ func Pin(t *Target, cache *Cache) *Pins {
 	p := &Pins{exec: -1}
 	for i, path := range t.Files {
 		pf := pinned{path: path}
-		f, err := openNoBlock(path)
+		f, err := fsutil.OpenNoBlock(path)
 		if err == nil {
 			fi, serr := f.Stat()
 			if serr != nil || !fi.Mode().IsRegular() {

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // StartProblem says why what t starts cannot start, in the words a user
@@ -48,7 +50,7 @@ func (t *Target) StartProblem() string {
 
 // shebangProblem checks the #! line of a file the kernel starts.
 func shebangProblem(path string) string {
-	f, err := openNoBlock(path)
+	f, err := fsutil.OpenNoBlock(path)
 	if err != nil {
 		return ""
 	}

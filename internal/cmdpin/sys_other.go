@@ -22,9 +22,3 @@ func Accessible(path string, exec bool) bool {
 	_ = f.Close()
 	return true
 }
-
-func openNoBlock(path string) (*os.File, error) { return os.Open(path) }
-
-func openLockFile(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-}

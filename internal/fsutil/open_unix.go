@@ -7,7 +7,16 @@ import (
 	"syscall"
 )
 
-// openNoBlock opens path for reading without blocking on a FIFO.
-func openNoBlock(path string) (*os.File, error) {
+// OpenNoBlock opens path for reading without blocking on a FIFO or a
+// device, which a hook command or a planted file could name; the caller
+// then checks it is a regular file before reading.
+func OpenNoBlock(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}
+
+// OpenLockFile opens (creating, mode 0600) a lock file for appending
+// without blocking: a FIFO planted at its name would otherwise hold up the
+// open itself.
+func OpenLockFile(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NONBLOCK, 0o600)
 }

@@ -44,7 +44,7 @@ func ReadRegular(path, within string, max int64) ([]byte, error) {
 		r, mode, size, closeFn, err = openRaw(path)
 	}
 	if r == nil && err == nil {
-		if f, err = openNoBlock(path); err == nil {
+		if f, err = OpenNoBlock(path); err == nil {
 			var fi os.FileInfo
 			if fi, err = f.Stat(); err == nil {
 				r, mode, size = f, fi.Mode(), fi.Size()
