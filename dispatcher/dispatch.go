@@ -216,7 +216,9 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 		// A project hooks file that cannot be loaded may have held a
 		// guard for this very call: refuse it rather than guess.
 		if msg := d.unloadedRefusal(); msg != "" {
-			return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: msg}, nil
+			refused := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: msg}
+			d.record(ctx, ev, time.Now(), fields, nil, nil, false, &refused)
+			return refused, nil
 		}
 	}
 	entries := d.byEvent[ev.Name]

@@ -11,15 +11,19 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io"
 	"io/fs"
 	"os"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
+	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -97,8 +101,10 @@ func (a *App) loadToRun(projectDir string) (*hookconfig.Config, error) {
 // when ev gates tool calls, whether a guard protects it is unknown, so it
 // is refused, with a warning and a reason that names the file and the fix.
 // ok is false for other events. dispatch prints the outcome, hook the
-// agent's encoding of it (its deny).
-func (a *App) refusal(ev *protocol.Event, err error) (refused protocol.Outcome, ok bool) {
+// agent's encoding of it (its deny). The refusal goes on the journal like
+// any block, to the default file: the config's journal: block is unknown
+// while the config does not load.
+func (a *App) refusal(ev *protocol.Event, fields map[string]any, err error) (refused protocol.Outcome, ok bool) {
 	if err == nil {
 		return protocol.Outcome{}, false
 	}
@@ -106,6 +112,12 @@ func (a *App) refusal(ev *protocol.Event, err error) (refused protocol.Outcome, 
 		return refused, false
 	}
 	a.Warn(classifyMsg(err))
+	if store, serr := a.Store(); serr == nil {
+		if w := journal.ForConfig(hookconfig.JournalConfig{}, store.Home(), journal.Options{VersionOf: Version, Warn: a.Warn}); w != nil {
+			w.Record(context.Background(), &dispatcher.Record{Time: time.Now(), Event: ev, Fields: fields, Cwd: Cwd(), Outcome: &refused})
+			w.Close()
+		}
+	}
 	return refused, true
 }
 

@@ -56,7 +56,7 @@ func (a *App) Dispatch(event string, o DispatchOptions) error {
 		project = c
 	}
 	cfg, err := a.loadToRun(project)
-	if refused, ok := a.refusal(ev, err); ok {
+	if refused, ok := a.refusal(ev, fields, err); ok {
 		return writeOutcome(a.Out, &refused, o)
 	}
 	if err != nil {

@@ -146,7 +146,7 @@ func (a *App) hookDispatch(agent *agents.Agent, call *agents.Call, o HookOptions
 		}
 	}
 	cfg, err := a.loadToRun(project)
-	if refused, ok := a.refusal(call.Event, err); ok {
+	if refused, ok := a.refusal(call.Event, call.Fields, err); ok {
 		return refused, nil
 	}
 	if err != nil {
