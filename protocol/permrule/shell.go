@@ -371,24 +371,10 @@ func hdocText(r *syntax.Redirect) (string, bool) {
 	return b.String(), true
 }
 
-func unescapeHeredoc(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case '$', '`', '\\':
-				b.WriteByte(s[i+1])
-				i++
-				continue
-			case '\n':
-				i++
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
+// unescapeHeredoc undoes the backslashes an unquoted here-document's
+// body keeps meaning for ($, `, \, a line join); unlike a double-quoted
+// string, \" stays as written.
+func unescapeHeredoc(s string) string { return unescapeShell(s, "$`\\") }
 
 // expands reports whether unquoted text holds a pattern the shell expands
 // into other words: * or ?, a [class], or {a,b} / {a..b} braces.
@@ -433,19 +419,25 @@ func unescapeUnquoted(s string) string {
 	return b.String()
 }
 
-func unescapeDoubleQuoted(s string) string {
+// unescapeDoubleQuoted undoes the backslashes a double-quoted string
+// gives meaning to: $, `, ", \ and a line join.
+func unescapeDoubleQuoted(s string) string { return unescapeShell(s, "$`\"\\") }
+
+// unescapeShell drops the backslash before each byte of special and
+// before a newline (a line join); every other backslash stays.
+func unescapeShell(s, special string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case '$', '`', '"', '\\':
+			switch {
+			case strings.IndexByte(special, s[i+1]) >= 0:
 				b.WriteByte(s[i+1])
 				i++
 				continue
-			case '\n':
+			case s[i+1] == '\n':
 				i++
 				continue
 			}
