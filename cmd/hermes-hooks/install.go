@@ -206,16 +206,9 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	if hf.Project == "" || len(hf.Events) == 0 {
 		return &exitError{Code: 1, Msg: agent.Title + ": install is not supported yet (its hook file is not known)"}
 	}
-	res := report.InstallResult{Agent: agent.Name, Action: "install", DryRun: o.dryRun, Events: hf.Events}
-	if o.uninstall {
-		res.Action = "uninstall"
-	}
-	root, why, err := install.Root(o.user, o.project)
+	res, root, err := installTarget(agent.Name, hf.Events, o)
 	if err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
-	}
-	if !o.user {
-		res.Project, res.ProjectWhy = root, why
+		return err
 	}
 	rel := hf.Project
 	if o.user {
@@ -246,4 +239,21 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	}
 	report.PrintInstall(a.Out, a.Err, agent, &res)
 	return nil
+}
+
+// installTarget starts install's report for target and finds the folder
+// it writes under (install.Root: --user, --project or the repository).
+func installTarget(target string, events []string, o installOptions) (report.InstallResult, string, error) {
+	res := report.InstallResult{Agent: target, Action: "install", DryRun: o.dryRun, Events: events}
+	if o.uninstall {
+		res.Action = "uninstall"
+	}
+	root, why, err := install.Root(o.user, o.project)
+	if err != nil {
+		return res, "", &exitError{Code: 1, Msg: err.Error()}
+	}
+	if !o.user {
+		res.Project, res.ProjectWhy = root, why
+	}
+	return res, root, nil
 }

@@ -17,16 +17,9 @@ func runInstallOpenCode(a *app, o installOptions) error {
 	if o.gateway {
 		return usageErr("--gateway is Hermes' gateway hook: hermes-hooks install hermes --gateway", "--gateway given for %s", openCodeTarget)
 	}
-	res := report.InstallResult{Agent: openCodeTarget, Action: "install", DryRun: o.dryRun, Events: []string{"tool.execute.before", "tool.execute.after"}}
-	if o.uninstall {
-		res.Action = "uninstall"
-	}
-	root, why, err := install.Root(o.user, o.project)
+	res, root, err := installTarget(openCodeTarget, []string{"tool.execute.before", "tool.execute.after"}, o)
 	if err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
-	}
-	if !o.user {
-		res.Project, res.ProjectWhy = root, why
+		return err
 	}
 	exe, err := install.Executable()
 	if err != nil {
