@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-// Codex CLI (0.169): Claude Code's hook protocol — the same event names, a
+// Codex CLI (0.169, 0.171): Claude Code's hook protocol — the same event names, a
 // snake_case payload carrying hook_event_name, and JSON replies with
 // hookSpecificOutput — but Codex validates every reply against a closed
 // schema per event and treats a reply that uses something it does not
@@ -39,7 +39,8 @@ func newCodex() *Agent {
 			EventExtra: map[string][]pyjson.Member{"SessionEnd": {{Key: "timeout", Value: int64(3)}}},
 			Notice:     "Codex runs new or changed hooks only once you trust them: open /hooks in Codex and trust the hermes-hooks entries.",
 			Events: []string{"PreToolUse", "PermissionRequest", "PostToolUse", "UserPromptSubmit",
-				"SessionStart", "SessionEnd", "SubagentStart", "SubagentStop", "Stop", "PreCompact", "PostCompact"},
+				"SessionStart", "SessionEnd", "SubagentStart", "SubagentStop", "Stop", "PreCompact", "PostCompact",
+				"PreModelRequest", "PostModelRequest"},
 		},
 		decode: decodeCodex,
 		encode: encodeCodex,
@@ -97,6 +98,13 @@ var codexEvents = sync.OnceValue(func() map[string]struct {
 		"PreCompact":        {"PreCompact", codexUniversal},
 		"PostCompact":       {"PostCompact", codexUniversal},
 		"SessionEnd":        {"on_session_end", codexNoReply},
+		// Codex 0.171: around each request to the model (payload: kind,
+		// request_id, attempt_number, model; after it status, error,
+		// token_usage). Hermes' pre/post_api_request are the same points;
+		// both observe only, and the reply shape Codex reads for them is
+		// not published, so nothing is written back.
+		"PreModelRequest":  {"pre_api_request", codexNoReply},
+		"PostModelRequest": {"post_api_request", codexNoReply},
 	}
 })
 
@@ -121,6 +129,9 @@ const codexPatchTool = "patch"
 // dispatcher's tool table as Claude Code's do), plus apply_patch.
 func decodeCodex(name string, ev *protocol.Event, p map[string]any) map[string]any {
 	f := decodeClaude(name, ev, p)
+	// Hermes' names for the model request's identity and usage.
+	alias(f, "request_id", "api_request_id")
+	alias(f, "token_usage", "usage")
 	if s, _ := f["tool_name"].(string); s == "apply_patch" {
 		f["tool_name"] = codexPatchTool
 		in, _ := f["tool_input"].(map[string]any)

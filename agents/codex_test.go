@@ -242,5 +242,21 @@ func TestCodexGolden(t *testing.T) {
 			payload: `{"hook_event_name":"SessionEnd","reason":"other"}`, canon: "on_session_end",
 			outcome: protocol.Outcome{Decision: protocol.DecisionBlock, SystemMessage: "x"},
 		},
+		// Codex 0.171's model-request events, payloads as it sent them
+		// (make e2e's TestCodexEventCoverage logs them): observe only.
+		{
+			name:    "pre model request is pre_api_request",
+			payload: `{"kind":"sampling","request_id":"r1","attempt_number":1,"session_id":"s","thread_id":"s","turn_id":"t","cwd":"/p","transcript_path":"/t.jsonl","model":"gpt-e2e","hook_event_name":"PreModelRequest"}`,
+			canon:   "pre_api_request",
+			fields:  map[string]any{"api_request_id": "r1", "model": "gpt-e2e", "attempt_number": int64(1)},
+			outcome: protocol.Outcome{Decision: protocol.DecisionBlock, SystemMessage: "x"},
+		},
+		{
+			name:    "post model request is post_api_request",
+			payload: `{"kind":"sampling","request_id":"r1","attempt_number":1,"session_id":"s","model":"gpt-e2e","hook_event_name":"PostModelRequest","status":"completed","error":null,"token_usage":{"input_tokens":100}}`,
+			canon:   "post_api_request",
+			fields:  map[string]any{"api_request_id": "r1", "status": "completed", "usage": map[string]any{"input_tokens": int64(100)}},
+			outcome: protocol.Outcome{Context: "ignored"},
+		},
 	})
 }

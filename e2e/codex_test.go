@@ -21,7 +21,7 @@ import (
 
 // codexVersion is the Codex CLI release the adapter (agents/codex.go) was
 // written against; HERMES_E2E_CODEX_VERSION=latest tries another one.
-const codexVersion = "0.169.0"
+const codexVersion = "0.171.0"
 
 // codexHarness is one Codex installation and one project wired to
 // hermes-hooks, shared by the cases. The embedded harness holds the

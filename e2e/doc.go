@@ -83,7 +83,7 @@
 //	HERMES_E2E_CLAUDE=/path/to/claude  use this Claude Code binary, no npm
 //	HERMES_E2E_CLAUDE_VERSION=latest   npm install this version or tag
 //	HERMES_E2E_CODEX=/path/to/codex    use this Codex binary, no npm
-//	HERMES_E2E_CODEX_VERSION=latest    npm install this version or tag (default 0.169.0)
+//	HERMES_E2E_CODEX_VERSION=latest    npm install this version or tag (default 0.171.0)
 //	HERMES_E2E_GEMINI=/path/to/gemini  use this Gemini CLI binary, no npm
 //	HERMES_E2E_GEMINI_VERSION=latest   npm install this version or tag (default 0.61.0)
 //	HERMES_E2E_CLINE=/path/to/cline    use this Cline CLI binary, no npm
