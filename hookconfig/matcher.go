@@ -121,10 +121,19 @@ func (m *matcher) fits(e *Entry, fields map[string]any, tools *protocol.ToolTabl
 		return FitYes
 	}
 	one, toolNames, ok := m.subject(e, fields, tools)
+	// An MCP tool is matched in both spellings, Claude Code's and Hermes'
+	// (protocol.MCPToolNames): a guard written either way sees every
+	// agent's calls of the tool.
+	var mcp []string
+	if ok && e.Event != nil && e.Event.Tool {
+		mcp = protocol.MCPToolNames(one)
+	}
 	if e.Dialect == protocol.Cursor || e.ClaudeShaped() {
 		switch {
 		case !ok:
 			return FitYes // Claude: nothing to compare with, every firing
+		case mcp != nil:
+			return m.anyMatches(mcp, f)
 		case toolNames:
 			return m.anyMatches(protocol.ClaudeToolNames(one), f)
 		}
@@ -133,10 +142,27 @@ func (m *matcher) fits(e *Entry, fields map[string]any, tools *protocol.ToolTabl
 	if !ok {
 		return FitNo // Hermes: no tool name, no match
 	}
-	if m.kind == matchLiteral {
-		return asFit(one == m.literal)
+	if mcp == nil {
+		return m.hermesFit(one, f)
 	}
-	matched, done := m.regexMatch(one, f)
+	out := FitNo
+	for _, c := range mcp {
+		switch m.hermesFit(c, f) {
+		case FitYes:
+			return FitYes
+		case FitOutOfTime:
+			out = FitOutOfTime // unless another spelling fits
+		}
+	}
+	return out
+}
+
+// hermesFit applies a Hermes-rule matcher (literal or full match) to s.
+func (m *matcher) hermesFit(s string, f *Firing) Fit {
+	if m.kind == matchLiteral {
+		return asFit(s == m.literal)
+	}
+	matched, done := m.regexMatch(s, f)
 	if !done {
 		return FitOutOfTime
 	}
