@@ -53,6 +53,10 @@ func TestC_HermesMatcher(t *testing.T) {
 		{"C32 whitespace only", "   ", "anything", true},
 		{"regex full match", "write_.*", "write_file", true},
 		{"Claude tool name from host", "terminal", "Bash", true},
+		// Claude Code's other file editors and shells (issue 31, item 2).
+		{"MultiEdit is a patch", "patch|write_file", "MultiEdit", true},
+		{"NotebookEdit is a patch", "patch", "NotebookEdit", true},
+		{"PowerShell is a terminal", "terminal", "PowerShell", true},
 		// MCP tools in either spelling.
 		{"MCP Hermes regex, Claude call", "mcp_github_.*", "mcp__github__create_issue", true},
 		{"MCP Hermes literal, Claude call", "mcp_github_create_issue", "mcp__github__create_issue", true},

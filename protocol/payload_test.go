@@ -593,6 +593,22 @@ func TestToolTable(t *testing.T) {
 	if got := ClaudeToolNames("Bash"); !reflect.DeepEqual(got, []string{"Bash"}) {
 		t.Errorf("ClaudeToolNames(Bash) = %v", got)
 	}
+	// Claude Code's other editors and shells have their base's Hermes
+	// twin, and follow an override of it; Claude names stay.
+	for variant, want := range map[string]string{"MultiEdit": "patch", "NotebookEdit": "patch", "PowerShell": "terminal", "Agent": "delegate_task"} {
+		if got := tt.Hermes(variant); got != want {
+			t.Errorf("Hermes(%s) = %q, want %q", variant, got, want)
+		}
+		if got := tt.Claude(variant); got != variant {
+			t.Errorf("Claude(%s) = %q, want it unchanged", variant, got)
+		}
+	}
+	if got := NewToolTable(map[string]string{"edit_file": "Edit"}).Hermes("MultiEdit"); got != "edit_file" {
+		t.Errorf("override: Hermes(MultiEdit) = %q, want edit_file", got)
+	}
+	if got := NewToolTable(map[string]string{"patch": ""}).Hermes("MultiEdit"); got != "MultiEdit" {
+		t.Errorf("removed pair: Hermes(MultiEdit) = %q, want MultiEdit", got)
+	}
 }
 
 func TestMCPToolNames(t *testing.T) {

@@ -33,6 +33,17 @@ var claudeLegacyNames = sync.OnceValue(func() map[string][]string {
 	}
 })
 
+// claudeVariants are Claude Code tools that do what another Claude tool
+// does, the one whose Hermes twin a Hermes matcher sees them as: a
+// `patch|write_file` guard sees MultiEdit and NotebookEdit (they edit
+// files), a `terminal` guard PowerShell (it runs a command), a
+// `delegate_task` guard Agent (Task's newer name). Claude-dialect matchers
+// keep Claude's own names (`Edit` matches Edit only, as in Claude Code),
+// and the Hermes twin follows tool_aliases: overrides of the base.
+var claudeVariants = sync.OnceValue(func() map[string]string {
+	return map[string]string{"MultiEdit": "Edit", "NotebookEdit": "Edit", "PowerShell": "Bash", "Agent": "Task"}
+})
+
 // ToolTable translates tool names between the dialects. The zero value
 // translates nothing; use NewToolTable.
 type ToolTable struct {
@@ -97,6 +108,11 @@ func (t *ToolTable) Hermes(name string) string {
 	}
 	if h, ok := t.toHermes[name]; ok {
 		return h
+	}
+	if base, ok := claudeVariants()[name]; ok {
+		if h, ok := t.toHermes[base]; ok {
+			return h
+		}
 	}
 	return name
 }
