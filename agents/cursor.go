@@ -64,6 +64,12 @@ func cursorRoots(p map[string]any) []string {
 	return out
 }
 
+// cursorEditTools are Cursor's other file tools and the canonical tool a
+// guard sees them as (CursorTools has one Cursor name per canonical tool,
+// the one a Cursor hook is shown): StrReplace edits a file as Edit does,
+// Delete removes one, a write of nothing.
+var cursorEditTools = map[string]string{"StrReplace": "patch", "Delete": "write_file"}
+
 func decodeCursor(name string, _ *protocol.Event, p map[string]any) map[string]any {
 	f := copyFields(p, 4)
 	alias(f, "conversation_id", "session_id")
@@ -81,6 +87,8 @@ func decodeCursor(name string, _ *protocol.Event, p map[string]any) map[string]a
 	case "preToolUse", "postToolUse", "postToolUseFailure":
 		if s, ok := p["tool_name"].(string); ok {
 			if c, ok := protocol.CursorTools()[s]; ok {
+				tool(c)
+			} else if c, ok := cursorEditTools[s]; ok {
 				tool(c)
 			}
 		}

@@ -97,8 +97,9 @@ var factoryReads = map[string]factoryRead{
 }
 
 // factoryTools maps Droid's tool names to Claude Code's where the two
-// differ; Read, Grep, Glob, Edit, WebSearch, TodoWrite and Task are
-// spelt alike, and other tools (LS, ApplyPatch, MCP tools) pass through.
+// differ; Read, Grep, Glob, Edit, MultiEdit (Hermes' patch, as Claude
+// Code's), WebSearch, TodoWrite and Task are spelt alike, and other tools
+// (LS, MCP tools) pass through.
 var factoryTools = sync.OnceValue(func() map[string]string {
 	return map[string]string{
 		"Execute":  "Bash",
@@ -107,6 +108,12 @@ var factoryTools = sync.OnceValue(func() map[string]string {
 		"AskUser":  "AskUserQuestion",
 	}
 })
+
+// factoryPatchTool is Droid's ApplyPatch (a patch envelope over several
+// files, offered to OpenAI models beside Edit) as the canonical tool: Hermes'
+// patch, Codex's apply_patch likewise, so a `patch|write_file` guard sees
+// it. Its input stays Droid's (a rewrite goes back as it came).
+const factoryPatchTool = "patch"
 
 // factoryEditKeys are Droid's names of the Edit tool's input and Claude
 // Code's.
@@ -119,6 +126,8 @@ func decodeFactory(name string, ev *protocol.Event, p map[string]any) map[string
 	tool, _ := f["tool_name"].(string)
 	if c, ok := factoryTools()[tool]; ok {
 		f["tool_name"] = c
+	} else if tool == "ApplyPatch" {
+		f["tool_name"] = factoryPatchTool
 	}
 	if in, ok := f["tool_input"].(map[string]any); ok && tool == "Edit" {
 		in = copyFields(in, 3)

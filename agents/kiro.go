@@ -69,6 +69,18 @@ var kiroTools = sync.OnceValue(func() map[string]string {
 	}
 })
 
+// kiroMCP splits Kiro's name of an MCP tool, @server/tool: the call is
+// presented as Claude Code names it (mcp__server__tool), so that an MCP
+// guard written in Claude's or Hermes' spelling sees it.
+func kiroMCP(name string) (server, tool string, ok bool) {
+	rest, ok := strings.CutPrefix(name, "@")
+	if !ok {
+		return "", "", false
+	}
+	server, tool, ok = strings.Cut(rest, "/")
+	return server, tool, ok && server != "" && tool != ""
+}
+
 // kiroArgs are fs_write's and fs_read's argument names → Claude Code's.
 var kiroArgs = [][2]string{{"path", "file_path"}, {"file_text", "content"}, {"old_str", "old_string"}, {"new_str", "new_string"}}
 
@@ -80,13 +92,15 @@ func decodeKiro(name string, ev *protocol.Event, p map[string]any) map[string]an
 	tool, _ := p["tool_name"].(string)
 	if c, ok := kiroTools()[tool]; ok {
 		f["tool_name"] = c
+	} else if server, t, ok := kiroMCP(tool); ok {
+		f["tool_name"] = "mcp__" + server + "__" + t
 	}
 	if in, ok := p["tool_input"].(map[string]any); ok {
 		in = copyFields(in, 2)
 		if c, _ := in["command"].(string); f["tool_name"] == "Write" && c != "create" && c != "" {
 			f["tool_name"] = "Edit" // str_replace, insert, append
 		}
-		if f["tool_name"] != tool {
+		if _, native := kiroTools()[tool]; native {
 			for _, a := range kiroArgs {
 				alias(in, a[0], a[1])
 			}

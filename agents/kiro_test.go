@@ -62,9 +62,11 @@ func TestKiroGolden(t *testing.T) {
 			fields: map[string]any{"tool_name": "Write", "tool_input": map[string]any{"command": "create", "path": "/p/b.go", "file_text": "package b", "file_path": "/p/b.go", "content": "package b"}},
 		},
 		{
-			name:    "mcp tool passes through",
-			payload: `{"hook_event_name":"preToolUse","cwd":"/p","tool_name":"@postgres/query","tool_input":{"sql":"DROP TABLE t"}}`, canon: "pre_tool_call",
-			fields:  map[string]any{"tool_name": "@postgres/query", "tool_input": map[string]any{"sql": "DROP TABLE t"}},
+			// @server/tool is presented as Claude Code names it, so that MCP
+			// guards in either spelling see it; its input is left alone.
+			name:    "mcp tool in Claude's spelling",
+			payload: `{"hook_event_name":"preToolUse","cwd":"/p","tool_name":"@postgres/query","tool_input":{"sql":"DROP TABLE t","path":"x"}}`, canon: "pre_tool_call",
+			fields:  map[string]any{"tool_name": "mcp__postgres__query", "tool_input": map[string]any{"sql": "DROP TABLE t", "path": "x"}},
 			outcome: protocol.Outcome{Decision: protocol.DecisionBlock, Message: "no DROP"},
 			exit:    2, stderr: "no DROP\n",
 		},

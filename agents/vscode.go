@@ -42,7 +42,7 @@ var vscodeTools = map[string]string{
 	"read_file": "Read", "readFile": "Read",
 	"create_file": "Write", "createFile": "Write",
 	"replace_string_in_file": "Edit", "multi_replace_string_in_file": "Edit", "insert_edit_into_file": "Edit",
-	"apply_patch": "Edit", "editFiles": "Edit",
+	"apply_patch": "Edit", "editFiles": "Edit", "edit_notebook_file": "NotebookEdit",
 	"file_search": "Glob", "grep_search": "Grep", "fetch_webpage": "WebFetch", "runSubagent": "Task",
 }
 

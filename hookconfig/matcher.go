@@ -2,6 +2,7 @@ package hookconfig
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pattern"
@@ -121,26 +122,21 @@ func (m *matcher) fits(e *Entry, fields map[string]any, tools *protocol.ToolTabl
 		return FitYes
 	}
 	one, toolNames, ok := m.subject(e, fields, tools)
-	if e.Dialect == protocol.Cursor || e.ClaudeShaped() {
-		switch {
-		case !ok:
-			return FitYes // Claude: nothing to compare with, every firing
-		case toolNames:
-			return m.anyMatches(protocol.ClaudeToolNames(one), f)
-		}
-		return m.anyMatches([]string{one}, f)
-	}
 	if !ok {
-		return FitNo // Hermes: no tool name, no match
+		// Claude: nothing to compare with, every firing; Hermes: no tool
+		// name, no match.
+		return asFit(e.Dialect == protocol.Cursor || e.ClaudeShaped())
 	}
-	if m.kind == matchLiteral {
-		return asFit(one == m.literal)
+	// An MCP tool is matched in both spellings, Claude Code's and Hermes'
+	// (protocol.MCPToolNames): a guard written either way sees every
+	// agent's calls of the tool.
+	if mcp := protocol.MCPToolNames(one); mcp != nil && e.Event.Tool {
+		return m.anyMatches(mcp, f)
 	}
-	matched, done := m.regexMatch(one, f)
-	if !done {
-		return FitOutOfTime
+	if toolNames {
+		return m.anyMatches(protocol.ClaudeToolNames(one), f)
 	}
-	return asFit(matched)
+	return m.anyMatches([]string{one}, f)
 }
 
 func asFit(ok bool) Fit {
@@ -179,20 +175,19 @@ func (m *matcher) subject(e *Entry, fields map[string]any, tools *protocol.ToolT
 	return tools.Hermes(name), false, true
 }
 
-// anyMatches applies a Claude-rule matcher (names or search) to
-// candidates: it fits when one candidate matches; when none does and some
-// search ran out of time, nobody can tell.
+// anyMatches applies the matcher to candidates (each a spelling of the
+// firing's tool): it fits when one candidate matches; when none does and
+// some regex ran out of time, nobody can tell. A regex means what its
+// dialect gives it: a Claude search, a Hermes full match.
 func (m *matcher) anyMatches(candidates []string, f *Firing) Fit {
 	switch m.kind {
-	case matchNames:
+	case matchNames, matchLiteral:
 		for _, c := range candidates {
-			for _, n := range m.names {
-				if c == n {
-					return FitYes
-				}
+			if m.kind == matchLiteral && c == m.literal || slices.Contains(m.names, c) {
+				return FitYes
 			}
 		}
-	case matchSearch:
+	case matchSearch, matchFull:
 		out := FitNo
 		for _, c := range candidates {
 			ok, done := m.regexMatch(c, f)

@@ -53,6 +53,19 @@ func TestC_HermesMatcher(t *testing.T) {
 		{"C32 whitespace only", "   ", "anything", true},
 		{"regex full match", "write_.*", "write_file", true},
 		{"Claude tool name from host", "terminal", "Bash", true},
+		// Claude Code's other file editors and shells (issue 31, item 2).
+		{"MultiEdit is a patch", "patch|write_file", "MultiEdit", true},
+		{"NotebookEdit is a patch", "patch", "NotebookEdit", true},
+		{"PowerShell is a terminal", "terminal", "PowerShell", true},
+		// MCP tools in either spelling.
+		{"MCP Hermes regex, Claude call", "mcp_github_.*", "mcp__github__create_issue", true},
+		{"MCP Hermes literal, Claude call", "mcp_github_create_issue", "mcp__github__create_issue", true},
+		{"MCP Hermes regex, hyphenated server", "mcp_brave_search_.*", "mcp__brave-search__search", true},
+		{"MCP Hermes regex, other server", "mcp_github_.*", "mcp__gitlab__create_issue", false},
+		{"MCP Claude spelling in Hermes config", "mcp__github__.*", "mcp_github_create_issue", true},
+		{"MCP Claude literal in Hermes config", "mcp__github__create_issue", "mcp_github_create_issue", true},
+		{"MCP Hermes regex, Hermes call", "mcp_github_.*", "mcp_github_create_issue", true},
+		{"MCP not a prefix", "mcp_git", "mcp__github__create_issue", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -101,6 +114,16 @@ func TestClaudeMatcherEdgeCases(t *testing.T) {
 		{"Bash", "terminal", true},                  // a Hermes host's terminal is Claude's Bash
 		{"Task", "Agent", true},                     // Claude's own rename
 		{"Agent", "delegate_task", true},
+		// MCP tools in either spelling (issue 31, item 2).
+		{"mcp__slack__.*", "mcp_slack_post_message", true},
+		{"mcp__slack__post_message", "mcp_slack_post_message", true},
+		{"mcp_slack_.*", "mcp__slack__post_message", true},
+		{"mcp_slack_post_message", "mcp__slack__post_message", true},
+		{"mcp__slack__.*", "mcp_slackbot_post", false},
+		{"mcp__slack__.*", "mcp__slack__post", true},
+		// Claude's own names stay Claude's: Edit is not MultiEdit.
+		{"Edit", "MultiEdit", false},
+		{"Bash", "PowerShell", false},
 	}
 	for _, c := range cases {
 		e, _ := entryWith(t, "PreToolUse", c.matcher, protocol.Claude)

@@ -593,6 +593,78 @@ func TestToolTable(t *testing.T) {
 	if got := ClaudeToolNames("Bash"); !reflect.DeepEqual(got, []string{"Bash"}) {
 		t.Errorf("ClaudeToolNames(Bash) = %v", got)
 	}
+	// Claude Code's other editors and shells have their base's Hermes
+	// twin, and follow an override of it; Claude names stay.
+	for variant, want := range map[string]string{"MultiEdit": "patch", "NotebookEdit": "patch", "PowerShell": "terminal", "Agent": "delegate_task"} {
+		if got := tt.Hermes(variant); got != want {
+			t.Errorf("Hermes(%s) = %q, want %q", variant, got, want)
+		}
+		if got := tt.Claude(variant); got != variant {
+			t.Errorf("Claude(%s) = %q, want it unchanged", variant, got)
+		}
+	}
+	if got := NewToolTable(map[string]string{"edit_file": "Edit"}).Hermes("MultiEdit"); got != "edit_file" {
+		t.Errorf("override: Hermes(MultiEdit) = %q, want edit_file", got)
+	}
+	if got := NewToolTable(map[string]string{"patch": ""}).Hermes("MultiEdit"); got != "MultiEdit" {
+		t.Errorf("removed pair: Hermes(MultiEdit) = %q, want MultiEdit", got)
+	}
+}
+
+func TestMCPToolNames(t *testing.T) {
+	cases := []struct {
+		name string
+		want []string
+	}{
+		{"mcp__github__create_issue", []string{"mcp__github__create_issue", "mcp_github_create_issue"}},
+		{"mcp__brave-search__web.search", []string{"mcp__brave-search__web.search", "mcp_brave_search_web_search"}},
+		{"mcp__plugin_p_s__t", []string{"mcp__plugin_p_s__t", "mcp_plugin_p_s_t"}},
+		{"mcp__a__b__c", []string{"mcp__a__b__c", "mcp_a_b__c"}},
+		{"mcp_github_create_issue", []string{"mcp_github_create_issue", "mcp__github__create_issue", "mcp__github_create__issue"}},
+		{"mcp_s_t", []string{"mcp_s_t", "mcp__s__t"}},
+		{"mcp_github", nil},
+		{"mcp__github", nil},
+		{"mcp____x", nil},
+		{"mcp__x__", nil},
+		{"mcp_", nil},
+		{"mcp_x", nil},
+		{"mcp__", nil},
+		{"mcp_a__b", nil},
+		{"Bash", nil},
+		{"MCP:create_issue", nil},
+		{"", nil},
+	}
+	for _, c := range cases {
+		got := MCPToolNames(c.name)
+		if len(c.want) == 0 && len(got) == 0 {
+			continue
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("MCPToolNames(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// FuzzMCPToolNames: any name gives nil, or the name first and then other
+// spellings, each an MCP tool name (mcp_…) that differs from it.
+func FuzzMCPToolNames(f *testing.F) {
+	for _, s := range []string{"mcp__github__create_issue", "mcp_github_create_issue", "mcp__a-b__c.d", "mcp_", "mcp__x", "Bash", "mcp_a__b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		got := MCPToolNames(name)
+		if got == nil {
+			return
+		}
+		if len(got) < 2 || got[0] != name {
+			t.Fatalf("MCPToolNames(%q) = %q: want the name first and another spelling", name, got)
+		}
+		for _, other := range got[1:] {
+			if other == name || !strings.HasPrefix(other, "mcp_") {
+				t.Fatalf("MCPToolNames(%q) gives %q, no MCP name of the other spelling", name, other)
+			}
+		}
+	})
 }
 
 // The payload builders must not modify the host's fields.

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -30,6 +31,17 @@ var claudeLegacyNames = sync.OnceValue(func() map[string][]string {
 		"AgentOutputTool": {"TaskOutput"},
 		"BashOutputTool":  {"TaskOutput"},
 	}
+})
+
+// claudeVariants are Claude Code tools that do what another Claude tool
+// does, the one whose Hermes twin a Hermes matcher sees them as: a
+// `patch|write_file` guard sees MultiEdit and NotebookEdit (they edit
+// files), a `terminal` guard PowerShell (it runs a command), a
+// `delegate_task` guard Agent (Task's newer name). Claude-dialect matchers
+// keep Claude's own names (`Edit` matches Edit only, as in Claude Code),
+// and the Hermes twin follows tool_aliases: overrides of the base.
+var claudeVariants = sync.OnceValue(func() map[string]string {
+	return map[string]string{"MultiEdit": "Edit", "NotebookEdit": "Edit", "PowerShell": "Bash", "Agent": "Task"}
 })
 
 // ToolTable translates tool names between the dialects. The zero value
@@ -97,6 +109,11 @@ func (t *ToolTable) Hermes(name string) string {
 	if h, ok := t.toHermes[name]; ok {
 		return h
 	}
+	if base, ok := claudeVariants()[name]; ok {
+		if h, ok := t.toHermes[base]; ok {
+			return h
+		}
+	}
 	return name
 }
 
@@ -119,4 +136,52 @@ func ClaudeToolNames(name string) []string {
 		return append([]string{name}, alt...)
 	}
 	return []string{name}
+}
+
+// MCPToolNames returns an MCP tool's name in every spelling a matcher may
+// be written in, name first, or nil when name is no MCP tool's. Claude Code
+// (and Codex, Qwen Code, Factory Droid …) name a tool
+// mcp__SERVER__TOOL; Hermes mcp_SERVER_TOOL, each part with every character
+// but letters, digits and "_" made "_" (hermes-agent's tools/mcp_tool.py).
+// A guard written in either spelling sees every agent's calls:
+//
+//   - mcp__github__create_issue also reads as mcp_github_create_issue;
+//   - mcp_github_create_issue also reads as mcp__github__create_issue and
+//     mcp__github_create__issue: Hermes' spelling does not say where the
+//     server's name ends, so every split is a candidate. A Claude matcher
+//     may then fit a split the server does not have (it fits more calls,
+//     never fewer).
+func MCPToolNames(name string) []string {
+	if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
+		server, tool, ok := strings.Cut(rest, "__")
+		if !ok || server == "" || tool == "" {
+			return nil
+		}
+		return []string{name, "mcp_" + hermesMCPPart(server) + "_" + hermesMCPPart(tool)}
+	}
+	rest, ok := strings.CutPrefix(name, "mcp_")
+	if !ok || rest == "" || strings.Contains(rest, "__") {
+		return nil
+	}
+	out := []string{name}
+	for i := 1; i < len(rest)-1; i++ {
+		if rest[i] == '_' {
+			out = append(out, "mcp__"+rest[:i]+"__"+rest[i+1:])
+		}
+	}
+	if len(out) == 1 {
+		return nil // mcp_X: no server and tool to tell apart
+	}
+	return out
+}
+
+// hermesMCPPart is a server's or a tool's name as Hermes spells it in a
+// tool name: every character but ASCII letters, digits and "_" is "_".
+func hermesMCPPart(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, s)
 }
