@@ -338,3 +338,11 @@ func jsonReply(obj protocol.Object) Reply {
 	}
 	return Reply{Stdout: append(protocol.EncodeJSON(obj, protocol.Compact), '\n')}
 }
+
+// rewriteRefusal is the refusal of a call a hook rewrote, for an agent
+// (title) that runs a call as announced or not at all: the model gets the
+// rewritten arguments to retry with.
+func rewriteRefusal(title string, o *protocol.Outcome) string {
+	return "hermes-hooks: a hook rewrote this call, and " + title + " cannot run rewritten arguments; it is refused. Retry with: " +
+		string(protocol.EncodeJSON(o.Args, protocol.Compact))
+}
