@@ -102,6 +102,11 @@ type Contribution struct {
 	// CwdChanged, FileChanged) hook exported through CLAUDE_ENV_FILE, for
 	// the host to set for the session's later commands.
 	Env map[string]string `json:"env,omitempty"`
+	// HookSpecific are the members of a Claude-dialect reply's
+	// hookSpecificOutput that hermes-hooks does not model (worktreePath,
+	// sessionTitle, watchPaths, retry …): the agent's own reply fields,
+	// handed back to an agent that reads Claude Code's reply shape intact.
+	HookSpecific map[string]any `json:"hook_specific,omitempty"`
 }
 
 // IsEmpty reports whether c asks for nothing.
@@ -109,7 +114,7 @@ func (c *Contribution) IsEmpty() bool {
 	return c == nil || (c.Decision.rank() == 0 && c.Message == "" && c.RuleKey == "" &&
 		c.Args == nil && !c.ReplaceArgs && c.Context == "" && !c.Stop && c.StopReason == "" &&
 		c.SystemMessage == "" && c.Result == nil && c.InjectSystem == "" && c.InjectUser == "" &&
-		c.Metadata == nil && c.State == nil && c.Env == nil)
+		c.Metadata == nil && c.State == nil && c.Env == nil && c.HookSpecific == nil)
 }
 
 // HookReport records one configured hook's part in a firing: whether it ran,
@@ -180,6 +185,10 @@ type Outcome struct {
 	// Env is every hook's CLAUDE_ENV_FILE exports merged in order (later
 	// keys win): variables the host should set for the session.
 	Env map[string]string `json:"env"`
+	// HookSpecific is every hook's unmodelled hookSpecificOutput members
+	// merged in config order (later keys win, as for Metadata), for the
+	// encoders of agents that read Claude Code's reply shape.
+	HookSpecific map[string]any `json:"hook_specific"`
 	// Hooks has one report per configured hook that matched, in config order.
 	Hooks []HookReport `json:"hooks"`
 }
@@ -260,6 +269,14 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 			}
 			for k, v := range c.Metadata {
 				o.Metadata[k] = v
+			}
+		}
+		if len(c.HookSpecific) > 0 {
+			if o.HookSpecific == nil {
+				o.HookSpecific = map[string]any{}
+			}
+			for k, v := range c.HookSpecific {
+				o.HookSpecific[k] = v
 			}
 		}
 		if len(c.Env) > 0 {
