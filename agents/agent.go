@@ -286,12 +286,13 @@ func (a *Agent) event(name string) *protocol.Event {
 	return ev
 }
 
-// Encode turns the outcome of c's dispatch into the agent's reply.
+// Encode turns the outcome of c's dispatch into the agent's reply, which
+// shows the hooks that failed as the agent shows its own (showFailures).
 func (a *Agent) Encode(c *Call, o *protocol.Outcome) Reply {
 	if c == nil || c.Event == nil || o == nil {
 		return Quiet
 	}
-	return a.encodeFor(c, o)
+	return a.showFailures(c, o, a.encodeFor(c, o))
 }
 
 // encodeFor is the reply in the caller's shape: the host's, or the agent's.

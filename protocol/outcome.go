@@ -151,6 +151,56 @@ type HookReport struct {
 	Contribution *Contribution `json:"contribution"`
 }
 
+// Failure says why a hook that was started failed without its reply
+// counting ("" when it did not fail): it timed out, could not start,
+// exited non-zero with nothing the fold could use, or printed a reply
+// that is not one (invalid JSON, a wrong type). Agents show their own
+// hooks' failures to the user, so the encoders show these the same way
+// (issue 31, item 10). A skipped or shadow hook has not failed, nor has a
+// hook whose failure is a block (fail_closed): that refusal speaks for it.
+func (r *HookReport) Failure() string {
+	if r.Shadow || r.Skipped != "" || r.Contribution != nil && r.Contribution.Decision == DecisionBlock {
+		return ""
+	}
+	switch {
+	case r.TimedOut:
+		return "timed out"
+	case r.Error != "":
+		return r.Error
+	case r.ExitCode != nil && *r.ExitCode != 0 && r.Contribution == nil:
+		if r.Note != "" {
+			return r.Note
+		}
+		return exitText(*r.ExitCode)
+	case r.Note != "" && badReplyNote(r.Note):
+		return r.Note
+	}
+	return ""
+}
+
+// badReplyNote tells the notes the reply parsers give a reply that is not
+// one (of every dialect's parser: their wordings).
+func badReplyNote(note string) bool {
+	for _, s := range []string{"not valid JSON", "failed validation", "not a JSON object", "JSON but not an object", "holds no JSON object"} {
+		if strings.Contains(note, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Failures are the outcome's failed hooks, one line each, for the user:
+// "hermes-hooks: hook CMD failed: WHY".
+func (o *Outcome) Failures() []string {
+	var out []string
+	for i := range o.Hooks {
+		if why := o.Hooks[i].Failure(); why != "" {
+			out = append(out, "hermes-hooks: hook "+Truncate(o.Hooks[i].Command, 120)+" failed: "+Truncate(why, 300))
+		}
+	}
+	return out
+}
+
 // Outcome is the single answer of one firing. Its JSON form is the contract
 // of `hermes-hooks dispatch` and the server (see outcome.schema.json).
 // The json tags are the outcome JSON's keys; MarshalJSON writes them in
