@@ -66,7 +66,9 @@
 //     the dispatcher applies them to the session's state.
 //  10. Failures (spawn error, timeout, non-zero exit without a decision,
 //     unparseable stdout) contribute nothing unless the entry is fail_closed,
-//     in which case ParseReply has already turned them into a block.
+//     in which case ParseReply has already turned them into a block. The
+//     others stay in their reports (HookReport.Failure, Outcome.Failures),
+//     for the agent to show as it shows its own hooks' failures.
 //  11. Shadow. A report marked Shadow (an entry in mode: shadow) is never
 //     folded: the dispatcher moves what it asked for into its Would text
 //     and leaves its Contribution nil.
