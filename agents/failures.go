@@ -16,13 +16,16 @@ type failureChannel uint8
 
 const (
 	// failExit: a non-zero exit other than 2 is the agent's "hook failed"
-	// (Claude Code's non-blocking error, Codex's "Failed", Kiro CLI's
-	// warning), its stderr shown. A reply with nothing else to say takes
-	// that form; one that says something keeps it and adds the failures as
-	// its systemMessage where the agent reads one (sysMsg), else on stderr.
+	// (Codex's "Failed", VS Code's and Kiro CLI's warning), its stderr
+	// shown. A reply with nothing else to say takes that form; one that
+	// says something keeps it and adds the failures as its systemMessage
+	// where the agent reads one (sysMsg), else on stderr.
 	failExit failureChannel = iota
 	// failSystemMessage: the failures are the reply's systemMessage, shown
-	// to the user (Gemini CLI shows a hook's exit-1 text that way).
+	// to the user (Gemini CLI shows a hook's exit-1 text that way). Claude
+	// Code shows its own failed hook from its exit 1 and stderr, but `hook
+	// claude` is also what OpenCode's plugin runs, where any exit but 0 and
+	// 2 refuses the call: its systemMessage warning says the same at exit 0.
 	failSystemMessage
 	// failStdout: the agent shows a hook's stdout to the user and reads
 	// only the exit code (Windsurf, with show_output, which install sets).
@@ -39,9 +42,9 @@ var failureShown = map[string]struct {
 	channel failureChannel
 	sysMsg  bool // failExit: the agent reads a JSON reply's systemMessage
 }{
-	"claude": {failExit, true}, "vscode": {failExit, true}, "codex": {failExit, true},
-	"kiro":   {failExit, false},
-	"gemini": {failSystemMessage, true}, "qwen": {failSystemMessage, true}, "factory": {failSystemMessage, true},
+	"vscode": {failExit, true}, "codex": {failExit, true}, "kiro": {failExit, false},
+	"claude": {failSystemMessage, true}, "gemini": {failSystemMessage, true},
+	"qwen": {failSystemMessage, true}, "factory": {failSystemMessage, true},
 	"windsurf": {failStdout, false},
 	"copilot":  {failStderr, false}, "cursor": {failStderr, false}, "cline": {failStderr, false},
 }
