@@ -286,12 +286,13 @@ func (a *Agent) event(name string) *protocol.Event {
 	return ev
 }
 
-// Encode turns the outcome of c's dispatch into the agent's reply.
+// Encode turns the outcome of c's dispatch into the agent's reply, which
+// shows the hooks that failed as the agent shows its own (showFailures).
 func (a *Agent) Encode(c *Call, o *protocol.Outcome) Reply {
 	if c == nil || c.Event == nil || o == nil {
 		return Quiet
 	}
-	return a.encodeFor(c, o)
+	return a.showFailures(c, o, a.encodeFor(c, o))
 }
 
 // encodeFor is the reply in the caller's shape: the host's, or the agent's.
@@ -337,4 +338,12 @@ func jsonReply(obj protocol.Object) Reply {
 		return Quiet
 	}
 	return Reply{Stdout: append(protocol.EncodeJSON(obj, protocol.Compact), '\n')}
+}
+
+// rewriteRefusal is the refusal of a call a hook rewrote, for an agent
+// (title) that runs a call as announced or not at all: the model gets the
+// rewritten arguments to retry with.
+func rewriteRefusal(title string, o *protocol.Outcome) string {
+	return "hermes-hooks: a hook rewrote this call, and " + title + " cannot run rewritten arguments; it is refused. Retry with: " +
+		string(protocol.EncodeJSON(o.Args, protocol.Compact))
 }

@@ -1,6 +1,8 @@
 package agents
 
 import (
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -144,10 +146,34 @@ func claudeReply(c *Call, o *protocol.Outcome) protocol.Object {
 	if o.Result != nil && ev.ToolOutput {
 		hso = append(hso, protocol.KV{Key: "updatedToolOutput", Value: *o.Result})
 	}
+	hso = withHookSpecific(hso, o)
 	if len(hso) > 1 {
 		top = append(top, protocol.KV{Key: "hookSpecificOutput", Value: hso})
 	}
 	return top
+}
+
+// withHookSpecific appends the hookSpecificOutput members the hooks wrote
+// that hermes-hooks does not model (worktreePath, sessionTitle, retry …),
+// in key order, after the ones it wrote itself (never over one of them):
+// an agent that reads Claude Code's reply shape gets its own fields back
+// as its hooks wrote them (issue 31, item 16). Codex is not given them: it
+// rejects a reply with a member its schema for the event lacks.
+func withHookSpecific(hso protocol.Object, o *protocol.Outcome) protocol.Object {
+	if len(o.HookSpecific) == 0 {
+		return hso
+	}
+	keys := make([]string, 0, len(o.HookSpecific))
+	for k := range o.HookSpecific {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !slices.ContainsFunc(hso, func(kv protocol.KV) bool { return kv.Key == k }) {
+			hso = append(hso, protocol.KV{Key: k, Value: o.HookSpecific[k]})
+		}
+	}
+	return hso
 }
 
 // permissionDecision is the outcome's permissionDecision and its reason. On
@@ -266,6 +292,7 @@ func claudeShaped(top protocol.Object, o *protocol.Outcome, decision protocol.Ob
 	if ctx != "" {
 		hso = append(hso, protocol.KV{Key: "additionalContext", Value: ctx})
 	}
+	hso = withHookSpecific(hso, o)
 	if len(hso) > 1 {
 		top = append(top, protocol.KV{Key: "hookSpecificOutput", Value: hso})
 	}

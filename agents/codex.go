@@ -21,7 +21,7 @@ func newCodex() *Agent {
 		Name: "codex",
 		Source: Source{ConfigKey: "codex_hooks", Flag: "codex-hooks", What: "Codex hooks",
 			FlagHelp: "also load hooks from this Codex hooks.json (repeatable)",
-			Dialect:  protocol.Claude, ProjectMarker: ".codex", ProjectLevels: 1},
+			Dialect:  protocol.Claude, ProjectMarker: ".codex", ProjectLevels: 1, Codec: codexCodec{}},
 		Title:    "Codex CLI",
 		EventKey: "hook_event_name",
 		Events:   codexEventMap(),

@@ -153,6 +153,19 @@ func encodeCursor(c *Call, o *protocol.Outcome) Reply {
 		if c.AgentEvent == "beforeReadFile" && perm == "ask" {
 			perm = "deny" // reads know only allow and deny: fail safe
 		}
+		// Cursor has no stop before a tool, and only preToolUse applies
+		// rewritten arguments: either refuses the call rather than let it
+		// run as announced (issue 31, item 6).
+		rewriteLost := o.Args != nil && c.AgentEvent != "preToolUse"
+		if c.Event.Gating() && perm != "deny" && (o.Stop || rewriteLost) {
+			reason := firstNonEmpty(o.StopReason, o.Message, "Stopped by hook") + " (hermes-hooks: a hook asked to stop the agent, which Cursor cannot do before a tool; this call is refused)"
+			if !o.Stop {
+				reason = rewriteRefusal("Cursor's "+c.AgentEvent, o)
+			}
+			obj = append(obj, protocol.KV{Key: "permission", Value: "deny"},
+				protocol.KV{Key: "user_message", Value: reason}, protocol.KV{Key: "agent_message", Value: reason})
+			break
+		}
 		if perm != "" {
 			obj = append(obj, protocol.KV{Key: "permission", Value: perm})
 			msg()

@@ -142,10 +142,13 @@ func encodeKiro(c *Call, o *protocol.Outcome) Reply {
 	switch c.AgentEvent {
 	case "preToolUse":
 		// Exit 2 is the only answer Kiro reads here: the refusal, its
-		// stderr the tool's error for the model. Allow and ask are Kiro's
-		// own permission settings' to decide, and stdout is dropped.
-		if o.Decision == protocol.DecisionBlock {
-			return Reply{Exit: 2, Stderr: []byte(blockReason(o) + "\n")}
+		// stderr the tool's error for the model. An allow is Kiro's own
+		// permission settings' to decide, and stdout is dropped. What Kiro
+		// cannot do from a hook — ask a human, stop the agent, run
+		// rewritten arguments — refuses the call rather than let it run as
+		// announced (issue 31, item 6).
+		if msg := kiroRefusal(c, o); msg != "" {
+			return Reply{Exit: 2, Stderr: []byte(msg + "\n")}
 		}
 	case "agentSpawn", "userPromptSubmit":
 		if o.Decision == protocol.DecisionBlock && c.AgentEvent == "userPromptSubmit" {
@@ -158,4 +161,20 @@ func encodeKiro(c *Call, o *protocol.Outcome) Reply {
 		}
 	}
 	return Quiet
+}
+
+// kiroRefusal is the reason a preToolUse call is refused ("" when it runs):
+// a block, and each decision Kiro has no way to carry out.
+func kiroRefusal(c *Call, o *protocol.Outcome) string {
+	switch {
+	case o.Decision == protocol.DecisionBlock:
+		return blockReason(o)
+	case o.Stop:
+		return firstNonEmpty(o.StopReason, o.Message, "Stopped by hook") + " (hermes-hooks: a hook asked to stop the agent, which Kiro CLI cannot do from a hook; this call is refused)"
+	case o.Decision == protocol.DecisionAsk:
+		return firstNonEmpty(o.Message, "A hook asks for a person's approval") + " (hermes-hooks: Kiro CLI cannot ask from a hook; this call is refused)"
+	case o.Args != nil && c.Event.Tool:
+		return rewriteRefusal("Kiro CLI", o)
+	}
+	return ""
 }

@@ -37,13 +37,26 @@ func TestKiroGolden(t *testing.T) {
 			outcome: protocol.Outcome{Decision: protocol.DecisionAllow, Message: "fine"},
 		},
 		{
-			name: "ask is Kiro's own", payload: pre, canon: "pre_tool_call",
+			// Kiro cannot ask from a hook: the call is refused, not run
+			// unasked (issue 31, item 6).
+			name: "ask refuses", payload: pre, canon: "pre_tool_call",
 			outcome: protocol.Outcome{Decision: protocol.DecisionAsk, Message: "sure?"},
+			exit:    2, stderr: "sure? (hermes-hooks: Kiro CLI cannot ask from a hook; this call is refused)\n",
+		},
+		{
+			name: "stop refuses", payload: pre, canon: "pre_tool_call",
+			outcome: protocol.Outcome{Stop: true, StopReason: "enough"},
+			exit:    2, stderr: "enough (hermes-hooks: a hook asked to stop the agent, which Kiro CLI cannot do from a hook; this call is refused)\n",
+		},
+		{
+			name: "a rewrite refuses, with the arguments to retry with", payload: pre, canon: "pre_tool_call",
+			outcome: protocol.Outcome{Args: map[string]any{"command": "true"}},
+			exit:    2, stderr: "hermes-hooks: a hook rewrote this call, and Kiro CLI cannot run rewritten arguments; it is refused. Retry with: {\"command\":\"true\"}\n",
 		},
 		{
 			// Kiro drops a preToolUse hook's stdout.
 			name: "context is not read before a tool", payload: pre, canon: "pre_tool_call",
-			outcome: protocol.Outcome{Context: "careful", SystemMessage: "checked", Stop: true},
+			outcome: protocol.Outcome{Context: "careful", SystemMessage: "checked"},
 		},
 		{
 			name: "no match", payload: pre, canon: "pre_tool_call",

@@ -149,8 +149,7 @@ func encodeWindsurf(c *Call, o *protocol.Outcome) Reply {
 		// Windsurf runs the call as it announced it or not at all: a
 		// rewrite that cannot be applied refuses the call, with the
 		// rewritten arguments for the model to retry with.
-		msg = "hermes-hooks: a hook rewrote this call, and Windsurf cannot run rewritten arguments; it is refused. Retry with: " +
-			string(protocol.EncodeJSON(o.Args, protocol.Compact))
+		msg = rewriteRefusal("Windsurf", o)
 	default:
 		return Quiet
 	}

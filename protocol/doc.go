@@ -59,11 +59,16 @@
 //     the result. An absent or empty replacement leaves the text unchanged.
 //  9. Injections (pre_llm_call inject_system / inject_user) are kept in
 //     config order, each kind joined with a blank line. Metadata maps merge in
-//     config order, later keys winning. Session state patches are not folded:
+//     config order, later keys winning; so do the unmodelled members of
+//     Claude-dialect hookSpecificOutput (HookSpecific: worktreePath,
+//     sessionTitle, retry …), which the encoders of agents that read
+//     Claude Code's reply shape write back. Session state patches are not folded:
 //     the dispatcher applies them to the session's state.
 //  10. Failures (spawn error, timeout, non-zero exit without a decision,
 //     unparseable stdout) contribute nothing unless the entry is fail_closed,
-//     in which case ParseReply has already turned them into a block.
+//     in which case ParseReply has already turned them into a block. The
+//     others stay in their reports (HookReport.Failure, Outcome.Failures),
+//     for the agent to show as it shows its own hooks' failures.
 //  11. Shadow. A report marked Shadow (an entry in mode: shadow) is never
 //     folded: the dispatcher moves what it asked for into its Would text
 //     and leaves its Contribution nil.

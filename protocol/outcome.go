@@ -102,6 +102,11 @@ type Contribution struct {
 	// CwdChanged, FileChanged) hook exported through CLAUDE_ENV_FILE, for
 	// the host to set for the session's later commands.
 	Env map[string]string `json:"env,omitempty"`
+	// HookSpecific are the members of a Claude-dialect reply's
+	// hookSpecificOutput that hermes-hooks does not model (worktreePath,
+	// sessionTitle, watchPaths, retry …): the agent's own reply fields,
+	// handed back to an agent that reads Claude Code's reply shape intact.
+	HookSpecific map[string]any `json:"hook_specific,omitempty"`
 }
 
 // IsEmpty reports whether c asks for nothing.
@@ -109,7 +114,7 @@ func (c *Contribution) IsEmpty() bool {
 	return c == nil || (c.Decision.rank() == 0 && c.Message == "" && c.RuleKey == "" &&
 		c.Args == nil && !c.ReplaceArgs && c.Context == "" && !c.Stop && c.StopReason == "" &&
 		c.SystemMessage == "" && c.Result == nil && c.InjectSystem == "" && c.InjectUser == "" &&
-		c.Metadata == nil && c.State == nil && c.Env == nil)
+		c.Metadata == nil && c.State == nil && c.Env == nil && c.HookSpecific == nil)
 }
 
 // HookReport records one configured hook's part in a firing: whether it ran,
@@ -146,6 +151,56 @@ type HookReport struct {
 	Contribution *Contribution `json:"contribution"`
 }
 
+// Failure says why a hook that was started failed without its reply
+// counting ("" when it did not fail): it timed out, could not start,
+// exited non-zero with nothing the fold could use, or printed a reply
+// that is not one (invalid JSON, a wrong type). Agents show their own
+// hooks' failures to the user, so the encoders show these the same way
+// (issue 31, item 10). A skipped or shadow hook has not failed, nor has a
+// hook whose failure is a block (fail_closed): that refusal speaks for it.
+func (r *HookReport) Failure() string {
+	if r.Shadow || r.Skipped != "" || r.Contribution != nil && r.Contribution.Decision == DecisionBlock {
+		return ""
+	}
+	switch {
+	case r.TimedOut:
+		return "timed out"
+	case r.Error != "":
+		return r.Error
+	case r.ExitCode != nil && *r.ExitCode != 0 && r.Contribution == nil:
+		if r.Note != "" {
+			return r.Note
+		}
+		return exitText(*r.ExitCode)
+	case r.Note != "" && badReplyNote(r.Note):
+		return r.Note
+	}
+	return ""
+}
+
+// badReplyNote tells the notes the reply parsers give a reply that is not
+// one (of every dialect's parser: their wordings).
+func badReplyNote(note string) bool {
+	for _, s := range []string{"not valid JSON", "failed validation", "not a JSON object", "JSON but not an object", "holds no JSON object"} {
+		if strings.Contains(note, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Failures are the outcome's failed hooks, one line each, for the user:
+// "hermes-hooks: hook CMD failed: WHY".
+func (o *Outcome) Failures() []string {
+	var out []string
+	for i := range o.Hooks {
+		if why := o.Hooks[i].Failure(); why != "" {
+			out = append(out, "hermes-hooks: hook "+Truncate(o.Hooks[i].Command, 120)+" failed: "+Truncate(why, 300))
+		}
+	}
+	return out
+}
+
 // Outcome is the single answer of one firing. Its JSON form is the contract
 // of `hermes-hooks dispatch` and the server (see outcome.schema.json).
 // The json tags are the outcome JSON's keys; MarshalJSON writes them in
@@ -180,6 +235,10 @@ type Outcome struct {
 	// Env is every hook's CLAUDE_ENV_FILE exports merged in order (later
 	// keys win): variables the host should set for the session.
 	Env map[string]string `json:"env"`
+	// HookSpecific is every hook's unmodelled hookSpecificOutput members
+	// merged in config order (later keys win, as for Metadata), for the
+	// encoders of agents that read Claude Code's reply shape.
+	HookSpecific map[string]any `json:"hook_specific"`
 	// Hooks has one report per configured hook that matched, in config order.
 	Hooks []HookReport `json:"hooks"`
 }
@@ -260,6 +319,14 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 			}
 			for k, v := range c.Metadata {
 				o.Metadata[k] = v
+			}
+		}
+		if len(c.HookSpecific) > 0 {
+			if o.HookSpecific == nil {
+				o.HookSpecific = map[string]any{}
+			}
+			for k, v := range c.HookSpecific {
+				o.HookSpecific[k] = v
 			}
 		}
 		if len(c.Env) > 0 {

@@ -52,6 +52,7 @@ func (o *Outcome) object() Object {
 		With(o.InjectUser != "", "inject_user", o.InjectUser).
 		With(o.Metadata != nil, "metadata", o.Metadata).
 		With(o.Env != nil, "env", stringMap(o.Env)).
+		With(o.HookSpecific != nil, "hook_specific", o.HookSpecific).
 		With(true, "hooks", hooks)
 }
 
@@ -99,7 +100,8 @@ func (c *Contribution) object() Object {
 		With(c.InjectUser != "", "inject_user", c.InjectUser).
 		With(c.Metadata != nil, "metadata", c.Metadata).
 		With(c.State != nil, "state", c.State).
-		With(c.Env != nil, "env", stringMap(c.Env))
+		With(c.Env != nil, "env", stringMap(c.Env)).
+		With(c.HookSpecific != nil, "hook_specific", c.HookSpecific)
 }
 
 // stringMap is m as the JSON encoder's map type.

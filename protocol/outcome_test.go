@@ -227,6 +227,24 @@ func TestFoldContextJoined(t *testing.T) {
 	}
 }
 
+// Rule 9 (issue 31, item 16): unmodelled hookSpecificOutput members merge
+// in config order, later keys winning; a shadow entry's never reach the
+// outcome; none leaves the outcome's nil (and its JSON without the key).
+func TestFoldHookSpecificMerged(t *testing.T) {
+	rs := reps(&Contribution{HookSpecific: map[string]any{"sessionTitle": "first", "watchPaths": []any{"a"}}}, nil,
+		&Contribution{HookSpecific: map[string]any{"sessionTitle": "second"}},
+		&Contribution{HookSpecific: map[string]any{"initialUserMessage": "shadowed"}})
+	rs[3].Shadow = true
+	o := Fold(ev("on_session_start"), nil, rs)
+	want := map[string]any{"sessionTitle": "second", "watchPaths": []any{"a"}}
+	if !reflect.DeepEqual(o.HookSpecific, want) {
+		t.Errorf("HookSpecific = %v, want %v", o.HookSpecific, want)
+	}
+	if o := Fold(preTool, nil, reps(&Contribution{Context: "x"})); o.HookSpecific != nil || strings.Contains(string(AppendOutcome(nil, &o, Compact)), "hook_specific") {
+		t.Errorf("no members: HookSpecific = %v", o.HookSpecific)
+	}
+}
+
 // Rule 6: any stop stops; the first non-empty reason (of a stopping
 // contribution) wins.
 func TestFoldStop(t *testing.T) {
@@ -821,12 +839,12 @@ func TestOutcomeKeysDefinedOnce(t *testing.T) {
 	res, code := "r", 0
 	c := Contribution{Decision: DecisionBlock, Message: "m", RuleKey: "k", Args: map[string]any{"a": 1}, ReplaceArgs: true,
 		Context: "c", Stop: true, StopReason: "s", SystemMessage: "y", Result: &res, InjectSystem: "i", InjectUser: "u",
-		Metadata: map[string]any{"m": 1}, State: map[string]any{"s": 1}, Env: map[string]string{"E": "1"}}
+		Metadata: map[string]any{"m": 1}, State: map[string]any{"s": 1}, Env: map[string]string{"E": "1"}, HookSpecific: map[string]any{"h": 1}}
 	r := HookReport{Event: "e", Command: "c", Dialect: Hermes, Matcher: "m", Source: "s", Ran: true, Skipped: "x", ExitCode: &code,
 		TimedOut: true, Error: "e", StdoutTruncated: true, StderrTruncated: true, Note: "n", Shadow: true, Would: "w", Contribution: &c}
 	o := Outcome{Event: "e", Decision: DecisionBlock, Message: "m", RuleKey: "k", Args: map[string]any{}, Context: "c", Stop: true,
 		StopReason: "s", SystemMessage: "y", Result: &res, InjectSystem: "i", InjectUser: "u", Metadata: map[string]any{},
-		Env: map[string]string{}, Hooks: []HookReport{r}}
+		Env: map[string]string{}, HookSpecific: map[string]any{}, Hooks: []HookReport{r}}
 	for _, tc := range []struct {
 		name         string
 		tags, object []string

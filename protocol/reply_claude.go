@@ -168,6 +168,7 @@ func claudeJSON(ev *Event, obj map[string]any) (*Contribution, string) {
 		case name != ev.ClaudeName() && !slices.Contains(ev.HSOAliases, name):
 			notes = append(notes, "hookSpecificOutput.hookEventName \""+name+"\" does not match "+ev.ClaudeName()+"; ignored")
 		default:
+			c.HookSpecific = unmodelledHSO(hso)
 			d, msg, n := claudeHSO(ev, hso, c)
 			if n != "" {
 				notes = append(notes, n)
@@ -224,6 +225,34 @@ func refusals(ev *Event, hso map[string]any, d Decision, msg, reason string, top
 		return DecisionBlock, InputChangeRefusedReason
 	}
 	return d, msg
+}
+
+// modelledHSO are the hookSpecificOutput members hermes-hooks reads and
+// folds itself (on whichever event they apply): every other member is the
+// agent's own and passes through (Contribution.HookSpecific).
+var modelledHSO = map[string]bool{
+	"hookEventName": true, "permissionDecision": true, "permissionDecisionReason": true,
+	"updatedInput": true, "additionalContext": true, "decision": true,
+	"updatedToolOutput": true, "updatedMCPToolOutput": true,
+}
+
+// unmodelledHSO copies the members of hso that hermes-hooks does not model,
+// nil when there are none: Claude Code 2.1.332's worktreePath (which
+// WorktreeCreate needs), sessionTitle, initialUserMessage, watchPaths,
+// suppressOriginalPrompt, PermissionDenied's retry, and whatever a later
+// version adds, reach the agent as the hook wrote them.
+func unmodelledHSO(hso map[string]any) map[string]any {
+	var out map[string]any
+	for k, v := range hso {
+		if modelledHSO[k] {
+			continue
+		}
+		if out == nil {
+			out = map[string]any{}
+		}
+		out[k] = v
+	}
+	return out
 }
 
 // claudeHSO reads hookSpecificOutput for ev. It returns the gating decision

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -218,9 +219,27 @@ var claudeRuleCases = []replyCase{
 	{name: "wrong_types_hso_not_object_ignored", event: "PreToolUse", stdout: `{"hookSpecificOutput":"deny"}`,
 		want: nil, noteHas: "hookSpecificOutput must be an object"},
 	{name: "wrong_types_not_context_on_user_prompt_submit", event: "UserPromptSubmit", stdout: `{"continue":"no"}`, want: nil},
-	{name: "unknown_keys_ignored", event: "PreToolUse",
+	{name: "unknown_top_level_keys_ignored_unknown_hso_members_kept", event: "PreToolUse",
 		stdout: `{"metrics":{"n":1},"rewakeSummary":"x","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r","extra":1}}`,
-		want:   deny("r")},
+		want:   &Contribution{Decision: DecisionBlock, Message: "r", HookSpecific: map[string]any{"extra": json.Number("1")}}},
+	// Issue 31, item 16: Claude Code 2.1.332's hookSpecificOutput members
+	// hermes-hooks does not model are kept for the agent, as written.
+	{name: "worktree_create_worktree_path_kept", event: "WorktreeCreate",
+		stdout: `{"hookSpecificOutput":{"hookEventName":"WorktreeCreate","worktreePath":"/w/feature"}}`,
+		want:   &Contribution{HookSpecific: map[string]any{"worktreePath": "/w/feature"}}},
+	{name: "session_start_title_message_watch_paths_kept", event: "SessionStart",
+		stdout: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"c","sessionTitle":"t","initialUserMessage":"go","watchPaths":["a","b"]}}`,
+		want: &Contribution{Context: "c", HookSpecific: map[string]any{"sessionTitle": "t", "initialUserMessage": "go",
+			"watchPaths": []any{"a", "b"}}}},
+	{name: "prompt_suppress_original_kept", event: "UserPromptSubmit",
+		stdout: `{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","suppressOriginalPrompt":true,"sessionTitle":"t"}}`,
+		want:   &Contribution{HookSpecific: map[string]any{"suppressOriginalPrompt": true, "sessionTitle": "t"}}},
+	{name: "permission_denied_retry_kept", event: "PermissionDenied",
+		stdout: `{"hookSpecificOutput":{"hookEventName":"PermissionDenied","retry":true}}`,
+		want:   &Contribution{HookSpecific: map[string]any{"retry": true}}},
+	{name: "another_events_hso_members_not_kept", event: "SessionStart",
+		stdout: `{"hookSpecificOutput":{"hookEventName":"WorktreeCreate","worktreePath":"/w"}}`,
+		want:   nil, noteHas: "does not match SessionStart"},
 	{name: "broken_json_object_not_plain_context", event: "UserPromptSubmit", stdout: `{not json`, want: nil,
 		noteHas: "looks like a JSON object but is not valid JSON"},
 	{name: "updated_tool_output_replaces_result", event: "PostToolUse",

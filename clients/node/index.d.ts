@@ -42,6 +42,8 @@ export declare class Outcome {
   inject_user?: string;
   metadata?: Record<string, unknown>;
   env?: Record<string, unknown>;
+  /** The hooks' hookSpecificOutput members hermes-hooks does not model (Claude dialect). */
+  hook_specific?: Record<string, unknown>;
   hooks: HookReport[];
   [member: string]: unknown;
   /** How the answer was obtained; not part of the JSON. */

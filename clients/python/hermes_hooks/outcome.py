@@ -109,6 +109,7 @@ class Outcome:
     inject_user: Optional[str] = None
     metadata: Optional[Dict[str, Any]] = None
     env: Optional[Dict[str, Any]] = None
+    hook_specific: Optional[Dict[str, Any]] = None
     extra: Dict[str, Any] = field(default_factory=dict)
     via: Optional[str] = field(default=None, compare=False)
 
@@ -118,6 +119,7 @@ class Outcome:
         "message": (str,), "rule_key": (str,), "args": (dict,), "context": (str,),
         "stop_reason": (str,), "system_message": (str,), "result": (str,),
         "inject_system": (str,), "inject_user": (str,), "metadata": (dict,), "env": (dict,),
+        "hook_specific": (dict,),
     }
 
     @property
