@@ -75,6 +75,19 @@ type Target struct {
 	// Err is why the command cannot start at all, in Hermes' words
 	// ("command not found", "empty command", …).
 	Err string
+
+	// loads are the files the command loads besides its script (see
+	// resolve_loads.go), collected while it is analysed.
+	loads []string
+	// perlLib and rubyLib are the library directories the command's own
+	// PERL5LIB and RUBYLIB assignments add.
+	perlLib, rubyLib []string
+	// viaShell: only the shell can start the command as written (a
+	// builtin's option, such as exec -a NAME), even though its files are
+	// known.
+	viaShell bool
+	// stdinProg: the interpreter reads its program from standard input.
+	stdinProg bool
 }
 
 // Primary is the primary script (Files[0]), or "".
@@ -104,6 +117,7 @@ func Resolve(c Command) Target {
 		}
 		t := Target{Argv: argv, Dir: c.Dir}
 		analyze(&t, c.Env, false, 0)
+		flushLoads(&t)
 		return t
 	}
 	if c.Shell {
@@ -115,6 +129,7 @@ func Resolve(c Command) Target {
 	}
 	t := Target{Argv: argv, Dir: c.Dir}
 	analyze(&t, c.Env, false, 0)
+	flushLoads(&t)
 	return t
 }
 
