@@ -102,6 +102,8 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 			switch {
 			case st.Approved && st.Drift.Kind == consent.DriftHash:
 				b.WriteString(", ✗ changed since approval)")
+			case st.TextOnlyUnacknowledged():
+				b.WriteString(", ✗ blocks: approved by its text only without --text-only)")
 			case st.Approved:
 				b.WriteString(", ✓ allowlisted)")
 			default:
@@ -119,6 +121,10 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 			}
 			if st.TextOnly != "" {
 				fmt.Fprintf(w, "      ⚠ approved by its text only (%s): what it runs can change without notice\n", show(st.TextOnly))
+			}
+			if st.TextOnlyUnacknowledged() {
+				fmt.Fprintf(w, "      ✗ a fail_closed guard: blocks the events it guards until approved knowingly: %s\n",
+					show(consent.ApproveTextOnlyHint(e.DeclaredAs, e.Command)))
 			}
 			switch {
 			case st.Approved && st.Drift.Kind == consent.DriftMtime:
