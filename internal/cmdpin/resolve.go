@@ -54,6 +54,11 @@ type Target struct {
 	// interpreter, absolute, in order of appearance; Files[0] is the
 	// primary script. Each is pinned by its SHA-256 at approval.
 	Files []string
+	// Optional are the Files that need not exist: where a module a
+	// command loads by name may be found (perl -I dir -MMod, ruby -I dir
+	// -r lib). They are pinned all the same, so that one appearing later
+	// counts as a change.
+	Optional []string
 	// Direct reports that Files[0] is Path itself, started by the kernel
 	// (a binary, or a script with a #! line), not handed to an interpreter.
 	Direct bool

@@ -236,7 +236,11 @@ func moduleLoads(t *Target, dirs, mods []string, ext string) {
 		}
 		for _, d := range dirs {
 			if d != "" {
-				t.addLoad(absIn(filepath.Join(d, m), t.Dir))
+				p := absIn(filepath.Join(d, m), t.Dir)
+				t.addLoad(p)
+				if !slices.Contains(t.Optional, p) {
+					t.Optional = append(t.Optional, p)
+				}
 			}
 		}
 	}

@@ -263,3 +263,16 @@ func FuzzEnvLoads(f *testing.F) {
 		}
 	})
 }
+
+// A module loaded by name may be in any directory the command adds to the
+// search path: each candidate is pinned, and marked Optional (approve does
+// not require it to exist); a file named as such is not optional.
+func TestResolve_OptionalModuleCandidates(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "bin/perl"), "#!/bin/sh\n", 0o755)
+	got := Resolve(Command{Text: "perl -I vendor -I lib -MGuard -r ./x g.pl", Env: []string{"PATH=" + filepath.Join(dir, "bin")}, Dir: dir})
+	want := []string{filepath.Join(dir, "vendor/Guard.pm"), filepath.Join(dir, "lib/Guard.pm")}
+	if !slices.Equal(got.Optional, want) || !slices.Equal(got.Files[1:], want) {
+		t.Fatalf("Files %q, Optional %q; want %q", got.Files, got.Optional, want)
+	}
+}
