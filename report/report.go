@@ -272,29 +272,32 @@ func validJSON(s string) bool {
 // HookInfo is one hook as `list --json`, `doctor --json` and the server's
 // GET /v1/hooks show it.
 type HookInfo struct {
-	Event      string     `json:"event"`
-	Canonical  string     `json:"canonical_event"`
-	Command    string     `json:"command"`
-	Matcher    string     `json:"matcher,omitempty"`
-	Timeout    float64    `json:"timeout"`
-	Dialect    string     `json:"dialect"`
-	FailClosed bool       `json:"fail_closed"`
-	Priority   int        `json:"priority"`
-	Duplicate  bool       `json:"duplicate,omitempty"`
-	Source     string     `json:"source"`
-	RunBy      string     `json:"run_by,omitempty"`
-	Worker     bool       `json:"worker,omitempty"`
-	Workers    int        `json:"workers,omitempty"`
-	Script     string     `json:"script"`
-	Files      []string   `json:"files"`
-	TextOnly   string     `json:"text_only,omitempty"`
-	Executable bool       `json:"executable"`
-	Approved   bool       `json:"approved"`
-	ApprovedAt string     `json:"approved_at,omitempty"`
-	Runs       bool       `json:"runs"`
-	Drift      *DriftInfo `json:"drift,omitempty"`
-	Checks     []Check    `json:"checks,omitempty"`
-	Problems   *int       `json:"problems,omitempty"`
+	Event      string   `json:"event"`
+	Canonical  string   `json:"canonical_event"`
+	Command    string   `json:"command"`
+	Matcher    string   `json:"matcher,omitempty"`
+	Timeout    float64  `json:"timeout"`
+	Dialect    string   `json:"dialect"`
+	FailClosed bool     `json:"fail_closed"`
+	Priority   int      `json:"priority"`
+	Duplicate  bool     `json:"duplicate,omitempty"`
+	Source     string   `json:"source"`
+	RunBy      string   `json:"run_by,omitempty"`
+	Worker     bool     `json:"worker,omitempty"`
+	Workers    int      `json:"workers,omitempty"`
+	Script     string   `json:"script"`
+	Files      []string `json:"files"`
+	TextOnly   string   `json:"text_only,omitempty"`
+	// TextOnlyBlocks: a fail_closed guard approved by its text only
+	// without --text-only; dispatch blocks the events it guards.
+	TextOnlyBlocks bool       `json:"text_only_blocks,omitempty"`
+	Executable     bool       `json:"executable"`
+	Approved       bool       `json:"approved"`
+	ApprovedAt     string     `json:"approved_at,omitempty"`
+	Runs           bool       `json:"runs"`
+	Drift          *DriftInfo `json:"drift,omitempty"`
+	Checks         []Check    `json:"checks,omitempty"`
+	Problems       *int       `json:"problems,omitempty"`
 }
 
 // DriftInfo is a script's comparison with its approval, for JSON output.
@@ -311,7 +314,7 @@ func NewHookInfo(st *HookStatus) HookInfo {
 	h := HookInfo{
 		Event: e.DeclaredAs, Canonical: e.Event.Name, Command: e.Command, Matcher: e.Matcher,
 		Timeout: e.Timeout.Seconds(), Dialect: string(e.Dialect), FailClosed: e.FailClosed,
-		Priority: e.Priority, Duplicate: e.Duplicate, Source: e.Source, RunBy: e.RunBy, Worker: e.Worker, Workers: e.Workers, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, Executable: st.Executable,
+		Priority: e.Priority, Duplicate: e.Duplicate, Source: e.Source, RunBy: e.RunBy, Worker: e.Worker, Workers: e.Workers, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, TextOnlyBlocks: st.TextOnlyUnacknowledged(), Executable: st.Executable,
 		Approved: st.Approved, ApprovedAt: st.Approval.ApprovedAt, Runs: st.Runs(),
 	}
 	if h.Files == nil {
