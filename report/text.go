@@ -230,3 +230,18 @@ func PrintLiveDoctor(w io.Writer, r *LiveReport) {
 	}
 	fmt.Fprintln(w, "All live hooks look healthy.")
 }
+
+// PrintTextOnly prints approve's ⚠ for a hook approved by its text only
+// (why: the reason; "" prints nothing), or, when refused, why approve will
+// not approve a fail_closed guard so without --text-only.
+func PrintTextOnly(w io.Writer, event, command, why string, refused bool) {
+	switch {
+	case refused:
+		fmt.Fprintf(w, "  ✗ not approved: [%s] %s: ⚠ a fail_closed guard whose files cannot be determined (%s) would be approved by its text only,\n"+
+			"    so an edit to what it runs would run unnoticed. Review it, then approve it knowingly:\n      %s\n",
+			show(event), show(command), show(why), show(consent.ApproveTextOnlyHint(event, command)))
+	case why != "":
+		fmt.Fprintf(w, "    ⚠ approved by its text only (%s): the files it runs cannot be determined,\n"+
+			"      so what it does can change without a new approval.\n", show(why))
+	}
+}

@@ -22,9 +22,7 @@ import (
 type approveOptions struct {
 	event            string
 	all, force, json bool
-	// textOnly acknowledges approvals by text only (a fail_closed guard
-	// whose files cannot be determined needs it).
-	textOnly bool
+	textOnly         bool // approvals by text only are meant (report.PrintTextOnly)
 }
 
 func newApproveCmd(a *app) *cobra.Command {
@@ -44,12 +42,9 @@ The approval records the script's SHA-256: if the script changes later, dispatch
 stops running it until you approve it again (list and doctor say why). COMMAND
 names a configured command when it has the same words once ~ is expanded (so
 the shell's expansion of ~/h.sh still names the config's ~/h.sh); the approval
-is recorded under the config's own spelling.
-
-When the files a command runs cannot be determined (a make target, a
-pipeline, python -m), its approval covers its text only: approve says so
-with a ⚠. A fail_closed guard is approved by its text only only with
---text-only; without that acknowledgement it blocks the events it guards.`,
+is recorded under the config's own spelling. A command whose files cannot be
+determined (make, a pipeline, python -m) is approved by its text only (⚠); a
+fail_closed guard only with --text-only, and otherwise it blocks.`,
 		Example: `  hermes-hooks approve ~/.hermes/hooks/block-rm-rf.sh
   hermes-hooks approve "python3 ~/hooks/audit.py" --event post_tool_call
   hermes-hooks approve --all
@@ -216,9 +211,7 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 			continue
 		}
 		if needAck && !o.textOnly {
-			fmt.Fprintf(out, "  ✗ not approved: [%s] %s: ⚠ a fail_closed guard whose files cannot be determined (%s) would be approved by its text only,\n"+
-				"    so an edit to what it runs would run unnoticed. Review it, then approve it knowingly:\n      %s\n",
-				show(t.event), show(t.command), show(t.status.TextOnly), show(consent.ApproveTextOnlyHint(t.event, t.command)))
+			report.PrintTextOnly(out, t.event, t.command, t.status.TextOnly, true)
 			r.Result, r.Error, r.TextOnly = "refused", "a fail_closed guard approved by its text only needs --text-only", t.status.TextOnly
 			results = append(results, r)
 			refused++
@@ -242,10 +235,7 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 		r.TextOnly = res.TextOnly
 		results = append(results, r)
 		fmt.Fprintf(out, "  ✓ %s: [%s] %s\n", verb, show(t.event), show(t.command))
-		if res.TextOnly != "" {
-			fmt.Fprintf(out, "    ⚠ approved by its text only (%s): the files it runs cannot be determined,\n"+
-				"      so what it does can change without a new approval.\n", show(res.TextOnly))
-		}
+		report.PrintTextOnly(out, t.event, t.command, res.TextOnly, false)
 		if t.status == nil {
 			fmt.Fprintf(out, "    (no hook in %s runs this command for %s yet; the approval waits for one)\n", show(a.configLabel()), show(t.event))
 		}
