@@ -22,6 +22,9 @@ const (
 	// keyTextOnly marks an approval of a command whose files could not be
 	// determined: it is approved by its text alone.
 	keyTextOnly = "approved_by_text"
+	// keyTextOnlyAck marks a by-text approval given knowingly (approve
+	// --text-only): only then may a fail_closed guard run on it.
+	keyTextOnlyAck = "text_only_acknowledged"
 	// keySpecSHA256 pins the definition of a hook that starts no local
 	// file (Target.Spec: an http hook's URL, headers and allowedEnvVars).
 	keySpecSHA256 = "spec_sha256_at_approval"
@@ -79,6 +82,10 @@ type Entry struct {
 	// TextOnly: the command's files could not be determined; the approval
 	// covers its text only.
 	TextOnly bool
+	// TextOnlyAck: the approval by text only was given knowingly
+	// (approve --text-only). A fail_closed guard approved by its text only
+	// without it blocks instead of running: it could be running anything.
+	TextOnlyAck bool
 	// SpecSHA256 is the hex SHA-256 of the hook's Target.Spec when
 	// approved, or "" when it had none.
 	SpecSHA256 string
@@ -236,6 +243,7 @@ func entryFromJSON(item any) Entry {
 	e.ScriptMtimeAtApproval, _ = obj[keyScriptMtime].(string)
 	e.ScriptSHA256AtApproval, _ = obj[keyScriptSHA256].(string)
 	e.TextOnly, _ = obj[keyTextOnly].(bool)
+	e.TextOnlyAck, _ = obj[keyTextOnlyAck].(bool)
 	if v, present := obj[keySpecSHA256]; present && v != nil {
 		if e.SpecSHA256, _ = v.(string); e.SpecSHA256 == "" {
 			// Present but not a digest: it pins something nobody can
@@ -295,6 +303,9 @@ func newEntry(e Entry) Entry {
 	}
 	if e.TextOnly {
 		obj[keyTextOnly] = true
+	}
+	if e.TextOnlyAck {
+		obj[keyTextOnlyAck] = true
 	}
 	if e.SpecSHA256 != "" {
 		obj[keySpecSHA256] = e.SpecSHA256

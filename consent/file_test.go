@@ -24,6 +24,7 @@ func FuzzLoad(f *testing.F) {
 		`{"approvals": {"event": "e"}}`,
 		`{"approvals": [1, "x", null, [], {"event": 1}], "other": {"z": 1.50, "a": -0}}`,
 		`{"approvals": [{"event": "PreToolUse", "command": "https://x/h", "files_at_approval": [], "approved_by_text": true, "spec_sha256_at_approval": "ab"}]}`,
+		`{"approvals": [{"event": "e", "command": "make x", "approved_by_text": true, "text_only_acknowledged": "yes"}]}`,
 		`{"approvals": [{"event": "e", "command": "c", "spec_sha256_at_approval": 7}]}`,
 		`[]`, ``, `{`, `{"approvals": []} x`, `"\ud800"`, `{"a": 1e400}`,
 	} {

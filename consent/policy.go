@@ -119,6 +119,9 @@ type Request struct {
 	// already (the dispatcher resolves once and starts what it resolved);
 	// nil means Decide and ApproveHook resolve it themselves.
 	Target *cmdpin.Target
+	// AckTextOnly: an approval of this hook by its text only is given
+	// knowingly (approve --text-only); ApproveHook records it.
+	AckTextOnly bool
 }
 
 // Verdict is the gate's decision for one hook.
@@ -148,6 +151,9 @@ type Verdict struct {
 	// TextOnly is set (to the reason) when the hook is approved by its text
 	// only: the files it runs cannot be determined.
 	TextOnly string
+	// TextOnlyAck: the approval acknowledged that it is by text only
+	// (Entry.TextOnlyAck). A fail-closed guard needs it to run by text.
+	TextOnlyAck bool
 	// Pins holds the files the hook runs, open, as they were checked (only
 	// when Run). The caller starts the hook through them (Pins.Verify,
 	// Pins.ExecPath) and must Close them.
@@ -308,7 +314,7 @@ func (p *Policy) checkScript(h *Request, e Entry, reason string) Verdict {
 	t := h.target()
 	pins := cmdpin.Pin(t, &p.hashes)
 	d := compare(e, h, t, pins)
-	v := Verdict{Run: true, Reason: reason, Approved: true, Drift: d.Kind, TextOnly: t.Opaque, Pins: pins}
+	v := Verdict{Run: true, Reason: reason, Approved: true, Drift: d.Kind, TextOnly: t.Opaque, TextOnlyAck: e.TextOnlyAck, Pins: pins}
 	switch d.Kind {
 	case DriftHash:
 		pins.Close()

@@ -164,7 +164,7 @@ func (s *Store) approvePinned(h *Request, t *cmdpin.Target, pins *cmdpin.Pins, l
 	res := ApproveResult{Entry: newEntry(Entry{
 		Event: h.Event, Command: h.Command, ApprovedAt: formatTimestamp(s.now()),
 		ScriptMtimeAtApproval: mtime, ScriptSHA256AtApproval: primary,
-		Files: files, TextOnly: t.Opaque != "", SpecSHA256: specDigest(t.Spec), Scope: h.Scope,
+		Files: files, TextOnly: t.Opaque != "", TextOnlyAck: t.Opaque != "" && h.AckTextOnly, SpecSHA256: specDigest(t.Spec), Scope: h.Scope,
 	})}
 	backup, err := s.mutate(lockWait, func(f *File) {
 		list := f.list(h.Scope)
@@ -343,4 +343,19 @@ func BackupNotice(path, backup string) string {
 // without a prompt, quoted for a POSIX shell.
 func ApproveCommandHint(event, command string) string {
 	return "hermes-hooks approve " + shquote.Quote(command) + " --event " + event
+}
+
+// ApproveTextOnlyHint is the command that approves a hook by its text only,
+// knowingly (see Entry.TextOnlyAck).
+func ApproveTextOnlyHint(event, command string) string {
+	return "hermes-hooks approve --text-only " + shquote.Quote(command) + " --event " + event
+}
+
+// NeedsTextOnlyAck reports whether a hook that runs t needs an approval
+// given knowingly by text only before it may guard (fail_closed): its
+// files cannot be determined, so its approval pins nothing it runs. An
+// http endpoint is exempt: what it sends is pinned (Target.Spec), and no
+// approval could pin the code of a remote server.
+func NeedsTextOnlyAck(failClosed bool, t *cmdpin.Target) bool {
+	return failClosed && t.Opaque != "" && t.Spec == ""
 }

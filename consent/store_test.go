@@ -798,3 +798,36 @@ func TestTimestamps(t *testing.T) {
 		}
 	}
 }
+
+// An approval by text only records whether it was given knowingly
+// (Request.AckTextOnly, approve --text-only), and reads it back; an
+// approval of a command whose files are known records neither, whatever
+// the request says (issue 31, item 3).
+func TestStore_TextOnlyAcknowledgement(t *testing.T) {
+	for _, tc := range []struct {
+		name, command     string
+		ack               bool
+		wantText, wantAck bool
+	}{
+		{name: "opaque, acknowledged", command: "make -s guard", ack: true, wantText: true, wantAck: true},
+		{name: "opaque, not acknowledged", command: "make -s guard2", wantText: true},
+		{name: "pinned files: nothing to acknowledge", command: "/bin/sh /nonexistent/g.sh", ack: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newTestStore(t)
+			if _, err := s.ApproveHook(Request{Event: "pre_tool_call", Command: tc.command, Env: []string{"PATH=/usr/bin:/bin"}, AckTextOnly: tc.ack}); err != nil {
+				t.Fatal(err)
+			}
+			e, ok := mustLoad(t, s).Lookup("pre_tool_call", tc.command)
+			if !ok {
+				t.Fatal("entry missing")
+			}
+			if e.TextOnly != tc.wantText || e.TextOnlyAck != tc.wantAck {
+				t.Errorf("TextOnly %v, TextOnlyAck %v; want %v, %v", e.TextOnly, e.TextOnlyAck, tc.wantText, tc.wantAck)
+			}
+			if got := strings.Contains(readFile(t, s.Path()), `"text_only_acknowledged": true`); got != tc.wantAck {
+				t.Errorf("text_only_acknowledged written: %v, want %v", got, tc.wantAck)
+			}
+		})
+	}
+}

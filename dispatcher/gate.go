@@ -109,6 +109,13 @@ func (g consentGate) Check(h Invocation) Verdict {
 	v := p.Decide(ch)
 	hint := consent.ApproveCommandHint(e.DeclaredAs, e.Command)
 	switch {
+	case v.Run && !v.TextOnlyAck && e.Unsupported == "" && consent.NeedsTextOnlyAck(e.FailClosed, &h.Target):
+		// Its approval pins nothing it runs, and nobody said that was
+		// meant: an older approval, or a command that became opaque.
+		v.Pins.Close()
+		return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Command + " is approved by its text only (" + v.TextOnly +
+			"): the files it runs cannot be pinned, so an edit to them would run unnoticed; it blocks until you review it and approve it knowingly: " +
+			consent.ApproveTextOnlyHint(e.DeclaredAs, e.Command)}
 	case v.Run:
 		return Verdict{Kind: VerdictRun, Reason: v.Reason, Pins: v.Pins}
 	case e.FailClosed && v.Approved && v.Drift == consent.DriftHash:

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"slices"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
@@ -18,6 +19,9 @@ func MissingScript(h consent.Request, st *HookStatus) string {
 	}
 	t := consent.Inspect(h, nil).Target
 	for _, f := range t.Files {
+		if slices.Contains(t.Optional, f) {
+			continue // a place a module may be, not where it must be
+		}
 		if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
 			return f
 		}

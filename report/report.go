@@ -27,6 +27,9 @@ type HookStatus struct {
 	// TextOnly, when set, says why the files the hook runs cannot be
 	// determined: it is approved by its text only.
 	TextOnly string
+	// textOnlyGuard: a fail_closed guard approved by its text only needs
+	// the approval to acknowledge it (consent.NeedsTextOnlyAck).
+	textOnlyGuard bool
 	// Executable follows Hermes' doctor rule, except that a bare command
 	// found on PATH counts as present (Hermes reports it missing even though
 	// it runs).
@@ -45,7 +48,20 @@ type HookStatus struct {
 
 // Runs reports whether dispatch would run the hook now (approved, and its
 // content unchanged when a hash was recorded).
-func (s *HookStatus) Runs() bool { return s.Approved && s.Drift.Kind != consent.DriftHash }
+func (s *HookStatus) Runs() bool {
+	return s.Approved && s.Drift.Kind != consent.DriftHash && !s.TextOnlyUnacknowledged()
+}
+
+// NeedsTextOnlyAck reports a fail_closed guard whose files cannot be
+// determined: only `approve --text-only` approves it.
+func (s *HookStatus) NeedsTextOnlyAck() bool { return s.textOnlyGuard }
+
+// TextOnlyUnacknowledged reports a fail_closed guard approved by its text
+// only without --text-only (an older approval, or a command that became
+// opaque since): dispatch blocks the events it guards.
+func (s *HookStatus) TextOnlyUnacknowledged() bool {
+	return s.Approved && s.textOnlyGuard && !s.Approval.TextOnlyAck
+}
 
 // Inspect reports every configured hook, in config order, against the
 // allowlist file. What each hook runs is resolved with env (nil: the
@@ -59,15 +75,16 @@ func Inspect(cfg *hookconfig.Config, allow *consent.File, cwd string) []HookStat
 	for _, e := range listed {
 		cs := consent.Inspect(dispatcher.ConsentRequest(e, cwd, nil), allow)
 		out = append(out, HookStatus{
-			Entry:        e,
-			Script:       cs.Target.Primary(),
-			Files:        cs.Target.Files,
-			TextOnly:     cs.Target.Opaque,
-			Executable:   cs.Target.Executable(),
-			StartProblem: cs.Target.StartProblem(),
-			Approved:     cs.Approved,
-			Approval:     cs.Approval,
-			Drift:        cs.Drift,
+			Entry:         e,
+			Script:        cs.Target.Primary(),
+			Files:         cs.Target.Files,
+			TextOnly:      cs.Target.Opaque,
+			textOnlyGuard: e.Unsupported == "" && consent.NeedsTextOnlyAck(e.FailClosed, &cs.Target),
+			Executable:    cs.Target.Executable(),
+			StartProblem:  cs.Target.StartProblem(),
+			Approved:      cs.Approved,
+			Approval:      cs.Approval,
+			Drift:         cs.Drift,
 		})
 	}
 	return out
@@ -175,8 +192,12 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 				r.add(CheckFail, "fail_closed guard protects nothing until approved: an unapproved guard is skipped, not enforced")
 			}
 		}
-		if st.TextOnly != "" {
-			r.add(CheckInfo, "approved by its text only ("+st.TextOnly+"): what it runs can change without a new approval")
+		switch {
+		case st.TextOnlyUnacknowledged():
+			r.add(CheckFail, "fail_closed guard approved by its text only ("+st.TextOnly+") without --text-only: it BLOCKS the events it guards until you review it and approve it knowingly: "+
+				consent.ApproveTextOnlyHint(e.DeclaredAs, e.Command))
+		case st.TextOnly != "":
+			r.add(CheckWarn, "approved by its text only ("+st.TextOnly+"): the files it runs cannot be determined, so what it runs can change without a new approval")
 		}
 		if by := RunByText(e); by != "" {
 			r.add(CheckInfo, by)
@@ -251,29 +272,32 @@ func validJSON(s string) bool {
 // HookInfo is one hook as `list --json`, `doctor --json` and the server's
 // GET /v1/hooks show it.
 type HookInfo struct {
-	Event      string     `json:"event"`
-	Canonical  string     `json:"canonical_event"`
-	Command    string     `json:"command"`
-	Matcher    string     `json:"matcher,omitempty"`
-	Timeout    float64    `json:"timeout"`
-	Dialect    string     `json:"dialect"`
-	FailClosed bool       `json:"fail_closed"`
-	Priority   int        `json:"priority"`
-	Duplicate  bool       `json:"duplicate,omitempty"`
-	Source     string     `json:"source"`
-	RunBy      string     `json:"run_by,omitempty"`
-	Worker     bool       `json:"worker,omitempty"`
-	Workers    int        `json:"workers,omitempty"`
-	Script     string     `json:"script"`
-	Files      []string   `json:"files"`
-	TextOnly   string     `json:"text_only,omitempty"`
-	Executable bool       `json:"executable"`
-	Approved   bool       `json:"approved"`
-	ApprovedAt string     `json:"approved_at,omitempty"`
-	Runs       bool       `json:"runs"`
-	Drift      *DriftInfo `json:"drift,omitempty"`
-	Checks     []Check    `json:"checks,omitempty"`
-	Problems   *int       `json:"problems,omitempty"`
+	Event      string   `json:"event"`
+	Canonical  string   `json:"canonical_event"`
+	Command    string   `json:"command"`
+	Matcher    string   `json:"matcher,omitempty"`
+	Timeout    float64  `json:"timeout"`
+	Dialect    string   `json:"dialect"`
+	FailClosed bool     `json:"fail_closed"`
+	Priority   int      `json:"priority"`
+	Duplicate  bool     `json:"duplicate,omitempty"`
+	Source     string   `json:"source"`
+	RunBy      string   `json:"run_by,omitempty"`
+	Worker     bool     `json:"worker,omitempty"`
+	Workers    int      `json:"workers,omitempty"`
+	Script     string   `json:"script"`
+	Files      []string `json:"files"`
+	TextOnly   string   `json:"text_only,omitempty"`
+	// TextOnlyBlocks: a fail_closed guard approved by its text only
+	// without --text-only; dispatch blocks the events it guards.
+	TextOnlyBlocks bool       `json:"text_only_blocks,omitempty"`
+	Executable     bool       `json:"executable"`
+	Approved       bool       `json:"approved"`
+	ApprovedAt     string     `json:"approved_at,omitempty"`
+	Runs           bool       `json:"runs"`
+	Drift          *DriftInfo `json:"drift,omitempty"`
+	Checks         []Check    `json:"checks,omitempty"`
+	Problems       *int       `json:"problems,omitempty"`
 }
 
 // DriftInfo is a script's comparison with its approval, for JSON output.
@@ -290,7 +314,7 @@ func NewHookInfo(st *HookStatus) HookInfo {
 	h := HookInfo{
 		Event: e.DeclaredAs, Canonical: e.Event.Name, Command: e.Command, Matcher: e.Matcher,
 		Timeout: e.Timeout.Seconds(), Dialect: string(e.Dialect), FailClosed: e.FailClosed,
-		Priority: e.Priority, Duplicate: e.Duplicate, Source: e.Source, RunBy: e.RunBy, Worker: e.Worker, Workers: e.Workers, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, Executable: st.Executable,
+		Priority: e.Priority, Duplicate: e.Duplicate, Source: e.Source, RunBy: e.RunBy, Worker: e.Worker, Workers: e.Workers, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, TextOnlyBlocks: st.TextOnlyUnacknowledged(), Executable: st.Executable,
 		Approved: st.Approved, ApprovedAt: st.Approval.ApprovedAt, Runs: st.Runs(),
 	}
 	if h.Files == nil {

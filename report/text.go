@@ -102,6 +102,8 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 			switch {
 			case st.Approved && st.Drift.Kind == consent.DriftHash:
 				b.WriteString(", ✗ changed since approval)")
+			case st.TextOnlyUnacknowledged():
+				b.WriteString(", ✗ blocks: approved by its text only without --text-only)")
 			case st.Approved:
 				b.WriteString(", ✓ allowlisted)")
 			default:
@@ -119,6 +121,10 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 			}
 			if st.TextOnly != "" {
 				fmt.Fprintf(w, "      ⚠ approved by its text only (%s): what it runs can change without notice\n", show(st.TextOnly))
+			}
+			if st.TextOnlyUnacknowledged() {
+				fmt.Fprintf(w, "      ✗ a fail_closed guard: blocks the events it guards until approved knowingly: %s\n",
+					show(consent.ApproveTextOnlyHint(e.DeclaredAs, e.Command)))
 			}
 			switch {
 			case st.Approved && st.Drift.Kind == consent.DriftMtime:
@@ -223,4 +229,19 @@ func PrintLiveDoctor(w io.Writer, r *LiveReport) {
 		return
 	}
 	fmt.Fprintln(w, "All live hooks look healthy.")
+}
+
+// PrintTextOnly prints approve's ⚠ for a hook approved by its text only
+// (why: the reason; "" prints nothing), or, when refused, why approve will
+// not approve a fail_closed guard so without --text-only.
+func PrintTextOnly(w io.Writer, event, command, why string, refused bool) {
+	switch {
+	case refused:
+		fmt.Fprintf(w, "  ✗ not approved: [%s] %s: ⚠ a fail_closed guard whose files cannot be determined (%s) would be approved by its text only,\n"+
+			"    so an edit to what it runs would run unnoticed. Review it, then approve it knowingly:\n      %s\n",
+			show(event), show(command), show(why), show(consent.ApproveTextOnlyHint(event, command)))
+	case why != "":
+		fmt.Fprintf(w, "    ⚠ approved by its text only (%s): the files it runs cannot be determined,\n"+
+			"      so what it does can change without a new approval.\n", show(why))
+	}
 }

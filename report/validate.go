@@ -89,10 +89,17 @@ func startProblems(cfg *hookconfig.Config, cwd string, lines lineFinder) []Probl
 			continue
 		}
 		t := consent.Inspect(dispatcher.ConsentRequest(e, cwd, nil), nil).Target
+		key := entryKey(e)
 		if why := t.StartProblem(); why != "" {
-			key := entryKey(e)
 			out = append(out, Problem{File: e.Source, Line: lines.find(e.Source, key), Key: key, Level: LevelError,
 				Message: "[" + e.DeclaredAs + "] " + e.Command + ": cannot start: " + why})
+		}
+		if t.Opaque != "" {
+			msg := "[" + e.DeclaredAs + "] " + e.Command + ": ⚠ approved by its text only (" + t.Opaque + "): the files it runs cannot be determined, so what it runs can change without a new approval"
+			if consent.NeedsTextOnlyAck(e.FailClosed, &t) {
+				msg += "; a fail_closed guard is approved so only with " + consent.ApproveTextOnlyHint(e.DeclaredAs, e.Command)
+			}
+			out = append(out, Problem{File: e.Source, Line: lines.find(e.Source, key), Key: key, Level: LevelWarning, Message: msg})
 		}
 	}
 	return out

@@ -22,6 +22,7 @@ import (
 type approveOptions struct {
 	event            string
 	all, force, json bool
+	textOnly         bool // approvals by text only are meant (report.PrintTextOnly)
 }
 
 func newApproveCmd(a *app) *cobra.Command {
@@ -41,11 +42,14 @@ The approval records the script's SHA-256: if the script changes later, dispatch
 stops running it until you approve it again (list and doctor say why). COMMAND
 names a configured command when it has the same words once ~ is expanded (so
 the shell's expansion of ~/h.sh still names the config's ~/h.sh); the approval
-is recorded under the config's own spelling.`,
+is recorded under the config's own spelling. A command whose files cannot be
+determined (make, a pipeline, python -m) is approved by its text only (⚠); a
+fail_closed guard only with --text-only, and otherwise it blocks.`,
 		Example: `  hermes-hooks approve ~/.hermes/hooks/block-rm-rf.sh
   hermes-hooks approve "python3 ~/hooks/audit.py" --event post_tool_call
   hermes-hooks approve --all
-  hermes-hooks approve ./guard.sh --json`,
+  hermes-hooks approve ./guard.sh --json
+  hermes-hooks approve --text-only "make -s guard" --event pre_tool_call`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if o.all {
 				return exactArgs(0, "no COMMAND with --all")(cmd, args)
@@ -63,6 +67,7 @@ is recorded under the config's own spelling.`,
 	cmd.Flags().BoolVar(&o.all, "all", false, "approve every configured hook that is not allowlisted yet")
 	cmd.Flags().BoolVar(&o.force, "force", false, "approve even though no configured hook runs the command for --event, or its script does not exist yet")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
+	cmd.Flags().BoolVar(&o.textOnly, "text-only", false, "approve a fail_closed guard whose files cannot be determined by its text only, knowingly")
 	return cmd
 }
 
@@ -132,10 +137,10 @@ func runApprove(a *app, command string, o approveOptions) error {
 	// Report the command as the config spells it when every target does.
 	for _, t := range targets {
 		if t.command != targets[0].command {
-			return approveTargets(a, cfg, store, targets, command, o.json, o.force)
+			return approveTargets(a, cfg, store, targets, command, o)
 		}
 	}
-	return approveTargets(a, cfg, store, targets, targets[0].command, o.json, o.force)
+	return approveTargets(a, cfg, store, targets, targets[0].command, o)
 }
 
 func runApproveAll(a *app, o approveOptions) error {
@@ -155,7 +160,7 @@ func runApproveAll(a *app, o approveOptions) error {
 		fmt.Fprintf(a.Out, "No shell hooks configured in %s — nothing to approve.\n", show(a.configLabel()))
 		return nil
 	}
-	return approveTargets(a, cfg, store, targets, "", o.json, o.force)
+	return approveTargets(a, cfg, store, targets, "", o)
 }
 
 // approvedJSON is one pair in approve --json.
@@ -174,7 +179,8 @@ type approvedJSON struct {
 // unchanged script, and reports what it did. A pair whose script does not
 // exist is refused (exit 1) unless force: an approval records the content
 // it runs, and one of nothing lets the hook run only after a new approval.
-func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, targets []approveTarget, command string, asJSON, force bool) error {
+func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, targets []approveTarget, command string, o approveOptions) error {
+	asJSON, force := o.json, o.force
 	approved, refused := 0, 0
 	var results []approvedJSON
 	out := a.Out
@@ -184,7 +190,9 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 	wd := cli.Cwd()
 	for _, t := range targets {
 		r := approvedJSON{Event: t.event, Command: t.command}
-		if st := t.status; st != nil && st.Approved && st.Drift.Kind != consent.DriftHash && st.Drift.Kind != consent.DriftMtime {
+		needAck := t.status != nil && t.status.NeedsTextOnlyAck()
+		if st := t.status; st != nil && st.Approved && st.Drift.Kind != consent.DriftHash && st.Drift.Kind != consent.DriftMtime &&
+			(!needAck || st.Approval.TextOnlyAck) {
 			fmt.Fprintf(out, "  = already allowlisted: [%s] %s\n", show(t.event), show(t.command))
 			r.Result = "already"
 			results = append(results, r)
@@ -202,6 +210,14 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 			refused++
 			continue
 		}
+		if needAck && !o.textOnly {
+			report.PrintTextOnly(out, t.event, t.command, t.status.TextOnly, true)
+			r.Result, r.Error, r.TextOnly = "refused", "a fail_closed guard approved by its text only needs --text-only", t.status.TextOnly
+			results = append(results, r)
+			refused++
+			continue
+		}
+		hook.AckTextOnly = o.textOnly
 		res, err := store.ApproveHook(hook)
 		if res.Backup != "" {
 			a.Warn(consent.BackupNotice(store.Path(), res.Backup))
@@ -219,10 +235,7 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 		r.TextOnly = res.TextOnly
 		results = append(results, r)
 		fmt.Fprintf(out, "  ✓ %s: [%s] %s\n", verb, show(t.event), show(t.command))
-		if res.TextOnly != "" {
-			fmt.Fprintf(out, "    ⚠ approved by its text only (%s): the files it runs cannot be determined,\n"+
-				"      so what it does can change without a new approval.\n", show(res.TextOnly))
-		}
+		report.PrintTextOnly(out, t.event, t.command, res.TextOnly, false)
 		if t.status == nil {
 			fmt.Fprintf(out, "    (no hook in %s runs this command for %s yet; the approval waits for one)\n", show(a.configLabel()), show(t.event))
 		}

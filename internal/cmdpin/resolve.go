@@ -54,6 +54,11 @@ type Target struct {
 	// interpreter, absolute, in order of appearance; Files[0] is the
 	// primary script. Each is pinned by its SHA-256 at approval.
 	Files []string
+	// Optional are the Files that need not exist: where a module a
+	// command loads by name may be found (perl -I dir -MMod, ruby -I dir
+	// -r lib). They are pinned all the same, so that one appearing later
+	// counts as a change.
+	Optional []string
 	// Direct reports that Files[0] is Path itself, started by the kernel
 	// (a binary, or a script with a #! line), not handed to an interpreter.
 	Direct bool
@@ -75,6 +80,19 @@ type Target struct {
 	// Err is why the command cannot start at all, in Hermes' words
 	// ("command not found", "empty command", …).
 	Err string
+
+	// loads are the files the command loads besides its script (see
+	// resolve_loads.go), collected while it is analysed.
+	loads []string
+	// perlLib and rubyLib are the library directories the command's own
+	// PERL5LIB and RUBYLIB assignments add.
+	perlLib, rubyLib []string
+	// viaShell: only the shell can start the command as written (a
+	// builtin's option, such as exec -a NAME), even though its files are
+	// known.
+	viaShell bool
+	// stdinProg: the interpreter reads its program from standard input.
+	stdinProg bool
 }
 
 // Primary is the primary script (Files[0]), or "".
@@ -104,6 +122,7 @@ func Resolve(c Command) Target {
 		}
 		t := Target{Argv: argv, Dir: c.Dir}
 		analyze(&t, c.Env, false, 0)
+		flushLoads(&t)
 		return t
 	}
 	if c.Shell {
@@ -115,6 +134,7 @@ func Resolve(c Command) Target {
 	}
 	t := Target{Argv: argv, Dir: c.Dir}
 	analyze(&t, c.Env, false, 0)
+	flushLoads(&t)
 	return t
 }
 

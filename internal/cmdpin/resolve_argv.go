@@ -69,11 +69,14 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 		if shell && first && shellBuiltins()[name] && !strings.Contains(name, "/") {
 			switch name {
 			case "exec", "command":
-				// `exec x` and `command x` run x; their options are rare.
-				argv = argv[1:]
-				for len(argv) > 0 && strings.HasPrefix(argv[0], "-") {
-					argv = argv[1:]
+				// `exec x` and `command x` run x, with x as its argv[0]:
+				// the builtin's own word is not part of what starts.
+				var builtinOnly bool
+				if argv, builtinOnly = skipBuiltin(t, argv); builtinOnly {
+					t.Shell = true
+					return
 				}
+				t.Argv = argv
 				continue
 			case ".", "source":
 				t.Shell = true
@@ -106,9 +109,14 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 		}
 		base := filepath.Base(path)
 		if opts, ok := wrappers()[base]; ok {
-			rest, envs := skipWrapper(base, argv[1:], opts)
+			rest, envs, opaque := skipWrapper(base, argv[1:], opts)
+			if opaque != "" {
+				t.Opaque = opaque
+				return
+			}
 			if base == "env" && len(envs) > 0 {
 				env = append(slices.Clip(env), envs...)
+				envLoads(t, envs)
 			}
 			if len(rest) == 0 || rest[0] == argv[0] {
 				return
@@ -121,8 +129,12 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 			return
 		}
 		if kind := interpreterKind(base); kind != "" {
+			interpLoads(t, kind, base, argv[1:])
 			script, rest, inline, opaque := interpreterScript(kind, argv[1:])
 			switch {
+			case opaque == stdinOpaque:
+				t.Opaque, t.stdinProg = opaque, true
+				return
 			case opaque != "":
 				t.Opaque = opaque
 				return
@@ -136,7 +148,9 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 				return
 			case script == "":
 				// A bare interpreter reads its program from stdin, which
-				// carries the payload: it runs nothing of its own.
+				// carries the payload: it runs nothing of its own (unless
+				// the shell redirects a file there: resolveShell).
+				t.stdinProg = kind != "uv"
 				return
 			case kind == "uv" && !hasScriptExt(script) && !strings.Contains(script, "/"):
 				// `uv run tool args` runs a program from the project's
@@ -157,37 +171,6 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 		addScriptArgs(t, argv[1:])
 		return
 	}
-}
-
-// skipWrapper returns the command a wrapper runs and, for env, the
-// variables it sets.
-func skipWrapper(name string, args []string, withArg []string) (rest, envs []string) {
-	i := 0
-	for i < len(args) {
-		a := args[i]
-		switch {
-		case a == "--":
-			return args[i+1:], envs
-		case name == "env" && strings.Contains(a, "=") && !strings.HasPrefix(a, "-"):
-			envs = append(envs, a)
-		case name == "timeout" && !strings.HasPrefix(a, "-"):
-			// timeout DURATION COMMAND…
-			return args[i+1:], envs
-		case name == "chrt" && !strings.HasPrefix(a, "-"):
-			// chrt [opts] PRIORITY COMMAND…
-			return args[i+1:], envs
-		case name == "taskset" && !strings.HasPrefix(a, "-"):
-			return args[i+1:], envs
-		case strings.HasPrefix(a, "-") && a != "-":
-			if slices.Contains(withArg, a) {
-				i++
-			}
-		default:
-			return args[i:], envs
-		}
-		i++
-	}
-	return nil, envs
 }
 
 // interpreterKind names the interpreter family of a program file name.
@@ -233,7 +216,7 @@ func interpreterScript(kind string, args []string) (script string, rest []string
 			}
 			return "", nil, nil, ""
 		case a == "-" || (kind == "sh" && a == "-s"):
-			return "", nil, nil, "reads its program from standard input"
+			return "", nil, nil, stdinOpaque
 		case kind == "python" && (a == "-m" || strings.HasPrefix(a, "-m") && len(a) > 2):
 			return "", nil, nil, "runs a Python module (python -m)"
 		case isInlineOpt(kind, a):

@@ -98,14 +98,50 @@ func resolveShell(c Command, depth int) Target {
 		return t // only assignments: nothing runs
 	}
 	t.Argv = argv
+	envLoads(&t, t.Env)
 	// Redirections do not change what runs, but only the shell can apply
 	// them; such a command keeps running through /bin/sh.
-	keepShell := len(st.Redirs) != 0
 	analyze(&t, env, true, depth)
-	if t.Opaque == "" && t.Err == "" && t.Path != "" && !keepShell {
+	stdinProgram(&t, st.Redirs, c.Env)
+	flushLoads(&t)
+	if t.Opaque == "" && t.Err == "" && t.Path != "" && len(st.Redirs) == 0 && !t.viaShell {
 		t.Shell = false
 	}
 	return t
+}
+
+// stdinProgram handles an interpreter that reads its program from standard
+// input (`sh < g.sh`, `python3 - < g.py`): the file redirected there is
+// the script that runs. Any other redirection of standard input (a here
+// document, a pipe) carries the program in the text itself.
+func stdinProgram(t *Target, redirs []*syntax.Redirect, env []string) {
+	if !t.stdinProg {
+		return
+	}
+	file := ""
+	for _, r := range redirs {
+		if r.N != nil && r.N.Value != "0" {
+			continue
+		}
+		switch r.Op {
+		case syntax.RdrIn, syntax.RdrInOut:
+			words, ok := staticFields([]*syntax.Word{r.Word}, env)
+			if !ok || len(words) != 1 {
+				t.Opaque, file = "reads its program from a redirection that is not a plain word", ""
+				return
+			}
+			file = absIn(words[0], t.Dir)
+		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc, syntax.DplIn:
+			file = ""
+		}
+	}
+	if file == "" {
+		return
+	}
+	if t.Opaque == stdinOpaque {
+		t.Opaque = ""
+	}
+	t.Files = append([]string{file}, t.Files...)
 }
 
 func simpleCall(st *syntax.Stmt) *syntax.CallExpr {

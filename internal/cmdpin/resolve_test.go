@@ -22,7 +22,7 @@ func TestResolve(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{"bin/myguard", "bin/sh", "bin/bash", "bin/python3", "bin/node", "bin/uv", "bin/env", "bin/nice", "bin/timeout", "bin/make", "bin/npm", "bin/deno", "run", "tool"} {
+	for _, f := range []string{"bin/myguard", "bin/sh", "bin/bash", "bin/python3", "bin/node", "bin/uv", "bin/env", "bin/nice", "bin/timeout", "bin/make", "bin/npm", "bin/deno", "bin/perl", "bin/ruby", "run", "tool"} {
 		writeFile(t, filepath.Join(dir, f), "#!/bin/sh\n", 0o755)
 	}
 	env := []string{"PATH=" + bin, "HOME=" + home, "CLAUDE_PROJECT_DIR=" + proj, "SPACED=a b"}
@@ -54,7 +54,7 @@ func TestResolve(t *testing.T) {
 		{name: "python3 -u x.py", cmd: "python3 -u -W ignore x.py arg", files: []string{abs("x.py")}},
 		{name: "python3 -m", cmd: "python3 -m mypkg.hook", opaque: "python -m"},
 		{name: "python3 -c is its text", cmd: "python3 -c 'print(1)'"},
-		{name: "node x.js", cmd: "node --require ./setup.js hook.js", files: []string{abs("hook.js")}},
+		{name: "node x.js", cmd: "node --require ./setup.js hook.js", files: []string{abs("hook.js"), abs("setup.js")}},
 		{name: "deno run", cmd: "deno run --allow-read hook.ts", files: []string{abs("hook.ts")}},
 		{name: "uv run x.py", cmd: "uv run --with requests hook.py", files: []string{abs("hook.py")}},
 		{name: "uv run tool", cmd: "uv run myguard", files: []string{abs("bin/myguard")}},
@@ -83,6 +83,51 @@ func TestResolve(t *testing.T) {
 		{name: "claude source", cmd: `. ./lib.sh`, shell: true, files: []string{abs("lib.sh")}, runShell: true},
 		{name: "claude unparseable", cmd: `./run "open`, shell: true, opaque: "cannot be parsed", runShell: true},
 		{name: "claude exec", cmd: `exec ./run`, shell: true, files: []string{abs("run")}, direct: true},
+
+		// Code loaded besides the script (issue 31, item 3).
+		{name: "env -S", cmd: "env -S 'sh g.sh' a", files: []string{abs("g.sh")}, path: abs("bin/env")},
+		{name: "env -S attached", cmd: "env -S'sh g.sh'", files: []string{abs("g.sh")}},
+		{name: "env --split-string=", cmd: "env --split-string='FOO=1 python3 g.py' a", files: []string{abs("g.py")}},
+		{name: "env --split-string WORDS", cmd: "env -i --split-string 'bash -e g.sh'", files: []string{abs("g.sh")}},
+		{name: "env -vS", cmd: "env -vS'sh g.sh'", files: []string{abs("g.sh")}},
+		{name: "env -S with an escape", cmd: `env -S 'sh\_g.sh'`, opaque: "env -S"},
+		{name: "env -S with ${VAR}", cmd: "env -S 'sh ${G}'", opaque: "env -S"},
+		{name: "env -C", cmd: "env -C sub ./g.sh", opaque: "env -C"},
+		{name: "node -r path", cmd: "node -r ./pre.js hook.js", files: []string{abs("hook.js"), abs("pre.js")}},
+		{name: "node --require=", cmd: "node --require=./pre.js hook.js", files: []string{abs("hook.js"), abs("pre.js")}},
+		{name: "node --import --loader", cmd: "node --import ./a.mjs --loader=file://" + abs("l.mjs") + " --experimental-loader ../b.mjs hook.js", files: []string{abs("hook.js"), abs("a.mjs"), abs("l.mjs"), filepath.Join(filepath.Dir(dir), "b.mjs")}},
+		{name: "node -r package is not a file", cmd: "node -r dotenv/config hook.js", files: []string{abs("hook.js")}},
+		{name: "node --env-file", cmd: "node --env-file .env hook.js", files: []string{abs("hook.js"), abs(".env")}},
+		{name: "node -r with -e", cmd: "node -r ./pre.js -e 'x()'", files: []string{abs("pre.js")}},
+		{name: "perl -I dir -MMod", cmd: "perl -I lib -MFoo::Bar g.pl", files: []string{abs("g.pl"), abs("lib/Foo/Bar.pm")}},
+		{name: "perl -Ilib -mMod=x", cmd: "perl -Ilib -Ivendor -mGuard=x g.pl", files: []string{abs("g.pl"), abs("lib/Guard.pm"), abs("vendor/Guard.pm")}},
+		{name: "perl -M system module", cmd: "perl -Mstrict g.pl", files: []string{abs("g.pl")}},
+		{name: "ruby -r path", cmd: "ruby -r ./pre g.rb", files: []string{abs("g.rb"), abs("pre.rb")}},
+		{name: "ruby -I -r name", cmd: "ruby -I lib -rguard g.rb", files: []string{abs("g.rb"), abs("lib/guard.rb")}},
+		{name: "bash --rcfile", cmd: "bash --rcfile rc.sh -i g.sh", files: []string{abs("g.sh"), abs("rc.sh")}},
+		{name: "bash -o opt --rcfile", cmd: "bash -o pipefail --init-file rc g.sh", files: []string{abs("g.sh"), abs("rc")}},
+		{name: "env BASH_ENV=", cmd: "env BASH_ENV=./lib.sh bash g.sh", files: []string{abs("g.sh"), abs("lib.sh")}},
+		{name: "env NODE_OPTIONS=", cmd: "env 'NODE_OPTIONS=--require ./pre.js' node hook.js", files: []string{abs("hook.js"), abs("pre.js")}},
+		{name: "claude BASH_ENV=", cmd: `BASH_ENV=lib.sh bash -c 'echo hi'`, shell: true, files: []string{abs("lib.sh")}},
+		{name: "claude ENV=", cmd: `ENV="$HOME/rc" sh -i`, shell: true, files: []string{filepath.Join(home, "rc")}},
+		{name: "claude BASH_ENV=$(…) is opaque", cmd: `BASH_ENV='$(x)' bash g.sh`, shell: true, files: []string{abs("g.sh")}, opaque: "BASH_ENV", runShell: true},
+		{name: "claude NODE_OPTIONS=--require=", cmd: `NODE_OPTIONS=--require=./pre.js node hook.js`, shell: true, files: []string{abs("hook.js"), abs("pre.js")}},
+		{name: "claude PERL5OPT", cmd: `PERL5OPT='-Ilib -MGuard' perl g.pl`, shell: true, files: []string{abs("g.pl"), abs("lib/Guard.pm")}},
+		{name: "claude PERL5LIB with -M", cmd: `PERL5LIB=lib perl -MGuard g.pl`, shell: true, files: []string{abs("g.pl"), abs("lib/Guard.pm")}},
+		{name: "claude RUBYLIB with RUBYOPT", cmd: `RUBYLIB=lib RUBYOPT=-rguard ruby g.rb`, shell: true, files: []string{abs("g.rb"), abs("lib/guard.rb")}},
+		{name: "claude RUBYOPT", cmd: `RUBYOPT=-r./pre ruby g.rb`, shell: true, files: []string{abs("g.rb"), abs("pre.rb")}},
+		{name: "claude LD_PRELOAD", cmd: `LD_PRELOAD=./evil.so:libc.so.6 ./run`, shell: true, files: []string{abs("run"), abs("evil.so")}, direct: true},
+		{name: "claude sh < g", cmd: `sh < g.sh`, shell: true, files: []string{abs("g.sh")}, runShell: true},
+		{name: "claude python3 - < g.py", cmd: `python3 - < "$HOME/g.py"`, shell: true, files: []string{filepath.Join(home, "g.py")}, runShell: true},
+		{name: "claude bash -s < g", cmd: `bash -s a 0< g.sh`, shell: true, files: []string{abs("g.sh")}, runShell: true},
+		{name: "claude sh <<EOF is its text", cmd: "sh <<EOF\necho hi\nEOF", shell: true, runShell: true},
+		{name: "claude sh < $(x) is opaque", cmd: `sh < $(x)`, shell: true, opaque: "redirection", runShell: true},
+		{name: "claude data redirect", cmd: `./run < rules.txt`, shell: true, files: []string{abs("run")}, runShell: true, direct: true},
+		{name: "claude command sh g.sh", cmd: `command sh g.sh`, shell: true, files: []string{abs("g.sh")}, path: abs("bin/sh")},
+		{name: "claude exec sh g.sh", cmd: `exec sh g.sh`, shell: true, files: []string{abs("g.sh")}, path: abs("bin/sh")},
+		{name: "claude command -p bash g.sh", cmd: `command -p bash g.sh`, shell: true, files: []string{abs("g.sh")}},
+		{name: "claude exec -a name keeps the shell", cmd: `exec -a x python3 g.py`, shell: true, files: []string{abs("g.py")}, runShell: true},
+		{name: "claude command -v runs nothing", cmd: `command -v sh g.sh`, shell: true, runShell: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Resolve(Command{Text: tc.cmd, Shell: tc.shell, Env: env, Dir: dir})
@@ -113,6 +158,29 @@ func TestResolve(t *testing.T) {
 				t.Errorf("Shell = %v, want %v", got.Shell, tc.runShell)
 			}
 		})
+	}
+}
+
+// `command sh g.sh` and `exec sh g.sh` start sh with sh as its argv[0]
+// and the script where the runner hands the pinned copy: the builtin's own
+// word is not part of what starts (issue 31, item 3).
+func TestResolve_BuiltinPrefixArgv(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"bin/sh", "bin/python3"} {
+		writeFile(t, filepath.Join(dir, f), "#!/bin/sh\n", 0o755)
+	}
+	env := []string{"PATH=" + filepath.Join(dir, "bin")}
+	for _, tc := range []struct{ cmd, interp, script string }{
+		{"command sh g.sh a", "sh", "g.sh"},
+		{"exec sh g.sh a", "sh", "g.sh"},
+		{"command python3 -u g.py a", "python", "g.py"},
+		{"command -- sh g.sh a", "sh", "g.sh"},
+	} {
+		got := Resolve(Command{Text: tc.cmd, Shell: true, Env: env, Dir: dir})
+		if got.Shell || filepath.Base(got.Argv[0]) != filepath.Base(got.Path) || got.Interp != tc.interp ||
+			got.ScriptArg == 0 || got.Argv[got.ScriptArg] != tc.script || got.Argv[len(got.Argv)-1] != "a" {
+			t.Errorf("%s: %+v", tc.cmd, got)
+		}
 	}
 }
 
@@ -154,7 +222,8 @@ func TestResolve_Concurrent(t *testing.T) {
 }
 
 func FuzzResolve(f *testing.F) {
-	for _, s := range []string{"./x.sh", `cd "$P" && ./x.sh`, "python3 -m x", "a | b", "$(x)", `"unterminated`, "~u/x", "env -i A=1 nice -n 1 timeout 5 uv run x.py"} {
+	for _, s := range []string{"./x.sh", `cd "$P" && ./x.sh`, "python3 -m x", "a | b", "$(x)", `"unterminated`, "~u/x", "env -i A=1 nice -n 1 timeout 5 uv run x.py",
+		"env -S 'sh g' x", "command sh g.sh", "sh < g", "BASH_ENV=x NODE_OPTIONS='-r ./a' node -r ./b x.js", "perl -Ilib -MA::B x.pl", "ruby -I l -r x y.rb"} {
 		f.Add(s, true)
 		f.Add(s, false)
 	}
@@ -170,4 +239,40 @@ func FuzzResolve(f *testing.F) {
 			t.Fatalf("ScriptArg %d out of range for %q: %+v", got.ScriptArg, cmd, got)
 		}
 	})
+}
+
+// The option and environment readers of resolve_loads.go on any input:
+// every file they pin is absolute, and they never panic.
+func FuzzEnvLoads(f *testing.F) {
+	for _, s := range []string{"BASH_ENV=./x", "NODE_OPTIONS=--require=./a -r \"b c\" --import", "PERL5OPT=-Ilib -MA::B=x -I", "RUBYOPT=-r -I", "LD_PRELOAD=./a.so:b.so $ORIGIN/c", "PERL5LIB=a:b", "ENV="} {
+		f.Add(s, "-r ./x -I d -MFoo -rbar --rcfile r --import=file:///y")
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, assign, opts string) {
+		tg := Target{Dir: dir}
+		envLoads(&tg, []string{assign})
+		words := strings.Fields(opts)
+		for _, k := range [][2]string{{"node", "node"}, {"sh", "bash"}, {"other", "perl"}, {"other", "ruby"}} {
+			interpLoads(&tg, k[0], k[1], words)
+		}
+		flushLoads(&tg)
+		for _, p := range tg.Files {
+			if !filepath.IsAbs(p) {
+				t.Fatalf("relative file %q from %q %q", p, assign, opts)
+			}
+		}
+	})
+}
+
+// A module loaded by name may be in any directory the command adds to the
+// search path: each candidate is pinned, and marked Optional (approve does
+// not require it to exist); a file named as such is not optional.
+func TestResolve_OptionalModuleCandidates(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "bin/perl"), "#!/bin/sh\n", 0o755)
+	got := Resolve(Command{Text: "perl -I vendor -I lib -MGuard -r ./x g.pl", Env: []string{"PATH=" + filepath.Join(dir, "bin")}, Dir: dir})
+	want := []string{filepath.Join(dir, "vendor/Guard.pm"), filepath.Join(dir, "lib/Guard.pm")}
+	if !slices.Equal(got.Optional, want) || !slices.Equal(got.Files[1:], want) {
+		t.Fatalf("Files %q, Optional %q; want %q", got.Files, got.Optional, want)
+	}
 }

@@ -234,6 +234,14 @@ const (
 	maxPackageLines = 2500
 )
 
+// packageBudget raises maxPackageLines for a package, each by a modest
+// amount and with the reason.
+var packageBudget = map[string]int{
+	// approve --text-only (issue 31, item 3): the verb refuses a fail_closed
+	// guard approved by its text only without it (its wording is in report).
+	"cmd/hermes-hooks": 2520,
+}
+
 // funcExempt are the functions allowed past maxFuncLines, and why (none
 // today: the regex planners were split when they moved to
 // internal/pattern).
@@ -273,8 +281,8 @@ func TestBudgets(t *testing.T) {
 		if rel == "agents" {
 			total = agentsShared(t, r, p)
 		}
-		if total > maxPackageLines {
-			r.report("package "+rel+" is over "+strconv.Itoa(maxPackageLines)+" production lines", strconv.Itoa(total)+" lines")
+		if budget := max(maxPackageLines, packageBudget[rel]); total > budget {
+			r.report("package "+rel+" is over "+strconv.Itoa(budget)+" production lines", strconv.Itoa(total)+" lines")
 		}
 	}
 }

@@ -1,0 +1,247 @@
+package cmdpin
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/google/shlex"
+)
+
+// Code a command loads besides its program and script: files named by an
+// interpreter's options (node -r F, perl -I dir -MMod, ruby -r F,
+// bash --rcfile F) and by environment assignments in the command itself
+// (BASH_ENV=F, NODE_OPTIONS=--require=F, PERL5OPT, RUBYOPT, LD_PRELOAD).
+// Each such file runs as part of the hook, so an edit to it must need a new
+// approval like an edit to the script. They are collected in Target.loads
+// while the command is analysed and appended to Files (after the primary
+// script) by flushLoads.
+
+// addLoad records a file the command loads.
+func (t *Target) addLoad(p string) {
+	if !slices.Contains(t.loads, p) {
+		t.loads = append(t.loads, p)
+	}
+}
+
+// flushLoads appends the collected loads to Files, after the primary
+// script, so that Files[0] stays the script the command is about.
+func flushLoads(t *Target) {
+	for _, p := range t.loads {
+		if !slices.Contains(t.Files, p) {
+			t.Files = append(t.Files, p)
+		}
+	}
+	t.loads = nil
+}
+
+// setOpaque records why the files a command runs cannot be determined,
+// keeping the first reason.
+func (t *Target) setOpaque(why string) {
+	if t.Opaque == "" {
+		t.Opaque = why
+	}
+}
+
+// envLoads records the code named by environment assignments (NAME=value)
+// made by the command itself: in front of it in the shell, or by an env
+// wrapper. The hook's inherited environment is not the command's and is not
+// looked at: it is the same for every hook and not part of what is approved.
+func envLoads(t *Target, assigns []string) {
+	var perlDirs, rubyDirs []string
+	var perlMods, rubyLibs []string
+	for _, a := range assigns {
+		name, v, _ := strings.Cut(a, "=")
+		switch name {
+		case "BASH_ENV", "ENV":
+			// bash (non-interactive) and sh (interactive) source this file
+			// before anything else; bash expands the value first.
+			if v == "" {
+				continue
+			}
+			if strings.ContainsAny(v, "$`") {
+				t.setOpaque(name + " names its file through an expansion done when it runs")
+				continue
+			}
+			t.addLoad(absIn(v, t.Dir))
+		case "NODE_OPTIONS":
+			words, err := shlex.Split(v)
+			if err != nil {
+				t.setOpaque("NODE_OPTIONS cannot be split into options")
+				continue
+			}
+			nodeLoads(t, words, false)
+		case "PERL5OPT":
+			d, m := perlOpts(strings.Fields(v), false)
+			perlDirs, perlMods = append(perlDirs, d...), append(perlMods, m...)
+		case "PERL5LIB", "PERLLIB":
+			t.perlLib = append(t.perlLib, filepath.SplitList(v)...)
+		case "RUBYOPT":
+			d, r := rubyOpts(strings.Fields(v), false)
+			rubyDirs, rubyLibs = append(rubyDirs, d...), append(rubyLibs, r...)
+		case "RUBYLIB":
+			t.rubyLib = append(t.rubyLib, filepath.SplitList(v)...)
+		case "LD_PRELOAD", "LD_AUDIT":
+			// The dynamic loader maps these into every program the hook
+			// starts. A bare name is a system library (found like any
+			// other shared library); a path is pinned.
+			for _, lib := range strings.FieldsFunc(v, func(r rune) bool { return r == ':' || r == ' ' }) {
+				if strings.ContainsAny(lib, "$") {
+					t.setOpaque(name + " names a library through $ORIGIN or $LIB, resolved when it runs")
+					continue
+				}
+				if strings.Contains(lib, "/") {
+					t.addLoad(absIn(lib, t.Dir))
+				}
+			}
+		}
+	}
+	moduleLoads(t, append(perlDirs, t.perlLib...), perlMods, ".pm")
+	moduleLoads(t, append(rubyDirs, t.rubyLib...), rubyLibs, ".rb")
+}
+
+// interpLoads records the files an interpreter's own options make it load
+// before its script (kind and base as in analyze; args are the words after
+// the interpreter).
+func interpLoads(t *Target, kind, base string, args []string) {
+	switch {
+	case kind == "node":
+		nodeLoads(t, args, true)
+	case kind == "sh":
+		for i := 0; i+1 < len(args) && (strings.HasPrefix(args[i], "-") || strings.HasPrefix(args[i], "+")); i++ {
+			switch {
+			case args[i] == "--rcfile" || args[i] == "--init-file":
+				// Read by an interactive bash (-i): pinned whenever named.
+				t.addLoad(absIn(args[i+1], t.Dir))
+				i++
+			case takesArg("sh", args[i]):
+				i++
+			}
+		}
+	case base == "perl" || strings.HasPrefix(base, "perl5"):
+		dirs, mods := perlOpts(args, true)
+		moduleLoads(t, append(dirs, t.perlLib...), mods, ".pm")
+	case base == "ruby" || strings.HasPrefix(base, "ruby3"):
+		dirs, libs := rubyOpts(args, true)
+		moduleLoads(t, append(dirs, t.rubyLib...), libs, ".rb")
+	}
+}
+
+// nodeLoads records the modules node's options preload: -r/--require,
+// --import, --loader/--experimental-loader (as `--opt F` or `--opt=F`),
+// and the --env-file it reads (which may set NODE_OPTIONS). A relative or
+// absolute path is pinned; a bare specifier names a package in
+// node_modules, which is not pinned, like the packages the script itself
+// imports. stopAtScript: the words are a command line, whose options end
+// at the script.
+func nodeLoads(t *Target, words []string, stopAtScript bool) {
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if stopAtScript && (w == "--" || !strings.HasPrefix(w, "-")) {
+			return
+		}
+		opt, val, attached := strings.Cut(w, "=")
+		switch opt {
+		case "-r", "--require", "--import", "--loader", "--experimental-loader", "--env-file", "--env-file-if-exists":
+		default:
+			if stopAtScript && takesArg("node", w) {
+				i++
+			}
+			continue
+		}
+		if !attached {
+			if i+1 >= len(words) {
+				return
+			}
+			i++
+			val = words[i]
+		}
+		if strings.HasPrefix(opt, "--env-file") {
+			t.addLoad(absIn(val, t.Dir))
+			continue
+		}
+		val = strings.TrimPrefix(val, "file://")
+		if strings.HasPrefix(val, "./") || strings.HasPrefix(val, "../") || filepath.IsAbs(val) || val == "." || val == ".." {
+			t.addLoad(absIn(val, t.Dir))
+		}
+	}
+}
+
+// perlOpts reads perl's -Idir (or -I dir on a command line) and
+// -MModule / -mModule options.
+func perlOpts(words []string, stopAtScript bool) (dirs, mods []string) {
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if stopAtScript && (w == "--" || !strings.HasPrefix(w, "-") || isInlineOpt("other", w)) {
+			return dirs, mods
+		}
+		switch {
+		case w == "-I" && i+1 < len(words):
+			i++
+			dirs = append(dirs, words[i])
+		case strings.HasPrefix(w, "-I"):
+			dirs = append(dirs, w[2:])
+		case strings.HasPrefix(w, "-M") || strings.HasPrefix(w, "-m"):
+			m := strings.TrimPrefix(w[2:], "-") // -M-Mod: `no Mod`, still loaded
+			m, _, _ = strings.Cut(m, "=")
+			m, _, _ = strings.Cut(m, " ")
+			if m != "" {
+				mods = append(mods, strings.ReplaceAll(m, "::", "/"))
+			}
+		}
+	}
+	return dirs, mods
+}
+
+// rubyOpts reads ruby's -Idir / -I dir and -rlib / -r lib options.
+func rubyOpts(words []string, stopAtScript bool) (dirs, libs []string) {
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if stopAtScript && (w == "--" || !strings.HasPrefix(w, "-") || isInlineOpt("other", w)) {
+			return dirs, libs
+		}
+		for _, o := range []string{"-I", "-r"} {
+			if !strings.HasPrefix(w, o) {
+				continue
+			}
+			v := w[2:]
+			if v == "" && i+1 < len(words) {
+				i++
+				v = words[i]
+			}
+			if o == "-I" {
+				dirs = append(dirs, v)
+			} else if v != "" {
+				libs = append(libs, v)
+			}
+		}
+	}
+	return dirs, libs
+}
+
+// moduleLoads records the files a perl module or ruby library names: a
+// path (./x, /x) as such; a name, in every directory the command adds to
+// the search path, since the first of those holding it is what loads (a
+// missing candidate is pinned as missing, so that its appearance counts as
+// a change). A name found in none of them comes from the system's own
+// library directories, which are not pinned.
+func moduleLoads(t *Target, dirs, mods []string, ext string) {
+	for _, m := range mods {
+		if filepath.Ext(m) == "" {
+			m += ext
+		}
+		if strings.HasPrefix(m, "./") || strings.HasPrefix(m, "../") || filepath.IsAbs(m) {
+			t.addLoad(absIn(m, t.Dir))
+			continue
+		}
+		for _, d := range dirs {
+			if d != "" {
+				p := absIn(filepath.Join(d, m), t.Dir)
+				t.addLoad(p)
+				if !slices.Contains(t.Optional, p) {
+					t.Optional = append(t.Optional, p)
+				}
+			}
+		}
+	}
+}
