@@ -30,9 +30,13 @@ func (e *Entry) CursorFits(fields map[string]any, tools *protocol.ToolTable) boo
 }
 
 // RunByTitle names the agent an entry was written for, for messages
-// ("Claude Code" for Claude handlers pasted into the YAML, RunBy "").
+// ("Claude Code" for Claude handlers pasted into the YAML, FileOf "").
 func (e *Entry) RunByTitle() string {
-	if a, ok := agents.Lookup(e.RunBy); ok {
+	name := e.FileOf
+	if name == "" {
+		name = e.RunBy
+	}
+	if a, ok := agents.Lookup(name); ok {
 		return a.Title
 	}
 	return "Claude Code"
