@@ -58,6 +58,18 @@ func (a *Agent) LoadsItself(file string) bool {
 	return false
 }
 
+// RunsItself is the agent's name when it reads its hook file at file by
+// itself (LoadsItself): that file's hooks are its own to run. Else "": a
+// file of its format it never looks at (a team's guards kept beside the
+// Hermes config) is run by hermes-hooks under every agent, this one
+// included; marking it the agent's would leave it run by nobody.
+func (a *Agent) RunsItself(file string) string {
+	if a.LoadsItself(file) {
+		return a.Name
+	}
+	return ""
+}
+
 // matchTail reports whether each segment of name matches its pattern.
 func matchTail(pat, name []string) bool {
 	for i := range pat {

@@ -172,21 +172,6 @@ func (cfg *Config) addFile(agent, path string) {
 	cfg.AgentFiles[agent] = append(cfg.AgentFiles[agent], path)
 }
 
-// runBy is the agent that runs the hooks of its hook file at path itself
-// (Entry.RunBy): a when it reads that file by itself (agents.LoadsItself),
-// else "": a file of its format it never looks at (a team's guards kept
-// beside the Hermes config) is run by hermes-hooks under every agent, a
-// included — marking it a's would leave it run by nobody.
-func runBy(a *agents.Agent, path string) string {
-	if abs, err := filepath.Abs(path); err == nil {
-		path = abs
-	}
-	if a.LoadsItself(path) {
-		return a.Name
-	}
-	return ""
-}
-
 // agentProjectDir is the project root of agent a's hook file at path ("":
 // the user's own; see agents.Source.ProjectMarker).
 func agentProjectDir(a *agents.Agent, path string) string {
@@ -237,7 +222,7 @@ func parseCursorHooks(cursor *agents.Agent, data []byte, path string, limit int)
 			if e == nil || agents.IsOwnCommand(e.Command, "") {
 				continue // ours: `hermes-hooks install cursor` put it there
 			}
-			e.FileOf, e.RunBy, e.ProjectDir = cursor.Name, runBy(cursor, path), projectDir
+			e.FileOf, e.RunBy, e.ProjectDir = cursor.Name, cursor.RunsItself(path), projectDir
 			if projectDir != "" {
 				e.Scope = projectScope(projectDir, path)
 			}

@@ -123,16 +123,10 @@ type Entry struct {
 	// matcher subject and project variables; Dialect is then the codec's.
 	// Such an entry otherwise runs as a Claude-dialect one (ClaudeShaped).
 	Codec protocol.Codec
-	// RunBy names the agent that runs the entry itself: the agent whose
-	// hook file declared it ("claude" for Claude Code settings, "codex",
-	// "copilot", "cursor" for theirs), when that file is one the agent
-	// reads by itself (agents.LoadsItself); a dispatch CalledBy that agent
-	// skips it. "" for every other entry, which hermes-hooks runs.
-	RunBy string
-	// FileOf names the agent whose hook file format declared the entry,
-	// whether or not that agent reads the file itself ("" for Hermes' own
-	// config and project hooks files): the agent it was written for.
-	FileOf string
+	// RunBy names the agent whose own hook file declared the entry when it
+	// reads that file itself (agents.RunsItself): a dispatch CalledBy that
+	// agent skips it. FileOf names that agent whether or not it reads it.
+	RunBy, FileOf string
 	// Worker keeps the hook's process alive between events (worker: true):
 	// one JSON payload per line in, one reply per line out (see
 	// WorkerEnv). Workers is its pool size (default 1, at most
