@@ -2,6 +2,7 @@ package agents
 
 import (
 	"path"
+	"slices"
 	"testing"
 )
 
@@ -71,4 +72,45 @@ func TestEveryAgentLoadsWhatInstallWrites(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestOwnPrograms: the programs install's commands for an agent call on an
+// event, in either spelling of the event; other agents' commands, other
+// events' and the user's own commands are not ours.
+func TestOwnPrograms(t *testing.T) {
+	copilot, _ := Lookup("copilot")
+	pre, _ := copilot.Canonical("PreToolUse")
+	stop, _ := copilot.Canonical("Stop")
+	data := []byte(`{"version":1,"hooks":{
+		"PreToolUse":[{"type":"command","command":"'/opt/it'\\''s/hermes-hooks' hook copilot PreToolUse"},{"command":"./mine.sh"}],
+		"preToolUse":[{"command":"'/b/hermes-hooks' hook copilot preToolUse"},{"command":"'/c/hermes-hooks' hook claude PreToolUse"}],
+		"Stop":[{"command":"'/d/hermes-hooks' hook copilot Stop"}]}}`)
+	got := copilot.OwnPrograms(data, pre)
+	if want := []string{"/opt/it's/hermes-hooks", "/b/hermes-hooks"}; !slices.Equal(got, want) {
+		t.Errorf("PreToolUse programs %q, want %q", got, want)
+	}
+	if got := copilot.OwnPrograms(data, stop); !slices.Equal(got, []string{"/d/hermes-hooks"}) {
+		t.Errorf("Stop programs %q", got)
+	}
+	for _, bad := range []string{``, `[]`, `{"hooks":[]}`, `{"hooks":{"PreToolUse":"x"}}`, `{"hooks":{"PreToolUse":[1,{"command":2}]}}`} {
+		if got := copilot.OwnPrograms([]byte(bad), pre); got != nil {
+			t.Errorf("%s: %q", bad, got)
+		}
+	}
+}
+
+// FuzzOwnPrograms: no hook file panics the reader, and every program it
+// returns is an absolute path.
+func FuzzOwnPrograms(f *testing.F) {
+	f.Add([]byte(`{"hooks":{"PreToolUse":[{"command":"'/b/hermes-hooks' hook copilot PreToolUse"}]}}`))
+	f.Add([]byte(`{"hooks":{"PreToolUse":[{"hooks":[{"command":"'/a'\\''b' hook copilot"}]}]}}`))
+	copilot, _ := Lookup("copilot")
+	pre, _ := copilot.Canonical("PreToolUse")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, p := range copilot.OwnPrograms(data, pre) {
+			if !path.IsAbs(p) {
+				t.Fatalf("program %q is not absolute", p)
+			}
+		}
+	})
 }
