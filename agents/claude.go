@@ -47,7 +47,7 @@ func newClaude() *Agent {
 		encode:     encodeClaude,
 		// VS Code runs .claude/settings.json too, entries install wrote
 		// included: it is told by its payload and answered in its shape.
-		hosts: []*Host{vscodeHost()},
+		hosts: []*Host{vscodeHost(false)},
 	}
 }
 

@@ -51,6 +51,9 @@ func newCopilot() *Agent {
 		},
 		decode: decodeCopilot,
 		encode: encodeCopilot,
+		// VS Code runs .github/hooks/*.json too, and calls with its own
+		// payload (hookEventName), reading its own reply.
+		hosts: []*Host{vscodeHost(true)},
 	}
 }
 

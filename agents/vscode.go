@@ -15,19 +15,28 @@ import (
 // Claude Code's, but Stop reads its block from hookSpecificOutput and
 // UserPromptSubmit only the common output (continue, stopReason).
 // Facts and sources: docs/agent-protocols.md.
-func vscodeHost() *Host {
+//
+// VS Code calls `hook copilot` from .github/hooks/*.json and `hook claude`
+// from Claude Code's settings, each for the same event when both installs
+// are in place: under either, a payload of VS Code's is VS Code's (Copilot
+// CLI's own camelCase payload has sessionId too, but never hookEventName,
+// hence eventNamed for that agent).
+func vscodeHost(eventNamed bool) *Host {
 	return &Host{
 		Name: "vscode", Title: "VS Code",
 		EventKey: "hookEventName",
 		// VS Code runs Claude Code's settings and Copilot's hook files
-		// itself: their entries must not run a second time.
-		RunsFilesOf: []string{"claude", "copilot"},
+		// itself: their entries must not run a second time. The hooks of
+		// no agent's file run in its call from Copilot's file when it makes
+		// one for the event, else in the one from Claude Code's
+		// (PreferredCallers): once either way.
+		RunsFilesOf: []string{"copilot", "claude"},
 		is: func(p map[string]any) bool {
 			_, event := p["hookEventName"].(string)
 			_, session := p["sessionId"].(string)
 			_, snakeEvent := p["hook_event_name"]
 			_, snakeSession := p["session_id"]
-			return (event || session) && !snakeEvent && !snakeSession
+			return (event || session && !eventNamed) && !snakeEvent && !snakeSession
 		},
 		decode: decodeVSCode,
 		encode: encodeVSCode,

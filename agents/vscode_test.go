@@ -91,8 +91,23 @@ func TestVSCodeRunBy(t *testing.T) {
 	if err != nil || c.Host == nil || c.Host.Name != "vscode" {
 		t.Fatalf("VS Code payload: host %+v, %v", c.Host, err)
 	}
-	if got := c.RunBy(); !slices.Equal(got, []string{"claude", "copilot"}) {
+	if got := c.RunBy(); !slices.Equal(got, []string{"copilot", "claude"}) {
 		t.Errorf("VS Code RunBy = %v", got)
+	}
+	// Its call from Claude's settings leaves the hooks of no agent's file
+	// to its call from Copilot's, when it makes one.
+	if got := c.PreferredCallers(); len(got) != 1 || got[0].Name != "copilot" {
+		t.Errorf("VS Code through claude: preferred callers %v, want copilot", got)
+	}
+	copilot, _ := Lookup("copilot")
+	c, err = copilot.Decode([]byte(`{"sessionId":"s1","hookEventName":"PreToolUse","tool_name":"run_in_terminal","tool_input":{"command":"ls"}}`), "PreToolUse")
+	if err != nil || c.Host == nil || c.Host.Name != "vscode" || c.Fields["tool_name"] != "Bash" || len(c.PreferredCallers()) != 0 {
+		t.Errorf("VS Code through copilot: %+v, %v", c, err)
+	}
+	// Copilot CLI's own camelCase payload has sessionId but no event name.
+	c, _ = copilot.Decode([]byte(`{"sessionId":"s1","toolName":"bash","toolArgs":"{}"}`), "preToolUse")
+	if c.Host != nil || c.PreferredCallers() != nil {
+		t.Errorf("Copilot CLI camelCase payload taken for VS Code: host %+v", c.Host)
 	}
 	c, _ = claude.Decode([]byte(`{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{}}`), "")
 	if c.Host != nil || !slices.Equal(c.RunBy(), []string{"claude"}) {

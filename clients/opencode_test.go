@@ -18,6 +18,7 @@ in=$(cat)
 case "$in" in
 *'"hook_event_name":"PostToolUse"'*) echo '{"decision":"block","reason":"look at that output"}' ;;
 *'rm -rf'*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"rm -rf is not allowed here"}}' ;;
+*'/p/.env'*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no secrets"}}' ;;
 *'"old_string"'*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/p/a.txt","old_string":"a","new_string":"b, rewritten"}}}' ;;
 esac
 `
@@ -65,7 +66,7 @@ func TestOpenCodePlugin(t *testing.T) {
 	if err := os.WriteFile(guard, []byte(openCodeGuard), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cfg := "hooks:\n  PreToolUse:\n    - command: " + guard + "\n      matcher: Bash|Edit\n  PostToolUse:\n    - command: " + guard + "\n"
+	cfg := "hooks:\n  PreToolUse:\n    - command: " + guard + "\n      matcher: Bash|Edit|Read\n  PostToolUse:\n    - command: " + guard + "\n"
 	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -93,6 +94,11 @@ func TestOpenCodePlugin(t *testing.T) {
 	want := map[string]any{"filePath": "/p/a.txt", "oldString": "a", "newString": "b, rewritten"}
 	if c := calls["edit"]; c.Threw != "" || !reflect.DeepEqual(c.Args, want) {
 		t.Errorf("edit: %+v, want its args rewritten to %v", c, want)
+	}
+	// The guard judges the path the tool reads (filePath), not a file_path
+	// the model put beside it, which the tool never looks at.
+	if c := calls["decoy"]; c.Threw != "no secrets" {
+		t.Errorf("read of /p/.env with a decoy file_path: %+v, want it refused for the real path", c)
 	}
 	if c := calls["after"]; c.Threw != "" || c.Output != "a.txt\n\n\n[hermes-hooks] look at that output" {
 		t.Errorf("after: %+v, want the guard's objection appended to the output", c)

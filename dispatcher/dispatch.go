@@ -272,6 +272,10 @@ type callerKey struct{}
 // not see them run twice. agent may list several, comma-separated: a host
 // that runs more than one agent's files (VS Code: Claude Code's settings
 // and Copilot's hook files).
+//
+// OwnRunElsewhere among them also skips the entries of no agent's file (the
+// Hermes config's, a project's hooks file): a host that calls once per
+// agent file it reads runs those in another of its calls for this event.
 func CalledBy(ctx context.Context, agent string) context.Context {
 	return context.WithValue(ctx, callerKey{}, agent)
 }
@@ -281,14 +285,19 @@ func caller(ctx context.Context) string {
 	return s
 }
 
+// OwnRunElsewhere, in CalledBy's list, says the caller's other call for this
+// event runs the hooks of no agent's file. No agent is called so.
+const OwnRunElsewhere = "(elsewhere)"
+
 func skipRunBy(entries []*hookconfig.Entry, agent string) []*hookconfig.Entry {
 	if agent == "" {
 		return entries
 	}
 	runBy := strings.Split(agent, ",")
+	own := slices.Contains(runBy, OwnRunElsewhere)
 	out := entries[:0:0]
 	for _, e := range entries {
-		if !slices.Contains(runBy, e.RunBy) {
+		if e.RunBy == "" && !own || e.RunBy != "" && !slices.Contains(runBy, e.RunBy) {
 			out = append(out, e)
 		}
 	}

@@ -55,7 +55,29 @@ func (d *Dispatcher) ifAllows(ev *protocol.Event, e *hookconfig.Entry, fields ma
 	if ok || !e.IfRule().IsPathRule() {
 		return ok
 	}
-	return matchesWhereItLeads(e.IfRule(), claudeTool, input, ctx)
+	return matchesWhereItLeads(e.IfRule(), claudeTool, input, ctx) || isNamedFile(e.IfRule(), claudeTool, input, ctx)
+}
+
+// isNamedFile reports whether the call's file is, by device and inode, the
+// file a wildcard-free path rule names (permrule.NamedFile): a hard link
+// to .env reads and writes .env under another name, and no path — neither
+// as written nor where symlinks lead — says so (issue 31). Hard links to
+// the files a wildcard covers are not found: that would take a walk.
+func isNamedFile(r *permrule.IfRule, tool string, input map[string]any, ctx permrule.RuleContext) bool {
+	named, ok := r.NamedFile(tool, ctx)
+	if !ok {
+		return false
+	}
+	file, ok := permrule.CallFile(tool, input, ctx)
+	if !ok {
+		return false
+	}
+	fi, err := os.Stat(file)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	ni, err := os.Stat(named)
+	return err == nil && os.SameFile(fi, ni)
 }
 
 // matchesWhereItLeads reports whether a path rule matches the file a call

@@ -222,7 +222,7 @@ func parseCursorHooks(cursor *agents.Agent, data []byte, path string, limit int)
 			if e == nil || agents.IsOwnCommand(e.Command, "") {
 				continue // ours: `hermes-hooks install cursor` put it there
 			}
-			e.RunBy, e.ProjectDir = cursor.Name, projectDir
+			e.FileOf, e.RunBy, e.ProjectDir = cursor.Name, cursor.RunsItself(path), projectDir
 			if projectDir != "" {
 				e.Scope = projectScope(projectDir, path)
 			}

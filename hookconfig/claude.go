@@ -154,7 +154,7 @@ func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath stri
 		return
 	}
 	e.ProjectDir = f.projectDir
-	e.RunBy = f.shape.Name
+	e.FileOf, e.RunBy = f.shape.Name, f.shape.RunsItself(f.path)
 	if c := f.shape.Source.Codec; c != nil {
 		e.Codec, e.Dialect = c, c.Dialect()
 	}

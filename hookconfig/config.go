@@ -123,11 +123,10 @@ type Entry struct {
 	// matcher subject and project variables; Dialect is then the codec's.
 	// Such an entry otherwise runs as a Claude-dialect one (ClaudeShaped).
 	Codec protocol.Codec
-	// RunBy names the agent whose own hook file declared the entry
-	// ("claude" for Claude Code settings files, "codex", "copilot",
-	// "cursor" for theirs): that agent runs it itself, so a dispatch
-	// CalledBy that agent skips it.
-	RunBy string
+	// RunBy names the agent whose own hook file declared the entry when it
+	// reads that file itself (agents.RunsItself): a dispatch CalledBy that
+	// agent skips it. FileOf names that agent whether or not it reads it.
+	RunBy, FileOf string
 	// Worker keeps the hook's process alive between events (worker: true):
 	// one JSON payload per line in, one reply per line out (see
 	// WorkerEnv). Workers is its pool size (default 1, at most

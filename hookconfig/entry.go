@@ -1,6 +1,7 @@
 package hookconfig
 
 import (
+	"cmp"
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/protocol/permrule"
@@ -30,9 +31,9 @@ func (e *Entry) CursorFits(fields map[string]any, tools *protocol.ToolTable) boo
 }
 
 // RunByTitle names the agent an entry was written for, for messages
-// ("Claude Code" for Claude handlers pasted into the YAML, RunBy "").
+// ("Claude Code" for Claude handlers pasted into the YAML, FileOf "").
 func (e *Entry) RunByTitle() string {
-	if a, ok := agents.Lookup(e.RunBy); ok {
+	if a, ok := agents.Lookup(cmp.Or(e.FileOf, e.RunBy)); ok {
 		return a.Title
 	}
 	return "Claude Code"

@@ -29,7 +29,7 @@ func TestWindsurfHooksFile(t *testing.T) {
 	var got []string
 	for _, e := range entries {
 		v := view(e)
-		got = append(got, strings.Join([]string{v.event, v.declared, v.command, v.matcher, string(v.dialect), v.runBy}, " | "))
+		got = append(got, strings.Join([]string{v.event, v.declared, v.command, v.matcher, string(v.dialect), v.fileOf}, " | "))
 	}
 	want := []string{
 		"pre_tool_call | pre_run_command | cd 'tools' && ./g.sh | run_command | windsurf | windsurf",

@@ -12,9 +12,16 @@ const TOOLS = { bash: "Bash", edit: "Edit", write: "Write", read: "Read", grep: 
 const ARGS = { filePath: "file_path", oldString: "old_string", newString: "new_string", replaceAll: "replace_all" };
 const BACK = Object.fromEntries(Object.entries(ARGS).map(([k, v]) => [v, k]));
 
+// rename gives obj's keys the names of names. Where obj has both a key and
+// one already spelt as its new name, the renamed one wins: the tool reads
+// only its own name, so a file_path beside filePath is a decoy the guards
+// must not judge in place of the path the tool opens (and the reverse for
+// a hook's updatedInput). A key alone keeps its value (an MCP tool's own
+// file_path).
 function rename(obj, names) {
   const out = {};
-  for (const [k, v] of Object.entries(obj ?? {})) out[names[k] ?? k] = v;
+  for (const [k, v] of Object.entries(obj ?? {})) if (names[k] === undefined) out[k] = v;
+  for (const [k, v] of Object.entries(obj ?? {})) if (names[k] !== undefined) out[names[k]] = v;
   return out;
 }
 

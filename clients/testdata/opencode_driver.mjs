@@ -9,6 +9,8 @@ const calls = [
   ["before", "rm", "bash", { command: "rm -rf /", description: "clean up" }],
   ["before", "ls", "bash", { command: "ls", description: "list" }],
   ["before", "edit", "edit", { filePath: "/p/a.txt", oldString: "a", newString: "b" }],
+  // A decoy in Claude Code's spelling beside the argument the tool reads.
+  ["before", "decoy", "read", { filePath: "/p/.env", file_path: "/p/notes.txt" }],
   ["after", "after", "bash", { command: "ls" }],
 ];
 for (const [when, name, tool, args] of calls) {

@@ -133,10 +133,11 @@ func (a *App) hookDispatch(agent *agents.Agent, call *agents.Call, o HookOptions
 	// left it (a `cd` in a shell tool): its project directory, the roots
 	// its payload names, and the directory it started us in.
 	a.moreProjects = agentProjects(agent, call, wd)
+	runBy := strings.Join(callRunBy(call, project), ",")
 	if !o.NoServer && !a.triedServer {
 		if target, explicit := a.hookServer(o.Server); target != "" {
 			a.triedServer = true
-			out, err := forward(target, a.forwardQuery(call, project), call)
+			out, err := forward(target, a.forwardQuery(runBy, project), call)
 			if err == nil {
 				return out, nil
 			}
@@ -152,7 +153,7 @@ func (a *App) hookDispatch(agent *agents.Agent, call *agents.Call, o HookOptions
 	if err != nil {
 		return protocol.Outcome{}, err
 	}
-	return a.dispatchOnce(cfg, wd, call.Event.Name, call.Fields, false, strings.Join(call.RunBy(), ","))
+	return a.dispatchOnce(cfg, wd, call.Event.Name, call.Fields, false, runBy)
 }
 
 // agentProjects are the project directories an agent's call comes from
@@ -170,11 +171,11 @@ func agentProjects(agent *agents.Agent, call *agents.Call, wd string) []string {
 // forwardQuery states everything that decides which hooks run and how
 // consent is given, so that a server answers only when it would dispatch
 // exactly as this process (serve answers 409 otherwise; see package
-// server): the caller, the projects, the config, the agent hook files of
+// server): the caller (runBy: what it runs itself), the projects, the config, the agent hook files of
 // the command line, the accept channels and safe mode.
-func (a *App) forwardQuery(call *agents.Call, project string) url.Values {
+func (a *App) forwardQuery(runBy, project string) url.Values {
 	config, _ := a.Config()
-	q := url.Values{"called_by": {strings.Join(call.RunBy(), ",")}, "config": {config}, server.QueryInputs: {"1"}}
+	q := url.Values{"called_by": {runBy}, "config": {config}, server.QueryInputs: {"1"}}
 	q["project"] = append([]string{project}, a.moreProjects...)
 	for _, ag := range agents.All() {
 		for _, f := range a.AgentFiles[ag.Name] {

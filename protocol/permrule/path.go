@@ -1,6 +1,7 @@
 package permrule
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path"
@@ -174,6 +175,33 @@ func (r IfRule) MatchFile(toolName, file string, ctx RuleContext) (bool, string)
 		return true, file + " is not an absolute path; the hook runs"
 	}
 	return r.path.matchFile(r.tool, path.Clean(file), ctx)
+}
+
+// NamedFile returns the one file a path rule for this tool names when its
+// pattern has no wildcard ("Read(./.env)": <cwd>/.env; an unanchored name
+// is taken at its anchor), ok false for any other rule or an unknown
+// anchor. A caller with a file system compares that file's identity
+// (device and inode) with the call's file: a hard link to .env is .env,
+// whatever its name.
+func (r IfRule) NamedFile(toolName string, ctx RuleContext) (string, bool) {
+	p := r.path
+	if r.kind != rulePath || canonicalTool(toolName) != r.tool || p.dirOnly {
+		return "", false
+	}
+	segs := p.segs
+	if p.anchor == anchorCwd && len(segs) > 1 && segs[0] == "**" {
+		segs = segs[1:]
+	}
+	for _, s := range segs {
+		if strings.ContainsAny(s, `*?[\`) {
+			return "", false
+		}
+	}
+	root := map[pathAnchor]string{anchorRoot: "/", anchorHome: ctx.Home, anchorProject: cmp.Or(ctx.ProjectDir, ctx.Cwd), anchorCwd: ctx.Cwd}[p.anchor]
+	if root == "" {
+		return "", false
+	}
+	return path.Join(append([]string{root}, segs...)...), true
 }
 
 func (p pathPattern) matchFile(tool, file string, ctx RuleContext) (bool, string) {

@@ -435,5 +435,49 @@ func FuzzIfRule(f *testing.F) {
 			}
 			r.Match(call.tool, call.input, RuleContext{})
 		}
+		// The file a rule names is one it matches.
+		for _, tool := range []string{"Read", "Edit", "Grep"} {
+			if named, ok := r.NamedFile(tool, ctx); ok {
+				if m, why := r.MatchFile(tool, named, ctx); !m {
+					t.Fatalf("%q names %s for %s but does not match it: %s", rule, named, tool, why)
+				}
+			}
+		}
 	})
+}
+
+// TestNamedFile: the one file a wildcard-free path rule names, under its
+// anchor; rules with a wildcard, a directory rule, another tool's rule
+// and an unknown anchor name none.
+func TestNamedFile(t *testing.T) {
+	ctx := RuleContext{Cwd: "/w", ProjectDir: "/p", Home: "/h"}
+	for _, tc := range []struct {
+		rule, tool, want string
+	}{
+		{"Read(./.env)", "Read", "/w/.env"},
+		{"Read(.env)", "Read", "/w/.env"},
+		{"Read(config/.env)", "Read", "/w/config/.env"},
+		{"Read(/config/.env)", "Read", "/p/config/.env"},
+		{"Read(~/.aws/credentials)", "Read", "/h/.aws/credentials"},
+		{"Edit(//etc/passwd)", "Edit", "/etc/passwd"},
+		{"Read(./.env)", "Edit", ""},
+		{"Read(*.env)", "Read", ""},
+		{"Read(./secrets/**)", "Read", ""},
+		{"Read(./secrets/)", "Read", ""},
+		{"Read(./a?b)", "Read", ""},
+		{"Bash(cat .env)", "Bash", ""},
+	} {
+		r, err := ParseIfRule(tc.rule)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.rule, err)
+		}
+		got, ok := r.NamedFile(tc.tool, ctx)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("%s for %s: %q %v, want %q", tc.rule, tc.tool, got, ok, tc.want)
+		}
+	}
+	r, _ := ParseIfRule("Read(~/.netrc)")
+	if got, ok := r.NamedFile("Read", RuleContext{Cwd: "/w"}); ok {
+		t.Errorf("unknown home: %q", got)
+	}
 }

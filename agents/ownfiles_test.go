@@ -1,0 +1,116 @@
+package agents
+
+import (
+	"path"
+	"slices"
+	"testing"
+)
+
+// TestLoadsItself: only the files an agent looks for by itself are its to
+// run; the same format elsewhere (a team's guards under $HERMES_HOME) is
+// not (issue 31, item 7).
+func TestLoadsItself(t *testing.T) {
+	for _, tc := range []struct {
+		agent, file string
+		want        bool
+	}{
+		{"claude", "/home/u/.claude/settings.json", true},
+		{"claude", "/repo/.claude/settings.json", true},
+		{"claude", "/repo/.claude/settings.local.json", true},
+		{"claude", ".claude/settings.json", true},
+		{"claude", "/repo/sub/../.claude/settings.json", true},
+		{"claude", "/etc/claude-code/managed-settings.json", true},
+		{"claude", "/Library/Application Support/ClaudeCode/managed-settings.json", true},
+		{"claude", "/home/u/.hermes/guards/team.json", false},
+		{"claude", "/repo/.claude/team.json", false},
+		{"claude", "/repo/settings.json", false},
+		{"claude", "/repo/.claude/settings.json/x", false},
+		{"claude", "/tmp/managed-settings.json", false},
+		{"claude", "/repo/.codex/hooks.json", false},
+		{"codex", "/repo/.codex/hooks.json", true},
+		{"codex", "/repo/hooks.json", false},
+		{"copilot", "/repo/.github/hooks/guard.json", true},
+		{"copilot", "/home/u/.copilot/hooks/any.json", true},
+		{"copilot", "/repo/.github/hooks/notes.txt", false},
+		{"copilot", "/repo/.github/guard.json", false},
+		{"cursor", "/repo/.cursor/hooks.json", true},
+		{"cursor", "/srv/team/hooks.json", false},
+		{"factory", "/repo/.factory/settings.local.json", true},
+		{"gemini", "/etc/gemini-cli/settings.json", true},
+		{"qwen", "/repo/.qwen/settings.json", true},
+		{"windsurf", "/home/u/.codeium/windsurf/hooks.json", true},
+		{"cline", "/repo/.clinerules/hooks/PreToolUse", true},
+		{"cline", "/repo/hooks/PreToolUse", false},
+		{"kiro", "/repo/.kiro/agents/default.json", false}, // no source: nothing to skip
+	} {
+		a, ok := Lookup(tc.agent)
+		if !ok {
+			t.Fatalf("no agent %s", tc.agent)
+		}
+		if got := a.LoadsItself(tc.file); got != tc.want {
+			t.Errorf("%s loads %s itself: %v, want %v", tc.agent, tc.file, got, tc.want)
+		}
+	}
+}
+
+// TestEveryAgentLoadsWhatInstallWrites: an agent whose files are a hook
+// source reads the project and user files install writes for it, so
+// their entries (the user's own beside ours) are never run a second time
+// by `hook AGENT`.
+func TestEveryAgentLoadsWhatInstallWrites(t *testing.T) {
+	for _, a := range All() {
+		if a.Source.ConfigKey == "" {
+			continue
+		}
+		for _, f := range []string{a.HookFile.Project, a.HookFile.User} {
+			file := "/x/" + f
+			if a.Source.Dir {
+				file = path.Join(file, "PreToolUse")
+			}
+			if !a.LoadsItself(file) {
+				t.Errorf("%s does not load %s itself, yet install writes it", a.Name, file)
+			}
+		}
+	}
+}
+
+// TestOwnPrograms: the programs install's commands for an agent call on an
+// event, in either spelling of the event; other agents' commands, other
+// events' and the user's own commands are not ours.
+func TestOwnPrograms(t *testing.T) {
+	copilot, _ := Lookup("copilot")
+	pre, _ := copilot.Canonical("PreToolUse")
+	stop, _ := copilot.Canonical("Stop")
+	data := []byte(`{"version":1,"hooks":{
+		"PreToolUse":[{"type":"command","command":"'/opt/it'\\''s/hermes-hooks' hook copilot PreToolUse"},{"command":"./mine.sh"}],
+		"preToolUse":[{"command":"'/b/hermes-hooks' hook copilot preToolUse"},{"command":"'/c/hermes-hooks' hook claude PreToolUse"}],
+		"Stop":[{"command":"'/d/hermes-hooks' hook copilot Stop"}]}}`)
+	got := copilot.OwnPrograms(data, pre)
+	if want := []string{"/opt/it's/hermes-hooks", "/b/hermes-hooks"}; !slices.Equal(got, want) {
+		t.Errorf("PreToolUse programs %q, want %q", got, want)
+	}
+	if got := copilot.OwnPrograms(data, stop); !slices.Equal(got, []string{"/d/hermes-hooks"}) {
+		t.Errorf("Stop programs %q", got)
+	}
+	for _, bad := range []string{``, `[]`, `{"hooks":[]}`, `{"hooks":{"PreToolUse":"x"}}`, `{"hooks":{"PreToolUse":[1,{"command":2}]}}`} {
+		if got := copilot.OwnPrograms([]byte(bad), pre); got != nil {
+			t.Errorf("%s: %q", bad, got)
+		}
+	}
+}
+
+// FuzzOwnPrograms: no hook file panics the reader, and every program it
+// returns is an absolute path.
+func FuzzOwnPrograms(f *testing.F) {
+	f.Add([]byte(`{"hooks":{"PreToolUse":[{"command":"'/b/hermes-hooks' hook copilot PreToolUse"}]}}`))
+	f.Add([]byte(`{"hooks":{"PreToolUse":[{"hooks":[{"command":"'/a'\\''b' hook copilot"}]}]}}`))
+	copilot, _ := Lookup("copilot")
+	pre, _ := copilot.Canonical("PreToolUse")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, p := range copilot.OwnPrograms(data, pre) {
+			if !path.IsAbs(p) {
+				t.Fatalf("program %q is not absolute", p)
+			}
+		}
+	})
+}
