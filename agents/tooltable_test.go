@@ -87,31 +87,10 @@ var toolTables = map[string]toolTable{
 	},
 	// VS Code running Claude Code's settings: its own tool ids (VS Code's
 	// agent hooks documentation and chat tools reference).
-	"claude/vscode": {
-		source: "code.visualstudio.com/docs/copilot/customization/hooks; chat tools reference",
-		documented: []string{"run_in_terminal", "runInTerminal", "runTerminalCommand", "create_file", "createFile",
-			"replace_string_in_file", "multi_replace_string_in_file", "insert_edit_into_file", "apply_patch", "editFiles",
-			"edit_notebook_file", "read_file", "readFile", "file_search", "grep_search", "fetch_webpage", "runSubagent",
-			"list_dir", "semantic_search", "get_errors", "get_terminal_output", "create_directory", "run_task",
-			"run_notebook_cell", "run_vscode_command", "install_extension"},
-		rows: []toolRow{
-			rw("run_in_terminal", "terminal"), rw("runInTerminal", "terminal"), rw("runTerminalCommand", "terminal"),
-			rw("create_file", "write_file"), rw("createFile", "write_file"),
-			rw("replace_string_in_file", "patch"), rw("multi_replace_string_in_file", "patch"), rw("insert_edit_into_file", "patch"),
-			rw("apply_patch", "patch"), rw("editFiles", "patch"), rw("edit_notebook_file", "patch"),
-			rw("fetch_webpage", "web_extract"),
-			roAs("read_file", "read_file"), roAs("readFile", "read_file"), roAs("runSubagent", "delegate_task"),
-			ro("file_search"), ro("grep_search"), ro("list_dir"), ro("semantic_search"), ro("get_errors"), ro("get_terminal_output"),
-			unguarded("create_directory", "it creates an empty folder: no content is written"),
-			unguarded("run_task", "it runs a task of the workspace's tasks.json by its label: the call carries no command"),
-			unguarded("run_notebook_cell", "it runs a cell in the notebook's kernel, not a shell; its code is the notebook's"),
-			unguarded("run_vscode_command", "it runs an editor command, not a shell command"),
-			unguarded("install_extension", "VS Code asks the user itself before it installs an extension"),
-		},
-		call: func(tool string) (string, string) {
-			return `{"hookEventName":"PreToolUse","sessionId":"s","cwd":"/p","tool_name":"` + tool + `","tool_input":{}}`, ""
-		},
-	},
+	"claude/vscode": vscodeTable,
+	// VS Code running Copilot's hook files (.github/hooks): the same tool
+	// ids as when it runs Claude Code's settings.
+	"copilot/vscode": vscodeTable,
 	// Codex: Bash, apply_patch and MCP tools are what its PreToolUse
 	// fires for (docs/agent-protocols.md, Codex).
 	"codex": {
@@ -355,4 +334,31 @@ func seenAs(fields map[string]any) []string {
 
 func isCanonical(s string) bool {
 	return slices.Contains(canonicalTools, s) || protocol.MCPToolNames(s) != nil
+}
+
+// vscodeTable is VS Code's tools, whichever agent's hook file it runs.
+var vscodeTable = toolTable{
+	source: "code.visualstudio.com/docs/copilot/customization/hooks; chat tools reference",
+	documented: []string{"run_in_terminal", "runInTerminal", "runTerminalCommand", "create_file", "createFile",
+		"replace_string_in_file", "multi_replace_string_in_file", "insert_edit_into_file", "apply_patch", "editFiles",
+		"edit_notebook_file", "read_file", "readFile", "file_search", "grep_search", "fetch_webpage", "runSubagent",
+		"list_dir", "semantic_search", "get_errors", "get_terminal_output", "create_directory", "run_task",
+		"run_notebook_cell", "run_vscode_command", "install_extension"},
+	rows: []toolRow{
+		rw("run_in_terminal", "terminal"), rw("runInTerminal", "terminal"), rw("runTerminalCommand", "terminal"),
+		rw("create_file", "write_file"), rw("createFile", "write_file"),
+		rw("replace_string_in_file", "patch"), rw("multi_replace_string_in_file", "patch"), rw("insert_edit_into_file", "patch"),
+		rw("apply_patch", "patch"), rw("editFiles", "patch"), rw("edit_notebook_file", "patch"),
+		rw("fetch_webpage", "web_extract"),
+		roAs("read_file", "read_file"), roAs("readFile", "read_file"), roAs("runSubagent", "delegate_task"),
+		ro("file_search"), ro("grep_search"), ro("list_dir"), ro("semantic_search"), ro("get_errors"), ro("get_terminal_output"),
+		unguarded("create_directory", "it creates an empty folder: no content is written"),
+		unguarded("run_task", "it runs a task of the workspace's tasks.json by its label: the call carries no command"),
+		unguarded("run_notebook_cell", "it runs a cell in the notebook's kernel, not a shell; its code is the notebook's"),
+		unguarded("run_vscode_command", "it runs an editor command, not a shell command"),
+		unguarded("install_extension", "VS Code asks the user itself before it installs an extension"),
+	},
+	call: func(tool string) (string, string) {
+		return `{"hookEventName":"PreToolUse","sessionId":"s","cwd":"/p","tool_name":"` + tool + `","tool_input":{}}`, ""
+	},
 }
