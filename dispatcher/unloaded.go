@@ -2,6 +2,7 @@ package dispatcher
 
 import (
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 // A config source that cannot be loaded must not switch a guard off
@@ -20,14 +21,15 @@ type ScopedGate interface {
 	MayRunIn(project string) bool
 }
 
-// unloadedRefusal is the refusal of a gating event while a project source
-// that may hold a guard cannot be loaded ("" when there is none).
-func (d *Dispatcher) unloadedRefusal() string {
+// unloadedRefusal is the refusal of ev, an event a failing fail_closed
+// guard blocks, while a project source that may hold a guard cannot be
+// loaded ("" when there is none).
+func (d *Dispatcher) unloadedRefusal(ev *protocol.Event) string {
 	for _, u := range d.cfg.Unloaded {
 		if g, ok := d.opts.Gate.(ScopedGate); ok && !g.MayRunIn(u.Project) {
 			continue
 		}
-		return hookconfig.Refusal(u.Err)
+		return hookconfig.RefusalOn(ev, u.Err)
 	}
 	return ""
 }

@@ -160,6 +160,10 @@ type Event struct {
 	// tool call: a failing fail_closed entry's failure is a block
 	// (pre_gateway_dispatch: the message is skipped).
 	FailClosedToo bool
+	// Refuses is what a block here refuses, in the words of a refusal
+	// ("gateway messages": pre_gateway_dispatch); "" means tool calls
+	// (see Refused).
+	Refuses string
 	// FirstDecides: the first contribution in config order that decides
 	// (a decision, or a replacement text) is the outcome's, and later
 	// ones do not change it (pre_gateway_dispatch, whose plugin results
@@ -183,6 +187,15 @@ type Event struct {
 // event: where a block refuses a tool call (Gating), and where the catalog
 // says so (FailClosedToo).
 func (e *Event) FailsClosed() bool { return e != nil && (e.Gates || e.FailClosedToo) }
+
+// Refused is what a block on e refuses, as a refusal names it: "tool
+// calls" unless the catalog says otherwise (Refuses).
+func (e *Event) Refused() string {
+	if e != nil && e.Refuses != "" {
+		return e.Refuses
+	}
+	return "tool calls"
+}
 
 // Can reports whether the event has capability c.
 func (e *Event) Can(c Capability) bool { return e != nil && e.Caps&c != 0 }
@@ -301,7 +314,7 @@ var catalog = []Event{
 	// rewrite its text, or allow it), the first recognised one winning;
 	// the plugin carries a shell hook's reply to it.
 	{Name: "pre_gateway_dispatch", Hermes: true, Caps: CapBlock | CapTransform, HermesReply: ReplyGateway, HermesWire: WireGateway,
-		FailClosedToo: true, FirstDecides: true, Synthetic: synGatewayDispatch},
+		FailClosedToo: true, Refuses: "gateway messages", FirstDecides: true, Synthetic: synGatewayDispatch},
 	{Name: "pre_llm_call", Claude: "UserPromptSubmit", Aliases: []string{"before_llm_call"}, Hermes: true, Exit2: Exit2Blocks, Caps: CapBlock | CapContext | CapInject,
 		PlainContext: true, HermesReply: ReplyLLM, HermesWire: WireBlock, ClaudeTimeout: 30,
 		ClaudeFields: []ClaudeField{{Name: "prompt", From: []string{"user_message"}}}, Synthetic: synPreLLMCall},
