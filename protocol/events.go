@@ -160,9 +160,7 @@ type Event struct {
 	// tool call: a failing fail_closed entry's failure is a block
 	// (pre_gateway_dispatch: the message is skipped).
 	FailClosedToo bool
-	// Refuses is what a block here refuses, in the words of a refusal
-	// ("gateway messages": pre_gateway_dispatch); "" means tool calls
-	// (see Refused).
+	// Refuses is what a block here refuses, as a refusal names it (Refused).
 	Refuses string
 	// FirstDecides: the first contribution in config order that decides
 	// (a decision, or a replacement text) is the outcome's, and later
@@ -187,15 +185,6 @@ type Event struct {
 // event: where a block refuses a tool call (Gating), and where the catalog
 // says so (FailClosedToo).
 func (e *Event) FailsClosed() bool { return e != nil && (e.Gates || e.FailClosedToo) }
-
-// Refused is what a block on e refuses, as a refusal names it: "tool
-// calls" unless the catalog says otherwise (Refuses).
-func (e *Event) Refused() string {
-	if e != nil && e.Refuses != "" {
-		return e.Refuses
-	}
-	return "tool calls"
-}
 
 // Can reports whether the event has capability c.
 func (e *Event) Can(c Capability) bool { return e != nil && e.Caps&c != 0 }

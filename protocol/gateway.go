@@ -72,6 +72,15 @@ func (e *Event) MemberFields(fired string, fields map[string]any) map[string]any
 	return out
 }
 
+// Refused is what a block on e refuses, as a refusal names it: "tool
+// calls" unless the catalog says otherwise (Refuses: "gateway messages").
+func (e *Event) Refused() string {
+	if e != nil && e.Refuses != "" {
+		return e.Refuses
+	}
+	return "tool calls"
+}
+
 // DefaultSkipReason is the reason of a pre_gateway_dispatch skip whose
 // reply gave none.
 const DefaultSkipReason = "skipped by a shell hook"
