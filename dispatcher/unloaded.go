@@ -7,10 +7,10 @@ import (
 
 // A config source that cannot be loaded must not switch a guard off
 // silently. The user's own config failing fails hookconfig.Load (the caller refuses
-// gating events: see hookconfig.RefusalFor); a repository's hooks file, or a file it
-// names, is skipped with a warning so that the global hooks keep working,
-// and is remembered in hookconfig.Config.Unloaded: Dispatch refuses the gating event
-// while it may have held a guard.
+// the events a failing fail_closed guard blocks — tool calls, gateway messages: see
+// hookconfig.RefusalFor); a repository's hooks file, or a file it names, is skipped
+// with a warning so that the global hooks keep working, and is remembered in
+// hookconfig.Config.Unloaded: Dispatch refuses such an event while it may have held a guard.
 
 // ScopedGate is a Gate that can also tell whether any hook of a project
 // could run (consent.Policy.MayRunIn): when none could, a project hooks
