@@ -212,10 +212,11 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	if session != "" && d.opts.Async != AsyncInline {
 		late, peek = d.takePending(ctx, ev, session)
 	}
-	if ev.Gating() && len(d.cfg.Unloaded) > 0 {
+	if ev.FailsClosed() && len(d.cfg.Unloaded) > 0 {
 		// A project hooks file that cannot be loaded may have held a
-		// guard for this very call: refuse it rather than guess.
-		if msg := d.unloadedRefusal(); msg != "" {
+		// guard for this very call (or message): refuse it rather than
+		// guess.
+		if msg := d.unloadedRefusal(ev); msg != "" {
 			refused := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: msg}
 			d.record(ctx, ev, time.Now(), fields, nil, nil, false, &refused)
 			return refused, nil

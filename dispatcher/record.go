@@ -50,6 +50,11 @@ type Record struct {
 	// it; the zero Script when nothing was pinned (not run, an http
 	// handler, a gate without pins, a late async reply).
 	Scripts []Script
+	// Async marks the record of an event's async hooks run by a process
+	// of their own (AsyncInline): the background half of a firing whose
+	// foreground was recorded already. It decides nothing, and firing it
+	// again would run the event's guards a second time.
+	Async bool
 }
 
 // Script is the primary file a hook ran and its SHA-256 (hex) as the
@@ -66,7 +71,7 @@ func (d *Dispatcher) record(ctx context.Context, ev *protocol.Event, start time.
 		return
 	}
 	r := Record{Time: start, Elapsed: time.Since(start), Event: ev, Fields: fields, Cwd: d.opts.Cwd, Outcome: o,
-		Scripts: make([]Script, len(o.Hooks))}
+		Scripts: make([]Script, len(o.Hooks)), Async: d.opts.Async == AsyncInline}
 	if c, ok := fields["cwd"].(string); ok && c != "" {
 		r.Cwd = c
 	}

@@ -2,14 +2,15 @@ package dispatcher
 
 import (
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 // A config source that cannot be loaded must not switch a guard off
 // silently. The user's own config failing fails hookconfig.Load (the caller refuses
-// gating events: see hookconfig.RefusalFor); a repository's hooks file, or a file it
-// names, is skipped with a warning so that the global hooks keep working,
-// and is remembered in hookconfig.Config.Unloaded: Dispatch refuses the gating event
-// while it may have held a guard.
+// the events a failing fail_closed guard blocks — tool calls, gateway messages: see
+// hookconfig.RefusalFor); a repository's hooks file, or a file it names, is skipped
+// with a warning so that the global hooks keep working, and is remembered in
+// hookconfig.Config.Unloaded: Dispatch refuses such an event while it may have held a guard.
 
 // ScopedGate is a Gate that can also tell whether any hook of a project
 // could run (consent.Policy.MayRunIn): when none could, a project hooks
@@ -20,14 +21,15 @@ type ScopedGate interface {
 	MayRunIn(project string) bool
 }
 
-// unloadedRefusal is the refusal of a gating event while a project source
-// that may hold a guard cannot be loaded ("" when there is none).
-func (d *Dispatcher) unloadedRefusal() string {
+// unloadedRefusal is the refusal of ev, an event a failing fail_closed
+// guard blocks, while a project source that may hold a guard cannot be
+// loaded ("" when there is none).
+func (d *Dispatcher) unloadedRefusal(ev *protocol.Event) string {
 	for _, u := range d.cfg.Unloaded {
 		if g, ok := d.opts.Gate.(ScopedGate); ok && !g.MayRunIn(u.Project) {
 			continue
 		}
-		return hookconfig.Refusal(u.Err)
+		return hookconfig.RefusalOn(ev, u.Err)
 	}
 	return ""
 }

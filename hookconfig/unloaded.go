@@ -9,40 +9,40 @@ import (
 
 // Unloaded is a project hook source that could not be loaded.
 type Unloaded struct {
-	// Err says which file and why (a *ConfigError, with the line when
-	// known).
+	// Err says which file and why (a *ConfigError, with its line if known).
 	Err error
 	// Project is the root of the project whose hooks were lost.
 	Project string
 }
 
-// unloaded records a project source that could not be loaded, with the
-// warning it has always had.
+// unloaded records a project source that could not be loaded, and warns.
 func (cfg *Config) unloaded(where, project, what string, err error) {
 	cfg.warn(where, what+": "+err.Error())
 	cfg.Unloaded = append(cfg.Unloaded, Unloaded{Err: err, Project: project})
 }
 
 // RefusalFor is the outcome that refuses ev because the config could not
-// be loaded (err), when ev gates tool calls; ok is false for other events,
-// which go on without hooks (the caller warns).
+// be loaded (err), when a failing fail_closed guard blocks ev (one may be
+// configured); ok is false for other events, which go on without hooks.
 func RefusalFor(ev *protocol.Event, err error) (refused protocol.Outcome, ok bool) {
-	if !ev.Gating() {
+	if !ev.FailsClosed() {
 		return protocol.Outcome{}, false
 	}
-	return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: Refusal(err)}, true
+	return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: RefusalOn(ev, err)}, true
 }
 
 // Refusal is the message that refuses tool calls while a config file
-// cannot be loaded: which file, where, why, and what to do.
-func Refusal(err error) string {
+// cannot be loaded: which file, where, why, and what to do; RefusalOn
+// names what a block on ev refuses instead (ev.Refused: gateway messages).
+func Refusal(err error) string { return RefusalOn(nil, err) }
+func RefusalOn(ev *protocol.Event, err error) string {
 	var ce *ConfigError
 	if !errors.As(err, &ce) {
-		return "hermes-hooks refuses tool calls until its config loads: " + err.Error() + "; run 'hermes-hooks doctor' to see every problem"
+		return "hermes-hooks refuses " + ev.Refused() + " until its config loads: " + err.Error() + "; run 'hermes-hooks doctor' to see every problem"
 	}
 	why := ce.Err.Error()
 	if ce.Line > 0 {
 		why = "line " + strconv.Itoa(ce.Line) + ": " + why
 	}
-	return "hermes-hooks refuses tool calls until " + ce.Path + " loads (" + why + "); fix it, then run 'hermes-hooks doctor'"
+	return "hermes-hooks refuses " + ev.Refused() + " until " + ce.Path + " loads (" + why + "); fix it, then run 'hermes-hooks doctor'"
 }

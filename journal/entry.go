@@ -37,6 +37,10 @@ type Entry struct {
 	Payload       map[string]any `json:"payload,omitempty"`
 	ElapsedMS     float64        `json:"elapsed_ms"`
 	Hooks         []HookEntry    `json:"hooks"`
+	// Async marks the record of an event's async hooks, run after the
+	// dispatch that fired them (which has a record of its own): replay
+	// passes it over.
+	Async bool `json:"async,omitempty"`
 	// Repaired is how many bytes of a torn tail this append truncated.
 	Repaired int64 `json:"repaired,omitempty"`
 }
@@ -116,7 +120,7 @@ func (w *Writer) body(r *dispatcher.Record) protocol.Object {
 		fields = r.Fields
 	}
 	eff := effects(o)
-	return make(protocol.Object, 0, 18).
+	return make(protocol.Object, 0, 19).
 		With(true, "time", r.Time.UTC().Format(time.RFC3339Nano)).
 		With(true, "version", w.version()).
 		With(true, "event", o.Event).
@@ -131,7 +135,8 @@ func (w *Writer) body(r *dispatcher.Record) protocol.Object {
 		With(true, "payload_sha256", hex.EncodeToString(sum[:])).
 		With(w.opts.IncludePayload, "payload", fields).
 		With(true, "elapsed_ms", math.Round(float64(r.Elapsed.Microseconds()))/1000).
-		With(true, "hooks", hooks)
+		With(true, "hooks", hooks).
+		With(r.Async, "async", true)
 }
 
 func effects(o *protocol.Outcome) []any {

@@ -160,6 +160,8 @@ type Event struct {
 	// tool call: a failing fail_closed entry's failure is a block
 	// (pre_gateway_dispatch: the message is skipped).
 	FailClosedToo bool
+	// Refuses is what a block here refuses, as a refusal names it (Refused).
+	Refuses string
 	// FirstDecides: the first contribution in config order that decides
 	// (a decision, or a replacement text) is the outcome's, and later
 	// ones do not change it (pre_gateway_dispatch, whose plugin results
@@ -301,7 +303,7 @@ var catalog = []Event{
 	// rewrite its text, or allow it), the first recognised one winning;
 	// the plugin carries a shell hook's reply to it.
 	{Name: "pre_gateway_dispatch", Hermes: true, Caps: CapBlock | CapTransform, HermesReply: ReplyGateway, HermesWire: WireGateway,
-		FailClosedToo: true, FirstDecides: true, Synthetic: synGatewayDispatch},
+		FailClosedToo: true, Refuses: "gateway messages", FirstDecides: true, Synthetic: synGatewayDispatch},
 	{Name: "pre_llm_call", Claude: "UserPromptSubmit", Aliases: []string{"before_llm_call"}, Hermes: true, Exit2: Exit2Blocks, Caps: CapBlock | CapContext | CapInject,
 		PlainContext: true, HermesReply: ReplyLLM, HermesWire: WireBlock, ClaudeTimeout: 30,
 		ClaudeFields: []ClaudeField{{Name: "prompt", From: []string{"user_message"}}}, Synthetic: synPreLLMCall},

@@ -434,6 +434,9 @@ func TestCatalogRules(t *testing.T) {
 		{"WireGateway", func(e *Event) bool { return e.HermesWire == WireGateway }, []string{"pre_gateway_dispatch"}},
 		{"FailClosedToo", func(e *Event) bool { return e.FailClosedToo }, []string{"pre_gateway_dispatch"}},
 		{"FirstDecides", func(e *Event) bool { return e.FirstDecides }, []string{"pre_gateway_dispatch"}},
+		// Every event a failing fail_closed guard blocks refuses something
+		// a refusal can name.
+		{"RefusesOwnWords", func(e *Event) bool { return e.Refuses != "" }, []string{"pre_gateway_dispatch"}},
 		{"Gateway", func(e *Event) bool { return e.Gateway },
 			[]string{"agent:end", "agent:start", "agent:step", "command:*", "gateway:startup", "session:end", "session:reset", "session:start"}},
 		{"FamilyField", func(e *Event) bool { return e.FamilyField != "" }, []string{"command:*"}},

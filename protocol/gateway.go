@@ -72,6 +72,15 @@ func (e *Event) MemberFields(fired string, fields map[string]any) map[string]any
 	return out
 }
 
+// Refused is what a block on e refuses, as a refusal names it: "tool
+// calls" unless the catalog says otherwise (Refuses: "gateway messages").
+func (e *Event) Refused() string {
+	if e != nil && e.Refuses != "" {
+		return e.Refuses
+	}
+	return "tool calls"
+}
+
 // DefaultSkipReason is the reason of a pre_gateway_dispatch skip whose
 // reply gave none.
 const DefaultSkipReason = "skipped by a shell hook"
@@ -98,6 +107,38 @@ func hermesGatewayReply(obj map[string]any) *Contribution {
 		return &Contribution{Decision: DecisionAllow}
 	}
 	return nil
+}
+
+// gatewayToolForm is the note on a pre_gateway_dispatch reply that has no
+// gateway action but the tool-call form of a refusal ({"action": "block"},
+// {"decision": "block"} or "deny"): Hermes reads none of them there, so a
+// guard written that way drops no message — and nothing else would say so.
+// "" for any other reply.
+func gatewayToolForm(obj map[string]any) string {
+	for _, key := range []string{"action", "decision"} {
+		if v, _ := obj[key].(string); v == "block" || v == "deny" {
+			return `the reply {"` + key + `": "` + v + `"} is the tool-call form, which drops no message on pre_gateway_dispatch: ` +
+				`reply {"action": "skip", "reason": "…"} to drop it`
+		}
+	}
+	return ""
+}
+
+// ReplyFormProblem says why a Hermes-dialect reply (stdout) on ev, valid
+// JSON as it may be, asks for nothing the event reads, when it is in a
+// form meant for another event (a guard that guards nothing); "" when it
+// is not (or when the dialect's reply is read as written). For test and
+// doctor, which show a hook's run.
+func ReplyFormProblem(ev *Event, d Dialect, stdout []byte) string {
+	if ev == nil || ev.HermesReply != ReplyGateway || d != Hermes {
+		return ""
+	}
+	v, err := DecodeJSON([]byte(pyStrip(toValidUTF8(stdout))))
+	obj, ok := v.(map[string]any)
+	if err != nil || !ok || hermesGatewayReply(obj) != nil {
+		return ""
+	}
+	return gatewayToolForm(obj)
 }
 
 // gatewayWire is pre_gateway_dispatch's result for Hermes: skip (a block,

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -282,4 +283,70 @@ func TestGatewayPayloadKeepsArgs(t *testing.T) {
 	if want := `{"hook_event_name": "pre_command", "tool_name": null, "tool_input": null, "session_id": "", "cwd": "/w", "extra": {}}`; got != want {
 		t.Errorf("pre_command payload\n got %s\nwant %s", got, want)
 	}
+}
+
+// Issue 31 item 5: a pre_gateway_dispatch reply in the tool-call form
+// drops no message (Hermes reads skip, rewrite and allow there). It stays
+// no action, as in Hermes, but is named: the parse's note, and
+// ReplyFormProblem for test and doctor.
+func TestGatewayToolFormIsNamed(t *testing.T) {
+	gw, _ := Lookup("pre_gateway_dispatch")
+	tool, _ := Lookup("pre_tool_call")
+	obs, _ := Lookup("agent:start")
+	for _, tc := range []struct {
+		name   string
+		ev     *Event
+		d      Dialect
+		stdout string
+		want   string // a substring of the problem; "" for none
+	}{
+		{"action_block", gw, Hermes, `{"action": "block", "message": "strangers out"}`, `{"action": "block"} is the tool-call form`},
+		{"decision_block", gw, Hermes, `{"decision":"block","reason":"r"}`, `{"decision": "block"} is the tool-call form`},
+		{"decision_deny", gw, Hermes, `{"decision":"deny"}`, `{"decision": "deny"} is the tool-call form`},
+		{"padded", gw, Hermes, "  {\"action\":\"block\"}\n", `reply {"action": "skip", "reason": "…"} to drop it`},
+		{"with_state", gw, Hermes, `{"action":"block","state":{"n":1}}`, `tool-call form`},
+		{"skip_is_right", gw, Hermes, `{"action":"skip","reason":"r"}`, ""},
+		{"a_skip_wins_over_a_decision", gw, Hermes, `{"action":"skip","decision":"block"}`, ""},
+		{"allow", gw, Hermes, `{"action":"allow"}`, ""},
+		{"empty", gw, Hermes, `{}`, ""},
+		{"context", gw, Hermes, `{"context":"c"}`, ""},
+		{"garbage", gw, Hermes, `oops`, ""},
+		{"array", gw, Hermes, `["block"]`, ""},
+		{"verbs_are_case_sensitive", gw, Hermes, `{"action":"BLOCK"}`, ""},
+		{"on_a_tool_call_it_is_the_form", tool, Hermes, `{"action":"block"}`, ""},
+		{"on_an_observer_nothing_is_said", obs, Hermes, `{"action":"block"}`, ""},
+		{"claude_dialect_not_judged", gw, Claude, `{"decision":"block"}`, ""},
+		{"nil_event", nil, Hermes, `{"action":"block"}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ReplyFormProblem(tc.ev, tc.d, []byte(tc.stdout))
+			if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+				t.Fatalf("ReplyFormProblem = %q, want it to hold %q", got, tc.want)
+			}
+			if tc.ev == nil || tc.d != Hermes {
+				return
+			}
+			c, note := ParseReply(Reply{Event: tc.ev, Dialect: Hermes, Command: testCommand, Stdout: []byte(tc.stdout)})
+			if tc.want != "" && (!strings.Contains(note, tc.want) || c != nil && c.Decision != "") {
+				t.Fatalf("ParseReply = %+v, note %q; want no decision and a note holding %q", c, note, tc.want)
+			}
+			if tc.want == "" && strings.Contains(note, "tool-call form") {
+				t.Fatalf("ParseReply note %q names a tool-call form", note)
+			}
+		})
+	}
+}
+
+func FuzzReplyFormProblem(f *testing.F) {
+	for _, s := range []string{`{"action":"block"}`, `{"decision":"deny"}`, `{"action":"skip"}`, `oops`, ``} {
+		f.Add([]byte(s))
+	}
+	gw, _ := Lookup("pre_gateway_dispatch")
+	f.Fuzz(func(t *testing.T, stdout []byte) {
+		p := ReplyFormProblem(gw, Hermes, stdout)
+		c, note := ParseReply(Reply{Event: gw, Dialect: Hermes, Command: testCommand, Stdout: stdout})
+		if p != "" && (c != nil && c.Decision != "" || !strings.Contains(note, p)) {
+			t.Fatalf("problem %q, but the parse decided %+v with note %q", p, c, note)
+		}
+	})
 }

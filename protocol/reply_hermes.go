@@ -82,7 +82,9 @@ func parseHermesStdout(ev *Event, stdout string) (c *Contribution, note string, 
 	case ReplyInput:
 		c = hermesInputReply(obj)
 	case ReplyGateway:
-		c = hermesGatewayReply(obj)
+		if c = hermesGatewayReply(obj); c == nil {
+			note = gatewayToolForm(obj)
+		}
 	default:
 		c = hermesContext(obj)
 		if ev.HermesReply == ReplyLLM {
@@ -92,7 +94,7 @@ func parseHermesStdout(ev *Event, stdout string) (c *Contribution, note string, 
 			c = hermesTransformReply(obj, c)
 		}
 	}
-	return withExtensions(obj, c), "", true
+	return withExtensions(obj, c), note, true
 }
 
 // hermesContext is Hermes' rule for every other event: a non-blank string

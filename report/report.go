@@ -262,6 +262,11 @@ func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
 	default:
 		r.add(CheckFail, "stdout was not valid JSON (exit="+exit+", "+elapsed+"s): "+protocol.Truncate(stdout, 120))
 	}
+	if p := protocol.ReplyFormProblem(e.Event, e.Dialect, run.Stdout); p != "" {
+		// Valid JSON that the event does not read: the guard guards
+		// nothing, and would go unnoticed as "valid JSON".
+		r.add(CheckFail, "its reply guards nothing: "+p)
+	}
 }
 
 func validJSON(s string) bool {

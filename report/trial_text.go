@@ -168,6 +168,9 @@ func statusLine(r *TrialRun) string {
 	if rep.Shadow {
 		b.WriteString(" (shadow: dispatch only records it)")
 	}
+	if r.Entry != nil && protocol.ReplyFormProblem(r.Entry.Event, rep.Dialect, r.Stdout) != "" {
+		b.WriteString(" (⚠ its reply is another event's form: it drops nothing)")
+	}
 	switch {
 	case !r.Approved:
 		b.WriteString(" (not allowlisted: dispatch skips it)")
@@ -275,8 +278,14 @@ func PrintTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []T
 				fmt.Fprintf(w, "      stderr: %s\n", show(protocol.Truncate(s, 400)))
 			}
 		}
-		if rep.Note != "" {
+		// A guard written in another event's form guards nothing, and
+		// dispatch says so only in its report's note: a ⚠ here.
+		p := protocol.ReplyFormProblem(ev, rep.Dialect, r.Stdout)
+		if rep.Note != "" && rep.Note != p {
 			fmt.Fprintf(w, "      note: %s\n", show(rep.Note))
+		}
+		if p != "" {
+			fmt.Fprintf(w, "      ⚠ guards nothing: %s\n", show(p))
 		}
 		c := rep.Contribution
 		if wire, ok := c.HermesWire(ev); ok && c.Decision != protocol.DecisionAllow {

@@ -41,6 +41,7 @@ and the hook(s) that decided each (now: …, recorded: …).
 Only records written with journal: {include_payload: true} hold the event's
 fields; the others are counted as not replayable. The journal holds only
 dispatches that ran a hook, so an event that ran none back then is not there.
+Records of async hooks run after their dispatch ("async": true) are skipped.
 
 Replay runs your approved hooks for real, with consent as usual: an
 unapproved hook never runs (approve a new guard before replaying with it),

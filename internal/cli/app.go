@@ -98,8 +98,9 @@ func (a *App) loadToRun(projectDir string) (*hookconfig.Config, error) {
 }
 
 // refusal is the answer to a dispatch of ev whose load failed with err:
-// when ev gates tool calls, whether a guard protects it is unknown, so it
-// is refused, with a warning and a reason that names the file and the fix.
+// when a failing fail_closed guard blocks ev (a tool call's, a gateway
+// message's), whether such a guard protects it is unknown, so it is
+// refused, with a warning and a reason that names the file and the fix.
 // ok is false for other events. dispatch prints the outcome, hook the
 // agent's encoding of it (its deny). The refusal goes on the journal like
 // any block, to the default file: the config's journal: block is unknown
@@ -112,13 +113,18 @@ func (a *App) refusal(ev *protocol.Event, fields map[string]any, err error) (ref
 		return refused, false
 	}
 	a.Warn(classifyMsg(err))
+	a.recordRefusal(hookconfig.JournalConfig{}, ev, fields, &refused)
+	return refused, true
+}
+
+// recordRefusal puts a refusal that ran no hook on the journal jc names.
+func (a *App) recordRefusal(jc hookconfig.JournalConfig, ev *protocol.Event, fields map[string]any, refused *protocol.Outcome) {
 	if store, serr := a.Store(); serr == nil {
-		if w := journal.ForConfig(hookconfig.JournalConfig{}, store.Home(), journal.Options{VersionOf: Version, Warn: a.Warn}); w != nil {
-			w.Record(context.Background(), &dispatcher.Record{Time: time.Now(), Event: ev, Fields: fields, Cwd: Cwd(), Outcome: &refused})
+		if w := journal.ForConfig(jc, store.Home(), journal.Options{VersionOf: Version, Warn: a.Warn}); w != nil {
+			w.Record(context.Background(), &dispatcher.Record{Time: time.Now(), Event: ev, Fields: fields, Cwd: Cwd(), Outcome: refused})
 			w.Close()
 		}
 	}
-	return refused, true
 }
 
 func (a *App) load(projectDir string) (*hookconfig.Config, error) {

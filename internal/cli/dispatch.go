@@ -48,6 +48,9 @@ func (a *App) Dispatch(event string, o DispatchOptions) error {
 	}
 	fields, _, err := readFields(a.In)
 	if err != nil {
+		if refused, ok := a.unreadableRefusal(ev, err); ok {
+			return writeOutcome(a.Out, &refused, o)
+		}
 		return err
 	}
 	wd := Cwd()
@@ -67,6 +70,35 @@ func (a *App) Dispatch(event string, o DispatchOptions) error {
 		return err
 	}
 	return writeOutcome(a.Out, &outcome, o)
+}
+
+// unreadableRefusal answers event fields that cannot be read (readErr) on
+// ev, an event a failing fail_closed guard blocks: such a guard cannot be
+// asked, so when the config holds one for ev — or cannot be loaded, so
+// that it may — ev is refused (and recorded) rather than answered with a
+// usage error, which a host reads as no answer at all (Hermes' gateway
+// then delivers the message). ok is false otherwise: the usage error.
+func (a *App) unreadableRefusal(ev *protocol.Event, readErr error) (protocol.Outcome, bool) {
+	if !ev.FailsClosed() {
+		return protocol.Outcome{}, false
+	}
+	msg := "the " + ev.Name + " event fields are unreadable: " + classifyMsg(readErr)
+	cfg, err := a.load(Cwd())
+	if err != nil {
+		a.Warn(msg)
+		return a.refusal(ev, map[string]any{}, err)
+	}
+	a.warnAll(cfg)
+	for _, e := range cfg.Entries {
+		if e.Event == ev && e.FailClosed {
+			a.Warn(msg)
+			refused := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock,
+				Message: "hermes-hooks: " + msg + "; the fail_closed guard " + e.Command + " cannot check them, so they are refused"}
+			a.recordRefusal(cfg.Journal, ev, map[string]any{}, &refused)
+			return refused, true
+		}
+	}
+	return protocol.Outcome{}, false
 }
 
 // dispatchOnce is one dispatch by a process that exits right after it

@@ -27,10 +27,21 @@ const WorkerRequestID = "hermes_hooks_request_id"
 // last member, in the payload's own separators (Python's ", " and ": "
 // for Hermes payloads, none for the compact ones). ok is false when the
 // payload is not a JSON object.
+//
+// A member of the payload already named WorkerRequestID (a host field of
+// that name, which a Claude-dialect payload carries at its top level) is
+// taken out first: beside ours it would make a duplicate key, and a
+// worker whose JSON reader keeps the first of two would echo the host's
+// value, so its every reply would be refused as another request's.
 func WithRequestID(payload []byte, id uint64, spaced bool) (line []byte, ok bool) {
 	p := bytes.TrimRight(payload, " \t\r\n")
 	if len(p) < 2 || p[0] != '{' || p[len(p)-1] != '}' {
 		return nil, false
+	}
+	if mayHoldKey(p) {
+		if q, ok := WithoutMember(p, WorkerRequestID); ok {
+			p = q
+		}
 	}
 	sep, colon := ",", ":"
 	if spaced {
@@ -48,6 +59,13 @@ func WithRequestID(payload []byte, id uint64, spaced bool) (line []byte, ok bool
 	line = append(line, colon...)
 	line = strconv.AppendUint(line, id, 10)
 	return append(line, '}', '\n'), true
+}
+
+// mayHoldKey reports whether the payload may hold a member named
+// WorkerRequestID: its name spelt out, or any escape (a key may spell it
+// with \u escapes). Most payloads have neither, and skip the scan.
+func mayHoldKey(p []byte) bool {
+	return bytes.Contains(p, []byte(WorkerRequestID)) || bytes.IndexByte(p, '\\') >= 0
 }
 
 // member is one top-level member of a JSON object's text: [start, end)

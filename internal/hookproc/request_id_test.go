@@ -12,6 +12,13 @@ func TestWithRequestID(t *testing.T) {
 		{`{"hook_event_name":"PreToolUse"}` + "\n", false, `{"hook_event_name":"PreToolUse","hermes_hooks_request_id":7}` + "\n"},
 		{`{}`, true, `{"hermes_hooks_request_id": 7}` + "\n"},
 		{`{ }`, false, `{ "hermes_hooks_request_id":7}` + "\n"},
+		// A host field of our key's name goes: ours is the only one.
+		{`{"tool_name":"Bash","hermes_hooks_request_id":999}`, false, `{"tool_name":"Bash","hermes_hooks_request_id":7}` + "\n"},
+		{`{"hermes_hooks_request_id": 999, "a": 1}`, true, `{"a": 1, "hermes_hooks_request_id": 7}` + "\n"},
+		{`{"hermes_hooks_request_id":999}`, false, `{"hermes_hooks_request_id":7}` + "\n"},
+		{`{"hermes_hooks\u005frequest_id":999,"a":1}`, false, `{"a":1,"hermes_hooks_request_id":7}` + "\n"},
+		// Nested, it is the host's own business.
+		{`{"extra":{"hermes_hooks_request_id":999}}`, false, `{"extra":{"hermes_hooks_request_id":999},"hermes_hooks_request_id":7}` + "\n"},
 		{`[1]`, true, ""},
 		{``, true, ""},
 	} {

@@ -284,11 +284,29 @@ class GatewayDispatch(unittest.TestCase):
         self.assertEqual(standin.run(gw.handle_message(standin.message("crash"))), "skip")
         self.assertEqual(gw.delivered, [])
 
-    def test_hermes_hooks_missing_falls_back_to_normal_dispatch(self):
-        # The plugin raises (Hermes logs it) and the message goes on.
+    # Issue 31 item 5: the plugin never raises into Hermes, which would
+    # deliver the message: without hermes-hooks' answer, whether a
+    # fail_closed guard (an owner-only gate) holds the gateway cannot be
+    # known, so the message is dropped, with the reason logged.
+    def test_hermes_hooks_missing_drops_the_message(self):
         gw = self.gateway(HERMES_HOOKS_BIN="/nonexistent/hermes-hooks")
-        with self.assertLogs("standin.gateway", "ERROR"):
-            self.assertEqual(standin.run(gw.handle_message(standin.message("skip: z"))), "dispatch")
+        with self.assertLogs("hermes_hooks.hermes_plugin", "WARNING") as logs:
+            self.assertEqual(standin.run(gw.handle_message(standin.message("hello"))), "skip")
+        self.assertEqual(gw.delivered, [])
+        self.assertIn("BinaryNotFoundError", logs.output[0])
+
+    # A typo in the hooks file: hermes-hooks answers the skip itself, naming
+    # the file and the line.
+    def test_a_config_that_does_not_load_drops_the_message(self):
+        broken = self.h._write("broken.yaml", ["hooks:", "  pre_gateway_dispatch:", "    - command: [unclosed"])
+        gw = self.gateway(broken)
+        (callback,) = gw.plugin_hooks["pre_gateway_dispatch"]
+        got = callback(event=standin.message("hello"), gateway=None, session_store=None)
+        self.assertEqual(sorted(got), ["action", "reason"])
+        self.assertEqual(got["action"], "skip")
+        self.assertIn("hermes-hooks refuses gateway messages until " + broken + " loads (line ", got["reason"])
+        self.assertEqual(standin.run(gw.handle_message(standin.message("hello"))), "skip")
+        self.assertEqual(gw.delivered, [])
 
 
 if __name__ == "__main__":

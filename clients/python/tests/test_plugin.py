@@ -3,11 +3,13 @@ contract: ctx.register_hook(event, callback), then callback(**kwargs)."""
 
 import importlib.util
 import os
+import shutil
+import tempfile
 import unittest
 from types import SimpleNamespace
 from unittest import mock
 
-from hermes_hooks import BinaryNotFoundError, Client, hermes_plugin
+from hermes_hooks import DEFAULT_TIMEOUT, Client, hermes_plugin
 
 from . import fixture
 
@@ -146,12 +148,49 @@ class Plugin(unittest.TestCase):
         ctx = dict(self.plugins())["server"]
         self.assertIsNone(ctx.fire("pre_gateway_dispatch", event=object(), gateway=object(), session_store=object()))
 
-    def test_a_failed_dispatch_raises(self):
-        # Hermes turns a raising pre_tool_call callback into a block.
-        ctx = FakeContext()
-        hermes_plugin.register(ctx, client=Client(server=False, binary="/nonexistent/hermes-hooks"))
-        with self.assertRaises(BinaryNotFoundError):
-            ctx.fire("pre_tool_call", tool_name="terminal", args={"command": "ls"})
+    def test_no_answer_never_raises_and_refuses_where_a_guard_may_stand(self):
+        # Issue 31 item 5: hermes-hooks that gives no answer — missing, a
+        # non-zero exit, garbage, no answer in time — is never raised into
+        # Hermes (which would deliver a gateway message past a raising
+        # plugin): a tool call is blocked, a gateway message dropped, every
+        # other event gets None.
+        tmp = tempfile.mkdtemp(prefix="hermes-hooks-broken-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        programs = {"missing": os.path.join(tmp, "nonexistent")}
+        for name, body in (("exit1", "echo 'hermes-hooks: error: boom' >&2; exit 1"), ("garbage", "echo 'not json'"),
+                           ("not_a_directive", "echo '[1]'"), ("hang", "exec sleep 3600")):
+            programs[name] = os.path.join(tmp, name)
+            with open(programs[name], "w") as f:
+                f.write("#!/bin/sh\ncat >/dev/null\n" + body + "\n")
+            os.chmod(programs[name], 0o755)
+        want = {"pre_tool_call": ("action", "block", "message", "hermes-hooks could not check this tool call"),
+                "pre_gateway_dispatch": ("action", "skip", "reason", "hermes-hooks could not check this message"),
+                "post_tool_call": None, "transform_tool_result": None, "pre_verify": None}
+        for name, program in programs.items():
+            ctx = FakeContext()
+            # The hang is what must time out; the bound is short for it only.
+            hermes_plugin.register(ctx, client=Client(server=False, binary=program, timeout=1 if name == "hang" else 60))
+            for event, shape in want.items():
+                with self.subTest(program=name, event=event):
+                    with self.assertLogs("hermes_hooks.hermes_plugin", "WARNING") as logs:
+                        got = ctx.fire(event, tool_name="terminal", args={"command": "ls"}, event=object())
+                    self.assertIn("gave no answer on " + event, logs.output[0])
+                    if shape is None:
+                        self.assertIsNone(got)
+                        continue
+                    verb_key, verb, why_key, why = shape
+                    self.assertEqual(sorted(got), sorted([verb_key, why_key]))
+                    self.assertEqual(got[verb_key], verb)
+                    self.assertTrue(got[why_key].startswith(why), got[why_key])
+
+    def test_a_bad_timeout_setting_does_not_stop_registration(self):
+        for raw in ("soon", "0", "-3", "nan", "inf"):
+            with self.subTest(raw=raw), mock.patch.dict(os.environ, {"HERMES_HOOKS_TIMEOUT": raw}):
+                with self.assertLogs("hermes_hooks.hermes_plugin", "WARNING"):
+                    ctx = FakeContext()
+                    hermes_plugin.register(ctx)
+                self.assertIn("pre_gateway_dispatch", ctx.hooks)
+                self.assertEqual(hermes_plugin.client_from_env().timeout, DEFAULT_TIMEOUT)
 
     def test_settings_from_the_environment(self):
         env = {"HERMES_HOOKS_SERVER": "off", "HERMES_HOOKS_BIN": "/opt/hh", "HERMES_HOOKS_TIMEOUT": "7",

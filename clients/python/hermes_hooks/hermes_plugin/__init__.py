@@ -23,10 +23,21 @@ pre_gateway_dispatch hands hermes-hooks the incoming message's fields, not
 Hermes' in-process objects (see gateway_fields): platform, chat_id,
 chat_type, chat_name, thread_id, user_id, user_name, message_id and text.
 
-A failed dispatch raises: Hermes logs it, and on pre_tool_call it blocks
-the call (a guard that cannot be asked does not let the call through); on
-pre_gateway_dispatch the message goes on to normal dispatch (Hermes' rule
-for a failing plugin there).
+A callback never raises into Hermes. When hermes-hooks gives no answer
+(the program missing, a non-zero exit, output that is not a directive, no
+answer within HERMES_HOOKS_TIMEOUT, a server that drops the request) the
+warning is logged and the callback answers as a guard that cannot be asked
+must: pre_tool_call {"action": "block", "message": …} (the tool does not
+run), pre_gateway_dispatch {"action": "skip", "reason": …} (the message is
+dropped), every other event None (as Hermes treats a raising callback
+there). On pre_gateway_dispatch Hermes would deliver the message past a
+raising plugin; whether a fail_closed guard (an owner-only gate) holds the
+gateway is in the config only hermes-hooks reads, so without its answer it
+cannot be known, and the message is dropped. hermes-hooks itself drops it
+with a reason when it runs but cannot evaluate such a guard (its config
+does not load, the guard is missing, crashes or times out). A gateway that
+has no such guard and would rather deliver when hermes-hooks is broken
+leaves pre_gateway_dispatch out of HERMES_HOOKS_EVENTS.
 
 Hermes' gateway hooks (HOOK.yaml events) are not plugin hooks: they reach
 hermes-hooks through the gateway bridge, hermes_hooks.hermes_gateway.
@@ -47,7 +58,8 @@ from typing import Any, Callable, Dict, Iterable, Optional, Tuple
 
 from hermes_hooks import DEFAULT_TIMEOUT, Client
 
-__all__ = ["register", "HERMES_EVENTS", "client_from_env", "to_hermes", "make_callback", "gateway_fields"]
+__all__ = ["register", "HERMES_EVENTS", "client_from_env", "to_hermes", "make_callback", "gateway_fields",
+           "unanswered"]
 
 log = logging.getLogger("hermes_hooks.hermes_plugin")
 
@@ -77,14 +89,29 @@ _TEXT_EVENTS = frozenset({"transform_llm_output", "transform_terminal_output", "
 _CONTEXT_ONLY_EVENTS = frozenset({"pre_llm_call"})
 
 
+def _timeout_from_env() -> float:
+    # A bad value must not make register() raise: Hermes would then load
+    # no callback at all, and every guard would be off.
+    raw = os.environ.get("HERMES_HOOKS_TIMEOUT")
+    if not raw:
+        return DEFAULT_TIMEOUT
+    try:
+        timeout = float(raw)
+    except ValueError:
+        timeout = 0.0
+    if not 0 < timeout < float("inf"):
+        log.warning("HERMES_HOOKS_TIMEOUT=%r is not a number of seconds; using %gs", raw, DEFAULT_TIMEOUT)
+        return DEFAULT_TIMEOUT
+    return timeout
+
+
 def client_from_env() -> Client:
     """The Client the plugin uses, from the HERMES_HOOKS_* settings."""
     server: Any = os.environ.get("HERMES_HOOKS_SERVER") or None
     if server is not None and server.lower() in ("off", "none", "0", "false"):
         server = False
-    timeout = float(os.environ.get("HERMES_HOOKS_TIMEOUT") or DEFAULT_TIMEOUT)
     return Client(server=server, binary=os.environ.get("HERMES_HOOKS_BIN") or "hermes-hooks",
-                  timeout=timeout, config=os.environ.get("HERMES_HOOKS_CONFIG") or None)
+                  timeout=_timeout_from_env(), config=os.environ.get("HERMES_HOOKS_CONFIG") or None)
 
 
 def _events_from_env() -> Iterable[str]:
@@ -150,12 +177,36 @@ def to_hermes(event: str, wire: Dict[str, Any]) -> Any:
     return wire or None
 
 
+# What a callback answers when hermes-hooks gave none, where a guard that
+# cannot be asked must refuse (see the module's doc); every other event
+# gets None.
+_UNANSWERED = {
+    "pre_tool_call": lambda why: {
+        "action": "block", "message": f"hermes-hooks could not check this tool call ({why}); refused rather than run unchecked"},
+    "pre_gateway_dispatch": lambda why: {
+        "action": "skip", "reason": f"hermes-hooks could not check this message ({why}); dropped rather than delivered unchecked"},
+}
+
+
+def unanswered(event: str, error: BaseException) -> Any:
+    """What the callback for event returns when hermes-hooks gave no answer
+    (error): a refusal where a guard may stand, else None; logged."""
+    why = f"{type(error).__name__}: {error}"
+    refuse = _UNANSWERED.get(event)
+    log.warning("hermes-hooks gave no answer on %s (%s)%s", event, why,
+                "; refused" if refuse else "; nothing done")
+    return refuse(why) if refuse else None
+
+
 def make_callback(event: str, client: Client) -> Callable[..., Any]:
     """The callback registered for event."""
     fields = _FIELDS.get(event, dict)
 
     def callback(**kwargs: Any) -> Any:
-        return to_hermes(event, client.dispatch_hermes(event, fields(kwargs)))
+        try:
+            return to_hermes(event, client.dispatch_hermes(event, fields(kwargs)))
+        except Exception as e:  # never into Hermes: see the module's doc
+            return unanswered(event, e)
 
     callback.__name__ = callback.__qualname__ = f"hermes_hooks[{event}]"
     return callback
