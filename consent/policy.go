@@ -122,6 +122,12 @@ type Request struct {
 	// AckTextOnly: an approval of this hook by its text only is given
 	// knowingly (approve --text-only); ApproveHook records it.
 	AckTextOnly bool
+	// Guard: the hook is a fail_closed guard on an event it can refuse. One
+	// of the user's own config that nobody approved refuses that event
+	// (the caller blocks; the warning says so) rather than be skipped: a
+	// guard the user wrote must not be off until they think of approving
+	// it. A repository's is skipped like any of its hooks.
+	Guard bool
 }
 
 // Verdict is the gate's decision for one hook.
@@ -174,10 +180,19 @@ const (
 )
 
 // notAllowlistedMessage is the warning for a hook that is skipped because
-// nobody approved it, in Hermes' wording followed by the command that
-// approves it.
+// nobody approved it: Hermes' opening words, then what to run. Hermes also
+// offers "the TTY prompt next run"; an agent's hook call never has one (its
+// stdin is the payload), so the command that approves it comes first.
 func notAllowlistedMessage(event, command string) string {
-	return fmt.Sprintf("shell hook for %s (%s) not allowlisted — skipped. Use --accept-hooks / HERMES_ACCEPT_HOOKS=1 / hooks_auto_accept: true, or approve at the TTY prompt next run. Or run: %s",
+	return fmt.Sprintf("shell hook for %s (%s) not allowlisted — skipped. Review it, then run: %s (or approve every hook of your own config with --accept-hooks once, HERMES_ACCEPT_HOOKS=1 or hooks_auto_accept: true)",
+		event, command, ApproveCommandHint(event, command))
+}
+
+// guardNotApprovedMessage is the warning for a fail_closed guard of the
+// user's own config that nobody approved (Request.Guard): it is not run,
+// and what it guards is refused until it is approved.
+func guardNotApprovedMessage(event, command string) string {
+	return fmt.Sprintf("fail_closed guard for %s (%s) is not approved, so what it guards is refused: review it, then run: %s",
 		event, command, ApproveCommandHint(event, command))
 }
 
@@ -284,8 +299,11 @@ func (p *Policy) Decide(h Request) Verdict {
 		return p.prompt(&h, k)
 	}
 	msg := notAllowlistedMessage(h.Event, h.Command)
-	if !h.Scope.Global() {
+	switch {
+	case !h.Scope.Global():
 		msg = projectNotApprovedMessage(h.Event, h.Command, h.Scope)
+	case h.Guard:
+		msg = guardNotApprovedMessage(h.Event, h.Command)
 	}
 	p.warn(msg)
 	return Verdict{Reason: msg, Unapproved: true, Unknown: p.current().broken}

@@ -78,7 +78,8 @@ func (f GateFunc) Check(h Invocation) Verdict { return f(h) }
 var AllowAll Gate = GateFunc(func(Invocation) Verdict { return Verdict{Kind: VerdictRun} })
 
 // ConsentGate is the Gate hosts use: every hook goes through the consent
-// policy (allowlist, content drift, accept channels, TTY prompt, safe mode).
+// policy (allowlist, content drift, accept channels, the prompt of a
+// dispatch at a terminal, safe mode).
 // Where each hook runs comes with it (Invocation.Dir), so the policy checks the
 // files the runner will start.
 //
@@ -86,8 +87,9 @@ var AllowAll Gate = GateFunc(func(Invocation) Verdict { return Verdict{Kind: Ver
 // file it runs changed or vanished since; or the allowlist cannot be read —
 // blocks with a clear reason instead of being skipped: an approved guard
 // must not be switched off by editing its script or breaking the allowlist.
-// A fail-closed entry nobody ever approved is skipped like any other (it
-// protects nothing until approved, and doctor says so).
+// A fail-closed entry of the user's own config that nobody approved blocks
+// too, naming the command that approves it; a repository's is skipped like
+// any of its hooks (a repository cannot make every call refused).
 func ConsentGate(p *consent.Policy) ScopedGate { return consentGate{p} }
 
 // consentGate is ConsentGate's Gate; it also screens a repository's hooks
@@ -105,6 +107,7 @@ func (g consentGate) Check(h Invocation) Verdict {
 	ch := consent.Request{
 		Event: e.DeclaredAs, Command: e.Command, Scope: e.Scope,
 		Shell: e.ViaShell(), Env: h.Env, Dir: h.Dir, Target: &h.Target,
+		Guard: e.FailClosed && e.Event.FailsClosed(),
 	}
 	v := p.Decide(ch)
 	hint := consent.ApproveCommandHint(e.DeclaredAs, e.Command)
@@ -123,6 +126,12 @@ func (g consentGate) Check(h Invocation) Verdict {
 	case e.FailClosed && !v.Approved && v.Unknown:
 		return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Command + " cannot be confirmed approved: the allowlist " +
 			p.Store.Path() + " cannot be read or is corrupt; it blocks until the allowlist is fixed or the guard re-approved (" + hint + ")"}
+	case e.FailClosed && v.Unapproved && e.Scope.Global() && e.Event.FailsClosed():
+		// The user's own guard, never approved (or revoked): refused, not
+		// skipped, with what to run (issue 32, item 2). A repository's
+		// unapproved guard never runs and refuses nothing: it is skipped
+		// below, as a repository cannot make every call refused.
+		return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Command + " is not approved, so what it guards is refused: review it, then run: " + hint}
 	case v.Unapproved && v.Unknown:
 		// Not a guard that blocks, but its approval could not be
 		// checked: the report (and the journal) must say so, not call

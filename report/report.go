@@ -188,8 +188,11 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 			r.add(CheckOK, "allowlisted (approved "+at+")")
 		} else {
 			r.add(CheckFail, "not allowlisted — hook will NOT fire at runtime (run with --accept-hooks once, or: "+hint+")")
-			if e.FailClosed {
-				r.add(CheckFail, "fail_closed guard protects nothing until approved: an unapproved guard is skipped, not enforced")
+			switch {
+			case e.FailClosed && e.Scope.Global() && e.Event.FailsClosed():
+				r.add(CheckFail, "fail_closed guard not approved: every "+e.Event.Name+" it matches is refused until you review it and run: "+hint)
+			case e.FailClosed && !e.Scope.Global():
+				r.add(CheckFail, "fail_closed guard protects nothing until approved: a repository's unapproved guard is skipped, not enforced")
 			}
 		}
 		switch {

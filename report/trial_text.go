@@ -29,6 +29,18 @@ type TrialRun struct {
 	Changed  bool // approved, but the script changed since: dispatch skips it
 }
 
+// refuses reports whether dispatch refuses what the hook guards rather
+// than skip it (dispatcher.ConsentGate): a fail_closed guard on an event it
+// can refuse, changed since approval, or one of the user's own config that
+// nobody approved.
+func (r *TrialRun) refuses() bool {
+	e := r.Entry
+	if e == nil || !e.FailClosed || !e.Event.FailsClosed() {
+		return false
+	}
+	return r.Changed || !r.Approved && e.Scope.Global()
+}
+
 // Run states, as --json's "status" names them.
 const (
 	statusRan           = "ran"
@@ -80,11 +92,14 @@ func PrintVerdict(w io.Writer, runs []TrialRun, o *protocol.Outcome) {
 		return
 	}
 	counts := map[string]int{}
-	skipped := 0
+	skipped, refused := 0, 0
 	for i := range runs {
 		s, _ := runs[i].Status()
 		counts[s]++
-		if !runs[i].Approved || runs[i].Changed {
+		switch {
+		case runs[i].refuses():
+			refused++
+		case !runs[i].Approved || runs[i].Changed:
 			skipped++
 		}
 	}
@@ -104,6 +119,10 @@ func PrintVerdict(w io.Writer, runs []TrialRun, o *protocol.Outcome) {
 	if skipped > 0 {
 		fmt.Fprintf(w, "  note: dispatch skips %s (not allowlisted, or changed since approval): today's dispatch outcome leaves out their part\n",
 			Count(skipped, "hook", "hooks"))
+	}
+	if refused > 0 {
+		fmt.Fprintf(w, "  note: dispatch refuses every call %s (fail_closed, not approved or changed since approval) until approved\n",
+			map[bool]string{true: "this guard matches", false: "these " + Count(refused, "guard", "guards") + " match"}[refused == 1])
 	}
 	printPayloads(w, runs)
 }
@@ -172,6 +191,10 @@ func statusLine(r *TrialRun) string {
 		b.WriteString(" (⚠ its reply is another event's form: it drops nothing)")
 	}
 	switch {
+	case r.refuses() && !r.Approved:
+		b.WriteString(" (not allowlisted: dispatch refuses what it guards)")
+	case r.refuses():
+		b.WriteString(" (changed since approval: dispatch refuses what it guards)")
 	case !r.Approved:
 		b.WriteString(" (not allowlisted: dispatch skips it)")
 	case r.Changed:
@@ -251,12 +274,16 @@ func PrintTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []T
 		if rep.Dialect != protocol.Hermes {
 			fmt.Fprintf(w, "      (%s dialect, declared under %s)\n", rep.Dialect, show(rep.Event))
 		}
+		verb := "skips this hook"
+		if r.refuses() {
+			verb = "refuses every call this guard matches"
+		}
 		switch {
 		case !r.Approved:
-			fmt.Fprintf(w, "      ⚠ not allowlisted: dispatch skips this hook until you run %s\n",
+			fmt.Fprintf(w, "      ⚠ not allowlisted: dispatch "+verb+" until you run %s\n",
 				show(consent.ApproveCommandHint(r.Entry.DeclaredAs, r.Entry.Command)))
 		case r.Changed:
-			fmt.Fprintf(w, "      ⚠ script changed since approval: dispatch skips this hook until you run %s\n",
+			fmt.Fprintf(w, "      ⚠ script changed since approval: dispatch "+verb+" until you run %s\n",
 				show(consent.ApproveCommandHint(r.Entry.DeclaredAs, r.Entry.Command)))
 		}
 		elapsed := pyjson.Seconds(rep.ElapsedMS / 1000)

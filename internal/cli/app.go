@@ -113,17 +113,26 @@ func (a *App) refusal(ev *protocol.Event, fields map[string]any, err error) (ref
 		return refused, false
 	}
 	a.Warn(classifyMsg(err))
-	a.recordRefusal(hookconfig.JournalConfig{}, ev, fields, &refused)
+	a.journalRefusal(nil, ev, fields, &refused)
 	return refused, true
 }
 
-// recordRefusal puts a refusal that ran no hook on the journal jc names.
-func (a *App) recordRefusal(jc hookconfig.JournalConfig, ev *protocol.Event, fields map[string]any, refused *protocol.Outcome) {
-	if store, serr := a.Store(); serr == nil {
-		if w := journal.ForConfig(jc, store.Home(), journal.Options{VersionOf: Version, Warn: a.Warn}); w != nil {
-			w.Record(context.Background(), &dispatcher.Record{Time: time.Now(), Event: ev, Fields: fields, Cwd: Cwd(), Outcome: refused})
-			w.Close()
-		}
+// journalRefusal records a refusal that no dispatch decided (the config,
+// or the payload, could not be read) like any block: to cfg's journal, or
+// the default file when cfg is nil (a config that does not load has no
+// journal: block to read).
+func (a *App) journalRefusal(cfg *hookconfig.Config, ev *protocol.Event, fields map[string]any, refused *protocol.Outcome) {
+	store, err := a.Store()
+	if err != nil {
+		return
+	}
+	jc := hookconfig.JournalConfig{}
+	if cfg != nil {
+		jc = cfg.Journal
+	}
+	if w := journal.ForConfig(jc, store.Home(), journal.Options{VersionOf: Version, Warn: a.Warn}); w != nil {
+		w.Record(context.Background(), &dispatcher.Record{Time: time.Now(), Event: ev, Fields: fields, Cwd: Cwd(), Outcome: refused})
+		w.Close()
 	}
 }
 

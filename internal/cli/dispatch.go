@@ -94,7 +94,7 @@ func (a *App) unreadableRefusal(ev *protocol.Event, readErr error) (protocol.Out
 			a.Warn(msg)
 			refused := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock,
 				Message: "hermes-hooks: " + msg + "; the fail_closed guard " + e.Command + " cannot check them, so they are refused"}
-			a.recordRefusal(cfg.Journal, ev, map[string]any{}, &refused)
+			a.journalRefusal(cfg, ev, map[string]any{}, &refused)
 			return refused, true
 		}
 	}

@@ -48,10 +48,10 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 		call, _ = agent.Decode(nil, eventArg) // the event of the command line, if any
 	}
 	if err != nil {
-		return a.hookUnreadable(agent, call, err)
+		return a.hookUnreadable(agent, call, agent.Title+" hook payload unreadable: "+err.Error())
 	}
 	if call.Event == nil {
-		return nil // not an event hermes-hooks serves for this agent
+		return a.hookUnserved(agent, call, eventArg)
 	}
 	outcome, err := a.hookDispatch(agent, call, o)
 	if err != nil {
@@ -95,29 +95,55 @@ func (a *App) exportToAgent(envFileEnv string, vars map[string]string) {
 	}
 }
 
-// hookUnreadable answers a payload that cannot be read: a warning and
-// nothing else, unless a fail_closed guard protects the event, which is
-// then refused (the guard cannot be asked, so it must not be bypassed).
-func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, readErr error) error {
-	msg := agent.Title + " hook payload unreadable: " + readErr.Error()
+// hookUnreadable answers a call whose payload cannot be read, problem
+// saying why: a warning and nothing else, unless a fail_closed guard
+// protects the event, which is then refused (the guard cannot be asked, so
+// it must not be bypassed), as when the config cannot be read either. A
+// refusal goes on the journal like any block.
+func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, problem string) error {
 	if call.Event != nil && call.Event.Gating() {
 		cfg, err := a.load(Cwd())
 		if err != nil {
 			// Neither the payload nor the config can be read: a guard
 			// the config holds cannot be asked.
-			a.Warn(msg)
+			a.Warn(problem)
 			a.Warn(classifyMsg(err))
-			return writeReply(a, agent.Deny(call, hookconfig.Refusal(err)))
+			return a.hookRefuse(agent, call, nil, hookconfig.Refusal(err))
 		}
 		a.warnAll(cfg)
 		for _, e := range cfg.Entries {
 			if e.Event == call.Event && e.FailClosed && !slices.Contains(call.RunBy(), e.RunBy) {
-				return writeReply(a, agent.Deny(call, "hermes-hooks: "+msg+"; the fail_closed guard "+e.Command+" cannot check it, so this is refused"))
+				return a.hookRefuse(agent, call, cfg, "hermes-hooks: "+problem+"; the fail_closed guard "+e.Command+" cannot check it, so this is refused")
 			}
 		}
 	}
-	a.Warn(msg)
+	a.Warn(problem)
 	return nil
+}
+
+// hookUnserved answers a payload naming an event hermes-hooks does not
+// serve for the agent: nothing, unless the command line names a gating
+// event. The agent was told to ask before its tool calls, so a payload
+// naming something else (a renamed event, a host's own name) is a call
+// nobody can check, answered as an unreadable one: refused where a
+// fail_closed guard protects the command line's event, never "allow" by
+// silence then.
+func (a *App) hookUnserved(agent *agents.Agent, call *agents.Call, eventArg string) error {
+	ev, ok := agent.Canonical(eventArg)
+	if !ok || !ev.Gating() {
+		return nil
+	}
+	asked := &agents.Call{Agent: agent, AgentEvent: eventArg, Event: ev, Host: call.Host}
+	return a.hookUnreadable(agent, asked, fmt.Sprintf("the %s hook payload names the event %q, which hermes-hooks does not serve for it, but this hook was installed for %s", agent.Title, call.AgentEvent, eventArg))
+}
+
+// hookRefuse answers call with the agent's refusal for reason, and puts it
+// on the journal (cfg's, or the default one while no config loads): a
+// refusal no dispatch decided is still one the user must be able to find.
+func (a *App) hookRefuse(agent *agents.Agent, call *agents.Call, cfg *hookconfig.Config, reason string) error {
+	refused := protocol.Outcome{Event: call.Event.Name, Decision: protocol.DecisionBlock, Message: reason}
+	a.journalRefusal(cfg, call.Event, call.Fields, &refused)
+	return writeReply(a, agent.Deny(call, reason))
 }
 
 // hookDispatch runs the call's hooks: through a live server when there is

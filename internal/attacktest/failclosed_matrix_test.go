@@ -1,0 +1,363 @@
+//go:build linux
+
+package attacktest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// The fail-closed matrix (issue 31, item 1): for every agent of the
+// registry and every host that calls it (VS Code), every gating event it
+// serves, and every way a fail_closed guard can fail to be asked, `hook
+// AGENT EVENT` answers with that agent's own refusal — the reply agent.Deny
+// gives, read as the agent reads it — and the journal holds a record of the
+// refused firing. Rows come from agents.All() and the catalog: a new agent
+// or event has its rows without an edit here (TestFailClosedMatrixRows).
+
+// matrixCaller is one program calling `hook AGENT EVENT` for one gating event.
+type matrixCaller struct {
+	agent *agents.Agent
+	host  string // "" for the agent itself
+	event string // the agent's name of the event
+	ev    *protocol.Event
+}
+
+func (c matrixCaller) String() string {
+	who := c.agent.Name
+	if c.host != "" {
+		who += "+" + c.host
+	}
+	return who + "/" + c.event
+}
+
+// matrixCallers lists every caller of every gating event the agents serve.
+func matrixCallers(all []*agents.Agent) []matrixCaller {
+	var out []matrixCaller
+	for _, a := range all {
+		for _, name := range a.AgentEvents() {
+			ev, ok := a.Canonical(name)
+			if !ok || !ev.Gating() {
+				continue
+			}
+			for _, host := range append([]string{""}, a.HostNames()...) {
+				out = append(out, matrixCaller{agent: a, host: host, event: name, ev: ev})
+			}
+		}
+	}
+	return out
+}
+
+// matrixFailure is one way a fail_closed guard cannot be asked, or answers
+// nothing usable. The guard is ./guard.sh, a fail_closed entry on the
+// event in the user's config; it blocks when it works (blockingScript).
+type matrixFailure struct {
+	name string
+	// skip: the row cannot run in this build (another item adds what it
+	// needs): it is skipped with this reason.
+	skip string
+	// script replaces the guard's body ("": it blocks).
+	script string
+	// unapproved: the guard is never approved.
+	unapproved bool
+	// after changes the scene once the guard is approved.
+	after func(e *env)
+	// config replaces the config file.
+	config string
+	// stdin turns the caller's sample payload into what is sent.
+	stdin func(c matrixCaller, sample []byte) []byte
+	// tool is the tool the call names ("": the sample's).
+	tool string
+	// args are hook's extra arguments.
+	args []string
+}
+
+// unknownTool is a tool no agent and no tool table knows.
+const unknownTool = "hermes_matrix_unknown_tool"
+
+// matrixFailures is every failure of the matrix. Rows that other items of
+// issue 31 add are here as one line each, skipped until they land.
+func matrixFailures() []matrixFailure {
+	return []matrixFailure{
+		{name: "missing", after: func(e *env) { must(e.t, os.Remove(e.path("guard.sh"))) }},
+		{name: "not-executable", after: func(e *env) { must(e.t, os.Chmod(e.path("guard.sh"), 0o644)) }},
+		{name: "crashing", script: "#!/bin/sh\nkill -SEGV $$\n"},
+		{name: "garbage", script: "#!/bin/sh\necho '{ this is not a reply'\n"},
+		{name: "exit-2-no-json", script: "#!/bin/sh\necho 'something went wrong' >&2\nexit 2\n"},
+		{name: "exit-1", script: "#!/bin/sh\nexit 1\n"},
+		{name: "unapproved", unapproved: true},
+		{name: "changed-since-approval", after: func(e *env) { e.write("guard.sh", "#!/bin/sh\necho '{}'\n", 0o755) }},
+		{name: "config-unreadable", config: "hooks:\n  pre_tool_call: [\n    - command: ./guard.sh\n"},
+		{name: "payload-unreadable", stdin: func(matrixCaller, []byte) []byte { return []byte("this is not JSON {") }},
+		{name: "payload-event-unserved", stdin: unservedEvent},
+		{name: "unknown-tool", tool: unknownTool},
+		{name: "agent-deadline", script: "#!/bin/sh\nexec sleep 3600\n", args: []string{"--agent-timeout", "5"},
+			skip: needsFlag("--agent-timeout", "needs --agent-timeout (item 4)")},
+		{name: "approved-by-text-only", skip: "item 3 adds this row (approve --text-only)"},
+		{name: "hermes-hooks-missing", skip: "issue 32 item 1 adds this row (the command line install writes)"},
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// unservedEvent is the sample naming an event the agent does not serve,
+// where the payload names its event (the command line names a gating one).
+func unservedEvent(c matrixCaller, sample []byte) []byte {
+	var obj map[string]any
+	if err := json.Unmarshal(sample, &obj); err != nil {
+		panic(err)
+	}
+	key := c.agent.EventKey
+	for k, v := range obj {
+		if v == c.event {
+			key = k // the field that names the event (a host's own)
+		}
+	}
+	obj[key] = "HermesMatrixNoSuchEvent"
+	out, _ := json.Marshal(obj)
+	return out
+}
+
+// flagHelp is `hook --help`, read once.
+var flagHelp = sync.OnceValue(func() string {
+	out, _ := exec.Command(binary, "hook", "--help").CombinedOutput()
+	return string(out)
+})
+
+// needsFlag is reason when hook has no flag named flag, else "".
+func needsFlag(flag, reason string) string {
+	if strings.Contains(flagHelp(), flag) {
+		return ""
+	}
+	return reason
+}
+
+// blockingScript is the guard at work: it keeps what it was asked and
+// refuses, in its entry's dialect (a Hermes event's entry speaks Hermes'
+// protocol, a Claude Code event's Claude Code's).
+func blockingScript(ev *protocol.Event) string {
+	keep := "#!/bin/sh\ncat > \"$WORK/guard.input\"\n"
+	if ev.Hermes {
+		return keep + "echo '{\"action\": \"block\", \"message\": \"guarded\"}'\n"
+	}
+	return keep + "echo guarded >&2\nexit 2\n"
+}
+
+func TestFailClosedMatrix(t *testing.T) {
+	callers := matrixCallers(agents.All())
+	for _, f := range matrixFailures() {
+		t.Run(f.name, func(t *testing.T) {
+			t.Parallel()
+			for _, c := range callers {
+				t.Run(c.String(), func(t *testing.T) {
+					if f.skip != "" {
+						t.Skip(f.skip)
+					}
+					t.Parallel()
+					runMatrixRow(t, c, f)
+				})
+			}
+		})
+	}
+}
+
+// runMatrixRow sets one row's scene up, calls hook and judges the answer.
+func runMatrixRow(t *testing.T, c matrixCaller, f matrixFailure) {
+	sample, ok := c.agent.Sample(c.host, c.event, f.tool)
+	if !ok {
+		t.Skipf("%s's payload for %s cannot name the tool %q", c.agent.Name, c.event, f.tool)
+	}
+	e := newEnv(t)
+	script := f.script
+	if script == "" {
+		script = blockingScript(c.ev)
+	}
+	e.write("guard.sh", script, 0o755)
+	e.write("home/config.yaml", "hooks:\n  "+c.ev.Name+":\n    - command: ./guard.sh\n      fail_closed: true\n", 0o644)
+	if !f.unapproved {
+		e.run("", "approve", "./guard.sh")
+	}
+	if f.after != nil {
+		f.after(e)
+	}
+	if f.config != "" {
+		e.write("home/config.yaml", f.config, 0o644)
+	}
+	stdin := sample
+	if f.stdin != nil {
+		stdin = f.stdin(c, sample)
+	}
+	got, took := e.hookReply(t, stdin, append([]string{"hook", c.agent.Name, c.event}, f.args...))
+	// The refusal the agent would read: Deny for the call as the agent
+	// made it (the well-formed sample: a refused payload that cannot be
+	// read is refused as its command line's event).
+	call, err := c.agent.Decode(sample, c.event)
+	if err != nil || call.Event != c.ev {
+		t.Fatalf("the sample %s does not decode to %s: %v", sample, c.ev.Name, err)
+	}
+	want := c.agent.Deny(call, denyMarker)
+	if err := refusalLike(want, got); err != nil {
+		t.Errorf("%s: %v\nreply: exit %d, stdout %q\nstderr: %s", c, err, got.Exit, got.Stdout, got.Stderr)
+	}
+	if !journalHasRefusal(t, e, c.ev.Name) {
+		t.Errorf("%s: the journal holds no refused %s firing", c, c.ev.Name)
+	}
+	if f.tool != "" {
+		if in, _ := os.ReadFile(e.path("guard.input")); !bytes.Contains(in, []byte(f.tool)) {
+			t.Errorf("%s: the guard was not asked about %s (its input: %q)", c, f.tool, in)
+		}
+	}
+	if len(f.args) > 0 && f.args[0] == "--agent-timeout" && took >= 5*time.Second {
+		t.Errorf("%s: answered after %v, past the agent's own timeout", c, took)
+	}
+}
+
+// denyMarker is the reason the oracle's refusal is built with: wherever it
+// appears, the real reply may say anything non-empty.
+const denyMarker = "\x00reason\x00"
+
+// hookReply runs hook with stdin and returns the agent's view of the answer.
+func (e *env) hookReply(t *testing.T, stdin []byte, args []string) (agents.Reply, time.Duration) {
+	t.Helper()
+	c := e.cmd(string(stdin), args...)
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	start := time.Now()
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	code := finish(t, c)
+	return agents.Reply{Exit: code, Stdout: out.Bytes(), Stderr: errb.Bytes()}, time.Since(start)
+}
+
+// refusalLike reads got as the agent reads a reply and says how it differs
+// from the refusal want: the same exit code; on stdout, every field of
+// want's JSON with the same value (a reason: any non-empty text); a reason
+// on stderr where want has one.
+func refusalLike(want, got agents.Reply) error {
+	if got.Exit != want.Exit {
+		return fmt.Errorf("exit %d, want %d", got.Exit, want.Exit)
+	}
+	if len(want.Stderr) > 0 && len(bytes.TrimSpace(got.Stderr)) == 0 {
+		return fmt.Errorf("no reason on stderr, want one")
+	}
+	if len(bytes.TrimSpace(want.Stdout)) == 0 {
+		return nil
+	}
+	if len(bytes.TrimSpace(got.Stdout)) == 0 {
+		return fmt.Errorf("an empty reply, which the agent reads as no objection; want its refusal %s", want.Stdout)
+	}
+	var w, g any
+	if err := json.Unmarshal(want.Stdout, &w); err != nil {
+		return fmt.Errorf("the oracle's refusal %q: %v", want.Stdout, err)
+	}
+	if err := json.Unmarshal(got.Stdout, &g); err != nil {
+		return fmt.Errorf("stdout is not the agent's JSON reply: %v", err)
+	}
+	return sameFields("", w, g)
+}
+
+// sameFields: every member of w is in g with the same value; a string
+// holding denyMarker matches any non-empty string.
+func sameFields(path string, w, g any) error {
+	switch wv := w.(type) {
+	case map[string]any:
+		gv, ok := g.(map[string]any)
+		if !ok {
+			return fmt.Errorf("%s: %v, want an object", path, g)
+		}
+		keys := make([]string, 0, len(wv))
+		for k := range wv {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			gm, ok := gv[k]
+			if !ok {
+				return fmt.Errorf("%s.%s missing", path, k)
+			}
+			if err := sameFields(path+"."+k, wv[k], gm); err != nil {
+				return err
+			}
+		}
+		return nil
+	case string:
+		if strings.Contains(wv, denyMarker) {
+			if s, ok := g.(string); !ok || strings.TrimSpace(s) == "" {
+				return fmt.Errorf("%s: %v, want a reason", path, g)
+			}
+			return nil
+		}
+	}
+	wj, _ := json.Marshal(w)
+	gj, _ := json.Marshal(g)
+	if !bytes.Equal(wj, gj) {
+		return fmt.Errorf("%s: %s, want %s", path, gj, wj)
+	}
+	return nil
+}
+
+// journalHasRefusal reports whether the journal holds a blocked firing of
+// event.
+func journalHasRefusal(t *testing.T, e *env, event string) bool {
+	t.Helper()
+	data, err := os.ReadFile(e.path("home/hook-journal.jsonl"))
+	if err != nil {
+		return false
+	}
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var r struct{ Event, Decision string }
+		if json.Unmarshal(line, &r) == nil && r.Event == event && r.Decision == "block" {
+			return true
+		}
+	}
+	return false
+}
+
+// The matrix cannot go vacuous: every agent has rows, every row a sample,
+// and a new agent's gating event is enumerated without an edit here.
+func TestFailClosedMatrixRows(t *testing.T) {
+	callers := matrixCallers(agents.All())
+	for _, a := range agents.All() {
+		n := 0
+		for _, c := range callers {
+			if c.agent == a {
+				n++
+				if _, ok := a.Sample(c.host, c.event, ""); !ok {
+					t.Errorf("%s: no sample payload", c)
+				}
+			}
+		}
+		if n == 0 {
+			t.Errorf("agent %s has no rows in the fail-closed matrix", a.Name)
+		}
+	}
+	if len(matrixFailures()) < 12 {
+		t.Errorf("only %d failures in the matrix", len(matrixFailures()))
+	}
+	fake := &agents.Agent{Name: "fake", EventKey: "hook_event_name",
+		Events: map[string]string{"BeforeAnything": "pre_tool_call", "AfterAnything": "post_tool_call"}}
+	got := matrixCallers([]*agents.Agent{fake})
+	if len(got) != 1 || got[0].event != "BeforeAnything" {
+		t.Fatalf("a new agent's gating event is not enumerated: %v", got)
+	}
+	if _, ok := fake.Sample("", "BeforeAnything", ""); !ok {
+		t.Fatal("a new agent has no sample payload")
+	}
+}
