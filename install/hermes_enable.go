@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 )
 
@@ -28,7 +27,7 @@ func MakeHermesEnable(home string, uninstall bool) (p *Plan, note string, err er
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		p.Path = real
 	}
-	data, err := os.ReadFile(p.Path)
+	data, err := readBounded(p.Path)
 	switch {
 	case err == nil:
 		p.Old, p.Exists = data, true
@@ -71,7 +70,7 @@ func MakeHermesEnable(home string, uninstall bool) (p *Plan, note string, err er
 // enableRestorable returns the backup install kept of path when enabling
 // the plugin in it gives exactly the current file.
 func enableRestorable(path string, current []byte) ([]byte, bool) {
-	prev, err := os.ReadFile(path + BackupSuffix)
+	prev, err := readBounded(path + BackupSuffix)
 	if err != nil {
 		return nil, false
 	}

@@ -78,15 +78,15 @@ func Make(agent *agents.Agent, path string, command func(event string) string, u
 		return nil, fmt.Errorf("%s: %s's hooks are a folder of scripts (MakeScripts), not a file", path, agent.Title)
 	}
 	given := path
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
-	}
+	path = resolve(path)
 	p := &Plan{Agent: agent, Path: path, given: given}
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path)
 	switch {
 	case err == nil:
 		p.Old, p.Exists = data, true
 	case errors.Is(err, fs.ErrNotExist):
+	case given != path:
+		return nil, fmt.Errorf("%s: %w", given, err) // the path asked for, then where it led
 	default:
 		return nil, err
 	}
@@ -131,7 +131,7 @@ func Make(agent *agents.Agent, path string, command func(event string) string, u
 // restorable returns the backup install kept of path when installing into
 // it again gives exactly the current file.
 func restorable(agent *agents.Agent, path string, current []byte, command func(string) string) ([]byte, bool) {
-	prev, err := os.ReadFile(path + BackupSuffix)
+	prev, err := readBounded(path + BackupSuffix)
 	if err != nil {
 		return nil, false
 	}

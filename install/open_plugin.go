@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -56,7 +55,7 @@ func MakeOpenPlugin(dir string, agent *agents.Agent, command func(event string) 
 	plan := &PluginPlan{Dir: dir}
 	for _, w := range want {
 		p := filepath.Join(dir, w.rel)
-		old, err := os.ReadFile(p)
+		old, err := readBounded(p)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
 		}

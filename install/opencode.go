@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -61,7 +60,7 @@ func IsOwnOpenCodePlugin(data []byte) bool {
 // path. A file there that is not ours is an error for install and left in
 // place by uninstall (an error too: the user asked for it gone).
 func MakeOpenCode(path, exe string, uninstall bool) (*PluginPlan, error) {
-	old, err := os.ReadFile(path)
+	old, err := readBounded(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}

@@ -111,7 +111,7 @@ func makeDirPlan(dir string, pkg fs.FS, shimName, shim, manifestFrom, manifest s
 	plan := &PluginPlan{Dir: dir}
 	for _, n := range names {
 		p := filepath.Join(dir, filepath.FromSlash(n))
-		old, err := os.ReadFile(p)
+		old, err := readBounded(p)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
 		}

@@ -214,15 +214,21 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	if o.user {
 		rel = hf.User
 	}
+	target := filepath.Join(root, rel)
+	if !o.user {
+		if _, err := install.Within(root, target); err != nil {
+			return &exitError{Code: 1, Msg: err.Error()}
+		}
+	}
 	exe, err := install.Executable()
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
 	}
 	command := install.HookCommand(exe, agent.Name)
 	if hf.Layout == agents.Scripts {
-		return runInstallScripts(a, agent, filepath.Join(root, rel), root, command, o, res)
+		return runInstallScripts(a, agent, target, root, command, o, res)
 	}
-	plan, err := install.Make(agent, filepath.Join(root, rel), command, o.uninstall)
+	plan, err := install.Make(agent, target, command, o.uninstall)
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
 	}

@@ -25,7 +25,13 @@ func runInstallOpenCode(a *app, o installOptions) error {
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
 	}
-	plan, err := install.MakeOpenCode(install.OpenCodePath(root, o.user), exe, o.uninstall)
+	path := install.OpenCodePath(root, o.user)
+	if !o.user {
+		if _, err := install.Within(root, path); err != nil {
+			return &exitError{Code: 1, Msg: err.Error()}
+		}
+	}
+	plan, err := install.MakeOpenCode(path, exe, o.uninstall)
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
 	}
