@@ -51,6 +51,10 @@ func MakeHermesEnable(home string, uninstall bool) (p *Plan, note string, err er
 			p.New = p.Old
 			return p, "", located(err)
 		}
+		if !enableAdded(p.Path, p.Old) {
+			p.New, p.Changed = p.Old, false
+			return p, fmt.Sprintf("plugins.enabled lists %s, which install did not add: left there (take it out by hand, or: hermes plugins disable %s)", HermesPluginName, HermesPluginName), nil
+		}
 		if prev, ok := enableRestorable(p.Path, p.Old); ok {
 			p.New, p.Restored = prev, true
 		}
@@ -79,4 +83,21 @@ func enableRestorable(path string, current []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return prev, true
+}
+
+// enableAdded says install put the plugin's item in the config at path
+// (current): the backup it kept of the file lacks the item, or the file
+// is exactly the one install creates where there was none. An item the
+// user wrote (before install, which then changed nothing and kept no
+// backup) is theirs: uninstall leaves it.
+func enableAdded(path string, current []byte) bool {
+	if created, _, _, err := EnableHermesPlugin(nil, HermesPluginName); err == nil && bytes.Equal(created, current) {
+		return true
+	}
+	prev, err := readBounded(path + BackupSuffix)
+	if err != nil {
+		return false
+	}
+	_, changed, _, err := EnableHermesPlugin(prev, HermesPluginName)
+	return err == nil && changed
 }
