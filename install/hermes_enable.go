@@ -23,7 +23,10 @@ const HermesPluginName = "hermes-hooks"
 // is an error naming its line; nothing is written then.
 func MakeHermesEnable(home string, uninstall bool) (p *Plan, note string, err error) {
 	path := filepath.Join(home, "config.yaml")
-	p = &Plan{Path: path, given: path, Root: home}
+	p = &Plan{Path: path, given: path, Root: home, remake: func() (*Plan, error) {
+		q, _, err := MakeHermesEnable(home, uninstall)
+		return q, err
+	}}
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		p.Path = real
 	}
