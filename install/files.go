@@ -59,3 +59,14 @@ func Within(root, path string) (string, error) {
 	}
 	return "", fmt.Errorf("%s: a symbolic link leads it to %s, outside the project %s; not changed (install writes a project's files only inside it: edit that file by hand, or install with --user)", path, real, top)
 }
+
+// Target returns path, a file install writes under root; for a project
+// (not user), only once it is known to stay inside root with its links
+// followed (Within).
+func Target(root, path string, user bool) (string, error) {
+	if user {
+		return path, nil
+	}
+	_, err := Within(root, path)
+	return path, err
+}

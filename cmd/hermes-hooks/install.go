@@ -214,11 +214,9 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	if o.user {
 		rel = hf.User
 	}
-	target := filepath.Join(root, rel)
-	if !o.user {
-		if _, err := install.Within(root, target); err != nil {
-			return &exitError{Code: 1, Msg: err.Error()}
-		}
+	target, err := install.Target(root, filepath.Join(root, rel), o.user)
+	if err != nil {
+		return &exitError{Code: 1, Msg: err.Error()}
 	}
 	exe, err := install.Executable()
 	if err != nil {
@@ -233,12 +231,12 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 		return &exitError{Code: 1, Msg: err.Error()}
 	}
 	plan.Root = root
-	res.File, res.Changed, res.Removed, res.Restored = plan.Path, plan.Changed, plan.Remove, plan.Restored && !plan.Remove
 	if o.dryRun {
 		res.Diff = plan.Diff()
 	} else if res.Backup, err = plan.Apply(); err != nil {
 		return &exitError{Code: 1, Msg: fmt.Sprintf("%s: %v", plan.Path, err)}
 	}
+	res.File, res.Changed, res.Removed, res.Restored = plan.Path, plan.Changed, plan.Remove, plan.Restored && !plan.Remove
 	res.RemovedDirs = plan.RemovedDirs
 	if o.json {
 		return writeJSON(a.Out, res)

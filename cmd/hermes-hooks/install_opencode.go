@@ -25,11 +25,9 @@ func runInstallOpenCode(a *app, o installOptions) error {
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
 	}
-	path := install.OpenCodePath(root, o.user)
-	if !o.user {
-		if _, err := install.Within(root, path); err != nil {
-			return &exitError{Code: 1, Msg: err.Error()}
-		}
+	path, err := install.Target(root, install.OpenCodePath(root, o.user), o.user)
+	if err != nil {
+		return &exitError{Code: 1, Msg: err.Error()}
 	}
 	plan, err := install.MakeOpenCode(path, exe, o.uninstall)
 	if err != nil {
