@@ -234,6 +234,21 @@ const (
 	maxPackageLines = 2500
 )
 
+// packageBudget raises maxPackageLines for a package, and says why.
+var packageBudget = map[string]int{
+	// Issue 31 items 8 and 9: what install writes must survive other
+	// writers (lock, check before rename, retry: commit.go), bounded
+	// reads and the project's bounds (files.go), the user's edits of
+	// generated files kept as copies.
+	"install": 2850,
+	// Issue 31 item 9: the install verbs refuse a project path that
+	// leads out of the project, and report the copies kept.
+	"cmd/hermes-hooks": 2525,
+	// Issue 31 item 13: --log-file opened only as a private regular file
+	// at the path itself (logfile*.go).
+	"server": 2600,
+}
+
 // funcExempt are the functions allowed past maxFuncLines, and why (none
 // today: the regex planners were split when they moved to
 // internal/pattern).
@@ -273,8 +288,8 @@ func TestBudgets(t *testing.T) {
 		if rel == "agents" {
 			total = agentsShared(t, r, p)
 		}
-		if total > maxPackageLines {
-			r.report("package "+rel+" is over "+strconv.Itoa(maxPackageLines)+" production lines", strconv.Itoa(total)+" lines")
+		if budget := max(maxPackageLines, packageBudget[rel]); total > budget {
+			r.report("package "+rel+" is over "+strconv.Itoa(budget)+" production lines", strconv.Itoa(total)+" lines")
 		}
 	}
 }
