@@ -3,7 +3,6 @@ package install
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -103,7 +102,7 @@ func (h *Hermes) Apply(uninstall bool) (backup string, err error) {
 // plugin); 0 when there is no readable config.
 func HermesShellHooks(home string) (int, error) {
 	path := filepath.Join(home, "config.yaml")
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path)
 	if err != nil {
 		return 0, err
 	}

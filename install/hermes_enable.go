@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 )
 
@@ -24,11 +23,14 @@ const HermesPluginName = "hermes-hooks"
 // is an error naming its line; nothing is written then.
 func MakeHermesEnable(home string, uninstall bool) (p *Plan, note string, err error) {
 	path := filepath.Join(home, "config.yaml")
-	p = &Plan{Path: path, given: path, Root: home}
+	p = &Plan{Path: path, given: path, Root: home, remake: func() (*Plan, error) {
+		q, _, err := MakeHermesEnable(home, uninstall)
+		return q, err
+	}}
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		p.Path = real
 	}
-	data, err := os.ReadFile(p.Path)
+	data, err := readBounded(p.Path)
 	switch {
 	case err == nil:
 		p.Old, p.Exists = data, true
@@ -52,6 +54,10 @@ func MakeHermesEnable(home string, uninstall bool) (p *Plan, note string, err er
 			p.New = p.Old
 			return p, "", located(err)
 		}
+		if !enableAdded(p.Path, p.Old) {
+			p.New, p.Changed = p.Old, false
+			return p, fmt.Sprintf("plugins.enabled lists %s, which install did not add: left there (take it out by hand, or: hermes plugins disable %s)", HermesPluginName, HermesPluginName), nil
+		}
 		if prev, ok := enableRestorable(p.Path, p.Old); ok {
 			p.New, p.Restored = prev, true
 		}
@@ -71,7 +77,7 @@ func MakeHermesEnable(home string, uninstall bool) (p *Plan, note string, err er
 // enableRestorable returns the backup install kept of path when enabling
 // the plugin in it gives exactly the current file.
 func enableRestorable(path string, current []byte) ([]byte, bool) {
-	prev, err := os.ReadFile(path + BackupSuffix)
+	prev, err := readBounded(path + BackupSuffix)
 	if err != nil {
 		return nil, false
 	}
@@ -80,4 +86,21 @@ func enableRestorable(path string, current []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return prev, true
+}
+
+// enableAdded says install put the plugin's item in the config at path
+// (current): the backup it kept of the file lacks the item, or the file
+// is exactly the one install creates where there was none. An item the
+// user wrote (before install, which then changed nothing and kept no
+// backup) is theirs: uninstall leaves it.
+func enableAdded(path string, current []byte) bool {
+	if created, _, _, err := EnableHermesPlugin(nil, HermesPluginName); err == nil && bytes.Equal(created, current) {
+		return true
+	}
+	prev, err := readBounded(path + BackupSuffix)
+	if err != nil {
+		return false
+	}
+	_, changed, _, err := EnableHermesPlugin(prev, HermesPluginName)
+	return err == nil && changed
 }

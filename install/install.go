@@ -69,6 +69,9 @@ type Plan struct {
 	RemovedDirs []string
 	// given is the path as asked for (Path has its symlinks resolved).
 	given string
+	// remake computes the plan again from the file as it is now, for
+	// Apply when the file changed since it was read (commit.go).
+	remake func() (*Plan, error)
 }
 
 // Make reads path and computes the edit: our entries added (command gives
@@ -78,15 +81,16 @@ func Make(agent *agents.Agent, path string, command func(event string) string, u
 		return nil, fmt.Errorf("%s: %s's hooks are a folder of scripts (MakeScripts), not a file", path, agent.Title)
 	}
 	given := path
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
-	}
-	p := &Plan{Agent: agent, Path: path, given: given}
-	data, err := os.ReadFile(path)
+	path = resolve(path)
+	p := &Plan{Agent: agent, Path: path, given: given,
+		remake: func() (*Plan, error) { return Make(agent, given, command, uninstall) }}
+	data, err := readBounded(path)
 	switch {
 	case err == nil:
 		p.Old, p.Exists = data, true
 	case errors.Is(err, fs.ErrNotExist):
+	case given != path:
+		return nil, fmt.Errorf("%s: %w", given, err) // the path asked for, then where it led
 	default:
 		return nil, err
 	}
@@ -131,7 +135,7 @@ func Make(agent *agents.Agent, path string, command func(event string) string, u
 // restorable returns the backup install kept of path when installing into
 // it again gives exactly the current file.
 func restorable(agent *agents.Agent, path string, current []byte, command func(string) string) ([]byte, bool) {
-	prev, err := os.ReadFile(path + BackupSuffix)
+	prev, err := readBounded(path + BackupSuffix)
 	if err != nil {
 		return nil, false
 	}
@@ -190,15 +194,16 @@ func parseError(path string, data []byte, err error) error {
 	return fmt.Errorf("%s:%d:%d: not valid JSON (%s); not changed", path, line, col, msg)
 }
 
-// Apply writes the plan: the previous file is copied to path+BackupSuffix
-// first, then the new content replaces it atomically. It returns the
-// backup's path ("" when none is kept). An uninstall that restores the
-// file as it was before install, or removes it, keeps no backup and
-// removes the one install kept, then the directories it leaves empty
-// up to Root (see Plan.RemovedDirs).
-func (p *Plan) Apply() (backup string, err error) {
-	if !p.Changed {
-		return "", nil
+// apply writes the plan: the previous file is copied to path+BackupSuffix
+// first, then the new content replaces it atomically, unless the file is
+// no longer what the plan read (errChanged: Apply computes it again). It
+// returns the backup's path ("" when none is kept). An uninstall that
+// restores the file as it was before install, or removes it, keeps no
+// backup and removes the one install kept, then the directories it leaves
+// empty up to Root (see Plan.RemovedDirs).
+func (p *Plan) apply() (backup string, err error) {
+	if err := p.unchanged(); err != nil {
+		return "", err
 	}
 	mode := fs.FileMode(0o644)
 	if p.Exists {
@@ -215,20 +220,20 @@ func (p *Plan) Apply() (backup string, err error) {
 			return "", fmt.Errorf("keep a backup: %w", err)
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(p.Path), 0o755); err != nil {
-		return backup, err
-	}
-	return backup, writeAtomic(p.Path, p.New, mode)
+	return backup, p.replace(p.New, mode)
 }
 
 // undo is Apply for an uninstall that leaves the file as it was before
 // install, or no file.
 func (p *Plan) undo(mode fs.FileMode) error {
 	if p.Remove {
+		if err := p.unchanged(); err != nil {
+			return err
+		}
 		if err := os.Remove(p.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-	} else if err := writeAtomic(p.Path, p.New, mode); err != nil {
+	} else if err := p.replace(p.New, mode); err != nil {
 		return err
 	}
 	if err := os.Remove(p.Path + BackupSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -33,7 +33,9 @@ func openPluginManifest(agent *agents.Agent) []byte {
 // MakeOpenPlugin plans an Open Plugins plugin in dir (the plugin root, as
 // .agents/plugins/hermes-hooks): plugin.json and hooks/hooks.json, whose
 // hooks run command(event) for every Open Plugins event agent registers.
-// Uninstall removes exactly those two files (and the folders left empty).
+// Uninstall removes exactly those two files (and the folders left empty);
+// either, edited since install wrote it (a plugin.json extended with a
+// version, say), is kept as a copy before it is replaced or removed.
 // A file there that is not ours — another plugin's manifest, a hooks.json
 // with a command of someone else's — is never touched: an error says so.
 func MakeOpenPlugin(dir string, agent *agents.Agent, command func(event string) string, uninstall bool) (*PluginPlan, error) {
@@ -46,30 +48,24 @@ func MakeOpenPlugin(dir string, agent *agents.Agent, command func(event string) 
 		return nil, err
 	}
 	want := []struct {
-		rel  string
-		data []byte
-		ours func([]byte) bool
+		rel            string
+		data           []byte
+		ours, pristine func([]byte) bool
 	}{
-		{"plugin.json", openPluginManifest(agent), ownManifest},
-		{filepath.Join("hooks", "hooks.json"), layout(hooks, nil), ownHooks},
+		{"plugin.json", openPluginManifest(agent), ownManifest, pristineManifest},
+		{filepath.Join("hooks", "hooks.json"), layout(hooks, nil), ownHooks, pristineHooks},
 	}
 	plan := &PluginPlan{Dir: dir}
 	for _, w := range want {
 		p := filepath.Join(dir, w.rel)
-		old, err := os.ReadFile(p)
+		old, err := readBounded(p)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
 		}
 		if old != nil && !w.ours(old) {
 			return nil, fmt.Errorf("%s is not one hermes-hooks wrote; not touched", p)
 		}
-		fw := FileWrite{Path: p, Old: old, New: w.data}
-		if uninstall {
-			fw.New = nil
-			fw.Changed = old != nil
-		} else {
-			fw.Changed = !bytes.Equal(old, fw.New)
-		}
+		fw := ownedFile(p, old, w.data, w.pristine, uninstall)
 		plan.Changed = plan.Changed || fw.Changed
 		plan.Files = append(plan.Files, fw)
 	}
@@ -149,4 +145,62 @@ func ownHooks(data []byte) bool {
 		return true
 	}
 	return walk(doc) && n > 0
+}
+
+// pristineManifest: plugin.json exactly as install writes it, for some
+// agent.
+func pristineManifest(data []byte) bool {
+	for _, a := range agents.All() {
+		if OpenPluginShape(a) != nil && bytes.Equal(data, openPluginManifest(a)) {
+			return true
+		}
+	}
+	return false
+}
+
+// pristineHooks: hooks/hooks.json exactly as install writes it, for some
+// agent and the binary path its first command names.
+func pristineHooks(data []byte) bool {
+	v, err := pyjson.DecodeOrdered(data)
+	if err != nil {
+		return false
+	}
+	first := firstCommand(v)
+	i := strings.LastIndex(first, " hook ")
+	if i < 0 {
+		return false
+	}
+	for _, a := range agents.All() {
+		shaped := OpenPluginShape(a)
+		if shaped == nil {
+			continue
+		}
+		hooks, _, err := shaped.Install(nil, func(ev string) string { return first[:i] + " hook " + a.Name + " " + ev })
+		if err == nil && bytes.Equal(data, layout(hooks, nil)) {
+			return true
+		}
+	}
+	return false
+}
+
+// firstCommand is the first "command" string in v, depth first.
+func firstCommand(v any) string {
+	switch x := v.(type) {
+	case pyjson.OrderedObject:
+		for _, m := range x {
+			if c, ok := m.Value.(string); ok && m.Key == "command" {
+				return c
+			}
+			if c := firstCommand(m.Value); c != "" {
+				return c
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if c := firstCommand(e); c != "" {
+				return c
+			}
+		}
+	}
+	return ""
 }

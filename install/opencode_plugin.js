@@ -1,7 +1,7 @@
 // hermes-hooks: written by `hermes-hooks install opencode`; `hermes-hooks uninstall opencode` removes it.
 // An OpenCode plugin that runs hermes-hooks' Claude Code PreToolUse and
-// PostToolUse hooks around every tool call. Generated: edits are lost on
-// the next install.
+// PostToolUse hooks around every tool call. Generated: a copy you edited is
+// kept beside it when install replaces it or uninstall removes it.
 import { spawnSync } from "node:child_process";
 
 const BIN = "__HERMES_HOOKS_BIN__";

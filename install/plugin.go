@@ -3,6 +3,7 @@ package install
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -56,6 +57,67 @@ type FileWrite struct {
 	Old     []byte // current content (nil: absent)
 	New     []byte // nil: remove
 	Changed bool
+	// Edited says Old is not what an install wrote: the user changed it.
+	// Apply keeps it as a copy (Kept: where) before it replaces or
+	// removes it.
+	Edited bool
+	Kept   string
+	// dropBackup: Path+BackupSuffix holds only what an install wrote (a
+	// copy an earlier version kept of its own file), which uninstall
+	// removes; any other copy there is the user's and stays.
+	dropBackup bool
+	// backupOld: a replaced file is kept at Path+BackupSuffix whatever it
+	// holds (the Hermes plugin's files, where any content counts as
+	// install's own: the copy is of an earlier version, and uninstall
+	// removes it).
+	backupOld bool
+}
+
+// ownedFile is the FileWrite of a file install owns outright, want its
+// content; pristine says whether content is what an install wrote (of
+// any binary path, any agent).
+func ownedFile(path string, old, want []byte, pristine func([]byte) bool, uninstall bool) FileWrite {
+	fw := FileWrite{Path: path, Old: old, New: want, Edited: old != nil && !pristine(old)}
+	if !uninstall {
+		fw.Changed = old == nil || !bytes.Equal(old, want)
+		return fw
+	}
+	fw.New, fw.Changed = nil, old != nil
+	if b, err := readBounded(path + BackupSuffix); err == nil && pristine(b) {
+		fw.dropBackup = true
+	}
+	return fw
+}
+
+// keepCopy writes data, a file of the user's that install is about to
+// replace or remove, beside path: path+BackupSuffix, or the first of
+// .2, .3, … that is free (a copy kept earlier is never written over),
+// unless one of them holds data already. It returns the copy's path.
+func keepCopy(path string, data []byte) (string, error) {
+	for i := 1; i <= 100; i++ {
+		name := path + BackupSuffix
+		if i > 1 {
+			name += fmt.Sprintf(".%d", i)
+		}
+		if cur, err := readBounded(name); err == nil && bytes.Equal(cur, data) {
+			return name, nil
+		}
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		if _, err = f.Write(data); err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return name, err
+	}
+	return "", fmt.Errorf("%s: no free name for a copy of your edited file (%s…); not changed", path, path+BackupSuffix)
 }
 
 // PluginPlan is the computed install (or uninstall) of the Hermes plugin.
@@ -111,21 +173,30 @@ func makeDirPlan(dir string, pkg fs.FS, shimName, shim, manifestFrom, manifest s
 	plan := &PluginPlan{Dir: dir}
 	for _, n := range names {
 		p := filepath.Join(dir, filepath.FromSlash(n))
-		old, err := os.ReadFile(p)
+		old, err := readBounded(p)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
 		}
-		fw := FileWrite{Path: p, Old: old, New: want[n]}
-		if uninstall {
-			fw.New = nil
-			fw.Changed = old != nil
-		} else {
-			fw.Changed = old == nil || !bytes.Equal(old, fw.New)
-		}
+		// The vendored package differs from one version to the next: any
+		// content counts as install's own here.
+		fw := ownedFile(p, old, want[n], func([]byte) bool { return true }, uninstall)
+		fw.backupOld = true
 		plan.Changed = plan.Changed || fw.Changed
 		plan.Files = append(plan.Files, fw)
 	}
 	return plan, nil
+}
+
+// Kept are the files Apply kept a copy of (the user had edited them),
+// each with its copy.
+func (p *PluginPlan) Kept() [][2]string {
+	var kept [][2]string
+	for _, f := range p.Files {
+		if f.Kept != "" {
+			kept = append(kept, [2]string{f.Path, f.Kept})
+		}
+	}
+	return kept
 }
 
 // Diff is the plan as unified diffs, file by file.
@@ -147,28 +218,39 @@ func (p *PluginPlan) Diff() string {
 	return b.String()
 }
 
-// Apply writes (or removes) the plan's files; a file it replaces is kept
-// beside it with BackupSuffix. Uninstall removes those backups too, and
-// the folders it leaves empty.
+// Apply writes (or removes) the plan's files. A file the user edited is
+// kept as a copy first (keepCopy; FileWrite.Kept says where); one that is
+// what an install wrote needs none. Uninstall removes the copies earlier
+// versions kept of install's own files, never one of the user's, and the
+// folders it leaves empty.
 func (p *PluginPlan) Apply() error {
-	for _, f := range p.Files {
-		if f.New == nil {
-			// Uninstall: the file, and the backup a later install kept
-			// of it (the files are ours: the backup is of our own).
-			for _, q := range []string{f.Path, f.Path + BackupSuffix} {
-				if err := os.Remove(q); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	for i := range p.Files {
+		f := &p.Files[i]
+		if !f.Changed && !f.dropBackup {
+			continue
+		}
+		if f.Edited {
+			kept, err := keepCopy(f.Path, f.Old)
+			if err != nil {
+				return err
+			}
+			f.Kept = kept
+		}
+		if f.New == nil { // uninstall
+			if err := os.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+			if f.dropBackup {
+				if err := os.Remove(f.Path + BackupSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
 					return err
 				}
 			}
 			continue
 		}
-		if !f.Changed {
-			continue
-		}
 		if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
 			return err
 		}
-		if f.Old != nil {
+		if f.backupOld && f.Old != nil {
 			if err := writeAtomic(f.Path+BackupSuffix, f.Old, 0o644); err != nil {
 				return err
 			}

@@ -163,6 +163,9 @@ type PluginInstall struct {
 	DryRun, Changed, Uninstall bool
 	Diff, Removed              string
 	Done                       []string
+	// Kept are the files of ours the user had edited, each with the copy
+	// kept of it before it was replaced or removed.
+	Kept [][2]string
 }
 
 // PrintPluginInstall prints p the way every install verb reports: the
@@ -187,5 +190,8 @@ func PrintPluginInstall(w, errw io.Writer, p PluginInstall) {
 			fmt.Fprintln(w, l)
 		}
 		fmt.Fprintln(w, "Approve the hooks it should run: hermes-hooks list; hermes-hooks approve --all")
+	}
+	for _, k := range p.Kept {
+		fmt.Fprintf(w, "%s had been edited since install wrote it: your version is kept as %s\n", show(k[0]), show(k[1]))
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,13 +52,13 @@ func NewLogWriter(dst io.Writer) *LogWriter {
 	return newLogWriter(dst, nil, logQueueLines, logQueueBytes)
 }
 
-// OpenLogFile returns a LogWriter appending to the file at path (created
-// mode 0600), which Reopen opens again by its name: log rotation renames
-// the file, then asks the server to reopen (SIGUSR1).
+// OpenLogFile returns a LogWriter appending to the regular file at path
+// (created mode 0600, an existing one's mode tightened to the owner's;
+// never through a symbolic link, never a FIFO: logfile.go), which Reopen
+// opens again by its name: log rotation renames the file, then asks the
+// server to reopen (SIGUSR1).
 func OpenLogFile(path string) (*LogWriter, error) {
-	open := func() (io.WriteCloser, error) {
-		return os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	}
+	open := func() (io.WriteCloser, error) { return openLogFile(path) }
 	f, err := open()
 	if err != nil {
 		return nil, err

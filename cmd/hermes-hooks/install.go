@@ -214,25 +214,29 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	if o.user {
 		rel = hf.User
 	}
+	target, err := install.Target(root, filepath.Join(root, rel), o.user)
+	if err != nil {
+		return &exitError{Code: 1, Msg: err.Error()}
+	}
 	exe, err := install.Executable()
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
 	}
 	command := install.HookCommand(exe, agent.Name)
 	if hf.Layout == agents.Scripts {
-		return runInstallScripts(a, agent, filepath.Join(root, rel), root, command, o, res)
+		return runInstallScripts(a, agent, target, root, command, o, res)
 	}
-	plan, err := install.Make(agent, filepath.Join(root, rel), command, o.uninstall)
+	plan, err := install.Make(agent, target, command, o.uninstall)
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
 	}
 	plan.Root = root
-	res.File, res.Changed, res.Removed, res.Restored = plan.Path, plan.Changed, plan.Remove, plan.Restored && !plan.Remove
 	if o.dryRun {
 		res.Diff = plan.Diff()
 	} else if res.Backup, err = plan.Apply(); err != nil {
 		return &exitError{Code: 1, Msg: fmt.Sprintf("%s: %v", plan.Path, err)}
 	}
+	res.File, res.Changed, res.Removed, res.Restored = plan.Path, plan.Changed, plan.Remove, plan.Restored && !plan.Remove
 	res.RemovedDirs = plan.RemovedDirs
 	if o.json {
 		return writeJSON(a.Out, res)

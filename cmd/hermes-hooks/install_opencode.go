@@ -25,7 +25,11 @@ func runInstallOpenCode(a *app, o installOptions) error {
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
 	}
-	plan, err := install.MakeOpenCode(install.OpenCodePath(root, o.user), exe, o.uninstall)
+	path, err := install.Target(root, install.OpenCodePath(root, o.user), o.user)
+	if err != nil {
+		return &exitError{Code: 1, Msg: err.Error()}
+	}
+	plan, err := install.MakeOpenCode(path, exe, o.uninstall)
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
 	}
@@ -35,11 +39,12 @@ func runInstallOpenCode(a *app, o installOptions) error {
 	} else if err := plan.Apply(); err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
 	}
+	res.Backup = plan.Files[0].Kept
 	if o.json {
 		return writeJSON(a.Out, res)
 	}
 	report.PrintPluginInstall(a.Out, a.Err, report.PluginInstall{Where: res.File, DryRun: o.dryRun, Changed: res.Changed, Uninstall: o.uninstall, Diff: res.Diff,
-		Removed: "removed " + show(res.File),
-		Done:    []string{show(res.File) + ": OpenCode now runs hermes-hooks (Claude Code's PreToolUse and PostToolUse) around every tool call"}})
+		Removed: "removed " + show(res.File), Kept: plan.Kept(),
+		Done: []string{show(res.File) + ": OpenCode now runs hermes-hooks (Claude Code's PreToolUse and PostToolUse) around every tool call"}})
 	return nil
 }

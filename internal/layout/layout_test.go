@@ -237,9 +237,19 @@ const (
 // packageBudget raises maxPackageLines for a package, each by a modest
 // amount and with the reason.
 var packageBudget = map[string]int{
-	// approve --text-only (issue 31, item 3): the verb refuses a fail_closed
-	// guard approved by its text only without it (its wording is in report).
-	"cmd/hermes-hooks": 2520,
+	// Issue 31 items 3, 9 and issue 32 item 1: approve --text-only (its
+	// wording is in report), the install verbs refusing a project path that
+	// leads out of the project and reporting the copies kept, install's
+	// --local/--refresh/--absolute and hook's --agent-timeout with their help.
+	"cmd/hermes-hooks": 2700,
+	// Issue 31 items 8 and 9: what install writes must survive other
+	// writers (lock, check before rename, retry: commit.go), bounded
+	// reads and the project's bounds (files.go), the user's edits of
+	// generated files kept as copies.
+	"install": 2850,
+	// Issue 31 item 13: --log-file opened only as a private regular file
+	// at the path itself (logfile*.go).
+	"server": 2600,
 }
 
 // funcExempt are the functions allowed past maxFuncLines, and why (none
