@@ -1,6 +1,8 @@
 package agents
 
 import (
+	"time"
+
 	"maps"
 	"slices"
 	"strings"
@@ -42,9 +44,12 @@ func newCline() *Agent {
 			Events: []string{"TaskStart", "TaskResume", "TaskCancel", "TaskComplete",
 				"PreToolUse", "PostToolUse", "UserPromptSubmit", "PreCompact"},
 		},
-		decode: decodeCline,
-		encode: encodeCline,
-		roots:  clineRoots,
+		// 30 s per hook file, not configurable (Cio=3e4) [CL-PKG
+		// executeHook].
+		HookTimeout: 30 * time.Second,
+		decode:      decodeCline,
+		encode:      encodeCline,
+		roots:       clineRoots,
 	}
 }
 

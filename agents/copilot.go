@@ -1,6 +1,8 @@
 package agents
 
 import (
+	"time"
+
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"runtime"
@@ -49,8 +51,10 @@ func newCopilot() *Agent {
 			Events: []string{"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
 				"SessionStart", "SessionEnd", "SubagentStart", "SubagentStop", "Stop", "PreCompact", "Notification"},
 		},
-		decode: decodeCopilot,
-		encode: encodeCopilot,
+		// timeoutSec defaults to 30 [P-DOC "Hook configuration format"].
+		HookTimeout: 30 * time.Second,
+		decode:      decodeCopilot,
+		encode:      encodeCopilot,
 	}
 }
 

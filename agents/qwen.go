@@ -1,6 +1,8 @@
 package agents
 
 import (
+	"time"
+
 	"encoding/json"
 	"maps"
 	"strconv"
@@ -49,10 +51,12 @@ func newQwen() *Agent {
 		},
 		// Qwen also sets CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR, to the
 		// same directory.
-		ProjectEnv: "QWEN_PROJECT_DIR",
-		decode:     decodeQwen,
-		encode:     encodeQwen,
-		skip:       qwenSkip,
+		// A minute unless the entry says [Q-PKG HookRunner's default].
+		HookTimeout: 60 * time.Second,
+		ProjectEnv:  "QWEN_PROJECT_DIR",
+		decode:      decodeQwen,
+		encode:      encodeQwen,
+		skip:        qwenSkip,
 	}
 }
 

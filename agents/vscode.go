@@ -2,6 +2,7 @@ package agents
 
 import (
 	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"time"
 )
 
 // VS Code's agent hooks (Copilot agent mode, Preview) run the hooks of
@@ -19,6 +20,10 @@ func vscodeHost() *Host {
 	return &Host{
 		Name: "vscode", Title: "VS Code",
 		EventKey: "hookEventName",
+		// A handler's timeout defaults to 30 s [VS-REF "timeout"], not
+		// Claude Code's 600: the entries install wrote for Claude Code
+		// say Claude's deadline, and VS Code's is shorter.
+		Timeout: 30 * time.Second,
 		// VS Code runs Claude Code's settings and Copilot's hook files
 		// itself: their entries must not run a second time.
 		RunsFilesOf: []string{"claude", "copilot"},

@@ -32,7 +32,7 @@ func runInstallOpenPlugin(a *app, dir string, o installOptions) error {
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
 	}
-	command := install.HookCommand(exe, agent.Name)
+	command := install.HookCommand(agent, exe)
 	plan, err := install.MakeOpenPlugin(abs, agent, command, o.uninstall)
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
