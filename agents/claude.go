@@ -1,9 +1,8 @@
 package agents
 
 import (
-	"time"
-
 	"strings"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )

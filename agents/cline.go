@@ -1,8 +1,6 @@
 package agents
 
 import (
-	"time"
-
 	"maps"
 	"slices"
 	"strings"
@@ -41,12 +39,9 @@ func newCline() *Agent {
 			Project: ".clinerules/hooks",
 			User:    "Documents/Cline/Hooks",
 			Layout:  Scripts,
-			Events: []string{"TaskStart", "TaskResume", "TaskCancel", "TaskComplete",
-				"PreToolUse", "PostToolUse", "UserPromptSubmit", "PreCompact"},
+			Events:  []string{"TaskStart", "TaskResume", "TaskCancel", "TaskComplete", "PreToolUse", "PostToolUse", "UserPromptSubmit", "PreCompact"},
 		},
-		// 30 s per hook file, not configurable (Cio=3e4) [CL-PKG
-		// executeHook].
-		HookTimeout: 30 * time.Second,
+		HookTimeout: 30 * second, // per hook file, not configurable (Cio=3e4) [CL-PKG executeHook]
 		decode:      decodeCline,
 		encode:      encodeCline,
 		roots:       clineRoots,

@@ -22,6 +22,10 @@ const ProgramName = "hermes-hooks"
 const MissingReason = "hermes-hooks is not on PATH, so the guards of this project cannot check this call: it is refused. " +
 	"Install hermes-hooks and put it on PATH (https://github.com/hermes-hooks/hermes-hooks#install)."
 
+// second spells an agent's timeout where its file has no other use for
+// package time.
+const second = time.Second
+
 // AgentTimeoutFlag is the flag of `hermes-hooks hook` that install writes
 // into a command line: how long the agent waits for that hook.
 const AgentTimeoutFlag = "--agent-timeout"

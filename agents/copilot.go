@@ -1,13 +1,12 @@
 package agents
 
 import (
-	"time"
-
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 )
 
 // GitHub Copilot CLI (1.0.102) has two payload formats, chosen by how the

@@ -1,9 +1,8 @@
 package agents
 
 import (
-	"time"
-
 	"sync"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"

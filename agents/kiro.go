@@ -1,10 +1,9 @@
 package agents
 
 import (
-	"time"
-
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"

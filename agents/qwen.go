@@ -1,13 +1,12 @@
 package agents
 
 import (
-	"time"
-
 	"encoding/json"
 	"maps"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"

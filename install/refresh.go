@@ -31,3 +31,35 @@ func HasOwn(agent *agents.Agent, path string) bool {
 	_, had := agent.Uninstall(doc)
 	return had
 }
+
+// Installed is a hook file (a Scripts folder) holding entries install
+// wrote, and how install names it: under Root, the user's (User) or a
+// project's file of this checkout only (Local).
+type Installed struct {
+	Agent       *agents.Agent
+	Root, Path  string
+	User, Local bool
+}
+
+// FindInstalled lists every agent's hook files of project (its shared
+// and its checkout-only file) and of home that hold entries install
+// wrote: what `install --refresh` rewrites. In the home directory itself
+// the project's file is the user's, listed once, as the user's.
+func FindInstalled(project, home string) []Installed {
+	var out []Installed
+	for _, ag := range agents.All() {
+		hf := ag.HookFile
+		if hf.Project == "" || len(hf.Events) == 0 {
+			continue
+		}
+		for _, in := range []Installed{{ag, project, hf.Project, false, false}, {ag, project, hf.Local, false, true}, {ag, home, hf.User, true, false}} {
+			if in.Path == "" || !in.User && project == home {
+				continue
+			}
+			if in.Path = filepath.Join(in.Root, in.Path); HasOwn(ag, in.Path) {
+				out = append(out, in)
+			}
+		}
+	}
+	return out
+}

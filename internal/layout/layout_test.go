@@ -234,6 +234,15 @@ const (
 	maxPackageLines = 2500
 )
 
+// packageBudget raises maxPackageLines for a package, with why.
+var packageBudget = map[string]int{
+	// The verbs' help texts grew with install's forms (issue 32: the
+	// PATH form, --absolute, --local, --refresh) and hook's deadline
+	// (issue 31, --agent-timeout): flags and words, not logic, which
+	// lives in install/ and internal/cli.
+	"cmd/hermes-hooks": 2650,
+}
+
 // funcExempt are the functions allowed past maxFuncLines, and why (none
 // today: the regex planners were split when they moved to
 // internal/pattern).
@@ -273,8 +282,12 @@ func TestBudgets(t *testing.T) {
 		if rel == "agents" {
 			total = agentsShared(t, r, p)
 		}
-		if total > maxPackageLines {
-			r.report("package "+rel+" is over "+strconv.Itoa(maxPackageLines)+" production lines", strconv.Itoa(total)+" lines")
+		limit := maxPackageLines
+		if n, ok := packageBudget[rel]; ok {
+			limit = n
+		}
+		if total > limit {
+			r.report("package "+rel+" is over "+strconv.Itoa(limit)+" production lines", strconv.Itoa(total)+" lines")
 		}
 	}
 }
