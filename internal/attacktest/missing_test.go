@@ -33,7 +33,24 @@ func TestInstalledCommandsWithoutHermesHooksOnPath(t *testing.T) {
 	if err := os.MkdirAll(e.path("empty"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// Alice installs through her own copy, which the teammates running the
+	// command lines below do not have (it is gone when they run).
+	if err := os.MkdirAll(e.path("alice"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(binary, e.path("alice/hermes-hooks")); err != nil {
+		t.Fatal(err)
+	}
+	alice := func(args ...string) {
+		t.Helper()
+		c := exec.Command(e.path("alice/hermes-hooks"), args...)
+		c.Dir, c.Env = e.dir, e.vars
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("hermes-hooks %v: %v\n%s", args, err, out)
+		}
+	}
 	rows := 0
+	installed := map[*agents.Agent]map[string][]string{}
 	for _, a := range agents.All() {
 		hf := a.HookFile
 		if hf.Project == "" || len(hf.Events) == 0 {
@@ -43,9 +60,18 @@ func TestInstalledCommandsWithoutHermesHooksOnPath(t *testing.T) {
 		if err := os.MkdirAll(project, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		e.run("", "install", a.Name, "--project", project)
-		commands := installedCommands(t, a, filepath.Join(project, hf.Project))
-		for _, ev := range hf.Events {
+		alice("install", a.Name, "--project", project)
+		installed[a] = installedCommands(t, a, filepath.Join(project, hf.Project))
+	}
+	if err := os.RemoveAll(e.path("alice")); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range agents.All() {
+		commands, ok := installed[a]
+		if !ok {
+			continue
+		}
+		for _, ev := range a.HookFile.Events {
 			rows++
 			t.Run(a.Name+"/"+ev, func(t *testing.T) {
 				run, ok := commands[ev]
