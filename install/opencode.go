@@ -45,8 +45,8 @@ const openCodeMark = "// hermes-hooks: written by `hermes-hooks install opencode
 // literal, quotes included).
 const openCodeBin = `"__HERMES_HOOKS_BIN__"`
 
-// OpenCodePlugin is the shim with exe, the absolute path of hermes-hooks,
-// filled in.
+// OpenCodePlugin is the shim with exe filled in: the absolute path of
+// hermes-hooks, or its name, looked up on PATH.
 func OpenCodePlugin(exe string) []byte {
 	lit, _ := json.Marshal(exe) // a JSON string is a JS string literal
 	return []byte(strings.Replace(openCodeShim, openCodeBin, string(lit), 1))
