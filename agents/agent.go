@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -23,6 +24,13 @@ type Agent struct {
 	Events map[string]string
 	// HookFile is the agent's own hook configuration, which install edits.
 	HookFile HookFile
+	// HookTimeout is how long the agent waits for a command hook whose
+	// entry sets no timeout, by its documentation or code (0: not
+	// documented); EventTimeouts are the events that differ. Past it the
+	// agent goes on without the answer: `hook AGENT` must answer before
+	// (Timeout).
+	HookTimeout   time.Duration
+	EventTimeouts map[string]time.Duration
 	// Source is how its hook files are named as hook sources of
 	// hermes-hooks (the config key, the command-line flag).
 	Source Source
@@ -64,6 +72,9 @@ type Host struct {
 	Name, Title string
 	// EventKey is the payload field that names the event.
 	EventKey string
+	// Timeout is how long the host waits for a hook whose entry sets
+	// none (0: as the agent): it may be shorter than the agent's own.
+	Timeout time.Duration
 	// RunsFilesOf lists the agents whose hook files the host runs itself:
 	// their entries are skipped when it calls (each hook runs once).
 	RunsFilesOf []string

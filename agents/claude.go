@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -33,7 +34,9 @@ func newClaude() *Agent {
 		HookFile: HookFile{
 			Project: ".claude/settings.json",
 			User:    ".claude/settings.json",
-			Layout:  Grouped,
+			// Claude Code's settings of one checkout, not committed.
+			Local:  ".claude/settings.local.json",
+			Layout: Grouped,
 			// The events hermes-hooks has something to say on; the others
 			// (FileChanged, WorktreeCreate …) would start a process per
 			// event for nothing in the common config.
@@ -41,10 +44,16 @@ func newClaude() *Agent {
 				"UserPromptSubmit", "Stop", "SubagentStart", "SubagentStop",
 				"SessionStart", "SessionEnd", "PreCompact", "Notification", "PreSkillShellCommand"},
 		},
-		ProjectEnv: "CLAUDE_PROJECT_DIR",
-		EnvFileEnv: "CLAUDE_ENV_FILE",
-		decode:     decodeClaude,
-		encode:     encodeClaude,
+		// A command hook's default timeout is 600 s (since 2.1.3), 30 s on
+		// UserPromptSubmit; SessionEnd hooks share a 1.5 s budget that
+		// only a configured timeout raises [CC-DOC "Hooks reference",
+		// timeouts; the spec's defaults table].
+		HookTimeout:   600 * time.Second,
+		EventTimeouts: map[string]time.Duration{"UserPromptSubmit": 30 * time.Second, "SessionEnd": 1500 * time.Millisecond},
+		ProjectEnv:    "CLAUDE_PROJECT_DIR",
+		EnvFileEnv:    "CLAUDE_ENV_FILE",
+		decode:        decodeClaude,
+		encode:        encodeClaude,
 		// VS Code runs .claude/settings.json too, entries install wrote
 		// included: it is told by its payload and answered in its shape.
 		hosts: []*Host{vscodeHost(false)},

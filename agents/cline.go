@@ -39,12 +39,12 @@ func newCline() *Agent {
 			Project: ".clinerules/hooks",
 			User:    "Documents/Cline/Hooks",
 			Layout:  Scripts,
-			Events: []string{"TaskStart", "TaskResume", "TaskCancel", "TaskComplete",
-				"PreToolUse", "PostToolUse", "UserPromptSubmit", "PreCompact"},
+			Events:  []string{"TaskStart", "TaskResume", "TaskCancel", "TaskComplete", "PreToolUse", "PostToolUse", "UserPromptSubmit", "PreCompact"},
 		},
-		decode: decodeCline,
-		encode: encodeCline,
-		roots:  clineRoots,
+		HookTimeout: 30 * second, // per hook file, not configurable (Cio=3e4) [CL-PKG executeHook]
+		decode:      decodeCline,
+		encode:      encodeCline,
+		roots:       clineRoots,
 	}
 }
 

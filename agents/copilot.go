@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 )
 
 // GitHub Copilot CLI (1.0.102) has two payload formats, chosen by how the
@@ -49,8 +50,10 @@ func newCopilot() *Agent {
 			Events: []string{"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
 				"SessionStart", "SessionEnd", "SubagentStart", "SubagentStop", "Stop", "PreCompact", "Notification"},
 		},
-		decode: decodeCopilot,
-		encode: encodeCopilot,
+		// timeoutSec defaults to 30 [P-DOC "Hook configuration format"].
+		HookTimeout: 30 * time.Second,
+		decode:      decodeCopilot,
+		encode:      encodeCopilot,
 		// VS Code runs .github/hooks/*.json too, and calls with its own
 		// payload (hookEventName), reading its own reply.
 		hosts: []*Host{vscodeHost(true)},

@@ -45,6 +45,9 @@ func newCursor() *Agent {
 			// are left out: with both, a guard would run twice per command.
 			Events: []string{"preToolUse", "postToolUse", "beforeSubmitPrompt", "stop", "subagentStop", "sessionStart", "sessionEnd"},
 		},
+		// No HookTimeout: Cursor's default hook timeout is not documented
+		// where these facts come from, so `hook cursor` keeps no
+		// deadline of its own (its hooks' own timeouts apply).
 		decode: decodeCursor,
 		encode: encodeCursor,
 		roots:  cursorRoots,

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"sync"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -46,10 +47,12 @@ func newFactory() *Agent {
 		},
 		// Droid also sets DROID_PROJECT_DIR and CLAUDE_PROJECT_DIR, to the
 		// same directory, and hands SessionStart hooks CLAUDE_ENV_FILE.
-		ProjectEnv: "FACTORY_PROJECT_DIR",
-		EnvFileEnv: "CLAUDE_ENV_FILE",
-		decode:     decodeFactory,
-		encode:     encodeFactory,
+		// 60 s unless the entry says [F-DOC hooks reference, "timeout"].
+		HookTimeout: 60 * time.Second,
+		ProjectEnv:  "FACTORY_PROJECT_DIR",
+		EnvFileEnv:  "CLAUDE_ENV_FILE",
+		decode:      decodeFactory,
+		encode:      encodeFactory,
 	}
 }
 

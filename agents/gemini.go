@@ -3,6 +3,7 @@ package agents
 import (
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -36,8 +37,9 @@ func newGemini() *Agent {
 			Layout:  Grouped,
 			// Milliseconds. Gemini's default is 60 s, and a hook that times
 			// out lets the tool call through: give the dispatch room.
-			Extra:  []pyjson.Member{{Key: "timeout", Value: int64(600000)}},
-			Notice: "Gemini CLI runs a project's hooks only in a folder you trust (it asks on first start in the folder; --skip-trust or GEMINI_CLI_TRUST_WORKSPACE=true trust it for one run).",
+			Extra:     []pyjson.Member{{Key: "timeout", Value: int64(600000)}},
+			TimeoutMS: true,
+			Notice:    "Gemini CLI runs a project's hooks only in a folder you trust (it asks on first start in the folder; --skip-trust or GEMINI_CLI_TRUST_WORKSPACE=true trust it for one run).",
 			// BeforeModel and AfterModel only observe here (pre_api_request,
 			// post_api_request), and AfterModel fires for every streamed
 			// chunk: neither is registered, so no model call waits for a
@@ -45,9 +47,11 @@ func newGemini() *Agent {
 			Events: []string{"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent",
 				"SessionStart", "SessionEnd", "PreCompress", "Notification"},
 		},
-		ProjectEnv: "GEMINI_PROJECT_DIR",
-		decode:     decodeGemini,
-		encode:     encodeGemini,
+		// DEFAULT_HOOK_TIMEOUT = 6e4 ms [hooks/hookRunner.js].
+		HookTimeout: 60 * time.Second,
+		ProjectEnv:  "GEMINI_PROJECT_DIR",
+		decode:      decodeGemini,
+		encode:      encodeGemini,
 	}
 }
 

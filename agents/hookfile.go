@@ -3,9 +3,7 @@ package agents
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -37,6 +35,13 @@ type HookFile struct {
 	// EventExtra replaces Extra for the events it names (Codex clamps a
 	// SessionEnd hook's timeout to 3 s and says so on every run).
 	EventExtra map[string][]pyjson.Member
+	// TimeoutMS says the "timeout" of Extra is in milliseconds (Gemini
+	// CLI), not seconds.
+	TimeoutMS bool
+	// Local is the file's path inside a project for settings of this
+	// checkout only, which teams do not commit ("" when the agent has
+	// none): install --local writes it.
+	Local string
 	// Notice is what the user must still do after install (""), printed
 	// by install.
 	Notice string
@@ -68,8 +73,12 @@ const scriptMarker = "# Written by `hermes-hooks install`; `hermes-hooks uninsta
 
 // Script is the executable install writes for one event of a Scripts
 // layout: a shell script that runs command in its place, so the agent's
-// stdin, stdout, stderr and exit code are hermes-hooks' own.
+// stdin, stdout, stderr and exit code are hermes-hooks' own. The PATH
+// form of HookCommand ends in exec itself.
 func Script(command string) []byte {
+	if byName(command) {
+		return []byte("#!/bin/sh\n" + scriptMarker + command + "\n")
+	}
 	return []byte("#!/bin/sh\n" + scriptMarker + "exec " + command + "\n")
 }
 
@@ -78,26 +87,17 @@ func Script(command string) []byte {
 // command of ours, exactly. Anything else in a file of that name is the
 // user's, and install and uninstall leave it alone.
 func IsOwnScript(data []byte, agent string) bool {
-	s, ok := strings.CutPrefix(string(data), "#!/bin/sh\n"+scriptMarker+"exec ")
+	s, ok := strings.CutPrefix(string(data), "#!/bin/sh\n"+scriptMarker)
 	if !ok {
 		return false
 	}
+	if !byName(s) {
+		if s, ok = strings.CutPrefix(s, "exec "); !ok {
+			return false
+		}
+	}
 	cmd, ok := strings.CutSuffix(s, "\n")
 	return ok && !strings.Contains(cmd, "\n") && IsOwnCommand(cmd, agent)
-}
-
-// ownCommand matches the command install writes: a single-quoted absolute
-// path, "hook", the agent and optionally its event. The binary's name is
-// not checked: a renamed or versioned copy is still ours, and nobody
-// else's hook reads this way.
-// Compiled at first use, not at every start of the one-shot binary.
-var ownCommand = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^'/(?:[^']|'\\'')*' hook (\S+)(?: \S+)?$`) })
-
-// IsOwnCommand reports whether command is one install wrote for agent
-// (for any agent when agent is "").
-func IsOwnCommand(command, agent string) bool {
-	m := ownCommand().FindStringSubmatch(command)
-	return m != nil && (agent == "" || m[1] == agent)
 }
 
 // Install adds, for every event of the hook file, an entry running

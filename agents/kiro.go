@@ -3,6 +3,7 @@ package agents
 import (
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -50,6 +51,8 @@ func newKiro() *Agent {
 			Events: []string{"agentSpawn", "userPromptSubmit", "preToolUse", "postToolUse", "stop"},
 			Notice: "Kiro CLI runs these hooks only in the agent this file defines, \"default\": start it with kiro-cli chat --agent default (or kiro-cli settings chat.defaultAgent default). Kiro CLI 3's V3 harness reads hooks from .kiro/hooks/ instead and runs agent-config hooks only until they are migrated.",
 		},
+		// timeout_ms defaults to 30000 [K-SRC hook.rs `Hook`].
+		HookTimeout: 30 * time.Second,
 		decode:      decodeKiro,
 		encode:      encodeKiro,
 		textReplies: true,

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -49,10 +50,12 @@ func newQwen() *Agent {
 		},
 		// Qwen also sets CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR, to the
 		// same directory.
-		ProjectEnv: "QWEN_PROJECT_DIR",
-		decode:     decodeQwen,
-		encode:     encodeQwen,
-		skip:       qwenSkip,
+		// A minute unless the entry says [Q-PKG HookRunner's default].
+		HookTimeout: 60 * time.Second,
+		ProjectEnv:  "QWEN_PROJECT_DIR",
+		decode:      decodeQwen,
+		encode:      encodeQwen,
+		skip:        qwenSkip,
 	}
 }
 

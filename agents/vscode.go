@@ -2,6 +2,7 @@ package agents
 
 import (
 	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"time"
 )
 
 // VS Code's agent hooks (Copilot agent mode, Preview) run the hooks of
@@ -25,6 +26,10 @@ func vscodeHost(eventNamed bool) *Host {
 	return &Host{
 		Name: "vscode", Title: "VS Code",
 		EventKey: "hookEventName",
+		// A handler's timeout defaults to 30 s [VS-REF "timeout"], not
+		// Claude Code's 600: the entries install wrote for Claude Code
+		// say Claude's deadline, and VS Code's is shorter.
+		Timeout: 30 * time.Second,
 		// VS Code runs Claude Code's settings and Copilot's hook files
 		// itself: their entries must not run a second time. The hooks of
 		// no agent's file run in its call from Copilot's file when it makes

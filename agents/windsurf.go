@@ -55,6 +55,7 @@ func newWindsurf() *Agent {
 				"pre_run_command", "post_run_command", "pre_mcp_tool_use", "post_mcp_tool_use",
 				"pre_user_prompt", "post_cascade_response"},
 		},
+		// No HookTimeout: Windsurf documents no hook timeout [W-DOC].
 		decode: decodeWindsurf,
 		encode: encodeWindsurf,
 	}

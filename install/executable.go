@@ -6,7 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 
-	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
+	"github.com/hermes-hooks/hermes-hooks/agents"
 )
 
 // Executable is the absolute path an agent's hook file must run: this
@@ -26,8 +26,10 @@ func Executable() (string, error) {
 	return exe, nil
 }
 
-// HookCommand is the command an agent's hook file runs for event:
-// `'EXE' hook AGENT EVENT`, the path single-quoted.
-func HookCommand(exe, agent string) func(event string) string {
-	return func(event string) string { return shquote.Quote(exe) + " hook " + agent + " " + event }
+// HookCommand is the command an agent's hook file runs for event
+// (agents.Agent.HookCommand): with exe, `'EXE' hook AGENT EVENT`, the
+// path single-quoted, for a file of one user; with exe "", hermes-hooks by
+// name from PATH, for a project's files, which every teammate shares.
+func HookCommand(agent *agents.Agent, exe string) func(event string) string {
+	return func(event string) string { return agent.HookCommand(exe, event) }
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 )
 
 // OpenPluginName is the name of the Open Plugins plugin install writes.
@@ -175,9 +176,17 @@ func pristineHooks(data []byte) bool {
 		if shaped == nil {
 			continue
 		}
-		hooks, _, err := shaped.Install(nil, func(ev string) string { return first[:i] + " hook " + a.Name + " " + ev })
-		if err == nil && bytes.Equal(data, layout(hooks, nil)) {
-			return true
+		// Install writes either form: hermes-hooks by name from PATH, or
+		// (--absolute) the quoted path of a binary, which is what the
+		// first command has before " hook ".
+		quoted := shquote.Quote("/x")
+		byPath := HookCommand(a, "")
+		byExe := func(ev string) string { return first[:i] + a.HookCommand("/x", ev)[len(quoted):] }
+		for _, command := range []func(string) string{byPath, byExe} {
+			hooks, _, err := shaped.Install(nil, command)
+			if err == nil && bytes.Equal(data, layout(hooks, nil)) {
+				return true
+			}
 		}
 	}
 	return false

@@ -13,7 +13,7 @@ func TestOpenPluginRoundTrip(t *testing.T) {
 	claude, _ := agents.Lookup("claude")
 	root := t.TempDir()
 	dir := filepath.Join(root, ".agents", "plugins", "hermes-hooks")
-	p, err := MakeOpenPlugin(dir, claude, command("claude"), false)
+	p, err := MakeOpenPlugin(dir, claude, HookCommand(claude, bin), false)
 	if err != nil || !p.Changed {
 		t.Fatalf("MakeOpenPlugin: changed=%v err=%v", p != nil && p.Changed, err)
 	}
@@ -28,7 +28,9 @@ func TestOpenPluginRoundTrip(t *testing.T) {
 	// Claude Code's grouped shape, for the Open Plugins events Claude
 	// Code's install registers, in the format's order; none other.
 	for _, ev := range []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "SessionStart", "SessionEnd", "UserPromptSubmit", "Stop", "SubagentStart", "SubagentStop"} {
-		if !strings.Contains(hooks, `"command": "'`+bin+`' hook claude `+ev+`"`) {
+		// What install writes: this binary's path (the test's --absolute
+		// form), then hook claude EVENT and the agent's deadline.
+		if !strings.Contains(hooks, `"command": "`+HookCommand(claude, bin)(ev)+`"`) {
 			t.Errorf("hooks.json lacks %s:\n%s", ev, hooks)
 		}
 	}
@@ -41,7 +43,7 @@ func TestOpenPluginRoundTrip(t *testing.T) {
 		t.Errorf("hooks.json is not in the grouped shape:\n%s", hooks)
 	}
 	// Again: nothing changes.
-	if p, err = MakeOpenPlugin(dir, claude, command("claude"), false); err != nil || p.Changed {
+	if p, err = MakeOpenPlugin(dir, claude, HookCommand(claude, bin), false); err != nil || p.Changed {
 		t.Fatalf("second install: changed=%v err=%v", p != nil && p.Changed, err)
 	}
 	// A file of the user's beside ours stays; ours go, and the folders
@@ -49,7 +51,7 @@ func TestOpenPluginRoundTrip(t *testing.T) {
 	other := filepath.Join(root, ".agents", "plugins", "mine", "plugin.json")
 	mkdir(t, filepath.Dir(other))
 	writeFile(t, other, `{"name": "mine"}`)
-	if p, err = MakeOpenPlugin(dir, claude, command("claude"), true); err != nil || !p.Changed {
+	if p, err = MakeOpenPlugin(dir, claude, HookCommand(claude, bin), true); err != nil || !p.Changed {
 		t.Fatalf("uninstall: changed=%v err=%v", p != nil && p.Changed, err)
 	}
 	if err := p.Apply(); err != nil {
@@ -61,7 +63,7 @@ func TestOpenPluginRoundTrip(t *testing.T) {
 	if readFile(t, other) != `{"name": "mine"}` {
 		t.Error("uninstall touched another plugin")
 	}
-	if p, err = MakeOpenPlugin(dir, claude, command("claude"), true); err != nil || p.Changed {
+	if p, err = MakeOpenPlugin(dir, claude, HookCommand(claude, bin), true); err != nil || p.Changed {
 		t.Fatalf("second uninstall: changed=%v err=%v", p != nil && p.Changed, err)
 	}
 }
@@ -81,7 +83,7 @@ func TestOpenPluginLeavesOthersAlone(t *testing.T) {
 		mkdir(t, filepath.Dir(path))
 		writeFile(t, path, tc.content)
 		for _, uninstall := range []bool{false, true} {
-			_, err := MakeOpenPlugin(dir, claude, command("claude"), uninstall)
+			_, err := MakeOpenPlugin(dir, claude, HookCommand(claude, bin), uninstall)
 			if err == nil || !strings.Contains(err.Error(), "not one hermes-hooks wrote") {
 				t.Errorf("%s %q uninstall=%v: err = %v", tc.file, tc.content, uninstall, err)
 			}

@@ -53,8 +53,8 @@ const openCodeBin = `"__HERMES_HOOKS_BIN__"`
 // user edited since (which it keeps as a copy).
 const openCodeDigest = "// hermes-hooks digest: sha256:"
 
-// OpenCodePlugin is the shim with exe, the absolute path of hermes-hooks,
-// filled in.
+// OpenCodePlugin is the shim with exe filled in: the absolute path of
+// hermes-hooks, or its name, looked up on PATH.
 func OpenCodePlugin(exe string) []byte {
 	lit, _ := json.Marshal(exe) // a JSON string is a JS string literal
 	first, rest, _ := strings.Cut(strings.Replace(openCodeShim, openCodeBin, string(lit), 1), "\n")

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"math"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -11,6 +13,7 @@ import (
 
 func newHookCmd(a *app) *cobra.Command {
 	var o cli.HookOptions
+	var agentTimeout float64
 	cmd := &cobra.Command{
 		Use:   "hook AGENT [EVENT]",
 		Short: "Answer AGENT's hook call: read its payload, run every approved hook, reply in its protocol",
@@ -32,7 +35,13 @@ unreadable payload on an event a fail_closed guard protects is refused.
 
 When a ` + "`hermes-hooks serve`" + ` answers on --server (default: its socket in
 HERMES_HOME, when present), the dispatch is forwarded to it, so its warm
-state applies; the answer is the same either way.`,
+state applies; the answer is the same either way.
+
+An agent that times out its hook goes on without it. So the answer comes
+before the agent's deadline (--agent-timeout, which install writes, else the
+agent's documented default), less a margin: a guard still running then is
+killed, with its process tree, and a gating event is refused ("guard X did
+not answer in time"); other events get the answers that came.`,
 		Example: `  # what Claude Code runs for PreToolUse after: hermes-hooks install claude
   echo '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}' | hermes-hooks hook claude
   # Cursor names the event in its payload too
@@ -44,6 +53,12 @@ state applies; the answer is the same either way.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("agent-timeout") {
+				if !(agentTimeout > 0) || math.IsInf(agentTimeout, 0) {
+					return usageErr("hermes-hooks hook AGENT EVENT --agent-timeout SECONDS", "--agent-timeout: %v is not a number of seconds above 0", agentTimeout)
+				}
+				o.AgentTimeout = time.Duration(agentTimeout * float64(time.Second))
+			}
 			event := ""
 			if len(args) == 2 {
 				event = args[1]
@@ -54,5 +69,6 @@ state applies; the answer is the same either way.`,
 	f := cmd.Flags()
 	f.StringVar(&o.Server, "server", "", "forward to the hermes-hooks serve at `ADDR` (unix:///path or tcp://127.0.0.1:PORT; default: $HERMES_HOME/hermes-hooks.sock when it answers)")
 	f.BoolVar(&o.NoServer, "no-server", false, "always dispatch in this process")
+	f.Float64Var(&agentTimeout, "agent-timeout", 0, "the agent waits `SECONDS` for this hook (install writes it; default: the agent's documented timeout for the event): the answer comes before, and a guard that has not answered by then refuses a tool call")
 	return cmd
 }

@@ -18,6 +18,9 @@ type installOptions struct {
 	dryRun    bool
 	uninstall bool
 	json      bool
+	absolute  bool   // run this binary by its absolute path, even in a project's file
+	local     bool   // the agent's settings of this checkout only (HookFile.Local)
+	refresh   bool   // rewrite every file that holds our entries
 	gateway   bool   // hermes: the gateway hook too
 	agent     string // open-plugin: whose protocol its hooks speak
 }
@@ -28,7 +31,17 @@ func newInstallCmd(a *app) *cobra.Command {
 		Use:   "install AGENT [--project DIR | --user] [--dry-run] [--uninstall]",
 		Short: "Make AGENT run hermes-hooks for its hook events (edits the agent's own hook file)",
 		Long: `Writes AGENT's hook configuration so that every event hermes-hooks serves for
-it runs 'hermes-hooks hook AGENT EVENT' (this binary, by absolute path).
+it runs 'hermes-hooks hook AGENT EVENT'. A project's file, which the team
+commits, runs hermes-hooks by name from PATH, so that it works for every
+teammate and after the binary moves; where hermes-hooks is not on PATH, a
+tool call is refused in the agent's own words, saying how to install it,
+and other events pass. A file in your home directory (--user) runs this
+binary by its absolute path, as does --absolute. Each command line carries
+--agent-timeout SECONDS, how long the agent waits for it, so that
+'hermes-hooks hook' answers in time. --local writes Claude Code's
+.claude/settings.local.json (this checkout only). 'install --refresh'
+rewrites every installed entry, in this project and your home directory,
+after hermes-hooks moved or was upgraded.
 AGENT is one of: ` + strings.Join(agents.Names(), ", ") + `, or open-plugin DIR, or opencode, or hermes: the Hermes plugin
 (clients/python) goes into $HERMES_HOME/plugins/hermes-hooks and is enabled in
 $HERMES_HOME/config.yaml (plugins.enabled, as 'hermes plugins enable' does, every
@@ -86,6 +99,8 @@ Hooks still need your approval before they run: see 'hermes-hooks list' and
   hermes-hooks install cline --user
   # take it out again
   hermes-hooks uninstall claude
+  # after moving or upgrading hermes-hooks: every file install wrote here and in ~
+  hermes-hooks install --refresh
   # the Hermes plugin, into $HERMES_HOME/plugins/hermes-hooks, enabled
   hermes-hooks install hermes --dry-run
   # and the gateway hook, into $HERMES_HOME/hooks/hermes-hooks
@@ -101,6 +116,8 @@ Hooks still need your approval before they run: see 'hermes-hooks list' and
 	}
 	installFlags(cmd, &o)
 	cmd.Flags().BoolVar(&o.uninstall, "uninstall", false, "remove what install added (as 'hermes-hooks uninstall AGENT')")
+	cmd.Flags().BoolVar(&o.absolute, "absolute", false, "run this binary by its absolute path, even in a project's file")
+	cmd.Flags().BoolVar(&o.refresh, "refresh", false, "rewrite every installed entry (the project's and the user's files) after a move or an upgrade; no AGENT")
 	cmd.Flags().BoolVar(&o.gateway, "gateway", false, "hermes: install the gateway hook too ($HERMES_HOME/hooks/hermes-hooks)")
 	openPluginFlag(cmd, &o)
 	return cmd
@@ -150,6 +167,7 @@ func installFlags(cmd *cobra.Command, o *installOptions) {
 	f := cmd.Flags()
 	f.StringVar(&o.project, "project", "", "the project whose hook file to edit (default: the git repository's root, else the current directory)")
 	f.BoolVar(&o.user, "user", false, "edit the user's hook file in the home directory instead")
+	f.BoolVar(&o.local, "local", false, "edit the agent's file for this checkout only (Claude Code: .claude/settings.local.json)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "print the diff; write nothing")
 	f.BoolVar(&o.json, "json", false, "print JSON for scripts")
 }
@@ -160,6 +178,12 @@ func openPluginFlag(cmd *cobra.Command, o *installOptions) {
 
 func agentArg(verb string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
+		if refresh, _ := cmd.Flags().GetBool("refresh"); refresh {
+			if len(args) != 0 {
+				return usageErr("hermes-hooks "+verb+" --refresh", "--refresh takes no AGENT: it rewrites every installed entry")
+			}
+			return nil
+		}
 		if len(args) >= 1 && args[0] == openPluginTarget {
 			if len(args) != 2 {
 				return usageErr("hermes-hooks "+verb+" "+openPluginTarget+" DIR", "expected the plugin's folder DIR")
@@ -174,6 +198,9 @@ func agentArg(verb string) cobra.PositionalArgs {
 }
 
 func runInstallCmd(a *app, cmd *cobra.Command, args []string, o installOptions) error {
+	if o.refresh {
+		return runRefresh(a, o)
+	}
 	agent := args[0]
 	if agent == openPluginTarget {
 		return runInstallOpenPlugin(a, args[1], o)
@@ -184,6 +211,9 @@ func runInstallCmd(a *app, cmd *cobra.Command, args []string, o installOptions) 
 	projectSet := cmd.Flags().Changed("project")
 	if o.user && projectSet {
 		return usageErr("use --project DIR or --user, not both", "both --project and --user given")
+	}
+	if o.user && o.local {
+		return usageErr("use --local (this checkout) or --user, not both", "both --local and --user given")
 	}
 	return runInstall(a, agent, o, projectSet)
 }
@@ -210,19 +240,18 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	if err != nil {
 		return err
 	}
-	rel := hf.Project
-	if o.user {
-		rel = hf.User
+	rel, err := hookFilePath(agent, o)
+	if err != nil {
+		return err
 	}
 	target, err := install.Target(root, filepath.Join(root, rel), o.user)
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
 	}
-	exe, err := install.Executable()
+	command, err := hookCommand(agent, o)
 	if err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
+		return err
 	}
-	command := install.HookCommand(exe, agent.Name)
 	if hf.Layout == agents.Scripts {
 		return runInstallScripts(a, agent, target, root, command, o, res)
 	}
@@ -260,4 +289,43 @@ func installTarget(target string, events []string, o installOptions) (report.Ins
 		res.Project, res.ProjectWhy = root, why
 	}
 	return res, root, nil
+}
+
+// hookFilePath is where agent's hook file is under install's root.
+func hookFilePath(agent *agents.Agent, o installOptions) (string, error) {
+	hf := agent.HookFile
+	switch {
+	case o.user:
+		return hf.User, nil
+	case o.local && hf.Local == "":
+		return "", usageErr("--local is for an agent with settings of one checkout ("+localAgents()+")", "--local given for %s", agent.Name)
+	case o.local:
+		return hf.Local, nil
+	}
+	return hf.Project, nil
+}
+
+// localAgents lists the agents install --local applies to.
+func localAgents() string {
+	var names []string
+	for _, ag := range agents.All() {
+		if ag.HookFile.Local != "" {
+			names = append(names, ag.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// hookCommand is the command line of each event: this binary by its
+// absolute path in the user's own file (or with --absolute), else
+// hermes-hooks by name from PATH (a project's file is every teammate's).
+func hookCommand(agent *agents.Agent, o installOptions) (func(string) string, error) {
+	if !o.user && !o.absolute {
+		return install.HookCommand(agent, ""), nil
+	}
+	exe, err := install.Executable()
+	if err != nil {
+		return nil, &exitError{Code: 1, Msg: err.Error()}
+	}
+	return install.HookCommand(agent, exe), nil
 }

@@ -28,11 +28,15 @@ func runInstallOpenPlugin(a *app, dir string, o installOptions) error {
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
 	}
-	exe, err := install.Executable()
-	if err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
+	// A plugin folder is a project's (.agents/plugins/…), committed: its
+	// hooks run hermes-hooks by name from PATH, unless --absolute.
+	exe := ""
+	if o.absolute {
+		if exe, err = install.Executable(); err != nil {
+			return &exitError{Code: 1, Msg: err.Error()}
+		}
 	}
-	command := install.HookCommand(exe, agent.Name)
+	command := install.HookCommand(agent, exe)
 	plan, err := install.MakeOpenPlugin(abs, agent, command, o.uninstall)
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}

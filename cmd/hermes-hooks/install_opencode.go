@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
@@ -21,9 +22,14 @@ func runInstallOpenCode(a *app, o installOptions) error {
 	if err != nil {
 		return err
 	}
-	exe, err := install.Executable()
-	if err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
+	// A project's plugin is committed too: it runs hermes-hooks by name
+	// from PATH (spawnSync finds it there; where it is missing the plugin
+	// stops the call, saying it cannot run hermes-hooks).
+	exe := agents.ProgramName
+	if o.user || o.absolute {
+		if exe, err = install.Executable(); err != nil {
+			return &exitError{Code: 1, Msg: err.Error()}
+		}
 	}
 	path, err := install.Target(root, install.OpenCodePath(root, o.user), o.user)
 	if err != nil {

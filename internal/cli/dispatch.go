@@ -65,7 +65,7 @@ func (a *App) Dispatch(event string, o DispatchOptions) error {
 	if err != nil {
 		return err
 	}
-	outcome, err := a.dispatchOnce(cfg, wd, event, fields, o.AsyncOnly, o.CalledBy)
+	outcome, err := a.dispatchOnce(context.Background(), cfg, wd, event, fields, o.AsyncOnly, o.CalledBy)
 	if err != nil {
 		return err
 	}
@@ -105,8 +105,9 @@ func (a *App) unreadableRefusal(ev *protocol.Event, readErr error) (protocol.Out
 // (dispatch, hook): consent through the policy, session state in files,
 // async hooks handed to a detached child (or, asyncOnly, run here by that
 // child), nothing left running. calledBy is the agent the dispatch answers
-// (dispatcher.CalledBy), "" for none.
-func (a *App) dispatchOnce(cfg *hookconfig.Config, wd, event string, fields map[string]any, asyncOnly bool, calledBy string) (protocol.Outcome, error) {
+// (dispatcher.CalledBy), "" for none. parent ends the dispatch early
+// (hook's deadline: the agent's own timeout, less a margin).
+func (a *App) dispatchOnce(parent context.Context, cfg *hookconfig.Config, wd, event string, fields map[string]any, asyncOnly bool, calledBy string) (protocol.Outcome, error) {
 	store, err := a.Store()
 	if err != nil {
 		return protocol.Outcome{}, err
@@ -115,7 +116,7 @@ func (a *App) dispatchOnce(cfg *hookconfig.Config, wd, event string, fields map[
 	if asyncOnly {
 		mode = dispatcher.AsyncInline
 	}
-	ctx, cancel := context.WithCancelCause(context.Background())
+	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	if calledBy != "" {
 		ctx = dispatcher.CalledBy(ctx, calledBy)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"github.com/hermes-hooks/hermes-hooks/server"
 	"io"
 	"net/http"
@@ -46,20 +47,20 @@ func TestForwardOverTCP(t *testing.T) {
 	call := &agents.Call{Event: ev, Fields: map[string]any{"tool_name": "terminal"}}
 	target := "tcp://" + strings.TrimPrefix(srv.URL, "http://")
 
-	o, err := forward(target, url.Values{"called_by": {"claude"}, "project": {"p"}}, call)
+	o, err := forward(context.Background(), target, url.Values{"called_by": {"claude"}, "project": {"p"}}, call)
 	if err != nil || o.Decision != protocol.DecisionBlock || o.Message != big {
 		t.Fatalf("forward: %v, decision %q, message of %d bytes", err, o.Decision, len(o.Message))
 	}
 	if got.path != "/v1/dispatch/pre_tool_call" || got.calledBy != "claude" || got.body != `{"tool_name":"terminal"}` {
 		t.Fatalf("request %+v", got)
 	}
-	if _, err := forward(target, url.Values{"project": {"other"}}, call); err == nil || !strings.Contains(err.Error(), "HTTP 409") || !strings.Contains(err.Error(), "another project") {
+	if _, err := forward(context.Background(), target, url.Values{"project": {"other"}}, call); err == nil || !strings.Contains(err.Error(), "HTTP 409") || !strings.Contains(err.Error(), "another project") {
 		t.Fatalf("409: %v", err)
 	}
-	if _, err := forward(target, url.Values{"project": {"unchecked"}}, call); err == nil || !strings.Contains(err.Error(), "does not check") {
+	if _, err := forward(context.Background(), target, url.Values{"project": {"unchecked"}}, call); err == nil || !strings.Contains(err.Error(), "does not check") {
 		t.Fatalf("a reply without %s: %v", server.InputsHeader, err)
 	}
-	if _, err := forward("ftp://x", nil, call); err == nil || !strings.Contains(err.Error(), "unsupported server address") {
+	if _, err := forward(context.Background(), "ftp://x", nil, call); err == nil || !strings.Contains(err.Error(), "unsupported server address") {
 		t.Fatalf("bad scheme: %v", err)
 	}
 }

@@ -26,11 +26,15 @@ import (
 type HookOptions struct {
 	Server   string // forward to this serve ("": the default socket when it answers)
 	NoServer bool   // always dispatch in this process
+	// AgentTimeout is how long the agent waits for this hook (0: its
+	// documented default for the event, agents.Agent.DefaultTimeout).
+	AgentTimeout time.Duration
 }
 
 // Hook is `hermes-hooks hook AGENT [EVENT]`: the agent's payload on
 // stdin, the reply in the agent's protocol (exit code, stdout, stderr).
 func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
+	start := time.Now()
 	agent, ok := agents.Lookup(agentName)
 	if !ok {
 		// Exit 1, not 2: for Claude Code, exit 2 would block the tool
@@ -53,7 +57,12 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 	if call.Event == nil {
 		return a.hookUnserved(agent, call, eventArg)
 	}
-	outcome, err := a.hookDispatch(agent, call, o)
+	ctx, cancel := hookDeadline(start, agent, call, o.AgentTimeout)
+	defer cancel()
+	outcome, err := a.hookDispatch(ctx, agent, call, o)
+	if late := (*LateError)(nil); errors.As(err, &late) {
+		return a.hookLate(agent, call, &outcome, late)
+	}
 	if err != nil {
 		if call.Event.Gating() {
 			// The guards of this call never answered (a signal, an
@@ -149,7 +158,7 @@ func (a *App) hookRefuse(agent *agents.Agent, call *agents.Call, cfg *hookconfig
 // hookDispatch runs the call's hooks: through a live server when there is
 // one that would answer exactly as this process would, else in this
 // process.
-func (a *App) hookDispatch(agent *agents.Agent, call *agents.Call, o HookOptions) (protocol.Outcome, error) {
+func (a *App) hookDispatch(ctx context.Context, agent *agents.Agent, call *agents.Call, o HookOptions) (protocol.Outcome, error) {
 	wd := Cwd()
 	project := wd
 	if c, ok := call.Fields["cwd"].(string); ok && c != "" {
@@ -163,9 +172,12 @@ func (a *App) hookDispatch(agent *agents.Agent, call *agents.Call, o HookOptions
 	if !o.NoServer && !a.triedServer {
 		if target, explicit := a.hookServer(o.Server); target != "" {
 			a.triedServer = true
-			out, err := forward(target, a.forwardQuery(runBy, project), call)
+			out, err := forward(ctx, target, a.forwardQuery(runBy, project), call)
 			if err == nil {
 				return out, nil
+			}
+			if late := (*LateError)(nil); errors.As(context.Cause(ctx), &late) {
+				return protocol.Outcome{}, late // no time left to dispatch here
 			}
 			if explicit {
 				a.Warn("server " + target + ": " + err.Error() + "; dispatching here instead")
@@ -179,7 +191,7 @@ func (a *App) hookDispatch(agent *agents.Agent, call *agents.Call, o HookOptions
 	if err != nil {
 		return protocol.Outcome{}, err
 	}
-	return a.dispatchOnce(cfg, wd, call.Event.Name, call.Fields, false, runBy)
+	return a.dispatchOnce(ctx, cfg, wd, call.Event.Name, call.Fields, false, runBy)
 }
 
 // agentProjects are the project directories an agent's call comes from
@@ -255,13 +267,13 @@ const (
 // dispatch otherwise refuses (409), and one that does not say it checked
 // them (an older serve) is not believed; the caller then dispatches by
 // itself rather than with the wrong hooks.
-func forward(target string, q url.Values, call *agents.Call) (protocol.Outcome, error) {
+func forward(parent context.Context, target string, q url.Values, call *agents.Call) (protocol.Outcome, error) {
 	var o protocol.Outcome
 	client, base, err := serverClient(target)
 	if err != nil {
 		return o, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	ctx, cancel := context.WithTimeout(parent, probeTimeout)
 	defer cancel()
 	if status, _, _, err := send(ctx, client, http.MethodGet, base+"/healthz", nil); err != nil || status != http.StatusOK {
 		if err == nil {
@@ -269,7 +281,7 @@ func forward(target string, q url.Values, call *agents.Call) (protocol.Outcome, 
 		}
 		return o, fmt.Errorf("not ready: %w", err)
 	}
-	ctx, cancel = context.WithTimeout(context.Background(), forwardTimeout)
+	ctx, cancel = context.WithTimeout(parent, forwardTimeout)
 	defer cancel()
 	body := protocol.EncodeJSON(call.Fields, protocol.Compact)
 	status, header, data, err := send(ctx, client, http.MethodPost, base+"/v1/dispatch/"+url.PathEscape(call.Event.Name)+"?"+q.Encode(), body)

