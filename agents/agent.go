@@ -324,6 +324,23 @@ func (a *Agent) Deny(c *Call, reason string) Reply {
 	return a.encodeFor(c, &protocol.Outcome{Event: c.Event.Name, Decision: protocol.DecisionBlock, Message: reason})
 }
 
+// DenyAnyCaller is the refusal of c's event when who calls cannot be told:
+// the payload cannot be read, or no hermes-hooks runs to read it (the
+// prologue of a command line install wrote). It is the agent's own
+// refusal, which, where a host also runs the agent's hook file (VS Code
+// runs Claude Code's and Copilot's), exits 2 with the reason on stderr as
+// well: on a gating event exit 2 refuses for the agent and its hosts
+// alike, while JSON in the agent's shape may mean nothing to a host.
+func (a *Agent) DenyAnyCaller(c *Call, reason string) Reply {
+	r := a.Deny(c, reason)
+	if len(a.hosts) == 0 || r.Exit != 0 || len(r.Stdout) == 0 {
+		return r
+	}
+	r.Exit = 2
+	r.Stderr = append(append([]byte(nil), r.Stderr...), reason+"\n"...)
+	return r
+}
+
 // copyFields returns a shallow copy of the payload, the base of every
 // agent's host fields.
 func copyFields(payload map[string]any, extra int) map[string]any {

@@ -52,9 +52,9 @@ func (a *Agent) HookCommand(exe, event string) string {
 }
 
 // missingBody is the prologue's answer for event when hermes-hooks is not
-// on PATH: the bytes and exit code of a.Deny, written by printf.
+// on PATH: the bytes and exit code of a.DenyAnyCaller, written by printf.
 func (a *Agent) missingBody(event string) string {
-	r := a.Deny(&Call{Agent: a, AgentEvent: event, Event: a.event(event), Fields: map[string]any{}}, MissingReason)
+	r := a.DenyAnyCaller(&Call{Agent: a, AgentEvent: event, Event: a.event(event), Fields: map[string]any{}}, MissingReason)
 	if r.Exit == 0 && len(r.Stdout) == 0 && len(r.Stderr) == 0 {
 		return "exit 0"
 	}

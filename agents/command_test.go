@@ -54,8 +54,10 @@ func TestHookCommandForms(t *testing.T) {
 	}
 	got := claude.HookCommand("", "PreToolUse")
 	if !strings.HasPrefix(got, `command -v hermes-hooks >/dev/null 2>&1 || { printf '%s\n' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"`) ||
-		!strings.HasSuffix(got, "; exit 0; }; exec hermes-hooks hook claude PreToolUse --agent-timeout 600") {
-		t.Errorf("PATH form, gating = %q; want Claude Code's deny printed, then exec", got)
+		!strings.HasSuffix(got, ">&2; exit 2; }; exec hermes-hooks hook claude PreToolUse --agent-timeout 600") {
+		// Exit 2 and the reason on stderr as well: VS Code runs this
+		// file too, and reads exit 2 as the refusal (DenyAnyCaller).
+		t.Errorf("PATH form, gating = %q; want Claude Code's deny printed, exit 2, then exec", got)
 	}
 	cursor, _ := Lookup("cursor")
 	if got := cursor.HookCommand("", "stop"); strings.Contains(got, AgentTimeoutFlag) {
@@ -123,4 +125,28 @@ func FuzzIsOwnCommand(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The refusal for a caller that cannot be told is the agent's own; where a
+// host runs the agent's file too, it also exits 2 with the reason on
+// stderr, which agent and host both read as a refusal.
+func TestDenyAnyCaller(t *testing.T) {
+	for _, a := range All() {
+		for _, name := range a.AgentEvents() {
+			ev, _ := a.Canonical(name)
+			if !ev.Gating() {
+				continue
+			}
+			c := &Call{Agent: a, AgentEvent: name, Event: ev, Fields: map[string]any{}}
+			deny, any := a.Deny(c, "no"), a.DenyAnyCaller(c, "no")
+			switch {
+			case len(a.hosts) == 0 || deny.Exit != 0 || len(deny.Stdout) == 0:
+				if any.Exit != deny.Exit || string(any.Stdout) != string(deny.Stdout) || string(any.Stderr) != string(deny.Stderr) {
+					t.Errorf("%s/%s: %+v, want the agent's own %+v", a.Name, name, any, deny)
+				}
+			case any.Exit != 2 || string(any.Stdout) != string(deny.Stdout) || !strings.Contains(string(any.Stderr), "no"):
+				t.Errorf("%s/%s (run by a host too): %+v, want its deny with exit 2 and the reason on stderr", a.Name, name, any)
+			}
+		}
+	}
 }

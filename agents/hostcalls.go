@@ -39,8 +39,9 @@ func (c *Call) PreferredCallers() []*Agent {
 }
 
 // OwnPrograms returns the programs of the commands install wrote for agent
-// a (`'PROGRAM' hook NAME EVENT`) that its hook file data registers for
-// ev: whom the agent, or a host reading that file, calls on that event.
+// a (`'PROGRAM' hook NAME EVENT`, or ProgramName for the PATH form, which
+// the shell finds on PATH) that its hook file data registers for ev: whom
+// the agent, or a host reading that file, calls on that event.
 // A file that does not parse registers nothing.
 func (a *Agent) OwnPrograms(data []byte, ev *protocol.Event) []string {
 	v, err := pyjson.DecodeOrdered(data)
@@ -57,8 +58,12 @@ func (a *Agent) OwnPrograms(data []byte, ev *protocol.Event) []string {
 		list, _ := kv.Value.([]any)
 		for _, h := range a.handlers(list) {
 			c, _ := get(h.obj, "command").(string)
-			if m := ownProgram().FindStringSubmatch(c); m != nil && IsOwnCommand(c, a.Name) {
+			switch m := ownProgram().FindStringSubmatch(c); {
+			case !IsOwnCommand(c, a.Name):
+			case m != nil:
 				out = append(out, strings.ReplaceAll(m[1], `'\''`, "'"))
+			case byName(c):
+				out = append(out, ProgramName) // looked up on PATH
 			}
 		}
 	}

@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -64,9 +63,6 @@ func matrixCallers(all []*agents.Agent) []matrixCaller {
 // event in the user's config; it blocks when it works (blockingScript).
 type matrixFailure struct {
 	name string
-	// skip: the row cannot run in this build (another item adds what it
-	// needs): it is skipped with this reason.
-	skip string
 	// script replaces the guard's body ("": it blocks).
 	script string
 	// unapproved: the guard is never approved.
@@ -81,13 +77,25 @@ type matrixFailure struct {
 	tool string
 	// args are hook's extra arguments.
 	args []string
+	// entry is more of the guard's entry (YAML lines under it).
+	entry string
+	// command replaces the guard's command ("": ./guard.sh).
+	command string
+	// shell: the call goes through the command line install writes into a
+	// project (run by sh -c, as the agents run hook commands) instead of
+	// calling hermes-hooks directly, with a PATH that has no hermes-hooks.
+	shell bool
+	// anyCaller: who calls cannot be told (the payload is not read), so the
+	// refusal is the one the agent and its hosts all read
+	// (agents.DenyAnyCaller).
+	anyCaller bool
 }
 
 // unknownTool is a tool no agent and no tool table knows.
 const unknownTool = "hermes_matrix_unknown_tool"
 
-// matrixFailures is every failure of the matrix. Rows that other items of
-// issue 31 add are here as one line each, skipped until they land.
+// matrixFailures is every failure of the matrix: a new failure is one
+// more line.
 func matrixFailures() []matrixFailure {
 	return []matrixFailure{
 		{name: "missing", after: func(e *env) { must(e.t, os.Remove(e.path("guard.sh"))) }},
@@ -99,14 +107,32 @@ func matrixFailures() []matrixFailure {
 		{name: "unapproved", unapproved: true},
 		{name: "changed-since-approval", after: func(e *env) { e.write("guard.sh", "#!/bin/sh\necho '{}'\n", 0o755) }},
 		{name: "config-unreadable", config: "hooks:\n  pre_tool_call: [\n    - command: ./guard.sh\n"},
-		{name: "payload-unreadable", stdin: func(matrixCaller, []byte) []byte { return []byte("this is not JSON {") }},
+		{name: "payload-unreadable", anyCaller: true, stdin: func(matrixCaller, []byte) []byte { return []byte("this is not JSON {") }},
 		{name: "payload-event-unserved", stdin: unservedEvent},
 		{name: "unknown-tool", tool: unknownTool},
+		// The guard's own timeout (600 s) is far past the agent's (5 s): only
+		// hook's deadline can answer in time (item 4).
 		{name: "agent-deadline", script: "#!/bin/sh\nexec sleep 3600\n", args: []string{"--agent-timeout", "5"},
-			skip: needsFlag("--agent-timeout", "needs --agent-timeout (item 4)")},
-		{name: "approved-by-text-only", skip: "item 3 adds this row (approve --text-only)"},
-		{name: "hermes-hooks-missing", skip: "issue 32 item 1 adds this row (the command line install writes)"},
+			entry: "      timeout: 600\n"},
+		// Approved by its text (a module the resolver cannot pin) without
+		// approve --text-only: an approval written before the
+		// acknowledgement existed (item 3).
+		{name: "approved-by-text-only", command: "python3 -m hermes_matrix_guard", unapproved: true, after: textOnlyApproval},
+		// The teammate without hermes-hooks: no process of ours runs, so
+		// the refusal is the prologue's and no journal can hold it
+		// (issue 32 item 1).
+		{name: "hermes-hooks-missing", shell: true, anyCaller: true},
 	}
+}
+
+// textOnlyApproval writes an allowlist approving the matrix guard's
+// command by its text, as approvals were before approve --text-only.
+func textOnlyApproval(e *env) {
+	data, err := os.ReadFile(e.path("home/config.yaml"))
+	must(e.t, err)
+	event, _, _ := strings.Cut(strings.TrimPrefix(string(data), "hooks:\n  "), ":")
+	e.write("home/shell-hooks-allowlist.json", `{"approvals":[{"event":"`+event+`","command":"python3 -m hermes_matrix_guard",`+
+		`"approved_at":"2026-01-01T00:00:00Z","script_mtime_at_approval":null,"approved_by_text":true}]}`, 0o600)
 }
 
 func must(t *testing.T, err error) {
@@ -134,20 +160,6 @@ func unservedEvent(c matrixCaller, sample []byte) []byte {
 	return out
 }
 
-// flagHelp is `hook --help`, read once.
-var flagHelp = sync.OnceValue(func() string {
-	out, _ := exec.Command(binary, "hook", "--help").CombinedOutput()
-	return string(out)
-})
-
-// needsFlag is reason when hook has no flag named flag, else "".
-func needsFlag(flag, reason string) string {
-	if strings.Contains(flagHelp(), flag) {
-		return ""
-	}
-	return reason
-}
-
 // blockingScript is the guard at work: it keeps what it was asked and
 // refuses, in its entry's dialect (a Hermes event's entry speaks Hermes'
 // protocol, a Claude Code event's Claude Code's).
@@ -166,9 +178,6 @@ func TestFailClosedMatrix(t *testing.T) {
 			t.Parallel()
 			for _, c := range callers {
 				t.Run(c.String(), func(t *testing.T) {
-					if f.skip != "" {
-						t.Skip(f.skip)
-					}
 					t.Parallel()
 					runMatrixRow(t, c, f)
 				})
@@ -189,7 +198,11 @@ func runMatrixRow(t *testing.T, c matrixCaller, f matrixFailure) {
 		script = blockingScript(c.ev)
 	}
 	e.write("guard.sh", script, 0o755)
-	e.write("home/config.yaml", "hooks:\n  "+c.ev.Name+":\n    - command: ./guard.sh\n      fail_closed: true\n", 0o644)
+	command := "./guard.sh"
+	if f.command != "" {
+		command = f.command
+	}
+	e.write("home/config.yaml", "hooks:\n  "+c.ev.Name+":\n    - command: "+command+"\n      fail_closed: true\n"+f.entry, 0o644)
 	if !f.unapproved {
 		e.run("", "approve", "./guard.sh")
 	}
@@ -203,7 +216,12 @@ func runMatrixRow(t *testing.T, c matrixCaller, f matrixFailure) {
 	if f.stdin != nil {
 		stdin = f.stdin(c, sample)
 	}
-	got, took := e.hookReply(t, stdin, append([]string{"hook", c.agent.Name, c.event}, f.args...))
+	var got agents.Reply
+	if f.shell {
+		got = e.installedReply(t, stdin, c.agent.HookCommand("", c.event))
+	} else {
+		got, _ = e.hookReply(t, stdin, append([]string{"hook", c.agent.Name, c.event}, f.args...))
+	}
 	// The refusal the agent would read: Deny for the call as the agent
 	// made it (the well-formed sample: a refused payload that cannot be
 	// read is refused as its command line's event).
@@ -212,10 +230,14 @@ func runMatrixRow(t *testing.T, c matrixCaller, f matrixFailure) {
 		t.Fatalf("the sample %s does not decode to %s: %v", sample, c.ev.Name, err)
 	}
 	want := c.agent.Deny(call, denyMarker)
+	if f.anyCaller {
+		call.Host = nil
+		want = c.agent.DenyAnyCaller(call, denyMarker)
+	}
 	if err := refusalLike(want, got); err != nil {
 		t.Errorf("%s: %v\nreply: exit %d, stdout %q\nstderr: %s", c, err, got.Exit, got.Stdout, got.Stderr)
 	}
-	if !journalHasRefusal(t, e, c.ev.Name) {
+	if !f.shell && !journalHasRefusal(t, e, c.ev.Name) {
 		t.Errorf("%s: the journal holds no refused %s firing", c, c.ev.Name)
 	}
 	if f.tool != "" {
@@ -223,9 +245,32 @@ func runMatrixRow(t *testing.T, c matrixCaller, f matrixFailure) {
 			t.Errorf("%s: the guard was not asked about %s (its input: %q)", c, f.tool, in)
 		}
 	}
-	if len(f.args) > 0 && f.args[0] == "--agent-timeout" && took >= 5*time.Second {
-		t.Errorf("%s: answered after %v, past the agent's own timeout", c, took)
+	// The refusal is the deadline's, not the guard's own timeout's (how
+	// soon it came is TestHungGuardRefusedBeforeTheAgentsDeadline's part:
+	// a timing bound here would fail on a loaded machine).
+	if len(f.args) > 0 && f.args[0] == "--agent-timeout" && !bytes.Contains(append(got.Stdout, got.Stderr...), []byte("in time")) {
+		t.Errorf("%s: the refusal does not say the guard did not answer in time", c)
 	}
+}
+
+// installedReply runs the command line install writes for a project, by
+// sh -c with a PATH holding the shell's tools but no hermes-hooks, in the
+// work directory.
+func (e *env) installedReply(t *testing.T, stdin []byte, command string) agents.Reply {
+	t.Helper()
+	if p, err := exec.LookPath("hermes-hooks"); err == nil && (strings.HasPrefix(p, "/bin/") || strings.HasPrefix(p, "/usr/bin/")) {
+		t.Skipf("hermes-hooks is installed system-wide (%s): it cannot be missing here", p)
+	}
+	c := exec.Command("/bin/sh", "-c", command)
+	c.Dir = e.dir
+	c.Env = append(slices.Clone(e.vars), "PATH=/usr/bin:/bin")
+	c.Stdin = bytes.NewReader(stdin)
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return agents.Reply{Exit: finish(t, c), Stdout: out.Bytes(), Stderr: errb.Bytes()}
 }
 
 // denyMarker is the reason the oracle's refusal is built with: wherever it

@@ -52,7 +52,7 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 		call, _ = agent.Decode(nil, eventArg) // the event of the command line, if any
 	}
 	if err != nil {
-		return a.hookUnreadable(agent, call, agent.Title+" hook payload unreadable: "+err.Error())
+		return a.hookUnreadable(agent, call, agent.Title+" hook payload unreadable: "+err.Error(), true)
 	}
 	if call.Event == nil {
 		return a.hookUnserved(agent, call, eventArg)
@@ -109,7 +109,7 @@ func (a *App) exportToAgent(envFileEnv string, vars map[string]string) {
 // protects the event, which is then refused (the guard cannot be asked, so
 // it must not be bypassed), as when the config cannot be read either. A
 // refusal goes on the journal like any block.
-func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, problem string) error {
+func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, problem string, anyCaller bool) error {
 	if call.Event != nil && call.Event.Gating() {
 		cfg, err := a.load(Cwd())
 		if err != nil {
@@ -117,12 +117,12 @@ func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, problem str
 			// the config holds cannot be asked.
 			a.Warn(problem)
 			a.Warn(classifyMsg(err))
-			return a.hookRefuse(agent, call, nil, hookconfig.Refusal(err))
+			return a.hookRefuse(agent, call, nil, hookconfig.Refusal(err), anyCaller)
 		}
 		a.warnAll(cfg)
 		for _, e := range cfg.Entries {
 			if e.Event == call.Event && e.FailClosed && !slices.Contains(call.RunBy(), e.RunBy) {
-				return a.hookRefuse(agent, call, cfg, "hermes-hooks: "+problem+"; the fail_closed guard "+e.Command+" cannot check it, so this is refused")
+				return a.hookRefuse(agent, call, cfg, "hermes-hooks: "+problem+"; the fail_closed guard "+e.Command+" cannot check it, so this is refused", anyCaller)
 			}
 		}
 	}
@@ -143,15 +143,20 @@ func (a *App) hookUnserved(agent *agents.Agent, call *agents.Call, eventArg stri
 		return nil
 	}
 	asked := &agents.Call{Agent: agent, AgentEvent: eventArg, Event: ev, Host: call.Host}
-	return a.hookUnreadable(agent, asked, fmt.Sprintf("the %s hook payload names the event %q, which hermes-hooks does not serve for it, but this hook was installed for %s", agent.Title, call.AgentEvent, eventArg))
+	return a.hookUnreadable(agent, asked, fmt.Sprintf("the %s hook payload names the event %q, which hermes-hooks does not serve for it, but this hook was installed for %s", agent.Title, call.AgentEvent, eventArg), false)
 }
 
 // hookRefuse answers call with the agent's refusal for reason, and puts it
 // on the journal (cfg's, or the default one while no config loads): a
 // refusal no dispatch decided is still one the user must be able to find.
-func (a *App) hookRefuse(agent *agents.Agent, call *agents.Call, cfg *hookconfig.Config, reason string) error {
+// anyCaller: the payload could not be read, so neither can who sent it (the
+// agent, or a host running its file): the refusal is one both read.
+func (a *App) hookRefuse(agent *agents.Agent, call *agents.Call, cfg *hookconfig.Config, reason string, anyCaller bool) error {
 	refused := protocol.Outcome{Event: call.Event.Name, Decision: protocol.DecisionBlock, Message: reason}
 	a.journalRefusal(cfg, call.Event, call.Fields, &refused)
+	if anyCaller {
+		return writeReply(a, agent.DenyAnyCaller(call, reason))
+	}
 	return writeReply(a, agent.Deny(call, reason))
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -53,6 +54,13 @@ func callsThisProgram(p *agents.Agent, call *agents.Call, project string) bool {
 			continue
 		}
 		for _, prog := range p.OwnPrograms(data, call.Event) {
+			if !filepath.IsAbs(prog) {
+				// The PATH form: the program the host's shell finds on
+				// the PATH it gave this process.
+				if prog, err = exec.LookPath(prog); err != nil {
+					continue
+				}
+			}
 			if fi, err := os.Stat(prog); err == nil && os.SameFile(fi, me) {
 				return true
 			}
