@@ -35,7 +35,7 @@ func (a *asyncState) init() {
 // startAsync runs an async hook in the background and returns the report's
 // skipped line. The hook owns its pinned files from here on.
 func (d *Dispatcher) startAsync(ev *protocol.Event, h Invocation, fields map[string]any, session string) string {
-	payload := d.payloadOf(h.Entry, ev, fields)
+	payload := d.payloadOf(h.Entry, runEvent(ev, h.Entry), fields)
 	d.async.init()
 	d.async.wg.Add(1)
 	go func() {

@@ -4,23 +4,31 @@ import (
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 // A caller that runs several agents' hook files itself (VS Code: Claude
 // Code's settings and Copilot's hook files) skips the entries of each, and
 // with OwnRunElsewhere those of no agent's file too.
 func TestSkipRunByList(t *testing.T) {
-	entries := []*hookconfig.Entry{{Command: "own"}, {Command: "c", RunBy: "claude"}, {Command: "g", RunBy: "copilot"}, {Command: "x", RunBy: "codex"}}
+	pre, _ := protocol.Lookup("pre_tool_call")
+	skill, _ := protocol.Lookup("PreSkillShellCommand")
+	entries := []*hookconfig.Entry{{Command: "own", Event: pre}, {Command: "c", RunBy: "claude", Event: pre},
+		{Command: "g", RunBy: "copilot", Event: pre}, {Command: "x", RunBy: "codex", Event: pre}}
 	for _, tc := range []struct {
+		ev     *protocol.Event
 		caller string
 		want   string
 	}{
-		{"", "own c g x"}, {"claude", "own g x"}, {"claude,copilot", "own x"},
+		{pre, "", "own c g x"}, {pre, "claude", "own g x"}, {pre, "claude,copilot", "own x"},
 		// A host's other call for the event runs the hooks of no agent's file.
-		{"copilot,claude," + OwnRunElsewhere, "x"},
+		{pre, "copilot,claude," + OwnRunElsewhere, "x"},
+		// Claude Code runs its settings' PreToolUse hooks on PreToolUse
+		// only: on a skill's shell command they are left to us.
+		{skill, "claude", "own c g x"},
 	} {
 		got := ""
-		for _, e := range skipRunBy(entries, tc.caller) {
+		for _, e := range skipRunBy(tc.ev, entries, tc.caller) {
 			if got != "" {
 				got += " "
 			}

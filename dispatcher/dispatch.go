@@ -8,7 +8,6 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"os"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -89,10 +88,12 @@ type Dispatcher struct {
 	// deferred counts async hooks left for another process (AsyncExternal).
 	deferred atomic.Int64
 	byEvent  map[string][]*hookconfig.Entry
-	env      []string
-	sem      chan struct{}
-	payload  protocol.PayloadEnv
-	workers  workers
+	// alsoRun: per event, the entries of another it runs too (forward.go).
+	alsoRun map[string][]*hookconfig.Entry
+	env     []string
+	sem     chan struct{}
+	payload protocol.PayloadEnv
+	workers workers
 	// startOnce runs Options.BeforeStart.
 	startOnce sync.Once
 	// projects: the events with a repository's entries, which a screen
@@ -166,13 +167,9 @@ func New(cfg *hookconfig.Config, opts Options) (*Dispatcher, error) {
 		d.byEvent[e.Event.Name] = append(d.byEvent[e.Event.Name], e)
 	}
 	for _, list := range d.byEvent {
-		sort.SliceStable(list, func(i, j int) bool {
-			if list[i].Priority != list[j].Priority {
-				return list[i].Priority < list[j].Priority
-			}
-			return list[i].Order() < list[j].Order()
-		})
+		runOrder(list)
 	}
+	d.alsoRun = alsoRunLists(d.byEvent)
 	return d, nil
 }
 
@@ -222,8 +219,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 			return refused, nil
 		}
 	}
-	entries := d.byEvent[ev.Name]
-	if len(entries) == 0 {
+	if len(d.byEvent[ev.Name]) == 0 && len(d.alsoRun[ev.Name]) == 0 {
 		// The hot path of a host that fires every event: nothing to run,
 		// nothing allocated.
 		return nothingRan(ev, fields, late), nil
@@ -290,7 +286,9 @@ func caller(ctx context.Context) string {
 // event runs the hooks of no agent's file. No agent is called so.
 const OwnRunElsewhere = "(elsewhere)"
 
-func skipRunBy(entries []*hookconfig.Entry, agent string) []*hookconfig.Entry {
+// An entry ev runs as another event's (forwarded) is kept: its agent runs
+// it on its own event only.
+func skipRunBy(ev *protocol.Event, entries []*hookconfig.Entry, agent string) []*hookconfig.Entry {
 	if agent == "" {
 		return entries
 	}
@@ -298,7 +296,7 @@ func skipRunBy(entries []*hookconfig.Entry, agent string) []*hookconfig.Entry {
 	own := slices.Contains(runBy, OwnRunElsewhere)
 	out := entries[:0:0]
 	for _, e := range entries {
-		if e.RunBy == "" && !own || e.RunBy != "" && !slices.Contains(runBy, e.RunBy) {
+		if forwarded(ev, e) || e.RunBy == "" && !own || e.RunBy != "" && !slices.Contains(runBy, e.RunBy) {
 			out = append(out, e)
 		}
 	}
@@ -324,10 +322,21 @@ func (d *Dispatcher) selectFor(ev *protocol.Event, fields map[string]any) []*hoo
 // selectEntries is selectFor for one firing f: a repository's entries that
 // scr refuses are passed over before their matchers run (f.refused lists
 // them), and the entries selected undecided are kept in f.undecided.
+//
+// The entries of another event ev also runs (forward.go) come after its
+// own, unless one of its own selected stands for them; the selection is
+// then put in run order.
 func (d *Dispatcher) selectEntries(ev *protocol.Event, fields map[string]any, scr consent.Screen, f *firing) []*hookconfig.Entry {
 	var out []*hookconfig.Entry
 	var claudeSeen map[string]bool
-	for _, e := range d.byEvent[ev.Name] {
+	list, also := d.byEvent[ev.Name], d.alsoRun[ev.Name]
+	if len(also) > 0 {
+		list = slices.Concat(list, also)
+	}
+	for _, e := range list {
+		if len(also) > 0 && forwarded(ev, e) && standsFor(out, e) {
+			continue
+		}
 		if !ev.Admits(e.DeclaredAs, fields) { // command:model, fired for another command
 			continue
 		}
@@ -339,7 +348,7 @@ func (d *Dispatcher) selectEntries(ev *protocol.Event, fields map[string]any, sc
 			continue
 		}
 		how := e.Fit(fields, d.cfg.Tools, &f.Firing)
-		if how == hookconfig.FitNo || !d.ifAllows(ev, e, fields) {
+		if how == hookconfig.FitNo || !d.ifAllows(runEvent(ev, e), e, fields) {
 			continue
 		}
 		if e.Dialect == protocol.Claude {
@@ -356,6 +365,9 @@ func (d *Dispatcher) selectEntries(ev *protocol.Event, fields map[string]any, sc
 		}
 		out = append(out, e)
 	}
+	if len(also) > 0 {
+		runOrder(out)
+	}
 	return out
 }
 
@@ -365,21 +377,21 @@ func (d *Dispatcher) selectEntries(ev *protocol.Event, fields map[string]any, sc
 // own entries are left to it.
 func (d *Dispatcher) choose(ctx context.Context, ev *protocol.Event, fields map[string]any, f *firing) []*hookconfig.Entry {
 	var scr consent.Screen
-	if sc, ok := d.opts.Gate.(screener); ok && d.projects[ev.Name] {
+	if sc, ok := d.opts.Gate.(screener); ok && (d.projects[ev.Name] || d.projects[ev.AlsoRuns]) {
 		scr = sc.screen()
 	}
 	agent := caller(ctx)
-	selected := skipRunBy(d.selectEntries(ev, fields, scr, f), agent)
+	selected := skipRunBy(ev, d.selectEntries(ev, fields, scr, f), agent)
 	if f.refused != nil {
-		d.refused(scr, f.refused, agent)
+		d.refused(ev, scr, f.refused, agent)
 	}
 	return selected
 }
 
 // refused warns about the entries the consent screen passed over in one
 // firing, less those the calling agent runs itself (its own consent).
-func (d *Dispatcher) refused(scr consent.Screen, list []*hookconfig.Entry, agent string) {
-	list = skipRunBy(list, agent)
+func (d *Dispatcher) refused(ev *protocol.Event, scr consent.Screen, list []*hookconfig.Entry, agent string) {
+	list = skipRunBy(ev, list, agent)
 	if len(list) == 0 {
 		return
 	}

@@ -103,9 +103,12 @@ func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields
 		if e.Dialect == protocol.Cursor || e.Codec != nil {
 			key += "\x00" + e.DeclaredAs
 		}
+		if forwarded(ev, e) {
+			key += "\x00" + e.Event.Name // its own event's payload
+		}
 		p, ok := payloads[key]
 		if !ok {
-			p = d.payloadOf(e, ev, fields)
+			p = d.payloadOf(e, runEvent(ev, e), fields)
 			payloads[key] = p
 		}
 		return p
@@ -136,7 +139,7 @@ func (d *Dispatcher) runChain(ctx context.Context, ev *protocol.Event, fields ma
 	cur := fields
 	var meta map[string]any
 	for n, i := range runnable {
-		payload := d.payloadOf(sel[i].Entry, ev, cur)
+		payload := d.payloadOf(sel[i].Entry, runEvent(ev, sel[i].Entry), cur)
 		d.runInto(ctx, ev, sel[i], payload, cur, &reports[i], nil)
 		c := reports[i].Contribution
 		if c == nil {
@@ -213,13 +216,15 @@ func (d *Dispatcher) RunEntry(ctx context.Context, ev *protocol.Event, e *hookco
 	if fields == nil {
 		fields = map[string]any{}
 	}
-	run := HookRun{Report: baseReport(e), Payload: d.payloadOf(e, ev, fields)}
+	run := HookRun{Report: baseReport(e), Payload: d.payloadOf(e, runEvent(ev, e), fields)}
 	d.runInto(ctx, ev, d.hookFor(e, fields), run.Payload, fields, &run.Report, &run)
 	return run
 }
 
 // runInto runs one hook and records its result and contribution in rep;
-// raw, when non-nil, also receives its output.
+// raw, when non-nil, also receives its output. An entry ev runs as another
+// event's (forward.go) has its reply read by its own event's rules, then
+// held to ev's.
 func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Invocation, payload []byte, fields map[string]any, rep *protocol.HookReport, raw *HookRun) {
 	e := h.Entry
 	select {
@@ -253,7 +258,7 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Invocati
 			spawnErr = cannotStart(&h.Target)
 		}
 		var envFile string
-		if spawnErr == "" && e.Dialect == protocol.Claude && ev.EnvFile {
+		if spawnErr == "" && e.Dialect == protocol.Claude && runEvent(ev, e).EnvFile {
 			envFile, spec.Env = claudeEnvFile(spec.Env)
 		}
 		if spawnErr == "" && d.opts.BeforeStart != nil {
@@ -303,24 +308,7 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Invocati
 	if res.Cancelled {
 		return
 	}
-	c, note := parseReply(e, protocol.Reply{
-		Dialect:    e.Dialect,
-		Event:      ev,
-		Command:    e.Command,
-		ExitCode:   res.ExitCode,
-		Stdout:     res.Stdout,
-		Stderr:     res.Stderr,
-		SpawnError: res.SpawnError,
-		TimedOut:   res.TimedOut,
-		Timeout:    e.Timeout.Seconds(),
-		FailClosed: e.FailClosed,
-	})
-	if c != nil && c.ReplaceArgs && e.ViaShell() {
-		// Claude's updatedInput and Cursor's updated_input name a file
-		// file_path where a Hermes host said path.
-		orig, _ := protocol.Args(fields)
-		c.Args = protocol.HostArgs(orig, c.Args)
-	}
+	c, note := d.readReply(ev, e, &res, fields)
 	rep.Contribution = c
 	if note != res.SpawnError && !res.TimedOut {
 		// A spawn error or timeout is already in the report's own fields.
@@ -338,6 +326,34 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Invocati
 		// hook. test and doctor (raw != nil) show what the hook said.
 		shadowOut(rep)
 	}
+}
+
+// readReply reads a run's reply in the entry's dialect, by the rules of the
+// event it ran under (runEvent), held to ev's.
+func (d *Dispatcher) readReply(ev *protocol.Event, e *hookconfig.Entry, res *hookproc.Result, fields map[string]any) (*protocol.Contribution, string) {
+	rev := runEvent(ev, e)
+	c, note := parseReply(e, protocol.Reply{
+		Dialect:    e.Dialect,
+		Event:      rev,
+		Command:    e.Command,
+		ExitCode:   res.ExitCode,
+		Stdout:     res.Stdout,
+		Stderr:     res.Stderr,
+		SpawnError: res.SpawnError,
+		TimedOut:   res.TimedOut,
+		Timeout:    e.Timeout.Seconds(),
+		FailClosed: e.FailClosed,
+	})
+	if rev != ev {
+		c = ev.Adopt(c)
+	}
+	if c != nil && c.ReplaceArgs && e.ViaShell() {
+		// Claude's updatedInput and Cursor's updated_input name a file
+		// file_path where a Hermes host said path.
+		orig, _ := protocol.Args(fields)
+		c.Args = protocol.HostArgs(orig, c.Args)
+	}
+	return c, note
 }
 
 func joinNote(a, b string) string {

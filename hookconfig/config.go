@@ -139,6 +139,10 @@ type Entry struct {
 	// journal) says what it would have asked for, but its reply is kept
 	// out of the outcome.
 	Shadow bool
+	// OwnEventOnly is skill_commands: false: the entry runs on its own
+	// event only, not also on the events that run that event's entries
+	// (protocol.Event.AlsoRuns: PreSkillShellCommand runs pre_tool_call's).
+	OwnEventOnly bool
 	// Duplicate is set on a listed entry that repeats an earlier one (same
 	// event, dialect, matcher and command): it is shown, as Hermes shows
 	// it, but registers — and runs — once.

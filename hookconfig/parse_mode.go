@@ -2,6 +2,7 @@ package hookconfig
 
 import (
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -31,5 +32,28 @@ func (cfg *Config) parseMode(e *Entry, path string, n *yaml.Node) {
 	case m.Kind == yaml.ScalarNode && v == ModeEnforce:
 	default:
 		cfg.warn(path, ".mode must be 'enforce' or 'shadow' (got "+pyyaml.Repr(m)+"); using enforce")
+	}
+}
+
+// parseSkillCommands reads skill_commands: true (the default) or false. An
+// entry of an event that others also run (protocol.AlsoRunFor: a
+// pre_tool_call terminal guard also sees a skill's shell command,
+// PreSkillShellCommand) runs only on its own event with false. A bad value
+// is a warning and the default: a typo must not take a guard off
+// commands it was seeing; the key on another event's entry is a warning
+// too, as it changes nothing there.
+func (cfg *Config) parseSkillCommands(e *Entry, path string, n *yaml.Node) {
+	v := pyyaml.MappingGet(n, "skill_commands")
+	if v == nil || (v.Kind == yaml.ScalarNode && v.Tag == "!!null") {
+		return
+	}
+	b, ok := pyyaml.Bool(v)
+	switch {
+	case !ok:
+		cfg.warn(path, ".skill_commands must be true or false (got "+pyyaml.Repr(v)+"); using true")
+	case len(protocol.AlsoRunFor(e.Event)) == 0:
+		cfg.warn(path, ".skill_commands applies to pre_tool_call entries only (the guards a skill's shell command also runs); ignored on "+e.DeclaredAs)
+	default:
+		e.OwnEventOnly = !b
 	}
 }

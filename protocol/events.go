@@ -179,6 +179,8 @@ type Event struct {
 	// Claude reply may carry here and still be read
 	// (PreSkillShellCommand takes a PreToolUse-shaped one).
 	HSOAliases []string
+	// AlsoRuns: another event whose entries run here too (forward.go).
+	AlsoRuns string
 }
 
 // FailsClosed reports whether a fail_closed entry's failure blocks on this
@@ -366,14 +368,11 @@ var catalog = []Event{
 	// asks the user); the matcher is compared with the model switched to.
 	{Name: "PreModelSwitch", Claude: "PreModelSwitch", ClaudeOnly: true, ClaudeMatchOn: "to_model", Exit2: Exit2Blocks, Caps: CapBlock | CapApprove, Permission: true, ClaudeTimeout: 30},
 	{Name: "PostModelSwitch", Claude: "PostModelSwitch", ClaudeOnly: true, ClaudeMatchOn: "to_model", Caps: capObserve, ClaudeTimeout: 30},
-	// Claude Code 2.1.332: a shell command written in a skill's or slash
-	// command's text, before it runs (tool_name Bash or PowerShell,
-	// tool_input.command, command_name, command_source, invoked_by). It
-	// gates like PreToolUse, but nobody can be asked (ask and defer
-	// refuse), the command cannot be changed (updatedInput refuses), allow
-	// adds nothing, and the reply has no additionalContext.
+	// Claude Code 2.1.332: a shell command in a skill's or slash command's
+	// text. It gates like PreToolUse (and runs its terminal guards), but ask
+	// and updatedInput refuse, allow adds nothing, no additionalContext.
 	{Name: "PreSkillShellCommand", Claude: "PreSkillShellCommand", ClaudeOnly: true, Tool: true, IfRule: true, ClaudeMatchOn: "tool_name", Exit2: Exit2Blocks, Caps: CapBlock,
-		Permission: true, Gates: true, RefusesAsk: true, RefusesInputChange: true, HSOAliases: []string{"PreToolUse"}},
+		Permission: true, Gates: true, RefusesAsk: true, RefusesInputChange: true, HSOAliases: []string{"PreToolUse"}, AlsoRuns: "pre_tool_call"},
 }
 
 // byName maps every accepted name (canonical, Claude, aliases) to its event.

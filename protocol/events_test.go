@@ -411,6 +411,8 @@ func TestCatalogRules(t *testing.T) {
 		{"RefusesAsk", func(e *Event) bool { return e.RefusesAsk }, []string{"PreSkillShellCommand"}},
 		{"RefusesInputChange", func(e *Event) bool { return e.RefusesInputChange }, []string{"PreSkillShellCommand"}},
 		{"HSOAliases", func(e *Event) bool { return len(e.HSOAliases) > 0 }, []string{"PreSkillShellCommand"}},
+		{"AlsoRunsPreToolUse", func(e *Event) bool { p, _ := Lookup("PreToolUse"); return e.Forwards(p) }, []string{"PreSkillShellCommand"}},
+		{"AlsoRuns", func(e *Event) bool { return e.AlsoRuns != "" }, []string{"PreSkillShellCommand"}},
 		{"Stops", func(e *Event) bool { return e.Stops }, []string{"Stop", "SubagentStop"}},
 		{"EndsSession", func(e *Event) bool { return e.EndsSession }, []string{"SessionEnd", "on_session_finalize"}},
 		{"PlainContext", func(e *Event) bool { return e.PlainContext }, []string{"SessionStart", "UserPromptExpansion", "UserPromptSubmit"}},

@@ -246,10 +246,16 @@ var packageBudget = map[string]int{
 	// writers (lock, check before rename, retry: commit.go), bounded
 	// reads and the project's bounds (files.go), the user's edits of
 	// generated files kept as copies.
-	"install": 2850,
+	"install": 2900,
 	// Issue 31 item 13: --log-file opened only as a private regular file
 	// at the path itself (logfile*.go).
 	"server": 2600,
+	// Issue 31 item 12: terminal guards also run on a skill's shell
+	// command (dispatcher/forward.go) unless an entry opts out
+	// (hookconfig's skill_commands); both packages were at the budget, and
+	// each change is a few lines of the package's own job.
+	"dispatcher": 2600,
+	"hookconfig": 2550,
 }
 
 // funcExempt are the functions allowed past maxFuncLines, and why (none

@@ -1,0 +1,67 @@
+package dispatcher
+
+import (
+	"sort"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// Entries an event runs although declared under another (Event.AlsoRuns,
+// protocol/forward.go): PreSkillShellCommand runs the pre_tool_call
+// entries whose matcher fits the shell tool, so a terminal guard sees a
+// skill's shell command. They are selected with the event's own, in
+// priority then config order, get their own event's payload, and their
+// replies are read by its rules, then held to the firing event's
+// (Event.Adopt). An own entry with the same command selected in the same
+// firing stands for one (it runs once). The agent whose hook file declared
+// one runs it on its own event only, so it runs here even when that agent
+// calls.
+
+// alsoRunLists builds, per event that also runs another's entries, those
+// entries less the ones that opted out (skill_commands: false), in run
+// order (byEvent is sorted).
+func alsoRunLists(byEvent map[string][]*hookconfig.Entry) map[string][]*hookconfig.Entry {
+	out := map[string][]*hookconfig.Entry{}
+	for _, ev := range protocol.Events() {
+		for _, e := range byEvent[ev.AlsoRuns] {
+			if ev.AlsoRuns != "" && !e.OwnEventOnly {
+				out[ev.Name] = append(out[ev.Name], e)
+			}
+		}
+	}
+	return out
+}
+
+// forwarded reports whether e runs on ev as another event's entry.
+func forwarded(ev *protocol.Event, e *hookconfig.Entry) bool { return ev.Forwards(e.Event) }
+
+// runEvent is the event whose payload e gets and whose rules read its
+// reply on a firing of ev: its own, when forwarded.
+func runEvent(ev *protocol.Event, e *hookconfig.Entry) *protocol.Event {
+	if forwarded(ev, e) {
+		return e.Event
+	}
+	return ev
+}
+
+// standsFor reports whether an entry already selected runs e's command in
+// e's dialect.
+func standsFor(selected []*hookconfig.Entry, e *hookconfig.Entry) bool {
+	for _, s := range selected {
+		if s.Command == e.Command && s.Dialect == e.Dialect {
+			return true
+		}
+	}
+	return false
+}
+
+// runOrder sorts entries by priority, then config order.
+func runOrder(list []*hookconfig.Entry) {
+	sort.SliceStable(list, func(i, j int) bool {
+		if list[i].Priority != list[j].Priority {
+			return list[i].Priority < list[j].Priority
+		}
+		return list[i].Order() < list[j].Order()
+	})
+}
