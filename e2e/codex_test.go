@@ -185,7 +185,8 @@ func (h *codexHarness) ourHooks(t *testing.T, rpc *appServer) []codexHook {
 	var hooks []codexHook
 	for _, d := range res.Data {
 		for _, hk := range d.Hooks {
-			if strings.Contains(hk.Command, h.bin) {
+			// install writes `… exec hermes-hooks hook codex EVENT …`.
+			if strings.Contains(hk.Command, "hermes-hooks hook codex ") {
 				hooks = append(hooks, hk)
 			}
 		}

@@ -120,6 +120,10 @@ func newHarness(t *testing.T, extra ...string) *harness {
 		mustMkdir(t, d)
 	}
 	h.bin = buildHermesHooks(t, filepath.Join(h.root, "bin"))
+	// What install writes into a project runs hermes-hooks by name from
+	// PATH, as a user has it after make install: the agents inherit this
+	// PATH through cleanEnv.
+	t.Setenv("PATH", filepath.Dir(h.bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	mustWrite(t, filepath.Join(h.project, visibleFile), "listed by ls\n", 0o644)
 	return h
 }
