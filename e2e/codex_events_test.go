@@ -4,10 +4,10 @@ package e2e
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -42,14 +42,7 @@ var codexUnserved = map[string]string{
 // Codex knows and fires, so that a Codex release adding a hook event shows
 // up here instead of as a guard that silently never runs.
 func TestCodexEventCoverage(t *testing.T) {
-	h := &codexHarness{codex: npmAgent(t, npmTool{
-		what: "Codex CLI", pkg: "@openai/codex", bin: "codex",
-		binEnv: "HERMES_E2E_CODEX", versionEnv: "HERMES_E2E_CODEX_VERSION",
-		version: codexVersion, slot: "codex-npm",
-	})}
-	h.harness = newHarness(t, "home/.codex")
-	h.codexHome = filepath.Join(h.home, ".codex")
-	h.installCodex(t)
+	h := newCodexHarness(t)
 
 	logDir := filepath.Join(h.root, "probe")
 	mustMkdir(t, logDir)
@@ -88,7 +81,7 @@ func TestCodexEventCoverage(t *testing.T) {
 		"keyPath": "hooks.state", "mergeStrategy": "upsert", "value": trusted,
 	}}}, nil)
 	rpc.close(t)
-	t.Logf("Codex knows these hook events (hooks/list): %s", strings.Join(sortedKeys(known), " "))
+	t.Logf("Codex knows these hook events (hooks/list): %s", strings.Join(slices.Sorted(maps.Keys(known)), " "))
 	if len(known) == 0 {
 		t.Fatal("Codex lists none of the probe's hooks: the probe proves nothing")
 	}
@@ -119,13 +112,4 @@ func TestCodexEventCoverage(t *testing.T) {
 			t.Errorf("Codex knows the hook event %s (fired in this run: %v) but install codex does not register it", ev, slices.Contains(fired, ev))
 		}
 	}
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -32,8 +32,9 @@ type codexHarness struct {
 	codexHome string // CODEX_HOME: config.toml, sessions, trust
 }
 
-func TestCodex(t *testing.T) {
-	start := time.Now()
+// newCodexHarness is Codex from npm (skipping the test when it cannot be
+// had), a project and homes, and hermes-hooks installed in the project.
+func newCodexHarness(t *testing.T) *codexHarness {
 	h := &codexHarness{codex: npmAgent(t, npmTool{
 		what: "Codex CLI", pkg: "@openai/codex", bin: "codex",
 		binEnv: "HERMES_E2E_CODEX", versionEnv: "HERMES_E2E_CODEX_VERSION",
@@ -41,8 +42,13 @@ func TestCodex(t *testing.T) {
 	})}
 	h.harness = newHarness(t, "home/.codex")
 	h.codexHome = filepath.Join(h.home, ".codex")
-
 	h.installCodex(t)
+	return h
+}
+
+func TestCodex(t *testing.T) {
+	start := time.Now()
+	h := newCodexHarness(t)
 	h.writeHermesProject(t)
 	h.trustProject(t)
 	t.Run("UntrustedCodexHooksDoNotRun", h.testUntrusted)
