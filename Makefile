@@ -99,9 +99,10 @@ bench: build
 # scripted fake models. Not part of make test; each skips with the reason when npm or its
 # package is unavailable (HERMES_E2E_CLAUDE=/path/to/claude,
 # HERMES_E2E_CODEX=/path/to/codex, HERMES_E2E_GEMINI=/path/to/gemini reuse
-# a binary).
+# a binary). Six CLIs take over ten minutes on a busy two-core machine:
+# go test's default 10-minute limit would end the run, hence -timeout.
 e2e:
-	$(GO) test -tags e2e -count=1 -v ./e2e/
+	$(GO) test -tags e2e -count=1 -timeout 60m -v ./e2e/
 
 clean:
 	rm -rf bin
