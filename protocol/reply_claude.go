@@ -16,6 +16,9 @@ const (
 	InputChangeRefusedReason = "the hook changed the command, which isn't supported here"
 )
 
+// validationFailed starts the note of a reply that fails validation.
+const validationFailed = "hook output failed validation: "
+
 func parseClaude(r Reply) (*Contribution, string) {
 	ev := r.Event
 	if r.SpawnError != "" || r.TimedOut {
@@ -36,6 +39,7 @@ func parseClaude(r Reply) (*Contribution, string) {
 		note    string
 		isJSON  bool
 		badJSON bool
+		invalid bool // JSON that fails Claude Code's schema: no reply at all
 	)
 	if strings.HasPrefix(stdout, "{") {
 		v, err := DecodeJSON([]byte(stdout))
@@ -46,6 +50,7 @@ func parseClaude(r Reply) (*Contribution, string) {
 		} else {
 			isJSON = true
 			c, note = claudeJSON(ev, obj)
+			invalid = c == nil && strings.HasPrefix(note, validationFailed)
 		}
 	}
 
@@ -90,6 +95,11 @@ func parseClaude(r Reply) (*Contribution, string) {
 		switch {
 		case badJSON:
 			return failedClosed(r.Command, "unparseable stdout (expected a JSON object)"), note
+		case invalid && r.ExitCode == 0:
+			// Claude Code reads such a reply as a non-blocking error: the
+			// guard said nothing it could use, which a fail_closed guard
+			// must not turn into "allow".
+			return failedClosed(r.Command, "its reply "+strings.TrimPrefix(note, "hook output ")), note
 		case r.ExitCode != 0 && r.ExitCode != 2 && !isJSON:
 			return failedClosed(r.Command, exitText(r.ExitCode)), note
 		}
@@ -124,7 +134,7 @@ func prefixIf(prefix, s string) string {
 // a non-blocking error, the action proceeds).
 func claudeJSON(ev *Event, obj map[string]any) (*Contribution, string) {
 	if msg := validateClaude(obj); msg != "" {
-		return nil, "hook output failed validation: " + msg
+		return nil, validationFailed + msg
 	}
 	c := &Contribution{}
 	var notes []string

@@ -268,6 +268,13 @@ var claudeRuleCases = []replyCase{
 	{name: "fail_closed_exit0_silent_passes", event: "PreToolUse", failClosed: true, want: nil},
 	{name: "fail_closed_exit2_uses_stderr", event: "PreToolUse", failClosed: true, exit: 2, stderr: "policy",
 		want: deny("policy")},
+	// JSON that fails Claude Code's validation is no reply: a guard's
+	// failure, not an allow (issue 31, the matrix's invalid-reply row).
+	{name: "fail_closed_invalid_reply_blocks", event: "PreToolUse", failClosed: true, stdout: `{"decision": 5}`,
+		want: deny(`hook /hooks/guard.sh --strict failed closed: its reply failed validation: decision must be "approve" or "block"`)},
+	{name: "fail_closed_invalid_hso_blocks", event: "PreToolUse", failClosed: true, stdout: `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": 7}}`,
+		want: deny("hook /hooks/guard.sh --strict failed closed: its reply failed validation: permissionDecision must be allow, deny, ask or defer")},
+	{name: "invalid_reply_without_fail_closed_passes", event: "PreToolUse", stdout: `{"decision": 5}`, want: nil},
 }
 
 func TestClaudeReplyCompatibilityCases(t *testing.T) {

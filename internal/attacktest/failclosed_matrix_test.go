@@ -89,6 +89,9 @@ type matrixFailure struct {
 	// refusal is the one the agent and its hosts all read
 	// (agents.DenyAnyCaller).
 	anyCaller bool
+	// claude: the guard is a Claude-dialect entry (under the event's
+	// Claude Code name); events without one have no such row.
+	claude bool
 }
 
 // unknownTool is a tool no agent and no tool table knows.
@@ -104,6 +107,8 @@ func matrixFailures() []matrixFailure {
 		{name: "garbage", script: "#!/bin/sh\necho '{ this is not a reply'\n"},
 		{name: "exit-2-no-json", script: "#!/bin/sh\necho 'something went wrong' >&2\nexit 2\n"},
 		{name: "exit-1", script: "#!/bin/sh\nexit 1\n"},
+		// Valid JSON that fails Claude Code's validation: no reply at all.
+		{name: "invalid-reply", claude: true, script: "#!/bin/sh\necho '{\"decision\": 5}'\n"},
 		{name: "unapproved", unapproved: true},
 		{name: "changed-since-approval", after: func(e *env) { e.write("guard.sh", "#!/bin/sh\necho '{}'\n", 0o755) }},
 		{name: "config-unreadable", config: "hooks:\n  pre_tool_call: [\n    - command: ./guard.sh\n"},
@@ -202,7 +207,13 @@ func runMatrixRow(t *testing.T, c matrixCaller, f matrixFailure) {
 	if f.command != "" {
 		command = f.command
 	}
-	e.write("home/config.yaml", "hooks:\n  "+c.ev.Name+":\n    - command: "+command+"\n      fail_closed: true\n"+f.entry, 0o644)
+	event := c.ev.Name
+	if f.claude {
+		if event = c.ev.Claude; event == "" {
+			t.Skipf("%s has no Claude Code name: no Claude-dialect entry", c.ev.Name)
+		}
+	}
+	e.write("home/config.yaml", "hooks:\n  "+event+":\n    - command: "+command+"\n      fail_closed: true\n"+f.entry, 0o644)
 	if !f.unapproved {
 		e.run("", "approve", "./guard.sh")
 	}
