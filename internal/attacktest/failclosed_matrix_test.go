@@ -229,7 +229,12 @@ func runMatrixRow(t *testing.T, c matrixCaller, f matrixFailure) {
 	}
 	var got agents.Reply
 	if f.shell {
-		got = e.installedReply(t, stdin, c.agent.HookCommand("", c.event))
+		if p, err := exec.LookPath("hermes-hooks"); err == nil && (strings.HasPrefix(p, "/bin/") || strings.HasPrefix(p, "/usr/bin/")) {
+			t.Skipf("hermes-hooks is installed system-wide (%s): it cannot be missing here", p)
+		}
+		// The command line install writes into a project, run as the
+		// agents run it, with the shell's tools but no hermes-hooks.
+		got = runInstalled(t, e, []string{"/bin/sh", "-c", c.agent.HookCommand("", c.event)}, "/usr/bin:/bin", stdin)
 	} else {
 		got, _ = e.hookReply(t, stdin, append([]string{"hook", c.agent.Name, c.event}, f.args...))
 	}
@@ -262,26 +267,6 @@ func runMatrixRow(t *testing.T, c matrixCaller, f matrixFailure) {
 	if len(f.args) > 0 && f.args[0] == "--agent-timeout" && !bytes.Contains(append(got.Stdout, got.Stderr...), []byte("in time")) {
 		t.Errorf("%s: the refusal does not say the guard did not answer in time", c)
 	}
-}
-
-// installedReply runs the command line install writes for a project, by
-// sh -c with a PATH holding the shell's tools but no hermes-hooks, in the
-// work directory.
-func (e *env) installedReply(t *testing.T, stdin []byte, command string) agents.Reply {
-	t.Helper()
-	if p, err := exec.LookPath("hermes-hooks"); err == nil && (strings.HasPrefix(p, "/bin/") || strings.HasPrefix(p, "/usr/bin/")) {
-		t.Skipf("hermes-hooks is installed system-wide (%s): it cannot be missing here", p)
-	}
-	c := exec.Command("/bin/sh", "-c", command)
-	c.Dir = e.dir
-	c.Env = append(slices.Clone(e.vars), "PATH=/usr/bin:/bin")
-	c.Stdin = bytes.NewReader(stdin)
-	var out, errb bytes.Buffer
-	c.Stdout, c.Stderr = &out, &errb
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	return agents.Reply{Exit: finish(t, c), Stdout: out.Bytes(), Stderr: errb.Bytes()}
 }
 
 // denyMarker is the reason the oracle's refusal is built with: wherever it

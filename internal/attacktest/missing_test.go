@@ -5,7 +5,6 @@ package attacktest
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -83,13 +82,14 @@ func TestInstalledCommandsWithoutHermesHooksOnPath(t *testing.T) {
 				if canon.Gating() && want.Exit == 0 && len(want.Stdout) == 0 {
 					t.Fatalf("%s has no refusal for the gating event %s", a.Title, ev)
 				}
-				code, out, errOut := runInstalled(t, e, run, e.path("empty"))
-				if code != want.Exit || out != string(want.Stdout) || errOut != string(want.Stderr) {
+				got := runInstalled(t, e, run, e.path("empty"), []byte("{}"))
+				if got.Exit != want.Exit || string(got.Stdout) != string(want.Stdout) || string(got.Stderr) != string(want.Stderr) {
 					t.Errorf("without hermes-hooks on PATH: exit %d, stdout %q, stderr %q\nwant exit %d, stdout %q, stderr %q",
-						code, out, errOut, want.Exit, want.Stdout, want.Stderr)
+						got.Exit, got.Stdout, got.Stderr, want.Exit, want.Stdout, want.Stderr)
 				}
 				os.Remove(e.path("argv"))
-				code, _, errOut = runInstalled(t, e, run, e.path("bin"))
+				got = runInstalled(t, e, run, e.path("bin"), []byte("{}"))
+				code, errOut := got.Exit, string(got.Stderr)
 				argv, _ := os.ReadFile(e.path("argv"))
 				wantArgv := "hook " + a.Name + " " + ev
 				if d := a.Timeout(ev); d > 0 {
@@ -153,9 +153,9 @@ func collectCommands(v any, into *[]string) {
 	}
 }
 
-// runInstalled runs argv with PATH set to path and an empty JSON object on
-// stdin, and returns its exit code, stdout and stderr.
-func runInstalled(t *testing.T, e *env, argv []string, path string) (int, string, string) {
+// runInstalled runs argv (an installed command line) in the work directory
+// with PATH set to path and stdin, and returns the reply the agent reads.
+func runInstalled(t *testing.T, e *env, argv []string, path string, stdin []byte) agents.Reply {
 	t.Helper()
 	c := exec.Command(argv[0], argv[1:]...)
 	c.Dir = e.dir
@@ -165,13 +165,11 @@ func runInstalled(t *testing.T, e *env, argv []string, path string) (int, string
 		}
 	}
 	c.Env = append(c.Env, "PATH="+path)
-	c.Stdin = strings.NewReader("{}")
+	c.Stdin = bytes.NewReader(stdin)
 	var out, errb bytes.Buffer
 	c.Stdout, c.Stderr = &out, &errb
-	err := c.Run()
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
+	if err := c.Start(); err != nil {
 		t.Fatalf("%q: %v", argv, err)
 	}
-	return c.ProcessState.ExitCode(), out.String(), errb.String()
+	return agents.Reply{Exit: finish(t, c), Stdout: out.Bytes(), Stderr: errb.Bytes()}
 }
