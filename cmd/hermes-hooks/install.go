@@ -13,6 +13,7 @@ import (
 )
 
 type installOptions struct {
+	all       bool // uninstall --all: every installation of the registry
 	project   string
 	user      bool
 	dryRun    bool
@@ -126,7 +127,7 @@ Hooks still need your approval before they run: see 'hermes-hooks list' and
 func newUninstallCmd(a *app) *cobra.Command {
 	var o installOptions
 	cmd := &cobra.Command{
-		Use:   "uninstall AGENT [--project DIR | --user] [--dry-run]",
+		Use:   "uninstall AGENT [--project DIR | --user] [--dry-run] | uninstall --all [--dry-run]",
 		Short: "Take out what 'hermes-hooks install AGENT' added to the agent's hook file",
 		Long: `Removes the entries 'hermes-hooks install AGENT' added, and nothing else
 (the same as 'hermes-hooks install AGENT --uninstall').
@@ -143,7 +144,14 @@ byte for byte, from the backup install kept (` + install.BackupSuffix + `); a fi
 install created, holding nothing else, is removed, with the directories left
 empty up to the project (or home) directory. Either way the backup goes too.
 Otherwise only our entries go, and the previous file is kept as the backup.
-A second uninstall changes nothing.`,
+A second uninstall changes nothing.
+
+--all takes out every installation 'hermes-hooks installs' lists (the
+registry of what install wrote, $HERMES_HOME/` + install.RegistryFile + `), in your
+home directory and in every project, each as 'uninstall AGENT' would,
+printing each. A file edited by hand so that no entry of hermes-hooks is
+left in it is left alone (its record is dropped). One that cannot be taken
+out is reported and the others still are; the exit status is then 1.`,
 		Example: `  # this project's .claude/settings.json
   hermes-hooks uninstall claude
   # see what would change first
@@ -151,15 +159,23 @@ A second uninstall changes nothing.`,
   # the user's ~/.codex/hooks.json
   hermes-hooks uninstall codex --user
   # the Hermes plugin
-  hermes-hooks uninstall hermes`,
+  hermes-hooks uninstall hermes
+  # everything install wrote, here and in every other project
+  hermes-hooks installs
+  hermes-hooks uninstall --all --dry-run
+  hermes-hooks uninstall --all`,
 		Args: agentArg("uninstall"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.uninstall = true
+			if o.all {
+				return runUninstallAll(a, cmd, o)
+			}
 			return runInstallCmd(a, cmd, args, o)
 		},
 	}
 	installFlags(cmd, &o)
 	openPluginFlag(cmd, &o)
+	cmd.Flags().BoolVar(&o.all, "all", false, "take out every installation 'hermes-hooks installs' lists (each as 'uninstall AGENT' would)")
 	return cmd
 }
 
@@ -178,6 +194,12 @@ func openPluginFlag(cmd *cobra.Command, o *installOptions) {
 
 func agentArg(verb string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
+		if all, _ := cmd.Flags().GetBool("all"); all {
+			if len(args) != 0 {
+				return usageErr("hermes-hooks "+verb+" --all", "--all takes no AGENT: it takes out every installation 'hermes-hooks installs' lists")
+			}
+			return nil
+		}
 		if refresh, _ := cmd.Flags().GetBool("refresh"); refresh {
 			if len(args) != 0 {
 				return usageErr("hermes-hooks "+verb+" --refresh", "--refresh takes no AGENT: it rewrites every installed entry")
@@ -264,6 +286,8 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 		res.Diff = plan.Diff()
 	} else if res.Backup, err = plan.Apply(); err != nil {
 		return &exitError{Code: 1, Msg: fmt.Sprintf("%s: %v", plan.Path, err)}
+	} else {
+		noteInstall(a, agentRecord(agent, root, target, command, o), o.uninstall)
 	}
 	res.File, res.Changed, res.Removed, res.Restored = plan.Path, plan.Changed, plan.Remove, plan.Restored && !plan.Remove
 	res.RemovedDirs = plan.RemovedDirs
@@ -328,4 +352,19 @@ func hookCommand(agent *agents.Agent, o installOptions) (func(string) string, er
 		return nil, &exitError{Code: 1, Msg: err.Error()}
 	}
 	return install.HookCommand(agent, exe), nil
+}
+
+// agentRecord is the registry's record of install writing agent's hook
+// file (or Cline's folder of scripts) at path under root.
+func agentRecord(agent *agents.Agent, root, path string, command func(string) string, o installOptions) install.Record {
+	rec := install.Record{Agent: agent.Name, Scope: scopeOf(o.user), Root: root, Local: o.local, Path: path, Kind: install.KindEntries}
+	for _, ev := range agent.HookFile.Events {
+		if agent.HookFile.Layout == agents.Scripts {
+			rec.Kind = install.KindOwned
+			rec.Wrote = append(rec.Wrote, filepath.Join(path, ev))
+		} else {
+			rec.Wrote = append(rec.Wrote, ev+": "+command(ev))
+		}
+	}
+	return rec
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"path/filepath"
+
 	"github.com/hermes-hooks/hermes-hooks/clients"
 	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/report"
@@ -25,6 +27,8 @@ func runInstallHermes(a *app, o installOptions, projectSet bool) error {
 		r.Diff = h.Diff()
 	} else if r.Backup, err = h.Apply(o.uninstall); err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
+	} else {
+		noteInstall(a, hermesRecord(home, h), o.uninstall)
 	}
 	if o.json {
 		return writeJSON(a.Out, r.JSON())
@@ -32,4 +36,19 @@ func runInstallHermes(a *app, o installOptions, projectSet bool) error {
 	r.ShellHooks, _ = install.HermesShellHooks(home)
 	report.PrintInstallHermes(a.Out, a.Err, &r)
 	return nil
+}
+
+// hermesRecord is the registry's record of `install hermes`: the plugin's
+// folder (and the gateway hook's), and the plugin's entry in config.yaml.
+func hermesRecord(home string, h *install.Hermes) install.Record {
+	if abs, err := filepath.Abs(home); err == nil {
+		home = abs
+	}
+	rec := install.Record{Agent: install.TargetHermes, Scope: install.ScopeUser, Root: home,
+		Path: filepath.Join(home, filepath.FromSlash(install.HermesPluginDir)), Kind: install.KindOwned}
+	for _, d := range h.Dirs() {
+		rec.Wrote = append(rec.Wrote, d.Dir+string(filepath.Separator))
+	}
+	rec.Wrote = append(rec.Wrote, h.Enable.Path+": plugins.enabled: "+install.HermesPluginName)
+	return rec
 }

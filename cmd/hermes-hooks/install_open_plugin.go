@@ -12,7 +12,7 @@ import (
 
 // openPluginTarget is install's pseudo-agent for an Open Plugins plugin
 // (hooks/hooks.json under a plugin root, as Goose loads them).
-const openPluginTarget = "open-plugin"
+const openPluginTarget = install.TargetOpenPlugin
 
 // runInstallOpenPlugin writes (or, with --uninstall, removes) the Open
 // Plugins plugin in dir whose hooks run `hermes-hooks hook AGENT EVENT`.
@@ -50,6 +50,9 @@ func runInstallOpenPlugin(a *app, dir string, o installOptions) error {
 		diff = plan.Diff()
 	} else if err := plan.Apply(); err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
+	} else {
+		noteInstall(a, install.Record{Agent: install.TargetOpenPlugin, Scope: install.ScopeProject, Root: abs, Path: abs, PluginAgent: agent.Name,
+			Kind: install.KindOwned, Wrote: []string{filepath.Join(abs, "plugin.json"), filepath.Join(abs, "hooks", "hooks.json")}}, o.uninstall)
 	}
 	if o.json {
 		files := []string{}

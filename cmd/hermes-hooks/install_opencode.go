@@ -9,7 +9,7 @@ import (
 // openCodeTarget is install's pseudo-agent for OpenCode, which runs no
 // commands of a hook file, only JavaScript plugins: install writes one, a
 // shim that runs 'hermes-hooks hook' in Claude Code's protocol.
-const openCodeTarget = "opencode"
+const openCodeTarget = install.TargetOpenCode
 
 // runInstallOpenCode writes (or, with --uninstall, removes) the OpenCode
 // plugin in the project's .opencode/plugins (--user: the home directory's
@@ -44,6 +44,9 @@ func runInstallOpenCode(a *app, o installOptions) error {
 		res.Diff = plan.Diff()
 	} else if err := plan.Apply(); err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
+	} else {
+		noteInstall(a, install.Record{Agent: install.TargetOpenCode, Scope: scopeOf(o.user), Root: root,
+			Path: path, Kind: install.KindOwned, Wrote: []string{path}}, o.uninstall)
 	}
 	res.Backup = plan.Files[0].Kept
 	if o.json {

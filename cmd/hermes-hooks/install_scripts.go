@@ -22,6 +22,8 @@ func runInstallScripts(a *app, agent *agents.Agent, dir, root string, command fu
 		res.Diff = plan.Diff()
 	} else if err := plan.Apply(); err != nil {
 		return &exitError{Code: 1, Msg: fmt.Sprintf("%s: %v", plan.Dir, err)}
+	} else {
+		noteInstall(a, agentRecord(agent, root, dir, command, o), o.uninstall)
 	}
 	res.RemovedDirs = plan.RemovedDirs
 	if o.json {

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hermes-hooks/hermes-hooks/install"
+	"github.com/hermes-hooks/hermes-hooks/internal/cli"
+	"github.com/hermes-hooks/hermes-hooks/report"
+)
+
+func newInstallsCmd(a *app) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "installs [--json]",
+		Short: "List every file 'hermes-hooks install' wrote (your home directory and each project)",
+		Long: `Lists the installations recorded in $HERMES_HOME/` + install.RegistryFile + `:
+every file install wrote, in your home directory and in each project (the
+agents' hook files, Claude Code's settings.local.json, Cline's scripts, the
+OpenCode and Open Plugins plugins, Hermes' plugin), with when, and by which
+hermes-hooks binary. uninstall takes a file's record out again.
+
+A record whose file is gone, or no longer holds an entry of hermes-hooks,
+is marked "stale: edited by hand or removed"; 'uninstall --all' drops such
+a record and leaves the file alone. A record that names a file where
+install never writes (a registry edited by hand) is marked as not
+install's, and 'uninstall --all' refuses it.`,
+		Example: `  hermes-hooks installs
+  hermes-hooks installs --json | jq -r '.installs[].path'
+  # take every one of them out
+  hermes-hooks uninstall --all --dry-run
+  hermes-hooks uninstall --all`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			reg, list, err := loadInstallations(a)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(a.Out, map[string]any{"registry": reg, "installs": list})
+			}
+			report.PrintInstalls(a.Out, reg, list)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for scripts")
+	return cmd
+}
+
+// loadInstallations reads the registry of HERMES_HOME, each record checked
+// against its file.
+func loadInstallations(a *app) (string, []install.Installation, error) {
+	state, err := a.Home()
+	if err != nil {
+		return "", nil, err
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", nil, &exitError{Code: 1, Msg: err.Error()}
+	}
+	list, err := install.Installations(state, home)
+	if err != nil {
+		return "", nil, &exitError{Code: 1, Msg: err.Error()}
+	}
+	return install.NewRegistry(state).Path, list, nil
+}
+
+// noteInstall records rec in the registry after install wrote it, or
+// forgets it after uninstall took it out. The install itself is done by
+// then: a registry that cannot be written is a warning, not a failure.
+func noteInstall(a *app, rec install.Record, uninstall bool) {
+	state, err := a.Home()
+	if err != nil {
+		fmt.Fprintf(a.Err, "hermes-hooks: warning: not recorded in the registry of installations: %v\n", err)
+		return
+	}
+	reg := install.NewRegistry(state)
+	var backup string
+	if uninstall {
+		backup, err = reg.Forget(rec.Agent, rec.Path)
+	} else {
+		rec.Version = cli.Version()
+		rec.Binary, _ = install.Executable()
+		backup, err = reg.Remember(rec)
+	}
+	if backup != "" {
+		fmt.Fprintf(a.Err, "hermes-hooks: warning: %s was not a registry of installations; it was kept as %s and a new one started\n", show(reg.Path), show(backup))
+	}
+	if err != nil {
+		fmt.Fprintf(a.Err, "hermes-hooks: warning: %s: not recorded in the registry of installations ('hermes-hooks installs' will not list it): %v\n", show(rec.Path), err)
+	}
+}
+
+// scopeOf is a record's scope for install's options.
+func scopeOf(user bool) string {
+	if user {
+		return install.ScopeUser
+	}
+	return install.ScopeProject
+}
+
+// allResult is one installation in `uninstall --all --json`.
+type allResult struct {
+	install.Installation
+	Result  json.RawMessage `json:"result,omitempty"`
+	Skipped string          `json:"skipped,omitempty"`
+	Error   string          `json:"error,omitempty"`
+}
+
+// runUninstallAll is `uninstall --all`: every installation of the registry
+// taken out through the uninstall of its agent (which removes only what it
+// recognises as its own), each printed; one that fails is reported and the
+// others still go (exit 1 at the end).
+func runUninstallAll(a *app, cmd *cobra.Command, o installOptions) error {
+	for _, f := range []string{"project", "user", "local", "agent"} {
+		if cmd.Flags().Changed(f) {
+			return usageErr("hermes-hooks uninstall --all [--dry-run] [--json]", "--%s does not apply to --all: it takes out every recorded installation", f)
+		}
+	}
+	reg, list, err := loadInstallations(a)
+	if err != nil {
+		return err
+	}
+	results := make([]allResult, 0, len(list))
+	failed := 0
+	for _, in := range list {
+		r := allResult{Installation: in}
+		var out bytes.Buffer
+		each := *a
+		if o.json {
+			each.Out = &out
+		}
+		switch {
+		case in.Misplaced != "":
+			r.Error = in.Misplaced
+		case in.Stale != "":
+			r.Skipped = in.Stale
+			if !o.dryRun {
+				noteInstall(a, in.Record, true)
+			}
+			if !o.json {
+				fmt.Fprintf(a.Out, "%s: %s; left alone, its record dropped\n", show(in.Path), in.Stale)
+			}
+		default:
+			if err := uninstallOne(&each, in.Record, o); err != nil {
+				r.Error = err.Error()
+			}
+			r.Result = bytes.TrimSpace(out.Bytes())
+		}
+		if r.Error != "" {
+			failed++
+			if !o.json {
+				fmt.Fprintf(a.Err, "hermes-hooks: uninstall %s %s: %s\n", show(in.Agent), show(in.Path), show(r.Error))
+			}
+		}
+		results = append(results, r)
+	}
+	if o.json {
+		if err := writeJSON(a.Out, map[string]any{"registry": reg, "dry_run": o.dryRun, "installs": results}); err != nil {
+			return err
+		}
+	} else if len(list) == 0 {
+		fmt.Fprintf(a.Out, "no installation recorded (%s); nothing to uninstall\n", show(reg))
+	}
+	if failed > 0 {
+		if !o.json {
+			fmt.Fprintf(a.Err, "hermes-hooks: %d of %d installations not taken out (above); their records stay in %s\n", failed, len(list), show(reg))
+		}
+		return silentExit(1)
+	}
+	return nil
+}
+
+// uninstallOne takes out one recorded installation through its agent's
+// own uninstall: nothing is taken from the record but the agent, the
+// root and the flags, and the path was checked to be where install
+// writes for them (install.Placement).
+func uninstallOne(a *app, rec install.Record, o installOptions) error {
+	each := o
+	each.uninstall, each.user, each.local, each.project = true, rec.User(), rec.Local, ""
+	switch rec.Agent {
+	case install.TargetOpenPlugin:
+		each.agent = rec.PluginAgent
+		return runInstallOpenPlugin(a, rec.Path, each)
+	case install.TargetHermes:
+		return runInstallHermes(a, each, false)
+	}
+	if !rec.User() {
+		each.project = rec.Root
+	}
+	return runInstall(a, rec.Agent, each, !rec.User())
+}

@@ -1,0 +1,149 @@
+package install
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+)
+
+// Installation is a record of the registry with what is there now.
+type Installation struct {
+	Record
+	// Stale says why the file no longer holds what install wrote ("" when
+	// it does): it is gone, or it was edited by hand and holds no entry of
+	// hermes-hooks. uninstall --all drops the record and touches nothing.
+	Stale string `json:"stale,omitempty"`
+	// Misplaced says why the record cannot be one install made ("" when
+	// it can): its path is not where install writes for its agent and
+	// root (a registry edited by hand, or by someone else). uninstall
+	// --all refuses it.
+	Misplaced string `json:"misplaced,omitempty"`
+}
+
+// Stale reasons.
+const (
+	StaleGone   = "stale: edited by hand or removed (the file is gone)"
+	StaleEdited = "stale: edited by hand or removed (no entry of hermes-hooks is left in it)"
+)
+
+// Installations lists every installation the registry of the state
+// directory (HERMES_HOME) records, each checked against the file as it is
+// now; home is the user's home directory. For doctor, which reads what
+// install wrote from here rather than guessing where to look. A registry
+// that cannot be read is an error (a *CorruptError when it is not one).
+func Installations(stateDir, home string) ([]Installation, error) {
+	rs, err := NewRegistry(stateDir).Load()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Installation, 0, len(rs))
+	for _, r := range rs {
+		in := Installation{Record: r}
+		if err := Placement(&r, stateDir, home); err != nil {
+			in.Misplaced = err.Error()
+		} else {
+			in.Stale = staleness(&r)
+		}
+		out = append(out, in)
+	}
+	return out, nil
+}
+
+// Placement checks that rec's path is the one install writes for its
+// agent, scope and root: the agent's own file under the project, or under
+// this user's home directory (HERMES_HOME for Hermes' plugin). An error
+// says why not.
+func Placement(rec *Record, stateDir, home string) error {
+	want, err := expectedPath(rec, stateDir, home)
+	if err != nil {
+		return err
+	}
+	if filepath.Clean(rec.Path) != want {
+		return fmt.Errorf("%s: not where install writes %s's file for %s (that is %s); not touched", rec.Path, rec.Agent, rec.Root, want)
+	}
+	return nil
+}
+
+// expectedPath is where install writes rec's agent's file for its root.
+func expectedPath(rec *Record, stateDir, home string) (string, error) {
+	root := filepath.Clean(rec.Root)
+	mine := home
+	if rec.Agent == TargetHermes {
+		mine = stateDir
+	}
+	if abs, err := filepath.Abs(mine); err == nil {
+		mine = abs
+	}
+	if rec.User() && root != filepath.Clean(mine) {
+		return "", fmt.Errorf("%s: a user's file, of %s, not of this user's %s; not touched", rec.Path, root, mine)
+	}
+	switch rec.Agent {
+	case TargetHermes:
+		if !rec.User() {
+			return "", fmt.Errorf("%s: Hermes' plugin is a user's; not touched", rec.Path)
+		}
+		return filepath.Join(root, filepath.FromSlash(HermesPluginDir)), nil
+	case TargetOpenCode:
+		return OpenCodePath(root, rec.User()), nil
+	case TargetOpenPlugin:
+		if rec.User() {
+			return "", fmt.Errorf("%s: an Open Plugins plugin is a project's; not touched", rec.Path)
+		}
+		if _, ok := agents.Lookup(rec.PluginAgent); !ok {
+			return "", fmt.Errorf("%s: unknown agent %q for an Open Plugins plugin; not touched", rec.Path, rec.PluginAgent)
+		}
+		return root, nil // its root is the plugin's folder
+	}
+	ag, ok := agents.Lookup(rec.Agent)
+	if !ok {
+		return "", fmt.Errorf("%s: unknown agent %q; not touched", rec.Path, rec.Agent)
+	}
+	hf := ag.HookFile
+	rel := hf.Project
+	switch {
+	case rec.User():
+		rel = hf.User
+	case rec.Local:
+		rel = hf.Local
+	}
+	if rel == "" {
+		return "", fmt.Errorf("%s: %s has no such hook file; not touched", rec.Path, ag.Title)
+	}
+	return filepath.Join(root, rel), nil
+}
+
+// staleness says why rec's file no longer holds what install wrote, ""
+// when it does: what uninstall would take out is there.
+func staleness(rec *Record) string {
+	if _, err := os.Lstat(rec.Path); errors.Is(err, fs.ErrNotExist) {
+		return StaleGone
+	}
+	if holdsOwn(rec) {
+		return ""
+	}
+	return StaleEdited
+}
+
+// holdsOwn says rec's file holds something install wrote, by the marks
+// uninstall recognises.
+func holdsOwn(rec *Record) bool {
+	switch rec.Agent {
+	case TargetHermes:
+		// Any content of the plugin's files counts as install's (see
+		// makeDirPlan); its entry point is what makes it a plugin.
+		_, err := readBounded(filepath.Join(rec.Path, "__init__.py"))
+		return err == nil
+	case TargetOpenCode:
+		data, err := readBounded(rec.Path)
+		return err == nil && IsOwnOpenCodePlugin(data)
+	case TargetOpenPlugin:
+		data, err := readBounded(filepath.Join(rec.Path, "hooks", "hooks.json"))
+		return err == nil && ownHooks(data)
+	}
+	ag, ok := agents.Lookup(rec.Agent)
+	return ok && HasOwn(ag, rec.Path)
+}
