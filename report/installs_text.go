@@ -63,3 +63,21 @@ func wroteSummary(r *install.Record) string {
 	}
 	return fmt.Sprintf("%d entries, for %s (installs --json: their command lines)", len(r.Wrote), show(strings.Join(events, ", ")))
 }
+
+// PathLine is one place hermes-hooks keeps something (installs --paths).
+type PathLine struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+	Note string `json:"note"`
+}
+
+// PrintPaths is `installs --paths`: name, path and what it is, aligned.
+func PrintPaths(w io.Writer, ps []PathLine) {
+	width := 0
+	for _, p := range ps {
+		width = max(width, len(p.Name))
+	}
+	for _, p := range ps {
+		fmt.Fprintf(w, "%-*s  %s  # %s\n", width, p.Name, show(p.Path), p.Note)
+	}
+}

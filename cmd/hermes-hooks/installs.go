@@ -5,16 +5,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
+	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 func newInstallsCmd(a *app) *cobra.Command {
-	var asJSON bool
+	var asJSON, paths bool
 	cmd := &cobra.Command{
 		Use:   "installs [--json]",
 		Short: "List every file 'hermes-hooks install' wrote (your home directory and each project)",
@@ -28,14 +32,24 @@ A record whose file is gone, or no longer holds an entry of hermes-hooks,
 is marked "stale: edited by hand or removed"; 'uninstall --all' drops such
 a record and leaves the file alone. A record that names a file where
 install never writes (a registry edited by hand) is marked as not
-install's, and 'uninstall --all' refuses it.`,
+install's, and 'uninstall --all' refuses it.
+
+--paths prints instead where hermes-hooks keeps everything else: the
+binary, HERMES_HOME (shared with Hermes) and, in it, the config, the
+allowlist, the journal, the session state, the digest cache, serve's
+socket and this registry: what removing hermes-hooks means.`,
 		Example: `  hermes-hooks installs
   hermes-hooks installs --json | jq -r '.installs[].path'
   # take every one of them out
   hermes-hooks uninstall --all --dry-run
-  hermes-hooks uninstall --all`,
+  hermes-hooks uninstall --all
+  # where the allowlist, the journal and the state are, to remove them
+  hermes-hooks installs --paths`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if paths {
+				return printPaths(a, asJSON)
+			}
 			reg, list, err := loadInstallations(a)
 			if err != nil {
 				return err
@@ -48,7 +62,45 @@ install's, and 'uninstall --all' refuses it.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for scripts")
+	cmd.Flags().BoolVar(&paths, "paths", false, "print where hermes-hooks keeps its binary, config, allowlist, journal and state instead")
 	return cmd
+}
+
+// printPaths is `installs --paths`: every place hermes-hooks keeps
+// something, for a user who removes it (or backs it up).
+func printPaths(a *app, asJSON bool) error {
+	state, err := a.Home()
+	if err != nil {
+		return err
+	}
+	if abs, err := filepath.Abs(state); err == nil {
+		state = abs
+	}
+	exe, _ := install.Executable()
+	cfg, _ := a.Config()
+	journalNote := "and its rotated files .1.jsonl …, .head, .lock"
+	jpath, err := a.journalPath("")
+	if err != nil {
+		jpath = filepath.Join(state, journal.DefaultFile)
+		journalNote = "the config does not load, so this is the default: a journal: path: in it may name another file"
+	}
+	in := func(name string) string { return filepath.Join(state, name) }
+	ps := []report.PathLine{
+		{Name: "binary", Path: exe, Note: "this program"},
+		{Name: "state", Path: state, Note: "HERMES_HOME; Hermes keeps its own files here too"},
+		{Name: "config", Path: cfg, Note: "your hooks (Hermes reads it too)"},
+		{Name: "allowlist", Path: consent.NewStore(state).Path(), Note: "your approvals (Hermes' file too), and .lock"},
+		{Name: "journal", Path: jpath, Note: journalNote},
+		{Name: "registry", Path: install.NewRegistry(state).Path, Note: "what install wrote ('installs'), and .lock"},
+		{Name: "sessions", Path: in("hook-state"), Note: "one-shot dispatch's session state"},
+		{Name: "digests", Path: in(cmdpin.CacheFileName), Note: "the digest cache of large hook files"},
+		{Name: "socket", Path: in("hermes-hooks.sock"), Note: "serve's, while it runs"},
+	}
+	if asJSON {
+		return writeJSON(a.Out, ps)
+	}
+	report.PrintPaths(a.Out, ps)
+	return nil
 }
 
 // loadInstallations reads the registry of HERMES_HOME, each record checked
