@@ -21,6 +21,9 @@ func PrintInstalls(w io.Writer, registry string, list []install.Installation) {
 	stale := 0
 	for _, in := range list {
 		where := "your home directory"
+		if in.Agent == install.TargetHermes {
+			where = "HERMES_HOME"
+		}
 		if !in.User() {
 			where = "project " + show(in.Root)
 		}
