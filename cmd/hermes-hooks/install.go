@@ -85,7 +85,9 @@ A second install changes nothing; 'hermes-hooks uninstall AGENT' (or
 --uninstall) takes out exactly what install added. The previous file is kept
 beside it (` + install.BackupSuffix + `), --dry-run prints the diff and writes nothing,
 and a file that does not parse is never touched (the error gives its line
-and column; exit 1).
+and column; exit 1). Every file install writes is recorded in
+$HERMES_HOME/` + install.RegistryFile + `: 'hermes-hooks installs' lists them,
+'hermes-hooks uninstall --all' takes them all out.
 
 Hooks still need your approval before they run: see 'hermes-hooks list' and
 'hermes-hooks approve'.`,

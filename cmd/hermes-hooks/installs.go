@@ -195,7 +195,11 @@ func runUninstallAll(a *app, cmd *cobra.Command, o installOptions) error {
 				noteInstall(a, in.Record, true)
 			}
 			if !o.json {
-				fmt.Fprintf(a.Out, "%s: %s; left alone, its record dropped\n", show(in.Path), in.Stale)
+				dropped := "its record dropped"
+				if o.dryRun {
+					dropped = "its record would be dropped (dry run)"
+				}
+				fmt.Fprintf(a.Out, "%s: %s; left alone, %s\n", show(in.Path), in.Stale, dropped)
 			}
 		default:
 			if err := uninstallOne(&each, in.Record, o); err != nil {
