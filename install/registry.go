@@ -188,6 +188,9 @@ func (g *Registry) Remember(rec Record) (backup string, err error) {
 // Forget removes the record of the installation of agent at path (an
 // uninstall took it out). No record is no error.
 func (g *Registry) Forget(agent, path string) (backup string, err error) {
+	if _, err := os.Lstat(g.Path); errors.Is(err, fs.ErrNotExist) {
+		return "", nil // an uninstall makes no state where there was none
+	}
 	key := Record{Agent: agent, Path: path}
 	return g.mutate(func(rs []Record) []Record {
 		out := rs[:0]

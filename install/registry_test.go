@@ -78,6 +78,12 @@ func FuzzParseRegistry(f *testing.F) {
 func TestRegistryRememberForget(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state")
 	g := NewRegistry(dir)
+	if _, err := g.Forget("claude", "/p/.claude/settings.json"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Errorf("Forget without a registry made %s", dir)
+	}
 	clock := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	g.Now = func() time.Time { return clock }
 	a := Record{Agent: "claude", Scope: ScopeProject, Root: "/p", Path: "/p/.claude/settings.json", Kind: KindEntries, Wrote: []string{"Stop: x"}}
