@@ -135,12 +135,6 @@ func (cfg *Config) parseExample(e *Entry, key string, n *yaml.Node) Example {
 		ex.Invalid = ".tool must be the tool name, e.g. tool: terminal"
 		return ex
 	}
-	exp, _ := text("expect")
-	if ex.Expect = Expect(strings.ToLower(exp)); !isExpect(ex.Expect) {
-		ex.Expect = ""
-		ex.Invalid = ".expect must be one of " + expectList() + "; got " + strconv.Quote(protocol.Truncate(exp, 40))
-		return ex
-	}
 	if a := pyyaml.MappingGet(n, "args"); a != nil && !(a.Kind == yaml.ScalarNode && a.Tag == "!!null") {
 		v, err := exampleValue(a, 0, new(int))
 		m, isMap := v.(map[string]any)
@@ -156,6 +150,11 @@ func (cfg *Config) parseExample(e *Entry, key string, n *yaml.Node) Example {
 			return ex
 		}
 		ex.Args = m
+	}
+	exp, _ := text("expect")
+	if ex.Expect = Expect(strings.ToLower(exp)); !isExpect(ex.Expect) {
+		ex.Expect = ""
+		ex.Invalid = ".expect must be one of " + expectList() + "; got " + strconv.Quote(protocol.Truncate(exp, 40))
 	}
 	return ex
 }

@@ -41,7 +41,7 @@ func TestParseExamples(t *testing.T) {
 			want:    []Example{{Args: map[string]any{}, Invalid: ".tool must be the tool name, e.g. tool: terminal"}},
 			warning: ".tool must be the tool name"},
 		{name: "args not a mapping", event: "pre_tool_call", yaml: []string{`examples: [{tool: terminal, args: "ls", expect: none}]`},
-			want:    []Example{{Tool: "terminal", Args: map[string]any{}, Expect: ExpectNone, Invalid: ".args must be a mapping of the tool's arguments, e.g. args: {command: ls}; got str"}},
+			want:    []Example{{Tool: "terminal", Args: map[string]any{}, Invalid: ".args must be a mapping of the tool's arguments, e.g. args: {command: ls}; got str"}},
 			warning: ".args must be a mapping"},
 		{name: "another event", event: "pre_tool_call", yaml: []string{`examples: [{event: post_tool_call, tool: terminal, expect: none}]`},
 			want:    []Example{{Args: map[string]any{}, Invalid: ".event must name this entry's own event (pre_tool_call): an example runs only its own hook; leave it out"}},
