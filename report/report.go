@@ -271,7 +271,8 @@ func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
 	default:
 		r.add(CheckFail, "stdout was not valid JSON (exit="+exit+", "+elapsed+"s): "+protocol.Truncate(stdout, 120))
 	}
-	if msg := strings.TrimSpace(string(run.Stderr)); msg != "" && !rep.TimedOut && rep.Error == "" {
+	replied := e.Dialect != protocol.Hermes && exit == "2" // stderr is the reason of its refusal
+	if msg := strings.TrimSpace(string(run.Stderr)); msg != "" && !rep.TimedOut && rep.Error == "" && !replied {
 		// A healthy hook is quiet: "jq: not found" here is a guard that
 		// reads nothing and decides nothing.
 		r.add(CheckWarn, "wrote to stderr on the synthetic payload: "+protocol.Truncate(firstLine(msg), 160)+" — a healthy hook is quiet; fix what it reports")
