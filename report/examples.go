@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -151,6 +152,11 @@ func checkExample(ex *hookconfig.Example, o *protocol.Outcome) (bool, string) {
 	}
 	if rep.Note != "" {
 		got += " (" + rep.Note + ")"
+	}
+	if rep.Shadow {
+		// Judged by what the agent gets, which a shadow hook never
+		// changes; what it would have done is shown beside it.
+		got += " (mode: shadow, would " + cmp.Or(rep.Would, "do nothing") + ")"
 	}
 	got = protocol.Truncate(got, 200)
 	if kind != ex.Expect && !(ex.Expect == hookconfig.ExpectNone && kind == hookconfig.ExpectAllow) {

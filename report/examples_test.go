@@ -37,6 +37,7 @@ func TestCheckExample(t *testing.T) {
 		{"failed closed", hookconfig.ExpectBlock, "", protocol.Outcome{Decision: protocol.DecisionBlock, Message: "failed closed",
 			Hooks: []protocol.HookReport{{Ran: true, Error: "command not found"}}}, false, "the hook failed: command not found"},
 		{"timed out", hookconfig.ExpectBlock, "", protocol.Outcome{Decision: protocol.DecisionBlock, Hooks: []protocol.HookReport{{TimedOut: true}}}, false, "the hook timed out"},
+		{"shadow", hookconfig.ExpectBlock, "", protocol.Outcome{Hooks: []protocol.HookReport{{Ran: true, Shadow: true, Would: "block: no"}}}, false, "none (mode: shadow, would block: no)"},
 		{"skipped", hookconfig.ExpectNone, "", protocol.Outcome{Hooks: []protocol.HookReport{{Skipped: "not allowlisted"}}}, false, "the hook did not run: not allowlisted"},
 	} {
 		ex := &hookconfig.Example{Tool: "terminal", Expect: tc.expect, Reason: tc.reason}
