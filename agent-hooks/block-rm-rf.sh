@@ -9,15 +9,24 @@
 # and `rm -rf /tmp/x`, passes untouched.
 #
 # Reply: {"action":"block","message":"block-rm-rf: refused ..."} or nothing.
-# Needs jq. Without it (or on a payload jq cannot read) the script exits 1
-# with the reason on stderr; declare the entry `fail_closed: true` so that a
-# broken guard blocks instead of waving everything through.
+# Needs jq. Without it (or on a payload jq cannot read) the script refuses
+# the call itself, with the reason, and says so on stderr: a guard that
+# cannot read the command must block, not allow. (Declare the entry
+# `fail_closed: true` too, so that a crash or a timeout blocks as well.)
 
 set -eu
 
+# refuse REASON: block the call with REASON (plain text, no quotes or
+# backslashes: it is written into the JSON reply as is). Shell builtins
+# only: it must work when PATH holds nothing.
+refuse() {
+	echo "block-rm-rf.sh: $1" >&2
+	printf '{"action":"block","message":"block-rm-rf: %s"}\n' "$1"
+	exit 0
+}
+
 if ! command -v jq >/dev/null 2>&1; then
-	echo "block-rm-rf.sh: jq is required to read the hook payload but is not on PATH (install jq)" >&2
-	exit 1
+	refuse "jq is not installed (not on PATH), so this guard cannot read the command; install jq (apt-get install jq, brew install jq)"
 fi
 
 # Read the whole payload before doing anything else, so the dispatcher never
@@ -127,8 +136,7 @@ JQ
 )
 
 if ! reply=$(printf '%s' "$payload" | jq -c --arg home "${HOME:-}" "$program"); then
-	echo "block-rm-rf.sh: could not analyse the hook payload (jq failed, see above)" >&2
-	exit 1
+	refuse "could not analyse the hook payload (jq failed, see above)"
 fi
 if [ -n "$reply" ]; then
 	printf '%s\n' "$reply"

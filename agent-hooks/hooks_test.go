@@ -815,8 +815,9 @@ func TestExampleConfigBlocksRmRfEndToEnd(t *testing.T) {
 	wantNoOpinion(t, e.dispatch(t, "pre_tool_call", terminal("go test ./...")))
 }
 
-// Without jq every script must say so on stderr; the two guards, declared
-// fail_closed in the example config, then block.
+// Without jq every script must say so on stderr; the two guards then block:
+// block-rm-rf refuses by itself (with the reason), protect-paths because
+// the example config declares it fail_closed.
 func TestScriptsExplainAMissingTool(t *testing.T) {
 	t.Parallel()
 	e := exampleEnv(t)
@@ -836,7 +837,11 @@ func TestScriptsExplainAMissingTool(t *testing.T) {
 			t.Fatalf("test %v exited %d\n%s%s", f.args, code, stdout, stderr)
 		}
 		for _, s := range f.scripts {
-			if want := "stderr: " + s + ": jq is required"; !strings.Contains(stdout, want) {
+			want := "stderr: " + s + ": jq is required"
+			if s == "block-rm-rf.sh" {
+				want = "stderr: " + s + ": jq is not installed"
+			}
+			if !strings.Contains(stdout, want) {
 				t.Errorf("test %v does not show %q:\n%s", f.args, want, stdout)
 			}
 		}
@@ -846,8 +851,8 @@ func TestScriptsExplainAMissingTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantDecision(t, o, "block")
-	if !strings.Contains(o.Message, "agent-hooks/block-rm-rf.sh failed closed") {
-		t.Fatalf("message = %q, want block-rm-rf failing closed", o.Message)
+	if !strings.Contains(o.Message, "block-rm-rf: jq is not installed") {
+		t.Fatalf("message = %q, want block-rm-rf refusing for want of jq", o.Message)
 	}
 }
 

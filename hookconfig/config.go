@@ -152,6 +152,10 @@ type Entry struct {
 	// repository's hooks (its .hermes/hooks.yaml, its .claude settings), so
 	// an approval given in one repository never approves another's.
 	Scope consent.Scope
+	// Examples are payloads with the outcome the hook must produce on
+	// them (examples:; tool events only), run by `test --examples` and
+	// doctor.
+	Examples []Example
 
 	match matcher
 	order int  // position in the whole config, for stable sorting

@@ -254,7 +254,7 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 
 // parseEntry validates one hook definition exactly as Hermes does (see the
 // Hermes reference §1.3), plus our keys: dialect, priority, onFailure,
-// worker, workers, worker_idle, mode, skill_commands.
+// worker, workers, worker_idle, mode, skill_commands, examples.
 func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index int, n *yaml.Node, dialect protocol.Dialect, source string) *Entry {
 	if n.Kind != yaml.MappingNode {
 		cfg.warn(path, " must be a mapping with a 'command' key; got "+pyyaml.Type(n))
@@ -303,6 +303,7 @@ func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index i
 	cfg.parseWorker(e, path, n)
 	cfg.parseMode(e, path, n)
 	cfg.parseSkillCommands(e, path, n)
+	cfg.parseExamples(e, path, n)
 	e.match = compileMatcher(e, func(msg string) { cfg.warn(path, ".matcher: "+msg) })
 	e.ready = true
 	return e
@@ -429,7 +430,7 @@ func (cfg *Config) parseFailClosed(e *Entry, path string, n *yaml.Node) {
 // outside them is ignored — a misspelt fail_closed switches a guard's
 // protection off — so it is reported, with the closest key.
 var entryKeys = []string{"command", "matcher", "timeout", "fail_closed", "failClosed", "onFailure",
-	"dialect", "priority", "worker", "workers", "worker_idle", "mode", "skill_commands"}
+	"dialect", "priority", "worker", "workers", "worker_idle", "mode", "skill_commands", "examples"}
 
 // topLevelKeys are the top-level keys hermes-hooks reads.
 func topLevelKeys() []string {

@@ -147,8 +147,11 @@ func WarnRunTwice(results []DoctorResult, hermesConfig string) {
 
 // DoctorOptions adjust Doctor.
 type DoctorOptions struct {
-	// NoRun skips every smoke run.
+	// NoRun skips every smoke run (and every example).
 	NoRun bool
+	// Examples, when set, runs the examples of the hooks that get a smoke
+	// run (see doctorExamples).
+	Examples *ExampleRunner
 }
 
 // Doctor checks every hook: script present and executable (and able to
@@ -227,6 +230,7 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 			r.add(CheckInfo, "skipped smoke test (--no-run)")
 		default:
 			smoke(ctx, d, &r)
+			doctorExamples(ctx, o.Examples, &r)
 		}
 		out[i] = r
 	}
@@ -257,13 +261,21 @@ func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
 	case rep.Error != "":
 		r.add(CheckFail, "execution error: "+rep.Error)
 	case stdout == "":
-		r.add(CheckOK, "ran clean with empty stdout (exit="+exit+", "+elapsed+"s) — hook is observer-only")
+		// Empty stdout is "no objection" to this payload, not a sign that
+		// the hook never objects: a guard is quiet on harmless calls.
+		r.add(CheckOK, "ran clean with empty stdout (exit="+exit+", "+elapsed+"s) — no objection to this payload")
 	case validJSON(stdout):
 		r.add(CheckOK, "produced valid JSON on synthetic payload (exit="+exit+", "+elapsed+"s)")
 	case e.Dialect == protocol.Claude && !strings.HasPrefix(stdout, "{"):
 		r.add(CheckOK, "printed plain text on synthetic payload (exit="+exit+", "+elapsed+"s) — Claude Code treats it as context on UserPromptSubmit/SessionStart")
 	default:
 		r.add(CheckFail, "stdout was not valid JSON (exit="+exit+", "+elapsed+"s): "+protocol.Truncate(stdout, 120))
+	}
+	replied := e.Dialect != protocol.Hermes && exit == "2" // stderr is the reason of its refusal
+	if msg := strings.TrimSpace(string(run.Stderr)); msg != "" && !rep.TimedOut && rep.Error == "" && !replied {
+		// A healthy hook is quiet: "jq: not found" here is a guard that
+		// reads nothing and decides nothing.
+		r.add(CheckWarn, "wrote to stderr on the synthetic payload: "+protocol.Truncate(firstLine(msg), 160)+" — a healthy hook is quiet; fix what it reports")
 	}
 	if p := protocol.ReplyFormProblem(e.Event, e.Dialect, run.Stdout); p != "" {
 		// Valid JSON that the event does not read: the guard guards

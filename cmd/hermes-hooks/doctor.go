@@ -24,8 +24,10 @@ func newDoctorCmd(a *app) *cobra.Command {
 		Short: "Check each configured hook: exec bit, allowlist, drift, JSON validity, and synthetic run timing",
 		Long: `Check every configured hook: the script exists and is executable, it is
 allowlisted, it has not changed since approval, and — for approved, unchanged
-hooks only — it replies sensibly to a synthetic event, in time. doctor never
-runs a hook that dispatch would not run.
+hooks only — it replies sensibly to a synthetic event, in time, writes
+nothing to stderr, and passes the examples its entry declares (see
+'hermes-hooks test --examples'). doctor never runs a hook that dispatch
+would not run.
 
 With --live, doctor asks a running 'hermes-hooks serve' (--server, default
 its socket $HERMES_HOME/hermes-hooks.sock) what it has really loaded and done
@@ -55,14 +57,14 @@ server answering.`,
 		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
-	cmd.Flags().BoolVar(&o.noRun, "no-run", false, "run no hook at all: skip every smoke run")
+	cmd.Flags().BoolVar(&o.noRun, "no-run", false, "run no hook at all: skip every smoke run and example")
 	cmd.Flags().BoolVar(&o.live, "live", false, "check what a running 'hermes-hooks serve' has loaded and done against the config on disk")
 	cmd.Flags().StringVar(&o.server, "server", "", "the server for --live: unix:///path or tcp://127.0.0.1:PORT (default unix://$HERMES_HOME/hermes-hooks.sock)")
 	return cmd
 }
 
 func runDoctor(a *app, o doctorOptions) error {
-	cfg, _, statuses, err := a.inspect(a.LoadConfigQuiet)
+	cfg, store, statuses, err := a.inspect(a.LoadConfigQuiet)
 	if err != nil {
 		return err
 	}
@@ -73,7 +75,7 @@ func runDoctor(a *app, o doctorOptions) error {
 	if err != nil {
 		return err
 	}
-	results := report.Doctor(context.Background(), d, statuses, report.DoctorOptions{NoRun: o.noRun})
+	results := report.Doctor(context.Background(), d, statuses, report.DoctorOptions{NoRun: o.noRun, Examples: a.exampleRunner(cfg, store)})
 	if home, err := a.Home(); err == nil {
 		if _, err := os.Stat(filepath.Join(home, filepath.FromSlash(install.HermesPluginDir), "plugin.yaml")); err == nil {
 			report.WarnRunTwice(results, filepath.Join(home, "config.yaml"))

@@ -21,6 +21,7 @@ type testOptions struct {
 	forTool     string
 	payloadFile string
 	json        bool
+	examples    bool
 }
 
 func newTestCmd(a *app) *cobra.Command {
@@ -45,17 +46,39 @@ dispatcher folds from their replies (decision, message, context, …) and the
 payload the hooks were sent.
 
 Exit status: 0 when every hook ran (whatever it decided), 1 when a hook
-could not start or timed out, 2 for an unknown event.`,
+could not start or timed out, 2 for an unknown event.
+
+With --examples (and no EVENT), test runs instead the examples hook entries
+declare (examples: [{tool: terminal, args: {command: "rm -rf /"}, expect:
+block}]): each through a real dispatch that holds that hook alone, one at a
+time, and prints ✓ or ✗ per example with what the hook did. Only approved,
+unchanged hooks run; the others are listed as not approved, examples not
+run. Exit status 1 when an example fails.`,
 		Example: `  hermes-hooks test pre_tool_call --for-tool terminal
   hermes-hooks test pre_llm_call --payload-file event.json
   echo '{"args": {"command": "git push --force"}}' | hermes-hooks test pre_tool_call --payload-file -
-  hermes-hooks test PreToolUse --for-tool Bash --json`,
-		Args: exactArgs(1, "exactly one EVENT"),
-		RunE: func(cmd *cobra.Command, args []string) error { return runTest(a, args[0], o) },
+  hermes-hooks test PreToolUse --for-tool Bash --json
+  hermes-hooks test --examples`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if o.examples {
+				return exactArgs(0, "no EVENT with --examples (every hook's examples run on its own event)")(cmd, args)
+			}
+			return exactArgs(1, "exactly one EVENT")(cmd, args)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.examples {
+				if o.forTool != "" || o.payloadFile != "" {
+					return usageErr("each example names its own tool and args", "--examples takes neither --for-tool nor --payload-file")
+				}
+				return runTestExamples(a, o)
+			}
+			return runTest(a, args[0], o)
+		},
 	}
 	cmd.Flags().StringVar(&o.forTool, "for-tool", "", "tool name for the synthetic payload (filters tool-event matchers)")
 	cmd.Flags().StringVar(&o.payloadFile, "payload-file", "", "JSON object of event fields merged over the synthetic payload (- reads stdin)")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
+	cmd.Flags().BoolVar(&o.examples, "examples", false, "run every approved hook's examples (examples: in its entry) and check what it decides")
 	return cmd
 }
 

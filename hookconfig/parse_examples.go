@@ -1,0 +1,255 @@
+package hookconfig
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"gopkg.in/yaml.v3"
+)
+
+// A hook's examples: payloads it declares together with the outcome it
+// must produce on them, so that `hermes-hooks test --examples` and
+// `doctor` can prove that a guard still blocks what it should (and lets
+// through what it should). Hermes ignores the key, as it ignores every key
+// of an entry it does not know.
+
+// Expect is the outcome an example must produce.
+type Expect string
+
+// The outcomes an example can expect: the decisions an outcome has, plus
+// what a hook can do besides deciding.
+const (
+	ExpectBlock   Expect = "block"   // the call is refused
+	ExpectAsk     Expect = "ask"     // the user is asked
+	ExpectAllow   Expect = "allow"   // explicitly allowed (Claude's allow)
+	ExpectNone    Expect = "none"    // goes ahead as announced: no block, ask or rewrite
+	ExpectRewrite Expect = "rewrite" // goes ahead with rewritten arguments
+	ExpectContext Expect = "context" // goes ahead, with context for the model
+)
+
+var expects = []Expect{ExpectBlock, ExpectAsk, ExpectAllow, ExpectNone, ExpectRewrite, ExpectContext}
+
+// Bounds on examples: they are read from files a repository controls,
+// and each one runs a process.
+const (
+	MaxExamples         = 32       // per entry
+	MaxExampleArgsBytes = 16 << 10 // args, as JSON
+	maxExampleNodes     = 4096     // YAML nodes per example's args, aliases expanded
+	maxExampleDepth     = 16       // nesting of args
+	maxExampleText      = 4096     // tool, name, reason
+)
+
+// Example is one example of an entry (examples:). It runs on the entry's
+// own event with the synthetic payload of that event, its tool_name and
+// args replaced by Tool and Args; nothing else of the payload can be set,
+// so an example cannot change where, or which, hook runs.
+type Example struct {
+	// Name labels the example in reports (default: the tool and its
+	// command or args).
+	Name   string
+	Tool   string
+	Args   map[string]any
+	Expect Expect
+	// Reason, when set, must be a substring of the outcome's message
+	// (block, ask) or context (context).
+	Reason string
+	// Key is the example's key path ("hooks.pre_tool_call[0].examples[1]").
+	Key string
+	// Invalid says why the example cannot run (a warning says so too);
+	// running it fails with this reason.
+	Invalid string
+}
+
+// exampleKeys are the keys of one example.
+var exampleKeys = []string{"name", "event", "tool", "args", "expect", "reason"}
+
+// parseExamples reads examples: a list of mappings. Problems are warnings
+// naming the example's key path (validate adds the line) and, for an
+// example that cannot run, an Invalid example that fails when run, so a
+// broken example is never mistaken for a passing one.
+func (cfg *Config) parseExamples(e *Entry, path string, n *yaml.Node) {
+	x := pyyaml.MappingGet(n, "examples")
+	if x == nil || x.Kind == yaml.ScalarNode && x.Tag == "!!null" {
+		return
+	}
+	if x.Kind != yaml.SequenceNode {
+		cfg.warn(path, ".examples must be a list of {tool, args, expect} mappings; got "+pyyaml.Type(x)+"; ignoring")
+		return
+	}
+	if !e.Event.Tool {
+		cfg.warn(path, ".examples are supported on tool events only (pre_tool_call, post_tool_call and their Claude names); ignored on "+e.DeclaredAs)
+		return
+	}
+	items := x.Content
+	if len(items) > MaxExamples {
+		cfg.warn(path, fmt.Sprintf(".examples has %d examples; only the first %d are kept", len(items), MaxExamples))
+		items = items[:MaxExamples]
+	}
+	for i, item := range items {
+		key := fmt.Sprintf("%s.examples[%d]", path, i)
+		ex := cfg.parseExample(e, key, item)
+		ex.Key = key
+		if ex.Invalid != "" {
+			cfg.warn(key, ex.Invalid)
+		}
+		e.Examples = append(e.Examples, ex)
+	}
+}
+
+// parseExample reads one example; an example that cannot run comes back
+// with Invalid set (the first problem, with how to fix it).
+func (cfg *Config) parseExample(e *Entry, key string, n *yaml.Node) Example {
+	ex := Example{Args: map[string]any{}}
+	if n.Kind != yaml.MappingNode {
+		ex.Invalid = " must be a mapping like {tool: terminal, args: {command: \"rm -rf /\"}, expect: block}; got " + pyyaml.Type(n)
+		return ex
+	}
+	cfg.unknownKeys(n, key, exampleKeys, 0)
+	text := func(k string) (string, bool) {
+		v := pyyaml.MappingGet(n, k)
+		if v == nil {
+			return "", true
+		}
+		if v.Kind != yaml.ScalarNode || v.Tag != "!!str" || len(v.Value) > maxExampleText {
+			return "", false
+		}
+		return strings.TrimSpace(v.Value), true
+	}
+	var ok bool
+	if ex.Name, ok = text("name"); !ok {
+		ex.Invalid = ".name must be a short string"
+		return ex
+	}
+	if ex.Reason, ok = text("reason"); !ok {
+		ex.Invalid = ".reason must be a short string (a part of the message the hook must give)"
+		return ex
+	}
+	if ev, ok := text("event"); !ok || ev != "" && !sameEvent(ev, e.Event) {
+		ex.Invalid = ".event must name this entry's own event (" + e.DeclaredAs + "): an example runs only its own hook; leave it out"
+		return ex
+	}
+	if ex.Tool, ok = text("tool"); !ok || ex.Tool == "" {
+		ex.Invalid = ".tool must be the tool name, e.g. tool: terminal"
+		return ex
+	}
+	if a := pyyaml.MappingGet(n, "args"); a != nil && !(a.Kind == yaml.ScalarNode && a.Tag == "!!null") {
+		v, err := exampleValue(a, 0, new(int))
+		m, isMap := v.(map[string]any)
+		switch {
+		case err != "":
+			ex.Invalid = ".args " + err
+			return ex
+		case !isMap:
+			ex.Invalid = ".args must be a mapping of the tool's arguments, e.g. args: {command: ls}; got " + pyyaml.Type(a)
+			return ex
+		case len(protocol.EncodeJSON(m, protocol.Compact)) > MaxExampleArgsBytes:
+			ex.Invalid = fmt.Sprintf(".args is larger than %d KiB as JSON; use a smaller payload", MaxExampleArgsBytes>>10)
+			return ex
+		}
+		ex.Args = m
+	}
+	exp, _ := text("expect")
+	if ex.Expect = Expect(strings.ToLower(exp)); !isExpect(ex.Expect) {
+		ex.Expect = ""
+		ex.Invalid = ".expect must be one of " + expectList() + "; got " + strconv.Quote(protocol.Truncate(exp, 40))
+	}
+	return ex
+}
+
+// exampleValue converts args to the JSON value a host would send, within
+// the bounds (depth, nodes: an alias counts every time it is used, so a
+// "billion laughs" document stays small). err says why it cannot.
+func exampleValue(n *yaml.Node, depth int, nodes *int) (any, string) {
+	*nodes++
+	if *nodes > maxExampleNodes || depth > maxExampleDepth {
+		return nil, fmt.Sprintf("is too large (at most %d values, nested %d deep)", maxExampleNodes, maxExampleDepth)
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			return nil, "holds a broken alias"
+		}
+		return exampleValue(n.Alias, depth+1, nodes)
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode {
+				return nil, "has a key that is not a string"
+			}
+			v, err := exampleValue(n.Content[i+1], depth+1, nodes)
+			if err != "" {
+				return nil, err
+			}
+			m[k.Value] = v
+		}
+		return m, ""
+	case yaml.SequenceNode:
+		s := make([]any, 0, len(n.Content))
+		for _, c := range n.Content {
+			v, err := exampleValue(c, depth+1, nodes)
+			if err != "" {
+				return nil, err
+			}
+			s = append(s, v)
+		}
+		return s, ""
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return nil, ""
+		case "!!bool":
+			b, _ := pyyaml.Bool(n)
+			return b, ""
+		case "!!int", "!!float":
+			var v any
+			if n.Decode(&v) == nil {
+				switch v.(type) {
+				case int, int64, uint64, float64:
+					return v, ""
+				}
+			}
+			return n.Value, ""
+		}
+		return n.Value, ""
+	}
+	return nil, "holds a value that is not JSON"
+}
+
+// sameEvent reports whether name is ev under any of its names.
+func sameEvent(name string, ev *protocol.Event) bool {
+	got, ok := protocol.Lookup(name)
+	return ok && got == ev
+}
+
+func isExpect(x Expect) bool {
+	for _, e := range expects {
+		if x == e {
+			return true
+		}
+	}
+	return false
+}
+
+func expectList() string {
+	s := make([]string, len(expects))
+	for i, e := range expects {
+		s[i] = string(e)
+	}
+	return strings.Join(s, ", ")
+}
+
+// Label names the example in reports: its name, else its tool and command
+// (or args).
+func (x *Example) Label() string {
+	if x.Name != "" {
+		return x.Name
+	}
+	if c, ok := x.Args["command"].(string); ok && len(x.Args) == 1 {
+		return x.Tool + " " + strconv.Quote(protocol.Truncate(c, 80))
+	}
+	return x.Tool + " " + protocol.Truncate(string(protocol.EncodeJSON(x.Args, protocol.Compact)), 80)
+}
