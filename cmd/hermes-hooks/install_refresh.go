@@ -7,11 +7,13 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/install"
 )
 
-// runRefresh is `install --refresh`: every hook file of the project and of
-// the user that holds entries install wrote is installed again, so that
+// runRefresh is `install --refresh`: every hook file of the project, of
+// the user and of every other project the registry of installations
+// records that holds entries install wrote is installed again, so that
 // its command lines are today's (the binary moved or was upgraded, or an
 // older version wrote an absolute path into a project's file). Files
-// without our entries are left alone.
+// without our entries are left alone; the registry only says which
+// projects to look in (each file is found and checked as in this one).
 func runRefresh(a *app, o installOptions) error {
 	if o.uninstall {
 		return usageErr("hermes-hooks install --refresh", "--refresh rewrites entries; it does not uninstall")
@@ -25,6 +27,13 @@ func runRefresh(a *app, o installOptions) error {
 		return &exitError{Code: 1, Msg: err.Error()}
 	}
 	found := install.FindInstalled(project, home)
+	for _, root := range registeredProjects(a, home, project) {
+		for _, in := range install.FindInstalled(root, home) {
+			if !in.User {
+				found = append(found, in)
+			}
+		}
+	}
 	for _, in := range found {
 		each := o
 		each.refresh, each.user, each.local, each.project = false, in.User, in.Local, in.Root
@@ -36,4 +45,26 @@ func runRefresh(a *app, o installOptions) error {
 		fmt.Fprintf(a.Out, "no hook file of %s or of %s holds entries of hermes-hooks; nothing to refresh\n", show(project), show(home))
 	}
 	return nil
+}
+
+// registeredProjects are the project roots of the registry's hook-file
+// records other than project, each once: a record that is stale or not
+// where install writes is passed over. A registry that cannot be read is
+// said on stderr; the refresh of this project and the user's files goes on.
+func registeredProjects(a *app, home, project string) []string {
+	_, list, err := loadInstallations(a)
+	if err != nil {
+		fmt.Fprintf(a.Err, "hermes-hooks: the registry of installations could not be read, so only %s and %s are refreshed: %v\n", show(project), show(home), err)
+		return nil
+	}
+	seen := map[string]bool{project: true, home: true}
+	var out []string
+	for _, in := range list {
+		if in.User() || in.Stale != "" || in.Misplaced != "" || in.Kind != install.KindEntries || seen[in.Root] {
+			continue
+		}
+		seen[in.Root] = true
+		out = append(out, in.Root)
+	}
+	return out
 }
