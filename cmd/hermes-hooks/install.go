@@ -120,7 +120,7 @@ Hooks still need your approval before they run: see 'hermes-hooks list' and
 	installFlags(cmd, &o)
 	cmd.Flags().BoolVar(&o.uninstall, "uninstall", false, "remove what install added (as 'hermes-hooks uninstall AGENT')")
 	cmd.Flags().BoolVar(&o.absolute, "absolute", false, "run this binary by its absolute path, even in a project's file")
-	cmd.Flags().BoolVar(&o.refresh, "refresh", false, "rewrite every installed entry (the project's and the user's files) after a move or an upgrade; no AGENT")
+	cmd.Flags().BoolVar(&o.refresh, "refresh", false, "rewrite every installed entry (this project's, the user's and every project 'installs' lists) after a move or an upgrade; no AGENT")
 	cmd.Flags().BoolVar(&o.gateway, "gateway", false, "hermes: install the gateway hook too ($HERMES_HOME/hooks/hermes-hooks)")
 	openPluginFlag(cmd, &o)
 	return cmd
