@@ -36,8 +36,14 @@ install:
 # -timeout is go test's hang guard per package (default 10m): the longest
 # package takes about a minute and a half on an idle two-core machine and
 # four or more beside make stress; a hang still ends the run.
+# Plain go test holds each package's result until those listed before it
+# are done (a slow agent-hooks kept it silent for minutes): with -json the
+# events come as they happen, and scripts/testprogress prints a line as
+# each package starts and ends, what is still running every minute, and
+# the output of failing tests; its exit code is go test's.
 test: fmt-check vet
-	$(GO) test -race -count=1 -timeout 30m $(PKGS)
+	@CGO_ENABLED=0 $(GO) build -o bin/testprogress ./scripts/testprogress
+	bin/testprogress $(GO) test -race -count=1 -timeout 30m -json $(PKGS)
 
 # make stress: busy loops on twice as many threads as CPUs, until Ctrl-C
 # (or SIGTERM). Run it beside `make test` to check that no test depends on

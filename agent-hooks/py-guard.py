@@ -11,7 +11,14 @@ lines and # comments are ignored.
 import os
 import re
 
-from lib.hermes_hook import serve
+try:
+    # Installed: pip install ./agent-hooks/lib/python
+    from hermes_hook import serve
+except ImportError:
+    # Not installed: this repository's copy. The script's own directory is
+    # on the import path (not the working directory, which is the
+    # project's), so a hermes_hook.py planted in a project is never it.
+    from lib.python.hermes_hook import serve
 
 BUILTIN = [
     r"\brm\s+-[a-zA-Z]*r[a-zA-Z]*f?\s+(/|~|\$HOME)(\s|$)",

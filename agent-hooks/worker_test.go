@@ -47,7 +47,7 @@ func askTerminal(t *testing.T, d *dispatcher.Dispatcher, command string) (decisi
 	return string(o.Decision), o.Message
 }
 
-// py-guard.py (through lib/hermes_hook.py) works one-shot and as a worker,
+// py-guard.py (through lib/python/hermes_hook.py) works one-shot and as a worker,
 // and as a worker loads its rules once: the rules file is read at start,
 // so an edit to it shows only in a new worker.
 func TestPyGuardOneShotAndWorker(t *testing.T) {
@@ -83,12 +83,12 @@ func TestPyGuardOneShotAndWorker(t *testing.T) {
 	}
 }
 
-// lib/hermes-hook.mjs: the same handler one-shot and as a worker,
+// lib/node/hermes-hook.mjs: the same handler one-shot and as a worker,
 // including the exit-status reply.
 func TestNodeHelperWorker(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "guard.mjs")
-	lib := filepath.Join(repoRoot, "agent-hooks", "lib", "hermes-hook.mjs")
+	lib := filepath.Join(repoRoot, "agent-hooks", "lib", "node", "hermes-hook.mjs")
 	body := "#!/usr/bin/env node\nimport { serve, Exit } from " + "\"" + lib + "\"" + `;
 serve((p) => {
   const cmd = p.tool_input?.command ?? "";

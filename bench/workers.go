@@ -191,7 +191,7 @@ func (e *env) workerPyGuard() error {
 		return err
 	}
 	dir := filepath.Join(e.work, "py-guard")
-	if err := os.MkdirAll(filepath.Join(dir, "lib"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, "lib", "python"), 0o755); err != nil {
 		return err
 	}
 	src, err := os.ReadFile(filepath.Join(wd, "agent-hooks", "py-guard.py"))
@@ -206,11 +206,11 @@ func (e *env) workerPyGuard() error {
 	if err := os.WriteFile(guard, append([]byte("#!"+e.python+"\n"), body...), 0o755); err != nil {
 		return err
 	}
-	lib, err := os.ReadFile(filepath.Join(wd, "agent-hooks", "lib", "hermes_hook.py"))
+	lib, err := os.ReadFile(filepath.Join(wd, "agent-hooks", "lib", "python", "hermes_hook.py"))
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "lib", "hermes_hook.py"), lib, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "lib", "python", "hermes_hook.py"), lib, 0o644); err != nil {
 		return err
 	}
 

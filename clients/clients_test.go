@@ -110,9 +110,9 @@ func TestNodeClient(t *testing.T) {
 	}
 }
 
-// The README quotes these files of testdata/clients verbatim
+// docs/agents.md and docs/serve.md quote these files of testdata/clients verbatim
 // (cmd/hermes-hooks/readme_test.go checks the quoting); here they run,
-// one-shot and through a live server, against the README's example guard.
+// one-shot and through a live server, against the docs' example guard.
 func TestReadmeClientSnippets(t *testing.T) {
 	need(t, "python3")
 	need(t, "node")

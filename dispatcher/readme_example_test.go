@@ -14,9 +14,9 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/sessions"
 )
 
-// readmeHost holds the README's Go snippet between the markers, so that it
-// is compiled and run (TestReadmeGoSnippet), and the README must quote it
-// verbatim: the snippet people copy cannot rot.
+// readmeHost holds the Go snippet of docs/agents.md (host integration)
+// between the markers, so that it is compiled and run (TestReadmeGoSnippet),
+// and the page must quote it verbatim: the snippet people copy cannot rot.
 func readmeHost(ctx context.Context, configPath, cwd, hermesHome, cmd, sid string) (protocol.Outcome, error) {
 	// README:begin
 	cfg, err := hookconfig.Load(configPath, hookconfig.LoadOptions{ProjectDir: cwd})
@@ -54,12 +54,14 @@ func TestReadmeGoSnippet(t *testing.T) {
 	for _, l := range strings.SplitAfter(body, "\n") {
 		snippet.WriteString(strings.TrimPrefix(l, "\t"))
 	}
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	// The snippet is in docs/agents.md's host integration (the README
+	// links there).
+	readme, err := os.ReadFile(filepath.Join("..", "docs", "agents.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(readme), "```go\n"+snippet.String()+"```\n") {
-		t.Fatalf("README.md does not quote the Go snippet verbatim:\n%s", snippet.String())
+		t.Fatalf("docs/agents.md does not quote the Go snippet verbatim:\n%s", snippet.String())
 	}
 	home := exampleHome()
 	defer os.RemoveAll(home)

@@ -142,7 +142,7 @@ func PrintInstallHermes(out, errw io.Writer, r *HermesInstall) {
 			fmt.Fprintf(out, "%s: the gateway hook is installed: the messaging gateway hands its events to hermes-hooks when it next starts\n", show(h.Gateway.Dir))
 		}
 		if r.ShellHooks > 0 {
-			fmt.Fprintf(out, "Note: %s also declares %s that Hermes runs itself; with the plugin they would run twice. Move the hooks: block into a file of its own, leave hooks: {} in config.yaml, and point the plugin at it (HERMES_HOOKS_CONFIG): see README, Hermes plugin.\n",
+			fmt.Fprintf(out, "Note: %s also declares %s that Hermes runs itself; with the plugin they would run twice. Move the hooks: block into a file of its own, leave hooks: {} in config.yaml, and point the plugin at it (HERMES_HOOKS_CONFIG): see docs/agents.md, Hermes plugin.\n",
 				cfg, Count(r.ShellHooks, "shell hook", "shell hooks"))
 		}
 	}

@@ -46,7 +46,7 @@ func PyRepr(s string) string {
 func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []HookStatus) {
 	if len(statuses) == 0 {
 		fmt.Fprintf(w, "No shell hooks configured in %s.\n", show(label))
-		fmt.Fprintln(w, "See `hermes-hooks --help` or the README's config reference for the schema and")
+		fmt.Fprintln(w, "See `hermes-hooks --help` or docs/config.md (the config reference) for the schema and")
 		fmt.Fprintln(w, "worked examples (agent-hooks/config.yaml).")
 		return
 	}

@@ -7,13 +7,16 @@ import (
 	"testing"
 )
 
-// The README quotes the client examples of testdata/clients verbatim; the
-// scripts run by testdata/script/clients.txtar are those files, so the
-// README's snippets cannot rot without a test failing.
+// The documentation quotes the client examples of testdata/clients
+// verbatim; the scripts run by testdata/script/clients.txtar are those
+// files, so the snippets people copy cannot rot without a test failing.
+// Each example is quoted on the page that explains it.
 func TestReadmeQuotesClientExamples(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
+	page := func(example string) string {
+		if example == "serve_client.py" {
+			return filepath.Join("docs", "serve.md")
+		}
+		return filepath.Join("docs", "agents.md")
 	}
 	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "clients", "*"))
 	if err != nil || len(files) == 0 {
@@ -24,8 +27,13 @@ func TestReadmeQuotesClientExamples(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(string(readme), string(body)) {
-			t.Errorf("README.md does not quote %s verbatim", f)
+		doc := page(filepath.Base(f))
+		text, err := os.ReadFile(filepath.Join("..", "..", doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(text), string(body)) {
+			t.Errorf("%s does not quote %s verbatim", doc, f)
 		}
 	}
 }

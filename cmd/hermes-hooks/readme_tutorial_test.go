@@ -159,28 +159,29 @@ func consoleCommands(b readmeBlock) []consoleCommand {
 	return out
 }
 
-// Every fence of the README closes: one stray fence turns the rest of the
-// file into a code block.
+// Every fence of the README and the docs closes: one stray fence turns the
+// rest of the file into a code block.
 func TestReadmeFencesClose(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fence := regexp.MustCompile("^(`{3,})(.*)$")
-	open, openLine := "", 0
-	for i, l := range strings.Split(string(readme), "\n") {
-		m := fence.FindStringSubmatch(l)
-		switch {
-		case m == nil:
-		case open == "":
-			open, openLine = m[1], i+1
-		case strings.TrimSpace(m[2]) == "" && len(m[1]) >= len(open):
-			open = ""
-		default:
-			t.Errorf("README.md:%d: a fence %q inside the block opened at line %d", i+1, l, openLine)
+	for _, f := range docFiles(t) {
+		body, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(f)))
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if open != "" {
-		t.Errorf("README.md:%d: the block opened here never closes", openLine)
+		open, openLine := "", 0
+		for i, l := range strings.Split(string(body), "\n") {
+			m := fenceRE.FindStringSubmatch(l)
+			switch {
+			case m == nil:
+			case open == "":
+				open, openLine = m[1], i+1
+			case strings.TrimSpace(m[2]) == "" && len(m[1]) >= len(open):
+				open = ""
+			default:
+				t.Errorf("%s:%d: a fence %q inside the block opened at line %d", f, i+1, l, openLine)
+			}
+		}
+		if open != "" {
+			t.Errorf("%s:%d: the block opened here never closes", f, openLine)
+		}
 	}
 }

@@ -34,7 +34,7 @@ import (
 //     file passed as an argument) is started by its name, after checking
 //     immediately before the start that the name still names the hashed,
 //     unchanged file. The remaining window — from that check to the moment
-//     the interpreter opens the file — is documented in the README.
+//     the interpreter opens the file — is documented in docs/security.md.
 
 // pinnedCopyMax bounds the scripts copied into memory: hook scripts are
 // small, and a script larger than this is started by name.

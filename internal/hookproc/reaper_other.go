@@ -6,7 +6,7 @@ import "errors"
 
 // BecomeSubreaper is Linux-only (PR_SET_CHILD_SUBREAPER); elsewhere a
 // descendant that leaves its hook's process group is not tracked, as the
-// README's security notes say.
+// security notes (docs/security.md) say.
 func BecomeSubreaper() error {
 	return errors.New("a child subreaper needs Linux")
 }

@@ -1,7 +1,7 @@
 // hermes-hook.mjs: write a hook once; run it one-shot or as a hermes-hooks
 // worker (Node, no dependencies).
 //
-//   import { serve, Exit } from "./lib/hermes-hook.mjs";
+//   import { serve, Exit } from "hermes-hook"; // npm install ./agent-hooks/lib/node
 //   serve(async (payload) => {
 //     if ((payload.tool_input?.command ?? "").includes("rm -rf"))
 //       return { action: "block", message: "no rm -rf" };

@@ -1,6 +1,6 @@
 """hermes_hook: write a hook once; run it one-shot or as a hermes-hooks worker.
 
-    from lib.hermes_hook import serve, Exit
+    from hermes_hook import serve, Exit   # pip install ./agent-hooks/lib/python
 
     def handle(payload):
         if "rm -rf" in payload.get("tool_input", {}).get("command", ""):
