@@ -232,6 +232,7 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 		cfg.warn(path, ".matcher must be a string; this group is ignored, as in Claude Code")
 		return
 	}
+	cfg.nearKeys(group, path, claudeGroupKeys)
 	handlers := pyyaml.MappingGet(group, "hooks")
 	if handlers.Kind != yaml.SequenceNode {
 		cfg.warn(path, ".hooks must be a list of handlers; got "+pyyaml.Type(handlers))
@@ -246,6 +247,7 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 			cfg.warn(hp, " must be a mapping with a 'command' key; got "+pyyaml.Type(h))
 			continue
 		}
+		cfg.nearKeys(h, hp, claudeHandlerKeys())
 		if e := cfg.parseClaudeHandler(ev, name, hp, index, h, matcher, source); e != nil {
 			cfg.Entries = append(cfg.Entries, e)
 		}
@@ -438,6 +440,18 @@ func topLevelKeys() []string {
 		keys = append(keys, k.key)
 	}
 	return keys
+}
+
+// nearKeys reports the keys of mapping n (at path) that are near misses of
+// known ones (see nearKey): a Claude Code group or handler pasted into the
+// YAML, where a key unlike any may be a newer Claude Code's.
+func (cfg *Config) nearKeys(n *yaml.Node, path string, known []string) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i].Value
+		if suggest := nearKey(k, known); suggest != "" {
+			cfg.warnKey(path+"."+k, path, "unknown key '"+protocol.Truncate(k, maxShown)+"' is ignored — did you mean '"+suggest+"'?")
+		}
+	}
 }
 
 // unknownKeys reports every key of mapping n (at path) not in known.

@@ -145,6 +145,9 @@ func PrintProblems(w io.Writer, problems []Problem, errs, files int) {
 		where := p.File
 		if p.Line > 0 {
 			where += ":" + strconv.Itoa(p.Line)
+			if p.Column > 0 {
+				where += ":" + strconv.Itoa(p.Column)
+			}
 		}
 		if where != "" {
 			where += ": "

@@ -255,7 +255,11 @@ var packageBudget = map[string]int{
 	// (hookconfig's skill_commands); both packages were at the budget, and
 	// each change is a few lines of the package's own job.
 	"dispatcher": 2600,
-	"hookconfig": 2550,
+	// Issue 32 item 8: validate's config help (advice.go: tool names of
+	// the other dialect, relative commands; yamlhint.go: where a YAML
+	// syntax error really is, in plain words; Claude settings' near-miss
+	// keys and errors located in their own file).
+	"hookconfig": 3050,
 }
 
 // funcExempt are the functions allowed past maxFuncLines, and why (none
