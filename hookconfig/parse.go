@@ -58,7 +58,7 @@ func parseConfig(data []byte, path string, limit int) (cfg *Config, err error) {
 	}()
 	root, err := parseYAML(data)
 	if err != nil {
-		return nil, yamlError(path, err)
+		return nil, yamlError(path, data, err)
 	}
 	cfg = emptyConfig()
 	cfg.Path = path
@@ -122,8 +122,14 @@ var yamlLine = func() func(string) (int, string) {
 	}
 }()
 
-func yamlError(path string, err error) error {
+// yamlError is the error of a config that is not YAML: at the line of
+// the mistake, in plain words, when yamlHint recognises it (the parser's
+// words follow), else where and as the parser says.
+func yamlError(path string, data []byte, err error) error {
 	line, reason := yamlLine(err.Error())
+	if at, hint, ok := yamlHint(data); ok {
+		return &ConfigError{Path: path, Line: at, Err: errors.New(hint + " (YAML parser: " + reason + ")")}
+	}
 	return &ConfigError{Path: path, Line: line, Err: errors.New(reason)}
 }
 
