@@ -11,12 +11,14 @@ import (
 // Filtered is a hook configured for the event that `test` did not fire:
 // its matcher does not accept --for-tool's tool (Tool), or it was
 // declared under a member of the event's family (command:model) this
-// firing is not (Member: the member fired, "" when none).
+// firing is not (Member; Fired: the name fired), or its Claude `if` rule
+// does not fit the call (IfRule), as dispatch would select.
 type Filtered struct {
 	Entry  *hookconfig.Entry
 	Tool   string
 	Member bool
 	Fired  string
+	IfRule bool
 }
 
 // Why says in words why the hook was not fired: "by its matcher (matcher:
@@ -24,6 +26,10 @@ type Filtered struct {
 func (f Filtered) Why() string {
 	e := f.Entry
 	switch {
+	case f.IfRule && !e.Event.IfRule:
+		return "by its if rule (if: " + protocol.Truncate(e.If, 80) + "): an if rule applies to tool events only, so Claude Code never runs it on " + e.DeclaredAs
+	case f.IfRule:
+		return "by its if rule (if: " + protocol.Truncate(e.If, 80) + "), which this call does not fit"
 	case f.Member:
 		return "by its event: declared under " + e.DeclaredAs + ", which this firing (" + f.Fired + ") is not"
 	case e.Matcher == "":
@@ -64,7 +70,7 @@ func FilteredJSON(filtered []Filtered) []map[string]any {
 	out := make([]map[string]any, 0, len(filtered))
 	for _, f := range filtered {
 		out = append(out, map[string]any{"event": f.Entry.DeclaredAs, "command": f.Entry.Command,
-			"matcher": f.Entry.Matcher, "reason": "filtered out " + f.Why()})
+			"matcher": f.Entry.Matcher, "if": f.Entry.If, "reason": "filtered out " + f.Why()})
 	}
 	return out
 }

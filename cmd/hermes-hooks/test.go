@@ -110,6 +110,8 @@ func runTest(a *app, event string, o testOptions) error {
 			filtered = append(filtered, report.Filtered{Entry: e, Tool: o.forTool})
 		case !ev.Admits(e.DeclaredAs, fields):
 			filtered = append(filtered, report.Filtered{Entry: e, Member: true, Fired: event})
+		case !d.IfAllows(ev, e, fields):
+			filtered = append(filtered, report.Filtered{Entry: e, IfRule: true})
 		default:
 			entries = append(entries, e)
 		}
