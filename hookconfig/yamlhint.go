@@ -24,16 +24,43 @@ import (
 // do about it; ok is false when none is recognised (the parser's own line
 // and reason are then the best there is).
 func yamlHint(data []byte) (line int, hint string, ok bool) {
-	s := yamlScan{levels: []level{{}}}
-	lines := bytes.Split(data, []byte("\n"))
-	for i := 0; i < len(lines); i++ {
-		next, hint := s.line(lines, i)
-		if hint != "" {
-			return i + 1, hint, true
+	s := yamlScan{levels: []level{{}}, r: lineReader{data: data}}
+	for {
+		raw, more := s.r.next()
+		if !more {
+			return 0, "", false
 		}
-		i = next
+		// The hint is about this line, whatever further lines a quoted
+		// or flow value made line consume.
+		at := s.r.n
+		if hint := s.line(raw); hint != "" {
+			return at, hint, true
+		}
 	}
-	return 0, "", false
+}
+
+// lineReader hands out the lines of data one at a time, forward only: a
+// document of sixteen million empty lines costs no slice of them.
+type lineReader struct {
+	data []byte
+	pos  int // offset of the next line; past len(data) at the end
+	n    int // number of the line last handed out (1-based)
+}
+
+// next is the next line, without its "\n"; more is false past the last.
+func (r *lineReader) next() (line []byte, more bool) {
+	if r.pos > len(r.data) {
+		return nil, false
+	}
+	rest := r.data[r.pos:]
+	r.n++
+	i := bytes.IndexByte(rest, '\n')
+	if i < 0 {
+		r.pos = len(r.data) + 1
+		return rest, true
+	}
+	r.pos += i + 1
+	return rest[:i], true
 }
 
 // yamlScan is the state of a scan: the indentations of the open block
@@ -49,6 +76,7 @@ type yamlScan struct {
 	// indented lines are text, or -1.
 	blockScalar int
 	inBlock     bool
+	r           lineReader
 }
 
 // level is one block level: its indentation, and whether it holds "- "
@@ -58,27 +86,26 @@ type level struct {
 	dash   bool
 }
 
-// line looks at lines[i]; it returns the index of the last line it
-// consumed (a quoted value may span several) and a hint when the line is
-// a mistake.
-func (s *yamlScan) line(lines [][]byte, i int) (int, string) {
-	raw := strings.TrimSuffix(string(lines[i]), "\r")
+// line looks at one line (a quoted or flow value starting on it consumes
+// the further lines it spans) and returns a hint when it is a mistake.
+func (s *yamlScan) line(b []byte) string {
+	raw := strings.TrimSuffix(string(b), "\r")
 	body := strings.TrimLeft(raw, " ")
 	indent := len(raw) - len(body)
 	if s.inBlock {
 		if strings.TrimSpace(raw) == "" || indent > s.blockScalar {
-			return i, ""
+			return ""
 		}
 		s.inBlock = false
 	}
 	if rest := strings.TrimLeft(raw, " \t"); strings.Contains(leadingBlank(raw), "\t") && rest != "" && !strings.HasPrefix(rest, "#") {
-		return i, "a tab is used for indentation: YAML indents with spaces only (replace the tab with spaces, lined up with the lines it belongs with)"
+		return "a tab is used for indentation: YAML indents with spaces only (replace the tab with spaces, lined up with the lines it belongs with)"
 	}
 	if body == "" || strings.HasPrefix(body, "#") || body == "---" || body == "..." {
-		return i, ""
+		return ""
 	}
 	if hint := s.indentation(indent, body); hint != "" {
-		return i, hint
+		return hint
 	}
 	// The content of "- " items: "- key: value" opens a mapping two (or
 	// more) columns further in.
@@ -92,31 +119,31 @@ func (s *yamlScan) line(lines [][]byte, i int) (int, string) {
 	_, value, isKey := splitKey(content)
 	if !isKey {
 		if k, v, ok := missingSpace(content); ok {
-			return i, "missing space after ':' — write `" + truncate(k) + ": " + truncate(v) + "` (without the space YAML reads `" + truncate(k) + ":" + truncate(v) + "` as one piece of text, not a key and its value)"
+			return "missing space after ':' — write `" + truncate(k) + ": " + truncate(v) + "` (without the space YAML reads `" + truncate(k) + ":" + truncate(v) + "` as one piece of text, not a key and its value)"
 		}
 		s.opens = false
 		if content != "" && (content[0] == '[' || content[0] == '{') {
-			return s.flow(lines, i, content)
+			return s.flow(content)
 		}
-		return i, ""
+		return ""
 	}
 	value = strings.TrimSpace(value)
 	switch {
 	case value == "" || strings.HasPrefix(value, "#"):
 		s.opens = true
-		return i, ""
+		return ""
 	case value[0] == '|' || value[0] == '>':
 		s.inBlock, s.blockScalar, s.opens = true, indent, false
-		return i, ""
+		return ""
 	case value[0] == '"' || value[0] == '\'':
 		s.opens = false
-		return s.quoted(lines, i, value)
+		return s.quoted(value)
 	case value[0] == '[' || value[0] == '{':
 		s.opens = false
-		return s.flow(lines, i, value)
+		return s.flow(value)
 	}
 	s.opens = false
-	return i, ""
+	return ""
 }
 
 // indentation checks a content line's indentation against the open levels:
@@ -176,13 +203,9 @@ func (s *yamlScan) push(col int, dash bool) {
 // flow checks a flow collection ([…] or {…}) starting value: closed on its
 // line or a later one; never closed is the mistake. The lines it spans
 // are consumed (their indentation is free).
-func (s *yamlScan) flow(lines [][]byte, i int, value string) (int, string) {
+func (s *yamlScan) flow(value string) string {
 	depth, quote := 0, byte(0)
-	for j := i; j < len(lines); j++ {
-		text := value
-		if j > i {
-			text = string(lines[j])
-		}
+	for text, more := value, true; more; {
 		for k := 0; k < len(text); k++ {
 			c := text[k]
 			switch {
@@ -202,26 +225,29 @@ func (s *yamlScan) flow(lines [][]byte, i int, value string) (int, string) {
 				k = len(text)
 			}
 			if depth == 0 && quote == 0 {
-				return j, ""
+				return ""
 			}
 		}
+		var b []byte
+		b, more = s.r.next()
+		text = string(b)
 	}
-	return i, "the " + value[:1] + " opened on this line is never closed: close it with " + map[byte]string{'[': "]", '{': "}"}[value[0]]
+	return "the " + value[:1] + " opened on this line is never closed: close it with " + map[byte]string{'[': "]", '{': "}"}[value[0]]
 }
 
 // quoted checks a value starting with a quote: closed on its line, or on a
 // later one (a quoted value may span lines); never closed is the mistake.
-func (s *yamlScan) quoted(lines [][]byte, i int, value string) (int, string) {
+func (s *yamlScan) quoted(value string) string {
 	q := value[0]
 	if end := closingQuote(value[1:], q); end >= 0 {
-		return i, ""
+		return ""
 	}
-	for j := i + 1; j < len(lines); j++ {
-		if closingQuote(string(lines[j]), q) >= 0 {
-			return j, ""
+	for b, more := s.r.next(); more; b, more = s.r.next() {
+		if closingQuote(string(b), q) >= 0 {
+			return ""
 		}
 	}
-	return i, "the quote " + string(q) + " opened on this line is never closed: end the value with " + string(q) + " on the same line"
+	return "the quote " + string(q) + " opened on this line is never closed: end the value with " + string(q) + " on the same line"
 }
 
 // closingQuote is the index of the quote q that closes a quoted value in

@@ -1,7 +1,9 @@
 package hookconfig
 
 import (
+	"bytes"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -116,6 +118,23 @@ func TestYAMLHintBounded(t *testing.T) {
 	// milliseconds.
 	if d := time.Since(start); d > 30*time.Second {
 		t.Fatalf("the scan took %v", d)
+	}
+}
+
+// Millions of lines cost the scan no slice of them: what it allocates
+// stays far below a line table's 24 bytes a line.
+func TestYAMLHintMemory(t *testing.T) {
+	data := append(bytes.Repeat([]byte("\n"), 8<<20), "hooks:\n\t- x\n"...)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	line, _, ok := yamlHint(data)
+	runtime.ReadMemStats(&after)
+	if !ok || line != 8<<20+2 {
+		t.Fatalf("hint at %d (%v)", line, ok)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 16<<20 {
+		t.Fatalf("the scan of %d lines allocated %d bytes", 8<<20, n)
 	}
 }
 

@@ -259,7 +259,7 @@ var packageBudget = map[string]int{
 	// the other dialect, relative commands; yamlhint.go: where a YAML
 	// syntax error really is, in plain words; Claude settings' near-miss
 	// keys and errors located in their own file).
-	"hookconfig": 3150,
+	"hookconfig": 3200,
 }
 
 // funcExempt are the functions allowed past maxFuncLines, and why (none
