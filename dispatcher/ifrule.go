@@ -21,6 +21,14 @@ import (
 // gating event it blocks the call with the reason (elsewhere it is skipped
 // and reported).
 
+// IfAllows reports whether the entry's Claude `if` rule (if any) lets it
+// run for this firing, as Dispatch selects: `hermes-hooks test` says which
+// hooks it filtered out so (a rule that cannot be evaluated lets the entry
+// through, to be blocked or reported).
+func (d *Dispatcher) IfAllows(ev *protocol.Event, e *hookconfig.Entry, fields map[string]any) bool {
+	return d.ifAllows(ev, e, fields)
+}
+
 // ifAllows reports whether the entry's if rule (if any) lets it run for
 // this firing. A rule that cannot be evaluated lets it through to be
 // blocked or reported by Dispatch.

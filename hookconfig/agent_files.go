@@ -269,10 +269,10 @@ func (cfg *Config) parseCursorHandler(ev *protocol.Event, name, path string, ind
 // readHooksObject reads a JSON hook file down to its "hooks" object (nil,
 // with cfg's warnings, when there is none to read).
 func readHooksObject(data []byte, path string) (map[string]any, *Config, error) {
-	cfg := &Config{}
+	cfg := &Config{Path: path}
 	v, err := protocol.DecodeJSON(data)
 	if err != nil {
-		return nil, cfg, &ConfigError{Path: path, Line: syntaxLine(data, err), Err: fmt.Errorf("not valid JSON: %w", err)}
+		return nil, cfg, jsonSyntaxError(path, data, err)
 	}
 	root, ok := v.(map[string]any)
 	if !ok {
@@ -290,17 +290,20 @@ func readHooksObject(data []byte, path string) (map[string]any, *Config, error) 
 	return hooks, cfg, nil
 }
 
-// syntaxLine is the line of a JSON syntax error (0 when unknown).
-func syntaxLine(data []byte, err error) int {
+// jsonSyntaxError is the error of a hook file that is not JSON, at the
+// line and column of the problem (0 when unknown).
+func jsonSyntaxError(path string, data []byte, err error) *ConfigError {
+	ce := &ConfigError{Path: path, Err: fmt.Errorf("not valid JSON: %w", err)}
 	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return jsonLine(data, se.Offset)
-	}
-	if errors.Is(err, io.ErrUnexpectedEOF) {
+	switch {
+	case errors.As(err, &se):
+		// Offset counts the offending byte: it is the one before.
+		ce.Line, ce.Column = jsonPos(data, se.Offset-1)
+	case errors.Is(err, io.ErrUnexpectedEOF):
 		// A truncated file: the problem is where it ends.
-		return jsonLine(data, int64(len(bytes.TrimRight(data, " \t\r\n"))))
+		ce.Line, ce.Column = jsonPos(data, int64(len(bytes.TrimRight(data, " \t\r\n"))))
 	}
-	return 0
+	return ce
 }
 
 // projectScope is the consent scope of a hook a project's file declares:

@@ -26,13 +26,14 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 	}()
 	v, err := protocol.DecodeJSON(data)
 	if err != nil {
-		return nil, nil, &ConfigError{Path: path, Line: syntaxLine(data, err), Err: fmt.Errorf("not valid JSON: %w", err)}
+		return nil, nil, jsonSyntaxError(path, data, err)
 	}
 	root, ok := v.(map[string]any)
 	if !ok {
 		return nil, nil, &ConfigError{Path: path, Err: errors.New("a settings file must hold a JSON object")}
 	}
-	f := &shapedFile{cfg: &Config{limit: entryLimit{max: limit}}, path: path, shape: shape}
+	// Path: the warnings are about this file, and validate shows its lines.
+	f := &shapedFile{cfg: &Config{Path: path, limit: entryLimit{max: limit}}, path: path, shape: shape}
 	if d, _ := root["disableAllHooks"].(bool); d {
 		f.warn("disableAllHooks", "is true: no hooks from this file run")
 		return nil, f.cfg.Warnings, nil
@@ -54,7 +55,7 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 	}
 	hooks, ok := rawHooks.(map[string]any)
 	if !ok {
-		f.warn("hooks", "must be an object of event names; ignoring")
+		f.warn("hooks", "must be an object of event names, not "+jsonKind(rawHooks)+"; ignoring")
 		return nil, f.cfg.Warnings, nil
 	}
 	f.projectDir = agentProjectDir(shape, path)
@@ -66,7 +67,7 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 		}
 		groups, ok := hooks[name].([]any)
 		if !ok {
-			f.warn("hooks."+name, "must be a list of matcher groups; skipped")
+			f.warn("hooks."+name, "must be a list of matcher groups, [{\"matcher\": …, \"hooks\": [{\"type\": \"command\", \"command\": …}]}], not "+jsonKind(hooks[name])+"; skipped")
 			continue
 		}
 		for gi, g := range groups {
@@ -86,6 +87,27 @@ type shapedFile struct {
 
 func (f *shapedFile) warn(p, msg string) { f.cfg.warn(f.path+": "+p, msg) }
 
+// claudeKeys reports a file whose groups and handlers have Claude Code's
+// keys as they are: no agent-specific reading of its document, handlers
+// or flat entries (Claude Code's own settings).
+func (f *shapedFile) claudeKeys() bool {
+	s := f.shape.Source
+	return s.Codec == nil && s.Handler == nil && s.Document == nil && !s.FlatToo
+}
+
+// unknownKeys reports the keys of obj (at path p) that are near misses of
+// known ones — `timeOut`, `comand`, `matchers` are ignored by Claude Code,
+// so the hook runs without what they meant. A key unlike any known one is
+// left alone: it may be a newer Claude Code's.
+func (f *shapedFile) unknownKeys(p string, obj map[string]any, known []string) {
+	for _, k := range sortedNames(obj) {
+		if suggest := nearKey(k, known); suggest != "" {
+			f.cfg.Warnings = append(f.cfg.Warnings, Warning{Path: f.path + ": " + p, File: f.path, Key: p + "." + k,
+				Message: "unknown key '" + protocol.Truncate(k, maxShown) + "' is ignored by Claude Code — did you mean '" + suggest + "'?"})
+		}
+	}
+}
+
 // group reads the gi-th matcher group (or, in a file that allows them,
 // flat entry) of the event name.
 func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any) {
@@ -94,6 +116,9 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any) {
 	if !ok {
 		f.warn(gpath, "must be an object with a hooks list; skipped")
 		return
+	}
+	if f.claudeKeys() {
+		f.unknownKeys(gpath, group, claudeGroupKeys)
 	}
 	matcher, isString := group["matcher"].(string)
 	if raw, present := group["matcher"]; present && raw != nil && !isString {
@@ -141,6 +166,9 @@ func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath stri
 		if handler == nil {
 			return // one the agent itself discards (Handler said why)
 		}
+	}
+	if f.claudeKeys() {
+		f.unknownKeys(hpath, handler, claudeHandlerKeys())
 	}
 	if m, isStr := handler["matcher"].(string); isStr && m != "" && f.shape.Source.Matcher != nil {
 		handler = maps.Clone(handler)
@@ -338,4 +366,24 @@ func hooksCount(n int) string {
 		return "1 hook"
 	}
 	return strconv.Itoa(n) + " hooks"
+}
+
+// jsonKind names the kind of a decoded JSON value, for a schema error:
+// "an object", "a string" ….
+func jsonKind(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case json.Number, float64:
+		return "a number"
+	case nil:
+		return "null"
+	}
+	return "a value"
 }

@@ -322,7 +322,9 @@ type LoadOptions struct {
 type ConfigError struct {
 	Path string
 	Line int // 0 when unknown
-	Err  error
+	// Column is the character on Line where the problem is (0: unknown).
+	Column int
+	Err    error
 }
 
 func (e *ConfigError) Error() string {

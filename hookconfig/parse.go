@@ -58,7 +58,7 @@ func parseConfig(data []byte, path string, limit int) (cfg *Config, err error) {
 	}()
 	root, err := parseYAML(data)
 	if err != nil {
-		return nil, yamlError(path, err)
+		return nil, yamlError(path, data, err)
 	}
 	cfg = emptyConfig()
 	cfg.Path = path
@@ -122,8 +122,14 @@ var yamlLine = func() func(string) (int, string) {
 	}
 }()
 
-func yamlError(path string, err error) error {
+// yamlError is the error of a config that is not YAML: at the line of
+// the mistake, in plain words, when yamlHint recognises it (the parser's
+// words follow), else where and as the parser says.
+func yamlError(path string, data []byte, err error) error {
 	line, reason := yamlLine(err.Error())
+	if at, hint, ok := yamlHint(data); ok {
+		return &ConfigError{Path: path, Line: at, Err: errors.New(hint + " (YAML parser: " + reason + ")")}
+	}
 	return &ConfigError{Path: path, Line: line, Err: errors.New(reason)}
 }
 
@@ -232,6 +238,7 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 		cfg.warn(path, ".matcher must be a string; this group is ignored, as in Claude Code")
 		return
 	}
+	cfg.nearKeys(group, path, claudeGroupKeys)
 	handlers := pyyaml.MappingGet(group, "hooks")
 	if handlers.Kind != yaml.SequenceNode {
 		cfg.warn(path, ".hooks must be a list of handlers; got "+pyyaml.Type(handlers))
@@ -246,6 +253,7 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 			cfg.warn(hp, " must be a mapping with a 'command' key; got "+pyyaml.Type(h))
 			continue
 		}
+		cfg.nearKeys(h, hp, claudeHandlerKeys())
 		if e := cfg.parseClaudeHandler(ev, name, hp, index, h, matcher, source); e != nil {
 			cfg.Entries = append(cfg.Entries, e)
 		}
@@ -439,6 +447,18 @@ func topLevelKeys() []string {
 		keys = append(keys, k.key)
 	}
 	return keys
+}
+
+// nearKeys reports the keys of mapping n (at path) that are near misses of
+// known ones (see nearKey): a Claude Code group or handler pasted into the
+// YAML, where a key unlike any may be a newer Claude Code's.
+func (cfg *Config) nearKeys(n *yaml.Node, path string, known []string) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i].Value
+		if suggest := nearKey(k, known); suggest != "" {
+			cfg.warnKey(path+"."+k, path, "unknown key '"+protocol.Truncate(k, maxShown)+"' is ignored — did you mean '"+suggest+"'?")
+		}
+	}
 }
 
 // unknownKeys reports every key of mapping n (at path) not in known.

@@ -12,10 +12,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 // show escapes text from configs, allowlists, hooks and arguments for the
@@ -138,6 +140,20 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 	}
 }
 
+// maxProblemShown bounds the characters of a problem printed for a person:
+// a config may hold a megabyte-long command or key, which every message
+// about it would repeat.
+const maxProblemShown = 1000
+
+// bounded is msg cut to maxProblemShown characters, saying how long it was
+// and where it is whole.
+func bounded(msg string) string {
+	if len(msg) <= maxProblemShown || utf8.RuneCountInString(msg) <= maxProblemShown {
+		return msg
+	}
+	return protocol.Truncate(msg, maxProblemShown) + " (" + strconv.Itoa(len(msg)) + " bytes; --json shows it whole)"
+}
+
 // PrintProblems prints validate's report: each problem with its file and
 // line, then the tally.
 func PrintProblems(w io.Writer, problems []Problem, errs, files int) {
@@ -145,11 +161,14 @@ func PrintProblems(w io.Writer, problems []Problem, errs, files int) {
 		where := p.File
 		if p.Line > 0 {
 			where += ":" + strconv.Itoa(p.Line)
+			if p.Column > 0 {
+				where += ":" + strconv.Itoa(p.Column)
+			}
 		}
 		if where != "" {
 			where += ": "
 		}
-		fmt.Fprintf(w, "%s%s: %s\n", show(where), p.Level, show(p.Message))
+		fmt.Fprintf(w, "%s%s: %s\n", show(where), p.Level, show(bounded(p.Message)))
 	}
 	warnings := len(problems) - errs
 	switch {
@@ -199,7 +218,7 @@ func PrintConfigProblems(w io.Writer, problems []Problem) {
 		if p.Level == LevelWarning {
 			symbol = CheckWarn.Symbol()
 		}
-		fmt.Fprintf(w, "  %s %s: %s\n", symbol, show(where), show(p.Message))
+		fmt.Fprintf(w, "  %s %s: %s\n", symbol, show(where), show(bounded(p.Message)))
 	}
 	fmt.Fprintln(w)
 }

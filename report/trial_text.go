@@ -329,7 +329,7 @@ func PrintTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []T
 
 // TrialJSON is `hermes-hooks test --json`'s report: the event, the fields,
 // each run with its status and payload, and the folded outcome.
-func TrialJSON(ev *protocol.Event, fields map[string]any, runs []TrialRun, outcome *protocol.Outcome) any {
+func TrialJSON(ev *protocol.Event, fields map[string]any, runs []TrialRun, outcome *protocol.Outcome) map[string]any {
 	out := make([]map[string]any, 0, len(runs))
 	for _, r := range runs {
 		status, _ := r.Status()

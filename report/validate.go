@@ -20,6 +20,8 @@ import (
 type Problem struct {
 	File string `json:"file"`
 	Line int    `json:"line,omitempty"`
+	// Column is the character on Line (JSON syntax errors); 0: unknown.
+	Column int `json:"column,omitempty"`
 	// Key is the key path in the file ("hooks.pre_tool_call[1].matchr").
 	Key string `json:"key,omitempty"`
 	// Level is "error" (something written is ignored, changed, or cannot
@@ -39,7 +41,8 @@ const (
 // anything: ConfigProblems, then StartProblems, ordered by file and line.
 func Validate(cfg *hookconfig.Config, cwd string) []Problem {
 	lines := lineFinder{}
-	return sorted(append(configProblems(cfg, lines), startProblems(cfg, cwd, lines)...))
+	ps := append(configProblems(cfg, lines), warningProblems(cfg, cfg.Advice(), lines)...)
+	return sorted(append(ps, startProblems(cfg, cwd, lines)...))
 }
 
 // ConfigProblems are the warnings the loader gave, each with its line
@@ -59,8 +62,14 @@ func sorted(ps []Problem) []Problem {
 }
 
 func configProblems(cfg *hookconfig.Config, lines lineFinder) []Problem {
+	return warningProblems(cfg, cfg.Warnings, lines)
+}
+
+// warningProblems are warnings (the loader's, or the config's Advice) as
+// problems, each with its line.
+func warningProblems(cfg *hookconfig.Config, warnings []hookconfig.Warning, lines lineFinder) []Problem {
 	var out []Problem
-	for _, w := range cfg.Warnings {
+	for _, w := range warnings {
 		file := w.File
 		if file == "" {
 			file = cfg.Path
@@ -70,7 +79,13 @@ func configProblems(cfg *hookconfig.Config, lines lineFinder) []Problem {
 		if w.Minor {
 			level = LevelWarning
 		}
-		out = append(out, Problem{File: file, Line: lines.find(file, key), Key: key, Level: level, Message: w.String()})
+		// A settings file's warnings name it first, for stderr; here its
+		// name is the problem's file already.
+		msg := w.String()
+		if w.File != "" {
+			msg = strings.TrimPrefix(msg, w.File+": ")
+		}
+		out = append(out, Problem{File: file, Line: lines.find(file, key), Key: key, Level: level, Message: msg})
 	}
 	return out
 }
@@ -109,7 +124,7 @@ func startProblems(cfg *hookconfig.Config, cwd string, lines lineFinder) []Probl
 func LoadProblem(err error) Problem {
 	var ce *hookconfig.ConfigError
 	if errors.As(err, &ce) {
-		return Problem{File: ce.Path, Line: ce.Line, Level: LevelError, Message: ce.Err.Error()}
+		return Problem{File: ce.Path, Line: ce.Line, Column: ce.Column, Level: LevelError, Message: ce.Err.Error()}
 	}
 	return Problem{Level: LevelError, Message: err.Error()}
 }

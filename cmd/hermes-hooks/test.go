@@ -37,7 +37,8 @@ hook is how you decide to approve it; dispatch never does.
 
 The payload starts from built-in defaults for the event (pre_tool_call: the
 terminal tool running 'echo hello', …); --for-tool sets tool_name and, on tool
-events, keeps only hooks whose matcher accepts it; --payload-file merges a JSON
+events, keeps only hooks whose matcher accepts it (the others are listed, each
+with its matcher and the tool it filtered out); --payload-file merges a JSON
 object of event fields (keys as the host sends them: args, not tool_input;
 - reads it from stdin).
 
@@ -125,11 +126,18 @@ func runTest(a *app, event string, o testOptions) error {
 		return err
 	}
 	var entries []*hookconfig.Entry
+	var filtered []report.Filtered
 	for _, e := range d.EntriesFor(ev) {
-		if o.forTool != "" && ev.Tool && !e.Matches(fields, cfg.Tools) || !ev.Admits(e.DeclaredAs, fields) {
-			continue
+		switch {
+		case o.forTool != "" && ev.Tool && !e.Matches(fields, cfg.Tools):
+			filtered = append(filtered, report.Filtered{Entry: e, Tool: o.forTool})
+		case !ev.Admits(e.DeclaredAs, fields):
+			filtered = append(filtered, report.Filtered{Entry: e, Member: true, Fired: event})
+		case !d.IfAllows(ev, e, fields):
+			filtered = append(filtered, report.Filtered{Entry: e, IfRule: true})
+		default:
+			entries = append(entries, e)
 		}
-		entries = append(entries, e)
 	}
 	statuses := report.Inspect(&hookconfig.Config{Entries: entries, Tools: cfg.Tools}, allow, wd)
 	var runs []report.TrialRun
@@ -141,11 +149,16 @@ func runTest(a *app, event string, o testOptions) error {
 	args, _ := protocol.Args(fields)
 	outcome := protocol.Fold(ev, args, report.FoldTrial(runs))
 	if o.json {
-		if err := writeJSON(a.Out, report.TrialJSON(ev, fields, runs, &outcome)); err != nil {
+		out := report.TrialJSON(ev, fields, runs, &outcome)
+		out["filtered"] = report.FilteredJSON(filtered)
+		if err := writeJSON(a.Out, out); err != nil {
 			return err
 		}
 	} else {
-		report.PrintTrial(a.Out, ev, event, o.forTool, runs)
+		if len(runs) > 0 || len(filtered) == 0 {
+			report.PrintTrial(a.Out, ev, event, o.forTool, runs)
+		}
+		report.PrintFiltered(a.Out, filtered, len(runs))
 		report.PrintVerdict(a.Out, runs, &outcome)
 	}
 	if report.FailedRuns(runs) > 0 {

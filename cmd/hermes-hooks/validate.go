@@ -17,10 +17,16 @@ func newValidateCmd(a *app) *cobra.Command {
 		Long: `Read every config source the dispatcher would — the config, the project's
 .hermes/hooks.yaml, and every Claude Code settings file and agent hook file
 they or the flags name — and report each problem with its file, line and key
-path: unknown keys (with the key you probably meant), unknown events, matchers
-that do not compile, bad timeouts, files that cannot be parsed, and hooks
-whose command cannot start (missing script, not executable, CRLF line
-endings, bad interpreter). Nothing is run and nothing is approved.
+path: unknown keys (with the key you probably meant, in Claude Code settings
+too), unknown events, matchers that do not compile, matchers naming a tool in
+the other dialect's spelling (Bash under pre_tool_call, terminal under
+PreToolUse), bad timeouts, relative commands in a user-level file (they run
+in whatever directory the agent is in), files that cannot be parsed (a YAML
+mistake at its line in plain words: a tab, an indentation one space short, a
+quote never closed, a missing space after ':'; a JSON one at its line and
+column), and hooks whose command cannot start (missing script, not
+executable, CRLF line endings, bad interpreter). Nothing is run and nothing
+is approved.
 
 Errors are things written that are ignored, changed or cannot run (a
 misspelt fail_closed turns a guard's protection off); warnings are things

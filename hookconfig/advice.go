@@ -1,0 +1,236 @@
+package hookconfig
+
+import (
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/google/shlex"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// Advice: what `hermes-hooks validate` says about a config that loads and
+// runs exactly as written, but not as its author meant — a matcher written
+// in the other dialect's tool names never matches, a relative command in
+// a user-level file runs whatever the agent's working directory holds.
+// They are not load warnings: the dispatcher does not print them at every
+// event, validate reports them with their file and line.
+
+// maxShown bounds a config-controlled name repeated in advice: a hostile
+// or broken file must not turn one line of validate's report into a
+// megabyte.
+const maxShown = 80
+
+// Advice lists the advice about the config's entries (see above), each
+// located by File and Key as a warning is.
+func (cfg *Config) Advice() []Warning {
+	listed := cfg.Listed
+	if listed == nil {
+		listed = cfg.Entries
+	}
+	var out []Warning
+	for _, e := range listed {
+		if e.Duplicate {
+			continue
+		}
+		if w, ok := toolNameAdvice(e, cfg.Tools); ok {
+			out = append(out, w)
+		}
+		if w, ok := relativeCommandAdvice(e); ok {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// entryKeyPath is the key path of an entry in its file: for a settings
+// file the matcher group it is in (Index is the group's).
+func entryKeyPath(e *Entry) string {
+	return "hooks." + e.DeclaredAs + "[" + strconv.Itoa(e.Index) + "]"
+}
+
+// toolNameAdvice reports a matcher naming a tool in the other dialect's
+// spelling: a Hermes-dialect matcher sees Hermes tool names (terminal), a
+// Claude-dialect one Claude Code's (Bash), so `matcher: Bash` under
+// pre_tool_call never matches. Only matchers that are plain names (or an
+// alternation of them) are judged; the names come from the config's own
+// tool table (defaults plus tool_aliases:), so an alias the user removed
+// is no longer a twin.
+func toolNameAdvice(e *Entry, tools *protocol.ToolTable) (Warning, bool) {
+	if e.Matcher == "" || e.Codec != nil {
+		return Warning{}, false
+	}
+	var names []string
+	var twin func(string) string
+	switch {
+	case e.Dialect == protocol.Hermes && e.Event.Tool:
+		if !plainNames(e.Matcher, "|") {
+			return Warning{}, false
+		}
+		names = strings.Split(e.Matcher, "|")
+		twin = tools.Hermes
+	case e.Dialect == protocol.Claude && e.Event.ClaudeMatchOn == "tool_name":
+		if !protocol.IsClaudeNameList(e.Matcher) {
+			return Warning{}, false
+		}
+		for _, n := range strings.FieldsFunc(e.Matcher, func(r rune) bool { return r == '|' || r == ',' }) {
+			names = append(names, strings.TrimSpace(n))
+		}
+		twin = tools.Claude
+	default:
+		return Warning{}, false
+	}
+	for _, n := range names {
+		t := twin(n)
+		if n == "" || t == n || slices.Contains(names, t) {
+			continue
+		}
+		return Warning{Path: entryKeyPath(e), File: e.Source, Key: entryKeyPath(e) + ".matcher",
+			Message: toolNameMessage(e, n, t)}, true
+	}
+	return Warning{}, false
+}
+
+// toolNameMessage says what is wrong with name in e's matcher and the two
+// ways out: the name the matcher sees, or (in the YAML, where both event
+// spellings may be written) the event name of the other dialect.
+func toolNameMessage(e *Entry, name, want string) string {
+	shown := protocol.Truncate(name, maxShown)
+	if e.Dialect == protocol.Hermes {
+		msg := ".matcher: '" + shown + "' is a Claude Code tool name, but a " + e.DeclaredAs +
+			" matcher sees Hermes tool names, so it never matches: write `" + want + "`"
+		if c := e.Event.ClaudeName(); c != "" && c != e.DeclaredAs {
+			msg += ", or use the Claude event name " + c
+		}
+		return msg
+	}
+	msg := ".matcher: '" + shown + "' is a Hermes tool name, but a " + e.DeclaredAs +
+		" matcher sees Claude Code tool names, so it never matches: write `" + want + "`"
+	if e.FileOf == "" && protocol.IsClaudeName(e.DeclaredAs) && e.Event.Name != e.DeclaredAs {
+		// Written in the YAML under the Claude name: the Hermes name makes
+		// the entry a Hermes-dialect one, whose matcher sees terminal.
+		msg += ", or use the Hermes event name " + e.Event.Name
+	}
+	return msg
+}
+
+// plainNames reports a matcher made only of names joined by sep: letters,
+// digits and "_".
+func plainNames(m, sep string) bool {
+	for _, part := range strings.Split(m, sep) {
+		if part == "" {
+			return false
+		}
+		for _, r := range part {
+			if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// scriptExt are the file name endings of scripts handed to an interpreter
+// (python3 hooks/guard.py): an argument ending so is a file the command
+// runs.
+var scriptExt = []string{".sh", ".bash", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".php"}
+
+// relativeCommandAdvice reports a relative path in the command of an entry
+// of a user-level file: such an entry runs in the agent's working
+// directory (a repository's hooks run in their project's root instead), so
+// `./guard.sh` is whatever guard.sh the agent's current directory holds —
+// usually none, which fails open. The fix is an absolute path or ~/.
+func relativeCommandAdvice(e *Entry) (Warning, bool) {
+	if e.WorkDir != "" || e.Scope.Project != "" || e.Type == TypeHTTP || e.Unsupported != "" {
+		return Warning{}, false
+	}
+	rel := relativePath(e.Command)
+	if rel == "" {
+		return Warning{}, false
+	}
+	key := entryKeyPath(e)
+	if e.FileOf == "" && e.Dialect != protocol.Claude {
+		key += ".command"
+	}
+	return Warning{Path: entryKeyPath(e), File: e.Source, Key: key, Minor: true,
+		Message: ".command runs '" + protocol.Truncate(rel, maxShown) + "', a path relative to whatever directory the agent is working in when the event fires, so the hook finds its file only there: write the absolute path, or one starting with ~/"}, true
+}
+
+// relativePath is the first relative file path the command runs: its
+// program (after VAR=value assignments), or a script argument (./x,
+// ../x, or a name ending in a script extension); "" when none, or when the
+// command cannot be split (a shell construct: nothing is guessed).
+func relativePath(command string) string {
+	if len(command) > 1<<16 {
+		return ""
+	}
+	words, err := shlex.Split(command)
+	if err != nil {
+		return ""
+	}
+	for len(words) > 0 && isAssignment(words[0]) {
+		words = words[1:]
+	}
+	for i, w := range words {
+		if strings.ContainsAny(w, "$`;|&<>(){}") {
+			// A variable ($HOME/x.sh, "$CLAUDE_PROJECT_DIR"/x.sh) or the
+			// end of the first simple command: nothing further is judged.
+			return ""
+		}
+		if w == "" || filepath.IsAbs(w) || strings.HasPrefix(w, "~") || strings.HasPrefix(w, "-") {
+			continue
+		}
+		switch {
+		case i == 0 && strings.Contains(w, "/"):
+			return w
+		case i > 0 && (strings.HasPrefix(w, "./") || strings.HasPrefix(w, "../")):
+			return w
+		case i > 0 && slices.ContainsFunc(scriptExt, func(ext string) bool { return strings.HasSuffix(w, ext) }):
+			return w
+		}
+	}
+	return ""
+}
+
+// isAssignment reports a VAR=value word.
+func isAssignment(w string) bool {
+	name, _, ok := strings.Cut(w, "=")
+	if !ok || name == "" {
+		return false
+	}
+	for i, r := range name {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// claudeGroupKeys are the keys of a Claude Code matcher group.
+var claudeGroupKeys = []string{"matcher", "hooks"}
+
+// claudeHandlerKeys are the keys of a Claude Code handler (Claude Code's
+// own, the undocumented ones its plugins use, and ours: entryKeys).
+var claudeHandlerKeys = sync.OnceValue(func() []string {
+	return append([]string{"type", "command", "args", "timeout", "async", "asyncRewake", "shell", "if",
+		"statusMessage", "once", "url", "headers", "allowedEnvVars", "server", "tool", "input", "prompt",
+		"model", "rewakeMessage", "rewakeSummary", "id"}, entryKeys...)
+})
+
+// nearKey is the known key an unknown key k most likely meant: the same
+// key in another case (timeOut), else one at least 0.8 similar (comand,
+// matchers); "" for a known key or one unlike any.
+func nearKey(k string, known []string) string {
+	if slices.Contains(known, k) || len(k) > 4*maxShown {
+		return ""
+	}
+	for _, c := range known {
+		if strings.EqualFold(c, k) {
+			return c
+		}
+	}
+	return protocol.SuggestCutoff(k, known, 0.8)
+}
