@@ -28,8 +28,8 @@ func PrintInstalls(w io.Writer, checks []InstallCheck, now time.Time) {
 			fmt.Fprintf(w, "      %s\n", fireLine(&e))
 		}
 		if c.Trusted != nil && !*c.Trusted {
-			fmt.Fprintf(w, "      %s not trusted by the agent: %s does not trust %s, so %s does not run this file's hooks\n",
-				CheckFail.Symbol(), show(c.TrustFile), show(c.Root), show(c.Title))
+			fmt.Fprintf(w, "      %s not trusted by the agent: %s does not trust %s, so %s does not run this file's hooks (open %s there and trust the folder)\n",
+				CheckFail.Symbol(), show(c.TrustFile), show(c.Root), show(c.Title), show(c.Title))
 		}
 		fmt.Fprintf(w, "      %s %s\n", CheckInfo.Symbol(), installedLine(c, now))
 		fmt.Fprintln(w)

@@ -1,0 +1,59 @@
+package agents
+
+import (
+	"bytes"
+	"testing"
+)
+
+func TestTrusted(t *testing.T) {
+	const p = "/home/u/src/app"
+	for _, c := range []struct {
+		agent, file string
+		want        bool
+	}{
+		{"codex", "", false},
+		{"codex", "[projects.\"/home/u/src/app\"]\ntrust_level = \"trusted\"\n", true},
+		{"codex", "[projects.'/home/u/src/app']\ntrust_level = 'trusted' # yes\n", true},
+		{"codex", "[projects.\"/home/u/src/app\"]\ntrust_level = \"untrusted\"\n", false},
+		{"codex", "[projects.\"/home/u/src\"]\ntrust_level = \"trusted\"\n", false},
+		{"codex", "[projects.\"/home/u/src/app\"]\n[other]\ntrust_level = \"trusted\"\n", false},
+		{"codex", "[projects.\"/home/u/src/app/\"]\ntrust_level = \"trusted\"\n", true},
+		{"gemini", `{"/home/u/src/app": "TRUST_FOLDER"}`, true},
+		{"gemini", `{"/home/u/src": "TRUST_FOLDER"}`, true},
+		{"gemini", `{"/home/u/src/app/sub": "TRUST_PARENT"}`, true},
+		{"gemini", `{"/home/u/src": "TRUST_FOLDER", "/home/u/src/app": "DO_NOT_TRUST"}`, false},
+		{"gemini", `{"/home/u/src/app": "DO_NOT_TRUST"}`, false},
+		{"gemini", `{"/home/u/src/ap": "TRUST_FOLDER"}`, false},
+		{"gemini", `{"src/app": "TRUST_FOLDER"}`, false},
+		{"gemini", `not json`, false},
+		{"copilot", `{"trusted_folders": ["/home/u/src"]}`, true},
+		{"copilot", `{"trustedFolders": ["/home/u/src/app"]}`, true},
+		{"copilot", `{"trustedFolders": ["/home/u/other"]}`, false},
+		{"copilot", `{}`, false},
+		{"claude", ``, true},
+	} {
+		a, _ := Lookup(c.agent)
+		if got := a.Trusted([]byte(c.file), p); got != c.want {
+			t.Errorf("%s %q: trusted %v, want %v", c.agent, c.file, got, c.want)
+		}
+	}
+	if a, _ := Lookup("claude"); a.TrustFile() != "" {
+		t.Error("Claude Code asks no folder trust of its project hooks")
+	}
+}
+
+// FuzzTrusted: no trust file, however malformed, panics the reader, and a
+// file that never says "trust" trusts nothing.
+func FuzzTrusted(f *testing.F) {
+	f.Add([]byte("[projects.\"/a\"]\ntrust_level = \"trusted\"\n"), "/a")
+	f.Add([]byte(`{"/a": "TRUST_PARENT", "trustedFolders": ["/a"]}`), "/a/b")
+	f.Add([]byte("[projects.\"\\u00\"]\n"), "/")
+	f.Fuzz(func(t *testing.T, data []byte, project string) {
+		for _, name := range []string{"codex", "gemini", "copilot"} {
+			a, _ := Lookup(name)
+			if a.Trusted(data, project) && !bytes.Contains(bytes.ToLower(data), []byte("trust")) {
+				t.Fatalf("%s: %q trusts %q", name, data, project)
+			}
+		}
+	})
+}
