@@ -17,25 +17,39 @@ import (
 // trustRule is where an agent keeps its folder trust (a path in the home
 // directory) and how to read it.
 type trustRule struct {
-	file  string
-	check func(data []byte, project string) bool
+	file string
+	// homeEnv names the variable that moves the agent's folder (the
+	// file's first element) elsewhere: CODEX_HOME, COPILOT_HOME.
+	homeEnv string
+	check   func(data []byte, project string) bool
 }
 
 var trustRules = map[string]trustRule{
 	// Codex: a project's .codex layer is read only when config.toml has
 	// [projects."/path"] trust_level = "trusted" [C-DOC config].
-	"codex": {".codex/config.toml", codexTrusted},
+	"codex": {".codex/config.toml", "CODEX_HOME", codexTrusted},
 	// Gemini CLI: trustedFolders.json maps paths to TRUST_FOLDER,
 	// TRUST_PARENT or DO_NOT_TRUST [G-SRC trustedFolders].
-	"gemini": {".gemini/trustedFolders.json", geminiTrusted},
+	"gemini": {".gemini/trustedFolders.json", "", geminiTrusted},
 	// Copilot CLI: config.json lists trusted folders [P-DOC].
-	"copilot": {".copilot/config.json", copilotTrusted},
+	"copilot": {".copilot/config.json", "COPILOT_HOME", copilotTrusted},
 }
 
-// TrustFile is the file, relative to the home directory, where a keeps the
-// folders the user trusts to run their project hooks; "" when a runs a
-// project's hooks without asking.
-func (a *Agent) TrustFile() string { return trustRules[a.Name].file }
+// TrustFile is the file where a keeps the folders the user trusts to run
+// their project hooks, in home or the folder its variable names (getenv
+// reads it); "" when a runs a project's hooks without asking.
+func (a *Agent) TrustFile(home string, getenv func(string) string) string {
+	r, ok := trustRules[a.Name]
+	if !ok {
+		return ""
+	}
+	if r.homeEnv != "" {
+		if dir := getenv(r.homeEnv); dir != "" {
+			return path.Join(dir, path.Base(r.file))
+		}
+	}
+	return path.Join(home, r.file)
+}
 
 // Trusted reports whether data, a's TrustFile, trusts the project folder
 // (absolute, slash-separated) to run its hooks. A file that cannot be read

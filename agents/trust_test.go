@@ -37,8 +37,16 @@ func TestTrusted(t *testing.T) {
 			t.Errorf("%s %q: trusted %v, want %v", c.agent, c.file, got, c.want)
 		}
 	}
-	if a, _ := Lookup("claude"); a.TrustFile() != "" {
+	none := func(string) string { return "" }
+	if a, _ := Lookup("claude"); a.TrustFile("/home/u", none) != "" {
 		t.Error("Claude Code asks no folder trust of its project hooks")
+	}
+	codex, _ := Lookup("codex")
+	if got := codex.TrustFile("/home/u", none); got != "/home/u/.codex/config.toml" {
+		t.Errorf("Codex trust file %q", got)
+	}
+	if got := codex.TrustFile("/home/u", func(k string) string { return map[string]string{"CODEX_HOME": "/srv/codex"}[k] }); got != "/srv/codex/config.toml" {
+		t.Errorf("Codex trust file with CODEX_HOME %q", got)
 	}
 }
 

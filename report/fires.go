@@ -126,8 +126,8 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 		c.Error = err.Error()
 		return c
 	}
-	if tf := in.Agent.TrustFile(); tf != "" && !in.User && o.Home != "" {
-		c.TrustFile = filepath.Join(o.Home, filepath.FromSlash(tf))
+	if tf := in.Agent.TrustFile(filepath.ToSlash(o.Home), os.Getenv); tf != "" && !in.User && o.Home != "" {
+		c.TrustFile = filepath.FromSlash(tf)
 		data, _ := os.ReadFile(c.TrustFile)
 		t := in.Agent.Trusted(data, filepath.ToSlash(in.Root))
 		c.Trusted = &t
