@@ -37,9 +37,12 @@ func (a *Agent) Shell() string {
 }
 
 // FileEntry is one handler of an agent's hook file: its event (the agent's
-// name) and its command line.
+// name), its command line, and where it is: the index of its matcher group
+// in the event's list (of the handler itself, in a Flat file) and of the
+// handler in the group.
 type FileEntry struct {
 	Event, Command string
+	Group, Handler int
 }
 
 // Own reports whether e is an entry install writes for agent: exactly a
@@ -56,9 +59,17 @@ func (a *Agent) Entries(doc pyjson.OrderedObject) []FileEntry {
 		if !ok {
 			continue
 		}
-		for _, h := range a.handlers(list) {
-			if c, ok := get(h.obj, "command").(string); ok {
-				out = append(out, FileEntry{Event: m.Key, Command: c})
+		for i, item := range list {
+			obj, _ := item.(pyjson.OrderedObject)
+			inner := []any{obj}
+			if a.HookFile.Layout != Flat {
+				inner, _ = get(obj, "hooks").([]any)
+			}
+			for j, h := range inner {
+				ho, _ := h.(pyjson.OrderedObject)
+				if c, ok := get(ho, "command").(string); ok {
+					out = append(out, FileEntry{Event: m.Key, Command: c, Group: i, Handler: j})
+				}
 			}
 		}
 	}

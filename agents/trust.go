@@ -146,3 +146,44 @@ func copilotTrusted(data []byte, project string) bool {
 	}
 	return false
 }
+
+// Reviewed reports, for an agent that also asks the user to review each
+// hook of a trusted folder before it runs it (Codex's /hooks), whether
+// data, its TrustFile, records a review of entry e of the hook file at
+// file (absolute, slash-separated). asks is false for the other agents.
+// Codex keeps a review as [hooks.state."FILE:EVENT_SNAKE:GROUP:HANDLER"]
+// with the hash of the definition; that hash is Codex's own, so a
+// recorded review of a since-changed entry still reads as reviewed.
+func (a *Agent) Reviewed(data []byte, file string, e FileEntry) (reviewed, asks bool) {
+	if a.Name != "codex" {
+		return false, false
+	}
+	key := file + ":" + snake(e.Event) + ":" + strconv.Itoa(e.Group) + ":" + strconv.Itoa(e.Handler)
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if m := codexStateHeader().FindStringSubmatch(line); m != nil && unquoteTOML(m[1]) == key {
+			return true, true
+		}
+	}
+	return false, true
+}
+
+// codexStateHeader is a TOML table header [hooks.state."KEY"].
+var codexStateHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\[\s*hooks\s*\.\s*state\s*\.\s*("(?:[^"\\]|\\.)*"|'[^']*')\s*\]\s*(?:#.*)?$`)
+})
+
+// snake is an event name in snake case: PreToolUse → pre_tool_use.
+func snake(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -50,6 +50,40 @@ func TestTrusted(t *testing.T) {
 	}
 }
 
+func TestReviewed(t *testing.T) {
+	codex, _ := Lookup("codex")
+	const file = "/p/.codex/hooks.json"
+	data := []byte("[projects.\"/p\"]\ntrust_level = \"trusted\"\n\n[hooks.state]\n\n" +
+		"[hooks.state.\"/p/.codex/hooks.json:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:00\"\n" +
+		"[hooks.state.'/p/.codex/hooks.json:stop:1:0']\ntrusted_hash = \"sha256:00\"\n")
+	for _, c := range []struct {
+		e    FileEntry
+		want bool
+	}{
+		{FileEntry{Event: "PreToolUse"}, true},
+		{FileEntry{Event: "PreToolUse", Group: 1}, false},
+		{FileEntry{Event: "PostToolUse"}, false},
+		{FileEntry{Event: "Stop", Group: 1}, true},
+		{FileEntry{Event: "Stop"}, false},
+	} {
+		if got, asks := codex.Reviewed(data, file, c.e); got != c.want || !asks {
+			t.Errorf("%+v: reviewed %v (asks %v), want %v", c.e, got, asks, c.want)
+		}
+	}
+	if _, asks := codex.Reviewed(data, "/other/.codex/hooks.json", FileEntry{Event: "PreToolUse"}); !asks {
+		t.Error("Codex asks for a review of every hook")
+	}
+	claude, _ := Lookup("claude")
+	if _, asks := claude.Reviewed(data, file, FileEntry{Event: "PreToolUse"}); asks {
+		t.Error("Claude Code asks no review of each hook")
+	}
+	for in, want := range map[string]string{"PreToolUse": "pre_tool_use", "Stop": "stop", "PreModelRequest": "pre_model_request"} {
+		if got := snake(in); got != want {
+			t.Errorf("snake(%q) = %q", in, got)
+		}
+	}
+}
+
 // FuzzTrusted: no trust file, however malformed, panics the reader, and a
 // file that never says "trust" trusts nothing.
 func FuzzTrusted(f *testing.F) {
@@ -61,6 +95,9 @@ func FuzzTrusted(f *testing.F) {
 			a, _ := Lookup(name)
 			if a.Trusted(data, project) && !bytes.Contains(bytes.ToLower(data), []byte("trust")) {
 				t.Fatalf("%s: %q trusts %q", name, data, project)
+			}
+			if ok, _ := a.Reviewed(data, project, FileEntry{Event: "PreToolUse"}); ok && !bytes.Contains(data, []byte("state")) {
+				t.Fatalf("%s: %q reviews %q", name, data, project)
 			}
 		}
 	})

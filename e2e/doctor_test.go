@@ -15,8 +15,9 @@ import (
 // TestDoctor: `hermes-hooks doctor` after install, against the real agents'
 // setups (issue 32, item 4). doctor says "fires ✓" for what install wrote;
 // where it does, the agent's own run agrees (Claude Code: its guard blocks,
-// and the journal then has the agent's event); Codex's folder trust, as
-// Codex itself writes it, is what doctor reads; and once the binary has
+// and the journal then has the agent's event); Codex's folder trust and
+// its review of each hook (/hooks), as Codex itself writes them, are what
+// doctor reads; and once the binary has
 // moved off PATH, doctor says "hermes-hooks not found" and exits non-zero.
 func TestDoctor(t *testing.T) {
 	t.Run("ClaudeCode", testDoctorClaude)
@@ -65,6 +66,16 @@ func testDoctorCodex(t *testing.T) {
 	if data, err := os.ReadFile(filepath.Join(h.codexHome, "config.toml")); err == nil {
 		t.Logf("config.toml after Codex trusted the project:\n%s", clip(string(data), 2000))
 	}
+	out, _ = h.doctor(t, h.bin, os.Getenv("PATH"))
+	wantFires(t, out, "PreToolUse")
+	if strings.Contains(out, "does not trust") {
+		t.Errorf("doctor does not read the folder trust Codex wrote:\n%s", out)
+	}
+	if !strings.Contains(out, "Codex CLI has no review of 13 entries") {
+		t.Errorf("before the user trusts the hooks in /hooks, doctor does not say Codex skips them:\n%s", out)
+	}
+	// Each hook trusted as /hooks does (Codex writes its hash).
+	h.trustHooks(t)
 	out, _ = h.doctor(t, h.bin, os.Getenv("PATH"))
 	wantFires(t, out, "PreToolUse")
 	if strings.Contains(out, "not trusted by the agent") {

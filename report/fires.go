@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -57,10 +58,13 @@ type InstallCheck struct {
 	LastEvent *time.Time `json:"last_event"`
 	// Trusted is whether the agent trusts the project folder to run its
 	// hooks (nil: the agent does not ask, or a user file).
-	Trusted   *bool       `json:"trusted,omitempty"`
-	TrustFile string      `json:"trust_file,omitempty"`
-	Error     string      `json:"error,omitempty"`
-	Entries   []FireCheck `json:"entries"`
+	Trusted   *bool  `json:"trusted,omitempty"`
+	TrustFile string `json:"trust_file,omitempty"`
+	// Unreviewed are the events of entries of ours that the agent has not
+	// been told to trust one by one (Codex's /hooks): it skips them.
+	Unreviewed []string    `json:"unreviewed,omitempty"`
+	Error      string      `json:"error,omitempty"`
+	Entries    []FireCheck `json:"entries"`
 }
 
 // Problems counts what makes a guard of this file not guard: a gating
@@ -79,6 +83,12 @@ func (c *InstallCheck) Problems() int {
 	}
 	if c.Trusted != nil && !*c.Trusted && gating {
 		n++
+	}
+	for _, e := range c.Entries {
+		if e.Gating && slices.Contains(c.Unreviewed, e.Event) {
+			n++ // once: the user trusts them all at once in the agent
+			break
+		}
 	}
 	if c.Error != "" {
 		n++
@@ -126,13 +136,19 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 		c.Error = err.Error()
 		return c
 	}
-	if tf := in.Agent.TrustFile(filepath.ToSlash(o.Home), os.Getenv); tf != "" && !in.User && o.Home != "" {
+	var trust []byte
+	if tf := in.Agent.TrustFile(filepath.ToSlash(o.Home), os.Getenv); tf != "" && o.Home != "" {
 		c.TrustFile = filepath.FromSlash(tf)
-		data, _ := os.ReadFile(c.TrustFile)
-		t := in.Agent.Trusted(data, filepath.ToSlash(in.Root))
-		c.Trusted = &t
+		trust, _ = os.ReadFile(c.TrustFile)
+		if !in.User {
+			t := in.Agent.Trusted(trust, filepath.ToSlash(in.Root))
+			c.Trusted = &t
+		}
 	}
 	for _, e := range entries {
+		if reviewed, asks := in.Agent.Reviewed(trust, filepath.ToSlash(in.Path), e.FileEntry); asks && !reviewed && e.Own(in.Agent.Name) {
+			c.Unreviewed = append(c.Unreviewed, e.Event)
+		}
 		fc := FireCheck{Event: e.Event, Command: e.Command}
 		if ev, ok := in.Agent.Canonical(e.Event); ok {
 			fc.Gating = ev.Gating()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -30,6 +31,10 @@ func PrintInstalls(w io.Writer, checks []InstallCheck, now time.Time) {
 		if c.Trusted != nil && !*c.Trusted {
 			fmt.Fprintf(w, "      %s not trusted by the agent: %s does not trust %s, so %s does not run this file's hooks (open %s there and trust the folder)\n",
 				CheckFail.Symbol(), show(c.TrustFile), show(c.Root), show(c.Title), show(c.Title))
+		}
+		if n := len(c.Unreviewed); n > 0 {
+			fmt.Fprintf(w, "      %s not trusted by the agent: %s has no review of %s of these (%s): it skips them until you trust them in its /hooks\n",
+				CheckFail.Symbol(), show(c.Title), Count(n, "entry", "entries"), show(strings.Join(c.Unreviewed, ", ")))
 		}
 		fmt.Fprintf(w, "      %s %s\n", CheckInfo.Symbol(), installedLine(c, now))
 		fmt.Fprintln(w)
