@@ -32,6 +32,9 @@ const (
 	FireNoAnswer = "no_answer"
 	FireNotOurs  = "not_ours"
 	FireNotRun   = "not_run"
+	// FireUnknown: the installed release of the agent does not know the
+	// event, so it never runs the entry.
+	FireUnknown = "unknown_event"
 )
 
 // FireCheck is one entry of an installed hook file, as doctor proved it.
@@ -62,9 +65,12 @@ type InstallCheck struct {
 	TrustFile string `json:"trust_file,omitempty"`
 	// Unreviewed are the events of entries of ours that the agent has not
 	// been told to trust one by one (Codex's /hooks): it skips them.
-	Unreviewed []string    `json:"unreviewed,omitempty"`
-	Error      string      `json:"error,omitempty"`
-	Entries    []FireCheck `json:"entries"`
+	Unreviewed []string `json:"unreviewed,omitempty"`
+	// AgentVersion is the installed release of the agent, where its events
+	// depend on it ("" when not asked or not found).
+	AgentVersion string      `json:"agent_version,omitempty"`
+	Error        string      `json:"error,omitempty"`
+	Entries      []FireCheck `json:"entries"`
 }
 
 // Problems counts what makes a guard of this file not guard: a gating
@@ -113,15 +119,20 @@ func CheckInstalls(ctx context.Context, installs []install.Installed, o ProbeOpt
 		o.NoRun = true
 	}
 	defer cleanup()
+	versions := map[string]string{}
 	var out []InstallCheck
 	for _, in := range installs {
-		out = append(out, checkInstall(ctx, in, probe, o, err))
+		if _, asked := versions[in.Agent.Name]; !asked && !o.NoRun {
+			versions[in.Agent.Name] = agentVersion(ctx, in.Agent)
+		}
+		c := checkInstall(ctx, in, probe, o, err, versions[in.Agent.Name])
+		out = append(out, c)
 	}
 	lastEvents(out, o.Journal)
 	return out
 }
 
-func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOptions, probeErr error) InstallCheck {
+func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOptions, probeErr error, version string) InstallCheck {
 	scope := "project"
 	switch {
 	case in.User:
@@ -129,7 +140,7 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 	case in.Local:
 		scope = "local"
 	}
-	c := InstallCheck{Agent: in.Agent.Name, Title: in.Agent.Title, File: in.Path, Scope: scope, Root: in.Root, Entries: []FireCheck{}}
+	c := InstallCheck{Agent: in.Agent.Name, Title: in.Agent.Title, File: in.Path, Scope: scope, Root: in.Root, Entries: []FireCheck{}, AgentVersion: version}
 	entries, mtime, err := install.Entries(in)
 	c.InstalledAt = mtime
 	if err != nil {
@@ -159,6 +170,9 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 			if e.Script != "" {
 				fc.Command = e.Script
 			}
+		case !knows(in.Agent, version, e.Event):
+			_, since := in.Agent.KnowsEvent(version, e.Event)
+			fc.Status, fc.Detail = FireUnknown, "event unknown to the "+in.Agent.Title+" version installed ("+version+"; it knows it since "+since+"): never run"
 		case o.NoRun:
 			fc.Status, fc.Detail = FireNotRun, "not run (--no-run)"
 			if probeErr != nil {
@@ -170,6 +184,29 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 		c.Entries = append(c.Entries, fc)
 	}
 	return c
+}
+
+func knows(a *agents.Agent, version, event string) bool {
+	known, _ := a.KnowsEvent(version, event)
+	return known
+}
+
+// agentVersion asks a's CLI, found on PATH, its release ("" when a's
+// events do not depend on it, or it cannot be told).
+func agentVersion(ctx context.Context, a *agents.Agent) string {
+	argv := a.VersionCommand()
+	if argv == nil {
+		return ""
+	}
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		return ""
+	}
+	r := hookproc.Run(ctx, hookproc.Spec{Path: path, Argv: argv, Env: os.Environ(), Timeout: probeTimeout, Cap: 1 << 16})
+	if !r.Exited || r.ExitCode != 0 {
+		return ""
+	}
+	return agents.ParseVersion(r.Stdout)
 }
 
 // probe is doctor's token and the private file that holds it.
