@@ -1,6 +1,8 @@
 package agents
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -18,8 +20,24 @@ import (
 // that even a probe honoured by mistake can never let a tool call through.
 const ProbeEnv = "HERMES_HOOKS_PROBE"
 
-// ProbePrefix starts the reason of a probe's answer, before its token.
+// ProbePrefix starts the reason of a probe's answer, before ProbeAnswer.
 const ProbePrefix = "hermes-hooks doctor probe "
+
+// ProbeDirPrefix and ProbeFile name the probe file doctor makes: a folder
+// of its own (os.MkdirTemp with this prefix), then this name. `hook` takes
+// no other file for a probe, so that a variable set by someone else cannot
+// name a file of the user's (a token of theirs) as one.
+const (
+	ProbeDirPrefix = "hermes-hooks-probe-"
+	ProbeFile      = "token"
+)
+
+// ProbeAnswer is what a probe with token is answered with: the token's
+// SHA-256, not the token, so that an answer never shows a file's content.
+func ProbeAnswer(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
 
 // shells are the agents that hand a command line to bash -c on Linux and
 // macOS rather than sh -c: Gemini CLI and Qwen Code (spawn with bash), Kiro
@@ -89,5 +107,5 @@ func ScriptCommand(data []byte, agent string) string {
 // IsProbeAnswer reports whether out (a process's stdout or stderr) carries
 // the answer to the probe with token.
 func IsProbeAnswer(out []byte, token string) bool {
-	return token != "" && strings.Contains(string(out), ProbePrefix+token)
+	return token != "" && strings.Contains(string(out), ProbePrefix+ProbeAnswer(token))
 }

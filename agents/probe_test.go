@@ -76,8 +76,11 @@ func TestScriptCommand(t *testing.T) {
 
 func TestIsProbeAnswer(t *testing.T) {
 	tok := "0123456789abcdef0123456789abcdef"
-	if !IsProbeAnswer([]byte(`{"reason":"`+ProbePrefix+tok+`: x"}`), tok) {
+	if !IsProbeAnswer([]byte(`{"reason":"`+ProbePrefix+ProbeAnswer(tok)+`: x"}`), tok) {
 		t.Error("answer not recognised")
+	}
+	if IsProbeAnswer([]byte(ProbePrefix+tok), tok) {
+		t.Error("the token itself taken for the answer: an answer must not show it")
 	}
 	if IsProbeAnswer([]byte(ProbePrefix+"ffff"), tok) || IsProbeAnswer([]byte(ProbePrefix), "") {
 		t.Error("another token, or none, recognised")

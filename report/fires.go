@@ -219,12 +219,12 @@ func newProbe() (probe, func(), error) {
 	if _, err := rand.Read(b[:]); err != nil {
 		return probe{}, func() {}, err
 	}
-	dir, err := os.MkdirTemp("", "hermes-hooks-probe-")
+	dir, err := os.MkdirTemp("", agents.ProbeDirPrefix)
 	if err != nil {
 		return probe{}, func() {}, err
 	}
 	cleanup := func() { os.RemoveAll(dir) }
-	p := probe{token: hex.EncodeToString(b[:]), file: filepath.Join(dir, "token")}
+	p := probe{token: hex.EncodeToString(b[:]), file: filepath.Join(dir, agents.ProbeFile)}
 	if err := os.WriteFile(p.file, []byte(p.token+"\n"), 0o600); err != nil {
 		cleanup()
 		return probe{}, func() {}, err

@@ -19,9 +19,10 @@ func TestProbeVerdict(t *testing.T) {
 		command string
 		want    string
 	}{
-		{"answer on stdout", hookproc.Result{Exited: true, ExitCode: 2, Stdout: []byte(`{"reason":"` + agents.ProbePrefix + p.token + `"}`)}, byName, FireOK},
-		{"answer on stderr", hookproc.Result{Exited: true, Stderr: []byte(agents.ProbePrefix + p.token + ": x\n")}, abs, FireOK},
-		{"another token", hookproc.Result{Exited: true, Stderr: []byte(agents.ProbePrefix + "ffffffffffffffffffffffffffffffff\n")}, abs, FireNoAnswer},
+		{"answer on stdout", hookproc.Result{Exited: true, ExitCode: 2, Stdout: []byte(`{"reason":"` + agents.ProbePrefix + agents.ProbeAnswer(p.token) + `"}`)}, byName, FireOK},
+		{"answer on stderr", hookproc.Result{Exited: true, Stderr: []byte(agents.ProbePrefix + agents.ProbeAnswer(p.token) + ": x\n")}, abs, FireOK},
+		{"another token", hookproc.Result{Exited: true, Stderr: []byte(agents.ProbePrefix + agents.ProbeAnswer("ffffffffffffffffffffffffffffffff") + "\n")}, abs, FireNoAnswer},
+		{"the token itself", hookproc.Result{Exited: true, Stderr: []byte(agents.ProbePrefix + p.token + "\n")}, abs, FireNoAnswer},
 		{"prologue refusal", hookproc.Result{Exited: true, ExitCode: 2, Stderr: []byte(agents.MissingReason + "\n")}, byName, FireNotFound},
 		{"prologue silence", hookproc.Result{Exited: true}, byName, FireNotFound},
 		{"silence of an absolute path", hookproc.Result{Exited: true}, abs, FireNoAnswer},

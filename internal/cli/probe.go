@@ -4,21 +4,28 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 )
 
 // probeToken is the token of the doctor probe this process was started
 // with (agents.ProbeEnv), "" when there is none it can verify. The
-// variable names a file; it is a probe only when that file is a regular
-// file of this user that nobody else can read or write, holding a short
-// token: a variable set by a repository (an agent's settings "env", a
+// variable names a file; it is a probe only when that file is doctor's
+// (agents.ProbeFile in a folder named agents.ProbeDirPrefix…, the folder
+// and the file this user's and nobody else's, not links) holding a short
+// hex token: a variable set by a repository (an agent's settings "env", a
 // committed .envrc) cannot make one, since git checks files out readable
-// by everyone, and without the file a marker is ignored. Even a probe
-// honoured by mistake only refuses (see probeReply).
+// by everyone, and cannot name another file of the user's. Without the
+// file a marker is ignored. The answer carries the token's hash, never
+// the token, and a probe honoured by mistake only refuses (probeReply).
 func probeToken() string {
 	p := os.Getenv(agents.ProbeEnv)
-	if p == "" || !filepath.IsAbs(p) {
+	if p == "" || !filepath.IsAbs(p) || filepath.Base(p) != agents.ProbeFile ||
+		!strings.HasPrefix(filepath.Base(filepath.Dir(p)), agents.ProbeDirPrefix) {
+		return ""
+	}
+	if di, err := os.Lstat(filepath.Dir(p)); err != nil || !di.IsDir() || di.Mode().Perm() != 0o700 || !ownedByMe(di) {
 		return ""
 	}
 	fi, err := os.Lstat(p)
@@ -47,7 +54,7 @@ func probeToken() string {
 // probe can only ever block a call, never let one through); for the
 // others, a line on stderr and exit 0, as a quiet hook.
 func probeReply(agent *agents.Agent, call *agents.Call, tok string) agents.Reply {
-	reason := agents.ProbePrefix + tok + ": this is a test call from `hermes-hooks doctor`, refused"
+	reason := agents.ProbePrefix + agents.ProbeAnswer(tok) + ": this is a test call from `hermes-hooks doctor`, refused"
 	if call.Event != nil && call.Event.Gating() {
 		return agent.DenyAnyCaller(call, reason)
 	}
