@@ -4,11 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
+	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
@@ -29,6 +31,17 @@ nothing to stderr, and passes the examples its entry declares (see
 'hermes-hooks test --examples'). doctor never runs a hook that dispatch
 would not run.
 
+doctor also proves that the hook files install wrote (this project's and
+your own) fire: it runs each hermes-hooks entry exactly as the agent would
+(through the agent's shell, in the file's folder, with a sample payload of
+its event), with a private probe token that makes 'hermes-hooks hook'
+answer without running any hook. Per entry it says "fires ✓", or that
+hermes-hooks is not found (not on PATH, or a moved binary); an entry that
+is not one install writes is never run ("not a hermes-hooks entry, not
+run"). It says when the agent does not trust the project's folder (Codex,
+Gemini CLI, Copilot CLI), and when the journal has no event since the
+file was installed.
+
 With --live, doctor asks a running 'hermes-hooks serve' (--server, default
 its socket $HERMES_HOME/hermes-hooks.sock) what it has really loaded and done
 (GET /v1/hooks and /v1/stats) and compares that with the config on disk:
@@ -39,10 +52,12 @@ compile), never fired although their event was dispatched, failing (errors,
 timeouts) or slow (p99 over half the timeout). It runs no hook itself.
 
 Exit status: 0 when every hook looks healthy, 1 when doctor found a problem
+(a guard that does not fire is one)
 (Hermes always exits 0; a CI job needs the signal), or when --live finds no
 server answering.`,
 		Example: `  hermes-hooks doctor
   hermes-hooks doctor --json | jq '.hooks[] | select(.problems > 0)'
+  hermes-hooks doctor --json | jq '.installed[].entries[] | select(.status != "fires")'
   hermes-hooks doctor --live
   hermes-hooks doctor --live --server tcp://127.0.0.1:8765 --json`,
 		Args: exactArgs(0, "no arguments"),
@@ -57,7 +72,7 @@ server answering.`,
 		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
-	cmd.Flags().BoolVar(&o.noRun, "no-run", false, "run no hook at all: skip every smoke run and example")
+	cmd.Flags().BoolVar(&o.noRun, "no-run", false, "run no hook at all: skip every smoke run, example and installed entry's probe")
 	cmd.Flags().BoolVar(&o.live, "live", false, "check what a running 'hermes-hooks serve' has loaded and done against the config on disk")
 	cmd.Flags().StringVar(&o.server, "server", "", "the server for --live: unix:///path or tcp://127.0.0.1:PORT (default unix://$HERMES_HOME/hermes-hooks.sock)")
 	return cmd
@@ -81,9 +96,17 @@ func runDoctor(a *app, o doctorOptions) error {
 			report.WarnRunTwice(results, filepath.Join(home, "config.yaml"))
 		}
 	}
+	var journalPath string
+	if home, err := a.Home(); err == nil {
+		journalPath = journal.PathFor(cfg.Journal, home)
+	}
+	installs := checkInstalls(o, journalPath)
 	problems := len(configProblems)
 	for _, r := range results {
 		problems += r.Problems
+	}
+	for i := range installs {
+		problems += installs[i].Problems()
 	}
 	if o.json {
 		hooks := make([]report.HookInfo, 0, len(results))
@@ -97,11 +120,15 @@ func runDoctor(a *app, o doctorOptions) error {
 		if configProblems == nil {
 			configProblems = []report.Problem{}
 		}
-		if err := writeJSON(a.Out, map[string]any{"config_problems": configProblems, "hooks": hooks, "problems": problems, "healthy": problems == 0}); err != nil {
+		if installs == nil {
+			installs = []report.InstallCheck{}
+		}
+		if err := writeJSON(a.Out, map[string]any{"config_problems": configProblems, "hooks": hooks, "installed": installs, "problems": problems, "healthy": problems == 0}); err != nil {
 			return err
 		}
 	} else {
 		report.PrintConfigProblems(a.Out, configProblems)
+		report.PrintInstallChecks(a.Out, installs, time.Now())
 		report.PrintDoctor(a.Out, results, problems)
 	}
 	if problems > 0 {

@@ -54,6 +54,10 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 	if err != nil {
 		return a.hookUnreadable(agent, call, agent.Title+" hook payload unreadable: "+err.Error(), true)
 	}
+	if tok := probeToken(); tok != "" {
+		// doctor proving the command line reaches us: nothing runs.
+		return writeReply(a, probeReply(agent, call, tok))
+	}
 	if call.Event == nil {
 		return a.hookUnserved(agent, call, eventArg)
 	}

@@ -1,0 +1,189 @@
+package agents
+
+import (
+	"encoding/json"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Some agents run a project's hook file only in a folder the user trusts,
+// and keep that trust in a file of the user's own: a project whose folder
+// is not trusted has hooks that never run, however well they are
+// installed. TrustFile and Trusted let doctor say so (it only reads).
+
+// trustRule is where an agent keeps its folder trust (a path in the home
+// directory) and how to read it.
+type trustRule struct {
+	file string
+	// homeEnv names the variable that moves the agent's folder (the
+	// file's first element) elsewhere: CODEX_HOME, COPILOT_HOME.
+	homeEnv string
+	check   func(data []byte, project string) bool
+}
+
+var trustRules = map[string]trustRule{
+	// Codex: a project's .codex layer is read only when config.toml has
+	// [projects."/path"] trust_level = "trusted" [C-DOC config].
+	"codex": {".codex/config.toml", "CODEX_HOME", codexTrusted},
+	// Gemini CLI: trustedFolders.json maps paths to TRUST_FOLDER,
+	// TRUST_PARENT or DO_NOT_TRUST [G-SRC trustedFolders].
+	"gemini": {".gemini/trustedFolders.json", "", geminiTrusted},
+	// Copilot CLI: config.json lists trusted folders [P-DOC].
+	"copilot": {".copilot/config.json", "COPILOT_HOME", copilotTrusted},
+}
+
+// TrustFile is the file where a keeps the folders the user trusts to run
+// their project hooks, in home or the folder its variable names (getenv
+// reads it); "" when a runs a project's hooks without asking.
+func (a *Agent) TrustFile(home string, getenv func(string) string) string {
+	r, ok := trustRules[a.Name]
+	if !ok {
+		return ""
+	}
+	if r.homeEnv != "" {
+		if dir := getenv(r.homeEnv); dir != "" {
+			return path.Join(dir, path.Base(r.file))
+		}
+	}
+	return path.Join(home, r.file)
+}
+
+// Trusted reports whether data, a's TrustFile, trusts the project folder
+// (absolute, slash-separated) to run its hooks. A file that cannot be read
+// trusts nothing.
+func (a *Agent) Trusted(data []byte, project string) bool {
+	r, ok := trustRules[a.Name]
+	return !ok || r.check(data, path.Clean(project))
+}
+
+// inside reports whether p is dir or below it.
+func inside(p, dir string) bool {
+	dir = path.Clean(dir)
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+}
+
+// codexHeader is a TOML table header [projects."PATH"] (or 'PATH').
+var codexHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\[\s*projects\s*\.\s*("(?:[^"\\]|\\.)*"|'[^']*')\s*\]\s*(?:#.*)?$`)
+})
+
+// codexTrusted reads the [projects."PATH"] tables of Codex's config.toml:
+// the project is trusted when its own table says trust_level = "trusted".
+func codexTrusted(data []byte, project string) bool {
+	table, trusted := "", false
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			table = ""
+			if m := codexHeader().FindStringSubmatch(line); m != nil {
+				table = unquoteTOML(m[1])
+			}
+			continue
+		}
+		if table == "" || path.Clean(table) != project {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if ok && strings.TrimSpace(k) == "trust_level" {
+			v, _, _ = strings.Cut(strings.TrimSpace(v), "#")
+			trusted = unquoteTOML(strings.TrimSpace(v)) == "trusted"
+		}
+	}
+	return trusted
+}
+
+// unquoteTOML is a TOML basic ("…", with escapes) or literal ('…') string's
+// text; "" for anything else.
+func unquoteTOML(s string) string {
+	if len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' {
+		return s[1 : len(s)-1]
+	}
+	if u, err := strconv.Unquote(s); err == nil && strings.HasPrefix(s, `"`) {
+		return u
+	}
+	return ""
+}
+
+// geminiTrusted: the rule for the nearest folder at or above the project
+// decides (TRUST_PARENT trusts the folder above the one it names).
+func geminiTrusted(data []byte, project string) bool {
+	var rules map[string]string
+	if json.Unmarshal(data, &rules) != nil {
+		return false
+	}
+	best, trusted := -1, false
+	for p, level := range rules {
+		if !path.IsAbs(p) {
+			continue
+		}
+		if level == "TRUST_PARENT" {
+			p = path.Dir(path.Clean(p))
+		}
+		if inside(project, p) && len(path.Clean(p)) > best {
+			best, trusted = len(path.Clean(p)), level == "TRUST_FOLDER" || level == "TRUST_PARENT"
+		}
+	}
+	return trusted
+}
+
+// copilotTrusted: a folder in the config's trusted folders list trusts
+// what is below it too.
+func copilotTrusted(data []byte, project string) bool {
+	var cfg struct {
+		Camel []string `json:"trustedFolders"`
+		Snake []string `json:"trusted_folders"`
+	}
+	if json.Unmarshal(data, &cfg) != nil {
+		return false
+	}
+	for _, p := range append(cfg.Camel, cfg.Snake...) {
+		if path.IsAbs(p) && inside(project, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Reviewed reports, for an agent that also asks the user to review each
+// hook of a trusted folder before it runs it (Codex's /hooks), whether
+// data, its TrustFile, records a review of entry e of the hook file at
+// file (absolute, slash-separated). asks is false for the other agents.
+// Codex keeps a review as [hooks.state."FILE:EVENT_SNAKE:GROUP:HANDLER"]
+// with the hash of the definition; that hash is Codex's own, so a
+// recorded review of a since-changed entry still reads as reviewed.
+func (a *Agent) Reviewed(data []byte, file string, e FileEntry) (reviewed, asks bool) {
+	if a.Name != "codex" {
+		return false, false
+	}
+	key := file + ":" + snake(e.Event) + ":" + strconv.Itoa(e.Group) + ":" + strconv.Itoa(e.Handler)
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if m := codexStateHeader().FindStringSubmatch(line); m != nil && unquoteTOML(m[1]) == key {
+			return true, true
+		}
+	}
+	return false, true
+}
+
+// codexStateHeader is a TOML table header [hooks.state."KEY"].
+var codexStateHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\[\s*hooks\s*\.\s*state\s*\.\s*("(?:[^"\\]|\\.)*"|'[^']*')\s*\]\s*(?:#.*)?$`)
+})
+
+// snake is an event name in snake case: PreToolUse → pre_tool_use.
+func snake(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

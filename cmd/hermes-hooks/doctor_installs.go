@@ -1,0 +1,33 @@
+package main
+
+import (
+	"context"
+	"os"
+
+	"github.com/hermes-hooks/hermes-hooks/install"
+	"github.com/hermes-hooks/hermes-hooks/report"
+)
+
+// installedFiles is every hook file install wrote that doctor proves: the
+// project's around the working directory and the user's. The one place
+// that finds them, to be answered by the registry of installations.
+func installedFiles() (files []install.Installed, home string) {
+	home, _ = os.UserHomeDir()
+	project, _, err := install.Root(false, "")
+	if err != nil {
+		project = home
+	}
+	return install.FindInstalled(project, home), home
+}
+
+// checkInstalls proves each installed entry fires, and reads journalPath
+// for each file's last event.
+func checkInstalls(o doctorOptions, journalPath string) []report.InstallCheck {
+	files, home := installedFiles()
+	if len(files) == 0 {
+		return nil
+	}
+	return report.CheckInstalls(context.Background(), files, report.ProbeOptions{
+		NoRun: o.noRun, Home: home, Journal: journalPath,
+	})
+}

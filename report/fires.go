@@ -1,0 +1,327 @@
+package report
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/install"
+	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
+	"github.com/hermes-hooks/hermes-hooks/journal"
+)
+
+// doctor's proof that what install wrote fires: every entry of ours in
+// every installed hook file is run as its agent runs it (the agent's shell,
+// the file's folder, a sample payload of its event) with a probe that makes
+// `hook` answer without dispatching (agents.ProbeEnv). Entries that are not
+// ours are named and never run: a repository's hook file is the
+// repository's to write.
+
+// Fire statuses of one entry.
+const (
+	FireOK       = "fires"
+	FireNotFound = "not_found"
+	FireNoAnswer = "no_answer"
+	FireNotOurs  = "not_ours"
+	FireNotRun   = "not_run"
+	// FireUnknown: the installed release of the agent does not know the
+	// event, so it never runs the entry.
+	FireUnknown = "unknown_event"
+)
+
+// FireCheck is one entry of an installed hook file, as doctor proved it.
+type FireCheck struct {
+	Event   string `json:"event"`
+	Command string `json:"command"`
+	Gating  bool   `json:"gating"`
+	Status  string `json:"status"`
+	Detail  string `json:"detail,omitempty"`
+}
+
+// InstallCheck is one hook file install wrote, as doctor found it.
+type InstallCheck struct {
+	Agent string `json:"agent"`
+	Title string `json:"title"`
+	File  string `json:"file"`
+	// Scope is "user", "project" or "local" (a project's checkout-only file).
+	Scope string `json:"scope"`
+	Root  string `json:"root"`
+	// InstalledAt is when the file was last written (its mtime).
+	InstalledAt time.Time `json:"installed_at"`
+	// LastEvent is the journal's newest record since InstalledAt from the
+	// file's project (any, for a user file); nil when there is none.
+	LastEvent *time.Time `json:"last_event"`
+	// Trusted is whether the agent trusts the project folder to run its
+	// hooks (nil: the agent does not ask, or a user file).
+	Trusted   *bool  `json:"trusted,omitempty"`
+	TrustFile string `json:"trust_file,omitempty"`
+	// Unreviewed are the events of entries of ours that the agent has not
+	// been told to trust one by one (Codex's /hooks): it skips them.
+	Unreviewed []string `json:"unreviewed,omitempty"`
+	// AgentVersion is the installed release of the agent, where its events
+	// depend on it ("" when not asked or not found).
+	AgentVersion string      `json:"agent_version,omitempty"`
+	Error        string      `json:"error,omitempty"`
+	Entries      []FireCheck `json:"entries"`
+}
+
+// Problems counts what makes a guard of this file not guard: a gating
+// entry that does not fire, an untrusted project folder, an unreadable
+// file.
+func (c *InstallCheck) Problems() int {
+	n := 0
+	gating := false
+	for _, e := range c.Entries {
+		if e.Gating && e.Status != FireNotOurs {
+			gating = true
+			if e.Status != FireOK && e.Status != FireNotRun {
+				n++
+			}
+		}
+	}
+	if c.Trusted != nil && !*c.Trusted && gating {
+		n++
+	}
+	for _, e := range c.Entries {
+		if e.Gating && slices.Contains(c.Unreviewed, e.Event) {
+			n++ // once: the user trusts them all at once in the agent
+			break
+		}
+	}
+	if c.Error != "" {
+		n++
+	}
+	return n
+}
+
+// ProbeOptions are how CheckInstalls runs and reads.
+type ProbeOptions struct {
+	// NoRun: run nothing (doctor --no-run).
+	NoRun bool
+	// Home is the user's home directory (the agents' trust files).
+	Home string
+	// Journal is the journal's path ("" : not read).
+	Journal string
+}
+
+// CheckInstalls proves every installed file's entries fire.
+func CheckInstalls(ctx context.Context, installs []install.Installed, o ProbeOptions) []InstallCheck {
+	probe, cleanup, err := newProbe()
+	if err != nil {
+		o.NoRun = true
+	}
+	defer cleanup()
+	versions := map[string]string{}
+	var out []InstallCheck
+	for _, in := range installs {
+		if _, asked := versions[in.Agent.Name]; !asked && !o.NoRun {
+			versions[in.Agent.Name] = agentVersion(ctx, in.Agent)
+		}
+		c := checkInstall(ctx, in, probe, o, err, versions[in.Agent.Name])
+		out = append(out, c)
+	}
+	lastEvents(out, o.Journal)
+	return out
+}
+
+func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOptions, probeErr error, version string) InstallCheck {
+	scope := "project"
+	switch {
+	case in.User:
+		scope = "user"
+	case in.Local:
+		scope = "local"
+	}
+	c := InstallCheck{Agent: in.Agent.Name, Title: in.Agent.Title, File: in.Path, Scope: scope, Root: in.Root, Entries: []FireCheck{}, AgentVersion: version}
+	entries, mtime, err := install.Entries(in)
+	c.InstalledAt = mtime
+	if err != nil {
+		c.Error = err.Error()
+		return c
+	}
+	var trust []byte
+	if tf := in.Agent.TrustFile(filepath.ToSlash(o.Home), os.Getenv); tf != "" && o.Home != "" {
+		c.TrustFile = filepath.FromSlash(tf)
+		trust, _ = os.ReadFile(c.TrustFile)
+		if !in.User {
+			t := in.Agent.Trusted(trust, filepath.ToSlash(in.Root))
+			c.Trusted = &t
+		}
+	}
+	for _, e := range entries {
+		if reviewed, asks := in.Agent.Reviewed(trust, filepath.ToSlash(in.Path), e.FileEntry); asks && !reviewed && e.Own(in.Agent.Name) {
+			c.Unreviewed = append(c.Unreviewed, e.Event)
+		}
+		fc := FireCheck{Event: e.Event, Command: e.Command}
+		if ev, ok := in.Agent.Canonical(e.Event); ok {
+			fc.Gating = ev.Gating()
+		}
+		switch {
+		case !e.Own(in.Agent.Name):
+			fc.Status, fc.Detail = FireNotOurs, "not a hermes-hooks entry, not run"
+			if e.Script != "" {
+				fc.Command = e.Script
+			}
+		case !knows(in.Agent, version, e.Event):
+			_, since := in.Agent.KnowsEvent(version, e.Event)
+			fc.Status, fc.Detail = FireUnknown, "event unknown to the "+in.Agent.Title+" version installed ("+version+"; it knows it since "+since+"): never run"
+		case o.NoRun:
+			fc.Status, fc.Detail = FireNotRun, "not run (--no-run)"
+			if probeErr != nil {
+				fc.Detail = "not run: " + probeErr.Error()
+			}
+		default:
+			fc.Status, fc.Detail = p.fire(ctx, in, e)
+		}
+		c.Entries = append(c.Entries, fc)
+	}
+	return c
+}
+
+func knows(a *agents.Agent, version, event string) bool {
+	known, _ := a.KnowsEvent(version, event)
+	return known
+}
+
+// agentVersion asks a's CLI, found on PATH, its release ("" when a's
+// events do not depend on it, or it cannot be told).
+func agentVersion(ctx context.Context, a *agents.Agent) string {
+	argv := a.VersionCommand()
+	if argv == nil {
+		return ""
+	}
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		return ""
+	}
+	r := hookproc.Run(ctx, hookproc.Spec{Path: path, Argv: argv, Env: os.Environ(), Timeout: probeTimeout, Cap: 1 << 16})
+	if !r.Exited || r.ExitCode != 0 {
+		return ""
+	}
+	return agents.ParseVersion(r.Stdout)
+}
+
+// probe is doctor's token and the private file that holds it.
+type probe struct{ token, file string }
+
+// newProbe makes a fresh token in a file only this user can read, in a
+// folder of its own (removed by cleanup).
+func newProbe() (probe, func(), error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return probe{}, func() {}, err
+	}
+	dir, err := os.MkdirTemp("", agents.ProbeDirPrefix)
+	if err != nil {
+		return probe{}, func() {}, err
+	}
+	cleanup := func() { os.RemoveAll(dir) }
+	p := probe{token: hex.EncodeToString(b[:]), file: filepath.Join(dir, agents.ProbeFile)}
+	if err := os.WriteFile(p.file, []byte(p.token+"\n"), 0o600); err != nil {
+		cleanup()
+		return probe{}, func() {}, err
+	}
+	return p, cleanup, nil
+}
+
+// probeTimeout only catches a command line that hangs: a probe answers in
+// milliseconds.
+const probeTimeout = 60 * time.Second
+
+// fire runs entry e of in as its agent would, with the probe, and reads
+// what came back.
+func (p probe) fire(ctx context.Context, in install.Installed, e install.Entry) (status, detail string) {
+	payload, ok := in.Agent.Sample("", e.Event, "")
+	if !ok {
+		payload = []byte("{}")
+	}
+	spec := hookproc.Spec{Dir: in.Root, Stdin: payload, Timeout: probeTimeout,
+		Env: append(os.Environ(), agents.ProbeEnv+"="+p.file)}
+	if e.Script != "" {
+		spec.Path, spec.Argv = e.Script, []string{e.Script}
+	} else {
+		sh, err := exec.LookPath(in.Agent.Shell())
+		if err != nil {
+			return FireNoAnswer, in.Agent.Title + " runs it with " + in.Agent.Shell() + ", which is not on PATH"
+		}
+		spec.Path, spec.Argv = sh, []string{in.Agent.Shell(), "-c", e.Command}
+	}
+	r := hookproc.Run(ctx, spec)
+	return p.verdict(&r, e.Command)
+}
+
+// verdict reads a probe's result: our answer with the token is the proof;
+// the refusal of the PATH prologue, a shell's 127 or silence from the
+// PATH form mean hermes-hooks was not found.
+func (p probe) verdict(r *hookproc.Result, command string) (status, detail string) {
+	out := string(r.Stdout) + string(r.Stderr)
+	switch {
+	case agents.IsProbeAnswer(r.Stdout, p.token) || agents.IsProbeAnswer(r.Stderr, p.token):
+		return FireOK, ""
+	case strings.Contains(out, agents.MissingReason):
+		return FireNotFound, "hermes-hooks not found: not on PATH, so the agent gets a refusal of every tool call"
+	case r.Exited && r.ExitCode == 127:
+		return FireNotFound, "hermes-hooks not found (exit 127: " + firstNonEmptyLine(out) + ")"
+	case r.Exited && r.ExitCode == 0 && out == "" && strings.HasPrefix(command, "command -v "):
+		return FireNotFound, "hermes-hooks not found: not on PATH, so this event passes silently"
+	case r.SpawnError != "":
+		return FireNoAnswer, "could not start: " + r.SpawnError
+	case r.TimedOut:
+		return FireNoAnswer, "no answer in " + probeTimeout.String()
+	}
+	detail = "no probe answer (exit " + strconv.Itoa(r.ExitCode) + ")"
+	if l := firstNonEmptyLine(out); l != "" {
+		detail += ": " + l
+	}
+	return FireNoAnswer, detail + "; an older hermes-hooks on PATH? run `hermes-hooks version` there"
+}
+
+// firstNonEmptyLine is s's first non-empty line, trimmed and bounded.
+func firstNonEmptyLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			if len(l) > 200 {
+				l = l[:200] + "…"
+			}
+			return l
+		}
+	}
+	return ""
+}
+
+// lastEvents fills each check's LastEvent from the journal: its newest
+// record since the file was written, from the file's project (any record,
+// for a user file). The journal does not name the agent that called, so a
+// project's record is counted for every agent installed there.
+func lastEvents(checks []InstallCheck, path string) {
+	if path == "" || len(checks) == 0 {
+		return
+	}
+	_ = journal.Scan(path, func(_ journal.Line, e *journal.Entry) bool {
+		for i := range checks {
+			c := &checks[i]
+			if e.Time.Before(c.InstalledAt) || c.Scope != "user" && !within(e.Cwd, c.Root) {
+				continue
+			}
+			if c.LastEvent == nil || e.Time.After(*c.LastEvent) {
+				t := e.Time
+				c.LastEvent = &t
+			}
+		}
+		return true
+	})
+}
+
+// within reports whether p is dir or below it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return p != "" && err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}

@@ -1,0 +1,99 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// PrintInstallChecks is doctor's section on the hook files install wrote: per
+// file, each entry's proof, the agent's folder trust and the journal's
+// last event; nothing when none was found.
+func PrintInstallChecks(w io.Writer, checks []InstallCheck, now time.Time) {
+	if len(checks) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "Checking %s (each entry run as its agent runs it, answered by a probe: no hook runs)...\n\n",
+		Count(len(checks), "installed hook file", "installed hook files"))
+	problems := 0
+	for i := range checks {
+		c := &checks[i]
+		problems += c.Problems()
+		fmt.Fprintf(w, "  %s, %s file %s\n", show(c.Title), c.Scope, show(c.File))
+		if c.Error != "" {
+			fmt.Fprintf(w, "      %s cannot read it: %s\n", CheckFail.Symbol(), show(c.Error))
+		}
+		for _, e := range c.Entries {
+			fmt.Fprintf(w, "      %s\n", fireLine(&e))
+		}
+		if c.Trusted != nil && !*c.Trusted {
+			fmt.Fprintf(w, "      %s not trusted by the agent: %s does not trust %s, so %s does not run this file's hooks (open %s there and trust the folder)\n",
+				CheckFail.Symbol(), show(c.TrustFile), show(c.Root), show(c.Title), show(c.Title))
+		}
+		if n := len(c.Unreviewed); n > 0 {
+			fmt.Fprintf(w, "      %s not trusted by the agent: %s has no review of %s of these (%s): it skips them until you trust them in its /hooks\n",
+				CheckFail.Symbol(), show(c.Title), Count(n, "entry", "entries"), show(strings.Join(c.Unreviewed, ", ")))
+		}
+		fmt.Fprintf(w, "      %s %s\n", CheckInfo.Symbol(), installedLine(c, now))
+		fmt.Fprintln(w)
+	}
+	if problems > 0 {
+		fmt.Fprintf(w, "%s in installed hook files: a tool call there is not checked as installed.\n\n", Count(problems, "issue", "issues"))
+	}
+}
+
+// fireLine is one entry's line: "PreToolUse: fires ✓", or what went wrong.
+func fireLine(e *FireCheck) string {
+	ev := show(e.Event)
+	switch e.Status {
+	case FireOK:
+		return ev + ": fires ✓"
+	case FireNotOurs:
+		return ev + ": " + CheckInfo.Symbol() + " " + show(e.Detail) + ": " + show(e.Command)
+	case FireNotRun:
+		return ev + ": " + CheckInfo.Symbol() + " " + show(e.Detail)
+	}
+	mark := CheckFail.Symbol()
+	if !e.Gating {
+		mark = CheckWarn.Symbol()
+	}
+	return ev + ": " + mark + " " + show(e.Detail)
+}
+
+// installedLine: "Claude Code installed here 3 days ago; no event
+// recorded since" (an agent that never calls is a guard that never runs).
+func installedLine(c *InstallCheck, now time.Time) string {
+	where := "here"
+	if c.Scope == "user" {
+		where = "for this user"
+	}
+	s := c.Title + " installed " + where
+	if !c.InstalledAt.IsZero() {
+		s += " " + ago(now.Sub(c.InstalledAt))
+	}
+	if c.LastEvent == nil {
+		return s + "; no event recorded since"
+	}
+	return s + "; last event recorded " + ago(now.Sub(*c.LastEvent))
+}
+
+// ago says how long ago d was, in its largest whole unit.
+func ago(d time.Duration) string {
+	unit := func(n int64, one string) string {
+		if n == 1 {
+			return "1 " + one + " ago"
+		}
+		return strconv.FormatInt(n, 10) + " " + one + "s ago"
+	}
+	switch {
+	case d < time.Minute:
+		return "less than a minute ago"
+	case d < time.Hour:
+		return unit(int64(d/time.Minute), "minute")
+	case d < 48*time.Hour:
+		return unit(int64(d/time.Hour), "hour")
+	}
+	return unit(int64(d/(24*time.Hour)), "day")
+}
