@@ -100,7 +100,7 @@ func runDoctor(a *app, o doctorOptions) error {
 	if home, err := a.Home(); err == nil {
 		journalPath = journal.PathFor(cfg.Journal, home)
 	}
-	installs := checkInstalls(o, journalPath)
+	installs := checkInstalls(a, o, journalPath)
 	problems := len(configProblems)
 	for _, r := range results {
 		problems += r.Problems

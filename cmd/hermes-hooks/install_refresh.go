@@ -26,14 +26,7 @@ func runRefresh(a *app, o installOptions) error {
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
 	}
-	found := install.FindInstalled(project, home)
-	for _, root := range registeredProjects(a, home, project) {
-		for _, in := range install.FindInstalled(root, home) {
-			if !in.User {
-				found = append(found, in)
-			}
-		}
-	}
+	found := allInstalled(a, project, home)
 	for _, in := range found {
 		each := o
 		each.refresh, each.user, each.local, each.project = false, in.User, in.Local, in.Root
@@ -45,6 +38,22 @@ func runRefresh(a *app, o installOptions) error {
 		fmt.Fprintf(a.Out, "no hook file of %s or of %s holds entries of hermes-hooks; nothing to refresh\n", show(project), show(home))
 	}
 	return nil
+}
+
+// allInstalled is every hook file holding entries install wrote: of
+// project, of home, and of every other project the registry of
+// installations records. The registry only names the projects: each file
+// is found and checked for our entries where install writes it.
+func allInstalled(a *app, project, home string) []install.Installed {
+	found := install.FindInstalled(project, home)
+	for _, root := range registeredProjects(a, home, project) {
+		for _, in := range install.FindInstalled(root, home) {
+			if !in.User {
+				found = append(found, in)
+			}
+		}
+	}
+	return found
 }
 
 // registeredProjects are the project roots of the registry's hook-file
