@@ -256,6 +256,10 @@ var packageBudget = map[string]int{
 	// each change is a few lines of the package's own job.
 	"dispatcher": 2600,
 	"hookconfig": 2550,
+	// Issue 32 item 3: a repository's approvals hold in its other clones
+	// and worktrees with the same content (consent/portable.go: the link
+	// an approval records, the lookup that re-roots it).
+	"consent": 2700,
 }
 
 // funcExempt are the functions allowed past maxFuncLines, and why (none
