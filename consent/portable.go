@@ -77,7 +77,7 @@ func relIn(top, p string) (string, bool) {
 // localRel reports whether a relative path read from the allowlist stays
 // inside the worktree it is re-rooted at.
 func localRel(rel string) bool {
-	return rel != "" && filepath.IsLocal(filepath.FromSlash(rel))
+	return rel != "" && !strings.ContainsRune(rel, 0) && filepath.IsLocal(filepath.FromSlash(rel))
 }
 
 // where is a hook's place in its repository: the repository and the link
