@@ -41,6 +41,9 @@ type HookStatus struct {
 	// Approved: the hook is in the allowlist (in its scope).
 	Approved bool
 	Approval consent.Entry
+	// Elsewhere: the approval was given in another checkout of the hook's
+	// repository (a clone, a worktree) with the same content.
+	Elsewhere bool
 	// Drift compares what the hook runs with its approval (approved hooks
 	// only).
 	Drift consent.Drift
@@ -84,6 +87,7 @@ func Inspect(cfg *hookconfig.Config, allow *consent.File, cwd string) []HookStat
 			StartProblem:  cs.Target.StartProblem(),
 			Approved:      cs.Approved,
 			Approval:      cs.Approval,
+			Elsewhere:     cs.Elsewhere,
 			Drift:         cs.Drift,
 		})
 	}
