@@ -127,3 +127,50 @@ func TestApprovalTravels(t *testing.T) {
 		t.Errorf("in a third checkout with A's content: %+v", st)
 	}
 }
+
+// TestScreenAndDecideSeeOtherCheckouts: the screen lets a clone's hook
+// through to Decide when an approval from the repository's other checkout
+// may cover it, Decide runs it on that approval, and MayRunIn counts it;
+// an unrelated repository with the same files gets none of that.
+func TestScreenAndDecideSeeOtherCheckouts(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := filepath.Join(root, "a"), filepath.Join(root, "b"), filepath.Join(root, "c")
+	for _, dir := range []string{a, b, c} {
+		mkfile(t, filepath.Join(dir, ".hermes", "hooks.yaml"), "hooks:\n  pre_tool_call:\n    - command: ./g.sh\n", 0o644)
+		mkfile(t, filepath.Join(dir, "g.sh"), "#!/bin/sh\necho '{}'\n", 0o755)
+	}
+	mkfile(t, filepath.Join(a, ".git", "config"), "[remote \"origin\"]\n\turl = https://example.com/o/r.git\n", 0o644)
+	mkfile(t, filepath.Join(b, ".git", "config"), "[remote \"origin\"]\n\turl = git@example.com:o/r\n", 0o644)
+	mkfile(t, filepath.Join(c, ".git", "config"), "[remote \"origin\"]\n\turl = git@example.com:other/r\n", 0o644)
+	scope := func(dir string) Scope { return Scope{Project: dir, Source: filepath.Join(dir, ".hermes", "hooks.yaml")} }
+	req := func(dir string) Request {
+		return Request{Event: "pre_tool_call", Command: "./g.sh", Dir: dir, Scope: scope(dir)}
+	}
+	s := NewStore(filepath.Join(root, "home"))
+	if _, err := s.ApproveHook(req(a)); err != nil {
+		t.Fatal(err)
+	}
+	p := &Policy{Store: s}
+	if p.Screen().Refuses("pre_tool_call", "./g.sh", scope(b)) {
+		t.Error("the screen refuses the clone's hook")
+	}
+	if !p.Screen().Refuses("pre_tool_call", "./g.sh", scope(c)) {
+		t.Error("the screen lets an unrelated repository's hook through")
+	}
+	if !p.MayRunIn(b) || p.MayRunIn(c) {
+		t.Errorf("MayRunIn: clone %v, unrelated %v", p.MayRunIn(b), p.MayRunIn(c))
+	}
+	v := p.Decide(req(b))
+	if !v.Run || v.Reason != reasonElsewhere {
+		t.Errorf("Decide in the clone: %+v", v)
+	}
+	if v.Pins != nil {
+		v.Pins.Close()
+	}
+	if v := p.Decide(req(c)); v.Run || !v.Unapproved {
+		t.Errorf("Decide in an unrelated repository: %+v", v)
+	}
+}
