@@ -145,7 +145,9 @@ func TestScreenAndDecideSeeOtherCheckouts(t *testing.T) {
 	mkfile(t, filepath.Join(a, ".git", "config"), "[remote \"origin\"]\n\turl = https://example.com/o/r.git\n", 0o644)
 	mkfile(t, filepath.Join(b, ".git", "config"), "[remote \"origin\"]\n\turl = git@example.com:o/r\n", 0o644)
 	mkfile(t, filepath.Join(c, ".git", "config"), "[remote \"origin\"]\n\turl = git@example.com:other/r\n", 0o644)
-	scope := func(dir string) Scope { return Scope{Project: dir, Source: filepath.Join(dir, ".hermes", "hooks.yaml")} }
+	scope := func(dir string) Scope {
+		return Scope{Project: dir, Source: filepath.Join(dir, ".hermes", "hooks.yaml")}
+	}
 	req := func(dir string) Request {
 		return Request{Event: "pre_tool_call", Command: "./g.sh", Dir: dir, Scope: scope(dir)}
 	}
