@@ -52,12 +52,12 @@ determined (make, a pipeline, python -m) is approved by its text only (⚠); a
 fail_closed guard only with --text-only, and otherwise it blocks.
 
 --project [DIR] approves every hook a repository declares (its
-.hermes/hooks.yaml, .claude/settings*.json and the other agents' hook files
-read for DIR, default the working directory) at once: it lists each with its
-event, matcher, command and the files it runs with their digests, then asks
-(y/N) at a terminal; elsewhere it approves only with --yes. Such an approval
-holds in every clone and worktree of the same git repository whose files have
-the same content; a changed file needs a new approval there.`,
+.hermes/hooks.yaml and the agents' hook files, such as .claude/settings.json,
+that hermes-hooks reads for DIR, default the working directory) at once: it
+lists each with its event, matcher, command and the files it runs with their
+digests, then asks (y/N) at a terminal; elsewhere it approves only with --yes.
+Such an approval holds in every clone and worktree of the same git repository
+whose files have the same content; a changed file needs a new approval there.`,
 		Example: `  hermes-hooks approve --project
   hermes-hooks approve --project ~/src/app --yes --json
   hermes-hooks approve ~/.hermes/hooks/block-rm-rf.sh
