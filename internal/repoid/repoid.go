@@ -27,6 +27,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // maxGitFile bounds every read of git's files (a .git file, commondir, a
@@ -181,9 +183,11 @@ func firstLine(data []byte) []byte {
 	return bytes.TrimSuffix(data, []byte("\r"))
 }
 
-// readSmall reads a regular file, at most maxGitFile bytes of it.
+// readSmall reads a regular file, at most maxGitFile bytes of it. It opens
+// without blocking: a FIFO planted as a checkout's git config or commondir
+// would otherwise hang the dispatch that asks which repository it is.
 func readSmall(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := fsutil.OpenNoBlock(path)
 	if err != nil {
 		return nil, err
 	}
