@@ -179,6 +179,9 @@ type Status struct {
 	Approved bool
 	Approval Entry
 	Drift    Drift
+	// Elsewhere: the approval was given in another checkout of the
+	// hook's repository (see portable.go).
+	Elsewhere bool
 }
 
 // Inspect reports h against the allowlist f without running or approving
@@ -187,11 +190,16 @@ func Inspect(h Request, f *File) Status {
 	t := h.target()
 	st := Status{Target: *t}
 	e, ok := f.LookupIn(h.Event, h.Command, h.Scope)
-	if !ok {
+	var exact *Entry
+	if ok {
+		exact = &e
+	}
+	others := f.elsewhere(&h, &defaultHashes)
+	if !ok && len(others) == 0 {
 		return st
 	}
 	pins := cmdpin.Pin(t, &defaultHashes)
 	defer pins.Close()
-	st.Approved, st.Approval, st.Drift = true, e, compare(e, &h, t, pins)
+	st.Approval, st.Drift, st.Elsewhere, st.Approved = approvalFor(exact, func() []Entry { return others }, &h, t, pins)
 	return st
 }

@@ -43,5 +43,14 @@
 // An mtime-only entry (written by Hermes or by hand) still runs, with a
 // warning, when the script is newer than its approval.
 //
+// A repository's hooks are approved in "project_approvals", apart from
+// Hermes' list, keyed by the checkout's project root and source file. An
+// approval of a hook in a git repository also records the repository
+// (package repoid), the source file relative to the worktree with its
+// digest, and each file inside the worktree as a relative path, so that it
+// holds in every clone and worktree of that repository whose hooks file
+// and files have the approved content (portable.go). An approval by text
+// only stays with its checkout.
+//
 // This package knows events only as names; it does not validate them.
 package consent

@@ -91,6 +91,9 @@ type Entry struct {
 	SpecSHA256 string
 	// Scope is where the approved hook came from (zero for global hooks).
 	Scope Scope
+	// Repo lets a project approval hold in other checkouts of its
+	// repository (portable.go); zero when it may not.
+	Repo RepoLink
 
 	// obj is the entry's whole JSON object as read, or as built by
 	// Approve. Writing it back unchanged is what preserves unknown keys.
@@ -109,6 +112,9 @@ type Entry struct {
 type FileRecord struct {
 	Path   string
 	SHA256 string
+	// InRepo is the path relative to the worktree's root of a linked
+	// approval (Entry.Repo), for a file inside it; "" otherwise.
+	InRepo string
 }
 
 // Scope is where a hook came from. The zero Scope is the global config,
@@ -265,10 +271,48 @@ func entryFromJSON(item any) Entry {
 				e.Files = append(e.Files, FileRecord{Path: "\x00invalid"})
 				continue
 			}
-			e.Files = append(e.Files, FileRecord{Path: path, SHA256: sum})
+			rec := FileRecord{Path: path, SHA256: sum}
+			if v, present := m[keyInRepo]; present {
+				if rec.InRepo, _ = v.(string); !localRel(rec.InRepo) {
+					rec.InRepo = "\x00invalid"
+				}
+			}
+			e.Files = append(e.Files, rec)
 		}
 	}
+	e.Repo = repoLinkFromJSON(obj[keyRepository], e.Files)
 	return e
+}
+
+// repoLinkFromJSON reads an entry's repository link. Anything malformed —
+// in it or in a file's path inside the worktree — leaves the approval
+// unlinked: it then holds only where it was given.
+func repoLinkFromJSON(v any, files []FileRecord) RepoLink {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return RepoLink{}
+	}
+	var l RepoLink
+	ids, _ := m[keyRepoIDs].([]any)
+	for _, id := range ids {
+		s, ok := id.(string)
+		if !ok || s == "" {
+			return RepoLink{}
+		}
+		l.IDs = append(l.IDs, s)
+	}
+	l.Source, _ = m[keyRepoSource].(string)
+	l.SourceSHA256, _ = m[keyRepoSourceSH].(string)
+	l.Project, _ = m[keyRepoProject].(string)
+	if !localRel(l.Source) || !localRel(l.Project) || l.SourceSHA256 == "" {
+		return RepoLink{}
+	}
+	for _, f := range files {
+		if f.InRepo != "" && !localRel(f.InRepo) {
+			return RepoLink{}
+		}
+	}
+	return l
 }
 
 // newEntry builds the JSON object of an approval from e's fields: Hermes'
@@ -297,6 +341,9 @@ func newEntry(e Entry) Entry {
 			if f.SHA256 != "" {
 				rec[keySHA256] = f.SHA256
 			}
+			if f.InRepo != "" && e.Repo.Linked() {
+				rec[keyInRepo] = f.InRepo
+			}
 			list = append(list, rec)
 		}
 		obj[keyFiles] = list
@@ -313,6 +360,15 @@ func newEntry(e Entry) Entry {
 	if !e.Scope.Global() {
 		obj[keyProject] = e.Scope.Project
 		obj[keySource] = e.Scope.Source
+		if e.Repo.Linked() {
+			ids := make([]any, len(e.Repo.IDs))
+			for i, id := range e.Repo.IDs {
+				ids[i] = id
+			}
+			obj[keyRepository] = map[string]any{
+				keyRepoIDs: ids, keyRepoSource: e.Repo.Source, keyRepoSourceSH: e.Repo.SourceSHA256, keyRepoProject: e.Repo.Project,
+			}
+		}
 	}
 	return entryFromJSON(obj)
 }

@@ -26,6 +26,7 @@ func FuzzLoad(f *testing.F) {
 		`{"approvals": [{"event": "PreToolUse", "command": "https://x/h", "files_at_approval": [], "approved_by_text": true, "spec_sha256_at_approval": "ab"}]}`,
 		`{"approvals": [{"event": "e", "command": "make x", "approved_by_text": true, "text_only_acknowledged": "yes"}]}`,
 		`{"approvals": [{"event": "e", "command": "c", "spec_sha256_at_approval": 7}]}`,
+		`{"approvals": [], "project_approvals": [{"event": "e", "command": "./g", "project_root": "/a", "source": "/a/h", "files_at_approval": [{"path": "/a/g", "sha256": "ab", "in_repository": "g"}], "repository": {"ids": ["git:/a/.git", "url:h/o/r"], "source": "h", "source_sha256": "cd", "project": "."}}]}`,
 		`[]`, ``, `{`, `{"approvals": []} x`, `"\ud800"`, `{"a": 1e400}`,
 	} {
 		f.Add([]byte(seed))

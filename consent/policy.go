@@ -173,6 +173,7 @@ const (
 	reasonAccepted      = "approved by accept policy (--accept-hooks / HERMES_ACCEPT_HOOKS / hooks_auto_accept)"
 	reasonPrompted      = "approved at the prompt"
 	reasonThisRun       = "approved for this run (the allowlist could not be saved)"
+	reasonElsewhere     = "allowlisted in another checkout of this repository, with the same content"
 	reasonDeclined      = "declined at the prompt"
 	reasonPromptTimeout = "no answer at the prompt in time"
 	reasonPromptEOF     = "no answer at the prompt (end of input)"
@@ -263,6 +264,10 @@ type snapshot struct {
 	// projects indexes file.Projects for Screen (projectIndex).
 	projOnce sync.Once
 	projects map[pair]struct{}
+	// portable indexes the approvals that may hold in other checkouts
+	// (portableIndex).
+	portOnce sync.Once
+	portable map[string]struct{}
 }
 
 // Decide says whether h may run, approving and recording it when an accept
@@ -313,25 +318,43 @@ func (p *Policy) Decide(h Request) Verdict {
 // this process.
 func (p *Policy) decideApproved(h *Request, k pair) (Verdict, bool) {
 	reason := reasonAllowlisted
-	e, ok := p.current().file.LookupIn(h.Event, h.Command, h.Scope)
+	file := p.current().file
+	e, ok := file.LookupIn(h.Event, h.Command, h.Scope)
 	if !ok {
 		p.mu.Lock()
 		e, ok = p.session[k]
 		p.mu.Unlock()
 		reason = reasonThisRun
 	}
-	if !ok {
+	// Approvals given in other checkouts of the hook's repository are
+	// looked for only when this checkout's own does not hold: the checkout
+	// a hook was approved in pays nothing for them.
+	var others []Entry
+	othersDone := false
+	elsewhere := func() []Entry {
+		if !othersDone {
+			others, othersDone = file.elsewhere(h, &p.hashes), true
+		}
+		return others
+	}
+	var exact *Entry
+	if ok {
+		exact = &e
+	} else if len(elsewhere()) == 0 {
 		return Verdict{}, false
 	}
-	return p.checkScript(h, e, reason), true
+	return p.checkScript(h, exact, elsewhere, reason), true
 }
 
 // checkScript turns an approval into a verdict after comparing what the
-// hook runs now with it.
-func (p *Policy) checkScript(h *Request, e Entry, reason string) Verdict {
+// hook runs now with it (see approvalFor).
+func (p *Policy) checkScript(h *Request, exact *Entry, others func() []Entry, reason string) Verdict {
 	t := h.target()
 	pins := cmdpin.Pin(t, &p.hashes)
-	d := compare(e, h, t, pins)
+	e, d, moved, _ := approvalFor(exact, others, h, t, pins)
+	if moved {
+		reason = reasonElsewhere
+	}
 	v := Verdict{Run: true, Reason: reason, Approved: true, Drift: d.Kind, TextOnly: t.Opaque, TextOnlyAck: e.TextOnlyAck, Pins: pins}
 	switch d.Kind {
 	case DriftHash:
@@ -459,6 +482,9 @@ func (p *Policy) MayRunIn(root string) bool {
 			if e.Scope.Project == root {
 				return true
 			}
+		}
+		if s.file.linkedTo(root) {
+			return true
 		}
 	}
 	p.mu.Lock()

@@ -48,6 +48,9 @@ func (s Screen) Refuses(event, command string, scope Scope) bool {
 	if _, ok := s.snap.projectIndex()[pair{event, command, scope}]; ok {
 		return false
 	}
+	if s.snap.mayTravel(event, command, scope) {
+		return false
+	}
 	s.p.mu.Lock()
 	_, ok := s.p.session[pair{event, command, scope}]
 	s.p.mu.Unlock()

@@ -161,11 +161,15 @@ func (s *Store) approvePinned(h *Request, t *cmdpin.Target, pins *cmdpin.Pins, l
 	if len(files) > 0 {
 		primary = files[0].SHA256
 	}
-	res := ApproveResult{Entry: newEntry(Entry{
+	e := Entry{
 		Event: h.Event, Command: h.Command, ApprovedAt: formatTimestamp(s.now()),
 		ScriptMtimeAtApproval: mtime, ScriptSHA256AtApproval: primary,
 		Files: files, TextOnly: t.Opaque != "", TextOnlyAck: t.Opaque != "" && h.AckTextOnly, SpecSHA256: specDigest(t.Spec), Scope: h.Scope,
-	})}
+	}
+	if !h.Scope.Global() {
+		link(&e, h.Scope, t)
+	}
+	res := ApproveResult{Entry: newEntry(e)}
 	backup, err := s.mutate(lockWait, func(f *File) {
 		list := f.list(h.Scope)
 		kept := (*list)[:0]

@@ -41,6 +41,9 @@ type HookStatus struct {
 	// Approved: the hook is in the allowlist (in its scope).
 	Approved bool
 	Approval consent.Entry
+	// Elsewhere: the approval was given in another checkout of the hook's
+	// repository (a clone, a worktree) with the same content.
+	Elsewhere bool
 	// Drift compares what the hook runs with its approval (approved hooks
 	// only).
 	Drift consent.Drift
@@ -84,6 +87,7 @@ func Inspect(cfg *hookconfig.Config, allow *consent.File, cwd string) []HookStat
 			StartProblem:  cs.Target.StartProblem(),
 			Approved:      cs.Approved,
 			Approval:      cs.Approval,
+			Elsewhere:     cs.Elsewhere,
 			Drift:         cs.Drift,
 		})
 	}
@@ -310,14 +314,17 @@ type HookInfo struct {
 	TextOnly   string   `json:"text_only,omitempty"`
 	// TextOnlyBlocks: a fail_closed guard approved by its text only
 	// without --text-only; dispatch blocks the events it guards.
-	TextOnlyBlocks bool       `json:"text_only_blocks,omitempty"`
-	Executable     bool       `json:"executable"`
-	Approved       bool       `json:"approved"`
-	ApprovedAt     string     `json:"approved_at,omitempty"`
-	Runs           bool       `json:"runs"`
-	Drift          *DriftInfo `json:"drift,omitempty"`
-	Checks         []Check    `json:"checks,omitempty"`
-	Problems       *int       `json:"problems,omitempty"`
+	TextOnlyBlocks bool   `json:"text_only_blocks,omitempty"`
+	Executable     bool   `json:"executable"`
+	Approved       bool   `json:"approved"`
+	ApprovedAt     string `json:"approved_at,omitempty"`
+	// ApprovedElsewhere: approved in another checkout (clone, worktree)
+	// of the same repository, with the same content.
+	ApprovedElsewhere bool       `json:"approved_elsewhere,omitempty"`
+	Runs              bool       `json:"runs"`
+	Drift             *DriftInfo `json:"drift,omitempty"`
+	Checks            []Check    `json:"checks,omitempty"`
+	Problems          *int       `json:"problems,omitempty"`
 }
 
 // DriftInfo is a script's comparison with its approval, for JSON output.
@@ -335,7 +342,7 @@ func NewHookInfo(st *HookStatus) HookInfo {
 		Event: e.DeclaredAs, Canonical: e.Event.Name, Command: e.Command, Matcher: e.Matcher,
 		Timeout: e.Timeout.Seconds(), Dialect: string(e.Dialect), FailClosed: e.FailClosed,
 		Priority: e.Priority, Duplicate: e.Duplicate, Source: e.Source, RunBy: e.RunBy, Worker: e.Worker, Workers: e.Workers, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, TextOnlyBlocks: st.TextOnlyUnacknowledged(), Executable: st.Executable,
-		Approved: st.Approved, ApprovedAt: st.Approval.ApprovedAt, Runs: st.Runs(),
+		Approved: st.Approved, ApprovedAt: st.Approval.ApprovedAt, ApprovedElsewhere: st.Elsewhere, Runs: st.Runs(),
 	}
 	if h.Files == nil {
 		h.Files = []string{}

@@ -106,6 +106,8 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 				b.WriteString(", ✗ changed since approval)")
 			case st.TextOnlyUnacknowledged():
 				b.WriteString(", ✗ blocks: approved by its text only without --text-only)")
+			case st.Approved && st.Elsewhere:
+				b.WriteString(", ✓ allowlisted in another checkout of this repository)")
 			case st.Approved:
 				b.WriteString(", ✓ allowlisted)")
 			default:

@@ -23,12 +23,17 @@ type approveOptions struct {
 	event            string
 	all, force, json bool
 	textOnly         bool // approvals by text only are meant (report.PrintTextOnly)
+	project, yes     bool // approve --project [DIR] (--yes: without asking)
+	// dir is where the hooks run from ("": the working directory);
+	// jsonExtra is added to the --json answer (approve --project's plan).
+	dir       string
+	jsonExtra map[string]any
 }
 
 func newApproveCmd(a *app) *cobra.Command {
 	var o approveOptions
 	cmd := &cobra.Command{
-		Use:     "approve COMMAND",
+		Use:     "approve COMMAND | --project [DIR]",
 		Aliases: []string{"allow"},
 		Short:   "Allowlist a hook command so dispatch runs it",
 		Long: `Record your consent for a hook command, without a prompt. With no --event, every
@@ -44,19 +49,44 @@ names a configured command when it has the same words once ~ is expanded (so
 the shell's expansion of ~/h.sh still names the config's ~/h.sh); the approval
 is recorded under the config's own spelling. A command whose files cannot be
 determined (make, a pipeline, python -m) is approved by its text only (⚠); a
-fail_closed guard only with --text-only, and otherwise it blocks.`,
-		Example: `  hermes-hooks approve ~/.hermes/hooks/block-rm-rf.sh
+fail_closed guard only with --text-only, and otherwise it blocks.
+
+--project [DIR] approves every hook a repository declares (its
+.hermes/hooks.yaml and the agents' hook files, such as .claude/settings.json,
+that hermes-hooks reads for DIR, default the working directory) at once: it
+lists each with its event, matcher, command and the files it runs with their
+digests, then asks (y/N) at a terminal; elsewhere it approves only with --yes.
+Such an approval holds in every clone and worktree of the same git repository
+whose files have the same content; a changed file needs a new approval there.`,
+		Example: `  hermes-hooks approve --project
+  hermes-hooks approve --project ~/src/app --yes --json
+  hermes-hooks approve ~/.hermes/hooks/block-rm-rf.sh
   hermes-hooks approve "python3 ~/hooks/audit.py" --event post_tool_call
   hermes-hooks approve --all
   hermes-hooks approve ./guard.sh --json
   hermes-hooks approve --text-only "make -s guard" --event pre_tool_call`,
 		Args: func(cmd *cobra.Command, args []string) error {
+			if o.project {
+				if o.all || o.event != "" || o.force {
+					return usageErr("--project approves every hook of the project: drop --all, --event and --force", "--project cannot be combined with --all, --event or --force")
+				}
+				if len(args) > 1 {
+					return exactArgs(1, "at most one DIR with --project")(cmd, args)
+				}
+				return nil
+			}
+			if o.yes {
+				return usageErr("--yes confirms approve --project", "--yes needs --project")
+			}
 			if o.all {
 				return exactArgs(0, "no COMMAND with --all")(cmd, args)
 			}
 			return exactArgs(1, "exactly one COMMAND (quote it if it has spaces)")(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.project {
+				return runApproveProject(a, args, o)
+			}
 			if o.all {
 				return runApproveAll(a, o)
 			}
@@ -68,6 +98,8 @@ fail_closed guard only with --text-only, and otherwise it blocks.`,
 	cmd.Flags().BoolVar(&o.force, "force", false, "approve even though no configured hook runs the command for --event, or its script does not exist yet")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
 	cmd.Flags().BoolVar(&o.textOnly, "text-only", false, "approve a fail_closed guard whose files cannot be determined by its text only, knowingly")
+	cmd.Flags().BoolVar(&o.project, "project", false, "approve every hook the project (DIR, default the working directory) declares, after listing them")
+	cmd.Flags().BoolVarP(&o.yes, "yes", "y", false, "with --project: approve without asking (needed when standard input is not a terminal)")
 	return cmd
 }
 
@@ -188,6 +220,9 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 		out = io.Discard
 	}
 	wd := cli.Cwd()
+	if o.dir != "" {
+		wd = o.dir
+	}
 	for _, t := range targets {
 		r := approvedJSON{Event: t.event, Command: t.command}
 		needAck := t.status != nil && t.status.NeedsTextOnlyAck()
@@ -242,7 +277,11 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 	}
 	switch {
 	case asJSON:
-		if err := writeJSON(a.Out, map[string]any{"results": results, "approved": approved, "refused": refused, "allowlist": store.Path()}); err != nil {
+		answer := map[string]any{"results": results, "approved": approved, "refused": refused, "allowlist": store.Path()}
+		for k, v := range o.jsonExtra {
+			answer[k] = v
+		}
+		if err := writeJSON(a.Out, answer); err != nil {
 			return err
 		}
 	case approved == 0 && refused == 0:

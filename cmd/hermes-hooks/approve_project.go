@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
+	"github.com/hermes-hooks/hermes-hooks/report"
+)
+
+// runApproveProject is `approve --project [DIR]`: every hook the project at
+// DIR declares (its .hermes/hooks.yaml and the agents' hook files read for
+// it) is listed with what it runs and the digests an approval records, and
+// approved together once confirmed: at the terminal, or with --yes. A
+// confirmation nobody can give (stdin not a terminal: a script, an agent)
+// is a refusal, not a yes: approving a repository's hooks is the one step
+// that lets them run.
+func runApproveProject(a *app, args []string, o approveOptions) error {
+	dir, err := projectArg(args)
+	if err != nil {
+		return err
+	}
+	cfg, store, statuses, err := a.inspectIn(dir, func() (*hookconfig.Config, error) { return a.LoadConfigFor(dir) })
+	if err != nil {
+		return err
+	}
+	hooks := report.ProjectHooks(statuses)
+	root := dir
+	if len(hooks) > 0 {
+		root = hooks[0].Status.Entry.Scope.Project
+	}
+	extra := map[string]any{"project": root, "hooks": hooks}
+	if len(hooks) == 0 {
+		if o.json {
+			return writeJSON(a.Out, map[string]any{"project": root, "hooks": hooks, "results": []any{}, "approved": 0, "refused": 0})
+		}
+		fmt.Fprintf(a.Out, "No hooks declared by the project at %s (no %s, and no agent hook file hermes-hooks reads there) — nothing to approve.\n",
+			show(dir), hookconfig.ProjectHooksFile)
+		return nil
+	}
+	if !o.json {
+		report.PrintProjectPlan(a.Out, root, hooks)
+	}
+	if n := report.Pending(hooks); n > 0 && !o.yes {
+		in, tty := a.In.(*os.File)
+		if o.json || !tty || !isTerminal(in.Fd()) {
+			if o.json {
+				extra["error"] = "not confirmed: run again with --yes"
+				extra["approved"], extra["refused"], extra["results"] = 0, 0, []any{}
+				if err := writeJSON(a.Out, extra); err != nil {
+					return err
+				}
+			}
+			return &exitError{Code: 1, Msg: "approve --project: nothing approved: confirmation needs a terminal (standard input is not one)",
+				Hint: "review the hooks listed, then run: hermes-hooks approve --project " + shquote.IfNeeded(strings.Join(args, "")) + " --yes"}
+		}
+		fmt.Fprintf(a.Out, "Approve %s for this project? [y/N] ", report.Count(n, "hook", "hooks"))
+		if !confirmed(a.In) {
+			fmt.Fprintln(a.Out, "Nothing approved.")
+			return silentExit(1)
+		}
+	}
+	targets := make([]approveTarget, len(hooks))
+	for i, h := range hooks {
+		targets[i] = approveTarget{event: h.Event, command: h.Command, status: h.Status}
+	}
+	o.dir, o.jsonExtra = dir, extra
+	return approveTargets(a, cfg, store, targets, "", o)
+}
+
+// projectArg is approve --project's DIR (the working directory when none),
+// absolute and checked to be a directory.
+func projectArg(args []string) (string, error) {
+	dir := "."
+	if len(args) == 1 {
+		dir = args[0]
+	}
+	abs, err := filepath.Abs(dir)
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = os.Stat(abs); err == nil && !fi.IsDir() {
+			err = fmt.Errorf("not a directory")
+		}
+	}
+	if err != nil {
+		return "", usageErr("name the project's directory (or run it there with no DIR)", "approve --project %s: %v", show(dir), err)
+	}
+	return abs, nil
+}
+
+// confirmed reads one answer line: y or yes (any case) confirms.
+func confirmed(in io.Reader) bool {
+	line, _ := bufio.NewReader(in).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,78 @@
+package repoid
+
+import (
+	"os"
+	"sync"
+	"time"
+)
+
+// Cache remembers Find's answers for a process that dispatches many events
+// (serve, a Go host). An answer is reused while every file it was read
+// from — each .git entry looked for, the .git file, commondir and the
+// config — stats the same (size, mtime, mode, or still absent). A
+// local remote's own files are not watched: its ID changes only when that
+// repository is moved or recreated. The zero Cache is ready to use.
+type Cache struct {
+	mu sync.Mutex
+	m  map[string]cached
+}
+
+type cached struct {
+	repo   Repo
+	ok     bool
+	stamps []stamp
+}
+
+type stamp struct {
+	path   string
+	exists bool
+	size   int64
+	mod    time.Time
+	mode   os.FileMode
+}
+
+func stampOf(path string) stamp {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return stamp{path: path}
+	}
+	return stamp{path: path, exists: true, size: fi.Size(), mod: fi.ModTime(), mode: fi.Mode()}
+}
+
+// Find is the package's Find, from the cache when nothing it read changed.
+func (c *Cache) Find(dir string) (Repo, bool) {
+	c.mu.Lock()
+	hit, found := c.m[dir]
+	c.mu.Unlock()
+	if found && fresh(hit.stamps) {
+		return hit.repo, hit.ok
+	}
+	var paths []string
+	r, ok := find(dir, func(p string) { paths = append(paths, p) })
+	stamps := make([]stamp, len(paths))
+	for i, p := range paths {
+		stamps[i] = stampOf(p)
+	}
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = make(map[string]cached)
+	}
+	if len(c.m) >= maxCached {
+		clear(c.m) // a bound, not an eviction policy: projects are few
+	}
+	c.m[dir] = cached{repo: r, ok: ok, stamps: stamps}
+	c.mu.Unlock()
+	return r, ok
+}
+
+// maxCached bounds the cache of a long-lived process.
+const maxCached = 1024
+
+func fresh(stamps []stamp) bool {
+	for _, s := range stamps {
+		if stampOf(s.path) != s {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,129 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
+)
+
+// ProjectHook is one hook of a repository's config set as `approve
+// --project` shows it before approving: what fires it, what it runs and
+// the content an approval would record.
+type ProjectHook struct {
+	Event   string `json:"event"`
+	Matcher string `json:"matcher,omitempty"`
+	Command string `json:"command"`
+	// Source is the file the hook is declared in.
+	Source string       `json:"source"`
+	Files  []FileDigest `json:"files"`
+	// TextOnly says why the files it runs cannot be determined: it would
+	// be approved by its text only.
+	TextOnly string `json:"text_only,omitempty"`
+	// State: "new" (not approved), "changed" (approved, but what it runs
+	// changed since) or "approved" (nothing to do; Elsewhere when the
+	// approval was given in another checkout of the repository).
+	State     string `json:"state"`
+	Elsewhere bool   `json:"approved_elsewhere,omitempty"`
+	// Status is the hook's inspection, for the approval itself.
+	Status *HookStatus `json:"-"`
+}
+
+// FileDigest is one file a hook runs, with the digest an approval would
+// record ("" when it cannot be read; Problem says why).
+type FileDigest struct {
+	Path    string `json:"path"`
+	SHA256  string `json:"sha256,omitempty"`
+	Problem string `json:"problem,omitempty"`
+}
+
+// ProjectHooks picks the hooks a repository declares (its hooks file, its
+// agents' settings and hook files: every entry with a project scope) out
+// of statuses, skipping duplicates (approved with the entry they repeat),
+// and reads the digest of every file they run.
+func ProjectHooks(statuses []HookStatus) []ProjectHook {
+	var hashes cmdpin.Cache
+	var out []ProjectHook
+	for i := range statuses {
+		st := &statuses[i]
+		e := st.Entry
+		if e.Scope.Global() || e.Duplicate {
+			continue
+		}
+		h := ProjectHook{Event: e.DeclaredAs, Matcher: e.Matcher, Command: e.Command, Source: e.Scope.Source,
+			TextOnly: st.TextOnly, State: "new", Status: st, Files: []FileDigest{}}
+		switch {
+		case st.Approved && st.Drift.Kind == consent.DriftHash:
+			h.State = "changed"
+		case st.Approved:
+			h.State, h.Elsewhere = "approved", st.Elsewhere
+		}
+		for _, f := range st.Files {
+			d := FileDigest{Path: f}
+			if sum, err := hashes.Sum(f); err != nil {
+				d.Problem = err.Error()
+			} else {
+				d.SHA256 = sum
+			}
+			h.Files = append(h.Files, d)
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// Pending counts the hooks an approval would change (new or changed).
+func Pending(hooks []ProjectHook) int {
+	n := 0
+	for _, h := range hooks {
+		if h.State != "approved" {
+			n++
+		}
+	}
+	return n
+}
+
+// PrintProjectPlan lists a repository's hooks before `approve --project`
+// approves them: event, matcher, command, the file it comes from, and each
+// file it runs with a short digest (paths inside root relative to it).
+func PrintProjectPlan(w io.Writer, root string, hooks []ProjectHook) {
+	fmt.Fprintf(w, "Hooks of the project %s (%s, %d to approve):\n", show(root), Count(len(hooks), "hook", "hooks"), Pending(hooks))
+	for _, h := range hooks {
+		state := ""
+		switch {
+		case h.State == "changed":
+			state = "  (changed since its approval)"
+		case h.Elsewhere:
+			state = "  (= approved in another checkout of this repository)"
+		case h.State == "approved":
+			state = "  (= already approved)"
+		}
+		matcher := ""
+		if h.Matcher != "" {
+			matcher = " matcher=" + PyRepr(h.Matcher)
+		}
+		fmt.Fprintf(w, "  [%s]%s %s%s\n", show(h.Event), show(matcher), show(h.Command), state)
+		fmt.Fprintf(w, "      from %s\n", show(inRoot(root, h.Source)))
+		for _, f := range h.Files {
+			switch {
+			case f.Problem != "":
+				fmt.Fprintf(w, "      runs %s  ✗ %s\n", show(inRoot(root, f.Path)), show(f.Problem))
+			default:
+				fmt.Fprintf(w, "      runs %s  sha256 %s…\n", show(inRoot(root, f.Path)), f.SHA256[:12])
+			}
+		}
+		if h.TextOnly != "" {
+			fmt.Fprintf(w, "      ⚠ its files cannot be determined (%s): it would be approved by its text only\n", show(h.TextOnly))
+		}
+	}
+}
+
+// inRoot is p relative to root when it is inside it.
+func inRoot(root, p string) string {
+	if rel, err := filepath.Rel(root, p); err == nil && filepath.IsLocal(rel) {
+		return rel
+	}
+	return p
+}
