@@ -44,7 +44,9 @@ func newCline() *Agent {
 		HookTimeout: 30 * second, // per hook file, not configurable (Cio=3e4) [CL-PKG executeHook]
 		decode:      decodeCline,
 		encode:      encodeCline,
-		roots:       clineRoots,
+		// Cline's errorMessage comes only with a cancel of the task; contextModification is the model's.
+		notice: noticeNone,
+		roots:  clineRoots,
 	}
 }
 
