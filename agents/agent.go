@@ -59,6 +59,9 @@ type Agent struct {
 	// call `hook AGENT` with payloads of their own (VS Code runs Claude
 	// Code's settings); Decode tells them by their payload.
 	hosts []*Host
+	// notice is where the agent shows the person a line of hermes-hooks'
+	// own (EncodeNotice).
+	notice noticeChannel
 	// skip reports a payload of a served event that is not dispatched
 	// (nil: none is): Qwen Code's second TodoCreated for an item, sent
 	// after the list is written, where nothing can refuse it any more.
@@ -82,6 +85,7 @@ type Host struct {
 	is     func(payload map[string]any) bool
 	decode func(agentEvent string, ev *protocol.Event, payload map[string]any) map[string]any
 	encode func(c *Call, o *protocol.Outcome) Reply
+	notice noticeChannel
 }
 
 // Source is an agent's hook file read as a hook source of hermes-hooks:

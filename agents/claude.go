@@ -54,6 +54,8 @@ func newClaude() *Agent {
 		EnvFileEnv:    "CLAUDE_ENV_FILE",
 		decode:        decodeClaude,
 		encode:        encodeClaude,
+		// systemMessage: shown to the user, on every event that does not drop it.
+		notice: noticeSystemMessage,
 		// VS Code runs .claude/settings.json too, entries install wrote
 		// included: it is told by its payload and answered in its shape.
 		hosts: []*Host{vscodeHost(false)},

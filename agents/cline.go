@@ -44,7 +44,7 @@ func newCline() *Agent {
 		HookTimeout: 30 * second, // per hook file, not configurable (Cio=3e4) [CL-PKG executeHook]
 		decode:      decodeCline,
 		encode:      encodeCline,
-		roots:       clineRoots,
+		roots:       clineRoots, notice: noticeNone, // errorMessage comes with a cancel of the task only; contextModification is the model's
 	}
 }
 

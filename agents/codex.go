@@ -44,6 +44,8 @@ func newCodex() *Agent {
 		},
 		decode: decodeCodex,
 		encode: encodeCodex,
+		// systemMessage, a key of every output schema but SessionEnd's (none).
+		notice: noticeSystemMessage,
 	}
 }
 

@@ -54,6 +54,8 @@ func newCopilot() *Agent {
 		HookTimeout: 30 * time.Second,
 		decode:      decodeCopilot,
 		encode:      encodeCopilot,
+		// Copilot CLI's replies hold no line for the user: a denial's reason, context for the model.
+		notice: noticeNone,
 		// VS Code runs .github/hooks/*.json too, and calls with its own
 		// payload (hookEventName), reading its own reply.
 		hosts: []*Host{vscodeHost(true)},

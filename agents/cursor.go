@@ -50,6 +50,8 @@ func newCursor() *Agent {
 		// deadline of its own (its hooks' own timeouts apply).
 		decode: decodeCursor,
 		encode: encodeCursor,
+		// Cursor shows user_message with a deny or an ask only: no line on a call it lets run.
+		notice: noticeNone,
 		roots:  cursorRoots,
 	}
 }

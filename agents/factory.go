@@ -53,6 +53,8 @@ func newFactory() *Agent {
 		EnvFileEnv:  "CLAUDE_ENV_FILE",
 		decode:      decodeFactory,
 		encode:      encodeFactory,
+		// systemMessage, as Claude Code.
+		notice: noticeSystemMessage,
 	}
 }
 

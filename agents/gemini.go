@@ -52,6 +52,8 @@ func newGemini() *Agent {
 		ProjectEnv:  "GEMINI_PROJECT_DIR",
 		decode:      decodeGemini,
 		encode:      encodeGemini,
+		// systemMessage, read on every event.
+		notice: noticeSystemMessage,
 	}
 }
 

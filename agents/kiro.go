@@ -55,6 +55,8 @@ func newKiro() *Agent {
 		HookTimeout: 30 * time.Second,
 		decode:      decodeKiro,
 		encode:      encodeKiro,
+		// Kiro CLI shows a hook's stderr only as a failed hook's warning (exit 1).
+		notice:      noticeNone,
 		textReplies: true,
 	}
 }

@@ -55,7 +55,9 @@ func newQwen() *Agent {
 		ProjectEnv:  "QWEN_PROJECT_DIR",
 		decode:      decodeQwen,
 		encode:      encodeQwen,
-		skip:        qwenSkip,
+		// systemMessage, shown on every event it reads at all.
+		notice: noticeSystemMessage,
+		skip:   qwenSkip,
 	}
 }
 

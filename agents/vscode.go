@@ -45,6 +45,8 @@ func vscodeHost(eventNamed bool) *Host {
 		},
 		decode: decodeVSCode,
 		encode: encodeVSCode,
+		// systemMessage, one of the common output fields.
+		notice: noticeSystemMessage,
 	}
 }
 

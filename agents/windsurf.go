@@ -58,6 +58,8 @@ func newWindsurf() *Agent {
 		// No HookTimeout: Windsurf documents no hook timeout [W-DOC].
 		decode: decodeWindsurf,
 		encode: encodeWindsurf,
+		// stdout, shown to the user (show_output, which install writes).
+		notice: noticeStdout,
 	}
 }
 

@@ -107,3 +107,14 @@ func (s *snapshot) projectIndex() map[pair]struct{} {
 	})
 	return s.projects
 }
+
+// UnapprovedNotice is the one line an agent shows the person when n of a
+// repository's hooks did not run because nobody approved them as they are
+// now (issue 32, item 2). It holds the count and a fixed command only:
+// nothing a repository wrote (a hook's name, its command) reaches it.
+func UnapprovedNotice(n int) string {
+	if n == 1 {
+		return "1 hook from this repository is not approved: run `hermes-hooks approve --project`"
+	}
+	return fmt.Sprintf("%d hooks from this repository are not approved: run `hermes-hooks approve --project`", n)
+}

@@ -88,3 +88,17 @@ func approveIn(t *testing.T, s *Store, scope Scope) {
 		t.Fatal(err)
 	}
 }
+
+// The notice's wording: singular and plural, the count and the fixed
+// command only.
+func TestUnapprovedNotice(t *testing.T) {
+	for n, want := range map[int]string{
+		1:   "1 hook from this repository is not approved: run `hermes-hooks approve --project`",
+		2:   "2 hooks from this repository are not approved: run `hermes-hooks approve --project`",
+		120: "120 hooks from this repository are not approved: run `hermes-hooks approve --project`",
+	} {
+		if got := UnapprovedNotice(n); got != want {
+			t.Errorf("UnapprovedNotice(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

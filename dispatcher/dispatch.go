@@ -230,7 +230,9 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	var f firing
 	selected := d.choose(ctx, ev, fields, &f)
 	if len(selected) == 0 {
-		return nothingRan(ev, fields, late), nil
+		o := nothingRan(ev, fields, late)
+		o.Unapproved = f.unapproved
+		return o, nil
 	}
 	r := &round{ev: ev, session: session, fields: fields, late: late}
 	if d.opts.Recorder != nil {
@@ -240,7 +242,11 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	d.gate(r, selected, &f)
 	r.args, _ = protocol.Args(fields)
 	sess, ranOnce := d.run(ctx, r, peek)
-	return d.fold(ctx, r, sess, ranOnce)
+	o, err := d.fold(ctx, r, sess, ranOnce)
+	// Counted outside the fold: no hook reply can hide the repository's
+	// hooks that did not run.
+	o.Unapproved = f.unapproved + r.unapproved
+	return o, err
 }
 
 // nothingRan is the outcome of a firing that selected no entry: the fold
@@ -383,23 +389,25 @@ func (d *Dispatcher) choose(ctx context.Context, ev *protocol.Event, fields map[
 	agent := caller(ctx)
 	selected := skipRunBy(ev, d.selectEntries(ev, fields, scr, f), agent)
 	if f.refused != nil {
-		d.refused(ev, scr, f.refused, agent)
+		f.unapproved = d.refused(ev, scr, f.refused, agent)
 	}
 	return selected
 }
 
 // refused warns about the entries the consent screen passed over in one
-// firing, less those the calling agent runs itself (its own consent).
-func (d *Dispatcher) refused(ev *protocol.Event, scr consent.Screen, list []*hookconfig.Entry, agent string) {
+// firing, less those the calling agent runs itself (its own consent), and
+// returns how many it warned about.
+func (d *Dispatcher) refused(ev *protocol.Event, scr consent.Screen, list []*hookconfig.Entry, agent string) int {
 	list = skipRunBy(ev, list, agent)
 	if len(list) == 0 {
-		return
+		return 0
 	}
 	hooks := make([]consent.Request, len(list))
 	for i, e := range list {
 		hooks[i] = consent.Request{Event: e.DeclaredAs, Command: e.Command, Scope: e.Scope}
 	}
 	scr.Refused(hooks)
+	return len(list)
 }
 
 // firing is what selecting the entries of one firing keeps: the matchers'
@@ -411,6 +419,9 @@ type firing struct {
 	hookconfig.Firing
 	undecided []*hookconfig.Entry
 	refused   []*hookconfig.Entry
+	// unapproved counts the refused entries the caller does not run
+	// itself (Outcome.Unapproved).
+	unapproved int
 }
 
 // why is the spawn error of an entry selected undecided in this firing,

@@ -27,6 +27,10 @@ type Verdict struct {
 	// Reason says why a hook does not run (or why it blocks); it lands in
 	// the hook's report.
 	Reason string
+	// Unapproved marks a skip because nobody approved the hook as it is
+	// now (never approved, revoked, or changed since approval): a
+	// repository's such hooks are counted in Outcome.Unapproved.
+	Unapproved bool
 	// Pins, when set, holds the files the gate checked, open: the runner
 	// verifies them immediately before it starts the hook and starts a
 	// pinned binary through its descriptor. The dispatcher closes it.
@@ -140,9 +144,10 @@ func (g consentGate) Check(h Invocation) Verdict {
 	case v.Unapproved:
 		// The policy's warning (Hermes' wording) already went to the
 		// user; the report keeps the short form.
-		return Verdict{Kind: VerdictSkip, Reason: "not allowlisted (approve with: " + hint + ")"}
+		return Verdict{Kind: VerdictSkip, Reason: "not allowlisted (approve with: " + hint + ")", Unapproved: true}
 	}
-	return Verdict{Kind: VerdictSkip, Reason: v.Reason}
+	// Changed since approval: not approved as it is now.
+	return Verdict{Kind: VerdictSkip, Reason: v.Reason, Unapproved: v.Approved && v.Drift == consent.DriftHash}
 }
 
 // screen implements screener.

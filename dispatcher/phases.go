@@ -36,6 +36,9 @@ type round struct {
 	// gate kept a matching hook from running (protection off: recorded).
 	runnable    []int
 	gateSkipped bool
+	// unapproved counts the repository's entries the gate skipped as not
+	// approved (Outcome.Unapproved).
+	unapproved int
 }
 
 // closePins lets go of the files the gate pinned, once the round is over.
@@ -110,6 +113,9 @@ func (d *Dispatcher) gate(r *round, selected []*hookconfig.Entry, f *firing) {
 			// A matching hook the gate kept from running is protection
 			// that was off for this firing: it goes on record.
 			r.gateSkipped = true
+			if v.Unapproved && !e.Scope.Global() {
+				r.unapproved++
+			}
 		}
 		if e.Shadow && reports[i].Contribution != nil {
 			// A shadow guard that cannot run blocks nothing either.

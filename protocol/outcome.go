@@ -239,6 +239,12 @@ type Outcome struct {
 	// merged in config order (later keys win, as for Metadata), for the
 	// encoders of agents that read Claude Code's reply shape.
 	HookSpecific map[string]any `json:"hook_specific"`
+	// Unapproved counts a repository's hooks this firing skipped because
+	// nobody approved them as they are now (never approved, revoked, or
+	// changed since approval): the caller tells the person, who cannot see
+	// a warning on an agent's stderr (issue 32, item 2). Set by the
+	// dispatcher after the fold; no hook reply touches it.
+	Unapproved int `json:"unapproved"`
 	// Hooks has one report per configured hook that matched, in config order.
 	Hooks []HookReport `json:"hooks"`
 }

@@ -53,6 +53,7 @@ func (o *Outcome) object() Object {
 		With(o.Metadata != nil, "metadata", o.Metadata).
 		With(o.Env != nil, "env", stringMap(o.Env)).
 		With(o.HookSpecific != nil, "hook_specific", o.HookSpecific).
+		With(o.Unapproved > 0, "unapproved", o.Unapproved).
 		With(true, "hooks", hooks)
 }
 

@@ -844,7 +844,7 @@ func TestOutcomeKeysDefinedOnce(t *testing.T) {
 		TimedOut: true, Error: "e", StdoutTruncated: true, StderrTruncated: true, Note: "n", Shadow: true, Would: "w", Contribution: &c}
 	o := Outcome{Event: "e", Decision: DecisionBlock, Message: "m", RuleKey: "k", Args: map[string]any{}, Context: "c", Stop: true,
 		StopReason: "s", SystemMessage: "y", Result: &res, InjectSystem: "i", InjectUser: "u", Metadata: map[string]any{},
-		Env: map[string]string{}, HookSpecific: map[string]any{}, Hooks: []HookReport{r}}
+		Env: map[string]string{}, HookSpecific: map[string]any{}, Unapproved: 2, Hooks: []HookReport{r}}
 	for _, tc := range []struct {
 		name         string
 		tags, object []string

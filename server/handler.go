@@ -15,9 +15,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/report"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
 )
 
 // Handler returns the HTTP API (see the package comment). Serve uses it;
@@ -241,6 +243,9 @@ func (s *Server) dispatchAndReply(w http.ResponseWriter, r *http.Request, l *dis
 		ctx = dispatcher.CalledBy(ctx, agent)
 	}
 	outcome, err := g.d.Dispatch(ctx, l.event, req.fields)
+	if err == nil && outcome.Unapproved > 0 && r.URL.Query().Get("called_by") == "" && req.format != "hermes" {
+		s.tellUnapproved(ctx, &outcome, req.fields)
+	}
 	if ctx.Err() == nil && err != nil {
 		l.fail(w, http.StatusNotFound, apiError{Error: err.Error()})
 		return
@@ -265,6 +270,24 @@ func (s *Server) dispatchAndReply(w http.ResponseWriter, r *http.Request, l *dis
 	}
 	l.status = http.StatusOK
 	writeJSON(w, http.StatusOK, append(body, '\n'))
+}
+
+// tellUnapproved tells the person, once per session (kept with the
+// server's sessions), how many of the repository's hooks did not run for
+// want of an approval (issue 32, item 2), in the outcome's system_message,
+// which is for the user. A call forwarded by `hook AGENT` is told by that
+// process, in the agent's own channel; Hermes' wire form has no member for
+// the user, and its count is in the outcome's JSON only.
+func (s *Server) tellUnapproved(ctx context.Context, o *protocol.Outcome, fields map[string]any) {
+	id, _ := protocol.SessionID(fields).(string)
+	if first, _ := sessions.FirstNotice(ctx, s.sessions, id); !first {
+		return
+	}
+	notice := consent.UnapprovedNotice(o.Unapproved)
+	if o.SystemMessage != "" {
+		notice = o.SystemMessage + "\n" + notice
+	}
+	o.SystemMessage = notice
 }
 
 // failCancelled answers a dispatch whose context ended. The outcome of an

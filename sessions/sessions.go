@@ -51,6 +51,9 @@ type Session struct {
 	Pending []PendingReply `json:"pending,omitempty"`
 	// Ran lists the once-per-session hooks (Claude's once) that have run.
 	Ran []string `json:"ran,omitempty"`
+	// Noticed: the person was told of the repository's unapproved hooks
+	// (FirstNotice).
+	Noticed bool `json:"noticed,omitempty"`
 }
 
 // Store keeps Sessions. Update must be atomic with respect to other
@@ -249,7 +252,7 @@ func (s *Memory) Update(id string, change func(*Session) error) error {
 	if err := checkSize(&sess); err != nil {
 		return err
 	}
-	if len(sess.State) == 0 && sess.StopBlocks == 0 && len(sess.Pending) == 0 && len(sess.Ran) == 0 {
+	if len(sess.State) == 0 && sess.StopBlocks == 0 && len(sess.Pending) == 0 && len(sess.Ran) == 0 && !sess.Noticed {
 		// Nothing to remember: an empty session is a new one.
 		if el != nil {
 			s.remove(el)
@@ -373,6 +376,7 @@ func decodeSession(data []byte) Session {
 				Source: str("source"), Context: str("context"), SystemMessage: str("system_message"), Note: str("note")})
 		}
 	}
+	sess.Noticed, _ = obj["noticed"].(bool)
 	if list, ok := obj["ran"].([]any); ok {
 		for _, item := range list {
 			if r, ok := item.(string); ok {
@@ -409,6 +413,9 @@ func encodeSession(id string, sess Session) []byte {
 			list[i] = r
 		}
 		obj = append(obj, protocol.KV{Key: "ran", Value: list})
+	}
+	if sess.Noticed {
+		obj = append(obj, protocol.KV{Key: "noticed", Value: true})
 	}
 	return protocol.EncodeJSON(obj, protocol.Compact)
 }

@@ -44,6 +44,8 @@ export declare class Outcome {
   env?: Record<string, unknown>;
   /** The hooks' hookSpecificOutput members hermes-hooks does not model (Claude dialect). */
   hook_specific?: Record<string, unknown>;
+  /** How many of a repository's hooks were skipped as not approved. */
+  unapproved?: number;
   hooks: HookReport[];
   [member: string]: unknown;
   /** How the answer was obtained; not part of the JSON. */

@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -69,7 +70,30 @@ func (a *App) Dispatch(event string, o DispatchOptions) error {
 	if err != nil {
 		return err
 	}
+	if outcome.Unapproved > 0 && !o.AsyncOnly {
+		a.tellUnapproved(&outcome, fields, o.Format == "hermes")
+	}
 	return writeOutcome(a.Out, &outcome, o)
+}
+
+// tellUnapproved tells the person, once per session, how many of the
+// repository's hooks did not run for want of an approval (issue 32, item
+// 2): the outcome's system_message, which is for the user, carries the
+// line. Hermes' wire form has no such member: the line goes to stderr
+// then, and the session stays unmarked.
+func (a *App) tellUnapproved(o *protocol.Outcome, fields map[string]any, wire bool) {
+	notice := consent.UnapprovedNotice(o.Unapproved)
+	if wire {
+		a.Warn(notice)
+		return
+	}
+	if !a.firstNotice(context.Background(), fields) {
+		return
+	}
+	if o.SystemMessage != "" {
+		notice = o.SystemMessage + "\n" + notice
+	}
+	o.SystemMessage = notice
 }
 
 // unreadableRefusal answers event fields that cannot be read (readErr) on

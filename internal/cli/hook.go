@@ -20,6 +20,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/server"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
 )
 
 // HookOptions are hook's own flags.
@@ -83,7 +84,49 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 	if len(outcome.Env) > 0 && agent.EnvFileEnv != "" {
 		a.exportToAgent(agent.EnvFileEnv, outcome.Env)
 	}
-	return writeReply(a, agent.Encode(call, &outcome))
+	return writeReply(a, a.encodeTelling(ctx, agent, call, &outcome))
+}
+
+// encodeTelling is the agent's reply to call, which also tells the person,
+// once per session, how many of the repository's hooks did not run for
+// want of an approval (issue 32, item 2): the first such call whose reply
+// has a place the agent shows the user (agents.EncodeNotice) carries the
+// line, and marks the session (in the one-shot session files, whether the
+// dispatch ran here or in a serve: the mark is this process's, as is the
+// reply). A reply without that place says it on stderr and leaves the
+// session unmarked, so a later event may still show it. Without a session
+// id every call is its own session. The line holds the count and a fixed
+// command only, and nothing in the outcome can suppress it.
+func (a *App) encodeTelling(ctx context.Context, agent *agents.Agent, call *agents.Call, o *protocol.Outcome) agents.Reply {
+	if o.Unapproved == 0 {
+		return agent.Encode(call, o)
+	}
+	notice := consent.UnapprovedNotice(o.Unapproved)
+	r, shown := agent.EncodeNotice(call, o, notice)
+	if !shown {
+		a.Warn(notice)
+		return r
+	}
+	if !a.firstNotice(ctx, call.Fields) {
+		return agent.Encode(call, o)
+	}
+	return r
+}
+
+// firstNotice marks the session of fields as told (sessions.FirstNotice,
+// in the one-shot session files) and reports whether it was not yet.
+func (a *App) firstNotice(ctx context.Context, fields map[string]any) bool {
+	store, err := a.Store()
+	if err != nil {
+		a.Warn("the notice of unapproved hooks is not shown: " + err.Error())
+		return false
+	}
+	id, _ := protocol.SessionID(fields).(string)
+	first, err := sessions.FirstNotice(ctx, &sessions.Files{Dir: filepath.Join(store.Home(), "hook-state")}, id)
+	if err != nil {
+		a.Warn("the notice of unapproved hooks is not shown: " + err.Error())
+	}
+	return first
 }
 
 // exportToAgent appends the variables the hooks exported (each hook got a

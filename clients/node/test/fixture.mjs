@@ -53,6 +53,11 @@ export async function setup() {
   cli(["approve", "--all"]);
   lines.splice(lines.indexOf("  post_llm_call:") + 2, 0, `    - command: ${reply} 9`);
   writeFileSync(config, lines.join("\n") + "\n");
+  // The project is a repository with a hook nobody approved: the outcome
+  // counts it (unapproved) and tells once per session.
+  mkdirSync(join(project, ".git"));
+  mkdirSync(join(project, ".hermes"));
+  writeFileSync(join(project, ".hermes", "hooks.yaml"), `hooks:\n  post_llm_call:\n    - command: ${reply} 8\n`);
 
   const socket = join(home, "hermes-hooks.sock");
   const server = spawn(bin, ["serve", "--listen", "unix://" + socket], { cwd: project, stdio: "ignore" });

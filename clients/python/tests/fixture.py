@@ -64,6 +64,12 @@ class Home:
         # One entry added after the approval: it is reported as skipped.
         lines.insert(lines.index("  post_llm_call:") + 2, f"    - command: {reply} 9")
         self._write(lines)
+        # The project is a repository with a hook nobody approved: the
+        # outcome counts it (unapproved) and tells once per session.
+        os.makedirs(os.path.join(self.project, ".git"))
+        os.makedirs(os.path.join(self.project, ".hermes"))
+        with open(os.path.join(self.project, ".hermes", "hooks.yaml"), "w") as f:
+            f.write(f"hooks:\n  post_llm_call:\n    - command: {reply} 8\n")
         self.socket = os.path.join(self.home, "hermes-hooks.sock")
         self.server: Optional[subprocess.Popen] = None
         self.start_server()
