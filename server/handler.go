@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
@@ -172,7 +173,7 @@ func (s *Server) checkDispatch(w http.ResponseWriter, r *http.Request, l *dispat
 		return req, false
 	}
 	for _, p := range r.URL.Query()["project"] {
-		if p != "" && !sameDir(p, s.opts.Cwd) {
+		if p != "" && !s.routed && !sameDir(p, s.opts.Cwd) {
 			// One server serves one project: a hook call from another
 			// project must not be answered with this project's hooks (its
 			// own guards would be skipped). The caller dispatches by
@@ -240,6 +241,9 @@ func (s *Server) dispatchAndReply(w http.ResponseWriter, r *http.Request, l *dis
 		// hook files' entries itself.
 		ctx = dispatcher.CalledBy(ctx, agent)
 	}
+	// The journal's records say the server decided (a hook's own
+	// fallback says why it did not use one).
+	ctx = journal.WithRoute(ctx, journal.Route{ServedBy: "serve"})
 	outcome, err := g.d.Dispatch(ctx, l.event, req.fields)
 	if ctx.Err() == nil && err != nil {
 		l.fail(w, http.StatusNotFound, apiError{Error: err.Error()})
@@ -264,6 +268,9 @@ func (s *Server) dispatchAndReply(w http.ResponseWriter, r *http.Request, l *dis
 		body = protocol.AppendOutcome(nil, &outcome, protocol.Compact)
 	}
 	l.status = http.StatusOK
+	// The caller compares it with its own: a server of another version
+	// may decide differently, and is not used.
+	w.Header().Set(VersionHeader, s.opts.Version)
 	writeJSON(w, http.StatusOK, append(body, '\n'))
 }
 
