@@ -191,7 +191,7 @@ func (a *App) hookDispatch(ctx context.Context, agent *agents.Agent, call *agent
 			// firing: a user who runs a server must be able to tell
 			// that (and why) it did not answer.
 			reason := "server " + target + " not used: " + err.Error()
-			a.Warn(reason + "; deciding here instead")
+			a.Warn(reason + "; dispatching here instead")
 			ctx = journal.WithRoute(ctx, journal.Route{ServerUnused: reason})
 		}
 	}
