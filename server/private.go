@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 )
 
 // A user-level server answers for every project of its user, so its
@@ -15,6 +16,10 @@ import (
 // else's server (which could answer "allow" to every tool call) or let
 // the socket be swapped; serve refuses it, and hook does not trust a
 // server found there.
+
+// unixModes: the platform's file modes and owners are Unix ones, which
+// the checks below read.
+const unixModes = runtime.GOOS != "windows" && runtime.GOOS != "plan9"
 
 // ErrUntrusted is a socket or socket directory that is not private to
 // this user.
@@ -36,6 +41,9 @@ func PrivateSocketDir(dir string) error {
 }
 
 func privateDir(dir string, fi os.FileInfo) error {
+	if !unixModes {
+		return nil
+	}
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
 		return fmt.Errorf("%w: the socket directory %s is a symlink", ErrUntrusted, dir)
@@ -58,6 +66,9 @@ func privateDir(dir string, fi os.FileInfo) error {
 // it there or can replace it). The connection's peer is checked too
 // (PeerUID), by the caller, once connected.
 func TrustedSocket(path string) error {
+	if !unixModes {
+		return nil // Windows: its ACLs are not file modes; not checked
+	}
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return err
