@@ -10,7 +10,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -21,12 +23,17 @@ import (
 // terminal commands with a script that blocks with msg, and approves it
 // from inside the project (as its user would).
 func (e *serveEnv) userProject(name, msg string) string {
+	return e.userProjectGuard(name, "#!/bin/sh\ncat >/dev/null\necho '{\"action\":\"block\",\"message\":\""+msg+"\"}'\n")
+}
+
+// userProjectGuard is userProject with the guard script given.
+func (e *serveEnv) userProjectGuard(name, guard string) string {
 	e.t.Helper()
 	dir := filepath.Join(e.root, name)
 	if err := os.MkdirAll(filepath.Join(dir, ".hermes"), 0o755); err != nil {
 		e.t.Fatal(err)
 	}
-	replaceFile(e.t, filepath.Join(dir, "guard.sh"), "#!/bin/sh\ncat >/dev/null\necho '{\"action\":\"block\",\"message\":\""+msg+"\"}'\n", 0o755)
+	replaceFile(e.t, filepath.Join(dir, "guard.sh"), guard, 0o755)
 	replaceFile(e.t, filepath.Join(dir, ".hermes", "hooks.yaml"), "hooks:\n  pre_tool_call:\n    - command: ./guard.sh\n", 0o644)
 	if out, errs, code := e.cliIn(dir, "", nil, "approve", "--all"); code != 0 {
 		e.t.Fatalf("approve in %s: exit %d\n%s%s", dir, code, out, errs)
@@ -174,5 +181,78 @@ func TestHookServerUnusable(t *testing.T) {
 	}
 	if r := e.lastJournal(); r["server_unused"] != nil {
 		t.Fatalf("off: journal %v", r)
+	}
+}
+
+// TestUserServeDiesMidRequest: the server is killed (SIGKILL) while it
+// runs a hook call's guard. hook does not take the broken reply for "no
+// objection": it says why and decides by itself, and the guard blocks.
+func TestUserServeDiesMidRequest(t *testing.T) {
+	e := newServeEnv(t, "hooks: {}\n")
+	started := filepath.Join(e.root, "started")
+	// The first run (the server's) hangs until the test ends; the
+	// second (hook's own) blocks at once.
+	p1 := e.userProjectGuard("p1", "#!/bin/sh\ncat >/dev/null\nif [ ! -e "+started+" ]; then echo $$ > "+started+".tmp; mv "+started+".tmp "+started+"; exec sleep 300; fi\n"+
+		"echo '{\"action\":\"block\",\"message\":\"p1 refuses\"}'\n")
+	t.Cleanup(func() {
+		if b, err := os.ReadFile(started); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+				syscall.Kill(pid, syscall.SIGKILL) // the orphaned sleep of the killed server's hook
+			}
+		}
+	})
+	e.socketPath = filepath.Join(e.home, "run", "hermes-hooks.sock")
+	p := e.serve("--user")
+
+	cmd := exec.Command("hermes-hooks", "hook", "claude")
+	cmd.Dir, cmd.Env = p1, e.env
+	cmd.Stdin = strings.NewReader(claudeBash(p1, "rm -rf /"))
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor("the server's run of the guard", func() bool { _, err := os.Stat(started); return err == nil })
+	p.cmd.Process.Kill()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("hook: %v\n%s", err, errb.String())
+	}
+	if out.String() != claudeDeny("p1 refuses") || !strings.Contains(errb.String(), "not used: ") || !strings.Contains(errb.String(), "dispatching here instead") {
+		t.Fatalf("hook: %q\n%s", out.String(), errb.String())
+	}
+	if r := e.lastJournal(); r["decision"] != "block" || r["server_unused"] == nil {
+		t.Fatalf("journal: %v", r)
+	}
+}
+
+// TestUserServeProjectConfigBroken: a project whose hooks file does not
+// load gets from the server the refusal a one-shot hook gives it. A user
+// config that does not load is not served at all (409, nothing cached):
+// hook says so and gives the one-shot answer.
+func TestUserServeProjectConfigBroken(t *testing.T) {
+	e := newServeEnv(t, "hooks: {}\n")
+	p1 := e.userProject("p1", "p1 refuses")
+	p2 := e.userProject("p2", "p2 refuses")
+	replaceFile(t, filepath.Join(p1, ".hermes", "hooks.yaml"), "hooks:\n  pre_tool_call: [\n", 0o644)
+	e.socketPath = filepath.Join(e.home, "run", "hermes-hooks.sock")
+	p := e.serve("--user")
+	want, _, _ := e.cliIn(p1, claudeBash(p1, "rm -rf /"), nil, "hook", "claude", "--no-server")
+	if !strings.Contains(want, `"permissionDecision":"deny"`) || !strings.Contains(want, "hooks.yaml loads") {
+		t.Fatalf("one-shot answer to a broken project config: %q", want)
+	}
+	out, errs, _ := e.cliIn(p1, claudeBash(p1, "rm -rf /"), nil, "hook", "claude")
+	if out != want || errs != "" {
+		t.Fatalf("served: %q, one-shot %q\n%s", out, want, errs)
+	}
+	p.waitFor("the served refusal's record", func() bool { return e.lastJournal()["served_by"] == "serve" })
+
+	e.writeConfig("hooks: [\n")
+	want, _, _ = e.cliIn(p2, claudeBash(p2, "rm -rf /"), nil, "hook", "claude", "--no-server")
+	out, errs, _ = e.cliIn(p2, claudeBash(p2, "rm -rf /"), nil, "hook", "claude")
+	if out != want || !strings.Contains(errs, "HTTP 409") || !strings.Contains(errs, "config.yaml") {
+		t.Fatalf("broken user config: %q, one-shot %q\n%s", out, want, errs)
+	}
+	if h := p.healthz(); h["projects"] != float64(1) {
+		t.Fatalf("a project set that does not load was kept: %v", h)
 	}
 }
