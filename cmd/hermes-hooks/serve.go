@@ -87,21 +87,19 @@ starts in; the server does not switch hook sets by the cwd a request names.
 Hooks inherit the server's environment.
 
 With --user, one server answers for every project of yours: a request names
-its project directory (?project=/abs/dir, which 'hermes-hooks hook' sends),
-and that project's config set (its hooks files and your config) is loaded
-the first time it is named, watched like the above, and dropped when it is
-the least recently used of more than --max-projects. A project directory
-that is not an absolute path of a directory you can list, or whose last
-component is a symlink, is refused (400) before anything is loaded. It
-listens on unix://$HERMES_HOME/run/hermes-hooks.sock by default, in a
-directory it makes 0700 (one owned by someone else, a symlink, or with any
-group or other permission is refused), and closes every connection made by
-another user (checked by the kernel's peer credentials, on Linux).
-'hermes-hooks hook' finds it there, or at HERMES_HOOKS_SERVER, and uses it
-only when its socket is yours and private, its process runs as you and it
-has your version; otherwise hook says why on stderr and in the journal and
-decides by itself. --print-service systemd|launchd prints a unit that starts
-it at login.
+its project directory (?project=/abs/dir, as 'hermes-hooks hook' does), whose
+config set (its hooks files and your config) is loaded when first named,
+watched like the above, and dropped when it is the least recently used of
+more than --max-projects. A project directory that is not an absolute path
+of a directory you can list, or whose last component is a symlink, is
+refused (400) before anything is loaded. It listens on
+unix://$HERMES_HOME/run/hermes-hooks.sock by default, in a directory it
+makes 0700 (one owned by someone else, a symlink, or open to group or others
+is refused), and closes every connection made by another user (the kernel's
+peer credentials). 'hermes-hooks hook' finds it there or at
+HERMES_HOOKS_SERVER, and uses it only when its socket is yours and private,
+its process runs as you and has your version; otherwise hook says why on
+stderr and in the journal and decides by itself.
 
 Bounds: a request body must arrive within --body-timeout (else 408), and
 holds no dispatch slot meanwhile; at most --max-conns connections are open
@@ -131,7 +129,7 @@ wait in a bounded queue for the destination, and when it does not take them
   hermes-hooks serve --listen tcp://127.0.0.1:8765 --log-format json --log-level debug
   hermes-hooks --config project.yaml serve --listen unix:///run/user/1000/hooks.sock --max-concurrent 16
   hermes-hooks serve --user                # every project: hook finds it by itself
-  hermes-hooks serve --print-service systemd > ~/.config/systemd/user/hermes-hooks.service`,
+  hermes-hooks serve --print-service systemd > ~/.config/systemd/user/hermes-hooks.service  # start at login`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.printService != "" {

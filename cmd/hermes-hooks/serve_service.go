@@ -12,7 +12,10 @@ import (
 // login and restarts it when it fails: a systemd user unit or a launchd
 // LaunchAgent, running this very binary (its resolved path). HERMES_HOME
 // is carried over when it is set, so the service reads the same config,
-// allowlist and socket as the hooks the agents run.
+// allowlist and socket as the hooks the agents run; so is PATH, because
+// the hooks inherit the server's environment and a service starts with a
+// minimal one (a guard that needs jq from ~/.local/bin or Homebrew would
+// fail under the service but not in the agent).
 func printService(a *app, kind string) error {
 	bin, err := os.Executable()
 	if err == nil {
@@ -21,12 +24,17 @@ func printService(a *app, kind string) error {
 	if err != nil {
 		return &exitError{Code: 1, Msg: "cannot tell where this binary is: " + err.Error()}
 	}
-	home := os.Getenv("HERMES_HOME")
+	var env [][2]string
+	for _, k := range []string{"HERMES_HOME", "PATH"} {
+		if v := os.Getenv(k); v != "" {
+			env = append(env, [2]string{k, v})
+		}
+	}
 	switch kind {
 	case "systemd":
-		_, err = fmt.Fprint(a.Out, systemdUnit(bin, home))
+		_, err = fmt.Fprint(a.Out, systemdUnit(bin, env))
 	case "launchd":
-		_, err = fmt.Fprint(a.Out, launchdPlist(bin, home))
+		_, err = fmt.Fprint(a.Out, launchdPlist(bin, env))
 	default:
 		return usageErr("use --print-service systemd or --print-service launchd", "unknown --print-service %q", kind)
 	}
@@ -37,11 +45,11 @@ func printService(a *app, kind string) error {
 // Arguments are double-quoted with systemd's escapes, so a path with
 // spaces, quotes, backslashes, or % and $ (systemd's own specifiers and
 // variables) stays one literal argument.
-func systemdUnit(bin, home string) string {
+func systemdUnit(bin string, env [][2]string) string {
 	var b strings.Builder
 	b.WriteString("[Unit]\nDescription=hermes-hooks: one hook dispatcher for all your projects\n\n[Service]\nType=simple\n")
-	if home != "" {
-		b.WriteString("Environment=" + systemdQuote("HERMES_HOME="+home) + "\n")
+	for _, kv := range env {
+		b.WriteString("Environment=" + systemdQuote(kv[0]+"="+kv[1]) + "\n")
 	}
 	b.WriteString("ExecStart=" + systemdQuote(bin) + " serve --user\nRestart=on-failure\nRestartSec=2\n\n[Install]\nWantedBy=default.target\n")
 	return b.String()
@@ -55,7 +63,7 @@ func systemdQuote(s string) string {
 // launchdPlist is a LaunchAgent (~/Library/LaunchAgents/
 // dev.hermes-hooks.serve.plist): started at login, kept alive, its log in
 // ~/Library/Logs is left to --log-file by whoever wants one.
-func launchdPlist(bin, home string) string {
+func launchdPlist(bin string, env [][2]string) string {
 	var b strings.Builder
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -70,8 +78,12 @@ func launchdPlist(bin, home string) string {
     <string>--user</string>
   </array>
 `)
-	if home != "" {
-		b.WriteString("  <key>EnvironmentVariables</key>\n  <dict>\n    <key>HERMES_HOME</key>\n    <string>" + xmlText(home) + "</string>\n  </dict>\n")
+	if len(env) > 0 {
+		b.WriteString("  <key>EnvironmentVariables</key>\n  <dict>\n")
+		for _, kv := range env {
+			b.WriteString("    <key>" + kv[0] + "</key>\n    <string>" + xmlText(kv[1]) + "</string>\n")
+		}
+		b.WriteString("  </dict>\n")
 	}
 	b.WriteString(`  <key>RunAtLoad</key>
   <true/>

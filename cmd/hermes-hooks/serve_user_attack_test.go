@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -89,7 +90,7 @@ func TestAttackHostileListener(t *testing.T) {
 			if strings.Count(errs, "\n") != 1 {
 				t.Fatalf("want one stderr line: %q", errs)
 			}
-			if r := e.lastJournal(); !strings.Contains(r["server_unused"].(string), c.wantErr) || r["decision"] != "block" {
+			if r := e.lastJournal(); !strings.Contains(fmt.Sprint(r["server_unused"]), c.wantErr) || r["decision"] != "block" {
 				t.Fatalf("journal: %v", r)
 			}
 		})

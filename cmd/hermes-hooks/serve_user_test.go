@@ -256,3 +256,23 @@ func TestUserServeProjectConfigBroken(t *testing.T) {
 		t.Fatalf("a project set that does not load was kept: %v", h)
 	}
 }
+
+// The service definitions keep a hostile or odd binary path one literal
+// argument: systemd's quoting (its % specifiers and $ variables doubled)
+// and XML escapes in the plist.
+func TestServiceQuoting(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"/usr/local/bin/hermes-hooks", `"/usr/local/bin/hermes-hooks"`},
+		{`/opt/my tools/h"h\x`, `"/opt/my tools/h\"h\\x"`},
+		{"/home/%u/$HOME/bin", `"/home/%%u/$$HOME/bin"`},
+		{"/a\nExecStartPre=/bin/evil", `"/a\nExecStartPre=/bin/evil"`},
+	} {
+		if got := systemdQuote(c.in); got != c.want {
+			t.Errorf("systemdQuote(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+	plist := launchdPlist("/x/</string><string>--evil", [][2]string{{"PATH", "/a&b"}})
+	if !strings.Contains(plist, "<string>/x/&lt;/string&gt;&lt;string&gt;--evil</string>") || !strings.Contains(plist, "<string>/a&amp;b</string>") {
+		t.Fatalf("plist:\n%s", plist)
+	}
+}
