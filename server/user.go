@@ -134,25 +134,26 @@ func projectDirs(r *http.Request) (wd string, dirs []string, key string, err err
 	return wd, dirs, wd + "\x00" + strings.Join(dirs, "\x00"), nil
 }
 
-// verifyProjectDir refuses a project directory the server must not load
-// for a caller: a relative or unclean path, a path whose last component
+// verifyProjectDir refuses (409, as a per-project server refuses another
+// project: the caller then decides by itself) a project directory the
+// server must not load for a caller: a relative or unclean path, a path whose last component
 // is a symlink (it could be pointed elsewhere between the check and the
 // load, and the server keeps what it loaded by path), anything but a
 // directory, and a directory this server's user cannot list (the caller,
 // of the same user, could not load it either).
 func verifyProjectDir(d string) error {
 	if !filepath.IsAbs(d) || filepath.Clean(d) != d {
-		return &errProject{http.StatusBadRequest, "project directory " + d + ": not an absolute, clean path"}
+		return &errProject{http.StatusConflict, "project directory " + d + ": not an absolute, clean path"}
 	}
 	fi, err := os.Lstat(d)
 	if err != nil {
-		return &errProject{http.StatusBadRequest, "project directory " + d + ": " + pathErr(err)}
+		return &errProject{http.StatusConflict, "project directory " + d + ": " + pathErr(err)}
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
-		return &errProject{http.StatusBadRequest, "project directory " + d + ": a symlink; name the directory it leads to"}
+		return &errProject{http.StatusConflict, "project directory " + d + ": a symlink; name the directory it leads to"}
 	}
 	if !fi.IsDir() {
-		return &errProject{http.StatusBadRequest, "project directory " + d + ": not a directory"}
+		return &errProject{http.StatusConflict, "project directory " + d + ": not a directory"}
 	}
 	f, err := os.Open(d)
 	if err == nil {
@@ -160,7 +161,7 @@ func verifyProjectDir(d string) error {
 		f.Close()
 	}
 	if err != nil && !errors.Is(err, io.EOF) {
-		return &errProject{http.StatusForbidden, "project directory " + d + ": " + pathErr(err)}
+		return &errProject{http.StatusConflict, "project directory " + d + ": " + pathErr(err)}
 	}
 	return nil
 }

@@ -92,7 +92,7 @@ config set (its hooks files and your config) is loaded when first named,
 watched like the above, and dropped when it is the least recently used of
 more than --max-projects. A project directory that is not an absolute path
 of a directory you can list, or whose last component is a symlink, is
-refused (400) before anything is loaded. It listens on
+refused (409) before anything is loaded. It listens on
 unix://$HERMES_HOME/run/hermes-hooks.sock by default, in a directory it
 makes 0700 (one owned by someone else, a symlink, or open to group or others
 is refused), and closes every connection made by another user (the kernel's

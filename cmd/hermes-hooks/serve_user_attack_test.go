@@ -99,7 +99,7 @@ func TestAttackHostileListener(t *testing.T) {
 
 // TestAttackUserServeProjectRoots: a request naming a project root the
 // server must not load — a symlink, a file, a relative or unclean path, a
-// missing directory — is refused (400) before anything is loaded; hook
+// missing directory — is refused (409) before anything is loaded; hook
 // called from a symlinked directory says why and decides by itself.
 func TestAttackUserServeProjectRoots(t *testing.T) {
 	e := newServeEnv(t, "hooks: {}\n")
@@ -119,14 +119,14 @@ func TestAttackUserServeProjectRoots(t *testing.T) {
 		{filepath.Join(e.root, "missing"), "no such file or directory"},
 	} {
 		status, body := p.request("POST", "/v1/dispatch/pre_tool_call?"+url.Values{"project": {c.project}}.Encode(), `{"tool_name":"terminal"}`)
-		if status != 400 || !strings.Contains(string(body), c.want) {
+		if status != 409 || !strings.Contains(string(body), c.want) {
 			t.Errorf("project %q: %d %s", c.project, status, body)
 		}
 	}
 	if os.Geteuid() != 0 { // root can list any directory
 		locked := filepath.Join(e.root, "locked")
 		os.Mkdir(locked, 0o000)
-		if status, body := p.request("GET", "/v1/hooks?project="+url.QueryEscape(locked), ""); status != 403 {
+		if status, body := p.request("GET", "/v1/hooks?project="+url.QueryEscape(locked), ""); status != 409 {
 			t.Errorf("unreadable project: %d %s", status, body)
 		}
 	}
