@@ -220,8 +220,10 @@ func agentProjects(agent *agents.Agent, call *agents.Call, wd string) []string {
 // forwardQuery states everything that decides which hooks run and how
 // consent is given, so that a server answers only when it would dispatch
 // exactly as this process (serve answers 409 otherwise; see package
-// server): the caller (runBy: what it runs itself), the projects, the config, the agent hook files of
-// the command line, the accept channels and safe mode.
+// server): the caller (runBy: what it runs itself), the projects, this
+// process's working directory (where a user-level serve runs the hooks,
+// as this process would), the config, the agent hook files of the command
+// line, the accept channels and safe mode.
 func (a *App) forwardQuery(runBy, project, wd string) url.Values {
 	config, _ := a.Config()
 	q := url.Values{"called_by": {runBy}, "config": {config}, server.QueryInputs: {"1"}, server.QueryWorkdir: {wd}}
