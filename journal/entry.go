@@ -41,6 +41,11 @@ type Entry struct {
 	// dispatch that fired them (which has a record of its own): replay
 	// passes it over.
 	Async bool `json:"async,omitempty"`
+	// ServedBy names the long-running server that decided the firing
+	// ("serve"); ServerUnused why `hook` could not use the server it
+	// found and decided in its own process (see WithRoute).
+	ServedBy     string `json:"served_by,omitempty"`
+	ServerUnused string `json:"server_unused,omitempty"`
 	// Repaired is how many bytes of a torn tail this append truncated.
 	Repaired int64 `json:"repaired,omitempty"`
 }
@@ -74,7 +79,7 @@ var ZeroHash = hex.EncodeToString(make([]byte, sha256.Size))
 
 // body renders a record without seq and prev, which the append adds under
 // the lock: everything costly is done before the lock is taken.
-func (w *Writer) body(r *dispatcher.Record) protocol.Object {
+func (w *Writer) body(r *dispatcher.Record, route Route) protocol.Object {
 	o := r.Outcome
 	hooks := make([]any, len(o.Hooks))
 	for i := range o.Hooks {
@@ -120,7 +125,7 @@ func (w *Writer) body(r *dispatcher.Record) protocol.Object {
 		fields = r.Fields
 	}
 	eff := effects(o)
-	return make(protocol.Object, 0, 19).
+	return make(protocol.Object, 0, 21).
 		With(true, "time", r.Time.UTC().Format(time.RFC3339Nano)).
 		With(true, "version", w.version()).
 		With(true, "event", o.Event).
@@ -136,7 +141,9 @@ func (w *Writer) body(r *dispatcher.Record) protocol.Object {
 		With(w.opts.IncludePayload, "payload", fields).
 		With(true, "elapsed_ms", math.Round(float64(r.Elapsed.Microseconds()))/1000).
 		With(true, "hooks", hooks).
-		With(r.Async, "async", true)
+		With(r.Async, "async", true).
+		With(route.ServedBy != "", "served_by", route.ServedBy).
+		With(route.ServerUnused != "", "server_unused", route.ServerUnused)
 }
 
 func effects(o *protocol.Outcome) []any {

@@ -131,8 +131,8 @@ func (w *Writer) Failures() int64 { return w.failures.Load() }
 
 // Record appends the dispatch (dispatcher.Recorder). A failure is counted
 // and reported once; it never reaches the dispatch.
-func (w *Writer) Record(_ context.Context, r *dispatcher.Record) {
-	body := protocol.AppendJSON(nil, w.body(r), protocol.Compact)
+func (w *Writer) Record(ctx context.Context, r *dispatcher.Record) {
+	body := protocol.AppendJSON(nil, w.body(r, RouteOf(ctx)), protocol.Compact)
 	if w.opts.Background {
 		w.recordBackground(body)
 		return

@@ -17,6 +17,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/report"
 	"github.com/hermes-hooks/hermes-hooks/sessions"
@@ -174,7 +175,7 @@ func (s *Server) checkDispatch(w http.ResponseWriter, r *http.Request, l *dispat
 		return req, false
 	}
 	for _, p := range r.URL.Query()["project"] {
-		if p != "" && !sameDir(p, s.opts.Cwd) {
+		if p != "" && !s.routed && !sameDir(p, s.opts.Cwd) {
 			// One server serves one project: a hook call from another
 			// project must not be answered with this project's hooks (its
 			// own guards would be skipped). The caller dispatches by
@@ -242,6 +243,9 @@ func (s *Server) dispatchAndReply(w http.ResponseWriter, r *http.Request, l *dis
 		// hook files' entries itself.
 		ctx = dispatcher.CalledBy(ctx, agent)
 	}
+	// The journal's records say the server decided (a hook's own
+	// fallback says why it did not use one).
+	ctx = journal.WithRoute(ctx, journal.Route{ServedBy: "serve"})
 	outcome, err := g.d.Dispatch(ctx, l.event, req.fields)
 	if err == nil && outcome.Unapproved > 0 && r.URL.Query().Get("called_by") == "" && req.format != "hermes" {
 		s.tellUnapproved(ctx, &outcome, req.fields)
@@ -269,6 +273,9 @@ func (s *Server) dispatchAndReply(w http.ResponseWriter, r *http.Request, l *dis
 		body = protocol.AppendOutcome(nil, &outcome, protocol.Compact)
 	}
 	l.status = http.StatusOK
+	// The caller compares it with its own: a server of another version
+	// may decide differently, and is not used.
+	w.Header().Set(VersionHeader, s.opts.Version)
 	writeJSON(w, http.StatusOK, append(body, '\n'))
 }
 

@@ -23,6 +23,10 @@ import (
 // InputsHeader marks a reply whose request's inputs were checked.
 const InputsHeader = "Hermes-Hooks-Inputs"
 
+// VersionHeader carries the answering server's version (Options.Version)
+// on a dispatch's reply.
+const VersionHeader = "Hermes-Hooks-Version"
+
 // Query parameters of a forwarded call's inputs.
 const (
 	QueryInputs    = "inputs"

@@ -175,7 +175,7 @@ func listenUnix(path string, log *slog.Logger) (ln net.Listener, err error) {
 		ul.Close()
 		return nil, fmt.Errorf("listen %s: %w", path, err)
 	}
-	return &unixListener{UnixListener: ul, path: path, fi: fi, lock: lock, lockPath: lockPath}, nil
+	return &unixListener{UnixListener: ul, path: path, fi: fi, lock: lock, lockPath: lockPath, log: log}, nil
 }
 
 // publish links the socket at tmp to path. When path appeared since
@@ -248,8 +248,33 @@ type unixListener struct {
 	fi       os.FileInfo
 	lock     *os.File // the flock beside the socket, released on Close
 	lockPath string
+	log      *slog.Logger
 	once     sync.Once
 	err      error
+}
+
+// Accept returns the next connection made by a process of this server's
+// own user. The socket's mode (0600) already keeps others out; the peer's
+// credentials are checked too, because a mode can be loosened (a chmod,
+// a directory made by someone else) and whoever connects runs the user's
+// approved hooks. A connection of another user is closed unanswered.
+func (l *unixListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.UnixListener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		uid, ok, err := PeerUID(c)
+		if !ok || (err == nil && uid == os.Geteuid()) {
+			return c, nil
+		}
+		if err != nil {
+			l.log.Warn("refused a connection: cannot read its peer's credentials", "err", err)
+		} else {
+			l.log.Warn("refused a connection from another user", "uid", uid)
+		}
+		c.Close()
+	}
 }
 
 func (l *unixListener) Addr() net.Addr { return &net.UnixAddr{Name: l.path, Net: "unix"} }

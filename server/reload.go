@@ -20,7 +20,10 @@ import (
 // the config, the agent hook files of the command line (--claude-settings
 // …) and the project hooks file the working directory would have.
 func (s *Server) initialConfigFiles() []string {
-	files := []string{absPath(s.opts.ConfigPath), filepath.Join(s.opts.Cwd, hookconfig.ProjectHooksFile)}
+	files := []string{absPath(s.opts.ConfigPath)}
+	for _, d := range s.projectDirs() {
+		files = append(files, filepath.Join(d, hookconfig.ProjectHooksFile))
+	}
 	for _, p := range s.flagFiles() {
 		files = append(files, absPath(p))
 	}
@@ -40,9 +43,15 @@ func (s *Server) flagFiles() []string {
 // loadOptions are what every load of the config reads beside it.
 func (s *Server) loadOptions() hookconfig.LoadOptions {
 	return hookconfig.LoadOptions{
-		AgentFiles: s.opts.AgentFiles,
-		ProjectDir: s.opts.Cwd,
+		AgentFiles:      s.opts.AgentFiles,
+		ProjectDir:      s.opts.ProjectDir,
+		MoreProjectDirs: s.opts.MoreProjectDirs,
 	}
+}
+
+// projectDirs are the directories whose project hooks the config loads.
+func (s *Server) projectDirs() []string {
+	return append([]string{s.opts.ProjectDir}, s.opts.MoreProjectDirs...)
 }
 
 // configFilesOf lists every file whose content shapes cfg, or would if it
@@ -65,12 +74,15 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 	// cfg.AgentHookFiles does not keep every file the config names (those
 	// missing, at least), so read the lists as written.
 	files = append(files, listedAgentFiles(config, filepath.Dir(config))...)
-	project := filepath.Join(s.opts.Cwd, hookconfig.ProjectHooksFile)
+	project := filepath.Join(s.opts.ProjectDir, hookconfig.ProjectHooksFile)
 	if cfg.ProjectHooks != "" {
 		project = absPath(cfg.ProjectHooks)
 		files = append(files, listedAgentFiles(project, filepath.Dir(filepath.Dir(project)))...)
 	}
 	files = append(files, project)
+	for _, d := range s.opts.MoreProjectDirs {
+		files = append(files, filepath.Join(d, hookconfig.ProjectHooksFile))
+	}
 	slices.Sort(files)
 	return slices.Compact(files)
 }

@@ -74,6 +74,12 @@ type Options struct {
 	// found, relative script paths resolved, and the payload's cwd when a
 	// host sends none (default: the process's working directory).
 	Cwd string
+	// ProjectDir is where the project's hooks are looked for (default:
+	// Cwd); MoreProjectDirs are further project directories loaded beside
+	// it, as `hook AGENT` loads them one-shot (hookconfig.LoadOptions).
+	// A user-level server (NewUser) sets both per project.
+	ProjectDir      string
+	MoreProjectDirs []string
 	// Store is the allowlist. Required.
 	Store *consent.Store
 	// Accept approves and records every hook not yet allowlisted, a
@@ -151,6 +157,10 @@ type Server struct {
 	// load reads the configuration: hookconfig.Load, which a test may wrap
 	// to act between the settle check and the read.
 	load func(path string, o hookconfig.LoadOptions) (*hookconfig.Config, error)
+	// routed: a user-level server chose this project server for the
+	// request's project directories (and verified them), so the
+	// one-project check of checkDispatch does not apply.
+	routed bool
 }
 
 // generation is one loaded configuration and the dispatcher built for it.
@@ -179,6 +189,9 @@ func New(opts Options) (*Server, error) {
 			return nil, fmt.Errorf("server: working directory: %w", err)
 		}
 		opts.Cwd = wd
+	}
+	if opts.ProjectDir == "" {
+		opts.ProjectDir = opts.Cwd
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -309,37 +322,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
 
-	wctx, stopWatch := context.WithCancel(context.Background())
-	watchDone := make(chan struct{})
-	if w, err := fsnotify.NewWatcher(); err != nil {
-		s.log.Warn("hot reload disabled: cannot watch files", "err", err)
-		close(watchDone)
-	} else {
-		s.mu.Lock()
-		s.watcher = w
-		s.mu.Unlock()
-		// Watches are in place from here on; anything that changed since
-		// New loaded the config is caught by this first refresh.
-		s.refresh(nil)
-		go func() {
-			defer close(watchDone)
-			s.watch(wctx, w)
-			s.mu.Lock()
-			s.watcher = nil // a later Refresh must not use a closed watcher
-			s.mu.Unlock()
-			w.Close()
-		}()
-	}
-	defer func() {
-		stopWatch()
-		<-watchDone
-		s.stopped.Store(true)
-		s.mu.Lock()
-		if s.retry != nil {
-			s.retry.Stop()
-		}
-		s.mu.Unlock()
-	}()
+	defer s.startWatching()()
 
 	g := s.cur.Load()
 	s.log.Info("listening", "addr", addrString(ln.Addr()), "pid", os.Getpid(),
@@ -372,12 +355,54 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	<-errc
 	// Async hooks and worker processes end with the server: nothing of it
 	// is left behind.
-	s.cur.Load().d.Close()
-	if j := s.cur.Load().journal; j != nil {
-		j.Close() // appends the records still queued
-	}
+	s.release()
 	s.log.Info("stopped")
 	return nil
+}
+
+// startWatching watches the config's files for changes (hot reload) until
+// the returned stop is called; stop also ends any pending settle retry.
+func (s *Server) startWatching() (stop func()) {
+	wctx, stopWatch := context.WithCancel(context.Background())
+	watchDone := make(chan struct{})
+	if w, err := fsnotify.NewWatcher(); err != nil {
+		s.log.Warn("hot reload disabled: cannot watch files", "err", err)
+		close(watchDone)
+	} else {
+		s.mu.Lock()
+		s.watcher = w
+		s.mu.Unlock()
+		// Watches are in place from here on; anything that changed since
+		// New loaded the config is caught by this first refresh.
+		s.refresh(nil)
+		go func() {
+			defer close(watchDone)
+			s.watch(wctx, w)
+			s.mu.Lock()
+			s.watcher = nil // a later Refresh must not use a closed watcher
+			s.mu.Unlock()
+			w.Close()
+		}()
+	}
+	return func() {
+		stopWatch()
+		<-watchDone
+		s.stopped.Store(true)
+		s.mu.Lock()
+		if s.retry != nil {
+			s.retry.Stop()
+		}
+		s.mu.Unlock()
+	}
+}
+
+// release ends what a stopped server keeps: its async hooks and workers,
+// and the records its journal still queues.
+func (s *Server) release() {
+	s.cur.Load().d.Close()
+	if j := s.cur.Load().journal; j != nil {
+		j.Close()
+	}
 }
 
 // waitIdle waits until no dispatch is in flight, or until the deadline. It

@@ -6,6 +6,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -33,6 +34,9 @@ type serveOptions struct {
 	logFormat       string
 	logLevel        string
 	logFile         string
+	user            bool
+	maxProjects     int
+	printService    string
 }
 
 func newServeCmd(a *app) *cobra.Command {
@@ -82,6 +86,21 @@ Project hooks (.hermes/hooks.yaml) are those of the directory the server
 starts in; the server does not switch hook sets by the cwd a request names.
 Hooks inherit the server's environment.
 
+With --user, one server answers for every project of yours: a request names
+its project directory (?project=/abs/dir, as 'hermes-hooks hook' does), whose
+config set (its hooks files and your config) is loaded when first named,
+watched like the above, and dropped when it is the least recently used of
+more than --max-projects. A project directory that is not an absolute path
+of a directory you can list, or whose last component is a symlink, is
+refused (409) before anything is loaded. It listens on
+unix://$HERMES_HOME/run/hermes-hooks.sock by default, in a directory it
+makes 0700 (one owned by someone else, a symlink, or open to group or others
+is refused), and closes every connection made by another user (the kernel's
+peer credentials). 'hermes-hooks hook' finds it there or at
+HERMES_HOOKS_SERVER, and uses it only when its socket is yours and private,
+its process runs as you and has your version; otherwise hook says why on
+stderr and in the journal and decides by itself.
+
 Bounds: a request body must arrive within --body-timeout (else 408), and
 holds no dispatch slot meanwhile; at most --max-conns connections are open
 (more wait in the kernel's queue); session state is kept encoded in memory,
@@ -108,9 +127,16 @@ wait in a bounded queue for the destination, and when it does not take them
 		Example: `  hermes-hooks serve --listen unix://$HOME/.hermes/hermes-hooks.sock
   curl --unix-socket ~/.hermes/hermes-hooks.sock -d '{"tool_name":"terminal","args":{"command":"ls"}}' http://x/v1/dispatch/pre_tool_call
   hermes-hooks serve --listen tcp://127.0.0.1:8765 --log-format json --log-level debug
-  hermes-hooks --config project.yaml serve --listen unix:///run/user/1000/hooks.sock --max-concurrent 16`,
+  hermes-hooks --config project.yaml serve --listen unix:///run/user/1000/hooks.sock --max-concurrent 16
+  hermes-hooks serve --user                # every project: hook finds it by itself
+  hermes-hooks serve --print-service systemd > ~/.config/systemd/user/hermes-hooks.service  # start at login`,
 		Args: exactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, args []string) error { return runServe(a, o) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.printService != "" {
+				return printService(a, o.printService)
+			}
+			return runServe(a, o)
+		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.listen, "listen", "", "unix:///path/to/sock or tcp://127.0.0.1:PORT (default unix://$HERMES_HOME/hermes-hooks.sock)")
@@ -127,6 +153,9 @@ wait in a bounded queue for the destination, and when it does not take them
 	f.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")
 	f.StringVar(&o.logLevel, "log-level", "info", "least important log level shown: debug (every request), info, warn or error")
 	f.StringVar(&o.logFile, "log-file", "", "append the log to this file instead of stderr (reopened on SIGUSR1)")
+	f.BoolVar(&o.user, "user", false, "answer for every project of this user (default socket unix://$HERMES_HOME/run/hermes-hooks.sock, in a 0700 directory)")
+	f.IntVar(&o.maxProjects, "max-projects", server.DefaultMaxProjects, "with --user: projects kept loaded at once; the least recently used is dropped beyond it")
+	f.StringVar(&o.printService, "print-service", "", "print a service definition that runs 'serve --user' at login: systemd (a user unit) or launchd (a LaunchAgent plist)")
 	return cmd
 }
 
@@ -157,15 +186,18 @@ func runServe(a *app, o serveOptions) error {
 		return usageErr("", "--max-concurrent must be positive")
 	case o.queueWait <= 0 || o.requestTimeout <= 0 || o.shutdownTimeout <= 0 || o.bodyTimeout <= 0 || o.sessionIdle <= 0:
 		return usageErr("write durations like 500ms, 10s or 5m", "--queue-wait, --request-timeout, --shutdown-timeout, --body-timeout and --session-idle must be positive")
-	case o.maxConns <= 0 || o.sessionBudget <= 0:
-		return usageErr("", "--max-conns and --session-budget must be positive")
+	case o.maxConns <= 0 || o.sessionBudget <= 0 || o.maxProjects <= 0:
+		return usageErr("", "--max-conns, --session-budget and --max-projects must be positive")
 	}
 	store, err := a.Store()
 	if err != nil {
 		return err
 	}
 	listen := o.listen
-	if listen == "" {
+	switch {
+	case listen == "" && o.user:
+		listen = "unix://" + server.UserSocket(store.Home())
+	case listen == "":
 		listen = "unix://" + filepath.Join(store.Home(), "hermes-hooks.sock")
 	}
 	addr, err := server.ParseAddr(listen, o.allowRemote)
@@ -179,7 +211,7 @@ func runServe(a *app, o serveOptions) error {
 	if err != nil {
 		return err
 	}
-	srv, err := server.New(server.Options{
+	opts := server.Options{
 		ConfigPath: path,
 		AgentFiles: a.AgentFiles,
 		Cwd:        cli.Cwd(),
@@ -198,7 +230,15 @@ func runServe(a *app, o serveOptions) error {
 		MaxConns:        o.maxConns,
 		Sessions:        sessions.NewMemoryWithLimits(o.sessionBudget, o.sessionIdle),
 		Version:         cli.Version(),
-	})
+	}
+	var srv interface {
+		Serve(context.Context, net.Listener) error
+	}
+	if o.user {
+		srv, err = newUserServer(opts, addr, o.maxProjects)
+	} else {
+		srv, err = server.New(opts)
+	}
 	if err != nil {
 		return err // a *hookconfig.ConfigError: exit 1 with its hint
 	}

@@ -37,6 +37,7 @@ func TestForwardOverTCP(t *testing.T) {
 			w.Write([]byte(`{"event":"pre_tool_call","decision":"none","stop":false,"hooks":[]}`))
 		default:
 			w.Header().Set(server.InputsHeader, "checked")
+			w.Header().Set(server.VersionHeader, r.URL.Query().Get("version"))
 			body := []byte(`{"event":"pre_tool_call","decision":"block","message":"` + big + `","stop":false,"hooks":[]}`)
 			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 			w.Write(body)
@@ -47,7 +48,7 @@ func TestForwardOverTCP(t *testing.T) {
 	call := &agents.Call{Event: ev, Fields: map[string]any{"tool_name": "terminal"}}
 	target := "tcp://" + strings.TrimPrefix(srv.URL, "http://")
 
-	o, err := forward(context.Background(), target, url.Values{"called_by": {"claude"}, "project": {"p"}}, call)
+	o, err := forward(context.Background(), target, url.Values{"called_by": {"claude"}, "project": {"p"}, "version": {Version()}}, call)
 	if err != nil || o.Decision != protocol.DecisionBlock || o.Message != big {
 		t.Fatalf("forward: %v, decision %q, message of %d bytes", err, o.Decision, len(o.Message))
 	}
@@ -59,6 +60,9 @@ func TestForwardOverTCP(t *testing.T) {
 	}
 	if _, err := forward(context.Background(), target, url.Values{"project": {"unchecked"}}, call); err == nil || !strings.Contains(err.Error(), "does not check") {
 		t.Fatalf("a reply without %s: %v", server.InputsHeader, err)
+	}
+	if _, err := forward(context.Background(), target, url.Values{"project": {"p"}, "version": {"v0.0.1"}}, call); err == nil || !strings.Contains(err.Error(), `the server is hermes-hooks "v0.0.1"`) {
+		t.Fatalf("another version: %v", err)
 	}
 	if _, err := forward(context.Background(), "ftp://x", nil, call); err == nil || !strings.Contains(err.Error(), "unsupported server address") {
 		t.Fatalf("bad scheme: %v", err)

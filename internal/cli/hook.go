@@ -8,16 +8,19 @@ import (
 	"fmt"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/server"
 	"github.com/hermes-hooks/hermes-hooks/sessions"
@@ -222,18 +225,21 @@ func (a *App) hookDispatch(ctx context.Context, agent *agents.Agent, call *agent
 	a.moreProjects = agentProjects(agent, call, wd)
 	runBy := strings.Join(callRunBy(call, project), ",")
 	if !o.NoServer && !a.triedServer {
-		if target, explicit := a.hookServer(o.Server); target != "" {
+		if target := a.hookServer(o.Server); target != "" {
 			a.triedServer = true
-			out, err := forward(ctx, target, a.forwardQuery(runBy, project), call)
+			out, err := forward(ctx, target, a.forwardQuery(runBy, project, wd), call)
 			if err == nil {
 				return out, nil
 			}
 			if late := (*LateError)(nil); errors.As(context.Cause(ctx), &late) {
 				return protocol.Outcome{}, late // no time left to dispatch here
 			}
-			if explicit {
-				a.Warn("server " + target + ": " + err.Error() + "; dispatching here instead")
-			}
+			// Said on stderr and in the journal's record of this
+			// firing: a user who runs a server must be able to tell
+			// that (and why) it did not answer.
+			reason := "server " + target + " not used: " + err.Error()
+			a.Warn(reason + "; dispatching here instead")
+			ctx = journal.WithRoute(ctx, journal.Route{ServerUnused: reason})
 		}
 	}
 	cfg, err := a.loadToRun(project)
@@ -261,11 +267,13 @@ func agentProjects(agent *agents.Agent, call *agents.Call, wd string) []string {
 // forwardQuery states everything that decides which hooks run and how
 // consent is given, so that a server answers only when it would dispatch
 // exactly as this process (serve answers 409 otherwise; see package
-// server): the caller (runBy: what it runs itself), the projects, the config, the agent hook files of
-// the command line, the accept channels and safe mode.
-func (a *App) forwardQuery(runBy, project string) url.Values {
+// server): the caller (runBy: what it runs itself), the projects, this
+// process's working directory (where a user-level serve runs the hooks,
+// as this process would), the config, the agent hook files of the command
+// line, the accept channels and safe mode.
+func (a *App) forwardQuery(runBy, project, wd string) url.Values {
 	config, _ := a.Config()
-	q := url.Values{"called_by": {runBy}, "config": {config}, server.QueryInputs: {"1"}}
+	q := url.Values{"called_by": {runBy}, "config": {config}, server.QueryInputs: {"1"}, server.QueryWorkdir: {wd}}
 	q["project"] = append([]string{project}, a.moreProjects...)
 	for _, ag := range agents.All() {
 		for _, f := range a.AgentFiles[ag.Name] {
@@ -287,21 +295,37 @@ func (a *App) forwardQuery(runBy, project string) url.Values {
 	return q
 }
 
-// hookServer is the server to forward to: --server, else the default
-// socket when it exists. explicit says the user asked for it.
-func (a *App) hookServer(flag string) (target string, explicit bool) {
+// hookServer is the server to forward to: --server; else
+// HERMES_HOOKS_SERVER (an address, a socket path, or "off" for none);
+// else the user-level server's socket, or the per-project default one,
+// when there is a file at its path. "" is none: nothing to forward to, and
+// nothing to say about it.
+func (a *App) hookServer(flag string) string {
 	if flag != "" {
-		return flag, true
+		return flag
+	}
+	switch env := os.Getenv("HERMES_HOOKS_SERVER"); {
+	case env == "off":
+		return ""
+	case strings.Contains(env, "://"):
+		return env
+	case env != "":
+		abs, err := filepath.Abs(env)
+		if err != nil {
+			abs = env
+		}
+		return "unix://" + abs
 	}
 	home, err := a.Home()
 	if err != nil {
-		return "", false
+		return ""
 	}
-	sock := filepath.Join(home, "hermes-hooks.sock")
-	if fi, err := os.Stat(sock); err != nil || fi.Mode()&os.ModeSocket == 0 {
-		return "", false
+	for _, sock := range []string{server.UserSocket(home), filepath.Join(home, "hermes-hooks.sock")} {
+		if _, err := os.Lstat(sock); err == nil {
+			return "unix://" + sock
+		}
 	}
-	return "unix://" + sock, false
+	return ""
 }
 
 // Bounds of a forward. A live server answers its health check at once: one
@@ -325,11 +349,24 @@ func forward(parent context.Context, target string, q url.Values, call *agents.C
 	if err != nil {
 		return o, err
 	}
+	if u, _ := url.Parse(target); u != nil && u.Scheme == "unix" {
+		// A server answers for this user's tool calls: one whose socket
+		// someone else could have made or replaced is not asked at all
+		// (the connection checks the server's user too, see addrClient).
+		if err := server.TrustedSocket(u.Path); errors.Is(err, fs.ErrNotExist) {
+			return o, errors.New("not running (no socket file)")
+		} else if err != nil {
+			return o, err
+		}
+	}
 	ctx, cancel := context.WithTimeout(parent, probeTimeout)
 	defer cancel()
 	if status, _, _, err := send(ctx, client, http.MethodGet, base+"/healthz", nil); err != nil || status != http.StatusOK {
-		if err == nil {
+		switch {
+		case err == nil:
 			err = fmt.Errorf("health check: HTTP %d", status)
+		case errors.Is(err, syscall.ECONNREFUSED):
+			return o, errors.New("not running (connection refused)")
 		}
 		return o, fmt.Errorf("not ready: %w", err)
 	}
@@ -345,6 +382,9 @@ func forward(parent context.Context, target string, q url.Values, call *agents.C
 	}
 	if header.Get(server.InputsHeader) == "" {
 		return o, errors.New("the server does not check the caller's hook files, accept channels and safe mode (an older hermes-hooks serve?)")
+	}
+	if v := header.Get(server.VersionHeader); v != Version() {
+		return o, fmt.Errorf("the server is hermes-hooks %q, this hook %q (restart the server after an upgrade)", v, Version())
 	}
 	if err := json.Unmarshal(data, &o); err != nil {
 		return o, errors.New("unreadable outcome: " + err.Error())

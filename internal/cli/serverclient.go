@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -15,6 +16,9 @@ import (
 
 // The clients of a running `hermes-hooks serve`: forward (hook.go) posts a
 // dispatch to it, ServerGet reads what it reports (doctor --live).
+
+// myUID is this process's user id (a test may pretend to be another).
+var myUID = os.Geteuid
 
 // liveTimeout bounds each read of a server's report: its endpoints answer
 // from memory (and the allowlist), so a server that takes longer is stuck.
@@ -28,7 +32,22 @@ func addrClient(addr server.Addr) (*http.Client, string) {
 	}
 	path := addr.Address
 	tr := &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-		return (&net.Dialer{}).DialContext(ctx, "unix", path)
+		c, err := (&net.Dialer{}).DialContext(ctx, "unix", path)
+		if err != nil {
+			return nil, err
+		}
+		// The process listening must be of this user: a socket file can
+		// be owned by us and still be listened on by another user's
+		// process (it was made before a chown, or a directory swap).
+		uid, ok, err := server.PeerUID(c)
+		if ok && err == nil && uid != myUID() {
+			err = fmt.Errorf("%w: the server's process runs as uid %d, not as you (uid %d)", server.ErrUntrusted, uid, myUID())
+		}
+		if err != nil {
+			c.Close()
+			return nil, err
+		}
+		return c, nil
 	}}
 	return &http.Client{Transport: tr}, "http://hermes-hooks"
 }

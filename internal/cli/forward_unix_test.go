@@ -1,0 +1,56 @@
+//go:build linux
+
+package cli
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/server"
+)
+
+// forward over a Unix socket checks who listens: a server process of
+// another user is refused once connected (SO_PEERCRED), before a byte of
+// the call is sent, even though its socket file passed the owner and mode
+// checks. (Pretending to be another user: the listener is this process.)
+func TestForwardRefusesServerOfAnotherUser(t *testing.T) {
+	dir := t.TempDir()
+	os.Chmod(dir, 0o700)
+	sock := filepath.Join(dir, "s")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(sock, 0o600)
+	asked := false
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked = true
+		w.Header().Set(server.InputsHeader, "checked")
+		w.Header().Set(server.VersionHeader, Version())
+		w.Write([]byte(`{"event":"pre_tool_call","decision":"none","stop":false,"hooks":[]}`))
+	})}
+	go srv.Serve(ln)
+	defer srv.Close()
+	ev, _ := protocol.Lookup("pre_tool_call")
+	call := &agents.Call{Event: ev, Fields: map[string]any{"tool_name": "terminal"}}
+
+	if _, err := forward(context.Background(), "unix://"+sock, url.Values{}, call); err != nil {
+		t.Fatalf("own user's server: %v", err)
+	}
+	asked = false
+	uid := os.Geteuid() + 1
+	myUID = func() int { return uid }
+	defer func() { myUID = os.Geteuid }()
+	_, err = forward(context.Background(), "unix://"+sock, url.Values{}, call)
+	if err == nil || !strings.Contains(err.Error(), "the server's process runs as uid") || asked {
+		t.Fatalf("another user's server: %v (asked %v)", err, asked)
+	}
+}

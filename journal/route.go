@@ -1,0 +1,33 @@
+package journal
+
+import "context"
+
+// Route is how a firing reached the process that decided it, as its
+// record states: a person reading the journal can tell a decision of the
+// long-running server from one `hook` made itself, and why it did.
+type Route struct {
+	// ServedBy names the server that decided ("serve"), "" for a process
+	// that decided itself.
+	ServedBy string
+	// ServerUnused is why `hook` did not use the server it found (not
+	// running, not trusted, other inputs …), "" when there was none.
+	ServerUnused string
+}
+
+type routeKey struct{}
+
+// WithRoute makes the records of dispatches run under ctx state route.
+// The route travels in the context because the dispatcher hands its
+// context to the Recorder and need not know about routes.
+func WithRoute(ctx context.Context, route Route) context.Context {
+	return context.WithValue(ctx, routeKey{}, route)
+}
+
+// RouteOf is the route WithRoute put in ctx (the zero Route when none).
+func RouteOf(ctx context.Context) Route {
+	if ctx == nil {
+		return Route{}
+	}
+	r, _ := ctx.Value(routeKey{}).(Route)
+	return r
+}
