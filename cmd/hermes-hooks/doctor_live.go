@@ -1,6 +1,8 @@
 package main
 
 import (
+	"net/url"
+	"os"
 	"path/filepath"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
@@ -21,7 +23,12 @@ func runDoctorLive(a *app, o doctorOptions) error {
 		if err != nil {
 			return err
 		}
+		// The user-level server's socket when there is one (serve --user,
+		// as hook looks for it), else the per-project default.
 		target = "unix://" + filepath.Join(home, "hermes-hooks.sock")
+		if _, err := os.Stat(server.UserSocket(home)); err == nil {
+			target = "unix://" + server.UserSocket(home)
+		}
 	}
 	// A client may connect wherever its user points it: the loopback rule
 	// protects what a server exposes, not what a doctor reads.
@@ -31,11 +38,12 @@ func runDoctorLive(a *app, o doctorOptions) error {
 	}
 	var listing report.Listing
 	var stats report.Stats
+	query := liveQuery(addr)
 	for _, q := range []struct {
 		path string
 		into any
 	}{{"/v1/hooks", &listing}, {"/v1/stats", &stats}} {
-		if err := cli.ServerGet(addr, q.path, q.into); err != nil {
+		if err := cli.ServerGet(addr, q.path+query, q.into); err != nil {
 			return &exitError{Code: 1, Msg: "no hermes-hooks serve answers at " + addr.String() + ": " + err.Error(),
 				Hint: "start one with `hermes-hooks serve`, or name it with --server unix:///path or tcp://127.0.0.1:PORT"}
 		}
@@ -84,4 +92,20 @@ func runDoctorLive(a *app, o doctorOptions) error {
 		return silentExit(1)
 	}
 	return nil
+}
+
+// liveQuery names this directory as the project to a user-level server
+// (serve --user answers for every project, each request naming its own, as
+// hook's do); a per-project server needs no query. A server that does not
+// say it is user-level (an older one, or /healthz unreachable) gets none:
+// the GETs then say what is wrong.
+func liveQuery(addr server.Addr) string {
+	var h struct {
+		Mode string `json:"mode"`
+	}
+	if cli.ServerGet(addr, "/healthz", &h) != nil || h.Mode != "user" {
+		return ""
+	}
+	wd := cli.Cwd()
+	return "?" + url.Values{"project": {wd}, server.QueryWorkdir: {wd}}.Encode()
 }

@@ -133,6 +133,25 @@ func TestUserServeTwoProjects(t *testing.T) {
 	if out, errs, _ := e.cliIn(p2, claudeBash(p2, "rm -rf /"), nil, "hook", "claude"); out != claudeDeny("p2 refuses") {
 		t.Fatalf("p2 after p1's reload: %q %s", out, errs)
 	}
+
+	// doctor --live finds the user-level server by itself and asks it about
+	// the project it runs in: p2's guard is loaded and has fired.
+	out, errs, code := e.cliIn(p2, "", nil, "doctor", "--live", "--json")
+	var live struct {
+		Server  string `json:"server"`
+		Healthy bool   `json:"healthy"`
+		Hooks   []struct {
+			Source string `json:"source"`
+			Loaded bool   `json:"loaded"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal([]byte(out), &live); err != nil || code != 0 || !live.Healthy {
+		t.Fatalf("doctor --live in p2: exit %d, %v\n%s%s", code, err, out, errs)
+	}
+	if live.Server != "unix://"+e.socketPath || len(live.Hooks) != 1 || !live.Hooks[0].Loaded ||
+		live.Hooks[0].Source != filepath.Join(p2, ".hermes", "hooks.yaml") {
+		t.Fatalf("doctor --live in p2 did not ask the user server about p2:\n%s", out)
+	}
 }
 
 // TestUserServeEvictsLeastRecentlyUsed: with --max-projects 1 the second
