@@ -135,8 +135,10 @@ func TestAttackUserServeProjectRoots(t *testing.T) {
 	}
 	// The answer is the one-shot one (whatever that directory's approvals
 	// make it), not the server's.
+	// (Each call in a session of its own: the line about a repository's
+	// unapproved hooks is shown once per session.)
 	want, _, _ := e.cliIn(link, claudeBash(link, "rm -rf /"), nil, "hook", "claude", "--no-server")
-	out, errs, _ := e.cliIn(link, claudeBash(link, "rm -rf /"), nil, "hook", "claude")
+	out, errs, _ := e.cliIn(link, strings.Replace(claudeBash(link, "rm -rf /"), `"session_id":"s1"`, `"session_id":"s2"`, 1), nil, "hook", "claude")
 	if out != want || !strings.Contains(errs, "a symlink; name the directory it leads to\"}; dispatching here instead") {
 		t.Fatalf("hook from a symlinked directory: %q, one-shot %q\n%s", out, want, errs)
 	}
