@@ -127,7 +127,7 @@ func Resolve(c Command) Target {
 		analyze(&t, c.Env, false, 0)
 		flushLoads(&t)
 		if onWindows {
-			startBatch(&t, c.Env)
+			startScript(&t, c.Env)
 		}
 		return t
 	}
@@ -142,7 +142,7 @@ func Resolve(c Command) Target {
 	analyze(&t, c.Env, false, 0)
 	flushLoads(&t)
 	if onWindows {
-		startBatch(&t, c.Env)
+		startScript(&t, c.Env)
 	}
 	return t
 }

@@ -114,12 +114,30 @@ func lookPathWindows(name string, env []string, dir string) (string, string) {
 	return "", "command not found"
 }
 
-// startBatch makes a batch file's Target start cmd.exe, the way Windows
-// itself runs one, with a command line built by batchCmdLine: the batch
-// file stays Files[0], pinned and checked as a script cmd.exe reads; an
-// argument cmd.exe would read as syntax makes the command refuse to start.
-func startBatch(t *Target, env []string) {
-	if t.Err != "" || t.Path == "" || !isBatchFile(t.Path) || t.Primary() != t.Path {
+// startScript makes the Target of a script Windows does not start itself
+// start its interpreter: a batch file (.cmd, .bat) cmd.exe, the way Windows
+// itself runs one, with a command line built by batchCmdLine (an argument
+// cmd.exe would read as syntax makes the command refuse to start); a .ps1
+// file PowerShell. The script stays Files[0], pinned and checked as a
+// script its interpreter reads.
+func startScript(t *Target, env []string) {
+	if t.Err != "" || t.Path == "" || t.Primary() != t.Path {
+		return
+	}
+	if isPowerShellScript(t.Path) {
+		ps, err := powerShell(func(name string) (string, bool) {
+			p, err := lookPathWindows(name, env, t.Dir)
+			return p, err == ""
+		})
+		if err != "" {
+			t.Err = err
+			return
+		}
+		t.Argv = powerShellFileArgv(ps, t.Path, t.Argv[1:])
+		t.Path, t.Direct = ps, false
+		return
+	}
+	if !isBatchFile(t.Path) {
 		return
 	}
 	comspec, ok := Getenv(env, "COMSPEC")

@@ -92,6 +92,27 @@ func TestResolveWindows(t *testing.T) {
 			t.Fatalf("%+v", got)
 		}
 	})
+	t.Run("a .ps1 file runs through pwsh -File", func(t *testing.T) {
+		pwsh := writeWinFile(t, filepath.Join(bin, "pwsh.exe"), "MZ")
+		defer os.Remove(pwsh)
+		script := writeWinFile(t, filepath.Join(home, "guard.ps1"), "exit 0\r\n")
+		got := Resolve(Command{Text: script + " a", Env: env, Dir: home})
+		if got.Err != "" || !strings.EqualFold(got.Path, pwsh) || got.Primary() != script || got.Direct ||
+			!slices.Equal(got.Argv[len(got.Argv)-3:], []string{"-File", script, "a"}) || got.StartProblem() != "" {
+			t.Fatalf("%+v", got)
+		}
+	})
+	t.Run("Claude-dialect shell commands run through Git Bash", func(t *testing.T) {
+		got := Resolve(Command{Text: "echo hi", Shell: true, Env: env, Dir: home})
+		if !strings.Contains(got.Err, "Git Bash not found") || !strings.Contains(got.Err, gitBashVar) {
+			t.Fatalf("without Git Bash: %+v", got)
+		}
+		bash := writeWinFile(t, filepath.Join(home, "bash.exe"), "MZ")
+		got = Resolve(Command{Text: "echo hi", Shell: true, Env: append(env, gitBashVar+"="+bash), Dir: home})
+		if got.Err != "" || !got.Shell || got.ShellPath != bash {
+			t.Fatalf("with %s: %+v", gitBashVar, got)
+		}
+	})
 	t.Run("a batch argument cmd.exe would read as syntax is refused", func(t *testing.T) {
 		for _, text := range []string{`guard %PATH%`, `guard "x\" & echo pwned"`, `guard !x!`} {
 			got := Resolve(Command{Text: text, Env: env, Dir: home})
