@@ -116,6 +116,7 @@ fi
 # The packages that pass on Windows so far, then what a user types on
 # Windows (testdata/script_windows) through the real binary's commands.
 status=0
-wintest ./internal/hookproc/... ./internal/cmdpin/... || status=1
+wintest ./internal/hookproc/... ./internal/cmdpin/... ./protocol/... \
+	./internal/pattern/... ./agents/... ./sessions/... || status=1
 wintest -run '^TestWindows' ./cmd/hermes-hooks || status=1
 exit $status
