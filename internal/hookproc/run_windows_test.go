@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -54,7 +55,14 @@ func helper(mode string, args []string) int {
 		if len(args) > 1 && args[1] == "hold" {
 			c.Stdout = os.Stdout // it keeps the hook's stdout pipe open
 		}
+		if len(args) > 1 && args[1] == "breakaway" {
+			// A hostile hook asks for its child to leave the job.
+			c.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.CREATE_BREAKAWAY_FROM_JOB}
+		}
 		if err := c.Start(); err != nil {
+			if errors.Is(err, windows.ERROR_ACCESS_DENIED) {
+				fmt.Fprint(os.Stderr, "start refused")
+			}
 			fmt.Fprintln(os.Stderr, err)
 			return 9
 		}
@@ -166,6 +174,30 @@ func TestRunJob(t *testing.T) {
 			if alive(t, pid, hangBound) {
 				killPid(pid)
 				t.Fatalf("the hook's child %d survived its timeout", pid)
+			}
+			return true
+		})
+	})
+	t.Run("a child cannot break away from the job", func(t *testing.T) {
+		// Attack: CREATE_BREAKAWAY_FROM_JOB would put the child beyond
+		// the timeout's reach; the job does not allow it, so the start
+		// fails (exit 9) or, started anyway, the child dies with the job.
+		proctest.GrowTimeout(t, 2*time.Second, 64*time.Second, func(timeout time.Duration) bool {
+			pidFile := filepath.Join(t.TempDir(), "pid")
+			res := runJob(ctx, helperSpec(t, "child", timeout, pidFile, "breakaway"))
+			if res.Exited && res.ExitCode == 9 && strings.HasPrefix(string(res.Stderr), "start refused") {
+				return true
+			}
+			if !res.TimedOut {
+				t.Fatalf("%+v stderr %s", res, res.Stderr)
+			}
+			pid := readPid(pidFile)
+			if pid == 0 {
+				return false
+			}
+			if alive(t, pid, hangBound) {
+				killPid(pid)
+				t.Fatalf("child %d broke away from the job and survived", pid)
 			}
 			return true
 		})
