@@ -5,7 +5,8 @@
 #
 # Environment: GO (go), WINE_BUILD (bin/wine: the symlink, the DLL, the
 # overlay), WINEPREFIX ($HOME/.cache/hermes-hooks/wine: a private prefix,
-# ~700 MB, created on first use), GOTESTFLAGS (extra go test flags).
+# ~700 MB, created on first use), WINE_LIBDIR (/usr/lib/wine: where Debian
+# puts wine64 and wineserver), GOTESTFLAGS (extra go test flags).
 #
 # Wine 8 gaps (see the notes):
 #  1. Go 1.22+ needs ProcessPrng from bcryptprimitives.dll, which Wine 8
@@ -35,7 +36,7 @@ skip() {
 }
 
 # Debian puts the loader and the server outside PATH.
-winebin=/usr/lib/wine
+winebin=${WINE_LIBDIR:-/usr/lib/wine}
 need_install=
 [ -x "$winebin/wine64" ] && [ -x "$winebin/wineserver" ] || need_install=1
 command -v x86_64-w64-mingw32-ld >/dev/null 2>&1 || need_install=1
