@@ -10,7 +10,7 @@ FUZZTIME ?= 10s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 GOIMPORTS   ?= golang.org/x/tools/cmd/goimports@v0.52.0
 
-.PHONY: all build install test stress fmt-check vet vet-cross staticcheck imports lint shellcheck fuzz demo bench e2e clean
+.PHONY: all build install test test-windows stress fmt-check vet vet-cross staticcheck imports lint shellcheck fuzz demo bench e2e clean
 
 all: build
 
@@ -44,6 +44,16 @@ install:
 test: fmt-check vet
 	@CGO_ENABLED=0 $(GO) build -o bin/testprogress ./scripts/testprogress
 	bin/testprogress $(GO) test -race -count=1 -timeout 30m -json $(PKGS)
+
+# make test-windows: the Windows build's tests, cross-compiled and run under
+# Debian's Wine (wine64), which it installs when missing (as root or through
+# sudo) with the two workarounds Wine 8 needs for Go programs (see
+# scripts/test-windows.sh); skipped, with the reason, when Wine cannot be
+# installed. WINE_PKGS (default: the packages that pass under Wine so far
+# and testdata/script_windows) runs only those packages' tests.
+WINE_PKGS ?=
+test-windows:
+	@GO=$(GO) sh scripts/test-windows.sh $(WINE_PKGS)
 
 # make stress: busy loops on twice as many threads as CPUs, until Ctrl-C
 # (or SIGTERM). Run it beside `make test` to check that no test depends on

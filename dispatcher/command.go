@@ -74,7 +74,7 @@ func (d *Dispatcher) prepare(h Invocation) (hookproc.Spec, string) {
 		spec.Path, spec.Argv, spec.Dir = t.ShellPath, []string{t.ShellPath, "-c", e.Command}, h.Dir
 		return spec, ""
 	}
-	spec.Path, spec.Argv, spec.Dir = t.Path, t.Argv, t.Dir
+	spec.Path, spec.Argv, spec.Dir, spec.CmdLine = t.Path, t.Argv, t.Dir, t.CmdLine
 	if len(t.Env) > 0 {
 		spec.Env = append(slices.Clip(spec.Env), t.Env...)
 	}

@@ -12,6 +12,15 @@
 // file runs. [Target.StartProblem] is the one verdict on why it cannot
 // start.
 //
+// On Windows the rules are Windows' (winrules.go, winargs.go,
+// winshells.go): a program is a file whose extension is in PATHEXT, found
+// with `\`, drive letters and a case-insensitive environment; ~ is
+// %USERPROFILE%; Hermes-dialect commands split as CommandLineToArgvW
+// splits them; a batch file starts cmd.exe /d /s /c with a command line
+// ([Target.CmdLine]) that refuses what cmd.exe would read as syntax; a
+// .ps1 file starts pwsh (else powershell.exe) -File; Claude-dialect shell
+// commands run through Git Bash.
+//
 // [Pin] opens and hashes a Target's files and keeps them open as [Pins];
 // [Pins.Verify] immediately before the start, and [Pins.ExecPath] /
 // [Pins.Start], make the hook run from the very bytes that were hashed (a

@@ -77,6 +77,9 @@ type Target struct {
 	// it does and sends where (URL, headers, allowedEnvVars). The approval
 	// pins its SHA-256, so a change to it needs a new approval.
 	Spec string
+	// CmdLine, on Windows, is the command line Path gets verbatim (a batch
+	// file's cmd.exe line: cmd.exe does not split words as Argv implies).
+	CmdLine string
 	// Err is why the command cannot start at all, in Hermes' words
 	// ("command not found", "empty command", …).
 	Err string
@@ -123,6 +126,9 @@ func Resolve(c Command) Target {
 		t := Target{Argv: argv, Dir: c.Dir}
 		analyze(&t, c.Env, false, 0)
 		flushLoads(&t)
+		if onWindows {
+			startScript(&t, c.Env)
+		}
 		return t
 	}
 	if c.Shell {
@@ -135,6 +141,9 @@ func Resolve(c Command) Target {
 	t := Target{Argv: argv, Dir: c.Dir}
 	analyze(&t, c.Env, false, 0)
 	flushLoads(&t)
+	if onWindows {
+		startScript(&t, c.Env)
+	}
 	return t
 }
 
@@ -144,6 +153,18 @@ func Resolve(c Command) Target {
 // works. env supplies HOME (nil: the process's). The error is worded as
 // Hermes words it.
 func splitWords(text string, env []string) ([]string, string) {
+	if onWindows {
+		// Windows programs split their own command line, by
+		// CommandLineToArgvW's rules: backslashes are path separators.
+		argv := splitWindowsArgs(text)
+		if len(argv) == 0 {
+			return nil, "empty command"
+		}
+		for i, a := range argv {
+			argv[i] = expandUserTilde(a, env)
+		}
+		return argv, ""
+	}
 	argv, err := shlex.Split(text)
 	if err != nil {
 		return nil, "command '" + text + "' cannot be parsed: " + shlexReason(err)
@@ -169,6 +190,15 @@ func shlexReason(err error) string {
 	return msg
 }
 
+// homeVar names the home directory's variable, seps the separators a
+// ~user prefix ends at.
+var homeVar, seps = func() (string, string) {
+	if onWindows {
+		return "USERPROFILE", `/\`
+	}
+	return "HOME", "/"
+}()
+
 // Getenv reads key from env (the hook's environment), falling back to the
 // process's own environment when env is nil.
 func Getenv(env []string, key string) (string, bool) {
@@ -177,7 +207,9 @@ func Getenv(env []string, key string) (string, bool) {
 	}
 	prefix := key + "="
 	for i := len(env) - 1; i >= 0; i-- {
-		if strings.HasPrefix(env[i], prefix) {
+		if strings.HasPrefix(env[i], prefix) ||
+			// Windows' environment is case-insensitive (Path, PATH).
+			onWindows && len(env[i]) > len(prefix) && strings.EqualFold(env[i][:len(prefix)], prefix) {
 			return env[i][len(prefix):], true
 		}
 	}
@@ -185,15 +217,20 @@ func Getenv(env []string, key string) (string, bool) {
 }
 
 // expandUserTilde expands "~", "~/…" and "~user/…" at the start of a word,
-// as the shell and Python's os.path.expanduser do: "~" is $HOME.
+// as the shell and Python's os.path.expanduser do: "~" is $HOME. On
+// Windows, as in Python there, "~" is %USERPROFILE% and "\" ends the name
+// too.
 func expandUserTilde(word string, env []string) string {
 	if !strings.HasPrefix(word, "~") {
 		return word
 	}
-	name, _, _ := strings.Cut(word[1:], "/")
+	name := word[1:]
+	if i := strings.IndexAny(name, seps); i >= 0 {
+		name = name[:i]
+	}
 	var home string
 	if name == "" {
-		h, ok := Getenv(env, "HOME")
+		h, ok := Getenv(env, homeVar)
 		if !ok || h == "" {
 			var err error
 			if h, err = os.UserHomeDir(); err != nil {

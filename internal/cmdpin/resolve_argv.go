@@ -307,7 +307,7 @@ func addScriptArgs(t *Target, args []string) {
 		p := absIn(a, t.Dir)
 		switch {
 		case hasScriptExt(a):
-		case strings.Contains(a, "/") && isExecutableFile(p):
+		case hasPathSep(a) && isExecutableFile(p):
 		default:
 			continue
 		}
@@ -319,6 +319,9 @@ func addScriptArgs(t *Target, args []string) {
 
 func isExecutableFile(p string) bool {
 	fi, err := os.Stat(p)
+	if onWindows {
+		return err == nil && fi.Mode().IsRegular() && hasExecExt(p, pathExts(nil))
+	}
 	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
 }
 
@@ -342,6 +345,9 @@ func absIn(p, dir string) string {
 func lookPath(name string, env []string, dir string) (string, string) {
 	if name == "" {
 		return "", "empty command"
+	}
+	if onWindows {
+		return lookPathWindows(name, env, dir)
 	}
 	if strings.Contains(name, "/") {
 		return absIn(name, dir), ""

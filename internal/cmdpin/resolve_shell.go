@@ -23,7 +23,18 @@ func resolveShell(c Command, depth int) Target {
 	// concurrent use (serve resolves hooks from many requests at once), so
 	// every call gets its own.
 	lang := syntax.LangPOSIX
-	if c.ShellPath != "" && c.ShellPath != "sh" && c.ShellPath != "/bin/sh" {
+	if onWindows {
+		// Claude Code runs shell commands through Git Bash on Windows
+		// (shell: "bash" too: a bash.exe on PATH may well be WSL's).
+		p, err := gitBashPath(c.Env, isRegularFile, func(name string) (string, bool) {
+			p, err := lookPathWindows(name, c.Env, c.Dir)
+			return p, err == ""
+		})
+		if err != "" {
+			return Target{Dir: c.Dir, Err: err}
+		}
+		t.ShellPath, lang = p, syntax.LangBash
+	} else if c.ShellPath != "" && c.ShellPath != "sh" && c.ShellPath != "/bin/sh" {
 		p, err := lookPath(c.ShellPath, c.Env, c.Dir)
 		if err != "" {
 			return Target{Dir: c.Dir, Err: c.ShellPath + ": " + err}

@@ -43,7 +43,10 @@ func (t *Target) StartProblem() string {
 		return ""
 	}
 	if !Accessible(p, true) {
-		return p + ": permission denied: not executable (chmod +x " + p + ")"
+		return notExecutableProblem(p)
+	}
+	if onWindows {
+		return "" // Windows never reads a #! line
 	}
 	return shebangProblem(p)
 }

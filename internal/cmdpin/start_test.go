@@ -1,3 +1,8 @@
+//go:build !windows
+
+// The POSIX rules (shlex words, execute bits, #! lines, /bin/sh); the
+// Windows rules are tested in winrules_windows_test.go.
+
 package cmdpin
 
 import (

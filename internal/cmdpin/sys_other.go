@@ -12,6 +12,10 @@ func Accessible(path string, exec bool) bool {
 	if err != nil {
 		return false
 	}
+	if exec && onWindows {
+		// No execute bit: Windows starts what PATHEXT names.
+		return hasExecExt(path, pathExts(nil))
+	}
 	if exec {
 		return fi.Mode().Perm()&0o111 != 0
 	}

@@ -32,9 +32,13 @@
 //     run tag. [KillEscaped], at exit, kills every escaped descendant but
 //     the helpers of successful runs. A worker's tree dies when the worker
 //     ends.
-//   - Without POSIX process groups (Windows) nothing runs: Run returns a
-//     spawn error. On Unix systems other than Linux there is no subreaper
-//     and no parent-death signal: a descendant that calls setsid escapes.
+//   - On Windows a Job Object stands for the process group: the hook is
+//     created suspended, put in its own job (killed when its last handle
+//     closes, so a tree never outlives a crashed dispatcher) and resumed;
+//     "the whole tree" is the job. Spec.CmdLine gives cmd.exe its command
+//     line verbatim. There is no Pool on Windows yet. On Unix systems other
+//     than Linux there is no subreaper and no parent-death signal: a
+//     descendant that calls setsid escapes.
 //
 // A [Pool] (Unix only) keeps up to Size worker processes of one command: one
 // request line in, one reply line out, one request in flight per process;

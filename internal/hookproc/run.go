@@ -29,8 +29,13 @@ const drainGrace = 500 * time.Millisecond
 // Spec is one process to run.
 type Spec struct {
 	// Path is the executable; Argv[0] is what the process sees as its name.
-	Path    string
-	Argv    []string
+	Path string
+	Argv []string
+	// CmdLine, when set, is the command line the process gets verbatim
+	// (Windows only; Argv is then only what reports show). cmd.exe parses
+	// its command line by its own rules, not CommandLineToArgvW's, so a
+	// caller starting it quotes for it (see internal/cmdpin).
+	CmdLine string
 	Env     []string
 	Dir     string
 	Stdin   []byte
