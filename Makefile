@@ -10,7 +10,7 @@ FUZZTIME ?= 10s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 GOIMPORTS   ?= golang.org/x/tools/cmd/goimports@v0.52.0
 
-.PHONY: all build install test test-windows stress fmt-check vet vet-cross staticcheck imports lint shellcheck fuzz demo bench e2e clean
+.PHONY: all build install test test-windows test-portable stress fmt-check vet vet-cross staticcheck imports lint shellcheck fuzz demo bench e2e clean
 
 all: build
 
@@ -54,6 +54,18 @@ test: fmt-check vet
 WINE_PKGS ?=
 test-windows:
 	@GO=$(GO) sh scripts/test-windows.sh $(WINE_PKGS)
+
+# make test-portable: the portable path (what macOS and the BSDs run: the
+# os/exec runner, no child subreaper, no parent-death signal, no memfd or
+# /proc/self/fd pinning, no read leases, no fstatfs trust of the digest
+# cache) selected on Linux by the hermes_portable build tag, so that code is
+# tested code. The runner contract, pinning, consent, the journal, the
+# dispatcher and the attack regressions (their binary built with the same
+# tag); a test that needs a Linux-only feature skips by asking the build.
+PORTABLE_PKGS := ./internal/hookproc ./internal/cmdpin ./internal/fsutil ./consent ./journal ./dispatcher ./server ./internal/attacktest
+test-portable:
+	$(GO) vet -tags hermes_portable $(PKGS)
+	$(GO) test -race -count=1 -timeout 30m -tags hermes_portable $(PORTABLE_PKGS)
 
 # make stress: busy loops on twice as many threads as CPUs, until Ctrl-C
 # (or SIGTERM). Run it beside `make test` to check that no test depends on

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
+	"github.com/hermes-hooks/hermes-hooks/internal/testbin"
 )
 
 // Hooks die with their dispatcher and leave nothing behind (issue 12, item
@@ -25,6 +26,7 @@ const escapee = "#!/bin/sh\n" +
 
 // At the hook's timeout, its escaped descendant is killed with its group.
 func TestEscapedDescendantKilledAtTimeout(t *testing.T) {
+	testbin.SkipUnlessLinuxFeatures(t, "a child subreaper: a descendant that left its hook's process group (setsid) is not tracked")
 	// The descendant must be up (its pid written) before the timeout
 	// fires; on a loaded machine that can take more than a second.
 	proctest.GrowTimeout(t, time.Second, 32*time.Second, func(timeout time.Duration) bool {
@@ -53,6 +55,7 @@ func TestEscapedDescendantKilledAtTimeout(t *testing.T) {
 // dispatch kills it before it exits. (A hook that exits 0 keeps what it
 // detached: see TestSuccessfulHookKeepsDetachedHelpers.)
 func TestEscapedDescendantKilledAtDispatchExit(t *testing.T) {
+	testbin.SkipUnlessLinuxFeatures(t, "a child subreaper: a descendant that left its hook's process group (setsid) is not tracked")
 	e := newEnv(t)
 	// The hook waits until its descendant is up, so the test can name it.
 	e.write("hook.sh", escapee+"until [ -s \"$WORK/escapee.pid\" ]; do sleep 0.01; done\necho '{}'\nexit 1\n", 0o755)
@@ -96,6 +99,7 @@ func TestSIGHUPKillsRunningHooks(t *testing.T) {
 // However the dispatcher dies — SIGKILL included — its hooks die with it
 // (the parent-death signal).
 func TestHooksDieWithTheDispatcher(t *testing.T) {
+	testbin.SkipUnlessLinuxFeatures(t, "a parent-death signal: a SIGKILLed dispatcher cannot kill its hooks")
 	e := newEnv(t)
 	e.write("hook.sh", "#!/bin/sh\necho $$ > \"$WORK/hook.pid\"\nexec sleep 3600\n", 0o755)
 	e.write("home/config.yaml", "hooks:\n  pre_tool_call:\n    - command: ./hook.sh\n", 0o644)
@@ -120,6 +124,7 @@ func TestHooksDieWithTheDispatcher(t *testing.T) {
 // dispatcher down before it has killed the escaped descendants: the signals
 // stay caught until the dispatch is over.
 func TestSecondSignalDoesNotLeaveEscapees(t *testing.T) {
+	testbin.SkipUnlessLinuxFeatures(t, "a child subreaper: a descendant that left its hook's process group (setsid) is not tracked")
 	e := newEnv(t)
 	// The descendant keeps the hook's stdout and stderr open: after the
 	// hook's group is killed, the dispatch drains those pipes for a while

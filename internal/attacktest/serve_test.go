@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
+	"github.com/hermes-hooks/hermes-hooks/internal/testbin"
 )
 
 // server is a running `hermes-hooks serve` on a Unix socket.
@@ -175,6 +176,7 @@ func TestServeReloadNeverAppliesAHalfWrittenConfig(t *testing.T) {
 // than the settle period — still never has its half file applied: it keeps
 // the file open, and a reload waits for that.
 func TestServeReloadWaitsForAStalledWriter(t *testing.T) {
+	testbin.SkipUnlessLinuxFeatures(t, "read leases: a writer that stalls past the settle period is not seen")
 	e := newEnv(t)
 	e.write("guard.sh", "#!/bin/sh\necho '{\"action\": \"block\", \"message\": \"no\"}'\n", 0o755)
 	config := "hooks:\n  pre_tool_call:\n    - command: " + e.path("guard.sh") + "\n      matcher: terminal\n"

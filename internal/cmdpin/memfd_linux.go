@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux && !hermes_portable
 
 package cmdpin
 
@@ -7,6 +7,11 @@ import (
 
 	"golang.org/x/sys/unix"
 )
+
+// fdPinning: Linux starts a pinned binary or script through its open
+// descriptor (/proc/self/fd) and seals scripts in memory files; the portable
+// build (macOS, the BSDs, or -tags hermes_portable) starts them by name.
+const fdPinning = true
 
 // sealedCopy puts content into a private memory file and seals it against
 // every change, so the interpreter reads exactly the bytes that were

@@ -91,9 +91,13 @@ type Start struct {
 }
 
 // procSelfFD reports whether /proc/self/fd can start a pinned binary (Linux
-// with /proc mounted). It is checked once, on first use, so a no-match
-// dispatch pays nothing for it.
+// with /proc mounted; never in the portable build, which must behave as
+// macOS does even where /proc exists). It is checked once, on first use, so
+// a no-match dispatch pays nothing for it.
 var procSelfFD = sync.OnceValue(func() bool {
+	if !fdPinning {
+		return false
+	}
 	fi, err := os.Stat("/proc/self/fd")
 	return err == nil && fi.IsDir()
 })

@@ -53,7 +53,7 @@ func WriteAtomic(path string, data []byte, perm os.FileMode, pattern string, cre
 	if err = tmp.Close(); err != nil {
 		return fmt.Errorf("close: %w", err)
 	}
-	if err = os.Rename(name, path); err != nil {
+	if err = replace(name, path); err != nil {
 		return fmt.Errorf("replace: %w", err)
 	}
 	if err := SyncDir(dir); err != nil {
@@ -62,4 +62,14 @@ func WriteAtomic(path string, data []byte, perm os.FileMode, pattern string, cre
 		return fmt.Errorf("sync directory: %w", err)
 	}
 	return nil
+}
+
+// stillAt reports whether path is the open file f.
+func stillAt(f *os.File, path string) bool {
+	open, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	now, err := os.Stat(path)
+	return err == nil && os.SameFile(open, now)
 }

@@ -62,13 +62,3 @@ func UnlockRemove(f *os.File, path string) {
 	}
 	f.Close()
 }
-
-// stillAt reports whether path is the open file f.
-func stillAt(f *os.File, path string) bool {
-	open, err := f.Stat()
-	if err != nil {
-		return false
-	}
-	now, err := os.Stat(path)
-	return err == nil && os.SameFile(open, now)
-}

@@ -100,13 +100,3 @@ func kind(m os.FileMode) string {
 	}
 	return "not a plain file"
 }
-
-// openedPath is the real path of the file f was opened from: on Linux the
-// kernel's own answer for the open descriptor, elsewhere path with its
-// symbolic links resolved.
-func openedPath(f *os.File, path string) (string, error) {
-	if p, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", f.Fd())); err == nil && filepath.IsAbs(p) {
-		return p, nil
-	}
-	return filepath.EvalSymlinks(path)
-}

@@ -1,3 +1,5 @@
+//go:build linux && !hermes_portable
+
 package hookproc
 
 import "syscall"

@@ -1,4 +1,4 @@
-//go:build unix && !linux
+//go:build unix && (!linux || hermes_portable)
 
 package hookproc
 

@@ -1,0 +1,190 @@
+package fsutil
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The locks exclude other processes, not only other goroutines: the test
+// binary re-executes itself as a holder that takes the lock, says so on
+// stdout and keeps it until its stdin closes. This is what Windows'
+// LockFileEx build must do as flock does (before it, a per-process mutex
+// let 62 of 64 concurrent approvals from separate processes be lost).
+
+// holdEnv tells the re-executed test binary to hold a lock: "lock:PATH"
+// (Lock), "try:PATH" (TryLockFile) or "flock:PATH" (FlockWithin).
+const holdEnv = "HERMES_FSUTIL_TEST_HOLD"
+
+func TestMain(m *testing.M) {
+	if v := os.Getenv(holdEnv); v != "" {
+		os.Exit(holdLock(v))
+	}
+	os.Exit(m.Run())
+}
+
+// holdLock takes the lock v names, prints "locked" and waits for stdin's
+// end (the test closing it, or dying).
+func holdLock(v string) int {
+	var unlock func()
+	switch kind, path, _ := strings.Cut(v, ":"); kind {
+	case "lock":
+		u, err := Lock(path)
+		if err != nil {
+			fmt.Println(err)
+			return 1
+		}
+		unlock = u
+	case "try":
+		f, err := TryLockFile(path)
+		if err != nil {
+			fmt.Println(err)
+			return 1
+		}
+		unlock = func() { UnlockRemove(f, path) }
+	case "flock":
+		f, err := OpenLockFile(path)
+		if err != nil {
+			fmt.Println(err)
+			return 1
+		}
+		if unlock, err = FlockWithin(f, time.Minute); err != nil {
+			fmt.Println(err)
+			return 1
+		}
+	}
+	fmt.Println("locked")
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	unlock()
+	return 0
+}
+
+// holder starts a process that holds the lock (kind, path) and returns
+// once it holds it; release ends it and waits for its exit.
+func holder(t *testing.T, kind, path string) (release func()) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), holdEnv+"="+kind+":"+path)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if line != "locked\n" {
+		stdin.Close()
+		_ = cmd.Wait()
+		t.Fatalf("holder of %s: %q %v", path, line, err)
+	}
+	done := false
+	release = func() {
+		if !done {
+			done = true
+			stdin.Close()
+			if err := cmd.Wait(); err != nil {
+				t.Errorf("holder: %v", err)
+			}
+		}
+	}
+	t.Cleanup(release)
+	return release
+}
+
+func TestLocksExcludeOtherProcesses(t *testing.T) {
+	dir := t.TempDir()
+	t.Run("LockContext waits its bound for another process's Lock", func(t *testing.T) {
+		path := filepath.Join(dir, "a.lock")
+		release := holder(t, "lock", path)
+		// A hostile or stuck local process that keeps the lock forever
+		// costs the caller its bound, not a hang.
+		start := time.Now()
+		if _, err := LockContext(context.Background(), path, 50*time.Millisecond); !errors.Is(err, ErrLockTimeout) {
+			t.Fatalf("LockContext while another process holds the lock: %v, want ErrLockTimeout", err)
+		}
+		if waited := time.Since(start); waited > time.Minute {
+			t.Fatalf("LockContext waited %v with a bound of 50ms", waited)
+		}
+		release()
+		unlock, err := LockContext(context.Background(), path, time.Minute)
+		if err != nil {
+			t.Fatalf("LockContext after the holder exited: %v", err)
+		}
+		unlock()
+	})
+	t.Run("FlockWithin refuses while another process holds it", func(t *testing.T) {
+		path := filepath.Join(dir, "b.lock")
+		release := holder(t, "flock", path)
+		f, err := OpenLockFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := FlockWithin(f, 20*time.Millisecond); !errors.Is(err, ErrLockTimeout) {
+			t.Fatalf("FlockWithin: %v, want ErrLockTimeout", err)
+		}
+		release()
+		unlock, err := FlockWithin(f, time.Minute)
+		if err != nil {
+			t.Fatalf("FlockWithin after the holder exited: %v", err)
+		}
+		unlock()
+	})
+	t.Run("TryLockFile says ErrLocked while another process owns it", func(t *testing.T) {
+		path := filepath.Join(dir, "serve.sock.lock")
+		release := holder(t, "try", path)
+		if f, err := TryLockFile(path); !errors.Is(err, ErrLocked) {
+			if f != nil {
+				f.Close()
+			}
+			t.Fatalf("TryLockFile: %v, want ErrLocked", err)
+		}
+		release() // the owner stops: it removes its lock file
+		if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("lock file left by a stopped owner: %v", err)
+		}
+		f, err := TryLockFile(path)
+		if err != nil {
+			t.Fatalf("TryLockFile after the owner stopped: %v", err)
+		}
+		UnlockRemove(f, path)
+	})
+}
+
+// A file is replaced (WriteAtomic) while a reader has it open through
+// OpenNoBlock, and a lock file is removed while its lock is held: on
+// Windows both need every handle opened with FILE_SHARE_DELETE.
+func TestReplaceWhileOpen(t *testing.T) {
+	skipWithoutPosixRename(t)
+	path := filepath.Join(t.TempDir(), "allowlist.json")
+	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenNoBlock(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := WriteAtomic(path, []byte("new"), 0o600, ".allowlist-*", nil); err != nil {
+		t.Fatalf("WriteAtomic while a reader has the file open: %v", err)
+	}
+	if got, _ := io.ReadAll(r); string(got) != "old" {
+		t.Errorf("the open reader reads %q, want the old content", got)
+	}
+	if got, err := os.ReadFile(path); err != nil || string(got) != "new" {
+		t.Errorf("after the replace: %q %v, want new", got, err)
+	}
+}
