@@ -1,9 +1,10 @@
 package agents
 
 import (
+	"sync"
+
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
-	"sync"
 )
 
 // Codex CLI (0.169, 0.171): Claude Code's hook protocol — the same event names, a

@@ -1,12 +1,13 @@
 package agents
 
 import (
-	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
-	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"runtime"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 // GitHub Copilot CLI (1.0.102) has two payload formats, chosen by how the

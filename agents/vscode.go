@@ -1,8 +1,9 @@
 package agents
 
 import (
-	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 // VS Code's agent hooks (Copilot agent mode, Preview) run the hooks of

@@ -16,7 +16,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"math"
 	"os"
 	"os/exec"
@@ -28,6 +27,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/google/shlex"
+
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 )

@@ -2,10 +2,11 @@ package dispatcher
 
 import (
 	"context"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
-	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"strings"
 	"sync"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )

@@ -2,10 +2,11 @@ package dispatcher
 
 import (
 	"context"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )

@@ -1,8 +1,6 @@
 package dispatcher
 
 import (
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
-	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +9,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )

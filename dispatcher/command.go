@@ -1,12 +1,13 @@
 package dispatcher
 
 import (
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"maps"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"

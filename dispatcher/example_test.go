@@ -3,10 +3,11 @@ package dispatcher_test
 import (
 	"context"
 	"fmt"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
-	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"os"
 	"path/filepath"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"

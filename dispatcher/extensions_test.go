@@ -1,13 +1,14 @@
 package dispatcher
 
 import (
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
-	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )

@@ -2,11 +2,12 @@ package dispatcher
 
 import (
 	"errors"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/protocol/permrule"

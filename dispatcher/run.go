@@ -3,11 +3,12 @@ package dispatcher
 import (
 	"context"
 	"errors"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io/fs"
 	"math"
 	"os"
 	"sync"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/internal/hookhttp"

@@ -3,9 +3,10 @@ package dispatcher
 import (
 	"context"
 	"errors"
+	"slices"
+
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/sessions"
-	"slices"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )

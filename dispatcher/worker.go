@@ -4,10 +4,11 @@ package dispatcher
 
 import (
 	"context"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 	"github.com/hermes-hooks/hermes-hooks/protocol"

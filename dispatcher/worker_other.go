@@ -4,6 +4,7 @@ package dispatcher
 
 import (
 	"context"
+
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"

@@ -5,7 +5,6 @@ package dispatcher
 import (
 	"context"
 	"fmt"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/internal/proctest"

@@ -11,9 +11,10 @@ import (
 	"strconv"
 	"strings"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
-	"gopkg.in/yaml.v3"
 )
 
 // parseClaudeShaped reads the hooks block of a file in Claude Code's shape.

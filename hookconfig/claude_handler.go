@@ -1,11 +1,13 @@
 package hookconfig
 
 import (
-	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
 	"strings"
 
-	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
+
 	"gopkg.in/yaml.v3"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 // Claude Code handler types beyond "command".

@@ -2,6 +2,7 @@ package hookconfig
 
 import (
 	"cmp"
+
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/protocol/permrule"

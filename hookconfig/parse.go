@@ -3,16 +3,18 @@ package hookconfig
 import (
 	"errors"
 	"fmt"
-	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
+
+	"gopkg.in/yaml.v3"
+
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
-	"gopkg.in/yaml.v3"
 )
 
 // Parsing a config: the hooks: block, entries, matchers, timeouts.

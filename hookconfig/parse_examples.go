@@ -5,9 +5,10 @@ import (
 	"strconv"
 	"strings"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
-	"gopkg.in/yaml.v3"
 )
 
 // A hook's examples: payloads it declares together with the outcome it

@@ -2,6 +2,7 @@ package hookconfig
 
 import (
 	"fmt"
+
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
 
 	"gopkg.in/yaml.v3"

@@ -1,9 +1,10 @@
 package hookconfig
 
 import (
+	"strings"
+
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
-	"strings"
 
 	"gopkg.in/yaml.v3"
 )

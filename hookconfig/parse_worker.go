@@ -2,8 +2,9 @@ package hookconfig
 
 import (
 	"fmt"
-	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
 
 	"gopkg.in/yaml.v3"
 )

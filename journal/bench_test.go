@@ -2,10 +2,11 @@ package journal
 
 import (
 	"context"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 )

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"

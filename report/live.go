@@ -2,12 +2,13 @@ package report
 
 import (
 	"fmt"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 )

@@ -2,7 +2,6 @@ package report
 
 import (
 	"errors"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"os"
 	"regexp"
 	"sort"
@@ -10,9 +9,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+
+	"gopkg.in/yaml.v3"
+
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
-	"gopkg.in/yaml.v3"
 )
 
 // Problem is one finding of `hermes-hooks validate`: where (file, line,

@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"io"
 	"net"
 	"net/http"
@@ -18,6 +17,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/sessions"
 )
 
 // Session state through a real server stays within the store's budget:

@@ -3,7 +3,6 @@ package server
 import (
 	"crypto/sha256"
 	"errors"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/internal/serverstats"

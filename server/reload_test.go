@@ -3,7 +3,6 @@
 package server
 
 import (
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"os"
 	"regexp"
 	"strings"
@@ -11,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 )
 
 const rmrf = `{"tool_name":"terminal","args":{"command":"rm -rf /"}}`

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
-	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"log/slog"
 	"net"
 	"net/http"
@@ -15,7 +13,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
+
 	"github.com/fsnotify/fsnotify"
+
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/serverstats"

@@ -1,8 +1,9 @@
 package main
 
 import (
-	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 	"github.com/spf13/cobra"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 )
 
 func newDispatchCmd(a *app) *cobra.Command {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"io"
 	"log/slog"
 	"net"
@@ -13,10 +12,13 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/sessions"
+
+	"github.com/spf13/cobra"
+
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 	"github.com/hermes-hooks/hermes-hooks/server"
-	"github.com/spf13/cobra"
 )
 
 type serveOptions struct {

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"runtime"
 
-	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 	"github.com/spf13/cobra"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 )
 
 func newVersionCmd(a *app) *cobra.Command {

@@ -4,14 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
-	"github.com/hermes-hooks/hermes-hooks/sessions"
 	"io"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"syscall"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/sessions"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"

@@ -3,10 +3,11 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"io"
 	"os"
 	"syscall"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 )

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"github.com/hermes-hooks/hermes-hooks/server"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/server"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/protocol"

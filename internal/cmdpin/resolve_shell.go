@@ -5,9 +5,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 )
 
 // The shell (Claude dialect): what /bin/sh -c runs.
