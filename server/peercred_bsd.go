@@ -2,39 +2,13 @@
 
 package server
 
-import (
-	"errors"
-	"net"
-	"syscall"
+import "golang.org/x/sys/unix"
 
-	"golang.org/x/sys/unix"
-)
-
-// PeerUID is the user id of the process at the other end of a Unix socket
-// connection (LOCAL_PEERCRED: the credentials the kernel recorded at
-// connect time, which neither side can forge). ok is false where the
-// connection is not a Unix socket.
-func PeerUID(c net.Conn) (uid int, ok bool, err error) {
-	sc, isSys := c.(syscall.Conn)
-	if !isSys {
-		return 0, false, errors.New("not a socket connection")
-	}
-	if _, isUnix := c.LocalAddr().(*net.UnixAddr); !isUnix {
-		return 0, false, nil
-	}
-	raw, err := sc.SyscallConn()
+// peerCredUID reads LOCAL_PEERCRED of the Unix socket fd.
+func peerCredUID(fd int) (int, error) {
+	cred, err := unix.GetsockoptXucred(fd, unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
 	if err != nil {
-		return 0, true, err
+		return 0, err
 	}
-	var cred *unix.Xucred
-	var serr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, serr = unix.GetsockoptXucred(int(fd), unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
-	}); err != nil {
-		return 0, true, err
-	}
-	if serr != nil {
-		return 0, true, serr
-	}
-	return int(cred.Uid), true, nil
+	return int(cred.Uid), nil
 }

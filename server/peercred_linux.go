@@ -2,37 +2,13 @@
 
 package server
 
-import (
-	"errors"
-	"net"
-	"syscall"
-)
+import "syscall"
 
-// PeerUID is the user id of the process at the other end of a Unix socket
-// connection, as the kernel recorded it when the connection was made
-// (SO_PEERCRED): neither side can forge it. ok is false where the platform
-// cannot tell (the socket's mode is then the only access control).
-func PeerUID(c net.Conn) (uid int, ok bool, err error) {
-	sc, isSys := c.(syscall.Conn)
-	if !isSys {
-		return 0, false, errors.New("not a socket connection")
-	}
-	if _, isUnix := c.LocalAddr().(*net.UnixAddr); !isUnix {
-		return 0, false, nil
-	}
-	raw, err := sc.SyscallConn()
+// peerCredUID reads SO_PEERCRED of the Unix socket fd.
+func peerCredUID(fd int) (int, error) {
+	cred, err := syscall.GetsockoptUcred(fd, syscall.SOL_SOCKET, syscall.SO_PEERCRED)
 	if err != nil {
-		return 0, true, err
+		return 0, err
 	}
-	var cred *syscall.Ucred
-	var serr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, serr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
-	}); err != nil {
-		return 0, true, err
-	}
-	if serr != nil {
-		return 0, true, serr
-	}
-	return int(cred.Uid), true, nil
+	return int(cred.Uid), nil
 }

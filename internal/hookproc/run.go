@@ -93,6 +93,28 @@ func (s *Spec) tagRun() {
 	}
 }
 
+// ended is the Result of an exec.Cmd-started hook once Wait returned: its
+// captured output, and whether our kill (killed: the timeout or the
+// context) ended it, which then is all there is to say (done).
+func ended(ctx context.Context, stdout, stderr *capBuffer, start time.Time, killed bool) (res Result, done bool) {
+	res = Result{
+		Stdout:          stdout.buf.Bytes(),
+		Stderr:          stderr.buf.Bytes(),
+		StdoutTruncated: stdout.truncated,
+		StderrTruncated: stderr.truncated,
+		Elapsed:         time.Since(start),
+	}
+	if killed {
+		if ctx.Err() != nil {
+			res.Cancelled = true
+		} else {
+			res.TimedOut = true
+		}
+		return res, true
+	}
+	return res, false
+}
+
 // capBuffer keeps the first max bytes written to it and counts (but drops)
 // the rest, so a hook printing a gigabyte costs a megabyte.
 type capBuffer struct {

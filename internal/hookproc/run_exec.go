@@ -70,19 +70,8 @@ func runExec(ctx context.Context, s Spec) Result {
 		// of its process group is left.
 		_ = killGroup(cmd)
 	}
-	res := Result{
-		Stdout:          stdout.buf.Bytes(),
-		Stderr:          stderr.buf.Bytes(),
-		StdoutTruncated: stdout.truncated,
-		StderrTruncated: stderr.truncated,
-		Elapsed:         time.Since(start),
-	}
-	if killed.Load() {
-		if ctx.Err() != nil {
-			res.Cancelled = true
-		} else {
-			res.TimedOut = true
-		}
+	res, done := ended(ctx, stdout, stderr, start, killed.Load())
+	if done {
 		return res
 	}
 	if ps := cmd.ProcessState; ps != nil {

@@ -94,19 +94,8 @@ func runJob(ctx context.Context, s Spec) Result {
 		return spawnError(err)
 	}
 	err = cmd.Wait()
-	res := Result{
-		Stdout:          stdout.buf.Bytes(),
-		Stderr:          stderr.buf.Bytes(),
-		StdoutTruncated: stdout.truncated,
-		StderrTruncated: stderr.truncated,
-		Elapsed:         time.Since(start),
-	}
-	if killed.Load() {
-		if ctx.Err() != nil {
-			res.Cancelled = true
-		} else {
-			res.TimedOut = true
-		}
+	res, done := ended(ctx, stdout, stderr, start, killed.Load())
+	if done {
 		return res
 	}
 	if ps := cmd.ProcessState; ps != nil {
