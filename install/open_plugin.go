@@ -40,7 +40,7 @@ func openPluginManifest(agent *agents.Agent) []byte {
 // A file there that is not ours — another plugin's manifest, a hooks.json
 // with a command of someone else's — is never touched: an error says so.
 func MakeOpenPlugin(dir string, agent *agents.Agent, command func(event string) string, uninstall bool) (*PluginPlan, error) {
-	shaped := OpenPluginShape(agent)
+	shaped := agents.OpenPluginShape(agent)
 	if shaped == nil {
 		return nil, fmt.Errorf("%s registers no Open Plugins hook event", agent.Title)
 	}
@@ -71,34 +71,6 @@ func MakeOpenPlugin(dir string, agent *agents.Agent, command func(event string) 
 		plan.Files = append(plan.Files, fw)
 	}
 	return plan, nil
-}
-
-// OpenPluginShape returns agent with its hook file narrowed to the Open
-// Plugins events its install registers, in the format's order: the shape
-// of a plugin's hooks/hooks.json whose entries run `hermes-hooks hook
-// AGENT EVENT`; nil when it registers none of them or keeps its hooks in
-// another shape than the format's (grouped).
-func OpenPluginShape(agent *agents.Agent) *agents.Agent {
-	if agent.HookFile.Layout != agents.Grouped {
-		return nil
-	}
-	mine := map[string]bool{}
-	for _, ev := range agent.HookFile.Events {
-		mine[ev] = true
-	}
-	var events []string
-	for _, ev := range agents.OpenPluginEvents {
-		if mine[ev] {
-			events = append(events, ev)
-		}
-	}
-	if len(events) == 0 {
-		return nil
-	}
-	out := *agent
-	out.HookFile.Events = events
-	out.HookFile.Init = nil
-	return &out
 }
 
 // ownManifest: a plugin.json naming our plugin.
@@ -152,7 +124,7 @@ func ownHooks(data []byte) bool {
 // agent.
 func pristineManifest(data []byte) bool {
 	for _, a := range agents.All() {
-		if OpenPluginShape(a) != nil && bytes.Equal(data, openPluginManifest(a)) {
+		if agents.OpenPluginShape(a) != nil && bytes.Equal(data, openPluginManifest(a)) {
 			return true
 		}
 	}
@@ -172,7 +144,7 @@ func pristineHooks(data []byte) bool {
 		return false
 	}
 	for _, a := range agents.All() {
-		shaped := OpenPluginShape(a)
+		shaped := agents.OpenPluginShape(a)
 		if shaped == nil {
 			continue
 		}

@@ -61,7 +61,7 @@ func FuzzPristineOpenCode(f *testing.F) {
 func TestPristineOpenPluginFiles(t *testing.T) {
 	for _, name := range []string{"claude", "codex"} {
 		agent, _ := agents.Lookup(name)
-		shaped := OpenPluginShape(agent)
+		shaped := agents.OpenPluginShape(agent)
 		for _, exe := range []string{"/opt/my tools/hh", ""} {
 			hooks, _, err := shaped.Install(nil, HookCommand(agent, exe))
 			if err != nil {

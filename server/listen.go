@@ -129,7 +129,7 @@ func listenUnix(path string, log *slog.Logger) (ln net.Listener, err error) {
 	// server refuses to start even when the first one's socket file was
 	// deleted (and would otherwise be silently shadowed).
 	lockPath := path + ".lock"
-	lock, err := fsutil.TryLockFile(lockPath)
+	lock, err := lockOwner(lockPath)
 	if errors.Is(err, fsutil.ErrLocked) {
 		return nil, fmt.Errorf("listen %s: %w (another server holds the lock %s)", path, ErrInUse, lockPath)
 	}
@@ -141,7 +141,7 @@ func listenUnix(path string, log *slog.Logger) (ln net.Listener, err error) {
 	}
 	defer func() {
 		if err != nil {
-			fsutil.UnlockRemove(lock, lockPath)
+			unlockRemove(lock, lockPath)
 		}
 	}()
 	if err := clearStale(path, log); err != nil {
@@ -287,8 +287,8 @@ func (l *unixListener) Close() error {
 		}
 		// The lock file goes too: nothing of a stopped server is left.
 		// A server that opened it just before cannot hold a lock on the
-		// removed file (fsutil.TryLockFile checks the path after locking).
-		fsutil.UnlockRemove(l.lock, l.lockPath)
+		// removed file (lockOwner checks the path after locking).
+		unlockRemove(l.lock, l.lockPath)
 	})
 	return l.err
 }

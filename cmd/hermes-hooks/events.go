@@ -1,10 +1,13 @@
 package main
 
 import (
+	"fmt"
+	"io"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
-	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 type eventsOptions struct{ json bool }
@@ -33,12 +36,78 @@ entry may name one command or the wildcard.`,
 }
 
 func runEvents(a *app, o eventsOptions) error {
-	list := report.Events()
+	list := catalogEvents()
 	if o.json {
 		return writeJSON(a.Out, list)
 	}
-	report.PrintEvents(a.Out, list)
+	printEvents(a.Out, list)
 	return nil
+}
+
+// eventInfo is one catalog event as `hermes-hooks events --json` lists it.
+type eventInfo struct {
+	Name             string   `json:"name"`
+	Claude           string   `json:"claude"`
+	Aliases          []string `json:"aliases"`
+	Hermes           bool     `json:"hermes"`
+	ClaudeOnly       bool     `json:"claude_only"`
+	ShellUnsupported bool     `json:"shell_unsupported"`
+	Gateway          bool     `json:"gateway"`
+	Tool             bool     `json:"tool"`
+	Can              []string `json:"can"`
+}
+
+// catalogEvents is the event catalog, in its order, as `hermes-hooks events`
+// lists it.
+func catalogEvents() []eventInfo {
+	var list []eventInfo
+	for _, e := range protocol.Events() {
+		list = append(list, eventInfo{
+			Name: e.Name, Claude: e.Claude, Aliases: nonNil(e.Aliases), Hermes: e.Hermes,
+			ClaudeOnly: e.ClaudeOnly, ShellUnsupported: e.ShellUnsupported, Gateway: e.Gateway, Tool: e.Tool,
+			Can: nonNil(e.Caps.Names()),
+		})
+	}
+	return list
+}
+
+// printEvents prints the catalog as a table: each event's names, its Claude
+// Code name and aliases, and what a hook on it can do.
+func printEvents(w io.Writer, list []eventInfo) {
+	fmt.Fprintf(w, "%-36s %-20s %-22s %s\n", "EVENT", "CLAUDE CODE", "ALIASES", "A HOOK CAN")
+	for _, e := range list {
+		claude := e.Claude
+		if e.ClaudeOnly || claude == "" {
+			claude = "-"
+		}
+		can := strings.Join(e.Can, ", ")
+		switch {
+		case e.ShellUnsupported:
+			can = "(Python plugins only; refused for shell hooks)"
+		case can == "":
+			can = "observe"
+		}
+		name := e.Name
+		if e.ClaudeOnly {
+			name += " (Claude only)"
+		}
+		if e.Gateway {
+			name += " (gateway)"
+		}
+		aliases := strings.Join(e.Aliases, ", ")
+		if aliases == "" {
+			aliases = "-"
+		}
+		fmt.Fprintf(w, "%-36s %-20s %-22s %s\n", name, claude, aliases, can)
+	}
+}
+
+// nonNil makes a nil list encode as [], not null.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // lookupEventFlag reads an event named by a flag: any of its names, or a

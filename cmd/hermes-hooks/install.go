@@ -9,7 +9,6 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/install"
-	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 type installOptions struct {
@@ -296,14 +295,14 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	if o.json {
 		return writeJSON(a.Out, res)
 	}
-	report.PrintInstall(a.Out, a.Err, agent, &res)
+	printInstall(a.Out, a.Err, agent, &res)
 	return nil
 }
 
 // installTarget starts install's report for target and finds the folder
 // it writes under (install.Root: --user, --project or the repository).
-func installTarget(target string, events []string, o installOptions) (report.InstallResult, string, error) {
-	res := report.InstallResult{Agent: target, Action: "install", DryRun: o.dryRun, Events: events}
+func installTarget(target string, events []string, o installOptions) (installResult, string, error) {
+	res := installResult{Agent: target, Action: "install", DryRun: o.dryRun, Events: events}
 	if o.uninstall {
 		res.Action = "uninstall"
 	}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/clients"
 	"github.com/hermes-hooks/hermes-hooks/install"
-	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 // runInstallHermes writes (or removes) the Hermes plugin in HERMES_HOME,
@@ -22,7 +21,7 @@ func runInstallHermes(a *app, o installOptions, projectSet bool) error {
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
 	}
-	r := report.HermesInstall{Plan: h, Uninstall: o.uninstall, DryRun: o.dryRun}
+	r := hermesInstall{Plan: h, Uninstall: o.uninstall, DryRun: o.dryRun}
 	if o.dryRun {
 		r.Diff = h.Diff()
 	} else if r.Backup, err = h.Apply(o.uninstall); err != nil {
@@ -34,7 +33,7 @@ func runInstallHermes(a *app, o installOptions, projectSet bool) error {
 		return writeJSON(a.Out, r.JSON())
 	}
 	r.ShellHooks, _ = install.HermesShellHooks(home)
-	report.PrintInstallHermes(a.Out, a.Err, &r)
+	printInstallHermes(a.Out, a.Err, &r)
 	return nil
 }
 

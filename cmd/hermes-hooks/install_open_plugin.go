@@ -7,7 +7,6 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/install"
-	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 // openPluginTarget is install's pseudo-agent for an Open Plugins plugin
@@ -62,12 +61,12 @@ func runInstallOpenPlugin(a *app, dir string, o installOptions) error {
 			}
 		}
 		return writeJSON(a.Out, map[string]any{"agent": agent.Name, "target": openPluginTarget, "dir": plan.Dir,
-			"action": action, "changed": plan.Changed, "dry_run": o.dryRun, "files": files, "kept": plan.Kept(), "events": install.OpenPluginShape(agent).HookFile.Events, "diff": diff})
+			"action": action, "changed": plan.Changed, "dry_run": o.dryRun, "files": files, "kept": plan.Kept(), "events": agents.OpenPluginShape(agent).HookFile.Events, "diff": diff})
 	}
 	d := show(plan.Dir)
-	report.PrintPluginInstall(a.Out, a.Err, report.PluginInstall{Where: plan.Dir, DryRun: o.dryRun, Changed: plan.Changed, Uninstall: o.uninstall, Diff: diff,
+	printPluginInstall(a.Out, a.Err, pluginInstall{Where: plan.Dir, DryRun: o.dryRun, Changed: plan.Changed, Uninstall: o.uninstall, Diff: diff,
 		Removed: "removed the hermes-hooks plugin from " + d + " (plugin.json, hooks/hooks.json)", Kept: plan.Kept(),
 		Done: []string{fmt.Sprintf("%s: plugin hermes-hooks written (plugin.json, hooks/hooks.json); its hooks run 'hermes-hooks hook %s' for %s",
-			d, agent.Name, strings.Join(install.OpenPluginShape(agent).HookFile.Events, ", "))}})
+			d, agent.Name, strings.Join(agents.OpenPluginShape(agent).HookFile.Events, ", "))}})
 	return nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/install"
-	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 // openCodeTarget is install's pseudo-agent for OpenCode, which runs no
@@ -52,7 +51,7 @@ func runInstallOpenCode(a *app, o installOptions) error {
 	if o.json {
 		return writeJSON(a.Out, res)
 	}
-	report.PrintPluginInstall(a.Out, a.Err, report.PluginInstall{Where: res.File, DryRun: o.dryRun, Changed: res.Changed, Uninstall: o.uninstall, Diff: res.Diff,
+	printPluginInstall(a.Out, a.Err, pluginInstall{Where: res.File, DryRun: o.dryRun, Changed: res.Changed, Uninstall: o.uninstall, Diff: res.Diff,
 		Removed: "removed " + show(res.File), Kept: plan.Kept(),
 		Done: []string{show(res.File) + ": OpenCode now runs hermes-hooks (Claude Code's PreToolUse and PostToolUse) around every tool call"}})
 	return nil

@@ -5,13 +5,12 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/install"
-	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 // runInstallScripts is install for an agent that runs one executable per
 // event from a folder (agents.Scripts: Cline): our scripts written there,
 // or removed with --uninstall.
-func runInstallScripts(a *app, agent *agents.Agent, dir, root string, command func(string) string, o installOptions, res report.InstallResult) error {
+func runInstallScripts(a *app, agent *agents.Agent, dir, root string, command func(string) string, o installOptions, res installResult) error {
 	plan, err := install.MakeScripts(agent, dir, command, o.uninstall)
 	if err != nil {
 		return &exitError{Code: 1, Msg: err.Error()}
@@ -29,6 +28,6 @@ func runInstallScripts(a *app, agent *agents.Agent, dir, root string, command fu
 	if o.json {
 		return writeJSON(a.Out, res)
 	}
-	report.PrintInstall(a.Out, a.Err, agent, &res)
+	printInstall(a.Out, a.Err, agent, &res)
 	return nil
 }

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -14,7 +17,6 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/journal"
-	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 func newInstallsCmd(a *app) *cobra.Command {
@@ -57,7 +59,7 @@ socket and this registry: what removing hermes-hooks means.`,
 			if asJSON {
 				return writeJSON(a.Out, map[string]any{"registry": reg, "installs": list})
 			}
-			report.PrintInstalls(a.Out, reg, list)
+			printInstallList(a.Out, reg, list)
 			return nil
 		},
 	}
@@ -85,7 +87,7 @@ func printPaths(a *app, asJSON bool) error {
 		journalNote = "the config does not load, so this is the default: a journal: path: in it may name another file"
 	}
 	in := func(name string) string { return filepath.Join(state, name) }
-	ps := []report.PathLine{
+	ps := []pathLine{
 		{Name: "binary", Path: exe, Note: "this program"},
 		{Name: "state", Path: state, Note: "HERMES_HOME; Hermes keeps its own files here too"},
 		{Name: "config", Path: cfg, Note: "your hooks (Hermes reads it too)"},
@@ -99,7 +101,7 @@ func printPaths(a *app, asJSON bool) error {
 	if asJSON {
 		return writeJSON(a.Out, ps)
 	}
-	report.PrintPaths(a.Out, ps)
+	printPathLines(a.Out, ps)
 	return nil
 }
 
@@ -249,4 +251,80 @@ func uninstallOne(a *app, rec install.Record, o installOptions) error {
 		each.project = rec.Root
 	}
 	return runInstall(a, rec.Agent, each, !rec.User())
+}
+
+// printInstallList is `hermes-hooks installs`: one paragraph per
+// installation the registry (at registry) records, the stale and the
+// misplaced ones marked. Every path is escaped: a registry may have been
+// edited by anyone who can write the user's files.
+func printInstallList(w io.Writer, registry string, list []install.Installation) {
+	if len(list) == 0 {
+		fmt.Fprintf(w, "no installation recorded (%s)\n", show(registry))
+		return
+	}
+	stale := 0
+	for _, in := range list {
+		where := "your home directory"
+		if in.Agent == install.TargetHermes {
+			where = "HERMES_HOME"
+		}
+		if !in.User() {
+			where = "project " + show(in.Root)
+		}
+		if in.Local {
+			where += ", this checkout only"
+		}
+		fmt.Fprintf(w, "%s  %s  (%s)\n", show(in.Agent), show(in.Path), where)
+		fmt.Fprintf(w, "  installed %s", in.InstalledAt.UTC().Format(time.DateTime))
+		if !in.UpdatedAt.Equal(in.InstalledAt) {
+			fmt.Fprintf(w, ", rewritten %s", in.UpdatedAt.UTC().Format(time.DateTime))
+		}
+		fmt.Fprintf(w, " UTC by hermes-hooks %s (%s)\n", show(in.Version), show(in.Binary))
+		fmt.Fprintf(w, "  wrote %s\n", wroteSummary(&in.Record))
+		switch {
+		case in.Misplaced != "":
+			stale++
+			fmt.Fprintf(w, "  NOT INSTALL'S: %s\n", show(in.Misplaced))
+		case in.Stale != "":
+			stale++
+			fmt.Fprintf(w, "  %s\n", in.Stale)
+		}
+	}
+	fmt.Fprintf(w, "%d installation(s) recorded in %s", len(list), show(registry))
+	if stale > 0 {
+		fmt.Fprintf(w, "; %d stale or not install's (uninstall --all drops a stale record and touches nothing of that file)", stale)
+	}
+	fmt.Fprintln(w, "\nTake them all out: hermes-hooks uninstall --all (--dry-run first to see what changes)")
+}
+
+// wroteSummary is a record's Wrote in one line: the events of its
+// entries (installs --json has their command lines), or its files.
+func wroteSummary(r *install.Record) string {
+	if r.Kind != install.KindEntries {
+		return fmt.Sprintf("%d file(s) it owns outright: %s", len(r.Wrote), show(strings.Join(r.Wrote, ", ")))
+	}
+	events := make([]string, 0, len(r.Wrote))
+	for _, w := range r.Wrote {
+		ev, _, _ := strings.Cut(w, ": ")
+		events = append(events, ev)
+	}
+	return fmt.Sprintf("%d entries, for %s (installs --json: their command lines)", len(r.Wrote), show(strings.Join(events, ", ")))
+}
+
+// pathLine is one place hermes-hooks keeps something (installs --paths).
+type pathLine struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+	Note string `json:"note"`
+}
+
+// printPathLines is `installs --paths`: name, path and what it is, aligned.
+func printPathLines(w io.Writer, ps []pathLine) {
+	width := 0
+	for _, p := range ps {
+		width = max(width, len(p.Name))
+	}
+	for _, p := range ps {
+		fmt.Fprintf(w, "%-*s  %s  # %s\n", width, p.Name, show(p.Path), p.Note)
+	}
 }

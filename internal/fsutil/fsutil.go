@@ -63,13 +63,3 @@ func WriteAtomic(path string, data []byte, perm os.FileMode, pattern string, cre
 	}
 	return nil
 }
-
-// stillAt reports whether path is the open file f.
-func stillAt(f *os.File, path string) bool {
-	open, err := f.Stat()
-	if err != nil {
-		return false
-	}
-	now, err := os.Stat(path)
-	return err == nil && os.SameFile(open, now)
-}

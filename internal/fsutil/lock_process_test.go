@@ -21,7 +21,7 @@ import (
 // let 62 of 64 concurrent approvals from separate processes be lost).
 
 // holdEnv tells the re-executed test binary to hold a lock: "lock:PATH"
-// (Lock), "try:PATH" (TryLockFile) or "flock:PATH" (FlockWithin).
+// (Lock), "try:PATH" (TryLock) or "flock:PATH" (FlockWithin).
 const holdEnv = "HERMES_FSUTIL_TEST_HOLD"
 
 func TestMain(m *testing.M) {
@@ -44,12 +44,16 @@ func holdLock(v string) int {
 		}
 		unlock = u
 	case "try":
-		f, err := TryLockFile(path)
+		f, err := OpenLockFile(path)
 		if err != nil {
 			fmt.Println(err)
 			return 1
 		}
-		unlock = func() { UnlockRemove(f, path) }
+		if err := TryLock(f); err != nil {
+			fmt.Println(err)
+			return 1
+		}
+		unlock = func() { f.Close() }
 	case "flock":
 		f, err := OpenLockFile(path)
 		if err != nil {
@@ -143,24 +147,21 @@ func TestLocksExcludeOtherProcesses(t *testing.T) {
 		}
 		unlock()
 	})
-	t.Run("TryLockFile says ErrLocked while another process owns it", func(t *testing.T) {
+	t.Run("TryLock says ErrLocked while another process holds it", func(t *testing.T) {
 		path := filepath.Join(dir, "serve.sock.lock")
 		release := holder(t, "try", path)
-		if f, err := TryLockFile(path); !errors.Is(err, ErrLocked) {
-			if f != nil {
-				f.Close()
-			}
-			t.Fatalf("TryLockFile: %v, want ErrLocked", err)
-		}
-		release() // the owner stops: it removes its lock file
-		if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
-			t.Fatalf("lock file left by a stopped owner: %v", err)
-		}
-		f, err := TryLockFile(path)
+		f, err := OpenLockFile(path)
 		if err != nil {
-			t.Fatalf("TryLockFile after the owner stopped: %v", err)
+			t.Fatal(err)
 		}
-		UnlockRemove(f, path)
+		defer f.Close()
+		if err := TryLock(f); !errors.Is(err, ErrLocked) {
+			t.Fatalf("TryLock: %v, want ErrLocked", err)
+		}
+		release() // the holder exits: its lock goes with it
+		if err := TryLock(f); err != nil {
+			t.Fatalf("TryLock after the holder exited: %v", err)
+		}
 	})
 }
 

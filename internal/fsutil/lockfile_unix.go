@@ -9,13 +9,10 @@ import (
 	"syscall"
 )
 
-func openForLock(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-}
-
-// lockNow takes f's flock without waiting: ErrLocked when another process
-// holds it.
-func lockNow(f *os.File) error {
+// TryLock takes an exclusive lock on the open file f without waiting
+// (flock): ErrLocked when another process holds it. The lock goes with the
+// process, however it ends. f is best opened with OpenLockFile.
+func TryLock(f *os.File) error {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			return ErrLocked

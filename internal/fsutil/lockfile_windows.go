@@ -10,13 +10,11 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// openForLock opens the lock file so that others may delete it (an owner
-// that stops removes it, see UnlockRemove).
-func openForLock(path string) (*os.File, error) { return OpenLockFile(path) }
-
-// lockNow takes f's LockFileEx lock without waiting: ErrLocked when
-// another process holds it.
-func lockNow(f *os.File) error {
+// TryLock takes an exclusive lock on the open file f without waiting
+// (LockFileEx): ErrLocked when another process holds it. The lock goes
+// with the process, however it ends. Open f with OpenLockFile, so that
+// others may still remove the file while it is held.
+func TryLock(f *os.File) error {
 	if err := lockAll(windows.Handle(f.Fd()), windows.LOCKFILE_FAIL_IMMEDIATELY); err != nil {
 		if errors.Is(err, windows.ERROR_LOCK_VIOLATION) {
 			return ErrLocked

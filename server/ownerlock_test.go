@@ -1,6 +1,6 @@
 //go:build unix || windows
 
-package fsutil
+package server
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // A server removes its lock file when it stops, and one starting at that
@@ -19,27 +21,27 @@ import (
 // created and locked a new one: two servers, each with "the" lock.)
 func TestLockRemovedAtStopIsNeverHeldTwice(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.sock.lock")
-	first, err := TryLockFile(path)
+	first, err := lockOwner(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	afterLockOpen = func() {
 		afterLockOpen = nil
-		UnlockRemove(first, path) // the first server stops
+		unlockRemove(first, path) // the first server stops
 	}
 	t.Cleanup(func() { afterLockOpen = nil })
-	second, err := TryLockFile(path)
+	second, err := lockOwner(path)
 	if err != nil {
 		t.Fatalf("second server: %v", err)
 	}
 	defer second.Close()
-	if third, err := TryLockFile(path); !errors.Is(err, ErrLocked) {
+	if third, err := lockOwner(path); !errors.Is(err, fsutil.ErrLocked) {
 		if third != nil {
 			third.Close()
 		}
 		t.Fatalf("third server: %v, want ErrLocked while the second holds the lock", err)
 	}
-	UnlockRemove(second, path)
+	unlockRemove(second, path)
 	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("lock file left after the last server stopped: %v", err)
 	}

@@ -1,4 +1,4 @@
-package report
+package main
 
 import (
 	"fmt"
@@ -7,11 +7,12 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/install"
+	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
-// InstallResult is what `install AGENT` (and uninstall) did: --json's
-// output, and what PrintInstall says.
-type InstallResult struct {
+// installResult is what `install AGENT` (and uninstall) did: --json's
+// output, and what printInstall says.
+type installResult struct {
 	Agent       string   `json:"agent"`
 	Project     string   `json:"project,omitempty"`
 	File        string   `json:"file"`
@@ -28,9 +29,9 @@ type InstallResult struct {
 	ProjectWhy string `json:"-"` // why this project directory, when it was not given
 }
 
-// PrintInstall says what r did to agent's hook file: on out, but on errw
+// printInstall says what r did to agent's hook file: on out, but on errw
 // what would mix with a dry run's diff.
-func PrintInstall(out, errw io.Writer, agent *agents.Agent, r *InstallResult) {
+func printInstall(out, errw io.Writer, agent *agents.Agent, r *installResult) {
 	file := show(r.File)
 	if r.ProjectWhy != "" {
 		// On stderr with a dry run, whose stdout is the diff.
@@ -44,7 +45,7 @@ func PrintInstall(out, errw io.Writer, agent *agents.Agent, r *InstallResult) {
 	case r.DryRun && !r.Changed:
 		fmt.Fprintf(out, "%s: nothing to change (dry run)\n", file)
 	case r.DryRun:
-		PrintDiff(out, r.Diff)
+		printDiff(out, r.Diff)
 		fmt.Fprintf(errw, "dry run: %s not written\n", file)
 	case !r.Changed && r.Action == "uninstall":
 		fmt.Fprintf(out, "%s: hermes-hooks is not installed there; nothing changed\n", file)
@@ -71,9 +72,9 @@ func PrintInstall(out, errw io.Writer, agent *agents.Agent, r *InstallResult) {
 	}
 }
 
-// PrintDiff prints a dry run's diff, each line escaped for the terminal
+// printDiff prints a dry run's diff, each line escaped for the terminal
 // (show on the whole text would escape its newlines too).
-func PrintDiff(w io.Writer, diff string) {
+func printDiff(w io.Writer, diff string) {
 	for _, l := range strings.SplitAfter(diff, "\n") {
 		if l != "" {
 			fmt.Fprintln(w, show(strings.TrimSuffix(l, "\n")))
@@ -81,8 +82,8 @@ func PrintDiff(w io.Writer, diff string) {
 	}
 }
 
-// HermesInstall is what `install hermes` (and uninstall) did.
-type HermesInstall struct {
+// hermesInstall is what `install hermes` (and uninstall) did.
+type hermesInstall struct {
 	Plan              *install.Hermes
 	Uninstall, DryRun bool
 	Diff, Backup      string // the dry run's diff; the file the config was kept as
@@ -90,7 +91,7 @@ type HermesInstall struct {
 }
 
 // JSON is install hermes --json's output.
-func (r *HermesInstall) JSON() map[string]any {
+func (r *hermesInstall) JSON() map[string]any {
 	h, action := r.Plan, "install"
 	if r.Uninstall {
 		action = "uninstall"
@@ -106,16 +107,16 @@ func (r *HermesInstall) JSON() map[string]any {
 	return out
 }
 
-// PrintInstallHermes says what r did: on out, but a dry run's notice on
+// printInstallHermes says what r did: on out, but a dry run's notice on
 // errw (stdout is the diff).
-func PrintInstallHermes(out, errw io.Writer, r *HermesInstall) {
+func printInstallHermes(out, errw io.Writer, r *hermesInstall) {
 	h := r.Plan
 	dir, cfg := show(h.Plugin.Dir), show(h.Enable.Path)
 	switch {
 	case r.DryRun && !h.Changed():
 		fmt.Fprintf(out, "%s: nothing to change (dry run)\n", dir)
 	case r.DryRun:
-		PrintDiff(out, r.Diff)
+		printDiff(out, r.Diff)
 		fmt.Fprintf(errw, "dry run: %s and %s not written\n", dir, cfg)
 	case !h.Changed() && r.Uninstall:
 		fmt.Fprintf(out, "%s: the Hermes plugin is not installed there; nothing changed\n", dir)
@@ -143,7 +144,7 @@ func PrintInstallHermes(out, errw io.Writer, r *HermesInstall) {
 		}
 		if r.ShellHooks > 0 {
 			fmt.Fprintf(out, "Note: %s also declares %s that Hermes runs itself; with the plugin they would run twice. Move the hooks: block into a file of its own, leave hooks: {} in config.yaml, and point the plugin at it (HERMES_HOOKS_CONFIG): see docs/agents.md, Hermes plugin.\n",
-				cfg, Count(r.ShellHooks, "shell hook", "shell hooks"))
+				cfg, report.Count(r.ShellHooks, "shell hook", "shell hooks"))
 		}
 	}
 	if h.Note != "" {
@@ -154,11 +155,11 @@ func PrintInstallHermes(out, errw io.Writer, r *HermesInstall) {
 	}
 }
 
-// PluginInstall is what install did with files it owns outright (an Open
+// pluginInstall is what install did with files it owns outright (an Open
 // Plugins plugin, OpenCode's generated plugin): Where names them, Removed
 // is the line for an uninstall that removed them, Done the lines for an
 // install that wrote them.
-type PluginInstall struct {
+type pluginInstall struct {
 	Where                      string
 	DryRun, Changed, Uninstall bool
 	Diff, Removed              string
@@ -168,16 +169,16 @@ type PluginInstall struct {
 	Kept [][2]string
 }
 
-// PrintPluginInstall prints p the way every install verb reports: the
+// printPluginInstall prints p the way every install verb reports: the
 // diff of a dry run (to w, "not written" to errw), or one line on what
 // changed.
-func PrintPluginInstall(w, errw io.Writer, p PluginInstall) {
+func printPluginInstall(w, errw io.Writer, p pluginInstall) {
 	where := show(p.Where)
 	switch {
 	case p.DryRun && !p.Changed:
 		fmt.Fprintf(w, "%s: nothing to change (dry run)\n", where)
 	case p.DryRun:
-		PrintDiff(w, p.Diff)
+		printDiff(w, p.Diff)
 		fmt.Fprintf(errw, "dry run: %s not written\n", where)
 	case !p.Changed && p.Uninstall:
 		fmt.Fprintf(w, "%s: the hermes-hooks plugin is not there; nothing changed\n", where)
