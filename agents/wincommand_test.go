@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -232,3 +233,24 @@ func setFirstHandler(doc pyjson.OrderedObject, ev string, h pyjson.OrderedObject
 	inner, _ := get(group, "hooks").([]any)
 	inner[0] = h
 }
+
+// TestClaudeWindowsPath: on Windows install writes an absolute path with
+// forward slashes (Git Bash, Claude Code's shell there, drops the
+// backslashes of an unquoted C:\…); that line is ours, to refresh and
+// remove, and names that program.
+func TestClaudeWindowsPath(t *testing.T) {
+	c := claude.HookCommand("C:/Users/o'neil/bin/hermes-hooks.exe", "PreToolUse")
+	if want := `'C:/Users/o'\''neil/bin/hermes-hooks.exe' hook claude PreToolUse --agent-timeout 600`; c != want {
+		t.Fatalf("got %s, want %s", c, want)
+	}
+	if !IsOwnCommand(c, "claude") || IsOwnCommand(`'C:\x\hermes-hooks.exe' hook claude PreToolUse`, "claude") {
+		t.Error("drive-letter forms: forward slashes are ours, backslashes (which Git Bash loses) are not")
+	}
+	data := []byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":` + strconvQuote(c) + `}]}]}}`)
+	ev, _ := claude.Canonical("PreToolUse")
+	if got := claude.OwnPrograms(data, ev); len(got) != 1 || got[0] != "C:/Users/o'neil/bin/hermes-hooks.exe" {
+		t.Errorf("OwnPrograms: %v", got)
+	}
+}
+
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
