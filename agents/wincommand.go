@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
@@ -55,8 +56,12 @@ func (a *Agent) WindowsHookCommand(exe, event string) (string, error) {
 // windowsCommand is WindowsHookCommand with the arguments after the
 // program given (" hook AGENT EVENT …", from a checked command line).
 func (a *Agent) windowsCommand(exe, event, args string) (string, error) {
-	if exe != "" && driveLetter(exe) {
-		exe = strings.ReplaceAll(exe, "/", `\`)
+	if exe != "" && !driveLetter(exe) {
+		return "", fmt.Errorf("%q: not an absolute Windows path (C:\\…)", exe)
+	}
+	exe = strings.ReplaceAll(exe, "/", `\`)
+	if !utf8.ValidString(exe) {
+		return "", fmt.Errorf("%q: not valid UTF-8, which a JSON file cannot hold", exe)
 	}
 	r := a.DenyAnyCaller(&Call{Agent: a, AgentEvent: event, Event: a.event(event), Fields: map[string]any{}}, MissingReason)
 	if a.HookFile.WindowsShell == Cmd {

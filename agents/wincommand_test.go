@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
@@ -254,3 +255,57 @@ func TestClaudeWindowsPath(t *testing.T) {
 }
 
 func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// FuzzWindowsHookCommand: whatever the program path and event, a Windows
+// line is refused or reads as ours (no syntax of the input's left in it),
+// and PowerShell's quoting gives the text back as PowerShell reads it.
+func FuzzWindowsHookCommand(f *testing.F) {
+	f.Add("C:/hh/hermes-hooks.exe", "PreToolUse", "it's")
+	f.Add(`C:\a"&calc&"\h.exe`, "Stop", "a\u2019b")
+	f.Add("", "Pre%x%", "line\n")
+	f.Fuzz(func(t *testing.T, exe, event, text string) {
+		for _, a := range []*Agent{codex, copilot} {
+			if c, err := a.WindowsHookCommand(exe, event); err == nil && !IsOwnWindowsCommand(c, a.Name) {
+				t.Errorf("%s %q %q: %s is not read as ours", a.Name, exe, event, c)
+			}
+		}
+		// A JSON file holds valid UTF-8 only.
+		if got := psUnquote(PSQuote(text)); utf8.ValidString(text) && got != text {
+			t.Errorf("PSQuote(%q) reads back as %q", text, got)
+		}
+	})
+}
+
+// psUnquote reads what PSQuote writes as PowerShell does: single-quoted
+// strings (a doubled quote of any of the four kinds is one), joined by
+// +"`n"+.
+func psUnquote(s string) string {
+	var b strings.Builder
+	rs := []rune(s)
+	isQ := func(r rune) bool { return r == '\'' || r >= '\u2018' && r <= '\u201B' }
+	for i := 0; i < len(rs); {
+		if !isQ(rs[i]) {
+			return "<bad start>"
+		}
+		i++
+		for ; i < len(rs); i++ {
+			if isQ(rs[i]) {
+				if i+1 < len(rs) && isQ(rs[i+1]) {
+					b.WriteRune(rs[i])
+					i++
+					continue
+				}
+				break
+			}
+			b.WriteRune(rs[i])
+		}
+		i++ // the closing quote
+		if rest := string(rs[min(i, len(rs)):]); strings.HasPrefix(rest, "+\"`n\"+") {
+			b.WriteByte('\n')
+			i += len([]rune("+\"`n\"+"))
+		} else if rest != "" {
+			return "<bad join>"
+		}
+	}
+	return b.String()
+}
