@@ -22,7 +22,10 @@ func newCodex() *Agent {
 		Name: "codex",
 		Source: Source{ConfigKey: "codex_hooks", Flag: "codex-hooks", What: "Codex hooks",
 			FlagHelp: "also load hooks from this Codex hooks.json (repeatable)",
-			Dialect:  protocol.Claude, ProjectMarker: ".codex", ProjectLevels: 1, Codec: codexCodec{}},
+			Dialect:  protocol.Claude, ProjectMarker: ".codex", ProjectLevels: 1, Codec: codexCodec{},
+			Handler: func(_ string, h map[string]any, _ func(string)) map[string]any {
+				return codexHandlerOn(hostOS, h)
+			}},
 		Title:    "Codex CLI",
 		EventKey: "hook_event_name",
 		Events:   codexEventMap(),
@@ -38,7 +41,10 @@ func newCodex() *Agent {
 			// Codex allows a SessionEnd hook 3 s at most and reports a larger
 			// value as an error item on every run.
 			EventExtra: map[string][]pyjson.Member{"SessionEnd": {{Key: "timeout", Value: int64(3)}}},
-			Notice:     "Codex runs new or changed hooks only once you trust them: open /hooks in Codex and trust the hermes-hooks entries.",
+			// On Windows Codex runs commandWindows (or command_windows)
+			// with %COMSPEC% /C instead of command.
+			WindowsKey: "commandWindows", WindowsShell: Cmd, WindowsAliases: []string{"command_windows"},
+			Notice: "Codex runs new or changed hooks only once you trust them: open /hooks in Codex and trust the hermes-hooks entries.",
 			Events: []string{"PreToolUse", "PermissionRequest", "PostToolUse", "UserPromptSubmit",
 				"SessionStart", "SessionEnd", "SubagentStart", "SubagentStop", "Stop", "PreCompact", "PostCompact",
 				"PreModelRequest", "PostModelRequest"},

@@ -135,7 +135,7 @@ func (hf *HookFile) written(event string) time.Duration {
 var ownCommand = sync.OnceValue(func() *regexp.Regexp {
 	const quoted = `'(?:[^']|'\\'')*'`
 	const prologue = `command -v hermes-hooks >/dev/null 2>&1 \|\| (?:exit 0|\{ (?:printf '%s(?:\\n)?' ` + quoted + `(?: >&2)?; )*exit [0-9]+; \}); exec hermes-hooks`
-	return regexp.MustCompile(`^(?:'/(?:[^']|'\\'')*'|` + prologue + `) hook (\S+)(?: [A-Za-z_]+)?(?: ` + AgentTimeoutFlag + ` [0-9.]+)?$`)
+	return regexp.MustCompile(`^(?:'(?:/|[A-Za-z]:/)(?:[^']|'\\'')*'|` + prologue + `) hook (\S+)(?: [A-Za-z_]+)?(?: ` + AgentTimeoutFlag + ` [0-9.]+)?$`)
 })
 
 // IsOwnCommand reports whether command is one install wrote for agent

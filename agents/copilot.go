@@ -46,7 +46,10 @@ func newCopilot() *Agent {
 			Typed:   true,
 			// Copilot's default is 30 s, and a preToolUse hook that times
 			// out lets the tool call through: give the dispatch room.
-			Extra:  []pyjson.Member{{Key: "timeoutSec", Value: int64(600)}},
+			Extra: []pyjson.Member{{Key: "timeoutSec", Value: int64(600)}},
+			// Copilot runs "powershell" on Windows, "command" (as bash)
+			// elsewhere.
+			WindowsKey: "powershell", WindowsShell: PowerShell,
 			Notice: "Copilot also runs the hooks in a project's .claude/settings.json: where `hermes-hooks install claude` is in place too, every event would run twice there; keep one of the two.",
 			Events: []string{"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
 				"SessionStart", "SessionEnd", "SubagentStart", "SubagentStop", "Stop", "PreCompact", "Notification"},
@@ -255,6 +258,12 @@ func encodeCopilot(c *Call, o *protocol.Outcome) Reply {
 // timeout; a powershell-only entry as a powershell command, which cannot
 // run here. cwd and env have no Claude twin and are reported.
 func copilotHandler(_ string, h map[string]any, warn func(string)) map[string]any {
+	return copilotHandlerOn(hostOS, h, warn)
+}
+
+// copilotHandlerOn is copilotHandler on the system goos: on Windows
+// Copilot runs the powershell key where there is one.
+func copilotHandlerOn(goos string, h map[string]any, warn func(string)) map[string]any {
 	out := make(map[string]any, len(h))
 	for k, v := range h {
 		switch k {
@@ -267,8 +276,10 @@ func copilotHandler(_ string, h map[string]any, warn func(string)) map[string]an
 		bash, _ := h["bash"].(string)
 		exec, _ := h["exec"].(string)
 		ps, _ := h["powershell"].(string)
-		osCmd, _ := h[vscodeOSKey[hostOS]].(string)
+		osCmd, _ := h[vscodeOSKey[goos]].(string)
 		switch {
+		case goos == "windows" && strings.TrimSpace(ps) != "" && strings.TrimSpace(osCmd) == "":
+			out["command"], out["shell"] = ps, "powershell"
 		case strings.TrimSpace(osCmd) != "":
 			// VS Code's per-OS override of "command" (linux, osx, windows):
 			// the one for this system, as VS Code would run it here.

@@ -45,6 +45,14 @@ type HookFile struct {
 	// Notice is what the user must still do after install (""), printed
 	// by install.
 	Notice string
+	// WindowsKey is the handler key whose command the agent runs on
+	// Windows instead of "command" ("": none), and WindowsShell the shell
+	// it runs it with: install writes WindowsHookCommand there.
+	WindowsKey   string
+	WindowsShell WindowsShell
+	// WindowsAliases are other spellings of WindowsKey the agent reads
+	// (Codex's command_windows).
+	WindowsAliases []string
 	// Init are the members a file install creates starts with, beside
 	// "hooks" (Kiro CLI gives an agent file without "tools" no tools);
 	// uninstall takes them out again when nothing else is left.
@@ -130,12 +138,30 @@ func (a *Agent) Install(doc pyjson.OrderedObject, command func(event string) str
 		if _, ok := hooks.Get(ev); ok && !isList {
 			return doc, false, fmt.Errorf(`"hooks"."%s" is not a list`, ev)
 		}
+		win, hasWin, err := a.windowsForPOSIX(want, ev)
+		if err != nil {
+			return doc, false, fmt.Errorf("%s: %v", a.HookFile.WindowsKey, err)
+		}
 		found := false
 		for _, h := range a.handlers(list) {
 			if c, _ := get(h.obj, "command").(string); IsOwnCommand(c, a.Name) {
 				found = true
+				obj, edited := h.obj, false
 				if c != want {
-					h.set(h.obj.Set("command", want))
+					obj, edited = obj.Set("command", want), true
+				}
+				// An entry of ours runs our Windows command too, whatever
+				// a file edited since said there (or under an alias).
+				if w, _ := get(obj, a.HookFile.WindowsKey).(string); hasWin && w != win {
+					obj, edited = obj.Set(a.HookFile.WindowsKey, win), true
+				}
+				for _, k := range a.HookFile.WindowsAliases {
+					if _, ok := obj.Get(k); ok {
+						obj, edited = obj.Delete(k), true
+					}
+				}
+				if edited {
+					h.set(obj)
 					changed = true
 				}
 			}
@@ -144,6 +170,9 @@ func (a *Agent) Install(doc pyjson.OrderedObject, command func(event string) str
 			continue
 		}
 		handler := pyjson.OrderedObject{{Key: "type", Value: "command"}, {Key: "command", Value: want}}
+		if hasWin {
+			handler = append(handler, pyjson.Member{Key: a.HookFile.WindowsKey, Value: win})
+		}
 		if a.HookFile.Layout == Flat && !a.HookFile.Typed {
 			handler = handler[1:]
 		}

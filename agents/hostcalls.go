@@ -71,4 +71,4 @@ func (a *Agent) OwnPrograms(data []byte, ev *protocol.Event) []string {
 }
 
 // ownProgram is ownCommand's quoted program, captured.
-var ownProgram = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^'(/(?:[^']|'\\'')*)' hook `) })
+var ownProgram = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^'((?:/|[A-Za-z]:/)(?:[^']|'\\'')*)' hook `) })

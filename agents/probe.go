@@ -60,12 +60,19 @@ func (a *Agent) Shell() string {
 // handler in the group.
 type FileEntry struct {
 	Event, Command string
+	// Windows is the handler's Windows command (HookFile.WindowsKey or an
+	// alias of it; "" when it has none).
+	Windows        string
 	Group, Handler int
 }
 
 // Own reports whether e is an entry install writes for agent: exactly a
 // form of HookCommand, for that agent. doctor runs nothing else.
-func (e FileEntry) Own(agent string) bool { return IsOwnCommand(e.Command, agent) }
+// An entry whose Windows command is someone else's is not ours: Windows
+// would run that command.
+func (e FileEntry) Own(agent string) bool {
+	return IsOwnCommand(e.Command, agent) && (e.Windows == "" || IsOwnWindowsCommand(e.Windows, agent))
+}
 
 // Entries lists every command handler of doc, a's hook file (not a Scripts
 // folder), in the file's order: events as the file orders them.
@@ -86,7 +93,7 @@ func (a *Agent) Entries(doc pyjson.OrderedObject) []FileEntry {
 			for j, h := range inner {
 				ho, _ := h.(pyjson.OrderedObject)
 				if c, ok := get(ho, "command").(string); ok {
-					out = append(out, FileEntry{Event: m.Key, Command: c, Group: i, Handler: j})
+					out = append(out, FileEntry{Event: m.Key, Command: c, Windows: a.windowsOf(ho), Group: i, Handler: j})
 				}
 			}
 		}

@@ -30,6 +30,10 @@ func Executable() (string, error) {
 // (agents.Agent.HookCommand): with exe, `'EXE' hook AGENT EVENT`, the
 // path single-quoted, for a file of one user; with exe "", hermes-hooks by
 // name from PATH, for a project's files, which every teammate shares.
+// On Windows the path is written with forward slashes: Git Bash (Claude
+// Code's shell there) reads C:/… as written, and drops the backslashes
+// of C:\… outside quotes; the agents' Windows forms turn them back.
 func HookCommand(agent *agents.Agent, exe string) func(event string) string {
+	exe = filepath.ToSlash(exe)
 	return func(event string) string { return agent.HookCommand(exe, event) }
 }

@@ -1,0 +1,277 @@
+package agents
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+)
+
+// WindowsShell is the shell an agent starts a hook file's Windows command
+// with, where its file has a key for one (HookFile.WindowsKey).
+type WindowsShell uint8
+
+const (
+	// NoWindowsKey: the agent runs the one command on every system
+	// (Claude Code through Git Bash, which runs the POSIX form).
+	NoWindowsKey WindowsShell = iota
+	// Cmd: %COMSPEC% /C COMMAND (Codex's commandWindows).
+	Cmd
+	// PowerShell: powershell -Command COMMAND (Copilot's powershell key).
+	PowerShell
+)
+
+// MissingReasonCmd is MissingReason as cmd.exe's echo can print it: no
+// parentheses, which would end the prologue's ( … ) block early.
+const MissingReasonCmd = "hermes-hooks is not on PATH, so the guards of this project cannot check this call: it is refused. " +
+	"Install hermes-hooks and put it on PATH, see https://github.com/hermes-hooks/hermes-hooks#install."
+
+// WindowsHookCommand is the command line a's hook file runs for event on
+// Windows, under the key HookFile.WindowsKey ("" when a has none): for
+// cmd.exe, `where hermes-hooks … & if errorlevel 1 (echo DENY& exit /b N)
+// else (hermes-hooks hook …)`; for PowerShell, `if (-not (Get-Command hermes-hooks …)) { …;
+// exit N }; & hermes-hooks hook …; exit $LASTEXITCODE` (a bare exit would
+// turn every non-zero exit into 1, and a block is 2). With exe (absolute,
+// forward slashes or backslashes) it runs that program, quoted as that
+// shell reads it. What cannot be quoted safely is an error, never a line
+// another shell parse could break out of.
+func (a *Agent) WindowsHookCommand(exe, event string) (string, error) {
+	if a.HookFile.WindowsShell == NoWindowsKey {
+		return "", nil
+	}
+	if !safeEvent(event) {
+		return "", fmt.Errorf("event name %q: only letters and _ can be written into a Windows command line", event)
+	}
+	args := " hook " + a.Name + " " + event
+	if t := a.Timeout(event); t > 0 {
+		args += " " + AgentTimeoutFlag + " " + FormatSeconds(t)
+	}
+	return a.windowsCommand(exe, event, args)
+}
+
+// windowsCommand is WindowsHookCommand with the arguments after the
+// program given (" hook AGENT EVENT …", from a checked command line).
+func (a *Agent) windowsCommand(exe, event, args string) (string, error) {
+	if exe != "" && !driveLetter(exe) {
+		return "", fmt.Errorf("%q: not an absolute Windows path (C:\\…)", exe)
+	}
+	exe = strings.ReplaceAll(exe, "/", `\`)
+	if !utf8.ValidString(exe) {
+		return "", fmt.Errorf("%q: not valid UTF-8, which a JSON file cannot hold", exe)
+	}
+	r := a.DenyAnyCaller(&Call{Agent: a, AgentEvent: event, Event: a.event(event), Fields: map[string]any{}}, MissingReason)
+	if a.HookFile.WindowsShell == Cmd {
+		r = a.DenyAnyCaller(&Call{Agent: a, AgentEvent: event, Event: a.event(event), Fields: map[string]any{}}, MissingReasonCmd)
+		return cmdCommand(exe, args, r)
+	}
+	return psCommand(exe, args, r)
+}
+
+// cmdCommand is the cmd.exe form: the prologue answers r when hermes-hooks
+// is not on PATH; with exe, the program double-quoted.
+func cmdCommand(exe, args string, r Reply) (string, error) {
+	var body strings.Builder
+	for _, out := range []struct {
+		data     []byte
+		redirect string
+	}{{r.Stdout, ""}, {r.Stderr, ">&2 "}} {
+		if len(out.data) == 0 {
+			continue
+		}
+		text, err := cmdEchoText(string(out.data))
+		if err != nil {
+			return "", err
+		}
+		body.WriteString(out.redirect + "echo " + text + "& ")
+	}
+	body.WriteString("exit /b " + strconv.Itoa(r.Exit))
+	if exe == "" {
+		// if errorlevel, not ||: Wine's cmd.exe runs what follows || even
+		// after a success, and both read this the same.
+		return "where " + ProgramName + " >nul 2>&1 & if errorlevel 1 (" + body.String() + ") else (" + ProgramName + args + ")", nil
+	}
+	// Inside double quotes cmd.exe reads & | < > ( ) ^ as text, but it
+	// still expands %VAR% (and !VAR! where delayed expansion is on), and a
+	// quote would end the quoting; cmd /C strips a leading quote pair
+	// around a path with ( ) & @ ^ in it.
+	if strings.ContainsAny(exe, "\"%!()&@^|<>") || hasControl(exe) {
+		return "", fmt.Errorf("%s: cmd.exe cannot run this path safely (it holds one of \" %% ! ( ) & @ ^ | < >); install without --absolute to run hermes-hooks from PATH", exe)
+	}
+	return `"` + exe + `"` + args, nil
+}
+
+// cmdEchoText is data (one line ending in a newline, as echo prints it)
+// as echo's argument: refused where cmd.exe would read any of it as
+// syntax (% ! ^ & | < > ( ), a quote left open, a line break), never
+// escaped, so that no reading of the escapes can go wrong.
+func cmdEchoText(data string) (string, error) {
+	text, ok := strings.CutSuffix(data, "\n")
+	if !ok || text == "" {
+		return "", fmt.Errorf("%q: cmd.exe's echo prints one non-empty line ending in a newline", data)
+	}
+	if strings.ContainsAny(text, "%!^&|<>()") || hasControl(text) || strings.Count(text, `"`)%2 != 0 {
+		return "", fmt.Errorf("%q: cmd.exe would read part of this text as a command (%% ! ^ & | < > ( ), an unclosed quote or a control character)", text)
+	}
+	return text, nil
+}
+
+// psCommand is the PowerShell form: the prologue writes r when
+// hermes-hooks is not on PATH; with exe, the program single-quoted and
+// called with &.
+func psCommand(exe, args string, r Reply) (string, error) {
+	var body strings.Builder
+	for _, out := range []struct {
+		data   []byte
+		stream string
+	}{{r.Stdout, "Out"}, {r.Stderr, "Error"}} {
+		if len(out.data) == 0 {
+			continue
+		}
+		if hasControl(strings.TrimSuffix(string(out.data), "\n")) {
+			return "", fmt.Errorf("%q: a line break or control character cannot be written into a PowerShell command line", out.data)
+		}
+		body.WriteString("[Console]::" + out.stream + ".Write(" + PSQuote(string(out.data)) + "); ")
+	}
+	body.WriteString("exit " + strconv.Itoa(r.Exit))
+	prog := ProgramName
+	if exe != "" {
+		if hasControl(exe) {
+			return "", fmt.Errorf("%q: a control character cannot be written into a PowerShell command line", exe)
+		}
+		prog = PSQuote(exe)
+	}
+	return "if (-not (Get-Command " + prog + " -ErrorAction SilentlyContinue)) { " + body.String() + " }; & " + prog + args + "; exit $LASTEXITCODE", nil
+}
+
+// PSQuote single-quotes s for PowerShell: its only escape inside single
+// quotes is a doubled quote, and PowerShell takes the typographic single
+// quotes (U+2018–U+201B) for ' too, so those are doubled as well. A
+// newline is written as "`n" joined on with +, so that the line stays one
+// line; callers refuse other control characters.
+func PSQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('\'')
+	for _, r := range s {
+		switch r {
+		case '\'', '\u2018', '\u2019', '\u201A', '\u201B':
+			b.WriteRune(r)
+		}
+		if r == '\n' {
+			b.WriteString("'+\"`n\"+'")
+			continue
+		}
+		b.WriteRune(r)
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// safeEvent reports whether event can go into a command line unquoted.
+func safeEvent(event string) bool {
+	if event == "" {
+		return false
+	}
+	for _, r := range event {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+func hasControl(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0
+}
+
+// driveLetter reports whether p starts with a Windows drive ("C:").
+func driveLetter(p string) bool {
+	return len(p) >= 3 && (p[0] >= 'A' && p[0] <= 'Z' || p[0] >= 'a' && p[0] <= 'z') && p[1] == ':' && (p[2] == '/' || p[2] == '\\')
+}
+
+// windowsForPOSIX is the Windows command of the same hook as posix, a
+// command line HookCommand wrote (ok false for any other line, which gets
+// no Windows command: install writes only its own).
+func (a *Agent) windowsForPOSIX(posix, event string) (string, bool, error) {
+	if a.HookFile.WindowsShell == NoWindowsKey || !IsOwnCommand(posix, a.Name) || !safeEvent(event) {
+		return "", false, nil
+	}
+	exe := ""
+	if m := ownProgram().FindStringSubmatch(posix); m != nil {
+		exe = strings.ReplaceAll(m[1], `'\''`, "'")
+		if !driveLetter(exe) {
+			// A Unix path names nothing on Windows: a file of one user
+			// on one Unix machine needs no Windows command.
+			return "", false, nil
+		}
+	}
+	// The arguments as the POSIX line has them (checked by IsOwnCommand).
+	args := posix[strings.LastIndex(posix, " hook "+a.Name):]
+	c, err := a.windowsCommand(exe, event, args)
+	return c, err == nil && c != "", err
+}
+
+// ownWindowsCommand matches the Windows command lines install writes
+// (WindowsHookCommand), each of its forms, for the agent captured; as with
+// ownCommand, the prologue's text is not compared with today's.
+var ownWindowsCommand = sync.OnceValue(func() *regexp.Regexp {
+	const tail = ` hook (\S+)(?: [A-Za-z_]+)?(?: ` + AgentTimeoutFlag + ` [0-9.]+)?`
+	const cmdBody = `(?:(?:>&2 )?echo [^%!^&|<>()\r\n]+& )*exit /b [0-9]+`
+	const cmdForm = `(?:where hermes-hooks >nul 2>&1 & if errorlevel 1 \(` + cmdBody + `\) else \(hermes-hooks` + tail + `\)|"[A-Za-z]:\\[^"%!()&@^|<>\r\n]*"` + tail + `)`
+	const psQuoted = `'(?:[^'\x{2018}-\x{201B}\r\n]|['\x{2018}-\x{201B}]{2})*'`
+	const psProg = `(?:hermes-hooks|` + psQuoted + `)`
+	const psForm = `if \(-not \(Get-Command ` + psProg + ` -ErrorAction SilentlyContinue\)\) \{ (?:\[Console\]::(?:Out|Error)\.Write\(` + psQuoted + `(?:\+"` + "`n" + `"\+` + psQuoted + `)*\); )*exit [0-9]+ \}; & ` + psProg + tail + `; exit \$LASTEXITCODE`
+	return regexp.MustCompile(`^(?:` + cmdForm + `|` + psForm + `)$`)
+})
+
+// IsOwnWindowsCommand reports whether command is a Windows command line
+// install wrote for agent (for any agent when agent is "").
+func IsOwnWindowsCommand(command, agent string) bool {
+	m := ownWindowsCommand().FindStringSubmatch(command)
+	if m == nil {
+		return false
+	}
+	name := m[1] + m[2] + m[3]
+	return agent == "" || name == agent
+}
+
+// windowsOf is handler h's Windows command (a.HookFile.WindowsKey, else
+// an alias of it; "" when none).
+func (a *Agent) windowsOf(h pyjson.OrderedObject) string {
+	if a.HookFile.WindowsKey == "" {
+		return ""
+	}
+	for _, k := range append([]string{a.HookFile.WindowsKey}, a.HookFile.WindowsAliases...) {
+		if c, ok := get(h, k).(string); ok {
+			return c
+		}
+	}
+	return ""
+}
+
+// codexHandlerOn is a Codex handler as it runs on the system goos: on
+// Windows Codex runs commandWindows (alias command_windows) in place of
+// command where the handler has one; elsewhere command. Either way the
+// keys leave the handler, which is Claude Code's from then on.
+func codexHandlerOn(goos string, h map[string]any) map[string]any {
+	win, hasWin := h["commandWindows"]
+	if !hasWin {
+		win, hasWin = h["command_windows"]
+	}
+	if !hasWin {
+		return h
+	}
+	out := make(map[string]any, len(h))
+	for k, v := range h {
+		if k != "commandWindows" && k != "command_windows" {
+			out[k] = v
+		}
+	}
+	if goos == "windows" {
+		out["command"] = win
+	}
+	return out
+}
