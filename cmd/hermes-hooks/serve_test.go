@@ -78,11 +78,18 @@ func (e *serveEnv) script(name, body string) string {
 	return p
 }
 
-// cli runs one hermes-hooks command as its own process.
+// cli runs one hermes-hooks command as its own process, in the env's
+// directory.
 func (e *serveEnv) cli(stdin string, args ...string) (stdout, stderr string, code int) {
 	e.t.Helper()
+	return e.cliIn(e.dir, stdin, nil, args...)
+}
+
+// cliIn runs one hermes-hooks command in dir with extra environment.
+func (e *serveEnv) cliIn(dir, stdin string, env []string, args ...string) (stdout, stderr string, code int) {
+	e.t.Helper()
 	cmd := exec.Command("hermes-hooks", args...)
-	cmd.Dir, cmd.Env = e.dir, e.env
+	cmd.Dir, cmd.Env = dir, append(append([]string{}, e.env...), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

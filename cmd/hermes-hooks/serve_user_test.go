@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,25 +38,6 @@ func (e *serveEnv) userProjectGuard(name, guard string) string {
 		e.t.Fatalf("approve in %s: exit %d\n%s%s", dir, code, out, errs)
 	}
 	return dir
-}
-
-// cliIn runs one hermes-hooks command in dir with extra environment.
-func (e *serveEnv) cliIn(dir, stdin string, env []string, args ...string) (stdout, stderr string, code int) {
-	e.t.Helper()
-	cmd := exec.Command("hermes-hooks", args...)
-	cmd.Dir, cmd.Env = dir, append(append([]string{}, e.env...), env...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	case err != nil:
-		e.t.Fatalf("hermes-hooks %v: %v", args, err)
-	}
-	return out.String(), errb.String(), code
 }
 
 // claudeBash is a Claude Code PreToolUse payload for a Bash command in dir.
