@@ -28,14 +28,7 @@ type claudeHarness struct {
 
 func TestClaudeCode(t *testing.T) {
 	start := time.Now()
-	h := &claudeHarness{claude: npmAgent(t, npmTool{
-		what: "Claude Code", pkg: "@anthropic-ai/claude-code", bin: "claude",
-		binEnv: "HERMES_E2E_CLAUDE", versionEnv: "HERMES_E2E_CLAUDE_VERSION",
-		slot: "npm",
-	})}
-	h.harness = newHarness(t)
-	installClaude(t, h.bin, h.project, h.hermesEnv())
-	h.writeHermesProject(t)
+	h := newClaudeHarness(t)
 	runScenarios(t, h, start, nil)
 }
 
@@ -172,4 +165,18 @@ func installClaude(t *testing.T, bin, project string, env []string) {
 func hasVerb(bin, verb string) bool {
 	out, _ := exec.Command(bin, verb, "--help").Output()
 	return strings.Contains(string(out), "hermes-hooks "+verb)
+}
+
+// newClaudeHarness is Claude Code from npm (or HERMES_E2E_CLAUDE), hooks
+// installed in a fresh project holding the Hermes hooks every scenario uses.
+func newClaudeHarness(t *testing.T) *claudeHarness {
+	h := &claudeHarness{claude: npmAgent(t, npmTool{
+		what: "Claude Code", pkg: "@anthropic-ai/claude-code", bin: "claude",
+		binEnv: "HERMES_E2E_CLAUDE", versionEnv: "HERMES_E2E_CLAUDE_VERSION",
+		slot: "npm",
+	})}
+	h.harness = newHarness(t)
+	installClaude(t, h.bin, h.project, h.hermesEnv())
+	h.writeHermesProject(t)
+	return h
 }

@@ -25,14 +25,7 @@ func TestDoctor(t *testing.T) {
 }
 
 func testDoctorClaude(t *testing.T) {
-	h := &claudeHarness{claude: npmAgent(t, npmTool{
-		what: "Claude Code", pkg: "@anthropic-ai/claude-code", bin: "claude",
-		binEnv: "HERMES_E2E_CLAUDE", versionEnv: "HERMES_E2E_CLAUDE_VERSION",
-		slot: "npm",
-	})}
-	h.harness = newHarness(t)
-	installClaude(t, h.bin, h.project, h.hermesEnv())
-	h.writeHermesProject(t)
+	h := newClaudeHarness(t)
 
 	out, _ := h.doctor(t, h.bin, os.Getenv("PATH"))
 	wantFires(t, out, "PreToolUse", "Stop", "SessionStart")
