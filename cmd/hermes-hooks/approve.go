@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -258,7 +259,7 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 			a.Warn(consent.BackupNotice(store.Path(), res.Backup))
 		}
 		if err != nil {
-			return &exitError{Code: 1, Msg: consent.PersistWarning(store.Path(), err)}
+			return errors.New(consent.PersistWarning(store.Path(), err))
 		}
 		approved++
 		verb := "approved"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -56,8 +57,8 @@ func runApproveProject(a *app, args []string, o approveOptions) error {
 					return err
 				}
 			}
-			return &exitError{Code: 1, Msg: "approve --project: nothing approved: confirmation needs a terminal (standard input is not one)",
-				Hint: "review the hooks listed, then run: hermes-hooks approve --project " + shquote.IfNeeded(strings.Join(args, "")) + " --yes"}
+			return withHint(errors.New("approve --project: nothing approved: confirmation needs a terminal (standard input is not one)"),
+				"review the hooks listed, then run: hermes-hooks approve --project "+shquote.IfNeeded(strings.Join(args, ""))+" --yes")
 		}
 		fmt.Fprintf(a.Out, "Approve %s for this project? [y/N] ", report.Count(n, "hook", "hooks"))
 		if !confirmed(a.In) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -44,8 +45,8 @@ func runDoctorLive(a *app, o doctorOptions) error {
 		into any
 	}{{"/v1/hooks", &listing}, {"/v1/stats", &stats}} {
 		if err := cli.ServerGet(addr, q.path+query, q.into); err != nil {
-			return &exitError{Code: 1, Msg: "no hermes-hooks serve answers at " + addr.String() + ": " + err.Error(),
-				Hint: "start one with `hermes-hooks serve`, or name it with --server unix:///path or tcp://127.0.0.1:PORT"}
+			return withHint(fmt.Errorf("no hermes-hooks serve answers at %s: %w", addr.String(), err),
+				"start one with `hermes-hooks serve`, or name it with --server unix:///path or tcp://127.0.0.1:PORT")
 		}
 	}
 

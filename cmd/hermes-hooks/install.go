@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -253,11 +254,11 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	}
 	agent, ok := agents.Lookup(name)
 	if !ok {
-		return &exitError{Code: 1, Msg: fmt.Sprintf("unknown agent %q (known: %s, hermes, opencode)", name, strings.Join(agents.Names(), ", "))}
+		return fmt.Errorf("unknown agent %q (known: %s, hermes, opencode)", name, strings.Join(agents.Names(), ", "))
 	}
 	hf := agent.HookFile
 	if hf.Project == "" || len(hf.Events) == 0 {
-		return &exitError{Code: 1, Msg: agent.Title + ": install is not supported yet (its hook file is not known)"}
+		return errors.New(agent.Title + ": install is not supported yet (its hook file is not known)")
 	}
 	res, root, err := installTarget(agent.Name, hf.Events, o)
 	if err != nil {
@@ -269,7 +270,7 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	}
 	target, err := install.Target(root, filepath.Join(root, rel), o.user)
 	if err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
+		return err
 	}
 	command, err := hookCommand(agent, o)
 	if err != nil {
@@ -280,13 +281,13 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	}
 	plan, err := install.Make(agent, target, command, o.uninstall)
 	if err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
+		return err
 	}
 	plan.Root = root
 	if o.dryRun {
 		res.Diff = plan.Diff()
 	} else if res.Backup, err = plan.Apply(); err != nil {
-		return &exitError{Code: 1, Msg: fmt.Sprintf("%s: %v", plan.Path, err)}
+		return fmt.Errorf("%s: %w", plan.Path, err)
 	} else {
 		noteInstall(a, agentRecord(agent, root, target, command, o), o.uninstall)
 	}
@@ -308,7 +309,7 @@ func installTarget(target string, events []string, o installOptions) (installRes
 	}
 	root, why, err := install.Root(o.user, o.project)
 	if err != nil {
-		return res, "", &exitError{Code: 1, Msg: err.Error()}
+		return res, "", err
 	}
 	if !o.user {
 		res.Project, res.ProjectWhy = root, why
@@ -350,7 +351,7 @@ func hookCommand(agent *agents.Agent, o installOptions) (func(string) string, er
 	}
 	exe, err := install.Executable()
 	if err != nil {
-		return nil, &exitError{Code: 1, Msg: err.Error()}
+		return nil, err
 	}
 	return install.HookCommand(agent, exe), nil
 }

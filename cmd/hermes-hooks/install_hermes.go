@@ -15,17 +15,17 @@ func runInstallHermes(a *app, o installOptions, projectSet bool) error {
 	}
 	home, err := a.Home()
 	if err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
+		return err
 	}
 	h, err := install.MakeHermes(home, clients.HermesPackage(), o.gateway, o.uninstall)
 	if err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
+		return err
 	}
 	r := hermesInstall{Plan: h, Uninstall: o.uninstall, DryRun: o.dryRun}
 	if o.dryRun {
 		r.Diff = h.Diff()
 	} else if r.Backup, err = h.Apply(o.uninstall); err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
+		return err
 	} else {
 		noteInstall(a, hermesRecord(home, h), o.uninstall)
 	}

@@ -21,24 +21,24 @@ func runInstallOpenPlugin(a *app, dir string, o installOptions) error {
 	}
 	agent, ok := agents.Lookup(o.agent)
 	if !ok {
-		return &exitError{Code: 1, Msg: fmt.Sprintf("--agent: unknown agent %q (known: %s)", o.agent, strings.Join(agents.Names(), ", "))}
+		return fmt.Errorf("--agent: unknown agent %q (known: %s)", o.agent, strings.Join(agents.Names(), ", "))
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
+		return err
 	}
 	// A plugin folder is a project's (.agents/plugins/…), committed: its
 	// hooks run hermes-hooks by name from PATH, unless --absolute.
 	exe := ""
 	if o.absolute {
 		if exe, err = install.Executable(); err != nil {
-			return &exitError{Code: 1, Msg: err.Error()}
+			return err
 		}
 	}
 	command := install.HookCommand(agent, exe)
 	plan, err := install.MakeOpenPlugin(abs, agent, command, o.uninstall)
 	if err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
+		return err
 	}
 	action := "install"
 	if o.uninstall {
@@ -48,7 +48,7 @@ func runInstallOpenPlugin(a *app, dir string, o installOptions) error {
 	if o.dryRun {
 		diff = plan.Diff()
 	} else if err := plan.Apply(); err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
+		return err
 	} else {
 		noteInstall(a, install.Record{Agent: install.TargetOpenPlugin, Scope: install.ScopeProject, Root: abs, Path: abs, PluginAgent: agent.Name,
 			Kind: install.KindOwned, Wrote: []string{filepath.Join(abs, "plugin.json"), filepath.Join(abs, "hooks", "hooks.json")}}, o.uninstall)

@@ -27,22 +27,22 @@ func runInstallOpenCode(a *app, o installOptions) error {
 	exe := agents.ProgramName
 	if o.user || o.absolute {
 		if exe, err = install.Executable(); err != nil {
-			return &exitError{Code: 1, Msg: err.Error()}
+			return err
 		}
 	}
 	path, err := install.Target(root, install.OpenCodePath(root, o.user), o.user)
 	if err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
+		return err
 	}
 	plan, err := install.MakeOpenCode(path, exe, o.uninstall)
 	if err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
+		return err
 	}
 	res.File, res.Changed = plan.Files[0].Path, plan.Changed
 	if o.dryRun {
 		res.Diff = plan.Diff()
 	} else if err := plan.Apply(); err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
+		return err
 	} else {
 		noteInstall(a, install.Record{Agent: install.TargetOpenCode, Scope: scopeOf(o.user), Root: root,
 			Path: path, Kind: install.KindOwned, Wrote: []string{path}}, o.uninstall)

@@ -20,11 +20,11 @@ func runRefresh(a *app, o installOptions) error {
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
+		return err
 	}
 	project, _, err := install.Root(false, o.project)
 	if err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
+		return err
 	}
 	found := allInstalled(a, project, home)
 	for _, in := range found {

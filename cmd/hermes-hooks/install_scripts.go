@@ -13,14 +13,14 @@ import (
 func runInstallScripts(a *app, agent *agents.Agent, dir, root string, command func(string) string, o installOptions, res installResult) error {
 	plan, err := install.MakeScripts(agent, dir, command, o.uninstall)
 	if err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
+		return err
 	}
 	plan.Root = root
 	res.File, res.Changed = plan.Dir, plan.Changed
 	if o.dryRun {
 		res.Diff = plan.Diff()
 	} else if err := plan.Apply(); err != nil {
-		return &exitError{Code: 1, Msg: fmt.Sprintf("%s: %v", plan.Dir, err)}
+		return fmt.Errorf("%s: %w", plan.Dir, err)
 	} else {
 		noteInstall(a, agentRecord(agent, root, dir, command, o), o.uninstall)
 	}

@@ -114,11 +114,11 @@ func loadInstallations(a *app) (string, []install.Installation, error) {
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return "", nil, &exitError{Code: 1, Msg: err.Error()}
+		return "", nil, err
 	}
 	list, err := install.Installations(state, home)
 	if err != nil {
-		return "", nil, &exitError{Code: 1, Msg: err.Error()}
+		return "", nil, err
 	}
 	return install.NewRegistry(state).Path, list, nil
 }

@@ -92,11 +92,11 @@ tampering: the next record repairs it), 1 naming the first bad line.`,
 			}
 			res, err := journal.Verify(path)
 			if err != nil {
-				return &exitError{Code: 1, Msg: "verify journal: " + err.Error()}
+				return fmt.Errorf("verify journal: %w", err)
 			}
 			if res.Bad != nil {
-				return &exitError{Code: 1, Msg: "journal chain broken at " + show(res.Bad.String()),
-					Hint: "the lines before it are intact; everything from it on cannot be trusted"}
+				return withHint(errors.New("journal chain broken at "+show(res.Bad.String())),
+					"the lines before it are intact; everything from it on cannot be trusted")
 			}
 			fmt.Fprintf(a.Out, "journal intact: %s in %s (%s)\n", report.Count(int(res.Records), "record", "records"), report.Count(len(res.Files), "file", "files"), show(path))
 			if res.FirstSeq > 1 {
@@ -174,7 +174,7 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 	}
 	if !o.follow {
 		if err := journal.Scan(path, func(l journal.Line, e *journal.Entry) bool { print(l.Bytes, e); return true }); err != nil {
-			return &exitError{Code: 1, Msg: "read journal: " + err.Error()}
+			return fmt.Errorf("read journal: %w", err)
 		}
 		return nil
 	}
@@ -191,7 +191,7 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 		out.Flush()
 	})
 	if err != nil {
-		return &exitError{Code: 1, Msg: "read journal: " + err.Error()}
+		return fmt.Errorf("read journal: %w", err)
 	}
 	return nil
 }

@@ -21,11 +21,14 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// exitError carries an exit code and what to tell the user.
-type exitError = cli.ExitError
-
-// usageErr is a usage problem: exit 2.
+// usageErr is a usage problem: exit 2 (cli.UsageError). Any other error a
+// verb returns exits 1 (the verb could not do its job), with withHint's
+// hint when it has one; only a code that is part of a verb's contract
+// needs silentExit or a cli.ExitError.
 func usageErr(hint, format string, args ...any) error { return cli.UsageErr(hint, format, args...) }
+
+// withHint adds a hint, printed after err's message, to a runtime error.
+func withHint(err error, hint string) error { return cli.WithHint(err, hint) }
 
 // silentExit exits with code after the command printed its own report.
 func silentExit(code int) error { return cli.SilentExit(code) }

@@ -93,7 +93,7 @@ func runReplay(a *app, o replayOptions) error {
 		if err != nil {
 			msg = "read journal: " + err.Error()
 		}
-		return &exitError{Code: 1, Msg: msg, Hint: "pass --journal FILE, or record with journal: {include_payload: true} first"}
+		return withHint(errors.New(msg), "pass --journal FILE, or record with journal: {include_payload: true} first")
 	}
 	d, err := dispatcher.New(cfg, dispatcher.Options{
 		Gate: dispatcher.ConsentGate(a.Policy(cfg, store)),
@@ -108,7 +108,7 @@ func runReplay(a *app, o replayOptions) error {
 		Async: dispatcher.AsyncExternal,
 	})
 	if err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
+		return err
 	}
 	defer d.Close()
 	// Interrupting kills the running hooks' process groups and ends the
@@ -120,9 +120,9 @@ func runReplay(a *app, o replayOptions) error {
 	rep, err := journal.Replay(ctx, path, journal.ReplayOptions{Keep: keep, Dispatch: d.Dispatch})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
-			return &exitError{Code: 1, Msg: "replay interrupted"}
+			return errors.New("replay interrupted")
 		}
-		return &exitError{Code: 1, Msg: "replay: " + err.Error()}
+		return fmt.Errorf("replay: %w", err)
 	}
 	out := bufio.NewWriter(a.Out)
 	defer out.Flush()
@@ -165,18 +165,18 @@ func (s *replaySeen) count(e *journal.Entry, kept bool) bool {
 func (s *replaySeen) nothingReplayed(path string, rep *journal.ReplayReport) error {
 	switch {
 	case s.total == 0:
-		return &exitError{Code: 1, Msg: "nothing to replay: the journal " + path + " holds no records",
-			Hint: "a dispatch that runs a hook is recorded; record with journal: {include_payload: true} so that it can be replayed"}
+		return withHint(errors.New("nothing to replay: the journal "+path+" holds no records"),
+			"a dispatch that runs a hook is recorded; record with journal: {include_payload: true} so that it can be replayed")
 	case rep.Events == 0:
-		return &exitError{Code: 1, Msg: fmt.Sprintf("nothing to replay: none of the %d records matches --since, --until and --event", s.total),
-			Hint: "widen the filters; 'hermes-hooks log' with the same ones lists what they select"}
+		return withHint(fmt.Errorf("nothing to replay: none of the %d records matches --since, --until and --event", s.total),
+			"widen the filters; 'hermes-hooks log' with the same ones lists what they select")
 	case s.noPayload == 0:
-		return &exitError{Code: 1, Msg: fmt.Sprintf("nothing replayable: the %d records selected are of events this version does not know", rep.Events)}
+		return fmt.Errorf("nothing replayable: the %d records selected are of events this version does not know", rep.Events)
 	}
 	msg := fmt.Sprintf("nothing replayable: none of the %d records selected holds a payload (the event's fields), which replay needs", rep.Events)
 	if s.noPayload < rep.Events {
 		msg = fmt.Sprintf("nothing replayable: %d of the %d records selected hold no payload (the event's fields), which replay needs; the others are of events this version does not know", s.noPayload, rep.Events)
 	}
-	return &exitError{Code: 1, Msg: msg,
-		Hint: "set journal: {include_payload: true} in the config: the dispatches recorded from then on can be replayed"}
+	return withHint(errors.New(msg),
+		"set journal: {include_payload: true} in the config: the dispatches recorded from then on can be replayed")
 }

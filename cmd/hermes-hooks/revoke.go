@@ -75,7 +75,7 @@ func runRevoke(a *app, command string, o revokeOptions) error {
 		if err != nil {
 			// Not PersistWarning: that one speaks of an approval that holds
 			// for this run, which is the opposite of what happened.
-			return &exitError{Code: 1, Msg: fmt.Sprintf("could not update the allowlist %s: %v; nothing was revoked", store.Path(), err)}
+			return fmt.Errorf("could not update the allowlist %s: %w; nothing was revoked", store.Path(), err)
 		}
 		res.Removed += r.Removed
 	}

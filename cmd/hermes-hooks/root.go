@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -99,7 +100,30 @@ configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
 		newVersionCmd(a),
 	)
 	registerCompletions(root, a)
+	// Added now rather than by Execute, so that usageArgs reaches it.
+	root.InitDefaultCompletionCmd()
+	usageArgs(root)
 	return root
+}
+
+// usageArgs makes every Args validator's error under cmd a usage error
+// (exit 2, with a hint at --help), cobra's own ones included (the
+// completion command's NoArgs): a validator judges only the command line,
+// and an error it returns unclassified would otherwise exit 1 as if the
+// command had run and failed.
+func usageArgs(cmd *cobra.Command) {
+	if check := cmd.Args; check != nil {
+		cmd.Args = func(c *cobra.Command, args []string) error {
+			err := check(c, args)
+			if ue := (*cli.UsageError)(nil); err == nil || errors.As(err, &ue) {
+				return err
+			}
+			return usageErr("run '"+c.CommandPath()+" --help' for usage", "%v", err)
+		}
+	}
+	for _, sub := range cmd.Commands() {
+		usageArgs(sub)
+	}
 }
 
 // exactArgs is cobra.ExactArgs with our usage exit code and a hint.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -249,10 +250,10 @@ func runServe(a *app, o serveOptions) error {
 	}
 	ln, err := server.Listen(addr, logger)
 	if errors.Is(err, server.ErrInUse) {
-		return &exitError{Code: 1, Msg: err.Error(), Hint: "stop the other server first, or --listen somewhere else"}
+		return withHint(err, "stop the other server first, or --listen somewhere else")
 	}
 	if err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
+		return err
 	}
 	// The first SIGTERM/SIGINT/SIGHUP starts the graceful shutdown. SIGHUP
 	// is what a server started from a terminal gets when the terminal
@@ -271,7 +272,7 @@ func runServe(a *app, o serveOptions) error {
 	_ = dispatcher.BecomeSubreaper()
 	defer dispatcher.KillEscaped()
 	if err := srv.Serve(ctx, ln); err != nil {
-		return &exitError{Code: 1, Msg: err.Error()}
+		return err
 	}
 	return nil
 }
@@ -284,7 +285,7 @@ func openServeLog(a *app, path string) (*server.LogWriter, error) {
 	}
 	w, err := server.OpenLogFile(path)
 	if err != nil {
-		return nil, &exitError{Code: 1, Msg: "--log-file: " + err.Error()}
+		return nil, fmt.Errorf("--log-file: %w", err)
 	}
 	return w, nil
 }

@@ -22,7 +22,7 @@ func printService(a *app, kind string) error {
 		bin, err = filepath.EvalSymlinks(bin)
 	}
 	if err != nil {
-		return &exitError{Code: 1, Msg: "cannot tell where this binary is: " + err.Error()}
+		return fmt.Errorf("cannot tell where this binary is: %w", err)
 	}
 	var env [][2]string
 	for _, k := range []string{"HERMES_HOME", "PATH"} {

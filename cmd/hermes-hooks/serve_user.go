@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 
 	"github.com/hermes-hooks/hermes-hooks/server"
@@ -17,9 +18,9 @@ func newUserServer(opts server.Options, addr server.Addr, maxProjects int) (*ser
 	if err := server.PrivateSocketDir(filepath.Dir(addr.Address)); err != nil {
 		hint := "use a directory only you can enter, e.g. the default ($HERMES_HOME/run)"
 		if errors.Is(err, server.ErrUntrusted) {
-			return nil, &exitError{Code: 1, Msg: "serve --user: " + err.Error(), Hint: hint}
+			return nil, withHint(fmt.Errorf("serve --user: %w", err), hint)
 		}
-		return nil, &exitError{Code: 1, Msg: "serve --user: " + err.Error()}
+		return nil, fmt.Errorf("serve --user: %w", err)
 	}
 	return server.NewUser(opts, maxProjects)
 }

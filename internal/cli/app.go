@@ -55,7 +55,7 @@ type App struct {
 func (a *App) Home() (string, error) {
 	h, err := consent.DefaultHome()
 	if err != nil {
-		return "", &ExitError{Code: 1, Msg: err.Error(), Hint: "set HERMES_HOME"}
+		return "", WithHint(err, "set HERMES_HOME")
 	}
 	return h, nil
 }
@@ -67,7 +67,7 @@ func (a *App) Config() (string, error) {
 	}
 	p, err := hookconfig.DefaultConfigPath()
 	if err != nil {
-		return "", &ExitError{Code: 1, Msg: err.Error(), Hint: "set HERMES_HOME"}
+		return "", WithHint(err, "set HERMES_HOME")
 	}
 	return p, nil
 }

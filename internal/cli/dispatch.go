@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -203,7 +204,7 @@ func (a *App) dispatchOnce(parent context.Context, cfg *hookconfig.Config, wd, e
 		},
 	})
 	if err != nil {
-		return protocol.Outcome{}, &ExitError{Code: 1, Msg: err.Error()}
+		return protocol.Outcome{}, err
 	}
 	if ev, ok := protocol.Lookup(event); ok && len(d.EntriesFor(ev)) > 0 {
 		ready = make(chan struct{})
@@ -310,7 +311,7 @@ func (a *App) runAsyncChild(event string, fields map[string]any, calledBy string
 func readFields(in io.Reader) (fields map[string]any, data []byte, err error) {
 	data, err = io.ReadAll(io.LimitReader(in, MaxEventBytes+1))
 	if err != nil {
-		return nil, nil, &ExitError{Code: 1, Msg: "read stdin: " + err.Error()}
+		return nil, nil, fmt.Errorf("read stdin: %w", err)
 	}
 	if len(data) > MaxEventBytes {
 		return nil, nil, UsageErr("", "stdin holds more than %d MiB of event fields", MaxEventBytes>>20)

@@ -12,7 +12,10 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 )
 
-// ExitError carries an exit code and what to tell the user.
+// ExitError carries an exit code that is part of a command's contract (an
+// agent's reply code, test's and doctor's statuses) and what to tell the
+// user. Errors that only mean "it did not work" need none: Report exits 1
+// for every error it does not classify.
 type ExitError struct {
 	Code int
 	Msg  string // "" prints nothing (the command already explained itself)
@@ -20,6 +23,36 @@ type ExitError struct {
 }
 
 func (e *ExitError) Error() string { return e.Msg }
+
+// UsageError is a command line that cannot be run as typed: an unknown
+// command, flag or event, a wrong number of arguments, flags that do not
+// go together, input that is not what the command reads. It exits 2, with
+// a hint (usually where --help is), so a script can tell "you called me
+// wrong" from "I could not do it" (exit 1).
+type UsageError struct {
+	Msg  string
+	Hint string
+}
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// hinted is a runtime error (exit 1) with a hint at what to do about it.
+type hinted struct {
+	err  error
+	hint string
+}
+
+func (e *hinted) Error() string { return e.err.Error() }
+func (e *hinted) Unwrap() error { return e.err }
+
+// WithHint adds a hint to err, printed after it; the exit code stays what
+// err's would be (1 when nothing classifies it). A nil err stays nil.
+func WithHint(err error, hint string) error {
+	if err == nil {
+		return nil
+	}
+	return &hinted{err: err, hint: hint}
+}
 
 // SignalError is a dispatch stopped by a signal: no outcome is printed,
 // and the process exits 128 + the signal's number, as a shell reports a
@@ -32,14 +65,16 @@ func (e *SignalError) Error() string {
 
 // UsageErr is a usage problem: exit 2.
 func UsageErr(hint, format string, args ...any) error {
-	return &ExitError{Code: 2, Msg: fmt.Sprintf(format, args...), Hint: hint}
+	return &UsageError{Msg: fmt.Sprintf(format, args...), Hint: hint}
 }
 
 // SilentExit exits with code after the command printed its own report.
 func SilentExit(code int) error { return &ExitError{Code: code} }
 
 // Report prints err the way every command does and returns the exit code:
-// 0 for nil, 1 when the command could not run, 2 for a usage error.
+// 0 for nil, 2 for a usage error (UsageError, an unknown event), the code
+// an ExitError or a signal carries, and 1 for anything else: the command
+// could not do its job.
 func Report(err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
@@ -62,12 +97,16 @@ func classifyMsg(err error) string {
 
 func classify(err error) (code int, msg, hint string) {
 	var ee *ExitError
+	var us *UsageError
 	var ce *hookconfig.ConfigError
 	var ue *dispatcher.UnknownEventError
 	var se *SignalError
+	var hi *hinted
 	switch {
 	case errors.As(err, &ee):
 		return ee.Code, ee.Msg, ee.Hint
+	case errors.As(err, &us):
+		return 2, us.Msg, us.Hint
 	case errors.As(err, &se):
 		return 128 + signalNumber(se.Signal), se.Error(), ""
 	case errors.As(err, &ue):
@@ -76,12 +115,16 @@ func classify(err error) (code int, msg, hint string) {
 			hint = "did you mean '" + ue.Suggestion + "'?"
 		}
 		return 2, "unknown event '" + ue.Name + "'", hint
+	case errors.As(err, &hi):
+		return 1, err.Error(), hi.hint
 	case errors.As(err, &ce):
 		return 1, ce.Error(), "fix the file, or point --config elsewhere"
 	}
-	// Anything else comes from the command-line parser: unknown command or
-	// flag, wrong number of arguments.
-	return 2, err.Error(), "run 'hermes-hooks --help' for usage"
+	// Anything else is a runtime error: the command was called right but
+	// could not do its job. (The command line's own errors are UsageErrors:
+	// the root command's flag-error function and every Args validator
+	// return one.)
+	return 1, err.Error(), ""
 }
 
 func signalNumber(s os.Signal) int {

@@ -438,7 +438,7 @@ func send(ctx context.Context, c *http.Client, method, url string, body []byte) 
 func writeReply(a *App, r agents.Reply) error {
 	if len(r.Stdout) > 0 {
 		if _, err := a.Out.Write(r.Stdout); err != nil {
-			return &ExitError{Code: 1, Msg: "write reply: " + err.Error()}
+			return fmt.Errorf("write reply: %w", err)
 		}
 	}
 	if len(r.Stderr) > 0 {
