@@ -169,7 +169,7 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 			out.WriteByte('\n')
 			return
 		}
-		out.WriteString(report.JournalLine(e))
+		out.WriteString(journalLine(e))
 		out.WriteByte('\n')
 	}
 	if !o.follow {

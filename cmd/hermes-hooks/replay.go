@@ -10,7 +10,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/hermes-hooks/hermes-hooks/report"
 	"github.com/hermes-hooks/hermes-hooks/sessions"
 
 	"github.com/spf13/cobra"
@@ -134,7 +133,7 @@ func runReplay(a *app, o replayOptions) error {
 		out.Write(b)
 		out.WriteByte('\n')
 	} else {
-		report.PrintReplay(out, &rep, seen.noPayload)
+		printReplay(out, &rep, seen.noPayload)
 	}
 	if rep.Replayed == 0 {
 		// "0 decisions differ" would read as "nothing would change"

@@ -126,42 +126,42 @@ func runTest(a *app, event string, o testOptions) error {
 		return err
 	}
 	var entries []*hookconfig.Entry
-	var filtered []report.Filtered
+	var filtered []filteredHook
 	for _, e := range d.EntriesFor(ev) {
 		switch {
 		case o.forTool != "" && ev.Tool && !e.Matches(fields, cfg.Tools):
-			filtered = append(filtered, report.Filtered{Entry: e, Tool: o.forTool})
+			filtered = append(filtered, filteredHook{Entry: e, Tool: o.forTool})
 		case !ev.Admits(e.DeclaredAs, fields):
-			filtered = append(filtered, report.Filtered{Entry: e, Member: true, Fired: event})
+			filtered = append(filtered, filteredHook{Entry: e, Member: true, Fired: event})
 		case !d.IfAllows(ev, e, fields):
-			filtered = append(filtered, report.Filtered{Entry: e, IfRule: true})
+			filtered = append(filtered, filteredHook{Entry: e, IfRule: true})
 		default:
 			entries = append(entries, e)
 		}
 	}
 	statuses := report.Inspect(&hookconfig.Config{Entries: entries, Tools: cfg.Tools}, allow, wd)
-	var runs []report.TrialRun
+	var runs []trialRun
 	for i, e := range entries {
-		runs = append(runs, report.TrialRun{Entry: e, Approved: statuses[i].Approved,
+		runs = append(runs, trialRun{Entry: e, Approved: statuses[i].Approved,
 			Changed: statuses[i].Approved && !statuses[i].Runs(),
 			HookRun: d.RunEntry(context.Background(), ev, e, fields)})
 	}
 	args, _ := protocol.Args(fields)
-	outcome := protocol.Fold(ev, args, report.FoldTrial(runs))
+	outcome := protocol.Fold(ev, args, foldTrial(runs))
 	if o.json {
-		out := report.TrialJSON(ev, fields, runs, &outcome)
-		out["filtered"] = report.FilteredJSON(filtered)
+		out := trialJSON(ev, fields, runs, &outcome)
+		out["filtered"] = filteredJSON(filtered)
 		if err := writeJSON(a.Out, out); err != nil {
 			return err
 		}
 	} else {
 		if len(runs) > 0 || len(filtered) == 0 {
-			report.PrintTrial(a.Out, ev, event, o.forTool, runs)
+			printTrial(a.Out, ev, event, o.forTool, runs)
 		}
-		report.PrintFiltered(a.Out, filtered, len(runs))
-		report.PrintVerdict(a.Out, runs, &outcome)
+		printFiltered(a.Out, filtered, len(runs))
+		printVerdict(a.Out, runs, &outcome)
 	}
-	if report.FailedRuns(runs) > 0 {
+	if failedRuns(runs) > 0 {
 		// A hook that cannot start or never finishes is a broken hook,
 		// whatever the fold made of it: scripts (and CI) see it.
 		return silentExit(1)

@@ -1,4 +1,4 @@
-package report
+package main
 
 import (
 	"fmt"
@@ -6,14 +6,15 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
-// Filtered is a hook configured for the event that `test` did not fire:
+// filteredHook is a hook configured for the event that `test` did not fire:
 // its matcher does not accept --for-tool's tool (Tool), or it was
 // declared under a member of the event's family (command:model) this
 // firing is not (Member; Fired: the name fired), or its Claude `if` rule
 // does not fit the call (IfRule), as dispatch would select.
-type Filtered struct {
+type filteredHook struct {
 	Entry  *hookconfig.Entry
 	Tool   string
 	Member bool
@@ -23,7 +24,7 @@ type Filtered struct {
 
 // Why says in words why the hook was not fired: "by its matcher (matcher:
 // Bash, tool: terminal)".
-func (f Filtered) Why() string {
+func (f filteredHook) why() string {
 	e := f.Entry
 	switch {
 	case f.IfRule && !e.Event.IfRule:
@@ -40,24 +41,24 @@ func (f Filtered) Why() string {
 	return "by its matcher (matcher: " + protocol.Truncate(e.Matcher, 80) + ", tool: " + f.Tool + ")"
 }
 
-// PrintFiltered says which hooks of the event were configured but not
+// printFiltered says which hooks of the event were configured but not
 // fired, and why — rather than "no hooks configured", which sends the user
 // looking for a config problem that is a matcher's. With no run at all it
-// replaces PrintTrial's report.
-func PrintFiltered(w io.Writer, filtered []Filtered, ran int) {
+// replaces printTrial's report.
+func printFiltered(w io.Writer, filtered []filteredHook, ran int) {
 	switch {
 	case len(filtered) == 0:
 	case ran == 0 && len(filtered) == 1:
-		fmt.Fprintf(w, "1 hook configured for this event, filtered out %s:\n  %s\n", show(filtered[0].Why()), show(filtered[0].Entry.Command))
+		fmt.Fprintf(w, "1 hook configured for this event, filtered out %s:\n  %s\n", show(filtered[0].why()), show(filtered[0].Entry.Command))
 		fmt.Fprintln(w, "Nothing was fired.")
 	default:
-		lead := Count(len(filtered), "hook", "hooks") + " configured for this event, filtered out:"
+		lead := report.Count(len(filtered), "hook", "hooks") + " configured for this event, filtered out:"
 		if ran > 0 {
-			lead = "\nNot fired: " + Count(len(filtered), "more hook", "more hooks") + " of this event, filtered out:"
+			lead = "\nNot fired: " + report.Count(len(filtered), "more hook", "more hooks") + " of this event, filtered out:"
 		}
 		fmt.Fprintln(w, lead)
 		for _, f := range filtered {
-			fmt.Fprintf(w, "  %s: %s\n", show(f.Entry.Command), show(f.Why()))
+			fmt.Fprintf(w, "  %s: %s\n", show(f.Entry.Command), show(f.why()))
 		}
 		if ran == 0 {
 			fmt.Fprintln(w, "Nothing was fired.")
@@ -65,12 +66,12 @@ func PrintFiltered(w io.Writer, filtered []Filtered, ran int) {
 	}
 }
 
-// FilteredJSON is the filtered hooks for test --json.
-func FilteredJSON(filtered []Filtered) []map[string]any {
+// filteredJSON is the filtered hooks for test --json.
+func filteredJSON(filtered []filteredHook) []map[string]any {
 	out := make([]map[string]any, 0, len(filtered))
 	for _, f := range filtered {
 		out = append(out, map[string]any{"event": f.Entry.DeclaredAs, "command": f.Entry.Command,
-			"matcher": f.Entry.Matcher, "if": f.Entry.If, "reason": "filtered out " + f.Why()})
+			"matcher": f.Entry.Matcher, "if": f.Entry.If, "reason": "filtered out " + f.why()})
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package report
+package main
 
 import (
 	"encoding/json"
@@ -12,17 +12,21 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
+// `hermes-hooks test`'s text: each run as Hermes' `hooks test` prints it,
+// the hooks not fired and why (test_filtered.go), and the verdict.
+//
 // The verdict `hermes-hooks test` ends with, after Hermes' own lines: a
 // status line per hook, the folded outcome and the payload sent. Hermes
 // prints each run and leaves the reader to add them up; a first-time user
 // wants the answer ("does my guard block this?") in one place.
 
-// TrialRun is one hook's run by `hermes-hooks test`: what RunEntry
+// trialRun is one hook's run by `hermes-hooks test`: what RunEntry
 // returned, the entry, and its consent state (dispatch would skip a hook
 // not approved, or changed since approval).
-type TrialRun struct {
+type trialRun struct {
 	dispatcher.HookRun
 	Entry    *hookconfig.Entry
 	Approved bool
@@ -33,7 +37,7 @@ type TrialRun struct {
 // than skip it (dispatcher.ConsentGate): a fail_closed guard on an event it
 // can refuse, changed since approval, or one of the user's own config that
 // nobody approved.
-func (r *TrialRun) refuses() bool {
+func (r *trialRun) refuses() bool {
 	e := r.Entry
 	if e == nil || !e.FailClosed || !e.Event.FailsClosed() {
 		return false
@@ -50,7 +54,7 @@ const (
 
 // Status is the run's state and whether it counts as a failure (exit 1).
 // A non-zero exit is the hook's own answer, not a failure of the hook.
-func (r *TrialRun) Status() (string, bool) {
+func (r *trialRun) Status() (string, bool) {
 	switch rep := &r.Report; {
 	case rep.TimedOut:
 		return statusTimedOut, true
@@ -60,8 +64,8 @@ func (r *TrialRun) Status() (string, bool) {
 	return statusRan, false
 }
 
-// FailedRuns counts the runs that could not start or timed out.
-func FailedRuns(runs []TrialRun) int {
+// failedRuns counts the runs that could not start or timed out.
+func failedRuns(runs []trialRun) int {
 	n := 0
 	for i := range runs {
 		if _, bad := runs[i].Status(); bad {
@@ -71,10 +75,10 @@ func FailedRuns(runs []TrialRun) int {
 	return n
 }
 
-// FoldTrial returns the reports the verdict folds. A shadow hook's reply is
+// foldTrial returns the reports the verdict folds. A shadow hook's reply is
 // shown in its run above, but dispatch folds nothing of it (it is recorded
 // as what it would have done), so neither does the verdict.
-func FoldTrial(runs []TrialRun) []protocol.HookReport {
+func foldTrial(runs []trialRun) []protocol.HookReport {
 	out := make([]protocol.HookReport, len(runs))
 	for i := range runs {
 		out[i] = runs[i].Report
@@ -85,9 +89,9 @@ func FoldTrial(runs []TrialRun) []protocol.HookReport {
 	return out
 }
 
-// PrintVerdict prints the verdict: a status line per hook, the folded
+// printVerdict prints the verdict: a status line per hook, the folded
 // outcome and the payloads sent.
-func PrintVerdict(w io.Writer, runs []TrialRun, o *protocol.Outcome) {
+func printVerdict(w io.Writer, runs []trialRun, o *protocol.Outcome) {
 	if len(runs) == 0 {
 		return
 	}
@@ -111,18 +115,18 @@ func PrintVerdict(w io.Writer, runs []TrialRun, o *protocol.Outcome) {
 			parts = append(parts, strconv.Itoa(n)+" "+c.words)
 		}
 	}
-	fmt.Fprintf(w, "Verdict for %s: %s\n", Count(len(runs), "hook", "hooks"), strings.Join(parts, ", "))
+	fmt.Fprintf(w, "Verdict for %s: %s\n", report.Count(len(runs), "hook", "hooks"), strings.Join(parts, ", "))
 	for i := range runs {
 		fmt.Fprintf(w, "  %s\n", statusLine(&runs[i]))
 	}
 	printOutcome(w, o)
 	if skipped > 0 {
 		fmt.Fprintf(w, "  note: dispatch skips %s (not allowlisted, or changed since approval): today's dispatch outcome leaves out their part\n",
-			Count(skipped, "hook", "hooks"))
+			report.Count(skipped, "hook", "hooks"))
 	}
 	if refused > 0 {
 		fmt.Fprintf(w, "  note: dispatch refuses every call %s (fail_closed, not approved or changed since approval) until approved\n",
-			map[bool]string{true: "this guard matches", false: "these " + Count(refused, "guard", "guards") + " match"}[refused == 1])
+			map[bool]string{true: "this guard matches", false: "these " + report.Count(refused, "guard", "guards") + " match"}[refused == 1])
 	}
 	printPayloads(w, runs)
 }
@@ -172,7 +176,7 @@ func printOutcome(w io.Writer, o *protocol.Outcome) {
 //
 //	✓ ./guard.sh: block — ran, exit=0
 //	✗ ./crlf.sh: none — failed to start: …/crlf.sh: CRLF line endings: …
-func statusLine(r *TrialRun) string {
+func statusLine(r *trialRun) string {
 	rep := &r.Report
 	dec := protocol.DecisionNone
 	if c := rep.Contribution; c != nil && c.Decision != "" {
@@ -225,7 +229,7 @@ const maxPayloadShown = 4000
 // printPayloads prints the payload the hooks were sent: once when every
 // hook got the same bytes, else once per group of hooks (dialects differ:
 // a Claude hook gets Claude's payload).
-func printPayloads(w io.Writer, runs []TrialRun) {
+func printPayloads(w io.Writer, runs []trialRun) {
 	var order []string
 	who := map[string][]string{}
 	for i := range runs {
@@ -257,9 +261,9 @@ func rawJSON(b []byte) any {
 	return string(b)
 }
 
-// PrintTrial prints each run as Hermes' `hooks test` does: the command,
+// printTrial prints each run as Hermes' `hooks test` does: the command,
 // its consent state, exit and time, its output and what was parsed of it.
-func PrintTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []TrialRun) {
+func printTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []trialRun) {
 	if len(runs) == 0 {
 		fmt.Fprintf(w, "No shell hooks configured for event: %s\n", show(event))
 		if forTool != "" {
@@ -267,7 +271,7 @@ func PrintTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []T
 		}
 		return
 	}
-	fmt.Fprintf(w, "Firing %s for event '%s':\n\n", Count(len(runs), "hook", "hooks"), show(event))
+	fmt.Fprintf(w, "Firing %s for event '%s':\n\n", report.Count(len(runs), "hook", "hooks"), show(event))
 	for _, r := range runs {
 		rep := r.Report
 		fmt.Fprintf(w, "  → %s\n", show(rep.Command))
@@ -327,9 +331,9 @@ func PrintTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []T
 	}
 }
 
-// TrialJSON is `hermes-hooks test --json`'s report: the event, the fields,
+// trialJSON is `hermes-hooks test --json`'s report: the event, the fields,
 // each run with its status and payload, and the folded outcome.
-func TrialJSON(ev *protocol.Event, fields map[string]any, runs []TrialRun, outcome *protocol.Outcome) map[string]any {
+func trialJSON(ev *protocol.Event, fields map[string]any, runs []trialRun, outcome *protocol.Outcome) map[string]any {
 	out := make([]map[string]any, 0, len(runs))
 	for _, r := range runs {
 		status, _ := r.Status()

@@ -1,0 +1,52 @@
+package main
+
+// `hermes-hooks replay`'s report: the counts and a line per difference.
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/journal"
+)
+
+// printReplay is replay's report: the counts, then a line per difference;
+// noPayload counts the selected records that hold no payload.
+func printReplay(w io.Writer, rep *journal.ReplayReport, noPayload int) {
+	fmt.Fprintf(w, "%d events, %d decisions differ (%d not replayable)\n", rep.Events, rep.Differ, rep.NotReplayable)
+	for i := range rep.Differences {
+		fmt.Fprintln(w, differenceLine(&rep.Differences[i]))
+	}
+	if rep.Replayed > 0 && noPayload > 0 {
+		fmt.Fprintf(w, "note: %d of the records hold no payload and were not replayed: only records written with journal: {include_payload: true} can be\n", noPayload)
+	}
+}
+
+// differenceLine is one difference for people, everything from configs,
+// hooks and payloads terminal-escaped:
+//
+//	2025-01-31 12:00:00 #7 pre_tool_call tool=terminal: none → block | now: ./guard.sh "no force push" | recorded: -
+func differenceLine(d *journal.Difference) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s #%d %s", d.Time.Local().Format("2006-01-02 15:04:05"), d.Seq, show(d.Event))
+	if d.Tool != "" {
+		fmt.Fprintf(&b, " tool=%s", show(d.Tool))
+	}
+	if d.Session != "" {
+		fmt.Fprintf(&b, " session=%s", show(d.Session))
+	}
+	fmt.Fprintf(&b, ": %s → %s | now: %s | recorded: %s", show(d.Recorded.Decision), show(d.Now.Decision), replaySide(&d.Now), replaySide(&d.Recorded))
+	return b.String()
+}
+
+// replaySide names the hooks that decided and their message; "-" when none did.
+func replaySide(s *journal.Side) string {
+	if len(s.Hooks) == 0 {
+		return "-"
+	}
+	out := show(strings.Join(s.Hooks, ", "))
+	if s.Message != "" {
+		out += fmt.Sprintf(" %q", show(s.Message))
+	}
+	return out
+}
