@@ -86,31 +86,37 @@ tampering: the next record repairs it), 1 naming the first bad line.`,
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			warnOldFileFlag(a, cmd)
-			path, err := a.journalPath(o.file)
-			if err != nil {
-				return err
-			}
-			res, err := journal.Verify(path)
-			if err != nil {
-				return fmt.Errorf("verify journal: %w", err)
-			}
-			if res.Bad != nil {
-				return withHint(errors.New("journal chain broken at "+show(res.Bad.String())),
-					"the lines before it are intact; everything from it on cannot be trusted")
-			}
-			fmt.Fprintf(a.Out, "journal intact: %s in %s (%s)\n", report.Count(int(res.Records), "record", "records"), report.Count(len(res.Files), "file", "files"), show(path))
-			if res.FirstSeq > 1 {
-				fmt.Fprintf(a.Out, "note: the chain starts at record %d, where a rotation began a file: the older rotated files were removed\n", res.FirstSeq)
-			}
-			if res.Torn != nil {
-				fmt.Fprintf(a.Out, "note: %s\n", show(res.Torn.String()))
-			}
-			if res.AfterHead > 0 {
-				fmt.Fprintf(a.Out, "note: %s after the one the head record names (a writer stopped before updating it, or an older version wrote them); the next append moves it on\n", report.Count(int(res.AfterHead), "record", "records"))
-			}
-			return nil
+			return runLogVerify(a, o.file)
 		},
 	}
+}
+
+// runLogVerify is `log verify`: the journal's chain checked, exit 1 at its
+// first bad line.
+func runLogVerify(a *app, file string) error {
+	path, err := a.journalPath(file)
+	if err != nil {
+		return err
+	}
+	res, err := journal.Verify(path)
+	if err != nil {
+		return fmt.Errorf("verify journal: %w", err)
+	}
+	if res.Bad != nil {
+		return withHint(errors.New("journal chain broken at "+show(res.Bad.String())),
+			"the lines before it are intact; everything from it on cannot be trusted")
+	}
+	fmt.Fprintf(a.Out, "journal intact: %s in %s (%s)\n", report.Count(int(res.Records), "record", "records"), report.Count(len(res.Files), "file", "files"), show(path))
+	if res.FirstSeq > 1 {
+		fmt.Fprintf(a.Out, "note: the chain starts at record %d, where a rotation began a file: the older rotated files were removed\n", res.FirstSeq)
+	}
+	if res.Torn != nil {
+		fmt.Fprintf(a.Out, "note: %s\n", show(res.Torn.String()))
+	}
+	if res.AfterHead > 0 {
+		fmt.Fprintf(a.Out, "note: %s after the one the head record names (a writer stopped before updating it, or an older version wrote them); the next append moves it on\n", report.Count(int(res.AfterHead), "record", "records"))
+	}
+	return nil
 }
 
 // warnOldFileFlag says on stderr (stdout may be a --json pipe) that --file
