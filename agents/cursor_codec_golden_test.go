@@ -27,17 +27,15 @@ type cursorGoldenOps struct {
 	refuses func(declared string) bool
 }
 
-func oldCursorOps() cursorGoldenOps {
-	return cursorGoldenOps{
-		payload: protocol.CursorPayload,
-		reply:   protocol.ParseCursorReply,
-		covers:  protocol.CursorFits,
-		subject: func(_ string, _ *protocol.Event, fields map[string]any, tools *protocol.ToolTable) (string, bool) {
-			name, _ := fields["tool_name"].(string)
-			return protocol.CursorToolName(name, tools), true
-		},
-		refuses: protocol.CursorRefuses,
+// codecOps are the Cursor codec's, as an entry of a Cursor hooks.json
+// carries it (the registry's Source.Codec).
+func codecOps(t *testing.T) cursorGoldenOps {
+	c := cursor.Source.Codec
+	rules, ok := c.(protocol.EventRules)
+	if !ok {
+		t.Fatalf("the Cursor codec %T does not implement protocol.EventRules", c)
 	}
+	return cursorGoldenOps{payload: c.Payload, reply: c.ParseReply, covers: rules.Covers, subject: c.MatchSubject, refuses: rules.Refuses}
 }
 
 // cursorGoldenFields are host fields of every shape a Cursor hook can be
@@ -139,7 +137,7 @@ func cursorGoldenRecords(t *testing.T, ops cursorGoldenOps) []cursorGoldenRecord
 // event over a table of host fields and hook runs.
 func TestCursorCodecGolden(t *testing.T) {
 	var buf bytes.Buffer
-	for _, r := range cursorGoldenRecords(t, oldCursorOps()) {
+	for _, r := range cursorGoldenRecords(t, codecOps(t)) {
 		line, err := json.Marshal(r)
 		if err != nil {
 			t.Fatal(err)
