@@ -10,9 +10,8 @@
 // (internal/hookproc), or http posts — read each reply in its entry's
 // dialect (package protocol's, or the entry's Codec's), fold them in
 // config order, keep session state and async replies, and hand a Record
-// to the Recorder. Reading configs is package
-// hookconfig's job; what people read about one (list, doctor) is package
-// report's.
+// to the Recorder. Reading configs is package hookconfig's job; what
+// people read about one (list, doctor) is package report's.
 //
 // Contract:
 //
