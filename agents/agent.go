@@ -98,10 +98,15 @@ type Source struct {
 	ConfigKey, Flag, What string
 	// FlagHelp is the flag's help text.
 	FlagHelp string
-	// Dialect is how the file's hook scripts speak: Claude Code's (its
-	// settings shape: an event's list of matcher groups {matcher, hooks:
-	// [handlers]}), or Cursor's (an event's flat list of hooks).
+	// Dialect is how the file's hook scripts speak when it has no Codec:
+	// Claude Code's.
 	Dialect protocol.Dialect
+	// Flat: the file is {"version": 1, "hooks": {EVENT: [hook …]}}, an
+	// event's flat list of hooks, each with its own matcher (Cursor's
+	// hooks.json), not Claude Code's settings shape (an event's list of
+	// matcher groups {matcher, hooks: [handlers]}). Its hooks speak the
+	// agent's own protocol: Codec is set.
+	Flat bool
 	// ProjectMarker is the folder of the agent's files in a project
 	// (".claude"), found at most ProjectLevels directories above a file:
 	// its parent is the project whose hooks they are ("" for the user's

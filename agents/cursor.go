@@ -15,7 +15,7 @@ func newCursor() *Agent {
 		Name: "cursor",
 		Source: Source{ConfigKey: "cursor_hooks", Flag: "cursor-hooks", What: "Cursor hooks",
 			FlagHelp: "also load hooks from this Cursor hooks.json; they speak Cursor's protocol (repeatable)",
-			Dialect:  protocol.Cursor, ProjectMarker: ".cursor", ProjectLevels: 1},
+			Flat:     true, Codec: cursorCodec{}, ProjectMarker: ".cursor", ProjectLevels: 1},
 		Title:    "Cursor",
 		EventKey: "hook_event_name",
 		Events: map[string]string{
@@ -70,7 +70,7 @@ func cursorRoots(p map[string]any) []string {
 }
 
 // cursorEditTools are Cursor's other file tools and the canonical tool a
-// guard sees them as (CursorTools has one Cursor name per canonical tool,
+// guard sees them as (cursorTools has one Cursor name per canonical tool,
 // the one a Cursor hook is shown): StrReplace edits a file as Edit does,
 // Delete removes one, a write of nothing.
 var cursorEditTools = map[string]string{"StrReplace": "patch", "Delete": "write_file"}
@@ -91,7 +91,7 @@ func decodeCursor(name string, _ *protocol.Event, p map[string]any) map[string]a
 	switch name {
 	case "preToolUse", "postToolUse", "postToolUseFailure":
 		if s, ok := p["tool_name"].(string); ok {
-			if c, ok := protocol.CursorTools()[s]; ok {
+			if c, ok := cursorTools()[s]; ok {
 				tool(c)
 			} else if c, ok := cursorEditTools[s]; ok {
 				tool(c)

@@ -18,7 +18,7 @@ func ev(t testing.TB, name string) *protocol.Event {
 }
 
 // TestParseCursorReply: what a Cursor hook's reply contributes, per Cursor
-// event (one row per rule of ParseCursorReply).
+// event (one row per rule of cursorCodec.ParseReply).
 func TestParseCursorReply(t *testing.T) {
 	block := func(m string) *protocol.Contribution {
 		return &protocol.Contribution{Decision: protocol.DecisionBlock, Message: m}
@@ -85,8 +85,8 @@ func TestParseCursorReply(t *testing.T) {
 		{name: "empty", event: "preToolUse", canon: "pre_tool_call"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, note := protocol.ParseCursorReply(tc.event, protocol.Reply{
-				Dialect: protocol.Cursor, Event: ev(t, tc.canon), Command: "g", ExitCode: tc.exit,
+			c, note := cursorCodec{}.ParseReply(tc.event, protocol.Reply{
+				Dialect: cursorDialect, Event: ev(t, tc.canon), Command: "g", ExitCode: tc.exit,
 				Stdout: []byte(tc.stdout), Stderr: []byte(tc.stderr), FailClosed: tc.failClosed,
 				TimedOut: tc.timedOut, Timeout: 5,
 			})
@@ -135,7 +135,7 @@ func TestCursorPayload(t *testing.T) {
 			[]string{`"status":"completed","loop_count":1`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := string(protocol.CursorPayload(tc.event, ev(t, tc.canon), tc.fields, env))
+			got := string(cursorCodec{}.Payload(tc.event, ev(t, tc.canon), tc.fields, env))
 			for _, w := range tc.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("payload %s\nlacks %s", got, w)
@@ -165,8 +165,8 @@ func TestCursorFits(t *testing.T) {
 		{"beforeMCPExecution", "mcp__db__q", true}, {"beforeMCPExecution", "terminal", false},
 		{"preToolUse", "terminal", true}, {"preToolUse", "anything", true}, {"stop", "", true},
 	} {
-		if got := protocol.CursorFits(tc.event, map[string]any{"tool_name": tc.tool}, tools); got != tc.want {
-			t.Errorf("protocol.CursorFits(%s, %s) = %v, want %v", tc.event, tc.tool, got, tc.want)
+		if got := (cursorCodec{}).Covers(tc.event, map[string]any{"tool_name": tc.tool}, tools); got != tc.want {
+			t.Errorf("Covers(%s, %s) = %v, want %v", tc.event, tc.tool, got, tc.want)
 		}
 	}
 }
@@ -189,7 +189,7 @@ func FuzzCursorPayload(f *testing.F) {
 			return
 		}
 		e, _ := protocol.Lookup(canon)
-		out := protocol.CursorPayload(event, e, m, protocol.PayloadEnv{Cwd: "/w"})
+		out := cursorCodec{}.Payload(event, e, m, protocol.PayloadEnv{Cwd: "/w"})
 		c, err := cursor.Decode(out, "")
 		if err != nil || c.AgentEvent != event {
 			t.Fatalf("payload %s does not decode back to %s: %v", out, event, err)
@@ -211,9 +211,9 @@ func FuzzParseCursorReply(f *testing.F) {
 			return
 		}
 		e, _ := protocol.Lookup(canon)
-		c, _ := protocol.ParseCursorReply(event, protocol.Reply{Dialect: protocol.Cursor, Event: e, Command: "g",
+		c, _ := cursorCodec{}.ParseReply(event, protocol.Reply{Dialect: cursorDialect, Event: e, Command: "g",
 			ExitCode: exit, Stdout: []byte(stdout), Stderr: []byte(stderr), FailClosed: failClosed})
-		if failClosed && protocol.CursorRefuses(event) && exit != 0 && exit != 2 && (c == nil || c.Decision != protocol.DecisionBlock) {
+		if failClosed && cursorRefuses(event) && exit != 0 && exit != 2 && (c == nil || c.Decision != protocol.DecisionBlock) {
 			t.Fatalf("fail-closed %s exiting %d contributed %+v", event, exit, c)
 		}
 	})

@@ -9,17 +9,20 @@
 // how one folded [protocol.Outcome] becomes the exit code, stdout and
 // stderr that agent reads ([Agent.Encode]).
 //
-// The same tables serve the other direction for Cursor: hooks written for
-// Cursor (the Cursor dialect, [protocol.Cursor]) run under any agent, fed
-// what Cursor would send them ([CursorPayload]) and read as Cursor reads
-// them ([ParseCursorReply]), only for the firings their Cursor event stands
-// for ([CursorFits]). Another agent's hook file is read as a hook source
-// through its event table ([Agent.Canonical]).
+// The same tables serve the other direction: another agent's hook file is
+// read as a hook source through its event table ([Agent.Canonical],
+// [Source]), and when its scripts speak the agent's own protocol (Cursor,
+// Gemini CLI, Windsurf, Cline …) its entries carry the agent's
+// [protocol.Codec] ([Source].Codec): hooks written for that agent run
+// under any agent, fed what the agent would send them and read as it
+// reads them, only for the firings their event stands for
+// ([protocol.EventRules]: Cursor's beforeShellExecution is shell commands
+// only).
 //
 // # Contract
 //
 //   - The package is pure, like protocol: no files, processes, clock or
-//     environment. Decode, Encode and the Cursor dialect are deterministic
+//     environment. Decode, Encode and the codecs are deterministic
 //     and fuzzed.
 //   - An event the agent sends that has no canonical twin decodes to a
 //     [Call] with a nil Event: the caller answers [Quiet] (exit 0, nothing

@@ -6,16 +6,12 @@ import (
 )
 
 // Per-dialect choices the dispatcher makes. Hermes and Claude payloads and
-// replies are package protocol's; the Cursor dialect's depend on the Cursor
-// event an entry is declared under, whose table is package agents', so
-// they are built and read there; an agent's own dialect (an entry's
-// Codec: Gemini CLI's) is the agent's to build and read.
+// replies are package protocol's; an agent's own dialect (an entry's
+// Codec: Cursor's, Gemini CLI's …) is the agent's to build and read.
 
 // projectEnv sets the project-directory variables an entry's agent gives
-// its hooks: CLAUDE_PROJECT_DIR for the Claude dialect; CURSOR_PROJECT_DIR
-// and, for the Claude-compatible scripts Cursor also runs,
-// CLAUDE_PROJECT_DIR for the Cursor dialect; a Codec's own (Gemini's
-// three). Hermes hooks get none.
+// its hooks: CLAUDE_PROJECT_DIR for the Claude dialect; a Codec's own
+// (Cursor's two, Gemini's three). Hermes hooks get none.
 func projectEnv(e *hookconfig.Entry, env []string, project string) []string {
 	if e.Codec != nil {
 		for _, v := range e.Codec.ProjectVars() {
@@ -23,11 +19,8 @@ func projectEnv(e *hookconfig.Entry, env []string, project string) []string {
 		}
 		return env
 	}
-	switch e.Dialect {
-	case protocol.Claude:
+	if e.Dialect == protocol.Claude {
 		return withEnv(env, "CLAUDE_PROJECT_DIR", project)
-	case protocol.Cursor:
-		return withEnv(withEnv(env, "CURSOR_PROJECT_DIR", project), "CLAUDE_PROJECT_DIR", project)
 	}
 	return env
 }
@@ -37,9 +30,6 @@ func (d *Dispatcher) payloadOf(e *hookconfig.Entry, ev *protocol.Event, fields m
 	if e.Codec != nil {
 		return e.Codec.Payload(e.DeclaredAs, ev, fields, d.payload)
 	}
-	if e.Dialect == protocol.Cursor {
-		return protocol.CursorPayload(e.DeclaredAs, ev, fields, d.payload)
-	}
 	return protocol.BuildPayload(e.Dialect, ev, fields, d.payload)
 }
 
@@ -47,9 +37,6 @@ func (d *Dispatcher) payloadOf(e *hookconfig.Entry, ev *protocol.Event, fields m
 func parseReply(e *hookconfig.Entry, r protocol.Reply) (*protocol.Contribution, string) {
 	if e.Codec != nil {
 		return e.Codec.ParseReply(e.DeclaredAs, r)
-	}
-	if e.Dialect == protocol.Cursor {
-		return protocol.ParseCursorReply(e.DeclaredAs, r)
 	}
 	return protocol.ParseReply(r)
 }

@@ -351,7 +351,7 @@ func (d *Dispatcher) selectEntries(ev *protocol.Event, fields map[string]any, sc
 			f.refused = append(f.refused, e)
 			continue
 		}
-		if !e.CursorFits(fields, d.cfg.Tools) {
+		if !e.Covers(fields, d.cfg.Tools) {
 			continue
 		}
 		how := e.Fit(fields, d.cfg.Tools, &f.Firing)

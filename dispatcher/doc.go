@@ -8,10 +8,10 @@
 // (a repository's unapproved entries are passed over first), ask the gate
 // for each, run the approved ones — as processes or kept-alive workers
 // (internal/hookproc), or http posts — read each reply in its entry's
-// dialect, fold them in config order, keep session state and async
-// replies, and hand a Record to the Recorder. Reading configs is package
-// hookconfig's job; what people read about one (list, doctor) is package
-// report's.
+// dialect (package protocol's, or the entry's Codec's), fold them in
+// config order, keep session state and async replies, and hand a Record
+// to the Recorder. Reading configs is package hookconfig's job; what
+// people read about one (list, doctor) is package report's.
 //
 // Contract:
 //

@@ -96,12 +96,12 @@ func baseReport(e *hookconfig.Entry) protocol.HookReport {
 // bound); each fills in its own report slot, so completion order cannot
 // change the fold.
 func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Invocation, runnable []int, reports []protocol.HookReport) {
-	// One encoded payload per dialect, shared — per declared event for the
-	// Cursor dialect and a Codec's, whose payload is that event's.
+	// One encoded payload per dialect, shared — per declared event for a
+	// Codec's, whose payload is that event's.
 	payloads := map[string][]byte{}
 	payloadFor := func(e *hookconfig.Entry) []byte {
 		key := string(e.Dialect)
-		if e.Dialect == protocol.Cursor || e.Codec != nil {
+		if e.Codec != nil {
 			key += "\x00" + e.DeclaredAs
 		}
 		if forwarded(ev, e) {

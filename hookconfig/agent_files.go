@@ -57,10 +57,10 @@ func ParseAgentFile(agent string, data []byte, path string) ([]*Entry, []Warning
 }
 
 // parseAgentFile reads a hook file of agent a: in Claude Code's settings
-// shape, or Cursor's.
+// shape, or as an event's flat list of hooks (Source.Flat: Cursor's).
 func parseAgentFile(a *agents.Agent, data []byte, path string, limit int) ([]*Entry, []Warning, error) {
-	if a.Source.Dialect == protocol.Cursor {
-		return parseCursorHooks(a, data, path, limit)
+	if a.Source.Flat {
+		return parseFlatHooks(a, data, path, limit)
 	}
 	if a.Source.Dir {
 		return parseScriptFile(a, data, path, limit)
@@ -178,13 +178,14 @@ func agentProjectDir(a *agents.Agent, path string) string {
 	return markedProjectDir(path, a.Source.ProjectMarker, a.Source.ProjectLevels)
 }
 
-// parseCursorHooks reads a Cursor hooks.json: {"version": 1, "hooks":
-// {EVENT: [{command, type, timeout, matcher, failClosed}]}}, events in
-// Cursor's names. Its entries speak the Cursor dialect (their payload and
-// reply are Cursor's, per the Cursor event they are declared under); a
-// handler of another type than command (prompt …) cannot run here, and is
-// kept marked Unsupported, as a Claude one is.
-func parseCursorHooks(cursor *agents.Agent, data []byte, path string, limit int) (entries []*Entry, warnings []Warning, err error) {
+// parseFlatHooks reads an agent's flat hook file (Source.Flat; Cursor's
+// hooks.json): {"version": 1, "hooks": {EVENT: [{command, type, timeout,
+// matcher, failClosed}]}}, events in the agent's names. Its entries carry
+// the agent's Codec (their payload and reply are the agent's, per the
+// agent's event they are declared under); a handler of another type than
+// command (prompt …) cannot run here, and is kept marked Unsupported, as a
+// Claude one is.
+func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entries []*Entry, warnings []Warning, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			entries, warnings, err = nil, nil, &ConfigError{Path: path, Err: fmt.Errorf("cannot parse hooks file: %v", r)}
@@ -195,12 +196,12 @@ func parseCursorHooks(cursor *agents.Agent, data []byte, path string, limit int)
 		return nil, cfg.Warnings, err
 	}
 	cfg.limit.max = limit
-	projectDir := agentProjectDir(cursor, path)
+	projectDir := agentProjectDir(a, path)
 	for _, name := range sortedNames(hooks) {
 		warn := func(p, msg string) { cfg.warn(path+": "+p, msg) }
-		ev, known := cursor.SourceEvent(name)
+		ev, known := a.SourceEvent(name)
 		if !known {
-			warn("hooks."+name, cursor.UnknownEventWarning(name))
+			warn("hooks."+name, a.UnknownEventWarning(name))
 			continue
 		}
 		list, ok := hooks[name].([]any)
@@ -218,11 +219,11 @@ func parseCursorHooks(cursor *agents.Agent, data []byte, path string, limit int)
 				warn(hpath, "must be an object; skipped")
 				continue
 			}
-			e := cfg.parseCursorHandler(ev, name, path+": "+hpath, i, h, path)
+			e := cfg.parseFlatHandler(ev, name, path+": "+hpath, i, h, a.Source.Codec, path)
 			if e == nil || agents.IsOwnCommand(e.Command, "") {
-				continue // ours: `hermes-hooks install cursor` put it there
+				continue // ours: `hermes-hooks install AGENT` put it there
 			}
-			e.FileOf, e.RunBy, e.ProjectDir = cursor.Name, cursor.RunsItself(path), projectDir
+			e.FileOf, e.RunBy, e.ProjectDir = a.Name, a.RunsItself(path), projectDir
 			if projectDir != "" {
 				e.Scope = projectScope(projectDir, path)
 			}
@@ -232,15 +233,16 @@ func parseCursorHooks(cursor *agents.Agent, data []byte, path string, limit int)
 	return cfg.Entries, cfg.Warnings, nil
 }
 
-// parseCursorHandler reads one Cursor hook into a Cursor-dialect entry.
-func (cfg *Config) parseCursorHandler(ev *protocol.Event, name, path string, index int, h map[string]any, source string) *Entry {
+// parseFlatHandler reads one hook of a flat hook file into an entry
+// carrying the agent's codec.
+func (cfg *Config) parseFlatHandler(ev *protocol.Event, name, path string, index int, h map[string]any, codec protocol.Codec, source string) *Entry {
 	typ, isStr := h["type"].(string)
 	if _, present := h["type"]; present && !isStr {
 		cfg.warn(path, ".type must be a string; skipped")
 		return nil
 	}
 	// What the entry is is the file's business: a dialect or priority
-	// key would make it something Cursor never runs.
+	// key would make it something the agent never runs.
 	h = maps.Clone(h)
 	delete(h, "dialect")
 	delete(h, "priority")
@@ -255,7 +257,7 @@ func (cfg *Config) parseCursorHandler(ev *protocol.Event, name, path string, ind
 		cfg.warn(path, " has unknown type '"+typ+"'; skipped")
 		return nil
 	}
-	e := cfg.parseEntry(ev, name, path, index, toNode(h), protocol.Cursor, source)
+	e := cfg.parseEntry(ev, name, path, index, toNode(h), codec.Dialect(), codec, source)
 	if e == nil {
 		return nil
 	}

@@ -112,11 +112,11 @@ func TestAgentHookFileLoaders(t *testing.T) {
 				"afterAgentThought":[{"command":"./t.sh"}],
 				"sessionEnd":[{"type":"mcp"}], "postToolUse":"nope"}}`,
 			want: []entryView{
-				{"pre_tool_call", "beforeShellExecution", "./g.sh", "", protocol.Cursor, "cursor", "2.5", true, false},
-				{"pre_llm_call", "beforeSubmitPrompt", "./b.sh", "", protocol.Cursor, "cursor", "30", false, false},
-				{"pre_tool_call", "preToolUse", "./p.sh", "Shell|Read", protocol.Cursor, "cursor", "600", false, false},
-				{"pre_verify", "stop", "./s.sh", "", protocol.Cursor, "cursor", "600", false, false},
-				{"pre_verify", "stop", "prompt: done?", "", protocol.Cursor, "cursor", "600", false, true},
+				{"pre_tool_call", "beforeShellExecution", "./g.sh", "", cursorDialect, "cursor", "2.5", true, false},
+				{"pre_llm_call", "beforeSubmitPrompt", "./b.sh", "", cursorDialect, "cursor", "30", false, false},
+				{"pre_tool_call", "preToolUse", "./p.sh", "Shell|Read", cursorDialect, "cursor", "600", false, false},
+				{"pre_verify", "stop", "./s.sh", "", cursorDialect, "cursor", "600", false, false},
+				{"pre_verify", "stop", "prompt: done?", "", cursorDialect, "cursor", "600", false, true},
 			},
 			warns: []string{
 				"hooks.afterAgentThought: 'afterAgentThought' is not a Cursor event hermes-hooks serves; skipped",
@@ -229,7 +229,7 @@ func FuzzParseFactorySettings(f *testing.F) {
 func FuzzParseCursorHooks(f *testing.F) {
 	f.Add([]byte(`{"version":1,"hooks":{"beforeShellExecution":[{"command":"x","timeout":1.5,"failClosed":true}]}}`))
 	f.Add([]byte(`{"hooks":{"preToolUse":[{"command":"x","matcher":"(Shell"},{"type":"prompt","prompt":7}],"stop":[1]}}`))
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzAgentFile(t, parseCursorFile, data, protocol.Cursor, "cursor") })
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzAgentFile(t, parseCursorFile, data, cursorDialect, "cursor") })
 }
 
 // fuzzEntryLimit is the cap the fuzzed parsers read under, as a project's
@@ -253,3 +253,7 @@ func fuzzAgentFile(t *testing.T, parse func([]byte, string, int) ([]*Entry, []Wa
 		}
 	}
 }
+
+// cursorDialect is the dialect the entries of a Cursor hooks.json carry
+// (their codec's).
+const cursorDialect protocol.Dialect = "cursor"

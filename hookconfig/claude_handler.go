@@ -39,7 +39,7 @@ func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, ind
 	if pyyaml.MappingGet(h, "matcher") == nil && matcher != "" {
 		h = pyyaml.WithMapping(h, "matcher", matcher)
 	}
-	e := cfg.parseEntry(ev, name, path, index, h, protocol.Claude, source)
+	e := cfg.parseEntry(ev, name, path, index, h, protocol.Claude, nil, source)
 	if e == nil {
 		return nil
 	}

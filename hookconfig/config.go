@@ -88,8 +88,8 @@ type Entry struct {
 	Source string
 	// Priority orders entries (lower first; ties keep config order).
 	Priority int
-	// ProjectDir is CLAUDE_PROJECT_DIR for Claude-dialect entries (and
-	// CURSOR_PROJECT_DIR for Cursor-dialect ones; "" means the host's cwd).
+	// ProjectDir is CLAUDE_PROJECT_DIR for Claude-dialect entries (and a
+	// Codec's ProjectVars for its entries; "" means the host's cwd).
 	ProjectDir string
 	// WorkDir is where the hook runs and where its relative script path is
 	// found ("" means the dispatcher's working directory; project-local
@@ -119,8 +119,10 @@ type Entry struct {
 	ifRule         *permrule.IfRule
 	ifBroken       string
 	// Codec is how the entry's script talks when its agent's own protocol
-	// is none of the dialects (Gemini CLI's settings): its payload, reply,
-	// matcher subject and project variables; Dialect is then the codec's.
+	// is none of the dialects (Cursor's hooks.json, Gemini CLI's settings):
+	// its payload, reply, matcher subject and project variables (and, with
+	// protocol.EventRules, the firings its event covers, its fail_closed
+	// and matcher rules); Dialect is then the codec's.
 	// Such an entry otherwise runs as a Claude-dialect one (ClaudeShaped).
 	Codec protocol.Codec
 	// RunBy names the agent whose own hook file declared the entry when it
@@ -168,16 +170,16 @@ func (e *Entry) TimeoutSeconds() string {
 }
 
 // Matches reports whether the entry's matcher accepts this firing's fields
-// and, for a Cursor-dialect entry, whether its Cursor event stands for this
-// firing at all (beforeShellExecution: shell commands only; see
-// protocol.CursorFits).
+// and whether the agent's event it is declared under stands for this
+// firing at all (Covers: Cursor's beforeShellExecution is shell commands
+// only).
 //
 // A matcher that cannot tell — the backtracking engine ran out of time —
 // accepts: Dispatch then runs the entry as a hook that cannot start, so
 // that a fail_closed guard blocks rather than being skipped on a guess.
 func (e *Entry) Matches(fields map[string]any, tools *protocol.ToolTable) bool {
 	var f Firing
-	return e.CursorFits(fields, tools) && e.match.fits(e, fields, tools, &f) != FitNo
+	return e.Covers(fields, tools) && e.match.fits(e, fields, tools, &f) != FitNo
 }
 
 // Order is the entry's position in the whole config, for a stable order.

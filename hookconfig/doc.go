@@ -2,10 +2,12 @@
 // the user's YAML config (Hermes' hooks: block and our keys), a project's
 // .hermes/hooks.yaml, and the agents' own hook files — Claude Code
 // settings and every other agent's hook file — read as each agent
-// says in package agents (Agent.Source). It validates as Hermes does
-// (warnings with Hermes' wording, did-you-mean for events and keys), and
-// compiles each entry's matcher (Hermes: Python re.fullmatch; Claude: names
-// or a JavaScript regex, through internal/pattern) and Claude `if` rule.
+// says in package agents (Agent.Source; an entry whose script speaks its
+// agent's own protocol carries that agent's protocol.Codec). It validates
+// as Hermes does (warnings with Hermes' wording, did-you-mean for events
+// and keys), and compiles each entry's matcher (Hermes: Python
+// re.fullmatch; Claude and a Codec's: names or a JavaScript regex, through
+// internal/pattern) and Claude `if` rule.
 //
 // Contract:
 //

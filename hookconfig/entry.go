@@ -10,25 +10,26 @@ import (
 
 // ViaShell reports an entry whose command runs through /bin/sh -c, in the
 // session's directory, with the agent's project-directory variable: the
-// Claude-shaped entries and the Cursor dialect (those agents run hook
-// commands that way).
+// Claude-shaped entries (those agents run hook commands that way).
 func (e *Entry) ViaShell() bool {
-	return e.ClaudeShaped() || e.Dialect == protocol.Cursor
+	return e.ClaudeShaped()
 }
 
-// ClaudeShaped reports an entry read from a file in Claude Code's shape
-// that runs as Claude-dialect entries do — through the shell, in the
-// session's directory, its matcher read by Claude Code's rule: the Claude
-// dialect, and an agent's own dialect carried by a Codec (Gemini CLI's).
+// ClaudeShaped reports an entry that runs as Claude-dialect entries do —
+// through the shell, in the session's directory, its matcher read by
+// Claude Code's rule: the Claude dialect, and an agent's own dialect
+// carried by a Codec (Cursor's, Gemini CLI's …).
 func (e *Entry) ClaudeShaped() bool {
 	return e.Dialect == protocol.Claude || e.Codec != nil
 }
 
-// CursorFits reports whether a Cursor-dialect entry's Cursor event stands
-// for this firing of its canonical event (beforeShellExecution: shell
-// commands only); entries of other dialects fit every firing.
-func (e *Entry) CursorFits(fields map[string]any, tools *protocol.ToolTable) bool {
-	return e.Dialect != protocol.Cursor || protocol.CursorFits(e.DeclaredAs, fields, tools)
+// Covers reports whether the agent's event the entry is declared under
+// stands for this firing of its canonical event, when its Codec says so
+// (protocol.EventRules: Cursor's beforeShellExecution is shell commands
+// only); other entries are declared under events that cover every firing.
+func (e *Entry) Covers(fields map[string]any, tools *protocol.ToolTable) bool {
+	r, ok := e.Codec.(protocol.EventRules)
+	return !ok || r.Covers(e.DeclaredAs, fields, tools)
 }
 
 // RunByTitle names the agent an entry was written for, for messages

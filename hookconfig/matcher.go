@@ -83,8 +83,9 @@ func compileMatcher(e *Entry, warn func(string)) matcher {
 	if m == "" {
 		return matcher{kind: matchAll}
 	}
-	if e.ClaudeShaped() || e.Dialect == protocol.Cursor {
-		// Cursor's matchers read as Claude Code's: names or a regex.
+	if e.ClaudeShaped() {
+		// A Codec's matchers (Cursor's too) read as Claude Code's: names
+		// or a regex.
 		if m == "*" || m == ".*" {
 			return matcher{kind: matchAll}
 		}
@@ -125,7 +126,7 @@ func (m *matcher) fits(e *Entry, fields map[string]any, tools *protocol.ToolTabl
 	if !ok {
 		// Claude: nothing to compare with, every firing; Hermes: no tool
 		// name, no match.
-		return asFit(e.Dialect == protocol.Cursor || e.ClaudeShaped())
+		return asFit(e.ClaudeShaped())
 	}
 	// An MCP tool is matched in both spellings, Claude Code's and Hermes'
 	// (protocol.MCPToolNames): a guard written either way sees every
@@ -152,14 +153,9 @@ func asFit(ok bool) Fit {
 // expands the names: a slice returned from here would be allocated at
 // every firing.
 func (m *matcher) subject(e *Entry, fields map[string]any, tools *protocol.ToolTable) (s string, toolNames, ok bool) {
-	if e.Dialect == protocol.Cursor {
-		// Compared with Cursor's tool name (Shell, Read …) on tool events;
-		// elsewhere the matcher was dropped at load.
-		name, _ := fields["tool_name"].(string)
-		return protocol.CursorToolName(name, tools), false, true
-	}
 	if e.Codec != nil {
-		// The agent's own subject (Gemini's tool names), compared as is.
+		// The agent's own subject (Cursor's or Gemini's tool names),
+		// compared as is.
 		q, ok := e.Codec.MatchSubject(e.DeclaredAs, e.Event, fields, tools)
 		return q, false, ok
 	}

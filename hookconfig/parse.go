@@ -225,7 +225,7 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 			if item.Kind == yaml.MappingNode {
 				cfg.unknownKeys(item, path, entryKeys, 0.6)
 			}
-			if e := cfg.parseEntry(ev, name, path, j, item, dialect, source); e != nil {
+			if e := cfg.parseEntry(ev, name, path, j, item, dialect, nil, source); e != nil {
 				cfg.Entries = append(cfg.Entries, e)
 			}
 		}
@@ -264,8 +264,10 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 
 // parseEntry validates one hook definition exactly as Hermes does (see the
 // Hermes reference §1.3), plus our keys: dialect, priority, onFailure,
-// worker, workers, worker_idle, mode, skill_commands, examples.
-func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index int, n *yaml.Node, dialect protocol.Dialect, source string) *Entry {
+// worker, workers, worker_idle, mode, skill_commands, examples. codec (nil:
+// none; dialect is then its own) is how a hook of an agent's flat file
+// talks; its EventRules apply to the matcher and fail_closed.
+func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index int, n *yaml.Node, dialect protocol.Dialect, codec protocol.Codec, source string) *Entry {
 	if n.Kind != yaml.MappingNode {
 		cfg.warn(path, " must be a mapping with a 'command' key; got "+pyyaml.Type(n))
 		return nil
@@ -282,6 +284,7 @@ func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index i
 		Command:    strings.TrimSpace(cmdNode.Value),
 		Timeout:    DefaultTimeoutSeconds * time.Second,
 		Dialect:    dialect,
+		Codec:      codec,
 		Source:     source,
 	}
 	if d := pyyaml.MappingGet(n, "dialect"); d != nil {
@@ -292,7 +295,7 @@ func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index i
 		}
 	}
 	if e.Dialect != protocol.Hermes {
-		// Claude Code's timeouts, for Cursor's too: hooks written for an
+		// Claude Code's timeouts, for a Codec's too: hooks written for an
 		// agent that waits long, not for Hermes' 60 s.
 		e.Timeout = claudeDefaultTimeout(ev)
 	}
@@ -339,15 +342,17 @@ func (cfg *Config) parseMatcher(e *Entry, path string, m *yaml.Node) {
 		cfg.warn(path, ".matcher is ignored on "+e.Event.ClaudeName()+" (Claude Code runs every hook of that event)")
 		return
 	}
-	if e.Dialect == protocol.Cursor && !e.Event.Tool {
-		cfg.warn(path, ".matcher is ignored on "+e.DeclaredAs+": a Cursor hook's matcher selects tools")
-		return
+	if r, ok := e.Codec.(protocol.EventRules); ok {
+		if why := r.MatcherIgnored(e.DeclaredAs, e.Event); why != "" {
+			cfg.warn(path, ".matcher is ignored on "+e.DeclaredAs+": "+why)
+			return
+		}
 	}
 	e.Matcher = matcher
 }
 
 // parseTimeout applies Python int() to the value, then Hermes' bounds: below
-// 1 → the default (not 1), above 300 → 300. Claude- and Cursor-dialect
+// 1 → the default (not 1), above 300 → 300. Claude-dialect and Codec
 // entries may use fractional seconds, as Claude Code allows, up to its 600.
 func (cfg *Config) parseTimeout(path string, t *yaml.Node, dialect protocol.Dialect, def time.Duration) time.Duration {
 	if dialect != protocol.Hermes && t.Kind == yaml.ScalarNode && (t.Tag == "!!float" || t.Tag == "!!int") {
@@ -420,13 +425,12 @@ func (cfg *Config) parseFailClosed(e *Entry, path string, n *yaml.Node) {
 		return
 	}
 	allowed := e.Event.FailsClosed()
-	switch e.Dialect {
-	case protocol.Claude:
+	if r, ok := e.Codec.(protocol.EventRules); ok {
+		// Where the agent's event's hooks can refuse (Cursor: not on stop,
+		// where a failing hook must not keep the agent going).
+		allowed = r.Refuses(e.DeclaredAs) && e.Event.Can(protocol.CapBlock)
+	} else if e.Dialect == protocol.Claude {
 		allowed = e.Event.Can(protocol.CapBlock | protocol.CapContinue)
-	case protocol.Cursor:
-		// Where the Cursor event's hooks can refuse: not on stop, where a
-		// failing hook must not keep the agent going.
-		allowed = protocol.CursorRefuses(e.DeclaredAs) && e.Event.Can(protocol.CapBlock)
 	}
 	if !allowed {
 		cfg.warn(path, "."+key+" is only honored for pre_tool_call and pre_gateway_dispatch (hooks that can block); ignored on "+e.DeclaredAs)

@@ -1,14 +1,17 @@
 package protocol
 
 // Codec is how the hook scripts of an agent's own hook file talk when the
-// agent's protocol is none of the dialects above: Gemini CLI's event and
-// tool names, its replies. Such a file is read in Claude Code's shape (its
-// matcher groups and handlers), so its entries are run as Claude-dialect
-// entries are — through the shell, in the session's directory — except for
-// what the codec decides: the payload, how the reply reads, what the
-// matcher is compared with and the variables naming the project. Package
-// agents provides them (agents.Source.Codec); the dispatcher calls them
-// for the entries that carry one, without knowing the agent.
+// agent's protocol is neither the Hermes nor the Claude dialect: Cursor's
+// or Gemini CLI's event and tool names, their replies. Such a file's
+// entries (read in Claude Code's shape, or as an event's flat list of
+// hooks: Cursor's) are run as Claude-dialect entries are — through the
+// shell, in the session's directory, their matchers read by Claude Code's
+// rule — except for what the codec decides: the payload, how the reply
+// reads, what the matcher is compared with and the variables naming the
+// project (and, with [EventRules], which firings an event stands for).
+// Package agents provides them (agents.Source.Codec); hookconfig and the
+// dispatcher call them for the entries that carry one, without knowing the
+// agent.
 type Codec interface {
 	// Dialect names the scripts' dialect in list, the journal and messages.
 	Dialect() Dialect
@@ -25,4 +28,23 @@ type Codec interface {
 	// ProjectVars are the environment variables the agent sets to the
 	// project directory for its hooks.
 	ProjectVars() []string
+}
+
+// EventRules is what a Codec also implements when its agent's events do
+// not stand one for one for their canonical events: Cursor's
+// beforeShellExecution is pre_tool_call for shell commands only, and its
+// stop hooks cannot refuse. The config reader and the dispatcher ask it
+// for an entry whose Codec has it; the entries of other codecs follow the
+// Claude dialect's rules here.
+type EventRules interface {
+	// Covers reports whether a firing of the canonical event is one the
+	// agent's event declared stands for: a hook declared under it sees
+	// only those, whatever its matcher.
+	Covers(declared string, fields map[string]any, tools *ToolTable) bool
+	// Refuses reports whether the hooks of declared can refuse what it
+	// announces: where a fail-closed hook blocks when it fails.
+	Refuses(declared string) bool
+	// MatcherIgnored is why a matcher on declared (a firing of ev) is
+	// ignored, for the config's warning; "" when the agent reads it.
+	MatcherIgnored(declared string, ev *Event) string
 }

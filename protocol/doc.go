@@ -12,10 +12,11 @@
 // approve, context, pre_verify continue, exit code 2, fail_closed). Claude
 // hooks receive the Claude Code stdin shape and reply with exit codes,
 // hookSpecificOutput, top-level decision, continue:false and systemMessage.
-// [ParseReply] turns either into the same [Contribution]. The Cursor
-// dialect's payload and reply depend on the Cursor event a hook is declared
-// under, whose table is package agents'; that package builds and reads them
-// (see [Cursor]), into the same Contribution.
+// [ParseReply] turns either into the same [Contribution]. The scripts of an
+// agent's own hook file may speak that agent's protocol instead: their
+// entries carry a [Codec], which package agents provides, to build their
+// payload and read their reply into the same Contribution, per the
+// agent's event they are declared under.
 //
 // # The fold
 //

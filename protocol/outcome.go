@@ -12,18 +12,12 @@ const (
 	Hermes Dialect = "hermes"
 	// Claude is the Claude Code command-hook protocol.
 	Claude Dialect = "claude"
-	// Cursor is Cursor's hook protocol, spoken by the entries of a Cursor
-	// hooks.json. Its payload and reply depend on the Cursor event an entry
-	// is declared under, whose table is package agents'; so its payloads
-	// are built and its replies read there (protocol.CursorPayload,
-	// protocol.ParseCursorReply), not by BuildPayload and ParseReply.
-	Cursor Dialect = "cursor"
 )
 
 // ParseDialect accepts "hermes" and "claude" (any case, trimmed): the
-// dialects a config's dialect: key may choose. Cursor is not among them: a
-// Cursor-dialect entry needs a Cursor event name, which only a Cursor hooks
-// file declares.
+// dialects a config's dialect: key may choose. An agent's own dialect (a
+// Codec's) is not among them: its entries need the agent's event names,
+// which only that agent's hook file declares.
 func ParseDialect(s string) (Dialect, bool) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case string(Hermes):

@@ -43,16 +43,14 @@ type Reply struct {
 
 // ParseReply turns one hook run into its contribution (nil: none) and a note
 // explaining a reply that contributed nothing or was partly ignored. It
-// reads the Hermes and Claude dialects; a Cursor-dialect reply is read by
-// protocol.ParseCursorReply (see Cursor) and contributes nothing here.
+// reads the Hermes and Claude dialects; an agent's own dialect is read by
+// its Codec.
 func ParseReply(r Reply) (*Contribution, string) {
 	switch {
 	case r.Event == nil:
 		return nil, "unknown event"
 	case r.Dialect == Claude:
 		return parseClaude(r)
-	case r.Dialect == Cursor:
-		return nil, "a cursor-dialect reply is read per Cursor event (protocol.ParseCursorReply)"
 	}
 	return parseHermes(r)
 }

@@ -1,4 +1,4 @@
-package protocol
+package agents
 
 import (
 	"strconv"
@@ -6,15 +6,46 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
-// The Cursor dialect: hooks written for Cursor (the entries of a Cursor
-// hooks.json) run under any agent. It is Cursor's protocol seen from the
-// other side — decodeCursor and encodeCursor read what Cursor sends and
-// write what Cursor reads; CursorPayload writes what a Cursor hook reads and
-// ParseCursorReply reads what it writes — so it lives beside them, on the
-// same event and tool tables (cursor.Events, cursorTools), and stays pure.
-// The dispatcher calls these for entries of Cursor.
+// cursorCodec is Cursor's protocol seen from the other side: the hooks of
+// a Cursor hooks.json (cursor_hooks:) run under any agent, fed what Cursor
+// would send them (Payload, the inverse of decodeCursor) and read as
+// Cursor reads them (ParseReply, the inverse of encodeCursor), only for the
+// firings their Cursor event stands for (Covers). It lives beside
+// decodeCursor and encodeCursor, on the same event and tool tables
+// (Events, cursorTools), and is pure. Every entry of such a file carries
+// it; the config reader and the dispatcher call it without knowing Cursor.
+type cursorCodec struct{}
+
+// cursorDialect names the hooks of a Cursor hooks.json (cursorCodec): in
+// list, the journal and messages ("cursor dialect").
+const cursorDialect protocol.Dialect = "cursor"
+
+func (cursorCodec) Dialect() protocol.Dialect { return cursorDialect }
+
+// ProjectVars: Cursor's own, and Claude Code's for the Claude-compatible
+// scripts Cursor also runs.
+func (cursorCodec) ProjectVars() []string {
+	return []string{"CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"}
+}
+
+// MatchSubject: a Cursor matcher is compared with Cursor's tool name
+// (Shell, Read …); the config reader drops one on an event that is not
+// about a tool (MatcherIgnored), so there is always a subject.
+func (cursorCodec) MatchSubject(_ string, _ *protocol.Event, fields map[string]any, tools *protocol.ToolTable) (string, bool) {
+	name, _ := fields["tool_name"].(string)
+	return cursorToolName(name, tools), true
+}
+
+// MatcherIgnored: Cursor's matchers select tools.
+func (cursorCodec) MatcherIgnored(_ string, ev *protocol.Event) string {
+	if ev.Tool {
+		return ""
+	}
+	return "a Cursor hook's matcher selects tools"
+}
 
 // cursorReads is what a Cursor event's hooks may reply with.
 type cursorReads uint8
@@ -72,28 +103,28 @@ var cursorMCPEvents = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"beforeMCPExecution": true, "afterMCPExecution": true}
 })
 
-// CursorTools maps Cursor's tool names to the canonical (Hermes) ones;
+// cursorTools maps Cursor's tool names to the canonical (Hermes) ones;
 // others (MCP:<tool>, Grep …) pass through.
-var CursorTools = sync.OnceValue(func() map[string]string {
+var cursorTools = sync.OnceValue(func() map[string]string {
 	return map[string]string{
 		"Shell": "terminal", "Read": "read_file", "Write": "write_file", "Edit": "patch",
 		"Task": "delegate_task", "WebSearch": "web_search", "WebFetch": "web_extract",
 	}
 })
 
-// cursorToolNames is CursorTools reversed: canonical tool → Cursor's name.
+// cursorToolNames is cursorTools reversed: canonical tool → Cursor's name.
 var cursorToolNames = sync.OnceValue(func() map[string]string {
-	m := make(map[string]string, len(CursorTools()))
-	for c, h := range CursorTools() {
+	m := make(map[string]string, len(cursorTools()))
+	for c, h := range cursorTools() {
 		m[h] = c
 	}
 	return m
 })
 
-// CursorToolName returns Cursor's name for a tool named in either the
+// cursorToolName returns Cursor's name for a tool named in either the
 // Hermes or the Claude dialect (Bash and terminal are Shell); names Cursor
 // shares or does not know pass through.
-func CursorToolName(name string, tools *ToolTable) string {
+func cursorToolName(name string, tools *protocol.ToolTable) string {
 	if c, ok := cursorToolNames()[tools.Hermes(name)]; ok {
 		return c
 	}
@@ -106,13 +137,13 @@ func isMCPTool(name string) bool {
 	return strings.HasPrefix(name, "mcp_") || strings.HasPrefix(name, "MCP:")
 }
 
-// CursorFits reports whether a firing of its canonical event is one the
+// Covers reports whether a firing of its canonical event is one the
 // Cursor event cursorEvent stands for: beforeShellExecution fires for shell
 // commands only, beforeReadFile for file reads, afterFileEdit for writes
 // and edits, the MCP events for MCP tools; every other Cursor event for
 // every firing of its canonical event. So a Cursor hook sees only what
 // Cursor itself would have sent it.
-func CursorFits(cursorEvent string, fields map[string]any, tools *ToolTable) bool {
+func (cursorCodec) Covers(cursorEvent string, fields map[string]any, tools *protocol.ToolTable) bool {
 	tool, _ := fields["tool_name"].(string)
 	if cursorMCPEvents()[cursorEvent] {
 		return isMCPTool(tool)
@@ -121,7 +152,7 @@ func CursorFits(cursorEvent string, fields map[string]any, tools *ToolTable) boo
 	if !ok {
 		return true
 	}
-	c := CursorToolName(tool, tools)
+	c := cursorToolName(tool, tools)
 	for _, n := range names {
 		if c == n {
 			return true
@@ -130,37 +161,39 @@ func CursorFits(cursorEvent string, fields map[string]any, tools *ToolTable) boo
 	return false
 }
 
-// CursorRefuses reports whether a Cursor event's hooks can refuse what it
+// Refuses reports whether a Cursor event's hooks can refuse what it
 // announces (a permission, or continue:false): where a fail-closed Cursor
 // hook blocks on failure. A failing stop hook must not keep the agent
 // going, so stop and subagentStop are not among them.
-func CursorRefuses(cursorEvent string) bool {
+func (cursorCodec) Refuses(cursorEvent string) bool { return cursorRefuses(cursorEvent) }
+
+func cursorRefuses(cursorEvent string) bool {
 	return cursorReplies()[cursorEvent]&(cursorPermission|cursorContinue) != 0
 }
 
-// CursorPayload is the stdin of a Cursor hook declared under cursorEvent,
+// Payload is the stdin of a Cursor hook declared under cursorEvent,
 // for a firing of its canonical event ev: what Cursor would send — the
 // inverse of decodeCursor. It is built on the Claude payload (which already
 // derives prompt, tool_response, stop_hook_active … from a Hermes host's
 // fields), reshaped into Cursor's fields and names; every other host field
 // follows, as Cursor hooks ignore keys they do not know.
-func CursorPayload(cursorEvent string, ev *Event, fields map[string]any, env PayloadEnv) []byte {
-	base := ClaudePayload(ev, fields, env)
+func (cursorCodec) Payload(cursorEvent string, ev *protocol.Event, fields map[string]any, env protocol.PayloadEnv) []byte {
+	base := protocol.ClaudePayload(ev, fields, env)
 	val := make(map[string]any, len(base))
 	for _, kv := range base {
 		val[kv.Key] = kv.Value
 	}
 	done := map[string]bool{"hook_event_name": true, "permission_mode": true, "tool_name": true, "tool_input": true}
-	obj := make(Object, 0, len(base)+4)
+	obj := make(protocol.Object, 0, len(base)+4)
 	add := func(k string, v any) {
-		obj = append(obj, KV{Key: k, Value: v})
+		obj = append(obj, protocol.KV{Key: k, Value: v})
 		done[k] = true
 	}
 	add("hook_event_name", cursorEvent)
 	if v, ok := fields["conversation_id"]; ok {
 		add("conversation_id", v)
 	} else {
-		add("conversation_id", SessionID(fields))
+		add("conversation_id", protocol.SessionID(fields))
 	}
 	if v, ok := fields["workspace_roots"]; ok {
 		add("workspace_roots", v)
@@ -177,7 +210,7 @@ func CursorPayload(cursorEvent string, ev *Event, fields map[string]any, env Pay
 	}
 	switch cursorEvent {
 	case "preToolUse", "postToolUse", "postToolUseFailure":
-		add("tool_name", CursorToolName(claudeTool, env.Tools))
+		add("tool_name", cursorToolName(claudeTool, env.Tools))
 		add("tool_input", input)
 		if cursorEvent == "postToolUse" {
 			add("tool_output", result())
@@ -192,7 +225,7 @@ func CursorPayload(cursorEvent string, ev *Event, fields map[string]any, env Pay
 	case "beforeMCPExecution", "afterMCPExecution":
 		add("tool_name", claudeTool)
 		// Cursor sends an MCP tool's input as the JSON text of it.
-		add("tool_input", string(EncodeJSON(input, Compact)))
+		add("tool_input", string(protocol.EncodeJSON(input, protocol.Compact)))
 		if cursorEvent == "afterMCPExecution" {
 			add("result_json", result())
 			done["tool_response"] = true
@@ -225,7 +258,7 @@ func CursorPayload(cursorEvent string, ev *Event, fields map[string]any, env Pay
 			done[kv.Key] = true
 		}
 	}
-	return EncodePayload(Claude, obj) // JSON.stringify, as Cursor writes it
+	return protocol.EncodePayload(protocol.Claude, obj) // JSON.stringify, as Cursor writes it
 }
 
 func firstOf(m map[string]any, keys ...string) any {
@@ -237,7 +270,7 @@ func firstOf(m map[string]any, keys ...string) any {
 	return nil
 }
 
-// ParseCursorReply reads the reply of a Cursor hook declared under
+// ParseReply reads the reply of a Cursor hook declared under
 // cursorEvent as Cursor reads it: {"permission": "deny"} blocks with
 // agent_message (for the model), else user_message, as the reason; "ask"
 // asks; "allow" allows; updated_input (preToolUse) replaces the tool's
@@ -248,20 +281,20 @@ func firstOf(m map[string]any, keys ...string) any {
 // spawn error, a timeout and stdout that is not a JSON object are
 // failures: nothing, or — for a fail-closed hook on an event it can
 // refuse — a block, as in the other dialects.
-func ParseCursorReply(cursorEvent string, r Reply) (*Contribution, string) {
+func (cursorCodec) ParseReply(cursorEvent string, r protocol.Reply) (*protocol.Contribution, string) {
 	ev := r.Event
 	if ev == nil {
 		return nil, "unknown event"
 	}
 	reads := cursorReplies()[cursorEvent]
-	failClosed := r.FailClosed && CursorRefuses(cursorEvent)
+	failClosed := r.FailClosed && cursorRefuses(cursorEvent)
 	if r.SpawnError != "" || r.TimedOut {
 		reason := r.SpawnError
 		if r.TimedOut {
 			reason = "timed out after " + strconv.FormatFloat(r.Timeout, 'f', -1, 64) + "s"
 		}
 		if failClosed {
-			return FailedClosed(r.Command, reason), reason
+			return protocol.FailedClosed(r.Command, reason), reason
 		}
 		return nil, reason
 	}
@@ -269,31 +302,31 @@ func ParseCursorReply(cursorEvent string, r Reply) (*Contribution, string) {
 	stderr := strings.TrimSpace(pyjson.DecodeReplace(r.Stderr))
 	var obj map[string]any
 	if stdout != "" {
-		v, err := DecodeJSON([]byte(stdout))
+		v, err := protocol.DecodeJSON([]byte(stdout))
 		obj, _ = v.(map[string]any)
 		if (err != nil || obj == nil) && r.ExitCode == 0 {
-			note := "hook stdout is not a JSON object: " + Truncate(stdout, 200)
+			note := "hook stdout is not a JSON object: " + protocol.Truncate(stdout, 200)
 			if failClosed {
-				return FailedClosed(r.Command, "unparseable stdout (expected a JSON object)"), note
+				return protocol.FailedClosed(r.Command, "unparseable stdout (expected a JSON object)"), note
 			}
 			return nil, note
 		}
 	}
 	switch {
 	case r.ExitCode == 2:
-		if !CursorRefuses(cursorEvent) || !ev.Can(CapBlock) {
+		if !cursorRefuses(cursorEvent) || !ev.Can(protocol.CapBlock) {
 			return nil, "exit code 2 has no effect on " + cursorEvent
 		}
-		msg := firstNonEmpty(stderr, str(obj, "agent_message"), str(obj, "user_message"), ClaudeDefaultBlockReason)
-		return &Contribution{Decision: DecisionBlock, Message: msg}, ""
+		msg := firstNonEmpty(stderr, str(obj, "agent_message"), str(obj, "user_message"), protocol.ClaudeDefaultBlockReason)
+		return &protocol.Contribution{Decision: protocol.DecisionBlock, Message: msg}, ""
 	case r.ExitCode != 0:
 		line, _, _ := strings.Cut(stderr, "\n")
-		note := "hook " + ExitText(r.ExitCode)
+		note := "hook " + protocol.ExitText(r.ExitCode)
 		if line != "" {
 			note += ": " + line
 		}
 		if failClosed {
-			return FailedClosed(r.Command, ExitText(r.ExitCode)), note
+			return protocol.FailedClosed(r.Command, protocol.ExitText(r.ExitCode)), note
 		}
 		return nil, note
 	case obj == nil:
@@ -301,7 +334,7 @@ func ParseCursorReply(cursorEvent string, r Reply) (*Contribution, string) {
 	}
 	c, note, ok := cursorJSON(cursorEvent, reads, ev, obj)
 	if !ok && failClosed {
-		return FailedClosed(r.Command, "unreadable reply: "+note), note
+		return protocol.FailedClosed(r.Command, "unreadable reply: "+note), note
 	}
 	if c.IsEmpty() {
 		return nil, note
@@ -311,15 +344,15 @@ func ParseCursorReply(cursorEvent string, r Reply) (*Contribution, string) {
 
 // cursorJSON applies a reply object; ok is false when a field Cursor reads
 // here holds something Cursor would refuse (then nothing applies).
-func cursorJSON(event string, reads cursorReads, ev *Event, obj map[string]any) (c *Contribution, note string, ok bool) {
-	c = &Contribution{}
+func cursorJSON(event string, reads cursorReads, ev *protocol.Event, obj map[string]any) (c *protocol.Contribution, note string, ok bool) {
+	c = &protocol.Contribution{}
 	var notes []string
 	ignored := func(key string) {
 		if _, present := obj[key]; present {
 			notes = append(notes, key+" has no effect on "+event)
 		}
 	}
-	decide := func(d Decision, msg string, can Capability) {
+	decide := func(d protocol.Decision, msg string, can protocol.Capability) {
 		if !ev.Can(can) {
 			notes = append(notes, "a "+string(d)+" has no effect on "+event+" here")
 			return
@@ -331,11 +364,11 @@ func cursorJSON(event string, reads cursorReads, ev *Event, obj map[string]any) 
 		switch p := obj["permission"]; p {
 		case nil:
 		case "allow":
-			decide(DecisionAllow, "", CapApprove)
+			decide(protocol.DecisionAllow, "", protocol.CapApprove)
 		case "deny":
-			decide(DecisionBlock, firstNonEmpty(reason, ClaudeDefaultBlockReason), CapBlock)
+			decide(protocol.DecisionBlock, firstNonEmpty(reason, protocol.ClaudeDefaultBlockReason), protocol.CapBlock)
 		case "ask":
-			decide(DecisionAsk, reason, CapApprove)
+			decide(protocol.DecisionAsk, reason, protocol.CapApprove)
 		default:
 			return nil, `permission must be "allow", "deny" or "ask"`, false
 		}
@@ -345,7 +378,7 @@ func cursorJSON(event string, reads cursorReads, ev *Event, obj map[string]any) 
 	if v, present := obj["updated_input"]; present && v != nil {
 		m, isObj := v.(map[string]any)
 		switch {
-		case reads&cursorUpdatedInput == 0 || !ev.Can(CapModify):
+		case reads&cursorUpdatedInput == 0 || !ev.Can(protocol.CapModify):
 			ignored("updated_input")
 		case !isObj:
 			return nil, "updated_input must be an object", false
@@ -361,18 +394,18 @@ func cursorJSON(event string, reads cursorReads, ev *Event, obj map[string]any) 
 		case !isBool:
 			return nil, "continue must be a boolean", false
 		case !cont:
-			decide(DecisionBlock, firstNonEmpty(str(obj, "user_message"), ClaudeDefaultBlockReason), CapBlock)
+			decide(protocol.DecisionBlock, firstNonEmpty(str(obj, "user_message"), protocol.ClaudeDefaultBlockReason), protocol.CapBlock)
 		}
 	}
 	if s := str(obj, "followup_message"); s != "" {
 		if reads&cursorFollowup != 0 {
-			decide(DecisionBlock, s, CapContinue)
+			decide(protocol.DecisionBlock, s, protocol.CapContinue)
 		} else {
 			ignored("followup_message")
 		}
 	}
 	if s := str(obj, "additional_context"); s != "" {
-		if reads&cursorContext != 0 && ev.Can(CapContext) {
+		if reads&cursorContext != 0 && ev.Can(protocol.CapContext) {
 			c.Context = s
 		} else {
 			ignored("additional_context")
@@ -389,18 +422,4 @@ func cursorJSON(event string, reads cursorReads, ev *Event, obj map[string]any) 
 		}
 	}
 	return c, strings.Join(notes, "; "), true
-}
-
-func str(obj map[string]any, key string) string {
-	s, _ := obj[key].(string)
-	return s
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }
