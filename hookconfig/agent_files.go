@@ -219,7 +219,7 @@ func parseCursorHooks(cursor *agents.Agent, data []byte, path string, limit int)
 				continue
 			}
 			e := cfg.parseCursorHandler(ev, name, path+": "+hpath, i, h, path)
-			if e == nil || agents.IsOwnCommand(e.Command, "") {
+			if e == nil || agents.IsOwnCommand(e.Text(), "") {
 				continue // ours: `hermes-hooks install cursor` put it there
 			}
 			e.FileOf, e.RunBy, e.ProjectDir = cursor.Name, cursor.RunsItself(path), projectDir
@@ -244,13 +244,14 @@ func (cfg *Config) parseCursorHandler(ev *protocol.Event, name, path string, ind
 	h = maps.Clone(h)
 	delete(h, "dialect")
 	delete(h, "priority")
-	unsupported := ""
+	var unsupported *UnsupportedSpec
 	switch typ {
 	case "", TypeCommand:
 	case "prompt":
 		p, _ := h["prompt"].(string)
-		unsupported = "a prompt handler: it needs a model"
-		h["command"] = "prompt: " + protocol.Truncate(strings.Join(strings.Fields(p), " "), 60)
+		unsupported = &UnsupportedSpec{Type: typ, Why: "a prompt handler: it needs a model",
+			Text: strings.TrimSpace("prompt: " + protocol.Truncate(strings.Join(strings.Fields(p), " "), 60))}
+		h["command"] = unsupported.Text // parseEntry reads a command
 	default:
 		cfg.warn(path, " has unknown type '"+typ+"'; skipped")
 		return nil
@@ -259,9 +260,9 @@ func (cfg *Config) parseCursorHandler(ev *protocol.Event, name, path string, ind
 	if e == nil {
 		return nil
 	}
-	if unsupported != "" {
-		e.Type, e.Unsupported = typ, unsupported
-		cfg.warnUnsupported(path, typ, unsupported)
+	if unsupported != nil {
+		e.Spec, e.Command = unsupported, ""
+		cfg.warnUnsupported(path, typ, unsupported.Why)
 	}
 	return e
 }

@@ -48,7 +48,7 @@ func PrintFiltered(w io.Writer, filtered []Filtered, ran int) {
 	switch {
 	case len(filtered) == 0:
 	case ran == 0 && len(filtered) == 1:
-		fmt.Fprintf(w, "1 hook configured for this event, filtered out %s:\n  %s\n", show(filtered[0].Why()), show(filtered[0].Entry.Command))
+		fmt.Fprintf(w, "1 hook configured for this event, filtered out %s:\n  %s\n", show(filtered[0].Why()), show(filtered[0].Entry.Text()))
 		fmt.Fprintln(w, "Nothing was fired.")
 	default:
 		lead := Count(len(filtered), "hook", "hooks") + " configured for this event, filtered out:"
@@ -57,7 +57,7 @@ func PrintFiltered(w io.Writer, filtered []Filtered, ran int) {
 		}
 		fmt.Fprintln(w, lead)
 		for _, f := range filtered {
-			fmt.Fprintf(w, "  %s: %s\n", show(f.Entry.Command), show(f.Why()))
+			fmt.Fprintf(w, "  %s: %s\n", show(f.Entry.Text()), show(f.Why()))
 		}
 		if ran == 0 {
 			fmt.Fprintln(w, "Nothing was fired.")
@@ -69,7 +69,7 @@ func PrintFiltered(w io.Writer, filtered []Filtered, ran int) {
 func FilteredJSON(filtered []Filtered) []map[string]any {
 	out := make([]map[string]any, 0, len(filtered))
 	for _, f := range filtered {
-		out = append(out, map[string]any{"event": f.Entry.DeclaredAs, "command": f.Entry.Command,
+		out = append(out, map[string]any{"event": f.Entry.DeclaredAs, "command": f.Entry.Text(),
 			"matcher": f.Entry.Matcher, "if": f.Entry.If, "reason": "filtered out " + f.Why()})
 	}
 	return out
