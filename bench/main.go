@@ -209,7 +209,7 @@ func (e *env) newRecording(yml string, rec dispatcher.Recorder) (*dispatcher.Dis
 	}
 	store := consent.NewStore(home)
 	for _, en := range cfg.Entries {
-		if _, err := store.Approve(en.DeclaredAs, en.Command); err != nil {
+		if _, err := store.Approve(en.DeclaredAs, en.Text()); err != nil {
 			return nil, err
 		}
 	}

@@ -56,7 +56,7 @@ func (d *Dispatcher) startAsync(ev *protocol.Event, h Invocation, fields map[str
 			return nil
 		})
 		if err != nil {
-			d.warn("async hook " + h.Entry.Command + ": " + err.Error())
+			d.warn("async hook " + h.Entry.Text() + ": " + err.Error())
 			return
 		}
 		d.async.pending.Store(session, true)
@@ -78,7 +78,7 @@ const (
 // message for the user; for asyncRewake, an exit 2 wakes the model with
 // its stderr. A decision cannot apply any more: the event is over.
 func pendingFrom(ev *protocol.Event, e *hookconfig.Entry, rep *protocol.HookReport, raw *HookRun) *sessions.PendingReply {
-	p := &sessions.PendingReply{Event: e.DeclaredAs, Command: e.Command, Dialect: string(e.Dialect), Source: e.Source}
+	p := &sessions.PendingReply{Event: e.DeclaredAs, Command: e.Text(), Dialect: string(e.Dialect), Source: e.Source}
 	if c := rep.Contribution; c != nil {
 		p.Context, p.SystemMessage = c.Context, c.SystemMessage
 	}

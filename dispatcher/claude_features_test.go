@@ -121,7 +121,7 @@ func TestClaudeHTTPHookURLAllowlist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(entries) != 1 || entries[0].URL != "https://hooks.example.com/a" || !strings.Contains(warningsOf(warnings), "not in allowedHttpHookUrls") {
+	if len(entries) != 1 || entries[0].Text() != "https://hooks.example.com/a" || !strings.Contains(warningsOf(warnings), "not in allowedHttpHookUrls") {
 		t.Fatalf("entries %v warnings %v", entries, warnings)
 	}
 }

@@ -1,10 +1,8 @@
 package dispatcher
 
 import (
-	"maps"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
@@ -135,7 +133,8 @@ func (d *Dispatcher) hookFor(e *hookconfig.Entry, fields map[string]any) Invocat
 		}
 		h.Env = projectEnv(e, d.env, h.ProjectDir)
 	}
-	if t := fixedTarget(e); t != nil {
+	h.kind = d.kindOf(e)
+	if t := h.kind.fixed(e); t != nil {
 		h.Target = *t
 	} else {
 		h.Target = cmdpin.Resolve(commandOf(e, h.Env, h.Dir))
@@ -143,50 +142,14 @@ func (d *Dispatcher) hookFor(e *hookconfig.Entry, fields map[string]any) Invocat
 	return h
 }
 
-// fixedTarget is what an entry that starts no local command "runs": an
-// http endpoint or a handler that cannot run here. Both are approved by
-// their text only, an http endpoint together with what it sends (Spec);
-// nil for ordinary commands.
-func fixedTarget(e *hookconfig.Entry) *cmdpin.Target {
-	switch {
-	case e.Unsupported != "":
-		return &cmdpin.Target{Opaque: e.Unsupported}
-	case e.Type == hookconfig.TypeHTTP:
-		return &cmdpin.Target{Opaque: "an HTTP endpoint: what it answers can change without notice", Spec: httpSpec(e)}
-	}
-	return nil
-}
-
-// httpSpec is the canonical text of what an http hook sends where: its URL,
-// its headers sorted by name, and the environment variables their values
-// may name, sorted and without repeats (their order means nothing). Each
-// value is Go-quoted, so no two definitions share a text. The approval pins
-// its digest (cmdpin.Target.Spec): a header or an allowed variable added
-// after the URL was approved — a secret sent along — needs a new approval.
-func httpSpec(e *hookconfig.Entry) string {
-	var b strings.Builder
-	b.WriteString("http\nurl ")
-	b.WriteString(strconv.Quote(e.URL))
-	for _, name := range slices.Sorted(maps.Keys(e.Headers)) {
-		b.WriteString("\nheader ")
-		b.WriteString(strconv.Quote(name))
-		b.WriteByte(' ')
-		b.WriteString(strconv.Quote(e.Headers[name]))
-	}
-	for _, name := range slices.Compact(slices.Sorted(slices.Values(e.AllowedEnvVars))) {
-		b.WriteString("\nallowed_env ")
-		b.WriteString(strconv.Quote(name))
-	}
-	return b.String()
-}
-
 // commandOf describes how an entry's command runs, for cmdpin.Resolve.
 func commandOf(e *hookconfig.Entry, env []string, dir string) cmdpin.Command {
 	c := cmdpin.Command{Text: e.Command, Shell: e.ViaShell(), Env: env, Dir: dir}
-	if e.Args != nil {
-		c.Shell, c.Argv = false, e.Args
+	x := e.Exec()
+	if x.Args != nil {
+		c.Shell, c.Argv = false, x.Args
 	}
-	if e.Shell == "bash" {
+	if x.Shell == "bash" {
 		c.ShellPath = "bash"
 	}
 	return c

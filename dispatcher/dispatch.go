@@ -100,6 +100,8 @@ type Dispatcher struct {
 	// projects: the events with a repository's entries, which a screen
 	// may refuse before their matchers run (screener).
 	projects map[string]bool
+	// kinds: each entry's kind (kind.go), mapped once.
+	kinds map[*hookconfig.Entry]hookKind
 }
 
 // UnknownEventError is returned for an event name nobody knows.
@@ -150,6 +152,7 @@ func New(cfg *hookconfig.Config, opts Options) (*Dispatcher, error) {
 		cfg:     cfg,
 		opts:    opts,
 		byEvent: map[string][]*hookconfig.Entry{},
+		kinds:   make(map[*hookconfig.Entry]hookKind, len(cfg.Entries)),
 		env:     hookBaseEnv(opts.Env),
 		sem:     make(chan struct{}, opts.MaxParallel),
 		payload: protocol.PayloadEnv{Cwd: opts.Cwd, Profile: opts.Profile, Tools: cfg.Tools},
@@ -158,7 +161,8 @@ func New(cfg *hookconfig.Config, opts Options) (*Dispatcher, error) {
 		if e == nil || e.Event == nil {
 			return nil, fmt.Errorf("dispatcher: entry %d has no Event (use protocol.Lookup)", i)
 		}
-		e.Prepare(func(msg string) { d.warn("hook " + e.Command + ": matcher: " + msg) })
+		e.Prepare(func(msg string) { d.warn("hook " + e.Text() + ": matcher: " + msg) })
+		d.kinds[e] = kindOf(e)
 		if !e.Scope.Global() {
 			if d.projects == nil {
 				d.projects = map[string]bool{}
@@ -347,7 +351,7 @@ func (d *Dispatcher) selectEntries(ev *protocol.Event, fields map[string]any, sc
 		if !ev.Admits(e.DeclaredAs, fields) { // command:model, fired for another command
 			continue
 		}
-		if !e.Scope.Global() && scr.Refuses(e.DeclaredAs, e.Command, e.Scope) {
+		if !e.Scope.Global() && scr.Refuses(e.DeclaredAs, e.Text(), e.Scope) {
 			f.refused = append(f.refused, e)
 			continue
 		}
@@ -359,13 +363,13 @@ func (d *Dispatcher) selectEntries(ev *protocol.Event, fields map[string]any, sc
 			continue
 		}
 		if e.Dialect == protocol.Claude {
-			if claudeSeen[e.Command] {
+			if claudeSeen[e.Text()] {
 				continue
 			}
 			if claudeSeen == nil {
 				claudeSeen = map[string]bool{}
 			}
-			claudeSeen[e.Command] = true
+			claudeSeen[e.Text()] = true
 		}
 		if how != hookconfig.FitYes {
 			f.undecided = append(f.undecided, e)
@@ -405,7 +409,7 @@ func (d *Dispatcher) refused(ev *protocol.Event, scr consent.Screen, list []*hoo
 	}
 	hooks := make([]consent.Request, len(list))
 	for i, e := range list {
-		hooks[i] = consent.Request{Event: e.DeclaredAs, Command: e.Command, Scope: e.Scope}
+		hooks[i] = consent.Request{Event: e.DeclaredAs, Command: e.Text(), Scope: e.Scope}
 	}
 	scr.Refused(hooks)
 	return len(list)

@@ -49,7 +49,7 @@ func runEvent(ev *protocol.Event, e *hookconfig.Entry) *protocol.Event {
 // e's dialect.
 func standsFor(selected []*hookconfig.Entry, e *hookconfig.Entry) bool {
 	for _, s := range selected {
-		if s.Command == e.Command && s.Dialect == e.Dialect {
+		if s.Text() == e.Text() && s.Dialect == e.Dialect {
 			return true
 		}
 	}

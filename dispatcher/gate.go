@@ -64,11 +64,24 @@ type Invocation struct {
 	Target cmdpin.Target
 
 	pins *cmdpin.Pins // the gate's pinned files, for the runner
+	kind hookKind     // how it runs (kind.go), mapped once
 	// undecided, when set, says why the entry's matcher could not tell
 	// whether it accepts the firing (the backtracking engine ran out of
 	// time; see matcher.fits): the hook fails as one that cannot start,
 	// with this as its error.
 	undecided string
+}
+
+// hookKind is the hook's kind: as hookFor mapped it, else its entry's
+// (d's, when d is not nil).
+func (h *Invocation) hookKind(d *Dispatcher) hookKind {
+	switch {
+	case h.kind != nil:
+		return h.kind
+	case d != nil:
+		return d.kindOf(h.Entry)
+	}
+	return kindOf(h.Entry)
 }
 
 // GateFunc adapts a function to Gate.
@@ -109,33 +122,33 @@ func (g consentGate) Check(h Invocation) Verdict {
 	p := g.p
 	e := h.Entry
 	ch := consent.Request{
-		Event: e.DeclaredAs, Command: e.Command, Scope: e.Scope,
+		Event: e.DeclaredAs, Command: e.Text(), Scope: e.Scope,
 		Shell: e.ViaShell(), Env: h.Env, Dir: h.Dir, Target: &h.Target,
 		Guard: e.FailClosed && e.Event.FailsClosed(),
 	}
 	v := p.Decide(ch)
-	hint := consent.ApproveCommandHint(e.DeclaredAs, e.Command)
+	hint := consent.ApproveCommandHint(e.DeclaredAs, e.Text())
 	switch {
-	case v.Run && !v.TextOnlyAck && e.Unsupported == "" && consent.NeedsTextOnlyAck(e.FailClosed, &h.Target):
+	case v.Run && !v.TextOnlyAck && h.hookKind(nil).cannotRun() == "" && consent.NeedsTextOnlyAck(e.FailClosed, &h.Target):
 		// Its approval pins nothing it runs, and nobody said that was
 		// meant: an older approval, or a command that became opaque.
 		v.Pins.Close()
-		return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Command + " is approved by its text only (" + v.TextOnly +
+		return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Text() + " is approved by its text only (" + v.TextOnly +
 			"): the files it runs cannot be pinned, so an edit to them would run unnoticed; it blocks until you review it and approve it knowingly: " +
-			consent.ApproveTextOnlyHint(e.DeclaredAs, e.Command)}
+			consent.ApproveTextOnlyHint(e.DeclaredAs, e.Text())}
 	case v.Run:
 		return Verdict{Kind: VerdictRun, Reason: v.Reason, Pins: v.Pins}
 	case e.FailClosed && v.Approved && v.Drift == consent.DriftHash:
-		return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Command + " changed since approval (" + v.Reason + "); it blocks until you review it and re-approve it"}
+		return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Text() + " changed since approval (" + v.Reason + "); it blocks until you review it and re-approve it"}
 	case e.FailClosed && !v.Approved && v.Unknown:
-		return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Command + " cannot be confirmed approved: the allowlist " +
+		return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Text() + " cannot be confirmed approved: the allowlist " +
 			p.Store.Path() + " cannot be read or is corrupt; it blocks until the allowlist is fixed or the guard re-approved (" + hint + ")"}
 	case e.FailClosed && v.Unapproved && e.Scope.Global() && e.Event.FailsClosed():
 		// The user's own guard, never approved (or revoked): refused, not
 		// skipped, with what to run (issue 32, item 2). A repository's
 		// unapproved guard never runs and refuses nothing: it is skipped
 		// below, as a repository cannot make every call refused.
-		return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Command + " is not approved, so what it guards is refused: review it, then run: " + hint}
+		return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Text() + " is not approved, so what it guards is refused: review it, then run: " + hint}
 	case v.Unapproved && v.Unknown:
 		// Not a guard that blocks, but its approval could not be
 		// checked: the report (and the journal) must say so, not call
@@ -187,7 +200,7 @@ func ConsentRequest(e *hookconfig.Entry, cwd string, env []string) consent.Reque
 	}
 	c := commandOf(e, env, dir)
 	return consent.Request{
-		Event: e.DeclaredAs, Command: e.Command, Scope: e.Scope, Dir: dir, Env: env,
-		Shell: c.Shell, Argv: c.Argv, ShellPath: c.ShellPath, Target: fixedTarget(e),
+		Event: e.DeclaredAs, Command: e.Text(), Scope: e.Scope, Dir: dir, Env: env,
+		Shell: c.Shell, Argv: c.Argv, ShellPath: c.ShellPath, Target: kindOf(e).fixed(e),
 	}
 }

@@ -75,7 +75,7 @@ func TestClaudeSettingsFile(t *testing.T) {
 	}
 	// The identical UserPromptSubmit command of the two files registers
 	// once; the http handler is an entry of its own (issue 13).
-	if len(cfg.Entries) != 3 || cfg.Entries[1].Type != hookconfig.TypeHTTP || cfg.Entries[1].URL != "https://x" {
+	if len(cfg.Entries) != 3 || cfg.Entries[1].Spec.Kind() != hookconfig.TypeHTTP || cfg.Entries[1].Text() != "https://x" {
 		t.Fatalf("want 3 entries (command, http, prompt), got %d", len(cfg.Entries))
 	}
 	if len(cfg.AgentFiles["claude"]) != 2 || cfg.AgentFiles["claude"][0] != settings || cfg.AgentFiles["claude"][1] != local {

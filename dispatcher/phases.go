@@ -74,10 +74,10 @@ func (d *Dispatcher) gate(r *round, selected []*hookconfig.Entry, f *firing) {
 		v := d.opts.Gate.Check(hooks[i])
 		r.pins[i], hooks[i].pins = v.Pins, v.Pins
 		switch {
-		case v.Kind == VerdictRun && e.Async && e.Unsupported == "" && d.opts.Async == AsyncBackground:
+		case v.Kind == VerdictRun && e.Async && hooks[i].kind.cannotRun() == "" && d.opts.Async == AsyncBackground:
 			reports[i].Skipped = d.startAsync(ev, hooks[i], maps.Clone(r.fields), r.session)
 			r.pins[i] = nil // the background run owns them now
-		case v.Kind == VerdictRun && e.Async && e.Unsupported == "" && d.opts.Async == AsyncExternal:
+		case v.Kind == VerdictRun && e.Async && hooks[i].kind.cannotRun() == "" && d.opts.Async == AsyncExternal:
 			reports[i].Skipped = "async: handed to a background process; its reply comes with this session's next dispatch"
 			d.deferred.Add(1)
 		case v.Kind == VerdictRun && e.IfBroken() != "":
@@ -86,18 +86,18 @@ func (d *Dispatcher) gate(r *round, selected []*hookconfig.Entry, f *firing) {
 			reports[i].Skipped = e.IfBroken()
 			if ev.Gating() {
 				reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock,
-					Message: "hook " + e.Command + ": " + e.IfBroken() + ", so this tool call is blocked rather than let an unchecked guard through"}
+					Message: "hook " + e.Text() + ": " + e.IfBroken() + ", so this tool call is blocked rather than let an unchecked guard through"}
 			}
-		case v.Kind == VerdictRun && e.Unsupported != "":
+		case v.Kind == VerdictRun && hooks[i].kind.cannotRun() != "":
 			// A handler that needs a model or an MCP client cannot run
 			// here. On the gating event it was meant as a guard: block
 			// rather than let the call through unguarded.
 			if ev.Gating() {
-				reports[i].Skipped = "cannot run here (" + e.Unsupported + ")"
+				reports[i].Skipped = "cannot run here (" + hooks[i].kind.cannotRun() + ")"
 				reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock,
-					Message: "hook " + e.Command + " cannot run outside " + e.RunByTitle() + " (" + e.Unsupported + "), so this tool call is blocked rather than let an unchecked guard through; remove or replace that handler to allow it"}
+					Message: "hook " + e.Text() + " cannot run outside " + e.RunByTitle() + " (" + hooks[i].kind.cannotRun() + "), so this tool call is blocked rather than let an unchecked guard through; remove or replace that handler to allow it"}
 			} else {
-				reports[i].Skipped = "cannot run here (" + e.Unsupported + ")"
+				reports[i].Skipped = "cannot run here (" + hooks[i].kind.cannotRun() + ")"
 			}
 		case v.Kind == VerdictRun:
 			r.runnable = append(r.runnable, i)

@@ -11,7 +11,6 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
-	"github.com/hermes-hooks/hermes-hooks/internal/hookhttp"
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -84,7 +83,7 @@ func withField(fields map[string]any, key string, value any) map[string]any {
 func baseReport(e *hookconfig.Entry) protocol.HookReport {
 	return protocol.HookReport{
 		Event:   e.DeclaredAs,
-		Command: e.Command,
+		Command: e.Text(),
 		Dialect: e.Dialect,
 		Matcher: e.Matcher,
 		Source:  e.Source,
@@ -234,63 +233,19 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Invocati
 		rep.Skipped = "cancelled before it started: " + ctx.Err().Error()
 		return
 	}
-	var (
-		res      hookproc.Result
-		spawnErr string
-	)
+	var r ran
 	if h.undecided != "" {
-		res = hookproc.Result{SpawnError: h.undecided}
-	} else if e.Type == hookconfig.TypeHTTP {
-		res = hookhttp.Run(ctx, hookhttp.Spec{URL: e.URL, Headers: e.Headers, AllowedEnvVars: e.AllowedEnvVars,
-			Env: h.Env, Body: payload, Timeout: e.Timeout, Cap: d.opts.OutputCap})
+		r.res = hookproc.Result{SpawnError: h.undecided}
 	} else {
-		var spec hookproc.Spec
-		spec, spawnErr = d.prepare(h)
-		pooled := e.Worker && !d.opts.OneShotWorkers
-		switch {
-		case spawnErr != "":
-		case pooled:
-			// A worker is checked when it starts, not at every request
-			// (the check reads the script: ~25 µs, a third of a request
-			// to a live worker); a live worker's pool is keyed by the
-			// approved digests, so its script has not changed since.
-			spec.Verify = startCheck(&h.Target, spec.Verify)
-		default:
-			spawnErr = cannotStart(&h.Target)
-		}
-		var envFile string
-		if spawnErr == "" && e.Dialect == protocol.Claude && runEvent(ev, e).EnvFile {
-			envFile, spec.Env = claudeEnvFile(spec.Env)
-		}
-		if spawnErr == "" && d.opts.BeforeStart != nil {
-			d.startOnce.Do(d.opts.BeforeStart)
-		}
-		switch {
-		case spawnErr != "":
-			res.SpawnError = spawnErr
-		case pooled:
-			spec.Stdin = payload
-			res = d.runWorker(ctx, h, spec)
-		default:
-			spec.Stdin = payload
-			res = hookproc.Run(ctx, spec)
-		}
-		if envFile != "" {
-			defer func() { readEnvFile(envFile, rep) }()
-		}
-		if res.SpawnError != "" && spawnErr == "" {
-			// The OS's word for a script that cannot start is "no such
-			// file" whether the script, its #! interpreter or that
-			// interpreter with a carriage return is missing: say which
-			// (the file changed since the check above).
-			if why := cannotStart(&h.Target); why != "" {
-				res.SpawnError = why
-			}
-		}
+		r = h.hookKind(d).run(ctx, d, ev, h, payload)
 	}
+	if r.after != nil {
+		defer r.after(rep)
+	}
+	res := r.res
 	<-d.sem
 
-	rep.Ran = spawnErr == "" && res.SpawnError == ""
+	rep.Ran = res.SpawnError == ""
 	rep.ElapsedMS = math.Round(float64(res.Elapsed.Microseconds())) / 1000
 	rep.TimedOut = res.TimedOut
 	rep.Error = res.SpawnError
@@ -318,8 +273,8 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Invocati
 	if res.StdoutTruncated {
 		rep.Note = joinNote(rep.Note, "stdout exceeded the output cap and was truncated")
 	}
-	if e.Worker && d.opts.OneShotWorkers {
-		rep.Note = joinNote(rep.Note, "worker entry run one-shot (no hermes-hooks serve kept it alive)")
+	if r.note != "" {
+		rep.Note = joinNote(rep.Note, r.note)
 	}
 	if e.Shadow && raw == nil {
 		// Out of the fold before the tiers and chains look at it: a shadow
@@ -336,7 +291,7 @@ func (d *Dispatcher) readReply(ev *protocol.Event, e *hookconfig.Entry, res *hoo
 	c, note := parseReply(e, protocol.Reply{
 		Dialect:    e.Dialect,
 		Event:      rev,
-		Command:    e.Command,
+		Command:    e.Text(),
 		ExitCode:   res.ExitCode,
 		Stdout:     res.Stdout,
 		Stderr:     res.Stderr,

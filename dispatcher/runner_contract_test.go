@@ -204,7 +204,7 @@ func contractProcess(t *testing.T, c contractCase, worker bool) (*Dispatcher, fu
 	replies, _ := json.Marshal(contractReplies)
 	e := contractEntry(t, `{"type":"command","command":"`+path+`"}`, c)
 	if worker {
-		e.Worker, e.Workers, e.WorkerIdle = true, 1, hookconfig.DefaultWorkerIdle
+		e.Spec = &hookconfig.WorkerSpec{CommandSpec: e.Exec(), Workers: 1, Idle: hookconfig.DefaultWorkerIdle}
 	}
 	env := append(os.Environ(), "CONTRACT_REPLIES="+string(replies), "CONTRACT_SIGNAL="+sig.Path())
 	return contractDispatcher(t, e, env), func() error { return sig.Wait(hangBound) }

@@ -15,7 +15,7 @@ import (
 
 // onceKey names an entry among the once-per-session hooks that ran.
 func onceKey(e *hookconfig.Entry) string {
-	return e.DeclaredAs + "\x00" + e.Command + "\x00" + e.Source
+	return e.DeclaredAs + "\x00" + e.Text() + "\x00" + e.Source
 }
 
 // filterOnce drops the once-per-session hooks (Claude's once) that already

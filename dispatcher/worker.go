@@ -86,7 +86,11 @@ func (d *Dispatcher) pool(e *hookconfig.Entry, files, sums []string) (*workerPoo
 		go p.Close() // its files changed since it started
 	}
 	gaveUp := func(failed string) { d.warn("worker " + e.Command + " (" + e.DeclaredAs + ") " + failed) }
-	p = &workerPool{Pool: hookproc.NewPool(hookproc.PoolConfig{Size: e.Workers, Idle: e.WorkerIdle, GaveUp: gaveUp}), key: key}
+	var ws hookconfig.WorkerSpec
+	if w := e.Worker(); w != nil {
+		ws = *w
+	}
+	p = &workerPool{Pool: hookproc.NewPool(hookproc.PoolConfig{Size: ws.Workers, Idle: ws.Idle, GaveUp: gaveUp}), key: key}
 	if len(sums) == len(files) {
 		p.files, p.sums = files, sums
 	}

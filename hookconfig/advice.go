@@ -144,7 +144,7 @@ var scriptExt = []string{".sh", ".bash", ".py", ".js", ".mjs", ".cjs", ".ts", ".
 // `./guard.sh` is whatever guard.sh the agent's current directory holds —
 // usually none, which fails open. The fix is an absolute path or ~/.
 func relativeCommandAdvice(e *Entry) (Warning, bool) {
-	if e.WorkDir != "" || e.Scope.Project != "" || e.Type == TypeHTTP || e.Unsupported != "" {
+	if e.WorkDir != "" || e.Scope.Project != "" || !e.RunsCommand() {
 		return Warning{}, false
 	}
 	rel := relativePath(e.Command)

@@ -220,7 +220,7 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 				continue
 			}
 			e := cfg.parseFlatHandler(ev, name, path+": "+hpath, i, h, a.Source.Codec, path)
-			if e == nil || agents.IsOwnCommand(e.Command, "") {
+			if e == nil || agents.IsOwnCommand(e.Text(), "") {
 				continue // ours: `hermes-hooks install AGENT` put it there
 			}
 			e.FileOf, e.RunBy, e.ProjectDir = a.Name, a.RunsItself(path), projectDir
@@ -246,13 +246,14 @@ func (cfg *Config) parseFlatHandler(ev *protocol.Event, name, path string, index
 	h = maps.Clone(h)
 	delete(h, "dialect")
 	delete(h, "priority")
-	unsupported := ""
+	var unsupported *UnsupportedSpec
 	switch typ {
 	case "", TypeCommand:
 	case "prompt":
 		p, _ := h["prompt"].(string)
-		unsupported = "a prompt handler: it needs a model"
-		h["command"] = "prompt: " + protocol.Truncate(strings.Join(strings.Fields(p), " "), 60)
+		unsupported = &UnsupportedSpec{Type: typ, Why: "a prompt handler: it needs a model",
+			Text: strings.TrimSpace("prompt: " + protocol.Truncate(strings.Join(strings.Fields(p), " "), 60))}
+		h["command"] = unsupported.Text // parseEntry reads a command
 	default:
 		cfg.warn(path, " has unknown type '"+typ+"'; skipped")
 		return nil
@@ -261,9 +262,9 @@ func (cfg *Config) parseFlatHandler(ev *protocol.Event, name, path string, index
 	if e == nil {
 		return nil
 	}
-	if unsupported != "" {
-		e.Type, e.Unsupported = typ, unsupported
-		cfg.warnUnsupported(path, typ, unsupported)
+	if unsupported != nil {
+		e.Spec, e.Command = unsupported, ""
+		cfg.warnUnsupported(path, typ, unsupported.Why)
 	}
 	return e
 }

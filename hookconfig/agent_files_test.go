@@ -19,7 +19,7 @@ type entryView struct {
 }
 
 func view(e *Entry) entryView {
-	return entryView{e.Event.Name, e.DeclaredAs, e.Command, e.Matcher, e.Dialect, e.FileOf, e.TimeoutSeconds(), e.FailClosed, e.Unsupported != ""}
+	return entryView{e.Event.Name, e.DeclaredAs, e.Text(), e.Matcher, e.Dialect, e.FileOf, e.TimeoutSeconds(), e.FailClosed, e.CannotRun() != ""}
 }
 
 func TestAgentHookFileLoaders(t *testing.T) {
@@ -248,7 +248,7 @@ func fuzzAgentFile(t *testing.T, parse func([]byte, string, int) ([]*Entry, []Wa
 		t.Fatalf("%d entries read under a cap of %d", len(entries), fuzzEntryLimit)
 	}
 	for _, e := range entries {
-		if e.Dialect != dialect || e.Command == "" || e.FileOf != agent || e.RunBy != "" && e.RunBy != agent || e.Event == nil {
+		if e.Dialect != dialect || e.Text() == "" || e.FileOf != agent || e.RunBy != "" && e.RunBy != agent || e.Event == nil {
 			t.Fatalf("bad entry %+v", e)
 		}
 	}

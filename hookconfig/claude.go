@@ -176,7 +176,7 @@ func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath stri
 		handler["matcher"] = f.shape.Source.Matcher(name, m)
 	}
 	e := f.cfg.parseClaudeHandler(ev, name, f.path+": "+hpath, gi, toNode(handler), matcher, f.path)
-	if e == nil || agents.IsOwnCommand(e.Command, "") {
+	if e == nil || agents.IsOwnCommand(e.Text(), "") {
 		// An own command: `hermes-hooks install AGENT` put it there; it is
 		// this program answering the agent, not a hook of the user's, and
 		// running it from here would run every hook a second time.
@@ -187,8 +187,8 @@ func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath stri
 	if c := f.shape.Source.Codec; c != nil {
 		e.Codec, e.Dialect = c, c.Dialect()
 	}
-	if e.Type == TypeHTTP && f.allowedURLs != nil && !urlAllowed(e.URL, f.allowedURLs) {
-		f.warn(hpath, "url "+e.URL+" is not in allowedHttpHookUrls; skipped, as in Claude Code")
+	if s, isHTTP := e.Spec.(*HTTPSpec); isHTTP && f.allowedURLs != nil && !urlAllowed(s.URL, f.allowedURLs) {
+		f.warn(hpath, "url "+s.URL+" is not in allowedHttpHookUrls; skipped, as in Claude Code")
 		return
 	}
 	if f.projectDir != "" {

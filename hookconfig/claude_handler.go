@@ -10,18 +10,13 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
-// Claude Code handler types beyond "command".
-const (
-	TypeCommand = "command"
-	TypeHTTP    = "http"
-)
-
 // parseClaudeHandler reads one Claude Code handler — from a settings file or
-// a Claude group pasted into the YAML — into an entry: a command (shell form,
-// or exec form with args), an http endpoint, or a handler type that needs a
-// model or an MCP client (prompt, agent, mcp_tool). Those are kept, marked
-// Unsupported, so that list shows them and a PreToolUse guard among them is
-// never skipped silently. matcher is the group's.
+// a Claude group pasted into the YAML — into an entry whose Spec is what its
+// type makes of it (handlerTypes): a command (shell form, or exec form with
+// args), an http endpoint, or a handler type that needs a model or an MCP
+// client (prompt, agent, mcp_tool). Those are kept, marked Unsupported, so
+// that list shows them and a PreToolUse guard among them is never skipped
+// silently. matcher is the group's.
 func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, index int, h *yaml.Node, matcher, source string) *Entry {
 	typ := TypeCommand
 	if t := pyyaml.MappingGet(h, "type"); t != nil {
@@ -31,11 +26,21 @@ func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, ind
 		}
 		typ = t.Value
 	}
-	hp, h, ok := cfg.handlerParts(typ, path, h)
+	parse, known := handlerTypes[typ]
+	if !known {
+		cfg.warn(path, " has unknown type '"+typ+"'; skipped")
+		return nil
+	}
+	hp, ok := parse(cfg, typ, path, h)
 	if !ok {
 		return nil
 	}
-	args, url, unsupported, headers, allowedEnv := hp.args, hp.url, hp.unsupported, hp.headers, hp.allowedEnv
+	h = hp.node
+	if hp.spec.Label() != "" {
+		// parseEntry reads every entry's command: the text it is shown by
+		// stands in for it, and is not kept as a command.
+		h = pyyaml.WithMapping(h, "command", hp.spec.Label())
+	}
 	if pyyaml.MappingGet(h, "matcher") == nil && matcher != "" {
 		h = pyyaml.WithMapping(h, "matcher", matcher)
 	}
@@ -43,19 +48,36 @@ func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, ind
 	if e == nil {
 		return nil
 	}
-	e.Type, e.URL, e.Headers, e.AllowedEnvVars, e.Unsupported = typ, url, headers, allowedEnv, unsupported
-	if unsupported != "" {
-		cfg.warnUnsupported(path, typ, unsupported)
+	if hp.spec.Label() != "" {
+		e.Command = ""
 	}
-	if args != nil {
+	if hp.args != nil {
 		// Exec form: the program and its arguments, no shell. The approval
 		// is of the whole argument vector, so it is keyed by it.
-		e.Args = append([]string{e.Command}, args...)
-		e.Command = shellJoin(e.Args)
+		hp.args = append([]string{e.Command}, hp.args...)
+		e.Command = shellJoin(hp.args)
 	}
-	if sh, _ := strOf(h, "shell"); sh == "bash" && args == nil {
-		e.Shell = "bash"
+	switch s := hp.spec.(type) {
+	case *CommandSpec:
+		s.Args = hp.args
+		if w := e.Worker(); w != nil {
+			w.CommandSpec = *s // worker: true, read by parseEntry
+		} else {
+			e.Spec = s
+		}
+	case *UnsupportedSpec:
+		e.Spec = s
+		cfg.warnUnsupported(path, typ, s.Why)
+	default:
+		e.Spec = s
 	}
+	cfg.parseHandlerOptions(ev, e, path, h)
+	return e
+}
+
+// parseHandlerOptions reads what every Claude Code handler type may have:
+// async, asyncRewake, once and its if rule.
+func (cfg *Config) parseHandlerOptions(ev *protocol.Event, e *Entry, path string, h *yaml.Node) {
 	b := func(key string) bool {
 		v, ok := pyyaml.Bool(mappingGetOr(h, key))
 		return ok && v
@@ -86,81 +108,105 @@ func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, ind
 		cfg.warn(path, " fail_closed / onFailure: block is ignored on async and stop hooks, as in Claude Code")
 		e.FailClosed = false
 	}
-	if e.Async && e.Unsupported == "" && typ == TypeHTTP {
+	if _, isHTTP := e.Spec.(*HTTPSpec); e.Async && isHTTP {
 		e.Async = false
 		cfg.warn(path, ".async is ignored on http handlers; it runs synchronously")
 	}
-	return e
 }
 
-// handlerParts is what a Claude Code handler's type makes of it: the exec
-// form's arguments, an http handler's URL, headers and allowed variables,
-// or why it cannot run here.
+// handlerParts is what a Claude Code handler's type makes of it: its spec,
+// the exec form's arguments after the program (nil: the shell form), and
+// the handler itself (node).
 type handlerParts struct {
-	args        []string
-	url         string
-	unsupported string
-	headers     map[string]string
-	allowedEnv  []string
+	spec Spec
+	args []string
+	node *yaml.Node
 }
 
-// handlerParts reads the parts of handler h of type typ, and h with the
-// command an entry is keyed by (an http handler's URL …); ok is false for
-// a handler that is skipped, with its warning.
-func (cfg *Config) handlerParts(typ, path string, h *yaml.Node) (handlerParts, *yaml.Node, bool) {
-	var p handlerParts
-	switch typ {
-	case TypeCommand:
-		if a := pyyaml.MappingGet(h, "args"); a != nil {
-			if a.Kind != yaml.SequenceNode {
+// handlerType reads a handler of one type (typ) into its parts; ok is
+// false for a handler that is skipped, with its warning. A spec with a
+// Label is listed and approved by it; one without runs the handler's
+// command.
+type handlerType func(cfg *Config, typ, path string, h *yaml.Node) (handlerParts, bool)
+
+// handlerTypes are the Claude Code handler types, by the type: key: a new
+// hook kind is one case here (tests add theirs).
+var handlerTypes = map[string]handlerType{
+	TypeCommand: parseCommandHandler,
+	TypeHTTP:    parseHTTPHandler,
+	"prompt":    parseModelHandler,
+	"agent":     parseModelHandler,
+	"mcp_tool":  parseMCPToolHandler,
+}
+
+// parseCommandHandler reads a command handler: its exec form's args, and
+// its shell (bash, sh; any other cannot run here).
+func parseCommandHandler(cfg *Config, typ, path string, h *yaml.Node) (handlerParts, bool) {
+	p := handlerParts{node: h}
+	if a := pyyaml.MappingGet(h, "args"); a != nil {
+		if a.Kind != yaml.SequenceNode {
+			cfg.warn(path, ".args must be a list of strings; skipped")
+			return p, false
+		}
+		p.args = []string{}
+		for _, item := range a.Content {
+			if item.Kind != yaml.ScalarNode || item.Tag == "!!null" || item.Kind == yaml.MappingNode {
 				cfg.warn(path, ".args must be a list of strings; skipped")
-				return p, h, false
+				return p, false
 			}
-			p.args = []string{}
-			for _, item := range a.Content {
-				if item.Kind != yaml.ScalarNode || item.Tag == "!!null" || item.Kind == yaml.MappingNode {
-					cfg.warn(path, ".args must be a list of strings; skipped")
-					return p, h, false
-				}
-				p.args = append(p.args, item.Value)
-			}
+			p.args = append(p.args, item.Value)
 		}
-		if sh, ok := strOf(h, "shell"); ok && sh != "" && sh != "bash" && sh != "sh" {
-			p.unsupported = "a " + sh + " shell command (only bash and sh run here)"
-		}
-	case TypeHTTP:
-		url, ok := strOf(h, "url")
-		if !ok || strings.TrimSpace(url) == "" {
-			cfg.warn(path, " is an http handler without a 'url'; skipped")
-			return p, h, false
-		}
-		p.url = strings.TrimSpace(url)
-		if hn := pyyaml.MappingGet(h, "headers"); hn != nil && hn.Kind == yaml.MappingNode {
-			p.headers = map[string]string{}
-			for i := 0; i+1 < len(hn.Content); i += 2 {
-				p.headers[hn.Content[i].Value] = hn.Content[i+1].Value
-			}
-		}
-		if an := pyyaml.MappingGet(h, "allowedEnvVars"); an != nil && an.Kind == yaml.SequenceNode {
-			for _, item := range an.Content {
-				p.allowedEnv = append(p.allowedEnv, item.Value)
-			}
-		}
-		h = pyyaml.WithMapping(h, "command", p.url)
-	case "prompt", "agent":
-		prompt, _ := strOf(h, "prompt")
-		p.unsupported = "a " + typ + " handler: it needs a model"
-		h = pyyaml.WithMapping(h, "command", typ+": "+protocol.Truncate(strings.Join(strings.Fields(prompt), " "), 60))
-	case "mcp_tool":
-		server, _ := strOf(h, "server")
-		tool, _ := strOf(h, "tool")
-		p.unsupported = "an mcp_tool handler: it needs an MCP client"
-		h = pyyaml.WithMapping(h, "command", "mcp_tool: "+server+"/"+tool)
-	default:
-		cfg.warn(path, " has unknown type '"+typ+"'; skipped")
-		return p, h, false
 	}
-	return p, h, true
+	sh, ok := strOf(h, "shell")
+	switch {
+	case ok && sh != "" && sh != "bash" && sh != "sh":
+		p.spec = &UnsupportedSpec{Type: typ, Why: "a " + sh + " shell command (only bash and sh run here)"}
+	case sh == "bash" && p.args == nil:
+		p.spec = &CommandSpec{Shell: "bash"}
+	default:
+		p.spec = &CommandSpec{}
+	}
+	return p, true
+}
+
+// parseHTTPHandler reads an http handler: its URL, headers and the
+// variables their values may name.
+func parseHTTPHandler(cfg *Config, _, path string, h *yaml.Node) (handlerParts, bool) {
+	url, ok := strOf(h, "url")
+	if !ok || strings.TrimSpace(url) == "" {
+		cfg.warn(path, " is an http handler without a 'url'; skipped")
+		return handlerParts{}, false
+	}
+	s := &HTTPSpec{URL: strings.TrimSpace(url)}
+	if hn := pyyaml.MappingGet(h, "headers"); hn != nil && hn.Kind == yaml.MappingNode {
+		s.Headers = map[string]string{}
+		for i := 0; i+1 < len(hn.Content); i += 2 {
+			s.Headers[hn.Content[i].Value] = hn.Content[i+1].Value
+		}
+	}
+	if an := pyyaml.MappingGet(h, "allowedEnvVars"); an != nil && an.Kind == yaml.SequenceNode {
+		for _, item := range an.Content {
+			s.AllowedEnvVars = append(s.AllowedEnvVars, item.Value)
+		}
+	}
+	return handlerParts{spec: s, node: h}, true
+}
+
+// parseModelHandler reads a prompt or agent handler: it needs a model, so
+// it cannot run here; it is shown by its prompt.
+func parseModelHandler(_ *Config, typ, _ string, h *yaml.Node) (handlerParts, bool) {
+	prompt, _ := strOf(h, "prompt")
+	return handlerParts{node: h, spec: &UnsupportedSpec{Type: typ, Why: "a " + typ + " handler: it needs a model",
+		Text: strings.TrimSpace(typ + ": " + protocol.Truncate(strings.Join(strings.Fields(prompt), " "), 60))}}, true
+}
+
+// parseMCPToolHandler reads an mcp_tool handler: it needs an MCP client,
+// so it cannot run here; it is shown by its server and tool.
+func parseMCPToolHandler(_ *Config, typ, _ string, h *yaml.Node) (handlerParts, bool) {
+	server, _ := strOf(h, "server")
+	tool, _ := strOf(h, "tool")
+	return handlerParts{node: h, spec: &UnsupportedSpec{Type: typ, Why: "an mcp_tool handler: it needs an MCP client",
+		Text: strings.TrimSpace("mcp_tool: " + server + "/" + tool)}}, true
 }
 
 // warnUnsupported reports a handler that cannot run here (why), and what

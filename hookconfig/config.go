@@ -95,29 +95,22 @@ type Entry struct {
 	// found ("" means the dispatcher's working directory; project-local
 	// hooks run in their project root).
 	WorkDir string
+	// Spec is the entry's kind and what only that kind needs: a command
+	// (nil: a command too), a worker, an http handler, or one that cannot
+	// run here (spec.go). Command is the command of a command or worker
+	// entry ("" for other kinds: Text is what any entry is shown by).
+	Spec Spec
 	// Claude Code handler features (Claude-dialect entries only).
 	//
-	// Type is "" or TypeCommand for a command, TypeHTTP for an http
-	// handler (URL, Headers, AllowedEnvVars; Command holds the URL). Args
-	// is the exec form: the program and its arguments, run without a
-	// shell (Command is them quoted, the approval's key). Shell "bash" runs a shell-form command with bash instead of
-	// /bin/sh. Async runs the hook in the background (AsyncRewake: its exit
-	// 2 wakes the model); Once runs it once per session; If is a
-	// permission rule that filters tool events. Unsupported says why the
-	// handler cannot run here (prompt, agent and mcp_tool handlers).
-	Type           string
-	Args           []string
-	Shell          string
-	URL            string
-	Headers        map[string]string
-	AllowedEnvVars []string
-	Async          bool
-	AsyncRewake    bool
-	Once           bool
-	If             string
-	Unsupported    string
-	ifRule         *permrule.IfRule
-	ifBroken       string
+	// Async runs the hook in the background (AsyncRewake: its exit 2 wakes
+	// the model); Once runs it once per session; If is a permission rule
+	// that filters tool events.
+	Async       bool
+	AsyncRewake bool
+	Once        bool
+	If          string
+	ifRule      *permrule.IfRule
+	ifBroken    string
 	// Codec is how the entry's script talks when its agent's own protocol
 	// is none of the dialects (Cursor's hooks.json, Gemini CLI's settings):
 	// its payload, reply, matcher subject and project variables (and, with
@@ -129,14 +122,6 @@ type Entry struct {
 	// reads that file itself (agents.RunsItself): a dispatch CalledBy that
 	// agent skips it. FileOf names that agent whether or not it reads it.
 	RunBy, FileOf string
-	// Worker keeps the hook's process alive between events (worker: true):
-	// one JSON payload per line in, one reply per line out (see
-	// WorkerEnv). Workers is its pool size (default 1, at most
-	// MaxWorkers), WorkerIdle how long an idle worker is kept
-	// (DefaultWorkerIdle).
-	Worker     bool
-	Workers    int
-	WorkerIdle time.Duration
 	// Shadow is mode: shadow: the hook runs and its report (and the
 	// journal) says what it would have asked for, but its reply is kept
 	// out of the outcome.
@@ -417,7 +402,7 @@ func (cfg *Config) finish() {
 	cfg.Listed = append([]*Entry(nil), cfg.Entries...)
 	kept := make([]*Entry, 0, len(cfg.Entries))
 	for _, e := range cfg.Listed {
-		key := e.Event.Name + "\x00" + string(e.Dialect) + "\x00" + e.Matcher + "\x00" + e.If + "\x00" + e.Command + "\x00" + e.Scope.Project
+		key := e.Event.Name + "\x00" + string(e.Dialect) + "\x00" + e.Matcher + "\x00" + e.If + "\x00" + e.Text() + "\x00" + e.Scope.Project
 		if seen[key] {
 			e.Duplicate = true
 			continue

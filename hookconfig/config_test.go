@@ -280,7 +280,7 @@ func TestClaudeGroupPastedIntoYAML(t *testing.T) {
 	// The prompt handler is kept, marked as one that cannot run here
 	// (issue 13: listed, and never a silently skipped guard).
 	if len(cfg.Entries) != 2 || cfg.Entries[0].Matcher != "Bash" || cfg.Entries[0].Dialect != protocol.Claude ||
-		cfg.Entries[1].Type != "prompt" || cfg.Entries[1].Unsupported == "" || cfg.Entries[1].Matcher != "Bash" {
+		cfg.Entries[1].Spec.Kind() != "prompt" || cfg.Entries[1].CannotRun() == "" || cfg.Entries[1].Matcher != "Bash" {
 		t.Fatalf("entries %+v warnings %q", cfg.Entries, warningsText(cfg))
 	}
 	if !strings.Contains(warningsText(cfg), "type 'prompt'") {
@@ -348,7 +348,7 @@ func FuzzParseConfig(f *testing.F) {
 			if e.Dialect == protocol.Claude {
 				limit = MaxClaudeTimeoutSeconds * time.Second
 			}
-			if e.Command == "" || e.Timeout < time.Second || e.Timeout > limit {
+			if e.Text() == "" || e.Timeout < time.Second || e.Timeout > limit {
 				t.Fatalf("invalid entry survived validation: %+v", e)
 			}
 			e.Matches(map[string]any{"tool_name": "terminal"}, cfg.Tools)
@@ -367,7 +367,7 @@ func FuzzParseClaudeSettings(f *testing.F) {
 			return
 		}
 		for _, e := range entries {
-			if e.Dialect != protocol.Claude || e.Command == "" {
+			if e.Dialect != protocol.Claude || e.Text() == "" {
 				t.Fatalf("bad entry %+v", e)
 			}
 		}

@@ -10,14 +10,19 @@ import (
 )
 
 // parseWorker reads worker, workers and worker_idle (seconds). A bad value
-// is a warning and the default, as for Hermes' own keys.
+// is a warning and the default, as for Hermes' own keys. worker: true makes
+// the entry a worker (WorkerSpec).
 func (cfg *Config) parseWorker(e *Entry, path string, n *yaml.Node) {
+	var (
+		worker bool
+		ws     WorkerSpec
+	)
 	if w := pyyaml.MappingGet(n, "worker"); w != nil {
 		b, ok := pyyaml.Bool(w)
 		if !ok {
 			cfg.warn(path, ".worker must be true or false (got "+pyyaml.Repr(w)+"); running it one-shot")
 		}
-		e.Worker = b && ok
+		worker = b && ok
 	}
 	if w := pyyaml.MappingGet(n, "workers"); w != nil {
 		v, ok := pyyaml.Int(w)
@@ -29,17 +34,20 @@ func (cfg *Config) parseWorker(e *Entry, path string, n *yaml.Node) {
 			cfg.warn(path, fmt.Sprintf(".workers=%d exceeds max %d; clamping", v, MaxWorkers))
 			v = MaxWorkers
 		}
-		e.Workers = v
+		ws.Workers = v
 	}
 	if t := pyyaml.MappingGet(n, "worker_idle"); t != nil {
 		v, ok := pyyaml.Int(t)
 		if !ok || t.Tag == "!!bool" || v < 1 {
 			cfg.warn(path, ".worker_idle must be a whole number of seconds, at least 1 (got "+pyyaml.Repr(t)+"); using "+DefaultWorkerIdle.String())
 		} else {
-			e.WorkerIdle = time.Duration(v) * time.Second
+			ws.Idle = time.Duration(v) * time.Second
 		}
 	}
-	if !e.Worker && (e.Workers != 0 || e.WorkerIdle != 0) {
+	switch {
+	case worker:
+		e.Spec = &ws
+	case ws.Workers != 0 || ws.Idle != 0:
 		cfg.warn(path, ".workers and .worker_idle apply to worker: true entries only; ignored")
 	}
 }

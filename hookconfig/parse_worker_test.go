@@ -21,7 +21,7 @@ func TestParseWorkerKeys(t *testing.T) {
 		{[]string{"worker: true", "workers: 0"}, true, 1, 0, ".workers must be a whole number from 1 to 16"},
 		{[]string{"worker: true", "workers: 99"}, true, MaxWorkers, 0, ".workers=99 exceeds max 16; clamping"},
 		{[]string{"worker: true", "worker_idle: soon"}, true, 0, 0, ".worker_idle must be a whole number of seconds"},
-		{[]string{"workers: 2"}, false, 2, 0, "apply to worker: true entries only"},
+		{[]string{"workers: 2"}, false, 0, 0, "apply to worker: true entries only"},
 	} {
 		cfg, err := ParseConfig([]byte(hookYAML("pre_tool_call", "./x.sh", tc.extra...)), "t.yaml")
 		if err != nil {
@@ -33,9 +33,13 @@ func TestParseWorkerKeys(t *testing.T) {
 			warns = append(warns, w.String())
 		}
 		joined := strings.Join(warns, "\n")
-		if e.Worker != tc.worker || e.Workers != tc.workers || e.WorkerIdle != tc.idle ||
+		var ws WorkerSpec // the ignored values of an entry that is no worker are not kept
+		if w := e.Worker(); w != nil {
+			ws = *w
+		}
+		if (e.Worker() != nil) != tc.worker || ws.Workers != tc.workers || ws.Idle != tc.idle ||
 			(tc.warning == "") != (len(warns) == 0) || !strings.Contains(joined, tc.warning) {
-			t.Errorf("%v: worker=%v workers=%d idle=%v warnings=%q", tc.extra, e.Worker, e.Workers, e.WorkerIdle, joined)
+			t.Errorf("%v: worker=%v workers=%d idle=%v warnings=%q", tc.extra, e.Worker() != nil, ws.Workers, ws.Idle, joined)
 		}
 	}
 }

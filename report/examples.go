@@ -64,7 +64,7 @@ func notRunReason(st *HookStatus) string {
 	case e.Duplicate:
 		return "duplicate of an entry above, examples not run"
 	case !st.Approved:
-		return "not approved, examples not run (approve it first: " + consent.ApproveCommandHint(e.DeclaredAs, e.Command) + ")"
+		return "not approved, examples not run (approve it first: " + consent.ApproveCommandHint(e.DeclaredAs, e.Text()) + ")"
 	case st.Drift.Kind == consent.DriftHash:
 		return "changed since approval, examples not run (review it and re-approve)"
 	case st.TextOnlyUnacknowledged():
@@ -209,7 +209,7 @@ func PrintExamples(w io.Writer, hooks []HookExamples) {
 	for i := range hooks {
 		h := &hooks[i]
 		e := h.Status.Entry
-		fmt.Fprintf(w, "[%s] %s\n", show(e.DeclaredAs), show(e.Command))
+		fmt.Fprintf(w, "[%s] %s\n", show(e.DeclaredAs), show(e.Text()))
 		if h.NotRun != "" {
 			fmt.Fprintf(w, "    - %s\n", show(h.NotRun))
 			continue
@@ -255,7 +255,7 @@ func ExamplesJSON(hooks []HookExamples) any {
 	for i := range hooks {
 		h := &hooks[i]
 		e := h.Status.Entry
-		j := hookJSON{Event: e.DeclaredAs, Command: e.Command, Source: e.Source, Approved: h.Status.Approved, NotRun: h.NotRun, Examples: []exampleJSON{}}
+		j := hookJSON{Event: e.DeclaredAs, Command: e.Text(), Source: e.Source, Approved: h.Status.Approved, NotRun: h.NotRun, Examples: []exampleJSON{}}
 		for _, r := range h.Results {
 			j.Examples = append(j.Examples, exampleJSON{Name: r.Example.Label(), Key: r.Example.Key, Tool: r.Example.Tool, Expect: string(r.Example.Expect), ExampleResult: r})
 		}

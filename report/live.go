@@ -113,10 +113,10 @@ func LiveDoctor(server, configPath string, disk []HookStatus, warnings []string,
 	for i := range disk {
 		st := &disk[i]
 		e := st.Entry
-		k := liveKey{e.DeclaredAs, e.Command, e.Matcher, e.Source, string(e.Dialect)}
+		k := liveKey{e.DeclaredAs, e.Text(), e.Matcher, e.Source, string(e.Dialect)}
 		n := taken[k]
 		taken[k]++
-		h := LiveHook{Event: e.DeclaredAs, Command: e.Command, Matcher: e.Matcher, Source: e.Source, OnDisk: true, Checks: []Check{}}
+		h := LiveHook{Event: e.DeclaredAs, Command: e.Text(), Matcher: e.Matcher, Source: e.Source, OnDisk: true, Checks: []Check{}}
 		var info *HookInfo
 		if n < len(loaded[k]) {
 			j := loaded[k][n]
@@ -193,7 +193,7 @@ func statsKey(h *HookStats) liveKey {
 // serverChecks grades what the server says of the hook's consent and
 // script: a loaded hook the server will not run is as good as absent.
 func serverChecks(h *LiveHook, e *hookconfig.Entry, info *HookInfo) {
-	hint := consent.ApproveCommandHint(e.DeclaredAs, e.Command)
+	hint := consent.ApproveCommandHint(e.DeclaredAs, e.Text())
 	switch {
 	case !info.Approved:
 		h.add(CheckFail, "not approved — the server does NOT run it ("+hint+")")
@@ -280,7 +280,7 @@ func entryWarnings(e *hookconfig.Entry, warnings []string) []string {
 			}
 		case e.Source != "" && strings.HasPrefix(w, e.Source+": "+at):
 			out = append(out, w)
-		case strings.HasPrefix(w, "hook "+e.Command+": "):
+		case strings.HasPrefix(w, "hook "+e.Text()+": "):
 			out = append(out, w)
 		}
 	}

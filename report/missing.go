@@ -7,14 +7,13 @@ import (
 	"slices"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 )
 
 // MissingScript is the file a hook runs that does not exist ("" when every
 // one does, or it runs none of its own): approve refuses to approve a
 // script that is not there.
 func MissingScript(h consent.Request, st *HookStatus) string {
-	if st != nil && (st.Entry.Type == hookconfig.TypeHTTP || st.Entry.Unsupported != "") {
+	if st != nil && !st.Entry.RunsCommand() {
 		return "" // an http hook runs no file; a handler that cannot run here neither
 	}
 	t := consent.Inspect(h, nil).Target

@@ -52,7 +52,7 @@ func ProjectHooks(statuses []HookStatus) []ProjectHook {
 		if e.Scope.Global() || e.Duplicate {
 			continue
 		}
-		h := ProjectHook{Event: e.DeclaredAs, Matcher: e.Matcher, Command: e.Command, Source: e.Scope.Source,
+		h := ProjectHook{Event: e.DeclaredAs, Matcher: e.Matcher, Command: e.Text(), Source: e.Scope.Source,
 			TextOnly: st.TextOnly, State: "new", Status: st, Files: []FileDigest{}}
 		switch {
 		case st.Approved && st.Drift.Kind == consent.DriftHash:

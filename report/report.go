@@ -82,7 +82,7 @@ func Inspect(cfg *hookconfig.Config, allow *consent.File, cwd string) []HookStat
 			Script:        cs.Target.Primary(),
 			Files:         cs.Target.Files,
 			TextOnly:      cs.Target.Opaque,
-			textOnlyGuard: e.Unsupported == "" && consent.NeedsTextOnlyAck(e.FailClosed, &cs.Target),
+			textOnlyGuard: e.CannotRun() == "" && consent.NeedsTextOnlyAck(e.FailClosed, &cs.Target),
 			Executable:    cs.Target.Executable(),
 			StartProblem:  cs.Target.StartProblem(),
 			Approved:      cs.Approved,
@@ -186,7 +186,7 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 				r.add(CheckInfo, "why: "+st.StartProblem)
 			}
 		}
-		hint := consent.ApproveCommandHint(e.DeclaredAs, e.Command)
+		hint := consent.ApproveCommandHint(e.DeclaredAs, e.Text())
 		if st.Approved {
 			at := st.Approval.ApprovedAt
 			if at == "" {
@@ -205,7 +205,7 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 		switch {
 		case st.TextOnlyUnacknowledged():
 			r.add(CheckFail, "fail_closed guard approved by its text only ("+st.TextOnly+") without --text-only: it BLOCKS the events it guards until you review it and approve it knowingly: "+
-				consent.ApproveTextOnlyHint(e.DeclaredAs, e.Command))
+				consent.ApproveTextOnlyHint(e.DeclaredAs, e.Text()))
 		case st.TextOnly != "":
 			r.add(CheckWarn, "approved by its text only ("+st.TextOnly+"): the files it runs cannot be determined, so what it runs can change without a new approval")
 		}
@@ -339,10 +339,13 @@ type DriftInfo struct {
 func NewHookInfo(st *HookStatus) HookInfo {
 	e := st.Entry
 	h := HookInfo{
-		Event: e.DeclaredAs, Canonical: e.Event.Name, Command: e.Command, Matcher: e.Matcher,
+		Event: e.DeclaredAs, Canonical: e.Event.Name, Command: e.Text(), Matcher: e.Matcher,
 		Timeout: e.Timeout.Seconds(), Dialect: string(e.Dialect), FailClosed: e.FailClosed,
-		Priority: e.Priority, Duplicate: e.Duplicate, Source: e.Source, RunBy: e.RunBy, Worker: e.Worker, Workers: e.Workers, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, TextOnlyBlocks: st.TextOnlyUnacknowledged(), Executable: st.Executable,
+		Priority: e.Priority, Duplicate: e.Duplicate, Source: e.Source, RunBy: e.RunBy, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, TextOnlyBlocks: st.TextOnlyUnacknowledged(), Executable: st.Executable,
 		Approved: st.Approved, ApprovedAt: st.Approval.ApprovedAt, ApprovedElsewhere: st.Elsewhere, Runs: st.Runs(),
+	}
+	if w := e.Worker(); w != nil {
+		h.Worker, h.Workers = true, w.Workers
 	}
 	if h.Files == nil {
 		h.Files = []string{}

@@ -75,7 +75,7 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 		for _, st := range byEvent[ev] {
 			e := st.Entry
 			var b strings.Builder
-			fmt.Fprintf(&b, "    - %s", show(e.Command))
+			fmt.Fprintf(&b, "    - %s", show(e.Text()))
 			if e.Matcher != "" {
 				fmt.Fprintf(&b, " matcher=%s", show(PyRepr(e.Matcher)))
 			}
@@ -89,10 +89,10 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 			if e.Priority != 0 {
 				fmt.Fprintf(&b, ", priority=%d", e.Priority)
 			}
-			if e.Worker {
+			if w := e.Worker(); w != nil {
 				b.WriteString(", worker")
-				if e.Workers > 1 {
-					fmt.Fprintf(&b, " ×%d", e.Workers)
+				if w.Workers > 1 {
+					fmt.Fprintf(&b, " ×%d", w.Workers)
 				}
 			}
 			if e.Shadow {
@@ -128,14 +128,14 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 			}
 			if st.TextOnlyUnacknowledged() {
 				fmt.Fprintf(w, "      ✗ a fail_closed guard: blocks the events it guards until approved knowingly: %s\n",
-					show(consent.ApproveTextOnlyHint(e.DeclaredAs, e.Command)))
+					show(consent.ApproveTextOnlyHint(e.DeclaredAs, e.Text())))
 			}
 			switch {
 			case st.Approved && st.Drift.Kind == consent.DriftMtime:
 				fmt.Fprintf(w, "      ⚠ %s — run `hermes-hooks doctor` to re-validate\n", show(st.Drift.Message()))
 			case st.Approved && st.Drift.Kind == consent.DriftHash:
 				fmt.Fprintf(w, "      ✗ %s — will NOT run until re-approved: %s\n", show(st.Drift.Message()),
-					show(consent.ApproveCommandHint(e.DeclaredAs, e.Command)))
+					show(consent.ApproveCommandHint(e.DeclaredAs, e.Text())))
 			}
 		}
 		fmt.Fprintln(w)
@@ -190,7 +190,7 @@ func PrintDoctor(w io.Writer, results []DoctorResult, problems int) {
 	}
 	fmt.Fprintf(w, "Checking %s...\n\n", Count(len(results), "configured shell hook", "configured shell hooks"))
 	for _, r := range results {
-		fmt.Fprintf(w, "  [%s] %s\n", show(r.Status.Entry.DeclaredAs), show(r.Status.Entry.Command))
+		fmt.Fprintf(w, "  [%s] %s\n", show(r.Status.Entry.DeclaredAs), show(r.Status.Entry.Text()))
 		for _, c := range r.Checks {
 			fmt.Fprintf(w, "      %s %s\n", c.Level.Symbol(), show(c.Text))
 		}

@@ -102,19 +102,19 @@ func startProblems(cfg *hookconfig.Config, cwd string, lines lineFinder) []Probl
 		listed = cfg.Entries
 	}
 	for _, e := range listed {
-		if e.Duplicate || e.Unsupported != "" || e.Type == hookconfig.TypeHTTP {
+		if e.Duplicate || !e.RunsCommand() {
 			continue
 		}
 		t := consent.Inspect(dispatcher.ConsentRequest(e, cwd, nil), nil).Target
 		key := entryKey(e)
 		if why := t.StartProblem(); why != "" {
 			out = append(out, Problem{File: e.Source, Line: lines.find(e.Source, key), Key: key, Level: LevelError,
-				Message: "[" + e.DeclaredAs + "] " + e.Command + ": cannot start: " + why})
+				Message: "[" + e.DeclaredAs + "] " + e.Text() + ": cannot start: " + why})
 		}
 		if t.Opaque != "" {
-			msg := "[" + e.DeclaredAs + "] " + e.Command + ": ⚠ approved by its text only (" + t.Opaque + "): the files it runs cannot be determined, so what it runs can change without a new approval"
+			msg := "[" + e.DeclaredAs + "] " + e.Text() + ": ⚠ approved by its text only (" + t.Opaque + "): the files it runs cannot be determined, so what it runs can change without a new approval"
 			if consent.NeedsTextOnlyAck(e.FailClosed, &t) {
-				msg += "; a fail_closed guard is approved so only with " + consent.ApproveTextOnlyHint(e.DeclaredAs, e.Command)
+				msg += "; a fail_closed guard is approved so only with " + consent.ApproveTextOnlyHint(e.DeclaredAs, e.Text())
 			}
 			out = append(out, Problem{File: e.Source, Line: lines.find(e.Source, key), Key: key, Level: LevelWarning, Message: msg})
 		}

@@ -50,7 +50,7 @@ func (s *Server) reviewHooks(changed map[string]bool) {
 		if st.Script != "" {
 			scripts = append(scripts, absPath(st.Script))
 		}
-		k := hookKey{st.Entry.DeclaredAs, st.Entry.Command}
+		k := hookKey{st.Entry.DeclaredAs, st.Entry.Text()}
 		if _, dup := next[k]; dup {
 			continue
 		}

@@ -123,7 +123,7 @@ func runApprove(a *app, command string, o approveOptions) error {
 		if st != nil {
 			// Key the approval by the config's own spelling: that is the
 			// string dispatch looks up.
-			cmd = st.Entry.Command
+			cmd = st.Entry.Text()
 		}
 		if !seen[event+"\x00"+cmd] {
 			seen[event+"\x00"+cmd] = true
@@ -141,7 +141,7 @@ func runApprove(a *app, command string, o approveOptions) error {
 		// pre_tool_call approves a hook declared under PreToolUse too.
 		for i := range statuses {
 			st := &statuses[i]
-			if cmdpin.SameCommand(st.Entry.Command, command) && st.Entry.Event == ev {
+			if cmdpin.SameCommand(st.Entry.Text(), command) && st.Entry.Event == ev {
 				add(st.Entry.DeclaredAs, st)
 			}
 		}
@@ -156,7 +156,7 @@ func runApprove(a *app, command string, o approveOptions) error {
 		}
 	} else {
 		for i := range statuses {
-			if cmdpin.SameCommand(statuses[i].Entry.Command, command) {
+			if cmdpin.SameCommand(statuses[i].Entry.Text(), command) {
 				add(statuses[i].Entry.DeclaredAs, &statuses[i])
 			}
 		}
@@ -187,7 +187,7 @@ func runApproveAll(a *app, o approveOptions) error {
 		if e.Duplicate {
 			continue // approved with the entry it repeats
 		}
-		targets = append(targets, approveTarget{event: e.DeclaredAs, command: e.Command, status: &statuses[i]})
+		targets = append(targets, approveTarget{event: e.DeclaredAs, command: e.Text(), status: &statuses[i]})
 	}
 	if len(targets) == 0 {
 		fmt.Fprintf(a.Out, "No shell hooks configured in %s — nothing to approve.\n", show(a.configLabel()))

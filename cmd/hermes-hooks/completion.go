@@ -90,8 +90,8 @@ func (a *app) configuredCommands() []string {
 	}
 	var out []string
 	for _, e := range cfg.Listed {
-		if !slices.Contains(out, e.Command) {
-			out = append(out, e.Command)
+		if !slices.Contains(out, e.Text()) {
+			out = append(out, e.Text())
 		}
 	}
 	return out

@@ -49,7 +49,7 @@ func printFiltered(w io.Writer, filtered []filteredHook, ran int) {
 	switch {
 	case len(filtered) == 0:
 	case ran == 0 && len(filtered) == 1:
-		fmt.Fprintf(w, "1 hook configured for this event, filtered out %s:\n  %s\n", show(filtered[0].why()), show(filtered[0].Entry.Command))
+		fmt.Fprintf(w, "1 hook configured for this event, filtered out %s:\n  %s\n", show(filtered[0].why()), show(filtered[0].Entry.Text()))
 		fmt.Fprintln(w, "Nothing was fired.")
 	default:
 		lead := report.Count(len(filtered), "hook", "hooks") + " configured for this event, filtered out:"
@@ -58,7 +58,7 @@ func printFiltered(w io.Writer, filtered []filteredHook, ran int) {
 		}
 		fmt.Fprintln(w, lead)
 		for _, f := range filtered {
-			fmt.Fprintf(w, "  %s: %s\n", show(f.Entry.Command), show(f.why()))
+			fmt.Fprintf(w, "  %s: %s\n", show(f.Entry.Text()), show(f.why()))
 		}
 		if ran == 0 {
 			fmt.Fprintln(w, "Nothing was fired.")
@@ -70,7 +70,7 @@ func printFiltered(w io.Writer, filtered []filteredHook, ran int) {
 func filteredJSON(filtered []filteredHook) []map[string]any {
 	out := make([]map[string]any, 0, len(filtered))
 	for _, f := range filtered {
-		out = append(out, map[string]any{"event": f.Entry.DeclaredAs, "command": f.Entry.Command,
+		out = append(out, map[string]any{"event": f.Entry.DeclaredAs, "command": f.Entry.Text(),
 			"matcher": f.Entry.Matcher, "if": f.Entry.If, "reason": "filtered out " + f.why()})
 	}
 	return out

@@ -285,10 +285,10 @@ func printTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []t
 		switch {
 		case !r.Approved:
 			fmt.Fprintf(w, "      ⚠ not allowlisted: dispatch "+verb+" until you run %s\n",
-				show(consent.ApproveCommandHint(r.Entry.DeclaredAs, r.Entry.Command)))
+				show(consent.ApproveCommandHint(r.Entry.DeclaredAs, r.Entry.Text())))
 		case r.Changed:
 			fmt.Fprintf(w, "      ⚠ script changed since approval: dispatch "+verb+" until you run %s\n",
-				show(consent.ApproveCommandHint(r.Entry.DeclaredAs, r.Entry.Command)))
+				show(consent.ApproveCommandHint(r.Entry.DeclaredAs, r.Entry.Text())))
 		}
 		elapsed := pyjson.Seconds(rep.ElapsedMS / 1000)
 		switch {

@@ -119,7 +119,7 @@ func (a *App) unreadableRefusal(ev *protocol.Event, readErr error) (protocol.Out
 		if e.Event == ev && e.FailClosed {
 			a.Warn(msg)
 			refused := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock,
-				Message: "hermes-hooks: " + msg + "; the fail_closed guard " + e.Command + " cannot check them, so they are refused"}
+				Message: "hermes-hooks: " + msg + "; the fail_closed guard " + e.Text() + " cannot check them, so they are refused"}
 			a.journalRefusal(cfg, ev, map[string]any{}, &refused)
 			return refused, true
 		}

@@ -173,7 +173,7 @@ func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, problem str
 		a.warnAll(cfg)
 		for _, e := range cfg.Entries {
 			if e.Event == call.Event && e.FailClosed && !slices.Contains(call.RunBy(), e.RunBy) {
-				return a.hookRefuse(agent, call, cfg, "hermes-hooks: "+problem+"; the fail_closed guard "+e.Command+" cannot check it, so this is refused", anyCaller)
+				return a.hookRefuse(agent, call, cfg, "hermes-hooks: "+problem+"; the fail_closed guard "+e.Text()+" cannot check it, so this is refused", anyCaller)
 			}
 		}
 	}

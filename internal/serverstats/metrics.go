@@ -86,12 +86,12 @@ func hookSeriesNow(t *Table, allowlist func() (*consent.File, error)) []*hookSer
 			if allow == nil {
 				allow, _ = allowlist() // unreadable: approves nothing
 			}
-			if _, ok := allow.LookupIn(e.DeclaredAs, e.Command, e.Scope); !ok {
+			if _, ok := allow.LookupIn(e.DeclaredAs, e.Text(), e.Scope); !ok {
 				continue
 			}
 		}
 		// A label value must be UTF-8; a command need not be.
-		k := [2]string{e.Event.Name, strings.ToValidUTF8(e.Command, "\uFFFD")}
+		k := [2]string{e.Event.Name, strings.ToValidUTF8(e.Text(), "\uFFFD")}
 		sr := index[k]
 		if sr == nil {
 			sr = &hookSeries{event: k[0], command: k[1]}

@@ -48,7 +48,7 @@ type statKey struct {
 }
 
 func entryKey(e *hookconfig.Entry) statKey {
-	return statKey{e.DeclaredAs, e.Command, e.Matcher, e.Source, e.Dialect}
+	return statKey{e.DeclaredAs, e.Text(), e.Matcher, e.Source, e.Dialect}
 }
 
 func reportKey(r *protocol.HookReport) statKey {
@@ -222,7 +222,7 @@ func (t *Table) Hooks(statuses []report.HookStatus, workers []dispatcher.WorkerS
 	for i, e := range t.listed {
 		h := &out[i]
 		*h = report.HookStats{
-			Event: e.DeclaredAs, Canonical: e.Event.Name, Command: e.Command, Matcher: e.Matcher,
+			Event: e.DeclaredAs, Canonical: e.Event.Name, Command: e.Text(), Matcher: e.Matcher,
 			Dialect: string(e.Dialect), Source: e.Source, Timeout: e.Timeout.Seconds(), Duplicate: e.Duplicate,
 		}
 		// Inspect reports cfg.Listed in the same order.
@@ -232,10 +232,10 @@ func (t *Table) Hooks(statuses []report.HookStatus, workers []dispatcher.WorkerS
 		if rec := t.stats[i]; rec != nil {
 			rec.snapshot(h)
 		}
-		if e.Worker {
+		if e.Worker() != nil {
 			live := 0
 			for _, w := range workers {
-				if w.Event == e.DeclaredAs && w.Command == e.Command {
+				if w.Event == e.DeclaredAs && w.Command == e.Text() {
 					live, h.WorkerFailed = w.Live, w.Failed
 				}
 			}

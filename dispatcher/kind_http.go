@@ -1,0 +1,61 @@
+package dispatcher
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
+	"github.com/hermes-hooks/hermes-hooks/internal/hookhttp"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// httpKind is a Claude Code http hook: the payload POSTed to its URL
+// (internal/hookhttp), the answer read as a process's reply. It runs no
+// local file, so it is approved by its URL together with what it sends.
+type httpKind struct{ spec *hookconfig.HTTPSpec }
+
+func httpKindOf(s hookconfig.Spec) hookKind {
+	if h, ok := s.(*hookconfig.HTTPSpec); ok {
+		return httpKind{h}
+	}
+	return nil
+}
+
+func (k httpKind) fixed(*hookconfig.Entry) *cmdpin.Target {
+	return &cmdpin.Target{Opaque: "an HTTP endpoint: what it answers can change without notice", Spec: httpSpec(k.spec)}
+}
+
+func (httpKind) cannotRun() string { return "" }
+
+func (k httpKind) run(ctx context.Context, d *Dispatcher, _ *protocol.Event, h Invocation, payload []byte) ran {
+	return ran{res: hookhttp.Run(ctx, hookhttp.Spec{URL: k.spec.URL, Headers: k.spec.Headers, AllowedEnvVars: k.spec.AllowedEnvVars,
+		Env: h.Env, Body: payload, Timeout: h.Entry.Timeout, Cap: d.opts.OutputCap})}
+}
+
+// httpSpec is the canonical text of what an http hook sends where: its URL,
+// its headers sorted by name, and the environment variables their values
+// may name, sorted and without repeats (their order means nothing). Each
+// value is Go-quoted, so no two definitions share a text. The approval pins
+// its digest (cmdpin.Target.Spec): a header or an allowed variable added
+// after the URL was approved — a secret sent along — needs a new approval.
+func httpSpec(s *hookconfig.HTTPSpec) string {
+	var b strings.Builder
+	b.WriteString("http\nurl ")
+	b.WriteString(strconv.Quote(s.URL))
+	for _, name := range slices.Sorted(maps.Keys(s.Headers)) {
+		b.WriteString("\nheader ")
+		b.WriteString(strconv.Quote(name))
+		b.WriteByte(' ')
+		b.WriteString(strconv.Quote(s.Headers[name]))
+	}
+	for _, name := range slices.Compact(slices.Sorted(slices.Values(s.AllowedEnvVars))) {
+		b.WriteString("\nallowed_env ")
+		b.WriteString(strconv.Quote(name))
+	}
+	return b.String()
+}

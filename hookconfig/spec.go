@@ -1,0 +1,141 @@
+package hookconfig
+
+import "time"
+
+// Hook kinds. An entry's Spec says what kind of hook it is and holds what
+// only that kind needs; everything an entry of any kind has (event,
+// matcher, timeout, scope, …) stays on Entry. The config readers set it
+// (parseEntry: command or worker; a Claude Code handler's type through
+// handlerTypes; a Cursor hook's type), and the dispatcher maps it once to
+// the code that runs it (dispatcher/kind*.go). A new kind is one Spec
+// type, one parse case and one handler file there.
+
+// Spec is the kind-specific part of an entry.
+type Spec interface {
+	// Kind is the kind's name as a config writes it: "command", "http",
+	// or a handler type that cannot run here ("prompt", "mcp_tool").
+	Kind() string
+	// Label is what the entry is listed and approved by when that is not
+	// its Command ("" when it is: commands and workers): an http hook's
+	// URL, a summary of a handler that cannot run here.
+	Label() string
+}
+
+// Claude Code handler types beyond "command".
+const (
+	TypeCommand = "command"
+	TypeHTTP    = "http"
+)
+
+// CommandSpec is a command: Entry.Command, run through a shell or, in the
+// exec form, without one.
+type CommandSpec struct {
+	// Args is the exec form: the program and its arguments, run without a
+	// shell (Entry.Command is them quoted, the approval's key).
+	Args []string
+	// Shell "bash" runs a shell-form command with bash instead of
+	// /bin/sh.
+	Shell string
+}
+
+// Kind implements Spec.
+func (*CommandSpec) Kind() string { return TypeCommand }
+
+// Label implements Spec: a command is its Command.
+func (*CommandSpec) Label() string { return "" }
+
+// WorkerSpec is a command whose process is kept alive between events
+// (worker: true): one JSON payload per line in, one reply per line out
+// (see WorkerEnv).
+type WorkerSpec struct {
+	CommandSpec
+	// Workers is its pool size (0: the default, 1; at most MaxWorkers).
+	Workers int
+	// Idle is how long an idle worker is kept (0: DefaultWorkerIdle).
+	Idle time.Duration
+}
+
+// Kind implements Spec: a worker is written as a command.
+func (*WorkerSpec) Kind() string { return TypeCommand }
+
+// HTTPSpec is a Claude Code http handler: the payload is POSTed to URL.
+type HTTPSpec struct {
+	URL string
+	// Headers are sent with the request; their values may name the
+	// variables AllowedEnvVars lists.
+	Headers        map[string]string
+	AllowedEnvVars []string
+}
+
+// Kind implements Spec.
+func (*HTTPSpec) Kind() string { return TypeHTTP }
+
+// Label implements Spec: an http hook is listed and approved by its URL.
+func (s *HTTPSpec) Label() string { return s.URL }
+
+// UnsupportedSpec is a handler that cannot run here (prompt, agent and
+// mcp_tool handlers, a shell other than sh and bash): it is kept, so that
+// list shows it and a guard among such handlers is never skipped silently.
+type UnsupportedSpec struct {
+	// Type is the handler's type as written.
+	Type string
+	// Why says why it cannot run here.
+	Why string
+	// Text is what it is listed and approved by ("": its Command).
+	Text string
+}
+
+// Kind implements Spec.
+func (s *UnsupportedSpec) Kind() string { return s.Type }
+
+// Label implements Spec.
+func (s *UnsupportedSpec) Label() string { return s.Text }
+
+// Text is what the entry is listed, reported and approved by: its
+// command, an http hook's URL, a summary of a handler that cannot run
+// here.
+func (e *Entry) Text() string {
+	if e.Spec != nil {
+		if l := e.Spec.Label(); l != "" {
+			return l
+		}
+	}
+	return e.Command
+}
+
+// RunsCommand reports an entry that starts a local command (a command or
+// a worker): what it runs can be resolved, checked and pinned. An http
+// hook runs no file; a handler that cannot run here runs nothing.
+func (e *Entry) RunsCommand() bool {
+	switch e.Spec.(type) {
+	case nil, *CommandSpec, *WorkerSpec:
+		return true
+	}
+	return false
+}
+
+// CannotRun says why the entry cannot run here ("" when it can).
+func (e *Entry) CannotRun() string {
+	if u, ok := e.Spec.(*UnsupportedSpec); ok {
+		return u.Why
+	}
+	return ""
+}
+
+// Worker is the entry's worker spec (nil unless worker: true).
+func (e *Entry) Worker() *WorkerSpec {
+	w, _ := e.Spec.(*WorkerSpec)
+	return w
+}
+
+// Exec is how a command or worker entry's Command is started: its exec
+// form and shell (the zero CommandSpec for other kinds).
+func (e *Entry) Exec() CommandSpec {
+	switch s := e.Spec.(type) {
+	case *CommandSpec:
+		return *s
+	case *WorkerSpec:
+		return s.CommandSpec
+	}
+	return CommandSpec{}
+}

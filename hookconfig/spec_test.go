@@ -1,0 +1,84 @@
+package hookconfig
+
+import (
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// replySpec is a kind of this test's own: a handler that answers with a
+// fixed reply (its input).
+type replySpec struct{ Reply string }
+
+func (*replySpec) Kind() string    { return "reply" }
+func (s *replySpec) Label() string { return "reply: " + s.Reply }
+
+// A new hook kind is one parse case: a row of handlerTypes that reads its
+// handler into its spec. Everything else an entry has — matcher, timeout,
+// fail_closed, if — is read as for every kind, and the entry is listed and
+// approved by the spec's Label, not a command.
+func TestAHandlerTypeIsOneParseCase(t *testing.T) {
+	handlerTypes["reply"] = func(_ *Config, _, _ string, h *yaml.Node) (handlerParts, bool) {
+		in, _ := strOf(h, "input")
+		return handlerParts{spec: &replySpec{Reply: in}, node: h}, true
+	}
+	t.Cleanup(func() { delete(handlerTypes, "reply") })
+	entries, warnings, err := parseClaudeSettings([]byte(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[
+		{"type":"reply","input":"{\"decision\":\"block\"}","timeout":5,"onFailure":"block"}]}]}}`), "s.json")
+	if err != nil || len(warnings) != 0 || len(entries) != 1 {
+		t.Fatalf("entries %v warnings %v err %v", entries, warnings, err)
+	}
+	e := entries[0]
+	s, ok := e.Spec.(*replySpec)
+	if !ok || s.Reply != `{"decision":"block"}` || e.Command != "" || e.Text() != `reply: {"decision":"block"}` ||
+		e.Matcher != "Bash" || e.TimeoutSeconds() != "5" || !e.FailClosed || e.RunsCommand() || e.CannotRun() != "" {
+		t.Fatalf("entry %+v spec %+v", e, e.Spec)
+	}
+}
+
+// Each kind's spec, and what an entry of it is shown by: an http hook's
+// URL is no command.
+func TestSpecOfEachKind(t *testing.T) {
+	entries, _, err := parseClaudeSettings([]byte(`{"hooks":{"PreToolUse":[{"hooks":[
+		{"type":"command","command":"./a.sh","shell":"bash"},
+		{"type":"command","command":"python3","args":["g.py","x y"]},
+		{"type":"http","url":" https://h.example/a ","headers":{"X":"$T"},"allowedEnvVars":["T"]},
+		{"type":"prompt","prompt":"is this   safe?"},
+		{"type":"mcp_tool","server":"s","tool":"t"},
+		{"type":"command","command":"./z.sh","shell":"zsh"}]}]}}`), "s.json")
+	if err != nil || len(entries) != 6 {
+		t.Fatalf("%d entries, err %v", len(entries), err)
+	}
+	for i, want := range []struct {
+		kind, command, text string
+		runs                bool
+		cannot              string
+	}{
+		{"command", "./a.sh", "./a.sh", true, ""},
+		{"command", "python3 g.py 'x y'", "python3 g.py 'x y'", true, ""},
+		{"http", "", "https://h.example/a", false, ""},
+		{"prompt", "", "prompt: is this safe?", false, "needs a model"},
+		{"mcp_tool", "", "mcp_tool: s/t", false, "needs an MCP client"},
+		{"command", "./z.sh", "./z.sh", false, "a zsh shell command"},
+	} {
+		e := entries[i]
+		if e.Spec.Kind() != want.kind || e.Command != want.command || e.Text() != want.text || e.RunsCommand() != want.runs ||
+			(want.cannot == "") != (e.CannotRun() == "") || !strings.Contains(e.CannotRun(), want.cannot) {
+			t.Errorf("entry %d: kind %q command %q text %q runs %v cannot %q", i, e.Spec.Kind(), e.Command, e.Text(), e.RunsCommand(), e.CannotRun())
+		}
+	}
+	if x := entries[0].Exec(); x.Shell != "bash" || x.Args != nil {
+		t.Errorf("shell form: %+v", x)
+	}
+	if x := entries[1].Exec(); strings.Join(x.Args, "|") != "python3|g.py|x y" {
+		t.Errorf("exec form: %+v", x)
+	}
+	if h := entries[2].Spec.(*HTTPSpec); h.URL != "https://h.example/a" || h.Headers["X"] != "$T" || len(h.AllowedEnvVars) != 1 {
+		t.Errorf("http: %+v", h)
+	}
+	w := mustParse(t, "hooks:\n  pre_tool_call:\n    - command: ./w.sh\n      worker: true\n      workers: 2\n").Entries[0]
+	if ws := w.Worker(); ws == nil || ws.Workers != 2 || w.Command != "./w.sh" || !w.RunsCommand() {
+		t.Errorf("worker: %+v", w.Spec)
+	}
+}
