@@ -43,7 +43,7 @@ func runDoctorLive(a *app, o doctorOptions) error {
 		path string
 		into any
 	}{{"/v1/hooks", &listing}, {"/v1/stats", &stats}} {
-		if err := cli.ServerGet(addr, q.path+query, q.into); err != nil {
+		if err := server.Get(addr, q.path+query, q.into); err != nil {
 			return &exitError{Code: 1, Msg: "no hermes-hooks serve answers at " + addr.String() + ": " + err.Error(),
 				Hint: "start one with `hermes-hooks serve`, or name it with --server unix:///path or tcp://127.0.0.1:PORT"}
 		}
@@ -103,7 +103,7 @@ func liveQuery(addr server.Addr) string {
 	var h struct {
 		Mode string `json:"mode"`
 	}
-	if cli.ServerGet(addr, "/healthz", &h) != nil || h.Mode != "user" {
+	if server.Get(addr, "/healthz", &h) != nil || h.Mode != "user" {
 		return ""
 	}
 	wd := cli.Cwd()
