@@ -46,9 +46,16 @@ const maxReply = 64 << 20
 
 // addrClient is an HTTP client for the server at addr and the base URL of
 // its requests.
-func addrClient(addr Addr) (*http.Client, string) {
+func addrClient(addr Addr) (*http.Client, string, error) {
+	if addr.Network == "token" {
+		tr, base, err := tokenClient(addr.Address)
+		if err != nil {
+			return nil, "", err
+		}
+		return &http.Client{Transport: tr}, base, nil
+	}
 	if addr.Network != "unix" {
-		return &http.Client{}, "http://" + addr.Address
+		return &http.Client{}, "http://" + addr.Address, nil
 	}
 	path := addr.Address
 	tr := &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
@@ -69,14 +76,17 @@ func addrClient(addr Addr) (*http.Client, string) {
 		}
 		return c, nil
 	}}
-	return &http.Client{Transport: tr}, "http://hermes-hooks"
+	return &http.Client{Transport: tr}, "http://hermes-hooks", nil
 }
 
 // Get reads the JSON endpoint path (/v1/hooks, /v1/stats) of the server
 // at addr into into; anything but a 200 JSON reply is an error that names
 // what answered.
 func Get(addr Addr, path string, into any) error {
-	c, base := addrClient(addr)
+	c, base, err := addrClient(addr)
+	if err != nil {
+		return err
+	}
 	c.Timeout = liveTimeout
 	url := base + path
 	resp, err := c.Get(url)
@@ -99,7 +109,7 @@ func Get(addr Addr, path string, into any) error {
 }
 
 // Forward posts a dispatch of event with fields to a serve at target
-// (unix:///path or tcp://HOST:PORT) and reads its outcome. The query
+// (unix:///path, token:///path or tcp://HOST:PORT) and reads its outcome. The query
 // states the caller's inputs: a server that would dispatch otherwise
 // refuses (409), one that does not say it checked them (an older serve)
 // is not believed, and one of another version than the caller's is not
@@ -107,6 +117,9 @@ func Get(addr Addr, path string, into any) error {
 // hooks.
 func Forward(parent context.Context, target string, q url.Values, event string, fields map[string]any, version string) (protocol.Outcome, error) {
 	var o protocol.Outcome
+	if a, err := ParseAddr(target, true); err == nil && a.Network == "token" && !Present(a) {
+		return o, errors.New("not running (no endpoint file)")
+	}
 	client, base, err := targetClient(target)
 	if err != nil {
 		return o, err
@@ -154,22 +167,28 @@ func Forward(parent context.Context, target string, q url.Values, event string, 
 	return o, nil
 }
 
-// targetClient is an HTTP client for the server at target (unix:///path
-// or tcp://HOST:PORT) and the base URL of its requests.
+// targetClient is an HTTP client for the server at target (unix:///path,
+// token:///path or tcp://HOST:PORT) and the base URL of its requests.
 func targetClient(target string) (*http.Client, string, error) {
+	if strings.HasPrefix(target, "token://") {
+		// Not a URL: on Windows the path is C:\...
+		a, err := ParseAddr(target, true)
+		if err != nil {
+			return nil, "", err
+		}
+		return addrClient(a)
+	}
 	u, err := url.Parse(target)
 	if err != nil {
 		return nil, "", err
 	}
 	switch u.Scheme {
 	case "unix":
-		c, base := addrClient(Addr{Network: "unix", Address: u.Path})
-		return c, base, nil
+		return addrClient(Addr{Network: "unix", Address: u.Path})
 	case "tcp", "http":
-		c, base := addrClient(Addr{Network: "tcp", Address: u.Host})
-		return c, base, nil
+		return addrClient(Addr{Network: "tcp", Address: u.Host})
 	}
-	return nil, "", fmt.Errorf("unsupported server address %q (use unix:///path or tcp://127.0.0.1:PORT)", target)
+	return nil, "", fmt.Errorf("unsupported server address %q (use unix:///path, token:///path or tcp://127.0.0.1:PORT)", target)
 }
 
 // send makes one request and reads the whole reply (at most maxReply).
