@@ -2,7 +2,6 @@ package main
 
 import (
 	"net/url"
-	"os"
 	"path/filepath"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
@@ -25,9 +24,9 @@ func runDoctorLive(a *app, o doctorOptions) error {
 		}
 		// The user-level server's socket when there is one (serve --user,
 		// as hook looks for it), else the per-project default.
-		target = "unix://" + filepath.Join(home, "hermes-hooks.sock")
-		if _, err := os.Stat(server.UserSocket(home)); err == nil {
-			target = "unix://" + server.UserSocket(home)
+		target = server.DefaultAddr(home).String()
+		if user := server.UserAddr(home); server.Present(user) {
+			target = user.String()
 		}
 	}
 	// A client may connect wherever its user points it: the loopback rule

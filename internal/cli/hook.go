@@ -294,7 +294,7 @@ func (a *App) forwardQuery(runBy, project, wd string) url.Values {
 // hookServer is the server to forward to: --server; else
 // HERMES_HOOKS_SERVER (an address, a socket path, or "off" for none);
 // else the user-level server's socket, or the per-project default one,
-// when there is a file at its path. "" is none: nothing to forward to, and
+// when there is a file at its path (on Windows: their endpoint files). "" is none: nothing to forward to, and
 // nothing to say about it.
 func (a *App) hookServer(flag string) string {
 	if flag != "" {
@@ -316,9 +316,9 @@ func (a *App) hookServer(flag string) string {
 	if err != nil {
 		return ""
 	}
-	for _, sock := range []string{server.UserSocket(home), filepath.Join(home, "hermes-hooks.sock")} {
-		if _, err := os.Lstat(sock); err == nil {
-			return "unix://" + sock
+	for _, addr := range []server.Addr{server.UserAddr(home), server.DefaultAddr(home)} {
+		if server.Present(addr) {
+			return addr.String()
 		}
 	}
 	return ""
