@@ -119,5 +119,8 @@ fi
 status=0
 wintest ./internal/hookproc/... ./internal/cmdpin/... ./protocol/... \
 	./internal/pattern/... ./agents/... ./sessions/... ./internal/fsutil/... || status=1
+# serve's Windows transport (token://: loopback TCP and a key in a file
+# only the user can read); the rest of ./server assumes Unix sockets.
+wintest -run 'Token|ParseEndpoint|DefaultAddrs|UserOnlySDDL|ForwardOverTCP' ./server || status=1
 wintest -run '^TestWindows' ./cmd/hermes-hooks || status=1
 exit $status

@@ -19,9 +19,11 @@ import (
 
 // Addr is a parsed --listen value.
 type Addr struct {
-	// Network is "unix" or "tcp".
+	// Network is "unix", "tcp", or "token": loopback TCP on a port
+	// published, with a per-user key, in an endpoint file (token.go).
 	Network string
-	// Address is the socket's absolute path, or host:port.
+	// Address is the socket's absolute path, host:port, or the endpoint
+	// file's absolute path.
 	Address string
 }
 
@@ -36,22 +38,23 @@ var ErrNotLoopback = errors.New("not a loopback address")
 var ErrInUse = errors.New("another server is listening on this socket")
 
 // ParseAddr parses unix:///path/to/sock (a relative path is taken from the
-// working directory) or tcp://host:port. With allowRemote false, a TCP
+// working directory), token:///path/to/endpoint (the same) or
+// tcp://host:port. With allowRemote false, a TCP
 // host must be loopback: an IP literal such as 127.0.0.1 or [::1], or a
 // name (localhost) whose every address is loopback; an empty host (all
 // interfaces) never is.
 func ParseAddr(spec string, allowRemote bool) (Addr, error) {
 	switch {
-	case strings.HasPrefix(spec, "unix://"):
-		p := strings.TrimPrefix(spec, "unix://")
+	case strings.HasPrefix(spec, "unix://"), strings.HasPrefix(spec, "token://"):
+		network, p, _ := strings.Cut(spec, "://")
 		if p == "" {
-			return Addr{}, fmt.Errorf("listen address %q names no socket path", spec)
+			return Addr{}, fmt.Errorf("listen address %q names no %s path", spec, map[string]string{"unix": "socket", "token": "endpoint file"}[network])
 		}
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			return Addr{}, fmt.Errorf("listen address %q: %w", spec, err)
 		}
-		return Addr{Network: "unix", Address: abs}, nil
+		return Addr{Network: network, Address: abs}, nil
 	case strings.HasPrefix(spec, "tcp://"):
 		hp := strings.TrimPrefix(spec, "tcp://")
 		host, _, err := net.SplitHostPort(hp)
@@ -109,6 +112,8 @@ func Listen(a Addr, log *slog.Logger) (net.Listener, error) {
 		return listenUnix(a.Address, log)
 	case "tcp":
 		return net.Listen("tcp", a.Address)
+	case "token":
+		return listenToken(a.Address, log)
 	}
 	return nil, fmt.Errorf("listen: unknown network %q", a.Network)
 }

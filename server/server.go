@@ -315,9 +315,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	// its hooks' process groups.
 	base, cancelBase := context.WithCancelCause(context.Background())
 	defer cancelBase(nil)
+	handler := tokenGuard(ln, s.log, s.browserGuard(s.Handler(), ln.Addr()))
 	ln = limitListener(ln, s.opts.MaxConns)
 	hs := &http.Server{
-		Handler:           s.browserGuard(s.Handler(), ln.Addr()),
+		Handler:           handler,
 		BaseContext:       func(net.Listener) context.Context { return base },
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,

@@ -327,9 +327,10 @@ func (u *User) Serve(ctx context.Context, ln net.Listener) error {
 	defer ln.Close()
 	base, cancelBase := context.WithCancelCause(context.Background())
 	defer cancelBase(nil)
+	handler := tokenGuard(ln, u.log, u.Handler())
 	ln = limitListener(ln, max(u.base.MaxConns, DefaultMaxConns))
 	hs := &http.Server{
-		Handler:           u.Handler(),
+		Handler:           handler,
 		BaseContext:       func(net.Listener) context.Context { return base },
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,

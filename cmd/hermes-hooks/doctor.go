@@ -74,7 +74,7 @@ server answering.`,
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
 	cmd.Flags().BoolVar(&o.noRun, "no-run", false, "run no hook at all: skip every smoke run, example and installed entry's probe")
 	cmd.Flags().BoolVar(&o.live, "live", false, "check what a running 'hermes-hooks serve' has loaded and done against the config on disk")
-	cmd.Flags().StringVar(&o.server, "server", "", "the server for --live: unix:///path or tcp://127.0.0.1:PORT (default unix://$HERMES_HOME/hermes-hooks.sock)")
+	cmd.Flags().StringVar(&o.server, "server", "", "the server for --live: unix:///path, token:///path or tcp://127.0.0.1:PORT (default unix://$HERMES_HOME/hermes-hooks.sock)")
 	return cmd
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
@@ -26,9 +25,9 @@ func runDoctorLive(a *app, o doctorOptions) error {
 		}
 		// The user-level server's socket when there is one (serve --user,
 		// as hook looks for it), else the per-project default.
-		target = "unix://" + filepath.Join(home, "hermes-hooks.sock")
-		if _, err := os.Stat(server.UserSocket(home)); err == nil {
-			target = "unix://" + server.UserSocket(home)
+		target = server.DefaultAddr(home).String()
+		if user := server.UserAddr(home); server.Present(user) {
+			target = user.String()
 		}
 	}
 	// A client may connect wherever its user points it: the loopback rule
@@ -44,7 +43,7 @@ func runDoctorLive(a *app, o doctorOptions) error {
 		path string
 		into any
 	}{{"/v1/hooks", &listing}, {"/v1/stats", &stats}} {
-		if err := cli.ServerGet(addr, q.path+query, q.into); err != nil {
+		if err := server.Get(addr, q.path+query, q.into); err != nil {
 			return withHint(fmt.Errorf("no hermes-hooks serve answers at %s: %w", addr.String(), err),
 				"start one with `hermes-hooks serve`, or name it with --server unix:///path or tcp://127.0.0.1:PORT")
 		}
@@ -104,7 +103,7 @@ func liveQuery(addr server.Addr) string {
 	var h struct {
 		Mode string `json:"mode"`
 	}
-	if cli.ServerGet(addr, "/healthz", &h) != nil || h.Mode != "user" {
+	if server.Get(addr, "/healthz", &h) != nil || h.Mode != "user" {
 		return ""
 	}
 	wd := cli.Cwd()

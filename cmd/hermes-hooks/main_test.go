@@ -28,12 +28,16 @@ func TestMain(m *testing.M) {
 	if os.Getenv("GORACE") == "" {
 		os.Setenv("GORACE", "atexit_sleep_ms=0")
 	}
-	testscript.Main(m, map[string]func(){
+	programs := map[string]func(){
 		"hermes-hooks": func() {
 			subreap = true
 			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
-	})
+	}
+	for name, f := range scriptPrograms {
+		programs[name] = f
+	}
+	testscript.Main(m, programs)
 }
 
 // TestScripts runs testdata/script/*.txtar. Each script gets its own
@@ -72,6 +76,7 @@ func TestScripts(t *testing.T) {
 			}
 			return copyDir(filepath.Join("..", "..", "agent-hooks"), filepath.Join(env.WorkDir, "agent-hooks"))
 		},
+		Cmds:                scriptCmds,
 		RequireExplicitExec: true,
 	})
 }

@@ -25,6 +25,7 @@ func TestWindowsScripts(t *testing.T) {
 			env.Setenv("HERMES_SAFE_MODE", "")
 			return os.MkdirAll(filepath.Join(env.WorkDir, "userhome"), 0o755)
 		},
+		Cmds:                scriptCmds,
 		RequireExplicitExec: true,
 	})
 }

@@ -9,7 +9,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 	"time"
 
@@ -41,6 +40,17 @@ type serveOptions struct {
 	maxProjects     int
 	printService    string
 }
+
+// serveTokenHelp is serve's help on the token transport (its Long text is
+// long enough already for the function that holds it).
+const serveTokenHelp = `On Windows the server listens on token://$HERMES_HOME/hermes-hooks.endpoint
+(--user: $HERMES_HOME/run/hermes-hooks.endpoint) by default: a random
+loopback TCP port, written with a fresh random key to that file, which only
+you can read. Every request must prove it holds the key (others get 401) and
+every reply proves it back, so another local user can neither dispatch nor
+read, nor pose as the server. 'hermes-hooks hook' finds the file by itself.
+
+`
 
 func newServeCmd(a *app) *cobra.Command {
 	var o serveOptions
@@ -104,7 +114,7 @@ HERMES_HOOKS_SERVER, and uses it only when its socket is yours and private,
 its process runs as you and has your version; otherwise hook says why on
 stderr and in the journal and decides by itself.
 
-Bounds: a request body must arrive within --body-timeout (else 408), and
+` + serveTokenHelp + `Bounds: a request body must arrive within --body-timeout (else 408), and
 holds no dispatch slot meanwhile; at most --max-conns connections are open
 (more wait in the kernel's queue); session state is kept encoded in memory,
 at most --session-budget bytes for all sessions together (the least
@@ -132,6 +142,7 @@ wait in a bounded queue for the destination, and when it does not take them
   hermes-hooks serve --listen tcp://127.0.0.1:8765 --log-format json --log-level debug
   hermes-hooks --config project.yaml serve --listen unix:///run/user/1000/hooks.sock --max-concurrent 16
   hermes-hooks serve --user                # every project: hook finds it by itself
+  hermes-hooks serve --listen token://$HOME/.hermes/hooks.endpoint  # loopback TCP + a key only you can read (Windows' default)
   hermes-hooks serve --print-service systemd > ~/.config/systemd/user/hermes-hooks.service  # start at login`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -142,7 +153,7 @@ wait in a bounded queue for the destination, and when it does not take them
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.listen, "listen", "", "unix:///path/to/sock or tcp://127.0.0.1:PORT (default unix://$HERMES_HOME/hermes-hooks.sock)")
+	f.StringVar(&o.listen, "listen", "", "unix:///path/to/sock, token:///path/to/endpoint (loopback TCP whose port and key only you can read there) or tcp://127.0.0.1:PORT (default unix://$HERMES_HOME/hermes-hooks.sock; on Windows token://$HERMES_HOME/hermes-hooks.endpoint)")
 	f.BoolVar(&o.allowRemote, "allow-remote", false, "allow a TCP address other machines can reach (the API has no authentication)")
 	f.Int64Var(&o.maxBody, "max-body-bytes", server.DefaultMaxBodyBytes, "largest request body accepted (bigger: 413)")
 	f.IntVar(&o.maxConcurrent, "max-concurrent", server.DefaultMaxConcurrent, "dispatches running at once; more wait up to --queue-wait, then get 503")
@@ -199,9 +210,9 @@ func runServe(a *app, o serveOptions) error {
 	listen := o.listen
 	switch {
 	case listen == "" && o.user:
-		listen = "unix://" + server.UserSocket(store.Home())
+		listen = server.UserAddr(store.Home()).String()
 	case listen == "":
-		listen = "unix://" + filepath.Join(store.Home(), "hermes-hooks.sock")
+		listen = server.DefaultAddr(store.Home()).String()
 	}
 	addr, err := server.ParseAddr(listen, o.allowRemote)
 	if errors.Is(err, server.ErrNotLoopback) {

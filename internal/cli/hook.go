@@ -1,20 +1,15 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
@@ -228,7 +223,7 @@ func (a *App) hookDispatch(ctx context.Context, agent *agents.Agent, call *agent
 	if !o.NoServer && !a.triedServer {
 		if target := a.hookServer(o.Server); target != "" {
 			a.triedServer = true
-			out, err := forward(ctx, target, a.forwardQuery(runBy, project, wd), call)
+			out, err := server.Forward(ctx, target, a.forwardQuery(runBy, project, wd), call.Event.Name, call.Fields, Version())
 			if err == nil {
 				return out, nil
 			}
@@ -299,7 +294,7 @@ func (a *App) forwardQuery(runBy, project, wd string) url.Values {
 // hookServer is the server to forward to: --server; else
 // HERMES_HOOKS_SERVER (an address, a socket path, or "off" for none);
 // else the user-level server's socket, or the per-project default one,
-// when there is a file at its path. "" is none: nothing to forward to, and
+// when there is a file at its path (on Windows: their endpoint files). "" is none: nothing to forward to, and
 // nothing to say about it.
 func (a *App) hookServer(flag string) string {
 	if flag != "" {
@@ -321,118 +316,12 @@ func (a *App) hookServer(flag string) string {
 	if err != nil {
 		return ""
 	}
-	for _, sock := range []string{server.UserSocket(home), filepath.Join(home, "hermes-hooks.sock")} {
-		if _, err := os.Lstat(sock); err == nil {
-			return "unix://" + sock
+	for _, addr := range []server.Addr{server.UserAddr(home), server.DefaultAddr(home)} {
+		if server.Present(addr) {
+			return addr.String()
 		}
 	}
 	return ""
-}
-
-// Bounds of a forward. A live server answers its health check at once: one
-// that does not (stopped, wedged, overloaded) is not used, and this process
-// dispatches by itself. The forward itself may take as long as the longest
-// hook may run (the server's own request bound), never longer: past it, the
-// dispatch runs here.
-const (
-	probeTimeout   = time.Second
-	forwardTimeout = (hookconfig.MaxClaudeTimeoutSeconds + 15) * time.Second
-)
-
-// forward posts the call to a serve at target and reads its outcome. The
-// query states the caller's inputs (forwardQuery): a server that would
-// dispatch otherwise refuses (409), and one that does not say it checked
-// them (an older serve) is not believed; the caller then dispatches by
-// itself rather than with the wrong hooks.
-func forward(parent context.Context, target string, q url.Values, call *agents.Call) (protocol.Outcome, error) {
-	var o protocol.Outcome
-	client, base, err := serverClient(target)
-	if err != nil {
-		return o, err
-	}
-	if u, _ := url.Parse(target); u != nil && u.Scheme == "unix" {
-		// A server answers for this user's tool calls: one whose socket
-		// someone else could have made or replaced is not asked at all
-		// (the connection checks the server's user too, see addrClient).
-		if err := server.TrustedSocket(u.Path); errors.Is(err, fs.ErrNotExist) {
-			return o, errors.New("not running (no socket file)")
-		} else if err != nil {
-			return o, err
-		}
-	}
-	ctx, cancel := context.WithTimeout(parent, probeTimeout)
-	defer cancel()
-	if status, _, _, err := send(ctx, client, http.MethodGet, base+"/healthz", nil); err != nil || status != http.StatusOK {
-		switch {
-		case err == nil:
-			err = fmt.Errorf("health check: HTTP %d", status)
-		case errors.Is(err, syscall.ECONNREFUSED):
-			return o, errors.New("not running (connection refused)")
-		}
-		return o, fmt.Errorf("not ready: %w", err)
-	}
-	ctx, cancel = context.WithTimeout(parent, forwardTimeout)
-	defer cancel()
-	body := protocol.EncodeJSON(call.Fields, protocol.Compact)
-	status, header, data, err := send(ctx, client, http.MethodPost, base+"/v1/dispatch/"+url.PathEscape(call.Event.Name)+"?"+q.Encode(), body)
-	if err != nil {
-		return o, err
-	}
-	if status != http.StatusOK {
-		return o, fmt.Errorf("HTTP %d: %s", status, strings.TrimSpace(string(data)))
-	}
-	if header.Get(server.InputsHeader) == "" {
-		return o, errors.New("the server does not check the caller's hook files, accept channels and safe mode (an older hermes-hooks serve?)")
-	}
-	if v := header.Get(server.VersionHeader); v != Version() {
-		return o, fmt.Errorf("the server is hermes-hooks %q, this hook %q (restart the server after an upgrade)", v, Version())
-	}
-	if err := json.Unmarshal(data, &o); err != nil {
-		return o, errors.New("unreadable outcome: " + err.Error())
-	}
-	return o, nil
-}
-
-// serverClient is an HTTP client for the server at target (unix:///path
-// or tcp://HOST:PORT) and the base URL of its requests.
-func serverClient(target string) (*http.Client, string, error) {
-	u, err := url.Parse(target)
-	if err != nil {
-		return nil, "", err
-	}
-	switch u.Scheme {
-	case "unix":
-		c, base := addrClient(server.Addr{Network: "unix", Address: u.Path})
-		return c, base, nil
-	case "tcp", "http":
-		c, base := addrClient(server.Addr{Network: "tcp", Address: u.Host})
-		return c, base, nil
-	}
-	return nil, "", fmt.Errorf("unsupported server address %q (use unix:///path or tcp://127.0.0.1:PORT)", target)
-}
-
-// maxReply bounds the body of a server's reply.
-const maxReply = 64 << 20
-
-// send makes one request and reads the whole reply (at most maxReply).
-func send(ctx context.Context, c *http.Client, method, url string, body []byte) (status int, header http.Header, data []byte, err error) {
-	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
-	if err != nil {
-		return 0, nil, nil, err
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := c.Do(req)
-	if err != nil {
-		return 0, nil, nil, err
-	}
-	defer resp.Body.Close()
-	data, err = io.ReadAll(io.LimitReader(resp.Body, maxReply+1))
-	if err == nil && len(data) > maxReply {
-		err = fmt.Errorf("reply larger than %d MiB", maxReply>>20)
-	}
-	return resp.StatusCode, resp.Header, data, err
 }
 
 func writeReply(a *App, r agents.Reply) error {

@@ -1,6 +1,6 @@
 //go:build linux
 
-package cli
+package server
 
 import (
 	"context"
@@ -11,13 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/hermes-hooks/hermes-hooks/agents"
-	"github.com/hermes-hooks/hermes-hooks/protocol"
-	"github.com/hermes-hooks/hermes-hooks/server"
 )
 
-// forward over a Unix socket checks who listens: a server process of
+// Forward over a Unix socket checks who listens: a server process of
 // another user is refused once connected (SO_PEERCRED), before a byte of
 // the call is sent, even though its socket file passed the owner and mode
 // checks. (Pretending to be another user: the listener is this process.)
@@ -33,23 +29,22 @@ func TestForwardRefusesServerOfAnotherUser(t *testing.T) {
 	asked := false
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		asked = true
-		w.Header().Set(server.InputsHeader, "checked")
-		w.Header().Set(server.VersionHeader, Version())
+		w.Header().Set(InputsHeader, "checked")
+		w.Header().Set(VersionHeader, version)
 		w.Write([]byte(`{"event":"pre_tool_call","decision":"none","stop":false,"hooks":[]}`))
 	})}
 	go srv.Serve(ln)
 	defer srv.Close()
-	ev, _ := protocol.Lookup("pre_tool_call")
-	call := &agents.Call{Event: ev, Fields: map[string]any{"tool_name": "terminal"}}
+	fields := map[string]any{"tool_name": "terminal"}
 
-	if _, err := forward(context.Background(), "unix://"+sock, url.Values{}, call); err != nil {
+	if _, err := Forward(context.Background(), "unix://"+sock, url.Values{}, "pre_tool_call", fields, version); err != nil {
 		t.Fatalf("own user's server: %v", err)
 	}
 	asked = false
 	uid := os.Geteuid() + 1
 	myUID = func() int { return uid }
 	defer func() { myUID = os.Geteuid }()
-	_, err = forward(context.Background(), "unix://"+sock, url.Values{}, call)
+	_, err = Forward(context.Background(), "unix://"+sock, url.Values{}, "pre_tool_call", fields, version)
 	if err == nil || !strings.Contains(err.Error(), "the server's process runs as uid") || asked {
 		t.Fatalf("another user's server: %v (asked %v)", err, asked)
 	}
