@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 var fixedNow = time.Date(2026, 7, 1, 12, 0, 0, 123456789, time.UTC)
@@ -653,7 +655,10 @@ func TestG63_SixtyFourProcessesApproveAtOnce(t *testing.T) {
 				return
 			default:
 			}
-			data, err := os.ReadFile(s.Path())
+			// Read as consent reads it (on Windows, sharing deletion:
+			// a reader must not stop a writer's rename, nor be refused
+			// while one happens).
+			data, err := fsutil.ReadFile(s.Path())
 			if errors.Is(err, os.ErrNotExist) {
 				continue
 			}
