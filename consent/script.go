@@ -40,12 +40,25 @@ func scriptPath(command string) string {
 		}
 	}
 	for _, tok := range tokens {
-		if strings.Contains(tok, "/") || strings.HasPrefix(tok, "~") ||
-			onWindows && (strings.Contains(tok, `\`) || filepath.VolumeName(tok) != "") {
+		if isPathToken(tok) {
 			return tok
 		}
 	}
 	return tokens[0]
+}
+
+// isPathToken: the token holds a "/" or starts with "~"; on Windows also a
+// "\" or a drive letter, while a leading "/" alone is a switch there
+// (cmd /c), not a path.
+func isPathToken(tok string) bool {
+	if strings.HasPrefix(tok, "~") {
+		return true
+	}
+	if onWindows {
+		return strings.Contains(tok, `\`) || filepath.VolumeName(tok) != "" ||
+			len(tok) > 1 && strings.Contains(tok[1:], "/")
+	}
+	return strings.Contains(tok, "/")
 }
 
 // onWindows: commands are split by Windows' rules, where a backslash is a
