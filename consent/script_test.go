@@ -28,7 +28,7 @@ func TestG67_ScriptPathResolution(t *testing.T) {
 		{"", ""},
 	} {
 		if runtime.GOOS == "windows" && strings.Contains(tc.command, "'") {
-			continue // POSIX quoting: Windows splits by CommandLineToArgvW (TestScriptPath_Windows)
+			continue // POSIX quoting: Windows splits by CommandLineToArgvW (script_windows_test.go)
 		}
 		if got := scriptPath(tc.command); got != tc.want {
 			t.Errorf("scriptPath(%q) = %q, want %q", tc.command, got, tc.want)
@@ -49,28 +49,8 @@ func TestScriptPath_More(t *testing.T) {
 		{"   ", "   "},
 	} {
 		if runtime.GOOS == "windows" && strings.Contains(tc.command, "'") {
-			continue // POSIX quoting: see TestScriptPath_Windows
+			continue // POSIX quoting: see script_windows_test.go
 		}
-		if got := scriptPath(tc.command); got != tc.want {
-			t.Errorf("scriptPath(%q) = %q, want %q", tc.command, got, tc.want)
-		}
-	}
-}
-
-// On Windows a command is split as a Windows program splits its line:
-// double quotes only, and a backslash is a path's.
-func TestScriptPath_Windows(t *testing.T) {
-	if runtime.GOOS != "windows" {
-		t.Skip("Windows' command-line rules (the POSIX ones are TestG67_ScriptPathResolution)")
-	}
-	for _, tc := range []struct{ command, want string }{
-		{`C:\hooks\guard.exe --x`, `C:\hooks\guard.exe`},
-		{`"C:\Program Files\h\hook.ps1" a`, `C:\Program Files\h\hook.ps1`},
-		{`cmd /c C:\h\g.cmd`, `C:\h\g.cmd`},
-		{`py -3 hooks\g.py`, `hooks\g.py`},
-		{`python3 'unterminated`, `python3`},
-		{`tool ~\h.cmd`, `~\h.cmd`},
-	} {
 		if got := scriptPath(tc.command); got != tc.want {
 			t.Errorf("scriptPath(%q) = %q, want %q", tc.command, got, tc.want)
 		}
