@@ -1,6 +1,7 @@
 package consent
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -23,7 +24,7 @@ func TestDrift_HashChangeBlocksUntilReapproved(t *testing.T) {
 	}
 	var warnings []string
 	p := &Policy{Store: s, Accept: true, Warn: func(m string) { warnings = append(warnings, m) }}
-	if v := p.Decide(h); !v.Run || v.Drift != DriftNone || v.Reason != reasonAllowlisted {
+	if v := closeVerdict(t, p.Decide(h)); !v.Run || v.Drift != DriftNone || v.Reason != reasonAllowlisted {
 		t.Fatalf("before edit: %+v", v)
 	}
 
@@ -35,7 +36,7 @@ func TestDrift_HashChangeBlocksUntilReapproved(t *testing.T) {
 	}
 	// Accept does not re-approve a changed script: the point of the hash
 	// is that edits are not trusted silently.
-	v := p.Decide(h)
+	v := closeVerdict(t, p.Decide(h))
 	want := "script changed since approval (sha256 " + oldSum[:12] + "… → " + newSum[:12] + "…); re-approve with: hermes-hooks approve '" + script + "' --event pre_tool_call"
 	if v.Run || v.Drift != DriftHash || !v.Approved || v.Reason != want {
 		t.Fatalf("after edit: %+v\nwant reason %q", v, want)
@@ -43,7 +44,7 @@ func TestDrift_HashChangeBlocksUntilReapproved(t *testing.T) {
 	if len(warnings) != 1 || !strings.Contains(warnings[0], want) {
 		t.Errorf("warnings %q", warnings)
 	}
-	p.Decide(h)
+	closeVerdict(t, p.Decide(h))
 	if len(warnings) != 1 {
 		t.Errorf("warning repeated: %q", warnings)
 	}
@@ -51,7 +52,7 @@ func TestDrift_HashChangeBlocksUntilReapproved(t *testing.T) {
 	if _, err := s.Approve(h.Event, h.Command); err != nil {
 		t.Fatal(err)
 	}
-	if v := p.Decide(h); !v.Run || v.Drift != DriftNone {
+	if v := closeVerdict(t, p.Decide(h)); !v.Run || v.Drift != DriftNone {
 		t.Fatalf("after re-approval: %+v", v)
 	}
 }
@@ -85,11 +86,12 @@ func TestDrift_MtimeOnlyLegacyEntryWarnsAndRuns(t *testing.T) {
 	if err := os.Chtimes(script, now, now); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, s.Path(), `{"approvals": [{"event": "pre_tool_call", "command": "bash `+script+`",
+	command, _ := json.Marshal(viaInterpreter(script))
+	writeFile(t, s.Path(), `{"approvals": [{"event": "pre_tool_call", "command": `+string(command)+`,
 		"approved_at": "2000-01-01T00:00:00Z", "script_mtime_at_approval": "2000-01-01T00:00:00Z"}]}`, 0o600)
 	var warned []string
 	p := &Policy{Store: s, Warn: func(m string) { warned = append(warned, m) }}
-	v := p.Decide(Request{Event: "pre_tool_call", Command: "bash " + script})
+	v := closeVerdict(t, p.Decide(Request{Event: "pre_tool_call", Command: viaInterpreter(script)}))
 	msg := "script modified since approval (was 2000-01-01T00:00:00Z, now 2026-07-02T09:30:00.250000Z)"
 	if !v.Run || v.Drift != DriftMtime || !strings.HasSuffix(v.Warning, msg) {
 		t.Fatalf("verdict %+v, want warning ending %q", v, msg)

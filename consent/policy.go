@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // isTruthy is Hermes' reading of an opt-in string: 1, true, yes or on, after
@@ -426,7 +427,7 @@ func statKey(path string) (cmdpin.FileKey, bool) {
 // read (from the open descriptor), so a replacement racing with the read is
 // noticed on the next call.
 func (p *Policy) read(path string) *snapshot {
-	f, err := os.Open(path)
+	f, err := fsutil.OpenFile(path, os.O_RDONLY, 0)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			p.warn(fmt.Sprintf("read allowlist %s: %v", path, err))

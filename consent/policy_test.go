@@ -368,7 +368,7 @@ func TestApproveHook_ExpandsVars(t *testing.T) {
 	s := newTestStore(t)
 	proj := t.TempDir()
 	writeFile(t, proj+"/.claude/hooks/check.sh", "#!/bin/sh\n", 0o755)
-	h := Request{Event: "PreToolUse", Command: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh`, Shell: true, Vars: map[string]string{"CLAUDE_PROJECT_DIR": proj}}
+	h := Request{Event: "PreToolUse", Command: `"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh`, Shell: true, Vars: withGitBash(t, map[string]string{"CLAUDE_PROJECT_DIR": proj})}
 	res, err := s.ApproveHook(h)
 	if err != nil {
 		t.Fatal(err)
@@ -377,11 +377,11 @@ func TestApproveHook_ExpandsVars(t *testing.T) {
 		t.Fatalf("entry %+v", res.Entry)
 	}
 	p := &Policy{Store: s}
-	if v := p.Decide(h); !v.Run || v.Drift != DriftNone {
+	if v := closeVerdict(t, p.Decide(h)); !v.Run || v.Drift != DriftNone {
 		t.Fatalf("%+v", v)
 	}
 	writeFile(t, proj+"/.claude/hooks/check.sh", "#!/bin/sh\nexit 2\n", 0o755)
-	if v := p.Decide(h); v.Run || v.Drift != DriftHash {
+	if v := closeVerdict(t, p.Decide(h)); v.Run || v.Drift != DriftHash {
 		t.Fatalf("%+v", v)
 	}
 }

@@ -74,7 +74,9 @@ func TestApprovalTravels(t *testing.T) {
 		mkfile(t, filepath.Join(dir, "g.sh"), "#!/bin/sh\necho '{}'\n", 0o755)
 	}
 	mkfile(t, filepath.Join(a, ".git", "config"), "", 0o644)
-	mkfile(t, filepath.Join(b, ".git", "config"), "[remote \"origin\"]\n\turl = "+a+"\n", 0o644)
+	// With forward slashes, as git writes a local path (a backslash is an
+	// escape in git's config, also on Windows).
+	mkfile(t, filepath.Join(b, ".git", "config"), "[remote \"origin\"]\n\turl = "+filepath.ToSlash(a)+"\n", 0o644)
 	req := func(dir string) Request {
 		return Request{Event: "pre_tool_call", Command: "./g.sh", Dir: dir,
 			Scope: Scope{Project: dir, Source: filepath.Join(dir, ".hermes", "hooks.yaml")}}

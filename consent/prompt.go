@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -58,14 +59,22 @@ type Prompter struct {
 	mu    sync.Mutex // serialises prompts
 	once  sync.Once
 	lines chan inputLine
+	// asked counts prompts (under mu); waiting is the one waiting for its
+	// answer (0: none), read by the reader goroutine.
+	asked   uint64
+	waiting atomic.Uint64
 	// onLine, when set (by tests), is called by the reader goroutine after
 	// it has read and time-stamped a line.
 	onLine func()
 }
 
+// inputLine is a line read from In, with the prompt that was waiting when
+// it was read (0: none). A sequence, not a time: Windows' clock advances in
+// steps of up to 15.6 ms, so a late line and the next prompt could share
+// an instant.
 type inputLine struct {
-	text string
-	at   time.Time
+	text   string
+	prompt uint64
 }
 
 // Ask prints the consent prompt for (event, command) to Out and waits for
@@ -79,7 +88,10 @@ func (p *Prompter) Ask(event, command string) Answer {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 
-	asked := time.Now()
+	p.asked++
+	asked := p.asked
+	p.waiting.Store(asked)
+	defer p.waiting.Store(0)
 	out := p.Out
 	if out == nil {
 		out = io.Discard
@@ -102,7 +114,7 @@ func (p *Prompter) Ask(event, command string) Answer {
 				_, _ = io.WriteString(out, "\n")
 				return AnswerEOF
 			}
-			if line.at.Before(asked) {
+			if line.prompt != asked {
 				continue
 			}
 			switch strings.ToLower(strings.TrimSpace(line.text)) {
@@ -151,7 +163,7 @@ func (p *Prompter) startReader() {
 			// Like Python's input(), a last line without a newline is
 			// still an answer.
 			if text != "" || err == nil {
-				line := inputLine{text: text, at: time.Now()}
+				line := inputLine{text: text, prompt: p.waiting.Load()}
 				if onLine != nil {
 					onLine()
 				}

@@ -3,6 +3,7 @@ package consent
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/google/shlex"
@@ -26,7 +27,7 @@ var scriptExtensions = []string{
 // empty one) is returned unchanged. The result is not expanded; see
 // scriptFile.
 func scriptPath(command string) string {
-	tokens, err := shlex.Split(command)
+	tokens, err := splitCommand(command)
 	if err != nil || len(tokens) == 0 {
 		return command
 	}
@@ -39,11 +40,38 @@ func scriptPath(command string) string {
 		}
 	}
 	for _, tok := range tokens {
-		if strings.Contains(tok, "/") || strings.HasPrefix(tok, "~") {
+		if isPathToken(tok) {
 			return tok
 		}
 	}
 	return tokens[0]
+}
+
+// isPathToken: the token holds a "/" or starts with "~"; on Windows also a
+// "\" or a drive letter, while a leading "/" alone is a switch there
+// (cmd /c), not a path.
+func isPathToken(tok string) bool {
+	if strings.HasPrefix(tok, "~") {
+		return true
+	}
+	if onWindows {
+		return strings.Contains(tok, `\`) || filepath.VolumeName(tok) != "" ||
+			len(tok) > 1 && strings.Contains(tok[1:], "/")
+	}
+	return strings.Contains(tok, "/")
+}
+
+// onWindows: commands are split by Windows' rules, where a backslash is a
+// path separator, not an escape (as cmdpin splits them there).
+const onWindows = runtime.GOOS == "windows"
+
+// splitCommand splits a command into words: POSIX words (Hermes' shlex),
+// or on Windows as a Windows program reads its command line.
+func splitCommand(command string) ([]string, error) {
+	if onWindows {
+		return cmdpin.WindowsArgs(command), nil
+	}
+	return shlex.Split(command)
 }
 
 // scriptFile locates the hook's script on disk: scriptPath(command) with a
@@ -91,7 +119,7 @@ func executable(command string, vars map[string]string, dir string) bool {
 		return false
 	}
 	first := true
-	if tokens, err := shlex.Split(command); err == nil && len(tokens) > 0 {
+	if tokens, err := splitCommand(command); err == nil && len(tokens) > 0 {
 		first = tokens[0] == scriptPath(command)
 	}
 	return cmdpin.Accessible(path, first)
@@ -101,12 +129,15 @@ func executable(command string, vars map[string]string, dir string) bool {
 // forms ("~user") are left as written: resolving other users' homes is not
 // worth a dependency on the user database for a path heuristic.
 func expandHome(p string, vars map[string]string) string {
-	if p != "~" && !strings.HasPrefix(p, "~/") {
+	if p != "~" && !strings.HasPrefix(p, "~/") && !(onWindows && strings.HasPrefix(p, `~\`)) {
 		return p
 	}
 	home, ok := vars["HOME"]
 	if !ok {
 		home = os.Getenv("HOME")
+	}
+	if home == "" && onWindows {
+		home = os.Getenv("USERPROFILE") // as Python's expanduser there
 	}
 	if home == "" {
 		return p

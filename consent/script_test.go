@@ -3,6 +3,8 @@ package consent
 import (
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -25,6 +27,9 @@ func TestG67_ScriptPathResolution(t *testing.T) {
 		{"python3 'unterminated", "python3 'unterminated"},
 		{"", ""},
 	} {
+		if runtime.GOOS == "windows" && strings.Contains(tc.command, "'") {
+			continue // POSIX quoting: Windows splits by CommandLineToArgvW (script_windows_test.go)
+		}
 		if got := scriptPath(tc.command); got != tc.want {
 			t.Errorf("scriptPath(%q) = %q, want %q", tc.command, got, tc.want)
 		}
@@ -38,10 +43,14 @@ func TestScriptPath_More(t *testing.T) {
 		{"node /opt/x/HOOK.JS", "/opt/x/HOOK.JS"},
 		{"deno run hooks/check.ts", "hooks/check.ts"},
 		{"'/path with space/hook.sh' --x", "/path with space/hook.sh"},
+		{`"/path with space/hook.sh" --x`, "/path with space/hook.sh"},
 		{"/usr/bin/ruby tool.rb", "tool.rb"},
 		{`"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh`, "$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh"},
 		{"   ", "   "},
 	} {
+		if runtime.GOOS == "windows" && strings.Contains(tc.command, "'") {
+			continue // POSIX quoting: see script_windows_test.go
+		}
 		if got := scriptPath(tc.command); got != tc.want {
 			t.Errorf("scriptPath(%q) = %q, want %q", tc.command, got, tc.want)
 		}
@@ -53,8 +62,8 @@ func TestScriptFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("HOME", "/home/env")
-	vars := map[string]string{"CLAUDE_PROJECT_DIR": "/proj", "HOME": "/home/vars"}
+	t.Setenv("HOME", rooted("/home/env"))
+	vars := map[string]string{"CLAUDE_PROJECT_DIR": rooted("/proj"), "HOME": rooted("/home/vars")}
 	for _, tc := range []struct {
 		command string
 		vars    map[string]string
@@ -74,7 +83,15 @@ func TestScriptFile(t *testing.T) {
 		{"bash hooks/a.sh", nil, "", filepath.Join(wd, "hooks/a.sh")},
 		{"", nil, "/d", ""},
 	} {
-		if got := scriptFile(tc.command, tc.vars, tc.dir); got != tc.want {
+		if strings.HasPrefix(tc.dir, "/") {
+			tc.dir = rooted(tc.dir)
+		}
+		if strings.HasPrefix(tc.want, "/") {
+			tc.want = rooted(tc.want)
+		}
+		// Compared as paths: on Windows "~/hook.sh" keeps its slash after
+		// the home directory's backslashes.
+		if got := scriptFile(tc.command, tc.vars, tc.dir); filepath.Clean(got) != filepath.Clean(tc.want) {
 			t.Errorf("scriptFile(%q, %v, %q) = %q, want %q", tc.command, tc.vars, tc.dir, got, tc.want)
 		}
 	}
@@ -98,11 +115,21 @@ func TestG66_ExecutableCheck(t *testing.T) {
 			t.Errorf("executable(%q) = %v, want %v (mode 0644)", tc.command, got, tc.want)
 		}
 	}
-	if err := os.Chmod(script, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if !executable(script, nil, "") {
-		t.Errorf("executable(%q) = false after chmod 755", script)
+	if runtime.GOOS == "windows" {
+		// No execute bit: a file is a program by its extension
+		// (PATHEXT), which hook.py's is not, whatever its mode.
+		program := filepath.Join(dir, "hook.cmd")
+		writeFile(t, program, "@echo {}\r\n", 0o644)
+		if !executable(program, nil, "") {
+			t.Errorf("executable(%q) = false", program)
+		}
+	} else {
+		if err := os.Chmod(script, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if !executable(script, nil, "") {
+			t.Errorf("executable(%q) = false after chmod 755", script)
+		}
 	}
 
 	// Missing files, directories and PATH-only commands are not executable.
@@ -114,9 +141,13 @@ func TestG66_ExecutableCheck(t *testing.T) {
 		}
 	}
 	// A bare command is found relative to the directory, as in Hermes.
-	writeFile(t, filepath.Join(dir, "my-binary"), "#!/bin/sh\n", 0o755)
-	if !executable("my-binary --verbose", nil, dir) {
-		t.Error("my-binary in dir not executable")
+	binary := "my-binary"
+	if runtime.GOOS == "windows" {
+		binary += ".cmd" // PATHEXT's, not an execute bit
+	}
+	writeFile(t, filepath.Join(dir, binary), "#!/bin/sh\n", 0o755)
+	if !executable(binary+" --verbose", nil, dir) {
+		t.Error(binary + " in dir not executable")
 	}
 	// A leading ~ is expanded.
 	if !executable("python3 ~/hook.py", map[string]string{"HOME": dir}, "") {

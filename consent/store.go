@@ -86,7 +86,7 @@ func (s *Store) now() time.Time {
 // exists but cannot be read is empty and the read error is returned; callers
 // that only need an answer may use the empty File and report the error.
 func (s *Store) Load() (*File, error) {
-	data, err := os.ReadFile(s.Path())
+	data, err := fsutil.ReadFile(s.Path())
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return &File{}, nil
@@ -239,7 +239,7 @@ func (s *Store) mutate(lockWait time.Duration, change func(*File)) (backup strin
 
 	path := s.Path()
 	f := &File{}
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadFile(path)
 	switch {
 	case err == nil:
 		f = parseFile(data)

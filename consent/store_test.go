@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 var fixedNow = time.Date(2026, 7, 1, 12, 0, 0, 123456789, time.UTC)
@@ -73,7 +76,7 @@ func sha256Hex(s string) string {
 // our sha field.
 func TestStore_FileFormatGolden(t *testing.T) {
 	s := newTestStore(t)
-	if _, err := s.Approve("pre_tool_call", "/nonexistent/hook.sh"); err != nil {
+	if _, err := s.Approve("pre_tool_call", rooted("/nonexistent/hook.sh")); err != nil {
 		t.Fatal(err)
 	}
 	want := `{
@@ -94,8 +97,12 @@ func TestStore_FileFormatGolden(t *testing.T) {
   ]
 }
 `
+	want = withRooted(want, "/nonexistent/hook.sh")
 	if got := readFile(t, s.Path()); got != want {
 		t.Errorf("file content:\n%s\nwant:\n%s", got, want)
+	}
+	if skipModesOnWindows(t) {
+		return
 	}
 	fi, err := os.Stat(s.Path())
 	if err != nil {
@@ -121,14 +128,14 @@ func TestStore_ApproveRecordsScriptMtimeAndHash(t *testing.T) {
 	if err := os.Chtimes(script, mtime, mtime); err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Approve("post_tool_call", "bash "+script+" --quiet")
+	res, err := s.Approve("post_tool_call", viaInterpreter(script)+" --quiet")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Existed || res.Backup != "" {
 		t.Errorf("result %+v", res)
 	}
-	e, ok := mustLoad(t, s).Lookup("post_tool_call", "bash "+script+" --quiet")
+	e, ok := mustLoad(t, s).Lookup("post_tool_call", viaInterpreter(script)+" --quiet")
 	if !ok {
 		t.Fatal("entry missing")
 	}
@@ -154,7 +161,7 @@ func TestStore_PreservesUnknownKeys(t *testing.T) {
   {"event": "e2", "command": "c2"},
   "not an entry"
 ], "alpha": "ünïcödé"}`, 0o600)
-	if _, err := s.Approve("e3", "/nonexistent/c3"); err != nil {
+	if _, err := s.Approve("e3", rooted("/nonexistent/c3")); err != nil {
 		t.Fatal(err)
 	}
 	want := `{
@@ -195,6 +202,7 @@ func TestStore_PreservesUnknownKeys(t *testing.T) {
   }
 }
 `
+	want = withRooted(want, "/nonexistent/c3")
 	if got := readFile(t, s.Path()); got != want {
 		t.Errorf("file content:\n%s\nwant:\n%s", got, want)
 	}
@@ -417,7 +425,7 @@ func TestJ95_ApprovalRecordsMtimeEndingInZ(t *testing.T) {
 
 func TestJ98_TildeCommandRecordsMtime(t *testing.T) {
 	home := t.TempDir()
-	t.Setenv("HOME", home)
+	setHome(t, home)
 	writeFile(t, filepath.Join(home, "hook.sh"), "#!/bin/sh\n", 0o755)
 	s := newTestStore(t)
 	if _, err := s.Approve("pre_tool_call", "~/hook.sh"); err != nil {
@@ -653,7 +661,10 @@ func TestG63_SixtyFourProcessesApproveAtOnce(t *testing.T) {
 				return
 			default:
 			}
-			data, err := os.ReadFile(s.Path())
+			// Read as consent reads it (on Windows, sharing deletion:
+			// a reader must not stop a writer's rename, nor be refused
+			// while one happens).
+			data, err := fsutil.ReadFile(s.Path())
 			if errors.Is(err, os.ErrNotExist) {
 				continue
 			}
@@ -813,9 +824,19 @@ func TestStore_TextOnlyAcknowledgement(t *testing.T) {
 		{name: "opaque, not acknowledged", command: "make -s guard2", wantText: true},
 		{name: "pinned files: nothing to acknowledge", command: "/bin/sh /nonexistent/g.sh", ack: true},
 	} {
+		env := []string{"PATH=/usr/bin:/bin"}
+		if runtime.GOOS == "windows" {
+			// No make or /bin/sh: cmd.exe's own syntax is opaque, and
+			// cmd /c X pins X.
+			env = []string{"PATH=" + os.Getenv("PATH")}
+			tc.command = map[string]string{
+				"make -s guard": "cmd /c guard & log", "make -s guard2": "cmd /c guard2 & log",
+				"/bin/sh /nonexistent/g.sh": `cmd /c C:\nonexistent\g.cmd`,
+			}[tc.command]
+		}
 		t.Run(tc.name, func(t *testing.T) {
 			s := newTestStore(t)
-			if _, err := s.ApproveHook(Request{Event: "pre_tool_call", Command: tc.command, Env: []string{"PATH=/usr/bin:/bin"}, AckTextOnly: tc.ack}); err != nil {
+			if _, err := s.ApproveHook(Request{Event: "pre_tool_call", Command: tc.command, Env: env, AckTextOnly: tc.ack}); err != nil {
 				t.Fatal(err)
 			}
 			e, ok := mustLoad(t, s).Lookup("pre_tool_call", tc.command)

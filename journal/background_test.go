@@ -12,7 +12,7 @@ import (
 // then appended in order once the lock is free.
 func TestBackgroundNeverWaits(t *testing.T) {
 	p := filepath.Join(t.TempDir(), DefaultFile)
-	w := New(Options{Path: p, Background: true, LockWait: time.Hour})
+	w := newWriter(t, Options{Path: p, Background: true, LockWait: time.Hour})
 	w.Record(context.Background(), record("a"))
 	if n := len(readLines(t, p)); n != 1 {
 		t.Fatalf("a free journal: %d lines right after Record", n)

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // Follow hands emit every complete line of the journal at path (the
@@ -99,7 +101,7 @@ func Follow(ctx context.Context, path string, emit func([]byte)) error {
 }
 
 func openIfThere(path string) *os.File {
-	f, err := os.Open(path)
+	f, err := fsutil.OpenFile(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil // not there yet: the next tick looks again
 	}

@@ -15,7 +15,7 @@ import (
 // rotation — and returns once its context ends (what SIGINT does).
 func TestFollow(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j.jsonl")
-	w := New(Options{Path: path, MaxBytes: 4096})
+	w := newWriter(t, Options{Path: path, MaxBytes: 4096})
 	ev, _ := protocol.Lookup("pre_tool_call")
 	rec := func() {
 		o := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: string(make([]byte, 300))}

@@ -96,7 +96,7 @@ func isHash(s string) bool {
 // writer only risks a torn read, which then fails to parse), since writers
 // rewrite the record in place.
 func readHead(path string) (*head, error) {
-	f, err := os.Open(HeadPath(path))
+	f, err := fsutil.OpenFile(HeadPath(path), os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -104,7 +104,7 @@ func readHead(path string) (*head, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if lf, err := os.Open(path + ".lock"); err == nil {
+	if lf, err := fsutil.OpenFile(path+".lock", os.O_RDONLY, 0); err == nil {
 		if unlock, err := fsutil.FlockWithin(lf, time.Second); err == nil {
 			defer unlock()
 		}
@@ -225,7 +225,7 @@ func follows(path string, t tail, h *head) bool {
 // recordBack looks for the record numbered seq in file, reading lines back
 // from its end: its hash when found, else the lowest seq it read (0: none).
 func recordBack(file string, seq int64) (hash string, lowest int64, found bool) {
-	f, err := os.Open(file)
+	f, err := fsutil.OpenFile(file, os.O_RDONLY, 0)
 	if err != nil {
 		return "", 0, false
 	}

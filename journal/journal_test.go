@@ -27,6 +27,15 @@ func record(msg string) *dispatcher.Record {
 		Cwd:    "/w", Outcome: &o, Scripts: []dispatcher.Script{{Path: "/w/guard.sh", SHA256: strings.Repeat("ab", 32)}}}
 }
 
+// newWriter is New, closed when the test ends: a Writer keeps the journal,
+// its head record and its lock file open, and Windows removes no file (nor
+// the test's directory) while it is open.
+func newWriter(t testing.TB, opts Options) *Writer {
+	w := New(opts)
+	t.Cleanup(func() { w.Close() })
+	return w
+}
+
 func readLines(t *testing.T, p string) []string {
 	t.Helper()
 	data, err := os.ReadFile(p)
@@ -47,7 +56,7 @@ func mustVerify(t *testing.T, p string) Result {
 
 func TestRecordFieldsAndChain(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "home", DefaultFile)
-	w := New(Options{Path: p, Version: "v-test"})
+	w := newWriter(t, Options{Path: p, Version: "v-test"})
 	for i := 0; i < 3; i++ {
 		w.Record(context.Background(), record("no"))
 	}
@@ -74,7 +83,7 @@ func TestRecordFieldsAndChain(t *testing.T) {
 	if res := mustVerify(t, p); res.Bad != nil || res.Torn != nil || res.Records != 3 || res.FirstSeq != 1 {
 		t.Fatalf("verify %+v", res)
 	}
-	w2 := New(Options{Path: p, IncludePayload: true})
+	w2 := newWriter(t, Options{Path: p, IncludePayload: true})
 	w2.Record(context.Background(), record("no"))
 	if ls := readLines(t, p); !strings.Contains(ls[3], `"payload":{`) || !strings.Contains(ls[3], `"seq":4`) {
 		t.Fatalf("include_payload line %s", ls[3])
@@ -86,7 +95,7 @@ func TestRecordFieldsAndChain(t *testing.T) {
 func tamper(t *testing.T, edit func(lines []string) []string) Result {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), DefaultFile)
-	w := New(Options{Path: p})
+	w := newWriter(t, Options{Path: p})
 	for i := 0; i < 5; i++ {
 		w.Record(context.Background(), record("m"+string(rune('a'+i))))
 	}
@@ -119,7 +128,7 @@ func TestVerifyFindsTampering(t *testing.T) {
 func TestTornTailIsRepaired(t *testing.T) {
 	for _, torn := range []string{`{"seq":3,"prev":"ab`, "\x00\x00\x00\x00\n"} {
 		p := filepath.Join(t.TempDir(), DefaultFile)
-		w := New(Options{Path: p})
+		w := newWriter(t, Options{Path: p})
 		w.Record(context.Background(), record("a"))
 		w.Record(context.Background(), record("b"))
 		f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
@@ -144,7 +153,7 @@ func TestTornTailIsRepaired(t *testing.T) {
 
 func TestRotationKeepsTheChain(t *testing.T) {
 	p := filepath.Join(t.TempDir(), DefaultFile)
-	w := New(Options{Path: p, MaxBytes: 4096})
+	w := newWriter(t, Options{Path: p, MaxBytes: 4096})
 	for i := 0; i < 40; i++ {
 		w.Record(context.Background(), record(strings.Repeat("x", 200)))
 	}
@@ -177,7 +186,7 @@ func TestConcurrentWritersKeepOneChain(t *testing.T) {
 			defer wg.Done()
 			// Nothing here may fail for want of the lock: its wait is a
 			// hang guard, eight writers on a loaded machine included.
-			w := New(Options{Path: p, MaxBytes: 64 << 10, LockWait: time.Minute})
+			w := newWriter(t, Options{Path: p, MaxBytes: 64 << 10, LockWait: time.Minute})
 			for i := 0; i < 50; i++ {
 				w.Record(context.Background(), record("c"))
 			}
@@ -197,7 +206,7 @@ func TestFailureIsCountedAndWarnedOnce(t *testing.T) {
 	file := filepath.Join(dir, "file")
 	os.WriteFile(file, nil, 0o600)
 	var warns []string
-	w := New(Options{Path: filepath.Join(file, DefaultFile), Warn: func(s string) { warns = append(warns, s) }})
+	w := newWriter(t, Options{Path: filepath.Join(file, DefaultFile), Warn: func(s string) { warns = append(warns, s) }})
 	for i := 0; i < 3; i++ {
 		w.Record(context.Background(), record("x"))
 	}
@@ -208,7 +217,7 @@ func TestFailureIsCountedAndWarnedOnce(t *testing.T) {
 
 func TestLockWaitIsBounded(t *testing.T) {
 	p := filepath.Join(t.TempDir(), DefaultFile)
-	w := New(Options{Path: p, LockWait: 50 * time.Millisecond})
+	w := newWriter(t, Options{Path: p, LockWait: 50 * time.Millisecond})
 	w.Record(context.Background(), record("a"))
 	unlock, err := lockForTest(p + ".lock")
 	if err != nil {

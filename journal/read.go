@@ -10,6 +10,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // Files lists the journal's files, oldest first: the rotated ones
@@ -51,7 +53,7 @@ type Line struct {
 // lines calls fn for each line of file, and says whether it is the file's
 // last.
 func lines(file string, fn func(l Line, last bool) error) error {
-	f, err := os.Open(file)
+	f, err := fsutil.OpenFile(file, os.O_RDONLY, 0)
 	if err != nil {
 		return err
 	}

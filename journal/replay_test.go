@@ -19,8 +19,8 @@ import (
 func replayJournal(t *testing.T) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), DefaultFile)
-	New(Options{Path: p}).Record(context.Background(), record("old"))
-	w := New(Options{Path: p, IncludePayload: true})
+	newWriter(t, Options{Path: p}).Record(context.Background(), record("old"))
+	w := newWriter(t, Options{Path: p, IncludePayload: true})
 	for _, cmd := range []string{"a", "b", "c"} {
 		r := record("no " + cmd)
 		r.Fields = map[string]any{"tool_name": "terminal", "args": map[string]any{"command": cmd, "ratio": json.Number("1.50")}}

@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // tail is what an append needs of the journal's end.
@@ -109,7 +111,7 @@ func parseSeq(line []byte) (seq int64, prev string, ok bool) {
 // chainFromRotated sets t's seq and hash from the newest rotated file's
 // last line, when there is one.
 func chainFromRotated(path string, t *tail) error {
-	f, err := os.Open(rotatedName(path, 1))
+	f, err := fsutil.OpenFile(rotatedName(path, 1), os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

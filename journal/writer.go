@@ -287,14 +287,14 @@ func (w *Writer) end(f *os.File) (t tail, h *head, advance bool, err error) {
 // this Writer keeps open.
 func (w *Writer) lock(wait time.Duration) (func(), error) {
 	if w.lockF == nil {
-		f, err := os.OpenFile(w.opts.Path+".lock", os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		f, err := fsutil.OpenLockFile(w.opts.Path + ".lock")
 		if errors.Is(err, fs.ErrNotExist) {
 			// A fresh home: create the journal's directory, privately
 			// (the journal names every command and working directory).
 			if mkErr := os.MkdirAll(filepath.Dir(w.opts.Path), 0o700); mkErr != nil {
 				return nil, mkErr
 			}
-			f, err = os.OpenFile(w.opts.Path+".lock", os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+			f, err = fsutil.OpenLockFile(w.opts.Path + ".lock")
 		}
 		if err != nil {
 			return nil, err
@@ -316,7 +316,8 @@ func (w *Writer) openHead() error {
 		w.headF.Close()
 		w.headF = nil
 	}
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
+	// Shared for deletion (on Windows): a Writer keeps it open.
+	f, err := fsutil.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("open the head record: %w", err)
 	}
@@ -339,7 +340,9 @@ func (w *Writer) live() (*os.File, error) {
 		w.f.Close()
 		w.f, w.known = nil, false
 	}
-	f, err := os.OpenFile(w.opts.Path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	// Shared for deletion (on Windows): a Writer keeps it open, and
+	// another process must still be able to rotate it.
+	f, err := fsutil.OpenFile(w.opts.Path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, err
 	}

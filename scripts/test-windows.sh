@@ -118,7 +118,8 @@ fi
 # Windows (testdata/script_windows) through the real binary's commands.
 status=0
 wintest ./internal/hookproc/... ./internal/cmdpin/... ./protocol/... \
-	./internal/pattern/... ./agents/... ./sessions/... ./internal/fsutil/... || status=1
+	./internal/pattern/... ./agents/... ./sessions/... ./internal/fsutil/... \
+	./consent/... ./journal/... ./internal/repoid/... || status=1
 # serve's Windows transport (token://: loopback TCP and a key in a file
 # only the user can read); the rest of ./server assumes Unix sockets.
 wintest -run 'Token|ParseEndpoint|DefaultAddrs|UserOnlySDDL|ForwardOverTCP' ./server || status=1

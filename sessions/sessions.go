@@ -345,7 +345,7 @@ func (s *Files) path(id string) string {
 // Load reads the session; a missing or unreadable file is an empty session
 // (state is a convenience, never a reason to fail a dispatch).
 func (s *Files) Load(id string) (Session, error) {
-	data, err := os.ReadFile(s.path(id))
+	data, err := fsutil.ReadFile(s.path(id))
 	if errors.Is(err, fs.ErrNotExist) {
 		return Session{}, nil
 	}

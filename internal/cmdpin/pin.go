@@ -364,10 +364,14 @@ func (p *Pins) Verify() error {
 		if err != nil {
 			return fmt.Errorf("%s %w (%v)", pf.path, errPinChanged, err)
 		}
-		if k := KeyOf(now); k.dev != pf.key.dev || k.ino != pf.key.ino {
+		fi, err := pf.f.Stat()
+		// os.SameFile too: where the file identity holds no inode
+		// (Windows: volume and file index, which FileInfo's Sys lacks),
+		// a rename of a same-size, same-time file over the pinned one
+		// would otherwise pass.
+		if k := KeyOf(now); k.dev != pf.key.dev || k.ino != pf.key.ino || (err == nil && !os.SameFile(now, fi)) {
 			return fmt.Errorf("%s %w (replaced)", pf.path, errPinChanged)
 		}
-		fi, err := pf.f.Stat()
 		if err != nil || KeyOf(fi) != pf.key {
 			return fmt.Errorf("%s %w (written to)", pf.path, errPinChanged)
 		}

@@ -128,6 +128,13 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 			t.Opaque = why
 			return
 		}
+		if kind, pwsh := winShellKind(base); kind != "" {
+			// cmd /c X, powershell -File X: what X runs.
+			if argv = analyzeWinShell(t, kind, pwsh, argv, env); argv != nil {
+				continue
+			}
+			return
+		}
 		if kind := interpreterKind(base); kind != "" {
 			interpLoads(t, kind, base, argv[1:])
 			script, rest, inline, opaque := interpreterScript(kind, argv[1:])
@@ -174,7 +181,18 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 }
 
 // interpreterKind names the interpreter family of a program file name.
+// On Windows, names are case-insensitive, and py (the Python launcher:
+// py x.py, py -3 x.py) and pythonw are Python.
 func interpreterKind(base string) string {
+	if onWindows {
+		base = strings.ToLower(base)
+		switch strings.TrimSuffix(base, ".exe") {
+		case "py", "pyw", "pythonw":
+			return "python"
+		case "rscript":
+			return "other"
+		}
+	}
 	b := strings.TrimSuffix(base, ".exe")
 	switch {
 	case b == "sh" || b == "bash" || b == "dash" || b == "zsh" || b == "ksh" || b == "mksh" || b == "ash" || b == "fish" || b == "busybox":

@@ -181,3 +181,8 @@ func quoteForError(s string) string {
 	r := strings.NewReplacer("\r", `\r`, "\n", `\n`, "\x00", `\0`)
 	return "`" + r.Replace(s) + "`"
 }
+
+// WindowsArgs splits a command line into words as a Windows program reads
+// its own (splitWindowsArgs), for consent's Hermes-style script lookup,
+// which on Windows must not eat a path's backslashes as POSIX words do.
+func WindowsArgs(line string) []string { return splitWindowsArgs(line) }

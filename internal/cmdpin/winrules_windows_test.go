@@ -158,3 +158,113 @@ func TestBatchArgumentsStayArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveWindowsShells: a script named to cmd.exe, PowerShell, the
+// Python launcher or bash is what consent pins, however the shell's options
+// are written (issue 33, item 2).
+func TestResolveWindowsShells(t *testing.T) {
+	bin := t.TempDir()
+	for _, name := range []string{"cmd.exe", "pwsh.exe", "powershell.exe", "py.exe", "python.exe", "bash.exe", "onpath.cmd"} {
+		writeWinFile(t, filepath.Join(bin, name), "MZ")
+	}
+	proj := t.TempDir()
+	guard := writeWinFile(t, filepath.Join(proj, "guard.cmd"), "@echo off\r\n")
+	ps1 := writeWinFile(t, filepath.Join(proj, "guard.ps1"), "exit 0\r\n")
+	py := writeWinFile(t, filepath.Join(proj, "guard.py"), "print(1)\r\n")
+	sh := writeWinFile(t, filepath.Join(proj, "guard.sh"), "exit 0\n")
+	settings := filepath.Join(proj, "s.json")
+	env := []string{"Path=" + bin, "PathExt=.EXE;.CMD", "ComSpec=" + filepath.Join(bin, "cmd.exe")}
+	for _, c := range []struct {
+		cmd      string
+		files    []string
+		optional []string
+		opaque   string
+	}{
+		{cmd: `cmd /c guard.cmd a`, files: []string{guard}},
+		{cmd: `cmd.exe /d /s /c ` + guard, files: []string{guard}},
+		{cmd: `CMD /D /C .\guard.cmd`, files: []string{guard}},
+		{cmd: `cmd /c guard`, files: []string{guard}},
+		{cmd: `cmd /c call guard.cmd`, files: []string{guard}},
+		// cmd.exe looks in the current directory first: a file
+		// appearing there later would run instead, so it is pinned as
+		// missing.
+		{cmd: `cmd /c onpath`, files: []string{filepath.Join(bin, "onpath.cmd"), filepath.Join(proj, "onpath.exe"), filepath.Join(proj, "onpath.cmd")},
+			optional: []string{filepath.Join(proj, "onpath.exe"), filepath.Join(proj, "onpath.cmd")}},
+		{cmd: `cmd /c powershell -File guard.ps1`, files: []string{ps1, filepath.Join(proj, "powershell.exe"), filepath.Join(proj, "powershell.cmd")},
+			optional: []string{filepath.Join(proj, "powershell.exe"), filepath.Join(proj, "powershell.cmd")}},
+		{cmd: `cmd /c nothere`, opaque: "not a file here or on PATH"},
+		{cmd: `cmd /c echo hi`},
+		{cmd: `cmd /c start guard.cmd`, opaque: "built-in start"},
+		{cmd: `cmd /c "guard.cmd & evil.cmd"`, opaque: "own syntax"},
+		{cmd: `powershell -ExecutionPolicy Bypass -File guard.ps1`, files: []string{ps1}},
+		{cmd: `POWERSHELL.EXE -NOP -FILE guard.ps1 -x`, files: []string{ps1}},
+		{cmd: `pwsh -f guard.ps1`, files: []string{ps1}},
+		{cmd: `pwsh guard.ps1`, files: []string{ps1}},
+		{cmd: `pwsh /SettingsFile s.json /File guard.ps1`, files: []string{ps1, settings}},
+		{cmd: `powershell -ExecutionPolicy Bypass -Command "& .\guard.ps1"`, opaque: "-Command"},
+		{cmd: `powershell guard.ps1`, opaque: "-Command"},
+		{cmd: `py guard.py`, files: []string{py}},
+		{cmd: `py -3 guard.py`, files: []string{py}},
+		{cmd: `py -3.12 -u guard.py`, files: []string{py}},
+		{cmd: `python.exe guard.py`, files: []string{py}},
+		{cmd: `Python guard.py`, files: []string{py}},
+		{cmd: `py -m guard`, opaque: "python -m"},
+		{cmd: `bash guard.sh`, files: []string{sh}},
+		{cmd: `bash.exe -e guard.sh`, files: []string{sh}},
+	} {
+		got := Resolve(Command{Text: c.cmd, Env: env, Dir: proj})
+		if got.Err != "" || !slices.Equal(got.Files, c.files) || !slices.Equal(got.Optional, c.optional) ||
+			!strings.Contains(got.Opaque, c.opaque) || (c.opaque == "") != (got.Opaque == "") {
+			t.Errorf("%s:\n files %q optional %q opaque %q err %q\n want %q %q %q", c.cmd, got.Files, got.Optional, got.Opaque, got.Err, c.files, c.optional, c.opaque)
+		}
+	}
+}
+
+// TestPinnedScriptSwappedBehindAShell: a script named to cmd.exe or
+// PowerShell, replaced (by a rename, keeping size and time) between the
+// consent check and the start, fails Verify: the replacement never runs.
+// Where the system refuses the rename while the script is pinned open,
+// there is no swap to catch.
+func TestPinnedScriptSwappedBehindAShell(t *testing.T) {
+	bin := t.TempDir()
+	writeWinFile(t, filepath.Join(bin, "cmd.exe"), "MZ")
+	writeWinFile(t, filepath.Join(bin, "powershell.exe"), "MZ")
+	proj := t.TempDir()
+	env := []string{"Path=" + bin, "PathExt=.EXE;.CMD"}
+	for _, c := range []struct{ cmd, file, evil string }{
+		{`cmd /d /s /c guard.cmd`, "guard.cmd", "@echo evil\r\n"},
+		{`powershell -ExecutionPolicy Bypass -File guard.ps1`, "guard.ps1", "iex evil\r\n"},
+	} {
+		p := writeWinFile(t, filepath.Join(proj, c.file), "@echo good\r\n"[:len(c.evil)])
+		tgt := Resolve(Command{Text: c.cmd, Env: env, Dir: proj})
+		if tgt.Primary() != p {
+			t.Fatalf("%s: %+v", c.cmd, tgt)
+		}
+		pins := Pin(&tgt, nil)
+		t.Cleanup(pins.Close)
+		if err := pins.Verify(); err != nil {
+			t.Fatalf("%s: unchanged: %v", c.cmd, err)
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evil := writeWinFile(t, filepath.Join(proj, "evil.tmp"), c.evil)
+		if err := os.Chtimes(evil, fi.ModTime(), fi.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(evil, p); err != nil {
+			// Without POSIX-semantics renames (Wine, FAT) the system
+			// refuses to replace a file that is open: no swap while
+			// pinned.
+			t.Logf("%s: the system refuses the swap while the script is pinned: %v", c.cmd, err)
+			if err := pins.Verify(); err != nil {
+				t.Errorf("%s: %v", c.cmd, err)
+			}
+			continue
+		}
+		if err := pins.Verify(); err == nil {
+			t.Errorf("%s: the swapped script passes Verify", c.cmd)
+		}
+	}
+}

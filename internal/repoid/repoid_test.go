@@ -122,7 +122,9 @@ func TestFind(t *testing.T) {
 	write(t, filepath.Join(a, ".git", "worktrees", "wt", "commondir"), "../..\n")
 	// A local clone: origin is A's path.
 	b := filepath.Join(root, "b")
-	write(t, filepath.Join(b, ".git", "config"), "[remote \"origin\"]\n\turl = "+a+"\n")
+	// As git writes a local path there: with forward slashes (a backslash
+	// is an escape in git's config, also on Windows).
+	write(t, filepath.Join(b, ".git", "config"), "[remote \"origin\"]\n\turl = "+filepath.ToSlash(a)+"\n")
 	// Clones of a hosted repository, spelt two ways.
 	h1 := filepath.Join(root, "h1")
 	write(t, filepath.Join(h1, ".git", "config"), "[remote \"origin\"]\n\turl = git@github.com:o/r.git\n")

@@ -52,6 +52,11 @@ func localPath(u string) (string, bool) {
 	if strings.Contains(u, "://") {
 		return "", false
 	}
+	if filepath.VolumeName(u) != "" {
+		// C:\src\app on Windows: a path, as Git for Windows reads
+		// it, not the scp-like host "C".
+		return u, true
+	}
 	colon := strings.IndexByte(u, ':')
 	slash := strings.IndexByte(u, '/')
 	if colon >= 0 && (slash < 0 || colon < slash) {
