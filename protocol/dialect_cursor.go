@@ -160,7 +160,7 @@ func CursorPayload(cursorEvent string, ev *Event, fields map[string]any, env Pay
 	if v, ok := fields["conversation_id"]; ok {
 		add("conversation_id", v)
 	} else {
-		add("conversation_id", SessionID(fields))
+		add("conversation_id", sessionValue(fields))
 	}
 	if v, ok := fields["workspace_roots"]; ok {
 		add("workspace_roots", v)

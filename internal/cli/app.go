@@ -202,3 +202,10 @@ func Cwd() string {
 // Show escapes text from configs, allowlists, hooks and arguments for the
 // terminal (see package termsafe): no config can make a line lie.
 func Show(s string) string { return termsafe.Escape(s) }
+
+// isDir reports whether p names a directory: the test of a host's cwd
+// (protocol.Firing.Bind).
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
