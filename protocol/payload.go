@@ -327,8 +327,7 @@ func ClaudeMatchQuery(ev *Event, fields map[string]any, tools *ToolTable) (strin
 	case "":
 		return "", false
 	case "tool_name":
-		s, _ := fields["tool_name"].(string)
-		return tools.Claude(s), true
+		return tools.Claude(NewFiring(ev, "", fields).HostTool), true
 	case "file_path":
 		s, _ := fields["file_path"].(string)
 		if s == "" {
