@@ -195,8 +195,21 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 	if !ok {
 		return protocol.Outcome{}, &UnknownEventError{Name: event, Suggestion: protocol.SuggestEvent(event)}
 	}
+	if d.idle(ev) {
+		// The hot path of a host that fires every event: nothing to
+		// run, no session to serve, so the fields need not be read.
+		return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionNone}, nil
+	}
 	f := protocol.NewFiring(ev, event, fields) // command:model fires as command:* with command "model"
 	return d.Fire(ctx, &f)
+}
+
+// idle reports whether a firing of ev can do nothing at all here, whatever
+// its fields: no entry to select, no session whose late replies or end it
+// would carry, no unloadable file to refuse it for.
+func (d *Dispatcher) idle(ev *protocol.Event) bool {
+	return d.opts.Sessions == nil && len(d.byEvent[ev.Name]) == 0 && len(d.alsoRun[ev.Name]) == 0 &&
+		!(ev.FailsClosed() && len(d.cfg.Unloaded) > 0)
 }
 
 // Fire dispatches a firing the caller read once (protocol.NewFiring) and
