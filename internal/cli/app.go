@@ -131,7 +131,10 @@ func (a *App) journalRefusal(cfg *hookconfig.Config, ev *protocol.Event, fields 
 		jc = cfg.Journal
 	}
 	if w := journal.ForConfig(jc, store.Home(), journal.Options{VersionOf: Version, Warn: a.Warn}); w != nil {
-		w.Record(context.Background(), &dispatcher.Record{Time: time.Now(), Event: ev, Fields: fields, Cwd: Cwd(), Outcome: refused})
+		// The firing's cwd, by the rule a dispatch's record follows.
+		f := protocol.NewFiring(ev, "", fields)
+		f.Bind(nil, Cwd(), isDir)
+		w.Record(context.Background(), &dispatcher.Record{Time: time.Now(), Event: ev, Fields: fields, Cwd: f.Cwd, Firing: &f, Outcome: refused})
 		w.Close()
 	}
 }

@@ -61,7 +61,7 @@ func (a *App) Dispatch(event string, o DispatchOptions) error {
 	f := protocol.NewFiring(ev, event, fields)
 	f.Bind(nil, wd, isDir)
 	cfg, err := a.loadToRun(f.Cwd)
-	if refused, ok := a.refusal(ev, f.Fields, err); ok {
+	if refused, ok := a.refusal(ev, fields, err); ok {
 		return writeOutcome(a.Out, &refused, o)
 	}
 	if err != nil {
