@@ -324,7 +324,7 @@ func (clineCodec) Payload(event string, ev *protocol.Event, fields map[string]an
 	for _, kv := range protocol.HermesPayload(ev, fields, env) {
 		val[kv.Key] = kv.Value
 	}
-	task := protocol.SessionID(fields)
+	task := protocol.SessionValue(fields)
 	str := func(k string) any {
 		if s, ok := fields[k].(string); ok {
 			return s

@@ -193,7 +193,7 @@ func (cursorCodec) Payload(cursorEvent string, ev *protocol.Event, fields map[st
 	if v, ok := fields["conversation_id"]; ok {
 		add("conversation_id", v)
 	} else {
-		add("conversation_id", protocol.SessionID(fields))
+		add("conversation_id", protocol.SessionValue(fields))
 	}
 	if v, ok := fields["workspace_roots"]; ok {
 		add("workspace_roots", v)

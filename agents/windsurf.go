@@ -233,7 +233,7 @@ func (windsurfCodec) Payload(event string, ev *protocol.Event, fields map[string
 	for _, kv := range protocol.ClaudePayload(ev, fields, env) {
 		val[kv.Key] = kv.Value
 	}
-	obj := protocol.Object{{Key: "agent_action_name", Value: event}, {Key: "trajectory_id", Value: protocol.SessionID(fields)}}
+	obj := protocol.Object{{Key: "agent_action_name", Value: event}, {Key: "trajectory_id", Value: protocol.SessionValue(fields)}}
 	exec := fields["execution_id"]
 	if exec == nil {
 		exec = fields["turn_id"]

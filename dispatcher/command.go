@@ -114,12 +114,10 @@ func (d *Dispatcher) prepare(h Invocation) (hookproc.Spec, string) {
 // project root; other Hermes hooks where the dispatcher runs, as in Hermes.
 // The gate checks the files of the same Target the runner starts, so what
 // is approved is what runs.
-func (d *Dispatcher) hookFor(e *hookconfig.Entry, fields map[string]any) Invocation {
+func (d *Dispatcher) hookFor(e *hookconfig.Entry, f *protocol.Firing) Invocation {
 	h := Invocation{Entry: e, Dir: e.WorkDir, Env: d.env}
 	if e.ViaShell() {
-		if cwd, ok := fields["cwd"].(string); ok && cwd != "" && isDir(cwd) {
-			h.Dir = cwd
-		}
+		h.Dir = f.Cwd // bound: the host's cwd when a directory, else ours
 	}
 	if h.Dir == "" {
 		// Always set, so the gate, the resolver and the runner agree on

@@ -193,18 +193,40 @@ func (d *Dispatcher) warn(msg string) {
 // Dispatch fires event with the host's fields and returns the folded
 // outcome. Hooks that fail are reported inside the outcome; the error is
 // non-nil only for an unknown event. Cancelling ctx kills every running
-// hook.
-//
-// Its phases: select the entries that fit (choose), ask the gate about
-// each (gate), run those it lets through (run), fold their reports and
-// hand the record over (fold); see phases.go.
+// hook. It is Fire for a firing read from fields (protocol.NewFiring).
 func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[string]any) (protocol.Outcome, error) {
 	ev, ok := protocol.Lookup(event)
 	if !ok {
 		return protocol.Outcome{}, &UnknownEventError{Name: event, Suggestion: protocol.SuggestEvent(event)}
 	}
-	fields = ev.MemberFields(event, fields) // command:model fires as command:* with command "model"
-	session := d.sessionID(fields)
+	if d.idle(ev) {
+		// The hot path of a host that fires every event: nothing to
+		// run, no session to serve, so the fields need not be read.
+		return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionNone}, nil
+	}
+	f := protocol.NewFiring(ev, event, fields) // command:model fires as command:* with command "model"
+	return d.Fire(ctx, &f)
+}
+
+// idle reports whether a firing of ev can do nothing at all here, whatever
+// its fields: no entry to select, no session whose late replies or end it
+// would carry, no unloadable file to refuse it for.
+func (d *Dispatcher) idle(ev *protocol.Event) bool {
+	return d.opts.Sessions == nil && len(d.byEvent[ev.Name]) == 0 && len(d.alsoRun[ev.Name]) == 0 &&
+		!(ev.FailsClosed() && len(d.cfg.Unloaded) > 0)
+}
+
+// Fire dispatches a firing the caller read once (protocol.NewFiring) and
+// returns the folded outcome, as Dispatch does. Fire binds f to this
+// dispatcher (its tool table, its working directory: protocol.Firing.Bind)
+// before anything reads it.
+//
+// Its phases: select the entries that fit (choose), ask the gate about
+// each (gate), run those it lets through (run), fold their reports and
+// hand the record over (fold); see phases.go.
+func (d *Dispatcher) Fire(ctx context.Context, f *protocol.Firing) (protocol.Outcome, error) {
+	ev := f.Event
+	session := d.sessionID(f)
 	// A session's state ends with it, whether or not any hook listens.
 	defer d.endSession(ctx, ev, session)
 	// Replies of async hooks fired earlier in the session come with this
@@ -220,48 +242,54 @@ func (d *Dispatcher) Dispatch(ctx context.Context, event string, fields map[stri
 		// guess.
 		if msg := d.unloadedRefusal(ev); msg != "" {
 			refused := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: msg}
-			d.record(ctx, ev, time.Now(), fields, nil, nil, false, &refused)
+			d.bind(f)
+			d.record(ctx, f, time.Now(), f.Fields, nil, nil, false, &refused)
 			return refused, nil
 		}
 	}
 	if len(d.byEvent[ev.Name]) == 0 && len(d.alsoRun[ev.Name]) == 0 {
 		// The hot path of a host that fires every event: nothing to run,
-		// nothing allocated.
-		return nothingRan(ev, fields, late), nil
+		// nothing allocated, no file looked at.
+		return nothingRan(f, late), nil
 	}
-	if fields == nil {
-		fields = map[string]any{}
+	d.bind(f)
+	if f.Fields == nil {
+		f.Fields = map[string]any{}
 	}
-	var f firing
-	selected := d.choose(ctx, ev, fields, &f)
+	var sf firing
+	selected := d.choose(ctx, f, &sf)
 	if len(selected) == 0 {
-		o := nothingRan(ev, fields, late)
-		o.Unapproved = f.unapproved
+		o := nothingRan(f, late)
+		o.Unapproved = sf.unapproved
 		return o, nil
 	}
-	r := &round{ev: ev, session: session, fields: fields, late: late}
+	r := &round{ev: ev, session: session, firing: *f, fields: f.Fields, late: late}
 	if d.opts.Recorder != nil {
 		r.start = time.Now()
 	}
 	defer r.closePins()
-	d.gate(r, selected, &f)
-	r.args, _ = protocol.Args(fields)
+	d.gate(r, selected, &sf)
 	sess, ranOnce := d.run(ctx, r, peek)
 	o, err := d.fold(ctx, r, sess, ranOnce)
 	// Counted outside the fold: no hook reply can hide the repository's
 	// hooks that did not run.
-	o.Unapproved = f.unapproved + r.unapproved
+	o.Unapproved = sf.unapproved + r.unapproved
 	return o, err
+}
+
+// bind binds f to this dispatcher: its tool table, and its cwd by the
+// firing's one rule (the host's when it is a directory, else Options.Cwd).
+func (d *Dispatcher) bind(f *protocol.Firing) {
+	f.Bind(d.cfg.Tools, d.opts.Cwd, isDir)
 }
 
 // nothingRan is the outcome of a firing that selected no entry: the fold
 // of the late async replies, if any, else no decision.
-func nothingRan(ev *protocol.Event, fields map[string]any, late []protocol.HookReport) protocol.Outcome {
+func nothingRan(f *protocol.Firing, late []protocol.HookReport) protocol.Outcome {
 	if late != nil {
-		args, _ := protocol.Args(fields)
-		return protocol.Fold(ev, args, late)
+		return protocol.Fold(f.Event, f.Args, late)
 	}
-	return protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionNone}
+	return protocol.Outcome{Event: f.Event.Name, Decision: protocol.DecisionNone}
 }
 
 // CancelledError is Dispatch's error when its context ended while hooks
@@ -326,18 +354,21 @@ func (d *Dispatcher) AsyncDeferred() int64 { return d.deferred.Load() }
 // backtracking time of all matchers together is bounded
 // (pattern.DispatchBudget).
 func (d *Dispatcher) selectFor(ev *protocol.Event, fields map[string]any) []*hookconfig.Entry {
-	var f firing
-	return d.selectEntries(ev, fields, consent.Screen{}, &f)
+	var sf firing
+	f := protocol.NewFiring(ev, "", fields)
+	d.bind(&f)
+	return d.selectEntries(&f, consent.Screen{}, &sf)
 }
 
 // selectEntries is selectFor for one firing f: a repository's entries that
-// scr refuses are passed over before their matchers run (f.refused lists
-// them), and the entries selected undecided are kept in f.undecided.
+// scr refuses are passed over before their matchers run (sf.refused lists
+// them), and the entries selected undecided are kept in sf.undecided.
 //
 // The entries of another event ev also runs (forward.go) come after its
 // own, unless one of its own selected stands for them; the selection is
 // then put in run order.
-func (d *Dispatcher) selectEntries(ev *protocol.Event, fields map[string]any, scr consent.Screen, f *firing) []*hookconfig.Entry {
+func (d *Dispatcher) selectEntries(f *protocol.Firing, scr consent.Screen, sf *firing) []*hookconfig.Entry {
+	ev, fields := f.Event, f.Fields
 	var out []*hookconfig.Entry
 	var claudeSeen map[string]bool
 	list, also := d.byEvent[ev.Name], d.alsoRun[ev.Name]
@@ -352,14 +383,14 @@ func (d *Dispatcher) selectEntries(ev *protocol.Event, fields map[string]any, sc
 			continue
 		}
 		if !e.Scope.Global() && scr.Refuses(e.DeclaredAs, e.Text(), e.Scope) {
-			f.refused = append(f.refused, e)
+			sf.refused = append(sf.refused, e)
 			continue
 		}
 		if !e.Covers(fields, d.cfg.Tools) {
 			continue
 		}
-		how := e.Fit(fields, d.cfg.Tools, &f.Firing)
-		if how == hookconfig.FitNo || !d.ifAllows(runEvent(ev, e), e, fields) {
+		how := e.Fit(f, d.cfg.Tools, &sf.MatchBudget)
+		if how == hookconfig.FitNo || !d.ifAllows(runEvent(ev, e), e, f) {
 			continue
 		}
 		if e.Dialect == protocol.Claude {
@@ -372,7 +403,7 @@ func (d *Dispatcher) selectEntries(ev *protocol.Event, fields map[string]any, sc
 			claudeSeen[e.Text()] = true
 		}
 		if how != hookconfig.FitYes {
-			f.undecided = append(f.undecided, e)
+			sf.undecided = append(sf.undecided, e)
 		}
 		out = append(out, e)
 	}
@@ -382,19 +413,20 @@ func (d *Dispatcher) selectEntries(ev *protocol.Event, fields map[string]any, sc
 	return out
 }
 
-// choose selects the entries of one firing f for the dispatch: the
-// gate's screen (when it has one and ev has a repository's entries) passes
-// over what it refuses before any matcher runs, and the calling agent's
-// own entries are left to it.
-func (d *Dispatcher) choose(ctx context.Context, ev *protocol.Event, fields map[string]any, f *firing) []*hookconfig.Entry {
+// choose selects the entries of one firing f for the dispatch (sf keeps
+// what the selection learnt): the gate's screen (when it has one and the
+// event has a repository's entries) passes over what it refuses before any
+// matcher runs, and the calling agent's own entries are left to it.
+func (d *Dispatcher) choose(ctx context.Context, f *protocol.Firing, sf *firing) []*hookconfig.Entry {
+	ev := f.Event
 	var scr consent.Screen
 	if sc, ok := d.opts.Gate.(screener); ok && (d.projects[ev.Name] || d.projects[ev.AlsoRuns]) {
 		scr = sc.screen()
 	}
 	agent := caller(ctx)
-	selected := skipRunBy(ev, d.selectEntries(ev, fields, scr, f), agent)
-	if f.refused != nil {
-		f.unapproved = d.refused(ev, scr, f.refused, agent)
+	selected := skipRunBy(ev, d.selectEntries(f, scr, sf), agent)
+	if sf.refused != nil {
+		sf.unapproved = d.refused(ev, scr, sf.refused, agent)
 	}
 	return selected
 }
@@ -416,12 +448,12 @@ func (d *Dispatcher) refused(ev *protocol.Event, scr consent.Screen, list []*hoo
 }
 
 // firing is what selecting the entries of one firing keeps: the matchers'
-// backtracking budget, the entries selected without an answer from their
+// backtracking budget (hookconfig.MatchBudget), the entries selected without an answer from their
 // matchers (they fail to start: hookconfig.Entry.UndecidedReason), and
 // those the consent screen refused. It lives on the dispatch's stack;
 // nothing is allocated unless an entry is undecided or refused.
 type firing struct {
-	hookconfig.Firing
+	hookconfig.MatchBudget
 	undecided []*hookconfig.Entry
 	refused   []*hookconfig.Entry
 	// unapproved counts the refused entries the caller does not run

@@ -23,17 +23,18 @@ import (
 // and reported).
 
 // IfAllows reports whether the entry's Claude `if` rule (if any) lets it
-// run for this firing, as Dispatch selects: `hermes-hooks test` says which
+// run for the firing f (bound to this dispatcher here), as Dispatch selects: `hermes-hooks test` says which
 // hooks it filtered out so (a rule that cannot be evaluated lets the entry
 // through, to be blocked or reported).
-func (d *Dispatcher) IfAllows(ev *protocol.Event, e *hookconfig.Entry, fields map[string]any) bool {
-	return d.ifAllows(ev, e, fields)
+func (d *Dispatcher) IfAllows(e *hookconfig.Entry, f *protocol.Firing) bool {
+	d.bind(f)
+	return d.ifAllows(f.Event, e, f)
 }
 
 // ifAllows reports whether the entry's if rule (if any) lets it run for
 // this firing. A rule that cannot be evaluated lets it through to be
 // blocked or reported by Dispatch.
-func (d *Dispatcher) ifAllows(ev *protocol.Event, e *hookconfig.Entry, fields map[string]any) bool {
+func (d *Dispatcher) ifAllows(ev *protocol.Event, e *hookconfig.Entry, f *protocol.Firing) bool {
 	if e.If == "" {
 		return true
 	}
@@ -43,19 +44,13 @@ func (d *Dispatcher) ifAllows(ev *protocol.Event, e *hookconfig.Entry, fields ma
 	if e.IfRule() == nil {
 		return true // broken: Dispatch blocks or reports it
 	}
-	tool, _ := fields["tool_name"].(string)
-	input := map[string]any{}
-	if a, _ := protocol.Args(fields); a != nil {
-		if m, ok := a.(map[string]any); ok {
-			input = m
-		}
+	input := f.ArgsMap()
+	if input == nil {
+		input = map[string]any{}
 	}
-	claudeTool := d.cfg.Tools.Claude(tool)
+	claudeTool := f.ClaudeTool
 	input = protocol.ClaudeToolInput(claudeTool, input)
-	ctx := permrule.RuleContext{Cwd: d.opts.Cwd, ProjectDir: e.ProjectDir}
-	if cwd, ok := fields["cwd"].(string); ok && cwd != "" {
-		ctx.Cwd = cwd
-	}
+	ctx := permrule.RuleContext{Cwd: f.Cwd, ProjectDir: e.ProjectDir}
 	if ctx.ProjectDir == "" {
 		ctx.ProjectDir = ctx.Cwd
 	}

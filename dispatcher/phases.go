@@ -21,9 +21,10 @@ type round struct {
 	ev      *protocol.Event
 	session string
 	start   time.Time // zero unless there is a Recorder
-	// fields are the host's (the record's); args their args, for the fold.
+	// firing is the host's firing, bound; fields its Fields (the
+	// record's).
+	firing protocol.Firing
 	fields map[string]any
-	args   any
 	// late are replies of async hooks fired earlier in the session.
 	late []protocol.HookReport
 
@@ -66,7 +67,7 @@ func (d *Dispatcher) gate(r *round, selected []*hookconfig.Entry, f *firing) {
 		}
 		// What the hook runs is decided once: the gate checks (and pins)
 		// those files, and the runner starts them.
-		hooks[i] = d.hookFor(e, r.fields)
+		hooks[i] = d.hookFor(e, &r.firing)
 		// A matcher that could not decide (the backtracking engine ran
 		// out of time) selected the entry (see matcher.fits): it fails
 		// to start.
@@ -151,15 +152,15 @@ func (d *Dispatcher) fold(ctx context.Context, r *round, sess sessions.Session, 
 		// The other process's job: keep the async hooks' replies for the
 		// session's next dispatch; nobody reads this outcome.
 		d.keepReplies(ctx, ev, r.session, r.hooks, r.runnable, r.reports)
-		outcome := protocol.Fold(ev, r.args, r.reports)
-		d.record(ctx, ev, r.start, r.fields, r.hooks, r.pins, ran || r.gateSkipped, &outcome)
+		outcome := protocol.Fold(ev, r.firing.Args, r.reports)
+		d.record(ctx, &r.firing, r.start, r.fields, r.hooks, r.pins, ran || r.gateSkipped, &outcome)
 		return outcome, nil
 	}
-	outcome := protocol.Fold(ev, r.args, append(r.reports, r.late...))
+	outcome := protocol.Fold(ev, r.firing.Args, append(r.reports, r.late...))
 	if r.session != "" && ran {
 		d.saveSession(ctx, ev, r.session, sess, &outcome, ranOnce)
 	}
-	d.record(ctx, ev, r.start, r.fields, r.hooks, r.pins, ran || r.gateSkipped, &outcome)
+	d.record(ctx, &r.firing, r.start, r.fields, r.hooks, r.pins, ran || r.gateSkipped, &outcome)
 	if ran && ctx.Err() != nil {
 		// The hooks that were killed are missing from the fold: the
 		// outcome would read as "no objection" where a guard never

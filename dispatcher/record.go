@@ -41,9 +41,13 @@ type Record struct {
 	// Fields are the host's fields (without the session state the hooks
 	// were shown).
 	Fields map[string]any
-	// Cwd is the firing's working directory: the host's cwd field, else
-	// the dispatcher's.
+	// Cwd is the firing's working directory (protocol.Firing.Bind: the
+	// host's cwd when it names a directory, else the dispatcher's).
 	Cwd string
+	// Firing is the firing the fields were read into, bound to the
+	// dispatcher (nil in a record made by hand: read Fields with
+	// protocol.NewFiring).
+	Firing *protocol.Firing
 	// Outcome is the folded outcome; its Hooks are the per-hook reports.
 	Outcome *protocol.Outcome
 	// Scripts[i] is what Outcome.Hooks[i] ran, as the consent gate pinned
@@ -66,15 +70,17 @@ type Script struct {
 
 // record reports the dispatch to the Recorder, if any. ran says whether at
 // least one hook was started, or the gate skipped one (see Recorder).
-func (d *Dispatcher) record(ctx context.Context, ev *protocol.Event, start time.Time, fields map[string]any, hooks []Invocation, pins []*cmdpin.Pins, ran bool, o *protocol.Outcome) {
+//
+// fields are f's, or f's with the session's state for the hooks: the
+// record keeps the host's. f is copied: the dispatch's own stays on its
+// stack.
+func (d *Dispatcher) record(ctx context.Context, f *protocol.Firing, start time.Time, fields map[string]any, hooks []Invocation, pins []*cmdpin.Pins, ran bool, o *protocol.Outcome) {
 	if d.opts.Recorder == nil || (!ran && o.Decision != protocol.DecisionBlock) {
 		return
 	}
-	r := Record{Time: start, Elapsed: time.Since(start), Event: ev, Fields: fields, Cwd: d.opts.Cwd, Outcome: o,
+	fc := *f
+	r := Record{Time: start, Elapsed: time.Since(start), Event: f.Event, Fields: fields, Cwd: f.Cwd, Firing: &fc, Outcome: o,
 		Scripts: make([]Script, len(o.Hooks)), Async: d.opts.Async == AsyncInline}
-	if c, ok := fields["cwd"].(string); ok && c != "" {
-		r.Cwd = c
-	}
 	for i := range hooks {
 		// pins[i] is nil where the pins were handed to a background run
 		// (which may close them concurrently) or never taken.

@@ -216,8 +216,10 @@ func (d *Dispatcher) RunEntry(ctx context.Context, ev *protocol.Event, e *hookco
 	if fields == nil {
 		fields = map[string]any{}
 	}
+	f := protocol.NewFiring(ev, "", fields)
+	d.bind(&f)
 	run := HookRun{Report: baseReport(e), Payload: d.payloadOf(e, runEvent(ev, e), fields)}
-	d.runInto(ctx, ev, d.hookFor(e, fields), run.Payload, fields, &run.Report, &run)
+	d.runInto(ctx, ev, d.hookFor(e, &f), run.Payload, fields, &run.Report, &run)
 	return run
 }
 
@@ -306,8 +308,7 @@ func (d *Dispatcher) readReply(ev *protocol.Event, e *hookconfig.Entry, res *hoo
 	if c != nil && c.ReplaceArgs && e.ViaShell() {
 		// Claude's updatedInput and Cursor's updated_input name a file
 		// file_path where a Hermes host said path.
-		orig, _ := protocol.Args(fields)
-		c.Args = protocol.HostArgs(orig, c.Args)
+		c.Args = protocol.HostArgs(protocol.NewFiring(ev, "", fields).Args, c.Args)
 	}
 	return c, note
 }

@@ -42,12 +42,11 @@ func (d *Dispatcher) filterOnce(selected []*hookconfig.Entry, runnable []int, re
 
 // sessionID is the session the firing belongs to, when the dispatcher keeps
 // session state and the host said which session it is.
-func (d *Dispatcher) sessionID(fields map[string]any) string {
+func (d *Dispatcher) sessionID(f *protocol.Firing) string {
 	if d.opts.Sessions == nil {
 		return ""
 	}
-	s, _ := protocol.SessionID(fields).(string)
-	return s
+	return f.Session
 }
 
 // loadSession reads the session and returns the fields the hooks see: the

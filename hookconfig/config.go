@@ -163,8 +163,10 @@ func (e *Entry) TimeoutSeconds() string {
 // accepts: Dispatch then runs the entry as a hook that cannot start, so
 // that a fail_closed guard blocks rather than being skipped on a guess.
 func (e *Entry) Matches(fields map[string]any, tools *protocol.ToolTable) bool {
-	var f Firing
-	return e.Covers(fields, tools) && e.match.fits(e, fields, tools, &f) != FitNo
+	var b MatchBudget
+	f := protocol.NewFiring(e.Event, "", fields)
+	f.Bind(tools, "", nil)
+	return e.Covers(fields, tools) && e.match.fits(e, &f, tools, &b) != FitNo
 }
 
 // Order is the entry's position in the whole config, for a stable order.

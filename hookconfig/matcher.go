@@ -44,17 +44,18 @@ const (
 	FitOutOfTime
 )
 
-// Firing is what matching the entries of one firing shares: the
+// MatchBudget is what matching the entries of one firing shares: the
 // backtracking time left (its zero value is a full budget). It lives on
 // the dispatch's stack.
-type Firing struct {
+type MatchBudget struct {
 	budget pattern.Budget
 }
 
-// Fit applies the entry's matcher to a firing; f (nil: none) bounds the
-// backtracking time of all the firing's matchers together.
-func (e *Entry) Fit(fields map[string]any, tools *protocol.ToolTable, f *Firing) Fit {
-	return e.match.fits(e, fields, tools, f)
+// Fit applies the entry's matcher to a firing (bound to tools:
+// protocol.Firing.Bind); b (nil: none) bounds the backtracking time of all
+// the firing's matchers together.
+func (e *Entry) Fit(f *protocol.Firing, tools *protocol.ToolTable, b *MatchBudget) Fit {
+	return e.match.fits(e, f, tools, b)
 }
 
 // UndecidedReason is why an entry selected with FitOutOfTime cannot start.
@@ -116,13 +117,13 @@ func compileMatcher(e *Entry, warn func(string)) matcher {
 	return matcher{kind: matchFull, literal: m, rx: rx}
 }
 
-// fits applies the matcher to a firing; f (nil: none) bounds the
+// fits applies the matcher to a firing; b (nil: none) bounds the
 // backtracking time.
-func (m *matcher) fits(e *Entry, fields map[string]any, tools *protocol.ToolTable, f *Firing) Fit {
+func (m *matcher) fits(e *Entry, f *protocol.Firing, tools *protocol.ToolTable, b *MatchBudget) Fit {
 	if m.kind == matchAll {
 		return FitYes
 	}
-	one, toolNames, ok := m.subject(e, fields, tools)
+	one, toolNames, ok := m.subject(e, f, tools)
 	if !ok {
 		// Claude: nothing to compare with, every firing; Hermes: no tool
 		// name, no match.
@@ -132,12 +133,12 @@ func (m *matcher) fits(e *Entry, fields map[string]any, tools *protocol.ToolTabl
 	// (protocol.MCPToolNames): a guard written either way sees every
 	// agent's calls of the tool.
 	if mcp := protocol.MCPToolNames(one); mcp != nil && e.Event.Tool {
-		return m.anyMatches(mcp, f)
+		return m.anyMatches(mcp, b)
 	}
 	if toolNames {
-		return m.anyMatches(protocol.ClaudeToolNames(one), f)
+		return m.anyMatches(protocol.ClaudeToolNames(one), b)
 	}
-	return m.anyMatches([]string{one}, f)
+	return m.anyMatches([]string{one}, b)
 }
 
 func asFit(ok bool) Fit {
@@ -152,30 +153,29 @@ func asFit(ok bool) Fit {
 // false when there is none (see matches for what that means). The caller
 // expands the names: a slice returned from here would be allocated at
 // every firing.
-func (m *matcher) subject(e *Entry, fields map[string]any, tools *protocol.ToolTable) (s string, toolNames, ok bool) {
+func (m *matcher) subject(e *Entry, f *protocol.Firing, tools *protocol.ToolTable) (s string, toolNames, ok bool) {
 	if e.Codec != nil {
 		// The agent's own subject (Cursor's or Gemini's tool names),
 		// compared as is.
-		q, ok := e.Codec.MatchSubject(e.DeclaredAs, e.Event, fields, tools)
+		q, ok := e.Codec.MatchSubject(e.DeclaredAs, e.Event, f.Fields, tools)
 		return q, false, ok
 	}
 	if e.Dialect == protocol.Claude {
-		q, ok := protocol.ClaudeMatchQuery(e.Event, fields, tools)
+		q, ok := protocol.ClaudeMatchQuery(e.Event, f.Fields, tools)
 		return q, ok && e.Event.ClaudeMatchOn == "tool_name", ok
 	}
 	// Hermes: compared against the Hermes tool name.
-	name, ok := fields["tool_name"].(string)
-	if !ok {
+	if !f.HasTool {
 		return "", false, false
 	}
-	return tools.Hermes(name), false, true
+	return f.Tool, false, true
 }
 
 // anyMatches applies the matcher to candidates (each a spelling of the
 // firing's tool): it fits when one candidate matches; when none does and
 // some regex ran out of time, nobody can tell. A regex means what its
 // dialect gives it: a Claude search, a Hermes full match.
-func (m *matcher) anyMatches(candidates []string, f *Firing) Fit {
+func (m *matcher) anyMatches(candidates []string, f *MatchBudget) Fit {
 	switch m.kind {
 	case matchNames, matchLiteral:
 		for _, c := range candidates {
@@ -201,7 +201,7 @@ func (m *matcher) anyMatches(candidates []string, f *Firing) Fit {
 
 // regexMatch runs the matcher's regex on s; done is false when it cannot
 // tell (out of backtracking time). f nil: no per-firing budget.
-func (m *matcher) regexMatch(s string, f *Firing) (matched, done bool) {
+func (m *matcher) regexMatch(s string, f *MatchBudget) (matched, done bool) {
 	if f == nil {
 		return m.rx.Match(s, nil)
 	}

@@ -230,16 +230,16 @@ func TestBacktrackingTimesOut(t *testing.T) {
 	if _, done := e.match.regexMatch(evil, nil); done {
 		t.Fatal("expected the match to time out")
 	}
-	var f Firing
-	if got := e.match.fits(e, toolFields(evil), tools, &f); got != FitOutOfTime {
+	var f MatchBudget
+	if got := e.match.fits(e, bound(e, toolFields(evil), tools), tools, &f); got != FitOutOfTime {
 		t.Fatalf("Hermes: a timed-out match = %v, want FitOutOfTime", got)
 	}
 	if !e.Matches(toolFields(evil), tools) {
 		t.Fatal("Hermes: a timed-out match does not select its entry")
 	}
 	c, _ := entryWith(t, "PreToolUse", `^(a+)+\1b`, protocol.Claude)
-	f = Firing{}
-	if got := c.match.fits(c, toolFields(evil), tools, &f); got != FitOutOfTime {
+	f = MatchBudget{}
+	if got := c.match.fits(c, bound(c, toolFields(evil), tools), tools, &f); got != FitOutOfTime {
 		t.Fatalf("Claude: a timed-out match = %v, want FitOutOfTime", got)
 	}
 	if why := e.UndecidedReason(); !strings.Contains(why, "cannot tell whether it matches this firing") || !strings.Contains(why, "20ms per match, 50ms per dispatch") {
@@ -256,11 +256,11 @@ func TestBacktrackingTimesOut(t *testing.T) {
 	// machine, and 20 ms is one scheduling delay on a busy one.)
 	pattern.MatchTimeout = time.Minute
 	quick, _ := entryWith(t, "pre_tool_call", `(?=t)terminal`, protocol.Hermes)
-	if got := quick.match.fits(quick, toolFields("terminal"), tools, &f); got != FitOutOfTime {
+	if got := quick.match.fits(quick, bound(quick, toolFields("terminal"), tools), tools, &f); got != FitOutOfTime {
 		t.Fatalf("spent budget: %v, want FitOutOfTime", got)
 	}
-	f = Firing{}
-	if got := quick.match.fits(quick, toolFields("terminal"), tools, &f); got != FitYes {
+	f = MatchBudget{}
+	if got := quick.match.fits(quick, bound(quick, toolFields("terminal"), tools), tools, &f); got != FitYes {
 		t.Fatalf("budget left: %v, want FitYes", got)
 	}
 }
@@ -314,4 +314,11 @@ func TestBacktrackingNoMatchAllocatesNothing(t *testing.T) {
 	if allocs != 0 {
 		t.Fatalf("no-match via regexp2 allocated %v times", allocs)
 	}
+}
+
+// bound is the firing of fields on e's event, bound to tools.
+func bound(e *Entry, fields map[string]any, tools *protocol.ToolTable) *protocol.Firing {
+	f := protocol.NewFiring(e.Event, "", fields)
+	f.Bind(tools, "", nil)
+	return &f
 }

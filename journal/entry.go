@@ -114,8 +114,12 @@ func (w *Writer) body(r *dispatcher.Record, route Route) protocol.Object {
 	}
 	payload := protocol.EncodeJSON(r.Fields, protocol.Compact)
 	sum := sha256.Sum256(payload)
-	session, _ := protocol.SessionID(r.Fields).(string)
-	tool, _ := r.Fields["tool_name"].(string)
+	f := r.Firing
+	if f == nil { // a record made by hand (a refusal no dispatch decided)
+		nf := protocol.NewFiring(r.Event, "", r.Fields)
+		f = &nf
+	}
+	session, tool := f.Session, f.HostTool
 	dec := o.Decision
 	if dec == "" {
 		dec = protocol.DecisionNone

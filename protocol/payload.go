@@ -36,19 +36,21 @@ var gatewayPromoted = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"session_id": true, "parent_session_id": true}
 })
 
-// Args returns the host's tool arguments: "args", else its alias
-// "tool_input"; ok is false when neither is present.
-func Args(fields map[string]any) (any, bool) {
-	if v, ok := fields["args"]; ok {
-		return v, true
-	}
-	v, ok := fields["tool_input"]
-	return v, ok
+// SessionValue is the session a payload names, as the host sent it:
+// session_id when truthy, else parent_session_id when truthy, else "".
+// A payload passes a non-string id through; Firing.Session is the string.
+func SessionValue(fields map[string]any) any {
+	return sessionValue(fields)
 }
 
-// SessionID is session_id when truthy, else parent_session_id when truthy,
-// else "".
-func SessionID(fields map[string]any) any {
+// SessionID is the session a firing belongs to (Firing.Session): the
+// session value when it is a string, else "".
+func SessionID(fields map[string]any) string {
+	s, _ := sessionValue(fields).(string)
+	return s
+}
+
+func sessionValue(fields map[string]any) any {
 	if v := fields["session_id"]; truthy(v) {
 		return v
 	}
@@ -84,7 +86,7 @@ func HermesPayload(ev *Event, fields map[string]any, env PayloadEnv) Object {
 		promoted = gatewayPromoted()
 	}
 	var toolInput any
-	if a, _ := Args(fields); a != nil && !ev.Gateway {
+	if a := NewFiring(ev, "", fields).Args; a != nil && !ev.Gateway {
 		if m, ok := a.(map[string]any); ok {
 			toolInput = m
 		}
@@ -110,7 +112,7 @@ func HermesPayload(ev *Event, fields map[string]any, env PayloadEnv) Object {
 		{"hook_event_name", ev.Name},
 		{"tool_name", toolName},
 		{"tool_input", toolInput},
-		{"session_id", SessionID(fields)},
+		{"session_id", sessionValue(fields)},
 		{"cwd", cwd},
 	}
 	if _, hostSaid := fields["profile"].(string); hostSaid || env.Profile != "" {
@@ -140,7 +142,7 @@ func ClaudePayload(ev *Event, fields map[string]any, env PayloadEnv) Object {
 		obj = append(obj, KV{k, v})
 		done[k] = true
 	}
-	add("session_id", SessionID(fields))
+	add("session_id", sessionValue(fields))
 	add("transcript_path", stringField(fields, "transcript_path", ""))
 	add("cwd", stringField(fields, "cwd", env.Cwd))
 	add("permission_mode", stringField(fields, "permission_mode", "default"))
@@ -160,10 +162,8 @@ func ClaudePayload(ev *Event, fields map[string]any, env PayloadEnv) Object {
 		}
 		add("tool_name", toolName)
 		input := map[string]any{}
-		if a, _ := Args(fields); a != nil {
-			if m, ok := a.(map[string]any); ok {
-				input = m
-			}
+		if f := NewFiring(ev, "", fields); f.ArgsMap() != nil {
+			input = f.ArgsMap()
 		}
 		add("tool_input", claudeToolInput(toolName, input))
 		if v, ok := fields["tool_use_id"]; ok {
@@ -327,8 +327,7 @@ func ClaudeMatchQuery(ev *Event, fields map[string]any, tools *ToolTable) (strin
 	case "":
 		return "", false
 	case "tool_name":
-		s, _ := fields["tool_name"].(string)
-		return tools.Claude(s), true
+		return tools.Claude(NewFiring(ev, "", fields).HostTool), true
 	case "file_path":
 		s, _ := fields["file_path"].(string)
 		if s == "" {

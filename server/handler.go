@@ -145,7 +145,8 @@ func (l *dispatchLog) fail(w http.ResponseWriter, status int, e apiError) {
 type dispatchRequest struct {
 	event  string // the canonical name
 	format string // "", "json" or "hermes"
-	fields map[string]any
+	// firing is the body's fields, read once (protocol.NewFiring).
+	firing protocol.Firing
 }
 
 // checkDispatch checks everything about a request before it may take a
@@ -197,7 +198,7 @@ func (s *Server) checkDispatch(w http.ResponseWriter, r *http.Request, l *dispat
 		l.fail(w, status, e)
 		return req, false
 	}
-	req.fields = fields
+	req.firing = protocol.NewFiring(ev, l.event, fields)
 	return req, true
 }
 
@@ -246,9 +247,9 @@ func (s *Server) dispatchAndReply(w http.ResponseWriter, r *http.Request, l *dis
 	// The journal's records say the server decided (a hook's own
 	// fallback says why it did not use one).
 	ctx = journal.WithRoute(ctx, journal.Route{ServedBy: "serve"})
-	outcome, err := g.d.Dispatch(ctx, l.event, req.fields)
+	outcome, err := g.d.Fire(ctx, &req.firing)
 	if err == nil && outcome.Unapproved > 0 && r.URL.Query().Get("called_by") == "" && req.format != "hermes" {
-		s.tellUnapproved(ctx, &outcome, req.fields)
+		s.tellUnapproved(ctx, &outcome, req.firing.Session)
 	}
 	if ctx.Err() == nil && err != nil {
 		l.fail(w, http.StatusNotFound, apiError{Error: err.Error()})
@@ -285,8 +286,7 @@ func (s *Server) dispatchAndReply(w http.ResponseWriter, r *http.Request, l *dis
 // which is for the user. A call forwarded by `hook AGENT` is told by that
 // process, in the agent's own channel; Hermes' wire form has no member for
 // the user, and its count is in the outcome's JSON only.
-func (s *Server) tellUnapproved(ctx context.Context, o *protocol.Outcome, fields map[string]any) {
-	id, _ := protocol.SessionID(fields).(string)
+func (s *Server) tellUnapproved(ctx context.Context, o *protocol.Outcome, id string) {
 	if first, _ := sessions.FirstNotice(ctx, s.sessions, id); !first {
 		return
 	}

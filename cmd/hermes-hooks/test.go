@@ -107,7 +107,8 @@ func runTest(a *app, event string, o testOptions) error {
 			fields[k] = v
 		}
 	}
-	fields = ev.MemberFields(event, fields) // test command:model: the command is model
+	f := protocol.NewFiring(ev, event, fields) // test command:model: the command is model
+	fields = f.Fields
 	cfg, err := a.LoadConfig()
 	if err != nil {
 		return err
@@ -133,7 +134,7 @@ func runTest(a *app, event string, o testOptions) error {
 			filtered = append(filtered, filteredHook{Entry: e, Tool: o.forTool})
 		case !ev.Admits(e.DeclaredAs, fields):
 			filtered = append(filtered, filteredHook{Entry: e, Member: true, Fired: event})
-		case !d.IfAllows(ev, e, fields):
+		case !d.IfAllows(e, &f):
 			filtered = append(filtered, filteredHook{Entry: e, IfRule: true})
 		default:
 			entries = append(entries, e)
@@ -146,8 +147,7 @@ func runTest(a *app, event string, o testOptions) error {
 			Changed: statuses[i].Approved && !statuses[i].Runs(),
 			HookRun: d.RunEntry(context.Background(), ev, e, fields)})
 	}
-	args, _ := protocol.Args(fields)
-	outcome := protocol.Fold(ev, args, foldTrial(runs))
+	outcome := protocol.Fold(ev, f.Args, foldTrial(runs))
 	if o.json {
 		out := trialJSON(ev, fields, runs, &outcome)
 		out["filtered"] = filteredJSON(filtered)

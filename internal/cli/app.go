@@ -131,7 +131,10 @@ func (a *App) journalRefusal(cfg *hookconfig.Config, ev *protocol.Event, fields 
 		jc = cfg.Journal
 	}
 	if w := journal.ForConfig(jc, store.Home(), journal.Options{VersionOf: Version, Warn: a.Warn}); w != nil {
-		w.Record(context.Background(), &dispatcher.Record{Time: time.Now(), Event: ev, Fields: fields, Cwd: Cwd(), Outcome: refused})
+		// The firing's cwd, by the rule a dispatch's record follows.
+		f := protocol.NewFiring(ev, "", fields)
+		f.Bind(nil, Cwd(), isDir)
+		w.Record(context.Background(), &dispatcher.Record{Time: time.Now(), Event: ev, Fields: fields, Cwd: f.Cwd, Firing: &f, Outcome: refused})
 		w.Close()
 	}
 }
@@ -202,3 +205,10 @@ func Cwd() string {
 // Show escapes text from configs, allowlists, hooks and arguments for the
 // terminal (see package termsafe): no config can make a line lie.
 func Show(s string) string { return termsafe.Escape(s) }
+
+// isDir reports whether p names a directory: the test of a host's cwd
+// (protocol.Firing.Bind).
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}

@@ -56,24 +56,24 @@ func (a *App) Dispatch(event string, o DispatchOptions) error {
 		}
 		return err
 	}
+	// The fields are read once, here; the project is the firing's cwd
+	// (protocol.Firing.Bind: the host's when it is a directory).
 	wd := Cwd()
-	project := wd
-	if c, ok := fields["cwd"].(string); ok && c != "" {
-		project = c
-	}
-	cfg, err := a.loadToRun(project)
+	f := protocol.NewFiring(ev, event, fields)
+	f.Bind(nil, wd, isDir)
+	cfg, err := a.loadToRun(f.Cwd)
 	if refused, ok := a.refusal(ev, fields, err); ok {
 		return writeOutcome(a.Out, &refused, o)
 	}
 	if err != nil {
 		return err
 	}
-	outcome, err := a.dispatchOnce(context.Background(), cfg, wd, event, fields, o.AsyncOnly, o.CalledBy)
+	outcome, err := a.dispatchOnce(context.Background(), cfg, wd, &f, o.AsyncOnly, o.CalledBy)
 	if err != nil {
 		return err
 	}
 	if outcome.Unapproved > 0 && !o.AsyncOnly {
-		a.tellUnapproved(&outcome, fields, o.Format == "hermes")
+		a.tellUnapproved(&outcome, f.Session, o.Format == "hermes")
 	}
 	return writeOutcome(a.Out, &outcome, o)
 }
@@ -83,13 +83,13 @@ func (a *App) Dispatch(event string, o DispatchOptions) error {
 // 2): the outcome's system_message, which is for the user, carries the
 // line. Hermes' wire form has no such member: the line goes to stderr
 // then, and the session stays unmarked.
-func (a *App) tellUnapproved(o *protocol.Outcome, fields map[string]any, wire bool) {
+func (a *App) tellUnapproved(o *protocol.Outcome, session string, wire bool) {
 	notice := consent.UnapprovedNotice(o.Unapproved)
 	if wire {
 		a.Warn(notice)
 		return
 	}
-	if !a.firstNotice(context.Background(), fields) {
+	if !a.firstNotice(context.Background(), session) {
 		return
 	}
 	if o.SystemMessage != "" {
@@ -133,7 +133,7 @@ func (a *App) unreadableRefusal(ev *protocol.Event, readErr error) (protocol.Out
 // child), nothing left running. calledBy is the agent the dispatch answers
 // (dispatcher.CalledBy), "" for none. parent ends the dispatch early
 // (hook's deadline: the agent's own timeout, less a margin).
-func (a *App) dispatchOnce(parent context.Context, cfg *hookconfig.Config, wd, event string, fields map[string]any, asyncOnly bool, calledBy string) (protocol.Outcome, error) {
+func (a *App) dispatchOnce(parent context.Context, cfg *hookconfig.Config, wd string, f *protocol.Firing, asyncOnly bool, calledBy string) (protocol.Outcome, error) {
 	store, err := a.Store()
 	if err != nil {
 		return protocol.Outcome{}, err
@@ -206,14 +206,14 @@ func (a *App) dispatchOnce(parent context.Context, cfg *hookconfig.Config, wd, e
 	if err != nil {
 		return protocol.Outcome{}, err
 	}
-	if ev, ok := protocol.Lookup(event); ok && len(d.EntriesFor(ev)) > 0 {
+	if len(d.EntriesFor(f.Event)) > 0 {
 		ready = make(chan struct{})
 		go func() {
 			guard()
 			close(ready)
 		}()
 	}
-	outcome, err := d.Dispatch(ctx, event, fields)
+	outcome, err := d.Fire(ctx, f)
 	if !a.NoSubreap && startedAny(outcome) {
 		// Only a hook that started can have left descendants; the scan
 		// of /proc is not free, and most firings start none.
@@ -229,7 +229,7 @@ func (a *App) dispatchOnce(parent context.Context, cfg *hookconfig.Config, wd, e
 		return outcome, err
 	}
 	if d.AsyncDeferred() > 0 {
-		a.runAsyncChild(event, fields, calledBy)
+		a.runAsyncChild(f.Name, f.Fields, calledBy)
 	}
 	return outcome, nil
 }

@@ -63,7 +63,9 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 	}
 	ctx, cancel := hookDeadline(start, agent, call, o.AgentTimeout)
 	defer cancel()
-	outcome, err := a.hookDispatch(ctx, agent, call, o)
+	// The payload, decoded into the host's fields, is read once, here.
+	f := protocol.NewFiring(call.Event, "", call.Fields)
+	outcome, err := a.hookDispatch(ctx, agent, call, &f, o)
 	if late := (*LateError)(nil); errors.As(err, &late) {
 		return a.hookLate(agent, call, &outcome, late)
 	}
@@ -83,7 +85,7 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 	if len(outcome.Env) > 0 && agent.EnvFileEnv != "" {
 		a.exportToAgent(agent.EnvFileEnv, outcome.Env)
 	}
-	return writeReply(a, a.encodeTelling(ctx, agent, call, &outcome))
+	return writeReply(a, a.encodeTelling(ctx, agent, call, f.Session, &outcome))
 }
 
 // encodeTelling is the agent's reply to call, which also tells the person,
@@ -96,7 +98,7 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 // session unmarked, so a later event may still show it. Without a session
 // id every call is its own session. The line holds the count and a fixed
 // command only, and nothing in the outcome can suppress it.
-func (a *App) encodeTelling(ctx context.Context, agent *agents.Agent, call *agents.Call, o *protocol.Outcome) agents.Reply {
+func (a *App) encodeTelling(ctx context.Context, agent *agents.Agent, call *agents.Call, session string, o *protocol.Outcome) agents.Reply {
 	if o.Unapproved == 0 {
 		return agent.Encode(call, o)
 	}
@@ -106,21 +108,21 @@ func (a *App) encodeTelling(ctx context.Context, agent *agents.Agent, call *agen
 		a.Warn(notice)
 		return r
 	}
-	if !a.firstNotice(ctx, call.Fields) {
+	if !a.firstNotice(ctx, session) {
 		return agent.Encode(call, o)
 	}
 	return r
 }
 
-// firstNotice marks the session of fields as told (sessions.FirstNotice,
-// in the one-shot session files) and reports whether it was not yet.
-func (a *App) firstNotice(ctx context.Context, fields map[string]any) bool {
+// firstNotice marks the session id (a firing's Session) as told
+// (sessions.FirstNotice, in the one-shot session files) and reports
+// whether it was not yet.
+func (a *App) firstNotice(ctx context.Context, id string) bool {
 	store, err := a.Store()
 	if err != nil {
 		a.Warn("the notice of unapproved hooks is not shown: " + err.Error())
 		return false
 	}
-	id, _ := protocol.SessionID(fields).(string)
 	first, err := sessions.FirstNotice(ctx, &sessions.Files{Dir: filepath.Join(store.Home(), "hook-state")}, id)
 	if err != nil {
 		a.Warn("the notice of unapproved hooks is not shown: " + err.Error())
@@ -209,12 +211,10 @@ func (a *App) hookRefuse(agent *agents.Agent, call *agents.Call, cfg *hookconfig
 // hookDispatch runs the call's hooks: through a live server when there is
 // one that would answer exactly as this process would, else in this
 // process.
-func (a *App) hookDispatch(ctx context.Context, agent *agents.Agent, call *agents.Call, o HookOptions) (protocol.Outcome, error) {
+func (a *App) hookDispatch(ctx context.Context, agent *agents.Agent, call *agents.Call, f *protocol.Firing, o HookOptions) (protocol.Outcome, error) {
 	wd := Cwd()
-	project := wd
-	if c, ok := call.Fields["cwd"].(string); ok && c != "" {
-		project = c
-	}
+	f.Bind(nil, wd, isDir)
+	project := f.Cwd // the host's cwd when it is a directory
 	// The agent's own project keeps its guards when the payload's cwd has
 	// left it (a `cd` in a shell tool): its project directory, the roots
 	// its payload names, and the directory it started us in.
@@ -245,7 +245,7 @@ func (a *App) hookDispatch(ctx context.Context, agent *agents.Agent, call *agent
 	if err != nil {
 		return protocol.Outcome{}, err
 	}
-	return a.dispatchOnce(ctx, cfg, wd, call.Event.Name, call.Fields, false, runBy)
+	return a.dispatchOnce(ctx, cfg, wd, f, false, runBy)
 }
 
 // agentProjects are the project directories an agent's call comes from
