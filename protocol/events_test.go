@@ -407,7 +407,7 @@ func TestCatalogRules(t *testing.T) {
 		of   func(e *Event) bool
 		want []string
 	}{
-		{"Gates", func(e *Event) bool { return e.Gates }, []string{"PreSkillShellCommand", "PreToolUse"}},
+		{"Gates", func(e *Event) bool { return e.gates }, []string{"PreSkillShellCommand", "PreToolUse"}},
 		{"RefusesAsk", func(e *Event) bool { return e.RefusesAsk }, []string{"PreSkillShellCommand"}},
 		{"RefusesInputChange", func(e *Event) bool { return e.RefusesInputChange }, []string{"PreSkillShellCommand"}},
 		{"HSOAliases", func(e *Event) bool { return len(e.HSOAliases) > 0 }, []string{"PreSkillShellCommand"}},
@@ -449,7 +449,7 @@ func TestCatalogRules(t *testing.T) {
 	}
 	// A stop event is one a block keeps going: it must be able to continue.
 	for _, e := range Events() {
-		if e.Stops && !e.Can(CapContinue) || e.Gates && !e.Can(CapBlock) {
+		if e.Stops && !e.Can(CapContinue) || e.gates && !e.Can(CapBlock) {
 			t.Errorf("%s: rule without the capability", e.Name)
 		}
 	}

@@ -55,7 +55,7 @@ func TestGatewayEventsLookup(t *testing.T) {
 		}
 		// Observers outside Hermes' VALID_HOOKS: nothing a reply can change,
 		// and never a guard.
-		if e.Hermes || e.ClaudeOnly || e.Caps != 0 || e.Gates || e.FailClosedToo || e.Tool || e.Synthetic == nil {
+		if e.Hermes || e.ClaudeOnly || e.Caps != 0 || e.gates || e.FailClosedToo || e.Tool || e.Synthetic == nil {
 			t.Errorf("%s: %+v; want a gateway observer with synthetic fields", e.Name, e)
 		}
 		if !contains(ValidEventNames(), e.Name) || contains(HermesEventNames(), e.Name) {
