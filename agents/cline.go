@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -459,10 +460,9 @@ func (clineCodec) ParseReply(event string, r protocol.Reply) (*protocol.Contribu
 	return c, note
 }
 
-// clineJSON finds the reply object in a hook's stdout as Cline does: the
-// whole output, else the last complete object at its end (after debug
-// lines); nil with a note when there is none or its fields have the wrong
-// types (which Cline treats as no reply).
+// clineJSON finds the reply in a hook's stdout as Cline does: the whole
+// output, else the last complete object at its end (after debug lines); nil
+// and a note if none, or if a field has the wrong type (Cline: no reply).
 func clineJSON(stdout []byte) (map[string]any, string) {
 	out := strings.TrimSpace(pyjson.DecodeReplace(stdout))
 	if out == "" {
@@ -475,7 +475,7 @@ func clineJSON(stdout []byte) (map[string]any, string) {
 		}
 	}
 	if obj == nil {
-		return nil, "hook stdout holds no JSON object: " + protocol.Truncate(out, 200)
+		return nil, "hook stdout holds no JSON object: " + textutil.Truncate(out, 200)
 	}
 	for k, want := range map[string]string{"cancel": "boolean", "contextModification": "string", "errorMessage": "string"} {
 		_, isBool := obj[k].(bool)

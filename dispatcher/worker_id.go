@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -35,7 +36,7 @@ func decodeWorkerReply(line []byte, id uint64) (hookproc.Result, string) {
 	}
 	if n, ok := jsonInt(got); !ok || n < 0 || uint64(n) != id {
 		return hookproc.Result{}, "replied to another request (" + hookproc.WorkerRequestID + " " +
-			protocol.Truncate(string(protocol.EncodeJSON(got, protocol.Compact)), 40) + ", expected " + strconv.FormatUint(id, 10) + ")"
+			textutil.Truncate(string(protocol.EncodeJSON(got, protocol.Compact)), 40) + ", expected " + strconv.FormatUint(id, 10) + ")"
 	}
 	code, isEnv := obj["exit"]
 	if !isEnv {

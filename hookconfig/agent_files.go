@@ -17,6 +17,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -250,7 +251,7 @@ func (cfg *Config) parseCursorHandler(ev *protocol.Event, name, path string, ind
 	case "prompt":
 		p, _ := h["prompt"].(string)
 		unsupported = "a prompt handler: it needs a model"
-		h["command"] = "prompt: " + protocol.Truncate(strings.Join(strings.Fields(p), " "), 60)
+		h["command"] = "prompt: " + textutil.Truncate(strings.Join(strings.Fields(p), " "), 60)
 	default:
 		cfg.warn(path, " has unknown type '"+typ+"'; skipped")
 		return nil

@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -104,7 +105,7 @@ func (f *shapedFile) unknownKeys(p string, obj map[string]any, known []string) {
 	for _, k := range sortedNames(obj) {
 		if suggest := nearKey(k, known); suggest != "" {
 			f.cfg.Warnings = append(f.cfg.Warnings, Warning{Path: f.path + ": " + p, File: f.path, Key: p + "." + k,
-				Message: "unknown key '" + protocol.Truncate(k, maxShown) + "' is ignored by Claude Code — did you mean '" + suggest + "'?"})
+				Message: "unknown key '" + textutil.Truncate(k, maxShown) + "' is ignored by Claude Code — did you mean '" + suggest + "'?"})
 		}
 	}
 }

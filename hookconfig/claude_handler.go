@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 
 	"gopkg.in/yaml.v3"
 
@@ -150,7 +151,7 @@ func (cfg *Config) handlerParts(typ, path string, h *yaml.Node) (handlerParts, *
 	case "prompt", "agent":
 		prompt, _ := strOf(h, "prompt")
 		p.unsupported = "a " + typ + " handler: it needs a model"
-		h = pyyaml.WithMapping(h, "command", typ+": "+protocol.Truncate(strings.Join(strings.Fields(prompt), " "), 60))
+		h = pyyaml.WithMapping(h, "command", typ+": "+textutil.Truncate(strings.Join(strings.Fields(prompt), " "), 60))
 	case "mcp_tool":
 		server, _ := strOf(h, "server")
 		tool, _ := strOf(h, "tool")

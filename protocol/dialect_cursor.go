@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
 // The Cursor dialect: hooks written for Cursor (the entries of a Cursor
@@ -272,7 +273,7 @@ func ParseCursorReply(cursorEvent string, r Reply) (*Contribution, string) {
 		v, err := DecodeJSON([]byte(stdout))
 		obj, _ = v.(map[string]any)
 		if (err != nil || obj == nil) && r.ExitCode == 0 {
-			note := "hook stdout is not a JSON object: " + Truncate(stdout, 200)
+			note := "hook stdout is not a JSON object: " + textutil.Truncate(stdout, 200)
 			if failClosed {
 				return FailedClosed(r.Command, "unparseable stdout (expected a JSON object)"), note
 			}

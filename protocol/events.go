@@ -3,6 +3,8 @@ package protocol
 import (
 	"sort"
 	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
 )
 
 // Capability is what a hook's reply can change for an event.
@@ -98,10 +100,8 @@ type Event struct {
 	// input (PreToolUse).
 	Permission   bool
 	UpdatedInput bool
-	// gates: a block on this event refuses a tool call (the Hermes
-	// "blocking" event: fail_closed and exit-2 blocks apply, and a guard
-	// that cannot run blocks it). Unexported so that Gating, which is
-	// nil-safe, is the one way to ask.
+	// gates: a block refuses a tool call (Hermes' "blocking" events:
+	// fail_closed, exit 2 and a guard that cannot run block). See Gating.
 	gates bool
 	// Stops: a stop event (Stop, SubagentStop): a block keeps the agent
 	// going, under the cap of consecutive blocks, and Claude hooks see
@@ -458,7 +458,7 @@ func ValidEventNames() []string {
 }
 
 // AllEventNames returns every accepted name, sorted: canonical, Claude and
-// aliases. It is the candidate set for Suggest.
+// aliases. It is the candidate set for SuggestEvent.
 func AllEventNames() []string {
 	out := make([]string, 0, len(byName))
 	for n := range byName {
@@ -483,7 +483,7 @@ func SuggestEvent(name string) string {
 			candidates = append(candidates, n)
 		}
 	}
-	return Suggest(name, candidates)
+	return suggest.Closest(name, candidates)
 }
 
 // eventListing is the "(valid: …)" tail Hermes prints when no close match

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
 // Claude Code dialect replies.
@@ -46,7 +48,7 @@ func parseClaude(r Reply) (*Contribution, string) {
 		obj, ok := v.(map[string]any)
 		if err != nil || !ok {
 			badJSON = true
-			note = "hook stdout looks like a JSON object but is not valid JSON: " + cutRunes(stdout, 200)
+			note = "hook stdout looks like a JSON object but is not valid JSON: " + textutil.CutRunes(stdout, 200)
 		} else {
 			isJSON = true
 			c, note = claudeJSON(ev, obj)

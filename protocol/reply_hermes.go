@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
 // Hermes dialect replies.
@@ -31,7 +33,7 @@ func parseHermes(r Reply) (*Contribution, string) {
 		if c != nil && c.Decision == DecisionBlock {
 			return c, ""
 		}
-		msg := cutRunes(pyStrip(toValidUTF8(r.Stderr)), hermesStderrCut)
+		msg := textutil.CutRunes(pyStrip(toValidUTF8(r.Stderr)), hermesStderrCut)
 		if msg == "" {
 			msg = DefaultBlockMessage
 		}
@@ -68,7 +70,7 @@ func parseHermesStdout(ev *Event, stdout string) (c *Contribution, note string, 
 	}
 	v, err := DecodeJSON([]byte(stdout))
 	if err != nil {
-		return nil, "shell hook stdout was not valid JSON (event=" + ev.Name + "): " + cutRunes(stdout, 200), false
+		return nil, "shell hook stdout was not valid JSON (event=" + ev.Name + "): " + textutil.CutRunes(stdout, 200), false
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {

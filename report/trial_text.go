@@ -11,6 +11,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -137,7 +138,7 @@ func printOutcome(w io.Writer, o *protocol.Outcome) {
 	fmt.Fprintf(w, "Outcome: decision %s\n", dec)
 	line := func(label, value string) {
 		if value != "" {
-			fmt.Fprintf(w, "  %s: %s\n", label, show(protocol.Truncate(value, 400)))
+			fmt.Fprintf(w, "  %s: %s\n", label, show(textutil.Truncate(value, 400)))
 		}
 	}
 	line("message", o.Message)
@@ -242,7 +243,7 @@ func printPayloads(w io.Writer, runs []TrialRun) {
 		}
 		text := strings.TrimRight(p, "\n") // a Claude payload ends its line
 		if len(text) > maxPayloadShown {
-			text = protocol.Truncate(text, maxPayloadShown) + " … (" + strconv.Itoa(len(p)) + " bytes; --json shows it whole)"
+			text = textutil.Truncate(text, maxPayloadShown) + " … (" + strconv.Itoa(len(p)) + " bytes; --json shows it whole)"
 		}
 		fmt.Fprintf(w, "%s: %s\n", show(label), show(text))
 	}
@@ -299,10 +300,10 @@ func PrintTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []T
 			}
 			fmt.Fprintf(w, "      exit=%s  elapsed=%ss\n", code, elapsed)
 			if s := strings.TrimSpace(string(r.Stdout)); s != "" {
-				fmt.Fprintf(w, "      stdout: %s\n", show(protocol.Truncate(s, 400)))
+				fmt.Fprintf(w, "      stdout: %s\n", show(textutil.Truncate(s, 400)))
 			}
 			if s := strings.TrimSpace(string(r.Stderr)); s != "" {
-				fmt.Fprintf(w, "      stderr: %s\n", show(protocol.Truncate(s, 400)))
+				fmt.Fprintf(w, "      stderr: %s\n", show(textutil.Truncate(s, 400)))
 			}
 		}
 		// A guard written in another event's form guards nothing, and
