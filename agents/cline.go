@@ -252,7 +252,7 @@ func encodeCline(c *Call, o *protocol.Outcome) Reply {
 			obj = protocol.Object{{Key: "overrideInput", Value: in}}
 		case o.Args != nil:
 			cancel("hermes-hooks: a hook rewrote this call, and Cline cannot run rewritten arguments; the task is stopped. Rewritten arguments: " +
-				string(protocol.EncodeJSON(o.Args, protocol.Compact)))
+				string(pyjson.Encode(o.Args, pyjson.Compact)))
 		}
 	case clinePostTool:
 		if o.Stop {
@@ -349,7 +349,7 @@ func (clineCodec) Payload(event string, ev *protocol.Event, fields map[string]an
 	case clinePostTool:
 		result, ok := fields["result"].(string)
 		if v := fields["result"]; !ok && v != nil {
-			result = string(protocol.EncodeJSON(v, protocol.Compact))
+			result = string(pyjson.Encode(v, pyjson.Compact))
 		}
 		data = protocol.Object{{Key: "toolName", Value: name}, {Key: "parameters", Value: params},
 			{Key: "result", Value: result}, {Key: "success", Value: true}, {Key: "executionTimeMs", Value: int64(0)}}
@@ -366,7 +366,7 @@ func (clineCodec) Payload(event string, ev *protocol.Event, fields map[string]an
 	}
 	key := strings.ToLower(event[:1]) + event[1:]
 	obj = append(obj, protocol.KV{Key: key, Value: data})
-	return protocol.EncodeJSON(obj, protocol.Compact)
+	return pyjson.Encode(obj, pyjson.Compact)
 }
 
 // clineCall is a canonical tool call as Cline names it: the tool and its
@@ -389,13 +389,13 @@ func clineCall(tool string, args map[string]any) (string, protocol.Object) {
 	if strings.HasPrefix(tool, "mcp_") {
 		server, t := splitMCP(tool)
 		name = "use_mcp_tool"
-		from = map[string]any{"server_name": server, "tool_name": t, "arguments": string(protocol.EncodeJSON(args, protocol.Compact))}
+		from = map[string]any{"server_name": server, "tool_name": t, "arguments": string(pyjson.Encode(args, pyjson.Compact))}
 	}
 	params := make(protocol.Object, 0, len(from))
 	for _, k := range slices.Sorted(maps.Keys(from)) {
 		v, ok := from[k].(string)
 		if !ok {
-			v = string(protocol.EncodeJSON(from[k], protocol.Compact))
+			v = string(pyjson.Encode(from[k], pyjson.Compact))
 		}
 		params = append(params, protocol.KV{Key: k, Value: v})
 	}
@@ -491,7 +491,7 @@ func clineJSON(stdout []byte) (map[string]any, string) {
 }
 
 func jsonObjectOf(s string) map[string]any {
-	v, err := protocol.DecodeJSON([]byte(s))
+	v, err := pyjson.Decode([]byte(s))
 	if err != nil {
 		return nil
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -78,7 +79,7 @@ func parseScriptFile(a *agents.Agent, data []byte, path string, limit int) ([]*E
 	}
 	handler := protocol.Object{{Key: "type", Value: "command"}, {Key: "command", Value: shquote.Quote(path)}}
 	group := []any{protocol.Object{{Key: "hooks", Value: []any{handler}}}}
-	return parseClaudeShaped(protocol.EncodeJSON(protocol.Object{{Key: "hooks", Value: protocol.Object{{Key: filepath.Base(path), Value: group}}}}, protocol.Compact), path, a, limit)
+	return parseClaudeShaped(pyjson.Encode(protocol.Object{{Key: "hooks", Value: protocol.Object{{Key: filepath.Base(path), Value: group}}}}, pyjson.Compact), path, a, limit)
 }
 
 // agentFileKinds are every kind, in the order their entries load (the
@@ -271,7 +272,7 @@ func (cfg *Config) parseCursorHandler(ev *protocol.Event, name, path string, ind
 // with cfg's warnings, when there is none to read).
 func readHooksObject(data []byte, path string) (map[string]any, *Config, error) {
 	cfg := &Config{Path: path}
-	v, err := protocol.DecodeJSON(data)
+	v, err := pyjson.Decode(data)
 	if err != nil {
 		return nil, cfg, jsonSyntaxError(path, data, err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -147,7 +148,7 @@ func (cfg *Config) parseExample(e *Entry, key string, n *yaml.Node) Example {
 		case !isMap:
 			ex.Invalid = ".args must be a mapping of the tool's arguments, e.g. args: {command: ls}; got " + pyyaml.Type(a)
 			return ex
-		case len(protocol.EncodeJSON(m, protocol.Compact)) > MaxExampleArgsBytes:
+		case len(pyjson.Encode(m, pyjson.Compact)) > MaxExampleArgsBytes:
 			ex.Invalid = fmt.Sprintf(".args is larger than %d KiB as JSON; use a smaller payload", MaxExampleArgsBytes>>10)
 			return ex
 		}
@@ -253,5 +254,5 @@ func (x *Example) Label() string {
 	if c, ok := x.Args["command"].(string); ok && len(x.Args) == 1 {
 		return x.Tool + " " + strconv.Quote(textutil.Truncate(c, 80))
 	}
-	return x.Tool + " " + textutil.Truncate(string(protocol.EncodeJSON(x.Args, protocol.Compact)), 80)
+	return x.Tool + " " + textutil.Truncate(string(pyjson.Encode(x.Args, pyjson.Compact)), 80)
 }

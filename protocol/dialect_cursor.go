@@ -193,7 +193,7 @@ func CursorPayload(cursorEvent string, ev *Event, fields map[string]any, env Pay
 	case "beforeMCPExecution", "afterMCPExecution":
 		add("tool_name", claudeTool)
 		// Cursor sends an MCP tool's input as the JSON text of it.
-		add("tool_input", string(EncodeJSON(input, Compact)))
+		add("tool_input", string(pyjson.Encode(input, pyjson.Compact)))
 		if cursorEvent == "afterMCPExecution" {
 			add("result_json", result())
 			done["tool_response"] = true
@@ -270,7 +270,7 @@ func ParseCursorReply(cursorEvent string, r Reply) (*Contribution, string) {
 	stderr := strings.TrimSpace(pyjson.DecodeReplace(r.Stderr))
 	var obj map[string]any
 	if stdout != "" {
-		v, err := DecodeJSON([]byte(stdout))
+		v, err := pyjson.Decode([]byte(stdout))
 		obj, _ = v.(map[string]any)
 		if (err != nil || obj == nil) && r.ExitCode == 0 {
 			note := "hook stdout is not a JSON object: " + textutil.Truncate(stdout, 200)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
@@ -68,7 +69,7 @@ func parseHermesStdout(ev *Event, stdout string) (c *Contribution, note string, 
 	if stdout == "{}" {
 		return nil, "", true
 	}
-	v, err := DecodeJSON([]byte(stdout))
+	v, err := pyjson.Decode([]byte(stdout))
 	if err != nil {
 		return nil, "shell hook stdout was not valid JSON (event=" + ev.Name + "): " + textutil.CutRunes(stdout, 200), false
 	}
@@ -144,7 +145,7 @@ func rewriteText(obj map[string]any) (string, bool) {
 	}
 	s, isStr := v.(string)
 	if !isStr {
-		s = string(EncodeJSON(v, Compact))
+		s = string(pyjson.Encode(v, pyjson.Compact))
 	}
 	return s, s != ""
 }
@@ -315,5 +316,5 @@ func pyStr(v any) string {
 	case nil:
 		return "None"
 	}
-	return string(EncodeJSON(v, Python))
+	return string(pyjson.Encode(v, pyjson.Python))
 }

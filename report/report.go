@@ -290,7 +290,7 @@ func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
 }
 
 func validJSON(s string) bool {
-	_, err := protocol.DecodeJSON([]byte(s))
+	_, err := pyjson.Decode([]byte(s))
 	return err == nil
 }
 

@@ -144,7 +144,7 @@ func printOutcome(w io.Writer, o *protocol.Outcome) {
 	line("message", o.Message)
 	line("context", o.Context)
 	if o.Args != nil {
-		line("args rewritten to", string(protocol.EncodeJSON(o.Args, protocol.Compact)))
+		line("args rewritten to", string(pyjson.Encode(o.Args, pyjson.Compact)))
 	}
 	if o.Stop {
 		line("stop", "yes")
@@ -157,14 +157,14 @@ func printOutcome(w io.Writer, o *protocol.Outcome) {
 	line("inject system", o.InjectSystem)
 	line("inject user", o.InjectUser)
 	if len(o.Metadata) > 0 {
-		line("metadata", string(protocol.EncodeJSON(o.Metadata, protocol.Compact)))
+		line("metadata", string(pyjson.Encode(o.Metadata, pyjson.Compact)))
 	}
 	if len(o.Env) > 0 {
 		env := make(map[string]any, len(o.Env))
 		for k, v := range o.Env {
 			env[k] = v
 		}
-		line("env", string(protocol.EncodeJSON(env, protocol.Compact)))
+		line("env", string(pyjson.Encode(env, pyjson.Compact)))
 	}
 }
 
@@ -317,7 +317,7 @@ func PrintTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []T
 		}
 		c := rep.Contribution
 		if wire, ok := c.HermesWire(ev); ok && c.Decision != protocol.DecisionAllow {
-			fmt.Fprintf(w, "      parsed (Hermes wire shape): %s\n", protocol.EncodeJSON(wire, protocol.PythonASCII))
+			fmt.Fprintf(w, "      parsed (Hermes wire shape): %s\n", pyjson.Encode(wire, pyjson.PythonASCII))
 		} else if !c.IsEmpty() {
 			b, _ := c.MarshalJSON()
 			fmt.Fprintf(w, "      parsed (contribution): %s\n", show(string(b)))

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"
@@ -373,7 +374,7 @@ func forward(parent context.Context, target string, q url.Values, call *agents.C
 	}
 	ctx, cancel = context.WithTimeout(parent, forwardTimeout)
 	defer cancel()
-	body := protocol.EncodeJSON(call.Fields, protocol.Compact)
+	body := pyjson.Encode(call.Fields, pyjson.Compact)
 	status, header, data, err := send(ctx, client, http.MethodPost, base+"/v1/dispatch/"+url.PathEscape(call.Event.Name)+"?"+q.Encode(), body)
 	if err != nil {
 		return o, err
