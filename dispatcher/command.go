@@ -55,7 +55,7 @@ func readEnvFile(path string, rep *protocol.HookReport) {
 // checked — and, when the gate pinned them, verifies them immediately
 // before the start and starts a pinned binary through its descriptor.
 func (d *Dispatcher) prepare(h Invocation) (hookproc.Spec, string) {
-	e, t := h.Entry, &h.Target
+	e, t := h.Entry, &h.target
 	spec := hookproc.Spec{Env: h.Env, Timeout: e.Timeout, Cap: d.opts.OutputCap}
 	if h.pins != nil {
 		spec.Verify = h.pins.Verify
@@ -136,9 +136,9 @@ func (d *Dispatcher) hookFor(e *hookconfig.Entry, fields map[string]any) Invocat
 		h.Env = projectEnv(e, d.env, h.ProjectDir)
 	}
 	if t := fixedTarget(e); t != nil {
-		h.Target = *t
+		h.target = *t
 	} else {
-		h.Target = cmdpin.Resolve(commandOf(e, h.Env, h.Dir))
+		h.target = cmdpin.Resolve(commandOf(e, h.Env, h.Dir))
 	}
 	return h
 }

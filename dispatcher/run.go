@@ -254,9 +254,9 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Invocati
 			// (the check reads the script: ~25 µs, a third of a request
 			// to a live worker); a live worker's pool is keyed by the
 			// approved digests, so its script has not changed since.
-			spec.Verify = startCheck(&h.Target, spec.Verify)
+			spec.Verify = startCheck(&h.target, spec.Verify)
 		default:
-			spawnErr = cannotStart(&h.Target)
+			spawnErr = cannotStart(&h.target)
 		}
 		var envFile string
 		if spawnErr == "" && e.Dialect == protocol.Claude && runEvent(ev, e).EnvFile {
@@ -283,7 +283,7 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Invocati
 			// file" whether the script, its #! interpreter or that
 			// interpreter with a carriage return is missing: say which
 			// (the file changed since the check above).
-			if why := cannotStart(&h.Target); why != "" {
+			if why := cannotStart(&h.target); why != "" {
 				res.SpawnError = why
 			}
 		}
