@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -254,7 +255,7 @@ var ErrNotJSON = errors.New("the hook payload on stdin is not a JSON object")
 // eventArg so the caller can still answer for that event.
 func (a *Agent) Decode(payload []byte, eventArg string) (*Call, error) {
 	c := &Call{Agent: a, AgentEvent: eventArg}
-	v, err := protocol.DecodeJSON(payload)
+	v, err := pyjson.Decode(payload)
 	obj, isObj := v.(map[string]any)
 	if err != nil || !isObj {
 		c.Event = a.event(eventArg)
@@ -374,7 +375,7 @@ func jsonReply(obj protocol.Object) Reply {
 	if len(obj) == 0 {
 		return Quiet
 	}
-	return Reply{Stdout: append(protocol.EncodeJSON(obj, protocol.Compact), '\n')}
+	return Reply{Stdout: append(pyjson.Encode(obj, pyjson.Compact), '\n')}
 }
 
 // rewriteRefusal is the refusal of a call a hook rewrote, for an agent
@@ -382,5 +383,5 @@ func jsonReply(obj protocol.Object) Reply {
 // rewritten arguments to retry with.
 func rewriteRefusal(title string, o *protocol.Outcome) string {
 	return "hermes-hooks: a hook rewrote this call, and " + title + " cannot run rewritten arguments; it is refused. Retry with: " +
-		string(protocol.EncodeJSON(o.Args, protocol.Compact))
+		string(pyjson.Encode(o.Args, pyjson.Compact))
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -38,8 +39,8 @@ func runGolden(t *testing.T, a *Agent, cases []golden) {
 				t.Fatalf("event = %q, want %q", got, tc.canon)
 			}
 			for k, want := range tc.fields {
-				if g := protocol.EncodeJSON(c.Fields[k], protocol.Compact); string(g) != string(protocol.EncodeJSON(want, protocol.Compact)) {
-					t.Errorf("field %s = %s, want %s", k, g, protocol.EncodeJSON(want, protocol.Compact))
+				if g := pyjson.Encode(c.Fields[k], pyjson.Compact); string(g) != string(pyjson.Encode(want, pyjson.Compact)) {
+					t.Errorf("field %s = %s, want %s", k, g, pyjson.Encode(want, pyjson.Compact))
 				}
 			}
 			o := tc.outcome
@@ -157,7 +158,7 @@ func FuzzDecode(f *testing.F) {
 					t.Fatalf("exit %d", r.Exit)
 				}
 				if len(r.Stdout) > 0 && !a.textReplies {
-					if _, err := protocol.DecodeJSON(r.Stdout); err != nil {
+					if _, err := pyjson.Decode(r.Stdout); err != nil {
 						t.Fatalf("stdout %q is not JSON: %v", r.Stdout, err)
 					}
 				}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -274,7 +275,7 @@ func (c claudeRenamed) Payload(declared string, ev *protocol.Event, fields map[s
 			}
 		}
 	}
-	return protocol.AppendJSON(nil, obj, protocol.Compact)
+	return pyjson.Append(nil, obj, pyjson.Compact)
 }
 
 func (c claudeRenamed) ParseReply(_ string, r protocol.Reply) (*protocol.Contribution, string) {

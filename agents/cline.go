@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -251,7 +252,7 @@ func encodeCline(c *Call, o *protocol.Outcome) Reply {
 			obj = protocol.Object{{Key: "overrideInput", Value: in}}
 		case o.Args != nil:
 			cancel("hermes-hooks: a hook rewrote this call, and Cline cannot run rewritten arguments; the task is stopped. Rewritten arguments: " +
-				string(protocol.EncodeJSON(o.Args, protocol.Compact)))
+				string(pyjson.Encode(o.Args, pyjson.Compact)))
 		}
 	case clinePostTool:
 		if o.Stop {
@@ -348,7 +349,7 @@ func (clineCodec) Payload(event string, ev *protocol.Event, fields map[string]an
 	case clinePostTool:
 		result, ok := fields["result"].(string)
 		if v := fields["result"]; !ok && v != nil {
-			result = string(protocol.EncodeJSON(v, protocol.Compact))
+			result = string(pyjson.Encode(v, pyjson.Compact))
 		}
 		data = protocol.Object{{Key: "toolName", Value: name}, {Key: "parameters", Value: params},
 			{Key: "result", Value: result}, {Key: "success", Value: true}, {Key: "executionTimeMs", Value: int64(0)}}
@@ -365,7 +366,7 @@ func (clineCodec) Payload(event string, ev *protocol.Event, fields map[string]an
 	}
 	key := strings.ToLower(event[:1]) + event[1:]
 	obj = append(obj, protocol.KV{Key: key, Value: data})
-	return protocol.EncodeJSON(obj, protocol.Compact)
+	return pyjson.Encode(obj, pyjson.Compact)
 }
 
 // clineCall is a canonical tool call as Cline names it: the tool and its
@@ -388,13 +389,13 @@ func clineCall(tool string, args map[string]any) (string, protocol.Object) {
 	if strings.HasPrefix(tool, "mcp_") {
 		server, t := splitMCP(tool)
 		name = "use_mcp_tool"
-		from = map[string]any{"server_name": server, "tool_name": t, "arguments": string(protocol.EncodeJSON(args, protocol.Compact))}
+		from = map[string]any{"server_name": server, "tool_name": t, "arguments": string(pyjson.Encode(args, pyjson.Compact))}
 	}
 	params := make(protocol.Object, 0, len(from))
 	for _, k := range slices.Sorted(maps.Keys(from)) {
 		v, ok := from[k].(string)
 		if !ok {
-			v = string(protocol.EncodeJSON(from[k], protocol.Compact))
+			v = string(pyjson.Encode(from[k], pyjson.Compact))
 		}
 		params = append(params, protocol.KV{Key: k, Value: v})
 	}
@@ -459,10 +460,9 @@ func (clineCodec) ParseReply(event string, r protocol.Reply) (*protocol.Contribu
 	return c, note
 }
 
-// clineJSON finds the reply object in a hook's stdout as Cline does: the
-// whole output, else the last complete object at its end (after debug
-// lines); nil with a note when there is none or its fields have the wrong
-// types (which Cline treats as no reply).
+// clineJSON finds the reply in a hook's stdout as Cline does: the whole
+// output, else the last complete object at its end (after debug lines); nil
+// and a note if none, or if a field has the wrong type (Cline: no reply).
 func clineJSON(stdout []byte) (map[string]any, string) {
 	out := strings.TrimSpace(pyjson.DecodeReplace(stdout))
 	if out == "" {
@@ -475,7 +475,7 @@ func clineJSON(stdout []byte) (map[string]any, string) {
 		}
 	}
 	if obj == nil {
-		return nil, "hook stdout holds no JSON object: " + protocol.Truncate(out, 200)
+		return nil, "hook stdout holds no JSON object: " + textutil.Truncate(out, 200)
 	}
 	for k, want := range map[string]string{"cancel": "boolean", "contextModification": "string", "errorMessage": "string"} {
 		_, isBool := obj[k].(bool)
@@ -491,7 +491,7 @@ func clineJSON(stdout []byte) (map[string]any, string) {
 }
 
 func jsonObjectOf(s string) map[string]any {
-	v, err := protocol.DecodeJSON([]byte(s))
+	v, err := pyjson.Decode([]byte(s))
 	if err != nil {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -39,7 +40,7 @@ func TestCodexCodecReadsApprovalsAsCodex(t *testing.T) {
 			c, note := codexCodec{}.ParseReply(tc.declared, protocol.Reply{Event: tc.ev, Command: "./h.sh", Stdout: []byte(tc.stdout)})
 			got := ""
 			if c != nil {
-				got = string(protocol.EncodeJSON(c, protocol.Compact))
+				got = string(pyjson.Encode(c, pyjson.Compact))
 			}
 			if got != tc.want {
 				t.Errorf("contribution = %s, want %s (note %q)", got, tc.want, note)

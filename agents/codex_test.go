@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -40,7 +41,7 @@ func runWireCases(t *testing.T, a *Agent, cases []wireCase) {
 				t.Fatalf("event = %q, want %q", got, tc.canon)
 			}
 			for k, want := range tc.fields {
-				g, w := protocol.EncodeJSON(c.Fields[k], protocol.Compact), protocol.EncodeJSON(want, protocol.Compact)
+				g, w := pyjson.Encode(c.Fields[k], pyjson.Compact), pyjson.Encode(want, pyjson.Compact)
 				if string(g) != string(w) {
 					t.Errorf("field %s = %s, want %s", k, g, w)
 				}

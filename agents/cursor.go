@@ -3,6 +3,7 @@ package agents
 import (
 	"fmt"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -132,7 +133,7 @@ func decodeCursor(name string, _ *protocol.Event, p map[string]any) map[string]a
 // jsonObject reads Cursor's tool_input, an object or a JSON string of one.
 func jsonObject(v any) any {
 	if s, ok := v.(string); ok {
-		if d, err := protocol.DecodeJSON([]byte(s)); err == nil {
+		if d, err := pyjson.Decode([]byte(s)); err == nil {
 			if m, ok := d.(map[string]any); ok {
 				return m
 			}

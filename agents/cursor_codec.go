@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -225,7 +226,7 @@ func (cursorCodec) Payload(cursorEvent string, ev *protocol.Event, fields map[st
 	case "beforeMCPExecution", "afterMCPExecution":
 		add("tool_name", claudeTool)
 		// Cursor sends an MCP tool's input as the JSON text of it.
-		add("tool_input", string(protocol.EncodeJSON(input, protocol.Compact)))
+		add("tool_input", string(pyjson.Encode(input, pyjson.Compact)))
 		if cursorEvent == "afterMCPExecution" {
 			add("result_json", result())
 			done["tool_response"] = true
@@ -302,10 +303,10 @@ func (cursorCodec) ParseReply(cursorEvent string, r protocol.Reply) (*protocol.C
 	stderr := strings.TrimSpace(pyjson.DecodeReplace(r.Stderr))
 	var obj map[string]any
 	if stdout != "" {
-		v, err := protocol.DecodeJSON([]byte(stdout))
+		v, err := pyjson.Decode([]byte(stdout))
 		obj, _ = v.(map[string]any)
 		if (err != nil || obj == nil) && r.ExitCode == 0 {
-			note := "hook stdout is not a JSON object: " + protocol.Truncate(stdout, 200)
+			note := "hook stdout is not a JSON object: " + textutil.Truncate(stdout, 200)
 			if failClosed {
 				return protocol.FailedClosed(r.Command, "unparseable stdout (expected a JSON object)"), note
 			}

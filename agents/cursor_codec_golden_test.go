@@ -9,6 +9,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -110,7 +111,7 @@ func cursorGoldenRecords(t *testing.T, ops cursorGoldenOps) []cursorGoldenRecord
 		canon := ev(t, cursor.Events[name])
 		out = append(out, cursorGoldenRecord{Kind: "refuses", Event: name, Bool: ops.refuses(name)})
 		for i, src := range cursorGoldenFields {
-			v, err := protocol.DecodeJSON([]byte(src))
+			v, err := pyjson.Decode([]byte(src))
 			if err != nil {
 				t.Fatalf("fields %d: %v", i, err)
 			}

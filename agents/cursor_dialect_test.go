@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -183,7 +184,7 @@ func FuzzCursorPayload(f *testing.F) {
 		if !ok {
 			return
 		}
-		v, err := protocol.DecodeJSON([]byte(fields))
+		v, err := pyjson.Decode([]byte(fields))
 		m, isObj := v.(map[string]any)
 		if err != nil || !isObj {
 			return

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -202,7 +203,7 @@ func FuzzFactory(f *testing.F) {
 			t.Fatalf("reply %+v", r)
 		}
 		if len(r.Stdout) > 0 {
-			if _, err := protocol.DecodeJSON(r.Stdout); err != nil {
+			if _, err := pyjson.Decode(r.Stdout); err != nil {
 				t.Fatalf("stdout %q is not JSON: %v", r.Stdout, err)
 			}
 		}

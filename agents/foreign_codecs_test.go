@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -12,7 +13,7 @@ import (
 
 func decodeFields(t testing.TB, s string) map[string]any {
 	t.Helper()
-	v, err := protocol.DecodeJSON([]byte(s))
+	v, err := pyjson.Decode([]byte(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func FuzzForeignPayload(f *testing.F) {
 			return
 		}
 		ev, ok := a.SourceEvent(event)
-		v, err := protocol.DecodeJSON([]byte(fields))
+		v, err := pyjson.Decode([]byte(fields))
 		m, isObj := v.(map[string]any)
 		if !ok || err != nil || !isObj {
 			return

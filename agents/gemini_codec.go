@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -69,7 +70,7 @@ func (geminiCodec) Payload(declared string, ev *protocol.Event, fields map[strin
 			done[kv.Key] = true
 		}
 	}
-	return protocol.AppendJSON(nil, obj, protocol.Compact)
+	return pyjson.Append(nil, obj, pyjson.Compact)
 }
 
 // geminiToolResponse is AfterTool's tool_response: Gemini's own when the
@@ -85,7 +86,7 @@ func geminiToolResponse(fields map[string]any, claude any) any {
 		if s, isStr := claude.(string); isStr {
 			text = s
 		} else if claude != nil {
-			text = string(protocol.EncodeJSON(claude, protocol.Compact))
+			text = string(pyjson.Encode(claude, pyjson.Compact))
 		}
 	}
 	return protocol.Object{{Key: "llmContent", Value: text}, {Key: "returnDisplay", Value: text}}
@@ -158,12 +159,12 @@ func (geminiCodec) ParseReply(declared string, r protocol.Reply) (*protocol.Cont
 // that gives a string. out is nil for JSON that is not an object (Gemini
 // then has no output); ok is false for text that is not JSON.
 func geminiJSON(text string) (out map[string]any, ok bool) {
-	v, err := protocol.DecodeJSON([]byte(text))
+	v, err := pyjson.Decode([]byte(text))
 	if err != nil {
 		return nil, false
 	}
 	if s, isStr := v.(string); isStr {
-		if v, err = protocol.DecodeJSON([]byte(s)); err != nil {
+		if v, err = pyjson.Decode([]byte(s)); err != nil {
 			return nil, false
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -33,7 +34,7 @@ func TestGeminiPayload(t *testing.T) {
 			`{"session_id":"s1","transcript_path":"","cwd":"/w","hook_event_name":"BeforeModel","llm_request":{"config":{},"messages":[],"model":"m"},"model":"m"}`},
 	} {
 		t.Run(tc.declared, func(t *testing.T) {
-			v, err := protocol.DecodeJSON([]byte(tc.fields))
+			v, err := pyjson.Decode([]byte(tc.fields))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +121,7 @@ func TestGeminiParseReply(t *testing.T) {
 			}
 			args := ""
 			if c.Args != nil {
-				args = string(protocol.EncodeJSON(c.Args, protocol.Compact))
+				args = string(pyjson.Encode(c.Args, pyjson.Compact))
 				if !c.ReplaceArgs {
 					t.Error("tool_input merged; Gemini 0.61 replaces the arguments")
 				}
@@ -193,14 +194,14 @@ func TestGeminiHandler(t *testing.T) {
 		{`{"type":"command","command":"./g.sh","async":true,"if":"Bash(rm *)","env":{"A":"1"}}`, `{"command":"./g.sh","timeout":60,"type":"command"}`, ".env is not supported"},
 		{`{"command":"./g.sh"}`, `null`, "has no type"},
 	} {
-		v, _ := protocol.DecodeJSON([]byte(tc.in))
+		v, _ := pyjson.Decode([]byte(tc.in))
 		var warns []string
 		got := geminiHandler("BeforeTool", v.(map[string]any), func(s string) { warns = append(warns, s) })
 		var enc string
 		if got == nil {
 			enc = "null"
 		} else {
-			enc = string(protocol.EncodeJSON(got, protocol.Compact))
+			enc = string(pyjson.Encode(got, pyjson.Compact))
 		}
 		if enc != tc.want {
 			t.Errorf("geminiHandler(%s) = %s, want %s", tc.in, enc, tc.want)
@@ -213,7 +214,7 @@ func TestGeminiHandler(t *testing.T) {
 
 func TestGeminiDocument(t *testing.T) {
 	doc := func(s string) map[string]any {
-		v, err := protocol.DecodeJSON([]byte(s))
+		v, err := pyjson.Decode([]byte(s))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,13 +230,13 @@ func TestGeminiDocument(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := doc(tc.in)
-			before := string(protocol.EncodeJSON(in, protocol.Compact))
+			before := string(pyjson.Encode(in, pyjson.Compact))
 			var warns []string
 			got := geminiDocument(in, func(p, m string) { warns = append(warns, p+": "+m) })
-			if s := string(protocol.EncodeJSON(got, protocol.Compact)); s != tc.want {
+			if s := string(pyjson.Encode(got, pyjson.Compact)); s != tc.want {
 				t.Errorf("got  %s\nwant %s", s, tc.want)
 			}
-			if after := string(protocol.EncodeJSON(in, protocol.Compact)); after != before {
+			if after := string(pyjson.Encode(in, pyjson.Compact)); after != before {
 				t.Errorf("the document was modified: %s", after)
 			}
 			if all := strings.Join(warns, "|"); (tc.warn == "") != (all == "") || !strings.Contains(all, tc.warn) {
@@ -257,7 +258,7 @@ func FuzzGeminiPayload(f *testing.F) {
 		if !ok {
 			return
 		}
-		v, err := protocol.DecodeJSON([]byte(fields))
+		v, err := pyjson.Decode([]byte(fields))
 		m, isObj := v.(map[string]any)
 		if err != nil || !isObj {
 			return
@@ -294,7 +295,7 @@ func FuzzParseGeminiReply(f *testing.F) {
 			text = strings.TrimSpace(stderr)
 		}
 		if !timedOut && event == "BeforeTool" && text != "" && exit != 0 && exit != 1 {
-			if _, err := protocol.DecodeJSON([]byte(text)); err != nil && !blocks {
+			if _, err := pyjson.Decode([]byte(text)); err != nil && !blocks {
 				t.Fatalf("exit %d with text %q on BeforeTool contributed %+v, want a block", exit, text, c)
 			}
 		}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
-	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 // HookFile is where an agent keeps its hooks and how an entry that runs
@@ -320,7 +319,7 @@ func (a *Agent) onlyInit(doc pyjson.OrderedObject) bool {
 		return false
 	}
 	for i, m := range init {
-		if doc[i].Key != m.Key || string(protocol.EncodeJSON(doc[i].Value, protocol.Compact)) != string(protocol.EncodeJSON(m.Value, protocol.Compact)) {
+		if doc[i].Key != m.Key || string(pyjson.Encode(doc[i].Value, pyjson.Compact)) != string(pyjson.Encode(m.Value, pyjson.Compact)) {
 			return false
 		}
 	}

@@ -137,7 +137,7 @@ func TestKiroInstallShape(t *testing.T) {
 	if err != nil || !changed {
 		t.Fatalf("Install: changed=%v err=%v", changed, err)
 	}
-	got := string(protocol.EncodeJSON(doc, protocol.Compact))
+	got := string(pyjson.Encode(doc, pyjson.Compact))
 	want := `{"tools":["*"],"hooks":{"agentSpawn":[{"command":"'/bin/hh' hook kiro agentSpawn","timeout_ms":600000}],` +
 		`"userPromptSubmit":[{"command":"'/bin/hh' hook kiro userPromptSubmit","timeout_ms":600000}],` +
 		`"preToolUse":[{"command":"'/bin/hh' hook kiro preToolUse","timeout_ms":600000}],` +
@@ -148,13 +148,13 @@ func TestKiroInstallShape(t *testing.T) {
 	}
 	doc, changed = kiro.Uninstall(doc)
 	if !changed || len(doc) != 0 {
-		t.Fatalf("Uninstall: changed=%v doc=%s", changed, protocol.EncodeJSON(doc, protocol.Compact))
+		t.Fatalf("Uninstall: changed=%v doc=%s", changed, pyjson.Encode(doc, pyjson.Compact))
 	}
 	// An agent of the user's keeps its tools when our hooks go.
 	user := pyjson.OrderedObject{{Key: "name", Value: "dev"}, {Key: "tools", Value: []any{"*"}}}
 	doc, _, _ = kiro.Install(user, func(ev string) string { return "'/bin/hh' hook kiro " + ev })
 	doc, _ = kiro.Uninstall(doc)
-	if got := string(protocol.EncodeJSON(doc, protocol.Compact)); got != `{"name":"dev","tools":["*"]}` {
+	if got := string(pyjson.Encode(doc, pyjson.Compact)); got != `{"name":"dev","tools":["*"]}` {
 		t.Fatalf("user's agent after uninstall = %s", got)
 	}
 }

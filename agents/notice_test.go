@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -57,7 +58,7 @@ func callerName(c *Call) string {
 // withoutSystemMessage is a JSON reply without its systemMessage, for
 // comparing what else it says.
 func withoutSystemMessage(stdout []byte) any {
-	v, err := protocol.DecodeJSON(stdout)
+	v, err := pyjson.Decode(stdout)
 	if err != nil {
 		return string(stdout)
 	}
@@ -111,7 +112,7 @@ func TestNoticeKeepsTheDecision(t *testing.T) {
 					t.Errorf("%s: stdout %q", name, got.Stdout)
 				}
 			default:
-				v, err := protocol.DecodeJSON(got.Stdout)
+				v, err := pyjson.Decode(got.Stdout)
 				m, _ := v.(map[string]any)
 				msg, _ := m["systemMessage"].(string)
 				if err != nil || !strings.HasSuffix(msg, testNotice) {

@@ -379,7 +379,7 @@ func encodeQwen(c *Call, o *protocol.Outcome) Reply {
 // input to call the tool with instead.
 func qwenRewriteReason(o *protocol.Outcome) string {
 	why := "a hook rewrote this call, which Qwen Code cannot apply: call the tool again with this input instead: " +
-		string(protocol.EncodeJSON(o.Args, protocol.Compact))
+		string(pyjson.Encode(o.Args, pyjson.Compact))
 	if o.Message != "" {
 		return o.Message + " (" + why + ")"
 	}

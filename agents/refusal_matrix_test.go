@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -55,7 +56,7 @@ func replyObject(r Reply) map[string]any {
 	if r.Exit != 0 || len(r.Stdout) == 0 {
 		return nil
 	}
-	v, _ := protocol.DecodeJSON(r.Stdout)
+	v, _ := pyjson.Decode(r.Stdout)
 	obj, _ := v.(map[string]any)
 	return obj
 }

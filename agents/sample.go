@@ -3,6 +3,7 @@ package agents
 import (
 	"slices"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -77,7 +78,7 @@ func (a *Agent) Sample(host, agentEvent, tool string) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	return protocol.EncodeJSON(p, protocol.Compact), true
+	return pyjson.Encode(p, pyjson.Compact), true
 }
 
 // sampleCopilot: PascalCase events carry Claude Code's shape; camelCase

@@ -281,7 +281,7 @@ func (windsurfCodec) Payload(event string, ev *protocol.Event, fields map[string
 		add("transcript_path", val["transcript_path"])
 	}
 	obj = append(obj, protocol.KV{Key: "tool_info", Value: info})
-	return protocol.EncodeJSON(obj, protocol.Compact)
+	return pyjson.Encode(obj, pyjson.Compact)
 }
 
 // firstPresent is m's value of the first key it has ("" when none).

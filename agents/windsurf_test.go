@@ -3,6 +3,7 @@ package agents
 import (
 	"testing"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -143,7 +144,7 @@ func TestWindsurfHandler(t *testing.T) {
 	var warns []string
 	h := windsurfHandler("pre_run_command", map[string]any{"command": "./g.sh", "show_output": true, "working_directory": "tools dir", "extra": 1},
 		func(s string) { warns = append(warns, s) })
-	if got := string(protocol.EncodeJSON(h, protocol.Compact)); got != `{"command":"cd 'tools dir' && ./g.sh","matcher":"run_command","type":"command"}` {
+	if got := string(pyjson.Encode(h, pyjson.Compact)); got != `{"command":"cd 'tools dir' && ./g.sh","matcher":"run_command","type":"command"}` {
 		t.Errorf("handler = %s", got)
 	}
 	if len(warns) != 1 || warns[0] != "extra: not a Windsurf hook's key; ignored" {

@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
-	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 var (
@@ -329,7 +329,7 @@ func claudeFields() ([]byte, error) {
 	if call.Event == nil || call.Event.Name != "pre_tool_call" {
 		return nil, fmt.Errorf("claude PreToolUse decodes to %v, want pre_tool_call", call.Event)
 	}
-	return protocol.EncodeJSON(call.Fields, protocol.Compact), nil
+	return pyjson.Encode(call.Fields, pyjson.Compact), nil
 }
 
 // fmtRatios is a[i]/b[i] per round.

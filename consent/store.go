@@ -50,19 +50,6 @@ func NewStore(home string) *Store {
 	return &Store{home: home}
 }
 
-// DefaultHome is $HERMES_HOME, or ~/.hermes when it is unset, as Hermes
-// resolves it.
-func DefaultHome() (string, error) {
-	if h := os.Getenv("HERMES_HOME"); h != "" {
-		return h, nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("locate HERMES_HOME: %w", err)
-	}
-	return filepath.Join(home, ".hermes"), nil
-}
-
 // Home is the directory holding the allowlist.
 func (s *Store) Home() string { return s.home }
 

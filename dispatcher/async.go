@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/sessions"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -93,7 +94,7 @@ func pendingFrom(ev *protocol.Event, e *hookconfig.Entry, rep *protocol.HookRepo
 		return nil
 	}
 	// A reply waits in the session's state: keep it small.
-	p.Context, p.SystemMessage = protocol.Truncate(p.Context, maxPendingText), protocol.Truncate(p.SystemMessage, maxPendingText)
+	p.Context, p.SystemMessage = textutil.Truncate(p.Context, maxPendingText), textutil.Truncate(p.SystemMessage, maxPendingText)
 	p.Note = "reply of an async hook fired on an earlier " + e.DeclaredAs
 	return p
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/sessions"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -162,7 +163,7 @@ func TestClaudeEnvFileOnSessionStart(t *testing.T) {
 	if o.Env["NODE_ENV"] != "production" || o.Env["GREETING"] != "hello world" || len(o.Env) != 2 {
 		t.Fatalf("env %v (%+v)", o.Env, o.Hooks)
 	}
-	if b := protocol.AppendOutcome(nil, &o, protocol.Compact); !strings.Contains(string(b), `"env":{"GREETING":"hello world","NODE_ENV":"production"}`) {
+	if b := protocol.AppendOutcome(nil, &o, pyjson.Compact); !strings.Contains(string(b), `"env":{"GREETING":"hello world","NODE_ENV":"production"}`) {
 		t.Fatalf("outcome JSON %s", b)
 	}
 	path, _ := os.ReadFile(seen)

@@ -49,11 +49,11 @@ func readEnvFile(path string, rep *protocol.HookReport) {
 }
 
 // prepare turns a hook into a process to run, or a spawn error worded as
-// Hermes words it. It starts what h.Target names — the files the gate
+// Hermes words it. It starts what h.target names — the files the gate
 // checked — and, when the gate pinned them, verifies them immediately
 // before the start and starts a pinned binary through its descriptor.
 func (d *Dispatcher) prepare(h Invocation) (hookproc.Spec, string) {
-	e, t := h.Entry, &h.Target
+	e, t := h.Entry, &h.target
 	spec := hookproc.Spec{Env: h.Env, Timeout: e.Timeout, Cap: d.opts.OutputCap}
 	if h.pins != nil {
 		spec.Verify = h.pins.Verify
@@ -133,9 +133,9 @@ func (d *Dispatcher) hookFor(e *hookconfig.Entry, f *protocol.Firing) Invocation
 	}
 	h.kind = d.kindOf(e)
 	if t := h.kind.fixed(e); t != nil {
-		h.Target = *t
+		h.target = *t
 	} else {
-		h.Target = cmdpin.Resolve(commandOf(e, h.Env, h.Dir))
+		h.target = cmdpin.Resolve(commandOf(e, h.Env, h.Dir))
 	}
 	return h
 }

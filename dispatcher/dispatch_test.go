@@ -16,6 +16,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -122,8 +123,8 @@ func TestD37_ClaudeStyleBlockWithMatcher(t *testing.T) {
 		t.Fatalf("outcome %+v", o)
 	}
 	w := o.HermesWire()
-	if string(protocol.EncodeJSON(w, protocol.Compact)) != `{"action":"block","message":"no terminal"}` {
-		t.Fatalf("wire %s", protocol.EncodeJSON(w, protocol.Compact))
+	if string(pyjson.Encode(w, pyjson.Compact)) != `{"action":"block","message":"no terminal"}` {
+		t.Fatalf("wire %s", pyjson.Encode(w, pyjson.Compact))
 	}
 }
 
@@ -224,7 +225,7 @@ func TestD44_ModifyArgs(t *testing.T) {
 	if o.Args["path"] != "/safe" || o.Args["content"] != "c" || o.Decision != protocol.DecisionNone {
 		t.Fatalf("outcome %+v", o)
 	}
-	if got := string(protocol.EncodeJSON(o.HermesWire(), protocol.Compact)); got != `{"action":"modify","args":{"content":"c","path":"/safe"}}` {
+	if got := string(pyjson.Encode(o.HermesWire(), pyjson.Compact)); got != `{"action":"modify","args":{"content":"c","path":"/safe"}}` {
 		t.Fatalf("wire %s", got)
 	}
 }

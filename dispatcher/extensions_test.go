@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/sessions"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -66,7 +67,7 @@ func TestExt_TransformUserInputBlockShortCircuits(t *testing.T) {
 	if _, err := os.Stat(sentinel); err == nil {
 		t.Fatal("the hook after a block ran")
 	}
-	if w := string(protocol.EncodeJSON(o.HermesWire(), protocol.Compact)); w != `{"action":"block","message":"no secrets in prompts"}` {
+	if w := string(pyjson.Encode(o.HermesWire(), pyjson.Compact)); w != `{"action":"block","message":"no secrets in prompts"}` {
 		t.Fatalf("wire %s", w)
 	}
 }
@@ -101,7 +102,7 @@ func TestExt_InterceptToolCallRewrite(t *testing.T) {
 	if o.Event != "pre_tool_call" || o.Args["command"] != "ls -la" {
 		t.Fatalf("outcome %+v", o)
 	}
-	if w := string(protocol.EncodeJSON(o.HermesWire(), protocol.Compact)); w != `{"action":"modify","args":{"command":"ls -la"}}` {
+	if w := string(pyjson.Encode(o.HermesWire(), pyjson.Compact)); w != `{"action":"modify","args":{"command":"ls -la"}}` {
 		t.Fatalf("wire %s", w)
 	}
 }
@@ -302,7 +303,7 @@ func TestStopHookContextOnlyContinuesWithinTheCap(t *testing.T) {
 		if !o.Blocked() || o.Message != "run the linter too" {
 			t.Fatalf("firing %d did not continue with the context: %+v", i, o)
 		}
-		if w := string(protocol.EncodeJSON(o.HermesWire(), protocol.Compact)); w != `{"action":"continue","message":"run the linter too"}` {
+		if w := string(pyjson.Encode(o.HermesWire(), pyjson.Compact)); w != `{"action":"continue","message":"run the linter too"}` {
 			t.Fatalf("Hermes wire %s", w)
 		}
 	}

@@ -1,6 +1,8 @@
 package dispatcher
 
 import (
+	"slices"
+
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
@@ -31,10 +33,13 @@ type Verdict struct {
 	// now (never approved, revoked, or changed since approval): a
 	// repository's such hooks are counted in Outcome.Unapproved.
 	Unapproved bool
-	// Pins, when set, holds the files the gate checked, open: the runner
+
+	// pins, when set, holds the files the gate checked, open: the runner
 	// verifies them immediately before it starts the hook and starts a
-	// pinned binary through its descriptor. The dispatcher closes it.
-	Pins *cmdpin.Pins
+	// pinned binary through its descriptor. The dispatcher closes it. Only
+	// ConsentGate pins (a host's own Gate cannot make the internal type,
+	// so it is not part of the host API).
+	pins *cmdpin.Pins
 }
 
 // Run reports whether the hook may run.
@@ -59,9 +64,10 @@ type Invocation struct {
 	ProjectDir string
 	// Env is the hook's environment.
 	Env []string
-	// Target is what the command runs (cmdpin.Resolve), worked out once:
-	// the gate pins its files and the runner starts it.
-	Target cmdpin.Target
+	// target is what the command runs (cmdpin.Resolve), worked out once:
+	// the gate pins its files and the runner starts it. Hosts see it
+	// through Files and TextOnly, not as the internal type.
+	target cmdpin.Target
 
 	pins *cmdpin.Pins // the gate's pinned files, for the runner
 	kind hookKind     // how it runs (kind.go), mapped once
@@ -83,6 +89,18 @@ func (h *Invocation) hookKind(d *Dispatcher) hookKind {
 	}
 	return kindOf(h.Entry)
 }
+
+// Files are the local files the hook's command runs or hands to an
+// interpreter, absolute, the primary script first: what a host's Gate
+// compares with what it approved. None when the hook starts no local file
+// (an http hook) or when they cannot be told (TextOnly says why).
+func (h Invocation) Files() []string { return slices.Clone(h.target.Files) }
+
+// TextOnly says why the files the command runs cannot be told (a compound
+// shell command, a make target, python -m), "" when they can: such a hook
+// can be approved by its text only, and an edit to what it runs goes
+// unnoticed.
+func (h Invocation) TextOnly() string { return h.target.Opaque }
 
 // GateFunc adapts a function to Gate.
 type GateFunc func(h Invocation) Verdict
@@ -123,13 +141,13 @@ func (g consentGate) Check(h Invocation) Verdict {
 	e := h.Entry
 	ch := consent.Request{
 		Event: e.DeclaredAs, Command: e.Text(), Scope: e.Scope,
-		Shell: e.ViaShell(), Env: h.Env, Dir: h.Dir, Target: &h.Target,
+		Shell: e.ViaShell(), Env: h.Env, Dir: h.Dir, Target: &h.target,
 		Guard: e.FailClosed && e.Event.FailsClosed(),
 	}
 	v := p.Decide(ch)
 	hint := consent.ApproveCommandHint(e.DeclaredAs, e.Text())
 	switch {
-	case v.Run && !v.TextOnlyAck && h.hookKind(nil).cannotRun() == "" && consent.NeedsTextOnlyAck(e.FailClosed, &h.Target):
+	case v.Run && !v.TextOnlyAck && h.hookKind(nil).cannotRun() == "" && consent.NeedsTextOnlyAck(e.FailClosed, &h.target):
 		// Its approval pins nothing it runs, and nobody said that was
 		// meant: an older approval, or a command that became opaque.
 		v.Pins.Close()
@@ -137,7 +155,7 @@ func (g consentGate) Check(h Invocation) Verdict {
 			"): the files it runs cannot be pinned, so an edit to them would run unnoticed; it blocks until you review it and approve it knowingly: " +
 			consent.ApproveTextOnlyHint(e.DeclaredAs, e.Text())}
 	case v.Run:
-		return Verdict{Kind: VerdictRun, Reason: v.Reason, Pins: v.Pins}
+		return Verdict{Kind: VerdictRun, Reason: v.Reason, pins: v.Pins}
 	case e.FailClosed && v.Approved && v.Drift == consent.DriftHash:
 		return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Text() + " changed since approval (" + v.Reason + "); it blocks until you review it and re-approve it"}
 	case e.FailClosed && !v.Approved && v.Unknown:

@@ -30,7 +30,7 @@ func (commandKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h
 	return d.runProcess(ctx, ev, h, payload, false)
 }
 
-// runProcess starts what h.Target names with the payload on its stdin —
+// runProcess starts what h.target names with the payload on its stdin —
 // one-shot, or (pooled) by a worker of the entry's pool — after checking
 // it can start, and with a CLAUDE_ENV_FILE for the events that give one.
 func (d *Dispatcher) runProcess(ctx context.Context, ev *protocol.Event, h Invocation, payload []byte, pooled bool) ran {
@@ -43,9 +43,9 @@ func (d *Dispatcher) runProcess(ctx context.Context, ev *protocol.Event, h Invoc
 		// (the check reads the script: ~25 µs, a third of a request
 		// to a live worker); a live worker's pool is keyed by the
 		// approved digests, so its script has not changed since.
-		spec.Verify = startCheck(&h.Target, spec.Verify)
+		spec.Verify = startCheck(&h.target, spec.Verify)
 	default:
-		spawnErr = cannotStart(&h.Target)
+		spawnErr = cannotStart(&h.target)
 	}
 	var out ran
 	if spawnErr == "" && e.Dialect == protocol.Claude && runEvent(ev, e).EnvFile {
@@ -73,7 +73,7 @@ func (d *Dispatcher) runProcess(ctx context.Context, ev *protocol.Event, h Invoc
 		// file" whether the script, its #! interpreter or that
 		// interpreter with a carriage return is missing: say which
 		// (the file changed since the check above).
-		if why := cannotStart(&h.Target); why != "" {
+		if why := cannotStart(&h.target); why != "" {
 			out.res.SpawnError = why
 		}
 	}

@@ -73,7 +73,7 @@ func (d *Dispatcher) gate(r *round, selected []*hookconfig.Entry, f *firing) {
 		// to start.
 		hooks[i].undecided = f.why(e)
 		v := d.opts.Gate.Check(hooks[i])
-		r.pins[i], hooks[i].pins = v.Pins, v.Pins
+		r.pins[i], hooks[i].pins = v.pins, v.pins
 		switch {
 		case v.Kind == VerdictRun && e.Async && hooks[i].kind.cannotRun() == "" && d.opts.Async == AsyncBackground:
 			reports[i].Skipped = d.startAsync(ev, hooks[i], maps.Clone(r.fields), r.session)

@@ -86,7 +86,7 @@ func (d *Dispatcher) record(ctx context.Context, f *protocol.Firing, start time.
 		// (which may close them concurrently) or never taken.
 		if i < len(pins) && pins[i] != nil {
 			if sums := pins[i].Sums(); len(sums) > 0 {
-				r.Scripts[i] = Script{Path: hooks[i].Target.Primary(), SHA256: sums[0]}
+				r.Scripts[i] = Script{Path: hooks[i].target.Primary(), SHA256: sums[0]}
 			}
 		}
 	}

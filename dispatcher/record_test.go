@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -57,7 +58,7 @@ func TestShadowHookDecidesNothing(t *testing.T) {
 	if len(rec.recs) != 1 || rec.recs[0].Outcome.Decision != protocol.DecisionNone || rec.recs[0].Event.Name != "pre_tool_call" {
 		t.Fatalf("records %+v", rec.recs)
 	}
-	js := string(protocol.AppendOutcome(nil, &o, protocol.Compact))
+	js := string(protocol.AppendOutcome(nil, &o, pyjson.Compact))
 	if !strings.Contains(js, `"shadow":true,"would":"block: no rm","contribution":null`) {
 		t.Fatalf("outcome JSON %s", js)
 	}

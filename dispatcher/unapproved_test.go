@@ -8,6 +8,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -64,8 +65,8 @@ func TestOutcomeCountsUnapprovedRepositoryHooks(t *testing.T) {
 	if o.Decision != protocol.DecisionBlock || o.Message != "no" {
 		t.Errorf("the count changed the decision: %+v", o)
 	}
-	if !strings.Contains(string(protocol.AppendOutcome(nil, &o, protocol.Compact)), `"unapproved":2,"hooks"`) {
-		t.Errorf("outcome JSON lacks the count: %s", protocol.AppendOutcome(nil, &o, protocol.Compact))
+	if !strings.Contains(string(protocol.AppendOutcome(nil, &o, pyjson.Compact)), `"unapproved":2,"hooks"`) {
+		t.Errorf("outcome JSON lacks the count: %s", protocol.AppendOutcome(nil, &o, pyjson.Compact))
 	}
 	// Only the screen's: every hook of the event passed over unheard.
 	if o := dispatch(t, d, "post_tool_call", fields); o.Unapproved != 1 {

@@ -104,7 +104,7 @@ func (d *Dispatcher) pool(e *hookconfig.Entry, files, sums []string) (*workerPoo
 // runWorker sends one request to one of e's workers.
 func (d *Dispatcher) runWorker(ctx context.Context, h Invocation, spec hookproc.Spec) hookproc.Result {
 	start := time.Now()
-	p, err := d.pool(h.Entry, h.Target.Files, h.pins.Sums())
+	p, err := d.pool(h.Entry, h.target.Files, h.pins.Sums())
 	if err != nil {
 		return hookproc.Result{SpawnError: "worker: " + err.Error()}
 	}

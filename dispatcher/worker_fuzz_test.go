@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
-	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // FuzzDecodeWorkerReply: any reply line is either a result or a reason
@@ -31,7 +31,7 @@ func FuzzDecodeWorkerReply(f *testing.F) {
 		if bad != "" {
 			return
 		}
-		v, _ := protocol.DecodeJSON(line)
+		v, _ := pyjson.Decode(line)
 		want := v.(map[string]any)
 		if n, ok := jsonInt(want[hookproc.WorkerRequestID]); !ok || n < 0 || uint64(n) != id {
 			t.Fatalf("reply %q accepted for request %d", line, id)
@@ -40,7 +40,7 @@ func FuzzDecodeWorkerReply(f *testing.F) {
 			return
 		}
 		delete(want, hookproc.WorkerRequestID)
-		got, err := protocol.DecodeJSON(res.Stdout)
+		got, err := pyjson.Decode(res.Stdout)
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Fatalf("reply %q kept as %q (%v)", line, res.Stdout, err)
 		}
@@ -54,7 +54,7 @@ func FuzzWithoutMember(f *testing.F) {
 		f.Add([]byte(s), "k")
 	}
 	f.Fuzz(func(t *testing.T, obj []byte, key string) {
-		v, err := protocol.DecodeJSON(obj)
+		v, err := pyjson.Decode(obj)
 		want, isObj := v.(map[string]any)
 		if err != nil || !isObj {
 			return
@@ -64,7 +64,7 @@ func FuzzWithoutMember(f *testing.F) {
 			t.Fatalf("%q: not scanned as an object", obj)
 		}
 		delete(want, key)
-		got, err := protocol.DecodeJSON(out)
+		got, err := pyjson.Decode(out)
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Fatalf("%q less %q = %q (%v)", obj, key, out, err)
 		}

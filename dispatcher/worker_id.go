@@ -7,7 +7,8 @@ import (
 	"sync/atomic"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
-	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
 // Worker request ids are framed by internal/hookproc (WithRequestID,
@@ -24,7 +25,7 @@ var requestSeq atomic.Uint64
 // is a broken worker.
 func decodeWorkerReply(line []byte, id uint64) (hookproc.Result, string) {
 	const notObject = "printed a line that is not a JSON object"
-	v, err := protocol.DecodeJSON(line)
+	v, err := pyjson.Decode(line)
 	obj, ok := v.(map[string]any)
 	if err != nil || !ok {
 		return hookproc.Result{}, notObject
@@ -35,7 +36,7 @@ func decodeWorkerReply(line []byte, id uint64) (hookproc.Result, string) {
 	}
 	if n, ok := jsonInt(got); !ok || n < 0 || uint64(n) != id {
 		return hookproc.Result{}, "replied to another request (" + hookproc.WorkerRequestID + " " +
-			protocol.Truncate(string(protocol.EncodeJSON(got, protocol.Compact)), 40) + ", expected " + strconv.FormatUint(id, 10) + ")"
+			textutil.Truncate(string(pyjson.Encode(got, pyjson.Compact)), 40) + ", expected " + strconv.FormatUint(id, 10) + ")"
 	}
 	code, isEnv := obj["exit"]
 	if !isEnv {

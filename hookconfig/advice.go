@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/shlex"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -98,7 +100,7 @@ func toolNameAdvice(e *Entry, tools *protocol.ToolTable) (Warning, bool) {
 // ways out: the name the matcher sees, or (in the YAML, where both event
 // spellings may be written) the event name of the other dialect.
 func toolNameMessage(e *Entry, name, want string) string {
-	shown := protocol.Truncate(name, maxShown)
+	shown := textutil.Truncate(name, maxShown)
 	if e.Dialect == protocol.Hermes {
 		msg := ".matcher: '" + shown + "' is a Claude Code tool name, but a " + e.DeclaredAs +
 			" matcher sees Hermes tool names, so it never matches: write `" + want + "`"
@@ -156,7 +158,7 @@ func relativeCommandAdvice(e *Entry) (Warning, bool) {
 		key += ".command"
 	}
 	return Warning{Path: entryKeyPath(e), File: e.Source, Key: key, Minor: true,
-		Message: ".command runs '" + protocol.Truncate(rel, maxShown) + "', a path relative to whatever directory the agent is working in when the event fires, so the hook finds its file only there: write the absolute path, or one starting with ~/"}, true
+		Message: ".command runs '" + textutil.Truncate(rel, maxShown) + "', a path relative to whatever directory the agent is working in when the event fires, so the hook finds its file only there: write the absolute path, or one starting with ~/"}, true
 }
 
 // relativePath is the first relative file path the command runs: its
@@ -232,5 +234,5 @@ func nearKey(k string, known []string) string {
 			return c
 		}
 	}
-	return protocol.SuggestCutoff(k, known, 0.8)
+	return suggest.ClosestCutoff(k, known, 0.8)
 }

@@ -16,7 +16,9 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -77,7 +79,7 @@ func parseScriptFile(a *agents.Agent, data []byte, path string, limit int) ([]*E
 	}
 	handler := protocol.Object{{Key: "type", Value: "command"}, {Key: "command", Value: shquote.Quote(path)}}
 	group := []any{protocol.Object{{Key: "hooks", Value: []any{handler}}}}
-	return parseClaudeShaped(protocol.EncodeJSON(protocol.Object{{Key: "hooks", Value: protocol.Object{{Key: filepath.Base(path), Value: group}}}}, protocol.Compact), path, a, limit)
+	return parseClaudeShaped(pyjson.Encode(protocol.Object{{Key: "hooks", Value: protocol.Object{{Key: filepath.Base(path), Value: group}}}}, pyjson.Compact), path, a, limit)
 }
 
 // agentFileKinds are every kind, in the order their entries load (the
@@ -252,7 +254,7 @@ func (cfg *Config) parseFlatHandler(ev *protocol.Event, name, path string, index
 	case "prompt":
 		p, _ := h["prompt"].(string)
 		unsupported = &UnsupportedSpec{Type: typ, Why: "a prompt handler: it needs a model",
-			Text: strings.TrimSpace("prompt: " + protocol.Truncate(strings.Join(strings.Fields(p), " "), 60))}
+			Text: strings.TrimSpace("prompt: " + textutil.Truncate(strings.Join(strings.Fields(p), " "), 60))}
 		h["command"] = unsupported.Text // parseEntry reads a command
 	default:
 		cfg.warn(path, " has unknown type '"+typ+"'; skipped")
@@ -273,7 +275,7 @@ func (cfg *Config) parseFlatHandler(ev *protocol.Event, name, path string, index
 // with cfg's warnings, when there is none to read).
 func readHooksObject(data []byte, path string) (map[string]any, *Config, error) {
 	cfg := &Config{Path: path}
-	v, err := protocol.DecodeJSON(data)
+	v, err := pyjson.Decode(data)
 	if err != nil {
 		return nil, cfg, jsonSyntaxError(path, data, err)
 	}

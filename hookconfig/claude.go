@@ -14,6 +14,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -25,7 +27,7 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 			entries, warnings, err = nil, nil, &ConfigError{Path: path, Err: fmt.Errorf("cannot parse settings: %v", r)}
 		}
 	}()
-	v, err := protocol.DecodeJSON(data)
+	v, err := pyjson.Decode(data)
 	if err != nil {
 		return nil, nil, jsonSyntaxError(path, data, err)
 	}
@@ -104,7 +106,7 @@ func (f *shapedFile) unknownKeys(p string, obj map[string]any, known []string) {
 	for _, k := range sortedNames(obj) {
 		if suggest := nearKey(k, known); suggest != "" {
 			f.cfg.Warnings = append(f.cfg.Warnings, Warning{Path: f.path + ": " + p, File: f.path, Key: p + "." + k,
-				Message: "unknown key '" + protocol.Truncate(k, maxShown) + "' is ignored by Claude Code — did you mean '" + suggest + "'?"})
+				Message: "unknown key '" + textutil.Truncate(k, maxShown) + "' is ignored by Claude Code — did you mean '" + suggest + "'?"})
 		}
 	}
 }
@@ -211,7 +213,7 @@ type claudeSwitches struct {
 // settings file's top level.
 func readClaudeSwitches(data []byte, path string) claudeSwitches {
 	sw := claudeSwitches{path: path}
-	if v, err := protocol.DecodeJSON(data); err == nil {
+	if v, err := pyjson.Decode(data); err == nil {
 		if root, ok := v.(map[string]any); ok {
 			sw.disableAll, _ = root["disableAllHooks"].(bool)
 			sw.managedOnly, _ = root["allowManagedHooksOnly"].(bool)

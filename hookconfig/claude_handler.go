@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 
 	"gopkg.in/yaml.v3"
 
@@ -197,7 +198,7 @@ func parseHTTPHandler(cfg *Config, _, path string, h *yaml.Node) (handlerParts, 
 func parseModelHandler(_ *Config, typ, _ string, h *yaml.Node) (handlerParts, bool) {
 	prompt, _ := strOf(h, "prompt")
 	return handlerParts{node: h, spec: &UnsupportedSpec{Type: typ, Why: "a " + typ + " handler: it needs a model",
-		Text: strings.TrimSpace(typ + ": " + protocol.Truncate(strings.Join(strings.Fields(prompt), " "), 60))}}, true
+		Text: strings.TrimSpace(typ + ": " + textutil.Truncate(strings.Join(strings.Fields(prompt), " "), 60))}}, true
 }
 
 // parseMCPToolHandler reads an mcp_tool handler: it needs an MCP client,

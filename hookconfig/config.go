@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/hermeshome"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/protocol/permrule"
 )
@@ -328,7 +329,7 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 // DefaultConfigPath is $HERMES_HOME/config.yaml (HERMES_HOME defaults to
 // ~/.hermes).
 func DefaultConfigPath() (string, error) {
-	home, err := consent.DefaultHome()
+	home, err := hermeshome.Dir()
 	if err != nil {
 		return "", err
 	}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
+	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 
 	"gopkg.in/yaml.v3"
 
@@ -462,7 +464,7 @@ func (cfg *Config) nearKeys(n *yaml.Node, path string, known []string) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i].Value
 		if suggest := nearKey(k, known); suggest != "" {
-			cfg.warnKey(path+"."+k, path, "unknown key '"+protocol.Truncate(k, maxShown)+"' is ignored — did you mean '"+suggest+"'?")
+			cfg.warnKey(path+"."+k, path, "unknown key '"+textutil.Truncate(k, maxShown)+"' is ignored — did you mean '"+suggest+"'?")
 		}
 	}
 }
@@ -476,18 +478,18 @@ func (cfg *Config) unknownKeys(n *yaml.Node, path string, known []string, cutoff
 
 // unknownKey reports key k of the mapping at path when it is not in known:
 // always when cutoff is 0, else only when a known key is that close
-// (protocol.SuggestCutoff).
+// (suggest.ClosestCutoff).
 func (cfg *Config) unknownKey(k *yaml.Node, path string, known []string, cutoff float64) {
 	if slices.Contains(known, k.Value) {
 		return
 	}
-	suggest := protocol.SuggestCutoff(k.Value, known, max(cutoff, 0.6))
-	if suggest == "" && cutoff > 0.6 {
+	near := suggest.ClosestCutoff(k.Value, known, max(cutoff, 0.6))
+	if near == "" && cutoff > 0.6 {
 		return
 	}
 	msg := "unknown key '" + k.Value + "' is ignored"
-	if suggest != "" {
-		msg += " — did you mean '" + suggest + "'?"
+	if near != "" {
+		msg += " — did you mean '" + near + "'?"
 	}
 	key := k.Value
 	if path != "" {

@@ -7,7 +7,9 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -146,7 +148,7 @@ func (cfg *Config) parseExample(e *Entry, key string, n *yaml.Node) Example {
 		case !isMap:
 			ex.Invalid = ".args must be a mapping of the tool's arguments, e.g. args: {command: ls}; got " + pyyaml.Type(a)
 			return ex
-		case len(protocol.EncodeJSON(m, protocol.Compact)) > MaxExampleArgsBytes:
+		case len(pyjson.Encode(m, pyjson.Compact)) > MaxExampleArgsBytes:
 			ex.Invalid = fmt.Sprintf(".args is larger than %d KiB as JSON; use a smaller payload", MaxExampleArgsBytes>>10)
 			return ex
 		}
@@ -155,7 +157,7 @@ func (cfg *Config) parseExample(e *Entry, key string, n *yaml.Node) Example {
 	exp, _ := text("expect")
 	if ex.Expect = Expect(strings.ToLower(exp)); !isExpect(ex.Expect) {
 		ex.Expect = ""
-		ex.Invalid = ".expect must be one of " + expectList() + "; got " + strconv.Quote(protocol.Truncate(exp, 40))
+		ex.Invalid = ".expect must be one of " + expectList() + "; got " + strconv.Quote(textutil.Truncate(exp, 40))
 	}
 	return ex
 }
@@ -250,7 +252,7 @@ func (x *Example) Label() string {
 		return x.Name
 	}
 	if c, ok := x.Args["command"].(string); ok && len(x.Args) == 1 {
-		return x.Tool + " " + strconv.Quote(protocol.Truncate(c, 80))
+		return x.Tool + " " + strconv.Quote(textutil.Truncate(c, 80))
 	}
-	return x.Tool + " " + protocol.Truncate(string(protocol.EncodeJSON(x.Args, protocol.Compact)), 80)
+	return x.Tool + " " + textutil.Truncate(string(pyjson.Encode(x.Args, pyjson.Compact)), 80)
 }

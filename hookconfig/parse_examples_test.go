@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 func TestParseExamples(t *testing.T) {
@@ -149,7 +149,7 @@ func FuzzParseExamples(f *testing.F) {
 			if x.Tool == "" || !isExpect(x.Expect) || x.Args == nil {
 				t.Fatalf("runnable example %#v", x)
 			}
-			if n := len(protocol.EncodeJSON(x.Args, protocol.Compact)); n > MaxExampleArgsBytes {
+			if n := len(pyjson.Encode(x.Args, pyjson.Compact)); n > MaxExampleArgsBytes {
 				t.Fatalf("args of %d bytes", n)
 			}
 		}

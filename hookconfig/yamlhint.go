@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
 // Where a YAML syntax error really is. yaml.v3 reports the line where its
@@ -331,4 +331,4 @@ func offBy(indent, meant int) string {
 }
 
 // truncate bounds a piece of the file quoted in a hint.
-func truncate(s string) string { return protocol.Truncate(s, 40) }
+func truncate(s string) string { return textutil.Truncate(s, 40) }

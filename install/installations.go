@@ -71,8 +71,9 @@ func Placement(rec *Record, stateDir, home string) error {
 // expectedPath is where install writes rec's agent's file for its root.
 func expectedPath(rec *Record, stateDir, home string) (string, error) {
 	root := filepath.Clean(rec.Root)
+	target, isPlugin := LookupPluginTarget(rec.Agent)
 	mine := home
-	if rec.Agent == TargetHermes {
+	if isPlugin && target.StateDir {
 		mine = stateDir
 	}
 	if abs, err := filepath.Abs(mine); err == nil {
@@ -81,22 +82,8 @@ func expectedPath(rec *Record, stateDir, home string) (string, error) {
 	if rec.User() && root != filepath.Clean(mine) {
 		return "", fmt.Errorf("%s: a user's file, of %s, not of this user's %s; not touched", rec.Path, root, mine)
 	}
-	switch rec.Agent {
-	case TargetHermes:
-		if !rec.User() {
-			return "", fmt.Errorf("%s: Hermes' plugin is a user's; not touched", rec.Path)
-		}
-		return filepath.Join(root, filepath.FromSlash(HermesPluginDir)), nil
-	case TargetOpenCode:
-		return OpenCodePath(root, rec.User()), nil
-	case TargetOpenPlugin:
-		if rec.User() {
-			return "", fmt.Errorf("%s: an Open Plugins plugin is a project's; not touched", rec.Path)
-		}
-		if _, ok := agents.Lookup(rec.PluginAgent); !ok {
-			return "", fmt.Errorf("%s: unknown agent %q for an Open Plugins plugin; not touched", rec.Path, rec.PluginAgent)
-		}
-		return root, nil // its root is the plugin's folder
+	if isPlugin {
+		return target.path(rec, root)
 	}
 	ag, ok := agents.Lookup(rec.Agent)
 	if !ok {
@@ -131,18 +118,8 @@ func staleness(rec *Record) string {
 // holdsOwn says rec's file holds something install wrote, by the marks
 // uninstall recognises.
 func holdsOwn(rec *Record) bool {
-	switch rec.Agent {
-	case TargetHermes:
-		// Any content of the plugin's files counts as install's (see
-		// makeDirPlan); its entry point is what makes it a plugin.
-		_, err := readBounded(filepath.Join(rec.Path, "__init__.py"))
-		return err == nil
-	case TargetOpenCode:
-		data, err := readBounded(rec.Path)
-		return err == nil && IsOwnOpenCodePlugin(data)
-	case TargetOpenPlugin:
-		data, err := readBounded(filepath.Join(rec.Path, "hooks", "hooks.json"))
-		return err == nil && ownHooks(data)
+	if t, ok := LookupPluginTarget(rec.Agent); ok {
+		return t.holdsOwn(rec)
 	}
 	ag, ok := agents.Lookup(rec.Agent)
 	return ok && HasOwn(ag, rec.Path)

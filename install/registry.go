@@ -53,13 +53,6 @@ const (
 	KindOwned = "owned files"
 )
 
-// Pseudo-agents: install targets that are not an agents.Agent.
-const (
-	TargetHermes     = "hermes"
-	TargetOpenCode   = "opencode"
-	TargetOpenPlugin = "open-plugin"
-)
-
 // Record is one installation: the file (or folder) one `install` wrote.
 type Record struct {
 	// Agent is the agent's name, or hermes, opencode, open-plugin.

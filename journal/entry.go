@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -112,7 +113,7 @@ func (w *Writer) body(r *dispatcher.Record, route Route) protocol.Object {
 			With(h.Shadow, "shadow", true).
 			With(h.Would != "", "would", h.Would)
 	}
-	payload := protocol.EncodeJSON(r.Fields, protocol.Compact)
+	payload := pyjson.Encode(r.Fields, pyjson.Compact)
 	sum := sha256.Sum256(payload)
 	f := r.Firing
 	if f == nil { // a record made by hand (a refusal no dispatch decided)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -133,7 +134,7 @@ func FilterDecision(s string) (string, error) {
 		return d, nil
 	}
 	hint := "one of: " + strings.Join(decisions, ", ") + "; Claude Code's deny and approve mean block and allow"
-	switch sug := protocol.Suggest(v, append(append([]string{}, decisions...), "deny", "approve")); {
+	switch sug := suggest.Closest(v, append(append([]string{}, decisions...), "deny", "approve")); {
 	case v == "defer":
 		hint = "an outcome is never defer: a deferring hook leaves the decision to the agent, recorded as none (--decision none)"
 	case sug != "":

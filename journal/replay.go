@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -125,7 +126,7 @@ func recordedFields(line []byte) (map[string]any, bool) {
 	if json.Unmarshal(line, &p) != nil || len(p.Payload) == 0 || string(p.Payload) == "null" {
 		return nil, false
 	}
-	v, err := protocol.DecodeJSON(p.Payload)
+	v, err := pyjson.Decode(p.Payload)
 	if err != nil {
 		return nil, false
 	}

@@ -19,7 +19,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
-	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // Defaults for Options.
@@ -133,7 +133,7 @@ func (w *Writer) Failures() int64 { return w.failures.Load() }
 // Record appends the dispatch (dispatcher.Recorder). A failure is counted
 // and reported once; it never reaches the dispatch.
 func (w *Writer) Record(ctx context.Context, r *dispatcher.Record) {
-	body := protocol.AppendJSON(nil, w.body(r, RouteOf(ctx)), protocol.Compact)
+	body := pyjson.Append(nil, w.body(r, RouteOf(ctx)), pyjson.Compact)
 	if w.opts.Background {
 		w.recordBackground(body)
 		return

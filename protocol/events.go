@@ -3,6 +3,8 @@ package protocol
 import (
 	"sort"
 	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
 )
 
 // Capability is what a hook's reply can change for an event.
@@ -98,10 +100,9 @@ type Event struct {
 	// input (PreToolUse).
 	Permission   bool
 	UpdatedInput bool
-	// Gates: a block on this event refuses a tool call (the Hermes
-	// "blocking" event: fail_closed and exit-2 blocks apply, and a guard
-	// that cannot run blocks it).
-	Gates bool
+	// gates: a block refuses a tool call (Hermes' "blocking" events:
+	// fail_closed, exit 2 and a guard that cannot run block). See Gating.
+	gates bool
 	// Stops: a stop event (Stop, SubagentStop): a block keeps the agent
 	// going, under the cap of consecutive blocks, and Claude hooks see
 	// stop_hook_active.
@@ -186,14 +187,14 @@ type Event struct {
 // FailsClosed reports whether a fail_closed entry's failure blocks on this
 // event: where a block refuses a tool call (Gating), and where the catalog
 // says so (FailClosedToo).
-func (e *Event) FailsClosed() bool { return e != nil && (e.Gates || e.FailClosedToo) }
+func (e *Event) FailsClosed() bool { return e != nil && (e.gates || e.FailClosedToo) }
 
 // Can reports whether the event has capability c.
 func (e *Event) Can(c Capability) bool { return e != nil && e.Caps&c != 0 }
 
 // Gating reports whether a block on this event refuses a tool call (the
 // Hermes "blocking" events: fail_closed and exit-2 blocks apply).
-func (e *Event) Gating() bool { return e != nil && e.Gates }
+func (e *Event) Gating() bool { return e != nil && e.gates }
 
 // HermesReplyKind says which Hermes reply forms an event reads beyond
 // context.
@@ -310,7 +311,7 @@ var catalog = []Event{
 		PlainContext: true, HermesReply: ReplyLLM, HermesWire: WireBlock, ClaudeTimeout: 30,
 		ClaudeFields: []ClaudeField{{Name: "prompt", From: []string{"user_message"}}}, Synthetic: synPreLLMCall},
 	{Name: "pre_tool_call", Claude: "PreToolUse", Aliases: []string{"intercept_tool_call"}, Hermes: true, Tool: true, IfRule: true, HermesMatcher: true, ClaudeMatchOn: "tool_name", Exit2: Exit2Blocks, Caps: capTool,
-		Permission: true, UpdatedInput: true, Gates: true, HermesReply: ReplyTool, HermesWire: WireTool, Synthetic: synPreToolCall},
+		Permission: true, UpdatedInput: true, gates: true, HermesReply: ReplyTool, HermesWire: WireTool, Synthetic: synPreToolCall},
 	{Name: "pre_transcription", Hermes: true, Caps: capObserve},
 	{Name: "pre_verify", Claude: "Stop", Hermes: true, Exit2: Exit2Blocks, Caps: CapContinue | CapContext, Stops: true, SoftMissingScript: true,
 		HermesReply: ReplyVerify, HermesWire: WireContinue, Synthetic: synPreVerify,
@@ -372,7 +373,7 @@ var catalog = []Event{
 	// text. It gates like PreToolUse (and runs its terminal guards), but ask
 	// and updatedInput refuse, allow adds nothing, no additionalContext.
 	{Name: "PreSkillShellCommand", Claude: "PreSkillShellCommand", ClaudeOnly: true, Tool: true, IfRule: true, ClaudeMatchOn: "tool_name", Exit2: Exit2Blocks, Caps: CapBlock,
-		Permission: true, Gates: true, RefusesAsk: true, RefusesInputChange: true, HSOAliases: []string{"PreToolUse"}, AlsoRuns: "pre_tool_call"},
+		Permission: true, gates: true, RefusesAsk: true, RefusesInputChange: true, HSOAliases: []string{"PreToolUse"}, AlsoRuns: "pre_tool_call"},
 }
 
 // byName maps every accepted name (canonical, Claude, aliases) to its event.
@@ -457,7 +458,7 @@ func ValidEventNames() []string {
 }
 
 // AllEventNames returns every accepted name, sorted: canonical, Claude and
-// aliases. It is the candidate set for Suggest.
+// aliases. It is the candidate set for SuggestEvent.
 func AllEventNames() []string {
 	out := make([]string, 0, len(byName))
 	for n := range byName {
@@ -482,7 +483,7 @@ func SuggestEvent(name string) string {
 			candidates = append(candidates, n)
 		}
 	}
-	return Suggest(name, candidates)
+	return suggest.Closest(name, candidates)
 }
 
 // eventListing is the "(valid: …)" tail Hermes prints when no close match

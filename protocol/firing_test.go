@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // NewFiring reads each typed field by one rule: the tool when tool_name is
@@ -127,10 +129,10 @@ func FuzzNewFiring(f *testing.F) {
 			return
 		}
 		e := eventAt(evIdx)
-		before := string(EncodeJSON(fields, Compact))
+		before := string(pyjson.Encode(fields, pyjson.Compact))
 		fr := NewFiring(e, "", fields)
 		fr.Bind(nil, "/fallback", func(p string) bool { return p == "/w" })
-		if after := string(EncodeJSON(fields, Compact)); after != before {
+		if after := string(pyjson.Encode(fields, pyjson.Compact)); after != before {
 			t.Fatal("NewFiring modified the fields")
 		}
 		if s, isStr := fields["tool_name"].(string); isStr != fr.HasTool || isStr && s != fr.HostTool {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // Fuzz targets for the reply parsers, the payload builders and DecodeJSON.
@@ -89,7 +91,7 @@ func fuzzReply(t *testing.T, d Dialect, stdout, stderr string, exit int, evIdx u
 	if errs := fuzzSchema(t).validateJSON(b); len(errs) > 0 {
 		t.Fatalf("outcome violates the schema: %v\n%s", errs, b)
 	}
-	w := EncodeJSON(o.HermesWire(), PythonASCII)
+	w := pyjson.Encode(o.HermesWire(), pyjson.PythonASCII)
 	if !json.Valid(w) {
 		t.Fatalf("Hermes wire shape invalid: %q", w)
 	}
@@ -190,7 +192,7 @@ func FuzzParseReplyClaude(f *testing.F) {
 // fuzzFields turns arbitrary JSON into host fields: an object is used as
 // is; anything else becomes the tool arguments.
 func fuzzFields(data []byte) (map[string]any, bool) {
-	v, err := DecodeJSON(data)
+	v, err := pyjson.Decode(data)
 	if err != nil {
 		return nil, false
 	}
@@ -217,7 +219,7 @@ func FuzzPayload(f *testing.F) {
 		}
 		e := eventAt(evIdx)
 		env := PayloadEnv{Cwd: "/cwd", Profile: "p"}
-		before := string(EncodeJSON(fields, Compact))
+		before := string(pyjson.Encode(fields, pyjson.Compact))
 
 		h := BuildPayload(Hermes, e, fields, env)
 		if !json.Valid(h) {
@@ -251,7 +253,7 @@ func FuzzPayload(f *testing.F) {
 			t.Fatalf("hook_event_name = %v, want %s", cp["hook_event_name"], e.ClaudeName())
 		}
 		ClaudeMatchQuery(e, fields, nil)
-		if after := string(EncodeJSON(fields, Compact)); after != before {
+		if after := string(pyjson.Encode(fields, pyjson.Compact)); after != before {
 			t.Fatalf("payload building modified the fields")
 		}
 	})
@@ -266,19 +268,19 @@ func FuzzDecodeJSON(f *testing.F) {
 		f.Add([]byte(tc.stdout))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		v, err := DecodeJSON(data)
+		v, err := pyjson.Decode(data)
 		if (err == nil) != json.Valid(data) {
 			t.Fatalf("DecodeJSON err=%v but json.Valid=%v for %q", err, json.Valid(data), data)
 		}
 		if err != nil {
 			return
 		}
-		for _, style := range []JSONStyle{Compact, Python, PythonASCII} {
-			b := EncodeJSON(v, style)
+		for _, style := range []pyjson.Style{pyjson.Compact, pyjson.Python, pyjson.PythonASCII} {
+			b := pyjson.Encode(v, style)
 			if !json.Valid(b) {
 				t.Fatalf("style %d re-encoding invalid: %q", style, b)
 			}
-			back, err := DecodeJSON(b)
+			back, err := pyjson.Decode(b)
 			if err != nil {
 				t.Fatalf("re-decoding %q: %v", b, err)
 			}

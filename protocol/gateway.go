@@ -1,6 +1,10 @@
 package protocol
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+)
 
 // Hermes' messaging gateway: the family of slash-command events (command:*)
 // and pre_gateway_dispatch's reply rule and Hermes wire (issue 27). The
@@ -133,7 +137,7 @@ func ReplyFormProblem(ev *Event, d Dialect, stdout []byte) string {
 	if ev == nil || ev.HermesReply != ReplyGateway || d != Hermes {
 		return ""
 	}
-	v, err := DecodeJSON([]byte(pyStrip(toValidUTF8(stdout))))
+	v, err := pyjson.Decode([]byte(pyStrip(toValidUTF8(stdout))))
 	obj, ok := v.(map[string]any)
 	if err != nil || !ok || hermesGatewayReply(obj) != nil {
 		return ""

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // Issue 27: Hermes' gateway hook events and pre_gateway_dispatch's
@@ -55,7 +57,7 @@ func TestGatewayEventsLookup(t *testing.T) {
 		}
 		// Observers outside Hermes' VALID_HOOKS: nothing a reply can change,
 		// and never a guard.
-		if e.Hermes || e.ClaudeOnly || e.Caps != 0 || e.Gates || e.FailClosedToo || e.Tool || e.Synthetic == nil {
+		if e.Hermes || e.ClaudeOnly || e.Caps != 0 || e.gates || e.FailClosedToo || e.Tool || e.Synthetic == nil {
 			t.Errorf("%s: %+v; want a gateway observer with synthetic fields", e.Name, e)
 		}
 		if !contains(ValidEventNames(), e.Name) || contains(HermesEventNames(), e.Name) {
@@ -216,7 +218,7 @@ func TestGatewayDispatchFirstDecides(t *testing.T) {
 			if o.Decision != tc.shape {
 				t.Errorf("decision %s, want %s", o.Decision, tc.shape)
 			}
-			if got := string(EncodeJSON(o.HermesWire(), Compact)); got != tc.wire {
+			if got := string(pyjson.Encode(o.HermesWire(), pyjson.Compact)); got != tc.wire {
 				t.Errorf("wire %s, want %s", got, tc.wire)
 			}
 		})
@@ -232,11 +234,11 @@ func TestGatewayDispatchFirstDecides(t *testing.T) {
 // message through: it is skipped with the stop reason.
 func TestGatewayDispatchStopSkips(t *testing.T) {
 	o := Outcome{Event: "pre_gateway_dispatch", Stop: true, StopReason: "quiet hours"}
-	if got := string(EncodeJSON(o.HermesWire(), Compact)); got != `{"action":"skip","reason":"quiet hours"}` {
+	if got := string(pyjson.Encode(o.HermesWire(), pyjson.Compact)); got != `{"action":"skip","reason":"quiet hours"}` {
 		t.Errorf("wire %s", got)
 	}
 	o.StopReason = ""
-	if got := string(EncodeJSON(o.HermesWire(), Compact)); got != `{"action":"skip","reason":"skipped by a shell hook"}` {
+	if got := string(pyjson.Encode(o.HermesWire(), pyjson.Compact)); got != `{"action":"skip","reason":"skipped by a shell hook"}` {
 		t.Errorf("wire %s", got)
 	}
 }
@@ -272,14 +274,14 @@ func TestGatewayPayloadKeepsArgs(t *testing.T) {
 	e := ev("command:*")
 	fields := e.MemberFields("command:model", map[string]any{"platform": "telegram", "user_id": "u1", "args": "gpt-5",
 		"session_id": "s1", "tool_name": "x"})
-	got := string(EncodeJSON(HermesPayload(e, fields, PayloadEnv{Cwd: "/w"}), Python))
+	got := string(pyjson.Encode(HermesPayload(e, fields, PayloadEnv{Cwd: "/w"}), pyjson.Python))
 	want := `{"hook_event_name": "command:*", "tool_name": null, "tool_input": null, "session_id": "s1", "cwd": "/w", ` +
 		`"extra": {"args": "gpt-5", "command": "model", "platform": "telegram", "tool_name": "x", "user_id": "u1"}}`
 	if got != want {
 		t.Errorf("payload\n got %s\nwant %s", got, want)
 	}
 	// Hermes' own events keep Hermes' rule: args is the tool's.
-	got = string(EncodeJSON(HermesPayload(ev("pre_command"), map[string]any{"args": "x"}, PayloadEnv{Cwd: "/w"}), Python))
+	got = string(pyjson.Encode(HermesPayload(ev("pre_command"), map[string]any{"args": "x"}, PayloadEnv{Cwd: "/w"}), pyjson.Python))
 	if want := `{"hook_event_name": "pre_command", "tool_name": null, "tool_input": null, "session_id": "", "cwd": "/w", "extra": {}}`; got != want {
 		t.Errorf("pre_command payload\n got %s\nwant %s", got, want)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // testCommand is the configured command string used by the reply tables; it
@@ -129,7 +131,7 @@ func wireString(c *Contribution, e *Event) string {
 	if !ok {
 		return "{}"
 	}
-	return string(EncodeJSON(w, Compact))
+	return string(pyjson.Encode(w, pyjson.Compact))
 }
 
 // topLevelKeys returns the keys of a JSON object in document order.
@@ -158,7 +160,7 @@ func topLevelKeys(t testing.TB, data []byte) []string {
 // decodeObject decodes a JSON object with DecodeJSON (numbers as json.Number).
 func decodeObject(t testing.TB, data []byte) map[string]any {
 	t.Helper()
-	v, err := DecodeJSON(data)
+	v, err := pyjson.Decode(data)
 	if err != nil {
 		t.Fatalf("DecodeJSON(%q): %v", data, err)
 	}

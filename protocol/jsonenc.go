@@ -2,9 +2,9 @@ package protocol
 
 import "github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 
-// JSON as the hosts write it. The encoder itself lives in internal/pyjson,
-// shared with the allowlist file and the CLI's reports; these names are the
-// protocol's view of it.
+// JSON as the hosts write it: the encoder and decoder are internal/pyjson's,
+// shared with the allowlist file and the CLI's reports; the protocol keeps
+// only the ordered object its payloads and wire shapes are built from.
 
 // KV is one member of an ordered JSON object.
 type KV struct {
@@ -25,36 +25,8 @@ func (o Object) Member(i int) (string, any) { return o[i].Key, o[i].Value }
 
 // MarshalJSON encodes o compactly, in order, without HTML escaping.
 func (o Object) MarshalJSON() ([]byte, error) {
-	return pyjson.Append(nil, o, Compact), nil
+	return pyjson.Append(nil, o, pyjson.Compact), nil
 }
-
-// JSONStyle selects separators and escaping.
-type JSONStyle = pyjson.Style
-
-const (
-	// Compact is JavaScript's JSON.stringify: no spaces, non-ASCII raw.
-	// Claude Code writes hook stdin this way.
-	Compact = pyjson.Compact
-	// Python is Python's json.dumps defaults with ensure_ascii=False:
-	// ", " and ": " separators, non-ASCII raw. Hermes writes hook stdin so.
-	Python = pyjson.Python
-	// PythonASCII is json.dumps with its defaults (ensure_ascii=True), the
-	// form of Hermes' "parsed (Hermes wire shape)" lines.
-	PythonASCII = pyjson.PythonASCII
-)
-
-// AppendJSON appends the JSON encoding of v in the given style. It never
-// fails: values JSON cannot represent (channels, functions, cycles deeper
-// than 512 levels, NaN) become their string form or null, as Hermes'
-// json.dumps(default=str) would stringify them.
-func AppendJSON(buf []byte, v any, style JSONStyle) []byte { return pyjson.Append(buf, v, style) }
-
-// EncodeJSON is AppendJSON into a fresh slice.
-func EncodeJSON(v any, style JSONStyle) []byte { return pyjson.Append(nil, v, style) }
-
-// DecodeJSON parses exactly one JSON value. Numbers stay json.Number so that
-// they are passed on to hooks exactly as the host wrote them.
-func DecodeJSON(data []byte) (any, error) { return pyjson.Decode(data) }
 
 // toValidUTF8 decodes hook output as Python's bytes.decode("utf-8",
 // "replace") does.

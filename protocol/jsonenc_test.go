@@ -10,6 +10,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // The three styles against what Python's json.dumps and JavaScript's
@@ -17,13 +19,13 @@ import (
 // those two and pasted here).
 func TestAppendJSONStringEscaping(t *testing.T) {
 	s := "a/b\x01\x08\x0c\n\r\t\x1f\x7f\"\\ é 😀 \u2028"
-	cases := map[JSONStyle]string{
-		Compact:     "\"a/b\\u0001\\b\\f\\n\\r\\t\\u001f\x7f\\\"\\\\ é 😀 \u2028\"",
-		Python:      "\"a/b\\u0001\\b\\f\\n\\r\\t\\u001f\x7f\\\"\\\\ é 😀 \u2028\"",
-		PythonASCII: `"a/b\u0001\b\f\n\r\t\u001f\u007f\"\\ \u00e9 \ud83d\ude00 \u2028"`,
+	cases := map[pyjson.Style]string{
+		pyjson.Compact:     "\"a/b\\u0001\\b\\f\\n\\r\\t\\u001f\x7f\\\"\\\\ é 😀 \u2028\"",
+		pyjson.Python:      "\"a/b\\u0001\\b\\f\\n\\r\\t\\u001f\x7f\\\"\\\\ é 😀 \u2028\"",
+		pyjson.PythonASCII: `"a/b\u0001\b\f\n\r\t\u001f\u007f\"\\ \u00e9 \ud83d\ude00 \u2028"`,
 	}
 	for style, want := range cases {
-		if got := string(EncodeJSON(s, style)); got != want {
+		if got := string(pyjson.Encode(s, style)); got != want {
 			t.Errorf("style %d:\n got %q\nwant %q", style, got, want)
 		}
 	}
@@ -31,23 +33,23 @@ func TestAppendJSONStringEscaping(t *testing.T) {
 
 func TestAppendJSONSeparatorsAndOrder(t *testing.T) {
 	v := Object{{"b", []any{json.Number("1"), map[string]any{"x": nil}}}, {"a", true}}
-	if got := string(EncodeJSON(v, Python)); got != `{"b": [1, {"x": null}], "a": true}` {
+	if got := string(pyjson.Encode(v, pyjson.Python)); got != `{"b": [1, {"x": null}], "a": true}` {
 		t.Errorf("Python: %s", got)
 	}
-	if got := string(EncodeJSON(v, Compact)); got != `{"b":[1,{"x":null}],"a":true}` {
+	if got := string(pyjson.Encode(v, pyjson.Compact)); got != `{"b":[1,{"x":null}],"a":true}` {
 		t.Errorf("Compact: %s", got)
 	}
 	m := map[string]any{"z": "1", "a": "2", "m": map[string]string{"y": "1", "b": "2"}}
-	if got := string(EncodeJSON(m, Compact)); got != `{"a":"2","m":{"b":"2","y":"1"},"z":"1"}` {
+	if got := string(pyjson.Encode(m, pyjson.Compact)); got != `{"a":"2","m":{"b":"2","y":"1"},"z":"1"}` {
 		t.Errorf("maps are sorted: %s", got)
 	}
-	if got := string(AppendJSON([]byte("prefix:"), []string{"a", "b"}, Python)); got != `prefix:["a", "b"]` {
+	if got := string(pyjson.Append([]byte("prefix:"), []string{"a", "b"}, pyjson.Python)); got != `prefix:["a", "b"]` {
 		t.Errorf("append: %s", got)
 	}
-	if got := string(EncodeJSON(Object{}, Python)); got != `{}` {
+	if got := string(pyjson.Encode(Object{}, pyjson.Python)); got != `{}` {
 		t.Errorf("empty object: %s", got)
 	}
-	if got := string(EncodeJSON([]any{}, Python)); got != `[]` {
+	if got := string(pyjson.Encode([]any{}, pyjson.Python)); got != `[]` {
 		t.Errorf("empty array: %s", got)
 	}
 	b, _ := Object{{"k", "<&>"}}.MarshalJSON()
@@ -77,10 +79,10 @@ func TestAppendJSONNumbers(t *testing.T) {
 		{1e21, "1e+21"},
 	}
 	for _, tc := range cases {
-		if got := string(EncodeJSON(tc.v, Compact)); got != tc.want {
+		if got := string(pyjson.Encode(tc.v, pyjson.Compact)); got != tc.want {
 			t.Errorf("%T %v → %s, want %s", tc.v, tc.v, got, tc.want)
 		}
-		if got := EncodeJSON(tc.v, Python); !json.Valid(got) {
+		if got := pyjson.Encode(tc.v, pyjson.Python); !json.Valid(got) {
 			t.Errorf("%T %v → invalid JSON %s", tc.v, tc.v, got)
 		}
 	}
@@ -110,15 +112,15 @@ func TestAppendJSONOtherGoValues(t *testing.T) {
 		{"\xff\xfe", `"` + "\uFFFD\uFFFD" + `"`},
 	}
 	for _, tc := range cases {
-		if got := string(EncodeJSON(tc.v, Compact)); got != tc.want {
+		if got := string(pyjson.Encode(tc.v, pyjson.Compact)); got != tc.want {
 			t.Errorf("%T → %s, want %s", tc.v, got, tc.want)
 		}
 	}
-	if got := string(EncodeJSON("\xff", PythonASCII)); got != `"\ufffd"` {
+	if got := string(pyjson.Encode("\xff", pyjson.PythonASCII)); got != `"\ufffd"` {
 		t.Errorf("invalid UTF-8 in PythonASCII: %s", got)
 	}
 	for _, v := range []any{make(chan int), func() {}, map[string]any{"c": make(chan struct{})}} {
-		b := EncodeJSON(v, Python)
+		b := pyjson.Encode(v, pyjson.Python)
 		if !json.Valid(b) {
 			t.Errorf("%T → invalid JSON %s", v, b)
 		}
@@ -132,24 +134,24 @@ func TestAppendJSONDepthLimit(t *testing.T) {
 	for i := 0; i < 600; i++ {
 		deep = []any{deep}
 	}
-	b := EncodeJSON(deep, Compact)
+	b := pyjson.Encode(deep, pyjson.Compact)
 	if !json.Valid(b) || !strings.Contains(string(b), `"<too deeply nested>"`) {
 		t.Errorf("deep nesting: valid=%v, %.80s…", json.Valid(b), b)
 	}
 	self := map[string]any{}
 	self["self"] = self
-	b = EncodeJSON(self, Python)
+	b = pyjson.Encode(self, pyjson.Python)
 	if !json.Valid(b) || !strings.Contains(string(b), `"<too deeply nested>"`) {
 		t.Errorf("self-reference: valid=%v", json.Valid(b))
 	}
 	obj := Object{{"x", nil}}
 	obj[0].Value = []any{obj}
-	if b := EncodeJSON(obj, Compact); !json.Valid(b) {
+	if b := pyjson.Encode(obj, pyjson.Compact); !json.Valid(b) {
 		t.Error("self-referencing Object: invalid JSON")
 	}
 }
 
-// AppendJSON's contract says it never fails, cycles included. A cycle that
+// pyjson.Append's contract says it never fails, cycles included. A cycle that
 // passes through a type the encoder hands to encoding/json (here a
 // []map[string]any) makes encoding/json report the cycle, and the fallback,
 // fmt.Sprint, then recurses forever: a fatal stack overflow that no recover
@@ -159,7 +161,7 @@ func TestAppendJSONCycleThroughOtherTypes(t *testing.T) {
 		debug.SetMaxStack(64 << 20) // overflow fast if it is going to
 		m := map[string]any{}
 		m["x"] = []map[string]any{m}
-		b := AppendJSON(nil, m, Compact)
+		b := pyjson.Append(nil, m, pyjson.Compact)
 		if !json.Valid(b) {
 			os.Exit(3)
 		}
@@ -172,7 +174,7 @@ func TestAppendJSONCycleThroughOtherTypes(t *testing.T) {
 		return
 	}
 	if strings.Contains(string(out), "stack overflow") {
-		t.Fatal("regression: AppendJSON crashes (fatal stack overflow in fmt.Sprint) on a cycle through []map[string]any; its doc promises it never fails, cycles included")
+		t.Fatal("regression: pyjson.Append crashes (fatal stack overflow in fmt.Sprint) on a cycle through []map[string]any; its doc promises it never fails, cycles included")
 	}
 	t.Fatalf("child failed: %v\n%.2000s", err, out)
 }
@@ -188,14 +190,14 @@ func TestDecodeJSON(t *testing.T) {
 		`null`:                           nil,
 	}
 	for in, want := range ok {
-		got, err := DecodeJSON([]byte(in))
+		got, err := pyjson.Decode([]byte(in))
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("DecodeJSON(%q) = %#v, %v; want %#v", in, got, err, want)
 		}
 	}
 	for _, in := range []string{``, `   `, `{`, `{} {}`, `{}]`, `{}}`, `1 2`, `{}x`, `[1,]`, `{'a':1}`, `NaN`,
 		"{}\f", "{}\u00a0", `{"a":1}{"b":2}`, strings.Repeat("[", 20000)} {
-		if v, err := DecodeJSON([]byte(in)); err == nil {
+		if v, err := pyjson.Decode([]byte(in)); err == nil {
 			t.Errorf("DecodeJSON(%.30q) = %#v, want an error", in, v)
 		}
 		if json.Valid([]byte(in)) {
@@ -224,10 +226,10 @@ func TestAppendFloatPerDialect(t *testing.T) {
 		{0, "0.0", "0"},
 	}
 	for _, c := range cases {
-		if got := string(AppendJSON(nil, c.f, Python)); got != c.python {
+		if got := string(pyjson.Append(nil, c.f, pyjson.Python)); got != c.python {
 			t.Errorf("Python %v: got %s want %s", c.f, got, c.python)
 		}
-		if got := string(AppendJSON(nil, c.f, Compact)); got != c.js {
+		if got := string(pyjson.Append(nil, c.f, pyjson.Compact)); got != c.js {
 			t.Errorf("JS %v: got %s want %s", c.f, got, c.js)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // schemaValidator is a deliberately small JSON Schema (2020-12) validator
@@ -30,7 +32,7 @@ var (
 )
 
 func newSchemaValidator(schema []byte) (*schemaValidator, error) {
-	v, err := DecodeJSON(schema)
+	v, err := pyjson.Decode(schema)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +160,7 @@ func (sv *schemaValidator) resolve(ref string) (map[string]any, error) {
 // validateJSON decodes data (numbers kept exact) and validates it; it
 // returns every violation found, each prefixed by its JSON pointer.
 func (sv *schemaValidator) validateJSON(data []byte) []string {
-	doc, err := DecodeJSON(data)
+	doc, err := pyjson.Decode(data)
 	if err != nil {
 		return []string{"not JSON: " + err.Error()}
 	}

@@ -2,6 +2,8 @@ package protocol
 
 import (
 	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
 // Dialect is the protocol a hook entry speaks.
@@ -189,7 +191,7 @@ func (o *Outcome) Failures() []string {
 	var out []string
 	for i := range o.Hooks {
 		if why := o.Hooks[i].Failure(); why != "" {
-			out = append(out, "hermes-hooks: hook "+Truncate(o.Hooks[i].Command, 120)+" failed: "+Truncate(why, 300))
+			out = append(out, "hermes-hooks: hook "+textutil.Truncate(o.Hooks[i].Command, 120)+" failed: "+textutil.Truncate(why, 300))
 		}
 	}
 	return out

@@ -7,6 +7,8 @@ package protocol
 import (
 	_ "embed"
 	"encoding/json"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // With appends the member when present: the outcome, its reports and their
@@ -115,14 +117,18 @@ func stringMap(m map[string]string) map[string]any {
 }
 
 // MarshalJSON writes the contribution in its documented key order.
-func (c Contribution) MarshalJSON() ([]byte, error) { return AppendJSON(nil, c.object(), Compact), nil }
+func (c Contribution) MarshalJSON() ([]byte, error) {
+	return pyjson.Append(nil, c.object(), pyjson.Compact), nil
+}
 
 // MarshalJSON writes the outcome in its documented key order, compactly.
-func (o Outcome) MarshalJSON() ([]byte, error) { return AppendJSON(nil, o.object(), Compact), nil }
+func (o Outcome) MarshalJSON() ([]byte, error) {
+	return pyjson.Append(nil, o.object(), pyjson.Compact), nil
+}
 
 // AppendOutcome appends the outcome's JSON in the given style.
-func AppendOutcome(buf []byte, o *Outcome, style JSONStyle) []byte {
-	return AppendJSON(buf, o.object(), style)
+func AppendOutcome(buf []byte, o *Outcome, style pyjson.Style) []byte {
+	return pyjson.Append(buf, o.object(), style)
 }
 
 // UnmarshalJSON reads the form MarshalJSON writes.

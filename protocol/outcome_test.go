@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // The fold rules of doc.go (DESIGN §4.2), one by one, then the Outcome JSON
@@ -193,7 +195,7 @@ func TestFoldL130ModifyThenBlockKeepsArgs(t *testing.T) {
 	if o.Decision != DecisionBlock || o.Message != "stop" || !reflect.DeepEqual(o.Args, map[string]any{"path": "/safe"}) {
 		t.Errorf("got %s %q %v", o.Decision, o.Message, o.Args)
 	}
-	if w := string(EncodeJSON(o.HermesWire(), Compact)); w != `{"action":"block","message":"stop"}` {
+	if w := string(pyjson.Encode(o.HermesWire(), pyjson.Compact)); w != `{"action":"block","message":"stop"}` {
 		t.Errorf("wire = %s", w)
 	}
 }
@@ -210,7 +212,7 @@ func TestFoldBlockThenModifyRecordsArgs(t *testing.T) {
 	if !reflect.DeepEqual(o.Args, map[string]any{"path": "/safe"}) {
 		t.Errorf("Args = %v, want the later rewrite recorded (doc.go rule 4)", o.Args)
 	}
-	if w := string(EncodeJSON(o.HermesWire(), Compact)); w != `{"action":"block","message":"stop"}` {
+	if w := string(pyjson.Encode(o.HermesWire(), pyjson.Compact)); w != `{"action":"block","message":"stop"}` {
 		t.Errorf("wire = %s", w)
 	}
 }
@@ -240,7 +242,7 @@ func TestFoldHookSpecificMerged(t *testing.T) {
 	if !reflect.DeepEqual(o.HookSpecific, want) {
 		t.Errorf("HookSpecific = %v, want %v", o.HookSpecific, want)
 	}
-	if o := Fold(preTool, nil, reps(&Contribution{Context: "x"})); o.HookSpecific != nil || strings.Contains(string(AppendOutcome(nil, &o, Compact)), "hook_specific") {
+	if o := Fold(preTool, nil, reps(&Contribution{Context: "x"})); o.HookSpecific != nil || strings.Contains(string(AppendOutcome(nil, &o, pyjson.Compact)), "hook_specific") {
 		t.Errorf("no members: HookSpecific = %v", o.HookSpecific)
 	}
 }
@@ -429,11 +431,11 @@ func TestOutcomeJSONEscapingAndStyles(t *testing.T) {
 	if json.Unmarshal(b, &x1) != nil || json.Unmarshal(viaStd, &x2) != nil || !reflect.DeepEqual(x1, x2) {
 		t.Errorf("json.Marshal and MarshalJSON disagree: %s vs %s", viaStd, b)
 	}
-	p := string(AppendOutcome(nil, &o, Python))
+	p := string(AppendOutcome(nil, &o, pyjson.Python))
 	if !strings.HasPrefix(p, `{"event": "pre_tool_call", "decision": "block", "message": "<é>`) {
 		t.Errorf("Python style: %s", p)
 	}
-	a := string(AppendOutcome([]byte("x"), &o, PythonASCII))
+	a := string(AppendOutcome([]byte("x"), &o, pyjson.PythonASCII))
 	if !strings.HasPrefix(a, `x{"event": "pre_tool_call", "decision": "block", "message": "<\u00e9>`) {
 		t.Errorf("PythonASCII style: %s", a)
 	}
@@ -529,14 +531,14 @@ func TestOutcomeHermesWire(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := string(EncodeJSON(tc.o.HermesWire(), Compact)); got != tc.want {
+			if got := string(pyjson.Encode(tc.o.HermesWire(), pyjson.Compact)); got != tc.want {
 				t.Errorf("got %s, want %s", got, tc.want)
 			}
 		})
 	}
 	// PythonASCII is the form of Hermes' "parsed (Hermes wire shape)" lines.
 	o := Outcome{Event: "pre_tool_call", Decision: DecisionBlock, Message: "nö"}
-	if got := string(EncodeJSON(o.HermesWire(), PythonASCII)); got != `{"action": "block", "message": "n\u00f6"}` {
+	if got := string(pyjson.Encode(o.HermesWire(), pyjson.PythonASCII)); got != `{"action": "block", "message": "n\u00f6"}` {
 		t.Errorf("PythonASCII wire = %s", got)
 	}
 }
@@ -553,8 +555,8 @@ func TestContributionHermesWire(t *testing.T) {
 		t.Errorf("lone modify = %s", w)
 	}
 	// An empty Hermes modify is a contribution with nothing to render.
-	if w, ok := modify(map[string]any{}).HermesWire(preTool); !ok || string(EncodeJSON(w, Compact)) != `{"action":"modify","args":{}}` {
-		t.Errorf("empty modify = %s, %v", EncodeJSON(w, Compact), ok)
+	if w, ok := modify(map[string]any{}).HermesWire(preTool); !ok || string(pyjson.Encode(w, pyjson.Compact)) != `{"action":"modify","args":{}}` {
+		t.Errorf("empty modify = %s, %v", pyjson.Encode(w, pyjson.Compact), ok)
 	}
 	if w := wireString(&Contribution{Stop: true}, preTool); w != `{"action":"block","message":"Blocked by hook"}` {
 		t.Errorf("stop only = %s", w)
@@ -628,7 +630,7 @@ func TestOutcomeSchemaValidatesRealOutcomes(t *testing.T) {
 			t.Errorf("%s: outcome violates the schema:\n  %s\n%s", name, strings.Join(errs, "\n  "), b)
 		}
 		// The Python styles are the same document.
-		if errs := sv.validateJSON(AppendOutcome(nil, &o, PythonASCII)); len(errs) > 0 {
+		if errs := sv.validateJSON(AppendOutcome(nil, &o, pyjson.PythonASCII)); len(errs) > 0 {
 			t.Errorf("%s (PythonASCII): %v", name, errs)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // PayloadEnv is what payload building needs to know about the dispatcher's
@@ -284,7 +286,7 @@ var claudeFieldFrom = sync.OnceValue(func() map[string]func(any) (any, bool) {
 		// JSON value when the string holds one.
 		"tool_response": func(v any) (any, bool) {
 			if s, ok := v.(string); ok {
-				if d, err := DecodeJSON([]byte(s)); err == nil {
+				if d, err := pyjson.Decode([]byte(s)); err == nil {
 					return d, true
 				}
 				return s, true
@@ -345,9 +347,9 @@ func ClaudeMatchQuery(ev *Event, fields map[string]any, tools *ToolTable) (strin
 // newline), Claude as JSON.stringify plus one "\n".
 func EncodePayload(d Dialect, payload Object) []byte {
 	if d == Claude {
-		return append(AppendJSON(nil, payload, Compact), '\n')
+		return append(pyjson.Append(nil, payload, pyjson.Compact), '\n')
 	}
-	return AppendJSON(nil, payload, Python)
+	return pyjson.Append(nil, payload, pyjson.Python)
 }
 
 // BuildPayload is the payload object for the dialect, encoded.

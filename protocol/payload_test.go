@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden payload files under testdata/payloads")
@@ -671,12 +673,12 @@ func FuzzMCPToolNames(f *testing.F) {
 func TestPayloadDoesNotMutateFields(t *testing.T) {
 	fields := map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "ls"},
 		"parent_session_id": "p", "result": `{"a":1}`, "user_message": "u"}
-	before := string(EncodeJSON(fields, Compact))
+	before := string(pyjson.Encode(fields, pyjson.Compact))
 	for _, e := range Events() {
 		BuildPayload(Hermes, e, fields, hermesEnv)
 		BuildPayload(Claude, e, fields, hermesEnv)
 	}
-	if after := string(EncodeJSON(fields, Compact)); after != before {
+	if after := string(pyjson.Encode(fields, pyjson.Compact)); after != before {
 		t.Fatalf("fields changed:\n%s\n%s", before, after)
 	}
 }
@@ -752,11 +754,11 @@ func TestHostArgs(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			before := string(EncodeJSON(tc.updated, Compact))
+			before := string(pyjson.Encode(tc.updated, pyjson.Compact))
 			if got := HostArgs(tc.original, tc.updated); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("HostArgs = %v, want %v", got, tc.want)
 			}
-			if after := string(EncodeJSON(tc.updated, Compact)); after != before {
+			if after := string(pyjson.Encode(tc.updated, pyjson.Compact)); after != before {
 				t.Errorf("HostArgs modified its input: %s → %s", before, after)
 			}
 		})

@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"strconv"
-	"unicode/utf8"
 )
 
 // DefaultBlockMessage is Hermes' message for a block without a usable one.
@@ -74,28 +73,4 @@ func exitText(code int) string {
 		return "was killed by signal " + strconv.Itoa(-code)
 	}
 	return "exited with status " + strconv.Itoa(code)
-}
-
-// cutRunes keeps the first n code points of s.
-func cutRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos]
-		}
-		i++
-	}
-	return s
-}
-
-// Truncate is Hermes' _truncate: s when it has at most n code points, else
-// its first n-3 code points and "...".
-func Truncate(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return cutRunes(s, n-3) + "..."
 }

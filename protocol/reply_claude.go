@@ -4,6 +4,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
 // Claude Code dialect replies.
@@ -42,11 +45,11 @@ func parseClaude(r Reply) (*Contribution, string) {
 		invalid bool // JSON that fails Claude Code's schema: no reply at all
 	)
 	if strings.HasPrefix(stdout, "{") {
-		v, err := DecodeJSON([]byte(stdout))
+		v, err := pyjson.Decode([]byte(stdout))
 		obj, ok := v.(map[string]any)
 		if err != nil || !ok {
 			badJSON = true
-			note = "hook stdout looks like a JSON object but is not valid JSON: " + cutRunes(stdout, 200)
+			note = "hook stdout looks like a JSON object but is not valid JSON: " + textutil.CutRunes(stdout, 200)
 		} else {
 			isJSON = true
 			c, note = claudeJSON(ev, obj)
@@ -310,11 +313,11 @@ func claudeHSO(ev *Event, hso map[string]any, c *Contribution) (d Decision, reas
 		if v, ok := hso["updatedToolOutput"]; ok && v != nil {
 			s, isStr := v.(string)
 			if !isStr {
-				s = string(EncodeJSON(v, Compact))
+				s = string(pyjson.Encode(v, pyjson.Compact))
 			}
 			c.Result = &s
 		} else if v, ok := hso["updatedMCPToolOutput"]; ok && v != nil {
-			s := string(EncodeJSON(v, Compact))
+			s := string(pyjson.Encode(v, pyjson.Compact))
 			if str, isStr := v.(string); isStr {
 				s = str
 			}

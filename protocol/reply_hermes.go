@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
 // Hermes dialect replies.
@@ -31,7 +34,7 @@ func parseHermes(r Reply) (*Contribution, string) {
 		if c != nil && c.Decision == DecisionBlock {
 			return c, ""
 		}
-		msg := cutRunes(pyStrip(toValidUTF8(r.Stderr)), hermesStderrCut)
+		msg := textutil.CutRunes(pyStrip(toValidUTF8(r.Stderr)), hermesStderrCut)
 		if msg == "" {
 			msg = DefaultBlockMessage
 		}
@@ -66,9 +69,9 @@ func parseHermesStdout(ev *Event, stdout string) (c *Contribution, note string, 
 	if stdout == "{}" {
 		return nil, "", true
 	}
-	v, err := DecodeJSON([]byte(stdout))
+	v, err := pyjson.Decode([]byte(stdout))
 	if err != nil {
-		return nil, "shell hook stdout was not valid JSON (event=" + ev.Name + "): " + cutRunes(stdout, 200), false
+		return nil, "shell hook stdout was not valid JSON (event=" + ev.Name + "): " + textutil.CutRunes(stdout, 200), false
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
@@ -142,7 +145,7 @@ func rewriteText(obj map[string]any) (string, bool) {
 	}
 	s, isStr := v.(string)
 	if !isStr {
-		s = string(EncodeJSON(v, Compact))
+		s = string(pyjson.Encode(v, pyjson.Compact))
 	}
 	return s, s != ""
 }
@@ -313,5 +316,5 @@ func pyStr(v any) string {
 	case nil:
 		return "None"
 	}
-	return string(EncodeJSON(v, Python))
+	return string(pyjson.Encode(v, pyjson.Python))
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -146,7 +148,7 @@ func checkExample(ex *hookconfig.Example, o *protocol.Outcome) (bool, string) {
 	case o.Decision == protocol.DecisionBlock || o.Decision == protocol.DecisionAsk:
 		got += ": " + o.Message
 	case kind == hookconfig.ExpectRewrite:
-		got += ": args " + string(protocol.EncodeJSON(o.Args, protocol.Compact))
+		got += ": args " + string(pyjson.Encode(o.Args, pyjson.Compact))
 	case kind == hookconfig.ExpectContext:
 		got += ": " + o.Context
 	}
@@ -158,7 +160,7 @@ func checkExample(ex *hookconfig.Example, o *protocol.Outcome) (bool, string) {
 		// changes; what it would have done is shown beside it.
 		got += " (mode: shadow, would " + cmp.Or(rep.Would, "do nothing") + ")"
 	}
-	got = protocol.Truncate(got, 200)
+	got = textutil.Truncate(got, 200)
 	if kind != ex.Expect && !(ex.Expect == hookconfig.ExpectNone && kind == hookconfig.ExpectAllow) {
 		return false, got
 	}

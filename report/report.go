@@ -12,6 +12,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -273,13 +274,13 @@ func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
 	case e.Dialect == protocol.Claude && !strings.HasPrefix(stdout, "{"):
 		r.add(CheckOK, "printed plain text on synthetic payload (exit="+exit+", "+elapsed+"s) — Claude Code treats it as context on UserPromptSubmit/SessionStart")
 	default:
-		r.add(CheckFail, "stdout was not valid JSON (exit="+exit+", "+elapsed+"s): "+protocol.Truncate(stdout, 120))
+		r.add(CheckFail, "stdout was not valid JSON (exit="+exit+", "+elapsed+"s): "+textutil.Truncate(stdout, 120))
 	}
 	replied := e.Dialect != protocol.Hermes && exit == "2" // stderr is the reason of its refusal
 	if msg := strings.TrimSpace(string(run.Stderr)); msg != "" && !rep.TimedOut && rep.Error == "" && !replied {
 		// A healthy hook is quiet: "jq: not found" here is a guard that
 		// reads nothing and decides nothing.
-		r.add(CheckWarn, "wrote to stderr on the synthetic payload: "+protocol.Truncate(firstLine(msg), 160)+" — a healthy hook is quiet; fix what it reports")
+		r.add(CheckWarn, "wrote to stderr on the synthetic payload: "+textutil.Truncate(firstLine(msg), 160)+" — a healthy hook is quiet; fix what it reports")
 	}
 	if p := protocol.ReplyFormProblem(e.Event, e.Dialect, run.Stdout); p != "" {
 		// Valid JSON that the event does not read: the guard guards
@@ -289,7 +290,7 @@ func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
 }
 
 func validJSON(s string) bool {
-	_, err := protocol.DecodeJSON([]byte(s))
+	_, err := pyjson.Decode([]byte(s))
 	return err == nil
 }
 

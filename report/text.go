@@ -17,7 +17,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
-	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
 // show escapes text from configs, allowlists, hooks and arguments for the
@@ -153,7 +153,7 @@ func bounded(msg string) string {
 	if len(msg) <= maxProblemShown || utf8.RuneCountInString(msg) <= maxProblemShown {
 		return msg
 	}
-	return protocol.Truncate(msg, maxProblemShown) + " (" + strconv.Itoa(len(msg)) + " bytes; --json shows it whole)"
+	return textutil.Truncate(msg, maxProblemShown) + " (" + strconv.Itoa(len(msg)) + " bytes; --json shows it whole)"
 }
 
 // PrintProblems prints validate's report: each problem with its file and

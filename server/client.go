@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -147,7 +148,7 @@ func Forward(parent context.Context, target string, q url.Values, event string, 
 	}
 	ctx, cancel = context.WithTimeout(parent, forwardTimeout)
 	defer cancel()
-	body := protocol.EncodeJSON(fields, protocol.Compact)
+	body := pyjson.Encode(fields, pyjson.Compact)
 	status, header, data, err := send(ctx, client, http.MethodPost, base+"/v1/dispatch/"+url.PathEscape(event)+"?"+q.Encode(), body)
 	if err != nil {
 		return o, err

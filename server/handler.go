@@ -17,6 +17,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/report"
@@ -269,9 +270,9 @@ func (s *Server) dispatchAndReply(w http.ResponseWriter, r *http.Request, l *dis
 	}
 	var body []byte
 	if req.format == "hermes" {
-		body = protocol.AppendJSON(nil, outcome.HermesWire(), protocol.Python)
+		body = pyjson.Append(nil, outcome.HermesWire(), pyjson.Python)
 	} else {
-		body = protocol.AppendOutcome(nil, &outcome, protocol.Compact)
+		body = protocol.AppendOutcome(nil, &outcome, pyjson.Compact)
 	}
 	l.status = http.StatusOK
 	// The caller compares it with its own: a server of another version
@@ -339,7 +340,7 @@ func (s *Server) readFields(w http.ResponseWriter, r *http.Request) (map[string]
 	if len(bytes.TrimSpace(data)) == 0 {
 		return map[string]any{}, 0, apiError{}
 	}
-	v, err := protocol.DecodeJSON(data)
+	v, err := pyjson.Decode(data)
 	if err != nil {
 		return nil, http.StatusBadRequest, apiError{Error: "request body is not valid JSON: " + err.Error(), Hint: fieldsHint}
 	}

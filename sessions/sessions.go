@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -102,7 +103,7 @@ func ApplyPatch(state map[string]any, patch map[string]any) map[string]any {
 }
 
 func checkSize(s *Session) error {
-	if len(protocol.EncodeJSON(s.State, protocol.Compact)) > MaxStateBytes {
+	if len(pyjson.Encode(s.State, pyjson.Compact)) > MaxStateBytes {
 		return ErrStateTooLarge
 	}
 	return nil
@@ -356,7 +357,7 @@ func (s *Files) Load(id string) (Session, error) {
 }
 
 func decodeSession(data []byte) Session {
-	v, err := protocol.DecodeJSON(data)
+	v, err := pyjson.Decode(data)
 	obj, ok := v.(map[string]any)
 	if err != nil || !ok {
 		return Session{}
@@ -417,7 +418,7 @@ func encodeSession(id string, sess Session) []byte {
 	if sess.Noticed {
 		obj = append(obj, protocol.KV{Key: "noticed", Value: true})
 	}
-	return protocol.EncodeJSON(obj, protocol.Compact)
+	return pyjson.Encode(obj, pyjson.Compact)
 }
 
 // Update locks the session's file, re-reads it, applies change and writes

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -236,7 +237,7 @@ JSON`, "pre_llm_call", map[string]any{"user_message": strings.Repeat("long promp
 				if !o.Blocked() || o.Message != "run the tests first" {
 					t.Fatalf("outcome %+v", o)
 				}
-				if w := string(protocol.EncodeJSON(o.HermesWire(), protocol.Compact)); w != `{"action":"continue","message":"run the tests first"}` {
+				if w := string(pyjson.Encode(o.HermesWire(), pyjson.Compact)); w != `{"action":"continue","message":"run the tests first"}` {
 					t.Fatalf("wire %s", w)
 				}
 			}},
@@ -245,7 +246,7 @@ JSON`, "pre_llm_call", map[string]any{"user_message": strings.Repeat("long promp
 				if !o.Blocked() || o.Message != "lint failed: 3 errors" {
 					t.Fatalf("outcome %+v", o)
 				}
-				if w := string(protocol.EncodeJSON(o.HermesWire(), protocol.Compact)); w != `{"context":"lint failed: 3 errors"}` {
+				if w := string(pyjson.Encode(o.HermesWire(), pyjson.Compact)); w != `{"context":"lint failed: 3 errors"}` {
 					t.Fatalf("wire %s", w)
 				}
 			}},

@@ -25,7 +25,7 @@ func registerCompletions(root *cobra.Command, a *app) {
 		}
 		return withPrefix(a.configuredCommands(), prefix), cobra.ShellCompDirectiveNoFileComp
 	}
-	installable := append(agents.Names(), "hermes", openCodeTarget, openPluginTarget)
+	installable := installables()
 	for _, cmd := range root.Commands() {
 		switch cmd.Name() {
 		case "test", "dispatch":

@@ -208,14 +208,16 @@ func agentArg(verb string) cobra.PositionalArgs {
 			}
 			return nil
 		}
-		if len(args) >= 1 && args[0] == openPluginTarget {
-			if len(args) != 2 {
-				return usageErr("hermes-hooks "+verb+" "+openPluginTarget+" DIR", "expected the plugin's folder DIR")
+		if len(args) >= 1 {
+			if t, ok := folderTarget(args[0]); ok {
+				if len(args) != 2 {
+					return usageErr("hermes-hooks "+verb+" "+t.Name+" DIR", "expected the plugin's folder DIR")
+				}
+				return nil
 			}
-			return nil
 		}
 		if len(args) != 1 {
-			return usageErr("hermes-hooks "+verb+" AGENT, AGENT one of "+strings.Join(agents.Names(), ", ")+", hermes, opencode", "expected one AGENT")
+			return usageErr("hermes-hooks "+verb+" AGENT, AGENT one of "+strings.Join(oneArgInstallables(), ", "), "expected one AGENT")
 		}
 		return nil
 	}
@@ -226,8 +228,9 @@ func runInstallCmd(a *app, cmd *cobra.Command, args []string, o installOptions) 
 		return runRefresh(a, o)
 	}
 	agent := args[0]
-	if agent == openPluginTarget {
-		return runInstallOpenPlugin(a, args[1], o)
+	if _, ok := folderTarget(agent); ok {
+		// Its folder is its root: the root flags are its own to check.
+		return pluginTargetVerbs[agent].run(a, args[1], o, false)
 	}
 	if cmd.Flags().Changed("agent") {
 		return usageErr("--agent is for 'install open-plugin DIR'", "--agent given for %s", agent)
@@ -243,18 +246,15 @@ func runInstallCmd(a *app, cmd *cobra.Command, args []string, o installOptions) 
 }
 
 func runInstall(a *app, name string, o installOptions, projectSet bool) error {
-	if name == "hermes" {
-		return runInstallHermes(a, o, projectSet)
-	}
-	if name == openCodeTarget {
-		return runInstallOpenCode(a, o)
+	if t, ok := pluginTargetVerbs[name]; ok {
+		return t.run(a, "", o, projectSet)
 	}
 	if o.gateway {
 		return usageErr("--gateway is Hermes' gateway hook: hermes-hooks install hermes --gateway", "--gateway given for %s", name)
 	}
 	agent, ok := agents.Lookup(name)
 	if !ok {
-		return fmt.Errorf("unknown agent %q (known: %s, hermes, opencode)", name, strings.Join(agents.Names(), ", "))
+		return fmt.Errorf("unknown agent %q (known: %s)", name, strings.Join(oneArgInstallables(), ", "))
 	}
 	hf := agent.HookFile
 	if hf.Project == "" || len(hf.Events) == 0 {

@@ -9,7 +9,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/install"
 )
 
-// openPluginTarget is install's pseudo-agent for an Open Plugins plugin
+// openPluginTarget is the install target of an Open Plugins plugin
 // (hooks/hooks.json under a plugin root, as Goose loads them).
 const openPluginTarget = install.TargetOpenPlugin
 

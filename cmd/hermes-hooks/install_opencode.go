@@ -5,7 +5,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/install"
 )
 
-// openCodeTarget is install's pseudo-agent for OpenCode, which runs no
+// openCodeTarget is the install target of OpenCode, which runs no
 // commands of a hook file, only JavaScript plugins: install writes one, a
 // shim that runs 'hermes-hooks hook' in Claude Code's protocol.
 const openCodeTarget = install.TargetOpenCode

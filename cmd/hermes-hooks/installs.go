@@ -240,12 +240,8 @@ func runUninstallAll(a *app, cmd *cobra.Command, o installOptions) error {
 func uninstallOne(a *app, rec install.Record, o installOptions) error {
 	each := o
 	each.uninstall, each.user, each.local, each.project = true, rec.User(), rec.Local, ""
-	switch rec.Agent {
-	case install.TargetOpenPlugin:
-		each.agent = rec.PluginAgent
-		return runInstallOpenPlugin(a, rec.Path, each)
-	case install.TargetHermes:
-		return runInstallHermes(a, each, false)
+	if t := pluginTargetVerbs[rec.Agent]; t.uninstall != nil {
+		return t.uninstall(a, rec, each)
 	}
 	if !rec.User() {
 		each.project = rec.Root
@@ -265,7 +261,7 @@ func printInstallList(w io.Writer, registry string, list []install.Installation)
 	stale := 0
 	for _, in := range list {
 		where := "your home directory"
-		if in.Agent == install.TargetHermes {
+		if t, ok := install.LookupPluginTarget(in.Agent); ok && t.StateDir {
 			where = "HERMES_HOME"
 		}
 		if !in.User() {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
-	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
 )
 
 // app holds what every command shares: the streams, the global flags and
@@ -165,7 +165,7 @@ func flagHint(cmd *cobra.Command, err error) string {
 		}
 	})
 	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
-	if s := protocol.Suggest(name, names); s != "" {
+	if s := suggest.Closest(name, names); s != "" {
 		return "did you mean --" + s + "?"
 	}
 	return hint

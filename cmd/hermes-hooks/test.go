@@ -13,6 +13,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
@@ -190,7 +191,7 @@ func readPayloadFile(a *app, path string) (map[string]any, error) {
 		fmt.Fprintf(a.Out, "Error reading payload file: %s\n", show(err.Error()))
 		return nil, silentExit(1)
 	}
-	v, err := protocol.DecodeJSON(data)
+	v, err := pyjson.Decode(data)
 	if err != nil {
 		fmt.Fprintf(a.Out, "Error reading payload file: %s: %s\n", show(path), show(err.Error()))
 		return nil, silentExit(1)

@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
-	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
@@ -28,9 +28,9 @@ func (f filteredHook) why() string {
 	e := f.Entry
 	switch {
 	case f.IfRule && !e.Event.IfRule:
-		return "by its if rule (if: " + protocol.Truncate(e.If, 80) + "): an if rule applies to tool events only, so Claude Code never runs it on " + e.DeclaredAs
+		return "by its if rule (if: " + textutil.Truncate(e.If, 80) + "): an if rule applies to tool events only, so Claude Code never runs it on " + e.DeclaredAs
 	case f.IfRule:
-		return "by its if rule (if: " + protocol.Truncate(e.If, 80) + "), which this call does not fit"
+		return "by its if rule (if: " + textutil.Truncate(e.If, 80) + "), which this call does not fit"
 	case f.Member:
 		return "by its event: declared under " + e.DeclaredAs + ", which this firing (" + f.Fired + ") is not"
 	case e.Matcher == "":
@@ -38,7 +38,7 @@ func (f filteredHook) why() string {
 		// stands for some of this event's calls only.
 		return "by its event: declared under " + e.DeclaredAs + ", which does not stand for this call (tool: " + f.Tool + ")"
 	}
-	return "by its matcher (matcher: " + protocol.Truncate(e.Matcher, 80) + ", tool: " + f.Tool + ")"
+	return "by its matcher (matcher: " + textutil.Truncate(e.Matcher, 80) + ", tool: " + f.Tool + ")"
 }
 
 // printFiltered says which hooks of the event were configured but not

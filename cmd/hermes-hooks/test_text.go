@@ -11,6 +11,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
@@ -141,13 +142,13 @@ func printOutcome(w io.Writer, o *protocol.Outcome) {
 	fmt.Fprintf(w, "Outcome: decision %s\n", dec)
 	line := func(label, value string) {
 		if value != "" {
-			fmt.Fprintf(w, "  %s: %s\n", label, show(protocol.Truncate(value, 400)))
+			fmt.Fprintf(w, "  %s: %s\n", label, show(textutil.Truncate(value, 400)))
 		}
 	}
 	line("message", o.Message)
 	line("context", o.Context)
 	if o.Args != nil {
-		line("args rewritten to", string(protocol.EncodeJSON(o.Args, protocol.Compact)))
+		line("args rewritten to", string(pyjson.Encode(o.Args, pyjson.Compact)))
 	}
 	if o.Stop {
 		line("stop", "yes")
@@ -160,14 +161,14 @@ func printOutcome(w io.Writer, o *protocol.Outcome) {
 	line("inject system", o.InjectSystem)
 	line("inject user", o.InjectUser)
 	if len(o.Metadata) > 0 {
-		line("metadata", string(protocol.EncodeJSON(o.Metadata, protocol.Compact)))
+		line("metadata", string(pyjson.Encode(o.Metadata, pyjson.Compact)))
 	}
 	if len(o.Env) > 0 {
 		env := make(map[string]any, len(o.Env))
 		for k, v := range o.Env {
 			env[k] = v
 		}
-		line("env", string(protocol.EncodeJSON(env, protocol.Compact)))
+		line("env", string(pyjson.Encode(env, pyjson.Compact)))
 	}
 }
 
@@ -246,7 +247,7 @@ func printPayloads(w io.Writer, runs []trialRun) {
 		}
 		text := strings.TrimRight(p, "\n") // a Claude payload ends its line
 		if len(text) > maxPayloadShown {
-			text = protocol.Truncate(text, maxPayloadShown) + " … (" + strconv.Itoa(len(p)) + " bytes; --json shows it whole)"
+			text = textutil.Truncate(text, maxPayloadShown) + " … (" + strconv.Itoa(len(p)) + " bytes; --json shows it whole)"
 		}
 		fmt.Fprintf(w, "%s: %s\n", show(label), show(text))
 	}
@@ -303,10 +304,10 @@ func printTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []t
 			}
 			fmt.Fprintf(w, "      exit=%s  elapsed=%ss\n", code, elapsed)
 			if s := strings.TrimSpace(string(r.Stdout)); s != "" {
-				fmt.Fprintf(w, "      stdout: %s\n", show(protocol.Truncate(s, 400)))
+				fmt.Fprintf(w, "      stdout: %s\n", show(textutil.Truncate(s, 400)))
 			}
 			if s := strings.TrimSpace(string(r.Stderr)); s != "" {
-				fmt.Fprintf(w, "      stderr: %s\n", show(protocol.Truncate(s, 400)))
+				fmt.Fprintf(w, "      stderr: %s\n", show(textutil.Truncate(s, 400)))
 			}
 		}
 		// A guard written in another event's form guards nothing, and
@@ -320,7 +321,7 @@ func printTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []t
 		}
 		c := rep.Contribution
 		if wire, ok := c.HermesWire(ev); ok && c.Decision != protocol.DecisionAllow {
-			fmt.Fprintf(w, "      parsed (Hermes wire shape): %s\n", protocol.EncodeJSON(wire, protocol.PythonASCII))
+			fmt.Fprintf(w, "      parsed (Hermes wire shape): %s\n", pyjson.Encode(wire, pyjson.PythonASCII))
 		} else if !c.IsEmpty() {
 			b, _ := c.MarshalJSON()
 			fmt.Fprintf(w, "      parsed (contribution): %s\n", show(string(b)))

@@ -22,6 +22,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/hermeshome"
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -53,7 +54,7 @@ type App struct {
 
 // Home is HERMES_HOME (default ~/.hermes).
 func (a *App) Home() (string, error) {
-	h, err := consent.DefaultHome()
+	h, err := hermeshome.Dir()
 	if err != nil {
 		return "", WithHint(err, "set HERMES_HOME")
 	}

@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/sessions"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -284,7 +285,7 @@ func (a *App) runAsyncChild(event string, fields map[string]any, calledBy string
 	// after the start, and a pipe fed by exec's copying goroutine would
 	// close with nothing written (the child then saw no session and its
 	// reply was lost, under load).
-	in, removed, err := unlinkedFile("hermes-hooks-async-*.json", protocol.EncodeJSON(fields, protocol.Compact))
+	in, removed, err := unlinkedFile("hermes-hooks-async-*.json", pyjson.Encode(fields, pyjson.Compact))
 	if err != nil {
 		a.Warn("async hooks not run: " + err.Error())
 		return
@@ -319,7 +320,7 @@ func readFields(in io.Reader) (fields map[string]any, data []byte, err error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return map[string]any{}, data, nil
 	}
-	v, err := protocol.DecodeJSON(data)
+	v, err := pyjson.Decode(data)
 	if err != nil {
 		return nil, nil, UsageErr(`send one JSON object, e.g. {"tool_name":"terminal","args":{"command":"ls"}}`,
 			"stdin is not valid JSON: %v", err)
@@ -336,11 +337,11 @@ func writeOutcome(w io.Writer, outcome *protocol.Outcome, o DispatchOptions) err
 	var buf []byte
 	switch {
 	case o.Format == "hermes":
-		buf = protocol.AppendJSON(nil, outcome.HermesWire(), protocol.Python)
+		buf = pyjson.Append(nil, outcome.HermesWire(), pyjson.Python)
 	case o.Pretty:
-		buf = IndentJSON(protocol.AppendOutcome(nil, outcome, protocol.Compact))
+		buf = IndentJSON(protocol.AppendOutcome(nil, outcome, pyjson.Compact))
 	default:
-		buf = protocol.AppendOutcome(nil, outcome, protocol.Compact)
+		buf = protocol.AppendOutcome(nil, outcome, pyjson.Compact)
 	}
 	buf = append(buf, '\n')
 	_, err := w.Write(buf)

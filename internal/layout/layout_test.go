@@ -1,5 +1,5 @@
 // Package layout holds no code: its tests keep the repository's layout
-// (DESIGN.md §8) by test rather than by review — which package may import
+// (docs/design.md) by test rather than by review — which package may import
 // which, that agent names stay in package agents, the size budgets of files
 // and functions, and what the binary depends on (deps_test.go).
 //
@@ -75,7 +75,7 @@ func list() (map[string]*pkg, error) {
 	return all, nil
 }
 
-// The layering of DESIGN.md §8. Direct imports for purity (a pure package
+// The layering of docs/design.md. Direct imports for purity (a pure package
 // may use a library that does I/O elsewhere, mvdan.cc/sh's parser); every
 // dependency, transitive too, for the layers of this module.
 func TestLayering(t *testing.T) {
@@ -114,7 +114,7 @@ func TestLayering(t *testing.T) {
 		}, why: "works out and pins what a command runs; decides nothing (no consent, no dispatcher)"},
 		{pkg: "hookconfig", deps: []string{"dispatcher", "internal/hookproc"}, why: "reads configs; runs nothing"},
 		// agents reach the dispatcher only as hookconfig's reading of
-		// their hook files (DESIGN §8): never imported directly.
+		// their hook files (docs/design.md): never imported directly.
 		{pkg: "dispatcher", imports: []string{module + "/agents"}, deps: []string{"journal", "report", "server", "install", "internal/cli"}, why: "one event → one outcome, for any host"},
 		// Every agent event starts the binary, and Go runs the init of
 		// every package it links: client_golang's stack cost ~0.9 ms of
@@ -125,7 +125,7 @@ func TestLayering(t *testing.T) {
 	} {
 		p := all[rule.pkg]
 		if p == nil {
-			r.report(rule.pkg+": no such package", "DESIGN.md §8")
+			r.report(rule.pkg+": no such package", "docs/design.md")
 			continue
 		}
 		for _, imp := range p.Imports {
@@ -226,7 +226,7 @@ func agentNames(t *testing.T) []string {
 	return names
 }
 
-// Budgets (DESIGN.md §8): a newcomer reads a file in one sitting and a
+// Budgets (docs/design.md): a newcomer reads a file in one sitting and a
 // function on one screen or two. There is no budget per package: a line
 // count decided where code went (it moved code away from its owner to fit);
 // a package's growth is held by what it may import (TestLayering) and by the

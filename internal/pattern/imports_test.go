@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// The package's contract (doc.go, DESIGN.md §8): it imports only the
+// The package's contract (doc.go, docs/design.md): it imports only the
 // standard library and regexp2, nothing of this module.
 func TestImportsOnlyStdAndRegexp2(t *testing.T) {
 	files, err := os.ReadDir(".")

@@ -1,17 +1,21 @@
-package protocol
+// Package suggest answers "did you mean": the candidate closest to a
+// mistyped name, by the similarity Python's difflib computes, so that our
+// suggestions agree with Hermes' own (get_close_matches). It knows no
+// events, keys or agents: callers pass the names they accept.
+package suggest
 
-// Suggest returns the candidate closest to word when its similarity is at
+// Closest returns the candidate closest to word when its similarity is at
 // least 0.6, else "". Similarity is the Ratcliff/Obershelp ratio that
 // Python's difflib.SequenceMatcher computes (2·matches / total length), so our
 // did-you-mean agrees with Hermes' (get_close_matches(word, candidates, n=1,
 // cutoff=0.6)); among equal scores difflib keeps the lexically greatest
 // candidate, and so do we.
-func Suggest(word string, candidates []string) string { return SuggestCutoff(word, candidates, 0.6) }
+func Closest(word string, candidates []string) string { return ClosestCutoff(word, candidates, 0.6) }
 
-// SuggestCutoff is Suggest with another similarity cutoff: a higher one
+// ClosestCutoff is Closest with another similarity cutoff: a higher one
 // for names among many that are not ours (the top-level keys of Hermes'
 // config).
-func SuggestCutoff(word string, candidates []string, cutoff float64) string {
+func ClosestCutoff(word string, candidates []string, cutoff float64) string {
 	w := []rune(word)
 	best, bestScore := "", 0.0
 	for _, c := range candidates {

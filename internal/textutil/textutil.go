@@ -1,0 +1,30 @@
+// Package textutil cuts text for messages people read, counting code
+// points as Python does (Hermes' messages are cut so), never bytes: a cut
+// never splits a character. Pure.
+package textutil
+
+import "unicode/utf8"
+
+// CutRunes keeps the first n code points of s.
+func CutRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := 0
+	for pos := range s {
+		if i == n {
+			return s[:pos]
+		}
+		i++
+	}
+	return s
+}
+
+// Truncate is Hermes' _truncate: s when it has at most n code points, else
+// its first n-3 code points and "...".
+func Truncate(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return CutRunes(s, n-3) + "..."
+}
