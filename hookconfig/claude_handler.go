@@ -53,8 +53,10 @@ func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, ind
 		e.Args = append([]string{e.Command}, args...)
 		e.Command = shellJoin(e.Args)
 	}
-	if sh, _ := strOf(h, "shell"); sh == "bash" && args == nil {
-		e.Shell = "bash"
+	if sh, _ := strOf(h, "shell"); (sh == "bash" || sh == "powershell") && args == nil {
+		// powershell: pwsh, else powershell.exe (internal/cmdpin), as
+		// Claude Code runs it.
+		e.Shell = sh
 	}
 	b := func(key string) bool {
 		v, ok := pyyaml.Bool(mappingGetOr(h, key))
@@ -125,8 +127,8 @@ func (cfg *Config) handlerParts(typ, path string, h *yaml.Node) (handlerParts, *
 				p.args = append(p.args, item.Value)
 			}
 		}
-		if sh, ok := strOf(h, "shell"); ok && sh != "" && sh != "bash" && sh != "sh" {
-			p.unsupported = "a " + sh + " shell command (only bash and sh run here)"
+		if sh, ok := strOf(h, "shell"); ok && sh != "" && sh != "bash" && sh != "sh" && sh != "powershell" {
+			p.unsupported = "a " + sh + " shell command (only bash, sh and powershell run here)"
 		}
 	case TypeHTTP:
 		url, ok := strOf(h, "url")

@@ -101,7 +101,7 @@ type Entry struct {
 	// handler (URL, Headers, AllowedEnvVars; Command holds the URL). Args
 	// is the exec form: the program and its arguments, run without a
 	// shell (Command is them quoted, the approval's key). Shell "bash" runs a shell-form command with bash instead of
-	// /bin/sh. Async runs the hook in the background (AsyncRewake: its exit
+	// /bin/sh, "powershell" with PowerShell (pwsh, else powershell.exe). Async runs the hook in the background (AsyncRewake: its exit
 	// 2 wakes the model); Once runs it once per session; If is a
 	// permission rule that filters tool events. Unsupported says why the
 	// handler cannot run here (prompt, agent and mcp_tool handlers).
