@@ -118,6 +118,7 @@ fi
 # Windows (testdata/script_windows) through the real binary's commands.
 status=0
 wintest ./internal/hookproc/... ./internal/cmdpin/... ./protocol/... \
-	./internal/pattern/... ./agents/... ./sessions/... ./internal/fsutil/... || status=1
+	./internal/pattern/... ./agents/... ./sessions/... ./internal/fsutil/... \
+	./hookconfig/... ./dispatcher/... || status=1
 wintest -run '^TestWindows' ./cmd/hermes-hooks || status=1
 exit $status
