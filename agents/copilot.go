@@ -255,8 +255,8 @@ func encodeCopilot(c *Call, o *protocol.Outcome) Reply {
 // copilotHandler turns a Copilot entry into the Claude Code handler that
 // runs the same: bash (what Copilot runs on Linux and macOS) else command,
 // as the shell command; exec + args as the exec form; timeoutSec as
-// timeout; a powershell-only entry as a powershell command, which cannot
-// run here. cwd and env have no Claude twin and are reported.
+// timeout; a powershell-only entry as a powershell command on Windows, and
+// not at all elsewhere (Copilot runs it only there). cwd and env have no Claude twin and are reported.
 func copilotHandler(_ string, h map[string]any, warn func(string)) map[string]any {
 	return copilotHandlerOn(hostOS, h, warn)
 }
@@ -290,7 +290,10 @@ func copilotHandlerOn(goos string, h map[string]any, warn func(string)) map[stri
 		case strings.TrimSpace(exec) != "":
 			out["command"] = exec
 		case strings.TrimSpace(ps) != "":
-			out["command"], out["shell"] = ps, "powershell"
+			// Copilot runs the powershell key on Windows only: elsewhere
+			// it runs nothing for this handler, nor do we.
+			warn(" has only a powershell command, which GitHub Copilot CLI runs on Windows only; skipped")
+			return nil
 		}
 	}
 	if v, ok := h["timeoutSec"]; ok {

@@ -146,7 +146,12 @@ func compareSpec(e Entry, t *cmdpin.Target) (Drift, bool) {
 		return Drift{}, false
 	}
 	d := Drift{Kind: DriftHash, Was: e.SpecSHA256, Now: now}
+	ps := specDigest(cmdpin.PowerShellSpec)
 	switch {
+	case t.Spec == cmdpin.PowerShellSpec:
+		d.Why = "what runs it changed since approval: it now runs through PowerShell, and was approved " + specWhat(e.SpecSHA256)
+	case strings.EqualFold(e.SpecSHA256, ps):
+		d.Why = "what runs it changed since approval: it was approved to run through PowerShell, and is not run by it now"
 	case e.SpecSHA256 == "":
 		d.Why = "what it sends changed since approval: its approval covers only its URL, not the headers and allowedEnvVars it sends now; re-approve it to pin them"
 	case now == "":
@@ -155,6 +160,15 @@ func compareSpec(e Entry, t *cmdpin.Target) (Drift, bool) {
 		d.Why = "what it sends changed since approval: its URL, headers or allowedEnvVars differ from the approved ones"
 	}
 	return d, true
+}
+
+// specWhat words what an approval whose Spec digest is was approved the
+// hook as, for a hook that now runs through PowerShell.
+func specWhat(was string) string {
+	if was == "" {
+		return "as a command of the POSIX shell (or bash)"
+	}
+	return "as an http hook"
 }
 
 // unchecked words a drift whose file exists but could not be hashed (it

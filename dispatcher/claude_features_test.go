@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -40,7 +41,13 @@ func settingsDispatcher(t *testing.T, settings string, opts Options) *Dispatcher
 // shell; ${CLAUDE_PROJECT_DIR} is substituted (issue 13, item 6).
 func TestClaudeExecFormArgs(t *testing.T) {
 	dir := t.TempDir()
-	s := script(t, dir, "args.sh", `printf '{"decision":"block","reason":"%s|%s|%s"}' "$1" "$2" "$3"`)
+	body := `printf '{"decision":"block","reason":"%s|%s|%s"}' "$1" "$2" "$3"`
+	if runtime.GOOS == "windows" {
+		// CLAUDE_PROJECT_DIR's backslashes, quoted for JSON
+		// (hookscript_test.go).
+		body = `printf '{"decision":"block","reason":%s}' "$(jsonstr "$1|$2|$3")"`
+	}
+	s := script(t, dir, "args.sh", body)
 	d := settingsDispatcher(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"`+s+`",
 	  "args":["a b", "$HOME", "${CLAUDE_PROJECT_DIR}/x"]}]}]}}`, Options{Cwd: dir})
 	o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal", "cwd": dir})
@@ -110,7 +117,7 @@ func TestClaudeHTTPHook(t *testing.T) {
 func TestClaudeHTTPHookDefaultPoster(t *testing.T) {
 	d := settingsDispatcher(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"http","url":"http://127.0.0.1:1/x","onFailure":"block"}]}]}}`, Options{})
 	o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal"})
-	if !o.Blocked() || !strings.Contains(o.Message, "connection refused") {
+	if !o.Blocked() || !strings.Contains(strings.ToLower(o.Message), "connection refused") { // Windows: "Connection refused."
 		t.Fatalf("fail_closed http hook, nothing listening: %+v", o)
 	}
 }

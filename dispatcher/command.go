@@ -62,7 +62,7 @@ func (d *Dispatcher) prepare(h Invocation) (hookproc.Spec, string) {
 		if e.ViaShell() && t.Shell && t.ShellPath != "" {
 			// The shell reports it (exit 127 and its own words), as in
 			// Claude Code.
-			spec.Path, spec.Argv, spec.Dir = t.ShellPath, []string{t.ShellPath, "-c", e.Command}, h.Dir
+			spec.Path, spec.Argv, spec.Dir = t.ShellPath, cmdpin.ShellArgv(*t, e.Command), h.Dir
 			return spec, ""
 		}
 		return spec, t.Err
@@ -70,7 +70,7 @@ func (d *Dispatcher) prepare(h Invocation) (hookproc.Spec, string) {
 	if t.Shell {
 		// Claude Code runs command strings through the shell ($VARS, pipes,
 		// &&), in the session's working directory.
-		spec.Path, spec.Argv, spec.Dir = t.ShellPath, []string{t.ShellPath, "-c", e.Command}, h.Dir
+		spec.Path, spec.Argv, spec.Dir = t.ShellPath, cmdpin.ShellArgv(*t, e.Command), h.Dir
 		return spec, ""
 	}
 	spec.Path, spec.Argv, spec.Dir, spec.CmdLine = t.Path, t.Argv, t.Dir, t.CmdLine
@@ -147,8 +147,11 @@ func commandOf(e *hookconfig.Entry, env []string, dir string) cmdpin.Command {
 	if x.Args != nil {
 		c.Shell, c.Argv = false, x.Args
 	}
-	if x.Shell == "bash" {
+	switch x.Shell {
+	case "bash":
 		c.ShellPath = "bash"
+	case "powershell":
+		c.ShellPath = cmdpin.PowerShellShell
 	}
 	return c
 }

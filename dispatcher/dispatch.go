@@ -142,6 +142,9 @@ func New(cfg *hookconfig.Config, opts Options) (*Dispatcher, error) {
 	if opts.MaxParallel <= 0 {
 		opts.MaxParallel = defaultMaxParallel
 	}
+	if !keepsWorkers {
+		opts.OneShotWorkers = true
+	}
 	if opts.OutputCap <= 0 {
 		opts.OutputCap = DefaultOutputCap
 	}

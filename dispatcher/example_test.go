@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/sessions"
@@ -44,6 +45,14 @@ func exampleHome() string {
 	home, _ := os.MkdirTemp("", "hermes-home-")
 	hook := filepath.Join(home, "block-rm-rf.sh")
 	_ = os.WriteFile(hook, []byte("#!/bin/sh\ngrep -q 'rm -rf' && echo '{\"action\":\"block\",\"message\":\"rm -rf is not allowed\"}'\nexit 0\n"), 0o755)
+	if runtime.GOOS == "windows" {
+		// The hook's .cmd twin: this test binary runs the body
+		// (hookscript_test.go).
+		exe, _ := os.Executable()
+		twin := filepath.Join(home, "block-rm-rf.cmd")
+		_ = os.WriteFile(twin, []byte(`@"`+exe+`" -hookscript "`+hook+`" %*`+"\r\n"), 0o755)
+		hook = twin
+	}
 	_ = os.WriteFile(filepath.Join(home, "config.yaml"), []byte("hooks:\n  pre_tool_call:\n    - command: "+hook+"\n      matcher: terminal\n"), 0o644)
 	_, _ = consent.NewStore(home).Approve("pre_tool_call", hook)
 	return home

@@ -29,7 +29,7 @@ func TestOutcomeCountsUnapprovedRepositoryHooks(t *testing.T) {
 		t.Fatal(err)
 	}
 	script(t, hooksDir, "ok.sh", `echo '{"action":"block","message":"no"}'`)
-	changed := script(t, hooksDir, "changed.sh", `exit 0`)
+	script(t, hooksDir, "changed.sh", `exit 0`)
 	script(t, hooksDir, "never.sh", `exit 0`)
 	script(t, hooksDir, "other.sh", `exit 0`)
 	writeFile(t, filepath.Join(repo, ".hermes", "hooks.yaml"), "hooks:\n  pre_tool_call:\n"+
@@ -49,7 +49,8 @@ func TestOutcomeCountsUnapprovedRepositoryHooks(t *testing.T) {
 			}
 		}
 	}
-	if err := os.WriteFile(changed, []byte("#!/bin/sh\necho changed\n"), 0o755); err != nil {
+	// The body sh runs (on Windows changed is its .cmd twin).
+	if err := os.WriteFile(filepath.Join(hooksDir, "changed.sh"), []byte("#!/bin/sh\necho changed\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	var warned []string

@@ -25,6 +25,9 @@ type workerPool struct {
 	files, sums []string
 }
 
+// keepsWorkers: this system keeps worker processes alive between events.
+const keepsWorkers = true
+
 // workers is the dispatcher's pools, keyed by entry.
 type workers struct {
 	mu    sync.Mutex

@@ -10,6 +10,12 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 )
 
+// keepsWorkers: no worker pool on this system (Windows: the pool's
+// process and pipe handling is Unix's), so New runs worker entries
+// one-shot — the payload, then EOF — and their reports say so, as a
+// one-shot dispatch's do.
+const keepsWorkers = false
+
 // workers: none on this system; worker entries run one-shot.
 type workers struct{}
 

@@ -182,7 +182,10 @@ func relativePath(command string) string {
 			// end of the first simple command: nothing further is judged.
 			return ""
 		}
-		if w == "" || filepath.IsAbs(w) || strings.HasPrefix(w, "~") || strings.HasPrefix(w, "-") {
+		// A rooted path (/x, and on Windows \x, on the current drive) names
+		// the same file from every working directory.
+		if w == "" || filepath.IsAbs(w) || strings.HasPrefix(w, "/") || filepath.VolumeName(w) == "" && strings.HasPrefix(w, string(filepath.Separator)) ||
+			strings.HasPrefix(w, "~") || strings.HasPrefix(w, "-") {
 			continue
 		}
 		switch {

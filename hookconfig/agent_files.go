@@ -79,7 +79,10 @@ func parseScriptFile(a *agents.Agent, data []byte, path string, limit int) ([]*E
 	}
 	handler := protocol.Object{{Key: "type", Value: "command"}, {Key: "command", Value: shquote.Quote(path)}}
 	group := []any{protocol.Object{{Key: "hooks", Value: []any{handler}}}}
-	return parseClaudeShaped(pyjson.Encode(protocol.Object{{Key: "hooks", Value: protocol.Object{{Key: filepath.Base(path), Value: group}}}}, pyjson.Compact), path, a, limit)
+	// Named after its event; on Windows with a program extension too
+	// (PreToolUse.cmd: see fsutil.Executables).
+	event := fsutil.TrimProgramExt(filepath.Base(path))
+	return parseClaudeShaped(pyjson.Encode(protocol.Object{{Key: "hooks", Value: protocol.Object{{Key: event, Value: group}}}}, pyjson.Compact), path, a, limit)
 }
 
 // agentFileKinds are every kind, in the order their entries load (the

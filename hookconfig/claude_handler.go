@@ -141,7 +141,7 @@ var handlerTypes = map[string]handlerType{
 }
 
 // parseCommandHandler reads a command handler: its exec form's args, and
-// its shell (bash, sh; any other cannot run here).
+// its shell (bash, sh, powershell; any other cannot run here).
 func parseCommandHandler(cfg *Config, typ, path string, h *yaml.Node) (handlerParts, bool) {
 	p := handlerParts{node: h}
 	if a := pyyaml.MappingGet(h, "args"); a != nil {
@@ -160,10 +160,12 @@ func parseCommandHandler(cfg *Config, typ, path string, h *yaml.Node) (handlerPa
 	}
 	sh, ok := strOf(h, "shell")
 	switch {
-	case ok && sh != "" && sh != "bash" && sh != "sh":
-		p.spec = &UnsupportedSpec{Type: typ, Why: "a " + sh + " shell command (only bash and sh run here)"}
-	case sh == "bash" && p.args == nil:
-		p.spec = &CommandSpec{Shell: "bash"}
+	case ok && sh != "" && sh != "bash" && sh != "sh" && sh != "powershell":
+		p.spec = &UnsupportedSpec{Type: typ, Why: "a " + sh + " shell command (only bash, sh and powershell run here)"}
+	case (sh == "bash" || sh == "powershell") && p.args == nil:
+		// powershell: pwsh, else powershell.exe (internal/cmdpin), as
+		// Claude Code runs it.
+		p.spec = &CommandSpec{Shell: sh}
 	default:
 		p.spec = &CommandSpec{}
 	}

@@ -3,6 +3,7 @@ package hookconfig
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -73,9 +74,15 @@ func TestClineHooksFolder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("PreToolUse", "#!/bin/sh\necho '{}'\n", 0o755)
-	write("TaskResume", "#!/bin/sh\nexit 0\n", 0o755)
-	write("TaskStart", string(agents.Script("'/usr/bin/hermes-hooks' hook cline TaskStart")), 0o755)
+	// Windows has no execute bit: there a hook is named after its event
+	// with a program extension (%PATHEXT%), and one without is not run.
+	ext := ""
+	if runtime.GOOS == "windows" {
+		ext = ".cmd"
+	}
+	write("PreToolUse"+ext, "#!/bin/sh\necho '{}'\n", 0o755)
+	write("TaskResume"+ext, "#!/bin/sh\nexit 0\n", 0o755)
+	write("TaskStart"+ext, string(agents.Script("'/usr/bin/hermes-hooks' hook cline TaskStart")), 0o755)
 	write("PostToolUse", "#!/bin/sh\n", 0o644)
 	write("README.md", "notes", 0o755)
 	cfgPath := filepath.Join(dir, "config.yaml")
@@ -90,8 +97,8 @@ func TestClineHooksFolder(t *testing.T) {
 	}
 	proj := filepath.Join(dir, "proj")
 	want := []string{
-		"PreToolUse '" + filepath.Join(hooks, "PreToolUse") + "'  cline " + proj,
-		"TaskResume '" + filepath.Join(hooks, "TaskResume") + "' TaskResume cline " + proj,
+		"PreToolUse '" + filepath.Join(hooks, "PreToolUse"+ext) + "'  cline " + proj,
+		"TaskResume '" + filepath.Join(hooks, "TaskResume"+ext) + "' TaskResume cline " + proj,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("entries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -34,7 +34,7 @@ type CommandSpec struct {
 	// shell (Entry.Command is them quoted, the approval's key).
 	Args []string
 	// Shell "bash" runs a shell-form command with bash instead of
-	// /bin/sh.
+	// /bin/sh, "powershell" with PowerShell (pwsh, else powershell.exe).
 	Shell string
 }
 

@@ -47,6 +47,9 @@ type Target struct {
 	Env []string
 	// Shell: run the original text with ShellPath -c rather than Path.
 	Shell bool
+	// PowerShell: the shell is PowerShell (Claude's shell: "powershell"),
+	// which takes the text with -Command (ShellArgv).
+	PowerShell bool
 	// ShellPath is the shell that runs a Shell command (/bin/sh, or the
 	// bash found on PATH for Claude's shell: "bash").
 	ShellPath string

@@ -19,6 +19,9 @@ import (
 // Claude Code hooks are written ("$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh).
 // Everything else runs through the shell and is approved by its text.
 func resolveShell(c Command, depth int) Target {
+	if c.ShellPath == PowerShellShell {
+		return resolvePowerShell(c)
+	}
 	t := Target{Dir: c.Dir, Shell: true, ShellPath: "/bin/sh"}
 	// A syntax.Parser keeps state between calls and is not safe for
 	// concurrent use (serve resolves hooks from many requests at once), so

@@ -85,13 +85,24 @@ func runJob(ctx context.Context, s Spec) Result {
 		return cmd.Process.Kill()
 	}
 	cmd.WaitDelay = drainGrace
-	if err := cmd.Start(); err != nil {
+	// A timeout or cancellation that comes while the hook is still being
+	// started (a start slower than the timeout on a loaded machine) ends
+	// the start with whatever error the killed or never-started process
+	// gives ("Invalid parameter."): it is the timeout, or the
+	// cancellation, all the same, and reported as one.
+	startFailed := func(err error) Result {
+		if res, done := ended(ctx, stdout, stderr, start, killed.Load() || tctx.Err() != nil); done {
+			return res
+		}
 		return spawnError(err)
+	}
+	if err := cmd.Start(); err != nil {
+		return startFailed(err)
 	}
 	if err := job.adopt(uint32(cmd.Process.Pid)); err != nil {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		return spawnError(err)
+		return startFailed(err)
 	}
 	err = cmd.Wait()
 	res, done := ended(ctx, stdout, stderr, start, killed.Load())
