@@ -1,0 +1,118 @@
+package rule
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/expr-lang/expr/ast"
+)
+
+// allowed are the builtins a rule may call: string tests and shaping,
+// collection predicates, numbers. Left out on purpose: the clock (now,
+// date, duration, timezone: a rule must decide the same way when replayed),
+// what builds output larger than its input in one call (repeat, join,
+// replace), what hides a loop in an accumulator (reduce), and what builds
+// maps or copies whole collections (groupBy, toPairs, fromPairs, flatten,
+// concat, sort, sortBy).
+var allowed = map[string]bool{
+	"len": true, "type": true,
+	"all": true, "none": true, "any": true, "one": true,
+	"filter": true, "map": true, "count": true,
+	"find": true, "findIndex": true, "findLast": true, "findLastIndex": true,
+	"first": true, "last": true, "get": true, "take": true,
+	"keys": true, "values": true, "uniq": true, "reverse": true,
+	"trim": true, "trimPrefix": true, "trimSuffix": true,
+	"upper": true, "lower": true, "split": true, "splitAfter": true,
+	"indexOf": true, "lastIndexOf": true, "hasPrefix": true, "hasSuffix": true,
+	"abs": true, "ceil": true, "floor": true, "round": true,
+	"int": true, "float": true, "string": true,
+	"max": true, "min": true, "sum": true, "mean": true, "median": true,
+	"toJSON": true, "fromJSON": true, "toBase64": true, "fromBase64": true,
+}
+
+// guard is an expr patch visitor that records the first construct a rule
+// may not use. It runs inside Compile, so checking costs no second parse.
+type guard struct {
+	src string
+	err error
+}
+
+func (g *guard) Visit(node *ast.Node) {
+	if g.err != nil {
+		return
+	}
+	switch n := (*node).(type) {
+	case *ast.VariableDeclaratorNode:
+		g.fail(n, "variables (let) are not allowed in rules")
+	case *ast.BuiltinNode:
+		g.name(n, n.Name)
+	case *ast.CallNode:
+		id, ok := n.Callee.(*ast.IdentifierNode)
+		if !ok {
+			g.fail(n, "only builtin functions can be called in rules")
+			return
+		}
+		g.name(n, id.Value)
+	case *ast.MemberNode:
+		g.strict(node, n)
+	case *ast.PredicateNode:
+		// One loop over a collection is linear in the firing's size; a
+		// loop inside a loop is not, so it is refused.
+		if inner := ast.Find(n.Node, isPredicate); inner != nil {
+			g.fail(inner, "a loop (all, any, map, filter, ...) inside another is not allowed in rules")
+		}
+	}
+}
+
+// strict makes `args.command` an error when args has no command, instead
+// of expr's nil: a rule written for a key the host did not send must not
+// quietly decide "no objection". `args?.command` keeps the nil, and
+// `"command" in args` asks.
+func (g *guard) strict(node *ast.Node, n *ast.MemberNode) {
+	prop, ok := n.Property.(*ast.StringNode)
+	if !ok || n.Optional || n.Method {
+		return
+	}
+	if t := n.Node.Type(); t != nil && t.Kind() != reflect.Map && t.Kind() != reflect.Interface {
+		return
+	}
+	call := &ast.CallNode{
+		Callee:    &ast.IdentifierNode{Value: strictKey},
+		Arguments: []ast.Node{n.Node, &ast.StringNode{Value: prop.Value}},
+	}
+	ast.Patch(node, call)
+}
+
+func (g *guard) name(n ast.Node, name string) {
+	if !allowed[name] && name != strictKey {
+		g.fail(n, fmt.Sprintf("%s() is not allowed in rules", name))
+	}
+}
+
+func (g *guard) fail(n ast.Node, msg string) {
+	line, col := position(g.src, n.Location().From)
+	g.err = &Error{Line: line, Column: col, Msg: msg}
+}
+
+func isPredicate(n ast.Node) bool {
+	_, ok := n.(*ast.PredicateNode)
+	return ok
+}
+
+// position turns expr's rune offset into a 1-based line and column.
+func position(src string, offset int) (line, col int) {
+	line, col = 1, 1
+	i := 0
+	for _, r := range src {
+		if i == offset {
+			break
+		}
+		i++
+		if r == '\n' {
+			line, col = line+1, 1
+			continue
+		}
+		col++
+	}
+	return line, col
+}

@@ -1,0 +1,173 @@
+package rule
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The rule from the issue's example, as YAML's single quotes leave it.
+const rmRF = `args.command matches "(^|[;&|]\\s*)rm\\s+-[a-zA-Z]*r[a-zA-Z]*f"`
+
+func eval(t *testing.T, src string, in *Input) (bool, error) {
+	t.Helper()
+	r, err := Compile(src)
+	if err != nil {
+		t.Fatalf("Compile(%q): %v", src, err)
+	}
+	return r.Eval(context.Background(), in)
+}
+
+func TestEval(t *testing.T) {
+	cmd := func(c string) *Input {
+		return &Input{Event: "pre_tool_call", Tool: "terminal", ToolName: "Bash", Args: map[string]any{"command": c}}
+	}
+	for _, tc := range []struct {
+		src  string
+		in   *Input
+		want bool
+	}{
+		{rmRF, cmd("rm -rf /"), true},
+		{rmRF, cmd("ls -la"), false},
+		{rmRF, cmd("echo hi; rm -rf ~"), true},
+		{rmRF, cmd("echo hi;rm -Rf x"), false},
+		{`args?.missing == nil`, cmd("x"), true},
+		{rmRF, cmd("git rm -r --cached x"), false},
+		{`tool == "terminal" && tool_name == "Bash"`, cmd("x"), true},
+		{`event == "post_tool_call"`, cmd("x"), false},
+		{`hasPrefix(cwd, "/srv")`, &Input{Cwd: "/srv/app"}, true},
+		{`any(split(args.command, " "), # == "--force")`, cmd("git push --force"), true},
+		{`payload.hook_event_name == "PreToolUse"`, &Input{Payload: map[string]any{"hook_event_name": "PreToolUse"}}, true},
+		{`"x" in args`, &Input{Args: map[string]any{}}, false},
+		{`agent == "codex" and session_id != ""`, &Input{Agent: "codex", SessionID: "s1"}, true},
+	} {
+		got, err := eval(t, tc.src, tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("%s on %+v = %v, %v; want %v", tc.src, tc.in, got, err, tc.want)
+		}
+	}
+}
+
+// A missing key or a wrong type is an evaluation error, never false: the
+// caller decides whether that fails closed.
+func TestEvalErrors(t *testing.T) {
+	for _, src := range []string{
+		`args.command matches "rm"`, // args has no command
+		`args.n + 1 > 2`,            // n is a string
+		`int(args.n) > 1`,
+		`args.n`, // a string, not a boolean
+	} {
+		_, err := eval(t, src, &Input{Args: map[string]any{"n": "x"}})
+		var re *Error
+		if !errors.As(err, &re) {
+			t.Errorf("%s: err = %v, want a rule.Error", src, err)
+		}
+	}
+}
+
+func TestCompileRefuses(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`args.command matches "(`, "1:"},
+		{`1 + 1`, "bool"},                                      // not a boolean
+		{`now() > date("2020-01-01")`, "now() is not allowed"}, // the clock
+		{`len(repeat("a", 1000000000)) > 1`, "repeat() is not allowed"},
+		{`join(map(1..10, args.command), "") != ""`, "join() is not allowed"},
+		{`let x = args.command; x == ""`, "variables (let)"},
+		{`reduce(1..10, #acc + 1) > 0`, "reduce() is not allowed"},
+		{"true &&\n any(1..3, any(1..3, true))", "2:"},
+		{`all(1..3, all(1..3, true))`, "inside another"},
+		{`env("HOME") == ""`, "unknown"},
+		{`os.Getenv("HOME") == ""`, "unknown"},
+		{`readFile("/etc/passwd") == ""`, "unknown"},
+		{strings.Repeat("true && ", MaxNodes) + "true", "nodes"},
+		{strings.Repeat(" ", MaxSourceBytes) + "true", "bytes"},
+	} {
+		_, err := Compile(tc.src)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Compile(%.60q) = %v, want an error with %q", tc.src, err, tc.want)
+		}
+	}
+}
+
+// A range or a built collection past the memory budget is an error, not an
+// allocation.
+func TestMemoryBudget(t *testing.T) {
+	for _, src := range []string{
+		`len(1..1000000000) > 0`,
+		`count(1..200000, # > 0) > 0`,
+		`len(map(1..90000, [#, #])) > 0`,
+	} {
+		_, err := eval(t, src, &Input{})
+		if err == nil || !strings.Contains(err.Error(), "memory budget") {
+			t.Errorf("%s: err = %v, want the memory budget", src, err)
+		}
+	}
+}
+
+// A rule whose work grows with the square of the firing's size passes its
+// deadline: Eval returns at the bound, the rule is quarantined while that
+// evaluation runs on, and decides again once it has ended.
+func TestTimeoutQuarantines(t *testing.T) {
+	ended := make(chan struct{})
+	lateEnded = func() { close(ended) }
+	defer func() { lateEnded = nil }()
+	r, err := Compile(`all(split(args.s, ""), # in split(args.s, ""))`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &Input{Args: map[string]any{"s": strings.Repeat("ab", 1000)}}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := r.Eval(ctx, in); !errors.Is(err, ErrTimeout) {
+		t.Fatalf("Eval = %v, want ErrTimeout", err)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Fatalf("Eval returned after %v: the bound did not hold", d)
+	}
+	small := &Input{Args: map[string]any{"s": "a"}}
+	if _, err := r.Eval(context.Background(), small); !errors.Is(err, ErrQuarantined) {
+		t.Fatalf("Eval while the late one runs = %v, want ErrQuarantined", err)
+	}
+	select {
+	case <-ended:
+	case <-time.After(5 * time.Minute):
+		t.Fatal("the late evaluation never ended")
+	}
+	if ok, err := r.Eval(context.Background(), small); err != nil || !ok {
+		t.Fatalf("Eval after the late one ended = %v, %v; want true", ok, err)
+	}
+}
+
+func TestErrorPosition(t *testing.T) {
+	_, err := Compile("tool == \"x\" &&\n  nope(args)")
+	var re *Error
+	if !errors.As(err, &re) || re.Line != 2 {
+		t.Fatalf("err = %#v, want line 2", err)
+	}
+}
+
+func BenchmarkEvalRmRF(b *testing.B) {
+	r, err := Compile(rmRF)
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := &Input{Tool: "terminal", Args: map[string]any{"command": "ls -la /tmp"}}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := r.Eval(ctx, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCompileRmRF(b *testing.B) {
+	for b.Loop() {
+		if _, err := Compile(rmRF); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
