@@ -13,8 +13,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-
-	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // Addr is a parsed --listen value.
@@ -130,19 +128,9 @@ func Listen(a Addr, log *slog.Logger) (net.Listener, error) {
 // meantime — another server starting at the same moment cannot be
 // clobbered.
 func listenUnix(path string, log *slog.Logger) (ln net.Listener, err error) {
-	// A lock beside the socket, held for the server's life: a second
-	// server refuses to start even when the first one's socket file was
-	// deleted (and would otherwise be silently shadowed).
-	lockPath := path + ".lock"
-	lock, err := lockOwner(lockPath)
-	if errors.Is(err, fsutil.ErrLocked) {
-		return nil, fmt.Errorf("listen %s: %w (another server holds the lock %s)", path, ErrInUse, lockPath)
-	}
+	lock, lockPath, err := lockEndpoint(path)
 	if err != nil {
-		// Not another server: a directory we cannot write, say. Saying
-		// "in use" would send the user looking for a server that does
-		// not exist.
-		return nil, fmt.Errorf("listen %s: lock %s: %w", path, lockPath, err)
+		return nil, err
 	}
 	defer func() {
 		if err != nil {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -48,6 +49,25 @@ func lockOwner(path string) (*os.File, error) {
 	// Each round means another owner took the lock and stopped in the
 	// meantime: 100 of them in a row is not a race, it is a loop.
 	return nil, fmt.Errorf("lock %s: the file keeps being replaced", path)
+}
+
+// lockEndpoint takes the owner lock beside an endpoint (PATH.lock, beside
+// a socket or a token endpoint file), held for the server's life: a second
+// server refuses to start even when the first one's endpoint was deleted
+// (and would otherwise be silently shadowed). Its errors name path; only
+// another holder is ErrInUse — a directory we cannot write is not "in
+// use", and saying so would send the user looking for a server that does
+// not exist.
+func lockEndpoint(path string) (lock *os.File, lockPath string, err error) {
+	lockPath = path + ".lock"
+	lock, err = lockOwner(lockPath)
+	if errors.Is(err, fsutil.ErrLocked) {
+		return nil, lockPath, fmt.Errorf("listen %s: %w (another server holds the lock %s)", path, ErrInUse, lockPath)
+	}
+	if err != nil {
+		return nil, lockPath, fmt.Errorf("listen %s: lock %s: %w", path, lockPath, err)
+	}
+	return lock, lockPath, nil
 }
 
 // unlockRemove releases the owner lock and removes its file (while still

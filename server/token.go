@@ -130,13 +130,9 @@ func mac(key []byte, label, nonce string) string {
 
 // listenToken listens on a random loopback port and publishes it at path.
 func listenToken(path string, log *slog.Logger) (ln net.Listener, err error) {
-	lockPath := path + ".lock"
-	lock, err := lockOwner(lockPath)
-	if errors.Is(err, fsutil.ErrLocked) {
-		return nil, fmt.Errorf("listen %s: %w (another server holds the lock %s)", path, ErrInUse, lockPath)
-	}
+	lock, lockPath, err := lockEndpoint(path)
 	if err != nil {
-		return nil, fmt.Errorf("listen %s: lock %s: %w", path, lockPath, err)
+		return nil, err
 	}
 	defer func() {
 		if err != nil {
