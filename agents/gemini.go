@@ -39,7 +39,11 @@ func newGemini() *Agent {
 			// out lets the tool call through: give the dispatch room.
 			Extra:     []pyjson.Member{{Key: "timeout", Value: int64(600000)}},
 			TimeoutMS: true,
-			Notice:    "Gemini CLI runs a project's hooks only in a folder you trust (it asks on first start in the folder; --skip-trust or GEMINI_CLI_TRUST_WORKSPACE=true trust it for one run).",
+			// On Windows Gemini CLI runs the one command with PowerShell
+			// (-NoProfile -NonInteractive -Command), which cannot run the
+			// POSIX form.
+			CommandShellWindows: PowerShell,
+			Notice:              "Gemini CLI runs a project's hooks only in a folder you trust (it asks on first start in the folder; --skip-trust or GEMINI_CLI_TRUST_WORKSPACE=true trust it for one run).",
 			// BeforeModel and AfterModel only observe here (pre_api_request,
 			// post_api_request), and AfterModel fires for every streamed
 			// chunk: neither is registered, so no model call waits for a

@@ -49,6 +49,12 @@ type HookFile struct {
 	// it runs it with: install writes WindowsHookCommand there.
 	WindowsKey   string
 	WindowsShell WindowsShell
+	// CommandShellWindows is the shell the agent runs "command" itself
+	// with on Windows, where it has no WindowsKey (NoWindowsKey: the POSIX
+	// form runs there, as through Git Bash). Gemini CLI runs it through
+	// PowerShell: install on Windows writes that shell's form into
+	// "command" (HookCommandOn).
+	CommandShellWindows WindowsShell
 	// WindowsAliases are other spellings of WindowsKey the agent reads
 	// (Codex's command_windows).
 	WindowsAliases []string
@@ -143,7 +149,7 @@ func (a *Agent) Install(doc pyjson.OrderedObject, command func(event string) str
 		}
 		found := false
 		for _, h := range a.handlers(list) {
-			if c, _ := get(h.obj, "command").(string); IsOwnCommand(c, a.Name) {
+			if c, _ := get(h.obj, "command").(string); a.isOwn(c) {
 				found = true
 				obj, edited := h.obj, false
 				if c != want {
@@ -247,7 +253,7 @@ func (a *Agent) withoutOwn(list []any) ([]any, bool) {
 			continue
 		}
 		if a.HookFile.Layout == Flat {
-			if c, _ := get(obj, "command").(string); IsOwnCommand(c, a.Name) {
+			if c, _ := get(obj, "command").(string); a.isOwn(c) {
 				removed = true
 				continue
 			}
@@ -262,7 +268,7 @@ func (a *Agent) withoutOwn(list []any) ([]any, bool) {
 		var keep []any
 		for _, h := range inner {
 			if ho, ok := h.(pyjson.OrderedObject); ok {
-				if c, _ := get(ho, "command").(string); IsOwnCommand(c, a.Name) {
+				if c, _ := get(ho, "command").(string); a.isOwn(c) {
 					removed = true
 					continue
 				}

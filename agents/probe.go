@@ -67,11 +67,13 @@ type FileEntry struct {
 }
 
 // Own reports whether e is an entry install writes for agent: exactly a
-// form of HookCommand, for that agent. doctor runs nothing else.
+// form of HookCommand (or of HookCommandOn's Windows form, where the agent
+// runs "command" through PowerShell there), for that agent. doctor runs
+// nothing else.
 // An entry whose Windows command is someone else's is not ours: Windows
 // would run that command.
 func (e FileEntry) Own(agent string) bool {
-	return IsOwnCommand(e.Command, agent) && (e.Windows == "" || IsOwnWindowsCommand(e.Windows, agent))
+	return IsOwnHookCommand(e.Command, agent) && (e.Windows == "" || IsOwnWindowsCommand(e.Windows, agent))
 }
 
 // Entries lists every command handler of doc, a's hook file (not a Scripts

@@ -53,9 +53,35 @@ func (a *Agent) WindowsHookCommand(exe, event string) (string, error) {
 	return a.windowsCommand(exe, event, args)
 }
 
+// HookCommandOn is the "command" a's hook file runs for event when install
+// runs on the system goos (runtime.GOOS): HookCommand, except on Windows
+// for an agent that runs "command" itself through a Windows shell
+// (HookFile.CommandShellWindows: Gemini CLI's PowerShell), which gets that
+// shell's form of WindowsHookCommand. What that shell cannot be given
+// safely is an error.
+func (a *Agent) HookCommandOn(goos, exe, event string) (string, error) {
+	shell := a.HookFile.CommandShellWindows
+	if goos != "windows" || shell == NoWindowsKey {
+		return a.HookCommand(exe, event), nil
+	}
+	if !safeEvent(event) {
+		return "", fmt.Errorf("event name %q: only letters and _ can be written into a Windows command line", event)
+	}
+	args := " hook " + a.Name + " " + event
+	if t := a.Timeout(event); t > 0 {
+		args += " " + AgentTimeoutFlag + " " + FormatSeconds(t)
+	}
+	return a.windowsCommandIn(shell, exe, event, args)
+}
+
 // windowsCommand is WindowsHookCommand with the arguments after the
 // program given (" hook AGENT EVENT …", from a checked command line).
 func (a *Agent) windowsCommand(exe, event, args string) (string, error) {
+	return a.windowsCommandIn(a.HookFile.WindowsShell, exe, event, args)
+}
+
+// windowsCommandIn is windowsCommand for the shell given.
+func (a *Agent) windowsCommandIn(shell WindowsShell, exe, event, args string) (string, error) {
 	if exe != "" && !driveLetter(exe) {
 		return "", fmt.Errorf("%q: not an absolute Windows path (C:\\…)", exe)
 	}
@@ -64,7 +90,7 @@ func (a *Agent) windowsCommand(exe, event, args string) (string, error) {
 		return "", fmt.Errorf("%q: not valid UTF-8, which a JSON file cannot hold", exe)
 	}
 	r := a.DenyAnyCaller(&Call{Agent: a, AgentEvent: event, Event: a.event(event), Fields: map[string]any{}}, MissingReason)
-	if a.HookFile.WindowsShell == Cmd {
+	if shell == Cmd {
 		r = a.DenyAnyCaller(&Call{Agent: a, AgentEvent: event, Event: a.event(event), Fields: map[string]any{}}, MissingReasonCmd)
 		return cmdCommand(exe, args, r)
 	}
@@ -218,14 +244,56 @@ func (a *Agent) windowsForPOSIX(posix, event string) (string, bool, error) {
 // (WindowsHookCommand), each of its forms, for the agent captured; as with
 // ownCommand, the prologue's text is not compared with today's.
 var ownWindowsCommand = sync.OnceValue(func() *regexp.Regexp {
-	const tail = ` hook (\S+)(?: [A-Za-z_]+)?(?: ` + AgentTimeoutFlag + ` [0-9.]+)?`
 	const cmdBody = `(?:(?:>&2 )?echo [^%!^&|<>()\r\n]+& )*exit /b [0-9]+`
-	const cmdForm = `(?:where hermes-hooks >nul 2>&1 & if errorlevel 1 \(` + cmdBody + `\) else \(hermes-hooks` + tail + `\)|"[A-Za-z]:\\[^"%!()&@^|<>\r\n]*"` + tail + `)`
-	const psQuoted = `'(?:[^'\x{2018}-\x{201B}\r\n]|['\x{2018}-\x{201B}]{2})*'`
-	const psProg = `(?:hermes-hooks|` + psQuoted + `)`
-	const psForm = `if \(-not \(Get-Command ` + psProg + ` -ErrorAction SilentlyContinue\)\) \{ (?:\[Console\]::(?:Out|Error)\.Write\(` + psQuoted + `(?:\+"` + "`n" + `"\+` + psQuoted + `)*\); )*exit [0-9]+ \}; & ` + psProg + tail + `; exit \$LASTEXITCODE`
+	const cmdForm = `(?:where hermes-hooks >nul 2>&1 & if errorlevel 1 \(` + cmdBody + `\) else \(hermes-hooks` + winTail + `\)|"[A-Za-z]:\\[^"%!()&@^|<>\r\n]*"` + winTail + `)`
 	return regexp.MustCompile(`^(?:` + cmdForm + `|` + psForm + `)$`)
 })
+
+// ownPSCommand matches the PowerShell form of ownWindowsCommand alone: what
+// an agent whose "command" runs through PowerShell on Windows may hold
+// there besides the POSIX form.
+var ownPSCommand = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^` + psForm + `$`) })
+
+// The pieces of ownWindowsCommand: the arguments after the program (the
+// agent captured), and the PowerShell form.
+const (
+	winTail  = ` hook (\S+)(?: [A-Za-z_]+)?(?: ` + AgentTimeoutFlag + ` [0-9.]+)?`
+	psQuoted = `'(?:[^'\x{2018}-\x{201B}\r\n]|['\x{2018}-\x{201B}]{2})*'`
+	psProg   = `(?:hermes-hooks|` + psQuoted + `)`
+	psForm   = `if \(-not \(Get-Command ` + psProg + ` -ErrorAction SilentlyContinue\)\) \{ (?:\[Console\]::(?:Out|Error)\.Write\(` + psQuoted + `(?:\+"` + "`n" + `"\+` + psQuoted + `)*\); )*exit [0-9]+ \}; & ` + psProg + winTail + `; exit \$LASTEXITCODE`
+)
+
+// isOwn reports whether command, a's hook file's "command", is one install
+// writes for a: the POSIX form, or, for an agent that runs "command"
+// through PowerShell on Windows, the PowerShell form install writes there.
+// Either is ours wherever it is read, so that install on another system
+// replaces it and uninstall removes it.
+func (a *Agent) isOwn(command string) bool {
+	if IsOwnCommand(command, a.Name) {
+		return true
+	}
+	if a.HookFile.CommandShellWindows != PowerShell {
+		return false
+	}
+	m := ownPSCommand().FindStringSubmatch(command)
+	return m != nil && m[1] == a.Name
+}
+
+// IsOwnHookCommand reports whether command, found under an agent's
+// "command" key, is one install wrote for agent (for any agent when agent
+// is ""): IsOwnCommand, or the PowerShell form where that agent's
+// "command" runs through PowerShell on Windows (HookFile.CommandShellWindows).
+func IsOwnHookCommand(command, agent string) bool {
+	if IsOwnCommand(command, agent) {
+		return true
+	}
+	m := ownPSCommand().FindStringSubmatch(command)
+	if m == nil || agent != "" && m[1] != agent {
+		return false
+	}
+	a, ok := Lookup(m[1])
+	return ok && a.isOwn(command)
+}
 
 // IsOwnWindowsCommand reports whether command is a Windows command line
 // install wrote for agent (for any agent when agent is "").

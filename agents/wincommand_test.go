@@ -269,6 +269,9 @@ func FuzzWindowsHookCommand(f *testing.F) {
 				t.Errorf("%s %q %q: %s is not read as ours", a.Name, exe, event, c)
 			}
 		}
+		if c, err := gemini.HookCommandOn("windows", exe, event); err == nil && !IsOwnHookCommand(c, "gemini") {
+			t.Errorf("gemini %q %q: %s is not read as ours", exe, event, c)
+		}
 		// A JSON file holds valid UTF-8 only.
 		if got := psUnquote(PSQuote(text)); utf8.ValidString(text) && got != text {
 			t.Errorf("PSQuote(%q) reads back as %q", text, got)

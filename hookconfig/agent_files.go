@@ -225,7 +225,7 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 				continue
 			}
 			e := cfg.parseFlatHandler(ev, name, path+": "+hpath, i, h, a.Source.Codec, path)
-			if e == nil || agents.IsOwnCommand(e.Text(), "") {
+			if e == nil || agents.IsOwnHookCommand(e.Text(), "") {
 				continue // ours: `hermes-hooks install AGENT` put it there
 			}
 			e.FileOf, e.RunBy, e.ProjectDir = a.Name, a.RunsItself(path), projectDir

@@ -178,7 +178,7 @@ func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath stri
 		handler["matcher"] = f.shape.Source.Matcher(name, m)
 	}
 	e := f.cfg.parseClaudeHandler(ev, name, f.path+": "+hpath, gi, toNode(handler), matcher, f.path)
-	if e == nil || agents.IsOwnCommand(e.Text(), "") {
+	if e == nil || agents.IsOwnHookCommand(e.Text(), "") {
 		// An own command: `hermes-hooks install AGENT` put it there; it is
 		// this program answering the agent, not a hook of the user's, and
 		// running it from here would run every hook a second time.

@@ -76,22 +76,6 @@ func (p *Plan) Apply() (backup string, err error) {
 	}
 }
 
-// lockFolder takes an exclusive lock on the folder itself (flock on its
-// descriptor, where there is flock): no lock file is left in a folder
-// that is the agent's, and the lock goes with the process.
-func lockFolder(dir string) (func(), error) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	unlock, err := fsutil.FlockWithin(d, lockWait)
-	if err != nil {
-		d.Close()
-		return nil, fmt.Errorf("lock %s: %w", dir, err)
-	}
-	return func() { unlock(); d.Close() }, nil
-}
-
 // unchanged returns errChanged when the file no longer holds what the
 // plan was computed from (or exists when it did not).
 func (p *Plan) unchanged() error {

@@ -37,3 +37,28 @@ func HookCommand(agent *agents.Agent, exe string) func(event string) string {
 	exe = filepath.ToSlash(exe)
 	return func(event string) string { return agent.HookCommand(exe, event) }
 }
+
+// HookCommandOn is HookCommand for install running on the system goos
+// (runtime.GOOS): on Windows an agent that runs "command" through
+// PowerShell itself (Gemini CLI) gets that shell's form
+// (agents.Agent.HookCommandOn). A path or event the shell cannot be given
+// safely is an error here, before any file is touched.
+func HookCommandOn(goos string, agent *agents.Agent, exe string) (func(event string) string, error) {
+	exe = filepath.ToSlash(exe)
+	lines := make(map[string]string, len(agent.HookFile.Events))
+	for _, ev := range agent.HookFile.Events {
+		c, err := agent.HookCommandOn(goos, exe, ev)
+		if err != nil {
+			return nil, fmt.Errorf("%s on %s: %v", agent.Title, goos, err)
+		}
+		lines[ev] = c
+	}
+	return func(event string) string {
+		if c, ok := lines[event]; ok {
+			return c
+		}
+		// Only the hook file's events are ever asked for; any other gets
+		// the POSIX form, which is what the agent reads on other systems.
+		return agent.HookCommand(exe, event)
+	}, nil
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -347,13 +348,15 @@ func localAgents() string {
 // hermes-hooks by name from PATH (a project's file is every teammate's).
 func hookCommand(agent *agents.Agent, o installOptions) (func(string) string, error) {
 	if !o.user && !o.absolute {
-		return install.HookCommand(agent, ""), nil
+		return install.HookCommandOn(runtime.GOOS, agent, "")
 	}
 	exe, err := install.Executable()
 	if err != nil {
 		return nil, err
 	}
-	return install.HookCommand(agent, exe), nil
+	// The form the agent's shell on this system runs: Gemini CLI's
+	// PowerShell on Windows.
+	return install.HookCommandOn(runtime.GOOS, agent, exe)
 }
 
 // agentRecord is the registry's record of install writing agent's hook
