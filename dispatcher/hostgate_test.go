@@ -3,6 +3,7 @@ package dispatcher
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -15,9 +16,15 @@ import (
 func TestHostGateSeesWhatAHookRuns(t *testing.T) {
 	dir := t.TempDir()
 	s := script(t, dir, "h.sh", "exit 0")
+	// A command whose files cannot be told: a make target; on Windows,
+	// where a command is not read by a shell, cmd.exe's own syntax.
+	opaque := "make -s guard"
+	if runtime.GOOS == "windows" {
+		opaque = `cmd /c "guard.cmd & other.cmd"`
+	}
 	yml := "hooks:\n  pre_tool_call:\n" +
 		"    - command: " + s + "\n" +
-		"    - command: make -s guard\n"
+		"    - command: '" + opaque + "'\n"
 	cfg, err := hookconfig.ParseConfig([]byte(yml), "x.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -38,11 +45,11 @@ func TestHostGateSeesWhatAHookRuns(t *testing.T) {
 	if len(got) != 2 {
 		t.Fatalf("gate asked %d times, want 2: %+v", len(got), got)
 	}
-	if !slices.Equal(got[0].files, []string{s}) || got[0].textOnly != "" {
+	if !slices.Equal(got[0].files, []string{filepath.FromSlash(s)}) || got[0].textOnly != "" {
 		t.Errorf("script entry: Files %q, TextOnly %q; want [%s] and \"\"", got[0].files, got[0].textOnly, s)
 	}
 	if len(got[1].files) != 0 || got[1].textOnly == "" {
-		t.Errorf("make target: Files %q, TextOnly %q; want no files and a reason", got[1].files, got[1].textOnly)
+		t.Errorf("%s: Files %q, TextOnly %q; want no files and a reason", opaque, got[1].files, got[1].textOnly)
 	}
 }
 
