@@ -8,6 +8,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// devFD is not needed on Linux: /proc/self/fd serves (see scriptDir).
+func devFD() bool { return false }
+
 // fdPinning: Linux starts a pinned binary or script through its open
 // descriptor (/proc/self/fd) and seals scripts in memory files; the portable
 // build (macOS, the BSDs, or -tags hermes_portable) starts them by name.

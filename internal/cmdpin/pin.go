@@ -24,8 +24,9 @@ import (
 //     writes while it runs.
 //   - A script of a POSIX shell or of Python — run by its #! line or named
 //     to its interpreter (bash x.sh, python3 x.py) — is read into memory,
-//     hashed, and copied into a sealed, private memory file; the
-//     interpreter is handed that copy as /proc/self/fd/3. Neither a rename
+//     hashed, and copied into a sealed, private memory file (elsewhere than
+//     Linux: an unlinked temporary file, which no name reaches); the
+//     interpreter is handed that copy as /proc/self/fd/3 (/dev/fd/3). Neither a rename
 //     nor an edit of the script after the check can change what runs. The
 //     script sees /proc/self/fd/3 as its own path, so this is done only
 //     when it does not ask where it lives ($0, BASH_SOURCE, __file__ …);
@@ -100,6 +101,22 @@ var procSelfFD = sync.OnceValue(func() bool {
 	}
 	fi, err := os.Stat("/proc/self/fd")
 	return err == nil && fi.IsDir()
+})
+
+// scriptDir is the directory through which a hook's interpreter opens its
+// descriptors: /proc/self/fd on Linux; elsewhere /dev/fd (macOS, the BSDs
+// with fdescfs; Linux in the portable build) when a probe shows that
+// /dev/fd/N is the file open as N; "" when neither holds (Windows, a BSD
+// without fdescfs): scripts then start by name. Checked once, on first
+// use.
+var scriptDir = sync.OnceValue(func() string {
+	if procSelfFD() {
+		return "/proc/self/fd"
+	}
+	if devFD() {
+		return "/dev/fd"
+	}
+	return ""
 })
 
 // scriptFD is the descriptor number a pinned script has in the hook.
@@ -234,17 +251,17 @@ func pinnedStart(t *Target, path string, content []byte, direct bool) *Start {
 		if arg != "" {
 			st.Argv = append(st.Argv, arg)
 		}
-		st.Argv = append(st.Argv, "/proc/self/fd/"+strconv.Itoa(scriptFD))
+		st.Argv = append(st.Argv, scriptDir()+"/"+strconv.Itoa(scriptFD))
 		st.Argv = append(st.Argv, t.Argv[1:]...)
 	case t.ScriptArg > 0 && t.ScriptArg < len(t.Argv):
 		kind = t.Interp
 		st.Path = t.Path
 		st.Argv = append([]string{}, t.Argv...)
-		st.Argv[t.ScriptArg] = "/proc/self/fd/" + strconv.Itoa(scriptFD)
+		st.Argv[t.ScriptArg] = scriptDir() + "/" + strconv.Itoa(scriptFD)
 	default:
 		return nil
 	}
-	if (kind != "sh" && kind != "python") || selfLocating(kind, content) || !procSelfFD() {
+	if (kind != "sh" && kind != "python") || selfLocating(kind, content) || scriptDir() == "" {
 		return nil
 	}
 	if strings.HasSuffix(filepath.Base(st.Path), "fish") || strings.HasSuffix(filepath.Base(st.Path), "busybox") {

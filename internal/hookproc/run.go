@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -154,4 +155,18 @@ func spawnErrorText(err error) string {
 		return errno.Error()
 	}
 	return err.Error()
+}
+
+// rewind puts each extra file back at its start before a child inherits
+// it. A pinned script's copy is read by its interpreter through /dev/fd/3,
+// which on macOS and the BSDs is dup(3) and shares this offset: a second
+// start (a retry, a worker's restart) would otherwise read from its end —
+// an empty script, which "succeeds". Pipes cannot seek; that error means
+// nothing here.
+func rewind(files []*os.File) {
+	for _, f := range files {
+		if f != nil {
+			_, _ = f.Seek(0, io.SeekStart)
+		}
+	}
 }

@@ -54,6 +54,7 @@ func runExec(ctx context.Context, s Spec) Result {
 			return Result{SpawnError: spawnErrorText(err), Elapsed: time.Since(start)}
 		}
 	}
+	rewind(s.ExtraFiles)
 	cmd := newCmd(s.Path, s.Argv)
 	err := cmd.Start()
 	if errors.Is(err, syscall.ENOEXEC) && s.ShellFallback {

@@ -103,6 +103,7 @@ func startWorker(s Spec) (*worker, error) {
 		cmd.Env = append(s.Env[:len(s.Env):len(s.Env)], WorkerEnv+"=1")
 		cmd.Dir = s.Dir
 		cmd.SysProcAttr = workerProcAttr()
+		rewind(s.ExtraFiles)
 		cmd.ExtraFiles = s.ExtraFiles
 		return cmd
 	}
