@@ -275,13 +275,7 @@ func (l *unixListener) Addr() net.Addr { return &net.UnixAddr{Name: l.path, Net:
 func (l *unixListener) Close() error {
 	l.once.Do(func() {
 		l.err = l.UnixListener.Close()
-		if fi, err := os.Lstat(l.path); err == nil && os.SameFile(fi, l.fi) {
-			_ = os.Remove(l.path)
-		}
-		// The lock file goes too: nothing of a stopped server is left.
-		// A server that opened it just before cannot hold a lock on the
-		// removed file (lockOwner checks the path after locking).
-		unlockRemove(l.lock, l.lockPath)
+		releaseEndpoint(l.path, l.fi, l.lock, l.lockPath)
 	})
 	return l.err
 }

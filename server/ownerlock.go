@@ -70,6 +70,19 @@ func lockEndpoint(path string) (lock *os.File, lockPath string, err error) {
 	return lock, lockPath, nil
 }
 
+// releaseEndpoint is a stopping server's clean-up: the published endpoint
+// (a socket or a token endpoint file) is removed only while path is still
+// the file it published (fi), then the lock file goes too, so nothing of a
+// stopped server is left. A server that opened the lock just before cannot
+// hold a lock on the removed file (lockOwner checks the path after
+// locking).
+func releaseEndpoint(path string, fi os.FileInfo, lock *os.File, lockPath string) {
+	if now, err := os.Lstat(path); err == nil && os.SameFile(now, fi) {
+		_ = os.Remove(path)
+	}
+	unlockRemove(lock, lockPath)
+}
+
 // unlockRemove releases the owner lock and removes its file (while still
 // holding it, and only if path is still that file: see lockOwner; on
 // Windows fsutil.OpenLockFile lets the file be deleted while open).

@@ -191,10 +191,7 @@ type tokenListener struct {
 func (l *tokenListener) Close() error {
 	l.once.Do(func() {
 		l.err = l.Listener.Close()
-		if fi, err := os.Lstat(l.path); err == nil && os.SameFile(fi, l.fi) {
-			_ = os.Remove(l.path)
-		}
-		unlockRemove(l.lock, l.lockPath)
+		releaseEndpoint(l.path, l.fi, l.lock, l.lockPath)
 	})
 	return l.err
 }
