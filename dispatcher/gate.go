@@ -76,6 +76,9 @@ type Invocation struct {
 	// time; see matcher.fits): the hook fails as one that cannot start,
 	// with this as its error.
 	undecided string
+	// fields are what the hook fires with, set by runInto (a transform
+	// chain's rewrites included): what an in-process kind decides from.
+	fields map[string]any
 }
 
 // hookKind is the hook's kind: as hookFor mapped it, else its entry's

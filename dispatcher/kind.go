@@ -26,7 +26,10 @@ type hookKind interface {
 	// ("" when it can): it is then skipped, and on a gating event it
 	// blocks rather than let a guard be skipped silently.
 	cannotRun() string
-	// run runs an approved hook with its payload.
+	// run runs an approved hook with its payload. h.fields are the
+	// fields it fires with (a transform chain's rewrites included), for a
+	// kind that decides in-process from the firing rather than by a
+	// reply.
 	run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h Invocation, payload []byte) ran
 }
 
@@ -34,10 +37,20 @@ type hookKind interface {
 // (its reply in the entry's dialect); a note for the report; and, when
 // set, what to do once the report is complete (read what the hook left
 // in its CLAUDE_ENV_FILE).
+//
+// A kind that decides in-process (a rule, an answer it reads itself)
+// sets decided: then direct is its contribution (nil: no objection) and
+// no reply is parsed; res then only carries the elapsed time. A kind that
+// fails (an evaluation error, an unreachable server) leaves decided false
+// and sets res.SpawnError or res.TimedOut: the failure is then read as a
+// failed hook's, so fail_closed blocks a gating event the same way for
+// every kind.
 type ran struct {
-	res   hookproc.Result
-	note  string
-	after func(*protocol.HookReport)
+	res     hookproc.Result
+	note    string
+	after   func(*protocol.HookReport)
+	decided bool
+	direct  *protocol.Contribution
 }
 
 // kinds maps a spec to its kind: each returns nil for a spec that is not

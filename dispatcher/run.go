@@ -239,6 +239,7 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Invocati
 	if h.undecided != "" {
 		r.res = hookproc.Result{SpawnError: h.undecided}
 	} else {
+		h.fields = fields
 		r = h.hookKind(d).run(ctx, d, ev, h, payload)
 	}
 	if r.after != nil {
@@ -266,7 +267,10 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Invocati
 	if res.Cancelled {
 		return
 	}
-	c, note := d.readReply(ev, e, &res, fields)
+	c, note := r.direct, ""
+	if !r.decided {
+		c, note = d.readReply(ev, e, &res, fields)
+	}
 	rep.Contribution = c
 	if note != res.SpawnError && !res.TimedOut {
 		// A spawn error or timeout is already in the report's own fields.

@@ -73,6 +73,35 @@ func (*HTTPSpec) Kind() string { return TypeHTTP }
 // Label implements Spec: an http hook is listed and approved by its URL.
 func (s *HTTPSpec) Label() string { return s.URL }
 
+// RuleSpec is a policy rule decided in-process (rule: in an entry): when
+// its expression over the firing is true, the entry contributes Decision
+// with Message. The dispatcher compiles and evaluates it (internal/rule);
+// hookconfig keeps its text.
+type RuleSpec struct {
+	// Source is the expression as written.
+	Source string
+	// Decision is "block", "ask" or "context".
+	Decision string
+	// Message is the block or ask reason, or the context text.
+	Message string
+}
+
+// Rule decisions.
+const (
+	RuleBlock   = "block"
+	RuleAsk     = "ask"
+	RuleContext = "context"
+)
+
+// TypeRule is a rule entry's kind.
+const TypeRule = "rule"
+
+// Kind implements Spec.
+func (*RuleSpec) Kind() string { return TypeRule }
+
+// Label implements Spec: a rule is listed and approved by its expression.
+func (s *RuleSpec) Label() string { return "rule: " + s.Source }
+
 // UnsupportedSpec is a handler that cannot run here (prompt, agent and
 // mcp_tool handlers, a shell other than sh and bash): it is kept, so that
 // list shows it and a guard among such handlers is never skipped silently.
