@@ -153,8 +153,11 @@ func TestMetricsPerServer(t *testing.T) {
 func TestMetricsDecisionsAndUnapproved(t *testing.T) {
 	f := start(t, "hooks: {}\n", nil, nil)
 	ok := f.script("ok.sh", "cat >/dev/null\necho '{}'\n")
-	// Claude's dialect has an allow; this one gives it for read_file.
-	allow := f.script("allow.sh", `case "$(cat)" in *read_file*|*\"Read\"*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}' ;; *) echo '{}' ;; esac`+"\n")
+	// Claude's dialect has an allow; this one gives it for read_file, and
+	// elsewhere decisions of its own invention, which must not become
+	// label values.
+	allow := f.script("allow.sh", `case "$(cat)" in *read_file*|*\"Read\"*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}' ;;`+
+		` *) echo '{"decision":"evil\\"} 9","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"x\\ny"}}' ;; esac`+"\n")
 	block := f.script("block.sh", blockScript)
 	for _, c := range []string{ok, block, allow} {
 		if _, err := f.store.Approve("pre_tool_call", c); err != nil {
@@ -206,6 +209,11 @@ func TestMetricsDecisionsAndUnapproved(t *testing.T) {
 	}
 	if n := len(fams[dec].Samples); n != 3 {
 		t.Errorf("%s has %d series, want 3: %+v", dec, n, fams[dec].Samples)
+	}
+	for _, s := range fams[dec].Samples {
+		if d := s.Labels["decision"]; d != "none" && d != "allow" && d != "ask" && d != "block" {
+			t.Errorf("%s: decision label %q", dec, d)
+		}
 	}
 	// The consent screen passes over the 50 repository hooks before any
 	// matcher of theirs runs: each of the 6 dispatches skipped all 50.
