@@ -134,7 +134,12 @@ bench: build
 # scripted fake models. Not part of make test; each skips with the reason when npm or its
 # package is unavailable (HERMES_E2E_CLAUDE=/path/to/claude,
 # HERMES_E2E_CODEX=/path/to/codex, HERMES_E2E_GEMINI=/path/to/gemini reuse
-# a binary). Six CLIs take over ten minutes on a busy two-core machine:
+# a binary). TestPrometheus: a real Prometheus (Debian's prometheus
+# package, fetched with apt-get download and unpacked into the same cache,
+# not installed: installing starts a system service; skipped with the
+# reason when it cannot be fetched; HERMES_E2E_PROMETHEUS=/path/to/prometheus
+# reuses one) scrapes serve over loopback TCP and the test reads the counts
+# back from its query API. Six CLIs take over ten minutes on a busy two-core machine:
 # go test's default 10-minute limit would end the run, hence -timeout.
 e2e:
 	$(GO) test -tags e2e -count=1 -timeout 60m -v ./e2e/

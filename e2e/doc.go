@@ -1,7 +1,7 @@
 //go:build e2e
 
 // Package e2e runs hermes-hooks under the real Claude Code, Codex and
-// Gemini CLIs, offline.
+// Gemini CLIs, offline, and under a real Prometheus scraping serve.
 //
 // It is compiled only with the e2e build tag (make e2e, or
 // go test -tags e2e -count=1 -v ./e2e/), never by go test ./... nor
@@ -78,6 +78,21 @@
 // hook. Its native binary unpacks itself (about 235 MB) into
 // COPILOT_PKG_CACHE_HOME, kept in the cache directory (copilot-pkg).
 //
+// TestPrometheus runs no agent: a real Prometheus (Debian's prometheus
+// package, 2.42 on bookworm) scrapes `hermes-hooks serve --listen
+// tcp://127.0.0.1:PORT` every second, the test fires pre_tool_call
+// dispatches of each kind (blocked by a guard, allowed by a Claude-dialect
+// hook, a hook that fails, a guard nobody approved, a repository's
+// unapproved hook) and reads each count back from Prometheus' query API
+// (sum(hermes_hooks_decisions_total{decision="block"}) and the per-hook
+// families), polling until the scrape has them. Then every query of
+// docs/grafana-dashboard.json runs in Prometheus (it must parse and find
+// data), the dashboard's label_values variables must list the server and
+// the event, and `promtool check metrics` must find no fault with a
+// hermes_hooks_ family. The package is fetched with `apt-get download`
+// and unpacked (dpkg-deb -x) into the cache directory (prometheus-deb),
+// not installed: its install starts a system Prometheus on port 9090.
+//
 // Environment:
 //
 //	HERMES_E2E_CLAUDE=/path/to/claude  use this Claude Code binary, no npm
@@ -90,7 +105,8 @@
 //	HERMES_E2E_CLINE_VERSION=latest    npm install this version or tag (default 3.0.65)
 //	HERMES_E2E_COPILOT=/path/to/copilot use this Copilot CLI binary, no npm
 //	HERMES_E2E_COPILOT_VERSION=latest  npm install this version or tag (default 1.0.102)
-//	HERMES_E2E_UPDATE=1                reinstall the cached npm packages
+//	HERMES_E2E_PROMETHEUS=/path/to/prometheus use this Prometheus (promtool beside it), no apt-get
+//	HERMES_E2E_UPDATE=1                reinstall the cached npm packages and Prometheus
 //	HERMES_E2E_KEEP=1                  keep the temporary directories (logged)
 //
 // The npm installs are cached in $(os.UserCacheDir)/hermes-hooks-e2e/:

@@ -47,7 +47,8 @@
 //     buckets) labelled by canonical event and command, made at scrape
 //     time from the configuration in service, so the label sets are the
 //     configured hooks and nothing a request names; dispatches per event,
-//     the config generation, dispatches in flight, and the Go runtime's
+//     per event and folded decision (a bounded label), a repository's
+//     hooks skipped unapproved per event, the config generation, dispatches in flight, and the Go runtime's
 //     and the process's metrics.
 //   - GET /healthz: {"status":"ok", "generation": N, ...}; generation counts
 //     the configurations loaded so far, so a client can tell a reload

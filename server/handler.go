@@ -263,7 +263,7 @@ func (s *Server) dispatchAndReply(w http.ResponseWriter, r *http.Request, l *dis
 	// Only an answered dispatch counts: a cancelled one's hooks were
 	// killed for reasons not theirs.
 	g.stats.Record(&outcome, time.Now())
-	s.live.CountDispatch(req.event)
+	s.live.CountDispatch(req.event, &outcome)
 	l.decision, l.hooks = string(outcome.Decision), len(outcome.Hooks)
 	for i := range outcome.Hooks {
 		l.count(&outcome.Hooks[i])

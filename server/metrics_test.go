@@ -4,6 +4,8 @@ package server
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -139,6 +141,93 @@ func TestMetricsPerServer(t *testing.T) {
 	}{{a, 2}, {b, 1}} {
 		if got := value(t, c.f.scrape(), serverstats.FamDispatches.Name, serverstats.FamDispatches.Name, "event", "post_tool_call"); got != c.want {
 			t.Errorf("dispatches_total = %v, want %v", got, c.want)
+		}
+	}
+}
+
+// hermes_hooks_decisions_total counts answered dispatches per event and
+// folded decision, and hermes_hooks_unapproved_skipped_total the
+// repository hooks skipped for want of an approval: per event only, so a
+// hostile repository listing many hooks (their labels would be its text)
+// adds no series to the scrape, however many it lists.
+func TestMetricsDecisionsAndUnapproved(t *testing.T) {
+	f := start(t, "hooks: {}\n", nil, nil)
+	ok := f.script("ok.sh", "cat >/dev/null\necho '{}'\n")
+	// Claude's dialect has an allow; this one gives it for read_file, and
+	// elsewhere decisions of its own invention, which must not become
+	// label values.
+	allow := f.script("allow.sh", `case "$(cat)" in *read_file*|*\"Read\"*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}' ;;`+
+		` *) echo '{"decision":"evil\\"} 9","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"x\\ny"}}' ;; esac`+"\n")
+	block := f.script("block.sh", blockScript)
+	for _, c := range []string{ok, block, allow} {
+		if _, err := f.store.Approve("pre_tool_call", c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The repository's hooks: none approved. Their commands carry text a
+	// label would have to hold.
+	var repo strings.Builder
+	repo.WriteString("hooks:\n  pre_tool_call:\n")
+	const hostile = 50
+	for i := range hostile {
+		repo.WriteString("    - command: ./evil-" + strconv.Itoa(i) + ".sh \"x\\\"}\"\n      matcher: terminal\n")
+	}
+	if err := os.Mkdir(filepath.Join(f.dir, ".hermes"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeAtomic(t, filepath.Join(f.dir, ".hermes", "hooks.yaml"), repo.String(), 0o644)
+	f.writeConfig("hooks:\n  pre_tool_call:\n    - command: " + ok + "\n    - command: " + block + "\n      matcher: terminal\n" +
+		"    - command: " + allow + "\n      dialect: claude\n")
+	f.waitLog(`project_hooks=` + filepath.Join(f.dir, ".hermes", "hooks.yaml"))
+	f.waitGeneration(2)
+	fire := func(event, fields, want string, n int) {
+		t.Helper()
+		for range n {
+			if o := f.outcome(event, fields); o["decision"] != want {
+				t.Fatalf("%s %s: decision %v, want %s: %v", event, fields, o["decision"], want, o)
+			}
+		}
+	}
+	fire("pre_tool_call", `{"tool_name":"terminal"}`, "block", 3)
+	fire("pre_tool_call", `{"tool_name":"web_search"}`, "none", 2)
+	fire("pre_tool_call", `{"tool_name":"read_file"}`, "allow", 1)
+
+	fams := f.scrape()
+	for _, fam := range []serverstats.Family{serverstats.FamDecisions, serverstats.FamUnapproved} {
+		if g := fams[fam.Name]; g == nil || g.Type != fam.Type || g.Help != fam.Help {
+			t.Errorf("family %s: %+v", fam.Name, g)
+		}
+	}
+	dec := serverstats.FamDecisions.Name
+	for _, c := range []struct {
+		event, decision string
+		want            float64
+	}{{"pre_tool_call", "block", 3}, {"pre_tool_call", "none", 2}, {"pre_tool_call", "allow", 1}} {
+		if got := value(t, fams, dec, dec, "decision", c.decision, "event", c.event); got != c.want {
+			t.Errorf("%s{decision=%q,event=%q} = %v, want %v", dec, c.decision, c.event, got, c.want)
+		}
+	}
+	if n := len(fams[dec].Samples); n != 3 {
+		t.Errorf("%s has %d series, want 3: %+v", dec, n, fams[dec].Samples)
+	}
+	for _, s := range fams[dec].Samples {
+		if d := s.Labels["decision"]; d != "none" && d != "allow" && d != "ask" && d != "block" {
+			t.Errorf("%s: decision label %q", dec, d)
+		}
+	}
+	// The consent screen passes over the 50 repository hooks before any
+	// matcher of theirs runs: each of the 6 dispatches skipped all 50.
+	un := serverstats.FamUnapproved.Name
+	if got := value(t, fams, un, un, "event", "pre_tool_call"); got != 6*hostile {
+		t.Errorf("%s{event=pre_tool_call} = %v, want %d", un, got, 6*hostile)
+	}
+	for name, fam := range fams {
+		for _, s := range fam.Samples {
+			for _, v := range s.Labels {
+				if strings.Contains(v, "evil-") {
+					t.Fatalf("an unapproved repository hook reached the scrape: %s %v", name, s.Labels)
+				}
+			}
 		}
 	}
 }

@@ -3,6 +3,7 @@ package serverstats
 import (
 	"bytes"
 	"io"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -52,6 +53,8 @@ var (
 	FamTimeouts   = Family{"hermes_hooks_hook_timeouts_total", "counter", "Firings in which the hook ran past its timeout."}
 	FamDuration   = Family{"hermes_hooks_hook_duration_seconds", "histogram", "How long the hook's runs took."}
 	FamDispatches = Family{"hermes_hooks_dispatches_total", "counter", "Dispatches answered (200), per canonical event."}
+	FamDecisions  = Family{"hermes_hooks_decisions_total", "counter", "Dispatches answered (200), per canonical event and folded decision (none, allow, ask, block)."}
+	FamUnapproved = Family{"hermes_hooks_unapproved_skipped_total", "counter", "Repository hooks passed over because nobody approved them as they are now (their matchers are not run), per canonical event; such hooks have no per-hook series."}
 	FamGeneration = Family{"hermes_hooks_config_generation", "gauge", "Configurations loaded so far (GET /healthz's generation)."}
 	FamInFlight   = Family{"hermes_hooks_dispatches_in_flight", "gauge", "Dispatches being run now."}
 	FamJournal    = Family{"hermes_hooks_journal_records_lost_total", "counter", "Decision journal records that could not be written (lock stuck, disk full, queue full) since the journal was opened."}
@@ -154,16 +157,7 @@ func WriteMetrics(w io.Writer, sc *Scrape) {
 		FamJournal.header(&b)
 		b.Sample(FamJournal.Name, nil, float64(*sc.JournalLost))
 	}
-	counts := sc.Live.DispatchCounts()
-	events := make([]string, 0, len(counts))
-	for ev := range counts {
-		events = append(events, ev)
-	}
-	slices.Sort(events)
-	FamDispatches.header(&b)
-	for _, ev := range events {
-		b.Sample(FamDispatches.Name, []string{"event", ev}, float64(counts[ev]))
-	}
+	writeLive(&b, sc.Live)
 	series := hookSeriesNow(sc.Hooks, sc.Allowlist)
 	for _, c := range []struct {
 		f Family
@@ -200,6 +194,31 @@ func WriteMetrics(w io.Writer, sc *Scrape) {
 		b.Sample(FamDuration.Name+"_count", l[:4], float64(total))
 	}
 	_, _ = w.Write(b.Bytes())
+}
+
+// writeLive writes the families counted per dispatch (Live), each sorted
+// by its label values.
+func writeLive(b *promtext.Buffer, l *Live) {
+	perEvent := func(f Family, counts map[string]int64) {
+		f.header(b)
+		for _, ev := range slices.Sorted(maps.Keys(counts)) {
+			b.Sample(f.Name, []string{"event", ev}, float64(counts[ev]))
+		}
+	}
+	perEvent(FamDispatches, l.DispatchCounts())
+	decisions := l.decisionCounts()
+	FamDecisions.header(b)
+	// Labels in name order: decision, then event.
+	keys := slices.SortedFunc(maps.Keys(decisions), func(a, b [2]string) int {
+		if c := strings.Compare(a[1], b[1]); c != 0 {
+			return c
+		}
+		return strings.Compare(a[0], b[0])
+	})
+	for _, k := range keys {
+		b.Sample(FamDecisions.Name, []string{"decision", k[1], "event", k[0]}, float64(decisions[k]))
+	}
+	perEvent(FamUnapproved, l.unapprovedCounts())
 }
 
 // NewHandler serves GET (and HEAD) /metrics: a set of its own with the

@@ -15,6 +15,7 @@
 package serverstats
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -245,28 +246,52 @@ func (t *Table) Hooks(statuses []report.HookStatus, workers []dispatcher.WorkerS
 	return out
 }
 
-// Live is what a server counts beside the per-hook records: dispatches
-// per canonical event since it started.
+// Live is what a server counts beside the per-hook records, since it
+// started: dispatches per canonical event, per event and folded decision,
+// and the repository hooks skipped unapproved per event.
 type Live struct {
 	since time.Time
 	mu    sync.Mutex
-	// dispatches per canonical event: bounded by the event catalog, as
-	// only a known event is dispatched.
+	// Every map is bounded by the event catalog (only a known event is
+	// dispatched) times the decisions (decisionLabel's few values): no
+	// hook reply or repository text becomes a key.
 	dispatches map[string]int64
+	decisions  map[[2]string]int64
+	unapproved map[string]int64
 }
 
 // NewLive starts counting at since.
 func NewLive(since time.Time) *Live {
-	return &Live{since: since, dispatches: map[string]int64{}}
+	return &Live{since: since, dispatches: map[string]int64{}, decisions: map[[2]string]int64{}, unapproved: map[string]int64{}}
 }
 
 // Since is when counting started.
 func (l *Live) Since() time.Time { return l.since }
 
-// CountDispatch counts one answered dispatch of the canonical event.
-func (l *Live) CountDispatch(event string) {
+// decisionLabel is the label value of an outcome's decision: one of
+// protocol's verdicts, "none" for no verdict. The fold only ever picks a
+// ranked decision, but the label set is bounded here by construction
+// rather than by that: anything else is "other".
+func decisionLabel(d protocol.Decision) string {
+	switch d {
+	case protocol.DecisionAllow, protocol.DecisionAsk, protocol.DecisionBlock, protocol.DecisionNone:
+		return string(d)
+	case "", protocol.DecisionDefer:
+		return string(protocol.DecisionNone)
+	}
+	return "other"
+}
+
+// CountDispatch counts one answered dispatch of the canonical event: its
+// folded decision and the repository hooks it skipped unapproved
+// (o.Unapproved, which have no per-hook series until approved).
+func (l *Live) CountDispatch(event string, o *protocol.Outcome) {
 	l.mu.Lock()
 	l.dispatches[event]++
+	l.decisions[[2]string{event, decisionLabel(o.Decision)}]++
+	if o.Unapproved > 0 {
+		l.unapproved[event] += int64(o.Unapproved)
+	}
 	l.mu.Unlock()
 }
 
@@ -274,9 +299,19 @@ func (l *Live) CountDispatch(event string) {
 func (l *Live) DispatchCounts() map[string]int64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	out := make(map[string]int64, len(l.dispatches))
-	for k, v := range l.dispatches {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(l.dispatches)
+}
+
+// decisionCounts is a copy of the counts per event and decision.
+func (l *Live) decisionCounts() map[[2]string]int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return maps.Clone(l.decisions)
+}
+
+// unapprovedCounts is a copy of the unapproved skips per event.
+func (l *Live) unapprovedCounts() map[string]int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return maps.Clone(l.unapproved)
 }
