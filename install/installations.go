@@ -89,6 +89,9 @@ func expectedPath(rec *Record, stateDir, home string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("%s: unknown agent %q; not touched", rec.Path, rec.Agent)
 	}
+	if rec.Managed() {
+		return ManagedPath(ag, root, rec.DropIn)
+	}
 	hf := ag.HookFile
 	rel := hf.Project
 	switch {
