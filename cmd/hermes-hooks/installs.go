@@ -240,6 +240,11 @@ func runUninstallAll(a *app, cmd *cobra.Command, o installOptions) error {
 func uninstallOne(a *app, rec install.Record, o installOptions) error {
 	each := o
 	each.uninstall, each.user, each.local, each.project = true, rec.User(), rec.Local, ""
+	if rec.Managed() {
+		each.user, each.local = false, false
+		each.m = managedOptions{managed: true, root: rec.Root, dropIn: rec.DropIn}
+		return runManaged(a, rec.Agent, each)
+	}
 	if t := pluginTargetVerbs[rec.Agent]; t.uninstall != nil {
 		return t.uninstall(a, rec, each)
 	}
