@@ -85,6 +85,10 @@ func Make(agent *agents.Agent, path string, command func(event string) string, u
 type docEditor struct {
 	add    func(pyjson.OrderedObject) (pyjson.OrderedObject, bool, error)
 	remove func(pyjson.OrderedObject) (pyjson.OrderedObject, bool)
+	// anyCommand: uninstall restores the backup also when the file differs
+	// from what install made of it only in our entries' command lines
+	// (install --managed --binary named another program than uninstall runs).
+	anyCommand bool
 }
 
 // agentEditor is the agent's own Install and Uninstall of its hook file.
@@ -166,10 +170,28 @@ func restorable(path string, current []byte, ed docEditor) ([]byte, bool) {
 		return nil, false
 	}
 	doc, changed, err := ed.add(doc)
-	if err != nil || !changed || !bytes.Equal(edit(doc, prev), current) {
+	if err != nil || !changed {
 		return nil, false
 	}
-	return prev, true
+	made := edit(doc, prev)
+	if bytes.Equal(made, current) {
+		return prev, true
+	}
+	if ed.anyCommand && bytes.Equal(withoutOurs(path, made, ed), withoutOurs(path, current, ed)) {
+		return prev, true
+	}
+	return nil, false
+}
+
+// withoutOurs is data with our entries taken out (nil when it does not
+// parse).
+func withoutOurs(path string, data []byte, ed docEditor) []byte {
+	doc, err := parse(path, data)
+	if err != nil {
+		return nil
+	}
+	doc, _ = ed.remove(doc)
+	return edit(doc, data)
 }
 
 // parse decodes the file as one JSON object in member order. An empty

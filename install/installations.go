@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 )
@@ -125,5 +126,9 @@ func holdsOwn(rec *Record) bool {
 		return t.holdsOwn(rec)
 	}
 	ag, ok := agents.Lookup(rec.Agent)
+	if ok && rec.Managed() && ag.ManagedLayer() != nil && ag.ManagedLayer().TOML {
+		data, err := readBounded(rec.Path)
+		return err == nil && strings.Contains(string(data), tomlBegin)
+	}
 	return ok && HasOwn(ag, rec.Path)
 }

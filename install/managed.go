@@ -30,6 +30,7 @@ func MakeManaged(agent *agents.Agent, path string, command func(event string) st
 	if only {
 		ed = onlyEditor(ed, m.OnlyKey)
 	}
+	ed.anyCommand = true
 	return makePlan(agent, path, ed, uninstall)
 }
 

@@ -52,14 +52,20 @@ func makeTOML(agent *agents.Agent, path string, command func(string) string, uni
 	if _, err := decodeTOML(path, p.Old); err != nil {
 		return nil, err
 	}
-	bare, err := stripTOML(path, p.Old, m.OnlyKey)
+	// The marked managed-only line goes with uninstall --managed-only
+	// only, as the key of a JSON file does; install keeps it.
+	onlyKey := ""
+	if uninstall && only {
+		onlyKey = m.OnlyKey
+	}
+	bare, err := stripTOML(path, p.Old, onlyKey)
 	if err != nil {
 		return nil, err
 	}
 	add := func(base []byte) ([]byte, error) { return addTOML(path, base, agent, command, only) }
 	if uninstall {
 		p.New = bare
-		if prev, ok := restorableTOML(path, p.Old, add); ok {
+		if prev, ok := restorableTOML(path, bare, add, onlyKey); ok {
 			p.New, p.Restored = prev, true
 		}
 		p.Changed = !bytes.Equal(p.New, p.Old)
@@ -80,14 +86,19 @@ func backupExists(path string) bool {
 	return err == nil
 }
 
-// restorableTOML returns the backup when adding our block to it gives
-// exactly the current file.
-func restorableTOML(path string, current []byte, add func([]byte) ([]byte, error)) ([]byte, bool) {
+// restorableTOML returns the backup when the file without our lines (bare)
+// is what the backup becomes without them once install added them: nothing
+// else changed since, whatever program our entries name.
+func restorableTOML(path string, bare []byte, add func([]byte) ([]byte, error), onlyKey string) ([]byte, bool) {
 	prev, err := readBounded(path + BackupSuffix)
 	if err != nil {
 		return nil, false
 	}
-	if again, err := add(prev); err != nil || !bytes.Equal(again, current) {
+	made, err := add(prev)
+	if err != nil {
+		return nil, false
+	}
+	if again, err := stripTOML(path, made, onlyKey); err != nil || !bytes.Equal(again, bare) {
 		return nil, false
 	}
 	return prev, true

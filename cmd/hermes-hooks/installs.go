@@ -269,7 +269,13 @@ func printInstallList(w io.Writer, registry string, list []install.Installation)
 		if t, ok := install.LookupPluginTarget(in.Agent); ok && t.StateDir {
 			where = "HERMES_HOME"
 		}
-		if !in.User() {
+		switch {
+		case in.Managed():
+			where = "managed settings, every user of the machine"
+			if c := filepath.Clean(in.Root); filepath.Dir(c) != c {
+				where += ", under " + show(in.Root)
+			}
+		case !in.User():
 			where = "project " + show(in.Root)
 		}
 		if in.Local {
