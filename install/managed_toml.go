@@ -154,6 +154,9 @@ func addTOML(path string, base []byte, agent *agents.Agent, command func(string)
 	if err != nil {
 		return nil, err
 	}
+	if key := inlineHooks(string(base), agent.HookFile.Events); key != "" {
+		return nil, fmt.Errorf("%s: %s is written as a value (an inline table or array), which tables cannot extend; not changed: add hermes-hooks' entries by hand", path, key)
+	}
 	s := string(base)
 	addOnly := false
 	if only {
@@ -176,6 +179,49 @@ func addTOML(path string, base []byte, agent *agents.Agent, command func(string)
 		return nil, err
 	}
 	return []byte(s), nil
+}
+
+// inlineHooks is the first key of data that gives hooks, or one of its
+// events' lists, as a value ("hooks = {…}", "PreToolUse = […]" under
+// [hooks], "hooks.Stop = […]"): TOML forbids extending those with tables
+// (the TOML library here lets some through; Codex's does not). A line scan,
+// erring on the side of refusing.
+func inlineHooks(data string, events []string) string {
+	table := ""
+	for _, line := range strings.Split(data, "\n") {
+		l := strings.TrimSpace(line)
+		if strings.HasPrefix(l, "[") {
+			table = normalizeKey(strings.Trim(strings.SplitN(l, "#", 2)[0], "[] \t"))
+			continue
+		}
+		k, _, ok := strings.Cut(l, "=")
+		if !ok || strings.HasPrefix(l, "#") {
+			continue
+		}
+		key := normalizeKey(k)
+		if table != "" {
+			key = table + "." + key
+		}
+		if key == "hooks" {
+			return key
+		}
+		for _, ev := range events {
+			if key == "hooks."+ev {
+				return key
+			}
+		}
+	}
+	return ""
+}
+
+// normalizeKey is a dotted TOML key without its quotes and the spaces
+// around its dots.
+func normalizeKey(k string) string {
+	parts := strings.Split(k, ".")
+	for i, p := range parts {
+		parts[i] = strings.Trim(strings.TrimSpace(p), `"'`)
+	}
+	return strings.Join(parts, ".")
 }
 
 // insertTopLevel puts line before the file's first table header (a
