@@ -108,7 +108,9 @@ func runManaged(a *app, name string, o installOptions) error {
 	res, _, _ := installTarget(agent.Name, agent.HookFile.Events, installOptions{uninstall: o.uninstall, dryRun: o.dryRun, user: true})
 	if o.dryRun {
 		res.Diff = plan.Diff()
-	} else if res.Backup, err = plan.Apply(); err != nil {
+	} else if res.Backup, err = plan.Apply(); errors.Is(err, fs.ErrPermission) {
+		return withHint(fmt.Errorf("%s: %w", plan.Path, err), "managed settings are the administrator's: run it as root (sudo "+show(os.Args[0])+" …)")
+	} else if err != nil {
 		return fmt.Errorf("%s: %w", plan.Path, err)
 	} else {
 		rec := install.Record{Agent: agent.Name, Scope: install.ScopeManaged, Root: root, DropIn: o.m.dropIn, Path: path, Kind: install.KindEntries}
