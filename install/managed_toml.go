@@ -126,6 +126,13 @@ func stripTOML(path string, data []byte, onlyKey string) ([]byte, error) {
 		if j < 0 {
 			return nil, fmt.Errorf("%s: the hermes-hooks block has no end mark (%q); not changed: fix the file by hand", path, strings.TrimSpace(tomlEnd))
 		}
+		// The block must be one install wrote: at a line's start, and on
+		// its own nothing but hooks tables (not the marks' text inside an
+		// administrator's multi-line string).
+		block := s[i : i+j+len(tomlEnd)]
+		if d, err := decodeTOML(path, []byte(block)); i > 0 && s[i-1] != '\n' || err != nil || len(d) != 1 || d["hooks"] == nil {
+			return nil, fmt.Errorf("%s: the text between the hermes-hooks marks is not a block install wrote; not changed: fix the file by hand", path)
+		}
 		start := i
 		if strings.HasSuffix(s[:i], "\n\n") {
 			start-- // the blank line install put before the block

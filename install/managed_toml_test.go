@@ -79,6 +79,12 @@ func TestManagedTOMLRefused(t *testing.T) {
 	if _, err := stripTOML("r.toml", []byte(tomlBegin+"[[hooks.Stop]]\n"), ""); err == nil || !strings.Contains(err.Error(), "no end mark") {
 		t.Errorf("a block without its end: %v", err)
 	}
+	// The marks inside an administrator's string are not our block: never
+	// cut out.
+	inString := "note = \"\"\"\n" + tomlBegin + "keep = 1\n" + tomlEnd + "\"\"\"\n"
+	if out, err := stripTOML("r.toml", []byte(inString), ""); err == nil || !strings.Contains(err.Error(), "not a block install wrote") {
+		t.Errorf("marks inside a string: %q, %v", out, err)
+	}
 }
 
 // FuzzManagedTOML: whatever an administrator's file holds, install either
