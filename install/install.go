@@ -77,13 +77,39 @@ type Plan struct {
 // Make reads path and computes the edit: our entries added (command gives
 // each event's command line), or removed when uninstall is set.
 func Make(agent *agents.Agent, path string, command func(event string) string, uninstall bool) (*Plan, error) {
+	return makePlan(agent, path, agentEditor(agent, command), uninstall)
+}
+
+// docEditor is what a plan does to the decoded file: add our entries (add) or
+// take them out (remove), each saying whether the document changed.
+type docEditor struct {
+	add    func(pyjson.OrderedObject) (pyjson.OrderedObject, bool, error)
+	remove func(pyjson.OrderedObject) (pyjson.OrderedObject, bool)
+	// anyCommand: uninstall restores the backup also when the file differs
+	// from what install made of it only in our entries' command lines
+	// (install --managed --binary named another program than uninstall runs).
+	anyCommand bool
+}
+
+// agentEditor is the agent's own Install and Uninstall of its hook file.
+func agentEditor(agent *agents.Agent, command func(string) string) docEditor {
+	return docEditor{
+		add: func(doc pyjson.OrderedObject) (pyjson.OrderedObject, bool, error) {
+			return agent.Install(doc, command)
+		},
+		remove: agent.Uninstall,
+	}
+}
+
+// makePlan is Make for a docEditor.
+func makePlan(agent *agents.Agent, path string, ed docEditor, uninstall bool) (*Plan, error) {
 	if agent.HookFile.Layout == agents.Scripts {
 		return nil, fmt.Errorf("%s: %s's hooks are a folder of scripts (MakeScripts), not a file", path, agent.Title)
 	}
 	given := path
 	path = resolve(path)
 	p := &Plan{Agent: agent, Path: path, given: given,
-		remake: func() (*Plan, error) { return Make(agent, given, command, uninstall) }}
+		remake: func() (*Plan, error) { return makePlan(agent, given, ed, uninstall) }}
 	data, err := readBounded(path)
 	switch {
 	case err == nil:
@@ -99,9 +125,9 @@ func Make(agent *agents.Agent, path string, command func(event string) string, u
 		return nil, err
 	}
 	if uninstall {
-		doc, p.Changed = agent.Uninstall(doc)
+		doc, p.Changed = ed.remove(doc)
 	} else {
-		doc, p.Changed, err = agent.Install(doc, command)
+		doc, p.Changed, err = ed.add(doc)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v; not changed", path, err)
 		}
@@ -111,7 +137,7 @@ func Make(agent *agents.Agent, path string, command func(event string) string, u
 		return p, nil
 	}
 	if uninstall {
-		if prev, ok := restorable(agent, path, p.Old, command); ok {
+		if prev, ok := restorable(path, p.Old, ed); ok {
 			// The file is what install made of the backup: give the
 			// backup back, in its own layout even where ours differs.
 			// A backup with nothing in it was a file with nothing in
@@ -134,7 +160,7 @@ func Make(agent *agents.Agent, path string, command func(event string) string, u
 
 // restorable returns the backup install kept of path when installing into
 // it again gives exactly the current file.
-func restorable(agent *agents.Agent, path string, current []byte, command func(string) string) ([]byte, bool) {
+func restorable(path string, current []byte, ed docEditor) ([]byte, bool) {
 	prev, err := readBounded(path + BackupSuffix)
 	if err != nil {
 		return nil, false
@@ -143,11 +169,29 @@ func restorable(agent *agents.Agent, path string, current []byte, command func(s
 	if err != nil {
 		return nil, false
 	}
-	doc, changed, err := agent.Install(doc, command)
-	if err != nil || !changed || !bytes.Equal(edit(doc, prev), current) {
+	doc, changed, err := ed.add(doc)
+	if err != nil || !changed {
 		return nil, false
 	}
-	return prev, true
+	made := edit(doc, prev)
+	if bytes.Equal(made, current) {
+		return prev, true
+	}
+	if ed.anyCommand && bytes.Equal(withoutOurs(path, made, ed), withoutOurs(path, current, ed)) {
+		return prev, true
+	}
+	return nil, false
+}
+
+// withoutOurs is data with our entries taken out (nil when it does not
+// parse).
+func withoutOurs(path string, data []byte, ed docEditor) []byte {
+	doc, err := parse(path, data)
+	if err != nil {
+		return nil
+	}
+	doc, _ = ed.remove(doc)
+	return edit(doc, data)
 }
 
 // parse decodes the file as one JSON object in member order. An empty

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 )
@@ -89,6 +90,9 @@ func expectedPath(rec *Record, stateDir, home string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("%s: unknown agent %q; not touched", rec.Path, rec.Agent)
 	}
+	if rec.Managed() {
+		return ManagedPath(ag, root, rec.DropIn)
+	}
 	hf := ag.HookFile
 	rel := hf.Project
 	switch {
@@ -122,5 +126,9 @@ func holdsOwn(rec *Record) bool {
 		return t.holdsOwn(rec)
 	}
 	ag, ok := agents.Lookup(rec.Agent)
+	if ok && rec.Managed() && ag.ManagedLayer() != nil && ag.ManagedLayer().TOML {
+		data, err := readBounded(rec.Path)
+		return err == nil && strings.Contains(string(data), tomlBegin)
+	}
 	return ok && HasOwn(ag, rec.Path)
 }

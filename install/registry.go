@@ -57,12 +57,16 @@ const (
 type Record struct {
 	// Agent is the agent's name, or hermes, opencode, open-plugin.
 	Agent string `json:"agent"`
-	// Scope is "user" (the home directory's file) or "project".
+	// Scope is "user" (the home directory's file), "project", or
+	// "managed" (the agent's admin settings: install --managed).
 	Scope string `json:"scope"`
-	// Root is the project, or the home directory (HERMES_HOME for hermes).
+	// Root is the project, or the home directory (HERMES_HOME for hermes);
+	// for a managed file the system's root, "/" (or --managed-root).
 	Root string `json:"root"`
 	// Local: the agent's file of one checkout (install --local).
 	Local bool `json:"local,omitempty"`
+	// DropIn: a managed file in the agent's drop-in folder (--drop-in).
+	DropIn bool `json:"drop_in,omitempty"`
 	// Path is the file as install names it (its links not followed): the
 	// hook file, Cline's scripts folder, a plugin's folder or file.
 	Path string `json:"path"`
@@ -84,10 +88,14 @@ type Record struct {
 // User says the record is of a file in the home directory.
 func (r *Record) User() bool { return r.Scope == ScopeUser }
 
+// Managed says the record is of an agent's admin settings.
+func (r *Record) Managed() bool { return r.Scope == ScopeManaged }
+
 // Scopes of a record.
 const (
 	ScopeUser    = "user"
 	ScopeProject = "project"
+	ScopeManaged = "managed"
 )
 
 // same says r and o are records of the same installation.
@@ -150,8 +158,8 @@ func parseRegistry(path string, data []byte) ([]Record, error) {
 		return nil, &CorruptError{Path: path, Reason: fmt.Sprintf("format version %d, this hermes-hooks reads %d", doc.Version, registryVersion)}
 	}
 	for i, r := range doc.Installs {
-		if r.Agent == "" || r.Path == "" || !filepath.IsAbs(r.Path) || !filepath.IsAbs(r.Root) || (r.Scope != ScopeUser && r.Scope != ScopeProject) {
-			return nil, &CorruptError{Path: path, Reason: fmt.Sprintf("record %d lacks an agent, a scope (user or project) or an absolute path and root", i+1)}
+		if r.Agent == "" || r.Path == "" || !filepath.IsAbs(r.Path) || !filepath.IsAbs(r.Root) || (r.Scope != ScopeUser && r.Scope != ScopeProject && r.Scope != ScopeManaged) {
+			return nil, &CorruptError{Path: path, Reason: fmt.Sprintf("record %d lacks an agent, a scope (user, project or managed) or an absolute path and root", i+1)}
 		}
 	}
 	return doc.Installs, nil

@@ -25,6 +25,7 @@ type installOptions struct {
 	refresh   bool   // rewrite every file that holds our entries
 	gateway   bool   // hermes: the gateway hook too
 	agent     string // open-plugin: whose protocol its hooks speak
+	m         managedOptions
 }
 
 func newInstallCmd(a *app) *cobra.Command {
@@ -91,7 +92,7 @@ $HERMES_HOME/` + install.RegistryFile + `: 'hermes-hooks installs' lists them,
 'hermes-hooks uninstall --all' takes them all out.
 
 Hooks still need your approval before they run: see 'hermes-hooks list' and
-'hermes-hooks approve'.`,
+'hermes-hooks approve'.` + managedHelp,
 		Example: `  # Claude Code, this project (the git repository's root): .claude/settings.json
   hermes-hooks install claude
   # see what would change first
@@ -112,13 +113,18 @@ Hooks still need your approval before they run: see 'hermes-hooks list' and
   # an Open Plugins plugin for Goose, in this project
   hermes-hooks install open-plugin .agents/plugins/hermes-hooks
   # OpenCode's plugin, .opencode/plugins/hermes-hooks.js
-  hermes-hooks install opencode`,
+  hermes-hooks install opencode
+  # as root: Claude Code's managed settings for every user, managed hooks only
+  sudo /usr/local/bin/hermes-hooks install claude --managed --managed-only
+  # Codex's /etc/codex/requirements.toml, see the change first
+  sudo /usr/local/bin/hermes-hooks install codex --managed --dry-run`,
 		Args: agentArg("install"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runInstallCmd(a, cmd, args, o)
 		},
 	}
 	installFlags(cmd, &o)
+	managedFlags(cmd, &o.m)
 	cmd.Flags().BoolVar(&o.uninstall, "uninstall", false, "remove what install added (as 'hermes-hooks uninstall AGENT')")
 	cmd.Flags().BoolVar(&o.absolute, "absolute", false, "run this binary by its absolute path, even in a project's file")
 	cmd.Flags().BoolVar(&o.refresh, "refresh", false, "rewrite every installed entry (this project's, the user's and every project 'installs' lists) after a move or an upgrade; no AGENT")
@@ -154,7 +160,10 @@ registry of what install wrote, $HERMES_HOME/` + install.RegistryFile + `), in y
 home directory and in every project, each as 'uninstall AGENT' would,
 printing each. A file edited by hand so that no entry of hermes-hooks is
 left in it is left alone (its record is dropped). One that cannot be taken
-out is reported and the others still are; the exit status is then 1.`,
+out is reported and the others still are; the exit status is then 1.
+
+--managed takes the entries out of AGENT's admin settings ('install AGENT
+--managed'); with --managed-only also the agent's managed-hooks-only switch.`,
 		Example: `  # this project's .claude/settings.json
   hermes-hooks uninstall claude
   # see what would change first
@@ -166,7 +175,9 @@ out is reported and the others still are; the exit status is then 1.`,
   # everything install wrote, here and in every other project
   hermes-hooks installs
   hermes-hooks uninstall --all --dry-run
-  hermes-hooks uninstall --all`,
+  hermes-hooks uninstall --all
+  # as root: Claude Code's managed settings, and its managed-hooks-only switch
+  sudo hermes-hooks uninstall claude --managed --managed-only`,
 		Args: agentArg("uninstall"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.uninstall = true
@@ -177,6 +188,7 @@ out is reported and the others still are; the exit status is then 1.`,
 		},
 	}
 	installFlags(cmd, &o)
+	managedFlags(cmd, &o.m)
 	openPluginFlag(cmd, &o)
 	cmd.Flags().BoolVar(&o.all, "all", false, "take out every installation 'hermes-hooks installs' lists (each as 'uninstall AGENT' would)")
 	return cmd
@@ -225,10 +237,16 @@ func agentArg(verb string) cobra.PositionalArgs {
 }
 
 func runInstallCmd(a *app, cmd *cobra.Command, args []string, o installOptions) error {
+	if err := checkManagedFlags(cmd, o); err != nil {
+		return err
+	}
 	if o.refresh {
 		return runRefresh(a, o)
 	}
 	agent := args[0]
+	if o.m.managed {
+		return runManaged(a, agent, o)
+	}
 	if _, ok := folderTarget(agent); ok {
 		// Its folder is its root: the root flags are its own to check.
 		return pluginTargetVerbs[agent].run(a, args[1], o, false)

@@ -69,7 +69,7 @@ func registeredProjects(a *app, home, project string) []string {
 	seen := map[string]bool{project: true, home: true}
 	var out []string
 	for _, in := range list {
-		if in.User() || in.Stale != "" || in.Misplaced != "" || in.Kind != install.KindEntries || seen[in.Root] {
+		if in.User() || in.Managed() || in.Stale != "" || in.Misplaced != "" || in.Kind != install.KindEntries || seen[in.Root] {
 			continue
 		}
 		seen[in.Root] = true

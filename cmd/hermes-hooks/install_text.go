@@ -25,6 +25,7 @@ type installResult struct {
 	RemovedDirs []string `json:"removed_dirs,omitempty"`
 	Events      []string `json:"events"`
 	Diff        string   `json:"diff,omitempty"`
+	Managed     bool     `json:"managed,omitempty"` // the agent's admin settings (--managed)
 
 	ProjectWhy string `json:"-"` // why this project directory, when it was not given
 }
@@ -59,6 +60,11 @@ func printInstall(out, errw io.Writer, agent *agents.Agent, r *installResult) {
 		fmt.Fprintf(out, "removed hermes-hooks from %s\n", file)
 	default:
 		fmt.Fprintf(out, "%s: %s now runs hermes-hooks for %s\n", file, agent.Title, strings.Join(r.Events, ", "))
+		if r.Managed {
+			fmt.Fprintf(out, "These are %s's managed settings: they apply to every user of this machine, who cannot edit or switch them off.\n", agent.Title)
+			fmt.Fprintln(out, "Each user still approves the hooks hermes-hooks runs: hermes-hooks list; hermes-hooks approve --all")
+			break
+		}
 		fmt.Fprintln(out, "Approve the hooks it should run: hermes-hooks list; hermes-hooks approve --all")
 		if n := agent.HookFile.Notice; n != "" {
 			fmt.Fprintln(out, "Note: "+n)

@@ -240,6 +240,11 @@ func runUninstallAll(a *app, cmd *cobra.Command, o installOptions) error {
 func uninstallOne(a *app, rec install.Record, o installOptions) error {
 	each := o
 	each.uninstall, each.user, each.local, each.project = true, rec.User(), rec.Local, ""
+	if rec.Managed() {
+		each.user, each.local = false, false
+		each.m = managedOptions{managed: true, root: rec.Root, dropIn: rec.DropIn}
+		return runManaged(a, rec.Agent, each)
+	}
 	if t := pluginTargetVerbs[rec.Agent]; t.uninstall != nil {
 		return t.uninstall(a, rec, each)
 	}
@@ -264,7 +269,13 @@ func printInstallList(w io.Writer, registry string, list []install.Installation)
 		if t, ok := install.LookupPluginTarget(in.Agent); ok && t.StateDir {
 			where = "HERMES_HOME"
 		}
-		if !in.User() {
+		switch {
+		case in.Managed():
+			where = "managed settings, every user of the machine"
+			if c := filepath.Clean(in.Root); filepath.Dir(c) != c {
+				where += ", under " + show(in.Root)
+			}
+		case !in.User():
 			where = "project " + show(in.Root)
 		}
 		if in.Local {
