@@ -15,6 +15,15 @@ import (
 // another kind (a command, a worker, a rule).
 var opaExcludes = []string{"command", "worker", "workers", "worker_idle", "rule"}
 
+// parseYAMLEntry reads one entry of a Hermes-style YAML hooks list by its
+// kind: an opa: entry, else a command (parseEntry).
+func (cfg *Config) parseYAMLEntry(ev *protocol.Event, declared, path string, index int, n *yaml.Node, dialect protocol.Dialect, source string) *Entry {
+	if pyyaml.MappingGet(n, "opa") != nil {
+		return cfg.parseOPAEntry(ev, declared, path, index, n, dialect, source)
+	}
+	return cfg.parseEntry(ev, declared, path, index, n, dialect, nil, source)
+}
+
 // parseOPAEntry reads a Hermes-style entry whose opa: key names an OPA
 // data API URL. Everything but the kind (matcher, timeout, fail_closed,
 // dialect, priority, mode, examples) is read by parseEntry, as for any
