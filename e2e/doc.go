@@ -78,16 +78,6 @@
 // hook. Its native binary unpacks itself (about 235 MB) into
 // COPILOT_PKG_CACHE_HOME, kept in the cache directory (copilot-pkg).
 //
-// TestOPA runs opa: entries (docs/opa.md) against a real Open Policy
-// Agent server: OPA v1.22.3, built by go install from the module proxy
-// into $(os.UserCacheDir)/hermes-hooks-e2e/opa-v1.22.3/bin (about four
-// minutes of CPU once; skipped when the build fails), started with
-// `opa run --server` on a loopback port with a Rego policy, then with a
-// bundle made by `opa build`, and polled on /health until ready. Each is
-// fired through `hermes-hooks hook claude` and `dispatch`: OPA's block,
-// ask and undefined, and a fail_closed block once OPA is stopped. OPA is
-// never a dependency of this module (internal/layout TestBinaryLinksNoOPA).
-//
 // Environment:
 //
 //	HERMES_E2E_CLAUDE=/path/to/claude  use this Claude Code binary, no npm
@@ -100,7 +90,6 @@
 //	HERMES_E2E_CLINE_VERSION=latest    npm install this version or tag (default 3.0.65)
 //	HERMES_E2E_COPILOT=/path/to/copilot use this Copilot CLI binary, no npm
 //	HERMES_E2E_COPILOT_VERSION=latest  npm install this version or tag (default 1.0.102)
-//	HERMES_E2E_OPA=/path/to/opa        use this OPA binary, no go install
 //	HERMES_E2E_UPDATE=1                reinstall the cached npm packages
 //	HERMES_E2E_KEEP=1                  keep the temporary directories (logged)
 //

@@ -66,11 +66,16 @@ verdict := {"decision": "ask", "message": "OPA bundle: force-push needs a human"
 }
 `
 
-// TestOPA runs opa: entries against a real OPA server, which it builds
-// (go install, cached in the user cache directory) and starts: first with
-// a policy file, then with a bundle built by opa build. Each time hermes-
-// hooks is fired through hook claude and dispatch, and the decisions and
-// messages are OPA's.
+// TestOPA runs opa: entries (docs/opa.md) against a real Open Policy
+// Agent server: OPA v1.22.3, built by go install from the module proxy
+// into $(os.UserCacheDir)/hermes-hooks-e2e/opa-v1.22.3/bin (about four
+// minutes of CPU once, reused after; skipped when the build fails;
+// HERMES_E2E_OPA=/path/to/opa uses another build), started with
+// `opa run --server` on a loopback port with a Rego policy, then with a
+// bundle made by `opa build`, and polled on /health until ready. Each is
+// fired through `hermes-hooks hook claude` and `dispatch`: OPA's block,
+// ask and undefined, and a fail_closed block once OPA is stopped. OPA is
+// never a dependency of this module (internal/layout TestBinaryLinksNoOPA).
 func TestOPA(t *testing.T) {
 	opa := opaBinary(t)
 	h := newHarness(t, "opa")
