@@ -227,7 +227,7 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 			if item.Kind == yaml.MappingNode {
 				cfg.unknownKeys(item, path, entryKeys, 0.6)
 			}
-			if e := cfg.parseYAMLEntry(ev, name, path, j, item, dialect, source); e != nil {
+			if e := cfg.parseYAMLEntry(ev, name, path, j, item, dialect, nil, source); e != nil {
 				cfg.Entries = append(cfg.Entries, e)
 			}
 		}

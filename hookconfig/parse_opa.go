@@ -16,12 +16,13 @@ import (
 var opaExcludes = []string{"command", "worker", "workers", "worker_idle", "rule"}
 
 // parseYAMLEntry reads one entry of a Hermes-style YAML hooks list by its
-// kind: an opa: entry, else a command (parseEntry).
-func (cfg *Config) parseYAMLEntry(ev *protocol.Event, declared, path string, index int, n *yaml.Node, dialect protocol.Dialect, source string) *Entry {
+// kind: an opa: entry, else a command (parseEntry, whose signature it
+// shares).
+func (cfg *Config) parseYAMLEntry(ev *protocol.Event, declared, path string, index int, n *yaml.Node, dialect protocol.Dialect, codec protocol.Codec, source string) *Entry {
 	if pyyaml.MappingGet(n, "opa") != nil {
 		return cfg.parseOPAEntry(ev, declared, path, index, n, dialect, source)
 	}
-	return cfg.parseEntry(ev, declared, path, index, n, dialect, nil, source)
+	return cfg.parseEntry(ev, declared, path, index, n, dialect, codec, source)
 }
 
 // parseOPAEntry reads a Hermes-style entry whose opa: key names an OPA
