@@ -22,7 +22,6 @@ func TestParseOPAEntry(t *testing.T) {
 		{name: "https", entry: "opa: https://opa.example/v1/data/x", want: "https://opa.example/v1/data/x"},
 		{name: "with the usual keys", entry: "opa: " + url + "\n      matcher: terminal\n      timeout: 3\n      fail_closed: true\n      priority: -1\n      mode: shadow", want: url},
 		{name: "with a command", entry: "opa: " + url + "\n      command: ./guard.sh", warning: "has both 'opa' and 'command'"},
-		{name: "with a rule", entry: "opa: " + url + "\n      rule: 'true'", warning: "has both 'opa' and 'rule'"},
 		{name: "as a worker", entry: "opa: " + url + "\n      worker: true", warning: "has both 'opa' and 'worker'"},
 		{name: "not a string", entry: "opa: 8181", warning: ".opa must be the URL"},
 		{name: "a mapping", entry: "opa: {url: x}", warning: ".opa must be the URL"},
