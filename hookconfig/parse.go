@@ -227,7 +227,7 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 			if item.Kind == yaml.MappingNode {
 				cfg.unknownKeys(item, path, entryKeys, 0.6)
 			}
-			if e := cfg.parseEntry(ev, name, path, j, item, dialect, nil, source); e != nil {
+			if e := cfg.parseYAMLEntry(ev, name, path, j, item, dialect, nil, source); e != nil {
 				cfg.Entries = append(cfg.Entries, e)
 			}
 		}
@@ -446,7 +446,7 @@ func (cfg *Config) parseFailClosed(e *Entry, path string, n *yaml.Node) {
 // outside them is ignored — a misspelt fail_closed switches a guard's
 // protection off — so it is reported, with the closest key.
 var entryKeys = []string{"command", "matcher", "timeout", "fail_closed", "failClosed", "onFailure",
-	"dialect", "priority", "worker", "workers", "worker_idle", "mode", "skill_commands", "examples"}
+	"dialect", "priority", "worker", "workers", "worker_idle", "mode", "skill_commands", "examples", "opa"}
 
 // topLevelKeys are the top-level keys hermes-hooks reads.
 func topLevelKeys() []string {

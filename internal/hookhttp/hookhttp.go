@@ -36,6 +36,9 @@ type Spec struct {
 	Timeout time.Duration
 	// Cap bounds the reply body kept (0 = hookproc.DefaultOutputCap).
 	Cap int
+	// Name is what a failure to post calls the post ("": "http hook"),
+	// for a kind whose post is not an http hook's (an OPA query).
+	Name string
 }
 
 // Run posts s.Body to s.URL and reads the reply as a hook's output: a 2xx
@@ -64,7 +67,11 @@ func Run(ctx context.Context, s Spec) (res hookproc.Result) {
 		case errors.Is(tctx.Err(), context.DeadlineExceeded):
 			res.TimedOut = true
 		default:
-			res.SpawnError = "http hook: " + err.Error()
+			name := s.Name
+			if name == "" {
+				name = "http hook"
+			}
+			res.SpawnError = name + ": " + err.Error()
 		}
 		return res
 	}

@@ -42,3 +42,17 @@ func TestExpandAllowed(t *testing.T) {
 		}
 	}
 }
+
+// A post that gets no reply is a spawn error named by what posted it: an
+// http hook's by default, another kind's (an OPA query) by its Name.
+func TestRunNamesItsFailure(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close() // nothing listens there now
+	for name, want := range map[string]string{"": "http hook: Post ", "opa": "opa: Post "} {
+		res := Run(context.Background(), Spec{URL: url, Body: []byte(`{}`), Timeout: time.Minute, Name: name})
+		if !strings.HasPrefix(res.SpawnError, want) || res.Exited {
+			t.Errorf("Name %q: %+v, want a spawn error starting %q", name, res, want)
+		}
+	}
+}

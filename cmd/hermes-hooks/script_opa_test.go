@@ -1,0 +1,74 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+)
+
+// The opa_*.txtar scripts' stand-in for an OPA server (make e2e runs the
+// real one): hh-fakeopa URLFILE POSTLOG.
+func init() { scriptPrograms["hh-fakeopa"] = fakeOPAMain }
+
+// fakeOPAMain listens on a loopback port, writes its base URL to URLFILE
+// (whole, by a rename, so that await-file never sees half of it) and
+// appends every request it gets to POSTLOG ("POST /path body"): a script
+// tells from that file whether anything was posted at all. It answers as a
+// policy of OPA's data API would: rm -rf is blocked, a force-push asks,
+// anything else is undefined ({}). Under /v1/data/slow it never answers;
+// under /v1/data/broken it answers 500.
+func fakeOPAMain() {
+	if len(os.Args) != 3 {
+		fmt.Fprintln(os.Stderr, "usage: hh-fakeopa URLFILE POSTLOG")
+		os.Exit(2)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	tmp := os.Args[1] + ".tmp"
+	if err := os.WriteFile(tmp, []byte("http://"+ln.Addr().String()), 0o644); err != nil || os.Rename(tmp, os.Args[1]) != nil {
+		fmt.Fprintln(os.Stderr, "cannot write", os.Args[1], err)
+		os.Exit(1)
+	}
+	var mu sync.Mutex
+	_ = http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		mu.Lock()
+		if f, err := os.OpenFile(os.Args[2], os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			fmt.Fprintf(f, "%s %s %s\n", r.Method, r.URL.Path, body)
+			f.Close()
+		}
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/v1/data/slow":
+			<-r.Context().Done()
+			return
+		case "/v1/data/broken":
+			http.Error(w, `{"code":"internal_error","message":"eval_conflict_error: complete rules must not produce multiple outputs"}`, http.StatusInternalServerError)
+			return
+		}
+		var post struct {
+			Input struct {
+				ToolInput struct {
+					Command string `json:"command"`
+				} `json:"tool_input"`
+			} `json:"input"`
+		}
+		_ = json.Unmarshal(body, &post)
+		switch cmd := post.Input.ToolInput.Command; {
+		case strings.Contains(cmd, "rm -rf"):
+			io.WriteString(w, `{"result":{"decision":"block","message":"policy: rm -rf is not allowed"}}`)
+		case strings.Contains(cmd, "git push --force"):
+			io.WriteString(w, `{"result":{"decision":"ask","message":"policy: force-push needs a human"}}`)
+		default:
+			io.WriteString(w, `{}`)
+		}
+	}))
+}

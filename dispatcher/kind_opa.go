@@ -1,0 +1,165 @@
+package dispatcher
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
+	"github.com/hermes-hooks/hermes-hooks/internal/hookhttp"
+	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// opaKind is an opa: entry: the entry's payload is POSTed as
+// {"input": <payload>} to a path of an Open Policy Agent server's data API
+// (internal/hookhttp: no redirect, bounded reply, the entry's timeout),
+// and the document OPA answers with is the decision, read here rather
+// than as a hook's reply: {"decision": block|ask|context|allow|none,
+// "message": …}. An undefined document (no "result") is no objection;
+// anything else OPA could not have meant (an error status, a reply that is
+// no such document, a decision the event cannot take) is a failed hook, so
+// fail_closed blocks a gating event as it does for every kind. Like an
+// http hook it runs no local file: it is approved by its URL.
+type opaKind struct{ spec *hookconfig.OPASpec }
+
+func opaKindOf(s hookconfig.Spec) hookKind {
+	if o, ok := s.(*hookconfig.OPASpec); ok {
+		return opaKind{o}
+	}
+	return nil
+}
+
+func (k opaKind) fixed(*hookconfig.Entry) *cmdpin.Target {
+	return &cmdpin.Target{Opaque: "an OPA server: what its policy decides can change without notice", Spec: opaSpec(k.spec)}
+}
+
+func (opaKind) cannotRun() string { return "" }
+
+func (k opaKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h Invocation, payload []byte) ran {
+	body := make([]byte, 0, len(payload)+len(`{"input":}`))
+	body = append(append(append(body, `{"input":`...), payload...), '}')
+	res := hookhttp.Run(ctx, hookhttp.Spec{URL: k.spec.URL, Body: body, Timeout: h.Entry.Timeout,
+		Cap: d.opts.OutputCap, Name: "opa"})
+	if res.SpawnError != "" || res.TimedOut || res.Cancelled {
+		return ran{res: res}
+	}
+	c, err := opaDecision(runEvent(ev, h.Entry), res)
+	if err != nil {
+		return ran{res: hookproc.Result{SpawnError: "opa: " + err.Error(), Elapsed: res.Elapsed}}
+	}
+	if c != nil && runEvent(ev, h.Entry) != ev {
+		c = ev.Adopt(c)
+	}
+	return ran{res: hookproc.Result{Elapsed: res.Elapsed}, decided: true, direct: c}
+}
+
+// opaSpec is the canonical text of an opa entry, whose digest the approval
+// pins: the URL, Go-quoted.
+func opaSpec(s *hookconfig.OPASpec) string { return "opa\nurl " + strconv.Quote(s.URL) }
+
+// OPA's decisions, as the policy's document spells them.
+const (
+	opaBlock   = "block"
+	opaAsk     = "ask"
+	opaContext = "context"
+	opaAllow   = "allow"
+	opaNone    = "none"
+)
+
+// opaDefaultBlockMessage is a block's message when the policy gives none.
+const opaDefaultBlockMessage = "Blocked by OPA policy."
+
+// opaDecision reads OPA's reply to the post (res) as ev's contribution:
+// nil when the policy does not object. The reply must be a 2xx JSON object;
+// its "result", when present, an object whose "decision" and "message"
+// (either may be missing) are strings. Other members of the result (a
+// package's helper rules) are ignored.
+func opaDecision(ev *protocol.Event, res hookproc.Result) (*protocol.Contribution, error) {
+	switch {
+	case res.ExitCode != 0:
+		return nil, errors.New(string(res.Stderr))
+	case res.StdoutTruncated:
+		return nil, fmt.Errorf("the reply is larger than %d bytes", len(res.Stdout))
+	}
+	var reply map[string]json.RawMessage
+	if err := json.Unmarshal(res.Stdout, &reply); err != nil || reply == nil {
+		return nil, fmt.Errorf("the reply is not a JSON object: %s", clipReply(res.Stdout))
+	}
+	raw, ok := reply["result"]
+	if !ok {
+		return nil, nil // undefined: the policy says nothing
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &doc); err != nil || doc == nil {
+		return nil, fmt.Errorf("result is not an object with decision and message: %s", clipReply(raw))
+	}
+	decision, err := opaString(doc, "decision")
+	if err != nil {
+		return nil, err
+	}
+	message, err := opaString(doc, "message")
+	if err != nil {
+		return nil, err
+	}
+	return opaContribution(ev, decision, message)
+}
+
+// opaString is doc's member key as a string ("" when missing).
+func opaString(doc map[string]json.RawMessage, key string) (string, error) {
+	raw, ok := doc[key]
+	if !ok {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", fmt.Errorf("result.%s is not a string: %s", key, clipReply(raw))
+	}
+	return s, nil
+}
+
+// opaContribution is a decision on ev: one ev cannot take is an error, not
+// a silently lesser one.
+func opaContribution(ev *protocol.Event, decision, message string) (*protocol.Contribution, error) {
+	switch decision {
+	case "", opaNone, opaAllow:
+		return nil, nil
+	case opaBlock:
+		if !ev.Can(protocol.CapBlock | protocol.CapContinue) {
+			return nil, fmt.Errorf("decision %q on %s, whose hooks cannot block", decision, ev.Name)
+		}
+		if message == "" {
+			message = opaDefaultBlockMessage
+		}
+		return &protocol.Contribution{Decision: protocol.DecisionBlock, Message: message}, nil
+	case opaAsk:
+		if !ev.Can(protocol.CapApprove) {
+			return nil, fmt.Errorf("decision %q on %s, whose hooks cannot ask", decision, ev.Name)
+		}
+		return &protocol.Contribution{Decision: protocol.DecisionAsk, Message: message}, nil
+	case opaContext:
+		if !ev.Can(protocol.CapContext) {
+			return nil, fmt.Errorf("decision %q on %s, whose hooks cannot add context", decision, ev.Name)
+		}
+		if message == "" {
+			return nil, nil
+		}
+		return &protocol.Contribution{Context: message}, nil
+	}
+	return nil, fmt.Errorf("result.decision %s is none of block, ask, context, allow, none", clipReply([]byte(decision)))
+}
+
+// clipReply is a reply's text for an error: its first 200 bytes, on one
+// line.
+func clipReply(b []byte) string {
+	b = bytes.TrimSpace(b)
+	if len(b) > 200 {
+		return strconv.Quote(string(b[:200])) + "…"
+	}
+	return strconv.Quote(string(b))
+}

@@ -1,0 +1,74 @@
+package hookconfig
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// opaExcludes are the keys an opa: entry cannot have: each makes the entry
+// another kind (a command, a worker, a rule).
+var opaExcludes = []string{"command", "worker", "workers", "worker_idle", "rule"}
+
+// parseYAMLEntry reads one entry of a Hermes-style YAML hooks list by its
+// kind: an opa: entry, else a command (parseEntry, whose signature it
+// shares).
+func (cfg *Config) parseYAMLEntry(ev *protocol.Event, declared, path string, index int, n *yaml.Node, dialect protocol.Dialect, codec protocol.Codec, source string) *Entry {
+	if pyyaml.MappingGet(n, "opa") != nil {
+		return cfg.parseOPAEntry(ev, declared, path, index, n, dialect, source)
+	}
+	return cfg.parseEntry(ev, declared, path, index, n, dialect, codec, source)
+}
+
+// parseOPAEntry reads a Hermes-style entry whose opa: key names an OPA
+// data API URL. Everything but the kind (matcher, timeout, fail_closed,
+// dialect, priority, mode, examples) is read by parseEntry, as for any
+// entry: the entry's label stands in for the command it reads and is not
+// kept as one. An entry that is also another kind is skipped with a
+// warning; a URL OPA's data API cannot be at is a warning, and the entry
+// is kept, so that a fail_closed guard fails (closed) rather than vanish.
+func (cfg *Config) parseOPAEntry(ev *protocol.Event, declared, path string, index int, n *yaml.Node, dialect protocol.Dialect, source string) *Entry {
+	o := pyyaml.MappingGet(n, "opa")
+	if o.Kind != yaml.ScalarNode || o.Tag != "!!str" || strings.TrimSpace(o.Value) == "" {
+		cfg.warn(path, ".opa must be the URL of a path of an OPA server's data API (such as http://127.0.0.1:8181/v1/data/hermes/pre_tool_call); got "+pyyaml.Repr(o)+"; skipped")
+		return nil
+	}
+	for _, k := range opaExcludes {
+		if pyyaml.MappingGet(n, k) != nil {
+			cfg.warn(path, " has both 'opa' and '"+k+"': an entry is an opa policy, a command or a rule, not two; skipped")
+			return nil
+		}
+	}
+	spec := &OPASpec{URL: strings.TrimSpace(o.Value)}
+	if why := opaURLProblem(spec.URL); why != "" {
+		cfg.warn(path, ".opa "+pyyaml.Repr(o)+" "+why+"; the entry fails when it runs")
+	}
+	e := cfg.parseEntry(ev, declared, path, index, pyyaml.WithMapping(n, "command", spec.Label()), dialect, nil, source)
+	if e == nil {
+		return nil
+	}
+	e.Command = ""
+	e.Spec = spec
+	return e
+}
+
+// opaURLProblem says what keeps u from being an OPA data API URL the
+// dispatcher can post to ("" when nothing does): only http and https are
+// posted to, and a host is needed.
+func opaURLProblem(u string) string {
+	p, err := url.Parse(u)
+	switch {
+	case err != nil:
+		return "is not a URL (" + err.Error() + ")"
+	case p.Scheme != "http" && p.Scheme != "https":
+		return "is not an http:// or https:// URL"
+	case p.Host == "":
+		return "has no host"
+	}
+	return ""
+}

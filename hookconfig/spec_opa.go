@@ -1,0 +1,20 @@
+package hookconfig
+
+// TypeOPA is an opa: entry's kind.
+const TypeOPA = "opa"
+
+// OPASpec is an entry decided by an Open Policy Agent server (opa: in a
+// Hermes-style entry): the entry's payload is POSTed as {"input": …} to
+// URL, a path of OPA's data API, and the document it answers with is read
+// as {decision, message}. The dispatcher posts it (dispatcher/kind_opa.go,
+// through internal/hookhttp); hookconfig keeps the URL.
+type OPASpec struct {
+	URL string
+}
+
+// Kind implements Spec.
+func (*OPASpec) Kind() string { return TypeOPA }
+
+// Label implements Spec: an opa entry is listed and approved by its URL,
+// marked as OPA's so that it never reads as an http hook's.
+func (s *OPASpec) Label() string { return "opa: " + s.URL }
