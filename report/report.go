@@ -38,7 +38,7 @@ type HookStatus struct {
 	// approval (NoApproval: a rule of the user's own config).
 	Approved   bool
 	NoApproval bool
-	Approval consent.Entry
+	Approval   consent.Entry
 	// Elsewhere: the approval was given in another checkout of the hook's
 	// repository (a clone, a worktree) with the same content.
 	Elsewhere bool

@@ -67,7 +67,6 @@ func validJSON(s string) bool {
 	return err == nil
 }
 
-
 // smokeRule grades a rule's evaluation on the synthetic payload: an
 // evaluation error (a key the payload lacks) is worth knowing, its answer
 // is not (the payload is made up).
