@@ -49,7 +49,7 @@ func ruleKindOf(s hookconfig.Spec) hookKind {
 // repository's) by its text, with its decision and message pinned, so a
 // changed rule needs a new approval.
 func (k *ruleKind) fixed(*hookconfig.Entry) *cmdpin.Target {
-	return &cmdpin.Target{Opaque: "a rule, decided in-process", Spec: ruleSpec(k.spec)}
+	return &cmdpin.Target{Opaque: "a rule, decided in-process: its expression, decision and message are pinned", Spec: ruleSpec(k.spec)}
 }
 
 func (*ruleKind) cannotRun() string { return "" }

@@ -90,7 +90,7 @@ func TestRuleOfARepositoryIsApproved(t *testing.T) {
 	}
 	e.Rule().Message = "something else"
 	o = dispatch(t, d, "pre_tool_call", terminal("ls"))
-	if o.Decision != protocol.DecisionBlock || !strings.Contains(o.Message, "changed since approval") || evals.Load() != 1 {
+	if o.Decision != protocol.DecisionBlock || !strings.Contains(o.Message, "the rule changed since approval") || evals.Load() != 1 {
 		t.Fatalf("changed repository rule: evaluated %d times, %+v", evals.Load(), o)
 	}
 	e.Rule().Message = "refused by rule"
