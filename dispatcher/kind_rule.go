@@ -61,13 +61,20 @@ func ruleSpec(s *hookconfig.RuleSpec) string {
 }
 
 func (k *ruleKind) compiled() (*rule.Rule, error) {
-	k.once.Do(func() { k.r, k.err = rule.Compile(k.spec.Source) })
+	k.once.Do(func() {
+		if testRuleCompile != nil {
+			testRuleCompile(k.spec.Source)
+		}
+		k.r, k.err = rule.Compile(k.spec.Source)
+	})
 	return k.r, k.err
 }
 
-// testRuleEval, when a test sets it, is called for every evaluation that
-// starts: what proves an unapproved rule never evaluates.
-var testRuleEval func(src string)
+// testRuleEval and testRuleCompile, when a test sets them, are called for
+// every evaluation that starts and every compilation: what proves an
+// unapproved rule never evaluates, and that only the rules a firing
+// reaches are compiled, once.
+var testRuleEval, testRuleCompile func(src string)
 
 func (k *ruleKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h Invocation, _ []byte) ran {
 	start := time.Now()
