@@ -79,6 +79,11 @@ type Invocation struct {
 	// fields are what the hook fires with, set by runInto (a transform
 	// chain's rewrites included): what an in-process kind decides from.
 	fields map[string]any
+	// cwd is the firing's bound working directory (protocol.Firing.Cwd),
+	// for an in-process kind: the firing's fields alone cannot say it
+	// when the host named none (then it is the dispatcher's, or a
+	// replay's recorded one).
+	cwd string
 }
 
 // hookKind is the hook's kind: as hookFor mapped it, else its entry's

@@ -88,6 +88,12 @@ func (k *ruleKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h
 		}
 		f := protocol.NewFiring(rev, "", h.fields)
 		d.bind(&f)
+		if h.cwd != "" {
+			// The firing's own binding: the same directory whether it
+			// came from the host's fields, the dispatcher, or a replay's
+			// record.
+			f.Cwd = h.cwd
+		}
 		ectx, cancel := context.WithTimeout(ctx, min(e.Timeout, rule.DefaultTimeout))
 		ok, err = r.Eval(ectx, rule.InputOf(&f, caller(ctx)))
 		cancel()

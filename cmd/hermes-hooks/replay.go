@@ -116,7 +116,7 @@ func runReplay(a *app, o replayOptions) error {
 	defer stop()
 	var seen replaySeen
 	keep := func(e *journal.Entry) bool { return seen.count(e, lf.Keep(e)) }
-	rep, err := journal.Replay(ctx, path, journal.ReplayOptions{Keep: keep, Dispatch: d.Dispatch})
+	rep, err := journal.Replay(ctx, path, journal.ReplayOptions{Keep: keep, Fire: d.Fire})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return errors.New("replay interrupted")
