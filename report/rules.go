@@ -94,7 +94,11 @@ func (x ExampleRunner) ruleExamples(ctx context.Context, h HookExamples) HookExa
 			h.Results = append(h.Results, ExampleResult{Example: ex, Got: "invalid example (" + ex.Key + ex.Invalid + ")"})
 			continue
 		}
-		passed, got := RunRuleExample(ctx, e, ex, x.Tools, x.Cwd)
+		o := ruleExampleOutcome(ctx, e, ex, x.Tools, x.Cwd)
+		if e.Shadow {
+			shadowed(&o)
+		}
+		passed, got := checkExample(ex, &o)
 		h.Results = append(h.Results, ExampleResult{Example: ex, Passed: passed, Got: got})
 	}
 	return h
@@ -102,8 +106,36 @@ func (x ExampleRunner) ruleExamples(ctx context.Context, h HookExamples) HookExa
 
 // RunRuleExample evaluates one example of a rule entry as dispatch would
 // on the example's firing (its tool, args and cwd; cwd as the working
-// directory when the example names none): the matcher, then the rule.
+// directory when the example names none): the matcher, then the rule. It
+// checks what the rule decides, whatever its mode: validate's question is
+// whether the rule says what its examples say, and a rule tried in shadow
+// mode keeps the examples it will be enforced with.
 func RunRuleExample(ctx context.Context, e *hookconfig.Entry, ex *hookconfig.Example, tools *protocol.ToolTable, cwd string) (bool, string) {
+	o := ruleExampleOutcome(ctx, e, ex, tools, cwd)
+	return checkExample(ex, &o)
+}
+
+// shadowed makes a rule example's outcome what the agent gets from a rule
+// in mode: shadow — nothing — with what the rule would have done beside
+// it, as a shadow hook's example is judged (checkExample).
+func shadowed(o *protocol.Outcome) {
+	if len(o.Hooks) == 0 {
+		return
+	}
+	rep := &o.Hooks[0]
+	rep.Shadow = true
+	switch {
+	case o.Decision == protocol.DecisionBlock || o.Decision == protocol.DecisionAsk:
+		rep.Would = string(o.Decision) + ": " + o.Message
+	case o.Context != "":
+		rep.Would = "context"
+	}
+	o.Decision, o.Message, o.Context = protocol.DecisionNone, "", ""
+}
+
+// ruleExampleOutcome is the outcome of one rule example (RunRuleExample):
+// no hook report when the matcher does not select it.
+func ruleExampleOutcome(ctx context.Context, e *hookconfig.Entry, ex *hookconfig.Example, tools *protocol.ToolTable, cwd string) protocol.Outcome {
 	if tools == nil {
 		tools = protocol.DefaultTools()
 	}
@@ -115,7 +147,7 @@ func RunRuleExample(ctx context.Context, e *hookconfig.Entry, ex *hookconfig.Exa
 	}
 	o := protocol.Outcome{Decision: protocol.DecisionNone}
 	if !e.Matches(fields, tools) {
-		return checkExample(ex, &o)
+		return o
 	}
 	r, err := rule.Compile(e.Rule().Source)
 	var ok bool
@@ -143,7 +175,7 @@ func RunRuleExample(ctx context.Context, e *hookconfig.Entry, ex *hookconfig.Exa
 			o.Context = spec.Message
 		}
 	}
-	return checkExample(ex, &o)
+	return o
 }
 
 // ruleProblems are validate's findings on rules: every rule compiles, and
