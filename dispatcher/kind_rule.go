@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -89,7 +90,7 @@ func (k *ruleKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h
 		f := protocol.NewFiring(rev, "", h.fields)
 		d.bind(&f)
 		ectx, cancel := context.WithTimeout(ctx, min(e.Timeout, rule.DefaultTimeout))
-		ok, err = r.Eval(ectx, rule.InputOf(&f, caller(ctx)))
+		ok, err = r.Eval(ectx, rule.InputOf(&f, callingAgent(ctx)))
 		cancel()
 	}
 	out := ran{res: hookproc.Result{Elapsed: time.Since(start)}}
@@ -110,6 +111,18 @@ func (k *ruleKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h
 		out.res.SpawnError = "rule evaluation failed: " + err.Error()
 	}
 	return out
+}
+
+// callingAgent is the agent a dispatch was made for (CalledBy's first
+// name: a host that runs several agents' files names the agent first),
+// "" when it was not made for one.
+func callingAgent(ctx context.Context) string {
+	for a := range strings.SplitSeq(caller(ctx), ",") {
+		if a != OwnRunElsewhere {
+			return a
+		}
+	}
+	return ""
 }
 
 // ruleContribution is what a true rule asks for.
