@@ -106,11 +106,20 @@ func (k *ruleKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h
 	case errors.Is(err, rule.ErrTimeout) || errors.Is(err, rule.ErrQuarantined):
 		out.res.SpawnError = "rule evaluation stopped: " + err.Error()
 	case k.r == nil:
-		out.res.SpawnError = "rule does not compile: " + err.Error()
+		out.res.SpawnError = "rule does not compile" + ruleAt(e) + ": " + err.Error()
 	default:
 		out.res.SpawnError = "rule evaluation failed: " + err.Error()
 	}
 	return out
+}
+
+// ruleAt is where a rule is written (" (FILE:LINE)"), "" when unknown.
+func ruleAt(e *hookconfig.Entry) string {
+	r := e.Rule()
+	if e.Source == "" || r == nil || r.Line == 0 {
+		return ""
+	}
+	return " (" + e.Source + ":" + strconv.Itoa(r.Line) + ")"
 }
 
 // callingAgent is the agent a dispatch was made for (CalledBy's first
