@@ -127,3 +127,21 @@ func TestRuleKeyInAgentFilesIsNoRule(t *testing.T) {
 		t.Fatalf("%v %+v", err, cfg)
 	}
 }
+
+// cwd: is an example key of rules only: a hook's example must not move
+// where the hook runs.
+func TestExampleCwdForRulesOnly(t *testing.T) {
+	cfg, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n"+
+		"    - rule: 'cwd == \"/a\"'\n      matcher: write_file\n      decision: block\n      message: m\n      examples:\n        - {cwd: /a, args: {path: x}, expect: block}\n"+
+		"    - command: ./g.sh\n      matcher: write_file\n      examples:\n        - {cwd: /a, args: {path: x}, expect: none}\n"), "/c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, h := cfg.Entries[0].Examples[0], cfg.Entries[1].Examples[0]
+	if r.Cwd != "/a" || r.Tool != "write_file" || h.Cwd != "" || h.Tool != "write_file" {
+		t.Fatalf("rule example %+v, hook example %+v", r, h)
+	}
+	if len(cfg.Warnings) != 1 || !strings.Contains(cfg.Warnings[0].String(), "hooks.pre_tool_call[1].examples[0]: unknown key 'cwd' is ignored") {
+		t.Fatalf("warnings: %v", cfg.Warnings)
+	}
+}
