@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -95,7 +96,7 @@ func (k *ruleKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h
 			f.Cwd = h.cwd
 		}
 		ectx, cancel := context.WithTimeout(ctx, min(e.Timeout, rule.DefaultTimeout))
-		ok, err = r.Eval(ectx, rule.InputOf(&f, caller(ctx)))
+		ok, err = r.Eval(ectx, rule.InputOf(&f, callingAgent(ctx)))
 		cancel()
 	}
 	out := ran{res: hookproc.Result{Elapsed: time.Since(start)}}
@@ -111,11 +112,32 @@ func (k *ruleKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h
 	case errors.Is(err, rule.ErrTimeout) || errors.Is(err, rule.ErrQuarantined):
 		out.res.SpawnError = "rule evaluation stopped: " + err.Error()
 	case k.r == nil:
-		out.res.SpawnError = "rule does not compile: " + err.Error()
+		out.res.SpawnError = "rule does not compile" + ruleAt(e) + ": " + err.Error()
 	default:
 		out.res.SpawnError = "rule evaluation failed: " + err.Error()
 	}
 	return out
+}
+
+// ruleAt is where a rule is written (" (FILE:LINE)"), "" when unknown.
+func ruleAt(e *hookconfig.Entry) string {
+	r := e.Rule()
+	if e.Source == "" || r == nil || r.Line == 0 {
+		return ""
+	}
+	return " (" + e.Source + ":" + strconv.Itoa(r.Line) + ")"
+}
+
+// callingAgent is the agent a dispatch was made for (CalledBy's first
+// name: a host that runs several agents' files names the agent first),
+// "" when it was not made for one.
+func callingAgent(ctx context.Context) string {
+	for a := range strings.SplitSeq(caller(ctx), ",") {
+		if a != OwnRunElsewhere {
+			return a
+		}
+	}
+	return ""
 }
 
 // ruleContribution is what a true rule asks for.

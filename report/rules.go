@@ -104,13 +104,13 @@ func (x ExampleRunner) ruleExamples(ctx context.Context, h HookExamples) HookExa
 	return h
 }
 
-// RunRuleExample evaluates one example of a rule entry as dispatch would
+// runRuleExample evaluates one example of a rule entry as dispatch would
 // on the example's firing (its tool, args and cwd; cwd as the working
 // directory when the example names none): the matcher, then the rule. It
 // checks what the rule decides, whatever its mode: validate's question is
 // whether the rule says what its examples say, and a rule tried in shadow
 // mode keeps the examples it will be enforced with.
-func RunRuleExample(ctx context.Context, e *hookconfig.Entry, ex *hookconfig.Example, tools *protocol.ToolTable, cwd string) (bool, string) {
+func runRuleExample(ctx context.Context, e *hookconfig.Entry, ex *hookconfig.Example, tools *protocol.ToolTable, cwd string) (bool, string) {
 	o := ruleExampleOutcome(ctx, e, ex, tools, cwd)
 	return checkExample(ex, &o)
 }
@@ -133,7 +133,7 @@ func shadowed(o *protocol.Outcome) {
 	o.Decision, o.Message, o.Context = protocol.DecisionNone, "", ""
 }
 
-// ruleExampleOutcome is the outcome of one rule example (RunRuleExample):
+// ruleExampleOutcome is the outcome of one rule example (runRuleExample):
 // no hook report when the matcher does not select it.
 func ruleExampleOutcome(ctx context.Context, e *hookconfig.Entry, ex *hookconfig.Example, tools *protocol.ToolTable, cwd string) protocol.Outcome {
 	if tools == nil {
@@ -200,7 +200,7 @@ func ruleProblems(ctx context.Context, cfg *hookconfig.Config, cwd string, lines
 			if ex.Invalid != "" {
 				continue // a warning already says why
 			}
-			if passed, got := RunRuleExample(ctx, e, ex, cfg.Tools, cwd); !passed {
+			if passed, got := runRuleExample(ctx, e, ex, cfg.Tools, cwd); !passed {
 				line := lines.find(e.Source, ex.Key)
 				if line == 0 {
 					line = r.Line
