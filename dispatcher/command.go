@@ -115,7 +115,7 @@ func (d *Dispatcher) prepare(h Invocation) (hookproc.Spec, string) {
 // The gate checks the files of the same Target the runner starts, so what
 // is approved is what runs.
 func (d *Dispatcher) hookFor(e *hookconfig.Entry, f *protocol.Firing) Invocation {
-	h := Invocation{Entry: e, Dir: e.WorkDir, Env: d.env}
+	h := Invocation{Entry: e, Dir: e.WorkDir, Env: d.env, cwd: f.Cwd}
 	if e.ViaShell() {
 		h.Dir = f.Cwd // bound: the host's cwd when a directory, else ours
 	}

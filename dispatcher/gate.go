@@ -79,6 +79,11 @@ type Invocation struct {
 	// fields are what the hook fires with, set by runInto (a transform
 	// chain's rewrites included): what an in-process kind decides from.
 	fields map[string]any
+	// cwd is the firing's bound working directory (protocol.Firing.Cwd),
+	// for an in-process kind: the firing's fields alone cannot say it
+	// when the host named none (then it is the dispatcher's, or a
+	// replay's recorded one).
+	cwd string
 }
 
 // hookKind is the hook's kind: as hookFor mapped it, else its entry's
@@ -142,6 +147,15 @@ func (g consentGate) MayRunIn(project string) bool { return g.p.MayRunIn(project
 func (g consentGate) Check(h Invocation) Verdict {
 	p := g.p
 	e := h.Entry
+	if !e.NeedsApproval() {
+		// A rule of the user's own config: data they wrote, which runs
+		// nothing (hookconfig.Entry.NeedsApproval). Safe mode still
+		// runs nothing at all.
+		if p.SafeMode {
+			return Verdict{Kind: VerdictSkip, Reason: "safe mode (HERMES_SAFE_MODE)"}
+		}
+		return Verdict{Kind: VerdictRun, Reason: "a rule of your own config (needs no approval)"}
+	}
 	ch := consent.Request{
 		Event: e.DeclaredAs, Command: e.Text(), Scope: e.Scope,
 		Shell: e.ViaShell(), Env: h.Env, Dir: h.Dir, Target: &h.target,

@@ -61,6 +61,7 @@ var kinds = []func(hookconfig.Spec) hookKind{
 	workerKindOf,
 	httpKindOf,
 	opaKindOf,
+	ruleKindOf,
 	unsupportedKindOf,
 }
 

@@ -44,6 +44,10 @@ type Record struct {
 	// Cwd is the firing's working directory (protocol.Firing.Bind: the
 	// host's cwd when it names a directory, else the dispatcher's).
 	Cwd string
+	// Agent is the agent the dispatch answered (CalledBy; "" for none):
+	// what a rule saw as agent, and what selected the entries it runs
+	// itself out. A replay fires the record again as that agent.
+	Agent string
 	// Firing is the firing the fields were read into, bound to the
 	// dispatcher (nil in a record made by hand: read Fields with
 	// protocol.NewFiring).
@@ -79,7 +83,7 @@ func (d *Dispatcher) record(ctx context.Context, f *protocol.Firing, start time.
 		return
 	}
 	fc := *f
-	r := Record{Time: start, Elapsed: time.Since(start), Event: f.Event, Fields: fields, Cwd: f.Cwd, Firing: &fc, Outcome: o,
+	r := Record{Time: start, Elapsed: time.Since(start), Event: f.Event, Fields: fields, Cwd: f.Cwd, Agent: caller(ctx), Firing: &fc, Outcome: o,
 		Scripts: make([]Script, len(o.Hooks)), Async: d.opts.Async == AsyncInline}
 	for i := range hooks {
 		// pins[i] is nil where the pins were handed to a background run

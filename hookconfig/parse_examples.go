@@ -59,6 +59,10 @@ type Example struct {
 	// Reason, when set, must be a substring of the outcome's message
 	// (block, ask) or context (context).
 	Reason string
+	// Cwd, when set, is the firing's working directory (cwd: in the
+	// payload): what a rule about paths compares with. Rules only: a
+	// hook's example must not move where the hook runs.
+	Cwd string
 	// Key is the example's key path ("hooks.pre_tool_call[0].examples[1]").
 	Key string
 	// Invalid says why the example cannot run (a warning says so too);
@@ -110,7 +114,11 @@ func (cfg *Config) parseExample(e *Entry, key string, n *yaml.Node) Example {
 		ex.Invalid = " must be a mapping like {tool: terminal, args: {command: \"rm -rf /\"}, expect: block}; got " + pyyaml.Type(n)
 		return ex
 	}
-	cfg.unknownKeys(n, key, exampleKeys, 0)
+	known := exampleKeys
+	if e.Rule() != nil {
+		known = append(known[:len(known):len(known)], "cwd")
+	}
+	cfg.unknownKeys(n, key, known, 0)
 	text := func(k string) (string, bool) {
 		v := pyyaml.MappingGet(n, k)
 		if v == nil {
@@ -134,7 +142,17 @@ func (cfg *Config) parseExample(e *Entry, key string, n *yaml.Node) Example {
 		ex.Invalid = ".event must name this entry's own event (" + e.DeclaredAs + "): an example runs only its own hook; leave it out"
 		return ex
 	}
-	if ex.Tool, ok = text("tool"); !ok || ex.Tool == "" {
+	if ex.Cwd, ok = text("cwd"); e.Rule() == nil {
+		ex.Cwd = "" // reported above as an unknown key
+	} else if !ok {
+		ex.Invalid = ".cwd must be a directory path (a short string)"
+		return ex
+	}
+	if ex.Tool, ok = text("tool"); ok && ex.Tool == "" && plainName(e.Matcher) {
+		// The one tool the entry's matcher names: {args: …, expect: …}.
+		ex.Tool = e.Matcher
+	}
+	if !ok || ex.Tool == "" {
 		ex.Invalid = ".tool must be the tool name, e.g. tool: terminal"
 		return ex
 	}
@@ -255,4 +273,17 @@ func (x *Example) Label() string {
 		return x.Tool + " " + strconv.Quote(textutil.Truncate(c, 80))
 	}
 	return x.Tool + " " + textutil.Truncate(string(pyjson.Encode(x.Args, pyjson.Compact)), 80)
+}
+
+// plainName reports a matcher that names one tool (terminal, Bash).
+func plainName(m string) bool {
+	if m == "" {
+		return false
+	}
+	for _, r := range m {
+		if !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }

@@ -24,6 +24,9 @@ type Entry struct {
 	Session string    `json:"session,omitempty"`
 	Tool    string    `json:"tool,omitempty"`
 	Cwd     string    `json:"cwd,omitempty"`
+	// Agent is the agent the dispatch answered (`hook AGENT`, serve's
+	// forwarded hook; dispatcher.Record.Agent), for replay.
+	Agent string `json:"agent,omitempty"`
 	// Decision, Message, Stop and StopReason are the outcome's.
 	Decision   string `json:"decision"`
 	Message    string `json:"message,omitempty"`
@@ -130,13 +133,14 @@ func (w *Writer) body(r *dispatcher.Record, route Route) protocol.Object {
 		fields = r.Fields
 	}
 	eff := effects(o)
-	return make(protocol.Object, 0, 21).
+	return make(protocol.Object, 0, 22).
 		With(true, "time", r.Time.UTC().Format(time.RFC3339Nano)).
 		With(true, "version", w.version()).
 		With(true, "event", o.Event).
 		With(session != "", "session", session).
 		With(tool != "", "tool", tool).
 		With(r.Cwd != "", "cwd", r.Cwd).
+		With(r.Agent != "", "agent", r.Agent).
 		With(true, "decision", string(dec)).
 		With(o.Message != "", "message", o.Message).
 		With(true, "stop", o.Stop).

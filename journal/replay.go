@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
@@ -16,11 +17,12 @@ type ReplayOptions struct {
 	// Keep selects the records to replay (nil: every record). The records
 	// it passes over are not counted at all.
 	Keep func(*Entry) bool
-	// Dispatch fires one recorded event again: a host's
-	// (*dispatcher.Dispatcher).Dispatch, built by the caller with the
-	// config to compare and without a Recorder, so that replaying records
-	// nothing. Replay decides nothing itself: it only compares.
-	Dispatch func(ctx context.Context, event string, fields map[string]any) (protocol.Outcome, error)
+	// Fire fires one recorded event again: a host's
+	// (*dispatcher.Dispatcher).Fire, built by the caller with the config
+	// to compare and without a Recorder, so that replaying records
+	// nothing. Replay hands it the firing as it was recorded (see
+	// asRecorded) and decides nothing itself: it only compares.
+	Fire func(ctx context.Context, f *protocol.Firing) (protocol.Outcome, error)
 }
 
 // Side is one outcome of a replayed event: the recorded one or the new one.
@@ -62,7 +64,7 @@ type payloadOnly struct {
 }
 
 // Replay fires every selected record of the journal at path again through
-// opts.Dispatch, oldest first, and reports the records whose decision
+// opts.Fire, as it was recorded (asRecorded), oldest first, and reports the records whose decision
 // differs from the recorded one. The journal is only read. Records are
 // streamed, not loaded at once: a journal may hold 64 MiB per file.
 //
@@ -93,7 +95,13 @@ func Replay(ctx context.Context, path string, opts ReplayOptions) (ReplayReport,
 			rep.NotReplayable++
 			return true
 		}
-		o, err := opts.Dispatch(ctx, e.Event, fields)
+		ev, known := protocol.Lookup(e.Event)
+		if !known {
+			rep.NotReplayable++
+			return true
+		}
+		fctx, f := asRecorded(ctx, e, ev, fields)
+		o, err := opts.Fire(fctx, &f)
 		if err == nil {
 			err = ctx.Err()
 		}
@@ -117,6 +125,34 @@ func Replay(ctx context.Context, path string, opts ReplayOptions) (ReplayReport,
 		err = failed
 	}
 	return rep, err
+}
+
+// asRecorded is the firing of record e as it was made: its fields, fired
+// for the agent it answered (dispatcher.CalledBy: the entries that agent
+// runs itself are left out again, and a rule sees the same agent), in the
+// directory it was bound to. That directory came from the host's cwd
+// field, or, when the host named none (or not a directory), from the
+// dispatcher that decided it; replay's own dispatcher has another, so the
+// recorded one stands in for the host's when it is still a directory here
+// (a Claude-dialect hook starts in it, a rule sees it as cwd). Records
+// written before the agent was journalled replay as no agent's.
+func asRecorded(ctx context.Context, e *Entry, ev *protocol.Event, fields map[string]any) (context.Context, protocol.Firing) {
+	if e.Agent != "" {
+		ctx = dispatcher.CalledBy(ctx, e.Agent)
+	}
+	f := protocol.NewFiring(ev, e.Event, fields)
+	if e.Cwd != "" && e.Cwd != f.HostCwd && !isDir(f.HostCwd) && isDir(e.Cwd) {
+		f.HostCwd = e.Cwd
+	}
+	return ctx, f
+}
+
+func isDir(p string) bool {
+	if p == "" {
+		return false
+	}
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }
 
 // recordedFields is a record's payload as host fields, and whether it has

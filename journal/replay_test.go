@@ -8,9 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -45,11 +48,8 @@ func TestReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	var seen []map[string]any
-	dispatch := func(_ context.Context, event string, fields map[string]any) (protocol.Outcome, error) {
-		ev, ok := protocol.Lookup(event)
-		if !ok {
-			return protocol.Outcome{}, &dispatcher.UnknownEventError{Name: event}
-		}
+	dispatch := func(_ context.Context, f *protocol.Firing) (protocol.Outcome, error) {
+		ev, fields := f.Event, f.Fields
 		seen = append(seen, fields)
 		o := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: "still",
 			Hooks: []protocol.HookReport{{Command: "./guard.sh", Contribution: &protocol.Contribution{Decision: protocol.DecisionBlock}}}}
@@ -64,7 +64,7 @@ func TestReplay(t *testing.T) {
 		}
 		return o, nil
 	}
-	rep, err := Replay(context.Background(), p, ReplayOptions{Dispatch: dispatch})
+	rep, err := Replay(context.Background(), p, ReplayOptions{Fire: dispatch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestReplay(t *testing.T) {
 	}
 
 	// Keep selects; the others are not counted.
-	rep, err = Replay(context.Background(), p, ReplayOptions{Dispatch: dispatch, Keep: func(e *Entry) bool { return e.Seq == 3 }})
+	rep, err = Replay(context.Background(), p, ReplayOptions{Fire: dispatch, Keep: func(e *Entry) bool { return e.Seq == 3 }})
 	if err != nil || rep.Events != 1 || rep.Differ != 1 {
 		t.Fatalf("kept: %+v %v", rep, err)
 	}
@@ -97,7 +97,7 @@ func TestReplayStopsAtADispatchError(t *testing.T) {
 	p := replayJournal(t)
 	boom := errors.New("boom")
 	calls := 0
-	rep, err := Replay(context.Background(), p, ReplayOptions{Dispatch: func(context.Context, string, map[string]any) (protocol.Outcome, error) {
+	rep, err := Replay(context.Background(), p, ReplayOptions{Fire: func(context.Context, *protocol.Firing) (protocol.Outcome, error) {
 		calls++
 		return protocol.Outcome{}, boom
 	}})
@@ -106,10 +106,75 @@ func TestReplayStopsAtADispatchError(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = Replay(ctx, p, ReplayOptions{Dispatch: func(context.Context, string, map[string]any) (protocol.Outcome, error) {
+	_, err = Replay(ctx, p, ReplayOptions{Fire: func(context.Context, *protocol.Firing) (protocol.Outcome, error) {
 		return protocol.Outcome{Decision: protocol.DecisionNone}, nil
 	}})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: %v", err)
+	}
+}
+
+// A record is fired again as it was made: for the agent it answered and
+// in the directory it was bound to, so that a rule reading agent or cwd
+// decides as it did live. The recorded directory stands in only when the
+// host's own cwd is not a directory here, and only when it still is one.
+func TestReplayFiresAsRecorded(t *testing.T) {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "proj")
+	if err := os.Mkdir(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, DefaultFile)
+	w := newWriter(t, Options{Path: p, IncludePayload: true})
+	for _, tc := range []struct{ agent, cwd, hostCwd string }{
+		{"claude", proj, ""},                      // no cwd sent: the dispatcher's, recorded
+		{"", proj, filepath.Join(dir, "gone")},    // a cwd that is no directory
+		{"codex", filepath.Join(dir, "gone"), ""}, // recorded where nothing is now
+		{"", dir, proj},                           // the host's cwd, a directory: its own
+	} {
+		r := record("no")
+		r.Agent, r.Cwd = tc.agent, tc.cwd
+		if tc.hostCwd != "" {
+			r.Fields["cwd"] = tc.hostCwd
+		}
+		w.Record(context.Background(), r)
+	}
+	lines := readLines(t, p)
+	if !strings.Contains(lines[0], `"cwd":"`+proj+`","agent":"claude",`) || strings.Contains(lines[1], `"agent"`) {
+		t.Fatalf("the agent is not journalled after cwd:\n%s\n%s", lines[0], lines[1])
+	}
+
+	var got []string
+	fire := func(ctx context.Context, f *protocol.Firing) (protocol.Outcome, error) {
+		got = append(got, f.HostCwd)
+		return protocol.Outcome{Event: f.Event.Name, Decision: protocol.DecisionBlock, Message: "no"}, nil
+	}
+	if _, err := Replay(context.Background(), p, ReplayOptions{Fire: fire}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{proj, proj, "", proj}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("the firings' cwd\n got %q\nwant %q", got, want)
+	}
+
+	// Through a real dispatcher: a rule that blocks only for claude in
+	// proj decides the first record as it was decided (block), the
+	// others not.
+	src := "hooks:\n  pre_tool_call:\n    - rule: 'agent == \"claude\" && cwd == " + strconv.Quote(proj) + "'\n      decision: block\n      message: no\n"
+	cfg, err := hookconfig.ParseConfig([]byte(src), filepath.Join(dir, "c.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := dispatcher.New(cfg, dispatcher.Options{Gate: dispatcher.AllowAll, Cwd: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	rep, err := Replay(context.Background(), p, ReplayOptions{Fire: d.Fire})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Replayed != 4 || rep.Differ != 3 || rep.Differences[0].Seq != 2 {
+		t.Fatalf("a rule on agent and cwd, replayed: %+v", rep)
 	}
 }

@@ -229,7 +229,11 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 		needAck := t.status != nil && t.status.NeedsTextOnlyAck()
 		if st := t.status; st != nil && st.Approved && st.Drift.Kind != consent.DriftHash && st.Drift.Kind != consent.DriftMtime &&
 			(!needAck || st.Approval.TextOnlyAck) {
-			fmt.Fprintf(out, "  = already allowlisted: [%s] %s\n", show(t.event), show(t.command))
+			if st.NoApproval {
+				fmt.Fprintf(out, "  = needs no approval (a rule of your own config): [%s] %s\n", show(t.event), show(t.command))
+			} else {
+				fmt.Fprintf(out, "  = already allowlisted: [%s] %s\n", show(t.event), show(t.command))
+			}
 			r.Result = "already"
 			results = append(results, r)
 			continue
@@ -271,7 +275,10 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 		r.TextOnly = res.TextOnly
 		results = append(results, r)
 		fmt.Fprintf(out, "  ✓ %s: [%s] %s\n", verb, show(t.event), show(t.command))
-		report.PrintTextOnly(out, t.event, t.command, res.TextOnly, false)
+		if t.status == nil || t.status.Entry.Rule() == nil {
+			// A rule's text is all it runs, and its approval pins it.
+			report.PrintTextOnly(out, t.event, t.command, res.TextOnly, false)
+		}
 		if t.status == nil {
 			fmt.Fprintf(out, "    (no hook in %s runs this command for %s yet; the approval waits for one)\n", show(a.configLabel()), show(t.event))
 		}

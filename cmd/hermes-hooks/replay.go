@@ -46,14 +46,19 @@ Replay runs your approved hooks for real, with consent as usual: an
 unapproved hook never runs (approve a new guard before replaying with it),
 so replay only hooks that are safe to run again. It changes nothing else:
 no journal records, no session state (the replay starts from an empty state
-of its own), async hooks are not started. Relative hook paths and the
-project's .hermes/hooks.yaml are found from the working directory. The
-journal is the one --journal names, else the config's.
+of its own), async hooks are not started. The project's .hermes/hooks.yaml
+is found from the working directory. Each record is fired as it was made:
+for the agent it answered (hook claude, …: its own hooks are left out again,
+and a rule sees the same agent) and, when the host sent no cwd, in the
+directory it was decided in, if that is still a directory (a rule's cwd, a
+Claude-dialect hook's start). The journal is the one --journal names, else
+the config's.
 
 Exit status: 0 whatever differs (it is a report), 1 when the journal or the
 config cannot be read, or when no record could be replayed (none selected, or
 none holding a payload: it says which).`,
 		Example: `  hermes-hooks replay --config ~/.hermes/config.new.yaml
+  hermes-hooks replay --config candidate-rules.yaml --json | jq '.differences[] | {seq, now}'
   hermes-hooks replay --since 24h --event pre_tool_call
   hermes-hooks replay --journal /var/log/hermes/journal.jsonl --json | jq '.differences[]'`,
 		Args: exactArgs(0, "no arguments"),
@@ -116,7 +121,7 @@ func runReplay(a *app, o replayOptions) error {
 	defer stop()
 	var seen replaySeen
 	keep := func(e *journal.Entry) bool { return seen.count(e, lf.Keep(e)) }
-	rep, err := journal.Replay(ctx, path, journal.ReplayOptions{Keep: keep, Dispatch: d.Dispatch})
+	rep, err := journal.Replay(ctx, path, journal.ReplayOptions{Keep: keep, Fire: d.Fire})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return errors.New("replay interrupted")

@@ -1,0 +1,147 @@
+package hookconfig
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// The issue's example, verbatim.
+const issueRuleYAML = `hooks:
+  pre_tool_call:
+    - matcher: terminal
+      rule: 'args.command matches "(^|[;&|]\\s*)rm\\s+-[a-zA-Z]*r[a-zA-Z]*f"'
+      decision: block
+      message: "rm -rf is not allowed here"
+      examples:
+        - {args: {command: "rm -rf /"}, expect: block}
+        - {args: {command: "ls -la"}, expect: none}
+`
+
+func TestParseRuleEntry(t *testing.T) {
+	cfg, err := ParseConfig([]byte(issueRuleYAML), "/c.yaml")
+	if err != nil || len(cfg.Entries) != 1 || len(cfg.Warnings) != 0 {
+		t.Fatalf("issue example: %v, %+v", err, cfg)
+	}
+	e := cfg.Entries[0]
+	r := e.Rule()
+	if r == nil || r.Source != `args.command matches "(^|[;&|]\\s*)rm\\s+-[a-zA-Z]*r[a-zA-Z]*f"` || r.Decision != RuleBlock ||
+		r.Message != "rm -rf is not allowed here" || r.Line != 4 || e.Command != "" || e.RunsCommand() || e.Matcher != "terminal" {
+		t.Fatalf("entry: %+v, rule %+v", e, r)
+	}
+	if e.Text() != "rule: "+r.Source || e.NeedsApproval() {
+		t.Fatalf("text %q, needs approval %v", e.Text(), e.NeedsApproval())
+	}
+	if len(e.Examples) != 2 || e.Examples[0].Tool != "terminal" || e.Examples[0].Invalid != "" || e.Examples[1].Expect != ExpectNone {
+		t.Fatalf("examples: %+v", e.Examples)
+	}
+}
+
+// What would make a rule mean something other than what it says stops
+// the file from loading, naming its line.
+func TestParseRuleEntryErrors(t *testing.T) {
+	for _, tc := range []struct {
+		entry string
+		line  int
+		want  string
+	}{
+		{"- rule: 'true'\n      command: ./x.sh\n      decision: block\n      message: m", 4, "rule: and command: cannot be in one entry"},
+		{"- rule: 'true'\n      opa: http://x\n      decision: block\n      message: m", 4, "rule: and opa:"},
+		{"- rule: 'true'\n      worker: true\n      decision: block\n      message: m", 4, "rule: and worker:"},
+		{"- rule: 'true'\n      decision: blok\n      message: m", 4, "decision must be block, ask or context"},
+		{"- rule: 'true'\n      message: m", 3, "needs decision"},
+		{"- rule: 'true'\n      decision: block", 3, ".message must be a non-empty string"},
+		{"- rule: ''\n      decision: block\n      message: m", 3, ".rule must be a non-empty string"},
+		{"- rule: [a]\n      decision: block\n      message: m", 3, ".rule must be a non-empty string"},
+	} {
+		_, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    "+tc.entry+"\n"), "/c.yaml")
+		var ce *ConfigError
+		if !errors.As(err, &ce) || ce.Line != tc.line || !strings.Contains(ce.Error(), tc.want) || ce.Path != "/c.yaml" {
+			t.Errorf("%q: %v (line %v), want line %d: %s", tc.entry, err, ce, tc.line, tc.want)
+		}
+	}
+	// ask only where the event can ask; context only where it can add
+	// context.
+	_, err := ParseConfig([]byte("hooks:\n  post_tool_call:\n    - rule: 'true'\n      decision: ask\n      message: m\n"), "/c.yaml")
+	if err == nil || !strings.Contains(err.Error(), "/c.yaml:4:") || !strings.Contains(err.Error(), "ask is not possible on post_tool_call") {
+		t.Errorf("ask on post_tool_call: %v", err)
+	}
+	_, err = ParseConfig([]byte("hooks:\n  on_session_end:\n    - rule: 'true'\n      decision: block\n      message: m\n"), "/c.yaml")
+	if err == nil || !strings.Contains(err.Error(), "block is not possible on on_session_end") {
+		t.Errorf("block on on_session_end: %v", err)
+	}
+}
+
+// A rule file holds rule entries; a literal block's rule starts on the
+// line after its key.
+func TestParseRuleLiteralLine(t *testing.T) {
+	cfg, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - rule: |\n        tool == \"x\"\n      decision: context\n      message: m\n"), "/c.yaml")
+	if err != nil || cfg.Entries[0].Rule().Line != 4 {
+		t.Fatalf("%v %+v", err, cfg)
+	}
+}
+
+func FuzzParseRuleEntry(f *testing.F) {
+	f.Add([]byte(issueRuleYAML))
+	f.Add([]byte("rules: [a.yaml]\nhooks:\n  pre_tool_call:\n    - rule: 'x'\n      decision: ask\n      message: m\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, err := ParseConfig(data, "/c.yaml")
+		if err == nil {
+			for _, e := range cfg.Entries {
+				if r := e.Rule(); r != nil && (r.Source == "" || r.Message == "") {
+					t.Fatalf("a rule entry without its text: %+v", r)
+				}
+			}
+		}
+	})
+}
+
+// Rules with one expression and different decisions are two entries; a
+// rule's keys on a command entry are reported.
+func TestRuleDuplicatesAndStrayKeys(t *testing.T) {
+	cfg, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - rule: 'true'\n      decision: block\n      message: a\n"+
+		"    - rule: 'true'\n      decision: context\n      message: b\n    - rule: 'true'\n      decision: block\n      message: a\n"+
+		"    - command: ./g.sh\n      decision: block\n"), "/c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Entries) != 3 || len(cfg.Listed) != 4 || !cfg.Listed[2].Duplicate {
+		t.Fatalf("entries %d, listed %d", len(cfg.Entries), len(cfg.Listed))
+	}
+	if len(cfg.Warnings) != 1 || !strings.Contains(cfg.Warnings[0].String(), "hooks.pre_tool_call[3].decision is read on rule: entries only") {
+		t.Fatalf("warnings: %v", cfg.Warnings)
+	}
+}
+
+// rule: is a key of the config's own entries: in an agent's hook file (a
+// Claude Code settings handler, a pasted Claude group) it makes nothing a
+// rule, and the file still loads.
+func TestRuleKeyInAgentFilesIsNoRule(t *testing.T) {
+	entries, _, err := parseClaudeSettings([]byte(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[
+		{"type":"command","command":"./g.sh","rule":"true","decision":"block","message":"m"}]}]}}`), "/s.json")
+	if err != nil || len(entries) != 1 || entries[0].Rule() != nil || entries[0].Command != "./g.sh" {
+		t.Fatalf("%v %+v", err, entries)
+	}
+	cfg, err := ParseConfig([]byte("hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - {type: command, command: ./g.sh, rule: 'true'}\n"), "/c.yaml")
+	if err != nil || len(cfg.Entries) != 1 || cfg.Entries[0].Rule() != nil {
+		t.Fatalf("%v %+v", err, cfg)
+	}
+}
+
+// cwd: is an example key of rules only: a hook's example must not move
+// where the hook runs.
+func TestExampleCwdForRulesOnly(t *testing.T) {
+	cfg, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n"+
+		"    - rule: 'cwd == \"/a\"'\n      matcher: write_file\n      decision: block\n      message: m\n      examples:\n        - {cwd: /a, args: {path: x}, expect: block}\n"+
+		"    - command: ./g.sh\n      matcher: write_file\n      examples:\n        - {cwd: /a, args: {path: x}, expect: none}\n"), "/c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, h := cfg.Entries[0].Examples[0], cfg.Entries[1].Examples[0]
+	if r.Cwd != "/a" || r.Tool != "write_file" || h.Cwd != "" || h.Tool != "write_file" {
+		t.Fatalf("rule example %+v, hook example %+v", r, h)
+	}
+	if len(cfg.Warnings) != 1 || !strings.Contains(cfg.Warnings[0].String(), "hooks.pre_tool_call[1].examples[0]: unknown key 'cwd' is ignored") {
+		t.Fatalf("warnings: %v", cfg.Warnings)
+	}
+}
