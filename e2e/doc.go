@@ -93,6 +93,13 @@
 // and unpacked (dpkg-deb -x) into the cache directory (prometheus-deb),
 // not installed: its install starts a system Prometheus on port 9090.
 //
+// TestOPA runs opa: entries (docs/opa.md) against a real Open Policy
+// Agent server, v1.22.3, built by go install from the module proxy into
+// the user cache directory (once; skipped when the build fails), started
+// with a Rego policy and then with a bundle made by `opa build`: OPA's
+// block, ask and undefined through `hook claude` and `dispatch`, and a
+// fail_closed block once OPA is stopped.
+//
 // Environment:
 //
 //	HERMES_E2E_CLAUDE=/path/to/claude  use this Claude Code binary, no npm
@@ -106,6 +113,7 @@
 //	HERMES_E2E_COPILOT=/path/to/copilot use this Copilot CLI binary, no npm
 //	HERMES_E2E_COPILOT_VERSION=latest  npm install this version or tag (default 1.0.102)
 //	HERMES_E2E_PROMETHEUS=/path/to/prometheus use this Prometheus (promtool beside it), no apt-get
+//	HERMES_E2E_OPA=/path/to/opa        use this OPA binary, no go install
 //	HERMES_E2E_UPDATE=1                reinstall the cached npm packages and Prometheus
 //	HERMES_E2E_KEEP=1                  keep the temporary directories (logged)
 //
