@@ -283,6 +283,9 @@ func (p *Policy) Decide(h Request) Verdict {
 	if p.SafeMode {
 		return Verdict{Reason: reasonSafeMode}
 	}
+	if h.Scope.Bundle != "" {
+		return p.decideBundle(&h)
+	}
 	if p.Store == nil {
 		return Verdict{Reason: reasonNoStore}
 	}

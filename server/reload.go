@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/bundle"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -47,6 +48,7 @@ func (s *Server) loadOptions() hookconfig.LoadOptions {
 		AgentFiles:      s.opts.AgentFiles,
 		ProjectDir:      s.opts.ProjectDir,
 		MoreProjectDirs: s.opts.MoreProjectDirs,
+		BundleDirs:      bundle.Dirs(s.opts.Store.Home()),
 	}
 }
 
