@@ -237,8 +237,8 @@ func changedFiles(b *bundle.Installed) []string {
 func newBundleRemoveCmd(a *app) *cobra.Command {
 	var managed bool
 	cmd := &cobra.Command{
-		Use:     "remove NAME [--managed]",
-		Short:   "Remove an installed bundle (its hooks stop running)",
+		Use:   "remove NAME [--managed]",
+		Short: "Remove an installed bundle (its hooks stop running)",
 		Example: `  hermes-hooks bundle remove corp-guards
   sudo hermes-hooks bundle remove corp-guards --managed`,
 		Args: exactArgs(1, "exactly one bundle NAME"),
