@@ -89,6 +89,12 @@ func (a *Archive) entry(tr *tar.Reader, hdr *tar.Header, budget *limited) error 
 	if hdr.Size < 0 || hdr.Size > max {
 		return fmt.Errorf("bundle: %s: %d bytes (at most %d)", name, hdr.Size, max)
 	}
+	if rest, ok := strings.CutPrefix(name, filesPrefix); ok {
+		// Judged on its header, before one byte of it is decompressed.
+		if err := a.expect(rest, hdr.Size); err != nil {
+			return err
+		}
+	}
 	data, err := io.ReadAll(io.LimitReader(tr, max+1))
 	if err != nil {
 		return fmt.Errorf("bundle: %s: %w", name, budget.why(err))
@@ -109,9 +115,6 @@ func (a *Archive) entry(tr *tar.Reader, hdr *tar.Header, budget *limited) error 
 		}
 		a.Signature = data
 	case strings.HasPrefix(name, filesPrefix):
-		if a.Manifest == nil {
-			return errors.New("bundle: manifest.json must come first")
-		}
 		return a.file(strings.TrimPrefix(name, filesPrefix), data)
 	default:
 		return fmt.Errorf("bundle: %s: unexpected entry (only manifest.json, its signature and files/…)", name)
@@ -119,8 +122,11 @@ func (a *Archive) entry(tr *tar.Reader, hdr *tar.Header, budget *limited) error 
 	return nil
 }
 
-// file checks one file's content against its manifest row.
-func (a *Archive) file(path string, data []byte) error {
+// expect checks a file entry's header against the manifest.
+func (a *Archive) expect(path string, size int64) error {
+	if a.Manifest == nil {
+		return errors.New("bundle: manifest.json must come first")
+	}
 	if err := CheckPath(path); err != nil {
 		return fmt.Errorf("bundle: %w", err)
 	}
@@ -131,6 +137,16 @@ func (a *Archive) file(path string, data []byte) error {
 	if _, dup := a.Files[path]; dup {
 		return fmt.Errorf("bundle: %s appears twice", path)
 	}
+	if size != f.Size {
+		return fmt.Errorf("bundle: %s: %d bytes, the manifest says %d", path, size, f.Size)
+	}
+	return nil
+}
+
+// file checks one file's content against its manifest row (its header
+// passed expect).
+func (a *Archive) file(path string, data []byte) error {
+	f, _ := a.Manifest.Lookup(path)
 	if int64(len(data)) != f.Size {
 		return fmt.Errorf("bundle: %s: %d bytes, the manifest says %d", path, len(data), f.Size)
 	}
