@@ -110,11 +110,13 @@ func inspectBundle(h *Request) Status {
 	st := Status{Target: *t}
 	pins := cmdpin.Pin(t, &defaultHashes)
 	defer pins.Close()
-	_, d, err := bundleCheck(h, t, pins)
+	name, d, err := bundleCheck(h, t, pins)
 	if err != nil {
 		st.Drift = Drift{Kind: DriftHash, Why: err.Error()}
 		return st
 	}
+	// What list and doctor show where an approval's time would be.
+	st.Approval = Entry{Event: h.Event, Command: h.Command, ApprovedAt: "by the signature of bundle " + name, Scope: h.Scope}
 	st.Approved, st.Drift = true, d
 	return st
 }

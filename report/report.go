@@ -187,7 +187,7 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 				r.add(CheckInfo, "why: "+st.StartProblem)
 			}
 		}
-		hint := consent.ApproveCommandHint(e.DeclaredAs, e.Text())
+		hint := approveHint(e)
 		if st.Approved {
 			at := st.Approval.ApprovedAt
 			if at == "" {
