@@ -24,6 +24,12 @@ const (
 	InstalledFiles    = "files"
 )
 
+// IndexFile, in a layer's bundles directory, lists the bundles installed
+// there (name and manifest digest): rewritten by every install and remove,
+// so that a running serve, which watches it, reloads when a bundle comes
+// or goes.
+const IndexFile = ".index"
+
 // FilesDir is where an installed bundle's files are.
 func FilesDir(dir string) string { return filepath.Join(dir, InstalledFiles) }
 
@@ -79,7 +85,20 @@ func Install(root string, a *Archive, signer PublicKey, replace bool) (string, e
 	if err := os.Rename(tmp, dest); err != nil {
 		return "", err
 	}
+	if err := writeIndex(root); err != nil {
+		return "", err
+	}
 	return dest, fsutil.SyncDir(root)
+}
+
+// writeIndex rewrites root's IndexFile from what is installed.
+func writeIndex(root string) error {
+	list, _ := List(root)
+	var b strings.Builder
+	for _, in := range list {
+		b.WriteString(in.Name + " " + Digest(in.Manifest.Encode()) + "\n")
+	}
+	return fsutil.WriteAtomic(filepath.Join(root, IndexFile), []byte(b.String()), 0o644, ".index-*", nil)
 }
 
 // unpack writes the archive into dir.
@@ -196,7 +215,10 @@ func Remove(root, name string) error {
 		return err
 	}
 	defer removeTree(aside)
-	return os.Rename(dir, filepath.Join(aside, name))
+	if err := os.Rename(dir, filepath.Join(aside, name)); err != nil {
+		return err
+	}
+	return writeIndex(root)
 }
 
 // removeTree removes a tree whose files were made read-only (on Windows a

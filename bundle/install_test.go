@@ -80,7 +80,10 @@ func TestInstallReplace(t *testing.T) {
 	if list, _ := List(root); len(list) != 0 {
 		t.Fatalf("after remove: %+v", list)
 	}
-	if ents, _ := os.ReadDir(root); len(ents) != 1 || ents[0].Name() != ".lock" {
+	if idx, _ := os.ReadFile(filepath.Join(root, IndexFile)); len(idx) != 0 {
+		t.Fatalf("index after remove: %q", idx)
+	}
+	if ents, _ := os.ReadDir(root); len(ents) != 2 {
 		t.Fatalf("left in root: %v", ents)
 	}
 }

@@ -86,6 +86,10 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 	for _, d := range s.opts.MoreProjectDirs {
 		files = append(files, filepath.Join(d, hookconfig.ProjectHooksFile))
 	}
+	// A bundle installed or removed rewrites its layer's index.
+	for _, d := range bundle.Dirs(s.opts.Store.Home()) {
+		files = append(files, filepath.Join(d, bundle.IndexFile))
+	}
 	slices.Sort(files)
 	return slices.Compact(files)
 }
