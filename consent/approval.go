@@ -204,6 +204,9 @@ type Status struct {
 // Inspect reports h against the allowlist f without running or approving
 // anything.
 func Inspect(h Request, f *File) Status {
+	if h.Scope.Bundle != "" {
+		return inspectBundle(&h)
+	}
 	t := h.target()
 	st := Status{Target: *t}
 	e, ok := f.LookupIn(h.Event, h.Command, h.Scope)

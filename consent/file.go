@@ -128,6 +128,10 @@ type Scope struct {
 	Project string
 	// Source is the file the hook came from (absolute).
 	Source string
+	// Bundle is the directory of the installed bundle the hook came from
+	// (Source is then its config fragment): such a hook is approved by
+	// the bundle's signature, never by the allowlist (bundle.go).
+	Bundle string
 }
 
 // Global reports the global scope.

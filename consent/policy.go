@@ -272,18 +272,19 @@ type snapshot struct {
 }
 
 // Decide says whether h may run, approving and recording it when an accept
-// channel or the prompt allows. The order is: safe mode runs nothing; an
-// approved hook runs unless a file it runs changed since approval (a
+// channel or the prompt allows. The order is: safe mode runs nothing; a
+// bundle's hook runs iff its signed manifest still covers it (bundle.go);
+// an approved hook runs unless a file it runs changed since approval (a
 // changed mtime only warns); an accept policy approves and runs; a TTY
-// prompt asks; otherwise the hook is skipped with a warning.
-//
-// The files the hook runs are opened and hashed here, and a hook that may
-// run gets them in Verdict.Pins: the caller starts exactly those.
+// prompt asks; otherwise it is skipped with a warning. The files it runs
+// are hashed here and handed over open (Verdict.Pins) to be started.
 func (p *Policy) Decide(h Request) Verdict {
 	if p.SafeMode {
 		return Verdict{Reason: reasonSafeMode}
 	}
-	if p.Store == nil {
+	if h.Scope.Bundle != "" {
+		return p.decideBundle(&h)
+	} else if p.Store == nil {
 		return Verdict{Reason: reasonNoStore}
 	}
 	k := pair{h.Event, h.Command, h.Scope}

@@ -173,6 +173,13 @@ func (g consentGate) Check(h Invocation) Verdict {
 			consent.ApproveTextOnlyHint(e.DeclaredAs, e.Text())}
 	case v.Run:
 		return Verdict{Kind: VerdictRun, Reason: v.Reason, pins: v.Pins}
+	case e.Scope.Bundle != "" && !p.SafeMode && e.Event.FailsClosed():
+		// A verified bundle's hook that no longer matches its signed
+		// manifest (or cannot be checked): fails closed, guard or not,
+		// naming the file (consent/bundle.go).
+		return Verdict{Kind: VerdictBlock, Reason: "bundle hook " + e.Text() + " refused: " + v.Reason}
+	case e.Scope.Bundle != "":
+		return Verdict{Kind: VerdictSkip, Reason: v.Reason}
 	case e.FailClosed && v.Approved && v.Drift == consent.DriftHash:
 		return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Text() + " changed since approval (" + v.Reason + "); it blocks until you review it and re-approve it"}
 	case e.FailClosed && !v.Approved && v.Unknown:

@@ -253,6 +253,8 @@ type Config struct {
 	// RuleFiles are the rule files the config and the project hooks
 	// files include (rules:), in the order read.
 	RuleFiles []string
+	// BundleFiles are the config fragments of the installed bundles read.
+	BundleFiles []string
 	// Warnings lists everything that was skipped or corrected.
 	Warnings []Warning
 	// Unloaded are the project hook sources that could not be loaded
@@ -314,6 +316,10 @@ type LoadOptions struct {
 	// agent's own project directory as well as the payload's cwd, which a
 	// `cd` may have taken out of the repository.
 	MoreProjectDirs []string
+	// BundleDirs are the bundles directories of the layers (the managed
+	// one, then the user's): every bundle installed there adds its config
+	// fragment's hooks after the global ones (bundles.go).
+	BundleDirs []string
 }
 
 // ConfigError is a config that could not be read or parsed at all.
@@ -384,6 +390,7 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 			}
 		}
 	}
+	cfg.addBundles(opts.BundleDirs)
 	for _, dir := range append([]string{opts.ProjectDir}, opts.MoreProjectDirs...) {
 		p := FindProjectHooks(dir)
 		if p == "" || sameFile(p, path) || slices.ContainsFunc(cfg.ProjectFiles, func(q string) bool { return sameFile(p, q) }) {
@@ -416,7 +423,7 @@ func (cfg *Config) finish() {
 	cfg.Listed = append([]*Entry(nil), cfg.Entries...)
 	kept := make([]*Entry, 0, len(cfg.Entries))
 	for _, e := range cfg.Listed {
-		key := e.Event.Name + "\x00" + string(e.Dialect) + "\x00" + e.Matcher + "\x00" + e.If + "\x00" + e.Text() + "\x00" + e.Scope.Project
+		key := e.Event.Name + "\x00" + string(e.Dialect) + "\x00" + e.Matcher + "\x00" + e.If + "\x00" + e.Text() + "\x00" + e.Scope.Project + "\x00" + e.Scope.Bundle
 		if r := e.Rule(); r != nil {
 			// Two rules with one expression and other decisions are two.
 			key += "\x00" + r.Decision + "\x00" + r.Message

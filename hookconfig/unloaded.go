@@ -13,6 +13,10 @@ type Unloaded struct {
 	Err error
 	// Project is the root of the project whose hooks were lost.
 	Project string
+	// Bundle: the source is an installed bundle's config. It was installed
+	// on purpose, so its loss refuses what a failing guard refuses
+	// whatever the allowlist holds.
+	Bundle bool
 }
 
 // unloaded records a project source that could not be loaded, and warns.

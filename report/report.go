@@ -190,7 +190,7 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 				r.add(CheckInfo, "why: "+st.StartProblem)
 			}
 		}
-		hint := consent.ApproveCommandHint(e.DeclaredAs, e.Text())
+		hint := approveHint(e)
 		if st.NoApproval {
 			r.add(CheckOK, "needs no approval (a rule of your own config)")
 		} else if st.Approved {

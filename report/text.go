@@ -143,7 +143,7 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 				fmt.Fprintf(w, "      ⚠ %s — run `hermes-hooks doctor` to re-validate\n", show(st.Drift.Message()))
 			case st.Approved && st.Drift.Kind == consent.DriftHash:
 				fmt.Fprintf(w, "      ✗ %s — will NOT run until re-approved: %s\n", show(st.Drift.Message()),
-					show(consent.ApproveCommandHint(e.DeclaredAs, e.Text())))
+					show(approveHint(e)))
 			}
 		}
 		fmt.Fprintln(w)
@@ -273,4 +273,14 @@ func PrintTextOnly(w io.Writer, event, command, why string, refused bool) {
 		fmt.Fprintf(w, "    ⚠ approved by its text only (%s): the files it runs cannot be determined,\n"+
 			"      so what it does can change without a new approval.\n", show(why))
 	}
+}
+
+// approveHint is what approves e again: the approve command, or for a
+// bundle's hook (approved by its signature, never by approve) reinstalling
+// the bundle.
+func approveHint(e *hookconfig.Entry) string {
+	if e.Scope.Bundle != "" {
+		return "reinstall its bundle (hermes-hooks bundle install FILE)"
+	}
+	return consent.ApproveCommandHint(e.DeclaredAs, e.Text())
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/bundle"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -47,6 +48,7 @@ func (s *Server) loadOptions() hookconfig.LoadOptions {
 		AgentFiles:      s.opts.AgentFiles,
 		ProjectDir:      s.opts.ProjectDir,
 		MoreProjectDirs: s.opts.MoreProjectDirs,
+		BundleDirs:      bundle.Dirs(s.opts.Store.Home()),
 	}
 }
 
@@ -84,6 +86,10 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 	files = append(files, project)
 	for _, d := range s.opts.MoreProjectDirs {
 		files = append(files, filepath.Join(d, hookconfig.ProjectHooksFile))
+	}
+	// A bundle installed or removed rewrites its layer's index.
+	for _, d := range bundle.Dirs(s.opts.Store.Home()) {
+		files = append(files, filepath.Join(d, bundle.IndexFile))
 	}
 	slices.Sort(files)
 	return slices.Compact(files)

@@ -98,6 +98,7 @@ configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
 		newLogCmd(a),
 		newReplayCmd(a),
 		newVersionCmd(a),
+		newBundleCmd(a),
 	)
 	registerCompletions(root, a)
 	// Added now rather than by Execute, so that usageArgs reaches it.

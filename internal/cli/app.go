@@ -19,6 +19,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/bundle"
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
@@ -164,10 +165,15 @@ func (a *App) warnAll(cfg *hookconfig.Config) {
 // LoadOptions are the agent hook files of the command line, and the
 // project directory.
 func (a *App) LoadOptions(projectDir string) hookconfig.LoadOptions {
+	var bundles []string
+	if h, err := a.Home(); err == nil {
+		bundles = bundle.Dirs(h)
+	}
 	return hookconfig.LoadOptions{
 		AgentFiles:      a.AgentFiles,
 		ProjectDir:      projectDir,
 		MoreProjectDirs: a.moreProjects,
+		BundleDirs:      bundles,
 	}
 }
 

@@ -112,6 +112,7 @@ func TestLayering(t *testing.T) {
 			p, mine := own(dep)
 			return !mine || p == "internal/fsutil" || p == "internal/pyjson" || p == "internal/shquote"
 		}, why: "works out and pins what a command runs; decides nothing (no consent, no dispatcher)"},
+		{pkg: "bundle", deps: []string{"consent", "dispatcher", "hookconfig", "internal/cmdpin"}, why: "signed bundles: archives, manifests, signatures and their install; consent reads them, not the other way round"},
 		{pkg: "hookconfig", deps: []string{"dispatcher", "internal/hookproc"}, why: "reads configs; runs nothing"},
 		// agents reach the dispatcher only as hookconfig's reading of
 		// their hook files (docs/design.md): never imported directly.

@@ -1,0 +1,234 @@
+package bundle
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+)
+
+// An installed bundle is a directory ROOT/NAME (ROOT: a layer's bundles
+// directory) holding the verified manifest.json, its signature, the key
+// that verified it (signer.pub) and files/, the unpacked files. Nothing of
+// the archive lands outside files/: its paths were checked (CheckPath) and
+// each is created new under a fresh directory.
+const (
+	InstalledManifest = "manifest.json"
+	InstalledSig      = "manifest.json.minisig"
+	InstalledSigner   = "signer.pub"
+	InstalledFiles    = "files"
+)
+
+// IndexFile, in a layer's bundles directory, lists the bundles installed
+// there (name and manifest digest): rewritten by every install and remove,
+// so that a running serve, which watches it, reloads when a bundle comes
+// or goes.
+const IndexFile = ".index"
+
+// FilesDir is where an installed bundle's files are.
+func FilesDir(dir string) string { return filepath.Join(dir, InstalledFiles) }
+
+// Installed is one installed bundle.
+type Installed struct {
+	Name     string    `json:"name"`
+	Dir      string    `json:"dir"`
+	Signer   string    `json:"signer"`
+	Files    int       `json:"files"`
+	Manifest *Manifest `json:"-"`
+}
+
+// ErrOtherSigner refuses to replace an installed bundle with one of the
+// same name signed by another key.
+var ErrOtherSigner = errors.New("signed by another key than the installed bundle of that name")
+
+// Install unpacks a verified archive (signed by signer) into root/NAME,
+// replacing an installed bundle of that name only when the same key signed
+// it, or replace is set. The new directory is complete before it takes the
+// old one's place, so a reader sees the old bundle or the new one.
+func Install(root string, a *Archive, signer PublicKey, replace bool) (string, error) {
+	name := a.Manifest.Name
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return "", err
+	}
+	unlock, err := fsutil.Lock(filepath.Join(root, ".lock"))
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	dest := filepath.Join(root, name)
+	if old, err := ReadInstalled(dest); err == nil && !replace && old.Signer != KeyString(signer) {
+		return "", fmt.Errorf("%s: %w (installed: %s, this one: %s); remove it first or pass --replace", dest, ErrOtherSigner, old.Signer, KeyString(signer))
+	}
+	tmp, err := os.MkdirTemp(root, ".install-"+name+"-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	if err := unpack(tmp, a, signer); err != nil {
+		return "", err
+	}
+	if _, err := os.Lstat(dest); err == nil {
+		aside, err := os.MkdirTemp(root, ".old-"+name+"-")
+		if err != nil {
+			return "", err
+		}
+		defer removeTree(aside)
+		if err := os.Rename(dest, filepath.Join(aside, name)); err != nil {
+			return "", err
+		}
+	}
+	if err := os.Rename(tmp, dest); err != nil {
+		return "", err
+	}
+	if err := writeIndex(root); err != nil {
+		return "", err
+	}
+	return dest, fsutil.SyncDir(root)
+}
+
+// writeIndex rewrites root's IndexFile from what is installed.
+func writeIndex(root string) error {
+	list, _ := List(root)
+	var b strings.Builder
+	for _, in := range list {
+		b.WriteString(in.Name + " " + Digest(in.Manifest.Encode()) + "\n")
+	}
+	return fsutil.WriteAtomic(filepath.Join(root, IndexFile), []byte(b.String()), 0o644, ".index-*", nil)
+}
+
+// unpack writes the archive into dir.
+func unpack(dir string, a *Archive, signer PublicKey) error {
+	pub, _ := signer.MarshalText()
+	for name, data := range map[string][]byte{InstalledManifest: a.ManifestBytes, InstalledSig: a.Signature, InstalledSigner: append(pub, '\n')} {
+		if err := create(filepath.Join(dir, name), data, 0o444); err != nil {
+			return err
+		}
+	}
+	files := FilesDir(dir)
+	for _, f := range a.Manifest.Files {
+		p := filepath.Join(files, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		mode := os.FileMode(0o444)
+		if f.Exec() {
+			mode = 0o555
+		}
+		if err := create(p, a.Files[f.Path], mode); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// create makes a new file (never one that exists, never through a link).
+func create(path string, data []byte, mode os.FileMode) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	// Read-only: an edit needs a deliberate chmod first (and is drift).
+	return os.Chmod(path, mode)
+}
+
+// ReadInstalled reads the installed bundle in dir: its manifest (which
+// consent compares the files with) and the key that verified it.
+func ReadInstalled(dir string) (*Installed, error) {
+	data, err := fsutil.ReadRegular(filepath.Join(dir, InstalledManifest), dir, MaxManifestBytes)
+	if err != nil {
+		return nil, err
+	}
+	m, err := ParseManifest(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, InstalledManifest), err)
+	}
+	if m.Name != filepath.Base(dir) {
+		return nil, fmt.Errorf("%s: the manifest names bundle %q", dir, m.Name)
+	}
+	signer := ""
+	if pub, err := fsutil.ReadRegular(filepath.Join(dir, InstalledSigner), dir, MaxSigBytes); err == nil {
+		if k, err := ParsePublicKey(pub); err == nil {
+			signer = KeyString(k)
+		}
+	}
+	return &Installed{Name: m.Name, Dir: dir, Signer: signer, Files: len(m.Files), Manifest: m}, nil
+}
+
+// List reads every bundle installed under root, by name; a directory that
+// is not a readable bundle is an error of its own, not left out.
+func List(root string) ([]*Installed, []error) {
+	ents, err := os.ReadDir(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, []error{err}
+	}
+	var out []*Installed
+	var errs []error
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") || !e.IsDir() {
+			continue
+		}
+		b, err := ReadInstalled(filepath.Join(root, e.Name()))
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, b)
+	}
+	slices.SortFunc(out, func(x, y *Installed) int { return strings.Compare(x.Name, y.Name) })
+	return out, errs
+}
+
+// Remove deletes the bundle name installed under root.
+func Remove(root, name string) error {
+	if err := CheckName(name); err != nil {
+		return err
+	}
+	dir := filepath.Join(root, name)
+	if _, err := os.Lstat(dir); err != nil {
+		return fmt.Errorf("no bundle %s installed in %s", name, root)
+	}
+	unlock, err := fsutil.Lock(filepath.Join(root, ".lock"))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	aside, err := os.MkdirTemp(root, ".old-"+name+"-")
+	if err != nil {
+		return err
+	}
+	defer removeTree(aside)
+	if err := os.Rename(dir, filepath.Join(aside, name)); err != nil {
+		return err
+	}
+	return writeIndex(root)
+}
+
+// removeTree removes a tree whose files were made read-only (on Windows a
+// read-only file cannot be deleted).
+func removeTree(dir string) {
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && d.Type()&fs.ModeSymlink == 0 {
+			_ = os.Chmod(p, 0o600)
+		}
+		return nil
+	})
+	_ = os.RemoveAll(dir)
+}

@@ -1,0 +1,97 @@
+package hookconfig
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/bundle"
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// Installed bundles (bundle.Install): each directory NAME of a layer's
+// bundles directory (LoadOptions.BundleDirs) holds files/config.yaml, the
+// bundle's config fragment, whose hooks run from files/ and are approved
+// by the bundle's signature (consent.Scope.Bundle), not by the allowlist.
+
+// addBundles merges the config fragment of every bundle installed under
+// each of dirs, in name order. A bundle whose fragment cannot be read is
+// Unloaded (Bundle): it was installed on purpose and verified, so what
+// its guards would refuse is refused until it is fixed or removed.
+func (cfg *Config) addBundles(dirs []string) {
+	for _, root := range dirs {
+		if root == "" {
+			continue
+		}
+		ents, err := os.ReadDir(root)
+		if err != nil {
+			if !os.IsNotExist(err) {
+				cfg.warn(root, "bundles directory skipped: "+err.Error())
+			}
+			continue
+		}
+		names := make([]string, 0, len(ents))
+		for _, e := range ents {
+			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+				names = append(names, e.Name())
+			}
+		}
+		slices.Sort(names)
+		for _, name := range names {
+			cfg.addBundle(filepath.Join(root, name))
+		}
+	}
+}
+
+// addBundle merges one installed bundle's config fragment. Like a
+// repository's hooks file it cannot approve hooks, move the journal or
+// rename tools; unlike it, it may not name agent hook files either (they
+// would be files the signature does not cover).
+func (cfg *Config) addBundle(dir string) {
+	files := bundle.FilesDir(dir)
+	path := filepath.Join(files, bundle.ConfigFile)
+	data, err := fsutil.ReadRegular(path, files, MaxProjectFileBytes)
+	if err != nil {
+		cfg.unloadedBundle(path, &ConfigError{Path: path, Err: err})
+		return
+	}
+	frag, err := parseConfig(data, path, MaxProjectEntries)
+	if err != nil {
+		cfg.unloadedBundle(path, err)
+		return
+	}
+	if frag.AutoAccept {
+		frag.warn(path+": hooks_auto_accept", "is ignored in a bundle's config")
+	}
+	if frag.Journal != (JournalConfig{}) {
+		frag.warn(path+": journal", "is ignored in a bundle's config; set it in the global config")
+	}
+	if frag.ToolAliases != nil {
+		frag.warn(path+": tool_aliases", "is ignored in a bundle's config; set it in the global config")
+	}
+	for _, k := range agentFileKinds() {
+		if len(frag.AgentFiles[k.agent.Name]) > 0 {
+			frag.warn(path, "agent hook files named in a bundle's config are ignored (the bundle's signature would not cover them)")
+			break
+		}
+	}
+	for _, e := range frag.Entries {
+		e.WorkDir = files
+		e.Scope = consent.Scope{Bundle: dir, Source: path}
+		if e.Dialect == protocol.Claude && e.ProjectDir == "" {
+			e.ProjectDir = files
+		}
+	}
+	cfg.Entries = append(cfg.Entries, frag.Entries...)
+	cfg.Warnings = append(cfg.Warnings, frag.Warnings...)
+	cfg.BundleFiles = append(cfg.BundleFiles, path)
+}
+
+// unloadedBundle records a bundle whose config cannot be loaded.
+func (cfg *Config) unloadedBundle(path string, err error) {
+	cfg.warn(path, "bundle config skipped: "+err.Error())
+	cfg.Unloaded = append(cfg.Unloaded, Unloaded{Err: err, Bundle: true})
+}
