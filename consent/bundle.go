@@ -69,6 +69,12 @@ func bundleCheck(h *Request, t *cmdpin.Target, pins *cmdpin.Pins) (string, Drift
 	} else if d := fileDrift(inst.Manifest, rel, h.Scope.Source, bundle.Digest(data)); d.Kind == DriftHash {
 		return inst.Name, d, nil
 	}
+	if t.Opaque != "" && t.Spec != "" {
+		// Decided in-process or by a URL (a rule, an opa or http entry):
+		// its whole definition (Spec) is text of the fragment, which the
+		// manifest has just covered.
+		return inst.Name, Drift{}, nil
+	}
 	if t.Opaque != "" {
 		return inst.Name, Drift{}, fmt.Errorf("what it runs cannot be told (%s), so bundle %s's signature cannot cover it", t.Opaque, inst.Name)
 	}

@@ -144,7 +144,9 @@ func (e *Entry) Rule() *RuleSpec {
 
 // NeedsApproval reports whether the entry runs only once approved: every
 // entry but a rule of the user's own config, which is data the user wrote
-// and runs nothing. A repository's rule is approved like its hooks.
+// and runs nothing. A repository's rule is approved like its hooks; a
+// bundle's rule by the bundle's signature, which the gate checks against
+// the fragment as installed (an edited fragment is drift).
 func (e *Entry) NeedsApproval() bool {
-	return e.Rule() == nil || !e.Scope.Global()
+	return e.Rule() == nil || !e.Scope.Global() || e.Scope.Bundle != ""
 }
