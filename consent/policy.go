@@ -171,6 +171,7 @@ type Verdict struct {
 const (
 	reasonSafeMode      = "safe mode (HERMES_SAFE_MODE)"
 	reasonAllowlisted   = "allowlisted"
+	reasonManaged       = "managed (approved by the managed config)"
 	reasonAccepted      = "approved by accept policy (--accept-hooks / HERMES_ACCEPT_HOOKS / hooks_auto_accept)"
 	reasonPrompted      = "approved at the prompt"
 	reasonThisRun       = "approved for this run (the allowlist could not be saved)"
@@ -280,6 +281,11 @@ type snapshot struct {
 // The files the hook runs are opened and hashed here, and a hook that may
 // run gets them in Verdict.Pins: the caller starts exactly those.
 func (p *Policy) Decide(h Request) Verdict {
+	if h.Scope.Managed {
+		// Before safe mode and the allowlist: nothing a user or a
+		// repository sets switches the managed layer off.
+		return p.decideManaged(&h)
+	}
 	if p.SafeMode {
 		return Verdict{Reason: reasonSafeMode}
 	}
@@ -313,6 +319,16 @@ func (p *Policy) Decide(h Request) Verdict {
 	}
 	p.warn(msg)
 	return Verdict{Reason: msg, Unapproved: true, Unknown: p.current().broken}
+}
+
+// decideManaged runs a hook of the managed layer: the administrator's
+// root-owned file is its approval (hookconfig refuses a file a user could
+// write), so it runs, its files pinned as they are now, so that what is
+// started is what was checked. A command whose files cannot be told is
+// acknowledged by being in that file.
+func (p *Policy) decideManaged(h *Request) Verdict {
+	t := h.target()
+	return Verdict{Run: true, Reason: reasonManaged, Approved: true, TextOnly: t.Opaque, TextOnlyAck: true, Pins: cmdpin.Pin(t, &p.hashes)}
 }
 
 // decideApproved handles hooks that are already approved, in the file or in

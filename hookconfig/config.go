@@ -256,6 +256,9 @@ type Config struct {
 	// (each also has its warning): while one may hold a guard, Dispatch
 	// refuses gating events (see ScopedGate).
 	Unloaded []Unloaded
+	// Managed is the managed layer (managed.go), when LoadOptions.Managed
+	// asked for it: its hooks lead Entries, marked by Scope.Managed.
+	Managed ManagedLayer
 
 	claudeSwitches []claudeSwitches
 	// limit caps the hook definitions read from the file being parsed
@@ -306,6 +309,11 @@ type LoadOptions struct {
 	// agent's own project directory as well as the payload's cwd, which a
 	// `cd` may have taken out of the repository.
 	MoreProjectDirs []string
+	// Managed reads the managed layer (ManagedPaths: the system's config an
+	// administrator deploys, and the file HERMES_HOOKS_MANAGED_CONFIG
+	// names): what every entrance of the CLI and serve do, and a Go host
+	// should.
+	Managed bool
 }
 
 // ConfigError is a config that could not be read or parsed at all.
@@ -339,6 +347,11 @@ func DefaultConfigPath() (string, error) {
 // Load reads the YAML config at path and the agents' hook files (Claude
 // settings and every other agent's hook file) it and opts name. A missing config file is an empty config, not an error.
 func Load(path string, opts LoadOptions) (*Config, error) {
+	var managed *Config
+	var layer ManagedLayer
+	if opts.Managed {
+		managed, layer = loadManaged(ManagedPaths())
+	}
 	data, err := ReadConfigFile(path)
 	var cfg *Config
 	switch {
@@ -387,6 +400,7 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 		cfg.ProjectFiles = append(cfg.ProjectFiles, p)
 	}
 	cfg.applyClaudeSwitches()
+	cfg.mergeManaged(managed, layer)
 	cfg.finish()
 	return cfg, nil
 }

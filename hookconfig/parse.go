@@ -53,6 +53,13 @@ func parseYAML(data []byte) (*yaml.Node, error) {
 // is hermes-hooks' alone: every top-level key it does not read is
 // reported, not only near misses of its own (strict).
 func parseConfig(data []byte, path string, limit int) (cfg *Config, err error) {
+	return parseConfigAs(data, path, limit, false)
+}
+
+// parseConfigAs is parseConfig; managed reads the managed layer's own keys
+// (allow_managed_hooks_only, trusted_bundle_keys: managed.go), which any
+// other file only warns about.
+func parseConfigAs(data []byte, path string, limit int, managed bool) (cfg *Config, err error) {
 	strict := limit > 0
 	defer func() {
 		// A config must never take the dispatcher down.
@@ -88,6 +95,8 @@ func parseConfig(data []byte, path string, limit int) (cfg *Config, err error) {
 			cfg.parseToolAliases(val)
 		case "journal":
 			cfg.parseJournal(val)
+		case keyManagedOnly, keyTrustedKeys:
+			cfg.parseManagedKey(key, val, managed)
 		default:
 			known := false
 			for _, k := range agentFileKinds() {
@@ -450,7 +459,7 @@ var entryKeys = []string{"command", "matcher", "timeout", "fail_closed", "failCl
 
 // topLevelKeys are the top-level keys hermes-hooks reads.
 func topLevelKeys() []string {
-	keys := []string{"hooks", "hooks_auto_accept", "tool_aliases", "journal"}
+	keys := []string{"hooks", "hooks_auto_accept", "tool_aliases", "journal", keyManagedOnly, keyTrustedKeys}
 	for _, k := range agentFileKinds() {
 		keys = append(keys, k.key)
 	}

@@ -13,6 +13,10 @@ type Unloaded struct {
 	Err error
 	// Project is the root of the project whose hooks were lost.
 	Project string
+	// Managed: a managed config file (ManagedLayer) was refused or did not
+	// parse. Its guards apply to everyone, so every gating event is
+	// refused, whatever the consent gate says.
+	Managed bool
 }
 
 // unloaded records a project source that could not be loaded, and warns.

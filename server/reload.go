@@ -22,6 +22,7 @@ import (
 // …) and the project hooks file the working directory would have.
 func (s *Server) initialConfigFiles() []string {
 	files := []string{absPath(s.opts.ConfigPath)}
+	files = append(files, hookconfig.ManagedPaths()...)
 	for _, d := range s.projectDirs() {
 		files = append(files, filepath.Join(d, hookconfig.ProjectHooksFile))
 	}
@@ -47,6 +48,7 @@ func (s *Server) loadOptions() hookconfig.LoadOptions {
 		AgentFiles:      s.opts.AgentFiles,
 		ProjectDir:      s.opts.ProjectDir,
 		MoreProjectDirs: s.opts.MoreProjectDirs,
+		Managed:         true,
 	}
 }
 
@@ -81,6 +83,8 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 		files = append(files, listedAgentFiles(project, filepath.Dir(filepath.Dir(project)))...)
 	}
 	files = append(files, project)
+	// The managed config (a missing one too: deploying it takes effect).
+	files = append(files, hookconfig.ManagedPaths()...)
 	for _, d := range s.opts.MoreProjectDirs {
 		files = append(files, filepath.Join(d, hookconfig.ProjectHooksFile))
 	}

@@ -168,6 +168,7 @@ func (a *App) LoadOptions(projectDir string) hookconfig.LoadOptions {
 		AgentFiles:      a.AgentFiles,
 		ProjectDir:      projectDir,
 		MoreProjectDirs: a.moreProjects,
+		Managed:         true,
 	}
 }
 
