@@ -413,13 +413,16 @@ func emptyConfig() *Config {
 // command with the same matcher, dialect and event (Hermes' idempotence
 // key; for a repository's hooks, within that repository), and the same
 // Claude `if` rule: two guards that differ only in it are two guards.
-// Listed keeps them all, as configured.
+// Listed keeps them all, as configured. A managed entry and another
+// file's never stand for each other: the other may run another script of
+// that name (its relative path is found elsewhere), and the managed one
+// must run whatever the other file says.
 func (cfg *Config) finish() {
 	seen := make(map[string]bool, len(cfg.Entries))
 	cfg.Listed = append([]*Entry(nil), cfg.Entries...)
 	kept := make([]*Entry, 0, len(cfg.Entries))
 	for _, e := range cfg.Listed {
-		key := e.Event.Name + "\x00" + string(e.Dialect) + "\x00" + e.Matcher + "\x00" + e.If + "\x00" + e.Text() + "\x00" + e.Scope.Project
+		key := e.Event.Name + "\x00" + string(e.Dialect) + "\x00" + e.Matcher + "\x00" + e.If + "\x00" + e.Text() + "\x00" + e.Scope.Project + "\x00" + strconv.FormatBool(e.Scope.Managed)
 		if seen[key] {
 			e.Duplicate = true
 			continue

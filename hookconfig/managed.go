@@ -92,7 +92,8 @@ func loadManaged(paths []string) (*Config, ManagedLayer) {
 		if !errors.As(err, &ce) {
 			err = &ConfigError{Path: p, Err: err}
 		}
-		m.warn(p, "the managed config cannot be used, so every tool call (every event a guard gates) is refused: "+err.Error())
+		m.Warnings = append(m.Warnings, Warning{Path: p, File: p,
+			Message: "the managed config cannot be used, so every tool call (every event a guard gates) is refused: " + err.Error()})
 		if layer.Err == nil {
 			layer.Err = err
 		}
@@ -114,7 +115,8 @@ func loadManaged(paths []string) (*Config, ManagedLayer) {
 		}
 		m.Warnings = append(m.Warnings, sub.Warnings...)
 		for _, what := range sub.unmanagedKeys() {
-			m.warnKey(what, "", what+" is not read from the managed config "+p+" (only hooks, "+keyManagedOnly+" and "+keyTrustedKeys+" are)")
+			m.Warnings = append(m.Warnings, Warning{Key: what, File: p,
+				Message: what + " is not read from the managed config " + p + " (only hooks, " + keyManagedOnly + " and " + keyTrustedKeys + " are)"})
 		}
 		layer.AllowManagedHooksOnly = layer.AllowManagedHooksOnly || sub.Managed.AllowManagedHooksOnly
 		layer.TrustedBundleKeys = append(layer.TrustedBundleKeys, sub.Managed.TrustedBundleKeys...)
@@ -166,7 +168,7 @@ func (cfg *Config) mergeManaged(m *Config, layer ManagedLayer) {
 	if layer.AllowManagedHooksOnly {
 		cfg.Managed.Skipped = len(others)
 		if len(others) > 0 {
-			cfg.Warnings = append(cfg.Warnings, Warning{Path: layer.Files[0], Minor: true,
+			cfg.Warnings = append(cfg.Warnings, Warning{Path: layer.Files[0], File: layer.Files[0], Minor: true,
 				Message: keyManagedOnly + ": " + hooksCount(len(others)) + " of the user's config, repositories and agents' hook files not loaded (only managed hooks run)"})
 		}
 		others = nil

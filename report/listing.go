@@ -20,7 +20,9 @@ type Listing struct {
 
 // listingTail is what a Listing's JSON holds after the agents' files.
 type listingTail struct {
-	ProjectHooks string `json:"project_hooks,omitempty"`
+	// Managed is the managed layer, first: what no user setting changes.
+	Managed      *ManagedInfo `json:"managed,omitempty"`
+	ProjectHooks string       `json:"project_hooks,omitempty"`
 	// Cwd is the working directory of the listing process (the server's,
 	// for GET /v1/hooks): where its project's hooks are found and relative
 	// paths resolved, so that doctor --live can read the config the server
@@ -109,6 +111,7 @@ func NewListing(configPath string, cfg *hookconfig.Config, allowlistPath string,
 		Config:     configPath,
 		AgentFiles: map[string][]string{},
 		listingTail: listingTail{
+			Managed:      NewManagedInfo(cfg),
 			ProjectHooks: cfg.ProjectHooks,
 			Allowlist:    allowlistPath,
 			Hooks:        make([]HookInfo, 0, len(statuses)),

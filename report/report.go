@@ -186,13 +186,16 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 			}
 		}
 		hint := consent.ApproveCommandHint(e.DeclaredAs, e.Text())
-		if st.Approved {
+		switch {
+		case e.Scope.Managed:
+			r.add(CheckOK, "managed: approved by the managed config "+e.Source+" (no user setting switches it off)")
+		case st.Approved:
 			at := st.Approval.ApprovedAt
 			if at == "" {
 				at = "?"
 			}
 			r.add(CheckOK, "allowlisted (approved "+at+")")
-		} else {
+		default:
 			r.add(CheckFail, "not allowlisted — hook will NOT fire at runtime (run with --accept-hooks once, or: "+hint+")")
 			switch {
 			case e.FailClosed && e.Scope.Global() && e.Event.FailsClosed():
@@ -211,7 +214,7 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 		if by := RunByText(e); by != "" {
 			r.add(CheckInfo, by)
 		}
-		if st.Approved {
+		if st.Approved && !e.Scope.Managed {
 			switch st.Drift.Kind {
 			case consent.DriftMtime:
 				r.add(CheckWarn, st.Drift.Message()+" — review changes, then `hermes-hooks revoke` + re-approve to refresh")
@@ -295,22 +298,24 @@ func validJSON(s string) bool {
 // HookInfo is one hook as `list --json`, `doctor --json` and the server's
 // GET /v1/hooks show it.
 type HookInfo struct {
-	Event      string   `json:"event"`
-	Canonical  string   `json:"canonical_event"`
-	Command    string   `json:"command"`
-	Matcher    string   `json:"matcher,omitempty"`
-	Timeout    float64  `json:"timeout"`
-	Dialect    string   `json:"dialect"`
-	FailClosed bool     `json:"fail_closed"`
-	Priority   int      `json:"priority"`
-	Duplicate  bool     `json:"duplicate,omitempty"`
-	Source     string   `json:"source"`
-	RunBy      string   `json:"run_by,omitempty"`
-	Worker     bool     `json:"worker,omitempty"`
-	Workers    int      `json:"workers,omitempty"`
-	Script     string   `json:"script"`
-	Files      []string `json:"files"`
-	TextOnly   string   `json:"text_only,omitempty"`
+	Event      string  `json:"event"`
+	Canonical  string  `json:"canonical_event"`
+	Command    string  `json:"command"`
+	Matcher    string  `json:"matcher,omitempty"`
+	Timeout    float64 `json:"timeout"`
+	Dialect    string  `json:"dialect"`
+	FailClosed bool    `json:"fail_closed"`
+	Priority   int     `json:"priority"`
+	Duplicate  bool    `json:"duplicate,omitempty"`
+	// Managed: the managed layer's, approved by being in its file.
+	Managed  bool     `json:"managed,omitempty"`
+	Source   string   `json:"source"`
+	RunBy    string   `json:"run_by,omitempty"`
+	Worker   bool     `json:"worker,omitempty"`
+	Workers  int      `json:"workers,omitempty"`
+	Script   string   `json:"script"`
+	Files    []string `json:"files"`
+	TextOnly string   `json:"text_only,omitempty"`
 	// TextOnlyBlocks: a fail_closed guard approved by its text only
 	// without --text-only; dispatch blocks the events it guards.
 	TextOnlyBlocks bool   `json:"text_only_blocks,omitempty"`
@@ -340,7 +345,7 @@ func NewHookInfo(st *HookStatus) HookInfo {
 	h := HookInfo{
 		Event: e.DeclaredAs, Canonical: e.Event.Name, Command: e.Text(), Matcher: e.Matcher,
 		Timeout: e.Timeout.Seconds(), Dialect: string(e.Dialect), FailClosed: e.FailClosed,
-		Priority: e.Priority, Duplicate: e.Duplicate, Source: e.Source, RunBy: e.RunBy, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, TextOnlyBlocks: st.TextOnlyUnacknowledged(), Executable: st.Executable,
+		Priority: e.Priority, Duplicate: e.Duplicate, Managed: e.Scope.Managed, Source: e.Source, RunBy: e.RunBy, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, TextOnlyBlocks: st.TextOnlyUnacknowledged(), Executable: st.Executable,
 		Approved: st.Approved, ApprovedAt: st.Approval.ApprovedAt, ApprovedElsewhere: st.Elsewhere, Runs: st.Runs(),
 	}
 	if w := e.Worker(); w != nil {
