@@ -156,3 +156,16 @@ func TestManagedFileAUserCouldWriteIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// A Claude-dialect managed guard on PreToolUse also runs on a skill's
+// shell command; the user's own entry of the same command on that event
+// (never approved, so skipped) must not stand for it there: Claude Code's
+// once-per-command rule never leaves the managed one out.
+func TestManagedClaudeGuardNotShadowedOnTheSkillEvent(t *testing.T) {
+	e := managedEnv(t, "hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ./guard.sh\n")
+	e.write("etc/guard.sh", "#!/bin/sh\necho 'managed: no' >&2\nexit 2\n", 0o755)
+	e.write("home/config.yaml", "hooks:\n  PreSkillShellCommand:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ./guard.sh\n", 0o644)
+	if out := e.inRepo(rmrfSkill, "hook", "claude"); !strings.Contains(out, `"permissionDecision":"deny","permissionDecisionReason":"managed: no"`) {
+		t.Errorf("the managed guard did not answer: %s", out)
+	}
+}
