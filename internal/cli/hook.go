@@ -168,6 +168,11 @@ func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, problem str
 			return a.hookRefuse(agent, call, nil, hookconfig.Refusal(err), anyCaller)
 		}
 		a.warnAll(cfg)
+		if cfg.Managed.Err != nil {
+			// A managed file's guards cannot be told: any may be asked.
+			a.Warn(problem)
+			return a.hookRefuse(agent, call, cfg, hookconfig.RefusalOn(call.Event, cfg.Managed.Err), anyCaller)
+		}
 		for _, e := range cfg.Entries {
 			if e.Event == call.Event && e.FailClosed && !slices.Contains(call.RunBy(), e.RunBy) {
 				return a.hookRefuse(agent, call, cfg, "hermes-hooks: "+problem+"; the fail_closed guard "+e.Text()+" cannot check it, so this is refused", anyCaller)
