@@ -135,6 +135,11 @@ func fingerprint(files []string) [32]byte {
 		}
 		h.Write([]byte("\x00" + strconv.Itoa(len(data)) + "\x00"))
 		h.Write(data)
+		// Who may write it counts too: a managed config made writable
+		// by a user is refused from then on, its content unchanged.
+		if fi, err := os.Stat(f); err == nil {
+			h.Write([]byte("\x00" + fi.Mode().String() + "\x00" + strconv.Itoa(owner(fi)) + "\x00"))
+		}
 	}
 	var sum [32]byte
 	h.Sum(sum[:0])

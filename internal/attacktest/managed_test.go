@@ -169,3 +169,29 @@ func TestManagedClaudeGuardNotShadowedOnTheSkillEvent(t *testing.T) {
 		t.Errorf("the managed guard did not answer: %s", out)
 	}
 }
+
+// serve reads the managed layer and watches it: a refused managed file
+// refuses every tool call; fixed while serve runs, its guard answers; made
+// writable by others again, it is refused again, its content unchanged.
+func TestServeWatchesTheManagedConfig(t *testing.T) {
+	e := managedEnv(t, managedConfig)
+	must(t, os.Chmod(e.path("etc/config.yaml"), 0o666))
+	s := e.serve(shortSock(t))
+	refused := func(out string) bool {
+		return strings.Contains(out, `"decision":"block","message":"hermes-hooks refuses tool calls until`) && strings.Contains(out, "has mode 0666")
+	}
+	if _, out := s.dispatch("pre_tool_call", rmrfHermes); !refused(out) {
+		t.Fatalf("a refused managed config: %s", out)
+	}
+	must(t, os.Chmod(e.path("etc/config.yaml"), 0o644))
+	var out string
+	waitFor(t, "the managed guard to answer", func() bool {
+		_, out = s.dispatch("pre_tool_call", rmrfHermes)
+		return strings.Contains(out, `"message":"managed: no"`)
+	})
+	must(t, os.Chmod(e.path("etc/config.yaml"), 0o666))
+	waitFor(t, "the managed config to be refused", func() bool {
+		_, out = s.dispatch("pre_tool_call", rmrfHermes)
+		return refused(out)
+	})
+}
