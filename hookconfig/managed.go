@@ -71,6 +71,15 @@ func ManagedPaths() []string {
 	return paths
 }
 
+// ManagedExtra is the managed config file ManagedConfigEnv adds ("" for
+// none): what a forwarded call and the server it reaches must agree on.
+func ManagedExtra() string {
+	if p := ManagedPaths(); len(p) > 1 {
+		return p[1]
+	}
+	return ""
+}
+
 // ManagedRefusedError is a managed config file that fails the ownership
 // check: who owns it, who could write it.
 type ManagedRefusedError struct {

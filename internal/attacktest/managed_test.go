@@ -4,6 +4,7 @@ package attacktest
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -194,4 +195,19 @@ func TestServeWatchesTheManagedConfig(t *testing.T) {
 		_, out = s.dispatch("pre_tool_call", rmrfHermes)
 		return refused(out)
 	})
+}
+
+// A hook call forwarded to a serve that reads another managed layer (one
+// started without the variable) is not answered by it: the caller's
+// managed guard still answers.
+func TestHookForwardKeepsTheManagedConfig(t *testing.T) {
+	e := managedEnv(t, managedConfig)
+	caller := e.vars
+	e.vars = append(slices.Clone(caller), "HERMES_HOOKS_MANAGED_CONFIG=")
+	sock := shortSock(t)
+	e.serve(sock)
+	e.vars = append(caller, "HERMES_HOOKS_SERVER="+sock)
+	if out := e.run(rmrfClaude, "hook", "claude"); !strings.Contains(out, `"permissionDecision":"deny","permissionDecisionReason":"managed: no"`) {
+		t.Errorf("the managed guard did not answer: %s", out)
+	}
 }

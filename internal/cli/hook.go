@@ -271,7 +271,8 @@ func agentProjects(agent *agents.Agent, call *agents.Call, wd string) []string {
 // server): the caller (runBy: what it runs itself), the projects, this
 // process's working directory (where a user-level serve runs the hooks,
 // as this process would), the config, the agent hook files of the command
-// line, the accept channels and safe mode.
+// line, the accept channels, safe mode and the managed config the
+// environment adds.
 func (a *App) forwardQuery(runBy, project, wd string) url.Values {
 	config, _ := a.Config()
 	q := url.Values{"called_by": {runBy}, "config": {config}, server.QueryInputs: {"1"}, server.QueryWorkdir: {wd}}
@@ -293,6 +294,9 @@ func (a *App) forwardQuery(runBy, project, wd string) url.Values {
 	set(server.QueryAccept, a.AcceptHooks)
 	set(server.QueryEnvAccept, consent.EnvAccept(os.Getenv("HERMES_ACCEPT_HOOKS")))
 	set(server.QuerySafeMode, consent.SafeMode(os.Getenv("HERMES_SAFE_MODE")))
+	if extra := hookconfig.ManagedExtra(); extra != "" {
+		q.Set(server.QueryManaged, extra)
+	}
 	return q
 }
 
