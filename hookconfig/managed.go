@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,6 +17,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 // The managed layer: a system config an administrator deploys
@@ -186,6 +189,9 @@ func (cfg *Config) mergeManaged(m *Config, layer ManagedLayer) {
 		cfg.Unloaded = nil
 	}
 	cfg.Entries = append(m.Entries, others...)
+	if len(m.Entries) > 0 {
+		cfg.keepDefaultTools()
+	}
 	if layer.Err != nil {
 		cfg.Unloaded = append(cfg.Unloaded, Unloaded{Err: layer.Err, Managed: true})
 	}
@@ -308,4 +314,29 @@ func readManagedFile(real string) ([]byte, error) {
 		return nil, &fsutil.TooLargeError{Size: int64(len(data)), Max: MaxConfigBytes}
 	}
 	return data, nil
+}
+
+// keepDefaultTools drops the user's tool_aliases that change or remove a
+// default pair, or give a default Claude name to another tool, with a
+// warning: a managed matcher (terminal, Bash) must match the tool it names
+// for every agent, and the user's table must not make it miss.
+func (cfg *Config) keepDefaultTools() {
+	defaultClaude := map[string]bool{}
+	for _, c := range protocol.DefaultToolAliases {
+		defaultClaude[c] = true
+	}
+	kept := map[string]string{}
+	dropped := false
+	for _, h := range slices.Sorted(maps.Keys(cfg.ToolAliases)) {
+		c := cfg.ToolAliases[h]
+		if d, isDefault := protocol.DefaultToolAliases[h]; (isDefault && c != d) || (!isDefault && defaultClaude[c]) {
+			cfg.warnKey("tool_aliases."+h, "tool_aliases."+h, "changes a default tool pair while a managed config is in force, so managed matchers would miss their tool; ignored")
+			dropped = true
+			continue
+		}
+		kept[h] = c
+	}
+	if dropped {
+		cfg.Tools = protocol.NewToolTable(kept)
+	}
 }

@@ -69,6 +69,10 @@ func TestManagedNotShadowed(t *testing.T) {
 		{"the same command on the skill event in the user's config", map[string]string{
 			"home/config.yaml": "hooks:\n  PreSkillShellCommand:\n    - command: ./guard.sh\n      dialect: hermes\n      matcher: Bash\n",
 			"repo/guard.sh":    allow}},
+		{"the user's tool_aliases remove the terminal pair", map[string]string{
+			"home/config.yaml": "tool_aliases:\n  terminal: null\nhooks: {}\n"}},
+		{"the user's tool_aliases move the terminal pair", map[string]string{
+			"home/config.yaml": "tool_aliases:\n  terminal: NotBash\n  a_shell: Bash\nhooks: {}\n"}},
 		{"the user's config claims allow_managed_hooks_only: false", map[string]string{
 			"home/config.yaml": "allow_managed_hooks_only: false\nhooks: {}\n"}},
 	} {
