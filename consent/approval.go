@@ -209,6 +209,11 @@ func Inspect(h Request, f *File) Status {
 	}
 	t := h.target()
 	st := Status{Target: *t}
+	if h.Scope.Managed {
+		// Approved by the managed config it is in (Policy.decideManaged).
+		st.Approved, st.Approval = true, Entry{Event: h.Event, Command: h.Command, Scope: h.Scope, TextOnly: t.Opaque != "", TextOnlyAck: true}
+		return st
+	}
 	e, ok := f.LookupIn(h.Event, h.Command, h.Scope)
 	var exact *Entry
 	if ok {

@@ -132,6 +132,12 @@ type Scope struct {
 	// (Source is then its config fragment): such a hook is approved by
 	// the bundle's signature, never by the allowlist (bundle.go).
 	Bundle string
+	// Managed marks a hook of the managed layer (the system config an
+	// administrator deploys, hookconfig's ManagedLayer): it is approved by
+	// being in that root-owned file, so no allowlist entry, accept channel
+	// or safe mode decides it (Policy.Decide). Never read from or written
+	// to the allowlist.
+	Managed bool
 }
 
 // Global reports the global scope.

@@ -1,19 +1,13 @@
 package consent
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
-	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // isTruthy is Hermes' reading of an opt-in string: 1, true, yes or on, after
@@ -171,6 +165,7 @@ type Verdict struct {
 const (
 	reasonSafeMode      = "safe mode (HERMES_SAFE_MODE)"
 	reasonAllowlisted   = "allowlisted"
+	reasonManaged       = "managed (approved by the managed config)"
 	reasonAccepted      = "approved by accept policy (--accept-hooks / HERMES_ACCEPT_HOOKS / hooks_auto_accept)"
 	reasonPrompted      = "approved at the prompt"
 	reasonThisRun       = "approved for this run (the allowlist could not be saved)"
@@ -279,6 +274,11 @@ type snapshot struct {
 // prompt asks; otherwise it is skipped with a warning. The files it runs
 // are hashed here and handed over open (Verdict.Pins) to be started.
 func (p *Policy) Decide(h Request) Verdict {
+	if h.Scope.Managed {
+		// Before safe mode and the allowlist: nothing a user or a
+		// repository sets switches the managed layer off.
+		return p.decideManaged(&h)
+	}
 	if p.SafeMode {
 		return Verdict{Reason: reasonSafeMode}
 	}
@@ -387,78 +387,6 @@ func (p *Policy) warn(msg string) {
 	if !seen {
 		p.Warn(msg)
 	}
-}
-
-// current returns the parsed allowlist, re-reading it only when the file's
-// identity (size, mtime, ctime, inode) differs from the version last read.
-// Writers replace the file by rename, so any change by any process shows as
-// a new identity on the next call. (The one blind spot: two rewrites between
-// two calls, within one tick of the file system's timestamp clock, that
-// leave the same size and happen to reuse the first file's inode number.)
-func (p *Policy) current() *snapshot {
-	path := p.Store.Path()
-	key, exists := statKey(path)
-	if s := p.snap.Load(); s != nil && s.key == key && s.exists == exists {
-		return s
-	}
-	p.reloadMu.Lock()
-	defer p.reloadMu.Unlock()
-	if s := p.snap.Load(); s != nil && s.key == key && s.exists == exists {
-		return s
-	}
-	// A changed allowlist may change what is worth warning about (a
-	// revoked hook is unapproved again), so warnings may repeat.
-	p.mu.Lock()
-	p.warned = nil
-	p.mu.Unlock()
-	s := p.read(path)
-	p.snap.Store(s)
-	return s
-}
-
-func statKey(path string) (cmdpin.FileKey, bool) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return cmdpin.FileKey{}, false
-	}
-	return cmdpin.KeyOf(fi), true
-}
-
-// read parses the allowlist and records the identity of the very file it
-// read (from the open descriptor), so a replacement racing with the read is
-// noticed on the next call.
-func (p *Policy) read(path string) *snapshot {
-	f, err := fsutil.OpenFile(path, os.O_RDONLY, 0)
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			p.warn(fmt.Sprintf("read allowlist %s: %v", path, err))
-		}
-		key, exists := statKey(path)
-		if exists {
-			// Keep the identity of what could not be read, so the
-			// failure is not retried (and warned about) on every call.
-			return &snapshot{key: key, exists: true, file: &File{}, broken: true}
-		}
-		return &snapshot{file: &File{}}
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return &snapshot{file: &File{}, broken: true}
-	}
-	data, err := io.ReadAll(f)
-	if err != nil {
-		p.warn(fmt.Sprintf("read allowlist %s: %v", path, err))
-		return &snapshot{key: cmdpin.KeyOf(fi), exists: true, file: &File{}, broken: true}
-	}
-	file := parseFile(data)
-	broken := false
-	if file.Invalid != nil {
-		p.warn(fmt.Sprintf("allowlist %s is treated as empty: %v", path, file.Invalid))
-		// An empty file is a fresh allowlist, not a broken one.
-		broken = len(bytes.TrimSpace(bytes.TrimPrefix(data, utf8BOM))) > 0
-	}
-	return &snapshot{key: cmdpin.KeyOf(fi), exists: true, file: file, broken: broken}
 }
 
 // MayRunIn reports whether a hook of the project rooted at root could run

@@ -116,7 +116,10 @@ func (d *Dispatcher) prepare(h Invocation) (hookproc.Spec, string) {
 // is approved is what runs.
 func (d *Dispatcher) hookFor(e *hookconfig.Entry, f *protocol.Firing) Invocation {
 	h := Invocation{Entry: e, Dir: e.WorkDir, Env: d.env, cwd: f.Cwd}
-	if e.ViaShell() {
+	if e.ViaShell() && !e.Scope.Managed {
+		// A managed hook keeps its directory (the managed config's):
+		// its relative script is the administrator's, never the
+		// repository's.
 		h.Dir = f.Cwd // bound: the host's cwd when a directory, else ours
 	}
 	if h.Dir == "" {

@@ -397,13 +397,19 @@ func (d *Dispatcher) selectEntries(f *protocol.Firing, scr consent.Screen, sf *f
 			continue
 		}
 		if e.Dialect == protocol.Claude {
-			if claudeSeen[e.Text()] {
+			// Claude Code runs a command once per firing; a managed
+			// one is never the copy left out for another file's.
+			key := e.Text()
+			if e.Scope.Managed {
+				key = "\x00managed\x00" + key
+			}
+			if claudeSeen[key] {
 				continue
 			}
 			if claudeSeen == nil {
 				claudeSeen = map[string]bool{}
 			}
-			claudeSeen[e.Text()] = true
+			claudeSeen[key] = true
 		}
 		if how != hookconfig.FitYes {
 			sf.undecided = append(sf.undecided, e)

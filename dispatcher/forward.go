@@ -46,10 +46,11 @@ func runEvent(ev *protocol.Event, e *hookconfig.Entry) *protocol.Event {
 }
 
 // standsFor reports whether an entry already selected runs e's command in
-// e's dialect.
+// e's dialect. Only a managed entry stands for a managed one: another
+// file's copy of its command (unapproved, perhaps) must not shadow it.
 func standsFor(selected []*hookconfig.Entry, e *hookconfig.Entry) bool {
 	for _, s := range selected {
-		if s.Text() == e.Text() && s.Dialect == e.Dialect {
+		if s.Text() == e.Text() && s.Dialect == e.Dialect && (s.Scope.Managed || !e.Scope.Managed) {
 			return true
 		}
 	}
@@ -59,6 +60,11 @@ func standsFor(selected []*hookconfig.Entry, e *hookconfig.Entry) bool {
 // runOrder sorts entries by priority, then config order.
 func runOrder(list []*hookconfig.Entry) {
 	sort.SliceStable(list, func(i, j int) bool {
+		// The managed layer first, whatever priority another file gives
+		// its hooks: none of them can run, or rewrite, before it.
+		if mi, mj := list[i].Scope.Managed, list[j].Scope.Managed; mi != mj {
+			return mi
+		}
 		if list[i].Priority != list[j].Priority {
 			return list[i].Priority < list[j].Priority
 		}

@@ -150,9 +150,13 @@ func (g consentGate) Check(h Invocation) Verdict {
 	if !e.NeedsApproval() {
 		// A rule of the user's own config: data they wrote, which runs
 		// nothing (hookconfig.Entry.NeedsApproval). Safe mode still
-		// runs nothing at all.
-		if p.SafeMode {
+		// runs nothing of the user's; the managed layer's rules are the
+		// administrator's, which no user setting switches off.
+		if p.SafeMode && !e.Scope.Managed {
 			return Verdict{Kind: VerdictSkip, Reason: "safe mode (HERMES_SAFE_MODE)"}
+		}
+		if e.Scope.Managed {
+			return Verdict{Kind: VerdictRun, Reason: "a rule of the managed config (approved by being there)"}
 		}
 		return Verdict{Kind: VerdictRun, Reason: "a rule of your own config (needs no approval)"}
 	}

@@ -26,7 +26,9 @@ type ScopedGate interface {
 // loaded ("" when there is none).
 func (d *Dispatcher) unloadedRefusal(ev *protocol.Event) string {
 	for _, u := range d.cfg.Unloaded {
-		if g, ok := d.opts.Gate.(ScopedGate); ok && !u.Bundle && !g.MayRunIn(u.Project) {
+		// A managed file's guards are everyone's, whatever this user
+		// approved: always refused.
+		if g, ok := d.opts.Gate.(ScopedGate); ok && !u.Managed && !u.Bundle && !g.MayRunIn(u.Project) {
 			continue
 		}
 		return hookconfig.RefusalOn(ev, u.Err)

@@ -261,6 +261,9 @@ type Config struct {
 	// (each also has its warning): while one may hold a guard, Dispatch
 	// refuses gating events (see ScopedGate).
 	Unloaded []Unloaded
+	// Managed is the managed layer (managed.go), when LoadOptions.Managed
+	// asked for it: its hooks lead Entries, marked by Scope.Managed.
+	Managed ManagedLayer
 
 	claudeSwitches []claudeSwitches
 	// ruleFiles are the rules: includes as written (rules.go), resolved
@@ -320,6 +323,11 @@ type LoadOptions struct {
 	// one, then the user's): every bundle installed there adds its config
 	// fragment's hooks after the global ones (bundles.go).
 	BundleDirs []string
+	// Managed reads the managed layer (ManagedPaths: the system's config an
+	// administrator deploys, and the file HERMES_HOOKS_MANAGED_CONFIG
+	// names): what every entrance of the CLI and serve do, and a Go host
+	// should.
+	Managed bool
 }
 
 // ConfigError is a config that could not be read or parsed at all.
@@ -353,6 +361,11 @@ func DefaultConfigPath() (string, error) {
 // Load reads the YAML config at path and the agents' hook files (Claude
 // settings and every other agent's hook file) it and opts name. A missing config file is an empty config, not an error.
 func Load(path string, opts LoadOptions) (*Config, error) {
+	var managed *Config
+	var layer ManagedLayer
+	if opts.Managed {
+		managed, layer = loadManaged(ManagedPaths())
+	}
 	data, err := ReadConfigFile(path)
 	var cfg *Config
 	switch {
@@ -405,6 +418,7 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 		cfg.ProjectFiles = append(cfg.ProjectFiles, p)
 	}
 	cfg.applyClaudeSwitches()
+	cfg.mergeManaged(managed, layer)
 	cfg.finish()
 	return cfg, nil
 }
@@ -417,13 +431,16 @@ func emptyConfig() *Config {
 // command with the same matcher, dialect and event (Hermes' idempotence
 // key; for a repository's hooks, within that repository), and the same
 // Claude `if` rule: two guards that differ only in it are two guards.
-// Listed keeps them all, as configured.
+// Listed keeps them all, as configured. A managed entry and another
+// file's never stand for each other: the other may run another script of
+// that name (its relative path is found elsewhere), and the managed one
+// must run whatever the other file says.
 func (cfg *Config) finish() {
 	seen := make(map[string]bool, len(cfg.Entries))
 	cfg.Listed = append([]*Entry(nil), cfg.Entries...)
 	kept := make([]*Entry, 0, len(cfg.Entries))
 	for _, e := range cfg.Listed {
-		key := e.Event.Name + "\x00" + string(e.Dialect) + "\x00" + e.Matcher + "\x00" + e.If + "\x00" + e.Text() + "\x00" + e.Scope.Project + "\x00" + e.Scope.Bundle
+		key := e.Event.Name + "\x00" + string(e.Dialect) + "\x00" + e.Matcher + "\x00" + e.If + "\x00" + e.Text() + "\x00" + e.Scope.Project + "\x00" + e.Scope.Bundle + "\x00" + strconv.FormatBool(e.Scope.Managed)
 		if r := e.Rule(); r != nil {
 			// Two rules with one expression and other decisions are two.
 			key += "\x00" + r.Decision + "\x00" + r.Message

@@ -50,6 +50,13 @@ func parseYAML(data []byte) (*yaml.Node, error) {
 // is hermes-hooks' alone: every top-level key it does not read is
 // reported, not only near misses of its own (strict).
 func parseConfig(data []byte, path string, limit int) (cfg *Config, err error) {
+	return parseConfigAs(data, path, limit, false)
+}
+
+// parseConfigAs is parseConfig; managed reads the managed layer's own keys
+// (allow_managed_hooks_only, trusted_bundle_keys: managed.go), which any
+// other file only warns about.
+func parseConfigAs(data []byte, path string, limit int, managed bool) (cfg *Config, err error) {
 	strict := limit > 0
 	defer func() {
 		// A config must never take the dispatcher down.
@@ -87,6 +94,8 @@ func parseConfig(data []byte, path string, limit int) (cfg *Config, err error) {
 			cfg.parseJournal(val)
 		case "rules":
 			cfg.parseRuleIncludes(val)
+		case keyManagedOnly, keyTrustedKeys:
+			cfg.parseManagedKey(key, val, managed)
 		default:
 			known := false
 			for _, k := range agentFileKinds() {
@@ -137,49 +146,6 @@ func yamlError(path string, data []byte, err error) error {
 		return &ConfigError{Path: path, Line: at, Err: errors.New(hint + " (YAML parser: " + reason + ")")}
 	}
 	return &ConfigError{Path: path, Line: line, Err: errors.New(reason)}
-}
-
-func (cfg *Config) parseToolAliases(n *yaml.Node) {
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
-		return
-	}
-	if n.Kind != yaml.MappingNode {
-		cfg.warn("tool_aliases", "must be a mapping of Hermes tool names to Claude tool names; got "+pyyaml.Type(n)+"; ignoring")
-		return
-	}
-	cfg.ToolAliases = map[string]string{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if v.Kind != yaml.ScalarNode || (v.Tag != "!!str" && v.Tag != "!!null") {
-			cfg.warn("tool_aliases."+k.Value, "must be a string (the Claude tool name); ignoring")
-			continue
-		}
-		name := v.Value
-		if v.Tag == "!!null" {
-			name = ""
-		}
-		cfg.ToolAliases[k.Value] = strings.TrimSpace(name)
-	}
-}
-
-// parseFileList reads a list of agent hook files (claude_settings …): a
-// path or a list of paths.
-func (cfg *Config) parseFileList(k agentFileKind, n *yaml.Node) {
-	switch {
-	case n.Kind == yaml.ScalarNode && n.Tag == "!!null":
-	case n.Kind == yaml.ScalarNode && n.Tag == "!!str":
-		cfg.addFile(k.agent.Name, n.Value)
-	case n.Kind == yaml.SequenceNode:
-		for i, item := range n.Content {
-			if item.Kind != yaml.ScalarNode || item.Tag != "!!str" || strings.TrimSpace(item.Value) == "" {
-				cfg.warn(fmt.Sprintf("%s[%d]", k.key, i), "must be a file path; ignoring")
-				continue
-			}
-			cfg.addFile(k.agent.Name, strings.TrimSpace(item.Value))
-		}
-	default:
-		cfg.warn(k.key, "must be a list of "+k.agent.Source.What+" file paths; got "+pyyaml.Type(n)+"; ignoring")
-	}
 }
 
 // reservedHookKeys sit under hooks: but are not events.
@@ -461,7 +427,7 @@ var entryKeys = []string{"command", "matcher", "timeout", "fail_closed", "failCl
 
 // topLevelKeys are the top-level keys hermes-hooks reads.
 func topLevelKeys() []string {
-	keys := []string{"hooks", "hooks_auto_accept", "tool_aliases", "journal", "rules"}
+	keys := []string{"hooks", "hooks_auto_accept", "tool_aliases", "journal", "rules", keyManagedOnly, keyTrustedKeys}
 	for _, k := range agentFileKinds() {
 		keys = append(keys, k.key)
 	}

@@ -61,7 +61,11 @@ func (cfg *Config) parseRuleIncludes(n *yaml.Node) {
 // to MaxProjectFileBytes and MaxProjectEntries each).
 type ruleReader struct {
 	root string
-	read []string // every file read so far, in order
+	// managed: the files are the managed layer's, held to its ownership
+	// rule (readManaged): an include a user could write would let them
+	// decide what the administrator's rules say.
+	managed bool
+	read    []string // every file read so far, in order
 }
 
 // includeRules merges the rule entries of cfg's rules: files (and theirs)
@@ -88,9 +92,12 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 		var data []byte
 		var err error
 		limit := 0
-		if rr.root == "" {
+		switch {
+		case rr.managed:
+			data, err = readManaged(p)
+		case rr.root == "":
 			data, err = ReadConfigFile(p)
-		} else {
+		default:
 			data, err = fsutil.ReadRegular(p, rr.root, MaxProjectFileBytes)
 			limit = MaxProjectEntries
 		}

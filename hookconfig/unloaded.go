@@ -17,6 +17,10 @@ type Unloaded struct {
 	// on purpose, so its loss refuses what a failing guard refuses
 	// whatever the allowlist holds.
 	Bundle bool
+	// Managed: a managed config file (ManagedLayer) was refused or did not
+	// parse. Its guards apply to everyone, so every gating event is
+	// refused, whatever the consent gate says.
+	Managed bool
 }
 
 // unloaded records a project source that could not be loaded, and warns.

@@ -1,9 +1,7 @@
 package report
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"
@@ -191,15 +189,18 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 			}
 		}
 		hint := approveHint(e)
-		if st.NoApproval {
+		switch {
+		case e.Scope.Managed:
+			r.add(CheckOK, "managed: approved by the managed config "+e.Source+" (no user setting switches it off)")
+		case st.NoApproval:
 			r.add(CheckOK, "needs no approval (a rule of your own config)")
-		} else if st.Approved {
+		case st.Approved:
 			at := st.Approval.ApprovedAt
 			if at == "" {
 				at = "?"
 			}
 			r.add(CheckOK, "allowlisted (approved "+at+")")
-		} else {
+		default:
 			r.add(CheckFail, "not allowlisted — hook will NOT fire at runtime (run with --accept-hooks once, or: "+hint+")")
 			switch {
 			case e.FailClosed && e.Scope.Global() && e.Event.FailsClosed():
@@ -218,7 +219,7 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 		if by := RunByText(e); by != "" {
 			r.add(CheckInfo, by)
 		}
-		if st.Approved && !st.NoApproval {
+		if st.Approved && !st.NoApproval && !e.Scope.Managed {
 			switch st.Drift.Kind {
 			case consent.DriftMtime:
 				r.add(CheckWarn, st.Drift.Message()+" — review changes, then `hermes-hooks revoke` + re-approve to refresh")
@@ -250,22 +251,24 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 // HookInfo is one hook as `list --json`, `doctor --json` and the server's
 // GET /v1/hooks show it.
 type HookInfo struct {
-	Event      string   `json:"event"`
-	Canonical  string   `json:"canonical_event"`
-	Command    string   `json:"command"`
-	Matcher    string   `json:"matcher,omitempty"`
-	Timeout    float64  `json:"timeout"`
-	Dialect    string   `json:"dialect"`
-	FailClosed bool     `json:"fail_closed"`
-	Priority   int      `json:"priority"`
-	Duplicate  bool     `json:"duplicate,omitempty"`
-	Source     string   `json:"source"`
-	RunBy      string   `json:"run_by,omitempty"`
-	Worker     bool     `json:"worker,omitempty"`
-	Workers    int      `json:"workers,omitempty"`
-	Script     string   `json:"script"`
-	Files      []string `json:"files"`
-	TextOnly   string   `json:"text_only,omitempty"`
+	Event      string  `json:"event"`
+	Canonical  string  `json:"canonical_event"`
+	Command    string  `json:"command"`
+	Matcher    string  `json:"matcher,omitempty"`
+	Timeout    float64 `json:"timeout"`
+	Dialect    string  `json:"dialect"`
+	FailClosed bool    `json:"fail_closed"`
+	Priority   int     `json:"priority"`
+	Duplicate  bool    `json:"duplicate,omitempty"`
+	// Managed: the managed layer's, approved by being in its file.
+	Managed  bool     `json:"managed,omitempty"`
+	Source   string   `json:"source"`
+	RunBy    string   `json:"run_by,omitempty"`
+	Worker   bool     `json:"worker,omitempty"`
+	Workers  int      `json:"workers,omitempty"`
+	Script   string   `json:"script"`
+	Files    []string `json:"files"`
+	TextOnly string   `json:"text_only,omitempty"`
 	// TextOnlyBlocks: a fail_closed guard approved by its text only
 	// without --text-only; dispatch blocks the events it guards.
 	TextOnlyBlocks bool   `json:"text_only_blocks,omitempty"`
@@ -296,7 +299,7 @@ func NewHookInfo(st *HookStatus) HookInfo {
 	h := HookInfo{
 		Event: e.DeclaredAs, Canonical: e.Event.Name, Command: e.Text(), Matcher: e.Matcher,
 		Timeout: e.Timeout.Seconds(), Dialect: string(e.Dialect), FailClosed: e.FailClosed,
-		Priority: e.Priority, Duplicate: e.Duplicate, Source: e.Source, RunBy: e.RunBy, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, TextOnlyBlocks: st.TextOnlyUnacknowledged(), Executable: st.Executable,
+		Priority: e.Priority, Duplicate: e.Duplicate, Managed: e.Scope.Managed, Source: e.Source, RunBy: e.RunBy, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, TextOnlyBlocks: st.TextOnlyUnacknowledged(), Executable: st.Executable,
 		Approved: st.Approved, ApprovedAt: st.Approval.ApprovedAt, ApprovedElsewhere: st.Elsewhere, Runs: st.Runs(),
 		Rule: ruleInfo(st),
 	}
@@ -310,126 +313,6 @@ func NewHookInfo(st *HookStatus) HookInfo {
 		h.Drift = &DriftInfo{Kind: st.Drift.Kind.String(), Was: st.Drift.Was, Now: st.Drift.Now, Message: st.Drift.Message()}
 	}
 	return h
-}
-
-// Listing is the whole configuration as `list --json` prints it. Its JSON
-// names each agent's hook files by the agent's config key
-// (claude_settings, codex_hooks …), right after config (see MarshalJSON).
-type Listing struct {
-	Config string `json:"-"`
-	// AgentFiles are the agents' hook files that were read, by agent name.
-	AgentFiles map[string][]string `json:"-"`
-	listingTail
-}
-
-// listingTail is what a Listing's JSON holds after the agents' files.
-type listingTail struct {
-	ProjectHooks string `json:"project_hooks,omitempty"`
-	// Cwd is the working directory of the listing process (the server's,
-	// for GET /v1/hooks): where its project's hooks are found and relative
-	// paths resolved, so that doctor --live can read the config the server
-	// reads.
-	Cwd         string            `json:"cwd,omitempty"`
-	Allowlist   string            `json:"allowlist"`
-	Hooks       []HookInfo        `json:"hooks"`
-	Warnings    []string          `json:"warnings"`
-	ToolAliases map[string]string `json:"tool_aliases"`
-}
-
-// MarshalJSON writes config, then one list per agent (its config key, in
-// the agents' order; [] for none), then the rest.
-func (l Listing) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteString(`{"config":`)
-	if err := writeValue(&b, l.Config); err != nil {
-		return nil, err
-	}
-	for _, a := range agents.All() {
-		if a.Source.ConfigKey == "" {
-			continue // its hook files are no hook source
-		}
-		files := l.AgentFiles[a.Name]
-		if files == nil {
-			files = []string{}
-		}
-		b.WriteString(`,"` + a.Source.ConfigKey + `":`)
-		if err := writeValue(&b, files); err != nil {
-			return nil, err
-		}
-	}
-	var t bytes.Buffer
-	if err := writeValue(&t, l.listingTail); err != nil {
-		return nil, err
-	}
-	if tail := t.Bytes(); len(tail) > 2 {
-		b.WriteByte(',')
-		b.Write(tail[1:])
-	} else {
-		b.WriteByte('}')
-	}
-	return b.Bytes(), nil
-}
-
-// UnmarshalJSON reads what MarshalJSON writes (doctor --live reads a
-// server's listing).
-func (l *Listing) UnmarshalJSON(data []byte) error {
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(data, &members); err != nil {
-		return err
-	}
-	*l = Listing{AgentFiles: map[string][]string{}}
-	if raw, ok := members["config"]; ok {
-		if err := json.Unmarshal(raw, &l.Config); err != nil {
-			return err
-		}
-	}
-	for _, a := range agents.All() {
-		if raw, ok := members[a.Source.ConfigKey]; ok {
-			var files []string
-			if err := json.Unmarshal(raw, &files); err != nil {
-				return err
-			}
-			l.AgentFiles[a.Name] = files
-		}
-	}
-	return json.Unmarshal(data, &l.listingTail)
-}
-
-// writeValue appends v's JSON without escaping HTML characters, as the
-// encoders of list --json and the server write the rest.
-func writeValue(b *bytes.Buffer, v any) error {
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	b.Truncate(b.Len() - 1) // Encode's newline
-	return nil
-}
-
-// NewListing describes a configuration and its hooks' consent state.
-func NewListing(configPath string, cfg *hookconfig.Config, allowlistPath string, statuses []HookStatus) Listing {
-	l := Listing{
-		Config:     configPath,
-		AgentFiles: map[string][]string{},
-		listingTail: listingTail{
-			ProjectHooks: cfg.ProjectHooks,
-			Allowlist:    allowlistPath,
-			Hooks:        make([]HookInfo, 0, len(statuses)),
-			Warnings:     make([]string, 0, len(cfg.Warnings)),
-			ToolAliases:  cfg.Tools.Pairs(),
-		},
-	}
-	for name, files := range cfg.AgentFiles {
-		l.AgentFiles[name] = append([]string{}, files...)
-	}
-	for i := range statuses {
-		l.Hooks = append(l.Hooks, NewHookInfo(&statuses[i]))
-	}
-	for _, w := range cfg.Warnings {
-		l.Warnings = append(l.Warnings, w.String())
-	}
-	return l
 }
 
 // agentTitle is the agent called name as people call it.

@@ -46,6 +46,7 @@ func PyRepr(s string) string {
 // order, consent marks, approval time and drift; plus the dialect and the
 // source file where they are not the plain Hermes defaults.
 func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []HookStatus) {
+	PrintManaged(w, cfg)
 	if len(statuses) == 0 {
 		fmt.Fprintf(w, "No shell hooks configured in %s.\n", show(label))
 		fmt.Fprintln(w, "See `hermes-hooks --help` or docs/config.md (the config reference) for the schema and")
@@ -102,6 +103,8 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 				b.WriteString(", duplicate: runs once")
 			}
 			switch {
+			case e.Scope.Managed:
+				b.WriteString(", ✓ managed)")
 			case st.Approved && st.Drift.Kind == consent.DriftHash:
 				b.WriteString(", ✗ changed since approval)")
 			case st.TextOnlyUnacknowledged():

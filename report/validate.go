@@ -46,13 +46,13 @@ func Validate(cfg *hookconfig.Config, cwd string) []Problem {
 	lines := lineFinder{}
 	ps := append(configProblems(cfg, lines), warningProblems(cfg, cfg.Advice(), lines)...)
 	ps = append(ps, ruleProblems(context.Background(), cfg, cwd, lines)...)
-	return sorted(append(ps, startProblems(cfg, cwd, lines)...))
+	return managedFirst(cfg, sorted(append(ps, startProblems(cfg, cwd, lines)...)))
 }
 
 // ConfigProblems are the warnings the loader gave, each with its line
 // (found from its key path in the file), ordered by file and line.
 func ConfigProblems(cfg *hookconfig.Config) []Problem {
-	return sorted(configProblems(cfg, lineFinder{}))
+	return managedFirst(cfg, sorted(configProblems(cfg, lineFinder{})))
 }
 
 func sorted(ps []Problem) []Problem {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 )
 
 // A hook call forwarded by `hermes-hooks hook AGENT` states every input
@@ -33,6 +34,9 @@ const (
 	QueryAccept    = "accept_hooks"
 	QueryEnvAccept = "env_accept_hooks"
 	QuerySafeMode  = "safe_mode"
+	// QueryManaged is the managed config HERMES_HOOKS_MANAGED_CONFIG adds
+	// (hookconfig.ManagedExtra; absent: none).
+	QueryManaged = "managed_config"
 )
 
 // A forwarded call names each agent's hook files of its command line with
@@ -57,6 +61,9 @@ func (s *Server) inputsConflict(r *http.Request, w http.ResponseWriter) string {
 			return "this server runs with " + key + "=" + map[bool]string{true: "1", false: "0"}[mine] + ", the caller with " + key + "=" + q.Get(key)
 		}
 		return ""
+	}
+	if mine := hookconfig.ManagedExtra(); q.Get(QueryManaged) != mine {
+		return "this server reads the managed config " + mine + " beside the system's, the caller " + q.Get(QueryManaged)
 	}
 	safe := s.opts.SafeMode || consent.SafeMode(s.env("HERMES_SAFE_MODE"))
 	for _, c := range []string{

@@ -23,6 +23,7 @@ import (
 // …) and the project hooks file the working directory would have.
 func (s *Server) initialConfigFiles() []string {
 	files := []string{absPath(s.opts.ConfigPath)}
+	files = append(files, hookconfig.ManagedPaths()...)
 	for _, d := range s.projectDirs() {
 		files = append(files, filepath.Join(d, hookconfig.ProjectHooksFile))
 	}
@@ -49,6 +50,7 @@ func (s *Server) loadOptions() hookconfig.LoadOptions {
 		ProjectDir:      s.opts.ProjectDir,
 		MoreProjectDirs: s.opts.MoreProjectDirs,
 		BundleDirs:      bundle.Dirs(s.opts.Store.Home()),
+		Managed:         true,
 	}
 }
 
@@ -84,6 +86,8 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 		files = append(files, listedAgentFiles(project, filepath.Dir(filepath.Dir(project)))...)
 	}
 	files = append(files, project)
+	// The managed config (a missing one too: deploying it takes effect).
+	files = append(files, hookconfig.ManagedPaths()...)
 	for _, d := range s.opts.MoreProjectDirs {
 		files = append(files, filepath.Join(d, hookconfig.ProjectHooksFile))
 	}
@@ -138,6 +142,11 @@ func fingerprint(files []string) [32]byte {
 		}
 		h.Write([]byte("\x00" + strconv.Itoa(len(data)) + "\x00"))
 		h.Write(data)
+		// Who may write it counts too: a managed config made writable
+		// by a user is refused from then on, its content unchanged.
+		if fi, err := os.Stat(f); err == nil {
+			h.Write([]byte("\x00" + fi.Mode().String() + "\x00" + strconv.Itoa(owner(fi)) + "\x00"))
+		}
 	}
 	var sum [32]byte
 	h.Sum(sum[:0])

@@ -123,10 +123,15 @@ func runDoctor(a *app, o doctorOptions) error {
 		if installs == nil {
 			installs = []report.InstallCheck{}
 		}
-		if err := writeJSON(a.Out, map[string]any{"config_problems": configProblems, "hooks": hooks, "installed": installs, "problems": problems, "healthy": problems == 0}); err != nil {
+		out := map[string]any{"config_problems": configProblems, "hooks": hooks, "installed": installs, "problems": problems, "healthy": problems == 0}
+		if m := report.NewManagedInfo(cfg); m != nil {
+			out["managed"] = m
+		}
+		if err := writeJSON(a.Out, out); err != nil {
 			return err
 		}
 	} else {
+		report.PrintManaged(a.Out, cfg)
 		report.PrintConfigProblems(a.Out, configProblems)
 		report.PrintInstallChecks(a.Out, installs, time.Now())
 		report.PrintDoctor(a.Out, results, problems)

@@ -52,8 +52,8 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HERMES_ACCEPT_HOOKS", "")
 			env.Setenv("GORACE", os.Getenv("GORACE"))
 			env.Setenv("HERMES_SAFE_MODE", "")
-			// The managed layer is the script's own, never the machine's.
-			env.Setenv("HERMES_HOOKS_MANAGED_CONFIG", filepath.Join(env.WorkDir, "managed", "config.yaml"))
+			// No managed config but the one a script names (managed_*.txtar).
+			env.Setenv("HERMES_HOOKS_MANAGED_CONFIG", "")
 			// The repository, for the scripts that run its own files
 			// (first_hour_demo.txtar runs scripts/demo.sh).
 			repo, err := filepath.Abs(filepath.Join("..", ".."))

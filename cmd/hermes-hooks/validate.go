@@ -45,6 +45,7 @@ Exit status: 1 when there is an error, 0 otherwise (warnings included).`,
 
 func runValidate(a *app, o validateOptions) error {
 	var problems []report.Problem
+	var managed *report.ManagedInfo
 	files := 0
 	if a.ConfigPath != "" {
 		if p, missing := report.MissingConfig(a.ConfigPath); missing {
@@ -57,7 +58,11 @@ func runValidate(a *app, o validateOptions) error {
 			problems = append(problems, report.LoadProblem(err))
 		} else {
 			problems = report.Validate(cfg, cli.Cwd())
-			files = 1 + len(cfg.AgentHookFiles()) + len(cfg.ProjectFiles)
+			files = 1 + len(cfg.AgentHookFiles()) + len(cfg.ProjectFiles) + len(cfg.Managed.Files)
+			managed = report.NewManagedInfo(cfg)
+			if !o.json {
+				report.PrintManaged(a.Out, cfg)
+			}
 		}
 	}
 	errs := report.Errors(problems)
@@ -65,8 +70,11 @@ func runValidate(a *app, o validateOptions) error {
 		if problems == nil {
 			problems = []report.Problem{}
 		}
-		if err := writeJSON(a.Out, map[string]any{"problems": problems, "errors": errs,
-			"warnings": len(problems) - errs, "valid": errs == 0}); err != nil {
+		out := map[string]any{"problems": problems, "errors": errs, "warnings": len(problems) - errs, "valid": errs == 0}
+		if managed != nil {
+			out["managed"] = managed
+		}
+		if err := writeJSON(a.Out, out); err != nil {
 			return err
 		}
 	} else {

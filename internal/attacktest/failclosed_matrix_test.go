@@ -98,6 +98,12 @@ type matrixFailure struct {
 	// reason is what the refusal must say (a rule's failure, not a rule
 	// the dispatcher cannot run at all).
 	reason string
+	// managed: the guard is in the managed config (etc/config.yaml, named
+	// by HERMES_HOOKS_MANAGED_CONFIG; its script etc/guard.sh), approved
+	// by being there; the user's config is config, else hooks: {}.
+	managed bool
+	// env is more of the caller's environment.
+	env []string
 }
 
 // slowRule passes a rule's time bound (rule.DefaultTimeout, 0.5 s) on any
@@ -144,6 +150,14 @@ func matrixFailures() []matrixFailure {
 		{name: "rule-evaluation-error", rule: `payload.hermes_matrix_no_such_key == 1`, reason: "rule evaluation failed"},
 		// A rule past its time bound.
 		{name: "rule-timeout", rule: slowRule, reason: "passed its time bound"},
+		// The managed layer (issue 36, item 1): a managed file a user could
+		// write, or that does not parse, cannot say which guards it holds;
+		// a working managed guard blocks whatever the user switches off.
+		{name: "managed-refused", managed: true, after: func(e *env) { must(e.t, os.Chmod(e.path("etc/config.yaml"), 0o666)) }},
+		{name: "managed-unparsable", managed: true, after: func(e *env) { e.write("etc/config.yaml", "hooks: [\n", 0o644) }},
+		{name: "managed-safe-mode", managed: true, env: []string{"HERMES_SAFE_MODE=1"}},
+		{name: "managed-user-disables", managed: true, env: []string{"HERMES_ACCEPT_HOOKS=1"},
+			config: "hooks: {}\nclaude_settings: [off.json]\n", after: func(e *env) { e.write("home/off.json", `{"disableAllHooks": true}`, 0o644) }},
 	}
 }
 
@@ -215,34 +229,7 @@ func runMatrixRow(t *testing.T, c matrixCaller, f matrixFailure) {
 		t.Skipf("%s's payload for %s cannot name the tool %q", c.agent.Name, c.event, f.tool)
 	}
 	e := newEnv(t)
-	script := f.script
-	if script == "" {
-		script = blockingScript(c.ev)
-	}
-	e.write("guard.sh", script, 0o755)
-	command := "./guard.sh"
-	if f.command != "" {
-		command = f.command
-	}
-	event := c.ev.Name
-	if f.claude {
-		if event = c.ev.Claude; event == "" {
-			t.Skipf("%s has no Claude Code name: no Claude-dialect entry", c.ev.Name)
-		}
-	}
-	e.write("home/config.yaml", "hooks:\n  "+event+":\n    - command: "+command+"\n      fail_closed: true\n"+f.entry, 0o644)
-	if f.rule != "" {
-		e.write("home/config.yaml", "hooks:\n  "+event+":\n    - rule: '"+f.rule+"'\n      decision: block\n      message: guarded\n      fail_closed: true\n", 0o644)
-	}
-	if !f.unapproved && f.rule == "" {
-		e.run("", "approve", "./guard.sh")
-	}
-	if f.after != nil {
-		f.after(e)
-	}
-	if f.config != "" {
-		e.write("home/config.yaml", f.config, 0o644)
-	}
+	setUpMatrixGuard(t, e, c, f)
 	stdin := sample
 	if f.stdin != nil {
 		stdin = f.stdin(c, sample)
@@ -289,6 +276,48 @@ func runMatrixRow(t *testing.T, c matrixCaller, f matrixFailure) {
 	// a timing bound here would fail on a loaded machine).
 	if len(f.args) > 0 && f.args[0] == "--agent-timeout" && !bytes.Contains(append(got.Stdout, got.Stderr...), []byte("in time")) {
 		t.Errorf("%s: the refusal does not say the guard did not answer in time", c)
+	}
+}
+
+// setUpMatrixGuard writes the row's guard and config: in the user's
+// config, approved unless the row says otherwise, or in the managed one.
+func setUpMatrixGuard(t *testing.T, e *env, c matrixCaller, f matrixFailure) {
+	script := f.script
+	if script == "" {
+		script = blockingScript(c.ev)
+	}
+	command := "./guard.sh"
+	if f.command != "" {
+		command = f.command
+	}
+	event := c.ev.Name
+	if f.claude {
+		if event = c.ev.Claude; event == "" {
+			t.Skipf("%s has no Claude Code name: no Claude-dialect entry", c.ev.Name)
+		}
+	}
+	entry := "hooks:\n  " + event + ":\n    - command: " + command + "\n      fail_closed: true\n" + f.entry
+	e.vars = append(e.vars, f.env...)
+	if f.managed {
+		e.write("etc/guard.sh", script, 0o755)
+		e.write("etc/config.yaml", entry, 0o644)
+		e.write("home/config.yaml", "hooks: {}\n", 0o644)
+		e.vars = append(e.vars, "HERMES_HOOKS_MANAGED_CONFIG="+e.path("etc/config.yaml"))
+	} else if f.rule != "" {
+		// A rule of the user's config: no approval.
+		e.write("home/config.yaml", "hooks:\n  "+event+":\n    - rule: '"+f.rule+"'\n      decision: block\n      message: guarded\n      fail_closed: true\n", 0o644)
+	} else {
+		e.write("guard.sh", script, 0o755)
+		e.write("home/config.yaml", entry, 0o644)
+		if !f.unapproved {
+			e.run("", "approve", "./guard.sh")
+		}
+	}
+	if f.after != nil {
+		f.after(e)
+	}
+	if f.config != "" {
+		e.write("home/config.yaml", f.config, 0o644)
 	}
 }
 

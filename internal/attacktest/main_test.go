@@ -63,7 +63,7 @@ func newEnv(t *testing.T) *env {
 	}
 	return &env{t: t, dir: dir, vars: append(os.Environ(),
 		"HERMES_HOME="+filepath.Join(dir, "home"), "HOME="+filepath.Join(dir, "userhome"),
-		"HERMES_ACCEPT_HOOKS=", "HERMES_SAFE_MODE=", "WORK="+dir)}
+		"HERMES_ACCEPT_HOOKS=", "HERMES_SAFE_MODE=", "HERMES_HOOKS_MANAGED_CONFIG=", "WORK="+dir)}
 }
 
 func (e *env) path(name string) string { return filepath.Join(e.dir, name) }

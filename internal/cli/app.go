@@ -174,6 +174,7 @@ func (a *App) LoadOptions(projectDir string) hookconfig.LoadOptions {
 		ProjectDir:      projectDir,
 		MoreProjectDirs: a.moreProjects,
 		BundleDirs:      bundles,
+		Managed:         true,
 	}
 }
 

@@ -116,6 +116,13 @@ func (a *App) unreadableRefusal(ev *protocol.Event, readErr error) (protocol.Out
 		return a.refusal(ev, map[string]any{}, err)
 	}
 	a.warnAll(cfg)
+	if cfg.Managed.Err != nil {
+		// A managed file's guards cannot be told: any may be asked.
+		a.Warn(msg)
+		refused := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: hookconfig.RefusalOn(ev, cfg.Managed.Err)}
+		a.journalRefusal(cfg, ev, map[string]any{}, &refused)
+		return refused, true
+	}
 	for _, e := range cfg.Entries {
 		if e.Event == ev && e.FailClosed {
 			a.Warn(msg)

@@ -168,6 +168,11 @@ func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, problem str
 			return a.hookRefuse(agent, call, nil, hookconfig.Refusal(err), anyCaller)
 		}
 		a.warnAll(cfg)
+		if cfg.Managed.Err != nil {
+			// A managed file's guards cannot be told: any may be asked.
+			a.Warn(problem)
+			return a.hookRefuse(agent, call, cfg, hookconfig.RefusalOn(call.Event, cfg.Managed.Err), anyCaller)
+		}
 		for _, e := range cfg.Entries {
 			if e.Event == call.Event && e.FailClosed && !slices.Contains(call.RunBy(), e.RunBy) {
 				return a.hookRefuse(agent, call, cfg, "hermes-hooks: "+problem+"; the fail_closed guard "+e.Text()+" cannot check it, so this is refused", anyCaller)
@@ -266,7 +271,8 @@ func agentProjects(agent *agents.Agent, call *agents.Call, wd string) []string {
 // server): the caller (runBy: what it runs itself), the projects, this
 // process's working directory (where a user-level serve runs the hooks,
 // as this process would), the config, the agent hook files of the command
-// line, the accept channels and safe mode.
+// line, the accept channels, safe mode and the managed config the
+// environment adds.
 func (a *App) forwardQuery(runBy, project, wd string) url.Values {
 	config, _ := a.Config()
 	q := url.Values{"called_by": {runBy}, "config": {config}, server.QueryInputs: {"1"}, server.QueryWorkdir: {wd}}
@@ -288,6 +294,9 @@ func (a *App) forwardQuery(runBy, project, wd string) url.Values {
 	set(server.QueryAccept, a.AcceptHooks)
 	set(server.QueryEnvAccept, consent.EnvAccept(os.Getenv("HERMES_ACCEPT_HOOKS")))
 	set(server.QuerySafeMode, consent.SafeMode(os.Getenv("HERMES_SAFE_MODE")))
+	if extra := hookconfig.ManagedExtra(); extra != "" {
+		q.Set(server.QueryManaged, extra)
+	}
 	return q
 }
 
