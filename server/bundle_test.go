@@ -17,7 +17,9 @@ import (
 // layer's index is one of the files a reload watches), and one removed
 // stops being served.
 func TestServeReloadsWhenABundleIsInstalled(t *testing.T) {
-	t.Setenv(bundle.ManagedConfigEnv, filepath.Join(t.TempDir(), "managed", "config.yaml"))
+	// No managed config of the test's own: one it names must exist (and
+	// be root's), and this test installs into the user layer.
+	t.Setenv(bundle.ManagedConfigEnv, "")
 	f := start(t, "hooks: {}\n", nil, nil)
 	src := t.TempDir()
 	for p, c := range map[string]string{
