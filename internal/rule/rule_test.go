@@ -148,26 +148,3 @@ func TestErrorPosition(t *testing.T) {
 		t.Fatalf("err = %#v, want line 2", err)
 	}
 }
-
-func BenchmarkEvalRmRF(b *testing.B) {
-	r, err := Compile(rmRF)
-	if err != nil {
-		b.Fatal(err)
-	}
-	in := &Input{Tool: "terminal", Args: map[string]any{"command": "ls -la /tmp"}}
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := r.Eval(ctx, in); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkCompileRmRF(b *testing.B) {
-	for b.Loop() {
-		if _, err := Compile(rmRF); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
