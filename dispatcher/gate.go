@@ -142,6 +142,15 @@ func (g consentGate) MayRunIn(project string) bool { return g.p.MayRunIn(project
 func (g consentGate) Check(h Invocation) Verdict {
 	p := g.p
 	e := h.Entry
+	if !e.NeedsApproval() {
+		// A rule of the user's own config: data they wrote, which runs
+		// nothing (hookconfig.Entry.NeedsApproval). Safe mode still
+		// runs nothing at all.
+		if p.SafeMode {
+			return Verdict{Kind: VerdictSkip, Reason: "safe mode (HERMES_SAFE_MODE)"}
+		}
+		return Verdict{Kind: VerdictRun, Reason: "a rule of your own config (needs no approval)"}
+	}
 	ch := consent.Request{
 		Event: e.DeclaredAs, Command: e.Text(), Scope: e.Scope,
 		Shell: e.ViaShell(), Env: h.Env, Dir: h.Dir, Target: &h.target,

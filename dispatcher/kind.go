@@ -60,6 +60,7 @@ var kinds = []func(hookconfig.Spec) hookKind{
 	commandKindOf,
 	workerKindOf,
 	httpKindOf,
+	ruleKindOf,
 	unsupportedKindOf,
 }
 

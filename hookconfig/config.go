@@ -250,6 +250,9 @@ type Config struct {
 	// lists every one.
 	ProjectHooks string
 	ProjectFiles []string
+	// RuleFiles are the rule files the config and the project hooks
+	// files include (rules:), in the order read.
+	RuleFiles []string
 	// Warnings lists everything that was skipped or corrected.
 	Warnings []Warning
 	// Unloaded are the project hook sources that could not be loaded
@@ -258,6 +261,11 @@ type Config struct {
 	Unloaded []Unloaded
 
 	claudeSwitches []claudeSwitches
+	// ruleFiles are the rules: includes as written (rules.go), resolved
+	// by Load; loadErr is the first problem that makes the file unusable
+	// (a rule entry that cannot mean what it says).
+	ruleFiles []ruleInclude
+	loadErr   error
 	// limit caps the hook definitions read from the file being parsed
 	// (a project's: MaxProjectEntries).
 	limit entryLimit
@@ -348,6 +356,9 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 		return nil, &ConfigError{Path: path, Err: err}
 	default:
 		cfg, err = parseConfig(data, path, 0)
+		if err == nil {
+			err = cfg.loadRules("")
+		}
 		if err != nil {
 			return nil, err
 		}

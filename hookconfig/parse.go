@@ -4,14 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
-	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
-	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 
 	"gopkg.in/yaml.v3"
 
@@ -88,6 +85,8 @@ func parseConfig(data []byte, path string, limit int) (cfg *Config, err error) {
 			cfg.parseToolAliases(val)
 		case "journal":
 			cfg.parseJournal(val)
+		case "rules":
+			cfg.parseRuleIncludes(val)
 		default:
 			known := false
 			for _, k := range agentFileKinds() {
@@ -106,6 +105,9 @@ func parseConfig(data []byte, path string, limit int) (cfg *Config, err error) {
 	cfg.Tools = protocol.NewToolTable(cfg.ToolAliases)
 	if hooks != nil {
 		cfg.parseHooks(hooks, path)
+	}
+	if cfg.loadErr != nil {
+		return nil, cfg.loadErr
 	}
 	return cfg, nil
 }
@@ -273,6 +275,9 @@ func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index i
 	if n.Kind != yaml.MappingNode {
 		cfg.warn(path, " must be a mapping with a 'command' key; got "+pyyaml.Type(n))
 		return nil
+	}
+	if pyyaml.MappingGet(n, "rule") != nil {
+		return cfg.parseRuleEntry(ev, declared, path, index, n, dialect, codec, source)
 	}
 	cmdNode := pyyaml.MappingGet(n, "command")
 	if cmdNode == nil || cmdNode.Kind != yaml.ScalarNode || cmdNode.Tag != "!!str" || strings.TrimSpace(cmdNode.Value) == "" {
@@ -446,54 +451,14 @@ func (cfg *Config) parseFailClosed(e *Entry, path string, n *yaml.Node) {
 // outside them is ignored — a misspelt fail_closed switches a guard's
 // protection off — so it is reported, with the closest key.
 var entryKeys = []string{"command", "matcher", "timeout", "fail_closed", "failClosed", "onFailure",
-	"dialect", "priority", "worker", "workers", "worker_idle", "mode", "skill_commands", "examples"}
+	"dialect", "priority", "worker", "workers", "worker_idle", "mode", "skill_commands", "examples",
+	"rule", "decision", "message"}
 
 // topLevelKeys are the top-level keys hermes-hooks reads.
 func topLevelKeys() []string {
-	keys := []string{"hooks", "hooks_auto_accept", "tool_aliases", "journal"}
+	keys := []string{"hooks", "hooks_auto_accept", "tool_aliases", "journal", "rules"}
 	for _, k := range agentFileKinds() {
 		keys = append(keys, k.key)
 	}
 	return keys
-}
-
-// nearKeys reports the keys of mapping n (at path) that are near misses of
-// known ones (see nearKey): a Claude Code group or handler pasted into the
-// YAML, where a key unlike any may be a newer Claude Code's.
-func (cfg *Config) nearKeys(n *yaml.Node, path string, known []string) {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := n.Content[i].Value
-		if suggest := nearKey(k, known); suggest != "" {
-			cfg.warnKey(path+"."+k, path, "unknown key '"+textutil.Truncate(k, maxShown)+"' is ignored — did you mean '"+suggest+"'?")
-		}
-	}
-}
-
-// unknownKeys reports every key of mapping n (at path) not in known.
-func (cfg *Config) unknownKeys(n *yaml.Node, path string, known []string, cutoff float64) {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		cfg.unknownKey(n.Content[i], path, known, cutoff)
-	}
-}
-
-// unknownKey reports key k of the mapping at path when it is not in known:
-// always when cutoff is 0, else only when a known key is that close
-// (suggest.ClosestCutoff).
-func (cfg *Config) unknownKey(k *yaml.Node, path string, known []string, cutoff float64) {
-	if slices.Contains(known, k.Value) {
-		return
-	}
-	near := suggest.ClosestCutoff(k.Value, known, max(cutoff, 0.6))
-	if near == "" && cutoff > 0.6 {
-		return
-	}
-	msg := "unknown key '" + k.Value + "' is ignored"
-	if near != "" {
-		msg += " — did you mean '" + near + "'?"
-	}
-	key := k.Value
-	if path != "" {
-		key = path + "." + k.Value
-	}
-	cfg.warnKey(key, path, msg)
 }

@@ -59,6 +59,9 @@ type Example struct {
 	// Reason, when set, must be a substring of the outcome's message
 	// (block, ask) or context (context).
 	Reason string
+	// Cwd, when set, is the firing's working directory (cwd: in the
+	// payload): what a rule about paths compares with.
+	Cwd string
 	// Key is the example's key path ("hooks.pre_tool_call[0].examples[1]").
 	Key string
 	// Invalid says why the example cannot run (a warning says so too);
@@ -67,7 +70,7 @@ type Example struct {
 }
 
 // exampleKeys are the keys of one example.
-var exampleKeys = []string{"name", "event", "tool", "args", "expect", "reason"}
+var exampleKeys = []string{"name", "event", "tool", "args", "expect", "reason", "cwd"}
 
 // parseExamples reads examples: a list of mappings. Problems are warnings
 // naming the example's key path (validate adds the line) and, for an
@@ -134,7 +137,15 @@ func (cfg *Config) parseExample(e *Entry, key string, n *yaml.Node) Example {
 		ex.Invalid = ".event must name this entry's own event (" + e.DeclaredAs + "): an example runs only its own hook; leave it out"
 		return ex
 	}
-	if ex.Tool, ok = text("tool"); !ok || ex.Tool == "" {
+	if ex.Cwd, ok = text("cwd"); !ok {
+		ex.Invalid = ".cwd must be a directory path (a short string)"
+		return ex
+	}
+	if ex.Tool, ok = text("tool"); ok && ex.Tool == "" && plainName(e.Matcher) {
+		// The one tool the entry's matcher names: {args: …, expect: …}.
+		ex.Tool = e.Matcher
+	}
+	if !ok || ex.Tool == "" {
 		ex.Invalid = ".tool must be the tool name, e.g. tool: terminal"
 		return ex
 	}
@@ -255,4 +266,17 @@ func (x *Example) Label() string {
 		return x.Tool + " " + strconv.Quote(textutil.Truncate(c, 80))
 	}
 	return x.Tool + " " + textutil.Truncate(string(pyjson.Encode(x.Args, pyjson.Compact)), 80)
+}
+
+// plainName reports a matcher that names one tool (terminal, Bash).
+func plainName(m string) bool {
+	if m == "" {
+		return false
+	}
+	for _, r := range m {
+		if !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }

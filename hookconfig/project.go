@@ -105,6 +105,9 @@ func (cfg *Config) addProject(path string) {
 	// The project's hooks file is ours alone: every key we do not read is
 	// a mistake (a limited parse is strict).
 	proj, err := parseConfig(data, path, MaxProjectEntries)
+	if err == nil {
+		err = proj.loadRules(root)
+	}
 	if err != nil {
 		cfg.unloaded(path, root, "project hooks file skipped", err)
 		return
@@ -129,6 +132,7 @@ func (cfg *Config) addProject(path string) {
 	}
 	cfg.Entries = append(cfg.Entries, proj.Entries...)
 	cfg.Warnings = append(cfg.Warnings, proj.Warnings...)
+	cfg.RuleFiles = append(cfg.RuleFiles, proj.RuleFiles...)
 	for _, k := range agentFileKinds() {
 		for _, p := range proj.AgentFiles[k.agent.Name] {
 			// A folder's files are each confined to the project too.

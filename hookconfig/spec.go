@@ -84,6 +84,10 @@ type RuleSpec struct {
 	Decision string
 	// Message is the block or ask reason, or the context text.
 	Message string
+	// Line is the line of the rule's first line in its file (Entry.Source),
+	// for errors that name where a rule is wrong; 0 when not read from a
+	// file.
+	Line int
 }
 
 // Rule decisions.

@@ -96,6 +96,9 @@ func (x ExampleRunner) Run(ctx context.Context, st *HookStatus) HookExamples {
 		return h
 	}
 	e := st.Entry
+	if e.Rule() != nil {
+		return x.ruleExamples(ctx, h)
+	}
 	d, err := dispatcher.New(&hookconfig.Config{Entries: []*hookconfig.Entry{e}, Tools: x.Tools},
 		dispatcher.Options{Gate: x.Gate, Cwd: x.Cwd, Warn: x.Warn, OneShotWorkers: true})
 	if err != nil {

@@ -4,16 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"strconv"
-	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
-	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
-	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
-	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 // HookStatus is one configured hook with its consent and script state: what
@@ -39,9 +34,11 @@ type HookStatus struct {
 	// cmdpin.Target.StartProblem, the verdict validate, doctor, test and
 	// dispatch share.
 	StartProblem string
-	// Approved: the hook is in the allowlist (in its scope).
-	Approved bool
-	Approval consent.Entry
+	// Approved: the hook is in the allowlist (in its scope), or needs no
+	// approval (NoApproval: a rule of the user's own config).
+	Approved   bool
+	NoApproval bool
+	Approval   consent.Entry
 	// Elsewhere: the approval was given in another checkout of the hook's
 	// repository (a clone, a worktree) with the same content.
 	Elsewhere bool
@@ -78,7 +75,7 @@ func Inspect(cfg *hookconfig.Config, allow *consent.File, cwd string) []HookStat
 	out := make([]HookStatus, 0, len(listed))
 	for _, e := range listed {
 		cs := consent.Inspect(dispatcher.ConsentRequest(e, cwd, nil), allow)
-		out = append(out, HookStatus{
+		st := HookStatus{
 			Entry:         e,
 			Script:        cs.Target.Primary(),
 			Files:         cs.Target.Files,
@@ -90,7 +87,11 @@ func Inspect(cfg *hookconfig.Config, allow *consent.File, cwd string) []HookStat
 			Approval:      cs.Approval,
 			Elsewhere:     cs.Elsewhere,
 			Drift:         cs.Drift,
-		})
+		}
+		if e.Rule() != nil {
+			ruleStatus(&st)
+		}
+		out = append(out, st)
 	}
 	return out
 }
@@ -177,6 +178,8 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 			continue
 		}
 		switch {
+		case e.Rule() != nil:
+			doctorRule(&r)
 		case st.Executable && st.StartProblem == "":
 			r.add(CheckOK, "script exists and is executable")
 		case st.Executable:
@@ -188,7 +191,9 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 			}
 		}
 		hint := consent.ApproveCommandHint(e.DeclaredAs, e.Text())
-		if st.Approved {
+		if st.NoApproval {
+			r.add(CheckOK, "needs no approval (a rule of your own config)")
+		} else if st.Approved {
 			at := st.Approval.ApprovedAt
 			if at == "" {
 				at = "?"
@@ -213,7 +218,7 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 		if by := RunByText(e); by != "" {
 			r.add(CheckInfo, by)
 		}
-		if st.Approved {
+		if st.Approved && !st.NoApproval {
 			switch st.Drift.Kind {
 			case consent.DriftMtime:
 				r.add(CheckWarn, st.Drift.Message()+" — review changes, then `hermes-hooks revoke` + re-approve to refresh")
@@ -240,58 +245,6 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 		out[i] = r
 	}
 	return out
-}
-
-// smoke runs the hook once on its event's synthetic payload and grades the
-// reply as Hermes' doctor does; for Claude hooks plain text is a valid reply.
-func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
-	e := r.Status.Entry
-	fields, ok := e.Event.SyntheticFields()
-	if !ok {
-		// Hermes' fallback passes extra={} as a keyword, so the payload's
-		// extra is {"extra": {}} and session_id is "".
-		fields = map[string]any{"extra": map[string]any{}}
-	}
-	run := d.RunEntry(ctx, e.Event, e, fields)
-	rep := run.Report
-	elapsed := pyjson.Seconds(rep.ElapsedMS / 1000)
-	stdout := strings.TrimSpace(string(run.Stdout))
-	exit := "?"
-	if rep.ExitCode != nil {
-		exit = strconv.Itoa(*rep.ExitCode)
-	}
-	switch {
-	case rep.TimedOut:
-		r.add(CheckFail, "timed out after "+elapsed+"s on synthetic payload (timeout="+e.TimeoutSeconds()+"s)")
-	case rep.Error != "":
-		r.add(CheckFail, "execution error: "+rep.Error)
-	case stdout == "":
-		// Empty stdout is "no objection" to this payload, not a sign that
-		// the hook never objects: a guard is quiet on harmless calls.
-		r.add(CheckOK, "ran clean with empty stdout (exit="+exit+", "+elapsed+"s) — no objection to this payload")
-	case validJSON(stdout):
-		r.add(CheckOK, "produced valid JSON on synthetic payload (exit="+exit+", "+elapsed+"s)")
-	case e.Dialect == protocol.Claude && !strings.HasPrefix(stdout, "{"):
-		r.add(CheckOK, "printed plain text on synthetic payload (exit="+exit+", "+elapsed+"s) — Claude Code treats it as context on UserPromptSubmit/SessionStart")
-	default:
-		r.add(CheckFail, "stdout was not valid JSON (exit="+exit+", "+elapsed+"s): "+textutil.Truncate(stdout, 120))
-	}
-	replied := e.Dialect != protocol.Hermes && exit == "2" // stderr is the reason of its refusal
-	if msg := strings.TrimSpace(string(run.Stderr)); msg != "" && !rep.TimedOut && rep.Error == "" && !replied {
-		// A healthy hook is quiet: "jq: not found" here is a guard that
-		// reads nothing and decides nothing.
-		r.add(CheckWarn, "wrote to stderr on the synthetic payload: "+textutil.Truncate(firstLine(msg), 160)+" — a healthy hook is quiet; fix what it reports")
-	}
-	if p := protocol.ReplyFormProblem(e.Event, e.Dialect, run.Stdout); p != "" {
-		// Valid JSON that the event does not read: the guard guards
-		// nothing, and would go unnoticed as "valid JSON".
-		r.add(CheckFail, "its reply guards nothing: "+p)
-	}
-}
-
-func validJSON(s string) bool {
-	_, err := pyjson.Decode([]byte(s))
-	return err == nil
 }
 
 // HookInfo is one hook as `list --json`, `doctor --json` and the server's
@@ -323,6 +276,7 @@ type HookInfo struct {
 	// of the same repository, with the same content.
 	ApprovedElsewhere bool       `json:"approved_elsewhere,omitempty"`
 	Runs              bool       `json:"runs"`
+	Rule              *RuleInfo  `json:"rule,omitempty"`
 	Drift             *DriftInfo `json:"drift,omitempty"`
 	Checks            []Check    `json:"checks,omitempty"`
 	Problems          *int       `json:"problems,omitempty"`
@@ -344,6 +298,7 @@ func NewHookInfo(st *HookStatus) HookInfo {
 		Timeout: e.Timeout.Seconds(), Dialect: string(e.Dialect), FailClosed: e.FailClosed,
 		Priority: e.Priority, Duplicate: e.Duplicate, Source: e.Source, RunBy: e.RunBy, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, TextOnlyBlocks: st.TextOnlyUnacknowledged(), Executable: st.Executable,
 		Approved: st.Approved, ApprovedAt: st.Approval.ApprovedAt, ApprovedElsewhere: st.Elsewhere, Runs: st.Runs(),
+		Rule: ruleInfo(st),
 	}
 	if w := e.Worker(); w != nil {
 		h.Worker, h.Workers = true, w.Workers
@@ -351,7 +306,7 @@ func NewHookInfo(st *HookStatus) HookInfo {
 	if h.Files == nil {
 		h.Files = []string{}
 	}
-	if st.Approved {
+	if st.Approved && !st.NoApproval {
 		h.Drift = &DriftInfo{Kind: st.Drift.Kind.String(), Was: st.Drift.Was, Now: st.Drift.Now, Message: st.Drift.Message()}
 	}
 	return h

@@ -106,6 +106,8 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 				b.WriteString(", ✗ changed since approval)")
 			case st.TextOnlyUnacknowledged():
 				b.WriteString(", ✗ blocks: approved by its text only without --text-only)")
+			case st.NoApproval:
+				b.WriteString(", ✓ a rule of your config: needs no approval)")
 			case st.Approved && st.Elsewhere:
 				b.WriteString(", ✓ allowlisted in another checkout of this repository)")
 			case st.Approved:
@@ -122,6 +124,12 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 			}
 			if st.Approved && st.Approval.ApprovedAt != "" {
 				fmt.Fprintf(w, "      approved_at: %s\n", show(st.Approval.ApprovedAt))
+			}
+			if r := e.Rule(); r != nil {
+				fmt.Fprintf(w, "      decision: %s, message: %s\n", r.Decision, show(PyRepr(r.Message)))
+			}
+			if e.Rule() != nil && st.StartProblem != "" {
+				fmt.Fprintf(w, "      ✗ rule does not compile: %s\n", show(st.StartProblem))
 			}
 			if st.TextOnly != "" {
 				fmt.Fprintf(w, "      ⚠ approved by its text only (%s): what it runs can change without notice\n", show(st.TextOnly))

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"errors"
 	"os"
 	"regexp"
@@ -44,6 +45,7 @@ const (
 func Validate(cfg *hookconfig.Config, cwd string) []Problem {
 	lines := lineFinder{}
 	ps := append(configProblems(cfg, lines), warningProblems(cfg, cfg.Advice(), lines)...)
+	ps = append(ps, ruleProblems(context.Background(), cfg, cwd, lines)...)
 	return sorted(append(ps, startProblems(cfg, cwd, lines)...))
 }
 

@@ -271,7 +271,10 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 		r.TextOnly = res.TextOnly
 		results = append(results, r)
 		fmt.Fprintf(out, "  ✓ %s: [%s] %s\n", verb, show(t.event), show(t.command))
-		report.PrintTextOnly(out, t.event, t.command, res.TextOnly, false)
+		if t.status == nil || t.status.Entry.Rule() == nil {
+			// A rule's text is all it runs, and its approval pins it.
+			report.PrintTextOnly(out, t.event, t.command, res.TextOnly, false)
+		}
 		if t.status == nil {
 			fmt.Fprintf(out, "    (no hook in %s runs this command for %s yet; the approval waits for one)\n", show(a.configLabel()), show(t.event))
 		}

@@ -92,7 +92,20 @@ type matrixFailure struct {
 	// claude: the guard is a Claude-dialect entry (under the event's
 	// Claude Code name); events without one have no such row.
 	claude bool
+	// rule: the guard is a rule of the user's config (rule:, decision:
+	// block, fail_closed), which needs no approval, instead of ./guard.sh.
+	rule string
+	// reason is what the refusal must say (a rule's failure, not a rule
+	// the dispatcher cannot run at all).
+	reason string
 }
+
+// slowRule passes a rule's time bound (rule.DefaultTimeout, 0.5 s) on any
+// payload, within every compile-time and memory limit: one loop of 99,999
+// steps, each matching the payload's JSON six times (seconds in all).
+const slowRule = `count(1..99999, toJSON(payload) matches "a.*b.*c.*d.*e$" || toJSON(payload) matches "(x|y).*z.*q$" || ` +
+	`toJSON(payload) matches "[0-9]+.*[a-f]+.*Q$" || toJSON(payload) matches "k.*l.*m.*n$" || ` +
+	`toJSON(payload) matches "o.*p.*r.*s$" || toJSON(payload) matches "t.*u.*v.*w$") > 0`
 
 // unknownTool is a tool no agent and no tool table knows.
 const unknownTool = "hermes_matrix_unknown_tool"
@@ -127,6 +140,10 @@ func matrixFailures() []matrixFailure {
 		// the refusal is the prologue's and no journal can hold it
 		// (issue 32 item 1).
 		{name: "hermes-hooks-missing", shell: true, anyCaller: true},
+		// A rule that cannot be evaluated: a key no payload has (issue 35).
+		{name: "rule-evaluation-error", rule: `payload.hermes_matrix_no_such_key == 1`, reason: "rule evaluation failed"},
+		// A rule past its time bound.
+		{name: "rule-timeout", rule: slowRule, reason: "passed its time bound"},
 	}
 }
 
@@ -214,7 +231,10 @@ func runMatrixRow(t *testing.T, c matrixCaller, f matrixFailure) {
 		}
 	}
 	e.write("home/config.yaml", "hooks:\n  "+event+":\n    - command: "+command+"\n      fail_closed: true\n"+f.entry, 0o644)
-	if !f.unapproved {
+	if f.rule != "" {
+		e.write("home/config.yaml", "hooks:\n  "+event+":\n    - rule: '"+f.rule+"'\n      decision: block\n      message: guarded\n      fail_closed: true\n", 0o644)
+	}
+	if !f.unapproved && f.rule == "" {
 		e.run("", "approve", "./guard.sh")
 	}
 	if f.after != nil {
@@ -252,6 +272,9 @@ func runMatrixRow(t *testing.T, c matrixCaller, f matrixFailure) {
 	}
 	if err := refusalLike(want, got); err != nil {
 		t.Errorf("%s: %v\nreply: exit %d, stdout %q\nstderr: %s", c, err, got.Exit, got.Stdout, got.Stderr)
+	}
+	if f.reason != "" && !bytes.Contains(append(got.Stdout, got.Stderr...), []byte(f.reason)) {
+		t.Errorf("%s: the refusal does not say %q: %s %s", c, f.reason, got.Stdout, got.Stderr)
 	}
 	if !f.shell && !journalHasRefusal(t, e, c.ev.Name) {
 		t.Errorf("%s: the journal holds no refused %s firing", c, c.ev.Name)

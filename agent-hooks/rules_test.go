@@ -1,0 +1,66 @@
+package agenthooks_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// Every ready-made rule file (rules/*.yaml) is loaded as a user would load
+// it — `rules: [FILE]` in a config — through the real binary: validate
+// compiles its rules and evaluates their examples (a failing one is an
+// error), and every rule has examples that pass.
+func TestRuleFiles(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(repoRoot, "agent-hooks", "rules", "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no rule files: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := filepath.Join(dir, "config.yaml")
+			if err := os.WriteFile(cfg, []byte("rules: ["+f+"]\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			run := func(args ...string) []byte {
+				cmd := exec.Command(binary, append([]string{"--config", cfg}, args...)...)
+				cmd.Env = append(os.Environ(), "HERMES_HOME="+filepath.Join(dir, "home"))
+				cmd.Dir = dir
+				out, err := cmd.Output()
+				if err != nil {
+					t.Errorf("%v: %v\n%s", args, err, out)
+				}
+				return out
+			}
+			var v struct {
+				Valid    bool `json:"valid"`
+				Problems []struct {
+					Line    int    `json:"line"`
+					Message string `json:"message"`
+				} `json:"problems"`
+			}
+			if err := json.Unmarshal(run("validate", "--json"), &v); err != nil || !v.Valid || len(v.Problems) > 0 {
+				t.Fatalf("validate: %v %+v", err, v)
+			}
+			var x struct {
+				Hooks []struct {
+					Command  string            `json:"command"`
+					Examples []json.RawMessage `json:"examples"`
+				} `json:"hooks"`
+				Passed int  `json:"passed"`
+				Failed int  `json:"failed"`
+				OK     bool `json:"ok"`
+			}
+			if err := json.Unmarshal(run("test", "--examples", "--json"), &x); err != nil || !x.OK || x.Failed != 0 || len(x.Hooks) == 0 {
+				t.Fatalf("test --examples: %v %+v", err, x)
+			}
+			for _, h := range x.Hooks {
+				if len(h.Examples) < 2 {
+					t.Errorf("%s: %d examples; a ready-made rule shows what it refuses and what it lets through", h.Command, len(h.Examples))
+				}
+			}
+		})
+	}
+}

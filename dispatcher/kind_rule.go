@@ -1,0 +1,117 @@
+package dispatcher
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
+	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
+	"github.com/hermes-hooks/hermes-hooks/internal/rule"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// ruleKind is a policy rule (hookconfig.RuleSpec): an expression over the
+// firing, decided in-process by internal/rule, no process started. A true
+// rule contributes its decision (block, ask, or context) with its message;
+// a false one, nothing. An evaluation error or a rule past its time bound
+// is a failed hook: it blocks a gating event when fail_closed, and is
+// reported (journal, log, doctor) like any failed hook otherwise.
+//
+// The rule is compiled once, when its entry is first selected for a firing
+// (New maps each entry to one ruleKind): a one-shot `hook` pays only for
+// the rules its firing reaches. A rule that does not compile fails as an
+// evaluation error; validate reports it with its file and line.
+//
+// Rules are entries like any other in the fold: in config order, in the
+// priority tiers of runTiers. A rule's block keeps the tiers after it from
+// starting, as a process's block does; within one tier every entry runs
+// (a process hook's side effects do not depend on a rule's answer).
+type ruleKind struct {
+	spec *hookconfig.RuleSpec
+	once sync.Once
+	r    *rule.Rule
+	err  error
+}
+
+func ruleKindOf(s hookconfig.Spec) hookKind {
+	if r, ok := s.(*hookconfig.RuleSpec); ok {
+		return &ruleKind{spec: r}
+	}
+	return nil
+}
+
+// fixed: a rule runs no file; it is approved (when it needs approval: a
+// repository's) by its text, with its decision and message pinned, so a
+// changed rule needs a new approval.
+func (k *ruleKind) fixed(*hookconfig.Entry) *cmdpin.Target {
+	return &cmdpin.Target{Opaque: "a rule, decided in-process: its expression, decision and message are pinned", Spec: ruleSpec(k.spec)}
+}
+
+func (*ruleKind) cannotRun() string { return "" }
+
+// ruleSpec is the canonical text of what a rule decides: its expression,
+// decision and message, each Go-quoted so no two rules share a text.
+func ruleSpec(s *hookconfig.RuleSpec) string {
+	return "rule\nexpr " + strconv.Quote(s.Source) + "\ndecision " + strconv.Quote(s.Decision) + "\nmessage " + strconv.Quote(s.Message)
+}
+
+func (k *ruleKind) compiled() (*rule.Rule, error) {
+	k.once.Do(func() { k.r, k.err = rule.Compile(k.spec.Source) })
+	return k.r, k.err
+}
+
+// testRuleEval, when a test sets it, is called for every evaluation that
+// starts: what proves an unapproved rule never evaluates.
+var testRuleEval func(src string)
+
+func (k *ruleKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h Invocation, _ []byte) ran {
+	start := time.Now()
+	e := h.Entry
+	rev := runEvent(ev, e)
+	r, err := k.compiled()
+	var ok bool
+	if err == nil {
+		if testRuleEval != nil {
+			testRuleEval(k.spec.Source)
+		}
+		f := protocol.NewFiring(rev, "", h.fields)
+		d.bind(&f)
+		ectx, cancel := context.WithTimeout(ctx, min(e.Timeout, rule.DefaultTimeout))
+		ok, err = r.Eval(ectx, rule.InputOf(&f, caller(ctx)))
+		cancel()
+	}
+	out := ran{res: hookproc.Result{Elapsed: time.Since(start)}}
+	switch {
+	case err == nil:
+		out.decided = true
+		if ok {
+			out.direct = ruleContribution(k.spec)
+			if rev != ev {
+				out.direct = ev.Adopt(out.direct)
+			}
+		}
+	case errors.Is(err, rule.ErrTimeout) || errors.Is(err, rule.ErrQuarantined):
+		out.res.SpawnError = "rule evaluation stopped: " + err.Error()
+	case k.r == nil:
+		out.res.SpawnError = "rule does not compile: " + err.Error()
+	default:
+		out.res.SpawnError = "rule evaluation failed: " + err.Error()
+	}
+	return out
+}
+
+// ruleContribution is what a true rule asks for.
+func ruleContribution(s *hookconfig.RuleSpec) *protocol.Contribution {
+	switch s.Decision {
+	case hookconfig.RuleAsk:
+		return &protocol.Contribution{Decision: protocol.DecisionAsk, Message: s.Message}
+	case hookconfig.RuleContext:
+		return &protocol.Contribution{Context: s.Message}
+	}
+	return &protocol.Contribution{Decision: protocol.DecisionBlock, Message: s.Message}
+}

@@ -1,0 +1,153 @@
+package dispatcher
+
+import (
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+const rmRule = `args.command matches "(^|[;&|]\\s*)rm\\s+-[a-zA-Z]*r[a-zA-Z]*f"`
+
+func ruleEntry(t *testing.T, src, decision string, scope consent.Scope, failClosed bool) *hookconfig.Entry {
+	t.Helper()
+	pre, _ := protocol.Lookup("pre_tool_call")
+	e := &hookconfig.Entry{Event: pre, Matcher: "terminal", Scope: scope, FailClosed: failClosed,
+		Spec: &hookconfig.RuleSpec{Source: src, Decision: decision, Message: "refused by rule"}}
+	e.Prepare(nil)
+	return e
+}
+
+func terminal(cmd string) map[string]any {
+	return map[string]any{"tool_name": "terminal", "args": map[string]any{"command": cmd}, "session_id": "s1"}
+}
+
+// countRuleEvals counts the rule evaluations that start during the test.
+func countRuleEvals(t *testing.T) *atomic.Int64 {
+	var n atomic.Int64
+	testRuleEval = func(string) { n.Add(1) }
+	t.Cleanup(func() { testRuleEval = nil })
+	return &n
+}
+
+// A rule of the user's own config runs through the consent gate without
+// an approval and contributes its decision; false contributes nothing.
+func TestRuleOfTheUsersConfigNeedsNoApproval(t *testing.T) {
+	dir := t.TempDir()
+	store := consent.NewStore(filepath.Join(dir, "home"))
+	for _, tc := range []struct {
+		decision, cmd string
+		want          protocol.Decision
+		context       string
+	}{
+		{"block", "rm -rf /", protocol.DecisionBlock, ""},
+		{"block", "ls -la", protocol.DecisionNone, ""},
+		{"ask", "echo x; rm -rf y", protocol.DecisionAsk, ""},
+		{"context", "rm -rf /", protocol.DecisionNone, "refused by rule"},
+	} {
+		e := ruleEntry(t, rmRule, tc.decision, consent.Scope{}, false)
+		d, err := New(&hookconfig.Config{Entries: []*hookconfig.Entry{e}}, Options{Gate: ConsentGate(&consent.Policy{Store: store}), Cwd: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := dispatch(t, d, "pre_tool_call", terminal(tc.cmd))
+		if o.Decision != tc.want || o.Context != tc.context || len(o.Hooks) != 1 || !o.Hooks[0].Ran {
+			t.Errorf("%s on %q: %+v", tc.decision, tc.cmd, o)
+		}
+		if tc.want != protocol.DecisionNone && o.Message != "refused by rule" {
+			t.Errorf("%s on %q: message %q", tc.decision, tc.cmd, o.Message)
+		}
+	}
+}
+
+// A repository's rule is approved like its hooks, pinned to its text,
+// decision and message: unapproved it never evaluates; approved it runs;
+// a changed message needs a new approval (and, as a guard, blocks).
+func TestRuleOfARepositoryIsApproved(t *testing.T) {
+	evals := countRuleEvals(t)
+	dir := t.TempDir()
+	store := consent.NewStore(filepath.Join(dir, "home"))
+	scope := consent.Scope{Project: dir, Source: filepath.Join(dir, ".hermes", "hooks.yaml")}
+	e := ruleEntry(t, `true`, "block", scope, true)
+	d, err := New(&hookconfig.Config{Entries: []*hookconfig.Entry{e}}, Options{Gate: ConsentGate(&consent.Policy{Store: store}), Cwd: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := dispatch(t, d, "pre_tool_call", terminal("ls"))
+	if o.Decision != protocol.DecisionNone || evals.Load() != 0 || len(o.Hooks) > 0 && o.Hooks[0].Ran {
+		t.Fatalf("unapproved repository rule: evaluated %d times, %+v", evals.Load(), o)
+	}
+	if _, err := store.ApproveHook(ConsentRequest(e, dir, nil)); err != nil {
+		t.Fatal(err)
+	}
+	o = dispatch(t, d, "pre_tool_call", terminal("ls"))
+	if o.Decision != protocol.DecisionBlock || evals.Load() != 1 {
+		t.Fatalf("approved repository rule: evaluated %d times, %+v", evals.Load(), o)
+	}
+	e.Rule().Message = "something else"
+	o = dispatch(t, d, "pre_tool_call", terminal("ls"))
+	if o.Decision != protocol.DecisionBlock || !strings.Contains(o.Message, "the rule changed since approval") || evals.Load() != 1 {
+		t.Fatalf("changed repository rule: evaluated %d times, %+v", evals.Load(), o)
+	}
+	e.Rule().Message = "refused by rule"
+	e.Rule().Decision = "context"
+	o = dispatch(t, d, "pre_tool_call", terminal("ls"))
+	if !strings.Contains(o.Message, "changed since approval") || evals.Load() != 1 {
+		t.Fatalf("repository rule with a changed decision: evaluated %d times, %+v", evals.Load(), o)
+	}
+}
+
+// An evaluation error (a missing key, a rule that does not compile) fails
+// the hook: a fail_closed guard blocks with the error, any other rule
+// contributes nothing and reports the error.
+func TestRuleErrorsFailLikeAHook(t *testing.T) {
+	for _, src := range []string{`args.nope == "x"`, `args.command matches "("`} {
+		for _, fc := range []bool{true, false} {
+			e := ruleEntry(t, src, "block", consent.Scope{}, fc)
+			d, err := New(&hookconfig.Config{Entries: []*hookconfig.Entry{e}}, Options{Gate: AllowAll, Cwd: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := dispatch(t, d, "pre_tool_call", terminal("ls"))
+			rep := o.Hooks[0]
+			if !strings.Contains(rep.Error, "rule ") || rep.Ran {
+				t.Errorf("%s: report %+v", src, rep)
+			}
+			if fc != (o.Decision == protocol.DecisionBlock) || fc && !strings.Contains(o.Message, rep.Error) {
+				t.Errorf("%s fail_closed=%v: %+v", src, fc, o)
+			}
+		}
+	}
+}
+
+// Odd payloads (args that are no object, huge or deeply nested values)
+// are evaluation errors or plain answers, never a crash.
+func TestRuleHostilePayloads(t *testing.T) {
+	deep := any("x")
+	for range 10000 {
+		deep = map[string]any{"a": deep}
+	}
+	big := strings.Repeat("rm -rf / ", 1<<17)
+	for _, fields := range []map[string]any{
+		{"tool_name": "terminal", "args": "rm -rf /"},
+		{"tool_name": "terminal", "args": []any{1, 2}},
+		{"tool_name": "terminal", "args": map[string]any{"command": 12}},
+		{"tool_name": "terminal", "args": map[string]any{"command": big}},
+		{"tool_name": "terminal", "args": map[string]any{"command": deep}},
+		{"tool_name": "terminal"},
+	} {
+		e := ruleEntry(t, rmRule, "block", consent.Scope{}, true)
+		d, err := New(&hookconfig.Config{Entries: []*hookconfig.Entry{e}}, Options{Gate: AllowAll, Cwd: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := dispatch(t, d, "pre_tool_call", fields)
+		if o.Decision != protocol.DecisionBlock {
+			t.Errorf("a fail_closed rule let %.80v through: %+v", fields["args"], o)
+		}
+	}
+}

@@ -1,0 +1,140 @@
+package hookconfig
+
+import (
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Rule entries (rule:): a policy rule decided in-process. Only their text
+// is read here; the dispatcher compiles a rule when its entry first fires
+// (a one-shot `hook` must not pay for compiling every rule of the config),
+// and validate compiles them all.
+
+// ruleKinds are the keys that make an entry another kind: a rule entry
+// cannot have them.
+var ruleKinds = []string{"command", "worker", "workers", "worker_idle", "opa"}
+
+// ruleDecisions are a rule's decisions and the capability each needs of
+// its event.
+var ruleDecisions = []struct {
+	name string
+	cap  protocol.Capability
+	what string
+}{
+	{RuleBlock, protocol.CapBlock, "block"},
+	{RuleAsk, protocol.CapApprove, "ask the user"},
+	{RuleContext, protocol.CapContext, "add context"},
+}
+
+// parseRuleEntry reads a rule entry. What would make it mean something
+// other than what it says (another kind's key beside rule:, a decision
+// its event cannot take, no message) is an error that stops the file from
+// loading, naming its line: a guard must not be dropped with a warning.
+// The keys every entry has (matcher, timeout, fail_closed, priority, mode,
+// skill_commands, examples) are read as for a command.
+func (cfg *Config) parseRuleEntry(ev *protocol.Event, declared, path string, index int, n *yaml.Node, dialect protocol.Dialect, codec protocol.Codec, source string) *Entry {
+	rn := pyyaml.MappingGet(n, "rule")
+	fail := func(at *yaml.Node, msg string) *Entry {
+		if cfg.loadErr == nil {
+			cfg.loadErr = &ConfigError{Path: source, Line: at.Line, Column: at.Column, Err: errors.New(path + msg)}
+		}
+		return nil
+	}
+	for _, k := range ruleKinds {
+		if kn := keyNode(n, k); kn != nil {
+			return fail(kn, ": rule: and "+k+": cannot be in one entry (a rule decides in-process; write the "+k+" as an entry of its own)")
+		}
+	}
+	if rn.Kind != yaml.ScalarNode || rn.Tag != "!!str" || strings.TrimSpace(rn.Value) == "" {
+		return fail(rn, ".rule must be a non-empty string: an expression over the firing, e.g. rule: 'args.command matches \"rm -rf\"'")
+	}
+	spec := &RuleSpec{Source: strings.TrimSpace(rn.Value), Line: rn.Line}
+	if rn.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		spec.Line++ // rule: | starts on the next line
+	}
+	dn := pyyaml.MappingGet(n, "decision")
+	if dn == nil {
+		return fail(n, ": a rule needs decision: block, ask or context")
+	}
+	spec.Decision = strings.ToLower(strings.TrimSpace(dn.Value))
+	known := false
+	for _, d := range ruleDecisions {
+		if dn.Kind == yaml.ScalarNode && spec.Decision == d.name {
+			known = true
+			if !ev.Can(d.cap) {
+				return fail(dn, ".decision: "+d.name+" is not possible on "+declared+" (its hooks cannot "+d.what+")")
+			}
+		}
+	}
+	if !known {
+		return fail(dn, ".decision must be block, ask or context; got "+pyyaml.Repr(dn))
+	}
+	mn := pyyaml.MappingGet(n, "message")
+	if mn == nil || mn.Kind != yaml.ScalarNode || mn.Tag != "!!str" || strings.TrimSpace(mn.Value) == "" {
+		at := n
+		if mn != nil {
+			at = mn
+		}
+		return fail(at, ".message must be a non-empty string (the reason shown for a block or ask, the text of a context)")
+	}
+	spec.Message = strings.TrimSpace(mn.Value)
+	e := &Entry{
+		Event:      ev,
+		DeclaredAs: declared,
+		Index:      index,
+		Timeout:    DefaultTimeoutSeconds * time.Second,
+		Dialect:    dialect,
+		Codec:      codec,
+		Source:     source,
+		Spec:       spec,
+	}
+	if m := pyyaml.MappingGet(n, "matcher"); m != nil {
+		cfg.parseMatcher(e, path, m)
+	}
+	if t := pyyaml.MappingGet(n, "timeout"); t != nil {
+		e.Timeout = cfg.parseTimeout(path, t, protocol.Hermes, e.Timeout)
+	}
+	cfg.parseFailClosed(e, path, n)
+	if p := pyyaml.MappingGet(n, "priority"); p != nil {
+		if v, ok := pyyaml.Int(p); ok && p.Tag != "!!bool" && !pyyaml.IsYAML11Bool(p) {
+			e.Priority = v
+		} else {
+			cfg.warn(path, ".priority must be an integer (got "+pyyaml.Repr(p)+"); using 0")
+		}
+	}
+	cfg.parseMode(e, path, n)
+	cfg.parseSkillCommands(e, path, n)
+	cfg.parseExamples(e, path, n)
+	e.match = compileMatcher(e, func(msg string) { cfg.warn(path, ".matcher: "+msg) })
+	e.ready = true
+	return e
+}
+
+// keyNode is the key node of k in mapping n (nil: absent), for its line.
+func keyNode(n *yaml.Node, k string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == k {
+			return n.Content[i]
+		}
+	}
+	return nil
+}
+
+// Rule is the entry's rule (nil unless it is a rule entry).
+func (e *Entry) Rule() *RuleSpec {
+	r, _ := e.Spec.(*RuleSpec)
+	return r
+}
+
+// NeedsApproval reports whether the entry runs only once approved: every
+// entry but a rule of the user's own config, which is data the user wrote
+// and runs nothing. A repository's rule is approved like its hooks.
+func (e *Entry) NeedsApproval() bool {
+	return e.Rule() == nil || !e.Scope.Global()
+}

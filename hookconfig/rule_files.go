@@ -1,0 +1,140 @@
+package hookconfig
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Rule files: `rules: [path/to/team.yaml]` at a config's top level
+// includes the rule entries of shared files. A rule file is written as a
+// config (a hooks: block, and rules: of its own) whose entries are all
+// rules (agent-hooks/rules/*.yaml). Each path is relative to the file that
+// names it. A file that cannot be read, an include cycle, or an entry that
+// is not a rule stops the including file from loading, naming both: a
+// guard must not go missing with a warning. A repository's rule files must
+// lie inside the repository (after every symbolic link), so what its rules
+// are is what its tree holds.
+
+// MaxRuleFiles bounds the rule files one config includes, nested
+// includes too (each file is read once).
+const MaxRuleFiles = 64
+
+// ruleInclude is one path of rules:, with its line.
+type ruleInclude struct {
+	name string
+	line int
+}
+
+// parseRuleIncludes reads rules: a path or a list of paths.
+func (cfg *Config) parseRuleIncludes(n *yaml.Node) {
+	bad := func(at *yaml.Node) {
+		if cfg.loadErr == nil {
+			cfg.loadErr = &ConfigError{Path: cfg.Path, Line: at.Line, Column: at.Column,
+				Err: fmt.Errorf("rules must be a list of rule file paths, e.g. rules: [rules/team.yaml]; got %s", pyyaml.Type(at))}
+		}
+	}
+	switch {
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!null":
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!str" && strings.TrimSpace(n.Value) != "":
+		cfg.ruleFiles = append(cfg.ruleFiles, ruleInclude{strings.TrimSpace(n.Value), n.Line})
+	case n.Kind == yaml.SequenceNode:
+		for _, item := range n.Content {
+			if item.Kind != yaml.ScalarNode || item.Tag != "!!str" || strings.TrimSpace(item.Value) == "" {
+				bad(item)
+				return
+			}
+			cfg.ruleFiles = append(cfg.ruleFiles, ruleInclude{strings.TrimSpace(item.Value), item.Line})
+		}
+	default:
+		bad(n)
+	}
+}
+
+// ruleReader reads the rule files of one config: the user's (root "":
+// anywhere, up to MaxConfigBytes) or a repository's (confined to root, up
+// to MaxProjectFileBytes and MaxProjectEntries each).
+type ruleReader struct {
+	root string
+	read []string // every file read so far, in order
+}
+
+// includeRules merges the rule entries of cfg's rules: files (and theirs)
+// into cfg, after its own entries. chain is the files that led here, for
+// cycles.
+func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
+	for _, inc := range cfg.ruleFiles {
+		p := resolvePath(inc.name, filepath.Dir(cfg.Path))
+		at := func(err error) error {
+			return &ConfigError{Path: cfg.Path, Line: inc.line, Err: fmt.Errorf("rules: %s: %w", p, err)}
+		}
+		for i, c := range chain {
+			if c == p || sameFile(c, p) {
+				return at(fmt.Errorf("includes itself (%s)", strings.Join(append(chain[i:], p), " → ")))
+			}
+		}
+		if rr.seen(p) {
+			continue // included already (by another file): once is enough
+		}
+		if len(rr.read) >= MaxRuleFiles {
+			return at(fmt.Errorf("more than %d rule files are included", MaxRuleFiles))
+		}
+		rr.read = append(rr.read, p)
+		var data []byte
+		var err error
+		limit := 0
+		if rr.root == "" {
+			data, err = ReadConfigFile(p)
+		} else {
+			data, err = fsutil.ReadRegular(p, rr.root, MaxProjectFileBytes)
+			limit = MaxProjectEntries
+		}
+		if err != nil {
+			return at(err)
+		}
+		sub, err := parseConfig(data, p, limit)
+		if err != nil {
+			return err
+		}
+		if err := rr.includeRules(sub, append(chain, p)); err != nil {
+			return err
+		}
+		for _, e := range sub.Entries {
+			if e.Rule() == nil {
+				return &ConfigError{Path: p, Err: fmt.Errorf("hooks.%s[%d]: a rule file holds rule entries only (rule:, decision:, message:); put hooks that run a command in the config itself", e.DeclaredAs, e.Index)}
+			}
+		}
+		if sub.AutoAccept || sub.Journal != (JournalConfig{}) || sub.ToolAliases != nil || len(sub.AgentFiles) > 0 {
+			sub.warn(p, "only hooks: and rules: are read in a rule file; its other settings are ignored")
+		}
+		cfg.Entries = append(cfg.Entries, sub.Entries...)
+		cfg.Warnings = append(cfg.Warnings, sub.Warnings...)
+	}
+	return nil
+}
+
+func (rr *ruleReader) seen(p string) bool {
+	for _, q := range rr.read {
+		if q == p || sameFile(q, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// loadRules reads cfg's rule files (root: see ruleReader) and lists them
+// in RuleFiles.
+func (cfg *Config) loadRules(root string) error {
+	if len(cfg.ruleFiles) == 0 {
+		return nil
+	}
+	rr := &ruleReader{root: root}
+	err := rr.includeRules(cfg, []string{cfg.Path})
+	cfg.RuleFiles = append(cfg.RuleFiles, rr.read...)
+	return err
+}

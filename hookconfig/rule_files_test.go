@@ -1,0 +1,92 @@
+package hookconfig
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const ruleFileYAML = "hooks:\n  pre_tool_call:\n    - rule: 'true'\n      decision: block\n      message: m\n"
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A repository's rule files are its own: their rules get the project's
+// scope (approved per project), and a rule file reached through a
+// symbolic link out of the repository is never read: the project's hooks
+// file is then unloaded, so its guards refuse rather than vanish.
+func TestProjectRuleFiles(t *testing.T) {
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "repo")
+	writeFiles(t, dir, map[string]string{
+		"repo/.git/HEAD":            "ref: refs/heads/main\n",
+		"repo/.hermes/hooks.yaml":   "rules: [rules/a.yaml, rules/a.yaml]\n",
+		"repo/.hermes/rules/a.yaml": "rules: [b.yaml]\n" + ruleFileYAML,
+		"repo/.hermes/rules/b.yaml": strings.ReplaceAll(ruleFileYAML, "'true'", "'false'"),
+		"outside.yaml":              ruleFileYAML,
+		"other/.git/HEAD":           "ref: refs/heads/main\n",
+		"other/.hermes/hooks.yaml":  "rules: [link.yaml]\n",
+		"other/.hermes/placeholder": "",
+		"home/config.yaml":          "",
+	})
+	cfg, err := Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{ProjectDir: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Entries) != 2 || len(cfg.RuleFiles) != 2 {
+		t.Fatalf("entries %d, rule files %v (a file included twice is read once)", len(cfg.Entries), cfg.RuleFiles)
+	}
+	for _, e := range cfg.Entries {
+		if e.Rule() == nil || e.Scope.Project != repo || !e.NeedsApproval() || !strings.HasPrefix(e.Source, filepath.Join(repo, ".hermes", "rules")) {
+			t.Errorf("entry %+v: scope %+v, source %s", e.Rule(), e.Scope, e.Source)
+		}
+	}
+
+	if err := os.Symlink(filepath.Join(dir, "outside.yaml"), filepath.Join(dir, "other", ".hermes", "link.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err = Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{ProjectDir: filepath.Join(dir, "other")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Entries) != 0 || len(cfg.Unloaded) != 1 || !strings.Contains(cfg.Unloaded[0].Err.Error(), "outside the project") {
+		t.Fatalf("a rule file linked out of the repository: entries %d, unloaded %+v", len(cfg.Entries), cfg.Unloaded)
+	}
+}
+
+// The user's own rule files may be anywhere; a nested include is relative
+// to the file that names it; hooks_auto_accept in a rule file approves
+// nothing.
+func TestUserRuleFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"home/config.yaml":   "rules: ../shared/team.yaml\n",
+		"shared/team.yaml":   "hooks_auto_accept: true\nrules: [more/x.yaml]\n" + ruleFileYAML,
+		"shared/more/x.yaml": ruleFileYAML,
+	})
+	cfg, err := Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Listed) != 2 || cfg.AutoAccept || cfg.Entries[0].NeedsApproval() {
+		t.Fatalf("listed %d, auto-accept %v", len(cfg.Listed), cfg.AutoAccept)
+	}
+	found := false
+	for _, w := range cfg.Warnings {
+		found = found || strings.Contains(w.Message, "only hooks: and rules: are read in a rule file")
+	}
+	if !found {
+		t.Errorf("no warning for the rule file's other settings: %+v", cfg.Warnings)
+	}
+}

@@ -1,0 +1,189 @@
+package report
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/rule"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// Rules (rule: entries) in the reports. A rule runs no file: list and
+// doctor say whether it compiles instead of whether a script exists, and
+// a rule of the user's own config needs no approval. Its examples are
+// evaluated directly — a rule is pure, so validate runs them for every
+// rule, approved or not — with the example's cwd as the firing's.
+
+// RuleInfo is a rule entry's part of HookInfo.
+type RuleInfo struct {
+	Decision string `json:"decision"`
+	Message  string `json:"message"`
+	// Line is the rule's line in its file (HookInfo.Source).
+	Line int `json:"line,omitempty"`
+	// Error says why the rule does not compile ("" when it does).
+	Error string `json:"error,omitempty"`
+	// NoApproval: a rule of the user's own config needs no approval.
+	NoApproval bool `json:"no_approval,omitempty"`
+}
+
+// ruleStatus fills in a rule entry's status: whether it compiles (in
+// StartProblem, as a command that cannot start), and that one of the
+// user's own config needs no approval.
+func ruleStatus(st *HookStatus) {
+	e := st.Entry
+	st.TextOnly, st.textOnlyGuard, st.Files, st.Script = "", false, nil, ""
+	st.Executable = true
+	if _, err := rule.Compile(e.Rule().Source); err != nil {
+		st.Executable, st.StartProblem = false, ruleError(e, err)
+	}
+	if !e.NeedsApproval() {
+		st.NoApproval, st.Approved = true, true
+	}
+}
+
+// ruleError names where in its file a rule is wrong: file:line: message.
+func ruleError(e *hookconfig.Entry, err error) string {
+	line, msg := ruleErrorAt(e, err)
+	if line <= 0 {
+		return e.Source + ": " + msg
+	}
+	return e.Source + ":" + strconv.Itoa(line) + ": " + msg
+}
+
+// ruleErrorAt is the line of its file a rule's error is on (0: unknown)
+// and the error without the position in the rule.
+func ruleErrorAt(e *hookconfig.Entry, err error) (int, string) {
+	line := e.Rule().Line
+	var re *rule.Error
+	if !errors.As(err, &re) {
+		return line, err.Error()
+	}
+	if re.Line > 1 && line > 0 {
+		line += re.Line - 1
+	}
+	return line, re.Msg
+}
+
+func ruleInfo(st *HookStatus) *RuleInfo {
+	r := st.Entry.Rule()
+	if r == nil {
+		return nil
+	}
+	return &RuleInfo{Decision: r.Decision, Message: r.Message, Line: r.Line, Error: st.StartProblem, NoApproval: st.NoApproval}
+}
+
+// doctorRule is doctor's first line for a rule: it compiles, or where it
+// does not.
+func doctorRule(r *DoctorResult) {
+	if r.Status.StartProblem != "" {
+		r.add(CheckFail, "rule does not compile: "+r.Status.StartProblem)
+		return
+	}
+	r.add(CheckOK, "rule compiles")
+}
+
+// ruleExamples evaluates a rule's examples (see runRuleExample).
+func (x ExampleRunner) ruleExamples(ctx context.Context, h HookExamples) HookExamples {
+	e := h.Status.Entry
+	for i := range e.Examples {
+		ex := &e.Examples[i]
+		if ex.Invalid != "" {
+			h.Results = append(h.Results, ExampleResult{Example: ex, Got: "invalid example (" + ex.Key + ex.Invalid + ")"})
+			continue
+		}
+		passed, got := RunRuleExample(ctx, e, ex, x.Tools, x.Cwd)
+		h.Results = append(h.Results, ExampleResult{Example: ex, Passed: passed, Got: got})
+	}
+	return h
+}
+
+// RunRuleExample evaluates one example of a rule entry as dispatch would
+// on the example's firing (its tool, args and cwd; cwd as the working
+// directory when the example names none): the matcher, then the rule.
+func RunRuleExample(ctx context.Context, e *hookconfig.Entry, ex *hookconfig.Example, tools *protocol.ToolTable, cwd string) (bool, string) {
+	if tools == nil {
+		tools = protocol.DefaultTools()
+	}
+	fields, _ := e.Event.SyntheticFields()
+	fields["tool_name"] = ex.Tool
+	fields["args"] = ex.Args
+	if ex.Cwd != "" {
+		fields["cwd"] = ex.Cwd
+	}
+	o := protocol.Outcome{Decision: protocol.DecisionNone}
+	if !e.Matches(fields, tools) {
+		return checkExample(ex, &o)
+	}
+	r, err := rule.Compile(e.Rule().Source)
+	var ok bool
+	if err == nil {
+		f := protocol.NewFiring(e.Event, "", fields)
+		f.Bind(tools, cwd, nil)
+		if ex.Cwd != "" {
+			f.Cwd = ex.Cwd // the example's word: its directory need not exist here
+		}
+		ok, err = r.Eval(ctx, rule.InputOf(&f, ""))
+	}
+	rep := protocol.HookReport{Ran: err == nil}
+	if err != nil {
+		rep.Error = "rule: " + err.Error()
+	}
+	o.Hooks = []protocol.HookReport{rep}
+	if ok {
+		spec := e.Rule()
+		switch spec.Decision {
+		case hookconfig.RuleBlock:
+			o.Decision, o.Message = protocol.DecisionBlock, spec.Message
+		case hookconfig.RuleAsk:
+			o.Decision, o.Message = protocol.DecisionAsk, spec.Message
+		case hookconfig.RuleContext:
+			o.Context = spec.Message
+		}
+	}
+	return checkExample(ex, &o)
+}
+
+// ruleProblems are validate's findings on rules: every rule compiles, and
+// every example of a rule gives what it expects (each located at its
+// line).
+func ruleProblems(ctx context.Context, cfg *hookconfig.Config, cwd string, lines lineFinder) []Problem {
+	var out []Problem
+	for _, e := range listedOf(cfg) {
+		r := e.Rule()
+		if r == nil || e.Duplicate {
+			continue
+		}
+		where := "[" + e.DeclaredAs + "] " + textutil.Truncate(e.Text(), 120)
+		if _, err := rule.Compile(r.Source); err != nil {
+			line, msg := ruleErrorAt(e, err)
+			out = append(out, Problem{File: e.Source, Line: line, Key: entryKey(e) + ".rule", Level: LevelError,
+				Message: where + ": does not compile: " + msg})
+			continue
+		}
+		for i := range e.Examples {
+			ex := &e.Examples[i]
+			if ex.Invalid != "" {
+				continue // a warning already says why
+			}
+			if passed, got := RunRuleExample(ctx, e, ex, cfg.Tools, cwd); !passed {
+				line := lines.find(e.Source, ex.Key)
+				if line == 0 {
+					line = r.Line
+				}
+				out = append(out, Problem{File: e.Source, Line: line, Key: ex.Key, Level: LevelError,
+					Message: where + ": example " + ex.Label() + ": expected " + string(ex.Expect) + ", got " + got})
+			}
+		}
+	}
+	return out
+}
+
+func listedOf(cfg *hookconfig.Config) []*hookconfig.Entry {
+	if cfg.Listed != nil {
+		return cfg.Listed
+	}
+	return cfg.Entries
+}

@@ -1,0 +1,80 @@
+package report
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// smoke runs the hook once on its event's synthetic payload and grades the
+// reply as Hermes' doctor does; for Claude hooks plain text is a valid reply.
+func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
+	e := r.Status.Entry
+	fields, ok := e.Event.SyntheticFields()
+	if !ok {
+		// Hermes' fallback passes extra={} as a keyword, so the payload's
+		// extra is {"extra": {}} and session_id is "".
+		fields = map[string]any{"extra": map[string]any{}}
+	}
+	run := d.RunEntry(ctx, e.Event, e, fields)
+	rep := run.Report
+	if e.Rule() != nil {
+		smokeRule(r, &rep)
+		return
+	}
+	elapsed := pyjson.Seconds(rep.ElapsedMS / 1000)
+	stdout := strings.TrimSpace(string(run.Stdout))
+	exit := "?"
+	if rep.ExitCode != nil {
+		exit = strconv.Itoa(*rep.ExitCode)
+	}
+	switch {
+	case rep.TimedOut:
+		r.add(CheckFail, "timed out after "+elapsed+"s on synthetic payload (timeout="+e.TimeoutSeconds()+"s)")
+	case rep.Error != "":
+		r.add(CheckFail, "execution error: "+rep.Error)
+	case stdout == "":
+		// Empty stdout is "no objection" to this payload, not a sign that
+		// the hook never objects: a guard is quiet on harmless calls.
+		r.add(CheckOK, "ran clean with empty stdout (exit="+exit+", "+elapsed+"s) — no objection to this payload")
+	case validJSON(stdout):
+		r.add(CheckOK, "produced valid JSON on synthetic payload (exit="+exit+", "+elapsed+"s)")
+	case e.Dialect == protocol.Claude && !strings.HasPrefix(stdout, "{"):
+		r.add(CheckOK, "printed plain text on synthetic payload (exit="+exit+", "+elapsed+"s) — Claude Code treats it as context on UserPromptSubmit/SessionStart")
+	default:
+		r.add(CheckFail, "stdout was not valid JSON (exit="+exit+", "+elapsed+"s): "+textutil.Truncate(stdout, 120))
+	}
+	replied := e.Dialect != protocol.Hermes && exit == "2" // stderr is the reason of its refusal
+	if msg := strings.TrimSpace(string(run.Stderr)); msg != "" && !rep.TimedOut && rep.Error == "" && !replied {
+		// A healthy hook is quiet: "jq: not found" here is a guard that
+		// reads nothing and decides nothing.
+		r.add(CheckWarn, "wrote to stderr on the synthetic payload: "+textutil.Truncate(firstLine(msg), 160)+" — a healthy hook is quiet; fix what it reports")
+	}
+	if p := protocol.ReplyFormProblem(e.Event, e.Dialect, run.Stdout); p != "" {
+		// Valid JSON that the event does not read: the guard guards
+		// nothing, and would go unnoticed as "valid JSON".
+		r.add(CheckFail, "its reply guards nothing: "+p)
+	}
+}
+
+func validJSON(s string) bool {
+	_, err := pyjson.Decode([]byte(s))
+	return err == nil
+}
+
+// smokeRule grades a rule's evaluation on the synthetic payload: an
+// evaluation error (a key the payload lacks) is worth knowing, its answer
+// is not (the payload is made up).
+func smokeRule(r *DoctorResult, rep *protocol.HookReport) {
+	elapsed := pyjson.Seconds(rep.ElapsedMS / 1000)
+	if rep.Error != "" {
+		r.add(CheckWarn, "on the synthetic payload: "+rep.Error+" (write ?. where a key may be missing)")
+		return
+	}
+	r.add(CheckOK, "evaluated on the synthetic payload ("+elapsed+"s)")
+}
