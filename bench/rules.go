@@ -42,15 +42,35 @@ esac
 exit 0
 `
 
-// benchRules are twenty rules of the kind a team's file holds, each with
-// the tool its matcher names; none fires on `ls`. On a terminal firing
-// the first five are selected.
-var benchRules = []struct{ tool, src string }{
-	{"terminal", rmRFRule},
-	{"terminal", `args.command matches "git\\s+push\\s+.*(--force|-f)\\b"`},
-	{"terminal", `args.command matches "(curl|wget)[^|]*\\|\\s*(ba|z)?sh"`},
-	{"terminal", `args.command matches "git\\s+(reset\\s+--hard|clean\\s+-[a-z]*f)"`},
-	{"terminal", `any(split(args.command, " "), # in ["shutdown", "reboot", "mkfs"])`},
+// terminalRules are twenty checks on a shell command of the kind a
+// team's rule file holds; none fires on `ls`.
+var terminalRules = []string{
+	rmRFRule,
+	`args.command matches "git\\s+push\\s+.*(--force|-f)\\b"`,
+	`args.command matches "(curl|wget)[^|]*\\|\\s*(ba|z)?sh"`,
+	`args.command matches "git\\s+(reset\\s+--hard|clean\\s+-[a-z]*f)"`,
+	`any(split(args.command, " "), # in ["shutdown", "reboot", "mkfs"])`,
+	`args.command matches "\\bdd\\s+if=.*of=/dev/"`,
+	`args.command contains "chmod -R 777"`,
+	`args.command matches "\\bsudo\\s"`,
+	`lower(args.command) contains "drop table"`,
+	`len(args.command) > 100000`,
+	`args.command matches ">\\s*/dev/sd[a-z]"`,
+	`args.command matches "\\bgit\\s+branch\\s+-D\\b"`,
+	`args.command contains ":(){ :|:& };:"`,
+	`args.command matches "\\bnpm\\s+publish\\b"`,
+	`args.command matches "\\bdocker\\s+system\\s+prune\\b"`,
+	`hasPrefix(trim(args.command), "kill -9 1")`,
+	`args.command matches "\\b(scp|rsync)\\b.*@"`,
+	`args.command matches "\\bterraform\\s+destroy\\b"`,
+	`args.command matches "\\bkubectl\\s+delete\\b"`,
+	`tool_name == "Bash" && args.command matches "history\\s+-c"`,
+}
+
+// otherRules are fifteen checks on other tools, each with the tool its
+// matcher names: with the first five of terminalRules, a file of twenty
+// of which a terminal firing selects five.
+var otherRules = []struct{ tool, src string }{
 	{"read_file", `args.path matches "(^|/)\\.env(\\.|$)"`},
 	{"read_file", `args.path contains "/.ssh/" || hasSuffix(args.path, ".pem")`},
 	{"read_file", `hasPrefix(args.path, "/etc/shadow")`},
@@ -80,18 +100,26 @@ func ruleEntry(matcher, src string) string {
 // worst case) and the twenty across their tools.
 func (e *env) rulesConfigs(guard string) map[string]string {
 	other := "  post_tool_call:\n    - command: " + e.nop + "\n"
-	all, mixed := "", ""
-	for _, r := range benchRules {
-		all += ruleEntry("terminal", r.src)
+	all, mixed, none := "", "", ""
+	for i, src := range terminalRules {
+		all += ruleEntry("terminal", src)
+		none += ruleEntry("terminal", fmt.Sprintf("false && %d == 0", i))
+		if i < 20-len(otherRules) {
+			mixed += ruleEntry("terminal", src)
+		}
+	}
+	for _, r := range otherRules {
 		mixed += ruleEntry(r.tool, r.src)
 	}
 	return map[string]string{
 		"nomatch": "hooks:\n" + other,
 		"rule":    "hooks:\n" + other + "  pre_tool_call:\n" + ruleEntry("terminal", rmRFRule),
+		"false":   "hooks:\n" + other + "  pre_tool_call:\n" + ruleEntry("terminal", "false"),
 		"guard": "hooks:\n" + other + "  pre_tool_call:\n    - command: " + guard +
 			"\n      matcher: terminal\n      timeout: 10\n      fail_closed: true\n",
 		"rules20":    "hooks:\n" + other + "  pre_tool_call:\n" + all,
 		"rules20mix": "hooks:\n" + other + "  pre_tool_call:\n" + mixed,
+		"false20":    "hooks:\n" + other + "  pre_tool_call:\n" + none,
 	}
 }
 
@@ -130,13 +158,18 @@ func (e *env) rules() error {
 	}
 	cfgs := e.rulesConfigs(guard)
 	fmt.Printf("\n11. Rules (issue 35): rule: entries decided in-process, against the no-match start and the README tutorial's shell guard (sh + jq), the same rm -rf check (load average %s)\n", loadAvg())
-	why, err := e.rulesAccepted(cfgs["rules20mix"])
+	why, err := e.rulesAccepted(cfgs["rule"])
 	if err != nil {
 		return err
 	}
 	if why != "" {
-		fmt.Printf("   skipped: this binary does not accept rule: entries (`hermes-hooks validate` on a config with rules: %s)\n", why)
+		fmt.Printf("   skipped: this binary does not accept rule: entries (`hermes-hooks validate` on a config with one: %s)\n", why)
 		return nil
+	}
+	for _, name := range []string{"rules20", "rules20mix", "false20"} {
+		if why, err := e.rulesAccepted(cfgs[name]); err != nil || why != "" {
+			return fmt.Errorf("the %s config does not validate: %v%s", name, err, why)
+		}
 	}
 	if _, err := exec.LookPath("jq"); err != nil {
 		fmt.Printf("   skipped: jq is not installed (the tutorial's guard needs it)\n")
@@ -280,9 +313,11 @@ func (e *env) rulesOneShot(cfgs map[string]string) error {
 	for _, c := range []struct{ name, cfg string }{
 		{"no match (nothing on pre_tool_call)", "nomatch"},
 		{"one rule (rm -rf pattern)", "rule"},
+		{"one rule `false` (a matching entry, no work)", "false"},
 		{"shell guard (no-rm-rf.sh)", "guard"},
 		{"20 rules, all on terminal (20 evaluated)", "rules20"},
-		{"20 rules across 7 tools (5 evaluated)", "rules20mix"},
+		{"20 rules across 6 tools (5 evaluated)", "rules20mix"},
+		{"20 rules `false && N == 0` (no work)", "false20"},
 	} {
 		_, envv, err := e.hookHome("rules-oneshot-"+c.cfg, cfgs[c.cfg])
 		if err != nil {
@@ -299,21 +334,28 @@ func (e *env) rulesOneShot(cfgs map[string]string) error {
 	for i, c := range cs {
 		printContender(c, perRound[i])
 	}
-	r20 := pairedRatio(perRound[3], perRound[0])
-	mix := pairedRatio(perRound[4], perRound[0])
+	r20 := pairedRatio(perRound[4], perRound[0])
+	mix := pairedRatio(perRound[5], perRound[0])
 	fmt.Printf("   → 20 rules / no match = %.2f× all evaluated (per round: %s), %.2f× across tools  (target ≤ 1.1×: %s, %s)\n",
-		r20, fmtRatios(perRound[3], perRound[0]), mix, verdict(r20 <= 1.1), verdict(mix <= 1.1))
+		r20, fmtRatios(perRound[4], perRound[0]), mix, verdict(r20 <= 1.1), verdict(mix <= 1.1))
 	// What each check adds over the start, per round.
 	added := make([]float64, len(perRound[0]))
-	var ruleAdds, guardAdds []float64
+	var ruleAdds, guardAdds, entryAdds []float64
 	for r := range added {
 		ruleAdds = append(ruleAdds, perRound[1][r]-perRound[0][r])
-		guardAdds = append(guardAdds, perRound[2][r]-perRound[0][r])
+		entryAdds = append(entryAdds, perRound[2][r]-perRound[0][r])
+		guardAdds = append(guardAdds, perRound[3][r]-perRound[0][r])
 		added[r] = ruleAdds[r] / guardAdds[r]
 	}
 	share := median(added)
 	fmt.Printf("   → added over the no-match start: rule %.3f ms, shell guard %.3f ms (medians of per-round means); rule / guard = %.3f (median of per-round ratios; target ≤ 0.2: %s)\n",
 		median(ruleAdds), median(guardAdds), share, verdict(share <= 0.2))
+	var false20Adds []float64
+	for r := range perRound[0] {
+		false20Adds = append(false20Adds, perRound[6][r]-perRound[0][r])
+	}
+	fmt.Printf("     of that, what firing matching entries costs a one-shot whatever they decide (journal, consent, session, one goroutine each): one entry that does no work (`false`) %.3f ms, twenty %.3f ms\n",
+		median(entryAdds), median(false20Adds))
 	return nil
 }
 
