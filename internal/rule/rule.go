@@ -42,6 +42,9 @@ const (
 	DefaultTimeout = 500 * time.Millisecond
 )
 
+// defaultBound is DefaultTimeout; tests shorten it.
+var defaultBound = DefaultTimeout
+
 // lateEnded, when tests set it, is called when an evaluation that passed
 // its deadline ends.
 var lateEnded func()
@@ -95,10 +98,15 @@ func (r *Rule) Eval(ctx context.Context, in *Input) (bool, error) {
 	if r.quarantined.Load() {
 		return false, ErrQuarantined
 	}
-	// A timer rather than context.WithTimeout: the same bound, without
-	// a derived context per evaluation.
-	bound := time.NewTimer(DefaultTimeout)
-	defer bound.Stop()
+	// A timer rather than context.WithTimeout: the same bound without a
+	// derived context; none when ctx already ends sooner (the dispatcher's
+	// per-hook timeout).
+	var bound <-chan time.Time
+	if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > defaultBound {
+		t := time.NewTimer(defaultBound)
+		defer t.Stop()
+		bound = t.C
+	}
 	type result struct {
 		ok  bool
 		err error
@@ -119,7 +127,7 @@ func (r *Rule) Eval(ctx context.Context, in *Input) (bool, error) {
 	case res := <-done:
 		return res.ok, res.err
 	case <-ctx.Done():
-	case <-bound.C:
+	case <-bound:
 	}
 	// Set before late, so the goroutine that sees late clears it.
 	r.quarantined.Store(true)

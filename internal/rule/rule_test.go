@@ -148,3 +148,30 @@ func TestErrorPosition(t *testing.T) {
 		t.Fatalf("err = %#v, want line 2", err)
 	}
 }
+
+// Without a deadline of its own (or with a later one), an evaluation is
+// bounded by DefaultTimeout: the bound Eval sets itself.
+func TestDefaultBound(t *testing.T) {
+	defer func(d time.Duration) { defaultBound = d }(defaultBound)
+	defaultBound = time.Millisecond
+	r, err := Compile(`all(split(args.s, ""), # in split(args.s, ""))`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &Input{Args: map[string]any{"s": strings.Repeat("ab", 1000)}}
+	later, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	for _, ctx := range []context.Context{context.Background(), later} {
+		ended := make(chan struct{})
+		lateEnded = func() { close(ended) }
+		if _, err := r.Eval(ctx, in); !errors.Is(err, ErrTimeout) {
+			t.Fatalf("Eval = %v, want ErrTimeout", err)
+		}
+		select {
+		case <-ended:
+		case <-time.After(5 * time.Minute):
+			t.Fatal("the late evaluation never ended")
+		}
+		lateEnded = nil
+	}
+}
