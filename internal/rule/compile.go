@@ -34,11 +34,6 @@ var shared struct {
 	checker checker.Checker
 }
 
-// recheckStrict, when a test sets it, leaves the guard's strict reads
-// untyped and checks the tree again, as expr's own Patch visitors are:
-// what TestStrictReadNeedsNoRecheck compares with.
-var recheckStrict bool
-
 // newConfig is the configuration expr.Compile would build from
 // Env(Input{}), AsBool(), MaxNodes(MaxNodes) and the strict-key function.
 func newConfig() *conf.Config {
@@ -70,24 +65,22 @@ func compile(src string) (*vm.Program, error) {
 	if err != nil {
 		return nil, asError(err)
 	}
-	// The first check types the tree: the guard's strict reads need to
-	// know which member reads are on maps.
-	if _, err := shared.checker.Check(tree, c); err != nil {
+	pats := &patterns{src: src}
+	ast.Walk(&tree.Node, pats)
+	if pats.err != nil {
+		return nil, pats.err
+	}
+	// The check types the tree: the guard's strict reads need to know
+	// which member reads are on maps.
+	_, err = shared.checker.Check(tree, c)
+	pats.restore()
+	if err != nil {
 		return nil, asError(err)
 	}
 	g := &guard{src: src, cfg: c}
-	if recheckStrict {
-		g.cfg = nil
-	}
 	ast.Walk(&tree.Node, g)
 	if g.err != nil {
 		return nil, g.err
-	}
-	if g.patched {
-		// Strict reads put in untyped (tests only): type them.
-		if _, err := shared.checker.Check(tree, c); err != nil {
-			return nil, asError(err)
-		}
 	}
 	if err := optimizer.Optimize(&tree.Node, c); err != nil {
 		var fe *file.Error

@@ -5,35 +5,56 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/vm"
 )
 
-// The guard types the strict reads it puts in instead of checking the
-// tree again: every program must be the one a second check gives, for
-// rules that read members at every depth, in predicates, by index and
-// through $env, and the same errors where there are any.
-func TestStrictReadNeedsNoRecheck(t *testing.T) {
+// exprCompile is the rule compiled by expr.Compile with the guard as a
+// Patch visitor (expr then checks the tree three times and compiles each
+// constant pattern in its checker and again in its compiler): the
+// pipeline Compile replaces, and what its programs and errors must equal.
+func exprCompile(src string) (*vm.Program, error) {
+	g := &guard{src: src}
+	prog, err := expr.Compile(src, expr.Env(Input{}), expr.AsBool(), expr.MaxNodes(MaxNodes), expr.Patch(g),
+		expr.Function(strictKey, fetchKey, new(func(any, string) any)))
+	if err != nil {
+		return nil, asError(err)
+	}
+	if g.err != nil {
+		return nil, g.err
+	}
+	return prog, nil
+}
+
+// Compile's pipeline (one check, the guard typing the strict reads it
+// puts in, constant patterns compiled once) must give the program
+// expr.Compile gives, for rules that read members at every depth, in
+// predicates, by index and through $env, match constant and computed
+// patterns; and the same error, at the same place, where there is one.
+func TestCompileAsExprCompiles(t *testing.T) {
 	corpus := append([]string{
 		`any(split(args.command, " "), # == "--force")`, `payload.hook_event_name == "PreToolUse"`,
 		`args.a.b.c == 1`, `all(args.list, #.x == 1)`, `len(args.list) > 0 && args.list[0].name == "x"`,
 		`args["x"] == nil`, `filter(values(args), #?.y != nil) == []`, `args.n + 1 > 2`, `int(args.n) > 1`,
 		`fromJSON(args.j).k == 2`, `$env.args.x == 1`, `lower(args.p) startsWith "/etc"`, `args.x.y`,
 		`tool.x == 1`, `args.command matches args.pattern`, `args.n > 2 ? args.a == 1 : args.b == 2`,
+		`any(split(args.c, ";"), # matches "^\\s*rm")`, `tool matches "a" && tool_name matches "b"`,
+		`args.command matches "("`, "tool == \"x\" &&\n  args.command matches \"[a-\"", `args.c matches "a{2,1}"`,
+		`1 matches "a"`, `args.c matches "(?P<n>x"`, `"abc" matches "b" == true`, `not (args.c matches "x")`,
 	}, twentyRules...)
-	defer func() { recheckStrict = false }()
 	for _, src := range corpus {
-		recheckStrict = true
-		want, wantErr := Compile(src)
-		recheckStrict = false
+		want, wantErr := exprCompile(src)
 		got, err := Compile(src)
 		if fmt.Sprint(err) != fmt.Sprint(wantErr) {
-			t.Errorf("%s: err = %v; with a second check %v", src, err, wantErr)
+			t.Errorf("%q: err = %v; expr.Compile: %v", src, err, wantErr)
 			continue
 		}
 		if err != nil {
 			continue
 		}
-		if g, w := got.prog.Disassemble(), want.prog.Disassemble(); g != w {
-			t.Errorf("%s compiles to\n%s\nwith a second check to\n%s", src, g, w)
+		if g, w := got.prog.Disassemble(), want.Disassemble(); g != w {
+			t.Errorf("%s compiles to\n%s\nexpr.Compile to\n%s", src, g, w)
 		}
 	}
 }

@@ -39,9 +39,9 @@ type guard struct {
 	src string
 	err error
 	// cfg, when set, is the configuration the tree was checked with:
-	// strict reads are then typed as the checker types them.
-	cfg     *conf.Config
-	patched bool // a strict read was put in untyped: check the tree again
+	// strict reads are then typed as the checker types them. Unset (as an
+	// expr.Patch visitor, in tests) they are left to expr's next check.
+	cfg *conf.Config
 }
 
 func (g *guard) Visit(node *ast.Node) {
@@ -90,18 +90,16 @@ func (g *guard) strict(node *ast.Node, n *ast.MemberNode) {
 	}
 	g.typeStrict(call, callee)
 	ast.Patch(node, call)
-	g.patched = true
 }
 
 // typeStrict gives a strict read's call the natures expr's checker would
 // give it (as ident and checkFunction do for a configured function: the
 // callee is the function's type with the function attached, the call
 // returns any), so that the tree needs no second check; the argument
-// nodes keep the natures the check gave them. TestStrictReadNeedsNoRecheck
+// nodes keep the natures the check gave them. TestCompileAsExprCompiles
 // holds the programs to what a second check gives.
 func (g *guard) typeStrict(call *ast.CallNode, callee *ast.IdentifierNode) {
 	if g.cfg == nil {
-		g.patched = true
 		return
 	}
 	fn := g.cfg.Functions[strictKey]
