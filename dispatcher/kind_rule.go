@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -61,13 +62,20 @@ func ruleSpec(s *hookconfig.RuleSpec) string {
 }
 
 func (k *ruleKind) compiled() (*rule.Rule, error) {
-	k.once.Do(func() { k.r, k.err = rule.Compile(k.spec.Source) })
+	k.once.Do(func() {
+		if testRuleCompile != nil {
+			testRuleCompile(k.spec.Source)
+		}
+		k.r, k.err = rule.Compile(k.spec.Source)
+	})
 	return k.r, k.err
 }
 
-// testRuleEval, when a test sets it, is called for every evaluation that
-// starts: what proves an unapproved rule never evaluates.
-var testRuleEval func(src string)
+// testRuleEval and testRuleCompile, when a test sets them, are called for
+// every evaluation that starts and every compilation: what proves an
+// unapproved rule never evaluates, and that only the rules a firing
+// reaches are compiled, once.
+var testRuleEval, testRuleCompile func(src string)
 
 func (k *ruleKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h Invocation, _ []byte) ran {
 	start := time.Now()
@@ -82,7 +90,7 @@ func (k *ruleKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h
 		f := protocol.NewFiring(rev, "", h.fields)
 		d.bind(&f)
 		ectx, cancel := context.WithTimeout(ctx, min(e.Timeout, rule.DefaultTimeout))
-		ok, err = r.Eval(ectx, rule.InputOf(&f, caller(ctx)))
+		ok, err = r.Eval(ectx, rule.InputOf(&f, callingAgent(ctx)))
 		cancel()
 	}
 	out := ran{res: hookproc.Result{Elapsed: time.Since(start)}}
@@ -98,11 +106,32 @@ func (k *ruleKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h
 	case errors.Is(err, rule.ErrTimeout) || errors.Is(err, rule.ErrQuarantined):
 		out.res.SpawnError = "rule evaluation stopped: " + err.Error()
 	case k.r == nil:
-		out.res.SpawnError = "rule does not compile: " + err.Error()
+		out.res.SpawnError = "rule does not compile" + ruleAt(e) + ": " + err.Error()
 	default:
 		out.res.SpawnError = "rule evaluation failed: " + err.Error()
 	}
 	return out
+}
+
+// ruleAt is where a rule is written (" (FILE:LINE)"), "" when unknown.
+func ruleAt(e *hookconfig.Entry) string {
+	r := e.Rule()
+	if e.Source == "" || r == nil || r.Line == 0 {
+		return ""
+	}
+	return " (" + e.Source + ":" + strconv.Itoa(r.Line) + ")"
+}
+
+// callingAgent is the agent a dispatch was made for (CalledBy's first
+// name: a host that runs several agents' files names the agent first),
+// "" when it was not made for one.
+func callingAgent(ctx context.Context) string {
+	for a := range strings.SplitSeq(caller(ctx), ",") {
+		if a != OwnRunElsewhere {
+			return a
+		}
+	}
+	return ""
 }
 
 // ruleContribution is what a true rule asks for.

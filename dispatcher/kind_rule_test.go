@@ -2,6 +2,7 @@ package dispatcher
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -149,5 +150,38 @@ func TestRuleHostilePayloads(t *testing.T) {
 		if o.Decision != protocol.DecisionBlock {
 			t.Errorf("a fail_closed rule let %.80v through: %+v", fields["args"], o)
 		}
+	}
+}
+
+// Only the rules a firing selects are compiled, each once for the
+// dispatcher's life: a one-shot hook with many rules pays for the few its
+// firing reaches.
+func TestRulesCompileLazilyOnce(t *testing.T) {
+	var compiled []string
+	testRuleCompile = func(src string) { compiled = append(compiled, src) }
+	t.Cleanup(func() { testRuleCompile = nil })
+	pre, _ := protocol.Lookup("pre_tool_call")
+	var entries []*hookconfig.Entry
+	for i := range 20 {
+		e := &hookconfig.Entry{Event: pre, Matcher: "tool" + strconv.Itoa(i),
+			Spec: &hookconfig.RuleSpec{Source: `args.n == ` + strconv.Itoa(i), Decision: "block", Message: "m"}}
+		e.Prepare(nil)
+		entries = append(entries, e)
+	}
+	d, err := New(&hookconfig.Config{Entries: entries}, Options{Gate: AllowAll, Cwd: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(compiled) != 0 {
+		t.Fatalf("New compiled %d rules", len(compiled))
+	}
+	for range 3 {
+		o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "tool7", "args": map[string]any{"n": 7}})
+		if o.Decision != protocol.DecisionBlock {
+			t.Fatalf("%+v", o)
+		}
+	}
+	if len(compiled) != 1 || compiled[0] != "args.n == 7" {
+		t.Fatalf("compiled %q; want the selected rule, once", compiled)
 	}
 }

@@ -417,6 +417,10 @@ func (cfg *Config) finish() {
 	kept := make([]*Entry, 0, len(cfg.Entries))
 	for _, e := range cfg.Listed {
 		key := e.Event.Name + "\x00" + string(e.Dialect) + "\x00" + e.Matcher + "\x00" + e.If + "\x00" + e.Text() + "\x00" + e.Scope.Project
+		if r := e.Rule(); r != nil {
+			// Two rules with one expression and other decisions are two.
+			key += "\x00" + r.Decision + "\x00" + r.Message
+		}
 		if seen[key] {
 			e.Duplicate = true
 			continue

@@ -229,7 +229,15 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 			if item.Kind == yaml.MappingNode {
 				cfg.unknownKeys(item, path, entryKeys, 0.6)
 			}
-			if e := cfg.parseEntry(ev, name, path, j, item, dialect, nil, source); e != nil {
+			parse := cfg.parseEntry
+			if item.Kind == yaml.MappingNode && pyyaml.MappingGet(item, "rule") != nil {
+				// A rule (parse_rule.go): a config's own entries only,
+				// never a key in an agent's hook file.
+				parse = cfg.parseRuleEntry
+			} else if item.Kind == yaml.MappingNode {
+				cfg.ruleKeysElsewhere(path, item)
+			}
+			if e := parse(ev, name, path, j, item, dialect, nil, source); e != nil {
 				cfg.Entries = append(cfg.Entries, e)
 			}
 		}
@@ -275,9 +283,6 @@ func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index i
 	if n.Kind != yaml.MappingNode {
 		cfg.warn(path, " must be a mapping with a 'command' key; got "+pyyaml.Type(n))
 		return nil
-	}
-	if pyyaml.MappingGet(n, "rule") != nil {
-		return cfg.parseRuleEntry(ev, declared, path, index, n, dialect, codec, source)
 	}
 	cmdNode := pyyaml.MappingGet(n, "command")
 	if cmdNode == nil || cmdNode.Kind != yaml.ScalarNode || cmdNode.Tag != "!!str" || strings.TrimSpace(cmdNode.Value) == "" {

@@ -60,7 +60,8 @@ type Example struct {
 	// (block, ask) or context (context).
 	Reason string
 	// Cwd, when set, is the firing's working directory (cwd: in the
-	// payload): what a rule about paths compares with.
+	// payload): what a rule about paths compares with. Rules only: a
+	// hook's example must not move where the hook runs.
 	Cwd string
 	// Key is the example's key path ("hooks.pre_tool_call[0].examples[1]").
 	Key string
@@ -70,7 +71,7 @@ type Example struct {
 }
 
 // exampleKeys are the keys of one example.
-var exampleKeys = []string{"name", "event", "tool", "args", "expect", "reason", "cwd"}
+var exampleKeys = []string{"name", "event", "tool", "args", "expect", "reason"}
 
 // parseExamples reads examples: a list of mappings. Problems are warnings
 // naming the example's key path (validate adds the line) and, for an
@@ -113,7 +114,11 @@ func (cfg *Config) parseExample(e *Entry, key string, n *yaml.Node) Example {
 		ex.Invalid = " must be a mapping like {tool: terminal, args: {command: \"rm -rf /\"}, expect: block}; got " + pyyaml.Type(n)
 		return ex
 	}
-	cfg.unknownKeys(n, key, exampleKeys, 0)
+	known := exampleKeys
+	if e.Rule() != nil {
+		known = append(known[:len(known):len(known)], "cwd")
+	}
+	cfg.unknownKeys(n, key, known, 0)
 	text := func(k string) (string, bool) {
 		v := pyyaml.MappingGet(n, k)
 		if v == nil {
@@ -137,7 +142,9 @@ func (cfg *Config) parseExample(e *Entry, key string, n *yaml.Node) Example {
 		ex.Invalid = ".event must name this entry's own event (" + e.DeclaredAs + "): an example runs only its own hook; leave it out"
 		return ex
 	}
-	if ex.Cwd, ok = text("cwd"); !ok {
+	if ex.Cwd, ok = text("cwd"); e.Rule() == nil {
+		ex.Cwd = "" // reported above as an unknown key
+	} else if !ok {
 		ex.Invalid = ".cwd must be a directory path (a short string)"
 		return ex
 	}

@@ -116,6 +116,16 @@ func (cfg *Config) parseRuleEntry(ev *protocol.Event, declared, path string, ind
 	return e
 }
 
+// ruleKeysElsewhere warns of a rule's keys on an entry that is no rule:
+// they are ignored there (entryKeys lists them, so no other warning does).
+func (cfg *Config) ruleKeysElsewhere(path string, n *yaml.Node) {
+	for _, k := range []string{"decision", "message"} {
+		if pyyaml.MappingGet(n, k) != nil {
+			cfg.warn(path, "."+k+" is read on rule: entries only; ignoring it (a command decides by its reply)")
+		}
+	}
+}
+
 // keyNode is the key node of k in mapping n (nil: absent), for its line.
 func keyNode(n *yaml.Node, k string) *yaml.Node {
 	for i := 0; i+1 < len(n.Content); i += 2 {

@@ -95,3 +95,53 @@ func FuzzParseRuleEntry(f *testing.F) {
 		}
 	})
 }
+
+// Rules with one expression and different decisions are two entries; a
+// rule's keys on a command entry are reported.
+func TestRuleDuplicatesAndStrayKeys(t *testing.T) {
+	cfg, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - rule: 'true'\n      decision: block\n      message: a\n"+
+		"    - rule: 'true'\n      decision: context\n      message: b\n    - rule: 'true'\n      decision: block\n      message: a\n"+
+		"    - command: ./g.sh\n      decision: block\n"), "/c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Entries) != 3 || len(cfg.Listed) != 4 || !cfg.Listed[2].Duplicate {
+		t.Fatalf("entries %d, listed %d", len(cfg.Entries), len(cfg.Listed))
+	}
+	if len(cfg.Warnings) != 1 || !strings.Contains(cfg.Warnings[0].String(), "hooks.pre_tool_call[3].decision is read on rule: entries only") {
+		t.Fatalf("warnings: %v", cfg.Warnings)
+	}
+}
+
+// rule: is a key of the config's own entries: in an agent's hook file (a
+// Claude Code settings handler, a pasted Claude group) it makes nothing a
+// rule, and the file still loads.
+func TestRuleKeyInAgentFilesIsNoRule(t *testing.T) {
+	entries, _, err := parseClaudeSettings([]byte(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[
+		{"type":"command","command":"./g.sh","rule":"true","decision":"block","message":"m"}]}]}}`), "/s.json")
+	if err != nil || len(entries) != 1 || entries[0].Rule() != nil || entries[0].Command != "./g.sh" {
+		t.Fatalf("%v %+v", err, entries)
+	}
+	cfg, err := ParseConfig([]byte("hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - {type: command, command: ./g.sh, rule: 'true'}\n"), "/c.yaml")
+	if err != nil || len(cfg.Entries) != 1 || cfg.Entries[0].Rule() != nil {
+		t.Fatalf("%v %+v", err, cfg)
+	}
+}
+
+// cwd: is an example key of rules only: a hook's example must not move
+// where the hook runs.
+func TestExampleCwdForRulesOnly(t *testing.T) {
+	cfg, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n"+
+		"    - rule: 'cwd == \"/a\"'\n      matcher: write_file\n      decision: block\n      message: m\n      examples:\n        - {cwd: /a, args: {path: x}, expect: block}\n"+
+		"    - command: ./g.sh\n      matcher: write_file\n      examples:\n        - {cwd: /a, args: {path: x}, expect: none}\n"), "/c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, h := cfg.Entries[0].Examples[0], cfg.Entries[1].Examples[0]
+	if r.Cwd != "/a" || r.Tool != "write_file" || h.Cwd != "" || h.Tool != "write_file" {
+		t.Fatalf("rule example %+v, hook example %+v", r, h)
+	}
+	if len(cfg.Warnings) != 1 || !strings.Contains(cfg.Warnings[0].String(), "hooks.pre_tool_call[1].examples[0]: unknown key 'cwd' is ignored") {
+		t.Fatalf("warnings: %v", cfg.Warnings)
+	}
+}

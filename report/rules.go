@@ -94,16 +94,16 @@ func (x ExampleRunner) ruleExamples(ctx context.Context, h HookExamples) HookExa
 			h.Results = append(h.Results, ExampleResult{Example: ex, Got: "invalid example (" + ex.Key + ex.Invalid + ")"})
 			continue
 		}
-		passed, got := RunRuleExample(ctx, e, ex, x.Tools, x.Cwd)
+		passed, got := runRuleExample(ctx, e, ex, x.Tools, x.Cwd)
 		h.Results = append(h.Results, ExampleResult{Example: ex, Passed: passed, Got: got})
 	}
 	return h
 }
 
-// RunRuleExample evaluates one example of a rule entry as dispatch would
+// runRuleExample evaluates one example of a rule entry as dispatch would
 // on the example's firing (its tool, args and cwd; cwd as the working
 // directory when the example names none): the matcher, then the rule.
-func RunRuleExample(ctx context.Context, e *hookconfig.Entry, ex *hookconfig.Example, tools *protocol.ToolTable, cwd string) (bool, string) {
+func runRuleExample(ctx context.Context, e *hookconfig.Entry, ex *hookconfig.Example, tools *protocol.ToolTable, cwd string) (bool, string) {
 	if tools == nil {
 		tools = protocol.DefaultTools()
 	}
@@ -168,7 +168,7 @@ func ruleProblems(ctx context.Context, cfg *hookconfig.Config, cwd string, lines
 			if ex.Invalid != "" {
 				continue // a warning already says why
 			}
-			if passed, got := RunRuleExample(ctx, e, ex, cfg.Tools, cwd); !passed {
+			if passed, got := runRuleExample(ctx, e, ex, cfg.Tools, cwd); !passed {
 				line := lines.find(e.Source, ex.Key)
 				if line == 0 {
 					line = r.Line

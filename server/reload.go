@@ -72,6 +72,7 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 			files = append(files, absPath(e.Source))
 		}
 	}
+	files = append(files, cfg.RuleFiles...) // a rule file that only includes others too
 	// cfg.AgentHookFiles does not keep every file the config names (those
 	// missing, at least), so read the lists as written.
 	files = append(files, listedAgentFiles(config, filepath.Dir(config))...)
