@@ -28,10 +28,13 @@ func exprCompile(src string) (*vm.Program, error) {
 }
 
 // Compile's pipeline (one check, the guard typing the strict reads it
-// puts in, constant patterns compiled once) must give the program
-// expr.Compile gives, for rules that read members at every depth, in
-// predicates, by index and through $env, match constant and computed
-// patterns; and the same error, at the same place, where there is one.
+// puts in, constant patterns compiled once, on a configuration and
+// checker every Compile shares) must give the program expr.Compile gives,
+// for rules that read members at every depth, in predicates, by index and
+// through $env, match constant and computed patterns; and the same error,
+// at the same place, where there is one. Rules that fail come before rules
+// that compile, in one process: a hostile rule that fails to compile must
+// leave nothing behind for the next.
 func TestCompileAsExprCompiles(t *testing.T) {
 	corpus := append([]string{
 		`any(split(args.command, " "), # == "--force")`, `payload.hook_event_name == "PreToolUse"`,
@@ -42,6 +45,9 @@ func TestCompileAsExprCompiles(t *testing.T) {
 		`any(split(args.c, ";"), # matches "^\\s*rm")`, `tool matches "a" && tool_name matches "b"`,
 		`args.command matches "("`, "tool == \"x\" &&\n  args.command matches \"[a-\"", `args.c matches "a{2,1}"`,
 		`1 matches "a"`, `args.c matches "(?P<n>x"`, `"abc" matches "b" == true`, `not (args.c matches "x")`,
+		// A rule that fails inside a predicate, then rules with
+		// predicates: the shared checker must start each clean.
+		`any(1..3, # matches 1)`, `all(args.list, #.x == 1)`, `any(1..3, all(1..2, true))`, `none(1..3, # > 2)`,
 	}, twentyRules...)
 	for _, src := range corpus {
 		want, wantErr := exprCompile(src)
