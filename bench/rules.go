@@ -167,8 +167,12 @@ func (e *env) rules() error {
 		return nil
 	}
 	for _, name := range []string{"rules20", "rules20mix", "false20"} {
-		if why, err := e.rulesAccepted(cfgs[name]); err != nil || why != "" {
-			return fmt.Errorf("the %s config does not validate: %v%s", name, err, why)
+		why, err := e.rulesAccepted(cfgs[name])
+		if err != nil {
+			return err
+		}
+		if why != "" {
+			return fmt.Errorf("the %s config does not validate: %s", name, why)
 		}
 	}
 	if _, err := exec.LookPath("jq"); err != nil {
