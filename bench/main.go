@@ -43,6 +43,7 @@ var (
 	skipRSS   = flag.Bool("skip-rss", false, "skip the 1 GiB output measurement")
 	micro     = flag.Bool("micro", true, "also run and print the Go micro-benchmarks")
 	extra     = flag.String("extra", "", "optional program to run after the table (serve load, …)")
+	only      = flag.String("only", "", "run only this section (rules: section 11)")
 )
 
 func main() {
@@ -94,6 +95,9 @@ func run() error {
 	e.node, _ = exec.LookPath("node")
 
 	header()
+	if *only == "rules" {
+		return e.rules()
+	}
 	if err := e.perDispatch(shared); err != nil {
 		return err
 	}
@@ -119,7 +123,7 @@ func run() error {
 		microBenchmarks()
 	}
 	// The sections of their own files; each has a flag to skip it.
-	for _, section := range []func() error{e.serveLoad, e.hookVerb, e.workers, e.journalCost, e.initTrace} {
+	for _, section := range []func() error{e.serveLoad, e.hookVerb, e.workers, e.journalCost, e.initTrace, e.rules} {
 		if err := section(); err != nil {
 			return err
 		}
@@ -459,7 +463,7 @@ func (e *env) peakRSS() error {
 func microBenchmarks() {
 	fmt.Printf("\n5. Go micro-benchmarks (go test -bench, -benchmem)\n")
 	cmd := exec.Command("go", "test", "-run", "^$", "-bench", ".", "-benchmem", "-benchtime", "300ms",
-		"./protocol/", "./dispatcher/")
+		"./protocol/", "./dispatcher/", "./internal/rule/")
 	out, err := cmd.CombinedOutput()
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {

@@ -5,6 +5,8 @@ import (
 	"reflect"
 
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/checker/nature"
+	"github.com/expr-lang/expr/conf"
 )
 
 // allowed are the builtins a rule may call: string tests and shaping,
@@ -30,11 +32,16 @@ var allowed = map[string]bool{
 	"toJSON": true, "fromJSON": true, "toBase64": true, "fromBase64": true,
 }
 
-// guard is an expr patch visitor that records the first construct a rule
-// may not use. It runs inside Compile, so checking costs no second parse.
+// guard is an expr AST visitor that records the first construct a rule
+// may not use, and makes member reads on maps strict. Compile walks it over
+// the checked tree, so checking costs no second parse.
 type guard struct {
 	src string
 	err error
+	// cfg, when set, is the configuration the tree was checked with:
+	// strict reads are then typed as the checker types them. Unset (as an
+	// expr.Patch visitor, in tests) they are left to expr's next check.
+	cfg *conf.Config
 }
 
 func (g *guard) Visit(node *ast.Node) {
@@ -76,11 +83,33 @@ func (g *guard) strict(node *ast.Node, n *ast.MemberNode) {
 	if t := n.Node.Type(); t != nil && t.Kind() != reflect.Map && t.Kind() != reflect.Interface {
 		return
 	}
+	callee := &ast.IdentifierNode{Value: strictKey}
 	call := &ast.CallNode{
-		Callee:    &ast.IdentifierNode{Value: strictKey},
+		Callee:    callee,
 		Arguments: []ast.Node{n.Node, &ast.StringNode{Value: prop.Value}},
 	}
+	g.typeStrict(call, callee)
 	ast.Patch(node, call)
+}
+
+// typeStrict gives a strict read's call the natures expr's checker would
+// give it (as ident and checkFunction do for a configured function: the
+// callee is the function's type with the function attached, the call
+// returns any), so that the tree needs no second check; the argument
+// nodes keep the natures the check gave them. TestCompileAsExprCompiles
+// holds the programs to what a second check gives.
+func (g *guard) typeStrict(call *ast.CallNode, callee *ast.IdentifierNode) {
+	if g.cfg == nil {
+		return
+	}
+	fn := g.cfg.Functions[strictKey]
+	nt := g.cfg.NtCache.FromType(fn.Type())
+	if nt.TypeData == nil {
+		nt.TypeData = new(nature.TypeData)
+	}
+	nt.TypeData.Func = fn
+	callee.SetNature(nt)
+	call.SetNature(g.cfg.NtCache.FromType(nt.Type.Out(0)))
 }
 
 func (g *guard) name(n ast.Node, name string) {

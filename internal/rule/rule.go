@@ -19,11 +19,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/expr-lang/expr"
-	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/vm"
 )
 
@@ -42,6 +41,9 @@ const (
 	// runaway rule meets it, even on a loaded machine.
 	DefaultTimeout = 500 * time.Millisecond
 )
+
+// defaultBound is DefaultTimeout; tests shorten it.
+var defaultBound = DefaultTimeout
 
 // lateEnded, when tests set it, is called when an evaluation that passed
 // its deadline ends.
@@ -74,39 +76,15 @@ type Rule struct {
 	quarantined atomic.Bool // an evaluation past its deadline still runs
 }
 
-// Error is a compile or evaluation error with its position in the rule's
-// source (1-based; 0 when unknown).
-type Error struct {
-	Line, Column int
-	Msg          string
-}
-
-func (e *Error) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%d:%d: %s", e.Line, e.Column, e.Msg)
-	}
-	return e.Msg
-}
-
 // Compile checks src against the limits and compiles it to a rule whose
 // result must be a boolean.
 func Compile(src string) (*Rule, error) {
 	if len(src) > MaxSourceBytes {
 		return nil, &Error{Msg: fmt.Sprintf("rule is %d bytes; at most %d", len(src), MaxSourceBytes)}
 	}
-	g := &guard{src: src}
-	prog, err := expr.Compile(src,
-		expr.Env(Input{}),
-		expr.AsBool(),
-		expr.MaxNodes(MaxNodes),
-		expr.Patch(g),
-		expr.Function(strictKey, fetchKey, new(func(any, string) any)),
-	)
+	prog, err := compile(src)
 	if err != nil {
-		return nil, asError(err)
-	}
-	if g.err != nil {
-		return nil, g.err
+		return nil, err
 	}
 	return &Rule{src: src, prog: prog}, nil
 }
@@ -120,8 +98,15 @@ func (r *Rule) Eval(ctx context.Context, in *Input) (bool, error) {
 	if r.quarantined.Load() {
 		return false, ErrQuarantined
 	}
-	ctx, cancel := context.WithTimeout(ctx, DefaultTimeout)
-	defer cancel()
+	// A timer rather than context.WithTimeout: the same bound without a
+	// derived context; none when ctx already ends sooner (the dispatcher's
+	// per-hook timeout).
+	var bound <-chan time.Time
+	if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > defaultBound {
+		t := time.NewTimer(defaultBound)
+		defer t.Stop()
+		bound = t.C
+	}
 	type result struct {
 		ok  bool
 		err error
@@ -142,18 +127,23 @@ func (r *Rule) Eval(ctx context.Context, in *Input) (bool, error) {
 	case res := <-done:
 		return res.ok, res.err
 	case <-ctx.Done():
-		// Set before late, so the goroutine that sees late clears it.
-		r.quarantined.Store(true)
-		late.Store(true)
-		select {
-		case res := <-done: // it ended in between: nothing runs on
-			r.quarantined.Store(false)
-			return res.ok, res.err
-		default:
-		}
-		return false, ErrTimeout
+	case <-bound:
 	}
+	// Set before late, so the goroutine that sees late clears it.
+	r.quarantined.Store(true)
+	late.Store(true)
+	select {
+	case res := <-done: // it ended in between: nothing runs on
+		r.quarantined.Store(false)
+		return res.ok, res.err
+	default:
+	}
+	return false, ErrTimeout
 }
+
+// vms are expr VMs kept for reuse: Run resets one's stack and scopes, so
+// a rule that decides in microseconds does not allocate them per firing.
+var vms = sync.Pool{New: func() any { return &vm.VM{MemoryBudget: memoryBudget} }}
 
 // run evaluates on the calling goroutine; a panic inside expr (it turns
 // runtime errors into panics it recovers itself, but a bug must not take
@@ -164,8 +154,11 @@ func (r *Rule) run(in *Input) (ok bool, err error) {
 			ok, err = false, &Error{Msg: fmt.Sprint("rule failed: ", p)}
 		}
 	}()
-	m := vm.VM{MemoryBudget: memoryBudget}
+	m := vms.Get().(*vm.VM)
 	out, err := m.Run(r.prog, in)
+	// Back to the pool only after a Run that returned: one that panicked
+	// is dropped with its state.
+	vms.Put(m)
 	if err != nil {
 		return false, asError(err)
 	}
@@ -174,16 +167,6 @@ func (r *Rule) run(in *Input) (ok bool, err error) {
 		return false, &Error{Msg: fmt.Sprintf("rule returned %T, want a boolean", out)}
 	}
 	return b, nil
-}
-
-// asError keeps expr's position and message, and drops its snippet: the
-// caller names the file and shows the rule.
-func asError(err error) error {
-	var fe *file.Error
-	if errors.As(err, &fe) {
-		return &Error{Line: fe.Line, Column: fe.Column + 1, Msg: fe.Message}
-	}
-	return &Error{Msg: err.Error()}
 }
 
 // strictKey names the function the guard puts in place of `x.key` on a

@@ -149,25 +149,29 @@ func TestErrorPosition(t *testing.T) {
 	}
 }
 
-func BenchmarkEvalRmRF(b *testing.B) {
-	r, err := Compile(rmRF)
+// Without a deadline of its own (or with a later one), an evaluation is
+// bounded by DefaultTimeout: the bound Eval sets itself.
+func TestDefaultBound(t *testing.T) {
+	defer func(d time.Duration) { defaultBound = d }(defaultBound)
+	defaultBound = time.Millisecond
+	r, err := Compile(`all(split(args.s, ""), # in split(args.s, ""))`)
 	if err != nil {
-		b.Fatal(err)
+		t.Fatal(err)
 	}
-	in := &Input{Tool: "terminal", Args: map[string]any{"command": "ls -la /tmp"}}
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := r.Eval(ctx, in); err != nil {
-			b.Fatal(err)
+	in := &Input{Args: map[string]any{"s": strings.Repeat("ab", 1000)}}
+	later, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	for _, ctx := range []context.Context{context.Background(), later} {
+		ended := make(chan struct{})
+		lateEnded = func() { close(ended) }
+		if _, err := r.Eval(ctx, in); !errors.Is(err, ErrTimeout) {
+			t.Fatalf("Eval = %v, want ErrTimeout", err)
 		}
-	}
-}
-
-func BenchmarkCompileRmRF(b *testing.B) {
-	for b.Loop() {
-		if _, err := Compile(rmRF); err != nil {
-			b.Fatal(err)
+		select {
+		case <-ended:
+		case <-time.After(5 * time.Minute):
+			t.Fatal("the late evaluation never ended")
 		}
+		lateEnded = nil
 	}
 }

@@ -1,0 +1,121 @@
+package rule
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/checker"
+	"github.com/expr-lang/expr/compiler"
+	"github.com/expr-lang/expr/conf"
+	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/optimizer"
+	"github.com/expr-lang/expr/parser"
+	"github.com/expr-lang/expr/vm"
+)
+
+// shared is what every Compile shares: expr's configuration (the
+// environment's types read from Input by reflection, the builtin and
+// function tables) built once per process, and the checker expr lets a
+// caller reuse. expr.Compile builds all of that again per
+// call, which was most of a rule's compile time; a one-shot `hook` with a
+// rule file compiles every rule it decides before its first decision.
+//
+// The configuration keeps caches of type information that checking
+// fills in, so it is not safe for concurrent use: mu serialises compiles
+// (a rule compiles in tens of microseconds and is bounded by
+// MaxSourceBytes and MaxNodes, so a wait is short).
+var shared struct {
+	once    sync.Once
+	mu      sync.Mutex
+	config  *conf.Config
+	checker checker.Checker
+}
+
+// newConfig is the configuration expr.Compile would build from
+// Env(Input{}), AsBool(), MaxNodes(MaxNodes) and the strict-key function.
+func newConfig() *conf.Config {
+	c := conf.CreateNew()
+	for _, op := range []expr.Option{
+		expr.Env(Input{}),
+		expr.AsBool(),
+		expr.MaxNodes(MaxNodes),
+		expr.Function(strictKey, fetchKey, new(func(any, string) any)),
+	} {
+		op(c)
+	}
+	for name := range c.Disabled {
+		delete(c.Builtins, name)
+	}
+	return c
+}
+
+// compile runs expr's pipeline (parse, check, the guard, optimise, emit)
+// as expr.Compile does, on the shared configuration. The guard walks the
+// checked tree itself and types what it puts in, so the tree is checked
+// once; as an expr.Patch visitor it cost three checks.
+func compile(src string) (*vm.Program, error) {
+	shared.once.Do(func() { shared.config = newConfig() })
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	c := shared.config
+	tree, err := parser.ParseWithConfig(src, c)
+	if err != nil {
+		return nil, asError(err)
+	}
+	pats := &patterns{src: src}
+	ast.Walk(&tree.Node, pats)
+	if pats.err != nil {
+		return nil, pats.err
+	}
+	// The check types the tree: the guard's strict reads need to know
+	// which member reads are on maps.
+	_, err = shared.checker.Check(tree, c)
+	pats.restore()
+	if err != nil {
+		return nil, asError(err)
+	}
+	g := &guard{src: src, cfg: c}
+	ast.Walk(&tree.Node, g)
+	if g.err != nil {
+		return nil, g.err
+	}
+	if err := optimizer.Optimize(&tree.Node, c); err != nil {
+		var fe *file.Error
+		if errors.As(err, &fe) {
+			return nil, asError(fe.Bind(tree.Source))
+		}
+		return nil, asError(err)
+	}
+	prog, err := compiler.Compile(tree, c)
+	if err != nil {
+		return nil, asError(err)
+	}
+	return prog, nil
+}
+
+// asError keeps expr's position and message, and drops its snippet: the
+// caller names the file and shows the rule.
+func asError(err error) error {
+	var fe *file.Error
+	if errors.As(err, &fe) {
+		return &Error{Line: fe.Line, Column: fe.Column + 1, Msg: fe.Message}
+	}
+	return &Error{Msg: err.Error()}
+}
+
+// Error is a compile or evaluation error with its position in the rule's
+// source (1-based; 0 when unknown).
+type Error struct {
+	Line, Column int
+	Msg          string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%d:%d: %s", e.Line, e.Column, e.Msg)
+	}
+	return e.Msg
+}

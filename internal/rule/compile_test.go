@@ -1,0 +1,108 @@
+package rule
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/vm"
+)
+
+// exprCompile is the rule compiled by expr.Compile with the guard as a
+// Patch visitor (expr then checks the tree three times and compiles each
+// constant pattern in its checker and again in its compiler): the
+// pipeline Compile replaces, and what its programs and errors must equal.
+func exprCompile(src string) (*vm.Program, error) {
+	g := &guard{src: src}
+	prog, err := expr.Compile(src, expr.Env(Input{}), expr.AsBool(), expr.MaxNodes(MaxNodes), expr.Patch(g),
+		expr.Function(strictKey, fetchKey, new(func(any, string) any)))
+	if err != nil {
+		return nil, asError(err)
+	}
+	if g.err != nil {
+		return nil, g.err
+	}
+	return prog, nil
+}
+
+// Compile's pipeline (one check, the guard typing the strict reads it
+// puts in, constant patterns compiled once, on a configuration and
+// checker every Compile shares) must give the program expr.Compile gives,
+// for rules that read members at every depth, in predicates, by index and
+// through $env, match constant and computed patterns; and the same error,
+// at the same place, where there is one. Rules that fail come before rules
+// that compile, in one process: a hostile rule that fails to compile must
+// leave nothing behind for the next.
+func TestCompileAsExprCompiles(t *testing.T) {
+	corpus := append([]string{
+		`any(split(args.command, " "), # == "--force")`, `payload.hook_event_name == "PreToolUse"`,
+		`args.a.b.c == 1`, `all(args.list, #.x == 1)`, `len(args.list) > 0 && args.list[0].name == "x"`,
+		`args["x"] == nil`, `filter(values(args), #?.y != nil) == []`, `args.n + 1 > 2`, `int(args.n) > 1`,
+		`fromJSON(args.j).k == 2`, `$env.args.x == 1`, `lower(args.p) startsWith "/etc"`, `args.x.y`,
+		`tool.x == 1`, `args.command matches args.pattern`, `args.n > 2 ? args.a == 1 : args.b == 2`,
+		`any(split(args.c, ";"), # matches "^\\s*rm")`, `tool matches "a" && tool_name matches "b"`,
+		`args.command matches "("`, "tool == \"x\" &&\n  args.command matches \"[a-\"", `args.c matches "a{2,1}"`,
+		`1 matches "a"`, `args.c matches "(?P<n>x"`, `"abc" matches "b" == true`, `not (args.c matches "x")`,
+		// A rule that fails inside a predicate, then rules with
+		// predicates: the shared checker must start each clean.
+		`any(1..3, # matches 1)`, `all(args.list, #.x == 1)`, `any(1..3, all(1..2, true))`, `none(1..3, # > 2)`,
+	}, twentyRules...)
+	for _, src := range corpus {
+		want, wantErr := exprCompile(src)
+		got, err := Compile(src)
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Errorf("%q: err = %v; expr.Compile: %v", src, err, wantErr)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		if g, w := got.prog.Disassemble(), want.Disassemble(); g != w {
+			t.Errorf("%s compiles to\n%s\nexpr.Compile to\n%s", src, g, w)
+		}
+	}
+}
+
+// Compiles share one expr configuration (its type caches fill in as rules
+// are checked): rules compiled and evaluated from many goroutines at once
+// must decide as one compiled alone does. Run with -race.
+func TestCompileConcurrently(t *testing.T) {
+	in := &Input{Tool: "terminal", Args: map[string]any{"command": "rm -rf /", "path": "/srv/app/.env"},
+		Payload: map[string]any{"hook_event_name": "PreToolUse"}}
+	want := map[string]bool{}
+	for _, src := range twentyRules {
+		r, err := Compile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want[src], err = r.Eval(context.Background(), in); err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8*len(twentyRules))
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, src := range twentyRules {
+				r, err := Compile(src)
+				if err != nil {
+					errs <- err
+					return
+				}
+				got, err := r.Eval(context.Background(), in)
+				if err != nil || got != want[src] {
+					errs <- fmt.Errorf("%s = %v, %v; want %v", src, got, err, want[src])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
