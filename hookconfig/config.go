@@ -413,6 +413,7 @@ func emptyConfig() *Config {
 // Listed keeps them all, as configured.
 func (cfg *Config) finish() {
 	seen := make(map[string]bool, len(cfg.Entries))
+	approvals := map[string]*Entry{}
 	cfg.Listed = append([]*Entry(nil), cfg.Entries...)
 	kept := make([]*Entry, 0, len(cfg.Entries))
 	for _, e := range cfg.Listed {
@@ -426,6 +427,7 @@ func (cfg *Config) finish() {
 			continue
 		}
 		seen[key] = true
+		cfg.sharedRuleApprovals(e, approvals)
 		e.order = len(kept)
 		kept = append(kept, e)
 	}
