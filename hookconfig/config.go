@@ -437,6 +437,7 @@ func emptyConfig() *Config {
 // must run whatever the other file says.
 func (cfg *Config) finish() {
 	seen := make(map[string]bool, len(cfg.Entries))
+	approvals := map[string]*Entry{}
 	cfg.Listed = append([]*Entry(nil), cfg.Entries...)
 	kept := make([]*Entry, 0, len(cfg.Entries))
 	for _, e := range cfg.Listed {
@@ -450,6 +451,7 @@ func (cfg *Config) finish() {
 			continue
 		}
 		seen[key] = true
+		cfg.sharedRuleApprovals(e, approvals)
 		e.order = len(kept)
 		kept = append(kept, e)
 	}

@@ -2,6 +2,7 @@ package hookconfig
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -149,4 +150,35 @@ func (e *Entry) Rule() *RuleSpec {
 // the fragment as installed (an edited fragment is drift).
 func (e *Entry) NeedsApproval() bool {
 	return e.Rule() == nil || !e.Scope.Global() || e.Scope.Bundle != ""
+}
+
+// sharedRuleApprovals warns of a repository's rule whose approval another
+// rule of that repository and event already holds: an approval is keyed
+// by the event, the expression (the entry's Text) and the repository, with
+// the decision and message pinned, so of two rules with one expression
+// and other decisions or messages only one can be approved at a time (the
+// other reads as changed since approval, and a fail_closed one refuses
+// what it matches). Entries are in config order; duplicates are skipped.
+func (cfg *Config) sharedRuleApprovals(e *Entry, first map[string]*Entry) {
+	r := e.Rule()
+	if r == nil || !e.NeedsApproval() {
+		return
+	}
+	key := e.DeclaredAs + "\x00" + e.Text() + "\x00" + e.Scope.Project
+	f, ok := first[key]
+	if !ok {
+		first[key] = e
+		return
+	}
+	if fr := f.Rule(); fr.Decision == r.Decision && fr.Message == r.Message {
+		return // the same rule under another matcher: one approval covers both
+	}
+	at := "hooks." + e.DeclaredAs + "[" + strconv.Itoa(e.Index) + "]"
+	was := "hooks." + f.DeclaredAs + "[" + strconv.Itoa(f.Index) + "]"
+	if f.Source != e.Source {
+		was += " of " + f.Source
+	}
+	cfg.Warnings = append(cfg.Warnings, Warning{Path: e.Source + ": " + at, File: e.Source, Key: at,
+		Message: "has the same expression as " + was + " with another decision or message: a repository's rule is approved by its expression, " +
+			"so only one of them can be approved at a time (the other is changed since approval); make the expressions differ, or merge the rules"})
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/rule"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
@@ -14,8 +16,12 @@ import (
 // Rules (rule: entries) in the reports. A rule runs no file: list and
 // doctor say whether it compiles instead of whether a script exists, and
 // a rule of the user's own config needs no approval. Its examples are
-// evaluated directly — a rule is pure, so validate runs them for every
-// rule, approved or not — with the example's cwd as the firing's.
+// evaluated directly, with the example's cwd as the firing's. validate
+// evaluates the examples of the user's own rules and of a repository's
+// approved ones only: a rule is pure but not free (its bounds are time and
+// expr's element budget, not bytes), and an unapproved repository rule
+// evaluated on its repository's own examples is that repository's code
+// running on the user's machine, which is what approval exists to stop.
 
 // RuleInfo is a rule entry's part of HookInfo.
 type RuleInfo struct {
@@ -180,8 +186,9 @@ func ruleExampleOutcome(ctx context.Context, e *hookconfig.Entry, ex *hookconfig
 
 // ruleProblems are validate's findings on rules: every rule compiles, and
 // every example of a rule gives what it expects (each located at its
-// line).
-func ruleProblems(ctx context.Context, cfg *hookconfig.Config, cwd string, lines lineFinder) []Problem {
+// line). A repository's rule that is not approved as it is now (allow)
+// is compiled, never evaluated: its examples are a warning saying so.
+func ruleProblems(ctx context.Context, cfg *hookconfig.Config, cwd string, allow *consent.File, lines lineFinder) []Problem {
 	var out []Problem
 	for _, e := range listedOf(cfg) {
 		r := e.Rule()
@@ -194,6 +201,13 @@ func ruleProblems(ctx context.Context, cfg *hookconfig.Config, cwd string, lines
 			out = append(out, Problem{File: e.Source, Line: line, Key: entryKey(e) + ".rule", Level: LevelError,
 				Message: where + ": does not compile: " + msg})
 			continue
+		}
+		if len(e.Examples) > 0 && e.NeedsApproval() {
+			if why := unapprovedRule(e, cwd, allow); why != "" {
+				out = append(out, Problem{File: e.Source, Line: r.Line, Key: entryKey(e) + ".examples", Level: LevelWarning,
+					Message: where + ": examples not evaluated: " + why})
+				continue
+			}
 		}
 		for i := range e.Examples {
 			ex := &e.Examples[i]
@@ -211,6 +225,22 @@ func ruleProblems(ctx context.Context, cfg *hookconfig.Config, cwd string, lines
 		}
 	}
 	return out
+}
+
+// unapprovedRule says why a repository's rule may not be evaluated (""
+// when it is approved as it is now), with what approves it.
+func unapprovedRule(e *hookconfig.Entry, cwd string, allow *consent.File) string {
+	if allow == nil {
+		allow = &consent.File{}
+	}
+	st := consent.Inspect(dispatcher.ConsentRequest(e, cwd, nil), allow)
+	switch {
+	case !st.Approved:
+		return "a repository's rule runs only once approved (review it, then: " + consent.ApproveCommandHint(e.DeclaredAs, e.Text()) + ")"
+	case st.Drift.Kind == consent.DriftHash:
+		return "the rule changed since approval (review it and re-approve)"
+	}
+	return ""
 }
 
 func listedOf(cfg *hookconfig.Config) []*hookconfig.Entry {

@@ -41,7 +41,7 @@ func TestRuleProblemsAndStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps := Validate(cfg, dir)
+	ps := Validate(cfg, dir, nil)
 	if len(ps) != 2 || Errors(ps) != 2 {
 		t.Fatalf("problems: %+v", ps)
 	}

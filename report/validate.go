@@ -42,10 +42,13 @@ const (
 
 // Validate lists every problem of a loaded configuration without running
 // anything: ConfigProblems, then StartProblems, ordered by file and line.
-func Validate(cfg *hookconfig.Config, cwd string) []Problem {
+// Rules are compiled, and the examples of those that may run are
+// evaluated: the user's own, and a repository's approved in allow (nil:
+// none is).
+func Validate(cfg *hookconfig.Config, cwd string, allow *consent.File) []Problem {
 	lines := lineFinder{}
 	ps := append(configProblems(cfg, lines), warningProblems(cfg, cfg.Advice(), lines)...)
-	ps = append(ps, ruleProblems(context.Background(), cfg, cwd, lines)...)
+	ps = append(ps, ruleProblems(context.Background(), cfg, cwd, allow, lines)...)
 	return managedFirst(cfg, sorted(append(ps, startProblems(cfg, cwd, lines)...)))
 }
 

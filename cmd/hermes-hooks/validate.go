@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
@@ -25,8 +26,10 @@ in whatever directory the agent is in), files that cannot be parsed (a YAML
 mistake at its line in plain words: a tab, an indentation one space short, a
 quote never closed, a missing space after ':'; a JSON one at its line and
 column), and hooks whose command cannot start (missing script, not
-executable, CRLF line endings, bad interpreter). Nothing is run and nothing
-is approved.
+executable, CRLF line endings, bad interpreter). Every rule is compiled, and
+its examples are evaluated: your own config's rules at once, a repository's
+only once you approved it as it is (until then a warning says so). Nothing
+else is run and nothing is approved.
 
 Errors are things written that are ignored, changed or cannot run (a
 misspelt fail_closed turns a guard's protection off); warnings are things
@@ -43,6 +46,21 @@ Exit status: 1 when there is an error, 0 otherwise (warnings included).`,
 	return cmd
 }
 
+// allowlistQuiet is the allowlist as it stands, nil when it cannot be
+// read (then no repository rule counts as approved): validate evaluates
+// a repository's rule examples only once the rule is approved.
+func (a *app) allowlistQuiet() *consent.File {
+	store, err := a.Store()
+	if err != nil {
+		return nil
+	}
+	allow, err := store.Load()
+	if err != nil {
+		return nil
+	}
+	return allow
+}
+
 func runValidate(a *app, o validateOptions) error {
 	var problems []report.Problem
 	var managed *report.ManagedInfo
@@ -57,7 +75,7 @@ func runValidate(a *app, o validateOptions) error {
 		if err != nil {
 			problems = append(problems, report.LoadProblem(err))
 		} else {
-			problems = report.Validate(cfg, cli.Cwd())
+			problems = report.Validate(cfg, cli.Cwd(), a.allowlistQuiet())
 			files = 1 + len(cfg.AgentHookFiles()) + len(cfg.ProjectFiles) + len(cfg.Managed.Files)
 			managed = report.NewManagedInfo(cfg)
 			if !o.json {

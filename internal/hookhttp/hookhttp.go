@@ -12,6 +12,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -81,7 +82,7 @@ func Run(ctx context.Context, s Spec) (res hookproc.Result) {
 	res.Exited = true
 	if status < 200 || status > 299 {
 		res.ExitCode = 1
-		res.Stderr = []byte("HTTP " + strconv.Itoa(status) + " from " + s.URL + firstLineOf(body))
+		res.Stderr = []byte("HTTP " + strconv.Itoa(status) + " from " + redacted(s.URL) + firstLineOf(body))
 		return res
 	}
 	res.Stdout = body
@@ -117,6 +118,17 @@ func post(ctx context.Context, url string, header map[string]string, body []byte
 		err = nil
 	}
 	return resp.StatusCode, reply, err
+}
+
+// redacted is u with its password, if any, replaced (net/http does the
+// same in its own errors): a reply's error reaches the agent when a
+// fail_closed guard blocks, and the journal.
+func redacted(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	return p.Redacted()
 }
 
 func firstLineOf(b []byte) string {

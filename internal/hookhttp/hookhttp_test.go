@@ -56,3 +56,23 @@ func TestRunNamesItsFailure(t *testing.T) {
 		}
 	}
 }
+
+// A URL's password never reaches a reply's error: that error is a failed
+// hook's, shown to the agent (and its model) when a fail_closed guard
+// blocks, and written to the journal.
+func TestRunErrorsHideThePassword(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "down", http.StatusInternalServerError)
+	}))
+	defer srv.Close()
+	u := strings.Replace(srv.URL, "http://", "http://team:s3cret@", 1)
+	res := Run(context.Background(), Spec{URL: u, Body: []byte(`{}`), Timeout: time.Minute, Name: "opa"})
+	if res.ExitCode != 1 || strings.Contains(string(res.Stderr), "s3cret") || !strings.Contains(string(res.Stderr), "HTTP 500 from http://team:xxxxx@") {
+		t.Fatalf("500 reply: %+v (stderr %q)", res, res.Stderr)
+	}
+	srv.Close()
+	res = Run(context.Background(), Spec{URL: u, Body: []byte(`{}`), Timeout: time.Minute, Name: "opa"})
+	if res.SpawnError == "" || strings.Contains(res.SpawnError, "s3cret") {
+		t.Fatalf("no reply: %+v", res)
+	}
+}
