@@ -88,6 +88,8 @@ func parseConfig(data []byte, path string, limit int) (cfg *Config, err error) {
 			cfg.parseToolAliases(val)
 		case "journal":
 			cfg.parseJournal(val)
+		case "export":
+			cfg.parseExport(val, path)
 		default:
 			known := false
 			for _, k := range agentFileKinds() {
@@ -450,7 +452,7 @@ var entryKeys = []string{"command", "matcher", "timeout", "fail_closed", "failCl
 
 // topLevelKeys are the top-level keys hermes-hooks reads.
 func topLevelKeys() []string {
-	keys := []string{"hooks", "hooks_auto_accept", "tool_aliases", "journal"}
+	keys := []string{"hooks", "hooks_auto_accept", "tool_aliases", "journal", "export"}
 	for _, k := range agentFileKinds() {
 		keys = append(keys, k.key)
 	}

@@ -23,7 +23,9 @@ type Entry struct {
 	Event   string    `json:"event"`
 	Session string    `json:"session,omitempty"`
 	Tool    string    `json:"tool,omitempty"`
-	Cwd     string    `json:"cwd,omitempty"`
+	// Agent is the agent that called (see Route.Agent).
+	Agent string `json:"agent,omitempty"`
+	Cwd   string `json:"cwd,omitempty"`
 	// Decision, Message, Stop and StopReason are the outcome's.
 	Decision   string `json:"decision"`
 	Message    string `json:"message,omitempty"`
@@ -130,12 +132,13 @@ func (w *Writer) body(r *dispatcher.Record, route Route) protocol.Object {
 		fields = r.Fields
 	}
 	eff := effects(o)
-	return make(protocol.Object, 0, 21).
+	return make(protocol.Object, 0, 22).
 		With(true, "time", r.Time.UTC().Format(time.RFC3339Nano)).
 		With(true, "version", w.version()).
 		With(true, "event", o.Event).
 		With(session != "", "session", session).
 		With(tool != "", "tool", tool).
+		With(route.Agent != "", "agent", route.Agent).
 		With(r.Cwd != "", "cwd", r.Cwd).
 		With(true, "decision", string(dec)).
 		With(o.Message != "", "message", o.Message).

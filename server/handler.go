@@ -247,7 +247,7 @@ func (s *Server) dispatchAndReply(w http.ResponseWriter, r *http.Request, l *dis
 	}
 	// The journal's records say the server decided (a hook's own
 	// fallback says why it did not use one).
-	ctx = journal.WithRoute(ctx, journal.Route{ServedBy: "serve"})
+	ctx = journal.WithRoute(ctx, journal.Route{ServedBy: "serve", Agent: firstAgent(r.URL.Query().Get("called_by"))})
 	outcome, err := g.d.Fire(ctx, &req.firing)
 	if err == nil && outcome.Unapproved > 0 && r.URL.Query().Get("called_by") == "" && req.format != "hermes" {
 		s.tellUnapproved(ctx, &outcome, req.firing.Session)
@@ -496,4 +496,15 @@ func (s *Server) logDropped() uint64 {
 		return 0
 	}
 	return s.opts.LogDropped()
+}
+
+// firstAgent is the agent a called_by list names first (the one whose
+// hook call this is; the others are hosts' files it also stands for).
+func firstAgent(calledBy string) string {
+	for _, a := range strings.Split(calledBy, ",") {
+		if a != "" && a != dispatcher.OwnRunElsewhere {
+			return a
+		}
+	}
+	return ""
 }
