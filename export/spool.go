@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
@@ -22,16 +23,24 @@ const SpoolDir = "export-spool"
 // records and counts them (the journal still has every one).
 const MaxSpoolFiles = 10000
 
+var spoolSeq atomic.Int64
+
 // Spool is where a one-shot process leaves its records for export: one
 // file per record, written under a temporary name and renamed, so that a
 // flush never reads half a record and never races an append. A flush (the
 // detached `export flush` child, or serve) sends them and removes them.
-type Spool struct{ Dir string }
+type Spool struct {
+	Dir string
+	// Max bounds the records kept (MaxSpoolFiles when 0).
+	Max int
+}
 
 // Append leaves one journal line in the spool.
 func (s Spool) Append(line []byte) error {
 	line = bytes.TrimRight(line, "\r\n")
-	name := strconv.FormatInt(time.Now().UnixNano(), 10) + "-" + strconv.Itoa(os.Getpid())
+	// The time orders the records; the pid and a count keep two of one
+	// clock tick apart (Windows' clock is coarse).
+	name := strconv.FormatInt(time.Now().UnixNano(), 10) + "-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(spoolSeq.Add(1), 10)
 	tmp := filepath.Join(s.Dir, name+".tmp")
 	data := append(append(make([]byte, 0, len(line)+1), line...), '\n')
 	err := os.WriteFile(tmp, data, 0o600)
@@ -140,7 +149,11 @@ func (s Spool) Flush(ctx context.Context, cfg Config, opts Options) (FlushResult
 		if err != nil {
 			return res, err
 		}
-		if over := len(names) - MaxSpoolFiles; over > 0 {
+		limit := s.Max
+		if limit <= 0 {
+			limit = MaxSpoolFiles
+		}
+		if over := len(names) - limit; over > 0 {
 			for _, n := range names[:over] {
 				_ = os.Remove(filepath.Join(s.Dir, n))
 			}
