@@ -22,9 +22,8 @@ import (
 // Parsing a config: the hooks: block, entries, matchers, timeouts.
 
 // ParseConfig parses a YAML config: the hooks: block, hooks_auto_accept,
-// tool_aliases, journal and the lists of agents' hook files — claude_settings,
-// codex_hooks, copilot_hooks, cursor_hooks — (returned unresolved in
-// ClaudeSettings, CodexHooks, CopilotHooks, CursorHooks).
+// tool_aliases, journal, export and the lists of agents' hook files —
+// claude_settings, codex_hooks, copilot_hooks, cursor_hooks — (unresolved).
 // Every other top-level key is the agent's business and is ignored. It never
 // panics; a document that is not YAML is a *ConfigError with its line.
 func ParseConfig(data []byte, path string) (*Config, error) {

@@ -497,14 +497,3 @@ func (s *Server) logDropped() uint64 {
 	}
 	return s.opts.LogDropped()
 }
-
-// firstAgent is the agent a called_by list names first (the one whose
-// hook call this is; the others are hosts' files it also stands for).
-func firstAgent(calledBy string) string {
-	for _, a := range strings.Split(calledBy, ",") {
-		if a != "" && a != dispatcher.OwnRunElsewhere {
-			return a
-		}
-	}
-	return ""
-}
