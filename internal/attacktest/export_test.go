@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -152,4 +153,62 @@ func TestOneShotExportDelaysNoDecision(t *testing.T) {
 	if spooled != 3 {
 		t.Errorf("%d records in the spool while the collector holds the flush, want 3", spooled)
 	}
+}
+
+// metric is the value of one sample line of serve's /metrics ("" when
+// absent).
+func (s *server) metric(t *testing.T, sample string) string {
+	resp, err := s.client.Get("http://x/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, sample+" "); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// serve exports its records itself; a collector that fails every request
+// delays no decision, the journal stays complete, and what could not be
+// sent is counted in hermes_hooks_export_dropped_total once the retries
+// give up. Once the collector is back, records arrive again.
+func TestServeExportCollectorDown(t *testing.T) {
+	e := newEnv(t)
+	col := newCollector(t, 200)
+	e.write("guard.sh", blockHook, 0o755)
+	e.write("home/config.yaml", "hooks:\n  pre_tool_call:\n    - command: "+e.path("guard.sh")+"\nexport:\n  otlp:\n    endpoint: "+col.srv.URL+"\n", 0o644)
+	e.run("", "approve", e.path("guard.sh"))
+	s := e.serve(shortSock(t))
+	if code, body := s.dispatch("pre_tool_call", `{"tool_name":"terminal","session_id":"a"}`); code != 200 || !strings.Contains(body, `"decision":"block"`) {
+		t.Fatalf("%d %s", code, body)
+	}
+	waitFor(t, "the record at the collector", func() bool { return s.metric(t, `hermes_hooks_export_sent_total{sink="otlp"}`) == "1" })
+	if col.requests.Load() != 1 {
+		t.Errorf("collector got %d requests", col.requests.Load())
+	}
+	col.status.Store(503)
+	const n = 20
+	start := time.Now()
+	for i := range n {
+		if code, _ := s.dispatch("pre_tool_call", `{"tool_name":"terminal","session_id":"b"}`); code != 200 {
+			t.Fatalf("dispatch %d: %d", i, code)
+		}
+	}
+	if d := time.Since(start); d > hangGuard {
+		t.Fatalf("%d decisions took %v with the collector failing", n, d)
+	}
+	data, _ := os.ReadFile(e.path("home/hook-journal.jsonl"))
+	if got := strings.Count(string(data), "\n"); got != n+1 {
+		t.Errorf("journal has %d records, want %d", got, n+1)
+	}
+	waitFor(t, "the drops to be counted", func() bool {
+		return s.metric(t, `hermes_hooks_export_dropped_total{sink="otlp"}`) == strconv.Itoa(n)
+	})
+	col.status.Store(200)
+	s.dispatch("pre_tool_call", `{"tool_name":"terminal","session_id":"c"}`)
+	waitFor(t, "the record after the collector came back", func() bool { return s.metric(t, `hermes_hooks_export_sent_total{sink="otlp"}`) == "2" })
 }
