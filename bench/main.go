@@ -119,7 +119,7 @@ func run() error {
 		microBenchmarks()
 	}
 	// The sections of their own files; each has a flag to skip it.
-	for _, section := range []func() error{e.serveLoad, e.hookVerb, e.workers, e.journalCost, e.initTrace} {
+	for _, section := range []func() error{e.serveLoad, e.hookVerb, e.workers, e.journalCost, e.initTrace, e.exportCost} {
 		if err := section(); err != nil {
 			return err
 		}

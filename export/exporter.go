@@ -43,6 +43,9 @@ type Options struct {
 	Queue, Batch, Attempts int
 	// Warn receives the first failure per sink (later ones are counted).
 	Warn func(string)
+	// Linger keeps a spool flush waiting for more records until none came
+	// for this long (Spool.Flush).
+	Linger time.Duration
 	// sleep waits between attempts (tests replace it).
 	sleep func(ctx context.Context, d time.Duration) error
 }
@@ -125,15 +128,10 @@ func (e *Exporter) Enqueue(line []byte) {
 		}
 		return
 	}
+	// One copy, shared read-only by the workers; each reads the record
+	// itself, off the caller's path.
 	it := item{line: append([]byte(nil), line...)}
-	parsed := false
 	for _, w := range e.workers {
-		if !parsed {
-			// Read once, in the caller: a line is small, and the
-			// workers then share it read-only.
-			it = newItem(it.line)
-			parsed = true
-		}
 		select {
 		case w.q <- it:
 		default:
@@ -208,7 +206,7 @@ func (w *worker) run(ctx context.Context) {
 		if !ok {
 			return
 		}
-		batch = append(batch[:0], it)
+		batch = append(batch[:0], newItem(it.line))
 	more:
 		for len(batch) < w.opts.Batch {
 			select {
@@ -216,7 +214,7 @@ func (w *worker) run(ctx context.Context) {
 				if !ok {
 					break more
 				}
-				batch = append(batch, it)
+				batch = append(batch, newItem(it.line))
 			default:
 				break more
 			}

@@ -76,7 +76,7 @@ func TestSpoolFlushLeavesWhatFailed(t *testing.T) {
 	defer cancel()
 	// A file sink whose path is a directory fails every time.
 	res, err := sp.Flush(ctx, Config{File: sp.Dir}, Options{})
-	if err == nil || res.Left != 1 || !strings.Contains(err.Error(), "1 records left") {
+	if err == nil || res.Left != 1 || !strings.Contains(err.Error(), "1 records left") || !sp.Pending() {
 		t.Fatalf("%+v %v", res, err)
 	}
 	if !sp.Pending() {
@@ -84,22 +84,76 @@ func TestSpoolFlushLeavesWhatFailed(t *testing.T) {
 	}
 }
 
-// Past its bound, a flush drops the oldest records and counts them.
+// Past its bound, a record is dropped (by the process that appends it)
+// and counted; the spool keeps the older ones.
 func TestSpoolBound(t *testing.T) {
-	sp := Spool{Dir: t.TempDir(), Max: 3}
+	sp := Spool{Dir: t.TempDir(), Max: int64(3 * (len(allowLine) + 1))}
+	var refused int
 	for i := range 5 {
 		line := strings.Replace(allowLine, `"seq":8`, `"seq":`+string(rune('0'+i)), 1)
 		if err := sp.Append([]byte(line)); err != nil {
-			t.Fatal(err)
+			refused++
+			if !strings.Contains(err.Error(), "is full") {
+				t.Errorf("append %d: %v", i, err)
+			}
 		}
+	}
+	if refused != 2 || sp.Dropped() != 2 {
+		t.Fatalf("refused %d, dropped %d, want 2", refused, sp.Dropped())
 	}
 	out := filepath.Join(sp.Dir, "out")
 	res, err := sp.Flush(context.Background(), Config{File: out}, Options{})
-	if err != nil || res.Sent != 3 || res.Dropped != 2 || sp.Dropped() != 2 {
-		t.Fatalf("%+v %v dropped file %d", res, err, sp.Dropped())
+	if err != nil || res.Sent != 3 {
+		t.Fatalf("%+v %v", res, err)
 	}
 	b, _ := os.ReadFile(out)
-	if !strings.HasPrefix(string(b), `{"seq":2,`) {
-		t.Errorf("the newest were not kept: %q", b)
+	if !strings.HasPrefix(string(b), `{"seq":0,`) || strings.Count(string(b), "\n") != 3 {
+		t.Errorf("not the oldest three: %q", b)
+	}
+}
+
+// A lingering flush sends what arrives while it waits, and a record
+// appended while it ends is not stranded.
+func TestSpoolLinger(t *testing.T) {
+	sp := Spool{Dir: t.TempDir()}
+	out := filepath.Join(sp.Dir, "out")
+	if err := sp.Append([]byte(blockLine)); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan FlushResult, 1)
+	go func() {
+		res, err := sp.Flush(ctx, Config{File: out}, Options{Linger: time.Minute})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	waitLines := func(n int) {
+		for deadline := time.Now().Add(hang); ; time.Sleep(10 * time.Millisecond) {
+			if b, _ := os.ReadFile(out); strings.Count(string(b), "\n") >= n {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%d lines never arrived", n)
+			}
+		}
+	}
+	waitLines(1)
+	if !sp.Busy() {
+		t.Fatal("a lingering flush does not hold the spool")
+	}
+	if err := sp.Append([]byte(allowLine)); err != nil {
+		t.Fatal(err)
+	}
+	waitLines(2)
+	select {
+	case res := <-done:
+		t.Fatalf("the flush ended before its linger: %+v", res)
+	default:
+	}
+	cancel()
+	if res := <-done; res.Sent != 2 {
+		t.Errorf("sent %d, want 2", res.Sent)
 	}
 }

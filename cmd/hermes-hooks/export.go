@@ -28,6 +28,7 @@ flushes the spool every 30 seconds.`,
 
 type exportFlushOptions struct {
 	within time.Duration
+	linger time.Duration
 	json   bool
 	quiet  bool
 }
@@ -41,13 +42,15 @@ func newExportFlushCmd(a *app) *cobra.Command {
 spool to the config's export sinks, then remove them. One flush runs at a
 time: another finds it busy and does nothing. A sink that does not answer is
 retried with backoff until --within runs out; what is left stays for the next
-flush. Exits 1 when records are left.`,
+flush. Exits 1 when records are left. The flush a hook starts lingers
+(--linger 2s): the hook calls that follow find it running and start none.`,
 		Example: `  hermes-hooks export flush
   hermes-hooks export flush --within 5s --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runExportFlush(a, o) },
 	}
 	cmd.Flags().DurationVar(&o.within, "within", cli.DefaultFlushWithin, "give up (leaving the rest in the spool) after this long")
+	cmd.Flags().DurationVar(&o.linger, "linger", 0, "after the spool is empty, wait this long for more records (the detached flush: 2s)")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
 	cmd.Flags().BoolVar(&o.quiet, "quiet", false, "print nothing (the detached flush a hook starts)")
 	return cmd
@@ -57,7 +60,7 @@ func runExportFlush(a *app, o exportFlushOptions) error {
 	if o.within <= 0 {
 		return usageErr("e.g. --within 30s", "--within must be a positive duration")
 	}
-	res, err := a.FlushExport(context.Background(), o.within)
+	res, err := a.FlushExport(context.Background(), o.within, o.linger)
 	if o.quiet {
 		return err
 	}

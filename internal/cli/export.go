@@ -16,7 +16,12 @@ import (
 // the spool for the next flush, or serve's).
 const DefaultFlushWithin = 30 * time.Second
 
-// journalOptions adds export to a one-shot journal: with an export: block,
+// FlushLinger is how long the detached flush waits for more records after
+// the spool is empty: the hook calls of a burst (an agent's tool calls come
+// in runs) then find it running and start no process of their own.
+const FlushLinger = 2 * time.Second
+
+// journalHook adds export to a one-shot journal: with an export: block,
 // each appended line is left in the spool (one small file, written after
 // the journal has the record), and Finish starts the flush.
 func (a *App) journalHook(cfg *hookconfig.Config, home string) func([]byte) {
@@ -53,7 +58,7 @@ func (a *App) Finish() {
 		a.Warn("export: no flush started: " + err.Error() + " (the records wait in " + spool.Dir + ")")
 		return
 	}
-	args := []string{"export", "flush", "--quiet"}
+	args := []string{"export", "flush", "--quiet", "--linger", FlushLinger.String()}
 	if a.ConfigPath != "" {
 		args = append([]string{"--config", a.ConfigPath}, args...)
 	}
@@ -69,7 +74,7 @@ func (a *App) Finish() {
 
 // FlushExport sends the spool's records to the config's export sinks,
 // within the bound.
-func (a *App) FlushExport(ctx context.Context, within time.Duration) (export.FlushResult, error) {
+func (a *App) FlushExport(ctx context.Context, within, linger time.Duration) (export.FlushResult, error) {
 	cfg, err := a.LoadConfigQuiet()
 	if err != nil {
 		return export.FlushResult{}, err
@@ -91,5 +96,5 @@ func (a *App) FlushExport(ctx context.Context, within time.Duration) (export.Flu
 	}
 	ctx, cancel := context.WithTimeout(ctx, within)
 	defer cancel()
-	return spool.Flush(ctx, resolved, export.Options{Version: Version()})
+	return spool.Flush(ctx, resolved, export.Options{Version: Version(), Linger: linger})
 }
