@@ -123,7 +123,7 @@ func run() error {
 		microBenchmarks()
 	}
 	// The sections of their own files; each has a flag to skip it.
-	for _, section := range []func() error{e.serveLoad, e.hookVerb, e.workers, e.journalCost, e.initTrace, e.rules} {
+	for _, section := range []func() error{e.serveLoad, e.hookVerb, e.workers, e.journalCost, e.initTrace, e.rules, e.exportCost} {
 		if err := section(); err != nil {
 			return err
 		}

@@ -240,6 +240,8 @@ type Config struct {
 	ToolAliases map[string]string
 	// Journal is the journal: block (see JournalConfig).
 	Journal JournalConfig
+	// Export is the export: block (see ExportConfig).
+	Export ExportConfig
 	// AgentFiles are the agents' own hook files (Claude settings, Codex,
 	// Copilot and Cursor hook files), by agent name: as the config lists
 	// them after ParseConfig, the files read after Load (see

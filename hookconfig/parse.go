@@ -19,9 +19,8 @@ import (
 // Parsing a config: the hooks: block, entries, matchers, timeouts.
 
 // ParseConfig parses a YAML config: the hooks: block, hooks_auto_accept,
-// tool_aliases, journal and the lists of agents' hook files — claude_settings,
-// codex_hooks, copilot_hooks, cursor_hooks — (returned unresolved in
-// ClaudeSettings, CodexHooks, CopilotHooks, CursorHooks).
+// tool_aliases, journal, export and the lists of agents' hook files —
+// claude_settings, codex_hooks, copilot_hooks, cursor_hooks — (unresolved).
 // Every other top-level key is the agent's business and is ignored. It never
 // panics; a document that is not YAML is a *ConfigError with its line.
 func ParseConfig(data []byte, path string) (*Config, error) {
@@ -96,6 +95,8 @@ func parseConfigAs(data []byte, path string, limit int, managed bool) (cfg *Conf
 			cfg.parseRuleIncludes(val)
 		case keyManagedOnly, keyTrustedKeys:
 			cfg.parseManagedKey(key, val, managed)
+		case "export":
+			cfg.parseExport(val, path)
 		default:
 			known := false
 			for _, k := range agentFileKinds() {
@@ -427,7 +428,7 @@ var entryKeys = []string{"command", "matcher", "timeout", "fail_closed", "failCl
 
 // topLevelKeys are the top-level keys hermes-hooks reads.
 func topLevelKeys() []string {
-	keys := []string{"hooks", "hooks_auto_accept", "tool_aliases", "journal", "rules", keyManagedOnly, keyTrustedKeys}
+	keys := []string{"hooks", "hooks_auto_accept", "tool_aliases", "journal", "export", "rules", keyManagedOnly, keyTrustedKeys}
 	for _, k := range agentFileKinds() {
 		keys = append(keys, k.key)
 	}

@@ -120,6 +120,11 @@ func (cfg *Config) addProject(path string) {
 		// (somewhere it can read) or switch it off.
 		proj.warn(path+": journal", "is ignored in a project's hooks file; set it in the global config")
 	}
+	if !proj.Export.IsZero() {
+		// Where decisions are sent is the user's (or the admin's) call: a
+		// repository must not send them to itself.
+		proj.warn(path+": export", "is ignored in a project's hooks file: a repository cannot choose where decisions are sent; set it in the global config")
+	}
 	if proj.ToolAliases != nil {
 		proj.warn(path+": tool_aliases", "is ignored in a project's hooks file; set it in the global config")
 	}

@@ -85,6 +85,12 @@ var ZeroHash = hex.EncodeToString(make([]byte, sha256.Size))
 // the lock: everything costly is done before the lock is taken.
 func (w *Writer) body(r *dispatcher.Record, route Route) protocol.Object {
 	o := r.Outcome
+	// The agent the dispatch answered: the dispatcher's record (CalledBy),
+	// else what the entrance routed (hook AGENT, serve's called_by).
+	agent := r.Agent
+	if agent == "" {
+		agent = route.Agent
+	}
 	hooks := make([]any, len(o.Hooks))
 	for i := range o.Hooks {
 		h := &o.Hooks[i]
@@ -140,7 +146,7 @@ func (w *Writer) body(r *dispatcher.Record, route Route) protocol.Object {
 		With(session != "", "session", session).
 		With(tool != "", "tool", tool).
 		With(r.Cwd != "", "cwd", r.Cwd).
-		With(r.Agent != "", "agent", r.Agent).
+		With(agent != "", "agent", agent).
 		With(true, "decision", string(dec)).
 		With(o.Message != "", "message", o.Message).
 		With(true, "stop", o.Stop).

@@ -12,6 +12,9 @@ type Route struct {
 	// ServerUnused is why `hook` did not use the server it found (not
 	// running, not trusted, other inputs …), "" when there was none.
 	ServerUnused string
+	// Agent is the agent whose hook call this firing is (`hook AGENT`,
+	// or serve's called_by), "" for a plain dispatch.
+	Agent string
 }
 
 type routeKey struct{}

@@ -69,6 +69,12 @@ type Options struct {
 	// one-shot process, which exits right after its decision, appends in
 	// the foreground (within LockWait) instead.
 	Background bool
+	// OnAppend, if set, is given each line (without its newline) once it
+	// is appended: the journal has the record first, so what OnAppend
+	// does with it (package export's queue or spool) can never lose it
+	// from the record of truth. It is called with the Writer's own mutex
+	// held and must return quickly; it must not keep line.
+	OnAppend func(line []byte)
 }
 
 // version is Options.Version, else VersionOf's answer, asked once.
@@ -172,7 +178,7 @@ func (w *Writer) appendLocked(body []byte, wait time.Duration) error {
 	if err != nil {
 		return err
 	}
-	defer unlock()
+	defer func() { unlock() }()
 	f, err := w.live()
 	if err != nil {
 		return err
@@ -236,6 +242,11 @@ func (w *Writer) appendLocked(body []byte, wait time.Duration) error {
 		}
 	}
 	w.head, w.advance, w.known = h, advance, true
+	if w.opts.OnAppend != nil {
+		unlock() // the journal's lock: the callback needs only w.mu
+		unlock = func() {}
+		w.opts.OnAppend(line[:len(line)-1])
+	}
 	return nil
 }
 

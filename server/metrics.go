@@ -17,6 +17,7 @@ func (s *Server) scrape() *serverstats.Scrape {
 		Hooks:      g.stats,
 		Allowlist:  s.opts.Store.Load,
 	}
+	sc.ExportSent, sc.ExportDropped = s.exportCounts()
 	if g.journal != nil {
 		lost := g.journal.Failures()
 		sc.JournalLost = &lost

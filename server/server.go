@@ -156,6 +156,8 @@ type Server struct {
 	// failure count and its one warning carry over.
 	journal    *journal.Writer
 	journalCfg hookconfig.JournalConfig
+	// exp exports the journal's records (export.go).
+	exp exporting
 	// load reads the configuration: hookconfig.Load, which a test may wrap
 	// to act between the settle check and the read.
 	load func(path string, o hookconfig.LoadOptions) (*hookconfig.Config, error)
@@ -274,6 +276,7 @@ func (s *Server) build(cfg *hookconfig.Config) (*dispatcher.Dispatcher, error) {
 // recorder is the decision journal for cfg (nil when it is off). build
 // runs under s.mu (New, refresh), which guards the cached writer.
 func (s *Server) recorder(cfg *hookconfig.Config) dispatcher.Recorder {
+	s.exporterFor(cfg)
 	if s.journal == nil || s.journalCfg != cfg.Journal {
 		s.journalCfg = cfg.Journal
 		s.journal = journal.ForConfig(cfg.Journal, s.opts.Store.Home(), journal.Options{
@@ -282,6 +285,8 @@ func (s *Server) recorder(cfg *hookconfig.Config) dispatcher.Recorder {
 			// delay none of them (see journal.Options.Background).
 			Background: true,
 			Warn:       func(msg string) { s.log.Warn("journal", "detail", msg) },
+			// Export follows the journal, never the other way round.
+			OnAppend: s.exportLine,
 		})
 	}
 	if s.journal == nil {
@@ -330,6 +335,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	g := s.cur.Load()
 	s.log.Info("listening", "addr", addrString(ln.Addr()), "pid", os.Getpid(),
 		"config", s.opts.ConfigPath, "hooks", len(g.cfg.Entries), "cwd", s.opts.Cwd)
+
+	spoolCtx, stopSpool := context.WithCancel(context.Background())
+	spoolDone := make(chan struct{})
+	go func() { defer close(spoolDone); s.flushSpool(spoolCtx) }()
+	defer func() { stopSpool(); <-spoolDone }()
 
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -406,6 +416,8 @@ func (s *Server) release() {
 	if j := s.cur.Load().journal; j != nil {
 		j.Close()
 	}
+	// After the journal: its last records are queued for export by now.
+	s.closeExport(5 * time.Second)
 }
 
 // waitIdle waits until no dispatch is in flight, or until the deadline. It

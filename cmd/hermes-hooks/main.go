@@ -48,5 +48,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	return cli.Report(root.Execute(), stderr)
+	code := cli.Report(root.Execute(), stderr)
+	// After the answer: a one-shot command that spooled records for
+	// export starts their flush now (see cli.App.Finish).
+	a.Finish()
+	return code
 }

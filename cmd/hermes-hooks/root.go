@@ -97,6 +97,7 @@ configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
 		newEventsCmd(a),
 		newLogCmd(a),
 		newReplayCmd(a),
+		newExportCmd(a),
 		newVersionCmd(a),
 		newBundleCmd(a),
 	)

@@ -51,6 +51,10 @@ type App struct {
 	// binary has other children (testscript's commands, their detached
 	// async children) that KillEscaped would take for escapees.
 	NoSubreap bool
+
+	// spooled is the export spool this process left records in (Finish
+	// starts their flush), "" for none.
+	spooled string
 }
 
 // Home is HERMES_HOME (default ~/.hermes).
@@ -132,7 +136,7 @@ func (a *App) journalRefusal(cfg *hookconfig.Config, ev *protocol.Event, fields 
 	if cfg != nil {
 		jc = cfg.Journal
 	}
-	if w := journal.ForConfig(jc, store.Home(), journal.Options{VersionOf: Version, Warn: a.Warn}); w != nil {
+	if w := journal.ForConfig(jc, store.Home(), journal.Options{VersionOf: Version, Warn: a.Warn, OnAppend: a.journalHook(cfg, store.Home())}); w != nil {
 		// The firing's cwd, by the rule a dispatch's record follows.
 		f := protocol.NewFiring(ev, "", fields)
 		f.Bind(nil, Cwd(), isDir)

@@ -255,7 +255,7 @@ func startedAny(o protocol.Outcome) bool {
 // recorder is the decision journal the config asks for (nil when it is
 // off). A nil *journal.Writer must not become a non-nil Recorder.
 func (a *App) recorder(cfg *hookconfig.Config, home string) dispatcher.Recorder {
-	if w := journal.ForConfig(cfg.Journal, home, journal.Options{VersionOf: Version, Warn: a.Warn}); w != nil {
+	if w := journal.ForConfig(cfg.Journal, home, journal.Options{VersionOf: Version, Warn: a.Warn, OnAppend: a.journalHook(cfg, home)}); w != nil {
 		return w
 	}
 	return nil

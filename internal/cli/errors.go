@@ -147,3 +147,5 @@ func signalName(s os.Signal) string {
 	}
 	return s.String()
 }
+
+var errNoExport = errors.New("the config exports nothing")

@@ -225,6 +225,8 @@ func (a *App) hookDispatch(ctx context.Context, agent *agents.Agent, call *agent
 	// its payload names, and the directory it started us in.
 	a.moreProjects = agentProjects(agent, call, wd)
 	runBy := strings.Join(callRunBy(call, project), ",")
+	// The journal's record (and what is exported of it) names the agent.
+	ctx = journal.WithRoute(ctx, journal.Route{Agent: agent.Name})
 	if !o.NoServer && !a.triedServer {
 		if target := a.hookServer(o.Server); target != "" {
 			a.triedServer = true
@@ -240,7 +242,9 @@ func (a *App) hookDispatch(ctx context.Context, agent *agents.Agent, call *agent
 			// that (and why) it did not answer.
 			reason := "server " + target + " not used: " + err.Error()
 			a.Warn(reason + "; dispatching here instead")
-			ctx = journal.WithRoute(ctx, journal.Route{ServerUnused: reason})
+			route := journal.RouteOf(ctx)
+			route.ServerUnused = reason
+			ctx = journal.WithRoute(ctx, route)
 		}
 	}
 	cfg, err := a.loadToRun(project)

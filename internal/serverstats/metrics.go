@@ -58,6 +58,8 @@ var (
 	FamGeneration = Family{"hermes_hooks_config_generation", "gauge", "Configurations loaded so far (GET /healthz's generation)."}
 	FamInFlight   = Family{"hermes_hooks_dispatches_in_flight", "gauge", "Dispatches being run now."}
 	FamJournal    = Family{"hermes_hooks_journal_records_lost_total", "counter", "Decision journal records that could not be written (lock stuck, disk full, queue full) since the journal was opened."}
+	FamExportSent = Family{"hermes_hooks_export_sent_total", "counter", "Journal records delivered to an export sink (otlp, syslog, file; spool: one-shot records sent by this server's spool flushes)."}
+	FamExportDrop = Family{"hermes_hooks_export_dropped_total", "counter", "Journal records an export sink dropped (its queue was full, or every retry failed; spool: dropped from the one-shot spool). The journal still has them."}
 )
 
 // hookSeries is one label set's sums: entries that share an event and a
@@ -134,6 +136,10 @@ type Scrape struct {
 	// JournalLost counts the decision journal's lost records; nil when
 	// there is no journal (the family is then left out).
 	JournalLost *int64
+	// ExportSent and ExportDropped count exported and dropped records
+	// per sink; nil when nothing is exported (the families are then left
+	// out).
+	ExportSent, ExportDropped map[string]int64
 	// Live is the dispatches counted per event.
 	Live *Live
 	// Hooks is the records of the configuration in service.
@@ -156,6 +162,17 @@ func WriteMetrics(w io.Writer, sc *Scrape) {
 	if sc.JournalLost != nil {
 		FamJournal.header(&b)
 		b.Sample(FamJournal.Name, nil, float64(*sc.JournalLost))
+	}
+	if sc.ExportDropped != nil {
+		for _, f := range []struct {
+			fam Family
+			m   map[string]int64
+		}{{FamExportSent, sc.ExportSent}, {FamExportDrop, sc.ExportDropped}} {
+			f.fam.header(&b)
+			for _, sink := range slices.Sorted(maps.Keys(f.m)) {
+				b.Sample(f.fam.Name, []string{"sink", sink}, float64(f.m[sink]))
+			}
+		}
 	}
 	writeLive(&b, sc.Live)
 	series := hookSeriesNow(sc.Hooks, sc.Allowlist)

@@ -1,0 +1,150 @@
+package export
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// record is the part of a journal line the exporters map to attributes;
+// the line itself travels whole too (the JSONL file, the syslog message).
+type record struct {
+	Seq        int64     `json:"seq"`
+	Prev       string    `json:"prev"`
+	Time       time.Time `json:"time"`
+	Version    string    `json:"version"`
+	Event      string    `json:"event"`
+	Session    string    `json:"session"`
+	Tool       string    `json:"tool"`
+	Cwd        string    `json:"cwd"`
+	Agent      string    `json:"agent"`
+	Decision   string    `json:"decision"`
+	Message    string    `json:"message"`
+	Stop       bool      `json:"stop"`
+	StopReason string    `json:"stop_reason"`
+	Payload    string    `json:"payload_sha256"`
+	ElapsedMS  float64   `json:"elapsed_ms"`
+	Async      bool      `json:"async"`
+	ServedBy   string    `json:"served_by"`
+	Hooks      []hook    `json:"hooks"`
+}
+
+type hook struct {
+	Command  string `json:"command"`
+	Source   string `json:"source"`
+	Ran      bool   `json:"ran"`
+	Skipped  string `json:"skipped"`
+	Decision string `json:"decision"`
+	Script   string `json:"script"`
+	SHA256   string `json:"sha256"`
+	// Rule is the id of the policy rule that decided, on the records of
+	// rule entries (issue 35); "" otherwise.
+	Rule string `json:"rule"`
+}
+
+// item is one journal line queued for export, read once.
+type item struct {
+	line []byte // without the trailing newline
+	rec  record
+	ok   bool // rec was read from line
+}
+
+func newItem(line []byte) item {
+	line = []byte(strings.TrimRight(string(line), "\r\n"))
+	it := item{line: line}
+	it.ok = json.Unmarshal(line, &it.rec) == nil
+	return it
+}
+
+// attr is one OTLP attribute: a string, a bool, an int or a list of
+// strings (exactly one is used, by kind).
+type attr struct {
+	key  string
+	kind byte // 's', 'b', 'i', 'l'
+	s    string
+	b    bool
+	i    int64
+	l    []string
+}
+
+// decider is the hook whose verdict the record's decision is (the first
+// whose own decision equals it), else nil.
+func (r *record) decider() *hook {
+	if r.Decision == "" || r.Decision == "none" {
+		return nil
+	}
+	for i := range r.Hooks {
+		if r.Hooks[i].Decision == r.Decision {
+			return &r.Hooks[i]
+		}
+	}
+	return nil
+}
+
+// attributes maps the record to OTLP log attributes: the semantic
+// conventions' names where one exists (session.id, gen_ai.agent.name,
+// gen_ai.tool.name, process.working_directory), hermes_hooks.* otherwise.
+func (r *record) attributes() []attr {
+	var a []attr
+	str := func(k, v string) {
+		if v != "" {
+			a = append(a, attr{key: k, kind: 's', s: v})
+		}
+	}
+	str("session.id", r.Session)
+	str("gen_ai.agent.name", r.Agent)
+	str("gen_ai.tool.name", r.Tool)
+	str("process.working_directory", r.Cwd)
+	str("hermes_hooks.event", r.Event)
+	str("hermes_hooks.decision", r.Decision)
+	str("hermes_hooks.reason", r.Message)
+	if r.Stop {
+		a = append(a, attr{key: "hermes_hooks.stop", kind: 'b', b: true})
+		str("hermes_hooks.stop_reason", r.StopReason)
+	}
+	a = append(a, attr{key: "hermes_hooks.journal.seq", kind: 'i', i: r.Seq})
+	str("hermes_hooks.journal.prev", r.Prev)
+	str("hermes_hooks.payload.sha256", r.Payload)
+	str("hermes_hooks.served_by", r.ServedBy)
+	if r.Async {
+		a = append(a, attr{key: "hermes_hooks.async", kind: 'b', b: true})
+	}
+	if h := r.decider(); h != nil {
+		str("hermes_hooks.hook.command", h.Command)
+		str("hermes_hooks.hook.source", h.Source)
+		str("hermes_hooks.hook.script", h.Script)
+		str("hermes_hooks.hook.sha256", h.SHA256)
+		str("hermes_hooks.rule.id", h.Rule)
+	}
+	if len(r.Hooks) > 0 {
+		cmds := make([]string, len(r.Hooks))
+		sums := make([]string, len(r.Hooks))
+		for i, h := range r.Hooks {
+			cmds[i], sums[i] = h.Command, h.SHA256
+		}
+		a = append(a, attr{key: "hermes_hooks.hooks.command", kind: 'l', l: cmds},
+			attr{key: "hermes_hooks.hooks.sha256", kind: 'l', l: sums})
+	}
+	return a
+}
+
+// summary is the record in one line of text, the log record's body and
+// the syslog message's start: "block pre_tool_call terminal: no rm -rf".
+func (r *record) summary() string {
+	var b strings.Builder
+	b.WriteString(r.Decision)
+	b.WriteByte(' ')
+	b.WriteString(r.Event)
+	if r.Tool != "" {
+		b.WriteByte(' ')
+		b.WriteString(r.Tool)
+	}
+	if r.Message != "" {
+		b.WriteString(": ")
+		b.WriteString(r.Message)
+	}
+	return b.String()
+}
+
+// blocked reports whether the record is a refusal (the log's severity).
+func (r *record) blocked() bool { return r.Decision == "block" || r.Decision == "deny" }

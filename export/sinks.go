@@ -1,0 +1,176 @@
+package export
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+)
+
+// sink is one destination. send delivers a batch or fails; a failure is
+// retried by the caller (so a sink that delivered part of a batch may
+// deliver that part twice: export is at least once).
+type sink interface {
+	name() string
+	send(ctx context.Context, items []item) error
+	close()
+}
+
+// permanent marks a failure a retry cannot mend (the endpoint refused the
+// data itself).
+type permanent struct{ error }
+
+// --- OTLP over HTTP ---
+
+type otlpSink struct {
+	cfg    OTLP
+	res    resource
+	client *http.Client
+}
+
+func newOTLPSink(cfg OTLP, res resource) *otlpSink {
+	return &otlpSink{cfg: cfg, res: res, client: &http.Client{
+		Timeout: cfg.Timeout,
+		// An endpoint moved elsewhere is a configuration to fix, not a
+		// place to send decisions on someone else's word.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}}
+}
+
+func (s *otlpSink) name() string { return "otlp" }
+func (s *otlpSink) close()       { s.client.CloseIdleConnections() }
+
+func (s *otlpSink) send(ctx context.Context, items []item) error {
+	var body []byte
+	ctype := "application/x-protobuf"
+	if s.cfg.Protocol == ProtoJSON {
+		body, ctype = encodeJSON(s.res, items, time.Now()), "application/json"
+	} else {
+		body = encodeProtobuf(s.res, items, time.Now())
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.cfg.URL, bytes.NewReader(body))
+	if err != nil {
+		return permanent{err}
+	}
+	req.Header.Set("Content-Type", ctype)
+	req.Header.Set("User-Agent", "hermes-hooks/"+s.res.version)
+	for _, h := range s.cfg.Headers {
+		req.Header.Set(h[0], h[1])
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return err
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	switch {
+	case resp.StatusCode >= 200 && resp.StatusCode < 300:
+		return nil
+	// The specification's retryable answers.
+	case resp.StatusCode == 429 || resp.StatusCode == 502 || resp.StatusCode == 503 || resp.StatusCode == 504:
+		return fmt.Errorf("%s answered %s", s.cfg.URL, resp.Status)
+	}
+	return permanent{fmt.Errorf("%s answered %s", s.cfg.URL, resp.Status)}
+}
+
+// --- JSON lines file ---
+
+// fileSink appends the journal's lines to a file another program tails.
+// It opens the file for each batch (O_APPEND): a shipper that rotates it
+// (renames it away) finds the next batch in a new file at the path, and
+// no line is ever split across the two.
+type fileSink struct{ path string }
+
+func (s *fileSink) name() string { return "file" }
+func (s *fileSink) close()       {}
+
+func (s *fileSink) send(_ context.Context, items []item) error {
+	var buf []byte
+	for _, it := range items {
+		buf = append(append(buf, it.line...), '\n')
+	}
+	f, err := os.OpenFile(s.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if errors.Is(err, os.ErrNotExist) {
+		if err = os.MkdirAll(filepath.Dir(s.path), 0o700); err == nil {
+			f, err = os.OpenFile(s.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(buf)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// --- syslog (RFC 5424) ---
+
+type syslogSink struct {
+	target SyslogTarget
+	host   string
+	conn   net.Conn
+}
+
+func (s *syslogSink) name() string { return "syslog" }
+
+func (s *syslogSink) close() {
+	if s.conn != nil {
+		s.conn.Close()
+		s.conn = nil
+	}
+}
+
+// maxUDP keeps a datagram within what every receiver takes (RFC 5426
+// asks receivers for 2048 octets and recommends 8192 where the path
+// allows); a longer message is cut.
+const maxUDP = 8192
+
+func (s *syslogSink) send(ctx context.Context, items []item) error {
+	if s.conn == nil {
+		d := net.Dialer{Timeout: 5 * time.Second}
+		c, err := d.DialContext(ctx, s.target.Network, s.target.Addr)
+		if err != nil {
+			return err
+		}
+		s.conn = c
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		_ = s.conn.SetWriteDeadline(dl)
+	} else {
+		_ = s.conn.SetWriteDeadline(time.Now().Add(10 * time.Second))
+	}
+	pid := strconv.Itoa(os.Getpid())
+	var stream []byte
+	for i := range items {
+		msg := formatRFC5424(&items[i], s.host, pid, time.Now())
+		if s.target.Network == "tcp" {
+			// Octet counting (RFC 6587 3.4.1): a message may hold newlines.
+			stream = strconv.AppendInt(stream, int64(len(msg)), 10)
+			stream = append(append(stream, ' '), msg...)
+			continue
+		}
+		if s.target.Network == "udp" && len(msg) > maxUDP {
+			msg = msg[:maxUDP]
+		}
+		if _, err := s.conn.Write(msg); err != nil {
+			s.close()
+			return err
+		}
+	}
+	if len(stream) > 0 {
+		if _, err := s.conn.Write(stream); err != nil {
+			s.close() // the next try dials again
+			return err
+		}
+	}
+	return nil
+}
