@@ -142,6 +142,12 @@ func loadManaged(paths []string) (*Config, ManagedLayer) {
 			m.Warnings = append(m.Warnings, Warning{Key: what, File: p,
 				Message: what + " is not read from the managed config " + p + " (only hooks, " + keyManagedOnly + " and " + keyTrustedKeys + " are)"})
 		}
+		if m.Export.IsZero() {
+			// The administrator's export: (the first managed file's
+			// that has one) is where decisions go, whatever the user's
+			// config says.
+			m.Export = sub.Export
+		}
 		layer.AllowManagedHooksOnly = layer.AllowManagedHooksOnly || sub.Managed.AllowManagedHooksOnly
 		layer.TrustedBundleKeys = append(layer.TrustedBundleKeys, sub.Managed.TrustedBundleKeys...)
 		for _, e := range sub.Entries {
@@ -188,6 +194,13 @@ func (cfg *Config) mergeManaged(m *Config, layer ManagedLayer) {
 		return
 	}
 	cfg.Warnings = append(m.Warnings, cfg.Warnings...)
+	if !m.Export.IsZero() {
+		if !cfg.Export.IsZero() {
+			cfg.Warnings = append(cfg.Warnings, Warning{Path: cfg.Path, File: cfg.Path, Key: "export", Minor: true,
+				Message: "export: the managed config's export is used (" + layer.Files[0] + "); this file's is ignored"})
+		}
+		cfg.Export = m.Export
+	}
 	others := cfg.Entries
 	if layer.AllowManagedHooksOnly {
 		// The bundles an administrator installed beside a managed file
