@@ -19,7 +19,6 @@ type entry struct {
 	typ  byte
 	data []byte
 	link string
-	size int64 // header size when not len(data) (-1: len(data))
 }
 
 // craft builds a tar.gz from raw entries, however hostile.

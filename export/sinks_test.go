@@ -208,8 +208,8 @@ func TestOTLPSinkHTTP(t *testing.T) {
 		b, _ := io.ReadAll(r.Body)
 		got.Store(r)
 		body.Store(&b)
-		if s := int(status.Load()); s == 307 {
-			http.Redirect(w, r, "/elsewhere", 307)
+		if s := int(status.Load()); s == http.StatusTemporaryRedirect {
+			http.Redirect(w, r, "/elsewhere", http.StatusTemporaryRedirect)
 		} else {
 			w.WriteHeader(s)
 		}

@@ -21,8 +21,7 @@ func TestOnAppendAfterTheRecord(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "j.jsonl")
 		var mu sync.Mutex
 		var seen []string
-		var w *Writer
-		w = New(Options{Path: path, Version: "t", Background: bg, OnAppend: func(line []byte) {
+		w := New(Options{Path: path, Version: "t", Background: bg, OnAppend: func(line []byte) {
 			data, _ := os.ReadFile(path)
 			if !strings.Contains(string(data), string(line)+"\n") {
 				t.Errorf("OnAppend before the journal had the line %s", line)
