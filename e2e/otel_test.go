@@ -178,13 +178,6 @@ func shortTemp(t *testing.T) string {
 	return d
 }
 
-func freePort(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	must(t, err)
-	defer ln.Close()
-	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-}
-
 // buildCollector builds e2e/otelcol into the cache directory (once per
 // source change); without the module proxy the test skips.
 func buildCollector(t *testing.T) string {
