@@ -81,6 +81,7 @@ fmt-check:
 
 vet:
 	$(GO) vet $(PKGS)
+	$(GO) vet -tags e2e ./e2e/   # make e2e's tests must at least build in every CI run
 
 # The non-Linux builds (the os/exec runner, the stubs) must at least compile
 # and pass vet: CI runs on Linux only.
