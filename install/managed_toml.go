@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -107,10 +107,11 @@ func restorableTOML(path string, bare []byte, add func([]byte) ([]byte, error), 
 // decodeTOML parses data; an error names the file, line and column.
 func decodeTOML(path string, data []byte) (map[string]any, error) {
 	doc := map[string]any{}
-	if _, err := toml.Decode(string(data), &doc); err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("%s:%d:%d: not valid TOML (%s); not changed", path, pe.Position.Line, pe.Position.Col, pe.Message)
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			line, col := de.Position()
+			return nil, fmt.Errorf("%s:%d:%d: not valid TOML (%s); not changed", path, line, col, de.Error())
 		}
 		return nil, fmt.Errorf("%s: not valid TOML (%v); not changed", path, err)
 	}
@@ -268,8 +269,10 @@ func verifyTOML(path string, data []byte, orig map[string]any, groups map[string
 	}
 	hooks, _ := got["hooks"].(map[string]any)
 	for ev, want := range groups {
-		list, ok := hooks[ev].([]map[string]any)
-		if !ok || len(list) == 0 || !reflect.DeepEqual(list[len(list)-1], want) {
+		// An array of tables decodes as []any of maps; compared as JSON,
+		// where the decoder's number and slice types do not matter.
+		list, ok := hooks[ev].([]any)
+		if !ok || len(list) == 0 || !sameJSON(list[len(list)-1], want) {
 			return fail("its hooks." + ev + " would not end with ours")
 		}
 		if list = list[:len(list)-1]; len(list) == 0 {
@@ -285,6 +288,13 @@ func verifyTOML(path string, data []byte, orig map[string]any, groups map[string
 		return fail("something else in it would change")
 	}
 	return nil
+}
+
+// sameJSON reports whether a and b encode to the same JSON.
+func sameJSON(a, b any) bool {
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
 }
 
 // normalizeTOML makes decoded documents comparable: an empty list of
