@@ -1,0 +1,99 @@
+package dispatcher
+
+import (
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// inlineTable is a config of rules that decide differently per firing:
+// blocks, asks and context, errors (fail-closed or not), a rule that does
+// not compile, a shadow rule, and two priority tiers.
+func inlineTable(t *testing.T) *hookconfig.Config {
+	t.Helper()
+	type row struct {
+		src, decision string
+		failClosed    bool
+		priority      int
+		shadow        bool
+	}
+	var entries []*hookconfig.Entry
+	for _, r := range []row{
+		{rmRule, "block", false, 0, false},
+		{`args.command contains "sudo"`, "ask", false, 0, false},
+		{`args.command contains "deploy"`, "context", false, 0, false},
+		{`args.nope == 1`, "block", false, 0, false},
+		{`args.command contains "x" && args.nope == 1`, "block", true, 0, false},
+		{`args.command contains (`, "block", false, 0, false},
+		{`true`, "block", false, 0, true},
+		{`tool == "terminal" && agent == ""`, "context", false, 0, false},
+		{`args.command contains "late"`, "block", false, 5, false},
+		{`session_id == "s1" && cwd != ""`, "context", false, 5, false},
+	} {
+		e := ruleEntry(t, r.src, r.decision, consent.Scope{}, r.failClosed)
+		e.Priority, e.Shadow = r.priority, r.shadow
+		entries = append(entries, e)
+	}
+	return &hookconfig.Config{Entries: entries}
+}
+
+// The tier's rules decided inline give the same outcome, the same hook
+// reports in the same order, as each rule run by runInto on its own
+// goroutine (the path before inline rules), for a table of firings.
+func TestRulesInlineAsRunInto(t *testing.T) {
+	dir := t.TempDir()
+	store := consent.NewStore(filepath.Join(dir, "home"))
+	cfg := inlineTable(t)
+	outcome := func(inline bool, fields map[string]any) protocol.Outcome {
+		defer func(v bool) { inlineRules = v }(inlineRules)
+		inlineRules = inline
+		d, err := New(cfg, Options{Gate: ConsentGate(&consent.Policy{Store: store}), Cwd: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := dispatch(t, d, "pre_tool_call", fields)
+		for i := range o.Hooks {
+			o.Hooks[i].ElapsedMS = 0
+		}
+		return o
+	}
+	for _, cmd := range []string{"ls", "rm -rf /", "sudo ls", "deploy x", "late", "late sudo", "x", "echo deploy; rm -rf ~", ""} {
+		for _, fields := range []map[string]any{terminal(cmd), {"tool_name": "terminal", "args": "not an object"}, {"tool_name": "terminal", "args": map[string]any{"command": cmd}, "cwd": dir}} {
+			in, old := outcome(true, fields), outcome(false, fields)
+			if !reflect.DeepEqual(in, old) {
+				t.Errorf("%v:\ninline   %+v\nrunInto  %+v", fields, in, old)
+			}
+			if len(in.Hooks) != len(cfg.Entries) {
+				t.Errorf("%v: %d reports, want %d", fields, len(in.Hooks), len(cfg.Entries))
+			}
+		}
+	}
+}
+
+// A tier's rules share one rule.Input: twenty rules, one Input built.
+func TestRulesOneInputPerFiring(t *testing.T) {
+	n := 0
+	testRuleInput = func() { n++ }
+	defer func() { testRuleInput = nil }()
+	evals := countRuleEvals(t)
+	dir := t.TempDir()
+	var entries []*hookconfig.Entry
+	for range 20 {
+		entries = append(entries, ruleEntry(t, rmRule, "block", consent.Scope{}, false))
+	}
+	d, err := New(&hookconfig.Config{Entries: entries}, Options{Gate: ConsentGate(&consent.Policy{Store: consent.NewStore(filepath.Join(dir, "home"))}), Cwd: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := dispatch(t, d, "pre_tool_call", terminal("rm -rf /"))
+	if o.Decision != protocol.DecisionBlock || evals.Load() != 20 {
+		t.Fatalf("outcome %v, %d evaluations; want block, 20", o.Decision, evals.Load())
+	}
+	if n != 1 {
+		t.Fatalf("%d rule.Inputs built for one firing, want 1", n)
+	}
+}
