@@ -3,7 +3,9 @@ package dispatcher
 import (
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
@@ -95,5 +97,35 @@ func TestRulesOneInputPerFiring(t *testing.T) {
 	}
 	if n != 1 {
 		t.Fatalf("%d rule.Inputs built for one firing, want 1", n)
+	}
+}
+
+// A hostile rule that runs away inside a tier's one pass costs the firing
+// its own bound only: it is reported as stopped (a fail_closed one
+// blocks), and the rules around it still decide — a block behind a
+// runaway is not lost, whatever the runaway's own fail_closed says.
+func TestRuleRunawayInATier(t *testing.T) {
+	runaway := `all(split(args.s, ""), # in split(args.s, ""))`
+	for _, fc := range []bool{false, true} {
+		slow := ruleEntry(t, runaway, "block", consent.Scope{}, fc)
+		slow.Timeout = time.Millisecond
+		before := ruleEntry(t, `args.s startsWith "zz"`, "context", consent.Scope{}, false)
+		after := ruleEntry(t, `tool == "terminal"`, "block", consent.Scope{}, false)
+		after.Rule().Message = "the rule after the runaway"
+		d, err := New(&hookconfig.Config{Entries: []*hookconfig.Entry{before, slow, after}}, Options{Gate: AllowAll, Cwd: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := "zz" + strings.Repeat("ab", 2000)
+		o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal", "args": map[string]any{"s": s}})
+		if len(o.Hooks) != 3 || !strings.Contains(o.Hooks[1].Error, "rule evaluation stopped") || o.Hooks[1].Ran {
+			t.Fatalf("fail_closed=%v: the runaway's report: %+v", fc, o.Hooks)
+		}
+		if o.Hooks[0].Error != "" || o.Hooks[2].Error != "" || o.Context != "refused by rule" || o.Decision != protocol.DecisionBlock {
+			t.Fatalf("fail_closed=%v: the rules around the runaway: %+v", fc, o)
+		}
+		if !fc && o.Message != "the rule after the runaway" {
+			t.Fatalf("block message %q, want the later rule's", o.Message)
+		}
 	}
 }
