@@ -14,7 +14,8 @@ import (
 
 // inlineTable is a config of rules that decide differently per firing:
 // blocks, asks and context, errors (fail-closed or not), a rule that does
-// not compile, a shadow rule, and two priority tiers.
+// not compile, a shadow rule, and two priority tiers, each with a process
+// hook beside its rules.
 func inlineTable(t *testing.T) *hookconfig.Config {
 	t.Helper()
 	type row struct {
@@ -40,6 +41,14 @@ func inlineTable(t *testing.T) *hookconfig.Config {
 		e.Priority, e.Shadow = r.priority, r.shadow
 		entries = append(entries, e)
 	}
+	// A process in each tier, beside the rules: it blocks a sudo.
+	pre, _ := protocol.Lookup("pre_tool_call")
+	for _, prio := range []int{0, 5} {
+		e := &hookconfig.Entry{Event: pre, Matcher: "terminal", Priority: prio,
+			Command: `sh -c 'grep -q sudo && printf "{\"action\": \"block\", \"message\": \"by a process\"}"; exit 0'`}
+		e.Prepare(nil)
+		entries = append(entries, e)
+	}
 	return &hookconfig.Config{Entries: entries}
 }
 
@@ -48,12 +57,11 @@ func inlineTable(t *testing.T) *hookconfig.Config {
 // goroutine (the path before inline rules), for a table of firings.
 func TestRulesInlineAsRunInto(t *testing.T) {
 	dir := t.TempDir()
-	store := consent.NewStore(filepath.Join(dir, "home"))
 	cfg := inlineTable(t)
 	outcome := func(inline bool, fields map[string]any) protocol.Outcome {
 		defer func(v bool) { inlineRules = v }(inlineRules)
 		inlineRules = inline
-		d, err := New(cfg, Options{Gate: ConsentGate(&consent.Policy{Store: store}), Cwd: dir})
+		d, err := New(cfg, Options{Gate: AllowAll, Cwd: dir})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +78,19 @@ func TestRulesInlineAsRunInto(t *testing.T) {
 				t.Errorf("%v:\ninline   %+v\nrunInto  %+v", fields, in, old)
 			}
 			if len(in.Hooks) != len(cfg.Entries) {
-				t.Errorf("%v: %d reports, want %d", fields, len(in.Hooks), len(cfg.Entries))
+				t.Fatalf("%v: %d reports, want %d", fields, len(in.Hooks), len(cfg.Entries))
+			}
+			var p *protocol.HookReport
+			for i := range in.Hooks {
+				if strings.HasPrefix(in.Hooks[i].Command, "sh -c") {
+					p = &in.Hooks[i] // the process of the first tier
+					break
+				}
+			}
+			_, isMap := fields["args"].(map[string]any)
+			sudo := isMap && strings.Contains(cmd, "sudo")
+			if p == nil || !p.Ran || sudo != (p.Contribution != nil && p.Contribution.Decision == protocol.DecisionBlock) {
+				t.Errorf("%q %v: the process beside the rules: %+v", cmd, fields, p)
 			}
 		}
 	}
