@@ -32,6 +32,9 @@ import (
 // priority tiers of runTiers. A rule's block keeps the tiers after it from
 // starting, as a process's block does; within one tier every entry runs
 // (a process hook's side effects do not depend on a rule's answer).
+// In runTiers a tier's rules are decided together (run_rules.go: one pass,
+// one bound, one rule.Input); run is the path of a transform chain and of
+// RunEntry.
 type ruleKind struct {
 	spec *hookconfig.RuleSpec
 	once sync.Once
@@ -79,33 +82,46 @@ var testRuleEval, testRuleCompile func(src string)
 
 func (k *ruleKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h Invocation, _ []byte) ran {
 	start := time.Now()
-	e := h.Entry
-	rev := runEvent(ev, e)
 	r, err := k.compiled()
 	var ok bool
 	if err == nil {
 		if testRuleEval != nil {
 			testRuleEval(k.spec.Source)
 		}
-		f := protocol.NewFiring(rev, "", h.fields)
-		d.bind(&f)
-		if h.cwd != "" {
-			// The firing's own binding: the same directory whether it
-			// came from the host's fields, the dispatcher, or a replay's
-			// record.
-			f.Cwd = h.cwd
+		if testRuleInput != nil {
+			testRuleInput()
 		}
-		ectx, cancel := context.WithTimeout(ctx, min(e.Timeout, rule.DefaultTimeout))
+		f := d.ruleFiring(runEvent(ev, h.Entry), h)
+		ectx, cancel := context.WithTimeout(ctx, min(h.Entry.Timeout, rule.DefaultTimeout))
 		ok, err = r.Eval(ectx, rule.InputOf(&f, callingAgent(ctx)))
 		cancel()
 	}
-	out := ran{res: hookproc.Result{Elapsed: time.Since(start)}}
+	return k.answer(ev, h.Entry, ok, err, time.Since(start))
+}
+
+// ruleFiring is the firing a rule of h decides under rev: the host's
+// fields bound as the dispatcher binds them, in the firing's own
+// directory.
+func (d *Dispatcher) ruleFiring(rev *protocol.Event, h Invocation) protocol.Firing {
+	f := protocol.NewFiring(rev, "", h.fields)
+	d.bind(&f)
+	if h.cwd != "" {
+		// The firing's own binding: the same directory whether it came
+		// from the host's fields, the dispatcher, or a replay's record.
+		f.Cwd = h.cwd
+	}
+	return f
+}
+
+// answer is what a rule's evaluation (ok, err) makes of e's run.
+func (k *ruleKind) answer(ev *protocol.Event, e *hookconfig.Entry, ok bool, err error, elapsed time.Duration) ran {
+	out := ran{res: hookproc.Result{Elapsed: elapsed}}
 	switch {
 	case err == nil:
 		out.decided = true
 		if ok {
 			out.direct = ruleContribution(k.spec)
-			if rev != ev {
+			if rev := runEvent(ev, e); rev != ev {
 				out.direct = ev.Adopt(out.direct)
 			}
 		}

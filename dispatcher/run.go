@@ -113,21 +113,31 @@ func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields
 		}
 		return p
 	}
+	var rules, procs []int
 	for _, i := range runnable {
-		payloadFor(sel[i].Entry)
+		if _, ok := inlineRule(d, &sel[i]); ok {
+			rules = append(rules, i) // a rule reads no payload
+		} else {
+			procs = append(procs, i)
+			payloadFor(sel[i].Entry)
+		}
 	}
-	if len(runnable) == 1 {
-		i := runnable[0]
+	if len(procs) == 1 && len(rules) == 0 {
+		i := procs[0]
 		d.runInto(ctx, ev, sel[i], payloadFor(sel[i].Entry), fields, &reports[i], nil)
 		return
 	}
 	var wg sync.WaitGroup
-	for _, i := range runnable {
+	for _, i := range procs {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
 			d.runInto(ctx, ev, sel[i], payloadFor(sel[i].Entry), fields, &reports[i], nil)
 		}(i)
+	}
+	if len(rules) > 0 {
+		// Here, while the processes run.
+		d.runRules(ctx, ev, fields, sel, rules, reports)
 	}
 	wg.Wait()
 }
@@ -245,9 +255,14 @@ func (d *Dispatcher) runInto(ctx context.Context, ev *protocol.Event, h Invocati
 	if r.after != nil {
 		defer r.after(rep)
 	}
-	res := r.res
 	<-d.sem
+	d.finish(ctx, ev, e, &r, fields, rep, raw)
+}
 
+// finish fills rep in from one hook's run: its result, and the
+// contribution read from its reply (or decided in-process).
+func (d *Dispatcher) finish(ctx context.Context, ev *protocol.Event, e *hookconfig.Entry, r *ran, fields map[string]any, rep *protocol.HookReport, raw *HookRun) {
+	res := r.res
 	rep.Ran = res.SpawnError == ""
 	rep.ElapsedMS = math.Round(float64(res.Elapsed.Microseconds())) / 1000
 	rep.TimedOut = res.TimedOut

@@ -1,0 +1,104 @@
+package dispatcher
+
+import (
+	"context"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/rule"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// The rules of a tier, decided inline: in one pass on one goroutine
+// (rule.EvalAll) under one bound, from one rule.Input per event they run
+// under, rather than a goroutine, a firing and an Input per entry and one
+// more goroutine and timer per evaluation. Each report is filled in as
+// runInto fills a rule's in, so the fold sees the same reports in the same
+// slots.
+
+// inlineRules is off only in tests that compare this path with runInto's.
+var inlineRules = true
+
+// testRuleInput, when a test sets it, is called for every rule.Input
+// built for a tier's rules.
+var testRuleInput func()
+
+// inlineRule is h's rule kind when h is a rule decided in runRules.
+func inlineRule(d *Dispatcher, h *Invocation) (*ruleKind, bool) {
+	if !inlineRules || h.undecided != "" {
+		return nil, false
+	}
+	k, ok := h.hookKind(d).(*ruleKind)
+	return k, ok
+}
+
+// runRules decides the rule entries idx of sel (each one inlineRule) and
+// fills in their reports.
+func (d *Dispatcher) runRules(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Invocation, idx []int, reports []protocol.HookReport) {
+	select {
+	case d.sem <- struct{}{}: // the tier's rules take one slot together
+	case <-ctx.Done():
+		for _, i := range idx {
+			reports[i].Skipped = "cancelled before it started: " + ctx.Err().Error()
+		}
+		return
+	}
+	type input struct {
+		rev *protocol.Event
+		cwd string
+		in  *rule.Input
+	}
+	var (
+		inputs []input
+		agent  = callingAgent(ctx)
+		bound  = rule.DefaultTimeout
+		tasks  = make([]rule.Task, 0, len(idx))
+		// what of each entry's run is known before the pass: a rule that
+		// does not compile is answered without one.
+		kinds   = make([]*ruleKind, len(idx))
+		answers = make([]*ran, len(idx))
+		slot    = make([]int, len(idx)) // its task
+	)
+	inputOf := func(h *Invocation, rev *protocol.Event) *rule.Input {
+		for _, in := range inputs {
+			if in.rev == rev && in.cwd == h.cwd {
+				return in.in
+			}
+		}
+		if testRuleInput != nil {
+			testRuleInput()
+		}
+		f := d.ruleFiring(rev, *h)
+		in := rule.InputOf(&f, agent)
+		inputs = append(inputs, input{rev, h.cwd, in})
+		return in
+	}
+	for n, i := range idx {
+		h := &Invocation{}
+		*h = sel[i]
+		h.fields = fields
+		k, _ := inlineRule(d, h)
+		kinds[n] = k
+		r, err := k.compiled()
+		if err != nil {
+			a := k.answer(ev, h.Entry, false, err, 0)
+			answers[n] = &a
+			continue
+		}
+		if testRuleEval != nil {
+			testRuleEval(k.spec.Source)
+		}
+		bound = min(bound, h.Entry.Timeout)
+		slot[n] = len(tasks)
+		tasks = append(tasks, rule.Task{Rule: r, In: inputOf(h, runEvent(ev, h.Entry))})
+	}
+	rule.EvalAll(ctx, bound, tasks)
+	<-d.sem
+	for n, i := range idx {
+		a := answers[n]
+		if a == nil {
+			t := &tasks[slot[n]]
+			v := kinds[n].answer(ev, sel[i].Entry, t.OK, t.Err, t.Elapsed)
+			a = &v
+		}
+		d.finish(ctx, ev, sel[i].Entry, a, fields, &reports[i], nil)
+	}
+}

@@ -1,0 +1,151 @@
+package dispatcher
+
+import (
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// inlineTable is a config of rules that decide differently per firing:
+// blocks, asks and context, errors (fail-closed or not), a rule that does
+// not compile, a shadow rule, and two priority tiers, each with a process
+// hook beside its rules.
+func inlineTable(t *testing.T) *hookconfig.Config {
+	t.Helper()
+	type row struct {
+		src, decision string
+		failClosed    bool
+		priority      int
+		shadow        bool
+	}
+	var entries []*hookconfig.Entry
+	for _, r := range []row{
+		{rmRule, "block", false, 0, false},
+		{`args.command contains "sudo"`, "ask", false, 0, false},
+		{`args.command contains "deploy"`, "context", false, 0, false},
+		{`args.nope == 1`, "block", false, 0, false},
+		{`args.command contains "x" && args.nope == 1`, "block", true, 0, false},
+		{`args.command contains (`, "block", false, 0, false},
+		{`true`, "block", false, 0, true},
+		{`tool == "terminal" && agent == ""`, "context", false, 0, false},
+		{`args.command contains "late"`, "block", false, 5, false},
+		{`session_id == "s1" && cwd != ""`, "context", false, 5, false},
+	} {
+		e := ruleEntry(t, r.src, r.decision, consent.Scope{}, r.failClosed)
+		e.Priority, e.Shadow = r.priority, r.shadow
+		entries = append(entries, e)
+	}
+	// A process in each tier, beside the rules: it blocks a sudo.
+	pre, _ := protocol.Lookup("pre_tool_call")
+	for _, prio := range []int{0, 5} {
+		e := &hookconfig.Entry{Event: pre, Matcher: "terminal", Priority: prio,
+			Command: `sh -c 'grep -q sudo && printf "{\"action\": \"block\", \"message\": \"by a process\"}"; exit 0'`}
+		e.Prepare(nil)
+		entries = append(entries, e)
+	}
+	return &hookconfig.Config{Entries: entries}
+}
+
+// The tier's rules decided inline give the same outcome, the same hook
+// reports in the same order, as each rule run by runInto on its own
+// goroutine (the path before inline rules), for a table of firings.
+func TestRulesInlineAsRunInto(t *testing.T) {
+	dir := t.TempDir()
+	cfg := inlineTable(t)
+	outcome := func(inline bool, fields map[string]any) protocol.Outcome {
+		defer func(v bool) { inlineRules = v }(inlineRules)
+		inlineRules = inline
+		d, err := New(cfg, Options{Gate: AllowAll, Cwd: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := dispatch(t, d, "pre_tool_call", fields)
+		for i := range o.Hooks {
+			o.Hooks[i].ElapsedMS = 0
+		}
+		return o
+	}
+	for _, cmd := range []string{"ls", "rm -rf /", "sudo ls", "deploy x", "late", "late sudo", "x", "echo deploy; rm -rf ~", ""} {
+		for _, fields := range []map[string]any{terminal(cmd), {"tool_name": "terminal", "args": "not an object"}, {"tool_name": "terminal", "args": map[string]any{"command": cmd}, "cwd": dir}} {
+			in, old := outcome(true, fields), outcome(false, fields)
+			if !reflect.DeepEqual(in, old) {
+				t.Errorf("%v:\ninline   %+v\nrunInto  %+v", fields, in, old)
+			}
+			if len(in.Hooks) != len(cfg.Entries) {
+				t.Fatalf("%v: %d reports, want %d", fields, len(in.Hooks), len(cfg.Entries))
+			}
+			var p *protocol.HookReport
+			for i := range in.Hooks {
+				if strings.HasPrefix(in.Hooks[i].Command, "sh -c") {
+					p = &in.Hooks[i] // the process of the first tier
+					break
+				}
+			}
+			_, isMap := fields["args"].(map[string]any)
+			sudo := isMap && strings.Contains(cmd, "sudo")
+			if p == nil || !p.Ran || sudo != (p.Contribution != nil && p.Contribution.Decision == protocol.DecisionBlock) {
+				t.Errorf("%q %v: the process beside the rules: %+v", cmd, fields, p)
+			}
+		}
+	}
+}
+
+// A tier's rules share one rule.Input: twenty rules, one Input built.
+func TestRulesOneInputPerFiring(t *testing.T) {
+	n := 0
+	testRuleInput = func() { n++ }
+	defer func() { testRuleInput = nil }()
+	evals := countRuleEvals(t)
+	dir := t.TempDir()
+	var entries []*hookconfig.Entry
+	for range 20 {
+		entries = append(entries, ruleEntry(t, rmRule, "block", consent.Scope{}, false))
+	}
+	d, err := New(&hookconfig.Config{Entries: entries}, Options{Gate: ConsentGate(&consent.Policy{Store: consent.NewStore(filepath.Join(dir, "home"))}), Cwd: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := dispatch(t, d, "pre_tool_call", terminal("rm -rf /"))
+	if o.Decision != protocol.DecisionBlock || evals.Load() != 20 {
+		t.Fatalf("outcome %v, %d evaluations; want block, 20", o.Decision, evals.Load())
+	}
+	if n != 1 {
+		t.Fatalf("%d rule.Inputs built for one firing, want 1", n)
+	}
+}
+
+// A hostile rule that runs away inside a tier's one pass costs the firing
+// its own bound only: it is reported as stopped (a fail_closed one
+// blocks), and the rules around it still decide — a block behind a
+// runaway is not lost, whatever the runaway's own fail_closed says.
+func TestRuleRunawayInATier(t *testing.T) {
+	runaway := `all(split(args.s, ""), # in split(args.s, ""))`
+	for _, fc := range []bool{false, true} {
+		slow := ruleEntry(t, runaway, "block", consent.Scope{}, fc)
+		slow.Timeout = time.Millisecond
+		before := ruleEntry(t, `args.s startsWith "zz"`, "context", consent.Scope{}, false)
+		after := ruleEntry(t, `tool == "terminal"`, "block", consent.Scope{}, false)
+		after.Rule().Message = "the rule after the runaway"
+		d, err := New(&hookconfig.Config{Entries: []*hookconfig.Entry{before, slow, after}}, Options{Gate: AllowAll, Cwd: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := "zz" + strings.Repeat("ab", 2000)
+		o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal", "args": map[string]any{"s": s}})
+		if len(o.Hooks) != 3 || !strings.Contains(o.Hooks[1].Error, "rule evaluation stopped") || o.Hooks[1].Ran {
+			t.Fatalf("fail_closed=%v: the runaway's report: %+v", fc, o.Hooks)
+		}
+		if o.Hooks[0].Error != "" || o.Hooks[2].Error != "" || o.Context != "refused by rule" || o.Decision != protocol.DecisionBlock {
+			t.Fatalf("fail_closed=%v: the rules around the runaway: %+v", fc, o)
+		}
+		if !fc && o.Message != "the rule after the runaway" {
+			t.Fatalf("block message %q, want the later rule's", o.Message)
+		}
+	}
+}

@@ -1,0 +1,78 @@
+package rule
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// EvalAll gives every task the answer Eval gives it, errors included.
+func TestEvalAllAnswersAsEval(t *testing.T) {
+	in := &Input{Tool: "terminal", Args: map[string]any{"command": "rm -rf /"}}
+	var tasks []Task
+	var want []Task
+	for _, src := range []string{rmRF, `false`, `args.nope == 1`, `tool == "terminal"`, `int(args.command) > 0`} {
+		r, err := Compile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok, err := r.Eval(context.Background(), in)
+		want = append(want, Task{OK: ok, Err: err})
+		tasks = append(tasks, Task{Rule: r, In: in})
+	}
+	EvalAll(context.Background(), time.Hour, tasks)
+	for i := range tasks {
+		if tasks[i].OK != want[i].OK || (tasks[i].Err == nil) != (want[i].Err == nil) ||
+			(tasks[i].Err != nil && tasks[i].Err.Error() != want[i].Err.Error()) {
+			t.Errorf("task %d: %v, %v; Eval: %v, %v", i, tasks[i].OK, tasks[i].Err, want[i].OK, want[i].Err)
+		}
+	}
+}
+
+// A runaway rule in a batch passes the one bound: it is reported as timed
+// out and quarantined until it ends, and the rules after it still decide
+// (a blocking rule behind a runaway one is not lost).
+func TestEvalAllRunaway(t *testing.T) {
+	defer func(d time.Duration) { defaultBound = d }(defaultBound)
+	defaultBound = time.Millisecond
+	ended := make(chan struct{})
+	lateEnded = func() { close(ended) }
+	defer func() { lateEnded = nil }()
+	slow, err := Compile(`all(split(args.s, ""), # in split(args.s, ""))`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	yes, err := Compile(`tool == "terminal"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &Input{Tool: "terminal", Args: map[string]any{"s": strings.Repeat("ab", 1000)}}
+	tasks := []Task{{Rule: yes, In: in}, {Rule: slow, In: in}, {Rule: yes, In: in}}
+	start := time.Now()
+	EvalAll(context.Background(), time.Hour, tasks)
+	if d := time.Since(start); d > 20*time.Second {
+		t.Fatalf("EvalAll returned after %v: the bound did not hold", d)
+	}
+	if !tasks[0].OK || tasks[0].Err != nil || !tasks[2].OK || tasks[2].Err != nil {
+		t.Fatalf("the rules around the runaway: %+v, %+v", tasks[0], tasks[2])
+	}
+	if !errors.Is(tasks[1].Err, ErrTimeout) {
+		t.Fatalf("runaway: %v, want ErrTimeout", tasks[1].Err)
+	}
+	again := []Task{{Rule: slow, In: &Input{Args: map[string]any{"s": "a"}}}}
+	EvalAll(context.Background(), time.Hour, again)
+	if !errors.Is(again[0].Err, ErrQuarantined) {
+		t.Fatalf("while the late one runs: %v, want ErrQuarantined", again[0].Err)
+	}
+	select {
+	case <-ended:
+	case <-time.After(5 * time.Minute):
+		t.Fatal("the late evaluation never ended")
+	}
+	EvalAll(context.Background(), time.Hour, again)
+	if again[0].Err != nil || !again[0].OK {
+		t.Fatalf("after the late one ended: %v, %v; want true", again[0].OK, again[0].Err)
+	}
+}
