@@ -3,6 +3,7 @@ package hookconfig
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -53,6 +54,9 @@ func TestProjectRuleFiles(t *testing.T) {
 		}
 	}
 
+	if runtime.GOOS == "windows" {
+		return // Wine makes a link that cannot be opened: the check is the Unix one
+	}
 	if err := os.Symlink(filepath.Join(dir, "outside.yaml"), filepath.Join(dir, "other", ".hermes", "link.yaml")); err != nil {
 		t.Fatal(err)
 	}

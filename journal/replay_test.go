@@ -140,7 +140,8 @@ func TestReplayFiresAsRecorded(t *testing.T) {
 		w.Record(context.Background(), r)
 	}
 	lines := readLines(t, p)
-	if !strings.Contains(lines[0], `"cwd":"`+proj+`","agent":"claude",`) || strings.Contains(lines[1], `"agent"`) {
+	projJSON, _ := json.Marshal(proj) // a Windows path's backslashes are escaped
+	if !strings.Contains(lines[0], `"cwd":`+string(projJSON)+`,"agent":"claude",`) || strings.Contains(lines[1], `"agent"`) {
 		t.Fatalf("the agent is not journalled after cwd:\n%s\n%s", lines[0], lines[1])
 	}
 
