@@ -3,6 +3,7 @@ package rule
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/expr-lang/expr"
@@ -38,18 +39,29 @@ var shared struct {
 // Env(Input{}), AsBool(), MaxNodes(MaxNodes) and the strict-key function.
 func newConfig() *conf.Config {
 	c := conf.CreateNew()
-	for _, op := range []expr.Option{
-		expr.Env(Input{}),
-		expr.AsBool(),
-		expr.MaxNodes(MaxNodes),
-		expr.Function(strictKey, fetchKey, new(func(any, string) any)),
-	} {
+	for _, op := range options() {
 		op(c)
 	}
 	for name := range c.Disabled {
 		delete(c.Builtins, name)
 	}
 	return c
+}
+
+// options are expr's options for a rule: the environment, a boolean
+// result, the node limit, and the functions the guard puts in.
+func options() []expr.Option {
+	return []expr.Option{
+		expr.Env(Input{}),
+		expr.AsBool(),
+		expr.MaxNodes(MaxNodes),
+		expr.Function(strictKey, fetchKey, new(func(any, string) any)),
+		expr.Function(concatFn, concat, new(func(string, string) string)),
+		expr.Function(addFn, add, new(func(any, any) any)),
+		expr.Function(matchesFn, matches, new(func(any, any) bool)),
+		expr.Function("split", split, strings.Split, strings.SplitN),
+		expr.Function("splitAfter", splitAfter, strings.SplitAfter, strings.SplitAfterN),
+	}
 }
 
 // compile runs expr's pipeline (parse, check, the guard, optimise, emit)
@@ -79,8 +91,8 @@ func compile(src string) (*vm.Program, error) {
 	}
 	g := &guard{src: src, cfg: c}
 	ast.Walk(&tree.Node, g)
-	if g.err != nil {
-		return nil, g.err
+	if err := g.result(); err != nil {
+		return nil, err
 	}
 	if err := optimizer.Optimize(&tree.Node, c); err != nil {
 		var fe *file.Error

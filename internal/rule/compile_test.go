@@ -15,14 +15,20 @@ import (
 // constant pattern in its checker and again in its compiler): the
 // pipeline Compile replaces, and what its programs and errors must equal.
 func exprCompile(src string) (*vm.Program, error) {
+	// Compile checks before its guard, as expr.Compile does not (its
+	// patch visitors run on a tree whose check failed, and the guard's
+	// bounded `+` and `matches` take any operands): a rule that does not
+	// check is refused for that first.
+	if _, err := expr.Compile(src, options()...); err != nil {
+		return nil, asError(err)
+	}
 	g := &guard{src: src}
-	prog, err := expr.Compile(src, expr.Env(Input{}), expr.AsBool(), expr.MaxNodes(MaxNodes), expr.Patch(g),
-		expr.Function(strictKey, fetchKey, new(func(any, string) any)))
+	prog, err := expr.Compile(src, append(options(), expr.Patch(g))...)
 	if err != nil {
 		return nil, asError(err)
 	}
-	if g.err != nil {
-		return nil, g.err
+	if err := g.result(); err != nil {
+		return nil, err
 	}
 	return prog, nil
 }
@@ -48,6 +54,12 @@ func TestCompileAsExprCompiles(t *testing.T) {
 		// A rule that fails inside a predicate, then rules with
 		// predicates: the shared checker must start each clean.
 		`any(1..3, # matches 1)`, `all(args.list, #.x == 1)`, `any(1..3, all(1..2, true))`, `none(1..3, # > 2)`,
+		// The guard's bounded `+` and `matches`, and the refusals in loops.
+		`args.a + "/" + args.b == cwd`, `trimSuffix(cwd, "/") + "/" == args.p`, `"a" + "b" == tool`, `args.n + 1 > 2`,
+		`1 + 2 > 2`, `tool + "x" == "y"`, `args.a matches args.b`, `not (args.a matches tool)`, `"a" + 1 == "a1"`,
+		`any(args.list, # + "x" == "y")`, `any(args.list, upper(#) == "X")`, `any(args.list, # matches args.p)`,
+		`any(args.list, int(#) + 1 > 2)`, `any(args.list, # matches "^x")`, `len(split(args.c, " ")) > 1`,
+		`toJSON(toJSON(args)) != ""`, `len(splitAfter(args.c, ",", 2)) == 2`,
 	}, twentyRules...)
 	for _, src := range corpus {
 		want, wantErr := exprCompile(src)

@@ -9,7 +9,9 @@ import (
 // rule decides or errs.
 func FuzzCompileEval(f *testing.F) {
 	for _, s := range []string{rmRF, `tool == "terminal"`, `any(split(args.command, " "), # == "-f")`,
-		`"a" in args`, `len(keys(payload)) > 2`, `1..3 == [1,2,3]`, `args?.x?.y == nil`} {
+		`"a" in args`, `len(keys(payload)) > 2`, `1..3 == [1,2,3]`, `args?.x?.y == nil`,
+		`args.command + "x" == args.n + 1`, `args.command matches args.command`, `len(split(args.command, "", 3)) > 1`,
+		`count(args.list, # + 1 > 1) > 0`} {
 		f.Add(s, "rm -rf /")
 	}
 	f.Fuzz(func(t *testing.T, src, command string) {

@@ -42,6 +42,10 @@ type guard struct {
 	// strict reads are then typed as the checker types them. Unset (as an
 	// expr.Patch visitor, in tests) they are left to expr's next check.
 	cfg *conf.Config
+	// builds and encoders count concatenations and builders (count).
+	builds, encoders int
+	// loopErr is the first construct refused in a loop (failLater).
+	loopErr error
 }
 
 func (g *guard) Visit(node *ast.Node) {
@@ -53,6 +57,7 @@ func (g *guard) Visit(node *ast.Node) {
 		g.fail(n, "variables (let) are not allowed in rules")
 	case *ast.BuiltinNode:
 		g.name(n, n.Name)
+		g.builder(n, n.Name, n.Arguments)
 	case *ast.CallNode:
 		id, ok := n.Callee.(*ast.IdentifierNode)
 		if !ok {
@@ -60,6 +65,10 @@ func (g *guard) Visit(node *ast.Node) {
 			return
 		}
 		g.name(n, id.Value)
+		g.builder(n, id.Value, n.Arguments)
+	case *ast.BinaryNode:
+		g.plus(node, n)
+		g.dynamicMatch(node, n)
 	case *ast.MemberNode:
 		g.strict(node, n)
 	case *ast.PredicateNode:
@@ -67,7 +76,9 @@ func (g *guard) Visit(node *ast.Node) {
 		// loop inside a loop is not, so it is refused.
 		if inner := ast.Find(n.Node, isPredicate); inner != nil {
 			g.fail(inner, "a loop (all, any, map, filter, ...) inside another is not allowed in rules")
+			return
 		}
+		g.loopBody(n.Node)
 	}
 }
 
@@ -88,21 +99,22 @@ func (g *guard) strict(node *ast.Node, n *ast.MemberNode) {
 		Callee:    callee,
 		Arguments: []ast.Node{n.Node, &ast.StringNode{Value: prop.Value}},
 	}
-	g.typeStrict(call, callee)
+	g.typeCall(call, callee, strictKey)
 	ast.Patch(node, call)
 }
 
-// typeStrict gives a strict read's call the natures expr's checker would
+// typeCall gives a call the guard puts in (a strict read, a bounded
+// concatenation) the natures expr's checker would
 // give it (as ident and checkFunction do for a configured function: the
 // callee is the function's type with the function attached, the call
 // returns any), so that the tree needs no second check; the argument
 // nodes keep the natures the check gave them. TestCompileAsExprCompiles
 // holds the programs to what a second check gives.
-func (g *guard) typeStrict(call *ast.CallNode, callee *ast.IdentifierNode) {
+func (g *guard) typeCall(call *ast.CallNode, callee *ast.IdentifierNode, name string) {
 	if g.cfg == nil {
 		return
 	}
-	fn := g.cfg.Functions[strictKey]
+	fn := g.cfg.Functions[name]
 	nt := g.cfg.NtCache.FromType(fn.Type())
 	if nt.TypeData == nil {
 		nt.TypeData = new(nature.TypeData)
@@ -113,7 +125,7 @@ func (g *guard) typeStrict(call *ast.CallNode, callee *ast.IdentifierNode) {
 }
 
 func (g *guard) name(n ast.Node, name string) {
-	if !allowed[name] && name != strictKey {
+	if !allowed[name] && name != strictKey && name != concatFn && name != addFn && name != matchesFn {
 		g.fail(n, fmt.Sprintf("%s() is not allowed in rules", name))
 	}
 }

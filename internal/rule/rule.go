@@ -4,9 +4,12 @@
 // Contract: a rule reads only the Input it is given. It has no functions
 // that reach files, the network, the environment or the clock, and it is
 // bounded three ways: at compile time (source length, node count, an
-// allowlist of builtins, no variables, no loop inside a loop), in the
-// evaluator (expr's memory budget, which counts ranges and the arrays and
-// maps a rule builds) and by a wall-clock deadline per evaluation. A rule
+// allowlist of builtins, no variables, no loop inside a loop, nothing
+// built from its input inside a loop, at most a few strings built outside
+// one: growth.go), in the evaluator (expr's memory budget, which counts
+// ranges and the arrays and maps a rule builds, and the bounds on `+`,
+// dynamic patterns and split) and by a wall-clock deadline per
+// evaluation. A rule
 // that passes its deadline is quarantined: its evaluation goroutine cannot
 // be stopped from outside, so the Rule never starts another one and every
 // later Eval returns ErrQuarantined at once.
