@@ -16,6 +16,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/rule"
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
@@ -80,7 +81,13 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 			if e.Matcher != "" {
 				fmt.Fprintf(&b, " matcher=%s", show(PyRepr(e.Matcher)))
 			}
-			fmt.Fprintf(&b, " (timeout=%ss", e.TimeoutSeconds())
+			if e.Rule() != nil && e.Timeout > rule.DefaultTimeout {
+				// A rule is decided within its own bound, far below a
+				// process's default timeout.
+				fmt.Fprintf(&b, " (bound=%ss", strconv.FormatFloat(rule.DefaultTimeout.Seconds(), 'f', -1, 64))
+			} else {
+				fmt.Fprintf(&b, " (timeout=%ss", e.TimeoutSeconds())
+			}
 			if e.Dialect != "hermes" {
 				fmt.Fprintf(&b, ", %s dialect", e.Dialect)
 			}
