@@ -278,11 +278,19 @@ func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index i
 		// agent that waits long, not for Hermes' 60 s.
 		e.Timeout = claudeDefaultTimeout(ev)
 	}
+	cfg.parseEntryKeys(e, path, n, e.Dialect)
+	cfg.parseWorker(e, path, n)
+	return cfg.finishEntry(e, path, n)
+}
+
+// parseEntryKeys reads what an entry of any kind may set first: matcher,
+// timeout (read as dialect reads it), fail_closed and priority.
+func (cfg *Config) parseEntryKeys(e *Entry, path string, n *yaml.Node, dialect protocol.Dialect) {
 	if m := pyyaml.MappingGet(n, "matcher"); m != nil {
 		cfg.parseMatcher(e, path, m)
 	}
 	if t := pyyaml.MappingGet(n, "timeout"); t != nil {
-		e.Timeout = cfg.parseTimeout(path, t, e.Dialect, e.Timeout)
+		e.Timeout = cfg.parseTimeout(path, t, dialect, e.Timeout)
 	}
 	cfg.parseFailClosed(e, path, n)
 	if p := pyyaml.MappingGet(n, "priority"); p != nil {
@@ -292,7 +300,11 @@ func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index i
 			cfg.warn(path, ".priority must be an integer (got "+pyyaml.Repr(p)+"); using 0")
 		}
 	}
-	cfg.parseWorker(e, path, n)
+}
+
+// finishEntry reads what an entry of any kind may set last (mode,
+// skill_commands, examples) and builds its matcher.
+func (cfg *Config) finishEntry(e *Entry, path string, n *yaml.Node) *Entry {
 	cfg.parseMode(e, path, n)
 	cfg.parseSkillCommands(e, path, n)
 	cfg.parseExamples(e, path, n)

@@ -95,26 +95,8 @@ func (cfg *Config) parseRuleEntry(ev *protocol.Event, declared, path string, ind
 		Source:     source,
 		Spec:       spec,
 	}
-	if m := pyyaml.MappingGet(n, "matcher"); m != nil {
-		cfg.parseMatcher(e, path, m)
-	}
-	if t := pyyaml.MappingGet(n, "timeout"); t != nil {
-		e.Timeout = cfg.parseTimeout(path, t, protocol.Hermes, e.Timeout)
-	}
-	cfg.parseFailClosed(e, path, n)
-	if p := pyyaml.MappingGet(n, "priority"); p != nil {
-		if v, ok := pyyaml.Int(p); ok && p.Tag != "!!bool" && !pyyaml.IsYAML11Bool(p) {
-			e.Priority = v
-		} else {
-			cfg.warn(path, ".priority must be an integer (got "+pyyaml.Repr(p)+"); using 0")
-		}
-	}
-	cfg.parseMode(e, path, n)
-	cfg.parseSkillCommands(e, path, n)
-	cfg.parseExamples(e, path, n)
-	e.match = compileMatcher(e, func(msg string) { cfg.warn(path, ".matcher: "+msg) })
-	e.ready = true
-	return e
+	cfg.parseEntryKeys(e, path, n, protocol.Hermes)
+	return cfg.finishEntry(e, path, n)
 }
 
 // ruleKeysElsewhere warns of a rule's keys on an entry that is no rule:
