@@ -72,23 +72,29 @@ type worker struct {
 	done    chan struct{}
 }
 
+// withDefaults is o with every unset bound at its default.
+func (o Options) withDefaults() Options {
+	if o.Queue <= 0 {
+		o.Queue = DefaultQueue
+	}
+	if o.Batch <= 0 {
+		o.Batch = DefaultBatch
+	}
+	if o.Attempts <= 0 {
+		o.Attempts = DefaultAttempts
+	}
+	if o.sleep == nil {
+		o.sleep = sleepCtx
+	}
+	return o
+}
+
 // New starts an Exporter for cfg; nil when cfg exports nothing.
 func New(cfg Config, opts Options) *Exporter {
 	if !cfg.Enabled() {
 		return nil
 	}
-	if opts.Queue <= 0 {
-		opts.Queue = DefaultQueue
-	}
-	if opts.Batch <= 0 {
-		opts.Batch = DefaultBatch
-	}
-	if opts.Attempts <= 0 {
-		opts.Attempts = DefaultAttempts
-	}
-	if opts.sleep == nil {
-		opts.sleep = sleepCtx
-	}
+	opts = opts.withDefaults()
 	ctx, cancel := context.WithCancel(context.Background())
 	e := &Exporter{cancel: cancel}
 	for _, s := range sinksFor(cfg, opts.Version) {

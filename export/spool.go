@@ -172,15 +172,7 @@ func (s Spool) Flush(ctx context.Context, cfg Config, opts Options) (FlushResult
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return res, err
 	}
-	if opts.Batch <= 0 {
-		opts.Batch = DefaultBatch
-	}
-	if opts.Attempts <= 0 {
-		opts.Attempts = DefaultAttempts
-	}
-	if opts.sleep == nil {
-		opts.sleep = sleepCtx
-	}
+	opts = opts.withDefaults()
 	sinks := sinksFor(cfg, opts.Version)
 	defer func() {
 		for _, k := range sinks {
