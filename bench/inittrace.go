@@ -99,11 +99,9 @@ func (e *env) initTrace() error {
 	if err != nil {
 		return err
 	}
-	hello := filepath.Join(e.work, "go-hello")
-	if _, err := os.Stat(hello); err != nil {
-		if _, _, _, err := e.buildGoPrograms(); err != nil {
-			return err
-		}
+	hello, err := e.goHello()
+	if err != nil {
+		return err
 	}
 	payload := `{"tool_name":"terminal","args":{"command":"ls -la"},"session_id":"s1"}`
 	ours, oursTotal, err := inits(e.bin, []string{"dispatch", "post_llm_call"}, envv, payload, *initRuns, holds(`"hooks":[]`))
@@ -127,4 +125,16 @@ func (e *env) initTrace() error {
 	fmt.Printf("   Go hello world: %d packages, least per-start total %.3f ms\n", len(helloInits), helloTotal)
 	fmt.Printf("   (section took %.1fs)\n", time.Since(began).Seconds())
 	return nil
+}
+
+// goHello is the Go hello world the start-up sections compare with, built
+// (with the other Go programs) unless an earlier section built it.
+func (e *env) goHello() (string, error) {
+	hello := filepath.Join(e.work, "go-hello")
+	if _, err := os.Stat(hello); err != nil {
+		if _, _, _, err := e.buildGoPrograms(); err != nil {
+			return "", err
+		}
+	}
+	return hello, nil
 }

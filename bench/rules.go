@@ -370,11 +370,9 @@ func (e *env) rulesInit(cfgs map[string]string) error {
 	if err != nil {
 		return err
 	}
-	hello := filepath.Join(e.work, "go-hello")
-	if _, err := os.Stat(hello); err != nil {
-		if _, _, _, err := e.buildGoPrograms(); err != nil {
-			return err
-		}
+	hello, err := e.goHello()
+	if err != nil {
+		return err
 	}
 	payload := `{"tool_name":"terminal","args":{"command":"ls -la"},"session_id":"s1"}`
 	ours, _, err := inits(e.bin, []string{"dispatch", "post_llm_call"}, envv, payload, *initRuns, holds(`"hooks":[]`))
