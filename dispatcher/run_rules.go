@@ -8,7 +8,7 @@ import (
 )
 
 // The rules of a tier, decided inline: in one pass on one goroutine
-// (rule.EvalAll) under one bound, from one rule.Input per event they run
+// (rule.EvalAll), each under its own bound, from one rule.Input per event they run
 // under, rather than a goroutine, a firing and an Input per entry and one
 // more goroutine and timer per evaluation. Each report is filled in as
 // runInto fills a rule's in, so the fold sees the same reports in the same
@@ -49,7 +49,6 @@ func (d *Dispatcher) runRules(ctx context.Context, ev *protocol.Event, fields ma
 	var (
 		inputs []input
 		agent  = callingAgent(ctx)
-		bound  = rule.DefaultTimeout
 		tasks  = make([]rule.Task, 0, len(idx))
 		// what of each entry's run is known before the pass: a rule that
 		// does not compile is answered without one.
@@ -86,11 +85,10 @@ func (d *Dispatcher) runRules(ctx context.Context, ev *protocol.Event, fields ma
 		if testRuleEval != nil {
 			testRuleEval(k.spec.Source)
 		}
-		bound = min(bound, h.Entry.Timeout)
 		slot[n] = len(tasks)
-		tasks = append(tasks, rule.Task{Rule: r, In: inputOf(h, runEvent(ev, h.Entry))})
+		tasks = append(tasks, rule.Task{Rule: r, In: inputOf(h, runEvent(ev, h.Entry)), Bound: h.Entry.Timeout})
 	}
-	rule.EvalAll(ctx, bound, tasks)
+	rule.EvalAll(ctx, tasks)
 	<-d.sem
 	for n, i := range idx {
 		a := answers[n]

@@ -8,45 +8,73 @@ import (
 
 // Task is one rule to decide in a batch (EvalAll) and, once EvalAll
 // returns, its answer: OK and Err as Eval returns them, and Elapsed, the
-// time the rule took.
+// time the rule took. Bound is the rule's own time bound (0 or more than
+// DefaultTimeout: DefaultTimeout).
 type Task struct {
-	Rule *Rule
-	In   *Input
+	Rule  *Rule
+	In    *Input
+	Bound time.Duration
 
 	OK      bool
 	Err     error
 	Elapsed time.Duration
 }
 
-// EvalAll decides the tasks' rules one after another on one goroutine
-// under one bound: the earliest of ctx's deadline, bound and
-// DefaultTimeout. That is what a firing with many rules pays once instead
-// of a goroutine and a timer per rule; the answers are the ones Eval would
-// give each.
+func (t *Task) bound() time.Duration {
+	if t.Bound <= 0 {
+		return defaultBound
+	}
+	return min(t.Bound, defaultBound)
+}
+
+// EvalAll decides the tasks' rules one after another on one goroutine,
+// each under its own bound (and all under ctx's deadline): what a firing
+// with many rules pays once instead of a goroutine and a timer per rule;
+// the answers are the ones Eval would give each.
 //
-// A rule that passes the bound is the one running when it ends: it gets
-// ErrTimeout and is quarantined until its evaluation ends, as with Eval.
-// The rules after it are then decided each by Eval, all at once, so that a
-// runaway rule costs the rest at most one more bound (however many
-// runaways there are) and never their answers.
-func EvalAll(ctx context.Context, bound time.Duration, tasks []Task) {
+// One timer watches the pass, set to the shortest bound. When it fires,
+// the rule running then is stopped only if it is past its own bound —
+// a rule with a long bound that happens to run when a short bound of
+// another rule ends is not (on a loaded machine a fast rule can take a
+// millisecond); else the timer is set again, never longer than the
+// shortest bound, so no rule overstays its bound by more than that.
+//
+// A rule past its bound gets ErrTimeout and is quarantined until its
+// evaluation ends, as with Eval. The rules after it are then decided each
+// by Eval under its own bound, all at once, so that a runaway rule costs
+// the rest at most one more bound (however many runaways there are) and
+// never their answers.
+func EvalAll(ctx context.Context, tasks []Task) {
 	if len(tasks) == 0 {
 		return
 	}
-	bound = min(bound, defaultBound)
+	shortest := defaultBound
+	for i := range tasks {
+		shortest = min(shortest, tasks[i].bound())
+	}
+	var timer *time.Timer
 	var timeout <-chan time.Time
-	if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > bound {
-		t := time.NewTimer(bound)
-		defer t.Stop()
-		timeout = t.C
+	if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > shortest {
+		timer = time.NewTimer(shortest)
+		defer timer.Stop()
+		timeout = timer.C
 	}
 	b := &batch{tasks: tasks, done: make(chan struct{})}
 	go b.run()
-	select {
-	case <-b.done:
-		return
-	case <-ctx.Done():
-	case <-timeout:
+wait:
+	for {
+		select {
+		case <-b.done:
+			return
+		case <-ctx.Done():
+			break wait
+		case <-timeout:
+			if left, ok := b.within(); ok {
+				timer.Reset(min(left, shortest))
+				continue
+			}
+			break wait
+		}
 	}
 	rest := b.abandon()
 	var wg sync.WaitGroup
@@ -54,6 +82,12 @@ func EvalAll(ctx context.Context, bound time.Duration, tasks []Task) {
 		wg.Add(1)
 		go func(t *Task) {
 			defer wg.Done()
+			ctx := ctx
+			if t.bound() < defaultBound {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, t.bound())
+				defer cancel()
+			}
 			start := time.Now()
 			t.OK, t.Err = t.Rule.Eval(ctx, t.In)
 			t.Elapsed = time.Since(start)
@@ -104,6 +138,22 @@ func (b *batch) run() {
 		t.OK, t.Err, t.Elapsed = ok, err, elapsed
 		b.next++
 	}
+}
+
+// within reports whether the rule running (if any) is still within its
+// bound, and how much of it is left; between two rules it is the
+// shortest bound's turn again.
+func (b *batch) within() (time.Duration, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.next >= len(b.tasks) {
+		return defaultBound, true // done is about to close
+	}
+	if !b.running {
+		return defaultBound, true
+	}
+	left := b.tasks[b.next].bound() - time.Since(b.started)
+	return left, left > 0
 }
 
 // abandon stops the batch where it is: the rule running (if one is) is

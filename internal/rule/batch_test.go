@@ -22,7 +22,7 @@ func TestEvalAllAnswersAsEval(t *testing.T) {
 		want = append(want, Task{OK: ok, Err: err})
 		tasks = append(tasks, Task{Rule: r, In: in})
 	}
-	EvalAll(context.Background(), time.Hour, tasks)
+	EvalAll(context.Background(), tasks)
 	for i := range tasks {
 		if tasks[i].OK != want[i].OK || (tasks[i].Err == nil) != (want[i].Err == nil) ||
 			(tasks[i].Err != nil && tasks[i].Err.Error() != want[i].Err.Error()) {
@@ -54,7 +54,7 @@ func TestEvalAllRunaway(t *testing.T) {
 	in := &Input{Tool: "terminal", Args: map[string]any{"s": strings.Repeat("ab", 20)}}
 	tasks := []Task{{Rule: yes, In: in}, {Rule: slow, In: in}, {Rule: yes, In: in}}
 	start := time.Now()
-	EvalAll(context.Background(), time.Hour, tasks)
+	EvalAll(context.Background(), tasks)
 	if d := time.Since(start); d > 20*time.Second {
 		t.Fatalf("EvalAll returned after %v: the bound did not hold", d)
 	}
@@ -65,7 +65,7 @@ func TestEvalAllRunaway(t *testing.T) {
 		t.Fatalf("runaway: %v, want ErrTimeout", tasks[1].Err)
 	}
 	again := []Task{{Rule: slow, In: &Input{Args: map[string]any{"s": "a"}}}}
-	EvalAll(context.Background(), time.Hour, again)
+	EvalAll(context.Background(), again)
 	if !errors.Is(again[0].Err, ErrQuarantined) {
 		t.Fatalf("while the late one runs: %v, want ErrQuarantined", again[0].Err)
 	}
@@ -74,8 +74,38 @@ func TestEvalAllRunaway(t *testing.T) {
 	case <-time.After(5 * time.Minute):
 		t.Fatal("the late evaluation never ended")
 	}
-	EvalAll(context.Background(), time.Hour, again)
+	EvalAll(context.Background(), again)
 	if again[0].Err != nil || !again[0].OK {
 		t.Fatalf("after the late one ended: %v, %v; want true", again[0].OK, again[0].Err)
+	}
+}
+
+// Each rule in a batch has its own bound: a rule that takes longer than
+// another rule's short bound, but not its own, is answered — the batch's
+// one timer, set to the shortest bound, stops only a rule past its own.
+// (One bound for the pass, the shortest, once stopped a fast rule that
+// took a millisecond on a loaded machine because another rule's bound
+// was 1 ms.)
+func TestEvalAllBoundIsEachRules(t *testing.T) {
+	defer func(d time.Duration) { defaultBound = d }(defaultBound)
+	defaultBound = 5 * time.Minute // the hang guard
+	// Tens of milliseconds or more on forty bytes of "abab…": far past
+	// the other rule's 1 ms.
+	slow, err := Compile(`count(1..20000, args.s matches "a.*c.*d$") == 0`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	short, err := Compile(`tool == "terminal"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &Input{Tool: "terminal", Args: map[string]any{"s": strings.Repeat("ab", 20)}}
+	tasks := []Task{{Rule: short, In: in, Bound: time.Millisecond}, {Rule: slow, In: in}}
+	EvalAll(context.Background(), tasks)
+	if tasks[1].Err != nil || !tasks[1].OK {
+		t.Fatalf("the rule with the long bound, %v in: %v, %v; want true", tasks[1].Elapsed, tasks[1].OK, tasks[1].Err)
+	}
+	if tasks[1].Elapsed < time.Millisecond {
+		t.Skipf("the slow rule took %v, not past the other's bound: nothing tested", tasks[1].Elapsed)
 	}
 }
