@@ -10,7 +10,7 @@ import { after, before, describe, test } from "node:test";
 import {
   BadOutcomeError, BinaryNotFoundError, DispatchError, DispatchTimeoutError, Outcome, dispatch, dispatchHermes,
 } from "../index.mjs";
-import { CASES, SCHEMA, findBinary, pidAlive, setup, stripTiming, withSession } from "./fixture.mjs";
+import { CASES, SCHEMA, describePid, findBinary, pidAlive, setup, stripTiming, withSession } from "./fixture.mjs";
 
 const skip = findBinary() ? false : "hermes-hooks not on PATH and HERMES_HOOKS_BIN unset (go test ./clients/ builds it)";
 
@@ -112,12 +112,15 @@ describe("hermes-hooks Node client", { skip }, () => {
     // hermes-hooks and the hook can take more than a second. So the timeout
     // doubles until the hook started within it; every attempt must still
     // return at its timeout and stop its hook.
+    // [pid, start time ("" without /proc)] the hook wrote, or null.
     const pidIn = (file) => {
+      let fields;
       try {
-        return Number(readFileSync(file, "utf8").trim() || 0);
+        fields = readFileSync(file, "utf8").split(/\s+/).filter(Boolean);
       } catch {
-        return 0;
+        return null;
       }
+      return fields.length ? [Number(fields[0]), fields[1] ?? ""] : null;
     };
     for (const [name, opts] of [["oneshot", { server: false }], ["server", {}]]) {
       const pidfiles = [];
@@ -142,10 +145,10 @@ describe("hermes-hooks Node client", { skip }, () => {
       assert.ok(started, `${name}: the hook never started within the client's timeout, even 32 s`);
       // Every hook that started — a late one of an attempt that gave up
       // before it too — is stopped.
-      for (const pid of pidfiles.map(pidIn).filter(Boolean)) {
+      for (const [pid, begun] of pidfiles.map(pidIn).filter(Boolean)) {
         const deadline = Date.now() + 60_000;
-        while (pidAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-        assert.equal(pidAlive(pid), false, `${name}: the sleeping hook outlived the timeout`);
+        while (pidAlive(pid, begun) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        assert.equal(pidAlive(pid, begun), false, `${name}: the sleeping hook outlived the timeout: ${describePid(pid)}`);
       }
     }
   });

@@ -95,15 +95,33 @@ export function withSession(fields, sid) {
   return { ...fields, session_id: sid };
 }
 
-export function pidAlive(pid) {
+// Whether pid is a live process — and, given the start time the process
+// read from /proc (started), still the same one: a pid can be given to
+// another process soon after its own ended. A zombie is dead for our
+// purpose.
+export function pidAlive(pid, started = "") {
   try {
     process.kill(pid, 0);
   } catch (e) {
     return e.code === "EPERM";
   }
+  let fields;
   try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1][0] !== "Z";
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
   } catch {
     return true;
+  }
+  if (started && fields[19] !== started) return false;
+  return fields[0] !== "Z";
+}
+
+// What pid is now, for a failure message.
+export function describePid(pid) {
+  try {
+    const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+    return `pid ${pid}: ${JSON.stringify(cmd)}, stat ${JSON.stringify(readFileSync(`/proc/${pid}/stat`, "utf8"))}`;
+  } catch (e) {
+    return `pid ${pid}: ${e.message}`;
   }
 }

@@ -139,16 +139,33 @@ def strip_timing(outcome: Dict[str, Any]) -> Dict[str, Any]:
     return out
 
 
-def pid_alive(pid: int) -> bool:
+def pid_alive(pid: int, started: str = "") -> bool:
+    """Whether pid is a live process — and, given the start time the
+    process read from /proc (started), still the same one: a pid can be
+    given to another process soon after its own ended."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    # A zombie is dead for our purpose.
     try:
         with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(") ", 1)[1][0] != "Z"
+            fields = f.read().rsplit(") ", 1)[1].split()
     except OSError:
         return True
+    if started and fields[19] != started:
+        return False
+    return fields[0] != "Z"  # a zombie is dead for our purpose
+
+
+def describe(pid: int) -> str:
+    """What pid is now, for a failure message."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            cmd = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+    except OSError as e:
+        return f"pid {pid}: {e}"
+    return f"pid {pid}: {cmd!r}, stat {stat!r}"

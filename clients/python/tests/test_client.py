@@ -16,13 +16,17 @@ from . import fixture
 from .cases import CASES, with_session
 
 
-def _pid_in(path: str) -> int:
-    """The pid a test hook wrote to path, 0 while there is none."""
+def _pid_in(path: str) -> "tuple[int, str] | None":
+    """The pid (and start time, "" where there is no /proc) a test hook
+    wrote to path, None while there is none."""
     try:
         with open(path) as f:
-            return int(f.read().strip() or 0)
+            fields = f.read().split()
     except FileNotFoundError:
-        return 0
+        return None
+    if not fields:
+        return None
+    return int(fields[0]), (fields[1] if len(fields) > 1 else "")
 
 
 class OutcomeRoundTrip(unittest.TestCase):
@@ -151,11 +155,12 @@ class Paths(unittest.TestCase):
                     self.fail("the hook never started within the client's timeout, even 32s")
                 # Every hook that started — a late one of an attempt that
                 # gave up before it too — is stopped.
-                for pid in filter(None, map(_pid_in, pidfiles)):
+                for pid, begun in filter(None, map(_pid_in, pidfiles)):
                     deadline = time.monotonic() + 60
-                    while fixture.pid_alive(pid) and time.monotonic() < deadline:
+                    while fixture.pid_alive(pid, begun) and time.monotonic() < deadline:
                         time.sleep(0.05)
-                    self.assertFalse(fixture.pid_alive(pid), "the sleeping hook outlived the timeout")
+                    self.assertFalse(fixture.pid_alive(pid, begun),
+                                     "the sleeping hook outlived the timeout: " + fixture.describe(pid))
 
     def test_unserialisable_fields_become_strings(self):
         class Thing:
