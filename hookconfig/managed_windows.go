@@ -64,9 +64,11 @@ func sdProblem(what string, sd *windows.SECURITY_DESCRIPTOR, rights windows.ACCE
 		return what + " is owned by " + owner.String() + ", not " + managedOwner
 	}
 	dacl, _, err := sd.DACL()
-	if err != nil {
+	if err != nil && err != windows.ERROR_OBJECT_NOT_FOUND {
 		return what + ": its access list cannot be read: " + err.Error()
 	}
+	// No access list (x/sys says ERROR_OBJECT_NOT_FOUND) and a null one
+	// both let everyone do anything.
 	if dacl == nil {
 		return what + " has no access list: everyone may write it"
 	}
