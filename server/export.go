@@ -100,23 +100,30 @@ func (s *Server) flushSpool(ctx context.Context) {
 	t := time.NewTicker(spoolEvery)
 	defer t.Stop()
 	for {
-		s.exp.mu.Lock()
-		cfg, spool := s.exp.export, s.exp.spool
-		s.exp.mu.Unlock()
-		if cfg.Enabled() && spool.Pending() {
-			fctx, cancel := context.WithTimeout(ctx, spoolEvery)
-			res, err := spool.Flush(fctx, cfg, export.Options{Version: s.opts.Version})
-			cancel()
-			s.exp.spooled.Add(int64(res.Sent))
-			if err != nil {
-				s.log.Warn("export spool", "detail", err.Error())
-			}
-		}
+		s.flushSpoolOnce(ctx)
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
+	}
+}
+
+// flushSpoolOnce sends what the spool holds now, within spoolEvery, where
+// this server's config exports.
+func (s *Server) flushSpoolOnce(ctx context.Context) {
+	s.exp.mu.Lock()
+	cfg, spool := s.exp.export, s.exp.spool
+	s.exp.mu.Unlock()
+	if !cfg.Enabled() || !spool.Pending() {
+		return
+	}
+	fctx, cancel := context.WithTimeout(ctx, spoolEvery)
+	res, err := spool.Flush(fctx, cfg, export.Options{Version: s.opts.Version})
+	cancel()
+	s.exp.spooled.Add(int64(res.Sent))
+	if err != nil {
+		s.log.Warn("export spool", "detail", err.Error())
 	}
 }
 

@@ -55,6 +55,9 @@ type User struct {
 	byKey    map[string]*list.Element
 	watching bool // Serve runs: loaded projects watch their files
 	closed   bool
+	// loaded is told (without waiting) each time a project loads: the
+	// spool loop flushes once a project's config says where to.
+	loaded chan struct{}
 }
 
 // userProject is one loaded project set.
@@ -92,7 +95,8 @@ func NewUser(opts Options, maxProjects int) (*User, error) {
 		opts.Sessions = sessions.NewMemory()
 	}
 	return &User{base: opts, maxProjects: maxProjects, log: opts.Logger,
-		slots: make(chan struct{}, opts.MaxConcurrent), lru: list.New(), byKey: map[string]*list.Element{}}, nil
+		slots: make(chan struct{}, opts.MaxConcurrent), lru: list.New(), byKey: map[string]*list.Element{},
+		loaded: make(chan struct{}, 1)}, nil
 }
 
 // Projects is the number of project sets loaded now.
@@ -215,6 +219,10 @@ func (u *User) acquire(wd string, dirs []string, key string) (*userProject, erro
 			p.stop = srv.startWatching()
 		}
 		u.log.Info("project loaded", "project", dirs[0], "wd", wd, "hooks", len(srv.cur.Load().cfg.Entries))
+		select {
+		case u.loaded <- struct{}{}:
+		default:
+		}
 	}
 	p.srv, p.err = srv, err
 	close(p.ready)
@@ -338,6 +346,10 @@ func (u *User) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	u.log.Info("listening", "addr", addrString(ln.Addr()), "pid", os.Getpid(), "mode", "user",
 		"config", u.base.ConfigPath, "max_projects", u.maxProjects)
+	spoolCtx, stopSpool := context.WithCancel(context.Background())
+	spoolDone := make(chan struct{})
+	go func() { defer close(spoolDone); u.flushSpool(spoolCtx) }()
+	defer func() { stopSpool(); <-spoolDone }()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -370,4 +382,37 @@ func (u *User) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	u.log.Info("stopped")
 	return nil
+}
+
+// flushSpool sends the one-shot records left in the export spool (hook
+// processes that decided without a server) as a per-project serve does:
+// when a project loads and every spoolEvery, through the most recently
+// used project's exporter — the export: block is the user's config's (a
+// repository cannot choose it), so every project's is the same. With no
+// project loaded there is no config read yet, and nothing to flush by.
+func (u *User) flushSpool(ctx context.Context) {
+	t := time.NewTicker(spoolEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-u.loaded:
+		}
+		u.mu.Lock()
+		var srv *Server
+		for el := u.lru.Front(); el != nil && srv == nil; el = el.Next() {
+			p := el.Value.(*userProject)
+			select {
+			case <-p.ready:
+				srv = p.srv // nil when it did not load
+			default:
+			}
+		}
+		u.mu.Unlock()
+		if srv != nil {
+			srv.flushSpoolOnce(ctx)
+		}
+	}
 }
