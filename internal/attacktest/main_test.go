@@ -11,9 +11,11 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 	"github.com/hermes-hooks/hermes-hooks/internal/testbin"
 )
 
@@ -56,6 +58,11 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	dir := t.TempDir()
+	// Before the directory goes (cleanups run last first): what a test's
+	// dispatches left running detached in it — an export flush still
+	// retrying, an async child — would otherwise write into it while it is
+	// removed ("directory not empty").
+	t.Cleanup(func() { killLeftIn(t, dir) })
 	for _, d := range []string{"home", "userhome"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o700); err != nil {
 			t.Fatal(err)
@@ -100,6 +107,26 @@ func (e *env) run(stdin string, args ...string) string {
 		e.t.Fatalf("hermes-hooks %v: %v\n%s", args, err, errb.String())
 	}
 	return out.String()
+}
+
+// killLeftIn kills every process whose working directory is dir or below
+// it, and waits for each to exit.
+func killLeftIn(t *testing.T, dir string) {
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, p := range procs {
+		cwd, err := os.Readlink(p + "/cwd")
+		if err != nil || (cwd != dir && !strings.HasPrefix(cwd, dir+"/")) {
+			continue
+		}
+		pid, err := strconv.Atoi(filepath.Base(p))
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		if err := proctest.AwaitExit(pid, time.Minute); err != nil {
+			t.Errorf("a process left in the test's directory: %v", err)
+		}
+	}
 }
 
 // alive reports whether pid is a live process (not a zombie).
