@@ -66,10 +66,12 @@ type Record struct {
 }
 
 // Script is the primary file a hook ran and its SHA-256 (hex) as the
-// consent gate hashed and pinned it for this very run.
+// consent gate hashed and pinned it for this very run; for a rule entry,
+// Rule is the rule's identity (hookconfig.RuleSpec.Identity).
 type Script struct {
 	Path   string
 	SHA256 string
+	Rule   string
 }
 
 // record reports the dispatch to the Recorder, if any. ran says whether at
@@ -86,6 +88,9 @@ func (d *Dispatcher) record(ctx context.Context, f *protocol.Firing, start time.
 	r := Record{Time: start, Elapsed: time.Since(start), Event: f.Event, Fields: fields, Cwd: f.Cwd, Agent: caller(ctx), Firing: &fc, Outcome: o,
 		Scripts: make([]Script, len(o.Hooks)), Async: d.opts.Async == AsyncInline}
 	for i := range hooks {
+		if rs := hooks[i].Entry.Rule(); rs != nil && i < len(r.Scripts) {
+			r.Scripts[i].Rule = rs.Identity(hooks[i].Entry.Source)
+		}
 		// pins[i] is nil where the pins were handed to a background run
 		// (which may close them concurrently) or never taken.
 		if i < len(pins) && pins[i] != nil {

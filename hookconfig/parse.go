@@ -436,7 +436,7 @@ func (cfg *Config) parseFailClosed(e *Entry, path string, n *yaml.Node) {
 // protection off — so it is reported, with the closest key.
 var entryKeys = []string{"command", "matcher", "timeout", "fail_closed", "failClosed", "onFailure",
 	"dialect", "priority", "worker", "workers", "worker_idle", "mode", "skill_commands", "examples",
-	"rule", "decision", "message", "opa"}
+	"rule", "decision", "message", "id", "opa"}
 
 // topLevelKeys are the top-level keys hermes-hooks reads.
 func topLevelKeys() []string {

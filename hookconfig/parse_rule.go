@@ -85,6 +85,12 @@ func (cfg *Config) parseRuleEntry(ev *protocol.Event, declared, path string, ind
 		return fail(at, ".message must be a non-empty string (the reason shown for a block or ask, the text of a context)")
 	}
 	spec.Message = strings.TrimSpace(mn.Value)
+	if in := pyyaml.MappingGet(n, "id"); in != nil {
+		if in.Kind != yaml.ScalarNode || in.Tag != "!!str" || !validRuleID(in.Value) {
+			return fail(in, ".id must be a name of 1 to 128 letters, digits and . _ - / : (how the journal and export name the rule)")
+		}
+		spec.ID = in.Value
+	}
 	e := &Entry{
 		Event:      ev,
 		DeclaredAs: declared,
@@ -99,10 +105,24 @@ func (cfg *Config) parseRuleEntry(ev *protocol.Event, declared, path string, ind
 	return cfg.finishEntry(e, path, n)
 }
 
+// validRuleID reports whether id can name a rule in a journal line, a
+// syslog structured-data value and an OTLP attribute as it is.
+func validRuleID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("._-/:", c)) {
+			return false
+		}
+	}
+	return true
+}
+
 // ruleKeysElsewhere warns of a rule's keys on an entry that is no rule:
 // they are ignored there (entryKeys lists them, so no other warning does).
 func (cfg *Config) ruleKeysElsewhere(path string, n *yaml.Node) {
-	for _, k := range []string{"decision", "message"} {
+	for _, k := range []string{"decision", "message", "id"} {
 		if pyyaml.MappingGet(n, k) != nil {
 			cfg.warn(path, "."+k+" is read on rule: entries only; ignoring it (a command decides by its reply)")
 		}

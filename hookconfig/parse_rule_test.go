@@ -145,3 +145,31 @@ func TestExampleCwdForRulesOnly(t *testing.T) {
 		t.Fatalf("warnings: %v", cfg.Warnings)
 	}
 }
+
+// A rule is named in the journal and in what is exported by its id:, else
+// by its file and line; an id that could not stand as it is in a journal
+// line, a syslog parameter or an OTLP attribute stops the file, and id:
+// on a command entry is said to be ignored.
+func TestRuleID(t *testing.T) {
+	cfg, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - rule: 'true'\n      id: team/no-rm-rf:v2\n      decision: block\n      message: a\n"+
+		"    - rule: 'false'\n      decision: block\n      message: b\n    - command: ./g.sh\n      id: x\n"), "/c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.Entries[0].Rule().Identity("/c.yaml"); got != "team/no-rm-rf:v2" {
+		t.Errorf("identity with id: %q", got)
+	}
+	if got := cfg.Entries[1].Rule().Identity("/c.yaml"); got != "/c.yaml:7" {
+		t.Errorf("identity without id: %q, want the file and the rule's line", got)
+	}
+	if len(cfg.Warnings) != 1 || !strings.Contains(cfg.Warnings[0].String(), "hooks.pre_tool_call[2].id is read on rule: entries only") {
+		t.Errorf("warnings: %v", cfg.Warnings)
+	}
+	for _, id := range []string{"''", "[a]", "'a b'", "'a\"b'", "'a]b'", "'" + strings.Repeat("x", 129) + "'", "'é'", "'a=b'"} {
+		_, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - rule: 'true'\n      id: "+id+"\n      decision: block\n      message: a\n"), "/c.yaml")
+		var ce *ConfigError
+		if !errors.As(err, &ce) || ce.Line != 4 || !strings.Contains(err.Error(), ".id must be a name of 1 to 128") {
+			t.Errorf("id %s: %v", id, err)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package hookconfig
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // Hook kinds. An entry's Spec says what kind of hook it is and holds what
 // only that kind needs; everything an entry of any kind has (event,
@@ -84,6 +87,8 @@ type RuleSpec struct {
 	Decision string
 	// Message is the block or ask reason, or the context text.
 	Message string
+	// ID is the rule's id: key ("" when it has none; see Identity).
+	ID string
 	// Line is the line of the rule's first line in its file (Entry.Source),
 	// for errors that name where a rule is wrong; 0 when not read from a
 	// file.
@@ -96,6 +101,19 @@ const (
 	RuleAsk     = "ask"
 	RuleContext = "context"
 )
+
+// Identity names the rule in the journal and in what is exported from it
+// (a security team's query for "which rule blocked"): its id: when it has
+// one, else the file and line it was read from.
+func (r *RuleSpec) Identity(source string) string {
+	if r.ID != "" {
+		return r.ID
+	}
+	if r.Line > 0 {
+		return source + ":" + strconv.Itoa(r.Line)
+	}
+	return source
+}
 
 // TypeRule is a rule entry's kind.
 const TypeRule = "rule"

@@ -74,6 +74,8 @@ type HookEntry struct {
 	// the consent gate pinned it for this run.
 	Script string `json:"script,omitempty"`
 	SHA256 string `json:"sha256,omitempty"`
+	// Rule names a rule entry (its id:, else its file and line).
+	Rule   string `json:"rule,omitempty"`
 	Shadow bool   `json:"shadow,omitempty"`
 	Would  string `json:"would,omitempty"`
 }
@@ -106,7 +108,7 @@ func (w *Writer) body(r *dispatcher.Record, route Route) protocol.Object {
 		if i < len(r.Scripts) {
 			s = r.Scripts[i]
 		}
-		hooks[i] = make(protocol.Object, 0, 14).
+		hooks[i] = make(protocol.Object, 0, 15).
 			With(true, "command", h.Command).
 			With(true, "dialect", string(h.Dialect)).
 			With(h.Source != "", "source", h.Source).
@@ -119,6 +121,7 @@ func (w *Writer) body(r *dispatcher.Record, route Route) protocol.Object {
 			With(true, "decision", dec).
 			With(s.Path != "", "script", s.Path).
 			With(s.SHA256 != "", "sha256", s.SHA256).
+			With(s.Rule != "", "rule", s.Rule).
 			With(h.Shadow, "shadow", true).
 			With(h.Would != "", "would", h.Would)
 	}
