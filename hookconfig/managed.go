@@ -14,6 +14,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/hermes-hooks/hermes-hooks/bundle"
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
@@ -73,6 +74,22 @@ func ManagedPaths() []string {
 	}
 	return paths
 }
+
+// BundleDirs are the bundles directories Load reads (LoadOptions.BundleDirs):
+// beside each managed config file (ManagedPaths: the system's always — a
+// variable can add a managed layer, never take the system's away), then
+// the user's in home.
+func BundleDirs(home string) []string {
+	var dirs []string
+	for _, p := range ManagedPaths() {
+		dirs = append(dirs, ManagedBundleDir(p))
+	}
+	return append(dirs, bundle.UserDir(home))
+}
+
+// ManagedBundleDir is the bundles directory of the managed config file
+// path: beside it.
+func ManagedBundleDir(path string) string { return filepath.Join(filepath.Dir(path), "bundles") }
 
 // ManagedExtra is the managed config file ManagedConfigEnv adds ("" for
 // none): what a forwarded call and the server it reaches must agree on.
@@ -391,7 +408,7 @@ func managedBundle(e *Entry, files []string) bool {
 		return false
 	}
 	for _, f := range files {
-		dir := filepath.Join(filepath.Dir(f), "bundles") + string(filepath.Separator)
+		dir := ManagedBundleDir(f) + string(filepath.Separator)
 		if strings.HasPrefix(e.Scope.Bundle, dir) {
 			return true
 		}

@@ -70,6 +70,25 @@ func TestManagedPathsOnlyAdd(t *testing.T) {
 	}
 }
 
+// The bundles directories Load reads follow the managed files: the system
+// layer's bundles are read whatever the environment says (a variable that
+// names another managed config once made the system's managed bundles go
+// unread: a way for a user to switch off the administrator's bundles).
+func TestBundleDirsKeepTheSystemLayer(t *testing.T) {
+	sysDir := filepath.Join(filepath.Dir(SystemManagedPath()), "bundles")
+	home := t.TempDir()
+	t.Setenv(ManagedConfigEnv, "")
+	if got := BundleDirs(home); !slices.Equal(got, []string{sysDir, filepath.Join(home, "bundles")}) {
+		t.Errorf("unset: %q", got)
+	}
+	other := filepath.Join(t.TempDir(), "m.yaml")
+	t.Setenv(ManagedConfigEnv, other)
+	want := []string{sysDir, filepath.Join(filepath.Dir(other), "bundles"), filepath.Join(home, "bundles")}
+	if got := BundleDirs(home); !slices.Equal(got, want) {
+		t.Errorf("set: %q, want %q", got, want)
+	}
+}
+
 // managedScene writes a managed config and a user config with a project,
 // as root (the managed file's owner); it skips where that cannot be.
 func managedScene(t *testing.T, managed string) (user, project string) {

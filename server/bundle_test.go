@@ -11,6 +11,7 @@ import (
 	"aead.dev/minisign"
 
 	"github.com/hermes-hooks/hermes-hooks/bundle"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 )
 
 // A bundle installed while serve runs is served without a restart (its
@@ -19,7 +20,7 @@ import (
 func TestServeReloadsWhenABundleIsInstalled(t *testing.T) {
 	// No managed config of the test's own: one it names must exist (and
 	// be root's), and this test installs into the user layer.
-	t.Setenv(bundle.ManagedConfigEnv, "")
+	t.Setenv(hookconfig.ManagedConfigEnv, "")
 	f := start(t, "hooks: {}\n", nil, nil)
 	src := t.TempDir()
 	for p, c := range map[string]string{

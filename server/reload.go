@@ -49,7 +49,7 @@ func (s *Server) loadOptions() hookconfig.LoadOptions {
 		AgentFiles:      s.opts.AgentFiles,
 		ProjectDir:      s.opts.ProjectDir,
 		MoreProjectDirs: s.opts.MoreProjectDirs,
-		BundleDirs:      bundle.Dirs(s.opts.Store.Home()),
+		BundleDirs:      hookconfig.BundleDirs(s.opts.Store.Home()),
 		Managed:         true,
 	}
 }
@@ -92,7 +92,7 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 		files = append(files, filepath.Join(d, hookconfig.ProjectHooksFile))
 	}
 	// A bundle installed or removed rewrites its layer's index.
-	for _, d := range bundle.Dirs(s.opts.Store.Home()) {
+	for _, d := range hookconfig.BundleDirs(s.opts.Store.Home()) {
 		files = append(files, filepath.Join(d, bundle.IndexFile))
 	}
 	slices.Sort(files)

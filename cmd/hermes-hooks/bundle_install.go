@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes-hooks/bundle"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
@@ -142,7 +143,10 @@ same name signed by another key is not replaced without --replace.`,
 // bundleRoot is the chosen layer's bundles directory.
 func bundleRoot(a *app, managed bool) (string, error) {
 	if managed {
-		return bundle.ManagedDir(), nil
+		// Beside the managed config HERMES_HOOKS_MANAGED_CONFIG names
+		// (tests, a staged layer), else the system's.
+		p := hookconfig.ManagedPaths()
+		return hookconfig.ManagedBundleDir(p[len(p)-1]), nil
 	}
 	h, err := a.Home()
 	if err != nil {

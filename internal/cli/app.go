@@ -19,7 +19,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/hermes-hooks/hermes-hooks/bundle"
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
@@ -171,7 +170,7 @@ func (a *App) warnAll(cfg *hookconfig.Config) {
 func (a *App) LoadOptions(projectDir string) hookconfig.LoadOptions {
 	var bundles []string
 	if h, err := a.Home(); err == nil {
-		bundles = bundle.Dirs(h)
+		bundles = hookconfig.BundleDirs(h)
 	}
 	return hookconfig.LoadOptions{
 		AgentFiles:      a.AgentFiles,
