@@ -225,9 +225,8 @@ func (a *Agent) windowsForPOSIX(posix, event string) (string, bool, error) {
 	if a.HookFile.WindowsShell == NoWindowsKey || !IsOwnCommand(posix, a.Name) || !safeEvent(event) {
 		return "", false, nil
 	}
-	exe := ""
-	if m := ownProgram().FindStringSubmatch(posix); m != nil {
-		exe = strings.ReplaceAll(m[1], `'\''`, "'")
+	exe, _ := OwnProgram(posix)
+	if exe != "" {
 		if !driveLetter(exe) {
 			// A Unix path names nothing on Windows: a file of one user
 			// on one Unix machine needs no Windows command.

@@ -241,7 +241,8 @@ func setFirstHandler(doc pyjson.OrderedObject, ev string, h pyjson.OrderedObject
 // remove, and names that program.
 func TestClaudeWindowsPath(t *testing.T) {
 	c := claude.HookCommand("C:/Users/o'neil/bin/hermes-hooks.exe", "PreToolUse")
-	if want := `'C:/Users/o'\''neil/bin/hermes-hooks.exe' hook claude PreToolUse --agent-timeout 600`; c != want {
+	const q = `'C:/Users/o'\''neil/bin/hermes-hooks.exe'`
+	if want := `[ -f ` + q + ` ] && [ -x ` + q + ` ] || ` + claude.missingBody("PreToolUse", MissingProgramReason) + `; exec ` + q + ` hook claude PreToolUse --agent-timeout 600`; c != want {
 		t.Fatalf("got %s, want %s", c, want)
 	}
 	if !IsOwnCommand(c, "claude") || IsOwnCommand(`'C:\x\hermes-hooks.exe' hook claude PreToolUse`, "claude") {
