@@ -35,8 +35,8 @@ func (c *Call) PreferredCallers() []*Agent {
 }
 
 // OwnPrograms returns the programs of the commands install wrote for agent
-// a (the absolute path an absolute form runs, or ProgramName for the PATH form, which
-// the shell finds on PATH) that its hook file data registers for ev: whom
+// a (the path an absolute form runs, or ProgramName for the PATH form,
+// which the shell finds on PATH) that its hook file data registers for ev: whom
 // the agent, or a host reading that file, calls on that event.
 // A file that does not parse registers nothing.
 func (a *Agent) OwnPrograms(data []byte, ev *protocol.Event) []string {
