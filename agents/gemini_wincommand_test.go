@@ -8,7 +8,8 @@ import (
 
 // TestGeminiHookCommandOnWindows pins Gemini CLI's "command" as install
 // writes it on Windows, where Gemini runs it with PowerShell -Command: the
-// PowerShell form (Get-Command check, & 'EXE', exit $LASTEXITCODE), the
+// PowerShell form (Get-Command check, or Test-Path of the absolute path,
+// & 'EXE', exit $LASTEXITCODE), the
 // POSIX form on every other system, and no change for the agents that
 // have a Windows key of their own or run the POSIX form through Git Bash.
 func TestGeminiHookCommandOnWindows(t *testing.T) {
@@ -21,7 +22,9 @@ func TestGeminiHookCommandOnWindows(t *testing.T) {
 		{"windows", "", "SessionEnd",
 			`if (-not (Get-Command hermes-hooks -ErrorAction SilentlyContinue)) { exit 0 }; & hermes-hooks hook gemini SessionEnd --agent-timeout 600; exit $LASTEXITCODE`},
 		{"windows", "C:/Users/o'neil/bin/hermes-hooks.exe", "AfterTool",
-			`if (-not (Get-Command 'C:\Users\o''neil\bin\hermes-hooks.exe' -ErrorAction SilentlyContinue)) { exit 0 }; & 'C:\Users\o''neil\bin\hermes-hooks.exe' hook gemini AfterTool --agent-timeout 600; exit $LASTEXITCODE`},
+			`if (-not (Test-Path -LiteralPath 'C:\Users\o''neil\bin\hermes-hooks.exe' -PathType Leaf)) { exit 0 }; & 'C:\Users\o''neil\bin\hermes-hooks.exe' hook gemini AfterTool --agent-timeout 600; exit $LASTEXITCODE`},
+		{"windows", "C:/hh/hermes-hooks.exe", "BeforeTool",
+			`if (-not (Test-Path -LiteralPath 'C:\hh\hermes-hooks.exe' -PathType Leaf)) { [Console]::Out.Write('{"decision":"deny","reason":"` + MissingProgramReason + `"}'+"` + "`n" + `"+''); exit 0 }; & 'C:\hh\hermes-hooks.exe' hook gemini BeforeTool --agent-timeout 600; exit $LASTEXITCODE`},
 		{"linux", "", "BeforeTool", gemini.HookCommand("", "BeforeTool")},
 		{"darwin", "/usr/local/bin/hermes-hooks", "BeforeTool", gemini.HookCommand("/usr/local/bin/hermes-hooks", "BeforeTool")},
 	} {
@@ -40,7 +43,11 @@ func TestGeminiHookCommandOnWindows(t *testing.T) {
 	// POSIX on Windows too (their Windows line, if any, has its own key).
 	for _, ev := range gemini.HookFile.Events {
 		for _, exe := range []string{"", "C:/hh/hermes-hooks.exe"} {
-			if got, err := gemini.HookCommandOn("windows", exe, ev); err != nil || !strings.HasPrefix(got, "if (-not (Get-Command ") || !IsOwnHookCommand(got, "gemini") {
+			prefix := "if (-not (Get-Command hermes-hooks "
+			if exe != "" {
+				prefix = "if (-not (Test-Path -LiteralPath 'C:\\hh\\hermes-hooks.exe' -PathType Leaf)) "
+			}
+			if got, err := gemini.HookCommandOn("windows", exe, ev); err != nil || !strings.HasPrefix(got, prefix) || !IsOwnHookCommand(got, "gemini") {
 				t.Errorf("gemini %s %q: %q, %v", ev, exe, got, err)
 			}
 		}

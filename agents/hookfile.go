@@ -86,31 +86,38 @@ const scriptMarker = "# Written by `hermes-hooks install`; `hermes-hooks uninsta
 
 // Script is the executable install writes for one event of a Scripts
 // layout: a shell script that runs command in its place, so the agent's
-// stdin, stdout, stderr and exit code are hermes-hooks' own. The PATH
-// form of HookCommand ends in exec itself.
+// stdin, stdout, stderr and exit code are hermes-hooks' own. HookCommand's
+// forms end in exec themselves, behind the prologue that answers when the
+// program cannot be run; a bare path (an older install's) gets exec.
 func Script(command string) []byte {
-	if byName(command) {
+	if guarded(command) {
 		return []byte("#!/bin/sh\n" + scriptMarker + command + "\n")
 	}
 	return []byte("#!/bin/sh\n" + scriptMarker + "exec " + command + "\n")
 }
 
 // IsOwnScript reports whether data is a script install wrote for agent
-// (for any agent when agent is ""): the marker line, then exec of a
-// command of ours, exactly. Anything else in a file of that name is the
-// user's, and install and uninstall leave it alone.
+// (for any agent when agent is ""): the marker line, then a command of
+// ours behind its prologue, or exec of an older install's bare path,
+// exactly. Anything else in a file of that name is the user's, and
+// install and uninstall leave it alone.
 func IsOwnScript(data []byte, agent string) bool {
 	s, ok := strings.CutPrefix(string(data), "#!/bin/sh\n"+scriptMarker)
 	if !ok {
 		return false
 	}
-	if !byName(s) {
+	bare := !guarded(s)
+	if bare {
 		if s, ok = strings.CutPrefix(s, "exec "); !ok {
 			return false
 		}
 	}
 	cmd, ok := strings.CutSuffix(s, "\n")
-	return ok && !strings.Contains(cmd, "\n") && IsOwnCommand(cmd, agent)
+	if !ok || strings.Contains(cmd, "\n") {
+		return false
+	}
+	l, ok := parseOwn(cmd)
+	return ok && l.guarded != bare && (agent == "" || l.agent == agent)
 }
 
 // Install adds, for every event of the hook file, an entry running

@@ -1,10 +1,6 @@
 package agents
 
 import (
-	"regexp"
-	"strings"
-	"sync"
-
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -39,8 +35,8 @@ func (c *Call) PreferredCallers() []*Agent {
 }
 
 // OwnPrograms returns the programs of the commands install wrote for agent
-// a (`'PROGRAM' hook NAME EVENT`, or ProgramName for the PATH form, which
-// the shell finds on PATH) that its hook file data registers for ev: whom
+// a (the path an absolute form runs, or ProgramName for the PATH form,
+// which the shell finds on PATH) that its hook file data registers for ev: whom
 // the agent, or a host reading that file, calls on that event.
 // A file that does not parse registers nothing.
 func (a *Agent) OwnPrograms(data []byte, ev *protocol.Event) []string {
@@ -58,17 +54,13 @@ func (a *Agent) OwnPrograms(data []byte, ev *protocol.Event) []string {
 		list, _ := kv.Value.([]any)
 		for _, h := range a.handlers(list) {
 			c, _ := get(h.obj, "command").(string)
-			switch m := ownProgram().FindStringSubmatch(c); {
-			case !IsOwnCommand(c, a.Name):
-			case m != nil:
-				out = append(out, strings.ReplaceAll(m[1], `'\''`, "'"))
-			case byName(c):
-				out = append(out, ProgramName) // looked up on PATH
+			if l, ok := parseOwn(c); ok && l.agent == a.Name {
+				if l.exe == "" {
+					l.exe = ProgramName // looked up on PATH
+				}
+				out = append(out, l.exe)
 			}
 		}
 	}
 	return out
 }
-
-// ownProgram is ownCommand's quoted program, captured.
-var ownProgram = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^'((?:/|[A-Za-z]:/)(?:[^']|'\\'')*)' hook `) })

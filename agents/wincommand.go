@@ -89,9 +89,18 @@ func (a *Agent) windowsCommandIn(shell WindowsShell, exe, event, args string) (s
 	if !utf8.ValidString(exe) {
 		return "", fmt.Errorf("%q: not valid UTF-8, which a JSON file cannot hold", exe)
 	}
-	r := a.DenyAnyCaller(&Call{Agent: a, AgentEvent: event, Event: a.event(event), Fields: map[string]any{}}, MissingReason)
+	// The PATH forms say hermes-hooks is not on PATH; the absolute forms,
+	// that the program they name is not there (MissingProgramReason,
+	// which cmd.exe's echo prints as it is).
+	reason := MissingProgramReason
+	if exe == "" {
+		reason = MissingReason
+		if shell == Cmd {
+			reason = MissingReasonCmd
+		}
+	}
+	r := a.DenyAnyCaller(&Call{Agent: a, AgentEvent: event, Event: a.event(event), Fields: map[string]any{}}, reason)
 	if shell == Cmd {
-		r = a.DenyAnyCaller(&Call{Agent: a, AgentEvent: event, Event: a.event(event), Fields: map[string]any{}}, MissingReasonCmd)
 		return cmdCommand(exe, args, r)
 	}
 	return psCommand(exe, args, r)
@@ -123,11 +132,16 @@ func cmdCommand(exe, args string, r Reply) (string, error) {
 	// Inside double quotes cmd.exe reads & | < > ( ) ^ as text, but it
 	// still expands %VAR% (and !VAR! where delayed expansion is on), and a
 	// quote would end the quoting; cmd /C strips a leading quote pair
-	// around a path with ( ) & @ ^ in it.
-	if strings.ContainsAny(exe, "\"%!()&@^|<>") || hasControl(exe) {
-		return "", fmt.Errorf("%s: cmd.exe cannot run this path safely (it holds one of \" %% ! ( ) & @ ^ | < >); install without --absolute to run hermes-hooks from PATH", exe)
+	// around a path with ( ) & @ ^ in it; if exist reads * and ? as
+	// wildcards (no Windows file name holds them).
+	if strings.ContainsAny(exe, "\"%!()&@^|<>*?") || hasControl(exe) {
+		return "", fmt.Errorf("%s: cmd.exe cannot run this path safely (it holds one of \" %% ! ( ) & @ ^ | < > * ?); install without --absolute to run hermes-hooks from PATH", exe)
 	}
-	return `"` + exe + `"` + args, nil
+	// The program is tested first, as the PATH form's where does: not
+	// there, or a folder (P\* exists), gets the answer; cmd.exe's "is not
+	// recognized" would be a hook error the agent lets through.
+	q := `"` + exe + `"`
+	return "if not exist " + q + " (" + body.String() + ") else if exist \"" + exe + `\*" (` + body.String() + ") else (" + q + args + ")", nil
 }
 
 // cmdEchoText is data (one line ending in a newline, as echo prints it)
@@ -163,14 +177,17 @@ func psCommand(exe, args string, r Reply) (string, error) {
 		body.WriteString("[Console]::" + out.stream + ".Write(" + PSQuote(string(out.data)) + "); ")
 	}
 	body.WriteString("exit " + strconv.Itoa(r.Exit))
-	prog := ProgramName
-	if exe != "" {
-		if hasControl(exe) {
-			return "", fmt.Errorf("%q: a control character cannot be written into a PowerShell command line", exe)
-		}
-		prog = PSQuote(exe)
+	if exe == "" {
+		return "if (-not (Get-Command " + ProgramName + " -ErrorAction SilentlyContinue)) { " + body.String() + " }; & " + ProgramName + args + "; exit $LASTEXITCODE", nil
 	}
-	return "if (-not (Get-Command " + prog + " -ErrorAction SilentlyContinue)) { " + body.String() + " }; & " + prog + args + "; exit $LASTEXITCODE", nil
+	if hasControl(exe) {
+		return "", fmt.Errorf("%q: a control character cannot be written into a PowerShell command line", exe)
+	}
+	// -LiteralPath: Get-Command (older installs) reads [ ] in a path as a
+	// wildcard, which could find another file; -PathType Leaf: a folder
+	// is no program.
+	prog := PSQuote(exe)
+	return "if (-not (Test-Path -LiteralPath " + prog + " -PathType Leaf)) { " + body.String() + " }; & " + prog + args + "; exit $LASTEXITCODE", nil
 }
 
 // PSQuote single-quotes s for PowerShell: its only escape inside single
@@ -225,9 +242,8 @@ func (a *Agent) windowsForPOSIX(posix, event string) (string, bool, error) {
 	if a.HookFile.WindowsShell == NoWindowsKey || !IsOwnCommand(posix, a.Name) || !safeEvent(event) {
 		return "", false, nil
 	}
-	exe := ""
-	if m := ownProgram().FindStringSubmatch(posix); m != nil {
-		exe = strings.ReplaceAll(m[1], `'\''`, "'")
+	exe, _ := OwnProgram(posix)
+	if exe != "" {
 		if !driveLetter(exe) {
 			// A Unix path names nothing on Windows: a file of one user
 			// on one Unix machine needs no Windows command.
@@ -240,28 +256,73 @@ func (a *Agent) windowsForPOSIX(posix, event string) (string, bool, error) {
 	return c, err == nil && c != "", err
 }
 
-// ownWindowsCommand matches the Windows command lines install writes
-// (WindowsHookCommand), each of its forms, for the agent captured; as with
-// ownCommand, the prologue's text is not compared with today's.
-var ownWindowsCommand = sync.OnceValue(func() *regexp.Regexp {
-	const cmdBody = `(?:(?:>&2 )?echo [^%!^&|<>()\r\n]+& )*exit /b [0-9]+`
-	const cmdForm = `(?:where hermes-hooks >nul 2>&1 & if errorlevel 1 \(` + cmdBody + `\) else \(hermes-hooks` + winTail + `\)|"[A-Za-z]:\\[^"%!()&@^|<>\r\n]*"` + winTail + `)`
-	return regexp.MustCompile(`^(?:` + cmdForm + `|` + psForm + `)$`)
+// ownWindowsForms match the Windows command lines install writes
+// (WindowsHookCommand), each form it ever wrote, whole: cmd.exe's PATH
+// prologue; its absolute path, tested first (today's) or bare (older
+// installs); PowerShell's PATH prologue; its absolute path after
+// Test-Path (today's) or Get-Command (older installs). As with
+// ownCommand, a prologue's text is not compared with today's; every
+// program a form names (groups p1, p2, p3) must be the same one, checked
+// by ownWindows: a line that tests one program and runs another is not
+// ours.
+var ownWindowsForms = sync.OnceValue(func() []winForm {
+	const (
+		cmdBody = `(?:(?:>&2 )?echo [^%!^&|<>()\r\n]+& )*exit /b [0-9]+`
+		cmdExe  = `[A-Za-z]:\\[^"%!()&@^|<>*?\r\n]*`
+		winTail = ` hook (?P<agent>\S+)(?: [A-Za-z_]+)?(?: ` + AgentTimeoutFlag + ` [0-9.]+)?`
+		psQ     = `'(?:[^'\x{2018}-\x{201B}\r\n]|['\x{2018}-\x{201B}]{2})*'`
+		psBody  = `\{ (?:\[Console\]::(?:Out|Error)\.Write\(` + psQ + `(?:\+"` + "`n" + `"\+` + psQ + `)*\); )*exit [0-9]+ \}`
+		psEnd   = `; exit \$LASTEXITCODE`
+	)
+	forms := []struct {
+		ps bool
+		re string
+	}{
+		{false, `where hermes-hooks >nul 2>&1 & if errorlevel 1 \(` + cmdBody + `\) else \(hermes-hooks` + winTail + `\)`},
+		{false, `if not exist "(?P<p1>` + cmdExe + `)" \(` + cmdBody + `\) else if exist "(?P<p2>` + cmdExe + `)\\\*" \(` + cmdBody + `\) else \("(?P<p3>` + cmdExe + `)"` + winTail + `\)`},
+		{false, `"(?P<p1>` + cmdExe + `)"` + winTail},
+		{true, `if \(-not \(Get-Command (?P<p1>hermes-hooks|` + psQ + `) -ErrorAction SilentlyContinue\)\) ` + psBody + `; & (?P<p2>hermes-hooks|` + psQ + `)` + winTail + psEnd},
+		{true, `if \(-not \(Test-Path -LiteralPath (?P<p1>` + psQ + `) -PathType Leaf\)\) ` + psBody + `; & (?P<p2>` + psQ + `)` + winTail + psEnd},
+	}
+	out := make([]winForm, len(forms))
+	for i, f := range forms {
+		out[i] = winForm{ps: f.ps, re: regexp.MustCompile(`^` + f.re + `$`)}
+	}
+	return out
 })
 
-// ownPSCommand matches the PowerShell form of ownWindowsCommand alone: what
-// an agent whose "command" runs through PowerShell on Windows may hold
-// there besides the POSIX form.
-var ownPSCommand = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^` + psForm + `$`) })
+// winForm is one form of ownWindowsForms; ps: PowerShell's.
+type winForm struct {
+	ps bool
+	re *regexp.Regexp
+}
 
-// The pieces of ownWindowsCommand: the arguments after the program (the
-// agent captured), and the PowerShell form.
-const (
-	winTail  = ` hook (\S+)(?: [A-Za-z_]+)?(?: ` + AgentTimeoutFlag + ` [0-9.]+)?`
-	psQuoted = `'(?:[^'\x{2018}-\x{201B}\r\n]|['\x{2018}-\x{201B}]{2})*'`
-	psProg   = `(?:hermes-hooks|` + psQuoted + `)`
-	psForm   = `if \(-not \(Get-Command ` + psProg + ` -ErrorAction SilentlyContinue\)\) \{ (?:\[Console\]::(?:Out|Error)\.Write\(` + psQuoted + `(?:\+"` + "`n" + `"\+` + psQuoted + `)*\); )*exit [0-9]+ \}; & ` + psProg + winTail + `; exit \$LASTEXITCODE`
-)
+// ownWindows is the agent a Windows command line install wrote is for
+// (PowerShell's forms only, with psOnly); ok false for any other line.
+func ownWindows(command string, psOnly bool) (agent string, ok bool) {
+	for _, f := range ownWindowsForms() {
+		if psOnly && !f.ps {
+			continue
+		}
+		m := f.re.FindStringSubmatch(command)
+		if m == nil {
+			continue
+		}
+		prog := ""
+		for _, p := range []string{"p1", "p2", "p3"} {
+			i := f.re.SubexpIndex(p)
+			if i < 0 {
+				continue
+			}
+			if prog != "" && m[i] != prog {
+				return "", false
+			}
+			prog = m[i]
+		}
+		return m[f.re.SubexpIndex("agent")], true
+	}
+	return "", false
+}
 
 // isOwn reports whether command, a's hook file's "command", is one install
 // writes for a: the POSIX form, or, for an agent that runs "command"
@@ -275,8 +336,8 @@ func (a *Agent) isOwn(command string) bool {
 	if a.HookFile.CommandShellWindows != PowerShell {
 		return false
 	}
-	m := ownPSCommand().FindStringSubmatch(command)
-	return m != nil && m[1] == a.Name
+	name, ok := ownWindows(command, true)
+	return ok && name == a.Name
 }
 
 // IsOwnHookCommand reports whether command, found under an agent's
@@ -287,23 +348,19 @@ func IsOwnHookCommand(command, agent string) bool {
 	if IsOwnCommand(command, agent) {
 		return true
 	}
-	m := ownPSCommand().FindStringSubmatch(command)
-	if m == nil || agent != "" && m[1] != agent {
+	name, ok := ownWindows(command, true)
+	if !ok || agent != "" && name != agent {
 		return false
 	}
-	a, ok := Lookup(m[1])
+	a, ok := Lookup(name)
 	return ok && a.isOwn(command)
 }
 
 // IsOwnWindowsCommand reports whether command is a Windows command line
 // install wrote for agent (for any agent when agent is "").
 func IsOwnWindowsCommand(command, agent string) bool {
-	m := ownWindowsCommand().FindStringSubmatch(command)
-	if m == nil {
-		return false
-	}
-	name := m[1] + m[2] + m[3]
-	return agent == "" || name == agent
+	name, ok := ownWindows(command, false)
+	return ok && (agent == "" || name == agent)
 }
 
 // windowsOf is handler h's Windows command (a.HookFile.WindowsKey, else

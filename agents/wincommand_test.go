@@ -17,6 +17,9 @@ import (
 func TestWindowsHookCommandForms(t *testing.T) {
 	codexDeny := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + MissingReasonCmd + `"}}`
 	copilotDeny := `{"permissionDecision":"deny","permissionDecisionReason":"` + MissingReason + `"}`
+	codexGone := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + MissingProgramReason + `"}}`
+	copilotGone := `{"permissionDecision":"deny","permissionDecisionReason":"` + MissingProgramReason + `"}`
+	const hh = `C:\Program Files\hh\hermes-hooks.exe`
 	for _, tc := range []struct {
 		agent       *Agent
 		exe, event  string
@@ -27,12 +30,18 @@ func TestWindowsHookCommandForms(t *testing.T) {
 			`where hermes-hooks >nul 2>&1 & if errorlevel 1 (echo ` + codexDeny + `& exit /b 0) else (hermes-hooks hook codex PreToolUse --agent-timeout 600)`, ""},
 		{codex, "", "PostToolUse",
 			`where hermes-hooks >nul 2>&1 & if errorlevel 1 (exit /b 0) else (hermes-hooks hook codex PostToolUse --agent-timeout 600)`, ""},
+		// The absolute forms answer when no file is there (or a folder
+		// is): the program is tested before it is run.
 		{codex, "C:/Program Files/hh/hermes-hooks.exe", "Stop",
-			`"C:\Program Files\hh\hermes-hooks.exe" hook codex Stop --agent-timeout 600`, ""},
+			`if not exist "` + hh + `" (exit /b 0) else if exist "` + hh + `\*" (exit /b 0) else ("` + hh + `" hook codex Stop --agent-timeout 600)`, ""},
+		{codex, "C:/Program Files/hh/hermes-hooks.exe", "PreToolUse",
+			`if not exist "` + hh + `" (echo ` + codexGone + `& exit /b 0) else if exist "` + hh + `\*" (echo ` + codexGone + `& exit /b 0) else ("` + hh + `" hook codex PreToolUse --agent-timeout 600)`, ""},
+		{copilot, hh, "PreToolUse",
+			`if (-not (Test-Path -LiteralPath '` + hh + `' -PathType Leaf)) { [Console]::Out.Write('` + copilotGone + `'+"` + "`n" + `"+''); [Console]::Error.Write('` + MissingProgramReason + `'+"` + "`n" + `"+''); exit 2 }; & '` + hh + `' hook copilot PreToolUse --agent-timeout 600; exit $LASTEXITCODE`, ""},
 		{copilot, "", "PreToolUse",
 			`if (-not (Get-Command hermes-hooks -ErrorAction SilentlyContinue)) { [Console]::Out.Write('` + copilotDeny + `'+"` + "`n" + `"+''); [Console]::Error.Write('` + MissingReason + `'+"` + "`n" + `"+''); exit 2 }; & hermes-hooks hook copilot PreToolUse --agent-timeout 600; exit $LASTEXITCODE`, ""},
 		{copilot, `C:\Users\o'neil\bin\hermes-hooks.exe`, "Stop",
-			`if (-not (Get-Command 'C:\Users\o''neil\bin\hermes-hooks.exe' -ErrorAction SilentlyContinue)) { exit 0 }; & 'C:\Users\o''neil\bin\hermes-hooks.exe' hook copilot Stop --agent-timeout 600; exit $LASTEXITCODE`, ""},
+			`if (-not (Test-Path -LiteralPath 'C:\Users\o''neil\bin\hermes-hooks.exe' -PathType Leaf)) { exit 0 }; & 'C:\Users\o''neil\bin\hermes-hooks.exe' hook copilot Stop --agent-timeout 600; exit $LASTEXITCODE`, ""},
 		{claude, "", "PreToolUse", "", ""},
 		{gemini, "", "BeforeTool", "", ""},
 	} {
@@ -75,7 +84,7 @@ func TestWindowsHookCommandHostile(t *testing.T) {
 			}
 		}
 	}
-	for _, exe := range []string{`C:\a"&calc&"\h.exe`, `C:\%USERPROFILE%\h.exe`, `C:\a!x!\h.exe`, `C:\Program Files (x86)\h.exe`, `C:\a&b\h.exe`, "C:\\a\nb\\h.exe"} {
+	for _, exe := range []string{`C:\a*\h.exe`, `C:\a?\h.exe`, `C:\a"&calc&"\h.exe`, `C:\%USERPROFILE%\h.exe`, `C:\a!x!\h.exe`, `C:\Program Files (x86)\h.exe`, `C:\a&b\h.exe`, "C:\\a\nb\\h.exe"} {
 		if got, err := codex.WindowsHookCommand(exe, "Stop"); err == nil {
 			t.Errorf("cmd exe %q: written as %s", exe, got)
 		}
@@ -114,9 +123,30 @@ func TestWindowsHookCommandHostile(t *testing.T) {
 		`"C:\a"&calc&"\h.exe" hook codex Stop`,
 		`if (-not (Get-Command hermes-hooks -ErrorAction SilentlyContinue)) { calc; exit 0 }; & hermes-hooks hook copilot Stop; exit $LASTEXITCODE`,
 		`if (-not (Get-Command hermes-hooks -ErrorAction SilentlyContinue)) { exit 0 }; & hermes-hooks hook copilot Stop; calc; exit $LASTEXITCODE`,
+		// A test of one program, then another run.
+		`if not exist "C:\a\h.exe" (exit /b 0) else if exist "C:\a\h.exe\*" (exit /b 0) else ("C:\evil\h.exe" hook codex Stop)`,
+		`if not exist "C:\a\h.exe" (exit /b 0) else if exist "C:\evil\h.exe\*" (exit /b 0) else ("C:\a\h.exe" hook codex Stop)`,
+		`if (-not (Test-Path -LiteralPath 'C:\a\h.exe' -PathType Leaf)) { exit 0 }; & 'C:\evil\h.exe' hook copilot Stop; exit $LASTEXITCODE`,
+		`if (-not (Get-Command 'C:\a\h.exe' -ErrorAction SilentlyContinue)) { exit 0 }; & 'C:\evil\h.exe' hook copilot Stop; exit $LASTEXITCODE`,
+		`if (-not (Get-Command hermes-hooks -ErrorAction SilentlyContinue)) { exit 0 }; & 'C:\evil\h.exe' hook copilot Stop; exit $LASTEXITCODE`,
+		// Other tests than the one written.
+		`if (-not (Test-Path 'C:\a\h.exe' -PathType Leaf)) { exit 0 }; & 'C:\a\h.exe' hook copilot Stop; exit $LASTEXITCODE`,
+		`if (-not (Test-Path -LiteralPath 'C:\a\h.exe')) { exit 0 }; & 'C:\a\h.exe' hook copilot Stop; exit $LASTEXITCODE`,
+		`if exist "C:\a\h.exe" ("C:\a\h.exe" hook codex Stop) else (exit /b 0)`,
+		`if not exist "C:\a\h.exe" (exit /b 0) else if exist "C:\a\h.exe\*" (exit /b 0) else ("C:\a\h.exe" hook codex Stop) & calc`,
+		`if not exist "C:\a\h.exe" (calc& exit /b 0) else if exist "C:\a\h.exe\*" (exit /b 0) else ("C:\a\h.exe" hook codex Stop)`,
 	} {
 		if IsOwnWindowsCommand(c, "") {
 			t.Errorf("IsOwnWindowsCommand(%s) = true", c)
+		}
+	}
+	// The forms older versions wrote stay ours, to refresh and remove.
+	for _, c := range []string{
+		`"C:\a\h.exe" hook codex Stop --agent-timeout 600`,
+		`if (-not (Get-Command 'C:\a\h.exe' -ErrorAction SilentlyContinue)) { exit 0 }; & 'C:\a\h.exe' hook copilot Stop; exit $LASTEXITCODE`,
+	} {
+		if !IsOwnWindowsCommand(c, "") {
+			t.Errorf("IsOwnWindowsCommand(%s) = false; an older install's line", c)
 		}
 	}
 }
@@ -241,7 +271,8 @@ func setFirstHandler(doc pyjson.OrderedObject, ev string, h pyjson.OrderedObject
 // remove, and names that program.
 func TestClaudeWindowsPath(t *testing.T) {
 	c := claude.HookCommand("C:/Users/o'neil/bin/hermes-hooks.exe", "PreToolUse")
-	if want := `'C:/Users/o'\''neil/bin/hermes-hooks.exe' hook claude PreToolUse --agent-timeout 600`; c != want {
+	const q = `'C:/Users/o'\''neil/bin/hermes-hooks.exe'`
+	if want := `[ -f ` + q + ` ] && [ -x ` + q + ` ] || ` + claude.missingBody("PreToolUse", MissingProgramReason) + `; exec ` + q + ` hook claude PreToolUse --agent-timeout 600`; c != want {
 		t.Fatalf("got %s, want %s", c, want)
 	}
 	if !IsOwnCommand(c, "claude") || IsOwnCommand(`'C:\x\hermes-hooks.exe' hook claude PreToolUse`, "claude") {
@@ -265,8 +296,24 @@ func FuzzWindowsHookCommand(f *testing.F) {
 	f.Add("", "Pre%x%", "line\n")
 	f.Fuzz(func(t *testing.T, exe, event, text string) {
 		for _, a := range []*Agent{codex, copilot} {
-			if c, err := a.WindowsHookCommand(exe, event); err == nil && !IsOwnWindowsCommand(c, a.Name) {
+			c, err := a.WindowsHookCommand(exe, event)
+			if err != nil {
+				continue
+			}
+			if !IsOwnWindowsCommand(c, a.Name) {
 				t.Errorf("%s %q %q: %s is not read as ours", a.Name, exe, event, c)
+			}
+			if exe == "" {
+				continue
+			}
+			// The program run changed, the one tested left: not ours.
+			w := strings.ReplaceAll(exe, "/", `\`)
+			run, other := `("`+w+`" hook `, `("`+w+`x" hook `
+			if a == copilot {
+				run, other = "& "+PSQuote(w)+" hook ", "& "+PSQuote(w+"x")+" hook "
+			}
+			if mixed := strings.Replace(c, run, other, 1); mixed == c || IsOwnWindowsCommand(mixed, "") {
+				t.Errorf("%s %q: %s tests one program and runs another, yet is read as ours (or the program run was not found in %s)", a.Name, exe, mixed, c)
 			}
 		}
 		if c, err := gemini.HookCommandOn("windows", exe, event); err == nil && !IsOwnHookCommand(c, "gemini") {

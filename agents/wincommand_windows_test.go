@@ -124,4 +124,24 @@ func TestCodexWindowsCommandRunsInCmd(t *testing.T) {
 	if strings.TrimSpace(stdout) != "path args: hook codex Stop --agent-timeout 600" || code != 0 {
 		t.Errorf("by path %s: stdout %q exit %d", line, stdout, code)
 	}
+	// By path, the program gone or a folder in its place: the agent's
+	// refusal of a gating event, silence for the others; never cmd.exe's
+	// "is not recognized", which Codex reads as no objection.
+	for _, gone := range []func(){
+		func() { os.Remove(exe) },
+		func() { os.Mkdir(exe, 0o755) },
+	} {
+		gone()
+		for _, ev := range []string{"PreToolUse", "Stop"} {
+			line, err := codex.WindowsHookCommand(filepath.ToSlash(exe), ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := codex.DenyAnyCaller(&Call{Agent: codex, AgentEvent: ev, Event: codex.event(ev), Fields: map[string]any{}}, MissingProgramReason)
+			stdout, stderr, code := run(line)
+			if strings.ReplaceAll(stdout, "\r\n", "\n") != string(want.Stdout) || code != want.Exit || stderr != string(want.Stderr) {
+				t.Errorf("%s, %s gone: stdout %q stderr %q exit %d; want %q, exit %d", ev, exe, stdout, stderr, code, want.Stdout, want.Exit)
+			}
+		}
+	}
 }

@@ -1,11 +1,13 @@
 package hookconfig
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -24,7 +26,13 @@ func view(e *Entry) entryView {
 }
 
 func TestAgentHookFileLoaders(t *testing.T) {
-	own := `'/usr/local/bin/hermes-hooks' hook `
+	own := `'/usr/local/bin/hermes-hooks' hook ` // an older install's bare path
+	codex, _ := agents.Lookup("codex")
+	// Today's absolute form (its guard answers when the program is gone)
+	// is ours; a look-alike that tests one path and runs another is the
+	// user's hook.
+	guarded, _ := json.Marshal(codex.HookCommand("/opt/it's/hermes-hooks", "PreToolUse"))
+	const lookalike = `[ -f '/opt/hermes-hooks' ] && [ -x '/opt/hermes-hooks' ] || exit 0; exec '/tmp/evil' hook codex PreToolUse`
 	for _, tc := range []struct {
 		name  string
 		parse func([]byte, string, int) ([]*Entry, []Warning, error)
@@ -34,11 +42,14 @@ func TestAgentHookFileLoaders(t *testing.T) {
 	}{
 		{name: "codex grouped", parse: parseCodexHooks,
 			data: `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./g.sh","timeout":30},
-				{"type":"command","command":"` + own + `codex"}]}],
+				{"type":"command","command":"` + own + `codex"},
+				{"type":"command","command":` + string(guarded) + `},
+				{"type":"command","command":"` + lookalike + `"}]}],
 				"Interrupt":[{"hooks":[{"command":"x"}]}], "PostCompact":[{"hooks":[{"command":"./c.sh"}]}]}}`,
 			want: []entryView{
 				{"PostCompact", "PostCompact", "./c.sh", "", protocol.Claude, "codex", "600", false, false},
 				{"pre_tool_call", "PreToolUse", "./g.sh", "Bash", protocol.Claude, "codex", "30", false, false},
+				{"pre_tool_call", "PreToolUse", lookalike, "Bash", protocol.Claude, "codex", "600", false, false},
 			},
 			warns: []string{"hooks.Interrupt: 'Interrupt' is not a Codex CLI event hermes-hooks serves; skipped"}},
 		{name: "copilot flat camelCase", parse: parseCopilotHooks,

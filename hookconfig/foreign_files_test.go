@@ -83,6 +83,10 @@ func TestClineHooksFolder(t *testing.T) {
 	write("PreToolUse"+ext, "#!/bin/sh\necho '{}'\n", 0o755)
 	write("TaskResume"+ext, "#!/bin/sh\nexit 0\n", 0o755)
 	write("TaskStart"+ext, string(agents.Script("'/usr/bin/hermes-hooks' hook cline TaskStart")), 0o755)
+	// Today's absolute form, behind the guard that answers when the
+	// program is gone: ours too, never read back as the user's hook.
+	cline, _ := agents.Lookup("cline")
+	write("TaskCancel"+ext, string(agents.Script(cline.HookCommand("/usr/bin/hermes-hooks", "TaskCancel"))), 0o755)
 	write("PostToolUse", "#!/bin/sh\n", 0o644)
 	write("README.md", "notes", 0o755)
 	cfgPath := filepath.Join(dir, "config.yaml")

@@ -27,9 +27,11 @@ func Executable() (string, error) {
 }
 
 // HookCommand is the command an agent's hook file runs for event
-// (agents.Agent.HookCommand): with exe, `'EXE' hook AGENT EVENT`, the
-// path single-quoted, for a file of one user; with exe "", hermes-hooks by
-// name from PATH, for a project's files, which every teammate shares.
+// (agents.Agent.HookCommand): with exe, `exec 'EXE' hook AGENT EVENT`, the
+// path single-quoted and tested first (the agent's refusal where it is no
+// executable file), for a file of one user or the managed layer; with exe
+// "", hermes-hooks by name from PATH, for a project's files, which every
+// teammate shares.
 // On Windows the path is written with forward slashes: Git Bash (Claude
 // Code's shell there) reads C:/… as written, and drops the backslashes
 // of C:\… outside quotes; the agents' Windows forms turn them back.

@@ -138,9 +138,8 @@ func pristineHooks(data []byte) bool {
 	if err != nil {
 		return false
 	}
-	first := firstCommand(v)
-	i := strings.LastIndex(first, " hook ")
-	if i < 0 {
+	exe, ok := agents.OwnProgram(firstCommand(v))
+	if !ok {
 		return false
 	}
 	for _, a := range agents.All() {
@@ -149,12 +148,18 @@ func pristineHooks(data []byte) bool {
 			continue
 		}
 		// Install writes either form: hermes-hooks by name from PATH, or
-		// (--absolute) the quoted path of a binary, which is what the
-		// first command has before " hook ".
-		quoted := shquote.Quote("/x")
-		byPath := HookCommand(a, "")
-		byExe := func(ev string) string { return first[:i] + a.HookCommand("/x", ev)[len(quoted):] }
-		for _, command := range []func(string) string{byPath, byExe} {
+		// (--absolute) the binary the first command names, behind its
+		// guard; an older install wrote that path bare.
+		forms := []func(string) string{HookCommand(a, "")}
+		if exe != "" {
+			today := HookCommand(a, exe)
+			bare := func(ev string) string {
+				c := today(ev)
+				return shquote.Quote(exe) + c[strings.LastIndex(c, " hook "+a.Name):]
+			}
+			forms = append(forms, today, bare)
+		}
+		for _, command := range forms {
 			hooks, _, err := shaped.Install(nil, command)
 			if err == nil && bytes.Equal(data, layout(hooks, nil)) {
 				return true

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 func TestOpenPluginRoundTrip(t *testing.T) {
@@ -30,7 +31,7 @@ func TestOpenPluginRoundTrip(t *testing.T) {
 	for _, ev := range []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "SessionStart", "SessionEnd", "UserPromptSubmit", "Stop", "SubagentStart", "SubagentStop"} {
 		// What install writes: this binary's path (the test's --absolute
 		// form), then hook claude EVENT and the agent's deadline.
-		if !strings.Contains(hooks, `"command": "`+HookCommand(claude, bin)(ev)+`"`) {
+		if !strings.Contains(hooks, `"command": `+string(pyjson.Encode(HookCommand(claude, bin)(ev), pyjson.Compact))) {
 			t.Errorf("hooks.json lacks %s:\n%s", ev, hooks)
 		}
 	}

@@ -76,6 +76,18 @@ func TestPristineOpenPluginFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		data := layout(hooks, nil)
+		// An older install's bare path is still as written; a guard that
+		// tests one path and runs another never was.
+		bare := func(ev string) string {
+			return "'/opt/my tools/hh' hook " + agent.Name + " " + ev + timeoutArg(agent, ev)
+		}
+		if old, _, err := shaped.Install(nil, bare); err != nil || !pristineHooks(layout(old, nil)) {
+			t.Errorf("%s: the hooks an older install wrote (a bare path) do not read as pristine (%v)", name, err)
+		}
+		mixed := bytes.Replace(data, []byte(`exec '/opt/my tools/hh' hook`), []byte(`exec '/opt/my tools/hx' hook`), 1)
+		if bytes.Equal(mixed, data) || pristineHooks(mixed) {
+			t.Errorf("%s: a hooks.json whose guard tests one path and runs another reads as pristine", name)
+		}
 		if !pristineManifest(openPluginManifest(agent)) {
 			t.Errorf("%s: the manifest as written does not read as pristine", name)
 		}
@@ -107,4 +119,12 @@ func TestKeepCopy(t *testing.T) {
 			t.Fatalf("copy %d holds %q, want %q", i, b, tc.data)
 		}
 	}
+}
+
+// timeoutArg is the agent-timeout argument install writes for ev.
+func timeoutArg(a *agents.Agent, ev string) string {
+	if d := a.Timeout(ev); d > 0 {
+		return " " + agents.AgentTimeoutFlag + " " + agents.FormatSeconds(d)
+	}
+	return ""
 }

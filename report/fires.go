@@ -259,19 +259,26 @@ func (p probe) fire(ctx context.Context, in install.Installed, e install.Entry) 
 }
 
 // verdict reads a probe's result: our answer with the token is the proof;
-// the refusal of the PATH prologue, a shell's 127 or silence from the
-// PATH form mean hermes-hooks was not found.
+// a prologue's refusal (the PATH form's, or the absolute form's when its
+// program is not an executable file), a shell's 127 or a prologue's
+// silence mean hermes-hooks was not found.
 func (p probe) verdict(r *hookproc.Result, command string) (status, detail string) {
 	out := string(r.Stdout) + string(r.Stderr)
+	exe, _ := agents.OwnProgram(command)
+	guardedExe := exe != "" && strings.HasPrefix(command, "[ -f ")
 	switch {
 	case agents.IsProbeAnswer(r.Stdout, p.token) || agents.IsProbeAnswer(r.Stderr, p.token):
 		return FireOK, ""
 	case strings.Contains(out, agents.MissingReason):
 		return FireNotFound, "hermes-hooks not found: not on PATH, so the agent gets a refusal of every tool call"
+	case strings.Contains(out, agents.MissingProgramReason):
+		return FireNotFound, "hermes-hooks not found: " + exe + " is missing or not executable, so the agent gets a refusal of every tool call"
 	case r.Exited && r.ExitCode == 127:
 		return FireNotFound, "hermes-hooks not found (exit 127: " + firstNonEmptyLine(out) + ")"
 	case r.Exited && r.ExitCode == 0 && out == "" && strings.HasPrefix(command, "command -v "):
 		return FireNotFound, "hermes-hooks not found: not on PATH, so this event passes silently"
+	case r.Exited && r.ExitCode == 0 && out == "" && guardedExe:
+		return FireNotFound, "hermes-hooks not found: " + exe + " is missing or not executable, so this event passes silently"
 	case r.SpawnError != "":
 		return FireNoAnswer, "could not start: " + r.SpawnError
 	case r.TimedOut:

@@ -12,7 +12,10 @@ import (
 func TestProbeVerdict(t *testing.T) {
 	p := probe{token: "0123456789abcdef0123456789abcdef"}
 	byName := "command -v hermes-hooks >/dev/null 2>&1 || exit 0; exec hermes-hooks hook claude Stop"
-	abs := "'/opt/hermes-hooks' hook claude Stop"
+	abs := "'/opt/hermes-hooks' hook claude Stop" // an older install's bare path
+	claude, _ := agents.Lookup("claude")
+	guarded := claude.HookCommand("/opt/hermes-hooks", "Stop")
+	guardedPre := claude.HookCommand("/opt/hermes-hooks", "PreToolUse")
 	for _, c := range []struct {
 		name    string
 		r       hookproc.Result
@@ -26,6 +29,10 @@ func TestProbeVerdict(t *testing.T) {
 		{"prologue refusal", hookproc.Result{Exited: true, ExitCode: 2, Stderr: []byte(agents.MissingReason + "\n")}, byName, FireNotFound},
 		{"prologue silence", hookproc.Result{Exited: true}, byName, FireNotFound},
 		{"silence of an absolute path", hookproc.Result{Exited: true}, abs, FireNoAnswer},
+		{"guard's refusal", hookproc.Result{Exited: true, ExitCode: 2, Stderr: []byte(agents.MissingProgramReason + "\n")}, guardedPre, FireNotFound},
+		{"guard's silence", hookproc.Result{Exited: true}, guarded, FireNotFound},
+		{"guarded answer", hookproc.Result{Exited: true, Stderr: []byte(agents.ProbePrefix + agents.ProbeAnswer(p.token) + ": x\n")}, guarded, FireOK},
+		{"guarded, older binary's dispatch", hookproc.Result{Exited: true, Stdout: []byte("{}")}, guarded, FireNoAnswer},
 		{"shell's not found", hookproc.Result{Exited: true, ExitCode: 127, Stderr: []byte("sh: 1: /opt/hermes-hooks: not found\n")}, abs, FireNotFound},
 		{"older binary's dispatch", hookproc.Result{Exited: true, Stdout: []byte("{}")}, abs, FireNoAnswer},
 		{"hang", hookproc.Result{TimedOut: true}, abs, FireNoAnswer},

@@ -39,7 +39,8 @@ commits, runs hermes-hooks by name from PATH, so that it works for every
 teammate and after the binary moves; where hermes-hooks is not on PATH, a
 tool call is refused in the agent's own words, saying how to install it,
 and other events pass. A file in your home directory (--user) runs this
-binary by its absolute path, as does --absolute. Each command line carries
+binary by its absolute path, as does --absolute; where that file is gone
+or not executable, the line answers the same way. Each command line carries
 --agent-timeout SECONDS, how long the agent waits for it, so that
 'hermes-hooks hook' answers in time. --local writes Claude Code's
 .claude/settings.local.json (this checkout only). 'install --refresh'
