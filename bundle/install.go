@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"aead.dev/minisign"
+
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
@@ -38,6 +40,7 @@ type Installed struct {
 	Name     string    `json:"name"`
 	Dir      string    `json:"dir"`
 	Signer   string    `json:"signer"`
+	Key      PublicKey `json:"-"` // the key Signer spells
 	Files    int       `json:"files"`
 	Manifest *Manifest `json:"-"`
 }
@@ -160,13 +163,37 @@ func ReadInstalled(dir string) (*Installed, error) {
 	if m.Name != filepath.Base(dir) {
 		return nil, fmt.Errorf("%s: the manifest names bundle %q", dir, m.Name)
 	}
-	signer := ""
-	if pub, err := fsutil.ReadRegular(filepath.Join(dir, InstalledSigner), dir, MaxSigBytes); err == nil {
-		if k, err := ParsePublicKey(pub); err == nil {
-			signer = KeyString(k)
-		}
+	// The signature is checked again on every read, not only at install:
+	// what a bundle's hooks are approved by is a manifest its signer
+	// signed, and who signed it is what trusted_bundle_keys is checked
+	// against.
+	key, err := installedSigner(dir, data)
+	if err != nil {
+		return nil, err
 	}
-	return &Installed{Name: m.Name, Dir: dir, Signer: signer, Files: len(m.Files), Manifest: m}, nil
+	return &Installed{Name: m.Name, Dir: dir, Signer: KeyString(key), Key: key, Files: len(m.Files), Manifest: m}, nil
+}
+
+// installedSigner is the key in dir's signer.pub, once the signature
+// beside the manifest (its bytes: manifest) verifies with it.
+func installedSigner(dir string, manifest []byte) (PublicKey, error) {
+	pub, err := fsutil.ReadRegular(filepath.Join(dir, InstalledSigner), dir, MaxSigBytes)
+	if err != nil {
+		return PublicKey{}, err
+	}
+	key, err := ParsePublicKey(pub)
+	if err != nil {
+		return PublicKey{}, fmt.Errorf("%s: %w", filepath.Join(dir, InstalledSigner), err)
+	}
+	sig, err := fsutil.ReadRegular(filepath.Join(dir, InstalledSig), dir, MaxSigBytes)
+	if err != nil {
+		return PublicKey{}, err
+	}
+	if !minisign.Verify(key, manifest, sig) {
+		return PublicKey{}, fmt.Errorf("%s: the installed manifest's signature does not verify with the key it was installed with (%s): the manifest, its signature or the key changed after install; reinstall the bundle",
+			dir, KeyString(key))
+	}
+	return key, nil
 }
 
 // List reads every bundle installed under root, by name; a directory that

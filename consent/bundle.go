@@ -26,7 +26,7 @@ const reasonBundle = "approved by the signature of bundle "
 func (p *Policy) decideBundle(h *Request) Verdict {
 	t := h.target()
 	pins := cmdpin.Pin(t, &p.hashes)
-	name, d, err := bundleCheck(h, t, pins)
+	name, d, err := bundleCheck(h, t, pins, p.TrustedBundleKeys)
 	switch {
 	case err != nil:
 		pins.Close()
@@ -42,15 +42,37 @@ func (p *Policy) decideBundle(h *Request) Verdict {
 	return Verdict{Run: true, Approved: true, Drift: DriftNone, Reason: reasonBundle + name, Pins: pins, TextOnlyAck: true}
 }
 
+// untrustedSigner is a bundle's drift when the managed layer lists
+// trusted_bundle_keys and none of them signed it: like an edited file, it
+// never runs and a gating event blocks on it.
+func untrustedSigner(inst *bundle.Installed, trusted []string) Drift {
+	if len(trusted) == 0 {
+		return Drift{Kind: DriftNone}
+	}
+	for _, t := range trusted {
+		if k, err := bundle.ParsePublicKey([]byte(t)); err == nil && k.Equal(inst.Key) {
+			return Drift{Kind: DriftNone}
+		}
+	}
+	return Drift{Kind: DriftHash, File: filepath.Join(inst.Dir, bundle.InstalledSigner),
+		Why: "signed by " + inst.Signer + ", which is not one of the managed config's trusted_bundle_keys"}
+}
+
 // bundleCheck compares h's config fragment and the files it runs (t, hashed
 // in pins) with the installed bundle's manifest. err: the bundle cannot be
 // read, or the hook runs something no bundle approval can cover (a file
 // outside the bundle, or files that cannot be told).
-func bundleCheck(h *Request, t *cmdpin.Target, pins *cmdpin.Pins) (string, Drift, error) {
+func bundleCheck(h *Request, t *cmdpin.Target, pins *cmdpin.Pins, trusted []string) (string, Drift, error) {
 	dir := h.Scope.Bundle
 	inst, err := bundle.ReadInstalled(dir)
 	if err != nil {
-		return filepath.Base(dir), Drift{}, fmt.Errorf("installed bundle %s cannot be read (%v); reinstall it", dir, err)
+		// Unreadable, or its signature no longer verifies: tampered with
+		// like an edited file, it never runs and a gating event blocks.
+		return filepath.Base(dir), Drift{Kind: DriftHash, File: filepath.Join(dir, bundle.InstalledManifest),
+			Why: "installed bundle " + dir + " cannot be read or verified (" + err.Error() + "); reinstall it"}, nil
+	}
+	if d := untrustedSigner(inst, trusted); d.Kind == DriftHash {
+		return inst.Name, d, nil
 	}
 	files := bundle.FilesDir(dir)
 	relOf := func(p string) (string, bool) {
@@ -116,7 +138,7 @@ func inspectBundle(h *Request) Status {
 	st := Status{Target: *t}
 	pins := cmdpin.Pin(t, &defaultHashes)
 	defer pins.Close()
-	name, d, err := bundleCheck(h, t, pins)
+	name, d, err := bundleCheck(h, t, pins, nil)
 	if err != nil {
 		st.Drift = Drift{Kind: DriftHash, Why: err.Error()}
 		return st

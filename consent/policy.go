@@ -51,9 +51,10 @@ type PolicyOptions struct {
 	// Env is the environment HERMES_SAFE_MODE and HERMES_ACCEPT_HOOKS are
 	// read from (nil: the process's own), once.
 	Env []string
-	// Warn and Prompter are as in Policy.
-	Warn     func(string)
-	Prompter *Prompter
+	// Warn, Prompter and TrustedBundleKeys are as in Policy.
+	Warn              func(string)
+	Prompter          *Prompter
+	TrustedBundleKeys []string
 }
 
 // NewPolicy builds the consent policy from the accept channels, the one
@@ -72,6 +73,8 @@ func NewPolicy(store *Store, o PolicyOptions) *Policy {
 		AutoAccept: EnvAccept(get("HERMES_ACCEPT_HOOKS")) || o.ConfigAutoAccept,
 		Warn:       o.Warn,
 		Prompter:   o.Prompter,
+
+		TrustedBundleKeys: o.TrustedBundleKeys,
 	}
 	if store != nil {
 		// One-shot processes share the digests of large hook binaries.
@@ -219,6 +222,10 @@ type Policy struct {
 	AutoAccept bool
 	// Prompter, when it is a TTY, asks about hooks not yet allowlisted.
 	Prompter *Prompter
+	// TrustedBundleKeys are the managed layer's trusted_bundle_keys: when
+	// it lists any, a bundle's hooks run only when a listed key signed it
+	// (a bundle put in place by hand, not by bundle install, too).
+	TrustedBundleKeys []string
 	// Warn receives warnings for the user. Each distinct message is sent
 	// once until the allowlist file changes, so a server dispatching the
 	// same unapproved hook on every event does not flood its log. It is
