@@ -163,3 +163,16 @@ func FuzzOTLPEncode(f *testing.F) {
 		}
 	})
 }
+
+// A record's agent is the journal's called-by list; what is exported as
+// the agent (gen_ai.agent.name, syslog's agent=) is the one that called.
+func TestExportedAgentIsTheCaller(t *testing.T) {
+	for calledBy, want := range map[string]string{
+		"claude": "claude", "copilot,claude": "copilot", "(elsewhere),codex": "codex", "(elsewhere)": "", "": "", ",gemini": "gemini",
+	} {
+		it := newItem([]byte(`{"seq":1,"event":"pre_tool_call","agent":"` + calledBy + `","decision":"none"}`))
+		if !it.ok || it.rec.Agent != want {
+			t.Errorf("agent %q exported as %q, want %q", calledBy, it.rec.Agent, want)
+		}
+	}
+}

@@ -53,7 +53,21 @@ func newItem(line []byte) item {
 	line = []byte(strings.TrimRight(string(line), "\r\n"))
 	it := item{line: line}
 	it.ok = json.Unmarshal(line, &it.rec) == nil
+	it.rec.Agent = callingAgent(it.rec.Agent)
 	return it
+}
+
+// callingAgent is the agent whose hook call a record is: the journal keeps
+// the whole called-by list (replay needs it: a host that runs several
+// agents' files, "copilot,claude", or "(elsewhere)" for files run by
+// their own agent), and the first agent named is the one that called.
+func callingAgent(calledBy string) string {
+	for _, a := range strings.Split(calledBy, ",") {
+		if a != "" && !strings.HasPrefix(a, "(") {
+			return a
+		}
+	}
+	return ""
 }
 
 // attr is one OTLP attribute: a string, a bool, an int or a list of
