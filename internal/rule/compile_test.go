@@ -71,7 +71,11 @@ func TestCompileAsExprCompiles(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		if g, w := got.prog.Disassemble(), want.Disassemble(); g != w {
+		prog, err := got.program()
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		if g, w := prog.Disassemble(), want.Disassemble(); g != w {
 			t.Errorf("%s compiles to\n%s\nexpr.Compile to\n%s", src, g, w)
 		}
 	}

@@ -74,8 +74,14 @@ type Input struct {
 
 // Rule is one compiled rule. It is safe for concurrent use.
 type Rule struct {
-	src         string
+	src string
+	// simple, when the rule has the commonest shape (simple.go), decides
+	// the firings it can; prog is then compiled the first time one it
+	// cannot comes (progOnce).
+	simple      *simple
+	progOnce    sync.Once
 	prog        *vm.Program
+	progErr     error
 	quarantined atomic.Bool // an evaluation past its deadline still runs
 }
 
@@ -85,11 +91,23 @@ func Compile(src string) (*Rule, error) {
 	if len(src) > MaxSourceBytes {
 		return nil, &Error{Msg: fmt.Sprintf("rule is %d bytes; at most %d", len(src), MaxSourceBytes)}
 	}
+	if s := parseSimple(src); s != nil {
+		return &Rule{src: src, simple: s}, nil
+	}
 	prog, err := compile(src)
 	if err != nil {
 		return nil, err
 	}
-	return &Rule{src: src, prog: prog}, nil
+	r := &Rule{src: src, prog: prog}
+	r.progOnce.Do(func() {})
+	return r, nil
+}
+
+// program is the rule's expr program, compiled now if Compile left it to
+// the first firing that needs it (a simple rule).
+func (r *Rule) program() (*vm.Program, error) {
+	r.progOnce.Do(func() { r.prog, r.progErr = compile(r.src) })
+	return r.prog, r.progErr
 }
 
 // Source is the rule's text as written.
@@ -157,8 +175,17 @@ func (r *Rule) run(in *Input) (ok bool, err error) {
 			ok, err = false, &Error{Msg: fmt.Sprint("rule failed: ", p)}
 		}
 	}()
+	if r.simple != nil {
+		if ok, decided := r.simple.decide(in); decided {
+			return ok, nil
+		}
+	}
+	prog, err := r.program()
+	if err != nil {
+		return false, err
+	}
 	m := vms.Get().(*vm.VM)
-	out, err := m.Run(r.prog, in)
+	out, err := m.Run(prog, in)
 	// Back to the pool only after a Run that returned: one that panicked
 	// is dropped with its state.
 	vms.Put(m)
