@@ -61,7 +61,33 @@ func (*ruleKind) cannotRun() string { return "" }
 // ruleSpec is the canonical text of what a rule decides: its expression,
 // decision and message, each Go-quoted so no two rules share a text.
 func ruleSpec(s *hookconfig.RuleSpec) string {
-	return "rule\nexpr " + strconv.Quote(s.Source) + "\ndecision " + strconv.Quote(s.Decision) + "\nmessage " + strconv.Quote(s.Message)
+	b := make([]byte, 0, len(s.Source)+len(s.Decision)+len(s.Message)+48)
+	b = append(b, "rule\nexpr "...)
+	b = appendQuote(b, s.Source)
+	b = append(b, "\ndecision "...)
+	b = appendQuote(b, s.Decision)
+	b = append(b, "\nmessage "...)
+	b = appendQuote(b, s.Message)
+	return string(b)
+}
+
+// appendQuote is strconv.AppendQuote, which reads each character for
+// whether it is printable (a third of what the rules of a one-shot hook
+// cost to gate): a string of printable ASCII needs only \ and " escaped.
+func appendQuote(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return strconv.AppendQuote(b, s)
+		}
+	}
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' || s[i] == '\\' {
+			b = append(b, '\\')
+		}
+		b = append(b, s[i])
+	}
+	return append(b, '"')
 }
 
 func (k *ruleKind) compiled() (*rule.Rule, error) {
