@@ -343,6 +343,17 @@ const hexDigits = "0123456789abcdef"
 func appendString(buf []byte, s string, st Style) []byte {
 	buf = append(buf, '"')
 	for i := 0; i < len(s); {
+		// A run of bytes written as they are, in one append: a journal
+		// record is mostly such runs (commands, paths, rule text).
+		j := i
+		for j < len(s) && s[j] >= 0x20 && s[j] < 0x7f && s[j] != '"' && s[j] != '\\' {
+			j++
+		}
+		if j > i {
+			buf = append(buf, s[i:j]...)
+			i = j
+			continue
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch {
