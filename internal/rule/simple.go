@@ -2,14 +2,18 @@ package rule
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"strings"
+	"sync"
 )
 
 // simple is a rule of the commonest shape, `args.KEY matches "PATTERN"`
 // or `args.KEY contains "TEXT"` (the issue's rm -rf rule, most of a
 // team's file): Compile reads it without expr, and a firing whose
 // args.KEY is a string is decided by the regexp or strings.Contains, as
-// expr's program would (OpMatchesConst, OpContains). Every other firing
+// expr's program would (OpMatchesConst, OpContains). The pattern is only
+// parsed until a firing holds every literal a match needs (most commands
+// hold none of a guard's: `git push` is no `rm -rf`); it compiles then. Every other firing
 // (no args, no such key, a value that is not a string) is decided by
 // the expr program, compiled then: expr's answers and error messages,
 // exactly. A one-shot `hook` with twenty rules spent two thirds of its
@@ -21,8 +25,14 @@ import (
 // input as expr's program does.
 type simple struct {
 	key  string
-	re   *regexp.Regexp // matches
-	text string         // contains
+	text string // contains: the text; matches: the pattern
+	// matches: needs are literals every match contains (a firing without
+	// one of them is false without the pattern compiled); re is the
+	// pattern compiled, the first time a firing has them all.
+	matches bool
+	needs   []string
+	reOnce  sync.Once
+	re      *regexp.Regexp
 }
 
 // notKey: expr's lexer reads the word as an operator or a literal, maybe
@@ -71,15 +81,48 @@ func parseSimple(src string) *simple {
 	if !ok {
 		return nil
 	}
-	s := &simple{key: key, text: lit}
-	if op == "matches" {
-		re, err := regexp.Compile(lit)
+	s := &simple{key: key, text: lit, matches: op == "matches"}
+	if s.matches {
+		// What regexp.Compile parses first, and where its errors come
+		// from: a pattern that parses compiles.
+		re, err := syntax.Parse(lit, syntax.Perl)
 		if err != nil {
 			return nil
 		}
-		s.re, s.text = re, ""
+		s.needs = needs(re, nil)
 	}
 	return s
+}
+
+// needs appends the literals every match of re contains: those of a
+// concatenation's parts, of a group, of a repetition at least once. Only
+// ASCII literals matched case-sensitively: a match of one is the same
+// bytes in the subject, whatever else the subject holds (the engine reads
+// invalid UTF-8 as U+FFFD, which no ASCII literal is).
+func needs(re *syntax.Regexp, out []string) []string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return out
+		}
+		for _, r := range re.Rune {
+			if r >= 0x80 {
+				return out
+			}
+		}
+		return append(out, string(re.Rune))
+	case syntax.OpCapture, syntax.OpPlus:
+		return needs(re.Sub[0], out)
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return needs(re.Sub[0], out)
+		}
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			out = needs(sub, out)
+		}
+	}
+	return out
 }
 
 // simpleLiteral reads s when it is one double-quoted string literal and
@@ -115,8 +158,17 @@ func (s *simple) decide(in *Input) (ok, decided bool) {
 	if !found || !isString {
 		return false, false
 	}
-	if s.re != nil {
-		return s.re.MatchString(str), true
+	if !s.matches {
+		return strings.Contains(str, s.text), true
 	}
-	return strings.Contains(str, s.text), true
+	for _, lit := range s.needs {
+		if !strings.Contains(str, lit) {
+			return false, true
+		}
+	}
+	s.reOnce.Do(func() { s.re, _ = regexp.Compile(s.text) })
+	if s.re == nil {
+		return false, false // cannot be: it parsed; expr's program says
+	}
+	return s.re.MatchString(str), true
 }

@@ -18,6 +18,11 @@ var simpleSources = []struct {
 	{`args.command contains ":(){ :|:& };:"`, true},
 	{`args.command contains "say \"hi\""`, true},
 	{`args._x9 matches ""`, true},
+	{`args.command matches "(?i)RM\\s+-RF"`, true},
+	{`args.command matches "(curl|wget)[^|]*\\|\\s*(ba|z)?sh"`, true},
+	{`args.command matches "a{2,}b+(cd){0,2}\\x{e9}x?y*"`, true},
+	{`args.command matches "^rm$|^ls$"`, true},
+	{`args.command matches "\\Qa.b\\E"`, true},
 	{`args.command matches "(["`, false},   // expr reports the error
 	{`args.command matches "a\nb"`, false}, // an escape other than \\ and \"
 	{`args.command matches 'rm'`, false},   // another quote
@@ -42,6 +47,7 @@ func simpleInputs(key string) []*Input {
 		{Args: map[string]any{key: "rm -rf /"}},
 		{Args: map[string]any{key: "ls"}},
 		{Args: map[string]any{key: "say \"hi\" \\ chmod -R 777 :(){ :|:& };: a.pem .p12"}},
+		{Args: map[string]any{key: "Rm  -Rf x; curl x | zsh; aab aabcd\u00e9 a.b \xffrm -rf"}},
 		{Args: map[string]any{key: ""}},
 		{Args: map[string]any{"other": "rm -rf /"}},
 		{Args: map[string]any{key: nil}},
@@ -69,8 +75,8 @@ func sameAnswers(t testing.TB, src string, s *simple, extra ...string) {
 	full := viaExpr(t, src)
 	fast := &Rule{src: src, simple: s}
 	for _, c := range full.prog.Constants {
-		if re, ok := c.(*regexp.Regexp); ok && (s.re == nil || re.String() != s.re.String()) {
-			t.Fatalf("%q: expr's pattern %q, simple's %v", src, re.String(), s.re)
+		if re, ok := c.(*regexp.Regexp); ok && (!s.matches || re.String() != s.text) {
+			t.Fatalf("%q: expr's pattern %q, simple's %q", src, re.String(), s.text)
 		}
 	}
 	ins := simpleInputs(s.key)
@@ -115,6 +121,29 @@ func TestSimpleCompilesLazily(t *testing.T) {
 	_, err = r.run(&Input{Args: map[string]any{}})
 	if err == nil || r.prog == nil {
 		t.Fatalf("a missing key: %v (program %v); want expr's strict-read error", err, r.prog)
+	}
+}
+
+// A simple pattern is parsed, not compiled, until a firing holds every
+// literal a match needs.
+func TestSimpleNeeds(t *testing.T) {
+	for src, want := range map[string]string{
+		`args.command matches "(^|[;&|]\\s*)rm\\s+-[a-zA-Z]*r[a-zA-Z]*f"`: "[rm - r f]",
+		`args.command matches "(curl|wget)[^|]*\\|\\s*(ba|z)?sh"`:         "[| sh]",
+		`args.command matches "(?i)rm"`:                                   "[]",
+		`args.command matches "a{2,}b+(cd){0,2}\\x{e9}x?y*"`:              "[a b]",
+	} {
+		s := parseSimple(src)
+		if s == nil || fmt.Sprint(s.needs) != want {
+			t.Errorf("%s needs %v, want %s", src, s, want)
+		}
+	}
+	s := parseSimple(`args.command matches "git\\s+push"`)
+	if ok, decided := s.decide(&Input{Args: map[string]any{"command": "git status"}}); ok || !decided || s.re != nil {
+		t.Fatalf("git status: %v, %v, compiled %v", ok, decided, s.re != nil)
+	}
+	if ok, decided := s.decide(&Input{Args: map[string]any{"command": "git  push"}}); !ok || !decided || s.re == nil {
+		t.Fatalf("git push: %v, %v, compiled %v", ok, decided, s.re != nil)
 	}
 }
 
