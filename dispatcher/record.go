@@ -88,8 +88,10 @@ func (d *Dispatcher) record(ctx context.Context, f *protocol.Firing, start time.
 	r := Record{Time: start, Elapsed: time.Since(start), Event: f.Event, Fields: fields, Cwd: f.Cwd, Agent: caller(ctx), Firing: &fc, Outcome: o,
 		Scripts: make([]Script, len(o.Hooks)), Async: d.opts.Async == AsyncInline}
 	for i := range hooks {
-		if rs := hooks[i].Entry.Rule(); rs != nil && i < len(r.Scripts) {
-			r.Scripts[i].Rule = rs.Identity(hooks[i].Entry.Source)
+		// An entry not run here (an async record's foreground entries)
+		// has no Invocation.Entry.
+		if e := hooks[i].Entry; e != nil && e.Rule() != nil && i < len(r.Scripts) {
+			r.Scripts[i].Rule = e.Rule().Identity(e.Source)
 		}
 		// pins[i] is nil where the pins were handed to a background run
 		// (which may close them concurrently) or never taken.
