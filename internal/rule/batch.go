@@ -61,22 +61,25 @@ func EvalAll(ctx context.Context, tasks []Task) {
 	}
 	b := &batch{tasks: tasks, done: make(chan struct{})}
 	go b.run()
+	var rest []Task
 wait:
 	for {
 		select {
 		case <-b.done:
 			return
 		case <-ctx.Done():
+			rest = b.abandon()
 			break wait
 		case <-timeout:
-			if left, ok := b.within(); ok {
+			left, r, stopped := b.expire()
+			if !stopped {
 				timer.Reset(min(left, shortest))
 				continue
 			}
+			rest = r
 			break wait
 		}
 	}
-	rest := b.abandon()
 	var wg sync.WaitGroup
 	for i := range rest {
 		wg.Add(1)
@@ -140,27 +143,35 @@ func (b *batch) run() {
 	}
 }
 
-// within reports whether the rule running (if any) is still within its
-// bound, and how much of it is left; between two rules it is the
-// shortest bound's turn again.
-func (b *batch) within() (time.Duration, bool) {
+// expire is the timer's turn. When the rule running is past its own
+// bound, the batch is abandoned there, in the same hold of the lock that
+// saw it (the rule after it, started a moment later, is never the one
+// stopped): the tasks after it are returned, stopped true. Otherwise it
+// says how long the rule running has left (between two rules, the whole
+// default bound: the caller waits the shortest bound again).
+func (b *batch) expire() (left time.Duration, rest []Task, stopped bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.next >= len(b.tasks) {
-		return defaultBound, true // done is about to close
+	if b.next >= len(b.tasks) || !b.running {
+		return defaultBound, nil, false
 	}
-	if !b.running {
-		return defaultBound, true
+	if left = b.tasks[b.next].bound() - time.Since(b.started); left > 0 {
+		return left, nil, false
 	}
-	left := b.tasks[b.next].bound() - time.Since(b.started)
-	return left, left > 0
+	return 0, b.abandonLocked(), true
 }
 
-// abandon stops the batch where it is: the rule running (if one is) is
-// past its bound, and the tasks after it are returned undecided.
+// abandon stops the batch where it is (the caller's context ended): the
+// rule running (if one is) is reported past its bound, and the tasks
+// after it are returned undecided.
 func (b *batch) abandon() []Task {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	return b.abandonLocked()
+}
+
+// abandonLocked is abandon with b.mu held.
+func (b *batch) abandonLocked() []Task {
 	b.abandoned = true
 	if b.next >= len(b.tasks) {
 		return nil
