@@ -164,8 +164,7 @@ func (a *App) dispatchOnce(parent context.Context, cfg *hookconfig.Config, wd st
 	// checks consent, and the first hook waits until they are
 	// (BeforeStart): os/signal starts two threads of its own, a cost
 	// on the path of every dispatch that runs a hook. When no entry fires
-	// on the event, or only rules do (decided in-process: they start
-	// nothing), neither is set up — unless a hook starts after all,
+	// on the event, neither is set up — unless a hook starts after all,
 	// which then sets them up first.
 	// The signals stay caught until this function returns, not just
 	// until the first one: a second SIGTERM while the cancelled hooks are
@@ -173,9 +172,6 @@ func (a *App) dispatchOnce(parent context.Context, cfg *hookconfig.Config, wd st
 	finished := make(chan struct{})
 	defer close(finished)
 	guard := func() {
-		if testGuard != nil {
-			testGuard()
-		}
 		sigs := make(chan os.Signal, 1)
 		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 		if !a.NoSubreap {
@@ -218,7 +214,7 @@ func (a *App) dispatchOnce(parent context.Context, cfg *hookconfig.Config, wd st
 	if err != nil {
 		return protocol.Outcome{}, err
 	}
-	if startsProcesses(d.EntriesFor(f.Event)) {
+	if len(d.EntriesFor(f.Event)) > 0 {
 		ready = make(chan struct{})
 		go func() {
 			guard()
@@ -245,23 +241,6 @@ func (a *App) dispatchOnce(parent context.Context, cfg *hookconfig.Config, wd st
 	}
 	return outcome, nil
 }
-
-// startsProcesses reports whether any of entries may start a process:
-// every kind but a rule, which is decided in-process. Only then is the
-// guard set up ahead; a firing of rules alone starts none, as a firing of
-// no entries.
-func startsProcesses(entries []*hookconfig.Entry) bool {
-	for _, e := range entries {
-		if e.Rule() == nil {
-			return true
-		}
-	}
-	return false
-}
-
-// testGuard, when a test sets it, is called whenever dispatchOnce sets up
-// its signal guard and subreaper.
-var testGuard func()
 
 // startedAny reports whether any hook process was started.
 func startedAny(o protocol.Outcome) bool {
