@@ -165,13 +165,19 @@ func (a *App) dispatchOnce(parent context.Context, cfg *hookconfig.Config, wd st
 	// (BeforeStart): os/signal starts two threads of its own, a cost
 	// on the path of every dispatch that runs a hook. When no entry fires
 	// on the event, neither is set up — unless a hook starts after all,
-	// which then sets them up first.
+	// which then sets them up first. A firing of rules alone, which starts
+	// no process, sets them up too: without the handler a signal would
+	// kill the process with no answer, which an agent reads as no
+	// objection.
 	// The signals stay caught until this function returns, not just
 	// until the first one: a second SIGTERM while the cancelled hooks are
 	// being killed must not take the process down before KillEscaped.
 	finished := make(chan struct{})
 	defer close(finished)
 	guard := func() {
+		if testGuard != nil {
+			testGuard()
+		}
 		sigs := make(chan os.Signal, 1)
 		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 		if !a.NoSubreap {
@@ -378,3 +384,7 @@ func unlinkedFile(pattern string, data []byte) (f *os.File, removed bool, err er
 	}
 	return f, removed, nil
 }
+
+// testGuard, when a test sets it, is called whenever dispatchOnce sets up
+// its signal guard.
+var testGuard func()
