@@ -72,6 +72,7 @@ func parseSimple(src string) *simple {
 	for _, o := range []string{"matches", "contains"} {
 		if r, ok := strings.CutPrefix(rest, o+" "); ok {
 			op, rest = o, strings.TrimLeft(r, " ")
+			break // one operator: "matches contains" is expr's syntax error
 		}
 	}
 	if op == "" {

@@ -28,6 +28,9 @@ var simpleSources = []struct {
 	{`args.command matches 'rm'`, false},   // another quote
 	{`args.command matches "rm" `, false},  // something after it
 	{`args.in matches "x"`, false},         // an operator's word
+	// Two operators: expr's syntax error, which Compile must report.
+	{`args.command matches contains "x"`, false},
+	{`args.command contains matches "x"`, false},
 	{`args.9 matches "x"`, false},          //
 	{`args.command matches"x"`, false},     // no space
 	{`args.commandmatches "x"`, false},     //
@@ -159,4 +162,14 @@ func FuzzSimple(f *testing.F) {
 			sameAnswers(t, src, s, value)
 		}
 	})
+}
+
+// A rule that is no rule to expr is no rule here either: Compile reports
+// it (validate's error at its line) instead of deciding it some other way.
+func TestSimpleNearMissesStillFailToCompile(t *testing.T) {
+	for _, src := range []string{`args.command matches contains "x"`, `args.command contains matches "x"`, `args.command matches "(["`} {
+		if _, err := Compile(src); err == nil {
+			t.Errorf("Compile(%q) = nil error; expr refuses it", src)
+		}
+	}
 }
