@@ -59,15 +59,23 @@ func (k *ruleKind) fixed(*hookconfig.Entry) *cmdpin.Target {
 func (*ruleKind) cannotRun() string { return "" }
 
 // ruleSpec is the canonical text of what a rule decides: its expression,
-// decision and message, each Go-quoted so no two rules share a text.
+// decision and message, each Go-quoted so no two rules share a text — and
+// its id: when it has one (what the journal and export name it by: a
+// repository renaming an approved rule, or taking another rule's name, is
+// a change). A rule without an id keeps the text approvals were given for
+// before ids existed.
 func ruleSpec(s *hookconfig.RuleSpec) string {
-	b := make([]byte, 0, len(s.Source)+len(s.Decision)+len(s.Message)+48)
+	b := make([]byte, 0, len(s.Source)+len(s.Decision)+len(s.Message)+len(s.ID)+56)
 	b = append(b, "rule\nexpr "...)
 	b = appendQuote(b, s.Source)
 	b = append(b, "\ndecision "...)
 	b = appendQuote(b, s.Decision)
 	b = append(b, "\nmessage "...)
 	b = appendQuote(b, s.Message)
+	if s.ID != "" {
+		b = append(b, "\nid "...)
+		b = appendQuote(b, s.ID)
+	}
 	return string(b)
 }
 

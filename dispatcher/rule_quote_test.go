@@ -3,6 +3,8 @@ package dispatcher
 import (
 	"strconv"
 	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 )
 
 // The pinned text of a rule is what a repository's approval holds the
@@ -28,4 +30,21 @@ func FuzzAppendQuote(f *testing.F) {
 			t.Fatalf("appendQuote(%q) = %s, want %s", s, got, want)
 		}
 	})
+}
+
+// A rule's id is part of what its approval pins (the name the journal and
+// export report it by); a rule without one keeps the text approvals were
+// given for before ids existed.
+func TestRuleSpecPinsTheID(t *testing.T) {
+	r := &hookconfig.RuleSpec{Source: `tool == "terminal"`, Decision: "block", Message: "no"}
+	if got, want := ruleSpec(r), "rule\nexpr \"tool == \\\"terminal\\\"\"\ndecision \"block\"\nmessage \"no\""; got != want {
+		t.Fatalf("without an id: %q, want the text before ids: %q", got, want)
+	}
+	named := *r
+	named.ID = "team/no-terminal"
+	renamed := named
+	renamed.ID = "corp/other"
+	if ruleSpec(&named) == ruleSpec(r) || ruleSpec(&named) == ruleSpec(&renamed) {
+		t.Fatal("an id, or another id, leaves the pinned text as it was")
+	}
 }
