@@ -219,13 +219,16 @@ func (u *User) acquire(wd string, dirs []string, key string) (*userProject, erro
 			p.stop = srv.startWatching()
 		}
 		u.log.Info("project loaded", "project", dirs[0], "wd", wd, "hooks", len(srv.cur.Load().cfg.Entries))
+	}
+	p.srv, p.err = srv, err
+	close(p.ready)
+	if err == nil {
+		// Only now: the spool loop that wakes looks for a ready project.
 		select {
 		case u.loaded <- struct{}{}:
 		default:
 		}
 	}
-	p.srv, p.err = srv, err
-	close(p.ready)
 	if err != nil {
 		// A config that does not load is not kept: the next request
 		// tries again (the caller, told why, decides by itself).
