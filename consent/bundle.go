@@ -26,7 +26,7 @@ const reasonBundle = "approved by the signature of bundle "
 func (p *Policy) decideBundle(h *Request) Verdict {
 	t := h.target()
 	pins := cmdpin.Pin(t, &p.hashes)
-	name, d, err := bundleCheck(h, t, pins, p.TrustedBundleKeys)
+	name, d, err := bundleCheck(h, t, pins)
 	switch {
 	case err != nil:
 		pins.Close()
@@ -62,7 +62,7 @@ func untrustedSigner(inst *bundle.Installed, trusted []string) Drift {
 // in pins) with the installed bundle's manifest. err: the bundle cannot be
 // read, or the hook runs something no bundle approval can cover (a file
 // outside the bundle, or files that cannot be told).
-func bundleCheck(h *Request, t *cmdpin.Target, pins *cmdpin.Pins, trusted []string) (string, Drift, error) {
+func bundleCheck(h *Request, t *cmdpin.Target, pins *cmdpin.Pins) (string, Drift, error) {
 	dir := h.Scope.Bundle
 	inst, err := bundle.ReadInstalled(dir)
 	if err != nil {
@@ -71,7 +71,7 @@ func bundleCheck(h *Request, t *cmdpin.Target, pins *cmdpin.Pins, trusted []stri
 		return filepath.Base(dir), Drift{Kind: DriftHash, File: filepath.Join(dir, bundle.InstalledManifest),
 			Why: "installed bundle " + dir + " cannot be read or verified (" + err.Error() + "); reinstall it"}, nil
 	}
-	if d := untrustedSigner(inst, trusted); d.Kind == DriftHash {
+	if d := untrustedSigner(inst, h.BundleKeys); d.Kind == DriftHash {
 		return inst.Name, d, nil
 	}
 	files := bundle.FilesDir(dir)
@@ -138,7 +138,7 @@ func inspectBundle(h *Request) Status {
 	st := Status{Target: *t}
 	pins := cmdpin.Pin(t, &defaultHashes)
 	defer pins.Close()
-	name, d, err := bundleCheck(h, t, pins, nil)
+	name, d, err := bundleCheck(h, t, pins)
 	if err != nil {
 		st.Drift = Drift{Kind: DriftHash, Why: err.Error()}
 		return st

@@ -51,10 +51,9 @@ type PolicyOptions struct {
 	// Env is the environment HERMES_SAFE_MODE and HERMES_ACCEPT_HOOKS are
 	// read from (nil: the process's own), once.
 	Env []string
-	// Warn, Prompter and TrustedBundleKeys are as in Policy.
-	Warn              func(string)
-	Prompter          *Prompter
-	TrustedBundleKeys []string
+	// Warn and Prompter are as in Policy.
+	Warn     func(string)
+	Prompter *Prompter
 }
 
 // NewPolicy builds the consent policy from the accept channels, the one
@@ -73,8 +72,6 @@ func NewPolicy(store *Store, o PolicyOptions) *Policy {
 		AutoAccept: EnvAccept(get("HERMES_ACCEPT_HOOKS")) || o.ConfigAutoAccept,
 		Warn:       o.Warn,
 		Prompter:   o.Prompter,
-
-		TrustedBundleKeys: o.TrustedBundleKeys,
 	}
 	if store != nil {
 		// One-shot processes share the digests of large hook binaries.
@@ -120,6 +117,12 @@ type Request struct {
 	// AckTextOnly: an approval of this hook by its text only is given
 	// knowingly (approve --text-only); ApproveHook records it.
 	AckTextOnly bool
+	// BundleKeys, for a bundle's hook (Scope.Bundle), are the managed
+	// layer's trusted_bundle_keys the config was loaded under: when there
+	// are any, the bundle runs only when one of them signed it (a bundle
+	// installed before the list, or put in place by hand, too). Decide
+	// and Inspect both hold it.
+	BundleKeys []string
 	// Guard: the hook is a fail_closed guard on an event it can refuse. One
 	// of the user's own config that nobody approved refuses that event
 	// (the caller blocks; the warning says so) rather than be skipped: a
@@ -222,10 +225,6 @@ type Policy struct {
 	AutoAccept bool
 	// Prompter, when it is a TTY, asks about hooks not yet allowlisted.
 	Prompter *Prompter
-	// TrustedBundleKeys are the managed layer's trusted_bundle_keys: when
-	// it lists any, a bundle's hooks run only when a listed key signed it
-	// (a bundle put in place by hand, not by bundle install, too).
-	TrustedBundleKeys []string
 	// Warn receives warnings for the user. Each distinct message is sent
 	// once until the allowlist file changes, so a server dispatching the
 	// same unapproved hook on every event does not flood its log. It is

@@ -163,7 +163,7 @@ func (g consentGate) Check(h Invocation) Verdict {
 	ch := consent.Request{
 		Event: e.DeclaredAs, Command: e.Text(), Scope: e.Scope,
 		Shell: e.ViaShell(), Env: h.Env, Dir: h.Dir, Target: &h.target,
-		Guard: e.FailClosed && e.Event.FailsClosed(),
+		Guard: e.FailClosed && e.Event.FailsClosed(), BundleKeys: e.BundleKeys,
 	}
 	v := p.Decide(ch)
 	hint := consent.ApproveCommandHint(e.DeclaredAs, e.Text())
@@ -247,6 +247,6 @@ func ConsentRequest(e *hookconfig.Entry, cwd string, env []string) consent.Reque
 	c := commandOf(e, env, dir)
 	return consent.Request{
 		Event: e.DeclaredAs, Command: e.Text(), Scope: e.Scope, Dir: dir, Env: env,
-		Shell: c.Shell, Argv: c.Argv, ShellPath: c.ShellPath, Target: kindOf(e).fixed(e),
+		Shell: c.Shell, Argv: c.Argv, ShellPath: c.ShellPath, Target: kindOf(e).fixed(e), BundleKeys: e.BundleKeys,
 	}
 }

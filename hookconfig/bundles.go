@@ -21,7 +21,11 @@ import (
 // each of dirs, in name order. A bundle whose fragment cannot be read is
 // Unloaded (Bundle): it was installed on purpose and verified, so what
 // its guards would refuse is refused until it is fixed or removed.
-func (cfg *Config) addBundles(dirs []string) {
+//
+// keys are the managed layer's trusted_bundle_keys: every bundle entry
+// carries them (Entry.BundleKeys), so that the consent gate, and list and
+// doctor, hold the bundle to them.
+func (cfg *Config) addBundles(dirs []string, keys []string) {
 	for _, root := range dirs {
 		if root == "" {
 			continue
@@ -41,7 +45,7 @@ func (cfg *Config) addBundles(dirs []string) {
 		}
 		slices.Sort(names)
 		for _, name := range names {
-			cfg.addBundle(filepath.Join(root, name))
+			cfg.addBundle(filepath.Join(root, name), keys)
 		}
 	}
 }
@@ -50,7 +54,7 @@ func (cfg *Config) addBundles(dirs []string) {
 // repository's hooks file it cannot approve hooks, move the journal or
 // rename tools; unlike it, it may not name agent hook files either (they
 // would be files the signature does not cover).
-func (cfg *Config) addBundle(dir string) {
+func (cfg *Config) addBundle(dir string, keys []string) {
 	files := bundle.FilesDir(dir)
 	path := filepath.Join(files, bundle.ConfigFile)
 	data, err := fsutil.ReadRegular(path, files, MaxProjectFileBytes)
@@ -81,6 +85,7 @@ func (cfg *Config) addBundle(dir string) {
 	for _, e := range frag.Entries {
 		e.WorkDir = files
 		e.Scope = consent.Scope{Bundle: dir, Source: path}
+		e.BundleKeys = keys
 		if e.Dialect == protocol.Claude && e.ProjectDir == "" {
 			e.ProjectDir = files
 		}

@@ -140,6 +140,10 @@ type Entry struct {
 	// repository's hooks (its .hermes/hooks.yaml, its .claude settings), so
 	// an approval given in one repository never approves another's.
 	Scope consent.Scope
+	// BundleKeys, on a bundle's entry (Scope.Bundle), are the managed
+	// layer's trusted_bundle_keys the config was loaded under (none: any
+	// key bundle install took); see consent.Request.BundleKeys.
+	BundleKeys []string
 	// Examples are payloads with the outcome the hook must produce on
 	// them (examples:; tool events only), run by `test --examples` and
 	// doctor.
@@ -405,7 +409,7 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 			}
 		}
 	}
-	cfg.addBundles(opts.BundleDirs)
+	cfg.addBundles(opts.BundleDirs, layer.TrustedBundleKeys)
 	for _, dir := range append([]string{opts.ProjectDir}, opts.MoreProjectDirs...) {
 		p := FindProjectHooks(dir)
 		if p == "" || sameFile(p, path) || slices.ContainsFunc(cfg.ProjectFiles, func(q string) bool { return sameFile(p, q) }) {

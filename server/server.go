@@ -256,11 +256,10 @@ func New(opts Options) (*Server, error) {
 // reads the allowlist afresh on its first decision.
 func (s *Server) build(cfg *hookconfig.Config) (*dispatcher.Dispatcher, error) {
 	pol := consent.NewPolicy(s.opts.Store, consent.PolicyOptions{
-		AcceptFlag:        s.opts.Accept,
-		ConfigAutoAccept:  cfg.AutoAccept,
-		Env:               s.opts.Env,
-		Warn:              func(msg string) { s.log.Warn("consent", "detail", msg) },
-		TrustedBundleKeys: cfg.Managed.TrustedBundleKeys,
+		AcceptFlag:       s.opts.Accept,
+		ConfigAutoAccept: cfg.AutoAccept,
+		Env:              s.opts.Env,
+		Warn:             func(msg string) { s.log.Warn("consent", "detail", msg) },
 	})
 	pol.SafeMode = pol.SafeMode || s.opts.SafeMode
 	return dispatcher.New(cfg, dispatcher.Options{

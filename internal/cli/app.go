@@ -201,10 +201,9 @@ func (a *App) Store() (*consent.Store, error) {
 // must never hang on a question nobody sees.
 func (a *App) Policy(cfg *hookconfig.Config, store *consent.Store) *consent.Policy {
 	return consent.NewPolicy(store, consent.PolicyOptions{
-		AcceptFlag:        a.AcceptHooks,
-		ConfigAutoAccept:  cfg.AutoAccept,
-		Warn:              a.Warn,
-		TrustedBundleKeys: cfg.Managed.TrustedBundleKeys,
+		AcceptFlag:       a.AcceptHooks,
+		ConfigAutoAccept: cfg.AutoAccept,
+		Warn:             a.Warn,
 	})
 }
 
