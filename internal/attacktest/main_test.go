@@ -11,11 +11,11 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
+	"golang.org/x/sys/unix"
+
 	"github.com/hermes-hooks/hermes-hooks/internal/testbin"
 )
 
@@ -110,22 +110,31 @@ func (e *env) run(stdin string, args ...string) string {
 }
 
 // killLeftIn kills every process whose working directory is dir or below
-// it, and waits for each to exit.
+// it, and waits for each to exit. Each is held by a pidfd first, its
+// directory read again, and the kill sent through the pidfd: a pid given
+// to another process in between is never signalled.
 func killLeftIn(t *testing.T, dir string) {
+	in := func(p string) bool {
+		cwd, err := os.Readlink(p + "/cwd")
+		return err == nil && (cwd == dir || strings.HasPrefix(cwd, dir+"/"))
+	}
 	procs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, p := range procs {
-		cwd, err := os.Readlink(p + "/cwd")
-		if err != nil || (cwd != dir && !strings.HasPrefix(cwd, dir+"/")) {
-			continue
-		}
 		pid, err := strconv.Atoi(filepath.Base(p))
-		if err != nil || pid == os.Getpid() {
+		if err != nil || pid == os.Getpid() || !in(p) {
 			continue
 		}
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-		if err := proctest.AwaitExit(pid, time.Minute); err != nil {
-			t.Errorf("a process left in the test's directory: %v", err)
+		fd, err := unix.PidfdOpen(pid, 0)
+		if err != nil {
+			continue // gone already
 		}
+		if in(p) && unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0) == nil {
+			fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+			if n, err := unix.Poll(fds, int(time.Minute/time.Millisecond)); err == nil && n == 0 {
+				t.Errorf("process %d, left in the test's directory, still runs a minute after SIGKILL", pid)
+			}
+		}
+		unix.Close(fd)
 	}
 }
 
