@@ -328,6 +328,19 @@ func caller(ctx context.Context) string {
 // event runs the hooks of no agent's file. No agent is called so.
 const OwnRunElsewhere = "(elsewhere)"
 
+// FirstCaller is the agent whose hook call a called-by list (CalledBy) is:
+// its first name that is an agent's. The list itself is kept whole where
+// a firing must be made again as it was (the journal, replay); the rule's
+// agent, serve's route and export name the caller.
+func FirstCaller(calledBy string) string {
+	for a := range strings.SplitSeq(calledBy, ",") {
+		if a != "" && a != OwnRunElsewhere {
+			return a
+		}
+	}
+	return ""
+}
+
 // An entry ev runs as another event's (forwarded) is kept: its agent runs
 // it on its own event only.
 func skipRunBy(ev *protocol.Event, entries []*hookconfig.Entry, agent string) []*hookconfig.Entry {

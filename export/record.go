@@ -61,6 +61,8 @@ func newItem(line []byte) item {
 // the whole called-by list (replay needs it: a host that runs several
 // agents' files, "copilot,claude", or "(elsewhere)" for files run by
 // their own agent), and the first agent named is the one that called.
+// It is dispatcher.FirstCaller's rule, written again: hookconfig imports
+// this package, so it cannot import the dispatcher.
 func callingAgent(calledBy string) string {
 	for _, a := range strings.Split(calledBy, ",") {
 		if a != "" && !strings.HasPrefix(a, "(") {

@@ -5,12 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/export"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 )
@@ -132,15 +130,4 @@ func (s *Server) closeExport(wait time.Duration) {
 	if e := s.exp.cur.Load(); e != nil {
 		e.Close(wait)
 	}
-}
-
-// firstAgent is the agent a called_by list names first (the one whose
-// hook call this is; the others are hosts' files it also stands for).
-func firstAgent(calledBy string) string {
-	for _, a := range strings.Split(calledBy, ",") {
-		if a != "" && a != dispatcher.OwnRunElsewhere {
-			return a
-		}
-	}
-	return ""
 }
