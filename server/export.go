@@ -92,6 +92,15 @@ func (s *Server) exportCounts() (sent, dropped map[string]int64) {
 	return sent, dropped
 }
 
+// inBackground runs loop on a goroutine of its own until the function it
+// returns is called, which stops it and waits for it to end.
+func inBackground(loop func(context.Context)) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); loop(ctx) }()
+	return func() { cancel(); <-done }
+}
+
 // flushSpool sends the one-shot records left in the spool now and every
 // spoolEvery until ctx ends.
 func (s *Server) flushSpool(ctx context.Context) {

@@ -336,10 +336,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.log.Info("listening", "addr", addrString(ln.Addr()), "pid", os.Getpid(),
 		"config", s.opts.ConfigPath, "hooks", len(g.cfg.Entries), "cwd", s.opts.Cwd)
 
-	spoolCtx, stopSpool := context.WithCancel(context.Background())
-	spoolDone := make(chan struct{})
-	go func() { defer close(spoolDone); s.flushSpool(spoolCtx) }()
-	defer func() { stopSpool(); <-spoolDone }()
+	defer inBackground(s.flushSpool)()
 
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

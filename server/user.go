@@ -222,13 +222,6 @@ func (u *User) acquire(wd string, dirs []string, key string) (*userProject, erro
 	}
 	p.srv, p.err = srv, err
 	close(p.ready)
-	if err == nil {
-		// Only now: the spool loop that wakes looks for a ready project.
-		select {
-		case u.loaded <- struct{}{}:
-		default:
-		}
-	}
 	if err != nil {
 		// A config that does not load is not kept: the next request
 		// tries again (the caller, told why, decides by itself).
@@ -240,6 +233,11 @@ func (u *User) acquire(wd string, dirs []string, key string) (*userProject, erro
 		u.mu.Unlock()
 		u.release(p)
 		return nil, err
+	}
+	// Only now: the spool loop that wakes looks for a ready project.
+	select {
+	case u.loaded <- struct{}{}:
+	default:
 	}
 	return p, nil
 }
@@ -349,10 +347,7 @@ func (u *User) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	u.log.Info("listening", "addr", addrString(ln.Addr()), "pid", os.Getpid(), "mode", "user",
 		"config", u.base.ConfigPath, "max_projects", u.maxProjects)
-	spoolCtx, stopSpool := context.WithCancel(context.Background())
-	spoolDone := make(chan struct{})
-	go func() { defer close(spoolDone); u.flushSpool(spoolCtx) }()
-	defer func() { stopSpool(); <-spoolDone }()
+	defer inBackground(u.flushSpool)()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
