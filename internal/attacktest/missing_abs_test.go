@@ -128,24 +128,5 @@ func managedCommands(t *testing.T, a *agents.Agent, path string) map[string][]st
 	if !strings.HasSuffix(path, ".toml") {
 		return installedCommands(t, a, path)
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Hooks map[string]any `toml:"hooks"`
-	}
-	if err := toml.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	out := map[string][]string{}
-	for ev, list := range doc.Hooks {
-		var cmds []string
-		collectCommands(list, &cmds)
-		if len(cmds) != 1 {
-			t.Fatalf("%s: %s holds %d commands, want 1: %q", path, ev, len(cmds), cmds)
-		}
-		out[ev] = []string{"/bin/sh", "-c", cmds[0]}
-	}
-	return out
+	return hookCommands(t, path, toml.Unmarshal)
 }

@@ -118,16 +118,25 @@ func installedCommands(t *testing.T, a *agents.Agent, path string) map[string][]
 		}
 		return out
 	}
+	return hookCommands(t, path, json.Unmarshal)
+}
+
+// hookCommands reads the hooks table of the file at path (decoded by
+// unmarshal: JSON, or Codex's TOML): each event's one command line, run
+// with sh -c.
+func hookCommands(t *testing.T, path string, unmarshal func([]byte, any) error) map[string][]string {
+	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
-		Hooks map[string]any `json:"hooks"`
+		Hooks map[string]any `json:"hooks" toml:"hooks"`
 	}
-	if err := json.Unmarshal(data, &doc); err != nil {
+	if err := unmarshal(data, &doc); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
+	out := map[string][]string{}
 	for ev, list := range doc.Hooks {
 		var cmds []string
 		collectCommands(list, &cmds)
