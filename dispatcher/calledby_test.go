@@ -9,7 +9,7 @@ import (
 
 // A caller that runs several agents' hook files itself (VS Code: Claude
 // Code's settings and Copilot's hook files) skips the entries of each, and
-// with OwnRunElsewhere those of no agent's file too.
+// with protocol.OwnRunElsewhere those of no agent's file too.
 func TestSkipRunByList(t *testing.T) {
 	pre, _ := protocol.Lookup("pre_tool_call")
 	skill, _ := protocol.Lookup("PreSkillShellCommand")
@@ -22,7 +22,7 @@ func TestSkipRunByList(t *testing.T) {
 	}{
 		{pre, "", "own c g x"}, {pre, "claude", "own g x"}, {pre, "claude,copilot", "own x"},
 		// A host's other call for the event runs the hooks of no agent's file.
-		{pre, "copilot,claude," + OwnRunElsewhere, "x"},
+		{pre, "copilot,claude," + protocol.OwnRunElsewhere, "x"},
 		// Claude Code runs its settings' PreToolUse hooks on PreToolUse
 		// only: on a skill's shell command they are left to us.
 		{skill, "claude", "own c g x"},

@@ -312,7 +312,7 @@ type callerKey struct{}
 // that runs more than one agent's files (VS Code: Claude Code's settings
 // and Copilot's hook files).
 //
-// OwnRunElsewhere among them also skips the entries of no agent's file (the
+// protocol.OwnRunElsewhere among them also skips the entries of no agent's file (the
 // Hermes config's, a project's hooks file): a host that calls once per
 // agent file it reads runs those in another of its calls for this event.
 func CalledBy(ctx context.Context, agent string) context.Context {
@@ -324,23 +324,6 @@ func caller(ctx context.Context) string {
 	return s
 }
 
-// OwnRunElsewhere, in CalledBy's list, says the caller's other call for this
-// event runs the hooks of no agent's file. No agent is called so.
-const OwnRunElsewhere = "(elsewhere)"
-
-// FirstCaller is the agent whose hook call a called-by list (CalledBy) is:
-// its first name that is an agent's. The list itself is kept whole where
-// a firing must be made again as it was (the journal, replay); the rule's
-// agent, serve's route and export name the caller.
-func FirstCaller(calledBy string) string {
-	for a := range strings.SplitSeq(calledBy, ",") {
-		if a != "" && a != OwnRunElsewhere {
-			return a
-		}
-	}
-	return ""
-}
-
 // An entry ev runs as another event's (forwarded) is kept: its agent runs
 // it on its own event only.
 func skipRunBy(ev *protocol.Event, entries []*hookconfig.Entry, agent string) []*hookconfig.Entry {
@@ -348,7 +331,7 @@ func skipRunBy(ev *protocol.Event, entries []*hookconfig.Entry, agent string) []
 		return entries
 	}
 	runBy := strings.Split(agent, ",")
-	own := slices.Contains(runBy, OwnRunElsewhere)
+	own := slices.Contains(runBy, protocol.OwnRunElsewhere)
 	out := entries[:0:0]
 	for _, e := range entries {
 		if forwarded(ev, e) || e.RunBy == "" && !own || e.RunBy != "" && !slices.Contains(runBy, e.RunBy) {

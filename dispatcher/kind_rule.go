@@ -180,7 +180,7 @@ func ruleAt(e *hookconfig.Entry) string {
 // callingAgent is the agent a dispatch was made for (CalledBy's first
 // name: a host that runs several agents' files names the agent first),
 // "" when it was not made for one.
-func callingAgent(ctx context.Context) string { return FirstCaller(caller(ctx)) }
+func callingAgent(ctx context.Context) string { return protocol.FirstCaller(caller(ctx)) }
 
 // ruleContribution is what a true rule asks for.
 func ruleContribution(s *hookconfig.RuleSpec) *protocol.Contribution {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 // record is the part of a journal line the exporters map to attributes;
@@ -53,23 +55,10 @@ func newItem(line []byte) item {
 	line = []byte(strings.TrimRight(string(line), "\r\n"))
 	it := item{line: line}
 	it.ok = json.Unmarshal(line, &it.rec) == nil
-	it.rec.Agent = callingAgent(it.rec.Agent)
+	// The journal keeps the whole called-by list (replay needs it); an
+	// exported record names the agent that called.
+	it.rec.Agent = protocol.FirstCaller(it.rec.Agent)
 	return it
-}
-
-// callingAgent is the agent whose hook call a record is: the journal keeps
-// the whole called-by list (replay needs it: a host that runs several
-// agents' files, "copilot,claude", or "(elsewhere)" for files run by
-// their own agent), and the first agent named is the one that called.
-// It is dispatcher.FirstCaller's rule, written again: hookconfig imports
-// this package, so it cannot import the dispatcher.
-func callingAgent(calledBy string) string {
-	for _, a := range strings.Split(calledBy, ",") {
-		if a != "" && !strings.HasPrefix(a, "(") {
-			return a
-		}
-	}
-	return ""
 }
 
 // attr is one OTLP attribute: a string, a bool, an int or a list of

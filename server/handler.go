@@ -247,7 +247,7 @@ func (s *Server) dispatchAndReply(w http.ResponseWriter, r *http.Request, l *dis
 	}
 	// The journal's records say the server decided (a hook's own
 	// fallback says why it did not use one).
-	ctx = journal.WithRoute(ctx, journal.Route{ServedBy: "serve", Agent: dispatcher.FirstCaller(r.URL.Query().Get("called_by"))})
+	ctx = journal.WithRoute(ctx, journal.Route{ServedBy: "serve", Agent: protocol.FirstCaller(r.URL.Query().Get("called_by"))})
 	outcome, err := g.d.Fire(ctx, &req.firing)
 	if err == nil && outcome.Unapproved > 0 && r.URL.Query().Get("called_by") == "" && req.format != "hermes" {
 		s.tellUnapproved(ctx, &outcome, req.firing.Session)

@@ -6,21 +6,21 @@ import (
 	"path/filepath"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
-	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 // callRunBy is the dispatch's CalledBy list for call: the agents whose
 // files the caller runs itself (agents.Call.RunBy) and, for a host that
 // calls this program from several agents' files (VS Code: Copilot's and
-// Claude Code's), dispatcher.OwnRunElsewhere when the host also calls it
+// Claude Code's), protocol.OwnRunElsewhere when the host also calls it
 // for this event from a preferred agent's file, whose call then runs the
 // Hermes config's hooks: each runs once per event, not once per file.
 func callRunBy(call *agents.Call, project string) []string {
 	runBy := call.RunBy()
 	for _, p := range call.PreferredCallers() {
 		if callsThisProgram(p, call, project) {
-			return append(runBy, dispatcher.OwnRunElsewhere)
+			return append(runBy, protocol.OwnRunElsewhere)
 		}
 	}
 	return runBy
