@@ -99,9 +99,6 @@ type Source struct {
 	ConfigKey, Flag, What string
 	// FlagHelp is the flag's help text.
 	FlagHelp string
-	// Dialect is how the file's hook scripts speak when it has no Codec:
-	// Claude Code's.
-	Dialect protocol.Dialect
 	// Flat: the file is {"version": 1, "hooks": {EVENT: [hook …]}}, an
 	// event's flat list of hooks, each with its own matcher (Cursor's
 	// hooks.json), not Claude Code's settings shape (an event's list of

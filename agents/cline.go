@@ -22,8 +22,8 @@ func newCline() *Agent {
 	return &Agent{
 		Name: "cline",
 		Source: Source{ConfigKey: "cline_hooks", Flag: "cline-hooks", What: "Cline hooks",
-			FlagHelp: "also load the hooks of this Cline hooks folder (or one hook file of it); they speak Cline's protocol (repeatable)",
-			Dialect:  protocol.Claude, ProjectMarker: ".clinerules", ProjectLevels: 1, Dir: true,
+			FlagHelp:      "also load the hooks of this Cline hooks folder (or one hook file of it); they speak Cline's protocol (repeatable)",
+			ProjectMarker: ".clinerules", ProjectLevels: 1, Dir: true,
 			Handler: clineHandler, Codec: clineCodec{},
 			// A file is a hook under its event's own name only.
 			Event: func(name string) (*protocol.Event, bool) {

@@ -21,8 +21,8 @@ func newCodex() *Agent {
 	return &Agent{
 		Name: "codex",
 		Source: Source{ConfigKey: "codex_hooks", Flag: "codex-hooks", What: "Codex hooks",
-			FlagHelp: "also load hooks from this Codex hooks.json (repeatable)",
-			Dialect:  protocol.Claude, ProjectMarker: ".codex", ProjectLevels: 1, Codec: codexCodec{},
+			FlagHelp:      "also load hooks from this Codex hooks.json (repeatable)",
+			ProjectMarker: ".codex", ProjectLevels: 1, Codec: codexCodec{},
 			Handler: func(_ string, h map[string]any, _ func(string)) map[string]any {
 				return codexHandlerOn(hostOS, h)
 			}},

@@ -31,8 +31,8 @@ func newCopilot() *Agent {
 	return &Agent{
 		Name: "copilot",
 		Source: Source{ConfigKey: "copilot_hooks", Flag: "copilot-hooks", What: "Copilot hooks",
-			FlagHelp: "also load hooks from this GitHub Copilot CLI hook file (repeatable)",
-			Dialect:  protocol.Claude, ProjectMarker: ".github", ProjectLevels: 2, FlatToo: true,
+			FlagHelp:      "also load hooks from this GitHub Copilot CLI hook file (repeatable)",
+			ProjectMarker: ".github", ProjectLevels: 2, FlatToo: true,
 			Handler: copilotHandler, Matcher: copilotMatcher},
 		Title:    "GitHub Copilot CLI",
 		EventKey: "hook_event_name",

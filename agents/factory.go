@@ -22,8 +22,8 @@ func newFactory() *Agent {
 	return &Agent{
 		Name: "factory",
 		Source: Source{ConfigKey: "factory_settings", Flag: "factory-settings", What: "Factory Droid settings",
-			FlagHelp: "also load hooks from this Factory Droid settings.json (repeatable)",
-			Dialect:  protocol.Claude, ProjectMarker: ".factory", ProjectLevels: 1,
+			FlagHelp:      "also load hooks from this Factory Droid settings.json (repeatable)",
+			ProjectMarker: ".factory", ProjectLevels: 1,
 			// Its hooks see Droid's tool names and match them as Droid
 			// does: exact names, else an unanchored regex, as Claude's rule.
 			Codec: claudeRenamed{dialect: "factory", tools: factoryByClaude, input: factoryInput,

@@ -22,8 +22,8 @@ func newGemini() *Agent {
 	return &Agent{
 		Name: "gemini",
 		Source: Source{ConfigKey: "gemini_settings", Flag: "gemini-settings", What: "Gemini CLI settings",
-			FlagHelp: "also load hooks from this Gemini CLI settings.json (repeatable)",
-			Dialect:  protocol.Claude, ProjectMarker: ".gemini", ProjectLevels: 1,
+			FlagHelp:      "also load hooks from this Gemini CLI settings.json (repeatable)",
+			ProjectMarker: ".gemini", ProjectLevels: 1,
 			Document: geminiDocument, Handler: geminiHandler, Matcher: geminiMatcher, Codec: geminiCodec{}},
 		Title:    "Gemini CLI",
 		EventKey: "hook_event_name",

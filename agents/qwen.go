@@ -27,8 +27,8 @@ func newQwen() *Agent {
 	return &Agent{
 		Name: "qwen",
 		Source: Source{ConfigKey: "qwen_settings", Flag: "qwen-settings", What: "Qwen Code settings",
-			FlagHelp: "also load hooks from this Qwen Code settings.json (repeatable)",
-			Dialect:  protocol.Claude, ProjectMarker: ".qwen", ProjectLevels: 1,
+			FlagHelp:      "also load hooks from this Qwen Code settings.json (repeatable)",
+			ProjectMarker: ".qwen", ProjectLevels: 1,
 			Document: qwenDocument, Handler: qwenHandler, Matcher: qwenMatcher, UnknownEvent: qwenUnknownEvent,
 			Codec: claudeRenamed{dialect: "qwen", tools: qwenByClaude, vars: []string{"QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"}}},
 		Title:    "Qwen Code",

@@ -20,8 +20,8 @@ func newWindsurf() *Agent {
 	return &Agent{
 		Name: "windsurf",
 		Source: Source{ConfigKey: "windsurf_hooks", Flag: "windsurf-hooks", What: "Windsurf hooks",
-			FlagHelp: "also load hooks from this Windsurf hooks.json; they speak Windsurf's protocol (repeatable)",
-			Dialect:  protocol.Claude, ProjectMarker: ".windsurf", ProjectLevels: 1,
+			FlagHelp:      "also load hooks from this Windsurf hooks.json; they speak Windsurf's protocol (repeatable)",
+			ProjectMarker: ".windsurf", ProjectLevels: 1,
 			// Windsurf's list holds handlers directly, without matchers.
 			FlatToo: true, Handler: windsurfHandler, Codec: windsurfCodec{}},
 		Title:    "Windsurf",
