@@ -102,6 +102,14 @@ func TestOPADecisions(t *testing.T) {
 		{name: "unknown decision", reply: `{"result":{"decision":"deny"}}`, failed: `result.decision "deny" is none of block, ask, context, allow, none`},
 		{name: "decision not a string", reply: `{"result":{"decision":1}}`, failed: "result.decision is not a string"},
 		{name: "message not a string", reply: `{"result":{"decision":"block","message":{}}}`, failed: "result.message is not a string"},
+		// A decision of null or "" is none of the five (a policy's bug, or
+		// a value from data it did not expect), not an absent one: a guard
+		// must not pass on it.
+		{name: "decision null", reply: `{"result":{"decision":null}}`, failed: "result.decision is not a string: \"null\""},
+		{name: "decision empty", reply: `{"result":{"decision":""}}`, failed: `result.decision "" is none of block, ask, context, allow, none`},
+		// A message of null is no message: the decision is the policy's.
+		{name: "message null", reply: `{"result":{"decision":"block","message":null}}`, decision: protocol.DecisionBlock, message: opaDefaultBlockMessage},
+		{name: "decision with a space", reply: `{"result":{"decision":"block "}}`, failed: `result.decision "block " is none of`},
 		{name: "not JSON", reply: `<html>proxy error</html>`, failed: "the reply is not a JSON object"},
 		{name: "a JSON array", reply: `[]`, failed: "the reply is not a JSON object"},
 		{name: "trailing garbage", reply: `{"result":{"decision":"allow"}} {"result":{"decision":"block"}}`, failed: "the reply is not a JSON object"},
