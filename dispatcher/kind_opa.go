@@ -78,8 +78,9 @@ const opaDefaultBlockMessage = "Blocked by OPA policy."
 // opaDecision reads OPA's reply to the post (res) as ev's contribution:
 // nil when the policy does not object. The reply must be a 2xx JSON object;
 // its "result", when present, an object whose "decision" and "message"
-// (either may be missing) are strings. Other members of the result (a
-// package's helper rules) are ignored.
+// (either may be missing) are strings; a decision that is there is one of
+// OPA's (not null, not ""). Other members of the result (a package's
+// helper rules) are ignored.
 func opaDecision(ev *protocol.Event, res hookproc.Result) (*protocol.Contribution, error) {
 	switch {
 	case res.ExitCode != 0:
@@ -99,28 +100,38 @@ func opaDecision(ev *protocol.Event, res hookproc.Result) (*protocol.Contributio
 	if err := json.Unmarshal(raw, &doc); err != nil || doc == nil {
 		return nil, fmt.Errorf("result is not an object with decision and message: %s", clipReply(raw))
 	}
-	decision, err := opaString(doc, "decision")
+	decision, has, err := opaString(doc, "decision")
 	if err != nil {
 		return nil, err
 	}
-	message, err := opaString(doc, "message")
+	if has && decision == "" {
+		// Present but empty: no decision the policy could have meant, not
+		// an absent one (which is no objection).
+		return nil, opaUnknown(decision)
+	}
+	message, _, err := opaString(doc, "message")
 	if err != nil {
 		return nil, err
 	}
 	return opaContribution(ev, decision, message)
 }
 
-// opaString is doc's member key as a string ("" when missing).
-func opaString(doc map[string]json.RawMessage, key string) (string, error) {
+// opaString is doc's member key as a string, and whether it is there. A
+// null is not a string; a message of null is still read as none (the
+// decision beside it is the policy's), a decision of null is an error.
+func opaString(doc map[string]json.RawMessage, key string) (string, bool, error) {
 	raw, ok := doc[key]
 	if !ok {
-		return "", nil
+		return "", false, nil
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", fmt.Errorf("result.%s is not a string: %s", key, clipReply(raw))
+	var s *string
+	if err := json.Unmarshal(raw, &s); err != nil || s == nil && key != "message" {
+		return "", true, fmt.Errorf("result.%s is not a string: %s", key, clipReply(raw))
 	}
-	return s, nil
+	if s == nil {
+		return "", false, nil
+	}
+	return *s, true, nil
 }
 
 // opaContribution is a decision on ev: one ev cannot take is an error, not
@@ -151,7 +162,16 @@ func opaContribution(ev *protocol.Event, decision, message string) (*protocol.Co
 		}
 		return &protocol.Contribution{Context: message}, nil
 	}
-	return nil, fmt.Errorf("result.decision %s is none of block, ask, context, allow, none", clipReply([]byte(decision)))
+	return nil, opaUnknown(decision)
+}
+
+// opaUnknown is the error of a decision that is none of OPA's, quoted
+// whole (a trailing space is what makes "block " unknown).
+func opaUnknown(decision string) error {
+	if len(decision) > 200 {
+		return fmt.Errorf("result.decision %s… is none of block, ask, context, allow, none", strconv.Quote(decision[:200]))
+	}
+	return fmt.Errorf("result.decision %s is none of block, ask, context, allow, none", strconv.Quote(decision))
 }
 
 // clipReply is a reply's text for an error: its first 200 bytes, on one

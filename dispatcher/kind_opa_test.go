@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
@@ -102,6 +103,14 @@ func TestOPADecisions(t *testing.T) {
 		{name: "unknown decision", reply: `{"result":{"decision":"deny"}}`, failed: `result.decision "deny" is none of block, ask, context, allow, none`},
 		{name: "decision not a string", reply: `{"result":{"decision":1}}`, failed: "result.decision is not a string"},
 		{name: "message not a string", reply: `{"result":{"decision":"block","message":{}}}`, failed: "result.message is not a string"},
+		// A decision of null or "" is none of the five (a policy's bug, or
+		// a value from data it did not expect), not an absent one: a guard
+		// must not pass on it.
+		{name: "decision null", reply: `{"result":{"decision":null}}`, failed: "result.decision is not a string: \"null\""},
+		{name: "decision empty", reply: `{"result":{"decision":""}}`, failed: `result.decision "" is none of block, ask, context, allow, none`},
+		// A message of null is no message: the decision is the policy's.
+		{name: "message null", reply: `{"result":{"decision":"block","message":null}}`, decision: protocol.DecisionBlock, message: opaDefaultBlockMessage},
+		{name: "decision with a space", reply: `{"result":{"decision":"block "}}`, failed: `result.decision "block " is none of`},
 		{name: "not JSON", reply: `<html>proxy error</html>`, failed: "the reply is not a JSON object"},
 		{name: "a JSON array", reply: `[]`, failed: "the reply is not a JSON object"},
 		{name: "trailing garbage", reply: `{"result":{"decision":"allow"}} {"result":{"decision":"block"}}`, failed: "the reply is not a JSON object"},
@@ -189,8 +198,8 @@ func TestOPADecisionTheEventCannotTake(t *testing.T) {
 	}
 }
 
-// The server down, a reply that never comes, a redirect and a reply larger
-// than the output cap each fail the hook: a fail_closed guard blocks. A
+// The server down, a reply that never comes (or never ends), a redirect
+// and a reply larger than the output cap each fail the hook: a fail_closed guard blocks. A
 // redirect is never followed with the payload.
 func TestOPAFailures(t *testing.T) {
 	hold := make(chan struct{})
@@ -202,6 +211,25 @@ func TestOPAFailures(t *testing.T) {
 	}))
 	t.Cleanup(slow.Close)
 	t.Cleanup(func() { close(hold) })
+	drip := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The status and the start of an answer at once, then a byte
+		// whenever the client asks for more, forever: the timeout must
+		// bound reading the body, not only waiting for the status.
+		_, _ = io.WriteString(w, `{"result":{"decision":"allow","message":"`)
+		for r.Context().Err() == nil {
+			if _, err := io.WriteString(w, "a"); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+			case <-hold:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}))
+	t.Cleanup(drip.Close)
 	followed := make(chan struct{}, 1)
 	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		followed <- struct{}{}
@@ -227,6 +255,7 @@ func TestOPAFailures(t *testing.T) {
 	}{
 		{name: "server down", url: down, failed: "opa: Post"},
 		{name: "timeout", url: slow.URL + "/v1/data/x", extra: "\n      timeout: 1", timedOut: true},
+		{name: "a body that never ends", url: drip.URL + "/v1/data/x", extra: "\n      timeout: 1", timedOut: true},
 		{name: "redirect", url: redirect.URL + "/v1/data/x", failed: "HTTP 307"},
 		{name: "huge reply", url: huge.URL + "/v1/data/x", failed: "the reply is larger than"},
 		{name: "not http", url: "file:///etc/passwd", failed: "unsupported protocol scheme"},

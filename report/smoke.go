@@ -38,6 +38,15 @@ func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
 		r.add(CheckFail, "timed out after "+elapsed+"s on synthetic payload (timeout="+e.TimeoutSeconds()+"s)")
 	case rep.Error != "":
 		r.add(CheckFail, "execution error: "+rep.Error)
+	case stdout == "" && decided(rep.Contribution):
+		// A decision with no stdout: read in-process (an opa: entry's
+		// policy answer) or from the exit code and stderr. Not "no
+		// objection".
+		msg := ""
+		if m := strings.TrimSpace(rep.Contribution.Message); m != "" {
+			msg = ": " + textutil.Truncate(firstLine(m), 120)
+		}
+		r.add(CheckOK, "answered "+string(rep.Contribution.Decision)+" on synthetic payload (exit="+exit+", "+elapsed+"s)"+msg)
 	case stdout == "":
 		// Empty stdout is "no objection" to this payload, not a sign that
 		// the hook never objects: a guard is quiet on harmless calls.
@@ -60,6 +69,11 @@ func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
 		// nothing, and would go unnoticed as "valid JSON".
 		r.add(CheckFail, "its reply guards nothing: "+p)
 	}
+}
+
+// decided reports whether c carries a verdict (block, ask, allow, defer).
+func decided(c *protocol.Contribution) bool {
+	return c != nil && c.Decision != "" && c.Decision != protocol.DecisionNone
 }
 
 func validJSON(s string) bool {

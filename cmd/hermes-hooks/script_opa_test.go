@@ -21,7 +21,8 @@ func init() { scriptPrograms["hh-fakeopa"] = fakeOPAMain }
 // tells from that file whether anything was posted at all. It answers as a
 // policy of OPA's data API would: rm -rf is blocked, a force-push asks,
 // anything else is undefined ({}). Under /v1/data/slow it never answers;
-// under /v1/data/broken it answers 500.
+// under /v1/data/broken it answers 500; under /v1/data/deny_all it blocks
+// everything.
 func fakeOPAMain() {
 	if len(os.Args) != 3 {
 		fmt.Fprintln(os.Stderr, "usage: hh-fakeopa URLFILE POSTLOG")
@@ -49,6 +50,9 @@ func fakeOPAMain() {
 		switch r.URL.Path {
 		case "/v1/data/slow":
 			<-r.Context().Done()
+			return
+		case "/v1/data/deny_all":
+			io.WriteString(w, `{"result":{"decision":"block","message":"policy: nothing runs"}}`)
 			return
 		case "/v1/data/broken":
 			http.Error(w, `{"code":"internal_error","message":"eval_conflict_error: complete rules must not produce multiple outputs"}`, http.StatusInternalServerError)

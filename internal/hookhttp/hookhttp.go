@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -44,9 +45,9 @@ type Spec struct {
 
 // Run posts s.Body to s.URL and reads the reply as a hook's output: a 2xx
 // reply's body is its stdout (exit 0); any other status is a non-blocking
-// error (exit 1, the status on stderr); a connection failure is a spawn
-// error, so fail_closed applies; the timeout is a timeout, and ctx ending
-// is a cancellation.
+// error (exit 1, the status on stderr); a connection failure, or a reply
+// cut short, is a spawn error, so fail_closed applies; the timeout is a
+// timeout, and ctx ending is a cancellation.
 func Run(ctx context.Context, s Spec) (res hookproc.Result) {
 	start := time.Now()
 	defer func() { res.Elapsed = time.Since(start) }()
@@ -97,7 +98,8 @@ var client = &http.Client{
 
 // post is a POST over net/http that follows no redirect, returning the
 // reply's status and at most limit+1 bytes of its body. It returns an
-// error only when no reply came, or ctx ended while it was read.
+// error when no whole reply came: none at all, one cut short, or ctx
+// ended while it was read.
 func post(ctx context.Context, url string, header map[string]string, body []byte, limit int) (status int, reply []byte, err error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
@@ -114,8 +116,11 @@ func post(ctx context.Context, url string, header map[string]string, body []byte
 	defer resp.Body.Close()
 	reply, err = io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
 	if err != nil && ctx.Err() == nil {
-		// A reply cut by the peer is what the peer sent: read as is.
-		err = nil
+		// A reply cut short of what its framing announced (the server
+		// died as it answered, the connection was reset) is no answer:
+		// read as one, an empty 200 would be "no objection" and let a
+		// fail_closed guard pass.
+		err = fmt.Errorf("the reply was cut short after %d bytes: %w", len(reply), err)
 	}
 	return resp.StatusCode, reply, err
 }

@@ -1,7 +1,10 @@
 package hookhttp
 
 import (
+	"bufio"
 	"context"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -74,5 +77,64 @@ func TestRunErrorsHideThePassword(t *testing.T) {
 	res = Run(context.Background(), Spec{URL: u, Body: []byte(`{}`), Timeout: time.Minute, Name: "opa"})
 	if res.SpawnError == "" || strings.Contains(res.SpawnError, "s3cret") {
 		t.Fatalf("no reply: %+v", res)
+	}
+}
+
+// cutServer answers every request with resp, raw, then closes the
+// connection: a reply whose framing (Content-Length, chunks) promises more
+// than it sends, as from a server that dies while it answers.
+func cutServer(t *testing.T, resp string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				br := bufio.NewReader(c)
+				req, err := http.ReadRequest(br)
+				if err != nil {
+					return
+				}
+				_, _ = io.Copy(io.Discard, req.Body)
+				_, _ = io.WriteString(c, resp)
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String() + "/hook"
+}
+
+// A reply cut short — the server died after its status line, or part way
+// through the body its framing announced — is no answer: it fails the
+// post, so that a fail_closed guard blocks, rather than be read as a
+// complete reply (an empty 200 is "no objection").
+func TestRunCutReplyFails(t *testing.T) {
+	for name, resp := range map[string]string{
+		"no body":        "HTTP/1.1 200 OK\r\nContent-Length: 300\r\n\r\n",
+		"half a body":    "HTTP/1.1 200 OK\r\nContent-Length: 300\r\n\r\nplease",
+		"unended chunks": "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nplease\r\n",
+	} {
+		res := Run(context.Background(), Spec{URL: cutServer(t, resp), Body: []byte(`{}`), Timeout: time.Minute})
+		if res.SpawnError == "" || res.Exited || !strings.Contains(res.SpawnError, "cut short") {
+			t.Errorf("%s: %+v (stdout %q), want a failed post", name, res, res.Stdout)
+		}
+	}
+	// A reply that ends where its framing says is whole, read to the end
+	// of the connection included.
+	for name, resp := range map[string]string{
+		"length":   "HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nplease",
+		"to close": "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nplease",
+	} {
+		res := Run(context.Background(), Spec{URL: cutServer(t, resp), Body: []byte(`{}`), Timeout: time.Minute})
+		if res.SpawnError != "" || !res.Exited || string(res.Stdout) != "please" {
+			t.Errorf("%s: %+v (stdout %q), want the reply", name, res, res.Stdout)
+		}
 	}
 }
