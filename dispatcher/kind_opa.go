@@ -94,6 +94,12 @@ func opaDecision(ev *protocol.Event, res hookproc.Result) (*protocol.Contributio
 	}
 	raw, ok := reply["result"]
 	if !ok {
+		if _, said := reply["decision"]; said {
+			// Not OPA's data API (which puts a policy's answer under
+			// "result"): a service, or OPA's v0 API, answering a decision
+			// this entry would otherwise read as undefined, no objection.
+			return nil, fmt.Errorf("the reply has a decision but no result (is the URL OPA's /v1/data API?): %s", clipReply(res.Stdout))
+		}
 		return nil, nil // undefined: the policy says nothing
 	}
 	var doc map[string]json.RawMessage

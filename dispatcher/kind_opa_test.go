@@ -116,6 +116,7 @@ func TestOPADecisions(t *testing.T) {
 		{name: "trailing garbage", reply: `{"result":{"decision":"allow"}} {"result":{"decision":"block"}}`, failed: "the reply is not a JSON object"},
 		{name: "500", status: 500, reply: "{\"code\":\"internal_error\",\"message\":\"eval_conflict_error\"}", failed: "opa: HTTP 500 from " + url + `: {"code":"internal_error","message":"eval_conflict_error"}`},
 		{name: "404", status: 404, reply: `{"code":"resource_not_found"}`, failed: "HTTP 404"},
+		{name: "a decision without a result (not the v1 data API)", reply: `{"decision":"block","message":"m"}`, failed: "the reply has a decision but no result"},
 	}
 	for _, fc := range []bool{true, false} {
 		d := dispatcherFor(t, opaYAML("pre_tool_call", url, fc, ""))
