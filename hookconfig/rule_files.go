@@ -1,6 +1,7 @@
 package hookconfig
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -67,6 +68,11 @@ type ruleReader struct {
 	// decide what the administrator's rules say.
 	managed bool
 	read    []string // every file read so far, in order
+	// total is the bytes of a repository's (or bundle's) rule files read
+	// so far: together they get the one MaxProjectFileBytes its hooks
+	// file gets, or 64 of them would make every dispatch parse 64 times
+	// what a repository's hooks file may hold.
+	total int64
 }
 
 // includeRules merges the rule entries of cfg's rules: files (and theirs)
@@ -99,7 +105,12 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 		case rr.root == "":
 			data, err = ReadConfigFile(p)
 		default:
-			data, err = fsutil.ReadRegular(p, rr.root, MaxProjectFileBytes)
+			left := MaxProjectFileBytes - rr.total
+			data, err = fsutil.ReadRegular(p, rr.root, left)
+			if tl := (*fsutil.TooLargeError)(nil); errors.As(err, &tl) && left < MaxProjectFileBytes {
+				err = fmt.Errorf("the rule files of a repository or bundle may hold %d bytes together; this one would pass that (%d read before it)", MaxProjectFileBytes, rr.total)
+			}
+			rr.total += int64(len(data))
 			limit = MaxProjectEntries
 		}
 		if err != nil {

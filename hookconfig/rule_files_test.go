@@ -94,3 +94,48 @@ func TestUserRuleFiles(t *testing.T) {
 		t.Errorf("no warning for the rule file's other settings: %+v", cfg.Warnings)
 	}
 }
+
+// A repository's rule files share one budget of MaxProjectFileBytes: each
+// may be up to that size, but 64 of them would make every dispatch parse
+// 64 MiB of the repository's YAML (seconds per tool call, measured at
+// 19.5 s for a one-shot dispatch), where its hooks file alone is held to
+// one. Past the budget the project's hooks file is unloaded, naming it.
+func TestProjectRuleFilesShareOneBudget(t *testing.T) {
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "repo")
+	pad := "#" + strings.Repeat("x", 1000) + "\n"
+	// A third of the budget each, with a rule of its own.
+	big := func(id string) string {
+		return strings.Repeat(pad, MaxProjectFileBytes/len(pad)/3) + strings.ReplaceAll(ruleFileYAML, "message: m", "message: "+id)
+	}
+	writeFiles(t, dir, map[string]string{
+		"repo/.git/HEAD":          "ref: refs/heads/main\n",
+		"repo/.hermes/hooks.yaml": "rules: [a.yaml, b.yaml]\n",
+		"repo/.hermes/a.yaml":     big("a"),
+		"repo/.hermes/b.yaml":     big("b"),
+		"home/config.yaml":        "",
+	})
+	cfg, err := Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{ProjectDir: repo})
+	if err != nil || len(cfg.Entries) != 2 || len(cfg.Unloaded) != 0 {
+		t.Fatalf("two thirds of the budget: %v, entries %d, unloaded %+v", err, len(cfg.Entries), cfg.Unloaded)
+	}
+	writeFiles(t, dir, map[string]string{
+		"repo/.hermes/hooks.yaml": "rules: [a.yaml, b.yaml, c.yaml, d.yaml]\n",
+		"repo/.hermes/c.yaml":     big("c"),
+		"repo/.hermes/d.yaml":     big("d"),
+	})
+	cfg, err = Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{ProjectDir: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Entries) != 0 || len(cfg.Unloaded) != 1 || !strings.Contains(cfg.Unloaded[0].Err.Error(), "d.yaml") ||
+		!strings.Contains(cfg.Unloaded[0].Err.Error(), "together") {
+		t.Fatalf("past the budget: entries %d, unloaded %+v", len(cfg.Entries), cfg.Unloaded)
+	}
+	// The user's own rule files have no shared budget.
+	writeFiles(t, dir, map[string]string{"home/config.yaml": "rules: [../repo/.hermes/a.yaml, ../repo/.hermes/b.yaml, ../repo/.hermes/c.yaml, ../repo/.hermes/d.yaml]\n"})
+	cfg, err = Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{})
+	if err != nil || len(cfg.Entries) != 4 {
+		t.Fatalf("the user's own: %v, %+v", err, cfg)
+	}
+}
