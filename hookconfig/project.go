@@ -2,6 +2,7 @@ package hookconfig
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -138,6 +139,10 @@ func (cfg *Config) addProject(path string) {
 	cfg.Entries = append(cfg.Entries, proj.Entries...)
 	cfg.Warnings = append(cfg.Warnings, proj.Warnings...)
 	cfg.RuleFiles = append(cfg.RuleFiles, proj.RuleFiles...)
+	// The agent hook files it names share one MaxProjectFileBytes, as its
+	// rule files do: one 1 MiB file named a thousand times would otherwise
+	// be read a thousand times on every dispatch.
+	left := int64(MaxProjectFileBytes)
 	for _, k := range agentFileKinds() {
 		for _, p := range proj.AgentFiles[k.agent.Name] {
 			// A folder's files are each confined to the project too.
@@ -147,7 +152,7 @@ func (cfg *Config) addProject(path string) {
 				files = []string{named}
 			}
 			for _, sp := range files {
-				cfg.addProjectAgentFile(k, path, root, sp)
+				cfg.addProjectAgentFile(k, path, root, sp, &left)
 			}
 		}
 	}
@@ -157,9 +162,20 @@ func (cfg *Config) addProject(path string) {
 }
 
 // addProjectAgentFile reads one agent hook file a project's hooks file
-// (path) names, confined to the project (root).
-func (cfg *Config) addProjectAgentFile(k agentFileKind, path, root, sp string) {
-	data, err := fsutil.ReadRegular(sp, root, MaxProjectFileBytes)
+// (path) names, confined to the project (root), from the bytes left of
+// the budget those files share.
+func (cfg *Config) addProjectAgentFile(k agentFileKind, path, root, sp string, left *int64) {
+	if *left < 0 {
+		return // past the budget: said once, for the file that passed it
+	}
+	data, err := fsutil.ReadRegular(sp, root, *left)
+	if tl := (*fsutil.TooLargeError)(nil); errors.As(err, &tl) && *left < MaxProjectFileBytes {
+		err = fmt.Errorf("the agent hook files a repository names may hold %d bytes together; this one would pass that, and the files named after it are not read either (%d read before it)", MaxProjectFileBytes, MaxProjectFileBytes-*left)
+		*left = -1
+	}
+	if *left >= 0 {
+		*left -= int64(len(data))
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		// A file the project names but does not have held no hooks that
 		// were ever approved from it.
