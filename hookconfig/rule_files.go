@@ -46,9 +46,17 @@ func (cfg *Config) parseRuleIncludes(n *yaml.Node) {
 	case n.Kind == yaml.ScalarNode && n.Tag == "!!str" && strings.TrimSpace(n.Value) != "":
 		cfg.ruleFiles = append(cfg.ruleFiles, ruleInclude{strings.TrimSpace(n.Value), n.Line})
 	case n.Kind == yaml.SequenceNode:
-		for _, item := range n.Content {
+		for i, item := range n.Content {
 			if item.Kind != yaml.ScalarNode || item.Tag != "!!str" || strings.TrimSpace(item.Value) == "" {
 				bad(item)
+				return
+			}
+			if i == MaxRuleFiles && cfg.loadErr == nil {
+				// More names can only be repeats, each checked on every
+				// load: a hooks file could list one a hundred thousand
+				// times.
+				cfg.loadErr = &ConfigError{Path: cfg.Path, Line: item.Line, Column: item.Column,
+					Err: fmt.Errorf("rules names more than %d rule files", MaxRuleFiles)}
 				return
 			}
 			cfg.ruleFiles = append(cfg.ruleFiles, ruleInclude{strings.TrimSpace(item.Value), item.Line})

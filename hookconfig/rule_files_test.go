@@ -1,6 +1,7 @@
 package hookconfig
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -137,5 +138,20 @@ func TestProjectRuleFilesShareOneBudget(t *testing.T) {
 	cfg, err = Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{})
 	if err != nil || len(cfg.Entries) != 4 {
 		t.Fatalf("the user's own: %v, %+v", err, cfg)
+	}
+}
+
+// rules: names at most MaxRuleFiles files: more can only be repeats, and a
+// repository's hooks file repeating one name a hundred thousand times made
+// every dispatch check each again (1 s per dispatch).
+func TestRuleIncludesBounded(t *testing.T) {
+	names := strings.Repeat("a.yaml, ", MaxRuleFiles) + "a.yaml"
+	_, err := ParseConfig([]byte("hooks: {}\nrules: ["+names+"]\n"), "/c.yaml")
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.Line != 2 || !strings.Contains(err.Error(), "more than 64 rule files") {
+		t.Fatalf("%d names: %v", MaxRuleFiles+1, err)
+	}
+	if _, err := ParseConfig([]byte("rules: ["+strings.Repeat("a.yaml, ", MaxRuleFiles-1)+"a.yaml]\n"), "/c.yaml"); err != nil {
+		t.Fatalf("%d names: %v", MaxRuleFiles, err)
 	}
 }
