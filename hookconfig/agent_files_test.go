@@ -304,4 +304,17 @@ func TestProjectAgentFilesShareOneBudget(t *testing.T) {
 	if len(cfg.Unloaded) == 0 || !strings.Contains(cfg.Unloaded[0].Err.Error(), "together") {
 		t.Fatalf("past the budget: listed %d, unloaded %+v", len(cfg.Listed), cfg.Unloaded)
 	}
+	// A tiny file named a hundred thousand times costs no bytes but
+	// 100,000 reads (1 s per dispatch): the files are counted too.
+	writeFiles(t, dir, map[string]string{
+		"repo/e.json":             "{}",
+		"repo/.hermes/hooks.yaml": "claude_settings: [" + strings.Repeat("e.json, ", MaxProjectAgentFiles) + "e.json]\n",
+	})
+	cfg, err = Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{ProjectDir: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Unloaded) != 1 || !strings.Contains(cfg.Unloaded[0].Err.Error(), "at most 256 agent hook files") {
+		t.Fatalf("past the count: unloaded %+v", cfg.Unloaded)
+	}
 }
