@@ -155,3 +155,32 @@ func TestRuleIncludesBounded(t *testing.T) {
 		t.Fatalf("%d names: %v", MaxRuleFiles, err)
 	}
 }
+
+// FuzzRuleFile: no rule file may panic the loader, and what it refuses is
+// a ConfigError naming a file.
+func FuzzRuleFile(f *testing.F) {
+	for _, s := range []string{
+		ruleFileYAML,
+		"hooks:\n  pre_tool_call:\n    - {rule: 'true', decision: block, message: m}\n    - command: ./g.sh\n",
+		"journal: false\nexport: {otlp: {endpoint: x}}\nhooks_auto_accept: true\n" + ruleFileYAML,
+		"rules: [x.yaml]\n", "rules: [r.yaml]\n", "hooks:\n  pre_tool_call:\n    - rule: 'true'\n      rule: 'false'\n",
+		"hooks: {pre_tool_call: &a [*a]}\n",
+	} {
+		f.Add([]byte(s))
+	}
+	dir := f.TempDir()
+	main := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(main, []byte("rules: [r.yaml]\n"), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(filepath.Join(dir, "r.yaml"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(main, LoadOptions{})
+		var ce *ConfigError
+		if err != nil && (!errors.As(err, &ce) || ce.Path == "") {
+			t.Fatalf("%T %v", err, err)
+		}
+	})
+}
