@@ -121,7 +121,9 @@ func PrintProjectPlan(w io.Writer, root string, hooks []ProjectHook) {
 		fmt.Fprintf(w, "  [%s]%s %s%s\n", show(h.Event), show(matcher), show(h.Command), state)
 		fmt.Fprintf(w, "      from %s\n", show(inRoot(root, h.Source)))
 		if h.Decision != "" {
-			fmt.Fprintf(w, "      decision: %s, message: %s\n", show(h.Decision), show(PyRepr(h.Message)))
+			// bounded: a message of a megabyte would scroll the rest of
+			// the plan out of sight.
+			fmt.Fprintf(w, "      decision: %s, message: %s\n", show(h.Decision), show(bounded(PyRepr(h.Message))))
 		}
 		for _, f := range h.Files {
 			switch {
