@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 )
 
 // Answer is the outcome of one consent prompt.
@@ -130,6 +132,8 @@ func (p *Prompter) Ask(event, command string) Answer {
 	}
 }
 
+// promptText is Hermes' prompt, with the command escaped for the terminal
+// (termsafe): it is text of a config, a repository's too.
 func promptText(event, command string) string {
 	return fmt.Sprintf("\n"+
 		"⚠ Hermes is about to register a shell hook that will run a\n"+
@@ -140,7 +144,7 @@ func promptText(event, command string) string {
 		"\n"+
 		"  Commands run with your full user credentials.  Only approve\n"+
 		"  commands you trust.\n"+
-		"Allow this hook to run? [y/N]: ", event, command)
+		"Allow this hook to run? [y/N]: ", termsafe.Escape(event), termsafe.Escape(command))
 }
 
 // startReader starts the goroutine that owns In. It lives until In ends;

@@ -274,3 +274,47 @@ func fuzzAgentFile(t *testing.T, parse func([]byte, string, int) ([]*Entry, []Wa
 // cursorDialect is the dialect the entries of a Cursor hooks.json carry
 // (their codec's).
 const cursorDialect protocol.Dialect = "cursor"
+
+// The agent hook files a repository's hooks file names share one budget
+// of MaxProjectFileBytes: each may be up to that size, but a hooks file can
+// name one 1 MiB file a hundred thousand times, and every one-shot dispatch
+// read and parsed them all (200 names: 6.7 s per dispatch, and the answer
+// came long after the agent's deadline, which for Claude Code lets the
+// call through). Past the budget the project is unloaded, naming the file.
+func TestProjectAgentFilesShareOneBudget(t *testing.T) {
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "repo")
+	settings := `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./g.sh"}]}]},"pad":"` +
+		strings.Repeat("x", MaxProjectFileBytes/3) + `"}`
+	writeFiles(t, dir, map[string]string{
+		"repo/.git/HEAD":          "ref: refs/heads/main\n",
+		"repo/.hermes/hooks.yaml": "claude_settings: [s.json, s.json]\n",
+		"repo/s.json":             settings,
+		"home/config.yaml":        "",
+	})
+	cfg, err := Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{ProjectDir: repo})
+	if err != nil || len(cfg.Listed) != 2 || len(cfg.Unloaded) != 0 {
+		t.Fatalf("two thirds of the budget: %v, listed %d, unloaded %+v", err, len(cfg.Listed), cfg.Unloaded)
+	}
+	writeFiles(t, dir, map[string]string{"repo/.hermes/hooks.yaml": "claude_settings: [s.json, s.json, s.json, s.json]\n"})
+	cfg, err = Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{ProjectDir: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Unloaded) == 0 || !strings.Contains(cfg.Unloaded[0].Err.Error(), "together") {
+		t.Fatalf("past the budget: listed %d, unloaded %+v", len(cfg.Listed), cfg.Unloaded)
+	}
+	// A tiny file named a hundred thousand times costs no bytes but
+	// 100,000 reads (1 s per dispatch): the files are counted too.
+	writeFiles(t, dir, map[string]string{
+		"repo/e.json":             "{}",
+		"repo/.hermes/hooks.yaml": "claude_settings: [" + strings.Repeat("e.json, ", MaxProjectAgentFiles) + "e.json]\n",
+	})
+	cfg, err = Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{ProjectDir: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Unloaded) != 1 || !strings.Contains(cfg.Unloaded[0].Err.Error(), "at most 256 agent hook files") {
+		t.Fatalf("past the count: unloaded %+v", cfg.Unloaded)
+	}
+}

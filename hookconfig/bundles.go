@@ -63,6 +63,12 @@ func (cfg *Config) addBundle(dir string, keys []string) {
 		return
 	}
 	frag, err := parseConfig(data, path, MaxProjectEntries)
+	if err == nil {
+		// Its rules: files are read as a repository's are, confined to
+		// the unpacked files: a rule file outside them is one the
+		// signature does not cover.
+		err = frag.loadRules(files)
+	}
 	if err != nil {
 		cfg.unloadedBundle(path, err)
 		return
@@ -84,7 +90,10 @@ func (cfg *Config) addBundle(dir string, keys []string) {
 	}
 	for _, e := range frag.Entries {
 		e.WorkDir = files
-		e.Scope = consent.Scope{Bundle: dir, Source: path}
+		// Source: the file the entry is written in (the fragment, or a
+		// rule file it includes), which the gate checks against the
+		// signed manifest.
+		e.Scope = consent.Scope{Bundle: dir, Source: e.Source}
 		e.BundleKeys = keys
 		if e.Dialect == protocol.Claude && e.ProjectDir == "" {
 			e.ProjectDir = files
@@ -93,6 +102,7 @@ func (cfg *Config) addBundle(dir string, keys []string) {
 	cfg.Entries = append(cfg.Entries, frag.Entries...)
 	cfg.Warnings = append(cfg.Warnings, frag.Warnings...)
 	cfg.BundleFiles = append(cfg.BundleFiles, path)
+	cfg.RuleFiles = append(cfg.RuleFiles, frag.RuleFiles...)
 }
 
 // unloadedBundle records a bundle whose config cannot be loaded.

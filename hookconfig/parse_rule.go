@@ -47,6 +47,14 @@ func (cfg *Config) parseRuleEntry(ev *protocol.Event, declared, path string, ind
 		}
 		return nil
 	}
+	// A key given twice is read as its first here, but as its last by
+	// PyYAML and most tools a reviewer reads the file with: what decides
+	// must be what the file plainly says.
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; keyNode(n, k.Value) != k {
+			return fail(k, ": "+k.Value+": is given twice in one rule entry; keep one")
+		}
+	}
 	for _, k := range ruleKinds {
 		if kn := keyNode(n, k); kn != nil {
 			return fail(kn, ": rule: and "+k+": cannot be in one entry (a rule decides in-process; write the "+k+" as an entry of its own)")

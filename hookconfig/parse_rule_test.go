@@ -53,6 +53,12 @@ func TestParseRuleEntryErrors(t *testing.T) {
 		{"- rule: 'true'\n      decision: block", 3, ".message must be a non-empty string"},
 		{"- rule: ''\n      decision: block\n      message: m", 3, ".rule must be a non-empty string"},
 		{"- rule: [a]\n      decision: block\n      message: m", 3, ".rule must be a non-empty string"},
+		// A key given twice: readers of YAML disagree on which counts
+		// (PyYAML and most tools: the last; a first-match read: the
+		// first), so what a reviewer reads may not be what decides.
+		{"- rule: 'true'\n      decision: block\n      message: m\n      decision: context", 6, "decision: is given twice"},
+		{"- rule: 'args.command matches \"rm\"'\n      decision: block\n      message: m\n      rule: 'false'", 6, "rule: is given twice"},
+		{"- rule: 'true'\n      mode: enforce\n      decision: block\n      message: m\n      mode: shadow", 7, "mode: is given twice"},
 	} {
 		_, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    "+tc.entry+"\n"), "/c.yaml")
 		var ce *ConfigError

@@ -2,6 +2,7 @@ package hookconfig
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -33,6 +34,12 @@ const (
 // list tens of thousands: without a cap a cloned repository could make
 // every decision take seconds. No real project comes near it.
 const MaxProjectEntries = 256
+
+// MaxProjectAgentFiles caps the agent hook files one project's hooks file
+// names (a folder's files included), which also share one
+// MaxProjectFileBytes: a tiny file named a hundred thousand times costs no
+// bytes, but a read each on every dispatch.
+const MaxProjectAgentFiles = 256
 
 // ReadConfigFile reads one of the user's own config files (the config,
 // a Claude settings file it names) with MaxConfigBytes and never from a
@@ -138,6 +145,11 @@ func (cfg *Config) addProject(path string) {
 	cfg.Entries = append(cfg.Entries, proj.Entries...)
 	cfg.Warnings = append(cfg.Warnings, proj.Warnings...)
 	cfg.RuleFiles = append(cfg.RuleFiles, proj.RuleFiles...)
+	// The agent hook files it names share one MaxProjectFileBytes, as its
+	// rule files do, and are at most MaxProjectAgentFiles: one file named
+	// a thousand times would otherwise be read a thousand times on every
+	// dispatch.
+	b := &agentFileBudget{left: MaxProjectFileBytes}
 	for _, k := range agentFileKinds() {
 		for _, p := range proj.AgentFiles[k.agent.Name] {
 			// A folder's files are each confined to the project too.
@@ -147,7 +159,7 @@ func (cfg *Config) addProject(path string) {
 				files = []string{named}
 			}
 			for _, sp := range files {
-				cfg.addProjectAgentFile(k, path, root, sp)
+				cfg.addProjectAgentFile(k, path, root, sp, b)
 			}
 		}
 	}
@@ -156,10 +168,38 @@ func (cfg *Config) addProject(path string) {
 	}
 }
 
+// agentFileBudget is what is left of a project's agent hook files' shared
+// bounds; left < 0 once one was passed (said once, for the file that did).
+type agentFileBudget struct {
+	left  int64
+	files int
+}
+
 // addProjectAgentFile reads one agent hook file a project's hooks file
-// (path) names, confined to the project (root).
-func (cfg *Config) addProjectAgentFile(k agentFileKind, path, root, sp string) {
-	data, err := fsutil.ReadRegular(sp, root, MaxProjectFileBytes)
+// (path) names, confined to the project (root), within the budget those
+// files share.
+func (cfg *Config) addProjectAgentFile(k agentFileKind, path, root, sp string, b *agentFileBudget) {
+	if b.left < 0 {
+		return
+	}
+	var data []byte
+	var err error
+	stop := false
+	if b.files++; b.files > MaxProjectAgentFiles {
+		err = fmt.Errorf("a repository may name at most %d agent hook files; this one and those named after it are not read", MaxProjectAgentFiles)
+		stop = true
+	} else {
+		data, err = fsutil.ReadRegular(sp, root, b.left)
+		if tl := (*fsutil.TooLargeError)(nil); errors.As(err, &tl) && b.left < MaxProjectFileBytes {
+			err = fmt.Errorf("the agent hook files a repository names may hold %d bytes together; this one would pass that, and the files named after it are not read either (%d read before it)", MaxProjectFileBytes, MaxProjectFileBytes-b.left)
+			stop = true
+		}
+	}
+	if stop {
+		b.left = -1
+	} else {
+		b.left -= int64(len(data))
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		// A file the project names but does not have held no hooks that
 		// were ever approved from it.

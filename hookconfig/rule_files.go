@@ -1,8 +1,10 @@
 package hookconfig
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
@@ -44,9 +46,17 @@ func (cfg *Config) parseRuleIncludes(n *yaml.Node) {
 	case n.Kind == yaml.ScalarNode && n.Tag == "!!str" && strings.TrimSpace(n.Value) != "":
 		cfg.ruleFiles = append(cfg.ruleFiles, ruleInclude{strings.TrimSpace(n.Value), n.Line})
 	case n.Kind == yaml.SequenceNode:
-		for _, item := range n.Content {
+		for i, item := range n.Content {
 			if item.Kind != yaml.ScalarNode || item.Tag != "!!str" || strings.TrimSpace(item.Value) == "" {
 				bad(item)
+				return
+			}
+			if i == MaxRuleFiles && cfg.loadErr == nil {
+				// More names can only be repeats, each checked on every
+				// load: a hooks file could list one a hundred thousand
+				// times.
+				cfg.loadErr = &ConfigError{Path: cfg.Path, Line: item.Line, Column: item.Column,
+					Err: fmt.Errorf("rules names more than %d rule files", MaxRuleFiles)}
 				return
 			}
 			cfg.ruleFiles = append(cfg.ruleFiles, ruleInclude{strings.TrimSpace(item.Value), item.Line})
@@ -66,6 +76,11 @@ type ruleReader struct {
 	// decide what the administrator's rules say.
 	managed bool
 	read    []string // every file read so far, in order
+	// total is the bytes of a repository's (or bundle's) rule files read
+	// so far: together they get the one MaxProjectFileBytes its hooks
+	// file gets, or 64 of them would make every dispatch parse 64 times
+	// what a repository's hooks file may hold.
+	total int64
 }
 
 // includeRules merges the rule entries of cfg's rules: files (and theirs)
@@ -98,7 +113,12 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 		case rr.root == "":
 			data, err = ReadConfigFile(p)
 		default:
-			data, err = fsutil.ReadRegular(p, rr.root, MaxProjectFileBytes)
+			left := MaxProjectFileBytes - rr.total
+			data, err = fsutil.ReadRegular(p, rr.root, left)
+			if tl := (*fsutil.TooLargeError)(nil); errors.As(err, &tl) && left < MaxProjectFileBytes {
+				err = fmt.Errorf("the rule files of a repository or bundle may hold %d bytes together; this one would pass that (%d read before it)", MaxProjectFileBytes, rr.total)
+			}
+			rr.total += int64(len(data))
 			limit = MaxProjectEntries
 		}
 		if err != nil {
@@ -113,16 +133,52 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 		}
 		for _, e := range sub.Entries {
 			if e.Rule() == nil {
-				return &ConfigError{Path: p, Err: fmt.Errorf("hooks.%s[%d]: a rule file holds rule entries only (rule:, decision:, message:); put hooks that run a command in the config itself", e.DeclaredAs, e.Index)}
+				return &ConfigError{Path: p, Line: entryLine(data, e), Err: fmt.Errorf("hooks.%s[%d]: a rule file holds rule entries only (rule:, decision:, message:); put hooks that run a command in the config itself", e.DeclaredAs, e.Index)}
 			}
 		}
-		if sub.AutoAccept || sub.Journal != (JournalConfig{}) || sub.ToolAliases != nil || len(sub.AgentFiles) > 0 {
-			sub.warn(p, "only hooks: and rules: are read in a rule file; its other settings are ignored")
+		if sub.AutoAccept || sub.Journal != (JournalConfig{}) || sub.ToolAliases != nil || len(sub.AgentFiles) > 0 || !sub.Export.IsZero() {
+			// Only now is the file read again, for the keys' lines: a
+			// rule file without them costs one parse.
+			sub.warnIgnoredSettings(data, p)
 		}
 		cfg.Entries = append(cfg.Entries, sub.Entries...)
 		cfg.Warnings = append(cfg.Warnings, sub.Warnings...)
 	}
 	return nil
+}
+
+// warnIgnoredSettings warns of each setting of rule file p (data) other
+// than hooks: and rules:, at its key, so that validate names its line.
+func (cfg *Config) warnIgnoredSettings(data []byte, p string) {
+	root, err := parseYAML(data)
+	if err != nil || root == nil || root.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k := root.Content[i].Value
+		if k != "hooks" && k != "rules" && slices.Contains(topLevelKeys(), k) {
+			cfg.warnKey(k, p, k+": is not read in a rule file (only hooks: and rules: are); it is ignored")
+		}
+	}
+}
+
+// entryLine is the line of entry e in the rule file data (0: not found),
+// read again only for the error that names it.
+func entryLine(data []byte, e *Entry) int {
+	root, err := parseYAML(data)
+	if err != nil {
+		return 0
+	}
+	hooks := pyyaml.MappingGet(root, "hooks")
+	if hooks == nil || hooks.Kind != yaml.MappingNode {
+		return 0
+	}
+	for i := 0; i+1 < len(hooks.Content); i += 2 {
+		if l := hooks.Content[i+1]; hooks.Content[i].Value == e.DeclaredAs && l.Kind == yaml.SequenceNode && e.Index < len(l.Content) {
+			return l.Content[e.Index].Line
+		}
+	}
+	return 0
 }
 
 func (rr *ruleReader) seen(p string) bool {

@@ -1,6 +1,7 @@
 package hookconfig
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -88,9 +89,98 @@ func TestUserRuleFiles(t *testing.T) {
 	}
 	found := false
 	for _, w := range cfg.Warnings {
-		found = found || strings.Contains(w.Message, "only hooks: and rules: are read in a rule file")
+		found = found || w.Key == "hooks_auto_accept" && strings.Contains(w.Message, "is not read in a rule file (only hooks: and rules: are)")
 	}
 	if !found {
 		t.Errorf("no warning for the rule file's other settings: %+v", cfg.Warnings)
 	}
+}
+
+// A repository's rule files share one budget of MaxProjectFileBytes: each
+// may be up to that size, but 64 of them would make every dispatch parse
+// 64 MiB of the repository's YAML (seconds per tool call, measured at
+// 19.5 s for a one-shot dispatch), where its hooks file alone is held to
+// one. Past the budget the project's hooks file is unloaded, naming it.
+func TestProjectRuleFilesShareOneBudget(t *testing.T) {
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "repo")
+	pad := "#" + strings.Repeat("x", 1000) + "\n"
+	// A third of the budget each, with a rule of its own.
+	big := func(id string) string {
+		return strings.Repeat(pad, MaxProjectFileBytes/len(pad)/3) + strings.ReplaceAll(ruleFileYAML, "message: m", "message: "+id)
+	}
+	writeFiles(t, dir, map[string]string{
+		"repo/.git/HEAD":          "ref: refs/heads/main\n",
+		"repo/.hermes/hooks.yaml": "rules: [a.yaml, b.yaml]\n",
+		"repo/.hermes/a.yaml":     big("a"),
+		"repo/.hermes/b.yaml":     big("b"),
+		"home/config.yaml":        "",
+	})
+	cfg, err := Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{ProjectDir: repo})
+	if err != nil || len(cfg.Entries) != 2 || len(cfg.Unloaded) != 0 {
+		t.Fatalf("two thirds of the budget: %v, entries %d, unloaded %+v", err, len(cfg.Entries), cfg.Unloaded)
+	}
+	writeFiles(t, dir, map[string]string{
+		"repo/.hermes/hooks.yaml": "rules: [a.yaml, b.yaml, c.yaml, d.yaml]\n",
+		"repo/.hermes/c.yaml":     big("c"),
+		"repo/.hermes/d.yaml":     big("d"),
+	})
+	cfg, err = Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{ProjectDir: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Entries) != 0 || len(cfg.Unloaded) != 1 || !strings.Contains(cfg.Unloaded[0].Err.Error(), "d.yaml") ||
+		!strings.Contains(cfg.Unloaded[0].Err.Error(), "together") {
+		t.Fatalf("past the budget: entries %d, unloaded %+v", len(cfg.Entries), cfg.Unloaded)
+	}
+	// The user's own rule files have no shared budget.
+	writeFiles(t, dir, map[string]string{"home/config.yaml": "rules: [../repo/.hermes/a.yaml, ../repo/.hermes/b.yaml, ../repo/.hermes/c.yaml, ../repo/.hermes/d.yaml]\n"})
+	cfg, err = Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{})
+	if err != nil || len(cfg.Entries) != 4 {
+		t.Fatalf("the user's own: %v, %+v", err, cfg)
+	}
+}
+
+// rules: names at most MaxRuleFiles files: more can only be repeats, and a
+// repository's hooks file repeating one name a hundred thousand times made
+// every dispatch check each again (1 s per dispatch).
+func TestRuleIncludesBounded(t *testing.T) {
+	names := strings.Repeat("a.yaml, ", MaxRuleFiles) + "a.yaml"
+	_, err := ParseConfig([]byte("hooks: {}\nrules: ["+names+"]\n"), "/c.yaml")
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.Line != 2 || !strings.Contains(err.Error(), "more than 64 rule files") {
+		t.Fatalf("%d names: %v", MaxRuleFiles+1, err)
+	}
+	if _, err := ParseConfig([]byte("rules: ["+strings.Repeat("a.yaml, ", MaxRuleFiles-1)+"a.yaml]\n"), "/c.yaml"); err != nil {
+		t.Fatalf("%d names: %v", MaxRuleFiles, err)
+	}
+}
+
+// FuzzRuleFile: no rule file may panic the loader, and what it refuses is
+// a ConfigError naming a file.
+func FuzzRuleFile(f *testing.F) {
+	for _, s := range []string{
+		ruleFileYAML,
+		"hooks:\n  pre_tool_call:\n    - {rule: 'true', decision: block, message: m}\n    - command: ./g.sh\n",
+		"journal: false\nexport: {otlp: {endpoint: x}}\nhooks_auto_accept: true\n" + ruleFileYAML,
+		"rules: [x.yaml]\n", "rules: [r.yaml]\n", "hooks:\n  pre_tool_call:\n    - rule: 'true'\n      rule: 'false'\n",
+		"hooks: {pre_tool_call: &a [*a]}\n",
+	} {
+		f.Add([]byte(s))
+	}
+	dir := f.TempDir()
+	main := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(main, []byte("rules: [r.yaml]\n"), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(filepath.Join(dir, "r.yaml"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(main, LoadOptions{})
+		var ce *ConfigError
+		if err != nil && (!errors.As(err, &ce) || ce.Path == "") {
+			t.Fatalf("%T %v", err, err)
+		}
+	})
 }

@@ -16,9 +16,14 @@ type ProjectHook struct {
 	Event   string `json:"event"`
 	Matcher string `json:"matcher,omitempty"`
 	Command string `json:"command"`
-	// Source is the file the hook is declared in.
-	Source string       `json:"source"`
-	Files  []FileDigest `json:"files"`
+	// Source is the file the hook is declared in (for a rule, the rule
+	// file it is written in).
+	Source string `json:"source"`
+	// Decision and Message: a rule's, which its approval pins (empty for
+	// anything else).
+	Decision string       `json:"decision,omitempty"`
+	Message  string       `json:"message,omitempty"`
+	Files    []FileDigest `json:"files"`
 	// TextOnly says why the files it runs cannot be determined: it would
 	// be approved by its text only.
 	TextOnly string `json:"text_only,omitempty"`
@@ -54,6 +59,15 @@ func ProjectHooks(statuses []HookStatus) []ProjectHook {
 		}
 		h := ProjectHook{Event: e.DeclaredAs, Matcher: e.Matcher, Command: e.Text(), Source: e.Scope.Source,
 			TextOnly: st.TextOnly, State: "new", Status: st, Files: []FileDigest{}}
+		if r := e.Rule(); r != nil {
+			// What the approval pins besides the expression must be
+			// shown before it is given: a context rule's message is
+			// text put before the model.
+			h.Decision, h.Message = r.Decision, r.Message
+			if e.Source != "" {
+				h.Source = e.Source
+			}
+		}
 		switch {
 		case st.Approved && st.Drift.Kind == consent.DriftHash:
 			h.State = "changed"
@@ -106,6 +120,11 @@ func PrintProjectPlan(w io.Writer, root string, hooks []ProjectHook) {
 		}
 		fmt.Fprintf(w, "  [%s]%s %s%s\n", show(h.Event), show(matcher), show(h.Command), state)
 		fmt.Fprintf(w, "      from %s\n", show(inRoot(root, h.Source)))
+		if h.Decision != "" {
+			// bounded: a message of a megabyte would scroll the rest of
+			// the plan out of sight.
+			fmt.Fprintf(w, "      decision: %s, message: %s\n", show(h.Decision), show(bounded(PyRepr(h.Message))))
+		}
 		for _, f := range h.Files {
 			switch {
 			case f.Problem != "":

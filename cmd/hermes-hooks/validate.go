@@ -76,7 +76,7 @@ func runValidate(a *app, o validateOptions) error {
 			problems = append(problems, report.LoadProblem(err))
 		} else {
 			problems = report.Validate(cfg, cli.Cwd(), a.allowlistQuiet())
-			files = 1 + len(cfg.AgentHookFiles()) + len(cfg.ProjectFiles) + len(cfg.Managed.Files)
+			files = 1 + len(cfg.AgentHookFiles()) + len(cfg.ProjectFiles) + len(cfg.Managed.Files) + len(cfg.RuleFiles) + len(cfg.BundleFiles)
 			managed = report.NewManagedInfo(cfg)
 			if !o.json {
 				report.PrintManaged(a.Out, cfg)
