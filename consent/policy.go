@@ -129,6 +129,12 @@ type Request struct {
 	// guard the user wrote must not be off until they think of approving
 	// it. A repository's is skipped like any of its hooks.
 	Guard bool
+	// Reviewed, when not nil, is what the person approving was shown of
+	// the files the hook runs (each path and its digest, "" for one that
+	// could not be read): ApproveHook records the approval only when the
+	// files are still exactly those, so that a file swapped while the
+	// person read the plan is not approved in its new content.
+	Reviewed []FileRecord
 }
 
 // Verdict is the gate's decision for one hook.

@@ -132,7 +132,36 @@ func (s *Store) ApproveHook(h Request) (ApproveResult, error) {
 	t := h.target()
 	pins := cmdpin.Pin(t, nil)
 	defer pins.Close()
+	if h.Reviewed != nil {
+		if err := sameAsReviewed(h.Reviewed, records(t, pins)); err != nil {
+			return ApproveResult{}, err
+		}
+	}
 	return s.approvePinned(&h, t, pins, 0)
+}
+
+// ChangedSinceReviewError is ApproveHook's refusal of a hook whose files
+// are not what the person approving it was shown (Request.Reviewed).
+type ChangedSinceReviewError struct{ Path, Why string }
+
+func (e *ChangedSinceReviewError) Error() string {
+	return e.Path + " " + e.Why + " since it was listed for review; nothing was approved for it"
+}
+
+// sameAsReviewed compares the files a hook runs now with those reviewed.
+func sameAsReviewed(reviewed, now []FileRecord) error {
+	for i, f := range now {
+		if i >= len(reviewed) || reviewed[i].Path != f.Path {
+			return &ChangedSinceReviewError{Path: f.Path, Why: "became one of the files the hook runs"}
+		}
+		if reviewed[i].SHA256 != f.SHA256 {
+			return &ChangedSinceReviewError{Path: f.Path, Why: "changed"}
+		}
+	}
+	if len(reviewed) > len(now) {
+		return &ChangedSinceReviewError{Path: reviewed[len(now)].Path, Why: "is no longer one of the files the hook runs"}
+	}
+	return nil
 }
 
 // approvePinned records the approval of h from files already opened and

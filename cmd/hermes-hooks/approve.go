@@ -109,6 +109,9 @@ type approveTarget struct {
 	event   string
 	command string
 	status  *report.HookStatus // nil when not configured
+	// reviewed is what the plan showed of the files the hook runs
+	// (approve --project); nil when no plan was shown.
+	reviewed []consent.FileRecord
 }
 
 func runApprove(a *app, command string, o approveOptions) error {
@@ -257,10 +260,17 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 			refused++
 			continue
 		}
-		hook.AckTextOnly = o.textOnly
+		hook.AckTextOnly, hook.Reviewed = o.textOnly, t.reviewed
 		res, err := store.ApproveHook(hook)
 		if res.Backup != "" {
 			a.Warn(consent.BackupNotice(store.Path(), res.Backup))
+		}
+		if changed := (*consent.ChangedSinceReviewError)(nil); errors.As(err, &changed) {
+			fmt.Fprintf(out, "  ✗ not approved: [%s] %s: %s; review it again (hermes-hooks approve --project)\n", show(t.event), show(t.command), show(changed.Error()))
+			r.Result, r.Error = "refused", changed.Error()
+			results = append(results, r)
+			refused++
+			continue
 		}
 		if err != nil {
 			return errors.New(consent.PersistWarning(store.Path(), err))

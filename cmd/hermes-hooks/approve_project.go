@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 	"github.com/hermes-hooks/hermes-hooks/report"
@@ -68,7 +69,13 @@ func runApproveProject(a *app, args []string, o approveOptions) error {
 	}
 	targets := make([]approveTarget, len(hooks))
 	for i, h := range hooks {
-		targets[i] = approveTarget{event: h.Event, command: h.Command, status: h.Status}
+		// What the plan showed is what is approved: a file swapped while
+		// the person read it is refused, not approved in its new content.
+		reviewed := make([]consent.FileRecord, len(h.Files))
+		for j, f := range h.Files {
+			reviewed[j] = consent.FileRecord{Path: f.Path, SHA256: f.SHA256}
+		}
+		targets[i] = approveTarget{event: h.Event, command: h.Command, status: h.Status, reviewed: reviewed}
 	}
 	o.dir, o.jsonExtra = dir, extra
 	return approveTargets(a, cfg, store, targets, "", o)
