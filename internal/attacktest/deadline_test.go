@@ -26,7 +26,7 @@ func TestHungGuardRefusedBeforeTheAgentsDeadline(t *testing.T) {
 	proctest.GrowTimeout(t, 3*time.Second, 24*time.Second, func(agentTimeout time.Duration) bool {
 		e := newEnv(t)
 		e.write("guard.sh", twoHelpers+"echo $$ > \"$WORK/guard.pid\"\nexec sleep 3600\n", 0o755)
-		e.write("home/config.yaml", "hooks:\n  PreToolUse:\n    - command: ./guard.sh\n      dialect: claude\n      timeout: 600\n      fail_closed: true\n", 0o644)
+		e.write("home/config.yaml", "journal:\n  path: ../late.jsonl\nhooks:\n  PreToolUse:\n    - command: ./guard.sh\n      dialect: claude\n      timeout: 600\n      fail_closed: true\n", 0o644)
 		e.run("", "approve", "./guard.sh")
 		c := e.cmd(`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`,
 			"hook", "claude", "PreToolUse", "--agent-timeout", strconv.Itoa(int(agentTimeout.Seconds())))
@@ -43,6 +43,11 @@ func TestHungGuardRefusedBeforeTheAgentsDeadline(t *testing.T) {
 		}
 		if !strings.Contains(out.String(), `"permissionDecision":"deny"`) || !strings.Contains(out.String(), "guard ./guard.sh did not answer in time") {
 			t.Errorf("hook claude answered %q; want Claude Code's deny saying guard ./guard.sh did not answer in time\nstderr: %s", out.String(), errb.String())
+		}
+		// The refusal is on the journal the config names (the config the
+		// cut dispatch loaded, not loaded again after the deadline).
+		if j, err := os.ReadFile(e.path("late.jsonl")); err != nil || !strings.Contains(string(j), "did not answer in time") {
+			t.Errorf("the configured journal holds no record of the refusal (%v):\n%s", err, j)
 		}
 		guard := readPid(t, e.path("guard.pid"))
 		ingroup, escaped := helperPids(t, e)

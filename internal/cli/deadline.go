@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -21,6 +22,10 @@ import (
 type LateError struct {
 	Agent string
 	Limit time.Duration
+	// config is the config the cut dispatch loaded (nil when the deadline
+	// came before it did): the refusal is journaled by it, not by a second
+	// load of every file the dispatch read, after the deadline.
+	config *hookconfig.Config
 }
 
 func (e *LateError) Error() string {
@@ -66,9 +71,12 @@ func (a *App) hookLate(agent *agents.Agent, call *agents.Call, outcome *protocol
 	// short recorded nothing.
 	refused := *outcome
 	refused.Event, refused.Decision, refused.Message = call.Event.Name, protocol.DecisionBlock, msg
-	cfg, err := a.load(Cwd())
-	if err != nil {
-		cfg = nil
+	cfg := late.config
+	if cfg == nil {
+		var err error
+		if cfg, err = a.load(Cwd()); err != nil {
+			cfg = nil
+		}
 	}
 	a.journalRefusal(cfg, call.Event, call.Fields, &refused)
 	return writeReply(a, agent.Deny(call, msg))

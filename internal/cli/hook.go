@@ -254,7 +254,11 @@ func (a *App) hookDispatch(ctx context.Context, agent *agents.Agent, call *agent
 	if err != nil {
 		return protocol.Outcome{}, err
 	}
-	return a.dispatchOnce(ctx, cfg, wd, f, false, runBy)
+	out, err := a.dispatchOnce(ctx, cfg, wd, f, false, runBy)
+	if late := (*LateError)(nil); errors.As(err, &late) {
+		late.config = cfg
+	}
+	return out, err
 }
 
 // agentProjects are the project directories an agent's call comes from
