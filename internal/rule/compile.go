@@ -36,7 +36,8 @@ var shared struct {
 }
 
 // newConfig is the configuration expr.Compile would build from
-// Env(Input{}), AsBool(), MaxNodes(MaxNodes) and the strict-key function.
+// Env(Input{}), AsBool(), MaxNodes(MaxNodes) and the functions options
+// adds.
 func newConfig() *conf.Config {
 	c := conf.CreateNew()
 	for _, op := range options() {
@@ -49,7 +50,8 @@ func newConfig() *conf.Config {
 }
 
 // options are expr's options for a rule: the environment, a boolean
-// result, the node limit, and the functions the guard puts in.
+// result, the node limit, the functions the guard puts in, and bounded
+// versions of builtins (toJSON, split, splitAfter) in place of expr's.
 func options() []expr.Option {
 	return []expr.Option{
 		expr.Env(Input{}),
@@ -59,6 +61,7 @@ func options() []expr.Option {
 		expr.Function(concatFn, concat, new(func(string, string) string)),
 		expr.Function(addFn, add, new(func(any, any) any)),
 		expr.Function(matchesFn, matches, new(func(any, any) bool)),
+		expr.Function("toJSON", toJSON, new(func(any) string)),
 		expr.Function("split", split, strings.Split, strings.SplitN),
 		expr.Function("splitAfter", splitAfter, strings.SplitAfter, strings.SplitAfterN),
 	}
