@@ -50,7 +50,7 @@ var builders = map[string]bool{
 	"upper": true, "lower": true, "string": true,
 	"toJSON": true, "fromJSON": true, "toBase64": true, "fromBase64": true,
 	"split": true, "splitAfter": true, "keys": true, "values": true,
-	"uniq": true, "reverse": true, "median": true,
+	"reverse": true, "median": true,
 }
 
 // encoders are the builders whose output may be larger than their input.
