@@ -149,7 +149,8 @@ func TestBoundedOperationsDecide(t *testing.T) {
 			t.Errorf("%s = %v, %v; want %v", tc.src, got, err, tc.want)
 		}
 	}
-	for _, src := range []string{`args.a + args.n == ""`, `args.a matches args.b + "("`} {
+	in.Args["big"] = strings.Repeat(`\pL{1000}`, MaxPatternBytes/9) // 455,000 instructions
+	for _, src := range []string{`args.a + args.n == ""`, `args.a matches args.b + "("`, `args.a matches args.big`} {
 		if _, err := eval(t, src, in); err == nil {
 			t.Errorf("%s: no error", src)
 		}
