@@ -3,6 +3,7 @@ package rule
 import (
 	"encoding/json"
 	"maps"
+	"reflect"
 	"slices"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -14,12 +15,12 @@ import (
 // the firing was bound to, the calling agent ("" when unknown) and the
 // host's fields as sent (payload), their numbers as numbers (numbers).
 func InputOf(f *protocol.Firing, agent string) *Input {
-	args, _ := numbers(f.ArgsMap())
 	payload, _ := numbers(f.Fields)
+	args := argsIn(f.ArgsMap(), f.Fields, payload.(map[string]any))
 	in := &Input{
 		Tool:      f.Tool,
 		ToolName:  f.HostTool,
-		Args:      args.(map[string]any),
+		Args:      args,
 		SessionID: f.Session,
 		Cwd:       f.Cwd,
 		Agent:     agent,
@@ -75,4 +76,22 @@ func numbers(v any) (out any, changed bool) {
 		}
 	}
 	return v, false
+}
+
+// argsIn is args with its numbers made numbers: the copy numbers made of
+// it in the payload when the host sent it as a field (tool_input, args),
+// so that a payload of many numbers is not copied twice.
+func argsIn(args, fields, payload map[string]any) map[string]any {
+	if args == nil {
+		return nil
+	}
+	for k, v := range fields {
+		if m, ok := v.(map[string]any); ok && len(m) == len(args) && reflect.ValueOf(m).UnsafePointer() == reflect.ValueOf(args).UnsafePointer() {
+			if c, ok := payload[k].(map[string]any); ok {
+				return c
+			}
+		}
+	}
+	c, _ := numbers(args)
+	return c.(map[string]any)
 }

@@ -2,6 +2,7 @@ package rule
 
 import (
 	"context"
+	"reflect"
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -40,6 +41,10 @@ func TestInputNumbers(t *testing.T) {
 		if ok, err := r.Eval(context.Background(), in); !ok || err != nil {
 			t.Errorf("%s = %v, %v; want true", src, ok, err)
 		}
+	}
+	// args is the payload's copy, not a second one.
+	if pa, ok := in.Payload["args"].(map[string]any); !ok || reflect.ValueOf(pa).UnsafePointer() != reflect.ValueOf(in.Args).UnsafePointer() {
+		t.Error("args was copied apart from the payload's args")
 	}
 	// The host's fields keep their json.Number: what is passed on is
 	// what the host sent.
