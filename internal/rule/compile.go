@@ -51,7 +51,8 @@ func newConfig() *conf.Config {
 
 // options are expr's options for a rule: the environment, a boolean
 // result, the node limit, the functions the guard puts in, and bounded
-// versions of builtins (toJSON, split, splitAfter) in place of expr's.
+// or ordered versions of builtins (toJSON, split, splitAfter; keys,
+// values) in place of expr's.
 func options() []expr.Option {
 	return []expr.Option{
 		expr.Env(Input{}),
@@ -62,6 +63,8 @@ func options() []expr.Option {
 		expr.Function(addFn, add, new(func(any, any) any)),
 		expr.Function(matchesFn, matches, new(func(any, any) bool)),
 		expr.Function("toJSON", toJSON, new(func(any) string)),
+		expr.Function("keys", keys, new(func(map[string]any) []any)),
+		expr.Function("values", values, new(func(map[string]any) []any)),
 		expr.Function("split", split, strings.Split, strings.SplitN),
 		expr.Function("splitAfter", splitAfter, strings.SplitAfter, strings.SplitAfterN),
 	}
