@@ -118,7 +118,7 @@ func (b *batch) run() {
 	defer b.mu.Unlock()
 	for !b.abandoned && b.next < len(b.tasks) {
 		t := &b.tasks[b.next]
-		if t.Rule.quarantined.Load() {
+		if t.Rule.quarantined() {
 			t.Err = ErrQuarantined
 			b.next++
 			continue
@@ -132,7 +132,7 @@ func (b *batch) run() {
 		if b.abandoned {
 			// EvalAll reported this one past its bound and quarantined
 			// it: it has ended now.
-			t.Rule.quarantined.Store(false)
+			t.Rule.late.Add(-1)
 			if lateEnded != nil {
 				lateEnded()
 			}
@@ -180,7 +180,7 @@ func (b *batch) abandonLocked() []Task {
 		return b.tasks[b.next:]
 	}
 	t := &b.tasks[b.next]
-	t.Rule.quarantined.Store(true)
+	t.Rule.late.Add(1)
 	t.OK, t.Err, t.Elapsed = false, ErrTimeout, time.Since(b.started)
 	return b.tasks[b.next+1:]
 }

@@ -36,7 +36,8 @@ var shared struct {
 }
 
 // newConfig is the configuration expr.Compile would build from
-// Env(Input{}), AsBool(), MaxNodes(MaxNodes) and the strict-key function.
+// Env(Input{}), AsBool(), MaxNodes(MaxNodes) and the functions options
+// adds.
 func newConfig() *conf.Config {
 	c := conf.CreateNew()
 	for _, op := range options() {
@@ -49,7 +50,9 @@ func newConfig() *conf.Config {
 }
 
 // options are expr's options for a rule: the environment, a boolean
-// result, the node limit, and the functions the guard puts in.
+// result, the node limit, the functions the guard puts in, and bounded
+// or ordered versions of builtins (toJSON, split, splitAfter; keys,
+// values) in place of expr's.
 func options() []expr.Option {
 	return []expr.Option{
 		expr.Env(Input{}),
@@ -59,6 +62,9 @@ func options() []expr.Option {
 		expr.Function(concatFn, concat, new(func(string, string) string)),
 		expr.Function(addFn, add, new(func(any, any) any)),
 		expr.Function(matchesFn, matches, new(func(any, any) bool)),
+		expr.Function("toJSON", toJSON, new(func(any) string)),
+		expr.Function("keys", keys, new(func(map[string]any) []any)),
+		expr.Function("values", values, new(func(map[string]any) []any)),
 		expr.Function("split", split, strings.Split, strings.SplitN),
 		expr.Function("splitAfter", splitAfter, strings.SplitAfter, strings.SplitAfterN),
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 
 	"github.com/expr-lang/expr/ast"
@@ -50,7 +51,7 @@ var builders = map[string]bool{
 	"upper": true, "lower": true, "string": true,
 	"toJSON": true, "fromJSON": true, "toBase64": true, "fromBase64": true,
 	"split": true, "splitAfter": true, "keys": true, "values": true,
-	"uniq": true, "reverse": true, "median": true,
+	"reverse": true, "median": true,
 }
 
 // encoders are the builders whose output may be larger than their input.
@@ -88,7 +89,8 @@ func add(params ...any) (any, error) {
 }
 
 // matches is expr's `matches` for a pattern that is not a constant,
-// refusing a pattern longer than MaxPatternBytes before compiling it.
+// refusing a pattern longer than MaxPatternBytes, or whose program would
+// pass MaxPatternInsts, before compiling it.
 func matches(params ...any) (any, error) {
 	if runtime.IsNil(params[0]) || runtime.IsNil(params[1]) {
 		return false, nil
@@ -103,6 +105,13 @@ func matches(params ...any) (any, error) {
 	}
 	if len(p) > MaxPatternBytes {
 		return nil, fmt.Errorf("pattern of %d bytes; at most %d", len(p), MaxPatternBytes)
+	}
+	parsed, err := syntax.Parse(p, syntax.Perl)
+	if err != nil {
+		return nil, err // regexp.Compile's error: it parses first
+	}
+	if err := patternTooLarge(parsed); err != nil {
+		return nil, err
 	}
 	re, err := regexp.Compile(p)
 	if err != nil {

@@ -15,14 +15,16 @@ import (
 // what builds output larger than its input in one call (repeat, join,
 // replace), what hides a loop in an accumulator (reduce), and what builds
 // maps or copies whole collections (groupBy, toPairs, fromPairs, flatten,
-// concat, sort, sortBy).
+// concat, sort, sortBy), and uniq, which compares each element with every
+// one kept: quadratic in a list of the firing's, which the memory budget
+// (it counts loops and what a rule builds) does not see.
 var allowed = map[string]bool{
 	"len": true, "type": true,
 	"all": true, "none": true, "any": true, "one": true,
 	"filter": true, "map": true, "count": true,
 	"find": true, "findIndex": true, "findLast": true, "findLastIndex": true,
 	"first": true, "last": true, "get": true, "take": true,
-	"keys": true, "values": true, "uniq": true, "reverse": true,
+	"keys": true, "values": true, "reverse": true,
 	"trim": true, "trimPrefix": true, "trimSuffix": true,
 	"upper": true, "lower": true, "split": true, "splitAfter": true,
 	"indexOf": true, "lastIndexOf": true, "hasPrefix": true, "hasSuffix": true,

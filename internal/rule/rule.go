@@ -11,8 +11,8 @@
 // dynamic patterns and split) and by a wall-clock deadline per
 // evaluation. A rule
 // that passes its deadline is quarantined: its evaluation goroutine cannot
-// be stopped from outside, so the Rule never starts another one and every
-// later Eval returns ErrQuarantined at once.
+// be stopped from outside, so while any such evaluation still runs the
+// Rule starts no other, and every Eval returns ErrQuarantined at once.
 //
 // The package is pure apart from that goroutine: callers decide what an
 // error means (fail closed or contribute nothing).
@@ -49,8 +49,12 @@ const (
 var defaultBound = DefaultTimeout
 
 // lateEnded, when tests set it, is called when an evaluation that passed
-// its deadline ends.
-var lateEnded func()
+// its deadline ends; testRun, when set, is called as each evaluation
+// starts, on its goroutine.
+var (
+	lateEnded func()
+	testRun   func(*Input)
+)
 
 // ErrTimeout is returned when an evaluation passes its deadline.
 var ErrTimeout = errors.New("rule evaluation passed its time bound")
@@ -78,12 +82,18 @@ type Rule struct {
 	// simple, when the rule has the commonest shape (simple.go), decides
 	// the firings it can; prog is then compiled the first time one it
 	// cannot comes (progOnce).
-	simple      *simple
-	progOnce    sync.Once
-	prog        *vm.Program
-	progErr     error
-	quarantined atomic.Bool // an evaluation past its deadline still runs
+	simple   *simple
+	progOnce sync.Once
+	prog     *vm.Program
+	progErr  error
+	// late counts the evaluations past their deadline that still run:
+	// the rule is quarantined while one does (a count, as two firings in
+	// serve can be late at once, and the first to end must not lift it).
+	late atomic.Int32
 }
+
+// quarantined reports whether an evaluation past its deadline still runs.
+func (r *Rule) quarantined() bool { return r.late.Load() > 0 }
 
 // Compile checks src against the limits and compiles it to a rule whose
 // result must be a boolean.
@@ -116,7 +126,7 @@ func (r *Rule) Source() string { return r.src }
 // Eval decides the rule for one firing. It returns within the earlier of
 // ctx's deadline and DefaultTimeout.
 func (r *Rule) Eval(ctx context.Context, in *Input) (bool, error) {
-	if r.quarantined.Load() {
+	if r.quarantined() {
 		return false, ErrQuarantined
 	}
 	// A timer rather than context.WithTimeout: the same bound without a
@@ -133,12 +143,15 @@ func (r *Rule) Eval(ctx context.Context, in *Input) (bool, error) {
 		err error
 	}
 	done := make(chan result, 1)
-	var late atomic.Bool
+	// state: running, then ended (by the goroutine) or late (by Eval),
+	// whichever comes first: the late count is raised and lowered once.
+	const running, ended, late = 0, 1, 2
+	var state atomic.Int32
 	go func() {
 		ok, err := r.run(in)
 		done <- result{ok, err}
-		if late.Load() {
-			r.quarantined.Store(false)
+		if !state.CompareAndSwap(running, ended) {
+			r.late.Add(-1)
 			if lateEnded != nil {
 				lateEnded()
 			}
@@ -150,14 +163,14 @@ func (r *Rule) Eval(ctx context.Context, in *Input) (bool, error) {
 	case <-ctx.Done():
 	case <-bound:
 	}
-	// Set before late, so the goroutine that sees late clears it.
-	r.quarantined.Store(true)
-	late.Store(true)
-	select {
-	case res := <-done: // it ended in between: nothing runs on
-		r.quarantined.Store(false)
+	// Raised before the goroutine can see late, so that its lowering
+	// never comes first.
+	r.late.Add(1)
+	if !state.CompareAndSwap(running, late) {
+		// It ended in between: nothing runs on.
+		r.late.Add(-1)
+		res := <-done
 		return res.ok, res.err
-	default:
 	}
 	return false, ErrTimeout
 }
@@ -175,6 +188,9 @@ func (r *Rule) run(in *Input) (ok bool, err error) {
 			ok, err = false, &Error{Msg: fmt.Sprint("rule failed: ", p)}
 		}
 	}()
+	if testRun != nil {
+		testRun(in)
+	}
 	if r.simple != nil {
 		if ok, decided := r.simple.decide(in); decided {
 			return ok, nil

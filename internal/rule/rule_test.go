@@ -81,6 +81,10 @@ func TestCompileRefuses(t *testing.T) {
 		{`env("HOME") == ""`, "unknown"},
 		{`os.Getenv("HOME") == ""`, "unknown"},
 		{`readFile("/etc/passwd") == ""`, "unknown"},
+		// 4 KiB of pattern whose repetitions compile to 455,000
+		// instructions (120 MB, 0.2 s; minutes to match 1 MiB).
+		{`args.command matches "` + strings.Repeat(`\\pL{1000}`, 400) + `"`, "instructions"},
+		{`tool == "x" || args.command matches "` + strings.Repeat(`.{1000}`, 100) + `"`, "instructions"},
 		{strings.Repeat("true && ", MaxNodes) + "true", "nodes"},
 		{strings.Repeat(" ", MaxSourceBytes) + "true", "bytes"},
 	} {

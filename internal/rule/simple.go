@@ -49,7 +49,8 @@ func notKey(w string) bool {
 // parseSimple reads src when it is exactly args.KEY, one or more spaces,
 // matches or contains, one or more spaces, and a double-quoted string of
 // printable ASCII whose only escapes are \\ and \"; nil otherwise, and
-// for a pattern regexp.Compile refuses (expr words that error).
+// for a pattern regexp.Compile or the size bound (patternTooLarge)
+// refuses (Compile words that error).
 func parseSimple(src string) *simple {
 	rest, ok := strings.CutPrefix(src, "args.")
 	if !ok {
@@ -87,8 +88,8 @@ func parseSimple(src string) *simple {
 		// What regexp.Compile parses first, and where its errors come
 		// from: a pattern that parses compiles.
 		re, err := syntax.Parse(lit, syntax.Perl)
-		if err != nil {
-			return nil
+		if err != nil || patternTooLarge(re) != nil {
+			return nil // expr's compile words the error
 		}
 		s.needs = needs(re, nil)
 	}
