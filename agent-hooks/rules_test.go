@@ -56,6 +56,24 @@ func TestRuleFiles(t *testing.T) {
 			if err := json.Unmarshal(run("test", "--examples", "--json"), &x); err != nil || !x.OK || x.Failed != 0 || len(x.Hooks) == 0 {
 				t.Fatalf("test --examples: %v %+v", err, x)
 			}
+			// A guard whose evaluation is cut short (a command of megabytes
+			// on a busy machine passes the rule's time bound) must refuse
+			// the call, not let it through: every ready-made rule that
+			// blocks is fail_closed.
+			var l struct {
+				Hooks []struct {
+					Command    string `json:"command"`
+					FailClosed bool   `json:"fail_closed"`
+				} `json:"hooks"`
+			}
+			if err := json.Unmarshal(run("list", "--json"), &l); err != nil || len(l.Hooks) == 0 {
+				t.Fatalf("list: %v %+v", err, l)
+			}
+			for _, h := range l.Hooks {
+				if !h.FailClosed {
+					t.Errorf("%.80s: not fail_closed; a rule cut short by its time bound would let the call through", h.Command)
+				}
+			}
 			for _, h := range x.Hooks {
 				if len(h.Examples) < 2 {
 					t.Errorf("%s: %d examples; a ready-made rule shows what it refuses and what it lets through", h.Command, len(h.Examples))
