@@ -59,7 +59,7 @@ func EvalAll(ctx context.Context, tasks []Task) {
 		defer timer.Stop()
 		timeout = timer.C
 	}
-	b := &batch{tasks: tasks, done: make(chan struct{})}
+	b := &batch{tasks: tasks, done: make(chan struct{}), stop: newStopFlag()}
 	go b.run()
 	var rest []Task
 wait:
@@ -101,10 +101,13 @@ wait:
 
 // batch is EvalAll's state shared with its goroutine: next is the first
 // task without an answer, running whether the goroutine is deciding it,
-// abandoned whether EvalAll stopped waiting.
+// abandoned whether EvalAll stopped waiting; stop is set when the rule
+// running is abandoned, so that it stops at its loop's next step (one
+// flag serves the batch: no rule starts after it is abandoned).
 type batch struct {
 	tasks     []Task
 	done      chan struct{}
+	stop      stopFlag
 	mu        sync.Mutex
 	next      int
 	running   bool
@@ -125,7 +128,7 @@ func (b *batch) run() {
 		}
 		b.running, b.started = true, time.Now()
 		b.mu.Unlock()
-		ok, err := t.Rule.run(t.In)
+		ok, err := t.Rule.run(t.In, b.stop)
 		elapsed := time.Since(b.started)
 		b.mu.Lock()
 		b.running = false
@@ -181,6 +184,7 @@ func (b *batch) abandonLocked() []Task {
 	}
 	t := &b.tasks[b.next]
 	t.Rule.late.Add(1)
+	b.stop.set()
 	t.OK, t.Err, t.Elapsed = false, ErrTimeout, time.Since(b.started)
 	return b.tasks[b.next+1:]
 }

@@ -98,3 +98,20 @@ func BenchmarkEval20(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEvalLoop is a rule whose work is a loop of 1,000 steps of
+// small bodies: what the stop check each step makes (stop.go) costs most.
+func BenchmarkEvalLoop(b *testing.B) {
+	r, err := Compile(`count(1..1000, args.command contains "zzz" || # < 0) > 0`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := benchInput()
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if ok, err := r.Eval(ctx, in); err != nil || ok {
+			b.Fatal(ok, err)
+		}
+	}
+}

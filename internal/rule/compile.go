@@ -59,6 +59,7 @@ func options() []expr.Option {
 		expr.AsBool(),
 		expr.MaxNodes(MaxNodes),
 		expr.Function(strictKey, fetchKey, new(func(any, string) any)),
+		expr.Function(stepFn, step, new(func(any, any) any)),
 		expr.Function(concatFn, concat, new(func(string, string) string)),
 		expr.Function(addFn, add, new(func(any, any) any)),
 		expr.Function(matchesFn, matches, new(func(any, any) bool)),
@@ -73,45 +74,46 @@ func options() []expr.Option {
 // compile runs expr's pipeline (parse, check, the guard, optimise, emit)
 // as expr.Compile does, on the shared configuration. The guard walks the
 // checked tree itself and types what it puts in, so the tree is checked
-// once; as an expr.Patch visitor it cost three checks.
-func compile(src string) (*vm.Program, error) {
+// once; as an expr.Patch visitor it cost three checks. steps says whether
+// the program checks a stop flag in its loops (stop.go).
+func compile(src string) (prog *vm.Program, steps bool, err error) {
 	shared.once.Do(func() { shared.config = newConfig() })
 	shared.mu.Lock()
 	defer shared.mu.Unlock()
 	c := shared.config
 	tree, err := parser.ParseWithConfig(src, c)
 	if err != nil {
-		return nil, asError(err)
+		return nil, false, asError(err)
 	}
 	pats := &patterns{src: src}
 	ast.Walk(&tree.Node, pats)
 	if pats.err != nil {
-		return nil, pats.err
+		return nil, false, pats.err
 	}
 	// The check types the tree: the guard's strict reads need to know
 	// which member reads are on maps.
 	_, err = shared.checker.Check(tree, c)
 	pats.restore()
 	if err != nil {
-		return nil, asError(err)
+		return nil, false, asError(err)
 	}
 	g := &guard{src: src, cfg: c}
 	ast.Walk(&tree.Node, g)
 	if err := g.result(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if err := optimizer.Optimize(&tree.Node, c); err != nil {
 		var fe *file.Error
 		if errors.As(err, &fe) {
-			return nil, asError(fe.Bind(tree.Source))
+			return nil, false, asError(fe.Bind(tree.Source))
 		}
-		return nil, asError(err)
+		return nil, false, asError(err)
 	}
-	prog, err := compiler.Compile(tree, c)
+	prog, err = compiler.Compile(tree, c)
 	if err != nil {
-		return nil, asError(err)
+		return nil, false, asError(err)
 	}
-	return prog, nil
+	return prog, g.steps, nil
 }
 
 // asError keeps expr's position and message, and drops its snippet: the

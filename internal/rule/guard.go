@@ -48,6 +48,10 @@ type guard struct {
 	builds, encoders int
 	// loopErr is the first construct refused in a loop (failLater).
 	loopErr error
+	// steps says whether a loop's body was wrapped in stepFn: the
+	// program then runs against a copy of its Input that carries the
+	// evaluation's stop flag.
+	steps bool
 }
 
 func (g *guard) Visit(node *ast.Node) {
@@ -81,6 +85,7 @@ func (g *guard) Visit(node *ast.Node) {
 			return
 		}
 		g.loopBody(n.Node)
+		g.stepBody(n)
 	}
 }
 
@@ -127,7 +132,7 @@ func (g *guard) typeCall(call *ast.CallNode, callee *ast.IdentifierNode, name st
 }
 
 func (g *guard) name(n ast.Node, name string) {
-	if !allowed[name] && name != strictKey && name != concatFn && name != addFn && name != matchesFn {
+	if !allowed[name] && name != strictKey && name != stepFn && name != concatFn && name != addFn && name != matchesFn {
 		g.fail(n, fmt.Sprintf("%s() is not allowed in rules", name))
 	}
 }

@@ -9,10 +9,11 @@
 // one: growth.go), in the evaluator (expr's memory budget, which counts
 // ranges and the arrays and maps a rule builds, and the bounds on `+`,
 // dynamic patterns and split) and by a wall-clock deadline per
-// evaluation. A rule
-// that passes its deadline is quarantined: its evaluation goroutine cannot
-// be stopped from outside, so while any such evaluation still runs the
-// Rule starts no other, and every Eval returns ErrQuarantined at once.
+// evaluation. A rule that passes its deadline is quarantined: expr's VM
+// cannot be stopped from outside, so the evaluation runs on until its
+// loop's next step checks the stop flag its deadline set (stop.go), and
+// while any such evaluation still runs the Rule starts no other: every
+// Eval returns ErrQuarantined at once.
 //
 // The package is pure apart from that goroutine: callers decide what an
 // error means (fail closed or contribute nothing).
@@ -74,6 +75,10 @@ type Input struct {
 	Cwd       string         `expr:"cwd"`
 	Agent     string         `expr:"agent"`
 	Payload   map[string]any `expr:"payload"`
+
+	// stop is set in the copy of the Input a program with loops runs
+	// against: its evaluation's stop flag.
+	stop stopFlag `expr:"-"`
 }
 
 // Rule is one compiled rule. It is safe for concurrent use.
@@ -86,6 +91,9 @@ type Rule struct {
 	progOnce sync.Once
 	prog     *vm.Program
 	progErr  error
+	// steps: prog checks a stop flag in its loops (stop.go). Never set
+	// for a simple rule, whose program has no loop.
+	steps bool
 	// late counts the evaluations past their deadline that still run:
 	// the rule is quarantined while one does (a count, as two firings in
 	// serve can be late at once, and the first to end must not lift it).
@@ -104,11 +112,11 @@ func Compile(src string) (*Rule, error) {
 	if s := parseSimple(src); s != nil {
 		return &Rule{src: src, simple: s}, nil
 	}
-	prog, err := compile(src)
+	prog, steps, err := compile(src)
 	if err != nil {
 		return nil, err
 	}
-	r := &Rule{src: src, prog: prog}
+	r := &Rule{src: src, prog: prog, steps: steps}
 	r.progOnce.Do(func() {})
 	return r, nil
 }
@@ -116,7 +124,7 @@ func Compile(src string) (*Rule, error) {
 // program is the rule's expr program, compiled now if Compile left it to
 // the first firing that needs it (a simple rule).
 func (r *Rule) program() (*vm.Program, error) {
-	r.progOnce.Do(func() { r.prog, r.progErr = compile(r.src) })
+	r.progOnce.Do(func() { r.prog, _, r.progErr = compile(r.src) })
 	return r.prog, r.progErr
 }
 
@@ -147,8 +155,12 @@ func (r *Rule) Eval(ctx context.Context, in *Input) (bool, error) {
 	// whichever comes first: the late count is raised and lowered once.
 	const running, ended, late = 0, 1, 2
 	var state atomic.Int32
+	var stop stopFlag
+	if r.steps {
+		stop = newStopFlag()
+	}
 	go func() {
-		ok, err := r.run(in)
+		ok, err := r.run(in, stop)
 		done <- result{ok, err}
 		if !state.CompareAndSwap(running, ended) {
 			r.late.Add(-1)
@@ -172,6 +184,7 @@ func (r *Rule) Eval(ctx context.Context, in *Input) (bool, error) {
 		res := <-done
 		return res.ok, res.err
 	}
+	stop.set()
 	return false, ErrTimeout
 }
 
@@ -179,10 +192,11 @@ func (r *Rule) Eval(ctx context.Context, in *Input) (bool, error) {
 // a rule that decides in microseconds does not allocate them per firing.
 var vms = sync.Pool{New: func() any { return &vm.VM{MemoryBudget: memoryBudget} }}
 
-// run evaluates on the calling goroutine; a panic inside expr (it turns
-// runtime errors into panics it recovers itself, but a bug must not take
-// the dispatcher down) is an evaluation error.
-func (r *Rule) run(in *Input) (ok bool, err error) {
+// run evaluates on the calling goroutine, stopping at a loop's next step
+// once stop is set; a panic inside expr (it turns runtime errors into
+// panics it recovers itself, but a bug must not take the dispatcher down)
+// is an evaluation error.
+func (r *Rule) run(in *Input, stop stopFlag) (ok bool, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			ok, err = false, &Error{Msg: fmt.Sprint("rule failed: ", p)}
@@ -200,8 +214,16 @@ func (r *Rule) run(in *Input) (ok bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	env := in
+	if r.steps {
+		// A copy, as the Input is shared by the firing's other rules,
+		// each with its own flag; only the program's loops read it.
+		cp := *in
+		cp.stop = stop
+		env = &cp
+	}
 	m := vms.Get().(*vm.VM)
-	out, err := m.Run(prog, in)
+	out, err := m.Run(prog, env)
 	// Back to the pool only after a Run that returned: one that panicked
 	// is dropped with its state.
 	vms.Put(m)

@@ -63,7 +63,7 @@ func simpleInputs(key string) []*Input {
 
 // viaExpr is src compiled as expr always compiles it.
 func viaExpr(t testing.TB, src string) *Rule {
-	prog, err := compile(src)
+	prog, _, err := compile(src)
 	if err != nil {
 		t.Fatalf("parseSimple read %q, which expr refuses: %v", src, err)
 	}
@@ -87,8 +87,8 @@ func sameAnswers(t testing.TB, src string, s *simple, extra ...string) {
 		ins = append(ins, &Input{Args: map[string]any{s.key: v}})
 	}
 	for _, in := range ins {
-		ok1, err1 := fast.run(in)
-		ok2, err2 := full.run(in)
+		ok1, err1 := fast.run(in, nil)
+		ok2, err2 := full.run(in, nil)
 		if ok1 != ok2 || fmt.Sprint(err1) != fmt.Sprint(err2) {
 			t.Fatalf("%q on %v: simple %v, %v; expr %v, %v", src, in.Args, ok1, err1, ok2, err2)
 		}
@@ -115,13 +115,13 @@ func TestSimpleCompilesLazily(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := r.run(&Input{Args: map[string]any{"command": "rm  -rf /"}}); !ok || err != nil {
+	if ok, err := r.run(&Input{Args: map[string]any{"command": "rm  -rf /"}}, nil); !ok || err != nil {
 		t.Fatalf("run = %v, %v", ok, err)
 	}
 	if r.prog != nil {
 		t.Fatal("a firing the simple rule decides compiled the expr program")
 	}
-	_, err = r.run(&Input{Args: map[string]any{}})
+	_, err = r.run(&Input{Args: map[string]any{}}, nil)
 	if err == nil || r.prog == nil {
 		t.Fatalf("a missing key: %v (program %v); want expr's strict-read error", err, r.prog)
 	}

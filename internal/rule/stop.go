@@ -1,0 +1,70 @@
+package rule
+
+import (
+	"errors"
+	"sync/atomic"
+
+	"github.com/expr-lang/expr/ast"
+)
+
+// expr's VM cannot be stopped from outside, so an evaluation past its
+// bound would run to its end: a loop of 99,999 scans of a 64 MiB command
+// ran ten minutes, a pattern over it two days, a CPU burnt and the rule
+// quarantined all that time. A rule's work is bounded at compile time
+// except for what it does per step of a loop (one loop, no loop in a
+// loop: guard.go), so the guard puts a check on the stop flag in every
+// loop's body (stepFn) and the bound sets the flag: the evaluation then
+// fails at the loop's next step, within one step's work of its bound.
+// Outside loops each operation runs once, bounded by the firing's size.
+
+// stepFn names the check the guard wraps each loop's body in; a rule
+// cannot spell it (expr identifiers cannot start with '#').
+const stepFn = "#step"
+
+// errStopped is what a stopped evaluation fails with. Nothing reads it:
+// Eval and EvalAll have answered ErrTimeout by then.
+var errStopped = errors.New("evaluation stopped: past its time bound")
+
+// stopFlag is one evaluation's stop flag, carried to the step checks in
+// the copy of its Input the program runs against (Input.stop; reached as
+// `$env`). A slice of length 0 and capacity 1, not a pointer, so that an
+// Input prints the same (a rule's string($env)) whatever the flag's state
+// and address: a rule decides the same way when its firing is replayed.
+// A nil flag is never set.
+type stopFlag []atomic.Bool
+
+func newStopFlag() stopFlag { return make(stopFlag, 0, 1) }
+
+func (s stopFlag) set() {
+	if cap(s) > 0 {
+		s[:1][0].Store(true)
+	}
+}
+
+func (s stopFlag) isSet() bool { return cap(s) > 0 && s[:1][0].Load() }
+
+// step is stepFn: the loop body's value (params[1]) passed through, or
+// errStopped once the evaluation's flag is set. params[0] is `$env`, the
+// Input the program runs against.
+func step(params ...any) (any, error) {
+	if in, ok := params[0].(*Input); ok && in.stop.isSet() {
+		return nil, errStopped
+	}
+	return params[1], nil
+}
+
+// stepBody wraps a loop's body in stepFn. The call is typed as its body
+// (step returns the body's value unchanged), so that the loop and what
+// reads its result keep the types the check gave them: map(1..3, # * 2)
+// is still a list of ints.
+func (g *guard) stepBody(p *ast.PredicateNode) {
+	body := p.Node
+	callee := &ast.IdentifierNode{Value: stepFn}
+	call := &ast.CallNode{Callee: callee, Arguments: []ast.Node{&ast.IdentifierNode{Value: "$env"}, body}}
+	g.typeCall(call, callee, stepFn)
+	if g.cfg != nil {
+		call.SetNature(*body.Nature())
+	}
+	ast.Patch(&p.Node, call)
+	g.steps = true
+}
