@@ -77,6 +77,12 @@ func options() []expr.Option {
 // once; as an expr.Patch visitor it cost three checks. steps says whether
 // the program checks a stop flag in its loops (stop.go).
 func compile(src string) (prog *vm.Program, steps bool, err error) {
+	return compileWith(src, false)
+}
+
+// compileWith is compile; plain leaves loops without the stop check, for
+// tests that compare what a rule decides with and without it.
+func compileWith(src string, plain bool) (prog *vm.Program, steps bool, err error) {
 	shared.once.Do(func() { shared.config = newConfig() })
 	shared.mu.Lock()
 	defer shared.mu.Unlock()
@@ -97,7 +103,7 @@ func compile(src string) (prog *vm.Program, steps bool, err error) {
 	if err != nil {
 		return nil, false, asError(err)
 	}
-	g := &guard{src: src, cfg: c}
+	g := &guard{src: src, cfg: c, plain: plain}
 	ast.Walk(&tree.Node, g)
 	if err := g.result(); err != nil {
 		return nil, false, err

@@ -52,6 +52,8 @@ type guard struct {
 	// program then runs against a copy of its Input that carries the
 	// evaluation's stop flag.
 	steps bool
+	// plain leaves loops unwrapped (tests: compileWith).
+	plain bool
 }
 
 func (g *guard) Visit(node *ast.Node) {
@@ -85,7 +87,9 @@ func (g *guard) Visit(node *ast.Node) {
 			return
 		}
 		g.loopBody(n.Node)
-		g.stepBody(n)
+		if !g.plain {
+			g.stepBody(n)
+		}
 	}
 }
 
