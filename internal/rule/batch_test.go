@@ -52,7 +52,18 @@ func TestEvalAllRunaway(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := &Input{Tool: "terminal", Args: map[string]any{"s": strings.Repeat("ab", 20)}}
-	tasks := []Task{{Rule: yes, In: in}, {Rule: slow, In: in}, {Rule: yes, In: in}}
+	// The runaway is held at its start until the test has seen it
+	// quarantined: once past its bound it stops at its loop's next step
+	// (stop.go), which can come before the test looks.
+	slowIn := &Input{Tool: "terminal", Args: in.Args}
+	gate := make(chan struct{})
+	testRun = func(in *Input) {
+		if in == slowIn {
+			<-gate
+		}
+	}
+	defer func() { testRun = nil }()
+	tasks := []Task{{Rule: yes, In: in}, {Rule: slow, In: slowIn}, {Rule: yes, In: in}}
 	start := time.Now()
 	EvalAll(context.Background(), tasks)
 	if d := time.Since(start); d > 20*time.Second {
@@ -69,6 +80,7 @@ func TestEvalAllRunaway(t *testing.T) {
 	if !errors.Is(again[0].Err, ErrQuarantined) {
 		t.Fatalf("while the late one runs: %v, want ErrQuarantined", again[0].Err)
 	}
+	close(gate)
 	select {
 	case <-ended:
 	case <-time.After(5 * time.Minute):

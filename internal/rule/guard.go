@@ -52,7 +52,7 @@ type guard struct {
 	// program then runs against a copy of its Input that carries the
 	// evaluation's stop flag.
 	steps bool
-	// plain leaves loops unwrapped (tests: compileWith).
+	// plain leaves out the stop checks (tests: compileWith).
 	plain bool
 }
 
@@ -76,7 +76,10 @@ func (g *guard) Visit(node *ast.Node) {
 		g.builder(n, id.Value, n.Arguments)
 	case *ast.BinaryNode:
 		g.plus(node, n)
-		g.dynamicMatch(node, n)
+		if n.Operator == "matches" {
+			g.dynamicMatch(node, n)
+			g.stepMatch(node)
+		}
 	case *ast.MemberNode:
 		g.strict(node, n)
 	case *ast.PredicateNode:
@@ -87,9 +90,7 @@ func (g *guard) Visit(node *ast.Node) {
 			return
 		}
 		g.loopBody(n.Node)
-		if !g.plain {
-			g.stepBody(n)
-		}
+		g.stepBody(n)
 	}
 }
 

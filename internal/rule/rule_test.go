@@ -119,7 +119,10 @@ const slowScan = `args.s == "a" || count(1..99999, args.s contains "abc") == 0`
 
 // A rule whose work grows with the firing's size times a range passes its
 // deadline: Eval returns at the bound, the rule is quarantined while that
-// evaluation runs on, and decides again once it has ended.
+// evaluation runs on, and decides again once it has ended. The late
+// evaluation is held at its start until the test has seen the quarantine:
+// past its bound it stops at its loop's next step (stop.go), which can
+// come before the test looks.
 func TestTimeoutQuarantines(t *testing.T) {
 	ended := make(chan struct{})
 	lateEnded = func() { close(ended) }
@@ -129,6 +132,13 @@ func TestTimeoutQuarantines(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := &Input{Args: map[string]any{"s": strings.Repeat("ab", 1000)}}
+	gate := make(chan struct{})
+	testRun = func(got *Input) {
+		if got == in {
+			<-gate
+		}
+	}
+	defer func() { testRun = nil }()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -142,6 +152,7 @@ func TestTimeoutQuarantines(t *testing.T) {
 	if _, err := r.Eval(context.Background(), small); !errors.Is(err, ErrQuarantined) {
 		t.Fatalf("Eval while the late one runs = %v, want ErrQuarantined", err)
 	}
+	close(gate)
 	select {
 	case <-ended:
 	case <-time.After(5 * time.Minute):

@@ -2,9 +2,12 @@ package rule
 
 import (
 	"errors"
+	"fmt"
+	"reflect"
 	"sync/atomic"
 
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/conf"
 )
 
 // expr's VM cannot be stopped from outside, so an evaluation past its
@@ -13,9 +16,11 @@ import (
 // quarantined all that time. A rule's work is bounded at compile time
 // except for what it does per step of a loop (one loop, no loop in a
 // loop: guard.go), so the guard puts a check on the stop flag in every
-// loop's body (stepFn) and the bound sets the flag: the evaluation then
-// fails at the loop's next step, within one step's work of its bound.
-// Outside loops each operation runs once, bounded by the firing's size.
+// loop's body and after every match (stepFn), and the bound sets the
+// flag: the evaluation then fails at the loop's next step or after the
+// match running, within one step's work of its bound. The rest runs once
+// per evaluation: a few scans of the firing (at most MaxNodes; builders
+// at most maxBuilds).
 
 // stepFn names the check the guard wraps each loop's body in; a rule
 // cannot spell it (expr identifiers cannot start with '#').
@@ -53,18 +58,41 @@ func step(params ...any) (any, error) {
 	return params[1], nil
 }
 
-// stepBody wraps a loop's body in stepFn. The call is typed as its body
-// (step returns the body's value unchanged), so that the loop and what
-// reads its result keep the types the check gave them: map(1..3, # * 2)
-// is still a list of ints.
-func (g *guard) stepBody(p *ast.PredicateNode) {
-	body := p.Node
+// stepTyped types a call of stepFn as its second argument, what step
+// returns: a check of its own (expr.Compile's, in the tests that hold
+// Compile to it) then gives the call the type the guard gives it.
+func stepTyped(c *conf.Config) {
+	c.Functions[stepFn].Validate = func(args []reflect.Type) (reflect.Type, error) {
+		if len(args) != 2 {
+			return nil, fmt.Errorf("%s takes 2 arguments, not %d", stepFn, len(args))
+		}
+		return args[1], nil
+	}
+}
+
+// stepBody wraps a loop's body in stepFn.
+func (g *guard) stepBody(p *ast.PredicateNode) { g.wrapStep(&p.Node) }
+
+// stepMatch wraps a match in stepFn: outside a loop each operation runs
+// once, but a pattern over a firing of megabytes takes seconds, and a
+// rule may chain dozens (`args.command matches "a" || ... matches "z"`).
+// Its check costs a call beside the match's scan.
+func (g *guard) stepMatch(node *ast.Node) { g.wrapStep(node) }
+
+// wrapStep puts stepFn around node. The call is typed as node (step
+// returns its value unchanged), so that what reads it keeps the types the
+// check gave: map(1..3, # * 2) is still a list of ints.
+func (g *guard) wrapStep(node *ast.Node) {
+	if g.plain {
+		return
+	}
+	inner := *node
 	callee := &ast.IdentifierNode{Value: stepFn}
-	call := &ast.CallNode{Callee: callee, Arguments: []ast.Node{&ast.IdentifierNode{Value: "$env"}, body}}
+	call := &ast.CallNode{Callee: callee, Arguments: []ast.Node{&ast.IdentifierNode{Value: "$env"}, inner}}
 	g.typeCall(call, callee, stepFn)
 	if g.cfg != nil {
-		call.SetNature(*body.Nature())
+		call.SetNature(*inner.Nature())
 	}
-	ast.Patch(&p.Node, call)
+	ast.Patch(node, call)
 	g.steps = true
 }

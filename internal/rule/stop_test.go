@@ -125,3 +125,31 @@ func TestStopFlagUnreachable(t *testing.T) {
 		}
 	}
 }
+
+// With its flag set, an evaluation fails at the first check the guard put
+// in: after a loop's first step, and after a match outside any loop (a
+// rule may chain dozens, each seconds over a command of megabytes), so
+// that nothing after it runs. Each rule would be true without the flag.
+func TestStoppedEvaluationFails(t *testing.T) {
+	in := &Input{Tool: "terminal", Args: map[string]any{"s": "y", "p": "y", "list": []any{1, 2}}}
+	for _, src := range []string{
+		`count(args.list, # > 0) == 2`,
+		`map(args.list, # * 2) == [2, 4]`,
+		`args.s matches "x" || args.s matches "y"`,
+		`args.s matches args.p`,
+		`tool == "terminal" && (args.s matches "^y$")`,
+	} {
+		r, err := Compile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := r.run(in, nil); !ok || err != nil {
+			t.Fatalf("%s without a flag = %v, %v; want true", src, ok, err)
+		}
+		stop := newStopFlag()
+		stop.set()
+		if _, err := r.run(in, stop); err == nil || !strings.Contains(err.Error(), errStopped.Error()) {
+			t.Errorf("%s with its flag set: err = %v, want %q", src, err, errStopped)
+		}
+	}
+}
