@@ -3,6 +3,7 @@ package rule
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -117,12 +118,29 @@ func TestLoopBodiesKeepTheirValues(t *testing.T) {
 }
 
 // The step check is the guard's: a rule cannot call it, nor read or set
-// the flag it checks.
+// the flag it checks; and the flag does not show in what a rule can print
+// of its Input (string($env)), set or not: a rule decides a replayed
+// firing as it decided the firing.
 func TestStopFlagUnreachable(t *testing.T) {
-	for _, src := range []string{`#step($env, true)`, `$env.stop == nil`, `stop == nil`} {
-		if _, err := Compile(src); err == nil {
-			t.Errorf("%s compiled; want an error", src)
+	for _, src := range []string{`#step($env, true)`, `$env.stop == nil`, `stop == nil`, `$env["stop"] == nil`} {
+		r, err := Compile(src)
+		if err == nil {
+			_, err = r.Eval(context.Background(), &Input{})
 		}
+		if err == nil {
+			t.Errorf("%s decided; want an error", src)
+		}
+	}
+	in := &Input{Tool: "terminal", Args: map[string]any{"command": "ls"}}
+	want := fmt.Sprint(in)
+	cp := *in
+	cp.stop = newStopFlag()
+	if got := fmt.Sprint(&cp); got != want {
+		t.Errorf("with a flag, an Input prints %s; without %s", got, want)
+	}
+	cp.stop.set()
+	if got := fmt.Sprint(&cp); got != want {
+		t.Errorf("with its flag set, an Input prints %s; without %s", got, want)
 	}
 }
 
