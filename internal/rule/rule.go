@@ -91,8 +91,9 @@ type Rule struct {
 	progOnce sync.Once
 	prog     *vm.Program
 	progErr  error
-	// steps: prog checks a stop flag in its loops (stop.go). Never set
-	// for a simple rule, whose program has no loop.
+	// steps: prog checks a stop flag in its loops and matches
+	// (stop.go). Never set for a simple rule: its program runs only on a
+	// value that is not a string, which its one match decides at once.
 	steps bool
 	// late counts the evaluations past their deadline that still run:
 	// the rule is quarantined while one does (a count, as two firings in
