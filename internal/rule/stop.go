@@ -22,8 +22,8 @@ import (
 // per evaluation: a few scans of the firing (at most MaxNodes; builders
 // at most maxBuilds).
 
-// stepFn names the check the guard wraps each loop's body in; a rule
-// cannot spell it (expr identifiers cannot start with '#').
+// stepFn names the check the guard wraps each loop's body and each match
+// in; a rule cannot spell it (expr identifiers cannot start with '#').
 const stepFn = "#step"
 
 // errStopped is what a stopped evaluation fails with. Nothing reads it:
