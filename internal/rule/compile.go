@@ -128,9 +128,45 @@ func compileWith(src string, plain bool) (prog *vm.Program, steps bool, err erro
 func asError(err error) error {
 	var fe *file.Error
 	if errors.As(err, &fe) {
-		return &Error{Line: fe.Line, Column: fe.Column + 1, Msg: fe.Message}
+		return &Error{Line: fe.Line, Column: fe.Column + 1, Msg: ruleWords(fe.Message)}
 	}
-	return &Error{Msg: err.Error()}
+	return &Error{Msg: ruleWords(err.Error())}
+}
+
+// ruleWords words a Go type assertion that failed inside expr's VM (a
+// value of another type than the operation needs: a list where a string
+// is matched) in the rule language's words: the message reaches the
+// agent when a fail_closed rule blocks, and the person reading it wrote
+// a rule, not Go ("interface {} is []interface {}, not []uint8").
+func ruleWords(msg string) string {
+	rest, ok := strings.CutPrefix(msg, "interface conversion: interface {} is ")
+	if !ok {
+		return msg
+	}
+	got, want, ok := strings.Cut(rest, ", not ")
+	if !ok {
+		return msg
+	}
+	return "a value of type " + langType(got) + " where " + langType(want) + " is needed"
+}
+
+// langType names a Go type as a rule knows it.
+func langType(t string) string {
+	switch {
+	case t == "string", t == "[]uint8":
+		return "string"
+	case t == "bool":
+		return "bool"
+	case t == "int", t == "float64", t == "int64", t == "json.Number":
+		return "number"
+	case strings.HasPrefix(t, "[]"):
+		return "array"
+	case strings.HasPrefix(t, "map["):
+		return "map"
+	case t == "nil", t == "<nil>":
+		return "nil"
+	}
+	return t
 }
 
 // Error is a compile or evaluation error with its position in the rule's

@@ -197,3 +197,26 @@ func TestDefaultBound(t *testing.T) {
 		lateEnded = nil
 	}
 }
+
+// A value of another type than an operation needs fails in the rule
+// language's words, not Go's: the message reaches the agent when a
+// fail_closed rule blocks.
+func TestEvalTypeErrorWording(t *testing.T) {
+	list := []any{"bash", "-lc", "ls"}
+	for _, src := range []string{rmRF, `args.command matches "^git"`} {
+		_, err := eval(t, src, &Input{Args: map[string]any{"command": list}})
+		if err == nil || strings.Contains(err.Error(), "interface") || strings.Contains(err.Error(), "uint8") ||
+			!strings.Contains(err.Error(), "a value of type array where string is needed") {
+			t.Errorf("%s on a list: %v; want it worded as an array where a string is needed", src, err)
+		}
+	}
+	for in, want := range map[string]string{
+		"interface conversion: interface {} is map[string]interface {}, not string": "a value of type map where string is needed",
+		"interface conversion: interface {} is float64, not []uint8":                "a value of type number where string is needed",
+		"no key \"command\"": "no key \"command\"",
+	} {
+		if got := ruleWords(in); got != want {
+			t.Errorf("ruleWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
