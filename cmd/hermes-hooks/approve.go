@@ -266,7 +266,7 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 			a.Warn(consent.BackupNotice(store.Path(), res.Backup))
 		}
 		if changed := (*consent.ChangedSinceReviewError)(nil); errors.As(err, &changed) {
-			fmt.Fprintf(out, "  ✗ not approved: [%s] %s: %s; review it again (hermes-hooks approve --project)\n", show(t.event), show(t.command), show(changed.Error()))
+			fmt.Fprintf(out, "  ✗ not approved: [%s] %s: %s; review it again (hermes-hooks approve --project %s)\n", show(t.event), show(t.command), show(changed.Error()), shquote.IfNeeded(o.dir))
 			r.Result, r.Error = "refused", changed.Error()
 			results = append(results, r)
 			refused++

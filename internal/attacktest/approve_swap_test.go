@@ -85,7 +85,7 @@ func TestApproveProjectApprovesWhatItShowed(t *testing.T) {
 		t.Fatal(err)
 	}
 	finish(t, c)
-	if !strings.Contains(out.String(), "not approved") || !strings.Contains(out.String(), "changed since it was listed") {
+	if !strings.Contains(out.String(), "not approved") || !strings.Contains(out.String(), "changed since it was listed") || !strings.Contains(out.String(), "approve --project "+e.path("repo")) {
 		t.Errorf("approve --project after the swap said:\n%s\nwant the hook refused as changed since listed", out.String())
 	}
 	approvedRE := regexp.MustCompile(`"approved":\s*true`)

@@ -25,7 +25,10 @@ func TestHungGuardRefusedBeforeTheAgentsDeadline(t *testing.T) {
 	// long.
 	proctest.GrowTimeout(t, 3*time.Second, 24*time.Second, func(agentTimeout time.Duration) bool {
 		e := newEnv(t)
-		e.write("guard.sh", twoHelpers+"echo $$ > \"$WORK/guard.pid\"\nexec sleep 3600\n", 0o755)
+		// The guard moves the config's journal once the dispatch has
+		// loaded it: the refusal must be journaled by the config the
+		// dispatch ran under, not by a second load after the deadline.
+		e.write("guard.sh", twoHelpers+"sed -i 's/late.jsonl/reloaded.jsonl/' \"$WORK/home/config.yaml\"\necho $$ > \"$WORK/guard.pid\"\nexec sleep 3600\n", 0o755)
 		e.write("home/config.yaml", "journal:\n  path: ../late.jsonl\nhooks:\n  PreToolUse:\n    - command: ./guard.sh\n      dialect: claude\n      timeout: 600\n      fail_closed: true\n", 0o644)
 		e.run("", "approve", "./guard.sh")
 		c := e.cmd(`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`,
@@ -44,8 +47,7 @@ func TestHungGuardRefusedBeforeTheAgentsDeadline(t *testing.T) {
 		if !strings.Contains(out.String(), `"permissionDecision":"deny"`) || !strings.Contains(out.String(), "guard ./guard.sh did not answer in time") {
 			t.Errorf("hook claude answered %q; want Claude Code's deny saying guard ./guard.sh did not answer in time\nstderr: %s", out.String(), errb.String())
 		}
-		// The refusal is on the journal the config names (the config the
-		// cut dispatch loaded, not loaded again after the deadline).
+		// The refusal is on the journal the dispatch's config named.
 		if j, err := os.ReadFile(e.path("late.jsonl")); err != nil || !strings.Contains(string(j), "did not answer in time") {
 			t.Errorf("the configured journal holds no record of the refusal (%v):\n%s", err, j)
 		}

@@ -22,9 +22,10 @@ import (
 type LateError struct {
 	Agent string
 	Limit time.Duration
-	// config is the config the cut dispatch loaded (nil when the deadline
-	// came before it did): the refusal is journaled by it, not by a second
-	// load of every file the dispatch read, after the deadline.
+	// config is the config the cut dispatch loaded: the refusal is
+	// journaled by it, not by a second load of every file the dispatch
+	// read, after the deadline. nil when the dispatch never loaded one (the
+	// time went on asking a server to answer); hookLate loads it then.
 	config *hookconfig.Config
 }
 
