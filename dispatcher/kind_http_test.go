@@ -1,44 +1,12 @@
 package dispatcher
 
 import (
-	"bufio"
-	"io"
-	"net"
-	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
-
-// dyingServer answers every request with the raw bytes resp and closes
-// the connection: a server that dies part way through its answer.
-func dyingServer(t *testing.T, resp string) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				req, err := http.ReadRequest(bufio.NewReader(c))
-				if err != nil {
-					return
-				}
-				_, _ = io.Copy(io.Discard, req.Body)
-				_, _ = io.WriteString(c, resp)
-			}()
-		}
-	}()
-	return "http://" + ln.Addr().String()
-}
 
 // A fail_closed guard, http or opa, whose server dies after its status
 // line (or part way through the body it announced) blocks: the old code
@@ -47,8 +15,8 @@ func dyingServer(t *testing.T, resp string) string {
 // no error at all.
 func TestHTTPAndOPACutReplyFailsClosed(t *testing.T) {
 	for name, url := range map[string]string{
-		"nothing after the status": dyingServer(t, "HTTP/1.1 200 OK\r\nContent-Length: 300\r\n\r\n"),
-		"a complete-looking prefix": dyingServer(t, "HTTP/1.1 200 OK\r\nContent-Length: 300\r\n\r\n"+
+		"nothing after the status": proctest.DyingServer(t, "HTTP/1.1 200 OK\r\nContent-Length: 300\r\n\r\n"),
+		"a complete-looking prefix": proctest.DyingServer(t, "HTTP/1.1 200 OK\r\nContent-Length: 300\r\n\r\n"+
 			`{"result":{"decision":"allow"}}`),
 	} {
 		d := settingsDispatcher(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"http","url":"`+url+`/hook","onFailure":"block"}]}]}}`, Options{})

@@ -3,17 +3,17 @@
 package attacktest
 
 import (
-	"bytes"
 	"io"
 	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 )
 
 // openPTY opens a pseudo-terminal: the master (the test's side) and the
@@ -40,24 +40,6 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 	return m, s
 }
 
-// lockedBuffer is a child's output, read while it runs.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // A repository's script swapped while the person reads `approve --project`'s
 // plan is not approved in its new content: what is approved is what the
 // plan showed. Before, the approval hashed the files again after the "y",
@@ -73,7 +55,7 @@ func TestApproveProjectApprovesWhatItShowed(t *testing.T) {
 	c := exec.Command(binary, "approve", "--project", e.path("repo"))
 	c.Dir, c.Env = e.path("repo"), e.vars
 	c.Stdin = s
-	var out lockedBuffer
+	var out proctest.Buffer
 	c.Stdout, c.Stderr = &out, &out
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
@@ -97,7 +79,7 @@ func TestApproveProjectApprovesWhatItShowed(t *testing.T) {
 	m2, s2 := openPTY(t)
 	c = exec.Command(binary, "approve", "--project", e.path("repo"))
 	c.Dir, c.Env, c.Stdin = e.path("repo"), e.vars, s2
-	var out2 lockedBuffer
+	var out2 proctest.Buffer
 	c.Stdout, c.Stderr = &out2, &out2
 	if err := c.Start(); err != nil {
 		t.Fatal(err)

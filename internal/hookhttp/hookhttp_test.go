@@ -1,15 +1,14 @@
 package hookhttp
 
 import (
-	"bufio"
 	"context"
-	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 )
 
 // The approval is of one URL: a redirect is the reply (a non-2xx status),
@@ -80,37 +79,6 @@ func TestRunErrorsHideThePassword(t *testing.T) {
 	}
 }
 
-// cutServer answers every request with resp, raw, then closes the
-// connection: a reply whose framing (Content-Length, chunks) promises more
-// than it sends, as from a server that dies while it answers.
-func cutServer(t *testing.T, resp string) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				br := bufio.NewReader(c)
-				req, err := http.ReadRequest(br)
-				if err != nil {
-					return
-				}
-				_, _ = io.Copy(io.Discard, req.Body)
-				_, _ = io.WriteString(c, resp)
-			}()
-		}
-	}()
-	return "http://" + ln.Addr().String() + "/hook"
-}
-
 // A reply cut short — the server died after its status line, or part way
 // through the body its framing announced — is no answer: it fails the
 // post, so that a fail_closed guard blocks, rather than be read as a
@@ -121,7 +89,7 @@ func TestRunCutReplyFails(t *testing.T) {
 		"half a body":    "HTTP/1.1 200 OK\r\nContent-Length: 300\r\n\r\nplease",
 		"unended chunks": "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nplease\r\n",
 	} {
-		res := Run(context.Background(), Spec{URL: cutServer(t, resp), Body: []byte(`{}`), Timeout: time.Minute})
+		res := Run(context.Background(), Spec{URL: proctest.DyingServer(t, resp) + "/hook", Body: []byte(`{}`), Timeout: time.Minute})
 		if res.SpawnError == "" || res.Exited || !strings.Contains(res.SpawnError, "cut short") {
 			t.Errorf("%s: %+v (stdout %q), want a failed post", name, res, res.Stdout)
 		}
@@ -132,7 +100,7 @@ func TestRunCutReplyFails(t *testing.T) {
 		"length":   "HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nplease",
 		"to close": "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nplease",
 	} {
-		res := Run(context.Background(), Spec{URL: cutServer(t, resp), Body: []byte(`{}`), Timeout: time.Minute})
+		res := Run(context.Background(), Spec{URL: proctest.DyingServer(t, resp) + "/hook", Body: []byte(`{}`), Timeout: time.Minute})
 		if res.SpawnError != "" || !res.Exited || string(res.Stdout) != "please" {
 			t.Errorf("%s: %+v (stdout %q), want the reply", name, res, res.Stdout)
 		}

@@ -1,6 +1,7 @@
 // Package proctest holds helpers for tests that watch real processes: which
 // members of a process group are still alive, and a concurrency-safe buffer
-// for a process's or a server's log output. It is imported by tests only.
+// for a process's or a server's log output, and an HTTP peer that dies as it
+// answers. It is imported by tests only.
 package proctest
 
 import (
