@@ -81,34 +81,10 @@ func compare(e Entry, h *Request, t *cmdpin.Target, p *cmdpin.Pins) Drift {
 	if d, changed := compareSpec(e, t); changed {
 		return d
 	}
-	sums := p.Sums()
 	if e.Files != nil {
-		recorded := make(map[string]string, len(e.Files))
-		for _, r := range e.Files {
-			recorded[r.Path] = r.SHA256
-		}
-		now := make(map[string]bool, len(t.Files))
-		for i, f := range t.Files {
-			now[f] = true
-			was, ok := recorded[f]
-			if !ok {
-				return Drift{Kind: DriftHash, File: f, Why: "what it runs changed since approval: it now runs " + f + ", which its approval does not cover (another directory, PATH or environment?)"}
-			}
-			if !strings.EqualFold(was, sums[i]) {
-				d := Drift{Kind: DriftHash, Was: was, Now: sums[i]}
-				if i > 0 {
-					d.File = f
-				}
-				return unchecked(d, p.HashErr(i))
-			}
-		}
-		for _, r := range e.Files {
-			if !now[r.Path] {
-				return Drift{Kind: DriftHash, File: r.Path, Why: "what it runs changed since approval: it no longer runs " + r.Path + ", which its approval pinned"}
-			}
-		}
-		return Drift{Kind: DriftNone, Was: e.ScriptSHA256AtApproval, Now: e.ScriptSHA256AtApproval}
+		return compareFiles(e.Files, e.ScriptSHA256AtApproval, t, p)
 	}
+	sums := p.Sums()
 	if was := e.ScriptSHA256AtApproval; was != "" {
 		switch {
 		case len(t.Files) == 0:
@@ -124,6 +100,40 @@ func compare(e Entry, h *Request, t *cmdpin.Target, p *cmdpin.Pins) Drift {
 		return Drift{Kind: DriftNone, Was: was, Now: sums[0]}
 	}
 	return mtimeDrift(e.ScriptMtimeAtApproval, h.hermesScript())
+}
+
+// compareFiles checks the files a hook runs now (t, hashed in p) against
+// files, recorded by an approval or shown to the person approving: exactly
+// those files, each with the same content (one that did not exist must
+// still not exist). primary is the recorded primary script's digest, what
+// the answer shows when nothing drifted.
+func compareFiles(files []FileRecord, primary string, t *cmdpin.Target, p *cmdpin.Pins) Drift {
+	sums := p.Sums()
+	recorded := make(map[string]string, len(files))
+	for _, r := range files {
+		recorded[r.Path] = r.SHA256
+	}
+	now := make(map[string]bool, len(t.Files))
+	for i, f := range t.Files {
+		now[f] = true
+		was, ok := recorded[f]
+		if !ok {
+			return Drift{Kind: DriftHash, File: f, Why: "what it runs changed since approval: it now runs " + f + ", which its approval does not cover (another directory, PATH or environment?)"}
+		}
+		if !strings.EqualFold(was, sums[i]) {
+			d := Drift{Kind: DriftHash, Was: was, Now: sums[i]}
+			if i > 0 {
+				d.File = f
+			}
+			return unchecked(d, p.HashErr(i))
+		}
+	}
+	for _, r := range files {
+		if !now[r.Path] {
+			return Drift{Kind: DriftHash, File: r.Path, Why: "what it runs changed since approval: it no longer runs " + r.Path + ", which its approval pinned"}
+		}
+	}
+	return Drift{Kind: DriftNone, Was: primary, Now: primary}
 }
 
 // specDigest is the hex SHA-256 of a Target's Spec, or "" for none.

@@ -133,35 +133,24 @@ func (s *Store) ApproveHook(h Request) (ApproveResult, error) {
 	pins := cmdpin.Pin(t, nil)
 	defer pins.Close()
 	if h.Reviewed != nil {
-		if err := sameAsReviewed(h.Reviewed, records(t, pins)); err != nil {
-			return ApproveResult{}, err
+		if d := compareFiles(h.Reviewed, "", t, pins); d.Kind == DriftHash {
+			path := d.File
+			if path == "" && len(t.Files) > 0 {
+				path = t.Files[0] // the primary script, which a drift leaves unnamed
+			}
+			return ApproveResult{}, &ChangedSinceReviewError{Path: path}
 		}
 	}
 	return s.approvePinned(&h, t, pins, 0)
 }
 
 // ChangedSinceReviewError is ApproveHook's refusal of a hook whose files
-// are not what the person approving it was shown (Request.Reviewed).
-type ChangedSinceReviewError struct{ Path, Why string }
+// are not what the person approving it was shown (Request.Reviewed): Path
+// changed, is run now but was not shown, or was shown but is no longer run.
+type ChangedSinceReviewError struct{ Path string }
 
 func (e *ChangedSinceReviewError) Error() string {
-	return e.Path + " " + e.Why + " since it was listed for review; nothing was approved for it"
-}
-
-// sameAsReviewed compares the files a hook runs now with those reviewed.
-func sameAsReviewed(reviewed, now []FileRecord) error {
-	for i, f := range now {
-		if i >= len(reviewed) || reviewed[i].Path != f.Path {
-			return &ChangedSinceReviewError{Path: f.Path, Why: "became one of the files the hook runs"}
-		}
-		if reviewed[i].SHA256 != f.SHA256 {
-			return &ChangedSinceReviewError{Path: f.Path, Why: "changed"}
-		}
-	}
-	if len(reviewed) > len(now) {
-		return &ChangedSinceReviewError{Path: reviewed[len(now)].Path, Why: "is no longer one of the files the hook runs"}
-	}
-	return nil
+	return e.Path + " changed since it was listed for review; nothing was approved for it"
 }
 
 // approvePinned records the approval of h from files already opened and
