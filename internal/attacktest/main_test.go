@@ -16,6 +16,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
+
 	"github.com/hermes-hooks/hermes-hooks/internal/testbin"
 )
 
@@ -129,9 +131,8 @@ func killLeftIn(t *testing.T, dir string) {
 			continue // gone already
 		}
 		if in(p) && unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0) == nil {
-			fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-			if n, err := unix.Poll(fds, int(time.Minute/time.Millisecond)); err == nil && n == 0 {
-				t.Errorf("process %d, left in the test's directory, still runs a minute after SIGKILL", pid)
+			if err := proctest.AwaitPidfd(fd, time.Minute); err != nil {
+				t.Errorf("process %d, left in the test's directory, after SIGKILL: %v", pid, err)
 			}
 		}
 		unix.Close(fd)

@@ -23,11 +23,22 @@ func AwaitExit(pid int, bound time.Duration) error {
 		return awaitExitPolling(pid, bound)
 	}
 	defer unix.Close(fd)
+	if err := AwaitPidfd(fd, bound); err != nil {
+		return fmt.Errorf("process %d: %w", pid, err)
+	}
+	return nil
+}
+
+// AwaitPidfd blocks until the process pidfd fd refers to has exited, or
+// bound passes. For a caller that holds the process by its pidfd already
+// (one that signalled it through the fd, so that a reused pid is never
+// touched).
+func AwaitPidfd(fd int, bound time.Duration) error {
 	deadline := time.Now().Add(bound)
 	for {
 		left := time.Until(deadline)
 		if left <= 0 {
-			return fmt.Errorf("process %d still running after %v", pid, bound)
+			return fmt.Errorf("still running after %v", bound)
 		}
 		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
 		n, err := unix.Poll(fds, int(left/time.Millisecond)+1)
