@@ -165,12 +165,7 @@ var ownCommand = sync.OnceValue(func() *regexp.Regexp {
 
 // ownLine is a command line of ours, read: the agent it is for, and the
 // program it runs (an absolute path; "" for hermes-hooks from PATH).
-type ownLine struct {
-	agent, exe string
-	// guarded: a prologue answers when the program cannot be run (the
-	// PATH form and today's absolute form; not an older bare path).
-	guarded bool
-}
+type ownLine struct{ agent, exe string }
 
 // parseOwn reads command as a line install writes (ownCommand).
 func parseOwn(command string) (ownLine, bool) {
@@ -190,9 +185,7 @@ func parseOwn(command string) (ownLine, bool) {
 		if g("f") != g("exe") || g("x") != g("exe") {
 			return ownLine{}, false
 		}
-		l.exe, l.guarded = g("exe"), true
-	default:
-		l.guarded = true
+		l.exe = g("exe")
 	}
 	if l.exe != "" {
 		l.exe = strings.ReplaceAll(l.exe[1:len(l.exe)-1], `'\''`, "'")
@@ -215,8 +208,10 @@ func OwnProgram(command string) (exe string, ok bool) {
 	return l.exe, ok
 }
 
-// guarded reports whether command begins with one of HookCommand's
-// prologues, which end in exec themselves (a script holds it as it is).
-func guarded(command string) bool {
+// Guarded reports whether command, a line install wrote, begins with one
+// of HookCommand's prologues, which answer when the program cannot be run
+// and end in exec themselves (a script holds it as it is): the PATH form
+// and today's absolute form, not an older install's bare path.
+func Guarded(command string) bool {
 	return strings.HasPrefix(command, "command -v ") || strings.HasPrefix(command, "[ -f ")
 }

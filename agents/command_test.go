@@ -199,7 +199,7 @@ func FuzzOwnCommandAsShReadsIt(f *testing.F) {
 			if !strings.HasPrefix(cmd, "command -v hermes-hooks ") || !strings.Contains(cmd, "; exec hermes-hooks hook "+l.agent) {
 				t.Fatalf("%q read as the PATH form", cmd)
 			}
-		case l.guarded:
+		case Guarded(cmd):
 			q := shquote.Quote(l.exe)
 			if !strings.HasPrefix(cmd, "[ -f "+q+" ] && [ -x "+q+" ] || ") || !strings.Contains(cmd, "; exec "+q+" hook "+l.agent) {
 				t.Fatalf("%q read as running %q", cmd, l.exe)

@@ -90,7 +90,7 @@ const scriptMarker = "# Written by `hermes-hooks install`; `hermes-hooks uninsta
 // forms end in exec themselves, behind the prologue that answers when the
 // program cannot be run; a bare path (an older install's) gets exec.
 func Script(command string) []byte {
-	if guarded(command) {
+	if Guarded(command) {
 		return []byte("#!/bin/sh\n" + scriptMarker + command + "\n")
 	}
 	return []byte("#!/bin/sh\n" + scriptMarker + "exec " + command + "\n")
@@ -106,18 +106,14 @@ func IsOwnScript(data []byte, agent string) bool {
 	if !ok {
 		return false
 	}
-	bare := !guarded(s)
-	if bare {
-		if s, ok = strings.CutPrefix(s, "exec "); !ok {
+	if !Guarded(s) {
+		// exec of a bare path; exec before a prologue is not ours.
+		if s, ok = strings.CutPrefix(s, "exec "); !ok || Guarded(s) {
 			return false
 		}
 	}
 	cmd, ok := strings.CutSuffix(s, "\n")
-	if !ok || strings.Contains(cmd, "\n") {
-		return false
-	}
-	l, ok := parseOwn(cmd)
-	return ok && l.guarded != bare && (agent == "" || l.agent == agent)
+	return ok && !strings.Contains(cmd, "\n") && IsOwnCommand(cmd, agent)
 }
 
 // Install adds, for every event of the hook file, an entry running

@@ -239,16 +239,15 @@ func driveLetter(p string) bool {
 // command line HookCommand wrote (ok false for any other line, which gets
 // no Windows command: install writes only its own).
 func (a *Agent) windowsForPOSIX(posix, event string) (string, bool, error) {
-	if a.HookFile.WindowsShell == NoWindowsKey || !IsOwnCommand(posix, a.Name) || !safeEvent(event) {
+	l, own := parseOwn(posix)
+	if a.HookFile.WindowsShell == NoWindowsKey || !own || l.agent != a.Name || !safeEvent(event) {
 		return "", false, nil
 	}
-	exe, _ := OwnProgram(posix)
-	if exe != "" {
-		if !driveLetter(exe) {
-			// A Unix path names nothing on Windows: a file of one user
-			// on one Unix machine needs no Windows command.
-			return "", false, nil
-		}
+	exe := l.exe
+	if exe != "" && !driveLetter(exe) {
+		// A Unix path names nothing on Windows: a file of one user on
+		// one Unix machine needs no Windows command.
+		return "", false, nil
 	}
 	// The arguments as the POSIX line has them (checked by IsOwnCommand).
 	args := posix[strings.LastIndex(posix, " hook "+a.Name):]

@@ -264,8 +264,9 @@ func (p probe) fire(ctx context.Context, in install.Installed, e install.Entry) 
 // silence mean hermes-hooks was not found.
 func (p probe) verdict(r *hookproc.Result, command string) (status, detail string) {
 	out := string(r.Stdout) + string(r.Stderr)
-	exe, _ := agents.OwnProgram(command)
-	guardedExe := exe != "" && strings.HasPrefix(command, "[ -f ")
+	exe, own := agents.OwnProgram(command)
+	guarded := own && agents.Guarded(command) // a prologue answers when the program is missing
+	pathForm, guardedExe := guarded && exe == "", guarded && exe != ""
 	switch {
 	case agents.IsProbeAnswer(r.Stdout, p.token) || agents.IsProbeAnswer(r.Stderr, p.token):
 		return FireOK, ""
@@ -275,7 +276,7 @@ func (p probe) verdict(r *hookproc.Result, command string) (status, detail strin
 		return FireNotFound, "hermes-hooks not found: " + exe + " is missing or not executable, so the agent gets a refusal of every tool call"
 	case r.Exited && r.ExitCode == 127:
 		return FireNotFound, "hermes-hooks not found (exit 127: " + firstNonEmptyLine(out) + ")"
-	case r.Exited && r.ExitCode == 0 && out == "" && strings.HasPrefix(command, "command -v "):
+	case r.Exited && r.ExitCode == 0 && out == "" && pathForm:
 		return FireNotFound, "hermes-hooks not found: not on PATH, so this event passes silently"
 	case r.Exited && r.ExitCode == 0 && out == "" && guardedExe:
 		return FireNotFound, "hermes-hooks not found: " + exe + " is missing or not executable, so this event passes silently"
