@@ -1,8 +1,8 @@
 package rule
 
 import (
-	"cmp"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 )
@@ -22,24 +22,19 @@ func values(params ...any) (any, error) {
 	return vs, err
 }
 
-// sortedMap is m's keys in order and its values in their keys' order:
-// strings by their bytes; keys of other types (a rule's own map literal
-// with number keys) by their printed form.
+// sortedMap is m's keys in byte order and its values in their keys'
+// order. Every map a rule reaches is a map[string]any: the firing's and
+// its examples' values, fromJSON's, and a rule's own literals, whose keys
+// expr makes strings.
 func sortedMap(what string, m any) (keys, vals []any, err error) {
-	v := reflect.ValueOf(m)
-	if v.Kind() != reflect.Map {
-		return nil, nil, fmt.Errorf("cannot get %s from %s", what, v.Kind())
+	mm, ok := m.(map[string]any)
+	if !ok {
+		return nil, nil, fmt.Errorf("cannot get %s from %s", what, reflect.ValueOf(m).Kind())
 	}
-	ks := v.MapKeys()
-	slices.SortFunc(ks, func(a, b reflect.Value) int {
-		if a.Kind() == reflect.String && b.Kind() == reflect.String {
-			return cmp.Compare(a.String(), b.String())
-		}
-		return cmp.Compare(fmt.Sprint(a.Interface()), fmt.Sprint(b.Interface()))
-	})
+	ks := slices.Sorted(maps.Keys(mm))
 	keys, vals = make([]any, len(ks)), make([]any, len(ks))
 	for i, k := range ks {
-		keys[i], vals[i] = k.Interface(), v.MapIndex(k).Interface()
+		keys[i], vals[i] = k, mm[k]
 	}
 	return keys, vals, nil
 }
