@@ -35,7 +35,6 @@ func FuzzCompileEval(f *testing.F) {
 			t.Fatalf("%q compiles with the stop check but not without: %v", src, perr)
 		}
 		plain := &Rule{src: src, prog: prog}
-		plain.progOnce.Do(func() {})
 		pok, perr := plain.Eval(context.Background(), in)
 		if errors.Is(err, ErrTimeout) || errors.Is(perr, ErrTimeout) {
 			return // a runaway on a busy machine: nothing to compare

@@ -86,7 +86,7 @@ type Rule struct {
 	src string
 	// simple, when the rule has the commonest shape (simple.go), decides
 	// the firings it can; prog is then compiled the first time one it
-	// cannot comes (progOnce).
+	// cannot comes (progOnce). Any other rule's prog is Compile's.
 	simple   *simple
 	progOnce sync.Once
 	prog     *vm.Program
@@ -117,14 +117,15 @@ func Compile(src string) (*Rule, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Rule{src: src, prog: prog, steps: steps}
-	r.progOnce.Do(func() {})
-	return r, nil
+	return &Rule{src: src, prog: prog, steps: steps}, nil
 }
 
 // program is the rule's expr program, compiled now if Compile left it to
 // the first firing that needs it (a simple rule).
 func (r *Rule) program() (*vm.Program, error) {
+	if r.simple == nil {
+		return r.prog, nil // compiled by Compile
+	}
 	r.progOnce.Do(func() { r.prog, _, r.progErr = compile(r.src) })
 	return r.prog, r.progErr
 }
