@@ -174,18 +174,17 @@ func opaContribution(ev *protocol.Event, decision, message string) (*protocol.Co
 // opaUnknown is the error of a decision that is none of OPA's, quoted
 // whole (a trailing space is what makes "block " unknown).
 func opaUnknown(decision string) error {
-	if len(decision) > 200 {
-		return fmt.Errorf("result.decision %s… is none of block, ask, context, allow, none", strconv.Quote(decision[:200]))
-	}
-	return fmt.Errorf("result.decision %s is none of block, ask, context, allow, none", strconv.Quote(decision))
+	return fmt.Errorf("result.decision %s is none of block, ask, context, allow, none", clip(decision))
 }
 
 // clipReply is a reply's text for an error: its first 200 bytes, on one
 // line.
-func clipReply(b []byte) string {
-	b = bytes.TrimSpace(b)
-	if len(b) > 200 {
-		return strconv.Quote(string(b[:200])) + "…"
+func clipReply(b []byte) string { return clip(string(bytes.TrimSpace(b))) }
+
+// clip is s quoted, cut after 200 bytes.
+func clip(s string) string {
+	if len(s) > 200 {
+		return strconv.Quote(s[:200]) + "…"
 	}
-	return strconv.Quote(string(b))
+	return strconv.Quote(s)
 }
