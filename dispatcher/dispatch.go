@@ -446,7 +446,7 @@ func (d *Dispatcher) refused(ev *protocol.Event, scr consent.Screen, list []*hoo
 	}
 	hooks := make([]consent.Request, len(list))
 	for i, e := range list {
-		hooks[i] = consent.Request{Event: e.DeclaredAs, Command: e.Text(), Scope: e.Scope}
+		hooks[i] = entryRequest(e)
 	}
 	scr.Refused(hooks)
 	return len(list)

@@ -160,11 +160,10 @@ func (g consentGate) Check(h Invocation) Verdict {
 		}
 		return Verdict{Kind: VerdictRun, Reason: "a rule of your own config (needs no approval)"}
 	}
-	ch := consent.Request{
-		Event: e.DeclaredAs, Command: e.Text(), Scope: e.Scope,
-		Shell: e.ViaShell(), Env: h.Env, Dir: h.Dir, Target: &h.target,
-		Guard: e.FailClosed && e.Event.FailsClosed(), BundleKeys: e.BundleKeys,
-	}
+	ch := entryRequest(e)
+	ch.Shell, ch.Env, ch.Dir = e.ViaShell(), h.Env, h.Dir
+	ch.Target = &h.target
+	ch.Guard = e.FailClosed && e.Event.FailsClosed()
 	v := p.Decide(ch)
 	hint := consent.ApproveCommandHint(e.DeclaredAs, e.Text())
 	switch {
@@ -245,8 +244,16 @@ func ConsentRequest(e *hookconfig.Entry, cwd string, env []string) consent.Reque
 		env = projectEnv(e, env, project)
 	}
 	c := commandOf(e, env, dir)
-	return consent.Request{
-		Event: e.DeclaredAs, Command: e.Text(), Scope: e.Scope, Dir: dir, Env: env,
-		Shell: c.Shell, Argv: c.Argv, ShellPath: c.ShellPath, Target: kindOf(e).fixed(e), BundleKeys: e.BundleKeys,
-	}
+	r := entryRequest(e)
+	r.Dir, r.Env = dir, env
+	r.Shell, r.Argv, r.ShellPath = c.Shell, c.Argv, c.ShellPath
+	r.Target = kindOf(e).fixed(e)
+	return r
+}
+
+// entryRequest is the part of a consent request that is e's own: what it
+// is approved as (event, text, scope) and, for a bundle's hook, the keys
+// its bundle must be signed by.
+func entryRequest(e *hookconfig.Entry) consent.Request {
+	return consent.Request{Event: e.DeclaredAs, Command: e.Text(), Scope: e.Scope, BundleKeys: e.BundleKeys}
 }
