@@ -27,6 +27,17 @@ func ParsePublicKey(text []byte) (PublicKey, error) {
 	return k, nil
 }
 
+// KeyListed reports whether k is one of listed, trusted_bundle_keys'
+// strings; an entry that is no key lists none.
+func KeyListed(listed []string, k PublicKey) bool {
+	for _, l := range listed {
+		if t, err := ParsePublicKey([]byte(l)); err == nil && t.Equal(k) {
+			return true
+		}
+	}
+	return false
+}
+
 // KeyString is the one-line form of a public key (what
 // trusted_bundle_keys lists).
 func KeyString(k PublicKey) string { return k.String() }

@@ -46,13 +46,8 @@ func (p *Policy) decideBundle(h *Request) Verdict {
 // trusted_bundle_keys and none of them signed it: like an edited file, it
 // never runs and a gating event blocks on it.
 func untrustedSigner(inst *bundle.Installed, trusted []string) Drift {
-	if len(trusted) == 0 {
+	if len(trusted) == 0 || bundle.KeyListed(trusted, inst.Key) {
 		return Drift{Kind: DriftNone}
-	}
-	for _, t := range trusted {
-		if k, err := bundle.ParsePublicKey([]byte(t)); err == nil && k.Equal(inst.Key) {
-			return Drift{Kind: DriftNone}
-		}
 	}
 	return Drift{Kind: DriftHash, File: filepath.Join(inst.Dir, bundle.InstalledSigner),
 		Why: "signed by " + inst.Signer + ", which is not one of the managed config's trusted_bundle_keys"}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -36,7 +35,7 @@ func signingKeys(pubs []string) ([]bundle.PublicKey, error) {
 		return nil, err
 	}
 	for _, k := range given {
-		if !slices.ContainsFunc(trusted, func(t bundle.PublicKey) bool { return t.Equal(k) }) {
+		if !bundle.KeyListed(listed, k) {
 			return nil, fmt.Errorf("--pub %s is not one of the trusted_bundle_keys of %s: only bundles signed by those install", bundle.KeyString(k), path)
 		}
 	}
