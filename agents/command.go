@@ -66,11 +66,19 @@ func (a *Agent) HookCommand(exe, event string) string {
 	return "command -v " + ProgramName + " >/dev/null 2>&1 || " + a.missingBody(event, MissingReason) + "; exec " + ProgramName + args
 }
 
+// MissingReply is what an install's command line answers for event when
+// hermes-hooks cannot be run there (reason says why): the agent's refusal
+// of a gating event for any caller (DenyAnyCaller), of a call with no
+// payload; nothing for the other events.
+func (a *Agent) MissingReply(event, reason string) Reply {
+	return a.DenyAnyCaller(&Call{Agent: a, AgentEvent: event, Event: a.event(event), Fields: map[string]any{}}, reason)
+}
+
 // missingBody is a prologue's answer for event when hermes-hooks cannot be
 // run: the bytes and exit code of a.DenyAnyCaller with reason, written by
 // printf.
 func (a *Agent) missingBody(event, reason string) string {
-	r := a.DenyAnyCaller(&Call{Agent: a, AgentEvent: event, Event: a.event(event), Fields: map[string]any{}}, reason)
+	r := a.MissingReply(event, reason)
 	if r.Exit == 0 && len(r.Stdout) == 0 && len(r.Stderr) == 0 {
 		return "exit 0"
 	}

@@ -80,7 +80,7 @@ func TestGeminiWindowsMissingIsDeny(t *testing.T) {
 			t.Fatalf("%s: no stdout write then exit 0 in %s", ev, c)
 		}
 		out := psUnquote(c[i+len(open) : j])
-		want := gemini.DenyAnyCaller(&Call{Agent: gemini, AgentEvent: ev, Event: gemini.event(ev), Fields: map[string]any{}}, MissingReason)
+		want := gemini.MissingReply(ev, MissingReason)
 		if out != string(want.Stdout) || want.Exit != 0 {
 			t.Errorf("%s: writes %q, want %q (exit %d)", ev, out, want.Stdout, want.Exit)
 		}

@@ -99,7 +99,7 @@ func (a *Agent) windowsCommandIn(shell WindowsShell, exe, event, args string) (s
 			reason = MissingReasonCmd
 		}
 	}
-	r := a.DenyAnyCaller(&Call{Agent: a, AgentEvent: event, Event: a.event(event), Fields: map[string]any{}}, reason)
+	r := a.MissingReply(event, reason)
 	if shell == Cmd {
 		return cmdCommand(exe, args, r)
 	}

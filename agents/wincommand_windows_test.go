@@ -91,7 +91,7 @@ func TestCodexWindowsCommandRunsInCmd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := codex.DenyAnyCaller(&Call{Agent: codex, AgentEvent: ev, Event: codex.event(ev), Fields: map[string]any{}}, MissingReasonCmd)
+		want := codex.MissingReply(ev, MissingReasonCmd)
 		stdout, stderr, code := run(line)
 		if strings.ReplaceAll(stdout, "\r\n", "\n") != string(want.Stdout) || code != want.Exit || stderr != string(want.Stderr) {
 			t.Errorf("%s, hermes-hooks absent: stdout %q stderr %q exit %d; want %q, exit %d", ev, stdout, stderr, code, want.Stdout, want.Exit)
@@ -137,7 +137,7 @@ func TestCodexWindowsCommandRunsInCmd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := codex.DenyAnyCaller(&Call{Agent: codex, AgentEvent: ev, Event: codex.event(ev), Fields: map[string]any{}}, MissingProgramReason)
+			want := codex.MissingReply(ev, MissingProgramReason)
 			stdout, stderr, code := run(line)
 			if strings.ReplaceAll(stdout, "\r\n", "\n") != string(want.Stdout) || code != want.Exit || stderr != string(want.Stderr) {
 				t.Errorf("%s, %s gone: stdout %q stderr %q exit %d; want %q, exit %d", ev, exe, stdout, stderr, code, want.Stdout, want.Exit)

@@ -82,8 +82,7 @@ func TestInstalledAbsoluteCommandsWithoutTheBinary(t *testing.T) {
 				if !ok {
 					t.Fatalf("install wrote no command for %s", ev)
 				}
-				canon, _ := a.Canonical(ev)
-				want := a.DenyAnyCaller(&agents.Call{Agent: a, AgentEvent: ev, Event: canon, Fields: map[string]any{}}, agents.MissingProgramReason)
+				want := a.MissingReply(ev, agents.MissingProgramReason)
 				for _, gone := range []struct {
 					name  string
 					place func()

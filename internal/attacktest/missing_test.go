@@ -78,7 +78,7 @@ func TestInstalledCommandsWithoutHermesHooksOnPath(t *testing.T) {
 					t.Fatalf("install wrote no command for %s", ev)
 				}
 				canon, _ := a.Canonical(ev)
-				want := a.DenyAnyCaller(&agents.Call{Agent: a, AgentEvent: ev, Event: canon, Fields: map[string]any{}}, agents.MissingReason)
+				want := a.MissingReply(ev, agents.MissingReason)
 				if canon.Gating() && want.Exit == 0 && len(want.Stdout) == 0 {
 					t.Fatalf("%s has no refusal for the gating event %s", a.Title, ev)
 				}
