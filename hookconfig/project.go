@@ -149,7 +149,7 @@ func (cfg *Config) addProject(path string) {
 	// rule files do, and are at most MaxProjectAgentFiles: one file named
 	// a thousand times would otherwise be read a thousand times on every
 	// dispatch.
-	b := &agentFileBudget{left: MaxProjectFileBytes}
+	b := &agentFileBudget{}
 	for _, k := range agentFileKinds() {
 		for _, p := range proj.AgentFiles[k.agent.Name] {
 			// A folder's files are each confined to the project too.
@@ -168,37 +168,48 @@ func (cfg *Config) addProject(path string) {
 	}
 }
 
-// agentFileBudget is what is left of a project's agent hook files' shared
-// bounds; left < 0 once one was passed (said once, for the file that did).
+// projectBytes is what a repository's files of one kind (its rule files,
+// its agent hook files) have read of the one MaxProjectFileBytes they
+// share.
+type projectBytes int64
+
+// read reads p, confined to root, within what is left of b. over: p would
+// pass what the files read before it left (err is fsutil's TooLargeError).
+func (b *projectBytes) read(p, root string) (data []byte, over bool, err error) {
+	data, err = fsutil.ReadRegular(p, root, MaxProjectFileBytes-int64(*b))
+	tl := (*fsutil.TooLargeError)(nil)
+	over = errors.As(err, &tl) && *b > 0
+	*b += projectBytes(len(data))
+	return data, over, err
+}
+
+// agentFileBudget is what a project's agent hook files have used of their
+// shared bounds; done once one was passed (said once, for the file that
+// did).
 type agentFileBudget struct {
-	left  int64
+	used  projectBytes
 	files int
+	done  bool
 }
 
 // addProjectAgentFile reads one agent hook file a project's hooks file
 // (path) names, confined to the project (root), within the budget those
 // files share.
 func (cfg *Config) addProjectAgentFile(k agentFileKind, path, root, sp string, b *agentFileBudget) {
-	if b.left < 0 {
+	if b.done {
 		return
 	}
 	var data []byte
 	var err error
-	stop := false
 	if b.files++; b.files > MaxProjectAgentFiles {
 		err = fmt.Errorf("a repository may name at most %d agent hook files; this one and those named after it are not read", MaxProjectAgentFiles)
-		stop = true
+		b.done = true
 	} else {
-		data, err = fsutil.ReadRegular(sp, root, b.left)
-		if tl := (*fsutil.TooLargeError)(nil); errors.As(err, &tl) && b.left < MaxProjectFileBytes {
-			err = fmt.Errorf("the agent hook files a repository names may hold %d bytes together; this one would pass that, and the files named after it are not read either (%d read before it)", MaxProjectFileBytes, MaxProjectFileBytes-b.left)
-			stop = true
+		var over bool
+		if data, over, err = b.used.read(sp, root); over {
+			err = fmt.Errorf("the agent hook files a repository names may hold %d bytes together; this one would pass that, and the files named after it are not read either (%d read before it)", MaxProjectFileBytes, b.used)
+			b.done = true
 		}
-	}
-	if stop {
-		b.left = -1
-	} else {
-		b.left -= int64(len(data))
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		// A file the project names but does not have held no hooks that

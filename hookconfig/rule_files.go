@@ -1,13 +1,11 @@
 package hookconfig
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
 
 	"gopkg.in/yaml.v3"
@@ -80,7 +78,7 @@ type ruleReader struct {
 	// so far: together they get the one MaxProjectFileBytes its hooks
 	// file gets, or 64 of them would make every dispatch parse 64 times
 	// what a repository's hooks file may hold.
-	total int64
+	total projectBytes
 }
 
 // includeRules merges the rule entries of cfg's rules: files (and theirs)
@@ -113,12 +111,10 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 		case rr.root == "":
 			data, err = ReadConfigFile(p)
 		default:
-			left := MaxProjectFileBytes - rr.total
-			data, err = fsutil.ReadRegular(p, rr.root, left)
-			if tl := (*fsutil.TooLargeError)(nil); errors.As(err, &tl) && left < MaxProjectFileBytes {
+			var over bool
+			if data, over, err = rr.total.read(p, rr.root); over {
 				err = fmt.Errorf("the rule files of a repository or bundle may hold %d bytes together; this one would pass that (%d read before it)", MaxProjectFileBytes, rr.total)
 			}
-			rr.total += int64(len(data))
 			limit = MaxProjectEntries
 		}
 		if err != nil {
