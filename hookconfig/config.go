@@ -277,6 +277,10 @@ type Config struct {
 	// (a rule entry that cannot mean what it says).
 	ruleFiles []ruleInclude
 	loadErr   error
+	// settings are the keys of this file's own settings other than
+	// hooks: and rules: (and the managed ones, which say where they are
+	// read themselves): what a rule file holds but does not read.
+	settings []string
 	// limit caps the hook definitions read from the file being parsed
 	// (a project's: MaxProjectEntries).
 	limit entryLimit

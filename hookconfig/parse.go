@@ -87,21 +87,26 @@ func parseConfigAs(data []byte, path string, limit int, managed bool) (cfg *Conf
 			hooks = val
 		case "hooks_auto_accept":
 			cfg.AutoAccept = consent.AutoAccept(pyyaml.Value(val))
+			cfg.settings = append(cfg.settings, key)
 		case "tool_aliases":
 			cfg.parseToolAliases(val)
+			cfg.settings = append(cfg.settings, key)
 		case "journal":
 			cfg.parseJournal(val)
+			cfg.settings = append(cfg.settings, key)
 		case "rules":
 			cfg.parseRuleIncludes(val)
 		case keyManagedOnly, keyTrustedKeys:
 			cfg.parseManagedKey(key, val, managed)
 		case "export":
 			cfg.parseExport(val, path)
+			cfg.settings = append(cfg.settings, key)
 		default:
 			known := false
 			for _, k := range agentFileKinds() {
 				if key == k.key {
 					cfg.parseFileList(k, val)
+					cfg.settings = append(cfg.settings, key)
 					known = true
 				}
 			}

@@ -3,7 +3,6 @@ package hookconfig
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
@@ -132,30 +131,13 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 				return &ConfigError{Path: p, Line: entryLine(data, e), Err: fmt.Errorf("hooks.%s[%d]: a rule file holds rule entries only (rule:, decision:, message:); put hooks that run a command in the config itself", e.DeclaredAs, e.Index)}
 			}
 		}
-		if sub.AutoAccept || sub.Journal != (JournalConfig{}) || sub.ToolAliases != nil || len(sub.AgentFiles) > 0 || !sub.Export.IsZero() {
-			// Only now is the file read again, for the keys' lines: a
-			// rule file without them costs one parse.
-			sub.warnIgnoredSettings(data, p)
+		for _, k := range sub.settings {
+			sub.warnKey(k, p, k+": is not read in a rule file (only hooks: and rules: are); it is ignored")
 		}
 		cfg.Entries = append(cfg.Entries, sub.Entries...)
 		cfg.Warnings = append(cfg.Warnings, sub.Warnings...)
 	}
 	return nil
-}
-
-// warnIgnoredSettings warns of each setting of rule file p (data) other
-// than hooks: and rules:, at its key, so that validate names its line.
-func (cfg *Config) warnIgnoredSettings(data []byte, p string) {
-	root, err := parseYAML(data)
-	if err != nil || root == nil || root.Kind != yaml.MappingNode {
-		return
-	}
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		k := root.Content[i].Value
-		if k != "hooks" && k != "rules" && slices.Contains(topLevelKeys(), k) {
-			cfg.warnKey(k, p, k+": is not read in a rule file (only hooks: and rules: are); it is ignored")
-		}
-	}
 }
 
 // entryLine is the line of entry e in the rule file data (0: not found),

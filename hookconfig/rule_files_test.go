@@ -184,3 +184,36 @@ func FuzzRuleFile(f *testing.F) {
 		}
 	})
 }
+
+// Every setting a rule file holds besides hooks: and rules: is named as
+// ignored, whatever its value: what a rule file says is read or it is
+// said not to be.
+func TestRuleFileSettingsIgnored(t *testing.T) {
+	for key, val := range map[string]string{
+		"hooks_auto_accept": "false",
+		"hooks_auto_accept ": "true",
+		"claude_settings":   "[]",
+		"journal":           "{path: j.jsonl}",
+		"tool_aliases":      "{}",
+		"export":            "{file: e.jsonl}",
+	} {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			"home/config.yaml": "rules: team.yaml\n",
+			"home/team.yaml":   strings.TrimSpace(key) + ": " + val + "\n" + ruleFileYAML,
+		})
+		cfg, err := Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, w := range cfg.Warnings {
+			if w.Key == strings.TrimSpace(key) && strings.Contains(w.Message, "is not read in a rule file") {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s: %s: warned %d times, want once: %+v", strings.TrimSpace(key), val, n, cfg.Warnings)
+		}
+	}
+}
