@@ -190,12 +190,12 @@ func FuzzRuleFile(f *testing.F) {
 // said not to be.
 func TestRuleFileSettingsIgnored(t *testing.T) {
 	for key, val := range map[string]string{
-		"hooks_auto_accept": "false",
+		"hooks_auto_accept":  "false",
 		"hooks_auto_accept ": "true",
-		"claude_settings":   "[]",
-		"journal":           "{path: j.jsonl}",
-		"tool_aliases":      "{}",
-		"export":            "{file: e.jsonl}",
+		"claude_settings":    "[]",
+		"journal":            "{path: j.jsonl}",
+		"tool_aliases":       "{}",
+		"export":             "{file: e.jsonl}",
 	} {
 		dir := t.TempDir()
 		writeFiles(t, dir, map[string]string{
