@@ -88,7 +88,7 @@ var ZeroHash = hex.EncodeToString(make([]byte, sha256.Size))
 func (w *Writer) body(r *dispatcher.Record, route Route) protocol.Object {
 	o := r.Outcome
 	// The agent the dispatch answered: the dispatcher's record (CalledBy),
-	// else what the entrance routed (hook AGENT, serve's called_by).
+	// else what the entrance routed (hook AGENT).
 	agent := r.Agent
 	if agent == "" {
 		agent = route.Agent

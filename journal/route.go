@@ -12,8 +12,9 @@ type Route struct {
 	// ServerUnused is why `hook` did not use the server it found (not
 	// running, not trusted, other inputs …), "" when there was none.
 	ServerUnused string
-	// Agent is the agent whose hook call this firing is (`hook AGENT`,
-	// or serve's called_by), "" for a plain dispatch.
+	// Agent is the agent whose hook call this firing is (`hook AGENT`),
+	// "" for a plain dispatch; serve's records name theirs by the
+	// forwarded called_by (dispatcher.Record.Agent).
 	Agent string
 }
 

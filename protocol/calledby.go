@@ -6,7 +6,7 @@ import "strings"
 // call named them: "claude", or "copilot,claude" when one host's call runs
 // several agents' hook files. The list is kept whole where a firing must
 // be made again as it was (the journal, replay); whoever needs the one
-// agent that called — a rule's `agent`, serve's route, an exported record —
+// agent that called — a rule's `agent`, an exported record —
 // takes FirstCaller of it, so all of them name the same agent.
 
 // OwnRunElsewhere, in a called-by list, says the caller's other call for

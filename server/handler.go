@@ -240,16 +240,18 @@ func (s *Server) dispatchAndReply(w http.ResponseWriter, r *http.Request, l *dis
 	g := s.cur.Load()
 	ctx, cancel := context.WithTimeoutCause(r.Context(), s.opts.RequestTimeout, errRequestTimeout)
 	defer cancel()
-	if agent := r.URL.Query().Get("called_by"); agent != "" {
+	calledBy := r.URL.Query().Get("called_by")
+	if calledBy != "" {
 		// `hermes-hooks hook AGENT` forwarding: that agent runs its own
-		// hook files' entries itself.
-		ctx = dispatcher.CalledBy(ctx, agent)
+		// hook files' entries itself. The journal's record names it
+		// (dispatcher.Record.Agent).
+		ctx = dispatcher.CalledBy(ctx, calledBy)
 	}
 	// The journal's records say the server decided (a hook's own
 	// fallback says why it did not use one).
-	ctx = journal.WithRoute(ctx, journal.Route{ServedBy: "serve", Agent: protocol.FirstCaller(r.URL.Query().Get("called_by"))})
+	ctx = journal.WithRoute(ctx, journal.Route{ServedBy: "serve"})
 	outcome, err := g.d.Fire(ctx, &req.firing)
-	if err == nil && outcome.Unapproved > 0 && r.URL.Query().Get("called_by") == "" && req.format != "hermes" {
+	if err == nil && outcome.Unapproved > 0 && calledBy == "" && req.format != "hermes" {
 		s.tellUnapproved(ctx, &outcome, req.firing.Session)
 	}
 	if ctx.Err() == nil && err != nil {
