@@ -285,15 +285,18 @@ var ownWindowsForms = sync.OnceValue(func() []winForm {
 	}
 	out := make([]winForm, len(forms))
 	for i, f := range forms {
-		out[i] = winForm{ps: f.ps, re: regexp.MustCompile(`^` + f.re + `$`)}
+		out[i] = winForm{ps: f.ps, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^` + f.re + `$`) })}
 	}
 	return out
 })
 
-// winForm is one form of ownWindowsForms; ps: PowerShell's.
+// winForm is one form of ownWindowsForms; ps: PowerShell's. Its pattern
+// is compiled at first use: reading an agent's hook file in a one-shot
+// asks only the PowerShell forms (IsOwnHookCommand), and compiling the
+// cmd.exe ones too cost every such start 0.1–0.2 ms.
 type winForm struct {
 	ps bool
-	re *regexp.Regexp
+	re func() *regexp.Regexp
 }
 
 // ownWindows is the agent a Windows command line install wrote is for
@@ -303,13 +306,14 @@ func ownWindows(command string, psOnly bool) (agent string, ok bool) {
 		if psOnly && !f.ps {
 			continue
 		}
-		m := f.re.FindStringSubmatch(command)
+		re := f.re()
+		m := re.FindStringSubmatch(command)
 		if m == nil {
 			continue
 		}
 		prog := ""
 		for _, p := range []string{"p1", "p2", "p3"} {
-			i := f.re.SubexpIndex(p)
+			i := re.SubexpIndex(p)
 			if i < 0 {
 				continue
 			}
@@ -318,7 +322,7 @@ func ownWindows(command string, psOnly bool) (agent string, ok bool) {
 			}
 			prog = m[i]
 		}
-		return m[f.re.SubexpIndex("agent")], true
+		return m[re.SubexpIndex("agent")], true
 	}
 	return "", false
 }
