@@ -243,8 +243,7 @@ func (s *Server) dispatchAndReply(w http.ResponseWriter, r *http.Request, l *dis
 	calledBy := r.URL.Query().Get("called_by")
 	if calledBy != "" {
 		// `hermes-hooks hook AGENT` forwarding: that agent runs its own
-		// hook files' entries itself. The journal's record names it
-		// (dispatcher.Record.Agent).
+		// hook files' entries itself (and the journal's record names it).
 		ctx = dispatcher.CalledBy(ctx, calledBy)
 	}
 	// The journal's records say the server decided (a hook's own
