@@ -66,25 +66,29 @@ func runJob(ctx context.Context, s Spec) Result {
 	var killed atomic.Bool
 	stdout := &capBuffer{max: s.Cap}
 	stderr := &capBuffer{max: s.Cap}
-	cmd := exec.CommandContext(tctx, s.Path)
-	cmd.Args = s.Argv
-	cmd.Env = s.Env
-	cmd.Dir = s.Dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		CreationFlags: windows.CREATE_SUSPENDED | windows.CREATE_NEW_PROCESS_GROUP,
-		CmdLine:       s.CmdLine,
+	var cmd *exec.Cmd
+	newCmd := func() *exec.Cmd {
+		c := exec.CommandContext(tctx, s.Path)
+		c.Args = s.Argv
+		c.Env = s.Env
+		c.Dir = s.Dir
+		c.SysProcAttr = &syscall.SysProcAttr{
+			CreationFlags: windows.CREATE_SUSPENDED | windows.CREATE_NEW_PROCESS_GROUP,
+			CmdLine:       s.CmdLine,
+		}
+		// A fresh reader per child: concurrent hooks never share read state.
+		c.Stdin = bytes.NewReader(s.Stdin)
+		c.Stdout, c.Stderr = stdout, stderr
+		c.Cancel = func() error {
+			killed.Store(true)
+			job.terminate()
+			// Before it is assigned to the job the process is not the job's:
+			// kill it by its own handle too.
+			return c.Process.Kill()
+		}
+		c.WaitDelay = drainGrace
+		return c
 	}
-	// A fresh reader per child: concurrent hooks never share read state.
-	cmd.Stdin = bytes.NewReader(s.Stdin)
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.Cancel = func() error {
-		killed.Store(true)
-		job.terminate()
-		// Before it is assigned to the job the process is not the job's:
-		// kill it by its own handle too.
-		return cmd.Process.Kill()
-	}
-	cmd.WaitDelay = drainGrace
 	// A timeout or cancellation that comes while the hook is still being
 	// started (a start slower than the timeout on a loaded machine) ends
 	// the start with whatever error the killed or never-started process
@@ -96,7 +100,7 @@ func runJob(ctx context.Context, s Spec) Result {
 		}
 		return spawnError(err)
 	}
-	if err := cmd.Start(); err != nil {
+	if err := startRetrying(tctx, func() error { cmd = newCmd(); return cmd.Start() }); err != nil {
 		return startFailed(err)
 	}
 	if err := job.adopt(uint32(cmd.Process.Pid)); err != nil {
@@ -123,6 +127,27 @@ func runJob(ctx context.Context, s Spec) Result {
 	// was gone: the whole tree dies.
 	job.terminate()
 	return res
+}
+
+// startAttempts bounds how often one hook's start is tried.
+const startAttempts = 3
+
+// startRetrying calls start again, up to startAttempts in all, while it
+// fails with ERROR_INTERNAL_ERROR and ctx lasts. That is CreateProcess
+// saying the new process died while it was being set up, before its
+// first instruction — it is created suspended, so no hook code ran and a
+// second try cannot run anything twice. Wine gives it when its loader
+// dies in a new process's set-up (seen once in CI: a .cmd hook of a
+// dispatcher test failed to start with "Internal error."); any other
+// error is final.
+func startRetrying(ctx context.Context, start func() error) error {
+	var err error
+	for i := 0; i < startAttempts; i++ {
+		if err = start(); !errors.Is(err, windows.ERROR_INTERNAL_ERROR) || ctx.Err() != nil {
+			return err
+		}
+	}
+	return err
 }
 
 // job is one run's Job Object.
