@@ -33,7 +33,7 @@ func (k httpKind) fixed(*hookconfig.Entry) *cmdpin.Target {
 func (httpKind) cannotRun() string { return "" }
 
 func (k httpKind) run(ctx context.Context, d *Dispatcher, _ *protocol.Event, h Invocation, payload []byte) ran {
-	return ran{res: hookhttp.Run(ctx, hookhttp.Spec{URL: k.spec.URL, Headers: k.spec.Headers, AllowedEnvVars: k.spec.AllowedEnvVars,
+	return ran{res: hookhttp.Run(ctx, hookhttp.Spec{URL: k.spec.URL, Shown: hookconfig.ShownURL(k.spec.URL), Headers: k.spec.Headers, AllowedEnvVars: k.spec.AllowedEnvVars,
 		Env: h.Env, Body: payload, Timeout: h.Entry.Timeout, Cap: d.opts.OutputCap})}
 }
 

@@ -44,7 +44,7 @@ func (opaKind) cannotRun() string { return "" }
 func (k opaKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h Invocation, payload []byte) ran {
 	body := make([]byte, 0, len(payload)+len(`{"input":}`))
 	body = append(append(append(body, `{"input":`...), payload...), '}')
-	res := hookhttp.Run(ctx, hookhttp.Spec{URL: k.spec.URL, Body: body, Timeout: h.Entry.Timeout,
+	res := hookhttp.Run(ctx, hookhttp.Spec{URL: k.spec.URL, Shown: hookconfig.ShownURL(k.spec.URL), Body: body, Timeout: h.Entry.Timeout,
 		Cap: d.opts.OutputCap, Name: "opa"})
 	if res.SpawnError != "" || res.TimedOut || res.Cancelled {
 		return ran{res: res}

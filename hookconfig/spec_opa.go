@@ -1,7 +1,5 @@
 package hookconfig
 
-import "net/url"
-
 // TypeOPA is an opa: entry's kind.
 const TypeOPA = "opa"
 
@@ -18,16 +16,7 @@ type OPASpec struct {
 func (*OPASpec) Kind() string { return TypeOPA }
 
 // Label implements Spec: an opa entry is listed and approved by its URL,
-// marked as OPA's so that it never reads as an http hook's, with a
-// password in it redacted: the label is printed (list, the journal, the
-// allowlist, a block's reason the agent reads), the password is for the
-// request only. The approval still pins the whole URL (the dispatcher's
-// opaSpec), so a changed password needs a new approval.
-func (s *OPASpec) Label() string {
-	if u, err := url.Parse(s.URL); err == nil {
-		if _, has := u.User.Password(); has {
-			return "opa: " + u.Redacted()
-		}
-	}
-	return "opa: " + s.URL
-}
+// marked as OPA's so that it never reads as an http hook's, shown as
+// ShownURL shows it. The approval still pins the whole URL (the
+// dispatcher's opaSpec), so a changed password needs a new approval.
+func (s *OPASpec) Label() string { return "opa: " + ShownURL(s.URL) }

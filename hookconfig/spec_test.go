@@ -82,3 +82,26 @@ func TestSpecOfEachKind(t *testing.T) {
 		t.Errorf("worker: %+v", w.Spec)
 	}
 }
+
+// A URL is shown without what its user information may hide: a password,
+// or a token passed as the user name. The rest is as written.
+func TestShownURL(t *testing.T) {
+	for _, c := range []struct{ raw, want string }{
+		{"https://h.example/a?b=c", "https://h.example/a?b=c"},
+		{"http://team:s3cret@127.0.0.1:9/v1/data/x", "http://team:xxxxx@127.0.0.1:9/v1/data/x"},
+		{"https://ghp_s3cret@h.example/hook", "https://xxxxx@h.example/hook"},
+		{"https://:s3cret@h.example/", "https://:xxxxx@h.example/"},
+		{"./evil.sh", "./evil.sh"},
+		{"http://s3cret@h.example/%zz", "http://xxxxx@h.example/%zz"}, // not a URL
+		{"http://h.example/%zz?a@b", "http://h.example/%zz?a@b"},
+	} {
+		if got := ShownURL(c.raw); got != c.want {
+			t.Errorf("ShownURL(%q) = %q, want %q", c.raw, got, c.want)
+		}
+		for _, s := range []Spec{&HTTPSpec{URL: c.raw}, &OPASpec{URL: c.raw}} {
+			if l := s.Label(); !strings.HasSuffix(l, c.want) {
+				t.Errorf("%T label %q, want it to end %q", s, l, c.want)
+			}
+		}
+	}
+}

@@ -41,6 +41,11 @@ type Spec struct {
 	// Name is what a failure to post calls the post ("": "http hook"),
 	// for a kind whose post is not an http hook's (an OPA query).
 	Name string
+	// Shown is URL as messages show it, user information redacted (the
+	// caller's hookconfig.ShownURL): a failure's text reaches the agent
+	// when a fail_closed guard blocks, and the journal. "" shows URL
+	// without its user information.
+	Shown string
 }
 
 // Run posts s.Body to s.URL and reads the reply as a hook's output: a 2xx
@@ -61,7 +66,15 @@ func Run(ctx context.Context, s Spec) (res hookproc.Result) {
 	for k, v := range s.Headers {
 		header[k] = expandAllowed(v, s.Env, s.AllowedEnvVars)
 	}
+	shown := s.Shown
+	if shown == "" {
+		shown = withoutUser(s.URL)
+	}
 	status, body, err := post(tctx, s.URL, header, s.Body, capBytes)
+	if ue := (*url.Error)(nil); errors.As(err, &ue) {
+		// net/http names the URL with only a password redacted.
+		ue.URL = shown
+	}
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
@@ -83,7 +96,7 @@ func Run(ctx context.Context, s Spec) (res hookproc.Result) {
 	res.Exited = true
 	if status < 200 || status > 299 {
 		res.ExitCode = 1
-		res.Stderr = []byte("HTTP " + strconv.Itoa(status) + " from " + redacted(s.URL) + firstLineOf(body))
+		res.Stderr = []byte("HTTP " + strconv.Itoa(status) + " from " + shown + firstLineOf(body))
 		return res
 	}
 	res.Stdout = body
@@ -125,15 +138,15 @@ func post(ctx context.Context, url string, header map[string]string, body []byte
 	return resp.StatusCode, reply, err
 }
 
-// redacted is u with its password, if any, replaced (net/http does the
-// same in its own errors): a reply's error reaches the agent when a
-// fail_closed guard blocks, and the journal.
-func redacted(u string) string {
+// withoutUser is u without its user information, for a caller that
+// gives no Shown.
+func withoutUser(u string) string {
 	p, err := url.Parse(u)
-	if err != nil {
+	if err != nil || p.User == nil {
 		return u
 	}
-	return p.Redacted()
+	p.User = nil
+	return p.String()
 }
 
 func firstLineOf(b []byte) string {

@@ -59,23 +59,38 @@ func TestRunNamesItsFailure(t *testing.T) {
 	}
 }
 
-// A URL's password never reaches a reply's error: that error is a failed
-// hook's, shown to the agent (and its model) when a fail_closed guard
-// blocks, and written to the journal.
-func TestRunErrorsHideThePassword(t *testing.T) {
+// A URL's user information never reaches a reply's error: that error is
+// a failed hook's, shown to the agent (and its model) when a fail_closed
+// guard blocks, and written to the journal. A password or a token passed
+// as the user name; the caller's Shown, else the URL without it.
+func TestRunErrorsHideUserInformation(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		http.Error(w, "down", http.StatusInternalServerError)
 	}))
 	defer srv.Close()
-	u := strings.Replace(srv.URL, "http://", "http://team:s3cret@", 1)
-	res := Run(context.Background(), Spec{URL: u, Body: []byte(`{}`), Timeout: time.Minute, Name: "opa"})
-	if res.ExitCode != 1 || strings.Contains(string(res.Stderr), "s3cret") || !strings.Contains(string(res.Stderr), "HTTP 500 from http://team:xxxxx@") {
-		t.Fatalf("500 reply: %+v (stderr %q)", res, res.Stderr)
+	host := strings.TrimPrefix(srv.URL, "http://")
+	cases := []struct {
+		user, shown, want string
+	}{
+		{"team:s3cret@", "http://team:xxxxx@" + host, "http://team:xxxxx@" + host},
+		{"s3cret@", "http://xxxxx@" + host, "http://xxxxx@" + host},
+		{"s3cret@", "", "http://" + host},
+		{"team:s3cret@", "", "http://" + host},
+	}
+	for _, c := range cases {
+		u := "http://" + c.user + host
+		res := Run(context.Background(), Spec{URL: u, Shown: c.shown, Body: []byte(`{}`), Timeout: time.Minute, Name: "opa"})
+		if res.ExitCode != 1 || strings.Contains(string(res.Stderr), "s3cret") || !strings.Contains(string(res.Stderr), "HTTP 500 from "+c.want) {
+			t.Errorf("%s shown as %q: 500 reply: %+v (stderr %q)", u, c.shown, res, res.Stderr)
+		}
 	}
 	srv.Close()
-	res = Run(context.Background(), Spec{URL: u, Body: []byte(`{}`), Timeout: time.Minute, Name: "opa"})
-	if res.SpawnError == "" || strings.Contains(res.SpawnError, "s3cret") {
-		t.Fatalf("no reply: %+v", res)
+	for _, c := range cases {
+		u := "http://" + c.user + host
+		res := Run(context.Background(), Spec{URL: u, Shown: c.shown, Body: []byte(`{}`), Timeout: time.Minute, Name: "opa"})
+		if res.SpawnError == "" || strings.Contains(res.SpawnError, "s3cret") || !strings.Contains(res.SpawnError, c.want) {
+			t.Errorf("%s shown as %q: no reply: %+v", u, c.shown, res)
+		}
 	}
 }
 
