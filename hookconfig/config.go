@@ -414,7 +414,14 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 		}
 	}
 	cfg.addBundles(opts.BundleDirs, layer.TrustedBundleKeys)
+	searched := map[string]bool{}
 	for _, dir := range append([]string{opts.ProjectDir}, opts.MoreProjectDirs...) {
+		// The agent's directory and the payload's cwd are most often the
+		// same: one search (a stat per directory up to /) is enough.
+		if searched[dir] {
+			continue
+		}
+		searched[dir] = true
 		p := FindProjectHooks(dir)
 		if p == "" || sameFile(p, path) || slices.ContainsFunc(cfg.ProjectFiles, func(q string) bool { return sameFile(p, q) }) {
 			continue
