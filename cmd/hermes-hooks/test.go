@@ -186,6 +186,7 @@ func readPayloadFile(a *app, path string) (map[string]any, error) {
 		}
 	} else {
 		data, err = os.ReadFile(path)
+		err = fileErr(path, err)
 	}
 	if err != nil {
 		fmt.Fprintf(a.Out, "Error reading payload file: %s\n", show(err.Error()))
