@@ -61,7 +61,7 @@ Such an approval holds in every clone and worktree of the same git repository
 whose files have the same content; a changed file needs a new approval there.`,
 		Example: `  hermes-hooks approve --project
   hermes-hooks approve --project ~/src/app --yes --json
-  hermes-hooks approve ~/.hermes/hooks/block-rm-rf.sh
+  hermes-hooks approve ~/.hermes/hooks/no-rm-rf.sh
   hermes-hooks approve "python3 ~/hooks/audit.py" --event post_tool_call
   hermes-hooks approve --all
   hermes-hooks approve ./guard.sh --json

@@ -20,6 +20,8 @@ docs/export.md). serve sends its records itself. A one-shot hook or dispatch
 leaves its records in the export spool ($HERMES_HOME/export-spool) and starts
 'export flush' detached, so that sending never delays an answer; serve also
 flushes the spool every 30 seconds.`,
+		Example: `  hermes-hooks export flush
+  hermes-hooks export flush --within 5s --json`,
 		Args: cobra.NoArgs,
 	}
 	cmd.AddCommand(newExportFlushCmd(a))
