@@ -17,6 +17,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/journal"
+	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 func newInstallsCmd(a *app) *cobra.Command {
@@ -297,7 +298,7 @@ func printInstallList(w io.Writer, registry string, list []install.Installation)
 			fmt.Fprintf(w, "  %s\n", in.Stale)
 		}
 	}
-	fmt.Fprintf(w, "%d installation(s) recorded in %s", len(list), show(registry))
+	fmt.Fprintf(w, "%s recorded in %s", report.Count(len(list), "installation", "installations"), show(registry))
 	if stale > 0 {
 		fmt.Fprintf(w, "; %d stale or not install's (uninstall --all drops a stale record and touches nothing of that file)", stale)
 	}
