@@ -22,7 +22,12 @@ leaves its records in the export spool ($HERMES_HOME/export-spool) and starts
 flushes the spool every 30 seconds.`,
 		Example: `  hermes-hooks export flush
   hermes-hooks export flush --within 5s --json`,
-		Args: cobra.NoArgs,
+		Args: exactArgs(0, "a subcommand: flush"),
+		// Alone, like bundle alone: the usage, and exit 2 (nothing done).
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fmt.Fprint(a.Out, cmd.UsageString())
+			return silentExit(2)
+		},
 	}
 	cmd.AddCommand(newExportFlushCmd(a))
 	return cmd
