@@ -12,7 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes-hooks/bundle"
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/export"
 	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
@@ -98,6 +100,8 @@ func printPaths(a *app, asJSON bool) error {
 		{Name: "sessions", Path: in("hook-state"), Note: "one-shot dispatch's session state"},
 		{Name: "digests", Path: in(cmdpin.CacheFileName), Note: "the digest cache of large hook files"},
 		{Name: "socket", Path: in("hermes-hooks.sock"), Note: "serve's, while it runs"},
+		{Name: "bundles", Path: bundle.UserDir(state), Note: "the hook bundles you installed ('bundle list'; 'bundle remove NAME')"},
+		{Name: "spool", Path: in(export.SpoolDir), Note: "records waiting for 'export flush' (with an export: block)"},
 	}
 	if asJSON {
 		return writeJSON(a.Out, ps)
