@@ -108,16 +108,16 @@ func (cfg *Config) AgentHookFiles() []string {
 }
 
 // addAgentFile reads one agent hook file. A file the user named on the
-// command line (required) must exist; one the config names is skipped with
-// a warning when missing, as a config may list files of agents not
-// installed on this machine.
-func (cfg *Config) addAgentFile(k agentFileKind, path string, required bool) error {
+// command line (with flag, "" for one the config names) must exist; one the
+// config names is skipped with a warning when missing, as a config may list
+// files of agents not installed on this machine.
+func (cfg *Config) addAgentFile(k agentFileKind, path, flag string) error {
 	files, isDir := cfg.agentSourceFiles(k, path)
 	if !isDir {
 		files = []string{path}
 	}
 	for _, f := range files {
-		if read, err := cfg.readAgentFile(k, f, required || isDir); err != nil || !read {
+		if read, err := cfg.readAgentFile(k, f, flag, isDir); err != nil || !read {
 			return err
 		}
 	}
@@ -145,15 +145,29 @@ func (cfg *Config) agentSourceFiles(k agentFileKind, path string) ([]string, boo
 }
 
 // readAgentFile reads one agent hook file's entries (and switches) into
-// the config; read is false for a missing file that is not required.
-func (cfg *Config) readAgentFile(k agentFileKind, path string, required bool) (read bool, err error) {
+// the config; read is false for a missing file that is not required (named
+// by no flag, nor found in a folder). The error names the file once, with
+// the reason in words (not Go's "open PATH: …"), and the flag that named it.
+func (cfg *Config) readAgentFile(k agentFileKind, path, flag string, inDir bool) (read bool, err error) {
 	data, err := ReadConfigFile(path)
 	if err != nil {
-		if !required && errors.Is(err, fs.ErrNotExist) {
+		if flag == "" && !inDir && errors.Is(err, fs.ErrNotExist) {
 			cfg.warn(k.key, path+": no such file; skipped")
 			return false, nil
 		}
-		return false, &ConfigError{Path: path, Err: err}
+		var pe *fs.PathError
+		if errors.As(err, &pe) && pe.Path == path {
+			err = pe.Err
+		}
+		ce := &ConfigError{Path: path, Err: err}
+		if flag != "" {
+			if errors.Is(err, fs.ErrNotExist) {
+				ce.Err = errors.New("no such file")
+			}
+			ce.Err = fmt.Errorf("%w (named by --%s)", ce.Err, flag)
+			ce.Hint = "fix the path given to --" + flag
+		}
+		return false, ce
 	}
 	entries, warnings, err := k.parse(data, path, 0)
 	if err != nil {

@@ -347,6 +347,7 @@ type ConfigError struct {
 	// Column is the character on Line where the problem is (0: unknown).
 	Column int
 	Err    error
+	Hint   string // what to do about it, when not "fix it, or --config"
 }
 
 func (e *ConfigError) Error() string {
@@ -403,12 +404,12 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 	cfg.AgentFiles = AgentFiles{}
 	for _, k := range agentFileKinds() {
 		for _, p := range named[k.agent.Name] {
-			if err := cfg.addAgentFile(k, resolvePath(p, base), false); err != nil {
+			if err := cfg.addAgentFile(k, resolvePath(p, base), ""); err != nil {
 				return nil, err
 			}
 		}
 		for _, p := range opts.AgentFiles[k.agent.Name] {
-			if err := cfg.addAgentFile(k, resolvePath(p, ""), true); err != nil {
+			if err := cfg.addAgentFile(k, resolvePath(p, ""), k.agent.Source.Flag); err != nil {
 				return nil, err
 			}
 		}

@@ -10,7 +10,15 @@ case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
 
 HERMES_HOME=$(mktemp -d "${TMPDIR:-/tmp}/hermes-hooks-demo.XXXXXX")
 export HERMES_HOME
-trap 'rm -rf "$HERMES_HOME"' EXIT INT TERM
+trap 'rm -rf "$HERMES_HOME"' EXIT
+# A signal ends the demo through exit, so that the EXIT trap removes the
+# throwaway HERMES_HOME: killed by it (a reader such as head closing the
+# pipe: SIGPIPE), or trapped by the rm alone (Ctrl-C), sh would leave it
+# behind, or run on after the interrupt.
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 141' PIPE
+trap 'exit 143' TERM
 # The demo decides consent itself: no ambient accept or safe mode.
 unset HERMES_ACCEPT_HOOKS HERMES_SAFE_MODE
 # Hooks the example config runs read these.

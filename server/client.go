@@ -92,7 +92,7 @@ func Get(addr Addr, path string, into any) error {
 	url := base + path
 	resp, err := c.Get(url)
 	if err != nil {
-		return err
+		return unreachable(err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxReply))
@@ -107,6 +107,31 @@ func Get(addr Addr, path string, into any) error {
 		return fmt.Errorf("GET %s: unreadable reply: %w", url, err)
 	}
 	return nil
+}
+
+// unreachable words why no server answered Get, for doctor --live: "no
+// socket there", "connection refused", rather than net/http's
+// 'Get "http://hermes-hooks/v1/hooks": dial unix PATH: connect: …' (a URL
+// the user never typed, and the caller names the address already).
+func unreachable(err error) error {
+	var ne net.Error
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errors.New("no socket there")
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return errors.New("connection refused")
+	case errors.As(err, &ne) && ne.Timeout():
+		return fmt.Errorf("no answer within %s", liveTimeout)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	var oe *net.OpError
+	if errors.As(err, &oe) {
+		err = oe.Err
+	}
+	return err
 }
 
 // Forward posts a dispatch of event with fields to a serve at target

@@ -46,18 +46,18 @@ func ParseAddr(spec string, allowRemote bool) (Addr, error) {
 	case strings.HasPrefix(spec, "unix://"), strings.HasPrefix(spec, "token://"):
 		network, p, _ := strings.Cut(spec, "://")
 		if p == "" {
-			return Addr{}, fmt.Errorf("listen address %q names no %s path", spec, map[string]string{"unix": "socket", "token": "endpoint file"}[network])
+			return Addr{}, fmt.Errorf("address %q names no %s path", spec, map[string]string{"unix": "socket", "token": "endpoint file"}[network])
 		}
 		abs, err := filepath.Abs(p)
 		if err != nil {
-			return Addr{}, fmt.Errorf("listen address %q: %w", spec, err)
+			return Addr{}, fmt.Errorf("address %q: %w", spec, err)
 		}
 		return Addr{Network: network, Address: abs}, nil
 	case strings.HasPrefix(spec, "tcp://"):
 		hp := strings.TrimPrefix(spec, "tcp://")
 		host, _, err := net.SplitHostPort(hp)
 		if err != nil {
-			return Addr{}, fmt.Errorf("listen address %q: %w", spec, err)
+			return Addr{}, fmt.Errorf("address %q: %w", spec, err)
 		}
 		a := Addr{Network: "tcp", Address: hp}
 		if allowRemote {
@@ -68,7 +68,7 @@ func ParseAddr(spec string, allowRemote bool) (Addr, error) {
 		}
 		return a, nil
 	}
-	return Addr{}, fmt.Errorf("listen address %q: use unix:///path/to/sock or tcp://127.0.0.1:PORT", spec)
+	return Addr{}, fmt.Errorf("address %q: use unix:///path/to/sock or tcp://127.0.0.1:PORT", spec)
 }
 
 // loopback reports whether every address host stands for is a loopback

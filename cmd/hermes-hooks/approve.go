@@ -61,7 +61,7 @@ Such an approval holds in every clone and worktree of the same git repository
 whose files have the same content; a changed file needs a new approval there.`,
 		Example: `  hermes-hooks approve --project
   hermes-hooks approve --project ~/src/app --yes --json
-  hermes-hooks approve ~/.hermes/hooks/block-rm-rf.sh
+  hermes-hooks approve ~/.hermes/hooks/no-rm-rf.sh
   hermes-hooks approve "python3 ~/hooks/audit.py" --event post_tool_call
   hermes-hooks approve --all
   hermes-hooks approve ./guard.sh --json
@@ -150,6 +150,9 @@ func runApprove(a *app, command string, o approveOptions) error {
 		}
 		if len(targets) == 0 {
 			if !o.force {
+				if o.json {
+					return noHookJSON(a, store, command, o.event, fmt.Sprintf("no hook in %s runs the command %s for %s (check the spelling, or approve it for a hook you are about to add with --force)", a.configLabel(), command, o.event))
+				}
 				fmt.Fprintf(a.Out, "No hook in %s runs the command %s for %s.\n", show(a.configLabel()), show(command), show(o.event))
 				fmt.Fprintln(a.Out, "Check the spelling (hermes-hooks list shows what is configured), or approve it anyway for a hook you are about to add:")
 				fmt.Fprintf(a.Out, "  hermes-hooks approve %s --event %s --force\n", show(shquote.IfNeeded(command)), show(o.event))
@@ -164,6 +167,9 @@ func runApprove(a *app, command string, o approveOptions) error {
 			}
 		}
 		if len(targets) == 0 {
+			if o.json {
+				return noHookJSON(a, store, command, "", fmt.Sprintf("no hook in %s runs the command %s (the command must match the config exactly; to approve it anyway, name the event with --event)", a.configLabel(), command))
+			}
 			fmt.Fprintf(a.Out, "No hook in %s runs the command: %s\n", show(a.configLabel()), show(command))
 			fmt.Fprintln(a.Out, "The command must match the config exactly. To approve it anyway, name the event:")
 			fmt.Fprintf(a.Out, "  hermes-hooks approve %s --event EVENT\n", show(shquote.IfNeeded(command)))
@@ -209,6 +215,18 @@ type approvedJSON struct {
 	Error  string `json:"error,omitempty"`
 	// TextOnly: approved by its text only (why).
 	TextOnly string `json:"text_only,omitempty"`
+}
+
+// noHookJSON is --json's answer when no hook runs the command: approve's
+// usual object with nothing approved and why in "error", exit 1 (the
+// words the text output gives would not parse).
+func noHookJSON(a *app, store *consent.Store, command, event, why string) error {
+	answer := map[string]any{"results": []any{}, "approved": 0, "refused": 0, "allowlist": store.Path(),
+		"command": command, "event": event, "error": why}
+	if err := writeJSON(a.Out, answer); err != nil {
+		return err
+	}
+	return silentExit(1)
 }
 
 // approveTargets approves each pair that is not already allowlisted with an

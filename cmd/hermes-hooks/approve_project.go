@@ -11,6 +11,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
@@ -41,8 +42,11 @@ func runApproveProject(a *app, args []string, o approveOptions) error {
 		if o.json {
 			return writeJSON(a.Out, map[string]any{"project": root, "hooks": hooks, "results": []any{}, "approved": 0, "refused": 0})
 		}
+		// Named as the search went: up to the repository's root, which
+		// is what a reader in a subdirectory takes "the project" for.
+		searched, _ := install.ProjectDir(dir, "")
 		fmt.Fprintf(a.Out, "No hooks declared by the project at %s (no %s, and no agent hook file hermes-hooks reads there) — nothing to approve.\n",
-			show(dir), hookconfig.ProjectHooksFile)
+			show(searched), hookconfig.ProjectHooksFile)
 		return nil
 	}
 	if !o.json {
@@ -59,7 +63,7 @@ func runApproveProject(a *app, args []string, o approveOptions) error {
 				}
 			}
 			return withHint(errors.New("approve --project: nothing approved: confirmation needs a terminal (standard input is not one)"),
-				"review the hooks listed, then run: hermes-hooks approve --project "+shquote.IfNeeded(strings.Join(args, ""))+" --yes")
+				"review the hooks listed, then run: "+approveProjectCommand(args)+" --yes")
 		}
 		fmt.Fprintf(a.Out, "Approve %s for this project? [y/N] ", report.Count(n, "hook", "hooks"))
 		if !confirmed(a.In) {
@@ -99,6 +103,16 @@ func projectArg(args []string) (string, error) {
 		return "", usageErr("name the project's directory (or run it there with no DIR)", "approve --project %s: %v", show(dir), err)
 	}
 	return abs, nil
+}
+
+// approveProjectCommand is the command as typed, for a hint: its DIR
+// quoted when there was one, and no empty quoted argument when there was
+// none.
+func approveProjectCommand(args []string) string {
+	if len(args) == 0 {
+		return "hermes-hooks approve --project"
+	}
+	return "hermes-hooks approve --project " + shquote.IfNeeded(args[0])
 }
 
 // confirmed reads one answer line: y or yes (any case) confirms.

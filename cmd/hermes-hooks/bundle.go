@@ -76,6 +76,13 @@ refused, as are paths with '..', backslashes or colons.`,
 			if out == "" {
 				out = name + ".tar.gz"
 			}
+			// A DIR that is not there is said as such, not as the walk's
+			// "lstat DIR: …".
+			if fi, err := os.Stat(dir); err != nil {
+				return fileErr(dir, err)
+			} else if !fi.IsDir() {
+				return fmt.Errorf("%s: not a directory (bundle pack takes the directory holding config.yaml)", dir)
+			}
 			ar, err := bundle.Pack(dir, name)
 			if err != nil {
 				return err
@@ -152,7 +159,7 @@ key's password is read from ` + keyPasswordEnv + `.`,
 			}
 			text, err := fsutil.ReadRegular(key, "", bundle.MaxSigBytes)
 			if err != nil {
-				return err
+				return fileErr(key, err)
 			}
 			sk, err := bundle.ParsePrivateKey(text, os.Getenv(keyPasswordEnv))
 			if err != nil {
@@ -178,7 +185,7 @@ key's password is read from ` + keyPasswordEnv + `.`,
 func readArchive(path string) (*bundle.Archive, error) {
 	f, err := fsutil.OpenNoBlock(path)
 	if err != nil {
-		return nil, err
+		return nil, fileErr(path, err)
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
@@ -207,13 +214,19 @@ func publicKeys(vals []string) ([]bundle.PublicKey, error) {
 	var keys []bundle.PublicKey
 	for _, v := range vals {
 		text, err := fsutil.ReadRegular(v, "", bundle.MaxSigBytes)
-		if errors.Is(err, fs.ErrNotExist) {
+		missing := errors.Is(err, fs.ErrNotExist)
+		if missing {
 			text, err = []byte(v), nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, fileErr(v, err)
 		}
 		k, err := bundle.ParsePublicKey(text)
+		if err != nil && missing {
+			// No such file, and no key either: most likely a mistyped
+			// file name, which the key parser's base64 complaint hides.
+			return nil, fmt.Errorf("--pub %s: no such file, and not a public key (RWQ…) either", v)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("--pub %s: %w", v, err)
 		}

@@ -20,7 +20,14 @@ docs/export.md). serve sends its records itself. A one-shot hook or dispatch
 leaves its records in the export spool ($HERMES_HOME/export-spool) and starts
 'export flush' detached, so that sending never delays an answer; serve also
 flushes the spool every 30 seconds.`,
-		Args: cobra.NoArgs,
+		Example: `  hermes-hooks export flush
+  hermes-hooks export flush --within 5s --json`,
+		Args: exactArgs(0, "a subcommand: flush"),
+		// Alone, like bundle alone: the usage, and exit 2 (nothing done).
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fmt.Fprint(a.Out, cmd.UsageString())
+			return silentExit(2)
+		},
 	}
 	cmd.AddCommand(newExportFlushCmd(a))
 	return cmd

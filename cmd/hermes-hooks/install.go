@@ -11,6 +11,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/install"
+	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
 )
 
 type installOptions struct {
@@ -274,7 +275,14 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	}
 	agent, ok := agents.Lookup(name)
 	if !ok {
-		return fmt.Errorf("unknown agent %q (known: %s)", name, strings.Join(oneArgInstallables(), ", "))
+		// A misspelt agent is a slip on the command line, like an unknown
+		// event: exit 2, with the name probably meant.
+		known := oneArgInstallables()
+		hint := "hermes-hooks install AGENT, AGENT one of " + strings.Join(known, ", ")
+		if s := suggest.Closest(name, known); s != "" {
+			hint = "did you mean '" + s + "'?"
+		}
+		return usageErr(hint, "unknown agent %q (known: %s)", name, strings.Join(known, ", "))
 	}
 	hf := agent.HookFile
 	if hf.Project == "" || len(hf.Events) == 0 {

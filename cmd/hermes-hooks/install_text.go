@@ -65,7 +65,13 @@ func printInstall(out, errw io.Writer, agent *agents.Agent, r *installResult) {
 			fmt.Fprintln(out, "Each user still approves the hooks hermes-hooks runs: hermes-hooks list; hermes-hooks approve --all")
 			break
 		}
-		fmt.Fprintln(out, "Approve the hooks it should run: hermes-hooks list; hermes-hooks approve --all")
+		if r.Project != "" {
+			// As the README's Agents steps: a repository's hooks are
+			// approved after review, for every clone (approve --project).
+			fmt.Fprintln(out, "Approve the hooks it should run: hermes-hooks list; then hermes-hooks approve --project (the repository's, listed for review first) and hermes-hooks approve --all (the rest)")
+		} else {
+			fmt.Fprintln(out, "Approve the hooks it should run: hermes-hooks list; hermes-hooks approve --all")
+		}
 		if n := agent.HookFile.Notice; n != "" {
 			fmt.Fprintln(out, "Note: "+n)
 		}

@@ -12,11 +12,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes-hooks/bundle"
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/export"
 	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/journal"
+	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 func newInstallsCmd(a *app) *cobra.Command {
@@ -97,6 +100,8 @@ func printPaths(a *app, asJSON bool) error {
 		{Name: "sessions", Path: in("hook-state"), Note: "one-shot dispatch's session state"},
 		{Name: "digests", Path: in(cmdpin.CacheFileName), Note: "the digest cache of large hook files"},
 		{Name: "socket", Path: in("hermes-hooks.sock"), Note: "serve's, while it runs"},
+		{Name: "bundles", Path: bundle.UserDir(state), Note: "the hook bundles you installed ('bundle list'; 'bundle remove NAME')"},
+		{Name: "spool", Path: in(export.SpoolDir), Note: "records waiting for 'export flush' (with an export: block)"},
 	}
 	if asJSON {
 		return writeJSON(a.Out, ps)
@@ -297,7 +302,7 @@ func printInstallList(w io.Writer, registry string, list []install.Installation)
 			fmt.Fprintf(w, "  %s\n", in.Stale)
 		}
 	}
-	fmt.Fprintf(w, "%d installation(s) recorded in %s", len(list), show(registry))
+	fmt.Fprintf(w, "%s recorded in %s", report.Count(len(list), "installation", "installations"), show(registry))
 	if stale > 0 {
 		fmt.Fprintf(w, "; %d stale or not install's (uninstall --all drops a stale record and touches nothing of that file)", stale)
 	}

@@ -98,6 +98,9 @@ func runLogVerify(a *app, file string) error {
 	if err != nil {
 		return err
 	}
+	if missing, err := a.journalMissing(path, file, "nothing to verify"); missing || err != nil {
+		return err
+	}
 	res, err := journal.Verify(path)
 	if err != nil {
 		return fmt.Errorf("verify journal: %w", err)
@@ -143,6 +146,24 @@ func (a *app) journalPath(file string) (string, error) {
 	return journal.PathFor(cfg.Journal, home), nil
 }
 
+// journalMissing reports a journal that has no file at all. The config's
+// own journal is simply not there yet (no dispatch ran a hook): a note on
+// stderr, so that an empty output is not a puzzle, and missing. One that
+// --journal names is most likely a mistyped path: an error, as replay
+// gives. A journal that cannot be listed is left to the reader, which
+// reports it.
+func (a *app) journalMissing(path, named, what string) (missing bool, err error) {
+	if files, err := journal.Files(path); err != nil || len(files) > 0 {
+		return false, nil
+	}
+	if named != "" {
+		return true, withHint(errors.New("no journal at "+path),
+			"check the path given to --journal ('hermes-hooks installs --paths' names the default journal)")
+	}
+	fmt.Fprintf(a.Err, "hermes-hooks: no journal yet at %s: %s\n", show(path), what)
+	return true, nil
+}
+
 // newLogFilter reads the filter options (log, replay): the times are
 // taken back from one now.
 func newLogFilter(o logOptions) (*journal.Filter, error) {
@@ -179,6 +200,9 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 		out.WriteByte('\n')
 	}
 	if !o.follow {
+		if missing, err := a.journalMissing(path, o.file, "each dispatch that runs a hook adds a record"); missing || err != nil {
+			return err
+		}
 		if err := journal.Scan(path, func(l journal.Line, e *journal.Entry) bool { print(l.Bytes, e); return true }); err != nil {
 			return fmt.Errorf("read journal: %w", err)
 		}

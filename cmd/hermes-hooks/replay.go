@@ -33,9 +33,10 @@ func newReplayCmd(a *app) *cobra.Command {
 		Long: `Fire the recorded events of the decision journal again, oldest first, through
 the current config (or the one --config names: try a new guard on past
 traffic before you enable it), and print what would now be decided
-differently: "N events, M decisions differ (K not replayable)", then one line
-per difference: when, the event and tool, the recorded → the new decision,
-and the hook(s) that decided each (now: …, recorded: …).
+differently: "N events, M decisions differ (K not replayable)" ("1 event",
+"1 decision differs" for one), then one line per difference: when, the
+event and tool, the recorded → the new decision, and the hook(s) that
+decided each (now: …, recorded: …).
 
 Only records written with journal: {include_payload: true} hold the event's
 fields; the others are counted as not replayable. The journal holds only

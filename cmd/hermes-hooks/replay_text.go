@@ -8,12 +8,14 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/journal"
+	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 // printReplay is replay's report: the counts, then a line per difference;
 // noPayload counts the selected records that hold no payload.
 func printReplay(w io.Writer, rep *journal.ReplayReport, noPayload int) {
-	fmt.Fprintf(w, "%d events, %d decisions differ (%d not replayable)\n", rep.Events, rep.Differ, rep.NotReplayable)
+	fmt.Fprintf(w, "%s, %s (%d not replayable)\n", report.Count(rep.Events, "event", "events"),
+		report.Count(rep.Differ, "decision differs", "decisions differ"), rep.NotReplayable)
 	for i := range rep.Differences {
 		fmt.Fprintln(w, differenceLine(&rep.Differences[i]))
 	}

@@ -29,7 +29,7 @@ PreToolUse are one event), and for every spelling of it with the same words
 once ~ is expanded (a shell turns ~/h.sh into /home/you/h.sh before
 hermes-hooks sees it). The next dispatch no longer runs it; a running
 'hermes-hooks serve' notices at once.`,
-		Example: `  hermes-hooks revoke ~/.hermes/hooks/block-rm-rf.sh
+		Example: `  hermes-hooks revoke ~/.hermes/hooks/no-rm-rf.sh
   hermes-hooks revoke ./audit.sh --event post_tool_call
   hermes-hooks rm "python3 ~/hooks/audit.py" --json`,
 		Args: exactArgs(1, "exactly one COMMAND (quote it if it has spaces)"),

@@ -33,18 +33,25 @@ reply (Hermes or Claude Code dialect) and folds them into one outcome: block,
 ask, rewrite the arguments, add context, stop, or nothing.
 
 Hooks are declared under hooks: in $HERMES_HOME/config.yaml (HERMES_HOME
-defaults to ~/.hermes), or in Claude Code settings files and Codex, Copilot
-and Cursor hook files (claude_settings:, codex_hooks:, copilot_hooks:,
-cursor_hooks: in the config, or the flags below). Nothing runs through
-'dispatch' until you approve it; approvals live in
+defaults to ~/.hermes), in a repository's .hermes/hooks.yaml, or in the
+agents' own hook files: Claude Code, Codex, Copilot, Cursor, Gemini CLI,
+Qwen Code, Factory, Windsurf and Cline (claude_settings:, codex_hooks:, …
+in the config, or the flags below). A rule: entry decides in-process,
+without starting a script. No hook runs through 'dispatch' until you
+approve it (a rule of your own config needs no approval); approvals live in
 $HERMES_HOME/shell-hooks-allowlist.json (the file Hermes uses).
 
 Environment: HERMES_HOME, HERMES_ACCEPT_HOOKS=1 (approve and record every
 configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
-		Example: `  hermes-hooks list
+		// The README's five-minute tutorial, in order: its guard is
+		// ~/.hermes/hooks/no-rm-rf.sh.
+		Example: `  hermes-hooks validate
+  hermes-hooks list
   hermes-hooks test pre_tool_call --for-tool terminal
-  hermes-hooks approve ~/.hermes/hooks/block-rm-rf.sh
-  echo '{"tool_name":"terminal","args":{"command":"rm -rf /"}}' | hermes-hooks dispatch pre_tool_call
+  hermes-hooks approve ~/.hermes/hooks/no-rm-rf.sh
+  echo '{"tool_name":"terminal","args":{"command":"rm -rf /"}}' | hermes-hooks dispatch pre_tool_call --format hermes
+  hermes-hooks test --examples
+  hermes-hooks install claude
   hermes-hooks doctor`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
@@ -104,6 +111,11 @@ configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
 	registerCompletions(root, a)
 	// Added now rather than by Execute, so that usageArgs reaches it.
 	root.InitDefaultCompletionCmd()
+	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {
+		c.Example = `  source <(hermes-hooks completion bash)
+  hermes-hooks completion zsh > "${fpath[1]}/_hermes-hooks"
+  hermes-hooks completion fish > ~/.config/fish/completions/hermes-hooks.fish`
+	}
 	usageArgs(root)
 	return root
 }
@@ -184,5 +196,13 @@ func (f agentFilesFlag) Set(v string) error {
 	f.files[f.agent] = append(f.files[f.agent], v)
 	return nil
 }
-func (f agentFilesFlag) String() string { return "[]" }
-func (f agentFilesFlag) Type() string   { return "stringArray" }
+
+// String is the files given so far; "" for none, so that help shows no
+// "(default [])" after each of these flags.
+func (f agentFilesFlag) String() string {
+	if len(f.files[f.agent]) == 0 {
+		return ""
+	}
+	return "[" + strings.Join(f.files[f.agent], ",") + "]"
+}
+func (f agentFilesFlag) Type() string { return "stringArray" }

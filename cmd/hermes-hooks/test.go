@@ -144,9 +144,13 @@ func runTest(a *app, event string, o testOptions) error {
 	statuses := report.Inspect(&hookconfig.Config{Entries: entries, Tools: cfg.Tools}, allow, wd)
 	var runs []trialRun
 	for i, e := range entries {
-		runs = append(runs, trialRun{Entry: e, Approved: statuses[i].Approved,
+		r := trialRun{Entry: e, Approved: statuses[i].Approved,
 			Changed: statuses[i].Approved && !statuses[i].Runs(),
-			HookRun: d.RunEntry(context.Background(), ev, e, fields)})
+			HookRun: d.RunEntry(context.Background(), ev, e, fields)}
+		if r.Report.Error != "" {
+			r.Missing = report.MissingScript(dispatcher.ConsentRequest(e, wd, nil), &statuses[i])
+		}
+		runs = append(runs, r)
 	}
 	outcome := protocol.Fold(ev, f.Args, foldTrial(runs))
 	if o.json {
@@ -186,6 +190,7 @@ func readPayloadFile(a *app, path string) (map[string]any, error) {
 		}
 	} else {
 		data, err = os.ReadFile(path)
+		err = fileErr(path, err)
 	}
 	if err != nil {
 		fmt.Fprintf(a.Out, "Error reading payload file: %s\n", show(err.Error()))

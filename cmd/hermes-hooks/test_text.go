@@ -32,6 +32,9 @@ type trialRun struct {
 	Entry    *hookconfig.Entry
 	Approved bool
 	Changed  bool // approved, but the script changed since: dispatch skips it
+	// Missing is the script it runs that is not there, if any: said
+	// beside Hermes' bare "command not found".
+	Missing string
 }
 
 // refuses reports whether dispatch refuses what the hook guards rather
@@ -293,6 +296,8 @@ func printTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []t
 		}
 		elapsed := pyjson.Seconds(rep.ElapsedMS / 1000)
 		switch {
+		case rep.Error != "" && r.Missing != "":
+			fmt.Fprintf(w, "      ✗ error: %s: no file at %s\n", show(rep.Error), show(r.Missing))
 		case rep.Error != "":
 			fmt.Fprintf(w, "      ✗ error: %s\n", show(rep.Error))
 		case rep.TimedOut:

@@ -117,6 +117,8 @@ func classify(err error) (code int, msg, hint string) {
 		return 2, "unknown event '" + ue.Name + "'", hint
 	case errors.As(err, &hi):
 		return 1, err.Error(), hi.hint
+	case errors.As(err, &ce) && ce.Hint != "":
+		return 1, ce.Error(), ce.Hint
 	case errors.As(err, &ce):
 		return 1, ce.Error(), "fix the file, or point --config elsewhere"
 	}

@@ -1,0 +1,27 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+)
+
+// fileErr words err about the file at path as a person reads it, the path
+// once and then the reason: "corp.key: no such file or directory", not Go's
+// "open corp.key: no such file or directory" (the operation is the
+// program's business). The cause stays wrapped, so errors.Is still sees
+// fs.ErrNotExist.
+func fileErr(path string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", path, pe.Err)
+	}
+	if strings.HasPrefix(err.Error(), path+": ") {
+		return err
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}
