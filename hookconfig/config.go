@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -415,18 +414,7 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 		}
 	}
 	cfg.addBundles(opts.BundleDirs, layer.TrustedBundleKeys)
-	searched := map[string]bool{}
-	for _, dir := range append([]string{opts.ProjectDir}, opts.MoreProjectDirs...) {
-		// The agent's directory and the payload's cwd are most often the
-		// same: one search (a stat per directory up to /) is enough.
-		if searched[dir] {
-			continue
-		}
-		searched[dir] = true
-		p := FindProjectHooks(dir)
-		if p == "" || sameFile(p, path) || slices.ContainsFunc(cfg.ProjectFiles, func(q string) bool { return sameFile(p, q) }) {
-			continue
-		}
+	for _, p := range findProjects(append([]string{opts.ProjectDir}, opts.MoreProjectDirs...), path) {
 		// A repository must not be able to take the dispatcher down: a
 		// project file that cannot be used skips that project's hooks with
 		// a warning (and refuses tool calls while that project has an

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
@@ -77,6 +78,25 @@ func FindProjectHooks(dir string) string {
 		}
 		dir = parent
 	}
+}
+
+// findProjects is the project hooks files of dirs (FindProjectHooks),
+// each once and none that is the config itself (config). Each directory
+// is searched once: the agent's directory and the payload's cwd are most
+// often the same, and a search is a stat per directory up to /.
+func findProjects(dirs []string, config string) []string {
+	var found []string
+	for i, dir := range dirs {
+		if slices.Contains(dirs[:i], dir) {
+			continue
+		}
+		p := FindProjectHooks(dir)
+		if p == "" || sameFile(p, config) || slices.ContainsFunc(found, func(q string) bool { return sameFile(p, q) }) {
+			continue
+		}
+		found = append(found, p)
+	}
+	return found
 }
 
 // insideRepo reports whether dir is inside a git work tree (some ancestor,
