@@ -168,7 +168,9 @@ func (a *App) dispatchOnce(parent context.Context, cfg *hookconfig.Config, wd st
 	// which then sets them up first. A firing of rules alone, which starts
 	// no process, sets them up too: without the handler a signal would
 	// kill the process with no answer, which an agent reads as no
-	// objection.
+	// objection. No rule waits for it (a rule decides in microseconds, and
+	// a long evaluation is guarded once the set-up ends, a moment later),
+	// so a short firing of rules may end before it is in place.
 	// The signals stay caught until this function returns, not just
 	// until the first one: a second SIGTERM while the cancelled hooks are
 	// being killed must not take the process down before KillEscaped.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -16,10 +17,14 @@ import (
 // still sets up its signal guard: without it a SIGTERM mid-dispatch kills
 // the process with no answer, which an agent reads as no objection (a
 // gating call let through). Skipping it for rules alone, to save
-// os/signal's threads, was tried and reverted.
+// os/signal's threads, was tried and reverted. It is set up beside the
+// dispatch, and only a hook that leaves the process waits for it (a rule
+// decides in microseconds, and a long evaluation is guarded as soon as
+// the set-up ends): the test waits for it, bounded, after the dispatch.
 func TestGuardForEveryFiringWithEntries(t *testing.T) {
 	var calls atomic.Int32
-	testGuard = func() { calls.Add(1) }
+	set := make(chan struct{}, 4)
+	testGuard = func() { calls.Add(1); set <- struct{}{} }
 	defer func() { testGuard = nil }()
 	home := t.TempDir()
 	t.Setenv("HERMES_HOME", home)
@@ -46,6 +51,11 @@ func TestGuardForEveryFiringWithEntries(t *testing.T) {
 		o, err := a.dispatchOnce(context.Background(), cfg, t.TempDir(), &f, false, "")
 		if err != nil || len(o.Hooks) != len(cfg.Entries) {
 			t.Fatalf("%s: %v, %+v", c.name, err, o.Hooks)
+		}
+		select {
+		case <-set:
+		case <-time.After(time.Minute):
+			t.Fatalf("%s: the guard was not set up within a minute", c.name)
 		}
 		if n := calls.Load(); n != c.want {
 			t.Errorf("%s: the guard was set up %d times, want %d", c.name, n, c.want)
