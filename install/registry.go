@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"time"
 
@@ -166,8 +167,10 @@ func parseRegistry(path string, data []byte) ([]Record, error) {
 }
 
 // Remember records rec (an install that wrote its file), replacing the
-// record of the same installation but keeping when it was first made. It
-// returns the copy a corrupt registry was kept as ("" when none).
+// record of the same installation but keeping when it was first made, and
+// when it was last changed if nothing of it changes now (a refresh that
+// found nothing to do is no rewrite). It returns the copy a corrupt
+// registry was kept as ("" when none).
 func (g *Registry) Remember(rec Record) (backup string, err error) {
 	return g.mutate(func(rs []Record) []Record {
 		rec.UpdatedAt = g.now().UTC().Truncate(time.Second)
@@ -178,6 +181,11 @@ func (g *Registry) Remember(rec Record) (backup string, err error) {
 		for i := range rs {
 			if rs[i].same(&rec) {
 				rec.InstalledAt = rs[i].InstalledAt
+				prev := rs[i]
+				prev.UpdatedAt = rec.UpdatedAt
+				if reflect.DeepEqual(prev, rec) {
+					return rs // nothing changed: no rewrite
+				}
 				rs[i] = rec
 				return rs
 			}

@@ -109,6 +109,15 @@ func TestRegistryRememberForget(t *testing.T) {
 	if rs[1].Wrote == nil {
 		t.Errorf("a record without lines has wrote null, want []")
 	}
+	// The same installation again, nothing of it changed (install
+	// --refresh that says "nothing changed"): not a rewrite.
+	clock = clock.Add(time.Hour)
+	if _, err := g.Remember(a); err != nil {
+		t.Fatal(err)
+	}
+	if rs, _ := g.Load(); !rs[0].UpdatedAt.Equal(clock.Add(-time.Hour)) {
+		t.Errorf("remembered again unchanged: updated %v, want %v kept", rs[0].UpdatedAt, clock.Add(-time.Hour))
+	}
 	fi, err := os.Stat(g.Path)
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("registry mode = %v, %v; want 0600", fi.Mode().Perm(), err)
