@@ -3,6 +3,7 @@ package hookconfig
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/export"
@@ -136,7 +137,13 @@ func (cfg *Config) parseOTLP(v *yaml.Node) {
 	// The config's own values are checked now (the environment's when
 	// export starts: they may change).
 	if _, err := export.ResolveOTLP(s, func(string) string { return "" }); err != nil {
-		cfg.warn("export.otlp", err.Error()+"; OpenTelemetry export off")
+		// Its error names the key it is about (export.otlp.endpoint: …):
+		// the warning's path, not said twice.
+		path, msg := "export.otlp", err.Error()
+		if key, rest, ok := strings.Cut(msg, ": "); ok && strings.HasPrefix(key, path+".") {
+			path, msg = key, rest
+		}
+		cfg.warn(path, msg+"; OpenTelemetry export off")
 		return
 	}
 	cfg.Export.OTLP = &s

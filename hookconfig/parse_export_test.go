@@ -27,7 +27,7 @@ func TestParseExport(t *testing.T) {
 		}, ""},
 		{"export:\n  file: d.jsonl\n", func(c ExportConfig) bool { return absEndingIn(c.File, "/cfg/d.jsonl") }, ""},
 		{"export: yes\n", func(c ExportConfig) bool { return c.IsZero() }, "export: must be a mapping (otlp, syslog, file)"},
-		{"export:\n  otlp: {endpoint: ftp://x}\n", func(c ExportConfig) bool { return c.OTLP == nil }, `export.otlp: export.otlp.endpoint: "ftp://x" must be an http:// or https:// URL; OpenTelemetry export off`},
+		{"export:\n  otlp: {endpoint: ftp://x}\n", func(c ExportConfig) bool { return c.OTLP == nil }, `export.otlp.endpoint: "ftp://x" must be an http:// or https:// URL; OpenTelemetry export off`},
 		{"export:\n  otlp: {protocol: grpc}\n", func(c ExportConfig) bool { return c.OTLP == nil }, "grpc is not supported"},
 		{"export:\n  otlp: {timeout: soon}\n", func(c ExportConfig) bool { return c.OTLP == nil }, "export.otlp.timeout: must be a whole number of seconds"},
 		{"export:\n  otlp: {headers: {\"a b\": x}}\n", func(c ExportConfig) bool { return c.OTLP == nil }, "is not a header name"},
