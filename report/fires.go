@@ -32,6 +32,9 @@ const (
 	FireNoAnswer = "no_answer"
 	FireNotOurs  = "not_ours"
 	FireNotRun   = "not_run"
+	// FireForeign: an entry of ours in a project's file whose absolute
+	// path names a program that is not hermes-hooks (foreignProgram).
+	FireForeign = "not_hermes_hooks"
 	// FireUnknown: the installed release of the agent does not know the
 	// event, so it never runs the entry.
 	FireUnknown = "unknown_event"
@@ -173,6 +176,8 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 		case !knows(in.Agent, version, e.Event):
 			_, since := in.Agent.KnowsEvent(version, e.Event)
 			fc.Status, fc.Detail = FireUnknown, "event unknown to the "+in.Agent.Title+" version installed ("+version+"; it knows it since "+since+"): never run"
+		case !in.User && foreignProgram(e.Command) != "":
+			fc.Status, fc.Detail = FireForeign, "runs "+foreignProgram(e.Command)+", not hermes-hooks: not run (the agent runs that program in place of hermes-hooks; a repository's file can name any)"
 		case o.NoRun:
 			fc.Status, fc.Detail = FireNotRun, "not run (--no-run)"
 			if probeErr != nil {
@@ -184,6 +189,38 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 		c.Entries = append(c.Entries, fc)
 	}
 	return c
+}
+
+// foreignProgram is the program command, a line of ours, runs by its
+// absolute path when that is an existing file other than this hermes-hooks
+// and the one on PATH ("" otherwise). The absolute forms match any path
+// (a renamed copy is still ours to refresh or remove), so in a project's
+// file, which the repository writes, '/bin/sh' hook claude PreToolUse
+// reads as ours: run in the project's folder, sh would run the
+// repository's file "hook". A path that names nothing runs nothing (the
+// prologue answers, or the shell says not found): doctor runs it to say so.
+func foreignProgram(command string) string {
+	exe, _ := agents.OwnProgram(command)
+	if exe == "" {
+		return ""
+	}
+	fi, err := os.Stat(filepath.FromSlash(exe))
+	if err != nil {
+		return ""
+	}
+	var ours []string
+	if self, err := os.Executable(); err == nil {
+		ours = append(ours, self)
+	}
+	if onPath, err := exec.LookPath(agents.ProgramName); err == nil {
+		ours = append(ours, onPath)
+	}
+	for _, p := range ours {
+		if o, err := os.Stat(p); err == nil && os.SameFile(fi, o) {
+			return ""
+		}
+	}
+	return exe
 }
 
 func knows(a *agents.Agent, version, event string) bool {
