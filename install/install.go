@@ -194,9 +194,23 @@ func withoutOurs(path string, data []byte, ed docEditor) []byte {
 	return edit(doc, data)
 }
 
-// parse decodes the file as one JSON object in member order. An empty
-// file is an empty object.
+// parse decodes the file as one JSON object in member order, refusing a
+// key it holds twice (duplicateKey). An empty file is an empty object.
 func parse(path string, data []byte) (pyjson.OrderedObject, error) {
+	obj, err := decodeObject(path, data)
+	if err == nil {
+		err = duplicateKey(path, data)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// decodeObject is parse without the check of duplicate keys: for HasOwn,
+// so that doctor and uninstall --all still find such a file and say why
+// they cannot read it.
+func decodeObject(path string, data []byte) (pyjson.OrderedObject, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return pyjson.OrderedObject{}, nil
 	}
@@ -209,6 +223,48 @@ func parse(path string, data []byte) (pyjson.OrderedObject, error) {
 		return nil, fmt.Errorf("%s:1:1: the file is not a JSON object; not changed", path)
 	}
 	return obj, nil
+}
+
+// duplicateKey refuses an object that holds a key twice, at any depth.
+// The agents read their files with JSON.parse (or Python's json, or
+// serde, which refuses them), where the last one wins; install, uninstall
+// and doctor read the first. A file with "hooks" twice would get our
+// entries where the agent never looks, and doctor would prove they fire.
+func duplicateKey(path string, data []byte) error {
+	root, err := scan(data)
+	if err != nil {
+		return nil // not strict JSON to the scanner: edit writes it whole
+	}
+	var walk func(n *node) *member
+	walk = func(n *node) *member {
+		seen := make(map[string]bool, len(n.members))
+		for i := range n.members {
+			m := &n.members[i]
+			if seen[m.key] {
+				return m
+			}
+			seen[m.key] = true
+		}
+		for _, m := range n.members {
+			if d := walk(m.val); d != nil {
+				return d
+			}
+		}
+		for _, el := range n.elems {
+			if d := walk(el); d != nil {
+				return d
+			}
+		}
+		return nil
+	}
+	d := walk(root)
+	if d == nil {
+		return nil
+	}
+	before := data[:d.keyStart]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := d.keyStart - bytes.LastIndexByte(before, '\n')
+	return fmt.Errorf("%s:%d:%d: duplicate key %q (the agent reads only the last one); not changed", path, line, col, d.key)
 }
 
 // parseError places a JSON error at its line and column.
