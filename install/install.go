@@ -169,6 +169,13 @@ func restorable(path string, current []byte, ed docEditor) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
+	if _, had := ed.remove(cloneDoc(path, prev)); had {
+		// The backup of a second install that changed our entries (an
+		// upgrade, --absolute then not): installing into it gives the
+		// file, but it holds our older entries; it is no file from
+		// before install.
+		return nil, false
+	}
 	doc, changed, err := ed.add(doc)
 	if err != nil || !changed {
 		return nil, false
@@ -181,6 +188,13 @@ func restorable(path string, current []byte, ed docEditor) ([]byte, bool) {
 		return prev, true
 	}
 	return nil, false
+}
+
+// cloneDoc is data parsed once more, for an editor that may change the
+// document it is given (nil when it does not parse).
+func cloneDoc(path string, data []byte) pyjson.OrderedObject {
+	doc, _ := parse(path, data)
+	return doc
 }
 
 // withoutOurs is data with our entries taken out (nil when it does not
