@@ -361,9 +361,9 @@ func (p *Plan) undo(mode fs.FileMode) error {
 
 // removeEmptyDirs removes dir and its parents while they are empty,
 // stopping below root (never root itself, nor anything outside it); it
-// returns the directories removed. Install does not record which
-// directories it made: an empty directory between the file and the
-// project holds nothing anyone could lose.
+// returns the directories removed; it stops at a symbolic link. Install
+// does not record which directories it made: an empty directory between
+// the file and the project holds nothing anyone could lose.
 func removeEmptyDirs(dir, root string) []string {
 	if root == "" {
 		return nil
@@ -372,6 +372,12 @@ func removeEmptyDirs(dir, root string) []string {
 	for {
 		rel, err := filepath.Rel(root, dir)
 		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+			return removed
+		}
+		if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+			// A symbolic link that led to the file (.qwen -> shared)
+			// is the repository's, not a folder install made: os.Remove
+			// would take the link itself.
 			return removed
 		}
 		if os.Remove(dir) != nil { // fails unless empty
