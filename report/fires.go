@@ -32,6 +32,10 @@ const (
 	FireNoAnswer = "no_answer"
 	FireNotOurs  = "not_ours"
 	FireNotRun   = "not_run"
+	// FireAltered: an entry of ours that is not as install writes it (a
+	// matcher on its group, "async", a shorter timeout…): the agent may
+	// not run it as a guard.
+	FireAltered = "altered"
 	// FireForeign: an entry of ours in a project's file whose absolute
 	// path names a program that is not hermes-hooks (foreignProgram).
 	FireForeign = "not_hermes_hooks"
@@ -176,6 +180,8 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 		case !knows(in.Agent, version, e.Event):
 			_, since := in.Agent.KnowsEvent(version, e.Event)
 			fc.Status, fc.Detail = FireUnknown, "event unknown to the "+in.Agent.Title+" version installed ("+version+"; it knows it since "+since+"): never run"
+		case e.Altered != "":
+			fc.Status, fc.Detail = FireAltered, "not as install writes it ("+e.Altered+"): "+in.Agent.Title+" may not run it as a guard; run hermes-hooks install "+in.Agent.Name+" to write it again"
 		case !in.User && foreignProgram(e.Command) != "":
 			fc.Status, fc.Detail = FireForeign, "runs "+foreignProgram(e.Command)+", not hermes-hooks: not run (the agent runs that program in place of hermes-hooks; a repository's file can name any)"
 		case o.NoRun:
