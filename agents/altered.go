@@ -53,13 +53,23 @@ func (a *Agent) altered(event string, group, h pyjson.OrderedObject) string {
 			return fmt.Sprintf("it has no %q", k)
 		}
 	}
-	if c, _ := get(h, "command").(string); c != "" {
-		if l, ok := parseOwn(c); ok && l.event != "" && l.event != event {
-			return fmt.Sprintf("it runs 'hook %s %s'", l.agent, l.event)
-		}
+	c, _ := get(h, "command").(string)
+	return otherEvent(event, c)
+}
+
+// otherEvent says which event command, a line of ours, runs 'hook' for
+// when that is not event ("" when it is, or names none).
+func otherEvent(event, command string) string {
+	if l, ok := parseOwn(command); ok && l.event != "" && l.event != event {
+		return fmt.Sprintf("it runs 'hook %s %s'", l.agent, l.event)
 	}
 	return ""
 }
+
+// ScriptAltered is why the script of event in a Scripts folder, whose
+// command line is command (ScriptCommand), is not as install writes it:
+// it names another event ("" when it does not).
+func ScriptAltered(event, command string) string { return otherEvent(event, command) }
 
 // sameOrMore reports whether v, a value read from the file, is want (nil:
 // anything), or for a number at least want: a timeout raised by hand
