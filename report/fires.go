@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -182,8 +183,8 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 			fc.Status, fc.Detail = FireUnknown, "event unknown to the "+in.Agent.Title+" version installed ("+version+"; it knows it since "+since+"): never run"
 		case e.Altered != "":
 			fc.Status, fc.Detail = FireAltered, "not as install writes it ("+e.Altered+"): "+in.Agent.Title+" may not run it as a guard; run hermes-hooks install "+in.Agent.Name+" to write it again"
-		case !in.User && foreignProgram(e.Command) != "":
-			fc.Status, fc.Detail = FireForeign, "runs "+foreignProgram(e.Command)+", not hermes-hooks: not run (the agent runs that program in place of hermes-hooks; a repository's file can name any)"
+		case !in.User && foreignProgram(e.Command, in.Root) != "":
+			fc.Status, fc.Detail = FireForeign, "runs "+foreignProgram(e.Command, in.Root)+", not hermes-hooks: not run (the agent runs that program in place of hermes-hooks; a repository's file can name any)"
 		case o.NoRun:
 			fc.Status, fc.Detail = FireNotRun, "not run (--no-run)"
 			if probeErr != nil {
@@ -197,18 +198,22 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 	return c
 }
 
-// foreignProgram is the program command, a line of ours, runs by its
-// absolute path when that is an existing file other than this hermes-hooks
-// and the one on PATH ("" otherwise). The absolute forms match any path
-// (a renamed copy is still ours to refresh or remove), so in a project's
+// foreignProgram is the program command, a line of ours run in the folder
+// dir, runs when that is an existing file other than this hermes-hooks and
+// the one on PATH ("" otherwise). The absolute forms match any path (a
+// renamed copy is still ours to refresh or remove), so in a project's
 // file, which the repository writes, '/bin/sh' hook claude PreToolUse
 // reads as ours: run in the project's folder, sh would run the
 // repository's file "hook". A path that names nothing runs nothing (the
 // prologue answers, or the shell says not found): doctor runs it to say so.
-func foreignProgram(command string) string {
+// The PATH form runs what sh finds from dir: through an empty or relative
+// entry of PATH, a file of the repository's.
+func foreignProgram(command, dir string) string {
 	exe, _ := agents.OwnProgram(command)
 	if exe == "" {
-		return ""
+		if exe = relativeOnPath(dir); exe == "" {
+			return ""
+		}
 	}
 	fi, err := os.Stat(filepath.FromSlash(exe))
 	if err != nil {
@@ -227,6 +232,29 @@ func foreignProgram(command string) string {
 		}
 	}
 	return exe
+}
+
+// relativeOnPath is the hermes-hooks sh finds first on PATH from dir when
+// it finds it through an empty or relative entry (which sh reads from
+// dir); "" when it finds none, or one in an absolute folder.
+func relativeOnPath(dir string) string {
+	if runtime.GOOS == "windows" {
+		return "" // the agents' Windows shells: see their own forms
+	}
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		rel := !filepath.IsAbs(d)
+		if rel {
+			d = filepath.Join(dir, d) // "" is the folder itself
+		}
+		p := filepath.Join(d, agents.ProgramName)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			if rel {
+				return p
+			}
+			return ""
+		}
+	}
+	return ""
 }
 
 func knows(a *agents.Agent, version, event string) bool {
