@@ -287,11 +287,14 @@ func parseError(path string, data []byte, err error) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	var tr *pyjson.TrailingError
+	var de *pyjson.DepthError
 	switch {
 	case errors.As(err, &se):
 		off = se.Offset
 	case errors.As(err, &tr):
 		off = tr.Offset
+	case errors.As(err, &de):
+		off = de.Offset
 	case errors.As(err, &te):
 		off = te.Offset
 	}
