@@ -168,12 +168,13 @@ var ownCommand = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:(?P<bare>` + abs + `)` +
 		`|command -v hermes-hooks >/dev/null 2>&1 \|\| ` + body + `; exec hermes-hooks` +
 		`|\[ -f (?P<f>` + abs + `) \] && \[ -x (?P<x>` + abs + `) \] \|\| ` + body + `; exec (?P<exe>` + abs + `)` +
-		`) hook (?P<agent>\S+)(?: [A-Za-z_]+)?(?: ` + AgentTimeoutFlag + ` [0-9.]+)?$`)
+		`) hook (?P<agent>\S+)(?: (?P<event>[A-Za-z_]+))?(?: ` + AgentTimeoutFlag + ` [0-9.]+)?$`)
 })
 
-// ownLine is a command line of ours, read: the agent it is for, and the
-// program it runs (an absolute path; "" for hermes-hooks from PATH).
-type ownLine struct{ agent, exe string }
+// ownLine is a command line of ours, read: the agent it is for, the
+// event it names ("" in older forms), and the program it runs (an
+// absolute path; "" for hermes-hooks from PATH).
+type ownLine struct{ agent, event, exe string }
 
 // parseOwn reads command as a line install writes (ownCommand).
 func parseOwn(command string) (ownLine, bool) {
@@ -183,7 +184,7 @@ func parseOwn(command string) (ownLine, bool) {
 		return ownLine{}, false
 	}
 	g := func(name string) string { return m[re.SubexpIndex(name)] }
-	l := ownLine{agent: g("agent")}
+	l := ownLine{agent: g("agent"), event: g("event")}
 	switch {
 	case g("bare") != "":
 		l.exe = g("bare")

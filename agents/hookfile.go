@@ -150,6 +150,15 @@ func (a *Agent) Install(doc pyjson.OrderedObject, command func(event string) str
 		if err != nil {
 			return doc, false, fmt.Errorf("%s: %v", a.HookFile.WindowsKey, err)
 		}
+		// An entry of ours that is not as install writes it (altered.go)
+		// goes, and today's is added in its place.
+		if kept, dropped := a.without(list, func(group, h pyjson.OrderedObject) bool {
+			c, _ := get(h, "command").(string)
+			return a.isOwn(c) && a.altered(ev, group, h) != ""
+		}); dropped {
+			list, changed = kept, true
+			hooks = hooks.Set(ev, list)
+		}
 		found := false
 		for _, h := range a.handlers(list) {
 			if c, _ := get(h.obj, "command").(string); a.isOwn(c) {
@@ -247,6 +256,15 @@ func (a *Agent) Uninstall(doc pyjson.OrderedObject) (pyjson.OrderedObject, bool)
 // withoutOwn drops our entries from an event's list (for Grouped, our
 // handlers, and the groups left empty by that).
 func (a *Agent) withoutOwn(list []any) ([]any, bool) {
+	return a.without(list, func(_, h pyjson.OrderedObject) bool {
+		c, _ := get(h, "command").(string)
+		return a.isOwn(c)
+	})
+}
+
+// without drops the handlers drop says go (given the handler's group, nil
+// in a Flat file) from an event's list, and the groups left empty by that.
+func (a *Agent) without(list []any, drop func(group, h pyjson.OrderedObject) bool) ([]any, bool) {
 	var out []any
 	removed := false
 	for _, item := range list {
@@ -256,7 +274,7 @@ func (a *Agent) withoutOwn(list []any) ([]any, bool) {
 			continue
 		}
 		if a.HookFile.Layout == Flat {
-			if c, _ := get(obj, "command").(string); a.isOwn(c) {
+			if drop(nil, obj) {
 				removed = true
 				continue
 			}
@@ -270,11 +288,9 @@ func (a *Agent) withoutOwn(list []any) ([]any, bool) {
 		}
 		var keep []any
 		for _, h := range inner {
-			if ho, ok := h.(pyjson.OrderedObject); ok {
-				if c, _ := get(ho, "command").(string); a.isOwn(c) {
-					removed = true
-					continue
-				}
+			if ho, ok := h.(pyjson.OrderedObject); ok && drop(obj, ho) {
+				removed = true
+				continue
 			}
 			keep = append(keep, h)
 		}

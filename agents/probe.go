@@ -64,6 +64,9 @@ type FileEntry struct {
 	// alias of it; "" when it has none).
 	Windows        string
 	Group, Handler int
+	// Altered says why the entry, if it is ours, is not as install writes
+	// it ("" when it is): the agent may not run it as a guard (altered.go).
+	Altered string
 }
 
 // Own reports whether e is an entry install writes for agent: exactly a
@@ -88,14 +91,16 @@ func (a *Agent) Entries(doc pyjson.OrderedObject) []FileEntry {
 		}
 		for i, item := range list {
 			obj, _ := item.(pyjson.OrderedObject)
-			inner := []any{obj}
+			inner, group := []any{obj}, pyjson.OrderedObject(nil)
 			if a.HookFile.Layout != Flat {
 				inner, _ = get(obj, "hooks").([]any)
+				group = obj
 			}
 			for j, h := range inner {
 				ho, _ := h.(pyjson.OrderedObject)
 				if c, ok := get(ho, "command").(string); ok {
-					out = append(out, FileEntry{Event: m.Key, Command: c, Windows: a.windowsOf(ho), Group: i, Handler: j})
+					out = append(out, FileEntry{Event: m.Key, Command: c, Windows: a.windowsOf(ho), Group: i, Handler: j,
+						Altered: a.altered(m.Key, group, ho)})
 				}
 			}
 		}

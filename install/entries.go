@@ -34,7 +34,8 @@ func Entries(in Installed) ([]Entry, time.Time, error) {
 			if fi, err := os.Stat(p); err == nil && fi.ModTime().After(newest) {
 				newest = fi.ModTime()
 			}
-			out = append(out, Entry{FileEntry: agents.FileEntry{Event: ev, Command: agents.ScriptCommand(data, ag.Name)}, Script: p})
+			c := agents.ScriptCommand(data, ag.Name)
+			out = append(out, Entry{FileEntry: agents.FileEntry{Event: ev, Command: c, Altered: agents.ScriptAltered(ev, c)}, Script: p})
 		}
 		return out, newest, nil
 	}

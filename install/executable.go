@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 )
@@ -16,14 +17,25 @@ import (
 func Executable() (string, error) {
 	if p, err := exec.LookPath(os.Args[0]); err == nil {
 		if abs, err := filepath.Abs(p); err == nil {
-			return abs, nil
+			return abs, programPath(abs)
 		}
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		return "", fmt.Errorf("cannot find this program's path: %v", err)
 	}
-	return exe, nil
+	return exe, programPath(exe)
+}
+
+// programPath refuses a program path no hook file can hold: JSON (and a
+// JavaScript plugin) hold UTF-8 only, and a path that is not would be
+// written with U+FFFD in its place, naming nothing: every tool call
+// refused as "missing" after an install that said it worked.
+func programPath(exe string) error {
+	if !utf8.ValidString(exe) {
+		return fmt.Errorf("%q: the path of hermes-hooks is not valid UTF-8, which a hook file cannot hold; move it to a folder whose name is, or install without --user and --absolute (hermes-hooks from PATH)", exe)
+	}
+	return nil
 }
 
 // HookCommand is the command an agent's hook file runs for event
@@ -47,6 +59,9 @@ func HookCommand(agent *agents.Agent, exe string) func(event string) string {
 // safely is an error here, before any file is touched.
 func HookCommandOn(goos string, agent *agents.Agent, exe string) (func(event string) string, error) {
 	exe = filepath.ToSlash(exe)
+	if err := programPath(exe); err != nil {
+		return nil, err
+	}
 	lines := make(map[string]string, len(agent.HookFile.Events))
 	for _, ev := range agent.HookFile.Events {
 		c, err := agent.HookCommandOn(goos, exe, ev)

@@ -169,6 +169,13 @@ func restorable(path string, current []byte, ed docEditor) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
+	if _, had := ed.remove(cloneDoc(path, prev)); had {
+		// The backup of a second install that changed our entries (an
+		// upgrade, --absolute then not): installing into it gives the
+		// file, but it holds our older entries; it is no file from
+		// before install.
+		return nil, false
+	}
 	doc, changed, err := ed.add(doc)
 	if err != nil || !changed {
 		return nil, false
@@ -183,6 +190,13 @@ func restorable(path string, current []byte, ed docEditor) ([]byte, bool) {
 	return nil, false
 }
 
+// cloneDoc is data parsed once more, for an editor that may change the
+// document it is given (nil when it does not parse).
+func cloneDoc(path string, data []byte) pyjson.OrderedObject {
+	doc, _ := parse(path, data)
+	return doc
+}
+
 // withoutOurs is data with our entries taken out (nil when it does not
 // parse).
 func withoutOurs(path string, data []byte, ed docEditor) []byte {
@@ -194,9 +208,23 @@ func withoutOurs(path string, data []byte, ed docEditor) []byte {
 	return edit(doc, data)
 }
 
-// parse decodes the file as one JSON object in member order. An empty
-// file is an empty object.
+// parse decodes the file as one JSON object in member order, refusing a
+// key it holds twice (duplicateKey). An empty file is an empty object.
 func parse(path string, data []byte) (pyjson.OrderedObject, error) {
+	obj, err := decodeObject(path, data)
+	if err == nil {
+		err = duplicateKey(path, data)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// decodeObject is parse without the check of duplicate keys: for HasOwn,
+// so that doctor and uninstall --all still find such a file and say why
+// they cannot read it.
+func decodeObject(path string, data []byte) (pyjson.OrderedObject, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return pyjson.OrderedObject{}, nil
 	}
@@ -211,17 +239,62 @@ func parse(path string, data []byte) (pyjson.OrderedObject, error) {
 	return obj, nil
 }
 
+// duplicateKey refuses an object that holds a key twice, at any depth.
+// The agents read their files with JSON.parse (or Python's json, or
+// serde, which refuses them), where the last one wins; install, uninstall
+// and doctor read the first. A file with "hooks" twice would get our
+// entries where the agent never looks, and doctor would prove they fire.
+func duplicateKey(path string, data []byte) error {
+	root, err := scan(data)
+	if err != nil {
+		return nil // not strict JSON to the scanner: edit writes it whole
+	}
+	var walk func(n *node) *member
+	walk = func(n *node) *member {
+		seen := make(map[string]bool, len(n.members))
+		for i := range n.members {
+			m := &n.members[i]
+			if seen[m.key] {
+				return m
+			}
+			seen[m.key] = true
+		}
+		for _, m := range n.members {
+			if d := walk(m.val); d != nil {
+				return d
+			}
+		}
+		for _, el := range n.elems {
+			if d := walk(el); d != nil {
+				return d
+			}
+		}
+		return nil
+	}
+	d := walk(root)
+	if d == nil {
+		return nil
+	}
+	before := data[:d.keyStart]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := d.keyStart - bytes.LastIndexByte(before, '\n')
+	return fmt.Errorf("%s:%d:%d: duplicate key %q (the agent reads only the last one); not changed", path, line, col, d.key)
+}
+
 // parseError places a JSON error at its line and column.
 func parseError(path string, data []byte, err error) error {
 	off := int64(len(data))
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	var tr *pyjson.TrailingError
+	var de *pyjson.DepthError
 	switch {
 	case errors.As(err, &se):
 		off = se.Offset
 	case errors.As(err, &tr):
 		off = tr.Offset
+	case errors.As(err, &de):
+		off = de.Offset
 	case errors.As(err, &te):
 		off = te.Offset
 	}
@@ -291,9 +364,9 @@ func (p *Plan) undo(mode fs.FileMode) error {
 
 // removeEmptyDirs removes dir and its parents while they are empty,
 // stopping below root (never root itself, nor anything outside it); it
-// returns the directories removed. Install does not record which
-// directories it made: an empty directory between the file and the
-// project holds nothing anyone could lose.
+// returns the directories removed; it stops at a symbolic link. Install
+// does not record which directories it made: an empty directory between
+// the file and the project holds nothing anyone could lose.
 func removeEmptyDirs(dir, root string) []string {
 	if root == "" {
 		return nil
@@ -302,6 +375,12 @@ func removeEmptyDirs(dir, root string) []string {
 	for {
 		rel, err := filepath.Rel(root, dir)
 		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+			return removed
+		}
+		if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+			// A symbolic link that led to the file (.qwen -> shared)
+			// is the repository's, not a folder install made: os.Remove
+			// would take the link itself.
 			return removed
 		}
 		if os.Remove(dir) != nil { // fails unless empty

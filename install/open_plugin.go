@@ -59,6 +59,11 @@ func MakeOpenPlugin(dir string, agent *agents.Agent, command func(event string) 
 	plan := &PluginPlan{Dir: dir}
 	for _, w := range want {
 		p := filepath.Join(dir, w.rel)
+		if real, top := resolve(p), resolve(dir); !inside(real, top) {
+			// A link in the folder (hooks -> ~/.cursor) must not make
+			// install write a hooks.json another agent reads.
+			return nil, fmt.Errorf("%s: a symbolic link leads it to %s, outside the plugin's folder %s; not changed", p, real, top)
+		}
 		old, err := readBounded(p)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err

@@ -10,7 +10,8 @@ import (
 // HasOwn reports whether path, agent's hook file (its folder for a
 // Scripts layout), holds an entry install wrote: what `install --refresh`
 // rewrites. A file that cannot be read or parsed holds none that install
-// could rewrite (install itself then says why).
+// could rewrite (install itself then says why); one that holds a key twice
+// is read as it is, so that doctor and uninstall say why they refuse it.
 func HasOwn(agent *agents.Agent, path string) bool {
 	if agent.HookFile.Layout == agents.Scripts {
 		for _, ev := range agent.HookFile.Events {
@@ -24,7 +25,7 @@ func HasOwn(agent *agents.Agent, path string) bool {
 	if err != nil {
 		return false
 	}
-	doc, err := parse(path, data)
+	doc, err := decodeObject(path, data)
 	if err != nil {
 		return false
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,6 +33,13 @@ const (
 	FireNoAnswer = "no_answer"
 	FireNotOurs  = "not_ours"
 	FireNotRun   = "not_run"
+	// FireAltered: an entry of ours that is not as install writes it (a
+	// matcher on its group, "async", a shorter timeout…): the agent may
+	// not run it as a guard.
+	FireAltered = "altered"
+	// FireForeign: an entry of ours in a project's file whose absolute
+	// path names a program that is not hermes-hooks (foreignProgram).
+	FireForeign = "not_hermes_hooks"
 	// FireUnknown: the installed release of the agent does not know the
 	// event, so it never runs the entry.
 	FireUnknown = "unknown_event"
@@ -173,6 +181,10 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 		case !knows(in.Agent, version, e.Event):
 			_, since := in.Agent.KnowsEvent(version, e.Event)
 			fc.Status, fc.Detail = FireUnknown, "event unknown to the "+in.Agent.Title+" version installed ("+version+"; it knows it since "+since+"): never run"
+		case e.Altered != "":
+			fc.Status, fc.Detail = FireAltered, "not as install writes it ("+e.Altered+"): "+in.Agent.Title+" may not run it as a guard; run hermes-hooks install "+in.Agent.Name+" to write it again"
+		case !in.User && foreignProgram(e.Command, in.Root) != "":
+			fc.Status, fc.Detail = FireForeign, "runs "+foreignProgram(e.Command, in.Root)+", not hermes-hooks: not run (the agent runs that program in place of hermes-hooks; a repository's file can name any)"
 		case o.NoRun:
 			fc.Status, fc.Detail = FireNotRun, "not run (--no-run)"
 			if probeErr != nil {
@@ -184,6 +196,65 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 		c.Entries = append(c.Entries, fc)
 	}
 	return c
+}
+
+// foreignProgram is the program command, a line of ours run in the folder
+// dir, runs when that is an existing file other than this hermes-hooks and
+// the one on PATH ("" otherwise). The absolute forms match any path (a
+// renamed copy is still ours to refresh or remove), so in a project's
+// file, which the repository writes, '/bin/sh' hook claude PreToolUse
+// reads as ours: run in the project's folder, sh would run the
+// repository's file "hook". A path that names nothing runs nothing (the
+// prologue answers, or the shell says not found): doctor runs it to say so.
+// The PATH form runs what sh finds from dir: through an empty or relative
+// entry of PATH, a file of the repository's.
+func foreignProgram(command, dir string) string {
+	exe, _ := agents.OwnProgram(command)
+	if exe == "" {
+		if exe = relativeOnPath(dir); exe == "" {
+			return ""
+		}
+	}
+	fi, err := os.Stat(filepath.FromSlash(exe))
+	if err != nil {
+		return ""
+	}
+	var ours []string
+	if self, err := os.Executable(); err == nil {
+		ours = append(ours, self)
+	}
+	if onPath, err := exec.LookPath(agents.ProgramName); err == nil {
+		ours = append(ours, onPath)
+	}
+	for _, p := range ours {
+		if o, err := os.Stat(p); err == nil && os.SameFile(fi, o) {
+			return ""
+		}
+	}
+	return exe
+}
+
+// relativeOnPath is the hermes-hooks sh finds first on PATH from dir when
+// it finds it through an empty or relative entry (which sh reads from
+// dir); "" when it finds none, or one in an absolute folder.
+func relativeOnPath(dir string) string {
+	if runtime.GOOS == "windows" {
+		return "" // the agents' Windows shells: see their own forms
+	}
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		rel := !filepath.IsAbs(d)
+		if rel {
+			d = filepath.Join(dir, d) // "" is the folder itself
+		}
+		p := filepath.Join(d, agents.ProgramName)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			if rel {
+				return p
+			}
+			return ""
+		}
+	}
+	return ""
 }
 
 func knows(a *agents.Agent, version, event string) bool {

@@ -151,7 +151,9 @@ and the plugin's entry in config.yaml's plugins.enabled).
 The project is found as install finds it: --project DIR, else the root of the
 git repository holding the current directory, else the current directory.
 When the file is exactly what install made of it, it comes back as it was,
-byte for byte, from the backup install kept (` + install.BackupSuffix + `); a file
+byte for byte, from the backup install kept (` + install.BackupSuffix + `), unless
+that backup holds entries of hermes-hooks itself (a second install changed
+them: an upgrade, --absolute); a file
 install created, holding nothing else, is removed, with the directories left
 empty up to the project (or home) directory. Either way the backup goes too.
 Otherwise only our entries go, and the previous file is kept as the backup.

@@ -15,7 +15,7 @@ import (
 func DecodeOrdered(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	v, err := decodeOrderedValue(dec)
+	v, err := decodeOrderedValue(dec, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -34,6 +34,21 @@ func DecodeOrdered(data []byte) (any, error) {
 type TrailingError struct{ Offset int64 }
 
 func (e *TrailingError) Error() string { return errTrailing.Error() }
+
+// MaxDepth bounds how deep DecodeOrdered reads arrays and objects in each
+// other, as encoding/json bounds its own decoding: json.Decoder's Token,
+// which DecodeOrdered walks, has no bound, and its recursion would run
+// out of stack on a file of a few MB of '[' (a fatal error, not one a
+// caller can handle).
+const MaxDepth = 10000
+
+// DepthError is DecodeOrdered's error for a document nested deeper than
+// MaxDepth; Offset is just after the bracket that goes too deep.
+type DepthError struct{ Offset int64 }
+
+func (e *DepthError) Error() string {
+	return fmt.Sprintf("nested more than %d deep", MaxDepth)
+}
 
 // OrderedObject is a JSON object that keeps its members' order.
 type OrderedObject []Member
@@ -82,13 +97,16 @@ func (o OrderedObject) Delete(key string) OrderedObject {
 	return out
 }
 
-func decodeOrderedValue(dec *json.Decoder) (any, error) {
+func decodeOrderedValue(dec *json.Decoder, depth int) (any, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
 	}
 	switch t := tok.(type) {
 	case json.Delim:
+		if depth++; depth > MaxDepth {
+			return nil, &DepthError{Offset: dec.InputOffset()}
+		}
 		switch t {
 		case '{':
 			obj := OrderedObject{}
@@ -98,7 +116,7 @@ func decodeOrderedValue(dec *json.Decoder) (any, error) {
 					return nil, err
 				}
 				key, _ := kt.(string)
-				v, err := decodeOrderedValue(dec)
+				v, err := decodeOrderedValue(dec, depth)
 				if err != nil {
 					return nil, err
 				}
@@ -111,7 +129,7 @@ func decodeOrderedValue(dec *json.Decoder) (any, error) {
 		case '[':
 			arr := []any{}
 			for dec.More() {
-				v, err := decodeOrderedValue(dec)
+				v, err := decodeOrderedValue(dec, depth)
 				if err != nil {
 					return nil, err
 				}

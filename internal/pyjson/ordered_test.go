@@ -1,6 +1,8 @@
 package pyjson
 
 import (
+	"bytes"
+	"errors"
 	"os"
 	"testing"
 )
@@ -65,4 +67,21 @@ func FuzzDecodeOrdered(f *testing.F) {
 			t.Fatalf("not stable:\n%s\n%s", once, twice)
 		}
 	})
+}
+
+// TestDecodeOrderedDepth: a document nested deeper than encoding/json
+// allows (10000) is an error, not a stack overflow: json.Decoder's Token,
+// which DecodeOrdered walks, has no bound of its own, and a hook file of
+// a few MB of '[' (a repository can ship one) crashed install and doctor.
+func TestDecodeOrderedDepth(t *testing.T) {
+	deep := bytes.Repeat([]byte("["), 4<<20)
+	_, err := DecodeOrdered(deep)
+	var de *DepthError
+	if !errors.As(err, &de) || de.Offset != MaxDepth+1 {
+		t.Fatalf("err = %v, want a DepthError at %d", err, MaxDepth+1)
+	}
+	ok := append(bytes.Repeat([]byte("["), MaxDepth), bytes.Repeat([]byte("]"), MaxDepth)...)
+	if _, err := DecodeOrdered(ok); err != nil {
+		t.Fatalf("%d deep: %v", MaxDepth, err)
+	}
 }
