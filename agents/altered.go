@@ -20,8 +20,8 @@ import (
 // it) in group (nil in a Flat file), is not as Install writes it; "" when
 // it is. The handler holds only the keys Install writes ("type":
 // "command" where the file is typed, "command", the Windows key, Extra
-// with at least its timeouts), the group only "hooks", and the command
-// line names event when it names one.
+// with at least its timeouts) and shownOnly ones, the group only "hooks",
+// and the command line names event when it names one.
 func (a *Agent) altered(event string, group, h pyjson.OrderedObject) string {
 	for _, m := range group {
 		if m.Key != "hooks" {
@@ -43,6 +43,9 @@ func (a *Agent) altered(event string, group, h pyjson.OrderedObject) string {
 		want[m.Key] = m.Value
 	}
 	for _, m := range h {
+		if shownOnly[m.Key] {
+			continue
+		}
 		w, known := want[m.Key]
 		if !known || !sameOrMore(m.Value, w) {
 			return fmt.Sprintf("it has %q", m.Key)
@@ -56,6 +59,11 @@ func (a *Agent) altered(event string, group, h pyjson.OrderedObject) string {
 	c, _ := get(h, "command").(string)
 	return otherEvent(event, c)
 }
+
+// shownOnly are the keys of a handler that only change what the agent
+// shows while it runs (Claude Code's statusMessage, a description): one a
+// user added to an entry of ours leaves it guarding, and is kept.
+var shownOnly = map[string]bool{"statusMessage": true, "description": true}
 
 // otherEvent says which event command, a line of ours, runs 'hook' for
 // when that is not event ("" when it is, or names none).
