@@ -32,9 +32,11 @@ const MissingReasonCmd = "hermes-hooks is not on PATH, so the guards of this pro
 
 // WindowsHookCommand is the command line a's hook file runs for event on
 // Windows, under the key HookFile.WindowsKey ("" when a has none): for
-// cmd.exe, `where hermes-hooks … & if errorlevel 1 (echo DENY& exit /b N)
-// else (hermes-hooks hook …)`; for PowerShell, `if (-not (Get-Command hermes-hooks …)) { …;
-// exit N }; & hermes-hooks hook …; exit $LASTEXITCODE` (a bare exit would
+// cmd.exe, `set NoDefaultCurrentDirectoryInExePath=1& where
+// $PATH:hermes-hooks … & if errorlevel 1 (echo DENY& exit /b N) else
+// (hermes-hooks hook …)` (PATH only, never the current directory); for
+// PowerShell, `if (-not (Get-Command hermes-hooks …)) { …; exit N };
+// & hermes-hooks hook …; exit $LASTEXITCODE` (a bare exit would
 // turn every non-zero exit into 1, and a block is 2). With exe (absolute,
 // forward slashes or backslashes) it runs that program, quoted as that
 // shell reads it. What cannot be quoted safely is an error, never a line
@@ -106,6 +108,10 @@ func (a *Agent) windowsCommandIn(shell WindowsShell, exe, event, args string) (s
 	return psCommand(exe, args, r)
 }
 
+// noCwdSearch is the variable, with a value, that keeps cmd.exe from
+// looking for a program in the current directory.
+const noCwdSearch = "NoDefaultCurrentDirectoryInExePath=1"
+
 // cmdCommand is the cmd.exe form: the prologue answers r when hermes-hooks
 // is not on PATH; with exe, the program double-quoted.
 func cmdCommand(exe, args string, r Reply) (string, error) {
@@ -125,9 +131,16 @@ func cmdCommand(exe, args string, r Reply) (string, error) {
 	}
 	body.WriteString("exit /b " + strconv.Itoa(r.Exit))
 	if exe == "" {
+		// cmd.exe looks for a bare name in the current directory before
+		// PATH: in a repository the agent works in, a committed
+		// hermes-hooks.cmd would run in place of the guard, unapproved.
+		// NoDefaultCurrentDirectoryInExePath (set at all) makes it search
+		// PATH only (NeedCurrentDirectoryForExePath), and where is held to
+		// PATH too, so that it finds what cmd.exe will run. Wine's cmd.exe
+		// ignores the variable (measured): only Windows can show it.
 		// if errorlevel, not ||: Wine's cmd.exe runs what follows || even
 		// after a success, and both read this the same.
-		return "where " + ProgramName + " >nul 2>&1 & if errorlevel 1 (" + body.String() + ") else (" + ProgramName + args + ")", nil
+		return "set " + noCwdSearch + "& where $PATH:" + ProgramName + " >nul 2>&1 & if errorlevel 1 (" + body.String() + ") else (" + ProgramName + args + ")", nil
 	}
 	// Inside double quotes cmd.exe reads & | < > ( ) ^ as text, but it
 	// still expands %VAR% (and !VAR! where delayed expansion is on), and a
@@ -257,7 +270,7 @@ func (a *Agent) windowsForPOSIX(posix, event string) (string, bool, error) {
 
 // ownWindowsForms match the Windows command lines install writes
 // (WindowsHookCommand), each form it ever wrote, whole: cmd.exe's PATH
-// prologue; its absolute path, tested first (today's) or bare (older
+// prologue, held to PATH (today's) or not (older installs); its absolute path, tested first (today's) or bare (older
 // installs); PowerShell's PATH prologue; its absolute path after
 // Test-Path (today's) or Get-Command (older installs). As with
 // ownCommand, a prologue's text is not compared with today's; every
@@ -277,6 +290,7 @@ var ownWindowsForms = sync.OnceValue(func() []winForm {
 		ps bool
 		re string
 	}{
+		{false, `set NoDefaultCurrentDirectoryInExePath=1& where \$PATH:hermes-hooks >nul 2>&1 & if errorlevel 1 \(` + cmdBody + `\) else \(hermes-hooks` + winTail + `\)`},
 		{false, `where hermes-hooks >nul 2>&1 & if errorlevel 1 \(` + cmdBody + `\) else \(hermes-hooks` + winTail + `\)`},
 		{false, `if not exist "(?P<p1>` + cmdExe + `)" \(` + cmdBody + `\) else if exist "(?P<p2>` + cmdExe + `)\\\*" \(` + cmdBody + `\) else \("(?P<p3>` + cmdExe + `)"` + winTail + `\)`},
 		{false, `"(?P<p1>` + cmdExe + `)"` + winTail},

@@ -27,9 +27,9 @@ func TestWindowsHookCommandForms(t *testing.T) {
 		wantMissing string
 	}{
 		{codex, "", "PreToolUse",
-			`where hermes-hooks >nul 2>&1 & if errorlevel 1 (echo ` + codexDeny + `& exit /b 0) else (hermes-hooks hook codex PreToolUse --agent-timeout 600)`, ""},
+			`set NoDefaultCurrentDirectoryInExePath=1& where $PATH:hermes-hooks >nul 2>&1 & if errorlevel 1 (echo ` + codexDeny + `& exit /b 0) else (hermes-hooks hook codex PreToolUse --agent-timeout 600)`, ""},
 		{codex, "", "PostToolUse",
-			`where hermes-hooks >nul 2>&1 & if errorlevel 1 (exit /b 0) else (hermes-hooks hook codex PostToolUse --agent-timeout 600)`, ""},
+			`set NoDefaultCurrentDirectoryInExePath=1& where $PATH:hermes-hooks >nul 2>&1 & if errorlevel 1 (exit /b 0) else (hermes-hooks hook codex PostToolUse --agent-timeout 600)`, ""},
 		// The absolute forms answer when no file is there (or a folder
 		// is): the program is tested before it is run.
 		{codex, "C:/Program Files/hh/hermes-hooks.exe", "Stop",
@@ -114,8 +114,16 @@ func TestWindowsHookCommandHostile(t *testing.T) {
 	if err != nil || !strings.Contains(got, "& 'C:\\x\u2018\u2018; calc; \u2019\u2019\\h.exe' hook") || !IsOwnWindowsCommand(got, "copilot") {
 		t.Errorf("PowerShell typographic quotes: %s, %v", got, err)
 	}
+	// The PATH form older installs wrote (where and cmd.exe also looked
+	// in the current directory) is still ours: refreshed, or taken out.
+	if old := `where hermes-hooks >nul 2>&1 & if errorlevel 1 (exit /b 0) else (hermes-hooks hook codex Stop --agent-timeout 600)`; !IsOwnWindowsCommand(old, "codex") {
+		t.Errorf("the older PATH form is not ours: %s", old)
+	}
 	// Someone else's line is not ours, whatever it runs after.
 	for _, c := range []string{
+		`set NoDefaultCurrentDirectoryInExePath=1& where $PATH:hermes-hooks >nul 2>&1 & if errorlevel 1 (exit /b 0) else (hermes-hooks hook codex Stop) & calc`,
+		`set PATH=.& where $PATH:hermes-hooks >nul 2>&1 & if errorlevel 1 (exit /b 0) else (hermes-hooks hook codex Stop)`,
+		`set NoDefaultCurrentDirectoryInExePath=1& calc& where $PATH:hermes-hooks >nul 2>&1 & if errorlevel 1 (exit /b 0) else (hermes-hooks hook codex Stop)`,
 		`where hermes-hooks >nul 2>&1 & if errorlevel 1 (exit /b 0) else (hermes-hooks hook codex Stop) & calc`,
 		`where hermes-hooks >nul 2>&1 & if errorlevel 1 (exit /b 0) else (hermes-hooks hook codex Stop & calc)`,
 		`calc & hermes-hooks hook codex Stop`,

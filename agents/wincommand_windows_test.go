@@ -18,7 +18,11 @@ const fakeWhereEnv = "HERMES_TEST_FAKE_WHERE"
 func TestMain(m *testing.M) {
 	if os.Getenv(fakeWhereEnv) == "1" {
 		if len(os.Args) == 2 {
-			if _, err := exec.LookPath(os.Args[1]); err == nil {
+			// where NAME also looks in the current directory (Go's
+			// LookPath finds it there with ErrDot); where $PATH:NAME does
+			// not.
+			name, pathOnly := strings.CutPrefix(os.Args[1], "$PATH:")
+			if _, err := exec.LookPath(name); err == nil || !pathOnly && errors.Is(err, exec.ErrDot) {
 				os.Exit(0)
 			}
 		}
@@ -39,9 +43,11 @@ func TestCodexWindowsCommandRunsInCmd(t *testing.T) {
 	}
 	sys32 := filepath.Join(os.Getenv("SystemRoot"), "System32")
 	dir := t.TempDir()
+	repo := t.TempDir() // the directory the agent works in
 	run := func(line string) (string, string, int) {
 		t.Helper()
 		cmd := exec.Command(comspec)
+		cmd.Dir = repo
 		cmd.SysProcAttr = &syscall.SysProcAttr{CmdLine: `"` + comspec + `" /C ` + line}
 		// The environment is case-insensitive on Windows: a second
 		// "Path" would be the one read.
@@ -97,6 +103,21 @@ func TestCodexWindowsCommandRunsInCmd(t *testing.T) {
 			t.Errorf("%s, hermes-hooks absent: stdout %q stderr %q exit %d; want %q, exit %d", ev, stdout, stderr, code, want.Stdout, want.Exit)
 		}
 	}
+	// Attack: absent from PATH, but the repository the agent works in
+	// holds a hermes-hooks.cmd. cmd.exe would run it in place of the
+	// guard; the line asks PATH only, refuses, and never runs it.
+	planted := filepath.Join(repo, "hermes-hooks.cmd")
+	if err := os.WriteFile(planted, []byte("@echo PLANTED\r\n@exit /b 0\r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range []string{"PreToolUse", "Stop"} {
+		line, _ := codex.WindowsHookCommand("", ev)
+		want := codex.MissingReply(ev, MissingReasonCmd)
+		stdout, _, code := run(line)
+		if strings.Contains(stdout, "PLANTED") || code != want.Exit {
+			t.Errorf("%s, hermes-hooks absent, the repository's planted: stdout %q exit %d; want the refusal, exit %d", ev, stdout, code, want.Exit)
+		}
+	}
 	// Present: a hermes-hooks.cmd on PATH that echoes its arguments and
 	// exits 2, as a block would.
 	if err := os.WriteFile(filepath.Join(dir, "hermes-hooks.cmd"), []byte("@echo args: %*\r\n@exit /b 2\r\n"), 0o644); err != nil {
@@ -105,6 +126,17 @@ func TestCodexWindowsCommandRunsInCmd(t *testing.T) {
 	line, _ := codex.WindowsHookCommand("", "PreToolUse")
 	stdout, _, code := run(line)
 	if strings.TrimSpace(stdout) != "args: hook codex PreToolUse --agent-timeout 600" || code != 2 {
+		if !strings.Contains(stdout, "PLANTED") || os.Getenv(fakeWhereEnv) == "" {
+			t.Errorf("hermes-hooks present: stdout %q exit %d", stdout, code)
+		}
+		// Wine's cmd.exe ignores NoDefaultCurrentDirectoryInExePath and
+		// runs the planted file; Windows honours it (checked there).
+		t.Logf("hermes-hooks present, the repository's planted: Wine's cmd.exe ran it (%q)", stdout)
+	}
+	if err := os.Remove(planted); err != nil {
+		t.Fatal(err)
+	}
+	if stdout, _, code := run(line); strings.TrimSpace(stdout) != "args: hook codex PreToolUse --agent-timeout 600" || code != 2 {
 		t.Errorf("hermes-hooks present: stdout %q exit %d", stdout, code)
 	}
 	// By path, with a space in it.
