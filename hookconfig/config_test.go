@@ -220,6 +220,27 @@ func TestSameCommandTwoIfRulesAreTwoEntries(t *testing.T) {
 	}
 }
 
+// Two http hooks (or opa: entries) whose URLs differ only in the token or
+// password they carry are two hooks, though both are shown with it
+// redacted: folding them by the text shown dropped the second, here the
+// fail_closed guard.
+func TestURLsThatDifferInTheirSecretAreTwoEntries(t *testing.T) {
+	cfg := mustParse(t, "hooks:\n  PreToolUse:\n    - hooks:\n"+
+		"        - {type: http, url: \"http://tokA@127.0.0.1:9/hook\"}\n"+
+		"        - {type: http, url: \"http://tokB@127.0.0.1:9/hook\", onFailure: block}\n"+
+		"  pre_tool_call:\n    - opa: http://a:pw1@127.0.0.1:9/v1/data/x\n    - opa: http://a:pw2@127.0.0.1:9/v1/data/x\n      fail_closed: true\n")
+	if len(cfg.Entries) != 4 || !cfg.Entries[1].FailClosed || !cfg.Entries[3].FailClosed {
+		t.Fatalf("want 4 entries, the second and fourth fail_closed; got %d", len(cfg.Entries))
+	}
+	// The same URL twice is one.
+	cfg = mustParse(t, "hooks:\n  PreToolUse:\n    - hooks:\n"+
+		"        - {type: http, url: \"http://tokA@127.0.0.1:9/hook\"}\n"+
+		"        - {type: http, url: \"http://tokA@127.0.0.1:9/hook\"}\n")
+	if len(cfg.Entries) != 1 {
+		t.Fatalf("the same URL twice: want 1 entry, got %d", len(cfg.Entries))
+	}
+}
+
 func TestF62_SameCommandTwoMatchers(t *testing.T) {
 	cfg := mustParse(t, "hooks:\n  pre_tool_call:\n    - command: /h\n      matcher: terminal\n    - command: /h\n      matcher: web_search\n")
 	if len(cfg.Entries) != 2 {

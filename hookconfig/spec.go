@@ -81,6 +81,21 @@ func (*HTTPSpec) Kind() string { return TypeHTTP }
 // approval.
 func (s *HTTPSpec) Label() string { return ShownURL(s.URL) }
 
+// sameHookKey is what an entry is the same hook as another by (with its
+// event, matcher and scope: Config.finish): its text, except where the
+// text hides part of what runs. An http hook's or an opa entry's URL is
+// shown with its secret redacted (ShownURL); two that differ only there
+// are two hooks, as Claude Code keeps http hooks apart by URL.
+func sameHookKey(e *Entry) string {
+	switch s := e.Spec.(type) {
+	case *HTTPSpec:
+		return TypeHTTP + "\x00" + s.URL
+	case *OPASpec:
+		return TypeOPA + "\x00" + s.URL
+	}
+	return e.Text()
+}
+
 // ShownURL is raw as a URL is printed (list, the journal, the allowlist,
 // a block's reason the agent and its model read): user information in it
 // is for the request only, so a password is replaced by xxxxx, as
