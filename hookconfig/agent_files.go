@@ -155,11 +155,7 @@ func (cfg *Config) readAgentFile(k agentFileKind, path, flag string, inDir bool)
 			cfg.warn(k.key, path+": no such file; skipped")
 			return false, nil
 		}
-		var pe *fs.PathError
-		if errors.As(err, &pe) && pe.Path == path {
-			err = pe.Err
-		}
-		ce := &ConfigError{Path: path, Err: err}
+		ce := &ConfigError{Path: path, Err: fsutil.WithoutPath(path, err)}
 		if flag != "" {
 			if errors.Is(err, fs.ErrNotExist) {
 				ce.Err = errors.New("no such file")

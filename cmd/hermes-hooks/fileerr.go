@@ -1,10 +1,9 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // fileErr words err about the file at path as a person reads it, the path
@@ -16,12 +15,5 @@ func fileErr(path string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %w", path, pe.Err)
-	}
-	if strings.HasPrefix(err.Error(), path+": ") {
-		return err
-	}
-	return fmt.Errorf("%s: %w", path, err)
+	return fmt.Errorf("%s: %w", path, fsutil.WithoutPath(path, err))
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,6 +25,31 @@ type TooLargeError struct{ Size, Max int64 }
 func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("larger than %d bytes (%d)", e.Max, e.Size)
 }
+
+// WithoutPath is err as a message that names path itself goes on with
+// it: Go's "open PATH: no such file or directory" without "open PATH: ",
+// and this package's "PATH: not a regular file (a FIFO)" without
+// "PATH: ". An error about another path is returned as it is; what err
+// wraps stays wrapped (errors.Is still sees fs.ErrNotExist).
+func WithoutPath(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		return pe.Err
+	}
+	if rest, ok := strings.CutPrefix(err.Error(), path+": "); ok {
+		return &reason{msg: rest, err: err}
+	}
+	return err
+}
+
+// reason is an error shown as msg that wraps err.
+type reason struct {
+	msg string
+	err error
+}
+
+func (r *reason) Error() string { return r.msg }
+func (r *reason) Unwrap() error { return r.err }
 
 // ReadRegular reads a regular file of at most max bytes. It never blocks on
 // a FIFO or a device (the file is opened non-blocking and checked before it

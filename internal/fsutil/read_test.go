@@ -4,6 +4,7 @@ package fsutil
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -63,5 +64,29 @@ func TestReadRegular(t *testing.T) {
 	}
 	if _, err := ReadRegular("/dev/zero", "", 10); !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "a device") {
 		t.Errorf("/dev/zero: %v", err)
+	}
+}
+
+// WithoutPath drops the path a message already names from Go's and this
+// package's errors about it, keeps what they wrap, and leaves an error
+// about another path as it is.
+func TestWithoutPath(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f.json")
+	_, errMissing := os.Open(p)
+	errFIFO := fmt.Errorf("%s: %w (a FIFO)", p, ErrNotRegular)
+	_, errOther := os.Open(p + ".other")
+	for _, c := range []struct {
+		err  error
+		want string
+		is   error
+	}{
+		{errMissing, "no such file or directory", fs.ErrNotExist},
+		{errFIFO, "not a regular file (a FIFO)", ErrNotRegular},
+		{errOther, errOther.Error(), fs.ErrNotExist},
+	} {
+		got := WithoutPath(p, c.err)
+		if got.Error() != c.want || !errors.Is(got, c.is) {
+			t.Errorf("WithoutPath(%v) = %q (is %v: %v), want %q", c.err, got, c.is, errors.Is(got, c.is), c.want)
+		}
 	}
 }
