@@ -80,21 +80,21 @@ func ResolveOTLP(s OTLPSettings, getenv func(string) string) (OTLP, error) {
 	case ProtoJSON:
 		o.Protocol = ProtoJSON
 	case "grpc":
-		return o, fmt.Errorf("%s: grpc is not supported; use %s or %s (port 4318)", from, ProtoProtobuf, ProtoJSON)
+		return o, settingErr(from, "grpc is not supported; use %s or %s (port 4318)", ProtoProtobuf, ProtoJSON)
 	default:
-		return o, fmt.Errorf("%s: %q is not an OTLP protocol (%s, %s)", from, proto, ProtoProtobuf, ProtoJSON)
+		return o, settingErr(from, "%q is not an OTLP protocol (%s, %s)", proto, ProtoProtobuf, ProtoJSON)
 	}
 	if s.Headers != nil {
 		for k, v := range s.Headers {
 			if err := checkHeader(k, v); err != nil {
-				return o, fmt.Errorf("export.otlp.headers: %w", err)
+				return o, &SettingError{Setting: "export.otlp.headers", Err: err}
 			}
 			o.Headers = append(o.Headers, [2]string{k, v})
 		}
 		sortHeaders(o.Headers)
 	} else if v, from := env("HEADERS"); v != "" {
 		if o.Headers, err = ParseHeaders(v); err != nil {
-			return o, fmt.Errorf("%s: %w", from, err)
+			return o, &SettingError{Setting: from, Err: err}
 		}
 	}
 	if s.Timeout > 0 {
@@ -102,26 +102,41 @@ func ResolveOTLP(s OTLPSettings, getenv func(string) string) (OTLP, error) {
 	} else if v, from := env("TIMEOUT"); v != "" {
 		ms, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || ms <= 0 || ms > 3_600_000 {
-			return o, fmt.Errorf("%s: %q is not a timeout in milliseconds (1 to 3600000)", from, v)
+			return o, settingErr(from, "%q is not a timeout in milliseconds (1 to 3600000)", v)
 		}
 		o.Timeout = time.Duration(ms) * time.Millisecond
 	}
 	return o, nil
 }
 
+// SettingError is a setting (a key of the config's export: block, or an
+// OTEL_EXPORTER_OTLP_* variable) that cannot be used, and why: the config
+// reader warns at the key, the exporter names the variable.
+type SettingError struct {
+	Setting string
+	Err     error
+}
+
+func (e *SettingError) Error() string { return e.Setting + ": " + e.Err.Error() }
+func (e *SettingError) Unwrap() error { return e.Err }
+
+func settingErr(setting, format string, args ...any) error {
+	return &SettingError{Setting: setting, Err: fmt.Errorf(format, args...)}
+}
+
 func checkURL(raw, from string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "", fmt.Errorf("%s: %q is not a URL: %v", from, raw, err)
+		return "", settingErr(from, "%q is not a URL: %v", raw, err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", fmt.Errorf("%s: %q must be an http:// or https:// URL", from, raw)
+		return "", settingErr(from, "%q must be an http:// or https:// URL", raw)
 	}
 	if u.Host == "" {
-		return "", fmt.Errorf("%s: %q names no host", from, raw)
+		return "", settingErr(from, "%q names no host", raw)
 	}
 	if u.User != nil {
-		return "", fmt.Errorf("%s: %q carries credentials in the URL; put them in the headers", from, raw)
+		return "", settingErr(from, "%q carries credentials in the URL; put them in the headers", raw)
 	}
 	return u.String(), nil
 }

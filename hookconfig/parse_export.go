@@ -1,6 +1,7 @@
 package hookconfig
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -137,11 +138,11 @@ func (cfg *Config) parseOTLP(v *yaml.Node) {
 	// The config's own values are checked now (the environment's when
 	// export starts: they may change).
 	if _, err := export.ResolveOTLP(s, func(string) string { return "" }); err != nil {
-		// Its error names the key it is about (export.otlp.endpoint: …):
-		// the warning's path, not said twice.
+		// Warned at the key it is about (export.otlp.endpoint), which the
+		// message then does not say again.
 		path, msg := "export.otlp", err.Error()
-		if key, rest, ok := strings.Cut(msg, ": "); ok && strings.HasPrefix(key, path+".") {
-			path, msg = key, rest
+		if se := (*export.SettingError)(nil); errors.As(err, &se) && strings.HasPrefix(se.Setting, path+".") {
+			path, msg = se.Setting, se.Err.Error()
 		}
 		cfg.warn(path, msg+"; OpenTelemetry export off")
 		return
