@@ -36,17 +36,18 @@ func runApproveProject(a *app, args []string, o approveOptions) error {
 	root := dir
 	if len(hooks) > 0 {
 		root = hooks[0].Status.Entry.Scope.Project
+	} else {
+		// Named as the search went: up to the repository's root, which
+		// is what a reader in a subdirectory takes "the project" for.
+		root, _ = install.ProjectDir(dir, "")
 	}
 	extra := map[string]any{"project": root, "hooks": hooks}
 	if len(hooks) == 0 {
 		if o.json {
 			return writeJSON(a.Out, map[string]any{"project": root, "hooks": hooks, "results": []any{}, "approved": 0, "refused": 0})
 		}
-		// Named as the search went: up to the repository's root, which
-		// is what a reader in a subdirectory takes "the project" for.
-		searched, _ := install.ProjectDir(dir, "")
 		fmt.Fprintf(a.Out, "No hooks declared by the project at %s (no %s, and no agent hook file hermes-hooks reads there) — nothing to approve.\n",
-			show(searched), hookconfig.ProjectHooksFile)
+			show(root), hookconfig.ProjectHooksFile)
 		return nil
 	}
 	if !o.json {

@@ -280,7 +280,11 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 		// A misspelt agent is a slip on the command line, like an unknown
 		// event: exit 2, with the name probably meant.
 		known := oneArgInstallables()
-		hint := "hermes-hooks install AGENT, AGENT one of " + strings.Join(known, ", ")
+		verb := "install"
+		if o.uninstall {
+			verb = "uninstall"
+		}
+		hint := "hermes-hooks " + verb + " AGENT, AGENT one of " + strings.Join(known, ", ")
 		if s := suggest.Closest(name, known); s != "" {
 			hint = "did you mean '" + s + "'?"
 		}
