@@ -184,7 +184,7 @@ func (g *Registry) Remember(rec Record) (backup string, err error) {
 				prev := rs[i]
 				prev.UpdatedAt = rec.UpdatedAt
 				if reflect.DeepEqual(prev, rec) {
-					return rs // nothing changed: no rewrite
+					return rs // nothing changed: its time stays
 				}
 				rs[i] = rec
 				return rs

@@ -38,10 +38,7 @@ one of those keys install.`,
   hermes-hooks bundle install corp-guards.tar.gz --pub corp.pub
   hermes-hooks bundle list --json`,
 		Args: exactArgs(0, "a subcommand: pack, keygen, sign, verify, install, list or remove"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprint(a.Out, cmd.UsageString())
-			return silentExit(2)
-		},
+		RunE: usageOnly(a),
 	}
 	cmd.AddCommand(newBundlePackCmd(a), newBundleKeygenCmd(a), newBundleSignCmd(a), newBundleVerifyCmd(a),
 		newBundleInstallCmd(a), newBundleListCmd(a), newBundleRemoveCmd(a))

@@ -24,10 +24,7 @@ flushes the spool every 30 seconds.`,
   hermes-hooks export flush --within 5s --json`,
 		Args: exactArgs(0, "a subcommand: flush"),
 		// Alone, like bundle alone: the usage, and exit 2 (nothing done).
-		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprint(a.Out, cmd.UsageString())
-			return silentExit(2)
-		},
+		RunE: usageOnly(a),
 	}
 	cmd.AddCommand(newExportFlushCmd(a))
 	return cmd

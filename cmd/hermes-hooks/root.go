@@ -66,11 +66,8 @@ configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
 			}
 			return usageErr(hint, "unknown command %q", args[0])
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			// No command: the full list, and exit 2 (nothing was done).
-			fmt.Fprint(a.Out, cmd.UsageString())
-			return silentExit(2)
-		},
+		// No command: the full list, and exit 2 (nothing was done).
+		RunE: usageOnly(a),
 	}
 	root.CompletionOptions.HiddenDefaultCmd = false
 	root.SuggestionsMinimumDistance = 2
@@ -206,3 +203,12 @@ func (f agentFilesFlag) String() string {
 	return "[" + strings.Join(f.files[f.agent], ",") + "]"
 }
 func (f agentFilesFlag) Type() string { return "stringArray" }
+
+// usageOnly is the RunE of a command that does nothing by itself (the
+// root, a group of subcommands): its usage, and exit 2.
+func usageOnly(a *app) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, _ []string) error {
+		fmt.Fprint(a.Out, cmd.UsageString())
+		return silentExit(2)
+	}
+}

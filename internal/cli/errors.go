@@ -117,10 +117,12 @@ func classify(err error) (code int, msg, hint string) {
 		return 2, "unknown event '" + ue.Name + "'", hint
 	case errors.As(err, &hi):
 		return 1, err.Error(), hi.hint
-	case errors.As(err, &ce) && ce.Hint != "":
-		return 1, ce.Error(), ce.Hint
 	case errors.As(err, &ce):
-		return 1, ce.Error(), "fix the file, or point --config elsewhere"
+		hint = ce.Hint
+		if hint == "" {
+			hint = "fix the file, or point --config elsewhere"
+		}
+		return 1, ce.Error(), hint
 	}
 	// Anything else is a runtime error: the command was called right but
 	// could not do its job. (The command line's own errors are UsageErrors:
