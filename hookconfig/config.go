@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/hermeshome"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/protocol/permrule"
@@ -349,11 +350,13 @@ type ConfigError struct {
 	Hint   string // what to do about it, when not "fix it, or --config"
 }
 
+// Error names the file once: "config PATH: no such file or directory",
+// not Go's "config PATH: open PATH: …".
 func (e *ConfigError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("config %s:%d: %v", e.Path, e.Line, e.Err)
 	}
-	return fmt.Sprintf("config %s: %v", e.Path, e.Err)
+	return fmt.Sprintf("config %s: %v", e.Path, fsutil.WithoutPath(e.Path, e.Err))
 }
 
 func (e *ConfigError) Unwrap() error { return e.Err }

@@ -29,11 +29,11 @@ func (e *TooLargeError) Error() string {
 // WithoutPath is err as a message that names path itself goes on with
 // it: Go's "open PATH: no such file or directory" without "open PATH: ",
 // and this package's "PATH: not a regular file (a FIFO)" without
-// "PATH: ". An error about another path is returned as it is; what err
-// wraps stays wrapped (errors.Is still sees fs.ErrNotExist).
+// "PATH: ". An error about another path, or one that wraps Go's in more
+// words, is returned as it is; what err wraps stays wrapped (errors.Is still sees fs.ErrNotExist).
 func WithoutPath(path string, err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) && pe.Path == path {
+	// Only err itself: a PathError wrapped in more words keeps them.
+	if pe, ok := err.(*fs.PathError); ok && pe.Path == path {
 		return pe.Err
 	}
 	if rest, ok := strings.CutPrefix(err.Error(), path+": "); ok {
