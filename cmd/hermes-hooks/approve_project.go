@@ -33,13 +33,12 @@ func runApproveProject(a *app, args []string, o approveOptions) error {
 		return err
 	}
 	hooks := report.ProjectHooks(statuses)
-	root := dir
+	// With nothing declared, named as the search went: up to the
+	// repository's root, which is what a reader in a subdirectory takes
+	// "the project" for.
+	root, _ := install.ProjectDir(dir, "")
 	if len(hooks) > 0 {
 		root = hooks[0].Status.Entry.Scope.Project
-	} else {
-		// Named as the search went: up to the repository's root, which
-		// is what a reader in a subdirectory takes "the project" for.
-		root, _ = install.ProjectDir(dir, "")
 	}
 	extra := map[string]any{"project": root, "hooks": hooks}
 	if len(hooks) == 0 {
