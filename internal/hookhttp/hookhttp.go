@@ -17,6 +17,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
@@ -103,10 +104,31 @@ func Run(ctx context.Context, s Spec) (res hookproc.Result) {
 	return res
 }
 
-var client = &http.Client{
-	// The approval is of one URL: a redirect would send the payload
-	// elsewhere.
-	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+// client is made at the first post (not at every start, which most
+// never post): net/http's default transport but for its proxy.
+var client = sync.OnceValue(func() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.Proxy = tunnelOnly
+	return &http.Client{
+		Transport: t,
+		// The approval is of one URL: a redirect would send the payload
+		// elsewhere.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+})
+
+// tunnelOnly is net/http's proxy from the environment (HTTPS_PROXY …) for
+// an https:// post only. The variables come from the environment, which
+// an agent's project settings can set for the hooks it runs: through a
+// proxy of a repository's, an http:// post is read and its answer written
+// there ("no objection" for a guard). An https:// post through a proxy is
+// a tunnel (CONNECT) to the URL's host, which the proxy can refuse (the
+// hook then fails, closed for a guard) but neither read nor answer for.
+func tunnelOnly(r *http.Request) (*url.URL, error) {
+	if r.URL.Scheme != "https" {
+		return nil, nil
+	}
+	return http.ProxyFromEnvironment(r)
 }
 
 // post is a POST over net/http that follows no redirect, returning the
@@ -122,7 +144,7 @@ func post(ctx context.Context, url string, header map[string]string, body []byte
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
-	resp, err := client.Do(req)
+	resp, err := client().Do(req)
 	if err != nil {
 		return 0, nil, err
 	}
