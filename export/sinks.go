@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -36,12 +37,27 @@ type otlpSink struct {
 }
 
 func newOTLPSink(cfg OTLP, res resource) *otlpSink {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.Proxy = proxyForHTTPS
 	return &otlpSink{cfg: cfg, res: res, client: &http.Client{
-		Timeout: cfg.Timeout,
+		Transport: t,
+		Timeout:   cfg.Timeout,
 		// An endpoint moved elsewhere is a configuration to fix, not a
 		// place to send decisions on someone else's word.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}}
+}
+
+// proxyForHTTPS is net/http's proxy from the environment for an https://
+// endpoint only, as for http hooks (internal/hookhttp): an agent's project
+// settings can set HTTP_PROXY for the hooks it runs, and through a
+// repository's proxy plain-http records would be read, or dropped unseen.
+// Through a tunnel (CONNECT) to an https:// endpoint they are neither.
+func proxyForHTTPS(r *http.Request) (*url.URL, error) {
+	if r.URL.Scheme != "https" {
+		return nil, nil
+	}
+	return http.ProxyFromEnvironment(r)
 }
 
 func (s *otlpSink) name() string { return "otlp" }

@@ -252,3 +252,19 @@ func errorAs(err error, p *permanent) bool {
 	}
 	return ok
 }
+
+// Records to an http:// endpoint go straight to it, whatever proxy the
+// environment (which a repository's agent settings can set) names; to an
+// https:// one, through the environment's proxy as a tunnel (the rule is
+// internal/hookhttp's, tested there through a real proxy and process).
+func TestOTLPSinkProxiesHTTPSOnly(t *testing.T) {
+	s := newOTLPSink(OTLP{URL: "http://collector.invalid/v1/logs", Timeout: hang}, testRes)
+	tr, ok := s.client.Transport.(*http.Transport)
+	if !ok {
+		t.Fatalf("the OTLP client's transport is %T, want its own *http.Transport", s.client.Transport)
+	}
+	req, _ := http.NewRequest(http.MethodPost, "http://collector.invalid/v1/logs", nil)
+	if u, err := tr.Proxy(req); u != nil || err != nil {
+		t.Errorf("an http:// endpoint goes through %v (%v), want straight", u, err)
+	}
+}
