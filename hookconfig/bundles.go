@@ -33,7 +33,9 @@ func (cfg *Config) addBundles(dirs []string, keys []string) {
 		ents, err := os.ReadDir(root)
 		if err != nil {
 			if !os.IsNotExist(err) {
-				cfg.warn(root, "bundles directory skipped: "+err.Error())
+				// Every bundle in it is lost: refused like one
+				// bundle's unreadable fragment, never a mere warning.
+				cfg.unloadedBundle(root, root, &ConfigError{Path: root, Err: err})
 			}
 			continue
 		}
@@ -59,7 +61,7 @@ func (cfg *Config) addBundle(dir string, keys []string) {
 	path := filepath.Join(files, bundle.ConfigFile)
 	data, err := fsutil.ReadRegular(path, files, MaxProjectFileBytes)
 	if err != nil {
-		cfg.unloadedBundle(path, &ConfigError{Path: path, Err: err})
+		cfg.unloadedBundle(dir, path, &ConfigError{Path: path, Err: err})
 		return
 	}
 	frag, err := parseConfig(data, path, MaxProjectEntries)
@@ -70,7 +72,7 @@ func (cfg *Config) addBundle(dir string, keys []string) {
 		err = frag.loadRules(files)
 	}
 	if err != nil {
-		cfg.unloadedBundle(path, err)
+		cfg.unloadedBundle(dir, path, err)
 		return
 	}
 	if frag.AutoAccept {
@@ -105,8 +107,9 @@ func (cfg *Config) addBundle(dir string, keys []string) {
 	cfg.RuleFiles = append(cfg.RuleFiles, frag.RuleFiles...)
 }
 
-// unloadedBundle records a bundle whose config cannot be loaded.
-func (cfg *Config) unloadedBundle(path string, err error) {
+// unloadedBundle records a bundle (dir: the bundle's, or the bundles
+// directory that could not be listed) whose config cannot be loaded.
+func (cfg *Config) unloadedBundle(dir, path string, err error) {
 	cfg.warn(path, "bundle config skipped: "+err.Error())
-	cfg.Unloaded = append(cfg.Unloaded, Unloaded{Err: err, Bundle: true})
+	cfg.Unloaded = append(cfg.Unloaded, Unloaded{Err: err, Bundle: true, bundleDir: dir})
 }
