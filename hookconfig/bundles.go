@@ -1,6 +1,8 @@
 package hookconfig
 
 import (
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,9 +28,17 @@ import (
 // carries them (Entry.BundleKeys), so that the consent gate, and list and
 // doctor, hold the bundle to them.
 func (cfg *Config) addBundles(dirs []string, keys []string) {
+	managed := ManagedPaths()
 	for _, root := range dirs {
 		if root == "" {
 			continue
+		}
+		isManaged := inManagedBundles(root, managed)
+		if isManaged {
+			if err := checkManagedDirs(root); err != nil && !os.IsNotExist(err) {
+				cfg.unloadedBundle(root, root, &ConfigError{Path: root, Err: err})
+				continue
+			}
 		}
 		ents, err := os.ReadDir(root)
 		if err != nil {
@@ -47,7 +57,14 @@ func (cfg *Config) addBundles(dirs []string, keys []string) {
 		}
 		slices.Sort(names)
 		for _, name := range names {
-			cfg.addBundle(filepath.Join(root, name), keys)
+			dir := filepath.Join(root, name)
+			if isManaged {
+				if err := checkManagedBundle(dir); err != nil {
+					cfg.unloadedBundle(dir, dir, &ConfigError{Path: dir, Err: err})
+					continue
+				}
+			}
+			cfg.addBundle(dir, keys)
 		}
 	}
 }
@@ -112,4 +129,49 @@ func (cfg *Config) addBundle(dir string, keys []string) {
 func (cfg *Config) unloadedBundle(dir, path string, err error) {
 	cfg.warn(path, "bundle config skipped: "+err.Error())
 	cfg.Unloaded = append(cfg.Unloaded, Unloaded{Err: err, Bundle: true, bundleDir: dir})
+}
+
+// CheckManagedBundleDir checks root, a managed layer's bundles directory
+// (or, before the first install, the nearest directory above it that
+// exists) against the managed config's ownership rule: what bundle
+// install and remove --managed check before root writes there, since a
+// user who could write it could swap what is being unpacked or removed
+// for a link.
+func CheckManagedBundleDir(root string) error {
+	for {
+		if _, err := os.Lstat(root); !os.IsNotExist(err) || filepath.Dir(root) == root {
+			break
+		}
+		root = filepath.Dir(root)
+	}
+	if err := checkManagedDirs(root); err != nil {
+		return &ConfigError{Path: root, Err: err}
+	}
+	return nil
+}
+
+// checkManagedBundle holds an installed managed bundle's directories to the
+// managed config's ownership rule (the bundles directory above was
+// checked): its hooks run for every user, and a user who could rename
+// into its directory could put a manifest, signature and signer.pub of
+// their own there, which would verify. Its files need no such check:
+// each is compared with the signed manifest before it runs.
+func checkManagedBundle(dir string) error {
+	n := 0
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if n++; n > bundle.MaxFiles {
+			return fmt.Errorf("%s: more directories than a bundle holds", dir)
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if why := managedDirProblem(p, fi); why != "" {
+			return &ManagedRefusedError{Path: p, Reason: why}
+		}
+		return nil
+	})
 }
