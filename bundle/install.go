@@ -238,7 +238,15 @@ func List(root string) ([]*Installed, []error) {
 	var out []*Installed
 	var errs []error
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), ".") || !e.IsDir() {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if e.Type()&fs.ModeSymlink != 0 {
+			// The config loader refuses it (failing closed): say so here.
+			errs = append(errs, fmt.Errorf("%s: a symbolic link, not a bundle directory; its hooks do not run and the calls they gate are refused", filepath.Join(root, e.Name())))
+			continue
+		}
+		if !e.IsDir() {
 			continue
 		}
 		b, err := ReadInstalled(filepath.Join(root, e.Name()))

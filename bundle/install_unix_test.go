@@ -44,3 +44,15 @@ func TestInstallReadableByEveryone(t *testing.T) {
 		t.Errorf("a.sh: mode %04o", fi.Mode().Perm())
 	}
 }
+
+// bundle list shows a link in a bundles directory (which the config
+// loader refuses, failing closed) as an error, not nothing.
+func TestListReportsLink(t *testing.T) {
+	root := t.TempDir()
+	if err := os.Symlink(t.TempDir(), filepath.Join(root, "corp")); err != nil {
+		t.Fatal(err)
+	}
+	if list, errs := List(root); len(list) != 0 || len(errs) != 1 {
+		t.Fatalf("a linked bundle: %d listed, errors %v; want one error", len(list), errs)
+	}
+}

@@ -1,6 +1,7 @@
 package hookconfig
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -51,7 +52,14 @@ func (cfg *Config) addBundles(dirs []string, keys []string) {
 		}
 		names := make([]string, 0, len(ents))
 		for _, e := range ents {
-			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			switch {
+			case strings.HasPrefix(e.Name(), "."):
+			case e.Type()&fs.ModeSymlink != 0:
+				// Never followed (where it leads is no install), never
+				// skipped in silence (the guards meant to be there).
+				p := filepath.Join(root, e.Name())
+				cfg.unloadedBundle(p, p, &ConfigError{Path: p, Err: errors.New("a symbolic link, not a bundle directory: install bundles with 'hermes-hooks bundle install'")})
+			case e.IsDir():
 				names = append(names, e.Name())
 			}
 		}

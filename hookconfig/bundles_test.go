@@ -51,3 +51,28 @@ func TestManagedOnlyKeepsManagedBundleRefusal(t *testing.T) {
 		t.Fatalf("allow_managed_hooks_only: Unloaded = %+v, want the managed bundle's refusal only", cfg.Unloaded)
 	}
 }
+
+// A bundle in a bundles directory is a directory bundle install made. A
+// symbolic link there (say, a deployment that links a bundle in from
+// elsewhere) was skipped without a word, so the guards it was meant to
+// add silently did not run: it is refused instead, failing closed, and not
+// followed (where it leads is nobody's signed install).
+func TestBundleLinkRefused(t *testing.T) {
+	dir := t.TempDir()
+	elsewhere := filepath.Join(dir, "elsewhere", "corp")
+	if err := os.MkdirAll(filepath.Join(elsewhere, "files"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(dir, "bundles")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(root, "corp")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	cfg := emptyConfig()
+	cfg.addBundles([]string{root}, nil)
+	if len(cfg.Unloaded) != 1 || !cfg.Unloaded[0].Bundle || !strings.Contains(cfg.Unloaded[0].Err.Error(), "symbolic link") {
+		t.Fatalf("a linked bundle: Unloaded = %+v, want it refused", cfg.Unloaded)
+	}
+}
