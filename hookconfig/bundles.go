@@ -72,7 +72,7 @@ func (cfg *Config) addBundles(dirs []string, keys []string) {
 					continue
 				}
 			}
-			cfg.addBundle(dir, keys)
+			cfg.addBundle(dir, keys, isManaged)
 		}
 	}
 }
@@ -81,7 +81,7 @@ func (cfg *Config) addBundles(dirs []string, keys []string) {
 // repository's hooks file it cannot approve hooks, move the journal or
 // rename tools; unlike it, it may not name agent hook files either (they
 // would be files the signature does not cover).
-func (cfg *Config) addBundle(dir string, keys []string) {
+func (cfg *Config) addBundle(dir string, keys []string, managed bool) {
 	files := bundle.FilesDir(dir)
 	path := filepath.Join(files, bundle.ConfigFile)
 	data, err := fsutil.ReadRegular(path, files, MaxProjectFileBytes)
@@ -122,6 +122,7 @@ func (cfg *Config) addBundle(dir string, keys []string) {
 		// signed manifest.
 		e.Scope = consent.Scope{Bundle: dir, Source: e.Source}
 		e.BundleKeys = keys
+		e.ManagedBundle = managed
 		if e.Dialect == protocol.Claude && e.ProjectDir == "" {
 			e.ProjectDir = files
 		}
