@@ -55,7 +55,7 @@ var ErrOtherSigner = errors.New("signed by another key than the installed bundle
 // old one's place, so a reader sees the old bundle or the new one.
 func Install(root string, a *Archive, signer PublicKey, replace bool) (string, error) {
 	name := a.Manifest.Name
-	if err := os.MkdirAll(root, 0o755); err != nil {
+	if err := mkdirAll(root); err != nil {
 		return "", err
 	}
 	unlock, err := fsutil.Lock(filepath.Join(root, ".lock"))
@@ -73,6 +73,11 @@ func Install(root string, a *Archive, signer PublicKey, replace bool) (string, e
 	}
 	defer os.RemoveAll(tmp)
 	if err := unpack(tmp, a, signer); err != nil {
+		return "", err
+	}
+	// os.MkdirTemp made it 0700: a managed bundle is read by every
+	// user's dispatch, and one they cannot read refuses their tool calls.
+	if err := os.Chmod(tmp, 0o755); err != nil {
 		return "", err
 	}
 	if _, err := os.Lstat(dest); err == nil {
@@ -115,7 +120,7 @@ func unpack(dir string, a *Archive, signer PublicKey) error {
 	files := FilesDir(dir)
 	for _, f := range a.Manifest.Files {
 		p := filepath.Join(files, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		if err := mkdirAll(filepath.Dir(p)); err != nil {
 			return err
 		}
 		mode := os.FileMode(0o444)
@@ -127,6 +132,30 @@ func unpack(dir string, a *Archive, signer PublicKey) error {
 		}
 	}
 	return nil
+}
+
+// mkdirAll is os.MkdirAll with each directory it makes 0755 whatever the
+// umask (root's is often 077): a managed bundle's directories must be
+// readable by every user whose dispatch loads it.
+func mkdirAll(dir string) error {
+	if fi, err := os.Stat(dir); err == nil {
+		if !fi.IsDir() {
+			return fmt.Errorf("%s: not a directory", dir)
+		}
+		return nil
+	}
+	if parent := filepath.Dir(dir); parent != dir {
+		if err := mkdirAll(parent); err != nil {
+			return err
+		}
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil
+		}
+		return err
+	}
+	return os.Chmod(dir, 0o755)
 }
 
 // create makes a new file (never one that exists, never through a link).
@@ -209,7 +238,15 @@ func List(root string) ([]*Installed, []error) {
 	var out []*Installed
 	var errs []error
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), ".") || !e.IsDir() {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if e.Type()&fs.ModeSymlink != 0 {
+			// The config loader refuses it (failing closed): say so here.
+			errs = append(errs, fmt.Errorf("%s: a symbolic link, not a bundle directory; its hooks do not run and the calls they gate are refused", filepath.Join(root, e.Name())))
+			continue
+		}
+		if !e.IsDir() {
 			continue
 		}
 		b, err := ReadInstalled(filepath.Join(root, e.Name()))

@@ -123,6 +123,10 @@ type Request struct {
 	// installed before the list, or put in place by hand, too). Decide
 	// and Inspect both hold it.
 	BundleKeys []string
+	// ManagedBundle: the bundle is the managed layer's (installed beside a
+	// managed config, in a directory root's alone): safe mode does not
+	// skip it, as it skips no managed hook; its signature still decides.
+	ManagedBundle bool
 	// Guard: the hook is a fail_closed guard on an event it can refuse. One
 	// of the user's own config that nobody approved refuses that event
 	// (the caller blocks; the warning says so) rather than be skipped: a
@@ -279,7 +283,8 @@ type snapshot struct {
 }
 
 // Decide says whether h may run, approving and recording it when an accept
-// channel or the prompt allows. The order is: safe mode runs nothing; a
+// channel or the prompt allows. The order is: safe mode runs nothing (but
+// the managed layer's hooks and bundles: no user switch turns them off); a
 // bundle's hook runs iff its signed manifest still covers it (bundle.go);
 // an approved hook runs unless a file it runs changed since approval (a
 // changed mtime only warns); an accept policy approves and runs; a TTY
@@ -291,7 +296,7 @@ func (p *Policy) Decide(h Request) Verdict {
 		// repository sets switches the managed layer off.
 		return p.decideManaged(&h)
 	}
-	if p.SafeMode {
+	if p.SafeMode && !(h.ManagedBundle && h.Scope.Bundle != "") {
 		return Verdict{Reason: reasonSafeMode}
 	}
 	if h.Scope.Bundle != "" {

@@ -176,7 +176,7 @@ func (g consentGate) Check(h Invocation) Verdict {
 			consent.ApproveTextOnlyHint(e.DeclaredAs, e.Text())}
 	case v.Run:
 		return Verdict{Kind: VerdictRun, Reason: v.Reason, pins: v.Pins}
-	case e.Scope.Bundle != "" && !p.SafeMode && e.Event.FailsClosed():
+	case e.Scope.Bundle != "" && (!p.SafeMode || e.ManagedBundle) && e.Event.FailsClosed():
 		// A verified bundle's hook that no longer matches its signed
 		// manifest (or cannot be checked): fails closed, guard or not,
 		// naming the file (consent/bundle.go).
@@ -255,5 +255,5 @@ func ConsentRequest(e *hookconfig.Entry, cwd string, env []string) consent.Reque
 // is approved as (event, text, scope) and, for a bundle's hook, the keys
 // its bundle must be signed by.
 func entryRequest(e *hookconfig.Entry) consent.Request {
-	return consent.Request{Event: e.DeclaredAs, Command: e.Text(), Scope: e.Scope, BundleKeys: e.BundleKeys}
+	return consent.Request{Event: e.DeclaredAs, Command: e.Text(), Scope: e.Scope, BundleKeys: e.BundleKeys, ManagedBundle: e.ManagedBundle}
 }

@@ -1,6 +1,9 @@
 package hookconfig
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,26 +29,50 @@ import (
 // carries them (Entry.BundleKeys), so that the consent gate, and list and
 // doctor, hold the bundle to them.
 func (cfg *Config) addBundles(dirs []string, keys []string) {
+	managed := ManagedPaths()
 	for _, root := range dirs {
 		if root == "" {
 			continue
 		}
+		isManaged := inManagedBundles(root, managed)
+		if isManaged {
+			if err := checkManagedDirs(root); err != nil && !os.IsNotExist(err) {
+				cfg.unloadedBundle(root, root, &ConfigError{Path: root, Err: err})
+				continue
+			}
+		}
 		ents, err := os.ReadDir(root)
 		if err != nil {
 			if !os.IsNotExist(err) {
-				cfg.warn(root, "bundles directory skipped: "+err.Error())
+				// Every bundle in it is lost: refused like one
+				// bundle's unreadable fragment, never a mere warning.
+				cfg.unloadedBundle(root, root, &ConfigError{Path: root, Err: err})
 			}
 			continue
 		}
 		names := make([]string, 0, len(ents))
 		for _, e := range ents {
-			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			switch {
+			case strings.HasPrefix(e.Name(), "."):
+			case e.Type()&fs.ModeSymlink != 0:
+				// Never followed (where it leads is no install), never
+				// skipped in silence (the guards meant to be there).
+				p := filepath.Join(root, e.Name())
+				cfg.unloadedBundle(p, p, &ConfigError{Path: p, Err: errors.New("a symbolic link, not a bundle directory: install bundles with 'hermes-hooks bundle install'")})
+			case e.IsDir():
 				names = append(names, e.Name())
 			}
 		}
 		slices.Sort(names)
 		for _, name := range names {
-			cfg.addBundle(filepath.Join(root, name), keys)
+			dir := filepath.Join(root, name)
+			if isManaged {
+				if err := checkManagedBundle(dir); err != nil {
+					cfg.unloadedBundle(dir, dir, &ConfigError{Path: dir, Err: err})
+					continue
+				}
+			}
+			cfg.addBundle(dir, keys, isManaged)
 		}
 	}
 }
@@ -54,12 +81,12 @@ func (cfg *Config) addBundles(dirs []string, keys []string) {
 // repository's hooks file it cannot approve hooks, move the journal or
 // rename tools; unlike it, it may not name agent hook files either (they
 // would be files the signature does not cover).
-func (cfg *Config) addBundle(dir string, keys []string) {
+func (cfg *Config) addBundle(dir string, keys []string, managed bool) {
 	files := bundle.FilesDir(dir)
 	path := filepath.Join(files, bundle.ConfigFile)
 	data, err := fsutil.ReadRegular(path, files, MaxProjectFileBytes)
 	if err != nil {
-		cfg.unloadedBundle(path, &ConfigError{Path: path, Err: err})
+		cfg.unloadedBundle(dir, path, &ConfigError{Path: path, Err: err})
 		return
 	}
 	frag, err := parseConfig(data, path, MaxProjectEntries)
@@ -70,7 +97,7 @@ func (cfg *Config) addBundle(dir string, keys []string) {
 		err = frag.loadRules(files)
 	}
 	if err != nil {
-		cfg.unloadedBundle(path, err)
+		cfg.unloadedBundle(dir, path, err)
 		return
 	}
 	if frag.AutoAccept {
@@ -95,6 +122,7 @@ func (cfg *Config) addBundle(dir string, keys []string) {
 		// signed manifest.
 		e.Scope = consent.Scope{Bundle: dir, Source: e.Source}
 		e.BundleKeys = keys
+		e.ManagedBundle = managed
 		if e.Dialect == protocol.Claude && e.ProjectDir == "" {
 			e.ProjectDir = files
 		}
@@ -105,8 +133,54 @@ func (cfg *Config) addBundle(dir string, keys []string) {
 	cfg.RuleFiles = append(cfg.RuleFiles, frag.RuleFiles...)
 }
 
-// unloadedBundle records a bundle whose config cannot be loaded.
-func (cfg *Config) unloadedBundle(path string, err error) {
+// unloadedBundle records a bundle (dir: the bundle's, or the bundles
+// directory that could not be listed) whose config cannot be loaded.
+func (cfg *Config) unloadedBundle(dir, path string, err error) {
 	cfg.warn(path, "bundle config skipped: "+err.Error())
-	cfg.Unloaded = append(cfg.Unloaded, Unloaded{Err: err, Bundle: true})
+	cfg.Unloaded = append(cfg.Unloaded, Unloaded{Err: err, Bundle: true, bundleDir: dir})
+}
+
+// CheckManagedBundleDir checks root, a managed layer's bundles directory
+// (or, before the first install, the nearest directory above it that
+// exists) against the managed config's ownership rule: what bundle
+// install and remove --managed check before root writes there, since a
+// user who could write it could swap what is being unpacked or removed
+// for a link.
+func CheckManagedBundleDir(root string) error {
+	for {
+		if _, err := os.Lstat(root); !os.IsNotExist(err) || filepath.Dir(root) == root {
+			break
+		}
+		root = filepath.Dir(root)
+	}
+	if err := checkManagedDirs(root); err != nil {
+		return &ConfigError{Path: root, Err: err}
+	}
+	return nil
+}
+
+// checkManagedBundle holds an installed managed bundle's directories to the
+// managed config's ownership rule (the bundles directory above was
+// checked): its hooks run for every user, and a user who could rename
+// into its directory could put a manifest, signature and signer.pub of
+// their own there, which would verify. Its files need no such check:
+// each is compared with the signed manifest before it runs.
+func checkManagedBundle(dir string) error {
+	n := 0
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if n++; n > bundle.MaxFiles {
+			return fmt.Errorf("%s: more directories than a bundle holds", dir)
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if why := managedDirProblem(p, fi); why != "" {
+			return &ManagedRefusedError{Path: p, Reason: why}
+		}
+		return nil
+	})
 }

@@ -144,6 +144,10 @@ type Entry struct {
 	// layer's trusted_bundle_keys the config was loaded under (none: any
 	// key bundle install took); see consent.Request.BundleKeys.
 	BundleKeys []string
+	// ManagedBundle: a bundle's entry from a managed layer's bundles
+	// directory (root's alone, checked at load): safe mode, a user's
+	// switch, does not turn it off; its signature still decides.
+	ManagedBundle bool
 	// Examples are payloads with the outcome the hook must produce on
 	// them (examples:; tool events only), run by `test --examples` and
 	// doctor.

@@ -237,8 +237,10 @@ func (cfg *Config) mergeManaged(m *Config, layer ManagedLayer) {
 		}
 		others = kept
 		// A repository's file that did not load held nothing that
-		// could run.
-		cfg.Unloaded = nil
+		// could run; a managed bundle's did, and still refuses.
+		cfg.Unloaded = slices.DeleteFunc(cfg.Unloaded, func(u Unloaded) bool {
+			return !u.Bundle || !inManagedBundles(u.bundleDir, layer.Files)
+		})
 	}
 	cfg.Entries = append(m.Entries, others...)
 	if len(m.Entries) > 0 {
@@ -404,12 +406,18 @@ func LoadManagedLayer() ManagedLayer {
 // managedBundle reports an entry of a bundle installed in the bundles
 // directory beside one of the managed files.
 func managedBundle(e *Entry, files []string) bool {
-	if e.Scope.Bundle == "" {
+	return e.Scope.Bundle != "" && inManagedBundles(e.Scope.Bundle, files)
+}
+
+// inManagedBundles reports whether dir is the bundles directory beside one
+// of the managed files, or in it.
+func inManagedBundles(dir string, files []string) bool {
+	if dir == "" {
 		return false
 	}
 	for _, f := range files {
-		dir := ManagedBundleDir(f) + string(filepath.Separator)
-		if strings.HasPrefix(e.Scope.Bundle, dir) {
+		root := ManagedBundleDir(f)
+		if dir == root || strings.HasPrefix(dir, root+string(filepath.Separator)) {
 			return true
 		}
 	}

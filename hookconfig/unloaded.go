@@ -17,6 +17,9 @@ type Unloaded struct {
 	// on purpose, so its loss refuses what a failing guard refuses
 	// whatever the allowlist holds.
 	Bundle bool
+	// bundleDir is that bundle's directory (or the bundles directory
+	// that could not be listed): whether it is the managed layer's.
+	bundleDir string
 	// Managed: a managed config file (ManagedLayer) was refused or did not
 	// parse. Its guards apply to everyone, so every gating event is
 	// refused, whatever the consent gate says.

@@ -115,7 +115,7 @@ same name signed by another key is not replaced without --replace.`,
 			if user && managed {
 				return usageErr("choose one layer", "--user and --managed exclude each other")
 			}
-			root, err := bundleRoot(a, managed)
+			root, err := bundleWriteRoot(a, managed)
 			if err != nil {
 				return err
 			}
@@ -137,6 +137,16 @@ same name signed by another key is not replaced without --replace.`,
 	cmd.Flags().BoolVar(&managed, "managed", false, "install into the managed layer (beside the managed config)")
 	cmd.Flags().BoolVar(&replace, "replace", false, "replace an installed bundle of that name signed by another key")
 	return cmd
+}
+
+// bundleWriteRoot is bundleRoot for install and remove: the managed
+// layer's must be root's alone before root writes in it.
+func bundleWriteRoot(a *app, managed bool) (string, error) {
+	root, err := bundleRoot(a, managed)
+	if err == nil && managed {
+		err = hookconfig.CheckManagedBundleDir(root)
+	}
+	return root, err
 }
 
 // bundleRoot is the chosen layer's bundles directory.
@@ -246,7 +256,7 @@ func newBundleRemoveCmd(a *app) *cobra.Command {
   sudo hermes-hooks bundle remove corp-guards --managed`,
 		Args: exactArgs(1, "exactly one bundle NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root, err := bundleRoot(a, managed)
+			root, err := bundleWriteRoot(a, managed)
 			if err != nil {
 				return err
 			}
