@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -107,4 +108,61 @@ func sameFiles(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// projectConflict says why this server must not answer for a call from
+// the project directories named ("" when it may). One server serves one
+// project: a hook call from another project must not be answered with
+// this project's hooks (its own guards would be skipped). The same
+// directory by another spelling is not enough either: the project hooks
+// file is searched upward from the path as spelt, so from a symlink into
+// a repository (~/svc -> ~/mono/svc) the search never meets the
+// repository's root, and the caller would find a guard this server did
+// not load (or the reverse). The caller dispatches by itself instead.
+// A user-level server (routed) loads each project by the caller's own
+// spelling.
+func (s *Server) projectConflict(dirs []string) string {
+	if s.routed {
+		return ""
+	}
+	var named []string
+	for _, p := range dirs {
+		if p == "" {
+			continue
+		}
+		if !sameDir(p, s.opts.Cwd) {
+			return "this server serves the project " + s.opts.Cwd + ", not " + p
+		}
+		named = append(named, p)
+	}
+	if len(named) == 0 {
+		return ""
+	}
+	theirs, mine := projectHooksFiles(named), projectHooksFiles(s.projectDirs())
+	if len(theirs) != len(mine) || slices.ContainsFunc(theirs, func(f string) bool {
+		return !slices.ContainsFunc(mine, func(g string) bool { return sameDir(f, g) })
+	}) {
+		return "from " + strings.Join(named, ", ") + " the project hooks are " + filesOrNone(theirs) +
+			"; this server, started in " + s.opts.Cwd + ", loads " + filesOrNone(mine)
+	}
+	return ""
+}
+
+// projectHooksFiles are the project hooks files found from dirs, each once.
+func projectHooksFiles(dirs []string) []string {
+	var found []string
+	for _, d := range dirs {
+		f := hookconfig.FindProjectHooks(d)
+		if f != "" && !slices.ContainsFunc(found, func(g string) bool { return sameDir(f, g) }) {
+			found = append(found, f)
+		}
+	}
+	return found
+}
+
+func filesOrNone(files []string) string {
+	if len(files) == 0 {
+		return "none"
+	}
+	return strings.Join(files, ", ")
 }

@@ -232,3 +232,40 @@ sys.stdout.write(repr(got))`
 		t.Fatalf("another user's request loaded a project:\n%s", p.log.String())
 	}
 }
+
+// TestAttackServeFromSymlinkedDir: a per-project serve started through a
+// symlink that leads into a repository below its root (~/svc ->
+// ~/mono/svc, as a shell's $PWD keeps it) finds no project hooks from
+// there: searching upward from the symlink's own path never meets the
+// repository. The agent names the physical directory, where the one-shot
+// finds the repository's guard. Both name the same directory, so a
+// comparison that follows symlinks let the server answer "no objection"
+// to what the one-shot refuses; the server must not answer for another
+// spelling of its project (the hook then decides by itself).
+func TestAttackServeFromSymlinkedDir(t *testing.T) {
+	e := newServeEnv(t, "hooks: {}\n")
+	mono := filepath.Join(e.root, "mono")
+	if out, err := exec.Command("git", "init", "-q", mono).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	e.userProject("mono", "mono refuses")
+	svc := filepath.Join(mono, "svc")
+	if err := os.Mkdir(svc, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(e.root, "svclink")
+	if err := os.Symlink(svc, link); err != nil {
+		t.Fatal(err)
+	}
+	want, _, _ := e.cliIn(svc, claudeBash(svc, "rm -rf /"), nil, "hook", "claude", "--no-server")
+	if want != claudeDeny("mono refuses") {
+		t.Fatalf("one-shot from %s: %q", svc, want)
+	}
+	e.dir = link
+	e.env = append(e.env, "PWD="+link)
+	e.serve()
+	out, errs, code := e.cliIn(svc, claudeBash(svc, "rm -rf /"), []string{"HERMES_HOOKS_SERVER=" + e.socketPath}, "hook", "claude")
+	if out != want || code != 0 || !strings.Contains(errs, "the project hooks are "+filepath.Join(mono, ".hermes", "hooks.yaml")) {
+		t.Fatalf("through serve started in %s: exit %d %q (one-shot: %q)\nstderr %s", link, code, out, want, errs)
+	}
+}
