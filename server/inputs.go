@@ -130,13 +130,16 @@ func (s *Server) projectConflict(dirs []string) string {
 		if p == "" {
 			continue
 		}
-		if !sameDir(p, s.opts.Cwd) {
+		if !sameDir(p, s.opts.Cwd) || !s.dirs[0].is(p) {
 			return "this server serves the project " + s.opts.Cwd + ", not " + p
 		}
 		named = append(named, p)
 	}
 	if len(named) == 0 {
 		return ""
+	}
+	if why := s.moved(); why != "" {
+		return why
 	}
 	theirs, mine := projectHooksFiles(named), projectHooksFiles(s.projectDirs())
 	if len(theirs) != len(mine) || slices.ContainsFunc(theirs, func(f string) bool {
@@ -165,4 +168,44 @@ func filesOrNone(files []string) string {
 		return "none"
 	}
 	return strings.Join(files, ", ")
+}
+
+// pinnedDir is a directory the config was loaded from, by its path and
+// the directory that path led to then.
+type pinnedDir struct {
+	path string
+	fi   os.FileInfo // nil: it could not be read then
+}
+
+func pinDirs(paths []string) []pinnedDir {
+	dirs := make([]pinnedDir, len(paths))
+	for i, p := range paths {
+		dirs[i].path = p
+		dirs[i].fi, _ = os.Stat(p)
+	}
+	return dirs
+}
+
+// is reports whether p leads to the directory d's path led to when the
+// config was loaded (an unreadable one: as spelt).
+func (d pinnedDir) is(p string) bool {
+	fi, err := os.Stat(p)
+	if d.fi == nil || err != nil {
+		return filepath.Clean(p) == filepath.Clean(d.path)
+	}
+	return os.SameFile(fi, d.fi)
+}
+
+// moved says which of the directories the config was loaded from now
+// leads elsewhere ("" when none does): a symlink on its path was pointed
+// at another checkout (cur -> a, then cur -> b). No watched file changes
+// then, so the config in service is still the old directory's, and
+// would answer for the new one with another project's hooks.
+func (s *Server) moved() string {
+	for _, d := range s.dirs {
+		if !d.is(d.path) {
+			return "the directory " + d.path + " leads elsewhere since this server loaded its hooks"
+		}
+	}
+	return ""
 }

@@ -165,6 +165,9 @@ type Server struct {
 	// request's project directories (and verified them), so the
 	// one-project check of checkDispatch does not apply.
 	routed bool
+	// dirs are the directories the config was loaded from (Cwd, then
+	// the project directories), as they were just before: see moved.
+	dirs []pinnedDir
 }
 
 // generation is one loaded configuration and the dispatcher built for it.
@@ -231,6 +234,7 @@ func New(opts Options) (*Server, error) {
 		opts.Sessions = sessions.NewMemory()
 	}
 	s := &Server{
+		dirs:        pinDirs(append([]string{opts.Cwd, opts.ProjectDir}, opts.MoreProjectDirs...)),
 		opts:        opts,
 		log:         opts.Logger,
 		sessions:    opts.Sessions,

@@ -269,3 +269,76 @@ func TestAttackServeFromSymlinkedDir(t *testing.T) {
 		t.Fatalf("through serve started in %s: exit %d %q (one-shot: %q)\nstderr %s", link, code, out, want, errs)
 	}
 }
+
+// repointable makes two repositories, a (no hooks) and b (its guard
+// refuses with "b refuses", approved), each with a directory svc, and a
+// symlink cur -> a; repoint(cur) then points it at b (a rename, as tools
+// that switch a checkout do). No file the servers watch changes.
+func (e *serveEnv) repointable() (cur, bSvc string, repoint func()) {
+	e.t.Helper()
+	a, b := filepath.Join(e.root, "a"), filepath.Join(e.root, "b")
+	for _, d := range []string{a, b} {
+		if out, err := exec.Command("git", "init", "-q", d).CombinedOutput(); err != nil {
+			e.t.Fatalf("git init: %v %s", err, out)
+		}
+	}
+	e.userProject("b", "b refuses")
+	for _, d := range []string{a, b} {
+		if err := os.Mkdir(filepath.Join(d, "svc"), 0o755); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	cur = filepath.Join(e.root, "cur")
+	if err := os.Symlink(a, cur); err != nil {
+		e.t.Fatal(err)
+	}
+	return cur, filepath.Join(b, "svc"), func() {
+		tmp := cur + ".new"
+		if err := os.Symlink(b, tmp); err != nil {
+			e.t.Fatal(err)
+		}
+		if err := os.Rename(tmp, cur); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+}
+
+// TestAttackServeProjectRepointed: a per-project serve started in
+// cur/svc loaded a's hooks (none). cur is then pointed at b, whose guard
+// refuses: the server must not answer for b/svc (nor for cur/svc, which
+// now is b/svc) with a's hooks; the hook decides by itself.
+func TestAttackServeProjectRepointed(t *testing.T) {
+	e := newServeEnv(t, "hooks: {}\n")
+	cur, bSvc, repoint := e.repointable()
+	e.dir = filepath.Join(cur, "svc")
+	e.env = append(e.env, "PWD="+e.dir)
+	e.serve()
+	repoint()
+	want := claudeDeny("b refuses")
+	for _, dir := range []string{bSvc, e.dir} {
+		out, errs, code := e.cliIn(dir, claudeBash(dir, "rm -rf /"), []string{"HERMES_HOOKS_SERVER=" + e.socketPath}, "hook", "claude")
+		if out != want || code != 0 {
+			t.Fatalf("from %s after cur -> b: exit %d %q\nstderr %s", dir, code, out, errs)
+		}
+	}
+}
+
+// TestAttackUserServeProjectRepointed: the same for serve --user, which
+// keeps a project loaded by the path a caller names: cur/svc, loaded
+// while cur -> a, must not be answered with a's hooks once cur -> b.
+func TestAttackUserServeProjectRepointed(t *testing.T) {
+	e := newServeEnv(t, "hooks: {}\n")
+	cur, _, repoint := e.repointable()
+	svc := filepath.Join(cur, "svc")
+	e.socketPath = filepath.Join(e.home, "run", "hermes-hooks.sock")
+	e.serve("--user")
+	env := []string{"HERMES_HOOKS_SERVER=" + e.socketPath, "PWD=" + svc}
+	if out, errs, code := e.cliIn(svc, claudeBash(svc, "ls"), env, "hook", "claude"); out != "" || code != 0 || errs != "" {
+		t.Fatalf("while cur -> a: exit %d %q\nstderr %s", code, out, errs)
+	}
+	repoint()
+	out, errs, code := e.cliIn(svc, claudeBash(svc, "rm -rf /"), env, "hook", "claude")
+	if out != claudeDeny("b refuses") || code != 0 {
+		t.Fatalf("after cur -> b: exit %d %q\nstderr %s", code, out, errs)
+	}
+}
