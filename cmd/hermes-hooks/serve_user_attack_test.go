@@ -342,3 +342,37 @@ func TestAttackUserServeProjectRepointed(t *testing.T) {
 		t.Fatalf("after cur -> b: exit %d %q\nstderr %s", code, out, errs)
 	}
 }
+
+// TestAttackServeHomeRepointed: HERMES_HOME is a symlink (home -> a),
+// pointed at another home (b) whose config has a guard, approved there,
+// while a per-project serve runs on a's config: no file it watches
+// changes, and the hook must not be answered with a's (no) hooks.
+func TestAttackServeHomeRepointed(t *testing.T) {
+	e := newServeEnv(t, "hooks: {}\n")
+	b := filepath.Join(e.root, "homeb")
+	if err := os.Mkdir(b, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	guard := e.script("guard.sh", "cat >/dev/null\necho '{\"action\":\"block\",\"message\":\"b refuses\"}'\n")
+	replaceFile(t, filepath.Join(b, "config.yaml"), "hooks:\n  pre_tool_call:\n    - command: "+guard+"\n", 0o644)
+	if out, errs, code := e.cliIn(e.dir, "", []string{"HERMES_HOME=" + b}, "approve", "--all"); code != 0 {
+		t.Fatalf("approve in b: exit %d\n%s%s", code, out, errs)
+	}
+	link := filepath.Join(e.root, "hh")
+	if err := os.Symlink(e.home, link); err != nil {
+		t.Fatal(err)
+	}
+	e.env = append(e.env, "HERMES_HOME="+link)
+	e.serve()
+	tmp := link + ".new"
+	if err := os.Symlink(b, tmp); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, link); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := e.cliIn(e.dir, claudeBash(e.dir, "rm -rf /"), []string{"HERMES_HOOKS_SERVER=" + e.socketPath}, "hook", "claude")
+	if out != claudeDeny("b refuses") || code != 0 {
+		t.Fatalf("after HERMES_HOME -> b: exit %d %q\nstderr %s", code, out, errs)
+	}
+}
