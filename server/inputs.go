@@ -154,7 +154,10 @@ func (s *Server) projectConflict(dirs []string) string {
 // projectHooksFiles are the project hooks files found from dirs, each once.
 func projectHooksFiles(dirs []string) []string {
 	var found []string
-	for _, d := range dirs {
+	for i, d := range dirs {
+		if slices.Contains(dirs[:i], d) {
+			continue // a search is a stat per directory up to the root
+		}
 		f := hookconfig.FindProjectHooks(d)
 		if f != "" && !slices.ContainsFunc(found, func(g string) bool { return sameDir(f, g) }) {
 			found = append(found, f)
