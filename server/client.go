@@ -135,7 +135,8 @@ func unreachable(err error) error {
 }
 
 // Forward posts a dispatch of event with fields to a serve at target
-// (unix:///path, token:///path or tcp://HOST:PORT) and reads its outcome. The query
+// (unix:///path or token:///path; a tcp://HOST:PORT one is refused, as it
+// cannot prove who listens) and reads its outcome. The query
 // states the caller's inputs: a server that would dispatch otherwise
 // refuses (409), one that does not say it checked them (an older serve)
 // is not believed, and one of another version than the caller's is not
@@ -150,7 +151,16 @@ func Forward(parent context.Context, target string, q url.Values, event string, 
 	if err != nil {
 		return o, err
 	}
-	if u, _ := url.Parse(target); u != nil && u.Scheme == "unix" {
+	u, _ := url.Parse(target)
+	if u != nil && (u.Scheme == "tcp" || u.Scheme == "http") {
+		// Whoever listens on a loopback port is unknown: when the server
+		// is not running (or restarting), any local user can take its
+		// port, read every forwarded tool call and answer "allow". A
+		// Unix socket's owner and peer, or a token endpoint's key, prove
+		// it is this user's server; a bare port cannot.
+		return o, errors.New("a tcp:// server cannot prove which user runs it (use unix:// or token://)")
+	}
+	if u != nil && u.Scheme == "unix" {
 		// A server answers for this user's tool calls: one whose socket
 		// someone else could have made or replaced is not asked at all
 		// (the connection checks the server's user too, see addrClient).

@@ -3,9 +3,13 @@ package server
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,16 +17,21 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
-// Forward against a real net/http server over TCP: the request our server
-// reads (path, query, JSON body), a large reply, an error status with its
-// body, and a reply that does not say the caller's inputs were checked
-// refused (the hook then dispatches by itself).
-func TestForwardOverTCP(t *testing.T) {
+// Forward against a real net/http server on a private Unix socket: the
+// request our server reads (path, query, JSON body), a large reply, an
+// error status with its body, and a reply that does not say the caller's
+// inputs were checked refused (the hook then dispatches by itself). A
+// tcp:// target is refused before anything is sent: nothing proves which
+// user listens on a port.
+func TestForwardReplies(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix sockets: the Windows forward is token:// (token_test.go)")
+	}
 	big := strings.Repeat("x", 64<<10)
 	var got struct {
 		path, calledBy, body string
 	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/healthz" {
 			return // 200
 		}
@@ -41,9 +50,20 @@ func TestForwardOverTCP(t *testing.T) {
 			w.Write(body)
 		}
 	}))
+	dir := t.TempDir()
+	os.Chmod(dir, 0o700)
+	sock := filepath.Join(dir, "s")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(sock, 0o600)
+	srv.Listener.Close()
+	srv.Listener = ln
+	srv.Start()
 	defer srv.Close()
+	target := "unix://" + sock
 	fields := map[string]any{"tool_name": "terminal"}
-	target := "tcp://" + strings.TrimPrefix(srv.URL, "http://")
 
 	o, err := Forward(context.Background(), target, url.Values{"called_by": {"claude"}, "project": {"p"}, "version": {version}}, "pre_tool_call", fields, version)
 	if err != nil || o.Decision != protocol.DecisionBlock || o.Message != big {
@@ -60,6 +80,12 @@ func TestForwardOverTCP(t *testing.T) {
 	}
 	if _, err := Forward(context.Background(), target, url.Values{"project": {"p"}, "version": {"v0.0.1"}}, "pre_tool_call", fields, version); err == nil || !strings.Contains(err.Error(), `the server is hermes-hooks "v0.0.1"`) {
 		t.Fatalf("another version: %v", err)
+	}
+	got.path = ""
+	tcp := httptest.NewServer(srv.Config.Handler)
+	defer tcp.Close()
+	if _, err := Forward(context.Background(), "tcp://"+strings.TrimPrefix(tcp.URL, "http://"), url.Values{"project": {"p"}, "version": {version}}, "pre_tool_call", fields, version); err == nil || !strings.Contains(err.Error(), "cannot prove") || got.path != "" {
+		t.Fatalf("tcp: %v (asked %q)", err, got.path)
 	}
 	if _, err := Forward(context.Background(), "ftp://x", nil, "pre_tool_call", fields, version); err == nil || !strings.Contains(err.Error(), "unsupported server address") {
 		t.Fatalf("bad scheme: %v", err)

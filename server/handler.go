@@ -176,15 +176,9 @@ func (s *Server) checkDispatch(w http.ResponseWriter, r *http.Request, l *dispat
 		l.fail(w, http.StatusBadRequest, apiError{Error: "unknown format '" + req.format + "'", Hint: "use ?format=json (the outcome) or ?format=hermes"})
 		return req, false
 	}
-	for _, p := range r.URL.Query()["project"] {
-		if p != "" && !s.routed && !sameDir(p, s.opts.Cwd) {
-			// One server serves one project: a hook call from another
-			// project must not be answered with this project's hooks (its
-			// own guards would be skipped). The caller dispatches by
-			// itself instead.
-			l.fail(w, http.StatusConflict, apiError{Error: "this server serves the project " + s.opts.Cwd + ", not " + p})
-			return req, false
-		}
+	if c := s.projectConflict(r.URL.Query()["project"]); c != "" {
+		l.fail(w, http.StatusConflict, apiError{Error: c})
+		return req, false
 	}
 	if c := r.URL.Query().Get("config"); c != "" && !sameDir(c, s.opts.ConfigPath) {
 		l.fail(w, http.StatusConflict, apiError{Error: "this server reads the config " + s.opts.ConfigPath + ", not " + c})

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -107,4 +108,107 @@ func sameFiles(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// projectConflict says why this server must not answer for a call from
+// the project directories named ("" when it may). One server serves one
+// project: a hook call from another project must not be answered with
+// this project's hooks (its own guards would be skipped). The same
+// directory by another spelling is not enough either: the project hooks
+// file is searched upward from the path as spelt, so from a symlink into
+// a repository (~/svc -> ~/mono/svc) the search never meets the
+// repository's root, and the caller would find a guard this server did
+// not load (or the reverse). The caller dispatches by itself instead.
+// A user-level server (routed) loads each project by the caller's own
+// spelling.
+func (s *Server) projectConflict(dirs []string) string {
+	if s.routed {
+		return ""
+	}
+	var named []string
+	for _, p := range dirs {
+		if p == "" {
+			continue
+		}
+		if !sameDir(p, s.opts.Cwd) || !s.dirs[0].is(p) {
+			return "this server serves the project " + s.opts.Cwd + ", not " + p
+		}
+		named = append(named, p)
+	}
+	if len(named) == 0 {
+		return ""
+	}
+	if why := s.moved(); why != "" {
+		return why
+	}
+	theirs, mine := projectHooksFiles(named), projectHooksFiles(s.projectDirs())
+	if len(theirs) != len(mine) || slices.ContainsFunc(theirs, func(f string) bool {
+		return !slices.ContainsFunc(mine, func(g string) bool { return sameDir(f, g) })
+	}) {
+		return "from " + strings.Join(named, ", ") + " the project hooks are " + filesOrNone(theirs) +
+			"; this server, started in " + s.opts.Cwd + ", loads " + filesOrNone(mine)
+	}
+	return ""
+}
+
+// projectHooksFiles are the project hooks files found from dirs, each once.
+func projectHooksFiles(dirs []string) []string {
+	var found []string
+	for i, d := range dirs {
+		if slices.Contains(dirs[:i], d) {
+			continue // a search is a stat per directory up to the root
+		}
+		f := hookconfig.FindProjectHooks(d)
+		if f != "" && !slices.ContainsFunc(found, func(g string) bool { return sameDir(f, g) }) {
+			found = append(found, f)
+		}
+	}
+	return found
+}
+
+func filesOrNone(files []string) string {
+	if len(files) == 0 {
+		return "none"
+	}
+	return strings.Join(files, ", ")
+}
+
+// pinnedDir is a directory the config was loaded from, by its path and
+// the directory that path led to then.
+type pinnedDir struct {
+	path string
+	fi   os.FileInfo // nil: it could not be read then
+}
+
+func pinDirs(paths []string) []pinnedDir {
+	dirs := make([]pinnedDir, len(paths))
+	for i, p := range paths {
+		dirs[i].path = p
+		dirs[i].fi, _ = os.Stat(p)
+	}
+	return dirs
+}
+
+// is reports whether p leads to the directory d's path led to when the
+// config was loaded (an unreadable one: as spelt).
+func (d pinnedDir) is(p string) bool {
+	fi, err := os.Stat(p)
+	if d.fi == nil || err != nil {
+		return filepath.Clean(p) == filepath.Clean(d.path)
+	}
+	return os.SameFile(fi, d.fi)
+}
+
+// moved says which of the directories the config was loaded from now
+// leads elsewhere ("" when none does): a symlink on its path was pointed
+// at another checkout (cur -> a, then cur -> b). No watched file changes
+// then, so the config in service is still the old directory's, and
+// would answer for the new one with another project's hooks.
+func (s *Server) moved() string {
+	for _, d := range s.dirs {
+		if !d.is(d.path) {
+			return "the directory " + d.path + " leads elsewhere since this server loaded its hooks"
+		}
+	}
+	return ""
 }

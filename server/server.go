@@ -165,6 +165,10 @@ type Server struct {
 	// request's project directories (and verified them), so the
 	// one-project check of checkDispatch does not apply.
 	routed bool
+	// dirs are the directories the config was loaded from (Cwd, the
+	// project directory, the config's and the allowlist's, then the
+	// other project directories), as they were just before: see moved.
+	dirs []pinnedDir
 }
 
 // generation is one loaded configuration and the dispatcher built for it.
@@ -231,6 +235,7 @@ func New(opts Options) (*Server, error) {
 		opts.Sessions = sessions.NewMemory()
 	}
 	s := &Server{
+		dirs:        pinDirs(append([]string{opts.Cwd, opts.ProjectDir, filepath.Dir(absPath(opts.ConfigPath)), opts.Store.Home()}, opts.MoreProjectDirs...)),
 		opts:        opts,
 		log:         opts.Logger,
 		sessions:    opts.Sessions,

@@ -197,6 +197,20 @@ func (u *User) acquire(wd string, dirs []string, key string) (*userProject, erro
 			u.release(p)
 			return nil, p.err
 		}
+		if why := p.srv.moved(); why != "" {
+			// Loaded from what the paths led to then: load it again
+			// from what they lead to now.
+			u.log.Info("project moved: loading it again", "project", dirs[0], "why", why)
+			u.mu.Lock()
+			if el, ok := u.byKey[key]; ok && el.Value == p {
+				u.lru.Remove(el)
+				delete(u.byKey, key)
+				p.evicted = true
+			}
+			u.mu.Unlock()
+			u.release(p)
+			return u.acquire(wd, dirs, key)
+		}
 		return p, nil
 	}
 	p := &userProject{key: key, ready: make(chan struct{}), refs: 1}

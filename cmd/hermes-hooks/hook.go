@@ -67,7 +67,7 @@ not answer in time"); other events get the answers that came.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.Server, "server", "", "forward to the hermes-hooks serve at `ADDR` (unix:///path, token:///path or tcp://127.0.0.1:PORT; default: $HERMES_HOME/hermes-hooks.sock when it answers)")
+	f.StringVar(&o.Server, "server", "", "forward to the hermes-hooks serve at `ADDR` (unix:///path or token:///path; a tcp:// one is not used: it cannot prove who listens; default: $HERMES_HOME/hermes-hooks.sock when it answers)")
 	f.BoolVar(&o.NoServer, "no-server", false, "always dispatch in this process")
 	f.Float64Var(&agentTimeout, "agent-timeout", 0, "the agent waits `SECONDS` for this hook (install writes it; default: the agent's documented timeout for the event): the answer comes before, and a guard that has not answered by then refuses a tool call")
 	return cmd

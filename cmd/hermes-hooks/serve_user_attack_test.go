@@ -30,6 +30,11 @@ func hostileServer(t *testing.T, path string, die bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	hostileOn(t, ln, die)
+}
+
+// hostileOn serves hostileServer's answers on ln.
+func hostileOn(t *testing.T, ln net.Listener, die bool) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{"status":"ok"}`)) })
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -94,6 +99,26 @@ func TestAttackHostileListener(t *testing.T) {
 				t.Fatalf("journal: %v", r)
 			}
 		})
+	}
+}
+
+// TestAttackHostileTCPListener: HERMES_HOOKS_SERVER names a loopback TCP
+// port (a serve --listen tcp://… that is not running, or is restarting).
+// Any local user can take that port and answer "allow" with the headers a
+// real serve sends; nothing on a bare TCP connection says which user
+// listens. hook does not ask it (the call would also hand that user the
+// tool call's input): its own guard refuses the rm -rf.
+func TestAttackHostileTCPListener(t *testing.T) {
+	e := newServeEnv(t, "hooks: {}\n")
+	p1 := e.userProject("p1", "p1 refuses")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hostileOn(t, ln, false)
+	out, errs, code := e.cliIn(p1, claudeBash(p1, "rm -rf /"), []string{"HERMES_HOOKS_SERVER=tcp://" + ln.Addr().String()}, "hook", "claude")
+	if out != claudeDeny("p1 refuses") || code != 0 || !strings.Contains(errs, "cannot prove") || !strings.Contains(errs, "dispatching here instead") {
+		t.Fatalf("exit %d %q\nstderr %s", code, out, errs)
 	}
 }
 
@@ -205,5 +230,149 @@ sys.stdout.write(repr(got))`
 	p.waitLog(`refused a connection from another user.*uid=65534`)
 	if strings.Contains(p.log.String(), "project loaded") {
 		t.Fatalf("another user's request loaded a project:\n%s", p.log.String())
+	}
+}
+
+// TestAttackServeFromSymlinkedDir: a per-project serve started through a
+// symlink that leads into a repository below its root (~/svc ->
+// ~/mono/svc, as a shell's $PWD keeps it) finds no project hooks from
+// there: searching upward from the symlink's own path never meets the
+// repository. The agent names the physical directory, where the one-shot
+// finds the repository's guard. Both name the same directory, so a
+// comparison that follows symlinks let the server answer "no objection"
+// to what the one-shot refuses; the server must not answer for another
+// spelling of its project (the hook then decides by itself).
+func TestAttackServeFromSymlinkedDir(t *testing.T) {
+	e := newServeEnv(t, "hooks: {}\n")
+	mono := filepath.Join(e.root, "mono")
+	if out, err := exec.Command("git", "init", "-q", mono).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	e.userProject("mono", "mono refuses")
+	svc := filepath.Join(mono, "svc")
+	if err := os.Mkdir(svc, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(e.root, "svclink")
+	if err := os.Symlink(svc, link); err != nil {
+		t.Fatal(err)
+	}
+	want, _, _ := e.cliIn(svc, claudeBash(svc, "rm -rf /"), nil, "hook", "claude", "--no-server")
+	if want != claudeDeny("mono refuses") {
+		t.Fatalf("one-shot from %s: %q", svc, want)
+	}
+	e.dir = link
+	e.env = append(e.env, "PWD="+link)
+	e.serve()
+	out, errs, code := e.cliIn(svc, claudeBash(svc, "rm -rf /"), []string{"HERMES_HOOKS_SERVER=" + e.socketPath}, "hook", "claude")
+	if out != want || code != 0 || !strings.Contains(errs, "the project hooks are "+filepath.Join(mono, ".hermes", "hooks.yaml")) {
+		t.Fatalf("through serve started in %s: exit %d %q (one-shot: %q)\nstderr %s", link, code, out, want, errs)
+	}
+}
+
+// repointable makes two repositories, a (no hooks) and b (its guard
+// refuses with "b refuses", approved), each with a directory svc, and a
+// symlink cur -> a; repoint(cur) then points it at b (a rename, as tools
+// that switch a checkout do). No file the servers watch changes.
+func (e *serveEnv) repointable() (cur, bSvc string, repoint func()) {
+	e.t.Helper()
+	a, b := filepath.Join(e.root, "a"), filepath.Join(e.root, "b")
+	for _, d := range []string{a, b} {
+		if out, err := exec.Command("git", "init", "-q", d).CombinedOutput(); err != nil {
+			e.t.Fatalf("git init: %v %s", err, out)
+		}
+	}
+	e.userProject("b", "b refuses")
+	for _, d := range []string{a, b} {
+		if err := os.Mkdir(filepath.Join(d, "svc"), 0o755); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	cur = filepath.Join(e.root, "cur")
+	if err := os.Symlink(a, cur); err != nil {
+		e.t.Fatal(err)
+	}
+	return cur, filepath.Join(b, "svc"), func() {
+		tmp := cur + ".new"
+		if err := os.Symlink(b, tmp); err != nil {
+			e.t.Fatal(err)
+		}
+		if err := os.Rename(tmp, cur); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+}
+
+// TestAttackServeProjectRepointed: a per-project serve started in
+// cur/svc loaded a's hooks (none). cur is then pointed at b, whose guard
+// refuses: the server must not answer for b/svc (nor for cur/svc, which
+// now is b/svc) with a's hooks; the hook decides by itself.
+func TestAttackServeProjectRepointed(t *testing.T) {
+	e := newServeEnv(t, "hooks: {}\n")
+	cur, bSvc, repoint := e.repointable()
+	e.dir = filepath.Join(cur, "svc")
+	e.env = append(e.env, "PWD="+e.dir)
+	e.serve()
+	repoint()
+	want := claudeDeny("b refuses")
+	for _, dir := range []string{bSvc, e.dir} {
+		out, errs, code := e.cliIn(dir, claudeBash(dir, "rm -rf /"), []string{"HERMES_HOOKS_SERVER=" + e.socketPath}, "hook", "claude")
+		if out != want || code != 0 {
+			t.Fatalf("from %s after cur -> b: exit %d %q\nstderr %s", dir, code, out, errs)
+		}
+	}
+}
+
+// TestAttackUserServeProjectRepointed: the same for serve --user, which
+// keeps a project loaded by the path a caller names: cur/svc, loaded
+// while cur -> a, must not be answered with a's hooks once cur -> b.
+func TestAttackUserServeProjectRepointed(t *testing.T) {
+	e := newServeEnv(t, "hooks: {}\n")
+	cur, _, repoint := e.repointable()
+	svc := filepath.Join(cur, "svc")
+	e.socketPath = filepath.Join(e.home, "run", "hermes-hooks.sock")
+	e.serve("--user")
+	env := []string{"HERMES_HOOKS_SERVER=" + e.socketPath, "PWD=" + svc}
+	if out, errs, code := e.cliIn(svc, claudeBash(svc, "ls"), env, "hook", "claude"); out != "" || code != 0 || errs != "" {
+		t.Fatalf("while cur -> a: exit %d %q\nstderr %s", code, out, errs)
+	}
+	repoint()
+	out, errs, code := e.cliIn(svc, claudeBash(svc, "rm -rf /"), env, "hook", "claude")
+	if out != claudeDeny("b refuses") || code != 0 {
+		t.Fatalf("after cur -> b: exit %d %q\nstderr %s", code, out, errs)
+	}
+}
+
+// TestAttackServeHomeRepointed: HERMES_HOME is a symlink (home -> a),
+// pointed at another home (b) whose config has a guard, approved there,
+// while a per-project serve runs on a's config: no file it watches
+// changes, and the hook must not be answered with a's (no) hooks.
+func TestAttackServeHomeRepointed(t *testing.T) {
+	e := newServeEnv(t, "hooks: {}\n")
+	b := filepath.Join(e.root, "homeb")
+	if err := os.Mkdir(b, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	guard := e.script("guard.sh", "cat >/dev/null\necho '{\"action\":\"block\",\"message\":\"b refuses\"}'\n")
+	replaceFile(t, filepath.Join(b, "config.yaml"), "hooks:\n  pre_tool_call:\n    - command: "+guard+"\n", 0o644)
+	if out, errs, code := e.cliIn(e.dir, "", []string{"HERMES_HOME=" + b}, "approve", "--all"); code != 0 {
+		t.Fatalf("approve in b: exit %d\n%s%s", code, out, errs)
+	}
+	link := filepath.Join(e.root, "hh")
+	if err := os.Symlink(e.home, link); err != nil {
+		t.Fatal(err)
+	}
+	e.env = append(e.env, "HERMES_HOME="+link)
+	e.serve()
+	tmp := link + ".new"
+	if err := os.Symlink(b, tmp); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, link); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := e.cliIn(e.dir, claudeBash(e.dir, "rm -rf /"), []string{"HERMES_HOOKS_SERVER=" + e.socketPath}, "hook", "claude")
+	if out != claudeDeny("b refuses") || code != 0 {
+		t.Fatalf("after HERMES_HOME -> b: exit %d %q\nstderr %s", code, out, errs)
 	}
 }
