@@ -43,7 +43,9 @@ func (cfg *Config) addBundles(dirs []string, keys []string) {
 		}
 		ents, err := os.ReadDir(root)
 		if err != nil {
-			if !os.IsNotExist(err) {
+			// Windows says "not found" of a file read as a folder: what is
+			// there decides.
+			if _, serr := os.Lstat(root); !os.IsNotExist(err) || serr == nil {
 				// Every bundle in it is lost: refused like one
 				// bundle's unreadable fragment, never a mere warning.
 				cfg.unloadedBundle(root, root, &ConfigError{Path: root, Err: err})
