@@ -50,14 +50,7 @@ func TestForwardReplies(t *testing.T) {
 			w.Write(body)
 		}
 	}))
-	dir := t.TempDir()
-	os.Chmod(dir, 0o700)
-	sock := filepath.Join(dir, "s")
-	ln, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(sock, 0o600)
+	sock, ln := privateSocket(t)
 	srv.Listener.Close()
 	srv.Listener = ln
 	srv.Start()
@@ -94,3 +87,18 @@ func TestForwardReplies(t *testing.T) {
 
 // version is the caller's version in these tests (the CLI passes its own).
 const version = "v0.0.0-test"
+
+// privateSocket listens on a Unix socket only this user may reach (the
+// socket 0600 in a 0700 directory), as serve's is.
+func privateSocket(t *testing.T) (string, net.Listener) {
+	t.Helper()
+	dir := t.TempDir()
+	os.Chmod(dir, 0o700)
+	sock := filepath.Join(dir, "s")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(sock, 0o600)
+	return sock, ln
+}

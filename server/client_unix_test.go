@@ -4,11 +4,9 @@ package server
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -18,14 +16,7 @@ import (
 // the call is sent, even though its socket file passed the owner and mode
 // checks. (Pretending to be another user: the listener is this process.)
 func TestForwardRefusesServerOfAnotherUser(t *testing.T) {
-	dir := t.TempDir()
-	os.Chmod(dir, 0o700)
-	sock := filepath.Join(dir, "s")
-	ln, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(sock, 0o600)
+	sock, ln := privateSocket(t)
 	asked := false
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		asked = true
@@ -44,7 +35,7 @@ func TestForwardRefusesServerOfAnotherUser(t *testing.T) {
 	uid := os.Geteuid() + 1
 	myUID = func() int { return uid }
 	defer func() { myUID = os.Geteuid }()
-	_, err = Forward(context.Background(), "unix://"+sock, url.Values{}, "pre_tool_call", fields, version)
+	_, err := Forward(context.Background(), "unix://"+sock, url.Values{}, "pre_tool_call", fields, version)
 	if err == nil || !strings.Contains(err.Error(), "the server's process runs as uid") || asked {
 		t.Fatalf("another user's server: %v (asked %v)", err, asked)
 	}
