@@ -258,6 +258,10 @@ func runServe(a *app, o serveOptions) error {
 	}
 	if addr.Network == "tcp" && o.allowRemote {
 		logger.Warn("--allow-remote: the API has no authentication; anyone who can connect runs your approved hooks", "addr", addr.String())
+	} else if addr.Network == "tcp" {
+		// Loopback is this machine, not this user: fine for curl and
+		// /metrics, which is what tcp:// is for (hook never forwards to it).
+		logger.Warn("a tcp:// address has no authentication: any user of this machine can dispatch through it (your approved hooks run on their payload) and read /v1/hooks; for agents use unix:// or token://", "addr", addr.String())
 	}
 	ln, err := server.Listen(addr, logger)
 	if errors.Is(err, server.ErrInUse) {

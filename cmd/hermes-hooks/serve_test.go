@@ -589,6 +589,11 @@ func TestServeListenChecks(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.HasPrefix(string(b), `{"event":"pre_tool_call","decision":"none"`) {
 		t.Errorf("TCP dispatch: %d %s", resp.StatusCode, b)
 	}
+	// Any user of this machine could do the same: the log says so, and
+	// what to use instead.
+	if l := log.String(); !strings.Contains(l, `"level":"WARN","msg":"a tcp:// address has no authentication`) || !strings.Contains(l, "token://") {
+		t.Errorf("no warning that any local user can dispatch over tcp://:\n%s", l)
+	}
 }
 
 // pythonPath is the real interpreter behind python3 (a pyenv shim costs a
