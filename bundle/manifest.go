@@ -190,13 +190,36 @@ func CheckName(name string) error {
 			return fmt.Errorf("bundle name %q: lower-case letters, digits, '.', '_' and '-' only, starting with a letter or digit", name)
 		}
 	}
+	if windowsMisread(name) {
+		// Its installed folder is named so.
+		return fmt.Errorf("bundle name %q: a name Windows reads as a device (con, aux, nul, com1 …) or without its trailing dot", name)
+	}
 	return nil
+}
+
+// windowsMisread reports a file name Windows does not keep as written: a
+// device name (CON, PRN, AUX, NUL, COM1–COM9, LPT1–LPT9, in any case and
+// with any extension) opens the device, and a trailing dot or space is
+// dropped, so that two names of a manifest would be one file. A bundle is
+// installed on any system.
+func windowsMisread(name string) bool {
+	if strings.HasSuffix(name, ".") || strings.HasSuffix(name, " ") {
+		return true
+	}
+	base, _, _ := strings.Cut(strings.ToLower(name), ".")
+	base = strings.TrimRight(base, " ")
+	switch base {
+	case "con", "prn", "aux", "nul":
+		return true
+	}
+	return len(base) == 4 && (strings.HasPrefix(base, "com") || strings.HasPrefix(base, "lpt")) && base[3] >= '1' && base[3] <= '9'
 }
 
 // CheckPath accepts a file path inside a bundle: relative, '/'-separated,
 // no empty, "." or ".." component, no backslash, colon or control
 // character (each means something else on some system), no component
-// starting with '-' (read as an option) and at most MaxPathDepth deep.
+// starting with '-' (read as an option), none Windows would misread
+// (windowsMisread) and at most MaxPathDepth deep.
 func CheckPath(p string) error {
 	if p == "" || len(p) > MaxPathBytes {
 		return fmt.Errorf("path %q: 1 to %d bytes", p, MaxPathBytes)
@@ -213,6 +236,8 @@ func CheckPath(p string) error {
 			return fmt.Errorf("path %q: backslash, colon or control character", p)
 		case strings.HasPrefix(part, "-"):
 			return fmt.Errorf("path %q: a component starts with '-'", p)
+		case windowsMisread(part):
+			return fmt.Errorf("path %q: a name Windows reads as a device (con, aux, nul, com1 …) or without its trailing dot or space", p)
 		}
 	}
 	return nil

@@ -39,6 +39,15 @@ func TestParseManifest(t *testing.T) {
 		{"setuid mode", strings.Replace(doc("corp", row("config.yaml")), "0644", "4755", 1), "mode"},
 		{"huge size", strings.Replace(doc("corp", row("config.yaml")), `"size":0`, `"size":99999999999`, 1), "size"},
 		{"deep", doc("corp", row(strings.Repeat("d/", MaxPathDepth)+"x"), row("config.yaml")), "deeper"},
+		// Windows opens a device for these names, whatever the extension,
+		// and drops a trailing dot or space (two names, one file).
+		{"device", doc("corp", row("config.yaml"), row("hooks/con")), "Windows"},
+		{"device with extension", doc("corp", row("aux.sh"), row("config.yaml")), "Windows"},
+		{"device upper-case", doc("corp", row("config.yaml"), row("hooks/LPT1.txt")), "Windows"},
+		{"trailing dot", doc("corp", row("a.sh."), row("config.yaml")), "Windows"},
+		{"trailing space", doc("corp", row("a.sh "), row("config.yaml")), "Windows"},
+		{"device name", doc("nul", row("config.yaml")), "bundle name"},
+		{"not a device", doc("corp", row("config.yaml"), row("hooks/com10.sh"), row("hooks/console.sh")), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseManifest([]byte(tc.in))
