@@ -421,7 +421,7 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 		}
 	}
 	cfg.addBundles(opts.BundleDirs, layer.TrustedBundleKeys)
-	for _, p := range findProjects(append([]string{opts.ProjectDir}, opts.MoreProjectDirs...), path) {
+	for _, p := range FindProjects(append([]string{opts.ProjectDir}, opts.MoreProjectDirs...), path) {
 		// A repository must not be able to take the dispatcher down: a
 		// project file that cannot be used skips that project's hooks with
 		// a warning (and refuses tool calls while that project has an

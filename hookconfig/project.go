@@ -80,11 +80,12 @@ func FindProjectHooks(dir string) string {
 	}
 }
 
-// findProjects is the project hooks files of dirs (FindProjectHooks),
-// each once and none that is the config itself (config). Each directory
-// is searched once: the agent's directory and the payload's cwd are most
-// often the same, and a search is a stat per directory up to /.
-func findProjects(dirs []string, config string) []string {
+// FindProjects is the project hooks files of dirs (FindProjectHooks),
+// each once and none that is the config itself (config; "" for none).
+// Each directory is searched once: the agent's directory and the
+// payload's cwd are most often the same, and a search is a stat per
+// directory up to /. serve compares a caller's with its own.
+func FindProjects(dirs []string, config string) []string {
 	var found []string
 	for i, dir := range dirs {
 		if slices.Contains(dirs[:i], dir) {

@@ -141,7 +141,7 @@ func (s *Server) projectConflict(dirs []string) string {
 	if why := s.moved(); why != "" {
 		return why
 	}
-	theirs, mine := projectHooksFiles(named), projectHooksFiles(s.projectDirs())
+	theirs, mine := hookconfig.FindProjects(named, ""), hookconfig.FindProjects(s.projectDirs(), "")
 	if len(theirs) != len(mine) || slices.ContainsFunc(theirs, func(f string) bool {
 		return !slices.ContainsFunc(mine, func(g string) bool { return sameDir(f, g) })
 	}) {
@@ -149,21 +149,6 @@ func (s *Server) projectConflict(dirs []string) string {
 			"; this server, started in " + s.opts.Cwd + ", loads " + filesOrNone(mine)
 	}
 	return ""
-}
-
-// projectHooksFiles are the project hooks files found from dirs, each once.
-func projectHooksFiles(dirs []string) []string {
-	var found []string
-	for i, d := range dirs {
-		if slices.Contains(dirs[:i], d) {
-			continue // a search is a stat per directory up to the root
-		}
-		f := hookconfig.FindProjectHooks(d)
-		if f != "" && !slices.ContainsFunc(found, func(g string) bool { return sameDir(f, g) }) {
-			found = append(found, f)
-		}
-	}
-	return found
 }
 
 func filesOrNone(files []string) string {
