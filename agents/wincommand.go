@@ -270,8 +270,9 @@ func (a *Agent) windowsForPOSIX(posix, event string) (string, bool, error) {
 
 // ownWindowsForms match the Windows command lines install writes
 // (WindowsHookCommand), each form it ever wrote, whole: cmd.exe's PATH
-// prologue, held to PATH (today's) or not (older installs); its absolute path, tested first (today's) or bare (older
-// installs); PowerShell's PATH prologue; its absolute path after
+// prologue, held to PATH (today's) or not (older installs); its absolute
+// path, tested first (today's) or bare (older installs); PowerShell's PATH
+// prologue; its absolute path after
 // Test-Path (today's) or Get-Command (older installs). As with
 // ownCommand, a prologue's text is not compared with today's; every
 // program a form names (groups p1, p2, p3) must be the same one, checked

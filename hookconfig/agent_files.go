@@ -155,8 +155,11 @@ func (cfg *Config) readAgentFile(k agentFileKind, path, flag string, inDir bool)
 			cfg.warn(k.key, path+": no such file; skipped")
 			return false, nil
 		}
-		ce := &ConfigError{Path: path, Err: fsutil.WithoutPath(path, err)}
+		ce := &ConfigError{Path: path, Err: err} // which names the file once
 		if flag != "" {
+			// Worded here: ConfigError drops the path only from an error
+			// that is no more than Go's.
+			ce.Err = fsutil.WithoutPath(path, err)
 			if errors.Is(err, fs.ErrNotExist) {
 				ce.Err = errors.New("no such file")
 			}

@@ -30,7 +30,8 @@ func (e *TooLargeError) Error() string {
 // it: Go's "open PATH: no such file or directory" without "open PATH: ",
 // and this package's "PATH: not a regular file (a FIFO)" without
 // "PATH: ". An error about another path, or one that wraps Go's in more
-// words, is returned as it is; what err wraps stays wrapped (errors.Is still sees fs.ErrNotExist).
+// words, is returned as it is; what err wraps stays wrapped (errors.Is
+// still sees fs.ErrNotExist).
 func WithoutPath(path string, err error) error {
 	// Only err itself: a PathError wrapped in more words keeps them.
 	if pe, ok := err.(*fs.PathError); ok && pe.Path == path {
