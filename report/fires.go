@@ -43,7 +43,15 @@ const (
 	// FireUnknown: the installed release of the agent does not know the
 	// event, so it never runs the entry.
 	FireUnknown = "unknown_event"
+	// FireNotProved: past maxProbes distinct entries of one file, not run.
+	FireNotProved = "not_proved"
 )
+
+// maxProbes bounds the shells doctor starts for one hook file: a project's
+// file is the repository's to write, and install writes one entry per
+// event, so a file with more distinct entries of ours than this is not one
+// install wrote.
+const maxProbes = 64
 
 // FireCheck is one entry of an installed hook file, as doctor proved it.
 type FireCheck struct {
@@ -164,6 +172,7 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 			c.Trusted = &t
 		}
 	}
+	proved := map[[3]string]FireCheck{} // an entry repeated is proved once
 	for _, e := range entries {
 		if reviewed, asks := in.Agent.Reviewed(trust, filepath.ToSlash(in.Path), e.FileEntry); asks && !reviewed && e.Own(in.Agent.Name) {
 			c.Unreviewed = append(c.Unreviewed, e.Event)
@@ -191,7 +200,17 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 				fc.Detail = "not run: " + probeErr.Error()
 			}
 		default:
-			fc.Status, fc.Detail = p.fire(ctx, in, e)
+			key := [3]string{e.Event, e.Script, e.Command}
+			if prior := proved[key]; prior.Status != "" {
+				fc.Status, fc.Detail = prior.Status, prior.Detail
+			} else if len(proved) == maxProbes {
+				fc.Status, fc.Detail = FireNotProved, "not run: doctor proves at most "+strconv.Itoa(maxProbes)+
+					" distinct entries of one file and this file holds more (install writes one per event: run hermes-hooks install "+
+					in.Agent.Name+" to write it again)"
+			} else {
+				fc.Status, fc.Detail = p.fire(ctx, in, e)
+				proved[key] = fc
+			}
 		}
 		c.Entries = append(c.Entries, fc)
 	}

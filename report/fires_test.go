@@ -58,6 +58,7 @@ func TestInstallProblems(t *testing.T) {
 		{"quiet event silent", InstallCheck{Entries: []FireCheck{{Status: FireNoAnswer}}}, 0},
 		{"not ours", InstallCheck{Entries: []FireCheck{{Gating: true, Status: FireNotOurs}}}, 0},
 		{"not run", InstallCheck{Entries: []FireCheck{{Gating: true, Status: FireNotRun}}}, 0},
+		{"not proved", InstallCheck{Entries: []FireCheck{{Gating: true, Status: FireNotProved}, {Status: FireNotProved}}}, 1},
 		{"untrusted guard", InstallCheck{Trusted: &no, Entries: []FireCheck{{Gating: true, Status: FireOK}}}, 1},
 		{"trusted", InstallCheck{Trusted: &yes, Entries: []FireCheck{{Gating: true, Status: FireOK}}}, 0},
 		{"unreadable", InstallCheck{Error: "bad JSON"}, 1},
