@@ -165,6 +165,21 @@ type pinnedDir struct {
 	fi   os.FileInfo // nil: it could not be read then
 }
 
+// loadedFrom are the directories a server's config is read from: the
+// working directory first (projectConflict reads it as dirs[0]), the
+// project directories, the config's and the allowlist's, and those of the
+// agent hook files named on the command line.
+func loadedFrom(opts *Options) []string {
+	dirs := []string{opts.Cwd, opts.ProjectDir, filepath.Dir(absPath(opts.ConfigPath)), opts.Store.Home()}
+	dirs = append(dirs, opts.MoreProjectDirs...)
+	for _, files := range opts.AgentFiles {
+		for _, f := range files {
+			dirs = append(dirs, filepath.Dir(absPath(f)))
+		}
+	}
+	return dirs
+}
+
 func pinDirs(paths []string) []pinnedDir {
 	dirs := make([]pinnedDir, len(paths))
 	for i, p := range paths {

@@ -235,7 +235,7 @@ func New(opts Options) (*Server, error) {
 		opts.Sessions = sessions.NewMemory()
 	}
 	s := &Server{
-		dirs:        pinDirs(append([]string{opts.Cwd, opts.ProjectDir, filepath.Dir(absPath(opts.ConfigPath)), opts.Store.Home()}, opts.MoreProjectDirs...)),
+		dirs:        pinDirs(loadedFrom(&opts)),
 		opts:        opts,
 		log:         opts.Logger,
 		sessions:    opts.Sessions,

@@ -376,3 +376,38 @@ func TestAttackServeHomeRepointed(t *testing.T) {
 		t.Fatalf("after HERMES_HOME -> b: exit %d %q\nstderr %s", code, out, errs)
 	}
 }
+
+// TestAttackServeFlagFileRepointed: a per-project serve reads the Claude
+// settings named by --claude-settings cur/settings.json while cur -> a
+// (no hooks). cur is then pointed at b, whose settings hold a guard
+// (approved): no file the server watches changes, and a forwarded call
+// naming the same path must not be answered with a's (no) hooks.
+func TestAttackServeFlagFileRepointed(t *testing.T) {
+	e := newServeEnv(t, "hooks: {}\n")
+	a, b := filepath.Join(e.root, "sa"), filepath.Join(e.root, "sb")
+	guard := e.script("deny.sh", "cat >/dev/null\necho 'b refuses' >&2\nexit 2\n")
+	for dir, hooks := range map[string]string{a: `{}`, b: `{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "` + guard + `"}]}]}`} {
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		replaceFile(t, filepath.Join(dir, "settings.json"), `{"hooks": `+hooks+"}\n", 0o644)
+	}
+	e.mustCLI("approve", "--all", "--claude-settings", filepath.Join(b, "settings.json"))
+	cur := filepath.Join(e.root, "cur")
+	if err := os.Symlink(a, cur); err != nil {
+		t.Fatal(err)
+	}
+	settings := filepath.Join(cur, "settings.json")
+	e.serve("--claude-settings", settings)
+	tmp := cur + ".new"
+	if err := os.Symlink(b, tmp); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, cur); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := e.cliIn(e.dir, claudeBash(e.dir, "rm -rf /"), []string{"HERMES_HOOKS_SERVER=" + e.socketPath}, "hook", "claude", "--claude-settings", settings)
+	if out != claudeDeny("b refuses") || code != 0 {
+		t.Fatalf("after cur -> b: exit %d %q\nstderr %s", code, out, errs)
+	}
+}
