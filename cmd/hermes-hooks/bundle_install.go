@@ -116,7 +116,8 @@ content under the installed serial is refused (an older bundle, however
 validly signed, would bring back what a newer one fixed) unless
 --allow-downgrade. Reinstalling the same bundle is no downgrade.`,
 		Example: `  hermes-hooks bundle install corp-guards.tar.gz --pub corp.pub
-  sudo hermes-hooks bundle install corp-guards.tar.gz --managed`,
+  sudo hermes-hooks bundle install corp-guards.tar.gz --managed
+  hermes-hooks bundle install corp-guards-serial-3.tar.gz --pub corp.pub --allow-downgrade   # roll back on purpose`,
 		Args: exactArgs(1, "exactly one bundle FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if user && managed {
