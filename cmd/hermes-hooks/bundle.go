@@ -102,7 +102,7 @@ versioned one, and other content under the installed serial.`,
 			}
 			fmt.Fprintf(a.Out, "packed bundle %s%s (%d files) into %s; sign it: hermes-hooks bundle sign %s --key KEY\n", name, serialLabel(ar.Manifest), len(ar.Manifest.Files), out, out)
 			if serial.Unversioned() {
-				fmt.Fprintln(a.Err, "hermes-hooks: note: no --serial: an unversioned bundle; any other bundle of this name signed by the same key may replace it once installed, an older one too")
+				fmt.Fprintln(a.Err, "hermes-hooks: warning: no --serial: an unversioned bundle; any other bundle of this name signed by the same key may replace it once installed, an older one too")
 			}
 			return nil
 		},

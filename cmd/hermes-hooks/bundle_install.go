@@ -138,7 +138,7 @@ validly signed, would bring back what a newer one fixed) unless
 			fmt.Fprintf(a.Out, "installed bundle %s%s (%d files, signed by %s) into %s; its hooks are approved by the signature\n",
 				ar.Manifest.Name, serialLabel(ar.Manifest), len(ar.Manifest.Files), bundle.KeyString(signer), dir)
 			if ar.Manifest.Serial.Unversioned() {
-				fmt.Fprintf(a.Err, "hermes-hooks: note: bundle %s is unversioned (no serial): any other bundle of this name signed by the same key may replace it, an older one too; its signer can pack the next one with --serial\n", ar.Manifest.Name)
+				fmt.Fprintf(a.Err, "hermes-hooks: warning: bundle %s is unversioned (no serial): any other bundle of this name signed by the same key may replace it, an older one too; its signer can pack the next one with --serial\n", ar.Manifest.Name)
 			}
 			return nil
 		},
