@@ -40,7 +40,8 @@ type Installed struct {
 	Name     string    `json:"name"`
 	Dir      string    `json:"dir"`
 	Signer   string    `json:"signer"`
-	Key      PublicKey `json:"-"` // the key Signer spells
+	Key      PublicKey `json:"-"`      // the key Signer spells
+	Serial   Serial    `json:"serial"` // 0: unversioned
 	Files    int       `json:"files"`
 	Manifest *Manifest `json:"-"`
 }
@@ -51,9 +52,13 @@ var ErrOtherSigner = errors.New("signed by another key than the installed bundle
 
 // Install unpacks a verified archive (signed by signer) into root/NAME,
 // replacing an installed bundle of that name only when the same key signed
-// it, or replace is set. The new directory is complete before it takes the
-// old one's place, so a reader sees the old bundle or the new one.
-func Install(root string, a *Archive, signer PublicKey, replace bool) (string, error) {
+// it (or opt.Replace) and it is an upgrade (checkUpgrade; or
+// opt.AllowDowngrade). Both are decided under root's lock, against what is
+// installed at that moment. An installed bundle that no longer reads (its
+// signature fails) is replaced: its serial cannot be believed, and a
+// reinstall is how it is repaired. The new directory is complete before it
+// takes the old one's place, so a reader sees the old bundle or the new one.
+func Install(root string, a *Archive, signer PublicKey, opt InstallOptions) (string, error) {
 	name := a.Manifest.Name
 	if err := mkdirAll(root); err != nil {
 		return "", err
@@ -64,8 +69,17 @@ func Install(root string, a *Archive, signer PublicKey, replace bool) (string, e
 	}
 	defer unlock()
 	dest := filepath.Join(root, name)
-	if old, err := ReadInstalled(dest); err == nil && !replace && old.Signer != KeyString(signer) {
-		return "", fmt.Errorf("%s: %w (installed: %s, this one: %s); remove it first or pass --replace", dest, ErrOtherSigner, old.Signer, KeyString(signer))
+	if old, err := ReadInstalled(dest); err == nil {
+		switch {
+		case old.Signer != KeyString(signer):
+			if !opt.Replace {
+				return "", fmt.Errorf("%s: %w (installed: %s, this one: %s); remove it first or pass --replace", dest, ErrOtherSigner, old.Signer, KeyString(signer))
+			}
+		case !opt.AllowDowngrade:
+			if err := checkUpgrade(old.Manifest, a.Manifest); err != nil {
+				return "", fmt.Errorf("%s: %w", dest, err)
+			}
+		}
 	}
 	tmp, err := os.MkdirTemp(root, ".install-"+name+"-")
 	if err != nil {
@@ -200,7 +214,7 @@ func ReadInstalled(dir string) (*Installed, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Installed{Name: m.Name, Dir: dir, Signer: KeyString(key), Key: key, Files: len(m.Files), Manifest: m}, nil
+	return &Installed{Name: m.Name, Dir: dir, Signer: KeyString(key), Key: key, Serial: m.Serial, Files: len(m.Files), Manifest: m}, nil
 }
 
 // installedSigner is the key in dir's signer.pub, once the signature

@@ -24,7 +24,7 @@ func TestInstallReadableByEveryone(t *testing.T) {
 	pk, sk, _ := minisign.GenerateKey(rand.Reader)
 	root := filepath.Join(t.TempDir(), "bundles")
 	a := signedPack(t, "corp", map[string]string{"config.yaml": "hooks: {}\n", "hooks/deep/a.sh": "x"}, sk)
-	dir, err := Install(root, a, pk, false)
+	dir, err := Install(root, a, pk, InstallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

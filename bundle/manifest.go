@@ -62,10 +62,13 @@ type File struct {
 // Exec reports whether the file is executable.
 func (f File) Exec() bool { return f.Mode == "0755" }
 
-// Manifest lists every file of a bundle, sorted by path.
+// Manifest lists every file of a bundle, sorted by path. Serial is its
+// version (0: unversioned, a manifest written before serials or packed
+// without one); being in the manifest, it is covered by the signature.
 type Manifest struct {
 	Format string `json:"format"`
 	Name   string `json:"name"`
+	Serial Serial `json:"serial,omitempty"`
 	Files  []File `json:"files"`
 }
 
@@ -91,6 +94,7 @@ func (m *Manifest) Encode() []byte {
 }
 
 // ParseManifest reads manifest bytes strictly: the format, a valid name,
+// a serial that is absent or in 1..MaxSerial (serial.go),
 // at least the config fragment, every path valid and listed once (also
 // when compared case-insensitively: two paths that are one file on macOS
 // or Windows are refused), sorted, each with a SHA-256 digest, a size in

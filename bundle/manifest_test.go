@@ -48,6 +48,21 @@ func TestParseManifest(t *testing.T) {
 		{"trailing space", doc("corp", row("a.sh "), row("config.yaml")), "Windows"},
 		{"device name", doc("nul", row("config.yaml")), "bundle name"},
 		{"not a device", doc("corp", row("config.yaml"), row("hooks/com10.sh"), row("hooks/console.sh")), ""},
+		// The serial (serial.go): absent, or one spelling of 1..2^53-1.
+		{"serial", withSerial(doc("corp", row("config.yaml")), "7"), ""},
+		{"largest serial", withSerial(doc("corp", row("config.yaml")), "9007199254740991"), ""},
+		{"serial past 2^53-1", withSerial(doc("corp", row("config.yaml")), "9007199254740992"), "serial"},
+		{"serial past uint64", withSerial(doc("corp", row("config.yaml")), "18446744073709551616"), "serial"},
+		{"serial 0", withSerial(doc("corp", row("config.yaml")), "0"), "serial"},
+		{"negative serial", withSerial(doc("corp", row("config.yaml")), "-1"), "serial"},
+		{"fractional serial", withSerial(doc("corp", row("config.yaml")), "2.0"), "serial"},
+		{"exponent serial", withSerial(doc("corp", row("config.yaml")), "1e3"), "serial"},
+		{"leading zero", withSerial(doc("corp", row("config.yaml")), "07"), "invalid character"}, // not JSON
+		{"string serial", withSerial(doc("corp", row("config.yaml")), `"7"`), "serial"},
+		{"null serial", withSerial(doc("corp", row("config.yaml")), "null"), "serial"},
+		// JSON readers disagree on a key given twice (the first, the last):
+		// the signed document states one serial.
+		{"serial twice", withSerial(withSerial(doc("corp", row("config.yaml")), "1"), "9"), "given twice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseManifest([]byte(tc.in))
@@ -61,11 +76,50 @@ func TestParseManifest(t *testing.T) {
 	}
 }
 
+// withSerial adds "serial": value to a manifest document.
+func withSerial(doc, value string) string {
+	return strings.Replace(doc, `"files":`, `"serial":`+value+`,"files":`, 1)
+}
+
+// The serial a manifest states is the serial it parses to, and an
+// unversioned manifest parses to 0 and encodes without the key, byte for
+// byte as before serials (so an unversioned bundle packed today is one
+// packed before).
+func TestManifestSerial(t *testing.T) {
+	base := `{"format":"` + Format + `","name":"corp","files":[{"path":"config.yaml","sha256":"` + sum + `","size":0,"mode":"0644"}]}`
+	for _, tc := range []struct {
+		in   string
+		want Serial
+	}{{base, 0}, {withSerial(base, "1"), 1}, {withSerial(base, "42"), 42}, {withSerial(base, "9007199254740991"), MaxSerial}} {
+		m, err := ParseManifest([]byte(tc.in))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		if m.Serial != tc.want {
+			t.Fatalf("%s: serial %d, want %d", tc.in, m.Serial, tc.want)
+		}
+		again, err := ParseManifest(m.Encode())
+		if err != nil || again.Serial != tc.want {
+			t.Fatalf("re-encoded: serial %v (%v)", again, err)
+		}
+	}
+	m, _ := ParseManifest([]byte(base))
+	if enc := string(m.Encode()); strings.Contains(enc, "serial") {
+		t.Fatalf("an unversioned manifest encodes a serial:\n%s", enc)
+	}
+	if got := Serial(0).String(); got != "unversioned" {
+		t.Fatalf("Serial(0) = %q", got)
+	}
+}
+
 // FuzzParseManifest: no input panics, and an accepted manifest encodes to
-// bytes that parse to the same files (its paths all valid).
+// bytes that parse to the same files and serial (its paths all valid, its
+// serial 0 or in 1..MaxSerial).
 func FuzzParseManifest(f *testing.F) {
 	f.Add(manifestFor("corp", good))
 	f.Add([]byte(`{"format":"` + Format + `","name":"x","files":[]}`))
+	f.Add([]byte(withSerial(string(manifestFor("corp", good)), "12")))
+	f.Add([]byte(withSerial(string(manifestFor("corp", good)), "-0")))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ParseManifest(data)
 		if err != nil {
@@ -76,8 +130,11 @@ func FuzzParseManifest(f *testing.F) {
 				t.Fatalf("accepted path %q", fl.Path)
 			}
 		}
+		if m.Serial > MaxSerial {
+			t.Fatalf("accepted serial %d", m.Serial)
+		}
 		again, err := ParseManifest(m.Encode())
-		if err != nil || len(again.Files) != len(m.Files) {
+		if err != nil || len(again.Files) != len(m.Files) || again.Serial != m.Serial {
 			t.Fatalf("re-encoded manifest: %v", err)
 		}
 	})

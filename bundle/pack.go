@@ -11,15 +11,19 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
-// Pack reads dir into an unsigned archive named name: every regular file
-// under it, with its digest, size and mode (executable or not). A symbolic
+// Pack reads dir into an unsigned archive named name at serial (0:
+// unversioned): every regular file under it, with its digest, size and
+// mode (executable or not). A symbolic
 // link, device, FIFO or socket anywhere under dir is refused, not skipped
 // or followed: what is signed must be what the directory shows.
-func Pack(dir, name string) (*Archive, error) {
+func Pack(dir, name string, serial Serial) (*Archive, error) {
 	if err := CheckName(name); err != nil {
 		return nil, err
 	}
-	a := &Archive{Manifest: &Manifest{Format: Format, Name: name}, Files: map[string][]byte{}}
+	if serial > MaxSerial {
+		return nil, fmt.Errorf("serial %d: at most %d", uint64(serial), uint64(MaxSerial))
+	}
+	a := &Archive{Manifest: &Manifest{Format: Format, Name: name, Serial: serial}, Files: map[string][]byte{}}
 	var total int64
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -19,7 +19,7 @@ func TestPackRefusesLinksAndSpecialFiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "guard.sh"), []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	a, err := Pack(dir, "corp")
+	a, err := Pack(dir, "corp", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,14 +29,14 @@ func TestPackRefusesLinksAndSpecialFiles(t *testing.T) {
 	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "link")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Pack(dir, "corp"); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if _, err := Pack(dir, "corp", 0); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Fatalf("symlink: %v", err)
 	}
 	os.Remove(filepath.Join(dir, "link"))
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
 		t.Skip(err)
 	}
-	if _, err := Pack(dir, "corp"); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if _, err := Pack(dir, "corp", 0); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Fatalf("fifo: %v", err)
 	}
 }

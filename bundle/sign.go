@@ -75,10 +75,15 @@ func GenerateKey() (pub, priv []byte, err error) {
 }
 
 // Sign signs a's manifest with sk, replacing any signature. The trusted
-// comment (signed too) names the bundle.
+// comment (signed too) names the bundle and its serial, so that
+// `minisign -V` shows which version it checked; install reads the serial
+// from the manifest only.
 func Sign(a *Archive, sk minisign.PrivateKey) {
-	a.Signature = minisign.SignWithComments(sk, a.ManifestBytes,
-		"hermes-hooks bundle "+a.Manifest.Name, "signature from hermes-hooks bundle sign")
+	comment := "hermes-hooks bundle " + a.Manifest.Name
+	if !a.Manifest.Serial.Unversioned() {
+		comment += " serial " + a.Manifest.Serial.String()
+	}
+	a.Signature = minisign.SignWithComments(sk, a.ManifestBytes, comment, "signature from hermes-hooks bundle sign")
 }
 
 // ErrUnsigned is Verify's error for an archive without a signature.

@@ -40,14 +40,14 @@ func TestManagedBundleWritableByOthersRefused(t *testing.T) {
 	}
 	_ = os.WriteFile(filepath.Join(src, "config.yaml"), []byte("hooks:\n  pre_tool_call:\n    - command: ./hooks/guard.sh\n      fail_closed: true\n"), 0o644)
 	_ = os.WriteFile(filepath.Join(src, "hooks", "guard.sh"), []byte("#!/bin/sh\n"), 0o755)
-	a, err := bundle.Pack(src, "corp")
+	a, err := bundle.Pack(src, "corp", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pk, sk, _ := minisign.GenerateKey(rand.Reader)
 	bundle.Sign(a, sk)
 	root := ManagedBundleDir(managed)
-	inst, err := bundle.Install(root, a, pk, false)
+	inst, err := bundle.Install(root, a, pk, bundle.InstallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,13 +34,13 @@ func TestServeReloadsWhenABundleIsInstalled(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	a, err := bundle.Pack(src, "corp")
+	a, err := bundle.Pack(src, "corp", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pk, sk, _ := minisign.GenerateKey(rand.Reader)
 	bundle.Sign(a, sk)
-	if _, err := bundle.Install(bundle.UserDir(f.home), a, pk, false); err != nil {
+	if _, err := bundle.Install(bundle.UserDir(f.home), a, pk, bundle.InstallOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	f.waitGeneration(2)

@@ -46,17 +46,23 @@ one of those keys install.`,
 }
 
 func newBundlePackCmd(a *app) *cobra.Command {
-	var out, name string
+	var out, name, serialText string
 	cmd := &cobra.Command{
-		Use:   "pack DIR",
+		Use:   "pack DIR [--serial N]",
 		Short: "Pack a directory (config.yaml, hooks, rules) into an unsigned bundle",
 		Long: `Pack every regular file under DIR into one bundle file, with a manifest of each
 file's SHA-256 digest, size and mode. DIR must hold config.yaml, the config
 fragment whose hooks run from the unpacked directory (write their commands
 relative to it: ./hooks/guard.sh). Symbolic links, devices and FIFOs are
-refused, as are paths with '..', backslashes or colons.`,
-		Example: `  hermes-hooks bundle pack ./corp-guards
-  hermes-hooks bundle pack ./corp-guards --name corp-guards -o dist/corp-guards.tar.gz`,
+refused, as are paths with '..', backslashes or colons.
+
+--serial N is the bundle's version (a whole number, 1 or more), signed with
+the manifest: raise it with every bundle of that name you sign. Install then
+refuses a bundle whose serial is lower than the installed one's (an older
+bundle would bring back what a newer one fixed), an unversioned bundle over a
+versioned one, and other content under the installed serial.`,
+		Example: `  hermes-hooks bundle pack ./corp-guards --serial 1
+  hermes-hooks bundle pack ./corp-guards --name corp-guards --serial 202612031405 -o dist/corp-guards.tar.gz`,
 		Args: exactArgs(1, "exactly one DIR"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
@@ -70,6 +76,13 @@ refused, as are paths with '..', backslashes or colons.`,
 			if err := bundle.CheckName(name); err != nil {
 				return usageErr("name it with --name", "%v", err)
 			}
+			var serial bundle.Serial
+			if cmd.Flags().Changed("serial") {
+				var err error
+				if serial, err = bundle.ParseSerial(serialText); err != nil {
+					return usageErr("raise --serial with every bundle of this name you sign (leave it out for an unversioned bundle)", "--serial: %v", err)
+				}
+			}
 			if out == "" {
 				out = name + ".tar.gz"
 			}
@@ -80,19 +93,23 @@ refused, as are paths with '..', backslashes or colons.`,
 			} else if !fi.IsDir() {
 				return fmt.Errorf("%s: not a directory (bundle pack takes the directory holding config.yaml)", dir)
 			}
-			ar, err := bundle.Pack(dir, name)
+			ar, err := bundle.Pack(dir, name, serial)
 			if err != nil {
 				return err
 			}
 			if err := writeArchive(out, ar); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.Out, "packed bundle %s (%d files) into %s; sign it: hermes-hooks bundle sign %s --key KEY\n", name, len(ar.Manifest.Files), out, out)
+			fmt.Fprintf(a.Out, "packed bundle %s%s (%d files) into %s; sign it: hermes-hooks bundle sign %s --key KEY\n", name, serialLabel(ar.Manifest), len(ar.Manifest.Files), out, out)
+			if serial.Unversioned() {
+				fmt.Fprintln(a.Err, "hermes-hooks: warning: no --serial: an unversioned bundle; any other bundle of this name signed by the same key may replace it once installed, an older one too")
+			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "bundle file to write (default NAME.tar.gz)")
 	cmd.Flags().StringVar(&name, "name", "", "bundle name (default: DIR's name)")
+	cmd.Flags().StringVar(&serialText, "serial", "", "the bundle's version, 1 or more; raise it with every bundle of this name (default: unversioned)")
 	return cmd
 }
 
@@ -169,13 +186,22 @@ key's password is read from ` + keyPasswordEnv + `.`,
 			if err := writeArchive(out, ar); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.Out, "signed bundle %s (%d files) with key %X into %s\n", ar.Manifest.Name, len(ar.Manifest.Files), sk.ID(), out)
+			fmt.Fprintf(a.Out, "signed bundle %s%s (%d files) with key %X into %s\n", ar.Manifest.Name, serialLabel(ar.Manifest), len(ar.Manifest.Files), sk.ID(), out)
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&key, "key", "", "minisign secret key file")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the signed bundle here (default: FILE itself)")
 	return cmd
+}
+
+// serialLabel is " serial N" after a bundle's name, or nothing for an
+// unversioned bundle (whose lines read as they did before serials).
+func serialLabel(m *bundle.Manifest) string {
+	if m.Serial.Unversioned() {
+		return ""
+	}
+	return " serial " + m.Serial.String()
 }
 
 // readArchive reads and checks a bundle file (not its signature).

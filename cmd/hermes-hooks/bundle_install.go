@@ -45,6 +45,7 @@ func signingKeys(pubs []string) ([]bundle.PublicKey, error) {
 type bundleVerifyJSON struct {
 	File     string        `json:"file"`
 	Name     string        `json:"name"`
+	Serial   bundle.Serial `json:"serial"` // 0: unversioned
 	Verified bool          `json:"verified"`
 	Signer   string        `json:"signer"`
 	Files    []bundle.File `json:"files"`
@@ -69,9 +70,9 @@ trusted_bundle_keys:. Exits 1 when it does not verify.`,
 				return err
 			}
 			if asJSON {
-				return writeJSON(a.Out, bundleVerifyJSON{File: args[0], Name: ar.Manifest.Name, Verified: true, Signer: bundle.KeyString(signer), Files: ar.Manifest.Files})
+				return writeJSON(a.Out, bundleVerifyJSON{File: args[0], Name: ar.Manifest.Name, Serial: ar.Manifest.Serial, Verified: true, Signer: bundle.KeyString(signer), Files: ar.Manifest.Files})
 			}
-			fmt.Fprintf(a.Out, "%s: bundle %s, %d files, signed by %s: verified\n", args[0], ar.Manifest.Name, len(ar.Manifest.Files), bundle.KeyString(signer))
+			fmt.Fprintf(a.Out, "%s: bundle %s%s, %d files, signed by %s: verified\n", args[0], ar.Manifest.Name, serialLabel(ar.Manifest), len(ar.Manifest.Files), bundle.KeyString(signer))
 			return nil
 		},
 	}
@@ -98,7 +99,7 @@ func verifyFile(path string, pubs []string) (*bundle.Archive, bundle.PublicKey, 
 
 func newBundleInstallCmd(a *app) *cobra.Command {
 	var pubs []string
-	var user, managed, replace bool
+	var user, managed, replace, downgrade bool
 	cmd := &cobra.Command{
 		Use:   "install FILE [--user|--managed]",
 		Short: "Verify a bundle and install it into the user or managed layer",
@@ -107,9 +108,16 @@ func newBundleInstallCmd(a *app) *cobra.Command {
 managed config (--managed). Its config.yaml's hooks then run from the unpacked
 files/ directory, approved by the signature; an unpacked file changed later
 refuses what the hook guards until the bundle is reinstalled. A bundle of the
-same name signed by another key is not replaced without --replace.`,
+same name signed by another key is not replaced without --replace.
+
+A bundle of the installed one's name and signer replaces it only as an
+upgrade: a lower serial, an unversioned bundle over a versioned one, or other
+content under the installed serial is refused (an older bundle, however
+validly signed, would bring back what a newer one fixed) unless
+--allow-downgrade. Reinstalling the same bundle is no downgrade.`,
 		Example: `  hermes-hooks bundle install corp-guards.tar.gz --pub corp.pub
-  sudo hermes-hooks bundle install corp-guards.tar.gz --managed`,
+  sudo hermes-hooks bundle install corp-guards.tar.gz --managed
+  hermes-hooks bundle install corp-guards-serial-3.tar.gz --pub corp.pub --allow-downgrade   # roll back on purpose`,
 		Args: exactArgs(1, "exactly one bundle FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if user && managed {
@@ -123,12 +131,15 @@ same name signed by another key is not replaced without --replace.`,
 			if err != nil {
 				return err
 			}
-			dir, err := bundle.Install(root, ar, signer, replace)
+			dir, err := bundle.Install(root, ar, signer, bundle.InstallOptions{Replace: replace, AllowDowngrade: downgrade})
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.Out, "installed bundle %s (%d files, signed by %s) into %s; its hooks are approved by the signature\n",
-				ar.Manifest.Name, len(ar.Manifest.Files), bundle.KeyString(signer), dir)
+			fmt.Fprintf(a.Out, "installed bundle %s%s (%d files, signed by %s) into %s; its hooks are approved by the signature\n",
+				ar.Manifest.Name, serialLabel(ar.Manifest), len(ar.Manifest.Files), bundle.KeyString(signer), dir)
+			if ar.Manifest.Serial.Unversioned() {
+				fmt.Fprintf(a.Err, "hermes-hooks: warning: bundle %s is unversioned (no serial): any other bundle of this name signed by the same key may replace it, an older one too; its signer can pack the next one with --serial\n", ar.Manifest.Name)
+			}
 			return nil
 		},
 	}
@@ -136,6 +147,7 @@ same name signed by another key is not replaced without --replace.`,
 	cmd.Flags().BoolVar(&user, "user", false, "install into $HERMES_HOME/bundles (the default)")
 	cmd.Flags().BoolVar(&managed, "managed", false, "install into the managed layer (beside the managed config)")
 	cmd.Flags().BoolVar(&replace, "replace", false, "replace an installed bundle of that name signed by another key")
+	cmd.Flags().BoolVar(&downgrade, "allow-downgrade", false, "replace the installed bundle of that name and signer with a lower serial, an unversioned bundle, or other content under its serial")
 	return cmd
 }
 
@@ -165,14 +177,15 @@ func bundleRoot(a *app, managed bool) (string, error) {
 }
 
 type bundleListJSON struct {
-	Layer   string   `json:"layer"`
-	Name    string   `json:"name"`
-	Dir     string   `json:"dir"`
-	Signer  string   `json:"signer"`
-	Files   int      `json:"files"`
-	Intact  bool     `json:"intact"`
-	Changed []string `json:"changed"`
-	Error   string   `json:"error,omitempty"`
+	Layer   string        `json:"layer"`
+	Name    string        `json:"name"`
+	Dir     string        `json:"dir"`
+	Signer  string        `json:"signer"`
+	Serial  bundle.Serial `json:"serial"` // 0: unversioned
+	Files   int           `json:"files"`
+	Intact  bool          `json:"intact"`
+	Changed []string      `json:"changed"`
+	Error   string        `json:"error,omitempty"`
 }
 
 func newBundleListCmd(a *app) *cobra.Command {
@@ -194,7 +207,7 @@ func newBundleListCmd(a *app) *cobra.Command {
 				list, errs := bundle.List(root)
 				for _, b := range list {
 					changed := changedFiles(b)
-					rows = append(rows, bundleListJSON{Layer: name, Name: b.Name, Dir: b.Dir, Signer: b.Signer, Files: b.Files, Intact: len(changed) == 0, Changed: changed})
+					rows = append(rows, bundleListJSON{Layer: name, Name: b.Name, Dir: b.Dir, Signer: b.Signer, Serial: b.Serial, Files: b.Files, Intact: len(changed) == 0, Changed: changed})
 				}
 				for _, e := range errs {
 					rows = append(rows, bundleListJSON{Layer: name, Error: e.Error(), Changed: []string{}})
@@ -211,9 +224,9 @@ func newBundleListCmd(a *app) *cobra.Command {
 				case r.Error != "":
 					fmt.Fprintf(a.Out, "%s  ✗ %s\n", r.Layer, show(r.Error))
 				case r.Intact:
-					fmt.Fprintf(a.Out, "%s  %s  %d files, signed by %s  ✓ intact\n", r.Layer, r.Name, r.Files, r.Signer)
+					fmt.Fprintf(a.Out, "%s  %s  %s  %d files, signed by %s  ✓ intact\n", r.Layer, r.Name, listSerial(r.Serial), r.Files, r.Signer)
 				default:
-					fmt.Fprintf(a.Out, "%s  %s  %d files, signed by %s  ✗ changed since install: %s\n", r.Layer, r.Name, r.Files, r.Signer, show(fmt.Sprint(r.Changed)))
+					fmt.Fprintf(a.Out, "%s  %s  %s  %d files, signed by %s  ✗ changed since install: %s\n", r.Layer, r.Name, listSerial(r.Serial), r.Files, r.Signer, show(fmt.Sprint(r.Changed)))
 				}
 			}
 			return nil
@@ -221,6 +234,15 @@ func newBundleListCmd(a *app) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for scripts")
 	return cmd
+}
+
+// listSerial is list's serial column: "serial N", or "unversioned" for a
+// bundle without one (which any bundle of its name and signer may replace).
+func listSerial(s bundle.Serial) string {
+	if s.Unversioned() {
+		return s.String()
+	}
+	return "serial " + s.String()
 }
 
 // changedFiles lists the files of b whose content no longer matches its
