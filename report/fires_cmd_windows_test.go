@@ -1,0 +1,141 @@
+package report
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/install"
+	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+)
+
+// fakeBinEnv makes this test binary, copied under another name, stand in
+// for a program the Codex line runs: hermes-hooks.exe (answers doctor's
+// probe) or where.exe (Wine's is a stub).
+const fakeBinEnv = "HERMES_TEST_FAKE_BIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(fakeBinEnv) == "1" {
+		self, _ := os.Executable()
+		switch strings.ToLower(filepath.Base(self)) {
+		case "where.exe":
+			// where $PATH:NAME: exit 0 when NAME is found on PATH, else 1.
+			if len(os.Args) == 2 {
+				if _, err := exec.LookPath(strings.TrimPrefix(os.Args[1], "$PATH:")); err == nil {
+					os.Exit(0)
+				}
+			}
+			os.Exit(1)
+		case "hermes-hooks.exe":
+			// hermes-hooks hook codex EVENT …: the probe's answer, as hook
+			// gives it, with the arguments it was called with.
+			tok, err := os.ReadFile(os.Getenv(agents.ProbeEnv))
+			io.Copy(io.Discard, os.Stdin)
+			if err != nil || len(os.Args) < 4 || os.Args[1] != "hook" || os.Args[2] != "codex" {
+				os.Exit(1)
+			}
+			os.Stderr.WriteString(agents.ProbePrefix + agents.ProbeAnswer(strings.TrimSpace(string(tok))) + ": " + strings.Join(os.Args[1:], " ") + "\n")
+			os.Exit(0)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// TestDoctorRunsCodexWindowsLine: on Windows doctor proves a Codex entry
+// by running its commandWindows line as Codex does (%COMSPEC% /C LINE,
+// through the real cmd.exe), not its POSIX command through sh (which
+// Windows lacks): with hermes-hooks on PATH the entry fires; without it,
+// the line's own refusal (and, where where.exe is Wine's stub, cmd.exe's
+// "not recognized") reads as not found.
+func TestDoctorRunsCodexWindowsLine(t *testing.T) {
+	codex, _ := agents.Lookup("codex")
+	root, bin := t.TempDir(), t.TempDir()
+	doc, _, err := codex.Install(nil, func(ev string) string { return codex.HookCommand("", ev) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(root, ".codex", "hooks.json")
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, pyjson.Encode(doc, pyjson.JSIndent), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sysRoot := os.Getenv("SystemRoot")
+	t.Setenv("PATH", bin+";"+filepath.Join(sysRoot, "System32")+";"+sysRoot)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(fakeBinEnv, "1")
+	stubWhere := whereIsStub(t)
+	t.Logf("where.exe is a stub here (Wine): %v", stubWhere)
+	in := install.Installed{Agent: codex, Root: root, Path: file}
+	check := func(what string) map[string]FireCheck {
+		t.Helper()
+		got := CheckInstalls(context.Background(), []install.Installed{in}, ProbeOptions{Home: t.TempDir()})
+		if len(got) != 1 || got[0].Error != "" {
+			t.Fatalf("%s: %+v", what, got)
+		}
+		by := map[string]FireCheck{}
+		for _, e := range got[0].Entries {
+			by[e.Event] = e
+		}
+		return by
+	}
+	hh := filepath.Join(bin, "hermes-hooks.exe")
+	if err := os.WriteFile(hh, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for ev, e := range check("hermes-hooks on PATH") {
+		line, _ := codex.WindowsHookCommand("", ev)
+		if e.Status != FireOK || e.Command != line {
+			t.Errorf("hermes-hooks on PATH: %s: %s (%s), line %q", ev, e.Status, e.Detail, e.Command)
+		}
+	}
+	if err := os.Remove(hh); err != nil {
+		t.Fatal(err)
+	}
+	if stubWhere {
+		// Wine: where.exe finds everything, so the line calls the missing
+		// program and cmd.exe says it is not recognized (exit 9009).
+		for _, ev := range []string{"PreToolUse", "Stop"} {
+			if e := check("hermes-hooks gone, Wine's where")[ev]; e.Status != FireNotFound || !strings.Contains(e.Detail, "exit 9009") {
+				t.Errorf("hermes-hooks gone, Wine's where: %s: %s (%s)", ev, e.Status, e.Detail)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(bin, "where.exe"), data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	by := check("hermes-hooks gone")
+	if e := by["PreToolUse"]; e.Status != FireNotFound || !strings.Contains(e.Detail, "refusal of every tool call") {
+		t.Errorf("hermes-hooks gone: PreToolUse: %s (%s)", e.Status, e.Detail)
+	}
+	if e := by["Stop"]; e.Status != FireNotFound || !strings.Contains(e.Detail, "passes silently") {
+		t.Errorf("hermes-hooks gone: Stop: %s (%s)", e.Status, e.Detail)
+	}
+}
+
+// whereIsStub reports whether where.exe finds a program that does not
+// exist (Wine 8's prints nothing and exits 0 for anything).
+func whereIsStub(t *testing.T) bool {
+	t.Helper()
+	comspec := os.Getenv("COMSPEC")
+	r := hookproc.Run(context.Background(), hookproc.Spec{Path: comspec, Argv: []string{comspec, "/C", "where"},
+		CmdLine: `"` + comspec + `" /C where $PATH:no-such-program-hermes >nul 2>&1`, Env: os.Environ(), Timeout: probeTimeout})
+	if r.SpawnError != "" {
+		t.Fatal(r.SpawnError)
+	}
+	return r.Exited && r.ExitCode == 0
+}
