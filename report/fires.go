@@ -352,7 +352,7 @@ func (p probe) fire(ctx context.Context, in install.Installed, e install.Entry, 
 	default:
 		if run.psCheck && p.shells != nil {
 			if why := p.shells.check(ctx, run.path, os.Environ()); why != "" {
-				return FireNotRun, in.Agent.Title + " runs it with " + why
+				return FireNotRun, in.Agent.Title + " runs it with " + run.path + ", which " + why
 			}
 		}
 		spec.Path, spec.Argv, spec.CmdLine = run.path, run.argv, run.cmdLine

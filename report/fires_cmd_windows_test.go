@@ -33,11 +33,11 @@ func TestMain(m *testing.M) {
 			}
 			os.Exit(1)
 		case "hermes-hooks.exe":
-			// hermes-hooks hook codex EVENT …: the probe's answer, as hook
+			// hermes-hooks hook AGENT EVENT …: the probe's answer, as hook
 			// gives it, with the arguments it was called with.
 			tok, err := os.ReadFile(os.Getenv(agents.ProbeEnv))
 			io.Copy(io.Discard, os.Stdin)
-			if err != nil || len(os.Args) < 4 || os.Args[1] != "hook" || os.Args[2] != "codex" {
+			if err != nil || len(os.Args) < 4 || os.Args[1] != "hook" {
 				os.Exit(1)
 			}
 			os.Stderr.WriteString(agents.ProbePrefix + agents.ProbeAnswer(strings.TrimSpace(string(tok))) + ": " + strings.Join(os.Args[1:], " ") + "\n")
@@ -124,6 +124,62 @@ func TestDoctorRunsCodexWindowsLine(t *testing.T) {
 	}
 	if e := by["Stop"]; e.Status != FireNotFound || !strings.Contains(e.Detail, "passes silently") {
 		t.Errorf("hermes-hooks gone: Stop: %s (%s)", e.Status, e.Detail)
+	}
+}
+
+// TestDoctorCopilotWithoutPowerShell: Copilot CLI runs its powershell
+// line on Windows. Where PowerShell does not run a command (Wine's
+// powershell.exe is a stub that exits 0) or is not on PATH, doctor runs
+// nothing for the entry and says why: not "fires", and not a problem of
+// the file. A real PowerShell proves it fires.
+func TestDoctorCopilotWithoutPowerShell(t *testing.T) {
+	copilot, _ := agents.Lookup("copilot")
+	root, bin := t.TempDir(), t.TempDir()
+	doc, _, err := copilot.Install(nil, func(ev string) string { return copilot.HookCommand("", ev) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(root, ".github", "hooks", "hermes-hooks.json")
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, pyjson.Encode(doc, pyjson.JSIndent), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	self, _ := os.Executable()
+	data, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "hermes-hooks.exe"), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(fakeBinEnv, "1")
+	sysRoot := os.Getenv("SystemRoot")
+	winPath := filepath.Join(sysRoot, "System32") + ";" + sysRoot + ";" + filepath.Join(sysRoot, "System32", "WindowsPowerShell", "v1.0")
+	in := install.Installed{Agent: copilot, Root: root, Path: file}
+	for _, path := range []string{bin + ";" + winPath, bin} {
+		t.Setenv("PATH", path)
+		_, psErr := exec.LookPath("powershell")
+		got := CheckInstalls(context.Background(), []install.Installed{in}, ProbeOptions{Home: t.TempDir()})
+		if len(got) != 1 || len(got[0].Entries) == 0 {
+			t.Fatalf("%+v", got)
+		}
+		for _, e := range got[0].Entries {
+			switch {
+			case psErr != nil && e.Status == FireNotRun && strings.Contains(e.Detail, "powershell, which is not on PATH"):
+			case psErr == nil && e.Status == FireNotRun && strings.Contains(e.Detail, "did not run a test command"):
+				t.Logf("%s: %s", e.Event, e.Detail)
+			case psErr == nil && e.Status == FireOK:
+			default:
+				t.Errorf("PATH %s: %s: %s (%s)", path, e.Event, e.Status, e.Detail)
+			}
+		}
+		c := got[0]
+		c.Trusted, c.Unreviewed = nil, nil // the folder's trust is another check
+		if n := c.Problems(); n != 0 {
+			t.Errorf("PATH %s: %d problems", path, n)
+		}
 	}
 }
 

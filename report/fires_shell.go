@@ -120,7 +120,7 @@ func (s *shellChecks) check(ctx context.Context, path string, env []string) stri
 		Env: env, Timeout: probeTimeout, Cap: 1 << 12})
 	why := ""
 	if !r.Exited || r.ExitCode != want {
-		why = path + " did not run a test command (exit " + strconv.Itoa(r.ExitCode) + ", not " + strconv.Itoa(want) + spawn(r.SpawnError) +
+		why = "did not run a test command (exit " + strconv.Itoa(r.ExitCode) + ", not " + strconv.Itoa(want) + spawn(r.SpawnError) +
 			"): what it runs cannot be proved; not run"
 	}
 	if s.seen == nil {
