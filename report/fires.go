@@ -321,6 +321,10 @@ func newProbe() (probe, func(), error) {
 		return probe{}, func() {}, err
 	}
 	cleanup := func() { os.RemoveAll(dir) }
+	if err := restrictProbe(dir); err != nil {
+		cleanup()
+		return probe{}, func() {}, err
+	}
 	p := probe{token: hex.EncodeToString(b[:]), file: filepath.Join(dir, agents.ProbeFile), shells: &shellChecks{}}
 	if err := os.WriteFile(p.file, []byte(p.token+"\n"), 0o600); err != nil {
 		cleanup()
