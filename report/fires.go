@@ -195,8 +195,8 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 			fc.Status, fc.Detail = FireUnknown, "event unknown to the "+in.Agent.Title+" version installed ("+version+"; it knows it since "+since+"): never run"
 		case e.Altered != "":
 			fc.Status, fc.Detail = FireAltered, "not as install writes it ("+e.Altered+"): "+in.Agent.Title+" may not run it as a guard; run hermes-hooks install "+in.Agent.Name+" to write it again"
-		case !in.User && foreignProgram(run.line, in.Root) != "":
-			fc.Status, fc.Detail = FireForeign, "runs "+foreignProgram(run.line, in.Root)+", not hermes-hooks: not run (the agent runs that program in place of hermes-hooks; a repository's file can name any)"
+		case !in.User && foreignProgram(run.line, in.Root, run.cmdLine != "") != "":
+			fc.Status, fc.Detail = FireForeign, "runs "+foreignProgram(run.line, in.Root, run.cmdLine != "")+", not hermes-hooks: not run (the agent runs that program in place of hermes-hooks; a repository's file can name any)"
 		case o.NoRun:
 			fc.Status, fc.Detail = FireNotRun, "not run (--no-run)"
 			if probeErr != nil {
@@ -229,13 +229,17 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 // repository's file "hook". A path that names nothing runs nothing (the
 // prologue answers, or the shell says not found): doctor runs it to say so.
 // The PATH form runs what sh finds from dir: through an empty or relative
-// entry of PATH, a file of the repository's.
-func foreignProgram(command, dir string) string {
+// entry of PATH, a file of the repository's; run by cmd.exe (cmd), a
+// hermes-hooks of dir's own (cmdInFolder).
+func foreignProgram(command, dir string, cmd bool) string {
 	exe, _, _ := lineForm(command)
+	if exe == "" && cmd {
+		exe = cmdInFolder(dir)
+	} else if exe == "" {
+		exe = relativeOnPath(dir)
+	}
 	if exe == "" {
-		if exe = relativeOnPath(dir); exe == "" {
-			return ""
-		}
+		return ""
 	}
 	fi, err := os.Stat(filepath.FromSlash(exe))
 	if err != nil {
@@ -274,6 +278,28 @@ func relativeOnPath(dir string) string {
 				return p
 			}
 			return ""
+		}
+	}
+	return ""
+}
+
+// cmdInFolder is the hermes-hooks cmd.exe would find in dir, the current
+// folder, before PATH ("" when there is none): cmd.exe looks there first
+// unless NoDefaultCurrentDirectoryInExePath is set, which older Codex
+// lines of ours do not set and Wine's cmd.exe ignores. doctor does not run
+// such a line in a project's folder: the file is the repository's.
+func cmdInFolder(dir string) string {
+	exts := os.Getenv("PATHEXT")
+	if exts == "" {
+		exts = ".COM;.EXE;.BAT;.CMD"
+	}
+	for _, ext := range strings.Split(exts, ";") {
+		if ext == "" {
+			continue
+		}
+		p := filepath.Join(dir, agents.ProgramName+strings.ToLower(ext))
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p
 		}
 	}
 	return ""

@@ -32,6 +32,10 @@ func TestMain(m *testing.M) {
 				}
 			}
 			os.Exit(1)
+		case "evil.exe":
+			// A repository's program: it leaves a mark where it ran.
+			os.WriteFile(os.Getenv("HERMES_TEST_MARK"), []byte("ran"), 0o644)
+			os.Exit(0)
 		case "hermes-hooks.exe":
 			// hermes-hooks hook AGENT EVENT …: the probe's answer, as hook
 			// gives it, with the arguments it was called with.
@@ -169,7 +173,9 @@ func TestDoctorCopilotWithoutPowerShell(t *testing.T) {
 			switch {
 			case psErr != nil && e.Status == FireNotRun && strings.Contains(e.Detail, "powershell, which is not on PATH"):
 			case psErr == nil && e.Status == FireNotRun && strings.Contains(e.Detail, "did not run a test command"):
-				t.Logf("%s: %s", e.Event, e.Detail)
+				if e.Event == "PreToolUse" {
+					t.Logf("%s: %s", e.Event, e.Detail)
+				}
 			case psErr == nil && e.Status == FireOK:
 			default:
 				t.Errorf("PATH %s: %s: %s (%s)", path, e.Event, e.Status, e.Detail)
@@ -194,4 +200,77 @@ func whereIsStub(t *testing.T) bool {
 		t.Fatal(r.SpawnError)
 	}
 	return r.Exited && r.ExitCode == 0
+}
+
+// TestAttackDoctorRunsNoRepositoryProgramOnWindows: a repository's Codex
+// file whose commandWindows is a form of ours naming a program of the
+// repository's (the older bare path), or whose PATH form cmd.exe would
+// resolve to a hermes-hooks.cmd in the project folder (cmd.exe looks in
+// the current folder first: older lines do not turn that off, and Wine's
+// cmd.exe ignores the setting today's line uses), is named and never run.
+func TestAttackDoctorRunsNoRepositoryProgramOnWindows(t *testing.T) {
+	codex, _ := agents.Lookup("codex")
+	root, bin := t.TempDir(), t.TempDir()
+	mark := filepath.Join(t.TempDir(), "ran")
+	t.Setenv("HERMES_TEST_MARK", mark)
+	t.Setenv(fakeBinEnv, "1")
+	sysRoot := os.Getenv("SystemRoot")
+	t.Setenv("PATH", bin+";"+filepath.Join(sysRoot, "System32")+";"+sysRoot)
+	self, _ := os.Executable()
+	data, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evil := filepath.Join(root, "tools", "evil.exe")
+	os.MkdirAll(filepath.Dir(evil), 0o755)
+	if err := os.WriteFile(evil, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// hermes-hooks itself is on PATH: only the repository's file could
+	// keep the entry from firing.
+	if err := os.WriteFile(filepath.Join(bin, "hermes-hooks.exe"), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(doc pyjson.OrderedObject) install.Installed {
+		file := filepath.Join(root, ".codex", "hooks.json")
+		os.MkdirAll(filepath.Dir(file), 0o755)
+		if err := os.WriteFile(file, pyjson.Encode(doc, pyjson.JSIndent), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return install.Installed{Agent: codex, Root: root, Path: file}
+	}
+	doc, _, _ := codex.Install(nil, func(ev string) string { return codex.HookCommand("", ev) })
+	hooks, _ := doc.Get("hooks")
+	pre, _ := hooks.(pyjson.OrderedObject).Get("PreToolUse")
+	h := pre.([]any)[0].(pyjson.OrderedObject)
+	inner, _ := h.Get("hooks")
+	handler := inner.([]any)[0].(pyjson.OrderedObject)
+	inner.([]any)[0] = handler.Set("commandWindows", `"`+evil+`" hook codex PreToolUse --agent-timeout 600`)
+	in := write(doc)
+	got := CheckInstalls(context.Background(), []install.Installed{in}, ProbeOptions{Home: t.TempDir()})
+	for _, e := range got[0].Entries {
+		if e.Event == "PreToolUse" && (e.Status != FireForeign || !strings.Contains(e.Detail, evil)) {
+			t.Errorf("commandWindows naming the repository's program: %s (%s)", e.Status, e.Detail)
+		}
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Fatal("doctor ran the repository's program")
+	}
+	// Today's lines, and a hermes-hooks.cmd of the repository's in the
+	// project folder.
+	doc, _, _ = codex.Install(nil, func(ev string) string { return codex.HookCommand("", ev) })
+	in = write(doc)
+	planted := filepath.Join(root, "hermes-hooks.cmd")
+	if err := os.WriteFile(planted, []byte("@\""+evil+"\"\r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got = CheckInstalls(context.Background(), []install.Installed{in}, ProbeOptions{Home: t.TempDir()})
+	for _, e := range got[0].Entries {
+		if e.Status != FireForeign || !strings.Contains(e.Detail, planted) {
+			t.Errorf("a hermes-hooks.cmd in the project folder: %s: %s (%s)", e.Event, e.Status, e.Detail)
+		}
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Fatal("doctor ran the repository's hermes-hooks.cmd")
+	}
 }

@@ -127,6 +127,6 @@ wintest -run 'Token|ParseEndpoint|DefaultAddrs|UserOnlySDDL|ForwardOverTCP' ./se
 wintest -run '^TestWindows' ./cmd/hermes-hooks || status=1
 # doctor's proof of installed entries through the agents' Windows shells,
 # and hook's side of its probe.
-wintest -run 'TestDoctor|TestRunFor|TestProbeVerdict' ./report || status=1
+wintest -run 'TestDoctor|TestAttackDoctor|TestRunFor|TestProbeVerdict' ./report || status=1
 wintest -run 'TestProbeOnWindows' ./internal/cli || status=1
 exit $status
