@@ -21,7 +21,8 @@ import (
 // it is. The handler holds only the keys Install writes ("type":
 // "command" where the file is typed, "command", the Windows key, Extra
 // with at least its timeouts) and shownOnly ones, the group only "hooks",
-// and the command line names event when it names one.
+// and the command line, and the Windows one, name event when they name
+// one; the Windows line is a line of ours for the agent's Windows shell.
 func (a *Agent) altered(event string, group, h pyjson.OrderedObject) string {
 	for _, m := range group {
 		if m.Key != "hooks" {
@@ -56,8 +57,38 @@ func (a *Agent) altered(event string, group, h pyjson.OrderedObject) string {
 			return fmt.Sprintf("it has no %q", k)
 		}
 	}
+	if why := a.windowsAltered(event, h); why != "" {
+		return why
+	}
 	c, _ := get(h, "command").(string)
 	return otherEvent(event, c)
+}
+
+// windowsAltered says why h's Windows command (HookFile.WindowsKey), where
+// it has one, is not a line install writes for event: not a string, not
+// a form of ours in the agent's Windows shell, for another agent, or for
+// another event. On Windows the agent runs that line in place of
+// "command": an entry whose "command" is ours but whose Windows line runs
+// something else guards nothing there, and is written again by install.
+// The older forms ownWindowsForms still knows stay ours.
+func (a *Agent) windowsAltered(event string, h pyjson.OrderedObject) string {
+	key := a.HookFile.WindowsKey
+	v, ok := h.Get(key)
+	if key == "" || !ok {
+		return ""
+	}
+	s, isString := v.(string)
+	if !isString {
+		return fmt.Sprintf("its %q is not a command line", key)
+	}
+	l, own := parseOwnWindows(s, false)
+	if !own || l.ps != (a.HookFile.WindowsShell == PowerShell) || l.agent != a.Name {
+		return fmt.Sprintf("its %q is not a line of ours", key)
+	}
+	if l.event != "" && l.event != event {
+		return fmt.Sprintf("its %q runs 'hook %s %s'", key, l.agent, l.event)
+	}
+	return ""
 }
 
 // shownOnly are the keys of a handler that only change what the agent

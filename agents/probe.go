@@ -73,10 +73,11 @@ type FileEntry struct {
 // form of HookCommand (or of HookCommandOn's Windows form, where the agent
 // runs "command" through PowerShell there), for that agent. doctor runs
 // nothing else.
-// An entry whose Windows command is someone else's is not ours: Windows
-// would run that command.
+// An entry whose "command" is ours but whose Windows command is someone
+// else's is ours and Altered (altered.go): install writes it again, and
+// doctor says so rather than run either line.
 func (e FileEntry) Own(agent string) bool {
-	return IsOwnHookCommand(e.Command, agent) && (e.Windows == "" || IsOwnWindowsCommand(e.Windows, agent))
+	return IsOwnHookCommand(e.Command, agent)
 }
 
 // Entries lists every command handler of doc, a's hook file (not a Scripts

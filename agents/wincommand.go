@@ -282,7 +282,7 @@ var ownWindowsForms = sync.OnceValue(func() []winForm {
 	const (
 		cmdBody = `(?:(?:>&2 )?echo [^%!^&|<>()\r\n]+& )*exit /b [0-9]+`
 		cmdExe  = `[A-Za-z]:\\[^"%!()&@^|<>*?\r\n]*`
-		winTail = ` hook (?P<agent>\S+)(?: [A-Za-z_]+)?(?: ` + AgentTimeoutFlag + ` [0-9.]+)?`
+		winTail = ` hook (?P<agent>\S+)(?: (?P<event>[A-Za-z_]+))?(?: ` + AgentTimeoutFlag + ` [0-9.]+)?`
 		psQ     = `'(?:[^'\x{2018}-\x{201B}\r\n]|['\x{2018}-\x{201B}]{2})*'`
 		psBody  = `\{ (?:\[Console\]::(?:Out|Error)\.Write\(` + psQ + `(?:\+"` + "`n" + `"\+` + psQ + `)*\); )*exit [0-9]+ \}`
 		psEnd   = `; exit \$LASTEXITCODE`
@@ -314,9 +314,26 @@ type winForm struct {
 	re func() *regexp.Regexp
 }
 
+// winLine is what a Windows command line install wrote says: the agent
+// and event it runs hook for (event "" when it names none), the program
+// (exe: "" for the PATH forms, else the absolute path as Windows reads
+// it), whether it is PowerShell's form, and whether a prologue answers
+// when the program is missing (all but an older install's bare path).
+type winLine struct {
+	agent, event, exe string
+	ps, guarded       bool
+}
+
 // ownWindows is the agent a Windows command line install wrote is for
 // (PowerShell's forms only, with psOnly); ok false for any other line.
 func ownWindows(command string, psOnly bool) (agent string, ok bool) {
+	l, ok := parseOwnWindows(command, psOnly)
+	return l.agent, ok
+}
+
+// parseOwnWindows reads a Windows command line install wrote (PowerShell's
+// forms only, with psOnly); ok false for any other line.
+func parseOwnWindows(command string, psOnly bool) (winLine, bool) {
 	for _, f := range ownWindowsForms() {
 		if psOnly && !f.ps {
 			continue
@@ -333,13 +350,45 @@ func ownWindows(command string, psOnly bool) (agent string, ok bool) {
 				continue
 			}
 			if prog != "" && m[i] != prog {
-				return "", false
+				return winLine{}, false
 			}
 			prog = m[i]
 		}
-		return m[re.SubexpIndex("agent")], true
+		// Every form but the older bare path starts with its prologue.
+		l := winLine{agent: m[re.SubexpIndex("agent")], event: m[re.SubexpIndex("event")], ps: f.ps,
+			guarded: !strings.HasPrefix(command, `"`)}
+		if prog != ProgramName {
+			l.exe = psLiteral(prog)
+		}
+		return l, true
 	}
-	return "", false
+	return winLine{}, false
+}
+
+// psLiteral is a program as PSQuote (or a cmd.exe form, unquoted) wrote
+// it: the text inside single quotes, each doubled quote one again.
+func psLiteral(s string) string {
+	if len(s) < 2 || s[0] != '\'' {
+		return s
+	}
+	var b strings.Builder
+	rs := []rune(s[1 : len(s)-1])
+	for i := 0; i < len(rs); i++ {
+		b.WriteRune(rs[i])
+		switch rs[i] {
+		case '\'', '\u2018', '\u2019', '\u201A', '\u201B':
+			i++ // its double
+		}
+	}
+	return b.String()
+}
+
+// OwnWindowsProgram is the program a Windows command line install wrote
+// runs: its absolute path, "" for the PATH forms; guarded says a prologue
+// answers when that program is missing. ok false for any other line.
+func OwnWindowsProgram(command string) (exe string, guarded, ok bool) {
+	l, ok := parseOwnWindows(command, false)
+	return l.exe, l.guarded, ok
 }
 
 // isOwn reports whether command, a's hook file's "command", is one install

@@ -199,8 +199,8 @@ func TestWindowsCommandRead(t *testing.T) {
 
 // TestInstallWritesWindowsKey: install writes the Windows key beside
 // command, brings a hostile one on an entry of ours back to ours (and
-// drops an alias Codex might read instead), and such an entry is not ours
-// until it has been; uninstall takes the whole entry out.
+// drops an alias Codex might read instead), and such an entry is ours but
+// altered until it has been; uninstall takes the whole entry out.
 func TestInstallWritesWindowsKey(t *testing.T) {
 	byName := func(a *Agent) func(string) string { return func(ev string) string { return a.HookCommand("", ev) } }
 	doc, _, err := codex.Install(nil, byName(codex))
@@ -222,8 +222,8 @@ func TestInstallWritesWindowsKey(t *testing.T) {
 	h = append(h, pyjson.Member{Key: "command_windows", Value: "calc"})
 	setFirstHandler(doc, "Stop", h)
 	for _, e := range codex.Entries(doc) {
-		if e.Event == "Stop" && e.Own("codex") {
-			t.Error("an entry with someone else's Windows command is taken for ours")
+		if e.Event == "Stop" && (!e.Own("codex") || e.Altered == "") {
+			t.Errorf("an entry with someone else's Windows command: own %v, altered %q", e.Own("codex"), e.Altered)
 		}
 	}
 	doc, changed, err := codex.Install(doc, byName(codex))
@@ -311,8 +311,14 @@ func FuzzWindowsHookCommand(f *testing.F) {
 			if !IsOwnWindowsCommand(c, a.Name) {
 				t.Errorf("%s %q %q: %s is not read as ours", a.Name, exe, event, c)
 			}
+			if l, ok := parseOwnWindows(c, false); !ok || l.agent != a.Name || l.event != event || !l.guarded {
+				t.Errorf("%s %q %q: %s read as %+v", a.Name, exe, event, c, l)
+			}
 			if exe == "" {
 				continue
+			}
+			if got, _, _ := OwnWindowsProgram(c); got != strings.ReplaceAll(exe, "/", `\`) {
+				t.Errorf("%s %q: %s runs %q", a.Name, exe, c, got)
 			}
 			// The program run changed, the one tested left: not ours.
 			w := strings.ReplaceAll(exe, "/", `\`)

@@ -174,10 +174,13 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 	}
 	proved := map[[3]string]FireCheck{} // an entry repeated is proved once
 	for _, e := range entries {
+		// The line the agent runs here (on Windows, its Windows line) and
+		// how it starts it.
+		run, cannot, why := runFor(in.Agent, runtime.GOOS, e.FileEntry, os.Getenv, exec.LookPath)
 		if reviewed, asks := in.Agent.Reviewed(trust, filepath.ToSlash(in.Path), e.FileEntry); asks && !reviewed && e.Own(in.Agent.Name) {
 			c.Unreviewed = append(c.Unreviewed, e.Event)
 		}
-		fc := FireCheck{Event: e.Event, Command: e.Command}
+		fc := FireCheck{Event: e.Event, Command: run.line}
 		if ev, ok := in.Agent.Canonical(e.Event); ok {
 			fc.Gating = ev.Gating()
 		}
@@ -192,15 +195,15 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 			fc.Status, fc.Detail = FireUnknown, "event unknown to the "+in.Agent.Title+" version installed ("+version+"; it knows it since "+since+"): never run"
 		case e.Altered != "":
 			fc.Status, fc.Detail = FireAltered, "not as install writes it ("+e.Altered+"): "+in.Agent.Title+" may not run it as a guard; run hermes-hooks install "+in.Agent.Name+" to write it again"
-		case !in.User && foreignProgram(e.Command, in.Root) != "":
-			fc.Status, fc.Detail = FireForeign, "runs "+foreignProgram(e.Command, in.Root)+", not hermes-hooks: not run (the agent runs that program in place of hermes-hooks; a repository's file can name any)"
+		case !in.User && foreignProgram(run.line, in.Root, run.cmdLine != "") != "":
+			fc.Status, fc.Detail = FireForeign, "runs "+foreignProgram(run.line, in.Root, run.cmdLine != "")+", not hermes-hooks: not run (the agent runs that program in place of hermes-hooks; a repository's file can name any)"
 		case o.NoRun:
 			fc.Status, fc.Detail = FireNotRun, "not run (--no-run)"
 			if probeErr != nil {
 				fc.Detail = "not run: " + probeErr.Error()
 			}
 		default:
-			key := [3]string{e.Event, e.Script, e.Command}
+			key := [3]string{e.Event, e.Script, run.line}
 			if prior := proved[key]; prior.Status != "" {
 				fc.Status, fc.Detail = prior.Status, prior.Detail
 			} else if len(proved) == maxProbes {
@@ -208,7 +211,7 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 					" distinct entries of one file and this file holds more (install writes one per event: run hermes-hooks install "+
 					in.Agent.Name+" to write it again)"
 			} else {
-				fc.Status, fc.Detail = p.fire(ctx, in, e)
+				fc.Status, fc.Detail = p.fire(ctx, in, e, run, cannot, why)
 				proved[key] = fc
 			}
 		}
@@ -226,13 +229,17 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 // repository's file "hook". A path that names nothing runs nothing (the
 // prologue answers, or the shell says not found): doctor runs it to say so.
 // The PATH form runs what sh finds from dir: through an empty or relative
-// entry of PATH, a file of the repository's.
-func foreignProgram(command, dir string) string {
-	exe, _ := agents.OwnProgram(command)
+// entry of PATH, a file of the repository's; run by cmd.exe (cmd), a
+// hermes-hooks of dir's own (cmdInFolder).
+func foreignProgram(command, dir string, cmd bool) string {
+	exe, _, _ := lineForm(command)
+	if exe == "" && cmd {
+		exe = cmdInFolder(dir)
+	} else if exe == "" {
+		exe = relativeOnPath(dir)
+	}
 	if exe == "" {
-		if exe = relativeOnPath(dir); exe == "" {
-			return ""
-		}
+		return ""
 	}
 	fi, err := os.Stat(filepath.FromSlash(exe))
 	if err != nil {
@@ -276,6 +283,28 @@ func relativeOnPath(dir string) string {
 	return ""
 }
 
+// cmdInFolder is the hermes-hooks cmd.exe would find in dir, the current
+// folder, before PATH ("" when there is none): cmd.exe looks there first
+// unless NoDefaultCurrentDirectoryInExePath is set, which older Codex
+// lines of ours do not set and Wine's cmd.exe ignores. doctor does not run
+// such a line in a project's folder: the file is the repository's.
+func cmdInFolder(dir string) string {
+	exts := os.Getenv("PATHEXT")
+	if exts == "" {
+		exts = ".COM;.EXE;.BAT;.CMD"
+	}
+	for _, ext := range strings.Split(exts, ";") {
+		if ext == "" {
+			continue
+		}
+		p := filepath.Join(dir, agents.ProgramName+strings.ToLower(ext))
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p
+		}
+	}
+	return ""
+}
+
 func knows(a *agents.Agent, version, event string) bool {
 	known, _ := a.KnowsEvent(version, event)
 	return known
@@ -299,8 +328,12 @@ func agentVersion(ctx context.Context, a *agents.Agent) string {
 	return agents.ParseVersion(r.Stdout)
 }
 
-// probe is doctor's token and the private file that holds it.
-type probe struct{ token, file string }
+// probe is doctor's token and the private file that holds it; shells,
+// the PowerShells seen to run a command (or not).
+type probe struct {
+	token, file string
+	shells      *shellChecks
+}
 
 // newProbe makes a fresh token in a file only this user can read, in a
 // folder of its own (removed by cleanup).
@@ -314,7 +347,11 @@ func newProbe() (probe, func(), error) {
 		return probe{}, func() {}, err
 	}
 	cleanup := func() { os.RemoveAll(dir) }
-	p := probe{token: hex.EncodeToString(b[:]), file: filepath.Join(dir, agents.ProbeFile)}
+	if err := restrictProbe(dir); err != nil {
+		cleanup()
+		return probe{}, func() {}, err
+	}
+	p := probe{token: hex.EncodeToString(b[:]), file: filepath.Join(dir, agents.ProbeFile), shells: &shellChecks{}}
 	if err := os.WriteFile(p.file, []byte(p.token+"\n"), 0o600); err != nil {
 		cleanup()
 		return probe{}, func() {}, err
@@ -326,46 +363,63 @@ func newProbe() (probe, func(), error) {
 // milliseconds.
 const probeTimeout = 60 * time.Second
 
-// fire runs entry e of in as its agent would, with the probe, and reads
-// what came back.
-func (p probe) fire(ctx context.Context, in install.Installed, e install.Entry) (status, detail string) {
+// fire runs entry e of in as its agent would (run, from runFor; cannot
+// and why: runFor's status when it cannot be run), with the probe, and
+// reads what came back.
+func (p probe) fire(ctx context.Context, in install.Installed, e install.Entry, run shellRun, cannot, why string) (status, detail string) {
 	payload, ok := in.Agent.Sample("", e.Event, "")
 	if !ok {
 		payload = []byte("{}")
 	}
 	spec := hookproc.Spec{Dir: in.Root, Stdin: payload, Timeout: probeTimeout,
 		Env: append(os.Environ(), agents.ProbeEnv+"="+p.file)}
-	if e.Script != "" {
+	switch {
+	case e.Script != "":
 		spec.Path, spec.Argv = e.Script, []string{e.Script}
-	} else {
-		sh, err := exec.LookPath(in.Agent.Shell())
-		if err != nil {
-			return FireNoAnswer, in.Agent.Title + " runs it with " + in.Agent.Shell() + ", which is not on PATH"
+		run.line = e.Command
+	case cannot != "":
+		return cannot, why
+	default:
+		if run.psCheck && p.shells != nil {
+			if why := p.shells.check(ctx, run.path, os.Environ()); why != "" {
+				return FireNotRun, in.Agent.Title + " runs it with " + run.path + ", which " + why
+			}
 		}
-		spec.Path, spec.Argv = sh, []string{in.Agent.Shell(), "-c", e.Command}
+		spec.Path, spec.Argv, spec.CmdLine = run.path, run.argv, run.cmdLine
 	}
 	r := hookproc.Run(ctx, spec)
-	return p.verdict(&r, e.Command)
+	return p.verdict(&r, run.line)
 }
 
-// verdict reads a probe's result: our answer with the token is the proof;
-// a prologue's refusal (the PATH form's, or the absolute form's when its
-// program is not an executable file), a shell's 127 or a prologue's
-// silence mean hermes-hooks was not found.
-func (p probe) verdict(r *hookproc.Result, command string) (status, detail string) {
+// lineForm reads line, a command line install wrote (POSIX, or a Windows
+// form): the program it runs ("" for the PATH forms) and whether a
+// prologue answers when that program is missing; own false for any other.
+func lineForm(line string) (exe string, guarded, own bool) {
+	if exe, own := agents.OwnProgram(line); own {
+		return exe, agents.Guarded(line), true
+	}
+	return agents.OwnWindowsProgram(line)
+}
+
+// verdict reads a probe's result for line, the line run: our answer with
+// the token is the proof; a prologue's refusal (the PATH form's, in
+// cmd.exe's wording too, or the absolute form's when its program is not an
+// executable file), a shell's 127 (cmd.exe's 9009: "is not recognized")
+// or a prologue's silence mean hermes-hooks was not found.
+func (p probe) verdict(r *hookproc.Result, line string) (status, detail string) {
 	out := string(r.Stdout) + string(r.Stderr)
-	exe, own := agents.OwnProgram(command)
-	guarded := own && agents.Guarded(command) // a prologue answers when the program is missing
+	exe, guarded, own := lineForm(line)
+	guarded = own && guarded // a prologue answers when the program is missing
 	pathForm, guardedExe := guarded && exe == "", guarded && exe != ""
 	switch {
 	case agents.IsProbeAnswer(r.Stdout, p.token) || agents.IsProbeAnswer(r.Stderr, p.token):
 		return FireOK, ""
-	case strings.Contains(out, agents.MissingReason):
+	case strings.Contains(out, agents.MissingReason) || strings.Contains(out, agents.MissingReasonCmd):
 		return FireNotFound, "hermes-hooks not found: not on PATH, so the agent gets a refusal of every tool call"
 	case strings.Contains(out, agents.MissingProgramReason):
 		return FireNotFound, "hermes-hooks not found: " + exe + " is missing or not executable, so the agent gets a refusal of every tool call"
-	case r.Exited && r.ExitCode == 127:
-		return FireNotFound, "hermes-hooks not found (exit 127: " + firstNonEmptyLine(out) + ")"
+	case r.Exited && (r.ExitCode == 127 || r.ExitCode == cmdNotFound):
+		return FireNotFound, "hermes-hooks not found (exit " + strconv.Itoa(r.ExitCode) + ": " + firstNonEmptyLine(out) + ")"
 	case r.Exited && r.ExitCode == 0 && out == "" && pathForm:
 		return FireNotFound, "hermes-hooks not found: not on PATH, so this event passes silently"
 	case r.Exited && r.ExitCode == 0 && out == "" && guardedExe:
@@ -381,6 +435,11 @@ func (p probe) verdict(r *hookproc.Result, command string) (status, detail strin
 	}
 	return FireNoAnswer, detail + "; an older hermes-hooks on PATH? run `hermes-hooks version` there"
 }
+
+// cmdNotFound is cmd.exe's exit code for a program it cannot find ("is
+// not recognized as an internal or external command"); no POSIX shell can
+// exit with it (exit codes end at 255 there).
+const cmdNotFound = 9009
 
 // firstNonEmptyLine is s's first non-empty line, trimmed and bounded.
 func firstNonEmptyLine(s string) string {

@@ -16,6 +16,13 @@ func TestProbeVerdict(t *testing.T) {
 	claude, _ := agents.Lookup("claude")
 	guarded := claude.HookCommand("/opt/hermes-hooks", "Stop")
 	guardedPre := claude.HookCommand("/opt/hermes-hooks", "PreToolUse")
+	// Codex's commandWindows lines, as cmd.exe runs them on Windows.
+	codex, _ := agents.Lookup("codex")
+	winPre, _ := codex.WindowsHookCommand("", "PreToolUse")
+	winStop, _ := codex.WindowsHookCommand("", "Stop")
+	winAbsPre, _ := codex.WindowsHookCommand(`C:/hh/hermes-hooks.exe`, "PreToolUse")
+	winBare := `"C:\hh\hermes-hooks.exe" hook codex Stop` // an older install's
+	refusalCmd := string(codex.MissingReply("PreToolUse", agents.MissingReasonCmd).Stdout)
 	for _, c := range []struct {
 		name    string
 		r       hookproc.Result
@@ -37,6 +44,13 @@ func TestProbeVerdict(t *testing.T) {
 		{"older binary's dispatch", hookproc.Result{Exited: true, Stdout: []byte("{}")}, abs, FireNoAnswer},
 		{"hang", hookproc.Result{TimedOut: true}, abs, FireNoAnswer},
 		{"no shell", hookproc.Result{SpawnError: "no such file"}, abs, FireNoAnswer},
+		{"cmd.exe prologue's refusal", hookproc.Result{Exited: true, ExitCode: 0, Stdout: []byte(refusalCmd)}, winPre, FireNotFound},
+		{"cmd.exe prologue's silence", hookproc.Result{Exited: true}, winStop, FireNotFound},
+		{"cmd.exe: not recognized", hookproc.Result{Exited: true, ExitCode: 9009, Stderr: []byte("'hermes-hooks' is not recognized as an internal or external command,\r\n")}, winPre, FireNotFound},
+		{"cmd.exe absolute form's refusal", hookproc.Result{Exited: true, Stdout: []byte(string(codex.MissingReply("PreToolUse", agents.MissingProgramReason).Stdout))}, winAbsPre, FireNotFound},
+		{"cmd.exe answer", hookproc.Result{Exited: true, ExitCode: 0, Stdout: []byte(`{"reason":"` + agents.ProbePrefix + agents.ProbeAnswer(p.token) + `"}` + "\r\n")}, winPre, FireOK},
+		{"cmd.exe older bare path's silence", hookproc.Result{Exited: true}, winBare, FireNoAnswer},
+		{"cmd.exe older binary's dispatch", hookproc.Result{Exited: true, Stdout: []byte("{}\r\n")}, winPre, FireNoAnswer},
 	} {
 		if got, detail := p.verdict(&c.r, c.command); got != c.want {
 			t.Errorf("%s: %s (%s), want %s", c.name, got, detail, c.want)

@@ -125,4 +125,8 @@ wintest ./internal/hookproc/... ./internal/cmdpin/... ./protocol/... \
 # only the user can read); the rest of ./server assumes Unix sockets.
 wintest -run 'Token|ParseEndpoint|DefaultAddrs|UserOnlySDDL|ForwardOverTCP' ./server || status=1
 wintest -run '^TestWindows' ./cmd/hermes-hooks || status=1
+# doctor's proof of installed entries through the agents' Windows shells,
+# and hook's side of its probe.
+wintest -run 'TestDoctor|TestAttackDoctor|TestRunFor|TestProbeVerdict' ./report || status=1
+wintest -run 'TestProbeOnWindows' ./internal/cli || status=1
 exit $status

@@ -25,11 +25,11 @@ func probeToken() string {
 		!strings.HasPrefix(filepath.Base(filepath.Dir(p)), agents.ProbeDirPrefix) {
 		return ""
 	}
-	if di, err := os.Lstat(filepath.Dir(p)); err != nil || !di.IsDir() || di.Mode().Perm() != 0o700 || !ownedByMe(di) {
+	if di, err := os.Lstat(filepath.Dir(p)); err != nil || !di.IsDir() || !privateToMe(filepath.Dir(p), di) {
 		return ""
 	}
 	fi, err := os.Lstat(p)
-	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o077 != 0 || fi.Size() > 64 || !ownedByMe(fi) {
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 64 || !privateToMe(p, fi) {
 		return ""
 	}
 	data, err := os.ReadFile(p)

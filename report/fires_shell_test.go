@@ -1,0 +1,95 @@
+package report
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+)
+
+// TestRunFor: the program, argv and (cmd.exe) verbatim command line doctor
+// starts an entry with, per agent and system: the agent's Windows line in
+// its Windows shell on Windows, the POSIX line through sh or bash
+// elsewhere and for the agents that keep it there; a missing Windows
+// shell is "not run", a missing POSIX shell no answer (as before).
+func TestRunFor(t *testing.T) {
+	agent := func(name string) *agents.Agent {
+		a, ok := agents.Lookup(name)
+		if !ok {
+			t.Fatal(name)
+		}
+		return a
+	}
+	codex, copilot, gemini, claude := agent("codex"), agent("copilot"), agent("gemini"), agent("claude")
+	entry := func(a *agents.Agent, ev string) agents.FileEntry {
+		w, err := a.WindowsHookCommand("", ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return agents.FileEntry{Event: ev, Command: a.HookCommand("", ev), Windows: w}
+	}
+	const comspec, ps, pwsh = `C:\Windows\system32\cmd.exe`, `C:\Windows\System32\WindowsPowerShell\v1.0\powershell.exe`, `C:\Program Files\PowerShell\7\pwsh.exe`
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	on := func(found map[string]string) func(string) (string, error) {
+		return func(name string) (string, error) {
+			if p, ok := found[name]; ok {
+				return p, nil
+			}
+			return "", errors.New("not found")
+		}
+	}
+	unix := on(map[string]string{"sh": "/bin/sh", "bash": "/bin/bash"})
+	win := on(map[string]string{"cmd.exe": comspec, "powershell": ps})
+	cx, cp := entry(codex, "PreToolUse"), entry(copilot, "PreToolUse")
+	cxNoWin := cx
+	cxNoWin.Windows = ""
+	gm := agents.FileEntry{Event: "BeforeTool"}
+	gm.Command, _ = gemini.HookCommandOn("windows", "", "BeforeTool")
+	cl := agents.FileEntry{Event: "PreToolUse", Command: claude.HookCommand("", "PreToolUse")}
+	for _, c := range []struct {
+		name    string
+		a       *agents.Agent
+		goos    string
+		e       agents.FileEntry
+		getenv  func(string) string
+		look    func(string) (string, error)
+		argv    []string
+		cmdLine string
+		psCheck bool
+		status  string
+	}{
+		{"codex on Linux", codex, "linux", cx, env(), unix, []string{"sh", "-c", cx.Command}, "", false, ""},
+		{"codex on Windows", codex, "windows", cx, env("COMSPEC", comspec), win, []string{comspec, "/C", cx.Windows}, `"` + comspec + `" /C ` + cx.Windows, false, ""},
+		{"codex on Windows, no commandWindows", codex, "windows", cxNoWin, env("COMSPEC", comspec), win, []string{comspec, "/C", cx.Command}, `"` + comspec + `" /C ` + cx.Command, false, ""},
+		{"codex on Windows, no COMSPEC", codex, "windows", cx, env(), win, []string{comspec, "/C", cx.Windows}, `"` + comspec + `" /C ` + cx.Windows, false, ""},
+		{"codex on Windows, no cmd.exe", codex, "windows", cx, env(), on(nil), nil, "", false, FireNotRun},
+		{"copilot on Linux", copilot, "linux", cp, env(), unix, []string{"bash", "-c", cp.Command}, "", false, ""},
+		{"copilot on Windows", copilot, "windows", cp, env(), win, []string{"powershell", "-Command", cp.Windows}, "", true, ""},
+		{"copilot on Windows, no powershell", copilot, "windows", cp, env(), on(map[string]string{"sh": `C:\Git\bin\sh.exe`}), nil, "", false, FireNotRun},
+		{"gemini on Windows", gemini, "windows", gm, env(), on(map[string]string{"pwsh": pwsh, "powershell": ps}), []string{pwsh, "-NoProfile", "-NonInteractive", "-Command", gm.Command}, "", true, ""},
+		{"gemini on Windows, ComSpec PowerShell", gemini, "windows", gm, env("ComSpec", ps), on(map[string]string{"pwsh": pwsh}), []string{ps, "-NoProfile", "-NonInteractive", "-Command", gm.Command}, "", true, ""},
+		{"gemini on Windows, powershell only", gemini, "windows", gm, env("ComSpec", comspec), win, []string{ps, "-NoProfile", "-NonInteractive", "-Command", gm.Command}, "", true, ""},
+		{"gemini on Windows, no PowerShell", gemini, "windows", gm, env("ComSpec", comspec), on(map[string]string{"bash": "b"}), nil, "", false, FireNotRun},
+		{"claude on Windows keeps sh", claude, "windows", cl, env("COMSPEC", comspec), on(map[string]string{"sh": `C:\Git\bin\sh.exe`}), []string{"sh", "-c", cl.Command}, "", false, ""},
+		{"claude on Windows without sh", claude, "windows", cl, env("COMSPEC", comspec), win, nil, "", false, FireNoAnswer},
+		{"claude on Linux without sh", claude, "linux", cl, env(), on(nil), nil, "", false, FireNoAnswer},
+	} {
+		run, status, detail := runFor(c.a, c.goos, c.e, c.getenv, c.look)
+		if status != c.status || status == "" && (!slices.Equal(run.argv, c.argv) || run.cmdLine != c.cmdLine || run.psCheck != c.psCheck || run.line != c.argv[len(c.argv)-1]) {
+			t.Errorf("%s: %q %q %v line %q (%s %s)\nwant %q %q %v %s", c.name, run.argv, run.cmdLine, run.psCheck, run.line, status, detail, c.argv, c.cmdLine, c.psCheck, c.status)
+		}
+		if status != "" && detail == "" {
+			t.Errorf("%s: %s without a reason", c.name, status)
+		}
+	}
+}
