@@ -296,9 +296,3 @@ func trustedEndpoint(path string) error {
 	}
 	return nil
 }
-
-// userOnlySDDL is the access list of an endpoint file on Windows, for the
-// user whose SID is sid: protected (nothing inherited from the directory)
-// and granting full access to that user alone, not even to SYSTEM or the
-// Administrators.
-func userOnlySDDL(sid string) string { return "D:P(A;;FA;;;" + sid + ")" }

@@ -91,15 +91,6 @@ func TestDefaultAddrs(t *testing.T) {
 	}
 }
 
-// What serve sets on Windows: a protected access list (nothing inherited)
-// with one entry, full access for the user alone. (Wine maps access lists
-// to file modes: their enforcement is not verified there.)
-func TestUserOnlySDDL(t *testing.T) {
-	if got := userOnlySDDL("S-1-5-21-1-2-3-1001"); got != "D:P(A;;FA;;;S-1-5-21-1-2-3-1001)" {
-		t.Fatalf("SDDL %q", got)
-	}
-}
-
 // tokenServer listens on an endpoint file in a fresh directory and answers
 // every authenticated request with decision; ran counts the requests that
 // reached the handler.

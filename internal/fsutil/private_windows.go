@@ -23,11 +23,7 @@ func RestrictToUser(path string, folder bool) error {
 	if err != nil {
 		return fmt.Errorf("read this process's user: %w", err)
 	}
-	inherit := ""
-	if folder {
-		inherit = "OICI"
-	}
-	sd, err := windows.SecurityDescriptorFromString("D:P(A;" + inherit + ";FA;;;" + me.User.Sid.String() + ")")
+	sd, err := windows.SecurityDescriptorFromString(UserOnlySDDL(me.User.Sid.String(), folder))
 	if err != nil {
 		return err
 	}
