@@ -176,7 +176,7 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 	for _, e := range entries {
 		// The line the agent runs here (on Windows, its Windows line) and
 		// how it starts it.
-		run, cannot, why := runFor(in.Agent, runtime.GOOS, e.FileEntry, os.Getenv, exec.LookPath)
+		run, cannot, why := runFor(in.Agent, runtime.GOOS, e.FileEntry, os.Getenv, exec.LookPath, isFile)
 		if reviewed, asks := in.Agent.Reviewed(trust, filepath.ToSlash(in.Path), e.FileEntry); asks && !reviewed && e.Own(in.Agent.Name) {
 			c.Unreviewed = append(c.Unreviewed, e.Event)
 		}

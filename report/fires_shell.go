@@ -2,11 +2,13 @@ package report
 
 import (
 	"context"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 )
 
@@ -16,8 +18,9 @@ import (
 // line instead (Codex: %COMSPEC% /C LINE, the line passed verbatim;
 // Copilot CLI: powershell -Command LINE), and its "command" where the
 // entry has none; Gemini CLI runs "command" itself through PowerShell
-// (-NoProfile -NonInteractive -Command). The others keep the POSIX shell
-// (Claude Code's Git Bash runs the POSIX form). Proving the POSIX line on
+// (-NoProfile -NonInteractive -Command). The others keep the POSIX form,
+// run through Git Bash found as Claude Code finds it, else the shell on
+// PATH. Proving the POSIX line on
 // Windows would prove a line the agent never runs, and report a missing
 // sh as a problem of a file that works.
 
@@ -36,7 +39,7 @@ type shellRun struct {
 // lookPath this process's; a status ("" when it can run) when it cannot:
 // FireNoAnswer when the POSIX shell is missing (as before), FireNotRun
 // when the agent's Windows shell is (nothing proved either way).
-func runFor(a *agents.Agent, goos string, e agents.FileEntry, getenv func(string) string, lookPath func(string) (string, error)) (run shellRun, status, detail string) {
+func runFor(a *agents.Agent, goos string, e agents.FileEntry, getenv func(string) string, lookPath func(string) (string, error), isFile func(string) bool) (run shellRun, status, detail string) {
 	hf := a.HookFile
 	line := e.Command
 	if goos == "windows" && hf.WindowsShell != agents.NoWindowsKey && e.Windows != "" {
@@ -85,12 +88,31 @@ func runFor(a *agents.Agent, goos string, e agents.FileEntry, getenv func(string
 		run.path, run.argv, run.psCheck = p, []string{p, "-NoProfile", "-NonInteractive", "-Command", line}, true
 		return run, "", ""
 	}
+	if goos == "windows" {
+		// The POSIX line on Windows: through Git Bash, found as Claude
+		// Code finds it; else the shell on PATH.
+		bash, why := cmdpin.GitBashPath(func(k string) (string, bool) { v := getenv(k); return v, v != "" }, isFile,
+			func(name string) (string, bool) { p, err := lookPath(name); return p, err == nil })
+		if bash != "" {
+			run.path, run.argv = bash, []string{bash, "-c", line}
+			return run, "", ""
+		}
+		if _, err := lookPath(a.Shell()); err != nil {
+			return run, FireNoAnswer, a.Title + " runs it with Git Bash or " + a.Shell() + ": " + why + ", and " + a.Shell() + " is not on PATH"
+		}
+	}
 	sh, err := lookPath(a.Shell())
 	if err != nil {
 		return run, FireNoAnswer, a.Title + " runs it with " + a.Shell() + ", which is not on PATH"
 	}
 	run.path, run.argv = sh, []string{a.Shell(), "-c", line}
 	return run, "", ""
+}
+
+// isFile reports whether p is a regular file (Git Bash's bash.exe).
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // winBase is the last element of a Windows or POSIX path.

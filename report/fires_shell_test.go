@@ -3,6 +3,7 @@ package report
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -11,7 +12,8 @@ import (
 // TestRunFor: the program, argv and (cmd.exe) verbatim command line doctor
 // starts an entry with, per agent and system: the agent's Windows line in
 // its Windows shell on Windows, the POSIX line through sh or bash
-// elsewhere and for the agents that keep it there; a missing Windows
+// elsewhere and, for the agents that keep it on Windows, through Git Bash
+// found as Claude Code finds it, else sh; a missing Windows
 // shell is "not run", a missing POSIX shell no answer (as before).
 func TestRunFor(t *testing.T) {
 	agent := func(name string) *agents.Agent {
@@ -29,6 +31,7 @@ func TestRunFor(t *testing.T) {
 		}
 		return agents.FileEntry{Event: ev, Command: a.HookCommand("", ev), Windows: w}
 	}
+	const gitBash = `C:\Program Files\Git\bin\bash.exe`
 	const comspec, ps, pwsh = `C:\Windows\system32\cmd.exe`, `C:\Windows\System32\WindowsPowerShell\v1.0\powershell.exe`, `C:\Program Files\PowerShell\7\pwsh.exe`
 	env := func(kv ...string) func(string) string {
 		return func(k string) string {
@@ -80,16 +83,27 @@ func TestRunFor(t *testing.T) {
 		{"gemini on Windows, ComSpec PowerShell", gemini, "windows", gm, env("ComSpec", ps), on(map[string]string{"pwsh": pwsh}), []string{ps, "-NoProfile", "-NonInteractive", "-Command", gm.Command}, "", true, ""},
 		{"gemini on Windows, powershell only", gemini, "windows", gm, env("ComSpec", comspec), win, []string{ps, "-NoProfile", "-NonInteractive", "-Command", gm.Command}, "", true, ""},
 		{"gemini on Windows, no PowerShell", gemini, "windows", gm, env("ComSpec", comspec), on(map[string]string{"bash": "b"}), nil, "", false, FireNotRun},
-		{"claude on Windows keeps sh", claude, "windows", cl, env("COMSPEC", comspec), on(map[string]string{"sh": `C:\Git\bin\sh.exe`}), []string{"sh", "-c", cl.Command}, "", false, ""},
-		{"claude on Windows without sh", claude, "windows", cl, env("COMSPEC", comspec), win, nil, "", false, FireNoAnswer},
+		{"claude on Windows, Git Bash named", claude, "windows", cl, env("CLAUDE_CODE_GIT_BASH_PATH", gitBash), on(map[string]string{"sh": `C:\msys\sh.exe`}), []string{gitBash, "-c", cl.Command}, "", false, ""},
+		{"claude on Windows, Git for Windows installed", claude, "windows", cl, env("ProgramFiles", `C:\Program Files`), win, []string{gitBash, "-c", cl.Command}, "", false, ""},
+		{"claude on Windows, Git Bash in its usual place, no sh", claude, "windows", cl, env("COMSPEC", comspec), win, []string{gitBash, "-c", cl.Command}, "", false, ""},
 		{"claude on Linux without sh", claude, "linux", cl, env(), on(nil), nil, "", false, FireNoAnswer},
 	} {
-		run, status, detail := runFor(c.a, c.goos, c.e, c.getenv, c.look)
+		run, status, detail := runFor(c.a, c.goos, c.e, c.getenv, c.look, func(p string) bool { return p == gitBash })
 		if status != c.status || status == "" && (!slices.Equal(run.argv, c.argv) || run.cmdLine != c.cmdLine || run.psCheck != c.psCheck || run.line != c.argv[len(c.argv)-1]) {
 			t.Errorf("%s: %q %q %v line %q (%s %s)\nwant %q %q %v %s", c.name, run.argv, run.cmdLine, run.psCheck, run.line, status, detail, c.argv, c.cmdLine, c.psCheck, c.status)
 		}
 		if status != "" && detail == "" {
 			t.Errorf("%s: %s without a reason", c.name, status)
 		}
+	}
+	// No Git Bash: sh on PATH; neither: no answer, saying what was looked
+	// for.
+	noGit := func(string) bool { return false }
+	if run, status, detail := runFor(claude, "windows", cl, env(), on(map[string]string{"sh": `C:\msys\sh.exe`}), noGit); status != "" || !slices.Equal(run.argv, []string{"sh", "-c", cl.Command}) {
+		t.Errorf("claude on Windows without Git Bash: %q (%s %s), want sh -c", run.argv, status, detail)
+	}
+	_, status, detail := runFor(claude, "windows", cl, env(), win, noGit)
+	if status != FireNoAnswer || !strings.Contains(detail, "Git Bash not found") {
+		t.Errorf("claude on Windows without Git Bash or sh: %s (%s), want %s naming Git Bash", status, detail, FireNoAnswer)
 	}
 }

@@ -30,7 +30,7 @@ func resolveShell(c Command, depth int) Target {
 	if onWindows {
 		// Claude Code runs shell commands through Git Bash on Windows
 		// (shell: "bash" too: a bash.exe on PATH may well be WSL's).
-		p, err := gitBashPath(c.Env, isRegularFile, func(name string) (string, bool) {
+		p, err := GitBashPath(func(k string) (string, bool) { return Getenv(c.Env, k) }, isRegularFile, func(name string) (string, bool) {
 			p, err := lookPathWindows(name, c.Env, c.Dir)
 			return p, err == ""
 		})

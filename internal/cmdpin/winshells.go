@@ -11,14 +11,15 @@ import "strings"
 // gitBashVar names the variable Claude Code reads for Git Bash's path.
 const gitBashVar = "CLAUDE_CODE_GIT_BASH_PATH"
 
-// gitBashPath finds Git Bash as Claude Code does on Windows: the file
+// GitBashPath finds Git Bash as Claude Code does on Windows: the file
 // CLAUDE_CODE_GIT_BASH_PATH names (which must exist: a wrong value is an
 // error, not a reason to look elsewhere); else bin\bash.exe of the Git for
 // Windows whose git.exe is on PATH (…\Git\cmd\git.exe); else Git for
-// Windows' usual install directories. isFile reports an existing file;
-// lookPath finds a program on the hook's PATH.
-func gitBashPath(env []string, isFile func(string) bool, lookPath func(string) (string, bool)) (string, string) {
-	if p, ok := Getenv(env, gitBashVar); ok && p != "" {
+// Windows' usual install directories. getenv reads the hook's
+// environment; isFile reports an existing file; lookPath finds a program
+// on the hook's PATH. The second result says why none was found.
+func GitBashPath(getenv func(string) (string, bool), isFile func(string) bool, lookPath func(string) (string, bool)) (string, string) {
+	if p, ok := getenv(gitBashVar); ok && p != "" {
 		if !isFile(p) {
 			return "", gitBashVar + " names " + p + ", which is not a file"
 		}
@@ -35,7 +36,7 @@ func gitBashPath(env []string, isFile func(string) bool, lookPath func(string) (
 	}
 	var roots []string
 	for _, v := range []string{"ProgramFiles", "ProgramW6432", "ProgramFiles(x86)", "LOCALAPPDATA"} {
-		if r, ok := Getenv(env, v); ok && r != "" {
+		if r, ok := getenv(v); ok && r != "" {
 			if v == "LOCALAPPDATA" {
 				r += `\Programs`
 			}

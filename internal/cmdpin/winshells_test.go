@@ -35,7 +35,7 @@ func TestGitBashPath(t *testing.T) {
 		{"per-user install", []string{`LOCALAPPDATA=C:\Users\me\AppData\Local`}, []string{`C:\Users\me\AppData\Local\Programs\Git\bin\bash.exe`}, nil, `C:\Users\me\AppData\Local\Programs\Git\bin\bash.exe`, false},
 		{"none: an error that says what to do", nil, nil, nil, "", true},
 	} {
-		got, err := gitBashPath(c.env, files(c.files...), onPath(c.path))
+		got, err := GitBashPath(func(k string) (string, bool) { return Getenv(c.env, k) }, files(c.files...), onPath(c.path))
 		if got != c.want || (err != "") != c.wantErr {
 			t.Errorf("%s: %q, %q", c.name, got, err)
 		}
