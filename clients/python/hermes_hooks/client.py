@@ -3,9 +3,12 @@
 It asks a live `hermes-hooks serve` when there is one (the socket named by
 `server`, else $HERMES_HOME/hermes-hooks.sock when that file exists) and
 runs the one-shot `hermes-hooks dispatch EVENT` otherwise. A server that is
-not there (connection refused, stale socket file) or that serves another
-project or config (HTTP 409) is passed over with a warning and the event is
-dispatched one-shot instead — the answer is the same either way.
+not there (connection refused, stale socket file), that serves another
+project or config (HTTP 409), or that is not provably this user's (see
+_trust: the socket's owner and mode, its directory's, the listening
+process's user; a tcp:// address is never asked) is passed over with a
+warning and the event is dispatched one-shot instead — the answer is the
+same either way, as for `hermes-hooks hook`.
 
 One deadline covers the whole call: the host is never blocked past
 `timeout` seconds. At the deadline a server request is abandoned (the
@@ -30,6 +33,7 @@ import warnings
 from typing import Any, Dict, Mapping, Optional, Tuple, Union
 from urllib.parse import quote, urlencode, urlsplit
 
+from ._trust import ServerDown as _ServerDown, check_peer, check_socket
 from .outcome import BadOutcomeError, HermesHooksError, Outcome
 
 __all__ = [
@@ -81,16 +85,13 @@ def default_socket() -> str:
     return os.path.join(hermes_home(), "hermes-hooks.sock")
 
 
-class _ServerDown(Exception):
-    """The server is not there: dispatch one-shot instead."""
-
-
 class Client:
     """A hermes-hooks client.
 
-    server: "unix:///path/to.sock" or "tcp://127.0.0.1:PORT"; None (the
+    server: "unix:///path/to.sock" (or the socket's path); None (the
       default) uses $HERMES_HOME/hermes-hooks.sock when it exists; False
-      never uses a server.
+      never uses a server. Any other address (tcp://, http://) is not
+      asked: the call is dispatched one-shot, with a warning.
     binary: the hermes-hooks program for one-shot dispatches.
     timeout: seconds for one whole call (server attempt and fallback).
     config: a config file other than $HERMES_HOME/config.yaml (--config).
@@ -151,7 +152,10 @@ class Client:
         if self.server is False or self.server == "":
             return None
         if self.server:
-            return str(self.server)
+            target = str(self.server)
+            # A socket's path, as HERMES_HOOKS_SERVER may name it for
+            # `hermes-hooks hook` too.
+            return target if "://" in target else "unix://" + os.path.abspath(target)
         sock = default_socket()
         try:
             if stat.S_ISSOCK(os.stat(sock).st_mode):
@@ -169,14 +173,15 @@ class Client:
     def _post(self, target: str, event: str, fields: Mapping[str, Any], payload: bytes,
               hermes: bool, deadline: float) -> bytes:
         u = urlsplit(target)
-        if u.scheme == "unix":
-            family, address, host = socket.AF_UNIX, u.path, "hermes-hooks"
-        elif u.scheme in ("tcp", "http"):
-            if not u.hostname or not u.port:
-                raise ValueError(f"server address {target!r} needs a host and a port")
-            family, address, host = socket.AF_INET6 if ":" in u.hostname else socket.AF_INET, (u.hostname, u.port), u.netloc
-        else:
-            raise ValueError(f"unsupported server address {target!r} (use unix:///path or tcp://127.0.0.1:PORT)")
+        if u.scheme in ("tcp", "http"):
+            # Whoever listens on a port is unknown: while the server is
+            # down any local user can take it, read every tool call and
+            # answer "no objection" (and an address in the environment
+            # must not carry the calls off the machine).
+            raise _ServerDown("a tcp:// server cannot prove which user runs it (use unix://)")
+        if u.scheme != "unix":
+            raise _ServerDown(f"unsupported server address {target!r} (use unix:///path)")
+        check_socket(u.path)
         # The server answers only for its own project and config (409
         # otherwise), so it never answers with another project's hooks.
         query = {"project": self._project(fields),
@@ -184,20 +189,24 @@ class Client:
         if hermes:
             query["format"] = "hermes"
         path = "/v1/dispatch/" + quote(event, safe="") + "?" + urlencode(query)
-        request = (f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+        request = (f"POST {path} HTTP/1.1\r\nHost: hermes-hooks\r\nContent-Type: application/json\r\n"
                    f"Content-Length: {len(payload)}\r\nConnection: close\r\n\r\n").encode("latin-1") + payload
 
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             sock.settimeout(max(0.001, min(_CONNECT_TIMEOUT, deadline - time.monotonic())))
             try:
-                sock.connect(address)
+                sock.connect(u.path)
             except (FileNotFoundError, ConnectionRefusedError) as e:
                 raise _ServerDown(e.strerror or str(e)) from None
             except socket.timeout:
                 raise _ServerDown("no connection within %.1fs" % _CONNECT_TIMEOUT) from None
             except OSError as e:
                 raise _ServerDown(str(e)) from None
+            # The process listening must be this user's too: the file
+            # checks above cannot see who holds the socket, nor a swap
+            # between them and the connect.
+            check_peer(sock)
             data = _exchange(sock, request, deadline, target)
         finally:
             sock.close()
