@@ -4,16 +4,18 @@
 // else $HERMES_HOME/hermes-hooks.sock when that file exists) and runs the
 // one-shot `hermes-hooks dispatch EVENT` otherwise. A server that is not
 // there (connection refused, stale socket file) or serves another project or
-// config (HTTP 409) is passed over with a process warning
+// config (HTTP 409), or that is not provably this user's (trustedSocket:
+// a tcp:// address is never asked) is passed over with a process warning
 // (HermesHooksWarning) and the event is dispatched one-shot — the answer is
-// the same either way. One deadline (options.timeout, in milliseconds)
-// covers the whole call. No dependencies.
+// the same either way, as for `hermes-hooks hook`. One deadline
+// (options.timeout, in milliseconds) covers the whole call. No
+// dependencies.
 
 import { spawn } from "node:child_process";
-import { statSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import { connect } from "node:net";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 
 export const DEFAULT_TIMEOUT = 330_000; // ms: above the longest hook timeout (300 s)
 const CONNECT_TIMEOUT = 500;
@@ -108,11 +110,61 @@ export function defaultSocket() {
 
 function serverTarget(server) {
   if (server === false || server === "") return null;
-  if (server) return String(server);
+  if (server) {
+    // A socket's path, as HERMES_HOOKS_SERVER may name it for `hook` too.
+    const target = String(server);
+    return target.includes("://") ? target : "unix://" + resolve(target);
+  }
   try {
     if (statSync(defaultSocket()).isSocket()) return "unix://" + defaultSocket();
   } catch { /* no socket file: no server */ }
   return null;
+}
+
+// A server answers "no objection" or "block" for every call of its caller,
+// so one another local user runs must never be asked: it would read every
+// tool call and could let all of them through. These are the Go client's
+// file rules (server/private.go TrustedSocket): the socket is ours, not
+// open to group or others, in a directory we own that others cannot
+// write. The Go client also reads the listening process's user from the
+// kernel (SO_PEERCRED), which Node cannot (no getsockopt): instead every
+// directory above the socket's must be one nobody else could have
+// swapped (ours or root's, not writable by others unless sticky), so that
+// the socket checked is the one connected to, and only this user (or
+// root) can have bound it. The path connected to is the checked one, its
+// directories resolved. Throws ServerDown saying why; returns the path.
+function trustedSocket(path) {
+  if (typeof process.geteuid !== "function") return path; // Windows: no Unix modes (as the Go client)
+  const me = process.geteuid();
+  const mode = (m) => (m & 0o7777).toString(8).padStart(4, "0");
+  const untrusted = (why) => new ServerDown(`not private to you: ${why}`);
+  let dir;
+  try {
+    dir = realpathSync(dirname(path));
+  } catch (e) {
+    throw new ServerDown(e.code === "ENOENT" ? "not running (no socket file)" : `socket directory ${dirname(path)}: ${e.message}`);
+  }
+  const sock = join(dir, basename(path));
+  let st;
+  try {
+    st = lstatSync(sock);
+  } catch (e) {
+    throw new ServerDown(e.code === "ENOENT" ? "not running (no socket file)" : `socket ${path}: ${e.message}`);
+  }
+  if (!st.isSocket()) throw untrusted(`${path} is not a socket`);
+  if (st.uid !== me) throw untrusted(`the socket ${path} is owned by uid ${st.uid}, not by you (uid ${me})`);
+  if (st.mode & 0o077) throw untrusted(`the socket ${path} has mode ${mode(st.mode)}, open to other users`);
+  const dt = statSync(dir);
+  if (dt.uid !== me) throw untrusted(`the socket's directory ${dir} is owned by uid ${dt.uid}, not by you (uid ${me})`);
+  if (dt.mode & 0o022) throw untrusted(`the socket's directory ${dir} has mode ${mode(dt.mode)}: others can write it`);
+  for (let up = dirname(dir); ; up = dirname(up)) {
+    const at = statSync(up);
+    if (at.uid !== me && at.uid !== 0) throw untrusted(`${up}, above the socket, is owned by uid ${at.uid}`);
+    if ((at.mode & 0o022) && !(at.mode & 0o1000)) {
+      throw untrusted(`${up}, above the socket, has mode ${mode(at.mode)}: others could swap the socket's directory`);
+    }
+    if (up === dirname(up)) return sock;
+  }
 }
 
 function decode(body) {
@@ -165,11 +217,26 @@ function parseHTTP(data, target) {
 }
 
 function post(target, event, fields, payload, opts, hermes, deadline) {
-  const u = new URL(target);
+  let u;
+  try {
+    u = new URL(target);
+  } catch {
+    return Promise.reject(new ServerDown(`unsupported server address ${JSON.stringify(target)} (use unix:///path)`));
+  }
+  if (u.protocol === "tcp:" || u.protocol === "http:") {
+    // Whoever listens on a port is unknown: while the server is down any
+    // local user can take it, read every tool call and answer "no
+    // objection" (and an address in the environment must not carry the
+    // calls off the machine).
+    return Promise.reject(new ServerDown("a tcp:// server cannot prove which user runs it (use unix://)"));
+  }
+  if (u.protocol !== "unix:") return Promise.reject(new ServerDown(`unsupported server address ${JSON.stringify(target)} (use unix:///path)`));
   let address;
-  if (u.protocol === "unix:") address = { path: decodeURIComponent(u.pathname) };
-  else if (u.protocol === "tcp:" || u.protocol === "http:") address = { host: u.hostname.replace(/^\[|\]$/g, ""), port: Number(u.port) };
-  else throw new TypeError(`unsupported server address ${JSON.stringify(target)} (use unix:///path or tcp://127.0.0.1:PORT)`);
+  try {
+    address = { path: trustedSocket(decodeURIComponent(u.pathname)) };
+  } catch (e) {
+    return Promise.reject(e);
+  }
   // The server answers only for its own project and config (409 otherwise).
   const project = typeof fields.cwd === "string" && fields.cwd ? fields.cwd : resolve(opts.cwd || process.cwd());
   const query = new URLSearchParams({
@@ -178,7 +245,7 @@ function post(target, event, fields, payload, opts, hermes, deadline) {
   });
   if (hermes) query.set("format", "hermes");
   const head = `POST /v1/dispatch/${encodeURIComponent(event)}?${query} HTTP/1.1\r\n` +
-    `Host: ${address.path ? "hermes-hooks" : u.host}\r\nContent-Type: application/json\r\n` +
+    `Host: hermes-hooks\r\nContent-Type: application/json\r\n` +
     `Content-Length: ${payload.length}\r\nConnection: close\r\n\r\n`;
 
   return new Promise((resolvePromise, reject) => {
@@ -307,8 +374,9 @@ async function call(event, fields, options, hermes) {
 
 /**
  * Fire event with the host's fields and resolve to its Outcome.
- * options: server ("unix:///path", "tcp://127.0.0.1:PORT"; undefined = the
- * default socket when present; false = never), binary, timeout (ms),
+ * options: server ("unix:///path" or the socket's path; undefined = the
+ * default socket when present; false = never; a tcp:// address is not
+ * asked), binary, timeout (ms),
  * config, cwd, onStderr (the one-shot dispatch's warnings).
  */
 export async function dispatch(event, fields = {}, options = {}) {
