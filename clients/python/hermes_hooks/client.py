@@ -27,6 +27,7 @@ import signal
 import socket
 import stat
 import subprocess
+import sys
 import threading
 import time
 import warnings
@@ -186,6 +187,7 @@ class Client:
         # otherwise), so it never answers with another project's hooks.
         query = {"project": self._project(fields),
                  "config": os.path.abspath(self.config) if self.config else os.path.join(hermes_home(), "config.yaml")}
+        query.update(_inputs())
         if hermes:
             query["format"] = "hermes"
         path = "/v1/dispatch/" + quote(event, safe="") + "?" + urlencode(query)
@@ -210,8 +212,12 @@ class Client:
             data = _exchange(sock, request, deadline, target)
         finally:
             sock.close()
-        status, body = _parse_http(data, target)
+        status, headers, body = _parse_http(data, target)
         if status == 200:
+            if not headers.get(b"hermes-hooks-inputs"):
+                # It ignored the inputs stated: it may dispatch otherwise.
+                raise _ServerDown("the server does not check the caller's accept channels, safe mode and managed "
+                                  "config (an older hermes-hooks serve?)")
             return body
         detail = _error_text(body)
         if status == 409:
@@ -282,7 +288,36 @@ def _exchange(sock: socket.socket, request: bytes, deadline: float, target: str)
     return b"".join(chunks)
 
 
-def _parse_http(data: bytes, target: str) -> Tuple[int, bytes]:
+def _truthy(value: Optional[str]) -> bool:
+    """consent.isTruthy: how hermes-hooks reads HERMES_ACCEPT_HOOKS and
+    HERMES_SAFE_MODE."""
+    return (value or "").strip().lower() in ("1", "true", "yes", "on")
+
+
+_SYSTEM_MANAGED = ("/Library/Application Support/hermes-hooks/config.yaml" if sys.platform == "darwin"
+                   else "/etc/hermes-hooks/config.yaml")
+
+
+def _inputs() -> Dict[str, str]:
+    """What of this process's environment decides which hooks the one-shot
+    dispatch runs, as `hermes-hooks hook` states it to a serve (server
+    package, inputs.go): a serve whose own differ answers 409, and the
+    call is dispatched here. Without it a serve that does not accept hooks
+    would skip the guard an accepting caller's one-shot runs (no objection
+    where the one-shot blocks), or one without the caller's managed config
+    its guards."""
+    q = {"inputs": "1"}
+    if _truthy(os.environ.get("HERMES_ACCEPT_HOOKS")):
+        q["env_accept_hooks"] = "1"
+    if _truthy(os.environ.get("HERMES_SAFE_MODE")):
+        q["safe_mode"] = "1"
+    managed = os.environ.get("HERMES_HOOKS_MANAGED_CONFIG")
+    if managed and os.path.abspath(managed) != _SYSTEM_MANAGED:
+        q["managed_config"] = os.path.abspath(managed)
+    return q
+
+
+def _parse_http(data: bytes, target: str) -> Tuple[int, Dict[bytes, bytes], bytes]:
     head, sep, body = data.partition(b"\r\n\r\n")
     lines = head.split(b"\r\n")
     parts = lines[0].split(b" ", 2) if lines else []
@@ -299,7 +334,7 @@ def _parse_http(data: bytes, target: str) -> Tuple[int, bytes]:
         if len(body) < n:
             raise ServerNotAnsweringError(f"hermes-hooks server {target}: reply cut short ({len(body)} of {n} bytes)")
         body = body[:n]
-    return int(parts[1]), body
+    return int(parts[1]), headers, body
 
 
 def _dechunk(body: bytes, target: str) -> bytes:
