@@ -184,6 +184,26 @@ function errorText(body) {
   return body.toString("utf8").trim().slice(0, 200);
 }
 
+// consent.isTruthy: how hermes-hooks reads HERMES_ACCEPT_HOOKS and
+// HERMES_SAFE_MODE.
+const truthy = (v) => ["1", "true", "yes", "on"].includes((v ?? "").trim().toLowerCase());
+const SYSTEM_MANAGED = process.platform === "darwin"
+  ? "/Library/Application Support/hermes-hooks/config.yaml" : "/etc/hermes-hooks/config.yaml";
+
+// What of this process's environment decides which hooks the one-shot
+// dispatch runs, stated as `hermes-hooks hook` states it (server package,
+// inputs.go): a serve whose own differ answers 409, and the call is
+// dispatched here. Unstated, a serve that does not accept hooks skipped the
+// guard an accepting caller's one-shot runs (no objection where the
+// one-shot blocks), or one without the caller's managed config its guards.
+function inputs(query) {
+  query.set("inputs", "1");
+  if (truthy(process.env.HERMES_ACCEPT_HOOKS)) query.set("env_accept_hooks", "1");
+  if (truthy(process.env.HERMES_SAFE_MODE)) query.set("safe_mode", "1");
+  const managed = process.env.HERMES_HOOKS_MANAGED_CONFIG;
+  if (managed && resolve(managed) !== SYSTEM_MANAGED) query.set("managed_config", resolve(managed));
+}
+
 function parseHTTP(data, target) {
   const end = data.indexOf("\r\n\r\n");
   const head = end < 0 ? "" : data.subarray(0, end).toString("latin1");
@@ -213,7 +233,7 @@ function parseHTTP(data, target) {
     if (body.length < n) throw new ServerNotAnsweringError(`hermes-hooks server ${target}: reply cut short (${body.length} of ${n} bytes)`);
     body = body.subarray(0, n);
   }
-  return { status: Number(m[1]), body };
+  return { status: Number(m[1]), headers, body };
 }
 
 function post(target, event, fields, payload, opts, hermes, deadline) {
@@ -243,6 +263,7 @@ function post(target, event, fields, payload, opts, hermes, deadline) {
     project,
     config: opts.config ? resolve(opts.config) : join(hermesHome(), "config.yaml"),
   });
+  inputs(query);
   if (hermes) query.set("format", "hermes");
   const head = `POST /v1/dispatch/${encodeURIComponent(event)}?${query} HTTP/1.1\r\n` +
     `Host: hermes-hooks\r\nContent-Type: application/json\r\n` +
@@ -286,8 +307,12 @@ function post(target, event, fields, payload, opts, hermes, deadline) {
       if (settled) return;
       if (!connected) { finish(new ServerDown("connection closed")); return; }
       try {
-        const { status, body } = parseHTTP(Buffer.concat(chunks), target);
-        if (status === 200) return finish(null, body);
+        const { status, headers, body } = parseHTTP(Buffer.concat(chunks), target);
+        if (status === 200) {
+          if (headers["hermes-hooks-inputs"]) return finish(null, body);
+          // It ignored the inputs stated: it may dispatch otherwise.
+          return finish(new ServerDown("the server does not check the caller's accept channels, safe mode and managed config (an older hermes-hooks serve?)"));
+        }
         const detail = errorText(body);
         if (status === 409) return finish(new ServerDown(`HTTP 409: ${detail}`));
         const Err = status >= 500 ? ServerNotAnsweringError : DispatchError;
