@@ -95,6 +95,11 @@ func TestOpenCodePlugin(t *testing.T) {
 	if c := calls["edit"]; c.Threw != "" || !reflect.DeepEqual(c.Args, want) {
 		t.Errorf("edit: %+v, want its args rewritten to %v", c, want)
 	}
+	// updatedInput is the whole input, as Claude Code reads it: an
+	// argument the rewrite left out is gone, not kept from the call.
+	if c := calls["edit_all"]; c.Threw != "" || !reflect.DeepEqual(c.Args, want) {
+		t.Errorf("edit with replaceAll: %+v, want its args replaced by the rewrite, %v", c, want)
+	}
 	// The guard judges the path the tool reads (filePath), not a file_path
 	// the model put beside it, which the tool never looks at.
 	if c := calls["decoy"]; c.Threw != "no secrets" {

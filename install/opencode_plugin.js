@@ -65,6 +65,10 @@ export const HermesHooks = async (ctx) => {
         throw new Error(h.permissionDecisionReason || `hermes-hooks: ${h.permissionDecision}`);
       }
       if (h.updatedInput && typeof h.updatedInput === "object") {
+        // The whole input, as Claude Code reads it: an argument the
+        // rewrite left out (a guard dropping replaceAll, a workdir) must
+        // not reach the tool. OpenCode reads this same object.
+        for (const k of Object.keys(output.args)) delete output.args[k];
         Object.assign(output.args, rename(h.updatedInput, BACK));
       }
     },

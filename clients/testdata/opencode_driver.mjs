@@ -9,6 +9,8 @@ const calls = [
   ["before", "rm", "bash", { command: "rm -rf /", description: "clean up" }],
   ["before", "ls", "bash", { command: "ls", description: "list" }],
   ["before", "edit", "edit", { filePath: "/p/a.txt", oldString: "a", newString: "b" }],
+  // The guard's rewrite leaves replace_all out: the tool must not get it.
+  ["before", "edit_all", "edit", { filePath: "/p/a.txt", oldString: "a", newString: "b", replaceAll: true }],
   // A decoy in Claude Code's spelling beside the argument the tool reads.
   ["before", "decoy", "read", { filePath: "/p/.env", file_path: "/p/notes.txt" }],
   ["after", "after", "bash", { command: "ls" }],
