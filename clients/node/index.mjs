@@ -21,6 +21,10 @@ export const DEFAULT_TIMEOUT = 330_000; // ms: above the longest hook timeout (3
 const CONNECT_TIMEOUT = 500;
 const KILL_GRACE = 5_000;
 const MAX_REPLY = 64 << 20;
+// setTimeout's longest delay (a 32-bit signed count of ms, ~24.8 days):
+// past it Node fires at once, so every call would time out. A longer
+// timeout waits this long, as good as forever for a hook call.
+const MAX_TIMEOUT = 2 ** 31 - 1;
 
 export class HermesHooksError extends Error {
   constructor(message) { super(message); this.name = new.target.name; }
@@ -381,6 +385,7 @@ async function call(event, fields, options, hermes) {
   if (typeof event !== "string" || !event) throw new DispatchError("event must be a non-empty string");
   const opts = { timeout: DEFAULT_TIMEOUT, ...options };
   if (!(opts.timeout > 0)) throw new RangeError("timeout must be a positive number of milliseconds");
+  opts.timeout = Math.min(opts.timeout, MAX_TIMEOUT);
   fields = fields ?? {};
   const payload = Buffer.from(JSON.stringify(fields), "utf8");
   const deadline = Date.now() + opts.timeout;

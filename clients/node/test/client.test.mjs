@@ -163,4 +163,15 @@ describe("hermes-hooks Node client", { skip }, () => {
       await assert.rejects(dispatch("pre_tools_call", {}, { server, cwd: h.project }), DispatchError);
     }
   });
+  test("a very long timeout is a long one", async () => {
+    // Past setTimeout's 32-bit milliseconds Node fires the timer at once
+    // (TimeoutOverflowWarning): every call timed out, refused.
+    const call = { tool_name: "terminal", args: { command: "x" }, task_id: "t", reply: { action: "block", message: "long" } };
+    for (const timeout of [31_536_000_000, 1e12, Infinity]) {
+      for (const server of [false, undefined]) {
+        const wire = await dispatchHermes("pre_tool_call", call, { timeout, server, cwd: h.project });
+        assert.deepEqual(wire, { action: "block", message: "long" }, `timeout ${timeout}, server ${server}`);
+      }
+    }
+  });
 });

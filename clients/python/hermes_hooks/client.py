@@ -50,6 +50,10 @@ DEFAULT_TIMEOUT = 330.0  # above the longest hook timeout (300 s)
 _CONNECT_TIMEOUT = 0.5   # a live Unix socket accepts at once
 _KILL_GRACE = 5.0        # after SIGTERM, before SIGKILL (in the background)
 _MAX_REPLY = 64 << 20
+# The longest wait the clock calls take (poll(2)'s milliseconds are a C
+# int: ~24.8 days); a longer timeout waits this long, as good as forever
+# for a hook call, rather than raise OverflowError on every call.
+_MAX_TIMEOUT = 2_147_483.0
 
 
 class BinaryNotFoundError(HermesHooksError):
@@ -105,11 +109,11 @@ class Client:
                  cwd: Optional[str] = None) -> None:
         if server is True:
             raise ValueError("server: an address, None (default socket) or False (never)")
-        if timeout <= 0:
+        if not timeout > 0:  # NaN too
             raise ValueError("timeout must be positive")
         self.server = server
         self.binary = binary
-        self.timeout = float(timeout)
+        self.timeout = min(float(timeout), _MAX_TIMEOUT)
         self.config = config
         self.cwd = cwd
 
