@@ -25,6 +25,8 @@ const MAX_REPLY = 64 << 20;
 // past it Node fires at once, so every call would time out. A longer
 // timeout waits this long, as good as forever for a hook call.
 const MAX_TIMEOUT = 2 ** 31 - 1;
+// Bodies above this wait for 100 Continue (see post).
+const EXPECT_OVER = 64 << 10;
 
 export class HermesHooksError extends Error {
   constructor(message) { super(message); this.name = new.target.name; }
@@ -269,9 +271,13 @@ function post(target, event, fields, payload, opts, hermes, deadline) {
   });
   inputs(query);
   if (hermes) query.set("format", "hermes");
+  // A large body waits for the server's 100 Continue: a server that
+  // refuses the call unread (409, 413) answers and closes, and a write
+  // still going then fails (EPIPE) and Node drops the reply with it.
+  const expect = payload.length > EXPECT_OVER;
   const head = `POST /v1/dispatch/${encodeURIComponent(event)}?${query} HTTP/1.1\r\n` +
     `Host: hermes-hooks\r\nContent-Type: application/json\r\n` +
-    `Content-Length: ${payload.length}\r\nConnection: close\r\n\r\n`;
+    `Content-Length: ${payload.length}\r\nConnection: close\r\n${expect ? "Expect: 100-continue\r\n" : ""}\r\n`;
 
   return new Promise((resolvePromise, reject) => {
     const sock = connect(address);
@@ -296,20 +302,38 @@ function post(target, event, fields, payload, opts, hermes, deadline) {
     sock.on("connect", () => {
       connected = true;
       clearTimeout(connectTimer);
-      sock.write(Buffer.concat([Buffer.from(head, "latin1"), payload]));
+      sock.write(expect ? Buffer.from(head, "latin1") : Buffer.concat([Buffer.from(head, "latin1"), payload]));
     });
+    let awaiting = expect;
     sock.on("data", (chunk) => {
       chunks.push(chunk);
       size += chunk.length;
       if (size > MAX_REPLY) finish(new ServerNotAnsweringError(`hermes-hooks server ${target}: reply larger than ${MAX_REPLY} bytes`));
+      if (!awaiting) return;
+      const got = Buffer.concat(chunks);
+      const end = got.indexOf("\r\n\r\n");
+      if (end < 0) return;
+      awaiting = false;
+      if (/^HTTP\/\d\.\d 100 /.test(got.subarray(0, end).toString("latin1"))) {
+        // Go on: the reply read at close is the final one.
+        chunks.length = 0;
+        chunks.push(got.subarray(end + 4));
+        size = chunks[0].length;
+        sock.write(payload);
+      } // else the final reply: read at close
     });
+    let broken = null;
     sock.on("error", (e) => {
       if (!connected) finish(new ServerDown(e.code === "ENOENT" || e.code === "ECONNREFUSED" ? e.code : e.message));
+      // The server may answer before reading the whole request (413: a
+      // body larger than it takes) and close: its reply is read at close.
+      else if (e.code === "EPIPE" || e.code === "ECONNRESET") broken = e;
       else finish(new ServerNotAnsweringError(`hermes-hooks server ${target}: ${e.message}`));
     });
     sock.on("close", () => {
       if (settled) return;
       if (!connected) { finish(new ServerDown("connection closed")); return; }
+      if (broken && size === 0) { finish(new ServerNotAnsweringError(`hermes-hooks server ${target}: ${broken.message}`)); return; }
       try {
         const { status, headers, body } = parseHTTP(Buffer.concat(chunks), target);
         if (status === 200) {
@@ -318,7 +342,10 @@ function post(target, event, fields, payload, opts, hermes, deadline) {
           return finish(new ServerDown("the server does not check the caller's accept channels, safe mode and managed config (an older hermes-hooks serve?)"));
         }
         const detail = errorText(body);
-        if (status === 409) return finish(new ServerDown(`HTTP 409: ${detail}`));
+        // Another project, config or environment; or a body larger than
+        // serve takes (8 MiB) that the one-shot takes (64 MiB): the
+        // one-shot answers, as for `hook`.
+        if (status === 409 || status === 413) return finish(new ServerDown(`HTTP ${status}: ${detail}`));
         const Err = status >= 500 ? ServerNotAnsweringError : DispatchError;
         finish(new Err(`hermes-hooks server ${target}: HTTP ${status}: ${detail}`));
       } catch (e) {

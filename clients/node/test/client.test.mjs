@@ -174,4 +174,23 @@ describe("hermes-hooks Node client", { skip }, () => {
       }
     }
   });
+  test("a payload larger than the server takes goes one-shot", async () => {
+    // serve takes 8 MiB, the one-shot 64: a tool call between the two is
+    // checked one-shot, as \`hook\` does, not refused because a server runs.
+    const call = { tool_name: "write_file", args: { path: "/x", content: "a".repeat(9 << 20) }, task_id: "t",
+      reply: { action: "block", message: "big" } };
+    // One it takes goes to it (past 64 KiB: after its 100 Continue).
+    const taken = await dispatch("pre_tool_call", { ...call, args: { path: "/x", content: "a".repeat(1 << 20) }, session_id: "big" }, { cwd: h.project });
+    assert.deepEqual([taken.via, taken.decision, taken.message], ["server", "block", "big"]);
+    const seen = [];
+    const on = (w) => seen.push(w.message);
+    process.on("warning", on);
+    try {
+      assert.deepEqual(await dispatchHermes("pre_tool_call", call, { cwd: h.project }), { action: "block", message: "big" });
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off("warning", on);
+    }
+    assert.ok(seen.some((w) => /HTTP 413/.test(w)), JSON.stringify(seen));
+  });
 });

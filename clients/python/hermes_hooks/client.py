@@ -224,8 +224,11 @@ class Client:
                                   "config (an older hermes-hooks serve?)")
             return body
         detail = _error_text(body)
-        if status == 409:
-            raise _ServerDown(f"HTTP 409: {detail}")
+        if status in (409, 413):
+            # Another project, config or environment; or a body larger
+            # than serve takes (8 MiB) that the one-shot takes (64 MiB):
+            # the one-shot answers, as for `hook`.
+            raise _ServerDown(f"HTTP {status}: {detail}")
         if status in (503, 504) or status >= 500:
             raise ServerNotAnsweringError(f"hermes-hooks server {target}: HTTP {status}: {detail}")
         raise DispatchError(f"hermes-hooks server {target}: HTTP {status}: {detail}")
@@ -275,10 +278,20 @@ def _exchange(sock: socket.socket, request: bytes, deadline: float, target: str)
     size = 0
     try:
         sock.settimeout(left())
-        sock.sendall(request)
+        try:
+            sock.sendall(request)
+        except (BrokenPipeError, ConnectionResetError):
+            # The server answered before reading the whole request (413:
+            # a body larger than it takes) and closed: its reply is read.
+            pass
         while True:
             sock.settimeout(left())
-            chunk = sock.recv(65536)
+            try:
+                chunk = sock.recv(65536)
+            except ConnectionResetError:
+                if not chunks:
+                    raise
+                break  # the reply came, then the close of a request left unread
             if not chunk:
                 break
             chunks.append(chunk)
