@@ -21,8 +21,11 @@ class FakeServe:
     """A forked child listening at a Unix socket path (mode: its chmod; uid:
     the user it runs as, root only) or on a loopback port (path None)."""
 
-    def __init__(self, path: Optional[str], log: str, mode: int = 0o600, uid: Optional[int] = None) -> None:
-        self.path, self.log = path, log
+    def __init__(self, path: Optional[str], log: str, mode: int = 0o600, uid: Optional[int] = None,
+                 reply: Optional[bytes] = NO_OBJECTION) -> None:
+        """reply: what it sends once it has read a request's head; None:
+        nothing, ever (a wedged server), b"": it closes the connection."""
+        self.path, self.log, self.reply = path, log, reply
         r, w = os.pipe()
         self.pid = os.fork()
         if self.pid == 0:  # the child: never returns
@@ -62,6 +65,7 @@ class FakeServe:
         port = s.getsockname()[1] if self.path is None else 0
         os.write(w, f"ok {port}\n".encode())
         os.close(w)
+        held = []
         while True:
             c, _ = s.accept()
             data = b""
@@ -75,10 +79,13 @@ class FakeServe:
                 if data:  # a client that connects and thinks better of it sent nothing
                     with open(self.log, "ab") as f:
                         f.write(data + b"\n--\n")
-                c.sendall(NO_OBJECTION)
+                if self.reply is None:
+                    held.append(c)  # never answered, never closed
+                    continue
+                c.sendall(self.reply)
             except OSError:
                 pass
-            finally:
+            if c not in held:
                 c.close()
 
     def asked(self) -> bytes:
