@@ -261,7 +261,8 @@ function post(target, event, fields, payload, opts, hermes, deadline) {
   try {
     address = { path: trustedSocket(decodeURIComponent(u.pathname)) };
   } catch (e) {
-    return Promise.reject(e);
+    // A directory gone or unreadable mid-check: not trusted, not fatal.
+    return Promise.reject(e instanceof ServerDown ? e : new ServerDown(e.message));
   }
   // The server answers only for its own project and config (409 otherwise).
   const project = typeof fields.cwd === "string" && fields.cwd ? fields.cwd : resolve(opts.cwd || process.cwd());
