@@ -47,11 +47,30 @@ function run(event, payload, cwd) {
   throw new Error(`hermes-hooks ${event}: unreadable reply: ${text.slice(0, 200)}`);
 }
 
+// OpenCode's apply_patch takes Codex's patch envelope ("*** Begin Patch …")
+// as patchText. No Claude Code tool has that name, so a guard on Edit or
+// Write would never see it: it is presented as Hermes' patch tool in its
+// patch mode, as hermes-hooks presents Codex's apply_patch (Claude-dialect
+// guards see Edit), and a rewrite's patch goes back as patchText.
+const PATCH = "apply_patch";
+
+function toolInput(tool, args) {
+  return tool === PATCH ? { mode: "patch", patch: args?.patchText } : rename(args, ARGS);
+}
+
+function fromToolInput(tool, input) {
+  if (tool !== PATCH) return rename(input, BACK);
+  // A rewrite that is not a patch cannot be given to apply_patch: refused
+  // rather than run as the model wrote it.
+  if (typeof input.patch !== "string") throw new Error("hermes-hooks: a hook rewrote an apply_patch call into something that is not a patch");
+  return { patchText: input.patch };
+}
+
 export const HermesHooks = async (ctx) => {
   const cwd = ctx?.directory || process.cwd();
   const payload = (event, input, args) => ({
     session_id: input.sessionID, cwd, hook_event_name: event,
-    tool_name: TOOLS[input.tool] ?? input.tool, tool_input: rename(args, ARGS),
+    tool_name: input.tool === PATCH ? "patch" : TOOLS[input.tool] ?? input.tool, tool_input: toolInput(input.tool, args),
   });
   return {
     "tool.execute.before": async (input, output) => {
@@ -68,8 +87,9 @@ export const HermesHooks = async (ctx) => {
         // The whole input, as Claude Code reads it: an argument the
         // rewrite left out (a guard dropping replaceAll, a workdir) must
         // not reach the tool. OpenCode reads this same object.
+        const args = fromToolInput(input.tool, h.updatedInput);
         for (const k of Object.keys(output.args)) delete output.args[k];
-        Object.assign(output.args, rename(h.updatedInput, BACK));
+        Object.assign(output.args, args);
       }
     },
     // The call has run: a hook's objection or context, or the reason it
