@@ -47,23 +47,14 @@ function run(event, payload, cwd) {
   throw new Error(`hermes-hooks ${event}: unreadable reply: ${text.slice(0, 200)}`);
 }
 
-// OpenCode's apply_patch takes Codex's patch envelope ("*** Begin Patch …")
-// as patchText. No Claude Code tool has that name, so a guard on Edit or
-// Write would never see it: it is presented as Hermes' patch tool in its
-// patch mode, as hermes-hooks presents Codex's apply_patch (Claude-dialect
-// guards see Edit), and a rewrite's patch goes back as patchText.
+// apply_patch (Codex's envelope as patchText) has no Claude name: it goes as Hermes'
+// patch tool (Edit to Claude-dialect guards), as Codex's does; a rewrite comes back.
 const PATCH = "apply_patch";
-
-function toolInput(tool, args) {
-  return tool === PATCH ? { mode: "patch", patch: args?.patchText } : rename(args, ARGS);
-}
-
+const toolInput = (tool, args) => (tool === PATCH ? { mode: "patch", patch: args?.patchText } : rename(args, ARGS));
 function fromToolInput(tool, input) {
   if (tool !== PATCH) return rename(input, BACK);
-  // A rewrite that is not a patch cannot be given to apply_patch: refused
-  // rather than run as the model wrote it.
-  if (typeof input.patch !== "string") throw new Error("hermes-hooks: a hook rewrote an apply_patch call into something that is not a patch");
-  return { patchText: input.patch };
+  if (typeof input.patch === "string") return { patchText: input.patch };
+  throw new Error("hermes-hooks: a hook rewrote an apply_patch call into something that is not a patch");
 }
 
 export const HermesHooks = async (ctx) => {
@@ -84,9 +75,7 @@ export const HermesHooks = async (ctx) => {
         throw new Error(h.permissionDecisionReason || `hermes-hooks: ${h.permissionDecision}`);
       }
       if (h.updatedInput && typeof h.updatedInput === "object") {
-        // The whole input, as Claude Code reads it: an argument the
-        // rewrite left out (a guard dropping replaceAll, a workdir) must
-        // not reach the tool. OpenCode reads this same object.
+        // The whole input, as in Claude Code: what a rewrite left out is gone.
         const args = fromToolInput(input.tool, h.updatedInput);
         for (const k of Object.keys(output.args)) delete output.args[k];
         Object.assign(output.args, args);
