@@ -18,6 +18,8 @@ in=$(cat)
 case "$in" in
 *'"hook_event_name":"PostToolUse"'*) echo '{"decision":"block","reason":"look at that output"}' ;;
 *'rm -rf'*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"rm -rf is not allowed here"}}' ;;
+*'unpatch-me'*) printf '%s\n' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/p/x","content":"y"}}}' ;;
+*'rewrite-me'*) printf '%s\n' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"mode":"patch","patch":"*** Begin Patch\n*** Add File: /p/rewritten\n+x\n*** End Patch"}}}' ;;
 *'/p/.env'*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no secrets"}}' ;;
 *'"old_string"'*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/p/a.txt","old_string":"a","new_string":"b, rewritten"}}}' ;;
 esac
@@ -94,6 +96,24 @@ func TestOpenCodePlugin(t *testing.T) {
 	want := map[string]any{"filePath": "/p/a.txt", "oldString": "a", "newString": "b, rewritten"}
 	if c := calls["edit"]; c.Threw != "" || !reflect.DeepEqual(c.Args, want) {
 		t.Errorf("edit: %+v, want its args rewritten to %v", c, want)
+	}
+	// updatedInput is the whole input, as Claude Code reads it: an
+	// argument the rewrite left out is gone, not kept from the call.
+	if c := calls["edit_all"]; c.Threw != "" || !reflect.DeepEqual(c.Args, want) {
+		t.Errorf("edit with replaceAll: %+v, want its args replaced by the rewrite, %v", c, want)
+	}
+	// OpenCode's apply_patch takes Codex's patch envelope: it reaches the
+	// hooks as Hermes' patch tool (Edit to a Claude-dialect guard), as
+	// Codex's does, and a rewrite of the patch comes back as patchText.
+	if c := calls["patch"]; c.Threw != "no secrets" {
+		t.Errorf("apply_patch of /p/.env: %+v, want it refused by the Edit guard", c)
+	}
+	wantPatch := map[string]any{"patchText": "*** Begin Patch\n*** Add File: /p/rewritten\n+x\n*** End Patch"}
+	if c := calls["patch_rewrite"]; c.Threw != "" || !reflect.DeepEqual(c.Args, wantPatch) {
+		t.Errorf("apply_patch rewritten: %+v, want %v", c, wantPatch)
+	}
+	if c := calls["patch_unpatch"]; !strings.Contains(c.Threw, "not a patch") {
+		t.Errorf("apply_patch rewritten into a file write: %+v, want it refused", c)
 	}
 	// The guard judges the path the tool reads (filePath), not a file_path
 	// the model put beside it, which the tool never looks at.

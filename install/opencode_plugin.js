@@ -47,11 +47,21 @@ function run(event, payload, cwd) {
   throw new Error(`hermes-hooks ${event}: unreadable reply: ${text.slice(0, 200)}`);
 }
 
+// apply_patch (Codex's envelope as patchText) has no Claude name: it goes as Hermes'
+// patch tool (Edit to Claude-dialect guards), as Codex's does; a rewrite comes back.
+const PATCH = "apply_patch";
+const toolInput = (tool, args) => (tool === PATCH ? { mode: "patch", patch: args?.patchText } : rename(args, ARGS));
+function fromToolInput(tool, input) {
+  if (tool !== PATCH) return rename(input, BACK);
+  if (typeof input.patch === "string") return { patchText: input.patch };
+  throw new Error("hermes-hooks: a hook rewrote an apply_patch call into something that is not a patch");
+}
+
 export const HermesHooks = async (ctx) => {
   const cwd = ctx?.directory || process.cwd();
   const payload = (event, input, args) => ({
     session_id: input.sessionID, cwd, hook_event_name: event,
-    tool_name: TOOLS[input.tool] ?? input.tool, tool_input: rename(args, ARGS),
+    tool_name: input.tool === PATCH ? "patch" : TOOLS[input.tool] ?? input.tool, tool_input: toolInput(input.tool, args),
   });
   return {
     "tool.execute.before": async (input, output) => {
@@ -65,7 +75,10 @@ export const HermesHooks = async (ctx) => {
         throw new Error(h.permissionDecisionReason || `hermes-hooks: ${h.permissionDecision}`);
       }
       if (h.updatedInput && typeof h.updatedInput === "object") {
-        Object.assign(output.args, rename(h.updatedInput, BACK));
+        // The whole input, as in Claude Code: what a rewrite left out is gone.
+        const args = fromToolInput(input.tool, h.updatedInput);
+        for (const k of Object.keys(output.args)) delete output.args[k];
+        Object.assign(output.args, args);
       }
     },
     // The call has run: a hook's objection or context, or the reason it

@@ -57,7 +57,7 @@ export declare class Outcome {
 }
 
 export interface DispatchOptions {
-  /** "unix:///path.sock" or "tcp://127.0.0.1:PORT"; undefined: $HERMES_HOME/hermes-hooks.sock when present; false: never. */
+  /** "unix:///path.sock" or the socket's path; undefined: $HERMES_HOME/hermes-hooks.sock when present; false: never. A socket that is not provably this user's, or a tcp:// address, is not asked: the call is dispatched one-shot, with a warning. */
   server?: string | false;
   /** The hermes-hooks program for one-shot dispatches (default "hermes-hooks" on PATH). */
   binary?: string;

@@ -4,21 +4,29 @@
 // else $HERMES_HOME/hermes-hooks.sock when that file exists) and runs the
 // one-shot `hermes-hooks dispatch EVENT` otherwise. A server that is not
 // there (connection refused, stale socket file) or serves another project or
-// config (HTTP 409) is passed over with a process warning
+// config (HTTP 409), or that is not provably this user's (trustedSocket:
+// a tcp:// address is never asked) is passed over with a process warning
 // (HermesHooksWarning) and the event is dispatched one-shot — the answer is
-// the same either way. One deadline (options.timeout, in milliseconds)
-// covers the whole call. No dependencies.
+// the same either way, as for `hermes-hooks hook`. One deadline
+// (options.timeout, in milliseconds) covers the whole call. No
+// dependencies.
 
 import { spawn } from "node:child_process";
-import { statSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import { connect } from "node:net";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 
 export const DEFAULT_TIMEOUT = 330_000; // ms: above the longest hook timeout (300 s)
 const CONNECT_TIMEOUT = 500;
 const KILL_GRACE = 5_000;
 const MAX_REPLY = 64 << 20;
+// setTimeout's longest delay (a 32-bit signed count of ms, ~24.8 days):
+// past it Node fires at once, so every call would time out. A longer
+// timeout waits this long, as good as forever for a hook call.
+const MAX_TIMEOUT = 2 ** 31 - 1;
+// Bodies above this wait for 100 Continue (see post).
+const EXPECT_OVER = 64 << 10;
 
 export class HermesHooksError extends Error {
   constructor(message) { super(message); this.name = new.target.name; }
@@ -108,11 +116,61 @@ export function defaultSocket() {
 
 function serverTarget(server) {
   if (server === false || server === "") return null;
-  if (server) return String(server);
+  if (server) {
+    // A socket's path, as HERMES_HOOKS_SERVER may name it for `hook` too.
+    const target = String(server);
+    return target.includes("://") ? target : "unix://" + resolve(target);
+  }
   try {
     if (statSync(defaultSocket()).isSocket()) return "unix://" + defaultSocket();
   } catch { /* no socket file: no server */ }
   return null;
+}
+
+// A server answers "no objection" or "block" for every call of its caller,
+// so one another local user runs must never be asked: it would read every
+// tool call and could let all of them through. These are the Go client's
+// file rules (server/private.go TrustedSocket): the socket is ours, not
+// open to group or others, in a directory we own that others cannot
+// write. The Go client also reads the listening process's user from the
+// kernel (SO_PEERCRED), which Node cannot (no getsockopt): instead every
+// directory above the socket's must be one nobody else could have
+// swapped (ours or root's, not writable by others unless sticky), so that
+// the socket checked is the one connected to, and only this user (or
+// root) can have bound it. The path connected to is the checked one, its
+// directories resolved. Throws ServerDown saying why; returns the path.
+function trustedSocket(path) {
+  if (typeof process.geteuid !== "function") return path; // Windows: no Unix modes (as the Go client)
+  const me = process.geteuid();
+  const mode = (m) => (m & 0o7777).toString(8).padStart(4, "0");
+  const untrusted = (why) => new ServerDown(`not private to you: ${why}`);
+  let dir;
+  try {
+    dir = realpathSync(dirname(path));
+  } catch (e) {
+    throw new ServerDown(e.code === "ENOENT" ? "not running (no socket file)" : `socket directory ${dirname(path)}: ${e.message}`);
+  }
+  const sock = join(dir, basename(path));
+  let st;
+  try {
+    st = lstatSync(sock);
+  } catch (e) {
+    throw new ServerDown(e.code === "ENOENT" ? "not running (no socket file)" : `socket ${path}: ${e.message}`);
+  }
+  if (!st.isSocket()) throw untrusted(`${path} is not a socket`);
+  if (st.uid !== me) throw untrusted(`the socket ${path} is owned by uid ${st.uid}, not by you (uid ${me})`);
+  if (st.mode & 0o077) throw untrusted(`the socket ${path} has mode ${mode(st.mode)}, open to other users`);
+  const dt = statSync(dir);
+  if (dt.uid !== me) throw untrusted(`the socket's directory ${dir} is owned by uid ${dt.uid}, not by you (uid ${me})`);
+  if (dt.mode & 0o022) throw untrusted(`the socket's directory ${dir} has mode ${mode(dt.mode)}: others can write it`);
+  for (let up = dirname(dir); ; up = dirname(up)) {
+    const at = statSync(up);
+    if (at.uid !== me && at.uid !== 0) throw untrusted(`${up}, above the socket, is owned by uid ${at.uid}`);
+    if ((at.mode & 0o022) && !(at.mode & 0o1000)) {
+      throw untrusted(`${up}, above the socket, has mode ${mode(at.mode)}: others could swap the socket's directory`);
+    }
+    if (up === dirname(up)) return sock;
+  }
 }
 
 function decode(body) {
@@ -130,6 +188,26 @@ function errorText(body) {
     if (obj && typeof obj.error === "string") return obj.error;
   } catch { /* not JSON */ }
   return body.toString("utf8").trim().slice(0, 200);
+}
+
+// consent.isTruthy: how hermes-hooks reads HERMES_ACCEPT_HOOKS and
+// HERMES_SAFE_MODE.
+const truthy = (v) => ["1", "true", "yes", "on"].includes((v ?? "").trim().toLowerCase());
+const SYSTEM_MANAGED = process.platform === "darwin"
+  ? "/Library/Application Support/hermes-hooks/config.yaml" : "/etc/hermes-hooks/config.yaml";
+
+// What of this process's environment decides which hooks the one-shot
+// dispatch runs, stated as `hermes-hooks hook` states it (server package,
+// inputs.go): a serve whose own differ answers 409, and the call is
+// dispatched here. Unstated, a serve that does not accept hooks skipped the
+// guard an accepting caller's one-shot runs (no objection where the
+// one-shot blocks), or one without the caller's managed config its guards.
+function inputs(query) {
+  query.set("inputs", "1");
+  if (truthy(process.env.HERMES_ACCEPT_HOOKS)) query.set("env_accept_hooks", "1");
+  if (truthy(process.env.HERMES_SAFE_MODE)) query.set("safe_mode", "1");
+  const managed = process.env.HERMES_HOOKS_MANAGED_CONFIG;
+  if (managed && resolve(managed) !== SYSTEM_MANAGED) query.set("managed_config", resolve(managed));
 }
 
 function parseHTTP(data, target) {
@@ -161,25 +239,46 @@ function parseHTTP(data, target) {
     if (body.length < n) throw new ServerNotAnsweringError(`hermes-hooks server ${target}: reply cut short (${body.length} of ${n} bytes)`);
     body = body.subarray(0, n);
   }
-  return { status: Number(m[1]), body };
+  return { status: Number(m[1]), headers, body };
 }
 
 function post(target, event, fields, payload, opts, hermes, deadline) {
-  const u = new URL(target);
+  let u;
+  try {
+    u = new URL(target);
+  } catch {
+    return Promise.reject(new ServerDown(`unsupported server address ${JSON.stringify(target)} (use unix:///path)`));
+  }
+  if (u.protocol === "tcp:" || u.protocol === "http:") {
+    // Whoever listens on a port is unknown: while the server is down any
+    // local user can take it, read every tool call and answer "no
+    // objection" (and an address in the environment must not carry the
+    // calls off the machine).
+    return Promise.reject(new ServerDown("a tcp:// server cannot prove which user runs it (use unix://)"));
+  }
+  if (u.protocol !== "unix:") return Promise.reject(new ServerDown(`unsupported server address ${JSON.stringify(target)} (use unix:///path)`));
   let address;
-  if (u.protocol === "unix:") address = { path: decodeURIComponent(u.pathname) };
-  else if (u.protocol === "tcp:" || u.protocol === "http:") address = { host: u.hostname.replace(/^\[|\]$/g, ""), port: Number(u.port) };
-  else throw new TypeError(`unsupported server address ${JSON.stringify(target)} (use unix:///path or tcp://127.0.0.1:PORT)`);
+  try {
+    address = { path: trustedSocket(decodeURIComponent(u.pathname)) };
+  } catch (e) {
+    // A directory gone or unreadable mid-check: not trusted, not fatal.
+    return Promise.reject(e instanceof ServerDown ? e : new ServerDown(e.message));
+  }
   // The server answers only for its own project and config (409 otherwise).
   const project = typeof fields.cwd === "string" && fields.cwd ? fields.cwd : resolve(opts.cwd || process.cwd());
   const query = new URLSearchParams({
     project,
     config: opts.config ? resolve(opts.config) : join(hermesHome(), "config.yaml"),
   });
+  inputs(query);
   if (hermes) query.set("format", "hermes");
+  // A large body waits for the server's 100 Continue: a server that
+  // refuses the call unread (409, 413) answers and closes, and a write
+  // still going then fails (EPIPE) and Node drops the reply with it.
+  const expect = payload.length > EXPECT_OVER;
   const head = `POST /v1/dispatch/${encodeURIComponent(event)}?${query} HTTP/1.1\r\n` +
-    `Host: ${address.path ? "hermes-hooks" : u.host}\r\nContent-Type: application/json\r\n` +
-    `Content-Length: ${payload.length}\r\nConnection: close\r\n\r\n`;
+    `Host: hermes-hooks\r\nContent-Type: application/json\r\n` +
+    `Content-Length: ${payload.length}\r\nConnection: close\r\n${expect ? "Expect: 100-continue\r\n" : ""}\r\n`;
 
   return new Promise((resolvePromise, reject) => {
     const sock = connect(address);
@@ -204,25 +303,50 @@ function post(target, event, fields, payload, opts, hermes, deadline) {
     sock.on("connect", () => {
       connected = true;
       clearTimeout(connectTimer);
-      sock.write(Buffer.concat([Buffer.from(head, "latin1"), payload]));
+      sock.write(expect ? Buffer.from(head, "latin1") : Buffer.concat([Buffer.from(head, "latin1"), payload]));
     });
+    let awaiting = expect;
     sock.on("data", (chunk) => {
       chunks.push(chunk);
       size += chunk.length;
       if (size > MAX_REPLY) finish(new ServerNotAnsweringError(`hermes-hooks server ${target}: reply larger than ${MAX_REPLY} bytes`));
+      if (!awaiting) return;
+      const got = Buffer.concat(chunks);
+      const end = got.indexOf("\r\n\r\n");
+      if (end < 0) return;
+      awaiting = false;
+      if (/^HTTP\/\d\.\d 100 /.test(got.subarray(0, end).toString("latin1"))) {
+        // Go on: the reply read at close is the final one.
+        chunks.length = 0;
+        chunks.push(got.subarray(end + 4));
+        size = chunks[0].length;
+        sock.write(payload);
+      } // else the final reply: read at close
     });
+    let broken = null;
     sock.on("error", (e) => {
       if (!connected) finish(new ServerDown(e.code === "ENOENT" || e.code === "ECONNREFUSED" ? e.code : e.message));
+      // The server may answer before reading the whole request (413: a
+      // body larger than it takes) and close: its reply is read at close.
+      else if (e.code === "EPIPE" || e.code === "ECONNRESET") broken = e;
       else finish(new ServerNotAnsweringError(`hermes-hooks server ${target}: ${e.message}`));
     });
     sock.on("close", () => {
       if (settled) return;
       if (!connected) { finish(new ServerDown("connection closed")); return; }
+      if (broken && size === 0) { finish(new ServerNotAnsweringError(`hermes-hooks server ${target}: ${broken.message}`)); return; }
       try {
-        const { status, body } = parseHTTP(Buffer.concat(chunks), target);
-        if (status === 200) return finish(null, body);
+        const { status, headers, body } = parseHTTP(Buffer.concat(chunks), target);
+        if (status === 200) {
+          if (headers["hermes-hooks-inputs"]) return finish(null, body);
+          // It ignored the inputs stated: it may dispatch otherwise.
+          return finish(new ServerDown("the server does not check the caller's accept channels, safe mode and managed config (an older hermes-hooks serve?)"));
+        }
         const detail = errorText(body);
-        if (status === 409) return finish(new ServerDown(`HTTP 409: ${detail}`));
+        // Another project, config or environment; or a body larger than
+        // serve takes (8 MiB) that the one-shot takes (64 MiB): the
+        // one-shot answers, as for `hook`.
+        if (status === 409 || status === 413) return finish(new ServerDown(`HTTP ${status}: ${detail}`));
         const Err = status >= 500 ? ServerNotAnsweringError : DispatchError;
         finish(new Err(`hermes-hooks server ${target}: HTTP ${status}: ${detail}`));
       } catch (e) {
@@ -289,6 +413,7 @@ async function call(event, fields, options, hermes) {
   if (typeof event !== "string" || !event) throw new DispatchError("event must be a non-empty string");
   const opts = { timeout: DEFAULT_TIMEOUT, ...options };
   if (!(opts.timeout > 0)) throw new RangeError("timeout must be a positive number of milliseconds");
+  opts.timeout = Math.min(opts.timeout, MAX_TIMEOUT);
   fields = fields ?? {};
   const payload = Buffer.from(JSON.stringify(fields), "utf8");
   const deadline = Date.now() + opts.timeout;
@@ -307,8 +432,9 @@ async function call(event, fields, options, hermes) {
 
 /**
  * Fire event with the host's fields and resolve to its Outcome.
- * options: server ("unix:///path", "tcp://127.0.0.1:PORT"; undefined = the
- * default socket when present; false = never), binary, timeout (ms),
+ * options: server ("unix:///path" or the socket's path; undefined = the
+ * default socket when present; false = never; a tcp:// address is not
+ * asked), binary, timeout (ms),
  * config, cwd, onStderr (the one-shot dispatch's warnings).
  */
 export async function dispatch(event, fields = {}, options = {}) {

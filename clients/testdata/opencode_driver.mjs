@@ -9,6 +9,12 @@ const calls = [
   ["before", "rm", "bash", { command: "rm -rf /", description: "clean up" }],
   ["before", "ls", "bash", { command: "ls", description: "list" }],
   ["before", "edit", "edit", { filePath: "/p/a.txt", oldString: "a", newString: "b" }],
+  // The guard's rewrite leaves replace_all out: the tool must not get it.
+  ["before", "edit_all", "edit", { filePath: "/p/a.txt", oldString: "a", newString: "b", replaceAll: true }],
+  // OpenCode's apply_patch (Codex's patch envelope): an Edit guard sees it.
+  ["before", "patch", "apply_patch", { patchText: "*** Begin Patch\n*** Update File: /p/.env\n@@\n-A=1\n+A=2\n*** End Patch" }],
+  ["before", "patch_rewrite", "apply_patch", { patchText: "*** Begin Patch\n*** Add File: /p/rewrite-me\n+x\n*** End Patch" }],
+  ["before", "patch_unpatch", "apply_patch", { patchText: "*** Begin Patch\n*** Add File: /p/unpatch-me\n+x\n*** End Patch" }],
   // A decoy in Claude Code's spelling beside the argument the tool reads.
   ["before", "decoy", "read", { filePath: "/p/.env", file_path: "/p/notes.txt" }],
   ["after", "after", "bash", { command: "ls" }],

@@ -163,4 +163,34 @@ describe("hermes-hooks Node client", { skip }, () => {
       await assert.rejects(dispatch("pre_tools_call", {}, { server, cwd: h.project }), DispatchError);
     }
   });
+  test("a very long timeout is a long one", async () => {
+    // Past setTimeout's 32-bit milliseconds Node fires the timer at once
+    // (TimeoutOverflowWarning): every call timed out, refused.
+    const call = { tool_name: "terminal", args: { command: "x" }, task_id: "t", reply: { action: "block", message: "long" } };
+    for (const timeout of [31_536_000_000, 1e12, Infinity]) {
+      for (const server of [false, undefined]) {
+        const wire = await dispatchHermes("pre_tool_call", call, { timeout, server, cwd: h.project });
+        assert.deepEqual(wire, { action: "block", message: "long" }, `timeout ${timeout}, server ${server}`);
+      }
+    }
+  });
+  test("a payload larger than the server takes goes one-shot", async () => {
+    // serve takes 8 MiB, the one-shot 64: a tool call between the two is
+    // checked one-shot, as \`hook\` does, not refused because a server runs.
+    const call = { tool_name: "write_file", args: { path: "/x", content: "a".repeat(9 << 20) }, task_id: "t",
+      reply: { action: "block", message: "big" } };
+    // One it takes goes to it (past 64 KiB: after its 100 Continue).
+    const taken = await dispatch("pre_tool_call", { ...call, args: { path: "/x", content: "a".repeat(1 << 20) }, session_id: "big" }, { cwd: h.project });
+    assert.deepEqual([taken.via, taken.decision, taken.message], ["server", "block", "big"]);
+    const seen = [];
+    const on = (w) => seen.push(w.message);
+    process.on("warning", on);
+    try {
+      assert.deepEqual(await dispatchHermes("pre_tool_call", call, { cwd: h.project }), { action: "block", message: "big" });
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off("warning", on);
+    }
+    assert.ok(seen.some((w) => /HTTP 413/.test(w)), JSON.stringify(seen));
+  });
 });

@@ -3,9 +3,12 @@
 It asks a live `hermes-hooks serve` when there is one (the socket named by
 `server`, else $HERMES_HOME/hermes-hooks.sock when that file exists) and
 runs the one-shot `hermes-hooks dispatch EVENT` otherwise. A server that is
-not there (connection refused, stale socket file) or that serves another
-project or config (HTTP 409) is passed over with a warning and the event is
-dispatched one-shot instead — the answer is the same either way.
+not there (connection refused, stale socket file), that serves another
+project or config (HTTP 409), or that is not provably this user's (see
+_trust: the socket's owner and mode, its directory's, the listening
+process's user; a tcp:// address is never asked) is passed over with a
+warning and the event is dispatched one-shot instead — the answer is the
+same either way, as for `hermes-hooks hook`.
 
 One deadline covers the whole call: the host is never blocked past
 `timeout` seconds. At the deadline a server request is abandoned (the
@@ -24,12 +27,14 @@ import signal
 import socket
 import stat
 import subprocess
+import sys
 import threading
 import time
 import warnings
 from typing import Any, Dict, Mapping, Optional, Tuple, Union
 from urllib.parse import quote, urlencode, urlsplit
 
+from ._trust import ServerDown as _ServerDown, check_peer, check_socket
 from .outcome import BadOutcomeError, HermesHooksError, Outcome
 
 __all__ = [
@@ -45,6 +50,10 @@ DEFAULT_TIMEOUT = 330.0  # above the longest hook timeout (300 s)
 _CONNECT_TIMEOUT = 0.5   # a live Unix socket accepts at once
 _KILL_GRACE = 5.0        # after SIGTERM, before SIGKILL (in the background)
 _MAX_REPLY = 64 << 20
+# The longest wait the clock calls take (poll(2)'s milliseconds are a C
+# int: ~24.8 days); a longer timeout waits this long, as good as forever
+# for a hook call, rather than raise OverflowError on every call.
+_MAX_TIMEOUT = 2_147_483.0
 
 
 class BinaryNotFoundError(HermesHooksError):
@@ -81,16 +90,13 @@ def default_socket() -> str:
     return os.path.join(hermes_home(), "hermes-hooks.sock")
 
 
-class _ServerDown(Exception):
-    """The server is not there: dispatch one-shot instead."""
-
-
 class Client:
     """A hermes-hooks client.
 
-    server: "unix:///path/to.sock" or "tcp://127.0.0.1:PORT"; None (the
+    server: "unix:///path/to.sock" (or the socket's path); None (the
       default) uses $HERMES_HOME/hermes-hooks.sock when it exists; False
-      never uses a server.
+      never uses a server. Any other address (tcp://, http://) is not
+      asked: the call is dispatched one-shot, with a warning.
     binary: the hermes-hooks program for one-shot dispatches.
     timeout: seconds for one whole call (server attempt and fallback).
     config: a config file other than $HERMES_HOME/config.yaml (--config).
@@ -103,11 +109,11 @@ class Client:
                  cwd: Optional[str] = None) -> None:
         if server is True:
             raise ValueError("server: an address, None (default socket) or False (never)")
-        if timeout <= 0:
+        if not timeout > 0:  # NaN too
             raise ValueError("timeout must be positive")
         self.server = server
         self.binary = binary
-        self.timeout = float(timeout)
+        self.timeout = min(float(timeout), _MAX_TIMEOUT)
         self.config = config
         self.cwd = cwd
 
@@ -151,7 +157,10 @@ class Client:
         if self.server is False or self.server == "":
             return None
         if self.server:
-            return str(self.server)
+            target = str(self.server)
+            # A socket's path, as HERMES_HOOKS_SERVER may name it for
+            # `hermes-hooks hook` too.
+            return target if "://" in target else "unix://" + os.path.abspath(target)
         sock = default_socket()
         try:
             if stat.S_ISSOCK(os.stat(sock).st_mode):
@@ -169,44 +178,57 @@ class Client:
     def _post(self, target: str, event: str, fields: Mapping[str, Any], payload: bytes,
               hermes: bool, deadline: float) -> bytes:
         u = urlsplit(target)
-        if u.scheme == "unix":
-            family, address, host = socket.AF_UNIX, u.path, "hermes-hooks"
-        elif u.scheme in ("tcp", "http"):
-            if not u.hostname or not u.port:
-                raise ValueError(f"server address {target!r} needs a host and a port")
-            family, address, host = socket.AF_INET6 if ":" in u.hostname else socket.AF_INET, (u.hostname, u.port), u.netloc
-        else:
-            raise ValueError(f"unsupported server address {target!r} (use unix:///path or tcp://127.0.0.1:PORT)")
+        if u.scheme in ("tcp", "http"):
+            # Whoever listens on a port is unknown: while the server is
+            # down any local user can take it, read every tool call and
+            # answer "no objection" (and an address in the environment
+            # must not carry the calls off the machine).
+            raise _ServerDown("a tcp:// server cannot prove which user runs it (use unix://)")
+        if u.scheme != "unix":
+            raise _ServerDown(f"unsupported server address {target!r} (use unix:///path)")
+        check_socket(u.path)
         # The server answers only for its own project and config (409
         # otherwise), so it never answers with another project's hooks.
         query = {"project": self._project(fields),
                  "config": os.path.abspath(self.config) if self.config else os.path.join(hermes_home(), "config.yaml")}
+        query.update(_inputs())
         if hermes:
             query["format"] = "hermes"
         path = "/v1/dispatch/" + quote(event, safe="") + "?" + urlencode(query)
-        request = (f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+        request = (f"POST {path} HTTP/1.1\r\nHost: hermes-hooks\r\nContent-Type: application/json\r\n"
                    f"Content-Length: {len(payload)}\r\nConnection: close\r\n\r\n").encode("latin-1") + payload
 
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             sock.settimeout(max(0.001, min(_CONNECT_TIMEOUT, deadline - time.monotonic())))
             try:
-                sock.connect(address)
+                sock.connect(u.path)
             except (FileNotFoundError, ConnectionRefusedError) as e:
                 raise _ServerDown(e.strerror or str(e)) from None
             except socket.timeout:
                 raise _ServerDown("no connection within %.1fs" % _CONNECT_TIMEOUT) from None
             except OSError as e:
                 raise _ServerDown(str(e)) from None
+            # The process listening must be this user's too: the file
+            # checks above cannot see who holds the socket, nor a swap
+            # between them and the connect.
+            check_peer(sock)
             data = _exchange(sock, request, deadline, target)
         finally:
             sock.close()
-        status, body = _parse_http(data, target)
+        status, headers, body = _parse_http(data, target)
         if status == 200:
+            if not headers.get(b"hermes-hooks-inputs"):
+                # It ignored the inputs stated: it may dispatch otherwise.
+                raise _ServerDown("the server does not check the caller's accept channels, safe mode and managed "
+                                  "config (an older hermes-hooks serve?)")
             return body
         detail = _error_text(body)
-        if status == 409:
-            raise _ServerDown(f"HTTP 409: {detail}")
+        if status in (409, 413):
+            # Another project, config or environment; or a body larger
+            # than serve takes (8 MiB) that the one-shot takes (64 MiB):
+            # the one-shot answers, as for `hook`.
+            raise _ServerDown(f"HTTP {status}: {detail}")
         if status in (503, 504) or status >= 500:
             raise ServerNotAnsweringError(f"hermes-hooks server {target}: HTTP {status}: {detail}")
         raise DispatchError(f"hermes-hooks server {target}: HTTP {status}: {detail}")
@@ -256,10 +278,20 @@ def _exchange(sock: socket.socket, request: bytes, deadline: float, target: str)
     size = 0
     try:
         sock.settimeout(left())
-        sock.sendall(request)
+        try:
+            sock.sendall(request)
+        except (BrokenPipeError, ConnectionResetError):
+            # The server answered before reading the whole request (413:
+            # a body larger than it takes) and closed: its reply is read.
+            pass
         while True:
             sock.settimeout(left())
-            chunk = sock.recv(65536)
+            try:
+                chunk = sock.recv(65536)
+            except ConnectionResetError:
+                if not chunks:
+                    raise
+                break  # the reply came, then the close of a request left unread
             if not chunk:
                 break
             chunks.append(chunk)
@@ -273,7 +305,36 @@ def _exchange(sock: socket.socket, request: bytes, deadline: float, target: str)
     return b"".join(chunks)
 
 
-def _parse_http(data: bytes, target: str) -> Tuple[int, bytes]:
+def _truthy(value: Optional[str]) -> bool:
+    """consent.isTruthy: how hermes-hooks reads HERMES_ACCEPT_HOOKS and
+    HERMES_SAFE_MODE."""
+    return (value or "").strip().lower() in ("1", "true", "yes", "on")
+
+
+_SYSTEM_MANAGED = ("/Library/Application Support/hermes-hooks/config.yaml" if sys.platform == "darwin"
+                   else "/etc/hermes-hooks/config.yaml")
+
+
+def _inputs() -> Dict[str, str]:
+    """What of this process's environment decides which hooks the one-shot
+    dispatch runs, as `hermes-hooks hook` states it to a serve (server
+    package, inputs.go): a serve whose own differ answers 409, and the
+    call is dispatched here. Without it a serve that does not accept hooks
+    would skip the guard an accepting caller's one-shot runs (no objection
+    where the one-shot blocks), or one without the caller's managed config
+    its guards."""
+    q = {"inputs": "1"}
+    if _truthy(os.environ.get("HERMES_ACCEPT_HOOKS")):
+        q["env_accept_hooks"] = "1"
+    if _truthy(os.environ.get("HERMES_SAFE_MODE")):
+        q["safe_mode"] = "1"
+    managed = os.environ.get("HERMES_HOOKS_MANAGED_CONFIG")
+    if managed and os.path.abspath(managed) != _SYSTEM_MANAGED:
+        q["managed_config"] = os.path.abspath(managed)
+    return q
+
+
+def _parse_http(data: bytes, target: str) -> Tuple[int, Dict[bytes, bytes], bytes]:
     head, sep, body = data.partition(b"\r\n\r\n")
     lines = head.split(b"\r\n")
     parts = lines[0].split(b" ", 2) if lines else []
@@ -290,7 +351,7 @@ def _parse_http(data: bytes, target: str) -> Tuple[int, bytes]:
         if len(body) < n:
             raise ServerNotAnsweringError(f"hermes-hooks server {target}: reply cut short ({len(body)} of {n} bytes)")
         body = body[:n]
-    return int(parts[1]), body
+    return int(parts[1]), headers, body
 
 
 def _dechunk(body: bytes, target: str) -> bytes:

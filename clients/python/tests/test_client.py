@@ -126,6 +126,19 @@ class Paths(unittest.TestCase):
             out = Client(cwd=other).dispatch("pre_tool_call", {"tool_name": "terminal", "args": {"command": "ls"}})
         self.assertEqual(out.via, "oneshot")
 
+    def test_payload_larger_than_the_server_takes_goes_oneshot(self):
+        # serve takes 8 MiB, the one-shot 64: a tool call between the two
+        # (a large file written) is checked one-shot, as `hook` does, not
+        # refused because a server runs.
+        client = Client(cwd=self.h.project)
+        fields = {"tool_name": "write_file", "args": {"path": "/x", "content": "a" * (1 << 20)}, "task_id": "t",
+                  "reply": {"action": "block", "message": "big"}, "session_id": "big"}
+        taken = client.dispatch("pre_tool_call", fields)  # one it takes goes to it
+        self.assertEqual((taken.via, taken.decision, taken.message), ("server", "block", "big"))
+        fields["args"]["content"] = "a" * (9 << 20)
+        with self.assertWarnsRegex(HermesHooksWarning, "HTTP 413"):
+            self.assertEqual(client.dispatch_hermes("pre_tool_call", fields), {"action": "block", "message": "big"})
+
     def test_timeout_is_respected_and_the_hook_is_stopped(self):
         # The hook (an hour's sleep) must have started — written its pid —
         # before the client's timeout fires, and on a loaded machine

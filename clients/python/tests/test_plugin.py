@@ -192,6 +192,22 @@ class Plugin(unittest.TestCase):
                 self.assertIn("pre_gateway_dispatch", ctx.hooks)
                 self.assertEqual(hermes_plugin.client_from_env().timeout, DEFAULT_TIMEOUT)
 
+    def test_a_very_long_timeout_is_a_long_one(self):
+        # "A year" is a valid setting: past what the clock calls can take,
+        # it must still wait (not raise OverflowError, which refused every
+        # tool call, and left the one-shot running with its stdin open).
+        call = dict(tool_name="terminal", args={"command": "x"}, task_id="t", reply={"action": "block", "message": "long"})
+        for raw in ("31536000", "1e12", "1e300"):
+            for server in ("off", None):
+                env = {"HERMES_HOOKS_TIMEOUT": raw}
+                if server:
+                    env["HERMES_HOOKS_SERVER"] = server
+                with self.subTest(raw=raw, server=server), mock.patch.dict(os.environ, env):
+                    client = hermes_plugin.client_from_env()
+                    client.cwd = self.h.project
+                    self.assertEqual(hermes_plugin.make_callback("pre_tool_call", client)(**call),
+                                     {"action": "block", "message": "long"})
+
     def test_settings_from_the_environment(self):
         env = {"HERMES_HOOKS_SERVER": "off", "HERMES_HOOKS_BIN": "/opt/hh", "HERMES_HOOKS_TIMEOUT": "7",
                "HERMES_HOOKS_CONFIG": "/etc/hh.yaml", "HERMES_HOOKS_EVENTS": "pre_tool_call, pre_verify,bogus"}

@@ -43,8 +43,10 @@ Hermes' gateway hooks (HOOK.yaml events) are not plugin hooks: they reach
 hermes-hooks through the gateway bridge, hermes_hooks.hermes_gateway.
 
 Settings (environment of the Hermes process): HERMES_HOOKS_BIN (the
-program, default hermes-hooks on PATH), HERMES_HOOKS_SERVER (a serve
-address, or "off"; default $HERMES_HOME/hermes-hooks.sock when present),
+program, default hermes-hooks on PATH), HERMES_HOOKS_SERVER (a serve's
+unix:// address or socket path, or "off"; default
+$HERMES_HOME/hermes-hooks.sock when present; a socket that is not
+provably this user's, or a tcp:// address, is not asked),
 HERMES_HOOKS_CONFIG (a config other than $HERMES_HOME/config.yaml),
 HERMES_HOOKS_TIMEOUT (seconds per event, default 330),
 HERMES_HOOKS_EVENTS (comma-separated: register only these events).

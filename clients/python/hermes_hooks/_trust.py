@@ -1,0 +1,98 @@
+"""Whether a server may answer for this user: the Go client's rules
+(server/private.go TrustedSocket, server/client.go addrClient), kept in step.
+
+A server answers "no objection" or "block" for every tool call of its
+caller, so one that another local user runs must never be asked: it would
+read every call and could let all of them through. A Unix socket is asked
+only when the socket is this user's (owner = our uid, no group or other
+permission) in a directory this user owns that nobody else can write (so
+nobody else could have put it there or can swap it), and the process that
+listens on it is this user's too (the kernel's record of the peer,
+SO_PEERCRED on Linux, LOCAL_PEERCRED on macOS and FreeBSD). A tcp:// or
+http:// address proves nothing about who listens (any local user can take
+a loopback port while the server is down), so it is never sent a call.
+
+Failing any rule is not an error of the call: the caller dispatches
+one-shot instead, with a warning, exactly as `hermes-hooks hook` does.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import stat
+import struct
+import sys
+
+
+class ServerDown(Exception):
+    """The server is not there or is not to be trusted: dispatch one-shot
+    instead."""
+
+
+def _uid() -> int:
+    return os.geteuid()
+
+
+def check_socket(path: str) -> None:
+    """Raise ServerDown saying why the socket at path must not be asked."""
+    if not hasattr(os, "geteuid"):
+        return  # Windows: no Unix file modes to read (as the Go client)
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        raise ServerDown("not running (no socket file)") from None
+    except OSError as e:
+        raise ServerDown(f"socket {path}: {e.strerror or e}") from None
+    if not stat.S_ISSOCK(st.st_mode):
+        raise ServerDown(f"not private to you: {path} is not a socket")
+    if st.st_uid != _uid():
+        raise ServerDown(f"not private to you: the socket {path} is owned by uid {st.st_uid}, not by you (uid {_uid()})")
+    if st.st_mode & 0o077:
+        raise ServerDown(f"not private to you: the socket {path} has mode {stat.S_IMODE(st.st_mode):04o}, open to other users")
+    parent = os.path.dirname(path) or "."
+    try:
+        dt = os.stat(parent)
+    except OSError as e:
+        raise ServerDown(f"socket directory {parent}: {e.strerror or e}") from None
+    if dt.st_uid != _uid():
+        raise ServerDown(f"not private to you: the socket's directory {parent} is owned by uid {dt.st_uid}, "
+                         f"not by you (uid {_uid()})")
+    if dt.st_mode & 0o022:
+        raise ServerDown(f"not private to you: the socket's directory {parent} has mode "
+                         f"{stat.S_IMODE(dt.st_mode):04o}: others can write it")
+
+
+def peer_uid(sock: socket.socket) -> "int | None":
+    """The uid of the process listening at the other end of the connected
+    Unix socket sock, as the kernel recorded it at connect (neither side
+    can forge it); None where this platform's is not read (the Go client
+    does not read it there either)."""
+    if sys.platform.startswith("linux"):
+        raw = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        _pid, uid, _gid = struct.unpack("3i", raw)
+        return uid
+    if sys.platform == "darwin" or sys.platform.startswith("freebsd"):
+        # struct xucred: u_int cr_version (0), uid_t cr_uid, …; SOL_LOCAL
+        # is 0 and LOCAL_PEERCRED 1 on both.
+        raw = sock.getsockopt(0, 1, 256)
+        version, uid = struct.unpack_from("II", raw)
+        if version != 0:
+            raise OSError(f"LOCAL_PEERCRED: unknown xucred version {version}")
+        return uid
+    return None
+
+
+def check_peer(sock: socket.socket) -> None:
+    """Raise ServerDown when the process at the other end of sock is not
+    this user's, or cannot be told: a socket file can be ours and still be
+    listened on by another user's process (made before a chown, or a
+    directory swapped between the check and the connect)."""
+    if not hasattr(os, "geteuid"):
+        return
+    try:
+        uid = peer_uid(sock)
+    except OSError as e:
+        raise ServerDown(f"not private to you: the server's user cannot be read ({e})") from None
+    if uid is not None and uid != _uid():
+        raise ServerDown(f"not private to you: the server's process runs as uid {uid}, not as you (uid {_uid()})")
