@@ -99,6 +99,9 @@ type Target struct {
 	viaShell bool
 	// stdinProg: the interpreter reads its program from standard input.
 	stdinProg bool
+	// pathSet: the command sets PATH itself, so the programs found on it
+	// are its choice (resolve_programs.go).
+	pathSet bool
 }
 
 // Primary is the primary script (Files[0]), or "".

@@ -99,8 +99,9 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 				t.Err = err
 				return
 			}
-			// A wrapper's program that cannot be found: the wrapper will
-			// fail the same way at run time; nothing to pin.
+			// A wrapper's program that cannot be found fails now, but one
+			// that appears later where the wrapper looks would run.
+			missingProgram(t, name, env)
 			return
 		}
 		if first {
@@ -108,6 +109,11 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 			first = false
 		}
 		base := filepath.Base(path)
+		if runsOther(base) {
+			// A wrapper or interpreter the command chose itself (by a
+			// path, or through a PATH it sets) is code of the hook.
+			chosenProgram(t, name, path, env)
+		}
 		if opts, ok := wrappers()[base]; ok {
 			rest, envs, opaque := skipWrapper(base, argv[1:], opts)
 			if opaque != "" {
@@ -146,10 +152,10 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 				t.Opaque = opaque
 				return
 			case inline != nil:
-				if kind == "sh" && depth == 0 {
-					// sh -c 'CODE': what CODE runs is what runs.
-					sub := resolveShell(Command{Text: *inline, Shell: true, Env: env, Dir: t.Dir}, depth+1)
-					t.Files, t.Opaque = sub.Files, sub.Opaque
+				if kind == "sh" {
+					// sh -c 'CODE': what CODE runs is what runs, however
+					// deeply such strings nest (sh -c "bash -c 'sh g.sh'").
+					shellString(t, *inline, env, depth)
 				}
 				// python3 -c '…', node -e '…': the code is in the text.
 				return

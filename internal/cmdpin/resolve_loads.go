@@ -81,6 +81,8 @@ func envLoads(t *Target, assigns []string) {
 			rubyDirs, rubyLibs = append(rubyDirs, d...), append(rubyLibs, r...)
 		case "RUBYLIB":
 			t.rubyLib = append(t.rubyLib, filepath.SplitList(v)...)
+		case "PATH":
+			t.pathSet = true
 		case "LD_PRELOAD", "LD_AUDIT":
 			// The dynamic loader maps these into every program the hook
 			// starts. A bare name is a system library (found like any

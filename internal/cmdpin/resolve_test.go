@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 )
 
 // The resolver's table: what each command runs, resolved in the hook's own
@@ -133,6 +135,18 @@ func TestResolve(t *testing.T) {
 		{name: "claude command -p bash g.sh", cmd: `command -p bash g.sh`, shell: true, files: []string{abs("g.sh")}},
 		{name: "claude exec -a name keeps the shell", cmd: `exec -a x python3 g.py`, shell: true, files: []string{abs("g.py")}, runShell: true},
 		{name: "claude command -v runs nothing", cmd: `command -v sh g.sh`, shell: true, runShell: true},
+
+		// Command strings nest; the programs a command line chooses itself.
+		{name: "sh -c inside sh -c", cmd: `sh -c "bash -c 'sh g.sh'"`, files: []string{abs("g.sh")}},
+		{name: "claude sh -c inside sh -c", cmd: `sh -c "sh -c 'sh g.sh' && true"`, shell: true, opaque: "compound", runShell: true},
+		{name: "claude sh -c inside bash -c", cmd: `bash -c "sh -c './run'"`, shell: true, files: []string{abs("run")}},
+		{name: "interpreter named by a path", cmd: "./bin/python3 g.py", files: []string{abs("g.py"), abs("bin/python3")}},
+		{name: "wrapper named by a path", cmd: "bin/nice sh g.sh", files: []string{abs("g.sh"), abs("bin/nice")}},
+		{name: "interpreter on a PATH the command sets", cmd: "env PATH=" + bin + " sh g.sh", files: []string{abs("g.sh"), abs("bin/sh")}},
+		{name: "interpreter on a relative PATH the command sets", cmd: "env PATH=bin:/usr/bin sh g.sh", files: []string{abs("g.sh"), abs("bin/sh")}},
+		{name: "claude interpreter on a PATH the command sets", cmd: "PATH=bin python3 g.py", shell: true, files: []string{abs("g.py"), abs("bin/python3")}},
+		{name: "claude project interpreter", cmd: `"$CLAUDE_PROJECT_DIR"/../bin/python3 g.py`, shell: true, files: []string{abs("g.py"), abs("bin/python3")}},
+		{name: "wrapper's program not found yet", cmd: "env PATH=nobin:bin2 python3 g.py", files: []string{abs("nobin/python3"), abs("bin2/python3")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Resolve(Command{Text: tc.cmd, Shell: tc.shell, Env: env, Dir: dir})
@@ -163,6 +177,45 @@ func TestResolve(t *testing.T) {
 				t.Errorf("Shell = %v, want %v", got.Shell, tc.runShell)
 			}
 		})
+	}
+}
+
+// A program found through a relative entry of the hook's own PATH lies in
+// the hook's directory, where a repository can plant or change it: pinned.
+// One found through an absolute entry is the system's: not pinned.
+func TestResolve_RelativePATHProgram(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "bin/python3"), "#!/bin/sh\n", 0o755)
+	for _, tc := range []struct {
+		path string
+		want []string
+	}{
+		{"bin", []string{filepath.Join(dir, "g.py"), filepath.Join(dir, "bin/python3")}},
+		{":" + filepath.Join(dir, "bin"), []string{filepath.Join(dir, "g.py")}},
+		{filepath.Join(dir, "bin"), []string{filepath.Join(dir, "g.py")}},
+	} {
+		got := Resolve(Command{Text: "nice python3 g.py", Env: []string{"PATH=" + tc.path + ":/usr/bin:/bin"}, Dir: dir})
+		if !slices.Equal(got.Files, tc.want) {
+			t.Errorf("PATH=%s: Files %q, want %q", tc.path, got.Files, tc.want)
+		}
+	}
+}
+
+// Shell command strings are followed however they nest, up to a bound past
+// which the command is approved by its text.
+func TestResolve_NestedShellStrings(t *testing.T) {
+	dir := t.TempDir()
+	cmd := "sh g.sh"
+	for i := range maxShellDepth + 2 {
+		got := Resolve(Command{Text: cmd, Shell: true, Env: []string{"PATH=/usr/bin:/bin"}, Dir: dir})
+		if i <= maxShellDepth {
+			if !slices.Equal(got.Files, []string{filepath.Join(dir, "g.sh")}) || got.Opaque != "" {
+				t.Fatalf("depth %d: %+v", i, got)
+			}
+		} else if !strings.Contains(got.Opaque, "nested too deeply") {
+			t.Fatalf("depth %d: Opaque %q (%+v)", i, got.Opaque, got)
+		}
+		cmd = "sh -c " + shquote.Quote(cmd)
 	}
 }
 

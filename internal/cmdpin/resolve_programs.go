@@ -1,0 +1,96 @@
+package cmdpin
+
+import (
+	"path/filepath"
+	"slices"
+)
+
+// The programs a command starts on its way to its script: wrappers (env,
+// nice …) and interpreters (sh, python3 …). One found by bare name on the
+// hook's own PATH is the system's (or the user's) and is not pinned: an
+// upgrade of python3 must not need every hook approved again. One the
+// command line chose itself is as much the hook's code as its script, and a
+// repository can change it as easily: `.venv/bin/python3 g.py`,
+// `"$CLAUDE_PROJECT_DIR"/bin/sh g.sh`, `env PATH=bin:/usr/bin sh g.sh`
+// (a bin/sh planted after approval ran under the old approval).
+
+// maxShellDepth bounds how deeply shell command strings are followed
+// (sh -c "sh -c '…'"); deeper ones are approved by their text.
+const maxShellDepth = 8
+
+// shellString records what a shell's command string runs: its files, the
+// candidates that need not exist, and why it cannot be known, if so.
+func shellString(t *Target, code string, env []string, depth int) {
+	if depth >= maxShellDepth {
+		t.setOpaque("shell command strings nested too deeply")
+		return
+	}
+	sub := resolveShell(Command{Text: code, Shell: true, Env: env, Dir: t.Dir}, depth+1)
+	t.Files = append(t.Files, sub.Files...)
+	t.Optional = append(t.Optional, sub.Optional...)
+	t.setOpaque(sub.Opaque)
+}
+
+// runsOther reports a program that runs something else: a wrapper, an
+// interpreter, a runner of targets or a Windows shell.
+func runsOther(base string) bool {
+	if _, ok := wrappers()[base]; ok {
+		return true
+	}
+	if _, ok := opaqueRunners()[base]; ok {
+		return true
+	}
+	if kind, _ := winShellKind(base); kind != "" {
+		return true
+	}
+	return interpreterKind(base) != ""
+}
+
+// chosenProgram pins path, the program name was resolved to, when the
+// command line chose it rather than the hook's environment: name is a path,
+// the command sets PATH itself, or the PATH entry it was found through is
+// relative (a place in the hook's directory, which a repository may write).
+func chosenProgram(t *Target, name, path string, env []string) {
+	if hasPathSep(name) || t.pathSet || viaRelativePATH(name, path, env, t.Dir) {
+		t.addLoad(path)
+	}
+}
+
+// missingProgram pins, as files that need not exist, every place a
+// wrapper's program name could be found on PATH: it cannot start now, but
+// one planted there later would run under the approval. On Windows, where
+// the search also tries each PATHEXT extension and the current directory,
+// what it will run is not known.
+func missingProgram(t *Target, name string, env []string) {
+	if onWindows {
+		t.setOpaque("a program it runs is not found, and what will be found later cannot be known")
+		return
+	}
+	pathVar, _ := Getenv(env, "PATH")
+	for _, d := range filepath.SplitList(pathVar) {
+		if d == "" {
+			d = "."
+		}
+		p := absIn(filepath.Join(d, name), t.Dir)
+		t.addLoad(p)
+		if !slices.Contains(t.Optional, p) {
+			t.Optional = append(t.Optional, p)
+		}
+	}
+}
+
+// viaRelativePATH reports that lookPath found name at path through a
+// relative (or empty) PATH entry, which names a place in the hook's
+// directory.
+func viaRelativePATH(name, path string, env []string, dir string) bool {
+	if hasPathSep(name) {
+		return false
+	}
+	pathVar, _ := Getenv(env, "PATH")
+	for _, d := range filepath.SplitList(pathVar) {
+		if absIn(filepath.Join(d, name), dir) == path {
+			return d == "" || !filepath.IsAbs(d)
+		}
+	}
+	return false
+}
