@@ -29,6 +29,9 @@ type Command struct {
 	Argv []string
 	// ShellPath is the shell of a Shell command ("" = /bin/sh).
 	ShellPath string
+	// assigned: the variables an enclosing command line sets (a sh -c
+	// string's own command), as Target.assigned.
+	assigned []string
 }
 
 // Target is what a command runs, resolved once and used by both the
@@ -99,9 +102,12 @@ type Target struct {
 	viaShell bool
 	// stdinProg: the interpreter reads its program from standard input.
 	stdinProg bool
-	// pathSet: the command sets PATH itself, so the programs found on it
-	// are its choice (resolve_programs.go).
-	pathSet bool
+	// assigned names the variables the command sets itself (in front of
+	// it, through env, or in an enclosing sh -c): the programs found on a
+	// PATH it sets are its choice (resolve_programs.go), and a directory
+	// an interpreter loads start-up code from may be the repository's
+	// (startupVars).
+	assigned []string
 }
 
 // Primary is the primary script (Files[0]), or "".

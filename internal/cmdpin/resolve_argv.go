@@ -67,31 +67,11 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 	for len(argv) > 0 {
 		name := argv[0]
 		if shell && first && shellBuiltins()[name] && !strings.Contains(name, "/") {
-			switch name {
-			case "exec", "command":
-				// `exec x` and `command x` run x, with x as its argv[0]:
-				// the builtin's own word is not part of what starts.
-				var builtinOnly bool
-				if argv, builtinOnly = skipBuiltin(t, argv); builtinOnly {
-					t.Shell = true
-					return
-				}
-				t.Argv = argv
-				continue
-			case ".", "source":
-				t.Shell = true
-				if len(argv) > 1 {
-					t.Files = append(t.Files, absIn(argv[1], t.Dir))
-					addScriptArgs(t, argv[2:])
-				}
-				return
-			case "eval":
-				t.Shell, t.Opaque = true, opaqueRunners()["eval"]
+			var done bool
+			if argv, done = shellBuiltin(t, argv); done {
 				return
 			}
-			// A builtin with fixed words: the text is all it does.
-			t.Shell = true
-			return
+			continue
 		}
 		path, err := lookPath(name, env, t.Dir)
 		if err != "" {
@@ -186,6 +166,38 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 	}
 }
 
+// shellBuiltin handles a command of the shell's own (analyze, through
+// /bin/sh): `exec x` and `command x` go on with x (next), `. f` and
+// `source f` run f in the shell, eval is opaque, and any other builtin's
+// words are all it does (done).
+func shellBuiltin(t *Target, argv []string) (next []string, done bool) {
+	switch argv[0] {
+	case "exec", "command":
+		// `exec x` and `command x` run x, with x as its argv[0]:
+		// the builtin's own word is not part of what starts.
+		var builtinOnly bool
+		if argv, builtinOnly = skipBuiltin(t, argv); builtinOnly {
+			t.Shell = true
+			return nil, true
+		}
+		t.Argv = argv
+		return argv, false
+	case ".", "source":
+		t.Shell = true
+		if len(argv) > 1 {
+			t.Files = append(t.Files, absIn(argv[1], t.Dir))
+			addScriptArgs(t, argv[2:])
+		}
+		return nil, true
+	case "eval":
+		t.Shell, t.Opaque = true, opaqueRunners()["eval"]
+		return nil, true
+	}
+	// A builtin with fixed words: the text is all it does.
+	t.Shell = true
+	return nil, true
+}
+
 // interpreterKind names the interpreter family of a program file name.
 // On Windows, names are case-insensitive, and py (the Python launcher:
 // py x.py, py -3 x.py) and pythonw are Python.
@@ -243,6 +255,15 @@ func interpreterScript(kind string, args []string) (script string, rest []string
 			return "", nil, nil, stdinOpaque
 		case kind == "python" && (a == "-m" || strings.HasPrefix(a, "-m") && len(a) > 2):
 			return "", nil, nil, "runs a Python module (python -m)"
+		case kind == "node" && (a == "--run" || strings.HasPrefix(a, "--run=")):
+			return "", nil, nil, "runs a package.json script (node --run)"
+		case kind == "node" && a == "--test":
+			// node --test runs the files it finds (or whose glob pattern
+			// it is given), not one script.
+			if script, rest := testOperands(args[i+1:]); script != "" {
+				return script, rest, nil, ""
+			}
+			return "", nil, nil, "runs the test files it finds (node --test)"
 		case isInlineOpt(kind, a):
 			code := ""
 			if j := strings.IndexByte(a, '='); j > 0 && strings.HasPrefix(a, "--") {
@@ -290,7 +311,8 @@ func takesArg(kind, opt string) bool {
 	case "python":
 		return opt == "-W" || opt == "-X" || opt == "--check-hash-based-pycs"
 	case "node":
-		return opt == "-r" || opt == "--require" || opt == "--import" || opt == "--loader" || opt == "--experimental-loader" || opt == "--input-type" || opt == "--env-file" || opt == "-C" || opt == "--conditions" || opt == "--config"
+		return opt == "-r" || opt == "--require" || opt == "--import" || opt == "--loader" || opt == "--experimental-loader" || opt == "--input-type" || opt == "--env-file" || opt == "-C" || opt == "--conditions" || opt == "--config" ||
+			opt == "--preload" || opt == "--test-reporter" || opt == "--test-reporter-destination" || opt == "--snapshot-blob" || opt == "--openssl-config"
 	case "other":
 		return opt == "-I" || opt == "-r"
 	}

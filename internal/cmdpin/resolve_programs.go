@@ -3,6 +3,7 @@ package cmdpin
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // The programs a command starts on its way to its script: wrappers (env,
@@ -25,7 +26,7 @@ func shellString(t *Target, code string, env []string, depth int) {
 		t.setOpaque("shell command strings nested too deeply")
 		return
 	}
-	sub := resolveShell(Command{Text: code, Shell: true, Env: env, Dir: t.Dir}, depth+1)
+	sub := resolveShell(Command{Text: code, Shell: true, Env: env, Dir: t.Dir, assigned: t.assigned}, depth+1)
 	t.Files = append(t.Files, sub.Files...)
 	t.Optional = append(t.Optional, sub.Optional...)
 	t.setOpaque(sub.Opaque)
@@ -51,7 +52,7 @@ func runsOther(base string) bool {
 // the command sets PATH itself, or the PATH entry it was found through is
 // relative (a place in the hook's directory, which a repository may write).
 func chosenProgram(t *Target, name, path string, env []string) {
-	if hasPathSep(name) || t.pathSet || viaRelativePATH(name, path, env, t.Dir) {
+	if hasPathSep(name) || slices.Contains(t.assigned, "PATH") || viaRelativePATH(name, path, env, t.Dir) {
 		t.addLoad(path)
 	}
 }
@@ -93,4 +94,34 @@ func viaRelativePATH(name, path string, env []string, dir string) bool {
 		}
 	}
 	return false
+}
+
+// testOperands is the first test file and the arguments after it, for
+// node --test's arguments after the flag, when every operand names a script
+// file (which the caller pins): with none, node finds the test files itself,
+// and since node 21 an operand is a glob pattern.
+func testOperands(args []string) (string, []string) {
+	at := -1
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a != "--" && strings.HasPrefix(a, "-") {
+			if takesArg("node", a) {
+				i++
+			}
+			continue
+		}
+		if a == "--" {
+			continue
+		}
+		if strings.ContainsAny(a, "*?[{") || !hasScriptExt(a) {
+			return "", nil
+		}
+		if at < 0 {
+			at = i
+		}
+	}
+	if at < 0 {
+		return "", nil
+	}
+	return args[at], args[at+1:]
 }

@@ -29,7 +29,7 @@ func TestResolve(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{"bin/myguard", "bin/sh", "bin/bash", "bin/python3", "bin/node", "bin/uv", "bin/env", "bin/nice", "bin/timeout", "bin/make", "bin/npm", "bin/deno", "bin/perl", "bin/ruby", "run", "tool"} {
+	for _, f := range []string{"bin/myguard", "bin/sh", "bin/bash", "bin/python3", "bin/node", "bin/uv", "bin/env", "bin/nice", "bin/timeout", "bin/make", "bin/npm", "bin/deno", "bin/perl", "bin/ruby", "bin/zsh", "bin/bun", "run", "tool"} {
 		writeFile(t, filepath.Join(dir, f), "#!/bin/sh\n", 0o755)
 	}
 	env := []string{"PATH=" + bin, "HOME=" + home, "CLAUDE_PROJECT_DIR=" + proj, "SPACED=a b"}
@@ -147,6 +147,32 @@ func TestResolve(t *testing.T) {
 		{name: "claude interpreter on a PATH the command sets", cmd: "PATH=bin python3 g.py", shell: true, files: []string{abs("g.py"), abs("bin/python3")}},
 		{name: "claude project interpreter", cmd: `"$CLAUDE_PROJECT_DIR"/../bin/python3 g.py`, shell: true, files: []string{abs("g.py"), abs("bin/python3")}},
 		{name: "wrapper's program not found yet", cmd: "env PATH=nobin:bin2 python3 g.py", files: []string{abs("nobin/python3"), abs("bin2/python3")}},
+
+		// Code an interpreter finds by itself where the command points it.
+		{name: "PYTHONPATH", cmd: "env PYTHONPATH=lib python3 g.py", files: []string{abs("g.py")}, opaque: "PYTHONPATH, a directory python3 loads code from"},
+		{name: "claude PYTHONUSERBASE", cmd: "PYTHONUSERBASE=ub python3 g.py", shell: true, files: []string{abs("g.py")}, opaque: "PYTHONUSERBASE", runShell: true},
+		{name: "claude HOME for python", cmd: "HOME=. python3 g.py", shell: true, files: []string{abs("g.py")}, opaque: "HOME", runShell: true},
+		{name: "claude HOME through sh -c", cmd: "HOME=. sh -c 'uv run g.py'", shell: true, files: []string{abs("g.py")}, opaque: "HOME", runShell: true},
+		{name: "claude PYTHONPATH for a binary", cmd: "PYTHONPATH=lib ./run", shell: true, files: []string{abs("run")}, direct: true},
+		{name: "PYTHONSTARTUP", cmd: "env PYTHONSTARTUP=./s.py python3 -i", files: []string{abs("s.py")}},
+		{name: "ZDOTDIR", cmd: "env ZDOTDIR=. zsh g.zsh", files: []string{abs("g.zsh")}, opaque: "ZDOTDIR"},
+		{name: "HOME for a login bash", cmd: "env HOME=. bash -o pipefail -l g.sh", files: []string{abs("g.sh")}, opaque: "HOME"},
+		{name: "HOME for bash -ic", cmd: "env HOME=. bash -ic 'echo'", opaque: "HOME"},
+		{name: "HOME for a bash script", cmd: "env HOME=. bash -o pipefail g.sh", files: []string{abs("g.sh")}},
+		{name: "node --test finds its files", cmd: "node --test", opaque: "node --test"},
+		{name: "node --test glob", cmd: "node --test 'test/*.test.js'", opaque: "node --test"},
+		{name: "node --test not a script", cmd: "node --test test", opaque: "node --test"},
+		{name: "node --test files", cmd: "node --test --test-reporter=./r.mjs a.test.js b.test.mjs", files: []string{abs("a.test.js"), abs("b.test.mjs"), abs("r.mjs")}},
+		{name: "node --test-reporter by name", cmd: "node --test-reporter spec hook.js", files: []string{abs("hook.js")}},
+		{name: "node --run", cmd: "node --run lint", opaque: "node --run"},
+		{name: "node config file", cmd: "node --experimental-config-file=node.config.json hook.js", files: []string{abs("hook.js")}, opaque: "can load other code"},
+		{name: "NODE_OPTIONS --openssl-config", cmd: "env NODE_OPTIONS=--openssl-config=./o.cnf node hook.js", files: []string{abs("hook.js")}, opaque: "can load other code"},
+		{name: "bun pins a bunfig.toml to come", cmd: "bun --preload ./p.ts hook.ts", files: []string{abs("hook.ts"), abs("bunfig.toml"), abs("p.ts")}},
+		{name: "perl -d:Mod", cmd: "perl -Ilib -d:Trace=x g.pl", files: []string{abs("g.pl"), abs("lib/Devel/Trace.pm")}},
+		{name: "perl -d", cmd: "perl -I lib -d g.pl", files: []string{abs("g.pl"), abs("lib/perl5db.pl")}},
+		{name: "perl -xDIR", cmd: "perl -xsub g.pl", files: []string{abs("g.pl")}, opaque: "perl -x"},
+		{name: "perl -x", cmd: "perl -x g.pl", files: []string{abs("g.pl")}},
+		{name: "ruby -Cdir", cmd: "ruby -Csub g.rb", files: []string{abs("g.rb")}, opaque: "ruby -C"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Resolve(Command{Text: tc.cmd, Shell: tc.shell, Env: env, Dir: dir})
@@ -198,6 +224,18 @@ func TestResolve_RelativePATHProgram(t *testing.T) {
 		if !slices.Equal(got.Files, tc.want) {
 			t.Errorf("PATH=%s: Files %q, want %q", tc.path, got.Files, tc.want)
 		}
+	}
+}
+
+// bun reads bunfig.toml where it starts: one that exists may preload
+// anything, so the command is approved by its text.
+func TestResolve_BunConfig(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "bin/bun"), "#!/bin/sh\n", 0o755)
+	writeFile(t, filepath.Join(dir, "bunfig.toml"), "preload = [\"./p.ts\"]\n", 0o644)
+	got := Resolve(Command{Text: "bun hook.ts", Env: []string{"PATH=" + filepath.Join(dir, "bin")}, Dir: dir})
+	if !strings.Contains(got.Opaque, "bunfig.toml") {
+		t.Fatalf("%+v", got)
 	}
 }
 
