@@ -24,21 +24,49 @@ var shellBuiltins = sync.OnceValue(func() map[string]bool {
 	}
 })
 
-// wrappers run the command that follows their own options; the values are
-// the options that take an argument.
-var wrappers = sync.OnceValue(func() map[string][]string {
-	return map[string][]string{
-		"env":     {"-u", "--unset", "-C", "--chdir", "-S", "--split-string"},
-		"nice":    {"-n", "--adjustment"},
-		"nohup":   nil,
-		"timeout": {"-s", "--signal", "-k", "--kill-after"},
-		"stdbuf":  {"-i", "-o", "-e", "--input", "--output", "--error"},
-		"ionice":  {"-c", "-n", "-p", "-P", "-u", "--class", "--classdata"},
-		"setsid":  nil,
-		"time":    {"-f", "--format", "-o", "--output"},
-		"chrt":    nil,
-		"taskset": nil,
+// wrapOpts is a wrapper's options as getopt reads them: short flags, short
+// options with a value (attached or the next word), and long ones
+// (" name "), with and without a value. An option not listed makes what the
+// wrapper runs unknown: whether it takes a value decides which word is the
+// command (env -iu FOO sh g.sh runs sh, not FOO).
+type wrapOpts struct {
+	flags, args         string
+	longFlags, longArgs string
+}
+
+// wrappers run the command that follows their own options (GNU coreutils'
+// and util-linux's option tables).
+var wrappers = sync.OnceValue(func() map[string]wrapOpts {
+	return map[string]wrapOpts{
+		"env": {flags: "0iv", args: "uCSa",
+			longFlags: " ignore-environment null debug block-signal default-signal ignore-signal list-signal-handling ",
+			longArgs:  " unset chdir split-string argv0 "},
+		"nice":    {flags: "0123456789", args: "n", longArgs: " adjustment "},
+		"nohup":   {},
+		"timeout": {flags: "v", args: "sk", longFlags: " preserve-status foreground verbose ", longArgs: " signal kill-after "},
+		"stdbuf":  {args: "ioe", longArgs: " input output error "},
+		"ionice":  {flags: "t", args: "cnpPu", longArgs: " class classdata pid pgid uid "},
+		"setsid":  {flags: "cfw", longFlags: " ctty fork wait "},
+		"time":    {flags: "pvaq", args: "fo", longFlags: " portability verbose append quiet ", longArgs: " format output "},
+		"chrt":    {flags: "abdfiorRmpve", args: "TPD", longFlags: " all-tasks batch deadline fifo idle other rr reset-on-fork max pid verbose ", longArgs: " sched-runtime sched-period sched-deadline "},
+		"taskset": {flags: "acp", longFlags: " all-tasks cpu-list pid "},
 	}
+})
+
+// commandRunners run a command named by their operands, with options not
+// read here: the files they name are pinned as arguments are, and the
+// command is approved by its text, since which word starts what is not
+// known (flock L bash hook ran an unpinned hook).
+var commandRunners = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`flock strace ltrace valgrind nsenter unshare systemd-run firejail bwrap
+		pkexec fakeroot eatmydata nocache catchsegv torsocks proxychains proxychains4 xvfb-run unbuffer
+		caffeinate arch prlimit cpulimit dbus-run-session numactl cgexec runcon setpriv chpst sandbox-exec
+		gosu su-exec tmux screen at batch dtach abduco daemonize start-stop-daemon systemd-inhibit sshpass
+		watch parallel sem chroot su runuser sg script faketime perf gdb chronic toybox`) {
+		m[n] = true
+	}
+	return m
 })
 
 // opaqueRunners run something named indirectly (a target, a module, a
@@ -157,6 +185,9 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 			t.Files = append(t.Files, absIn(script, t.Dir))
 			addScriptArgs(t, rest)
 			return
+		}
+		if commandRunners()[base] {
+			t.setOpaque(base + " runs a command with options this analysis does not read")
 		}
 		// The program itself is the hook.
 		t.Files = append(t.Files, path)

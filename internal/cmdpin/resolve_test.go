@@ -29,7 +29,7 @@ func TestResolve(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{"bin/myguard", "bin/sh", "bin/bash", "bin/python3", "bin/node", "bin/uv", "bin/env", "bin/nice", "bin/timeout", "bin/make", "bin/npm", "bin/deno", "bin/perl", "bin/ruby", "bin/zsh", "bin/bun", "run", "tool"} {
+	for _, f := range []string{"bin/myguard", "bin/sh", "bin/bash", "bin/python3", "bin/node", "bin/uv", "bin/env", "bin/nice", "bin/timeout", "bin/make", "bin/npm", "bin/deno", "bin/perl", "bin/ruby", "bin/zsh", "bin/bun", "bin/flock", "bin/stdbuf", "run", "tool"} {
 		writeFile(t, filepath.Join(dir, f), "#!/bin/sh\n", 0o755)
 	}
 	env := []string{"PATH=" + bin, "HOME=" + home, "CLAUDE_PROJECT_DIR=" + proj, "SPACED=a b"}
@@ -147,6 +147,18 @@ func TestResolve(t *testing.T) {
 		{name: "claude interpreter on a PATH the command sets", cmd: "PATH=bin python3 g.py", shell: true, files: []string{abs("g.py"), abs("bin/python3")}},
 		{name: "claude project interpreter", cmd: `"$CLAUDE_PROJECT_DIR"/../bin/python3 g.py`, shell: true, files: []string{abs("g.py"), abs("bin/python3")}},
 		{name: "wrapper's program not found yet", cmd: "env PATH=nobin:bin2 python3 g.py", files: []string{abs("nobin/python3"), abs("bin2/python3")}},
+
+		// Wrappers' options as getopt reads them.
+		{name: "env -iu NAME", cmd: "env -iu FOO sh g.sh", files: []string{abs("g.sh")}},
+		{name: "env -", cmd: "env - FOO=1 sh g.sh", files: []string{abs("g.sh")}},
+		{name: "env --block-signal", cmd: "env --block-signal --unset FOO sh g.sh", files: []string{abs("g.sh")}},
+		{name: "env unknown option", cmd: "env --frobnicate sh g.sh", opaque: "env option --frobnicate"},
+		{name: "timeout -k5 -s KILL", cmd: "timeout -k5 -s KILL --foreground 10 sh g.sh", files: []string{abs("g.sh")}},
+		{name: "nice -5", cmd: "nice -5 sh g.sh", files: []string{abs("g.sh")}},
+		{name: "nice --5", cmd: "nice --5 sh g.sh", files: []string{abs("g.sh")}},
+		{name: "nice -n5", cmd: "nice -n5 sh g.sh", files: []string{abs("g.sh")}},
+		{name: "stdbuf -oL -e 0", cmd: "stdbuf -oL -e 0 sh g.sh", files: []string{abs("g.sh")}},
+		{name: "flock runs a command", cmd: "flock /tmp/l bash hook.sh", files: []string{abs("bin/flock"), abs("hook.sh")}, direct: true, opaque: "flock runs a command"},
 
 		// Code an interpreter finds by itself where the command points it.
 		{name: "PYTHONPATH", cmd: "env PYTHONPATH=lib python3 g.py", files: []string{abs("g.py")}, opaque: "PYTHONPATH, a directory python3 loads code from"},
