@@ -116,6 +116,12 @@ func envLoads(t *Target, assigns []string) {
 func interpLoads(t *Target, kind, base string, args []string) {
 	startupVars(t, kind, base, args)
 	switch {
+	case kind == "uv":
+		// uv run makes its own environment from the directory's files: the
+		// Python that .python-version or uv.toml asks for, the project's
+		// packages from pyproject.toml (building the project itself runs
+		// its code), its .venv/bin first on PATH (uv run tool).
+		t.setOpaque("uv run takes its Python, packages and PATH from the project's files (pyproject.toml, .python-version, .venv)")
 	case kind == "node" && base != "bun":
 		nodeLoads(t, args, true)
 	case kind == "sh":
@@ -185,7 +191,10 @@ func nodeLoads(t *Target, words []string, stopAtScript bool) {
 			val = words[i]
 		}
 		if strings.HasPrefix(opt, "--env-file") {
+			// Pinned, and what it sets is not read here: its
+			// NODE_OPTIONS=--require ./pre.js preloaded an unpinned file.
 			t.addLoad(absIn(val, t.Dir))
+			t.setOpaque("node " + opt + " sets variables (NODE_OPTIONS) from a file, which can load other code")
 			continue
 		}
 		val = strings.TrimPrefix(val, "file://")
