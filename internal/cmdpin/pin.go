@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -138,8 +139,9 @@ func Pin(t *Target, cache *Cache) *Pins {
 				pf.f, pf.key = f, KeyOf(fi)
 				primary := i == 0
 				direct := primary && t.Direct
+				program := direct || slices.Contains(t.programs, path)
 				var herr error
-				pf.sum, pf.elf, herr = p.hash(&pf, t, direct, primary, cache)
+				pf.sum, pf.elf, herr = p.hash(&pf, t, direct, program, primary, cache)
 				if herr != nil {
 					f.Close()
 					pf.f, pf.sum, pf.err = nil, "", herr
@@ -155,26 +157,28 @@ func Pin(t *Target, cache *Cache) *Pins {
 
 var elfMagic = []byte{0x7f, 'E', 'L', 'F'}
 
-// hash hashes the open file. Only a large, directly executed binary may
-// use the stat-keyed cache (see cacheMinSize), and only where its identity
-// vouches for its content (see cachetrust.go). A directly executed binary
-// that some process has open for writing is refused: the bytes hashed need
-// not be the bytes that run. A primary script that can run from a sealed
+// hash hashes the open file. Only a large binary that is executed (directly,
+// or by its path as the wrapper or interpreter a command names: program)
+// may use the stat-keyed cache (see cacheMinSize), and only where its
+// identity vouches for its content (see cachetrust.go): hashing a 90 MiB
+// node on every dispatch of `/usr/local/bin/node hook.js` would cost more
+// than the hook. Such a binary that some process has open for writing is
+// refused: the bytes hashed need not be the bytes that run. A primary script that can run from a sealed
 // copy is read whole, and the digest is of those bytes, which are the ones
 // that will run.
-func (p *Pins) hash(pf *pinned, t *Target, direct, primary bool, cache *Cache) (sum string, elf bool, err error) {
+func (p *Pins) hash(pf *pinned, t *Target, direct, program, primary bool, cache *Cache) (sum string, elf bool, err error) {
 	f, key := pf.f, pf.key
 	var head [4]byte
 	n, _ := f.ReadAt(head[:], 0)
 	elf = n == 4 && bytes.Equal(head[:], elfMagic)
 	var guard hashGuard
-	if direct && elf {
+	if program && elf {
 		if guard, err = guardHash(f); err != nil {
 			return "", elf, fmt.Errorf("hash %s: %w", pf.path, err)
 		}
 		defer guard.finish()
 	}
-	cacheable := direct && elf && key.size >= cacheMinSize && cache != nil && guard.trusted()
+	cacheable := program && elf && key.size >= cacheMinSize && cache != nil && guard.trusted()
 	if cacheable {
 		if cache.File != "" {
 			cache.loadShared()

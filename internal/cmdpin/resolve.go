@@ -93,6 +93,10 @@ type Target struct {
 	// loads are the files the command loads besides its script (see
 	// resolve_loads.go), collected while it is analysed.
 	loads []string
+	// programs are the Files that are programs started by their path (a
+	// wrapper or interpreter the command chose itself): a large binary
+	// among them may use the digest cache as a directly run one does.
+	programs []string
 	// perlLib and rubyLib are the library directories the command's own
 	// PERL5LIB and RUBYLIB assignments add.
 	perlLib, rubyLib []string

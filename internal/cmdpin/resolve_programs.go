@@ -54,6 +54,7 @@ func runsOther(base string) bool {
 func chosenProgram(t *Target, name, path string, env []string) {
 	if hasPathSep(name) || slices.Contains(t.assigned, "PATH") || viaRelativePATH(name, path, env, t.Dir) {
 		t.addLoad(path)
+		t.programs = append(t.programs, path)
 	}
 }
 
