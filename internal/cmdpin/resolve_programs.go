@@ -82,16 +82,24 @@ func missingProgram(t *Target, name string, env []string) {
 }
 
 // viaRelativePATH reports that lookPath found name at path through a
-// relative (or empty) PATH entry, which names a place in the hook's
-// directory.
+// relative (or, on POSIX, empty) PATH entry, which names a place in the
+// hook's directory. The entry is told by the directory the program was
+// found in: on Windows the name found has a PATHEXT extension added.
 func viaRelativePATH(name, path string, env []string, dir string) bool {
 	if hasPathSep(name) {
 		return false
 	}
+	found := filepath.Dir(path)
 	pathVar, _ := Getenv(env, "PATH")
 	for _, d := range filepath.SplitList(pathVar) {
-		if absIn(filepath.Join(d, name), dir) == path {
-			return d == "" || !filepath.IsAbs(d)
+		if d == "" {
+			if onWindows {
+				continue
+			}
+			d = "."
+		}
+		if absIn(d, dir) == found {
+			return !filepath.IsAbs(d)
 		}
 	}
 	return false
