@@ -285,6 +285,13 @@ func pinnedStart(t *Target, path string, content []byte, direct bool) *Start {
 // parseShebang reads a #! line as the kernel does: the interpreter, then at
 // most one argument (the rest of the line, trimmed).
 func parseShebang(content []byte) (interp, arg string, ok bool) {
+	interp, arg, ok = shebangLine(content)
+	return interp, arg, ok && filepath.IsAbs(interp)
+}
+
+// shebangLine is parseShebang's reading of the line, the interpreter as
+// written (the kernel takes a relative one against the working directory).
+func shebangLine(content []byte) (interp, arg string, ok bool) {
 	if !bytes.HasPrefix(content, []byte("#!")) {
 		return "", "", false
 	}
@@ -303,7 +310,7 @@ func parseShebang(content []byte) (interp, arg string, ok bool) {
 		interp, arg = interp[:i], interp[i+1:]+" "+arg
 	}
 	arg = strings.Trim(arg, " \t")
-	return interp, arg, filepath.IsAbs(interp)
+	return interp, arg, interp != ""
 }
 
 // selfLocating reports whether a script refers to its own path: run from

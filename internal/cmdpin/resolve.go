@@ -123,8 +123,9 @@ func (t *Target) Primary() string {
 }
 
 // Resolve works out what c runs. It touches the file system only to look
-// programs up on PATH and to read home directories; it never reads or runs
-// the files it names.
+// programs up on PATH, to read home directories and to read the #! line of
+// a script the kernel starts (shebangLoads); it never runs the files it
+// names.
 func Resolve(c Command) Target {
 	if c.Argv != nil {
 		argv := make([]string, len(c.Argv))

@@ -193,6 +193,7 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 		t.Files = append(t.Files, path)
 		t.Direct = path == t.Path
 		addScriptArgs(t, argv[1:])
+		shebangLoads(t, path, argv[1:], env, depth)
 		return
 	}
 }

@@ -1,6 +1,9 @@
 package cmdpin
 
 import (
+	"bytes"
+	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -133,4 +136,69 @@ func testOperands(args []string) (string, []string) {
 		return "", nil
 	}
 	return args[at], args[at+1:]
+}
+
+// shebangHead is how much of a script the kernel reads for its #! line
+// (Linux's BINPRM_BUF_SIZE; macOS reads 512, which holds no shorter line).
+const shebangHead = 256
+
+// shebangLoads records what a script's #! line loads besides the script:
+// the kernel runs `INTERP [ARG] SCRIPT ARGS…`, and that ARG can load code as
+// a command line's options do (#!/usr/bin/node --require=./pre.js,
+// #!/usr/bin/env -S PYTHONPATH=lib python3). The line itself is part of the
+// pinned script; the files it names are pinned here, and what makes a
+// command text-only makes the script text-only. The interpreter is pinned
+// when it lies in the hook's directory or is named relative to it (the
+// kernel takes #!venv/bin/python3 against the working directory), not when
+// it is the system's (#!/usr/bin/env is in every script).
+func shebangLoads(t *Target, path string, args, env []string, depth int) {
+	if onWindows || depth >= maxShellDepth {
+		return
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	head := make([]byte, shebangHead)
+	n, _ := io.ReadFull(f, head)
+	f.Close()
+	if n < 2 || string(head[:2]) != "#!" {
+		return
+	}
+	interp, arg, ok := shebangLine(head[:n])
+	if !ok {
+		if !bytes.ContainsRune(head[:n], '\n') {
+			t.setOpaque("its #! line is longer than the kernel reads")
+		}
+		return
+	}
+	if !strings.Contains(interp, "/") {
+		interp = "./" + interp
+	}
+	sub := Target{Argv: []string{interp}, Dir: t.Dir, assigned: t.assigned}
+	if arg != "" {
+		sub.Argv = append(sub.Argv, arg)
+	}
+	sub.Argv = append(append(sub.Argv, path), args...)
+	analyze(&sub, env, false, depth+1)
+	flushLoads(&sub)
+	system := filepath.IsAbs(interp) && !within(sub.Path, t.Dir)
+	for _, p := range sub.Files {
+		if p != path && !(system && p == sub.Path) {
+			t.addLoad(p)
+			if slices.Contains(sub.programs, p) {
+				t.programs = append(t.programs, p)
+			}
+		}
+	}
+	t.Optional = append(t.Optional, sub.Optional...)
+	if sub.Opaque != "" {
+		t.setOpaque("its #! line: " + sub.Opaque)
+	}
+}
+
+// within reports that p lies in dir or below it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && dir != "" && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -239,6 +239,47 @@ func TestResolve_RelativePATHProgram(t *testing.T) {
 	}
 }
 
+// A script's #! line is a command line of its own: what its interpreter's
+// options load is pinned (the line itself is part of the pinned script).
+func TestResolve_Shebang(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"bin/python3", "bin/node", "bin/nice"} {
+		writeFile(t, filepath.Join(dir, f), "#!/bin/sh\n", 0o755)
+	}
+	env := []string{"PATH=" + filepath.Join(dir, "bin")}
+	abs := func(p string) string { return filepath.Join(dir, p) }
+	for _, tc := range []struct {
+		name, line, cmd string
+		files           []string
+		opaque          string
+	}{
+		{name: "plain", line: "#!/bin/sh", files: []string{abs("hook")}},
+		{name: "env python3", line: "#!/usr/bin/env python3", files: []string{abs("hook")}},
+		{name: "node --require=", line: "#!/usr/bin/node --require=./pre.js", files: []string{abs("hook"), abs("pre.js")}},
+		{name: "env -S node -r", line: "#!/usr/bin/env -S node -r ./pre.js", files: []string{abs("hook"), abs("pre.js")}},
+		{name: "behind a wrapper", line: "#!/usr/bin/env -S node -r ./pre.js", cmd: "nice ./hook", files: []string{abs("hook"), abs("pre.js")}},
+		{name: "env -S PYTHONPATH", line: "#!/usr/bin/env -S PYTHONPATH=lib python3", files: []string{abs("hook")}, opaque: "its #! line: it sets PYTHONPATH"},
+		{name: "relative interpreter", line: "#!bin/python3 -u", files: []string{abs("hook"), abs("bin/python3")}},
+		{name: "interpreter in the hook's directory", line: "#!" + abs("bin/python3"), files: []string{abs("hook"), abs("bin/python3")}},
+		{name: "too long", line: "#!/bin/sh " + strings.Repeat("x", shebangHead), files: []string{abs("hook")}, opaque: "longer than the kernel reads"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			writeFile(t, abs("hook"), tc.line+"\necho '{}'\n", 0o755)
+			cmd := tc.cmd
+			if cmd == "" {
+				cmd = "./hook"
+			}
+			got := Resolve(Command{Text: cmd, Env: env, Dir: dir})
+			if !slices.Equal(got.Files, tc.files) {
+				t.Errorf("Files = %q, want %q", got.Files, tc.files)
+			}
+			if tc.opaque == "" && got.Opaque != "" || !strings.Contains(got.Opaque, tc.opaque) {
+				t.Errorf("Opaque = %q, want %q", got.Opaque, tc.opaque)
+			}
+		})
+	}
+}
+
 // bun reads bunfig.toml where it starts: one that exists may preload
 // anything, so the command is approved by its text.
 func TestResolve_BunConfig(t *testing.T) {
