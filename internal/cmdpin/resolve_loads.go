@@ -91,7 +91,14 @@ func envLoads(t *Target, assigns []string) {
 			if v != "" {
 				t.addLoad(absIn(v, t.Dir))
 			}
-		case "LD_PRELOAD", "LD_AUDIT":
+		case "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "DYLD_FALLBACK_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH", "GCONV_PATH":
+			// The loader looks every library the programs need up by name
+			// there first (libc.so.6 too): which file loads is what is
+			// found, as with PYTHONPATH.
+			if v != "" {
+				t.setOpaque(name + " names directories the dynamic loader takes libraries from")
+			}
+		case "LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES":
 			// The dynamic loader maps these into every program the hook
 			// starts. A bare name is a system library (found like any
 			// other shared library); a path is pinned.

@@ -124,6 +124,8 @@ func TestResolve(t *testing.T) {
 		{name: "claude RUBYLIB with RUBYOPT", cmd: `RUBYLIB=lib RUBYOPT=-rguard ruby g.rb`, shell: true, files: []string{abs("g.rb"), abs("lib/guard.rb")}},
 		{name: "claude RUBYOPT", cmd: `RUBYOPT=-r./pre ruby g.rb`, shell: true, files: []string{abs("g.rb"), abs("pre.rb")}},
 		{name: "claude LD_PRELOAD", cmd: `LD_PRELOAD=./evil.so:libc.so.6 ./run`, shell: true, files: []string{abs("run"), abs("evil.so")}, direct: true},
+		{name: "claude LD_LIBRARY_PATH", cmd: `LD_LIBRARY_PATH=lib ./run`, shell: true, files: []string{abs("run")}, direct: true, opaque: "LD_LIBRARY_PATH names directories", runShell: true},
+		{name: "DYLD_INSERT_LIBRARIES", cmd: `env DYLD_INSERT_LIBRARIES=./i.dylib ./run`, files: []string{abs("run"), abs("i.dylib")}},
 		{name: "claude sh < g", cmd: `sh < g.sh`, shell: true, files: []string{abs("g.sh")}, runShell: true},
 		{name: "claude python3 - < g.py", cmd: `python3 - < "$HOME/g.py"`, shell: true, files: []string{filepath.Join(home, "g.py")}, runShell: true},
 		{name: "claude bash -s < g", cmd: `bash -s a 0< g.sh`, shell: true, files: []string{abs("g.sh")}, runShell: true},
