@@ -85,11 +85,8 @@ type Start struct {
 	Path string
 	Argv []string
 	// Script becomes the hook's file descriptor 3, which Argv names as
-	// /proc/self/fd/3.
+	// /proc/self/fd/3 (for Python, through pythonStart's bootstrap).
 	Script *os.File
-	// PythonPath, when set, is put first on the hook's PYTHONPATH: the
-	// script's own directory, where `import sibling` looks.
-	PythonPath string
 }
 
 // procSelfFD reports whether /proc/self/fd can start a pinned binary (Linux
@@ -234,7 +231,7 @@ func (p *Pins) hash(pf *pinned, t *Target, direct, program, primary bool, cache 
 // name (see the comment at the top of this file).
 func pinnedStart(t *Target, path string, content []byte, direct bool) *Start {
 	var st Start
-	kind := ""
+	kind, name := "", ""
 	switch {
 	case direct:
 		interp, arg, ok := parseShebang(content)
@@ -257,8 +254,9 @@ func pinnedStart(t *Target, path string, content []byte, direct bool) *Start {
 		}
 		st.Argv = append(st.Argv, scriptDir()+"/"+strconv.Itoa(scriptFD))
 		st.Argv = append(st.Argv, t.Argv[1:]...)
+		name = t.Argv[0]
 	case t.ScriptArg > 0 && t.ScriptArg < len(t.Argv):
-		kind = t.Interp
+		kind, name = t.Interp, t.Argv[t.ScriptArg]
 		st.Path = t.Path
 		st.Argv = append([]string{}, t.Argv...)
 		st.Argv[t.ScriptArg] = scriptDir() + "/" + strconv.Itoa(scriptFD)
@@ -277,7 +275,7 @@ func pinnedStart(t *Target, path string, content []byte, direct bool) *Start {
 	}
 	st.Script = f
 	if kind == "python" {
-		st.PythonPath = filepath.Dir(path)
+		pythonStart(&st, filepath.Dir(path), name)
 	}
 	return &st
 }
