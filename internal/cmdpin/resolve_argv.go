@@ -96,7 +96,7 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 		name := argv[0]
 		if shell && first && shellBuiltins()[name] && !strings.Contains(name, "/") {
 			var done bool
-			if argv, done = shellBuiltin(t, argv); done {
+			if argv, done = shellBuiltin(t, argv, env, depth); done {
 				return
 			}
 			continue
@@ -202,8 +202,16 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 // /bin/sh): `exec x` and `command x` go on with x (next), `. f` and
 // `source f` run f in the shell, eval is opaque, and any other builtin's
 // words are all it does (done).
-func shellBuiltin(t *Target, argv []string) (next []string, done bool) {
+func shellBuiltin(t *Target, argv, env []string, depth int) (next []string, done bool) {
 	switch argv[0] {
+	case "trap":
+		// trap ACTION SIGNAL…: the shell runs ACTION, a command string, at
+		// exit or on the signal (trap './g.sh' EXIT).
+		t.Shell = true
+		if action, ok := trapAction(argv[1:]); ok {
+			shellString(t, action, env, depth)
+		}
+		return nil, true
 	case "exec", "command":
 		// `exec x` and `command x` run x, with x as its argv[0]:
 		// the builtin's own word is not part of what starts.
@@ -228,6 +236,22 @@ func shellBuiltin(t *Target, argv []string) (next []string, done bool) {
 	// A builtin with fixed words: the text is all it does.
 	t.Shell = true
 	return nil, true
+}
+
+// trapAction is the command string a trap sets, if it sets one: not for
+// trap -p / -l (they list), trap - SIG and trap ” SIG (reset, ignore), or
+// a first operand that is a number (POSIX: all operands are then signals to
+// reset).
+func trapAction(args []string) (string, bool) {
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	} else if len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
+		return "", false
+	}
+	if len(args) < 2 || args[0] == "-" || strings.TrimSpace(args[0]) == "" || strings.Trim(args[0], "0123456789") == "" {
+		return "", false
+	}
+	return args[0], true
 }
 
 // interpreterKind names the interpreter family of a program file name.

@@ -137,6 +137,11 @@ func TestResolve(t *testing.T) {
 		{name: "claude command -p bash g.sh", cmd: `command -p bash g.sh`, shell: true, files: []string{abs("g.sh")}},
 		{name: "claude exec -a name keeps the shell", cmd: `exec -a x python3 g.py`, shell: true, files: []string{abs("g.py")}, runShell: true},
 		{name: "claude command -v runs nothing", cmd: `command -v sh g.sh`, shell: true, runShell: true},
+		{name: "claude trap runs its action", cmd: `trap './run' EXIT`, shell: true, files: []string{abs("run")}, runShell: true},
+		{name: "claude trap action compound", cmd: `trap -- './run; ./tool' EXIT INT`, shell: true, opaque: "compound", runShell: true},
+		{name: "claude trap -p", cmd: `trap -p EXIT`, shell: true, runShell: true},
+		{name: "claude trap reset", cmd: `trap - EXIT`, shell: true, runShell: true},
+		{name: "sh -c trap", cmd: `sh -c "trap 'sh g.sh' EXIT"`, files: []string{abs("g.sh")}},
 
 		// Command strings nest; the programs a command line chooses itself.
 		{name: "sh -c inside sh -c", cmd: `sh -c "bash -c 'sh g.sh'"`, files: []string{abs("g.sh")}},
