@@ -379,7 +379,8 @@ func TestResolve_Concurrent(t *testing.T) {
 
 func FuzzResolve(f *testing.F) {
 	for _, s := range []string{"./x.sh", `cd "$P" && ./x.sh`, "python3 -m x", "a | b", "$(x)", `"unterminated`, "~u/x", "env -i A=1 nice -n 1 timeout 5 uv run x.py",
-		"env -S 'sh g' x", "command sh g.sh", "sh < g", "BASH_ENV=x NODE_OPTIONS='-r ./a' node -r ./b x.js", "perl -Ilib -MA::B x.pl", "ruby -I l -r x y.rb"} {
+		"env -S 'sh g' x", "command sh g.sh", "sh < g", "BASH_ENV=x NODE_OPTIONS='-r ./a' node -r ./b x.js", "perl -Ilib -MA::B x.pl", "ruby -I l -r x y.rb",
+		"sh -c \"bash -c 'sh g'\"", "trap 'sh g' EXIT", "env -iu X PATH=b sh g", "PYTHONPATH=l python3 g.py", "node --test a.test.js", "flock l sh g", "ruby -Cd x.rb"} {
 		f.Add(s, true)
 		f.Add(s, false)
 	}
