@@ -189,6 +189,9 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 		if commandRunners()[base] {
 			t.setOpaque(base + " runs a command with options this analysis does not read")
 		}
+		if why := jvmClasses(t, base, argv[1:]); why != "" {
+			t.setOpaque(why)
+		}
 		// The program itself is the hook.
 		t.Files = append(t.Files, path)
 		t.Direct = path == t.Path
@@ -375,9 +378,16 @@ func takesArg(kind, opt string) bool {
 	return false
 }
 
+// scriptExts name files that are code: scripts, and what a program that is
+// not recognised as an interpreter loads and runs (java -jar hook.jar,
+// ./tool --plugin ./p.so).
 var scriptExts = []string{
-	".sh", ".bash", ".zsh", ".fish", ".py", ".pyw", ".rb", ".pl", ".lua",
-	".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".php", ".tcl", ".r", ".awk", ".ps1",
+	".sh", ".bash", ".zsh", ".fish", ".py", ".pyw", ".pyz", ".rb", ".pl", ".pm", ".lua",
+	".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".php", ".tcl", ".r", ".awk", ".ps1", ".psm1",
+	".jar", ".java", ".class", ".groovy", ".kts", ".scala", ".clj", ".jl", ".ex", ".exs", ".swift",
+	".go", ".rs", ".hs", ".ml", ".dart", ".nim", ".cr", ".zig", ".cs", ".csx", ".fsx", ".vbs", ".wsf",
+	".el", ".vim", ".lisp", ".scm", ".rkt", ".nu", ".sed", ".scpt", ".wasm",
+	".so", ".dylib", ".dll",
 }
 
 func hasScriptExt(s string) bool {

@@ -202,3 +202,32 @@ func within(p, dir string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && dir != "" && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
+
+// jvmClasses says why what java runs cannot be pinned: it loads classes by
+// name from a class path (java -cp lib Main, a jar's manifest Class-Path),
+// agents, or options from the environment. Only a single source file
+// (java Hook.java, which addScriptArgs pins) is what it runs.
+func jvmClasses(t *Target, base string, args []string) string {
+	b := strings.TrimSuffix(strings.ToLower(base), ".exe")
+	if b != "java" && b != "javaw" {
+		return ""
+	}
+	for _, n := range []string{"CLASSPATH", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS"} {
+		if slices.Contains(t.assigned, n) {
+			return "it sets " + n + ", from which java loads code"
+		}
+	}
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			if strings.HasSuffix(a, ".java") {
+				return ""
+			}
+			break
+		}
+		if a == "--source" || strings.HasPrefix(a, "--source=") || strings.HasPrefix(a, "-D") || strings.HasPrefix(a, "-X") || a == "-ea" || a == "-da" || a == "-server" {
+			continue
+		}
+		break
+	}
+	return "java loads classes by name from its class path, a jar's manifest or an agent"
+}

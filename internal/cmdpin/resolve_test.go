@@ -29,7 +29,7 @@ func TestResolve(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{"bin/myguard", "bin/sh", "bin/bash", "bin/python3", "bin/node", "bin/uv", "bin/env", "bin/nice", "bin/timeout", "bin/make", "bin/npm", "bin/deno", "bin/perl", "bin/ruby", "bin/zsh", "bin/bun", "bin/flock", "bin/stdbuf", "run", "tool"} {
+	for _, f := range []string{"bin/myguard", "bin/sh", "bin/bash", "bin/python3", "bin/node", "bin/uv", "bin/env", "bin/nice", "bin/timeout", "bin/make", "bin/npm", "bin/deno", "bin/perl", "bin/ruby", "bin/zsh", "bin/bun", "bin/flock", "bin/stdbuf", "bin/java", "run", "tool"} {
 		writeFile(t, filepath.Join(dir, f), "#!/bin/sh\n", 0o755)
 	}
 	env := []string{"PATH=" + bin, "HOME=" + home, "CLAUDE_PROJECT_DIR=" + proj, "SPACED=a b"}
@@ -56,6 +56,11 @@ func TestResolve(t *testing.T) {
 		{name: "--opt=script", cmd: "./run --rules=x.py", files: []string{abs("run"), abs("x.py")}, direct: true},
 		{name: "data arguments are not pinned", cmd: "./run --log /tmp/hook.log rules.yaml", files: []string{abs("run")}, direct: true},
 		{name: "executable argument pinned", cmd: "./run ./tool", files: []string{abs("run"), abs("tool")}, direct: true},
+		{name: "a jar or a plugin is code", cmd: "./run -jar hook.jar --plugin=./p.so", files: []string{abs("run"), abs("hook.jar"), abs("p.so")}, direct: true},
+		{name: "java source file", cmd: "java -Xmx64m Hook.java a", files: []string{abs("bin/java"), abs("Hook.java")}, direct: true},
+		{name: "java -jar", cmd: "java -jar hook.jar", files: []string{abs("bin/java"), abs("hook.jar")}, direct: true, opaque: "java loads classes"},
+		{name: "java class name", cmd: "java -cp . Hook", files: []string{abs("bin/java")}, direct: true, opaque: "java loads classes"},
+		{name: "java options from the command", cmd: "env JAVA_TOOL_OPTIONS=-javaagent:a.jar java Hook.java", files: []string{abs("bin/java"), abs("Hook.java")}, opaque: "JAVA_TOOL_OPTIONS"},
 		{name: "sh x.sh", cmd: "sh hooks/x.sh a", files: []string{abs("hooks/x.sh")}, path: abs("bin/sh")},
 		{name: "bash -e x.sh", cmd: "bash -e -o pipefail hooks/x.sh", files: []string{abs("hooks/x.sh")}},
 		{name: "python3 -u x.py", cmd: "python3 -u -W ignore x.py arg", files: []string{abs("x.py")}},
