@@ -94,15 +94,6 @@ func (d *Dispatcher) prepare(h Invocation) (hookproc.Spec, string) {
 		if st.Script != nil {
 			spec.ExtraFiles = []*os.File{st.Script} // its fd 3 (consent's scriptFD)
 		}
-		if st.PythonPath != "" {
-			pp := st.PythonPath
-			for _, kv := range spec.Env {
-				if v, ok := strings.CutPrefix(kv, "PYTHONPATH="); ok && v != "" {
-					pp += string(os.PathListSeparator) + v
-				}
-			}
-			spec.Env = withEnv(spec.Env, "PYTHONPATH", pp)
-		}
 	}
 	return spec, ""
 }

@@ -175,3 +175,35 @@ func bigELF(t *testing.T, dir string) string {
 	}
 	return bin
 }
+
+// An interpreter a command names by its path is pinned, and a large binary
+// one reuses its digest by its stat identity as a directly run binary does:
+// hashing it on every dispatch would cost more than the hook. It is still
+// started by its path, not through the descriptor checked.
+func TestPin_NamedInterpreterUsesTheDigestCache(t *testing.T) {
+	dir := cachingDir(t)
+	big := bigELF(t, dir)
+	py := filepath.Join(dir, "python3")
+	if err := os.Rename(big, py); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "g.py"), "print('{}')\n", 0o644)
+	settle(t, py)
+	target := Resolve(Command{Text: "./python3 g.py", Env: []string{"PATH=/usr/bin:/bin"}, Dir: dir})
+	if len(target.Files) != 2 || target.Files[1] != py {
+		t.Fatalf("Files %q, want the script and %s", target.Files, py)
+	}
+	var c Cache
+	for i := range 3 {
+		p := Pin(&target, &c)
+		if p.Sums()[1] == "" || p.ExecPath() != "" {
+			t.Fatalf("pin %d: sums %q, exec %q", i, p.Sums(), p.ExecPath())
+		}
+		p.Close()
+	}
+	// The script each time (it is read whole for its sealed copy), the
+	// interpreter once.
+	if n := c.computed.Load(); n != 4 {
+		t.Fatalf("hashed %d times, want 4", n)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -84,11 +85,8 @@ type Start struct {
 	Path string
 	Argv []string
 	// Script becomes the hook's file descriptor 3, which Argv names as
-	// /proc/self/fd/3.
+	// /proc/self/fd/3 (for Python, through pythonStart's bootstrap).
 	Script *os.File
-	// PythonPath, when set, is put first on the hook's PYTHONPATH: the
-	// script's own directory, where `import sibling` looks.
-	PythonPath string
 }
 
 // procSelfFD reports whether /proc/self/fd can start a pinned binary (Linux
@@ -138,8 +136,9 @@ func Pin(t *Target, cache *Cache) *Pins {
 				pf.f, pf.key = f, KeyOf(fi)
 				primary := i == 0
 				direct := primary && t.Direct
+				program := direct || slices.Contains(t.programs, path)
 				var herr error
-				pf.sum, pf.elf, herr = p.hash(&pf, t, direct, primary, cache)
+				pf.sum, pf.elf, herr = p.hash(&pf, t, direct, program, primary, cache)
 				if herr != nil {
 					f.Close()
 					pf.f, pf.sum, pf.err = nil, "", herr
@@ -155,26 +154,28 @@ func Pin(t *Target, cache *Cache) *Pins {
 
 var elfMagic = []byte{0x7f, 'E', 'L', 'F'}
 
-// hash hashes the open file. Only a large, directly executed binary may
-// use the stat-keyed cache (see cacheMinSize), and only where its identity
-// vouches for its content (see cachetrust.go). A directly executed binary
-// that some process has open for writing is refused: the bytes hashed need
-// not be the bytes that run. A primary script that can run from a sealed
+// hash hashes the open file. Only a large binary that is executed (directly,
+// or by its path as the wrapper or interpreter a command names: program)
+// may use the stat-keyed cache (see cacheMinSize), and only where its
+// identity vouches for its content (see cachetrust.go): hashing a 90 MiB
+// node on every dispatch of `/usr/local/bin/node hook.js` would cost more
+// than the hook. Such a binary that some process has open for writing is
+// refused: the bytes hashed need not be the bytes that run. A primary script that can run from a sealed
 // copy is read whole, and the digest is of those bytes, which are the ones
 // that will run.
-func (p *Pins) hash(pf *pinned, t *Target, direct, primary bool, cache *Cache) (sum string, elf bool, err error) {
+func (p *Pins) hash(pf *pinned, t *Target, direct, program, primary bool, cache *Cache) (sum string, elf bool, err error) {
 	f, key := pf.f, pf.key
 	var head [4]byte
 	n, _ := f.ReadAt(head[:], 0)
 	elf = n == 4 && bytes.Equal(head[:], elfMagic)
 	var guard hashGuard
-	if direct && elf {
+	if program && elf {
 		if guard, err = guardHash(f); err != nil {
 			return "", elf, fmt.Errorf("hash %s: %w", pf.path, err)
 		}
 		defer guard.finish()
 	}
-	cacheable := direct && elf && key.size >= cacheMinSize && cache != nil && guard.trusted()
+	cacheable := program && elf && key.size >= cacheMinSize && cache != nil && guard.trusted()
 	if cacheable {
 		if cache.File != "" {
 			cache.loadShared()
@@ -230,7 +231,7 @@ func (p *Pins) hash(pf *pinned, t *Target, direct, primary bool, cache *Cache) (
 // name (see the comment at the top of this file).
 func pinnedStart(t *Target, path string, content []byte, direct bool) *Start {
 	var st Start
-	kind := ""
+	kind, name := "", ""
 	switch {
 	case direct:
 		interp, arg, ok := parseShebang(content)
@@ -253,8 +254,9 @@ func pinnedStart(t *Target, path string, content []byte, direct bool) *Start {
 		}
 		st.Argv = append(st.Argv, scriptDir()+"/"+strconv.Itoa(scriptFD))
 		st.Argv = append(st.Argv, t.Argv[1:]...)
+		name = t.Argv[0]
 	case t.ScriptArg > 0 && t.ScriptArg < len(t.Argv):
-		kind = t.Interp
+		kind, name = t.Interp, t.Argv[t.ScriptArg]
 		st.Path = t.Path
 		st.Argv = append([]string{}, t.Argv...)
 		st.Argv[t.ScriptArg] = scriptDir() + "/" + strconv.Itoa(scriptFD)
@@ -273,7 +275,7 @@ func pinnedStart(t *Target, path string, content []byte, direct bool) *Start {
 	}
 	st.Script = f
 	if kind == "python" {
-		st.PythonPath = filepath.Dir(path)
+		pythonStart(&st, filepath.Dir(path), name)
 	}
 	return &st
 }
@@ -281,6 +283,13 @@ func pinnedStart(t *Target, path string, content []byte, direct bool) *Start {
 // parseShebang reads a #! line as the kernel does: the interpreter, then at
 // most one argument (the rest of the line, trimmed).
 func parseShebang(content []byte) (interp, arg string, ok bool) {
+	interp, arg, ok = shebangLine(content)
+	return interp, arg, ok && filepath.IsAbs(interp)
+}
+
+// shebangLine is parseShebang's reading of the line, the interpreter as
+// written (the kernel takes a relative one against the working directory).
+func shebangLine(content []byte) (interp, arg string, ok bool) {
 	if !bytes.HasPrefix(content, []byte("#!")) {
 		return "", "", false
 	}
@@ -299,7 +308,7 @@ func parseShebang(content []byte) (interp, arg string, ok bool) {
 		interp, arg = interp[:i], interp[i+1:]+" "+arg
 	}
 	arg = strings.Trim(arg, " \t")
-	return interp, arg, filepath.IsAbs(interp)
+	return interp, arg, interp != ""
 }
 
 // selfLocating reports whether a script refers to its own path: run from

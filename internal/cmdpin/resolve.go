@@ -29,6 +29,9 @@ type Command struct {
 	Argv []string
 	// ShellPath is the shell of a Shell command ("" = /bin/sh).
 	ShellPath string
+	// assigned: the variables an enclosing command line sets (a sh -c
+	// string's own command), as Target.assigned.
+	assigned []string
 }
 
 // Target is what a command runs, resolved once and used by both the
@@ -90,6 +93,10 @@ type Target struct {
 	// loads are the files the command loads besides its script (see
 	// resolve_loads.go), collected while it is analysed.
 	loads []string
+	// programs are the Files that are programs started by their path (a
+	// wrapper or interpreter the command chose itself): a large binary
+	// among them may use the digest cache as a directly run one does.
+	programs []string
 	// perlLib and rubyLib are the library directories the command's own
 	// PERL5LIB and RUBYLIB assignments add.
 	perlLib, rubyLib []string
@@ -99,6 +106,12 @@ type Target struct {
 	viaShell bool
 	// stdinProg: the interpreter reads its program from standard input.
 	stdinProg bool
+	// assigned names the variables the command sets itself (in front of
+	// it, through env, or in an enclosing sh -c): the programs found on a
+	// PATH it sets are its choice (resolve_programs.go), and a directory
+	// an interpreter loads start-up code from may be the repository's
+	// (startupVars).
+	assigned []string
 }
 
 // Primary is the primary script (Files[0]), or "".
@@ -110,8 +123,9 @@ func (t *Target) Primary() string {
 }
 
 // Resolve works out what c runs. It touches the file system only to look
-// programs up on PATH and to read home directories; it never reads or runs
-// the files it names.
+// programs up on PATH, to read home directories and to read the #! line of
+// a script the kernel starts (shebangLoads); it never runs the files it
+// names.
 func Resolve(c Command) Target {
 	if c.Argv != nil {
 		argv := make([]string, len(c.Argv))

@@ -24,21 +24,49 @@ var shellBuiltins = sync.OnceValue(func() map[string]bool {
 	}
 })
 
-// wrappers run the command that follows their own options; the values are
-// the options that take an argument.
-var wrappers = sync.OnceValue(func() map[string][]string {
-	return map[string][]string{
-		"env":     {"-u", "--unset", "-C", "--chdir", "-S", "--split-string"},
-		"nice":    {"-n", "--adjustment"},
-		"nohup":   nil,
-		"timeout": {"-s", "--signal", "-k", "--kill-after"},
-		"stdbuf":  {"-i", "-o", "-e", "--input", "--output", "--error"},
-		"ionice":  {"-c", "-n", "-p", "-P", "-u", "--class", "--classdata"},
-		"setsid":  nil,
-		"time":    {"-f", "--format", "-o", "--output"},
-		"chrt":    nil,
-		"taskset": nil,
+// wrapOpts is a wrapper's options as getopt reads them: short flags, short
+// options with a value (attached or the next word), and long ones
+// (" name "), with and without a value. An option not listed makes what the
+// wrapper runs unknown: whether it takes a value decides which word is the
+// command (env -iu FOO sh g.sh runs sh, not FOO).
+type wrapOpts struct {
+	flags, args         string
+	longFlags, longArgs string
+}
+
+// wrappers run the command that follows their own options (GNU coreutils'
+// and util-linux's option tables).
+var wrappers = sync.OnceValue(func() map[string]wrapOpts {
+	return map[string]wrapOpts{
+		"env": {flags: "0iv", args: "uCSa",
+			longFlags: " ignore-environment null debug block-signal default-signal ignore-signal list-signal-handling ",
+			longArgs:  " unset chdir split-string argv0 "},
+		"nice":    {flags: "0123456789", args: "n", longArgs: " adjustment "},
+		"nohup":   {},
+		"timeout": {flags: "v", args: "sk", longFlags: " preserve-status foreground verbose ", longArgs: " signal kill-after "},
+		"stdbuf":  {args: "ioe", longArgs: " input output error "},
+		"ionice":  {flags: "t", args: "cnpPu", longArgs: " class classdata pid pgid uid "},
+		"setsid":  {flags: "cfw", longFlags: " ctty fork wait "},
+		"time":    {flags: "pvaq", args: "fo", longFlags: " portability verbose append quiet ", longArgs: " format output "},
+		"chrt":    {flags: "abdfiorRmpve", args: "TPD", longFlags: " all-tasks batch deadline fifo idle other rr reset-on-fork max pid verbose ", longArgs: " sched-runtime sched-period sched-deadline "},
+		"taskset": {flags: "acp", longFlags: " all-tasks cpu-list pid "},
 	}
+})
+
+// commandRunners run a command named by their operands, with options not
+// read here: the files they name are pinned as arguments are, and the
+// command is approved by its text, since which word starts what is not
+// known (flock L bash hook ran an unpinned hook).
+var commandRunners = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`flock strace ltrace valgrind nsenter unshare systemd-run firejail bwrap
+		pkexec fakeroot eatmydata nocache catchsegv torsocks proxychains proxychains4 xvfb-run unbuffer
+		caffeinate arch prlimit cpulimit dbus-run-session numactl cgexec runcon setpriv chpst sandbox-exec
+		gosu su-exec tmux screen at batch dtach abduco daemonize start-stop-daemon systemd-inhibit sshpass
+		watch parallel sem chroot su runuser sg script faketime perf gdb chronic toybox`) {
+		m[n] = true
+	}
+	return m
 })
 
 // opaqueRunners run something named indirectly (a target, a module, a
@@ -67,31 +95,11 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 	for len(argv) > 0 {
 		name := argv[0]
 		if shell && first && shellBuiltins()[name] && !strings.Contains(name, "/") {
-			switch name {
-			case "exec", "command":
-				// `exec x` and `command x` run x, with x as its argv[0]:
-				// the builtin's own word is not part of what starts.
-				var builtinOnly bool
-				if argv, builtinOnly = skipBuiltin(t, argv); builtinOnly {
-					t.Shell = true
-					return
-				}
-				t.Argv = argv
-				continue
-			case ".", "source":
-				t.Shell = true
-				if len(argv) > 1 {
-					t.Files = append(t.Files, absIn(argv[1], t.Dir))
-					addScriptArgs(t, argv[2:])
-				}
-				return
-			case "eval":
-				t.Shell, t.Opaque = true, opaqueRunners()["eval"]
+			var done bool
+			if argv, done = shellBuiltin(t, argv, env, depth); done {
 				return
 			}
-			// A builtin with fixed words: the text is all it does.
-			t.Shell = true
-			return
+			continue
 		}
 		path, err := lookPath(name, env, t.Dir)
 		if err != "" {
@@ -99,8 +107,9 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 				t.Err = err
 				return
 			}
-			// A wrapper's program that cannot be found: the wrapper will
-			// fail the same way at run time; nothing to pin.
+			// A wrapper's program that cannot be found fails now, but one
+			// that appears later where the wrapper looks would run.
+			missingProgram(t, name, env)
 			return
 		}
 		if first {
@@ -108,6 +117,11 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 			first = false
 		}
 		base := filepath.Base(path)
+		if runsOther(base) {
+			// A wrapper or interpreter the command chose itself (by a
+			// path, or through a PATH it sets) is code of the hook.
+			chosenProgram(t, name, path, env)
+		}
 		if opts, ok := wrappers()[base]; ok {
 			rest, envs, opaque := skipWrapper(base, argv[1:], opts)
 			if opaque != "" {
@@ -146,10 +160,10 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 				t.Opaque = opaque
 				return
 			case inline != nil:
-				if kind == "sh" && depth == 0 {
-					// sh -c 'CODE': what CODE runs is what runs.
-					sub := resolveShell(Command{Text: *inline, Shell: true, Env: env, Dir: t.Dir}, depth+1)
-					t.Files, t.Opaque = sub.Files, sub.Opaque
+				if kind == "sh" {
+					// sh -c 'CODE': what CODE runs is what runs, however
+					// deeply such strings nest (sh -c "bash -c 'sh g.sh'").
+					shellString(t, *inline, env, depth)
 				}
 				// python3 -c '…', node -e '…': the code is in the text.
 				return
@@ -172,12 +186,75 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 			addScriptArgs(t, rest)
 			return
 		}
+		if commandRunners()[base] {
+			t.setOpaque(base + " runs a command with options this analysis does not read")
+		}
+		if why := jvmClasses(t, base, argv[1:]); why != "" {
+			t.setOpaque(why)
+		}
 		// The program itself is the hook.
 		t.Files = append(t.Files, path)
 		t.Direct = path == t.Path
 		addScriptArgs(t, argv[1:])
+		shebangLoads(t, path, argv[1:], env, depth)
 		return
 	}
+}
+
+// shellBuiltin handles a command of the shell's own (analyze, through
+// /bin/sh): `exec x` and `command x` go on with x (next), `. f` and
+// `source f` run f in the shell, eval is opaque, and any other builtin's
+// words are all it does (done).
+func shellBuiltin(t *Target, argv, env []string, depth int) (next []string, done bool) {
+	switch argv[0] {
+	case "trap":
+		// trap ACTION SIGNAL…: the shell runs ACTION, a command string, at
+		// exit or on the signal (trap './g.sh' EXIT).
+		t.Shell = true
+		if action, ok := trapAction(argv[1:]); ok {
+			shellString(t, action, env, depth)
+		}
+		return nil, true
+	case "exec", "command":
+		// `exec x` and `command x` run x, with x as its argv[0]:
+		// the builtin's own word is not part of what starts.
+		var builtinOnly bool
+		if argv, builtinOnly = skipBuiltin(t, argv); builtinOnly {
+			t.Shell = true
+			return nil, true
+		}
+		t.Argv = argv
+		return argv, false
+	case ".", "source":
+		t.Shell = true
+		if len(argv) > 1 {
+			t.Files = append(t.Files, absIn(argv[1], t.Dir))
+			addScriptArgs(t, argv[2:])
+		}
+		return nil, true
+	case "eval":
+		t.Shell, t.Opaque = true, opaqueRunners()["eval"]
+		return nil, true
+	}
+	// A builtin with fixed words: the text is all it does.
+	t.Shell = true
+	return nil, true
+}
+
+// trapAction is the command string a trap sets, if it sets one: not for
+// trap -p / -l (they list), trap - SIG and trap ” SIG (reset, ignore), or
+// a first operand that is a number (POSIX: all operands are then signals to
+// reset).
+func trapAction(args []string) (string, bool) {
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	} else if len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
+		return "", false
+	}
+	if len(args) < 2 || args[0] == "-" || strings.TrimSpace(args[0]) == "" || strings.Trim(args[0], "0123456789") == "" {
+		return "", false
+	}
+	return args[0], true
 }
 
 // interpreterKind names the interpreter family of a program file name.
@@ -237,6 +314,15 @@ func interpreterScript(kind string, args []string) (script string, rest []string
 			return "", nil, nil, stdinOpaque
 		case kind == "python" && (a == "-m" || strings.HasPrefix(a, "-m") && len(a) > 2):
 			return "", nil, nil, "runs a Python module (python -m)"
+		case kind == "node" && (a == "--run" || strings.HasPrefix(a, "--run=")):
+			return "", nil, nil, "runs a package.json script (node --run)"
+		case kind == "node" && a == "--test":
+			// node --test runs the files it finds (or whose glob pattern
+			// it is given), not one script.
+			if script, rest := testOperands(args[i+1:]); script != "" {
+				return script, rest, nil, ""
+			}
+			return "", nil, nil, "runs the test files it finds (node --test)"
 		case isInlineOpt(kind, a):
 			code := ""
 			if j := strings.IndexByte(a, '='); j > 0 && strings.HasPrefix(a, "--") {
@@ -284,16 +370,24 @@ func takesArg(kind, opt string) bool {
 	case "python":
 		return opt == "-W" || opt == "-X" || opt == "--check-hash-based-pycs"
 	case "node":
-		return opt == "-r" || opt == "--require" || opt == "--import" || opt == "--loader" || opt == "--experimental-loader" || opt == "--input-type" || opt == "--env-file" || opt == "-C" || opt == "--conditions" || opt == "--config"
+		return opt == "-r" || opt == "--require" || opt == "--import" || opt == "--loader" || opt == "--experimental-loader" || opt == "--input-type" || opt == "--env-file" || opt == "-C" || opt == "--conditions" || opt == "--config" ||
+			opt == "--preload" || opt == "--test-reporter" || opt == "--test-reporter-destination" || opt == "--snapshot-blob" || opt == "--openssl-config"
 	case "other":
 		return opt == "-I" || opt == "-r"
 	}
 	return false
 }
 
+// scriptExts name files that are code: scripts, and what a program that is
+// not recognised as an interpreter loads and runs (java -jar hook.jar,
+// ./tool --plugin ./p.so).
 var scriptExts = []string{
-	".sh", ".bash", ".zsh", ".fish", ".py", ".pyw", ".rb", ".pl", ".lua",
-	".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".php", ".tcl", ".r", ".awk", ".ps1",
+	".sh", ".bash", ".zsh", ".fish", ".py", ".pyw", ".pyz", ".rb", ".pl", ".pm", ".lua",
+	".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".php", ".tcl", ".r", ".awk", ".ps1", ".psm1",
+	".jar", ".java", ".class", ".groovy", ".kts", ".scala", ".clj", ".jl", ".ex", ".exs", ".swift",
+	".go", ".rs", ".hs", ".ml", ".dart", ".nim", ".cr", ".zig", ".cs", ".csx", ".fsx", ".vbs", ".wsf",
+	".el", ".vim", ".lisp", ".scm", ".rkt", ".nu", ".sed", ".scpt", ".wasm",
+	".so", ".dylib", ".dll",
 }
 
 func hasScriptExt(s string) bool {

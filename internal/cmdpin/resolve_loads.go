@@ -1,6 +1,7 @@
 package cmdpin
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -52,6 +53,9 @@ func envLoads(t *Target, assigns []string) {
 	var perlMods, rubyLibs []string
 	for _, a := range assigns {
 		name, v, _ := strings.Cut(a, "=")
+		if !slices.Contains(t.assigned, name) {
+			t.assigned = append(t.assigned, name)
+		}
 		switch name {
 		case "BASH_ENV", "ENV":
 			// bash (non-interactive) and sh (interactive) source this file
@@ -81,7 +85,20 @@ func envLoads(t *Target, assigns []string) {
 			rubyDirs, rubyLibs = append(rubyDirs, d...), append(rubyLibs, r...)
 		case "RUBYLIB":
 			t.rubyLib = append(t.rubyLib, filepath.SplitList(v)...)
-		case "LD_PRELOAD", "LD_AUDIT":
+		case "PYTHONSTARTUP":
+			// Run before the first prompt of an interactive python (-i
+			// reading its program from standard input).
+			if v != "" {
+				t.addLoad(absIn(v, t.Dir))
+			}
+		case "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "DYLD_FALLBACK_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH", "GCONV_PATH":
+			// The loader looks every library the programs need up by name
+			// there first (libc.so.6 too): which file loads is what is
+			// found, as with PYTHONPATH.
+			if v != "" {
+				t.setOpaque(name + " names directories the dynamic loader takes libraries from")
+			}
+		case "LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES":
 			// The dynamic loader maps these into every program the hook
 			// starts. A bare name is a system library (found like any
 			// other shared library); a path is pinned.
@@ -104,8 +121,15 @@ func envLoads(t *Target, assigns []string) {
 // before its script (kind and base as in analyze; args are the words after
 // the interpreter).
 func interpLoads(t *Target, kind, base string, args []string) {
+	startupVars(t, kind, base, args)
 	switch {
-	case kind == "node":
+	case kind == "uv":
+		// uv run makes its own environment from the directory's files: the
+		// Python that .python-version or uv.toml asks for, the project's
+		// packages from pyproject.toml (building the project itself runs
+		// its code), its .venv/bin first on PATH (uv run tool).
+		t.setOpaque("uv run takes its Python, packages and PATH from the project's files (pyproject.toml, .python-version, .venv)")
+	case kind == "node" && base != "bun":
 		nodeLoads(t, args, true)
 	case kind == "sh":
 		for i := 0; i+1 < len(args) && (strings.HasPrefix(args[i], "-") || strings.HasPrefix(args[i], "+")); i++ {
@@ -118,10 +142,19 @@ func interpLoads(t *Target, kind, base string, args []string) {
 				i++
 			}
 		}
+	case base == "bun":
+		bunConfig(t)
+		nodeLoads(t, args, true)
 	case base == "perl" || strings.HasPrefix(base, "perl5"):
+		if chdirOpt(args, "-x") {
+			t.setOpaque("perl -xDIR runs its script in another directory")
+		}
 		dirs, mods := perlOpts(args, true)
 		moduleLoads(t, append(dirs, t.perlLib...), mods, ".pm")
 	case base == "ruby" || strings.HasPrefix(base, "ruby3"):
+		if chdirOpt(args, "-C") {
+			t.setOpaque("ruby -C runs its script in another directory")
+		}
 		dirs, libs := rubyOpts(args, true)
 		moduleLoads(t, append(dirs, t.rubyLib...), libs, ".rb")
 	}
@@ -142,7 +175,15 @@ func nodeLoads(t *Target, words []string, stopAtScript bool) {
 		}
 		opt, val, attached := strings.Cut(w, "=")
 		switch opt {
-		case "-r", "--require", "--import", "--loader", "--experimental-loader", "--env-file", "--env-file-if-exists":
+		case "-r", "--require", "--import", "--loader", "--experimental-loader", "--env-file", "--env-file-if-exists",
+			"--preload", "--test-reporter", "--snapshot-blob":
+			// (--preload: bun's -r; a test reporter is a module; a
+			// snapshot blob is the heap node starts from.)
+		case "--experimental-config-file", "--experimental-default-config-file", "--openssl-config":
+			// A node.config.json names more options (imports, requires);
+			// an OpenSSL configuration may load engines.
+			t.setOpaque("node " + opt + " reads a file that can load other code")
+			continue
 		default:
 			if stopAtScript && takesArg("node", w) {
 				i++
@@ -157,7 +198,10 @@ func nodeLoads(t *Target, words []string, stopAtScript bool) {
 			val = words[i]
 		}
 		if strings.HasPrefix(opt, "--env-file") {
+			// Pinned, and what it sets is not read here: its
+			// NODE_OPTIONS=--require ./pre.js preloaded an unpinned file.
 			t.addLoad(absIn(val, t.Dir))
+			t.setOpaque("node " + opt + " sets variables (NODE_OPTIONS) from a file, which can load other code")
 			continue
 		}
 		val = strings.TrimPrefix(val, "file://")
@@ -181,6 +225,19 @@ func perlOpts(words []string, stopAtScript bool) (dirs, mods []string) {
 			dirs = append(dirs, words[i])
 		case strings.HasPrefix(w, "-I"):
 			dirs = append(dirs, w[2:])
+		case w == "-d" || strings.HasPrefix(w, "-d:") || strings.HasPrefix(w, "-dt:") || w == "-dt":
+			// -d loads the debugger, perl5db.pl; -d:Mod loads Devel::Mod,
+			// both from @INC like -M.
+			_, m, named := strings.Cut(w, ":")
+			if !named {
+				mods = append(mods, "perl5db.pl")
+				continue
+			}
+			m, _, _ = strings.Cut(m, "=")
+			m, _, _ = strings.Cut(m, ",")
+			if m != "" {
+				mods = append(mods, "Devel/"+strings.ReplaceAll(m, "::", "/"))
+			}
 		case strings.HasPrefix(w, "-M") || strings.HasPrefix(w, "-m"):
 			m := strings.TrimPrefix(w[2:], "-") // -M-Mod: `no Mod`, still loaded
 			m, _, _ = strings.Cut(m, "=")
@@ -243,5 +300,89 @@ func moduleLoads(t *Target, dirs, mods []string, ext string) {
 				}
 			}
 		}
+	}
+}
+
+// startupVars makes the command text-only when it sets a variable naming a
+// directory its interpreter loads code from as it starts, by names the
+// command does not state: Python imports sitecustomize, usercustomize and
+// even the standard library's encodings from PYTHONPATH, runs the .pth files
+// of the user site under PYTHONUSERBASE or HOME, and takes its whole library
+// from PYTHONHOME; zsh sources $ZDOTDIR/.zshenv (default $HOME) before any
+// script; fish its config.fish under XDG_CONFIG_HOME (default $HOME/.config);
+// a login or interactive shell its profile or rc file in $HOME. Which file
+// (a .py, a .pyc, a package, an extension module) is what the interpreter
+// finds there, so no list of files pins it: a planted sitecustomize.py ran
+// under the old approval (consent_loads_more.txtar).
+func startupVars(t *Target, kind, base string, args []string) {
+	b := strings.TrimSuffix(strings.ToLower(base), ".exe")
+	var names []string
+	switch {
+	case kind == "python" || kind == "uv":
+		names = []string{"PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", "HOME"}
+	case b == "zsh":
+		names = []string{"ZDOTDIR", "HOME"}
+	case b == "fish":
+		names = []string{"XDG_CONFIG_HOME", "HOME"}
+	case kind == "sh" && loginOrInteractive(args):
+		names = []string{"HOME"}
+	}
+	for _, n := range names {
+		if slices.Contains(t.assigned, n) {
+			t.setOpaque("it sets " + n + ", a directory " + b + " loads code from as it starts")
+			return
+		}
+	}
+}
+
+// loginOrInteractive reports a shell's -l, --login or -i among its options
+// (also in a cluster such as -il): such a shell reads start-up files from
+// $HOME.
+func loginOrInteractive(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--login" || a == "--interactive":
+			return true
+		case a == "--" || !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+"):
+			return false
+		case takesArg("sh", a):
+			i++
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a[1:], "il"):
+			return true
+		}
+	}
+	return false
+}
+
+// chdirOpt reports an interpreter option (perl -xDIR, ruby -C DIR or
+// -CDIR) that changes directory before the script is found: the script
+// named on the command line is then another file than the one pinned.
+// perl's -x alone (no directory) only skips leading text.
+func chdirOpt(args []string, opt string) bool {
+	for _, a := range args {
+		if a == "--" || !strings.HasPrefix(a, "-") || isInlineOpt("other", a) {
+			return false
+		}
+		if a == opt && opt == "-C" || strings.HasPrefix(a, opt) && len(a) > len(opt) {
+			return true
+		}
+	}
+	return false
+}
+
+// bunConfig: bun reads bunfig.toml from the directory it starts in, whose
+// preload list runs any module before the script. One that exists makes the
+// command text-only (what it preloads is the file's to say); one that does
+// not is pinned as missing, so that one added later needs a new approval.
+func bunConfig(t *Target) {
+	p := absIn("bunfig.toml", t.Dir)
+	if _, err := os.Lstat(p); err == nil {
+		t.setOpaque("bun reads bunfig.toml, which can preload other code")
+		return
+	}
+	t.addLoad(p)
+	if !slices.Contains(t.Optional, p) {
+		t.Optional = append(t.Optional, p)
 	}
 }

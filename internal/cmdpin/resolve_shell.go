@@ -22,7 +22,7 @@ func resolveShell(c Command, depth int) Target {
 	if c.ShellPath == PowerShellShell {
 		return resolvePowerShell(c)
 	}
-	t := Target{Dir: c.Dir, Shell: true, ShellPath: "/bin/sh"}
+	t := Target{Dir: c.Dir, Shell: true, ShellPath: "/bin/sh", assigned: slices.Clone(c.assigned)}
 	// A syntax.Parser keeps state between calls and is not safe for
 	// concurrent use (serve resolves hooks from many requests at once), so
 	// every call gets its own.

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 )
 
 // The resolver's table: what each command runs, resolved in the hook's own
@@ -27,7 +29,7 @@ func TestResolve(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{"bin/myguard", "bin/sh", "bin/bash", "bin/python3", "bin/node", "bin/uv", "bin/env", "bin/nice", "bin/timeout", "bin/make", "bin/npm", "bin/deno", "bin/perl", "bin/ruby", "run", "tool"} {
+	for _, f := range []string{"bin/myguard", "bin/sh", "bin/bash", "bin/python3", "bin/node", "bin/uv", "bin/env", "bin/nice", "bin/timeout", "bin/make", "bin/npm", "bin/deno", "bin/perl", "bin/ruby", "bin/zsh", "bin/bun", "bin/flock", "bin/stdbuf", "bin/java", "run", "tool"} {
 		writeFile(t, filepath.Join(dir, f), "#!/bin/sh\n", 0o755)
 	}
 	env := []string{"PATH=" + bin, "HOME=" + home, "CLAUDE_PROJECT_DIR=" + proj, "SPACED=a b"}
@@ -54,6 +56,11 @@ func TestResolve(t *testing.T) {
 		{name: "--opt=script", cmd: "./run --rules=x.py", files: []string{abs("run"), abs("x.py")}, direct: true},
 		{name: "data arguments are not pinned", cmd: "./run --log /tmp/hook.log rules.yaml", files: []string{abs("run")}, direct: true},
 		{name: "executable argument pinned", cmd: "./run ./tool", files: []string{abs("run"), abs("tool")}, direct: true},
+		{name: "a jar or a plugin is code", cmd: "./run -jar hook.jar --plugin=./p.so", files: []string{abs("run"), abs("hook.jar"), abs("p.so")}, direct: true},
+		{name: "java source file", cmd: "java -Xmx64m Hook.java a", files: []string{abs("bin/java"), abs("Hook.java")}, direct: true},
+		{name: "java -jar", cmd: "java -jar hook.jar", files: []string{abs("bin/java"), abs("hook.jar")}, direct: true, opaque: "java loads classes"},
+		{name: "java class name", cmd: "java -cp . Hook", files: []string{abs("bin/java")}, direct: true, opaque: "java loads classes"},
+		{name: "java options from the command", cmd: "env JAVA_TOOL_OPTIONS=-javaagent:a.jar java Hook.java", files: []string{abs("bin/java"), abs("Hook.java")}, opaque: "JAVA_TOOL_OPTIONS"},
 		{name: "sh x.sh", cmd: "sh hooks/x.sh a", files: []string{abs("hooks/x.sh")}, path: abs("bin/sh")},
 		{name: "bash -e x.sh", cmd: "bash -e -o pipefail hooks/x.sh", files: []string{abs("hooks/x.sh")}},
 		{name: "python3 -u x.py", cmd: "python3 -u -W ignore x.py arg", files: []string{abs("x.py")}},
@@ -61,8 +68,8 @@ func TestResolve(t *testing.T) {
 		{name: "python3 -c is its text", cmd: "python3 -c 'print(1)'"},
 		{name: "node x.js", cmd: "node --require ./setup.js hook.js", files: []string{abs("hook.js"), abs("setup.js")}},
 		{name: "deno run", cmd: "deno run --allow-read hook.ts", files: []string{abs("hook.ts")}},
-		{name: "uv run x.py", cmd: "uv run --with requests hook.py", files: []string{abs("hook.py")}},
-		{name: "uv run tool", cmd: "uv run myguard", files: []string{abs("bin/myguard")}},
+		{name: "uv run x.py", cmd: "uv run --with requests hook.py", files: []string{abs("hook.py")}, opaque: "uv run takes its Python"},
+		{name: "uv run tool", cmd: "uv run myguard", files: []string{abs("bin/myguard")}, opaque: "uv run takes its Python"},
 		{name: "env wrapper", cmd: "env FOO=1 python3 x.py", files: []string{abs("x.py")}, path: abs("bin/env")},
 		{name: "nice wrapper", cmd: "nice -n 10 ./run", files: []string{abs("run")}},
 		{name: "timeout wrapper", cmd: "timeout 5 ./run", files: []string{abs("run")}},
@@ -102,7 +109,7 @@ func TestResolve(t *testing.T) {
 		{name: "node --require=", cmd: "node --require=./pre.js hook.js", files: []string{abs("hook.js"), abs("pre.js")}},
 		{name: "node --import --loader", cmd: "node --import ./a.mjs --loader=file://" + abs("l.mjs") + " --experimental-loader ../b.mjs hook.js", files: []string{abs("hook.js"), abs("a.mjs"), abs("l.mjs"), filepath.Join(filepath.Dir(dir), "b.mjs")}},
 		{name: "node -r package is not a file", cmd: "node -r dotenv/config hook.js", files: []string{abs("hook.js")}},
-		{name: "node --env-file", cmd: "node --env-file .env hook.js", files: []string{abs("hook.js"), abs(".env")}},
+		{name: "node --env-file", cmd: "node --env-file .env hook.js", files: []string{abs("hook.js"), abs(".env")}, opaque: "node --env-file sets variables"},
 		{name: "node -r with -e", cmd: "node -r ./pre.js -e 'x()'", files: []string{abs("pre.js")}},
 		{name: "perl -I dir -MMod", cmd: "perl -I lib -MFoo::Bar g.pl", files: []string{abs("g.pl"), abs("lib/Foo/Bar.pm")}},
 		{name: "perl -Ilib -mMod=x", cmd: "perl -Ilib -Ivendor -mGuard=x g.pl", files: []string{abs("g.pl"), abs("lib/Guard.pm"), abs("vendor/Guard.pm")}},
@@ -122,6 +129,8 @@ func TestResolve(t *testing.T) {
 		{name: "claude RUBYLIB with RUBYOPT", cmd: `RUBYLIB=lib RUBYOPT=-rguard ruby g.rb`, shell: true, files: []string{abs("g.rb"), abs("lib/guard.rb")}},
 		{name: "claude RUBYOPT", cmd: `RUBYOPT=-r./pre ruby g.rb`, shell: true, files: []string{abs("g.rb"), abs("pre.rb")}},
 		{name: "claude LD_PRELOAD", cmd: `LD_PRELOAD=./evil.so:libc.so.6 ./run`, shell: true, files: []string{abs("run"), abs("evil.so")}, direct: true},
+		{name: "claude LD_LIBRARY_PATH", cmd: `LD_LIBRARY_PATH=lib ./run`, shell: true, files: []string{abs("run")}, direct: true, opaque: "LD_LIBRARY_PATH names directories", runShell: true},
+		{name: "DYLD_INSERT_LIBRARIES", cmd: `env DYLD_INSERT_LIBRARIES=./i.dylib ./run`, files: []string{abs("run"), abs("i.dylib")}},
 		{name: "claude sh < g", cmd: `sh < g.sh`, shell: true, files: []string{abs("g.sh")}, runShell: true},
 		{name: "claude python3 - < g.py", cmd: `python3 - < "$HOME/g.py"`, shell: true, files: []string{filepath.Join(home, "g.py")}, runShell: true},
 		{name: "claude bash -s < g", cmd: `bash -s a 0< g.sh`, shell: true, files: []string{abs("g.sh")}, runShell: true},
@@ -133,6 +142,61 @@ func TestResolve(t *testing.T) {
 		{name: "claude command -p bash g.sh", cmd: `command -p bash g.sh`, shell: true, files: []string{abs("g.sh")}},
 		{name: "claude exec -a name keeps the shell", cmd: `exec -a x python3 g.py`, shell: true, files: []string{abs("g.py")}, runShell: true},
 		{name: "claude command -v runs nothing", cmd: `command -v sh g.sh`, shell: true, runShell: true},
+		{name: "claude trap runs its action", cmd: `trap './run' EXIT`, shell: true, files: []string{abs("run")}, runShell: true},
+		{name: "claude trap action compound", cmd: `trap -- './run; ./tool' EXIT INT`, shell: true, opaque: "compound", runShell: true},
+		{name: "claude trap -p", cmd: `trap -p EXIT`, shell: true, runShell: true},
+		{name: "claude trap reset", cmd: `trap - EXIT`, shell: true, runShell: true},
+		{name: "sh -c trap", cmd: `sh -c "trap 'sh g.sh' EXIT"`, files: []string{abs("g.sh")}},
+
+		// Command strings nest; the programs a command line chooses itself.
+		{name: "sh -c inside sh -c", cmd: `sh -c "bash -c 'sh g.sh'"`, files: []string{abs("g.sh")}},
+		{name: "claude sh -c inside sh -c", cmd: `sh -c "sh -c 'sh g.sh' && true"`, shell: true, opaque: "compound", runShell: true},
+		{name: "claude sh -c inside bash -c", cmd: `bash -c "sh -c './run'"`, shell: true, files: []string{abs("run")}},
+		{name: "interpreter named by a path", cmd: "./bin/python3 g.py", files: []string{abs("g.py"), abs("bin/python3")}},
+		{name: "wrapper named by a path", cmd: "bin/nice sh g.sh", files: []string{abs("g.sh"), abs("bin/nice")}},
+		{name: "interpreter on a PATH the command sets", cmd: "env PATH=" + bin + " sh g.sh", files: []string{abs("g.sh"), abs("bin/sh")}},
+		{name: "interpreter on a relative PATH the command sets", cmd: "env PATH=bin:/usr/bin sh g.sh", files: []string{abs("g.sh"), abs("bin/sh")}},
+		{name: "claude interpreter on a PATH the command sets", cmd: "PATH=bin python3 g.py", shell: true, files: []string{abs("g.py"), abs("bin/python3")}},
+		{name: "claude project interpreter", cmd: `"$CLAUDE_PROJECT_DIR"/../bin/python3 g.py`, shell: true, files: []string{abs("g.py"), abs("bin/python3")}},
+		{name: "wrapper's program not found yet", cmd: "env PATH=nobin:bin2 python3 g.py", files: []string{abs("nobin/python3"), abs("bin2/python3")}},
+
+		// Wrappers' options as getopt reads them.
+		{name: "env -iu NAME", cmd: "env -iu FOO sh g.sh", files: []string{abs("g.sh")}},
+		{name: "env -", cmd: "env - FOO=1 sh g.sh", files: []string{abs("g.sh")}},
+		{name: "env --block-signal", cmd: "env --block-signal --unset FOO sh g.sh", files: []string{abs("g.sh")}},
+		{name: "env unknown option", cmd: "env --frobnicate sh g.sh", opaque: "env option --frobnicate"},
+		{name: "timeout -k5 -s KILL", cmd: "timeout -k5 -s KILL --foreground 10 sh g.sh", files: []string{abs("g.sh")}},
+		{name: "nice -5", cmd: "nice -5 sh g.sh", files: []string{abs("g.sh")}},
+		{name: "nice --5", cmd: "nice --5 sh g.sh", files: []string{abs("g.sh")}},
+		{name: "nice -n5", cmd: "nice -n5 sh g.sh", files: []string{abs("g.sh")}},
+		{name: "stdbuf -oL -e 0", cmd: "stdbuf -oL -e 0 sh g.sh", files: []string{abs("g.sh")}},
+		{name: "flock runs a command", cmd: "flock /tmp/l bash hook.sh", files: []string{abs("bin/flock"), abs("hook.sh")}, direct: true, opaque: "flock runs a command"},
+
+		// Code an interpreter finds by itself where the command points it.
+		{name: "PYTHONPATH", cmd: "env PYTHONPATH=lib python3 g.py", files: []string{abs("g.py")}, opaque: "PYTHONPATH, a directory python3 loads code from"},
+		{name: "claude PYTHONUSERBASE", cmd: "PYTHONUSERBASE=ub python3 g.py", shell: true, files: []string{abs("g.py")}, opaque: "PYTHONUSERBASE", runShell: true},
+		{name: "claude HOME for python", cmd: "HOME=. python3 g.py", shell: true, files: []string{abs("g.py")}, opaque: "HOME", runShell: true},
+		{name: "claude HOME through sh -c", cmd: "HOME=. sh -c 'uv run g.py'", shell: true, files: []string{abs("g.py")}, opaque: "HOME", runShell: true},
+		{name: "claude PYTHONPATH for a binary", cmd: "PYTHONPATH=lib ./run", shell: true, files: []string{abs("run")}, direct: true},
+		{name: "PYTHONSTARTUP", cmd: "env PYTHONSTARTUP=./s.py python3 -i", files: []string{abs("s.py")}},
+		{name: "ZDOTDIR", cmd: "env ZDOTDIR=. zsh g.zsh", files: []string{abs("g.zsh")}, opaque: "ZDOTDIR"},
+		{name: "HOME for a login bash", cmd: "env HOME=. bash -o pipefail -l g.sh", files: []string{abs("g.sh")}, opaque: "HOME"},
+		{name: "HOME for bash -ic", cmd: "env HOME=. bash -ic 'echo'", opaque: "HOME"},
+		{name: "HOME for a bash script", cmd: "env HOME=. bash -o pipefail g.sh", files: []string{abs("g.sh")}},
+		{name: "node --test finds its files", cmd: "node --test", opaque: "node --test"},
+		{name: "node --test glob", cmd: "node --test 'test/*.test.js'", opaque: "node --test"},
+		{name: "node --test not a script", cmd: "node --test test", opaque: "node --test"},
+		{name: "node --test files", cmd: "node --test --test-reporter=./r.mjs a.test.js b.test.mjs", files: []string{abs("a.test.js"), abs("b.test.mjs"), abs("r.mjs")}},
+		{name: "node --test-reporter by name", cmd: "node --test-reporter spec hook.js", files: []string{abs("hook.js")}},
+		{name: "node --run", cmd: "node --run lint", opaque: "node --run"},
+		{name: "node config file", cmd: "node --experimental-config-file=node.config.json hook.js", files: []string{abs("hook.js")}, opaque: "can load other code"},
+		{name: "NODE_OPTIONS --openssl-config", cmd: "env NODE_OPTIONS=--openssl-config=./o.cnf node hook.js", files: []string{abs("hook.js")}, opaque: "can load other code"},
+		{name: "bun pins a bunfig.toml to come", cmd: "bun --preload ./p.ts hook.ts", files: []string{abs("hook.ts"), abs("bunfig.toml"), abs("p.ts")}},
+		{name: "perl -d:Mod", cmd: "perl -Ilib -d:Trace=x g.pl", files: []string{abs("g.pl"), abs("lib/Devel/Trace.pm")}},
+		{name: "perl -d", cmd: "perl -I lib -d g.pl", files: []string{abs("g.pl"), abs("lib/perl5db.pl")}},
+		{name: "perl -xDIR", cmd: "perl -xsub g.pl", files: []string{abs("g.pl")}, opaque: "perl -x"},
+		{name: "perl -x", cmd: "perl -x g.pl", files: []string{abs("g.pl")}},
+		{name: "ruby -Cdir", cmd: "ruby -Csub g.rb", files: []string{abs("g.rb")}, opaque: "ruby -C"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Resolve(Command{Text: tc.cmd, Shell: tc.shell, Env: env, Dir: dir})
@@ -163,6 +227,98 @@ func TestResolve(t *testing.T) {
 				t.Errorf("Shell = %v, want %v", got.Shell, tc.runShell)
 			}
 		})
+	}
+}
+
+// A program found through a relative entry of the hook's own PATH lies in
+// the hook's directory, where a repository can plant or change it: pinned.
+// One found through an absolute entry is the system's: not pinned.
+func TestResolve_RelativePATHProgram(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "bin/python3"), "#!/bin/sh\n", 0o755)
+	for _, tc := range []struct {
+		path string
+		want []string
+	}{
+		{"bin", []string{filepath.Join(dir, "g.py"), filepath.Join(dir, "bin/python3")}},
+		{":" + filepath.Join(dir, "bin"), []string{filepath.Join(dir, "g.py")}},
+		{filepath.Join(dir, "bin"), []string{filepath.Join(dir, "g.py")}},
+	} {
+		got := Resolve(Command{Text: "nice python3 g.py", Env: []string{"PATH=" + tc.path + ":/usr/bin:/bin"}, Dir: dir})
+		if !slices.Equal(got.Files, tc.want) {
+			t.Errorf("PATH=%s: Files %q, want %q", tc.path, got.Files, tc.want)
+		}
+	}
+}
+
+// A script's #! line is a command line of its own: what its interpreter's
+// options load is pinned (the line itself is part of the pinned script).
+func TestResolve_Shebang(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"bin/python3", "bin/node", "bin/nice"} {
+		writeFile(t, filepath.Join(dir, f), "#!/bin/sh\n", 0o755)
+	}
+	env := []string{"PATH=" + filepath.Join(dir, "bin")}
+	abs := func(p string) string { return filepath.Join(dir, p) }
+	for _, tc := range []struct {
+		name, line, cmd string
+		files           []string
+		opaque          string
+	}{
+		{name: "plain", line: "#!/bin/sh", files: []string{abs("hook")}},
+		{name: "env python3", line: "#!/usr/bin/env python3", files: []string{abs("hook")}},
+		{name: "node --require=", line: "#!/usr/bin/node --require=./pre.js", files: []string{abs("hook"), abs("pre.js")}},
+		{name: "env -S node -r", line: "#!/usr/bin/env -S node -r ./pre.js", files: []string{abs("hook"), abs("pre.js")}},
+		{name: "behind a wrapper", line: "#!/usr/bin/env -S node -r ./pre.js", cmd: "nice ./hook", files: []string{abs("hook"), abs("pre.js")}},
+		{name: "env -S PYTHONPATH", line: "#!/usr/bin/env -S PYTHONPATH=lib python3", files: []string{abs("hook")}, opaque: "its #! line: it sets PYTHONPATH"},
+		{name: "relative interpreter", line: "#!bin/python3 -u", files: []string{abs("hook"), abs("bin/python3")}},
+		{name: "interpreter in the hook's directory", line: "#!" + abs("bin/python3"), files: []string{abs("hook"), abs("bin/python3")}},
+		{name: "too long", line: "#!/bin/sh " + strings.Repeat("x", shebangHead), files: []string{abs("hook")}, opaque: "longer than the kernel reads"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			writeFile(t, abs("hook"), tc.line+"\necho '{}'\n", 0o755)
+			cmd := tc.cmd
+			if cmd == "" {
+				cmd = "./hook"
+			}
+			got := Resolve(Command{Text: cmd, Env: env, Dir: dir})
+			if !slices.Equal(got.Files, tc.files) {
+				t.Errorf("Files = %q, want %q", got.Files, tc.files)
+			}
+			if tc.opaque == "" && got.Opaque != "" || !strings.Contains(got.Opaque, tc.opaque) {
+				t.Errorf("Opaque = %q, want %q", got.Opaque, tc.opaque)
+			}
+		})
+	}
+}
+
+// bun reads bunfig.toml where it starts: one that exists may preload
+// anything, so the command is approved by its text.
+func TestResolve_BunConfig(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "bin/bun"), "#!/bin/sh\n", 0o755)
+	writeFile(t, filepath.Join(dir, "bunfig.toml"), "preload = [\"./p.ts\"]\n", 0o644)
+	got := Resolve(Command{Text: "bun hook.ts", Env: []string{"PATH=" + filepath.Join(dir, "bin")}, Dir: dir})
+	if !strings.Contains(got.Opaque, "bunfig.toml") {
+		t.Fatalf("%+v", got)
+	}
+}
+
+// Shell command strings are followed however they nest, up to a bound past
+// which the command is approved by its text.
+func TestResolve_NestedShellStrings(t *testing.T) {
+	dir := t.TempDir()
+	cmd := "sh g.sh"
+	for i := range maxShellDepth + 2 {
+		got := Resolve(Command{Text: cmd, Shell: true, Env: []string{"PATH=/usr/bin:/bin"}, Dir: dir})
+		if i <= maxShellDepth {
+			if !slices.Equal(got.Files, []string{filepath.Join(dir, "g.sh")}) || got.Opaque != "" {
+				t.Fatalf("depth %d: %+v", i, got)
+			}
+		} else if !strings.Contains(got.Opaque, "nested too deeply") {
+			t.Fatalf("depth %d: Opaque %q (%+v)", i, got.Opaque, got)
+		}
+		cmd = "sh -c " + shquote.Quote(cmd)
 	}
 }
 
@@ -228,7 +384,8 @@ func TestResolve_Concurrent(t *testing.T) {
 
 func FuzzResolve(f *testing.F) {
 	for _, s := range []string{"./x.sh", `cd "$P" && ./x.sh`, "python3 -m x", "a | b", "$(x)", `"unterminated`, "~u/x", "env -i A=1 nice -n 1 timeout 5 uv run x.py",
-		"env -S 'sh g' x", "command sh g.sh", "sh < g", "BASH_ENV=x NODE_OPTIONS='-r ./a' node -r ./b x.js", "perl -Ilib -MA::B x.pl", "ruby -I l -r x y.rb"} {
+		"env -S 'sh g' x", "command sh g.sh", "sh < g", "BASH_ENV=x NODE_OPTIONS='-r ./a' node -r ./b x.js", "perl -Ilib -MA::B x.pl", "ruby -I l -r x y.rb",
+		"sh -c \"bash -c 'sh g'\"", "trap 'sh g' EXIT", "env -iu X PATH=b sh g", "PYTHONPATH=l python3 g.py", "node --test a.test.js", "flock l sh g", "ruby -Cd x.rb"} {
 		f.Add(s, true)
 		f.Add(s, false)
 	}

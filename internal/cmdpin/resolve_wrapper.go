@@ -1,7 +1,6 @@
 package cmdpin
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/google/shlex"
@@ -12,16 +11,20 @@ import (
 
 // skipWrapper returns the command a wrapper runs and, for env, the
 // variables it sets. opaque says why the command cannot be told from the
-// words (env -S with escapes or ${VAR}, env -C).
-func skipWrapper(name string, args []string, withArg []string) (rest, envs []string, opaque string) {
-	i := 0
-	for i < len(args) {
+// words (an option not in the wrapper's table, env -S with escapes or
+// ${VAR}, env -C).
+func skipWrapper(name string, args []string, o wrapOpts) (rest, envs []string, opaque string) {
+	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
 			return args[i+1:], envs, ""
 		case name == "env" && strings.Contains(a, "=") && !strings.HasPrefix(a, "-"):
 			envs = append(envs, a)
+			continue
+		case name == "env" && a == "-":
+			// A lone "-" is -i.
+			continue
 		case name == "env" && isSplitString(a):
 			// env -S 'sh g.sh' runs the words of its string, then the
 			// arguments after it.
@@ -37,28 +40,63 @@ func skipWrapper(name string, args []string, withArg []string) (rest, envs []str
 			if why != "" {
 				return nil, envs, why
 			}
-			more, moreEnvs, why := skipWrapper(name, append(words, args[i+1:]...), withArg)
+			more, moreEnvs, why := skipWrapper(name, append(words, args[i+1:]...), o)
 			return more, append(envs, moreEnvs...), why
 		case name == "env" && (a == "-C" || a == "--chdir" || strings.HasPrefix(a, "--chdir=") || strings.HasPrefix(a, "-C")):
 			return nil, envs, "env -C runs its command in another directory"
-		case name == "timeout" && !strings.HasPrefix(a, "-"):
-			// timeout DURATION COMMAND…
-			return args[i+1:], envs, ""
-		case name == "chrt" && !strings.HasPrefix(a, "-"):
-			// chrt [opts] PRIORITY COMMAND…
-			return args[i+1:], envs, ""
-		case name == "taskset" && !strings.HasPrefix(a, "-"):
-			return args[i+1:], envs, ""
-		case strings.HasPrefix(a, "-") && a != "-":
-			if slices.Contains(withArg, a) {
-				i++
+		case !strings.HasPrefix(a, "-") || a == "-":
+			// The first operand: timeout's duration, chrt's priority and
+			// taskset's mask come before the command.
+			switch name {
+			case "timeout", "chrt", "taskset":
+				return args[i+1:], envs, ""
 			}
-		default:
 			return args[i:], envs, ""
 		}
-		i++
+		next, ok := wrapperOption(o, args, i)
+		if !ok {
+			return nil, envs, name + " option " + a + " is not one this analysis reads"
+		}
+		i = next
 	}
 	return nil, envs, ""
+}
+
+// wrapperOption reads the option word args[i] (a cluster of short options,
+// or a long one) by o, and returns the index of its last word (the next one
+// when it takes its value from there), or ok=false for an option not in o.
+func wrapperOption(o wrapOpts, args []string, i int) (int, bool) {
+	a := args[i]
+	if long, ok := strings.CutPrefix(a, "--"); ok {
+		name, _, hasVal := strings.Cut(long, "=")
+		switch {
+		case strings.Contains(o.longFlags, " "+name+" "):
+			return i, true
+		case strings.Contains(o.longArgs, " "+name+" "):
+			if !hasVal {
+				return i + 1, true
+			}
+			return i, true
+		case name != "" && strings.Trim(name, "0123456789") == "" && o.flags == "0123456789":
+			// nice --5: the obsolete -ADJUSTMENT form.
+			return i, true
+		}
+		return i, false
+	}
+	for j := 1; j < len(a); j++ {
+		switch c := a[j]; {
+		case strings.IndexByte(o.args, c) >= 0:
+			if j+1 == len(a) {
+				return i + 1, true
+			}
+			return i, true
+		case c == '-' && j == 1 && o.flags == "0123456789":
+			// nice --N (negative adjustment), as above.
+		case strings.IndexByte(o.flags, c) < 0:
+			return i, false
+		}
+	}
+	return i, true
 }
 
 // stdinOpaque is why an interpreter told to read its program from standard
