@@ -1,7 +1,11 @@
 package protocol
 
 import (
+	"errors"
 	"strconv"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
 // DefaultBlockMessage is Hermes' message for a block without a usable one.
@@ -74,3 +78,32 @@ func exitText(code int) string {
 	}
 	return "exited with status " + strconv.Itoa(code)
 }
+
+// unparseable is a fail_closed guard's reason when its stdout was not the
+// JSON object its dialect reads.
+const unparseable = "unparseable stdout (expected a JSON object)"
+
+// ambiguousNote is in the note of every dialect's ambiguous reply
+// (badReplyNote: a failed hook, shown to the user).
+const ambiguousNote = "stdout is ambiguous: "
+
+// AmbiguousNote is the note of an ambiguous reply on stdout, for the
+// dialects of other packages.
+func AmbiguousNote(amb, stdout string) string {
+	return "hook " + ambiguousNote + amb + ": " + textutil.CutRunes(stdout, 200)
+}
+
+// ambiguous describes the error of a reply that names a member twice
+// (pyjson.DecodeUnique: which of the two the hook meant cannot be known,
+// so the reply is read as unreadable, never as its last value); "" for
+// any other error.
+func ambiguous(err error) string {
+	var dup *pyjson.DuplicateError
+	if errors.As(err, &dup) {
+		return dup.Error()
+	}
+	return ""
+}
+
+// Ambiguous is ambiguous for the dialects of other packages.
+func Ambiguous(err error) string { return ambiguous(err) }

@@ -42,12 +42,16 @@ func parseClaude(r Reply) (*Contribution, string) {
 		note    string
 		isJSON  bool
 		badJSON bool
-		invalid bool // JSON that fails Claude Code's schema: no reply at all
+		unread  = unparseable // why, when badJSON
+		invalid bool          // JSON that fails Claude Code's schema: no reply at all
 	)
 	if strings.HasPrefix(stdout, "{") {
-		v, err := pyjson.Decode([]byte(stdout))
+		v, err := pyjson.DecodeUnique([]byte(stdout))
 		obj, ok := v.(map[string]any)
-		if err != nil || !ok {
+		if amb := ambiguous(err); amb != "" {
+			badJSON, unread = true, "ambiguous stdout: "+amb
+			note = AmbiguousNote(amb, stdout)
+		} else if err != nil || !ok {
 			badJSON = true
 			note = "hook stdout looks like a JSON object but is not valid JSON: " + textutil.CutRunes(stdout, 200)
 		} else {
@@ -97,7 +101,7 @@ func parseClaude(r Reply) (*Contribution, string) {
 	if r.FailClosed && ev.Can(CapBlock|CapContinue) && (c == nil || c.Decision != DecisionBlock) {
 		switch {
 		case badJSON:
-			return failedClosed(r.Command, "unparseable stdout (expected a JSON object)"), note
+			return failedClosed(r.Command, unread), note
 		case invalid && r.ExitCode == 0:
 			// Claude Code reads such a reply as a non-blocking error: the
 			// guard said nothing it could use, which a fail_closed guard

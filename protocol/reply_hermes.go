@@ -29,7 +29,7 @@ func parseHermes(r Reply) (*Contribution, string) {
 	}
 
 	stdout := pyStrip(toValidUTF8(r.Stdout))
-	c, note, obj := parseHermesStdout(ev, stdout)
+	c, note, obj, unread := parseHermesStdout(ev, stdout)
 
 	if r.ExitCode == 2 && blocking {
 		if c != nil && c.Decision == DecisionBlock {
@@ -57,7 +57,7 @@ func parseHermes(r Reply) (*Contribution, string) {
 	}
 	if c == nil && failClosed {
 		if stdout != "" && obj == nil {
-			return failedClosed(r.Command, "unparseable stdout (expected a JSON object)"), note
+			return failedClosed(r.Command, unread), note
 		}
 		// Hermes lets a fail_closed hook that crashed with empty stdout
 		// through (its open issue #102405); a guard that dies silently must
@@ -70,21 +70,25 @@ func parseHermes(r Reply) (*Contribution, string) {
 }
 
 // parseHermesStdout reads a Hermes reply on stdout (already trimmed). obj
-// is stdout's JSON object, nil when it was none.
-func parseHermesStdout(ev *Event, stdout string) (c *Contribution, note string, obj map[string]any) {
+// is stdout's JSON object, nil when it was none; unread is then why, as a
+// fail_closed guard's reason.
+func parseHermesStdout(ev *Event, stdout string) (c *Contribution, note string, obj map[string]any, unread string) {
 	if stdout == "" {
-		return nil, "", nil
+		return nil, "", nil, ""
 	}
 	if stdout == "{}" {
-		return nil, "", map[string]any{}
+		return nil, "", map[string]any{}, ""
 	}
-	v, err := pyjson.Decode([]byte(stdout))
+	v, err := pyjson.DecodeUnique([]byte(stdout))
+	if amb := ambiguous(err); amb != "" {
+		return nil, "shell " + AmbiguousNote(amb, stdout), nil, "ambiguous stdout: " + amb
+	}
 	if err != nil {
-		return nil, "shell hook stdout was not valid JSON (event=" + ev.Name + "): " + textutil.CutRunes(stdout, 200), nil
+		return nil, "shell hook stdout was not valid JSON (event=" + ev.Name + "): " + textutil.CutRunes(stdout, 200), nil, unparseable
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return nil, "shell hook stdout was JSON but not an object", nil
+		return nil, "shell hook stdout was JSON but not an object", nil, unparseable
 	}
 	switch ev.HermesReply {
 	case ReplyTool:
@@ -106,7 +110,7 @@ func parseHermesStdout(ev *Event, stdout string) (c *Contribution, note string, 
 			c = hermesTransformReply(obj, c)
 		}
 	}
-	return withExtensions(obj, c), note, obj
+	return withExtensions(obj, c), note, obj, ""
 }
 
 // hermesVerbs are, per reply form that can refuse, the values of "action"
