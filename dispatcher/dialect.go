@@ -36,7 +36,14 @@ func (d *Dispatcher) payloadOf(e *hookconfig.Entry, ev *protocol.Event, fields m
 // parseReply reads the entry's reply in its dialect.
 func parseReply(e *hookconfig.Entry, r protocol.Reply) (*protocol.Contribution, string) {
 	if e.Codec != nil {
-		return e.Codec.ParseReply(e.DeclaredAs, r)
+		c, note := e.Codec.ParseReply(e.DeclaredAs, r)
+		// Each codec reads a failed hook as its agent does; a fail_closed
+		// guard's failure blocks in every dialect.
+		refuses := r.Event.Can(protocol.CapBlock | protocol.CapContinue)
+		if rules, ok := e.Codec.(protocol.EventRules); ok {
+			refuses = refuses && rules.Refuses(e.DeclaredAs)
+		}
+		return protocol.FailClosedFloor(r, refuses, c, note)
 	}
 	return protocol.ParseReply(r)
 }

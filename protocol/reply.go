@@ -107,3 +107,26 @@ func ambiguous(err error) string {
 
 // Ambiguous is ambiguous for the dialects of other packages.
 func Ambiguous(err error) string { return ambiguous(err) }
+
+// FailClosedFloor holds a fail_closed guard of an agent's own dialect (a
+// Codec's reply, c and note) to what fail_closed means in every dialect,
+// whatever that agent makes of a failed hook (Codex: a reply it rejects
+// means the normal approval): on an event where the entry refuses, a run
+// that did not refuse blocks when it could not start or finish, or when
+// its reply is not one (badReplyNote, the wordings of every dialect's
+// parser: unparseable, failing its agent's validation, ambiguous). What
+// an exit status means is each dialect's own, and stays the codec's.
+func FailClosedFloor(r Reply, refuses bool, c *Contribution, note string) (*Contribution, string) {
+	if !r.FailClosed || !refuses || (c != nil && c.Decision == DecisionBlock) {
+		return c, note
+	}
+	switch {
+	case r.SpawnError != "":
+		return failedClosed(r.Command, r.SpawnError), note
+	case r.TimedOut:
+		return failedClosed(r.Command, "timed out after "+strconv.FormatFloat(r.Timeout, 'f', -1, 64)+"s"), note
+	case badReplyNote(note):
+		return failedClosed(r.Command, "unreadable reply: "+note), note
+	}
+	return c, note
+}
