@@ -43,3 +43,41 @@ func TestFailClosedFloor(t *testing.T) {
 		})
 	}
 }
+
+// CutReply: a JSON reply the output cap cut refuses where the entry
+// refuses; anything the cut did not make unreadable stays as read.
+func TestCutReply(t *testing.T) {
+	ev, _ := Lookup("pre_tool_call")
+	cut := []byte(`{"decision":"block","reason":"xxxx`)
+	for _, tc := range []struct {
+		name      string
+		stdout    string
+		truncated bool
+		refuses   bool
+		c         *Contribution
+		block     bool
+	}{
+		{name: "cut_object", stdout: string(cut), truncated: true, refuses: true, block: true},
+		{name: "cut_object_after_blanks", stdout: " \n" + string(cut), truncated: true, refuses: true, block: true},
+		{name: "cut_after_the_object", stdout: `{"decision":"approve"}`, truncated: true, refuses: true, c: &Contribution{Decision: DecisionAllow}},
+		{name: "text", stdout: "log line", truncated: true, refuses: true},
+		{name: "not_cut", stdout: string(cut), refuses: true},
+		{name: "event_refuses_nothing", stdout: string(cut), truncated: true},
+		{name: "its_own_block_kept", stdout: string(cut), truncated: true, refuses: true, c: block("own")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := Reply{Event: ev, Command: "g", Stdout: []byte(tc.stdout), StdoutTruncated: tc.truncated}
+			got, _ := CutReply(r, tc.refuses, tc.c, "")
+			if !tc.block {
+				if got != tc.c {
+					t.Fatalf("got %+v, want %+v", got, tc.c)
+				}
+				return
+			}
+			want := "hook g: its reply passed the output cap (" + itoa(len(tc.stdout)) + " bytes) and was cut, so what it decided cannot be read"
+			if got == nil || got.Decision != DecisionBlock || got.Message != want {
+				t.Fatalf("got %+v, want block %q", got, want)
+			}
+		})
+	}
+}

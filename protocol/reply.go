@@ -3,6 +3,8 @@ package protocol
 import (
 	"errors"
 	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
@@ -39,6 +41,9 @@ type Reply struct {
 	// configured timeout in seconds, for the message.
 	TimedOut bool
 	Timeout  float64
+	// StdoutTruncated: the output cap cut Stdout (what is kept is the
+	// cap's worth).
+	StdoutTruncated bool
 	// FailClosed turns failures into blocks (pre_tool_call only for the
 	// Hermes dialect; any blocking event for the Claude dialect).
 	FailClosed bool
@@ -129,4 +134,27 @@ func FailClosedFloor(r Reply, refuses bool, c *Contribution, note string) (*Cont
 		return failedClosed(r.Command, "unreadable reply: "+note), note
 	}
 	return c, note
+}
+
+// CutReply refuses, on an event where the entry refuses (refuses), the
+// run of a hook whose reply the output cap cut inside a JSON object and
+// which did not refuse (c, note: its dialect's reading of what was kept).
+// The cut is hermes-hooks' doing, not the hook's: the agent, reading the
+// reply whole, would have honoured a refusal in it, and a hook that quotes
+// its input (a command it refuses) lets that input push the reply past
+// the cap. So whether fail_closed or not, what the guard decided cannot be
+// read, and a gate it guards does not open on it.
+func CutReply(r Reply, refuses bool, c *Contribution, note string) (*Contribution, string) {
+	if !r.StdoutTruncated || !refuses || (c != nil && c.Decision == DecisionBlock) {
+		return c, note
+	}
+	kept := strings.TrimLeftFunc(toValidUTF8(r.Stdout), unicode.IsSpace)
+	if !strings.HasPrefix(kept, "{") {
+		return c, note // text, which no dialect reads as a decision
+	}
+	if _, err := pyjson.Decode(r.Stdout); err == nil {
+		return c, note // the cut fell after the object
+	}
+	return &Contribution{Decision: DecisionBlock, Message: toValidUTF8([]byte("hook " + r.Command +
+		": its reply passed the output cap (" + strconv.Itoa(len(r.Stdout)) + " bytes) and was cut, so what it decided cannot be read"))}, note
 }
