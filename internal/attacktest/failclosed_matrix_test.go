@@ -129,6 +129,11 @@ func matrixFailures() []matrixFailure {
 		{name: "garbage", script: "#!/bin/sh\necho '{ this is not a reply'\n"},
 		{name: "exit-2-no-json", script: "#!/bin/sh\necho 'something went wrong' >&2\nexit 2\n"},
 		{name: "exit-1", script: "#!/bin/sh\nexit 1\n"},
+		// Replies that are JSON objects yet say nothing the guard's
+		// dialect can act on: a member named twice (which one the guard
+		// meant cannot be known), a verb of another agent's vocabulary.
+		{name: "ambiguous-reply", script: "#!/bin/sh\necho '{\"decision\": \"block\", \"decision\": \"approve\"}'\n"},
+		{name: "unread-verb", script: "#!/bin/sh\necho '{\"decision\": \"deny\", \"reason\": \"no\"}'\n"},
 		// Valid JSON that fails Claude Code's validation: no reply at all.
 		{name: "invalid-reply", claude: true, script: "#!/bin/sh\necho '{\"decision\": 5}'\n"},
 		{name: "unapproved", unapproved: true},
