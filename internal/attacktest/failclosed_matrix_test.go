@@ -141,6 +141,7 @@ func matrixFailures() []matrixFailure {
 		{name: "config-unreadable", config: "hooks:\n  pre_tool_call: [\n    - command: ./guard.sh\n"},
 		{name: "payload-unreadable", anyCaller: true, stdin: func(matrixCaller, []byte) []byte { return []byte("this is not JSON {") }},
 		{name: "payload-event-unserved", stdin: unservedEvent},
+		{name: "payload-event-refuses-nothing", stdin: observerEvent},
 		{name: "unknown-tool", tool: unknownTool},
 		// The guard's own timeout (600 s) is far past the agent's (5 s): only
 		// hook's deadline can answer in time (item 4).
@@ -189,6 +190,11 @@ func must(t *testing.T, err error) {
 // unservedEvent is the sample naming an event the agent does not serve,
 // where the payload names its event (the command line names a gating one).
 func unservedEvent(c matrixCaller, sample []byte) []byte {
+	return renameEvent(c, sample, "HermesMatrixNoSuchEvent")
+}
+
+// renameEvent is the sample naming the event name instead of its own.
+func renameEvent(c matrixCaller, sample []byte, name string) []byte {
 	var obj map[string]any
 	if err := json.Unmarshal(sample, &obj); err != nil {
 		panic(err)
@@ -199,9 +205,21 @@ func unservedEvent(c matrixCaller, sample []byte) []byte {
 			key = k // the field that names the event (a host's own)
 		}
 	}
-	obj[key] = "HermesMatrixNoSuchEvent"
+	obj[key] = name
 	out, _ := json.Marshal(obj)
 	return out
+}
+
+// observerEvent is the sample naming an event of the agent's that refuses
+// nothing (the call was installed for a gating one): the sample unchanged
+// when the agent has none.
+func observerEvent(c matrixCaller, sample []byte) []byte {
+	for _, name := range c.agent.AgentEvents() {
+		if ev, ok := c.agent.Canonical(name); ok && !ev.Gating() {
+			return renameEvent(c, sample, name)
+		}
+	}
+	return sample
 }
 
 // blockingScript is the guard at work: it keeps what it was asked and
