@@ -44,6 +44,9 @@ func parseClaude(r Reply) (*Contribution, string) {
 		badJSON bool
 		unread  = unparseable // why, when badJSON
 		invalid bool          // JSON that fails Claude Code's schema: no reply at all
+		// hsoUnread: why hookSpecificOutput was not applied (no or another
+		// event's hookEventName: Claude Code's error), "" when it was.
+		hsoUnread string
 	)
 	if strings.HasPrefix(stdout, "{") {
 		v, err := pyjson.DecodeUnique([]byte(stdout))
@@ -56,7 +59,7 @@ func parseClaude(r Reply) (*Contribution, string) {
 			note = "hook stdout looks like a JSON object but is not valid JSON: " + textutil.CutRunes(stdout, 200)
 		} else {
 			isJSON = true
-			c, note = claudeJSON(ev, obj)
+			c, note, hsoUnread = claudeJSON(ev, obj)
 			invalid = c == nil && strings.HasPrefix(note, validationFailed)
 		}
 	}
@@ -107,6 +110,10 @@ func parseClaude(r Reply) (*Contribution, string) {
 			// guard said nothing it could use, which a fail_closed guard
 			// must not turn into "allow".
 			return failedClosed(r.Command, "its reply "+strings.TrimPrefix(note, "hook output ")), note
+		case hsoUnread != "" && r.ExitCode != 2:
+			// The same error for the part that carries a PreToolUse
+			// decision: what the guard decided there was not read.
+			return failedClosed(r.Command, "its reply's "+hsoUnread), note
 		case r.ExitCode != 0 && r.ExitCode != 2 && !isJSON:
 			return failedClosed(r.Command, exitText(r.ExitCode)), note
 		}
@@ -138,10 +145,11 @@ func prefixIf(prefix, s string) string {
 
 // claudeJSON applies a parsed Claude reply object. A type or enum error in a
 // known field invalidates the whole reply (Claude Code's schema validation:
-// a non-blocking error, the action proceeds).
-func claudeJSON(ev *Event, obj map[string]any) (*Contribution, string) {
+// a non-blocking error, the action proceeds). hsoUnread says why its
+// hookSpecificOutput was not applied, "" when it was (or there is none).
+func claudeJSON(ev *Event, obj map[string]any) (_ *Contribution, _ string, hsoUnread string) {
 	if msg := validateClaude(obj); msg != "" {
-		return nil, validationFailed + msg
+		return nil, validationFailed + msg, ""
 	}
 	c := &Contribution{}
 	var notes []string
@@ -181,8 +189,10 @@ func claudeJSON(ev *Event, obj map[string]any) (*Contribution, string) {
 		name, _ := hso["hookEventName"].(string)
 		switch {
 		case name == "":
+			hsoUnread = "hookSpecificOutput has no hookEventName"
 			notes = append(notes, "hookSpecificOutput without hookEventName ignored")
 		case name != ev.ClaudeName() && !slices.Contains(ev.HSOAliases, name):
+			hsoUnread = "hookSpecificOutput.hookEventName \"" + name + "\" is not " + ev.ClaudeName()
 			notes = append(notes, "hookSpecificOutput.hookEventName \""+name+"\" does not match "+ev.ClaudeName()+"; ignored")
 		default:
 			c.HookSpecific = unmodelledHSO(hso)
@@ -223,7 +233,7 @@ func claudeJSON(ev *Event, obj map[string]any) (*Contribution, string) {
 	if c.IsEmpty() {
 		c = nil
 	}
-	return c, strings.Join(notes, "; ")
+	return c, strings.Join(notes, "; "), hsoUnread
 }
 
 // refusals applies the event's refusal rules to hookSpecificOutput's

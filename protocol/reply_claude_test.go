@@ -127,6 +127,20 @@ var claudeRuleCases = []replyCase{
 	{name: "hso_mismatch_keeps_top_level_fields", event: "PreToolUse",
 		stdout: `{"hookSpecificOutput":{"hookEventName":"Stop","permissionDecision":"deny"},"systemMessage":"hi"}`,
 		want:   &Contribution{SystemMessage: "hi"}, noteHas: "does not match"},
+	// ... which a fail_closed guard's reply is not: its decision there was
+	// not read (unless the reply refuses anyway).
+	{name: "hso_without_hook_event_name_fail_closed", event: "PreToolUse", failClosed: true,
+		stdout: `{"hookSpecificOutput":{"permissionDecision":"deny"}}`,
+		want:   &Contribution{Decision: DecisionBlock, Message: "hook /hooks/guard.sh --strict failed closed: its reply's hookSpecificOutput has no hookEventName"}},
+	{name: "hso_mismatch_fail_closed", event: "PreToolUse", failClosed: true,
+		stdout: `{"hookSpecificOutput":{"hookEventName":"Stop","permissionDecision":"allow"},"systemMessage":"hi"}`,
+		want:   &Contribution{Decision: DecisionBlock, Message: `hook /hooks/guard.sh --strict failed closed: its reply's hookSpecificOutput.hookEventName "Stop" is not PreToolUse`}},
+	{name: "hso_mismatch_fail_closed_top_level_block_kept", event: "PreToolUse", failClosed: true,
+		stdout: `{"decision":"block","reason":"top","hookSpecificOutput":{"hookEventName":"Stop"}}`,
+		want:   &Contribution{Decision: DecisionBlock, Message: "top"}},
+	{name: "hso_alias_fail_closed_read", event: "PreSkillShellCommand", failClosed: true,
+		stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`,
+		want:   &Contribution{Decision: DecisionBlock, Message: "r"}},
 
 	// §4.4 PreToolUse permissionDecision.
 	{name: "permission_decision_allow_with_reason", event: "PreToolUse",

@@ -136,6 +136,11 @@ func matrixFailures() []matrixFailure {
 		{name: "unread-verb", script: "#!/bin/sh\necho '{\"decision\": \"deny\", \"reason\": \"no\"}'\n"},
 		// Valid JSON that fails Claude Code's validation: no reply at all.
 		{name: "invalid-reply", claude: true, script: "#!/bin/sh\necho '{\"decision\": 5}'\n"},
+		// Claude Code applies no hookSpecificOutput without its event's
+		// hookEventName (an error, the call proceeds): the guard's deny in
+		// it was never read.
+		{name: "hso-without-event-name", claude: true, script: "#!/bin/sh\necho '{\"hookSpecificOutput\": {\"permissionDecision\": \"deny\"}}'\n"},
+		{name: "hso-other-event-name", claude: true, script: "#!/bin/sh\necho '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"permissionDecision\": \"deny\"}}'\n"},
 		{name: "unapproved", unapproved: true},
 		{name: "changed-since-approval", after: func(e *env) { e.write("guard.sh", "#!/bin/sh\necho '{}'\n", 0o755) }},
 		{name: "config-unreadable", config: "hooks:\n  pre_tool_call: [\n    - command: ./guard.sh\n"},
