@@ -202,6 +202,8 @@ var hermesSectionH = []replyCase{
 	{name: "H_unread_verb_block_still_its_own", event: "pre_tool_call", failClosed: true, stdout: `{"action":"block","message":"m","decision":"deny"}`,
 		want: block("m")},
 	{name: "H_unread_verb_null_is_absent", event: "pre_tool_call", failClosed: true, stdout: `{"decision":null}`, want: nil},
+	{name: "H_unread_verb_pass_is_no_opinion", event: "pre_tool_call", failClosed: true, stdout: `{"action":"pass","state":{"k":1}}`,
+		want: &Contribution{State: map[string]any{"k": json.Number("1")}}},
 	{name: "H_unread_verb_approve_is_no_objection", event: "pre_tool_call", failClosed: true, stdout: `{"decision":"approve"}`, want: nil},
 	{name: "H_unread_verb_fail_open_nothing", event: "pre_tool_call", stdout: `{"decision":"deny"}`, want: nil},
 	{name: "H_unread_verb_gateway_tool_form", event: "pre_gateway_dispatch", failClosed: true, stdout: `{"action":"block"}`,
