@@ -138,6 +138,13 @@ var claudeRuleCases = []replyCase{
 	{name: "hso_mismatch_fail_closed_top_level_block_kept", event: "PreToolUse", failClosed: true,
 		stdout: `{"decision":"block","reason":"top","hookSpecificOutput":{"hookEventName":"Stop"}}`,
 		want:   &Contribution{Decision: DecisionBlock, Message: "top"}},
+	// Text where only JSON decides, under fail_closed: unparseable.
+	{name: "fail_closed_banner_before_reply", event: "PreToolUse", failClosed: true,
+		stdout: "Welcome\n" + `{"decision":"block","reason":"no"}`,
+		want:   &Contribution{Decision: DecisionBlock, Message: "hook /hooks/guard.sh --strict failed closed: unparseable stdout (expected a JSON object)"}},
+	{name: "banner_before_reply_fail_open", event: "PreToolUse", stdout: "Welcome\n" + `{"decision":"block"}`, want: nil},
+	{name: "fail_closed_plain_context_still_context", event: "UserPromptSubmit", failClosed: true,
+		stdout: "today is Friday", want: &Contribution{Context: "today is Friday"}},
 	{name: "hso_alias_fail_closed_read", event: "PreSkillShellCommand", failClosed: true,
 		stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`,
 		want:   &Contribution{Decision: DecisionBlock, Message: "r"}},

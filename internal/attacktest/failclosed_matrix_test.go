@@ -139,6 +139,9 @@ func matrixFailures() []matrixFailure {
 		// Claude Code applies no hookSpecificOutput without its event's
 		// hookEventName (an error, the call proceeds): the guard's deny in
 		// it was never read.
+		// A shell profile's banner before the reply: stdout is text, which
+		// Claude Code ignores on exit 0; the block after it is never read.
+		{name: "banner-before-reply", claude: true, script: "#!/bin/sh\necho 'Welcome to the build box'\necho '{\"decision\": \"block\", \"reason\": \"no\"}'\n"},
 		{name: "hso-without-event-name", claude: true, script: "#!/bin/sh\necho '{\"hookSpecificOutput\": {\"permissionDecision\": \"deny\"}}'\n"},
 		{name: "hso-other-event-name", claude: true, script: "#!/bin/sh\necho '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"permissionDecision\": \"deny\"}}'\n"},
 		{name: "unapproved", unapproved: true},
