@@ -199,6 +199,9 @@ func claudeJSON(ev *Event, obj map[string]any) (_ *Contribution, _ string, hsoUn
 			hsoUnread = "hookSpecificOutput.hookEventName \"" + name + "\" is not " + ev.ClaudeName()
 			notes = append(notes, "hookSpecificOutput.hookEventName \""+name+"\" does not match "+ev.ClaudeName()+"; ignored")
 		default:
+			if msg := validateBehavior(ev, hso); msg != "" {
+				return nil, validationFailed + msg, ""
+			}
 			c.HookSpecific = unmodelledHSO(hso)
 			d, msg, n := claudeHSO(ev, hso, c)
 			if n != "" {
@@ -343,6 +346,21 @@ func claudeHSO(ev *Event, hso map[string]any, c *Contribution) (d Decision, reas
 		}
 	}
 	return d, reason, note
+}
+
+// validateBehavior checks, on an event that reads one (PermissionRequest),
+// hookSpecificOutput.decision: an object whose behavior is "allow" or
+// "deny", as Claude Code's schema has it ("Deny" fails it; the request
+// then goes on to the person). It returns the problem, or "".
+func validateBehavior(ev *Event, hso map[string]any) string {
+	v, ok := hso["decision"]
+	if !ev.Behavior || !ok || v == nil {
+		return ""
+	}
+	if dec, ok := v.(map[string]any); ok && (dec["behavior"] == "allow" || dec["behavior"] == "deny") {
+		return ""
+	}
+	return `hookSpecificOutput.decision.behavior must be "allow" or "deny"`
 }
 
 // validateClaude checks the types of the universal fields. It returns a

@@ -145,6 +145,17 @@ var claudeRuleCases = []replyCase{
 	{name: "banner_before_reply_fail_open", event: "PreToolUse", stdout: "Welcome\n" + `{"decision":"block"}`, want: nil},
 	{name: "fail_closed_plain_context_still_context", event: "UserPromptSubmit", failClosed: true,
 		stdout: "today is Friday", want: &Contribution{Context: "today is Friday"}},
+	// PermissionRequest's decision.behavior is allow or deny (Claude Code's
+	// schema): another value is a reply that fails validation.
+	{name: "behavior_case_variant_fail_closed", event: "PermissionRequest", failClosed: true,
+		stdout: `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"Deny"}}}`,
+		want:   &Contribution{Decision: DecisionBlock, Message: `hook /hooks/guard.sh --strict failed closed: its reply failed validation: hookSpecificOutput.decision.behavior must be "allow" or "deny"`}},
+	{name: "behavior_case_variant", event: "PermissionRequest",
+		stdout: `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"Deny"}}}`,
+		want:   nil, noteHas: "failed validation"},
+	{name: "behavior_not_an_object_fail_closed", event: "PermissionRequest", failClosed: true,
+		stdout: `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":"deny"}}`,
+		want:   &Contribution{Decision: DecisionBlock, Message: `hook /hooks/guard.sh --strict failed closed: its reply failed validation: hookSpecificOutput.decision.behavior must be "allow" or "deny"`}},
 	{name: "hso_alias_fail_closed_read", event: "PreSkillShellCommand", failClosed: true,
 		stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`,
 		want:   &Contribution{Decision: DecisionBlock, Message: "r"}},
