@@ -133,6 +133,10 @@ func matrixFailures() []matrixFailure {
 		// dialect can act on: a member named twice (which one the guard
 		// meant cannot be known), a verb of another agent's vocabulary.
 		{name: "ambiguous-reply", script: "#!/bin/sh\necho '{\"decision\": \"block\", \"decision\": \"approve\"}'\n"},
+		// A worker entry (run one-shot by hook) whose reply line is no JSON
+		// object, or names a member twice.
+		{name: "worker-garbage", entry: "      worker: true\n", script: "#!/bin/sh\necho '{ this is not a reply'\n"},
+		{name: "worker-ambiguous", entry: "      worker: true\n", script: "#!/bin/sh\necho '{\"decision\": \"block\", \"decision\": \"approve\"}'\n"},
 		{name: "unread-verb", script: "#!/bin/sh\necho '{\"decision\": \"deny\", \"reason\": \"no\"}'\n"},
 		// Valid JSON that fails Claude Code's validation: no reply at all.
 		{name: "invalid-reply", claude: true, script: "#!/bin/sh\necho '{\"decision\": 5}'\n"},
