@@ -460,9 +460,9 @@ func (clineCodec) ParseReply(event string, r protocol.Reply) (*protocol.Contribu
 	return c, note
 }
 
-// clineJSON finds the reply in a hook's stdout as Cline does: the whole
-// output, else the last complete object at its end (after debug lines); nil
-// and a note if none, or if a field has the wrong type (Cline: no reply).
+// clineJSON finds the reply in a hook's stdout as Cline does: the whole output,
+// else the last complete object at its end (after debug lines), none naming a
+// member twice; nil and a note if none, or a field of a wrong type (no reply).
 func clineJSON(stdout []byte) (map[string]any, string) {
 	out := strings.TrimSpace(pyjson.DecodeReplace(stdout))
 	if out == "" {
@@ -491,7 +491,7 @@ func clineJSON(stdout []byte) (map[string]any, string) {
 }
 
 func jsonObjectOf(s string) map[string]any {
-	v, err := pyjson.Decode([]byte(s))
+	v, err := pyjson.DecodeUnique([]byte(s))
 	if err != nil {
 		return nil
 	}

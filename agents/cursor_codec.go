@@ -303,8 +303,16 @@ func (cursorCodec) ParseReply(cursorEvent string, r protocol.Reply) (*protocol.C
 	stderr := strings.TrimSpace(pyjson.DecodeReplace(r.Stderr))
 	var obj map[string]any
 	if stdout != "" {
-		v, err := pyjson.Decode([]byte(stdout))
+		v, err := pyjson.DecodeUnique([]byte(stdout))
 		obj, _ = v.(map[string]any)
+		if amb := protocol.Ambiguous(err); amb != "" {
+			// Which of the two the hook meant cannot be known: no reply,
+			// whatever the exit code.
+			if failClosed {
+				return protocol.FailedClosed(r.Command, "ambiguous stdout: "+amb), protocol.AmbiguousNote(amb, stdout)
+			}
+			return nil, protocol.AmbiguousNote(amb, stdout)
+		}
 		if (err != nil || obj == nil) && r.ExitCode == 0 {
 			note := "hook stdout is not a JSON object: " + textutil.Truncate(stdout, 200)
 			if failClosed {

@@ -84,6 +84,11 @@ func TestParseCursorReply(t *testing.T) {
 		{name: "timeout fail closed", event: "preToolUse", canon: "pre_tool_call", failClosed: true, timedOut: true,
 			want: block("hook g failed closed: timed out after 5s")},
 		{name: "empty", event: "preToolUse", canon: "pre_tool_call"},
+		// A member named twice: neither value is taken.
+		{name: "duplicate permission", event: "preToolUse", canon: "pre_tool_call",
+			stdout: `{"permission":"deny","permission":"allow"}`, note: `hook stdout is ambiguous: "permission" appears twice`},
+		{name: "duplicate permission fail closed", event: "preToolUse", canon: "pre_tool_call", failClosed: true, exit: 1,
+			stdout: `{"permission":"deny","permission":"allow"}`, want: block(`hook g failed closed: ambiguous stdout: "permission" appears twice`)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, note := cursorCodec{}.ParseReply(tc.event, protocol.Reply{

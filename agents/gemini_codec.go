@@ -134,7 +134,9 @@ func (geminiCodec) ParseReply(declared string, r protocol.Reply) (*protocol.Cont
 		}
 		return nil, ""
 	}
-	out, isJSON := geminiJSON(text)
+	// JSON naming a member twice is read as text that is not JSON: which
+	// of the two the hook meant cannot be known (an exit 2 still refuses).
+	out, isJSON, amb := geminiJSON(text)
 	if !isJSON {
 		switch r.ExitCode {
 		case 0:
@@ -149,6 +151,9 @@ func (geminiCodec) ParseReply(declared string, r protocol.Reply) (*protocol.Cont
 		return nil, "hook output is JSON but not an object; ignored"
 	}
 	c, note := geminiApply(declared, reads, ev, out)
+	if amb != "" {
+		note = joinNote(protocol.AmbiguousNote(amb, text), note)
+	}
 	if c.IsEmpty() {
 		return nil, note
 	}
@@ -157,19 +162,27 @@ func (geminiCodec) ParseReply(declared string, r protocol.Reply) (*protocol.Cont
 
 // geminiJSON parses text as Gemini does: JSON.parse, and once more when
 // that gives a string. out is nil for JSON that is not an object (Gemini
-// then has no output); ok is false for text that is not JSON.
-func geminiJSON(text string) (out map[string]any, ok bool) {
-	v, err := pyjson.Decode([]byte(text))
+// then has no output); ok is false for text that is not JSON; amb says
+// why JSON that names a member twice is no reply (protocol.Ambiguous).
+func geminiJSON(text string) (out map[string]any, ok bool, amb string) {
+	v, err := pyjson.DecodeUnique([]byte(text))
+	if amb := protocol.Ambiguous(err); amb != "" {
+		return nil, false, amb
+	}
 	if err != nil {
-		return nil, false
+		return nil, false, ""
 	}
 	if s, isStr := v.(string); isStr {
-		if v, err = pyjson.Decode([]byte(s)); err != nil {
-			return nil, false
+		v, err = pyjson.DecodeUnique([]byte(s))
+		if amb := protocol.Ambiguous(err); amb != "" {
+			return nil, false, amb
+		}
+		if err != nil {
+			return nil, false, ""
 		}
 	}
 	out, _ = v.(map[string]any)
-	return out, true
+	return out, true, ""
 }
 
 // geminiApply applies one hook's output object to the event, as far as

@@ -101,6 +101,12 @@ func TestGeminiParseReply(t *testing.T) {
 		{name: "prompt context", event: "BeforeAgent", stdout: `{"hookSpecificOutput":{"hookEventName":"BeforeAgent","additionalContext":"ctx"}}`, want: &want{context: "ctx"}},
 		{name: "after agent retries", event: "AfterAgent", stdout: `{"decision":"deny","reason":"run the tests"}`, want: &want{decision: protocol.DecisionBlock, message: "run the tests"}},
 		{name: "session start context", event: "SessionStart", stdout: `{"hookSpecificOutput":{"additionalContext":"branch"},"decision":"deny"}`, want: &want{context: "branch"}, note: `decision "deny" has no effect on SessionStart`},
+		// A member named twice is text that is not JSON: exit 2 still
+		// refuses, exit 0 decides nothing.
+		{name: "duplicate decision", event: "BeforeTool", stdout: `{"decision":"deny","decision":"allow"}`, note: `"decision" appears twice`,
+			want: &want{sys: `{"decision":"deny","decision":"allow"}`}},
+		{name: "duplicate decision exit 2", event: "BeforeTool", exit: 2, stdout: `{"decision":"allow","decision":"allow"}`,
+			want: &want{decision: protocol.DecisionBlock, message: `{"decision":"allow","decision":"allow"}`}},
 		{name: "before model cannot refuse here", event: "BeforeModel", stdout: `{"decision":"deny","hookSpecificOutput":{"llm_response":{}}}`, note: "only observes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -147,6 +147,15 @@ func TestGatingDecisionsNeverRunTheOriginalCall(t *testing.T) {
 		{"rewrite", protocol.Outcome{Args: neutral}, func(r read) bool { return r.rewritten || r.refused }},
 		{"stop", protocol.Outcome{Stop: true, StopReason: "enough"}, func(r read) bool { return r.stops || r.refused }},
 		{"context", protocol.Outcome{Context: "careful"}, func(r read) bool { return !r.refused && !r.stops }},
+		// Decisions together (Claude's continue:false beside an allow, a
+		// rewrite beside an ask …): each must be carried out, or the call
+		// refused; an allow must not carry the call past a stop.
+		{"stop+allow", protocol.Outcome{Decision: protocol.DecisionAllow, Stop: true, StopReason: "enough"}, func(r read) bool { return r.stops || r.refused }},
+		{"stop+ask", protocol.Outcome{Decision: protocol.DecisionAsk, Message: "sure?", Stop: true}, func(r read) bool { return r.stops || r.refused }},
+		{"stop+rewrite", protocol.Outcome{Args: neutral, Stop: true}, func(r read) bool { return r.stops && r.rewritten || r.refused }},
+		{"block+rewrite", protocol.Outcome{Decision: protocol.DecisionBlock, Message: "no", Args: neutral}, func(r read) bool { return r.refused }},
+		{"ask+rewrite", protocol.Outcome{Decision: protocol.DecisionAsk, Message: "sure?", Args: neutral}, func(r read) bool { return r.asks && r.rewritten || r.refused }},
+		{"allow+rewrite", protocol.Outcome{Decision: protocol.DecisionAllow, Args: neutral}, func(r read) bool { return r.rewritten || r.refused }},
 	}
 	calls := gatingCalls(t)
 	if len(calls) < len(All()) {

@@ -35,8 +35,17 @@ func (d *Dispatcher) payloadOf(e *hookconfig.Entry, ev *protocol.Event, fields m
 
 // parseReply reads the entry's reply in its dialect.
 func parseReply(e *hookconfig.Entry, r protocol.Reply) (*protocol.Contribution, string) {
+	rules, hasRules := e.Codec.(protocol.EventRules)
+	// A reply the output cap cut refuses where a gate is guarded.
+	gate := r.Event.FailsClosed() && (!hasRules || rules.Refuses(e.DeclaredAs))
 	if e.Codec != nil {
-		return e.Codec.ParseReply(e.DeclaredAs, r)
+		c, note := e.Codec.ParseReply(e.DeclaredAs, r)
+		// Each codec reads a failed hook as its agent does; a fail_closed
+		// guard's failure blocks in every dialect.
+		refuses := r.Event.Can(protocol.CapBlock|protocol.CapContinue) && (!hasRules || rules.Refuses(e.DeclaredAs))
+		c, note = protocol.FailClosedFloor(r, refuses, c, note)
+		return protocol.CutReply(r, gate, c, note)
 	}
-	return protocol.ParseReply(r)
+	c, note := protocol.ParseReply(r)
+	return protocol.CutReply(r, gate, c, note)
 }

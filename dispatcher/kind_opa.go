@@ -13,6 +13,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/internal/hookhttp"
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -87,6 +88,11 @@ func opaDecision(ev *protocol.Event, res hookproc.Result) (*protocol.Contributio
 		return nil, errors.New(string(res.Stderr))
 	case res.StdoutTruncated:
 		return nil, fmt.Errorf("the reply is larger than %d bytes", len(res.Stdout))
+	}
+	if _, err := pyjson.DecodeUnique(res.Stdout); protocol.Ambiguous(err) != "" {
+		// Unmarshal would take the last of two "decision"s: which the
+		// server meant cannot be known.
+		return nil, fmt.Errorf("the reply is ambiguous (%s): %s", protocol.Ambiguous(err), clipReply(res.Stdout))
 	}
 	var reply map[string]json.RawMessage
 	if err := json.Unmarshal(res.Stdout, &reply); err != nil || reply == nil {

@@ -102,6 +102,7 @@ func TestOPADecisions(t *testing.T) {
 		{name: "result true", reply: `{"result":true}`, failed: "result is not an object"},
 		{name: "unknown decision", reply: `{"result":{"decision":"deny"}}`, failed: `result.decision "deny" is none of block, ask, context, allow, none`},
 		{name: "decision not a string", reply: `{"result":{"decision":1}}`, failed: "result.decision is not a string"},
+		{name: "decision twice", reply: `{"result":{"decision":"block","decision":"allow"}}`, failed: `the reply is ambiguous ("decision" appears twice)`},
 		{name: "message not a string", reply: `{"result":{"decision":"block","message":{}}}`, failed: "result.message is not a string"},
 		// A decision of null or "" is none of the five (a policy's bug, or
 		// a value from data it did not expect), not an absent one: a guard

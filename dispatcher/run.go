@@ -320,6 +320,8 @@ func (d *Dispatcher) readReply(ev *protocol.Event, e *hookconfig.Entry, res *hoo
 		TimedOut:   res.TimedOut,
 		Timeout:    e.Timeout.Seconds(),
 		FailClosed: e.FailClosed,
+
+		StdoutTruncated: res.StdoutTruncated,
 	})
 	if rev != ev {
 		c = ev.Adopt(c)

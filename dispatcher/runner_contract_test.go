@@ -91,7 +91,9 @@ var contractCases = []contractCase{
 	{name: "timeout, fail_closed", command: "hang", failClosed: true, timeout: 300 * time.Millisecond, want: protocol.DecisionBlock, message: "timed out", timedOut: true},
 	{name: "cancelled", command: "cancel", cancel: true, want: protocol.DecisionNone, recorded: "cancelled"},
 	{name: "cancelled, fail_closed", command: "cancel", failClosed: true, cancel: true, want: protocol.DecisionNone, recorded: "cancelled"},
-	{name: "over the output cap", command: "big", want: protocol.DecisionNone, recorded: "output cap"},
+	// A block the cap cut: the agent would have honoured it whole, so it
+	// is not "none" (protocol.CutReply), fail_closed or not.
+	{name: "over the output cap", command: "big", want: protocol.DecisionBlock, message: "passed the output cap", recorded: "output cap"},
 	{name: "over the output cap, fail_closed", command: "big", failClosed: true, want: protocol.DecisionBlock, message: "failed closed", recorded: "output cap"},
 }
 

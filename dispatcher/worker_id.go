@@ -25,7 +25,8 @@ var requestSeq atomic.Uint64
 // is a broken worker.
 func decodeWorkerReply(line []byte, id uint64) (hookproc.Result, string) {
 	const notObject = "printed a line that is not a JSON object"
-	v, err := pyjson.Decode(line)
+	// An envelope naming "exit" (or the id) twice is no envelope.
+	v, err := pyjson.DecodeUnique(line)
 	obj, ok := v.(map[string]any)
 	if err != nil || !ok {
 		return hookproc.Result{}, notObject

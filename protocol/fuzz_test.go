@@ -119,8 +119,11 @@ func FuzzParseReplyHermes(f *testing.F) {
 	} {
 		f.Add(seed.stdout, "", 0, eventIndex(seed.event), false, false, false)
 	}
+	f.Add(`{"decision":"block","decision":"approve"}`, "", 0, eventIndex("pre_tool_call"), true, false, false)
+	f.Add(`{"action":"DENY"}`, "", 0, eventIndex("pre_tool_call"), true, false, false)
 	f.Fuzz(func(t *testing.T, stdout, stderr string, exit int, evIdx uint8, failClosed, spawn, timedOut bool) {
 		c, e := fuzzReply(t, Hermes, stdout, stderr, exit, evIdx, failClosed, spawn, timedOut)
+		noDuplicateDecides(t, stdout, exit, spawn || timedOut, c)
 		if c == nil {
 			if e.FailsClosed() && failClosed && (spawn || timedOut) {
 				t.Fatalf("fail_closed spawn error/timeout did not block")
@@ -164,8 +167,10 @@ func FuzzParseReplyClaude(f *testing.F) {
 	addReplySeeds(f, claudeCompatCases, claudeRuleCases)
 	f.Add(`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}}}`, "", 0,
 		eventIndex("PermissionRequest"), false, false, false)
+	f.Add(`{"decision":"block","decision":"approve"}`, "", 0, eventIndex("PreToolUse"), false, false, false)
 	f.Fuzz(func(t *testing.T, stdout, stderr string, exit int, evIdx uint8, failClosed, spawn, timedOut bool) {
 		c, e := fuzzReply(t, Claude, stdout, stderr, exit, evIdx, failClosed, spawn, timedOut)
+		noDuplicateDecides(t, stdout, exit, spawn || timedOut, c)
 		if !spawn && !timedOut && exit == 2 && e.Exit2 == Exit2Blocks && (c == nil || c.Decision != DecisionBlock) {
 			t.Fatalf("exit 2 on %s did not block: %s", e.ClaudeName(), contribString(c))
 		}
@@ -289,4 +294,18 @@ func FuzzDecodeJSON(f *testing.F) {
 			}
 		}
 	})
+}
+
+// noDuplicateDecides: a reply naming a member twice is read as no reply,
+// in either dialect: what it contributes (unless exit 2 refuses, or the
+// run failed) is nothing, or a fail_closed guard's refusal.
+func noDuplicateDecides(t *testing.T, stdout string, exit int, failed bool, c *Contribution) {
+	t.Helper()
+	_, err := pyjson.DecodeUnique([]byte(strings.TrimSpace(toValidUTF8([]byte(stdout)))))
+	if ambiguous(err) == "" || exit == 2 || failed || c == nil {
+		return
+	}
+	if c.Decision != DecisionBlock || !strings.Contains(c.Message, "failed closed") {
+		t.Fatalf("an ambiguous reply contributed %s", contribString(c))
+	}
 }

@@ -177,7 +177,7 @@ func (r *HookReport) Failure() string {
 // badReplyNote tells the notes the reply parsers give a reply that is not
 // one (of every dialect's parser: their wordings).
 func badReplyNote(note string) bool {
-	for _, s := range []string{"not valid JSON", "failed validation", "not a JSON object", "JSON but not an object", "holds no JSON object"} {
+	for _, s := range []string{"not valid JSON", "failed validation", "not a JSON object", "JSON but not an object", "holds no JSON object", ambiguousNote} {
 		if strings.Contains(note, s) {
 			return true
 		}

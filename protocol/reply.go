@@ -1,7 +1,13 @@
 package protocol
 
 import (
+	"errors"
 	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
 // DefaultBlockMessage is Hermes' message for a block without a usable one.
@@ -35,6 +41,9 @@ type Reply struct {
 	// configured timeout in seconds, for the message.
 	TimedOut bool
 	Timeout  float64
+	// StdoutTruncated: the output cap cut Stdout (what is kept is the
+	// cap's worth).
+	StdoutTruncated bool
 	// FailClosed turns failures into blocks (pre_tool_call only for the
 	// Hermes dialect; any blocking event for the Claude dialect).
 	FailClosed bool
@@ -73,4 +82,79 @@ func exitText(code int) string {
 		return "was killed by signal " + strconv.Itoa(-code)
 	}
 	return "exited with status " + strconv.Itoa(code)
+}
+
+// unparseable is a fail_closed guard's reason when its stdout was not the
+// JSON object its dialect reads.
+const unparseable = "unparseable stdout (expected a JSON object)"
+
+// ambiguousNote is in the note of every dialect's ambiguous reply
+// (badReplyNote: a failed hook, shown to the user).
+const ambiguousNote = "stdout is ambiguous: "
+
+// AmbiguousNote is the note of an ambiguous reply on stdout, for the
+// dialects of other packages.
+func AmbiguousNote(amb, stdout string) string {
+	return "hook " + ambiguousNote + amb + ": " + textutil.CutRunes(stdout, 200)
+}
+
+// ambiguous describes the error of a reply that names a member twice
+// (pyjson.DecodeUnique: which of the two the hook meant cannot be known,
+// so the reply is read as unreadable, never as its last value); "" for
+// any other error.
+func ambiguous(err error) string {
+	var dup *pyjson.DuplicateError
+	if errors.As(err, &dup) {
+		return dup.Error()
+	}
+	return ""
+}
+
+// Ambiguous is ambiguous for the dialects of other packages.
+func Ambiguous(err error) string { return ambiguous(err) }
+
+// FailClosedFloor holds a fail_closed guard of an agent's own dialect (a
+// Codec's reply, c and note) to what fail_closed means in every dialect,
+// whatever that agent makes of a failed hook (Codex: a reply it rejects
+// means the normal approval): on an event where the entry refuses, a run
+// that did not refuse blocks when it could not start or finish, or when
+// its reply is not one (badReplyNote, the wordings of every dialect's
+// parser: unparseable, failing its agent's validation, ambiguous). What
+// an exit status means is each dialect's own, and stays the codec's.
+func FailClosedFloor(r Reply, refuses bool, c *Contribution, note string) (*Contribution, string) {
+	if !r.FailClosed || !refuses || (c != nil && c.Decision == DecisionBlock) {
+		return c, note
+	}
+	switch {
+	case r.SpawnError != "":
+		return failedClosed(r.Command, r.SpawnError), note
+	case r.TimedOut:
+		return failedClosed(r.Command, "timed out after "+strconv.FormatFloat(r.Timeout, 'f', -1, 64)+"s"), note
+	case badReplyNote(note):
+		return failedClosed(r.Command, "unreadable reply: "+note), note
+	}
+	return c, note
+}
+
+// CutReply refuses, on an event where the entry refuses (refuses), the
+// run of a hook whose reply the output cap cut inside a JSON object and
+// which did not refuse (c, note: its dialect's reading of what was kept).
+// The cut is hermes-hooks' doing, not the hook's: the agent, reading the
+// reply whole, would have honoured a refusal in it, and a hook that quotes
+// its input (a command it refuses) lets that input push the reply past
+// the cap. So whether fail_closed or not, what the guard decided cannot be
+// read, and a gate it guards does not open on it.
+func CutReply(r Reply, refuses bool, c *Contribution, note string) (*Contribution, string) {
+	if !r.StdoutTruncated || !refuses || (c != nil && c.Decision == DecisionBlock) {
+		return c, note
+	}
+	kept := strings.TrimLeftFunc(toValidUTF8(r.Stdout), unicode.IsSpace)
+	if !strings.HasPrefix(kept, "{") {
+		return c, note // text, which no dialect reads as a decision
+	}
+	if _, err := pyjson.Decode(r.Stdout); err == nil {
+		return c, note // the cut fell after the object
+	}
+	return &Contribution{Decision: DecisionBlock, Message: toValidUTF8([]byte("hook " + r.Command +
+		": its reply passed the output cap (" + strconv.Itoa(len(r.Stdout)) + " bytes) and was cut, so what it decided cannot be read"))}, note
 }

@@ -42,17 +42,24 @@ func parseClaude(r Reply) (*Contribution, string) {
 		note    string
 		isJSON  bool
 		badJSON bool
-		invalid bool // JSON that fails Claude Code's schema: no reply at all
+		unread  = unparseable // why, when badJSON
+		invalid bool          // JSON that fails Claude Code's schema: no reply at all
+		// hsoUnread: why hookSpecificOutput was not applied (no or another
+		// event's hookEventName: Claude Code's error), "" when it was.
+		hsoUnread string
 	)
 	if strings.HasPrefix(stdout, "{") {
-		v, err := pyjson.Decode([]byte(stdout))
+		v, err := pyjson.DecodeUnique([]byte(stdout))
 		obj, ok := v.(map[string]any)
-		if err != nil || !ok {
+		if amb := ambiguous(err); amb != "" {
+			badJSON, unread = true, "ambiguous stdout: "+amb
+			note = AmbiguousNote(amb, stdout)
+		} else if err != nil || !ok {
 			badJSON = true
 			note = "hook stdout looks like a JSON object but is not valid JSON: " + textutil.CutRunes(stdout, 200)
 		} else {
 			isJSON = true
-			c, note = claudeJSON(ev, obj)
+			c, note, hsoUnread = claudeJSON(ev, obj)
 			invalid = c == nil && strings.HasPrefix(note, validationFailed)
 		}
 	}
@@ -97,12 +104,20 @@ func parseClaude(r Reply) (*Contribution, string) {
 	if r.FailClosed && ev.Can(CapBlock|CapContinue) && (c == nil || c.Decision != DecisionBlock) {
 		switch {
 		case badJSON:
-			return failedClosed(r.Command, "unparseable stdout (expected a JSON object)"), note
+			return failedClosed(r.Command, unread), note
 		case invalid && r.ExitCode == 0:
 			// Claude Code reads such a reply as a non-blocking error: the
 			// guard said nothing it could use, which a fail_closed guard
 			// must not turn into "allow".
 			return failedClosed(r.Command, "its reply "+strings.TrimPrefix(note, "hook output ")), note
+		case !isJSON && r.ExitCode == 0 && stdout != "" && !ev.PlainContext:
+			// Text where only JSON decides (a shell profile's banner before
+			// the reply): Claude Code ignores it, and the reply after it.
+			return failedClosed(r.Command, unparseable), note
+		case hsoUnread != "" && r.ExitCode != 2:
+			// The same error for the part that carries a PreToolUse
+			// decision: what the guard decided there was not read.
+			return failedClosed(r.Command, "its reply's "+hsoUnread), note
 		case r.ExitCode != 0 && r.ExitCode != 2 && !isJSON:
 			return failedClosed(r.Command, exitText(r.ExitCode)), note
 		}
@@ -134,10 +149,11 @@ func prefixIf(prefix, s string) string {
 
 // claudeJSON applies a parsed Claude reply object. A type or enum error in a
 // known field invalidates the whole reply (Claude Code's schema validation:
-// a non-blocking error, the action proceeds).
-func claudeJSON(ev *Event, obj map[string]any) (*Contribution, string) {
+// a non-blocking error, the action proceeds). hsoUnread says why its
+// hookSpecificOutput was not applied, "" when it was (or there is none).
+func claudeJSON(ev *Event, obj map[string]any) (_ *Contribution, _ string, hsoUnread string) {
 	if msg := validateClaude(obj); msg != "" {
-		return nil, validationFailed + msg
+		return nil, validationFailed + msg, ""
 	}
 	c := &Contribution{}
 	var notes []string
@@ -177,10 +193,15 @@ func claudeJSON(ev *Event, obj map[string]any) (*Contribution, string) {
 		name, _ := hso["hookEventName"].(string)
 		switch {
 		case name == "":
+			hsoUnread = "hookSpecificOutput has no hookEventName"
 			notes = append(notes, "hookSpecificOutput without hookEventName ignored")
 		case name != ev.ClaudeName() && !slices.Contains(ev.HSOAliases, name):
+			hsoUnread = "hookSpecificOutput.hookEventName \"" + name + "\" is not " + ev.ClaudeName()
 			notes = append(notes, "hookSpecificOutput.hookEventName \""+name+"\" does not match "+ev.ClaudeName()+"; ignored")
 		default:
+			if msg := validateBehavior(ev, hso); msg != "" {
+				return nil, validationFailed + msg, ""
+			}
 			c.HookSpecific = unmodelledHSO(hso)
 			d, msg, n := claudeHSO(ev, hso, c)
 			if n != "" {
@@ -219,7 +240,7 @@ func claudeJSON(ev *Event, obj map[string]any) (*Contribution, string) {
 	if c.IsEmpty() {
 		c = nil
 	}
-	return c, strings.Join(notes, "; ")
+	return c, strings.Join(notes, "; "), hsoUnread
 }
 
 // refusals applies the event's refusal rules to hookSpecificOutput's
@@ -325,6 +346,21 @@ func claudeHSO(ev *Event, hso map[string]any, c *Contribution) (d Decision, reas
 		}
 	}
 	return d, reason, note
+}
+
+// validateBehavior checks, on an event that reads one (PermissionRequest),
+// hookSpecificOutput.decision: an object whose behavior is "allow" or
+// "deny", as Claude Code's schema has it ("Deny" fails it; the request
+// then goes on to the person). It returns the problem, or "".
+func validateBehavior(ev *Event, hso map[string]any) string {
+	v, ok := hso["decision"]
+	if !ev.Behavior || !ok || v == nil {
+		return ""
+	}
+	if dec, ok := v.(map[string]any); ok && (dec["behavior"] == "allow" || dec["behavior"] == "deny") {
+		return ""
+	}
+	return `hookSpecificOutput.decision.behavior must be "allow" or "deny"`
 }
 
 // validateClaude checks the types of the universal fields. It returns a

@@ -127,6 +127,38 @@ var claudeRuleCases = []replyCase{
 	{name: "hso_mismatch_keeps_top_level_fields", event: "PreToolUse",
 		stdout: `{"hookSpecificOutput":{"hookEventName":"Stop","permissionDecision":"deny"},"systemMessage":"hi"}`,
 		want:   &Contribution{SystemMessage: "hi"}, noteHas: "does not match"},
+	// ... which a fail_closed guard's reply is not: its decision there was
+	// not read (unless the reply refuses anyway).
+	{name: "hso_without_hook_event_name_fail_closed", event: "PreToolUse", failClosed: true,
+		stdout: `{"hookSpecificOutput":{"permissionDecision":"deny"}}`,
+		want:   &Contribution{Decision: DecisionBlock, Message: "hook /hooks/guard.sh --strict failed closed: its reply's hookSpecificOutput has no hookEventName"}},
+	{name: "hso_mismatch_fail_closed", event: "PreToolUse", failClosed: true,
+		stdout: `{"hookSpecificOutput":{"hookEventName":"Stop","permissionDecision":"allow"},"systemMessage":"hi"}`,
+		want:   &Contribution{Decision: DecisionBlock, Message: `hook /hooks/guard.sh --strict failed closed: its reply's hookSpecificOutput.hookEventName "Stop" is not PreToolUse`}},
+	{name: "hso_mismatch_fail_closed_top_level_block_kept", event: "PreToolUse", failClosed: true,
+		stdout: `{"decision":"block","reason":"top","hookSpecificOutput":{"hookEventName":"Stop"}}`,
+		want:   &Contribution{Decision: DecisionBlock, Message: "top"}},
+	// Text where only JSON decides, under fail_closed: unparseable.
+	{name: "fail_closed_banner_before_reply", event: "PreToolUse", failClosed: true,
+		stdout: "Welcome\n" + `{"decision":"block","reason":"no"}`,
+		want:   &Contribution{Decision: DecisionBlock, Message: "hook /hooks/guard.sh --strict failed closed: unparseable stdout (expected a JSON object)"}},
+	{name: "banner_before_reply_fail_open", event: "PreToolUse", stdout: "Welcome\n" + `{"decision":"block"}`, want: nil},
+	{name: "fail_closed_plain_context_still_context", event: "UserPromptSubmit", failClosed: true,
+		stdout: "today is Friday", want: &Contribution{Context: "today is Friday"}},
+	// PermissionRequest's decision.behavior is allow or deny (Claude Code's
+	// schema): another value is a reply that fails validation.
+	{name: "behavior_case_variant_fail_closed", event: "PermissionRequest", failClosed: true,
+		stdout: `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"Deny"}}}`,
+		want:   &Contribution{Decision: DecisionBlock, Message: `hook /hooks/guard.sh --strict failed closed: its reply failed validation: hookSpecificOutput.decision.behavior must be "allow" or "deny"`}},
+	{name: "behavior_case_variant", event: "PermissionRequest",
+		stdout: `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"Deny"}}}`,
+		want:   nil, noteHas: "failed validation"},
+	{name: "behavior_not_an_object_fail_closed", event: "PermissionRequest", failClosed: true,
+		stdout: `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":"deny"}}`,
+		want:   &Contribution{Decision: DecisionBlock, Message: `hook /hooks/guard.sh --strict failed closed: its reply failed validation: hookSpecificOutput.decision.behavior must be "allow" or "deny"`}},
+	{name: "hso_alias_fail_closed_read", event: "PreSkillShellCommand", failClosed: true,
+		stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}`,
+		want:   &Contribution{Decision: DecisionBlock, Message: "r"}},
 
 	// §4.4 PreToolUse permissionDecision.
 	{name: "permission_decision_allow_with_reason", event: "PreToolUse",

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,7 +29,7 @@ func parseHermes(r Reply) (*Contribution, string) {
 	}
 
 	stdout := pyStrip(toValidUTF8(r.Stdout))
-	c, note, isObject := parseHermesStdout(ev, stdout)
+	c, note, obj, unread := parseHermesStdout(ev, stdout)
 
 	if r.ExitCode == 2 && blocking {
 		if c != nil && c.Decision == DecisionBlock {
@@ -46,9 +47,17 @@ func parseHermes(r Reply) (*Contribution, string) {
 	if r.ExitCode != 0 {
 		note = joinNonEmpty("; ", "hook "+exitText(r.ExitCode)+why, note)
 	}
+	if failClosed && (c == nil || c.Decision != DecisionBlock) {
+		// A verb the event does not read ("deny", "Block", 1) is not a
+		// guard's "no objection" but a word we cannot act on; Hermes
+		// ignores it, a fail_closed guard must not be read as allowing.
+		if what := unreadVerb(ev, obj); what != "" {
+			return failedClosed(r.Command, "its reply's "+what+" is not one "+ev.Name+" reads"), note
+		}
+	}
 	if c == nil && failClosed {
-		if stdout != "" && !isObject {
-			return failedClosed(r.Command, "unparseable stdout (expected a JSON object)"), note
+		if stdout != "" && obj == nil {
+			return failedClosed(r.Command, unread), note
 		}
 		// Hermes lets a fail_closed hook that crashed with empty stdout
 		// through (its open issue #102405); a guard that dies silently must
@@ -60,22 +69,26 @@ func parseHermes(r Reply) (*Contribution, string) {
 	return c, note
 }
 
-// parseHermesStdout reads a Hermes reply on stdout (already trimmed).
-// isObject reports whether stdout was a JSON object at all.
-func parseHermesStdout(ev *Event, stdout string) (c *Contribution, note string, isObject bool) {
+// parseHermesStdout reads a Hermes reply on stdout (already trimmed). obj
+// is stdout's JSON object, nil when it was none; unread is then why, as a
+// fail_closed guard's reason.
+func parseHermesStdout(ev *Event, stdout string) (c *Contribution, note string, obj map[string]any, unread string) {
 	if stdout == "" {
-		return nil, "", false
+		return nil, "", nil, ""
 	}
 	if stdout == "{}" {
-		return nil, "", true
+		return nil, "", map[string]any{}, ""
 	}
-	v, err := pyjson.Decode([]byte(stdout))
+	v, err := pyjson.DecodeUnique([]byte(stdout))
+	if amb := ambiguous(err); amb != "" {
+		return nil, "shell " + AmbiguousNote(amb, stdout), nil, "ambiguous stdout: " + amb
+	}
 	if err != nil {
-		return nil, "shell hook stdout was not valid JSON (event=" + ev.Name + "): " + textutil.CutRunes(stdout, 200), false
+		return nil, "shell hook stdout was not valid JSON (event=" + ev.Name + "): " + textutil.CutRunes(stdout, 200), nil, unparseable
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return nil, "shell hook stdout was JSON but not an object", false
+		return nil, "shell hook stdout was JSON but not an object", nil, unparseable
 	}
 	switch ev.HermesReply {
 	case ReplyTool:
@@ -97,7 +110,43 @@ func parseHermesStdout(ev *Event, stdout string) (c *Contribution, note string, 
 			c = hermesTransformReply(obj, c)
 		}
 	}
-	return withExtensions(obj, c), note, true
+	return withExtensions(obj, c), note, obj, ""
+}
+
+// hermesVerbs are, per reply form that can refuse, the values of "action"
+// and of "decision" the form reads, and those that say "no objection" in
+// either dialect's words (decision "approve" and "allow": Hermes reads
+// them as nothing, deliberately; action "pass", the runtime extensions'
+// "no opinion" beside metadata or state). Any other value of either key — another
+// agent's word, another case, another type — is a verb the event does not
+// read: what a fail_closed guard says there cannot be taken for allow.
+var hermesVerbs = map[HermesReplyKind]struct{ action, decision []string }{
+	ReplyTool:    {action: []string{"block", "modify", "rewrite", "approve", "pass"}, decision: []string{"block", "modify", "approve", "allow"}},
+	ReplyGateway: {action: []string{"skip", "rewrite", "allow", "pass"}, decision: []string{"approve", "allow"}},
+}
+
+// unreadVerb describes the first "action" or "decision" of obj that ev's
+// reply form does not read (`decision "deny"`), "" when there is none or
+// the form has no verbs to check.
+func unreadVerb(ev *Event, obj map[string]any) string {
+	verbs, ok := hermesVerbs[ev.HermesReply]
+	if !ok || obj == nil {
+		return ""
+	}
+	for _, k := range []struct {
+		key   string
+		known []string
+	}{{"action", verbs.action}, {"decision", verbs.decision}} {
+		v, present := obj[k.key]
+		if !present || v == nil {
+			continue
+		}
+		if s, isStr := v.(string); isStr && slices.Contains(k.known, s) {
+			continue
+		}
+		return k.key + " " + textutil.CutRunes(string(pyjson.Encode(v, pyjson.Compact)), 60)
+	}
+	return ""
 }
 
 // hermesContext is Hermes' rule for every other event: a non-blank string

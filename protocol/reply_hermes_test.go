@@ -185,6 +185,32 @@ var hermesSectionH = []replyCase{
 		want: block("hook /hooks/guard.sh --strict failed closed: was killed by signal 9 and printed nothing")},
 	{name: "H_fix102405_fail_open_nonzero_exit_empty_stdout_nothing", event: "pre_tool_call", exit: 1, want: nil},
 	{name: "H_fix102405_fail_closed_non_gating_event_nothing", event: "on_session_end", failClosed: true, exit: 1, want: nil},
+
+	// A fail_closed guard's verb the event does not read (another agent's
+	// word, another case, another type) is no "no objection": it blocks,
+	// naming it. Hermes' reading (nothing) stays for the others.
+	{name: "H_unread_verb_claude_deny", event: "pre_tool_call", failClosed: true, stdout: `{"decision":"deny","reason":"no"}`,
+		want: block(`hook /hooks/guard.sh --strict failed closed: its reply's decision "deny" is not one pre_tool_call reads`)},
+	{name: "H_unread_verb_capitals", event: "pre_tool_call", failClosed: true, stdout: `{"action":"Block"}`,
+		want: block(`hook /hooks/guard.sh --strict failed closed: its reply's action "Block" is not one pre_tool_call reads`)},
+	{name: "H_unread_verb_number", event: "pre_tool_call", failClosed: true, stdout: `{"decision":1}`,
+		want: block(`hook /hooks/guard.sh --strict failed closed: its reply's decision 1 is not one pre_tool_call reads`)},
+	{name: "H_unread_verb_object", event: "pre_tool_call", failClosed: true, stdout: `{"action":{"block":true}}`,
+		want: block(`hook /hooks/guard.sh --strict failed closed: its reply's action {"block":true} is not one pre_tool_call reads`)},
+	{name: "H_unread_verb_beside_a_modify", event: "pre_tool_call", failClosed: true, stdout: `{"action":"modify","args":{},"decision":"DENY"}`,
+		want: block(`hook /hooks/guard.sh --strict failed closed: its reply's decision "DENY" is not one pre_tool_call reads`)},
+	{name: "H_unread_verb_block_still_its_own", event: "pre_tool_call", failClosed: true, stdout: `{"action":"block","message":"m","decision":"deny"}`,
+		want: block("m")},
+	{name: "H_unread_verb_null_is_absent", event: "pre_tool_call", failClosed: true, stdout: `{"decision":null}`, want: nil},
+	{name: "H_unread_verb_pass_is_no_opinion", event: "pre_tool_call", failClosed: true, stdout: `{"action":"pass","state":{"k":1}}`,
+		want: &Contribution{State: map[string]any{"k": json.Number("1")}}},
+	{name: "H_unread_verb_approve_is_no_objection", event: "pre_tool_call", failClosed: true, stdout: `{"decision":"approve"}`, want: nil},
+	{name: "H_unread_verb_fail_open_nothing", event: "pre_tool_call", stdout: `{"decision":"deny"}`, want: nil},
+	{name: "H_unread_verb_gateway_tool_form", event: "pre_gateway_dispatch", failClosed: true, stdout: `{"action":"block"}`,
+		want: block(`hook /hooks/guard.sh --strict failed closed: its reply's action "block" is not one pre_gateway_dispatch reads`)},
+	{name: "H_unread_verb_gateway_allow", event: "pre_gateway_dispatch", failClosed: true, stdout: `{"action":"allow"}`,
+		want: &Contribution{Decision: DecisionAllow}},
+	{name: "H_unread_verb_not_checked_where_nothing_fails_closed", event: "pre_llm_call", failClosed: true, stdout: `{"action":"deny"}`, want: nil},
 }
 
 func TestHermesReplySectionA(t *testing.T) {

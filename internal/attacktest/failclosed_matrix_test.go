@@ -129,13 +129,31 @@ func matrixFailures() []matrixFailure {
 		{name: "garbage", script: "#!/bin/sh\necho '{ this is not a reply'\n"},
 		{name: "exit-2-no-json", script: "#!/bin/sh\necho 'something went wrong' >&2\nexit 2\n"},
 		{name: "exit-1", script: "#!/bin/sh\nexit 1\n"},
+		// Replies that are JSON objects yet say nothing the guard's
+		// dialect can act on: a member named twice (which one the guard
+		// meant cannot be known), a verb of another agent's vocabulary.
+		{name: "ambiguous-reply", script: "#!/bin/sh\necho '{\"decision\": \"block\", \"decision\": \"approve\"}'\n"},
+		// A worker entry (run one-shot by hook) whose reply line is no JSON
+		// object, or names a member twice.
+		{name: "worker-garbage", entry: "      worker: true\n", script: "#!/bin/sh\necho '{ this is not a reply'\n"},
+		{name: "worker-ambiguous", entry: "      worker: true\n", script: "#!/bin/sh\necho '{\"decision\": \"block\", \"decision\": \"approve\"}'\n"},
+		{name: "unread-verb", script: "#!/bin/sh\necho '{\"decision\": \"deny\", \"reason\": \"no\"}'\n"},
 		// Valid JSON that fails Claude Code's validation: no reply at all.
 		{name: "invalid-reply", claude: true, script: "#!/bin/sh\necho '{\"decision\": 5}'\n"},
+		// Claude Code applies no hookSpecificOutput without its event's
+		// hookEventName (an error, the call proceeds): the guard's deny in
+		// it was never read.
+		// A shell profile's banner before the reply: stdout is text, which
+		// Claude Code ignores on exit 0; the block after it is never read.
+		{name: "banner-before-reply", claude: true, script: "#!/bin/sh\necho 'Welcome to the build box'\necho '{\"decision\": \"block\", \"reason\": \"no\"}'\n"},
+		{name: "hso-without-event-name", claude: true, script: "#!/bin/sh\necho '{\"hookSpecificOutput\": {\"permissionDecision\": \"deny\"}}'\n"},
+		{name: "hso-other-event-name", claude: true, script: "#!/bin/sh\necho '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"permissionDecision\": \"deny\"}}'\n"},
 		{name: "unapproved", unapproved: true},
 		{name: "changed-since-approval", after: func(e *env) { e.write("guard.sh", "#!/bin/sh\necho '{}'\n", 0o755) }},
 		{name: "config-unreadable", config: "hooks:\n  pre_tool_call: [\n    - command: ./guard.sh\n"},
 		{name: "payload-unreadable", anyCaller: true, stdin: func(matrixCaller, []byte) []byte { return []byte("this is not JSON {") }},
 		{name: "payload-event-unserved", stdin: unservedEvent},
+		{name: "payload-event-refuses-nothing", stdin: observerEvent},
 		{name: "unknown-tool", tool: unknownTool},
 		// The guard's own timeout (600 s) is far past the agent's (5 s): only
 		// hook's deadline can answer in time (item 4).
@@ -184,6 +202,11 @@ func must(t *testing.T, err error) {
 // unservedEvent is the sample naming an event the agent does not serve,
 // where the payload names its event (the command line names a gating one).
 func unservedEvent(c matrixCaller, sample []byte) []byte {
+	return renameEvent(c, sample, "HermesMatrixNoSuchEvent")
+}
+
+// renameEvent is the sample naming the event name instead of its own.
+func renameEvent(c matrixCaller, sample []byte, name string) []byte {
 	var obj map[string]any
 	if err := json.Unmarshal(sample, &obj); err != nil {
 		panic(err)
@@ -194,9 +217,21 @@ func unservedEvent(c matrixCaller, sample []byte) []byte {
 			key = k // the field that names the event (a host's own)
 		}
 	}
-	obj[key] = "HermesMatrixNoSuchEvent"
+	obj[key] = name
 	out, _ := json.Marshal(obj)
 	return out
+}
+
+// observerEvent is the sample naming an event of the agent's that refuses
+// nothing (the call was installed for a gating one): the sample unchanged
+// when the agent has none.
+func observerEvent(c matrixCaller, sample []byte) []byte {
+	for _, name := range c.agent.AgentEvents() {
+		if ev, ok := c.agent.Canonical(name); ok && !ev.Gating() {
+			return renameEvent(c, sample, name)
+		}
+	}
+	return sample
 }
 
 // blockingScript is the guard at work: it keeps what it was asked and

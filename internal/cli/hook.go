@@ -59,7 +59,12 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 		return writeReply(a, probeReply(agent, call, tok))
 	}
 	if call.Event == nil {
-		return a.hookUnserved(agent, call, eventArg)
+		return a.hookUnserved(agent, call, eventArg, "which hermes-hooks does not serve for it")
+	}
+	if asked, ok := agent.Canonical(eventArg); ok && asked.Gating() && !call.Event.Gating() {
+		// The agent reads the answer as the command line's event's: one
+		// for an event that refuses nothing would be its "no objection".
+		return a.hookUnserved(agent, call, eventArg, "which refuses nothing")
 	}
 	ctx, cancel := hookDeadline(start, agent, call, o.AgentTimeout)
 	defer cancel()
@@ -184,19 +189,20 @@ func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, problem str
 }
 
 // hookUnserved answers a payload naming an event hermes-hooks does not
-// serve for the agent: nothing, unless the command line names a gating
-// event. The agent was told to ask before its tool calls, so a payload
-// naming something else (a renamed event, a host's own name) is a call
-// nobody can check, answered as an unreadable one: refused where a
-// fail_closed guard protects the command line's event, never "allow" by
-// silence then.
-func (a *App) hookUnserved(agent *agents.Agent, call *agents.Call, eventArg string) error {
+// serve for the agent, or one that refuses nothing on a call installed
+// for a gating event (why says which): nothing, unless the command line
+// names a gating event. The agent was told to ask before its tool calls,
+// and reads the answer as that event's, so a payload naming something
+// else (a renamed event, a host's own name) is a call nobody can check,
+// answered as an unreadable one: refused where a fail_closed guard
+// protects the command line's event, never "allow" by silence then.
+func (a *App) hookUnserved(agent *agents.Agent, call *agents.Call, eventArg, why string) error {
 	ev, ok := agent.Canonical(eventArg)
 	if !ok || !ev.Gating() {
 		return nil
 	}
 	asked := &agents.Call{Agent: agent, AgentEvent: eventArg, Event: ev, Host: call.Host}
-	return a.hookUnreadable(agent, asked, fmt.Sprintf("the %s hook payload names the event %q, which hermes-hooks does not serve for it, but this hook was installed for %s", agent.Title, call.AgentEvent, eventArg), false)
+	return a.hookUnreadable(agent, asked, fmt.Sprintf("the %s hook payload names the event %q, %s, but this hook was installed for %s", agent.Title, call.AgentEvent, why, eventArg), false)
 }
 
 // hookRefuse answers call with the agent's refusal for reason, and puts it

@@ -161,7 +161,9 @@ func (p *Pool) exchange(ctx, tctx context.Context, w *worker, line []byte, decod
 		return p.ended(ctx, w), false
 	case errors.Is(err, errLongReply):
 		p.crashed(w, err.Error())
-		return Result{SpawnError: "worker " + err.Error(), Stderr: w.takeStderr()}, false
+		// What was kept goes with it, marked cut, as a one-shot hook's
+		// stdout past the cap: a reader can tell a reply cut short.
+		return Result{SpawnError: "worker " + err.Error(), Stdout: reply, StdoutTruncated: true, Stderr: w.takeStderr()}, false
 	case err != nil:
 		// EOF on its stdout: it is gone.
 		p.kill(w)

@@ -44,14 +44,15 @@ func (w *worker) send(line []byte) error {
 }
 
 // receive reads one reply line (blank lines skipped), within the deadline
-// set on the pipe.
+// set on the pipe. A line past the cap is errLongReply, with the cap's
+// worth of it (as Run keeps of a one-shot hook's stdout).
 func (w *worker) receive() ([]byte, error) {
 	for {
 		var reply []byte
 		for {
 			chunk, err := w.rd.ReadSlice('\n')
 			if len(reply)+len(chunk) > w.cap {
-				return nil, errLongReply
+				return append(reply, chunk[:w.cap-len(reply)]...), errLongReply
 			}
 			reply = append(reply, chunk...)
 			if err == bufio.ErrBufferFull {
