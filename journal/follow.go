@@ -101,9 +101,9 @@ func Follow(ctx context.Context, path string, emit func([]byte)) error {
 }
 
 func openIfThere(path string) *os.File {
-	f, err := fsutil.OpenFile(path, os.O_RDONLY, 0)
+	f, err := fsutil.OpenRegular(path, os.O_RDONLY, 0)
 	if err != nil {
-		return nil // not there yet: the next tick looks again
+		return nil // not there yet (or not a file): the next tick looks again
 	}
 	return f
 }

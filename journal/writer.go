@@ -139,7 +139,17 @@ func (w *Writer) Failures() int64 { return w.failures.Load() }
 // Record appends the dispatch (dispatcher.Recorder). A failure is counted
 // and reported once; it never reaches the dispatch.
 func (w *Writer) Record(ctx context.Context, r *dispatcher.Record) {
-	body := pyjson.Append(nil, w.body(r, RouteOf(ctx)), pyjson.Compact)
+	route := RouteOf(ctx)
+	body := pyjson.Append(nil, w.body(r, route, true), pyjson.Compact)
+	if len(body) > maxPayloadLine && w.opts.IncludePayload {
+		// Its SHA-256 stands for a payload this large: a line an
+		// append must read back stays bounded (MaxLine).
+		body = pyjson.Append(body[:0], w.body(r, route, false), pyjson.Compact)
+	}
+	if len(body) > MaxLine-200 { // seq, prev and repaired come on top
+		w.fail(fmt.Errorf("a record of %d bytes is longer than a journal line may be (%d)", len(body), MaxLine))
+		return
+	}
 	if w.opts.Background {
 		w.recordBackground(body)
 		return
@@ -328,7 +338,7 @@ func (w *Writer) openHead() error {
 		w.headF = nil
 	}
 	// Shared for deletion (on Windows): a Writer keeps it open.
-	f, err := fsutil.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := fsutil.OpenRegular(p, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("open the head record: %w", err)
 	}
@@ -352,8 +362,10 @@ func (w *Writer) live() (*os.File, error) {
 		w.f, w.known = nil, false
 	}
 	// Shared for deletion (on Windows): a Writer keeps it open, and
-	// another process must still be able to rotate it.
-	f, err := fsutil.OpenFile(w.opts.Path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	// another process must still be able to rotate it. A regular file
+	// only: a FIFO put at its name took a record larger than its buffer
+	// for ever, and the decision with it.
+	f, err := fsutil.OpenRegular(w.opts.Path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,125 @@
+//go:build linux
+
+package attacktest
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// What a one-shot dispatch does when something other than a journal sits
+// where the journal's files are: the decision must come out, on time and
+// unchanged (docs/journal.md: a journal that cannot be written "never
+// changes or holds up a decision"), and the file must be left as it was.
+
+// journalEnv is a home whose config blocks terminal calls through an
+// approved hook and keeps payloads in the journal (so a record can be
+// made larger than a pipe's buffer).
+func journalEnv(t *testing.T) *env {
+	e := newEnv(t)
+	e.write("block.sh", "#!/bin/sh\ncat >/dev/null\necho '{\"action\":\"block\",\"message\":\"no\"}'\n", 0o755)
+	e.write("home/config.yaml", "hooks:\n  pre_tool_call:\n    - command: "+e.path("block.sh")+
+		"\n      matcher: terminal\njournal:\n  include_payload: true\n", 0o644)
+	e.run("", "approve", e.path("block.sh"))
+	return e
+}
+
+// dispatchWithin runs one dispatch of payload and fails the test unless it
+// answers the hook's block within hangGuard (it is killed then). It
+// returns stderr.
+func (e *env) dispatchWithin(payload string) string {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	// Killed, not asked to stop: the old dispatch, stuck in its write,
+	// did not end on SIGTERM.
+	c := exec.CommandContext(ctx, binary, "dispatch", "pre_tool_call")
+	c.Dir, c.Env, c.Stdin = e.dir, e.vars, strings.NewReader(payload)
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	start := time.Now()
+	err := c.Run()
+	if ctx.Err() != nil {
+		e.t.Fatalf("dispatch still running after %v (killed): the journal held up the decision\n%s", time.Since(start), errb.String())
+	}
+	if err != nil || !strings.Contains(out.String(), `"decision":"block"`) {
+		e.t.Fatalf("dispatch: %v\nstdout: %s\nstderr: %s", err, out.String(), errb.String())
+	}
+	return errb.String()
+}
+
+func bigPayload() string {
+	return `{"tool_name":"terminal","args":{"command":"` + strings.Repeat("x", 200<<10) + `"}}`
+}
+
+// A FIFO at the journal's name: opening it for writing succeeds (the
+// writer is its own reader), but a record larger than the pipe's buffer
+// blocked the write for ever, under the lock, before the decision was
+// printed; the process did not even end on SIGTERM.
+func TestJournalFIFODelaysNoDecision(t *testing.T) {
+	e := journalEnv(t)
+	if err := syscall.Mkfifo(e.path("home/hook-journal.jsonl"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stderr := e.dispatchWithin(bigPayload())
+	if !strings.Contains(stderr, "not a regular file") {
+		t.Errorf("no warning that the journal is not a file: %q", stderr)
+	}
+}
+
+// A FIFO where the newest rotated file would be: with an empty live file
+// the writer opens it to chain on from its last record, and the open
+// blocked for ever.
+func TestJournalRotatedFIFODelaysNoDecision(t *testing.T) {
+	e := journalEnv(t)
+	e.write("home/hook-journal.jsonl", "", 0o600)
+	if err := syscall.Mkfifo(e.path("home/hook-journal.1.jsonl"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.dispatchWithin(`{"tool_name":"terminal"}`)
+}
+
+// A huge file at the journal's name (sparse: it costs no disk) whose only
+// newline is its last byte: the writer read the whole last line into
+// memory to hash it, 60 GiB, before deciding.
+func TestJournalHugeLineDelaysNoDecision(t *testing.T) {
+	e := journalEnv(t)
+	p := e.path("home/hook-journal.jsonl")
+	const size = 60 << 30
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte("\n"), size-1); err != nil {
+		t.Skip("no sparse 60 GiB file here:", err)
+	}
+	f.Close()
+	e.dispatchWithin(`{"tool_name":"terminal"}`)
+	if fi, err := os.Stat(p); err != nil || fi.Size() != size {
+		t.Fatalf("the file was changed: %v %v", fi.Size(), err)
+	}
+}
+
+// A large file without any newline at the journal's name (journal.path
+// naming the wrong file, or a file put there): the writer read all of it
+// as a "torn" record and truncated it to nothing. A torn write is never
+// longer than one record.
+func TestJournalDoesNotTruncateAFileThatIsNoTornWrite(t *testing.T) {
+	e := journalEnv(t)
+	p := e.path("home/hook-journal.jsonl")
+	data := bytes.Repeat([]byte("not a journal "), (32<<20)/14)
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.dispatchWithin(`{"tool_name":"terminal"}`)
+	got, err := os.ReadFile(p)
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("the file was changed: %d bytes of %d, %v", len(got), len(data), err)
+	}
+}

@@ -1,0 +1,100 @@
+package journal
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A payload so large that its record would pass 16 MiB is kept as its
+// SHA-256 only: every line an append reads back stays within MaxLine.
+func TestLargePayloadIsOmitted(t *testing.T) {
+	p := filepath.Join(t.TempDir(), DefaultFile)
+	w := newWriter(t, Options{Path: p, IncludePayload: true})
+	r := record("no")
+	r.Fields = map[string]any{"tool_name": "terminal", "args": map[string]any{"command": strings.Repeat("x", 20<<20)}}
+	w.Record(context.Background(), r)
+	w.Record(context.Background(), record("small"))
+	if w.Failures() != 0 {
+		t.Fatalf("%d failures", w.Failures())
+	}
+	ls := readLines(t, p)
+	if len(ls) != 2 || len(ls[0]) > maxPayloadLine {
+		t.Fatalf("%d lines, the first %d bytes", len(ls), len(ls[0]))
+	}
+	var e Entry
+	if err := json.Unmarshal([]byte(ls[0]), &e); err != nil {
+		t.Fatal(err)
+	}
+	if e.Payload != nil || e.PayloadOmitted < 20<<20 || len(e.PayloadSHA256) != 64 {
+		t.Fatalf("payload %d keys, omitted %d, sha %q", len(e.Payload), e.PayloadOmitted, e.PayloadSHA256)
+	}
+	var small Entry
+	if json.Unmarshal([]byte(ls[1]), &small); small.Payload == nil || small.PayloadOmitted != 0 {
+		t.Fatalf("the small record lost its payload: %+v", small)
+	}
+	if res := mustVerify(t, p); res.Bad != nil || res.Records != 2 {
+		t.Fatalf("verify %+v", res.Bad)
+	}
+}
+
+// What sits at the journal's name and is no journal is never "repaired":
+// only what a cut-short write leaves (a record's start, NULs) is
+// truncated. The old writer truncated any file without a newline to
+// nothing, and read a last line of any length into memory.
+func TestNoJournalIsNotTruncated(t *testing.T) {
+	for name, content := range map[string]string{
+		"no newline":            strings.Repeat("some notes, not a journal ", 2000),
+		"a line, then no more":  "a first line\nand a second without its newline",
+		"json without newline":  `{"name":"a config file"}`,
+		"a record, then a tail": "", // filled below: a record, then text
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), DefaultFile)
+			if content == "" {
+				w := newWriter(t, Options{Path: p})
+				w.Record(context.Background(), record("a"))
+				w.Close()
+				data, _ := os.ReadFile(p)
+				content = string(data) + "appended by something else"
+			}
+			if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			w := newWriter(t, Options{Path: p})
+			w.Record(context.Background(), record("b"))
+			if w.Failures() != 1 {
+				t.Errorf("%d failures, want the record refused", w.Failures())
+			}
+			if data, _ := os.ReadFile(p); string(data) != content {
+				t.Fatalf("the file was changed:\n%q", data)
+			}
+		})
+	}
+}
+
+// A line longer than any record is named by Verify without being read
+// into memory, and passed over by Scan.
+func TestVerifyNamesALineTooLong(t *testing.T) {
+	p := filepath.Join(t.TempDir(), DefaultFile)
+	w := newWriter(t, Options{Path: p})
+	w.Record(context.Background(), record("a"))
+	w.Close()
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"seq":2,"prev":"` + strings.Repeat("0", 64) + `","x":"` + strings.Repeat("y", MaxLine) + "\"}\n")
+	f.Close()
+	res := mustVerify(t, p)
+	if res.Bad == nil || res.Bad.Line != 2 || !strings.Contains(res.Bad.Reason, "longer than any journal record") {
+		t.Fatalf("verify %+v", res.Bad)
+	}
+	n := 0
+	if err := Scan(p, func(Line, *Entry) bool { n++; return true }); err != nil || n != 1 {
+		t.Fatalf("scan: %d records, %v", n, err)
+	}
+}
