@@ -123,3 +123,23 @@ func TestJournalDoesNotTruncateAFileThatIsNoTornWrite(t *testing.T) {
 		t.Fatalf("the file was changed: %d bytes of %d, %v", len(got), len(data), err)
 	}
 }
+
+// A FIFO at the export spool's name: a one-shot dispatch appends its
+// record there before it answers, and opening a FIFO nobody reads for
+// writing blocked for ever (docs/export.md: "nothing export does can change
+// or delay the journal or the decision").
+func TestExportSpoolFIFODelaysNoDecision(t *testing.T) {
+	e := journalEnv(t)
+	e.write("home/config.yaml", "hooks:\n  pre_tool_call:\n    - command: "+e.path("block.sh")+
+		"\n      matcher: terminal\nexport:\n  file: "+e.path("decisions.jsonl")+"\n", 0o644)
+	if err := os.MkdirAll(e.path("home/export-spool"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(e.path("home/export-spool/spool.jsonl"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.dispatchWithin(`{"tool_name":"terminal"}`)
+	if data, err := os.ReadFile(e.path("home/hook-journal.jsonl")); err != nil || !strings.Contains(string(data), `"decision":"block"`) {
+		t.Fatalf("the journal lost the record: %v %q", err, data)
+	}
+}
