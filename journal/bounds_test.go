@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A payload so large that its record would pass 16 MiB is kept as its
@@ -97,4 +98,34 @@ func TestVerifyNamesALineTooLong(t *testing.T) {
 	if err := Scan(p, func(Line, *Entry) bool { n++; return true }); err != nil || n != 1 {
 		t.Fatalf("scan: %d records, %v", n, err)
 	}
+}
+
+// log -f keeps no line longer than MaxLine in memory: it passes it over,
+// then follows the next line.
+func TestFollowPassesOverALineTooLong(t *testing.T) {
+	p := filepath.Join(t.TempDir(), DefaultFile)
+	if err := os.WriteFile(p, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	got := make(chan int, 10)
+	done := make(chan error, 1)
+	go func() { done <- Follow(ctx, p, func(line []byte) { got <- len(line) }) }()
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(strings.Repeat("y", MaxLine+100) + "\n" + `{"seq":7}` + "\n")
+	f.Close()
+	select {
+	case n := <-got:
+		if n != len(`{"seq":7}`) {
+			t.Fatalf("followed a line of %d bytes first", n)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("follow hung")
+	}
+	cancel()
+	<-done
 }
