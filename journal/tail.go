@@ -41,8 +41,9 @@ const maxPayloadLine = 16 << 20
 // its newline, and at most one complete line that is not a record (what a
 // crash after the size but before the data reached the disk leaves: NULs).
 // Anything worse is not a torn write, and is left for log verify to name:
-// in particular more than MaxLine bytes after the last newline, or a last
-// line longer than MaxLine (no writer writes either), are never truncated.
+// in particular more than MaxLine bytes after the last newline, a last
+// line longer than MaxLine (no writer writes either), or a file without a
+// record that does not start as one, are never truncated.
 func readTail(f *os.File) (tail, error) {
 	st, err := f.Stat()
 	if err != nil {
@@ -70,13 +71,13 @@ func readTail(f *os.File) (tail, error) {
 		if seq, prev, hash, ok := recordAt(f, start, end-1); ok {
 			t.found, t.seq, t.hash, t.prev = true, seq, hash, prev
 			t.torn = t.size - end
-			if t.torn > 0 && !tornShape(f, end) {
-				return t, notRecords
-			}
 			return t, nil
 		}
 		end = start
 	}
+	// No record at all: all of it is torn only if it starts as a record
+	// would (or as the NULs of a crash); else it is a file that is no
+	// journal, which the old writer truncated to nothing.
 	if end > 0 || (t.size > 0 && !tornShape(f, 0)) {
 		return t, notRecords
 	}
@@ -90,7 +91,9 @@ const recordStart = `{"seq":`
 // tornShape reports whether the bytes at off can be what a write cut
 // short left: the start of a record, or NULs (a crash after the file's
 // size reached the disk but before its data did). Anything else is not
-// ours to truncate: a file that is no journal at the journal's name.
+// ours to truncate: a file that is no journal at the journal's name. (After
+// an intact record, the file is a journal, and a line appended by hand is
+// repaired as a torn one, as it always was.)
 func tornShape(f *os.File, off int64) bool {
 	var b [len(recordStart)]byte
 	n, _ := f.ReadAt(b[:], off)
