@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // A payload so large that its record would pass 16 MiB is kept as its
@@ -121,4 +123,36 @@ func TestFollowPassesOverALineTooLong(t *testing.T) {
 	}
 	cancel()
 	<-done
+}
+
+// A record gives up at its context's deadline (a hook call's: the agent's
+// own timeout, less a margin), however long LockWait is: an agent that
+// stops waiting reads no answer. The old Writer waited out LockWait.
+func TestRecordGivesUpAtTheDeadline(t *testing.T) {
+	p := filepath.Join(t.TempDir(), DefaultFile)
+	w := newWriter(t, Options{Path: p, LockWait: time.Hour})
+	w.Record(context.Background(), record("first")) // creates the lock file
+	held, err := fsutil.OpenLockFile(p + ".lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	if err := fsutil.TryLock(held); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(50*time.Millisecond))
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		w.Record(ctx, record("second"))
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("the record waited past its deadline for a held lock")
+	}
+	if w.Failures() != 1 {
+		t.Fatalf("%d failures, want the record dropped and counted", w.Failures())
+	}
 }

@@ -154,9 +154,22 @@ func (w *Writer) Record(ctx context.Context, r *dispatcher.Record) {
 		w.recordBackground(body)
 		return
 	}
-	if err := w.append(body); err != nil {
+	if err := w.appendWithin(body, w.waitFor(ctx)); err != nil {
 		w.fail(err)
 	}
+}
+
+// waitFor is how long a foreground append may wait for the journal's lock:
+// LockWait, but never past ctx's deadline (a hook call's: the agent's own
+// timeout, less a margin). An agent that stops waiting reads no answer,
+// which most take as no objection, so the record gives up first: at the
+// deadline, one attempt and no wait.
+func (w *Writer) waitFor(ctx context.Context) time.Duration {
+	wait := w.opts.LockWait
+	if dl, ok := ctx.Deadline(); ok {
+		wait = max(min(wait, time.Until(dl)), 0)
+	}
+	return wait
 }
 
 func (w *Writer) fail(err error) {
@@ -169,13 +182,16 @@ func (w *Writer) fail(err error) {
 
 // append writes one record whose JSON object, without seq and prev, is
 // body, waiting at most LockWait for the lock.
-func (w *Writer) append(body []byte) error {
+func (w *Writer) append(body []byte) error { return w.appendWithin(body, w.opts.LockWait) }
+
+// appendWithin is append, waiting at most wait for the lock.
+func (w *Writer) appendWithin(body []byte, wait time.Duration) error {
 	if len(body) < 2 || body[0] != '{' {
 		return errors.New("journal: record is not a JSON object")
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.appendLocked(body, w.opts.LockWait)
+	return w.appendLocked(body, wait)
 }
 
 // appendLocked is append with w.mu held: under the journal's lock

@@ -143,3 +143,38 @@ func TestExportSpoolFIFODelaysNoDecision(t *testing.T) {
 		t.Fatalf("the journal lost the record: %v %q", err, data)
 	}
 }
+
+// A journal whose lock another process holds neither changes a hook
+// call's decision nor holds it past the agent's deadline: the record gives
+// up when the deadline comes. The old dispatch waited out the journal's
+// 2 s bound inside the 1.75 s deadline of an agent that waits 2 s, and its
+// answer was then thrown away as late: the guard had allowed the call, and
+// the agent was told "its guards did not answer in time" (after the
+// deadline, which an agent that gave up reads as no answer).
+func TestJournalLockHeldChangesNoHookDecision(t *testing.T) {
+	e := newEnv(t)
+	e.write("allow.sh", "#!/bin/sh\ncat >/dev/null\necho '{}'\n", 0o755)
+	e.write("home/config.yaml", "hooks:\n  pre_tool_call:\n    - command: "+e.path("allow.sh")+"\n", 0o644)
+	e.run("", "approve", e.path("allow.sh"))
+	lock, err := os.OpenFile(e.path("home/hook-journal.jsonl.lock"), os.O_WRONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	payload := `{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"` + e.dir + `"}`
+	c := e.cmd(payload, "hook", "claude", "PreToolUse", "--agent-timeout", "2")
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	if err := c.Run(); err != nil {
+		t.Fatalf("hook: %v\n%s", err, errb.String())
+	}
+	if strings.Contains(out.String(), "deny") || strings.Contains(errb.String(), "did not answer in time") {
+		t.Fatalf("the held journal changed the decision:\nstdout: %s\nstderr: %s", out.String(), errb.String())
+	}
+	if !strings.Contains(errb.String(), "decision journal: cannot record") {
+		t.Errorf("no warning that the record was dropped: %s", errb.String())
+	}
+}
