@@ -156,3 +156,25 @@ func TestRecordGivesUpAtTheDeadline(t *testing.T) {
 		t.Fatalf("%d failures, want the record dropped and counted", w.Failures())
 	}
 }
+
+// A last line longer than recordAt reads whole is hashed as it is read:
+// the next writer (another process, here a fresh Writer) chains from it.
+func TestAppendAfterALongRecord(t *testing.T) {
+	p := filepath.Join(t.TempDir(), DefaultFile)
+	r := record("no")
+	r.Fields = map[string]any{"tool_name": "terminal", "args": map[string]any{"command": strings.Repeat("x", 3*smallLine)}}
+	a := newWriter(t, Options{Path: p, IncludePayload: true})
+	a.Record(context.Background(), r)
+	a.Close()
+	b := newWriter(t, Options{Path: p})
+	b.Record(context.Background(), record("after"))
+	if a.Failures()+b.Failures() != 0 {
+		t.Fatalf("%d, %d failures", a.Failures(), b.Failures())
+	}
+	if ls := readLines(t, p); len(ls) != 2 || len(ls[0]) <= 3*smallLine {
+		t.Fatalf("%d lines", len(ls))
+	}
+	if res := mustVerify(t, p); res.Bad != nil || res.Records != 2 {
+		t.Fatalf("verify %+v", res.Bad)
+	}
+}

@@ -104,24 +104,35 @@ func tornShape(f *os.File, off int64) bool {
 }
 
 // recordAt reads the line f holds in [start, end) as a record: its seq,
-// prev and SHA-256, read through without holding the line in memory.
+// prev and SHA-256. A line of up to smallLine bytes (every record without
+// a large payload) is read whole, in one read; a longer one is hashed as
+// it is read, without holding it in memory.
 func recordAt(f *os.File, start, end int64) (seq int64, prev, hash string, ok bool) {
 	n := end - start
 	if n < 2 {
 		return 0, "", "", false
 	}
+	if n <= smallLine {
+		line := make([]byte, n)
+		if _, err := f.ReadAt(line, start); err != nil {
+			return 0, "", "", false
+		}
+		if seq, prev, ok = parseSeq(line); !ok {
+			return 0, "", "", false
+		}
+		sum := sha256.Sum256(line)
+		return seq, prev, hex.EncodeToString(sum[:]), true
+	}
 	var last [1]byte
 	if _, err := f.ReadAt(last[:], end-1); err != nil || last[0] != '}' {
 		return 0, "", "", false
 	}
-	head := make([]byte, min(n, 256))
+	head := make([]byte, 256, 257)
 	if _, err := f.ReadAt(head, start); err != nil {
 		return 0, "", "", false
 	}
-	if int64(len(head)) < n {
-		head = append(head, '}') // parseSeq checks the end, read above
-	}
-	if seq, prev, ok = parseSeq(head); !ok {
+	// parseSeq checks the line's end too: that is the byte read above.
+	if seq, prev, ok = parseSeq(append(head, '}')); !ok {
 		return 0, "", "", false
 	}
 	h := sha256.New()
@@ -130,6 +141,9 @@ func recordAt(f *os.File, start, end int64) (seq int64, prev, hash string, ok bo
 	}
 	return seq, prev, hex.EncodeToString(h.Sum(nil)), true
 }
+
+// smallLine is the longest line recordAt reads whole.
+const smallLine = 64 << 10
 
 // prevNewline is the offset of the last '\n' in f before offset before,
 // or -1; it looks no further back than offset floor (-1 when it reached
