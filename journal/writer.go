@@ -209,9 +209,10 @@ func (w *Writer) appendLocked(body []byte, wait time.Duration) error {
 	if err != nil {
 		return err
 	}
-	if err := w.openHead(); err != nil {
-		return err
-	}
+	// A head record that cannot be opened (a FIFO put at its name, say)
+	// stops no record: the head is evidence of the journal's end, the
+	// records are the journal. The append goes on without it, and says so.
+	headErr := w.openHead()
 	t, h, advance, err := w.end(f)
 	if err != nil {
 		return err
@@ -273,6 +274,9 @@ func (w *Writer) appendLocked(body []byte, wait time.Duration) error {
 		unlock = func() {}
 		w.opts.OnAppend(line[:len(line)-1])
 	}
+	if headErr != nil {
+		return fmt.Errorf("the record was written, but not the head record: %w", headErr)
+	}
 	return nil
 }
 
@@ -299,6 +303,9 @@ func (w *Writer) end(f *os.File) (t tail, h *head, advance bool, err error) {
 		if err := chainFromRotated(w.opts.Path, &t); err != nil {
 			return t, nil, false, err
 		}
+	}
+	if w.headF == nil {
+		return t, nil, false, nil // it could not be opened (appendLocked)
 	}
 	h, w.headSize, err = readHeadFile(w.headF)
 	switch {
