@@ -160,8 +160,12 @@ func (d *Dispatcher) fold(ctx context.Context, r *round, sess sessions.Session, 
 	if r.session != "" && ran {
 		d.saveSession(ctx, ev, r.session, sess, &outcome, ranOnce)
 	}
+	// Whether the hooks were cut short is settled before the record: a
+	// Recorder that takes its time (a journal whose lock another process
+	// holds) must not make an answer late.
+	cut := ran && ctx.Err() != nil
 	d.record(ctx, &r.firing, r.start, r.fields, r.hooks, r.pins, ran || r.gateSkipped, &outcome)
-	if ran && ctx.Err() != nil {
+	if cut {
 		// The hooks that were killed are missing from the fold: the
 		// outcome would read as "no objection" where a guard never
 		// answered.

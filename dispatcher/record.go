@@ -26,7 +26,11 @@ import (
 // one dispatch cannot lose the record; it must therefore return quickly and
 // within a small bound whatever happens to its storage, never fail the
 // dispatch (it cannot: it returns nothing), and not keep r, whose maps are
-// the dispatch's own, after it returns.
+// the dispatch's own, after it returns. ctx is the dispatch's: a Recorder
+// gives up before its deadline (a hook call's answer must reach the agent
+// before the agent stops waiting), and whether the dispatch was cut short
+// is settled before Record is called, so no time it takes changes the
+// outcome.
 type Recorder interface {
 	Record(ctx context.Context, r *Record)
 }

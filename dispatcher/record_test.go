@@ -132,3 +132,34 @@ func TestRecorderNotCalledWithoutAHookRun(t *testing.T) {
 		t.Fatalf("no-match path allocates %v times with a Recorder", n)
 	}
 }
+
+// cancellingRecorder ends the dispatch's context while it records: what
+// a journal that waits for a held lock until the hook call's deadline
+// amounts to.
+type cancellingRecorder struct{ cancel context.CancelFunc }
+
+func (c cancellingRecorder) Record(context.Context, *Record) { c.cancel() }
+
+// However long a Recorder takes, the outcome stands: whether the hooks
+// were cut short is settled before the record. The old fold asked after
+// it, so a journal whose lock was held past a hook call's deadline turned
+// a guard's answer into "did not answer in time".
+func TestSlowRecorderChangesNoOutcome(t *testing.T) {
+	dir := t.TempDir()
+	block := script(t, dir, "block.sh", `echo '{"decision":"block","reason":"no rm"}'`)
+	cfg, err := hookconfig.ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - command: "+block+"\n"), "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	d, err := New(cfg, Options{Gate: AllowAll, Recorder: cancellingRecorder{cancel}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	o, err := d.Dispatch(ctx, "pre_tool_call", map[string]any{"tool_name": "terminal"})
+	if err != nil || o.Decision != protocol.DecisionBlock {
+		t.Fatalf("outcome %+v, err %v", o.Decision, err)
+	}
+}

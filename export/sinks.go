@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // sink is one destination. send delivers a batch or fails; a failure is
@@ -112,10 +114,12 @@ func (s *fileSink) send(_ context.Context, items []item) error {
 	for _, it := range items {
 		buf = append(append(buf, it.line...), '\n')
 	}
-	f, err := os.OpenFile(s.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	// A regular file only: a FIFO nobody reads would hold the sink's
+	// worker (and the spool's flush lock) for ever.
+	f, err := fsutil.OpenRegular(s.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if errors.Is(err, os.ErrNotExist) {
 		if err = os.MkdirAll(filepath.Dir(s.path), 0o700); err == nil {
-			f, err = os.OpenFile(s.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+			f, err = fsutil.OpenRegular(s.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 		}
 	}
 	if err != nil {

@@ -167,6 +167,23 @@ func TestSyslogEscapesParams(t *testing.T) {
 	checkSyslog(t, msg, 36, line)
 }
 
+// Nothing a hook or a payload controls can end the message early or start
+// another line in a log file: control characters in the summary and the
+// structured data are written escaped (the journal line at the end is
+// JSON, which escapes them itself). Before, a hook's message
+// "ok\n<34>1 … forged" reached a syslog file as a line of its own.
+func TestSyslogEscapesControlCharacters(t *testing.T) {
+	line := strings.Replace(blockLine, `"session":"s1"`, `"session":"s\r\n1"`, 1)
+	line = strings.Replace(line, `"message":"no rm -rf"`, `"message":"ok\n<34>1 2026-01-01T00:00:00Z host forged - - - all clear\u001b[2J"`, 1)
+	msg := string(formatRFC5424(&[]item{newItem([]byte(line))}[0], "host", "1", time.Now()))
+	if strings.ContainsAny(msg, "\r\n\x1b") {
+		t.Fatalf("a control character written raw: %q", msg)
+	}
+	if !strings.Contains(msg, `session="s\r\n1"`) || !strings.Contains(msg, `ok\n<34>1`) {
+		t.Errorf("not escaped visibly: %q", msg)
+	}
+}
+
 // The JSON-lines file is opened for each batch: a shipper that renames it
 // away finds the next lines in a new file, none split.
 func TestFileSinkRotationSafe(t *testing.T) {

@@ -20,6 +20,10 @@ const SpoolDir = "export-spool"
 // and counted (the journal still has it).
 const MaxSpoolBytes = 64 << 20
 
+// lineSlack is what a flush reads of the spool beyond its bound: the
+// longest journal line (the last append may pass the bound by one).
+const lineSlack = 64 << 20
+
 // spoolLockWait bounds an append's wait for the spool's lock, which is
 // only ever held for one write or one read-and-truncate.
 const spoolLockWait = 250 * time.Millisecond
@@ -43,10 +47,13 @@ func (s Spool) sending() string { return filepath.Join(s.Dir, "spool.sending") }
 // Append leaves one journal line in the spool.
 func (s Spool) Append(line []byte) error {
 	line = bytes.TrimRight(line, "\r\n")
-	f, err := os.OpenFile(s.live(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	// A regular file only, opened without blocking: a one-shot process
+	// appends before it answers, and a FIFO put here held its decision
+	// for ever.
+	f, err := fsutil.OpenRegular(s.live(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if errors.Is(err, os.ErrNotExist) {
 		if err = os.MkdirAll(s.Dir, 0o700); err == nil {
-			f, err = os.OpenFile(s.live(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+			f, err = fsutil.OpenRegular(s.live(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 		}
 	}
 	if err != nil {
@@ -110,7 +117,7 @@ func (s Spool) addDropped(n int) {
 	if n <= 0 {
 		return
 	}
-	f, err := os.OpenFile(filepath.Join(s.Dir, "dropped"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := fsutil.OpenRegular(filepath.Join(s.Dir, "dropped"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return
 	}
@@ -121,10 +128,10 @@ func (s Spool) addDropped(n int) {
 // take moves the live spool's records to spool.sending (unless that is
 // still there from a flush that failed) and empties the live file.
 func (s Spool) take() ([]byte, error) {
-	if data, err := os.ReadFile(s.sending()); err == nil {
+	if data, err := fsutil.ReadRegular(s.sending(), "", s.max()+lineSlack); err == nil {
 		return data, nil
 	}
-	f, err := os.OpenFile(s.live(), os.O_RDWR, 0)
+	f, err := fsutil.OpenRegular(s.live(), os.O_RDWR, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -137,7 +144,8 @@ func (s Spool) take() ([]byte, error) {
 		return nil, err
 	}
 	defer unlock()
-	data, err := io.ReadAll(f)
+	// Bounded: Append keeps the spool within max, bar one line.
+	data, err := io.ReadAll(io.LimitReader(f, s.max()+lineSlack))
 	if err != nil || len(data) == 0 {
 		return nil, err
 	}

@@ -71,7 +71,7 @@ func formatRFC5424(it *item, host, pid string, now time.Time) []byte {
 	}
 	b = append(b, "\xef\xbb\xbf"...) // BOM: the message is UTF-8
 	if it.ok {
-		b = append(b, strings.ToValidUTF8(r.summary(), "\uFFFD")...)
+		b = appendEscaped(b, strings.ToValidUTF8(r.summary(), "\uFFFD"))
 		b = append(b, ' ')
 	}
 	return append(b, it.line...)
@@ -104,11 +104,42 @@ func header(s string, max int) string {
 func appendParam(b []byte, v string) []byte {
 	v = strings.ToValidUTF8(v, "\uFFFD")
 	for i := 0; i < len(v); i++ {
-		switch v[i] {
-		case '"', '\\', ']':
-			b = append(b, '\\')
+		switch c := v[i]; {
+		case c == '"' || c == '\\' || c == ']':
+			b = append(b, '\\', c)
+		case c < 0x20 || c == 0x7f:
+			b = appendControl(b, c)
+		default:
+			b = append(b, c)
 		}
-		b = append(b, v[i])
 	}
 	return b
+}
+
+// appendEscaped appends s with its control characters escaped (\n, \r,
+// \t, \xNN): a hook's message or a payload's value must not start a line
+// of its own in a log file the message lands in (a forged entry), nor
+// reach the terminal of whoever reads the log.
+func appendEscaped(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f {
+			b = appendControl(b, c)
+		} else {
+			b = append(b, c)
+		}
+	}
+	return b
+}
+
+func appendControl(b []byte, c byte) []byte {
+	switch c {
+	case '\n':
+		return append(b, `\n`...)
+	case '\r':
+		return append(b, `\r`...)
+	case '\t':
+		return append(b, `\t`...)
+	}
+	const hex = "0123456789abcdef"
+	return append(b, '\\', 'x', hex[c>>4], hex[c&15])
 }

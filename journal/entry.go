@@ -39,8 +39,12 @@ type Entry struct {
 	// sorted keys); Payload the fields themselves, with include_payload.
 	PayloadSHA256 string         `json:"payload_sha256"`
 	Payload       map[string]any `json:"payload,omitempty"`
-	ElapsedMS     float64        `json:"elapsed_ms"`
-	Hooks         []HookEntry    `json:"hooks"`
+	// PayloadOmitted is the size of a payload include_payload would have
+	// kept, left out because its record would have been longer than
+	// 16 MiB (see MaxLine).
+	PayloadOmitted int64       `json:"payload_omitted,omitempty"`
+	ElapsedMS      float64     `json:"elapsed_ms"`
+	Hooks          []HookEntry `json:"hooks"`
 	// Async marks the record of an event's async hooks, run after the
 	// dispatch that fired them (which has a record of its own): replay
 	// passes it over.
@@ -84,8 +88,10 @@ type HookEntry struct {
 var ZeroHash = hex.EncodeToString(make([]byte, sha256.Size))
 
 // body renders a record without seq and prev, which the append adds under
-// the lock: everything costly is done before the lock is taken.
-func (w *Writer) body(r *dispatcher.Record, route Route) protocol.Object {
+// the lock: everything costly is done before the lock is taken. Without
+// withPayload, a record that would keep its payload (include_payload) says
+// instead how many bytes it left out ("payload_omitted").
+func (w *Writer) body(r *dispatcher.Record, route Route, withPayload bool) protocol.Object {
 	o := r.Outcome
 	// The agent the dispatch answered: the dispatcher's record (CalledBy),
 	// else what the entrance routed (hook AGENT).
@@ -138,7 +144,8 @@ func (w *Writer) body(r *dispatcher.Record, route Route) protocol.Object {
 		dec = protocol.DecisionNone
 	}
 	var fields any
-	if w.opts.IncludePayload {
+	keep := w.opts.IncludePayload && withPayload
+	if keep {
 		fields = r.Fields
 	}
 	eff := effects(o)
@@ -156,7 +163,8 @@ func (w *Writer) body(r *dispatcher.Record, route Route) protocol.Object {
 		With(o.StopReason != "", "stop_reason", o.StopReason).
 		With(len(eff) > 0, "effects", eff).
 		With(true, "payload_sha256", hex.EncodeToString(sum[:])).
-		With(w.opts.IncludePayload, "payload", fields).
+		With(keep, "payload", fields).
+		With(w.opts.IncludePayload && !withPayload, "payload_omitted", len(payload)).
 		With(true, "elapsed_ms", math.Round(float64(r.Elapsed.Microseconds()))/1000).
 		With(true, "hooks", hooks).
 		With(r.Async, "async", true).

@@ -48,6 +48,7 @@ func Follow(ctx context.Context, path string, emit func([]byte)) error {
 	var (
 		off     int64
 		partial []byte
+		skip    bool // inside a line longer than MaxLine
 		buf     = make([]byte, 64<<10)
 	)
 	readMore := func() {
@@ -60,8 +61,15 @@ func Follow(ctx context.Context, path string, emit func([]byte)) error {
 				if i < 0 {
 					break
 				}
-				emit(partial[:i])
-				partial = partial[i+1:]
+				if !skip && i <= MaxLine {
+					emit(partial[:i])
+				}
+				partial, skip = partial[i+1:], false
+			}
+			if len(partial) > MaxLine {
+				// Longer than any record: not kept in memory, and the
+				// rest of it, up to its newline, is passed over.
+				partial, skip = nil, true
 			}
 			if n == 0 || err != nil {
 				return
@@ -92,18 +100,18 @@ func Follow(ctx context.Context, path string, emit func([]byte)) error {
 			if f != nil {
 				f.Close()
 			}
-			f, off, partial = openIfThere(path), 0, nil
+			f, off, partial, skip = openIfThere(path), 0, nil, false
 		case st.Size() < off:
 			// Truncated (a torn tail repaired): go on from the cut.
-			off, partial = st.Size(), nil
+			off, partial, skip = st.Size(), nil, false
 		}
 	}
 }
 
 func openIfThere(path string) *os.File {
-	f, err := fsutil.OpenFile(path, os.O_RDONLY, 0)
+	f, err := fsutil.OpenRegular(path, os.O_RDONLY, 0)
 	if err != nil {
-		return nil // not there yet: the next tick looks again
+		return nil // not there yet (or not a file): the next tick looks again
 	}
 	return f
 }

@@ -2,8 +2,6 @@ package journal
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -96,7 +94,7 @@ func isHash(s string) bool {
 // writer only risks a torn read, which then fails to parse), since writers
 // rewrite the record in place.
 func readHead(path string) (*head, error) {
-	f, err := fsutil.OpenFile(HeadPath(path), os.O_RDONLY, 0)
+	f, err := fsutil.OpenRegular(HeadPath(path), os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -104,7 +102,7 @@ func readHead(path string) (*head, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if lf, err := fsutil.OpenFile(path+".lock", os.O_RDONLY, 0); err == nil {
+	if lf, err := fsutil.OpenRegular(path+".lock", os.O_RDONLY, 0); err == nil {
 		if unlock, err := fsutil.FlockWithin(lf, time.Second); err == nil {
 			defer unlock()
 		}
@@ -225,7 +223,7 @@ func follows(path string, t tail, h *head) bool {
 // recordBack looks for the record numbered seq in file, reading lines back
 // from its end: its hash when found, else the lowest seq it read (0: none).
 func recordBack(file string, seq int64) (hash string, lowest int64, found bool) {
-	f, err := fsutil.OpenFile(file, os.O_RDONLY, 0)
+	f, err := fsutil.OpenRegular(file, os.O_RDONLY, 0)
 	if err != nil {
 		return "", 0, false
 	}
@@ -234,22 +232,21 @@ func recordBack(file string, seq int64) (hash string, lowest int64, found bool) 
 	if err != nil {
 		return "", 0, false
 	}
-	end := st.Size()
+	// Just after the last newline: a torn tail is no record.
+	last, err := prevNewline(f, st.Size(), st.Size()-MaxLine-1)
+	if err != nil {
+		return "", 0, false
+	}
+	end := last + 1
 	for end > 0 {
-		nl, err := prevNewline(f, end-1)
-		if err != nil {
-			return "", lowest, false
+		nl, err := prevNewline(f, end-1, end-2-MaxLine)
+		if err != nil || end-1-(nl+1) > MaxLine {
+			return "", lowest, false // longer than any record: not a journal
 		}
 		start := nl + 1
-		line := make([]byte, end-start)
-		if _, err := f.ReadAt(line, start); err != nil {
-			return "", lowest, false
-		}
-		line = bytes.TrimSuffix(line, []byte("\n"))
-		if s, _, ok := parseSeq(line); ok {
+		if s, _, h, ok := recordAt(f, start, end-1); ok {
 			if s == seq {
-				sum := sha256.Sum256(line)
-				return hex.EncodeToString(sum[:]), s, true
+				return h, s, true
 			}
 			lowest = s
 			if s < seq {

@@ -48,27 +48,31 @@ type Line struct {
 	// Bytes are the line without its newline; Complete says it had one.
 	Bytes    []byte
 	Complete bool
+	// TooLong says the line is longer than MaxLine, which no writer
+	// writes: Bytes is then empty (it was not kept in memory).
+	TooLong bool
 }
 
 // lines calls fn for each line of file, and says whether it is the file's
-// last.
+// last. Only a regular file is read (a FIFO at a journal's name would hold
+// log up for ever), and no line longer than MaxLine is kept in memory.
 func lines(file string, fn func(l Line, last bool) error) error {
-	f, err := fsutil.OpenFile(file, os.O_RDONLY, 0)
+	f, err := fsutil.OpenRegular(file, os.O_RDONLY, 0)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 64<<10)
 	read := func(n int) (Line, bool, error) {
-		b, err := r.ReadBytes('\n')
-		if len(b) == 0 && errors.Is(err, io.EOF) {
+		b, tooLong, err := readLine(r)
+		if len(b) == 0 && !tooLong && errors.Is(err, io.EOF) {
 			return Line{}, false, nil
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			return Line{}, false, err
 		}
-		l := Line{File: file, N: n, Bytes: b, Complete: err == nil}
-		if l.Complete {
+		l := Line{File: file, N: n, Bytes: b, Complete: err == nil, TooLong: tooLong}
+		if l.Complete && !tooLong {
 			l.Bytes = b[:len(b)-1]
 		}
 		return l, true, nil
@@ -87,6 +91,24 @@ func lines(file string, fn func(l Line, last bool) error) error {
 		cur, ok = next, more
 	}
 	return err
+}
+
+// readLine is bufio's ReadBytes('\n') that keeps at most MaxLine bytes:
+// past that it reads on to the newline and says the line was too long.
+func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > MaxLine+1 {
+				line, tooLong = nil, true
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, tooLong, err
+		}
+	}
 }
 
 // errStop ends a scan early without an error.
@@ -119,7 +141,7 @@ func Scan(path string, fn func(l Line, e *Entry) bool) error {
 func ScanFile(file string, fn func(l Line, e *Entry) bool) (more bool, err error) {
 	err = lines(file, func(l Line, _ bool) error {
 		var e Entry
-		if !l.Complete || json.Unmarshal(l.Bytes, &e) != nil {
+		if !l.Complete || l.TooLong || json.Unmarshal(l.Bytes, &e) != nil {
 			return nil
 		}
 		if !fn(l, &e) {
@@ -197,6 +219,9 @@ func Verify(path string) (Result, error) {
 			atEnd := lastFile && last
 			var r chainRecord
 			switch {
+			case l.TooLong:
+				res.Bad = &Location{file, l.N, fmt.Sprintf("a line longer than any journal record (%d MiB): not written by hermes-hooks", MaxLine>>20)}
+				return errStop
 			case !l.Complete && atEnd:
 				res.Torn = &Location{file, l.N, "torn last line (no newline): a write was cut short; the next append truncates it"}
 				return errStop

@@ -139,14 +139,37 @@ func (w *Writer) Failures() int64 { return w.failures.Load() }
 // Record appends the dispatch (dispatcher.Recorder). A failure is counted
 // and reported once; it never reaches the dispatch.
 func (w *Writer) Record(ctx context.Context, r *dispatcher.Record) {
-	body := pyjson.Append(nil, w.body(r, RouteOf(ctx)), pyjson.Compact)
+	route := RouteOf(ctx)
+	body := pyjson.Append(nil, w.body(r, route, true), pyjson.Compact)
+	if len(body) > maxPayloadLine && w.opts.IncludePayload {
+		// Its SHA-256 stands for a payload this large: a line an
+		// append must read back stays bounded (MaxLine).
+		body = pyjson.Append(body[:0], w.body(r, route, false), pyjson.Compact)
+	}
+	if len(body) > MaxLine-200 { // seq, prev and repaired come on top
+		w.fail(fmt.Errorf("a record of %d bytes is longer than a journal line may be (%d)", len(body), MaxLine))
+		return
+	}
 	if w.opts.Background {
 		w.recordBackground(body)
 		return
 	}
-	if err := w.append(body); err != nil {
+	if err := w.appendWithin(body, w.waitFor(ctx)); err != nil {
 		w.fail(err)
 	}
+}
+
+// waitFor is how long a foreground append may wait for the journal's lock:
+// LockWait, but never past ctx's deadline (a hook call's: the agent's own
+// timeout, less a margin). An agent that stops waiting reads no answer,
+// which most take as no objection, so the record gives up first: at the
+// deadline, one attempt and no wait.
+func (w *Writer) waitFor(ctx context.Context) time.Duration {
+	wait := w.opts.LockWait
+	if dl, ok := ctx.Deadline(); ok {
+		wait = max(min(wait, time.Until(dl)), 0)
+	}
+	return wait
 }
 
 func (w *Writer) fail(err error) {
@@ -159,13 +182,16 @@ func (w *Writer) fail(err error) {
 
 // append writes one record whose JSON object, without seq and prev, is
 // body, waiting at most LockWait for the lock.
-func (w *Writer) append(body []byte) error {
+func (w *Writer) append(body []byte) error { return w.appendWithin(body, w.opts.LockWait) }
+
+// appendWithin is append, waiting at most wait for the lock.
+func (w *Writer) appendWithin(body []byte, wait time.Duration) error {
 	if len(body) < 2 || body[0] != '{' {
 		return errors.New("journal: record is not a JSON object")
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.appendLocked(body, w.opts.LockWait)
+	return w.appendLocked(body, wait)
 }
 
 // appendLocked is append with w.mu held: under the journal's lock
@@ -183,9 +209,10 @@ func (w *Writer) appendLocked(body []byte, wait time.Duration) error {
 	if err != nil {
 		return err
 	}
-	if err := w.openHead(); err != nil {
-		return err
-	}
+	// A head record that cannot be opened (a FIFO put at its name, say)
+	// stops no record: the head is evidence of the journal's end, the
+	// records are the journal. The append goes on without it, and says so.
+	headErr := w.openHead()
 	t, h, advance, err := w.end(f)
 	if err != nil {
 		return err
@@ -247,6 +274,9 @@ func (w *Writer) appendLocked(body []byte, wait time.Duration) error {
 		unlock = func() {}
 		w.opts.OnAppend(line[:len(line)-1])
 	}
+	if headErr != nil {
+		return fmt.Errorf("the record was written, but not the head record: %w", headErr)
+	}
 	return nil
 }
 
@@ -273,6 +303,9 @@ func (w *Writer) end(f *os.File) (t tail, h *head, advance bool, err error) {
 		if err := chainFromRotated(w.opts.Path, &t); err != nil {
 			return t, nil, false, err
 		}
+	}
+	if w.headF == nil {
+		return t, nil, false, nil // it could not be opened (appendLocked)
 	}
 	h, w.headSize, err = readHeadFile(w.headF)
 	switch {
@@ -328,7 +361,7 @@ func (w *Writer) openHead() error {
 		w.headF = nil
 	}
 	// Shared for deletion (on Windows): a Writer keeps it open.
-	f, err := fsutil.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := fsutil.OpenRegular(p, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("open the head record: %w", err)
 	}
@@ -352,8 +385,10 @@ func (w *Writer) live() (*os.File, error) {
 		w.f, w.known = nil, false
 	}
 	// Shared for deletion (on Windows): a Writer keeps it open, and
-	// another process must still be able to rotate it.
-	f, err := fsutil.OpenFile(w.opts.Path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	// another process must still be able to rotate it. A regular file
+	// only: a FIFO put at its name took a record larger than its buffer
+	// for ever, and the decision with it.
+	f, err := fsutil.OpenRegular(w.opts.Path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, err
 	}

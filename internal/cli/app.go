@@ -118,7 +118,7 @@ func (a *App) refusal(ev *protocol.Event, fields map[string]any, err error) (ref
 		return refused, false
 	}
 	a.Warn(classifyMsg(err))
-	a.journalRefusal(nil, ev, fields, &refused)
+	a.journalRefusal(context.Background(), nil, ev, fields, &refused)
 	return refused, true
 }
 
@@ -126,7 +126,7 @@ func (a *App) refusal(ev *protocol.Event, fields map[string]any, err error) (ref
 // or the payload, could not be read) like any block: to cfg's journal, or
 // the default file when cfg is nil (a config that does not load has no
 // journal: block to read).
-func (a *App) journalRefusal(cfg *hookconfig.Config, ev *protocol.Event, fields map[string]any, refused *protocol.Outcome) {
+func (a *App) journalRefusal(ctx context.Context, cfg *hookconfig.Config, ev *protocol.Event, fields map[string]any, refused *protocol.Outcome) {
 	store, err := a.Store()
 	if err != nil {
 		return
@@ -139,7 +139,7 @@ func (a *App) journalRefusal(cfg *hookconfig.Config, ev *protocol.Event, fields 
 		// The firing's cwd, by the rule a dispatch's record follows.
 		f := protocol.NewFiring(ev, "", fields)
 		f.Bind(nil, Cwd(), isDir)
-		w.Record(context.Background(), &dispatcher.Record{Time: time.Now(), Event: ev, Fields: fields, Cwd: f.Cwd, Firing: &f, Outcome: refused})
+		w.Record(ctx, &dispatcher.Record{Time: time.Now(), Event: ev, Fields: fields, Cwd: f.Cwd, Firing: &f, Outcome: refused})
 		w.Close()
 	}
 }

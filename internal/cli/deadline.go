@@ -22,6 +22,10 @@ import (
 type LateError struct {
 	Agent string
 	Limit time.Duration
+	// end is when the agent stops waiting, less half the margin: the
+	// refusal's record gives up then, so that the refusal itself is not
+	// late.
+	end time.Time
 	// config is the config the cut dispatch loaded: the refusal is
 	// journaled by it, not by a second load of every file the dispatch
 	// read, after the deadline. nil when the dispatch never loaded one (the
@@ -55,7 +59,9 @@ func hookDeadline(start time.Time, agent *agents.Agent, call *agents.Call, flag 
 	if limit <= 0 {
 		return context.WithCancel(context.Background())
 	}
-	return context.WithDeadlineCause(context.Background(), start.Add(limit-deadlineMargin(limit)), &LateError{Agent: who, Limit: limit})
+	margin := deadlineMargin(limit)
+	late := &LateError{Agent: who, Limit: limit, end: start.Add(limit - margin/2)}
+	return context.WithDeadlineCause(context.Background(), start.Add(limit-margin), late)
 }
 
 // hookLate answers a dispatch cut short at the deadline: a gating event
@@ -79,7 +85,9 @@ func (a *App) hookLate(agent *agents.Agent, call *agents.Call, outcome *protocol
 			cfg = nil
 		}
 	}
-	a.journalRefusal(cfg, call.Event, call.Fields, &refused)
+	rctx, cancel := context.WithDeadline(context.Background(), late.end)
+	defer cancel()
+	a.journalRefusal(rctx, cfg, call.Event, call.Fields, &refused)
 	return writeReply(a, agent.Deny(call, msg))
 }
 

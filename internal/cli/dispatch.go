@@ -120,7 +120,7 @@ func (a *App) unreadableRefusal(ev *protocol.Event, readErr error) (protocol.Out
 		// A managed file's guards cannot be told: any may be asked.
 		a.Warn(msg)
 		refused := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: hookconfig.RefusalOn(ev, cfg.Managed.Err)}
-		a.journalRefusal(cfg, ev, map[string]any{}, &refused)
+		a.journalRefusal(context.Background(), cfg, ev, map[string]any{}, &refused)
 		return refused, true
 	}
 	for _, e := range cfg.Entries {
@@ -128,7 +128,7 @@ func (a *App) unreadableRefusal(ev *protocol.Event, readErr error) (protocol.Out
 			a.Warn(msg)
 			refused := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock,
 				Message: "hermes-hooks: " + msg + "; the fail_closed guard " + e.Text() + " cannot check them, so they are refused"}
-			a.journalRefusal(cfg, ev, map[string]any{}, &refused)
+			a.journalRefusal(context.Background(), cfg, ev, map[string]any{}, &refused)
 			return refused, true
 		}
 	}

@@ -212,7 +212,7 @@ func (a *App) hookUnserved(agent *agents.Agent, call *agents.Call, eventArg, why
 // agent, or a host running its file): the refusal is one both read.
 func (a *App) hookRefuse(agent *agents.Agent, call *agents.Call, cfg *hookconfig.Config, reason string, anyCaller bool) error {
 	refused := protocol.Outcome{Event: call.Event.Name, Decision: protocol.DecisionBlock, Message: reason}
-	a.journalRefusal(cfg, call.Event, call.Fields, &refused)
+	a.journalRefusal(context.Background(), cfg, call.Event, call.Fields, &refused)
 	if anyCaller {
 		return writeReply(a, agent.DenyAnyCaller(call, reason))
 	}

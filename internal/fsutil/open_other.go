@@ -11,3 +11,6 @@ func OpenNoBlock(path string) (*os.File, error) { return os.Open(path) }
 func OpenLockFile(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 }
+
+// noBlockFlag: no FIFOs to fear here (OpenRegular).
+const noBlockFlag = 0

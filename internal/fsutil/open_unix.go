@@ -20,3 +20,6 @@ func OpenNoBlock(path string) (*os.File, error) {
 func OpenLockFile(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NONBLOCK, 0o600)
 }
+
+// noBlockFlag opens without waiting on a FIFO or device (OpenRegular).
+const noBlockFlag = syscall.O_NONBLOCK

@@ -40,3 +40,7 @@ func openShared(path string, access, disposition, flags uint32) (*os.File, error
 	}
 	return os.NewFile(uintptr(h), path), nil
 }
+
+// noBlockFlag: Windows has no FIFO a plain open could block on; pipes
+// live under \\.\pipe\, never at a file's path (OpenRegular).
+const noBlockFlag = 0

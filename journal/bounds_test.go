@@ -1,0 +1,180 @@
+package journal
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+)
+
+// A payload so large that its record would pass 16 MiB is kept as its
+// SHA-256 only: every line an append reads back stays within MaxLine.
+func TestLargePayloadIsOmitted(t *testing.T) {
+	p := filepath.Join(t.TempDir(), DefaultFile)
+	w := newWriter(t, Options{Path: p, IncludePayload: true})
+	r := record("no")
+	r.Fields = map[string]any{"tool_name": "terminal", "args": map[string]any{"command": strings.Repeat("x", 20<<20)}}
+	w.Record(context.Background(), r)
+	w.Record(context.Background(), record("small"))
+	if w.Failures() != 0 {
+		t.Fatalf("%d failures", w.Failures())
+	}
+	ls := readLines(t, p)
+	if len(ls) != 2 || len(ls[0]) > maxPayloadLine {
+		t.Fatalf("%d lines, the first %d bytes", len(ls), len(ls[0]))
+	}
+	var e Entry
+	if err := json.Unmarshal([]byte(ls[0]), &e); err != nil {
+		t.Fatal(err)
+	}
+	if e.Payload != nil || e.PayloadOmitted < 20<<20 || len(e.PayloadSHA256) != 64 {
+		t.Fatalf("payload %d keys, omitted %d, sha %q", len(e.Payload), e.PayloadOmitted, e.PayloadSHA256)
+	}
+	var small Entry
+	if json.Unmarshal([]byte(ls[1]), &small); small.Payload == nil || small.PayloadOmitted != 0 {
+		t.Fatalf("the small record lost its payload: %+v", small)
+	}
+	if res := mustVerify(t, p); res.Bad != nil || res.Records != 2 {
+		t.Fatalf("verify %+v", res.Bad)
+	}
+}
+
+// What sits at the journal's name and is no journal is never "repaired":
+// a file without any record is truncated only when it starts as what a
+// cut-short write leaves (a record's start, NULs). The old writer
+// truncated any file without a newline to nothing.
+func TestNoJournalIsNotTruncated(t *testing.T) {
+	for name, content := range map[string]string{
+		"no newline":           strings.Repeat("some notes, not a journal ", 2000),
+		"a line, then no more": "a first line\nand a second without its newline",
+		"json without newline": `{"name":"a config file"}`,
+		"a line not a record":  strings.Repeat("x", 100) + "\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), DefaultFile)
+			if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			w := newWriter(t, Options{Path: p})
+			w.Record(context.Background(), record("b"))
+			if w.Failures() != 1 {
+				t.Errorf("%d failures, want the record refused", w.Failures())
+			}
+			if data, _ := os.ReadFile(p); string(data) != content {
+				t.Fatalf("the file was changed:\n%q", data)
+			}
+		})
+	}
+}
+
+// A line longer than any record is named by Verify without being read
+// into memory, and passed over by Scan.
+func TestVerifyNamesALineTooLong(t *testing.T) {
+	p := filepath.Join(t.TempDir(), DefaultFile)
+	w := newWriter(t, Options{Path: p})
+	w.Record(context.Background(), record("a"))
+	w.Close()
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"seq":2,"prev":"` + strings.Repeat("0", 64) + `","x":"` + strings.Repeat("y", MaxLine) + "\"}\n")
+	f.Close()
+	res := mustVerify(t, p)
+	if res.Bad == nil || res.Bad.Line != 2 || !strings.Contains(res.Bad.Reason, "longer than any journal record") {
+		t.Fatalf("verify %+v", res.Bad)
+	}
+	n := 0
+	if err := Scan(p, func(Line, *Entry) bool { n++; return true }); err != nil || n != 1 {
+		t.Fatalf("scan: %d records, %v", n, err)
+	}
+}
+
+// log -f keeps no line longer than MaxLine in memory: it passes it over,
+// then follows the next line.
+func TestFollowPassesOverALineTooLong(t *testing.T) {
+	p := filepath.Join(t.TempDir(), DefaultFile)
+	if err := os.WriteFile(p, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	got := make(chan int, 10)
+	done := make(chan error, 1)
+	go func() { done <- Follow(ctx, p, func(line []byte) { got <- len(line) }) }()
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(strings.Repeat("y", MaxLine+100) + "\n" + `{"seq":7}` + "\n")
+	f.Close()
+	select {
+	case n := <-got:
+		if n != len(`{"seq":7}`) {
+			t.Fatalf("followed a line of %d bytes first", n)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("follow hung")
+	}
+	cancel()
+	<-done
+}
+
+// A record gives up at its context's deadline (a hook call's: the agent's
+// own timeout, less a margin), however long LockWait is: an agent that
+// stops waiting reads no answer. The old Writer waited out LockWait.
+func TestRecordGivesUpAtTheDeadline(t *testing.T) {
+	p := filepath.Join(t.TempDir(), DefaultFile)
+	w := newWriter(t, Options{Path: p, LockWait: time.Hour})
+	w.Record(context.Background(), record("first")) // creates the lock file
+	held, err := fsutil.OpenLockFile(p + ".lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	if err := fsutil.TryLock(held); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(50*time.Millisecond))
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		w.Record(ctx, record("second"))
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("the record waited past its deadline for a held lock")
+	}
+	if w.Failures() != 1 {
+		t.Fatalf("%d failures, want the record dropped and counted", w.Failures())
+	}
+}
+
+// A last line longer than recordAt reads whole is hashed as it is read:
+// the next writer (another process, here a fresh Writer) chains from it.
+func TestAppendAfterALongRecord(t *testing.T) {
+	p := filepath.Join(t.TempDir(), DefaultFile)
+	r := record("no")
+	r.Fields = map[string]any{"tool_name": "terminal", "args": map[string]any{"command": strings.Repeat("x", 3*smallLine)}}
+	a := newWriter(t, Options{Path: p, IncludePayload: true})
+	a.Record(context.Background(), r)
+	a.Close()
+	b := newWriter(t, Options{Path: p})
+	b.Record(context.Background(), record("after"))
+	if a.Failures()+b.Failures() != 0 {
+		t.Fatalf("%d, %d failures", a.Failures(), b.Failures())
+	}
+	if ls := readLines(t, p); len(ls) != 2 || len(ls[0]) <= 3*smallLine {
+		t.Fatalf("%d lines", len(ls))
+	}
+	if res := mustVerify(t, p); res.Bad != nil || res.Records != 2 {
+		t.Fatalf("verify %+v", res.Bad)
+	}
+}
