@@ -288,10 +288,15 @@ func (p *proc) reap(flags int) bool {
 	}
 }
 
-// kill SIGKILLs the hook's process group and starts the drain grace.
+// kill SIGKILLs the hook's process group and the hook itself, and starts
+// the drain grace. The hook by its pid too: it leads its group, so it
+// cannot setsid, but it can move into another group of its session (its
+// dispatcher's: setpgid(0, getpgid(getppid()))), which the group kill then
+// misses. Not reaped yet, its pid names nobody else.
 func (p *proc) kill() {
 	p.killed = true
 	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+	_ = syscall.Kill(p.pid, syscall.SIGKILL)
 	p.graceEnd = time.Now().Add(drainGrace)
 }
 
