@@ -58,6 +58,8 @@ type Spec struct {
 	// that starts a worker): when the run fails, the escaped descendants
 	// carrying it are killed too (see BecomeSubreaper).
 	tag string
+	// grace replaces drainGrace (tests: a grace nobody should wait for).
+	grace time.Duration
 }
 
 // Result is what happened to a Spec's process.

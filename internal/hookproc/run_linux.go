@@ -107,6 +107,10 @@ func runPoll(ctx context.Context, s Spec) (res Result) {
 	defer scratchPool.Put(scratchp)
 	p.scratch = *scratchp
 	p.stdout, p.stderr = capBuffer{max: s.Cap}, capBuffer{max: s.Cap}
+	p.grace = drainGrace
+	if s.grace > 0 {
+		p.grace = s.grace
+	}
 	p.payload = s.Stdin
 	p.writeStdin()
 	p.loop(ctx, start.Add(s.Timeout))
@@ -131,6 +135,9 @@ type proc struct {
 	// the grace — a helper it did not detach.
 	held     bool
 	graceEnd time.Time // set once the hook has exited or been killed
+	grace    time.Duration
+	// cancelSeen: the caller's cancellation has been handled (see cancel).
+	cancelSeen bool
 }
 
 // spawn creates the pipes and starts the process: in its own process group,
@@ -297,7 +304,30 @@ func (p *proc) kill() {
 	p.killed = true
 	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
 	_ = syscall.Kill(p.pid, syscall.SIGKILL)
-	p.graceEnd = time.Now().Add(drainGrace)
+	p.graceEnd = time.Now().Add(p.grace)
+}
+
+// cancelGrace is how long a cancelled run waits for its killed hook to
+// exit (SIGKILL takes a moment), so that its tree is killed now rather
+// than when it is reaped in the background.
+const cancelGrace = 50 * time.Millisecond
+
+// cancel handles the caller giving up, whenever it comes: before the hook
+// exited, at its own timeout's kill, or while a helper holds its pipes.
+// Nobody reads this run's output any more, so nothing is waited for but
+// the hook's exit, briefly — not the drain grace: a refusal due at the
+// agent's deadline less a margin as short as a quarter of a second used
+// to wait half a second more for a helper holding the hook's pipes, and
+// the agent, gone by then, let the call through.
+func (p *proc) cancel() {
+	p.cancelSeen = true
+	if !p.exited && !p.killed {
+		p.cancelled = true
+		p.kill()
+	}
+	if end := time.Now().Add(cancelGrace); p.graceEnd.IsZero() || end.Before(p.graceEnd) {
+		p.graceEnd = end
+	}
 }
 
 // loop feeds stdin, drains stdout and stderr, and watches for the exit, the
@@ -330,11 +360,10 @@ func (p *proc) overdue(ctx context.Context) bool {
 		p.cancelled = ctx.Err() != nil
 		p.kill()
 		return false
-	case !p.exited:
-		// Killed, and still not gone after drainGrace (stuck in the
-		// kernel): reap it in the background, stop waiting.
-		go p.reap(0)
 	}
+	// Not exited yet (killed, and still not gone after the grace: stuck
+	// in the kernel, or a cancellation that does not wait): result reaps
+	// it in the background.
 	// Exited (or given up on) with the pipes still held by something else:
 	// keep what is already written, then kill what is left of the group.
 	p.held = true
@@ -370,7 +399,7 @@ func (p *proc) poll(wait time.Duration) {
 	if !p.exited {
 		iPid = add(p.pidfd, pollIn)
 	}
-	if !p.killed && !p.exited {
+	if !p.cancelSeen {
 		iWake = add(p.wakeFd, pollIn)
 	}
 	if n == 0 {
@@ -397,8 +426,7 @@ func (p *proc) poll(wait time.Duration) {
 		closeFd(&p.stderrFd)
 	}
 	if ready(iWake) {
-		p.cancelled = true
-		p.kill()
+		p.cancel()
 	}
 	if !p.exited && (ready(iPid) || p.pidfd < 0) && p.peekExit() {
 		p.exited = true
@@ -430,9 +458,18 @@ func (p *proc) result(tag string) Result {
 		StdoutTruncated: p.stdout.truncated, StderrTruncated: p.stderr.truncated,
 		TimedOut: p.timedOut, Cancelled: p.cancelled,
 	}
-	if p.succeeded() {
+	switch {
+	case !p.exited:
+		// Killed but not dead yet: its tree is killed once it is, when
+		// the orphans it leaves have been reparented here (its run stays
+		// open until then, so KillEscaped at exit kills them too).
+		go func() {
+			p.reap(0)
+			killTree(tag)
+		}()
+	case p.succeeded():
 		closeRun(tag) // its helpers carry a released tag from now on
-	} else {
+	default:
 		if p.exited && !p.killed && !p.held {
 			// It failed by itself: what it left in its group goes. (Not
 			// reaped yet, it keeps the group id taken.)
