@@ -1,4 +1,4 @@
-//go:build linux && !hermes_portable
+//go:build linux
 
 package hookproc
 
@@ -29,55 +29,59 @@ func TestCancelledRunDoesNotWaitForHeldPipes(t *testing.T) {
 		// helper still holds its pipes.
 		exited bool
 	}{{"while the hook runs", false}, {"after the hook exited", true}} {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			sig, err := proctest.NewSignal(filepath.Join(dir, "signal"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The helper leaves the group (setsid), so no group kill ends
-			// it: it holds the hook's stdout and stderr.
-			body := `setsid sh -c 'echo $$ > helper.pid; exec sleep 3600' &
+		for name, run := range runners() {
+			t.Run(name+"/"+tc.name, func(t *testing.T) { cancelHeldPipes(t, run, tc.exited) })
+		}
+	}
+}
+
+func cancelHeldPipes(t *testing.T, run runner, exited bool) {
+	dir := t.TempDir()
+	sig, err := proctest.NewSignal(filepath.Join(dir, "signal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The helper leaves the group (setsid), so no group kill ends
+	// it: it holds the hook's stdout and stderr.
+	body := `setsid sh -c 'echo $$ > helper.pid; exec sleep 3600' &
 until [ -s helper.pid ]; do sleep 0.01; done
 echo $$ > hook.pid
 : > signal
 `
-			if !tc.exited {
-				body += "exec sleep 3600\n"
+	if !exited {
+		body += "exec sleep 3600\n"
+	}
+	s := shSpec(body, time.Hour)
+	s.Dir, s.grace = dir, time.Hour
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		if sig.Wait(hangBound) != nil {
+			return
+		}
+		if exited {
+			data, _ := os.ReadFile(filepath.Join(dir, "hook.pid"))
+			pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+			if proctest.AwaitExit(pid, hangBound) != nil {
+				return
 			}
-			s := shSpec(body, time.Hour)
-			s.Dir, s.grace = dir, time.Hour
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			go func() {
-				if sig.Wait(hangBound) != nil {
-					return
-				}
-				if tc.exited {
-					data, _ := os.ReadFile(filepath.Join(dir, "hook.pid"))
-					pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-					if proctest.AwaitExit(pid, hangBound) != nil {
-						return
-					}
-				}
-				cancel()
-			}()
-			done := make(chan Result, 1)
-			go func() { done <- runPoll(ctx, s) }()
-			t.Cleanup(func() {
-				data, _ := os.ReadFile(filepath.Join(dir, "helper.pid"))
-				if pid, _ := strconv.Atoi(strings.TrimSpace(string(data))); pid > 0 {
-					_ = syscall.Kill(pid, syscall.SIGKILL)
-				}
-			})
-			select {
-			case res := <-done:
-				if !tc.exited && !res.Cancelled {
-					t.Errorf("%+v; want cancelled", res)
-				}
-			case <-time.After(hangBound):
-				t.Fatal("the cancelled run waited for the pipes its helper holds")
-			}
-		})
+		}
+		cancel()
+	}()
+	done := make(chan Result, 1)
+	go func() { done <- run(ctx, s) }()
+	t.Cleanup(func() {
+		data, _ := os.ReadFile(filepath.Join(dir, "helper.pid"))
+		if pid, _ := strconv.Atoi(strings.TrimSpace(string(data))); pid > 0 {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	select {
+	case res := <-done:
+		if !exited && !res.Cancelled {
+			t.Errorf("%+v; want cancelled", res)
+		}
+	case <-time.After(hangBound):
+		t.Fatal("the cancelled run waited for the pipes its helper holds")
 	}
 }

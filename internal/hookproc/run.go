@@ -27,6 +27,13 @@ const DefaultOutputCap = 1 << 20
 // users have reported.
 const drainGrace = 500 * time.Millisecond
 
+// cancelGrace is how long a cancelled run waits for its killed hook to
+// exit (SIGKILL takes a moment), so that its tree is killed now rather
+// than when it is reaped in the background. A cancelled run waits for
+// nothing else: its caller has given up (at an agent's deadline, less a
+// margin as short as a quarter of a second) and reads no output.
+const cancelGrace = 50 * time.Millisecond
+
 // Spec is one process to run.
 type Spec struct {
 	// Path is the executable; Argv[0] is what the process sees as its name.

@@ -307,11 +307,6 @@ func (p *proc) kill() {
 	p.graceEnd = time.Now().Add(p.grace)
 }
 
-// cancelGrace is how long a cancelled run waits for its killed hook to
-// exit (SIGKILL takes a moment), so that its tree is killed now rather
-// than when it is reaped in the background.
-const cancelGrace = 50 * time.Millisecond
-
 // cancel handles the caller giving up, whenever it comes: before the hook
 // exited, at its own timeout's kill, or while a helper holds its pipes.
 // Nobody reads this run's output any more, so nothing is waited for but
