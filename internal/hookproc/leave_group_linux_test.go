@@ -131,3 +131,34 @@ func TestPoolKillsAWorkerThatLeftItsGroup(t *testing.T) {
 		t.Fatal("Close hung")
 	}
 }
+
+// The same at the hook's own timeout, with a drain grace of an hour: a
+// runner that left the hook to its grace (os/exec kills the process itself
+// only when WaitDelay runs out) would hang.
+func TestTimeoutKillsAHookThatLeftItsGroup(t *testing.T) {
+	for name, run := range runners() {
+		t.Run(name, func(t *testing.T) {
+			proctest.GrowTimeout(t, time.Second, 32*time.Second, func(timeout time.Duration) bool {
+				s, _, dir := leaveGroupHook(t)
+				s.Timeout, s.grace = timeout, time.Hour
+				done := make(chan Result, 1)
+				go func() { done <- run(context.Background(), s) }()
+				select {
+				case res := <-done:
+					if !res.TimedOut {
+						t.Errorf("%+v; want timed out", res)
+					}
+				case <-time.After(timeout + hangBound):
+					t.Fatal("the run did not end at its timeout")
+				}
+				if _, err := os.Stat(filepath.Join(dir, "pid")); err != nil {
+					return false // killed before it left its group
+				}
+				if err := proctest.AwaitExit(hookPid(t, dir), hangBound); err != nil {
+					t.Fatalf("the hook that left its group outlived its timeout: %v", err)
+				}
+				return true
+			})
+		})
+	}
+}

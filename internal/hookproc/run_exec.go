@@ -48,7 +48,11 @@ func runExec(ctx context.Context, s Spec) Result {
 		cmd.Stdout, cmd.Stderr = stdout, stderr
 		cmd.Cancel = func() error {
 			killed.Store(true)
-			return killGroup(cmd)
+			err := killGroup(cmd)
+			// The hook itself too: it may have moved into another
+			// process group (see proc.kill).
+			_ = cmd.Process.Kill()
+			return err
 		}
 		cmd.WaitDelay = grace
 		return cmd
