@@ -3,6 +3,8 @@
 package hookproc
 
 import (
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -76,5 +78,28 @@ func TestPoolWorkerMisbehaviour(t *testing.T) {
 				waitGone(t, pid)
 			}
 		})
+	}
+}
+
+// A worker that never reads its stdin, sent a request larger than a pipe
+// holds: the write ends at the request's timeout, and the worker dies.
+func TestPoolWorkerThatNeverReads(t *testing.T) {
+	f := newPoolFixture(t)
+	f.spec.Argv = []string{"/bin/sh", "-c", `echo start >> "$LOG"; echo $$ > "$LOG.pid"; exec sleep 3600`}
+	done := make(chan Result, 1)
+	go func() { done <- f.ask(strings.Repeat("x", 2<<20), time.Second) }()
+	select {
+	case res := <-done:
+		if !res.TimedOut {
+			t.Fatalf("%+v", res)
+		}
+	case <-time.After(time.Second + hangBound):
+		t.Fatal("the request to a worker that never reads did not end")
+	}
+	if f.starts() == 1 {
+		data, _ := os.ReadFile(f.log + ".pid")
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
+			waitGone(t, pid)
+		}
 	}
 }
