@@ -222,6 +222,16 @@ func (w *worker) ended() {
 	killTree(w.tag)
 }
 
+// exitWord says how the worker ended: its status once its Wait returned,
+// else "unknown status" (a kill whose wait ran out: ProcessState is still
+// being written by the Wait goroutine).
+func (w *worker) exitWord() string {
+	if !isClosed(w.exited) {
+		return exitWord(nil)
+	}
+	return exitWord(w.cmd.ProcessState)
+}
+
 func exitWord(ps *os.ProcessState) string {
 	if ps == nil {
 		return "unknown status"
