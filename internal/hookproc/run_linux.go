@@ -356,11 +356,10 @@ func (p *proc) overdue(ctx context.Context) bool {
 		p.kill()
 		return false
 	}
-	// Not exited yet (killed, and still not gone after the grace: stuck
-	// in the kernel, or a cancellation that does not wait): result reaps
-	// it in the background.
-	// Exited (or given up on) with the pipes still held by something else:
-	// keep what is already written, then kill what is left of the group.
+	// Exited with the pipes still held by something else, or given up on
+	// (killed, and not dead at the end of the grace: stuck in the kernel,
+	// or cancelled; result reaps it in the background): keep what is
+	// already written, then kill what is left of the group.
 	p.held = true
 	if p.stdoutFd >= 0 {
 		drainFd(p.stdoutFd, &p.stdout, p.scratch)
