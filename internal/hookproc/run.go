@@ -95,6 +95,15 @@ func Run(ctx context.Context, s Spec) Result {
 	return run(ctx, s)
 }
 
+// drainWait is the drain grace of this run: drainGrace unless a test set
+// its own.
+func (s *Spec) drainWait() time.Duration {
+	if s.grace > 0 {
+		return s.grace
+	}
+	return drainGrace
+}
+
 // tagRun gives the run its tag (see BecomeSubreaper) once this process is
 // the subreaper; a run without a tag is treated as nobody's at exit.
 func (s *Spec) tagRun() {

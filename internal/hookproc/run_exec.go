@@ -29,10 +29,7 @@ func runExec(ctx context.Context, s Spec) Result {
 	tctx, cancel := context.WithTimeout(ctx, s.Timeout)
 	defer cancel()
 
-	grace := drainGrace
-	if s.grace > 0 {
-		grace = s.grace
-	}
+	grace := s.drainWait()
 	var killed atomic.Bool
 	stdout := &capBuffer{max: s.Cap}
 	stderr := &capBuffer{max: s.Cap}

@@ -107,10 +107,7 @@ func runPoll(ctx context.Context, s Spec) (res Result) {
 	defer scratchPool.Put(scratchp)
 	p.scratch = *scratchp
 	p.stdout, p.stderr = capBuffer{max: s.Cap}, capBuffer{max: s.Cap}
-	p.grace = drainGrace
-	if s.grace > 0 {
-		p.grace = s.grace
-	}
+	p.grace = s.drainWait()
 	p.payload = s.Stdin
 	p.writeStdin()
 	p.loop(ctx, start.Add(s.Timeout))
