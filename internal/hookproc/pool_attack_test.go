@@ -71,6 +71,15 @@ func TestPoolWorkerMisbehaviour(t *testing.T) {
 			if !tc.keep {
 				waitGone(t, pid)
 			}
+			if tc.req == "twice" {
+				// The second reply came before the next request was sent
+				// (the worker is replaced, the request retried) or after
+				// (it is read as the next request's reply, and refused as
+				// not its own): never the next request's answer.
+				if res := f.ask("next", hangBound); !res.Exited && !strings.Contains(res.SpawnError, `replied "twice `) {
+					t.Fatalf("after a second reply: %+v", res)
+				}
+			}
 			if next := f.pid("next"); (next == pid) != tc.same {
 				t.Fatalf("after %q: answered by %d (was %d)", tc.req, next, pid)
 			}
