@@ -273,8 +273,10 @@ func released(pid int) bool {
 	return !open
 }
 
-// reapWait bounds how long one round of killEscaped waits for what it
-// killed to become reapable.
+// reapWait bounds how long one killEscaped, all its rounds together,
+// waits for what it killed to become reapable. Per round it would let a
+// process slow to die after SIGKILL (a big address space to free) cost it
+// once per round; it may be reaped later, by reapZombies or the next call.
 const reapWait = 100 * time.Millisecond
 
 // killEscaped kills and reaps the escaped descendants that doom selects,
@@ -298,6 +300,7 @@ func killEscaped(doom func(pid int) bool) int {
 	spawnMu.Lock()
 	defer spawnMu.Unlock()
 	killed := 0
+	deadline := time.Now().Add(reapWait)
 	for round := 0; round < 8; round++ {
 		var reap []int
 		for _, pid := range children() {
@@ -316,7 +319,6 @@ func killEscaped(doom func(pid int) bool) int {
 		if len(reap) == 0 {
 			break
 		}
-		deadline := time.Now().Add(reapWait)
 		for _, pid := range reap {
 			reapChild(pid, deadline)
 		}
