@@ -55,10 +55,17 @@ func ppoll(fds []pollFd, d time.Duration) (int, error) {
 
 var scratchPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
-// drainFd reads fd until it would block or reaches EOF; it reports EOF (or
-// an error, which ends the stream just the same).
+// drainReads bounds the reads of one drainFd (8 MiB in 32 KiB reads).
+const drainReads = 256
+
+// drainFd reads fd until it would block or reaches EOF, or drainReads
+// times; it reports EOF (or an error, which ends the stream just the
+// same). The bound: a writer that is always ahead of us (a flood from
+// several processes, on a machine where they outrun the reader) would
+// otherwise keep the poll loop from its deadline, and overdue's final
+// drain from its end, for as long as it writes.
 func drainFd(fd int, into *capBuffer, scratch []byte) (eof bool) {
-	for {
+	for range drainReads {
 		n, err := syscall.Read(fd, scratch)
 		switch {
 		case n > 0:
@@ -70,6 +77,7 @@ func drainFd(fd int, into *capBuffer, scratch []byte) (eof bool) {
 			return true
 		}
 	}
+	return false
 }
 
 func closeFd(fd *int) {
