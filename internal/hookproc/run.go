@@ -27,6 +27,10 @@ const DefaultOutputCap = 1 << 20
 // users have reported.
 const drainGrace = 500 * time.Millisecond
 
+// drainReads bounds the reads of one drain of a pipe (8 MiB in 32 KiB
+// reads) before its caller looks at its deadline again.
+const drainReads = 256
+
 // cancelGrace is how long a cancelled run waits for its killed hook to
 // exit (SIGKILL takes a moment), so that its tree is killed now rather
 // than when it is reaped in the background. A cancelled run waits for

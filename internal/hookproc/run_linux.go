@@ -55,9 +55,6 @@ func ppoll(fds []pollFd, d time.Duration) (int, error) {
 
 var scratchPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
-// drainReads bounds the reads of one drainFd (8 MiB in 32 KiB reads).
-const drainReads = 256
-
 // drainFd reads fd until it would block or reaches EOF, or drainReads
 // times; it reports EOF (or an error, which ends the stream just the
 // same). The bound: a writer that is always ahead of us (a flood from

@@ -66,9 +66,11 @@ func (p *stderrPump) loop() {
 	}
 }
 
-// drain reads what the pipe holds now (p.mu held).
+// drain reads what the pipe holds now (p.mu held), drainReads chunks at
+// most: a worker flooding stderr faster than it is read would otherwise
+// keep p.mu, and the request waiting in take, for as long as it wrote.
 func (p *stderrPump) drain() {
-	for !p.eof {
+	for i := 0; !p.eof && i < drainReads; i++ {
 		n, err := unix.Read(p.fd, p.chunk)
 		if n > 0 {
 			p.buf.Write(p.chunk[:n])

@@ -5,6 +5,7 @@ package hookproc
 import (
 	"os"
 	"testing"
+	"time"
 )
 
 // A worker's stderr pump, closed while something still held the pipe's
@@ -57,4 +58,33 @@ func TestStderrPumpNeverReadsAfterClose(t *testing.T) {
 		return
 	}
 	t.Skip("the closed descriptor's number was never reused in 20 attempts")
+}
+
+// A worker (or what it left holding its stderr) that writes faster than
+// the pump reads — /dev/zero stands in for one that never falls behind —
+// does not keep take or close waiting: the request path takes stderr
+// after every reply and every failure.
+func TestStderrPumpFloodDoesNotBlockTake(t *testing.T) {
+	f, err := os.Open("/dev/zero")
+	if err != nil {
+		t.Skip(err)
+	}
+	p, err := newStderrPump(f, 1<<10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan int, 1)
+	go func() {
+		n := len(p.take())
+		p.close()
+		done <- n
+	}()
+	select {
+	case n := <-done:
+		if n > 1<<10 {
+			t.Fatalf("took %d bytes past a cap of 1 KiB", n)
+		}
+	case <-time.After(hangBound):
+		t.Fatal("take or close waited for a flood to stop")
+	}
 }
