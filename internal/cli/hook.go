@@ -41,10 +41,7 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 		// call because of our own misconfiguration.
 		return &ExitError{Code: 1, Msg: fmt.Sprintf("unknown agent %q (known: %s)", agentName, strings.Join(agents.Names(), ", "))}
 	}
-	data, err := io.ReadAll(io.LimitReader(a.In, MaxEventBytes+1))
-	if err == nil && len(data) > MaxEventBytes {
-		err = fmt.Errorf("more than %d MiB", MaxEventBytes>>20)
-	}
+	data, err := a.readPayload(agent, eventArg, o.AgentTimeout, start)
 	var call *agents.Call
 	if err == nil {
 		call, err = agent.Decode(data, eventArg)
@@ -91,6 +88,47 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 		a.exportToAgent(agent.EnvFileEnv, outcome.Env)
 	}
 	return writeReply(a, a.encodeTelling(ctx, agent, call, f.Session, &outcome))
+}
+
+// readPayload reads the agent's payload to the end of stdin — within the
+// agent's deadline (less the margin) when it is known before the payload
+// is: the flag, else the agent's default for the command line's event. An
+// agent (or a host between it and us) that never closes our stdin must
+// still get an answer in time; reading to EOF first used to leave hook
+// waiting, the deadline counted from a start already long past, until the
+// agent gave up and let the call through.
+func (a *App) readPayload(agent *agents.Agent, eventArg string, flag time.Duration, start time.Time) ([]byte, error) {
+	read := func() ([]byte, error) {
+		data, err := io.ReadAll(io.LimitReader(a.In, MaxEventBytes+1))
+		if err == nil && len(data) > MaxEventBytes {
+			err = fmt.Errorf("more than %d MiB", MaxEventBytes>>20)
+		}
+		return data, err
+	}
+	limit := flag
+	if limit <= 0 {
+		limit = agent.DefaultTimeout(eventArg)
+	}
+	if limit <= 0 {
+		return read()
+	}
+	type payload struct {
+		data []byte
+		err  error
+	}
+	done := make(chan payload, 1)
+	go func() {
+		data, err := read()
+		done <- payload{data, err}
+	}()
+	t := time.NewTimer(time.Until(start.Add(limit - deadlineMargin(limit))))
+	defer t.Stop()
+	select {
+	case p := <-done:
+		return p.data, p.err
+	case <-t.C:
+		return nil, fmt.Errorf("stdin not closed within the %s s %s waits for its hook", agents.FormatSeconds(limit), agent.Title)
+	}
 }
 
 // encodeTelling is the agent's reply to call, which also tells the person,

@@ -15,8 +15,11 @@
 //     nothing and is the spawn error. A start failure is worded as Hermes
 //     words it ("command not found", "command not executable").
 //   - Each run has its own timeout; at the timeout, or when the caller's
-//     context ends, the whole process group is killed and the result says
-//     TimedOut or Cancelled. Run never returns a Go error.
+//     context ends, the whole process group is killed, the hook by its own
+//     pid too (it may have moved into another group of its session), and
+//     the result says TimedOut or Cancelled. A cancelled run waits for
+//     nothing but the hook's exit, and for that briefly (cancelGrace): its
+//     caller has given up. Run never returns a Go error.
 //   - stdout and stderr are captured up to the cap (DefaultOutputCap); the
 //     rest is drained and dropped, and the result says it was truncated.
 //   - The wait is bounded: once the process has exited or been killed, a
@@ -29,7 +32,7 @@
 //     status, a signal, a timeout, cancellation, a held pipe) kills its
 //     whole tree: its process group and, once [BecomeSubreaper] was called
 //     (Linux), the descendants that left the group (setsid), found by their
-//     run tag. [KillEscaped], at exit, kills every escaped descendant but
+//     run tag, each with its whole subtree. [KillEscaped], at exit, kills every escaped descendant but
 //     the helpers of successful runs. A worker's tree dies when the worker
 //     ends.
 //   - On Windows a Job Object stands for the process group: the hook is

@@ -147,7 +147,7 @@ func (p *Pool) exchange(ctx, tctx context.Context, w *worker, line []byte, decod
 		// EPIPE: nobody reads its stdin any more, so the line reached
 		// nobody.
 		p.kill(w)
-		why := "exited (" + exitWord(w.cmd.ProcessState) + ") before the request reached it"
+		why := "exited (" + w.exitWord() + ") before the request reached it"
 		p.countCrash(why)
 		return Result{SpawnError: "worker " + why, Stderr: w.takeStderr()}, true
 	} else if err != nil {
@@ -167,7 +167,7 @@ func (p *Pool) exchange(ctx, tctx context.Context, w *worker, line []byte, decod
 	case err != nil:
 		// EOF on its stdout: it is gone.
 		p.kill(w)
-		why := "exited (" + exitWord(w.cmd.ProcessState) + ") without replying"
+		why := "exited (" + w.exitWord() + ") without replying"
 		p.countCrash(why)
 		return Result{SpawnError: "worker " + why, Stderr: w.takeStderr()}, false
 	}

@@ -134,26 +134,11 @@ func children() []int {
 	if !hasChildren() {
 		return nil
 	}
-	self := os.Getpid()
-	var out []int
-	tasks, err := os.ReadDir("/proc/self/task")
-	ok := err == nil
-	for _, t := range tasks {
-		data, err := readProc("/proc/self/task/" + t.Name() + "/children")
-		if err != nil {
-			ok = false
-			break
-		}
-		for _, f := range strings.Fields(string(data)) {
-			if pid, err := strconv.Atoi(f); err == nil {
-				out = append(out, pid)
-			}
-		}
-	}
-	if ok {
+	if out, ok := childrenOf("self"); ok {
 		return out
 	}
-	out = out[:0]
+	self := os.Getpid()
+	var out []int
 	procs, _ := os.ReadDir("/proc")
 	for _, p := range procs {
 		pid, err := strconv.Atoi(p.Name())
@@ -165,6 +150,28 @@ func children() []int {
 		}
 	}
 	return out
+}
+
+// childrenOf lists the children of process proc ("self" or a pid) from
+// /proc/PROC/task/*/children; ok is false when the kernel does not provide
+// that file (or the process is gone).
+func childrenOf(proc string) (out []int, ok bool) {
+	tasks, err := os.ReadDir("/proc/" + proc + "/task")
+	if err != nil {
+		return nil, false
+	}
+	for _, t := range tasks {
+		data, err := readProc("/proc/" + proc + "/task/" + t.Name() + "/children")
+		if err != nil {
+			return out, false
+		}
+		for _, f := range strings.Fields(string(data)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				out = append(out, pid)
+			}
+		}
+	}
+	return out, true
 }
 
 // hasChildren reports whether this process has any child at all, alive or
@@ -266,10 +273,26 @@ func released(pid int) bool {
 	return !open
 }
 
+// reapWait bounds how long one killEscaped, all its rounds together,
+// waits for what it killed to become reapable. Per round it would let a
+// process slow to die after SIGKILL (a big address space to free) cost it
+// once per round; it may be reaped later, by reapZombies or the next call.
+const reapWait = 100 * time.Millisecond
+
 // killEscaped kills and reaps the escaped descendants that doom selects,
-// repeating while killing them orphans more. It returns how many it
-// killed. Zombies among this process's children are reaped whatever doom
-// says.
+// with everything they started, and returns how many it selected. Zombies
+// among this process's children are reaped whatever doom says.
+//
+// A round kills first and reaps after, so a hook that left a thousand
+// escapees costs one wait, not a thousand (the old per-escapee wait let
+// such a hook delay a refusal past the agent's deadline by seconds). Each
+// escapee is killed with its whole subtree, read from /proc top down: the
+// children of a killed process become this process's children only once
+// it is dead, so a round that killed only its own children lost one link
+// of a setsid'd chain per round, and a chain deeper than the rounds
+// outlived everything. Rounds go on while one killed or reaped anything (a
+// process forked between a read and a kill is reparented here, and found
+// by the next).
 func killEscaped(doom func(pid int) bool) int {
 	if !reaperOn.Load() {
 		return 0
@@ -277,40 +300,66 @@ func killEscaped(doom func(pid int) bool) int {
 	spawnMu.Lock()
 	defer spawnMu.Unlock()
 	killed := 0
+	deadline := time.Now().Add(reapWait)
 	for round := 0; round < 8; round++ {
-		found := false
+		var reap []int
 		for _, pid := range children() {
 			if _, ok := tracked.Load(pid); ok {
 				continue
 			}
-			_, state := statOf(pid)
-			if state != 'Z' && doom(pid) {
-				// An escapee leads its own group (setsid): take the group
-				// with it.
-				if pgid, err := syscall.Getpgid(pid); err == nil && pgid == pid {
-					_ = syscall.Kill(-pid, syscall.SIGKILL)
-				}
-				_ = syscall.Kill(pid, syscall.SIGKILL)
+			switch _, state := statOf(pid); {
+			case state == 'Z':
+				reap = append(reap, pid)
+			case state != 0 && doom(pid):
+				killSubtree(pid)
 				killed++
-				found = true
-			} else if state != 'Z' {
-				continue
-			}
-			// Reap it; what it had started is reparented here and is
-			// found in the next round.
-			var ws syscall.WaitStatus
-			for i := 0; i < 100; i++ {
-				if wpid, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil); wpid == pid || (err != nil && err != syscall.EINTR) {
-					break
-				}
-				time.Sleep(time.Millisecond)
+				reap = append(reap, pid)
 			}
 		}
-		if !found {
+		if len(reap) == 0 {
 			break
+		}
+		for _, pid := range reap {
+			reapChild(pid, deadline)
 		}
 	}
 	return killed
+}
+
+// maxSubtree bounds the processes one killSubtree visits.
+const maxSubtree = 1 << 16
+
+// killSubtree SIGKILLs root, every process descended from it, and the
+// process groups among them lead (an escapee leads its own: setsid), top
+// down: each process's children are read before it is killed, while they
+// are still its children.
+func killSubtree(root int) {
+	stack := []int{root}
+	for n := 0; len(stack) > 0 && n < maxSubtree; n++ {
+		pid := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		kids, _ := childrenOf(strconv.Itoa(pid))
+		if pgid, err := syscall.Getpgid(pid); err == nil && pgid == pid {
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
+		}
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		stack = append(stack, kids...)
+	}
+}
+
+// reapChild reaps the child pid once it is dead, waiting until deadline at
+// most.
+func reapChild(pid int, deadline time.Time) {
+	var ws syscall.WaitStatus
+	for {
+		wpid, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+		if wpid == pid || (err != nil && err != syscall.EINTR) || !time.Now().Before(deadline) {
+			return
+		}
+		if err == nil {
+			time.Sleep(time.Millisecond)
+		}
+	}
 }
 
 // reapZombies reaps children that are neither running hooks nor alive:

@@ -27,6 +27,17 @@ const DefaultOutputCap = 1 << 20
 // users have reported.
 const drainGrace = 500 * time.Millisecond
 
+// drainReads bounds the reads of one drain of a pipe (8 MiB in 32 KiB
+// reads) before its caller looks at its deadline again.
+const drainReads = 256
+
+// cancelGrace is how long a cancelled run waits for its killed hook to
+// exit (SIGKILL takes a moment), so that its tree is killed now rather
+// than when it is reaped in the background. A cancelled run waits for
+// nothing else: its caller has given up (at an agent's deadline, less a
+// margin as short as a quarter of a second) and reads no output.
+const cancelGrace = 50 * time.Millisecond
+
 // Spec is one process to run.
 type Spec struct {
 	// Path is the executable; Argv[0] is what the process sees as its name.
@@ -58,6 +69,8 @@ type Spec struct {
 	// that starts a worker): when the run fails, the escaped descendants
 	// carrying it are killed too (see BecomeSubreaper).
 	tag string
+	// grace replaces drainGrace (tests: a grace nobody should wait for).
+	grace time.Duration
 }
 
 // Result is what happened to a Spec's process.
@@ -84,6 +97,15 @@ type Result struct {
 func Run(ctx context.Context, s Spec) Result {
 	s.tagRun()
 	return run(ctx, s)
+}
+
+// drainWait is the drain grace of this run: drainGrace unless a test set
+// its own.
+func (s *Spec) drainWait() time.Duration {
+	if s.grace > 0 {
+		return s.grace
+	}
+	return drainGrace
 }
 
 // tagRun gives the run its tag (see BecomeSubreaper) once this process is

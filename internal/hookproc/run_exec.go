@@ -29,6 +29,7 @@ func runExec(ctx context.Context, s Spec) Result {
 	tctx, cancel := context.WithTimeout(ctx, s.Timeout)
 	defer cancel()
 
+	grace := s.drainWait()
 	var killed atomic.Bool
 	stdout := &capBuffer{max: s.Cap}
 	stderr := &capBuffer{max: s.Cap}
@@ -44,9 +45,13 @@ func runExec(ctx context.Context, s Spec) Result {
 		cmd.Stdout, cmd.Stderr = stdout, stderr
 		cmd.Cancel = func() error {
 			killed.Store(true)
-			return killGroup(cmd)
+			err := killGroup(cmd)
+			// The hook itself too: it may have moved into another
+			// process group (see proc.kill).
+			_ = cmd.Process.Kill()
+			return err
 		}
-		cmd.WaitDelay = drainGrace
+		cmd.WaitDelay = grace
 		return cmd
 	}
 	if s.Verify != nil {
@@ -65,7 +70,25 @@ func runExec(ctx context.Context, s Spec) Result {
 	if err != nil {
 		return Result{SpawnError: spawnErrorText(err), Elapsed: time.Since(start)}
 	}
-	err = cmd.Wait()
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	select {
+	case err = <-waited:
+	case <-ctx.Done():
+		// The caller gave up: kill, and wait only briefly for the exit,
+		// not for pipes a descendant holds (WaitDelay's grace). What it
+		// wrote is not read (the copiers may still be writing it).
+		killed.Store(true)
+		_ = killGroup(cmd)
+		_ = cmd.Process.Kill()
+		t := time.NewTimer(cancelGrace)
+		defer t.Stop()
+		select {
+		case err = <-waited:
+		case <-t.C:
+			return Result{Cancelled: true, Elapsed: time.Since(start)}
+		}
+	}
 	if errors.Is(err, exec.ErrWaitDelay) {
 		// The hook is gone but its pipes were held open: clean up whatever
 		// of its process group is left.

@@ -55,10 +55,14 @@ func ppoll(fds []pollFd, d time.Duration) (int, error) {
 
 var scratchPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
-// drainFd reads fd until it would block or reaches EOF; it reports EOF (or
-// an error, which ends the stream just the same).
+// drainFd reads fd until it would block or reaches EOF, or drainReads
+// times; it reports EOF (or an error, which ends the stream just the
+// same). The bound: a writer that is always ahead of us (a flood from
+// several processes, on a machine where they outrun the reader) would
+// otherwise keep the poll loop from its deadline, and overdue's final
+// drain from its end, for as long as it writes.
 func drainFd(fd int, into *capBuffer, scratch []byte) (eof bool) {
-	for {
+	for range drainReads {
 		n, err := syscall.Read(fd, scratch)
 		switch {
 		case n > 0:
@@ -70,6 +74,7 @@ func drainFd(fd int, into *capBuffer, scratch []byte) (eof bool) {
 			return true
 		}
 	}
+	return false
 }
 
 func closeFd(fd *int) {
@@ -107,6 +112,7 @@ func runPoll(ctx context.Context, s Spec) (res Result) {
 	defer scratchPool.Put(scratchp)
 	p.scratch = *scratchp
 	p.stdout, p.stderr = capBuffer{max: s.Cap}, capBuffer{max: s.Cap}
+	p.grace = s.drainWait()
 	p.payload = s.Stdin
 	p.writeStdin()
 	p.loop(ctx, start.Add(s.Timeout))
@@ -131,6 +137,9 @@ type proc struct {
 	// the grace — a helper it did not detach.
 	held     bool
 	graceEnd time.Time // set once the hook has exited or been killed
+	grace    time.Duration
+	// cancelSeen: the caller's cancellation has been handled (see cancel).
+	cancelSeen bool
 }
 
 // spawn creates the pipes and starts the process: in its own process group,
@@ -288,11 +297,34 @@ func (p *proc) reap(flags int) bool {
 	}
 }
 
-// kill SIGKILLs the hook's process group and starts the drain grace.
+// kill SIGKILLs the hook's process group and the hook itself, and starts
+// the drain grace. The hook by its pid too: it leads its group, so it
+// cannot setsid, but it can move into another group of its session (its
+// dispatcher's: setpgid(0, getpgid(getppid()))), which the group kill then
+// misses. Not reaped yet, its pid names nobody else.
 func (p *proc) kill() {
 	p.killed = true
 	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
-	p.graceEnd = time.Now().Add(drainGrace)
+	_ = syscall.Kill(p.pid, syscall.SIGKILL)
+	p.graceEnd = time.Now().Add(p.grace)
+}
+
+// cancel handles the caller giving up, whenever it comes: before the hook
+// exited, at its own timeout's kill, or while a helper holds its pipes.
+// Nobody reads this run's output any more, so nothing is waited for but
+// the hook's exit, briefly — not the drain grace: a refusal due at the
+// agent's deadline less a margin as short as a quarter of a second used
+// to wait half a second more for a helper holding the hook's pipes, and
+// the agent, gone by then, let the call through.
+func (p *proc) cancel() {
+	p.cancelSeen = true
+	if !p.exited && !p.killed {
+		p.cancelled = true
+		p.kill()
+	}
+	if end := time.Now().Add(cancelGrace); p.graceEnd.IsZero() || end.Before(p.graceEnd) {
+		p.graceEnd = end
+	}
 }
 
 // loop feeds stdin, drains stdout and stderr, and watches for the exit, the
@@ -325,13 +357,11 @@ func (p *proc) overdue(ctx context.Context) bool {
 		p.cancelled = ctx.Err() != nil
 		p.kill()
 		return false
-	case !p.exited:
-		// Killed, and still not gone after drainGrace (stuck in the
-		// kernel): reap it in the background, stop waiting.
-		go p.reap(0)
 	}
-	// Exited (or given up on) with the pipes still held by something else:
-	// keep what is already written, then kill what is left of the group.
+	// Exited with the pipes still held by something else, or given up on
+	// (killed, and not dead at the end of the grace: stuck in the kernel,
+	// or cancelled; result reaps it in the background): keep what is
+	// already written, then kill what is left of the group.
 	p.held = true
 	if p.stdoutFd >= 0 {
 		drainFd(p.stdoutFd, &p.stdout, p.scratch)
@@ -365,7 +395,7 @@ func (p *proc) poll(wait time.Duration) {
 	if !p.exited {
 		iPid = add(p.pidfd, pollIn)
 	}
-	if !p.killed && !p.exited {
+	if !p.cancelSeen {
 		iWake = add(p.wakeFd, pollIn)
 	}
 	if n == 0 {
@@ -392,8 +422,7 @@ func (p *proc) poll(wait time.Duration) {
 		closeFd(&p.stderrFd)
 	}
 	if ready(iWake) {
-		p.cancelled = true
-		p.kill()
+		p.cancel()
 	}
 	if !p.exited && (ready(iPid) || p.pidfd < 0) && p.peekExit() {
 		p.exited = true
@@ -425,9 +454,18 @@ func (p *proc) result(tag string) Result {
 		StdoutTruncated: p.stdout.truncated, StderrTruncated: p.stderr.truncated,
 		TimedOut: p.timedOut, Cancelled: p.cancelled,
 	}
-	if p.succeeded() {
+	switch {
+	case !p.exited:
+		// Killed but not dead yet: its tree is killed once it is, when
+		// the orphans it leaves have been reparented here (its run stays
+		// open until then, so KillEscaped at exit kills them too).
+		go func() {
+			p.reap(0)
+			killTree(tag)
+		}()
+	case p.succeeded():
 		closeRun(tag) // its helpers carry a released tag from now on
-	} else {
+	default:
 		if p.exited && !p.killed && !p.held {
 			// It failed by itself: what it left in its group goes. (Not
 			// reaped yet, it keeps the group id taken.)

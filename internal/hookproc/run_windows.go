@@ -86,7 +86,7 @@ func runJob(ctx context.Context, s Spec) Result {
 			// kill it by its own handle too.
 			return c.Process.Kill()
 		}
-		c.WaitDelay = drainGrace
+		c.WaitDelay = s.drainWait()
 		return c
 	}
 	// A timeout or cancellation that comes while the hook is still being

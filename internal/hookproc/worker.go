@@ -187,9 +187,7 @@ func (w *worker) stop() {
 	case <-w.exited:
 		// Whatever it left in its group goes too.
 		_ = syscall.Kill(-w.cmd.Process.Pid, syscall.SIGKILL)
-		w.stdout.Close()
-		w.stderr.close()
-		killTree(w.tag)
+		w.ended()
 	case <-t.C:
 		w.kill()
 	}
@@ -197,14 +195,42 @@ func (w *worker) stop() {
 
 // kill ends a worker and its process group at once, waits for it, and
 // kills its escaped descendants (those carrying its run tag), as the
-// one-shot runner does for a hook that timed out.
+// one-shot runner does for a hook that timed out. The worker by its own
+// pid too (os.Process: never a reused one): it may have moved into another
+// process group of its session, which the group kill misses — and the
+// request that killed it used to wait for its exit forever. The wait is
+// bounded all the same (a process stuck in the kernel does not die at
+// once): past stopGrace the rest of the clean-up happens when it exits.
 func (w *worker) kill() {
 	_ = syscall.Kill(-w.cmd.Process.Pid, syscall.SIGKILL)
+	_ = w.cmd.Process.Signal(syscall.SIGKILL)
 	w.stdin.Close()
-	<-w.exited
+	t := time.NewTimer(stopGrace)
+	defer t.Stop()
+	select {
+	case <-w.exited:
+		w.ended()
+	case <-t.C:
+		go func() { <-w.exited; w.ended() }()
+	}
+}
+
+// ended releases what is left of an exited worker: its pipes and its
+// escaped descendants.
+func (w *worker) ended() {
 	w.stdout.Close()
 	w.stderr.close()
 	killTree(w.tag)
+}
+
+// exitWord says how the worker ended: its status once its Wait returned,
+// else "unknown status" (a kill whose wait ran out: ProcessState is still
+// being written by the Wait goroutine).
+func (w *worker) exitWord() string {
+	if !isClosed(w.exited) {
+		return exitWord(nil)
+	}
+	return exitWord(w.cmd.ProcessState)
 }
 
 func exitWord(ps *os.ProcessState) string {

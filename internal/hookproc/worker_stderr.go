@@ -66,9 +66,11 @@ func (p *stderrPump) loop() {
 	}
 }
 
-// drain reads what the pipe holds now (p.mu held).
+// drain reads what the pipe holds now (p.mu held), drainReads chunks at
+// most: a worker flooding stderr faster than it is read would otherwise
+// keep p.mu, and the request waiting in take, for as long as it wrote.
 func (p *stderrPump) drain() {
-	for !p.eof {
+	for i := 0; !p.eof && i < drainReads; i++ {
 		n, err := unix.Read(p.fd, p.chunk)
 		if n > 0 {
 			p.buf.Write(p.chunk[:n])
@@ -93,10 +95,20 @@ func (p *stderrPump) take() []byte {
 	return out
 }
 
-// close ends the pump once the worker is gone.
+// close ends the pump once the worker is gone. What the pipe holds is
+// kept for take, and the pump is marked at its end: take must never read
+// the descriptor again once it is closed. Something may still have held
+// the write end (a killed worker's child not dead yet, an escapee not yet
+// killed), so EOF was not necessarily seen; and the descriptor's number,
+// once free, is the next one this process opens — a read there would take
+// another pipe's bytes, or block on it.
 func (p *stderrPump) close() {
 	p.wakeW.Close()
 	<-p.done
+	p.mu.Lock()
+	p.drain()
+	p.eof = true
+	p.mu.Unlock()
 	p.wakeR.Close()
 	p.r.Close()
 }
