@@ -4,6 +4,7 @@ package journal
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -25,5 +26,35 @@ func TestHeadFIFOStopsNoRecord(t *testing.T) {
 	}
 	if w.Failures() != 2 {
 		t.Fatalf("%d failures, want each head write counted", w.Failures())
+	}
+}
+
+// The same once the Writer has appended (serve's long-lived one, which
+// remembers the file's end): a FIFO put at the head's name then still
+// stops no record, and each record still reaches OnAppend (export).
+func TestHeadFIFOAfterAnAppendStopsNoRecord(t *testing.T) {
+	for _, rotate := range []bool{false, true} {
+		p := filepath.Join(t.TempDir(), DefaultFile)
+		appended := 0
+		opts := Options{Path: p, OnAppend: func([]byte) { appended++ }}
+		if rotate {
+			opts.MaxBytes = 1 // every append rotates the live file
+		}
+		w := newWriter(t, opts)
+		w.Record(context.Background(), record("a"))
+		if err := os.Remove(HeadPath(p)); err != nil {
+			t.Fatal(err)
+		}
+		if err := syscall.Mkfifo(HeadPath(p), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		w.Record(context.Background(), record("b"))
+		w.Record(context.Background(), record("c"))
+		if appended != 3 {
+			t.Errorf("rotate %v: OnAppend saw %d of 3 records", rotate, appended)
+		}
+		if got := w.Failures(); got != 2 {
+			t.Errorf("rotate %v: %d failures, want each head write counted", rotate, got)
+		}
 	}
 }

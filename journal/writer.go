@@ -217,6 +217,9 @@ func (w *Writer) appendLocked(body []byte, wait time.Duration) error {
 	if err != nil {
 		return err
 	}
+	if w.headF == nil {
+		h, advance = nil, false // not from end's memory of an earlier append either
+	}
 	w.known = false // until this append is known to have succeeded
 	line := make([]byte, 0, len(body)+120)
 	line = append(line, `{"seq":`...)
