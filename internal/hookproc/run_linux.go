@@ -103,7 +103,11 @@ func runPoll(ctx context.Context, s Spec) (res Result) {
 	}
 	defer p.close()
 	trackChild(p.pid)
-	defer untrackChild(p.pid)
+	defer func() {
+		if !p.reapsLater {
+			untrackChild(p.pid)
+		}
+	}()
 	openRun(s.tag)
 	if stop := p.wakeOnCancel(ctx); stop != nil {
 		defer stop()
@@ -135,9 +139,12 @@ type proc struct {
 	timedOut, cancelled bool
 	// held: it exited, but something still held its pipes at the end of
 	// the grace — a helper it did not detach.
-	held     bool
-	graceEnd time.Time // set once the hook has exited or been killed
-	grace    time.Duration
+	held bool
+	// reapsLater: killed but not dead at the end of the run; a goroutine
+	// reaps and untracks it (result).
+	reapsLater bool
+	graceEnd   time.Time // set once the hook has exited or been killed
+	grace      time.Duration
 	// cancelSeen: the caller's cancellation has been handled (see cancel).
 	cancelSeen bool
 }
@@ -459,8 +466,13 @@ func (p *proc) result(tag string) Result {
 		// Killed but not dead yet: its tree is killed once it is, when
 		// the orphans it leaves have been reparented here (its run stays
 		// open until then, so KillEscaped at exit kills them too).
+		// It stays tracked until reaped here: untracked, the reaper (or
+		// another run's) could reap it, and this wait would then take a
+		// new hook that reused its pid.
+		p.reapsLater = true
 		go func() {
 			p.reap(0)
+			untrackChild(p.pid)
 			killTree(tag)
 		}()
 	case p.succeeded():
