@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 )
 
 // Syslog identity of the messages: facility auth (4, "security/
@@ -71,7 +73,10 @@ func formatRFC5424(it *item, host, pid string, now time.Time) []byte {
 	}
 	b = append(b, "\xef\xbb\xbf"...) // BOM: the message is UTF-8
 	if it.ok {
-		b = appendEscaped(b, strings.ToValidUTF8(r.summary(), "\uFFFD"))
+		// A hook's message or a payload's value must not start a line of
+		// its own in a log file (a forged entry), nor reach the terminal
+		// of whoever reads the log: escaped as every string shown is.
+		b = append(b, termsafe.Escape(strings.ToValidUTF8(r.summary(), "\uFFFD"))...)
 		b = append(b, ' ')
 	}
 	return append(b, it.line...)
@@ -110,21 +115,6 @@ func appendParam(b []byte, v string) []byte {
 		case c < 0x20 || c == 0x7f:
 			b = appendControl(b, c)
 		default:
-			b = append(b, c)
-		}
-	}
-	return b
-}
-
-// appendEscaped appends s with its control characters escaped (\n, \r,
-// \t, \xNN): a hook's message or a payload's value must not start a line
-// of its own in a log file the message lands in (a forged entry), nor
-// reach the terminal of whoever reads the log.
-func appendEscaped(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f {
-			b = appendControl(b, c)
-		} else {
 			b = append(b, c)
 		}
 	}

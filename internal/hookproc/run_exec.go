@@ -78,9 +78,7 @@ func runExec(ctx context.Context, s Spec) Result {
 		// The caller gave up: kill, and wait only briefly for the exit,
 		// not for pipes a descendant holds (WaitDelay's grace). What it
 		// wrote is not read (the copiers may still be writing it).
-		killed.Store(true)
-		_ = killGroup(cmd)
-		_ = cmd.Process.Kill()
+		_ = cmd.Cancel()
 		t := time.NewTimer(cancelGrace)
 		defer t.Stop()
 		select {

@@ -104,7 +104,7 @@ func runPoll(ctx context.Context, s Spec) (res Result) {
 	defer p.close()
 	trackChild(p.pid)
 	defer func() {
-		if !p.reapsLater {
+		if !p.reapsLater { // else result untracks it once reaped
 			untrackChild(p.pid)
 		}
 	}()
@@ -139,14 +139,10 @@ type proc struct {
 	timedOut, cancelled bool
 	// held: it exited, but something still held its pipes at the end of
 	// the grace — a helper it did not detach.
-	held bool
-	// reapsLater: killed but not dead at the end of the run; a goroutine
-	// reaps and untracks it (result).
-	reapsLater bool
+	held       bool
+	reapsLater bool      // killed, not dead at the run's end: result reaps it
 	graceEnd   time.Time // set once the hook has exited or been killed
 	grace      time.Duration
-	// cancelSeen: the caller's cancellation has been handled (see cancel).
-	cancelSeen bool
 }
 
 // spawn creates the pipes and starts the process: in its own process group,
@@ -318,13 +314,12 @@ func (p *proc) kill() {
 
 // cancel handles the caller giving up, whenever it comes: before the hook
 // exited, at its own timeout's kill, or while a helper holds its pipes.
-// Nobody reads this run's output any more, so nothing is waited for but
-// the hook's exit, briefly — not the drain grace: a refusal due at the
-// agent's deadline less a margin as short as a quarter of a second used
-// to wait half a second more for a helper holding the hook's pipes, and
-// the agent, gone by then, let the call through.
+// Nobody reads this run's output any more, so only the hook's exit is
+// waited for, briefly (cancelGrace), not the drain grace: a refusal due
+// at the agent's deadline less a quarter of a second must not wait for a
+// helper holding the pipes while the agent gives up and lets the call by.
 func (p *proc) cancel() {
-	p.cancelSeen = true
+	closeFd(&p.wakeFd) // seen: AfterFunc wrote its one word, poll it no more
 	if !p.exited && !p.killed {
 		p.cancelled = true
 		p.kill()
@@ -398,12 +393,9 @@ func (p *proc) poll(wait time.Duration) {
 		return n - 1
 	}
 	iIn, iOut, iErr := add(p.stdinFd, pollOut), add(p.stdoutFd, pollIn), add(p.stderrFd, pollIn)
-	iPid, iWake := -1, -1
+	iPid, iWake := -1, add(p.wakeFd, pollIn)
 	if !p.exited {
 		iPid = add(p.pidfd, pollIn)
-	}
-	if !p.cancelSeen {
-		iWake = add(p.wakeFd, pollIn)
 	}
 	if n == 0 {
 		// Only the exit is left to see and there is no pidfd.
@@ -435,7 +427,7 @@ func (p *proc) poll(wait time.Duration) {
 		p.exited = true
 		closeFd(&p.stdinFd)
 		if p.graceEnd.IsZero() {
-			p.graceEnd = time.Now().Add(drainGrace)
+			p.graceEnd = time.Now().Add(p.grace)
 		}
 	}
 }
@@ -466,9 +458,8 @@ func (p *proc) result(tag string) Result {
 		// Killed but not dead yet: its tree is killed once it is, when
 		// the orphans it leaves have been reparented here (its run stays
 		// open until then, so KillEscaped at exit kills them too).
-		// It stays tracked until reaped here: untracked, the reaper (or
-		// another run's) could reap it, and this wait would then take a
-		// new hook that reused its pid.
+		// Tracked until reaped here, lest another wait take it and this
+		// one a new hook reusing its pid.
 		p.reapsLater = true
 		go func() {
 			p.reap(0)
