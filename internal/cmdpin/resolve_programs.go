@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // The programs a command starts on its way to its script: wrappers (env,
@@ -155,7 +157,10 @@ func shebangLoads(t *Target, path string, args, env []string, depth int) {
 	if onWindows || depth >= maxShellDepth {
 		return
 	}
-	f, err := os.Open(path)
+	// Not os.Open: a FIFO planted at the program's path would hold up
+	// every dispatch (Resolve runs on each); anything but a regular file
+	// has no #! line to read.
+	f, err := fsutil.OpenRegular(path, os.O_RDONLY, 0)
 	if err != nil {
 		return
 	}
