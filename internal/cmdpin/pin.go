@@ -238,15 +238,15 @@ func pinnedStart(t *Target, path string, content []byte, direct bool) *Start {
 		if !ok {
 			return nil
 		}
-		name := filepath.Base(interp)
-		if name == "env" {
+		base := filepath.Base(interp)
+		if base == "env" {
 			// #!/usr/bin/env bash: env finds the interpreter.
 			if arg == "" || strings.HasPrefix(arg, "-") {
 				return nil
 			}
-			name = arg
+			base = arg
 		}
-		kind = interpreterKind(name)
+		kind = interpreterKind(base)
 		st.Path = interp
 		st.Argv = []string{interp}
 		if arg != "" {

@@ -20,13 +20,18 @@ func pythonStart(st *Start, dir, name string) {
 		if a != fd {
 			continue
 		}
+		// Not runpy.run_path: it sets sys.argv[0] to the path it runs
+		// (the descriptor) while the script runs. The code is compiled
+		// under the script's name (tracebacks) and run in __main__'s
+		// namespace, as the -c module is.
 		boot := "import sys\n" +
 			"d = sys.argv.pop(1)\n" +
 			"sys.argv[0] = sys.argv.pop(1)\n" +
 			"if sys.path and sys.path[0] == '':\n    sys.path[0] = d\n" +
 			"del d\n" +
-			"import runpy\n" +
-			"runpy.run_path(" + strconv.Quote(fd) + ", run_name='__main__')\n"
+			"with open(" + strconv.Quote(fd) + ", 'rb') as f:\n    c = compile(f.read(), sys.argv[0], 'exec')\n" +
+			"del f, sys\n" +
+			"exec(c)\n"
 		argv := append([]string{}, st.Argv[:i]...)
 		argv = append(argv, "-c", boot, dir, name)
 		st.Argv = append(argv, st.Argv[i+1:]...)
