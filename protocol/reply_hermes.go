@@ -115,14 +115,15 @@ func parseHermesStdout(ev *Event, stdout string) (c *Contribution, note string, 
 
 // hermesVerbs are, per reply form that can refuse, the values of "action"
 // and of "decision" the form reads, and those that say "no objection" in
-// either dialect's words (decision "approve" and "allow": Hermes reads
-// them as nothing, deliberately; action "pass", the runtime extensions'
-// "no opinion" beside metadata or state). Any other value of either key — another
+// either dialect's words (decision "approve" and "allow", action "allow"
+// and an empty word: Hermes reads them as nothing, and a guard that says
+// allow must not be taken for one that refuses; action "pass", the runtime
+// extensions' "no opinion" beside metadata or state). Any other value of either key — another
 // agent's word, another case, another type — is a verb the event does not
 // read: what a fail_closed guard says there cannot be taken for allow.
 var hermesVerbs = map[HermesReplyKind]struct{ action, decision []string }{
-	ReplyTool:    {action: []string{"block", "modify", "rewrite", "approve", "pass"}, decision: []string{"block", "modify", "approve", "allow"}},
-	ReplyGateway: {action: []string{"skip", "rewrite", "allow", "pass"}, decision: []string{"approve", "allow"}},
+	ReplyTool:    {action: []string{"block", "modify", "rewrite", "approve", "allow", "pass", ""}, decision: []string{"block", "modify", "approve", "allow", ""}},
+	ReplyGateway: {action: []string{"skip", "rewrite", "allow", "pass", ""}, decision: []string{"approve", "allow", ""}},
 }
 
 // unreadVerb describes the first "action" or "decision" of obj that ev's
