@@ -36,7 +36,8 @@ func (d *Dispatcher) payloadOf(e *hookconfig.Entry, ev *protocol.Event, fields m
 // parseReply reads the entry's reply in its dialect.
 func parseReply(e *hookconfig.Entry, r protocol.Reply) (*protocol.Contribution, string) {
 	rules, hasRules := e.Codec.(protocol.EventRules)
-	// A reply the output cap cut refuses where a gate is guarded.
+	// A reply the output cap cut, or an ambiguous one, refuses where a
+	// gate is guarded.
 	gate := r.Event.FailsClosed() && (!hasRules || rules.Refuses(e.DeclaredAs))
 	if e.Codec != nil {
 		c, note := e.Codec.ParseReply(e.DeclaredAs, r)
@@ -44,8 +45,10 @@ func parseReply(e *hookconfig.Entry, r protocol.Reply) (*protocol.Contribution, 
 		// guard's failure blocks in every dialect.
 		refuses := r.Event.Can(protocol.CapBlock|protocol.CapContinue) && (!hasRules || rules.Refuses(e.DeclaredAs))
 		c, note = protocol.FailClosedFloor(r, refuses, c, note)
-		return protocol.CutReply(r, gate, c, note)
+		c, note = protocol.CutReply(r, gate, c, note)
+		return protocol.AmbiguousReply(r, gate, c, note)
 	}
 	c, note := protocol.ParseReply(r)
-	return protocol.CutReply(r, gate, c, note)
+	c, note = protocol.CutReply(r, gate, c, note)
+	return protocol.AmbiguousReply(r, gate, c, note)
 }

@@ -1,6 +1,9 @@
 package protocol
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // FailClosedFloor: a codec's reading of a failed fail_closed guard that
 // did not refuse becomes the refusal; everything else stays the codec's.
@@ -79,5 +82,28 @@ func TestCutReply(t *testing.T) {
 				t.Fatalf("got %+v, want block %q", got, want)
 			}
 		})
+	}
+}
+
+// An ambiguous reply refuses where the gate is guarded, fail_closed or
+// not, naming the repeated member; a block stays the hook's own, and
+// elsewhere (a non-gating event, an entry that refuses nothing) it stays a
+// note.
+func TestAmbiguousReply(t *testing.T) {
+	ev, _ := Lookup("pre_tool_call")
+	r := Reply{Event: ev, Dialect: Claude, Command: "./g.sh", Stdout: []byte(`{"decision":"block","reason":"a","reason":"b"}`)}
+	c, note := ParseReply(r)
+	if got, _ := AmbiguousReply(r, true, c, note); got == nil || got.Decision != DecisionBlock || !strings.Contains(got.Message, `"reason" appears twice`) {
+		t.Errorf("guarded gate: %+v (note %q), want a block naming the member", got, note)
+	}
+	if got, _ := AmbiguousReply(r, false, c, note); got != c {
+		t.Errorf("unguarded: %+v, want the dialect's reading %+v", got, c)
+	}
+	own := &Contribution{Decision: DecisionBlock, Message: "mine"}
+	if got, _ := AmbiguousReply(r, true, own, note); got != own {
+		t.Errorf("a block of the hook's own was replaced: %+v", got)
+	}
+	if got, _ := AmbiguousReply(r, true, nil, "some other note"); got != nil {
+		t.Errorf("a reply that is not ambiguous refused: %+v", got)
 	}
 }

@@ -136,6 +136,27 @@ func FailClosedFloor(r Reply, refuses bool, c *Contribution, note string) (*Cont
 	return c, note
 }
 
+// AmbiguousReply refuses, on an event where the entry refuses (refuses),
+// the run of a hook whose reply names a member twice and which did not
+// refuse (c, note: its dialect's reading, which takes such a reply as
+// unreadable), fail_closed or not. The agent, reading it itself, takes the
+// last member ({"decision":"block","reason":"a","reason":"b"} blocks in
+// Claude Code and in Hermes), and a guard that quotes its payload without
+// escaping lets the payload add a member of its own: which one the guard
+// meant cannot be known, and a gate it guards does not open on a guess.
+func AmbiguousReply(r Reply, refuses bool, c *Contribution, note string) (*Contribution, string) {
+	if !refuses || (c != nil && c.Decision == DecisionBlock) {
+		return c, note
+	}
+	i := strings.Index(note, ambiguousNote)
+	if i < 0 {
+		return c, note
+	}
+	what, _, _ := strings.Cut(note[i+len(ambiguousNote):], ": ")
+	return &Contribution{Decision: DecisionBlock, Message: "hook " + r.Command + ": its reply is ambiguous (" + what +
+		"), so what it decided cannot be read"}, note
+}
+
 // CutReply refuses, on an event where the entry refuses (refuses), the
 // run of a hook whose reply the output cap cut inside a JSON object and
 // which did not refuse (c, note: its dialect's reading of what was kept).
