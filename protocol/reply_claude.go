@@ -110,9 +110,10 @@ func parseClaude(r Reply) (*Contribution, string) {
 			// guard said nothing it could use, which a fail_closed guard
 			// must not turn into "allow".
 			return failedClosed(r.Command, "its reply "+strings.TrimPrefix(note, "hook output ")), note
-		case !isJSON && r.ExitCode == 0 && stdout != "" && !ev.PlainContext:
-			// Text where only JSON decides (a shell profile's banner before
-			// the reply): Claude Code ignores it, and the reply after it.
+		case !isJSON && r.ExitCode == 0 && strings.Contains(stdout, "{") && !ev.PlainContext:
+			// Text before a reply where only JSON decides (a shell
+			// profile's banner): Claude Code ignores it, and the reply
+			// after it. Text alone ("ok") is a success there, and stays one.
 			return failedClosed(r.Command, unparseable), note
 		case hsoUnread != "" && r.ExitCode != 2:
 			// The same error for the part that carries a PreToolUse

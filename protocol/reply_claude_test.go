@@ -143,6 +143,8 @@ var claudeRuleCases = []replyCase{
 		stdout: "Welcome\n" + `{"decision":"block","reason":"no"}`,
 		want:   &Contribution{Decision: DecisionBlock, Message: "hook /hooks/guard.sh --strict failed closed: unparseable stdout (expected a JSON object)"}},
 	{name: "banner_before_reply_fail_open", event: "PreToolUse", stdout: "Welcome\n" + `{"decision":"block"}`, want: nil},
+	// Text alone on exit 0 is a success in Claude Code, fail_closed or not.
+	{name: "fail_closed_plain_text_is_success", event: "PreToolUse", failClosed: true, stdout: "checked: ok", want: nil},
 	{name: "fail_closed_plain_context_still_context", event: "UserPromptSubmit", failClosed: true,
 		stdout: "today is Friday", want: &Contribution{Context: "today is Friday"}},
 	// PermissionRequest's decision.behavior is allow or deny (Claude Code's
