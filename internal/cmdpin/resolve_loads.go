@@ -122,6 +122,7 @@ func envLoads(t *Target, assigns []string) {
 // the interpreter).
 func interpLoads(t *Target, kind, base string, args []string) {
 	startupVars(t, kind, base, args)
+	base = strings.TrimSuffix(strings.ToLower(base), ".exe") // bun.exe, Perl.exe
 	switch {
 	case kind == "uv":
 		// uv run makes its own environment from the directory's files: the

@@ -297,10 +297,13 @@ func TestResolve_Shebang(t *testing.T) {
 func TestResolve_BunConfig(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "bin/bun"), "#!/bin/sh\n", 0o755)
+	writeFile(t, filepath.Join(dir, "bin/bun.exe"), "#!/bin/sh\n", 0o755) // its name on Windows
 	writeFile(t, filepath.Join(dir, "bunfig.toml"), "preload = [\"./p.ts\"]\n", 0o644)
-	got := Resolve(Command{Text: "bun hook.ts", Env: []string{"PATH=" + filepath.Join(dir, "bin")}, Dir: dir})
-	if !strings.Contains(got.Opaque, "bunfig.toml") {
-		t.Fatalf("%+v", got)
+	for _, bun := range []string{"bun", "bun.exe"} {
+		got := Resolve(Command{Text: bun + " hook.ts", Env: []string{"PATH=" + filepath.Join(dir, "bin")}, Dir: dir})
+		if !strings.Contains(got.Opaque, "bunfig.toml") {
+			t.Errorf("%s: %+v", bun, got)
+		}
 	}
 }
 
