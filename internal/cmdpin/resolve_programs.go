@@ -34,7 +34,9 @@ func shellString(t *Target, code string, env []string, depth int) {
 	sub := resolveShell(Command{Text: code, Shell: true, Env: env, Dir: t.Dir, assigned: t.assigned}, depth+1)
 	t.Files = append(t.Files, sub.Files...)
 	t.Optional = append(t.Optional, sub.Optional...)
+	t.programs = append(t.programs, sub.programs...) // digests cached as the outer command's
 	t.setOpaque(sub.Opaque)
+	t.setOpaque(sub.Err) // what cannot be resolved cannot be pinned
 }
 
 // runsOther reports a program that runs something else: a wrapper, an

@@ -27,7 +27,11 @@ func resolveShell(c Command, depth int) Target {
 	// concurrent use (serve resolves hooks from many requests at once), so
 	// every call gets its own.
 	lang := syntax.LangPOSIX
-	if onWindows {
+	if onWindows && depth > 0 {
+		// A command string of the shell the outer command named: Git
+		// Bash, found (or not) for the outer one already.
+		lang = syntax.LangBash
+	} else if onWindows {
 		// Claude Code runs shell commands through Git Bash on Windows
 		// (shell: "bash" too: a bash.exe on PATH may well be WSL's).
 		p, err := GitBashPath(func(k string) (string, bool) { return Getenv(c.Env, k) }, isRegularFile, func(name string) (string, bool) {
