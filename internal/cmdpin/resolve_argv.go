@@ -186,7 +186,9 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 			addScriptArgs(t, rest)
 			return
 		}
-		if commandRunners()[base] {
+		if commandRunners()[base] && !(hasPathSep(argv[0]) && within(path, t.Dir)) {
+			// (A file of the hook's directory named by its path, such as
+			// .claude/hooks/watch, is the hook, not the system's runner.)
 			t.setOpaque(base + " runs a command with options this analysis does not read")
 		}
 		if why := jvmClasses(t, base, argv[1:]); why != "" {

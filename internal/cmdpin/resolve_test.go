@@ -29,7 +29,7 @@ func TestResolve(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{"bin/myguard", "bin/sh", "bin/bash", "bin/python3", "bin/node", "bin/uv", "bin/env", "bin/nice", "bin/timeout", "bin/make", "bin/npm", "bin/deno", "bin/perl", "bin/ruby", "bin/zsh", "bin/bun", "bin/flock", "bin/stdbuf", "bin/java", "run", "tool"} {
+	for _, f := range []string{"bin/myguard", "bin/sh", "bin/bash", "bin/python3", "bin/node", "bin/uv", "bin/env", "bin/nice", "bin/timeout", "bin/make", "bin/npm", "bin/deno", "bin/perl", "bin/ruby", "bin/zsh", "bin/bun", "bin/flock", "bin/stdbuf", "bin/java", "run", "tool", "watch"} {
 		writeFile(t, filepath.Join(dir, f), "#!/bin/sh\n", 0o755)
 	}
 	env := []string{"PATH=" + bin, "HOME=" + home, "CLAUDE_PROJECT_DIR=" + proj, "SPACED=a b"}
@@ -170,6 +170,7 @@ func TestResolve(t *testing.T) {
 		{name: "nice --5", cmd: "nice --5 sh g.sh", files: []string{abs("g.sh")}},
 		{name: "nice -n5", cmd: "nice -n5 sh g.sh", files: []string{abs("g.sh")}},
 		{name: "stdbuf -oL -e 0", cmd: "stdbuf -oL -e 0 sh g.sh", files: []string{abs("g.sh")}},
+		{name: "a hook of its own named like a runner", cmd: "./watch", files: []string{abs("watch")}, direct: true},
 		{name: "flock runs a command", cmd: "flock /tmp/l bash hook.sh", files: []string{abs("bin/flock"), abs("hook.sh")}, direct: true, opaque: "flock runs a command"},
 
 		// Code an interpreter finds by itself where the command points it.
