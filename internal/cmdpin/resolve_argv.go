@@ -187,8 +187,7 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 			return
 		}
 		if commandRunners()[base] && !(hasPathSep(argv[0]) && within(path, t.Dir)) {
-			// (A file of the hook's directory named by its path, such as
-			// .claude/hooks/watch, is the hook, not the system's runner.)
+			// (a hook's own ./watch, named by its path, is no runner)
 			t.setOpaque(base + " runs a command with options this analysis does not read")
 		}
 		if why := jvmClasses(t, base, argv[1:]); why != "" {

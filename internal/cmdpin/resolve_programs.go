@@ -55,11 +55,18 @@ func runsOther(base string) bool {
 }
 
 // chosenProgram pins path, the program name was resolved to, when the
-// command line chose it rather than the hook's environment: name is a path,
+// command line chose it rather than the hook's environment (name is a path,
 // the command sets PATH itself, or the PATH entry it was found through is
-// relative (a place in the hook's directory, which a repository may write).
+// relative) and a repository can write it: it lies in the hook's directory
+// or is named relative to it.
 func chosenProgram(t *Target, name, path string, env []string) {
-	if hasPathSep(name) || slices.Contains(t.assigned, "PATH") || viaRelativePATH(name, path, env, t.Dir) {
+	// Only where a repository can write: an absolute path outside the
+	// hook's directory (/usr/bin/python3, PATH=/opt/homebrew/bin:$PATH
+	// node) is the system's, which an upgrade changes and a repository
+	// cannot.
+	relative := viaRelativePATH(name, path, env, t.Dir) || hasPathSep(name) && !filepath.IsAbs(name)
+	chosen := hasPathSep(name) || slices.Contains(t.assigned, "PATH") || relative
+	if chosen && (relative || within(path, t.Dir)) {
 		t.addLoad(path)
 		t.programs = append(t.programs, path)
 	}

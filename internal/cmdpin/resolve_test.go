@@ -442,3 +442,30 @@ func TestResolve_OptionalModuleCandidates(t *testing.T) {
 		t.Fatalf("Files %q, Optional %q; want %q", got.Files, got.Optional, want)
 	}
 }
+
+// An interpreter the command line names is pinned where a repository can
+// write it (the hook's directory, or named relative to it), not where only
+// the system can: /usr/bin/python3 or PATH=/opt/homebrew/bin:$PATH node
+// would need every hook approved again after an upgrade, for nothing.
+func TestResolve_SystemInterpreterNotPinned(t *testing.T) {
+	sys, proj := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(sys, "node"), "#!/bin/sh\n", 0o755)
+	writeFile(t, filepath.Join(proj, "bin/node"), "#!/bin/sh\n", 0o755)
+	env := []string{"PATH=/usr/bin:/bin"}
+	for _, tc := range []struct {
+		cmd   string
+		files []string
+	}{
+		{sys + "/node hook.js", []string{filepath.Join(proj, "hook.js")}},
+		{"PATH=" + sys + ":$PATH node hook.js", []string{filepath.Join(proj, "hook.js")}},
+		{"env PATH=" + sys + " node hook.js", []string{filepath.Join(proj, "hook.js")}},
+		{proj + "/bin/node hook.js", []string{filepath.Join(proj, "hook.js"), filepath.Join(proj, "bin/node")}},
+		{"bin/node hook.js", []string{filepath.Join(proj, "hook.js"), filepath.Join(proj, "bin/node")}},
+		{"PATH=" + proj + "/bin:/usr/bin node hook.js", []string{filepath.Join(proj, "hook.js"), filepath.Join(proj, "bin/node")}},
+	} {
+		got := Resolve(Command{Text: tc.cmd, Shell: true, Env: env, Dir: proj})
+		if !slices.Equal(got.Files, tc.files) || got.Opaque != "" {
+			t.Errorf("%s: Files %q (opaque %q), want %q", tc.cmd, got.Files, got.Opaque, tc.files)
+		}
+	}
+}
