@@ -49,19 +49,30 @@ func deadlineMargin(limit time.Duration) time.Duration {
 // agent's file (VS Code) may wait less than the agent; no known limit
 // leaves no deadline.
 func hookDeadline(start time.Time, agent *agents.Agent, call *agents.Call, flag time.Duration) (context.Context, context.CancelFunc) {
-	limit, who := flag, agent.Title
-	if limit <= 0 {
-		limit = agent.DefaultTimeout(call.AgentEvent)
-	}
+	limit, who := agentLimit(agent, call.AgentEvent, flag), agent.Title
 	if h := call.Host; h != nil && h.Timeout > 0 && (limit <= 0 || h.Timeout < limit) {
 		limit, who = h.Timeout, h.Title
 	}
 	if limit <= 0 {
 		return context.WithCancel(context.Background())
 	}
-	margin := deadlineMargin(limit)
-	late := &LateError{Agent: who, Limit: limit, end: start.Add(limit - margin/2)}
-	return context.WithDeadlineCause(context.Background(), start.Add(limit-margin), late)
+	late := &LateError{Agent: who, Limit: limit, end: start.Add(limit - deadlineMargin(limit)/2)}
+	return context.WithDeadlineCause(context.Background(), answerBy(start, limit), late)
+}
+
+// agentLimit is how long agent waits for its hook of event: the
+// --agent-timeout flag, else the agent's default (0: no known limit).
+func agentLimit(agent *agents.Agent, event string, flag time.Duration) time.Duration {
+	if flag > 0 {
+		return flag
+	}
+	return agent.DefaultTimeout(event)
+}
+
+// answerBy is when the answer is due, a margin before the agent's limit
+// counted from start.
+func answerBy(start time.Time, limit time.Duration) time.Time {
+	return start.Add(limit - deadlineMargin(limit))
 }
 
 // hookLate answers a dispatch cut short at the deadline: a gating event

@@ -105,10 +105,7 @@ func (a *App) readPayload(agent *agents.Agent, eventArg string, flag time.Durati
 		}
 		return data, err
 	}
-	limit := flag
-	if limit <= 0 {
-		limit = agent.DefaultTimeout(eventArg)
-	}
+	limit := agentLimit(agent, eventArg, flag)
 	if limit <= 0 {
 		return read()
 	}
@@ -121,7 +118,7 @@ func (a *App) readPayload(agent *agents.Agent, eventArg string, flag time.Durati
 		data, err := read()
 		done <- payload{data, err}
 	}()
-	t := time.NewTimer(time.Until(start.Add(limit - deadlineMargin(limit))))
+	t := time.NewTimer(time.Until(answerBy(start, limit)))
 	defer t.Stop()
 	select {
 	case p := <-done:
