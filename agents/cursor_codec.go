@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"strconv"
 	"strings"
 	"sync"
 
@@ -290,10 +289,7 @@ func (cursorCodec) ParseReply(cursorEvent string, r protocol.Reply) (*protocol.C
 	reads := cursorReplies()[cursorEvent]
 	failClosed := r.FailClosed && cursorRefuses(cursorEvent)
 	if r.SpawnError != "" || r.TimedOut {
-		reason := r.SpawnError
-		if r.TimedOut {
-			reason = "timed out after " + strconv.FormatFloat(r.Timeout, 'f', -1, 64) + "s"
-		}
+		reason := r.NotRun()
 		if failClosed {
 			return protocol.FailedClosed(r.Command, reason), reason
 		}

@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -115,10 +114,7 @@ func (geminiCodec) ParseReply(declared string, r protocol.Reply) (*protocol.Cont
 	reads := geminiEvents()[declared].reads
 	failClosed := r.FailClosed && ev.Can(protocol.CapBlock|protocol.CapContinue)
 	if r.SpawnError != "" || r.TimedOut {
-		reason := r.SpawnError
-		if r.TimedOut {
-			reason = "timed out after " + strconv.FormatFloat(r.Timeout, 'f', -1, 64) + "s"
-		}
+		reason := r.NotRun()
 		if failClosed {
 			return protocol.FailedClosed(r.Command, reason), reason
 		}

@@ -89,10 +89,11 @@ func opaDecision(ev *protocol.Event, res hookproc.Result) (*protocol.Contributio
 	case res.StdoutTruncated:
 		return nil, fmt.Errorf("the reply is larger than %d bytes", len(res.Stdout))
 	}
-	if _, err := pyjson.DecodeUnique(res.Stdout); protocol.Ambiguous(err) != "" {
+	_, err := pyjson.DecodeUnique(res.Stdout)
+	if amb := protocol.Ambiguous(err); amb != "" {
 		// Unmarshal would take the last of two "decision"s: which the
 		// server meant cannot be known.
-		return nil, fmt.Errorf("the reply is ambiguous (%s): %s", protocol.Ambiguous(err), clipReply(res.Stdout))
+		return nil, fmt.Errorf("the reply is ambiguous (%s): %s", amb, clipReply(res.Stdout))
 	}
 	var reply map[string]json.RawMessage
 	if err := json.Unmarshal(res.Stdout, &reply); err != nil || reply == nil {

@@ -110,6 +110,15 @@ func ambiguous(err error) string {
 	return ""
 }
 
+// NotRun is why the hook gave no reply: it timed out, or could not start
+// ("" when it ran to an end).
+func (r Reply) NotRun() string {
+	if r.TimedOut {
+		return "timed out after " + strconv.FormatFloat(r.Timeout, 'f', -1, 64) + "s"
+	}
+	return r.SpawnError
+}
+
 // Ambiguous is ambiguous for the dialects of other packages.
 func Ambiguous(err error) string { return ambiguous(err) }
 
@@ -126,10 +135,8 @@ func FailClosedFloor(r Reply, refuses bool, c *Contribution, note string) (*Cont
 		return c, note
 	}
 	switch {
-	case r.SpawnError != "":
-		return failedClosed(r.Command, r.SpawnError), note
-	case r.TimedOut:
-		return failedClosed(r.Command, "timed out after "+strconv.FormatFloat(r.Timeout, 'f', -1, 64)+"s"), note
+	case r.NotRun() != "":
+		return failedClosed(r.Command, r.NotRun()), note
 	case badReplyNote(note):
 		return failedClosed(r.Command, "unreadable reply: "+note), note
 	}

@@ -25,10 +25,7 @@ const validationFailed = "hook output failed validation: "
 func parseClaude(r Reply) (*Contribution, string) {
 	ev := r.Event
 	if r.SpawnError != "" || r.TimedOut {
-		reason := r.SpawnError
-		if r.TimedOut {
-			reason = "timed out after " + strconv.FormatFloat(r.Timeout, 'f', -1, 64) + "s"
-		}
+		reason := r.NotRun()
 		if r.FailClosed && ev.Can(CapBlock|CapContinue) {
 			return failedClosed(r.Command, reason), reason
 		}

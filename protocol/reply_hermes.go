@@ -3,7 +3,6 @@ package protocol
 import (
 	"encoding/json"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -18,10 +17,7 @@ func parseHermes(r Reply) (*Contribution, string) {
 	failClosed := r.FailClosed && ev.FailsClosed()
 
 	if r.SpawnError != "" || r.TimedOut {
-		reason := r.SpawnError
-		if r.TimedOut {
-			reason = "timed out after " + strconv.FormatFloat(r.Timeout, 'f', -1, 64) + "s"
-		}
+		reason := r.NotRun()
 		if failClosed {
 			return failedClosed(r.Command, reason), reason
 		}
