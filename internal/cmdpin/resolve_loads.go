@@ -25,6 +25,15 @@ func (t *Target) addLoad(p string) {
 	}
 }
 
+// addOptionalLoad pins p, which need not exist: one planted there later
+// would run under the approval.
+func (t *Target) addOptionalLoad(p string) {
+	t.addLoad(p)
+	if !slices.Contains(t.Optional, p) {
+		t.Optional = append(t.Optional, p)
+	}
+}
+
 // flushLoads appends the collected loads to Files, after the primary
 // script, so that Files[0] stays the script the command is about.
 func flushLoads(t *Target) {
@@ -294,11 +303,7 @@ func moduleLoads(t *Target, dirs, mods []string, ext string) {
 		}
 		for _, d := range dirs {
 			if d != "" {
-				p := absIn(filepath.Join(d, m), t.Dir)
-				t.addLoad(p)
-				if !slices.Contains(t.Optional, p) {
-					t.Optional = append(t.Optional, p)
-				}
+				t.addOptionalLoad(absIn(filepath.Join(d, m), t.Dir))
 			}
 		}
 	}
@@ -382,8 +387,5 @@ func bunConfig(t *Target) {
 		t.setOpaque("bun reads bunfig.toml, which can preload other code")
 		return
 	}
-	t.addLoad(p)
-	if !slices.Contains(t.Optional, p) {
-		t.Optional = append(t.Optional, p)
-	}
+	t.addOptionalLoad(p)
 }

@@ -87,11 +87,7 @@ func missingProgram(t *Target, name string, env []string) {
 		if d == "" {
 			d = "."
 		}
-		p := absIn(filepath.Join(d, name), t.Dir)
-		t.addLoad(p)
-		if !slices.Contains(t.Optional, p) {
-			t.Optional = append(t.Optional, p)
-		}
+		t.addOptionalLoad(absIn(filepath.Join(d, name), t.Dir))
 	}
 }
 
