@@ -1,10 +1,6 @@
 package pyjson
 
-import (
-	"bytes"
-	"encoding/json"
-	"strconv"
-)
+import "strconv"
 
 // DuplicateError is DecodeUnique's error for an object that names a member
 // twice; Name is that member's name.
@@ -73,39 +69,34 @@ func membersOf(v any) int {
 // duplicateName is the first member name valid JSON text repeats within
 // one object, for the message (the text is known to hold one).
 func duplicateName(data []byte) string {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	// One set of names per open object; nil for an open array.
-	var open []map[string]bool
-	expectKey := false
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return ""
-		}
-		switch t := tok.(type) {
-		case json.Delim:
-			switch t {
-			case '{':
-				open = append(open, map[string]bool{})
-				expectKey = true
-				continue
-			case '[':
-				open = append(open, nil)
-			default:
-				open = open[:len(open)-1]
-			}
-		case string:
-			if expectKey {
-				names := open[len(open)-1]
-				if names[t] {
-					return t
-				}
-				names[t] = true
-				expectKey = false
-				continue
-			}
-		}
-		// After a value: in an object, a key comes next.
-		expectKey = len(open) > 0 && open[len(open)-1] != nil
+	v, err := DecodeOrdered(data)
+	if err != nil {
+		return ""
 	}
+	return repeated(v)
+}
+
+// repeated is the first name an object of v holds twice, in document
+// order: an object's own names before those inside its values.
+func repeated(v any) string {
+	switch x := v.(type) {
+	case OrderedObject:
+		seen := make(map[string]bool, len(x))
+		for _, m := range x {
+			if seen[m.Key] {
+				return m.Key
+			}
+			seen[m.Key] = true
+			if name := repeated(m.Value); name != "" {
+				return name
+			}
+		}
+	case []any:
+		for _, m := range x {
+			if name := repeated(m); name != "" {
+				return name
+			}
+		}
+	}
+	return ""
 }
