@@ -465,11 +465,7 @@ func lookPath(name string, env []string, dir string) (string, string) {
 	if strings.Contains(name, "/") {
 		return absIn(name, dir), ""
 	}
-	pathVar, _ := Getenv(env, "PATH")
-	for _, d := range filepath.SplitList(pathVar) {
-		if d == "" {
-			d = "."
-		}
+	for _, d := range pathDirs(env) {
 		p := absIn(filepath.Join(d, name), dir)
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && Accessible(p, true) {
 			return p, ""

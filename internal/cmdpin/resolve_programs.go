@@ -82,13 +82,26 @@ func missingProgram(t *Target, name string, env []string) {
 		t.setOpaque("a program it runs is not found, and what will be found later cannot be known")
 		return
 	}
-	pathVar, _ := Getenv(env, "PATH")
-	for _, d := range filepath.SplitList(pathVar) {
-		if d == "" {
-			d = "."
-		}
+	for _, d := range pathDirs(env) {
 		t.addOptionalLoad(absIn(filepath.Join(d, name), t.Dir))
 	}
+}
+
+// pathDirs are the directories of the command's PATH in search order; an
+// empty entry is the current directory on POSIX, and none on Windows.
+func pathDirs(env []string) []string {
+	pathVar, _ := Getenv(env, "PATH")
+	var dirs []string
+	for _, d := range filepath.SplitList(pathVar) {
+		if d == "" {
+			if onWindows {
+				continue
+			}
+			d = "."
+		}
+		dirs = append(dirs, d)
+	}
+	return dirs
 }
 
 // viaRelativePATH reports that lookPath found name at path through a
@@ -100,14 +113,7 @@ func viaRelativePATH(name, path string, env []string, dir string) bool {
 		return false
 	}
 	found := filepath.Dir(path)
-	pathVar, _ := Getenv(env, "PATH")
-	for _, d := range filepath.SplitList(pathVar) {
-		if d == "" {
-			if onWindows {
-				continue
-			}
-			d = "."
-		}
+	for _, d := range pathDirs(env) {
 		if absIn(d, dir) == found {
 			return !filepath.IsAbs(d)
 		}
