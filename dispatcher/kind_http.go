@@ -3,6 +3,7 @@ package dispatcher
 import (
 	"context"
 	"maps"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,7 +28,29 @@ func httpKindOf(s hookconfig.Spec) hookKind {
 }
 
 func (k httpKind) fixed(*hookconfig.Entry) *cmdpin.Target {
-	return &cmdpin.Target{Opaque: "an HTTP endpoint: what it answers can change without notice", Spec: httpSpec(k.spec)}
+	what := "an HTTP endpoint: what it answers can change without notice"
+	if sent := sentVariables(k.spec); len(sent) > 0 {
+		// The approval pins the headers, but what the person approving
+		// reads is this and the URL: a secret sent along is said here.
+		what += "; its headers send " + strings.Join(sent, ", ") + " from your environment"
+	}
+	return &cmdpin.Target{Opaque: what, Spec: httpSpec(k.spec)}
+}
+
+// sentVariables are the environment variables s's headers send: named in
+// a header value and allowed (hookhttp fills no other), sorted.
+func sentVariables(s *hookconfig.HTTPSpec) []string {
+	var sent []string
+	for _, v := range s.Headers {
+		os.Expand(v, func(name string) string {
+			if slices.Contains(s.AllowedEnvVars, name) && !slices.Contains(sent, name) {
+				sent = append(sent, name)
+			}
+			return ""
+		})
+	}
+	slices.Sort(sent)
+	return sent
 }
 
 func (httpKind) cannotRun() string { return "" }

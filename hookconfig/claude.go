@@ -207,6 +207,9 @@ type claudeSwitches struct {
 	project                 string
 	path                    string
 	disableAll, managedOnly bool
+	// httpURLs and httpEnvVars are allowedHttpHookUrls and
+	// httpHookAllowedEnvVars (nil: the key is absent).
+	httpURLs, httpEnvVars []string
 }
 
 // readClaudeSwitches reads disableAllHooks and allowManagedHooksOnly from a
@@ -217,6 +220,7 @@ func readClaudeSwitches(data []byte, path string) claudeSwitches {
 		if root, ok := v.(map[string]any); ok {
 			sw.disableAll, _ = root["disableAllHooks"].(bool)
 			sw.managedOnly, _ = root["allowManagedHooksOnly"].(bool)
+			sw.httpURLs, sw.httpEnvVars = stringList(root["allowedHttpHookUrls"]), stringList(root["httpHookAllowedEnvVars"])
 		}
 	}
 	return sw
@@ -236,6 +240,7 @@ func isManagedSettings(path string) bool {
 // returns none): a repository must not be able to switch off the user's
 // guards. Hooks from the YAML config are never affected.
 func (cfg *Config) applyClaudeSwitches() {
+	cfg.applyClaudeHTTPPolicy()
 	offAll, offUnmanaged := "", ""
 	for _, sw := range cfg.claudeSwitches {
 		managed := isManagedSettings(sw.path)
@@ -249,14 +254,7 @@ func (cfg *Config) applyClaudeSwitches() {
 	if offAll == "" && offUnmanaged == "" {
 		return
 	}
-	settings := map[string]bool{}
-	for _, k := range agentFileKinds() {
-		if k.agent.Source.Switches {
-			for _, p := range cfg.AgentFiles[k.agent.Name] {
-				settings[p] = true
-			}
-		}
-	}
+	settings := cfg.switchedFiles()
 	kept := cfg.Entries[:0]
 	dropped := 0
 	for _, e := range cfg.Entries {

@@ -9,6 +9,7 @@ package hookhttp
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -105,10 +106,12 @@ func Run(ctx context.Context, s Spec) (res hookproc.Result) {
 }
 
 // client is made at the first post (not at every start, which most
-// never post): net/http's default transport but for its proxy.
+// never post): net/http's default transport but for its proxy and the
+// roots it trusts (systemRoots).
 var client = sync.OnceValue(func() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.Proxy = tunnelOnly
+	t.TLSClientConfig = &tls.Config{RootCAs: systemRoots()}
 	return &http.Client{
 		Transport: t,
 		// The approval is of one URL: a redirect would send the payload

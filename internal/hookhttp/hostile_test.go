@@ -1,0 +1,73 @@
+package hookhttp
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+)
+
+// Attack: a hostile or broken server. A gzip reply that inflates to 16
+// MiB (net/http asks for gzip and inflates it itself), a body that never
+// ends, and a reply dripped a byte at a time past the timeout: each is
+// bounded — the first two at the cap (what is kept is marked cut, which a
+// guard's reading refuses when the cut falls inside a JSON object), the
+// last by the timeout, which bounds the whole post, body included, not
+// only the wait for the status line.
+func TestRunBoundsAHostileServer(t *testing.T) {
+	var bomb bytes.Buffer
+	zw := gzip.NewWriter(&bomb)
+	zero := make([]byte, 1<<20)
+	for range 16 {
+		zw.Write(zero)
+	}
+	zw.Close()
+	stop := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/bomb":
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Write(bomb.Bytes())
+		case "/endless":
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, err := w.Write(zero[:4096]); err != nil {
+					return
+				}
+			}
+		case "/drip":
+			w.WriteHeader(http.StatusOK)
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(10 * time.Millisecond):
+				}
+				if _, err := w.Write([]byte(" ")); err != nil {
+					return
+				}
+				w.(http.Flusher).Flush()
+			}
+		}
+	}))
+	defer srv.Close()
+	defer close(stop)
+	const limit = 64 << 10
+	for _, path := range []string{"/bomb", "/endless"} {
+		res := Run(context.Background(), Spec{URL: srv.URL + path, Body: []byte(`{}`), Timeout: time.Minute, Cap: limit})
+		if !res.Exited || !res.StdoutTruncated || len(res.Stdout) != limit {
+			t.Errorf("%s: exited %v, truncated %v, %d bytes kept (spawn %q); want %d bytes, cut", path, res.Exited, res.StdoutTruncated, len(res.Stdout), res.SpawnError, limit)
+		}
+	}
+	res := Run(context.Background(), Spec{URL: srv.URL + "/drip", Body: []byte(`{}`), Timeout: 300 * time.Millisecond})
+	if !res.TimedOut || res.Exited {
+		t.Errorf("/drip: %+v, want a timeout", res)
+	}
+}
