@@ -8,3 +8,11 @@ const (
 	DefaultWorkerIdle = 10 * time.Minute
 	MaxWorkers        = 16
 )
+
+// maxWarningBytes bounds one warning as printed (and a refusal's reason):
+// its Path, Key and File hold at most maxWarningPathBytes each, its
+// Message the rest, whatever config-controlled text they quote.
+const (
+	maxWarningBytes     = 4096
+	maxWarningPathBytes = 1024
+)

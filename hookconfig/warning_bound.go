@@ -1,0 +1,60 @@
+package hookconfig
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// A repository's files are read, and their warnings printed, at every
+// dispatch; a refusal's reason goes to the model. The warnings quote what
+// the file says (an event name, a matcher, a timeout, a path), and a file
+// of a megabyte could otherwise make each of them a megabyte, twice over
+// when a name is both the key path and the message. The bound is applied
+// once, to every warning Load returns, rather than at each of the places
+// that quote a value: a new warning cannot forget it.
+
+func (cfg *Config) warn(path, msg string) {
+	cfg.Warnings = append(cfg.Warnings, Warning{Path: path, Message: msg, File: cfg.Path})
+}
+
+// warnKey is warn for a warning whose Path does not locate it (Hermes'
+// wording names the key in the message).
+func (cfg *Config) warnKey(key, path, msg string) {
+	cfg.Warnings = append(cfg.Warnings, Warning{Path: path, Message: msg, File: cfg.Path, Key: key})
+}
+
+// warnMinor is warn for a minor warning (see Warning.Minor).
+func (cfg *Config) warnMinor(path, msg string) {
+	cfg.Warnings = append(cfg.Warnings, Warning{Path: path, Message: msg, File: cfg.Path, Minor: true})
+}
+
+// boundWarnings cuts every warning to maxWarningBytes as printed.
+func boundWarnings(ws []Warning) {
+	for i := range ws {
+		w := &ws[i]
+		w.Path = boundEcho(w.Path, maxWarningPathBytes)
+		w.Key = boundEcho(w.Key, maxWarningPathBytes)
+		w.File = boundEcho(w.File, maxWarningPathBytes)
+		w.Message = boundEcho(w.Message, maxWarningBytes-maxWarningPathBytes-2)
+	}
+}
+
+// boundEcho keeps s when it is at most max bytes, else its head and tail
+// around a note of how much was left out: the tail holds what the message
+// says about the value ("…'; skipped", "… is invalid"), the head what it
+// is about. Cuts fall on rune boundaries.
+func boundEcho(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	note := "…[" + strconv.Itoa(len(s)) + " bytes, cut]…"
+	keep := (max - len(note)) / 2
+	head, tail := keep, len(s)-keep
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	return s[:head] + note + s[tail:]
+}
