@@ -469,7 +469,7 @@ func (cfg *Config) finish() {
 		kept = append(kept, e)
 	}
 	cfg.Entries = kept
-	boundWarnings(cfg.Warnings)
+	cfg.Warnings = boundWarnings(cfg.Warnings)
 }
 
 // resolvePath expands a leading ~ and makes p absolute against base (the

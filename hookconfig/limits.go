@@ -15,4 +15,6 @@ const (
 const (
 	maxWarningBytes     = 4096
 	maxWarningPathBytes = 1024
+	// maxWarningsPerFile bounds how many warnings one file gets.
+	maxWarningsPerFile = 100
 )

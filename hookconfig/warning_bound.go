@@ -28,16 +28,38 @@ func (cfg *Config) warnMinor(path, msg string) {
 	cfg.Warnings = append(cfg.Warnings, Warning{Path: path, Message: msg, File: cfg.Path, Minor: true})
 }
 
-// boundWarnings cuts every warning to maxWarningBytes as printed.
-func boundWarnings(ws []Warning) {
-	for i := range ws {
-		w := &ws[i]
+// boundWarnings keeps at most maxWarningsPerFile warnings per file, and a
+// last one per file saying how many more there were, and cuts each to
+// maxWarningBytes as printed: one file of 100,000 unknown keys must not
+// print 100,000 lines at every dispatch, nor drown another file's.
+func boundWarnings(ws []Warning) []Warning {
+	per := map[string]int{}
+	var over []string // files with warnings left out, in order
+	kept := ws[:0]
+	for _, w := range ws {
+		if per[w.File]++; per[w.File] > maxWarningsPerFile {
+			if per[w.File] == maxWarningsPerFile+1 {
+				over = append(over, w.File)
+			}
+			continue
+		}
 		w.Path = boundEcho(w.Path, maxWarningPathBytes)
 		w.Key = boundEcho(w.Key, maxWarningPathBytes)
 		w.File = boundEcho(w.File, maxWarningPathBytes)
 		w.Message = boundEcho(w.Message, maxWarningBytes-maxWarningPathBytes-2)
+		kept = append(kept, w)
 	}
+	for _, f := range over {
+		shown := boundEcho(f, maxWarningPathBytes)
+		kept = append(kept, Warning{Path: shown, File: shown, Message: strconv.Itoa(per[f]-maxWarningsPerFile) +
+			" more warnings about this file are not shown; fix the ones above first"})
+	}
+	return kept
 }
+
+// manyWarnings: the file has more warnings than will be shown, so a
+// costly one (a did-you-mean) need not be worded.
+func (cfg *Config) manyWarnings() bool { return len(cfg.Warnings) >= maxWarningsPerFile }
 
 // boundEcho keeps s when it is at most max bytes, else its head and tail
 // around a note of how much was left out: the tail holds what the message
