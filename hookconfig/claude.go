@@ -65,7 +65,7 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 	for _, name := range sortedNames(hooks) {
 		ev, known := shape.SourceEvent(name)
 		if !known {
-			f.warn("hooks."+name, shape.UnknownEventWarning(name))
+			f.warn("hooks."+name, f.cfg.unknownEvent(name, shape.UnknownEventWarning))
 			continue
 		}
 		groups, ok := hooks[name].([]any)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestWarningsPerFileBounded: one entry of a repository's hooks file with
@@ -41,5 +42,55 @@ func TestWarningsPerFileBounded(t *testing.T) {
 	}
 	if per[filepath.Join(dir, "home", "config.yaml")] != 1 {
 		t.Errorf("the user's own warning went missing: %v", per)
+	}
+}
+
+// TestManyUnknownEventsLinear: every unknown event name was compared with
+// every event's names for a did-you-mean, 0.1 ms each, so a repository's
+// hooks file (or Claude settings) of 100,000 names cost 9-11 s at every
+// dispatch. Past the warnings shown no did-you-mean is worked out.
+func TestManyUnknownEventsLinear(t *testing.T) {
+	var y, j strings.Builder
+	y.WriteString("hooks: {")
+	j.WriteString(`{"hooks": {`)
+	for i := 0; i < 400_000; i++ {
+		if i > 0 {
+			y.WriteString(",")
+			j.WriteString(",")
+		}
+		y.WriteString("e" + strconv.Itoa(i) + ": []")
+		j.WriteString(`"e` + strconv.Itoa(i) + `": []`)
+	}
+	y.WriteString("}\n")
+	j.WriteString("}}")
+	for name, parse := range map[string]func() int{
+		"yaml": func() int {
+			cfg, err := parseConfig([]byte(y.String()), "/repo/.hermes/hooks.yaml", MaxProjectEntries)
+			if err != nil {
+				t.Error(err)
+				return 0
+			}
+			return len(cfg.Warnings)
+		},
+		"claude settings": func() int {
+			_, ws, err := parseClaudeSettings([]byte(j.String()), "/repo/.claude/settings.json")
+			if err != nil {
+				t.Error(err)
+			}
+			return len(ws)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			done := make(chan int, 1)
+			go func() { done <- parse() }()
+			select {
+			case n := <-done:
+				if n < 400_000 {
+					t.Errorf("%d warnings before the bound (every name is one)", n)
+				}
+			case <-time.After(20 * time.Second): // a hang guard: linear takes about a second
+				t.Fatal("400,000 unknown event names were still being read after 20 s")
+			}
+		})
 	}
 }
