@@ -288,6 +288,8 @@ type Config struct {
 	// limit caps the hook definitions read from the file being parsed
 	// (a project's: MaxProjectEntries).
 	limit entryLimit
+	// searched counts the did-you-mean searches made for this file.
+	searched int
 }
 
 // entryLimit counts the hook definitions of one file against a cap.

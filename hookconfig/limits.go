@@ -17,4 +17,7 @@ const (
 	maxWarningPathBytes = 1024
 	// maxWarningsPerFile bounds how many warnings one file gets.
 	maxWarningsPerFile = 100
+	// maxSearchesPerFile bounds the did-you-mean searches one file costs:
+	// each compares a name with every known one.
+	maxSearchesPerFile = 256
 )

@@ -17,7 +17,7 @@ import (
 func (cfg *Config) nearKeys(n *yaml.Node, path string, known []string) {
 	for i := 0; i+1 < len(n.Content) && !cfg.manyWarnings(); i += 2 {
 		k := n.Content[i].Value
-		if suggest := nearKey(k, known); suggest != "" {
+		if suggest := cfg.nearKey(k, known); suggest != "" {
 			cfg.warnKey(path+"."+k, path, "unknown key '"+textutil.Truncate(k, maxShown)+"' is ignored — did you mean '"+suggest+"'?")
 		}
 	}
@@ -38,7 +38,7 @@ func (cfg *Config) unknownKey(k *yaml.Node, path string, known []string, cutoff 
 		return
 	}
 	near := ""
-	if !cfg.manyWarnings() {
+	if cfg.maySearch() {
 		near = suggest.ClosestCutoff(k.Value, known, max(cutoff, 0.6))
 	}
 	if near == "" && cutoff > 0.6 {

@@ -61,10 +61,28 @@ func boundWarnings(ws []Warning) []Warning {
 // wording (with a did-you-mean, which compares the name with every
 // event's: 0.1 ms) only while the file's warnings are still shown.
 func (cfg *Config) unknownEvent(name string, wording func(string) string) string {
-	if cfg.manyWarnings() {
+	if !cfg.maySearch() {
 		return "unknown hook event '" + name + "'"
 	}
 	return wording(name)
+}
+
+// nearKey is nearKey within the file's did-you-mean searches: a key unlike
+// any known one is no warning (it may be a newer agent's), but finding
+// that out compares it with each known key, so 50,000 of them in a
+// repository's file cost seconds at every dispatch while printing nothing.
+func (cfg *Config) nearKey(k string, known []string) string {
+	if !cfg.maySearch() {
+		return ""
+	}
+	return nearKey(k, known)
+}
+
+// maySearch counts one did-you-mean search against the file's bound and
+// reports whether it may be made.
+func (cfg *Config) maySearch() bool {
+	cfg.searched++
+	return cfg.searched <= maxSearchesPerFile && !cfg.manyWarnings()
 }
 
 // manyWarnings: the file has more warnings than will be shown, so a

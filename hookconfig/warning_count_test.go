@@ -94,3 +94,35 @@ func TestManyUnknownEventsLinear(t *testing.T) {
 		})
 	}
 }
+
+// TestNearMissesLookedForBounded: a key unlike any known one is no warning
+// (it may be a newer Claude Code's), but finding that out compares it with
+// every known key, 0.05 ms each: a repository's Claude settings of 50,000
+// such keys in one handler cost 3.7 s at every dispatch while printing
+// nothing. A file gets a bounded number of did-you-mean searches.
+func TestNearMissesLookedForBounded(t *testing.T) {
+	var j strings.Builder
+	j.WriteString(`{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x"`)
+	for i := 0; i < 400_000; i++ {
+		j.WriteString(`, "` + strconv.Itoa(i) + `commandtimeoutmatch": 1`)
+	}
+	j.WriteString("}]}]}}")
+	done := make(chan int, 1)
+	go func() {
+		_, ws, err := parseClaudeSettings([]byte(j.String()), "/repo/.claude/settings.json")
+		if err != nil {
+			t.Error(err)
+		}
+		done <- len(ws)
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second): // a hang guard: bounded takes about a second
+		t.Fatal("400,000 unknown handler keys were still being read after 20 s")
+	}
+	// A near miss is still found while the file is within its searches.
+	_, ws, err := parseClaudeSettings([]byte(`{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "timeOut": 5}]}]}}`), "/s.json")
+	if err != nil || len(ws) != 1 || !strings.Contains(ws[0].Message, "did you mean 'timeout'") {
+		t.Errorf("warnings %v, err %v", ws, err)
+	}
+}
