@@ -82,3 +82,35 @@ func TestRefusalBoundsItsReason(t *testing.T) {
 		}
 	}
 }
+
+// FuzzConfigWarningsBounded: whatever a config holds, each warning it gets
+// is a line of at most maxWarningBytes (valid UTF-8 when the file is), and
+// a file gets at most maxWarningsPerFile of them and the one that counts
+// the rest.
+func FuzzConfigWarningsBounded(f *testing.F) {
+	for _, s := range []string{
+		"hooks:\n  pre_tool_call:\n    - {command: x, matcher: '(" + strings.Repeat("M", 5000) + "', timeout: '" + strings.Repeat("T", 5000) + "'}\n",
+		"hooks: {" + strings.Repeat("e: [], ", 300) + "}\n",
+		"hooks:\n  pre_tool_call:\n    - {command: x" + strings.Repeat(", k", 300) + "}\n",
+		"hooks:\n  pre_tool_call:\n    - {rule: 'true', decision: block, message: m" + strings.Repeat(", k", 300) + "}\n",
+		"hooks:\n  " + strings.Repeat("é", 3000) + ": []\n",
+		"x: &x {command: m}\nhooks:\n  pre_tool_call:\n    - <<: *x\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, err := ParseConfig(data, "fuzz.yaml")
+		if err != nil {
+			return
+		}
+		per := map[string]int{}
+		for _, w := range cfg.Warnings {
+			if s := w.String(); len(s) > maxWarningBytes || (utf8.Valid(data) && !utf8.ValidString(s)) {
+				t.Fatalf("warning of %d bytes (valid UTF-8 %v): %.200q", len(s), utf8.ValidString(s), s)
+			}
+			if per[w.File]++; per[w.File] > maxWarningsPerFile+1 {
+				t.Fatalf("more than %d warnings about %s", maxWarningsPerFile+1, w.File)
+			}
+		}
+	})
+}
