@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 )
@@ -213,10 +214,25 @@ func guardNotApprovedMessage(event, command string) string {
 // skipped because nobody approved it. Ambient accept channels
 // (hooks_auto_accept, HERMES_ACCEPT_HOOKS) never approve a repository's
 // hooks, so the message does not offer them.
+// A command longer than maxQuotedCommand is cut in it, and the approve line
+// it offers is approve --project (which lists it whole): the repository
+// wrote it, and it is printed at every dispatch.
 func projectNotApprovedMessage(event, command string, scope Scope) string {
+	shown, hint := command, ApproveCommandHint(event, command)
+	if len(command) > maxQuotedCommand {
+		cut := maxQuotedCommand / 4
+		for cut > 0 && !utf8.RuneStart(command[cut]) {
+			cut--
+		}
+		shown, hint = command[:cut]+"…", "hermes-hooks approve --project"
+	}
 	return fmt.Sprintf("hook for %s (%s) from %s not approved — skipped. A repository's hooks run only once you approve them for that repository (hooks_auto_accept and HERMES_ACCEPT_HOOKS do not approve them): review it, then run %s in %s",
-		event, command, scope.Source, ApproveCommandHint(event, command), scope.Project)
+		event, shown, scope.Source, hint, scope.Project)
 }
+
+// maxQuotedCommand is the longest repository command a warning quotes
+// whole.
+const maxQuotedCommand = 1024
 
 // Policy is the consent gate the dispatcher asks before running any hook.
 // Set its fields before the first Decide and do not change them after; a

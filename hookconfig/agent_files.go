@@ -219,7 +219,7 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 		warn := func(p, msg string) { cfg.warn(path+": "+p, msg) }
 		ev, known := a.SourceEvent(name)
 		if !known {
-			warn("hooks."+name, a.UnknownEventWarning(name))
+			warn("hooks."+name, cfg.unknownEvent(name, a.UnknownEventWarning))
 			continue
 		}
 		list, ok := hooks[name].([]any)

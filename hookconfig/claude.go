@@ -65,7 +65,7 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 	for _, name := range sortedNames(hooks) {
 		ev, known := shape.SourceEvent(name)
 		if !known {
-			f.warn("hooks."+name, shape.UnknownEventWarning(name))
+			f.warn("hooks."+name, f.cfg.unknownEvent(name, shape.UnknownEventWarning))
 			continue
 		}
 		groups, ok := hooks[name].([]any)
@@ -104,7 +104,7 @@ func (f *shapedFile) claudeKeys() bool {
 // left alone: it may be a newer Claude Code's.
 func (f *shapedFile) unknownKeys(p string, obj map[string]any, known []string) {
 	for _, k := range sortedNames(obj) {
-		if suggest := nearKey(k, known); suggest != "" {
+		if suggest := f.cfg.nearKey(k, known); suggest != "" {
 			f.cfg.Warnings = append(f.cfg.Warnings, Warning{Path: f.path + ": " + p, File: f.path, Key: p + "." + k,
 				Message: "unknown key '" + textutil.Truncate(k, maxShown) + "' is ignored by Claude Code — did you mean '" + suggest + "'?"})
 		}

@@ -288,6 +288,8 @@ type Config struct {
 	// limit caps the hook definitions read from the file being parsed
 	// (a project's: MaxProjectEntries).
 	limit entryLimit
+	// searched counts the did-you-mean searches made for this file.
+	searched int
 }
 
 // entryLimit counts the hook definitions of one file against a cap.
@@ -469,21 +471,7 @@ func (cfg *Config) finish() {
 		kept = append(kept, e)
 	}
 	cfg.Entries = kept
-}
-
-func (cfg *Config) warn(path, msg string) {
-	cfg.Warnings = append(cfg.Warnings, Warning{Path: path, Message: msg, File: cfg.Path})
-}
-
-// warnKey is warn for a warning whose Path does not locate it (Hermes'
-// wording names the key in the message).
-func (cfg *Config) warnKey(key, path, msg string) {
-	cfg.Warnings = append(cfg.Warnings, Warning{Path: path, Message: msg, File: cfg.Path, Key: key})
-}
-
-// warnMinor is warn for a minor warning (see Warning.Minor).
-func (cfg *Config) warnMinor(path, msg string) {
-	cfg.Warnings = append(cfg.Warnings, Warning{Path: path, Message: msg, File: cfg.Path, Minor: true})
+	cfg.Warnings = boundWarnings(cfg.Warnings)
 }
 
 // resolvePath expands a leading ~ and makes p absolute against base (the

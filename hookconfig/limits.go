@@ -8,3 +8,16 @@ const (
 	DefaultWorkerIdle = 10 * time.Minute
 	MaxWorkers        = 16
 )
+
+// maxWarningBytes bounds one warning as printed (and a refusal's reason):
+// its Path, Key and File hold at most maxWarningPathBytes each, its
+// Message the rest, whatever config-controlled text they quote.
+const (
+	maxWarningBytes     = 4096
+	maxWarningPathBytes = 1024
+	// maxWarningsPerFile bounds how many warnings one file gets.
+	maxWarningsPerFile = 100
+	// maxSearchesPerFile bounds the did-you-mean searches one file costs:
+	// each compares a name with every known one.
+	maxSearchesPerFile = 256
+)

@@ -175,7 +175,7 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 			cfg.warnKey("hooks."+name, "", "hook event '"+name+"' is Python-plugin-only: shell hooks cannot return its directive, so entries under hooks."+name+" are ignored")
 			continue
 		case !known:
-			cfg.warnKey("hooks."+name, "", protocol.UnknownEventMessage(name))
+			cfg.warnKey("hooks."+name, "", cfg.unknownEvent(name, protocol.UnknownEventMessage))
 			continue
 		case val.Kind == yaml.ScalarNode && val.Tag == "!!null":
 			continue

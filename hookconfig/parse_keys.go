@@ -15,9 +15,9 @@ import (
 // known ones (see nearKey): a Claude Code group or handler pasted into the
 // YAML, where a key unlike any may be a newer Claude Code's.
 func (cfg *Config) nearKeys(n *yaml.Node, path string, known []string) {
-	for i := 0; i+1 < len(n.Content); i += 2 {
+	for i := 0; i+1 < len(n.Content) && !cfg.manyWarnings(); i += 2 {
 		k := n.Content[i].Value
-		if suggest := nearKey(k, known); suggest != "" {
+		if suggest := cfg.nearKey(k, known); suggest != "" {
 			cfg.warnKey(path+"."+k, path, "unknown key '"+textutil.Truncate(k, maxShown)+"' is ignored — did you mean '"+suggest+"'?")
 		}
 	}
@@ -37,7 +37,10 @@ func (cfg *Config) unknownKey(k *yaml.Node, path string, known []string, cutoff 
 	if slices.Contains(known, k.Value) {
 		return
 	}
-	near := suggest.ClosestCutoff(k.Value, known, max(cutoff, 0.6))
+	near := ""
+	if cfg.maySearch() {
+		near = suggest.ClosestCutoff(k.Value, known, max(cutoff, 0.6))
+	}
 	if near == "" && cutoff > 0.6 {
 		return
 	}

@@ -49,11 +49,13 @@ func Refusal(err error) string { return RefusalOn(nil, err) }
 func RefusalOn(ev *protocol.Event, err error) string {
 	var ce *ConfigError
 	if !errors.As(err, &ce) {
-		return "hermes-hooks refuses " + ev.Refused() + " until its config loads: " + err.Error() + "; run 'hermes-hooks doctor' to see every problem"
+		return "hermes-hooks refuses " + ev.Refused() + " until its config loads: " + boundEcho(err.Error(), maxWarningBytes) + "; run 'hermes-hooks doctor' to see every problem"
 	}
-	why := ce.Err.Error()
+	// The reason goes to the model: a repository must not fill its
+	// context with a megabyte of its own text (boundWarnings).
+	why := boundEcho(ce.Err.Error(), maxWarningBytes)
 	if ce.Line > 0 {
 		why = "line " + strconv.Itoa(ce.Line) + ": " + why
 	}
-	return "hermes-hooks refuses " + ev.Refused() + " until " + ce.Path + " loads (" + why + "); fix it, then run 'hermes-hooks doctor'"
+	return "hermes-hooks refuses " + ev.Refused() + " until " + boundEcho(ce.Path, maxWarningPathBytes) + " loads (" + why + "); fix it, then run 'hermes-hooks doctor'"
 }
