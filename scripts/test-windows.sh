@@ -56,10 +56,25 @@ if [ -n "$need_install" ]; then
 	[ -x "$winebin/wine64" ] || skip "no $winebin/wine64 after installing wine64"
 fi
 
-# go test -exec wine64 looks the loader up on PATH: a private bin dir.
+# go test -exec looks its program up on PATH: a private bin dir.
 mkdir -p "$build/bin"
 ln -sf "$winebin/wine64" "$build/bin/wine64"
 ln -sf "$winebin/wineserver" "$build/bin/wineserver"
+# go test's -exec: the test binary's output goes to a file, printed once
+# Wine's program has exited. A Wine process it started that outlives it (a
+# service Wine starts on first use inherits the stdout of the program that
+# needed it) then holds that file, not go test's pipe, which go test would
+# otherwise wait on for a minute and fail as "Test I/O incomplete".
+cat >"$build/bin/wine-exec" <<'WRAP'
+#!/bin/sh
+out=$(mktemp) || exit 1
+wine64 "$@" >"$out" 2>&1
+rc=$?
+cat "$out"
+rm -f "$out"
+exit $rc
+WRAP
+chmod 755 "$build/bin/wine-exec"
 PATH=$build/bin:$PATH
 export PATH
 
@@ -106,7 +121,7 @@ wine64 cmd.exe /c exit 0 </dev/null >/dev/null 2>&1 || true
 
 wintest() {
 	# shellcheck disable=SC2086 # GOTESTFLAGS is a word list
-	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $GO test -count=1 -exec wine64 \
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $GO test -count=1 -exec wine-exec \
 		-overlay "$build/overlay.json" ${GOTESTFLAGS:-} "$@"
 }
 cd "$root"
