@@ -47,11 +47,20 @@ const maxRunDepth = 8
 // command line from costing quadratic memory.
 const maxWrapperChain = 32
 
+// maxFormBytes bounds the text all forms hold together. Each simple
+// command is a form holding its whole text, and one inside $(…) is part of
+// the text of the command around it: $(…) nested thousands deep within
+// maxShellCommand made forms of hundreds of MB. Past the bound what runs is
+// doubt (the hook runs); a real command line's forms hold a few KB.
+const maxFormBytes = 4 << 20
+
 // shellRuns is what a command line runs, as far as its text shows.
 type shellRuns struct {
-	forms   []string // command texts to compare with the pattern
-	doubt   string   // the first reason the text cannot tell what runs
-	dynamic bool     // some part only has a value when it runs
+	forms []string // command texts to compare with the pattern
+	// formBytes is what forms hold together (maxFormBytes).
+	formBytes int
+	doubt     string // the first reason the text cannot tell what runs
+	dynamic   bool   // some part only has a value when it runs
 }
 
 func (s *shellRuns) unsure(why string) {
@@ -100,8 +109,13 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 			s.unsure("`" + clip(joinWords(c.words)) + "` chains more wrappers than this analysis follows")
 			return
 		}
+		if s.formBytes > maxFormBytes {
+			s.unsure("the command holds too many subcommands, nested too deep, to analyse")
+			return
+		}
 		text := joinWords(w)
 		s.forms = append(s.forms, text)
+		s.formBytes += len(text)
 		name := w[0]
 		if !name.static {
 			s.unsure("`" + clip(text) + "` runs a command whose name is only known when it runs")
@@ -120,7 +134,9 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 		base := name.text
 		if i := strings.LastIndexByte(base, '/'); i >= 0 {
 			base = base[i+1:]
-			s.forms = append(s.forms, joinWords(append([]shellWord{{text: base, static: true}}, w[1:]...)))
+			form := joinWords(append([]shellWord{{text: base, static: true}}, w[1:]...))
+			s.forms = append(s.forms, form)
+			s.formBytes += len(form)
 		}
 		w = s.inner(base, text, w[1:], c, depth)
 	}
