@@ -1,6 +1,7 @@
 package permrule
 
 import (
+	"fmt"
 	"math/rand"
 	"path"
 	"strings"
@@ -118,5 +119,26 @@ func TestNestedSubstitutionsBoundTheForms(t *testing.T) {
 		if ok, why := r.Match("Bash", map[string]any{"command": cmd}, RuleContext{Cwd: "/p"}); !ok {
 			t.Fatalf("%s: %v %s, want the hook to run", rule, ok, why)
 		}
+	}
+}
+
+// A firing's Bash command is matched against the `if` rule of every entry
+// in turn: a long command (up to maxShellCommand; $(…) nested 20,000 deep
+// is 0.15 s of parsing) was parsed again for each, 256 entries of a
+// repository making one dispatch take most of a minute. The analysis of a
+// long command is reused by the next rule that matches the same command.
+func TestLongCommandAnalysedOncePerFiring(t *testing.T) {
+	n := (maxShellCommand - 20) / 3
+	cmd := "echo " + strings.Repeat("$(", n) + "git push" + strings.Repeat(")", n)
+	before := analyses.Load()
+	for i := range 256 {
+		r, err := ParseIfRule(fmt.Sprintf("Bash(git push %d:*)", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Match("Bash", map[string]any{"command": cmd}, RuleContext{Cwd: "/p"})
+	}
+	if got := analyses.Load() - before; got > 2 {
+		t.Fatalf("256 rules on one %d-byte command analysed it %d times", len(cmd), got)
 	}
 }

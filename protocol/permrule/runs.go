@@ -2,6 +2,8 @@ package permrule
 
 import (
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // What a Bash command runs: through wrappers, runners and paths.
@@ -69,9 +71,47 @@ func (s *shellRuns) unsure(why string) {
 	}
 }
 
+// analyses counts the commands analysed, for tests.
+var analyses atomic.Int64
+
+// reuseFrom is the length from which a command's analysis is kept for the
+// next rule: a firing's command is matched against the `if` rule of every
+// entry in turn, and a long one (up to maxShellCommand) costs up to a
+// fifth of a second to parse, each time. Shorter ones cost microseconds.
+const reuseFrom = 4 << 10
+
+// lastRuns is the analysis of the last long command, shared by the rules
+// that match it (read only once made).
+var lastRuns struct {
+	sync.Mutex
+	command string
+	runs    shellRuns
+	err     error
+}
+
+// analyzeRunsOnce is analyzeRuns, reusing the last long command's.
+func analyzeRunsOnce(command string) (shellRuns, error) {
+	if len(command) < reuseFrom {
+		return analyzeRuns(command)
+	}
+	lastRuns.Lock()
+	if lastRuns.command == command {
+		runs, err := lastRuns.runs, lastRuns.err
+		lastRuns.Unlock()
+		return runs, err
+	}
+	lastRuns.Unlock()
+	runs, err := analyzeRuns(command)
+	lastRuns.Lock()
+	lastRuns.command, lastRuns.runs, lastRuns.err = command, runs, err
+	lastRuns.Unlock()
+	return runs, err
+}
+
 // analyzeRuns parses command and follows everything it runs. An error is
 // the top-level parse's; a command string that does not parse is doubt.
 func analyzeRuns(command string) (shellRuns, error) {
+	analyses.Add(1)
 	var s shellRuns
 	cmds, dynamic, err := parseShell(command)
 	if err != nil {
