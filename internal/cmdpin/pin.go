@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -125,6 +124,7 @@ const scriptFD = 3
 // appearance counts as a change.
 func Pin(t *Target, cache *Cache) *Pins {
 	p := &Pins{exec: -1}
+	var programs listIndex // a command may list thousands of both
 	for i, path := range t.Files {
 		pf := pinned{path: path}
 		f, err := fsutil.OpenNoBlock(path)
@@ -136,7 +136,7 @@ func Pin(t *Target, cache *Cache) *Pins {
 				pf.f, pf.key = f, KeyOf(fi)
 				primary := i == 0
 				direct := primary && t.Direct
-				program := direct || slices.Contains(t.programs, path)
+				program := direct || programs.contains(t.programs, path)
 				var herr error
 				pf.sum, pf.elf, herr = p.hash(&pf, t, direct, program, primary, cache)
 				if herr != nil {

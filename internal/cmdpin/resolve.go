@@ -112,6 +112,8 @@ type Target struct {
 	// an interpreter loads start-up code from may be the repository's
 	// (startupVars).
 	assigned []string
+	// index finds entries in the lists above while they grow (listindex.go).
+	index *listIndexes
 }
 
 // Primary is the primary script (Files[0]), or "".
@@ -127,6 +129,12 @@ func (t *Target) Primary() string {
 // a script the kernel starts (shebangLoads); it never runs the files it
 // names.
 func Resolve(c Command) Target {
+	t := resolve(c)
+	t.index = nil
+	return t
+}
+
+func resolve(c Command) Target {
 	if c.Argv != nil {
 		argv := make([]string, len(c.Argv))
 		for i, w := range c.Argv {

@@ -424,7 +424,7 @@ func addScriptArgs(t *Target, args []string) {
 		default:
 			continue
 		}
-		if !slices.Contains(t.Files, p) {
+		if !t.idx().files.contains(t.Files, p) {
 			t.Files = append(t.Files, p)
 		}
 	}

@@ -20,7 +20,7 @@ import (
 
 // addLoad records a file the command loads.
 func (t *Target) addLoad(p string) {
-	if !slices.Contains(t.loads, p) {
+	if !t.idx().loads.contains(t.loads, p) {
 		t.loads = append(t.loads, p)
 	}
 }
@@ -29,7 +29,7 @@ func (t *Target) addLoad(p string) {
 // would run under the approval.
 func (t *Target) addOptionalLoad(p string) {
 	t.addLoad(p)
-	if !slices.Contains(t.Optional, p) {
+	if !t.idx().optional.contains(t.Optional, p) {
 		t.Optional = append(t.Optional, p)
 	}
 }
@@ -38,11 +38,12 @@ func (t *Target) addOptionalLoad(p string) {
 // script, so that Files[0] stays the script the command is about.
 func flushLoads(t *Target) {
 	for _, p := range t.loads {
-		if !slices.Contains(t.Files, p) {
+		if !t.idx().files.contains(t.Files, p) {
 			t.Files = append(t.Files, p)
 		}
 	}
 	t.loads = nil
+	t.idx().loads = listIndex{}
 }
 
 // setOpaque records why the files a command runs cannot be determined,
@@ -62,7 +63,7 @@ func envLoads(t *Target, assigns []string) {
 	var perlMods, rubyLibs []string
 	for _, a := range assigns {
 		name, v, _ := strings.Cut(a, "=")
-		if !slices.Contains(t.assigned, name) {
+		if !t.idx().assigned.contains(t.assigned, name) {
 			t.assigned = append(t.assigned, name)
 		}
 		switch name {

@@ -239,11 +239,12 @@ func (p pathPattern) matchFile(tool, file string, ctx RuleContext) (bool, string
 		return false, file + " is not under " + root + ", where " + rule + " is anchored"
 	}
 	segs := strings.Split(rel, "/")
+	matches := prefixMatches(p.segs, segs)
 	for n := len(segs); n >= 1; n-- {
 		if p.dirOnly && n == len(segs) && !isDir {
 			continue
 		}
-		if matchSegments(p.segs, segs[:n]) {
+		if matches[n] {
 			if n < len(segs) {
 				return true, file + " is inside " + path.Join(root, strings.Join(segs[:n], "/")) + ", which matches " + rule
 			}
@@ -253,26 +254,46 @@ func (p pathPattern) matchFile(tool, file string, ctx RuleContext) (bool, string
 	return false, file + " does not match " + rule
 }
 
-func matchSegments(pat, name []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			if len(pat) == 1 {
-				return len(name) > 0 // a trailing /** is everything inside, not the directory
+// prefixMatches reports, for each n from 0 to len(name), whether pat
+// matches name[:n]: a segment pattern matches one segment (path.Match), a
+// "**" any number of them, at least one when it ends the pattern (a
+// trailing /** is everything inside a directory, not the directory). Both
+// are hostile (a repository's rule, a model's path), so it walks the
+// pattern once over the whole path, keeping which prefixes the pattern so
+// far can match: len(pat)×len(name) steps, where trying every split for
+// every ** took the path's length to the power of their number.
+func prefixMatches(pat, name []string) []bool {
+	reach := make([]bool, len(name)+1) // reach[j]: pat[:i] matches name[:j]
+	next := make([]bool, len(name)+1)
+	reach[0] = true
+	for i, seg := range pat {
+		clear(next)
+		switch {
+		case seg == "**":
+			// Any number of segments after a reachable prefix (at least
+			// one when it is the pattern's last).
+			from := 0
+			if i == len(pat)-1 {
+				from = 1
 			}
-			for i := 0; i <= len(name); i++ {
-				if matchSegments(pat[1:], name[i:]) {
-					return true
+			seen := false
+			for j := range name {
+				seen = seen || reach[j]
+				if j+from <= len(name) {
+					next[j+from] = next[j+from] || seen
 				}
 			}
-			return false
+			if from == 0 {
+				next[len(name)] = next[len(name)] || seen || reach[len(name)]
+			}
+		default:
+			for j := range name {
+				if reach[j] {
+					next[j+1], _ = path.Match(seg, name[j])
+				}
+			}
 		}
-		if len(name) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(pat[0], name[0]); !ok {
-			return false
-		}
-		pat, name = pat[1:], name[1:]
+		reach, next = next, reach
 	}
-	return len(name) == 0
+	return reach
 }

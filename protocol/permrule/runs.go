@@ -2,6 +2,8 @@ package permrule
 
 import (
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // What a Bash command runs: through wrappers, runners and paths.
@@ -47,11 +49,20 @@ const maxRunDepth = 8
 // command line from costing quadratic memory.
 const maxWrapperChain = 32
 
+// maxFormBytes bounds the text all forms hold together. Each simple
+// command is a form holding its whole text, and one inside $(…) is part of
+// the text of the command around it: $(…) nested thousands deep within
+// maxShellCommand made forms of hundreds of MB. Past the bound what runs is
+// doubt (the hook runs); a real command line's forms hold a few KB.
+const maxFormBytes = 4 << 20
+
 // shellRuns is what a command line runs, as far as its text shows.
 type shellRuns struct {
-	forms   []string // command texts to compare with the pattern
-	doubt   string   // the first reason the text cannot tell what runs
-	dynamic bool     // some part only has a value when it runs
+	forms []string // command texts to compare with the pattern
+	// formBytes is what forms hold together (maxFormBytes).
+	formBytes int
+	doubt     string // the first reason the text cannot tell what runs
+	dynamic   bool   // some part only has a value when it runs
 }
 
 func (s *shellRuns) unsure(why string) {
@@ -60,9 +71,47 @@ func (s *shellRuns) unsure(why string) {
 	}
 }
 
+// analyses counts the commands analysed, for tests.
+var analyses atomic.Int64
+
+// reuseFrom is the length from which a command's analysis is kept for the
+// next rule: a firing's command is matched against the `if` rule of every
+// entry in turn, and a long one (up to maxShellCommand) costs up to a
+// fifth of a second to parse, each time. Shorter ones cost microseconds.
+const reuseFrom = 4 << 10
+
+// lastRuns is the analysis of the last long command, shared by the rules
+// that match it (read only once made).
+var lastRuns struct {
+	sync.Mutex
+	command string
+	runs    shellRuns
+	err     error
+}
+
+// analyzeRunsOnce is analyzeRuns, reusing the last long command's.
+func analyzeRunsOnce(command string) (shellRuns, error) {
+	if len(command) < reuseFrom {
+		return analyzeRuns(command)
+	}
+	lastRuns.Lock()
+	if lastRuns.command == command {
+		runs, err := lastRuns.runs, lastRuns.err
+		lastRuns.Unlock()
+		return runs, err
+	}
+	lastRuns.Unlock()
+	runs, err := analyzeRuns(command)
+	lastRuns.Lock()
+	lastRuns.command, lastRuns.runs, lastRuns.err = command, runs, err
+	lastRuns.Unlock()
+	return runs, err
+}
+
 // analyzeRuns parses command and follows everything it runs. An error is
 // the top-level parse's; a command string that does not parse is doubt.
 func analyzeRuns(command string) (shellRuns, error) {
+	analyses.Add(1)
 	var s shellRuns
 	cmds, dynamic, err := parseShell(command)
 	if err != nil {
@@ -100,8 +149,13 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 			s.unsure("`" + clip(joinWords(c.words)) + "` chains more wrappers than this analysis follows")
 			return
 		}
+		if s.formBytes > maxFormBytes {
+			s.unsure("the command holds too many subcommands, nested too deep, to analyse")
+			return
+		}
 		text := joinWords(w)
 		s.forms = append(s.forms, text)
+		s.formBytes += len(text)
 		name := w[0]
 		if !name.static {
 			s.unsure("`" + clip(text) + "` runs a command whose name is only known when it runs")
@@ -120,7 +174,9 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 		base := name.text
 		if i := strings.LastIndexByte(base, '/'); i >= 0 {
 			base = base[i+1:]
-			s.forms = append(s.forms, joinWords(append([]shellWord{{text: base, static: true}}, w[1:]...)))
+			form := joinWords(append([]shellWord{{text: base, static: true}}, w[1:]...))
+			s.forms = append(s.forms, form)
+			s.formBytes += len(form)
 		}
 		w = s.inner(base, text, w[1:], c, depth)
 	}

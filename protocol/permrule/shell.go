@@ -109,7 +109,7 @@ func (p shellPattern) match(command string) (bool, string) {
 	if len(command) > maxShellCommand {
 		return true, "the command is too long to analyse, so the hook runs (as Claude Code does when it cannot tell)"
 	}
-	runs, err := analyzeRuns(command)
+	runs, err := analyzeRunsOnce(command)
 	if err != nil {
 		return true, "the command cannot be parsed (" + err.Error() + "), so the hook runs, as in Claude Code"
 	}
