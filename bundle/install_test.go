@@ -75,7 +75,7 @@ func TestInstallReplace(t *testing.T) {
 	if len(list) != 1 || len(errs) != 0 || list[0].Signer != KeyString(pk2) {
 		t.Fatalf("list = %+v %v", list, errs)
 	}
-	if err := Remove(root, "corp"); err != nil {
+	if _, err := Remove(root, "corp", nil); err != nil {
 		t.Fatal(err)
 	}
 	if list, _ := List(root); len(list) != 0 {

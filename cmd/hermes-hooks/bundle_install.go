@@ -131,7 +131,7 @@ validly signed, would bring back what a newer one fixed) unless
 			if err != nil {
 				return err
 			}
-			dir, err := bundle.Install(root, ar, signer, bundle.InstallOptions{Replace: replace, AllowDowngrade: downgrade})
+			dir, err := bundle.Install(root, ar, signer, bundle.InstallOptions{Replace: replace, AllowDowngrade: downgrade, Warn: bundleWarn(a)})
 			if err != nil {
 				return err
 			}
@@ -149,6 +149,12 @@ validly signed, would bring back what a newer one fixed) unless
 	cmd.Flags().BoolVar(&replace, "replace", false, "replace an installed bundle of that name signed by another key")
 	cmd.Flags().BoolVar(&downgrade, "allow-downgrade", false, "replace the installed bundle of that name and signer with a lower serial, an unversioned bundle, or other content under its serial")
 	return cmd
+}
+
+// bundleWarn prints install's and remove's warnings (a path or a parse
+// error may hold what a terminal would act on: escaped).
+func bundleWarn(a *app) func(string) {
+	return func(msg string) { fmt.Fprintf(a.Err, "hermes-hooks: warning: %s\n", show(msg)) }
 }
 
 // bundleWriteRoot is bundleRoot for install and remove: the managed
@@ -282,10 +288,17 @@ func newBundleRemoveCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := bundle.Remove(root, args[0]); err != nil {
+			kept, err := bundle.Remove(root, args[0], bundleWarn(a))
+			if err != nil {
 				return err
 			}
 			fmt.Fprintf(a.Out, "removed bundle %s from %s\n", args[0], root)
+			if !kept.Unversioned() {
+				// Said, so that a remove is not mistaken for the way back
+				// to an older bundle.
+				fmt.Fprintf(a.Out, "serial %s, the highest of %s installed here, stays this layer's mark (in %s): an older one by the same signer installs again only with --allow-downgrade\n",
+					kept, args[0], filepath.Join(root, bundle.MarksFile))
+			}
 			return nil
 		},
 	}
