@@ -114,7 +114,11 @@ A bundle of the installed one's name and signer replaces it only as an
 upgrade: a lower serial, an unversioned bundle over a versioned one, or other
 content under the installed serial is refused (an older bundle, however
 validly signed, would bring back what a newer one fixed) unless
---allow-downgrade. Reinstalling the same bundle is no downgrade.`,
+--allow-downgrade. Reinstalling the same bundle is no downgrade. A removed
+bundle counts too: each layer keeps the highest serial it installed of each
+name and signer (bundles/.serials), which remove does not lower and
+--allow-downgrade lowers neither; while that file cannot be read, every
+install into the layer is refused unless --allow-downgrade.`,
 		Example: `  hermes-hooks bundle install corp-guards.tar.gz --pub corp.pub
   sudo hermes-hooks bundle install corp-guards.tar.gz --managed
   hermes-hooks bundle install corp-guards-serial-3.tar.gz --pub corp.pub --allow-downgrade   # roll back on purpose`,
@@ -280,6 +284,9 @@ func newBundleRemoveCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "remove NAME [--managed]",
 		Short: "Remove an installed bundle (its hooks stop running)",
+		Long: `Remove the bundle NAME from the user layer (or --managed). Its serial stays
+the layer's mark (bundles/.serials): an older bundle of that name and signer
+installs again only with 'bundle install --allow-downgrade'.`,
 		Example: `  hermes-hooks bundle remove corp-guards
   sudo hermes-hooks bundle remove corp-guards --managed`,
 		Args: exactArgs(1, "exactly one bundle NAME"),
