@@ -114,10 +114,16 @@ func Install(root string, a *Archive, signer PublicKey, opt InstallOptions) (str
 	return dest, fsutil.SyncDir(root)
 }
 
+// indexKeepsMarks is IndexFile's first line since layers keep serial
+// marks: a layer whose index has it and whose MarksFile is missing lost
+// its marks (readMarks), where one without it is from before marks.
+const indexKeepsMarks = "# serial marks: " + MarksFile + "\n"
+
 // writeIndex rewrites root's IndexFile from what is installed.
 func writeIndex(root string) error {
 	list, _ := List(root)
 	var b strings.Builder
+	b.WriteString(indexKeepsMarks)
 	for _, in := range list {
 		b.WriteString(in.Name + " " + Digest(in.Manifest.Encode()) + "\n")
 	}

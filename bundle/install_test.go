@@ -81,10 +81,10 @@ func TestInstallReplace(t *testing.T) {
 	if list, _ := List(root); len(list) != 0 {
 		t.Fatalf("after remove: %+v", list)
 	}
-	if idx, _ := os.ReadFile(filepath.Join(root, IndexFile)); len(idx) != 0 {
+	if idx, _ := os.ReadFile(filepath.Join(root, IndexFile)); string(idx) != indexKeepsMarks {
 		t.Fatalf("index after remove: %q", idx)
 	}
-	if ents, _ := os.ReadDir(root); len(ents) != 2 {
+	if ents, _ := os.ReadDir(root); len(ents) != 3 { // .index, .lock, .serials
 		t.Fatalf("left in root: %v", ents)
 	}
 }

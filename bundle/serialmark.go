@@ -70,6 +70,7 @@ type marks struct {
 	path       string
 	byID       map[[2]string]mark
 	unreadable error
+	missing    bool // unreadable for being missing: nothing to move aside
 	aside      bool // move the unreadable file aside before writing
 	changed    bool
 }
@@ -83,6 +84,13 @@ func readMarks(root string) *marks {
 	m := &marks{path: filepath.Join(root, MarksFile), byID: map[[2]string]mark{}}
 	fi, err := os.Lstat(m.path)
 	if errors.Is(err, fs.ErrNotExist) {
+		if err := indexSaysMarksKept(root); err != nil {
+			m.unreadable, m.missing = err, true
+		}
+		// Written at the next install or remove, even with no mark in
+		// it: from then on the index says marks are kept, and the file
+		// missing is told from a layer that never had one.
+		m.changed = true
 		return m
 	}
 	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
@@ -102,6 +110,29 @@ func readMarks(root string) *marks {
 	}
 	return m
 }
+
+// indexSaysMarksKept is why a missing marks file is no fresh start: the
+// layer's IndexFile was written by a hermes-hooks that keeps marks (so
+// they were deleted), or cannot be read (so nothing says they were not).
+// A layer with no index had nothing installed; one whose index lacks the
+// line is from before marks: both start afresh (nil).
+func indexSaysMarksKept(root string) error {
+	p := filepath.Join(root, IndexFile)
+	data, err := fsutil.ReadRegular(p, root, maxIndexBytes)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("missing, and %s, which would say whether this layer kept marks, cannot be read: %v", p, fsutil.WithoutPath(p, err))
+	case bytes.HasPrefix(data, []byte(indexKeepsMarks)):
+		return fmt.Errorf("missing, though %s says this layer keeps its marks there: deleted", p)
+	}
+	return nil
+}
+
+// maxIndexBytes bounds the index read for indexSaysMarksKept: a line of
+// at most about 140 bytes per bundle.
+const maxIndexBytes = 4 << 20
 
 // parse reads the file's bytes strictly: one JSON object, no unknown or
 // repeated serial key, each mark a key, a bundle name, a serial and a
@@ -154,8 +185,16 @@ func isDigest(s string) bool {
 
 // unreadableError is the refusal while the marks cannot be read.
 func (m *marks) unreadableError() error {
-	return fmt.Errorf("%s, the highest serials installed in this layer, cannot be read (%v): nothing says which bundles are older than what was installed here, so none installs (%w); pass --allow-downgrade to install this one on purpose (the unreadable file is then kept as %s.corrupt and the marks start again from the bundles installed now)",
-		m.path, m.unreadable, ErrMarksUnreadable, m.path)
+	return fmt.Errorf("%s, the highest serials installed in this layer, cannot be read (%v): nothing says which bundles are older than what was installed here, so none installs (%w); pass --allow-downgrade to install this one on purpose (%sthe marks then start again from the bundles installed now)",
+		m.path, m.unreadable, ErrMarksUnreadable, m.asideNote())
+}
+
+// asideNote says where restart moves the unreadable file, if there is one.
+func (m *marks) asideNote() string {
+	if m.missing {
+		return ""
+	}
+	return "the unreadable file is kept as " + m.path + ".corrupt and "
 }
 
 // check refuses next (signed by signer) when it is below the layer's mark
@@ -220,8 +259,8 @@ func (m *marks) raiseInstalled(root string) {
 // (path.corrupt, replacing an earlier one) and starts new marks. It
 // returns the warning to show.
 func (m *marks) restart() string {
-	warn := fmt.Sprintf("%s, the highest serials installed in this layer, cannot be read (%v): installed on purpose (--allow-downgrade), it is moved to %s.corrupt and the marks start again from the bundles installed now",
-		m.path, m.unreadable, m.path)
+	warn := fmt.Sprintf("%s, the highest serials installed in this layer, cannot be read (%v): installed on purpose (--allow-downgrade), %sthe marks start again from the bundles installed now",
+		m.path, m.unreadable, m.asideNote())
 	m.unreadable, m.aside, m.changed = nil, true, true
 	return warn
 }
