@@ -65,7 +65,7 @@ type marksDoc struct {
 
 // marks is a layer's marks as read under its lock. When the file exists
 // but cannot be read as marks (unreadable), nothing is known of what was
-// installed in the layer: Unreadable says why, and every check refuses.
+// installed in the layer: unreadable says why, and every check refuses.
 type marks struct {
 	path       string
 	byID       map[[2]string]mark
@@ -75,11 +75,13 @@ type marks struct {
 	changed    bool
 }
 
-// readMarks reads root's marks. A missing file is no marks (a layer
-// nothing was installed in, or one from before marks: the installed
-// bundles are raised into it next, see raiseInstalled); anything else that
-// is not a regular file of valid marks is unreadable, never read as none.
-// The file is not followed through a symbolic link: it is the layer's own.
+// readMarks reads root's marks. A missing file is no marks in a layer
+// nothing was installed in or one from before marks (the installed
+// bundles are raised into it next, see raiseInstalled), and unreadable
+// where the layer's index says marks are kept (indexSaysMarksKept);
+// anything else that is not a regular file of valid marks is unreadable,
+// never read as none. The file is not followed through a symbolic link:
+// it is the layer's own.
 func readMarks(root string) *marks {
 	m := &marks{path: filepath.Join(root, MarksFile), byID: map[[2]string]mark{}}
 	fi, err := os.Lstat(m.path)
