@@ -53,8 +53,10 @@ var ErrOtherSigner = errors.New("signed by another key than the installed bundle
 // Install unpacks a verified archive (signed by signer) into root/NAME,
 // replacing an installed bundle of that name only when the same key signed
 // it (or opt.Replace) and it is an upgrade (checkUpgrade; or
-// opt.AllowDowngrade). Both are decided under root's lock, against what is
-// installed at that moment. An installed bundle that no longer reads (its
+// opt.AllowDowngrade) of the installed one and of the highest one of its
+// name and signer ever installed in root (MarksFile), which a remove does
+// not forget. All is decided under root's lock, against what is installed
+// at that moment. An installed bundle that no longer reads (its
 // signature fails) is replaced: its serial cannot be believed, and a
 // reinstall is how it is repaired. The new directory is complete before it
 // takes the old one's place, so a reader sees the old bundle or the new one.
@@ -69,17 +71,9 @@ func Install(root string, a *Archive, signer PublicKey, opt InstallOptions) (str
 	}
 	defer unlock()
 	dest := filepath.Join(root, name)
-	if old, err := ReadInstalled(dest); err == nil {
-		switch {
-		case old.Signer != KeyString(signer):
-			if !opt.Replace {
-				return "", fmt.Errorf("%s: %w (installed: %s, this one: %s); remove it first or pass --replace", dest, ErrOtherSigner, old.Signer, KeyString(signer))
-			}
-		case !opt.AllowDowngrade:
-			if err := checkUpgrade(old.Manifest, a.Manifest); err != nil {
-				return "", fmt.Errorf("%s: %w", dest, err)
-			}
-		}
+	marks, err := admit(root, dest, a.Manifest, KeyString(signer), opt)
+	if err != nil {
+		return "", err
 	}
 	tmp, err := os.MkdirTemp(root, ".install-"+name+"-")
 	if err != nil {
@@ -87,6 +81,13 @@ func Install(root string, a *Archive, signer PublicKey, opt InstallOptions) (str
 	}
 	defer os.RemoveAll(tmp)
 	if err := unpack(tmp, a, signer); err != nil {
+		return "", err
+	}
+	// The mark is raised before the bundle takes its place: a crash in
+	// between leaves the mark above what is installed, which refuses
+	// more, never less.
+	marks.raise(KeyString(signer), a.Manifest)
+	if err := marks.write(); err != nil {
 		return "", err
 	}
 	// os.MkdirTemp made it 0700: a managed bundle is read by every
@@ -113,10 +114,16 @@ func Install(root string, a *Archive, signer PublicKey, opt InstallOptions) (str
 	return dest, fsutil.SyncDir(root)
 }
 
+// indexKeepsMarks is IndexFile's first line since layers keep serial
+// marks: a layer whose index has it and whose MarksFile is missing lost
+// its marks (readMarks), where one without it is from before marks.
+const indexKeepsMarks = "# serial marks: " + MarksFile + "\n"
+
 // writeIndex rewrites root's IndexFile from what is installed.
 func writeIndex(root string) error {
 	list, _ := List(root)
 	var b strings.Builder
+	b.WriteString(indexKeepsMarks)
 	for _, in := range list {
 		b.WriteString(in.Name + " " + Digest(in.Manifest.Encode()) + "\n")
 	}
@@ -274,29 +281,49 @@ func List(root string) ([]*Installed, []error) {
 	return out, errs
 }
 
-// Remove deletes the bundle name installed under root.
-func Remove(root, name string) error {
+// Remove deletes the bundle name installed under root. Its serial stays
+// the layer's mark of its name and signer (MarksFile), written before the
+// bundle goes (a remove that cannot keep it does not remove): it returns
+// that mark (0: none, an unversioned bundle or one whose signature no
+// longer verifies). An unreadable marks file is left as it is, which keeps
+// refusing installs into the layer, and said through warn (may be nil).
+func Remove(root, name string, warn func(string)) (Serial, error) {
 	if err := CheckName(name); err != nil {
-		return err
+		return 0, err
 	}
 	dir := filepath.Join(root, name)
 	if _, err := os.Lstat(dir); err != nil {
-		return fmt.Errorf("no bundle %s installed in %s", name, root)
+		return 0, fmt.Errorf("no bundle %s installed in %s", name, root)
 	}
 	unlock, err := fsutil.Lock(filepath.Join(root, ".lock"))
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer unlock()
+	var kept Serial
+	m := readMarks(root)
+	if m.unreadable != nil {
+		if warn != nil {
+			warn(fmt.Sprintf("%s cannot be read (%v), so the removed bundle's serial is not recorded in it; installs into this layer stay refused until one is made with --allow-downgrade", m.path, m.unreadable))
+		}
+	} else {
+		m.raiseInstalled(root)
+		if in, err := ReadInstalled(dir); err == nil {
+			kept = m.byID[[2]string{in.Signer, in.Name}].Serial
+		}
+		if err := m.write(); err != nil {
+			return 0, err
+		}
+	}
 	aside, err := os.MkdirTemp(root, ".old-"+name+"-")
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer removeTree(aside)
 	if err := os.Rename(dir, filepath.Join(aside, name)); err != nil {
-		return err
+		return 0, err
 	}
-	return writeIndex(root)
+	return kept, writeIndex(root)
 }
 
 // removeTree removes a tree whose files were made read-only (on Windows a

@@ -75,16 +75,16 @@ func TestInstallReplace(t *testing.T) {
 	if len(list) != 1 || len(errs) != 0 || list[0].Signer != KeyString(pk2) {
 		t.Fatalf("list = %+v %v", list, errs)
 	}
-	if err := Remove(root, "corp"); err != nil {
+	if _, err := Remove(root, "corp", nil); err != nil {
 		t.Fatal(err)
 	}
 	if list, _ := List(root); len(list) != 0 {
 		t.Fatalf("after remove: %+v", list)
 	}
-	if idx, _ := os.ReadFile(filepath.Join(root, IndexFile)); len(idx) != 0 {
+	if idx, _ := os.ReadFile(filepath.Join(root, IndexFile)); string(idx) != indexKeepsMarks {
 		t.Fatalf("index after remove: %q", idx)
 	}
-	if ents, _ := os.ReadDir(root); len(ents) != 2 {
+	if ents, _ := os.ReadDir(root); len(ents) != 3 { // .index, .lock, .serials
 		t.Fatalf("left in root: %v", ents)
 	}
 }

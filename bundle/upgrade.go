@@ -9,12 +9,72 @@ import (
 // lift stands unless its option is set.
 type InstallOptions struct {
 	// Replace lets a bundle signed by another key replace the installed
-	// one of that name. Serials are not compared then: each signer counts
-	// its own.
+	// one of that name. Its serial is not compared with the installed
+	// one's then (each signer counts its own), only with the layer's mark
+	// of its own signer.
 	Replace bool
 	// AllowDowngrade lets a bundle of the installed one's signer replace
-	// it though it is no upgrade (checkUpgrade): a rollback on purpose.
+	// it though it is no upgrade (checkUpgrade), and a bundle below the
+	// layer's mark install (marks.check): a rollback on purpose. It lowers
+	// no mark.
 	AllowDowngrade bool
+	// Warn, when set, is told what install does that the caller should
+	// show: a downgrade that stays below the layer's mark, an unreadable
+	// marks file.
+	Warn func(string)
+}
+
+func (o InstallOptions) warn(msg string) {
+	if o.Warn != nil {
+		o.Warn(msg)
+	}
+}
+
+// admit decides, under root's lock, whether next (signed by signer) may
+// be installed at dest: against the bundle installed there (its signer,
+// checkUpgrade) and against the layer's marks, which it returns raised
+// with every bundle installed now, for Install to raise with next and
+// write. An unreadable marks file refuses unless opt.AllowDowngrade, which
+// starts the marks again (said through opt.Warn).
+func admit(root, dest string, next *Manifest, signer string, opt InstallOptions) (*marks, error) {
+	if old, err := ReadInstalled(dest); err == nil {
+		switch {
+		case old.Signer != signer:
+			if !opt.Replace {
+				return nil, fmt.Errorf("%s: %w (installed: %s, this one: %s); remove it first or pass --replace", dest, ErrOtherSigner, old.Signer, signer)
+			}
+		case !opt.AllowDowngrade:
+			if err := checkUpgrade(old.Manifest, next); err != nil {
+				return nil, fmt.Errorf("%s: %w", dest, err)
+			}
+		}
+	}
+	m := readMarks(root)
+	if m.unreadable != nil {
+		if !opt.AllowDowngrade {
+			opt.warn(fmt.Sprintf("%s cannot be read (%v); it is not taken as \"nothing was installed\"", m.path, m.unreadable))
+			return nil, fmt.Errorf("%s: %w", dest, m.unreadableError())
+		}
+		opt.warn(m.restart())
+	}
+	m.raiseInstalled(root)
+	if !opt.AllowDowngrade {
+		if err := m.check(signer, next); err != nil {
+			return nil, fmt.Errorf("%s: %w", dest, err)
+		}
+	} else if s := m.below(signer, next); s != 0 {
+		opt.warn(fmt.Sprintf("bundle %s%s installed on purpose below serial %s, the highest of it by this signer installed in this layer: the mark stays %s in %s, so after a remove this one installs again only with --allow-downgrade",
+			next.Name, serialSuffix(next.Serial), s, s, m.path))
+	}
+	return m, nil
+}
+
+// serialSuffix is " serial N", or " (unversioned)".
+func serialSuffix(s Serial) string {
+	if s.Unversioned() {
+		return " (unversioned)"
+	}
+	return " serial " + s.String()
 }
 
 // ErrDowngrade refuses a bundle that is no upgrade of the installed one of

@@ -47,7 +47,7 @@ func TestServeReloadsWhenABundleIsInstalled(t *testing.T) {
 	if o := f.outcome("pre_tool_call", rmrf); o["decision"] != "block" || o["message"] != "bundle guard" {
 		t.Fatalf("the installed bundle's guard is not served: %v", o)
 	}
-	if err := bundle.Remove(bundle.UserDir(f.home), "corp"); err != nil {
+	if _, err := bundle.Remove(bundle.UserDir(f.home), "corp", nil); err != nil {
 		t.Fatal(err)
 	}
 	f.waitGeneration(3)

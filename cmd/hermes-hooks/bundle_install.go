@@ -114,7 +114,11 @@ A bundle of the installed one's name and signer replaces it only as an
 upgrade: a lower serial, an unversioned bundle over a versioned one, or other
 content under the installed serial is refused (an older bundle, however
 validly signed, would bring back what a newer one fixed) unless
---allow-downgrade. Reinstalling the same bundle is no downgrade.`,
+--allow-downgrade. Reinstalling the same bundle is no downgrade. A removed
+bundle counts too: each layer keeps the highest serial it installed of each
+name and signer (bundles/.serials), which remove does not lower and
+--allow-downgrade lowers neither; while that file cannot be read, every
+install into the layer is refused unless --allow-downgrade.`,
 		Example: `  hermes-hooks bundle install corp-guards.tar.gz --pub corp.pub
   sudo hermes-hooks bundle install corp-guards.tar.gz --managed
   hermes-hooks bundle install corp-guards-serial-3.tar.gz --pub corp.pub --allow-downgrade   # roll back on purpose`,
@@ -131,7 +135,7 @@ validly signed, would bring back what a newer one fixed) unless
 			if err != nil {
 				return err
 			}
-			dir, err := bundle.Install(root, ar, signer, bundle.InstallOptions{Replace: replace, AllowDowngrade: downgrade})
+			dir, err := bundle.Install(root, ar, signer, bundle.InstallOptions{Replace: replace, AllowDowngrade: downgrade, Warn: bundleWarn(a)})
 			if err != nil {
 				return err
 			}
@@ -149,6 +153,12 @@ validly signed, would bring back what a newer one fixed) unless
 	cmd.Flags().BoolVar(&replace, "replace", false, "replace an installed bundle of that name signed by another key")
 	cmd.Flags().BoolVar(&downgrade, "allow-downgrade", false, "replace the installed bundle of that name and signer with a lower serial, an unversioned bundle, or other content under its serial")
 	return cmd
+}
+
+// bundleWarn prints install's and remove's warnings (a path or a parse
+// error may hold what a terminal would act on: escaped).
+func bundleWarn(a *app) func(string) {
+	return func(msg string) { fmt.Fprintf(a.Err, "hermes-hooks: warning: %s\n", show(msg)) }
 }
 
 // bundleWriteRoot is bundleRoot for install and remove: the managed
@@ -274,6 +284,9 @@ func newBundleRemoveCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "remove NAME [--managed]",
 		Short: "Remove an installed bundle (its hooks stop running)",
+		Long: `Remove the bundle NAME from the user layer (or --managed). Its serial stays
+the layer's mark (bundles/.serials): an older bundle of that name and signer
+installs again only with 'bundle install --allow-downgrade'.`,
 		Example: `  hermes-hooks bundle remove corp-guards
   sudo hermes-hooks bundle remove corp-guards --managed`,
 		Args: exactArgs(1, "exactly one bundle NAME"),
@@ -282,10 +295,17 @@ func newBundleRemoveCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := bundle.Remove(root, args[0]); err != nil {
+			kept, err := bundle.Remove(root, args[0], bundleWarn(a))
+			if err != nil {
 				return err
 			}
 			fmt.Fprintf(a.Out, "removed bundle %s from %s\n", args[0], root)
+			if !kept.Unversioned() {
+				// Said, so that a remove is not mistaken for the way back
+				// to an older bundle.
+				fmt.Fprintf(a.Out, "serial %s, the highest of %s installed here, stays this layer's mark (in %s): an older one by the same signer installs again only with --allow-downgrade\n",
+					kept, args[0], filepath.Join(root, bundle.MarksFile))
+			}
 			return nil
 		},
 	}
