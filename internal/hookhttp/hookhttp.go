@@ -44,10 +44,10 @@ type Spec struct {
 	// Name is what a failure to post calls the post ("": "http hook"),
 	// for a kind whose post is not an http hook's (an OPA query).
 	Name string
-	// Shown is URL as messages show it, user information redacted (the
-	// caller's hookconfig.ShownURL): a failure's text reaches the agent
-	// when a fail_closed guard blocks, and the journal. "" shows URL
-	// without its user information.
+	// Shown is URL as messages show it, its secrets redacted (the
+	// caller's hookconfig.ShownURL: user information, query values): a
+	// failure's text reaches the agent when a fail_closed guard blocks,
+	// and the journal. "" shows URL without its user information only.
 	Shown string
 }
 
