@@ -1,9 +1,6 @@
 package hookconfig
 
-import (
-	"net/url"
-	"strings"
-)
+import "strings"
 
 // redacted replaces each secret ShownURL hides.
 const redacted = "xxxxx"
@@ -23,41 +20,52 @@ const redacted = "xxxxx"
 //   - its fragment, which is never sent and has no business holding one.
 //
 // The approval still pins the whole URL (the dispatcher's httpSpec and
-// opaSpec digests), so a changed secret needs a new approval. A URL that
-// does not parse (net/http's error quotes it whole) loses whatever comes
-// before an @ in its authority, and the rest is redacted alike.
+// opaSpec digests), so a changed secret needs a new approval. It works on
+// the text, so a URL that does not parse (net/http's error quotes it
+// whole) is redacted alike.
 func ShownURL(raw string) string {
 	return redactParts(withoutUserInfo(raw))
 }
 
-// withoutUserInfo is raw with its user information redacted.
+// withoutUserInfo is raw with its user information redacted, on the text
+// as written (net/url would re-encode the rest, and showing a shown URL
+// must change nothing): a password becomes xxxxx after the user name, a
+// user name that comes alone becomes xxxxx. The authority is what follows
+// "://" (or a leading "//") up to the first / ? or #, its user
+// information what comes before the last @ in it, as net/url reads them.
 func withoutUserInfo(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		scheme, rest, ok := strings.Cut(raw, "://")
-		end := strings.IndexAny(rest, "/?#")
-		if end < 0 {
-			end = len(rest)
-		}
-		if at := strings.LastIndex(rest[:end], "@"); ok && at >= 0 {
-			return scheme + "://" + redacted + rest[at:]
-		}
+	start := strings.Index(raw, "://")
+	switch {
+	case start >= 0:
+		start += len("://")
+	case strings.HasPrefix(raw, "//"):
+		start = len("//")
+	default:
 		return raw
 	}
-	if u.User == nil {
+	rest := raw[start:]
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	at := strings.LastIndex(rest[:end], "@")
+	if at < 0 {
 		return raw
 	}
-	if _, has := u.User.Password(); has {
-		return u.Redacted()
+	shown := redacted
+	if name, _, hasPassword := strings.Cut(rest[:at], ":"); hasPassword {
+		shown = name + ":" + redacted
 	}
-	u.User = url.User(redacted)
-	return u.String()
+	return raw[:start] + shown + rest[at:]
 }
 
 // redactParts redacts s's path segments that are tokens, its query's
 // values and its fragment, on the text as written (never re-encoded, so
 // that what is shown is what the config says but for the secrets).
 func redactParts(s string) string {
+	if !strings.ContainsAny(s, "?#") && !hasTokenSegment(s) {
+		return s // the common case, with nothing to build
+	}
 	s, frag, hasFrag := strings.Cut(s, "#")
 	s, query, hasQuery := strings.Cut(s, "?")
 	var b strings.Builder
@@ -92,6 +100,18 @@ func redactParts(s string) string {
 		b.WriteByte('#')
 	}
 	return b.String()
+}
+
+// hasTokenSegment reports whether a piece of s between slashes looks
+// like a token (the authority too, which no token looks like: it has a
+// colon or dots between short labels, or is itself redacted).
+func hasTokenSegment(s string) bool {
+	for seg := range strings.SplitSeq(s, "/") {
+		if looksLikeToken(seg) {
+			return true
+		}
+	}
+	return false
 }
 
 // redactQuery is a query with every value replaced, its names and
