@@ -46,9 +46,17 @@ func parseReply(e *hookconfig.Entry, r protocol.Reply) (*protocol.Contribution, 
 		refuses := r.Event.Can(protocol.CapBlock|protocol.CapContinue) && (!hasRules || rules.Refuses(e.DeclaredAs))
 		c, note = protocol.FailClosedFloor(r, refuses, c, note)
 		c, note = protocol.CutReply(r, gate, c, note)
-		return protocol.AmbiguousReply(r, gate, c, note)
+		c, note = protocol.AmbiguousReply(r, gate, c, note)
+		return protocol.NotAnHTTPReply(r, refuses, c, note)
 	}
 	c, note := protocol.ParseReply(r)
 	c, note = protocol.CutReply(r, gate, c, note)
-	return protocol.AmbiguousReply(r, gate, c, note)
+	c, note = protocol.AmbiguousReply(r, gate, c, note)
+	// Where the dialect's own fail_closed applies: any event a block or a
+	// stop refuses for Claude's, the gating ones for Hermes'.
+	refuses := r.Event.Can(protocol.CapBlock | protocol.CapContinue)
+	if e.Dialect != protocol.Claude {
+		refuses = r.Event.FailsClosed()
+	}
+	return protocol.NotAnHTTPReply(r, refuses, c, note)
 }

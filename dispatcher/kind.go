@@ -51,6 +51,9 @@ type ran struct {
 	after   func(*protocol.HookReport)
 	decided bool
 	direct  *protocol.Contribution
+	// http is what the answer said of itself, for a reply that came over
+	// HTTP (protocol.Reply.HTTP).
+	http *protocol.HTTPAnswer
 }
 
 // kinds maps a spec to its kind: each returns nil for a spec that is not

@@ -45,14 +45,20 @@ func (opaKind) cannotRun() string { return "" }
 func (k opaKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h Invocation, payload []byte) ran {
 	body := make([]byte, 0, len(payload)+len(`{"input":}`))
 	body = append(append(append(body, `{"input":`...), payload...), '}')
-	res := hookhttp.Run(ctx, hookhttp.Spec{URL: k.spec.URL, Shown: hookconfig.ShownURL(k.spec.URL), Body: body, Timeout: h.Entry.Timeout,
+	res, ans := hookhttp.Post(ctx, hookhttp.Spec{URL: k.spec.URL, Shown: hookconfig.ShownURL(k.spec.URL), Body: body, Timeout: h.Entry.Timeout,
 		Cap: d.opts.OutputCap, Name: "opa"})
 	if res.SpawnError != "" || res.TimedOut || res.Cancelled {
 		return ran{res: res}
 	}
 	c, err := opaDecision(runEvent(ev, h.Entry), res)
 	if err != nil {
-		return ran{res: hookproc.Result{SpawnError: "opa: " + err.Error(), Elapsed: res.Elapsed}}
+		why := "opa: " + err.Error()
+		if errors.Is(err, errNotObject) {
+			// An error page a proxy or portal answered with: what it
+			// said it is tells the two apart.
+			why += " (HTTP " + strconv.Itoa(ans.Status) + ", content type " + clip(ans.ContentType) + ")"
+		}
+		return ran{res: hookproc.Result{SpawnError: why, Elapsed: res.Elapsed}}
 	}
 	if c != nil && runEvent(ev, h.Entry) != ev {
 		c = ev.Adopt(c)
@@ -72,6 +78,9 @@ const (
 	opaAllow   = "allow"
 	opaNone    = "none"
 )
+
+// errNotObject is the error of a 2xx reply that is no JSON object.
+var errNotObject = errors.New("the reply is not a JSON object")
 
 // opaDefaultBlockMessage is a block's message when the policy gives none.
 const opaDefaultBlockMessage = "Blocked by OPA policy."
@@ -97,7 +106,7 @@ func opaDecision(ev *protocol.Event, res hookproc.Result) (*protocol.Contributio
 	}
 	var reply map[string]json.RawMessage
 	if err := json.Unmarshal(res.Stdout, &reply); err != nil || reply == nil {
-		return nil, fmt.Errorf("the reply is not a JSON object: %s", clipReply(res.Stdout))
+		return nil, fmt.Errorf("%w: %s", errNotObject, clipReply(res.Stdout))
 	}
 	raw, ok := reply["result"]
 	if !ok {

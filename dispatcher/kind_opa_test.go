@@ -112,7 +112,7 @@ func TestOPADecisions(t *testing.T) {
 		// A message of null is no message: the decision is the policy's.
 		{name: "message null", reply: `{"result":{"decision":"block","message":null}}`, decision: protocol.DecisionBlock, message: opaDefaultBlockMessage},
 		{name: "decision with a space", reply: `{"result":{"decision":"block "}}`, failed: `result.decision "block " is none of`},
-		{name: "not JSON", reply: `<html>proxy error</html>`, failed: "the reply is not a JSON object"},
+		{name: "not JSON", reply: `<html>proxy error</html>`, failed: `the reply is not a JSON object: "<html>proxy error</html>" (HTTP 200, content type "`},
 		{name: "a JSON array", reply: `[]`, failed: "the reply is not a JSON object"},
 		{name: "trailing garbage", reply: `{"result":{"decision":"allow"}} {"result":{"decision":"block"}}`, failed: "the reply is not a JSON object"},
 		{name: "500", status: 500, reply: "{\"code\":\"internal_error\",\"message\":\"eval_conflict_error\"}", failed: "opa: HTTP 500 from " + url + `: {"code":"internal_error","message":"eval_conflict_error"}`},

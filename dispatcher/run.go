@@ -284,7 +284,7 @@ func (d *Dispatcher) finish(ctx context.Context, ev *protocol.Event, e *hookconf
 	}
 	c, note := r.direct, ""
 	if !r.decided {
-		c, note = d.readReply(ev, e, &res, fields)
+		c, note = d.readReply(ev, e, &res, r.http, fields)
 	}
 	rep.Contribution = c
 	if note != res.SpawnError && !res.TimedOut {
@@ -307,7 +307,7 @@ func (d *Dispatcher) finish(ctx context.Context, ev *protocol.Event, e *hookconf
 
 // readReply reads a run's reply in the entry's dialect, by the rules of the
 // event it ran under (runEvent), held to ev's.
-func (d *Dispatcher) readReply(ev *protocol.Event, e *hookconfig.Entry, res *hookproc.Result, fields map[string]any) (*protocol.Contribution, string) {
+func (d *Dispatcher) readReply(ev *protocol.Event, e *hookconfig.Entry, res *hookproc.Result, http *protocol.HTTPAnswer, fields map[string]any) (*protocol.Contribution, string) {
 	rev := runEvent(ev, e)
 	c, note := parseReply(e, protocol.Reply{
 		Dialect:    e.Dialect,
@@ -320,6 +320,7 @@ func (d *Dispatcher) readReply(ev *protocol.Event, e *hookconfig.Entry, res *hoo
 		TimedOut:   res.TimedOut,
 		Timeout:    e.Timeout.Seconds(),
 		FailClosed: e.FailClosed,
+		HTTP:       http,
 
 		StdoutTruncated: res.StdoutTruncated,
 	})

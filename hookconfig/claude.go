@@ -190,7 +190,7 @@ func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath stri
 		e.Codec, e.Dialect = c, c.Dialect()
 	}
 	if s, isHTTP := e.Spec.(*HTTPSpec); isHTTP && f.allowedURLs != nil && !urlAllowed(s.URL, f.allowedURLs) {
-		f.warn(hpath, "url "+s.URL+" is not in allowedHttpHookUrls; skipped, as in Claude Code")
+		f.warn(hpath, "url "+ShownURL(s.URL)+" is not in allowedHttpHookUrls; skipped, as in Claude Code")
 		return
 	}
 	if f.projectDir != "" {

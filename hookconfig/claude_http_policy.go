@@ -40,7 +40,7 @@ func (cfg *Config) applyClaudeHTTPPolicy() {
 			continue
 		}
 		if urls != nil && !urlAllowed(s.URL, urls) {
-			cfg.warn(e.Source, "http hook url "+s.URL+" is not in the user's allowedHttpHookUrls; skipped, as in Claude Code")
+			cfg.warn(e.Source, "http hook url "+ShownURL(s.URL)+" is not in the user's allowedHttpHookUrls; skipped, as in Claude Code")
 			continue
 		}
 		if envVars != nil {

@@ -1,6 +1,7 @@
 package hookconfig
 
 import (
+	"errors"
 	"net/url"
 	"strings"
 
@@ -46,7 +47,11 @@ func (cfg *Config) parseOPAEntry(ev *protocol.Event, declared, path string, inde
 	}
 	spec := &OPASpec{URL: strings.TrimSpace(o.Value)}
 	if why := opaURLProblem(spec.URL); why != "" {
-		cfg.warn(path, ".opa "+pyyaml.Repr(o)+" "+why+"; the entry fails when it runs")
+		// Shown as everywhere else (ShownURL): a warning is printed at
+		// every dispatch, on a stderr an agent may show or keep.
+		shown := *o
+		shown.Value = ShownURL(spec.URL)
+		cfg.warn(path, ".opa "+pyyaml.Repr(&shown)+" "+why+"; the entry fails when it runs")
 	}
 	e := cfg.parseEntry(ev, declared, path, index, pyyaml.WithMapping(n, "command", spec.Label()), dialect, nil, source)
 	if e == nil {
@@ -62,6 +67,9 @@ func (cfg *Config) parseOPAEntry(ev *protocol.Event, declared, path string, inde
 // posted to, and a host is needed.
 func opaURLProblem(u string) string {
 	p, err := url.Parse(u)
+	if ue := (*url.Error)(nil); errors.As(err, &ue) {
+		ue.URL = ShownURL(u) // net/url quotes it whole
+	}
 	switch {
 	case err != nil:
 		return "is not a URL (" + err.Error() + ")"

@@ -1,9 +1,7 @@
 package hookconfig
 
 import (
-	"net/url"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -94,37 +92,6 @@ func sameHookKey(e *Entry) string {
 		return TypeOPA + "\x00" + s.URL
 	}
 	return e.Text()
-}
-
-// ShownURL is raw as a URL is printed (list, the journal, the allowlist,
-// a block's reason the agent and its model read): user information in it
-// is for the request only, so a password is replaced by xxxxx, as
-// net/url's Redacted does, and so is a user name that comes alone — a
-// token is often passed as one (https://TOKEN@host/). A URL that does
-// not parse (net/http's error quotes it whole) loses whatever comes
-// before an @ in its authority; anything else without user information
-// is returned as it is.
-func ShownURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		scheme, rest, ok := strings.Cut(raw, "://")
-		end := strings.IndexAny(rest, "/?#")
-		if end < 0 {
-			end = len(rest)
-		}
-		if at := strings.LastIndex(rest[:end], "@"); ok && at >= 0 {
-			return scheme + "://xxxxx" + rest[at:]
-		}
-		return raw
-	}
-	if u.User == nil {
-		return raw
-	}
-	if _, has := u.User.Password(); has {
-		return u.Redacted()
-	}
-	u.User = url.User("xxxxx")
-	return u.String()
 }
 
 // RuleSpec is a policy rule decided in-process (rule: in an entry): when

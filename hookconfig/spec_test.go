@@ -83,11 +83,26 @@ func TestSpecOfEachKind(t *testing.T) {
 	}
 }
 
-// A URL is shown without what its user information may hide: a password,
-// or a token passed as the user name. The rest is as written.
+// A URL is shown without what its user information may hide (a password,
+// or a token passed as the user name), its query's values, a path segment
+// that is plainly a token, or its fragment. The rest is as written, never
+// re-encoded.
 func TestShownURL(t *testing.T) {
 	for _, c := range []struct{ raw, want string }{
-		{"https://h.example/a?b=c", "https://h.example/a?b=c"},
+		{"https://h.example/a?b=c", "https://h.example/a?b=xxxxx"},
+		{"https://h.example/hook?token=s3cret&team=blue&debug&empty=", "https://h.example/hook?token=xxxxx&team=xxxxx&debug&empty="},
+		{"https://h.example/hook?a=1;sig=s3cret&", "https://h.example/hook?a=xxxxx;sig=xxxxx&"},
+		{"https://h.example/hook?Xk9dQ2mZ7pL4vR8sW3nY6tB1", "https://h.example/hook?xxxxx"},
+		{"https://h.example/x?q=a%20b%26c=d", "https://h.example/x?q=xxxxx"},
+		{"https://hooks.slack.com/services/T0001/B0002/Xk9dQ2mZ7pL4vR8sW3nY6tB1", "https://hooks.slack.com/services/T0001/B0002/xxxxx"},
+		{"https://discord.com/api/webhooks/112233445566778899/aB3_cD4-eF5gH6iJ7kL8mN9", "https://discord.com/api/webhooks/112233445566778899/xxxxx"},
+		{"http://127.0.0.1:8181/v1/data/hermes/pre_tool_call", "http://127.0.0.1:8181/v1/data/hermes/pre_tool_call"},
+		{"http://127.0.0.1:8181/v1/data/policies2024_release/main", "http://127.0.0.1:8181/v1/data/policies2024_release/main"},
+		{"https://h.example/a%2Fb/hook#access_token=s3cret", "https://h.example/a%2Fb/hook#xxxxx"},
+		{"https://h.example/hook#", "https://h.example/hook#"},
+		{"https://h.example", "https://h.example"},
+		{"https://u:p@h.example/x?k=s3cret", "https://u:xxxxx@h.example/x?k=xxxxx"},
+		{"http://s3cret@h.example/%zz?token=s3cret", "http://xxxxx@h.example/%zz?token=xxxxx"}, // not a URL
 		{"http://team:s3cret@127.0.0.1:9/v1/data/x", "http://team:xxxxx@127.0.0.1:9/v1/data/x"},
 		{"https://ghp_s3cret@h.example/hook", "https://xxxxx@h.example/hook"},
 		{"https://:s3cret@h.example/", "https://:xxxxx@h.example/"},

@@ -47,6 +47,9 @@ type Reply struct {
 	// FailClosed turns failures into blocks (pre_tool_call only for the
 	// Hermes dialect; any blocking event for the Claude dialect).
 	FailClosed bool
+	// HTTP is set when the reply came over HTTP (an http hook's post):
+	// what its answer said of itself (NotAnHTTPReply).
+	HTTP *HTTPAnswer
 }
 
 // ParseReply turns one hook run into its contribution (nil: none) and a note

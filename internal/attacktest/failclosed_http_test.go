@@ -18,7 +18,8 @@ import (
 // http handler, onFailure: block): for every caller of every gating event
 // with a Claude Code name (matrixCallers: a new agent or event has its
 // rows by construction), a guard whose server is down, answers an error
-// status, answers what is no JSON object or one naming a member twice
+// status, answers what is no JSON object or one naming a member twice,
+// or answers 2xx with a body that is no reply (an HTML error page, text)
 // makes hook AGENT EVENT answer with the agent's own refusal, and the
 // journal holds the refused firing. Beside the command rows of
 // failclosed_matrix_test.go and the opa rows of failclosed_opa_test.go.
@@ -32,6 +33,14 @@ func TestFailClosedMatrixHTTP(t *testing.T) {
 			_, _ = io.WriteString(w, `{ this is not a reply`)
 		case "/ambiguous":
 			_, _ = io.WriteString(w, `{"decision":"block","reason":"no","decision":"approve"}`)
+		case "/html":
+			// A proxy's or load balancer's error page, served with 200.
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = io.WriteString(w, "<html><body><h1>Service Unavailable</h1></body></html>\n")
+		case "/text":
+			// Text is no reply under fail_closed (docs/config.md).
+			w.Header().Set("Content-Type", "text/plain")
+			_, _ = io.WriteString(w, "ok\n")
 		}
 	}))
 	t.Cleanup(srv.Close)
@@ -48,6 +57,8 @@ func TestFailClosedMatrixHTTP(t *testing.T) {
 		{name: "http-error-status", unapproved: true, claude: true, after: httpGuard(srv.URL + "/error")},
 		{name: "http-garbage", unapproved: true, claude: true, after: httpGuard(srv.URL + "/garbage")},
 		{name: "http-ambiguous", unapproved: true, claude: true, after: httpGuard(srv.URL + "/ambiguous")},
+		{name: "http-html-page", unapproved: true, claude: true, after: httpGuard(srv.URL + "/html"), reason: "text/html"},
+		{name: "http-plain-text", unapproved: true, claude: true, after: httpGuard(srv.URL + "/text"), reason: "text/plain"},
 	} {
 		t.Run(f.name, func(t *testing.T) {
 			t.Parallel()

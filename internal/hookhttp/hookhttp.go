@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 )
@@ -43,11 +44,22 @@ type Spec struct {
 	// Name is what a failure to post calls the post ("": "http hook"),
 	// for a kind whose post is not an http hook's (an OPA query).
 	Name string
-	// Shown is URL as messages show it, user information redacted (the
-	// caller's hookconfig.ShownURL): a failure's text reaches the agent
-	// when a fail_closed guard blocks, and the journal. "" shows URL
-	// without its user information.
+	// Shown is URL as messages show it, its secrets redacted (the
+	// caller's hookconfig.ShownURL: user information, query values): a
+	// failure's text reaches the agent when a fail_closed guard blocks,
+	// and the journal. "" shows URL without its user information only.
 	Shown string
+}
+
+// Answer is what an answer said of itself beside its body, for a caller
+// that reads a 2xx body by what it is (a fail_closed guard's, which must be
+// a reply: an error page a proxy answers with 200 is none). Zero when no
+// answer came.
+type Answer struct {
+	Status int
+	// ContentType is the answer's Content-Type header as sent ("" when
+	// there is none): the server's, not checked or cut.
+	ContentType string
 }
 
 // Run posts s.Body to s.URL and reads the reply as a hook's output: a 2xx
@@ -55,7 +67,19 @@ type Spec struct {
 // error (exit 1, the status on stderr); a connection failure, or a reply
 // cut short, is a spawn error, so fail_closed applies; the timeout is a
 // timeout, and ctx ending is a cancellation.
-func Run(ctx context.Context, s Spec) (res hookproc.Result) {
+func Run(ctx context.Context, s Spec) hookproc.Result {
+	res, _ := Post(ctx, s)
+	return res
+}
+
+// maxErrorText bounds a failed post's text: net/http's errors quote what
+// the server sent (a malformed header line, whole), and the text reaches
+// the agent when a fail_closed guard blocks.
+const maxErrorText = 300
+
+// Post is Run, with what the answer said of itself (its status and content
+// type) when one came.
+func Post(ctx context.Context, s Spec) (res hookproc.Result, ans Answer) {
 	start := time.Now()
 	defer func() { res.Elapsed = time.Since(start) }()
 	tctx, cancel := context.WithTimeout(ctx, s.Timeout)
@@ -72,7 +96,7 @@ func Run(ctx context.Context, s Spec) (res hookproc.Result) {
 	if shown == "" {
 		shown = withoutUser(s.URL)
 	}
-	status, body, err := post(tctx, s.URL, header, s.Body, capBytes)
+	status, body, err := post(tctx, s.URL, header, s.Body, capBytes, &ans)
 	if ue := (*url.Error)(nil); errors.As(err, &ue) {
 		// net/http names the URL with only a password redacted.
 		ue.URL = shown
@@ -88,9 +112,9 @@ func Run(ctx context.Context, s Spec) (res hookproc.Result) {
 			if name == "" {
 				name = "http hook"
 			}
-			res.SpawnError = name + ": " + err.Error()
+			res.SpawnError = name + ": " + cutError(err.Error())
 		}
-		return res
+		return res, Answer{}
 	}
 	if len(body) > capBytes {
 		body, res.StdoutTruncated = body[:capBytes], true
@@ -99,10 +123,23 @@ func Run(ctx context.Context, s Spec) (res hookproc.Result) {
 	if status < 200 || status > 299 {
 		res.ExitCode = 1
 		res.Stderr = []byte("HTTP " + strconv.Itoa(status) + " from " + shown + firstLineOf(body))
-		return res
+		return res, ans
 	}
 	res.Stdout = body
-	return res
+	return res, ans
+}
+
+// cutError is a failed post's text cut to maxErrorText bytes, never
+// inside a character.
+func cutError(s string) string {
+	if len(s) <= maxErrorText {
+		return s
+	}
+	cut := maxErrorText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // client is made at the first post (not at every start, which most
@@ -135,10 +172,10 @@ func tunnelOnly(r *http.Request) (*url.URL, error) {
 }
 
 // post is a POST over net/http that follows no redirect, returning the
-// reply's status and at most limit+1 bytes of its body. It returns an
-// error when no whole reply came: none at all, one cut short, or ctx
-// ended while it was read.
-func post(ctx context.Context, url string, header map[string]string, body []byte, limit int) (status int, reply []byte, err error) {
+// reply's status and at most limit+1 bytes of its body, and filling ans
+// in. It returns an error when no whole reply came: none at all, one cut
+// short, or ctx ended while it was read.
+func post(ctx context.Context, url string, header map[string]string, body []byte, limit int, ans *Answer) (status int, reply []byte, err error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return 0, nil, err
@@ -152,6 +189,7 @@ func post(ctx context.Context, url string, header map[string]string, body []byte
 		return 0, nil, err
 	}
 	defer resp.Body.Close()
+	*ans = Answer{Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type")}
 	reply, err = io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
 	if err != nil && ctx.Err() == nil {
 		// A reply cut short of what its framing announced (the server
