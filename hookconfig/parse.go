@@ -73,6 +73,9 @@ func parseConfigAs(data []byte, path string, limit int, managed bool) (cfg *Conf
 	if root == nil {
 		return cfg, nil
 	}
+	if err := cfg.flattenYAML(root, path); err != nil {
+		return nil, err
+	}
 	if root.Kind != yaml.MappingNode {
 		if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
 			return cfg, nil
@@ -80,6 +83,7 @@ func parseConfigAs(data []byte, path string, limit int, managed bool) (cfg *Conf
 		return nil, &ConfigError{Path: path, Line: root.Line, Err: fmt.Errorf("the top level must be a mapping, got %s", pyyaml.Type(root))}
 	}
 	var hooks *yaml.Node
+	cfg.keysOnce(root, "", topLevelKeys())
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		key, val := root.Content[i].Value, root.Content[i+1]
 		switch key {
@@ -164,6 +168,7 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 		}
 		return
 	}
+	cfg.keysOnce(n, "hooks", nil)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		name, val := n.Content[i].Value, n.Content[i+1]
 		if reservedHookKeys[name] {
@@ -189,6 +194,12 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 		}
 		for j, item := range val.Content {
 			path := fmt.Sprintf("hooks.%s[%d]", name, j)
+			if !cfg.keysOnce(item, path, nil) {
+				// An entry that could be read two ways is no entry:
+				// the file does not load (so a gating event is refused,
+				// as for any config that cannot load).
+				continue
+			}
 			if item.Kind == yaml.MappingNode && pyyaml.MappingGet(item, "command") == nil && pyyaml.MappingGet(item, "hooks") != nil {
 				// A Claude matcher group pasted into YAML:
 				// {matcher, hooks: [{type, command, timeout}]}.
@@ -224,6 +235,9 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 		cfg.warn(path, ".matcher must be a string; this group is ignored, as in Claude Code")
 		return
 	}
+	if !cfg.keysOnce(group, path, nil) {
+		return
+	}
 	cfg.nearKeys(group, path, claudeGroupKeys)
 	handlers := pyyaml.MappingGet(group, "hooks")
 	if handlers.Kind != yaml.SequenceNode {
@@ -235,6 +249,9 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 			return
 		}
 		hp := fmt.Sprintf("%s.hooks[%d]", path, k)
+		if !cfg.keysOnce(h, hp, nil) {
+			continue
+		}
 		if h.Kind != yaml.MappingNode {
 			cfg.warn(hp, " must be a mapping with a 'command' key; got "+pyyaml.Type(h))
 			continue
