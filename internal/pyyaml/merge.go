@@ -65,7 +65,7 @@ func Flatten(root *yaml.Node, maxMerged int) (*Flattened, error) {
 	if maxMerged <= 0 {
 		maxMerged = DefaultMaxMergedKeys
 	}
-	f := &flattener{state: map[*yaml.Node]uint8{}, out: &Flattened{repeated: map[*yaml.Node][]Repeated{}}, budget: maxMerged, max: maxMerged}
+	f := &flattener{state: map[*yaml.Node]uint8{}, walked: map[*yaml.Node]bool{}, out: &Flattened{repeated: map[*yaml.Node][]Repeated{}}, budget: maxMerged, max: maxMerged}
 	if root != nil {
 		f.walk(root)
 	}
@@ -88,6 +88,7 @@ const (
 
 type flattener struct {
 	state  map[*yaml.Node]uint8
+	walked map[*yaml.Node]bool
 	out    *Flattened
 	budget int // merged keys still allowed
 	max    int
@@ -99,9 +100,15 @@ type flattener struct {
 // are walked before their mapping is rewritten, so that merged-in nodes,
 // which are walked where they are written, are not walked again.
 func (f *flattener) walk(n *yaml.Node) {
-	if f.err != nil || n.Kind == yaml.AliasNode {
+	if f.err != nil || n.Kind == yaml.AliasNode || len(n.Content) == 0 {
 		return
 	}
+	if f.walked[n] {
+		// A tree flattened before holds merged nodes in several
+		// mappings: without this its walk could take exponential time.
+		return
+	}
+	f.walked[n] = true
 	children := n.Content
 	for _, c := range children {
 		f.walk(c)
