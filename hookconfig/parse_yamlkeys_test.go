@@ -34,6 +34,9 @@ func TestDuplicateKeysAreErrors(t *testing.T) {
 			"/c.yaml:7: hooks.PreToolUse[0].hooks[0]: key 'command' is given twice (lines 6 and 7)"},
 		{"claude group", "hooks:\n  PreToolUse:\n    - matcher: Bash\n      matcher: Edit\n      hooks:\n        - type: command\n          command: a\n",
 			"/c.yaml:4: hooks.PreToolUse[0]: key 'matcher' is given twice (lines 3 and 4)"},
+		{"otlp twice", "export:\n  otlp:\n    endpoint: http://a:4318\n    endpoint: http://b:4318\n",
+			"/c.yaml:4: export.otlp: key 'endpoint' is given twice (lines 3 and 4)"},
+		{"tool_aliases twice", "tool_aliases: {terminal: Bash, terminal: Read}\n", "/c.yaml:1: tool_aliases: key 'terminal' is given twice"},
 		{"the agent's own key twice is not ours", "model: a\nmodel: b\nhooks:\n  pre_tool_call:\n    - command: a\n", ""},
 		{"a nested mapping of the agent's", "model: {a: 1, a: 2}\n", ""},
 		{"quoted and plain are one key", "hooks:\n  pre_tool_call:\n    - command: a\n      \"command\": b\n",
@@ -216,4 +219,16 @@ func itoa(i int) string {
 		s = string(rune('0'+i%10)) + s
 	}
 	return s
+}
+
+// An example with a key given twice is an invalid example (it fails in
+// validate and test), not a reason to refuse the file.
+func TestExampleKeyTwice(t *testing.T) {
+	cfg, err := parseConfig([]byte("hooks:\n  pre_tool_call:\n    - command: /bin/g\n      examples:\n        - {tool: terminal, expect: block, expect: allow}\n"), "/c.yaml", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex := cfg.Entries[0].Examples[0]; !strings.Contains(ex.Invalid, "key 'expect' is given twice (lines 5 and 5)") {
+		t.Fatalf("example = %+v", ex)
+	}
 }
