@@ -69,7 +69,7 @@ func Flatten(root *yaml.Node, maxMerged int) (*Flattened, error) {
 	if root != nil {
 		f.walk(root)
 	}
-	if f.err == nil && root != nil {
+	if f.err == nil && f.merged {
 		// Merged pairs are edges no alias marks: a mapping merged into
 		// one it holds would make the tree a cycle every reader that
 		// descends would follow for ever.
@@ -92,6 +92,7 @@ type flattener struct {
 	out    *Flattened
 	budget int // merged keys still allowed
 	max    int
+	merged bool // some mapping took merged keys
 	err    *MergeError
 }
 
@@ -133,11 +134,11 @@ func (f *flattener) flatten(m *yaml.Node) {
 		f.fail(m, cycle) // take names the merge key first
 		return
 	}
+	if !hasMergeOrRepeat(m) {
+		return // nothing to rewrite, nothing to remember
+	}
 	f.state[m] = inProgress
 	defer func() { f.state[m] = done }()
-	if !hasMergeOrRepeat(m) {
-		return
-	}
 	var merged []*yaml.Node
 	var explicit []*yaml.Node
 	for i := 0; i+1 < len(m.Content); i += 2 {
@@ -195,7 +196,7 @@ func (f *flattener) acyclic(n *yaml.Node, seen map[*yaml.Node]uint8) {
 		if f.err != nil {
 			return
 		}
-		if c.Kind != yaml.AliasNode {
+		if c.Kind != yaml.AliasNode && len(c.Content) > 0 {
 			f.acyclic(c, seen)
 		}
 	}
@@ -224,6 +225,7 @@ func (f *flattener) take(merged []*yaml.Node, at, s *yaml.Node) []*yaml.Node {
 		f.fail(s, "merge keys (<<) copy more than "+strconv.Itoa(f.max)+" keys in this file; merge fewer or smaller mappings")
 		return merged
 	}
+	f.merged = true
 	return append(merged, s.Content...)
 }
 
