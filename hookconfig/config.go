@@ -285,6 +285,8 @@ type Config struct {
 	// flat is what flattening the file's YAML found: its keys given
 	// twice (parse_yamlkeys.go).
 	flat *pyyaml.Flattened
+	// aliased counts the entries read through aliased lists.
+	aliased int
 	// settings are the keys of this file's own settings other than
 	// hooks: and rules: (and the managed ones, which say where they are
 	// read themselves): what a rule file holds but does not read.

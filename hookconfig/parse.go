@@ -162,6 +162,10 @@ func yamlError(path string, data []byte, err error) error {
 var reservedHookKeys = map[string]bool{"outbound": true, "output_spill": true}
 
 func (cfg *Config) parseHooks(n *yaml.Node, source string) {
+	// The block, a list or an entry may be an alias (- *guard): PyYAML
+	// reads its anchor's value there, and a guard written so must not
+	// be dropped.
+	n = pyyaml.Deref(n)
 	if n.Kind != yaml.MappingNode {
 		if !(n.Kind == yaml.ScalarNode && n.Tag == "!!null") {
 			cfg.warn("hooks", "must be a mapping of event names to lists of hook definitions; got "+pyyaml.Type(n)+"; no hooks loaded")
@@ -170,9 +174,12 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 	}
 	cfg.keysOnce(n, "hooks", nil)
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		name, val := n.Content[i].Value, n.Content[i+1]
+		name, val := n.Content[i].Value, pyyaml.Deref(n.Content[i+1])
 		if reservedHookKeys[name] {
 			continue
+		}
+		if !cfg.aliasedList(n.Content[i+1], val, "hooks."+name) {
+			return
 		}
 		ev, known := protocol.Lookup(name)
 		switch {
@@ -193,6 +200,7 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 			dialect = protocol.Claude
 		}
 		for j, item := range val.Content {
+			item = pyyaml.Deref(item)
 			path := fmt.Sprintf("hooks.%s[%d]", name, j)
 			if !cfg.keysOnce(item, path, nil) {
 				// An entry that could be read two ways is no entry:
@@ -239,7 +247,7 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 		return
 	}
 	cfg.nearKeys(group, path, claudeGroupKeys)
-	handlers := pyyaml.MappingGet(group, "hooks")
+	handlers := pyyaml.Deref(pyyaml.MappingGet(group, "hooks"))
 	if handlers.Kind != yaml.SequenceNode {
 		cfg.warn(path, ".hooks must be a list of handlers; got "+pyyaml.Type(handlers))
 		return
@@ -249,6 +257,7 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 			return
 		}
 		hp := fmt.Sprintf("%s.hooks[%d]", path, k)
+		h = pyyaml.Deref(h)
 		if !cfg.keysOnce(h, hp, nil) {
 			continue
 		}

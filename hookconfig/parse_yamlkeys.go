@@ -2,6 +2,7 @@ package hookconfig
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
@@ -51,4 +52,21 @@ func (cfg *Config) keysOnce(n *yaml.Node, path string, only []string) bool {
 		return false
 	}
 	return true
+}
+
+// aliasedList counts the entries list val brings when it is written as an
+// alias (written), and reports whether the file is still within
+// maxAliasedEntries; past it, that is the file's load error.
+func (cfg *Config) aliasedList(written, val *yaml.Node, path string) bool {
+	if written.Kind != yaml.AliasNode || val.Kind != yaml.SequenceNode {
+		return true
+	}
+	if cfg.aliased += len(val.Content); cfg.aliased <= maxAliasedEntries {
+		return true
+	}
+	if cfg.loadErr == nil {
+		cfg.loadErr = &ConfigError{Path: cfg.Path, Line: written.Line, Column: written.Column,
+			Err: fmt.Errorf("%s: lists written as aliases bring more than %d entries in this file; write the entries out", path, maxAliasedEntries)}
+	}
+	return false
 }

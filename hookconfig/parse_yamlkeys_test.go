@@ -232,3 +232,63 @@ func TestExampleKeyTwice(t *testing.T) {
 		t.Fatalf("example = %+v", ex)
 	}
 }
+
+// An entry, a list of entries or the hooks: block written as an alias
+// (- *guard) is its anchor's value, as for PyYAML: a guard written so was
+// dropped with "must be a mapping …; got dict".
+func TestAliasedEntries(t *testing.T) {
+	for _, tc := range []struct {
+		name, yaml string
+		commands   string
+	}{
+		{"an entry", "x: &g {command: /bin/g, matcher: terminal, fail_closed: true}\nhooks:\n  pre_tool_call:\n    - *g\n    - *g\n", "/bin/g /bin/g"},
+		{"a list", "l: &l [{command: /bin/a}, {command: /bin/b}]\nhooks:\n  pre_tool_call: *l\n  post_tool_call: *l\n", "/bin/a /bin/b /bin/a /bin/b"},
+		{"the hooks block", "h: &h {pre_tool_call: [{command: /bin/h}]}\nhooks: *h\n", "/bin/h"},
+		{"a Claude handler", "x: &c {type: command, command: /bin/c}\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks: [*c]\n", "/bin/c"},
+		{"a list that holds itself", "hooks:\n  pre_tool_call: &l [*l]\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := parseConfig([]byte(tc.yaml), "/c.yaml", 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range cfg.Entries {
+				got = append(got, e.Command)
+			}
+			if strings.Join(got, " ") != tc.commands {
+				t.Fatalf("commands %q, warnings %v", got, cfg.Warnings)
+			}
+		})
+	}
+	cfg, err := parseConfig([]byte("x: &g {command: /bin/g, fail_closed: true}\nhooks:\n  pre_tool_call:\n    - *g\n"), "/c.yaml", 0)
+	if err != nil || len(cfg.Entries) != 1 || !cfg.Entries[0].FailClosed {
+		t.Fatalf("err %v, entries %+v", err, cfg.Entries)
+	}
+}
+
+// One list aliased under many event names multiplies its entries: bounded.
+func TestAliasedListsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("l: &l [")
+	for i := 0; i < 2000; i++ {
+		b.WriteString("{command: /bin/x" + itoa(i) + "}, ")
+	}
+	b.WriteString("]\nhooks:\n")
+	for i := 0; i < 2000; i++ {
+		b.WriteString("  command:c" + itoa(i) + ": *l\n")
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := parseConfig([]byte(b.String()), "/c.yaml", 0)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "more than 10000 entries") || !strings.Contains(err.Error(), "/c.yaml:8:") {
+			t.Fatalf("err = %v", err)
+		}
+	case <-time.After(time.Minute): // a hang guard
+		t.Fatal("4 million aliased entries were still being read after a minute")
+	}
+}

@@ -321,7 +321,11 @@ func isMergeKey(k *yaml.Node) bool {
 	return k.Kind == yaml.ScalarNode && k.Tag == "!!merge"
 }
 
-// deref is the node an alias stands for.
+// Deref is the node an alias stands for (n itself when it is none), as
+// PyYAML reads an alias: its anchor's value. One step only: a value that
+// holds itself stays a value, not a loop.
+func Deref(n *yaml.Node) *yaml.Node { return deref(n) }
+
 func deref(n *yaml.Node) *yaml.Node {
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
 		return n.Alias
