@@ -257,7 +257,7 @@ func (f *flattener) noteRepeated(m *yaml.Node, pairs []*yaml.Node) {
 func hasMergeOrRepeat(m *yaml.Node) bool {
 	c := m.Content
 	for i := 0; i+1 < len(c); i += 2 {
-		if isMergeKey(c[i]) {
+		if isMergeKey(c[i]) || c[i].Kind == yaml.AliasNode {
 			return true
 		}
 	}
@@ -285,11 +285,16 @@ func hasMergeOrRepeat(m *yaml.Node) bool {
 }
 
 // dedupe keeps one pair per key as a Python dict built from pairs does:
-// at the place the key first appears, with the value it last has.
+// at the place the key first appears, with the value it last has. A key
+// written as an alias (*k : v) is its anchor's scalar, which readers
+// compare by its text.
 func dedupe(pairs []*yaml.Node) []*yaml.Node {
 	at := make(map[string]int, len(pairs)/2)
 	out := make([]*yaml.Node, 0, len(pairs))
 	for i := 0; i+1 < len(pairs); i += 2 {
+		if k := deref(pairs[i]); k.Kind == yaml.ScalarNode {
+			pairs[i] = k
+		}
 		id, ok := keyID(pairs[i])
 		if !ok {
 			out = append(out, pairs[i], pairs[i+1])

@@ -31,6 +31,8 @@ var flattenCases = []struct {
 	{"merged values nest", "d: &d {x: {y: 1}}\ne: {<<: *d}\n", `{"d":{"x":{"y":1}},"e":{"x":{"y":1}}}`},
 	{"block style", "d: &d\n  x: 1\ne:\n  <<: *d\n  y: 2\n", `{"d":{"x":1},"e":{"x":1,"y":2}}`},
 	{"in a list", "d: &d {x: 1}\nl:\n  - <<: *d\n    y: 2\n  - <<: *d\n", `{"d":{"x":1},"l":[{"x":1,"y":2},{"x":1}]}`},
+	{"an empty list merges nothing", "e: {<<: [], x: 1}\n", `{"e":{"x":1}}`},
+	{"an alias key", "k: &k x\ne: {*k : 1, x: 2}\n", `{"k":"x","e":{"x":2}}`},
 	{"merge into the top level", "d: &d {x: 1}\n<<: *d\n", `{"x":1,"d":{"x":1}}`},
 }
 
