@@ -245,6 +245,7 @@ func TestAliasedEntries(t *testing.T) {
 		{"a list", "l: &l [{command: /bin/a}, {command: /bin/b}]\nhooks:\n  pre_tool_call: *l\n  post_tool_call: *l\n", "/bin/a /bin/b /bin/a /bin/b"},
 		{"the hooks block", "h: &h {pre_tool_call: [{command: /bin/h}]}\nhooks: *h\n", "/bin/h"},
 		{"a Claude handler", "x: &c {type: command, command: /bin/c}\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks: [*c]\n", "/bin/c"},
+		{"a scalar value", "c: &c /bin/s\nt: &t 5\nhooks:\n  pre_tool_call:\n    - {command: *c, timeout: *t}\n", "/bin/s"},
 		{"a list that holds itself", "hooks:\n  pre_tool_call: &l [*l]\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

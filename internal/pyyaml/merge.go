@@ -111,7 +111,13 @@ func (f *flattener) walk(n *yaml.Node) {
 	}
 	f.walked[n] = true
 	children := n.Content
-	for _, c := range children {
+	for i, c := range children {
+		if c.Kind == yaml.AliasNode && c.Alias != nil && c.Alias.Kind == yaml.ScalarNode {
+			// A scalar written as an alias (command: *cmd) is its
+			// anchor's scalar for every reader, as for PyYAML; it
+			// holds nothing, so sharing it costs nothing.
+			children[i] = c.Alias
+		}
 		f.walk(c)
 	}
 	if n.Kind == yaml.MappingNode {

@@ -33,6 +33,7 @@ var flattenCases = []struct {
 	{"in a list", "d: &d {x: 1}\nl:\n  - <<: *d\n    y: 2\n  - <<: *d\n", `{"d":{"x":1},"l":[{"x":1,"y":2},{"x":1}]}`},
 	{"an empty list merges nothing", "e: {<<: [], x: 1}\n", `{"e":{"x":1}}`},
 	{"an alias key", "k: &k x\ne: {*k : 1, x: 2}\n", `{"k":"x","e":{"x":2}}`},
+	{"an alias of a scalar", "c: &c x\ne: {a: *c, b: [*c]}\n", `{"c":"x","e":{"a":"x","b":["x"]}}`},
 	{"merge into the top level", "d: &d {x: 1}\n<<: *d\n", `{"x":1,"d":{"x":1}}`},
 }
 
@@ -278,4 +279,20 @@ func FuzzFlatten(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFlattenScalarAliases: a scalar written as an alias is its anchor's
+// scalar node after Flatten, for readers that look at a value's kind.
+func TestFlattenScalarAliases(t *testing.T) {
+	root := parse(t, "c: &c /bin/x\ne: {command: *c, l: [*c]}\n")
+	if _, err := Flatten(root, 0); err != nil {
+		t.Fatal(err)
+	}
+	e := MappingGet(root, "e")
+	if c := MappingGet(e, "command"); c.Kind != yaml.ScalarNode || c.Value != "/bin/x" || c.Line != 1 {
+		t.Fatalf("command = %+v", c)
+	}
+	if l := MappingGet(e, "l"); l.Content[0].Kind != yaml.ScalarNode {
+		t.Fatalf("l = %+v", l.Content[0])
+	}
 }
