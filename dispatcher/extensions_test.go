@@ -516,7 +516,9 @@ func TestProjectFilesAreCapped(t *testing.T) {
 		writeFile(t, filepath.Join(repo, ".cursor", "hooks.json"), "{}")
 		writeFile(t, filepath.Join(repo, tc.file), tc.text)
 		global := filepath.Join(t.TempDir(), "config.yaml")
-		writeFile(t, global, yml.String()[strings.Index(yml.String(), "hooks:"):])
+		// From the hooks: line (the first "hooks:" is cursor_hooks'
+		// tail: that made hooks: a key given twice).
+		writeFile(t, global, yml.String()[strings.Index(yml.String(), "\nhooks:")+1:])
 		cfg, err := hookconfig.Load(global, hookconfig.LoadOptions{ProjectDir: repo})
 		if err != nil {
 			t.Fatal(err)

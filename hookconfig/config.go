@@ -13,6 +13,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/hermeshome"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/protocol/permrule"
 )
@@ -281,6 +282,11 @@ type Config struct {
 	// (a rule entry that cannot mean what it says).
 	ruleFiles []ruleInclude
 	loadErr   error
+	// flat is what flattening the file's YAML found: its keys given
+	// twice (parse_yamlkeys.go).
+	flat *pyyaml.Flattened
+	// aliased counts the entries read through aliased lists.
+	aliased int
 	// settings are the keys of this file's own settings other than
 	// hooks: and rules: (and the managed ones, which say where they are
 	// read themselves): what a rule file holds but does not read.

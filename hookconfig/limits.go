@@ -21,3 +21,9 @@ const (
 	// each compares a name with every known one.
 	maxSearchesPerFile = 256
 )
+
+// maxAliasedEntries bounds the entries one file's lists written as aliases
+// (pre_tool_call: *guards) bring in all: one written list of N entries
+// aliased under M events is N×M entries, and a user's own file has no
+// entry cap. A file past it does not load.
+const maxAliasedEntries = 10_000

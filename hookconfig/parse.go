@@ -73,6 +73,9 @@ func parseConfigAs(data []byte, path string, limit int, managed bool) (cfg *Conf
 	if root == nil {
 		return cfg, nil
 	}
+	if err := cfg.flattenYAML(root, path); err != nil {
+		return nil, err
+	}
 	if root.Kind != yaml.MappingNode {
 		if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
 			return cfg, nil
@@ -80,6 +83,7 @@ func parseConfigAs(data []byte, path string, limit int, managed bool) (cfg *Conf
 		return nil, &ConfigError{Path: path, Line: root.Line, Err: fmt.Errorf("the top level must be a mapping, got %s", pyyaml.Type(root))}
 	}
 	var hooks *yaml.Node
+	cfg.keysOnce(root, "", topLevelKeys())
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		key, val := root.Content[i].Value, root.Content[i+1]
 		switch key {
@@ -158,16 +162,24 @@ func yamlError(path string, data []byte, err error) error {
 var reservedHookKeys = map[string]bool{"outbound": true, "output_spill": true}
 
 func (cfg *Config) parseHooks(n *yaml.Node, source string) {
+	// The block, a list or an entry may be an alias (- *guard): PyYAML
+	// reads its anchor's value there, and a guard written so must not
+	// be dropped.
+	n = pyyaml.Deref(n)
 	if n.Kind != yaml.MappingNode {
 		if !(n.Kind == yaml.ScalarNode && n.Tag == "!!null") {
 			cfg.warn("hooks", "must be a mapping of event names to lists of hook definitions; got "+pyyaml.Type(n)+"; no hooks loaded")
 		}
 		return
 	}
+	cfg.keysOnce(n, "hooks", nil)
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		name, val := n.Content[i].Value, n.Content[i+1]
+		name, val := n.Content[i].Value, pyyaml.Deref(n.Content[i+1])
 		if reservedHookKeys[name] {
 			continue
+		}
+		if !cfg.aliasedList(n.Content[i+1], val, "hooks."+name) {
+			return
 		}
 		ev, known := protocol.Lookup(name)
 		switch {
@@ -188,7 +200,14 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 			dialect = protocol.Claude
 		}
 		for j, item := range val.Content {
+			item = pyyaml.Deref(item)
 			path := fmt.Sprintf("hooks.%s[%d]", name, j)
+			if !cfg.keysOnce(item, path, nil) {
+				// An entry that could be read two ways is no entry:
+				// the file does not load (so a gating event is refused,
+				// as for any config that cannot load).
+				continue
+			}
 			if item.Kind == yaml.MappingNode && pyyaml.MappingGet(item, "command") == nil && pyyaml.MappingGet(item, "hooks") != nil {
 				// A Claude matcher group pasted into YAML:
 				// {matcher, hooks: [{type, command, timeout}]}.
@@ -224,8 +243,11 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 		cfg.warn(path, ".matcher must be a string; this group is ignored, as in Claude Code")
 		return
 	}
+	if !cfg.keysOnce(group, path, nil) {
+		return
+	}
 	cfg.nearKeys(group, path, claudeGroupKeys)
-	handlers := pyyaml.MappingGet(group, "hooks")
+	handlers := pyyaml.Deref(pyyaml.MappingGet(group, "hooks"))
 	if handlers.Kind != yaml.SequenceNode {
 		cfg.warn(path, ".hooks must be a list of handlers; got "+pyyaml.Type(handlers))
 		return
@@ -235,6 +257,10 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 			return
 		}
 		hp := fmt.Sprintf("%s.hooks[%d]", path, k)
+		h = pyyaml.Deref(h)
+		if !cfg.keysOnce(h, hp, nil) {
+			continue
+		}
 		if h.Kind != yaml.MappingNode {
 			cfg.warn(hp, " must be a mapping with a 'command' key; got "+pyyaml.Type(h))
 			continue

@@ -114,6 +114,12 @@ func (cfg *Config) parseExample(e *Entry, key string, n *yaml.Node) Example {
 		ex.Invalid = " must be a mapping like {tool: terminal, args: {command: \"rm -rf /\"}, expect: block}; got " + pyyaml.Type(n)
 		return ex
 	}
+	if r := cfg.flat.Repeated(n); r != nil {
+		// An example is no guard: it fails (validate, test) rather than
+		// keep the file from loading.
+		ex.Invalid = ": " + r[0].String() + "; keep one"
+		return ex
+	}
 	known := exampleKeys
 	if e.Rule() != nil {
 		known = append(known[:len(known):len(known)], "cwd")

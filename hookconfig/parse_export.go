@@ -60,6 +60,7 @@ func (cfg *Config) parseExport(n *yaml.Node, path string) {
 		cfg.warn("export", "must be a mapping ("+exportKeys+"); got "+pyyaml.Type(n)+"; nothing is exported")
 		return
 	}
+	cfg.keysOnce(n, "export", nil)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key, v := n.Content[i].Value, n.Content[i+1]
 		switch key {
@@ -102,6 +103,7 @@ func (cfg *Config) parseOTLP(v *yaml.Node) {
 		return
 	}
 	var s export.OTLPSettings
+	cfg.keysOnce(v, "export.otlp", nil)
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		key, val := v.Content[i].Value, v.Content[i+1]
 		str := func() (string, bool) {

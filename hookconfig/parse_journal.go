@@ -43,6 +43,7 @@ func (cfg *Config) parseJournal(n *yaml.Node) {
 		cfg.warn("journal", "must be a mapping (path, enabled, include_payload, max_bytes); got "+pyyaml.Type(n)+"; using the defaults")
 		return
 	}
+	cfg.keysOnce(n, "journal", nil)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key, v := n.Content[i].Value, n.Content[i+1]
 		switch key {

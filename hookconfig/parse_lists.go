@@ -20,6 +20,7 @@ func (cfg *Config) parseToolAliases(n *yaml.Node) {
 		cfg.warn("tool_aliases", "must be a mapping of Hermes tool names to Claude tool names; got "+pyyaml.Type(n)+"; ignoring")
 		return
 	}
+	cfg.keysOnce(n, "tool_aliases", nil)
 	cfg.ToolAliases = map[string]string{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]

@@ -47,12 +47,6 @@ func (cfg *Config) parseRuleEntry(ev *protocol.Event, declared, path string, ind
 		}
 		return nil
 	}
-	// A key given twice is read as its first here, but as its last by
-	// PyYAML and most tools a reviewer reads the file with: what decides
-	// must be what the file plainly says.
-	if k := repeatedKey(n); k != nil {
-		return fail(k, ": "+k.Value+": is given twice in one rule entry; keep one")
-	}
 	for _, k := range ruleKinds {
 		if kn := keyNode(n, k); kn != nil {
 			return fail(kn, ": rule: and "+k+": cannot be in one entry (a rule decides in-process; write the "+k+" as an entry of its own)")
@@ -136,22 +130,8 @@ func (cfg *Config) ruleKeysElsewhere(path string, n *yaml.Node) {
 }
 
 // keyNode is the key node of k in mapping n (nil: absent), for its line.
-// repeatedKey is the second of two keys of mapping n with one name (nil:
-// none), found in one pass: a repository's file is parsed at every
-// dispatch, and comparing every key with every other made an entry of
-// 300,000 keys cost minutes.
-func repeatedKey(n *yaml.Node) *yaml.Node {
-	seen := make(map[string]bool, len(n.Content)/2)
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := n.Content[i]
-		if seen[k.Value] {
-			return k
-		}
-		seen[k.Value] = true
-	}
-	return nil
-}
-
+// (A key given twice in an entry is refused before its kind is read:
+// keysOnce.)
 func keyNode(n *yaml.Node, k string) *yaml.Node {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value == k {

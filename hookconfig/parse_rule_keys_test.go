@@ -38,7 +38,7 @@ func TestRuleEntryManyKeysLinear(t *testing.T) {
 // pairwise one found.
 func TestRuleEntryKeyTwiceStillRefused(t *testing.T) {
 	_, err := parseConfig([]byte("hooks:\n  pre_tool_call:\n    - rule: 'true'\n      decision: block\n      message: m\n      decision: allow\n"), "/c.yaml", 0)
-	if err == nil || !strings.Contains(err.Error(), "decision: is given twice") || !strings.Contains(err.Error(), ":6") {
+	if err == nil || !strings.Contains(err.Error(), "key 'decision' is given twice (lines 4 and 6)") || !strings.Contains(err.Error(), ":6") {
 		t.Fatalf("err = %v", err)
 	}
 }

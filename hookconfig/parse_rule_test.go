@@ -56,9 +56,9 @@ func TestParseRuleEntryErrors(t *testing.T) {
 		// A key given twice: readers of YAML disagree on which counts
 		// (PyYAML and most tools: the last; a first-match read: the
 		// first), so what a reviewer reads may not be what decides.
-		{"- rule: 'true'\n      decision: block\n      message: m\n      decision: context", 6, "decision: is given twice"},
-		{"- rule: 'args.command matches \"rm\"'\n      decision: block\n      message: m\n      rule: 'false'", 6, "rule: is given twice"},
-		{"- rule: 'true'\n      mode: enforce\n      decision: block\n      message: m\n      mode: shadow", 7, "mode: is given twice"},
+		{"- rule: 'true'\n      decision: block\n      message: m\n      decision: context", 6, "key 'decision' is given twice (lines 4 and 6)"},
+		{"- rule: 'args.command matches \"rm\"'\n      decision: block\n      message: m\n      rule: 'false'", 6, "key 'rule' is given twice (lines 3 and 6)"},
+		{"- rule: 'true'\n      mode: enforce\n      decision: block\n      message: m\n      mode: shadow", 7, "key 'mode' is given twice (lines 4 and 7)"},
 	} {
 		_, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    "+tc.entry+"\n"), "/c.yaml")
 		var ce *ConfigError

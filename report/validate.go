@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
 
 	"gopkg.in/yaml.v3"
 
@@ -189,6 +190,9 @@ func (f lineFinder) find(file, key string) int {
 			var doc yaml.Node
 			if yaml.Unmarshal(data, &doc) == nil && len(doc.Content) == 1 {
 				root = doc.Content[0]
+				// As the config was read: a merged key is found at
+				// the line it is written on, in its anchor.
+				_, _ = pyyaml.Flatten(root, 0)
 			}
 		}
 		f[file] = root

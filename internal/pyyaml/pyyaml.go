@@ -3,7 +3,9 @@
 // and words its warnings with Python's type names and repr(), and
 // hermes-hooks reads the same file the same way.
 //
-// Contract: pure functions of yaml.v3 nodes; none panics on any node.
+// Contract: pure functions of yaml.v3 nodes, but Flatten, which rewrites a
+// parsed document's mappings in place once, as PyYAML's constructor reads
+// them (merge keys, keys given twice: merge.go); none panics on any node.
 package pyyaml
 
 import (
