@@ -423,6 +423,25 @@ func IsOwnHookCommand(command, agent string) bool {
 	return ok && a.isOwn(command)
 }
 
+// IsOwnLine reports whether command, a handler's command line of a's hook
+// file as a runs it on this system (after Source.Handler, which on
+// Windows puts Codex's commandWindows or Copilot's powershell line in
+// its place), is one install wrote, for any agent: IsOwnHookCommand, or
+// on Windows the form of a's Windows shell. Such a line is hermes-hooks
+// answering the agent, not a hook of the user's: a hook source skips it
+// (running it from there would run every hook a second time).
+func (a *Agent) IsOwnLine(command string) bool {
+	if IsOwnHookCommand(command, "") {
+		return true
+	}
+	if hostOS != "windows" || a.HookFile.WindowsShell == NoWindowsKey {
+		return false
+	}
+	ps := a.HookFile.WindowsShell == PowerShell
+	l, ok := parseOwnWindows(command, ps)
+	return ok && l.ps == ps
+}
+
 // IsOwnWindowsCommand reports whether command is a Windows command line
 // install wrote for agent (for any agent when agent is "").
 func IsOwnWindowsCommand(command, agent string) bool {

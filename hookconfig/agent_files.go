@@ -41,9 +41,9 @@ type agentFileKind struct {
 }
 
 // parse reads one such file, at most limit hook definitions of it (0: no
-// limit; see MaxProjectEntries).
-func (k agentFileKind) parse(data []byte, path string, limit int) ([]*Entry, []Warning, error) {
-	return parseAgentFile(k.agent, data, path, limit)
+// limit; see MaxProjectEntries): its hooks, and its lines of ours apart.
+func (k agentFileKind) parse(data []byte, path string, limit int) (entries, own []*Entry, warnings []Warning, err error) {
+	return parseAgentFileOwn(k.agent, data, path, limit)
 }
 
 // ParseAgentFile reads one hook file of the agent called agent (its bytes,
@@ -59,25 +59,49 @@ func ParseAgentFile(agent string, data []byte, path string) ([]*Entry, []Warning
 }
 
 // parseAgentFile reads a hook file of agent a: in Claude Code's settings
-// shape, or as an event's flat list of hooks (Source.Flat: Cursor's).
+// shape, or as an event's flat list of hooks (Source.Flat: Cursor's). Its
+// lines of ours are not among the entries (parseAgentFileOwn).
 func parseAgentFile(a *agents.Agent, data []byte, path string, limit int) ([]*Entry, []Warning, error) {
-	if a.Source.Flat {
-		return parseFlatHooks(a, data, path, limit)
+	entries, _, warnings, err := parseAgentFileOwn(a, data, path, limit)
+	return entries, warnings, err
+}
+
+// parseAgentFileOwn is parseAgentFile with the file's handlers in the form
+// install writes (agents.Agent.IsOwnLine) apart, in own: never hooks of
+// the config (hermes-hooks answering the agent), kept so that list and
+// validate can say what program each runs (Config.OwnLines). The parsers
+// mark them (Entry.ownLine); they leave the file's entries here only.
+func parseAgentFileOwn(a *agents.Agent, data []byte, path string, limit int) (entries, own []*Entry, warnings []Warning, err error) {
+	switch {
+	case a.Source.Flat:
+		entries, warnings, err = parseFlatHooks(a, data, path, limit)
+	case a.Source.Dir:
+		entries, warnings, err = parseScriptFile(a, data, path, limit)
+	default:
+		entries, warnings, err = parseClaudeShaped(data, path, a, limit)
 	}
-	if a.Source.Dir {
-		return parseScriptFile(a, data, path, limit)
+	kept := entries[:0:0]
+	for _, e := range entries {
+		if e.ownLine {
+			own = append(own, e)
+		} else {
+			kept = append(kept, e)
+		}
 	}
-	return parseClaudeShaped(data, path, a, limit)
+	return kept, own, warnings, err
 }
 
 // parseScriptFile reads one executable of an agent's hooks folder
 // (Source.Dir: Cline's) as the Claude-shaped file making it the one hook of
-// the event it is named after (Handler and Codec then apply); ours is skipped.
+// the event it is named after (Handler and Codec then apply). One install
+// wrote (agents.IsOwnScript) stands for the line of ours it runs, which
+// parseAgentFileOwn sets apart: the agent runs the program it names.
 func parseScriptFile(a *agents.Agent, data []byte, path string, limit int) ([]*Entry, []Warning, error) {
-	if agents.IsOwnScript(data, "") {
-		return nil, nil, nil
+	command := shquote.Quote(path)
+	if line := agents.ScriptCommand(data, ""); line != "" {
+		command = line
 	}
-	handler := protocol.Object{{Key: "type", Value: "command"}, {Key: "command", Value: shquote.Quote(path)}}
+	handler := protocol.Object{{Key: "type", Value: "command"}, {Key: "command", Value: command}}
 	group := []any{protocol.Object{{Key: "hooks", Value: []any{handler}}}}
 	// Named after its event; on Windows with a program extension too
 	// (PreToolUse.cmd: see fsutil.Executables).
@@ -168,10 +192,11 @@ func (cfg *Config) readAgentFile(k agentFileKind, path, flag string, inDir bool)
 		}
 		return false, ce
 	}
-	entries, warnings, err := k.parse(data, path, 0)
+	entries, own, warnings, err := k.parse(data, path, 0)
 	if err != nil {
 		return false, err
 	}
+	cfg.OwnLines = append(cfg.OwnLines, own...)
 	if k.agent.Source.Switches {
 		sw := readClaudeSwitches(data, path)
 		sw.project = agentProjectDir(k.agent, path)
@@ -238,9 +263,12 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 				continue
 			}
 			e := cfg.parseFlatHandler(ev, name, path+": "+hpath, i, h, a.Source.Codec, path)
-			if e == nil || agents.IsOwnHookCommand(e.Text(), "") {
-				continue // ours: `hermes-hooks install AGENT` put it there
+			if e == nil {
+				continue
 			}
+			// Ours (`hermes-hooks install AGENT` put it there): set apart
+			// by parseAgentFileOwn.
+			e.ownLine = a.IsOwnLine(e.Text())
 			e.FileOf, e.RunBy, e.ProjectDir = a.Name, a.RunsItself(path), projectDir
 			if projectDir != "" {
 				e.Scope = projectScope(projectDir, path)

@@ -178,12 +178,14 @@ func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath stri
 		handler["matcher"] = f.shape.Source.Matcher(name, m)
 	}
 	e := f.cfg.parseClaudeHandler(ev, name, f.path+": "+hpath, gi, toNode(handler), matcher, f.path)
-	if e == nil || agents.IsOwnHookCommand(e.Text(), "") {
-		// An own command: `hermes-hooks install AGENT` put it there; it is
-		// this program answering the agent, not a hook of the user's, and
-		// running it from here would run every hook a second time.
+	if e == nil {
 		return
 	}
+	// An own command: `hermes-hooks install AGENT` put it there; it is
+	// this program answering the agent, not a hook of the user's, and
+	// running it from here would run every hook a second time:
+	// parseAgentFileOwn sets it apart, as it is.
+	e.ownLine = f.shape.IsOwnLine(e.Text())
 	e.ProjectDir = f.projectDir
 	e.FileOf, e.RunBy = f.shape.Name, f.shape.RunsItself(f.path)
 	if c := f.shape.Source.Codec; c != nil {

@@ -157,6 +157,9 @@ type Entry struct {
 	match matcher
 	order int  // position in the whole config, for stable sorting
 	ready bool // matcher and if rule compiled (by Load, or by New)
+	// ownLine: a line of ours in an agent's hook file, which
+	// parseAgentFileOwn sets apart into Config.OwnLines.
+	ownLine bool
 }
 
 // TimeoutSeconds is the timeout as Hermes prints it ("60", "1.5").
@@ -241,6 +244,11 @@ type Config struct {
 	// Listed are the entries as configured, duplicates included (marked
 	// Duplicate), for list and doctor.
 	Listed []*Entry
+	// OwnLines are the handlers of the agents' hook files read that are in
+	// the form install writes (agents.Agent.IsOwnLine): not hooks (never
+	// dispatched), but what the agent itself runs, which list and validate
+	// show when it is not this hermes-hooks (report.ForeignLines).
+	OwnLines []*Entry
 	// AutoAccept is hooks_auto_accept, read strictly (consent.AutoAccept).
 	AutoAccept bool
 	// Tools translates tool names (defaults plus tool_aliases:).

@@ -243,6 +243,7 @@ func (cfg *Config) mergeManaged(m *Config, layer ManagedLayer) {
 		})
 	}
 	cfg.Entries = append(m.Entries, others...)
+	cfg.OwnLines = append(m.OwnLines, cfg.OwnLines...)
 	if len(m.Entries) > 0 {
 		cfg.keepDefaultTools()
 	}

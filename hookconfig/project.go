@@ -242,18 +242,19 @@ func (cfg *Config) addProjectAgentFile(k agentFileKind, path, root, sp string, b
 		cfg.unloaded(path+": "+k.key, root, sp+": skipped", &ConfigError{Path: sp, Err: err})
 		return
 	}
-	entries, warnings, err := k.parse(data, sp, MaxProjectEntries)
+	entries, own, warnings, err := k.parse(data, sp, MaxProjectEntries)
 	if err != nil {
 		cfg.unloaded(path+": "+k.key, root, "skipped", err)
 		return
 	}
-	for _, e := range entries {
+	for _, e := range append(own, entries...) {
 		e.Scope = consent.Scope{Project: root, Source: sp}
 		if e.ProjectDir == "" {
 			e.ProjectDir = root
 		}
 	}
 	cfg.Entries = append(cfg.Entries, entries...)
+	cfg.OwnLines = append(cfg.OwnLines, own...)
 	cfg.Warnings = append(cfg.Warnings, warnings...)
 	cfg.addFile(k.agent.Name, sp)
 }

@@ -27,9 +27,12 @@ type listingTail struct {
 	// for GET /v1/hooks): where its project's hooks are found and relative
 	// paths resolved, so that doctor --live can read the config the server
 	// reads.
-	Cwd         string            `json:"cwd,omitempty"`
-	Allowlist   string            `json:"allowlist"`
-	Hooks       []HookInfo        `json:"hooks"`
+	Cwd       string     `json:"cwd,omitempty"`
+	Allowlist string     `json:"allowlist"`
+	Hooks     []HookInfo `json:"hooks"`
+	// Foreign are the lines in the form of ours that run another program
+	// (ForeignLines): not hooks, but what an agent runs itself.
+	Foreign     []ForeignCommand  `json:"foreign_commands,omitempty"`
 	Warnings    []string          `json:"warnings"`
 	ToolAliases map[string]string `json:"tool_aliases"`
 }
@@ -125,6 +128,7 @@ func NewListing(configPath string, cfg *hookconfig.Config, allowlistPath string,
 	for i := range statuses {
 		l.Hooks = append(l.Hooks, NewHookInfo(&statuses[i]))
 	}
+	l.Foreign = ForeignLines(cfg)
 	for _, w := range cfg.Warnings {
 		l.Warnings = append(l.Warnings, w.String())
 	}

@@ -48,6 +48,8 @@ func PyRepr(s string) string {
 // source file where they are not the plain Hermes defaults.
 func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []HookStatus) {
 	PrintManaged(w, cfg)
+	// After the hooks, or in place of them: never hidden by an empty list.
+	defer printForeign(w, ForeignLines(cfg))
 	if len(statuses) == 0 {
 		fmt.Fprintf(w, "No shell hooks configured in %s.\n", show(label))
 		fmt.Fprintln(w, "See `hermes-hooks --help` or docs/config.md (the config reference) for the schema and")

@@ -50,6 +50,7 @@ func Validate(cfg *hookconfig.Config, cwd string, allow *consent.File) []Problem
 	lines := lineFinder{}
 	ps := append(configProblems(cfg, lines), warningProblems(cfg, cfg.Advice(), lines)...)
 	ps = append(ps, ruleProblems(context.Background(), cfg, cwd, allow, lines)...)
+	ps = append(ps, foreignProblems(cfg, lines)...)
 	return managedFirst(cfg, sorted(append(ps, startProblems(cfg, cwd, lines)...)))
 }
 
