@@ -19,7 +19,7 @@ import { spawn } from "node:child_process";
 import { connect } from "node:net";
 import { join, resolve } from "node:path";
 
-import { AUTH_HEADER, ServerDown, chooseServer, hermesHome, parseTarget, projectOf, readEndpoint, trustedSocket, workdir } from "./server.mjs";
+import { AUTH_HEADER, ServerDown, binaryVersion, chooseServer, hermesHome, parseTarget, projectOf, readEndpoint, trustedSocket, workdir } from "./server.mjs";
 
 export const DEFAULT_TIMEOUT = 330_000; // ms: above the longest hook timeout (300 s)
 const CONNECT_TIMEOUT = 500;
@@ -318,9 +318,17 @@ async function post(target, event, fields, payload, opts, hermes, deadline) {
   }
   const { status, headers, body } = reply;
   if (status === 200) {
-    if (headers["hermes-hooks-inputs"]) return body;
     // It ignored the inputs stated: it may dispatch otherwise.
-    throw new ServerDown("the server does not check the caller's accept channels, safe mode and managed config (an older hermes-hooks serve?)");
+    if (!headers["hermes-hooks-inputs"]) throw new ServerDown("the server does not check the caller's accept channels, safe mode and managed config (an older hermes-hooks serve?)");
+    // One of another version may decide otherwise than the one-shot (a
+    // serve left running across an upgrade): as for `hook`.
+    const binary = opts.binary || "hermes-hooks";
+    const mine = await binaryVersion(binary, deadline);
+    const theirs = headers["hermes-hooks-version"] ?? "";
+    if (mine !== null && theirs !== mine) {
+      throw new ServerDown(`the server is hermes-hooks ${JSON.stringify(theirs)}, the one-shot ${binary} ${JSON.stringify(mine)} (restart the server after an upgrade)`);
+    }
+    return body;
   }
   const detail = errorText(body);
   // Another project, config or environment (or a project a user-level

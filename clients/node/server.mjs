@@ -12,11 +12,12 @@
 // refused with a warning, never passed over for the next. On Windows the
 // two defaults are token:// endpoint files, as serve's.
 
+import { execFile } from "node:child_process";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { closeSync, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, constants as fsc } from "node:fs";
+import { accessSync, closeSync, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, constants as fsc } from "node:fs";
 import { isIP } from "node:net";
 import { homedir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, delimiter, dirname, join, resolve } from "node:path";
 
 const WINDOWS = process.platform === "win32";
 const ENDPOINT_MAGIC = "hermes-hooks endpoint 1";
@@ -261,4 +262,52 @@ export function projectOf(fields, cwd, wd) {
     } catch { /* not a directory: the working directory */ }
   }
   return wd;
+}
+
+// The program a name runs, as spawn finds it on PATH (null: none).
+function which(binary) {
+  const candidates = binary.includes("/") || (WINDOWS && binary.includes("\\")) ? [resolve(binary)]
+    : (process.env.PATH ?? "").split(delimiter).filter(Boolean).map((d) => join(d, binary));
+  // Windows: spawn (libuv) tries these endings too.
+  for (const c of candidates.flatMap((c) => (WINDOWS ? [c, c + ".exe", c + ".com"] : [c]))) {
+    try {
+      accessSync(c, fsc.X_OK);
+      if (statSync(c).isFile()) return c;
+    } catch { /* not this one */ }
+  }
+  return null;
+}
+
+// The versions of the hermes-hooks programs asked, by path and the file's
+// identity: one `hermes-hooks version` per program (and per upgrade of it)
+// in a host's life, not one per call.
+const versions = new Map();
+const VERSION_TIMEOUT = 10_000;
+
+/**
+ * The version of the hermes-hooks program the one-shot would run, as serve
+ * names its own (Hermes-Hooks-Version); "" when it cannot be told (which no
+ * server's matches); null when there is no such program (the server is then
+ * the only hermes-hooks there is to ask).
+ */
+export async function binaryVersion(binary, deadline) {
+  const path = which(binary);
+  if (path === null) return null;
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    return null;
+  }
+  const key = [path, st.dev, st.ino, st.size, st.mtimeMs].join("\0");
+  if (!versions.has(key)) {
+    const out = await new Promise((res) => {
+      const timeout = Math.max(1, Math.min(VERSION_TIMEOUT, deadline - Date.now()));
+      execFile(path, ["version"], { timeout, encoding: "utf8" }, (err, stdout) => res(err ? null : stdout));
+    });
+    const m = /^hermes-hooks (\S+) \(/.exec(out ?? "");
+    if (!m) return "";
+    versions.set(key, m[1]);
+  }
+  return versions.get(key);
 }

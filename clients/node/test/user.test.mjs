@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, test } from "node:test";
 
 import { dispatch, dispatchHermes } from "../index.mjs";
-import { HOOKS, findBinary } from "./fixture.mjs";
+import { HOOKS, binaryVersion, findBinary } from "./fixture.mjs";
 
 const bin = findBinary();
 const skip = bin ? false : "hermes-hooks not on PATH and HERMES_HOOKS_BIN unset (go test ./clients/ builds it)";
@@ -24,6 +24,9 @@ const BLOCK = { action: "block", message: "no" };
 const CALL = { tool_name: "terminal", args: { command: "rm -rf /" }, task_id: "t", reply: BLOCK };
 const SETTINGS = ["HERMES_ACCEPT_HOOKS", "HERMES_SAFE_MODE", "HERMES_HOOKS_MANAGED_CONFIG", "HERMES_HOOKS_SERVER"];
 const NOBODY = 65534;
+// The fakes say they are of the binary's version: only the check a case is
+// about may refuse them.
+const VERSION = binaryVersion();
 // A hook that says where it runs: the one-shot runs it in its own working
 // directory, and so must a user-level serve.
 const WHERE = "#!/bin/sh\ncat >/dev/null\nprintf '{\"context\":\"%s\"}\\n' \"$(pwd -P)\"\n";
@@ -33,14 +36,14 @@ const WHERE = "#!/bin/sh\ncat >/dev/null\nprintf '{\"context\":\"%s\"}\\n' \"$(p
 // reads, says "ok PORT" once listening.
 const FAKE = `
 const net = require("node:net"), fs = require("node:fs");
-const [where, mode, log] = process.argv.slice(1);
+const [where, mode, log, version] = process.argv.slice(1);
 const srv = net.createServer((c) => {
   let data = Buffer.alloc(0);
   c.on("data", (d) => {
     data = Buffer.concat([data, d]);
     if (!data.includes("\\r\\n\\r\\n")) return;
     fs.appendFileSync(log, data);
-    c.end("HTTP/1.1 200 OK\\r\\nContent-Type: application/json\\r\\nHermes-Hooks-Inputs: checked\\r\\nContent-Length: 2\\r\\nConnection: close\\r\\n\\r\\n{}");
+    c.end("HTTP/1.1 200 OK\\r\\nContent-Type: application/json\\r\\nHermes-Hooks-Inputs: checked\\r\\nHermes-Hooks-Version: " + version + "\\r\\nContent-Length: 2\\r\\nConnection: close\\r\\n\\r\\n{}");
   });
   c.on("error", () => {});
 });
@@ -123,7 +126,7 @@ describe("the server hook would use is the one used", { skip }, () => {
     const log = join(logs, `asked-${procs.length}.log`);
     const opts = { stdio: ["ignore", "pipe", "inherit"] };
     if (uid !== undefined) Object.assign(opts, { uid, gid: uid });
-    const child = spawn(process.execPath, ["-e", FAKE, where, mode.toString(8), log], opts);
+    const child = spawn(process.execPath, ["-e", FAKE, where, mode.toString(8), log, VERSION], opts);
     procs.push(child);
     const port = await new Promise((res, rej) => {
       let out = "";

@@ -23,9 +23,13 @@ import hashlib
 import hmac
 import ipaddress
 import os
+import re
 import secrets
+import shutil
+import subprocess
 import sys
-from typing import Any, Mapping, Optional, Tuple
+import time
+from typing import Any, Dict, Mapping, Optional, Tuple
 from urllib.parse import unquote, urlsplit
 
 from ._trust import ServerDown, check_endpoint
@@ -165,3 +169,36 @@ def project_of(fields: Mapping[str, Any], cwd: Optional[str], wd: str) -> str:
     if isinstance(host, str) and host and os.path.isdir(os.path.join(cwd or ".", host)):
         return host
     return wd
+
+
+# The versions of the hermes-hooks programs asked, by path and the file's
+# identity: one `hermes-hooks version` per program (and per upgrade of it)
+# in a host's life, not one per call.
+_VERSIONS: Dict[Tuple[Any, ...], str] = {}
+_VERSION_TIMEOUT = 10.0
+
+
+def binary_version(binary: str, deadline: float) -> Optional[str]:
+    """The version of the hermes-hooks program the one-shot would run, as
+    serve names its own (Hermes-Hooks-Version); "" when it cannot be told
+    (which no server's matches); None when there is no such program (the
+    server is then the only hermes-hooks there is to ask)."""
+    path = shutil.which(binary)
+    if path is None:
+        return None
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    key = (path, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    if key not in _VERSIONS:
+        try:
+            p = subprocess.run([path, "version"], stdin=subprocess.DEVNULL, capture_output=True,
+                               timeout=max(0.001, min(_VERSION_TIMEOUT, deadline - time.monotonic())))
+        except (OSError, subprocess.TimeoutExpired):
+            return ""
+        m = re.match(rb"hermes-hooks (\S+) \(", p.stdout)
+        if p.returncode != 0 or not m:
+            return ""
+        _VERSIONS[key] = m.group(1).decode("utf-8", "replace")
+    return _VERSIONS[key]

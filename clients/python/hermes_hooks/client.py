@@ -205,6 +205,13 @@ class Client:
                 # It ignored the inputs stated: it may dispatch otherwise.
                 raise _ServerDown("the server does not check the caller's accept channels, safe mode and managed "
                                   "config (an older hermes-hooks serve?)")
+            # One of another version may decide otherwise than the one-shot
+            # (a serve left running across an upgrade): as for `hook`.
+            mine = _server.binary_version(self.binary, deadline)
+            theirs = headers.get(b"hermes-hooks-version", b"").decode("utf-8", "replace")
+            if mine is not None and theirs != mine:
+                raise _ServerDown(f"the server is hermes-hooks {theirs!r}, the one-shot {self.binary} {mine!r} "
+                                  "(restart the server after an upgrade)")
             return body
         detail = _error_text(body)
         if status in (409, 413):
