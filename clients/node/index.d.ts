@@ -57,7 +57,7 @@ export declare class Outcome {
 }
 
 export interface DispatchOptions {
-  /** "unix:///path.sock" or the socket's path; undefined: $HERMES_HOME/hermes-hooks.sock when present; false: never. A socket that is not provably this user's, or a tcp:// address, is not asked: the call is dispatched one-shot, with a warning. */
+  /** "unix:///path.sock" or the socket's path, or "token:///path.endpoint"; undefined: as `hermes-hooks hook` finds it (HERMES_HOOKS_SERVER, "off" for none; else $HERMES_HOME/run/hermes-hooks.sock of `serve --user`, else $HERMES_HOME/hermes-hooks.sock, when present); false: never. A socket or endpoint file that is not provably this user's, or a tcp:// address, is not asked: the call is dispatched one-shot, with a warning. */
   server?: string | false;
   /** The hermes-hooks program for one-shot dispatches (default "hermes-hooks" on PATH). */
   binary?: string;
@@ -79,6 +79,7 @@ export declare function dispatch(event: string, fields?: Record<string, unknown>
 export declare function dispatchHermes(event: string, fields?: Record<string, unknown>, options?: DispatchOptions): Promise<HermesDirective>;
 export declare function hermesHome(): string;
 export declare function defaultSocket(): string;
+export declare function userSocket(): string;
 
 export declare class HermesHooksError extends Error {}
 export declare class BinaryNotFoundError extends HermesHooksError {}

@@ -1,24 +1,29 @@
 // hermes-hooks client for Node: fire a hook event, get its outcome.
 //
-// It asks a live `hermes-hooks serve` when there is one (options.server,
-// else $HERMES_HOME/hermes-hooks.sock when that file exists) and runs the
+// It asks a live `hermes-hooks serve` when there is one — the one
+// `hermes-hooks hook` would ask, found in the same order (server.mjs:
+// options.server, else HERMES_HOOKS_SERVER, else the user-level serve's
+// socket $HERMES_HOME/run/hermes-hooks.sock, else the per-project
+// $HERMES_HOME/hermes-hooks.sock, when a file is there) — and runs the
 // one-shot `hermes-hooks dispatch EVENT` otherwise. A server that is not
-// there (connection refused, stale socket file) or serves another project or
-// config (HTTP 409), or that is not provably this user's (trustedSocket:
-// a tcp:// address is never asked) is passed over with a process warning
-// (HermesHooksWarning) and the event is dispatched one-shot — the answer is
-// the same either way, as for `hermes-hooks hook`. One deadline
-// (options.timeout, in milliseconds) covers the whole call. No
-// dependencies.
+// there (connection refused, stale socket file), that would dispatch
+// otherwise (HTTP 409: another project, config or environment), or that is
+// not provably this user's (trustedSocket; a token:// endpoint file's
+// owner and mode, and the key proved both ways; a tcp:// address is never
+// asked) is passed over with a process warning (HermesHooksWarning) and
+// the event is dispatched one-shot — the answer is the same either way,
+// as for `hermes-hooks hook`. One deadline (options.timeout, in
+// milliseconds) covers the whole call. No dependencies.
 
 import { spawn } from "node:child_process";
-import { lstatSync, realpathSync, statSync } from "node:fs";
 import { connect } from "node:net";
-import { homedir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
+
+import { AUTH_HEADER, ServerDown, binaryVersion, chooseServer, hermesHome, parseTarget, projectOf, readEndpoint, trustedSocket, workdir } from "./server.mjs";
 
 export const DEFAULT_TIMEOUT = 330_000; // ms: above the longest hook timeout (300 s)
 const CONNECT_TIMEOUT = 500;
+const PROBE_TIMEOUT = 1_000; // a live server answers its health check at once (server.Forward)
 const KILL_GRACE = 5_000;
 const MAX_REPLY = 64 << 20;
 // setTimeout's longest delay (a 32-bit signed count of ms, ~24.8 days):
@@ -41,8 +46,6 @@ export class BadOutcomeError extends HermesHooksError {}
 export class DispatchError extends HermesHooksError {}
 /** No outcome within the timeout. */
 export class DispatchTimeoutError extends HermesHooksError {}
-
-class ServerDown extends Error {}
 
 const DECISIONS = new Set(["none", "allow", "ask", "block"]);
 const OUTCOME_TYPES = {
@@ -104,73 +107,16 @@ export class Outcome {
   toJSON() { return structuredClone({ ...this }); }
 }
 
-/** $HERMES_HOME, else ~/.hermes. */
-export function hermesHome() {
-  return process.env.HERMES_HOME || join(homedir(), ".hermes");
-}
+export { hermesHome };
 
 /** Where `hermes-hooks serve` listens by default. */
 export function defaultSocket() {
   return join(hermesHome(), "hermes-hooks.sock");
 }
 
-function serverTarget(server) {
-  if (server === false || server === "") return null;
-  if (server) {
-    // A socket's path, as HERMES_HOOKS_SERVER may name it for `hook` too.
-    const target = String(server);
-    return target.includes("://") ? target : "unix://" + resolve(target);
-  }
-  try {
-    if (statSync(defaultSocket()).isSocket()) return "unix://" + defaultSocket();
-  } catch { /* no socket file: no server */ }
-  return null;
-}
-
-// A server answers "no objection" or "block" for every call of its caller,
-// so one another local user runs must never be asked: it would read every
-// tool call and could let all of them through. These are the Go client's
-// file rules (server/private.go TrustedSocket): the socket is ours, not
-// open to group or others, in a directory we own that others cannot
-// write. The Go client also reads the listening process's user from the
-// kernel (SO_PEERCRED), which Node cannot (no getsockopt): instead every
-// directory above the socket's must be one nobody else could have
-// swapped (ours or root's, not writable by others unless sticky), so that
-// the socket checked is the one connected to, and only this user (or
-// root) can have bound it. The path connected to is the checked one, its
-// directories resolved. Throws ServerDown saying why; returns the path.
-function trustedSocket(path) {
-  if (typeof process.geteuid !== "function") return path; // Windows: no Unix modes (as the Go client)
-  const me = process.geteuid();
-  const mode = (m) => (m & 0o7777).toString(8).padStart(4, "0");
-  const untrusted = (why) => new ServerDown(`not private to you: ${why}`);
-  let dir;
-  try {
-    dir = realpathSync(dirname(path));
-  } catch (e) {
-    throw new ServerDown(e.code === "ENOENT" ? "not running (no socket file)" : `socket directory ${dirname(path)}: ${e.message}`);
-  }
-  const sock = join(dir, basename(path));
-  let st;
-  try {
-    st = lstatSync(sock);
-  } catch (e) {
-    throw new ServerDown(e.code === "ENOENT" ? "not running (no socket file)" : `socket ${path}: ${e.message}`);
-  }
-  if (!st.isSocket()) throw untrusted(`${path} is not a socket`);
-  if (st.uid !== me) throw untrusted(`the socket ${path} is owned by uid ${st.uid}, not by you (uid ${me})`);
-  if (st.mode & 0o077) throw untrusted(`the socket ${path} has mode ${mode(st.mode)}, open to other users`);
-  const dt = statSync(dir);
-  if (dt.uid !== me) throw untrusted(`the socket's directory ${dir} is owned by uid ${dt.uid}, not by you (uid ${me})`);
-  if (dt.mode & 0o022) throw untrusted(`the socket's directory ${dir} has mode ${mode(dt.mode)}: others can write it`);
-  for (let up = dirname(dir); ; up = dirname(up)) {
-    const at = statSync(up);
-    if (at.uid !== me && at.uid !== 0) throw untrusted(`${up}, above the socket, is owned by uid ${at.uid}`);
-    if ((at.mode & 0o022) && !(at.mode & 0o1000)) {
-      throw untrusted(`${up}, above the socket, has mode ${mode(at.mode)}: others could swap the socket's directory`);
-    }
-    if (up === dirname(up)) return sock;
-  }
+/** Where `hermes-hooks serve --user` listens by default. */
+export function userSocket() {
+  return join(hermesHome(), "run", "hermes-hooks.sock");
 }
 
 function decode(body) {
@@ -242,44 +188,15 @@ function parseHTTP(data, target) {
   return { status: Number(m[1]), headers, body };
 }
 
-function post(target, event, fields, payload, opts, hermes, deadline) {
-  let u;
-  try {
-    u = new URL(target);
-  } catch {
-    return Promise.reject(new ServerDown(`unsupported server address ${JSON.stringify(target)} (use unix:///path)`));
-  }
-  if (u.protocol === "tcp:" || u.protocol === "http:") {
-    // Whoever listens on a port is unknown: while the server is down any
-    // local user can take it, read every tool call and answer "no
-    // objection" (and an address in the environment must not carry the
-    // calls off the machine).
-    return Promise.reject(new ServerDown("a tcp:// server cannot prove which user runs it (use unix://)"));
-  }
-  if (u.protocol !== "unix:") return Promise.reject(new ServerDown(`unsupported server address ${JSON.stringify(target)} (use unix:///path)`));
-  let address;
-  try {
-    address = { path: trustedSocket(decodeURIComponent(u.pathname)) };
-  } catch (e) {
-    // A directory gone or unreadable mid-check: not trusted, not fatal.
-    return Promise.reject(e instanceof ServerDown ? e : new ServerDown(e.message));
-  }
-  // The server answers only for its own project and config (409 otherwise).
-  const project = typeof fields.cwd === "string" && fields.cwd ? fields.cwd : resolve(opts.cwd || process.cwd());
-  const query = new URLSearchParams({
-    project,
-    config: opts.config ? resolve(opts.config) : join(hermesHome(), "config.yaml"),
-  });
-  inputs(query);
-  if (hermes) query.set("format", "hermes");
+// One HTTP exchange with the server at address (net.connect's options):
+// the request head (without its blank line) and body; resolves to the
+// reply's {status, headers, body}. ServerDown when nothing listens.
+function exchange(address, head, payload, deadline, target) {
   // A large body waits for the server's 100 Continue: a server that
   // refuses the call unread (409, 413) answers and closes, and a write
   // still going then fails (EPIPE) and Node drops the reply with it.
   const expect = payload.length > EXPECT_OVER;
-  const head = `POST /v1/dispatch/${encodeURIComponent(event)}?${query} HTTP/1.1\r\n` +
-    `Host: hermes-hooks\r\nContent-Type: application/json\r\n` +
-    `Content-Length: ${payload.length}\r\nConnection: close\r\n${expect ? "Expect: 100-continue\r\n" : ""}\r\n`;
-
+  head += `${expect ? "Expect: 100-continue\r\n" : ""}\r\n`;
   return new Promise((resolvePromise, reject) => {
     const sock = connect(address);
     const chunks = [];
@@ -336,24 +253,90 @@ function post(target, event, fields, payload, opts, hermes, deadline) {
       if (!connected) { finish(new ServerDown("connection closed")); return; }
       if (broken && size === 0) { finish(new ServerNotAnsweringError(`hermes-hooks server ${target}: ${broken.message}`)); return; }
       try {
-        const { status, headers, body } = parseHTTP(Buffer.concat(chunks), target);
-        if (status === 200) {
-          if (headers["hermes-hooks-inputs"]) return finish(null, body);
-          // It ignored the inputs stated: it may dispatch otherwise.
-          return finish(new ServerDown("the server does not check the caller's accept channels, safe mode and managed config (an older hermes-hooks serve?)"));
-        }
-        const detail = errorText(body);
-        // Another project, config or environment; or a body larger than
-        // serve takes (8 MiB) that the one-shot takes (64 MiB): the
-        // one-shot answers, as for `hook`.
-        if (status === 409 || status === 413) return finish(new ServerDown(`HTTP ${status}: ${detail}`));
-        const Err = status >= 500 ? ServerNotAnsweringError : DispatchError;
-        finish(new Err(`hermes-hooks server ${target}: HTTP ${status}: ${detail}`));
+        finish(null, parseHTTP(Buffer.concat(chunks), target));
       } catch (e) {
         finish(e);
       }
     });
   });
+}
+
+// One request to a token:// server, with the key proved, and its reply
+// once the reply proves the key back.
+async function tokenExchange(ep, head, payload, deadline, target) {
+  const { nonce, header } = ep.auth();
+  const reply = await exchange({ host: ep.host, port: ep.port }, `${head}Host: ${ep.addr}\r\n${AUTH_HEADER}: ${header}\r\n`, payload, deadline, target);
+  ep.checkReply(nonce, reply.headers, reply.status);
+  return reply;
+}
+
+// The health check `hook` makes before it sends a call (server.Forward):
+// what listens at a token:// endpoint's port is sent nothing of the call
+// until it proved the key (a port a dead server left can be anyone's).
+async function probe(ep, deadline, target) {
+  let status;
+  try {
+    ({ status } = await tokenExchange(ep, "GET /healthz HTTP/1.1\r\nConnection: close\r\n", Buffer.alloc(0),
+      Math.min(deadline, Date.now() + PROBE_TIMEOUT), target));
+  } catch (e) {
+    throw e instanceof ServerDown ? e : new ServerDown(`not ready: ${e.message}`);
+  }
+  if (status !== 200) throw new ServerDown(`not ready: health check: HTTP ${status}`);
+}
+
+// What the server needs to dispatch exactly as the one-shot would
+// (`hook`'s forwardQuery): a server that would not (another project,
+// config or environment) answers 409, and the one-shot answers.
+function dispatchQuery(fields, opts, hermes) {
+  const wd = workdir(opts.cwd);
+  // The one-shot resolves a relative --config, and HERMES_HOME, against
+  // its own working directory.
+  const config = opts.config || join(hermesHome(), "config.yaml");
+  const query = new URLSearchParams({ project: projectOf(fields, opts.cwd, wd), wd, config: resolve(opts.cwd || ".", config) });
+  inputs(query);
+  if (hermes) query.set("format", "hermes");
+  return query;
+}
+
+async function post(target, event, fields, payload, opts, hermes, deadline) {
+  let reply;
+  const head = `POST /v1/dispatch/${encodeURIComponent(event)}?${dispatchQuery(fields, opts, hermes)} HTTP/1.1\r\n` +
+    `Content-Type: application/json\r\nContent-Length: ${payload.length}\r\nConnection: close\r\n`;
+  try {
+    const { kind, path } = parseTarget(target);
+    if (kind === "unix") {
+      reply = await exchange({ path: trustedSocket(path) }, head + "Host: hermes-hooks\r\n", payload, deadline, target);
+    } else {
+      const ep = readEndpoint(path);
+      await probe(ep, deadline, target);
+      reply = await tokenExchange(ep, head, payload, deadline, target);
+    }
+  } catch (e) {
+    // A directory gone or unreadable mid-check: not trusted, not fatal.
+    if (e instanceof HermesHooksError || e instanceof ServerDown) throw e;
+    throw new ServerDown(e.message);
+  }
+  const { status, headers, body } = reply;
+  if (status === 200) {
+    // It ignored the inputs stated: it may dispatch otherwise.
+    if (!headers["hermes-hooks-inputs"]) throw new ServerDown("the server does not check the caller's accept channels, safe mode and managed config (an older hermes-hooks serve?)");
+    // One of another version may decide otherwise than the one-shot (a
+    // serve left running across an upgrade): as for `hook`.
+    const binary = opts.binary || "hermes-hooks";
+    const mine = await binaryVersion(binary, deadline);
+    const theirs = headers["hermes-hooks-version"] ?? "";
+    if (mine !== null && theirs !== mine) {
+      throw new ServerDown(`the server is hermes-hooks ${JSON.stringify(theirs)}, the one-shot ${binary} ${JSON.stringify(mine)} (restart the server after an upgrade)`);
+    }
+    return body;
+  }
+  const detail = errorText(body);
+  // Another project, config or environment (or a project a user-level
+  // serve refuses); or a body larger than serve takes (8 MiB) that the
+  // one-shot takes (64 MiB): the one-shot answers, as for `hook`.
+  if (status === 409 || status === 413) throw new ServerDown(`HTTP ${status}: ${detail}`);
+  const Err = status >= 500 ? ServerNotAnsweringError : DispatchError;
+  throw new Err(`hermes-hooks server ${target}: HTTP ${status}: ${detail}`);
 }
 
 function oneshot(event, payload, opts, hermes, deadline) {
@@ -417,7 +400,7 @@ async function call(event, fields, options, hermes) {
   fields = fields ?? {};
   const payload = Buffer.from(JSON.stringify(fields), "utf8");
   const deadline = Date.now() + opts.timeout;
-  const target = serverTarget(opts.server);
+  const target = chooseServer(opts.server);
   if (target !== null) {
     try {
       return { body: await post(target, event, fields, payload, opts, hermes, deadline), via: "server" };
@@ -432,9 +415,10 @@ async function call(event, fields, options, hermes) {
 
 /**
  * Fire event with the host's fields and resolve to its Outcome.
- * options: server ("unix:///path" or the socket's path; undefined = the
- * default socket when present; false = never; a tcp:// address is not
- * asked), binary, timeout (ms),
+ * options: server ("unix:///path" or the socket's path, or
+ * "token:///path"; undefined = as `hook` finds it: HERMES_HOOKS_SERVER,
+ * else the user-level serve's socket, else the per-project one, when
+ * present; false = never; a tcp:// address is not asked), binary, timeout (ms),
  * config, cwd, onStderr (the one-shot dispatch's warnings).
  */
 export async function dispatch(event, fields = {}, options = {}) {

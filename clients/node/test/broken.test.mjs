@@ -12,12 +12,15 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 
 import { dispatchHermes } from "../index.mjs";
-import { findBinary, setup } from "./fixture.mjs";
+import { binaryVersion, findBinary, setup } from "./fixture.mjs";
 
 const skip = findBinary() ? false : "hermes-hooks not on PATH and HERMES_HOOKS_BIN unset (go test ./clients/ builds it)";
 const BLOCK = { action: "block", message: "no" };
 const CALL = { tool_name: "terminal", args: { command: "rm -rf /" }, task_id: "t", reply: BLOCK };
-const CHECKED = "Hermes-Hooks-Inputs: checked";
+const INPUTS = "Hermes-Hooks-Inputs: checked";
+// Checked, and of the binary's own version: every case but the version's is
+// about what the reply says.
+const CHECKED = `${INPUTS}\r\nHermes-Hooks-Version: ${binaryVersion()}`;
 
 function http(status, body, ...headers) {
   const b = Buffer.from(body);
@@ -30,6 +33,10 @@ const CASES = [
   ["409 another project", http("409 Conflict", '{"error": "elsewhere"}', CHECKED), true],
   ["413 too large", http("413 Request Entity Too Large", '{"error": "larger"}', CHECKED), true],
   ["no inputs header (an older serve)", http("200 OK", "{}"), true],
+  // After an upgrade, a serve still running the old binary may decide
+  // otherwise: \`hook\` does not use it, nor does the client.
+  ["another version", http("200 OK", "{}", INPUTS, "Hermes-Hooks-Version: v0.0.0-not-this-one"), true],
+  ["no version", http("200 OK", "{}", INPUTS), true],
   ["500", http("500 Internal Server Error", '{"error": "boom"}', CHECKED), false],
   ["503 busy", http("503 Service Unavailable", '{"error": "too many"}', CHECKED), false],
   ["400", http("400 Bad Request", '{"error": "bad"}', CHECKED), false],

@@ -26,6 +26,12 @@ export function findBinary() {
   }
 }
 
+// The binary's version, as serve sends it (Hermes-Hooks-Version).
+export function binaryVersion() {
+  const bin = findBinary();
+  return bin ? execFileSync(bin, ["version"], { encoding: "utf8" }).split(" ")[1] : "";
+}
+
 export async function setup() {
   const bin = findBinary();
   const tmp = mkdtempSync(join(tmpdir(), "hermes-hooks-nodetest-"));

@@ -13,26 +13,29 @@ import { join } from "node:path";
 import { after, afterEach, before, beforeEach, describe, test } from "node:test";
 
 import { dispatchHermes } from "../index.mjs";
-import { findBinary, setup } from "./fixture.mjs";
+import { binaryVersion, findBinary, setup } from "./fixture.mjs";
 
 const skip = findBinary() ? false : "hermes-hooks not on PATH and HERMES_HOOKS_BIN unset (go test ./clients/ builds it)";
 const BLOCK = { action: "block", message: "no" };
 const CALL = { tool_name: "terminal", args: { command: "rm -rf /" }, task_id: "t", reply: BLOCK };
 const NOBODY = 65534;
+// The fakes say they are of the binary's version: only the check a case is
+// about may refuse them.
+const VERSION = binaryVersion();
 
 // The fake serve: listens at argv[1] (a socket path, chmod argv[2]) or on
 // a loopback port ("tcp"), records each request's bytes in argv[3], says
 // "ok PORT" on stdout once listening.
 const FAKE = `
 const net = require("node:net"), fs = require("node:fs");
-const [where, mode, log] = process.argv.slice(1);
+const [where, mode, log, version] = process.argv.slice(1);
 const srv = net.createServer((c) => {
   let data = Buffer.alloc(0);
   c.on("data", (d) => {
     data = Buffer.concat([data, d]);
     if (!data.includes("\\r\\n\\r\\n")) return;
     fs.appendFileSync(log, data);
-    c.end("HTTP/1.1 200 OK\\r\\nContent-Type: application/json\\r\\nHermes-Hooks-Inputs: checked\\r\\nContent-Length: 2\\r\\nConnection: close\\r\\n\\r\\n{}");
+    c.end("HTTP/1.1 200 OK\\r\\nContent-Type: application/json\\r\\nHermes-Hooks-Inputs: checked\\r\\nHermes-Hooks-Version: " + version + "\\r\\nContent-Length: 2\\r\\nConnection: close\\r\\n\\r\\n{}");
   });
   c.on("error", () => {});
 });
@@ -46,7 +49,7 @@ if (where === "tcp") srv.listen(0, "127.0.0.1", ready); else srv.listen(where, r
 async function fakeServe(where, log, { mode = 0o600, uid } = {}) {
   const opts = { stdio: ["ignore", "pipe", "inherit"] };
   if (uid !== undefined) Object.assign(opts, { uid, gid: uid });
-  const child = spawn(process.execPath, ["-e", FAKE, where, mode.toString(8), log], opts);
+  const child = spawn(process.execPath, ["-e", FAKE, where, mode.toString(8), log, VERSION], opts);
   const port = await new Promise((res, rej) => {
     let out = "";
     child.stdout.on("data", (d) => {

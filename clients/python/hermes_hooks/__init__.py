@@ -14,11 +14,11 @@ hermes_hooks.hermes_plugin.
 
 from .client import (DEFAULT_TIMEOUT, BinaryNotFoundError, Client, DispatchError,
                      DispatchTimeoutError, HermesHooksWarning, ServerNotAnsweringError,
-                     default_socket, dispatch, hermes_home)
+                     default_socket, dispatch, hermes_home, user_socket)
 from .outcome import BadOutcomeError, HermesHooksError, HookReport, Outcome
 
 __all__ = [
-    "Client", "dispatch", "Outcome", "HookReport", "hermes_home", "default_socket",
+    "Client", "dispatch", "Outcome", "HookReport", "hermes_home", "default_socket", "user_socket",
     "DEFAULT_TIMEOUT", "HermesHooksError", "BinaryNotFoundError", "ServerNotAnsweringError",
     "BadOutcomeError", "DispatchError", "DispatchTimeoutError", "HermesHooksWarning",
 ]

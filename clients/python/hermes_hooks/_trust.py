@@ -1,5 +1,6 @@
 """Whether a server may answer for this user: the Go client's rules
-(server/private.go TrustedSocket, server/client.go addrClient), kept in step.
+(server/private.go TrustedSocket, server/client.go addrClient, server/token.go
+trustedEndpoint), kept in step.
 
 A server answers "no objection" or "block" for every tool call of its
 caller, so one that another local user runs must never be asked: it would
@@ -96,3 +97,51 @@ def check_peer(sock: socket.socket) -> None:
         raise ServerDown(f"not private to you: the server's user cannot be read ({e})") from None
     if uid is not None and uid != _uid():
         raise ServerDown(f"not private to you: the server's process runs as uid {uid}, not as you (uid {_uid()})")
+
+
+def check_endpoint(path: str) -> bytes:
+    """The contents of the token:// endpoint file at path (at most 4 KiB),
+    or ServerDown saying why it must not be believed: as a socket, it must
+    be a regular file of this user's that nobody else can read (it holds
+    the key) or replace, in a directory nobody else can write (server/
+    token.go trustedEndpoint). On Windows the file's access list, which
+    serve sets, is what keeps others out: not read here, as in Go."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        raise ServerDown("not running (no endpoint file)") from None
+    except OSError as e:
+        raise ServerDown(f"endpoint file {path}: {e.strerror or e}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise ServerDown(f"not private to you: {path} is not an endpoint file")
+    if hasattr(os, "geteuid"):
+        if st.st_uid != _uid():
+            raise ServerDown(f"not private to you: the endpoint file {path} is owned by uid {st.st_uid}, "
+                             f"not by you (uid {_uid()})")
+        if st.st_mode & 0o077:
+            raise ServerDown(f"not private to you: the endpoint file {path} has mode "
+                             f"{stat.S_IMODE(st.st_mode):04o}, open to other users")
+        parent = os.path.dirname(path) or "."
+        try:
+            dt = os.stat(parent)
+        except OSError as e:
+            raise ServerDown(f"endpoint directory {parent}: {e.strerror or e}") from None
+        if dt.st_uid != _uid():
+            raise ServerDown(f"not private to you: the endpoint file's directory {parent} is owned by uid "
+                             f"{dt.st_uid}, not by you (uid {_uid()})")
+        if dt.st_mode & 0o022:
+            raise ServerDown(f"not private to you: the endpoint file's directory {parent} has mode "
+                             f"{stat.S_IMODE(dt.st_mode):04o}: others can write it")
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as e:
+        raise ServerDown(f"endpoint file {path}: {e.strerror or e}") from None
+    try:
+        # The file read is the one checked: not swapped in between.
+        now = os.fstat(fd)
+        if not stat.S_ISREG(now.st_mode) or (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino):
+            raise ServerDown(f"not private to you: {path} changed while it was checked")
+        return os.read(fd, 4097)
+    finally:
+        os.close(fd)

@@ -1,14 +1,18 @@
 """Client: fire a hook event through hermes-hooks and get its outcome.
 
-It asks a live `hermes-hooks serve` when there is one (the socket named by
-`server`, else $HERMES_HOME/hermes-hooks.sock when that file exists) and
-runs the one-shot `hermes-hooks dispatch EVENT` otherwise. A server that is
-not there (connection refused, stale socket file), that serves another
-project or config (HTTP 409), or that is not provably this user's (see
-_trust: the socket's owner and mode, its directory's, the listening
-process's user; a tcp:// address is never asked) is passed over with a
-warning and the event is dispatched one-shot instead — the answer is the
-same either way, as for `hermes-hooks hook`.
+It asks a live `hermes-hooks serve` when there is one — the one
+`hermes-hooks hook` would ask, found in the same order (see _server: the
+`server` given, else HERMES_HOOKS_SERVER, else the user-level serve's
+socket $HERMES_HOME/run/hermes-hooks.sock, else the per-project
+$HERMES_HOME/hermes-hooks.sock, when a file is there) — and runs the
+one-shot `hermes-hooks dispatch EVENT` otherwise. A server that is not
+there (connection refused, stale socket file), that would dispatch
+otherwise (HTTP 409: another project, config or environment), or that is
+not provably this user's (see _trust: the socket's owner and mode, its
+directory's, the listening process's user; a token:// endpoint file's
+owner and mode, and the key proved both ways; a tcp:// address is never
+asked) is passed over with a warning and the event is dispatched one-shot
+instead — the answer is the same either way, as for `hermes-hooks hook`.
 
 One deadline covers the whole call: the host is never blocked past
 `timeout` seconds. At the deadline a server request is abandoned (the
@@ -25,20 +29,21 @@ import os
 import shutil
 import signal
 import socket
-import stat
 import subprocess
 import sys
 import threading
 import time
 import warnings
 from typing import Any, Dict, Mapping, Optional, Tuple, Union
-from urllib.parse import quote, urlencode, urlsplit
+from urllib.parse import quote, urlencode
 
+from . import _server
+from ._server import hermes_home
 from ._trust import ServerDown as _ServerDown, check_peer, check_socket
 from .outcome import BadOutcomeError, HermesHooksError, Outcome
 
 __all__ = [
-    "Client", "dispatch", "hermes_home", "default_socket",
+    "Client", "dispatch", "hermes_home", "default_socket", "user_socket",
     "BinaryNotFoundError", "ServerNotAnsweringError", "DispatchError",
     "DispatchTimeoutError", "HermesHooksWarning",
 ]
@@ -48,6 +53,7 @@ log.addHandler(logging.NullHandler())
 
 DEFAULT_TIMEOUT = 330.0  # above the longest hook timeout (300 s)
 _CONNECT_TIMEOUT = 0.5   # a live Unix socket accepts at once
+_PROBE_TIMEOUT = 1.0     # a live server answers its health check at once (server.Forward)
 _KILL_GRACE = 5.0        # after SIGTERM, before SIGKILL (in the background)
 _MAX_REPLY = 64 << 20
 # The longest wait the clock calls take (poll(2)'s milliseconds are a C
@@ -80,23 +86,26 @@ class HermesHooksWarning(UserWarning):
     """A live server was expected and not used (the call still succeeded)."""
 
 
-def hermes_home() -> str:
-    """$HERMES_HOME, else ~/.hermes."""
-    return os.environ.get("HERMES_HOME") or os.path.join(os.path.expanduser("~"), ".hermes")
-
-
 def default_socket() -> str:
     """Where `hermes-hooks serve` listens by default."""
     return os.path.join(hermes_home(), "hermes-hooks.sock")
 
 
+def user_socket() -> str:
+    """Where `hermes-hooks serve --user` listens by default."""
+    return os.path.join(hermes_home(), "run", "hermes-hooks.sock")
+
+
 class Client:
     """A hermes-hooks client.
 
-    server: "unix:///path/to.sock" (or the socket's path); None (the
-      default) uses $HERMES_HOME/hermes-hooks.sock when it exists; False
-      never uses a server. Any other address (tcp://, http://) is not
-      asked: the call is dispatched one-shot, with a warning.
+    server: "unix:///path/to.sock" (or the socket's path), or
+      "token:///path/to.endpoint"; None (the default) finds the server as
+      `hermes-hooks hook` does: HERMES_HOOKS_SERVER ("off": none), else
+      the user-level serve ($HERMES_HOME/run/hermes-hooks.sock), else
+      $HERMES_HOME/hermes-hooks.sock, when a file is there; False never
+      uses a server. Any other address (tcp://, http://) is not asked: the
+      call is dispatched one-shot, with a warning.
     binary: the hermes-hooks program for one-shot dispatches.
     timeout: seconds for one whole call (server attempt and fallback).
     config: a config file other than $HERMES_HOME/config.yaml (--config).
@@ -154,80 +163,62 @@ class Client:
         return self._oneshot(event, payload, hermes, deadline), "oneshot"
 
     def _server_target(self) -> Optional[str]:
-        if self.server is False or self.server == "":
-            return None
-        if self.server:
-            target = str(self.server)
-            # A socket's path, as HERMES_HOOKS_SERVER may name it for
-            # `hermes-hooks hook` too.
-            return target if "://" in target else "unix://" + os.path.abspath(target)
-        sock = default_socket()
-        try:
-            if stat.S_ISSOCK(os.stat(sock).st_mode):
-                return "unix://" + sock
-        except OSError:
-            pass
-        return None
+        return _server.choose(self.server)
 
-    def _project(self, fields: Mapping[str, Any]) -> str:
-        cwd = fields.get("cwd")
-        if isinstance(cwd, str) and cwd:
-            return cwd
-        return os.path.abspath(self.cwd or os.getcwd())
-
-    def _post(self, target: str, event: str, fields: Mapping[str, Any], payload: bytes,
-              hermes: bool, deadline: float) -> bytes:
-        u = urlsplit(target)
-        if u.scheme in ("tcp", "http"):
-            # Whoever listens on a port is unknown: while the server is
-            # down any local user can take it, read every tool call and
-            # answer "no objection" (and an address in the environment
-            # must not carry the calls off the machine).
-            raise _ServerDown("a tcp:// server cannot prove which user runs it (use unix://)")
-        if u.scheme != "unix":
-            raise _ServerDown(f"unsupported server address {target!r} (use unix:///path)")
-        check_socket(u.path)
-        # The server answers only for its own project and config (409
-        # otherwise), so it never answers with another project's hooks.
-        query = {"project": self._project(fields),
-                 "config": os.path.abspath(self.config) if self.config else os.path.join(hermes_home(), "config.yaml")}
+    def _query(self, fields: Mapping[str, Any], hermes: bool) -> Dict[str, str]:
+        """What the server needs to dispatch exactly as the one-shot would
+        (`hook`'s forwardQuery): a server that would not (another project,
+        config or environment) answers 409 and the one-shot answers."""
+        wd = _server.workdir(self.cwd)
+        # The one-shot resolves a relative --config, and HERMES_HOME,
+        # against its own working directory.
+        config = self.config or os.path.join(hermes_home(), "config.yaml")
+        query = {"project": _server.project_of(fields, self.cwd, wd), "wd": wd,
+                 "config": os.path.abspath(os.path.join(self.cwd or "", config))}
         query.update(_inputs())
         if hermes:
             query["format"] = "hermes"
-        path = "/v1/dispatch/" + quote(event, safe="") + "?" + urlencode(query)
-        request = (f"POST {path} HTTP/1.1\r\nHost: hermes-hooks\r\nContent-Type: application/json\r\n"
-                   f"Content-Length: {len(payload)}\r\nConnection: close\r\n\r\n").encode("latin-1") + payload
+        return query
 
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        try:
-            sock.settimeout(max(0.001, min(_CONNECT_TIMEOUT, deadline - time.monotonic())))
+    def _post(self, target: str, event: str, fields: Mapping[str, Any], payload: bytes,
+              hermes: bool, deadline: float) -> bytes:
+        kind, path = _server.parse_target(target)
+        query = self._query(fields, hermes)
+        url = "/v1/dispatch/" + quote(event, safe="") + "?" + urlencode(query)
+        head = "POST " + url + " HTTP/1.1\r\nContent-Type: application/json\r\n" + \
+            f"Content-Length: {len(payload)}\r\nConnection: close\r\n"
+        if kind == "unix":
+            check_socket(path)
+            sock = _connect_unix(path, deadline)
             try:
-                sock.connect(u.path)
-            except (FileNotFoundError, ConnectionRefusedError) as e:
-                raise _ServerDown(e.strerror or str(e)) from None
-            except socket.timeout:
-                raise _ServerDown("no connection within %.1fs" % _CONNECT_TIMEOUT) from None
-            except OSError as e:
-                raise _ServerDown(str(e)) from None
-            # The process listening must be this user's too: the file
-            # checks above cannot see who holds the socket, nor a swap
-            # between them and the connect.
-            check_peer(sock)
-            data = _exchange(sock, request, deadline, target)
-        finally:
-            sock.close()
-        status, headers, body = _parse_http(data, target)
+                data = _exchange(sock, (head + "Host: hermes-hooks\r\n\r\n").encode("latin-1") + payload,
+                                 deadline, target)
+            finally:
+                sock.close()
+            status, headers, body = _parse_http(data, target)
+        else:
+            ep = _server.Endpoint(path)
+            _probe(ep, deadline, target)
+            status, headers, body = _token_request(ep, head, payload, deadline, target)
         if status == 200:
             if not headers.get(b"hermes-hooks-inputs"):
                 # It ignored the inputs stated: it may dispatch otherwise.
                 raise _ServerDown("the server does not check the caller's accept channels, safe mode and managed "
                                   "config (an older hermes-hooks serve?)")
+            # One of another version may decide otherwise than the one-shot
+            # (a serve left running across an upgrade): as for `hook`.
+            mine = _server.binary_version(self.binary, deadline)
+            theirs = headers.get(b"hermes-hooks-version", b"").decode("utf-8", "replace")
+            if mine is not None and theirs != mine:
+                raise _ServerDown(f"the server is hermes-hooks {theirs!r}, the one-shot {self.binary} {mine!r} "
+                                  "(restart the server after an upgrade)")
             return body
         detail = _error_text(body)
         if status in (409, 413):
-            # Another project, config or environment; or a body larger
-            # than serve takes (8 MiB) that the one-shot takes (64 MiB):
-            # the one-shot answers, as for `hook`.
+            # Another project, config or environment (or a project a
+            # user-level serve refuses); or a body larger than serve takes
+            # (8 MiB) that the one-shot takes (64 MiB): the one-shot
+            # answers, as for `hook`.
             raise _ServerDown(f"HTTP {status}: {detail}")
         if status in (503, 504) or status >= 500:
             raise ServerNotAnsweringError(f"hermes-hooks server {target}: HTTP {status}: {detail}")
@@ -264,6 +255,71 @@ class Client:
             for line in stderr.splitlines():
                 log.warning("%s", line)
         return out
+
+
+def _connect_unix(path: str, deadline: float) -> socket.socket:
+    """A connection to the socket at path, whose listening process is this
+    user's (ServerDown otherwise, or when nothing listens)."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.settimeout(max(0.001, min(_CONNECT_TIMEOUT, deadline - time.monotonic())))
+        try:
+            sock.connect(path)
+        except (FileNotFoundError, ConnectionRefusedError) as e:
+            raise _ServerDown(e.strerror or str(e)) from None
+        except socket.timeout:
+            raise _ServerDown("no connection within %.1fs" % _CONNECT_TIMEOUT) from None
+        except OSError as e:
+            raise _ServerDown(str(e)) from None
+        # The process listening must be this user's too: the file checks
+        # cannot see who holds the socket, nor a swap between them and the
+        # connect.
+        check_peer(sock)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def _connect_tcp(ep: "_server.Endpoint", deadline: float) -> socket.socket:
+    try:
+        return socket.create_connection((ep.host, ep.port),
+                                        timeout=max(0.001, min(_CONNECT_TIMEOUT, deadline - time.monotonic())))
+    except socket.timeout:
+        raise _ServerDown("no connection within %.1fs" % _CONNECT_TIMEOUT) from None
+    except ConnectionRefusedError:
+        raise _ServerDown("not running (connection refused)") from None
+    except OSError as e:
+        raise _ServerDown(str(e)) from None
+
+
+def _token_request(ep: "_server.Endpoint", head: str, payload: bytes, deadline: float,
+                   target: str) -> Tuple[int, Dict[bytes, bytes], bytes]:
+    """One request to a token:// server, with the key proved, and its reply
+    once the reply proves the key back."""
+    nonce, auth = ep.auth()
+    request = (head + f"Host: {ep.addr}\r\n{_server.AUTH_HEADER}: {auth}\r\n\r\n").encode("latin-1") + payload
+    sock = _connect_tcp(ep, deadline)
+    try:
+        data = _exchange(sock, request, deadline, target)
+    finally:
+        sock.close()
+    status, headers, body = _parse_http(data, target)
+    ep.check_reply(nonce, headers, status)
+    return status, headers, body
+
+
+def _probe(ep: "_server.Endpoint", deadline: float, target: str) -> None:
+    """The health check `hook` makes before it sends a call: what listens
+    at a token:// endpoint's port is sent nothing of the call until it
+    proved the key (a port a dead server left can be anyone's)."""
+    head = "GET /healthz HTTP/1.1\r\nConnection: close\r\n"
+    try:
+        status, _, _ = _token_request(ep, head, b"", min(deadline, time.monotonic() + _PROBE_TIMEOUT), target)
+    except (DispatchTimeoutError, ServerNotAnsweringError) as e:
+        raise _ServerDown(f"not ready: {e}") from None
+    if status != 200:
+        raise _ServerDown(f"not ready: health check: HTTP {status}")
 
 
 def _exchange(sock: socket.socket, request: bytes, deadline: float, target: str) -> bytes:

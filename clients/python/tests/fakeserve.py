@@ -11,10 +11,17 @@ import socket
 import sys
 from typing import Optional, Tuple
 
-# What it answers: a Hermes directive of no objection, and the headers of a
-# serve that checked the caller's inputs, of any version.
-NO_OBJECTION = (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nHermes-Hooks-Inputs: checked\r\n"
-                b"Content-Length: 2\r\nConnection: close\r\n\r\n{}")
+# What it answers by default: a Hermes directive of no objection, and the
+# headers of a serve that checked the caller's inputs, of the binary's own
+# version (so that only the check a case is about can refuse it).
+NO_OBJECTION = "no objection"
+
+
+def no_objection() -> bytes:
+    from . import fixture
+    return (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nHermes-Hooks-Inputs: checked\r\n"
+            b"Hermes-Hooks-Version: " + fixture.version().encode() + b"\r\n"
+            b"Content-Length: 2\r\nConnection: close\r\n\r\n{}")
 
 
 class FakeServe:
@@ -22,9 +29,11 @@ class FakeServe:
     the user it runs as, root only) or on a loopback port (path None)."""
 
     def __init__(self, path: Optional[str], log: str, mode: int = 0o600, uid: Optional[int] = None,
-                 reply: Optional[bytes] = NO_OBJECTION) -> None:
+                 reply: "Optional[bytes] | str" = NO_OBJECTION) -> None:
         """reply: what it sends once it has read a request's head; None:
         nothing, ever (a wedged server), b"": it closes the connection."""
+        if reply is NO_OBJECTION:
+            reply = no_objection()
         self.path, self.log, self.reply = path, log, reply
         r, w = os.pipe()
         self.pid = os.fork()

@@ -32,6 +32,12 @@ def binary() -> str:
     return b
 
 
+def version() -> str:
+    """The binary's version, as serve sends it (Hermes-Hooks-Version)."""
+    out = subprocess.run([binary(), "version"], capture_output=True, text=True, timeout=60, check=True).stdout
+    return out.split()[1]
+
+
 class Home:
     def __init__(self) -> None:
         self.bin = binary()

@@ -24,7 +24,13 @@ def http(status: str, body: bytes, *headers: str) -> bytes:
     return ("\r\n".join(head) + "\r\n\r\n").encode() + body
 
 
-CHECKED = "Hermes-Hooks-Inputs: checked"
+INPUTS = "Hermes-Hooks-Inputs: checked"
+try:
+    # Checked, and of the binary's own version: every case but the version's
+    # is about what the reply says.
+    CHECKED = INPUTS + "\r\nHermes-Hooks-Version: " + fixture.version()
+except unittest.SkipTest:
+    CHECKED = INPUTS  # no binary: the tests skip
 BLOCK = {"action": "block", "message": "no"}
 CALL = dict(tool_name="terminal", args={"command": "rm -rf /"}, task_id="t", reply=BLOCK)
 MESSAGE = SimpleNamespace(text="hi", message_id="m1",
@@ -37,6 +43,10 @@ CASES = [
     ("409 another project", http("409 Conflict", b'{"error": "this server serves /elsewhere"}', CHECKED), True),
     ("413 too large", http("413 Request Entity Too Large", b'{"error": "request body is larger"}', CHECKED), True),
     ("no inputs header (an older serve)", http("200 OK", b"{}"), True),
+    # After an upgrade, a serve still running the old binary may decide
+    # otherwise: `hook` does not use it, nor does the client.
+    ("another version", http("200 OK", b"{}", INPUTS, "Hermes-Hooks-Version: v0.0.0-not-this-one"), True),
+    ("no version", http("200 OK", b"{}", INPUTS), True),
     ("500", http("500 Internal Server Error", b'{"error": "boom"}', CHECKED), False),
     ("503 busy", http("503 Service Unavailable", b'{"error": "too many"}', CHECKED, "Retry-After: 1"), False),
     ("400", http("400 Bad Request", b'{"error": "bad"}', CHECKED), False),

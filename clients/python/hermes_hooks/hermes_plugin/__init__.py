@@ -44,9 +44,11 @@ hermes-hooks through the gateway bridge, hermes_hooks.hermes_gateway.
 
 Settings (environment of the Hermes process): HERMES_HOOKS_BIN (the
 program, default hermes-hooks on PATH), HERMES_HOOKS_SERVER (a serve's
-unix:// address or socket path, or "off"; default
-$HERMES_HOME/hermes-hooks.sock when present; a socket that is not
-provably this user's, or a tcp:// address, is not asked),
+unix:// or token:// address or socket path, or "off"; default: the server
+`hermes-hooks hook` finds, the user-level serve's
+$HERMES_HOME/run/hermes-hooks.sock, else $HERMES_HOME/hermes-hooks.sock,
+when present; a socket or endpoint file that is not provably this user's,
+or a tcp:// address, is not asked),
 HERMES_HOOKS_CONFIG (a config other than $HERMES_HOME/config.yaml),
 HERMES_HOOKS_TIMEOUT (seconds per event, default 330),
 HERMES_HOOKS_EVENTS (comma-separated: register only these events).
