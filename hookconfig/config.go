@@ -157,9 +157,7 @@ type Entry struct {
 	match matcher
 	order int  // position in the whole config, for stable sorting
 	ready bool // matcher and if rule compiled (by Load, or by New)
-	// ownLine: a line of ours in an agent's hook file, which
-	// parseAgentFileOwn sets apart into Config.OwnLines.
-	ownLine bool
+	ownLine bool // a line of ours in an agent's hook file (Config.OwnLines)
 }
 
 // TimeoutSeconds is the timeout as Hermes prints it ("60", "1.5").
@@ -290,9 +288,7 @@ type Config struct {
 	// (a rule entry that cannot mean what it says).
 	ruleFiles []ruleInclude
 	loadErr   error
-	// flat is what flattening the file's YAML found: its keys given
-	// twice (parse_yamlkeys.go).
-	flat *pyyaml.Flattened
+	flat *pyyaml.Flattened // its YAML's keys given twice (parse_yamlkeys.go)
 	// aliased counts the entries read through aliased lists.
 	aliased int
 	// settings are the keys of this file's own settings other than
