@@ -154,9 +154,9 @@ type Entry struct {
 	// doctor.
 	Examples []Example
 
-	match matcher
-	order int  // position in the whole config, for stable sorting
-	ready bool // matcher and if rule compiled (by Load, or by New)
+	match   matcher
+	order   int  // position in the whole config, for stable sorting
+	ready   bool // matcher and if rule compiled (by Load, or by New)
 	ownLine bool // a line of ours in an agent's hook file (Config.OwnLines)
 }
 
@@ -288,7 +288,7 @@ type Config struct {
 	// (a rule entry that cannot mean what it says).
 	ruleFiles []ruleInclude
 	loadErr   error
-	flat *pyyaml.Flattened // its YAML's keys given twice (parse_yamlkeys.go)
+	flat      *pyyaml.Flattened // its YAML's keys given twice (parse_yamlkeys.go)
 	// aliased counts the entries read through aliased lists.
 	aliased int
 	// settings are the keys of this file's own settings other than
