@@ -395,7 +395,7 @@ func (d *Dispatcher) selectEntries(f *protocol.Firing, scr consent.Screen, sf *f
 		if e.Dialect == protocol.Claude {
 			// Claude Code runs a command once per firing; a managed
 			// one is never the copy left out for another file's.
-			key := e.Text()
+			key := e.SameKey()
 			if e.Scope.Managed {
 				key = "\x00managed\x00" + key
 			}

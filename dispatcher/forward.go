@@ -50,7 +50,7 @@ func runEvent(ev *protocol.Event, e *hookconfig.Entry) *protocol.Event {
 // file's copy of its command (unapproved, perhaps) must not shadow it.
 func standsFor(selected []*hookconfig.Entry, e *hookconfig.Entry) bool {
 	for _, s := range selected {
-		if s.Text() == e.Text() && s.Dialect == e.Dialect && (s.Scope.Managed || !e.Scope.Managed) {
+		if s.SameKey() == e.SameKey() && s.Dialect == e.Dialect && (s.Scope.Managed || !e.Scope.Managed) {
 			return true
 		}
 	}

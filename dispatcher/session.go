@@ -2,6 +2,8 @@ package dispatcher
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"slices"
 
@@ -13,9 +15,17 @@ import (
 
 // sessions.Session glue: state, the stop-hook cap, once-hooks.
 
-// onceKey names an entry among the once-per-session hooks that ran.
+// onceKey names an entry among the once-per-session hooks that ran, in
+// the session's files: by its text and, where the text hides part of what
+// runs (an http hook's secret), a digest of the rest, so that two such
+// hooks stay two and no secret is written.
 func onceKey(e *hookconfig.Entry) string {
-	return e.DeclaredAs + "\x00" + e.Text() + "\x00" + e.Source
+	id := e.Text()
+	if k := e.SameKey(); k != id {
+		sum := sha256.Sum256([]byte(k))
+		id += "\x00" + hex.EncodeToString(sum[:12])
+	}
+	return e.DeclaredAs + "\x00" + id + "\x00" + e.Source
 }
 
 // filterOnce drops the once-per-session hooks (Claude's once) that already

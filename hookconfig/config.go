@@ -466,7 +466,7 @@ func (cfg *Config) finish() {
 	cfg.Listed = append([]*Entry(nil), cfg.Entries...)
 	kept := make([]*Entry, 0, len(cfg.Entries))
 	for _, e := range cfg.Listed {
-		key := e.Event.Name + "\x00" + string(e.Dialect) + "\x00" + e.Matcher + "\x00" + e.If + "\x00" + sameHookKey(e) + "\x00" + e.Scope.Project + "\x00" + e.Scope.Bundle + "\x00" + strconv.FormatBool(e.Scope.Managed)
+		key := e.Event.Name + "\x00" + string(e.Dialect) + "\x00" + e.Matcher + "\x00" + e.If + "\x00" + e.SameKey() + "\x00" + e.Scope.Project + "\x00" + e.Scope.Bundle + "\x00" + strconv.FormatBool(e.Scope.Managed)
 		if r := e.Rule(); r != nil {
 			// Two rules with one expression and other decisions are two.
 			key += "\x00" + r.Decision + "\x00" + r.Message

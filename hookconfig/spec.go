@@ -79,12 +79,13 @@ func (*HTTPSpec) Kind() string { return TypeHTTP }
 // approval.
 func (s *HTTPSpec) Label() string { return ShownURL(s.URL) }
 
-// sameHookKey is what an entry is the same hook as another by (with its
-// event, matcher and scope: Config.finish): its text, except where the
-// text hides part of what runs. An http hook's or an opa entry's URL is
-// shown with its secret redacted (ShownURL); two that differ only there
-// are two hooks, as Claude Code keeps http hooks apart by URL.
-func sameHookKey(e *Entry) string {
+// SameKey is what an entry is the same hook as another by (with its
+// event, matcher and scope: Config.finish; alone, for the dispatcher's
+// once per firing): its text, except where the text hides part of what
+// runs. An http hook's or an opa entry's URL is shown with its secrets
+// redacted (ShownURL); two that differ only there are two hooks, as Claude
+// Code keeps http hooks apart by URL. It may hold a secret: never shown.
+func (e *Entry) SameKey() string {
 	switch s := e.Spec.(type) {
 	case *HTTPSpec:
 		return TypeHTTP + "\x00" + s.URL
