@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/protocol/permrule"
 	"github.com/hermes-hooks/hermes-hooks/sessions"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
@@ -389,7 +390,7 @@ func (d *Dispatcher) selectEntries(f *protocol.Firing, scr consent.Screen, sf *f
 			continue
 		}
 		how := e.Fit(f, d.cfg.Tools, &sf.MatchBudget)
-		if how == hookconfig.FitNo || !d.ifAllows(runEvent(ev, e), e, f) {
+		if how == hookconfig.FitNo || !d.ifAllows(runEvent(ev, e), e, f, &sf.ifMemo) {
 			continue
 		}
 		if e.Dialect == protocol.Claude {
@@ -459,6 +460,7 @@ func (d *Dispatcher) refused(ev *protocol.Event, scr consent.Screen, list []*hoo
 // nothing is allocated unless an entry is undecided or refused.
 type firing struct {
 	hookconfig.MatchBudget
+	ifMemo    permrule.Memo // the if rules' analysis of a long command
 	undecided []*hookconfig.Entry
 	refused   []*hookconfig.Entry
 	// unapproved counts the refused entries the caller does not run

@@ -28,13 +28,14 @@ import (
 // through, to be blocked or reported).
 func (d *Dispatcher) IfAllows(e *hookconfig.Entry, f *protocol.Firing) bool {
 	d.bind(f)
-	return d.ifAllows(f.Event, e, f)
+	return d.ifAllows(f.Event, e, f, nil)
 }
 
 // ifAllows reports whether the entry's if rule (if any) lets it run for
 // this firing. A rule that cannot be evaluated lets it through to be
-// blocked or reported by Dispatch.
-func (d *Dispatcher) ifAllows(ev *protocol.Event, e *hookconfig.Entry, f *protocol.Firing) bool {
+// blocked or reported by Dispatch. memo (nil: none) is the firing's
+// (permrule.Memo).
+func (d *Dispatcher) ifAllows(ev *protocol.Event, e *hookconfig.Entry, f *protocol.Firing, memo *permrule.Memo) bool {
 	if e.If == "" {
 		return true
 	}
@@ -50,7 +51,7 @@ func (d *Dispatcher) ifAllows(ev *protocol.Event, e *hookconfig.Entry, f *protoc
 	}
 	claudeTool := f.ClaudeTool
 	input = protocol.ClaudeToolInput(claudeTool, input)
-	ctx := permrule.RuleContext{Cwd: f.Cwd, ProjectDir: e.ProjectDir}
+	ctx := permrule.RuleContext{Cwd: f.Cwd, ProjectDir: e.ProjectDir, Memo: memo}
 	if ctx.ProjectDir == "" {
 		ctx.ProjectDir = ctx.Cwd
 	}

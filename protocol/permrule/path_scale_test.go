@@ -131,12 +131,13 @@ func TestLongCommandAnalysedOncePerFiring(t *testing.T) {
 	n := (maxShellCommand - 20) / 3
 	cmd := "echo " + strings.Repeat("$(", n) + "git push" + strings.Repeat(")", n)
 	before := analyses.Load()
+	var memo Memo
 	for i := range 256 {
 		r, err := ParseIfRule(fmt.Sprintf("Bash(git push %d:*)", i))
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.Match("Bash", map[string]any{"command": cmd}, RuleContext{Cwd: "/p"})
+		r.Match("Bash", map[string]any{"command": cmd}, RuleContext{Cwd: "/p", Memo: &memo})
 	}
 	if got := analyses.Load() - before; got > 2 {
 		t.Fatalf("256 rules on one %d-byte command analysed it %d times", len(cmd), got)

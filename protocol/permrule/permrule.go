@@ -63,6 +63,10 @@ type RuleContext struct {
 	ProjectDir string
 	// Home is the user's home directory, for "~/x" patterns and "~/x" paths.
 	Home string
+	// Memo, when set, keeps a long command's analysis for the next rule
+	// matched against it: one per firing, whose entries' rules are matched
+	// in turn against its one command.
+	Memo *Memo
 }
 
 type ruleKind uint8
@@ -355,7 +359,7 @@ func (r IfRule) Match(toolName string, toolInput map[string]any, ctx RuleContext
 			// first; an input without a command matches no Bash(…) rule.
 			return false, "tool_input has no command string"
 		}
-		return r.shell.match(cmd)
+		return r.shell.match(cmd, ctx.Memo)
 	case rulePath:
 		return r.path.match(r.tool, toolInput, ctx)
 	case ruleDomain:

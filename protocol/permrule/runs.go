@@ -2,7 +2,6 @@ package permrule
 
 import (
 	"strings"
-	"sync"
 	"sync/atomic"
 )
 
@@ -80,32 +79,27 @@ var analyses atomic.Int64
 // fifth of a second to parse, each time. Shorter ones cost microseconds.
 const reuseFrom = 4 << 10
 
-// lastRuns is the analysis of the last long command, shared by the rules
-// that match it (read only once made).
-var lastRuns struct {
-	sync.Mutex
+// Memo keeps the analysis of the last long command for the rules matched
+// after it: one firing's (RuleContext.Memo), so that concurrent firings
+// of a serve never evict each other's. Not safe for concurrent use; the
+// zero value is empty.
+type Memo struct {
 	command string
 	runs    shellRuns
 	err     error
 }
 
-// analyzeRunsOnce is analyzeRuns, reusing the last long command's.
-func analyzeRunsOnce(command string) (shellRuns, error) {
-	if len(command) < reuseFrom {
+// analyzeRunsOnce is analyzeRuns, reusing memo's analysis of the same
+// long command (memo nil: none kept).
+func analyzeRunsOnce(command string, memo *Memo) (shellRuns, error) {
+	if len(command) < reuseFrom || memo == nil {
 		return analyzeRuns(command)
 	}
-	lastRuns.Lock()
-	if lastRuns.command == command {
-		runs, err := lastRuns.runs, lastRuns.err
-		lastRuns.Unlock()
-		return runs, err
+	if memo.command != command {
+		memo.runs, memo.err = analyzeRuns(command)
+		memo.command = command
 	}
-	lastRuns.Unlock()
-	runs, err := analyzeRuns(command)
-	lastRuns.Lock()
-	lastRuns.command, lastRuns.runs, lastRuns.err = command, runs, err
-	lastRuns.Unlock()
-	return runs, err
+	return memo.runs, memo.err
 }
 
 // analyzeRuns parses command and follows everything it runs. An error is

@@ -104,12 +104,12 @@ func (p shellPattern) matches(cmd string) bool {
 // and the hook runs.
 const maxShellCommand = 1 << 16
 
-func (p shellPattern) match(command string) (bool, string) {
+func (p shellPattern) match(command string, memo *Memo) (bool, string) {
 	rule := "Bash(" + p.raw + ")"
 	if len(command) > maxShellCommand {
 		return true, "the command is too long to analyse, so the hook runs (as Claude Code does when it cannot tell)"
 	}
-	runs, err := analyzeRunsOnce(command)
+	runs, err := analyzeRunsOnce(command, memo)
 	if err != nil {
 		return true, "the command cannot be parsed (" + err.Error() + "), so the hook runs, as in Claude Code"
 	}
