@@ -243,9 +243,6 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 		cfg.warn(path, ".matcher must be a string; this group is ignored, as in Claude Code")
 		return
 	}
-	if !cfg.keysOnce(group, path, nil) {
-		return
-	}
 	cfg.nearKeys(group, path, claudeGroupKeys)
 	handlers := pyyaml.Deref(pyyaml.MappingGet(group, "hooks"))
 	if handlers.Kind != yaml.SequenceNode {

@@ -39,6 +39,10 @@ func TestDuplicateKeysAreErrors(t *testing.T) {
 		{"tool_aliases twice", "tool_aliases: {terminal: Bash, terminal: Read}\n", "/c.yaml:1: tool_aliases: key 'terminal' is given twice"},
 		{"the agent's own key twice is not ours", "model: a\nmodel: b\nhooks:\n  pre_tool_call:\n    - command: a\n", ""},
 		{"a nested mapping of the agent's", "model: {a: 1, a: 2}\n", ""},
+		// A key given twice in a mapping merged into an entry is the
+		// entry's: the file shows /bin/guard-a first, Hermes runs the last.
+		{"twice in a merged anchor", "x: &b {command: /bin/guard-a, command: /bin/true}\nhooks:\n  pre_tool_call:\n    - <<: *b\n      matcher: terminal\n",
+			"key 'command' is given twice (lines 1 and 1)"},
 		{"quoted and plain are one key", "hooks:\n  pre_tool_call:\n    - command: a\n      \"command\": b\n",
 			"key 'command' is given twice (lines 3 and 4)"},
 	} {

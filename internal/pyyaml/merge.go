@@ -153,7 +153,7 @@ func (f *flattener) flatten(m *yaml.Node) {
 			explicit = append(explicit, k, v)
 			continue
 		}
-		merged = f.mergeValue(merged, k, v)
+		merged = f.mergeValue(m, merged, k, v)
 		if f.err != nil {
 			return
 		}
@@ -163,12 +163,12 @@ func (f *flattener) flatten(m *yaml.Node) {
 }
 
 // mergeValue appends the pairs merge key k's value v brings (a mapping, or
-// a list of mappings of which the earlier wins) to merged.
-func (f *flattener) mergeValue(merged []*yaml.Node, k, v *yaml.Node) []*yaml.Node {
+// a list of mappings of which the earlier wins) to merged, m's.
+func (f *flattener) mergeValue(m *yaml.Node, merged []*yaml.Node, k, v *yaml.Node) []*yaml.Node {
 	v = deref(v)
 	switch v.Kind {
 	case yaml.MappingNode:
-		return f.take(merged, k, v)
+		return f.take(m, merged, k, v)
 	case yaml.SequenceNode:
 		for _, s := range v.Content {
 			if s = deref(s); s.Kind != yaml.MappingNode {
@@ -178,7 +178,7 @@ func (f *flattener) mergeValue(merged []*yaml.Node, k, v *yaml.Node) []*yaml.Nod
 		}
 		// Later mappings first, so that the earlier ones, last, win.
 		for i := len(v.Content) - 1; i >= 0 && f.err == nil; i-- {
-			merged = f.take(merged, k, deref(v.Content[i]))
+			merged = f.take(m, merged, k, deref(v.Content[i]))
 		}
 		return merged
 	}
@@ -216,9 +216,11 @@ func (f *flattener) acyclic(n *yaml.Node, seen map[*yaml.Node]uint8) {
 // nothing a hook config needs.
 const cycle = "a merge key (<<) merges a mapping that holds it"
 
-// take appends mapping s's pairs, flattened, within the bound; at is the
-// merge key, for an error's line.
-func (f *flattener) take(merged []*yaml.Node, at, s *yaml.Node) []*yaml.Node {
+// take appends mapping s's pairs, flattened, within the bound, to merged,
+// m's; at is the merge key, for an error's line. The keys s gives twice
+// are m's too: the file shows the first, PyYAML takes the last, and a
+// reader checks only the mappings it reads.
+func (f *flattener) take(m *yaml.Node, merged []*yaml.Node, at, s *yaml.Node) []*yaml.Node {
 	if f.state[s] == inProgress {
 		f.fail(at, cycle)
 		return merged
@@ -232,6 +234,9 @@ func (f *flattener) take(merged []*yaml.Node, at, s *yaml.Node) []*yaml.Node {
 		return merged
 	}
 	f.merged = true
+	if r := f.out.repeated[s]; len(r) > 0 {
+		f.out.repeated[m] = append(f.out.repeated[m], r...)
+	}
 	return append(merged, s.Content...)
 }
 
