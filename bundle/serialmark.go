@@ -227,9 +227,8 @@ func (m *marks) check(signer string, next *Manifest) error {
 
 // below is the mark next stays under when installed on purpose (0: none).
 func (m *marks) below(signer string, next *Manifest) Serial {
-	k, ok := m.byID[[2]string{signer, next.Name}]
-	if ok && (next.Serial < k.Serial || next.Serial == k.Serial && Digest(next.Encode()) != k.Manifest) {
-		return k.Serial
+	if errors.Is(m.check(signer, next), ErrBelowMark) {
+		return m.byID[[2]string{signer, next.Name}].Serial
 	}
 	return 0
 }
