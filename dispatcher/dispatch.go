@@ -390,7 +390,10 @@ func (d *Dispatcher) selectEntries(f *protocol.Firing, scr consent.Screen, sf *f
 			continue
 		}
 		how := e.Fit(f, d.cfg.Tools, &sf.MatchBudget)
-		if how == hookconfig.FitNo || !d.ifAllows(runEvent(ev, e), e, f, &sf.ifMemo) {
+		if e.If != "" && sf.ifMemo == nil {
+			sf.ifMemo = new(permrule.Memo)
+		}
+		if how == hookconfig.FitNo || !d.ifAllows(runEvent(ev, e), e, f, sf.ifMemo) {
 			continue
 		}
 		if e.Dialect == protocol.Claude {
@@ -460,7 +463,10 @@ func (d *Dispatcher) refused(ev *protocol.Event, scr consent.Screen, list []*hoo
 // nothing is allocated unless an entry is undecided or refused.
 type firing struct {
 	hookconfig.MatchBudget
-	ifMemo    permrule.Memo // the if rules' analysis of a long command
+	// ifMemo is the if rules' analysis of a long command, made for the
+	// first entry with an if rule (a field of its own would put the
+	// firing on the heap in every dispatch).
+	ifMemo    *permrule.Memo
 	undecided []*hookconfig.Entry
 	refused   []*hookconfig.Entry
 	// unapproved counts the refused entries the caller does not run
