@@ -147,6 +147,9 @@ func (g consentGate) MayRunIn(project string) bool { return g.p.MayRunIn(project
 func (g consentGate) Check(h Invocation) Verdict {
 	p := g.p
 	e := h.Entry
+	if e.Unreadable() && !e.NeedsApproval() {
+		return Verdict{Kind: VerdictRun, Reason: "runs nothing: a fail_closed entry that cannot be read only blocks (needs no approval)"}
+	}
 	if !e.NeedsApproval() {
 		// A rule of the user's own config: data they wrote, which runs
 		// nothing (hookconfig.Entry.NeedsApproval). Safe mode still

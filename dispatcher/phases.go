@@ -95,8 +95,11 @@ func (d *Dispatcher) gate(r *round, selected []*hookconfig.Entry, f *firing) {
 			// rather than let the call through unguarded.
 			if ev.Gating() {
 				reports[i].Skipped = "cannot run here (" + hooks[i].kind.cannotRun() + ")"
-				reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock,
-					Message: "hook " + e.Text() + " cannot run outside " + e.RunByTitle() + " (" + hooks[i].kind.cannotRun() + "), so this tool call is blocked rather than let an unchecked guard through; remove or replace that handler to allow it"}
+				msg := "hook " + e.Text() + " cannot run outside " + e.RunByTitle() + " (" + hooks[i].kind.cannotRun() + "), so this tool call is blocked rather than let an unchecked guard through; remove or replace that handler to allow it"
+				if e.Unreadable() {
+					msg = "hook " + e.Text() + " " + hooks[i].kind.cannotRun() + "; it says fail_closed, so this tool call is blocked rather than let it through unguarded; fix the entry (hermes-hooks validate names it)"
+				}
+				reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock, Message: msg}
 			} else {
 				reports[i].Skipped = "cannot run here (" + hooks[i].kind.cannotRun() + ")"
 			}

@@ -228,7 +228,12 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 			} else if item.Kind == yaml.MappingNode {
 				cfg.ruleKeysElsewhere(path, item)
 			}
-			if e := parse(ev, name, path, j, item, dialect, nil, source); e != nil {
+			warned := len(cfg.Warnings)
+			e := parse(ev, name, path, j, item, dialect, nil, source)
+			if e == nil {
+				e = cfg.unreadableGuard(ev, name, path, j, item, dialect, source, warned)
+			}
+			if e != nil {
 				cfg.Entries = append(cfg.Entries, e)
 			}
 		}

@@ -152,7 +152,16 @@ func (e *Entry) Rule() *RuleSpec {
 // and runs nothing. A repository's rule is approved like its hooks; a
 // bundle's rule by the bundle's signature, which the gate checks against
 // the fragment as installed (an edited fragment is drift).
+//
+// An entry of the user's own config that stands for a fail_closed guard
+// that cannot be read (unreadableGuard) runs nothing and only blocks: it
+// needs none either. A repository's is approved like its hooks: an
+// unapproved guard of a repository is skipped, and one that cannot be
+// read must not be a way to block every call without an approval.
 func (e *Entry) NeedsApproval() bool {
+	if e.Unreadable() && e.Scope.Global() && e.Scope.Bundle == "" {
+		return false
+	}
 	return e.Rule() == nil || !e.Scope.Global() || e.Scope.Bundle != ""
 }
 

@@ -89,6 +89,14 @@ func Inspect(cfg *hookconfig.Config, allow *consent.File, cwd string) []HookStat
 		if e.Rule() != nil {
 			ruleStatus(&st)
 		}
+		if e.Unreadable() {
+			// Runs nothing: it only blocks (hookconfig's unreadableGuard).
+			st.TextOnly, st.textOnlyGuard, st.Files, st.Script = "", false, nil, ""
+			st.Executable, st.StartProblem = false, e.CannotRun()
+			if !e.NeedsApproval() {
+				st.NoApproval, st.Approved = true, true
+			}
+		}
 		out = append(out, st)
 	}
 	return out
@@ -178,6 +186,8 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 		switch {
 		case e.Rule() != nil:
 			doctorRule(&r)
+		case e.Unreadable():
+			// Said below: it runs nothing, and blocks.
 		case st.Executable && st.StartProblem == "":
 			r.add(CheckOK, "script exists and is executable")
 		case st.Executable:
@@ -192,6 +202,8 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 		switch {
 		case e.Scope.Managed:
 			r.add(CheckOK, "managed: approved by the managed config "+e.Source+" (no user setting switches it off)")
+		case st.NoApproval && e.Unreadable():
+			r.add(CheckFail, "a fail_closed entry that "+e.CannotRun()+": it blocks every "+e.Event.Name+" it matches until it is fixed (needs no approval: it runs nothing)")
 		case st.NoApproval:
 			r.add(CheckOK, "needs no approval (a rule of your own config)")
 		case st.Approved:

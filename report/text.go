@@ -118,6 +118,8 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 				b.WriteString(", ✗ changed since approval)")
 			case st.TextOnlyUnacknowledged():
 				b.WriteString(", ✗ blocks: approved by its text only without --text-only)")
+			case st.NoApproval && e.Unreadable():
+				b.WriteString(", ✗ " + e.CannotRun() + ": blocks what it matches)")
 			case st.NoApproval:
 				b.WriteString(", ✓ a rule of your config: needs no approval)")
 			case st.Approved && st.Elsewhere:

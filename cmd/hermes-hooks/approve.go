@@ -250,7 +250,9 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 		needAck := t.status != nil && t.status.NeedsTextOnlyAck()
 		if st := t.status; st != nil && st.Approved && st.Drift.Kind != consent.DriftHash && st.Drift.Kind != consent.DriftMtime &&
 			(!needAck || st.Approval.TextOnlyAck) {
-			if st.NoApproval {
+			if st.NoApproval && st.Entry.Unreadable() {
+				fmt.Fprintf(out, "  = needs no approval (it runs nothing; fix it: it blocks what it matches): [%s] %s\n", show(t.event), show(t.command))
+			} else if st.NoApproval {
 				fmt.Fprintf(out, "  = needs no approval (a rule of your own config): [%s] %s\n", show(t.event), show(t.command))
 			} else {
 				fmt.Fprintf(out, "  = already allowlisted: [%s] %s\n", show(t.event), show(t.command))
