@@ -39,24 +39,25 @@ func parseReply(e *hookconfig.Entry, r protocol.Reply) (*protocol.Contribution, 
 	// A reply the output cap cut, or an ambiguous one, refuses where a
 	// gate is guarded.
 	gate := r.Event.FailsClosed() && (!hasRules || rules.Refuses(e.DeclaredAs))
-	if e.Codec != nil {
-		c, note := e.Codec.ParseReply(e.DeclaredAs, r)
-		// Each codec reads a failed hook as its agent does; a fail_closed
-		// guard's failure blocks in every dialect.
-		refuses := r.Event.Can(protocol.CapBlock|protocol.CapContinue) && (!hasRules || rules.Refuses(e.DeclaredAs))
-		c, note = protocol.FailClosedFloor(r, refuses, c, note)
-		c, note = protocol.CutReply(r, gate, c, note)
-		c, note = protocol.AmbiguousReply(r, gate, c, note)
-		return protocol.NotAnHTTPReply(r, refuses, c, note)
-	}
-	c, note := protocol.ParseReply(r)
-	c, note = protocol.CutReply(r, gate, c, note)
-	c, note = protocol.AmbiguousReply(r, gate, c, note)
 	// Where the dialect's own fail_closed applies: any event a block or a
-	// stop refuses for Claude's, the gating ones for Hermes'.
-	refuses := r.Event.Can(protocol.CapBlock | protocol.CapContinue)
-	if e.Dialect != protocol.Claude {
+	// stop refuses for Claude's and a codec's (narrowed by its event rules),
+	// the gating ones for Hermes'. Without a codec hasRules is false, so
+	// the first formula is already Claude's.
+	refuses := r.Event.Can(protocol.CapBlock|protocol.CapContinue) && (!hasRules || rules.Refuses(e.DeclaredAs))
+	if e.Codec == nil && e.Dialect != protocol.Claude {
 		refuses = r.Event.FailsClosed()
 	}
+	var c *protocol.Contribution
+	var note string
+	if e.Codec != nil {
+		c, note = e.Codec.ParseReply(e.DeclaredAs, r)
+		// Each codec reads a failed hook as its agent does; a fail_closed
+		// guard's failure blocks in every dialect.
+		c, note = protocol.FailClosedFloor(r, refuses, c, note)
+	} else {
+		c, note = protocol.ParseReply(r)
+	}
+	c, note = protocol.CutReply(r, gate, c, note)
+	c, note = protocol.AmbiguousReply(r, gate, c, note)
 	return protocol.NotAnHTTPReply(r, refuses, c, note)
 }

@@ -181,6 +181,10 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 			c.Unreviewed = append(c.Unreviewed, e.Event)
 		}
 		fc := FireCheck{Event: e.Event, Command: run.line}
+		foreign := ""
+		if !in.User {
+			foreign = foreignProgram(run.line, in.Root, run.cmdLine != "")
+		}
 		if ev, ok := in.Agent.Canonical(e.Event); ok {
 			fc.Gating = ev.Gating()
 		}
@@ -195,8 +199,8 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 			fc.Status, fc.Detail = FireUnknown, "event unknown to the "+in.Agent.Title+" version installed ("+version+"; it knows it since "+since+"): never run"
 		case e.Altered != "":
 			fc.Status, fc.Detail = FireAltered, "not as install writes it ("+e.Altered+"): "+in.Agent.Title+" may not run it as a guard; run hermes-hooks install "+in.Agent.Name+" to write it again"
-		case !in.User && foreignProgram(run.line, in.Root, run.cmdLine != "") != "":
-			fc.Status, fc.Detail = FireForeign, "runs "+foreignProgram(run.line, in.Root, run.cmdLine != "")+", not hermes-hooks: not run (the agent runs that program in place of hermes-hooks; a repository's file can name any)"
+		case foreign != "":
+			fc.Status, fc.Detail = FireForeign, "runs "+foreign+", not hermes-hooks: not run (the agent runs that program in place of hermes-hooks; a repository's file can name any)"
 		case o.NoRun:
 			fc.Status, fc.Detail = FireNotRun, "not run (--no-run)"
 			if probeErr != nil {

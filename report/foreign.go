@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
@@ -37,8 +38,9 @@ const (
 // create it later runs in place of hermes-hooks.
 // The PATH form runs what sh finds from dir: through an empty or relative
 // entry of PATH, a file of the repository's; run by cmd.exe (cmd), a
-// hermes-hooks of dir's own (cmdInFolder).
-func programOf(command, dir string, cmd bool) (exe string, verdict int) {
+// hermes-hooks of dir's own (cmdInFolder). ours gives this hermes-hooks
+// and the one on PATH (ourPrograms), asked only for an existing file.
+func programOf(command, dir string, cmd bool, ours func() []string) (exe string, verdict int) {
 	exe, _, _ = lineForm(command)
 	if exe == "" && cmd {
 		exe = cmdInFolder(dir)
@@ -57,6 +59,17 @@ func programOf(command, dir string, cmd bool) (exe string, verdict int) {
 	if err != nil {
 		return exe, programMissing
 	}
+	for _, p := range ours() {
+		if o, err := os.Stat(p); err == nil && os.SameFile(fi, o) {
+			return "", programOurs
+		}
+	}
+	return exe, programForeign
+}
+
+// ourPrograms are the paths of this hermes-hooks and of the one on PATH,
+// those that can be told.
+func ourPrograms() []string {
 	var ours []string
 	if self, err := os.Executable(); err == nil {
 		ours = append(ours, self)
@@ -64,12 +77,7 @@ func programOf(command, dir string, cmd bool) (exe string, verdict int) {
 	if onPath, err := exec.LookPath(agents.ProgramName); err == nil {
 		ours = append(ours, onPath)
 	}
-	for _, p := range ours {
-		if o, err := os.Stat(p); err == nil && os.SameFile(fi, o) {
-			return "", programOurs
-		}
-	}
-	return exe, programForeign
+	return ours
 }
 
 // windowsPath reports whether p starts with a Windows drive (C:\, C:/).
@@ -82,7 +90,7 @@ func windowsPath(p string) bool {
 // doctor runs the line to say what the agent gets (the prologue's
 // refusal, or the shell's not found).
 func foreignProgram(command, dir string, cmd bool) string {
-	if exe, v := programOf(command, dir, cmd); v == programForeign {
+	if exe, v := programOf(command, dir, cmd, ourPrograms); v == programForeign {
 		return exe
 	}
 	return ""
@@ -163,6 +171,9 @@ type ForeignCommand struct {
 // are the repository's to write.
 func ForeignLines(cfg *hookconfig.Config) []ForeignCommand {
 	var out []ForeignCommand
+	// Asked once for all the lines, and only when one names an existing
+	// file: a PATH search per line is wasted work.
+	ours := sync.OnceValue(ourPrograms)
 	for _, e := range cfg.OwnLines {
 		if e.Scope.Project == "" {
 			continue
@@ -179,7 +190,7 @@ func ForeignLines(cfg *hookconfig.Config) []ForeignCommand {
 			// Codex on Windows: cmd.exe runs the line (its commandWindows).
 			cmd = runtime.GOOS == "windows" && a.HookFile.WindowsShell == agents.Cmd
 		}
-		exe, v := programOf(e.Text(), dir, cmd)
+		exe, v := programOf(e.Text(), dir, cmd, ours)
 		if v == programOurs {
 			continue
 		}

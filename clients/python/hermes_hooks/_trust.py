@@ -47,20 +47,29 @@ def check_socket(path: str) -> None:
         raise ServerDown(f"socket {path}: {e.strerror or e}") from None
     if not stat.S_ISSOCK(st.st_mode):
         raise ServerDown(f"not private to you: {path} is not a socket")
+    _private(path, st, "socket", "socket directory")
+
+
+def _private(path: str, st: os.stat_result, what: str, where: str) -> None:
+    """Raise ServerDown unless the file at path (lstat st) is this user's,
+    open to nobody else, in a directory this user owns that nobody else
+    can write: the rules a socket and an endpoint file share. what names
+    the file in the messages ("socket", "endpoint file"), where its
+    directory when that cannot be read."""
     if st.st_uid != _uid():
-        raise ServerDown(f"not private to you: the socket {path} is owned by uid {st.st_uid}, not by you (uid {_uid()})")
+        raise ServerDown(f"not private to you: the {what} {path} is owned by uid {st.st_uid}, not by you (uid {_uid()})")
     if st.st_mode & 0o077:
-        raise ServerDown(f"not private to you: the socket {path} has mode {stat.S_IMODE(st.st_mode):04o}, open to other users")
+        raise ServerDown(f"not private to you: the {what} {path} has mode {stat.S_IMODE(st.st_mode):04o}, open to other users")
     parent = os.path.dirname(path) or "."
     try:
         dt = os.stat(parent)
     except OSError as e:
-        raise ServerDown(f"socket directory {parent}: {e.strerror or e}") from None
+        raise ServerDown(f"{where} {parent}: {e.strerror or e}") from None
     if dt.st_uid != _uid():
-        raise ServerDown(f"not private to you: the socket's directory {parent} is owned by uid {dt.st_uid}, "
+        raise ServerDown(f"not private to you: the {what}'s directory {parent} is owned by uid {dt.st_uid}, "
                          f"not by you (uid {_uid()})")
     if dt.st_mode & 0o022:
-        raise ServerDown(f"not private to you: the socket's directory {parent} has mode "
+        raise ServerDown(f"not private to you: the {what}'s directory {parent} has mode "
                          f"{stat.S_IMODE(dt.st_mode):04o}: others can write it")
 
 
@@ -115,23 +124,7 @@ def check_endpoint(path: str) -> bytes:
     if not stat.S_ISREG(st.st_mode):
         raise ServerDown(f"not private to you: {path} is not an endpoint file")
     if hasattr(os, "geteuid"):
-        if st.st_uid != _uid():
-            raise ServerDown(f"not private to you: the endpoint file {path} is owned by uid {st.st_uid}, "
-                             f"not by you (uid {_uid()})")
-        if st.st_mode & 0o077:
-            raise ServerDown(f"not private to you: the endpoint file {path} has mode "
-                             f"{stat.S_IMODE(st.st_mode):04o}, open to other users")
-        parent = os.path.dirname(path) or "."
-        try:
-            dt = os.stat(parent)
-        except OSError as e:
-            raise ServerDown(f"endpoint directory {parent}: {e.strerror or e}") from None
-        if dt.st_uid != _uid():
-            raise ServerDown(f"not private to you: the endpoint file's directory {parent} is owned by uid "
-                             f"{dt.st_uid}, not by you (uid {_uid()})")
-        if dt.st_mode & 0o022:
-            raise ServerDown(f"not private to you: the endpoint file's directory {parent} has mode "
-                             f"{stat.S_IMODE(dt.st_mode):04o}: others can write it")
+        _private(path, st, "endpoint file", "endpoint directory")
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
