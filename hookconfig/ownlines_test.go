@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -24,14 +25,20 @@ func TestOwnLinesSetApart(t *testing.T) {
 		{"type": "command", "command": ` + string(q) + `},
 		{"type": "command", "command": "'/bin/sh' hook claude PreToolUse"},
 		{"type": "command", "command": "./guard.sh"}]}]}}`
+	// A script of Cline's folder is named after its event, on Windows with
+	// a program extension (fsutil.Executables).
+	script := "repo/.clinerules/hooks/PreToolUse"
+	if runtime.GOOS == "windows" {
+		script += ".cmd"
+	}
 	writeFiles(t, dir, map[string]string{
-		"repo/.git/HEAD":                    "ref: refs/heads/main\n",
-		"repo/.claude/settings.json":        settings,
-		"repo/.clinerules/hooks/PreToolUse": string(agents.Script("'/bin/sh' hook cline PreToolUse")),
-		"repo/.hermes/hooks.yaml":           "claude_settings: [.claude/settings.json]\n",
-		"home/config.yaml":                  "",
+		"repo/.git/HEAD":             "ref: refs/heads/main\n",
+		"repo/.claude/settings.json": settings,
+		script:                       string(agents.Script("'/bin/sh' hook cline PreToolUse")),
+		"repo/.hermes/hooks.yaml":    "claude_settings: [.claude/settings.json]\n",
+		"home/config.yaml":           "",
 	})
-	if err := os.Chmod(filepath.Join(dir, "repo/.clinerules/hooks/PreToolUse"), 0o755); err != nil {
+	if err := os.Chmod(filepath.Join(dir, script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	repo := filepath.Join(dir, "repo")
