@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -40,5 +41,21 @@ func TestHTTPGuardsDifferingInASecretBothRun(t *testing.T) {
 	}
 	if asked["policy=shell"] != 1 || asked["policy=secrets"] != 1 {
 		t.Errorf("each guard must be asked once; asked %v", asked)
+	}
+}
+
+// A fail_closed http guard whose server answers 503 blocks naming the
+// status: "exited with status 1" (an http hook's non-2xx is exit 1) sent a
+// reader looking for a process.
+func TestHTTPFailClosedNamesTheStatus(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(srv.Close)
+	d := settingsDispatcher(t, httpGuardSettings("PreToolUse", srv.URL+"/check", true), Options{})
+	o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "ls"}})
+	if o.Decision != protocol.DecisionBlock || !strings.Contains(o.Message, "HTTP 503") || strings.Contains(o.Message, "exited with status") {
+		t.Errorf("decision %q %q, want a block naming HTTP 503", o.Decision, o.Message)
 	}
 }

@@ -79,6 +79,15 @@ func failedClosed(command, reason string) *Contribution {
 	return &Contribution{Decision: DecisionBlock, Message: toValidUTF8([]byte(msg))}
 }
 
+// failText is why a run that failed failed: an http hook's answer by its
+// status (any non-2xx is its exit status 1), else the exit status.
+func (r Reply) failText() string {
+	if r.HTTP != nil && (r.HTTP.Status < 200 || r.HTTP.Status > 299) {
+		return "its server answered HTTP " + strconv.Itoa(r.HTTP.Status)
+	}
+	return exitText(r.ExitCode)
+}
+
 // exitText describes a non-zero exit status for messages.
 func exitText(code int) string {
 	if code < 0 {

@@ -117,7 +117,7 @@ func parseClaude(r Reply) (*Contribution, string) {
 			// decision: what the guard decided there was not read.
 			return failedClosed(r.Command, "its reply's "+hsoUnread), note
 		case r.ExitCode != 0 && r.ExitCode != 2 && !isJSON:
-			return failedClosed(r.Command, exitText(r.ExitCode)), note
+			return failedClosed(r.Command, r.failText()), note
 		}
 	}
 	if c.IsEmpty() {
