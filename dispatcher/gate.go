@@ -147,14 +147,16 @@ func (g consentGate) MayRunIn(project string) bool { return g.p.MayRunIn(project
 func (g consentGate) Check(h Invocation) Verdict {
 	p := g.p
 	e := h.Entry
-	if e.Unreadable() && !e.NeedsApproval() {
-		return Verdict{Kind: VerdictRun, Reason: "runs nothing: a fail_closed entry that cannot be read only blocks (needs no approval)"}
-	}
 	if !e.NeedsApproval() {
 		// A rule of the user's own config: data they wrote, which runs
 		// nothing (hookconfig.Entry.NeedsApproval). Safe mode still
 		// runs nothing of the user's; the managed layer's rules are the
-		// administrator's, which no user setting switches off.
+		// administrator's, which no user setting switches off. A
+		// fail_closed entry that cannot be read runs nothing either, and
+		// blocks in safe mode too: what it guards stays refused.
+		if e.Unreadable() {
+			return Verdict{Kind: VerdictRun, Reason: "runs nothing: a fail_closed entry that cannot be read only blocks (needs no approval)"}
+		}
 		if p.SafeMode && !e.Scope.Managed {
 			return Verdict{Kind: VerdictSkip, Reason: "safe mode (HERMES_SAFE_MODE)"}
 		}
