@@ -154,10 +154,11 @@ type Entry struct {
 	// doctor.
 	Examples []Example
 
-	match   matcher
-	order   int  // position in the whole config, for stable sorting
-	ready   bool // matcher and if rule compiled (by Load, or by New)
-	ownLine bool // a line of ours in an agent's hook file (Config.OwnLines)
+	match    matcher
+	order    int  // position in the whole config, for stable sorting
+	shownNth int  // > 1: Text adds " [n]" (numberShown)
+	ready    bool // matcher and if rule compiled (by Load, or by New)
+	ownLine  bool // a line of ours in an agent's hook file (Config.OwnLines)
 }
 
 // TimeoutSeconds is the timeout as Hermes prints it ("60", "1.5").
@@ -481,6 +482,7 @@ func (cfg *Config) finish() {
 		kept = append(kept, e)
 	}
 	cfg.Entries = kept
+	numberShown(cfg.Listed)
 	cfg.Warnings = boundWarnings(cfg.Warnings)
 }
 

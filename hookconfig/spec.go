@@ -167,6 +167,12 @@ func (s *UnsupportedSpec) Label() string { return s.Text }
 func (e *Entry) Text() string {
 	if e.Spec != nil {
 		if l := e.Spec.Label(); l != "" {
+			if e.shownNth > 1 {
+				// A word of its own (not " #2", which a shell reads
+				// as a comment: approve's SameCommand would take
+				// "URL #2" for the first URL too).
+				return l + " [" + strconv.Itoa(e.shownNth) + "]"
+			}
 			return l
 		}
 	}
