@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"mime"
 	"strconv"
 	"strings"
 
@@ -25,19 +26,27 @@ const (
 	cutBody        = 120
 )
 
-// NotAnHTTPReply holds a fail_closed http guard, on an event where the
-// entry refuses (refuses), to an answer that is a reply: a 2xx answer
-// whose body is neither empty nor a JSON object is not one. A proxy, a
-// captive portal or a load balancer answers with its own page, often with
-// 200, and that page read as a command's stdout is text on exit 0, a
-// success: the guard's server was never asked, and what it guards would
-// go through. So the guard blocks, naming the status and the content type
-// (text/plain too: under fail_closed only a JSON object decides). A body
-// that starts a JSON object but is none (cut, malformed) is left to the
-// dialect's reading and CutReply, which already refuse it; c, note are
-// the dialect's reading, kept when it refused.
+// NotAnHTTPReply holds an http hook to an answer that is a reply. A proxy,
+// a captive portal or a load balancer answers with its own page, often
+// with 200, and that page read as a command's stdout is text on exit 0:
+//
+//   - for a fail_closed guard, on an event where the entry refuses
+//     (refuses), a success: the guard's server was never asked, and what
+//     it guards would go through. So a 2xx body that is neither empty
+//     nor a JSON object blocks, naming the status and the content type
+//     (text/plain too: under fail_closed only a JSON object decides). A
+//     body that starts a JSON object but is none (cut, malformed) is left
+//     to the dialect's reading and CutReply, which already refuse it;
+//   - for any other, on an event whose hooks add context
+//     (UserPromptSubmit, SessionStart), context: the page would reach
+//     the model as the hook's words. Claude Code's hooks reference says
+//     nothing of a 2xx body that is no JSON, so only what says it is
+//     text (Content-Type text/plain) is read as a command's stdout; any
+//     other such body is no reply, with a note saying why.
+//
+// c, note are the dialect's reading, kept when it blocked.
 func NotAnHTTPReply(r Reply, refuses bool, c *Contribution, note string) (*Contribution, string) {
-	if r.HTTP == nil || !r.FailClosed || !refuses || (c != nil && c.Decision == DecisionBlock) ||
+	if r.HTTP == nil || (c != nil && c.Decision == DecisionBlock) ||
 		r.NotRun() != "" || r.ExitCode != 0 || r.HTTP.Status < 200 || r.HTTP.Status > 299 {
 		return c, note
 	}
@@ -45,19 +54,38 @@ func NotAnHTTPReply(r Reply, refuses bool, c *Contribution, note string) (*Contr
 	if body == "" {
 		return c, note // no objection, as an empty reply is
 	}
+	object := false
 	if v, err := pyjson.Decode([]byte(body)); err == nil {
-		if _, ok := v.(map[string]any); ok {
-			return c, note
-		}
-	} else if strings.HasPrefix(body, "{") {
-		return c, note
+		_, object = v.(map[string]any)
 	}
 	ct := "no content type"
 	if r.HTTP.ContentType != "" {
 		ct = quoteCut(r.HTTP.ContentType, cutContentType)
 	}
-	return failedClosed(r.Command, "its HTTP "+strconv.Itoa(r.HTTP.Status)+" answer ("+ct+") is not a JSON object, so it is no reply: "+
-		quoteCut(firstLine(body), cutBody)), note
+	what := "its HTTP " + strconv.Itoa(r.HTTP.Status) + " answer (" + ct + ")"
+	switch {
+	case object:
+		return c, note
+	case r.FailClosed && refuses:
+		if strings.HasPrefix(body, "{") {
+			return c, note
+		}
+		return failedClosed(r.Command, what+" is not a JSON object, so it is no reply: "+
+			quoteCut(firstLine(body), cutBody)), note
+	case plainText(r.HTTP.ContentType):
+		return c, note
+	}
+	why := what + " is neither a JSON object nor text/plain, so it is no reply (a proxy's or portal's page is not the hook's words)"
+	if note != "" {
+		why = note + "; " + why
+	}
+	return nil, why
+}
+
+// plainText reports a Content-Type of text/plain, parameters aside.
+func plainText(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && mt == "text/plain"
 }
 
 // quoteCut is s cut to n code points and Go-quoted: a server's text, with
