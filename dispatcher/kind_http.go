@@ -3,7 +3,6 @@ package dispatcher
 import (
 	"context"
 	"maps"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,11 +41,10 @@ func (k httpKind) fixed(*hookconfig.Entry) *cmdpin.Target {
 func sentVariables(s *hookconfig.HTTPSpec) []string {
 	var sent []string
 	for _, v := range s.Headers {
-		os.Expand(v, func(name string) string {
+		hookhttp.HeaderVariables(v, func(name string) {
 			if slices.Contains(s.AllowedEnvVars, name) && !slices.Contains(sent, name) {
 				sent = append(sent, name)
 			}
-			return ""
 		})
 	}
 	slices.Sort(sent)

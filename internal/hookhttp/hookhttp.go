@@ -15,7 +15,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -226,16 +226,72 @@ func firstLineOf(b []byte) string {
 // expandAllowed replaces $NAME and ${NAME} in s with values from env, for
 // names in allowed only; every other variable expands to "".
 func expandAllowed(s string, env []string, allowed []string) string {
-	return os.Expand(s, func(name string) string {
-		for _, a := range allowed {
-			if a == name {
-				for i := len(env) - 1; i >= 0; i-- {
-					if v, ok := strings.CutPrefix(env[i], name+"="); ok {
-						return v
-					}
-				}
+	return expandHeader(s, func(name string) string {
+		if !slices.Contains(allowed, name) {
+			return ""
+		}
+		for i := len(env) - 1; i >= 0; i-- {
+			if v, ok := strings.CutPrefix(env[i], name+"="); ok {
+				return v
 			}
 		}
 		return ""
 	})
+}
+
+// HeaderVariables calls f with each variable a header value names, in
+// order, as a post fills them in: what an approval says is sent.
+func HeaderVariables(s string, f func(name string)) {
+	expandHeader(s, func(name string) string { f(name); return "" })
+}
+
+// expandHeader is s with each $NAME and ${NAME} replaced by value(NAME),
+// NAME a letter or _ then letters, digits and _, as Claude Code fills a
+// header in ($VAR_NAME, ${VAR_NAME}: the hooks reference names no other
+// form). Every other $ is text, kept as written: $$, $1, $* and
+// ${NAME:-default} are not a shell's (os.Expand emptied them, so a
+// header's "5$$ off" was sent as "5 off"). $$ is no escape: in "a$$B" the
+// second $ starts $B.
+func expandHeader(s string, value func(name string) string) string {
+	if !strings.Contains(s, "$") {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '$')
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		rest := s[i+1:]
+		if n := nameLen(rest); n > 0 {
+			b.WriteString(value(rest[:n]))
+			s = rest[n:]
+			continue
+		}
+		if strings.HasPrefix(rest, "{") {
+			if n := nameLen(rest[1:]); n > 0 && strings.HasPrefix(rest[1+n:], "}") {
+				b.WriteString(value(rest[1 : 1+n]))
+				s = rest[n+2:]
+				continue
+			}
+		}
+		b.WriteByte('$')
+		s = rest
+	}
+}
+
+// nameLen is the length of the variable name s starts with (0: none).
+func nameLen(s string) int {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '_', c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		case c >= '0' && c <= '9' && i > 0:
+		default:
+			return i
+		}
+	}
+	return len(s)
 }
