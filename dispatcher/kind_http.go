@@ -54,11 +54,11 @@ func sentVariables(s *hookconfig.HTTPSpec) []string {
 func (httpKind) cannotRun() string { return "" }
 
 func (k httpKind) run(ctx context.Context, d *Dispatcher, _ *protocol.Event, h Invocation, payload []byte) ran {
-	res, ans := hookhttp.Post(ctx, hookhttp.Spec{URL: k.spec.URL, Shown: hookconfig.ShownURL(k.spec.URL), Headers: k.spec.Headers, AllowedEnvVars: k.spec.AllowedEnvVars,
+	res, status, contentType := hookhttp.Post(ctx, hookhttp.Spec{URL: k.spec.URL, Shown: hookconfig.ShownURL(k.spec.URL), Headers: k.spec.Headers, AllowedEnvVars: k.spec.AllowedEnvVars,
 		Env: h.Env, Body: payload, Timeout: h.Entry.Timeout, Cap: d.opts.OutputCap})
 	r := ran{res: res}
-	if ans.Status != 0 {
-		r.http = &protocol.HTTPAnswer{Status: ans.Status, ContentType: ans.ContentType}
+	if status != 0 {
+		r.http = &protocol.HTTPAnswer{Status: status, ContentType: contentType}
 	}
 	return r
 }

@@ -45,7 +45,7 @@ func (opaKind) cannotRun() string { return "" }
 func (k opaKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h Invocation, payload []byte) ran {
 	body := make([]byte, 0, len(payload)+len(`{"input":}`))
 	body = append(append(append(body, `{"input":`...), payload...), '}')
-	res, ans := hookhttp.Post(ctx, hookhttp.Spec{URL: k.spec.URL, Shown: hookconfig.ShownURL(k.spec.URL), Body: body, Timeout: h.Entry.Timeout,
+	res, status, contentType := hookhttp.Post(ctx, hookhttp.Spec{URL: k.spec.URL, Shown: hookconfig.ShownURL(k.spec.URL), Body: body, Timeout: h.Entry.Timeout,
 		Cap: d.opts.OutputCap, Name: "opa"})
 	if res.SpawnError != "" || res.TimedOut || res.Cancelled {
 		return ran{res: res}
@@ -56,7 +56,7 @@ func (k opaKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h I
 		if errors.Is(err, errNotObject) {
 			// An error page a proxy or portal answered with: what it
 			// said it is tells the two apart.
-			why += " (HTTP " + strconv.Itoa(ans.Status) + ", content type " + clip(ans.ContentType) + ")"
+			why += " (HTTP " + strconv.Itoa(status) + ", content type " + clip(contentType) + ")"
 		}
 		return ran{res: hookproc.Result{SpawnError: why, Elapsed: res.Elapsed}}
 	}

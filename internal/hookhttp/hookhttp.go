@@ -51,24 +51,13 @@ type Spec struct {
 	Shown string
 }
 
-// Answer is what an answer said of itself beside its body, for a caller
-// that reads a 2xx body by what it is (a fail_closed guard's, which must be
-// a reply: an error page a proxy answers with 200 is none). Zero when no
-// answer came.
-type Answer struct {
-	Status int
-	// ContentType is the answer's Content-Type header as sent ("" when
-	// there is none): the server's, not checked or cut.
-	ContentType string
-}
-
 // Run posts s.Body to s.URL and reads the reply as a hook's output: a 2xx
 // reply's body is its stdout (exit 0); any other status is a non-blocking
 // error (exit 1, the status on stderr); a connection failure, or a reply
 // cut short, is a spawn error, so fail_closed applies; the timeout is a
 // timeout, and ctx ending is a cancellation.
 func Run(ctx context.Context, s Spec) hookproc.Result {
-	res, _ := Post(ctx, s)
+	res, _, _ := Post(ctx, s)
 	return res
 }
 
@@ -77,9 +66,13 @@ func Run(ctx context.Context, s Spec) hookproc.Result {
 // the agent when a fail_closed guard blocks.
 const maxErrorText = 300
 
-// Post is Run, with what the answer said of itself (its status and content
-// type) when one came.
-func Post(ctx context.Context, s Spec) (res hookproc.Result, ans Answer) {
+// Post is Run, with what the answer said of itself beside its body: its
+// status and its Content-Type header as sent ("" when there is none; the
+// server's text, not checked or cut), both zero when no whole answer came.
+// They are plain values, not a type of this package: what they mean to a
+// reply (protocol.HTTPAnswer: not every 2xx body is a hook's reply) is
+// protocol's to say, and this package knows no replies.
+func Post(ctx context.Context, s Spec) (res hookproc.Result, status int, contentType string) {
 	start := time.Now()
 	defer func() { res.Elapsed = time.Since(start) }()
 	tctx, cancel := context.WithTimeout(ctx, s.Timeout)
@@ -96,7 +89,7 @@ func Post(ctx context.Context, s Spec) (res hookproc.Result, ans Answer) {
 	if shown == "" {
 		shown = withoutUser(s.URL)
 	}
-	status, body, err := post(tctx, s.URL, header, s.Body, capBytes, &ans)
+	status, contentType, body, err := post(tctx, s.URL, header, s.Body, capBytes)
 	if ue := (*url.Error)(nil); errors.As(err, &ue) {
 		// net/http names the URL with only a password redacted.
 		ue.URL = shown
@@ -114,7 +107,7 @@ func Post(ctx context.Context, s Spec) (res hookproc.Result, ans Answer) {
 			}
 			res.SpawnError = name + ": " + cutError(err.Error())
 		}
-		return res, Answer{}
+		return res, 0, ""
 	}
 	if len(body) > capBytes {
 		body, res.StdoutTruncated = body[:capBytes], true
@@ -123,10 +116,10 @@ func Post(ctx context.Context, s Spec) (res hookproc.Result, ans Answer) {
 	if status < 200 || status > 299 {
 		res.ExitCode = 1
 		res.Stderr = []byte("HTTP " + strconv.Itoa(status) + " from " + shown + firstLineOf(body))
-		return res, ans
+		return res, status, contentType
 	}
 	res.Stdout = body
-	return res, ans
+	return res, status, contentType
 }
 
 // cutError is a failed post's text cut to maxErrorText bytes, never
@@ -172,13 +165,13 @@ func tunnelOnly(r *http.Request) (*url.URL, error) {
 }
 
 // post is a POST over net/http that follows no redirect, returning the
-// reply's status and at most limit+1 bytes of its body, and filling ans
-// in. It returns an error when no whole reply came: none at all, one cut
+// reply's status, its Content-Type and at most limit+1 bytes of its body.
+// It returns an error when no whole reply came: none at all, one cut
 // short, or ctx ended while it was read.
-func post(ctx context.Context, url string, header map[string]string, body []byte, limit int, ans *Answer) (status int, reply []byte, err error) {
+func post(ctx context.Context, url string, header map[string]string, body []byte, limit int) (status int, contentType string, reply []byte, err error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
-		return 0, nil, err
+		return 0, "", nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	for k, v := range header {
@@ -186,10 +179,9 @@ func post(ctx context.Context, url string, header map[string]string, body []byte
 	}
 	resp, err := client().Do(req)
 	if err != nil {
-		return 0, nil, err
+		return 0, "", nil, err
 	}
 	defer resp.Body.Close()
-	*ans = Answer{Status: resp.StatusCode, ContentType: resp.Header.Get("Content-Type")}
 	reply, err = io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
 	if err != nil && ctx.Err() == nil {
 		// A reply cut short of what its framing announced (the server
@@ -198,7 +190,7 @@ func post(ctx context.Context, url string, header map[string]string, body []byte
 		// fail_closed guard pass.
 		err = fmt.Errorf("the reply was cut short after %d bytes: %w", len(reply), err)
 	}
-	return resp.StatusCode, reply, err
+	return resp.StatusCode, resp.Header.Get("Content-Type"), reply, err
 }
 
 // withoutUser is u without its user information, for a caller that

@@ -121,3 +121,32 @@ func TestRunCutReplyFails(t *testing.T) {
 		}
 	}
 }
+
+// Post says what an answer said of itself — its status and its
+// Content-Type as sent, whatever the status — and nothing when no whole
+// answer came (no connection, or a reply cut short): a caller that reads
+// a 2xx body by what it is (a fail_closed guard's) must not take a cut
+// reply's header for an answer.
+func TestPostSaysWhatTheAnswerSaidOfItself(t *testing.T) {
+	for name, c := range map[string]struct {
+		resp, ct string
+		status   int
+	}{
+		"json 200":   {"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}", "application/json", 200},
+		"a page 200": {"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: 4\r\n\r\n<p/>", "text/html; charset=utf-8", 200},
+		"untyped":    {"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}", "", 200},
+		"503":        {"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 4\r\n\r\ndown", "text/plain", 503},
+		"cut short":  {"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 300\r\n\r\n{", "", 0},
+	} {
+		_, status, ct := Post(context.Background(), Spec{URL: proctest.DyingServer(t, c.resp) + "/hook", Body: []byte(`{}`), Timeout: time.Minute})
+		if status != c.status || ct != c.ct {
+			t.Errorf("%s: status %d, content type %q; want %d, %q", name, status, ct, c.status, c.ct)
+		}
+	}
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close() // nothing listens there now
+	if res, status, ct := Post(context.Background(), Spec{URL: url, Body: []byte(`{}`), Timeout: time.Minute}); res.SpawnError == "" || status != 0 || ct != "" {
+		t.Errorf("no connection: %+v, status %d, content type %q; want a spawn error and no answer", res, status, ct)
+	}
+}
