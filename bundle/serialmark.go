@@ -18,7 +18,8 @@ import (
 // MarksFile, in a layer's bundles directory, is the layer's high-water
 // marks: per signer and bundle name, the highest serial ever installed in
 // that layer and the digest of its manifest. checkUpgrade compares an
-// offered bundle with the one installed at that moment; a mark is what
+// offered bundle with the one installed at that moment, and marks.check
+// with the mark, by the same rule (upgradeRule); a mark is what
 // still holds after `bundle remove`, which would otherwise forget the
 // serial and let an older bundle, validly signed, install again (a
 // remove-then-install rollback).
@@ -200,8 +201,9 @@ func (m *marks) asideNote() string {
 }
 
 // check refuses next (signed by signer) when it is below the layer's mark
-// of its name and signer: the rule checkUpgrade applies to the installed
-// bundle, applied to the highest one ever installed here.
+// of its name and signer: upgradeRule, the rule checkUpgrade applies to the
+// installed bundle, applied to the highest one ever installed here and
+// worded as a refusal by the mark (ErrBelowMark).
 func (m *marks) check(signer string, next *Manifest) error {
 	if m.unreadable != nil {
 		return m.unreadableError()
@@ -211,14 +213,14 @@ func (m *marks) check(signer string, next *Manifest) error {
 		return nil
 	}
 	how := fmt.Sprintf("(%s: a removed bundle's serial still counts); pass --allow-downgrade to install it on purpose", m.path)
-	switch digest := Digest(next.Encode()); {
-	case next.Serial.Unversioned():
+	switch why, digest := upgradeRule(k.Serial, k.Manifest, next); why {
+	case unversionedOverVersioned:
 		return fmt.Errorf("bundle %s is unversioned (no serial) and serial %s of it was installed in this layer before by the same signer: %w %s",
 			next.Name, k.Serial, ErrBelowMark, how)
-	case next.Serial < k.Serial:
+	case lowerSerial:
 		return fmt.Errorf("bundle %s serial %s is lower than serial %s of it, installed in this layer before by the same signer: %w %s",
 			next.Name, next.Serial, k.Serial, ErrBelowMark, how)
-	case next.Serial == k.Serial && digest != k.Manifest:
+	case otherContent:
 		return fmt.Errorf("bundle %s has serial %s but other content than the serial %s installed in this layer before (manifest sha256 %.12s…, then %.12s…), and a serial names one content: %w %s",
 			next.Name, next.Serial, k.Serial, digest, k.Manifest, ErrBelowMark, how)
 	}

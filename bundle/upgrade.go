@@ -81,37 +81,73 @@ func serialSuffix(s Serial) string {
 // its name and signer.
 var ErrDowngrade = errors.New("not an upgrade of the installed bundle")
 
-// checkUpgrade decides whether the offered manifest (next) may replace the
-// installed one (old) of the same name and signer. A signer's bundles are
-// ordered by serial, so whoever can hand someone a bundle could hand them
-// an older one, validly signed, whose guard has the hole a later one fixed:
+// notUpgrade is why an offered bundle is no upgrade of an earlier one of
+// its name and signer (upgradeRule); isUpgrade when it is one.
+type notUpgrade int
+
+const (
+	isUpgrade notUpgrade = iota
+	// unversionedOverVersioned: the offered bundle has no serial, the
+	// earlier one has.
+	unversionedOverVersioned
+	// lowerSerial: the offered serial is below the earlier one.
+	lowerSerial
+	// otherContent: the earlier serial, with other content.
+	otherContent
+)
+
+// upgradeRule is the one rule install holds an offered bundle (next) to,
+// against an earlier bundle of its name and signer given by its serial
+// (was) and its manifest's Digest (wasDigest): the one installed now
+// (checkUpgrade) and the highest one ever installed in the layer, its mark
+// (marks.check), which outlives a remove. A signer's bundles are ordered by
+// serial, so whoever can hand someone a bundle could hand them an older
+// one, validly signed, whose guard has the hole a later one fixed:
 //
 //   - a lower serial is refused;
 //   - an unversioned bundle over a versioned one is refused (it is older
 //     than serials, or its signer left the serial out: either way nothing
 //     says it is newer);
-//   - the installed serial with other content is refused: a serial names
+//   - the earlier serial with other content is refused: a serial names
 //     one content, so one of the two is not what its serial says;
 //   - the same content (a reinstall, how drift is repaired), a higher
 //     serial, and anything over an unversioned bundle install. Two
 //     unversioned bundles cannot be ordered: they replace each other as
-//     before serials, the gap docs/bundles.md tells signers to close.
+//     before serials, the gap docs/bundles.md tells signers to close. (A
+//     mark is never unversioned: an unversioned bundle marks nothing.)
+//
+// nextDigest is next's Digest when the refusal is otherContent, for its
+// wording.
+func upgradeRule(was Serial, wasDigest string, next *Manifest) (why notUpgrade, nextDigest string) {
+	switch {
+	case was.Unversioned():
+		return isUpgrade, ""
+	case next.Serial.Unversioned():
+		return unversionedOverVersioned, ""
+	case next.Serial < was:
+		return lowerSerial, ""
+	case next.Serial == was:
+		if d := Digest(next.Encode()); d != wasDigest {
+			return otherContent, d
+		}
+	}
+	return isUpgrade, ""
+}
+
+// checkUpgrade decides whether the offered manifest (next) may replace the
+// installed one (old) of the same name and signer: upgradeRule, worded as
+// a refusal by the installed bundle (ErrDowngrade).
 func checkUpgrade(old, next *Manifest) error {
 	const how = "pass --allow-downgrade to install it on purpose"
-	switch {
-	case old.Serial.Unversioned():
-		return nil
-	case next.Serial.Unversioned():
+	was := Digest(old.Encode())
+	switch why, is := upgradeRule(old.Serial, was, next); why {
+	case unversionedOverVersioned:
 		return fmt.Errorf("bundle %s is unversioned (no serial) and the installed one has serial %s: %w; %s",
 			next.Name, old.Serial, ErrDowngrade, how)
-	case next.Serial < old.Serial:
+	case lowerSerial:
 		return fmt.Errorf("bundle %s serial %s is lower than the installed serial %s: %w (a downgrade); %s",
 			next.Name, next.Serial, old.Serial, ErrDowngrade, how)
-	case next.Serial == old.Serial:
-		was, is := Digest(old.Encode()), Digest(next.Encode())
-		if was == is {
-			return nil
-		}
+	case otherContent:
 		return fmt.Errorf("bundle %s has the installed serial %s but other content (manifest sha256 %.12s…, installed %.12s…): %w: a serial names one content, so a new one needs a higher serial; %s",
 			next.Name, next.Serial, is, was, ErrDowngrade, how)
 	}
