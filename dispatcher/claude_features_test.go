@@ -142,7 +142,8 @@ func TestClaudeUnsupportedHandlers(t *testing.T) {
 	  "PreToolUse":[{"hooks":[{"type":"prompt","prompt":"Is this command safe? $ARGUMENTS"}]}],
 	  "PostToolUse":[{"hooks":[{"type":"agent","prompt":"review"}]}]}}`, Options{})
 	o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal"})
-	if !o.Blocked() || !strings.Contains(o.Message, "cannot run outside Claude Code (a prompt handler: it needs a model)") {
+	if !o.Blocked() || !strings.Contains(o.Message, "cannot run outside Claude Code (a prompt handler: it needs a model)") ||
+		!strings.HasSuffix(o.Message, "so this tool call is blocked rather than let an unchecked guard through; remove or replace that handler to allow it") {
 		t.Fatalf("PreToolUse: %+v", o)
 	}
 	o = dispatch(t, d, "post_tool_call", map[string]any{"tool_name": "terminal"})

@@ -151,11 +151,13 @@ func (g consentGate) Check(h Invocation) Verdict {
 		// A rule of the user's own config: data they wrote, which runs
 		// nothing (hookconfig.Entry.NeedsApproval). Safe mode still
 		// runs nothing of the user's; the managed layer's rules are the
-		// administrator's, which no user setting switches off. A
-		// fail_closed entry that cannot be read runs nothing either, and
-		// blocks in safe mode too: what it guards stays refused.
-		if e.Unreadable() {
-			return Verdict{Kind: VerdictRun, Reason: "runs nothing: a fail_closed entry that cannot be read only blocks (needs no approval)"}
+		// administrator's, which no user setting switches off. An entry
+		// that needs no approval yet cannot run here (the user's
+		// fail_closed entry that cannot be read: NeedsApproval) runs
+		// nothing either: it only blocks, in safe mode too, so that what
+		// it guards stays refused. The gate phase blocks it (cannotRun).
+		if why := e.CannotRun(); why != "" {
+			return Verdict{Kind: VerdictRun, Reason: "runs nothing: it " + why + ", so it only blocks (needs no approval)"}
 		}
 		if p.SafeMode && !e.Scope.Managed {
 			return Verdict{Kind: VerdictSkip, Reason: "safe mode (HERMES_SAFE_MODE)"}

@@ -34,3 +34,14 @@ func (k unsupportedKind) cannotRun() string { return k.why }
 func (k unsupportedKind) run(context.Context, *Dispatcher, *protocol.Event, Invocation, []byte) ran {
 	return ran{res: hookproc.Result{SpawnError: "cannot run here (" + k.why + ")"}}
 }
+
+// refusal is what a gating event is told when h cannot run here: the
+// words of its spec (hookconfig.UnsupportedSpec.Refusal), or, for a spec
+// no kind knows (kindOf), those every handler that cannot run shares.
+func (h *Invocation) refusal() string {
+	u, ok := h.Entry.Spec.(*hookconfig.UnsupportedSpec)
+	if !ok {
+		u = &hookconfig.UnsupportedSpec{Why: h.kind.cannotRun()}
+	}
+	return u.Refusal(h.Entry.Text(), h.Entry.RunByTitle())
+}

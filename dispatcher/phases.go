@@ -90,18 +90,13 @@ func (d *Dispatcher) gate(r *round, selected []*hookconfig.Entry, f *firing) {
 					Message: "hook " + e.Text() + ": " + e.IfBroken() + ", so this tool call is blocked rather than let an unchecked guard through"}
 			}
 		case v.Kind == VerdictRun && hooks[i].kind.cannotRun() != "":
-			// A handler that needs a model or an MCP client cannot run
-			// here. On the gating event it was meant as a guard: block
-			// rather than let the call through unguarded.
+			// A handler that needs a model or an MCP client, or an entry
+			// that cannot be read, cannot run here. On the gating event it
+			// was meant as a guard: block rather than let the call through
+			// unguarded, in the words its spec gives (refusal).
+			reports[i].Skipped = "cannot run here (" + hooks[i].kind.cannotRun() + ")"
 			if ev.Gating() {
-				reports[i].Skipped = "cannot run here (" + hooks[i].kind.cannotRun() + ")"
-				msg := "hook " + e.Text() + " cannot run outside " + e.RunByTitle() + " (" + hooks[i].kind.cannotRun() + "), so this tool call is blocked rather than let an unchecked guard through; remove or replace that handler to allow it"
-				if e.Unreadable() {
-					msg = "hook " + e.Text() + " " + hooks[i].kind.cannotRun() + "; it says fail_closed, so this tool call is blocked rather than let it through unguarded; fix the entry (hermes-hooks validate names it)"
-				}
-				reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock, Message: msg}
-			} else {
-				reports[i].Skipped = "cannot run here (" + hooks[i].kind.cannotRun() + ")"
+				reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock, Message: hooks[i].refusal()}
 			}
 		case v.Kind == VerdictRun:
 			r.runnable = append(r.runnable, i)

@@ -60,8 +60,10 @@ func (cfg *Config) unreadableGuard(ev *protocol.Event, declared, path string, in
 	if n.Line > 0 {
 		where = path + " (" + cfg.Path + ":" + strconv.Itoa(n.Line) + ")"
 	}
-	e.Spec = &UnsupportedSpec{Type: TypeUnreadable, Text: "unreadable fail_closed entry " + where,
-		Why: "cannot be read: " + strings.Join(why, "; ")}
+	text := "unreadable fail_closed entry " + where
+	cannot := "cannot be read: " + strings.Join(why, "; ")
+	e.Spec = &UnsupportedSpec{Type: TypeUnreadable, Text: text, Why: cannot,
+		Refuses: "hook " + text + " " + cannot + "; it says fail_closed, so this tool call is blocked rather than let it through unguarded; fix the entry (hermes-hooks validate names it)"}
 	e.match = compileMatcher(e, func(string) {})
 	e.ready = true
 	return e

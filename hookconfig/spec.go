@@ -153,6 +153,11 @@ type UnsupportedSpec struct {
 	Why string
 	// Text is what it is listed and approved by ("": its Command).
 	Text string
+	// Refuses, when set, is the whole of what a gating event it matches
+	// is told (Refusal), for a handler whose fix is not the one every
+	// other shares: an unreadable fail_closed entry is to be fixed, not
+	// removed or replaced.
+	Refuses string
 }
 
 // Kind implements Spec.
@@ -160,6 +165,18 @@ func (s *UnsupportedSpec) Kind() string { return s.Type }
 
 // Label implements Spec.
 func (s *UnsupportedSpec) Label() string { return s.Text }
+
+// Refusal is what a gating event that an entry of this spec matches is
+// told as it blocks: the handler cannot run here, and on that event it was
+// meant as a guard. text is the entry's Text, runBy the agent it was
+// written for (Entry.RunByTitle). The spec says it, so that the dispatcher
+// words no kind of handler itself.
+func (s *UnsupportedSpec) Refusal(text, runBy string) string {
+	if s.Refuses != "" {
+		return s.Refuses
+	}
+	return "hook " + text + " cannot run outside " + runBy + " (" + s.Why + "), so this tool call is blocked rather than let an unchecked guard through; remove or replace that handler to allow it"
+}
 
 // Text is what the entry is listed, reported and approved by: its
 // command, an http hook's URL, a summary of a handler that cannot run
