@@ -364,6 +364,9 @@ func FuzzParseConfig(f *testing.F) {
 		"a: &a {command: a}\nb: &b {<<: *a, matcher: web}\nhooks:\n  pre_tool_call:\n    - <<: [*b, *a]\n    - {<<: {command: y}, command: z}\n",
 		"hooks:\n  pre_tool_call:\n    - command: a\n      command: b\n", "hooks: &h\n  pre_tool_call:\n    - <<: *h\n",
 		"x: &x {<<: 1}\n", "hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - {<<: {type: command, command: x}}\n",
+		// Settings written as aliases (parse.go: the top level's values).
+		"b: &b {include_payload: true}\nj: &j {<<: *b, path: /j}\njournal: *j\nexport: *j\ntool_aliases: *j\nrules: *j\n",
+		"o: &o {endpoint: 'http://a:4318', headers: *o}\nexport: &e {otlp: *o, <<: *o}\njournal: *e\n",
 	} {
 		f.Add([]byte(s))
 	}

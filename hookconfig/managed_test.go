@@ -184,6 +184,7 @@ func FuzzParseManagedConfig(f *testing.F) {
 		"allow_managed_hooks_only: true\ntrusted_bundle_keys: [RWOne, RWTwo]\nhooks:\n  pre_tool_call:\n    - command: x\n",
 		"allow_managed_hooks_only: [1]\ntrusted_bundle_keys: {a: b}\n", "trusted_bundle_keys: [[], null, '', 1.5]\n",
 		"journal: {path: x}\nhooks_auto_accept: true\ntool_aliases: {a: b}\nclaude_settings: [x]\n",
+		"k: &k [RWOne, '', RWOne]\nt: &t true\ntrusted_bundle_keys: *k\nallow_managed_hooks_only: *t\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -85,7 +85,10 @@ func parseConfigAs(data []byte, path string, limit int, managed bool) (cfg *Conf
 	var hooks *yaml.Node
 	cfg.keysOnce(root, "", topLevelKeys())
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		key, val := root.Content[i].Value, root.Content[i+1]
+		// A setting written as an alias (journal: *j) is its anchor's
+		// value, as for PyYAML: Flatten rewrote the anchor's merge keys
+		// where it is written, but leaves a collection's alias in place.
+		key, val := root.Content[i].Value, pyyaml.Deref(root.Content[i+1])
 		switch key {
 		case "hooks":
 			hooks = val

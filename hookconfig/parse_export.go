@@ -92,6 +92,7 @@ func (cfg *Config) parseExport(n *yaml.Node, path string) {
 // parseOTLP reads export.otlp: true (everything from the OTEL_EXPORTER_OTLP_*
 // variables) or {endpoint, logs_endpoint, protocol, headers, timeout}.
 func (cfg *Config) parseOTLP(v *yaml.Node) {
+	v = pyyaml.Deref(v) // otlp: *o is its anchor's mapping, as for PyYAML
 	if b, ok := pyyaml.Bool(v); ok {
 		if b {
 			cfg.Export.OTLP = &export.OTLPSettings{}
@@ -153,6 +154,7 @@ func (cfg *Config) parseOTLP(v *yaml.Node) {
 }
 
 func (cfg *Config) parseHeaders(v *yaml.Node) (map[string]string, bool) {
+	v = pyyaml.Deref(v) // headers: *h, likewise
 	if v.Kind != yaml.MappingNode {
 		cfg.warn("export.otlp.headers", "must be a mapping of header names to values; got "+pyyaml.Type(v)+"; OpenTelemetry export off")
 		return nil, false
