@@ -54,7 +54,7 @@ func newConfig() *conf.Config {
 
 // options are expr's options for a rule: the environment, a boolean
 // result, the node limit, the functions the guard puts in, and bounded
-// or ordered versions of builtins (toJSON, split, splitAfter; keys,
+// or ordered versions of builtins (toJSON, fromJSON, split, splitAfter; keys,
 // values) in place of expr's.
 func options() []expr.Option {
 	return []expr.Option{
@@ -68,6 +68,7 @@ func options() []expr.Option {
 		expr.Function(addFn, add, new(func(any, any) any)),
 		expr.Function(matchesFn, matches, new(func(any, any) bool)),
 		expr.Function("toJSON", toJSON, new(func(any) string)),
+		expr.Function("fromJSON", fromJSON, new(func(string) any)),
 		expr.Function("keys", keys, new(func(map[string]any) []any)),
 		expr.Function("values", values, new(func(map[string]any) []any)),
 		expr.Function("split", split, strings.Split, strings.SplitN),
