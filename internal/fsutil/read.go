@@ -56,7 +56,10 @@ func (r *reason) Unwrap() error { return r.err }
 // a FIFO or a device (the file is opened non-blocking and checked before it
 // is read). When within is not empty, the file actually opened — after every
 // symbolic link — must lie inside within (itself resolved), so a repository
-// cannot point a file it names at /dev/stdin or at another user's files.
+// cannot point a file it names at /dev/stdin or at another user's files;
+// that is checked link by link before the open (checkWithin), so nothing
+// outside is opened, and again on the file opened, for a link that
+// changed in between.
 func ReadRegular(path, within string, max int64) ([]byte, error) {
 	var (
 		r       io.Reader
@@ -69,6 +72,9 @@ func ReadRegular(path, within string, max int64) ([]byte, error) {
 	if within == "" {
 		// No path check to make: no *os.File either (see openRaw).
 		r, mode, size, closeFn, err = openRaw(path)
+	}
+	if within != "" {
+		err = checkWithin(path, within)
 	}
 	if r == nil && err == nil {
 		if f, err = OpenNoBlock(path); err == nil {
