@@ -73,11 +73,15 @@ func ReadRegular(path, within string, max int64) ([]byte, error) {
 		// No path check to make: no *os.File either (see openRaw).
 		r, mode, size, closeFn, err = openRaw(path)
 	}
+	name := path
 	if within != "" {
-		err = checkWithin(path, within)
+		// Opened as checked: cleaned, as the check reads it, so that
+		// link/.. is not the link's parent to the kernel.
+		name = filepath.Clean(path)
+		err = checkWithin(name, within)
 	}
 	if r == nil && err == nil {
-		if f, err = OpenNoBlock(path); err == nil {
+		if f, err = OpenNoBlock(name); err == nil {
 			var fi os.FileInfo
 			if fi, err = f.Stat(); err == nil {
 				r, mode, size = f, fi.Mode(), fi.Size()
@@ -95,7 +99,7 @@ func ReadRegular(path, within string, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, kind(mode))
 	}
 	if within != "" {
-		real, err := openedPath(f, path)
+		real, err := openedPath(f, name)
 		if err != nil {
 			return nil, err
 		}

@@ -21,7 +21,7 @@ import (
 func TestReadRegularRefusesOutsideBeforeOpening(t *testing.T) {
 	base := t.TempDir()
 	root, out := filepath.Join(base, "repo"), filepath.Join(base, "out")
-	for _, d := range []string{filepath.Join(root, "sub"), out} {
+	for _, d := range []string{filepath.Join(root, "sub"), filepath.Join(out, "inner")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -41,6 +41,7 @@ func TestReadRegularRefusesOutsideBeforeOpening(t *testing.T) {
 		"loop":         "loop2",
 		"loop2":        "loop",
 		"dot-dot":      "sub/../../repo/sub/f",
+		"deep":         filepath.Join(out, "inner"),
 	}
 	for name, target := range links {
 		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
@@ -61,6 +62,9 @@ func TestReadRegularRefusesOutsideBeforeOpening(t *testing.T) {
 		{filepath.Join(root, "rel-out"), root, ErrOutside},
 		{filepath.Join(root, "dir-out", "missing"), root, ErrOutside},
 		{filepath.Join(root, "missing"), root, fs.ErrNotExist},
+		// Not cleaned, deep/.. is out to the kernel, and out/secret exists:
+		// the path is read as it was checked, cleaned (root/secret).
+		{root + "/deep/../secret", root, fs.ErrNotExist},
 		{filepath.Join(root, "sub", "missing", "x"), root, fs.ErrNotExist},
 		{filepath.Join(root, "abs-in"), root, nil},
 		{filepath.Join(root, "chain"), root, nil},
