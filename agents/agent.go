@@ -252,7 +252,7 @@ var ErrNotJSON = errors.New("the hook payload on stdin is not a JSON object")
 // eventArg so the caller can still answer for that event.
 func (a *Agent) Decode(payload []byte, eventArg string) (*Call, error) {
 	c := &Call{Agent: a, AgentEvent: eventArg}
-	v, err := pyjson.Decode(payload)
+	v, err := pyjson.DecodePayload(payload)
 	obj, isObj := v.(map[string]any)
 	if err != nil || !isObj {
 		c.Event = a.event(eventArg)

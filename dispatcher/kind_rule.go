@@ -49,10 +49,10 @@ func ruleKindOf(s hookconfig.Spec) hookKind {
 }
 
 // fixed: a rule runs no file; it is approved (when it needs approval: a
-// repository's) by its text, with its decision and message pinned, so a
-// changed rule needs a new approval.
-func (k *ruleKind) fixed(*hookconfig.Entry) *cmdpin.Target {
-	return &cmdpin.Target{Opaque: "a rule, decided in-process: its expression, decision and message are pinned", Spec: ruleSpec(k.spec)}
+// repository's) by its text, with its decision, message and shadow mode
+// pinned, so a changed rule needs a new approval.
+func (k *ruleKind) fixed(e *hookconfig.Entry) *cmdpin.Target {
+	return &cmdpin.Target{Opaque: "a rule, decided in-process: its expression, decision and message are pinned", Spec: ruleSpec(k.spec, e.Shadow)}
 }
 
 func (*ruleKind) cannotRun() string { return "" }
@@ -62,9 +62,12 @@ func (*ruleKind) cannotRun() string { return "" }
 // its id: when it has one (what the journal and export name it by: a
 // repository renaming an approved rule, or taking another rule's name, is
 // a change). A rule without an id keeps the text approvals were given for
-// before ids existed.
-func ruleSpec(s *hookconfig.RuleSpec) string {
-	b := make([]byte, 0, len(s.Source)+len(s.Decision)+len(s.Message)+len(s.ID)+56)
+// before ids existed. A shadow rule says so: approved as one, it decided
+// nothing, and turned to enforce it would (a `true` rule's context on
+// every call), so that is a change too; an enforcing rule's text is the
+// one approvals were given for before modes were pinned.
+func ruleSpec(s *hookconfig.RuleSpec, shadow bool) string {
+	b := make([]byte, 0, len(s.Source)+len(s.Decision)+len(s.Message)+len(s.ID)+72)
 	b = append(b, "rule\nexpr "...)
 	b = appendQuote(b, s.Source)
 	b = append(b, "\ndecision "...)
@@ -74,6 +77,9 @@ func ruleSpec(s *hookconfig.RuleSpec) string {
 	if s.ID != "" {
 		b = append(b, "\nid "...)
 		b = appendQuote(b, s.ID)
+	}
+	if shadow {
+		b = append(b, "\nmode \"shadow\""...)
 	}
 	return string(b)
 }

@@ -37,14 +37,14 @@ func FuzzAppendQuote(f *testing.F) {
 // given for before ids existed.
 func TestRuleSpecPinsTheID(t *testing.T) {
 	r := &hookconfig.RuleSpec{Source: `tool == "terminal"`, Decision: "block", Message: "no"}
-	if got, want := ruleSpec(r), "rule\nexpr \"tool == \\\"terminal\\\"\"\ndecision \"block\"\nmessage \"no\""; got != want {
+	if got, want := ruleSpec(r, false), "rule\nexpr \"tool == \\\"terminal\\\"\"\ndecision \"block\"\nmessage \"no\""; got != want {
 		t.Fatalf("without an id: %q, want the text before ids: %q", got, want)
 	}
 	named := *r
 	named.ID = "team/no-terminal"
 	renamed := named
 	renamed.ID = "corp/other"
-	if ruleSpec(&named) == ruleSpec(r) || ruleSpec(&named) == ruleSpec(&renamed) {
+	if ruleSpec(&named, false) == ruleSpec(r, false) || ruleSpec(&named, false) == ruleSpec(&renamed, false) {
 		t.Fatal("an id, or another id, leaves the pinned text as it was")
 	}
 }

@@ -335,7 +335,7 @@ func (s *Server) readFields(w http.ResponseWriter, r *http.Request) (map[string]
 	if len(bytes.TrimSpace(data)) == 0 {
 		return map[string]any{}, 0, apiError{}
 	}
-	v, err := pyjson.Decode(data)
+	v, err := pyjson.DecodePayload(data)
 	if err != nil {
 		return nil, http.StatusBadRequest, apiError{Error: "request body is not valid JSON: " + err.Error(), Hint: fieldsHint}
 	}

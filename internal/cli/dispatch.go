@@ -335,7 +335,7 @@ func readFields(in io.Reader) (fields map[string]any, data []byte, err error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return map[string]any{}, data, nil
 	}
-	v, err := pyjson.Decode(data)
+	v, err := pyjson.DecodePayload(data)
 	if err != nil {
 		return nil, nil, UsageErr(`send one JSON object, e.g. {"tool_name":"terminal","args":{"command":"ls"}}`,
 			"stdin is not valid JSON: %v", err)

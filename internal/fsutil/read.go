@@ -56,7 +56,10 @@ func (r *reason) Unwrap() error { return r.err }
 // a FIFO or a device (the file is opened non-blocking and checked before it
 // is read). When within is not empty, the file actually opened — after every
 // symbolic link — must lie inside within (itself resolved), so a repository
-// cannot point a file it names at /dev/stdin or at another user's files.
+// cannot point a file it names at /dev/stdin or at another user's files;
+// that is checked link by link before the open (checkWithin), so nothing
+// outside is opened, and again on the file opened, for a link that
+// changed in between.
 func ReadRegular(path, within string, max int64) ([]byte, error) {
 	var (
 		r       io.Reader
@@ -70,8 +73,15 @@ func ReadRegular(path, within string, max int64) ([]byte, error) {
 		// No path check to make: no *os.File either (see openRaw).
 		r, mode, size, closeFn, err = openRaw(path)
 	}
+	name := path
+	if within != "" {
+		// Opened as checked: cleaned, as the check reads it, so that
+		// link/.. is not the link's parent to the kernel.
+		name = filepath.Clean(path)
+		err = checkWithin(name, within)
+	}
 	if r == nil && err == nil {
-		if f, err = OpenNoBlock(path); err == nil {
+		if f, err = OpenNoBlock(name); err == nil {
 			var fi os.FileInfo
 			if fi, err = f.Stat(); err == nil {
 				r, mode, size = f, fi.Mode(), fi.Size()
@@ -89,7 +99,7 @@ func ReadRegular(path, within string, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, kind(mode))
 	}
 	if within != "" {
-		real, err := openedPath(f, path)
+		real, err := openedPath(f, name)
 		if err != nil {
 			return nil, err
 		}

@@ -15,6 +15,9 @@ import (
 	"github.com/expr-lang/expr/optimizer"
 	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
 // shared is what every Compile shares: expr's configuration (the
@@ -51,7 +54,7 @@ func newConfig() *conf.Config {
 
 // options are expr's options for a rule: the environment, a boolean
 // result, the node limit, the functions the guard puts in, and bounded
-// or ordered versions of builtins (toJSON, split, splitAfter; keys,
+// or ordered versions of builtins (toJSON, fromJSON, split, splitAfter; keys,
 // values) in place of expr's.
 func options() []expr.Option {
 	return []expr.Option{
@@ -65,6 +68,7 @@ func options() []expr.Option {
 		expr.Function(addFn, add, new(func(any, any) any)),
 		expr.Function(matchesFn, matches, new(func(any, any) bool)),
 		expr.Function("toJSON", toJSON, new(func(any) string)),
+		expr.Function("fromJSON", fromJSON, new(func(string) any)),
 		expr.Function("keys", keys, new(func(map[string]any) []any)),
 		expr.Function("values", values, new(func(map[string]any) []any)),
 		expr.Function("split", split, strings.Split, strings.SplitN),
@@ -128,9 +132,16 @@ func compileWith(src string, plain bool) (prog *vm.Program, steps bool, err erro
 func asError(err error) error {
 	var fe *file.Error
 	if errors.As(err, &fe) {
-		return &Error{Line: fe.Line, Column: fe.Column + 1, Msg: ruleWords(fe.Message)}
+		return &Error{Line: fe.Line, Column: fe.Column + 1, Msg: safeMsg(ruleWords(fe.Message))}
 	}
-	return &Error{Msg: ruleWords(err.Error())}
+	return &Error{Msg: safeMsg(ruleWords(err.Error()))}
+}
+
+// safeMsg is msg cut to maxErrorRunes code points, with whatever a
+// terminal would act on shown escaped. The cut comes first, so a payload
+// of megabytes costs no more than its first few hundred characters.
+func safeMsg(msg string) string {
+	return textutil.Truncate(termsafe.Escape(textutil.CutRunes(msg, maxErrorRunes+1)), maxErrorRunes)
 }
 
 // ruleWords words a Go type assertion that failed inside expr's VM (a
@@ -182,3 +193,9 @@ func (e *Error) Error() string {
 	}
 	return e.Msg
 }
+
+// maxErrorRunes bounds the message of a rule's error: it can quote the
+// payload (int() of a string, a pattern from args that does not parse),
+// and a fail_closed rule's error is the block reason the model, the
+// agent's terminal and the journal get.
+const maxErrorRunes = 300

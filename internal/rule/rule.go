@@ -201,7 +201,7 @@ var vms = sync.Pool{New: func() any { return &vm.VM{MemoryBudget: memoryBudget} 
 func (r *Rule) run(in *Input, stop stopFlag) (ok bool, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			ok, err = false, &Error{Msg: fmt.Sprint("rule failed: ", p)}
+			ok, err = false, &Error{Msg: safeMsg(fmt.Sprint("rule failed: ", p))}
 		}
 	}()
 	if testRun != nil {
