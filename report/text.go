@@ -292,6 +292,18 @@ func PrintTextOnly(w io.Writer, event, command, why string, refused bool) {
 // approveHint is what approves e again: the approve command, or for a
 // bundle's hook (approved by its signature, never by approve) reinstalling
 // the bundle.
+// notApprovedFix is what doctor tells a person to do about a hook nobody
+// approved. --accept-hooks (like HERMES_ACCEPT_HOOKS and
+// hooks_auto_accept) approves only the hooks of one's own config files: a
+// repository's are approved for that repository, after the review
+// approve --project shows.
+func notApprovedFix(e *hookconfig.Entry, hint string) string {
+	if !e.Scope.Global() && e.Scope.Bundle == "" {
+		return "a repository's hooks: review them, then run hermes-hooks approve --project"
+	}
+	return "run with --accept-hooks once, or: " + hint
+}
+
 func approveHint(e *hookconfig.Entry) string {
 	if e.Scope.Bundle != "" {
 		return "reinstall its bundle (hermes-hooks bundle install FILE)"
