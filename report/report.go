@@ -238,7 +238,7 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 			case consent.DriftHash:
 				r.add(CheckFail, st.Drift.Message()+" — hook will NOT fire until re-approved: "+hint)
 			case consent.DriftNone:
-				r.add(CheckOK, "script unchanged since approval")
+				r.add(CheckOK, unchangedText(e))
 			}
 		}
 		switch {
