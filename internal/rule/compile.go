@@ -15,6 +15,8 @@ import (
 	"github.com/expr-lang/expr/optimizer"
 	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
 )
 
 // shared is what every Compile shares: expr's configuration (the
@@ -128,9 +130,29 @@ func compileWith(src string, plain bool) (prog *vm.Program, steps bool, err erro
 func asError(err error) error {
 	var fe *file.Error
 	if errors.As(err, &fe) {
-		return &Error{Line: fe.Line, Column: fe.Column + 1, Msg: ruleWords(fe.Message)}
+		return &Error{Line: fe.Line, Column: fe.Column + 1, Msg: withOperator(ruleWords(fe.Message))}
 	}
 	return &Error{Msg: ruleWords(err.Error())}
+}
+
+// operators are the rule language's word operators: a misspelt one
+// (matchs) is a name expr cannot place where an operator goes.
+var operators = []string{"matches", "contains", "startsWith", "endsWith", "in", "not", "and", "or"}
+
+// withOperator adds the operator a misspelt word most likely meant to
+// expr's `unexpected token Identifier("matchs")`, which names no fix.
+func withOperator(msg string) string {
+	word, ok := strings.CutPrefix(msg, `unexpected token Identifier("`)
+	if !ok {
+		return msg
+	}
+	if word, ok = strings.CutSuffix(word, `")`); !ok {
+		return msg
+	}
+	if op := suggest.Closest(word, operators); op != "" {
+		return msg + " — did you mean " + op + "?"
+	}
+	return msg
 }
 
 // ruleWords words a Go type assertion that failed inside expr's VM (a
