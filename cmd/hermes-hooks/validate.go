@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"os"
+
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
@@ -65,6 +68,7 @@ func runValidate(a *app, o validateOptions) error {
 	var problems []report.Problem
 	var managed *report.ManagedInfo
 	files := 0
+	missing := "" // the config file, when no file at all was read
 	if a.ConfigPath != "" {
 		if p, missing := report.MissingConfig(a.ConfigPath); missing {
 			problems = append(problems, p)
@@ -76,7 +80,16 @@ func runValidate(a *app, o validateOptions) error {
 			problems = append(problems, report.LoadProblem(err))
 		} else {
 			problems = report.Validate(cfg, cli.Cwd(), a.allowlistQuiet())
-			files = 1 + len(cfg.AgentHookFiles()) + len(cfg.ProjectFiles) + len(cfg.Managed.Files) + len(cfg.RuleFiles) + len(cfg.BundleFiles)
+			files = len(cfg.AgentHookFiles()) + len(cfg.ProjectFiles) + len(cfg.Managed.Files) + len(cfg.RuleFiles) + len(cfg.BundleFiles)
+			// The config file counts when it is there: before it exists
+			// (a newcomer's first validate) nothing was checked, and
+			// "no problems in 1 config file" said otherwise.
+			path, _ := a.Config()
+			if _, err := os.Stat(path); err == nil {
+				files++
+			} else if files == 0 {
+				missing = path
+			}
 			managed = report.NewManagedInfo(cfg)
 			if !o.json {
 				report.PrintManaged(a.Out, cfg)
@@ -95,6 +108,8 @@ func runValidate(a *app, o validateOptions) error {
 		if err := writeJSON(a.Out, out); err != nil {
 			return err
 		}
+	} else if missing != "" && len(problems) == 0 {
+		fmt.Fprintf(a.Out, "✓ nothing to check: no config file (%s does not exist yet).\n", show(missing))
 	} else {
 		report.PrintProblems(a.Out, problems, errs, files)
 	}
