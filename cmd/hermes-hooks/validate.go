@@ -38,6 +38,9 @@ Errors are things written that are ignored, changed or cannot run (a
 misspelt fail_closed turns a guard's protection off); warnings are things
 that still mean what they say, only less (a timeout clamped to the maximum).
 
+--json: {problems, errors, warnings, valid, files}; files is how many config
+files were read (0: there was nothing to check).
+
 Exit status: 1 when there is an error, 0 otherwise (warnings included).`,
 		Example: `  hermes-hooks validate
   hermes-hooks validate --config ./hooks.yaml
@@ -101,7 +104,7 @@ func runValidate(a *app, o validateOptions) error {
 		if problems == nil {
 			problems = []report.Problem{}
 		}
-		out := map[string]any{"problems": problems, "errors": errs, "warnings": len(problems) - errs, "valid": errs == 0}
+		out := map[string]any{"problems": problems, "errors": errs, "warnings": len(problems) - errs, "valid": errs == 0, "files": files}
 		if managed != nil {
 			out["managed"] = managed
 		}
