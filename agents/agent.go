@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sort"
@@ -256,7 +257,12 @@ func (a *Agent) Decode(payload []byte, eventArg string) (*Call, error) {
 	obj, isObj := v.(map[string]any)
 	if err != nil || !isObj {
 		c.Event = a.event(eventArg)
-		if err == nil {
+		switch {
+		case len(bytes.TrimSpace(payload)) == 0:
+			// Run by hand at a terminal, or an agent that sent nothing:
+			// say so rather than the decoder's bare "EOF".
+			err = errors.New("stdin is empty (the agent sends the event's JSON there; by hand, pipe one in)")
+		case err == nil:
 			err = errors.New("not an object")
 		}
 		return c, fmt.Errorf("%w: %v", ErrNotJSON, err)

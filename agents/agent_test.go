@@ -2,6 +2,7 @@ package agents
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -83,6 +84,18 @@ func TestDecodeUnreadablePayload(t *testing.T) {
 			if r := a.Deny(c, "x"); len(r.Stdout) != 0 || r.Exit != 0 {
 				t.Errorf("%s: Deny without an event = %+v, want Quiet", n, r)
 			}
+		}
+	}
+}
+
+// An empty stdin (hook run by hand at a terminal, or an agent that sent
+// nothing) is said to be empty, not Go's bare "EOF".
+func TestDecodeEmptyPayloadSaysSo(t *testing.T) {
+	a, _ := Lookup("claude")
+	for _, p := range []string{"", " \n"} {
+		_, err := a.Decode([]byte(p), "PreToolUse")
+		if err == nil || !strings.Contains(err.Error(), "stdin is empty") || strings.HasSuffix(err.Error(), "EOF") {
+			t.Errorf("Decode(%q) err = %v, want it to say stdin is empty", p, err)
 		}
 	}
 }

@@ -136,6 +136,10 @@ func compareFiles(files []FileRecord, primary string, t *cmdpin.Target, p *cmdpi
 	return Drift{Kind: DriftNone, Was: primary, Now: primary}
 }
 
+// ruleSpecPrefix begins the Spec of a rule (the dispatcher's ruleSpec);
+// no other kind's Spec does (dispatcher's TestSpecKindsDistinct).
+const ruleSpecPrefix = "rule\n"
+
 // specDigest is the hex SHA-256 of a Target's Spec, or "" for none.
 func specDigest(spec string) string {
 	if spec == "" {
@@ -162,7 +166,7 @@ func compareSpec(e Entry, t *cmdpin.Target) (Drift, bool) {
 		d.Why = "what runs it changed since approval: it now runs through PowerShell, and was approved " + specWhat(e.SpecSHA256)
 	case strings.EqualFold(e.SpecSHA256, ps):
 		d.Why = "what runs it changed since approval: it was approved to run through PowerShell, and is not run by it now"
-	case strings.HasPrefix(t.Spec, "rule\n"):
+	case strings.HasPrefix(t.Spec, ruleSpecPrefix):
 		// A rule (dispatcher's ruleSpec): its whole text is what it does.
 		d.Why = "the rule changed since approval: its expression, decision, message or shadow mode differ from the approved ones"
 	case e.SpecSHA256 == "":

@@ -114,9 +114,12 @@ func linkFor(scope Scope, hashes *cmdpin.Cache) (repoid.Repo, RepoLink, bool) {
 
 // link adds the repository link to an approval about to be recorded, and
 // each file's path inside the worktree. An approval by text only is not
-// linked: it pins nothing that could be compared in another checkout.
+// linked: it pins nothing that could be compared in another checkout —
+// except a rule's, whose text (Target.Spec, pinned by its digest) is all it
+// does: it reads nothing but the tool call, so the same text decides the
+// same way in every checkout.
 func link(e *Entry, scope Scope, t *cmdpin.Target) {
-	if t.Opaque != "" || e.Files == nil {
+	if (t.Opaque != "" && !wholeBySpec(t)) || e.Files == nil {
 		return
 	}
 	r, l, ok := linkFor(scope, &defaultHashes)
@@ -134,8 +137,24 @@ func link(e *Entry, scope Scope, t *cmdpin.Target) {
 // travels reports whether e, an approval given in some checkout, may be
 // compared with a hook declared under (event, command) elsewhere.
 func (e Entry) travels(event, command string) bool {
-	return e.valid && !e.nonObject && e.Repo.Linked() && e.Files != nil && !e.TextOnly &&
+	return e.valid && !e.nonObject && e.Repo.Linked() && e.Files != nil && (!e.TextOnly || e.pinnedBySpec()) &&
 		e.Event == event && e.Command == command
+}
+
+// wholeBySpec reports whether t's Spec is everything it does: a rule
+// (the dispatcher's ruleSpec text), which runs no file and reads nothing
+// outside the tool call. An http or opa hook's Spec pins what it sends, not
+// the server's answer, so those approvals stay with their checkout.
+func wholeBySpec(t *cmdpin.Target) bool {
+	return len(t.Files) == 0 && strings.HasPrefix(t.Spec, ruleSpecPrefix)
+}
+
+// pinnedBySpec is wholeBySpec for a recorded approval: by text, no file,
+// its Spec's digest recorded (compare checks it against the hook's Spec
+// now, so a linked approval covers only the same rule text). Only link
+// writes a repository link on such an approval, and only for a rule.
+func (e Entry) pinnedBySpec() bool {
+	return e.TextOnly && len(e.Files) == 0 && e.SpecSHA256 != "" && !strings.HasPrefix(e.SpecSHA256, "\x00")
 }
 
 // elsewhere returns the approvals of h given in other checkouts of its

@@ -3,6 +3,8 @@ package consent
 import (
 	"fmt"
 	"sort"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 )
 
 // Screen is a look at the allowlist taken once per firing, before any
@@ -88,8 +90,8 @@ func (s Screen) Refused(hooks []Request) {
 // projectHooksNotApprovedMessage is the warning for n hooks of one
 // repository file, declared under event, that nobody approved.
 func projectHooksNotApprovedMessage(n int, event string, scope Scope) string {
-	return fmt.Sprintf("%d hooks for %s from %s not approved — skipped. A repository's hooks run only once you approve them for that repository (hooks_auto_accept and HERMES_ACCEPT_HOOKS do not approve them): review them with hermes-hooks list, then approve them in %s",
-		n, event, scope.Source, scope.Project)
+	return fmt.Sprintf("%d hooks for %s from %s not approved — skipped. A repository's hooks run only once you approve them for that repository (hooks_auto_accept and HERMES_ACCEPT_HOOKS do not approve them): review and approve them with: hermes-hooks approve --project %s",
+		n, event, scope.Source, shquote.Quote(scope.Project))
 }
 
 // projectIndex is the set of the snapshot's valid project approvals, built

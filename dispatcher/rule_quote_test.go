@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 )
 
 // The pinned text of a rule is what a repository's approval holds the
@@ -46,5 +47,25 @@ func TestRuleSpecPinsTheID(t *testing.T) {
 	renamed.ID = "corp/other"
 	if ruleSpec(&named, false) == ruleSpec(r, false) || ruleSpec(&named, false) == ruleSpec(&renamed, false) {
 		t.Fatal("an id, or another id, leaves the pinned text as it was")
+	}
+}
+
+// Consent lets a repository's rule approval travel to the repository's
+// other checkouts because a rule's Spec is all it does, and tells a rule by
+// the "rule\n" its Spec begins with: no other kind's Spec may begin so
+// (an http or opa hook's Spec pins what it sends, not the answer).
+func TestSpecKindsDistinct(t *testing.T) {
+	const rulePrefix = "rule\n"
+	if s := ruleSpec(&hookconfig.RuleSpec{Source: "true", Decision: "block", Message: "m"}); s[:len(rulePrefix)] != rulePrefix {
+		t.Fatalf("ruleSpec = %q: consent no longer knows it for a rule", s)
+	}
+	for _, s := range []string{
+		httpSpec(&hookconfig.HTTPSpec{URL: "rule\n"}),
+		opaSpec(&hookconfig.OPASpec{URL: "rule\n"}),
+		cmdpin.PowerShellSpec,
+	} {
+		if len(s) >= len(rulePrefix) && s[:len(rulePrefix)] == rulePrefix {
+			t.Errorf("a Spec of another kind reads as a rule's: %q", s)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -188,6 +189,12 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 		switch {
 		case known && ev.ShellUnsupported:
 			cfg.warnKey("hooks."+name, "", "hook event '"+name+"' is Python-plugin-only: shell hooks cannot return its directive, so entries under hooks."+name+" are ignored")
+			continue
+		case !known && name != "hooks" && slices.Contains(topLevelKeys(), name):
+			// Right key, wrong place: indented under hooks:. The list of
+			// every event would not say so.
+			cfg.warnKey("hooks."+name, "", "unknown hook event '"+name+"' in hooks: config — '"+name+
+				"' is a top-level key, not an event: move it out of hooks: to the left margin, beside hooks:")
 			continue
 		case !known:
 			cfg.warnKey("hooks."+name, "", cfg.unknownEvent(name, protocol.UnknownEventMessage))

@@ -158,8 +158,14 @@ func (cfg *Config) parseExample(e *Entry, key string, n *yaml.Node) Example {
 		// The one tool the entry's matcher names: {args: …, expect: …}.
 		ex.Tool = e.Matcher
 	}
-	if !ok || ex.Tool == "" {
+	switch {
+	case !ok:
 		ex.Invalid = ".tool must be the tool name, e.g. tool: terminal"
+		return ex
+	case ex.Tool == "":
+		// Left out, and the matcher names no one tool (or is misspelt and
+		// so absent): say which key is missing and when it may be.
+		ex.Invalid = ".tool is missing: name the tool, e.g. tool: terminal (it may be left out only when the entry's matcher names one tool)"
 		return ex
 	}
 	if a := pyyaml.MappingGet(n, "args"); a != nil && !(a.Kind == yaml.ScalarNode && a.Tag == "!!null") {

@@ -37,7 +37,13 @@ func TestParseExamples(t *testing.T) {
 		{name: "unknown expect", event: "pre_tool_call", yaml: []string{`examples: [{tool: terminal, expect: deny}]`},
 			want:    []Example{{Tool: "terminal", Args: map[string]any{}, Invalid: `.expect must be one of block, ask, allow, none, rewrite, context; got "deny"`}},
 			warning: `hooks.pre_tool_call[0].examples[0].expect must be one of block, ask, allow, none, rewrite, context; got "deny"`},
+		// A missing tool is said to be missing, with when it may be left
+		// out: a newcomer whose matcher was misspelt (matchr) read "must be
+		// the tool name" about a key they never wrote.
 		{name: "missing tool", event: "pre_tool_call", yaml: []string{`examples: [{args: {command: ls}, expect: none}]`},
+			want:    []Example{{Args: map[string]any{}, Invalid: ".tool is missing: name the tool, e.g. tool: terminal (it may be left out only when the entry's matcher names one tool)"}},
+			warning: ".tool is missing: name the tool, e.g. tool: terminal (it may be left out only when the entry's matcher names one tool)"},
+		{name: "tool not a string", event: "pre_tool_call", yaml: []string{`examples: [{tool: [terminal], expect: none}]`},
 			want:    []Example{{Args: map[string]any{}, Invalid: ".tool must be the tool name, e.g. tool: terminal"}},
 			warning: ".tool must be the tool name"},
 		{name: "args not a mapping", event: "pre_tool_call", yaml: []string{`examples: [{tool: terminal, args: "ls", expect: none}]`},

@@ -1,10 +1,13 @@
 package hookconfig
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
 
 	"gopkg.in/yaml.v3"
@@ -117,6 +120,12 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 			limit = MaxProjectEntries
 		}
 		if err != nil {
+			// The path once, then the reason (not Go's "open P: ..."),
+			// and for a relative name the folder it was read from.
+			err = fsutil.WithoutPath(p, err)
+			if errors.Is(err, fs.ErrNotExist) && !filepath.IsAbs(inc.name) && !strings.HasPrefix(inc.name, "~") {
+				err = fmt.Errorf("%w (a relative path is read from the config's folder, %s)", err, filepath.Dir(cfg.Path))
+			}
 			return at(err)
 		}
 		sub, err := parseConfig(data, p, limit)

@@ -213,7 +213,7 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 			}
 			r.add(CheckOK, "allowlisted (approved "+at+")")
 		default:
-			r.add(CheckFail, "not allowlisted — hook will NOT fire at runtime (run with --accept-hooks once, or: "+hint+")")
+			r.add(CheckFail, "not allowlisted — hook will NOT fire at runtime ("+notApprovedFix(e, hint)+")")
 			switch {
 			case e.FailClosed && e.Scope.Global() && e.Event.FailsClosed():
 				r.add(CheckFail, "fail_closed guard not approved: every "+e.Event.Name+" it matches is refused until you review it and run: "+hint)
@@ -238,7 +238,7 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 			case consent.DriftHash:
 				r.add(CheckFail, st.Drift.Message()+" — hook will NOT fire until re-approved: "+hint)
 			case consent.DriftNone:
-				r.add(CheckOK, "script unchanged since approval")
+				r.add(CheckOK, unchangedText(e))
 			}
 		}
 		switch {

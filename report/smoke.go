@@ -36,6 +36,7 @@ func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
 	switch {
 	case rep.TimedOut:
 		r.add(CheckFail, "timed out after "+elapsed+"s on synthetic payload (timeout="+e.TimeoutSeconds()+"s)")
+		r.add(CheckInfo, "if it needs longer, raise timeout: in its entry (seconds); to see where it waits, run it alone: "+testCommand(e.DeclaredAs, e.Matcher))
 	case rep.Error != "":
 		r.add(CheckFail, "execution error: "+rep.Error)
 	case stdout == "" && decided(rep.Contribution):
@@ -94,4 +95,22 @@ func smokeRule(r *DoctorResult, rep *protocol.HookReport) {
 		return
 	}
 	r.add(CheckOK, "evaluated on the synthetic payload ("+elapsed+"s)")
+}
+
+// testCommand is the test command that fires event with the one tool a
+// matcher names (terminal, Bash), or the event's own synthetic tool when
+// the matcher is a pattern: doctor's next step for a hook it could not
+// finish. Only plain names are put on the command line, so nothing in it
+// needs quoting.
+func testCommand(event, matcher string) string {
+	cmd := "hermes-hooks test " + event
+	if matcher == "" {
+		return cmd
+	}
+	for _, c := range matcher {
+		if !(c == '_' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return cmd
+		}
+	}
+	return cmd + " --for-tool " + matcher
 }

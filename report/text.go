@@ -292,6 +292,31 @@ func PrintTextOnly(w io.Writer, event, command, why string, refused bool) {
 // approveHint is what approves e again: the approve command, or for a
 // bundle's hook (approved by its signature, never by approve) reinstalling
 // the bundle.
+// unchangedText is doctor's line for an approved hook that still is what
+// was approved, naming what was compared: a rule or an endpoint has no
+// script, and "script unchanged" sent people looking for one.
+func unchangedText(e *hookconfig.Entry) string {
+	switch {
+	case e.Rule() != nil:
+		return "rule unchanged since approval (its expression, decision and message)"
+	case !e.RunsCommand():
+		return "unchanged since approval (its URL and what it sends)"
+	}
+	return "script unchanged since approval"
+}
+
+// notApprovedFix is what doctor tells a person to do about a hook nobody
+// approved. --accept-hooks (like HERMES_ACCEPT_HOOKS and
+// hooks_auto_accept) approves only the hooks of one's own config files: a
+// repository's are approved for that repository, after the review
+// approve --project shows.
+func notApprovedFix(e *hookconfig.Entry, hint string) string {
+	if !e.Scope.Global() && e.Scope.Bundle == "" {
+		return "a repository's hooks: review them, then run hermes-hooks approve --project"
+	}
+	return "run with --accept-hooks once, or: " + hint
+}
+
 func approveHint(e *hookconfig.Entry) string {
 	if e.Scope.Bundle != "" {
 		return "reinstall its bundle (hermes-hooks bundle install FILE)"

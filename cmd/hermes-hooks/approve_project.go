@@ -45,8 +45,12 @@ func runApproveProject(a *app, args []string, o approveOptions) error {
 		if o.json {
 			return writeJSON(a.Out, map[string]any{"project": root, "hooks": hooks, "results": []any{}, "approved": 0, "refused": 0})
 		}
-		fmt.Fprintf(a.Out, "No hooks declared by the project at %s (no %s, and no agent hook file hermes-hooks reads there) — nothing to approve.\n",
-			show(root), hookconfig.ProjectHooksFile)
+		// Said so that it holds right after install, whose entries in an
+		// agent's hook file run hermes-hooks and declare no hook: the
+		// newcomer is told where a repository's hooks go.
+		fmt.Fprintf(a.Out, "No hooks declared by the project at %s — nothing to approve.\n", show(root))
+		fmt.Fprintf(a.Out, "A repository declares its hooks in %s (or in an agent's hook file); the entries install writes only run hermes-hooks.\n",
+			hookconfig.ProjectHooksFile)
 		return nil
 	}
 	if !o.json {

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"os"
+
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
@@ -35,6 +38,9 @@ Errors are things written that are ignored, changed or cannot run (a
 misspelt fail_closed turns a guard's protection off); warnings are things
 that still mean what they say, only less (a timeout clamped to the maximum).
 
+--json: {problems, errors, warnings, valid, files}; files is how many config
+files were read (0: there was nothing to check).
+
 Exit status: 1 when there is an error, 0 otherwise (warnings included).`,
 		Example: `  hermes-hooks validate
   hermes-hooks validate --config ./hooks.yaml
@@ -65,6 +71,7 @@ func runValidate(a *app, o validateOptions) error {
 	var problems []report.Problem
 	var managed *report.ManagedInfo
 	files := 0
+	missing := "" // the config file, when no file at all was read
 	if a.ConfigPath != "" {
 		if p, missing := report.MissingConfig(a.ConfigPath); missing {
 			problems = append(problems, p)
@@ -76,7 +83,16 @@ func runValidate(a *app, o validateOptions) error {
 			problems = append(problems, report.LoadProblem(err))
 		} else {
 			problems = report.Validate(cfg, cli.Cwd(), a.allowlistQuiet())
-			files = 1 + len(cfg.AgentHookFiles()) + len(cfg.ProjectFiles) + len(cfg.Managed.Files) + len(cfg.RuleFiles) + len(cfg.BundleFiles)
+			files = len(cfg.AgentHookFiles()) + len(cfg.ProjectFiles) + len(cfg.Managed.Files) + len(cfg.RuleFiles) + len(cfg.BundleFiles)
+			// The config file counts when it is there: before it exists
+			// (a newcomer's first validate) nothing was checked, and
+			// "no problems in 1 config file" said otherwise.
+			path, _ := a.Config()
+			if _, err := os.Stat(path); err == nil {
+				files++
+			} else if files == 0 {
+				missing = path
+			}
 			managed = report.NewManagedInfo(cfg)
 			if !o.json {
 				report.PrintManaged(a.Out, cfg)
@@ -88,13 +104,15 @@ func runValidate(a *app, o validateOptions) error {
 		if problems == nil {
 			problems = []report.Problem{}
 		}
-		out := map[string]any{"problems": problems, "errors": errs, "warnings": len(problems) - errs, "valid": errs == 0}
+		out := map[string]any{"problems": problems, "errors": errs, "warnings": len(problems) - errs, "valid": errs == 0, "files": files}
 		if managed != nil {
 			out["managed"] = managed
 		}
 		if err := writeJSON(a.Out, out); err != nil {
 			return err
 		}
+	} else if missing != "" && len(problems) == 0 {
+		fmt.Fprintf(a.Out, "✓ nothing to check: no config file (%s does not exist yet).\n", show(missing))
 	} else {
 		report.PrintProblems(a.Out, problems, errs, files)
 	}

@@ -79,8 +79,28 @@ func (a *App) Config() (string, error) {
 
 // LoadConfig reads the config, the agents' hook files and the project's
 // .hermes/hooks.yaml (found from the working directory), printing every
-// warning on stderr.
-func (a *App) LoadConfig() (*hookconfig.Config, error) { return a.LoadConfigFor(Cwd()) }
+// warning on stderr, and then, when any is a problem, where validate shows
+// them: a warning names a key path, not its file and line. For the verbs
+// people run; dispatch and hook keep Hermes' lines alone.
+func (a *App) LoadConfig() (*hookconfig.Config, error) {
+	cfg, err := a.LoadConfigFor(Cwd())
+	if err != nil {
+		return nil, err
+	}
+	problems := 0
+	for _, w := range cfg.Warnings {
+		if !w.Minor {
+			problems++
+		}
+	}
+	switch {
+	case problems == 1:
+		fmt.Fprintf(a.Err, "hermes-hooks: hint: 1 config problem: hermes-hooks validate shows it with its file and line\n")
+	case problems > 1:
+		fmt.Fprintf(a.Err, "hermes-hooks: hint: %d config problems: hermes-hooks validate shows each with its file and line\n", problems)
+	}
+	return cfg, nil
+}
 
 // LoadConfigQuiet is LoadConfig without printing the warnings: the caller
 // reports them (validate).

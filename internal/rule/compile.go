@@ -16,6 +16,7 @@ import (
 	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
@@ -132,7 +133,7 @@ func compileWith(src string, plain bool) (prog *vm.Program, steps bool, err erro
 func asError(err error) error {
 	var fe *file.Error
 	if errors.As(err, &fe) {
-		return &Error{Line: fe.Line, Column: fe.Column + 1, Msg: safeMsg(ruleWords(fe.Message))}
+		return &Error{Line: fe.Line, Column: fe.Column + 1, Msg: safeMsg(withOperator(ruleWords(fe.Message)))}
 	}
 	return &Error{Msg: safeMsg(ruleWords(err.Error()))}
 }
@@ -142,6 +143,26 @@ func asError(err error) error {
 // of megabytes costs no more than its first few hundred characters.
 func safeMsg(msg string) string {
 	return textutil.Truncate(termsafe.Escape(textutil.CutRunes(msg, maxErrorRunes+1)), maxErrorRunes)
+}
+
+// operators are the rule language's word operators: a misspelt one
+// (matchs) is a name expr cannot place where an operator goes.
+var operators = []string{"matches", "contains", "startsWith", "endsWith", "in", "not", "and", "or"}
+
+// withOperator adds the operator a misspelt word most likely meant to
+// expr's `unexpected token Identifier("matchs")`, which names no fix.
+func withOperator(msg string) string {
+	word, ok := strings.CutPrefix(msg, `unexpected token Identifier("`)
+	if !ok {
+		return msg
+	}
+	if word, ok = strings.CutSuffix(word, `")`); !ok {
+		return msg
+	}
+	if op := suggest.Closest(word, operators); op != "" {
+		return msg + " — did you mean " + op + "?"
+	}
+	return msg
 }
 
 // ruleWords words a Go type assertion that failed inside expr's VM (a

@@ -1,0 +1,2 @@
+#!/bin/sh
+cat > /work/main/got.json
