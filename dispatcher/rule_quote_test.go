@@ -56,7 +56,7 @@ func TestRuleSpecPinsTheID(t *testing.T) {
 // (an http or opa hook's Spec pins what it sends, not the answer).
 func TestSpecKindsDistinct(t *testing.T) {
 	const rulePrefix = "rule\n"
-	if s := ruleSpec(&hookconfig.RuleSpec{Source: "true", Decision: "block", Message: "m"}); s[:len(rulePrefix)] != rulePrefix {
+	if s := ruleSpec(&hookconfig.RuleSpec{Source: "true", Decision: "block", Message: "m"}, false); s[:len(rulePrefix)] != rulePrefix {
 		t.Fatalf("ruleSpec = %q: consent no longer knows it for a rule", s)
 	}
 	for _, s := range []string{
