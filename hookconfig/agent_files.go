@@ -269,7 +269,8 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 			// Ours (`hermes-hooks install AGENT` put it there): set apart
 			// by parseAgentFileOwn.
 			e.ownLine = a.IsOwnLine(e.Text())
-			e.FileOf, e.RunBy, e.ProjectDir = a.Name, a.RunsItself(path), projectDir
+			typ, isStr := h["type"].(string)
+			e.FileOf, e.RunBy, e.ProjectDir = a.Name, runByOf(e, a.RunsItself(path), !isStr || flatTypes[typ]), projectDir
 			if projectDir != "" {
 				e.Scope = projectScope(projectDir, path)
 			}
@@ -281,17 +282,31 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 
 // parseFlatHandler reads one hook of a flat hook file into an entry
 // carrying the agent's codec.
+//
+// One it skips that asks to fail closed is an unreadable guard
+// (unreadableGuard).
 func (cfg *Config) parseFlatHandler(ev *protocol.Event, name, path string, index int, h map[string]any, codec protocol.Codec, source string) *Entry {
-	typ, isStr := h["type"].(string)
-	if _, present := h["type"]; present && !isStr {
-		cfg.warn(path, ".type must be a string; skipped")
-		return nil
-	}
 	// What the entry is is the file's business: a dialect or priority
 	// key would make it something the agent never runs.
 	h = maps.Clone(h)
 	delete(h, "dialect")
 	delete(h, "priority")
+	return cfg.readOrGuard(skipped{ev: ev, declared: name, path: path, index: index, node: toNode(h),
+		dialect: codec.Dialect(), codec: codec, source: source},
+		func() *Entry { return cfg.readFlatHandler(ev, name, path, index, h, codec, source) })
+}
+
+// flatTypes are the handler types of a flat hook file hermes-hooks knows.
+var flatTypes = map[string]bool{"": true, TypeCommand: true, "prompt": true}
+
+// readFlatHandler is parseFlatHandler without the guard: nil for a hook
+// it skips.
+func (cfg *Config) readFlatHandler(ev *protocol.Event, name, path string, index int, h map[string]any, codec protocol.Codec, source string) *Entry {
+	typ, isStr := h["type"].(string)
+	if _, present := h["type"]; present && !isStr {
+		cfg.warn(path, ".type must be a string; skipped")
+		return nil
+	}
 	var unsupported *UnsupportedSpec
 	switch typ {
 	case "", TypeCommand:

@@ -18,7 +18,18 @@ import (
 // client (prompt, agent, mcp_tool). Those are kept, marked Unsupported, so
 // that list shows them and a PreToolUse guard among them is never skipped
 // silently. matcher is the group's.
+//
+// One it skips (an unknown type, no command …) that asks to fail closed is
+// an unreadable guard (unreadableGuard).
 func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, index int, h *yaml.Node, matcher, source string) *Entry {
+	return cfg.readOrGuard(skipped{ev: ev, declared: name, path: path, index: index, node: h, dialect: protocol.Claude,
+		source: source, matcher: matcher, handler: true},
+		func() *Entry { return cfg.readClaudeHandler(ev, name, path, index, h, matcher, source) })
+}
+
+// readClaudeHandler is parseClaudeHandler without the guard: nil for a
+// handler it skips.
+func (cfg *Config) readClaudeHandler(ev *protocol.Event, name, path string, index int, h *yaml.Node, matcher, source string) *Entry {
 	typ := TypeCommand
 	if t := pyyaml.MappingGet(h, "type"); t != nil {
 		if t.Kind != yaml.ScalarNode || t.Tag != "!!str" {

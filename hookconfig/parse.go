@@ -231,11 +231,8 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 			} else if item.Kind == yaml.MappingNode {
 				cfg.ruleKeysElsewhere(path, item)
 			}
-			warned := len(cfg.Warnings)
-			e := parse(ev, name, path, j, item, dialect, nil, source)
-			if e == nil {
-				e = cfg.unreadableGuard(ev, name, path, j, item, dialect, source, warned)
-			}
+			e := cfg.readOrGuard(skipped{ev: ev, declared: name, path: path, index: j, node: item, dialect: dialect, source: source},
+				func() *Entry { return parse(ev, name, path, j, item, dialect, nil, source) })
 			if e != nil {
 				cfg.Entries = append(cfg.Entries, e)
 			}
@@ -244,17 +241,19 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 }
 
 func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, index int, group *yaml.Node, source string) {
-	matcher := ""
+	matcher, broken := "", -1
 	if m := pyyaml.MappingGet(group, "matcher"); m != nil && m.Kind == yaml.ScalarNode && m.Tag == "!!str" {
 		matcher = m.Value
 	} else if m != nil && !(m.Kind == yaml.ScalarNode && m.Tag == "!!null") {
+		broken = len(cfg.Warnings)
 		cfg.warn(path, ".matcher must be a string; this group is ignored, as in Claude Code")
-		return
 	}
 	cfg.nearKeys(group, path, claudeGroupKeys)
 	handlers := pyyaml.Deref(pyyaml.MappingGet(group, "hooks"))
 	if handlers.Kind != yaml.SequenceNode {
-		cfg.warn(path, ".hooks must be a list of handlers; got "+pyyaml.Type(handlers))
+		if broken < 0 {
+			cfg.warn(path, ".hooks must be a list of handlers; got "+pyyaml.Type(handlers))
+		}
 		return
 	}
 	for k, h := range handlers.Content {
@@ -271,7 +270,17 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 			continue
 		}
 		cfg.nearKeys(h, hp, claudeHandlerKeys())
-		if e := cfg.parseClaudeHandler(ev, name, hp, index, h, matcher, source); e != nil {
+		var e *Entry
+		if broken >= 0 {
+			// What the group was meant to select is unknown: a handler
+			// of it that asks to fail closed blocks every call of the
+			// event (docs/config.md).
+			e = cfg.unreadableGuard(skipped{ev: ev, declared: name, path: hp, why: path, index: index, node: h,
+				dialect: protocol.Claude, source: source, handler: true}, broken)
+		} else {
+			e = cfg.parseClaudeHandler(ev, name, hp, index, h, matcher, source)
+		}
+		if e != nil {
 			cfg.Entries = append(cfg.Entries, e)
 		}
 	}
