@@ -171,3 +171,53 @@ func TestUnreadableClaudeShapedGuard(t *testing.T) {
 		})
 	}
 }
+
+// TestRepositoryUnreadableGuardsNeedApproval (attack): a hostile
+// repository cannot use an unreadable handler to block calls without the
+// user's approval, in whatever shape or file it writes one: each it
+// declares is approved per repository, like its hooks.
+func TestRepositoryUnreadableGuardsNeedApproval(t *testing.T) {
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "repo")
+	const handlers = `[{"comand":"x","onFailure":"block"},{"type":7,"command":"x","onFailure":"block"},` +
+		`{"type":"frob","command":"x","fail_closed":true},{"type":"http","onFailure":"block"},{"command":["x"],"failClosed":true}]`
+	writeFiles(t, dir, map[string]string{
+		"repo/.git/HEAD": "ref: refs/heads/main\n",
+		"repo/.hermes/hooks.yaml": "claude_settings: [.claude/settings.json, elsewhere.json]\ncursor_hooks: [.cursor/hooks.json]\n" +
+			"hooks:\n  pre_tool_call:\n    - comand: x\n      fail_closed: true\n  PreToolUse:\n" +
+			"    - matcher: Bash\n      hooks: " + handlers + "\n    - matcher: [Bash]\n      hooks: " + handlers + "\n",
+		"repo/.claude/settings.json": `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":` + handlers + `},{"matcher":{},"hooks":` + handlers + `}]}}`,
+		"repo/elsewhere.json":        `{"hooks":{"PreToolUse":[{"hooks":` + handlers + `}]}}`,
+		"repo/.cursor/hooks.json":    `{"version":1,"hooks":{"beforeShellExecution":` + handlers + `}}`,
+		"home/config.yaml":           "",
+	})
+	cfg, err := Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{ProjectDir: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range cfg.Entries {
+		if !e.Unreadable() {
+			continue
+		}
+		n++
+		if !e.NeedsApproval() || e.Scope.Project == "" {
+			t.Errorf("%s (%s) runs without approval: scope %+v", e.Text(), e.Source, e.Scope)
+		}
+	}
+	// 1 Hermes entry; 5 handlers in each of 2 YAML groups, 2 settings
+	// groups, the file elsewhere and the Cursor file.
+	if want := 1 + 5*6; n != want {
+		t.Errorf("%d unreadable guards, want %d: one vanished", n, want)
+	}
+}
+
+// checkUnreadable is the fuzzers' check of an unreadable guard: it asks to
+// fail closed, runs synchronously on every firing it matches, and says
+// why it cannot be read.
+func checkUnreadable(t *testing.T, e *Entry) {
+	t.Helper()
+	if e.Unreadable() && (!e.FailClosed || e.Async || e.Once || !strings.HasPrefix(e.CannotRun(), "cannot be read: ")) {
+		t.Fatalf("bad unreadable guard %+v", e)
+	}
+}
