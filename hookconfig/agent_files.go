@@ -291,7 +291,7 @@ func (cfg *Config) parseFlatHandler(ev *protocol.Event, name, path string, index
 	h = maps.Clone(h)
 	delete(h, "dialect")
 	delete(h, "priority")
-	return cfg.readOrGuard(skipped{ev: ev, declared: name, path: path, index: index, node: toNode(h),
+	return cfg.readOrGuard(skipped{ev: ev, declared: name, path: path, index: index, raw: h,
 		dialect: codec.Dialect(), codec: codec, source: source},
 		func() *Entry { return cfg.readFlatHandler(ev, name, path, index, h, codec, source) })
 }
@@ -314,6 +314,7 @@ func (cfg *Config) readFlatHandler(ev *protocol.Event, name, path string, index 
 		p, _ := h["prompt"].(string)
 		unsupported = &UnsupportedSpec{Type: typ, Why: "a prompt handler: it needs a model",
 			Text: strings.TrimSpace("prompt: " + textutil.Truncate(strings.Join(strings.Fields(p), " "), 60))}
+		h = maps.Clone(h)               // the guard's reading (raw) keeps the file's
 		h["command"] = unsupported.Text // parseEntry reads a command
 	default:
 		cfg.warn(path, " has unknown type '"+typ+"'; skipped")

@@ -35,9 +35,11 @@ type skipped struct {
 	path, why string
 	index     int
 	node      *yaml.Node
-	dialect   protocol.Dialect
-	codec     protocol.Codec
-	source    string
+	// raw is a JSON handler, made the node only when it was skipped.
+	raw     map[string]any
+	dialect protocol.Dialect
+	codec   protocol.Codec
+	source  string
 	// matcher is its group's, for a handler without one of its own.
 	matcher string
 	// handler: a Claude Code handler, whose own options (async; stop
@@ -61,6 +63,9 @@ type skipped struct {
 // caller gives it the scope of its file, as any entry of that file.
 func (cfg *Config) unreadableGuard(s skipped, from int) *Entry {
 	n := s.node
+	if n == nil && s.raw != nil {
+		n = toNode(s.raw)
+	}
 	if n == nil || n.Kind != yaml.MappingNode || from >= len(cfg.Warnings) {
 		return nil
 	}
