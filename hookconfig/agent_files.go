@@ -248,9 +248,16 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 			continue
 		}
 		list, ok := hooks[name].([]any)
+		lone := -1
 		if !ok {
+			lone = len(cfg.Warnings)
 			warn("hooks."+name, "must be a list of hooks; skipped")
-			continue
+			if _, isObject := hooks[name].(map[string]any); !isObject {
+				continue
+			}
+			// One hook, not a list of them: skipped, but a guard stands
+			// (loneGuards).
+			list = []any{hooks[name]}
 		}
 		for i, item := range list {
 			if !cfg.admit(path) {
@@ -262,7 +269,14 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 				warn(hpath, "must be an object; skipped")
 				continue
 			}
-			e := cfg.parseFlatHandler(ev, name, path+": "+hpath, i, h, a.Source.Codec, path)
+			var e *Entry
+			if lone >= 0 {
+				at := path + ": hooks." + name
+				e = cfg.unreadableGuard(skipped{ev: ev, declared: name, path: at, index: i, raw: h,
+					dialect: a.Source.Codec.Dialect(), codec: a.Source.Codec, source: path}, lone)
+			} else {
+				e = cfg.parseFlatHandler(ev, name, path+": "+hpath, i, h, a.Source.Codec, path)
+			}
 			if e == nil {
 				continue
 			}

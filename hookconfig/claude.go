@@ -70,11 +70,17 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 		}
 		groups, ok := hooks[name].([]any)
 		if !ok {
+			lone := &brokenGroup{at: f.path + ": hooks." + name, from: len(f.cfg.Warnings), keepMatcher: true}
 			f.warn("hooks."+name, "must be a list of matcher groups, [{\"matcher\": …, \"hooks\": [{\"type\": \"command\", \"command\": …}]}], not "+jsonKind(hooks[name])+"; skipped")
+			if _, isObject := hooks[name].(map[string]any); isObject {
+				// One group, not a list of them: skipped whole, but a
+				// guard in it stands (loneGuards).
+				f.group(ev, name, 0, hooks[name], lone)
+			}
 			continue
 		}
 		for gi, g := range groups {
-			f.group(ev, name, gi, g)
+			f.group(ev, name, gi, g, nil)
 		}
 	}
 	return f.cfg.Entries, f.cfg.Warnings, nil
@@ -112,8 +118,9 @@ func (f *shapedFile) unknownKeys(p string, obj map[string]any, known []string) {
 }
 
 // group reads the gi-th matcher group (or, in a file that allows them,
-// flat entry) of the event name.
-func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any) {
+// flat entry) of the event name; of a broken one (lone: written alone, not
+// in a list), only its unreadable guards.
+func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any, lone *brokenGroup) {
 	gpath := fmt.Sprintf("hooks.%s[%d]", name, gi)
 	group, ok := g.(map[string]any)
 	if !ok {
@@ -124,7 +131,7 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any) {
 		f.unknownKeys(gpath, group, claudeGroupKeys)
 	}
 	matcher, isString := group["matcher"].(string)
-	var broken *brokenGroup
+	broken := lone
 	if raw, present := group["matcher"]; present && raw != nil && !isString {
 		// Claude Code ignores a group whose matcher is not a string;
 		// running it for every tool instead would widen a hook far beyond
@@ -144,7 +151,7 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any) {
 		matcher = f.shape.Source.Matcher(name, matcher)
 	}
 	if !ok {
-		if broken == nil {
+		if broken == nil { // else skipped whole, and said so
 			f.warn(gpath, ".hooks must be a list of handlers; skipped")
 		}
 		return
@@ -168,6 +175,9 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any) {
 type brokenGroup struct {
 	at   string
 	from int
+	// keepMatcher: the group's matcher is a string, and selects its calls
+	// (a group written alone).
+	keepMatcher bool
 }
 
 // handler reads one handler of a group (index gi) into an entry; of a
@@ -193,8 +203,12 @@ func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath stri
 	}
 	var e *Entry
 	if broken != nil {
+		kept := ""
+		if broken.keepMatcher {
+			kept = matcher
+		}
 		e = f.cfg.unreadableGuard(skipped{ev: ev, declared: name, path: f.path + ": " + hpath, why: broken.at, index: gi,
-			node: toNode(handler), dialect: protocol.Claude, source: f.path, handler: true}, broken.from)
+			node: toNode(handler), dialect: protocol.Claude, source: f.path, matcher: kept, handler: true}, broken.from)
 	} else {
 		e = f.cfg.parseClaudeHandler(ev, name, f.path+": "+hpath, gi, toNode(handler), matcher, f.path)
 	}

@@ -195,7 +195,9 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 		case val.Kind == yaml.ScalarNode && val.Tag == "!!null":
 			continue
 		case val.Kind != yaml.SequenceNode:
+			from := len(cfg.Warnings)
 			cfg.warnKey("hooks."+name, "", "hooks."+name+" must be a list of hook definitions; got "+pyyaml.Type(val))
+			cfg.loneGuards(ev, name, val, source, from)
 			continue
 		}
 		dialect := protocol.Hermes

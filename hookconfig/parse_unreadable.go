@@ -1,6 +1,7 @@
 package hookconfig
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -96,14 +97,15 @@ func (cfg *Config) unreadableGuard(s skipped, from int) *Entry {
 	}
 	var why []string
 	for _, w := range cfg.Warnings[from:] {
-		if !strings.HasPrefix(w.Path, at) {
-			continue
+		switch {
+		case w.Path == "" && strings.HasPrefix(w.Key, at):
+			why = append(why, w.Message) // Hermes' wording names the key
+		case w.Path == "" || !strings.HasPrefix(w.Path, at):
+		case strings.HasPrefix(w.Message, ".") || strings.HasPrefix(w.Message, " "):
+			why = append(why, strings.TrimSpace(strings.TrimPrefix(w.Path, file)+w.Message))
+		default: // a message that does not go on from its path
+			why = append(why, strings.TrimPrefix(w.Path, file)+": "+w.Message)
 		}
-		sep := ""
-		if !strings.HasPrefix(w.Message, ".") && !strings.HasPrefix(w.Message, " ") {
-			sep = ": " // a message that does not go on from its path
-		}
-		why = append(why, strings.TrimSpace(strings.TrimPrefix(w.Path, file)+sep+w.Message))
 	}
 	if len(why) == 0 {
 		return nil
@@ -144,4 +146,41 @@ func runByOf(e *Entry, runBy string, knownType bool) string {
 		return ""
 	}
 	return runBy
+}
+
+// loneGuards reads an event's hooks written as one mapping (val) — one
+// entry, or one Claude Code group — rather than a list of them: Hermes
+// skips it whole (the warnings from on say so), and a guard in it went
+// unasked. Each part of it that asks to fail closed stands as an
+// unreadable guard; a group's matcher, when it is a string, is kept.
+func (cfg *Config) loneGuards(ev *protocol.Event, name string, val *yaml.Node, source string, from int) {
+	path := "hooks." + name
+	if val.Kind != yaml.MappingNode || !cfg.keysOnce(val, path, nil) {
+		return
+	}
+	dialect := protocol.Hermes
+	if protocol.IsClaudeName(name) {
+		dialect = protocol.Claude
+	}
+	add := func(e *Entry) {
+		if e != nil && cfg.admit(source) {
+			cfg.Entries = append(cfg.Entries, e)
+		}
+	}
+	handlers := pyyaml.MappingGet(val, "hooks")
+	if handlers != nil {
+		handlers = pyyaml.Deref(handlers)
+	}
+	if pyyaml.MappingGet(val, "command") != nil || handlers == nil || handlers.Kind != yaml.SequenceNode {
+		add(cfg.unreadableGuard(skipped{ev: ev, declared: name, path: path, node: val, dialect: dialect, source: source}, from))
+		return
+	}
+	matcher, _ := strOf(val, "matcher")
+	for k, h := range handlers.Content {
+		hp := fmt.Sprintf("%s.hooks[%d]", path, k)
+		if h = pyyaml.Deref(h); cfg.keysOnce(h, hp, nil) {
+			add(cfg.unreadableGuard(skipped{ev: ev, declared: name, path: hp, why: path, node: h, dialect: protocol.Claude,
+				source: source, matcher: matcher, handler: true}, from))
+		}
+	}
 }

@@ -139,6 +139,26 @@ func TestUnreadableClaudeShapedGuard(t *testing.T) {
 			want: []guardView{{"beforeShellExecution", "", true, ""}}, why: ".type must be a string"},
 		{name: "cursor stop", kind: "cursor", path: cursorProject,
 			data: `{"version":1,"hooks":{"stop":[{"comand":"./g.sh","failClosed":true}]}}`},
+		{name: "cursor lone hook", kind: "cursor", path: cursorProject,
+			data: `{"version":1,"hooks":{"beforeShellExecution":{"command":"./g.sh","failClosed":true}}}`,
+			want: []guardView{{"beforeShellExecution", "", true, ""}}, why: "must be a list"},
+
+		// An event's hooks written as one entry or group, not a list of
+		// them: skipped whole, but a guard in it stands.
+		{name: "yaml lone entry", kind: "yaml", path: yamlPath,
+			data: "hooks:\n  pre_tool_call:\n    command: ./g.sh\n    matcher: terminal\n    fail_closed: true\n",
+			want: []guardView{{"pre_tool_call", "terminal", false, ""}}, why: "must be a list"},
+		{name: "yaml lone group", kind: "yaml", path: yamlPath,
+			data: "hooks:\n  PreToolUse:\n    matcher: Bash\n    hooks:\n      - command: ./g.sh\n        onFailure: block\n      - command: ./h.sh\n",
+			want: []guardView{{"PreToolUse", "Bash", false, ""}}, why: "must be a list"},
+		{name: "yaml lone open", kind: "yaml", path: yamlPath,
+			data: "hooks:\n  pre_tool_call:\n    command: ./g.sh\n"},
+		{name: "settings lone group", kind: "claude", path: project,
+			data: `{"hooks":{"PreToolUse":{"matcher":"Bash","hooks":[{"command":"./g.sh","onFailure":"block"},{"command":"./h.sh"}]}}}`,
+			want: []guardView{{"PreToolUse", "Bash", true, ""}}, why: "must be a list"},
+		{name: "settings once", kind: "claude", path: project,
+			data: group("PreToolUse", `"Bash"`, `{"comand":"./g.sh","once":true,"onFailure":"block"}`),
+			want: []guardView{{"PreToolUse", "Bash", true, ""}}, why: "command"},
 		{name: "cursor open", kind: "cursor", path: cursorProject,
 			data: `{"version":1,"hooks":{"beforeShellExecution":[{"comand":"./g.sh"}]}}`},
 	} {
@@ -183,11 +203,12 @@ func TestRepositoryUnreadableGuardsNeedApproval(t *testing.T) {
 		`{"type":"frob","command":"x","fail_closed":true},{"type":"http","onFailure":"block"},{"command":["x"],"failClosed":true}]`
 	writeFiles(t, dir, map[string]string{
 		"repo/.git/HEAD": "ref: refs/heads/main\n",
-		"repo/.hermes/hooks.yaml": "claude_settings: [.claude/settings.json, elsewhere.json]\ncursor_hooks: [.cursor/hooks.json]\n" +
+		"repo/.hermes/hooks.yaml": "claude_settings: [.claude/settings.json, elsewhere.json, lone.json]\ncursor_hooks: [.cursor/hooks.json]\n" +
 			"hooks:\n  pre_tool_call:\n    - comand: x\n      fail_closed: true\n  PreToolUse:\n" +
 			"    - matcher: Bash\n      hooks: " + handlers + "\n    - matcher: [Bash]\n      hooks: " + handlers + "\n",
 		"repo/.claude/settings.json": `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":` + handlers + `},{"matcher":{},"hooks":` + handlers + `}]}}`,
 		"repo/elsewhere.json":        `{"hooks":{"PreToolUse":[{"hooks":` + handlers + `}]}}`,
+		"repo/lone.json":             `{"hooks":{"PreToolUse":{"matcher":"Bash","hooks":` + handlers + `}}}`,
 		"repo/.cursor/hooks.json":    `{"version":1,"hooks":{"beforeShellExecution":` + handlers + `}}`,
 		"home/config.yaml":           "",
 	})
@@ -206,8 +227,8 @@ func TestRepositoryUnreadableGuardsNeedApproval(t *testing.T) {
 		}
 	}
 	// 1 Hermes entry; 5 handlers in each of 2 YAML groups, 2 settings
-	// groups, the file elsewhere and the Cursor file.
-	if want := 1 + 5*6; n != want {
+	// groups, the file elsewhere, the lone group and the Cursor file.
+	if want := 1 + 5*7; n != want {
 		t.Errorf("%d unreadable guards, want %d: one vanished", n, want)
 	}
 }
