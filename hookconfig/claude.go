@@ -141,6 +141,15 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any, lone 
 		f.warn(gpath, ".matcher must be a string; this group is ignored, as in Claude Code")
 	}
 	handlers, ok := group["hooks"].([]any)
+	if lone, isObject := group["hooks"].(map[string]any); isObject {
+		// One handler, not a list of them: skipped, but a guard stands
+		// (loneGuards).
+		if broken == nil {
+			broken = &brokenGroup{at: f.path + ": " + gpath, from: len(f.cfg.Warnings), keepMatcher: true}
+			f.warn(gpath, ".hooks must be a list of handlers; skipped")
+		}
+		handlers, ok = []any{lone}, true
+	}
 	_, grouped := group["hooks"]
 	flatEntry := f.shape.Source.FlatToo && !grouped
 	if flatEntry {

@@ -243,7 +243,9 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 }
 
 func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, index int, group *yaml.Node, source string) {
-	matcher, broken := "", -1
+	// broken: the group is skipped whole (the warnings from this index
+	// say why); only its unreadable guards stand, matching guardMatcher.
+	matcher, broken, guardMatcher := "", -1, ""
 	if m := pyyaml.MappingGet(group, "matcher"); m != nil && m.Kind == yaml.ScalarNode && m.Tag == "!!str" {
 		matcher = m.Value
 	} else if m != nil && !(m.Kind == yaml.ScalarNode && m.Tag == "!!null") {
@@ -252,13 +254,18 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 	}
 	cfg.nearKeys(group, path, claudeGroupKeys)
 	handlers := pyyaml.Deref(pyyaml.MappingGet(group, "hooks"))
+	list := handlers.Content
 	if handlers.Kind != yaml.SequenceNode {
-		if broken < 0 {
-			cfg.warn(path, ".hooks must be a list of handlers; got "+pyyaml.Type(handlers))
+		if broken >= 0 {
+			return
 		}
-		return
+		if handlers.Kind == yaml.MappingNode {
+			// One handler, not a list of them (loneGuards).
+			broken, guardMatcher, list = len(cfg.Warnings), matcher, []*yaml.Node{handlers}
+		}
+		cfg.warn(path, ".hooks must be a list of handlers; got "+pyyaml.Type(handlers))
 	}
-	for k, h := range handlers.Content {
+	for k, h := range list {
 		if !cfg.admit(source) {
 			return
 		}
@@ -274,11 +281,11 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 		cfg.nearKeys(h, hp, claudeHandlerKeys())
 		var e *Entry
 		if broken >= 0 {
-			// What the group was meant to select is unknown: a handler
-			// of it that asks to fail closed blocks every call of the
-			// event (docs/config.md).
+			// A group whose matcher is no string: what it was meant to
+			// select is unknown, so a handler of it that asks to fail
+			// closed blocks every call of the event (docs/config.md).
 			e = cfg.unreadableGuard(skipped{ev: ev, declared: name, path: hp, why: path, index: index, node: h,
-				dialect: protocol.Claude, source: source, handler: true}, broken)
+				dialect: protocol.Claude, source: source, matcher: guardMatcher, handler: true}, broken)
 		} else {
 			e = cfg.parseClaudeHandler(ev, name, hp, index, h, matcher, source)
 		}

@@ -171,12 +171,16 @@ func (cfg *Config) loneGuards(ev *protocol.Event, name string, val *yaml.Node, s
 	if handlers != nil {
 		handlers = pyyaml.Deref(handlers)
 	}
-	if pyyaml.MappingGet(val, "command") != nil || handlers == nil || handlers.Kind != yaml.SequenceNode {
+	if pyyaml.MappingGet(val, "command") != nil || handlers == nil || handlers.Kind != yaml.SequenceNode && handlers.Kind != yaml.MappingNode {
 		add(cfg.unreadableGuard(skipped{ev: ev, declared: name, path: path, node: val, dialect: dialect, source: source}, from))
 		return
 	}
 	matcher, _ := strOf(val, "matcher")
-	for k, h := range handlers.Content {
+	list := handlers.Content
+	if handlers.Kind == yaml.MappingNode {
+		list = []*yaml.Node{handlers} // one handler alone, too
+	}
+	for k, h := range list {
 		hp := fmt.Sprintf("%s.hooks[%d]", path, k)
 		if h = pyyaml.Deref(h); cfg.keysOnce(h, hp, nil) {
 			add(cfg.unreadableGuard(skipped{ev: ev, declared: name, path: hp, why: path, node: h, dialect: protocol.Claude,

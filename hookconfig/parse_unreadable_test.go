@@ -156,6 +156,15 @@ func TestUnreadableClaudeShapedGuard(t *testing.T) {
 		{name: "settings lone group", kind: "claude", path: project,
 			data: `{"hooks":{"PreToolUse":{"matcher":"Bash","hooks":[{"command":"./g.sh","onFailure":"block"},{"command":"./h.sh"}]}}}`,
 			want: []guardView{{"PreToolUse", "Bash", true, ""}}, why: "must be a list"},
+		{name: "yaml group lone handler", kind: "yaml", path: yamlPath,
+			data: "hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        command: ./g.sh\n        onFailure: block\n",
+			want: []guardView{{"PreToolUse", "Bash", false, ""}}, why: ".hooks must be a list"},
+		{name: "settings group lone handler", kind: "claude", path: project,
+			data: `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":{"command":"./g.sh","onFailure":"block"}}]}}`,
+			want: []guardView{{"PreToolUse", "Bash", true, ""}}, why: ".hooks must be a list"},
+		{name: "settings lone group lone handler", kind: "claude", path: project,
+			data: `{"hooks":{"PreToolUse":{"matcher":"Bash","hooks":{"command":"./g.sh","onFailure":"block"}}}}`,
+			want: []guardView{{"PreToolUse", "Bash", true, ""}}, why: "must be a list"},
 		{name: "settings once", kind: "claude", path: project,
 			data: group("PreToolUse", `"Bash"`, `{"comand":"./g.sh","once":true,"onFailure":"block"}`),
 			want: []guardView{{"PreToolUse", "Bash", true, ""}}, why: "command"},
@@ -203,12 +212,13 @@ func TestRepositoryUnreadableGuardsNeedApproval(t *testing.T) {
 		`{"type":"frob","command":"x","fail_closed":true},{"type":"http","onFailure":"block"},{"command":["x"],"failClosed":true}]`
 	writeFiles(t, dir, map[string]string{
 		"repo/.git/HEAD": "ref: refs/heads/main\n",
-		"repo/.hermes/hooks.yaml": "claude_settings: [.claude/settings.json, elsewhere.json, lone.json]\ncursor_hooks: [.cursor/hooks.json]\n" +
+		"repo/.hermes/hooks.yaml": "claude_settings: [.claude/settings.json, elsewhere.json, lone.json, lonehandler.json]\ncursor_hooks: [.cursor/hooks.json]\n" +
 			"hooks:\n  pre_tool_call:\n    - comand: x\n      fail_closed: true\n  PreToolUse:\n" +
 			"    - matcher: Bash\n      hooks: " + handlers + "\n    - matcher: [Bash]\n      hooks: " + handlers + "\n",
 		"repo/.claude/settings.json": `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":` + handlers + `},{"matcher":{},"hooks":` + handlers + `}]}}`,
 		"repo/elsewhere.json":        `{"hooks":{"PreToolUse":[{"hooks":` + handlers + `}]}}`,
 		"repo/lone.json":             `{"hooks":{"PreToolUse":{"matcher":"Bash","hooks":` + handlers + `}}}`,
+		"repo/lonehandler.json":      `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":{"comand":"x","onFailure":"block"}}]}}`,
 		"repo/.cursor/hooks.json":    `{"version":1,"hooks":{"beforeShellExecution":` + handlers + `}}`,
 		"home/config.yaml":           "",
 	})
@@ -227,8 +237,9 @@ func TestRepositoryUnreadableGuardsNeedApproval(t *testing.T) {
 		}
 	}
 	// 1 Hermes entry; 5 handlers in each of 2 YAML groups, 2 settings
-	// groups, the file elsewhere, the lone group and the Cursor file.
-	if want := 1 + 5*7; n != want {
+	// groups, the file elsewhere, the lone group and the Cursor file; a
+	// handler written alone.
+	if want := 1 + 5*7 + 1; n != want {
 		t.Errorf("%d unreadable guards, want %d: one vanished", n, want)
 	}
 }
