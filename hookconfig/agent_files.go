@@ -248,9 +248,16 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 			continue
 		}
 		list, ok := hooks[name].([]any)
+		lone := -1
 		if !ok {
+			lone = len(cfg.Warnings)
 			warn("hooks."+name, "must be a list of hooks; skipped")
-			continue
+			if _, isObject := hooks[name].(map[string]any); !isObject {
+				continue
+			}
+			// One hook, not a list of them: skipped, but a guard stands
+			// (loneGuards).
+			list = []any{hooks[name]}
 		}
 		for i, item := range list {
 			if !cfg.admit(path) {
@@ -262,14 +269,22 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 				warn(hpath, "must be an object; skipped")
 				continue
 			}
-			e := cfg.parseFlatHandler(ev, name, path+": "+hpath, i, h, a.Source.Codec, path)
+			var e *Entry
+			if lone >= 0 {
+				at := path + ": hooks." + name
+				e = cfg.unreadableGuard(skipped{ev: ev, declared: name, path: at, index: i, raw: h,
+					dialect: a.Source.Codec.Dialect(), codec: a.Source.Codec, source: path}, lone)
+			} else {
+				e = cfg.parseFlatHandler(ev, name, path+": "+hpath, i, h, a.Source.Codec, path)
+			}
 			if e == nil {
 				continue
 			}
 			// Ours (`hermes-hooks install AGENT` put it there): set apart
 			// by parseAgentFileOwn.
 			e.ownLine = a.IsOwnLine(e.Text())
-			e.FileOf, e.RunBy, e.ProjectDir = a.Name, a.RunsItself(path), projectDir
+			typ, isStr := h["type"].(string)
+			e.FileOf, e.RunBy, e.ProjectDir = a.Name, runByOf(e, a.RunsItself(path), !isStr || flatTypes[typ]), projectDir
 			if projectDir != "" {
 				e.Scope = projectScope(projectDir, path)
 			}
@@ -281,17 +296,31 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 
 // parseFlatHandler reads one hook of a flat hook file into an entry
 // carrying the agent's codec.
+//
+// One it skips that asks to fail closed is an unreadable guard
+// (unreadableGuard).
 func (cfg *Config) parseFlatHandler(ev *protocol.Event, name, path string, index int, h map[string]any, codec protocol.Codec, source string) *Entry {
-	typ, isStr := h["type"].(string)
-	if _, present := h["type"]; present && !isStr {
-		cfg.warn(path, ".type must be a string; skipped")
-		return nil
-	}
 	// What the entry is is the file's business: a dialect or priority
 	// key would make it something the agent never runs.
 	h = maps.Clone(h)
 	delete(h, "dialect")
 	delete(h, "priority")
+	return cfg.readOrGuard(skipped{ev: ev, declared: name, path: path, index: index, raw: h,
+		dialect: codec.Dialect(), codec: codec, source: source},
+		func() *Entry { return cfg.readFlatHandler(ev, name, path, index, h, codec, source) })
+}
+
+// flatTypes are the handler types of a flat hook file hermes-hooks knows.
+var flatTypes = map[string]bool{"": true, TypeCommand: true, "prompt": true}
+
+// readFlatHandler is parseFlatHandler without the guard: nil for a hook
+// it skips.
+func (cfg *Config) readFlatHandler(ev *protocol.Event, name, path string, index int, h map[string]any, codec protocol.Codec, source string) *Entry {
+	typ, isStr := h["type"].(string)
+	if _, present := h["type"]; present && !isStr {
+		cfg.warn(path, ".type must be a string; skipped")
+		return nil
+	}
 	var unsupported *UnsupportedSpec
 	switch typ {
 	case "", TypeCommand:
@@ -299,6 +328,7 @@ func (cfg *Config) parseFlatHandler(ev *protocol.Event, name, path string, index
 		p, _ := h["prompt"].(string)
 		unsupported = &UnsupportedSpec{Type: typ, Why: "a prompt handler: it needs a model",
 			Text: strings.TrimSpace("prompt: " + textutil.Truncate(strings.Join(strings.Fields(p), " "), 60))}
+		h = maps.Clone(h)               // the guard's reading (raw) keeps the file's
 		h["command"] = unsupported.Text // parseEntry reads a command
 	default:
 		cfg.warn(path, " has unknown type '"+typ+"'; skipped")

@@ -217,6 +217,7 @@ func TestAgentHookFilesLoad(t *testing.T) {
 func FuzzParseCodexHooks(f *testing.F) {
 	f.Add([]byte(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"x","timeout":3}]}]}}`))
 	f.Add([]byte(`{"hooks":{"Interrupt":[{"hooks":[{"type":"mcp_tool","server":"s"}]}]}}`))
+	f.Add([]byte(`{"hooks":{"PreToolUse":[{"matcher":7,"hooks":[{"command":"x","failClosed":true}]},{"hooks":[{"type":"frob","onFailure":"block","async":true}]}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzAgentFile(t, parseCodexHooks, data, protocol.Claude, "codex") })
 }
 
@@ -246,6 +247,7 @@ func FuzzParseFactorySettings(f *testing.F) {
 func FuzzParseCursorHooks(f *testing.F) {
 	f.Add([]byte(`{"version":1,"hooks":{"beforeShellExecution":[{"command":"x","timeout":1.5,"failClosed":true}]}}`))
 	f.Add([]byte(`{"hooks":{"preToolUse":[{"command":"x","matcher":"(Shell"},{"type":"prompt","prompt":7}],"stop":[1]}}`))
+	f.Add([]byte(`{"hooks":{"beforeShellExecution":[{"comand":"x","failClosed":true},{"type":1,"failClosed":true}],"stop":[{"failClosed":true}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzAgentFile(t, parseCursorFile, data, cursorDialect, "cursor") })
 }
 
@@ -268,6 +270,7 @@ func fuzzAgentFile(t *testing.T, parse func([]byte, string, int) ([]*Entry, []Wa
 		if e.Dialect != dialect || e.Text() == "" || e.FileOf != agent || e.RunBy != "" && e.RunBy != agent || e.Event == nil {
 			t.Fatalf("bad entry %+v", e)
 		}
+		checkUnreadable(t, e)
 	}
 }
 

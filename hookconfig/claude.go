@@ -70,11 +70,17 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 		}
 		groups, ok := hooks[name].([]any)
 		if !ok {
+			lone := &brokenGroup{at: f.path + ": hooks." + name, from: len(f.cfg.Warnings), keepMatcher: true}
 			f.warn("hooks."+name, "must be a list of matcher groups, [{\"matcher\": …, \"hooks\": [{\"type\": \"command\", \"command\": …}]}], not "+jsonKind(hooks[name])+"; skipped")
+			if _, isObject := hooks[name].(map[string]any); isObject {
+				// One group, not a list of them: skipped whole, but a
+				// guard in it stands (loneGuards).
+				f.group(ev, name, 0, hooks[name], lone)
+			}
 			continue
 		}
 		for gi, g := range groups {
-			f.group(ev, name, gi, g)
+			f.group(ev, name, gi, g, nil)
 		}
 	}
 	return f.cfg.Entries, f.cfg.Warnings, nil
@@ -112,8 +118,9 @@ func (f *shapedFile) unknownKeys(p string, obj map[string]any, known []string) {
 }
 
 // group reads the gi-th matcher group (or, in a file that allows them,
-// flat entry) of the event name.
-func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any) {
+// flat entry) of the event name; of a broken one (lone: written alone, not
+// in a list), only its unreadable guards.
+func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any, lone *brokenGroup) {
 	gpath := fmt.Sprintf("hooks.%s[%d]", name, gi)
 	group, ok := g.(map[string]any)
 	if !ok {
@@ -124,14 +131,25 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any) {
 		f.unknownKeys(gpath, group, claudeGroupKeys)
 	}
 	matcher, isString := group["matcher"].(string)
+	broken := lone
 	if raw, present := group["matcher"]; present && raw != nil && !isString {
 		// Claude Code ignores a group whose matcher is not a string;
 		// running it for every tool instead would widen a hook far beyond
-		// what its author wrote.
+		// what its author wrote. Only a handler of it that asks to fail
+		// closed stands, as a guard of every call (brokenGroup).
+		broken = &brokenGroup{at: f.path + ": " + gpath, from: len(f.cfg.Warnings)}
 		f.warn(gpath, ".matcher must be a string; this group is ignored, as in Claude Code")
-		return
 	}
 	handlers, ok := group["hooks"].([]any)
+	if lone, isObject := group["hooks"].(map[string]any); isObject {
+		// One handler, not a list of them: skipped, but a guard stands
+		// (loneGuards).
+		if broken == nil {
+			broken = &brokenGroup{at: f.path + ": " + gpath, from: len(f.cfg.Warnings), keepMatcher: true}
+			f.warn(gpath, ".hooks must be a list of handlers; skipped")
+		}
+		handlers, ok = []any{lone}, true
+	}
 	_, grouped := group["hooks"]
 	flatEntry := f.shape.Source.FlatToo && !grouped
 	if flatEntry {
@@ -142,7 +160,9 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any) {
 		matcher = f.shape.Source.Matcher(name, matcher)
 	}
 	if !ok {
-		f.warn(gpath, ".hooks must be a list of handlers; skipped")
+		if broken == nil { // else skipped whole, and said so
+			f.warn(gpath, ".hooks must be a list of handlers; skipped")
+		}
 		return
 	}
 	for hi, h := range handlers {
@@ -153,12 +173,25 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any) {
 		if flatEntry {
 			hpath = gpath
 		}
-		f.handler(ev, name, gi, hpath, h, matcher)
+		f.handler(ev, name, gi, hpath, h, matcher, broken)
 	}
 }
 
-// handler reads one handler of a group (index gi) into an entry.
-func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath string, h any, matcher string) {
+// brokenGroup is a matcher group skipped whole (its matcher is not a
+// string): what it was meant to select is unknown, so a handler of it
+// that asks to fail closed is an unreadable guard of every call of its
+// event, for the warning at at (from: its index).
+type brokenGroup struct {
+	at   string
+	from int
+	// keepMatcher: the group's matcher is a string, and selects its calls
+	// (a group written alone).
+	keepMatcher bool
+}
+
+// handler reads one handler of a group (index gi) into an entry; of a
+// broken group, only its unreadable guard.
+func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath string, h any, matcher string, broken *brokenGroup) {
 	handler, ok := h.(map[string]any)
 	if !ok {
 		f.warn(hpath, "must be an object; skipped")
@@ -177,7 +210,17 @@ func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath stri
 		handler = maps.Clone(handler)
 		handler["matcher"] = f.shape.Source.Matcher(name, m)
 	}
-	e := f.cfg.parseClaudeHandler(ev, name, f.path+": "+hpath, gi, toNode(handler), matcher, f.path)
+	var e *Entry
+	if broken != nil {
+		kept := ""
+		if broken.keepMatcher {
+			kept = matcher
+		}
+		e = f.cfg.unreadableGuard(skipped{ev: ev, declared: name, path: f.path + ": " + hpath, why: broken.at, index: gi,
+			node: toNode(handler), dialect: protocol.Claude, source: f.path, matcher: kept, handler: true}, broken.from)
+	} else {
+		e = f.cfg.parseClaudeHandler(ev, name, f.path+": "+hpath, gi, toNode(handler), matcher, f.path)
+	}
 	if e == nil {
 		return
 	}
@@ -187,7 +230,9 @@ func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath stri
 	// parseAgentFileOwn sets it apart, as it is.
 	e.ownLine = f.shape.IsOwnLine(e.Text())
 	e.ProjectDir = f.projectDir
-	e.FileOf, e.RunBy = f.shape.Name, f.shape.RunsItself(f.path)
+	typ, isStr := handler["type"].(string)
+	_, known := handlerTypes[typ]
+	e.FileOf, e.RunBy = f.shape.Name, runByOf(e, f.shape.RunsItself(f.path), !isStr || known)
 	if c := f.shape.Source.Codec; c != nil {
 		e.Codec, e.Dialect = c, c.Dialect()
 	}

@@ -1,6 +1,7 @@
 package hookconfig
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
@@ -11,6 +12,61 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
+// parseYAMLClaudeGroup reads a Claude Code matcher group pasted into the
+// YAML ({matcher, hooks: [{type, command, timeout}]}) under the event name.
+func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, index int, group *yaml.Node, source string) {
+	// broken: the group is skipped whole (the warnings from this index
+	// say why); only its unreadable guards stand, matching guardMatcher.
+	matcher, broken, guardMatcher := "", -1, ""
+	if m := pyyaml.MappingGet(group, "matcher"); m != nil && m.Kind == yaml.ScalarNode && m.Tag == "!!str" {
+		matcher = m.Value
+	} else if m != nil && !(m.Kind == yaml.ScalarNode && m.Tag == "!!null") {
+		broken = len(cfg.Warnings)
+		cfg.warn(path, ".matcher must be a string; this group is ignored, as in Claude Code")
+	}
+	cfg.nearKeys(group, path, claudeGroupKeys)
+	handlers := pyyaml.Deref(pyyaml.MappingGet(group, "hooks"))
+	list := handlers.Content
+	if handlers.Kind != yaml.SequenceNode {
+		if broken >= 0 {
+			return
+		}
+		if handlers.Kind == yaml.MappingNode {
+			// One handler, not a list of them (loneGuards).
+			broken, guardMatcher, list = len(cfg.Warnings), matcher, []*yaml.Node{handlers}
+		}
+		cfg.warn(path, ".hooks must be a list of handlers; got "+pyyaml.Type(handlers))
+	}
+	for k, h := range list {
+		if !cfg.admit(source) {
+			return
+		}
+		hp := fmt.Sprintf("%s.hooks[%d]", path, k)
+		h = pyyaml.Deref(h)
+		if !cfg.keysOnce(h, hp, nil) {
+			continue
+		}
+		if h.Kind != yaml.MappingNode {
+			cfg.warn(hp, " must be a mapping with a 'command' key; got "+pyyaml.Type(h))
+			continue
+		}
+		cfg.nearKeys(h, hp, claudeHandlerKeys())
+		var e *Entry
+		if broken >= 0 {
+			// A group whose matcher is no string: what it was meant to
+			// select is unknown, so a handler of it that asks to fail
+			// closed blocks every call of the event (docs/config.md).
+			e = cfg.unreadableGuard(skipped{ev: ev, declared: name, path: hp, why: path, index: index, node: h,
+				dialect: protocol.Claude, source: source, matcher: guardMatcher, handler: true}, broken)
+		} else {
+			e = cfg.parseClaudeHandler(ev, name, hp, index, h, matcher, source)
+		}
+		if e != nil {
+			cfg.Entries = append(cfg.Entries, e)
+		}
+	}
+}
+
 // parseClaudeHandler reads one Claude Code handler — from a settings file or
 // a Claude group pasted into the YAML — into an entry whose Spec is what its
 // type makes of it (handlerTypes): a command (shell form, or exec form with
@@ -18,7 +74,18 @@ import (
 // client (prompt, agent, mcp_tool). Those are kept, marked Unsupported, so
 // that list shows them and a PreToolUse guard among them is never skipped
 // silently. matcher is the group's.
+//
+// One it skips (an unknown type, no command …) that asks to fail closed is
+// an unreadable guard (unreadableGuard).
 func (cfg *Config) parseClaudeHandler(ev *protocol.Event, name, path string, index int, h *yaml.Node, matcher, source string) *Entry {
+	return cfg.readOrGuard(skipped{ev: ev, declared: name, path: path, index: index, node: h, dialect: protocol.Claude,
+		source: source, matcher: matcher, handler: true},
+		func() *Entry { return cfg.readClaudeHandler(ev, name, path, index, h, matcher, source) })
+}
+
+// readClaudeHandler is parseClaudeHandler without the guard: nil for a
+// handler it skips.
+func (cfg *Config) readClaudeHandler(ev *protocol.Event, name, path string, index int, h *yaml.Node, matcher, source string) *Entry {
 	typ := TypeCommand
 	if t := pyyaml.MappingGet(h, "type"); t != nil {
 		if t.Kind != yaml.ScalarNode || t.Tag != "!!str" {

@@ -367,6 +367,8 @@ func FuzzParseConfig(f *testing.F) {
 		// Settings written as aliases (parse.go: the top level's values).
 		"b: &b {include_payload: true}\nj: &j {<<: *b, path: /j}\njournal: *j\nexport: *j\ntool_aliases: *j\nrules: *j\n",
 		"o: &o {endpoint: 'http://a:4318', headers: *o}\nexport: &e {otlp: *o, <<: *o}\njournal: *e\n",
+		// Unreadable fail_closed entries and handlers (parse_unreadable.go).
+		"hooks:\n  PreToolUse:\n    - matcher: [Bash]\n      hooks:\n        - {comand: x, onFailure: block, once: true}\n    - hooks: [{type: 7, fail_closed: true}]\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -383,6 +385,7 @@ func FuzzParseConfig(f *testing.F) {
 			if e.Text() == "" || e.Timeout < time.Second || e.Timeout > limit {
 				t.Fatalf("invalid entry survived validation: %+v", e)
 			}
+			checkUnreadable(t, e)
 			e.Matches(map[string]any{"tool_name": "terminal"}, cfg.Tools)
 		}
 	})
@@ -393,6 +396,7 @@ func FuzzParseClaudeSettings(f *testing.F) {
 	f.Add([]byte(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"x","timeout":1.5}]}]}}`))
 	f.Add([]byte(`{"hooks":{"Stop":[{"hooks":[{"command":"x","timeout":"9"}]}]},"disableAllHooks":false}`))
 	f.Add([]byte(`[]`))
+	f.Add([]byte(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"comand":"x","onFailure":"block"},{"type":"http","onFailure":"block"}]}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		entries, _, err := parseClaudeSettings(data, "fuzz.json")
 		if err != nil {
@@ -402,6 +406,7 @@ func FuzzParseClaudeSettings(f *testing.F) {
 			if e.Dialect != protocol.Claude || e.Text() == "" {
 				t.Fatalf("bad entry %+v", e)
 			}
+			checkUnreadable(t, e)
 		}
 	})
 }

@@ -202,7 +202,9 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 		case val.Kind == yaml.ScalarNode && val.Tag == "!!null":
 			continue
 		case val.Kind != yaml.SequenceNode:
+			from := len(cfg.Warnings)
 			cfg.warnKey("hooks."+name, "", "hooks."+name+" must be a list of hook definitions; got "+pyyaml.Type(val))
+			cfg.loneGuards(ev, name, val, source, from)
 			continue
 		}
 		dialect := protocol.Hermes
@@ -238,48 +240,11 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 			} else if item.Kind == yaml.MappingNode {
 				cfg.ruleKeysElsewhere(path, item)
 			}
-			warned := len(cfg.Warnings)
-			e := parse(ev, name, path, j, item, dialect, nil, source)
-			if e == nil {
-				e = cfg.unreadableGuard(ev, name, path, j, item, dialect, source, warned)
-			}
+			e := cfg.readOrGuard(skipped{ev: ev, declared: name, path: path, index: j, node: item, dialect: dialect, source: source},
+				func() *Entry { return parse(ev, name, path, j, item, dialect, nil, source) })
 			if e != nil {
 				cfg.Entries = append(cfg.Entries, e)
 			}
-		}
-	}
-}
-
-func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, index int, group *yaml.Node, source string) {
-	matcher := ""
-	if m := pyyaml.MappingGet(group, "matcher"); m != nil && m.Kind == yaml.ScalarNode && m.Tag == "!!str" {
-		matcher = m.Value
-	} else if m != nil && !(m.Kind == yaml.ScalarNode && m.Tag == "!!null") {
-		cfg.warn(path, ".matcher must be a string; this group is ignored, as in Claude Code")
-		return
-	}
-	cfg.nearKeys(group, path, claudeGroupKeys)
-	handlers := pyyaml.Deref(pyyaml.MappingGet(group, "hooks"))
-	if handlers.Kind != yaml.SequenceNode {
-		cfg.warn(path, ".hooks must be a list of handlers; got "+pyyaml.Type(handlers))
-		return
-	}
-	for k, h := range handlers.Content {
-		if !cfg.admit(source) {
-			return
-		}
-		hp := fmt.Sprintf("%s.hooks[%d]", path, k)
-		h = pyyaml.Deref(h)
-		if !cfg.keysOnce(h, hp, nil) {
-			continue
-		}
-		if h.Kind != yaml.MappingNode {
-			cfg.warn(hp, " must be a mapping with a 'command' key; got "+pyyaml.Type(h))
-			continue
-		}
-		cfg.nearKeys(h, hp, claudeHandlerKeys())
-		if e := cfg.parseClaudeHandler(ev, name, hp, index, h, matcher, source); e != nil {
-			cfg.Entries = append(cfg.Entries, e)
 		}
 	}
 }

@@ -186,8 +186,15 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 		switch {
 		case e.Rule() != nil:
 			doctorRule(&r)
-		case e.Unreadable():
+		case e.Unreadable() && st.NoApproval:
 			// Said below: it runs nothing, and blocks.
+		case e.Unreadable():
+			// A repository's: approved like its hooks, it then blocks.
+			when := "once approved like the repository's hooks, it blocks"
+			if st.Approved {
+				when = "it blocks"
+			}
+			r.add(CheckFail, "a fail_closed entry that "+e.CannotRun()+": "+when+" every "+e.DeclaredAs+" it matches until it is fixed")
 		case st.Executable && st.StartProblem == "":
 			r.add(CheckOK, "script exists and is executable")
 		case st.Executable:
@@ -231,7 +238,7 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 		if by := RunByText(e); by != "" {
 			r.add(CheckInfo, by)
 		}
-		if st.Approved && !st.NoApproval && !e.Scope.Managed {
+		if st.Approved && !st.NoApproval && !e.Scope.Managed && !e.Unreadable() {
 			switch st.Drift.Kind {
 			case consent.DriftMtime:
 				r.add(CheckWarn, st.Drift.Message()+" — review changes, then `hermes-hooks revoke` + re-approve to refresh")

@@ -305,7 +305,10 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 		r.TextOnly = res.TextOnly
 		results = append(results, r)
 		fmt.Fprintf(out, "  ✓ %s: [%s] %s\n", verb, show(t.event), show(t.command))
-		if t.status == nil || t.status.Entry.Rule() == nil {
+		if t.status != nil && t.status.Entry.Unreadable() {
+			// It runs no file whose content could change unnoticed.
+			fmt.Fprintln(out, "    it runs nothing: it blocks the calls it matches until the entry is fixed ("+show(t.status.Entry.CannotRun())+")")
+		} else if t.status == nil || t.status.Entry.Rule() == nil {
 			// A rule's text is all it runs, and its approval pins it.
 			report.PrintTextOnly(out, t.event, t.command, res.TextOnly, false)
 		}

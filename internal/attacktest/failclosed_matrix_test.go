@@ -104,6 +104,10 @@ type matrixFailure struct {
 	managed bool
 	// env is more of the caller's environment.
 	env []string
+	// unreadable writes, for the event (its Claude Code name for a
+	// claude row), a fail_closed guard of the user's own that cannot be
+	// read, in one shape: it runs nothing and needs no approval.
+	unreadable func(e *env, event string)
 }
 
 // slowRule passes a rule's time bound (rule.DefaultTimeout, 0.5 s) on any
@@ -174,64 +178,31 @@ func matrixFailures() []matrixFailure {
 		// The managed layer (issue 36, item 1): a managed file a user could
 		// write, or that does not parse, cannot say which guards it holds;
 		// a working managed guard blocks whatever the user switches off.
+		// A fail_closed guard that cannot be read, in each shape a config
+		// can hold one: it blocks what it would have guarded.
+		{name: "unreadable-entry", unreadable: func(e *env, event string) {
+			e.write("home/config.yaml", "hooks:\n  "+event+":\n    - comand: ./guard.sh\n      fail_closed: true\n", 0o644)
+		}},
+		{name: "unreadable-yaml-group", claude: true, unreadable: func(e *env, event string) {
+			e.write("home/config.yaml", "hooks:\n  "+event+":\n    - hooks:\n        - type: command\n          comand: ./guard.sh\n          onFailure: block\n", 0o644)
+		}},
+		// Claude Code's own settings (which it reads itself: hook claude
+		// skips the hooks it runs, but not one it cannot read either).
+		{name: "unreadable-settings", claude: true, unreadable: func(e *env, event string) {
+			unreadableSettings(e, `{"hooks": {"`+event+`": [{"hooks": [{"type": "command", "comand": "./guard.sh", "onFailure": "block"}]}]}}`)
+		}},
+		{name: "unreadable-settings-type", claude: true, unreadable: func(e *env, event string) {
+			unreadableSettings(e, `{"hooks": {"`+event+`": [{"hooks": [{"type": 7, "command": "./guard.sh", "onFailure": "block"}]}]}}`)
+		}},
+		{name: "unreadable-settings-group-matcher", claude: true, unreadable: func(e *env, event string) {
+			unreadableSettings(e, `{"hooks": {"`+event+`": [{"matcher": ["Bash"], "hooks": [{"command": "./guard.sh", "onFailure": "block"}]}]}}`)
+		}},
 		{name: "managed-refused", managed: true, after: func(e *env) { must(e.t, os.Chmod(e.path("etc/config.yaml"), 0o666)) }},
 		{name: "managed-unparsable", managed: true, after: func(e *env) { e.write("etc/config.yaml", "hooks: [\n", 0o644) }},
 		{name: "managed-safe-mode", managed: true, env: []string{"HERMES_SAFE_MODE=1"}},
 		{name: "managed-user-disables", managed: true, env: []string{"HERMES_ACCEPT_HOOKS=1"},
 			config: "hooks: {}\nclaude_settings: [off.json]\n", after: func(e *env) { e.write("home/off.json", `{"disableAllHooks": true}`, 0o644) }},
 	}
-}
-
-// textOnlyApproval writes an allowlist approving the matrix guard's
-// command by its text, as approvals were before approve --text-only.
-func textOnlyApproval(e *env) {
-	data, err := os.ReadFile(e.path("home/config.yaml"))
-	must(e.t, err)
-	event, _, _ := strings.Cut(strings.TrimPrefix(string(data), "hooks:\n  "), ":")
-	e.write("home/shell-hooks-allowlist.json", `{"approvals":[{"event":"`+event+`","command":"python3 -m hermes_matrix_guard",`+
-		`"approved_at":"2026-01-01T00:00:00Z","script_mtime_at_approval":null,"approved_by_text":true}]}`, 0o600)
-}
-
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-// unservedEvent is the sample naming an event the agent does not serve,
-// where the payload names its event (the command line names a gating one).
-func unservedEvent(c matrixCaller, sample []byte) []byte {
-	return renameEvent(c, sample, "HermesMatrixNoSuchEvent")
-}
-
-// renameEvent is the sample naming the event name instead of its own.
-func renameEvent(c matrixCaller, sample []byte, name string) []byte {
-	var obj map[string]any
-	if err := json.Unmarshal(sample, &obj); err != nil {
-		panic(err)
-	}
-	key := c.agent.EventKey
-	for k, v := range obj {
-		if v == c.event {
-			key = k // the field that names the event (a host's own)
-		}
-	}
-	obj[key] = name
-	out, _ := json.Marshal(obj)
-	return out
-}
-
-// observerEvent is the sample naming an event of the agent's that refuses
-// nothing (the call was installed for a gating one): the sample unchanged
-// when the agent has none.
-func observerEvent(c matrixCaller, sample []byte) []byte {
-	for _, name := range c.agent.AgentEvents() {
-		if ev, ok := c.agent.Canonical(name); ok && !ev.Gating() {
-			return renameEvent(c, sample, name)
-		}
-	}
-	return sample
 }
 
 // blockingScript is the guard at work: it keeps what it was asked and
@@ -341,6 +312,8 @@ func setUpMatrixGuard(t *testing.T, e *env, c matrixCaller, f matrixFailure) {
 		e.write("etc/config.yaml", entry, 0o644)
 		e.write("home/config.yaml", "hooks: {}\n", 0o644)
 		e.vars = append(e.vars, "HERMES_HOOKS_MANAGED_CONFIG="+e.path("etc/config.yaml"))
+	} else if f.unreadable != nil {
+		f.unreadable(e, event)
 	} else if f.rule != "" {
 		// A rule of the user's config: no approval.
 		e.write("home/config.yaml", "hooks:\n  "+event+":\n    - rule: '"+f.rule+"'\n      decision: block\n      message: guarded\n      fail_closed: true\n", 0o644)
