@@ -248,15 +248,25 @@ func parseHTTPHandler(cfg *Config, _, path string, h *yaml.Node) (handlerParts, 
 		return handlerParts{}, false
 	}
 	s := &HTTPSpec{URL: strings.TrimSpace(url)}
-	if hn := pyyaml.MappingGet(h, "headers"); hn != nil && hn.Kind == yaml.MappingNode {
-		s.Headers = map[string]string{}
-		for i := 0; i+1 < len(hn.Content); i += 2 {
-			s.Headers[hn.Content[i].Value] = hn.Content[i+1].Value
+	// An alias (headers: *h, a value *token) is its anchor's value, as
+	// PyYAML reads it; read as the alias node it sent nothing.
+	if hn := pyyaml.MappingGet(h, "headers"); hn != nil {
+		if hn = pyyaml.Deref(hn); hn.Kind == yaml.MappingNode {
+			s.Headers = map[string]string{}
+			for i := 0; i+1 < len(hn.Content); i += 2 {
+				s.Headers[pyyaml.Deref(hn.Content[i]).Value] = pyyaml.Deref(hn.Content[i+1]).Value
+			}
+		} else {
+			cfg.warn(path, ".headers must be a mapping of header names to values; it is sent without them")
 		}
 	}
-	if an := pyyaml.MappingGet(h, "allowedEnvVars"); an != nil && an.Kind == yaml.SequenceNode {
-		for _, item := range an.Content {
-			s.AllowedEnvVars = append(s.AllowedEnvVars, item.Value)
+	if an := pyyaml.MappingGet(h, "allowedEnvVars"); an != nil {
+		if an = pyyaml.Deref(an); an.Kind == yaml.SequenceNode {
+			for _, item := range an.Content {
+				s.AllowedEnvVars = append(s.AllowedEnvVars, pyyaml.Deref(item).Value)
+			}
+		} else {
+			cfg.warn(path, ".allowedEnvVars must be a list of variable names; no variable is filled in")
 		}
 	}
 	return handlerParts{spec: s, node: h}, true
