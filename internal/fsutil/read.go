@@ -73,12 +73,12 @@ func ReadRegular(path, within string, max int64) ([]byte, error) {
 		// No path check to make: no *os.File either (see openRaw).
 		r, mode, size, closeFn, err = openRaw(path)
 	}
-	name := path
+	name, root := path, ""
 	if within != "" {
 		// Opened as checked: cleaned, as the check reads it, so that
 		// link/.. is not the link's parent to the kernel.
 		name = filepath.Clean(path)
-		err = checkWithin(name, within)
+		root, err = checkWithin(name, within)
 	}
 	if r == nil && err == nil {
 		if f, err = OpenNoBlock(name); err == nil {
@@ -100,10 +100,6 @@ func ReadRegular(path, within string, max int64) ([]byte, error) {
 	}
 	if within != "" {
 		real, err := openedPath(f, name)
-		if err != nil {
-			return nil, err
-		}
-		root, err := filepath.EvalSymlinks(within)
 		if err != nil {
 			return nil, err
 		}

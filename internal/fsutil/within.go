@@ -22,16 +22,22 @@ var errLinkLoop = errors.New("too many levels of symbolic links")
 // Windows a \\host\share path hands the server the user's NTLM hash) and
 // an error would tell whether it exists. A part that does not exist
 // inside root ends the walk: the open after it gives os's error. root is
-// trusted (the project, the bundle); its own links are followed.
-func checkWithin(path, root string) error {
+// trusted (the project, the bundle); its own links are followed. real is
+// root with its links resolved, what the opened file is checked against.
+func checkWithin(path, root string) (real string, err error) {
 	given, err := filepath.Abs(root)
 	if err != nil {
-		return err
+		return "", err
 	}
-	real, err := filepath.EvalSymlinks(given)
-	if err != nil {
-		return err
+	if real, err = filepath.EvalSymlinks(given); err != nil {
+		return "", err
 	}
+	return real, walkWithin(path, given, real)
+}
+
+// walkWithin is checkWithin's walk, below root as given and as resolved
+// (real).
+func walkWithin(path, given, real string) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return err
