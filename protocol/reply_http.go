@@ -54,9 +54,12 @@ func NotAnHTTPReply(r Reply, refuses bool, c *Contribution, note string) (*Contr
 	if body == "" {
 		return c, note // no objection, as an empty reply is
 	}
-	object := false
-	if v, err := pyjson.Decode([]byte(body)); err == nil {
-		_, object = v.(map[string]any)
+	if strings.HasPrefix(body, "{") {
+		if v, err := pyjson.Decode([]byte(body)); err == nil {
+			if _, object := v.(map[string]any); object {
+				return c, note // the dialect read it: the common case
+			}
+		}
 	}
 	ct := "no content type"
 	if r.HTTP.ContentType != "" {
@@ -64,8 +67,6 @@ func NotAnHTTPReply(r Reply, refuses bool, c *Contribution, note string) (*Contr
 	}
 	what := "its HTTP " + strconv.Itoa(r.HTTP.Status) + " answer (" + ct + ")"
 	switch {
-	case object:
-		return c, note
 	case r.FailClosed && refuses:
 		if strings.HasPrefix(body, "{") {
 			return c, note
