@@ -148,40 +148,11 @@ func expandHome(p string, vars map[string]string) string {
 // expandVars replaces $NAME and ${NAME} for the names in vars and leaves
 // every other "$" sequence as written.
 func expandVars(s string, vars map[string]string) string {
-	if len(vars) == 0 || !strings.Contains(s, "$") {
+	if len(vars) == 0 {
 		return s
 	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		if s[i] != '$' || i+1 == len(s) {
-			b.WriteByte(s[i])
-			i++
-			continue
-		}
-		if s[i+1] == '{' {
-			if end := strings.IndexByte(s[i+2:], '}'); end >= 0 {
-				name := s[i+2 : i+2+end]
-				if v, ok := vars[name]; ok && shquote.IsName(name) {
-					b.WriteString(v)
-					i += end + 3
-					continue
-				}
-			}
-			b.WriteByte('$')
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(s) && shquote.IsNameByte(s[j], j == i+1) {
-			j++
-		}
-		if v, ok := vars[s[i+1:j]]; ok && j > i+1 {
-			b.WriteString(v)
-			i = j
-			continue
-		}
-		b.WriteByte('$')
-		i++
-	}
-	return b.String()
+	return shquote.Expand(s, func(name string) (string, bool) {
+		v, ok := vars[name]
+		return v, ok
+	})
 }

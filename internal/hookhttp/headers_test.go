@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 )
 
 // Header values name variables as Claude Code's do: $NAME and ${NAME},
@@ -79,7 +81,7 @@ func FuzzExpandHeader(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		got := expandHeader(s, func(name string) string {
-			if name == "" || nameLen(name) != len(name) {
+			if !shquote.IsName(name) {
 				t.Fatalf("%q: variable %q", s, name)
 			}
 			return ""

@@ -23,6 +23,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 )
 
 // Spec is one post.
@@ -245,45 +246,5 @@ func HeaderVariables(s string, f func(name string)) {
 // header's "5$$ off" was sent as "5 off"). $$ is no escape: in "a$$B" the
 // second $ starts $B.
 func expandHeader(s string, value func(name string) string) string {
-	if !strings.Contains(s, "$") {
-		return s
-	}
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(s, '$')
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		b.WriteString(s[:i])
-		rest := s[i+1:]
-		if n := nameLen(rest); n > 0 {
-			b.WriteString(value(rest[:n]))
-			s = rest[n:]
-			continue
-		}
-		if strings.HasPrefix(rest, "{") {
-			if n := nameLen(rest[1:]); n > 0 && strings.HasPrefix(rest[1+n:], "}") {
-				b.WriteString(value(rest[1 : 1+n]))
-				s = rest[n+2:]
-				continue
-			}
-		}
-		b.WriteByte('$')
-		s = rest
-	}
-}
-
-// nameLen is the length of the variable name s starts with (0: none).
-func nameLen(s string) int {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '_', c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
-		case c >= '0' && c <= '9' && i > 0:
-		default:
-			return i
-		}
-	}
-	return len(s)
+	return shquote.Expand(s, func(name string) (string, bool) { return value(name), true })
 }

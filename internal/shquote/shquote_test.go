@@ -16,3 +16,34 @@ func TestQuoteRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// Expand fills $NAME and ${NAME} for the names value knows and keeps every
+// other $ as written: consent reads a hook's paths and http hooks their
+// headers by it, so both read a variable alike.
+func TestExpand(t *testing.T) {
+	known := func(name string) (string, bool) {
+		if name == "A" || name == "B_1" {
+			return "<" + name + ">", true
+		}
+		return "", false
+	}
+	for in, want := range map[string]string{
+		"plain":          "plain",
+		"$A/x":           "<A>/x",
+		"${A}x":          "<A>x",
+		"$B_1$A":         "<B_1><A>",
+		"$$":             "$$",
+		"a$$A":           "a$<A>",
+		"$1 $* $":        "$1 $* $",
+		"${A:-d} ${}":    "${A:-d} ${}",
+		"${A":            "${A",
+		"$AB ${C} $C":    "$AB ${C} $C",
+		"x$A${A}$A$":     "x<A><A><A>$",
+		"${A}}{$A{":      "<A>}{<A>{",
+		"\u00e9$A\u00e9": "\u00e9<A>\u00e9",
+	} {
+		if got := Expand(in, known); got != want {
+			t.Errorf("Expand(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
