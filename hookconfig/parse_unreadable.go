@@ -118,8 +118,7 @@ func (cfg *Config) unreadableGuard(s skipped, from int) *Entry {
 	}
 	text := "unreadable fail_closed entry " + where
 	cannot := "cannot be read: " + strings.Join(why, "; ")
-	e.Spec = &UnsupportedSpec{Type: TypeUnreadable, Text: text, Why: cannot,
-		Refuses: "hook " + text + " " + cannot + "; it says fail_closed, so this tool call is blocked rather than let it through unguarded; fix the entry (hermes-hooks validate names it)"}
+	e.Spec = &UnsupportedSpec{Type: TypeUnreadable, Text: text, Why: cannot}
 	e.match = compileMatcher(e, func(string) {})
 	e.ready = true
 	return e

@@ -153,11 +153,6 @@ type UnsupportedSpec struct {
 	Why string
 	// Text is what it is listed and approved by ("": its Command).
 	Text string
-	// Refuses, when set, is the whole of what a gating event it matches
-	// is told (Refusal), for a handler whose fix is not the one every
-	// other shares: an unreadable fail_closed entry is to be fixed, not
-	// removed or replaced.
-	Refuses string
 }
 
 // Kind implements Spec.
@@ -172,8 +167,10 @@ func (s *UnsupportedSpec) Label() string { return s.Text }
 // written for (Entry.RunByTitle). The spec says it, so that the dispatcher
 // words no kind of handler itself.
 func (s *UnsupportedSpec) Refusal(text, runBy string) string {
-	if s.Refuses != "" {
-		return s.Refuses
+	if s.Type == TypeUnreadable {
+		// Its fix is not the one every other handler's is: the entry is
+		// to be fixed, not removed or replaced.
+		return "hook " + text + " " + s.Why + "; it says fail_closed, so this tool call is blocked rather than let it through unguarded; fix the entry (hermes-hooks validate names it)"
 	}
 	return "hook " + text + " cannot run outside " + runBy + " (" + s.Why + "), so this tool call is blocked rather than let an unchecked guard through; remove or replace that handler to allow it"
 }
