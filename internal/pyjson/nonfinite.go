@@ -15,10 +15,10 @@ import (
 // The numbers a non-finite constant is read as first: valid JSON, and
 // told apart from a host's own numbers afterwards because a payload that
 // holds one of these texts itself is not rewritten.
-var nonFinite = []struct{ token, stand, number string }{
-	{"-Infinity", "-1e999999999999999999991", "-Infinity"},
-	{"Infinity", "1e999999999999999999992", "Infinity"},
-	{"NaN", "1e999999999999999999993", "NaN"},
+var nonFinite = []struct{ token, stand string }{
+	{"-Infinity", "-1e999999999999999999991"},
+	{"Infinity", "1e999999999999999999992"},
+	{"NaN", "1e999999999999999999993"},
 }
 
 // DecodePayload is Decode for a host's event fields, reading NaN,
@@ -88,7 +88,7 @@ func restoreNonFinite(v any) any {
 	case json.Number:
 		for _, nf := range nonFinite {
 			if string(x) == nf.stand {
-				return json.Number(nf.number)
+				return json.Number(nf.token)
 			}
 		}
 	case map[string]any:
