@@ -58,8 +58,8 @@ func (r *reason) Unwrap() error { return r.err }
 // symbolic link — must lie inside within (itself resolved), so a repository
 // cannot point a file it names at /dev/stdin or at another user's files;
 // that is checked link by link before the open (checkWithin), so nothing
-// outside is opened, and again on the file opened, for a link that
-// changed in between.
+// outside is looked at, and the file is opened beneath within as checked
+// (openBeneath), so a link changed in between opens nothing outside.
 func ReadRegular(path, within string, max int64) ([]byte, error) {
 	var (
 		r       io.Reader
@@ -69,24 +69,21 @@ func ReadRegular(path, within string, max int64) ([]byte, error) {
 		closeFn func() error
 		err     error
 	)
-	if within == "" {
-		// No path check to make: no *os.File either (see openRaw).
-		r, mode, size, closeFn, err = openRaw(path)
-	}
-	name, root := path, ""
 	if within != "" {
-		// Opened as checked: cleaned, as the check reads it, so that
-		// link/.. is not the link's parent to the kernel.
-		name = filepath.Clean(path)
-		root, err = checkWithin(name, within)
+		// Checked as cleaned, so that link/.. is not the link's parent.
+		var root, rel string
+		if root, rel, err = checkWithin(filepath.Clean(path), within); err == nil {
+			f, err = openBeneath(root, rel, path)
+		}
+	} else if r, mode, size, closeFn, err = openRaw(path); r == nil && err == nil {
+		// No path check to make: no *os.File either, where openRaw can.
+		f, err = OpenNoBlock(path)
 	}
-	if r == nil && err == nil {
-		if f, err = OpenNoBlock(name); err == nil {
-			var fi os.FileInfo
-			if fi, err = f.Stat(); err == nil {
-				r, mode, size = f, fi.Mode(), fi.Size()
-			}
-			closeFn = f.Close
+	if f != nil {
+		closeFn = f.Close
+		var fi os.FileInfo
+		if fi, err = f.Stat(); err == nil {
+			r, mode, size = f, fi.Mode(), fi.Size()
 		}
 	}
 	if closeFn != nil {
@@ -97,15 +94,6 @@ func ReadRegular(path, within string, max int64) ([]byte, error) {
 	}
 	if !mode.IsRegular() {
 		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, kind(mode))
-	}
-	if within != "" {
-		real, err := openedPath(f, name)
-		if err != nil {
-			return nil, err
-		}
-		if real != root && !strings.HasPrefix(real, root+string(filepath.Separator)) {
-			return nil, fmt.Errorf("%s: %w: it resolves to %s", path, ErrOutside, real)
-		}
 	}
 	if size > max {
 		return nil, fmt.Errorf("%s: %w", path, &TooLargeError{Size: size, Max: max})
@@ -132,4 +120,22 @@ func kind(m os.FileMode) string {
 		return "a socket"
 	}
 	return "not a plain file"
+}
+
+// openBeneath opens rel (what checkWithin resolved path to) beneath root
+// through an os.Root: each part is opened from the one before, and a link
+// that now leads outside root is refused, not followed, so a link swapped
+// after the check opens nothing outside. An error names path, as an open
+// of path would.
+func openBeneath(root, rel, path string) (*os.File, error) {
+	dir, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer dir.Close()
+	f, err := dir.OpenFile(rel, os.O_RDONLY|noBlockFlag, 0)
+	if pe, ok := err.(*fs.PathError); ok {
+		pe.Op, pe.Path = "open", path
+	}
+	return f, err
 }

@@ -22,30 +22,34 @@ var errLinkLoop = errors.New("too many levels of symbolic links")
 // Windows a \\host\share path hands the server the user's NTLM hash) and
 // an error would tell whether it exists. A part that does not exist
 // inside root ends the walk: the open after it gives os's error. root is
-// trusted (the project, the bundle); its own links are followed. real is
-// root with its links resolved, what the opened file is checked against.
-func checkWithin(path, root string) (real string, err error) {
+// trusted (the project, the bundle); its own links are followed.
+//
+// real is root with its links resolved, and rel the path below it that
+// the walk resolved path to: what is opened beneath real (openBeneath),
+// so that a link changed after this check cannot lead the open outside.
+func checkWithin(path, root string) (real, rel string, err error) {
 	given, err := filepath.Abs(root)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if real, err = filepath.EvalSymlinks(given); err != nil {
-		return "", err
+		return "", "", err
 	}
-	return real, walkWithin(path, given, real)
+	rel, err = walkWithin(path, given, real)
+	return real, rel, err
 }
 
 // walkWithin is checkWithin's walk, below root as given and as resolved
 // (real).
-func walkWithin(path, given, real string) error {
+func walkWithin(path, given, real string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return err
+		return "", err
 	}
 	rest, ok := relWithin(real, abs)
 	if !ok {
 		if rest, ok = relWithin(given, abs); !ok {
-			return fmt.Errorf("%s: %w", path, ErrOutside)
+			return "", fmt.Errorf("%s: %w", path, ErrOutside)
 		}
 	}
 	cur, links := real, 0
@@ -54,33 +58,44 @@ func walkWithin(path, given, real string) error {
 		rest = rest[1:]
 		next := filepath.Join(cur, part)
 		if _, inside := relWithin(real, next); !inside {
-			return fmt.Errorf("%s: %w: it leads to %s", path, ErrOutside, next)
+			return "", fmt.Errorf("%s: %w: it leads to %s", path, ErrOutside, next)
 		}
 		fi, err := os.Lstat(next)
 		if err != nil {
-			return nil // the open says why
+			// The open says why.
+			return below(real, filepath.Join(append([]string{next}, rest...)...)), nil
 		}
 		if fi.Mode()&os.ModeSymlink == 0 {
 			cur = next
 			continue
 		}
 		if links++; links > maxLinks {
-			return fmt.Errorf("%s: %w", path, errLinkLoop)
+			return "", fmt.Errorf("%s: %w", path, errLinkLoop)
 		}
 		target, err := os.Readlink(next)
 		if err != nil {
-			return err
+			return "", err
 		}
 		if !filepath.IsAbs(target) {
 			target = filepath.Join(cur, target)
 		}
 		tail, inside := relWithin(real, filepath.Clean(target))
 		if !inside {
-			return fmt.Errorf("%s: %w: it leads to %s", path, ErrOutside, filepath.Clean(target))
+			return "", fmt.Errorf("%s: %w: it leads to %s", path, ErrOutside, filepath.Clean(target))
 		}
 		cur, rest = real, append(tail, rest...)
 	}
-	return nil
+	return below(real, cur), nil
+}
+
+// below is abs (inside real) as a path relative to real ("." for real
+// itself).
+func below(real, abs string) string {
+	rel, err := filepath.Rel(real, abs)
+	if err != nil {
+		return "."
+	}
+	return rel
 }
 
 // relWithin is abs's path below dir as its parts ([] for dir itself),
