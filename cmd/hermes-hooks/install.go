@@ -318,14 +318,25 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 		return err
 	}
 	plan.Root = root
+	if o.uninstall {
+		if ok, why := mayRemove(a, agent.Name, target, plan.Path); !ok {
+			plan.KeepFile(why)
+		}
+	}
 	if o.dryRun {
 		res.Diff = plan.Diff()
 	} else if res.Backup, err = plan.Apply(); err != nil {
 		return fmt.Errorf("%s: %w", plan.Path, err)
-	} else {
-		noteInstall(a, agentRecord(agent, root, target, command, o), o.uninstall)
+	} else if plan.Changed || o.uninstall {
+		// An install that changed nothing found our entries there already
+		// (a teammate's committed file): not this user's installation,
+		// so not recorded, and uninstall --all does not take it out.
+		rec := agentRecord(agent, root, target, command, o)
+		rec.Created = !plan.Exists
+		noteInstall(a, rec, o.uninstall)
 	}
 	res.File, res.Changed, res.Removed, res.Restored = plan.Path, plan.Changed, plan.Remove, plan.Restored && !plan.Remove
+	res.Kept = plan.Kept
 	res.RemovedDirs = plan.RemovedDirs
 	if o.json {
 		return writeJSON(a.Out, res)

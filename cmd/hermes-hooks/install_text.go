@@ -23,9 +23,12 @@ type installResult struct {
 	Restored    bool     `json:"restored,omitempty"`
 	Removed     bool     `json:"file_removed,omitempty"`
 	RemovedDirs []string `json:"removed_dirs,omitempty"`
-	Events      []string `json:"events"`
-	Diff        string   `json:"diff,omitempty"`
-	Managed     bool     `json:"managed,omitempty"` // the agent's admin settings (--managed)
+	// Kept: why uninstall kept a file that holds nothing but our entries
+	// (install did not create it, or git tracks it).
+	Kept    string   `json:"kept,omitempty"`
+	Events  []string `json:"events"`
+	Diff    string   `json:"diff,omitempty"`
+	Managed bool     `json:"managed,omitempty"` // the agent's admin settings (--managed)
 
 	ProjectWhy string `json:"-"` // why this project directory, when it was not given
 }
@@ -56,6 +59,8 @@ func printInstall(out, errw io.Writer, agent *agents.Agent, r *installResult) {
 		fmt.Fprintf(out, "removed %s (it held only hermes-hooks)\n", file)
 	case r.Restored:
 		fmt.Fprintf(out, "removed hermes-hooks from %s: the file is back as it was before install\n", file)
+	case r.Kept != "":
+		fmt.Fprintf(out, "removed hermes-hooks from %s; kept the file (%s), which holds nothing else now\n", file, r.Kept)
 	case r.Action == "uninstall":
 		fmt.Fprintf(out, "removed hermes-hooks from %s\n", file)
 	default:
