@@ -38,3 +38,24 @@ func MayRemove(path string, created bool) (bool, string) {
 	}
 	return true, ""
 }
+
+// KeepTracked takes out of an uninstall the scripts of ours that git
+// tracks (committed by the team: every teammate's, even though each is
+// ours outright), returning them; uninstall then leaves them in place.
+func (p *ScriptsPlan) KeepTracked() (kept []string) {
+	if !p.Uninstall {
+		return nil
+	}
+	p.Changed = false
+	for i := range p.Files {
+		f := &p.Files[i]
+		if f.Remove {
+			if ok, _ := MayRemove(f.Path, true); !ok {
+				f.Remove = false
+				kept = append(kept, f.Path)
+			}
+		}
+		p.Changed = p.Changed || f.changed()
+	}
+	return kept
+}

@@ -25,10 +25,13 @@ type installResult struct {
 	RemovedDirs []string `json:"removed_dirs,omitempty"`
 	// Kept: why uninstall kept a file that holds nothing but our entries
 	// (install did not create it, or git tracks it).
-	Kept    string   `json:"kept,omitempty"`
-	Events  []string `json:"events"`
-	Diff    string   `json:"diff,omitempty"`
-	Managed bool     `json:"managed,omitempty"` // the agent's admin settings (--managed)
+	Kept string `json:"kept,omitempty"`
+	// KeptFiles: the scripts of ours uninstall left in place (git tracks
+	// them).
+	KeptFiles []string `json:"kept_files,omitempty"`
+	Events    []string `json:"events"`
+	Diff      string   `json:"diff,omitempty"`
+	Managed   bool     `json:"managed,omitempty"` // the agent's admin settings (--managed)
 
 	ProjectWhy string `json:"-"` // why this project directory, when it was not given
 }
@@ -51,6 +54,8 @@ func printInstall(out, errw io.Writer, agent *agents.Agent, r *installResult) {
 	case r.DryRun:
 		printDiff(out, r.Diff)
 		fmt.Fprintf(errw, "dry run: %s not written\n", file)
+	case !r.Changed && len(r.KeptFiles) > 0:
+		fmt.Fprintf(out, "%s: hermes-hooks' files there are kept (%s); nothing changed\n", file, r.Kept)
 	case !r.Changed && r.Action == "uninstall":
 		fmt.Fprintf(out, "%s: hermes-hooks is not installed there; nothing changed\n", file)
 	case !r.Changed:
@@ -59,7 +64,7 @@ func printInstall(out, errw io.Writer, agent *agents.Agent, r *installResult) {
 		fmt.Fprintf(out, "removed %s (it held only hermes-hooks)\n", file)
 	case r.Restored:
 		fmt.Fprintf(out, "removed hermes-hooks from %s: the file is back as it was before install\n", file)
-	case r.Kept != "":
+	case r.Kept != "" && len(r.KeptFiles) == 0:
 		fmt.Fprintf(out, "removed hermes-hooks from %s; kept the file (%s), which holds nothing else now\n", file, r.Kept)
 	case r.Action == "uninstall":
 		fmt.Fprintf(out, "removed hermes-hooks from %s\n", file)
@@ -83,6 +88,9 @@ func printInstall(out, errw io.Writer, agent *agents.Agent, r *installResult) {
 	}
 	for _, d := range r.RemovedDirs {
 		fmt.Fprintf(out, "removed the empty directory %s\n", show(d))
+	}
+	for _, k := range r.KeptFiles {
+		fmt.Fprintf(out, "kept %s (%s)\n", show(k), r.Kept)
 	}
 	if r.Backup != "" && !r.DryRun {
 		fmt.Fprintf(out, "previous file kept as %s\n", show(r.Backup))
