@@ -59,3 +59,20 @@ func (p *ScriptsPlan) KeepTracked() (kept []string) {
 	}
 	return kept
 }
+
+// KeepTracked is ScriptsPlan.KeepTracked for a plugin's files (OpenCode's
+// plugin, an Open Plugins folder): the ones git tracks stay.
+func (p *PluginPlan) KeepTracked() (kept []string) {
+	p.Changed = false
+	for i := range p.Files {
+		f := &p.Files[i]
+		if f.New == nil && f.Changed {
+			if ok, _ := MayRemove(f.Path, true); !ok {
+				f.Changed, f.dropBackup = false, false
+				kept = append(kept, f.Path)
+			}
+		}
+		p.Changed = p.Changed || f.Changed
+	}
+	return kept
+}

@@ -192,6 +192,9 @@ type pluginInstall struct {
 	// Kept are the files of ours the user had edited, each with the copy
 	// kept of it before it was replaced or removed.
 	Kept [][2]string
+	// Tracked are the files of ours uninstall left in place: git tracks
+	// them (the team committed them).
+	Tracked []string
 }
 
 // printPluginInstall prints p the way every install verb reports: the
@@ -205,6 +208,8 @@ func printPluginInstall(w, errw io.Writer, p pluginInstall) {
 	case p.DryRun:
 		printDiff(w, p.Diff)
 		fmt.Fprintf(errw, "dry run: %s not written\n", where)
+	case !p.Changed && p.Uninstall && len(p.Tracked) > 0:
+		fmt.Fprintf(w, "%s: the hermes-hooks plugin is kept (%s); nothing changed\n", where, install.KeptTracked)
 	case !p.Changed && p.Uninstall:
 		fmt.Fprintf(w, "%s: the hermes-hooks plugin is not there; nothing changed\n", where)
 	case !p.Changed:
@@ -216,6 +221,9 @@ func printPluginInstall(w, errw io.Writer, p pluginInstall) {
 			fmt.Fprintln(w, l)
 		}
 		fmt.Fprintln(w, "Approve the hooks it should run: hermes-hooks list; hermes-hooks approve --all")
+	}
+	for _, k := range p.Tracked {
+		fmt.Fprintf(w, "kept %s (%s)\n", show(k), install.KeptTracked)
 	}
 	for _, k := range p.Kept {
 		fmt.Fprintf(w, "%s had been edited since install wrote it: your version is kept as %s\n", show(k[0]), show(k[1]))

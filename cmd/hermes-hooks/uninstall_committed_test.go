@@ -46,18 +46,26 @@ func TestUninstallKeepsCommittedFiles(t *testing.T) {
 		t.Skip("needs git")
 	}
 	t.Setenv("HOME", t.TempDir())
+	// Each target: the install arguments, given the project.
+	targets := map[string]func(proj string) []string{
+		"opencode":    func(proj string) []string { return []string{"opencode", "--project", proj} },
+		"open-plugin": func(proj string) []string { return []string{"open-plugin", filepath.Join(proj, ".agents", "plugins", "hermes-hooks")} },
+	}
 	for _, ag := range agents.All() {
-		if ag.HookFile.Project == "" || len(ag.HookFile.Events) == 0 {
-			continue
+		if ag.HookFile.Project != "" && len(ag.HookFile.Events) > 0 {
+			targets[ag.Name] = func(proj string) []string { return []string{ag.Name, "--project", proj} }
 		}
-		t.Run(ag.Name, func(t *testing.T) {
+	}
+	for name, argsOf := range targets {
+		t.Run(name, func(t *testing.T) {
 			proj, alice, bob := t.TempDir(), t.TempDir(), t.TempDir()
 			gitIn(t, proj, "init", "-q", ".")
-			runCLI(t, alice, "install", ag.Name, "--project", proj)
+			args := argsOf(proj)
+			runCLI(t, alice, append([]string{"install"}, args...)...)
 			gitIn(t, proj, "add", "-A")
 			gitIn(t, proj, "commit", "-q", "-m", "hooks")
 
-			if out := runCLI(t, bob, "install", ag.Name, "--project", proj); !strings.Contains(out, "nothing changed") {
+			if out := runCLI(t, bob, append([]string{"install"}, args...)...); !strings.Contains(out, "nothing changed") {
 				t.Fatalf("the teammate's install changed something:\n%s", out)
 			}
 			if _, err := os.Stat(filepath.Join(bob, "hermes-hooks-installs.json")); err == nil {
@@ -69,9 +77,9 @@ func TestUninstallKeepsCommittedFiles(t *testing.T) {
 			if st := gitIn(t, proj, "status", "--porcelain"); st != "" {
 				t.Errorf("the teammate's uninstall --all changed the checkout:\n%s", st)
 			}
-			out := runCLI(t, bob, "uninstall", ag.Name, "--project", proj)
+			out := runCLI(t, bob, append([]string{"uninstall"}, args...)...)
 			if st := gitIn(t, proj, "status", "--porcelain"); strings.Contains(st, "D ") {
-				t.Errorf("the teammate's uninstall %s deleted a committed file:\n%s\n%s", ag.Name, st, out)
+				t.Errorf("the teammate's uninstall %s deleted a committed file:\n%s\n%s", name, st, out)
 			}
 			gitIn(t, proj, "checkout", "-q", "--", ".")
 			out = runCLI(t, alice, "uninstall", "--all")
