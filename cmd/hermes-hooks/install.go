@@ -156,6 +156,8 @@ that backup holds entries of hermes-hooks itself (a second install changed
 them: an upgrade, --absolute); a file
 install created, holding nothing else, is removed, with the directories left
 empty up to the project (or home) directory. Either way the backup goes too.
+A file git tracks (the team committed it) or one install did not create is
+never removed: our entries go, the file stays, and uninstall says why.
 Otherwise only our entries go, and the previous file is kept as the backup.
 A second uninstall changes nothing.
 
