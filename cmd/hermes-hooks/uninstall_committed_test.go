@@ -48,8 +48,10 @@ func TestUninstallKeepsCommittedFiles(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	// Each target: the install arguments, given the project.
 	targets := map[string]func(proj string) []string{
-		"opencode":    func(proj string) []string { return []string{"opencode", "--project", proj} },
-		"open-plugin": func(proj string) []string { return []string{"open-plugin", filepath.Join(proj, ".agents", "plugins", "hermes-hooks")} },
+		"opencode": func(proj string) []string { return []string{"opencode", "--project", proj} },
+		"open-plugin": func(proj string) []string {
+			return []string{"open-plugin", filepath.Join(proj, ".agents", "plugins", "hermes-hooks")}
+		},
 	}
 	for _, ag := range agents.All() {
 		if ag.HookFile.Project != "" && len(ag.HookFile.Events) > 0 {
