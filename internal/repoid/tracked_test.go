@@ -1,6 +1,7 @@
 package repoid
 
 import (
+	"bufio"
 	"bytes"
 	"os"
 	"os/exec"
@@ -89,9 +90,51 @@ func FuzzIndexHolds(f *testing.F) {
 	f.Add([]byte("DIRC\x00\x00\x00\x04\x00\x00\x00\x02" + strings.Repeat("\x00", 60) + "\x00\x01\x00a\x00" + strings.Repeat("\x00", 60) + "\x00\x01\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01b\x00"))
 	f.Add([]byte("DIRC\x00\x00\x00\x03\x00\x00\x00\x00link\x00\x00\x00\x00" + strings.Repeat("\x00", 20)))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		x := &indexReader{r: newReader(data), size: int64(len(data)), hashLen: 20}
+		x := &indexReader{r: bufio.NewReader(bytes.NewReader(data)), size: int64(len(data)), hashLen: 20}
 		_, _ = x.holds("a.txt")
 	})
 }
 
-func newReader(data []byte) *bufioReader { return bufioNew(bytes.NewReader(data)) }
+// TestTrackedSHA256: a repository of SHA-256 object names has 32-byte
+// names in its index entries.
+func TestTrackedSHA256(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("needs git")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command("git", "init", "-q", "--object-format=sha256", ".")
+	cmd.Dir = dir
+	if err := cmd.Run(); err != nil {
+		t.Skip("git without sha256 repositories:", err)
+	}
+	for _, n := range []string{"a.json", "b.json", "c.json"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git(t, dir, "add", "a.json", "c.json")
+	for name, want := range map[string]bool{"a.json": true, "b.json": false, "c.json": true} {
+		if got, err := Tracked(filepath.Join(dir, name)); err != nil || got != want {
+			t.Errorf("Tracked(%s) = %v, %v; want %v", name, got, err, want)
+		}
+	}
+}
+
+// TestTrackedSplitIndex: with core.splitIndex most entries live in a
+// shared index file Tracked does not read: a tracked file is never
+// reported untracked (an error: the caller keeps the file).
+func TestTrackedSplitIndex(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("needs git")
+	}
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", ".")
+	if err := os.WriteFile(filepath.Join(dir, "a.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "add", "a.json")
+	git(t, dir, "update-index", "--split-index")
+	if got, err := Tracked(filepath.Join(dir, "a.json")); !got && err == nil {
+		t.Error("a file in the shared index reported untracked")
+	}
+}
