@@ -69,6 +69,9 @@ func (p *Plan) Apply() (backup string, err error) {
 			return "", err
 		}
 		q.Root = p.Root
+		if p.keep != "" {
+			q.KeepFile(p.keep)
+		}
 		*p = *q
 		if !p.Changed {
 			return "", nil // someone else's edit did ours

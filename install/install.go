@@ -67,8 +67,16 @@ type Plan struct {
 	// RemovedDirs are the directories Apply removed (left empty by an
 	// uninstall that removed the file).
 	RemovedDirs []string
+	// Kept is why uninstall keeps a file it would have removed (Keep):
+	// install did not create it, or git tracks it.
+	Kept string
 	// given is the path as asked for (Path has its symlinks resolved).
 	given string
+	// emptied is what Keep writes instead of removing the file: the file
+	// without our entries (or the empty file the backup was).
+	emptied []byte
+	// keep is KeepFile's reason, for the plan Apply computes again.
+	keep string
 	// remake computes the plan again from the file as it is now, for
 	// Apply when the file changed since it was read (commit.go).
 	remake func() (*Plan, error)
@@ -144,10 +152,12 @@ func makePlan(agent *agents.Agent, path string, ed docEditor, uninstall bool) (*
 			// it: it goes, as a file install made does.
 			p.New, p.Restored = prev, true
 			p.Remove = len(bytes.TrimSpace(prev)) == 0
+			p.emptied = prev
 			return p, nil
 		}
 		if len(doc) == 0 {
 			p.Remove = true
+			p.emptied = edit(doc, p.Old)
 			return p, nil
 		}
 	}
@@ -395,4 +405,20 @@ func removeEmptyDirs(dir, root string) []string {
 // directory fsync), with a temporary name beside the file it replaces.
 func writeAtomic(path string, data []byte, mode fs.FileMode) error {
 	return fsutil.WriteAtomic(path, data, mode, "."+filepath.Base(path)+".*.tmp", nil)
+}
+
+// KeepFile says the file must stay (why: MayRemove's reason): a plan that
+// would remove it keeps it instead, holding what is left without our
+// entries, and says why (Kept). Apply keeps to it when it computes the
+// plan again.
+func (p *Plan) KeepFile(why string) {
+	p.keep = why
+	if !p.Remove {
+		return
+	}
+	p.Remove, p.Kept, p.New = false, why, p.emptied
+	p.Changed = !bytes.Equal(p.New, p.Old)
+	if p.Restored && !p.Changed {
+		p.Restored = false
+	}
 }

@@ -81,6 +81,10 @@ type Record struct {
 	// install, or --refresh).
 	InstalledAt time.Time `json:"installed_at"`
 	UpdatedAt   time.Time `json:"updated_at"`
+	// Created: install created the file (it did not exist before): the
+	// one case in which uninstall may delete it (MayRemove). It stays set
+	// across later installs into the file.
+	Created bool `json:"created,omitempty"`
 	// Version and Binary: the hermes-hooks that wrote it.
 	Version string `json:"version"`
 	Binary  string `json:"binary"`
@@ -181,6 +185,7 @@ func (g *Registry) Remember(rec Record) (backup string, err error) {
 		for i := range rs {
 			if rs[i].same(&rec) {
 				rec.InstalledAt = rs[i].InstalledAt
+				rec.Created = rec.Created || rs[i].Created
 				prev := rs[i]
 				prev.UpdatedAt = rec.UpdatedAt
 				if reflect.DeepEqual(prev, rec) {
@@ -192,6 +197,22 @@ func (g *Registry) Remember(rec Record) (backup string, err error) {
 		}
 		return append(rs, rec)
 	})
+}
+
+// Lookup returns the record of the installation of agent at path, if the
+// registry holds one (a registry that cannot be read holds none).
+func (g *Registry) Lookup(agent, path string) (Record, bool) {
+	rs, err := g.Load()
+	if err != nil {
+		return Record{}, false
+	}
+	key := Record{Agent: agent, Path: path}
+	for _, r := range rs {
+		if r.same(&key) {
+			return r, true
+		}
+	}
+	return Record{}, false
 }
 
 // Forget removes the record of the installation of agent at path (an

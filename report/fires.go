@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,6 +84,13 @@ type InstallCheck struct {
 	// Unreviewed are the events of entries of ours that the agent has not
 	// been told to trust one by one (Codex's /hooks): it skips them.
 	Unreviewed []string `json:"unreviewed,omitempty"`
+	// AgentAbsent: the agent has no state on this machine (the folder of
+	// its trust file does not exist: it was never run here), so whether
+	// it trusts the project is not asked (Trusted and Unreviewed stay
+	// empty). A teammate who does not use that agent has nothing to fix.
+	AgentAbsent bool `json:"agent_not_set_up,omitempty"`
+	// AgentDir is the agent's folder AgentAbsent found missing.
+	AgentDir string `json:"agent_dir,omitempty"`
 	// AgentVersion is the installed release of the agent, where its events
 	// depend on it ("" when not asked or not found).
 	AgentVersion string      `json:"agent_version,omitempty"`
@@ -167,7 +176,14 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 	if tf := in.Agent.TrustFile(filepath.ToSlash(o.Home), os.Getenv); tf != "" && o.Home != "" {
 		c.TrustFile = filepath.FromSlash(tf)
 		trust, _ = os.ReadFile(c.TrustFile)
-		if !in.User {
+		// The agent keeps its trust in a folder it makes when it first
+		// runs (~/.codex, ~/.gemini, ~/.copilot, or where CODEX_HOME or
+		// COPILOT_HOME points): without that folder the agent was never
+		// set up on this machine, and its trust is nothing to report yet.
+		dir := filepath.Dir(c.TrustFile)
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) && !in.User {
+			c.AgentAbsent, c.AgentDir = true, dir
+		} else if !in.User {
 			t := in.Agent.Trusted(trust, filepath.ToSlash(in.Root))
 			c.Trusted = &t
 		}
@@ -177,7 +193,7 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 		// The line the agent runs here (on Windows, its Windows line) and
 		// how it starts it.
 		run, cannot, why := runFor(in.Agent, runtime.GOOS, e.FileEntry, os.Getenv, exec.LookPath, isFile)
-		if reviewed, asks := in.Agent.Reviewed(trust, filepath.ToSlash(in.Path), e.FileEntry); asks && !reviewed && e.Own(in.Agent.Name) {
+		if reviewed, asks := in.Agent.Reviewed(trust, filepath.ToSlash(in.Path), e.FileEntry); asks && !reviewed && e.Own(in.Agent.Name) && !c.AgentAbsent {
 			c.Unreviewed = append(c.Unreviewed, e.Event)
 		}
 		fc := FireCheck{Event: e.Event, Command: run.line}

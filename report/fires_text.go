@@ -32,6 +32,10 @@ func PrintInstallChecks(w io.Writer, checks []InstallCheck, now time.Time) {
 			fmt.Fprintf(w, "      %s not trusted by the agent: %s does not trust %s, so %s does not run this file's hooks (open %s there and trust the folder)\n",
 				CheckFail.Symbol(), show(c.TrustFile), show(c.Root), show(c.Title), show(c.Title))
 		}
+		if c.AgentAbsent {
+			fmt.Fprintf(w, "      %s %s is not set up on this machine (no %s): its folder trust is asked for once it is\n",
+				CheckInfo.Symbol(), show(c.Title), show(c.AgentDir))
+		}
 		if n := len(c.Unreviewed); n > 0 {
 			fmt.Fprintf(w, "      %s not trusted by the agent: %s has no review of %s of these (%s): it skips them until you trust them in its /hooks\n",
 				CheckFail.Symbol(), show(c.Title), Count(n, "entry", "entries"), show(strings.Join(c.Unreviewed, ", ")))

@@ -156,6 +156,8 @@ that backup holds entries of hermes-hooks itself (a second install changed
 them: an upgrade, --absolute); a file
 install created, holding nothing else, is removed, with the directories left
 empty up to the project (or home) directory. Either way the backup goes too.
+A file git tracks (the team committed it) or one install did not create is
+never removed: our entries go, the file stays, and uninstall says why.
 Otherwise only our entries go, and the previous file is kept as the backup.
 A second uninstall changes nothing.
 
@@ -318,14 +320,25 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 		return err
 	}
 	plan.Root = root
+	if o.uninstall {
+		if ok, why := mayRemove(a, agent.Name, target, plan.Path); !ok {
+			plan.KeepFile(why)
+		}
+	}
 	if o.dryRun {
 		res.Diff = plan.Diff()
 	} else if res.Backup, err = plan.Apply(); err != nil {
 		return fmt.Errorf("%s: %w", plan.Path, err)
-	} else {
-		noteInstall(a, agentRecord(agent, root, target, command, o), o.uninstall)
+	} else if plan.Changed || o.uninstall {
+		// An install that changed nothing found our entries there already
+		// (a teammate's committed file): not this user's installation,
+		// so not recorded, and uninstall --all does not take it out.
+		rec := agentRecord(agent, root, target, command, o)
+		rec.Created = !plan.Exists
+		noteInstall(a, rec, o.uninstall)
 	}
 	res.File, res.Changed, res.Removed, res.Restored = plan.Path, plan.Changed, plan.Remove, plan.Restored && !plan.Remove
+	res.Kept = plan.Kept
 	res.RemovedDirs = plan.RemovedDirs
 	if o.json {
 		return writeJSON(a.Out, res)

@@ -44,12 +44,17 @@ func runInstallOpenPlugin(a *app, dir string, o installOptions) error {
 	if o.uninstall {
 		action = "uninstall"
 	}
+	var tracked []string
+	if o.uninstall {
+		tracked = plan.KeepTracked()
+	}
 	var diff string
 	if o.dryRun {
 		diff = plan.Diff()
 	} else if err := plan.Apply(); err != nil {
 		return err
-	} else {
+	} else if plan.Changed || o.uninstall {
+		// As runInstall: files already there are not this install's.
 		noteInstall(a, install.Record{Agent: install.TargetOpenPlugin, Scope: install.ScopeProject, Root: abs, Path: abs, PluginAgent: agent.Name,
 			Kind: install.KindOwned, Wrote: []string{filepath.Join(abs, "plugin.json"), filepath.Join(abs, "hooks", "hooks.json")}}, o.uninstall)
 	}
@@ -65,7 +70,7 @@ func runInstallOpenPlugin(a *app, dir string, o installOptions) error {
 	}
 	d := show(plan.Dir)
 	printPluginInstall(a.Out, a.Err, pluginInstall{Where: plan.Dir, DryRun: o.dryRun, Changed: plan.Changed, Uninstall: o.uninstall, Diff: diff,
-		Removed: "removed the hermes-hooks plugin from " + d + " (plugin.json, hooks/hooks.json)", Kept: plan.Kept(),
+		Removed: "removed the hermes-hooks plugin from " + d + " (plugin.json, hooks/hooks.json)", Kept: plan.Kept(), Tracked: tracked,
 		Done: []string{fmt.Sprintf("%s: plugin hermes-hooks written (plugin.json, hooks/hooks.json); its hooks run 'hermes-hooks hook %s' for %s",
 			d, agent.Name, strings.Join(agents.OpenPluginShape(agent).HookFile.Events, ", "))}})
 	return nil

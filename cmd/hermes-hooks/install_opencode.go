@@ -38,12 +38,17 @@ func runInstallOpenCode(a *app, o installOptions) error {
 	if err != nil {
 		return err
 	}
+	var tracked []string
+	if o.uninstall {
+		tracked = plan.KeepTracked()
+	}
 	res.File, res.Changed = plan.Files[0].Path, plan.Changed
 	if o.dryRun {
 		res.Diff = plan.Diff()
 	} else if err := plan.Apply(); err != nil {
 		return err
-	} else {
+	} else if plan.Changed || o.uninstall {
+		// As runInstall: files already there are not this install's.
 		noteInstall(a, install.Record{Agent: install.TargetOpenCode, Scope: scopeOf(o.user), Root: root,
 			Path: path, Kind: install.KindOwned, Wrote: []string{path}}, o.uninstall)
 	}
@@ -52,7 +57,7 @@ func runInstallOpenCode(a *app, o installOptions) error {
 		return writeJSON(a.Out, res)
 	}
 	printPluginInstall(a.Out, a.Err, pluginInstall{Where: res.File, DryRun: o.dryRun, Changed: res.Changed, Uninstall: o.uninstall, Diff: res.Diff,
-		Removed: "removed " + show(res.File), Kept: plan.Kept(),
+		Removed: "removed " + show(res.File), Kept: plan.Kept(), Tracked: tracked,
 		Done: []string{show(res.File) + ": OpenCode now runs hermes-hooks (Claude Code's PreToolUse and PostToolUse) around every tool call"}})
 	return nil
 }

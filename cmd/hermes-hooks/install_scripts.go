@@ -16,12 +16,16 @@ func runInstallScripts(a *app, agent *agents.Agent, dir, root string, command fu
 		return err
 	}
 	plan.Root = root
+	if res.KeptFiles = plan.KeepTracked(); len(res.KeptFiles) > 0 {
+		res.Kept = install.KeptTracked
+	}
 	res.File, res.Changed = plan.Dir, plan.Changed
 	if o.dryRun {
 		res.Diff = plan.Diff()
 	} else if err := plan.Apply(); err != nil {
 		return fmt.Errorf("%s: %w", plan.Dir, err)
-	} else {
+	} else if plan.Changed || o.uninstall {
+		// As runInstall: scripts already there are not this install's.
 		noteInstall(a, agentRecord(agent, root, dir, command, o), o.uninstall)
 	}
 	res.RemovedDirs = plan.RemovedDirs

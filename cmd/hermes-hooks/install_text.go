@@ -23,9 +23,15 @@ type installResult struct {
 	Restored    bool     `json:"restored,omitempty"`
 	Removed     bool     `json:"file_removed,omitempty"`
 	RemovedDirs []string `json:"removed_dirs,omitempty"`
-	Events      []string `json:"events"`
-	Diff        string   `json:"diff,omitempty"`
-	Managed     bool     `json:"managed,omitempty"` // the agent's admin settings (--managed)
+	// Kept: why uninstall kept a file that holds nothing but our entries
+	// (install did not create it, or git tracks it).
+	Kept string `json:"kept,omitempty"`
+	// KeptFiles: the scripts of ours uninstall left in place (git tracks
+	// them).
+	KeptFiles []string `json:"kept_files,omitempty"`
+	Events    []string `json:"events"`
+	Diff      string   `json:"diff,omitempty"`
+	Managed   bool     `json:"managed,omitempty"` // the agent's admin settings (--managed)
 
 	ProjectWhy string `json:"-"` // why this project directory, when it was not given
 }
@@ -48,6 +54,8 @@ func printInstall(out, errw io.Writer, agent *agents.Agent, r *installResult) {
 	case r.DryRun:
 		printDiff(out, r.Diff)
 		fmt.Fprintf(errw, "dry run: %s not written\n", file)
+	case !r.Changed && len(r.KeptFiles) > 0:
+		fmt.Fprintf(out, "%s: hermes-hooks' files there are kept (%s); nothing changed\n", file, r.Kept)
 	case !r.Changed && r.Action == "uninstall":
 		fmt.Fprintf(out, "%s: hermes-hooks is not installed there; nothing changed\n", file)
 	case !r.Changed:
@@ -56,6 +64,8 @@ func printInstall(out, errw io.Writer, agent *agents.Agent, r *installResult) {
 		fmt.Fprintf(out, "removed %s (it held only hermes-hooks)\n", file)
 	case r.Restored:
 		fmt.Fprintf(out, "removed hermes-hooks from %s: the file is back as it was before install\n", file)
+	case r.Kept != "" && len(r.KeptFiles) == 0:
+		fmt.Fprintf(out, "removed hermes-hooks from %s; kept the file (%s), which holds nothing else now\n", file, r.Kept)
 	case r.Action == "uninstall":
 		fmt.Fprintf(out, "removed hermes-hooks from %s\n", file)
 	default:
@@ -78,6 +88,9 @@ func printInstall(out, errw io.Writer, agent *agents.Agent, r *installResult) {
 	}
 	for _, d := range r.RemovedDirs {
 		fmt.Fprintf(out, "removed the empty directory %s\n", show(d))
+	}
+	for _, k := range r.KeptFiles {
+		fmt.Fprintf(out, "kept %s (%s)\n", show(k), r.Kept)
 	}
 	if r.Backup != "" && !r.DryRun {
 		fmt.Fprintf(out, "previous file kept as %s\n", show(r.Backup))
@@ -179,6 +192,9 @@ type pluginInstall struct {
 	// Kept are the files of ours the user had edited, each with the copy
 	// kept of it before it was replaced or removed.
 	Kept [][2]string
+	// Tracked are the files of ours uninstall left in place: git tracks
+	// them (the team committed them).
+	Tracked []string
 }
 
 // printPluginInstall prints p the way every install verb reports: the
@@ -192,6 +208,8 @@ func printPluginInstall(w, errw io.Writer, p pluginInstall) {
 	case p.DryRun:
 		printDiff(w, p.Diff)
 		fmt.Fprintf(errw, "dry run: %s not written\n", where)
+	case !p.Changed && p.Uninstall && len(p.Tracked) > 0:
+		fmt.Fprintf(w, "%s: the hermes-hooks plugin is kept (%s); nothing changed\n", where, install.KeptTracked)
 	case !p.Changed && p.Uninstall:
 		fmt.Fprintf(w, "%s: the hermes-hooks plugin is not there; nothing changed\n", where)
 	case !p.Changed:
@@ -203,6 +221,9 @@ func printPluginInstall(w, errw io.Writer, p pluginInstall) {
 			fmt.Fprintln(w, l)
 		}
 		fmt.Fprintln(w, "Approve the hooks it should run: hermes-hooks list; hermes-hooks approve --all")
+	}
+	for _, k := range p.Tracked {
+		fmt.Fprintf(w, "kept %s (%s)\n", show(k), install.KeptTracked)
 	}
 	for _, k := range p.Kept {
 		fmt.Fprintf(w, "%s had been edited since install wrote it: your version is kept as %s\n", show(k[0]), show(k[1]))

@@ -154,6 +154,24 @@ func noteInstall(a *app, rec install.Record, uninstall bool) {
 	}
 }
 
+// mayRemove says whether uninstall may delete agent's file at path (as
+// install names it; real: its links followed), which holds nothing else
+// once our entries are out: only when the registry records that install
+// created it and git tracks neither name (install.MayRemove). A registry
+// that cannot be read records nothing: the file stays.
+func mayRemove(a *app, agent, path, real string) (bool, string) {
+	created := false
+	if state, err := a.Home(); err == nil {
+		rec, ok := install.NewRegistry(state).Lookup(agent, path)
+		created = ok && rec.Created
+	}
+	ok, why := install.MayRemove(path, created)
+	if ok && real != path {
+		ok, why = install.MayRemove(real, created)
+	}
+	return ok, why
+}
+
 // scopeOf is a record's scope for install's options.
 func scopeOf(user bool) string {
 	if user {

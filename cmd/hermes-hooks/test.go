@@ -23,6 +23,7 @@ type testOptions struct {
 	payloadFile string
 	json        bool
 	examples    bool
+	requireAll  bool // --examples: every hook's examples must run
 }
 
 func newTestCmd(a *app) *cobra.Command {
@@ -55,12 +56,17 @@ declare (examples: [{tool: terminal, args: {command: "rm -rf /"}, expect:
 block}]): each through a real dispatch that holds that hook alone, one at a
 time, and prints ✓ or ✗ per example with what the hook did. Only approved,
 unchanged hooks run; the others are listed as not approved, examples not
-run. Exit status 1 when an example fails.`,
+run. Exit status 1 when an example fails. With --require-all, also 1 when
+any hook's examples were not run (not approved, changed since approval, …),
+naming each on stderr: for CI, where a check that ran nothing must not
+pass.`,
 		Example: `  hermes-hooks test pre_tool_call --for-tool terminal
   hermes-hooks test pre_llm_call --payload-file event.json
   echo '{"args": {"command": "git push --force"}}' | hermes-hooks test pre_tool_call --payload-file -
   hermes-hooks test PreToolUse --for-tool Bash --json
-  hermes-hooks test --examples`,
+  hermes-hooks test --examples
+  # in CI: fail when an example fails or any hook's examples did not run
+  hermes-hooks test --examples --require-all`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if o.examples {
 				return exactArgs(0, "no EVENT with --examples (every hook's examples run on its own event)")(cmd, args)
@@ -74,6 +80,9 @@ run. Exit status 1 when an example fails.`,
 				}
 				return runTestExamples(a, o)
 			}
+			if o.requireAll {
+				return usageErr("hermes-hooks test --examples --require-all", "--require-all is for --examples")
+			}
 			return runTest(a, args[0], o)
 		},
 	}
@@ -81,6 +90,7 @@ run. Exit status 1 when an example fails.`,
 	cmd.Flags().StringVar(&o.payloadFile, "payload-file", "", "JSON object of event fields merged over the synthetic payload (- reads stdin)")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
 	cmd.Flags().BoolVar(&o.examples, "examples", false, "run every approved hook's examples (examples: in its entry) and check what it decides")
+	cmd.Flags().BoolVar(&o.requireAll, "require-all", false, "with --examples: exit 1 when any hook's examples were not run (not approved or changed), naming them")
 	return cmd
 }
 

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
@@ -19,17 +21,43 @@ func runTestExamples(a *app, o testOptions) error {
 	}
 	x := a.exampleRunner(cfg, store)
 	hooks := report.RunExamples(context.Background(), *x, statuses)
+	_, failed, notRun := report.ExampleTotals(hooks)
+	incomplete := o.requireAll && notRun > 0
 	if o.json {
-		if err := writeJSON(a.Out, report.ExamplesJSON(hooks)); err != nil {
+		j := report.ExamplesJSON(hooks)
+		if m, ok := j.(map[string]any); ok && o.requireAll {
+			m["require_all"] = true
+			m["ok"] = failed == 0 && notRun == 0
+		}
+		if err := writeJSON(a.Out, j); err != nil {
 			return err
 		}
 	} else {
 		report.PrintExamples(a.Out, hooks)
 	}
-	if _, failed, _ := report.ExampleTotals(hooks); failed > 0 {
+	if incomplete && !o.json {
+		fmt.Fprintf(a.Err, "hermes-hooks: examples not run (--require-all): %s\n", notRunList(hooks))
+	}
+	if failed > 0 || incomplete {
 		return silentExit(1)
 	}
 	return nil
+}
+
+// notRunList names each hook whose examples were not run, with why (the
+// reason's first clause: "not approved", "changed since approval").
+func notRunList(hooks []report.HookExamples) string {
+	var names []string
+	for i := range hooks {
+		h := &hooks[i]
+		if h.NotRun == "" {
+			continue
+		}
+		why, _, _ := strings.Cut(h.NotRun, ", examples not run")
+		e := h.Status.Entry
+		names = append(names, fmt.Sprintf("[%s] %s (%s)", show(e.DeclaredAs), show(e.Text()), show(why)))
+	}
+	return strings.Join(names, ", ")
 }
 
 // exampleRunner runs examples through the consent gate dispatch uses, with

@@ -30,3 +30,16 @@ func TestFindDoesNotBlockOnFIFOs(t *testing.T) {
 		t.Errorf("commondir a FIFO: %+v %v", r, ok)
 	}
 }
+
+// A FIFO planted as a checkout's .git/index is not waited on: uninstall
+// asks Tracked, which cannot tell and says so (the file is then kept).
+func TestTrackedDoesNotBlockOnFIFO(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, ".git", "HEAD"), "")
+	if err := syscall.Mkfifo(filepath.Join(root, ".git", "index"), 0o644); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	if tracked, err := Tracked(filepath.Join(root, "f.json")); err == nil {
+		t.Errorf("a FIFO index: %v, no error", tracked)
+	}
+}
