@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -87,11 +86,10 @@ func runValidate(a *app, o validateOptions) error {
 			// The config file counts when it is there: before it exists
 			// (a newcomer's first validate) nothing was checked, and
 			// "no problems in 1 config file" said otherwise.
-			path, _ := a.Config()
-			if _, err := os.Stat(path); err == nil {
+			if cfg.Path != "" { // the file was read
 				files++
 			} else if files == 0 {
-				missing = path
+				missing, _ = a.Config()
 			}
 			managed = report.NewManagedInfo(cfg)
 			if !o.json {
