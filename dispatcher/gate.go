@@ -181,6 +181,13 @@ func (g consentGate) Check(h Invocation) Verdict {
 	return verdict
 }
 
+// agentMustNot ends every refusal that names an approve command. The
+// refusal reaches the model, which follows instructions: told to run
+// approve, it would approve the very hook that refuses, a hostile
+// repository's included. Consent must come from the person, so the
+// refusal addresses them and says so to the agent.
+const agentMustNot = "an agent must not approve hooks for them"
+
 // refusal turns the policy's verdict v on h into the gate's (see
 // ConsentGate). It quotes the hook's text as consent.ShownCommand shows it
 // and offers consent.ApproveHint: a hostile repository's command reaches
@@ -195,8 +202,8 @@ func (g consentGate) refusal(h Invocation, v consent.Verdict) Verdict {
 		// meant: an older approval, or a command that became opaque.
 		v.Pins.Close()
 		return Verdict{Kind: VerdictBlock, Reason: "guard " + shown + " is approved by its text only (" + v.TextOnly +
-			"): the files it runs cannot be pinned, so an edit to them would run unnoticed; it blocks until you review it and approve it knowingly: " +
-			consent.ApproveTextOnlyHintFor(e.DeclaredAs, e.Text(), e.Scope)}
+			"): the files it runs cannot be pinned, so an edit to them would run unnoticed; it blocks until the user reviews it and approves it knowingly at their own terminal (" +
+			consent.ApproveTextOnlyHintFor(e.DeclaredAs, e.Text(), e.Scope) + "); " + agentMustNot}
 	case v.Run:
 		return Verdict{Kind: VerdictRun, Reason: v.Reason, pins: v.Pins}
 	case e.Scope.Bundle != "" && (!p.SafeMode || e.ManagedBundle) && e.Event.FailsClosed():
@@ -207,16 +214,16 @@ func (g consentGate) refusal(h Invocation, v consent.Verdict) Verdict {
 	case e.Scope.Bundle != "":
 		return Verdict{Kind: VerdictSkip, Reason: v.Reason}
 	case e.FailClosed && v.Approved && v.Drift == consent.DriftHash:
-		return Verdict{Kind: VerdictBlock, Reason: "guard " + shown + " changed since approval (" + v.Reason + "); it blocks until you review it and re-approve it"}
+		return Verdict{Kind: VerdictBlock, Reason: "guard " + shown + " changed since approval (" + v.Reason + "); it blocks until the user reviews it and re-approves it at their own terminal; " + agentMustNot}
 	case e.FailClosed && !v.Approved && v.Unknown:
 		return Verdict{Kind: VerdictBlock, Reason: "guard " + shown + " cannot be confirmed approved: the allowlist " +
-			p.Store.Path() + " cannot be read or is corrupt; it blocks until the allowlist is fixed or the guard re-approved (" + hint + ")"}
+			p.Store.Path() + " cannot be read or is corrupt; it blocks until the user fixes the allowlist or re-approves the guard at their own terminal (" + hint + "); " + agentMustNot}
 	case e.FailClosed && v.Unapproved && e.Scope.Global() && e.Event.FailsClosed():
 		// The user's own guard, never approved (or revoked): refused, not
 		// skipped, with what to run (issue 32, item 2). A repository's
 		// unapproved guard never runs and refuses nothing: it is skipped
 		// below, as a repository cannot make every call refused.
-		return Verdict{Kind: VerdictBlock, Reason: "guard " + shown + " is not approved, so what it guards is refused: review it, then run: " + hint}
+		return Verdict{Kind: VerdictBlock, Reason: "guard " + shown + " is not approved, so what it guards is refused until the user reviews it and approves it at their own terminal (" + hint + "); " + agentMustNot}
 	case v.Unapproved && v.Unknown:
 		// Not a guard that blocks, but its approval could not be
 		// checked: the report (and the journal) must say so, not call
