@@ -157,6 +157,11 @@ type Verdict struct {
 	Approved bool
 	// Drift is the comparison of what the hook runs with its approval.
 	Drift DriftKind
+	// Changed says what changed since approval (Drift.Message) when Drift
+	// is DriftHash; Reason then adds the command that re-approves it. A
+	// caller that words its own refusal quotes Changed, so that the
+	// change and the hint are said once.
+	Changed string
 	// Unapproved is true when the hook is skipped because nobody approved
 	// it (and no accept channel or prompt did); Reason then holds the
 	// warning, which was also sent to Warn.
@@ -384,7 +389,8 @@ func (p *Policy) checkScript(h *Request, exact *Entry, others func() []Entry, re
 	case DriftHash:
 		pins.Close()
 		v.Run, v.Pins = false, nil
-		v.Reason = d.Message() + "; re-approve with: " + ApproveHint(h.Event, h.Command, h.Scope)
+		v.Changed = d.Message()
+		v.Reason = v.Changed + "; re-approve with: " + ApproveHint(h.Event, h.Command, h.Scope)
 		p.warn(fmt.Sprintf("shell hook for %s (%s) not run: %s", h.Event, ShownCommand(h.Command), v.Reason))
 	case DriftMtime:
 		v.Warning = fmt.Sprintf("shell hook for %s (%s): %s", h.Event, ShownCommand(h.Command), d.Message())

@@ -214,7 +214,10 @@ func (g consentGate) refusal(h Invocation, v consent.Verdict) Verdict {
 	case e.Scope.Bundle != "":
 		return Verdict{Kind: VerdictSkip, Reason: v.Reason}
 	case e.FailClosed && v.Approved && v.Drift == consent.DriftHash:
-		return Verdict{Kind: VerdictBlock, Reason: "guard " + shown + " changed since approval (" + v.Reason + "); it blocks until the user reviews it and re-approves it at their own terminal; " + agentMustNot}
+		// Changed says what changed (and that it changed since
+		// approval); the hint follows it once, not v.Reason's own.
+		return Verdict{Kind: VerdictBlock, Reason: "guard " + shown + " refused: " + v.Changed +
+			"; it blocks until the user reviews it and re-approves it at their own terminal (" + hint + "); " + agentMustNot}
 	case e.FailClosed && !v.Approved && v.Unknown:
 		return Verdict{Kind: VerdictBlock, Reason: "guard " + shown + " cannot be confirmed approved: the allowlist " +
 			p.Store.Path() + " cannot be read or is corrupt; it blocks until the user fixes the allowlist or re-approves the guard at their own terminal (" + hint + "); " + agentMustNot}

@@ -22,6 +22,7 @@ type gateCase struct {
 	approve, edit, corrupt bool
 	want                   []string // in the block message
 	wantNot                []string // not in it
+	once                   []string // in it exactly once
 }
 
 // TestGateRefusalText: the refusals the consent gate writes reach the
@@ -41,10 +42,12 @@ func TestGateRefusalText(t *testing.T) {
 			want:    []string{`GUARD \x1b[2J is not approved`, "(hermes-hooks list (to review it), then hermes-hooks approve --all (it approves every hook not yet approved)); " + agentNot},
 			wantNot: []string{"\x1b", "approve 'GUARD"}},
 		{name: "own guard changed", own: entry("GUARD"), approve: true, edit: true,
-			want: []string{"until the user reviews it and re-approves it at their own terminal", "hermes-hooks approve 'GUARD' --event pre_tool_call", agentNot}},
+			want: []string{"guard GUARD refused: script changed since approval (sha256 ", "; it blocks until the user reviews it and re-approves it at their own terminal (hermes-hooks approve 'GUARD' --event pre_tool_call); " + agentNot},
+			once: []string{"changed since approval", "hermes-hooks approve", "re-approve"}},
 		{name: "repository guard changed", repo: entry("GUARD"), approve: true, edit: true,
-			want:    []string{"until the user reviews it and re-approves it at their own terminal", "hermes-hooks approve --project 'REPO'", agentNot},
-			wantNot: []string{"approve 'GUARD"}},
+			want:    []string{"guard GUARD refused: script changed since approval (sha256 ", "; it blocks until the user reviews it and re-approves it at their own terminal (hermes-hooks approve --project 'REPO'); " + agentNot},
+			wantNot: []string{"approve 'GUARD"},
+			once:    []string{"changed since approval", "hermes-hooks approve", "re-approve"}},
 		{name: "repository guard, allowlist unreadable", repo: entry("GUARD"), corrupt: true,
 			want:    []string{"cannot be confirmed approved", "until the user fixes the allowlist or re-approves the guard at their own terminal (hermes-hooks approve --project 'REPO'); " + agentNot},
 			wantNot: []string{"approve 'GUARD"}},
@@ -61,6 +64,11 @@ func TestGateRefusalText(t *testing.T) {
 			for _, w := range tc.want {
 				if w = expand.Replace(w); !strings.Contains(msg, w) {
 					t.Errorf("block message lacks %q:\n%s", w, msg)
+				}
+			}
+			for _, w := range tc.once {
+				if n := strings.Count(msg, w); n != 1 {
+					t.Errorf("block message says %q %d times, want once:\n%s", w, n, msg)
 				}
 			}
 			for _, w := range tc.wantNot {
