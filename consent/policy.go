@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 )
@@ -158,6 +157,11 @@ type Verdict struct {
 	Approved bool
 	// Drift is the comparison of what the hook runs with its approval.
 	Drift DriftKind
+	// Changed says what changed since approval (Drift.Message) when Drift
+	// is DriftHash; Reason then adds the command that re-approves it. A
+	// caller that words its own refusal quotes Changed, so that the
+	// change and the hint are said once.
+	Changed string
 	// Unapproved is true when the hook is skipped because nobody approved
 	// it (and no accept channel or prompt did); Reason then holds the
 	// warning, which was also sent to Warn.
@@ -196,10 +200,12 @@ const (
 // notAllowlistedMessage is the warning for a hook that is skipped because
 // nobody approved it: Hermes' opening words, then what to run. Hermes also
 // offers "the TTY prompt next run"; an agent's hook call never has one (its
-// stdin is the payload), so the command that approves it comes first.
+// stdin is the payload), so the command that approves it comes first. The
+// command is quoted as ShownCommand shows it, and the approve line is
+// ApproveHint's, for the warnings and the reasons alike.
 func notAllowlistedMessage(event, command string) string {
 	return fmt.Sprintf("shell hook for %s (%s) not allowlisted — skipped. Review it, then run: %s (or approve every hook of your own config with --accept-hooks once, HERMES_ACCEPT_HOOKS=1 or hooks_auto_accept: true)",
-		event, command, ApproveCommandHint(event, command))
+		event, ShownCommand(command), ApproveHint(event, command, Scope{}))
 }
 
 // guardNotApprovedMessage is the warning for a fail_closed guard of the
@@ -207,32 +213,20 @@ func notAllowlistedMessage(event, command string) string {
 // and what it guards is refused until it is approved.
 func guardNotApprovedMessage(event, command string) string {
 	return fmt.Sprintf("fail_closed guard for %s (%s) is not approved, so what it guards is refused: review it, then run: %s",
-		event, command, ApproveCommandHint(event, command))
+		event, ShownCommand(command), ApproveHint(event, command, Scope{}))
 }
 
 // projectNotApprovedMessage is the warning for a repository's hook that is
 // skipped because nobody approved it. Ambient accept channels
 // (hooks_auto_accept, HERMES_ACCEPT_HOOKS) never approve a repository's
-// hooks, so the message does not offer them.
-// A command longer than maxQuotedCommand is cut in it, and the approve line
-// it offers is approve --project (which lists it whole): the repository
-// wrote it, and it is printed at every dispatch.
+// hooks, so the message does not offer them. The repository wrote the
+// command and the warning is printed at every dispatch: it is quoted cut
+// and escaped (ShownCommand), and the approve line is approve --project,
+// which lists it whole.
 func projectNotApprovedMessage(event, command string, scope Scope) string {
-	shown, hint := command, ApproveCommandHint(event, command)
-	if len(command) > maxQuotedCommand {
-		cut := maxQuotedCommand / 4
-		for cut > 0 && !utf8.RuneStart(command[cut]) {
-			cut--
-		}
-		shown, hint = command[:cut]+"…", "hermes-hooks approve --project"
-	}
-	return fmt.Sprintf("hook for %s (%s) from %s not approved — skipped. A repository's hooks run only once you approve them for that repository (hooks_auto_accept and HERMES_ACCEPT_HOOKS do not approve them): review it, then run %s in %s",
-		event, shown, scope.Source, hint, scope.Project)
+	return fmt.Sprintf("hook for %s (%s) from %s not approved — skipped. A repository's hooks run only once you approve them for that repository (hooks_auto_accept and HERMES_ACCEPT_HOOKS do not approve them): review it, then run %s",
+		event, ShownCommand(command), scope.Source, ProjectApproveHint(scope.Project))
 }
-
-// maxQuotedCommand is the longest repository command a warning quotes
-// whole.
-const maxQuotedCommand = 1024
 
 // Policy is the consent gate the dispatcher asks before running any hook.
 // Set its fields before the first Decide and do not change them after; a
@@ -395,10 +389,11 @@ func (p *Policy) checkScript(h *Request, exact *Entry, others func() []Entry, re
 	case DriftHash:
 		pins.Close()
 		v.Run, v.Pins = false, nil
-		v.Reason = d.Message() + "; re-approve with: " + ApproveCommandHint(h.Event, h.Command)
-		p.warn(fmt.Sprintf("shell hook for %s (%s) not run: %s", h.Event, h.Command, v.Reason))
+		v.Changed = d.Message()
+		v.Reason = v.Changed + "; re-approve with: " + ApproveHint(h.Event, h.Command, h.Scope)
+		p.warn(fmt.Sprintf("shell hook for %s (%s) not run: %s", h.Event, ShownCommand(h.Command), v.Reason))
 	case DriftMtime:
-		v.Warning = fmt.Sprintf("shell hook for %s (%s): %s", h.Event, h.Command, d.Message())
+		v.Warning = fmt.Sprintf("shell hook for %s (%s): %s", h.Event, ShownCommand(h.Command), d.Message())
 		p.warn(v.Warning)
 	}
 	return v

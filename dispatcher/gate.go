@@ -6,6 +6,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
+	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 )
 
 // VerdictKind is what a Gate decided for one hook.
@@ -172,35 +173,60 @@ func (g consentGate) Check(h Invocation) Verdict {
 	ch.Target = &h.target
 	ch.Guard = e.FailClosed && e.Event.FailsClosed()
 	v := p.Decide(ch)
-	hint := consent.ApproveCommandHint(e.DeclaredAs, e.Text())
+	verdict := g.refusal(h, v)
+	// What a refusal says reaches the agent, the model, the journal and a
+	// terminal: whatever it quotes (a drift's file name, the allowlist's
+	// path) is shown escaped; the hook's own text is cut too (shown).
+	verdict.Reason = termsafe.Escape(verdict.Reason)
+	return verdict
+}
+
+// agentMustNot ends every refusal that names an approve command. The
+// refusal reaches the model, which follows instructions: told to run
+// approve, it would approve the very hook that refuses, a hostile
+// repository's included. Consent must come from the person, so the
+// refusal addresses them and says so to the agent.
+const agentMustNot = "an agent must not approve hooks for them"
+
+// refusal turns the policy's verdict v on h into the gate's (see
+// ConsentGate). It quotes the hook's text as consent.ShownCommand shows it
+// and offers consent.ApproveHint: a hostile repository's command reaches
+// the reply cut and escaped, and the approve line works when run.
+func (g consentGate) refusal(h Invocation, v consent.Verdict) Verdict {
+	p, e := g.p, h.Entry
+	shown := consent.ShownCommand(e.Text())
+	hint := consent.ApproveHint(e.DeclaredAs, e.Text(), e.Scope)
 	switch {
 	case v.Run && !v.TextOnlyAck && h.hookKind(nil).cannotRun() == "" && consent.NeedsTextOnlyAck(e.FailClosed, &h.target):
 		// Its approval pins nothing it runs, and nobody said that was
 		// meant: an older approval, or a command that became opaque.
 		v.Pins.Close()
-		return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Text() + " is approved by its text only (" + v.TextOnly +
-			"): the files it runs cannot be pinned, so an edit to them would run unnoticed; it blocks until you review it and approve it knowingly: " +
-			consent.ApproveTextOnlyHint(e.DeclaredAs, e.Text())}
+		return Verdict{Kind: VerdictBlock, Reason: "guard " + shown + " is approved by its text only (" + v.TextOnly +
+			"): the files it runs cannot be pinned, so an edit to them would run unnoticed; it blocks until the user reviews it and approves it knowingly at their own terminal (" +
+			consent.ApproveTextOnlyHintFor(e.DeclaredAs, e.Text(), e.Scope) + "); " + agentMustNot}
 	case v.Run:
 		return Verdict{Kind: VerdictRun, Reason: v.Reason, pins: v.Pins}
 	case e.Scope.Bundle != "" && (!p.SafeMode || e.ManagedBundle) && e.Event.FailsClosed():
 		// A verified bundle's hook that no longer matches its signed
 		// manifest (or cannot be checked): fails closed, guard or not,
 		// naming the file (consent/bundle.go).
-		return Verdict{Kind: VerdictBlock, Reason: "bundle hook " + e.Text() + " refused: " + v.Reason}
+		return Verdict{Kind: VerdictBlock, Reason: "bundle hook " + shown + " refused: " + v.Reason}
 	case e.Scope.Bundle != "":
 		return Verdict{Kind: VerdictSkip, Reason: v.Reason}
 	case e.FailClosed && v.Approved && v.Drift == consent.DriftHash:
-		return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Text() + " changed since approval (" + v.Reason + "); it blocks until you review it and re-approve it"}
+		// Changed says what changed (and that it changed since
+		// approval); the hint follows it once, not v.Reason's own.
+		return Verdict{Kind: VerdictBlock, Reason: "guard " + shown + " refused: " + v.Changed +
+			"; it blocks until the user reviews it and re-approves it at their own terminal (" + hint + "); " + agentMustNot}
 	case e.FailClosed && !v.Approved && v.Unknown:
-		return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Text() + " cannot be confirmed approved: the allowlist " +
-			p.Store.Path() + " cannot be read or is corrupt; it blocks until the allowlist is fixed or the guard re-approved (" + hint + ")"}
+		return Verdict{Kind: VerdictBlock, Reason: "guard " + shown + " cannot be confirmed approved: the allowlist " +
+			p.Store.Path() + " cannot be read or is corrupt; it blocks until the user fixes the allowlist or re-approves the guard at their own terminal (" + hint + "); " + agentMustNot}
 	case e.FailClosed && v.Unapproved && e.Scope.Global() && e.Event.FailsClosed():
 		// The user's own guard, never approved (or revoked): refused, not
 		// skipped, with what to run (issue 32, item 2). A repository's
 		// unapproved guard never runs and refuses nothing: it is skipped
 		// below, as a repository cannot make every call refused.
-		return Verdict{Kind: VerdictBlock, Reason: "guard " + e.Text() + " is not approved, so what it guards is refused: review it, then run: " + hint}
+		return Verdict{Kind: VerdictBlock, Reason: "guard " + shown + " is not approved, so what it guards is refused until the user reviews it and approves it at their own terminal (" + hint + "); " + agentMustNot}
 	case v.Unapproved && v.Unknown:
 		// Not a guard that blocks, but its approval could not be
 		// checked: the report (and the journal) must say so, not call

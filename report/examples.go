@@ -66,7 +66,7 @@ func notRunReason(st *HookStatus) string {
 	case e.Duplicate:
 		return "duplicate of an entry above, examples not run"
 	case !st.Approved:
-		return "not approved, examples not run (approve it first: " + consent.ApproveCommandHint(e.DeclaredAs, e.Text()) + ")"
+		return "not approved, examples not run (approve it first: " + approveHint(e) + ")"
 	case st.Drift.Kind == consent.DriftHash:
 		return "changed since approval, examples not run (review it and re-approve)"
 	case st.TextOnlyUnacknowledged():

@@ -193,7 +193,7 @@ func statsKey(h *HookStats) liveKey {
 // serverChecks grades what the server says of the hook's consent and
 // script: a loaded hook the server will not run is as good as absent.
 func serverChecks(h *LiveHook, e *hookconfig.Entry, info *HookInfo) {
-	hint := consent.ApproveCommandHint(e.DeclaredAs, e.Text())
+	hint := approveHint(e)
 	switch {
 	case !info.Approved:
 		h.add(CheckFail, "not approved — the server does NOT run it ("+hint+")")

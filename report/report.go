@@ -231,7 +231,7 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 		switch {
 		case st.TextOnlyUnacknowledged():
 			r.add(CheckFail, "fail_closed guard approved by its text only ("+st.TextOnly+") without --text-only: it BLOCKS the events it guards until you review it and approve it knowingly: "+
-				consent.ApproveTextOnlyHint(e.DeclaredAs, e.Text()))
+				consent.ApproveTextOnlyHintFor(e.DeclaredAs, e.Text(), e.Scope))
 		case st.TextOnly != "":
 			r.add(CheckWarn, "approved by its text only ("+st.TextOnly+"): the files it runs cannot be determined, so what it runs can change without a new approval")
 		}

@@ -236,7 +236,7 @@ func unapprovedRule(e *hookconfig.Entry, cwd string, allow *consent.File) string
 	st := consent.Inspect(dispatcher.ConsentRequest(e, cwd, nil), allow)
 	switch {
 	case !st.Approved:
-		return "a repository's rule runs only once approved (review it, then: " + consent.ApproveCommandHint(e.DeclaredAs, e.Text()) + ")"
+		return "a repository's rule runs only once approved (review it, then: " + approveHint(e) + ")"
 	case st.Drift.Kind == consent.DriftHash:
 		return "the rule changed since approval (review it and re-approve)"
 	}

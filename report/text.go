@@ -150,7 +150,7 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 			}
 			if st.TextOnlyUnacknowledged() {
 				fmt.Fprintf(w, "      ✗ a fail_closed guard: blocks the events it guards until approved knowingly: %s\n",
-					show(consent.ApproveTextOnlyHint(e.DeclaredAs, e.Text())))
+					show(consent.ApproveTextOnlyHintFor(e.DeclaredAs, e.Text(), e.Scope)))
 			}
 			switch {
 			case st.Approved && st.Drift.Kind == consent.DriftMtime:
@@ -276,22 +276,20 @@ func PrintLiveDoctor(w io.Writer, r *LiveReport) {
 
 // PrintTextOnly prints approve's ⚠ for a hook approved by its text only
 // (why: the reason; "" prints nothing), or, when refused, why approve will
-// not approve a fail_closed guard so without --text-only.
-func PrintTextOnly(w io.Writer, event, command, why string, refused bool) {
+// not approve a fail_closed guard so without --text-only (scope is the
+// hook's, for the approve line: consent.ApproveTextOnlyHintFor).
+func PrintTextOnly(w io.Writer, event, command string, scope consent.Scope, why string, refused bool) {
 	switch {
 	case refused:
 		fmt.Fprintf(w, "  ✗ not approved: [%s] %s: ⚠ a fail_closed guard whose files cannot be determined (%s) would be approved by its text only,\n"+
 			"    so an edit to what it runs would run unnoticed. Review it, then approve it knowingly:\n      %s\n",
-			show(event), show(command), show(why), show(consent.ApproveTextOnlyHint(event, command)))
+			show(event), show(command), show(why), show(consent.ApproveTextOnlyHintFor(event, command, scope)))
 	case why != "":
 		fmt.Fprintf(w, "    ⚠ approved by its text only (%s): the files it runs cannot be determined,\n"+
 			"      so what it does can change without a new approval.\n", show(why))
 	}
 }
 
-// approveHint is what approves e again: the approve command, or for a
-// bundle's hook (approved by its signature, never by approve) reinstalling
-// the bundle.
 // unchangedText is doctor's line for an approved hook that still is what
 // was approved, naming what was compared: a rule or an endpoint has no
 // script, and "script unchanged" sent people looking for one.
@@ -312,14 +310,19 @@ func unchangedText(e *hookconfig.Entry) string {
 // approve --project shows.
 func notApprovedFix(e *hookconfig.Entry, hint string) string {
 	if !e.Scope.Global() && e.Scope.Bundle == "" {
-		return "a repository's hooks: review them, then run hermes-hooks approve --project"
+		return "a repository's hooks: review them, then run " + hint
 	}
 	return "run with --accept-hooks once, or: " + hint
 }
 
+// approveHint is what approves e (again): for a bundle's hook (approved by
+// its signature, never by approve) reinstalling the bundle; else the one
+// approve line the reports give for e
+// (consent.ApproveHint, as dispatch's warnings and refusals do): approve
+// --project 'DIR' for a repository's hook, never its text to paste.
 func approveHint(e *hookconfig.Entry) string {
 	if e.Scope.Bundle != "" {
 		return "reinstall its bundle (hermes-hooks bundle install FILE)"
 	}
-	return consent.ApproveCommandHint(e.DeclaredAs, e.Text())
+	return consent.ApproveHint(e.DeclaredAs, e.Text(), e.Scope)
 }

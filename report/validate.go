@@ -121,7 +121,7 @@ func startProblems(cfg *hookconfig.Config, cwd string, lines lineFinder) []Probl
 		if t.Opaque != "" {
 			msg := "[" + e.DeclaredAs + "] " + e.Text() + ": ⚠ approved by its text only (" + t.Opaque + "): the files it runs cannot be determined, so what it runs can change without a new approval"
 			if consent.NeedsTextOnlyAck(e.FailClosed, &t) {
-				msg += "; a fail_closed guard is approved so only with " + consent.ApproveTextOnlyHint(e.DeclaredAs, e.Text())
+				msg += "; a fail_closed guard is approved so only with " + consent.ApproveTextOnlyHintFor(e.DeclaredAs, e.Text(), e.Scope)
 			}
 			out = append(out, Problem{File: e.Source, Line: lines.find(e.Source, key), Key: key, Level: LevelWarning, Message: msg})
 		}

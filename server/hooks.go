@@ -75,7 +75,7 @@ func (s *Server) reviewHooks(changed map[string]bool) {
 }
 
 func (s *Server) logHookChange(k hookKey, v hookView, st *report.HookStatus, first bool) {
-	hint := consent.ApproveCommandHint(k.event, k.command)
+	hint := consent.ApproveHint(k.event, k.command, st.Entry.Scope)
 	attrs := []any{"event", k.event, "command", k.command}
 	old, known := s.hooks[k]
 	switch {

@@ -289,10 +289,10 @@ func printTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []t
 		switch {
 		case !r.Approved:
 			fmt.Fprintf(w, "      ⚠ not allowlisted: dispatch "+verb+" until you run %s\n",
-				show(consent.ApproveCommandHint(r.Entry.DeclaredAs, r.Entry.Text())))
+				show(consent.ApproveHint(r.Entry.DeclaredAs, r.Entry.Text(), r.Entry.Scope)))
 		case r.Changed:
 			fmt.Fprintf(w, "      ⚠ script changed since approval: dispatch "+verb+" until you run %s\n",
-				show(consent.ApproveCommandHint(r.Entry.DeclaredAs, r.Entry.Text())))
+				show(consent.ApproveHint(r.Entry.DeclaredAs, r.Entry.Text(), r.Entry.Scope)))
 		}
 		elapsed := pyjson.Seconds(rep.ElapsedMS / 1000)
 		switch {

@@ -41,6 +41,11 @@ type App struct {
 
 	// triedServer: hook already tried to forward to a live serve.
 	triedServer bool
+	// warnedUnapproved: a dispatch in this process skipped a repository's
+	// hooks for want of an approval, and its consent policy warned on
+	// stderr with the command that reviews and approves them (approve
+	// --project 'DIR'): the count-only notice is not said there again.
+	warnedUnapproved bool
 	// moreProjects are project directories loaded beside the dispatch's
 	// own (hook AGENT: the agent's project; see agentProjects).
 	moreProjects []string

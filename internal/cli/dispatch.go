@@ -83,11 +83,15 @@ func (a *App) Dispatch(event string, o DispatchOptions) error {
 // repository's hooks did not run for want of an approval (issue 32, item
 // 2): the outcome's system_message, which is for the user, carries the
 // line. Hermes' wire form has no such member: the line goes to stderr
-// then, and the session stays unmarked.
+// then, unless the dispatch's own warnings, which name the command, are
+// already there (warnedUnapproved): one warning, not two. The session
+// stays unmarked.
 func (a *App) tellUnapproved(o *protocol.Outcome, session string, wire bool) {
 	notice := consent.UnapprovedNotice(o.Unapproved)
 	if wire {
-		a.Warn(notice)
+		if !a.warnedUnapproved {
+			a.Warn(notice)
+		}
 		return
 	}
 	if !a.firstNotice(context.Background(), session) {
@@ -230,6 +234,9 @@ func (a *App) dispatchOnce(parent context.Context, cfg *hookconfig.Config, wd st
 		}()
 	}
 	outcome, err := d.Fire(ctx, f)
+	// The policy's warnings (Warn: a.Warn) named each skipped hook's
+	// file and the approve line; see tellUnapproved and encodeTelling.
+	a.warnedUnapproved = a.warnedUnapproved || outcome.Unapproved > 0
 	if !a.NoSubreap && startedAny(outcome) {
 		// Only a hook that started can have left descendants; the scan
 		// of /proc is not free, and most firings start none.

@@ -145,7 +145,12 @@ func (a *App) encodeTelling(ctx context.Context, agent *agents.Agent, call *agen
 	notice := consent.UnapprovedNotice(o.Unapproved)
 	r, shown := agent.EncodeNotice(call, o, notice)
 	if !shown {
-		a.Warn(notice)
+		// On stderr only when this process's dispatch did not already
+		// warn there with the command (a served call's warnings went to
+		// the server's log): one warning, not two.
+		if !a.warnedUnapproved {
+			a.Warn(notice)
+		}
 		return r
 	}
 	if !a.firstNotice(ctx, session) {
