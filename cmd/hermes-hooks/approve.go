@@ -209,7 +209,7 @@ func ownBeforeRepository(a *app, targets []approveTarget) []approveTarget {
 		}
 		sc := t.status.Entry.Scope
 		fmt.Fprintf(a.Err, "not approved: the repository's hook of the same text in %s ([%s] %s); review the repository's hooks with: %s\n",
-			show(sc.Source), show(t.event), show(t.command), show("hermes-hooks approve --project "+shquote.IfNeeded(sc.Project)))
+			show(sc.Source), show(t.event), show(consent.ShownCommand(t.command)), show(consent.ProjectApproveHint(sc.Project)))
 	}
 	return kept
 }
