@@ -154,7 +154,7 @@ func (cfg *Config) parseExample(e *Entry, key string, n *yaml.Node) Example {
 		ex.Invalid = ".cwd must be a directory path (a short string)"
 		return ex
 	}
-	if ex.Tool, ok = text("tool"); ok && ex.Tool == "" && plainName(e.Matcher) {
+	if ex.Tool, ok = text("tool"); ok && ex.Tool == "" && PlainName(e.Matcher) {
 		// The one tool the entry's matcher names: {args: …, expect: …}.
 		ex.Tool = e.Matcher
 	}
@@ -287,8 +287,9 @@ func (x *Example) Label() string {
 	return x.Tool + " " + textutil.Truncate(string(pyjson.Encode(x.Args, pyjson.Compact)), 80)
 }
 
-// plainName reports a matcher that names one tool (terminal, Bash).
-func plainName(m string) bool {
+// PlainName reports a matcher that names one tool (terminal, Bash): an
+// example may leave its tool out, and a command line may name it unquoted.
+func PlainName(m string) bool {
 	if m == "" {
 		return false
 	}

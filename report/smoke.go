@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -104,13 +105,8 @@ func smokeRule(r *DoctorResult, rep *protocol.HookReport) {
 // needs quoting.
 func testCommand(event, matcher string) string {
 	cmd := "hermes-hooks test " + event
-	if matcher == "" {
+	if !hookconfig.PlainName(matcher) {
 		return cmd
-	}
-	for _, c := range matcher {
-		if !(c == '_' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			return cmd
-		}
 	}
 	return cmd + " --for-tool " + matcher
 }
