@@ -194,18 +194,22 @@ const agentMustNot = "an agent must not approve hooks for them"
 // the reply cut and escaped, and the approve line works when run.
 func (g consentGate) refusal(h Invocation, v consent.Verdict) Verdict {
 	p, e := g.p, h.Entry
-	shown := consent.ShownCommand(e.Text())
-	hint := consent.ApproveHint(e.DeclaredAs, e.Text(), e.Scope)
-	switch {
-	case v.Run && !v.TextOnlyAck && h.hookKind(nil).cannotRun() == "" && consent.NeedsTextOnlyAck(e.FailClosed, &h.target):
+	if v.Run {
+		if v.TextOnlyAck || h.hookKind(nil).cannotRun() != "" || !consent.NeedsTextOnlyAck(e.FailClosed, &h.target) {
+			return Verdict{Kind: VerdictRun, Reason: v.Reason, pins: v.Pins}
+		}
 		// Its approval pins nothing it runs, and nobody said that was
 		// meant: an older approval, or a command that became opaque.
 		v.Pins.Close()
-		return Verdict{Kind: VerdictBlock, Reason: "guard " + shown + " is approved by its text only (" + v.TextOnly +
+		return Verdict{Kind: VerdictBlock, Reason: "guard " + consent.ShownCommand(e.Text()) + " is approved by its text only (" + v.TextOnly +
 			"): the files it runs cannot be pinned, so an edit to them would run unnoticed; it blocks until the user reviews it and approves it knowingly at their own terminal (" +
 			consent.ApproveTextOnlyHintFor(e.DeclaredAs, e.Text(), e.Scope) + "); " + agentMustNot}
-	case v.Run:
-		return Verdict{Kind: VerdictRun, Reason: v.Reason, pins: v.Pins}
+	}
+	// Worded only for a hook that does not run: the common case builds
+	// neither.
+	shown := consent.ShownCommand(e.Text())
+	hint := consent.ApproveHint(e.DeclaredAs, e.Text(), e.Scope)
+	switch {
 	case e.Scope.Bundle != "" && (!p.SafeMode || e.ManagedBundle) && e.Event.FailsClosed():
 		// A verified bundle's hook that no longer matches its signed
 		// manifest (or cannot be checked): fails closed, guard or not,
