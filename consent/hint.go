@@ -50,23 +50,29 @@ func ProjectApproveHint(project string) string {
 // (pasteable), else approve --all after reviewing it in list, which needs
 // no text pasted (and says that it approves every hook not yet approved).
 func ApproveHint(event, command string, scope Scope) string {
-	switch {
-	case !scope.Global() && scope.Bundle == "":
-		return ProjectApproveHint(scope.Project)
-	case pasteable(command):
-		return ApproveCommandHint(event, command)
-	}
-	return "hermes-hooks list (to review it), then hermes-hooks approve --all (it approves every hook not yet approved)"
+	return approveHint(event, command, scope, "")
 }
 
 // ApproveTextOnlyHintFor is ApproveHint for a fail_closed guard approved
 // by its text only, knowingly (ApproveTextOnlyHint).
 func ApproveTextOnlyHintFor(event, command string, scope Scope) string {
+	return approveHint(event, command, scope, " --text-only")
+}
+
+// approveHint is ApproveHint with flag ("" or " --text-only") in each
+// line it may offer.
+func approveHint(event, command string, scope Scope, flag string) string {
 	switch {
 	case !scope.Global() && scope.Bundle == "":
-		return ProjectApproveHint(scope.Project) + " --text-only"
+		return ProjectApproveHint(scope.Project) + flag
 	case pasteable(command):
-		return ApproveTextOnlyHint(event, command)
+		return commandHint(event, command, flag)
 	}
-	return "hermes-hooks list (to review it), then hermes-hooks approve --all --text-only (it approves every hook not yet approved)"
+	return "hermes-hooks list (to review it), then hermes-hooks approve --all" + flag + " (it approves every hook not yet approved)"
+}
+
+// commandHint is the approve line for (event, command), flag after the
+// verb, the command quoted for a POSIX shell.
+func commandHint(event, command, flag string) string {
+	return "hermes-hooks approve" + flag + " " + shquote.Quote(command) + " --event " + event
 }

@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
-
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
@@ -351,13 +349,13 @@ func BackupNotice(path, backup string) string {
 // ApproveCommandHint is the command line that approves (event, command)
 // without a prompt, quoted for a POSIX shell.
 func ApproveCommandHint(event, command string) string {
-	return "hermes-hooks approve " + shquote.Quote(command) + " --event " + event
+	return commandHint(event, command, "")
 }
 
 // ApproveTextOnlyHint is the command that approves a hook by its text only,
 // knowingly (see Entry.TextOnlyAck).
 func ApproveTextOnlyHint(event, command string) string {
-	return "hermes-hooks approve --text-only " + shquote.Quote(command) + " --event " + event
+	return commandHint(event, command, " --text-only")
 }
 
 // NeedsTextOnlyAck reports whether a hook that runs t needs an approval
