@@ -52,7 +52,8 @@ type Plan struct {
 	Old    []byte
 	Exists bool
 	// New is the content to write; Remove says the file goes instead
-	// (an uninstall that leaves nothing of a file install made), Restored
+	// (an uninstall that leaves nothing of a file install made; New is
+	// then what is left, which KeepFile writes instead), Restored
 	// that New is the backup install kept (an uninstall that gives the
 	// file back as it was).
 	New      []byte
@@ -72,9 +73,6 @@ type Plan struct {
 	Kept string
 	// given is the path as asked for (Path has its symlinks resolved).
 	given string
-	// emptied is what Keep writes instead of removing the file: the file
-	// without our entries (or the empty file the backup was).
-	emptied []byte
 	// keep is KeepFile's reason, for the plan Apply computes again.
 	keep string
 	// remake computes the plan again from the file as it is now, for
@@ -152,12 +150,12 @@ func makePlan(agent *agents.Agent, path string, ed docEditor, uninstall bool) (*
 			// it: it goes, as a file install made does.
 			p.New, p.Restored = prev, true
 			p.Remove = len(bytes.TrimSpace(prev)) == 0
-			p.emptied = prev
 			return p, nil
 		}
 		if len(doc) == 0 {
-			p.Remove = true
-			p.emptied = edit(doc, p.Old)
+			// New is what is left, which KeepFile writes instead of
+			// removing the file.
+			p.New, p.Remove = edit(doc, p.Old), true
 			return p, nil
 		}
 	}
@@ -416,7 +414,7 @@ func (p *Plan) KeepFile(why string) {
 	if !p.Remove {
 		return
 	}
-	p.Remove, p.Kept, p.New = false, why, p.emptied
+	p.Remove, p.Kept = false, why
 	p.Changed = !bytes.Equal(p.New, p.Old)
 	if p.Restored && !p.Changed {
 		p.Restored = false
