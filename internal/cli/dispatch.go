@@ -82,18 +82,14 @@ func (a *App) Dispatch(event string, o DispatchOptions) error {
 // tellUnapproved tells the person, once per session, how many of the
 // repository's hooks did not run for want of an approval (issue 32, item
 // 2): the outcome's system_message, which is for the user, carries the
-// line. Hermes' wire form has no such member: the line goes to stderr
-// then, unless the dispatch's own warnings, which name the command, are
-// already there (warnedUnapproved): one warning, not two. The session
-// stays unmarked.
+// line. Hermes' wire form has no such member, and needs none: dispatch
+// fires in this process, so its own warnings, which name the command, are
+// on stderr already (one warning, not two). The session stays unmarked.
 func (a *App) tellUnapproved(o *protocol.Outcome, session string, wire bool) {
-	notice := consent.UnapprovedNotice(o.Unapproved)
 	if wire {
-		if !a.warnedUnapproved {
-			a.Warn(notice)
-		}
 		return
 	}
+	notice := consent.UnapprovedNotice(o.Unapproved)
 	if !a.firstNotice(context.Background(), session) {
 		return
 	}
