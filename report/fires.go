@@ -180,12 +180,13 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 		// runs (~/.codex, ~/.gemini, ~/.copilot, or where CODEX_HOME or
 		// COPILOT_HOME points): without that folder the agent was never
 		// set up on this machine, and its trust is nothing to report yet.
-		dir := filepath.Dir(c.TrustFile)
-		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) && !in.User {
-			c.AgentAbsent, c.AgentDir = true, dir
-		} else if !in.User {
-			t := in.Agent.Trusted(trust, filepath.ToSlash(in.Root))
-			c.Trusted = &t
+		if dir := filepath.Dir(c.TrustFile); !in.User {
+			if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+				c.AgentAbsent, c.AgentDir = true, dir
+			} else {
+				t := in.Agent.Trusted(trust, filepath.ToSlash(in.Root))
+				c.Trusted = &t
+			}
 		}
 	}
 	proved := map[[3]string]FireCheck{} // an entry repeated is proved once

@@ -23,15 +23,7 @@ func IfNeeded(s string) string {
 // IsName reports whether name is a shell variable name: a letter or '_',
 // then letters, digits and '_'.
 func IsName(name string) bool {
-	if name == "" {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		if !IsNameByte(name[i], i == 0) {
-			return false
-		}
-	}
-	return true
+	return name != "" && nameLen(name) == len(name)
 }
 
 // IsNameByte reports whether c may stand in a variable name, at its start
