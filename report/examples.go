@@ -238,8 +238,9 @@ func PrintExamples(w io.Writer, hooks []HookExamples) {
 	fmt.Fprintln(w)
 }
 
-// ExamplesJSON is `test --examples --json`.
-func ExamplesJSON(hooks []HookExamples) any {
+// ExamplesJSON is `test --examples --json` (with --require-all when
+// requireAll).
+func ExamplesJSON(hooks []HookExamples, requireAll bool) any {
 	type exampleJSON struct {
 		Name   string `json:"name"`
 		Key    string `json:"key"`
@@ -266,7 +267,12 @@ func ExamplesJSON(hooks []HookExamples) any {
 		}
 		out = append(out, j)
 	}
-	return map[string]any{"hooks": out, "passed": passed, "failed": failed, "not_run": notRun, "ok": failed == 0}
+	j := map[string]any{"hooks": out, "passed": passed, "failed": failed, "not_run": notRun, "ok": failed == 0}
+	if requireAll {
+		// --require-all: examples that did not run fail the check too.
+		j["require_all"], j["ok"] = true, failed == 0 && notRun == 0
+	}
+	return j
 }
 
 // doctorExamples runs the examples of a hook doctor smoke-ran (x nil: no

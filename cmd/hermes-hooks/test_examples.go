@@ -24,12 +24,7 @@ func runTestExamples(a *app, o testOptions) error {
 	_, failed, notRun := report.ExampleTotals(hooks)
 	incomplete := o.requireAll && notRun > 0
 	if o.json {
-		j := report.ExamplesJSON(hooks)
-		if m, ok := j.(map[string]any); ok && o.requireAll {
-			m["require_all"] = true
-			m["ok"] = failed == 0 && notRun == 0
-		}
-		if err := writeJSON(a.Out, j); err != nil {
+		if err := writeJSON(a.Out, report.ExamplesJSON(hooks, o.requireAll)); err != nil {
 			return err
 		}
 	} else {
