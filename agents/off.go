@@ -10,13 +10,20 @@ import "github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 // Install refuses the file (HookFile.Off), naming the switch; the person
 // decides whether it goes.
 
-// off is HookFile.Off's reason for doc and command, as an error's text
-// ("" when the agent would run command from doc).
-func (a *Agent) off(doc pyjson.OrderedObject, command string) string {
+// SwitchedOff is why a would not run command from doc, a hook file of
+// its ("" when it would): the setting that switches it off, named as the
+// file spells it. doctor reads an installed file with it.
+func (a *Agent) SwitchedOff(doc pyjson.OrderedObject, command string) string {
 	if a.HookFile.Off == nil {
 		return ""
 	}
-	why := a.HookFile.Off(doc, command)
+	return a.HookFile.Off(doc, command)
+}
+
+// off is HookFile.Off's reason for doc and command, as an error's text
+// ("" when the agent would run command from doc).
+func (a *Agent) off(doc pyjson.OrderedObject, command string) string {
+	why := a.SwitchedOff(doc, command)
 	if why == "" {
 		return ""
 	}

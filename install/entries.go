@@ -15,6 +15,10 @@ import (
 type Entry struct {
 	agents.FileEntry
 	Script string
+	// Off is the file's own setting that makes the agent skip the entry
+	// (agents.Agent.SwitchedOff; "" when it runs it): doctor's probe runs
+	// the line itself, and would say it fires.
+	Off string
 }
 
 // Entries lists the entries of in's file (every handler, ours or not:
@@ -59,7 +63,7 @@ func Entries(in Installed) ([]Entry, time.Time, error) {
 	}
 	var out []Entry
 	for _, e := range ag.Entries(doc) {
-		out = append(out, Entry{FileEntry: e})
+		out = append(out, Entry{FileEntry: e, Off: ag.SwitchedOff(doc, e.Command)})
 	}
 	return out, mtime, nil
 }
