@@ -50,6 +50,11 @@ func programOf(command, dir string, cmd bool, ours func() []string) (exe string,
 	if exe == "" {
 		return "", programOurs
 	}
+	if viaProcess(exe) {
+		// Whatever it names here, it names another program for the
+		// agent's shell: never ours.
+		return exe, programForeign
+	}
 	fi, err := os.Stat(filepath.FromSlash(exe))
 	if err != nil && runtime.GOOS != "windows" && windowsPath(exe) {
 		// A Windows form read elsewhere (a file written by an install on
