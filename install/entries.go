@@ -32,7 +32,8 @@ func Entries(in Installed) ([]Entry, time.Time, error) {
 		for _, ev := range ag.HookFile.Events {
 			p, ok := scriptPath(in, filepath.Join(in.Path, ev))
 			if !ok {
-				// Outside the project: nobody's script of ours, and
+				// Outside the project, or a path that names another
+				// file for each process: nobody's script of ours, and
 				// not run (doctor names it, as any other not ours).
 				out = append(out, Entry{FileEntry: agents.FileEntry{Event: ev}, Script: p})
 				continue
@@ -77,6 +78,12 @@ func Entries(in Installed) ([]Entry, time.Time, error) {
 // For a project's install the file must stay inside the project (Within);
 // ok false (p as given) when it does not.
 func scriptPath(in Installed, p string) (string, bool) {
+	if fsutil.ViaProcess(p) {
+		// Through /proc/self/cwd (or the like) it names another file for
+		// the agent, started in the project's root, than for doctor:
+		// whatever doctor read there, the agent's is not known.
+		return p, false
+	}
 	if in.User {
 		return resolve(p), true
 	}

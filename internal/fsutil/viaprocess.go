@@ -1,4 +1,4 @@
-package report
+package fsutil
 
 import (
 	"os"
@@ -7,20 +7,20 @@ import (
 	"strings"
 )
 
-// maxLinkHops bounds viaProcess's walk, as the kernel bounds a lookup's
+// maxLinkHops bounds ViaProcess's walk, as the kernel bounds a lookup's
 // links (40 on Linux): a longer chain opens nothing anyway.
 const maxLinkHops = 40
 
-// viaProcess reports whether exe, an absolute path a line of ours runs,
-// leads, itself or through any symbolic link on its way, into /proc or
+// ViaProcess reports whether exe, an absolute path (a program a hook
+// file's line runs, a script doctor would run), leads, itself or through any symbolic link on its way, into /proc or
 // /dev/fd (or /dev/stdin and its kin): what such a path names depends on
 // the process that opens it. "/proc/self/exe" is hermes-hooks to list and
 // doctor, which took the line for ours, and sh to the agent's shell, which
 // then runs the repository's file "hook"; a link of the repository's to
 // /proc/self/cwd/… leads into the folder each process runs in. No verdict
-// made in this process holds for the agent, so such a program is never
-// ours. Outside Linux and the BSDs' /dev/fd no path reads that way.
-func viaProcess(exe string) bool {
+// made in this process holds for the agent (report, install: such a
+// program or script is never ours). Outside Linux and the BSDs' /dev/fd no path reads that way.
+func ViaProcess(exe string) bool {
 	if runtime.GOOS == "windows" || !filepath.IsAbs(exe) {
 		return false
 	}

@@ -1,6 +1,6 @@
 //go:build linux
 
-package report
+package fsutil
 
 import (
 	"os"
@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestViaProcess: a program path that leads into /proc or /dev/fd, itself
+// TestViaProcess: a path that leads into /proc or /dev/fd, itself
 // or through links (absolute or relative, chained), names another program
 // for each process; any other path, and a loop of links, is judged as
 // before; a loop of links, past any bound the kernel follows, is not
@@ -51,8 +51,8 @@ func TestViaProcess(t *testing.T) {
 		{filepath.Join(dir, "missing", "x"), false},
 		{"relative/proc/self/exe", false},
 	} {
-		if got := viaProcess(c.path); got != c.want {
-			t.Errorf("viaProcess(%q) = %v, want %v", c.path, got, c.want)
+		if got := ViaProcess(c.path); got != c.want {
+			t.Errorf("ViaProcess(%q) = %v, want %v", c.path, got, c.want)
 		}
 	}
 }
