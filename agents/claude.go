@@ -34,6 +34,7 @@ func newClaude() *Agent {
 		Events:   claudeEvents(),
 		HookFile: HookFile{
 			Project: ".claude/settings.json",
+			Off:     offByDisableAll,
 			User:    ".claude/settings.json",
 			// Claude Code's settings of one checkout, not committed.
 			Local:  ".claude/settings.local.json",

@@ -168,8 +168,15 @@ var ownCommand = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:(?P<bare>` + abs + `)` +
 		`|command -v hermes-hooks >/dev/null 2>&1 \|\| ` + body + `; exec hermes-hooks` +
 		`|\[ -f (?P<f>` + abs + `) \] && \[ -x (?P<x>` + abs + `) \] \|\| ` + body + `; exec (?P<exe>` + abs + `)` +
-		`) hook (?P<agent>\S+)(?: (?P<event>[A-Za-z_]+))?(?: ` + AgentTimeoutFlag + ` [0-9.]+)?$`)
+		`) hook (?P<agent>` + agentWord + `)(?: (?P<event>[A-Za-z_]+))?(?: ` + AgentTimeoutFlag + ` [0-9.]+)?$`)
 })
+
+// agentWord is the agent's name in a line of ours: letters, digits, '_'
+// and '-', which no shell install writes for (sh, cmd.exe, PowerShell)
+// reads as anything but themselves. Any other word (a "$(…)", a "`…`", a
+// "%VAR%", a "&") is shell text that runs before or beside hermes-hooks,
+// and a line holding it is a repository's, not ours.
+const agentWord = `[A-Za-z0-9_-]+`
 
 // ownLine is a command line of ours, read: the agent it is for, the
 // event it names ("" in older forms), and the program it runs (an

@@ -41,6 +41,7 @@ func newCopilot() *Agent {
 			// Any *.json in these directories is read; "command" is Copilot's
 			// cross-platform field (copied to bash and powershell).
 			Project: ".github/hooks/hermes-hooks.json",
+			Off:     offByDisableAll,
 			User:    ".copilot/hooks/hermes-hooks.json",
 			Layout:  Flat,
 			Typed:   true,

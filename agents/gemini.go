@@ -33,6 +33,7 @@ func newGemini() *Agent {
 			// settings; a project's (and, in an untrusted folder, the
 			// user's too) run only once the folder is trusted.
 			Project: ".gemini/settings.json",
+			Off:     geminiOff,
 			User:    ".gemini/settings.json",
 			Layout:  Grouped,
 			// Milliseconds. Gemini's default is 60 s, and a hook that times

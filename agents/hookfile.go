@@ -62,6 +62,10 @@ type HookFile struct {
 	// "hooks" (Kiro CLI gives an agent file without "tools" no tools);
 	// uninstall takes them out again when nothing else is left.
 	Init []pyjson.Member
+	// Off says why the agent would not run command, the line install
+	// writes for an event, from a file holding doc ("": it would): the
+	// file's own switch (off.go). nil: the agent has none.
+	Off func(doc pyjson.OrderedObject, command string) string
 }
 
 // Layout is the shape of an agent's hooks object.
@@ -142,6 +146,9 @@ func (a *Agent) Install(doc pyjson.OrderedObject, command func(event string) str
 	hooks, _ := get(doc, "hooks").(pyjson.OrderedObject)
 	for _, ev := range a.HookFile.Events {
 		want := command(ev)
+		if why := a.off(doc, want); why != "" {
+			return doc, false, errors.New(why)
+		}
 		list, isList := get(hooks, ev).([]any)
 		if _, ok := hooks.Get(ev); ok && !isList {
 			return doc, false, fmt.Errorf(`"hooks"."%s" is not a list`, ev)

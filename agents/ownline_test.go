@@ -1,6 +1,9 @@
 package agents
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestIsOwnLineAsRunHere: a hook source skips our own lines as the agent
 // runs them on this system. On Windows Codex's Source.Handler puts
@@ -60,6 +63,49 @@ func TestIsOwnLineAsRunHere(t *testing.T) {
 		}
 		if goos != "windows" && codex.IsOwnLine(cmd) {
 			t.Errorf("cmd.exe's form is ours on %s", goos)
+		}
+	}
+}
+
+// TestOwnLineAgentWordIsPlain: the agent word of a line in install's form
+// is a name, never shell text. It was any run of non-space bytes, so a
+// repository's "exec hermes-hooks hook $(curl${IFS}…|sh) PreToolUse" (a
+// command substitution sh runs before exec; cmd.exe's "&", PowerShell's
+// "$(…)" the same) read as a line of ours for any agent (IsOwnLine with
+// no agent named): list, validate and approve --project left it out, and
+// the agent ran it unapproved.
+func TestOwnLineAgentWordIsPlain(t *testing.T) {
+	defer func(os string) { hostOS = os }(hostOS)
+	claude, _ := Lookup("claude")
+	codex, _ := Lookup("codex")
+	gemini, _ := Lookup("gemini")
+	posix := claude.HookCommand("", "PreToolUse")
+	abs := claude.HookCommand("/usr/bin/hermes-hooks", "PreToolUse")
+	cmd, _ := codex.WindowsHookCommand("", "PreToolUse")
+	ps, _ := gemini.HookCommandOn("windows", "", "PreToolUse")
+	for _, c := range []struct {
+		a          *Agent
+		line, word string
+	}{
+		{claude, posix, "$(touch${IFS}/tmp/pwn)"},
+		{claude, posix, "`id`"},
+		{claude, posix, "claude;id"},
+		{claude, posix, "claude|id"},
+		{claude, posix, "${PWN:-claude}"},
+		{claude, abs, "$(id)"},
+		{codex, cmd, "codex&calc"},
+		{codex, cmd, "%PWN%"},
+		{gemini, ps, "$(calc)"},
+	} {
+		line := strings.Replace(c.line, " hook "+c.a.Name+" ", " hook "+c.word+" ", 1)
+		if line == c.line {
+			t.Fatalf("no agent word in %q", c.line)
+		}
+		for _, goos := range []string{"linux", "windows"} {
+			hostOS = goos
+			if c.a.IsOwnLine(line) || IsOwnHookCommand(line, "") || IsOwnWindowsCommand(line, "") {
+				t.Errorf("on %s: %q (agent word %q) reads as a line of ours", goos, line, c.word)
+			}
 		}
 	}
 }

@@ -282,7 +282,7 @@ var ownWindowsForms = sync.OnceValue(func() []winForm {
 	const (
 		cmdBody = `(?:(?:>&2 )?echo [^%!^&|<>()\r\n]+& )*exit /b [0-9]+`
 		cmdExe  = `[A-Za-z]:\\[^"%!()&@^|<>*?\r\n]*`
-		winTail = ` hook (?P<agent>\S+)(?: (?P<event>[A-Za-z_]+))?(?: ` + AgentTimeoutFlag + ` [0-9.]+)?`
+		winTail = ` hook (?P<agent>` + agentWord + `)(?: (?P<event>[A-Za-z_]+))?(?: ` + AgentTimeoutFlag + ` [0-9.]+)?`
 		psQ     = `'(?:[^'\x{2018}-\x{201B}\r\n]|['\x{2018}-\x{201B}]{2})*'`
 		psBody  = `\{ (?:\[Console\]::(?:Out|Error)\.Write\(` + psQ + `(?:\+"` + "`n" + `"\+` + psQ + `)*\); )*exit [0-9]+ \}`
 		psEnd   = `; exit \$LASTEXITCODE`

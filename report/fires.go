@@ -47,6 +47,10 @@ const (
 	FireUnknown = "unknown_event"
 	// FireNotProved: past maxProbes distinct entries of one file, not run.
 	FireNotProved = "not_proved"
+	// FireOff: an entry of ours that the file's own setting makes the
+	// agent skip (disableAllHooks, Gemini CLI's hooksConfig): not run,
+	// since the probe would fire where the agent never does.
+	FireOff = "switched_off"
 )
 
 // maxProbes bounds the shells doctor starts for one hook file: a project's
@@ -211,6 +215,8 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 			if e.Script != "" {
 				fc.Command = e.Script
 			}
+		case e.Off != "":
+			fc.Status, fc.Detail = FireOff, e.Off+": "+in.Agent.Title+" does not run this entry, so doctor does not either (a setting of the file, not of hermes-hooks: take it out to have the guard back)"
 		case !knows(in.Agent, version, e.Event):
 			_, since := in.Agent.KnowsEvent(version, e.Event)
 			fc.Status, fc.Detail = FireUnknown, "event unknown to the "+in.Agent.Title+" version installed ("+version+"; it knows it since "+since+"): never run"

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // A line in the form install writes names the program it runs, and the
@@ -49,6 +50,11 @@ func programOf(command, dir string, cmd bool, ours func() []string) (exe string,
 	}
 	if exe == "" {
 		return "", programOurs
+	}
+	if fsutil.ViaProcess(exe) {
+		// Whatever it names here, it names another program for the
+		// agent's shell: never ours.
+		return exe, programForeign
 	}
 	fi, err := os.Stat(filepath.FromSlash(exe))
 	if err != nil && runtime.GOOS != "windows" && windowsPath(exe) {
