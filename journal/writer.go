@@ -20,6 +20,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 )
 
 // Defaults for Options.
@@ -146,6 +147,11 @@ func (w *Writer) Record(ctx context.Context, r *dispatcher.Record) {
 		// append must read back stays bounded (MaxLine).
 		body = pyjson.Append(body[:0], w.body(r, route, false), pyjson.Compact)
 	}
+	// Text a payload or a hook chose is kept, but no character of it that
+	// a terminal acts on (a C1 CSI, a right-to-left override) is written
+	// raw: the line is printed whole by log --json, syslog and a tail of
+	// the file, and JSON's own escape keeps the value.
+	body = termsafe.EscapeJSON(body)
 	if len(body) > MaxLine-200 { // seq, prev and repaired come on top
 		w.fail(fmt.Errorf("a record of %d bytes is longer than a journal line may be (%d)", len(body), MaxLine))
 		return

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
@@ -192,7 +193,11 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 			return
 		}
 		if o.json {
-			out.Write(line)
+			// As written, but for what a terminal would act on: a line
+			// the journal did not write (an older version's, or one
+			// added by hand) may hold it raw. JSON's escape keeps the
+			// value for jq.
+			out.Write(termsafe.EscapeJSON(line))
 			out.WriteByte('\n')
 			return
 		}

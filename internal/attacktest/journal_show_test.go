@@ -1,0 +1,87 @@
+//go:build linux
+
+package attacktest
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
+)
+
+// What the journal shows afterwards of text a payload (the model's tool
+// arguments) or a hook's output chose: no character a terminal acts on
+// or that reorders or hides text may reach a person raw, through `log`,
+// `log --json` (a person runs it on a terminal as often as into jq) or
+// the journal file itself (tail, less, a log shipper's console).
+
+// hostileText holds a C1 CSI (U+009B: "ESC [" to terminals that take
+// 8-bit controls), a right-to-left override and a zero-width space, all
+// valid JSON string content that a JSON encoder writes raw.
+const hostileText = `x\u009b31m\u202egnp.sh\u200b`
+
+func hostileJournalEnv(t *testing.T) *env {
+	e := newEnv(t)
+	e.write("block.sh", "#!/bin/sh\ncat >/dev/null\nprintf '%s' '{\"action\":\"block\",\"message\":\"no "+hostileText+"\"}'\n", 0o755)
+	e.write("home/config.yaml", "hooks:\n  pre_tool_call:\n    - command: "+e.path("block.sh")+
+		"\njournal:\n  include_payload: true\n", 0o644)
+	e.run("", "approve", e.path("block.sh"))
+	return e
+}
+
+// unsafeLines names the lines of out a terminal would act on.
+func unsafeLines(out string) []string {
+	var bad []string
+	for _, l := range strings.Split(out, "\n") {
+		if termsafe.Escape(l) != l {
+			bad = append(bad, termsafe.Escape(l))
+		}
+	}
+	return bad
+}
+
+func TestJournalLinesAreTerminalSafe(t *testing.T) {
+	e := hostileJournalEnv(t)
+	e.dispatchWithin(`{"tool_name":"terminal","session_id":"s` + hostileText + `","args":{"command":"ls ` + hostileText + `"}}`)
+	data, err := os.ReadFile(e.path("home/hook-journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bad := unsafeLines(string(data)); len(bad) > 0 {
+		t.Errorf("the journal file holds characters a terminal acts on: %q", bad)
+	}
+	for _, args := range [][]string{{"log"}, {"log", "--json"}} {
+		if bad := unsafeLines(e.run("", args...)); len(bad) > 0 {
+			t.Errorf("%v printed characters a terminal acts on: %q", args, bad)
+		}
+	}
+	// The text itself is kept: escaped as JSON, it reads back the same.
+	if out := e.run("", "log", "--json"); !strings.Contains(out, `"session":"s`+hostileText+`"`) {
+		t.Errorf("log --json lost the session's text: %s", out)
+	}
+}
+
+// A line a local process appended to the journal (no chain, but valid
+// JSON, so log shows it) with the characters raw: log --json escapes
+// them as JSON, the same value.
+func TestLogJSONEscapesAForgedLine(t *testing.T) {
+	e := hostileJournalEnv(t)
+	e.dispatchWithin(`{"tool_name":"terminal","args":{"command":"ls"}}`)
+	forged := `{"seq":2,"prev":"x","time":"2026-01-01T00:00:00Z","event":"pre_tool_call","tool":"t` + "\u009b\u202e" + `","decision":"allow","hooks":[]}` + "\n"
+	f, err := os.OpenFile(e.path("home/hook-journal.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(forged); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	out := e.run("", "log", "--json")
+	if bad := unsafeLines(out); len(bad) > 0 {
+		t.Errorf("log --json printed a forged line's characters raw: %q", bad)
+	}
+	if !strings.Contains(out, `"tool":"t\u009b\u202e"`) {
+		t.Errorf("log --json did not show the forged line, escaped: %s", out)
+	}
+}
