@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 )
@@ -79,7 +80,10 @@ func formatRFC5424(it *item, host, pid string, now time.Time) []byte {
 		b = append(b, termsafe.Escape(strings.ToValidUTF8(r.summary(), "\uFFFD"))...)
 		b = append(b, ' ')
 	}
-	return append(b, it.line...)
+	// The journal writes no character a terminal acts on, but a line of an
+	// older journal, or one a local process put in the spool, may hold
+	// one raw: escaped as JSON, its value unchanged.
+	return append(b, termsafe.EscapeJSON(it.line)...)
 }
 
 func ruleOf(r *record) string {
@@ -114,6 +118,11 @@ func appendParam(b []byte, v string) []byte {
 			b = append(b, '\\', c)
 		case c < 0x20 || c == 0x7f:
 			b = appendControl(b, c)
+		case c >= utf8.RuneSelf:
+			// A C1 CSI or a bidi override: written as Escape shows it.
+			_, size := utf8.DecodeRuneInString(v[i:])
+			b = append(b, termsafe.Escape(v[i:i+size])...)
+			i += size - 1
 		default:
 			b = append(b, c)
 		}
