@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+	"github.com/hermes-hooks/hermes-hooks/internal/shownurl"
 )
 
 // sink is one destination. send delivers a batch or fails; a failure is
@@ -83,6 +84,11 @@ func (s *otlpSink) send(ctx context.Context, items []item) error {
 		req.Header.Set(h[0], h[1])
 	}
 	resp, err := s.client.Do(req)
+	if ue := (*url.Error)(nil); errors.As(err, &ue) {
+		// net/http quotes the URL whole: a key in its query would
+		// reach serve's log and the flush's warning.
+		ue.URL = shownurl.URL(ue.URL)
+	}
 	if err != nil {
 		return err
 	}
@@ -93,9 +99,9 @@ func (s *otlpSink) send(ctx context.Context, items []item) error {
 		return nil
 	// The specification's retryable answers.
 	case resp.StatusCode == 429 || resp.StatusCode == 502 || resp.StatusCode == 503 || resp.StatusCode == 504:
-		return fmt.Errorf("%s answered %s", s.cfg.URL, resp.Status)
+		return fmt.Errorf("%s answered %s", shownurl.URL(s.cfg.URL), resp.Status)
 	}
-	return permanent{fmt.Errorf("%s answered %s", s.cfg.URL, resp.Status)}
+	return permanent{fmt.Errorf("%s answered %s", shownurl.URL(s.cfg.URL), resp.Status)}
 }
 
 // --- JSON lines file ---

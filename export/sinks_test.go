@@ -305,3 +305,36 @@ func TestSyslogEscapesTerminalCharacters(t *testing.T) {
 		t.Errorf("not escaped visibly: %q", msg)
 	}
 }
+
+// A collector's key passed in the endpoint's query (some vendors take it
+// so) stays out of the errors a send returns: they reach serve's log and
+// the one-shot flush's warning on stderr, where net/http quoted the URL
+// whole (a refusal said "URL answered 401", a dead collector `Post "URL":
+// dial tcp …`).
+func TestOTLPSinkErrorsHideTheURLsSecrets(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	refusing := srv.URL
+	down := httptest.NewServer(http.NotFoundHandler())
+	deadURL := down.URL
+	down.Close()
+	srv2 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	defer srv2.Close()
+	for _, base := range []string{refusing, deadURL, srv2.URL} {
+		s := newOTLPSink(OTLP{URL: base + "/v1/logs?api_key=SECRETKEY1", Protocol: ProtoProtobuf, Timeout: hang}, testRes)
+		err := s.send(context.Background(), syslogItems())
+		if err == nil {
+			t.Fatalf("%s: no error", base)
+		}
+		if strings.Contains(err.Error(), "SECRETKEY1") {
+			t.Errorf("the error shows the URL's secret: %v", err)
+		}
+		if !strings.Contains(err.Error(), "api_key=xxxxx") {
+			t.Errorf("the error does not name the endpoint, redacted: %v", err)
+		}
+	}
+}
