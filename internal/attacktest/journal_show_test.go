@@ -85,3 +85,32 @@ func TestLogJSONEscapesAForgedLine(t *testing.T) {
 		t.Errorf("log --json did not show the forged line, escaped: %s", out)
 	}
 }
+
+// A payload's megabyte tool name and session id (the model chose them)
+// and a hook's long message are cut in the lines log and replay print
+// for people, saying how long they were: one record printed a 3 MB line.
+// log --json keeps them whole.
+func TestLogAndReplayCutMegabyteFields(t *testing.T) {
+	e := newEnv(t)
+	msg := strings.Repeat("m", 50<<10)
+	e.write("block.sh", "#!/bin/sh\ncat >/dev/null\nprintf '%s' '{\"action\":\"block\",\"message\":\""+msg+"\"}'\n", 0o755)
+	e.write("home/config.yaml", "hooks:\n  pre_tool_call:\n    - command: "+e.path("block.sh")+
+		"\njournal:\n  include_payload: true\n", 0o644)
+	e.write("none.yaml", "hooks: {}\n", 0o644)
+	e.run("", "approve", e.path("block.sh"))
+	e.dispatchWithin(`{"tool_name":"` + strings.Repeat("t", 2<<20) + `","session_id":"` + strings.Repeat("s", 1<<20) + `","args":{"command":"ls"}}`)
+	for _, args := range [][]string{{"log"}, {"replay", "--config", e.path("none.yaml")}} {
+		out := e.run("", args...)
+		for _, l := range strings.Split(out, "\n") {
+			if len(l) > 16<<10 {
+				t.Errorf("%v printed a line of %d bytes: %.200s…", args, len(l), l)
+			}
+		}
+		if !strings.Contains(out, "(2097152 bytes)") {
+			t.Errorf("%v does not say how long the cut tool name was: %.300s", args, out)
+		}
+	}
+	if out := e.run("", "log", "--json"); !strings.Contains(out, strings.Repeat("t", 2<<20)) {
+		t.Error("log --json cut the record")
+	}
+}
