@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
@@ -211,6 +212,8 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 		if err := journal.Scan(path, func(l journal.Line, e *journal.Entry) bool { print(l.Bytes, e); return true }); err != nil {
 			return fmt.Errorf("read journal: %w", err)
 		}
+		out.Flush()
+		warnBrokenChain(a, path)
 		return nil
 	}
 	if ctx == nil {
@@ -229,4 +232,18 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 		return fmt.Errorf("read journal: %w", err)
 	}
 	return nil
+}
+
+// warnBrokenChain says on stderr where the journal's chain is broken, if
+// it is: log shows and replay fires every record that parses, and a line
+// a local process edited or added reads like any other. Only a warning
+// (the exit status is the reader's): 'log verify' is the check that
+// fails.
+func warnBrokenChain(a *app, path string) {
+	res, err := journal.Verify(path)
+	if err != nil || res.Bad == nil {
+		return
+	}
+	a.Warn("the journal's chain is broken at " + textutil.CutRunes(res.Bad.String(), 2*maxFieldShown) +
+		": the records from there on may have been edited, added or removed ('hermes-hooks log verify' checks it)")
 }

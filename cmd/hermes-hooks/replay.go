@@ -141,6 +141,8 @@ func runReplay(a *app, o replayOptions) error {
 	} else {
 		printReplay(out, &rep, seen.noPayload)
 	}
+	out.Flush()
+	warnBrokenChain(a, path)
 	if rep.Replayed == 0 {
 		// "0 decisions differ" would read as "nothing would change"
 		// when nothing was tried at all.

@@ -114,3 +114,36 @@ func TestLogAndReplayCutMegabyteFields(t *testing.T) {
 		t.Error("log --json cut the record")
 	}
 }
+
+// A record a local process edited (a block turned into an allow) is
+// shown by log and fired by replay as any other, but they say on stderr
+// that the chain is broken there: before, only `log verify` told, and a
+// person reading log took the forged line at its word.
+func TestLogAndReplaySayTheChainIsBroken(t *testing.T) {
+	e := hostileJournalEnv(t)
+	for i := 0; i < 3; i++ {
+		e.dispatchWithin(`{"tool_name":"terminal","args":{"command":"ls"}}`)
+	}
+	p := e.path("home/hook-journal.jsonl")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	lines[1] = strings.Replace(lines[1], `"decision":"block"`, `"decision":"allow"`, 1)
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"log"}, {"log", "--json"}, {"replay"}} {
+		var out, errb strings.Builder
+		c := e.cmd("", args...)
+		c.Stdout, c.Stderr = &out, &errb
+		_ = c.Run()
+		if !strings.Contains(out.String(), "allow") {
+			t.Errorf("%v did not show the edited record: %s", args, out.String())
+		}
+		if !strings.Contains(errb.String(), "hook-journal.jsonl:2: changed after it was written") {
+			t.Errorf("%v did not say the chain is broken at line 2: stderr %q", args, errb.String())
+		}
+	}
+}
