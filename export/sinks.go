@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/shownurl"
@@ -160,6 +161,13 @@ func (s *syslogSink) close() {
 // allows); a longer message is cut.
 const maxUDP = 8192
 
+// maxUnixgram bounds a datagram to the local socket: one longer than the
+// socket's send buffer (a payload's megabyte tool name) is refused
+// (EMSGSIZE), and with it the whole batch, every retry. 64 KiB fits the
+// default buffers and what syslog daemons take when set to large
+// messages; a longer message is cut.
+const maxUnixgram = 64 << 10
+
 func (s *syslogSink) send(ctx context.Context, items []item) error {
 	if s.conn == nil {
 		d := net.Dialer{Timeout: 5 * time.Second}
@@ -184,8 +192,11 @@ func (s *syslogSink) send(ctx context.Context, items []item) error {
 			stream = append(append(stream, ' '), msg...)
 			continue
 		}
-		if s.target.Network == "udp" && len(msg) > maxUDP {
-			msg = msg[:maxUDP]
+		switch s.target.Network {
+		case "udp":
+			msg = cutDatagram(msg, maxUDP)
+		case "unixgram":
+			msg = cutDatagram(msg, maxUnixgram)
 		}
 		if _, err := s.conn.Write(msg); err != nil {
 			s.close()
@@ -199,4 +210,17 @@ func (s *syslogSink) send(ctx context.Context, items []item) error {
 		}
 	}
 	return nil
+}
+
+// cutDatagram is msg cut to at most max bytes, not inside a UTF-8
+// character (the message is declared UTF-8 by its BOM).
+func cutDatagram(msg []byte, max int) []byte {
+	if len(msg) <= max {
+		return msg
+	}
+	n := max
+	for n > 0 && !utf8.RuneStart(msg[n]) {
+		n--
+	}
+	return msg[:n]
 }

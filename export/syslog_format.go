@@ -65,7 +65,7 @@ func formatRFC5424(it *item, host, pid string, now time.Time) []byte {
 			b = append(b, ' ')
 			b = append(b, p[0]...)
 			b = append(b, `="`...)
-			b = appendParam(b, p[1])
+			b = appendParam(b, cutText(p[1], maxParam))
 			b = append(b, '"')
 		}
 		b = append(b, "] "...)
@@ -77,13 +77,35 @@ func formatRFC5424(it *item, host, pid string, now time.Time) []byte {
 		// A hook's message or a payload's value must not start a line of
 		// its own in a log file (a forged entry), nor reach the terminal
 		// of whoever reads the log: escaped as every string shown is.
-		b = append(b, termsafe.Escape(strings.ToValidUTF8(r.summary(), "\uFFFD"))...)
+		b = append(b, termsafe.Escape(strings.ToValidUTF8(cutText(r.summary(), maxSummary), "\uFFFD"))...)
 		b = append(b, ' ')
 	}
 	// The journal writes no character a terminal acts on, but a line of an
 	// older journal, or one a local process put in the spool, may hold
 	// one raw: escaped as JSON, its value unchanged.
 	return append(b, termsafe.EscapeJSON(it.line)...)
+}
+
+// maxParam and maxSummary bound a structured data value and the summary
+// (a payload's tool name, a hook's message may be megabytes): a datagram
+// is cut at its end (maxUDP, maxUnixgram), and what a SIEM filters on
+// must come before that, whole, with the journal line after it.
+const (
+	maxParam   = 1024
+	maxSummary = 2048
+)
+
+// cutText is s cut to at most max bytes, not inside a UTF-8 character,
+// ending in "…" when cut.
+func cutText(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	n := max
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 func ruleOf(r *record) string {
