@@ -77,7 +77,7 @@ func formatRFC5424(it *item, host, pid string, now time.Time) []byte {
 		// A hook's message or a payload's value must not start a line of
 		// its own in a log file (a forged entry), nor reach the terminal
 		// of whoever reads the log: escaped as every string shown is.
-		b = append(b, termsafe.Escape(strings.ToValidUTF8(cutText(r.summary(), maxSummary), "\uFFFD"))...)
+		b = append(b, termsafe.Escape(strings.ToValidUTF8(r.summary(), "\uFFFD"))...)
 		b = append(b, ' ')
 	}
 	// The journal writes no character a terminal acts on, but a line of an
