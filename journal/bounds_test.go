@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
@@ -176,5 +177,36 @@ func TestAppendAfterALongRecord(t *testing.T) {
 	}
 	if res := mustVerify(t, p); res.Bad != nil || res.Records != 2 {
 		t.Fatalf("verify %+v", res.Bad)
+	}
+}
+
+// A payload's megabyte tool name and session id (the model chose them),
+// and a hook's megabyte message, are kept cut in the record, with their
+// length: the journal keeps every record for ever (rotation deletes
+// none), and without include_payload a record was still megabytes.
+func TestRecordCutsMegabyteTexts(t *testing.T) {
+	p := filepath.Join(t.TempDir(), DefaultFile)
+	w := newWriter(t, Options{Path: p})
+	big := strings.Repeat("é", 1<<20)
+	r := record(big)
+	r.Fields = map[string]any{"tool_name": big, "session_id": big, "args": map[string]any{}}
+	r.Outcome.StopReason = big
+	r.Outcome.Hooks[0].Error = big
+	w.Record(context.Background(), r)
+	ls := readLines(t, p)
+	if len(ls) != 1 || len(ls[0]) > 64<<10 {
+		t.Fatalf("%d lines, the first %d bytes", len(ls), len(ls[0]))
+	}
+	var e Entry
+	if err := json.Unmarshal([]byte(ls[0]), &e); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{e.Tool, e.Session, e.Message, e.StopReason, e.Hooks[0].Error} {
+		if !strings.HasPrefix(s, "éé") || !strings.HasSuffix(s, "… (2097152 bytes)") || !utf8.ValidString(s) {
+			t.Errorf("not cut with its length: %.40q…%q", s, s[max(0, len(s)-30):])
+		}
+	}
+	if res := mustVerify(t, p); res.Bad != nil {
+		t.Fatal(res.Bad)
 	}
 }
