@@ -19,6 +19,9 @@ func printReplay(w io.Writer, rep *journal.ReplayReport, noPayload int) {
 	for i := range rep.Differences {
 		fmt.Fprintln(w, differenceLine(&rep.Differences[i]))
 	}
+	if rep.Elsewhere > 0 {
+		fmt.Fprintf(w, "note: %d of the records were decided outside this directory and were not replayed: replay fires a record only where it was decided; run it there (or pass --any-cwd)\n", rep.Elsewhere)
+	}
 	if rep.Replayed > 0 && noPayload > 0 {
 		fmt.Fprintf(w, "note: %d of the records hold no payload and were not replayed: only records written with journal: {include_payload: true} can be\n", noPayload)
 	}
