@@ -32,7 +32,13 @@ func journalLine(e *journal.Entry) string {
 	if e.Message != "" {
 		fmt.Fprintf(&b, " %q", showCut(e.Message))
 	}
-	for _, h := range e.Hooks {
+	for i, h := range e.Hooks {
+		if i == maxHooksShown {
+			// A config lists far fewer; a forged record may list any
+			// number.
+			fmt.Fprintf(&b, " | … %d more hooks", len(e.Hooks)-i)
+			break
+		}
 		fmt.Fprintf(&b, " | %s", showCut(h.Command))
 		switch {
 		case !h.Ran && h.Skipped != "":
@@ -69,6 +75,9 @@ func journalLine(e *journal.Entry) string {
 // record of megabyte strings printed a line of megabytes. log --json
 // keeps them whole.
 const maxFieldShown = 1000
+
+// maxHooksShown bounds the hooks of one record log lists.
+const maxHooksShown = 100
 
 // showCut is show of s cut to maxFieldShown code points, saying how long
 // it was.

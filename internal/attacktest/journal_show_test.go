@@ -149,3 +149,31 @@ func TestLogAndReplaySayTheChainIsBroken(t *testing.T) {
 		}
 	}
 }
+
+// A forged record with thousands of hooks, each with a long command, is
+// one line of log for a person, bounded: the hooks past the hundredth are
+// counted, not listed.
+func TestLogBoundsAForgedRecordsHooks(t *testing.T) {
+	e := hostileJournalEnv(t)
+	e.dispatchWithin(`{"tool_name":"terminal","args":{"command":"ls"}}`)
+	hook := `{"command":"` + strings.Repeat("c", 900) + `","dialect":"hermes","ran":true,"exit_code":0,"elapsed_ms":1,"timed_out":false,"decision":"none"}`
+	hooks := strings.TrimSuffix(strings.Repeat(hook+",", 5000), ",")
+	forged := `{"seq":2,"prev":"x","time":"2026-01-01T00:00:00Z","event":"pre_tool_call","decision":"allow","hooks":[` + hooks + `]}` + "\n"
+	f, err := os.OpenFile(e.path("home/hook-journal.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(forged); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	out := e.run("", "log")
+	for _, l := range strings.Split(out, "\n") {
+		if len(l) > 256<<10 {
+			t.Errorf("log printed a line of %d bytes", len(l))
+		}
+	}
+	if !strings.Contains(out, "4900 more hooks") {
+		t.Errorf("log does not count the hooks it left out: %.300s", out[max(0, len(out)-300):])
+	}
+}
