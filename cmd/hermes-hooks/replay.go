@@ -131,6 +131,7 @@ func runReplay(a *app, o replayOptions) error {
 	if o.anyCwd {
 		root = ""
 	}
+	warnChain := checkChain(a, path)
 	var seen replaySeen
 	keep := func(e *journal.Entry) bool { return seen.count(e, lf.Keep(e)) }
 	rep, err := journal.Replay(ctx, path, journal.ReplayOptions{Keep: keep, Fire: d.Fire, Root: root})
@@ -153,7 +154,7 @@ func runReplay(a *app, o replayOptions) error {
 		printReplay(out, &rep, seen.noPayload)
 	}
 	out.Flush()
-	warnBrokenChain(a, path)
+	warnChain()
 	if rep.Replayed == 0 {
 		// "0 decisions differ" would read as "nothing would change"
 		// when nothing was tried at all.
