@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/shownurl"
 )
 
 // Protocols of OTLP over HTTP.
@@ -125,18 +127,24 @@ func settingErr(setting, format string, args ...any) error {
 }
 
 func checkURL(raw, from string) (string, error) {
+	// What the errors quote: a refused URL may still hold a password or
+	// a key, and they reach stderr and serve's log.
+	shown := shownurl.URL(raw)
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "", settingErr(from, "%q is not a URL: %v", raw, err)
+		if ue := (*url.Error)(nil); errors.As(err, &ue) {
+			err = ue.Err // without the URL, which it quotes whole
+		}
+		return "", settingErr(from, "%q is not a URL: %v", shown, err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", settingErr(from, "%q must be an http:// or https:// URL", raw)
+		return "", settingErr(from, "%q must be an http:// or https:// URL", shown)
 	}
 	if u.Host == "" {
-		return "", settingErr(from, "%q names no host", raw)
+		return "", settingErr(from, "%q names no host", shown)
 	}
 	if u.User != nil {
-		return "", settingErr(from, "%q carries credentials in the URL; put them in the headers", raw)
+		return "", settingErr(from, "%q carries credentials in the URL; put them in the headers", shown)
 	}
 	return u.String(), nil
 }

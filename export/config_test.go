@@ -134,3 +134,18 @@ func FuzzResolveEndpoint(f *testing.F) {
 		}
 	})
 }
+
+// A refused endpoint is named with its secrets hidden: the error reaches
+// stderr and serve's log, and the password or key in it is the one the
+// person meant to keep out of files.
+func TestResolveOTLPErrorsHideTheURLsSecrets(t *testing.T) {
+	for _, raw := range []string{"https://u:SECRETPW1@c/v1/logs", "ftp://c/v1/logs?key=SECRETPW1", "http:///v1/logs?key=SECRETPW1"} {
+		_, err := ResolveOTLP(OTLPSettings{LogsEndpoint: raw}, func(string) string { return "" })
+		if err == nil {
+			t.Fatalf("%s: accepted", raw)
+		}
+		if strings.Contains(err.Error(), "SECRETPW1") {
+			t.Errorf("the error shows the URL's secret: %v", err)
+		}
+	}
+}

@@ -176,3 +176,22 @@ func TestExportedAgentIsTheCaller(t *testing.T) {
 		}
 	}
 }
+
+// A record of megabytes (a payload's tool name and session id, a hook's
+// message) is exported with each text bounded: one such record made the
+// batch's request megabytes long, which a collector refuses whole (413,
+// a final answer), so the batch's other records were lost with it.
+func TestOTLPBoundsEachText(t *testing.T) {
+	big := strings.Repeat("t", 4<<20)
+	line := strings.Replace(blockLine, `"tool":"terminal"`, `"tool":"`+big+`"`, 1)
+	line = strings.Replace(line, `"session":"s1"`, `"session":"`+big+`"`, 1)
+	line = strings.Replace(line, `"message":"no rm -rf"`, `"message":"`+big+`"`, 1)
+	line = strings.Replace(line, `"command":"audit.sh"`, `"command":"`+big+`"`, 1)
+	items := []item{newItem([]byte(line)), newItem([]byte(allowLine))}
+	if n := len(encodeProtobuf(testRes, items, time.Now())); n > 64<<10 {
+		t.Errorf("protobuf request of %d bytes", n)
+	}
+	if n := len(encodeJSON(testRes, items, time.Now())); n > 64<<10 {
+		t.Errorf("JSON request of %d bytes", n)
+	}
+}

@@ -93,7 +93,7 @@ func (r *record) attributes() []attr {
 	var a []attr
 	str := func(k, v string) {
 		if v != "" {
-			a = append(a, attr{key: k, kind: 's', s: v})
+			a = append(a, attr{key: k, kind: 's', s: cutText(v, maxAttr)})
 		}
 	}
 	str("session.id", r.Session)
@@ -125,7 +125,7 @@ func (r *record) attributes() []attr {
 		cmds := make([]string, len(r.Hooks))
 		sums := make([]string, len(r.Hooks))
 		for i, h := range r.Hooks {
-			cmds[i], sums[i] = h.Command, h.SHA256
+			cmds[i], sums[i] = cutText(h.Command, maxAttr), cutText(h.SHA256, maxAttr)
 		}
 		a = append(a, attr{key: "hermes_hooks.hooks.command", kind: 'l', l: cmds},
 			attr{key: "hermes_hooks.hooks.sha256", kind: 'l', l: sums})
@@ -133,9 +133,19 @@ func (r *record) attributes() []attr {
 	return a
 }
 
+// maxAttr bounds each text an exported record carries (a payload's tool
+// name, a hook's message may be megabytes): a collector refuses a request
+// too long whole, with every other record of its batch.
+const maxAttr = 4096
+
 // summary is the record in one line of text, the log record's body and
-// the syslog message's start: "block pre_tool_call terminal: no rm -rf".
+// the syslog message's start: "block pre_tool_call terminal: no rm -rf",
+// at most maxSummary bytes.
 func (r *record) summary() string {
+	return cutText(r.fullSummary(), maxSummary)
+}
+
+func (r *record) fullSummary() string {
 	var b strings.Builder
 	b.WriteString(r.Decision)
 	b.WriteByte(' ')

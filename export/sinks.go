@@ -13,8 +13,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+	"github.com/hermes-hooks/hermes-hooks/internal/shownurl"
 )
 
 // sink is one destination. send delivers a batch or fails; a failure is
@@ -83,6 +85,11 @@ func (s *otlpSink) send(ctx context.Context, items []item) error {
 		req.Header.Set(h[0], h[1])
 	}
 	resp, err := s.client.Do(req)
+	if ue := (*url.Error)(nil); errors.As(err, &ue) {
+		// net/http quotes the URL whole: a key in its query would
+		// reach serve's log and the flush's warning.
+		ue.URL = shownurl.URL(ue.URL)
+	}
 	if err != nil {
 		return err
 	}
@@ -93,9 +100,9 @@ func (s *otlpSink) send(ctx context.Context, items []item) error {
 		return nil
 	// The specification's retryable answers.
 	case resp.StatusCode == 429 || resp.StatusCode == 502 || resp.StatusCode == 503 || resp.StatusCode == 504:
-		return fmt.Errorf("%s answered %s", s.cfg.URL, resp.Status)
+		return fmt.Errorf("%s answered %s", shownurl.URL(s.cfg.URL), resp.Status)
 	}
-	return permanent{fmt.Errorf("%s answered %s", s.cfg.URL, resp.Status)}
+	return permanent{fmt.Errorf("%s answered %s", shownurl.URL(s.cfg.URL), resp.Status)}
 }
 
 // --- JSON lines file ---
@@ -154,6 +161,13 @@ func (s *syslogSink) close() {
 // allows); a longer message is cut.
 const maxUDP = 8192
 
+// maxUnixgram bounds a datagram to the local socket: one longer than the
+// socket's send buffer (a payload's megabyte tool name) is refused
+// (EMSGSIZE), and with it the whole batch, every retry. 64 KiB fits the
+// default buffers and what syslog daemons take when set to large
+// messages; a longer message is cut.
+const maxUnixgram = 64 << 10
+
 func (s *syslogSink) send(ctx context.Context, items []item) error {
 	if s.conn == nil {
 		d := net.Dialer{Timeout: 5 * time.Second}
@@ -178,8 +192,11 @@ func (s *syslogSink) send(ctx context.Context, items []item) error {
 			stream = append(append(stream, ' '), msg...)
 			continue
 		}
-		if s.target.Network == "udp" && len(msg) > maxUDP {
-			msg = msg[:maxUDP]
+		switch s.target.Network {
+		case "udp":
+			msg = cutDatagram(msg, maxUDP)
+		case "unixgram":
+			msg = cutDatagram(msg, maxUnixgram)
 		}
 		if _, err := s.conn.Write(msg); err != nil {
 			s.close()
@@ -193,4 +210,17 @@ func (s *syslogSink) send(ctx context.Context, items []item) error {
 		}
 	}
 	return nil
+}
+
+// cutDatagram is msg cut to at most max bytes, not inside a UTF-8
+// character (the message is declared UTF-8 by its BOM).
+func cutDatagram(msg []byte, max int) []byte {
+	if len(msg) <= max {
+		return msg
+	}
+	n := max
+	for n > 0 && !utf8.RuneStart(msg[n]) {
+		n--
+	}
+	return msg[:n]
 }

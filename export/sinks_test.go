@@ -1,6 +1,8 @@
 package export
 
 import (
+	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
+
 	"bufio"
 	"context"
 	"io"
@@ -283,5 +285,56 @@ func TestOTLPSinkProxiesHTTPSOnly(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, "http://collector.invalid/v1/logs", nil)
 	if u, err := tr.Proxy(req); u != nil || err != nil {
 		t.Errorf("an http:// endpoint goes through %v (%v), want straight", u, err)
+	}
+}
+
+// Nor can a character a terminal acts on that JSON carries raw (a C1 CSI,
+// a right-to-left override) reach a log file from the structured data or
+// the journal line: a line of an older journal, or a spooled one a local
+// process wrote, holds them raw.
+func TestSyslogEscapesTerminalCharacters(t *testing.T) {
+	line := strings.Replace(blockLine, `"session":"s1"`, "\"session\":\"s\u009b31m\u202e\"", 1)
+	line = strings.Replace(line, `"message":"no rm -rf"`, "\"message\":\"ok\u200b\u2028\"", 1)
+	msg := string(formatRFC5424(&[]item{newItem([]byte(line))}[0], "host", "1", time.Now()))
+	// The BOM RFC 5424 puts before a UTF-8 message is the one kept.
+	body := strings.Replace(msg, "\xef\xbb\xbf", "", 1)
+	if termsafe.Escape(body) != body {
+		t.Fatalf("a terminal character written raw: %s", termsafe.Escape(body))
+	}
+	if !strings.Contains(msg, `session="s\u009b31m\u202e"`) || !strings.Contains(msg, `"session":"s\u009b31m\u202e"`) {
+		t.Errorf("not escaped visibly: %q", msg)
+	}
+}
+
+// A collector's key passed in the endpoint's query (some vendors take it
+// so) stays out of the errors a send returns: they reach serve's log and
+// the one-shot flush's warning on stderr, where net/http quoted the URL
+// whole (a refusal said "URL answered 401", a dead collector `Post "URL":
+// dial tcp …`).
+func TestOTLPSinkErrorsHideTheURLsSecrets(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	refusing := srv.URL
+	down := httptest.NewServer(http.NotFoundHandler())
+	deadURL := down.URL
+	down.Close()
+	srv2 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	defer srv2.Close()
+	for _, base := range []string{refusing, deadURL, srv2.URL} {
+		s := newOTLPSink(OTLP{URL: base + "/v1/logs?api_key=SECRETKEY1", Protocol: ProtoProtobuf, Timeout: hang}, testRes)
+		err := s.send(context.Background(), syslogItems())
+		if err == nil {
+			t.Fatalf("%s: no error", base)
+		}
+		if strings.Contains(err.Error(), "SECRETKEY1") {
+			t.Errorf("the error shows the URL's secret: %v", err)
+		}
+		if !strings.Contains(err.Error(), "api_key=xxxxx") {
+			t.Errorf("the error does not name the endpoint, redacted: %v", err)
+		}
 	}
 }

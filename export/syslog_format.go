@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 )
@@ -64,7 +65,7 @@ func formatRFC5424(it *item, host, pid string, now time.Time) []byte {
 			b = append(b, ' ')
 			b = append(b, p[0]...)
 			b = append(b, `="`...)
-			b = appendParam(b, p[1])
+			b = appendParam(b, cutText(p[1], maxParam))
 			b = append(b, '"')
 		}
 		b = append(b, "] "...)
@@ -79,7 +80,32 @@ func formatRFC5424(it *item, host, pid string, now time.Time) []byte {
 		b = append(b, termsafe.Escape(strings.ToValidUTF8(r.summary(), "\uFFFD"))...)
 		b = append(b, ' ')
 	}
-	return append(b, it.line...)
+	// The journal writes no character a terminal acts on, but a line of an
+	// older journal, or one a local process put in the spool, may hold
+	// one raw: escaped as JSON, its value unchanged.
+	return append(b, termsafe.EscapeJSON(it.line)...)
+}
+
+// maxParam and maxSummary bound a structured data value and the summary
+// (a payload's tool name, a hook's message may be megabytes): a datagram
+// is cut at its end (maxUDP, maxUnixgram), and what a SIEM filters on
+// must come before that, whole, with the journal line after it.
+const (
+	maxParam   = 1024
+	maxSummary = 2048
+)
+
+// cutText is s cut to at most max bytes, not inside a UTF-8 character,
+// ending in "…" when cut.
+func cutText(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	n := max
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 func ruleOf(r *record) string {
@@ -114,6 +140,11 @@ func appendParam(b []byte, v string) []byte {
 			b = append(b, '\\', c)
 		case c < 0x20 || c == 0x7f:
 			b = appendControl(b, c)
+		case c >= utf8.RuneSelf:
+			// A C1 CSI or a bidi override: written as Escape shows it.
+			_, size := utf8.DecodeRuneInString(v[i:])
+			b = append(b, termsafe.Escape(v[i:i+size])...)
+			i += size - 1
 		default:
 			b = append(b, c)
 		}

@@ -49,7 +49,7 @@ func FuzzShownURL(f *testing.F) {
 	f.Add("https://tok@h.example", "tokentoken")
 	f.Fuzz(func(t *testing.T, base, secret string) {
 		if len(secret) < 8 || strings.ContainsAny(base, "?#") || strings.Contains(base, secret) ||
-			strings.Contains(redacted, secret) || strings.IndexFunc(secret, func(r rune) bool {
+			strings.Contains("xxxxx", secret) || strings.IndexFunc(secret, func(r rune) bool {
 			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
 		}) >= 0 {
 			t.Skip()

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
@@ -176,5 +177,71 @@ func TestAppendAfterALongRecord(t *testing.T) {
 	}
 	if res := mustVerify(t, p); res.Bad != nil || res.Records != 2 {
 		t.Fatalf("verify %+v", res.Bad)
+	}
+}
+
+// A payload's megabyte tool name and session id (the model chose them),
+// and a hook's megabyte message, are kept cut in the record, with their
+// length: the journal keeps every record for ever (rotation deletes
+// none), and without include_payload a record was still megabytes.
+func TestRecordCutsMegabyteTexts(t *testing.T) {
+	p := filepath.Join(t.TempDir(), DefaultFile)
+	w := newWriter(t, Options{Path: p})
+	big := strings.Repeat("é", 1<<20)
+	r := record(big)
+	r.Fields = map[string]any{"tool_name": big, "session_id": big, "args": map[string]any{}}
+	r.Outcome.StopReason = big
+	r.Outcome.Hooks[0].Error = big
+	w.Record(context.Background(), r)
+	ls := readLines(t, p)
+	if len(ls) != 1 || len(ls[0]) > 64<<10 {
+		t.Fatalf("%d lines, the first %d bytes", len(ls), len(ls[0]))
+	}
+	var e Entry
+	if err := json.Unmarshal([]byte(ls[0]), &e); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{e.Tool, e.Session, e.Message, e.StopReason, e.Hooks[0].Error} {
+		if !strings.HasPrefix(s, "éé") || !strings.HasSuffix(s, "… (2097152 bytes)") || !utf8.ValidString(s) {
+			t.Errorf("not cut with its length: %.40q…%q", s, s[max(0, len(s)-30):])
+		}
+	}
+	if res := mustVerify(t, p); res.Bad != nil {
+		t.Fatal(res.Bad)
+	}
+}
+
+// Rotated files a local process planted by the thousand (it can write
+// the journal's directory) are not shifted one by one under the lock,
+// each rotation holding up the dispatch that makes it (50,000 took
+// 0.6 s): past MaxRotated, the rotation is refused, the record lost and
+// counted, and the head record is not grown by the attempt.
+func TestRotationRefusesThousandsOfFiles(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, DefaultFile)
+	for n := 1; n <= MaxRotated+1; n++ {
+		if err := os.WriteFile(rotatedName(p, n), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var warned []string
+	w := newWriter(t, Options{Path: p, MaxBytes: 4096, Warn: func(s string) { warned = append(warned, s) }})
+	for i := 0; i < 20 && w.Failures() == 0; i++ {
+		w.Record(context.Background(), record("no"))
+	}
+	if w.Failures() == 0 {
+		t.Fatal("every record was written")
+	}
+	if _, err := os.Lstat(rotatedName(p, MaxRotated+2)); err == nil {
+		t.Errorf("the planted files were shifted")
+	}
+	head1, _ := os.ReadFile(HeadPath(p))
+	w.Record(context.Background(), record("no"))
+	head2, _ := os.ReadFile(HeadPath(p))
+	if len(head2) > len(head1) {
+		t.Errorf("a refused rotation grew the head record: %d → %d bytes", len(head1), len(head2))
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "rotated files") {
+		t.Errorf("warnings: %q", warned)
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"math"
+	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -119,17 +121,17 @@ func (w *Writer) body(r *dispatcher.Record, route Route, withPayload bool) proto
 			With(true, "dialect", string(h.Dialect)).
 			With(h.Source != "", "source", h.Source).
 			With(true, "ran", h.Ran).
-			With(h.Skipped != "", "skipped", h.Skipped).
+			With(h.Skipped != "", "skipped", cutText(h.Skipped)).
 			With(true, "exit_code", exit).
 			With(true, "elapsed_ms", h.ElapsedMS).
 			With(true, "timed_out", h.TimedOut).
-			With(h.Error != "", "error", h.Error).
+			With(h.Error != "", "error", cutText(h.Error)).
 			With(true, "decision", dec).
 			With(s.Path != "", "script", s.Path).
 			With(s.SHA256 != "", "sha256", s.SHA256).
 			With(s.Rule != "", "rule", s.Rule).
 			With(h.Shadow, "shadow", true).
-			With(h.Would != "", "would", h.Would)
+			With(h.Would != "", "would", cutText(h.Would))
 	}
 	payload := pyjson.Encode(r.Fields, pyjson.Compact)
 	sum := sha256.Sum256(payload)
@@ -153,14 +155,14 @@ func (w *Writer) body(r *dispatcher.Record, route Route, withPayload bool) proto
 		With(true, "time", r.Time.UTC().Format(time.RFC3339Nano)).
 		With(true, "version", w.version()).
 		With(true, "event", o.Event).
-		With(session != "", "session", session).
-		With(tool != "", "tool", tool).
+		With(session != "", "session", cutText(session)).
+		With(tool != "", "tool", cutText(tool)).
 		With(r.Cwd != "", "cwd", r.Cwd).
 		With(agent != "", "agent", agent).
 		With(true, "decision", string(dec)).
-		With(o.Message != "", "message", o.Message).
+		With(o.Message != "", "message", cutText(o.Message)).
 		With(true, "stop", o.Stop).
-		With(o.StopReason != "", "stop_reason", o.StopReason).
+		With(o.StopReason != "", "stop_reason", cutText(o.StopReason)).
 		With(len(eff) > 0, "effects", eff).
 		With(true, "payload_sha256", hex.EncodeToString(sum[:])).
 		With(keep, "payload", fields).
@@ -170,6 +172,26 @@ func (w *Writer) body(r *dispatcher.Record, route Route, withPayload bool) proto
 		With(r.Async, "async", true).
 		With(route.ServedBy != "", "served_by", route.ServedBy).
 		With(route.ServerUnused != "", "server_unused", route.ServerUnused)
+}
+
+// maxText bounds each text of a record that a payload or a hook chose
+// (a session id, a tool name, a message, a hook's error): the journal
+// keeps every record (rotation deletes none), and without
+// include_payload a record is meant to be small, whatever the model or a
+// hook sent. The payload's SHA-256 still covers the whole of it.
+const maxText = 4096
+
+// cutText is s cut to maxText bytes, not inside a UTF-8 character, and
+// saying how long it was.
+func cutText(s string) string {
+	if len(s) <= maxText {
+		return s
+	}
+	n := maxText
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "… (" + strconv.Itoa(len(s)) + " bytes)"
 }
 
 func effects(o *protocol.Outcome) []any {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
@@ -23,6 +25,13 @@ type ReplayOptions struct {
 	// nothing. Replay hands it the firing as it was recorded (see
 	// asRecorded) and decides nothing itself: it only compares.
 	Fire func(ctx context.Context, f *protocol.Firing) (protocol.Outcome, error)
+	// Root, when set, is the only directory (with those below it) a
+	// record may be fired in: one whose directory (the host's cwd, else
+	// the recorded one) is elsewhere is not fired, and is counted in
+	// Elsewhere. The journal is no proof of where a dispatch ran: a line
+	// a local process rewrote can name any directory, and a hook approved
+	// by its text only (make check) would run what that directory holds.
+	Root string
 }
 
 // Side is one outcome of a replayed event: the recorded one or the new one.
@@ -51,11 +60,14 @@ type Difference struct {
 // payload: written without include_payload, or an event this version does
 // not know); the rest were replayed.
 type ReplayReport struct {
-	Events        int          `json:"events"`
-	Replayed      int          `json:"replayed"`
-	NotReplayable int          `json:"not_replayable"`
-	Differ        int          `json:"differ"`
-	Differences   []Difference `json:"differences"`
+	Events        int `json:"events"`
+	Replayed      int `json:"replayed"`
+	NotReplayable int `json:"not_replayable"`
+	Differ        int `json:"differ"`
+	// Elsewhere counts the records of NotReplayable whose directory is
+	// outside ReplayOptions.Root.
+	Elsewhere   int          `json:"elsewhere,omitempty"`
+	Differences []Difference `json:"differences"`
 }
 
 // payloadOnly reads a record's payload as the bytes it was written as.
@@ -101,6 +113,11 @@ func Replay(ctx context.Context, path string, opts ReplayOptions) (ReplayReport,
 			return true
 		}
 		fctx, f := asRecorded(ctx, e, ev, fields)
+		if opts.Root != "" && !within(firedIn(&f), opts.Root) {
+			rep.NotReplayable++
+			rep.Elsewhere++
+			return true
+		}
 		o, err := opts.Fire(fctx, &f)
 		if err == nil {
 			err = ctx.Err()
@@ -145,6 +162,35 @@ func asRecorded(ctx context.Context, e *Entry, ev *protocol.Event, fields map[st
 		f.HostCwd = e.Cwd
 	}
 	return ctx, f
+}
+
+// firedIn is the directory f binds to when it names one (the host's cwd,
+// else the recorded one asRecorded put in its place), "" when the
+// dispatcher's own is used.
+func firedIn(f *protocol.Firing) string {
+	if isDir(f.HostCwd) {
+		return f.HostCwd
+	}
+	return ""
+}
+
+// within reports whether dir is root or below it, both with their links
+// resolved (a link under root may lead anywhere). "" (the dispatcher's
+// own directory) is within.
+func within(dir, root string) bool {
+	if dir == "" {
+		return true
+	}
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
+	r, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(r, d)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 func isDir(p string) bool {

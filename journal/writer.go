@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,6 +19,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 )
 
 // Defaults for Options.
@@ -28,6 +28,12 @@ const (
 	DefaultFile = "hook-journal.jsonl"
 	// DefaultMaxBytes is the live file's size at which it is rotated.
 	DefaultMaxBytes = 64 << 20
+	// MaxRotated bounds the rotated files a rotation shifts (each is
+	// renamed, under the lock, by the dispatch that rotates): past it, a
+	// rotation is refused and the record lost, so that files planted by
+	// the thousand cost records, never a delayed decision. At the
+	// default size it is 64 GB of journal.
+	MaxRotated = 1000
 	// DefaultLockWait bounds how long an append waits for another
 	// writer's lock. An append holds it for tens of microseconds, but on
 	// a loaded machine a holder can be descheduled for hundreds of
@@ -146,6 +152,11 @@ func (w *Writer) Record(ctx context.Context, r *dispatcher.Record) {
 		// append must read back stays bounded (MaxLine).
 		body = pyjson.Append(body[:0], w.body(r, route, false), pyjson.Compact)
 	}
+	// Text a payload or a hook chose is kept, but no character of it that
+	// a terminal acts on (a C1 CSI, a right-to-left override) is written
+	// raw: the line is printed whole by log --json, syslog and a tail of
+	// the file, and JSON's own escape keeps the value.
+	body = termsafe.EscapeJSON(body)
 	if len(body) > MaxLine-200 { // seq, prev and repaired come on top
 		w.fail(fmt.Errorf("a record of %d bytes is longer than a journal line may be (%d)", len(body), MaxLine))
 		return
@@ -234,6 +245,12 @@ func (w *Writer) appendLocked(body []byte, wait time.Duration) error {
 	}
 	line = append(line, '}', '\n')
 	if t.size > 0 && t.size+int64(len(line)) > w.opts.MaxBytes {
+		// Counted before the head records the rotation: a refused one
+		// must not grow it at each attempt.
+		n, err := countRotated(w.opts.Path)
+		if err != nil {
+			return err
+		}
 		if h != nil {
 			// Recorded before the files move: a start listed for a
 			// rotation that a crash then cut short explains nothing
@@ -243,7 +260,7 @@ func (w *Writer) appendLocked(body []byte, wait time.Duration) error {
 				return fmt.Errorf("update the head record: %w", err)
 			}
 		}
-		if err := rotate(w.opts.Path); err != nil {
+		if err := rotate(w.opts.Path, n); err != nil {
 			return fmt.Errorf("rotate: %w", err)
 		}
 		t.size = 0
@@ -431,31 +448,6 @@ func (w *Writer) Close() error {
 	}
 	w.known = false
 	return nil
-}
-
-// rotatedName is the n-th rotated file: hook-journal.jsonl →
-// hook-journal.n.jsonl.
-func rotatedName(path string, n int) string {
-	ext := filepath.Ext(path)
-	return strings.TrimSuffix(path, ext) + "." + strconv.Itoa(n) + ext
-}
-
-// rotate shifts PATH.n to PATH.n+1, newest last so nothing is overwritten,
-// then the live file to PATH.1.
-func rotate(path string) error {
-	n := 1
-	for {
-		if _, err := os.Lstat(rotatedName(path, n)); err != nil {
-			break
-		}
-		n++
-	}
-	for i := n - 1; i >= 1; i-- {
-		if err := os.Rename(rotatedName(path, i), rotatedName(path, i+1)); err != nil {
-			return err
-		}
-	}
-	return os.Rename(path, rotatedName(path, 1))
 }
 
 // ForConfig is the Writer a config's journal: block asks for, writing to

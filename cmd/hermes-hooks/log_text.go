@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
+
 	"github.com/hermes-hooks/hermes-hooks/journal"
 )
 
@@ -14,12 +16,12 @@ import (
 // terminal-escaped.
 func journalLine(e *journal.Entry) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %-5s %s", e.Time.Local().Format("2006-01-02 15:04:05"), show(e.Decision), show(e.Event))
+	fmt.Fprintf(&b, "%s %-5s %s", e.Time.Local().Format("2006-01-02 15:04:05"), showCut(e.Decision), showCut(e.Event))
 	if e.Tool != "" {
-		fmt.Fprintf(&b, " tool=%s", show(e.Tool))
+		fmt.Fprintf(&b, " tool=%s", showCut(e.Tool))
 	}
 	if e.Session != "" {
-		fmt.Fprintf(&b, " session=%s", show(e.Session))
+		fmt.Fprintf(&b, " session=%s", showCut(e.Session))
 	}
 	if e.Stop {
 		b.WriteString(" stop")
@@ -28,21 +30,27 @@ func journalLine(e *journal.Entry) string {
 		fmt.Fprintf(&b, " +%s", show(strings.Join(e.Effects, ",")))
 	}
 	if e.Message != "" {
-		fmt.Fprintf(&b, " %q", show(e.Message))
+		fmt.Fprintf(&b, " %q", showCut(e.Message))
 	}
-	for _, h := range e.Hooks {
-		fmt.Fprintf(&b, " | %s", show(h.Command))
+	for i, h := range e.Hooks {
+		if i == maxHooksShown {
+			// A config lists far fewer; a forged record may list any
+			// number.
+			fmt.Fprintf(&b, " | … %d more hooks", len(e.Hooks)-i)
+			break
+		}
+		fmt.Fprintf(&b, " | %s", showCut(h.Command))
 		switch {
 		case !h.Ran && h.Skipped != "":
-			fmt.Fprintf(&b, " skipped (%s)", show(h.Skipped))
+			fmt.Fprintf(&b, " skipped (%s)", showCut(h.Skipped))
 			continue
 		case h.Shadow:
 			b.WriteString(" shadow")
 			if h.Would != "" {
-				fmt.Fprintf(&b, " would %q", show(h.Would))
+				fmt.Fprintf(&b, " would %q", showCut(h.Would))
 			}
 		default:
-			fmt.Fprintf(&b, " %s", show(h.Decision))
+			fmt.Fprintf(&b, " %s", showCut(h.Decision))
 		}
 		if h.ExitCode != nil {
 			fmt.Fprintf(&b, " exit=%d", *h.ExitCode)
@@ -54,9 +62,32 @@ func journalLine(e *journal.Entry) string {
 			// It did not run as configured (a worker given up, a
 			// matcher that could not decide, a command that cannot
 			// start): say why, as a skipped hook does.
-			fmt.Fprintf(&b, " failed (%s)", show(h.Error))
+			fmt.Fprintf(&b, " failed (%s)", showCut(h.Error))
 		}
 		fmt.Fprintf(&b, " %gms", h.ElapsedMS)
 	}
 	return b.String()
+}
+
+// maxFieldShown bounds each text of a record that log and replay print
+// for people (a tool name, a session id, a message, a command), in code
+// points: the model chooses a payload's, a hook its message, and one
+// record of megabyte strings printed a line of megabytes. log --json
+// keeps them whole.
+const maxFieldShown = 1000
+
+// maxHooksShown bounds the hooks of one record log lists.
+const maxHooksShown = 100
+
+// showCut is show of s cut to maxFieldShown code points, saying how long
+// it was.
+func showCut(s string) string {
+	if len(s) <= maxFieldShown {
+		return show(s)
+	}
+	c := textutil.CutRunes(s, maxFieldShown)
+	if len(c) == len(s) {
+		return show(s)
+	}
+	return show(c) + fmt.Sprintf("… (%d bytes)", len(s))
 }

@@ -23,6 +23,7 @@ type replayOptions struct {
 	journal             string
 	since, until, event string
 	json                bool
+	anyCwd              bool
 }
 
 func newReplayCmd(a *app) *cobra.Command {
@@ -52,7 +53,12 @@ is found from the working directory. Each record is fired as it was made:
 for the agent it answered (hook claude, …: its own hooks are left out again,
 and a rule sees the same agent) and, when the host sent no cwd, in the
 directory it was decided in, if that is still a directory (a rule's cwd, a
-Claude-dialect hook's start). The journal is the one --journal names, else
+Claude-dialect hook's start). Only records decided in the working directory
+or below it are fired: the journal is no proof of where a dispatch ran (a
+line rewritten by hand can name any directory, where a hook approved by its
+text only would run what that directory holds); the others are counted as
+not replayable, and a note says how many (--any-cwd fires them too, for a
+journal no one else can write). The journal is the one --journal names, else
 the config's.
 
 Exit status: 0 whatever differs (it is a report), 1 when the journal or the
@@ -71,6 +77,7 @@ none holding a payload: it says which).`,
 	f.StringVar(&o.until, "until", "", "only records before this time (RFC 3339, or a duration back from now)")
 	f.StringVar(&o.event, "event", "", "only this event (any name test accepts: pre_tool_call, PreToolUse, …)")
 	f.BoolVar(&o.json, "json", false, "print the report as one JSON object")
+	f.BoolVar(&o.anyCwd, "any-cwd", false, "fire records decided outside the working directory too, in the directory each names (only for a journal no one else can write)")
 	return cmd
 }
 
@@ -120,9 +127,14 @@ func runReplay(a *app, o replayOptions) error {
 	// replay.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	root := cli.Cwd()
+	if o.anyCwd {
+		root = ""
+	}
+	warnChain := checkChain(a, path)
 	var seen replaySeen
 	keep := func(e *journal.Entry) bool { return seen.count(e, lf.Keep(e)) }
-	rep, err := journal.Replay(ctx, path, journal.ReplayOptions{Keep: keep, Fire: d.Fire})
+	rep, err := journal.Replay(ctx, path, journal.ReplayOptions{Keep: keep, Fire: d.Fire, Root: root})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return errors.New("replay interrupted")
@@ -141,6 +153,8 @@ func runReplay(a *app, o replayOptions) error {
 	} else {
 		printReplay(out, &rep, seen.noPayload)
 	}
+	out.Flush()
+	warnChain()
 	if rep.Replayed == 0 {
 		// "0 decisions differ" would read as "nothing would change"
 		// when nothing was tried at all.
@@ -175,6 +189,9 @@ func (s *replaySeen) nothingReplayed(path string, rep *journal.ReplayReport) err
 	case rep.Events == 0:
 		return withHint(fmt.Errorf("nothing to replay: none of the %d records matches --since, --until and --event", s.total),
 			"widen the filters; 'hermes-hooks log' with the same ones lists what they select")
+	case rep.Elsewhere > 0 && rep.Elsewhere+s.noPayload >= rep.Events:
+		return withHint(fmt.Errorf("nothing replayed: %d of the %d records selected were decided outside %s", rep.Elsewhere, rep.Events, cli.Cwd()),
+			"run replay in the directory they were decided in (log --json shows each record's cwd), or pass --any-cwd if no one else can write the journal")
 	case s.noPayload == 0:
 		return fmt.Errorf("nothing replayable: the %d records selected are of events this version does not know", rep.Events)
 	}

@@ -19,6 +19,9 @@ func printReplay(w io.Writer, rep *journal.ReplayReport, noPayload int) {
 	for i := range rep.Differences {
 		fmt.Fprintln(w, differenceLine(&rep.Differences[i]))
 	}
+	if rep.Elsewhere > 0 {
+		fmt.Fprintf(w, "note: %d of the records were decided outside this directory and were not replayed: replay fires a record only where it was decided; run it there (or pass --any-cwd)\n", rep.Elsewhere)
+	}
 	if rep.Replayed > 0 && noPayload > 0 {
 		fmt.Fprintf(w, "note: %d of the records hold no payload and were not replayed: only records written with journal: {include_payload: true} can be\n", noPayload)
 	}
@@ -30,14 +33,14 @@ func printReplay(w io.Writer, rep *journal.ReplayReport, noPayload int) {
 //	2025-01-31 12:00:00 #7 pre_tool_call tool=terminal: none → block | now: ./guard.sh "no force push" | recorded: -
 func differenceLine(d *journal.Difference) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s #%d %s", d.Time.Local().Format("2006-01-02 15:04:05"), d.Seq, show(d.Event))
+	fmt.Fprintf(&b, "%s #%d %s", d.Time.Local().Format("2006-01-02 15:04:05"), d.Seq, showCut(d.Event))
 	if d.Tool != "" {
-		fmt.Fprintf(&b, " tool=%s", show(d.Tool))
+		fmt.Fprintf(&b, " tool=%s", showCut(d.Tool))
 	}
 	if d.Session != "" {
-		fmt.Fprintf(&b, " session=%s", show(d.Session))
+		fmt.Fprintf(&b, " session=%s", showCut(d.Session))
 	}
-	fmt.Fprintf(&b, ": %s → %s | now: %s | recorded: %s", show(d.Recorded.Decision), show(d.Now.Decision), replaySide(&d.Now), replaySide(&d.Recorded))
+	fmt.Fprintf(&b, ": %s → %s | now: %s | recorded: %s", showCut(d.Recorded.Decision), showCut(d.Now.Decision), replaySide(&d.Now), replaySide(&d.Recorded))
 	return b.String()
 }
 
@@ -46,9 +49,9 @@ func replaySide(s *journal.Side) string {
 	if len(s.Hooks) == 0 {
 		return "-"
 	}
-	out := show(strings.Join(s.Hooks, ", "))
+	out := showCut(strings.Join(s.Hooks, ", "))
 	if s.Message != "" {
-		out += fmt.Sprintf(" %q", show(s.Message))
+		out += fmt.Sprintf(" %q", showCut(s.Message))
 	}
 	return out
 }
