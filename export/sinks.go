@@ -13,10 +13,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/shownurl"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
 // sink is one destination. send delivers a batch or fails; a failure is
@@ -218,9 +218,5 @@ func cutDatagram(msg []byte, max int) []byte {
 	if len(msg) <= max {
 		return msg
 	}
-	n := max
-	for n > 0 && !utf8.RuneStart(msg[n]) {
-		n--
-	}
-	return msg[:n]
+	return msg[:len(textutil.CutBytes(string(msg), max))]
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
 // Syslog identity of the messages: facility auth (4, "security/
@@ -101,11 +102,7 @@ func cutText(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
-	n := max
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
+	return textutil.CutBytes(s, max) + "…"
 }
 
 func ruleOf(r *record) string {

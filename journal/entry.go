@@ -6,10 +6,10 @@ import (
 	"math"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -187,11 +187,7 @@ func cutText(s string) string {
 	if len(s) <= maxText {
 		return s
 	}
-	n := maxText
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "… (" + strconv.Itoa(len(s)) + " bytes)"
+	return textutil.CutBytes(s, maxText) + "… (" + strconv.Itoa(len(s)) + " bytes)"
 }
 
 func effects(o *protocol.Outcome) []any {

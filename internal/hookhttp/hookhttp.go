@@ -20,10 +20,10 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
 // Spec is one post.
@@ -129,11 +129,7 @@ func cutError(s string) string {
 	if len(s) <= maxErrorText {
 		return s
 	}
-	cut := maxErrorText
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return textutil.CutBytes(s, maxErrorText) + "…"
 }
 
 // client is made at the first post (not at every start, which most

@@ -28,3 +28,16 @@ func Truncate(s string, n int) string {
 	}
 	return CutRunes(s, n-3) + "..."
 }
+
+// CutBytes keeps at most n bytes of s, never splitting a character: for
+// a bound in bytes (a record's field, a datagram), where CutRunes counts
+// what people read.
+func CutBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

@@ -38,3 +38,19 @@ func TestCutRunes(t *testing.T) {
 		}
 	}
 }
+
+// CutBytes keeps at most n bytes and never splits a character.
+func TestCutBytes(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"abc", 3, "abc"}, {"abc", 2, "ab"}, {"abc", 0, ""},
+		{"aé", 2, "a"}, {"aé", 3, "aé"}, {"€x", 1, ""}, {"€x", 3, "€"},
+	} {
+		if got := CutBytes(c.s, c.n); got != c.want {
+			t.Errorf("CutBytes(%q, %d) = %q, want %q", c.s, c.n, got, c.want)
+		}
+	}
+}
