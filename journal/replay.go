@@ -91,6 +91,12 @@ type payloadOnly struct {
 func Replay(ctx context.Context, path string, opts ReplayOptions) (ReplayReport, error) {
 	rep := ReplayReport{Differences: []Difference{}}
 	var failed error
+	// The root with its links resolved, once: a root that cannot be
+	// resolved has nothing within it.
+	root, rootErr := "", error(nil)
+	if opts.Root != "" {
+		root, rootErr = filepath.EvalSymlinks(opts.Root)
+	}
 	err := Scan(path, func(l Line, e *Entry) bool {
 		if e.Async {
 			// The async half of a firing replayed by its own record:
@@ -113,7 +119,7 @@ func Replay(ctx context.Context, path string, opts ReplayOptions) (ReplayReport,
 			return true
 		}
 		fctx, f := asRecorded(ctx, e, ev, fields)
-		if opts.Root != "" && !within(firedIn(&f), opts.Root) {
+		if opts.Root != "" && (rootErr != nil || !within(firedIn(&f), root)) {
 			rep.NotReplayable++
 			rep.Elsewhere++
 			return true
@@ -174,9 +180,9 @@ func firedIn(f *protocol.Firing) string {
 	return ""
 }
 
-// within reports whether dir is root or below it, both with their links
-// resolved (a link under root may lead anywhere). "" (the dispatcher's
-// own directory) is within.
+// within reports whether dir is root (its links resolved) or below it,
+// dir with its links resolved (a link under root may lead anywhere). ""
+// (the dispatcher's own directory) is within.
 func within(dir, root string) bool {
 	if dir == "" {
 		return true
@@ -185,11 +191,7 @@ func within(dir, root string) bool {
 	if err != nil {
 		return false
 	}
-	r, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return false
-	}
-	rel, err := filepath.Rel(r, d)
+	rel, err := filepath.Rel(root, d)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
