@@ -127,24 +127,23 @@ func settingErr(setting, format string, args ...any) error {
 }
 
 func checkURL(raw, from string) (string, error) {
-	// What the errors quote: a refused URL may still hold a password or
-	// a key, and they reach stderr and serve's log.
-	shown := shownurl.URL(raw)
+	// What the errors quote (shownurl.URL): a refused URL may still hold
+	// a password or a key, and they reach stderr and serve's log.
 	u, err := url.Parse(raw)
 	if err != nil {
 		if ue := (*url.Error)(nil); errors.As(err, &ue) {
 			err = ue.Err // without the URL, which it quotes whole
 		}
-		return "", settingErr(from, "%q is not a URL: %v", shown, err)
+		return "", settingErr(from, "%q is not a URL: %v", shownurl.URL(raw), err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", settingErr(from, "%q must be an http:// or https:// URL", shown)
+		return "", settingErr(from, "%q must be an http:// or https:// URL", shownurl.URL(raw))
 	}
 	if u.Host == "" {
-		return "", settingErr(from, "%q names no host", shown)
+		return "", settingErr(from, "%q names no host", shownurl.URL(raw))
 	}
 	if u.User != nil {
-		return "", settingErr(from, "%q carries credentials in the URL; put them in the headers", shown)
+		return "", settingErr(from, "%q carries credentials in the URL; put them in the headers", shownurl.URL(raw))
 	}
 	return u.String(), nil
 }

@@ -7,10 +7,6 @@ import (
 	"strings"
 )
 
-// maxLinkHops bounds ViaProcess's walk, as the kernel bounds a lookup's
-// links (40 on Linux): a longer chain opens nothing anyway.
-const maxLinkHops = 40
-
 // ViaProcess reports whether exe, an absolute path (a program a hook
 // file's line runs, a script doctor would run), leads, itself or through any symbolic link on its way, into /proc or
 // /dev/fd (or /dev/stdin and its kin): what such a path names depends on
@@ -25,7 +21,7 @@ func ViaProcess(exe string) bool {
 		return false
 	}
 	p := filepath.Clean(exe)
-	for hop := 0; hop <= maxLinkHops; hop++ {
+	for hop := 0; hop <= maxLinks; hop++ { // as the kernel bounds a lookup: a longer chain opens nothing
 		if processPath(p) {
 			return true
 		}
