@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"math"
 	"net/http"
@@ -115,6 +114,7 @@ func (s *Server) handleDispatch(w http.ResponseWriter, r *http.Request) {
 	defer func() { s.logDispatch(r.Context(), &l, time.Since(start)) }()
 
 	req, ok := s.checkDispatch(w, r, &l)
+	defer func() { s.payloads.release(req.held) }()
 	if !ok {
 		return
 	}
@@ -148,6 +148,9 @@ type dispatchRequest struct {
 	format string // "", "json" or "hermes"
 	// firing is the body's fields, read once (protocol.NewFiring).
 	firing protocol.Firing
+	// held is what the body reserved of the payload budget: returned
+	// when the request ends, whether it was refused or answered.
+	held int64
 }
 
 // checkDispatch checks everything about a request before it may take a
@@ -188,7 +191,7 @@ func (s *Server) checkDispatch(w http.ResponseWriter, r *http.Request, l *dispat
 		l.fail(w, http.StatusConflict, apiError{Error: c})
 		return req, false
 	}
-	fields, status, e := s.readFields(w, r)
+	fields, status, e := s.readFields(w, r, &req.held)
 	if status != 0 {
 		l.fail(w, status, e)
 		return req, false
@@ -311,7 +314,7 @@ func (s *Server) failCancelled(ctx context.Context, w http.ResponseWriter, l *di
 
 // readFields reads the body: one JSON object, or nothing (an event without
 // fields). A non-zero status is the error reply to send.
-func (s *Server) readFields(w http.ResponseWriter, r *http.Request) (map[string]any, int, apiError) {
+func (s *Server) readFields(w http.ResponseWriter, r *http.Request, heldp *int64) (map[string]any, int, apiError) {
 	limit := s.opts.MaxBodyBytes
 	tooLarge := apiError{Error: "request body is larger than " + strconv.FormatInt(limit, 10) + " bytes", Limit: limit}
 	if r.ContentLength > limit {
@@ -321,13 +324,22 @@ func (s *Server) readFields(w http.ResponseWriter, r *http.Request) (map[string]
 	// headers and then dribbles (or never sends) the body must not hold a
 	// connection and a dispatch slot for ever.
 	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.opts.BodyTimeout))
-	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	// The bytes are reserved from the payload budget as they arrive, and
+	// held until the reply is written (req.held): the payload's decoded
+	// form lives that long.
+	wait, cancel := context.WithTimeout(r.Context(), s.opts.QueueWait)
+	data, held, err := readBudgeted(wait, s.payloads, http.MaxBytesReader(w, r.Body, limit), r.ContentLength, limit)
+	cancel()
+	*heldp = held
 	if err != nil {
 		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
+		switch {
+		case errors.As(err, &mbe):
 			return nil, http.StatusRequestEntityTooLarge, tooLarge
-		}
-		if errors.Is(err, os.ErrDeadlineExceeded) {
+		case errors.Is(err, errBudget):
+			w.Header().Set("Retry-After", "1")
+			return nil, http.StatusServiceUnavailable, apiError{Error: err.Error() + " (request bodies being read or dispatched)", RetryAfter: 1}
+		case errors.Is(err, os.ErrDeadlineExceeded):
 			return nil, http.StatusRequestTimeout, apiError{Error: "the request body did not arrive within " + s.opts.BodyTimeout.String()}
 		}
 		return nil, http.StatusBadRequest, apiError{Error: "read request body: " + err.Error()}

@@ -48,6 +48,7 @@ type User struct {
 	maxProjects int
 	log         *slog.Logger
 	slots       chan struct{}
+	payloads    *payloadBudget // one for every project, as slots
 	served      bool
 
 	mu       sync.Mutex
@@ -95,7 +96,9 @@ func NewUser(opts Options, maxProjects int) (*User, error) {
 		opts.Sessions = sessions.NewMemory()
 	}
 	return &User{base: opts, maxProjects: maxProjects, log: opts.Logger,
-		slots: make(chan struct{}, opts.MaxConcurrent), lru: list.New(), byKey: map[string]*list.Element{},
+		slots:    make(chan struct{}, opts.MaxConcurrent),
+		payloads: newPayloadBudget(payloadBudgetFor(opts.MaxBodyBytes)),
+		lru:      list.New(), byKey: map[string]*list.Element{},
 		loaded: make(chan struct{}, 1)}, nil
 }
 
@@ -228,6 +231,7 @@ func (u *User) acquire(wd string, dirs []string, key string) (*userProject, erro
 	if err == nil {
 		srv.routed = true
 		srv.slots = u.slots // one bound for the whole server
+		srv.payloads = u.payloads
 		p.h = srv.Handler()
 		if watching {
 			p.stop = srv.startWatching()
