@@ -312,52 +312,6 @@ func (s *Server) failCancelled(ctx context.Context, w http.ResponseWriter, l *di
 	}
 }
 
-// readFields reads the body: one JSON object, or nothing (an event without
-// fields). A non-zero status is the error reply to send.
-func (s *Server) readFields(w http.ResponseWriter, r *http.Request, heldp *int64) (map[string]any, int, apiError) {
-	limit := s.opts.MaxBodyBytes
-	tooLarge := apiError{Error: "request body is larger than " + strconv.FormatInt(limit, 10) + " bytes", Limit: limit}
-	if r.ContentLength > limit {
-		return nil, http.StatusRequestEntityTooLarge, tooLarge
-	}
-	// The body must arrive within BodyTimeout: a client that sends the
-	// headers and then dribbles (or never sends) the body must not hold a
-	// connection and a dispatch slot for ever.
-	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.opts.BodyTimeout))
-	// The bytes are reserved from the payload budget as they arrive, and
-	// held until the reply is written (req.held): the payload's decoded
-	// form lives that long.
-	wait, cancel := context.WithTimeout(r.Context(), s.opts.QueueWait)
-	data, held, err := readBudgeted(wait, s.payloads, http.MaxBytesReader(w, r.Body, limit), r.ContentLength, limit)
-	cancel()
-	*heldp = held
-	if err != nil {
-		var mbe *http.MaxBytesError
-		switch {
-		case errors.As(err, &mbe):
-			return nil, http.StatusRequestEntityTooLarge, tooLarge
-		case errors.Is(err, errBudget):
-			w.Header().Set("Retry-After", "1")
-			return nil, http.StatusServiceUnavailable, apiError{Error: err.Error() + " (request bodies being read or dispatched)", RetryAfter: 1}
-		case errors.Is(err, os.ErrDeadlineExceeded):
-			return nil, http.StatusRequestTimeout, apiError{Error: "the request body did not arrive within " + s.opts.BodyTimeout.String()}
-		}
-		return nil, http.StatusBadRequest, apiError{Error: "read request body: " + err.Error()}
-	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return map[string]any{}, 0, apiError{}
-	}
-	v, err := pyjson.DecodePayload(data)
-	if err != nil {
-		return nil, http.StatusBadRequest, apiError{Error: "request body is not valid JSON: " + err.Error(), Hint: fieldsHint}
-	}
-	fields, ok := v.(map[string]any)
-	if !ok {
-		return nil, http.StatusBadRequest, apiError{Error: "request body must be a JSON object of event fields, not " + jsonKind(v), Hint: fieldsHint}
-	}
-	return fields, 0, apiError{}
-}
-
 func jsonKind(v any) string {
 	switch v.(type) {
 	case []any:
