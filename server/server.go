@@ -329,9 +329,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	base, cancelBase := context.WithCancelCause(context.Background())
 	defer cancelBase(nil)
 	handler := tokenGuard(ln, s.log, s.browserGuard(s.Handler(), ln.Addr()))
-	ln = limitListener(ln, s.opts.MaxConns)
+	lim := limitListener(ln, s.opts.MaxConns)
+	ln = lim
 	hs := &http.Server{
 		Handler:           handler,
+		ConnState:         lim.connState,
 		BaseContext:       func(net.Listener) context.Context { return base },
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,

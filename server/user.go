@@ -355,9 +355,11 @@ func (u *User) Serve(ctx context.Context, ln net.Listener) error {
 	base, cancelBase := context.WithCancelCause(context.Background())
 	defer cancelBase(nil)
 	handler := tokenGuard(ln, u.log, u.Handler())
-	ln = limitListener(ln, max(u.base.MaxConns, DefaultMaxConns))
+	lim := limitListener(ln, max(u.base.MaxConns, DefaultMaxConns))
+	ln = lim
 	hs := &http.Server{
 		Handler:           handler,
+		ConnState:         lim.connState,
 		BaseContext:       func(net.Listener) context.Context { return base },
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,

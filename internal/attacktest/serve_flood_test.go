@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // statusKB reads a "Name:   N kB" line of /proc/PID/status (VmHWM: the
@@ -81,4 +82,64 @@ func TestServePayloadFloodBoundedInMemory(t *testing.T) {
 			t.Fatalf("a dispatch after the flood: %d %s", code, out)
 		}
 	}
+}
+
+// A local process opening 10,000 connections and sending nothing on them
+// (or leaving them idle between requests) neither takes the server's file
+// descriptors nor keeps others out: at the --max-conns cap the connection
+// that waited longest without a request is closed to make room, so the
+// accept queue keeps moving and another client is answered at once rather
+// than after every hoarded connection's header timeout.
+func TestServeTenThousandIdleConnections(t *testing.T) {
+	e := newEnv(t)
+	e.write("home/config.yaml", "hooks: {}\n", 0o644)
+	sock := shortSock(t)
+	const maxConns = 16
+	s := e.serve(sock, "--max-conns", strconv.Itoa(maxConns))
+	pid := s.cmd.Process.Pid
+	s.client.CloseIdleConnections()
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	refused := 0
+	for range 10000 {
+		c, err := net.Dial("unix", sock)
+		if err != nil {
+			refused++ // the kernel's accept queue is full: EAGAIN
+			continue
+		}
+		conns = append(conns, c)
+	}
+	fds := len(mustReadDir(t, "/proc/"+strconv.Itoa(pid)+"/fd"))
+	t.Logf("%d connections open, %d refused by the kernel; serve holds %d fds", len(conns), refused, fds)
+	if fds > maxConns+32 {
+		t.Fatalf("serve holds %d fds with --max-conns %d", fds, maxConns)
+	}
+	// Answered while every hoarded connection is still open (the dial
+	// itself may meet a full accept queue for a moment: retried).
+	// Each attempt is bounded, so the hang guard of waitFor applies.
+	c := &http.Client{Transport: s.client.Transport, Timeout: 5 * time.Second}
+	waitFor(t, "another client to be answered", func() bool {
+		resp, err := c.Get("http://x/healthz")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == 200
+	})
+	if code, out := s.dispatch("pre_tool_call", `{}`); code != 200 {
+		t.Fatalf("dispatch: %d %s", code, out)
+	}
+}
+
+func mustReadDir(t *testing.T, dir string) []os.DirEntry {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ents
 }
