@@ -50,7 +50,19 @@ type apiError struct {
 
 const fieldsHint = `send one JSON object of event fields, e.g. {"tool_name":"terminal","args":{"command":"ls"}}`
 
+// replyWriteTimeout bounds the writing of a reply: a client that asks and
+// never reads (the reply fills the socket's buffers) would otherwise hold
+// its connection — and a dispatch its slot — for ever, and --max-conns of
+// them shut everyone else out. A reader takes milliseconds.
+const replyWriteTimeout = 10 * time.Second
+
+// replyDeadline starts the reply's write bound.
+func replyDeadline(w http.ResponseWriter) {
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(replyWriteTimeout))
+}
+
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
+	replyDeadline(w)
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)

@@ -143,3 +143,37 @@ func mustReadDir(t *testing.T, dir string) []os.DirEntry {
 	}
 	return ents
 }
+
+// Clients that ask for a large reply (an unknown event's name is echoed in
+// its 404; a URL may be as long as the header limit) and never read it:
+// the server stops writing within a bound instead of holding the
+// connection for ever, so --max-conns of them do not shut others out.
+func TestServeUnreadRepliesDoNotHoldConnections(t *testing.T) {
+	e := newEnv(t)
+	e.write("home/config.yaml", "hooks: {}\n", 0o644)
+	sock := shortSock(t)
+	const maxConns = 4
+	s := e.serve(sock, "--max-conns", strconv.Itoa(maxConns))
+	s.client.CloseIdleConnections()
+	name := strings.Repeat("x", 900<<10)
+	for range maxConns {
+		c, err := net.Dial("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		// Never read: the reply fills the socket's buffers and the
+		// server's write blocks.
+		c.(*net.UnixConn).SetReadBuffer(4096)
+		fmt.Fprintf(c, "POST /v1/dispatch/%s HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}", name)
+	}
+	c := &http.Client{Transport: s.client.Transport, Timeout: 5 * time.Second}
+	waitFor(t, "another client to be answered", func() bool {
+		resp, err := c.Get("http://x/healthz")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == 200
+	})
+}
