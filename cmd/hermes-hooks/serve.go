@@ -115,14 +115,11 @@ its process runs as you and has your version; otherwise hook says why on
 stderr and in the journal and decides by itself.
 
 ` + serveTokenHelp + `Bounds: a request body must arrive within --body-timeout (else 408), and
-holds no dispatch slot meanwhile; the bodies being read or dispatched hold
-at most twice --max-body-bytes together (beyond, 503 after --queue-wait); at
-most --max-conns connections are open (at the cap the one idle the longest
-is closed for room; when all are in a request, more wait in the kernel's
-queue); session state is kept encoded in memory,
-at most --session-budget bytes for all sessions together (the least
-recently used are dropped first), and a session unused for --session-idle
-is dropped too. A dropped session starts again empty: its state, its count
+holds no dispatch slot meanwhile; bodies in flight hold 2×--max-body-bytes at
+most (else 503); at most --max-conns connections (the idlest closed for
+room); session state is kept encoded in memory, at most --session-budget
+bytes for all sessions (least recently used dropped first), and a session
+unused for --session-idle is dropped too. A dropped session starts again empty: its state, its count
 of stop-hook blocks, its once-per-session hooks. A lock file beside the
 socket (SOCKET.lock, held while the server runs) keeps a second server off
 the same path, even if the socket file was deleted.
