@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"math"
 	"net/http"
@@ -51,7 +50,19 @@ type apiError struct {
 
 const fieldsHint = `send one JSON object of event fields, e.g. {"tool_name":"terminal","args":{"command":"ls"}}`
 
+// replyWriteTimeout bounds the writing of a reply: a client that asks and
+// never reads (the reply fills the socket's buffers) would otherwise hold
+// its connection — and a dispatch its slot — for ever, and --max-conns of
+// them shut everyone else out. A reader takes milliseconds.
+const replyWriteTimeout = 10 * time.Second
+
+// replyDeadline starts the reply's write bound.
+func replyDeadline(w http.ResponseWriter) {
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(replyWriteTimeout))
+}
+
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
+	replyDeadline(w)
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
@@ -115,6 +126,7 @@ func (s *Server) handleDispatch(w http.ResponseWriter, r *http.Request) {
 	defer func() { s.logDispatch(r.Context(), &l, time.Since(start)) }()
 
 	req, ok := s.checkDispatch(w, r, &l)
+	defer func() { s.payloads.release(req.held) }()
 	if !ok {
 		return
 	}
@@ -148,6 +160,9 @@ type dispatchRequest struct {
 	format string // "", "json" or "hermes"
 	// firing is the body's fields, read once (protocol.NewFiring).
 	firing protocol.Firing
+	// held is what the body reserved of the payload budget: returned
+	// when the request ends, whether it was refused or answered.
+	held int64
 }
 
 // checkDispatch checks everything about a request before it may take a
@@ -188,7 +203,7 @@ func (s *Server) checkDispatch(w http.ResponseWriter, r *http.Request, l *dispat
 		l.fail(w, http.StatusConflict, apiError{Error: c})
 		return req, false
 	}
-	fields, status, e := s.readFields(w, r)
+	fields, status, e := s.readFields(w, r, &req.held)
 	if status != 0 {
 		l.fail(w, status, e)
 		return req, false
@@ -307,43 +322,6 @@ func (s *Server) failCancelled(ctx context.Context, w http.ResponseWriter, l *di
 	default:
 		l.status, l.err = 499, "client went away: dispatch cancelled"
 	}
-}
-
-// readFields reads the body: one JSON object, or nothing (an event without
-// fields). A non-zero status is the error reply to send.
-func (s *Server) readFields(w http.ResponseWriter, r *http.Request) (map[string]any, int, apiError) {
-	limit := s.opts.MaxBodyBytes
-	tooLarge := apiError{Error: "request body is larger than " + strconv.FormatInt(limit, 10) + " bytes", Limit: limit}
-	if r.ContentLength > limit {
-		return nil, http.StatusRequestEntityTooLarge, tooLarge
-	}
-	// The body must arrive within BodyTimeout: a client that sends the
-	// headers and then dribbles (or never sends) the body must not hold a
-	// connection and a dispatch slot for ever.
-	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.opts.BodyTimeout))
-	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, http.StatusRequestEntityTooLarge, tooLarge
-		}
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			return nil, http.StatusRequestTimeout, apiError{Error: "the request body did not arrive within " + s.opts.BodyTimeout.String()}
-		}
-		return nil, http.StatusBadRequest, apiError{Error: "read request body: " + err.Error()}
-	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return map[string]any{}, 0, apiError{}
-	}
-	v, err := pyjson.DecodePayload(data)
-	if err != nil {
-		return nil, http.StatusBadRequest, apiError{Error: "request body is not valid JSON: " + err.Error(), Hint: fieldsHint}
-	}
-	fields, ok := v.(map[string]any)
-	if !ok {
-		return nil, http.StatusBadRequest, apiError{Error: "request body must be a JSON object of event fields, not " + jsonKind(v), Hint: fieldsHint}
-	}
-	return fields, 0, apiError{}
 }
 
 func jsonKind(v any) string {

@@ -29,5 +29,6 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	if !allowMethods(w, r, http.MethodGet, http.MethodHead) {
 		return
 	}
+	replyDeadline(w)
 	s.metrics.ServeHTTP(w, r)
 }

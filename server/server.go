@@ -127,6 +127,8 @@ type Server struct {
 	// keeps it to the end, so a reload never changes a dispatch midway.
 	cur   atomic.Pointer[generation]
 	slots chan struct{}
+	// payloads bounds the request bodies held at once (payload.go).
+	payloads *payloadBudget
 	// inflight counts dispatches being run, for health and shutdown.
 	inflight  atomic.Int64
 	reloadErr atomic.Pointer[string]
@@ -240,6 +242,7 @@ func New(opts Options) (*Server, error) {
 		log:         opts.Logger,
 		sessions:    opts.Sessions,
 		slots:       make(chan struct{}, opts.MaxConcurrent),
+		payloads:    newPayloadBudget(payloadBudgetFor(opts.MaxBodyBytes)),
 		watchFailed: map[string]bool{},
 		seen:        map[string]observation{},
 		load:        hookconfig.Load,
@@ -326,9 +329,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	base, cancelBase := context.WithCancelCause(context.Background())
 	defer cancelBase(nil)
 	handler := tokenGuard(ln, s.log, s.browserGuard(s.Handler(), ln.Addr()))
-	ln = limitListener(ln, s.opts.MaxConns)
+	lim := limitListener(ln, s.opts.MaxConns)
+	ln = lim
 	hs := &http.Server{
 		Handler:           handler,
+		ConnState:         lim.connState,
 		BaseContext:       func(net.Listener) context.Context { return base },
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,

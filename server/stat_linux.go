@@ -33,12 +33,20 @@ func fileIdentity(fi os.FileInfo) string {
 // long it pauses. Where a lease cannot be taken for another reason (another
 // owner's file, a file system without leases) it answers false and the
 // settle period alone decides.
+//
+// The file is opened without blocking, and only a regular file is asked:
+// a config swapped for a FIFO (a repository's project hooks file can be
+// one) would otherwise hold the open — and with it the refresh and the
+// server's lock — until something writes to it, which may be never.
 func beingWritten(path string) bool {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
 	fd := int(f.Fd())
 	if _, _, e := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_SETLEASE, syscall.F_RDLCK); e != 0 {
 		return e == syscall.EAGAIN

@@ -48,6 +48,7 @@ type User struct {
 	maxProjects int
 	log         *slog.Logger
 	slots       chan struct{}
+	payloads    *payloadBudget // one for every project, as slots
 	served      bool
 
 	mu       sync.Mutex
@@ -95,7 +96,9 @@ func NewUser(opts Options, maxProjects int) (*User, error) {
 		opts.Sessions = sessions.NewMemory()
 	}
 	return &User{base: opts, maxProjects: maxProjects, log: opts.Logger,
-		slots: make(chan struct{}, opts.MaxConcurrent), lru: list.New(), byKey: map[string]*list.Element{},
+		slots:    make(chan struct{}, opts.MaxConcurrent),
+		payloads: newPayloadBudget(payloadBudgetFor(opts.MaxBodyBytes)),
+		lru:      list.New(), byKey: map[string]*list.Element{},
 		loaded: make(chan struct{}, 1)}, nil
 }
 
@@ -228,6 +231,7 @@ func (u *User) acquire(wd string, dirs []string, key string) (*userProject, erro
 	if err == nil {
 		srv.routed = true
 		srv.slots = u.slots // one bound for the whole server
+		srv.payloads = u.payloads
 		p.h = srv.Handler()
 		if watching {
 			p.stop = srv.startWatching()
@@ -351,9 +355,11 @@ func (u *User) Serve(ctx context.Context, ln net.Listener) error {
 	base, cancelBase := context.WithCancelCause(context.Background())
 	defer cancelBase(nil)
 	handler := tokenGuard(ln, u.log, u.Handler())
-	ln = limitListener(ln, max(u.base.MaxConns, DefaultMaxConns))
+	lim := limitListener(ln, max(u.base.MaxConns, DefaultMaxConns))
+	ln = lim
 	hs := &http.Server{
 		Handler:           handler,
+		ConnState:         lim.connState,
 		BaseContext:       func(net.Listener) context.Context { return base },
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,

@@ -115,11 +115,11 @@ its process runs as you and has your version; otherwise hook says why on
 stderr and in the journal and decides by itself.
 
 ` + serveTokenHelp + `Bounds: a request body must arrive within --body-timeout (else 408), and
-holds no dispatch slot meanwhile; at most --max-conns connections are open
-(more wait in the kernel's queue); session state is kept encoded in memory,
-at most --session-budget bytes for all sessions together (the least
-recently used are dropped first), and a session unused for --session-idle
-is dropped too. A dropped session starts again empty: its state, its count
+holds no dispatch slot meanwhile; bodies in flight hold 2×--max-body-bytes at
+most (else 503); at most --max-conns connections (the idlest closed for
+room); session state is kept encoded in memory, at most --session-budget
+bytes for all sessions (least recently used dropped first), and a session
+unused for --session-idle is dropped too. A dropped session starts again empty: its state, its count
 of stop-hook blocks, its once-per-session hooks. A lock file beside the
 socket (SOCKET.lock, held while the server runs) keeps a second server off
 the same path, even if the socket file was deleted.
@@ -161,7 +161,7 @@ wait in a bounded queue for the destination, and when it does not take them
 	f.DurationVar(&o.requestTimeout, "request-timeout", server.DefaultRequestTimeout, "cancel a dispatch (and kill its hooks) after this long (504)")
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", server.DefaultShutdownTimeout, "on SIGTERM/SIGINT/SIGHUP, exit within this long, cancelling dispatches still running")
 	f.DurationVar(&o.bodyTimeout, "body-timeout", server.DefaultBodyTimeout, "a request body must arrive within this long (else 408)")
-	f.IntVar(&o.maxConns, "max-conns", server.DefaultMaxConns, "open connections at most; more wait in the kernel's accept queue")
+	f.IntVar(&o.maxConns, "max-conns", server.DefaultMaxConns, "open connections at most; at the cap the one idle longest is closed for a new one")
 	f.IntVar(&o.sessionBudget, "session-budget", sessions.DefaultSessionBudget, "bytes of session state kept in memory for all sessions together (64 MiB); the least recently used sessions are dropped beyond it")
 	f.DurationVar(&o.sessionIdle, "session-idle", sessions.DefaultSessionIdle, "drop a session's state after this long unused")
 	f.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")

@@ -308,15 +308,21 @@ func TestServeBodyDeadline(t *testing.T) {
 	}
 }
 
-// At most --max-conns connections are open: one more waits until another
-// closes, and the server stays responsive.
+// At most --max-conns connections are open: with every one in a request
+// (its headers begun, not finished), one more waits until another closes.
+// (Connections not in a request make room instead: see
+// TestServeTenThousandIdleConnections.)
 func TestServeConnectionCap(t *testing.T) {
 	e := newEnv(t)
-	e.write("home/config.yaml", "hooks: {}\n", 0o644)
+	// Each held connection is in a dispatch whose hook runs until the
+	// test ends: its pid file says the server is in that request.
+	e.write("slow.sh", "#!/bin/sh\necho $$ > \"$WORK/hook.$$.tmp\"\nmv \"$WORK/hook.$$.tmp\" \"$WORK/hook.$$.pid\"\nexec sleep 3600\n", 0o755)
+	e.write("home/config.yaml", "hooks:\n  pre_tool_call:\n    - command: "+e.path("slow.sh")+"\n", 0o644)
+	e.run("", "approve", e.path("slow.sh"))
 	sock := shortSock(t)
 	s := e.serve(sock, "--max-conns", "4")
 	// The client of serve() holds an idle keep-alive connection; open
-	// idle ones up to the cap.
+	// busy ones up to the cap.
 	s.client.CloseIdleConnections()
 	var idle []net.Conn
 	for i := 0; i < 4; i++ {
@@ -324,8 +330,15 @@ func TestServeConnectionCap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if _, err := io.WriteString(c, "POST /v1/dispatch/pre_tool_call HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}"); err != nil {
+			t.Fatal(err)
+		}
 		idle = append(idle, c)
 	}
+	waitFor(t, "four hooks running", func() bool {
+		m, _ := filepath.Glob(e.path("hook.*.pid"))
+		return len(m) == 4
+	})
 	answered := make(chan int, 1)
 	go func() {
 		c := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {

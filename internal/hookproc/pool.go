@@ -6,8 +6,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -143,6 +145,21 @@ func (p *Pool) exchange(ctx, tctx context.Context, w *worker, line []byte, decod
 		_ = w.stdout.SetReadDeadline(time.Now())
 	})
 	defer stop()
+	// The worker's exit ends the wait for its reply: a descendant that
+	// holds its stdout open would otherwise keep the read waiting for the
+	// whole timeout. What it wrote before it exited is in the pipe, read
+	// within the grace.
+	var exitedFirst atomic.Bool
+	over := make(chan struct{})
+	defer close(over)
+	go func() {
+		select {
+		case <-w.exited:
+			exitedFirst.Store(true)
+			_ = w.stdout.SetReadDeadline(time.Now().Add(stopGrace))
+		case <-over:
+		}
+	}()
 	if err := w.send(line); err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
 		// EPIPE: nobody reads its stdin any more, so the line reached
 		// nobody.
@@ -155,6 +172,9 @@ func (p *Pool) exchange(ctx, tctx context.Context, w *worker, line []byte, decod
 		return p.ended(ctx, w), false
 	}
 	reply, err := w.receive()
+	if errors.Is(err, os.ErrDeadlineExceeded) && exitedFirst.Load() && ctx.Err() == nil && tctx.Err() == nil {
+		err = io.EOF // it exited: no reply will come, whoever holds the pipe
+	}
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		p.discard(w)
