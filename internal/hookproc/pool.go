@@ -148,18 +148,13 @@ func (p *Pool) exchange(ctx, tctx context.Context, w *worker, line []byte, decod
 	// The worker's exit ends the wait for its reply: a descendant that
 	// holds its stdout open would otherwise keep the read waiting for the
 	// whole timeout. What it wrote before it exited is in the pipe, read
-	// within the grace.
+	// within the grace (never past the request's own deadline).
 	var exitedFirst atomic.Bool
-	over := make(chan struct{})
-	defer close(over)
-	go func() {
-		select {
-		case <-w.exited:
-			exitedFirst.Store(true)
-			_ = w.stdout.SetReadDeadline(time.Now().Add(stopGrace))
-		case <-over:
-		}
-	}()
+	stopExit := context.AfterFunc(w.exitCtx, func() {
+		exitedFirst.Store(true)
+		_ = w.stdout.SetReadDeadline(graceEnd(time.Now(), deadline))
+	})
+	defer stopExit()
 	if err := w.send(line); err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
 		// EPIPE: nobody reads its stdin any more, so the line reached
 		// nobody.
@@ -171,9 +166,17 @@ func (p *Pool) exchange(ctx, tctx context.Context, w *worker, line []byte, decod
 		p.discard(w)
 		return p.ended(ctx, w), false
 	}
-	reply, err := w.receive()
-	if errors.Is(err, os.ErrDeadlineExceeded) && exitedFirst.Load() && ctx.Err() == nil && tctx.Err() == nil {
-		err = io.EOF // it exited: no reply will come, whoever holds the pipe
+	reply, err := w.receive(nil)
+	for errors.Is(err, os.ErrDeadlineExceeded) && exitedFirst.Load() && ctx.Err() == nil && tctx.Err() == nil &&
+		(deadline.IsZero() || time.Now().Before(deadline)) {
+		if w.rd.Buffered() == 0 && !readable(w.stdout) {
+			err = io.EOF // it exited: no reply will come, whoever holds the pipe
+			break
+		}
+		// What it wrote is waiting still (this goroutine was slow to
+		// read it): read on, from where the read stopped.
+		_ = w.stdout.SetReadDeadline(graceEnd(time.Now(), deadline))
+		reply, err = w.receive(reply)
 	}
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
@@ -376,4 +379,14 @@ func (p *Pool) Close() {
 		go func() { defer wg.Done(); w.stop() }()
 	}
 	wg.Wait()
+}
+
+// graceEnd is when the read of an exited worker's reply gives up: a grace
+// from now for what it wrote to be read, never past the request's own
+// deadline (zero: none).
+func graceEnd(now, deadline time.Time) time.Time {
+	if end := now.Add(stopGrace); deadline.IsZero() || end.Before(deadline) {
+		return end
+	}
+	return deadline
 }

@@ -51,3 +51,22 @@ done`}
 		t.Fatalf("the next request was answered by the worker that exited")
 	}
 }
+
+// The grace an exited worker's reply is read within never runs past the
+// request's own deadline: a worker that exits just before its timeout
+// must not stretch the call beyond it (it ended 0.3 s late).
+func TestGraceEndKeepsTheDeadline(t *testing.T) {
+	now := time.Unix(1000, 0)
+	for _, c := range []struct {
+		deadline, want time.Time
+	}{
+		{time.Time{}, now.Add(stopGrace)},
+		{now.Add(10 * time.Second), now.Add(stopGrace)},
+		{now.Add(stopGrace / 2), now.Add(stopGrace / 2)},
+		{now.Add(-time.Second), now.Add(-time.Second)},
+	} {
+		if got := graceEnd(now, c.deadline); !got.Equal(c.want) {
+			t.Errorf("graceEnd(deadline %v) = %v, want %v", c.deadline.Sub(now), got.Sub(now), c.want.Sub(now))
+		}
+	}
+}

@@ -5,6 +5,7 @@ package hookproc
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -28,7 +29,11 @@ type worker struct {
 	cap    int
 	stderr *stderrPump
 	exited chan struct{}
-	idle   *time.Timer
+	// exitCtx is done when the worker has exited (with exited): what a
+	// request registers on (context.AfterFunc) to stop waiting for a
+	// reply no process is left to write, without a goroutine of its own.
+	exitCtx context.Context
+	idle    *time.Timer
 	// tag is the run tag in the worker's environment (see Spec.tag):
 	// when the worker ends, its escaped descendants are killed by it.
 	tag string
@@ -46,9 +51,12 @@ func (w *worker) send(line []byte) error {
 // receive reads one reply line (blank lines skipped), within the deadline
 // set on the pipe. A line past the cap is errLongReply, with the cap's
 // worth of it (as Run keeps of a one-shot hook's stdout).
-func (w *worker) receive() ([]byte, error) {
+//
+// reply is what an interrupted read kept of the line (nil to start one);
+// on any other error the line so far is returned with it, so that a read
+// cut short by a deadline can go on where it stopped.
+func (w *worker) receive(reply []byte) ([]byte, error) {
 	for {
-		var reply []byte
 		for {
 			chunk, err := w.rd.ReadSlice('\n')
 			if len(reply)+len(chunk) > w.cap {
@@ -59,13 +67,14 @@ func (w *worker) receive() ([]byte, error) {
 				continue
 			}
 			if err != nil {
-				return nil, err
+				return reply, err
 			}
 			break
 		}
 		if len(bytes.TrimSpace(reply)) > 0 {
 			return reply, nil
 		}
+		reply = reply[:0]
 	}
 }
 
@@ -166,10 +175,13 @@ func startWorker(s Spec) (*worker, error) {
 	w.cmd, w.stdin, w.stdout = cmd, parent[0], parent[1]
 	w.rd = bufio.NewReaderSize(w.stdout, 64<<10)
 	openRun(w.tag)
+	var exit context.CancelFunc
+	w.exitCtx, exit = context.WithCancel(context.Background())
 	go func() {
 		_ = cmd.Wait()
 		untrackChild(cmd.Process.Pid)
 		close(w.exited)
+		exit()
 	}()
 	return w, nil
 }
