@@ -29,14 +29,10 @@ type payloadBudget struct {
 	freed chan struct{}
 }
 
-// payloadBudgetFor is the budget for bodies of at most limit bytes (0:
-// DefaultMaxBodyBytes): two of the largest, so a large payload never
-// waits for more than one other, and any number of everyday ones (a few
-// KB) pass side by side.
+// payloadBudgetFor is the budget for bodies of at most limit bytes: two
+// of the largest, so a large payload never waits for more than one other,
+// and any number of everyday ones (a few KB) pass side by side.
 func payloadBudgetFor(limit int64) int64 {
-	if limit <= 0 {
-		limit = DefaultMaxBodyBytes
-	}
 	return 2 * (limit + 1)
 }
 
@@ -44,9 +40,11 @@ func newPayloadBudget(total int64) *payloadBudget {
 	return &payloadBudget{free: total, freed: make(chan struct{})}
 }
 
-// acquire takes n bytes, waiting until they are free or ctx ends (false:
-// nothing was taken).
-func (b *payloadBudget) acquire(ctx context.Context, n int64) bool {
+// acquire takes n bytes, waiting until they are free, at most patience,
+// or until ctx ends (false: nothing was taken). The timer starts only when
+// it must wait: a free budget costs a dispatch no timer.
+func (b *payloadBudget) acquire(ctx context.Context, n int64, patience time.Duration) bool {
+	var timeout <-chan time.Time
 	for {
 		b.mu.Lock()
 		if b.free >= n {
@@ -56,8 +54,15 @@ func (b *payloadBudget) acquire(ctx context.Context, n int64) bool {
 		}
 		wait := b.freed
 		b.mu.Unlock()
+		if timeout == nil {
+			t := time.NewTimer(patience)
+			defer t.Stop()
+			timeout = t.C
+		}
 		select {
 		case <-wait:
+		case <-timeout:
+			return false
 		case <-ctx.Done():
 			return false
 		}
@@ -82,8 +87,10 @@ var errBudget = errors.New("too many request bytes in flight")
 // own, http.MaxBytesReader's) reserving its bytes from b as they arrive:
 // all of a declared length at once, else in growing steps. It returns the
 // bytes reserved, which the caller releases when it no longer holds the
-// payload (also on error). The wait for a reservation ends with ctx.
-func readBudgeted(ctx context.Context, b *payloadBudget, r io.Reader, declared, limit int64) (data []byte, held int64, err error) {
+// payload (also on error): once the body has ended, its size, so that a
+// body without a declared length (chunked, or none) holds what one with
+// it would. The wait for a reservation ends after patience, or with ctx.
+func readBudgeted(ctx context.Context, b *payloadBudget, r io.Reader, declared, limit int64, patience time.Duration) (data []byte, held int64, err error) {
 	for {
 		if int64(len(data)) == held {
 			// The first step is the declared length (a few bytes more
@@ -97,7 +104,7 @@ func readBudgeted(ctx context.Context, b *payloadBudget, r io.Reader, declared, 
 				n = 512
 			}
 			n = max(min(n, limit+1-held), 1)
-			if !b.acquire(ctx, n) {
+			if !b.acquire(ctx, n, patience) {
 				return nil, held, errBudget
 			}
 			held += n
@@ -108,7 +115,8 @@ func readBudgeted(ctx context.Context, b *payloadBudget, r io.Reader, declared, 
 		k, rerr := r.Read(data[len(data):held])
 		data = data[:len(data)+k]
 		if rerr == io.EOF {
-			return data, held, nil
+			b.release(held - int64(len(data)))
+			return data, int64(len(data)), nil
 		}
 		if rerr != nil {
 			return nil, held, rerr
@@ -131,9 +139,7 @@ func (s *Server) readFields(w http.ResponseWriter, r *http.Request, heldp *int64
 	// The bytes are reserved from the payload budget as they arrive, and
 	// held until the reply is written (req.held): the payload's decoded
 	// form lives that long.
-	wait, cancel := context.WithTimeout(r.Context(), s.opts.QueueWait)
-	data, held, err := readBudgeted(wait, s.payloads, http.MaxBytesReader(w, r.Body, limit), r.ContentLength, limit)
-	cancel()
+	data, held, err := readBudgeted(r.Context(), s.payloads, http.MaxBytesReader(w, r.Body, limit), r.ContentLength, limit, s.opts.QueueWait)
 	*heldp = held
 	if err != nil {
 		var mbe *http.MaxBytesError

@@ -92,6 +92,9 @@ func NewUser(opts Options, maxProjects int) (*User, error) {
 	if opts.MaxConcurrent <= 0 {
 		opts.MaxConcurrent = DefaultMaxConcurrent
 	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
 	if opts.Sessions == nil {
 		opts.Sessions = sessions.NewMemory()
 	}
