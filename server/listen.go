@@ -342,9 +342,9 @@ func (l *limited) Accept() (net.Conn, error) {
 		l.mu.Unlock()
 		<-l.sem
 	}
-	// Waiting for its first request from the start: StateNew is reported
-	// only once Serve has it.
-	l.connState(lc, http.StateNew)
+	// Serve reports it StateNew (connState) as Accept returns, on the
+	// goroutine that calls Accept again: it is waiting before any other
+	// Accept could look for one to close.
 	return lc, nil
 }
 
@@ -364,6 +364,8 @@ func (l *limited) connState(c net.Conn, st http.ConnState) {
 		}
 		if _, ok := l.waiting[lc]; !ok {
 			l.waiting[lc] = time.Now()
+			// Bytes read from now on are its next request's.
+			lc.heard.Store(false)
 		}
 		select {
 		case l.woke <- struct{}{}:
@@ -375,8 +377,10 @@ func (l *limited) connState(c net.Conn, st http.ConnState) {
 }
 
 // evictOldest closes the connection that has waited longest without a
-// request, passing over those whose request has arrived but is not read
-// yet (they are about to be in one); false when there is none to close.
+// request, passing over those whose request has arrived: read in part by
+// the server already (heard: it reports a request only once its headers
+// are read) or waiting in the kernel (pending). False when there is none
+// to close.
 func (l *limited) evictOldest() bool {
 	l.mu.Lock()
 	cands := make([]*limitedConn, 0, len(l.waiting))
@@ -386,7 +390,7 @@ func (l *limited) evictOldest() bool {
 	slices.SortFunc(cands, func(a, b *limitedConn) int { return l.waiting[a].Compare(l.waiting[b]) })
 	l.mu.Unlock()
 	for _, c := range cands {
-		if pending(c.Conn) {
+		if c.heard.Load() || pending(c.Conn) {
 			continue
 		}
 		l.mu.Lock()
@@ -408,9 +412,19 @@ func (l *limited) Close() error {
 
 type limitedConn struct {
 	net.Conn
-	once    sync.Once
-	closed  atomic.Bool
+	once   sync.Once
+	closed atomic.Bool
+	// heard: bytes were read since it began waiting (connState).
+	heard   atomic.Bool
 	release func()
+}
+
+func (c *limitedConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if n > 0 {
+		c.heard.Store(true)
+	}
+	return n, err
 }
 
 func (c *limitedConn) Close() error {

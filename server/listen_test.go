@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -231,5 +232,35 @@ func TestListenLockReleasedOnClose(t *testing.T) {
 			t.Fatalf("server %d: %v", i+1, err)
 		}
 		ln.Close()
+	}
+}
+
+// A connection whose next request the server has begun to read (its
+// headers not yet whole, so it still counts as waiting) is not the one a
+// full Accept closes: it is in a request already. One that sent nothing
+// since it began waiting is.
+func TestEvictPassesOverAConnectionBeingRead(t *testing.T) {
+	l := limitListener(nil, 2)
+	var conns [2]*limitedConn
+	var clients [2]net.Conn
+	for i := range conns {
+		server, client := net.Pipe()
+		t.Cleanup(func() { server.Close(); client.Close() })
+		conns[i], clients[i] = &limitedConn{Conn: server, release: func() {}}, client
+		l.connState(conns[i], http.StateNew)
+	}
+	reading, silent := conns[0], conns[1] // the oldest is being read
+	go func() { _, _ = clients[0].Write([]byte("GET / HT")) }()
+	if _, err := reading.Read(make([]byte, 8)); err != nil { // the server reads the first bytes
+		t.Fatal(err)
+	}
+	if !l.evictOldest() {
+		t.Fatal("nothing closed: the silent connection should have been")
+	}
+	if reading.closed.Load() {
+		t.Fatal("closed the connection whose request was being read")
+	}
+	if !silent.closed.Load() {
+		t.Fatal("the silent connection is still open")
 	}
 }
