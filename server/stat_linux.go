@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // fileTimes returns a file's modification and change times (the change time
@@ -39,14 +41,11 @@ func fileIdentity(fi os.FileInfo) string {
 // one) would otherwise hold the open — and with it the refresh and the
 // server's lock — until something writes to it, which may be never.
 func beingWritten(path string) bool {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := fsutil.OpenRegular(path, os.O_RDONLY, 0)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return false
-	}
 	fd := int(f.Fd())
 	if _, _, e := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_SETLEASE, syscall.F_RDLCK); e != 0 {
 		return e == syscall.EAGAIN

@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // worker is one live worker process.
@@ -79,21 +79,7 @@ func (w *worker) receive(reply []byte) ([]byte, error) {
 }
 
 // readable reports whether f has data (or EOF) waiting, without reading.
-// (Through SyscallConn: f.Fd() would switch the pipe to blocking mode, and
-// its read deadlines would no longer apply.)
-func readable(f *os.File) bool {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return false
-	}
-	ready := false
-	_ = rc.Control(func(fd uintptr) {
-		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-		n, err := unix.Poll(fds, 0)
-		ready = err == nil && n > 0
-	})
-	return ready
-}
+func readable(f *os.File) bool { return fsutil.Readable(f) }
 
 // startWorker starts the process of spec as a worker.
 func startWorker(s Spec) (*worker, error) {

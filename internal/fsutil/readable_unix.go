@@ -1,18 +1,18 @@
 //go:build unix
 
-package server
+package fsutil
 
 import (
-	"net"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
-// pending reports whether c has bytes (or its end) waiting to be read: a
-// client whose request is there but not yet read by its goroutine is
-// about to be in a request, and is not the one to close for room.
-func pending(c net.Conn) bool {
+// Readable reports whether c (a pipe, a socket) has bytes, or its end,
+// waiting to be read, without reading them: poll(2) with no wait, through
+// SyscallConn (Fd would switch the descriptor to blocking mode, and its
+// deadlines would no longer apply). False when c has no descriptor.
+func Readable(c any) bool {
 	sc, ok := c.(syscall.Conn)
 	if !ok {
 		return false
