@@ -111,7 +111,7 @@ func (d *Dispatcher) runWorker(ctx context.Context, h Invocation, spec hookproc.
 	if err != nil {
 		return hookproc.Result{SpawnError: "worker: " + err.Error()}
 	}
-	id := requestSeq.Add(1)
+	id := newRequestID()
 	line, ok := hookproc.WithRequestID(spec.Stdin, id, h.Entry.Dialect == protocol.Hermes)
 	if !ok {
 		return hookproc.Result{SpawnError: "worker: the payload is not a JSON object"}

@@ -3,8 +3,8 @@
 package dispatcher
 
 import (
+	"math/rand/v2"
 	"strconv"
-	"sync/atomic"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -15,8 +15,13 @@ import (
 // WithoutMember: see hookproc.WorkerRequestID for why they exist); what
 // is here is reading a reply as a hook's output.
 
-// requestSeq numbers worker requests; ids are unique within the process.
-var requestSeq atomic.Uint64
+// newRequestID is a worker request's id: unpredictable, so that a worker
+// cannot write the reply to a request it has not seen yet (a sequence let
+// a hostile worker answer request n+1 ahead, and a reply written before
+// the request arrived was taken for its answer). Below 2^53, so that a
+// worker reading JSON numbers as doubles (JavaScript) echoes it exactly;
+// never 0. math/rand/v2's generator is ChaCha8, seeded by the runtime.
+func newRequestID() uint64 { return rand.Uint64N(1<<53-1) + 1 }
 
 // decodeWorkerReply reads one reply line to request id: a JSON object
 // carrying the id (hookproc.WorkerRequestID) is, without it, what a one-shot hook
