@@ -3,11 +3,13 @@ package dispatcher
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -34,6 +36,12 @@ func TestGateRefusalText(t *testing.T) {
 	const agentNot = "an agent must not approve hooks for them"
 	guardYAML := "hooks:\n  pre_tool_call:\n    - command: %s\n      fail_closed: true\n"
 	entry := func(cmd string) string { return strings.Replace(guardYAML, "%s", cmd, 1) }
+	// A command whose files cannot be told: a make target; on Windows,
+	// where a command is not read by a shell, cmd.exe's own syntax.
+	opaque := "make -s guard"
+	if runtime.GOOS == "windows" {
+		opaque = `cmd /c "guard.cmd & other.cmd"`
+	}
 	cases := []gateCase{
 		{name: "own guard not approved", own: entry("GUARD"),
 			want:    []string{"is not approved, so what it guards is refused until the user reviews it and approves it at their own terminal (hermes-hooks approve 'GUARD' --event pre_tool_call); " + agentNot},
@@ -51,11 +59,11 @@ func TestGateRefusalText(t *testing.T) {
 		{name: "repository guard, allowlist unreadable", repo: entry("GUARD"), corrupt: true,
 			want:    []string{"cannot be confirmed approved", "until the user fixes the allowlist or re-approves the guard at their own terminal (hermes-hooks approve --project 'REPO'); " + agentNot},
 			wantNot: []string{"approve 'GUARD"}},
-		{name: "own guard by text only", own: entry("make -s guard"), approve: true,
-			want: []string{"is approved by its text only", "until the user reviews it and approves it knowingly at their own terminal (hermes-hooks approve --text-only 'make -s guard' --event pre_tool_call); " + agentNot}},
-		{name: "repository guard by text only", repo: entry("make -s guard"), approve: true,
+		{name: "own guard by text only", own: entry("'" + opaque + "'"), approve: true,
+			want: []string{"is approved by its text only", "until the user reviews it and approves it knowingly at their own terminal (hermes-hooks approve --text-only " + shquote.Quote(opaque) + " --event pre_tool_call); " + agentNot}},
+		{name: "repository guard by text only", repo: entry("'" + opaque + "'"), approve: true,
 			want:    []string{"is approved by its text only", "(hermes-hooks approve --project 'REPO' --text-only); " + agentNot},
-			wantNot: []string{"approve --text-only 'make"}},
+			wantNot: []string{"approve --text-only '" + strings.Fields(opaque)[0]}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
