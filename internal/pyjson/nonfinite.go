@@ -47,23 +47,12 @@ func DecodePayload(data []byte) (any, error) {
 // strings replaced by its stand-in number.
 func standIn(data []byte) []byte {
 	out := make([]byte, 0, len(data)+64)
-	inString, escaped := false, false
+	var str StringScan
 	for i := 0; i < len(data); i++ {
 		c := data[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
+		if str.In(c) {
 			out = append(out, c)
 			continue
-		}
-		if c == '"' {
-			inString = true
 		}
 		replaced := false
 		for _, nf := range nonFinite {

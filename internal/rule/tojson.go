@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // toJSON is expr's toJSON (json.MarshalIndent with two spaces, the same
@@ -43,17 +45,10 @@ func maxIndentedJSON(n int) int { return max(16*n, MaxConcatBytes) }
 // colon.
 func indentedSize(compact []byte) int {
 	size, depth := len(compact), 0
-	inString, escaped, opened := false, false, false
+	opened := false
+	var str pyjson.StringScan
 	for _, c := range compact {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
+		if str.In(c) {
 			opened = false
 			continue
 		}
@@ -70,9 +65,7 @@ func indentedSize(compact []byte) int {
 			size += 1 + 2*depth // the first element of a list or object
 		}
 		opened = false
-		switch c {
-		case '"':
-			inString = true
+		switch c { // a string's opening quote: str.In reads on from it
 		case '{', '[':
 			depth++
 			opened = true
@@ -106,24 +99,9 @@ func fromJSON(params ...any) (any, error) {
 // and one more for each comma, bracket and brace outside its strings.
 func jsonValues(s string) int {
 	n := 1
-	inString, escaped := false, false
+	var str pyjson.StringScan
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case ',', '[', '{':
+		if c := s[i]; !str.In(c) && (c == ',' || c == '[' || c == '{') {
 			n++
 		}
 	}
