@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -21,6 +22,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 )
 
 var fixedNow = time.Date(2026, 7, 1, 12, 0, 0, 123456789, time.UTC)
@@ -637,14 +639,15 @@ func TestG63_SixtyFourProcessesApproveAtOnce(t *testing.T) {
 	cmds := make([]*exec.Cmd, n)
 	gates := make([]interface{ Close() error }, n)
 	for i := range n {
-		cmds[i] = helperCmd(t, "approve", s.Home(), "pre_tool_call", fmt.Sprintf("/bin/hook-%d.sh", i))
-		cmds[i].Env = append(cmds[i].Env, "CONSENT_BARRIER=1")
-		w, err := cmds[i].StdinPipe()
+		var err error
+		cmds[i], err = proctest.StartRetrying(func() (*exec.Cmd, error) {
+			cmd := helperCmd(t, "approve", s.Home(), "pre_tool_call", fmt.Sprintf("/bin/hook-%d.sh", i))
+			cmd.Env = append(cmd.Env, "CONSENT_BARRIER=1")
+			w, err := cmd.StdinPipe()
+			gates[i] = w
+			return cmd, err
+		})
 		if err != nil {
-			t.Fatal(err)
-		}
-		gates[i] = w
-		if err := cmds[i].Start(); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -715,12 +718,14 @@ func TestStore_SIGKILLDuringSaves(t *testing.T) {
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
 	unreported := 0 // kills after a rename but before the helper reported it
 	for rep := range 20 {
-		cmd := helperCmd(t, "loop", s.Home(), "", "")
-		out, err := cmd.StdoutPipe()
+		var out io.ReadCloser
+		cmd, err := proctest.StartRetrying(func() (*exec.Cmd, error) {
+			cmd := helperCmd(t, "loop", s.Home(), "", "")
+			var err error
+			out, err = cmd.StdoutPipe()
+			return cmd, err
+		})
 		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
 		lines := bufio.NewScanner(out)
