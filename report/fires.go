@@ -97,9 +97,12 @@ type InstallCheck struct {
 	AgentDir string `json:"agent_dir,omitempty"`
 	// AgentVersion is the installed release of the agent, where its events
 	// depend on it ("" when not asked or not found).
-	AgentVersion string      `json:"agent_version,omitempty"`
-	Error        string      `json:"error,omitempty"`
-	Entries      []FireCheck `json:"entries"`
+	AgentVersion string `json:"agent_version,omitempty"`
+	// SwitchedOff: another file's setting makes the agent run none of its
+	// hooks here, this file's included (switches.go).
+	SwitchedOff *SwitchCheck `json:"switched_off,omitempty"`
+	Error       string       `json:"error,omitempty"`
+	Entries     []FireCheck  `json:"entries"`
 }
 
 // Problems counts what makes a guard of this file not guard: a gating
@@ -117,6 +120,9 @@ func (c *InstallCheck) Problems() int {
 		}
 	}
 	if c.Trusted != nil && !*c.Trusted && gating {
+		n++
+	}
+	if c.SwitchedOff != nil && gating {
 		n++
 	}
 	for _, e := range c.Entries {
@@ -139,6 +145,9 @@ type ProbeOptions struct {
 	Home string
 	// Journal is the journal's path ("" : not read).
 	Journal string
+	// Project is the project around doctor ("": none), whose switch files
+	// apply to the user's hook files (switches.go).
+	Project string
 }
 
 // CheckInstalls proves every installed file's entries fire.
@@ -193,6 +202,7 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 			}
 		}
 	}
+	c.SwitchedOff = switchCheck(in, o, trust)
 	proved := map[[3]string]FireCheck{} // an entry repeated is proved once
 	for _, e := range entries {
 		// The line the agent runs here (on Windows, its Windows line) and

@@ -32,6 +32,9 @@ func PrintInstallChecks(w io.Writer, checks []InstallCheck, now time.Time) {
 			fmt.Fprintf(w, "      %s not trusted by the agent: %s does not trust %s, so %s does not run this file's hooks (open %s there and trust the folder)\n",
 				CheckFail.Symbol(), show(c.TrustFile), show(c.Root), show(c.Title), show(c.Title))
 		}
+		if c.SwitchedOff != nil {
+			fmt.Fprintf(w, "      %s\n", switchLine(c.SwitchedOff))
+		}
 		if c.AgentAbsent {
 			fmt.Fprintf(w, "      %s %s is not set up on this machine (no %s): its folder trust is asked for once it is\n",
 				CheckInfo.Symbol(), show(c.Title), show(c.AgentDir))

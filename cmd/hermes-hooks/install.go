@@ -340,6 +340,9 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	res.File, res.Changed, res.Removed, res.Restored = plan.Path, plan.Changed, plan.Remove, plan.Restored && !plan.Remove
 	res.Kept = plan.Kept
 	res.RemovedDirs = plan.RemovedDirs
+	if !o.uninstall {
+		res.SwitchedOff = switchedOff(agent, root, plan.Path, o.user)
+	}
 	if o.json {
 		return writeJSON(a.Out, res)
 	}

@@ -32,6 +32,9 @@ type installResult struct {
 	Events    []string `json:"events"`
 	Diff      string   `json:"diff,omitempty"`
 	Managed   bool     `json:"managed,omitempty"` // the agent's admin settings (--managed)
+	// SwitchedOff: another file's setting makes the agent run none of its
+	// hooks, these entries included (report.SwitchedOff).
+	SwitchedOff *report.SwitchCheck `json:"switched_off,omitempty"`
 
 	ProjectWhy string `json:"-"` // why this project directory, when it was not given
 }
@@ -85,6 +88,9 @@ func printInstall(out, errw io.Writer, agent *agents.Agent, r *installResult) {
 		if n := agent.HookFile.Notice; n != "" {
 			fmt.Fprintln(out, "Note: "+n)
 		}
+	}
+	if r.SwitchedOff != nil {
+		fmt.Fprintln(out, report.SwitchLine(r.SwitchedOff))
 	}
 	for _, d := range r.RemovedDirs {
 		fmt.Fprintf(out, "removed the empty directory %s\n", show(d))

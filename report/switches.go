@@ -1,0 +1,122 @@
+package report
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/install"
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+)
+
+// An agent may read a setting that turns off every hook it runs, ours
+// included, from a file other than the one install wrote: a repository's
+// committed settings can silence the user's own guards (agents/switches.go).
+// doctor reads those files where the installed file applies and says so.
+
+// maxSwitchFile bounds the read of one switch file: a repository's file
+// is the repository's to write, and a settings file is a few KiB.
+const maxSwitchFile = 4 << 20
+
+// SwitchCheck is a file whose setting makes the agent run none of its
+// hooks, this file's included.
+type SwitchCheck struct {
+	File string `json:"file"`
+	// Project: the file is the project's (a repository can commit it), not
+	// the user's own.
+	Project bool   `json:"project"`
+	Setting string `json:"setting,omitempty"`
+	Fix     string `json:"fix,omitempty"`
+	// Error: the file could not be read, so whether it turns the hooks off
+	// cannot be told.
+	Error string `json:"error,omitempty"`
+}
+
+// switchCheck reads in's agent's switch files that apply to in: the user's,
+// and the project's where in's hooks run (in.Root; for a user file, the
+// project around doctor, o.Project). trust is the agent's trust file.
+func switchCheck(in install.Installed, o ProbeOptions, trust []byte) *SwitchCheck {
+	files := in.Agent.SwitchFiles()
+	if len(files) == 0 || o.Home == "" {
+		return nil
+	}
+	project := in.Root
+	if in.User {
+		project = o.Project
+	}
+	contents := make([][]byte, len(files))
+	paths := make([]string, len(files))
+	for i, f := range files {
+		if !f.User && (project == "" || f.IfTrusted && !in.Agent.Trusted(trust, filepath.ToSlash(project))) {
+			continue
+		}
+		paths[i] = filepath.FromSlash(f.SwitchPath(filepath.ToSlash(o.Home), filepath.ToSlash(project), os.Getenv))
+		if slices.ContainsFunc(paths[:i], func(p string) bool { return samePath(p, paths[i]) }) {
+			continue // the project is the home folder: its file is the user's
+		}
+		within := ""
+		if !f.User {
+			// A project's file is read inside the project only: a link
+			// out of it (to a device, another user's file) is not followed.
+			within = project
+		}
+		data, err := fsutil.ReadRegular(paths[i], within, maxSwitchFile)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return &SwitchCheck{File: shownSwitchFile(f, paths[i]), Project: !f.User, Error: err.Error()}
+		default:
+			contents[i] = data
+		}
+	}
+	off, ok := in.Agent.Switches(contents)
+	if !ok || samePath(paths[off.File], in.Path) {
+		// The installed file's own switch is its entries' (FireOff).
+		return nil
+	}
+	f := files[off.File]
+	return &SwitchCheck{File: shownSwitchFile(f, paths[off.File]), Project: !f.User, Setting: off.Setting, Fix: off.Fix}
+}
+
+// shownSwitchFile is how doctor names a switch file: a project's by its
+// path in the project (".claude/settings.json"), the user's in full.
+func shownSwitchFile(f agents.SwitchFile, path string) string {
+	if f.User {
+		return path
+	}
+	return f.Path
+}
+
+func samePath(a, b string) bool {
+	return a != "" && filepath.Clean(a) == filepath.Clean(b)
+}
+
+// switchLine is doctor's line for c.
+func switchLine(c *SwitchCheck) string {
+	where := show(c.File)
+	if c.Project {
+		where = "this project's " + where
+	}
+	if c.Error != "" {
+		return CheckFail.Symbol() + " cannot read " + where + " (" + show(c.Error) + "): whether it turns all hooks off, your guards included, cannot be told"
+	}
+	return CheckFail.Symbol() + " " + where + " turns all hooks off, including your guards: " + show(c.Setting) + "; fix: " + show(c.Fix)
+}
+
+// SwitchedOff is what install says after it wrote in: the switch file that
+// makes the agent run none of in's entries (nil: none). home is the
+// user's home folder; project the project around install, for in a user
+// file.
+func SwitchedOff(in install.Installed, home, project string) *SwitchCheck {
+	var trust []byte
+	if tf := in.Agent.TrustFile(filepath.ToSlash(home), os.Getenv); tf != "" && home != "" {
+		trust, _ = fsutil.ReadRegular(filepath.FromSlash(tf), "", maxSwitchFile)
+	}
+	return switchCheck(in, ProbeOptions{Home: home, Project: project}, trust)
+}
+
+// SwitchLine is the line doctor and install print for c, escaped.
+func SwitchLine(c *SwitchCheck) string { return switchLine(c) }
