@@ -3,6 +3,7 @@ package agents
 import (
 	"encoding/json"
 	"path"
+	"strconv"
 
 	"github.com/pelletier/go-toml/v2"
 )
@@ -174,4 +175,34 @@ func codexFeatureValue(data []byte) (on, set bool, key, setting string) {
 		}
 	}
 	return on, set, key, setting
+}
+
+// EntriesOff reads data, a's TrustFile, for the entries the user turned
+// off one by one: Codex keeps [hooks.state."FILE:EVENT_SNAKE:GROUP:HANDLER"]
+// enabled = false for a hook switched off in its /hooks, and skips it
+// (openai/codex codex-rs/hooks/src/engine/discovery.rs, hook_enabled; read
+// from the user's layer only, config_rules.rs). The answer for an entry e
+// of the hook file at file (absolute, slash-separated) is that setting, ""
+// when the agent runs e. data is parsed once.
+func (a *Agent) EntriesOff(data []byte) func(file string, e FileEntry) string {
+	none := func(string, FileEntry) string { return "" }
+	if a.Name != "codex" || len(data) == 0 {
+		return none
+	}
+	var doc struct {
+		Hooks struct {
+			State map[string]any `toml:"state"`
+		} `toml:"hooks"`
+	}
+	if toml.Unmarshal(data, &doc) != nil || len(doc.Hooks.State) == 0 {
+		return none
+	}
+	return func(file string, e FileEntry) string {
+		key := file + ":" + snake(e.Event) + ":" + strconv.Itoa(e.Group) + ":" + strconv.Itoa(e.Handler)
+		state, _ := doc.Hooks.State[key].(map[string]any)
+		if on, isBool := state["enabled"].(bool); isBool && !on {
+			return `[hooks.state."` + key + `"] enabled = false`
+		}
+		return ""
+	}
 }

@@ -111,9 +111,45 @@ func FuzzSwitches(f *testing.F) {
 			if isOff && (off.Setting == "" || off.Fix == "") {
 				t.Fatalf("%s: off without a setting or fix: %+v", name, off)
 			}
+			_ = a.EntriesOff(data)("/p/.codex/hooks.json", FileEntry{Event: "PreToolUse"})
 			if d := time.Since(start); d > 10*time.Second {
 				t.Fatalf("%s: %v to read %d bytes", name, d, len(data))
 			}
 		}
 	})
+}
+
+// TestEntriesOff: Codex's per-hook state, in the user's config.toml, as a
+// table or inline; only a boolean false turns the entry off.
+func TestEntriesOff(t *testing.T) {
+	codex, _ := Lookup("codex")
+	claude, _ := Lookup("claude")
+	e := FileEntry{Event: "PreToolUse", Group: 0, Handler: 0}
+	const file = "/p/.codex/hooks.json"
+	tests := []struct {
+		data string
+		want bool
+	}{
+		{"", false},
+		{"[hooks.state.\"/p/.codex/hooks.json:pre_tool_use:0:0\"]\nenabled = false\n", true},
+		{"[hooks.state.\"/p/.codex/hooks.json:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:1\"\nenabled = false\n", true},
+		{"hooks.state.\"/p/.codex/hooks.json:pre_tool_use:0:0\" = { enabled = false }\n", true},
+		{"[hooks.state.\"/p/.codex/hooks.json:pre_tool_use:0:0\"]\nenabled = true\n", false},
+		{"[hooks.state.\"/p/.codex/hooks.json:pre_tool_use:0:0\"]\nenabled = \"false\"\n", false},
+		{"[hooks.state.\"/p/.codex/hooks.json:pre_tool_use:0:1\"]\nenabled = false\n", false},
+		{"[hooks.state.\"/q/.codex/hooks.json:pre_tool_use:0:0\"]\nenabled = false\n", false},
+		{"[hooks.state\nenabled = false\n", false},
+	}
+	for _, tc := range tests {
+		got := codex.EntriesOff([]byte(tc.data))(file, e)
+		if (got != "") != tc.want {
+			t.Errorf("%q: %q, want off %v", tc.data, got, tc.want)
+		}
+		if tc.want && !strings.Contains(got, "enabled = false") {
+			t.Errorf("%q: %q does not name the setting", tc.data, got)
+		}
+	}
+	if got := claude.EntriesOff([]byte(tests[1].data))(file, e); got != "" {
+		t.Errorf("claude: %q, want nothing (no per-hook state)", got)
+	}
 }

@@ -203,6 +203,7 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 		}
 	}
 	c.SwitchedOff = switchCheck(in, o, trust)
+	entryOff := in.Agent.EntriesOff(trust)
 	proved := map[[3]string]FireCheck{} // an entry repeated is proved once
 	for _, e := range entries {
 		// The line the agent runs here (on Windows, its Windows line) and
@@ -227,6 +228,9 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 			}
 		case e.Off != "":
 			fc.Status, fc.Detail = FireOff, e.Off+": "+in.Agent.Title+" does not run this entry, so doctor does not either (a setting of the file, not of hermes-hooks: take it out to have the guard back)"
+		case entryOff(filepath.ToSlash(in.Path), e.FileEntry) != "":
+			fc.Status, fc.Detail = FireOff, entryOff(filepath.ToSlash(in.Path), e.FileEntry)+" in "+c.TrustFile+": "+in.Agent.Title+
+				" does not run this entry, so doctor does not either (your own setting: turn the hook on again in its /hooks, or take that line out)"
 		case !knows(in.Agent, version, e.Event):
 			_, since := in.Agent.KnowsEvent(version, e.Event)
 			fc.Status, fc.Detail = FireUnknown, "event unknown to the "+in.Agent.Title+" version installed ("+version+"; it knows it since "+since+"): never run"
