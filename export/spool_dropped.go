@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -34,10 +35,30 @@ const (
 
 func (s Spool) droppedPath() string { return filepath.Join(s.Dir, droppedName) }
 
+// openDropped opens the dropped file: a regular file only, opened without
+// blocking (a FIFO put there would hold the one-shot process that drops a
+// record), and the file at that name itself, not one a link there leads
+// to: a drop rewrites the file's start, which through a link to another
+// of the user's files would destroy it. Compared after the open, so a
+// name swapped meanwhile is refused as well.
+func (s Spool) openDropped(flag int) (*os.File, error) {
+	f, err := fsutil.OpenRegular(s.droppedPath(), flag, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	at, lerr := os.Lstat(s.droppedPath())
+	fi, ferr := f.Stat()
+	if lerr != nil || ferr != nil || !os.SameFile(at, fi) {
+		f.Close()
+		return nil, fmt.Errorf("%s: not a file of its own (a link, or replaced while opened)", s.droppedPath())
+	}
+	return f, nil
+}
+
 // Dropped is how many records were dropped from the spool so far (0 when
 // the file is missing or unreadable).
 func (s Spool) Dropped() int64 {
-	f, err := fsutil.OpenRegular(s.droppedPath(), os.O_RDONLY, 0)
+	f, err := s.openDropped(os.O_RDONLY)
 	if err != nil {
 		return 0
 	}
@@ -55,9 +76,7 @@ func (s Spool) addDropped(n int) {
 	if n <= 0 {
 		return
 	}
-	// A regular file only, opened without blocking: a FIFO put here would
-	// hold the one-shot process that drops a record.
-	f, err := fsutil.OpenRegular(s.droppedPath(), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := s.openDropped(os.O_RDWR | os.O_CREATE)
 	if err != nil {
 		return
 	}
