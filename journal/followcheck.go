@@ -36,21 +36,31 @@ func NewFollowCheck(path string) *FollowCheck {
 // break the chain goes on from the record that broke it, or from the next
 // record when the line that broke it is none.
 func (k *FollowCheck) Next(l Line) *Location {
-	var r chainRecord
-	isRecord := l.Complete && !l.TooLong && json.Unmarshal(l.Bytes, &r) == nil && r.Seq != nil
-	if k.resync && isRecord {
-		k.resync = false
-		k.c.take(l, *r.Seq)
-		return nil
+	if k.resync {
+		if seq, ok := recordSeq(l); ok {
+			k.resync = false
+			k.c.take(l, seq)
+			return nil
+		}
 	}
 	bad, _ := k.c.step(l, false)
 	if bad == nil {
 		return nil
 	}
-	if isRecord {
-		k.c.take(l, *r.Seq)
+	if seq, ok := recordSeq(l); ok {
+		k.c.take(l, seq)
 	} else {
 		k.resync = true
 	}
 	return bad
+}
+
+// recordSeq is l's seq when l is a record (parsed again only after a
+// break: step parses each line once).
+func recordSeq(l Line) (int64, bool) {
+	var r chainRecord
+	if !l.Complete || l.TooLong || json.Unmarshal(l.Bytes, &r) != nil || r.Seq == nil {
+		return 0, false
+	}
+	return *r.Seq, true
 }

@@ -2,6 +2,7 @@ package journal
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,6 +103,37 @@ func FuzzFollowCheck(f *testing.F) {
 		}
 		if len(got) > 0 && got[0].Line < lastLine && (res.Bad == nil || *res.Bad != *got[0]) {
 			t.Fatalf("follow's first break %v, verify's %v", got[0], res.Bad)
+		}
+	})
+}
+
+// What log -f's check costs over a journal it reads from the start,
+// beside Verify's pass (which it also starts: compare the two ns/op).
+func BenchmarkFollowCheck(b *testing.B) {
+	p := filepath.Join(b.TempDir(), DefaultFile)
+	w := New(Options{Path: p, Version: "bench"})
+	for range 5000 {
+		w.Record(context.Background(), record(strings.Repeat("x", 100)))
+	}
+	w.Close()
+	b.Run("verify", func(b *testing.B) {
+		for b.Loop() {
+			if res, err := Verify(p); err != nil || res.Bad != nil {
+				b.Fatal(err, res.Bad)
+			}
+		}
+	})
+	b.Run("followcheck", func(b *testing.B) {
+		for b.Loop() {
+			k := NewFollowCheck(p)
+			if err := lines(p, func(l Line, _ bool) error {
+				if bad := k.Next(l); bad != nil {
+					b.Fatal(bad)
+				}
+				return nil
+			}); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 }
