@@ -102,29 +102,6 @@ func (s Spool) Pending() bool {
 	return err == nil
 }
 
-// Dropped is how many records were dropped from the spool so far: the
-// size of its dropped file, one byte per record (appended without a
-// lock by whoever drops one).
-func (s Spool) Dropped() int64 {
-	fi, err := os.Stat(filepath.Join(s.Dir, "dropped"))
-	if err != nil {
-		return 0
-	}
-	return fi.Size()
-}
-
-func (s Spool) addDropped(n int) {
-	if n <= 0 {
-		return
-	}
-	f, err := fsutil.OpenRegular(filepath.Join(s.Dir, "dropped"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return
-	}
-	_, _ = f.Write(bytes.Repeat([]byte{'.'}, n))
-	f.Close()
-}
-
 // take moves the live spool's records to spool.sending (unless that is
 // still there from a flush that failed) and empties the live file.
 func (s Spool) take() ([]byte, error) {

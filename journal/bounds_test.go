@@ -107,7 +107,13 @@ func TestFollowPassesOverALineTooLong(t *testing.T) {
 	defer cancel()
 	got := make(chan int, 10)
 	done := make(chan error, 1)
-	go func() { done <- Follow(ctx, p, func(line []byte) { got <- len(line) }) }()
+	go func() {
+		done <- Follow(ctx, p, func(l Line) {
+			if !l.TooLong {
+				got <- len(l.Bytes)
+			}
+		})
+	}()
 	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -19,7 +19,12 @@ import (
 // start, so nothing appended meanwhile is missed. Polling (four times a
 // second) is simpler than a watcher and plenty for a person watching
 // (`hermes-hooks log -f`).
-func Follow(ctx context.Context, path string, emit func([]byte)) error {
+//
+// emit gets every line with where it is (for FollowCheck): complete ones,
+// a rotated file's last line without its newline, and a line longer than
+// MaxLine as TooLong without its bytes. Lines are numbered per file; the
+// live file's keep the numbers they had when it is renamed by a rotation.
+func Follow(ctx context.Context, path string, emit func(Line)) error {
 	f := openIfThere(path)
 	defer func() {
 		if f != nil {
@@ -41,12 +46,13 @@ func Follow(ctx context.Context, path string, emit func([]byte)) error {
 		if st, err := os.Stat(file); err == nil && live != nil && os.SameFile(st, live) {
 			continue // rotated since we opened it: read below, through f
 		}
-		if _, err := ScanFile(file, func(l Line, _ *Entry) bool { emit(l.Bytes); return true }); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := lines(file, func(l Line, _ bool) error { emit(l); return nil }); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}
 	var (
 		off     int64
+		lineNo  int // the live file's lines emitted
 		partial []byte
 		skip    bool // inside a line longer than MaxLine
 		buf     = make([]byte, 64<<10)
@@ -61,8 +67,11 @@ func Follow(ctx context.Context, path string, emit func([]byte)) error {
 				if i < 0 {
 					break
 				}
+				lineNo++
 				if !skip && i <= MaxLine {
-					emit(partial[:i])
+					emit(Line{File: path, N: lineNo, Bytes: partial[:i], Complete: true})
+				} else {
+					emit(Line{File: path, N: lineNo, Complete: true, TooLong: true})
 				}
 				partial, skip = partial[i+1:], false
 			}
@@ -100,12 +109,32 @@ func Follow(ctx context.Context, path string, emit func([]byte)) error {
 			if f != nil {
 				f.Close()
 			}
-			f, off, partial, skip = openIfThere(path), 0, nil, false
+			f, off, lineNo, partial, skip = openIfThere(path), 0, 0, nil, false
 		case st.Size() < off:
-			// Truncated (a torn tail repaired): go on from the cut.
+			// Truncated (a torn tail repaired): go on from the cut, and
+			// number the lines on from there. A repair cuts only what
+			// was not yet a line; a cut into the lines is counted again.
+			if st.Size() < off-int64(len(partial)) {
+				lineNo = countLines(f, st.Size())
+			}
 			off, partial, skip = st.Size(), nil, false
 		}
 	}
+}
+
+// countLines counts the newlines in f's first size bytes.
+func countLines(f *os.File, size int64) int {
+	buf := make([]byte, 64<<10)
+	n := 0
+	for off := int64(0); off < size; {
+		k, err := f.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		off += int64(k)
+		if err != nil || k == 0 {
+			break
+		}
+	}
+	return n
 }
 
 func openIfThere(path string) *os.File {

@@ -30,10 +30,10 @@ func TestFollow(t *testing.T) {
 	seqs := make(chan int64, 100)
 	done := make(chan error, 1)
 	go func() {
-		done <- Follow(ctx, path, func(line []byte) {
+		done <- Follow(ctx, path, func(l Line) {
 			var e Entry
-			if err := json.Unmarshal(line, &e); err != nil {
-				t.Errorf("emitted a line that is not a record: %q", line)
+			if err := json.Unmarshal(l.Bytes, &e); err != nil || !l.Complete {
+				t.Errorf("emitted a line that is not a record: %+v", l)
 			}
 			seqs <- e.Seq
 		})

@@ -208,70 +208,20 @@ func Verify(path string) (Result, error) {
 	if herr != nil && !errors.Is(herr, errBadHead) {
 		return res, herr
 	}
-	var (
-		prevHash string
-		prevSeq  int64
-		prevLoc  Line
-	)
+	c := chain{h: h, herr: herr, head: HeadPath(path)}
 	for fi, file := range files {
 		lastFile := fi == len(files)-1
 		err := lines(file, func(l Line, last bool) error {
-			atEnd := lastFile && last
-			var r chainRecord
-			switch {
-			case l.TooLong:
-				res.Bad = &Location{file, l.N, fmt.Sprintf("a line longer than any journal record (%d MiB): not written by hermes-hooks", MaxLine>>20)}
-				return errStop
-			case !l.Complete && atEnd:
-				res.Torn = &Location{file, l.N, "torn last line (no newline): a write was cut short; the next append truncates it"}
-				return errStop
-			case !l.Complete:
-				res.Bad = &Location{file, l.N, "a line without its newline inside the journal"}
-				return errStop
-			case json.Unmarshal(l.Bytes, &r) != nil || r.Seq == nil:
-				if atEnd {
-					res.Torn = &Location{file, l.N, "torn last line (not a record): a write was cut short; the next append truncates it"}
-				} else {
-					res.Bad = &Location{file, l.N, "not a journal record (edited, or not written by hermes-hooks)"}
-				}
-				return errStop
-			}
-			seq := *r.Seq
-			switch {
-			case prevHash == "" && seq == 1 && r.Prev != ZeroHash:
-				res.Bad = &Location{file, l.N, "the first record does not chain from the zero hash"}
-				return errStop
-			case prevHash == "" && seq > 1 && (l.N != 1 || h == nil || !h.hasStart(seq, r.Prev)):
-				if h != nil || herr != nil {
-					res.Bad = &Location{file, l.N, fmt.Sprintf("the chain starts at record %d, and no recorded rotation began a file there: the records before it were removed", seq)}
-					return errStop
-				}
-				res.FirstSeq = seq // no head record: judged below
-			case prevHash == "":
-				res.FirstSeq = seq
-			case seq != prevSeq+1 && seq > prevSeq:
-				res.Bad = &Location{file, l.N, fmt.Sprintf("seq %d follows seq %d: %d record(s) missing before this line (deleted or moved)", seq, prevSeq, seq-prevSeq-1)}
-				return errStop
-			case seq != prevSeq+1:
-				res.Bad = &Location{file, l.N, fmt.Sprintf("seq %d follows seq %d: records out of order (moved or copied)", seq, prevSeq)}
-				return errStop
-			case r.Prev != prevHash:
-				// The seqs run on, so the line before was changed in place
-				// (or this record's prev was).
-				res.Bad = &Location{prevLoc.File, prevLoc.N, fmt.Sprintf("changed after it was written: its SHA-256 is not the prev of the next record (%s:%d)", file, l.N)}
-				return errStop
-			}
-			sum := sha256.Sum256(l.Bytes)
-			prevHash, prevSeq, prevLoc = hex.EncodeToString(sum[:]), seq, Line{File: l.File, N: l.N}
-			res.Records++
-			if h != nil && seq == h.Seq && prevHash != h.Hash {
-				res.Bad = &Location{file, l.N, fmt.Sprintf("record %d is not the one the head record %s names: the newest records were removed or replaced", seq, HeadPath(path))}
+			bad, torn := c.step(l, lastFile && last)
+			res.Bad, res.Torn = bad, torn
+			if bad != nil || torn != nil {
 				return errStop
 			}
 			return nil
 		})
 		if errors.Is(err, errStop) {
 			if res.Bad != nil {
+				res.Records, res.FirstSeq = c.records, c.firstSeq
 				return res, nil
 			}
 			break
@@ -280,8 +230,78 @@ func Verify(path string) (Result, error) {
 			return res, err
 		}
 	}
-	res.Bad = checkHead(path, h, herr, &res, prevSeq, prevLoc)
+	res.Records, res.FirstSeq = c.records, c.firstSeq
+	res.Bad = checkHead(path, h, herr, &res, c.prevSeq, c.prevLoc)
 	return res, nil
+}
+
+// chain is Verify's walk along the journal's lines, oldest first, one
+// line at a time (FollowCheck walks it as log -f reads): the record before
+// and the head record (h; herr: why there is none) the chain's start is
+// checked against.
+type chain struct {
+	h        *head
+	herr     error
+	head     string // the head record's path, for messages
+	prevHash string
+	prevSeq  int64
+	prevLoc  Line
+	records  int64
+	firstSeq int64
+}
+
+// step checks l, the line after those stepped before (atEnd: the
+// journal's last line, which a write cut short may have torn). bad is
+// where the chain breaks (l, or the line before when that one was
+// changed); torn is a torn last line, which is no break.
+func (c *chain) step(l Line, atEnd bool) (bad, torn *Location) {
+	file, h := l.File, c.h
+	var r chainRecord
+	switch {
+	case l.TooLong:
+		return &Location{file, l.N, fmt.Sprintf("a line longer than any journal record (%d MiB): not written by hermes-hooks", MaxLine>>20)}, nil
+	case !l.Complete && atEnd:
+		return nil, &Location{file, l.N, "torn last line (no newline): a write was cut short; the next append truncates it"}
+	case !l.Complete:
+		return &Location{file, l.N, "a line without its newline inside the journal"}, nil
+	case json.Unmarshal(l.Bytes, &r) != nil || r.Seq == nil:
+		if atEnd {
+			return nil, &Location{file, l.N, "torn last line (not a record): a write was cut short; the next append truncates it"}
+		}
+		return &Location{file, l.N, "not a journal record (edited, or not written by hermes-hooks)"}, nil
+	}
+	seq := *r.Seq
+	switch {
+	case c.prevHash == "" && seq == 1 && r.Prev != ZeroHash:
+		return &Location{file, l.N, "the first record does not chain from the zero hash"}, nil
+	case c.prevHash == "" && seq > 1 && (l.N != 1 || h == nil || !h.hasStart(seq, r.Prev)):
+		if h != nil || c.herr != nil {
+			return &Location{file, l.N, fmt.Sprintf("the chain starts at record %d, and no recorded rotation began a file there: the records before it were removed", seq)}, nil
+		}
+		c.firstSeq = seq // no head record: judged by checkHead
+	case c.prevHash == "":
+		c.firstSeq = seq
+	case seq != c.prevSeq+1 && seq > c.prevSeq:
+		return &Location{file, l.N, fmt.Sprintf("seq %d follows seq %d: %d record(s) missing before this line (deleted or moved)", seq, c.prevSeq, seq-c.prevSeq-1)}, nil
+	case seq != c.prevSeq+1:
+		return &Location{file, l.N, fmt.Sprintf("seq %d follows seq %d: records out of order (moved or copied)", seq, c.prevSeq)}, nil
+	case r.Prev != c.prevHash:
+		// The seqs run on, so the line before was changed in place
+		// (or this record's prev was).
+		return &Location{c.prevLoc.File, c.prevLoc.N, fmt.Sprintf("changed after it was written: its SHA-256 is not the prev of the next record (%s:%d)", file, l.N)}, nil
+	}
+	c.take(l, seq)
+	if h != nil && seq == h.Seq && c.prevHash != h.Hash {
+		return &Location{file, l.N, fmt.Sprintf("record %d is not the one the head record %s names: the newest records were removed or replaced", seq, c.head)}, nil
+	}
+	return nil, nil
+}
+
+// take makes the record l (seq) the one the next line must follow.
+func (c *chain) take(l Line, seq int64) {
+	sum := sha256.Sum256(l.Bytes)
+	c.prevHash, c.prevSeq, c.prevLoc = hex.EncodeToString(sum[:]), seq, Line{File: l.File, N: l.N}
+	c.records++
 }
 
 // checkHead compares the end of an otherwise intact chain (its last

@@ -38,7 +38,8 @@ per dispatch that ran a hook, oldest first, across rotated files. Filters
 combine. --since and --until take RFC 3339 times or durations back from now
 (1h, 30m); --event takes any event name (PreToolUse too); --decision none,
 allow, ask or block (deny and approve too). -f keeps following the journal
-until interrupted.
+until interrupted. Both say on stderr where the hash chain is broken (-f for
+each break it reads, at most ten).
 
 'hermes-hooks log verify' checks the hash chain.`,
 		Example: `  hermes-hooks log --since 1h --decision block
@@ -222,10 +223,14 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err = journal.Follow(ctx, path, func(line []byte) {
+	warn := followChainWarnings(a, path)
+	defer warn.stop()
+	check := journal.NewFollowCheck(path)
+	err = journal.Follow(ctx, path, func(l journal.Line) {
+		warn.at(check.Next(l))
 		var e journal.Entry
-		if json.Unmarshal(line, &e) == nil {
-			print(line, &e)
+		if l.Complete && !l.TooLong && json.Unmarshal(l.Bytes, &e) == nil {
+			print(l.Bytes, &e)
 		}
 		out.Flush()
 	})
@@ -253,8 +258,13 @@ func checkChain(a *app, path string) (warn func()) {
 	}()
 	return func() {
 		if l := <-bad; l != nil {
-			a.Warn("the journal's chain is broken at " + textutil.CutRunes(l.String(), 2*maxFieldShown) +
-				": the records from there on may have been edited, added or removed ('hermes-hooks log verify' checks it)")
+			a.Warn(chainBroken(l))
 		}
 	}
+}
+
+// chainBroken is the warning of a break of the journal's chain at l.
+func chainBroken(l *journal.Location) string {
+	return "the journal's chain is broken at " + textutil.CutRunes(l.String(), 2*maxFieldShown) +
+		": the records from there on may have been edited, added or removed ('hermes-hooks log verify' checks it)"
 }

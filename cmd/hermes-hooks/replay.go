@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/hermes-hooks/hermes-hooks/sessions"
@@ -58,10 +59,13 @@ or below it are fired: the journal is no proof of where a dispatch ran (a
 line rewritten by hand can name any directory, where a hook approved by its
 text only would run what that directory holds); the others are counted as
 not replayable, and a note says how many (--any-cwd fires them too, for a
-journal no one else can write). The journal is the one --journal names, else
-the config's.
+journal no one else can write). Run from the home directory or a
+filesystem's root, below which every project is, replay refuses (exit 2)
+unless --any-cwd is given: cd into the project instead. The journal is the
+one --journal names, else the config's.
 
-Exit status: 0 whatever differs (it is a report), 1 when the journal or the
+Exit status: 0 whatever differs (it is a report), 2 when run from the home
+directory or a filesystem's root without --any-cwd, 1 when the journal or the
 config cannot be read, or when no record could be replayed (none selected, or
 none holding a payload: it says which).`,
 		Example: `  hermes-hooks replay --config ~/.hermes/config.new.yaml
@@ -85,6 +89,15 @@ func runReplay(a *app, o replayOptions) error {
 	lf, err := newLogFilter(logOptions{since: o.since, until: o.until, event: o.event})
 	if err != nil {
 		return err
+	}
+	// Refused before anything is read or fired.
+	root := cli.Cwd()
+	if o.anyCwd {
+		root = ""
+	}
+	if what := tooBroadRoot(root); what != "" {
+		return usageErr("cd into the project the records were decided in ('hermes-hooks log --json' shows each record's cwd), or pass --any-cwd if no one else can write the journal",
+			"replay will not confine itself to %s (%s): every project below it would count as where a record was decided, and the journal is no proof of that", what, show(root))
 	}
 	cfg, err := a.LoadConfig()
 	if err != nil {
@@ -127,10 +140,6 @@ func runReplay(a *app, o replayOptions) error {
 	// replay.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	root := cli.Cwd()
-	if o.anyCwd {
-		root = ""
-	}
 	warnChain := checkChain(a, path)
 	var seen replaySeen
 	keep := func(e *journal.Entry) bool { return seen.count(e, lf.Keep(e)) }
@@ -162,6 +171,34 @@ func runReplay(a *app, o replayOptions) error {
 		return seen.nothingReplayed(path, &rep)
 	}
 	return nil
+}
+
+// tooBroadRoot names the directory dir when it is too broad to confine a
+// replay to: the home directory or a filesystem's root, below which are
+// all the user's projects (a forged record naming any of them would be
+// fired there). "" for any other directory, and for no confinement at all.
+// The same directory through a link is the same (SameFile).
+func tooBroadRoot(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	st, err := os.Stat(dir)
+	if err != nil {
+		return ""
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		if hs, err := os.Stat(home); err == nil && os.SameFile(st, hs) {
+			return "your home directory"
+		}
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	dir = filepath.Clean(dir)
+	if filepath.Dir(dir) == dir {
+		return "the filesystem's root"
+	}
+	return ""
 }
 
 // replaySeen counts the records a replay passed over, to say why nothing

@@ -1,0 +1,139 @@
+package journal
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// followAll hands every line of the journal at path to a FollowCheck, as
+// Follow does, and returns the breaks it reported.
+func followAll(t *testing.T, path string) []*Location {
+	t.Helper()
+	files, err := Files(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := NewFollowCheck(path)
+	var bad []*Location
+	for _, f := range files {
+		if err := lines(f, func(l Line, _ bool) error {
+			if b := k.Next(l); b != nil {
+				bad = append(bad, b)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return bad
+}
+
+// log -f finds each tampering Verify finds, at the same place and in the
+// same words (so that it warns as log does, and says a break both find
+// once), and only that one: the records after the break that chain on
+// from it are no new break.
+func TestFollowCheckAgreesWithVerify(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func([]string) []string
+	}{
+		{"one byte", func(l []string) []string { l[2] = strings.Replace(l[2], `"mc"`, `"mC"`, 1); return l }},
+		{"deleted", func(l []string) []string { return append(l[:2], l[3:]...) }},
+		{"garbage", func(l []string) []string { l[1] = "{nope"; return l }},
+		{"the first", func(l []string) []string { l[0] = strings.Replace(l[0], `"ma"`, `"mA"`, 1); return l }},
+	} {
+		res := tamper(t, tc.edit)
+		got := followAll(t, res.Files[len(res.Files)-1])
+		if res.Bad == nil || len(got) != 1 || *got[0] != *res.Bad {
+			t.Errorf("%s: verify %v, follow %v", tc.name, res.Bad, got)
+		}
+	}
+}
+
+// Records out of place are found, from the first Verify finds, each
+// place once; a journal without a break has none.
+func TestFollowCheckBreaks(t *testing.T) {
+	res := tamper(t, func(l []string) []string { l[1], l[2] = l[2], l[1]; return l })
+	got := followAll(t, res.Files[len(res.Files)-1])
+	if len(got) == 0 || *got[0] != *res.Bad {
+		t.Fatalf("swapped: verify %v, follow %v", res.Bad, got)
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i].Line <= got[i-1].Line {
+			t.Errorf("swapped: a place said twice: %v", got)
+		}
+	}
+	res = tamper(t, func(l []string) []string { return l })
+	if got := followAll(t, res.Files[len(res.Files)-1]); res.Bad != nil || len(got) != 0 {
+		t.Errorf("intact: verify %v, follow %v", res.Bad, got)
+	}
+}
+
+// FuzzFollowCheck: whatever a journal file holds, log -f's check says each
+// line at most once, and its first break, short of the file's last line
+// (which Verify may call torn), is the one Verify names.
+func FuzzFollowCheck(f *testing.F) {
+	f.Add([]byte(`{"seq":1,"prev":"` + ZeroHash + `","event":"pre_tool_call"}` + "\n"))
+	f.Add([]byte(`{"seq":1,"prev":"x"}` + "\n" + `{"seq":2,"prev":"y"}` + "\n" + `{"seq":4,"prev":"y"}` + "\n"))
+	f.Add([]byte("\x00\x00\n{\n{\"seq\":3}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "j.jsonl")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		res, err := Verify(path)
+		if err != nil {
+			t.Skip(err)
+		}
+		got := followAll(t, path)
+		seen := map[Location]bool{}
+		for _, l := range got {
+			if seen[*l] {
+				t.Fatalf("said twice: %v", l)
+			}
+			seen[*l] = true
+		}
+		lastLine := bytes.Count(data, []byte{'\n'})
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			lastLine++
+		}
+		if len(got) > 0 && got[0].Line < lastLine && (res.Bad == nil || *res.Bad != *got[0]) {
+			t.Fatalf("follow's first break %v, verify's %v", got[0], res.Bad)
+		}
+	})
+}
+
+// What log -f's check costs over a journal it reads from the start,
+// beside Verify's pass (which it also starts: compare the two ns/op).
+func BenchmarkFollowCheck(b *testing.B) {
+	p := filepath.Join(b.TempDir(), DefaultFile)
+	w := New(Options{Path: p, Version: "bench"})
+	for range 5000 {
+		w.Record(context.Background(), record(strings.Repeat("x", 100)))
+	}
+	w.Close()
+	b.Run("verify", func(b *testing.B) {
+		for b.Loop() {
+			if res, err := Verify(p); err != nil || res.Bad != nil {
+				b.Fatal(err, res.Bad)
+			}
+		}
+	})
+	b.Run("followcheck", func(b *testing.B) {
+		for b.Loop() {
+			k := NewFollowCheck(p)
+			if err := lines(p, func(l Line, _ bool) error {
+				if bad := k.Next(l); bad != nil {
+					b.Fatal(bad)
+				}
+				return nil
+			}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
