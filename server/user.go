@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"container/list"
 	"context"
 	"errors"
@@ -364,7 +365,7 @@ func (u *User) Serve(ctx context.Context, ln net.Listener) error {
 		Handler:           handler,
 		ConnState:         lim.connState,
 		BaseContext:       func(net.Listener) context.Context { return base },
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: cmp.Or(max(u.base.HeaderTimeout, 0), DefaultHeaderTimeout),
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(u.log.Handler(), slog.LevelWarn),
 	}

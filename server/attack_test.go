@@ -1,0 +1,95 @@
+//go:build unix
+
+package server
+
+import (
+	"bufio"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// dribble writes s to c one byte every gap until it is written or the
+// server closes the connection; it reports how far it got.
+func dribble(c net.Conn, s string, gap time.Duration) (sent int, err error) {
+	for i := range len(s) {
+		if _, err := c.Write([]byte{s[i]}); err != nil {
+			return i, err
+		}
+		time.Sleep(gap) // the attack's pace, not a wait for anything
+	}
+	return len(s), nil
+}
+
+// Attack: a local process sends its request's head one byte at a time,
+// each byte well within any idle bound, to hold a connection (and, at
+// --max-conns, everyone else's place) for as long as the server lets a
+// head take. The head must be whole within DefaultHeaderTimeout (2 s):
+// the connection is closed then, long before the 10 s it used to get.
+// The hang guard is four times the bound, so only a server that lets a
+// head take far longer fails it.
+func TestSlowHeadIsCut(t *testing.T) {
+	f := start(t, "hooks: {}\n", nil, nil)
+	c, err := net.Dial("unix", f.sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	head := "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: " + strings.Repeat("a", 600) + "\r\n\r\n"
+	begin := time.Now()
+	done := make(chan struct{})
+	var sent int
+	go func() {
+		defer close(done)
+		sent, _ = dribble(c, head, 20*time.Millisecond)
+	}()
+	c.SetReadDeadline(time.Now().Add(deadline))
+	_, rerr := c.Read(make([]byte, 1))
+	took := time.Since(begin)
+	c.Close()
+	<-done
+	if rerr == nil {
+		t.Fatalf("the server answered a head sent a byte at a time")
+	}
+	if guard := 4 * 2 * time.Second; took > guard {
+		t.Fatalf("a head dribbled a byte every 20 ms held its connection %v (%d of %d bytes sent), more than %v", took, sent, len(head), guard)
+	}
+	t.Logf("cut after %v, %d of %d bytes of the head", took, sent, len(head))
+}
+
+// A slow but real client is never cut by the head's bound: its head
+// arrives at once and its body a byte at a time over several times the
+// head's bound (well within BodyTimeout), and it is answered.
+func TestSlowBodyOutlivesTheHeadBound(t *testing.T) {
+	const headTimeout = 100 * time.Millisecond
+	f := start(t, "hooks: {}\n", nil, func(o *Options) { o.HeaderTimeout = headTimeout })
+	c, err := net.Dial("unix", f.sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	body := `{"tool_name":"terminal"}`
+	head := "POST /v1/dispatch/pre_tool_call HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: " +
+		strconv.Itoa(len(body)) + "\r\n\r\n"
+	if _, err := c.Write([]byte(head)); err != nil {
+		t.Fatal(err)
+	}
+	// 24 bytes, one every 25 ms: 600 ms, six times the head's bound.
+	if _, err := dribble(c, body, 25*time.Millisecond); err != nil {
+		t.Fatalf("the server cut a body in progress: %v", err)
+	}
+	c.SetReadDeadline(time.Now().Add(deadline))
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("no answer to a slow body: %v", err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("slow body: %d %s", resp.StatusCode, b)
+	}
+}
