@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,5 +92,37 @@ func TestSlowBodyOutlivesTheHeadBound(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("slow body: %d %s", resp.StatusCode, b)
+	}
+}
+
+// Attack: a local process names an event of 500 KB (the head's limit is
+// 1 MB) with terminal controls in it. The 404 names it cut to a bound and
+// escaped, the request line in the log too, and the did-you-mean costs
+// no more than for a short name.
+func TestLongEventNameIsBounded(t *testing.T) {
+	f := start(t, "hooks: {}\n", nil, nil)
+	name := "\x1b]0;pwned\x07" + strings.Repeat("a", 500<<10)
+	begin := time.Now()
+	r := f.dispatch(url.PathEscape(name), `{}`)
+	took := time.Since(begin)
+	if r.status != http.StatusNotFound {
+		t.Fatalf("status %d %.200s", r.status, r.body)
+	}
+	if len(r.body) > 1024 {
+		t.Errorf("the 404 is %d bytes: it echoes the name whole", len(r.body))
+	}
+	msg, _ := r.json(t)["error"].(string)
+	if strings.ContainsAny(msg, "\x1b\x07") || !strings.Contains(msg, `\x1b]0;pwned\x07aaa`) {
+		t.Errorf("error %.300q: the name's controls are not escaped", msg)
+	}
+	f.waitLog("status=404")
+	for _, line := range strings.Split(f.logs.String(), "\n") {
+		if strings.Contains(line, "msg=dispatch") && len(line) > 2048 {
+			t.Errorf("a log line of %d bytes for one request", len(line))
+		}
+	}
+	// A hang guard: scoring the name for a did-you-mean took 14 s.
+	if took > 5*time.Second {
+		t.Errorf("one 404 took %v", took)
 	}
 }

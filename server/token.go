@@ -208,7 +208,7 @@ func tokenGuard(ln net.Listener, log *slog.Logger, h http.Handler) http.Handler 
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		nonce, sum, _ := strings.Cut(r.Header.Get(AuthHeader), ".")
 		if len(nonce) < 32 || !hmac.Equal([]byte(sum), []byte(mac(tl.key, "request", nonce))) {
-			log.Warn("refused a request without this server's key", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
+			log.Warn("refused a request without this server's key", "method", echo(r.Method), "path", echo(r.URL.Path), "remote", r.RemoteAddr)
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusUnauthorized)
 			w.Write([]byte(`{"error":"unauthorized: prove the key of this server's endpoint file"}` + "\n"))

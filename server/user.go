@@ -327,7 +327,7 @@ func (u *User) route(w http.ResponseWriter, r *http.Request) {
 	if errors.As(err, &pe) {
 		status = pe.status
 	}
-	u.log.Info("request refused", "path", r.URL.Path, "status", status, "error", err.Error())
+	u.log.Info("request refused", "path", echo(r.URL.Path), "status", status, "error", boundError(err.Error()))
 	writeError(w, status, apiError{Error: err.Error()})
 }
 
