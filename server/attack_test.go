@@ -8,8 +8,11 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -124,5 +127,54 @@ func TestLongEventNameIsBounded(t *testing.T) {
 	// A hang guard: scoring the name for a did-you-mean took 14 s.
 	if took > 5*time.Second {
 		t.Errorf("one 404 took %v", took)
+	}
+}
+
+// Attack: between verifyProjectDir's look at a project directory and its
+// open, the directory is swapped for a FIFO nobody writes (opening a FIFO
+// for reading waits for a writer: the request's goroutine must not), or for
+// a symlink to a directory elsewhere (the server keeps what it loaded by
+// path: a symlink is refused, as when Lstat sees one). The swap happens at
+// the seam between the two, so the race is won every time.
+func TestVerifyProjectDirNeverBlocksOnASwappedFIFO(t *testing.T) {
+	for _, kind := range []string{"fifo", "symlink"} {
+		t.Run(kind, func(t *testing.T) {
+			root := shortDir(t)
+			d := filepath.Join(root, "proj")
+			if err := os.Mkdir(d, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			afterProjectLstat = func(string) {
+				if err := os.Rename(d, d+".away"); err != nil {
+					t.Error(err)
+				}
+				var err error
+				if kind == "fifo" {
+					err = syscall.Mkfifo(d, 0o600)
+				} else {
+					err = os.Symlink(d+".away", d)
+				}
+				if err != nil {
+					t.Error(err)
+				}
+			}
+			defer func() { afterProjectLstat = nil }()
+			done := make(chan error, 1)
+			go func() { done <- verifyProjectDir(d) }()
+			select {
+			case err := <-done:
+				if err == nil || !strings.Contains(err.Error(), "project directory "+d) {
+					t.Fatalf("a %s swapped in: %v, want a refusal", kind, err)
+				}
+				t.Logf("refused: %v", err)
+			case <-time.After(10 * time.Second): // a hang guard: the open blocks for ever
+				// Unblock the stuck open so the test can end.
+				if w, err := os.OpenFile(d, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+					w.Close()
+				}
+				<-done
+				t.Fatalf("verifyProjectDir blocked opening a %s swapped in for the directory", kind)
+			}
+		})
 	}
 }

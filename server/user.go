@@ -166,7 +166,11 @@ func verifyProjectDir(d string) error {
 	if !fi.IsDir() {
 		return &errProject{http.StatusConflict, "project directory " + d + ": not a directory"}
 	}
-	f, err := os.Open(d)
+	if afterProjectLstat != nil {
+		afterProjectLstat(d)
+	}
+	// Not os.Open: what is at d now may not be what Lstat saw.
+	f, err := openDir(d)
 	if err == nil {
 		_, err = f.Readdirnames(1)
 		f.Close()
@@ -176,6 +180,10 @@ func verifyProjectDir(d string) error {
 	}
 	return nil
 }
+
+// afterProjectLstat, when a test sets it, runs between verifyProjectDir's
+// look at a directory and its open: where a swap would land.
+var afterProjectLstat func(d string)
 
 // pathErr is an error without the path the message already names.
 func pathErr(err error) string {
