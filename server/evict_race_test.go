@@ -103,3 +103,40 @@ func TestEvictionNeverDropsARequestItRead(t *testing.T) {
 		t.Errorf("the handler ran %d times for 2 requests", n)
 	}
 }
+
+// At the cap, nothing is closed for room until a client is there to take
+// it: Serve calls Accept again at once, and a full Accept used to close the
+// oldest silent connection then (with a cap of one, each connection the
+// moment it was accepted), churning idle keep-alive connections for
+// clients that never came.
+func TestEvictionWaitsForAClient(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := limitListener(ln, 1)
+	var looked atomic.Int32
+	lim.seams = &evictSeams{checked: func(*limitedConn) { looked.Add(1) }, decided: func(*limitedConn) {}, read: func(*limitedConn) {}}
+	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}), ConnState: lim.connState}
+	go hs.Serve(lim)
+	defer hs.Close()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(deadline))
+	waitFor(t, "the connection waiting", func() bool {
+		lim.mu.Lock()
+		defer lim.mu.Unlock()
+		return len(lim.waiting) == 1 || looked.Load() > 0
+	})
+	var resp *http.Response
+	_, err = c.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
+	if err == nil {
+		resp, err = http.ReadResponse(bufio.NewReader(c), nil)
+	}
+	if err != nil || looked.Load() != 0 {
+		t.Fatalf("the only client: %v %v; connections looked at for room with nobody waiting: %d", resp, err, looked.Load())
+	}
+}
