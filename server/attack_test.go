@@ -4,9 +4,11 @@ package server
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -177,4 +179,29 @@ func TestVerifyProjectDirNeverBlocksOnASwappedFIFO(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A server that cuts a forwarded call (a bound reached, a connection
+// closed for room) costs the caller time, never a decision: Forward
+// returns an error and no outcome, and `hook` dispatches by itself.
+func TestForwardCutIsAnError(t *testing.T) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/healthz" {
+			return // 200
+		}
+		c, _, err := http.NewResponseController(w).Hijack()
+		if err == nil {
+			c.Close() // the head was read; the connection goes before any answer
+		}
+	}))
+	sock, ln := privateSocket(t)
+	srv.Listener.Close()
+	srv.Listener = ln
+	srv.Start()
+	defer srv.Close()
+	o, err := Forward(context.Background(), "unix://"+sock, url.Values{}, "pre_tool_call", map[string]any{"tool_name": "terminal"}, version)
+	if err == nil || o.Decision != "" {
+		t.Fatalf("a cut forward: %+v, %v; want an error and no decision", o, err)
+	}
+	t.Logf("the caller hears: %v", err)
 }
