@@ -36,7 +36,7 @@ func (s *Server) browserGuard(h http.Handler, addr net.Addr) http.Handler {
 	allowed := allowedHosts(tcp)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if status, e := refuseBrowser(r, tcp, allowed); status != 0 {
-			s.log.Warn("refused a request a browser could have sent", "method", r.Method, "path", r.URL.Path,
+			s.log.Warn("refused a request a browser could have sent", "method", echo(r.Method), "path", echo(r.URL.Path),
 				"status", status, "reason", e.Error)
 			writeError(w, status, e)
 			return
@@ -72,7 +72,7 @@ func refuseBrowser(r *http.Request, a *net.TCPAddr, allowed map[string]bool) (in
 	}
 	if !hostAllowed(r.Host, a, allowed) {
 		return http.StatusForbidden, apiError{
-			Error: "Host " + strconv.Quote(r.Host) + " is not this server's address " + net.JoinHostPort(a.IP.String(), strconv.Itoa(a.Port)),
+			Error: "Host " + strconv.Quote(cut(r.Host)) + " is not this server's address " + net.JoinHostPort(a.IP.String(), strconv.Itoa(a.Port)),
 			Hint:  "connect to the address serve listens on (or localhost:PORT when it is loopback)",
 		}
 	}
@@ -82,7 +82,7 @@ func refuseBrowser(r *http.Request, a *net.TCPAddr, allowed map[string]bool) (in
 	}
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 		return http.StatusUnsupportedMediaType, apiError{
-			Error: "Content-Type " + strconv.Quote(ct) + " refused: send the body as application/json",
+			Error: "Content-Type " + strconv.Quote(cut(ct)) + " refused: send the body as application/json",
 			Hint:  hint,
 		}
 	}

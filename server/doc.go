@@ -92,7 +92,8 @@
 // serves one project. Run one server per project when hosts work in
 // several.
 //
-// Bounds: a request body must arrive within Options.BodyTimeout (else 408),
+// Bounds: a request's head must arrive within Options.HeaderTimeout (2 s;
+// else the connection is closed), its body within Options.BodyTimeout (else 408),
 // read before a dispatch slot is taken; at most Options.MaxConns
 // connections are open (Accept waits for one to close, clients wait in the
 // kernel's queue); session state lives in a sessions.Memory with

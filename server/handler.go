@@ -70,6 +70,7 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 }
 
 func writeError(w http.ResponseWriter, status int, e apiError) {
+	e.Error = boundError(e.Error)
 	writeJSON(w, status, marshal(e))
 }
 
@@ -92,7 +93,7 @@ func allowMethods(w http.ResponseWriter, r *http.Request, allowed ...string) boo
 	}
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
 	writeError(w, http.StatusMethodNotAllowed, apiError{
-		Error:   "method " + r.Method + " not allowed on " + r.URL.Path,
+		Error:   "method " + echo(r.Method) + " not allowed on " + echo(r.URL.Path),
 		Allowed: allowed,
 	})
 	return false
@@ -100,7 +101,7 @@ func allowMethods(w http.ResponseWriter, r *http.Request, allowed ...string) boo
 
 func (s *Server) handleNotFound(w http.ResponseWriter, r *http.Request) {
 	hint := "endpoints: POST /v1/dispatch/{event}, GET /v1/hooks, GET /v1/stats, GET /metrics, GET /healthz"
-	writeError(w, http.StatusNotFound, apiError{Error: "no such endpoint: " + r.URL.Path, Hint: hint})
+	writeError(w, http.StatusNotFound, apiError{Error: "no such endpoint: " + echo(r.URL.Path), Hint: hint})
 }
 
 // dispatchLog is what the request line of a dispatch says.
@@ -150,7 +151,7 @@ func (s *Server) handleDispatch(w http.ResponseWriter, r *http.Request) {
 
 // fail sends an error reply and notes it for the request line.
 func (l *dispatchLog) fail(w http.ResponseWriter, status int, e apiError) {
-	l.status, l.err = status, e.Error
+	l.status, l.err = status, boundError(e.Error)
 	writeError(w, status, e)
 }
 
@@ -177,7 +178,7 @@ func (s *Server) checkDispatch(w http.ResponseWriter, r *http.Request, l *dispat
 	ev, err := dispatcher.LookupEvent(l.event)
 	if err != nil {
 		var ue *dispatcher.UnknownEventError
-		e := apiError{Error: "unknown event '" + l.event + "'"}
+		e := apiError{Error: "unknown event '" + echo(l.event) + "'"}
 		if errors.As(err, &ue) {
 			e.DidYouMean = ue.Suggestion
 		}
@@ -188,7 +189,7 @@ func (s *Server) checkDispatch(w http.ResponseWriter, r *http.Request, l *dispat
 	req.event = ev.Name
 	req.format = r.URL.Query().Get("format")
 	if req.format != "" && req.format != "json" && req.format != "hermes" {
-		l.fail(w, http.StatusBadRequest, apiError{Error: "unknown format '" + req.format + "'", Hint: "use ?format=json (the outcome) or ?format=hermes"})
+		l.fail(w, http.StatusBadRequest, apiError{Error: "unknown format '" + echo(req.format) + "'", Hint: "use ?format=json (the outcome) or ?format=hermes"})
 		return req, false
 	}
 	if c := s.projectConflict(r.URL.Query()["project"]); c != "" {
@@ -196,7 +197,7 @@ func (s *Server) checkDispatch(w http.ResponseWriter, r *http.Request, l *dispat
 		return req, false
 	}
 	if c := r.URL.Query().Get("config"); c != "" && !sameDir(c, s.opts.ConfigPath) {
-		l.fail(w, http.StatusConflict, apiError{Error: "this server reads the config " + s.opts.ConfigPath + ", not " + c})
+		l.fail(w, http.StatusConflict, apiError{Error: "this server reads the config " + s.opts.ConfigPath + ", not " + echo(c)})
 		return req, false
 	}
 	if c := s.inputsConflict(r, w); c != "" {
@@ -374,7 +375,7 @@ func (s *Server) logDispatch(ctx context.Context, l *dispatchLog, d time.Duratio
 	if !s.log.Enabled(ctx, level) {
 		return
 	}
-	attrs := []slog.Attr{slog.String("event", l.event)}
+	attrs := []slog.Attr{slog.String("event", echo(l.event))}
 	if l.canonical != "" && l.canonical != l.event {
 		attrs = append(attrs, slog.String("canonical", l.canonical))
 	}

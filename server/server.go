@@ -58,6 +58,16 @@ const (
 	// DefaultMaxConns bounds open connections; more wait in the kernel's
 	// accept queue.
 	DefaultMaxConns = 256
+	// DefaultHeaderTimeout bounds how long a request's head (request line
+	// and headers) may take to arrive once the server waits for it. A
+	// client writes its head at once (net/http's transport does, in one
+	// write of a few hundred bytes); a process that sends it a byte at a
+	// time is holding a connection, and at --max-conns everyone's place,
+	// so it gets 2 s, not the 10 s it used to. The bound never reaches a
+	// body (BodyTimeout does) nor a dispatch, and a client that is cut
+	// loses time, never a decision: `hook` dispatches by itself when its
+	// server does not answer (server.Forward's errors).
+	DefaultHeaderTimeout = 2 * time.Second
 )
 
 // maxBurst bounds how long a continuous stream of file events can postpone
@@ -114,6 +124,7 @@ type Options struct {
 	Debounce        time.Duration
 	Settle          time.Duration
 	BodyTimeout     time.Duration
+	HeaderTimeout   time.Duration
 	MaxConns        int
 }
 
@@ -233,6 +244,9 @@ func New(opts Options) (*Server, error) {
 	if opts.MaxConns <= 0 {
 		opts.MaxConns = DefaultMaxConns
 	}
+	if opts.HeaderTimeout <= 0 {
+		opts.HeaderTimeout = DefaultHeaderTimeout
+	}
 	if opts.Sessions == nil {
 		opts.Sessions = sessions.NewMemory()
 	}
@@ -335,7 +349,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		Handler:           handler,
 		ConnState:         lim.connState,
 		BaseContext:       func(net.Listener) context.Context { return base },
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: s.opts.HeaderTimeout,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}

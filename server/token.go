@@ -29,10 +29,12 @@ import (
 // port, so every request must prove it holds the key, and every reply
 // must prove the same to the client:
 //
-//   - the client sends a fresh nonce N and HMAC-SHA256(key, "request" N)
-//     (AuthHeader); the server checks it in constant time and answers 401
-//     to anything else, before a byte of the request is read or a hook
-//     runs;
+//   - the client sends a fresh nonce N (16 random bytes, lowercase hex)
+//     and HMAC-SHA256(key, "request" N) (AuthHeader); the server checks it
+//     in constant time and answers 401 to anything else, before a byte of
+//     the request is read or a hook runs; a proof is good once (seenNonces:
+//     a process that could watch the loopback interface and capture one
+//     cannot replay it, as it was or on another request);
 //   - the server answers with HMAC-SHA256(key, "reply" N) (ProofHeader),
 //     which the client checks before it believes a reply: a process that
 //     took the port of a server that died (its endpoint file left behind)
@@ -205,10 +207,12 @@ func tokenGuard(ln net.Listener, log *slog.Logger, h http.Handler) http.Handler 
 	if !ok {
 		return h
 	}
+	seen := newSeenNonces(maxSeenNonces)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		nonce, sum, _ := strings.Cut(r.Header.Get(AuthHeader), ".")
-		if len(nonce) < 32 || !hmac.Equal([]byte(sum), []byte(mac(tl.key, "request", nonce))) {
-			log.Warn("refused a request without this server's key", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
+		var n [nonceBytes]byte
+		if !decodeNonce(nonce, &n) || !hmac.Equal([]byte(sum), []byte(mac(tl.key, "request", nonce))) || !seen.first(n) {
+			log.Warn("refused a request without this server's key", "method", echo(r.Method), "path", echo(r.URL.Path), "remote", r.RemoteAddr)
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusUnauthorized)
 			w.Write([]byte(`{"error":"unauthorized: prove the key of this server's endpoint file"}` + "\n"))
@@ -217,6 +221,56 @@ func tokenGuard(ln net.Listener, log *slog.Logger, h http.Handler) http.Handler 
 		w.Header().Set(ProofHeader, mac(tl.key, "reply", nonce))
 		h.ServeHTTP(w, r)
 	})
+}
+
+// nonceBytes is the size of a request's nonce (every client sends 16
+// random bytes as lowercase hex).
+const nonceBytes = 16
+
+// maxSeenNonces is how many of the latest proofs a server remembers (16
+// bytes each, about 3 MB with the map's own): a proof is refused while it
+// is among them. Only proofs made with the key enter, so nobody without it
+// can push a captured one out; a replay would have to wait for 65,536 of
+// the user's own requests.
+const maxSeenNonces = 1 << 16
+
+// decodeNonce reads a nonce of exactly nonceBytes in lowercase hex into n.
+func decodeNonce(s string, n *[nonceBytes]byte) bool {
+	if len(s) != 2*nonceBytes {
+		return false
+	}
+	_, err := hex.Decode(n[:], []byte(s))
+	return err == nil && hex.EncodeToString(n[:]) == s
+}
+
+// seenNonces is the set of the latest proofs' nonces, oldest dropped first.
+type seenNonces struct {
+	mu   sync.Mutex
+	set  map[[nonceBytes]byte]struct{}
+	ring [][nonceBytes]byte
+	next int
+}
+
+func newSeenNonces(n int) *seenNonces {
+	return &seenNonces{set: make(map[[nonceBytes]byte]struct{}), ring: make([][nonceBytes]byte, 0, n)}
+}
+
+// first records n and reports whether it was not among the latest.
+func (s *seenNonces) first(n [nonceBytes]byte) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.set[n]; ok {
+		return false
+	}
+	if len(s.ring) < cap(s.ring) {
+		s.ring = append(s.ring, n)
+	} else {
+		delete(s.set, s.ring[s.next])
+		s.ring[s.next] = n
+		s.next = (s.next + 1) % len(s.ring)
+	}
+	s.set[n] = struct{}{}
+	return true
 }
 
 // tokenClient reads the endpoint file at path, once its trust is checked,

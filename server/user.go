@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"container/list"
 	"context"
 	"errors"
@@ -165,7 +166,11 @@ func verifyProjectDir(d string) error {
 	if !fi.IsDir() {
 		return &errProject{http.StatusConflict, "project directory " + d + ": not a directory"}
 	}
-	f, err := os.Open(d)
+	if afterProjectLstat != nil {
+		afterProjectLstat(d)
+	}
+	// Not os.Open: what is at d now may not be what Lstat saw.
+	f, err := openDir(d)
 	if err == nil {
 		_, err = f.Readdirnames(1)
 		f.Close()
@@ -175,6 +180,10 @@ func verifyProjectDir(d string) error {
 	}
 	return nil
 }
+
+// afterProjectLstat, when a test sets it, runs between verifyProjectDir's
+// look at a directory and its open: where a swap would land.
+var afterProjectLstat func(d string)
 
 // pathErr is an error without the path the message already names.
 func pathErr(err error) string {
@@ -326,7 +335,7 @@ func (u *User) route(w http.ResponseWriter, r *http.Request) {
 	if errors.As(err, &pe) {
 		status = pe.status
 	}
-	u.log.Info("request refused", "path", r.URL.Path, "status", status, "error", err.Error())
+	u.log.Info("request refused", "path", echo(r.URL.Path), "status", status, "error", boundError(err.Error()))
 	writeError(w, status, apiError{Error: err.Error()})
 }
 
@@ -364,7 +373,7 @@ func (u *User) Serve(ctx context.Context, ln net.Listener) error {
 		Handler:           handler,
 		ConnState:         lim.connState,
 		BaseContext:       func(net.Listener) context.Context { return base },
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: cmp.Or(max(u.base.HeaderTimeout, 0), DefaultHeaderTimeout),
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(u.log.Handler(), slog.LevelWarn),
 	}

@@ -2,6 +2,7 @@ package suggest
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -86,6 +87,12 @@ func TestClosestCutoffAndTies(t *testing.T) {
 	}
 	if got := Closest("bac", []string{"bdcadc"}); got != "" {
 		t.Errorf("Closest(bac, [bdcadc]) = %q, want \"\"", got)
+	}
+	// A word far longer than any candidate is passed over unscored (its
+	// ratio cannot reach the cutoff): the 500 KB event name of serve's
+	// attack test took 14 s to score.
+	if got := Closest("pre_tool_call"+strings.Repeat("a", 500<<10), []string{"pre_tool_call"}); got != "" {
+		t.Errorf("a 500 KB word: got %q", got)
 	}
 	if got := Closest("x", nil); got != "" {
 		t.Errorf("no candidates: got %q", got)

@@ -1,0 +1,142 @@
+//go:build unix
+
+package server
+
+import (
+	"bufio"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Attack (or plain bad luck): at --max-conns, a full Accept picks the
+// connection that has waited longest in silence and closes it; that
+// connection's request arrives between the look and the close. The server
+// must then either answer it or never act on it: closing a connection
+// whose request it has read (the handler still runs, the client sees the
+// connection go and, as `hook` does, dispatches by itself) runs the hooks
+// twice. The seams make the request land in that window every time: the
+// server's read of it is held until the eviction has decided.
+func TestEvictionNeverDropsARequestItRead(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := limitListener(ln, 1)
+	var ran atomic.Int32
+	hs := &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ran.Add(1)
+			w.Write([]byte("ok"))
+		}),
+		ConnState:         lim.connState,
+		ReadHeaderTimeout: deadline,
+	}
+	// Two clients, one place: whichever waits in silence is looked at for
+	// room for the other.
+	clients := map[string]net.Conn{}
+	for range 2 {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(deadline))
+		clients[c.LocalAddr().String()] = c
+	}
+	var raced atomic.Pointer[limitedConn]
+	var racer net.Conn // the client whose request lands in the window
+	read, decided := make(chan struct{}), make(chan struct{})
+	var checkOnce, readOnce, decideOnce sync.Once
+	lim.seams = &evictSeams{
+		checked: func(c *limitedConn) {
+			checkOnce.Do(func() {
+				raced.Store(c)
+				// Its request arrives now, and the server reads it.
+				racer = clients[c.RemoteAddr().String()]
+				if _, err := racer.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")); err != nil {
+					t.Error(err)
+				}
+				<-read
+			})
+		},
+		decided: func(c *limitedConn) {
+			if c == raced.Load() {
+				decideOnce.Do(func() { close(decided) })
+			}
+		},
+		read: func(c *limitedConn) {
+			if c == raced.Load() {
+				readOnce.Do(func() {
+					close(read)
+					<-decided // the server goes on with what it read once the eviction decided
+				})
+			}
+		},
+	}
+	go hs.Serve(lim)
+	defer hs.Close()
+	waitFor(t, "an eviction to look at a silent connection", func() bool { return raced.Load() != nil })
+	<-decided
+
+	resp, err := http.ReadResponse(bufio.NewReader(racer), nil)
+	if err != nil {
+		t.Fatalf("the server closed a connection whose request it had read: %v (the handler ran %d times for it)", err, ran.Load())
+	}
+	resp.Body.Close()
+	// The other client is served once the first is idle (and closed for it).
+	for addr, c := range clients {
+		if c == racer {
+			continue
+		}
+		if _, err := c.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")); err != nil {
+			t.Fatal(err)
+		}
+		if resp, err := http.ReadResponse(bufio.NewReader(c), nil); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("the other client (%s): %v %v", addr, resp, err)
+		}
+	}
+	if n := ran.Load(); n != 2 {
+		t.Errorf("the handler ran %d times for 2 requests", n)
+	}
+}
+
+// At the cap, nothing is closed for room until a client is there to take
+// it: Serve calls Accept again at once, and a full Accept used to close the
+// oldest silent connection then (with a cap of one, each connection the
+// moment it was accepted), churning idle keep-alive connections for
+// clients that never came.
+func TestEvictionWaitsForAClient(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := limitListener(ln, 1)
+	var looked atomic.Int32
+	lim.seams = &evictSeams{checked: func(*limitedConn) { looked.Add(1) }, decided: func(*limitedConn) {}, read: func(*limitedConn) {}}
+	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}), ConnState: lim.connState}
+	go hs.Serve(lim)
+	defer hs.Close()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(deadline))
+	waitFor(t, "the connection waiting", func() bool {
+		lim.mu.Lock()
+		defer lim.mu.Unlock()
+		return len(lim.waiting) == 1 || looked.Load() > 0
+	})
+	var resp *http.Response
+	_, err = c.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
+	if err == nil {
+		resp, err = http.ReadResponse(bufio.NewReader(c), nil)
+	}
+	if err != nil || looked.Load() != 0 {
+		t.Fatalf("the only client: %v %v; connections looked at for room with nobody waiting: %d", resp, err, looked.Load())
+	}
+}

@@ -1,0 +1,231 @@
+package server
+
+import (
+	"net"
+	"net/http"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// limitListener lets at most n connections be open at once. At the cap,
+// a new client is accepted and the connection that has waited longest
+// without a request (accepted and silent, or idle between requests: the
+// http.Server reports which through connState) is closed to make room for
+// it; only when every connection is in a request does the new one wait
+// for one to end (it is held, not served: one connection over the cap,
+// further clients waiting in the kernel's accept queue). A client holding
+// many connections can exhaust neither the server's file descriptors nor
+// its goroutines, and cannot keep others out with connections it does not
+// use: without the eviction, 4,000 silent connections kept every other
+// client waiting for their header timeouts, 16 at a time.
+//
+// A connection is closed for room only once a client is there to take
+// its place (closing one for a client that may never come would churn
+// idle keep-alive connections at the cap), and never after the server
+// has read a byte of its request: a connection's state (silent, heard,
+// evicted) changes by compare-and-swap, so its first bytes and its
+// eviction cannot both win. Bytes that arrive at a connection already
+// evicted are never handled (its Read fails): its client sees the
+// connection close before any answer and, as `hook` does, dispatches by
+// itself, and no hook ran on the server for it.
+func limitListener(l net.Listener, n int) *limited {
+	return &limited{Listener: l, sem: make(chan struct{}, n), done: make(chan struct{}),
+		waiting: map[*limitedConn]time.Time{}, woke: make(chan struct{}, 1)}
+}
+
+type limited struct {
+	net.Listener
+	sem       chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
+
+	mu sync.Mutex
+	// waiting holds the open connections not in a request, and since when.
+	waiting map[*limitedConn]time.Time
+	// woke is signalled when a connection starts waiting, so a full
+	// Accept looks for one to close again.
+	woke chan struct{}
+	// seams, when a test sets them, run at the eviction's race points.
+	seams *evictSeams
+}
+
+// evictSeams are the points where a connection's first bytes can race its
+// eviction, for a test to act at (nil in production).
+type evictSeams struct {
+	// checked: evictOldest found c silent and is about to close it.
+	checked func(c *limitedConn)
+	// decided: evictOldest closed c, or passed it over.
+	decided func(c *limitedConn)
+	// read: c's Read returned bytes (and noted them).
+	read func(c *limitedConn)
+}
+
+func (l *limited) Accept() (net.Conn, error) {
+	select {
+	case l.sem <- struct{}{}:
+		c, err := l.Listener.Accept()
+		if err != nil {
+			<-l.sem
+			return nil, err
+		}
+		return l.wrap(c), nil
+	default:
+	}
+	// At the cap: the client first, then room for it.
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		select {
+		case l.sem <- struct{}{}:
+			return l.wrap(c), nil
+		default:
+		}
+		if l.evictOldest() {
+			continue // its Close gave its place back
+		}
+		select {
+		case l.sem <- struct{}{}:
+			return l.wrap(c), nil
+		case <-l.woke:
+		case <-l.done:
+			c.Close()
+			return nil, net.ErrClosed
+		}
+	}
+}
+
+// wrap counts c, which holds a place of sem.
+func (l *limited) wrap(c net.Conn) *limitedConn {
+	lc := &limitedConn{Conn: c, seams: l.seams}
+	lc.release = func() {
+		l.mu.Lock()
+		delete(l.waiting, lc)
+		l.mu.Unlock()
+		<-l.sem
+	}
+	// Serve reports it StateNew (connState) as Accept returns, on the
+	// goroutine that calls Accept again: it is waiting before any other
+	// Accept could look for one to close.
+	return lc
+}
+
+// connState is the http.Server's ConnState hook: it keeps the set of
+// connections a full Accept may close.
+func (l *limited) connState(c net.Conn, st http.ConnState) {
+	lc, ok := c.(*limitedConn)
+	if !ok {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch st {
+	case http.StateNew, http.StateIdle:
+		if lc.closed.Load() {
+			return
+		}
+		if _, ok := l.waiting[lc]; !ok {
+			l.waiting[lc] = time.Now()
+			// Bytes read from now on are its next request's. (No Read
+			// runs now: the server reads again only after this.)
+			lc.state.CompareAndSwap(connHeard, connSilent)
+		}
+		select {
+		case l.woke <- struct{}{}:
+		default:
+		}
+	default:
+		delete(l.waiting, lc)
+	}
+}
+
+// evictOldest closes the connection that has waited longest without a
+// request, passing over those whose request has arrived: read in part by
+// the server already (heard: it reports a request only once its headers
+// are read) or waiting in the kernel (pending). False when there is none
+// to close.
+func (l *limited) evictOldest() bool {
+	l.mu.Lock()
+	cands := make([]*limitedConn, 0, len(l.waiting))
+	for c := range l.waiting {
+		cands = append(cands, c)
+	}
+	slices.SortFunc(cands, func(a, b *limitedConn) int { return l.waiting[a].Compare(l.waiting[b]) })
+	l.mu.Unlock()
+	for _, c := range cands {
+		if c.state.Load() != connSilent || pending(c.Conn) {
+			continue
+		}
+		if l.seams != nil {
+			l.seams.checked(c)
+		}
+		l.mu.Lock()
+		_, still := l.waiting[c]
+		// The commit: from here its Read handles nothing, or, if its
+		// first bytes were read since the look, it is not closed.
+		evict := still && c.state.CompareAndSwap(connSilent, connEvicted)
+		if evict {
+			delete(l.waiting, c)
+		}
+		l.mu.Unlock()
+		if evict {
+			c.Close()
+		}
+		if l.seams != nil {
+			l.seams.decided(c)
+		}
+		if evict {
+			return true
+		}
+	}
+	return false
+}
+
+func (l *limited) Close() error {
+	l.closeOnce.Do(func() { close(l.done) })
+	return l.Listener.Close()
+}
+
+// A limitedConn's state while it waits (connState), changed by
+// compare-and-swap only: silent (nothing read since it began waiting),
+// heard (bytes read: a request is arriving) or evicted (closed for room;
+// nothing it sends is handled).
+const (
+	connSilent int32 = iota
+	connHeard
+	connEvicted
+)
+
+type limitedConn struct {
+	net.Conn
+	once    sync.Once
+	closed  atomic.Bool
+	state   atomic.Int32
+	release func()
+	seams   *evictSeams
+}
+
+func (c *limitedConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if n > 0 {
+		if !c.state.CompareAndSwap(connSilent, connHeard) && c.state.Load() == connEvicted {
+			// Evicted while the bytes were on their way: the server
+			// must not act on a request it has given up.
+			return 0, net.ErrClosed
+		}
+		if c.seams != nil {
+			c.seams.read(c)
+		}
+	}
+	return n, err
+}
+
+func (c *limitedConn) Close() error {
+	c.closed.Store(true)
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
+}
