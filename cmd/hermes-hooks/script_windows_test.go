@@ -13,9 +13,10 @@ import (
 // TestWindowsScripts runs testdata/script_windows/*.txtar: what a user
 // types on Windows, with hooks Windows runs (.cmd files through cmd.exe).
 // make test-windows runs it under Wine. Each script gets its own
-// HERMES_HOME and USERPROFILE.
+// HERMES_HOME and USERPROFILE. A script whose command Wine failed to
+// start before it ran is run again (runScriptsRetrying).
 func TestWindowsScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
+	runScriptsRetrying(t, testscript.Params{
 		Dir: filepath.Join("..", "..", "testdata", "script_windows"),
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("HERMES_HOME", filepath.Join(env.WorkDir, "home"))
