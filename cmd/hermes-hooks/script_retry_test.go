@@ -8,32 +8,14 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 )
 
 // scriptAttempts bounds how often one script is run.
 const scriptAttempts = 3
 
-// runScriptsRetrying is testscript.Run, except that a script one of whose
-// commands failed to start before it ran — Wine's CreateProcess failing
-// with "Internal error." now and then (proctest.ScriptStartFailed) — is
-// run again, up to scriptAttempts in all, each retry logged with the
-// failed attempt's log. A script that fails otherwise fails as before.
-//
-// It is done around the whole script because testscript leaves no way in
-// to the start itself: exec is a builtin, which neither Params.Cmds nor
-// SetCmd may replace, and Setup sees no command; a command of our own in
-// its place could not take the stdin builtin's text (private to the
-// TestScript, and spent by the failed attempt) nor give `wait` and `kill`
-// its background processes. Each attempt gets a fresh $WORK: testscript
-// removes the last one's when it ends.
-func runScriptsRetrying(t *testing.T, p testscript.Params) {
-	testscript.RunT(scriptRetrier{t: t, startFailed: proctest.ScriptStartFailed}, p)
-}
-
-// scriptRetrier is the testscript.T runScriptsRetrying gives RunT: each
-// script (a Run) goes through attemptScript; the rest is t's own.
+// scriptRetrier is the testscript.T runScriptsRetrying (Windows) gives
+// RunT: each script (a Run) goes through attemptScript; the rest is t's
+// own.
 type scriptRetrier struct {
 	t           *testing.T
 	startFailed func(log string) bool
