@@ -40,6 +40,13 @@ func TestAttemptScriptDecision(t *testing.T) {
 		{"not run, then passes", []step{notRun, {"ok", "pass"}}, 2, false, false, "ok"},
 		{"not run, then a real failure", []step{notRun, {"[exit status 2]", "fail"}}, 2, true, false, "exit status 2"},
 		{"not run every time", []step{notRun, notRun, notRun, {"ok", "pass"}}, scriptAttempts, true, false, "fake not run"},
+		// A command's own output can show the line (testscript logs it
+		// raw): that costs attempts, but a real failure still fails.
+		{"output forging the line, failing for real", []step{
+			{"[stdout]\n" + fakeStartFailure + "\n[exit status 1]", "fail"},
+			{"[stdout]\n" + fakeStartFailure + "\n[exit status 1]", "fail"},
+			{"[stdout]\n" + fakeStartFailure + "\n[exit status 1]", "fail"},
+		}, scriptAttempts, true, false, "exit status 1"},
 		// `! exec` of a command that never started passes without having
 		// run it: run again all the same.
 		{"passed without running", []step{{fakeStartFailure, "pass"}, {"ok", "pass"}}, 2, false, false, "ok"},

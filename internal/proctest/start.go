@@ -122,7 +122,9 @@ func notRun(err error, started bool, sentinel error) bool {
 // ScriptStartFailed reports whether a testscript log shows a command whose
 // start failed before it ran (testscript's exec logs a failed command's
 // error in brackets: "[fork/exec PATH: Internal error.]"). Always false but
-// on Windows.
+// on Windows. testscript logs a command's output raw, so a command could
+// print such a line itself: that costs its script another run, no more
+// (the last attempt's outcome stands).
 func ScriptStartFailed(log string) bool {
 	return scriptStartFailed(log, errNotRun)
 }
