@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"testing"
 
-	"golang.org/x/sys/windows"
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 )
 
 // fakeWhereEnv makes this test binary where.exe as the prologue uses it:
@@ -46,31 +46,29 @@ func TestCodexWindowsCommandRunsInCmd(t *testing.T) {
 	sys32 := filepath.Join(os.Getenv("SystemRoot"), "System32")
 	dir := t.TempDir()
 	repo := t.TempDir() // the directory the agent works in
-	var run func(line string) (string, string, int)
-	tries := 0
-	run = func(line string) (string, string, int) {
+	run := func(line string) (string, string, int) {
 		t.Helper()
-		cmd := exec.Command(comspec)
-		cmd.Dir = repo
-		cmd.SysProcAttr = &syscall.SysProcAttr{CmdLine: `"` + comspec + `" /C ` + line}
-		// The environment is case-insensitive on Windows: a second
-		// "Path" would be the one read.
-		cmd.Env = []string{"PATH=" + dir + ";" + sys32 + ";" + os.Getenv("SystemRoot")}
-		for _, kv := range os.Environ() {
-			if k, _, _ := strings.Cut(kv, "="); !strings.EqualFold(k, "PATH") {
-				cmd.Env = append(cmd.Env, kv)
-			}
-		}
-		cmd.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse"}`)
 		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		if errors.Is(err, windows.ERROR_INTERNAL_ERROR) && tries < 3 {
-			// Wine, now and then: the new process died in its set-up,
-			// before it ran (hookproc's startRetrying says more).
-			tries++
-			return run(line)
-		}
+		// Wine, now and then, fails a start before the process ran
+		// (proctest.RunRetrying tries it again).
+		err := proctest.RunRetrying(t, func() *exec.Cmd {
+			cmd := exec.Command(comspec)
+			cmd.Dir = repo
+			cmd.SysProcAttr = &syscall.SysProcAttr{CmdLine: `"` + comspec + `" /C ` + line}
+			// The environment is case-insensitive on Windows: a second
+			// "Path" would be the one read.
+			cmd.Env = []string{"PATH=" + dir + ";" + sys32 + ";" + os.Getenv("SystemRoot")}
+			for _, kv := range os.Environ() {
+				if k, _, _ := strings.Cut(kv, "="); !strings.EqualFold(k, "PATH") {
+					cmd.Env = append(cmd.Env, kv)
+				}
+			}
+			cmd.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse"}`)
+			stdout.Reset()
+			stderr.Reset()
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			return cmd
+		})
 		code := 0
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {

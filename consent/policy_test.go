@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 )
 
 // J100: hooks_auto_accept accepts only boolean true or a truthy string.
@@ -273,7 +276,8 @@ func TestDecide_SeesOtherProcessChanges(t *testing.T) {
 	}
 	run := func(action string) {
 		t.Helper()
-		if out, err := helperCmd(t, action, s.Home(), h.Event, h.Command).Output(); err != nil {
+		out, err := proctest.OutputRetrying(t, func() *exec.Cmd { return helperCmd(t, action, s.Home(), h.Event, h.Command) })
+		if err != nil {
 			t.Fatalf("%s: %v %s", action, err, out)
 		}
 	}

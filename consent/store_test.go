@@ -640,7 +640,7 @@ func TestG63_SixtyFourProcessesApproveAtOnce(t *testing.T) {
 	gates := make([]interface{ Close() error }, n)
 	for i := range n {
 		var err error
-		cmds[i], err = proctest.StartRetrying(func() (*exec.Cmd, error) {
+		cmds[i], err = proctest.StartRetrying(t, func() (*exec.Cmd, error) {
 			cmd := helperCmd(t, "approve", s.Home(), "pre_tool_call", fmt.Sprintf("/bin/hook-%d.sh", i))
 			cmd.Env = append(cmd.Env, "CONSENT_BARRIER=1")
 			w, err := cmd.StdinPipe()
@@ -719,7 +719,7 @@ func TestStore_SIGKILLDuringSaves(t *testing.T) {
 	unreported := 0 // kills after a rename but before the helper reported it
 	for rep := range 20 {
 		var out io.ReadCloser
-		cmd, err := proctest.StartRetrying(func() (*exec.Cmd, error) {
+		cmd, err := proctest.StartRetrying(t, func() (*exec.Cmd, error) {
 			cmd := helperCmd(t, "loop", s.Home(), "", "")
 			var err error
 			out, err = cmd.StdoutPipe()

@@ -23,6 +23,8 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 )
 
 // Portable hooks. The tests write their hooks as POSIX shell bodies. On
@@ -243,9 +245,14 @@ func hookPrograms(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 			if err != nil {
 				return failed(hc.Stderr, err)
 			}
-			cmd := exec.CommandContext(ctx, exe, hookSleepFlag, args[1])
-			cmd.Stdout, cmd.Stderr = hc.Stdout, hc.Stderr
-			return cmd.Run()
+			// A process of its own, for the tests of a hook's
+			// descendants; Wine may fail its start before it ran, which
+			// is tried again and told on the hook's stderr (no T here).
+			return proctest.RunRetrying(proctest.WriterLogger{W: hc.Stderr}, func() *exec.Cmd {
+				cmd := exec.CommandContext(ctx, exe, hookSleepFlag, args[1])
+				cmd.Stdout, cmd.Stderr = hc.Stdout, hc.Stderr
+				return cmd
+			})
 		case "sh": // sh FILE ARG...
 			if len(args) > 1 {
 				if code := runHookFile(abs(args[1]), args[2:]); code != 0 {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
@@ -167,9 +168,11 @@ func TestAppendJSONCycleThroughOtherTypes(t *testing.T) {
 		}
 		os.Exit(0)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestAppendJSONCycleThroughOtherTypes$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "PROTOCOL_TEST_CYCLE_CHILD=1")
-	out, err := cmd.CombinedOutput()
+	out, err := proctest.CombinedOutputRetrying(t, func() *exec.Cmd {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestAppendJSONCycleThroughOtherTypes$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "PROTOCOL_TEST_CYCLE_CHILD=1")
+		return cmd
+	})
 	if err == nil {
 		return
 	}

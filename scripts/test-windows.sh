@@ -135,7 +135,7 @@ status=0
 wintest ./internal/hookproc/... ./internal/cmdpin/... ./protocol/... \
 	./internal/pattern/... ./agents/... ./sessions/... ./internal/fsutil/... \
 	./consent/... ./journal/... ./internal/repoid/... \
-	./hookconfig/... ./dispatcher/... || status=1
+	./hookconfig/... ./dispatcher/... ./internal/proctest/... || status=1
 # serve's Windows transport (token://: loopback TCP and a key in a file
 # only the user can read); the rest of ./server assumes Unix sockets.
 wintest -run 'Token|ParseEndpoint|DefaultAddrs|UserOnlySDDL|ForwardOverTCP' ./server || status=1

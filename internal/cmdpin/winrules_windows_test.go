@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 )
 
 // The Windows rules, on Windows (make test-windows runs them under Wine).
@@ -138,10 +140,12 @@ func TestBatchArgumentsStayArguments(t *testing.T) {
 		if got.Err != "" {
 			t.Fatalf("%q: %+v", payload, got)
 		}
-		cmd := exec.Command(got.Path)
-		cmd.SysProcAttr = &syscall.SysProcAttr{CmdLine: got.CmdLine}
-		cmd.Dir = dir
-		out, err := cmd.Output()
+		out, err := proctest.OutputRetrying(t, func() *exec.Cmd {
+			cmd := exec.Command(got.Path)
+			cmd.SysProcAttr = &syscall.SysProcAttr{CmdLine: got.CmdLine}
+			cmd.Dir = dir
+			return cmd
+		})
 		if err != nil {
 			t.Fatalf("%q: %v %s", payload, err, out)
 		}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 )
 
 // The locks exclude other processes, not only other goroutines: the test
@@ -75,17 +77,19 @@ func holdLock(v string) int {
 // once it holds it; release ends it and waits for its exit.
 func holder(t *testing.T, kind, path string) (release func()) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), holdEnv+"="+kind+":"+path)
-	stdin, err := cmd.StdinPipe()
+	var stdin io.WriteCloser
+	var stdout io.ReadCloser
+	cmd, err := proctest.StartRetrying(t, func() (*exec.Cmd, error) {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), holdEnv+"="+kind+":"+path)
+		var err error
+		if stdin, err = cmd.StdinPipe(); err != nil {
+			return nil, err
+		}
+		stdout, err = cmd.StdoutPipe()
+		return cmd, err
+	})
 	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	line, err := bufio.NewReader(stdout).ReadString('\n')

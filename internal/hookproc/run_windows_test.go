@@ -51,15 +51,20 @@ func helper(mode string, args []string) int {
 	case "sleep":
 		time.Sleep(time.Hour)
 	case "child": // start a sleeping child, write its pid to args[0]
-		c := helperCmd("sleep")
-		if len(args) > 1 && args[1] == "hold" {
-			c.Stdout = os.Stdout // it keeps the hook's stdout pipe open
-		}
-		if len(args) > 1 && args[1] == "breakaway" {
-			// A hostile hook asks for its child to leave the job.
-			c.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.CREATE_BREAKAWAY_FROM_JOB}
-		}
-		if err := c.Start(); err != nil {
+		// Wine may fail the start before the child ran; a retry is told
+		// on the hook's stderr (there is no T in this process).
+		c, err := proctest.StartRetrying(proctest.WriterLogger{W: os.Stderr}, func() (*exec.Cmd, error) {
+			c := helperCmd("sleep")
+			if len(args) > 1 && args[1] == "hold" {
+				c.Stdout = os.Stdout // it keeps the hook's stdout pipe open
+			}
+			if len(args) > 1 && args[1] == "breakaway" {
+				// A hostile hook asks for its child to leave the job.
+				c.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.CREATE_BREAKAWAY_FROM_JOB}
+			}
+			return c, nil
+		})
+		if err != nil {
 			if errors.Is(err, windows.ERROR_ACCESS_DENIED) {
 				fmt.Fprint(os.Stderr, "start refused")
 			}
