@@ -38,11 +38,11 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 		cfg.warn(path, ".hooks must be a list of handlers; got "+pyyaml.Type(handlers))
 	}
 	for k, h := range list {
-		if !cfg.admit(source) {
-			return
-		}
 		hp := fmt.Sprintf("%s.hooks[%d]", path, k)
 		h = pyyaml.Deref(h)
+		if !cfg.admit(source, h, h.Line, hp) {
+			continue
+		}
 		if !cfg.keysOnce(h, hp, nil) {
 			continue
 		}

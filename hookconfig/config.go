@@ -314,7 +314,13 @@ type entryLimit struct {
 // a repository must not be able to make every dispatch slow by listing
 // tens of thousands of hooks (each costs a matcher and a consent check per
 // event).
-func (cfg *Config) admit(file string) bool {
+//
+// v is the hook definition (a *yaml.Node, a decoded JSON value or an
+// *Entry; at line, where), for the one question asked of one past the
+// cap: a guard there would vanish (pastCapGuard). Callers go on asking
+// for the rest of the file: that question is cheap, reading an entry is
+// not.
+func (cfg *Config) admit(file string, v any, line int, where string) bool {
 	l := &cfg.limit
 	if l.max <= 0 {
 		return true
@@ -327,6 +333,7 @@ func (cfg *Config) admit(file string) bool {
 		l.warned = true
 		cfg.warn(file, fmt.Sprintf("declares more than %d hooks; only the first %d are read (a repository's hook file may declare at most %d)", l.max, l.max, l.max))
 	}
+	cfg.pastCapGuard(v, line, where)
 	return false
 }
 

@@ -173,6 +173,7 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 	if n.Kind != yaml.MappingNode {
 		if !(n.Kind == yaml.ScalarNode && n.Tag == "!!null") {
 			cfg.warn("hooks", "must be a mapping of event names to lists of hook definitions; got "+pyyaml.Type(n)+"; no hooks loaded")
+			cfg.notMappingGuard(n, n.Line)
 		}
 		return
 	}
@@ -195,9 +196,11 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 			// every event would not say so.
 			cfg.warnKey("hooks."+name, "", "unknown hook event '"+name+"' in hooks: config — '"+name+
 				"' is a top-level key, not an event: move it out of hooks: to the left margin, beside hooks:")
+			cfg.noEventGuard(val, n.Content[i].Line, name, nil)
 			continue
 		case !known:
 			cfg.warnKey("hooks."+name, "", cfg.unknownEvent(name, protocol.UnknownEventMessage))
+			cfg.noEventGuard(val, n.Content[i].Line, name, nil)
 			continue
 		case val.Kind == yaml.ScalarNode && val.Tag == "!!null":
 			continue
@@ -226,8 +229,8 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 				cfg.parseYAMLClaudeGroup(ev, name, path, j, item, source)
 				continue
 			}
-			if !cfg.admit(source) {
-				return
+			if !cfg.admit(source, item, item.Line, path) {
+				continue
 			}
 			if item.Kind == yaml.MappingNode {
 				cfg.unknownKeys(item, path, entryKeys, 0.6)

@@ -162,7 +162,7 @@ func (cfg *Config) loneGuards(ev *protocol.Event, name string, val *yaml.Node, s
 		dialect = protocol.Claude
 	}
 	add := func(e *Entry) {
-		if e != nil && cfg.admit(source) {
+		if e != nil && cfg.admit(source, e, val.Line, path) {
 			cfg.Entries = append(cfg.Entries, e)
 		}
 	}

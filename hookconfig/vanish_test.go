@@ -1,0 +1,126 @@
+package hookconfig
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+)
+
+// manyEntries is a repository's hooks file of n pre_tool_call entries,
+// the last one's fail_closed set to last.
+func manyEntries(n int, last string) string {
+	var b strings.Builder
+	b.WriteString("hooks:\n  pre_tool_call:\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "    - command: ./h%d.sh\n", i)
+	}
+	if last != "" {
+		b.WriteString("      " + last + "\n")
+	}
+	return b.String()
+}
+
+// TestVanishingGuardYAML: a fail_closed entry a YAML file would drop whole
+// (under a name that is no event, in a hooks: that is no mapping, past a
+// repository's cap) makes the file one that does not load, at the line of
+// what was dropped; the same file without fail_closed loads with its
+// warning, as before.
+func TestVanishingGuardYAML(t *testing.T) {
+	cases := []struct {
+		name, yaml string
+		limit      int
+		line       int    // 0: it loads
+		want       string // in the error
+	}{
+		{"misspelt hermes event", "hooks:\n  pre_tool_cal:\n    - command: /bin/false\n      fail_closed: true\n", 0, 2,
+			"hooks.pre_tool_cal holds a fail_closed guard, but 'pre_tool_cal' is no event (did you mean 'pre_tool_call'?): fix the name"},
+		{"misspelt claude event", "hooks:\n  PreToolUs:\n    - matcher: Bash\n      hooks:\n        - {type: command, command: /bin/false, fail_closed: true}\n", 0, 2,
+			"'PreToolUs' is no event (did you mean 'PreToolUse'?)"},
+		{"misspelt, onFailure block", "hooks:\n  pre_tool_cal:\n    - command: /bin/false\n      onFailure: block\n", 0, 2, "is no event"},
+		{"misspelt, aliased guard", "g: &g {command: /bin/false, fail_closed: true}\nhooks:\n  pre_tool_cal: [*g]\n", 0, 3, "is no event"},
+		{"misspelt, no close name", "hooks:\n  zzzz:\n    - command: /bin/false\n      fail_closed: true\n", 0, 2,
+			"hooks.zzzz holds a fail_closed guard, but 'zzzz' is no event: fix the name"},
+		{"misspelt, repository's", "hooks:\n  pre_tool_cal:\n    - command: ./g.sh\n      fail_closed: true\n", MaxProjectEntries, 2, "is no event"},
+		{"misspelt without fail_closed", "hooks:\n  pre_tool_cal:\n    - command: /bin/false\n", 0, 0, ""},
+		{"misspelt, fail_closed false", "hooks:\n  pre_tool_cal:\n    - command: /bin/false\n      fail_closed: false\n", 0, 0, ""},
+		{"hooks a list", "hooks:\n  - pre_tool_call:\n      - command: /bin/false\n        fail_closed: true\n", 0, 2,
+			"hooks: is a list, not a mapping of event names, and holds a fail_closed guard"},
+		{"hooks a string", "hooks: \"pre_tool_call: [{command: /bin/false, fail_closed: true}]\"\n", 0, 1,
+			"hooks: is a string, not a mapping of event names, and holds a fail_closed guard"},
+		{"hooks a list, repository's", "hooks:\n  - command: ./g.sh\n    failClosed: true\n", MaxProjectEntries, 2, "holds a fail_closed guard"},
+		{"hooks a list without fail_closed", "hooks:\n  - command: /bin/false\n", 0, 0, ""},
+		{"past the cap", manyEntries(MaxProjectEntries+1, "fail_closed: true"), MaxProjectEntries, 2 + MaxProjectEntries + 1,
+			"declares more than 256 hooks, and hooks.pre_tool_call[256] past the cap asks to fail closed: a guard past the cap cannot be trusted to run"},
+		{"past the cap, none fail_closed", manyEntries(MaxProjectEntries+1, ""), MaxProjectEntries, 0, ""},
+		{"at the cap", manyEntries(MaxProjectEntries, "fail_closed: true"), MaxProjectEntries, 0, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := parseConfig([]byte(c.yaml), "/c.yaml", c.limit)
+			if c.line == 0 {
+				if err != nil {
+					t.Fatalf("want it to load, got %v", err)
+				}
+				return
+			}
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("want a ConfigError (the file does not load), got %v", err)
+			}
+			if ce.Line != c.line || ce.Path != "/c.yaml" || !strings.Contains(ce.Err.Error(), c.want) {
+				t.Fatalf("got %s:%d: %v\nwant line %d with %q", ce.Path, ce.Line, ce.Err, c.line, c.want)
+			}
+		})
+	}
+}
+
+// TestVanishingGuardJSON: the same in an agent's JSON hook file, in
+// Claude Code's shape and in a flat one (Cursor's).
+func TestVanishingGuardJSON(t *testing.T) {
+	many := func(n int, key string) string {
+		var hs []string
+		for i := 0; i < n; i++ {
+			hs = append(hs, fmt.Sprintf(`{"type":"command","command":"./h%d.sh"}`, i))
+		}
+		hs = append(hs, `{"type":"command","command":"./g.sh",`+key+`}`)
+		return `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[` + strings.Join(hs, ",") + `]}]}}`
+	}
+	cases := []struct {
+		agent, json string
+		limit       int
+		want        string // "": it loads
+	}{
+		{"claude", `{"hooks":{"PreToolUs":[{"hooks":[{"type":"command","command":"/bin/false","fail_closed":true}]}]}}`, 0,
+			"hooks.PreToolUs holds a fail_closed guard, but 'PreToolUs' is no event (did you mean 'PreToolUse'?): fix the name"},
+		{"claude", `{"hooks":{"PreToolUs":[{"hooks":[{"type":"command","command":"/bin/false"}]}]}}`, 0, ""},
+		{"claude", `{"hooks":[{"PreToolUse":[{"hooks":[{"type":"command","command":"/bin/false","fail_closed":true}]}]}]}`, 0,
+			"hooks: is a list, not a mapping of event names, and holds a fail_closed guard"},
+		{"claude", `{"hooks":"PreToolUse failClosed"}`, 0, "hooks: is a string"},
+		{"claude", `{"hooks":[]}`, 0, ""},
+		{"claude", many(MaxProjectEntries, `"fail_closed":true`), MaxProjectEntries, "past the cap asks to fail closed"},
+		{"claude", many(MaxProjectEntries, `"timeout":5`), MaxProjectEntries, ""},
+		{"cursor", `{"version":1,"hooks":{"beforeShellExecutio":[{"command":"/bin/false","failClosed":true}]}}`, 0,
+			"'beforeShellExecutio' is no event (did you mean 'beforeShellExecution'?)"},
+		{"cursor", `{"version":1,"hooks":[{"command":"/bin/false","failClosed":true}]}`, 0, "hooks: is a list"},
+		{"cursor", `{"version":1,"hooks":{"beforeShellExecutio":[{"command":"/bin/false"}]}}`, 0, ""},
+	}
+	for i, c := range cases {
+		t.Run(fmt.Sprint(i, c.agent), func(t *testing.T) {
+			a, _ := agents.Lookup(c.agent)
+			_, _, err := parseAgentFile(a, []byte(c.json), "/f.json", c.limit)
+			if c.want == "" {
+				if err != nil {
+					t.Fatalf("want it to load, got %v", err)
+				}
+				return
+			}
+			var ce *ConfigError
+			if !errors.As(err, &ce) || ce.Path != "/f.json" || !strings.Contains(ce.Err.Error(), c.want) {
+				t.Fatalf("got %v\nwant a ConfigError of /f.json with %q", err, c.want)
+			}
+		})
+	}
+}
