@@ -177,8 +177,9 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any, lone 
 		if flatEntry {
 			hpath = gpath
 		}
-		if !f.cfg.admit(f.path, h, 0, hpath) {
-			continue
+		if !f.cfg.admit(f.path) {
+			f.cfg.pastCapGuard(0, hpath, handlers[hi:])
+			break
 		}
 		f.handler(ev, name, gi, hpath, h, matcher, broken)
 	}

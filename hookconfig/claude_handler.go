@@ -38,11 +38,18 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 		cfg.warn(path, ".hooks must be a list of handlers; got "+pyyaml.Type(handlers))
 	}
 	for k, h := range list {
+		if !cfg.admit(source) {
+			// A group past the cap stops at its first handler: its list
+			// is asked whole, once however many groups name it.
+			rest := any(list[k:])
+			if k == 0 {
+				rest = handlers
+			}
+			cfg.pastCapGuard(pyyaml.Deref(h).Line, fmt.Sprintf("%s.hooks[%d]", path, k), rest)
+			return
+		}
 		hp := fmt.Sprintf("%s.hooks[%d]", path, k)
 		h = pyyaml.Deref(h)
-		if !cfg.admit(source, h, h.Line, hp) {
-			continue
-		}
 		if !cfg.keysOnce(h, hp, nil) {
 			continue
 		}

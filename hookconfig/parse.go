@@ -229,8 +229,10 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 				cfg.parseYAMLClaudeGroup(ev, name, path, j, item, source)
 				continue
 			}
-			if !cfg.admit(source, item, item.Line, path) {
-				continue
+			if !cfg.admit(source) {
+				// The rest of this list and the events after it go unread.
+				cfg.pastCapGuard(item.Line, path, val.Content[j:], n.Content[i+2:])
+				return
 			}
 			if item.Kind == yaml.MappingNode {
 				cfg.unknownKeys(item, path, entryKeys, 0.6)

@@ -162,8 +162,10 @@ func (cfg *Config) loneGuards(ev *protocol.Event, name string, val *yaml.Node, s
 		dialect = protocol.Claude
 	}
 	add := func(e *Entry) {
-		if e != nil && cfg.admit(source, e, val.Line, path) {
+		if e != nil && cfg.admit(source) {
 			cfg.Entries = append(cfg.Entries, e)
+		} else if e != nil {
+			cfg.pastCapGuard(val.Line, path, e)
 		}
 	}
 	handlers := pyyaml.MappingGet(val, "hooks")

@@ -32,22 +32,21 @@ import (
 // the file, the line and the fix. Without fail_closed the shapes stay
 // warnings, as before (docs/config.md, "Guards that cannot be placed").
 
-// guardVanishes makes the file being read one that does not load when v,
-// which it drops whole (a *yaml.Node, a decoded JSON value, or an
-// *Entry), asks to fail closed; problem says where and why it is
-// dropped, fix what to do. It is the one place that decides so.
-func (cfg *Config) guardVanishes(v any, line int, problem, fix string) {
-	if cfg.loadErr != nil || !asksFailClosed(v) {
-		return
+// guardVanishes makes the file being read one that does not load: what
+// it drops whole asks to fail closed (asksFailClosed); problem says where
+// and why it is dropped, fix what to do. It is the one place that decides
+// so; the first such problem is the file's.
+func (cfg *Config) guardVanishes(line int, problem, fix string) {
+	if cfg.loadErr == nil {
+		cfg.loadErr = &ConfigError{Path: cfg.Path, Line: line, Err: errors.New(problem + ": " + fix)}
 	}
-	cfg.loadErr = &ConfigError{Path: cfg.Path, Line: line, Err: errors.New(problem + ": " + fix)}
 }
 
 // noEventGuard is guardVanishes for the hooks written under name, which
 // is no event; names are the event names the file may use (nil: Hermes'
 // and Claude Code's), for a did-you-mean.
 func (cfg *Config) noEventGuard(v any, line int, name string, names []string) {
-	if cfg.loadErr != nil || !asksFailClosed(v) {
+	if found, _ := cfg.failClosedAt(v); !found {
 		return
 	}
 	shown := textutil.Truncate(name, maxShown)
@@ -55,7 +54,7 @@ func (cfg *Config) noEventGuard(v any, line int, name string, names []string) {
 	if s := suggestEvent(name, names); s != "" {
 		problem += " (did you mean '" + s + "'?)"
 	}
-	cfg.guardVanishes(v, line, problem, "fix the name")
+	cfg.guardVanishes(line, problem, "fix the name")
 }
 
 // suggestEvent is the event name among names (nil: Hermes' and Claude
@@ -100,40 +99,57 @@ func (cfg *Config) notMappingGuard(v any, line int) {
 			kind = "string"
 		}
 	}
-	if n, ok := v.(*yaml.Node); ok && n.Kind == yaml.ScalarNode && spellsFailClosed(n.Value) {
-		v = &Entry{FailClosed: true}
-	} else if s, ok := v.(string); ok && spellsFailClosed(s) {
-		v = &Entry{FailClosed: true}
+	n, isNode := v.(*yaml.Node)
+	text, isText := v.(string)
+	if isNode && n.Kind == yaml.ScalarNode {
+		text, isText = n.Value, true
 	}
-	problem := "hooks: is a " + kind + ", not a mapping of event names, and holds a fail_closed guard no event can run"
-	cfg.guardVanishes(v, line, problem, "write hooks: as event names, each with its list of hooks")
-}
-
-// pastCapGuard is guardVanishes for an entry past the cap (where: its
-// path), which is never read.
-func (cfg *Config) pastCapGuard(v any, line int, where string) {
-	if cfg.loadErr != nil || !asksFailClosed(v) {
+	if found, _ := cfg.failClosedAt(v); !found && !(isText && spellsFailClosed(text)) {
 		return
 	}
-	problem := fmt.Sprintf("declares more than %d hooks, and %s past the cap asks to fail closed: a guard past the cap cannot be trusted to run", cfg.limit.max, where)
-	cfg.guardVanishes(v, line, problem, fmt.Sprintf("keep the file's hooks to %d at most", cfg.limit.max))
+	problem := "hooks: is a " + kind + ", not a mapping of event names, and holds a fail_closed guard no event can run"
+	cfg.guardVanishes(line, problem, "write hooks: as event names, each with its list of hooks")
 }
 
-// asksFailClosed reports whether v holds, anywhere in it, a hook that
-// asks to fail closed: a mapping with fail_closed or failClosed true or
-// onFailure: block (as parseFailClosed reads them), or an *Entry that
-// fails closed. Each YAML node is visited
-// once, aliases included, so an alias bomb costs its size, not its
-// expansion.
-func asksFailClosed(v any) bool {
-	if e, ok := v.(*Entry); ok {
-		return e != nil && e.FailClosed
+// pastCapGuard is guardVanishes for what a file past its cap leaves
+// unread (admit): rest, from the entry at where (its line) on. A caller
+// passes the rest of its list, and of the lists after it that it will not
+// visit; where it visits a list again only to stop at its first entry,
+// the list's own node (then seen already, so each is walked once).
+func (cfg *Config) pastCapGuard(line int, where string, rest ...any) {
+	found, at := cfg.failClosedAt(rest)
+	if !found {
+		return
 	}
-	seen := map[*yaml.Node]bool{}
+	if at > 0 {
+		line = at
+	}
+	problem := fmt.Sprintf("declares more than %d hooks, and one from %s on asks to fail closed: a guard past the cap cannot be trusted to run", cfg.limit.max, where)
+	cfg.guardVanishes(line, problem, fmt.Sprintf("keep the file's hooks to %d at most", cfg.limit.max))
+}
+
+// failClosedAt reports whether v holds, anywhere in it, a hook that asks
+// to fail closed: a mapping with fail_closed or failClosed true or
+// onFailure: block (as parseFailClosed reads them), or an *Entry that
+// fails closed; line is that mapping's (0: not known, in JSON). v is a
+// *yaml.Node, a decoded JSON value, an *Entry, or a list of those. It is
+// false once the file does not load (there is nothing left to decide). Each YAML node is visited once per file, aliases included:
+// one already visited held no such hook (else the file would not load),
+// so neither an alias bomb nor thousands of entries naming one big
+// anchor (- *big) cost more than the file's size.
+func (cfg *Config) failClosedAt(v any) (found bool, line int) {
+	if cfg.loadErr != nil {
+		return false, 0
+	}
+	if cfg.failClosedSeen == nil {
+		cfg.failClosedSeen = map[*yaml.Node]bool{}
+	}
+	seen := cfg.failClosedSeen
 	stack := []any{v}
 	for len(stack) > 0 {
 		top := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		cfg.failClosedVisits++
 		switch x := top.(type) {
 		case *yaml.Node:
 			if x == nil || seen[x] {
@@ -145,29 +161,33 @@ func asksFailClosed(v any) bool {
 				continue
 			}
 			if x.Kind == yaml.MappingNode && yamlAsks(x) {
-				return true
+				return true, x.Line
 			}
 			for _, c := range x.Content {
 				stack = append(stack, c)
 			}
+		case []*yaml.Node:
+			for _, c := range x {
+				stack = append(stack, c)
+			}
+		case *Entry:
+			if x != nil && x.FailClosed {
+				return true, 0
+			}
 		case map[string]any:
-			if b, _ := x["fail_closed"].(bool); b {
-				return true
+			b1, _ := x["fail_closed"].(bool)
+			b2, _ := x["failClosed"].(bool)
+			if s, _ := x["onFailure"].(string); b1 || b2 || isBlock(s) {
+				return true, 0
 			}
-			if b, _ := x["failClosed"].(bool); b {
-				return true
-			}
-			if s, _ := x["onFailure"].(string); isBlock(s) {
-				return true
-			}
-			for _, k := range sortedNames(x) {
-				stack = append(stack, x[k])
+			for _, c := range x {
+				stack = append(stack, c)
 			}
 		case []any:
 			stack = append(stack, x...)
 		}
 	}
-	return false
+	return false, 0
 }
 
 // yamlAsks reports whether the mapping n asks to fail closed itself.

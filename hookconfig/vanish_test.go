@@ -53,7 +53,13 @@ func TestVanishingGuardYAML(t *testing.T) {
 		{"hooks a list, repository's", "hooks:\n  - command: ./g.sh\n    failClosed: true\n", MaxProjectEntries, 2, "holds a fail_closed guard"},
 		{"hooks a list without fail_closed", "hooks:\n  - command: /bin/false\n", 0, 0, ""},
 		{"past the cap", manyEntries(MaxProjectEntries+1, "fail_closed: true"), MaxProjectEntries, 2 + MaxProjectEntries + 1,
-			"declares more than 256 hooks, and hooks.pre_tool_call[256] past the cap asks to fail closed: a guard past the cap cannot be trusted to run"},
+			"declares more than 256 hooks, and one from hooks.pre_tool_call[256] on asks to fail closed: a guard past the cap cannot be trusted to run"},
+		{"past the cap, a later event", manyEntries(MaxProjectEntries+1, "") + "  post_tool_call:\n    - command: x\n      fail_closed: true\n",
+			MaxProjectEntries, 261, "one from hooks.pre_tool_call[256] on asks to fail closed"},
+		{"past the cap, a claude group", manyEntries(MaxProjectEntries, "") + "  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - {type: command, command: x, fail_closed: true}\n",
+			MaxProjectEntries, 262, "one from hooks.PreToolUse[0].hooks[0] on asks to fail closed"},
+		{"past the cap, aliased groups", "g: &g\n  - {type: command, command: x}\n  - {type: command, command: y, onFailure: block}\nhooks:\n  PreToolUse:\n" +
+			strings.Repeat("    - {matcher: Bash, hooks: *g}\n", MaxProjectEntries), MaxProjectEntries, 3, "asks to fail closed"},
 		{"past the cap, none fail_closed", manyEntries(MaxProjectEntries+1, ""), MaxProjectEntries, 0, ""},
 		{"at the cap", manyEntries(MaxProjectEntries, "fail_closed: true"), MaxProjectEntries, 0, ""},
 	}
@@ -100,7 +106,7 @@ func TestVanishingGuardJSON(t *testing.T) {
 			"hooks: is a list, not a mapping of event names, and holds a fail_closed guard"},
 		{"claude", `{"hooks":"PreToolUse failClosed"}`, 0, "hooks: is a string"},
 		{"claude", `{"hooks":[]}`, 0, ""},
-		{"claude", many(MaxProjectEntries, `"fail_closed":true`), MaxProjectEntries, "past the cap asks to fail closed"},
+		{"claude", many(MaxProjectEntries, `"fail_closed":true`), MaxProjectEntries, "on asks to fail closed: a guard past the cap cannot be trusted to run"},
 		{"claude", many(MaxProjectEntries, `"timeout":5`), MaxProjectEntries, ""},
 		{"cursor", `{"version":1,"hooks":{"beforeShellExecutio":[{"command":"/bin/false","failClosed":true}]}}`, 0,
 			"'beforeShellExecutio' is no event (did you mean 'beforeShellExecution'?)"},
@@ -122,5 +128,43 @@ func TestVanishingGuardJSON(t *testing.T) {
 				t.Fatalf("got %v\nwant a ConfigError of /f.json with %q", err, c.want)
 			}
 		})
+	}
+}
+
+// BenchmarkPastCapAliases: a repository's file of 50,000 groups past the
+// cap, each naming one anchored list of 20,000 handlers: what is left
+// unread is asked whether it holds a guard once per node, not once per
+// group (which would be 10^9 visits).
+// go test -run XXX -bench BenchmarkPastCapAliases -benchmem ./hookconfig
+func BenchmarkPastCapAliases(b *testing.B) {
+	d := []byte(pastCapAliases(20_000, 50_000))
+	for b.Loop() {
+		if _, err := parseConfig(d, "/c.yaml", MaxProjectEntries); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func pastCapAliases(handlers, groups int) string {
+	var s strings.Builder
+	s.WriteString("big: &b [" + strings.Repeat("{type: command, command: x}, ", handlers) + "]\nhooks:\n  PreToolUse:\n")
+	s.WriteString(strings.Repeat("    - {hooks: *b}\n", groups))
+	return s.String()
+}
+
+// TestPastCapAliasesOnce: BenchmarkPastCapAliases' file loads, with the
+// cap's one warning, and each of its nodes is asked about once.
+func TestPastCapAliasesOnce(t *testing.T) {
+	cfg, err := parseConfig([]byte(pastCapAliases(2_000, 5_000)), "/c.yaml", MaxProjectEntries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Entries) != MaxProjectEntries {
+		t.Fatalf("%d entries, want %d", len(cfg.Entries), MaxProjectEntries)
+	}
+	// The list, its 2,000 handlers and their keys and values, and one
+	// look at the list per group: about 20,000, never 5,000 × 2,000.
+	if cfg.failClosedVisits > 100_000 {
+		t.Fatalf("%d visits", cfg.failClosedVisits)
 	}
 }
