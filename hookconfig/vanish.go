@@ -11,6 +11,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
 	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
+	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -33,7 +34,7 @@ import (
 // warnings, as before (docs/config.md, "Guards that cannot be placed").
 
 // guardVanishes makes the file being read one that does not load: what
-// it drops whole asks to fail closed (asksFailClosed); problem says where
+// it drops whole asks to fail closed (failClosedAt); problem says where
 // and why it is dropped, fix what to do. It is the one place that decides
 // so; the first such problem is the file's.
 func (cfg *Config) guardVanishes(line int, problem, fix string) {
@@ -49,10 +50,14 @@ func (cfg *Config) noEventGuard(v any, line int, name string, names []string) {
 	if found, _ := cfg.failClosedAt(v); !found {
 		return
 	}
-	shown := textutil.Truncate(name, maxShown)
+	// The name is the file's: bounded, and escaped here, since the
+	// refusal reaches the model and the agent's screen as well as ours.
+	shown := termsafe.Escape(textutil.Truncate(name, maxShown))
 	problem := "hooks." + shown + " holds a fail_closed guard, but '" + shown + "' is no event"
-	if s := suggestEvent(name, names); s != "" {
-		problem += " (did you mean '" + s + "'?)"
+	if s := ""; len(name) <= maxSuggestedName {
+		if s = suggestEvent(name, names); s != "" {
+			problem += " (did you mean '" + s + "'?)"
+		}
 	}
 	cfg.guardVanishes(line, problem, "fix the name")
 }
@@ -133,9 +138,10 @@ func (cfg *Config) pastCapGuard(line int, where string, rest ...any) {
 // onFailure: block (as parseFailClosed reads them), or an *Entry that
 // fails closed; line is that mapping's (0: not known, in JSON). v is a
 // *yaml.Node, a decoded JSON value, an *Entry, or a list of those. It is
-// false once the file does not load (there is nothing left to decide). Each YAML node is visited once per file, aliases included:
-// one already visited held no such hook (else the file would not load),
-// so neither an alias bomb nor thousands of entries naming one big
+// false once the file does not load (there is nothing left to decide).
+// Each anchored YAML node is visited once per file, however many aliases
+// name it: one visited before held no such hook (else the file would not
+// load), so neither an alias bomb nor thousands of entries naming one big
 // anchor (- *big) cost more than the file's size.
 func (cfg *Config) failClosedAt(v any) (found bool, line int) {
 	if cfg.loadErr != nil {
@@ -155,7 +161,11 @@ func (cfg *Config) failClosedAt(v any) (found bool, line int) {
 			if x == nil || seen[x] {
 				continue
 			}
-			seen[x] = true
+			if x.Anchor != "" {
+				// Only an anchored node can be reached twice (by its
+				// aliases); every other one has one parent.
+				seen[x] = true
+			}
 			if x.Kind == yaml.AliasNode {
 				stack = append(stack, x.Alias)
 				continue

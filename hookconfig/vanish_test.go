@@ -168,3 +168,20 @@ func TestPastCapAliasesOnce(t *testing.T) {
 		t.Fatalf("%d visits", cfg.failClosedVisits)
 	}
 }
+
+// TestVanishingGuardHostileName: the name a repository writes is shown
+// escaped and bounded in the refusal (which reaches the model and the
+// agent's screen), and a megabyte of it costs no did-you-mean.
+func TestVanishingGuardHostileName(t *testing.T) {
+	// An explicit key (? …): YAML allows no longer implicit one.
+	for _, name := range []string{"\"pre_tool_cal\\e]0;pwn\\a\\r\"", strings.Repeat("p", 1<<20)} {
+		_, err := parseConfig([]byte("hooks:\n  ? "+name+"\n  : [{command: ./g.sh, fail_closed: true}]\n"), "/r/.hermes/hooks.yaml", MaxProjectEntries)
+		msg := RefusalOn(nil, err)
+		if !strings.Contains(msg, "is no event") || len(msg) > 2*maxShown+400 {
+			t.Fatalf("refusal of %d bytes: %.300q", len(msg), msg)
+		}
+		if strings.ContainsAny(msg, "\x1b\x07\r\n") {
+			t.Fatalf("unescaped: %q", msg)
+		}
+	}
+}
