@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/hermes-hooks/hermes-hooks/agents"
 )
 
@@ -184,4 +186,41 @@ func TestVanishingGuardHostileName(t *testing.T) {
 			t.Fatalf("unescaped: %q", msg)
 		}
 	}
+}
+
+// FuzzNoEventGuard: a fail_closed entry under any name either is read as
+// an entry of that name, or its file does not load: never dropped
+// behind a warning. ("<<" is YAML's merge key, not a name; the reserved
+// keys under hooks: are no events by design.)
+func FuzzNoEventGuard(f *testing.F) {
+	for _, s := range []string{"pre_tool_cal", "PreToolUs", "zzzz", "pre_tool_call", "Stop", "outbound", "hooks", "journal", "", "gateway:mesage"} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, name string, list bool) {
+		if name == "<<" || reservedHookKeys[name] {
+			return
+		}
+		entry := map[string]any{"command": "x", "fail_closed": true}
+		var hooks any = map[string]any{name: []any{entry}}
+		if list {
+			hooks = []any{map[string]any{name: []any{entry}}}
+		}
+		data, err := yaml.Marshal(map[string]any{"hooks": hooks})
+		if err != nil {
+			return
+		}
+		cfg, err := parseConfig(data, "/f.yaml", MaxProjectEntries)
+		if err != nil {
+			return
+		}
+		if list {
+			t.Fatalf("hooks: as a list with a guard loaded:\n%s", data)
+		}
+		for _, e := range cfg.Entries {
+			if e.DeclaredAs == name {
+				return
+			}
+		}
+		t.Fatalf("the guard under %q vanished:\n%s\nwarnings: %v", name, data, cfg.Warnings)
+	})
 }
