@@ -87,9 +87,9 @@ func agentEventNames(a *agents.Agent) []string {
 }
 
 // notMappingGuard is guardVanishes for a hooks: block that is no mapping.
-// Written as text (a block scalar of pasted YAML, an
-// escaped JSON object), it counts when the text spells a fail_closed key:
-// it is no less a guard its author meant.
+// Written as text (a block scalar of pasted YAML, an escaped JSON object),
+// it counts when the text spells a fail_closed key: it is no less a guard
+// its author meant.
 func (cfg *Config) notMappingGuard(v any, line int) {
 	kind := "value"
 	switch x := v.(type) {
@@ -120,7 +120,8 @@ func (cfg *Config) notMappingGuard(v any, line int) {
 // unread (admit): rest, from the entry at where (its line) on. A caller
 // passes the rest of its list, and of the lists after it that it will not
 // visit; where it visits a list again only to stop at its first entry,
-// the list's own node (then seen already, so each is walked once).
+// the list's own node (an alias's anchor, however many name it, is walked
+// once: failClosedAt).
 func (cfg *Config) pastCapGuard(line int, where string, rest ...any) {
 	found, at := cfg.failClosedAt(rest)
 	if !found {
@@ -129,6 +130,8 @@ func (cfg *Config) pastCapGuard(line int, where string, rest ...any) {
 	if at > 0 {
 		line = at
 	}
+	// where holds an event name of the file's: bounded and escaped.
+	where = termsafe.Escape(textutil.Truncate(where, 2*maxShown))
 	problem := fmt.Sprintf("declares more than %d hooks, and one from %s on asks to fail closed: a guard past the cap cannot be trusted to run", cfg.limit.max, where)
 	cfg.guardVanishes(line, problem, fmt.Sprintf("keep the file's hooks to %d at most", cfg.limit.max))
 }
