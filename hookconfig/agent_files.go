@@ -245,6 +245,7 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 		ev, known := a.SourceEvent(name)
 		if !known {
 			warn("hooks."+name, cfg.unknownEvent(name, a.UnknownEventWarning))
+			cfg.noEventGuard(hooks[name], 0, name, agentEventNames(a))
 			continue
 		}
 		list, ok := hooks[name].([]any)
@@ -260,10 +261,11 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 			list = []any{hooks[name]}
 		}
 		for i, item := range list {
+			hpath := fmt.Sprintf("hooks.%s[%d]", name, i)
 			if !cfg.admit(path) {
+				cfg.pastCapGuard(0, hpath, list[i:])
 				break
 			}
-			hpath := fmt.Sprintf("hooks.%s[%d]", name, i)
 			h, ok := item.(map[string]any)
 			if !ok {
 				warn(hpath, "must be an object; skipped")
@@ -290,6 +292,9 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 			}
 			cfg.Entries = append(cfg.Entries, e)
 		}
+	}
+	if cfg.loadErr != nil {
+		return nil, nil, cfg.loadErr
 	}
 	return cfg.Entries, cfg.Warnings, nil
 }
@@ -364,7 +369,8 @@ func readHooksObject(data []byte, path string) (map[string]any, *Config, error) 
 	hooks, ok := raw.(map[string]any)
 	if !ok {
 		cfg.warn(path+": hooks", "must be an object of event names; ignoring")
-		return nil, cfg, nil
+		cfg.notMappingGuard(raw, 0)
+		return nil, cfg, cfg.loadErr
 	}
 	return hooks, cfg, nil
 }

@@ -59,6 +59,9 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 	hooks, ok := rawHooks.(map[string]any)
 	if !ok {
 		f.warn("hooks", "must be an object of event names, not "+jsonKind(rawHooks)+"; ignoring")
+		if f.cfg.notMappingGuard(rawHooks, 0); f.cfg.loadErr != nil {
+			return nil, nil, f.cfg.loadErr
+		}
 		return nil, f.cfg.Warnings, nil
 	}
 	f.projectDir = agentProjectDir(shape, path)
@@ -66,6 +69,7 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 		ev, known := shape.SourceEvent(name)
 		if !known {
 			f.warn("hooks."+name, f.cfg.unknownEvent(name, shape.UnknownEventWarning))
+			f.cfg.noEventGuard(hooks[name], 0, name, agentEventNames(shape))
 			continue
 		}
 		groups, ok := hooks[name].([]any)
@@ -82,6 +86,9 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 		for gi, g := range groups {
 			f.group(ev, name, gi, g, nil)
 		}
+	}
+	if f.cfg.loadErr != nil {
+		return nil, nil, f.cfg.loadErr
 	}
 	return f.cfg.Entries, f.cfg.Warnings, nil
 }
@@ -166,12 +173,13 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any, lone 
 		return
 	}
 	for hi, h := range handlers {
-		if !f.cfg.admit(f.path) {
-			break
-		}
 		hpath := fmt.Sprintf("%s.hooks[%d]", gpath, hi)
 		if flatEntry {
 			hpath = gpath
+		}
+		if !f.cfg.admit(f.path) {
+			f.cfg.pastCapGuard(0, hpath, handlers[hi:])
+			break
 		}
 		f.handler(ev, name, gi, hpath, h, matcher, broken)
 	}

@@ -39,6 +39,13 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 	}
 	for k, h := range list {
 		if !cfg.admit(source) {
+			// A group past the cap stops at its first handler: its list
+			// is asked whole, once however many groups name it.
+			rest := any(list[k:])
+			if k == 0 {
+				rest = handlers
+			}
+			cfg.pastCapGuard(pyyaml.Deref(h).Line, fmt.Sprintf("%s.hooks[%d]", path, k), rest)
 			return
 		}
 		hp := fmt.Sprintf("%s.hooks[%d]", path, k)

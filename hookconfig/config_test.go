@@ -369,6 +369,9 @@ func FuzzParseConfig(f *testing.F) {
 		"o: &o {endpoint: 'http://a:4318', headers: *o}\nexport: &e {otlp: *o, <<: *o}\njournal: *e\n",
 		// Unreadable fail_closed entries and handlers (parse_unreadable.go).
 		"hooks:\n  PreToolUse:\n    - matcher: [Bash]\n      hooks:\n        - {comand: x, onFailure: block, once: true}\n    - hooks: [{type: 7, fail_closed: true}]\n",
+		// Guards with no event to stand on (vanish.go).
+		"g: &g {command: x, fail_closed: true}\nhooks:\n  pre_tool_cal: [*g]\n  PreToolUs: [{hooks: [*g]}]\n",
+		"hooks:\n  - pre_tool_call: [{command: x, onFailure: block}]\n", "hooks: 'fail_closed'\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -173,6 +173,7 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 	if n.Kind != yaml.MappingNode {
 		if !(n.Kind == yaml.ScalarNode && n.Tag == "!!null") {
 			cfg.warn("hooks", "must be a mapping of event names to lists of hook definitions; got "+pyyaml.Type(n)+"; no hooks loaded")
+			cfg.notMappingGuard(n, n.Line)
 		}
 		return
 	}
@@ -195,9 +196,11 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 			// every event would not say so.
 			cfg.warnKey("hooks."+name, "", "unknown hook event '"+name+"' in hooks: config — '"+name+
 				"' is a top-level key, not an event: move it out of hooks: to the left margin, beside hooks:")
+			cfg.noEventGuard(val, n.Content[i].Line, name, nil)
 			continue
 		case !known:
 			cfg.warnKey("hooks."+name, "", cfg.unknownEvent(name, protocol.UnknownEventMessage))
+			cfg.noEventGuard(val, n.Content[i].Line, name, nil)
 			continue
 		case val.Kind == yaml.ScalarNode && val.Tag == "!!null":
 			continue
@@ -227,6 +230,8 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 				continue
 			}
 			if !cfg.admit(source) {
+				// The rest of this list and the events after it go unread.
+				cfg.pastCapGuard(item.Line, path, val.Content[j:], n.Content[i+2:])
 				return
 			}
 			if item.Kind == yaml.MappingNode {

@@ -164,6 +164,8 @@ func (cfg *Config) loneGuards(ev *protocol.Event, name string, val *yaml.Node, s
 	add := func(e *Entry) {
 		if e != nil && cfg.admit(source) {
 			cfg.Entries = append(cfg.Entries, e)
+		} else if e != nil {
+			cfg.pastCapGuard(val.Line, path, e)
 		}
 	}
 	handlers := pyyaml.MappingGet(val, "hooks")

@@ -59,9 +59,17 @@ func boundWarnings(ws []Warning) []Warning {
 
 // unknownEvent is the warning for an unknown event name, worded by
 // wording (with a did-you-mean, which compares the name with every
-// event's: 0.1 ms) only while the file's warnings are still shown.
+// event's: 0.1 ms) only while the file's warnings are still shown, and
+// only for a name that could be near one (maxSuggestedName).
+//
+// maxSuggestedName: difflib's ratio of names n and c bytes long is at
+// most 2c/(n+c), under the 0.6 cutoff once n > 7c/3; no event's name is
+// 80 bytes. Comparing a name costs its length times each event's, so a
+// repository's megabyte-long one took ten seconds at every dispatch.
+const maxSuggestedName = 200
+
 func (cfg *Config) unknownEvent(name string, wording func(string) string) string {
-	if !cfg.maySearch() {
+	if len(name) > maxSuggestedName || !cfg.maySearch() {
 		return "unknown hook event '" + name + "'"
 	}
 	return wording(name)

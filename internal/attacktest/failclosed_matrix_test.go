@@ -197,6 +197,18 @@ func matrixFailures() []matrixFailure {
 		{name: "unreadable-settings-group-matcher", claude: true, unreadable: func(e *env, event string) {
 			unreadableSettings(e, `{"hooks": {"`+event+`": [{"matcher": ["Bash"], "hooks": [{"command": "./guard.sh", "onFailure": "block"}]}]}}`)
 		}},
+		// A fail_closed guard no event can hold — under a name that is no
+		// event, in a hooks: that is no mapping — makes its file one that
+		// does not load (hookconfig/vanish.go).
+		{name: "misspelt-event", reason: "is no event (did you mean", unreadable: func(e *env, event string) {
+			e.write("home/config.yaml", "hooks:\n  "+event[:len(event)-1]+":\n    - command: ./guard.sh\n      fail_closed: true\n", 0o644)
+		}},
+		{name: "misspelt-event-settings", claude: true, reason: "is no event", unreadable: func(e *env, event string) {
+			unreadableSettings(e, `{"hooks": {"`+event[:len(event)-1]+`": [{"hooks": [{"type": "command", "command": "./guard.sh", "failClosed": true}]}]}}`)
+		}},
+		{name: "hooks-not-a-mapping", reason: "not a mapping of event names", unreadable: func(e *env, event string) {
+			e.write("home/config.yaml", "hooks:\n  - "+event+":\n      - command: ./guard.sh\n        fail_closed: true\n", 0o644)
+		}},
 		{name: "managed-refused", managed: true, after: func(e *env) { must(e.t, os.Chmod(e.path("etc/config.yaml"), 0o666)) }},
 		{name: "managed-unparsable", managed: true, after: func(e *env) { e.write("etc/config.yaml", "hooks: [\n", 0o644) }},
 		{name: "managed-safe-mode", managed: true, env: []string{"HERMES_SAFE_MODE=1"}},

@@ -76,6 +76,14 @@ func gwFailures() []gwFailure {
 		{name: "config_unreadable", after: func(t *testing.T, e *env) {
 			e.write("home/config.yaml", "hooks:\n  pre_gateway_dispatch:\n    - command: ./guard.sh\n      fail_closed: [true\n", 0o644)
 		}},
+		// A fail_closed guard with no event to stand on: the config does
+		// not load (hookconfig/vanish.go).
+		{name: "event_misspelt", after: func(t *testing.T, e *env) {
+			e.write("home/config.yaml", "hooks:\n  pre_gateway_dispatc:\n    - command: ./guard.sh\n      fail_closed: true\n", 0o644)
+		}},
+		{name: "hooks_not_a_mapping", after: func(t *testing.T, e *env) {
+			e.write("home/config.yaml", "hooks:\n  - pre_gateway_dispatch:\n      - command: ./guard.sh\n        fail_closed: true\n", 0o644)
+		}},
 		// The plugin cannot send fields that are not JSON: a field it
 		// cannot serialise (a list that holds itself) is its version.
 		{name: "payload_unreadable", payload: "{not json", pyFields: "(lambda l: (l.append(l), dict(gwfields, extra=l))[1])([])"},

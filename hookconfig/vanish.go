@@ -1,0 +1,224 @@
+package hookconfig
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
+	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
+	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// Guards that would vanish. unreadableGuard keeps a fail_closed entry the
+// reader cannot read as a guard of its event. Three shapes drop entries
+// whole, with no event to guard: entries under a name that is no event
+// (pre_tool_cal:, PreToolUs), a hooks: that is no mapping (a list, a
+// string), and a repository's entries past MaxProjectEntries. Each was a
+// warning, and a guard its author asked to fail closed was gone.
+//
+// When what such a shape drops asks to fail closed, the file does not
+// load (Config.loadErr), as a file with any other mistake that loses a
+// guard: the user's own config fails Load, and the caller refuses every
+// gating event (RefusalFor); a repository's file is Unloaded, refused
+// while that repository may run hooks. Guessing the event a misspelt name
+// meant would guard the wrong calls when the guess is wrong; refusing
+// every gating event is safe whatever was meant, and the refusal names
+// the file, the line and the fix. Without fail_closed the shapes stay
+// warnings, as before (docs/config.md, "Guards that cannot be placed").
+
+// guardVanishes makes the file being read one that does not load: what
+// it drops whole asks to fail closed (failClosedAt); problem says where
+// and why it is dropped, fix what to do. It is the one place that decides
+// so; the first such problem is the file's.
+func (cfg *Config) guardVanishes(line int, problem, fix string) {
+	if cfg.loadErr == nil {
+		cfg.loadErr = &ConfigError{Path: cfg.Path, Line: line, Err: errors.New(problem + ": " + fix)}
+	}
+}
+
+// noEventGuard is guardVanishes for the hooks written under name, which
+// is no event; names are the event names the file may use (nil: Hermes'
+// and Claude Code's), for a did-you-mean.
+func (cfg *Config) noEventGuard(v any, line int, name string, names []string) {
+	if found, _ := cfg.failClosedAt(v); !found {
+		return
+	}
+	// The name is the file's: bounded, and escaped here, since the
+	// refusal reaches the model and the agent's screen as well as ours.
+	shown := termsafe.Escape(textutil.Truncate(name, maxShown))
+	problem := "hooks." + shown + " holds a fail_closed guard, but '" + shown + "' is no event"
+	if s := ""; len(name) <= maxSuggestedName {
+		if s = suggestEvent(name, names); s != "" {
+			problem += " (did you mean '" + s + "'?)"
+		}
+	}
+	cfg.guardVanishes(line, problem, "fix the name")
+}
+
+// suggestEvent is the event name among names (nil: Hermes' and Claude
+// Code's) closest to name, "" when none is close.
+func suggestEvent(name string, names []string) string {
+	if names == nil {
+		return protocol.SuggestEvent(name)
+	}
+	return suggest.Closest(name, names)
+}
+
+// agentEventNames are the event names a's hook file may use, for a
+// did-you-mean: nil (Hermes' and Claude Code's) when its Source reads
+// names of its own (Claude Code's settings take a Hermes name too).
+func agentEventNames(a *agents.Agent) []string {
+	if a.Source.Event != nil {
+		return nil
+	}
+	names := make([]string, 0, len(a.Events))
+	for n := range a.Events {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// notMappingGuard is guardVanishes for a hooks: block that is no mapping.
+// Written as text (a block scalar of pasted YAML, an escaped JSON object),
+// it counts when the text spells a fail_closed key: it is no less a guard
+// its author meant.
+func (cfg *Config) notMappingGuard(v any, line int) {
+	kind := "value"
+	switch x := v.(type) {
+	case []any:
+		kind = "list"
+	case string:
+		kind = "string"
+	case *yaml.Node:
+		if x.Kind == yaml.SequenceNode {
+			kind = "list"
+		} else if x.Kind == yaml.ScalarNode && x.Tag == "!!str" {
+			kind = "string"
+		}
+	}
+	n, isNode := v.(*yaml.Node)
+	text, isText := v.(string)
+	if isNode && n.Kind == yaml.ScalarNode {
+		text, isText = n.Value, true
+	}
+	if found, _ := cfg.failClosedAt(v); !found && !(isText && spellsFailClosed(text)) {
+		return
+	}
+	problem := "hooks: is a " + kind + ", not a mapping of event names, and holds a fail_closed guard no event can run"
+	cfg.guardVanishes(line, problem, "write hooks: as event names, each with its list of hooks")
+}
+
+// pastCapGuard is guardVanishes for what a file past its cap leaves
+// unread (admit): rest, from the entry at where (its line) on. A caller
+// passes the rest of its list, and of the lists after it that it will not
+// visit; where it visits a list again only to stop at its first entry,
+// the list's own node (an alias's anchor, however many name it, is walked
+// once: failClosedAt).
+func (cfg *Config) pastCapGuard(line int, where string, rest ...any) {
+	found, at := cfg.failClosedAt(rest)
+	if !found {
+		return
+	}
+	if at > 0 {
+		line = at
+	}
+	// where holds an event name of the file's: bounded and escaped.
+	where = termsafe.Escape(textutil.Truncate(where, 2*maxShown))
+	problem := fmt.Sprintf("declares more than %d hooks, and one from %s on asks to fail closed: a guard past the cap cannot be trusted to run", cfg.limit.max, where)
+	cfg.guardVanishes(line, problem, fmt.Sprintf("keep the file's hooks to %d at most", cfg.limit.max))
+}
+
+// failClosedAt reports whether v holds, anywhere in it, a hook that asks
+// to fail closed: a mapping with fail_closed or failClosed true or
+// onFailure: block (as parseFailClosed reads them), or an *Entry that
+// fails closed; line is that mapping's (0: not known, in JSON). v is a
+// *yaml.Node, a decoded JSON value, an *Entry, or a list of those. It is
+// false once the file does not load (there is nothing left to decide).
+// Each anchored YAML node is visited once per file, however many aliases
+// name it: one visited before held no such hook (else the file would not
+// load), so neither an alias bomb nor thousands of entries naming one big
+// anchor (- *big) cost more than the file's size.
+func (cfg *Config) failClosedAt(v any) (found bool, line int) {
+	if cfg.loadErr != nil {
+		return false, 0
+	}
+	if cfg.failClosedSeen == nil {
+		cfg.failClosedSeen = map[*yaml.Node]bool{}
+	}
+	seen := cfg.failClosedSeen
+	stack := []any{v}
+	for len(stack) > 0 {
+		top := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		cfg.failClosedVisits++
+		switch x := top.(type) {
+		case *yaml.Node:
+			if x == nil || seen[x] {
+				continue
+			}
+			if x.Anchor != "" {
+				// Only an anchored node can be reached twice (by its
+				// aliases); every other one has one parent.
+				seen[x] = true
+			}
+			if x.Kind == yaml.AliasNode {
+				stack = append(stack, x.Alias)
+				continue
+			}
+			if x.Kind == yaml.MappingNode && yamlAsks(x) {
+				return true, x.Line
+			}
+			for _, c := range x.Content {
+				stack = append(stack, c)
+			}
+		case []*yaml.Node:
+			for _, c := range x {
+				stack = append(stack, c)
+			}
+		case *Entry:
+			if x != nil && x.FailClosed {
+				return true, 0
+			}
+		case map[string]any:
+			b1, _ := x["fail_closed"].(bool)
+			b2, _ := x["failClosed"].(bool)
+			if s, _ := x["onFailure"].(string); b1 || b2 || isBlock(s) {
+				return true, 0
+			}
+			for _, c := range x {
+				stack = append(stack, c)
+			}
+		case []any:
+			stack = append(stack, x...)
+		}
+	}
+	return false, 0
+}
+
+// yamlAsks reports whether the mapping n asks to fail closed itself.
+func yamlAsks(n *yaml.Node) bool {
+	for _, key := range []string{"fail_closed", "failClosed"} {
+		if v := pyyaml.MappingGet(n, key); v != nil {
+			if b, ok := pyyaml.Bool(pyyaml.Deref(v)); ok && b {
+				return true
+			}
+		}
+	}
+	f := pyyaml.MappingGet(n, "onFailure")
+	return f != nil && isBlock(pyyaml.Deref(f).Value)
+}
+
+func isBlock(s string) bool { return strings.EqualFold(strings.TrimSpace(s), "block") }
+
+// spellsFailClosed: text that names a fail_closed key.
+func spellsFailClosed(s string) bool {
+	return slices.ContainsFunc([]string{"fail_closed", "failClosed"}, func(k string) bool { return strings.Contains(s, k) })
+}

@@ -1,0 +1,226 @@
+package hookconfig
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+)
+
+// manyEntries is a repository's hooks file of n pre_tool_call entries,
+// the last one's fail_closed set to last.
+func manyEntries(n int, last string) string {
+	var b strings.Builder
+	b.WriteString("hooks:\n  pre_tool_call:\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "    - command: ./h%d.sh\n", i)
+	}
+	if last != "" {
+		b.WriteString("      " + last + "\n")
+	}
+	return b.String()
+}
+
+// TestVanishingGuardYAML: a fail_closed entry a YAML file would drop whole
+// (under a name that is no event, in a hooks: that is no mapping, past a
+// repository's cap) makes the file one that does not load, at the line of
+// what was dropped; the same file without fail_closed loads with its
+// warning, as before.
+func TestVanishingGuardYAML(t *testing.T) {
+	cases := []struct {
+		name, yaml string
+		limit      int
+		line       int    // 0: it loads
+		want       string // in the error
+	}{
+		{"misspelt hermes event", "hooks:\n  pre_tool_cal:\n    - command: /bin/false\n      fail_closed: true\n", 0, 2,
+			"hooks.pre_tool_cal holds a fail_closed guard, but 'pre_tool_cal' is no event (did you mean 'pre_tool_call'?): fix the name"},
+		{"misspelt claude event", "hooks:\n  PreToolUs:\n    - matcher: Bash\n      hooks:\n        - {type: command, command: /bin/false, fail_closed: true}\n", 0, 2,
+			"'PreToolUs' is no event (did you mean 'PreToolUse'?)"},
+		{"misspelt, onFailure block", "hooks:\n  pre_tool_cal:\n    - command: /bin/false\n      onFailure: block\n", 0, 2, "is no event"},
+		{"misspelt, aliased guard", "g: &g {command: /bin/false, fail_closed: true}\nhooks:\n  pre_tool_cal: [*g]\n", 0, 3, "is no event"},
+		{"misspelt, no close name", "hooks:\n  zzzz:\n    - command: /bin/false\n      fail_closed: true\n", 0, 2,
+			"hooks.zzzz holds a fail_closed guard, but 'zzzz' is no event: fix the name"},
+		{"misspelt, repository's", "hooks:\n  pre_tool_cal:\n    - command: ./g.sh\n      fail_closed: true\n", MaxProjectEntries, 2, "is no event"},
+		{"misspelt without fail_closed", "hooks:\n  pre_tool_cal:\n    - command: /bin/false\n", 0, 0, ""},
+		{"misspelt, fail_closed false", "hooks:\n  pre_tool_cal:\n    - command: /bin/false\n      fail_closed: false\n", 0, 0, ""},
+		{"hooks a list", "hooks:\n  - pre_tool_call:\n      - command: /bin/false\n        fail_closed: true\n", 0, 2,
+			"hooks: is a list, not a mapping of event names, and holds a fail_closed guard"},
+		{"hooks a string", "hooks: \"pre_tool_call: [{command: /bin/false, fail_closed: true}]\"\n", 0, 1,
+			"hooks: is a string, not a mapping of event names, and holds a fail_closed guard"},
+		{"hooks a list, repository's", "hooks:\n  - command: ./g.sh\n    failClosed: true\n", MaxProjectEntries, 2, "holds a fail_closed guard"},
+		{"hooks a list without fail_closed", "hooks:\n  - command: /bin/false\n", 0, 0, ""},
+		{"past the cap", manyEntries(MaxProjectEntries+1, "fail_closed: true"), MaxProjectEntries, 2 + MaxProjectEntries + 1,
+			"declares more than 256 hooks, and one from hooks.pre_tool_call[256] on asks to fail closed: a guard past the cap cannot be trusted to run"},
+		{"past the cap, a later event", manyEntries(MaxProjectEntries+1, "") + "  post_tool_call:\n    - command: x\n      fail_closed: true\n",
+			MaxProjectEntries, 261, "one from hooks.pre_tool_call[256] on asks to fail closed"},
+		{"past the cap, a claude group", manyEntries(MaxProjectEntries, "") + "  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - {type: command, command: x, fail_closed: true}\n",
+			MaxProjectEntries, 262, "one from hooks.PreToolUse[0].hooks[0] on asks to fail closed"},
+		{"past the cap, aliased groups", "g: &g\n  - {type: command, command: x}\n  - {type: command, command: y, onFailure: block}\nhooks:\n  PreToolUse:\n" +
+			strings.Repeat("    - {matcher: Bash, hooks: *g}\n", MaxProjectEntries), MaxProjectEntries, 3, "asks to fail closed"},
+		{"past the cap, none fail_closed", manyEntries(MaxProjectEntries+1, ""), MaxProjectEntries, 0, ""},
+		{"at the cap", manyEntries(MaxProjectEntries, "fail_closed: true"), MaxProjectEntries, 0, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := parseConfig([]byte(c.yaml), "/c.yaml", c.limit)
+			if c.line == 0 {
+				if err != nil {
+					t.Fatalf("want it to load, got %v", err)
+				}
+				return
+			}
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("want a ConfigError (the file does not load), got %v", err)
+			}
+			if ce.Line != c.line || ce.Path != "/c.yaml" || !strings.Contains(ce.Err.Error(), c.want) {
+				t.Fatalf("got %s:%d: %v\nwant line %d with %q", ce.Path, ce.Line, ce.Err, c.line, c.want)
+			}
+		})
+	}
+}
+
+// TestVanishingGuardJSON: the same in an agent's JSON hook file, in
+// Claude Code's shape and in a flat one (Cursor's).
+func TestVanishingGuardJSON(t *testing.T) {
+	many := func(n int, key string) string {
+		var hs []string
+		for i := 0; i < n; i++ {
+			hs = append(hs, fmt.Sprintf(`{"type":"command","command":"./h%d.sh"}`, i))
+		}
+		hs = append(hs, `{"type":"command","command":"./g.sh",`+key+`}`)
+		return `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[` + strings.Join(hs, ",") + `]}]}}`
+	}
+	cases := []struct {
+		agent, json string
+		limit       int
+		want        string // "": it loads
+	}{
+		{"claude", `{"hooks":{"PreToolUs":[{"hooks":[{"type":"command","command":"/bin/false","fail_closed":true}]}]}}`, 0,
+			"hooks.PreToolUs holds a fail_closed guard, but 'PreToolUs' is no event (did you mean 'PreToolUse'?): fix the name"},
+		{"claude", `{"hooks":{"PreToolUs":[{"hooks":[{"type":"command","command":"/bin/false"}]}]}}`, 0, ""},
+		{"claude", `{"hooks":[{"PreToolUse":[{"hooks":[{"type":"command","command":"/bin/false","fail_closed":true}]}]}]}`, 0,
+			"hooks: is a list, not a mapping of event names, and holds a fail_closed guard"},
+		{"claude", `{"hooks":"PreToolUse failClosed"}`, 0, "hooks: is a string"},
+		{"claude", `{"hooks":[]}`, 0, ""},
+		{"claude", many(MaxProjectEntries, `"fail_closed":true`), MaxProjectEntries, "on asks to fail closed: a guard past the cap cannot be trusted to run"},
+		{"claude", many(MaxProjectEntries, `"timeout":5`), MaxProjectEntries, ""},
+		{"cursor", `{"version":1,"hooks":{"beforeShellExecutio":[{"command":"/bin/false","failClosed":true}]}}`, 0,
+			"'beforeShellExecutio' is no event (did you mean 'beforeShellExecution'?)"},
+		{"cursor", `{"version":1,"hooks":[{"command":"/bin/false","failClosed":true}]}`, 0, "hooks: is a list"},
+		{"cursor", `{"version":1,"hooks":{"beforeShellExecutio":[{"command":"/bin/false"}]}}`, 0, ""},
+	}
+	for i, c := range cases {
+		t.Run(fmt.Sprint(i, c.agent), func(t *testing.T) {
+			a, _ := agents.Lookup(c.agent)
+			_, _, err := parseAgentFile(a, []byte(c.json), "/f.json", c.limit)
+			if c.want == "" {
+				if err != nil {
+					t.Fatalf("want it to load, got %v", err)
+				}
+				return
+			}
+			var ce *ConfigError
+			if !errors.As(err, &ce) || ce.Path != "/f.json" || !strings.Contains(ce.Err.Error(), c.want) {
+				t.Fatalf("got %v\nwant a ConfigError of /f.json with %q", err, c.want)
+			}
+		})
+	}
+}
+
+// BenchmarkPastCapAliases: a repository's file of 50,000 groups past the
+// cap, each naming one anchored list of 20,000 handlers: what is left
+// unread is asked whether it holds a guard once per node, not once per
+// group (which would be 10^9 visits).
+// go test -run XXX -bench BenchmarkPastCapAliases -benchmem ./hookconfig
+func BenchmarkPastCapAliases(b *testing.B) {
+	d := []byte(pastCapAliases(20_000, 50_000))
+	for b.Loop() {
+		if _, err := parseConfig(d, "/c.yaml", MaxProjectEntries); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func pastCapAliases(handlers, groups int) string {
+	var s strings.Builder
+	s.WriteString("big: &b [" + strings.Repeat("{type: command, command: x}, ", handlers) + "]\nhooks:\n  PreToolUse:\n")
+	s.WriteString(strings.Repeat("    - {hooks: *b}\n", groups))
+	return s.String()
+}
+
+// TestPastCapAliasesOnce: BenchmarkPastCapAliases' file loads, with the
+// cap's one warning, and each of its nodes is asked about once.
+func TestPastCapAliasesOnce(t *testing.T) {
+	cfg, err := parseConfig([]byte(pastCapAliases(2_000, 5_000)), "/c.yaml", MaxProjectEntries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Entries) != MaxProjectEntries {
+		t.Fatalf("%d entries, want %d", len(cfg.Entries), MaxProjectEntries)
+	}
+	// The list, its 2,000 handlers and their keys and values, and one
+	// look at the list per group: about 20,000, never 5,000 × 2,000.
+	if cfg.failClosedVisits > 100_000 {
+		t.Fatalf("%d visits", cfg.failClosedVisits)
+	}
+}
+
+// TestVanishingGuardHostileName: the name a repository writes is shown
+// escaped and bounded in the refusal (which reaches the model and the
+// agent's screen), and a megabyte of it costs no did-you-mean.
+func TestVanishingGuardHostileName(t *testing.T) {
+	// An explicit key (? …): YAML allows no longer implicit one.
+	for _, name := range []string{"\"pre_tool_cal\\e]0;pwn\\a\\r\"", strings.Repeat("p", 1<<20)} {
+		_, err := parseConfig([]byte("hooks:\n  ? "+name+"\n  : [{command: ./g.sh, fail_closed: true}]\n"), "/r/.hermes/hooks.yaml", MaxProjectEntries)
+		msg := RefusalOn(nil, err)
+		if !strings.Contains(msg, "is no event") || len(msg) > 2*maxShown+400 {
+			t.Fatalf("refusal of %d bytes: %.300q", len(msg), msg)
+		}
+		if strings.ContainsAny(msg, "\x1b\x07\r\n") {
+			t.Fatalf("unescaped: %q", msg)
+		}
+	}
+}
+
+// FuzzNoEventGuard: a fail_closed entry under any name either is read as
+// an entry of that name, or its file does not load: never dropped
+// behind a warning. ("<<" is YAML's merge key, not a name; the reserved
+// keys under hooks: are no events by design.)
+func FuzzNoEventGuard(f *testing.F) {
+	for _, s := range []string{"pre_tool_cal", "PreToolUs", "zzzz", "pre_tool_call", "Stop", "outbound", "hooks", "journal", "", "gateway:mesage"} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, name string, list bool) {
+		if name == "<<" || reservedHookKeys[name] {
+			return
+		}
+		entry := map[string]any{"command": "x", "fail_closed": true}
+		var hooks any = map[string]any{name: []any{entry}}
+		if list {
+			hooks = []any{map[string]any{name: []any{entry}}}
+		}
+		data, err := yaml.Marshal(map[string]any{"hooks": hooks})
+		if err != nil {
+			return
+		}
+		cfg, err := parseConfig(data, "/f.yaml", MaxProjectEntries)
+		if err != nil {
+			return
+		}
+		if list {
+			t.Fatalf("hooks: as a list with a guard loaded:\n%s", data)
+		}
+		for _, e := range cfg.Entries {
+			if e.DeclaredAs == name {
+				return
+			}
+		}
+		t.Fatalf("the guard under %q vanished:\n%s\nwarnings: %v", name, data, cfg.Warnings)
+	})
+}
