@@ -113,6 +113,12 @@ func (l *limited) wrap(c net.Conn) *limitedConn {
 	return lc
 }
 
+// attach makes hs serve l's connections under its rules: ConnState
+// (connState) keeps the set of connections l may close for room.
+func (l *limited) attach(hs *http.Server) {
+	hs.ConnState = l.connState
+}
+
 // connState is the http.Server's ConnState hook: it keeps the set of
 // connections a full Accept may close.
 func (l *limited) connState(c net.Conn, st http.ConnState) {

@@ -347,12 +347,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	ln = lim
 	hs := &http.Server{
 		Handler:           handler,
-		ConnState:         lim.connState,
 		BaseContext:       func(net.Listener) context.Context { return base },
 		ReadHeaderTimeout: s.opts.HeaderTimeout,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
+	lim.attach(hs)
 
 	defer s.startWatching()()
 

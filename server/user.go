@@ -371,12 +371,12 @@ func (u *User) Serve(ctx context.Context, ln net.Listener) error {
 	ln = lim
 	hs := &http.Server{
 		Handler:           handler,
-		ConnState:         lim.connState,
 		BaseContext:       func(net.Listener) context.Context { return base },
 		ReadHeaderTimeout: cmp.Or(max(u.base.HeaderTimeout, 0), DefaultHeaderTimeout),
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(u.log.Handler(), slog.LevelWarn),
 	}
+	lim.attach(hs)
 	u.log.Info("listening", "addr", addrString(ln.Addr()), "pid", os.Getpid(), "mode", "user",
 		"config", u.base.ConfigPath, "max_projects", u.maxProjects)
 	defer inBackground(u.flushSpool)()
