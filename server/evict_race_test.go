@@ -32,7 +32,6 @@ func TestEvictionNeverDropsARequestItRead(t *testing.T) {
 			ran.Add(1)
 			w.Write([]byte("ok"))
 		}),
-		ConnState:         lim.connState,
 		ReadHeaderTimeout: deadline,
 	}
 	// Two clients, one place: whichever waits in silence is looked at for
@@ -77,6 +76,7 @@ func TestEvictionNeverDropsARequestItRead(t *testing.T) {
 			}
 		},
 	}
+	lim.attach(hs)
 	go hs.Serve(lim)
 	defer hs.Close()
 	waitFor(t, "an eviction to look at a silent connection", func() bool { return raced.Load() != nil })
@@ -117,7 +117,8 @@ func TestEvictionWaitsForAClient(t *testing.T) {
 	lim := limitListener(ln, 1)
 	var looked atomic.Int32
 	lim.seams = &evictSeams{checked: func(*limitedConn) { looked.Add(1) }, decided: func(*limitedConn) {}, read: func(*limitedConn) {}}
-	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}), ConnState: lim.connState}
+	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})}
+	lim.attach(hs)
 	go hs.Serve(lim)
 	defer hs.Close()
 	c, err := net.Dial("tcp", ln.Addr().String())

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net"
 	"net/http"
 	"slices"
@@ -27,9 +28,11 @@ import (
 // has read a byte of its request: a connection's state (silent, heard,
 // evicted) changes by compare-and-swap, so its first bytes and its
 // eviction cannot both win. Bytes that arrive at a connection already
-// evicted are never handled (its Read fails): its client sees the
-// connection close before any answer and, as `hook` does, dispatches by
-// itself, and no hook ran on the server for it.
+// evicted are never handled (its Read fails, and a request that came
+// with the one before it, already in net/http's buffer, is refused before
+// its handler: attach): its client sees the connection close before any
+// answer and, as `hook` does, dispatches by itself, and no hook ran on the
+// server for it.
 func limitListener(l net.Listener, n int) *limited {
 	return &limited{Listener: l, sem: make(chan struct{}, n), done: make(chan struct{}),
 		waiting: map[*limitedConn]time.Time{}, woke: make(chan struct{}, 1)}
@@ -114,10 +117,32 @@ func (l *limited) wrap(c net.Conn) *limitedConn {
 }
 
 // attach makes hs serve l's connections under its rules: ConnState
-// (connState) keeps the set of connections l may close for room.
+// (connState) keeps the set of connections l may close for room, and a
+// request's connection is heard (hear) before its handler runs: a request
+// that arrived with the one before it (pipelined) is read from net/http's
+// buffer with no Read of its connection, which meanwhile went idle, and
+// silent, once the request before it was answered.
 func (l *limited) attach(hs *http.Server) {
 	hs.ConnState = l.connState
+	hs.ConnContext = func(ctx context.Context, c net.Conn) context.Context {
+		if lc, ok := c.(*limitedConn); ok {
+			ctx = context.WithValue(ctx, limitedConnKey{}, lc)
+		}
+		return ctx
+	}
+	next := hs.Handler
+	hs.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if lc, ok := r.Context().Value(limitedConnKey{}).(*limitedConn); ok && !lc.hear() {
+			// Closed for room: its client has seen the connection go
+			// unanswered and acts by itself; no hook may run for it.
+			// (ErrAbortHandler: no answer, and nothing logged.)
+			panic(http.ErrAbortHandler)
+		}
+		next.ServeHTTP(w, r)
+	})
 }
+
+type limitedConnKey struct{}
 
 // connState is the http.Server's ConnState hook: it keeps the set of
 // connections a full Accept may close.
@@ -217,7 +242,7 @@ type limitedConn struct {
 func (c *limitedConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
 	if n > 0 {
-		if !c.state.CompareAndSwap(connSilent, connHeard) && c.state.Load() == connEvicted {
+		if !c.hear() {
 			// Evicted while the bytes were on their way: the server
 			// must not act on a request it has given up.
 			return 0, net.ErrClosed
@@ -227,6 +252,12 @@ func (c *limitedConn) Read(p []byte) (int, error) {
 		}
 	}
 	return n, err
+}
+
+// hear notes that c's client has sent a request: from now on c is not
+// closed for room (until it waits again). False if it was closed first.
+func (c *limitedConn) hear() bool {
+	return c.state.CompareAndSwap(connSilent, connHeard) || c.state.Load() != connEvicted
 }
 
 func (c *limitedConn) Close() error {
