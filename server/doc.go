@@ -95,8 +95,13 @@
 // Bounds: a request's head must arrive within Options.HeaderTimeout (2 s;
 // else the connection is closed), its body within Options.BodyTimeout (else 408),
 // read before a dispatch slot is taken; at most Options.MaxConns
-// connections are open (Accept waits for one to close, clients wait in the
-// kernel's queue); session state lives in a sessions.Memory with
+// connections are open: at the cap, a new client is accepted and the
+// connection that has waited longest without a request (silent since it
+// connected, or idle between requests) is closed to make room for it, never
+// before a client is there and never once a byte of its request is read; only
+// when every connection is in a request is the new one held (one
+// connection over the cap) until one ends, further clients waiting in the
+// kernel's queue. Session state lives in a sessions.Memory with
 // a byte budget and idle expiry. A Unix socket has a lock file beside it
 // (PATH.lock, flock, held until the listener closes), so a second server
 // refuses to start on the same path even when the socket file was deleted.

@@ -31,8 +31,9 @@ import (
 // evicted are never handled (its Read fails, and a request that came
 // with the one before it, already in net/http's buffer, is refused before
 // its handler: attach): its client sees the connection close before any
-// answer and, as `hook` does, dispatches by itself, and no hook ran on the
-// server for it.
+// answer and, as `hook` does, dispatches by itself (the Node and Python
+// clients report ServerNotAnsweringError to their host), and no hook ran
+// on the server for it.
 func limitListener(l net.Listener, n int) *limited {
 	return &limited{Listener: l, sem: make(chan struct{}, n), done: make(chan struct{}),
 		waiting: map[*limitedConn]time.Time{}, woke: make(chan struct{}, 1)}

@@ -55,8 +55,9 @@ const (
 	// arrive, so a client that sends headers and then dribbles (or never
 	// sends) the body cannot hold a connection and a slot.
 	DefaultBodyTimeout = 30 * time.Second
-	// DefaultMaxConns bounds open connections; more wait in the kernel's
-	// accept queue.
+	// DefaultMaxConns bounds open connections: at the cap, the one that
+	// has waited longest without a request is closed for a new client
+	// (limitListener).
 	DefaultMaxConns = 256
 	// DefaultHeaderTimeout bounds how long a request's head (request line
 	// and headers) may take to arrive once the server waits for it. A
@@ -64,9 +65,11 @@ const (
 	// write of a few hundred bytes); a process that sends it a byte at a
 	// time is holding a connection, and at --max-conns everyone's place,
 	// so it gets 2 s, not the 10 s it used to. The bound never reaches a
-	// body (BodyTimeout does) nor a dispatch, and a client that is cut
-	// loses time, never a decision: `hook` dispatches by itself when its
-	// server does not answer (server.Forward's errors).
+	// body (BodyTimeout does) nor a dispatch, and no hook ran for a
+	// client that is cut: it sees its connection close unanswered, and,
+	// as `hook` does, dispatches by itself (server.Forward's errors), or,
+	// as the Node and Python clients do, reports ServerNotAnsweringError
+	// to its host.
 	DefaultHeaderTimeout = 2 * time.Second
 )
 
