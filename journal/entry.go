@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"math"
-	"strconv"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
@@ -183,12 +182,7 @@ const maxText = 4096
 
 // cutText is s cut to maxText bytes, not inside a UTF-8 character, and
 // saying how long it was.
-func cutText(s string) string {
-	if len(s) <= maxText {
-		return s
-	}
-	return textutil.CutBytes(s, maxText) + "… (" + strconv.Itoa(len(s)) + " bytes)"
-}
+func cutText(s string) string { return textutil.CutBytesSaying(s, maxText) }
 
 func effects(o *protocol.Outcome) []any {
 	var out []any

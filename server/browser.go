@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
 // A TCP port on loopback is reachable by every web page the user's browser
@@ -72,7 +74,7 @@ func refuseBrowser(r *http.Request, a *net.TCPAddr, allowed map[string]bool) (in
 	}
 	if !hostAllowed(r.Host, a, allowed) {
 		return http.StatusForbidden, apiError{
-			Error: "Host " + strconv.Quote(cut(r.Host)) + " is not this server's address " + net.JoinHostPort(a.IP.String(), strconv.Itoa(a.Port)),
+			Error: "Host " + strconv.Quote(textutil.CutBytesSaying(r.Host, maxEcho)) + " is not this server's address " + net.JoinHostPort(a.IP.String(), strconv.Itoa(a.Port)),
 			Hint:  "connect to the address serve listens on (or localhost:PORT when it is loopback)",
 		}
 	}
@@ -82,7 +84,7 @@ func refuseBrowser(r *http.Request, a *net.TCPAddr, allowed map[string]bool) (in
 	}
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 		return http.StatusUnsupportedMediaType, apiError{
-			Error: "Content-Type " + strconv.Quote(cut(ct)) + " refused: send the body as application/json",
+			Error: "Content-Type " + strconv.Quote(textutil.CutBytesSaying(ct, maxEcho)) + " refused: send the body as application/json",
 			Hint:  hint,
 		}
 	}

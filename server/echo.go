@@ -1,8 +1,6 @@
 package server
 
 import (
-	"strconv"
-
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
@@ -19,23 +17,9 @@ const (
 
 // echo is s, something a request names, as a message repeats it: cut to
 // maxEcho bytes (saying how long it was) and escaped for a terminal
-// (termsafe: whoever reads the reply or the log reads it there).
-func echo(s string) string { return termsafe.Escape(cut(s)) }
-
-// cut is s cut to maxEcho bytes, for a message that quotes it
-// (strconv.Quote escapes what echo would).
-func cut(s string) string {
-	if len(s) > maxEcho {
-		return textutil.CutBytes(s, maxEcho) + "… (" + strconv.Itoa(len(s)) + " bytes)"
-	}
-	return s
-}
-
-// boundError cuts an error message to maxError bytes: the conflicts name
-// the caller's query values, which echo does not cut one by one.
-func boundError(s string) string {
-	if len(s) > maxError {
-		return textutil.CutBytes(s, maxError) + "… (" + strconv.Itoa(len(s)) + " bytes)"
-	}
-	return s
-}
+// (termsafe: whoever reads the reply or the log reads it there). A message
+// that quotes it (strconv.Quote escapes what echo would) cuts it alone
+// (textutil.CutBytesSaying, maxEcho); a whole error message is cut to
+// maxError: the conflicts name the caller's query values, which echo does
+// not cut one by one.
+func echo(s string) string { return termsafe.Escape(textutil.CutBytesSaying(s, maxEcho)) }

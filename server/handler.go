@@ -17,6 +17,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/report"
@@ -70,7 +71,7 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 }
 
 func writeError(w http.ResponseWriter, status int, e apiError) {
-	e.Error = boundError(e.Error)
+	e.Error = textutil.CutBytesSaying(e.Error, maxError)
 	writeJSON(w, status, marshal(e))
 }
 
@@ -151,7 +152,7 @@ func (s *Server) handleDispatch(w http.ResponseWriter, r *http.Request) {
 
 // fail sends an error reply and notes it for the request line.
 func (l *dispatchLog) fail(w http.ResponseWriter, status int, e apiError) {
-	l.status, l.err = status, boundError(e.Error)
+	l.status, l.err = status, textutil.CutBytesSaying(e.Error, maxError)
 	writeError(w, status, e)
 }
 

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/sessions"
 )
 
@@ -335,7 +336,7 @@ func (u *User) route(w http.ResponseWriter, r *http.Request) {
 	if errors.As(err, &pe) {
 		status = pe.status
 	}
-	u.log.Info("request refused", "path", echo(r.URL.Path), "status", status, "error", boundError(err.Error()))
+	u.log.Info("request refused", "path", echo(r.URL.Path), "status", status, "error", textutil.CutBytesSaying(err.Error(), maxError))
 	writeError(w, status, apiError{Error: err.Error()})
 }
 

@@ -3,7 +3,10 @@
 // never splits a character. Pure.
 package textutil
 
-import "unicode/utf8"
+import (
+	"strconv"
+	"unicode/utf8"
+)
 
 // CutRunes keeps the first n code points of s.
 func CutRunes(s string, n int) string {
@@ -40,4 +43,14 @@ func CutBytes(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// CutBytesSaying is s cut as CutBytes cuts it, saying how long it was
+// ("… (N bytes)") when it was cut: for a message or a record that repeats
+// text someone else chose, so a reader knows it is not all there.
+func CutBytesSaying(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return CutBytes(s, n) + "… (" + strconv.Itoa(len(s)) + " bytes)"
 }

@@ -54,3 +54,20 @@ func TestCutBytes(t *testing.T) {
 		}
 	}
 }
+
+// CutBytesSaying cuts as CutBytes does and says how long s was, only
+// when it cut.
+func TestCutBytesSaying(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"abc", 3, "abc"}, {"", 0, ""}, {"abcd", 3, "abc… (4 bytes)"}, {"abc", 0, "… (3 bytes)"},
+		{"a€b", 2, "a… (5 bytes)"}, {"a€b", 4, "a€… (5 bytes)"}, {"a€", 4, "a€"},
+	} {
+		if got := CutBytesSaying(c.s, c.n); got != c.want {
+			t.Errorf("CutBytesSaying(%q, %d) = %q, want %q", c.s, c.n, got, c.want)
+		}
+	}
+}
