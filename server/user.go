@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/sessions"
 )
@@ -171,7 +172,7 @@ func verifyProjectDir(d string) error {
 		afterProjectLstat(d)
 	}
 	// Not os.Open: what is at d now may not be what Lstat saw.
-	f, err := openDir(d)
+	f, err := fsutil.OpenDir(d)
 	if err == nil {
 		_, err = f.Readdirnames(1)
 		f.Close()

@@ -7,6 +7,9 @@ import "os"
 // OpenNoBlock opens path for reading (no FIFOs to fear here).
 func OpenNoBlock(path string) (*os.File, error) { return os.Open(path) }
 
+// OpenDir opens path for listing (no FIFOs to fear here).
+func OpenDir(path string) (*os.File, error) { return os.Open(path) }
+
 // OpenLockFile opens (creating, mode 0600) a lock file for appending.
 func OpenLockFile(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)

@@ -14,6 +14,15 @@ func OpenNoBlock(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 }
 
+// OpenDir opens path for listing, and only if it is a directory now: a
+// FIFO, device or symlink put at path since the caller looked is refused
+// at once (O_DIRECTORY: ENOTDIR; O_NOFOLLOW: ELOOP) instead of followed or
+// opened, and O_NONBLOCK keeps even the open itself from waiting (a FIFO's
+// open for reading waits for a writer, for ever if none comes).
+func OpenDir(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+}
+
 // OpenLockFile opens (creating, mode 0600) a lock file for appending
 // without blocking: a FIFO planted at its name would otherwise hold up the
 // open itself.

@@ -22,6 +22,10 @@ func OpenNoBlock(path string) (*os.File, error) {
 	return openShared(path, windows.GENERIC_READ, windows.OPEN_EXISTING, windows.FILE_FLAG_BACKUP_SEMANTICS)
 }
 
+// OpenDir opens path for listing. Windows has no FIFO a directory could be
+// swapped for.
+func OpenDir(path string) (*os.File, error) { return os.Open(path) }
+
 // OpenLockFile opens (creating) a lock file for locking with LockFileEx,
 // which needs read or write access.
 func OpenLockFile(path string) (*os.File, error) {
