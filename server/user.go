@@ -1,7 +1,6 @@
 package server
 
 import (
-	"cmp"
 	"container/list"
 	"context"
 	"errors"
@@ -97,6 +96,9 @@ func NewUser(opts Options, maxProjects int) (*User, error) {
 	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.HeaderTimeout <= 0 {
+		opts.HeaderTimeout = DefaultHeaderTimeout
 	}
 	if opts.Sessions == nil {
 		opts.Sessions = sessions.NewMemory()
@@ -374,7 +376,7 @@ func (u *User) Serve(ctx context.Context, ln net.Listener) error {
 	hs := &http.Server{
 		Handler:           handler,
 		BaseContext:       func(net.Listener) context.Context { return base },
-		ReadHeaderTimeout: cmp.Or(max(u.base.HeaderTimeout, 0), DefaultHeaderTimeout),
+		ReadHeaderTimeout: u.base.HeaderTimeout,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(u.log.Handler(), slog.LevelWarn),
 	}
