@@ -100,6 +100,9 @@ func NewUser(opts Options, maxProjects int) (*User, error) {
 	if opts.HeaderTimeout <= 0 {
 		opts.HeaderTimeout = DefaultHeaderTimeout
 	}
+	if opts.MaxConns <= 0 {
+		opts.MaxConns = DefaultMaxConns
+	}
 	if opts.Sessions == nil {
 		opts.Sessions = sessions.NewMemory()
 	}
@@ -371,7 +374,7 @@ func (u *User) Serve(ctx context.Context, ln net.Listener) error {
 	base, cancelBase := context.WithCancelCause(context.Background())
 	defer cancelBase(nil)
 	handler := tokenGuard(ln, u.log, u.Handler())
-	lim := limitListener(ln, max(u.base.MaxConns, DefaultMaxConns))
+	lim := limitListener(ln, u.base.MaxConns)
 	ln = lim
 	hs := &http.Server{
 		Handler:           handler,
