@@ -186,6 +186,7 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 		return c
 	}
 	var trust []byte
+	var overruled bool
 	if tf := in.Agent.TrustFile(filepath.ToSlash(o.Home), os.Getenv); tf != "" && o.Home != "" {
 		c.TrustFile = filepath.FromSlash(tf)
 		trust, _ = os.ReadFile(c.TrustFile)
@@ -202,7 +203,7 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 			}
 		}
 	}
-	c.SwitchedOff = switchCheck(in, o, trust)
+	c.SwitchedOff, overruled = switchCheck(in, o, trust)
 	entryOff := in.Agent.EntriesOff(trust)
 	proved := map[[3]string]FireCheck{} // an entry repeated is proved once
 	for _, e := range entries {
@@ -226,7 +227,7 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 			if e.Script != "" {
 				fc.Command = e.Script
 			}
-		case e.Off != "":
+		case e.Off != "" && !overruled:
 			fc.Status, fc.Detail = FireOff, e.Off+": "+in.Agent.Title+" does not run this entry, so doctor does not either (a setting of the file, not of hermes-hooks: take it out to have the guard back)"
 		case entryOff(filepath.ToSlash(in.Path), e.FileEntry) != "":
 			fc.Status, fc.Detail = FireOff, entryOff(filepath.ToSlash(in.Path), e.FileEntry)+" in "+c.TrustFile+": "+in.Agent.Title+

@@ -38,10 +38,15 @@ type SwitchCheck struct {
 // switchCheck reads in's agent's switch files that apply to in: the user's,
 // and the project's where in's hooks run (in.Root; for a user file, the
 // project around doctor, o.Project). trust is the agent's trust file.
-func switchCheck(in install.Installed, o ProbeOptions, trust []byte) *SwitchCheck {
+//
+// overruled: in is itself one of those files and its own switch does not
+// decide (a file of higher precedence sets the switch, either way), so its
+// entries' own "off" (install.Entry.Off, read from in alone) is not the
+// agent's: the user's settings true under a project's false still run.
+func switchCheck(in install.Installed, o ProbeOptions, trust []byte) (c *SwitchCheck, overruled bool) {
 	files := in.Agent.SwitchFiles()
 	if len(files) == 0 || o.Home == "" {
-		return nil
+		return nil, false
 	}
 	project := in.Root
 	if in.User {
@@ -67,18 +72,22 @@ func switchCheck(in install.Installed, o ProbeOptions, trust []byte) *SwitchChec
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
-			return &SwitchCheck{File: shownSwitchFile(f, paths[i]), Project: !f.User, Error: err.Error()}
+			return &SwitchCheck{File: shownSwitchFile(f, paths[i]), Project: !f.User, Error: err.Error()}, false
 		default:
 			contents[i] = data
 		}
 	}
+	own := slices.ContainsFunc(paths, func(p string) bool { return samePath(p, in.Path) })
 	off, ok := in.Agent.Switches(contents)
-	if !ok || samePath(paths[off.File], in.Path) {
-		// The installed file's own switch is its entries' (FireOff).
-		return nil
+	if !ok {
+		return nil, own
+	}
+	if samePath(paths[off.File], in.Path) {
+		// The installed file's own switch decides: its entries' (FireOff).
+		return nil, false
 	}
 	f := files[off.File]
-	return &SwitchCheck{File: shownSwitchFile(f, paths[off.File]), Project: !f.User, Setting: off.Setting, Fix: off.Fix}
+	return &SwitchCheck{File: shownSwitchFile(f, paths[off.File]), Project: !f.User, Setting: off.Setting, Fix: off.Fix}, own
 }
 
 // shownSwitchFile is how doctor names a switch file: a project's by its
@@ -115,7 +124,8 @@ func SwitchedOff(in install.Installed, home, project string) *SwitchCheck {
 	if tf := in.Agent.TrustFile(filepath.ToSlash(home), os.Getenv); tf != "" && home != "" {
 		trust, _ = fsutil.ReadRegular(filepath.FromSlash(tf), "", maxSwitchFile)
 	}
-	return switchCheck(in, ProbeOptions{Home: home, Project: project}, trust)
+	c, _ := switchCheck(in, ProbeOptions{Home: home, Project: project}, trust)
+	return c
 }
 
 // SwitchLine is the line doctor and install print for c, escaped.
