@@ -185,11 +185,11 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 		c.Error = err.Error()
 		return c
 	}
-	var trust []byte
-	var overruled bool
-	if tf := in.Agent.TrustFile(filepath.ToSlash(o.Home), os.Getenv); tf != "" && o.Home != "" {
-		c.TrustFile = filepath.FromSlash(tf)
-		trust, _ = os.ReadFile(c.TrustFile)
+	var t trustRead
+	t.file, t.data, t.err = readTrust(in.Agent, o.Home)
+	trust := t.data
+	if t.file != "" {
+		c.TrustFile = t.file
 		// The agent keeps its trust in a folder it makes when it first
 		// runs (~/.codex, ~/.gemini, ~/.copilot, or where CODEX_HOME or
 		// COPILOT_HOME points): without that folder the agent was never
@@ -203,7 +203,8 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 			}
 		}
 	}
-	c.SwitchedOff, overruled = switchCheck(in, o, trust)
+	var overruled bool
+	c.SwitchedOff, overruled = switchCheck(in, o, t)
 	entryOff := in.Agent.EntriesOff(trust)
 	proved := map[[3]string]FireCheck{} // an entry repeated is proved once
 	for _, e := range entries {

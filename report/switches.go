@@ -43,7 +43,7 @@ type SwitchCheck struct {
 // decide (a file of higher precedence sets the switch, either way), so its
 // entries' own "off" (install.Entry.Off, read from in alone) is not the
 // agent's: the user's settings true under a project's false still run.
-func switchCheck(in install.Installed, o ProbeOptions, trust []byte) (c *SwitchCheck, overruled bool) {
+func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *SwitchCheck, overruled bool) {
 	files := in.Agent.SwitchFiles()
 	if len(files) == 0 || o.Home == "" {
 		return nil, false
@@ -55,7 +55,7 @@ func switchCheck(in install.Installed, o ProbeOptions, trust []byte) (c *SwitchC
 	contents := make([][]byte, len(files))
 	paths := make([]string, len(files))
 	for i, f := range files {
-		if !f.User && (project == "" || f.IfTrusted && !in.Agent.Trusted(trust, filepath.ToSlash(project))) {
+		if !f.User && (project == "" || f.IfTrusted && !in.Agent.Trusted(trust.data, filepath.ToSlash(project))) {
 			continue
 		}
 		paths[i] = filepath.FromSlash(f.SwitchPath(filepath.ToSlash(o.Home), filepath.ToSlash(project), os.Getenv))
@@ -68,7 +68,13 @@ func switchCheck(in install.Installed, o ProbeOptions, trust []byte) (c *SwitchC
 			// out of it (to a device, another user's file) is not followed.
 			within = project
 		}
-		data, err := fsutil.ReadRegular(paths[i], within, maxSwitchFile)
+		var data []byte
+		var err error
+		if f.User && samePath(paths[i], trust.file) {
+			data, err = trust.data, trust.err // Codex's config.toml, read once
+		} else {
+			data, err = fsutil.ReadRegular(paths[i], within, maxSwitchFile)
+		}
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
@@ -120,12 +126,31 @@ func switchLine(c *SwitchCheck) string {
 // user's home folder; project the project around install, for in a user
 // file.
 func SwitchedOff(in install.Installed, home, project string) *SwitchCheck {
-	var trust []byte
-	if tf := in.Agent.TrustFile(filepath.ToSlash(home), os.Getenv); tf != "" && home != "" {
-		trust, _ = fsutil.ReadRegular(filepath.FromSlash(tf), "", maxSwitchFile)
-	}
-	c, _ := switchCheck(in, ProbeOptions{Home: home, Project: project}, trust)
+	var t trustRead
+	t.file, t.data, t.err = readTrust(in.Agent, home)
+	c, _ := switchCheck(in, ProbeOptions{Home: home, Project: project}, t)
 	return c
+}
+
+// trustRead is the agent's trust file as readTrust read it.
+type trustRead struct {
+	file string
+	data []byte
+	err  error
+}
+
+// readTrust reads a's trust file (agents.Agent.TrustFile; file "" when a
+// has none or home is unknown) as a regular file of at most maxSwitchFile
+// bytes: CODEX_HOME or COPILOT_HOME can put it anywhere, and a FIFO there
+// held doctor for ever, a huge file was read whole.
+func readTrust(a *agents.Agent, home string) (file string, data []byte, err error) {
+	tf := a.TrustFile(filepath.ToSlash(home), os.Getenv)
+	if tf == "" || home == "" {
+		return "", nil, nil
+	}
+	file = filepath.FromSlash(tf)
+	data, err = fsutil.ReadRegular(file, "", maxSwitchFile)
+	return file, data, err
 }
 
 // SwitchLine is the line doctor and install print for c, escaped.
