@@ -109,8 +109,8 @@ func samePath(a, b string) bool {
 	return a != "" && filepath.Clean(a) == filepath.Clean(b)
 }
 
-// switchLine is doctor's line for c.
-func switchLine(c *SwitchCheck) string {
+// SwitchLine is the line doctor and install print for c, escaped.
+func SwitchLine(c *SwitchCheck) string {
 	where := show(c.File)
 	if c.Project {
 		where = "this project's " + where
@@ -152,6 +152,3 @@ func readTrust(a *agents.Agent, home string) (file string, data []byte, err erro
 	data, err = fsutil.ReadRegular(file, "", maxSwitchFile)
 	return file, data, err
 }
-
-// SwitchLine is the line doctor and install print for c, escaped.
-func SwitchLine(c *SwitchCheck) string { return switchLine(c) }
