@@ -222,6 +222,7 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 		if ev, ok := in.Agent.Canonical(e.Event); ok {
 			fc.Gating = ev.Gating()
 		}
+		userOff := entryOff(filepath.ToSlash(in.Path), e.FileEntry)
 		switch {
 		case !e.Own(in.Agent.Name):
 			fc.Status, fc.Detail = FireNotOurs, "not a hermes-hooks entry, not run"
@@ -230,8 +231,8 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 			}
 		case e.Off != "" && !overruled:
 			fc.Status, fc.Detail = FireOff, e.Off+": "+in.Agent.Title+" does not run this entry, so doctor does not either (a setting of the file, not of hermes-hooks: take it out to have the guard back)"
-		case entryOff(filepath.ToSlash(in.Path), e.FileEntry) != "":
-			fc.Status, fc.Detail = FireOff, entryOff(filepath.ToSlash(in.Path), e.FileEntry)+" in "+c.TrustFile+": "+in.Agent.Title+
+		case userOff != "":
+			fc.Status, fc.Detail = FireOff, userOff+" in "+c.TrustFile+": "+in.Agent.Title+
 				" does not run this entry, so doctor does not either (your own setting: turn the hook on again in its /hooks, or take that line out)"
 		case !knows(in.Agent, version, e.Event):
 			_, since := in.Agent.KnowsEvent(version, e.Event)
