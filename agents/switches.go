@@ -3,7 +3,6 @@ package agents
 import (
 	"encoding/json"
 	"path"
-	"strconv"
 
 	"github.com/pelletier/go-toml/v2"
 )
@@ -101,12 +100,7 @@ func (f SwitchFile) SwitchPath(home, project string, getenv func(string) string)
 	if !f.User {
 		return path.Join(project, f.Path)
 	}
-	if f.HomeEnv != "" {
-		if dir := getenv(f.HomeEnv); dir != "" {
-			return path.Join(dir, path.Base(f.Path))
-		}
-	}
-	return path.Join(home, f.Path)
+	return homeFile(home, f.Path, f.HomeEnv, getenv)
 }
 
 // Switches reads contents, the data of a.SwitchFiles() in their order (nil
@@ -198,7 +192,7 @@ func (a *Agent) EntriesOff(data []byte) func(file string, e FileEntry) string {
 		return none
 	}
 	return func(file string, e FileEntry) string {
-		key := file + ":" + snake(e.Event) + ":" + strconv.Itoa(e.Group) + ":" + strconv.Itoa(e.Handler)
+		key := codexStateKey(file, e)
 		state, _ := doc.Hooks.State[key].(map[string]any)
 		if on, isBool := state["enabled"].(bool); isBool && !on {
 			return `[hooks.state."` + key + `"] enabled = false`

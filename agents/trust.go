@@ -43,12 +43,20 @@ func (a *Agent) TrustFile(home string, getenv func(string) string) string {
 	if !ok {
 		return ""
 	}
-	if r.homeEnv != "" {
-		if dir := getenv(r.homeEnv); dir != "" {
-			return path.Join(dir, path.Base(r.file))
+	return homeFile(home, r.file, r.homeEnv, getenv)
+}
+
+// homeFile is rel (slash-separated, under the user's home folder) where
+// the agent reads it: in the folder env names (getenv reads it) when set,
+// which stands for rel's first element (CODEX_HOME for ~/.codex), else
+// under home.
+func homeFile(home, rel, env string, getenv func(string) string) string {
+	if env != "" {
+		if dir := getenv(env); dir != "" {
+			return path.Join(dir, path.Base(rel))
 		}
 	}
-	return path.Join(home, r.file)
+	return path.Join(home, rel)
 }
 
 // Trusted reports whether data, a's TrustFile, trusts the project folder
@@ -158,7 +166,7 @@ func (a *Agent) Reviewed(data []byte, file string, e FileEntry) (reviewed, asks 
 	if a.Name != "codex" {
 		return false, false
 	}
-	key := file + ":" + snake(e.Event) + ":" + strconv.Itoa(e.Group) + ":" + strconv.Itoa(e.Handler)
+	key := codexStateKey(file, e)
 	for _, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimSpace(line)
 		if m := codexStateHeader().FindStringSubmatch(line); m != nil && unquoteTOML(m[1]) == key {
@@ -166,6 +174,13 @@ func (a *Agent) Reviewed(data []byte, file string, e FileEntry) (reviewed, asks 
 		}
 	}
 	return false, true
+}
+
+// codexStateKey is the key of Codex's [hooks.state."KEY"] table for entry
+// e of the hook file at file (absolute, slash-separated):
+// FILE:EVENT_SNAKE:GROUP:HANDLER.
+func codexStateKey(file string, e FileEntry) string {
+	return file + ":" + snake(e.Event) + ":" + strconv.Itoa(e.Group) + ":" + strconv.Itoa(e.Handler)
 }
 
 // codexStateHeader is a TOML table header [hooks.state."KEY"].

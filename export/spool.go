@@ -60,19 +60,32 @@ func (s Spool) Append(line []byte) error {
 		return err
 	}
 	defer f.Close()
+	dropped, err := s.appendLocked(f, line)
+	if dropped {
+		// Counted after the spool's lock is let go: the count may wait
+		// up to droppedLockWait for another process, and every other
+		// one-shot process would wait that long on the spool (past its
+		// spoolLockWait, so dropping its record too).
+		s.addDropped(1)
+	}
+	return err
+}
+
+// appendLocked writes line to f, the live spool, under its lock, and
+// reports whether the record was dropped (the lock not had, or the spool
+// full).
+func (s Spool) appendLocked(f *os.File, line []byte) (dropped bool, err error) {
 	unlock, err := fsutil.FlockWithin(f, spoolLockWait)
 	if err != nil {
-		s.addDropped(1)
-		return err
+		return true, err
 	}
 	defer unlock()
 	if fi, err := f.Stat(); err == nil && fi.Size()+int64(len(line)) > s.max() {
-		s.addDropped(1)
-		return fmt.Errorf("the export spool %s is full (%d bytes): the record was dropped", s.Dir, fi.Size())
+		return true, fmt.Errorf("the export spool %s is full (%d bytes): the record was dropped", s.Dir, fi.Size())
 	}
 	// One write: a line is never split, nor interleaved with another's.
 	_, err = f.Write(append(line[:len(line):len(line)], '\n'))
-	return err
+	return false, err
 }
 
 func (s Spool) max() int64 {

@@ -46,3 +46,21 @@ func TestSpoolDroppedFIFOAndLink(t *testing.T) {
 		t.Errorf("the count was written through a link: %q", b)
 	}
 }
+
+// Attack: a dangling link at the dropped file's name. A drop creates
+// nothing where it points (it did, then refused the file it had made: a
+// local process could have the user's rights make a file anywhere).
+func TestSpoolDroppedDanglingLink(t *testing.T) {
+	sp := Spool{Dir: t.TempDir()}
+	target := filepath.Join(t.TempDir(), "made-by-a-drop")
+	if err := os.Symlink(target, sp.droppedPath()); err != nil {
+		t.Fatal(err)
+	}
+	sp.addDropped(1)
+	if _, err := os.Lstat(target); !os.IsNotExist(err) {
+		t.Errorf("a drop created the target of a dangling link at its counter's name (%v)", err)
+	}
+	if got := sp.Dropped(); got != 0 {
+		t.Errorf("Dropped = %d through a link", got)
+	}
+}

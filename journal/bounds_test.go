@@ -112,7 +112,7 @@ func TestFollowPassesOverALineTooLong(t *testing.T) {
 			if !l.TooLong {
 				got <- len(l.Bytes)
 			}
-		})
+		}, nil)
 	}()
 	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {

@@ -24,7 +24,11 @@ import (
 // a rotated file's last line without its newline, and a line longer than
 // MaxLine as TooLong without its bytes. Lines are numbered per file; the
 // live file's keep the numbers they had when it is renamed by a rotation.
-func Follow(ctx context.Context, path string, emit func(Line)) error {
+//
+// caughtUp (when not nil) is called once, after the lines that were there
+// when Follow started were handed on, before any that came later: where
+// FollowCheck.CaughtUp judges the journal's end.
+func Follow(ctx context.Context, path string, emit func(Line), caughtUp func()) error {
 	f := openIfThere(path)
 	defer func() {
 		if f != nil {
@@ -89,6 +93,10 @@ func Follow(ctx context.Context, path string, emit func(Line)) error {
 	defer t.Stop()
 	for {
 		readMore()
+		if caughtUp != nil {
+			caughtUp()
+			caughtUp = nil
+		}
 		select {
 		case <-ctx.Done():
 			return nil

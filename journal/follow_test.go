@@ -11,8 +11,9 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
-// Follow hands on what is there, then every record appended later — across a
-// rotation — and returns once its context ends (what SIGINT does).
+// Follow hands on what is there, says it caught up, then hands on every
+// record appended later — across a rotation — and returns once its context
+// ends (what SIGINT does).
 func TestFollow(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j.jsonl")
 	w := newWriter(t, Options{Path: path, MaxBytes: 4096})
@@ -36,7 +37,7 @@ func TestFollow(t *testing.T) {
 				t.Errorf("emitted a line that is not a record: %+v", l)
 			}
 			seqs <- e.Seq
-		})
+		}, func() { seqs <- 0 })
 	}()
 	next := func(want int64) {
 		t.Helper()
@@ -52,6 +53,8 @@ func TestFollow(t *testing.T) {
 	for want := int64(1); want <= before; want++ {
 		next(want)
 	}
+	// Caught up (0) once, after what was there, before anything later.
+	next(0)
 	// Then each new record as it comes, across rotations of the 4 KiB
 	// file (one at a time: follow reads the file it had open to its end,
 	// then the new live one, so it sees every record as long as the file

@@ -10,10 +10,19 @@ import (
 // `log` does. Verify stops at the first break; FollowCheck goes on after
 // it, so that each break is reported once and the records that chain on
 // from it are not reported again. What only the journal's end can tell
-// (the head record names a record that is gone) is Verify's: a follower
-// never knows the end it reads is the last.
+// (the head record names a record that is gone) is checked once, at the
+// end of what was there when Follow started (CaughtUp): a follower never
+// knows a later end it reads is the last.
 type FollowCheck struct {
-	c chain
+	c    chain
+	path string
+	// headUnread: the head record could not be read (not a bad one: an
+	// error reading it), so the journal's end is not judged, as Verify,
+	// which fails then, does not.
+	headUnread bool
+	// broke: a break was found; the end is then not judged (Verify stops
+	// at its first break).
+	broke bool
 	// resync: the last line broke the chain and was no record; the next
 	// record is where the chain goes on from (a record replaced by junk
 	// is one break, not that and the gap after it).
@@ -21,14 +30,17 @@ type FollowCheck struct {
 }
 
 // NewFollowCheck starts checking the journal at path, whose head record
-// is read now (a rotation records where the files it began start, and
-// the first line Follow hands on is checked against that).
+// is read now, before Follow reads: a rotation records where the files it
+// began start, and the first line Follow hands on is checked against
+// that; and CaughtUp compares the end of Follow's first read with it (a
+// record appended meanwhile reads as one after the head, as Verify says).
 func NewFollowCheck(path string) *FollowCheck {
 	h, herr := readHead(path)
-	if herr != nil && !errors.Is(herr, errBadHead) {
-		h, herr = nil, nil // unreadable now: checked as a journal without one
+	unread := herr != nil && !errors.Is(herr, errBadHead)
+	if unread {
+		h, herr = nil, nil // checked line by line as a journal without one
 	}
-	return &FollowCheck{c: chain{h: h, herr: herr, head: HeadPath(path)}}
+	return &FollowCheck{c: chain{h: h, herr: herr, head: HeadPath(path)}, path: path, headUnread: unread}
 }
 
 // Next checks l, the line Follow handed on after the ones given before,
@@ -43,16 +55,33 @@ func (k *FollowCheck) Next(l Line) *Location {
 			return nil
 		}
 	}
+	took := k.c.records
 	bad, _ := k.c.step(l, false)
 	if bad == nil {
 		return nil
 	}
-	if seq, ok := recordSeq(l); ok {
-		k.c.take(l, seq)
-	} else {
-		k.resync = true
+	k.broke = true
+	if k.c.records == took { // else step took l, then found it is not the record the head names
+		if seq, ok := recordSeq(l); ok {
+			k.c.take(l, seq)
+		} else {
+			k.resync = true
+		}
 	}
 	return bad
+}
+
+// CaughtUp checks the end of the lines handed on so far, Follow's first
+// read (what was there when it started), against the head record, as
+// Verify does at the journal's end: its newest records removed, or the
+// head record bad or missing. Nil when that end is as the head says, or
+// when it is not judged (a break before it, or the head unreadable).
+func (k *FollowCheck) CaughtUp() *Location {
+	if k.broke || k.headUnread {
+		return nil
+	}
+	res := Result{Records: k.c.records, FirstSeq: k.c.firstSeq}
+	return checkHead(k.path, k.c.h, k.c.herr, &res, k.c.prevSeq, k.c.prevLoc)
 }
 
 // recordSeq is l's seq when l is a record (parsed again only after a

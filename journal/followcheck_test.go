@@ -10,7 +10,7 @@ import (
 )
 
 // followAll hands every line of the journal at path to a FollowCheck, as
-// Follow does, and returns the breaks it reported.
+// Follow does, then says it caught up, and returns the breaks it reported.
 func followAll(t *testing.T, path string) []*Location {
 	t.Helper()
 	files, err := Files(path)
@@ -29,6 +29,9 @@ func followAll(t *testing.T, path string) []*Location {
 			t.Fatal(err)
 		}
 	}
+	if b := k.CaughtUp(); b != nil {
+		bad = append(bad, b)
+	}
 	return bad
 }
 
@@ -45,6 +48,8 @@ func TestFollowCheckAgreesWithVerify(t *testing.T) {
 		{"deleted", func(l []string) []string { return append(l[:2], l[3:]...) }},
 		{"garbage", func(l []string) []string { l[1] = "{nope"; return l }},
 		{"the first", func(l []string) []string { l[0] = strings.Replace(l[0], `"ma"`, `"mA"`, 1); return l }},
+		// Only the end tells (CaughtUp, as Verify's head check).
+		{"newest removed", func(l []string) []string { return l[:3] }},
 	} {
 		res := tamper(t, tc.edit)
 		got := followAll(t, res.Files[len(res.Files)-1])
@@ -107,8 +112,9 @@ func FuzzFollowCheck(f *testing.F) {
 	})
 }
 
-// What log -f's check costs over a journal it reads from the start,
-// beside Verify's pass (which it also starts: compare the two ns/op).
+// What log -f's check costs over a journal it reads from the start, and
+// Verify's pass over it, which log -f ran beside its reading until
+// FollowCheck.CaughtUp judged the end in its stead (the pass saved).
 func BenchmarkFollowCheck(b *testing.B) {
 	p := filepath.Join(b.TempDir(), DefaultFile)
 	w := New(Options{Path: p, Version: "bench"})
@@ -136,4 +142,56 @@ func BenchmarkFollowCheck(b *testing.B) {
 			}
 		}
 	})
+}
+
+// A record that breaks the chain at the head record's check (it is not
+// the one the head names) was taken once by step, then again by Next:
+// counted twice, so the journal's end was judged on a wrong count.
+func TestFollowCheckTakesARecordOnce(t *testing.T) {
+	p := filepath.Join(t.TempDir(), DefaultFile)
+	w := newWriter(t, Options{Path: p})
+	for i := range 5 {
+		w.Record(context.Background(), record("m"+string(rune('a'+i))))
+	}
+	k := &FollowCheck{c: chain{h: &head{Seq: 2, Hash: strings.Repeat("0", 64)}, head: HeadPath(p)}}
+	var bad []*Location
+	if err := lines(p, func(l Line, _ bool) error {
+		if b := k.Next(l); b != nil {
+			bad = append(bad, b)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(bad) != 1 || !strings.Contains(bad[0].Reason, "is not the one the head record") {
+		t.Fatalf("breaks %v, want the head's record", bad)
+	}
+	if k.c.records != 5 {
+		t.Errorf("%d records counted in a journal of 5", k.c.records)
+	}
+}
+
+// A head record that cannot be read (here a folder at its name) makes
+// Verify fail, and log -f, which warned of Verify's findings only, said
+// nothing of the journal's end: CaughtUp does not judge it either (a
+// journal read as one without a head record would be warned of as such).
+func TestFollowCheckUnreadableHead(t *testing.T) {
+	p := filepath.Join(t.TempDir(), DefaultFile)
+	w := newWriter(t, Options{Path: p})
+	for i := range 3 {
+		w.Record(context.Background(), record("m"+string(rune('a'+i))))
+	}
+	w.Close()
+	if err := os.Remove(HeadPath(p)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(HeadPath(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Verify(p); err == nil {
+		t.Fatal("Verify read a folder as the head record")
+	}
+	if got := followAll(t, p); len(got) != 0 {
+		t.Errorf("breaks %v with an unreadable head record", got)
+	}
 }

@@ -185,10 +185,11 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 		c.Error = err.Error()
 		return c
 	}
-	var trust []byte
-	if tf := in.Agent.TrustFile(filepath.ToSlash(o.Home), os.Getenv); tf != "" && o.Home != "" {
-		c.TrustFile = filepath.FromSlash(tf)
-		trust, _ = os.ReadFile(c.TrustFile)
+	var t trustRead
+	t.file, t.data, t.err = readTrust(in.Agent, o.Home)
+	trust := t.data
+	if t.file != "" {
+		c.TrustFile = t.file
 		// The agent keeps its trust in a folder it makes when it first
 		// runs (~/.codex, ~/.gemini, ~/.copilot, or where CODEX_HOME or
 		// COPILOT_HOME points): without that folder the agent was never
@@ -202,7 +203,8 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 			}
 		}
 	}
-	c.SwitchedOff = switchCheck(in, o, trust)
+	var overruled bool
+	c.SwitchedOff, overruled = switchCheck(in, o, t)
 	entryOff := in.Agent.EntriesOff(trust)
 	proved := map[[3]string]FireCheck{} // an entry repeated is proved once
 	for _, e := range entries {
@@ -220,16 +222,17 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 		if ev, ok := in.Agent.Canonical(e.Event); ok {
 			fc.Gating = ev.Gating()
 		}
+		userOff := entryOff(filepath.ToSlash(in.Path), e.FileEntry)
 		switch {
 		case !e.Own(in.Agent.Name):
 			fc.Status, fc.Detail = FireNotOurs, "not a hermes-hooks entry, not run"
 			if e.Script != "" {
 				fc.Command = e.Script
 			}
-		case e.Off != "":
+		case e.Off != "" && !overruled:
 			fc.Status, fc.Detail = FireOff, e.Off+": "+in.Agent.Title+" does not run this entry, so doctor does not either (a setting of the file, not of hermes-hooks: take it out to have the guard back)"
-		case entryOff(filepath.ToSlash(in.Path), e.FileEntry) != "":
-			fc.Status, fc.Detail = FireOff, entryOff(filepath.ToSlash(in.Path), e.FileEntry)+" in "+c.TrustFile+": "+in.Agent.Title+
+		case userOff != "":
+			fc.Status, fc.Detail = FireOff, userOff+" in "+c.TrustFile+": "+in.Agent.Title+
 				" does not run this entry, so doctor does not either (your own setting: turn the hook on again in its /hooks, or take that line out)"
 		case !knows(in.Agent, version, e.Event):
 			_, since := in.Agent.KnowsEvent(version, e.Event)

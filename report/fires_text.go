@@ -33,7 +33,7 @@ func PrintInstallChecks(w io.Writer, checks []InstallCheck, now time.Time) {
 				CheckFail.Symbol(), show(c.TrustFile), show(c.Root), show(c.Title), show(c.Title))
 		}
 		if c.SwitchedOff != nil {
-			fmt.Fprintf(w, "      %s\n", switchLine(c.SwitchedOff))
+			fmt.Fprintf(w, "      %s\n", SwitchLine(c.SwitchedOff))
 		}
 		if c.AgentAbsent {
 			fmt.Fprintf(w, "      %s %s is not set up on this machine (no %s): its folder trust is asked for once it is\n",

@@ -38,10 +38,15 @@ type SwitchCheck struct {
 // switchCheck reads in's agent's switch files that apply to in: the user's,
 // and the project's where in's hooks run (in.Root; for a user file, the
 // project around doctor, o.Project). trust is the agent's trust file.
-func switchCheck(in install.Installed, o ProbeOptions, trust []byte) *SwitchCheck {
+//
+// overruled: in is itself one of those files and its own switch does not
+// decide (a file of higher precedence sets the switch, either way), so its
+// entries' own "off" (install.Entry.Off, read from in alone) is not the
+// agent's: the user's settings true under a project's false still run.
+func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *SwitchCheck, overruled bool) {
 	files := in.Agent.SwitchFiles()
 	if len(files) == 0 || o.Home == "" {
-		return nil
+		return nil, false
 	}
 	project := in.Root
 	if in.User {
@@ -50,7 +55,7 @@ func switchCheck(in install.Installed, o ProbeOptions, trust []byte) *SwitchChec
 	contents := make([][]byte, len(files))
 	paths := make([]string, len(files))
 	for i, f := range files {
-		if !f.User && (project == "" || f.IfTrusted && !in.Agent.Trusted(trust, filepath.ToSlash(project))) {
+		if !f.User && (project == "" || f.IfTrusted && !in.Agent.Trusted(trust.data, filepath.ToSlash(project))) {
 			continue
 		}
 		paths[i] = filepath.FromSlash(f.SwitchPath(filepath.ToSlash(o.Home), filepath.ToSlash(project), os.Getenv))
@@ -63,22 +68,32 @@ func switchCheck(in install.Installed, o ProbeOptions, trust []byte) *SwitchChec
 			// out of it (to a device, another user's file) is not followed.
 			within = project
 		}
-		data, err := fsutil.ReadRegular(paths[i], within, maxSwitchFile)
+		var data []byte
+		var err error
+		if f.User && samePath(paths[i], trust.file) {
+			data, err = trust.data, trust.err // Codex's config.toml, read once
+		} else {
+			data, err = fsutil.ReadRegular(paths[i], within, maxSwitchFile)
+		}
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
-			return &SwitchCheck{File: shownSwitchFile(f, paths[i]), Project: !f.User, Error: err.Error()}
+			return &SwitchCheck{File: shownSwitchFile(f, paths[i]), Project: !f.User, Error: err.Error()}, false
 		default:
 			contents[i] = data
 		}
 	}
+	own := slices.ContainsFunc(paths, func(p string) bool { return samePath(p, in.Path) })
 	off, ok := in.Agent.Switches(contents)
-	if !ok || samePath(paths[off.File], in.Path) {
-		// The installed file's own switch is its entries' (FireOff).
-		return nil
+	if !ok {
+		return nil, own
+	}
+	if samePath(paths[off.File], in.Path) {
+		// The installed file's own switch decides: its entries' (FireOff).
+		return nil, false
 	}
 	f := files[off.File]
-	return &SwitchCheck{File: shownSwitchFile(f, paths[off.File]), Project: !f.User, Setting: off.Setting, Fix: off.Fix}
+	return &SwitchCheck{File: shownSwitchFile(f, paths[off.File]), Project: !f.User, Setting: off.Setting, Fix: off.Fix}, own
 }
 
 // shownSwitchFile is how doctor names a switch file: a project's by its
@@ -94,8 +109,8 @@ func samePath(a, b string) bool {
 	return a != "" && filepath.Clean(a) == filepath.Clean(b)
 }
 
-// switchLine is doctor's line for c.
-func switchLine(c *SwitchCheck) string {
+// SwitchLine is the line doctor and install print for c, escaped.
+func SwitchLine(c *SwitchCheck) string {
 	where := show(c.File)
 	if c.Project {
 		where = "this project's " + where
@@ -111,12 +126,29 @@ func switchLine(c *SwitchCheck) string {
 // user's home folder; project the project around install, for in a user
 // file.
 func SwitchedOff(in install.Installed, home, project string) *SwitchCheck {
-	var trust []byte
-	if tf := in.Agent.TrustFile(filepath.ToSlash(home), os.Getenv); tf != "" && home != "" {
-		trust, _ = fsutil.ReadRegular(filepath.FromSlash(tf), "", maxSwitchFile)
-	}
-	return switchCheck(in, ProbeOptions{Home: home, Project: project}, trust)
+	var t trustRead
+	t.file, t.data, t.err = readTrust(in.Agent, home)
+	c, _ := switchCheck(in, ProbeOptions{Home: home, Project: project}, t)
+	return c
 }
 
-// SwitchLine is the line doctor and install print for c, escaped.
-func SwitchLine(c *SwitchCheck) string { return switchLine(c) }
+// trustRead is the agent's trust file as readTrust read it.
+type trustRead struct {
+	file string
+	data []byte
+	err  error
+}
+
+// readTrust reads a's trust file (agents.Agent.TrustFile; file "" when a
+// has none or home is unknown) as a regular file of at most maxSwitchFile
+// bytes: CODEX_HOME or COPILOT_HOME can put it anywhere, and a FIFO there
+// held doctor for ever, a huge file was read whole.
+func readTrust(a *agents.Agent, home string) (file string, data []byte, err error) {
+	tf := a.TrustFile(filepath.ToSlash(home), os.Getenv)
+	if tf == "" || home == "" {
+		return "", nil, nil
+	}
+	file = filepath.FromSlash(tf)
+	data, err = fsutil.ReadRegular(file, "", maxSwitchFile)
+	return file, data, err
+}

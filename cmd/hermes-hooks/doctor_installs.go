@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 
-	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
@@ -15,11 +14,19 @@ import (
 // --refresh finds them.
 func installedFiles(a *app) (files []install.Installed, home, project string) {
 	home, _ = os.UserHomeDir()
+	project = projectAround(home)
+	return allInstalled(a, project, home), home, project
+}
+
+// projectAround is the project around the working directory, where a
+// user file's hooks run now: home when there is none (the user's own
+// switch files then, which are read once as the user's).
+func projectAround(home string) string {
 	project, _, err := install.Root(false, "")
 	if err != nil {
-		project = home
+		return home
 	}
-	return allInstalled(a, project, home), home, project
+	return project
 }
 
 // checkInstalls proves each installed entry fires, and reads journalPath
@@ -32,21 +39,4 @@ func checkInstalls(a *app, o doctorOptions, journalPath string) []report.Install
 	return report.CheckInstalls(context.Background(), files, report.ProbeOptions{
 		NoRun: o.noRun, Home: home, Journal: journalPath, Project: project,
 	})
-}
-
-// switchedOff is the setting of another file that makes agent run none of
-// the entries install wrote at path (nil: none): a project's file can turn
-// the user's own guards off, so install says so, as doctor does.
-func switchedOff(agent *agents.Agent, root, path string, user bool) *report.SwitchCheck {
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return nil
-	}
-	project := root
-	if user {
-		if project, _, err = install.Root(false, ""); err != nil {
-			project = ""
-		}
-	}
-	return report.SwitchedOff(install.Installed{Agent: agent, Root: project, Path: path, User: user}, home, project)
 }

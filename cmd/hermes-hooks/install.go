@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
+	"github.com/hermes-hooks/hermes-hooks/report"
 )
 
 type installOptions struct {
@@ -406,6 +408,22 @@ func hookCommand(agent *agents.Agent, o installOptions) (func(string) string, er
 	// The form the agent's shell on this system runs: Gemini CLI's
 	// PowerShell on Windows.
 	return install.HookCommandOn(runtime.GOOS, agent, exe)
+}
+
+// switchedOff is the setting of another file that makes agent run none of
+// the entries install wrote at path (nil: none): a project's file can turn
+// the user's own guards off, so install says so, as doctor does (for a
+// user file, in the project around the working directory).
+func switchedOff(agent *agents.Agent, root, path string, user bool) *report.SwitchCheck {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return nil
+	}
+	project := root
+	if user {
+		project = projectAround(home)
+	}
+	return report.SwitchedOff(install.Installed{Agent: agent, Root: project, Path: path, User: user}, home, project)
 }
 
 // agentRecord is the registry's record of install writing agent's hook

@@ -223,8 +223,9 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	warn := followChainWarnings(a, path)
-	defer warn.stop()
+	warn := &chainWarnings{a: a}
+	// Before Follow reads: the end of its first read is judged against
+	// this head record.
 	check := journal.NewFollowCheck(path)
 	err = journal.Follow(ctx, path, func(l journal.Line) {
 		warn.at(check.Next(l))
@@ -233,7 +234,7 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 			print(l.Bytes, &e)
 		}
 		out.Flush()
-	})
+	}, func() { warn.at(check.CaughtUp()) })
 	if err != nil {
 		return fmt.Errorf("read journal: %w", err)
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"sync"
-
 	"github.com/hermes-hooks/hermes-hooks/journal"
 )
 
@@ -11,52 +9,26 @@ import (
 const maxChainWarnings = 10
 
 // chainWarnings are log -f's warnings of breaks of the journal's chain,
-// as log's: from Verify over what is there when it starts (for what only
-// the journal's end can tell: its newest records removed), and from the
-// FollowCheck of each line it reads. The two find the same break at the
-// same place, in either order: each is said once.
+// as log's: from the FollowCheck of each line it reads, and of the end of
+// what was there when it started (FollowCheck.CaughtUp: its newest records
+// removed). FollowCheck finds each break once; all come from Follow's
+// goroutine.
 type chainWarnings struct {
-	a       *app
-	mu      sync.Mutex
-	said    map[string]bool
-	stopped bool
+	a    *app
+	seen int
 }
 
-// followChainWarnings starts Verify over the journal at path beside the
-// reading, and returns what warns of the breaks found.
-func followChainWarnings(a *app, path string) *chainWarnings {
-	w := &chainWarnings{a: a, said: map[string]bool{}}
-	go func() {
-		if res, err := journal.Verify(path); err == nil {
-			w.at(res.Bad)
-		}
-	}()
-	return w
-}
-
-// at warns of a break at l (nil: none), unless it was said already or the
-// bound is reached (then once, that the rest are not said).
+// at warns of a break at l (nil: none), unless the bound is reached (then
+// once, that the rest are not said).
 func (w *chainWarnings) at(l *journal.Location) {
 	if l == nil {
 		return
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	key := l.String()
-	if w.stopped || w.said[key] || len(w.said) > maxChainWarnings {
-		return
-	}
-	w.said[key] = true
-	if len(w.said) > maxChainWarnings {
+	w.seen++
+	switch {
+	case w.seen <= maxChainWarnings:
+		w.a.Warn(chainBroken(l))
+	case w.seen == maxChainWarnings+1:
 		w.a.Warn("more breaks of the journal's chain follow: not warned about; 'hermes-hooks log verify' checks it")
-		return
 	}
-	w.a.Warn(chainBroken(l))
-}
-
-// stop ends the warnings: Verify may still be reading when log -f ends.
-func (w *chainWarnings) stop() {
-	w.mu.Lock()
-	w.stopped = true
-	w.mu.Unlock()
 }
