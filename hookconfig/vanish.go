@@ -173,7 +173,7 @@ func (cfg *Config) failClosedAt(v any) (found bool, line int) {
 				stack = append(stack, x.Alias)
 				continue
 			}
-			if x.Kind == yaml.MappingNode && yamlAsks(x) {
+			if x.Kind == yaml.MappingNode && asksFailClosed(x) {
 				return true, x.Line
 			}
 			for _, c := range x.Content {
@@ -188,9 +188,7 @@ func (cfg *Config) failClosedAt(v any) (found bool, line int) {
 				return true, 0
 			}
 		case map[string]any:
-			b1, _ := x["fail_closed"].(bool)
-			b2, _ := x["failClosed"].(bool)
-			if s, _ := x["onFailure"].(string); b1 || b2 || isBlock(s) {
+			if jsonAsks(x) {
 				return true, 0
 			}
 			for _, c := range x {
@@ -203,17 +201,40 @@ func (cfg *Config) failClosedAt(v any) (found bool, line int) {
 	return false, 0
 }
 
-// yamlAsks reports whether the mapping n asks to fail closed itself.
-func yamlAsks(n *yaml.Node) bool {
-	for _, key := range []string{"fail_closed", "failClosed"} {
-		if v := pyyaml.MappingGet(n, key); v != nil {
-			if b, ok := pyyaml.Bool(pyyaml.Deref(v)); ok && b {
-				return true
-			}
-		}
+// asksFailClosed reports whether the hook mapping n asks to fail closed
+// itself, by the key the reader decides by (failClosedKey): so a hook
+// under a name that is no event counts exactly when, under the right name,
+// it would be read as a guard (where the event honours one).
+func asksFailClosed(n *yaml.Node) bool {
+	key, v := failClosedKey(n)
+	switch key {
+	case "":
+		return false
+	case "onFailure":
+		return isBlock(pyyaml.Deref(v).Value)
 	}
-	f := pyyaml.MappingGet(n, "onFailure")
-	return f != nil && isBlock(pyyaml.Deref(f).Value)
+	b, ok := pyyaml.Bool(pyyaml.Deref(v))
+	return ok && b
+}
+
+// jsonAsks is asksFailClosed for a decoded JSON hook, whose deciding keys
+// become the node the reader reads it as (toNode). A list or an object
+// there is neither a boolean nor 'block': it is not copied, as the walk
+// goes on into it anyway.
+func jsonAsks(m map[string]any) bool {
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	for _, key := range []string{"fail_closed", "failClosed", "onFailure"} {
+		v, ok := m[key]
+		if !ok {
+			continue
+		}
+		switch v.(type) {
+		case map[string]any, []any:
+			v = nil
+		}
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, toNode(v))
+	}
+	return asksFailClosed(n)
 }
 
 func isBlock(s string) bool { return strings.EqualFold(strings.TrimSpace(s), "block") }

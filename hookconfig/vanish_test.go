@@ -64,6 +64,13 @@ func TestVanishingGuardYAML(t *testing.T) {
 			strings.Repeat("    - {matcher: Bash, hooks: *g}\n", MaxProjectEntries), MaxProjectEntries, 3, "asks to fail closed"},
 		{"past the cap, none fail_closed", manyEntries(MaxProjectEntries+1, ""), MaxProjectEntries, 0, ""},
 		{"at the cap", manyEntries(MaxProjectEntries, "fail_closed: true"), MaxProjectEntries, 0, ""},
+		// fail_closed, when present, decides even false; else failClosed;
+		// else onFailure (as parseFailClosed reads an entry).
+		{"misspelt, fail_closed false over onFailure", "hooks:\n  pre_tool_cal:\n    - {command: x, fail_closed: false, onFailure: block}\n", 0, 0, ""},
+		{"misspelt, fail_closed false over failClosed", "hooks:\n  pre_tool_cal:\n    - {command: x, fail_closed: false, failClosed: true}\n", 0, 0, ""},
+		{"misspelt, failClosed false over onFailure", "hooks:\n  pre_tool_cal:\n    - {command: x, failClosed: false, onFailure: block}\n", 0, 0, ""},
+		{"misspelt, fail_closed not a boolean", "hooks:\n  pre_tool_cal:\n    - {command: x, fail_closed: maybe, onFailure: block}\n", 0, 0, ""},
+		{"misspelt, failClosed true", "hooks:\n  pre_tool_cal:\n    - {command: x, failClosed: true, onFailure: allow}\n", 0, 2, "is no event"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -114,6 +121,11 @@ func TestVanishingGuardJSON(t *testing.T) {
 			"'beforeShellExecutio' is no event (did you mean 'beforeShellExecution'?)"},
 		{"cursor", `{"version":1,"hooks":[{"command":"/bin/false","failClosed":true}]}`, 0, "hooks: is a list"},
 		{"cursor", `{"version":1,"hooks":{"beforeShellExecutio":[{"command":"/bin/false"}]}}`, 0, ""},
+		// fail_closed, when present, decides even false (parseFailClosed).
+		{"claude", `{"hooks":{"PreToolUs":[{"hooks":[{"type":"command","command":"x","fail_closed":false,"onFailure":"block"}]}]}}`, 0, ""},
+		{"claude", `{"hooks":{"PreToolUs":[{"hooks":[{"type":"command","command":"x","failClosed":false,"onFailure":"block"}]}]}}`, 0, ""},
+		{"claude", `{"hooks":{"PreToolUs":[{"hooks":[{"type":"command","command":"x","fail_closed":"yes","failClosed":true}]}]}}`, 0, ""},
+		{"cursor", `{"version":1,"hooks":{"beforeShellExecutio":[{"command":"x","fail_closed":false,"failClosed":true}]}}`, 0, ""},
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprint(i, c.agent), func(t *testing.T) {
@@ -223,4 +235,40 @@ func FuzzNoEventGuard(f *testing.F) {
 		}
 		t.Fatalf("the guard under %q vanished:\n%s\nwarnings: %v", name, data, cfg.Warnings)
 	})
+}
+
+// TestVanishAgreesWithReader: a hook under a name that is no event makes
+// its file fail to load exactly when, under the right name, the reader
+// reads it as a guard: the two read fail_closed, failClosed and onFailure
+// by one rule (asksFailClosed).
+func TestVanishAgreesWithReader(t *testing.T) {
+	var keys []string
+	for _, fc := range []string{"", "fail_closed: true", "fail_closed: false", "fail_closed: maybe"} {
+		for _, fcc := range []string{"", "failClosed: true", "failClosed: false"} {
+			for _, of := range []string{"", "onFailure: block", "onFailure: ' Block '", "onFailure: allow"} {
+				var k []string
+				for _, s := range []string{fc, fcc, of} {
+					if s != "" {
+						k = append(k, s)
+					}
+				}
+				keys = append(keys, strings.Join(k, ", "))
+			}
+		}
+	}
+	for _, k := range keys {
+		entry := "{command: x"
+		if k != "" {
+			entry += ", " + k
+		}
+		entry += "}"
+		cfg, err := parseConfig([]byte("hooks:\n  pre_tool_call: ["+entry+"]\n"), "/c.yaml", 0)
+		if err != nil || len(cfg.Entries) != 1 {
+			t.Fatalf("%s: %v", entry, err)
+		}
+		_, err = parseConfig([]byte("hooks:\n  pre_tool_cal: ["+entry+"]\n"), "/c.yaml", 0)
+		if guard, refused := cfg.Entries[0].FailClosed, err != nil; guard != refused {
+			t.Errorf("%s: a guard under pre_tool_call: %v; its file refused under pre_tool_cal: %v (%v)", entry, guard, refused, err)
+		}
+	}
 }
