@@ -248,6 +248,7 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 			cfg.noEventGuard(hooks[name], 0, name, agentEventNames(a))
 			continue
 		}
+		cfg.textGuard(hooks[name], 0, "hooks."+name)
 		list, ok := hooks[name].([]any)
 		lone := -1
 		if !ok {

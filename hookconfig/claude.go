@@ -72,6 +72,7 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 			f.cfg.noEventGuard(hooks[name], 0, name, agentEventNames(shape))
 			continue
 		}
+		f.cfg.textGuard(hooks[name], 0, "hooks."+name)
 		groups, ok := hooks[name].([]any)
 		if !ok {
 			lone := &brokenGroup{at: f.path + ": hooks." + name, from: len(f.cfg.Warnings), keepMatcher: true}

@@ -208,8 +208,10 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 			from := len(cfg.Warnings)
 			cfg.warnKey("hooks."+name, "", "hooks."+name+" must be a list of hook definitions; got "+pyyaml.Type(val))
 			cfg.loneGuards(ev, name, val, source, from)
+			cfg.textGuard(val, val.Line, "hooks."+name)
 			continue
 		}
+		cfg.textGuard(val, val.Line, "hooks."+name)
 		dialect := protocol.Hermes
 		if protocol.IsClaudeName(name) {
 			dialect = protocol.Claude

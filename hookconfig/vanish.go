@@ -47,7 +47,7 @@ func (cfg *Config) guardVanishes(line int, problem, fix string) {
 // is no event; names are the event names the file may use (nil: Hermes'
 // and Claude Code's), for a did-you-mean.
 func (cfg *Config) noEventGuard(v any, line int, name string, names []string) {
-	if found, _ := cfg.failClosedAt(v); !found {
+	if found, _ := cfg.failClosedOrText(v); !found {
 		return
 	}
 	// The name is the file's: bounded, and escaped here, since the
@@ -87,9 +87,6 @@ func agentEventNames(a *agents.Agent) []string {
 }
 
 // notMappingGuard is guardVanishes for a hooks: block that is no mapping.
-// Written as text (a block scalar of pasted YAML, an escaped JSON object),
-// it counts when the text spells a fail_closed key: it is no less a guard
-// its author meant.
 func (cfg *Config) notMappingGuard(v any, line int) {
 	kind := "value"
 	switch x := v.(type) {
@@ -104,16 +101,46 @@ func (cfg *Config) notMappingGuard(v any, line int) {
 			kind = "string"
 		}
 	}
-	n, isNode := v.(*yaml.Node)
-	text, isText := v.(string)
-	if isNode && n.Kind == yaml.ScalarNode {
-		text, isText = n.Value, true
-	}
-	if found, _ := cfg.failClosedAt(v); !found && !(isText && spellsFailClosed(text)) {
+	if found, _ := cfg.failClosedOrText(v); !found {
 		return
 	}
 	problem := "hooks: is a " + kind + ", not a mapping of event names, and holds a fail_closed guard no event can run"
 	cfg.guardVanishes(line, problem, "write hooks: as event names, each with its list of hooks")
+}
+
+// textGuard is guardVanishes for an event's hooks (v, at path) written as
+// text where a hook or a list of hooks belongs, or a list holding such
+// text, when the text spells a fail_closed key (textAsks): no entry is
+// read from a string, so the guard would be gone behind a warning.
+func (cfg *Config) textGuard(v any, line int, path string) {
+	if cfg.loadErr != nil {
+		return
+	}
+	found, at, i := textAsks(v)
+	if !found {
+		return
+	}
+	if at > 0 {
+		line = at
+	}
+	if i >= 0 {
+		path = fmt.Sprintf("%s[%d]", path, i)
+	}
+	path = termsafe.Escape(textutil.Truncate(path, 2*maxShown))
+	cfg.guardVanishes(line, path+" is a string, not a hook, and spells a fail_closed guard that cannot be read",
+		"write the hook as a mapping (command: …, fail_closed: true), not as text")
+}
+
+// failClosedOrText is failClosedAt for what is dropped whole where hooks
+// or a list of them belong, counting text there that spells a fail_closed
+// key (textAsks) too: a block scalar of pasted YAML or an escaped JSON
+// object is no less a guard its author meant.
+func (cfg *Config) failClosedOrText(v any) (found bool, line int) {
+	if found, line = cfg.failClosedAt(v); found || cfg.loadErr != nil {
+		return found, line
+	}
+	found, line, _ = textAsks(v)
+	return found, line
 }
 
 // pastCapGuard is guardVanishes for what a file past its cap leaves
@@ -239,7 +266,39 @@ func jsonAsks(m map[string]any) bool {
 
 func isBlock(s string) bool { return strings.EqualFold(strings.TrimSpace(s), "block") }
 
+// textAsks reports whether v, where a hook or a list of hooks belongs,
+// is text spelling a fail_closed key, or a list holding such text (index
+// is that item's, -1 for v itself); line is the text's (0: not known, in
+// JSON). It is the one place that counts text so. Only there: a string
+// inside a hook (its command: echo fail_closed) is what it says.
+func textAsks(v any) (found bool, line, index int) {
+	switch x := v.(type) {
+	case string:
+		return spellsFailClosed(x), 0, -1
+	case []any:
+		for i, item := range x {
+			if s, ok := item.(string); ok && spellsFailClosed(s) {
+				return true, 0, i
+			}
+		}
+	case *yaml.Node:
+		x = pyyaml.Deref(x)
+		if x.Kind == yaml.ScalarNode {
+			return spellsFailClosed(x.Value), x.Line, -1
+		}
+		if x.Kind != yaml.SequenceNode {
+			return false, 0, -1
+		}
+		for i, item := range x.Content {
+			if item = pyyaml.Deref(item); item.Kind == yaml.ScalarNode && spellsFailClosed(item.Value) {
+				return true, item.Line, i
+			}
+		}
+	}
+	return false, 0, -1
+}
+
 // spellsFailClosed: text that names a fail_closed key.
 func spellsFailClosed(s string) bool {
-	return slices.ContainsFunc([]string{"fail_closed", "failClosed"}, func(k string) bool { return strings.Contains(s, k) })
+	return strings.Contains(s, "fail_closed") || strings.Contains(s, "failClosed")
 }

@@ -71,6 +71,17 @@ func TestVanishingGuardYAML(t *testing.T) {
 		{"misspelt, failClosed false over onFailure", "hooks:\n  pre_tool_cal:\n    - {command: x, failClosed: false, onFailure: block}\n", 0, 0, ""},
 		{"misspelt, fail_closed not a boolean", "hooks:\n  pre_tool_cal:\n    - {command: x, fail_closed: maybe, onFailure: block}\n", 0, 0, ""},
 		{"misspelt, failClosed true", "hooks:\n  pre_tool_cal:\n    - {command: x, failClosed: true, onFailure: allow}\n", 0, 2, "is no event"},
+		// A guard written as text where a hook or a list of them belongs.
+		{"event's value text", "hooks:\n  pre_tool_call: \"command: x\\nfail_closed: true\"\n", 0, 2,
+			"hooks.pre_tool_call is a string, not a hook, and spells a fail_closed guard that cannot be read: write the hook as a mapping (command: …, fail_closed: true), not as text"},
+		{"event's item text", "hooks:\n  pre_tool_call:\n    - command: ./ok.sh\n    - \"{command: x, fail_closed: true}\"\n", 0, 4,
+			"hooks.pre_tool_call[1] is a string, not a hook, and spells a fail_closed guard"},
+		{"claude event's item text", "hooks:\n  PreToolUse: [\"{matcher: Bash, hooks: [{command: x, failClosed: true}]}\"]\n", 0, 2, "is a string, not a hook"},
+		{"misspelt, value text", "hooks:\n  pre_tool_cal: \"command: x\\nfail_closed: true\"\n", 0, 2, "'pre_tool_cal' is no event"},
+		{"misspelt, item text", "hooks:\n  pre_tool_cal: [\"{command: x, fail_closed: true}\"]\n", 0, 2, "'pre_tool_cal' is no event"},
+		{"hooks a list of text", "hooks:\n  - \"pre_tool_call: [{command: x, fail_closed: true}]\"\n", 0, 2, "hooks: is a list"},
+		{"event's value text without fail_closed", "hooks:\n  pre_tool_call: \"command: x\"\n", 0, 0, ""},
+		{"event's item text without fail_closed", "hooks:\n  pre_tool_call: [\"{command: x}\"]\n", 0, 0, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -126,6 +137,13 @@ func TestVanishingGuardJSON(t *testing.T) {
 		{"claude", `{"hooks":{"PreToolUs":[{"hooks":[{"type":"command","command":"x","failClosed":false,"onFailure":"block"}]}]}}`, 0, ""},
 		{"claude", `{"hooks":{"PreToolUs":[{"hooks":[{"type":"command","command":"x","fail_closed":"yes","failClosed":true}]}]}}`, 0, ""},
 		{"cursor", `{"version":1,"hooks":{"beforeShellExecutio":[{"command":"x","fail_closed":false,"failClosed":true}]}}`, 0, ""},
+		// A guard written as text where a hook or a list of them belongs.
+		{"claude", `{"hooks":{"PreToolUse":"{\"hooks\":[{\"command\":\"x\",\"fail_closed\":true}]}"}}`, 0, "hooks.PreToolUse is a string, not a hook, and spells a fail_closed guard"},
+		{"claude", `{"hooks":{"PreToolUse":["{\"hooks\":[{\"command\":\"x\",\"fail_closed\":true}]}"]}}`, 0, "hooks.PreToolUse[0] is a string, not a hook"},
+		{"claude", `{"hooks":{"PreToolUs":["{\"hooks\":[{\"command\":\"x\",\"failClosed\":true}]}"]}}`, 0, "'PreToolUs' is no event"},
+		{"claude", `{"hooks":{"PreToolUse":["{\"hooks\":[{\"command\":\"x\"}]}"]}}`, 0, ""},
+		{"cursor", `{"version":1,"hooks":{"beforeShellExecution":["{\"command\":\"x\",\"failClosed\":true}"]}}`, 0, "hooks.beforeShellExecution[0] is a string, not a hook"},
+		{"cursor", `{"version":1,"hooks":{"beforeShellExecution":"{\"command\":\"x\",\"failClosed\":true}"}}`, 0, "hooks.beforeShellExecution is a string, not a hook"},
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprint(i, c.agent), func(t *testing.T) {
