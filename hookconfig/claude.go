@@ -69,7 +69,7 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 		ev, known := shape.SourceEvent(name)
 		if !known {
 			f.warn("hooks."+name, f.cfg.unknownEvent(name, shape.UnknownEventWarning))
-			f.cfg.noEventGuard(hooks[name], 0, name, agentEventNames(shape))
+			f.cfg.noEventGuard(hooks[name], 0, name, shape)
 			continue
 		}
 		f.cfg.textGuard(hooks[name], 0, "hooks."+name)

@@ -3,7 +3,6 @@ package hookconfig
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -44,9 +43,11 @@ func (cfg *Config) guardVanishes(line int, problem, fix string) {
 }
 
 // noEventGuard is guardVanishes for the hooks written under name, which
-// is no event; names are the event names the file may use (nil: Hermes'
-// and Claude Code's), for a did-you-mean.
-func (cfg *Config) noEventGuard(v any, line int, name string, names []string) {
+// is no event of the file's: a's hook file (nil: the YAML config), for a
+// did-you-mean. The name is not bounded for it: suggest passes over every
+// event name it is too long to be near, so a megabyte-long one costs a few
+// milliseconds, once per file (the first guard found is the file's).
+func (cfg *Config) noEventGuard(v any, line int, name string, a *agents.Agent) {
 	if found, _ := cfg.failClosedOrText(v); !found {
 		return
 	}
@@ -54,36 +55,21 @@ func (cfg *Config) noEventGuard(v any, line int, name string, names []string) {
 	// refusal reaches the model and the agent's screen as well as ours.
 	shown := termsafe.Escape(textutil.Truncate(name, maxShown))
 	problem := "hooks." + shown + " holds a fail_closed guard, but '" + shown + "' is no event"
-	if s := ""; len(name) <= maxSuggestedName {
-		if s = suggestEvent(name, names); s != "" {
-			problem += " (did you mean '" + s + "'?)"
-		}
+	if s := suggestEvent(name, a); s != "" {
+		problem += " (did you mean '" + s + "'?)"
 	}
 	cfg.guardVanishes(line, problem, "fix the name")
 }
 
-// suggestEvent is the event name among names (nil: Hermes' and Claude
-// Code's) closest to name, "" when none is close.
-func suggestEvent(name string, names []string) string {
-	if names == nil {
+// suggestEvent is the event name closest to name, "" when none is close:
+// among a's (nil: the YAML config), or Hermes' and Claude Code's when a's
+// Source reads names of its own (Claude Code's settings take a Hermes
+// name too).
+func suggestEvent(name string, a *agents.Agent) string {
+	if a == nil || a.Source.Event != nil {
 		return protocol.SuggestEvent(name)
 	}
-	return suggest.Closest(name, names)
-}
-
-// agentEventNames are the event names a's hook file may use, for a
-// did-you-mean: nil (Hermes' and Claude Code's) when its Source reads
-// names of its own (Claude Code's settings take a Hermes name too).
-func agentEventNames(a *agents.Agent) []string {
-	if a.Source.Event != nil {
-		return nil
-	}
-	names := make([]string, 0, len(a.Events))
-	for n := range a.Events {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
+	return suggest.Closest(name, a.AgentEvents())
 }
 
 // notMappingGuard is guardVanishes for a hooks: block that is no mapping.
