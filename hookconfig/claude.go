@@ -59,7 +59,8 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 	hooks, ok := rawHooks.(map[string]any)
 	if !ok {
 		f.warn("hooks", "must be an object of event names, not "+jsonKind(rawHooks)+"; ignoring")
-		if f.cfg.notMappingGuard(rawHooks, 0); f.cfg.loadErr != nil {
+		f.cfg.notMappingGuard(rawHooks, 0)
+		if f.cfg.loadErr != nil {
 			return nil, nil, f.cfg.loadErr
 		}
 		return nil, f.cfg.Warnings, nil

@@ -71,6 +71,12 @@ func parseConfigAs(data []byte, path string, limit int, managed bool) (cfg *Conf
 	cfg = emptyConfig()
 	cfg.Path = path
 	cfg.limit.max = limit
+	defer func() {
+		if cfg != nil {
+			// Only this parse's walks need the anchors they have seen.
+			cfg.failClosedSeen = nil
+		}
+	}()
 	if root == nil {
 		return cfg, nil
 	}
