@@ -290,3 +290,31 @@ func TestVanishAgreesWithReader(t *testing.T) {
 		}
 	}
 }
+
+// FuzzVanishAgreesWithReader: TestVanishAgreesWithReader for any plain
+// values of fail_closed, failClosed and onFailure (absent when empty).
+func FuzzVanishAgreesWithReader(f *testing.F) {
+	for _, s := range [][3]string{{"false", "", "block"}, {"", "no", "Block"}, {"yes", "", ""}, {"maybe", "true", "block"}, {"", "", "allow"}} {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, fc, fcc, of string) {
+		entry := "{command: x"
+		for _, kv := range [][2]string{{"fail_closed", fc}, {"failClosed", fcc}, {"onFailure", of}} {
+			if strings.ContainsAny(kv[1], "{}[],:#\n\r&*!|>'\"%@`?-\\\t") || strings.TrimSpace(kv[1]) != kv[1] {
+				return // plain scalars only: the entry stays one mapping
+			}
+			if kv[1] != "" {
+				entry += ", " + kv[0] + ": " + kv[1]
+			}
+		}
+		entry += "}"
+		cfg, err := parseConfig([]byte("hooks:\n  pre_tool_call: ["+entry+"]\n"), "/c.yaml", 0)
+		if err != nil || len(cfg.Entries) != 1 {
+			return
+		}
+		_, err = parseConfig([]byte("hooks:\n  pre_tool_cal: ["+entry+"]\n"), "/c.yaml", 0)
+		if guard, refused := cfg.Entries[0].FailClosed, err != nil; guard != refused {
+			t.Errorf("%s: a guard under pre_tool_call: %v; its file refused under pre_tool_cal: %v (%v)", entry, guard, refused, err)
+		}
+	})
+}
