@@ -150,8 +150,8 @@ func (cfg *Config) pastCapGuard(line int, where string, rest ...any) {
 }
 
 // failClosedAt reports whether v holds, anywhere in it, a hook that asks
-// to fail closed: a mapping with fail_closed or failClosed true or
-// onFailure: block (as parseFailClosed reads them), or an *Entry that
+// to fail closed: a mapping whose deciding key says so (asksFailClosed,
+// as parseFailClosed reads it), or an *Entry that
 // fails closed; line is that mapping's (0: not known, in JSON). v is a
 // *yaml.Node, a decoded JSON value, an *Entry, or a list of those. It is
 // false once the file does not load (there is nothing left to decide).
