@@ -245,9 +245,10 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 		ev, known := a.SourceEvent(name)
 		if !known {
 			warn("hooks."+name, cfg.unknownEvent(name, a.UnknownEventWarning))
-			cfg.noEventGuard(hooks[name], 0, name, agentEventNames(a))
+			cfg.noEventGuard(hooks[name], 0, name, a)
 			continue
 		}
+		cfg.textGuard(hooks[name], 0, "hooks."+name)
 		list, ok := hooks[name].([]any)
 		lone := -1
 		if !ok {

@@ -59,7 +59,8 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 	hooks, ok := rawHooks.(map[string]any)
 	if !ok {
 		f.warn("hooks", "must be an object of event names, not "+jsonKind(rawHooks)+"; ignoring")
-		if f.cfg.notMappingGuard(rawHooks, 0); f.cfg.loadErr != nil {
+		f.cfg.notMappingGuard(rawHooks, 0)
+		if f.cfg.loadErr != nil {
 			return nil, nil, f.cfg.loadErr
 		}
 		return nil, f.cfg.Warnings, nil
@@ -69,9 +70,10 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 		ev, known := shape.SourceEvent(name)
 		if !known {
 			f.warn("hooks."+name, f.cfg.unknownEvent(name, shape.UnknownEventWarning))
-			f.cfg.noEventGuard(hooks[name], 0, name, agentEventNames(shape))
+			f.cfg.noEventGuard(hooks[name], 0, name, shape)
 			continue
 		}
+		f.cfg.textGuard(hooks[name], 0, "hooks."+name)
 		groups, ok := hooks[name].([]any)
 		if !ok {
 			lone := &brokenGroup{at: f.path + ": hooks." + name, from: len(f.cfg.Warnings), keepMatcher: true}

@@ -38,6 +38,8 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 		cfg.warn(path, ".hooks must be a list of handlers; got "+pyyaml.Type(handlers))
 	}
 	for k, h := range list {
+		hp := fmt.Sprintf("%s.hooks[%d]", path, k)
+		h = pyyaml.Deref(h)
 		if !cfg.admit(source) {
 			// A group past the cap stops at its first handler: its list
 			// is asked whole, once however many groups name it.
@@ -45,11 +47,9 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 			if k == 0 {
 				rest = handlers
 			}
-			cfg.pastCapGuard(pyyaml.Deref(h).Line, fmt.Sprintf("%s.hooks[%d]", path, k), rest)
+			cfg.pastCapGuard(h.Line, hp, rest)
 			return
 		}
-		hp := fmt.Sprintf("%s.hooks[%d]", path, k)
-		h = pyyaml.Deref(h)
 		if !cfg.keysOnce(h, hp, nil) {
 			continue
 		}

@@ -303,8 +303,10 @@ type Config struct {
 	limit entryLimit
 	// searched counts the did-you-mean searches made for this file.
 	searched int
-	// failClosedSeen are the YAML nodes failClosedAt has visited, and
-	// failClosedVisits counts its steps (bounded by the file's size).
+	// failClosedSeen are the anchored YAML nodes failClosedAt has
+	// visited while the file is parsed (dropped once it is), and
+	// failClosedVisits counts its steps (bounded by the file's size):
+	// what TestPastCapAliasesOnce checks, as no output shows it.
 	failClosedSeen   map[*yaml.Node]bool
 	failClosedVisits int
 }

@@ -71,6 +71,12 @@ func parseConfigAs(data []byte, path string, limit int, managed bool) (cfg *Conf
 	cfg = emptyConfig()
 	cfg.Path = path
 	cfg.limit.max = limit
+	defer func() {
+		if cfg != nil {
+			// Only this parse's walks need the anchors they have seen.
+			cfg.failClosedSeen = nil
+		}
+	}()
 	if root == nil {
 		return cfg, nil
 	}
@@ -208,8 +214,10 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 			from := len(cfg.Warnings)
 			cfg.warnKey("hooks."+name, "", "hooks."+name+" must be a list of hook definitions; got "+pyyaml.Type(val))
 			cfg.loneGuards(ev, name, val, source, from)
+			cfg.textGuard(val, val.Line, "hooks."+name)
 			continue
 		}
+		cfg.textGuard(val, val.Line, "hooks."+name)
 		dialect := protocol.Hermes
 		if protocol.IsClaudeName(name) {
 			dialect = protocol.Claude
@@ -392,38 +400,44 @@ func (cfg *Config) parseTimeout(path string, t *yaml.Node, dialect protocol.Dial
 	return time.Duration(v) * time.Second
 }
 
-// parseFailClosed reads fail_closed (which wins when present, even false),
-// else failClosed, else Claude's onFailure: block. Hermes hooks may fail
-// closed only on pre_tool_call; Claude hooks on any event whose hooks can
-// block.
-func (cfg *Config) parseFailClosed(e *Entry, path string, n *yaml.Node) {
-	key := "fail_closed"
-	v := pyyaml.MappingGet(n, key)
-	if v == nil {
-		key = "failClosed"
-		v = pyyaml.MappingGet(n, key)
+// failClosedKey is the key of the hook mapping n that decides whether it
+// fails closed, and its value: fail_closed, which wins when present (even
+// false), else failClosed, else Claude's onFailure ("" and nil: none).
+// It is the one place that chooses, for the reader (parseFailClosed) and
+// for a guard the reader would drop (asksFailClosed).
+func failClosedKey(n *yaml.Node) (string, *yaml.Node) {
+	for _, key := range []string{"fail_closed", "failClosed", "onFailure"} {
+		if v := pyyaml.MappingGet(n, key); v != nil {
+			return key, v
+		}
 	}
+	return "", nil
+}
+
+// parseFailClosed reads the key failClosedKey chooses. Hermes hooks may
+// fail closed only on pre_tool_call; Claude hooks on any event whose hooks
+// can block.
+func (cfg *Config) parseFailClosed(e *Entry, path string, n *yaml.Node) {
+	key, v := failClosedKey(n)
 	var on bool
-	switch {
-	case v != nil:
+	switch key {
+	case "":
+		return
+	case "onFailure":
+		switch strings.ToLower(strings.TrimSpace(v.Value)) {
+		case "block":
+			on = true
+		case "allow", "ignore", "continue", "":
+		default:
+			cfg.warn(path, ".onFailure must be 'block' or 'allow' (got "+pyyaml.Repr(v)+"); ignoring")
+		}
+	default:
 		b, ok := pyyaml.Bool(v)
 		if !ok {
 			cfg.warn(path, "."+key+" must be a boolean (got "+pyyaml.Repr(v)+"); treating as false")
 			return
 		}
 		on = b
-	default:
-		f := pyyaml.MappingGet(n, "onFailure")
-		if f == nil {
-			return
-		}
-		switch strings.ToLower(strings.TrimSpace(f.Value)) {
-		case "block":
-			on = true
-		case "allow", "ignore", "continue", "":
-		default:
-			cfg.warn(path, ".onFailure must be 'block' or 'allow' (got "+pyyaml.Repr(f)+"); ignoring")
-		}
 	}
 	if !on {
 		return

@@ -3,7 +3,6 @@ package hookconfig
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -44,52 +43,36 @@ func (cfg *Config) guardVanishes(line int, problem, fix string) {
 }
 
 // noEventGuard is guardVanishes for the hooks written under name, which
-// is no event; names are the event names the file may use (nil: Hermes'
-// and Claude Code's), for a did-you-mean.
-func (cfg *Config) noEventGuard(v any, line int, name string, names []string) {
-	if found, _ := cfg.failClosedAt(v); !found {
+// is no event of the file's: a's hook file (nil: the YAML config), for a
+// did-you-mean. The name is not bounded for it: suggest passes over every
+// event name it is too long to be near, so a megabyte-long one costs a few
+// milliseconds, once per file (the first guard found is the file's).
+func (cfg *Config) noEventGuard(v any, line int, name string, a *agents.Agent) {
+	if found, _ := cfg.failClosedOrText(v); !found {
 		return
 	}
 	// The name is the file's: bounded, and escaped here, since the
 	// refusal reaches the model and the agent's screen as well as ours.
 	shown := termsafe.Escape(textutil.Truncate(name, maxShown))
 	problem := "hooks." + shown + " holds a fail_closed guard, but '" + shown + "' is no event"
-	if s := ""; len(name) <= maxSuggestedName {
-		if s = suggestEvent(name, names); s != "" {
-			problem += " (did you mean '" + s + "'?)"
-		}
+	if s := suggestEvent(name, a); s != "" {
+		problem += " (did you mean '" + s + "'?)"
 	}
 	cfg.guardVanishes(line, problem, "fix the name")
 }
 
-// suggestEvent is the event name among names (nil: Hermes' and Claude
-// Code's) closest to name, "" when none is close.
-func suggestEvent(name string, names []string) string {
-	if names == nil {
+// suggestEvent is the event name closest to name, "" when none is close:
+// among a's (nil: the YAML config), or Hermes' and Claude Code's when a's
+// Source reads names of its own (Claude Code's settings take a Hermes
+// name too).
+func suggestEvent(name string, a *agents.Agent) string {
+	if a == nil || a.Source.Event != nil {
 		return protocol.SuggestEvent(name)
 	}
-	return suggest.Closest(name, names)
-}
-
-// agentEventNames are the event names a's hook file may use, for a
-// did-you-mean: nil (Hermes' and Claude Code's) when its Source reads
-// names of its own (Claude Code's settings take a Hermes name too).
-func agentEventNames(a *agents.Agent) []string {
-	if a.Source.Event != nil {
-		return nil
-	}
-	names := make([]string, 0, len(a.Events))
-	for n := range a.Events {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
+	return suggest.Closest(name, a.AgentEvents())
 }
 
 // notMappingGuard is guardVanishes for a hooks: block that is no mapping.
-// Written as text (a block scalar of pasted YAML, an escaped JSON object),
-// it counts when the text spells a fail_closed key: it is no less a guard
-// its author meant.
 func (cfg *Config) notMappingGuard(v any, line int) {
 	kind := "value"
 	switch x := v.(type) {
@@ -104,16 +87,46 @@ func (cfg *Config) notMappingGuard(v any, line int) {
 			kind = "string"
 		}
 	}
-	n, isNode := v.(*yaml.Node)
-	text, isText := v.(string)
-	if isNode && n.Kind == yaml.ScalarNode {
-		text, isText = n.Value, true
-	}
-	if found, _ := cfg.failClosedAt(v); !found && !(isText && spellsFailClosed(text)) {
+	if found, _ := cfg.failClosedOrText(v); !found {
 		return
 	}
 	problem := "hooks: is a " + kind + ", not a mapping of event names, and holds a fail_closed guard no event can run"
 	cfg.guardVanishes(line, problem, "write hooks: as event names, each with its list of hooks")
+}
+
+// textGuard is guardVanishes for an event's hooks (v, at path) written as
+// text where a hook or a list of hooks belongs, or a list holding such
+// text, when the text spells a fail_closed key (textAsks): no entry is
+// read from a string, so the guard would be gone behind a warning.
+func (cfg *Config) textGuard(v any, line int, path string) {
+	if cfg.loadErr != nil {
+		return
+	}
+	found, at, i := textAsks(v)
+	if !found {
+		return
+	}
+	if at > 0 {
+		line = at
+	}
+	if i >= 0 {
+		path = fmt.Sprintf("%s[%d]", path, i)
+	}
+	path = termsafe.Escape(textutil.Truncate(path, 2*maxShown))
+	cfg.guardVanishes(line, path+" is a string, not a hook, and spells a fail_closed guard that cannot be read",
+		"write the hook as a mapping (command: …, fail_closed: true), not as text")
+}
+
+// failClosedOrText is failClosedAt for what is dropped whole where hooks
+// or a list of them belong, counting text there that spells a fail_closed
+// key (textAsks) too: a block scalar of pasted YAML or an escaped JSON
+// object is no less a guard its author meant.
+func (cfg *Config) failClosedOrText(v any) (found bool, line int) {
+	if found, line = cfg.failClosedAt(v); found || cfg.loadErr != nil {
+		return found, line
+	}
+	found, line, _ = textAsks(v)
+	return found, line
 }
 
 // pastCapGuard is guardVanishes for what a file past its cap leaves
@@ -137,8 +150,8 @@ func (cfg *Config) pastCapGuard(line int, where string, rest ...any) {
 }
 
 // failClosedAt reports whether v holds, anywhere in it, a hook that asks
-// to fail closed: a mapping with fail_closed or failClosed true or
-// onFailure: block (as parseFailClosed reads them), or an *Entry that
+// to fail closed: a mapping whose deciding key says so (asksFailClosed,
+// as parseFailClosed reads it), or an *Entry that
 // fails closed; line is that mapping's (0: not known, in JSON). v is a
 // *yaml.Node, a decoded JSON value, an *Entry, or a list of those. It is
 // false once the file does not load (there is nothing left to decide).
@@ -173,7 +186,7 @@ func (cfg *Config) failClosedAt(v any) (found bool, line int) {
 				stack = append(stack, x.Alias)
 				continue
 			}
-			if x.Kind == yaml.MappingNode && yamlAsks(x) {
+			if x.Kind == yaml.MappingNode && asksFailClosed(x) {
 				return true, x.Line
 			}
 			for _, c := range x.Content {
@@ -188,9 +201,7 @@ func (cfg *Config) failClosedAt(v any) (found bool, line int) {
 				return true, 0
 			}
 		case map[string]any:
-			b1, _ := x["fail_closed"].(bool)
-			b2, _ := x["failClosed"].(bool)
-			if s, _ := x["onFailure"].(string); b1 || b2 || isBlock(s) {
+			if jsonAsks(x) {
 				return true, 0
 			}
 			for _, c := range x {
@@ -203,22 +214,77 @@ func (cfg *Config) failClosedAt(v any) (found bool, line int) {
 	return false, 0
 }
 
-// yamlAsks reports whether the mapping n asks to fail closed itself.
-func yamlAsks(n *yaml.Node) bool {
-	for _, key := range []string{"fail_closed", "failClosed"} {
-		if v := pyyaml.MappingGet(n, key); v != nil {
-			if b, ok := pyyaml.Bool(pyyaml.Deref(v)); ok && b {
-				return true
-			}
-		}
+// asksFailClosed reports whether the hook mapping n asks to fail closed
+// itself, by the key the reader decides by (failClosedKey): so a hook
+// under a name that is no event counts exactly when, under the right name,
+// it would be read as a guard (where the event honours one).
+func asksFailClosed(n *yaml.Node) bool {
+	key, v := failClosedKey(n)
+	switch key {
+	case "":
+		return false
+	case "onFailure":
+		return isBlock(pyyaml.Deref(v).Value)
 	}
-	f := pyyaml.MappingGet(n, "onFailure")
-	return f != nil && isBlock(pyyaml.Deref(f).Value)
+	b, ok := pyyaml.Bool(pyyaml.Deref(v))
+	return ok && b
+}
+
+// jsonAsks is asksFailClosed for a decoded JSON hook, whose deciding keys
+// become the node the reader reads it as (toNode). A list or an object
+// there is neither a boolean nor 'block': it is not copied, as the walk
+// goes on into it anyway.
+func jsonAsks(m map[string]any) bool {
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	for _, key := range []string{"fail_closed", "failClosed", "onFailure"} {
+		v, ok := m[key]
+		if !ok {
+			continue
+		}
+		switch v.(type) {
+		case map[string]any, []any:
+			v = nil
+		}
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, toNode(v))
+	}
+	return asksFailClosed(n)
 }
 
 func isBlock(s string) bool { return strings.EqualFold(strings.TrimSpace(s), "block") }
 
+// textAsks reports whether v, where a hook or a list of hooks belongs,
+// is text spelling a fail_closed key, or a list holding such text (index
+// is that item's, -1 for v itself); line is the text's (0: not known, in
+// JSON). It is the one place that counts text so. Only there: a string
+// inside a hook (its command: echo fail_closed) is what it says.
+func textAsks(v any) (found bool, line, index int) {
+	switch x := v.(type) {
+	case string:
+		return spellsFailClosed(x), 0, -1
+	case []any:
+		for i, item := range x {
+			if s, ok := item.(string); ok && spellsFailClosed(s) {
+				return true, 0, i
+			}
+		}
+	case *yaml.Node:
+		x = pyyaml.Deref(x)
+		if x.Kind == yaml.ScalarNode {
+			return spellsFailClosed(x.Value), x.Line, -1
+		}
+		if x.Kind != yaml.SequenceNode {
+			return false, 0, -1
+		}
+		for i, item := range x.Content {
+			if item = pyyaml.Deref(item); item.Kind == yaml.ScalarNode && spellsFailClosed(item.Value) {
+				return true, item.Line, i
+			}
+		}
+	}
+	return false, 0, -1
+}
+
 // spellsFailClosed: text that names a fail_closed key.
 func spellsFailClosed(s string) bool {
-	return slices.ContainsFunc([]string{"fail_closed", "failClosed"}, func(k string) bool { return strings.Contains(s, k) })
+	return strings.Contains(s, "fail_closed") || strings.Contains(s, "failClosed")
 }

@@ -64,6 +64,24 @@ func TestVanishingGuardYAML(t *testing.T) {
 			strings.Repeat("    - {matcher: Bash, hooks: *g}\n", MaxProjectEntries), MaxProjectEntries, 3, "asks to fail closed"},
 		{"past the cap, none fail_closed", manyEntries(MaxProjectEntries+1, ""), MaxProjectEntries, 0, ""},
 		{"at the cap", manyEntries(MaxProjectEntries, "fail_closed: true"), MaxProjectEntries, 0, ""},
+		// fail_closed, when present, decides even false; else failClosed;
+		// else onFailure (as parseFailClosed reads an entry).
+		{"misspelt, fail_closed false over onFailure", "hooks:\n  pre_tool_cal:\n    - {command: x, fail_closed: false, onFailure: block}\n", 0, 0, ""},
+		{"misspelt, fail_closed false over failClosed", "hooks:\n  pre_tool_cal:\n    - {command: x, fail_closed: false, failClosed: true}\n", 0, 0, ""},
+		{"misspelt, failClosed false over onFailure", "hooks:\n  pre_tool_cal:\n    - {command: x, failClosed: false, onFailure: block}\n", 0, 0, ""},
+		{"misspelt, fail_closed not a boolean", "hooks:\n  pre_tool_cal:\n    - {command: x, fail_closed: maybe, onFailure: block}\n", 0, 0, ""},
+		{"misspelt, failClosed true", "hooks:\n  pre_tool_cal:\n    - {command: x, failClosed: true, onFailure: allow}\n", 0, 2, "is no event"},
+		// A guard written as text where a hook or a list of them belongs.
+		{"event's value text", "hooks:\n  pre_tool_call: \"command: x\\nfail_closed: true\"\n", 0, 2,
+			"hooks.pre_tool_call is a string, not a hook, and spells a fail_closed guard that cannot be read: write the hook as a mapping (command: …, fail_closed: true), not as text"},
+		{"event's item text", "hooks:\n  pre_tool_call:\n    - command: ./ok.sh\n    - \"{command: x, fail_closed: true}\"\n", 0, 4,
+			"hooks.pre_tool_call[1] is a string, not a hook, and spells a fail_closed guard"},
+		{"claude event's item text", "hooks:\n  PreToolUse: [\"{matcher: Bash, hooks: [{command: x, failClosed: true}]}\"]\n", 0, 2, "is a string, not a hook"},
+		{"misspelt, value text", "hooks:\n  pre_tool_cal: \"command: x\\nfail_closed: true\"\n", 0, 2, "'pre_tool_cal' is no event"},
+		{"misspelt, item text", "hooks:\n  pre_tool_cal: [\"{command: x, fail_closed: true}\"]\n", 0, 2, "'pre_tool_cal' is no event"},
+		{"hooks a list of text", "hooks:\n  - \"pre_tool_call: [{command: x, fail_closed: true}]\"\n", 0, 2, "hooks: is a list"},
+		{"event's value text without fail_closed", "hooks:\n  pre_tool_call: \"command: x\"\n", 0, 0, ""},
+		{"event's item text without fail_closed", "hooks:\n  pre_tool_call: [\"{command: x}\"]\n", 0, 0, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -114,6 +132,18 @@ func TestVanishingGuardJSON(t *testing.T) {
 			"'beforeShellExecutio' is no event (did you mean 'beforeShellExecution'?)"},
 		{"cursor", `{"version":1,"hooks":[{"command":"/bin/false","failClosed":true}]}`, 0, "hooks: is a list"},
 		{"cursor", `{"version":1,"hooks":{"beforeShellExecutio":[{"command":"/bin/false"}]}}`, 0, ""},
+		// fail_closed, when present, decides even false (parseFailClosed).
+		{"claude", `{"hooks":{"PreToolUs":[{"hooks":[{"type":"command","command":"x","fail_closed":false,"onFailure":"block"}]}]}}`, 0, ""},
+		{"claude", `{"hooks":{"PreToolUs":[{"hooks":[{"type":"command","command":"x","failClosed":false,"onFailure":"block"}]}]}}`, 0, ""},
+		{"claude", `{"hooks":{"PreToolUs":[{"hooks":[{"type":"command","command":"x","fail_closed":"yes","failClosed":true}]}]}}`, 0, ""},
+		{"cursor", `{"version":1,"hooks":{"beforeShellExecutio":[{"command":"x","fail_closed":false,"failClosed":true}]}}`, 0, ""},
+		// A guard written as text where a hook or a list of them belongs.
+		{"claude", `{"hooks":{"PreToolUse":"{\"hooks\":[{\"command\":\"x\",\"fail_closed\":true}]}"}}`, 0, "hooks.PreToolUse is a string, not a hook, and spells a fail_closed guard"},
+		{"claude", `{"hooks":{"PreToolUse":["{\"hooks\":[{\"command\":\"x\",\"fail_closed\":true}]}"]}}`, 0, "hooks.PreToolUse[0] is a string, not a hook"},
+		{"claude", `{"hooks":{"PreToolUs":["{\"hooks\":[{\"command\":\"x\",\"failClosed\":true}]}"]}}`, 0, "'PreToolUs' is no event"},
+		{"claude", `{"hooks":{"PreToolUse":["{\"hooks\":[{\"command\":\"x\"}]}"]}}`, 0, ""},
+		{"cursor", `{"version":1,"hooks":{"beforeShellExecution":["{\"command\":\"x\",\"failClosed\":true}"]}}`, 0, "hooks.beforeShellExecution[0] is a string, not a hook"},
+		{"cursor", `{"version":1,"hooks":{"beforeShellExecution":"{\"command\":\"x\",\"failClosed\":true}"}}`, 0, "hooks.beforeShellExecution is a string, not a hook"},
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprint(i, c.agent), func(t *testing.T) {
@@ -222,5 +252,69 @@ func FuzzNoEventGuard(f *testing.F) {
 			}
 		}
 		t.Fatalf("the guard under %q vanished:\n%s\nwarnings: %v", name, data, cfg.Warnings)
+	})
+}
+
+// TestVanishAgreesWithReader: a hook under a name that is no event makes
+// its file fail to load exactly when, under the right name, the reader
+// reads it as a guard: the two read fail_closed, failClosed and onFailure
+// by one rule (asksFailClosed).
+func TestVanishAgreesWithReader(t *testing.T) {
+	var keys []string
+	for _, fc := range []string{"", "fail_closed: true", "fail_closed: false", "fail_closed: maybe"} {
+		for _, fcc := range []string{"", "failClosed: true", "failClosed: false"} {
+			for _, of := range []string{"", "onFailure: block", "onFailure: ' Block '", "onFailure: allow"} {
+				var k []string
+				for _, s := range []string{fc, fcc, of} {
+					if s != "" {
+						k = append(k, s)
+					}
+				}
+				keys = append(keys, strings.Join(k, ", "))
+			}
+		}
+	}
+	for _, k := range keys {
+		entry := "{command: x"
+		if k != "" {
+			entry += ", " + k
+		}
+		entry += "}"
+		cfg, err := parseConfig([]byte("hooks:\n  pre_tool_call: ["+entry+"]\n"), "/c.yaml", 0)
+		if err != nil || len(cfg.Entries) != 1 {
+			t.Fatalf("%s: %v", entry, err)
+		}
+		_, err = parseConfig([]byte("hooks:\n  pre_tool_cal: ["+entry+"]\n"), "/c.yaml", 0)
+		if guard, refused := cfg.Entries[0].FailClosed, err != nil; guard != refused {
+			t.Errorf("%s: a guard under pre_tool_call: %v; its file refused under pre_tool_cal: %v (%v)", entry, guard, refused, err)
+		}
+	}
+}
+
+// FuzzVanishAgreesWithReader: TestVanishAgreesWithReader for any plain
+// values of fail_closed, failClosed and onFailure (absent when empty).
+func FuzzVanishAgreesWithReader(f *testing.F) {
+	for _, s := range [][3]string{{"false", "", "block"}, {"", "no", "Block"}, {"yes", "", ""}, {"maybe", "true", "block"}, {"", "", "allow"}} {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, fc, fcc, of string) {
+		entry := "{command: x"
+		for _, kv := range [][2]string{{"fail_closed", fc}, {"failClosed", fcc}, {"onFailure", of}} {
+			if strings.ContainsAny(kv[1], "{}[],:#\n\r&*!|>'\"%@`?-\\\t") || strings.TrimSpace(kv[1]) != kv[1] {
+				return // plain scalars only: the entry stays one mapping
+			}
+			if kv[1] != "" {
+				entry += ", " + kv[0] + ": " + kv[1]
+			}
+		}
+		entry += "}"
+		cfg, err := parseConfig([]byte("hooks:\n  pre_tool_call: ["+entry+"]\n"), "/c.yaml", 0)
+		if err != nil || len(cfg.Entries) != 1 {
+			return
+		}
+		_, err = parseConfig([]byte("hooks:\n  pre_tool_cal: ["+entry+"]\n"), "/c.yaml", 0)
+		if guard, refused := cfg.Entries[0].FailClosed, err != nil; guard != refused {
+			t.Errorf("%s: a guard under pre_tool_call: %v; its file refused under pre_tool_cal: %v (%v)", entry, guard, refused, err)
+		}
 	})
 }

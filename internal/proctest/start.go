@@ -61,24 +61,24 @@ func RunRetrying(log Logger, newCmd func() *exec.Cmd) error {
 // OutputRetrying is exec.Cmd's Output, its start tried again as
 // StartRetrying's is.
 func OutputRetrying(log Logger, newCmd func() *exec.Cmd) ([]byte, error) {
-	var out []byte
-	err := retry(log, func() (*exec.Cmd, error) {
-		c := newCmd()
-		var err error
-		out, err = c.Output()
-		return c, err
-	})
-	return out, err
+	return outputRetrying(log, newCmd, (*exec.Cmd).Output)
 }
 
 // CombinedOutputRetrying is exec.Cmd's CombinedOutput, its start tried
 // again as StartRetrying's is.
 func CombinedOutputRetrying(log Logger, newCmd func() *exec.Cmd) ([]byte, error) {
+	return outputRetrying(log, newCmd, (*exec.Cmd).CombinedOutput)
+}
+
+// outputRetrying runs the command newCmd makes with output (one of
+// exec.Cmd's output methods), its start tried again as StartRetrying's is;
+// the output is the last attempt's.
+func outputRetrying(log Logger, newCmd func() *exec.Cmd, output func(*exec.Cmd) ([]byte, error)) ([]byte, error) {
 	var out []byte
 	err := retry(log, func() (*exec.Cmd, error) {
 		c := newCmd()
 		var err error
-		out, err = c.CombinedOutput()
+		out, err = output(c)
 		return c, err
 	})
 	return out, err
@@ -103,15 +103,15 @@ func retryOn(sentinel error, log Logger, attempt func() (*exec.Cmd, error)) erro
 	}
 }
 
-// NotRun reports whether err, what starting (or running) cmd returned, is
+// notRunHere reports whether err, what starting (or running) cmd returned, is
 // the start failure worth another try: cmd never got a process (so none of
 // it ran, and whatever it was to do is still undone) and the error is the
 // one Wine's CreateProcess returns then. Always false but on Windows.
-func NotRun(cmd *exec.Cmd, err error) bool {
+func notRunHere(cmd *exec.Cmd, err error) bool {
 	return cmd != nil && notRun(err, cmd.Process != nil, errNotRun)
 }
 
-// notRun is NotRun's decision with the system's not-run error as a
+// notRun is notRunHere's decision with the system's not-run error as a
 // parameter (nil: the system has none), so that it is tested everywhere.
 // A process that started and then failed — whatever its error says — is
 // a real failure; so is a start that failed otherwise.

@@ -45,11 +45,11 @@ func TestNotRunDecision(t *testing.T) {
 			t.Errorf("%s: notRun(%v, started=%v) = %v, want %v", c.name, c.err, c.started, got, c.want)
 		}
 	}
-	if runtime.GOOS != "windows" && NotRun(&exec.Cmd{}, startErr) {
-		t.Errorf("NotRun retries on %s, which has no such error", runtime.GOOS)
+	if runtime.GOOS != "windows" && notRunHere(&exec.Cmd{}, startErr) {
+		t.Errorf("notRunHere retries on %s, which has no such error", runtime.GOOS)
 	}
-	if NotRun(nil, errInternal) {
-		t.Error("NotRun retries a command that was never made")
+	if notRunHere(nil, errInternal) {
+		t.Error("notRunHere retries a command that was never made")
 	}
 }
 
