@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"bytes"
 	"encoding/json"
 	"path"
 
@@ -44,9 +45,16 @@ type SwitchedOff struct {
 // switchRule is how an agent's switch files are read.
 type switchRule struct {
 	files []SwitchFile
-	// value is the file's own setting: on (false: off), whether it sets
-	// one, and the setting as the file spells it.
-	value func(data []byte) (on, set bool, key, setting string)
+	// keys are the settings that switch the hooks, in the order the agent
+	// reads them once it has merged its files key by key: the first key
+	// that some file sets decides (Codex's hooks before its old name
+	// codex_hooks, whichever file holds either).
+	keys []string
+	// values are the file's own settings of keys: on (false: off), for
+	// each key it sets.
+	values func(data []byte) map[string]bool
+	// setting is key set to off, as a file spells it.
+	setting func(key string) string
 	// fix is what to do when file f (f.User: the user's own) turns hooks
 	// off by key, the setting's own name.
 	fix func(a *Agent, f SwitchFile, key string) string
@@ -62,7 +70,9 @@ var switchRules = map[string]switchRule{
 			{Path: ".claude/settings.json"},
 			{Path: ".claude/settings.local.json"},
 		},
-		value: disableAllValue,
+		keys:    []string{"disableAllHooks"},
+		values:  disableAllValues,
+		setting: func(string) string { return `"disableAllHooks" is true` },
 		fix: func(a *Agent, f SwitchFile, _ string) string {
 			if f.User {
 				return `remove "disableAllHooks" from it (or set it to false)`
@@ -72,15 +82,19 @@ var switchRules = map[string]switchRule{
 	},
 	// openai/codex codex-rs/features/src/lib.rs: Feature::CodexHooks, key
 	// "hooks", stable, on by default; legacy.rs: "codex_hooks" an alias.
-	// Config layers merge with a trusted project (.codex/config.toml)
+	// Config layers merge key by key, a trusted project (.codex/config.toml)
 	// above the user's ($CODEX_HOME/config.toml); --enable/--disable are
-	// session flags, above both.
+	// session flags, above both. Codex 0.171.0, run: the merged hooks
+	// decides, codex_hooks only where no layer sets hooks (so a project's
+	// codex_hooks = true does not undo the user's hooks = false).
 	"codex": {
 		files: []SwitchFile{
 			{Path: ".codex/config.toml", User: true, HomeEnv: "CODEX_HOME"},
 			{Path: ".codex/config.toml", IfTrusted: true},
 		},
-		value: codexFeatureValue,
+		keys:    []string{"hooks", "codex_hooks"},
+		values:  codexFeatureValues,
+		setting: func(key string) string { return "[features] " + key + " = false" },
 		fix: func(a *Agent, f SwitchFile, key string) string {
 			if f.User {
 				return "make that line " + key + " = true under [features], or remove it (Codex runs hooks by default)"
@@ -104,71 +118,76 @@ func (f SwitchFile) SwitchPath(home, project string, getenv func(string) string)
 }
 
 // Switches reads contents, the data of a.SwitchFiles() in their order (nil
-// for a file that is absent), as the agent merges them: the highest file
-// that sets the switch decides. It reports the file that turns all hooks
-// off, if one does.
+// for a file that is absent), as the agent merges them: key by key, the
+// highest file that sets a key gives its value, and the first of the
+// agent's keys that is set decides. It reports the file that turns all
+// hooks off, if one does.
 func (a *Agent) Switches(contents [][]byte) (SwitchedOff, bool) {
 	r, ok := switchRules[a.Name]
 	if !ok {
 		return SwitchedOff{}, false
 	}
-	for i := min(len(contents), len(r.files)) - 1; i >= 0; i-- {
-		if contents[i] == nil {
-			continue
+	n := min(len(contents), len(r.files))
+	values := make([]map[string]bool, n)
+	for i := range n {
+		if contents[i] != nil {
+			values[i] = r.values(contents[i])
 		}
-		on, set, key, setting := r.value(contents[i])
-		if !set {
-			continue
+	}
+	for _, key := range r.keys {
+		for i := n - 1; i >= 0; i-- {
+			on, set := values[i][key]
+			switch {
+			case !set:
+				continue
+			case on:
+				return SwitchedOff{}, false
+			}
+			return SwitchedOff{File: i, Setting: r.setting(key), Fix: r.fix(a, r.files[i], key)}, true
 		}
-		if on {
-			return SwitchedOff{}, false
-		}
-		return SwitchedOff{File: i, Setting: setting, Fix: r.fix(a, r.files[i], key)}, true
 	}
 	return SwitchedOff{}, false
 }
 
-// disableAllValue is a settings file's disableAllHooks, when it is a JSON
-// boolean (a file that is not a JSON object sets nothing: Claude Code
-// skips it).
-func disableAllValue(data []byte) (on, set bool, key, setting string) {
+// utf8BOM, first in a file, is skipped by both Claude Code and Codex
+// (run: a settings file or config.toml that starts with it still turns
+// their hooks off), while Go's JSON and TOML parsers reject the file. So
+// every reading of their files here skips it too (Codex's trust and
+// per-hook state in config.toml included).
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// disableAllValues is a settings file's disableAllHooks, when it is a
+// JSON boolean (a file that is not a JSON object sets nothing: Claude Code
+// skips it). on is the hooks': disableAllHooks false.
+func disableAllValues(data []byte) map[string]bool {
 	var doc map[string]any
-	if json.Unmarshal(data, &doc) != nil {
-		return true, false, "", ""
+	if json.Unmarshal(bytes.TrimPrefix(data, utf8BOM), &doc) != nil {
+		return nil
 	}
 	v, isBool := doc["disableAllHooks"].(bool)
 	if !isBool {
-		return true, false, "", ""
+		return nil
 	}
-	if v {
-		return false, true, "disableAllHooks", `"disableAllHooks" is true`
-	}
-	return true, true, "", ""
+	return map[string]bool{"disableAllHooks": !v}
 }
 
-// codexFeatureValue is a config.toml's [features] hooks, or its alias
-// codex_hooks. Both set and disagreeing: off, the reading that warns (which
-// one Codex applies last is its map's order). A file that is not TOML sets
-// nothing (Codex refuses to start on it).
-func codexFeatureValue(data []byte) (on, set bool, key, setting string) {
+// codexFeatureValues are a config.toml's [features] hooks and its alias
+// codex_hooks, those that are booleans. A file that is not TOML sets
+// nothing (Codex refuses to start on it, as it does on a non-boolean).
+func codexFeatureValues(data []byte) map[string]bool {
 	var doc struct {
 		Features map[string]any `toml:"features"`
 	}
-	if toml.Unmarshal(data, &doc) != nil {
-		return true, false, "", ""
+	if toml.Unmarshal(bytes.TrimPrefix(data, utf8BOM), &doc) != nil {
+		return nil
 	}
-	on = true
+	values := map[string]bool{}
 	for _, k := range []string{"hooks", "codex_hooks"} {
-		v, isBool := doc.Features[k].(bool)
-		if !isBool {
-			continue
-		}
-		set = true
-		if !v && on {
-			on, key, setting = false, k, "[features] "+k+" = false"
+		if v, isBool := doc.Features[k].(bool); isBool {
+			values[k] = v
 		}
 	}
-	return on, set, key, setting
+	return values
 }
 
 // EntriesOff reads data, a's TrustFile, for the entries the user turned
@@ -188,7 +207,7 @@ func (a *Agent) EntriesOff(data []byte) func(file string, e FileEntry) string {
 			State map[string]any `toml:"state"`
 		} `toml:"hooks"`
 	}
-	if toml.Unmarshal(data, &doc) != nil || len(doc.Hooks.State) == 0 {
+	if toml.Unmarshal(bytes.TrimPrefix(data, utf8BOM), &doc) != nil || len(doc.Hooks.State) == 0 {
 		return none
 	}
 	return func(file string, e FileEntry) string {

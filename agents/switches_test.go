@@ -34,6 +34,9 @@ func TestSwitches(t *testing.T) {
 		{"claude", []string{"-", `{"disableAllHooks": 1}`, "-"}, false, 0, "", ""},
 		{"claude", []string{"-", `[true]`, "-"}, false, 0, "", ""},
 		{"claude", []string{string(off), `{"disableAllHooks": tru`, "-"}, true, 0, "", ""},
+		// A UTF-8 byte order mark first: Claude Code reads the file all
+		// the same (e2e TestDoctorSwitches/ClaudeCode/ProjectBOM).
+		{"claude", []string{"-", "\ufeff" + string(off), "-"}, true, 1, `"disableAllHooks" is true`, ""},
 		// Keys given twice: the last wins (JSON.parse).
 		{"claude", []string{"-", `{"disableAllHooks": false, "disableAllHooks": true}`, "-"}, true, 1, "", ""},
 
@@ -44,8 +47,21 @@ func TestSwitches(t *testing.T) {
 		{"codex", []string{"-", "[features]\nhooks = false\n"}, true, 1, "[features] hooks = false", "codex --enable hooks"},
 		// The project's true outranks the user's false.
 		{"codex", []string{"[features]\nhooks = false\n", "[features]\nhooks = true\n"}, false, 0, "", ""},
-		// Canonical and alias disagree in one file: off, the reading that warns.
-		{"codex", []string{"[features]\nhooks = true\ncodex_hooks = false\n", "-"}, true, 0, "[features] codex_hooks = false", ""},
+		// Codex merges its layers key by key, then reads hooks, and
+		// codex_hooks only where no layer sets hooks (as Codex 0.171.0
+		// runs them: e2e TestDoctorSwitches/Codex). In one file, in
+		// either order:
+		{"codex", []string{"[features]\nhooks = true\ncodex_hooks = false\n", "-"}, false, 0, "", ""},
+		{"codex", []string{"[features]\ncodex_hooks = false\nhooks = true\n", "-"}, false, 0, "", ""},
+		{"codex", []string{"[features]\ncodex_hooks = true\nhooks = false\n", "-"}, true, 0, "[features] hooks = false", "make that line hooks = true"},
+		// Across files: a higher file's codex_hooks does not outrank a
+		// lower file's hooks.
+		{"codex", []string{"[features]\nhooks = false\n", "[features]\ncodex_hooks = true\n"}, true, 0, "[features] hooks = false", "make that line hooks = true"},
+		{"codex", []string{"[features]\nhooks = true\n", "[features]\ncodex_hooks = false\n"}, false, 0, "", ""},
+		{"codex", []string{"[features]\ncodex_hooks = false\n", "[features]\nhooks = true\n"}, false, 0, "", ""},
+		{"codex", []string{"[features]\ncodex_hooks = true\n", "[features]\ncodex_hooks = false\n"}, true, 1, "[features] codex_hooks = false", "codex --enable hooks"},
+		// A UTF-8 byte order mark first: Codex reads the file all the same.
+		{"codex", []string{"-", "\ufeff[features]\nhooks = false\n"}, true, 1, "[features] hooks = false", ""},
 		{"codex", []string{"[features]\nhooks = \"false\"\n", "-"}, false, 0, "", ""},
 		{"codex", []string{"[other]\nhooks = false\n", "-"}, false, 0, "", ""},
 		// Not TOML: sets nothing (Codex refuses to start on it).
@@ -100,6 +116,7 @@ func TestSwitchPath(t *testing.T) {
 // long (doctor reads a repository's files).
 func FuzzSwitches(f *testing.F) {
 	for _, s := range []string{`{"disableAllHooks": true}`, "[features]\nhooks = false\n", "features = { codex_hooks = false }",
+		"\ufeff{\"disableAllHooks\": true}", "\ufeff[features]\nhooks = false\n",
 		"a = " + strings.Repeat("[", 1000) + strings.Repeat("]", 1000), strings.Repeat(`{"a":`, 5000)} {
 		f.Add([]byte(s))
 	}
@@ -139,6 +156,8 @@ func TestEntriesOff(t *testing.T) {
 		{"[hooks.state.\"/p/.codex/hooks.json:pre_tool_use:0:1\"]\nenabled = false\n", false},
 		{"[hooks.state.\"/q/.codex/hooks.json:pre_tool_use:0:0\"]\nenabled = false\n", false},
 		{"[hooks.state\nenabled = false\n", false},
+		// A UTF-8 byte order mark first: Codex reads the file all the same.
+		{"\ufeff[hooks.state.\"/p/.codex/hooks.json:pre_tool_use:0:0\"]\nenabled = false\n", true},
 	}
 	for _, tc := range tests {
 		got := codex.EntriesOff([]byte(tc.data))(file, e)

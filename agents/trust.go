@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"bytes"
 	"encoding/json"
 	"path"
 	"regexp"
@@ -82,7 +83,7 @@ var codexHeader = sync.OnceValue(func() *regexp.Regexp {
 // the project is trusted when its own table says trust_level = "trusted".
 func codexTrusted(data []byte, project string) bool {
 	table, trusted := "", false
-	for _, line := range strings.Split(string(data), "\n") {
+	for _, line := range strings.Split(string(bytes.TrimPrefix(data, utf8BOM)), "\n") {
 		line = strings.TrimSpace(line)
 		if strings.HasPrefix(line, "[") {
 			table = ""
@@ -167,7 +168,7 @@ func (a *Agent) Reviewed(data []byte, file string, e FileEntry) (reviewed, asks 
 		return false, false
 	}
 	key := codexStateKey(file, e)
-	for _, line := range strings.Split(string(data), "\n") {
+	for _, line := range strings.Split(string(bytes.TrimPrefix(data, utf8BOM)), "\n") {
 		line = strings.TrimSpace(line)
 		if m := codexStateHeader().FindStringSubmatch(line); m != nil && unquoteTOML(m[1]) == key {
 			return true, true

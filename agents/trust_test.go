@@ -18,6 +18,8 @@ func TestTrusted(t *testing.T) {
 		{"codex", "[projects.\"/home/u/src\"]\ntrust_level = \"trusted\"\n", false},
 		{"codex", "[projects.\"/home/u/src/app\"]\n[other]\ntrust_level = \"trusted\"\n", false},
 		{"codex", "[projects.\"/home/u/src/app/\"]\ntrust_level = \"trusted\"\n", true},
+		// A UTF-8 byte order mark first: Codex reads the file all the same.
+		{"codex", "\ufeff[projects.\"/home/u/src/app\"]\ntrust_level = \"trusted\"\n", true},
 		{"gemini", `{"/home/u/src/app": "TRUST_FOLDER"}`, true},
 		{"gemini", `{"/home/u/src": "TRUST_FOLDER"}`, true},
 		{"gemini", `{"/home/u/src/app/sub": "TRUST_PARENT"}`, true},
@@ -69,6 +71,11 @@ func TestReviewed(t *testing.T) {
 		if got, asks := codex.Reviewed(data, file, c.e); got != c.want || !asks {
 			t.Errorf("%+v: reviewed %v (asks %v), want %v", c.e, got, asks, c.want)
 		}
+	}
+	// A UTF-8 byte order mark first: Codex reads the file all the same.
+	bom := []byte("\ufeff[hooks.state.\"/p/.codex/hooks.json:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:00\"\n")
+	if got, _ := codex.Reviewed(bom, file, FileEntry{Event: "PreToolUse"}); !got {
+		t.Error("after a byte order mark, the first table's review is not read")
 	}
 	if _, asks := codex.Reviewed(data, "/other/.codex/hooks.json", FileEntry{Event: "PreToolUse"}); !asks {
 		t.Error("Codex asks for a review of every hook")

@@ -170,13 +170,16 @@ func hasVerb(bin, verb string) bool {
 // newClaudeHarness is Claude Code from npm (or HERMES_E2E_CLAUDE), hooks
 // installed in a fresh project holding the Hermes hooks every scenario uses.
 func newClaudeHarness(t *testing.T) *claudeHarness {
-	h := &claudeHarness{claude: npmAgent(t, npmTool{
-		what: "Claude Code", pkg: "@anthropic-ai/claude-code", bin: "claude",
-		binEnv: "HERMES_E2E_CLAUDE", versionEnv: "HERMES_E2E_CLAUDE_VERSION",
-		slot: "npm",
-	})}
+	h := &claudeHarness{claude: npmAgent(t, claudeTool)}
 	h.harness = newHarness(t)
 	installClaude(t, h.bin, h.project, h.hermesEnv())
 	h.writeHermesProject(t)
 	return h
+}
+
+// claudeTool is Claude Code as npmAgent installs it.
+var claudeTool = npmTool{
+	what: "Claude Code", pkg: "@anthropic-ai/claude-code", bin: "claude",
+	binEnv: "HERMES_E2E_CLAUDE", versionEnv: "HERMES_E2E_CLAUDE_VERSION",
+	slot: "npm",
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -30,19 +31,33 @@ type codexHarness struct {
 	*harness
 	codex     string // Codex CLI (the npm wrapper)
 	codexHome string // CODEX_HOME: config.toml, sessions, trust
+	// execFlags go on each codex exec's command line, before the prompt.
+	execFlags []string
 }
 
 // newCodexHarness is Codex from npm (skipping the test when it cannot be
 // had), a project and homes, and hermes-hooks installed in the project.
 func newCodexHarness(t *testing.T) *codexHarness {
-	h := &codexHarness{codex: npmAgent(t, npmTool{
-		what: "Codex CLI", pkg: "@openai/codex", bin: "codex",
-		binEnv: "HERMES_E2E_CODEX", versionEnv: "HERMES_E2E_CODEX_VERSION",
-		version: codexVersion, slot: "codex-npm",
-	})}
+	h := newCodexHome(t)
+	h.installCodex(t)
+	return h
+}
+
+// codexTool is the Codex CLI as npmAgent installs it.
+var codexTool = npmTool{
+	what: "Codex CLI", pkg: "@openai/codex", bin: "codex",
+	binEnv: "HERMES_E2E_CODEX", versionEnv: "HERMES_E2E_CODEX_VERSION",
+	version: codexVersion, slot: "codex-npm",
+}
+
+// newCodexHome is Codex from npm (skipping the test when it cannot be
+// had), a project and homes, and the user's Codex config; nothing
+// installed yet.
+func newCodexHome(t *testing.T) *codexHarness {
+	h := &codexHarness{codex: npmAgent(t, codexTool)}
 	h.harness = newHarness(t, "home/.codex")
 	h.codexHome = filepath.Join(h.home, ".codex")
-	h.installCodex(t)
+	h.writeCodexConfig(t)
 	return h
 }
 
@@ -120,9 +135,8 @@ func (h *codexHarness) testUntrusted(t *testing.T) {
 	}
 }
 
-// installCodex runs `hermes-hooks install codex --project P` (which writes
-// P/.codex/hooks.json) and writes the user's Codex config: the fake model
-// provider, nothing that could reach OpenAI.
+// installCodex runs `hermes-hooks install codex --project P`, which writes
+// P/.codex/hooks.json.
 func (h *codexHarness) installCodex(t *testing.T) {
 	t.Helper()
 	out := h.hermesHooks(t, "install", "codex", "--project", h.project)
@@ -132,11 +146,15 @@ func (h *codexHarness) installCodex(t *testing.T) {
 		t.Fatalf("after install: %v", err)
 	}
 	t.Logf("%s:\n%s", filepath.Join(h.project, ".codex", "hooks.json"), clip(string(data), 600))
+}
 
-	// base_url is a placeholder here: each run points it at its own fake
-	// (-c model_providers.fake.base_url=…). Retries are off so that a
-	// refused request fails the run at once rather than after backoff.
-	mustWrite(t, filepath.Join(h.codexHome, "config.toml"), `# hermes-hooks e2e: a fake model, nothing else.
+// codexConfig is the user's Codex config the harness starts from: the
+// fake model provider, nothing that could reach OpenAI.
+//
+// base_url is a placeholder here: each run points it at its own fake
+// (-c model_providers.fake.base_url=…). Retries are off so that a
+// refused request fails the run at once rather than after backoff.
+const codexConfig = `# hermes-hooks e2e: a fake model, nothing else.
 model = "gpt-e2e"
 model_provider = "fake"
 approval_policy = "never"
@@ -153,7 +171,12 @@ stream_max_retries = 0
 
 [analytics]
 enabled = false
-`, 0o644)
+`
+
+// writeCodexConfig writes codexConfig as the user's config.toml.
+func (h *codexHarness) writeCodexConfig(t *testing.T) {
+	t.Helper()
+	mustWrite(t, filepath.Join(h.codexHome, "config.toml"), codexConfig, 0o644)
 }
 
 // trustProject marks the project trusted, as Codex's own onboarding does
@@ -191,14 +214,15 @@ func (h *codexHarness) ourHooks(t *testing.T, rpc *appServer) []codexHook {
 	var hooks []codexHook
 	for _, d := range res.Data {
 		for _, hk := range d.Hooks {
-			// install writes `… exec hermes-hooks hook codex EVENT …`.
-			if strings.Contains(hk.Command, "hermes-hooks hook codex ") {
+			// install writes `… exec hermes-hooks hook codex EVENT …`,
+			// or for the user `… exec '/…/hermes-hooks' hook codex …`.
+			if strings.Contains(hk.Command, "hermes-hooks hook codex ") || strings.Contains(hk.Command, "hermes-hooks' hook codex ") {
 				hooks = append(hooks, hk)
 			}
 		}
 	}
 	if len(hooks) == 0 {
-		t.Fatalf("Codex's hooks/list does not show the hooks hermes-hooks installed in %s", filepath.Join(h.project, ".codex", "hooks.json"))
+		t.Fatalf("Codex's hooks/list does not show the hooks hermes-hooks installed (for %s)", h.project)
 	}
 	return hooks
 }
@@ -365,12 +389,12 @@ func (h *codexHarness) run(t *testing.T, fake *fakeServer) *agentRun {
 	lastFile := filepath.Join(h.logs, fmt.Sprintf("codex-last-%d.txt", h.runs+1))
 	res := h.runAgent(t, fake, invocation{
 		who: "Codex", what: "codex exec", env: h.codexEnv(fake), bin: h.codex,
-		args: []string{"exec",
+		args: slices.Concat([]string{"exec",
 			"-c", "model_providers.fake.base_url=" + tomlString(fake.URL()+"/v1"),
 			"--skip-git-repo-check",
 			"--json",
-			"--output-last-message", lastFile,
-			fake.script.Prompt},
+			"--output-last-message", lastFile},
+			h.execFlags, []string{fake.script.Prompt}),
 		dump: func(t *testing.T, r *agentRun) {
 			// Codex's JSONL events include the hook runs.
 			t.Logf("codex exec error: %v\nstdout (JSONL events):\n%s\nstderr:\n%s", r.err, clip(r.stdout, 20000), clip(r.stderr, 8000))

@@ -21,6 +21,13 @@
 // through Codex's own `codex app-server` (hooks/list gives each hook's key
 // and hash, config/batchWrite stores them), as a Codex client does.
 //
+// TestDoctorSwitches (doctor_switch_test.go) sets, step by step, the
+// settings that turn all of an agent's hooks off (Claude Code's
+// disableAllHooks, Codex's [features] hooks) in the user's and the
+// project's files, as a user or a repository would, and asserts that
+// doctor says "turns all hooks off" exactly when the real agent then did
+// not run the user's guard (installed with install --user).
+//
 // # Layout
 //
 // Each scenario is written once, in scenario_test.go (guard, ls, context,
