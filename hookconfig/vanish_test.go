@@ -189,7 +189,6 @@ func TestVanishingGuardJSON(t *testing.T) {
 		{"claude", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":["{\"command\":\"x\"}"]}]}}`, 0, ""},
 		{"claude", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo failClosed"}]}]}}`, 0, ""},
 		// ... and past a repository's cap.
-		{"claude", many(MaxProjectEntries, `"timeout":5`) + "", MaxProjectEntries, ""},
 		{"claude", strings.Replace(many(MaxProjectEntries, `"timeout":5`), `]}]}}`, `,"{\"command\":\"x\",\"failClosed\":true}"]}]}}`, 1), MaxProjectEntries,
 			"hooks.PreToolUse[0].hooks[257] is a string, not a hook"},
 		{"cursor", `{"version":1,"hooks":{"beforeShellExecution":[` + strings.Repeat(`{"command":"x"},`, MaxProjectEntries) + `"{\"command\":\"x\",\"failClosed\":true}"]}}`, MaxProjectEntries,
