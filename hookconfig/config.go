@@ -303,11 +303,11 @@ type Config struct {
 	limit entryLimit
 	// searched counts the did-you-mean searches made for this file.
 	searched int
-	// failClosedSeen are the anchored YAML nodes failClosedAt has
-	// visited while the file is parsed (dropped once it is), and
-	// failClosedVisits counts its steps (bounded by the file's size):
-	// what TestPastCapAliasesOnce checks, as no output shows it.
-	failClosedSeen   map[*yaml.Node]bool
+	// failClosedSeen are the anchored YAML nodes failClosedAt and
+	// textAsks have visited while the file is parsed (dropped once it
+	// is), and failClosedVisits counts their steps (bounded by the file's
+	// size): what TestPastCapAliasesOnce checks, as no output shows it.
+	failClosedSeen   map[*yaml.Node]walks
 	failClosedVisits int
 }
 

@@ -96,23 +96,21 @@ func (cfg *Config) notMappingGuard(v any, line int) {
 
 // textGuard is guardVanishes for an event's hooks (v, at path) written as
 // text where a hook or a list of hooks belongs, or a list holding such
-// text, when the text spells a fail_closed key (textAsks): no entry is
-// read from a string, so the guard would be gone behind a warning.
+// text, or a matcher group whose hooks: is such text, when the text
+// spells a fail_closed key (textAsks): no entry is read from a string, so
+// the guard would be gone behind a warning.
 func (cfg *Config) textGuard(v any, line int, path string) {
 	if cfg.loadErr != nil {
 		return
 	}
-	found, at, i := textAsks(v)
+	found, at, in := cfg.textAsks(v)
 	if !found {
 		return
 	}
 	if at > 0 {
 		line = at
 	}
-	if i >= 0 {
-		path = fmt.Sprintf("%s[%d]", path, i)
-	}
-	path = termsafe.Escape(textutil.Truncate(path, 2*maxShown))
+	path = termsafe.Escape(textutil.Truncate(path+in, 2*maxShown))
 	cfg.guardVanishes(line, path+" is a string, not a hook, and spells a fail_closed guard that cannot be read",
 		"write the hook as a mapping (command: …, fail_closed: true), not as text")
 }
@@ -125,18 +123,26 @@ func (cfg *Config) failClosedOrText(v any) (found bool, line int) {
 	if found, line = cfg.failClosedAt(v); found || cfg.loadErr != nil {
 		return found, line
 	}
-	found, line, _ = textAsks(v)
+	found, line, _ = cfg.textAsks(v)
 	return found, line
 }
 
 // pastCapGuard is guardVanishes for what a file past its cap leaves
 // unread (admit): rest, from the entry at where (its line) on. A caller
-// passes the rest of its list, and of the lists after it that it will not
-// visit; where it visits a list again only to stop at its first entry,
-// the list's own node (an alias's anchor, however many name it, is walked
-// once: failClosedAt).
+// passes the rest of its list, and the hooks of the events after it that
+// it will not visit; where it visits a list again only to stop at its
+// first entry, the list's own node (an alias's anchor, however many name
+// it, is walked once: failClosedAt, textAsks). Each of rest is where
+// hooks belong, so text there spelling a fail_closed key counts too
+// (textAsks), as it does before the cap.
 func (cfg *Config) pastCapGuard(line int, where string, rest ...any) {
 	found, at := cfg.failClosedAt(rest)
+	for _, r := range rest {
+		if found || cfg.loadErr != nil {
+			break
+		}
+		found, at, _ = cfg.textAsks(r)
+	}
 	if !found {
 		return
 	}
@@ -163,10 +169,7 @@ func (cfg *Config) failClosedAt(v any) (found bool, line int) {
 	if cfg.loadErr != nil {
 		return false, 0
 	}
-	if cfg.failClosedSeen == nil {
-		cfg.failClosedSeen = map[*yaml.Node]bool{}
-	}
-	seen := cfg.failClosedSeen
+	seen := cfg.walkedNodes()
 	stack := []any{v}
 	for len(stack) > 0 {
 		top := stack[len(stack)-1]
@@ -174,13 +177,13 @@ func (cfg *Config) failClosedAt(v any) (found bool, line int) {
 		cfg.failClosedVisits++
 		switch x := top.(type) {
 		case *yaml.Node:
-			if x == nil || seen[x] {
+			if x == nil || seen[x]&walkedGuard != 0 {
 				continue
 			}
 			if x.Anchor != "" {
 				// Only an anchored node can be reached twice (by its
 				// aliases); every other one has one parent.
-				seen[x] = true
+				seen[x] |= walkedGuard
 			}
 			if x.Kind == yaml.AliasNode {
 				stack = append(stack, x.Alias)
@@ -252,36 +255,105 @@ func jsonAsks(m map[string]any) bool {
 
 func isBlock(s string) bool { return strings.EqualFold(strings.TrimSpace(s), "block") }
 
-// textAsks reports whether v, where a hook or a list of hooks belongs,
-// is text spelling a fail_closed key, or a list holding such text (index
-// is that item's, -1 for v itself); line is the text's (0: not known, in
-// JSON). It is the one place that counts text so. Only there: a string
-// inside a hook (its command: echo fail_closed) is what it says.
-func textAsks(v any) (found bool, line, index int) {
+// walks are what the walks of a file's parse have asked of an anchored
+// node (Config.failClosedSeen): one asked before held no answer (else the
+// file would not load), so it is not asked again.
+type walks uint8
+
+const (
+	walkedGuard    walks = 1 << iota // failClosedAt
+	walkedHooks                      // textAsks, where an event's hooks belong
+	walkedHandlers                   // textAsks, where a group's handlers belong
+)
+
+// walkedNodes is Config.failClosedSeen, made on first use.
+func (cfg *Config) walkedNodes() map[*yaml.Node]walks {
+	if cfg.failClosedSeen == nil {
+		cfg.failClosedSeen = map[*yaml.Node]walks{}
+	}
+	return cfg.failClosedSeen
+}
+
+// textAsks reports whether v, where an event's hooks belong, is text
+// spelling a fail_closed key, or a list holding such text, or a Claude
+// matcher group (a mapping with hooks: and no command:, alone or in the
+// list) whose hooks: is such text or a list holding it: where handlers
+// belong, as the reader reads a group in YAML and in a settings file.
+// in is the path to that text from v ("": v itself; "[1]", "[0].hooks[2]",
+// ".hooks"); line is the text's (0: not known, in JSON). It is the one
+// place that counts text so. Only there: a string inside a hook (its
+// command: echo fail_closed) is what it says.
+func (cfg *Config) textAsks(v any) (found bool, line int, in string) {
+	return cfg.textIn(v, true)
+}
+
+// textIn is textAsks where an event's hooks belong (groups: a mapping or
+// an item may be a matcher group) or where a group's handlers do.
+func (cfg *Config) textIn(v any, groups bool) (found bool, line int, in string) {
 	switch x := v.(type) {
 	case string:
-		return spellsFailClosed(x), 0, -1
+		return spellsFailClosed(x), 0, ""
+	case map[string]any:
+		_, command := x["command"]
+		if hooks, ok := x["hooks"]; ok && groups && !command {
+			found, line, in = cfg.textIn(hooks, false)
+			return found, line, ".hooks" + in
+		}
 	case []any:
 		for i, item := range x {
-			if s, ok := item.(string); ok && spellsFailClosed(s) {
-				return true, 0, i
+			if _, list := item.([]any); list {
+				continue // a list is no hook, nor text
+			}
+			if found, line, in = cfg.textIn(item, groups); found {
+				return found, line, fmt.Sprintf("[%d]%s", i, in)
+			}
+		}
+	case []*yaml.Node:
+		for i, item := range x {
+			if item = pyyaml.Deref(item); item == nil || item.Kind == yaml.SequenceNode {
+				continue
+			}
+			if found, line, in = cfg.textIn(item, groups); found {
+				return found, line, fmt.Sprintf("[%d]%s", i, in)
 			}
 		}
 	case *yaml.Node:
-		x = pyyaml.Deref(x)
-		if x.Kind == yaml.ScalarNode {
-			return spellsFailClosed(x.Value), x.Line, -1
+		return cfg.textInNode(x, groups)
+	}
+	return false, 0, ""
+}
+
+// textInNode is textIn for a YAML node. An anchored one is asked once a
+// file for each place it is named in (walks), so neither an alias bomb
+// nor thousands of groups naming one big anchored list cost more than
+// the file's size.
+func (cfg *Config) textInNode(x *yaml.Node, groups bool) (found bool, line int, in string) {
+	if x = pyyaml.Deref(x); x == nil {
+		return false, 0, ""
+	}
+	cfg.failClosedVisits++
+	if x.Anchor != "" {
+		seen, bit := cfg.walkedNodes(), walkedHandlers
+		if groups {
+			bit = walkedHooks
 		}
-		if x.Kind != yaml.SequenceNode {
-			return false, 0, -1
+		if seen[x]&bit != 0 {
+			return false, 0, ""
 		}
-		for i, item := range x.Content {
-			if item = pyyaml.Deref(item); item.Kind == yaml.ScalarNode && spellsFailClosed(item.Value) {
-				return true, item.Line, i
-			}
+		seen[x] |= bit
+	}
+	switch x.Kind {
+	case yaml.ScalarNode:
+		return spellsFailClosed(x.Value), x.Line, ""
+	case yaml.SequenceNode:
+		return cfg.textIn(x.Content, groups)
+	case yaml.MappingNode:
+		if hooks := pyyaml.MappingGet(x, "hooks"); groups && hooks != nil && pyyaml.MappingGet(x, "command") == nil {
+			found, line, in = cfg.textInNode(hooks, false)
+			return found, line, ".hooks" + in
 		}
 	}
-	return false, 0, -1
+	return false, 0, ""
 }
 
 // spellsFailClosed: text that names a fail_closed key.

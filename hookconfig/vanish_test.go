@@ -82,6 +82,39 @@ func TestVanishingGuardYAML(t *testing.T) {
 		{"hooks a list of text", "hooks:\n  - \"pre_tool_call: [{command: x, fail_closed: true}]\"\n", 0, 2, "hooks: is a list"},
 		{"event's value text without fail_closed", "hooks:\n  pre_tool_call: \"command: x\"\n", 0, 0, ""},
 		{"event's item text without fail_closed", "hooks:\n  pre_tool_call: [\"{command: x}\"]\n", 0, 0, ""},
+		// Text past a repository's cap, in an event the reader stops
+		// before (its leftovers are lists of lists).
+		{"past the cap, a later event's text", manyEntries(MaxProjectEntries+1, "") + "  post_tool_call: \"command: x\\nfail_closed: true\"\n",
+			MaxProjectEntries, 2 + MaxProjectEntries + 2, "one from hooks.pre_tool_call[256] on asks to fail closed"},
+		{"past the cap, a later event's item text", manyEntries(MaxProjectEntries+1, "") + "  post_tool_call:\n    - \"{command: x, failClosed: true}\"\n",
+			MaxProjectEntries, 2 + MaxProjectEntries + 3, "one from hooks.pre_tool_call[256] on asks to fail closed"},
+		{"past the cap, a later claude group's text", manyEntries(MaxProjectEntries+1, "") + "  PreToolUse:\n    - matcher: Bash\n      hooks: [\"{command: x, fail_closed: true}\"]\n",
+			MaxProjectEntries, 2 + MaxProjectEntries + 4, "asks to fail closed"},
+		{"past the cap, text after the cap's last hook", manyEntries(MaxProjectEntries, "") + "    - \"{command: x, fail_closed: true}\"\n",
+			MaxProjectEntries, 2 + MaxProjectEntries + 1, "fail_closed"},
+		{"past the cap, a later event's text without fail_closed", manyEntries(MaxProjectEntries+1, "") + "  post_tool_call: [\"{command: x}\"]\n",
+			MaxProjectEntries, 0, ""},
+		{"past the cap, a later reserved key's text", manyEntries(MaxProjectEntries+1, "") + "  outbound: \"fail_closed\"\n",
+			MaxProjectEntries, 0, ""},
+		// Text where a Claude matcher group's handlers belong.
+		{"claude group's handler text", "hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - {type: command, command: ./ok.sh}\n        - \"{type: command, command: x, fail_closed: true}\"\n", 0, 6,
+			"hooks.PreToolUse[0].hooks[1] is a string, not a hook, and spells a fail_closed guard that cannot be read"},
+		{"claude group's hooks text", "hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks: \"[{type: command, command: x, failClosed: true}]\"\n", 0, 4,
+			"hooks.PreToolUse[0].hooks is a string, not a hook"},
+		{"claude lone group's handler text", "hooks:\n  PreToolUse:\n    matcher: Bash\n    hooks: [\"{command: x, fail_closed: true}\"]\n", 0, 4,
+			"hooks.PreToolUse.hooks[0] is a string, not a hook"},
+		{"claude group on a hermes event, handler text", "hooks:\n  pre_tool_call:\n    - hooks: [\"{command: x, fail_closed: true}\"]\n", 0, 3,
+			"hooks.pre_tool_call[0].hooks[0] is a string"},
+		{"claude group, aliased handler text", "t: &t \"{command: x, fail_closed: true}\"\nhooks:\n  PreToolUse:\n    - {matcher: Bash, hooks: [*t]}\n", 0, 1,
+			"hooks.PreToolUse[0].hooks[0] is a string"},
+		{"misspelt, claude group's handler text", "hooks:\n  PreToolUs:\n    - {matcher: Bash, hooks: [\"{command: x, fail_closed: true}\"]}\n", 0, 2, "'PreToolUs' is no event"},
+		// One anchored list, named first where a group's handlers belong
+		// (where a {hooks: …} is a handler, not a group), then where an
+		// event's hooks do: asked again there.
+		{"anchored list, handlers then an event's hooks", "b: &b [{hooks: [\"{command: x, fail_closed: true}\"]}]\nhooks:\n  PreToolUse:\n    - {matcher: Bash, hooks: *b}\n  PostToolUse: *b\n", 0, 1,
+			"hooks.PostToolUse[0].hooks[0] is a string"},
+		{"claude group's handler text without fail_closed", "hooks:\n  PreToolUse:\n    - {matcher: Bash, hooks: [\"{command: x}\"]}\n", 0, 0, ""},
+		{"a hook's command text stays what it says", "hooks:\n  PreToolUse:\n    - {matcher: Bash, hooks: [{command: echo fail_closed}]}\n", 0, 0, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -144,6 +177,22 @@ func TestVanishingGuardJSON(t *testing.T) {
 		{"claude", `{"hooks":{"PreToolUse":["{\"hooks\":[{\"command\":\"x\"}]}"]}}`, 0, ""},
 		{"cursor", `{"version":1,"hooks":{"beforeShellExecution":["{\"command\":\"x\",\"failClosed\":true}"]}}`, 0, "hooks.beforeShellExecution[0] is a string, not a hook"},
 		{"cursor", `{"version":1,"hooks":{"beforeShellExecution":"{\"command\":\"x\",\"failClosed\":true}"}}`, 0, "hooks.beforeShellExecution is a string, not a hook"},
+		// Text where a matcher group's handlers belong.
+		{"claude", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":["{\"type\":\"command\",\"command\":\"x\",\"failClosed\":true}"]}]}}`, 0,
+			"hooks.PreToolUse[0].hooks[0] is a string, not a hook, and spells a fail_closed guard"},
+		{"claude", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":"{\"type\":\"command\",\"command\":\"x\",\"fail_closed\":true}"}]}}`, 0,
+			"hooks.PreToolUse[0].hooks is a string, not a hook"},
+		{"claude", `{"hooks":{"PreToolUse":{"matcher":"Bash","hooks":["{\"command\":\"x\",\"fail_closed\":true}"]}}}`, 0,
+			"hooks.PreToolUse.hooks[0] is a string, not a hook"},
+		{"claude", `{"hooks":{"PreToolUse":[{"matcher":7,"hooks":["{\"command\":\"x\",\"fail_closed\":true}"]}]}}`, 0,
+			"hooks.PreToolUse[0].hooks[0] is a string, not a hook"},
+		{"claude", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":["{\"command\":\"x\"}"]}]}}`, 0, ""},
+		{"claude", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo failClosed"}]}]}}`, 0, ""},
+		// ... and past a repository's cap.
+		{"claude", strings.Replace(many(MaxProjectEntries, `"timeout":5`), `]}]}}`, `,"{\"command\":\"x\",\"failClosed\":true}"]}]}}`, 1), MaxProjectEntries,
+			"hooks.PreToolUse[0].hooks[257] is a string, not a hook"},
+		{"cursor", `{"version":1,"hooks":{"beforeShellExecution":[` + strings.Repeat(`{"command":"x"},`, MaxProjectEntries) + `"{\"command\":\"x\",\"failClosed\":true}"]}}`, MaxProjectEntries,
+			"hooks.beforeShellExecution[256] is a string, not a hook"},
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprint(i, c.agent), func(t *testing.T) {
@@ -317,4 +366,21 @@ func FuzzVanishAgreesWithReader(f *testing.F) {
 			t.Errorf("%s: a guard under pre_tool_call: %v; its file refused under pre_tool_cal: %v (%v)", entry, guard, refused, err)
 		}
 	})
+}
+
+// TestTextAliasesOnce: text where hooks belong, named by thousands of a
+// repository's matcher groups, is asked about once per anchored node
+// (textAsks), not once per group: else 5,000 × 2,000 here, and a file of
+// a megabyte costs billions of steps.
+func TestTextAliasesOnce(t *testing.T) {
+	var s strings.Builder
+	s.WriteString("big: &b [" + strings.Repeat("\"{command: x}\", ", 2_000) + "]\nhooks:\n  PreToolUse:\n")
+	s.WriteString(strings.Repeat("    - {matcher: Bash, hooks: *b}\n", 5_000))
+	cfg, err := parseConfig([]byte(s.String()), "/c.yaml", MaxProjectEntries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.failClosedVisits > 100_000 {
+		t.Fatalf("%d visits", cfg.failClosedVisits)
+	}
 }
