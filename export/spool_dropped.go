@@ -39,12 +39,12 @@ func (s Spool) droppedPath() string { return filepath.Join(s.Dir, droppedName) }
 // blocking (a FIFO put there would hold the one-shot process that drops a
 // record), and the file at that name itself, not one a link there leads
 // to: a drop rewrites the file's start, which through a link to another
-// of the user's files would destroy it. A link is not followed (noFollow,
+// of the user's files would destroy it. A link is not followed (fsutil.NoFollow,
 // where the system has it: a dangling one would have its target created),
 // and the file is compared after the open, so a name swapped meanwhile is
 // refused as well.
 func (s Spool) openDropped(flag int) (*os.File, error) {
-	f, err := fsutil.OpenRegular(s.droppedPath(), flag|noFollow, 0o600)
+	f, err := fsutil.OpenRegular(s.droppedPath(), flag|fsutil.NoFollow, 0o600)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 )
@@ -20,9 +21,14 @@ type FollowCheck struct {
 	// error reading it), so the journal's end is not judged, as Verify,
 	// which fails then, does not.
 	headUnread bool
-	// broke: a break was found; the end is then not judged (Verify stops
-	// at its first break).
+	// broke: a break was found before the last line handed on; the end
+	// is then not judged (Verify stops at its first break).
 	broke bool
+	// tail: the last line handed on, when it broke the chain (else nil).
+	// Verify calls a last line that is no record torn, not a break, and
+	// still judges the end: CaughtUp does too when that line is the last
+	// of what was there (its bytes are kept: Follow reuses its buffer).
+	tail *Line
 	// resync: the last line broke the chain and was no record; the next
 	// record is where the chain goes on from (a record replaced by junk
 	// is one break, not that and the gap after it).
@@ -48,6 +54,9 @@ func NewFollowCheck(path string) *FollowCheck {
 // break the chain goes on from the record that broke it, or from the next
 // record when the line that broke it is none.
 func (k *FollowCheck) Next(l Line) *Location {
+	if k.tail != nil { // a line followed it: a break after all
+		k.broke, k.tail = true, nil
+	}
 	if k.resync {
 		if seq, ok := recordSeq(l); ok {
 			k.resync = false
@@ -60,7 +69,7 @@ func (k *FollowCheck) Next(l Line) *Location {
 	if bad == nil {
 		return nil
 	}
-	k.broke = true
+	k.tail = &Line{File: l.File, N: l.N, Bytes: bytes.Clone(l.Bytes), Complete: l.Complete, TooLong: l.TooLong}
 	if k.c.records == took { // else step took l, then found it is not the record the head names
 		if seq, ok := recordSeq(l); ok {
 			k.c.take(l, seq)
@@ -75,10 +84,19 @@ func (k *FollowCheck) Next(l Line) *Location {
 // read (what was there when it started), against the head record, as
 // Verify does at the journal's end: its newest records removed, or the
 // head record bad or missing. Nil when that end is as the head says, or
-// when it is not judged (a break before it, or the head unreadable).
+// when it is not judged (a break before it, or the head unreadable). A
+// last line Verify would call torn is no break before it: whether it
+// would is asked of step itself, on a copy of the chain (a line that is
+// no record leaves the chain as it was before that line).
 func (k *FollowCheck) CaughtUp() *Location {
 	if k.broke || k.headUnread {
 		return nil
+	}
+	if k.tail != nil {
+		c := k.c
+		if _, torn := c.step(*k.tail, true); torn == nil {
+			return nil
+		}
 	}
 	res := Result{Records: k.c.records, FirstSeq: k.c.firstSeq}
 	return checkHead(k.path, k.c.h, k.c.herr, &res, k.c.prevSeq, k.c.prevLoc)

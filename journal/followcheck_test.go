@@ -43,18 +43,31 @@ func TestFollowCheckAgreesWithVerify(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		edit func([]string) []string
+		// torn: Verify calls the last line torn (no break) and judges
+		// the end; log -f, which cannot know a line it reads is the
+		// last, warns of it too, then of the end as Verify does.
+		torn bool
 	}{
-		{"one byte", func(l []string) []string { l[2] = strings.Replace(l[2], `"mc"`, `"mC"`, 1); return l }},
-		{"deleted", func(l []string) []string { return append(l[:2], l[3:]...) }},
-		{"garbage", func(l []string) []string { l[1] = "{nope"; return l }},
-		{"the first", func(l []string) []string { l[0] = strings.Replace(l[0], `"ma"`, `"mA"`, 1); return l }},
+		{"one byte", func(l []string) []string { l[2] = strings.Replace(l[2], `"mc"`, `"mC"`, 1); return l }, false},
+		{"deleted", func(l []string) []string { return append(l[:2], l[3:]...) }, false},
+		{"garbage", func(l []string) []string { l[1] = "{nope"; return l }, false},
+		{"the first", func(l []string) []string { l[0] = strings.Replace(l[0], `"ma"`, `"mA"`, 1); return l }, false},
 		// Only the end tells (CaughtUp, as Verify's head check).
-		{"newest removed", func(l []string) []string { return l[:3] }},
+		{"newest removed", func(l []string) []string { return l[:3] }, false},
+		{"newest removed, junk last", func(l []string) []string { return append(l[:3], "\x00\x00\x00\x00") }, true},
 	} {
 		res := tamper(t, tc.edit)
 		got := followAll(t, res.Files[len(res.Files)-1])
-		if res.Bad == nil || len(got) != 1 || *got[0] != *res.Bad {
+		want := 1
+		if tc.torn {
+			want = 2
+		}
+		if res.Bad == nil || len(got) != want || *got[want-1] != *res.Bad {
 			t.Errorf("%s: verify %v, follow %v", tc.name, res.Bad, got)
+			continue
+		}
+		if tc.torn && (res.Torn == nil || got[0].File != res.Torn.File || got[0].Line != res.Torn.Line) {
+			t.Errorf("%s: verify's torn line %v, follow's first break %v", tc.name, res.Torn, got[0])
 		}
 	}
 }

@@ -185,11 +185,10 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 		c.Error = err.Error()
 		return c
 	}
-	var t trustRead
-	t.file, t.data, t.err = readTrust(in.Agent, o.Home)
+	t := readTrust(in.Agent, o.Home)
 	trust := t.data
+	c.TrustFile = t.file
 	if t.file != "" {
-		c.TrustFile = t.file
 		// The agent keeps its trust in a folder it makes when it first
 		// runs (~/.codex, ~/.gemini, ~/.copilot, or where CODEX_HOME or
 		// COPILOT_HOME points): without that folder the agent was never
@@ -198,8 +197,8 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 			if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 				c.AgentAbsent, c.AgentDir = true, dir
 			} else {
-				t := in.Agent.Trusted(trust, filepath.ToSlash(in.Root))
-				c.Trusted = &t
+				trusted := in.Agent.Trusted(trust, filepath.ToSlash(in.Root))
+				c.Trusted = &trusted
 			}
 		}
 	}

@@ -126,9 +126,7 @@ func SwitchLine(c *SwitchCheck) string {
 // user's home folder; project the project around install, for in a user
 // file.
 func SwitchedOff(in install.Installed, home, project string) *SwitchCheck {
-	var t trustRead
-	t.file, t.data, t.err = readTrust(in.Agent, home)
-	c, _ := switchCheck(in, ProbeOptions{Home: home, Project: project}, t)
+	c, _ := switchCheck(in, ProbeOptions{Home: home, Project: project}, readTrust(in.Agent, home))
 	return c
 }
 
@@ -143,12 +141,12 @@ type trustRead struct {
 // has none or home is unknown) as a regular file of at most maxSwitchFile
 // bytes: CODEX_HOME or COPILOT_HOME can put it anywhere, and a FIFO there
 // held doctor for ever, a huge file was read whole.
-func readTrust(a *agents.Agent, home string) (file string, data []byte, err error) {
+func readTrust(a *agents.Agent, home string) trustRead {
 	tf := a.TrustFile(filepath.ToSlash(home), os.Getenv)
 	if tf == "" || home == "" {
-		return "", nil, nil
+		return trustRead{}
 	}
-	file = filepath.FromSlash(tf)
-	data, err = fsutil.ReadRegular(file, "", maxSwitchFile)
-	return file, data, err
+	t := trustRead{file: filepath.FromSlash(tf)}
+	t.data, t.err = fsutil.ReadRegular(t.file, "", maxSwitchFile)
+	return t
 }

@@ -197,6 +197,50 @@ type generation struct {
 	journal *journal.Writer
 }
 
+// withDefaults is o with each option left unset given its default, as
+// New and NewUser take them (Cwd and ProjectDir are New's alone: a user
+// server sets them per project). A user server's Sessions store made here
+// is shared by all its projects.
+func (o Options) withDefaults() Options {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if o.MaxConcurrent <= 0 {
+		o.MaxConcurrent = DefaultMaxConcurrent
+	}
+	if o.QueueWait <= 0 {
+		o.QueueWait = DefaultQueueWait
+	}
+	if o.RequestTimeout <= 0 {
+		o.RequestTimeout = DefaultRequestTimeout
+	}
+	if o.ShutdownTimeout <= 0 {
+		o.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if o.Debounce <= 0 {
+		o.Debounce = DefaultDebounce
+	}
+	if o.Settle <= 0 {
+		o.Settle = DefaultSettle
+	}
+	if o.BodyTimeout <= 0 {
+		o.BodyTimeout = DefaultBodyTimeout
+	}
+	if o.MaxConns <= 0 {
+		o.MaxConns = DefaultMaxConns
+	}
+	if o.HeaderTimeout <= 0 {
+		o.HeaderTimeout = DefaultHeaderTimeout
+	}
+	if o.Sessions == nil {
+		o.Sessions = sessions.NewMemory()
+	}
+	return o
+}
+
 // New loads the configuration and returns a server ready to Serve. A
 // config that cannot be loaded now is an error (a *hookconfig.ConfigError):
 // there is no last good one to fall back on.
@@ -217,42 +261,7 @@ func New(opts Options) (*Server, error) {
 	if opts.ProjectDir == "" {
 		opts.ProjectDir = opts.Cwd
 	}
-	if opts.Logger == nil {
-		opts.Logger = slog.Default()
-	}
-	if opts.MaxBodyBytes <= 0 {
-		opts.MaxBodyBytes = DefaultMaxBodyBytes
-	}
-	if opts.MaxConcurrent <= 0 {
-		opts.MaxConcurrent = DefaultMaxConcurrent
-	}
-	if opts.QueueWait <= 0 {
-		opts.QueueWait = DefaultQueueWait
-	}
-	if opts.RequestTimeout <= 0 {
-		opts.RequestTimeout = DefaultRequestTimeout
-	}
-	if opts.ShutdownTimeout <= 0 {
-		opts.ShutdownTimeout = DefaultShutdownTimeout
-	}
-	if opts.Debounce <= 0 {
-		opts.Debounce = DefaultDebounce
-	}
-	if opts.Settle <= 0 {
-		opts.Settle = DefaultSettle
-	}
-	if opts.BodyTimeout <= 0 {
-		opts.BodyTimeout = DefaultBodyTimeout
-	}
-	if opts.MaxConns <= 0 {
-		opts.MaxConns = DefaultMaxConns
-	}
-	if opts.HeaderTimeout <= 0 {
-		opts.HeaderTimeout = DefaultHeaderTimeout
-	}
-	if opts.Sessions == nil {
-		opts.Sessions = sessions.NewMemory()
-	}
+	opts = opts.withDefaults()
 	s := &Server{
 		dirs:        pinDirs(loadedFrom(&opts)),
 		opts:        opts,

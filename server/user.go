@@ -18,7 +18,6 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
-	"github.com/hermes-hooks/hermes-hooks/sessions"
 )
 
 // DefaultMaxProjects bounds the projects a user-level server keeps loaded
@@ -88,24 +87,7 @@ func NewUser(opts Options, maxProjects int) (*User, error) {
 	if maxProjects <= 0 {
 		maxProjects = DefaultMaxProjects
 	}
-	if opts.Logger == nil {
-		opts.Logger = slog.Default()
-	}
-	if opts.MaxConcurrent <= 0 {
-		opts.MaxConcurrent = DefaultMaxConcurrent
-	}
-	if opts.MaxBodyBytes <= 0 {
-		opts.MaxBodyBytes = DefaultMaxBodyBytes
-	}
-	if opts.HeaderTimeout <= 0 {
-		opts.HeaderTimeout = DefaultHeaderTimeout
-	}
-	if opts.MaxConns <= 0 {
-		opts.MaxConns = DefaultMaxConns
-	}
-	if opts.Sessions == nil {
-		opts.Sessions = sessions.NewMemory()
-	}
+	opts = opts.withDefaults()
 	return &User{base: opts, maxProjects: maxProjects, log: opts.Logger,
 		slots:    make(chan struct{}, opts.MaxConcurrent),
 		payloads: newPayloadBudget(payloadBudgetFor(opts.MaxBodyBytes)),
@@ -394,11 +376,7 @@ func (u *User) Serve(ctx context.Context, ln net.Listener) error {
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	timeout := u.base.ShutdownTimeout
-	if timeout <= 0 {
-		timeout = DefaultShutdownTimeout
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), timeout)
+	sctx, cancel := context.WithTimeout(context.Background(), u.base.ShutdownTimeout)
 	if err := hs.Shutdown(sctx); err != nil {
 		cancelBase(errShutdown) // kills the hooks of dispatches still running
 		hs.Close()

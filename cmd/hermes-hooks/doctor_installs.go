@@ -14,19 +14,25 @@ import (
 // --refresh finds them.
 func installedFiles(a *app) (files []install.Installed, home, project string) {
 	home, _ = os.UserHomeDir()
-	project = projectAround(home)
+	project, ok := projectAround()
+	if !ok {
+		// doctor takes the home folder for it (the user's own switch
+		// files then, which are read once as the user's); install's
+		// switchedOff reads no project's then.
+		project = home
+	}
 	return allInstalled(a, project, home), home, project
 }
 
 // projectAround is the project around the working directory, where a
-// user file's hooks run now: home when there is none (the user's own
-// switch files then, which are read once as the user's).
-func projectAround(home string) string {
+// user file's hooks run now; ok false when there is none (the working
+// directory cannot be found: it was removed).
+func projectAround() (project string, ok bool) {
 	project, _, err := install.Root(false, "")
 	if err != nil {
-		return home
+		return "", false
 	}
-	return project
+	return project, true
 }
 
 // checkInstalls proves each installed entry fires, and reads journalPath

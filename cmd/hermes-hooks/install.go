@@ -421,7 +421,10 @@ func switchedOff(agent *agents.Agent, root, path string, user bool) *report.Swit
 	}
 	project := root
 	if user {
-		project = projectAround(home)
+		// No project around: "", so that only the user's own switch
+		// files are read (with home, ~/.claude/settings.local.json would
+		// be read as a project's).
+		project, _ = projectAround()
 	}
 	return report.SwitchedOff(install.Installed{Agent: agent, Root: project, Path: path, User: user}, home, project)
 }

@@ -17,3 +17,7 @@ func OpenLockFile(path string) (*os.File, error) {
 
 // noBlockFlag: no FIFOs to fear here (OpenRegular).
 const noBlockFlag = 0
+
+// NoFollow: no such flag here; callers compare the file they opened with
+// what Lstat finds at its name.
+const NoFollow = 0

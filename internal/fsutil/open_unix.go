@@ -20,7 +20,7 @@ func OpenNoBlock(path string) (*os.File, error) {
 // opened, and O_NONBLOCK keeps even the open itself from waiting (a FIFO's
 // open for reading waits for a writer, for ever if none comes).
 func OpenDir(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY|NoFollow, 0)
 }
 
 // OpenLockFile opens (creating, mode 0600) a lock file for appending
@@ -32,3 +32,8 @@ func OpenLockFile(path string) (*os.File, error) {
 
 // noBlockFlag opens without waiting on a FIFO or device (OpenRegular).
 const noBlockFlag = syscall.O_NONBLOCK
+
+// NoFollow opens the name itself, not what a symlink there leads to: a
+// link (dangling too) fails the open (ELOOP), where following it would
+// open, or create with the caller's rights, the file it names.
+const NoFollow = syscall.O_NOFOLLOW

@@ -48,3 +48,8 @@ func openShared(path string, access, disposition, flags uint32) (*os.File, error
 // noBlockFlag: Windows has no FIFO a plain open could block on; pipes
 // live under \\.\pipe\, never at a file's path (OpenRegular).
 const noBlockFlag = 0
+
+// NoFollow: os.OpenFile has no flag for it here; callers compare the file
+// they opened with what Lstat finds at its name (and making a link needs
+// a privilege on Windows).
+const NoFollow = 0
