@@ -248,7 +248,7 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 			cfg.noEventGuard(hooks[name], 0, name, a)
 			continue
 		}
-		cfg.textGuard(hooks[name], 0, "hooks."+name)
+		cfg.textGuard(hooks[name], 0, "hooks."+name, failClosedHonored(ev, name, a.Source.Codec.Dialect(), a.Source.Codec))
 		list, ok := hooks[name].([]any)
 		lone := -1
 		if !ok {

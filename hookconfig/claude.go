@@ -73,7 +73,7 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 			f.cfg.noEventGuard(hooks[name], 0, name, shape)
 			continue
 		}
-		f.cfg.textGuard(hooks[name], 0, "hooks."+name)
+		f.cfg.textGuard(hooks[name], 0, "hooks."+name, failClosedHonored(ev, name, protocol.Claude, f.shape.Source.Codec))
 		groups, ok := hooks[name].([]any)
 		if !ok {
 			lone := &brokenGroup{at: f.path + ": hooks." + name, from: len(f.cfg.Warnings), keepMatcher: true}

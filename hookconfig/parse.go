@@ -227,10 +227,10 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 			from := len(cfg.Warnings)
 			cfg.warnKey("hooks."+name, "", "hooks."+name+" must be a list of hook definitions; got "+pyyaml.Type(val))
 			cfg.loneGuards(ev, name, val, source, from)
-			cfg.textGuard(val, val.Line, "hooks."+name)
+			cfg.textGuard(val, val.Line, "hooks."+name, yamlHonored(ev, name))
 			continue
 		}
-		cfg.textGuard(val, val.Line, "hooks."+name)
+		cfg.textGuard(val, val.Line, "hooks."+name, yamlHonored(ev, name))
 		dialect := protocol.Hermes
 		if protocol.IsClaudeName(name) {
 			dialect = protocol.Claude
@@ -455,19 +455,28 @@ func (cfg *Config) parseFailClosed(e *Entry, path string, n *yaml.Node) {
 	if !on {
 		return
 	}
-	allowed := e.Event.FailsClosed()
-	if r, ok := e.Codec.(protocol.EventRules); ok {
-		// Where the agent's event's hooks can refuse (Cursor: not on stop,
-		// where a failing hook must not keep the agent going).
-		allowed = r.Refuses(e.DeclaredAs) && e.Event.Can(protocol.CapBlock)
-	} else if e.Dialect == protocol.Claude {
-		allowed = e.Event.Can(protocol.CapBlock | protocol.CapContinue)
-	}
-	if !allowed {
+	if !failClosedHonored(e.Event, e.DeclaredAs, e.Dialect, e.Codec) {
 		cfg.warn(path, "."+key+" is only honored for pre_tool_call and pre_gateway_dispatch (hooks that can block); ignored on "+e.DeclaredAs)
 		return
 	}
 	e.FailClosed = true
+}
+
+// failClosedHonored reports whether a hook of ev, declared as declared,
+// in dialect (codec: nil, or the agent's) may fail closed: Hermes hooks
+// only on pre_tool_call and pre_gateway_dispatch, Claude hooks on any
+// event whose hooks can block, an agent's where its event's hooks can
+// refuse (Cursor: not on stop, where a failing hook must not keep the
+// agent going). The reader (parseFailClosed) and text it cannot read
+// (textGuard) ask it alike.
+func failClosedHonored(ev *protocol.Event, declared string, dialect protocol.Dialect, codec protocol.Codec) bool {
+	if r, ok := codec.(protocol.EventRules); ok {
+		return r.Refuses(declared) && ev.Can(protocol.CapBlock)
+	}
+	if dialect == protocol.Claude {
+		return ev.Can(protocol.CapBlock | protocol.CapContinue)
+	}
+	return ev.FailsClosed()
 }
 
 // entryKeys are the keys of a hook entry in YAML: Hermes' (command,

@@ -98,9 +98,12 @@ func (cfg *Config) notMappingGuard(v any, line int) {
 // text where a hook or a list of hooks belongs, or a list holding such
 // text, or a matcher group whose hooks: is such text, when the text
 // spells a fail_closed key (textAsks): no entry is read from a string, so
-// the guard would be gone behind a warning.
-func (cfg *Config) textGuard(v any, line int, path string) {
-	if cfg.loadErr != nil {
+// the guard would be gone behind a warning. honored is whether a hook
+// there may fail closed (failClosedHonored): where none may, the same
+// hook written as a mapping loads with a warning, and so does its text,
+// rather than refuse every gating call.
+func (cfg *Config) textGuard(v any, line int, path string, honored bool) {
+	if cfg.loadErr != nil || !honored {
 		return
 	}
 	found, at, in := cfg.textAsks(v)
@@ -113,6 +116,13 @@ func (cfg *Config) textGuard(v any, line int, path string) {
 	path = termsafe.Escape(textutil.Truncate(path+in, 2*maxShown))
 	cfg.guardVanishes(line, path+" is a string, not a hook, and spells a fail_closed guard that cannot be read",
 		"write the hook as a mapping (command: …, fail_closed: true), not as text")
+}
+
+// yamlHonored is failClosedHonored for a hook of the YAML config under
+// the event name: in the name's own dialect or, as an entry may say
+// dialect: claude or hermes, in the other.
+func yamlHonored(ev *protocol.Event, name string) bool {
+	return failClosedHonored(ev, name, protocol.Hermes, nil) || failClosedHonored(ev, name, protocol.Claude, nil)
 }
 
 // failClosedOrText is failClosedAt for what is dropped whole where hooks
@@ -279,10 +289,12 @@ func (cfg *Config) walkedNodes() map[*yaml.Node]walks {
 // matcher group (a mapping with hooks: and no command:, alone or in the
 // list) whose hooks: is such text or a list holding it: where handlers
 // belong, as the reader reads a group in YAML and in a settings file.
+// A list inside such a list is read as a hook that is no mapping, and
+// skipped with a warning, so its text counts too, at any depth.
 // in is the path to that text from v ("": v itself; "[1]", "[0].hooks[2]",
-// ".hooks"); line is the text's (0: not known, in JSON). It is the one
-// place that counts text so. Only there: a string inside a hook (its
-// command: echo fail_closed) is what it says.
+// ".hooks", "[0][1]"); line is the text's (0: not known, in JSON). It is
+// the one place that counts text so. Only there: a string inside a hook
+// (its command: echo fail_closed) is what it says.
 func (cfg *Config) textAsks(v any) (found bool, line int, in string) {
 	return cfg.textIn(v, true)
 }
@@ -301,16 +313,13 @@ func (cfg *Config) textIn(v any, groups bool) (found bool, line int, in string) 
 		}
 	case []any:
 		for i, item := range x {
-			if _, list := item.([]any); list {
-				continue // a list is no hook, nor text
-			}
 			if found, line, in = cfg.textIn(item, groups); found {
 				return found, line, fmt.Sprintf("[%d]%s", i, in)
 			}
 		}
 	case []*yaml.Node:
 		for i, item := range x {
-			if item = pyyaml.Deref(item); item == nil || item.Kind == yaml.SequenceNode {
+			if item == nil {
 				continue
 			}
 			if found, line, in = cfg.textIn(item, groups); found {
