@@ -270,6 +270,7 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 			h, ok := item.(map[string]any)
 			if !ok {
 				warn(hpath, "must be an object; skipped")
+				cfg.listGuard(item, 0, hpath, failClosedHonored(ev, name, a.Source.Codec.Dialect(), a.Source.Codec))
 				continue
 			}
 			var e *Entry

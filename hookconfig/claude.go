@@ -134,6 +134,7 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any, lone 
 	group, ok := g.(map[string]any)
 	if !ok {
 		f.warn(gpath, "must be an object with a hooks list; skipped")
+		f.cfg.listGuard(g, 0, gpath, failClosedHonored(ev, name, protocol.Claude, f.shape.Source.Codec))
 		return
 	}
 	if f.claudeKeys() {
@@ -205,6 +206,7 @@ func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath stri
 	handler, ok := h.(map[string]any)
 	if !ok {
 		f.warn(hpath, "must be an object; skipped")
+		f.cfg.listGuard(h, 0, hpath, failClosedHonored(ev, name, protocol.Claude, f.shape.Source.Codec))
 		return
 	}
 	if f.shape.Source.Handler != nil {

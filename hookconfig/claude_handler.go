@@ -55,6 +55,7 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 		}
 		if h.Kind != yaml.MappingNode {
 			cfg.warn(hp, " must be a mapping with a 'command' key; got "+pyyaml.Type(h))
+			cfg.listGuard(h, h.Line, hp, failClosedHonored(ev, name, protocol.Claude, nil))
 			continue
 		}
 		cfg.nearKeys(h, hp, claudeHandlerKeys())

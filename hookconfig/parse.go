@@ -255,6 +255,7 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 				cfg.pastCapGuard(item.Line, path, append([]any{val.Content[j:]}, laterHooks(n, i+2)...)...)
 				return
 			}
+			cfg.listGuard(item, item.Line, path, yamlHonored(ev, name))
 			if item.Kind == yaml.MappingNode {
 				cfg.unknownKeys(item, path, entryKeys, 0.6)
 			}

@@ -118,6 +118,34 @@ func (cfg *Config) textGuard(v any, line int, path string, honored bool) {
 		"write the hook as a mapping (command: …, fail_closed: true), not as text")
 }
 
+// listGuard is guardVanishes for v, at path, when it is a list where one
+// hook, matcher group or handler belongs: the reader skips it with a
+// warning ("must be a mapping"), so a guard in it, at any depth (an alias
+// or a group's handlers too: failClosedAt), would be gone. honored is
+// textGuard's. Text in it is textGuard's, asked before.
+func (cfg *Config) listGuard(v any, line int, path string, honored bool) {
+	if cfg.loadErr != nil || !honored {
+		return
+	}
+	if n, ok := v.(*yaml.Node); ok {
+		if n = pyyaml.Deref(n); n == nil || n.Kind != yaml.SequenceNode {
+			return
+		}
+	} else if _, ok := v.([]any); !ok {
+		return
+	}
+	found, at := cfg.failClosedAt(v)
+	if !found {
+		return
+	}
+	if at > 0 {
+		line = at
+	}
+	path = termsafe.Escape(textutil.Truncate(path, 2*maxShown))
+	cfg.guardVanishes(line, path+" is a list, not a hook, and holds a fail_closed guard that cannot be read",
+		"write its hooks in the event's list itself, not in a list inside it")
+}
+
 // yamlHonored is failClosedHonored for a hook of the YAML config under
 // the event name: in the name's own dialect or, as an entry may say
 // dialect: claude or hermes, in the other.

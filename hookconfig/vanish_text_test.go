@@ -96,3 +96,39 @@ func checkRefusal(t *testing.T, err error, want string) {
 		t.Fatalf("got %v\nwant a ConfigError with %q", err, want)
 	}
 }
+
+// TestListGuard: a list where one hook, matcher group or handler belongs
+// is skipped by the reader with a warning; a fail_closed hook inside it
+// stops its file from loading where a hook there may fail closed
+// (listGuard), rather than vanish.
+func TestListGuard(t *testing.T) {
+	cases := []struct {
+		agent, file string
+		want        string
+	}{
+		{"", "hooks:\n  pre_tool_call:\n    - [{command: x, fail_closed: true}]\n", "hooks.pre_tool_call[0] is a list, not a hook"},
+		{"", "g: &g [{command: x, fail_closed: true}]\nhooks:\n  pre_tool_call: [*g]\n", "hooks.pre_tool_call[0] is a list, not a hook"},
+		{"", "hooks:\n  PreToolUse:\n    - [{hooks: [{command: x, fail_closed: true}]}]\n", "hooks.PreToolUse[0] is a list, not a hook"},
+		{"", "hooks:\n  PreToolUse:\n    - {hooks: [[{command: x, fail_closed: true}]]}\n", "hooks.PreToolUse[0].hooks[0] is a list, not a hook"},
+		{"", "hooks:\n  pre_tool_call:\n    - [{command: x}]\n", ""},
+		{"", "hooks:\n  SessionStart:\n    - {hooks: [[{command: x, fail_closed: true}]]}\n", ""},
+		{"", "hooks:\n  on_session_start:\n    - [{command: x, fail_closed: true}]\n", ""},
+		{"claude", `{"hooks":{"PreToolUse":[[{"hooks":[{"command":"x","failClosed":true}]}]]}}`, "hooks.PreToolUse[0] is a list, not a hook"},
+		{"claude", `{"hooks":{"PreToolUse":[{"hooks":[[{"command":"x","failClosed":true}]]}]}}`, "hooks.PreToolUse[0].hooks[0] is a list, not a hook"},
+		{"claude", `{"hooks":{"Notification":[[{"hooks":[{"command":"x","failClosed":true}]}]]}}`, ""},
+		{"cursor", `{"version":1,"hooks":{"preToolUse":[[{"command":"x","failClosed":true}]]}}`, "hooks.preToolUse[0] is a list, not a hook"},
+		{"cursor", `{"version":1,"hooks":{"preToolUse":[[{"command":"x"}]]}}`, ""},
+	}
+	for i, c := range cases {
+		t.Run(fmt.Sprint(i, c.agent), func(t *testing.T) {
+			var err error
+			if c.agent == "" {
+				_, err = parseConfig([]byte(c.file), "/f", 0)
+			} else {
+				a, _ := agents.Lookup(c.agent)
+				_, _, err = parseAgentFile(a, []byte(c.file), "/f", 0)
+			}
+			checkRefusal(t, err, c.want)
+		})
+	}
+}
