@@ -264,7 +264,9 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 		for i, item := range list {
 			hpath := fmt.Sprintf("hooks.%s[%d]", name, i)
 			if !cfg.admit(path) {
-				cfg.pastCapGuard(0, hpath, list[i:])
+				if failClosedHonored(ev, name, a.Source.Codec.Dialect(), a.Source.Codec) {
+					cfg.pastCapGuard(0, hpath, list[i:])
+				}
 				break
 			}
 			h, ok := item.(map[string]any)

@@ -47,7 +47,9 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 			if k == 0 {
 				rest = handlers
 			}
-			cfg.pastCapGuard(h.Line, hp, rest)
+			if failClosedHonored(ev, name, protocol.Claude, nil) {
+				cfg.pastCapGuard(h.Line, hp, rest)
+			}
 			return
 		}
 		if !cfg.keysOnce(h, hp, nil) {

@@ -168,19 +168,6 @@ func yamlError(path string, data []byte, err error) error {
 	return &ConfigError{Path: path, Line: line, Err: errors.New(reason)}
 }
 
-// laterHooks are the hooks written under the names of the mapping n's
-// content from its from-th node on (its keys and values, in turn) that
-// parseHooks would read: not under a reserved key, whose value is no hooks.
-func laterHooks(n *yaml.Node, from int) []any {
-	var hooks []any
-	for i := from; i+1 < len(n.Content); i += 2 {
-		if !reservedHookKeys[n.Content[i].Value] {
-			hooks = append(hooks, n.Content[i+1])
-		}
-	}
-	return hooks
-}
-
 // reservedHookKeys sit under hooks: but are not events.
 var reservedHookKeys = map[string]bool{"outbound": true, "output_spill": true}
 
@@ -252,7 +239,7 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 			}
 			if !cfg.admit(source) {
 				// The rest of this list and the events after it go unread.
-				cfg.pastCapGuard(item.Line, path, append([]any{val.Content[j:]}, laterHooks(n, i+2)...)...)
+				cfg.pastCapGuard(item.Line, path, pastCapHooks(n, i, val.Content[j:])...)
 				return
 			}
 			cfg.listGuard(item, item.Line, path, yamlHonored(ev, name))

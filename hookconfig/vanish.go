@@ -193,6 +193,32 @@ func (cfg *Config) pastCapGuard(line int, where string, rest ...any) {
 	cfg.guardVanishes(line, problem, fmt.Sprintf("keep the file's hooks to %d at most", cfg.limit.max))
 }
 
+// pastCapHooks are the hooks the YAML config's hooks: mapping n leaves
+// unread when its cap stops it inside the list of its i-th event (rest:
+// that list from there on), for pastCapGuard: rest, and the hooks under
+// each later name, of only the events where a hook may fail closed
+// (yamlHonored): elsewhere a fail_closed hook is no guard, and loads with
+// a warning before the cap. A name that is no event keeps its hooks, as
+// noEventGuard counts them; the reserved keys hold no hooks.
+func pastCapHooks(n *yaml.Node, i int, rest []*yaml.Node) []any {
+	var hooks []any
+	for k := i; k+1 < len(n.Content); k += 2 {
+		name := n.Content[k].Value
+		if reservedHookKeys[name] {
+			continue
+		}
+		if ev, known := protocol.Lookup(name); known && !yamlHonored(ev, name) {
+			continue
+		}
+		if k == i {
+			hooks = append(hooks, rest)
+		} else {
+			hooks = append(hooks, n.Content[k+1])
+		}
+	}
+	return hooks
+}
+
 // failClosedAt reports whether v holds, anywhere in it, a hook that asks
 // to fail closed: a mapping whose deciding key says so (asksFailClosed,
 // as parseFailClosed reads it), or an *Entry that

@@ -132,3 +132,42 @@ func TestListGuard(t *testing.T) {
 		})
 	}
 }
+
+// TestPastCapByEvent: past a repository's cap, hooks of an event whose
+// hooks cannot fail closed are no guard (failClosedHonored), in text or as
+// a mapping: the file loads with the cap's warning, as it does before
+// the cap. A gating event's still refuses.
+func TestPastCapByEvent(t *testing.T) {
+	full := manyEntries(MaxProjectEntries, "")
+	settings := func(event, handler string) string {
+		return `{"hooks":{"PreToolUse":[{"hooks":[` + strings.Repeat(`{"type":"command","command":"x"},`, MaxProjectEntries) +
+			`{"type":"command","command":"y"}]}],"` + event + `":[{"hooks":[` + handler + `]}]}}`
+	}
+	cases := []struct {
+		agent, file string
+		want        string
+	}{
+		{"", full + "  on_session_start:\n    - command: x\n      fail_closed: true\n", ""},
+		{"", full + "  on_session_start: [\"command: x, fail_closed: true\"]\n", ""},
+		{"", full + "  SessionStart:\n    - hooks: [{command: x, failClosed: true}]\n", ""},
+		{"", full + "  pre_tool_call_x: [{command: x, fail_closed: true}]\n", "is no event"},
+		{"", full + "  PreToolUse:\n    - hooks: [{command: x, failClosed: true}]\n", "asks to fail closed"},
+		{"", full + "  post_tool_call:\n    - command: x\n      dialect: claude\n      fail_closed: true\n", "asks to fail closed"},
+		// Events are read in name order: these come after PreToolUse.
+		{"claude", settings("SessionStart", `{"type":"command","command":"x","failClosed":true}`), ""},
+		{"claude", settings("SessionStart", `"{\"command\":\"x\",\"failClosed\":true}"`), ""},
+		{"claude", settings("Stop", `{"type":"command","command":"x","failClosed":true}`), "asks to fail closed"},
+	}
+	for i, c := range cases {
+		t.Run(fmt.Sprint(i, c.agent), func(t *testing.T) {
+			var err error
+			if c.agent == "" {
+				_, err = parseConfig([]byte(c.file), "/f", MaxProjectEntries)
+			} else {
+				a, _ := agents.Lookup(c.agent)
+				_, _, err = parseAgentFile(a, []byte(c.file), "/f", MaxProjectEntries)
+			}
+			checkRefusal(t, err, c.want)
+		})
+	}
+}
