@@ -42,14 +42,14 @@ type switchStep struct {
 	overstated bool
 }
 
-// runSwitchSteps runs each step on a: doctor, then the agent asked for rm
-// on a directory of the project. In the first step the guard must fire:
+// runSwitchSteps runs each step on a: doctor (the harness's, on the
+// user's PATH), then the agent asked for rm on a directory of the project. In the first step the guard must fire:
 // that is what makes a later silence mean something.
-func runSwitchSteps(t *testing.T, a agent, rm string, doctor func(t *testing.T) string, steps []switchStep) {
+func runSwitchSteps(t *testing.T, a agent, rm string, steps []switchStep) {
 	for i, st := range steps {
 		ok := t.Run(st.name, func(t *testing.T) {
 			st.set(t)
-			out := doctor(t)
+			out, _ := a.base().doctor(t, a.base().bin, os.Getenv("PATH"))
 			says := doctorSaysOff(out)
 			fired := guardFires(t, a, rm, "switch-"+strings.ToLower(st.name))
 			t.Logf("%s: doctor says the hooks are %s; %s %s the user's guard", st.name, onOff(!says), a.spec().name, ranOrNot(fired))
@@ -137,11 +137,7 @@ func testSwitchesClaude(t *testing.T) {
 	disable := func(v bool) string {
 		return `{"disableAllHooks": ` + map[bool]string{true: "true", false: "false"}[v] + "}\n"
 	}
-	doctor := func(t *testing.T) string {
-		out, _ := h.doctor(t, h.bin, os.Getenv("PATH"))
-		return out
-	}
-	runSwitchSteps(t, h, "rm -rf", doctor, []switchStep{
+	runSwitchSteps(t, h, "rm -rf", []switchStep{
 		{name: "None", set: func(t *testing.T) {}},
 		{
 			// What a hostile repository commits.
@@ -217,12 +213,8 @@ func testSwitchesCodex(t *testing.T) {
 	project := filepath.Join(h.project, ".codex", "config.toml")
 	mustMkdir(t, filepath.Dir(project))
 	feature := func(line string) string { return "[features]\n" + line + "\n" }
-	doctor := func(t *testing.T) string {
-		out, _ := h.doctor(t, h.bin, os.Getenv("PATH"))
-		return out
-	}
 	userFix := "fix: make that line hooks = true under [features], or remove it (Codex runs hooks by default)"
-	runSwitchSteps(t, h, "rm -r", doctor, []switchStep{
+	runSwitchSteps(t, h, "rm -r", []switchStep{
 		{name: "None", set: func(t *testing.T) {}},
 		{
 			// Codex reads no layer of a folder it does not trust.
@@ -247,7 +239,7 @@ func testSwitchesCodex(t *testing.T) {
 	})
 	// Its first step fires again: the trusted project's hooks = false
 	// gives way to its hooks = true.
-	runSwitchSteps(t, h, "rm -r", doctor, []switchStep{
+	runSwitchSteps(t, h, "rm -r", []switchStep{
 		// Codex merges its layers key by key, then reads hooks, and
 		// codex_hooks only where no layer sets hooks.
 		{name: "ProjectHooksOverAlias", set: writeFile(project, feature("codex_hooks = false\nhooks = true"))},

@@ -248,7 +248,7 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 			cfg.noEventGuard(hooks[name], 0, name, a)
 			continue
 		}
-		cfg.textGuard(hooks[name], 0, "hooks."+name)
+		cfg.textGuard(hooks[name], 0, "hooks."+name, failClosedHonored(ev, name, a.Source.Codec.Dialect(), a.Source.Codec))
 		list, ok := hooks[name].([]any)
 		lone := -1
 		if !ok {
@@ -264,12 +264,15 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 		for i, item := range list {
 			hpath := fmt.Sprintf("hooks.%s[%d]", name, i)
 			if !cfg.admit(path) {
-				cfg.pastCapGuard(0, hpath, list[i:])
+				if failClosedHonored(ev, name, a.Source.Codec.Dialect(), a.Source.Codec) {
+					cfg.pastCapGuard(0, hpath, list[i:])
+				}
 				break
 			}
 			h, ok := item.(map[string]any)
 			if !ok {
 				warn(hpath, "must be an object; skipped")
+				cfg.listGuard(item, 0, hpath, failClosedHonored(ev, name, a.Source.Codec.Dialect(), a.Source.Codec))
 				continue
 			}
 			var e *Entry

@@ -73,7 +73,7 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 			f.cfg.noEventGuard(hooks[name], 0, name, shape)
 			continue
 		}
-		f.cfg.textGuard(hooks[name], 0, "hooks."+name)
+		f.cfg.textGuard(hooks[name], 0, "hooks."+name, f.honored(ev, name))
 		groups, ok := hooks[name].([]any)
 		if !ok {
 			lone := &brokenGroup{at: f.path + ": hooks." + name, from: len(f.cfg.Warnings), keepMatcher: true}
@@ -105,6 +105,12 @@ type shapedFile struct {
 
 func (f *shapedFile) warn(p, msg string) { f.cfg.warn(f.path+": "+p, msg) }
 
+// honored is failClosedHonored for a handler of the file under the event
+// name: Claude Code's dialect, or the agent's codec.
+func (f *shapedFile) honored(ev *protocol.Event, name string) bool {
+	return failClosedHonored(ev, name, protocol.Claude, f.shape.Source.Codec)
+}
+
 // claudeKeys reports a file whose groups and handlers have Claude Code's
 // keys as they are: no agent-specific reading of its document, handlers
 // or flat entries (Claude Code's own settings).
@@ -134,6 +140,7 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any, lone 
 	group, ok := g.(map[string]any)
 	if !ok {
 		f.warn(gpath, "must be an object with a hooks list; skipped")
+		f.cfg.listGuard(g, 0, gpath, f.honored(ev, name))
 		return
 	}
 	if f.claudeKeys() {
@@ -180,7 +187,9 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any, lone 
 			hpath = gpath
 		}
 		if !f.cfg.admit(f.path) {
-			f.cfg.pastCapGuard(0, hpath, handlers[hi:])
+			if f.honored(ev, name) {
+				f.cfg.pastCapGuard(0, hpath, handlers[hi:])
+			}
 			break
 		}
 		f.handler(ev, name, gi, hpath, h, matcher, broken)
@@ -205,6 +214,7 @@ func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath stri
 	handler, ok := h.(map[string]any)
 	if !ok {
 		f.warn(hpath, "must be an object; skipped")
+		f.cfg.listGuard(h, 0, hpath, f.honored(ev, name))
 		return
 	}
 	if f.shape.Source.Handler != nil {

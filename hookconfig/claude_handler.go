@@ -47,7 +47,9 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 			if k == 0 {
 				rest = handlers
 			}
-			cfg.pastCapGuard(h.Line, hp, rest)
+			if failClosedHonored(ev, name, protocol.Claude, nil) {
+				cfg.pastCapGuard(h.Line, hp, rest)
+			}
 			return
 		}
 		if !cfg.keysOnce(h, hp, nil) {
@@ -55,6 +57,7 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 		}
 		if h.Kind != yaml.MappingNode {
 			cfg.warn(hp, " must be a mapping with a 'command' key; got "+pyyaml.Type(h))
+			cfg.listGuard(h, h.Line, hp, failClosedHonored(ev, name, protocol.Claude, nil))
 			continue
 		}
 		cfg.nearKeys(h, hp, claudeHandlerKeys())

@@ -168,19 +168,6 @@ func yamlError(path string, data []byte, err error) error {
 	return &ConfigError{Path: path, Line: line, Err: errors.New(reason)}
 }
 
-// laterHooks are the hooks written under the names of the mapping n's
-// content from its from-th node on (its keys and values, in turn) that
-// parseHooks would read: not under a reserved key, whose value is no hooks.
-func laterHooks(n *yaml.Node, from int) []any {
-	var hooks []any
-	for i := from; i+1 < len(n.Content); i += 2 {
-		if !reservedHookKeys[n.Content[i].Value] {
-			hooks = append(hooks, n.Content[i+1])
-		}
-	}
-	return hooks
-}
-
 // reservedHookKeys sit under hooks: but are not events.
 var reservedHookKeys = map[string]bool{"outbound": true, "output_spill": true}
 
@@ -227,10 +214,10 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 			from := len(cfg.Warnings)
 			cfg.warnKey("hooks."+name, "", "hooks."+name+" must be a list of hook definitions; got "+pyyaml.Type(val))
 			cfg.loneGuards(ev, name, val, source, from)
-			cfg.textGuard(val, val.Line, "hooks."+name)
+			cfg.textGuard(val, val.Line, "hooks."+name, yamlHonored(ev, name))
 			continue
 		}
-		cfg.textGuard(val, val.Line, "hooks."+name)
+		cfg.textGuard(val, val.Line, "hooks."+name, yamlHonored(ev, name))
 		dialect := protocol.Hermes
 		if protocol.IsClaudeName(name) {
 			dialect = protocol.Claude
@@ -252,9 +239,10 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 			}
 			if !cfg.admit(source) {
 				// The rest of this list and the events after it go unread.
-				cfg.pastCapGuard(item.Line, path, append([]any{val.Content[j:]}, laterHooks(n, i+2)...)...)
+				cfg.pastCapGuard(item.Line, path, pastCapHooks(n, i, val.Content[j:])...)
 				return
 			}
+			cfg.listGuard(item, item.Line, path, yamlHonored(ev, name))
 			if item.Kind == yaml.MappingNode {
 				cfg.unknownKeys(item, path, entryKeys, 0.6)
 			}
@@ -455,19 +443,28 @@ func (cfg *Config) parseFailClosed(e *Entry, path string, n *yaml.Node) {
 	if !on {
 		return
 	}
-	allowed := e.Event.FailsClosed()
-	if r, ok := e.Codec.(protocol.EventRules); ok {
-		// Where the agent's event's hooks can refuse (Cursor: not on stop,
-		// where a failing hook must not keep the agent going).
-		allowed = r.Refuses(e.DeclaredAs) && e.Event.Can(protocol.CapBlock)
-	} else if e.Dialect == protocol.Claude {
-		allowed = e.Event.Can(protocol.CapBlock | protocol.CapContinue)
-	}
-	if !allowed {
+	if !failClosedHonored(e.Event, e.DeclaredAs, e.Dialect, e.Codec) {
 		cfg.warn(path, "."+key+" is only honored for pre_tool_call and pre_gateway_dispatch (hooks that can block); ignored on "+e.DeclaredAs)
 		return
 	}
 	e.FailClosed = true
+}
+
+// failClosedHonored reports whether a hook of ev, declared as declared,
+// in dialect (codec: nil, or the agent's) may fail closed: Hermes hooks
+// only on pre_tool_call and pre_gateway_dispatch, Claude hooks on any
+// event whose hooks can block, an agent's where its event's hooks can
+// refuse (Cursor: not on stop, where a failing hook must not keep the
+// agent going). The reader (parseFailClosed) and text it cannot read
+// (textGuard) ask it alike.
+func failClosedHonored(ev *protocol.Event, declared string, dialect protocol.Dialect, codec protocol.Codec) bool {
+	if r, ok := codec.(protocol.EventRules); ok {
+		return r.Refuses(declared) && ev.Can(protocol.CapBlock)
+	}
+	if dialect == protocol.Claude {
+		return ev.Can(protocol.CapBlock | protocol.CapContinue)
+	}
+	return ev.FailsClosed()
 }
 
 // entryKeys are the keys of a hook entry in YAML: Hermes' (command,

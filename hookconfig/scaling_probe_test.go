@@ -49,6 +49,20 @@ func configShapes() map[string]func(n int) string {
 		"longmatcherclaude": func(n int) string {
 			return "hooks:\n  PreToolUse:\n    - matcher: '" + strings.Repeat("(a|b)", n) + "'\n      hooks:\n        - type: command\n          command: x\n"
 		},
+		// n aliases of one anchored text of 100 KB spelling parts of a
+		// fail_closed key (textAsks): as unknown events, and as the items
+		// of a gating event. Each alias must not scan the text anew.
+		"aliastextevents": func(n int) string {
+			var b strings.Builder
+			b.WriteString("x: &s \"" + strings.Repeat("fail_clos failClose ", 5_000) + "\"\nhooks: {")
+			for i := 0; i < n; i++ {
+				fmt.Fprintf(&b, "e%d: *s, ", i)
+			}
+			return b.String() + "}\n"
+		},
+		"aliastextitems": func(n int) string {
+			return "x: &s \"" + strings.Repeat("fail_clos failClose ", 5_000) + "\"\nhooks: {pre_tool_call: [" + strings.Repeat("*s, ", n) + "]}\n"
+		},
 		"nestflow": func(n int) string {
 			return "hooks:\n  pre_tool_call:\n    - command: x\n      examples: " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n"
 		},

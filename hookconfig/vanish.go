@@ -98,9 +98,12 @@ func (cfg *Config) notMappingGuard(v any, line int) {
 // text where a hook or a list of hooks belongs, or a list holding such
 // text, or a matcher group whose hooks: is such text, when the text
 // spells a fail_closed key (textAsks): no entry is read from a string, so
-// the guard would be gone behind a warning.
-func (cfg *Config) textGuard(v any, line int, path string) {
-	if cfg.loadErr != nil {
+// the guard would be gone behind a warning. honored is whether a hook
+// there may fail closed (failClosedHonored): where none may, the same
+// hook written as a mapping loads with a warning, and so does its text,
+// rather than refuse every gating call.
+func (cfg *Config) textGuard(v any, line int, path string, honored bool) {
+	if cfg.loadErr != nil || !honored {
 		return
 	}
 	found, at, in := cfg.textAsks(v)
@@ -113,6 +116,41 @@ func (cfg *Config) textGuard(v any, line int, path string) {
 	path = termsafe.Escape(textutil.Truncate(path+in, 2*maxShown))
 	cfg.guardVanishes(line, path+" is a string, not a hook, and spells a fail_closed guard that cannot be read",
 		"write the hook as a mapping (command: …, fail_closed: true), not as text")
+}
+
+// listGuard is guardVanishes for v, at path, when it is a list where one
+// hook, matcher group or handler belongs: the reader skips it with a
+// warning ("must be a mapping"), so a guard in it, at any depth (an alias
+// or a group's handlers too: failClosedAt), would be gone. honored is
+// textGuard's. Text in it is textGuard's, asked before.
+func (cfg *Config) listGuard(v any, line int, path string, honored bool) {
+	if cfg.loadErr != nil || !honored {
+		return
+	}
+	if n, ok := v.(*yaml.Node); ok {
+		if n = pyyaml.Deref(n); n == nil || n.Kind != yaml.SequenceNode {
+			return
+		}
+	} else if _, ok := v.([]any); !ok {
+		return
+	}
+	found, at := cfg.failClosedAt(v)
+	if !found {
+		return
+	}
+	if at > 0 {
+		line = at
+	}
+	path = termsafe.Escape(textutil.Truncate(path, 2*maxShown))
+	cfg.guardVanishes(line, path+" is a list, not a hook, and holds a fail_closed guard that cannot be read",
+		"write its hooks in the event's list itself, not in a list inside it")
+}
+
+// yamlHonored is failClosedHonored for a hook of the YAML config under
+// the event name: in the name's own dialect or, as an entry may say
+// dialect: claude or hermes, in the other.
+func yamlHonored(ev *protocol.Event, name string) bool {
+	return failClosedHonored(ev, name, protocol.Hermes, nil) || failClosedHonored(ev, name, protocol.Claude, nil)
 }
 
 // failClosedOrText is failClosedAt for what is dropped whole where hooks
@@ -153,6 +191,32 @@ func (cfg *Config) pastCapGuard(line int, where string, rest ...any) {
 	where = termsafe.Escape(textutil.Truncate(where, 2*maxShown))
 	problem := fmt.Sprintf("declares more than %d hooks, and one from %s on asks to fail closed: a guard past the cap cannot be trusted to run", cfg.limit.max, where)
 	cfg.guardVanishes(line, problem, fmt.Sprintf("keep the file's hooks to %d at most", cfg.limit.max))
+}
+
+// pastCapHooks are the hooks the YAML config's hooks: mapping n leaves
+// unread when its cap stops it inside the list of its i-th event (rest:
+// that list from there on), for pastCapGuard: rest, and the hooks under
+// each later name, of only the events where a hook may fail closed
+// (yamlHonored): elsewhere a fail_closed hook is no guard, and loads with
+// a warning before the cap. A name that is no event keeps its hooks, as
+// noEventGuard counts them; the reserved keys hold no hooks.
+func pastCapHooks(n *yaml.Node, i int, rest []*yaml.Node) []any {
+	var hooks []any
+	for k := i; k+1 < len(n.Content); k += 2 {
+		name := n.Content[k].Value
+		if reservedHookKeys[name] {
+			continue
+		}
+		if ev, known := protocol.Lookup(name); known && !yamlHonored(ev, name) {
+			continue
+		}
+		if k == i {
+			hooks = append(hooks, rest)
+		} else {
+			hooks = append(hooks, n.Content[k+1])
+		}
+	}
+	return hooks
 }
 
 // failClosedAt reports whether v holds, anywhere in it, a hook that asks
@@ -279,10 +343,12 @@ func (cfg *Config) walkedNodes() map[*yaml.Node]walks {
 // matcher group (a mapping with hooks: and no command:, alone or in the
 // list) whose hooks: is such text or a list holding it: where handlers
 // belong, as the reader reads a group in YAML and in a settings file.
+// A list inside such a list is read as a hook that is no mapping, and
+// skipped with a warning, so its text counts too, at any depth.
 // in is the path to that text from v ("": v itself; "[1]", "[0].hooks[2]",
-// ".hooks"); line is the text's (0: not known, in JSON). It is the one
-// place that counts text so. Only there: a string inside a hook (its
-// command: echo fail_closed) is what it says.
+// ".hooks", "[0][1]"); line is the text's (0: not known, in JSON). It is
+// the one place that counts text so. Only there: a string inside a hook
+// (its command: echo fail_closed) is what it says.
 func (cfg *Config) textAsks(v any) (found bool, line int, in string) {
 	return cfg.textIn(v, true)
 }
@@ -301,16 +367,13 @@ func (cfg *Config) textIn(v any, groups bool) (found bool, line int, in string) 
 		}
 	case []any:
 		for i, item := range x {
-			if _, list := item.([]any); list {
-				continue // a list is no hook, nor text
-			}
 			if found, line, in = cfg.textIn(item, groups); found {
 				return found, line, fmt.Sprintf("[%d]%s", i, in)
 			}
 		}
 	case []*yaml.Node:
 		for i, item := range x {
-			if item = pyyaml.Deref(item); item == nil || item.Kind == yaml.SequenceNode {
+			if item == nil {
 				continue
 			}
 			if found, line, in = cfg.textIn(item, groups); found {

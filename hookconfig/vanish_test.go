@@ -329,15 +329,26 @@ func TestVanishAgreesWithReader(t *testing.T) {
 			entry += ", " + k
 		}
 		entry += "}"
-		cfg, err := parseConfig([]byte("hooks:\n  pre_tool_call: ["+entry+"]\n"), "/c.yaml", 0)
-		if err != nil || len(cfg.Entries) != 1 {
-			t.Fatalf("%s: %v", entry, err)
-		}
-		_, err = parseConfig([]byte("hooks:\n  pre_tool_cal: ["+entry+"]\n"), "/c.yaml", 0)
-		if guard, refused := cfg.Entries[0].FailClosed, err != nil; guard != refused {
-			t.Errorf("%s: a guard under pre_tool_call: %v; its file refused under pre_tool_cal: %v (%v)", entry, guard, refused, err)
+		if !agreesWithReader(t, entry) {
+			t.Fatalf("%s: not read as one entry", entry)
 		}
 	}
+}
+
+// agreesWithReader parses entry under pre_tool_call and under
+// pre_tool_cal, and fails t unless the second refuses its file exactly
+// when the first reads a guard; false: the first is not one entry.
+func agreesWithReader(t *testing.T, entry string) bool {
+	t.Helper()
+	cfg, err := parseConfig([]byte("hooks:\n  pre_tool_call: ["+entry+"]\n"), "/c.yaml", 0)
+	if err != nil || len(cfg.Entries) != 1 {
+		return false
+	}
+	_, err = parseConfig([]byte("hooks:\n  pre_tool_cal: ["+entry+"]\n"), "/c.yaml", 0)
+	if guard, refused := cfg.Entries[0].FailClosed, err != nil; guard != refused {
+		t.Errorf("%s: a guard under pre_tool_call: %v; its file refused under pre_tool_cal: %v (%v)", entry, guard, refused, err)
+	}
+	return true
 }
 
 // FuzzVanishAgreesWithReader: TestVanishAgreesWithReader for any plain
@@ -357,14 +368,7 @@ func FuzzVanishAgreesWithReader(f *testing.F) {
 			}
 		}
 		entry += "}"
-		cfg, err := parseConfig([]byte("hooks:\n  pre_tool_call: ["+entry+"]\n"), "/c.yaml", 0)
-		if err != nil || len(cfg.Entries) != 1 {
-			return
-		}
-		_, err = parseConfig([]byte("hooks:\n  pre_tool_cal: ["+entry+"]\n"), "/c.yaml", 0)
-		if guard, refused := cfg.Entries[0].FailClosed, err != nil; guard != refused {
-			t.Errorf("%s: a guard under pre_tool_call: %v; its file refused under pre_tool_cal: %v (%v)", entry, guard, refused, err)
-		}
+		agreesWithReader(t, entry)
 	})
 }
 

@@ -95,7 +95,7 @@ func retry(log Logger, attempt func() (*exec.Cmd, error)) error {
 func retryOn(sentinel error, log Logger, attempt func() (*exec.Cmd, error)) error {
 	for i := 1; ; i++ {
 		cmd, err := attempt()
-		if cmd == nil || !notRun(err, cmd.Process != nil, sentinel) || i == startAttempts {
+		if !notRunCmd(cmd, err, sentinel) || i == startAttempts {
 			return err
 		}
 		log.Logf("proctest: %s did not start (%v): Wine's CreateProcess failing before the process ran; trying again (%d of %d)",
@@ -103,15 +103,15 @@ func retryOn(sentinel error, log Logger, attempt func() (*exec.Cmd, error)) erro
 	}
 }
 
-// notRunHere reports whether err, what starting (or running) cmd returned, is
-// the start failure worth another try: cmd never got a process (so none of
-// it ran, and whatever it was to do is still undone) and the error is the
-// one Wine's CreateProcess returns then. Always false but on Windows.
-func notRunHere(cmd *exec.Cmd, err error) bool {
-	return cmd != nil && notRun(err, cmd.Process != nil, errNotRun)
+// notRunCmd reports whether err, what starting (or running) cmd returned,
+// is the start failure worth another try: cmd never got a process (so none
+// of it ran, and whatever it was to do is still undone) and the error is
+// sentinel, the one the system's CreateProcess returns then (Wine's).
+func notRunCmd(cmd *exec.Cmd, err, sentinel error) bool {
+	return cmd != nil && notRun(err, cmd.Process != nil, sentinel)
 }
 
-// notRun is notRunHere's decision with the system's not-run error as a
+// notRun is notRunCmd's decision with the system's not-run error as a
 // parameter (nil: the system has none), so that it is tested everywhere.
 // A process that started and then failed — whatever its error says — is
 // a real failure; so is a start that failed otherwise.

@@ -12,6 +12,10 @@ import (
 	"testing"
 )
 
+// notRunHere is notRunCmd with the system's not-run error: always false
+// but on Windows.
+func notRunHere(cmd *exec.Cmd, err error) bool { return notRunCmd(cmd, err, errNotRun) }
+
 // errInternal stands for Windows' ERROR_INTERNAL_ERROR (1359) on every
 // system, so that the decision is tested where CI's make test runs.
 var errInternal error = syscall.Errno(1359)
