@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path"
+	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 )
@@ -31,6 +32,14 @@ type SwitchFile struct {
 	// IfTrusted: the agent reads the file only in a folder it trusts
 	// (Agent.Trusted): Codex's project layer.
 	IfTrusted bool
+	// Below: the agent also reads Path in each folder from the project's
+	// root down to the folder it runs in, a nearer folder's above a
+	// farther one's (Codex's .codex/config.toml). SwitchFilesAt lists
+	// those as files of their own, with Dir set.
+	Below bool
+	// Dir is the folder below the project's root (slash-separated) whose
+	// copy of a Below file this is; "" for the root's. Path includes it.
+	Dir string
 }
 
 // SwitchedOff is what Switches found: the file (an index into
@@ -88,9 +97,14 @@ var switchRules = map[string]switchRule{
 	// decides, codex_hooks only where no layer sets hooks (so a project's
 	// codex_hooks = true does not undo the user's hooks = false).
 	"codex": {
+		// codex-rs/core/src/config_loader/mod.rs, load_project_layers: a
+		// project layer for each folder from the root (the nearest with
+		// .git, else the working folder) down to the working folder, the
+		// nearer above; each trusted by its own [projects] table, else the
+		// root's (decision_for_dir). Run: e2e TestDoctorSwitches.
 		files: []SwitchFile{
 			{Path: ".codex/config.toml", User: true, HomeEnv: "CODEX_HOME"},
-			{Path: ".codex/config.toml", IfTrusted: true},
+			{Path: ".codex/config.toml", IfTrusted: true, Below: true},
 		},
 		keys:    []string{"hooks", "codex_hooks"},
 		values:  codexFeatureValues,
@@ -104,9 +118,59 @@ var switchRules = map[string]switchRule{
 	},
 }
 
-// SwitchFiles are the files whose setting can turn all of a's hooks off,
-// lowest precedence first (none for most agents).
+// SwitchFiles are the files whose setting can turn all of a's hooks off
+// when a runs in the project's root, lowest precedence first (none for
+// most agents).
 func (a *Agent) SwitchFiles() []SwitchFile { return switchRules[a.Name].files }
+
+// SwitchFilesAt are SwitchFiles when a runs in the folder wd, in project
+// (both absolute, slash-separated): a Below file is listed for the root
+// and then for each folder down to wd, nearer folders later (higher). A wd
+// that is not project or below it (doctor elsewhere, or a path that
+// climbs out with "..") adds no folder: the root's files only.
+func (a *Agent) SwitchFilesAt(project, wd string) []SwitchFile {
+	files := a.SwitchFiles()
+	dirs := foldersBelow(project, wd)
+	if len(dirs) == 0 {
+		return files
+	}
+	var out []SwitchFile
+	for _, f := range files {
+		out = append(out, f)
+		if !f.Below || f.User {
+			continue
+		}
+		for _, d := range dirs {
+			g := f
+			g.Dir, g.Path = d, path.Join(d, f.Path)
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// foldersBelow are the folders from project's first child on the way to
+// wd down to wd itself, relative to project: "a", "a/b" for wd
+// project/a/b; none when wd is project or not inside it.
+func foldersBelow(project, wd string) []string {
+	if project == "" || wd == "" || !path.IsAbs(project) || !path.IsAbs(wd) {
+		return nil
+	}
+	project, wd = path.Clean(project), path.Clean(wd)
+	rel, ok := strings.CutPrefix(wd, strings.TrimSuffix(project, "/")+"/")
+	if !ok || rel == "" {
+		return nil
+	}
+	var dirs []string
+	for i, part := range strings.Split(rel, "/") {
+		if i == 0 {
+			dirs = append(dirs, part)
+		} else {
+			dirs = append(dirs, dirs[i-1]+"/"+part)
+		}
+	}
+	return dirs
+}
 
 // SwitchPath is where f is: under home, the folder f.HomeEnv names
 // (getenv reads it), or project.
@@ -123,11 +187,17 @@ func (f SwitchFile) SwitchPath(home, project string, getenv func(string) string)
 // agent's keys that is set decides. It reports the file that turns all
 // hooks off, if one does.
 func (a *Agent) Switches(contents [][]byte) (SwitchedOff, bool) {
+	return a.SwitchesOf(a.SwitchFiles(), contents)
+}
+
+// SwitchesOf is Switches for files, a.SwitchFilesAt's list, and contents
+// in their order; SwitchedOff.File indexes files.
+func (a *Agent) SwitchesOf(files []SwitchFile, contents [][]byte) (SwitchedOff, bool) {
 	r, ok := switchRules[a.Name]
 	if !ok {
 		return SwitchedOff{}, false
 	}
-	n := min(len(contents), len(r.files))
+	n := min(len(contents), len(files))
 	values := make([]map[string]bool, n)
 	for i := range n {
 		if contents[i] != nil {
@@ -143,7 +213,7 @@ func (a *Agent) Switches(contents [][]byte) (SwitchedOff, bool) {
 			case on:
 				return SwitchedOff{}, false
 			}
-			return SwitchedOff{File: i, Setting: r.setting(key), Fix: r.fix(a, r.files[i], key)}, true
+			return SwitchedOff{File: i, Setting: r.setting(key), Fix: r.fix(a, files[i], key)}, true
 		}
 	}
 	return SwitchedOff{}, false

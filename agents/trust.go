@@ -82,7 +82,14 @@ var codexHeader = sync.OnceValue(func() *regexp.Regexp {
 // codexTrusted reads the [projects."PATH"] tables of Codex's config.toml:
 // the project is trusted when its own table says trust_level = "trusted".
 func codexTrusted(data []byte, project string) bool {
-	table, trusted := "", false
+	level, _ := codexTrustLevel(data, project)
+	return level == "trusted"
+}
+
+// codexTrustLevel is the trust_level of dir's own [projects."PATH"] table
+// (the last one given), found false when no table of dir sets one.
+func codexTrustLevel(data []byte, dir string) (level string, found bool) {
+	table := ""
 	for _, line := range strings.Split(string(bytes.TrimPrefix(data, utf8BOM)), "\n") {
 		line = strings.TrimSpace(line)
 		if strings.HasPrefix(line, "[") {
@@ -92,16 +99,31 @@ func codexTrusted(data []byte, project string) bool {
 			}
 			continue
 		}
-		if table == "" || path.Clean(table) != project {
+		if table == "" || path.Clean(table) != dir {
 			continue
 		}
 		k, v, ok := strings.Cut(line, "=")
 		if ok && strings.TrimSpace(k) == "trust_level" {
 			v, _, _ = strings.Cut(strings.TrimSpace(v), "#")
-			trusted = unquoteTOML(strings.TrimSpace(v)) == "trusted"
+			level, found = unquoteTOML(strings.TrimSpace(v)), true
 		}
 	}
-	return trusted
+	return level, found
+}
+
+// TrustedFolder reports whether data, a's TrustFile, trusts dir (absolute,
+// slash-separated; project or a folder below it) to have its own layer
+// read, for an agent that reads one in each folder from the project's root
+// down to where it runs (SwitchFile.Below): Codex decides by dir's own
+// [projects] table when it has one, else by the root's
+// (openai/codex codex-rs/core/src/config_loader/mod.rs, decision_for_dir).
+func (a *Agent) TrustedFolder(data []byte, project, dir string) bool {
+	if a.Name == "codex" {
+		if level, found := codexTrustLevel(data, path.Clean(dir)); found {
+			return level == "trusted"
+		}
+	}
+	return a.Trusted(data, project)
 }
 
 // unquoteTOML is a TOML basic ("…", with escapes) or literal ('…') string's

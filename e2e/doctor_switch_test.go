@@ -328,7 +328,8 @@ func testSwitchesCodex(t *testing.T) {
 		checkKept(t, marker, command)
 		t.Logf("codex exec: %v; stderr:\n%s", r.err, clip(r.stderr, 2000))
 	})
-
+	mustRemove(t, project)
+	t.Run("Nested", func(t *testing.T) { testSwitchesCodexNested(t, h) })
 }
 
 // e2eFeatures is the block setCodexUserFeature keeps at the end of the

@@ -85,7 +85,7 @@ func testDoctorCodex(t *testing.T) {
 func (h *harness) doctor(t *testing.T, bin, path string) (string, int) {
 	t.Helper()
 	cmd := exec.Command(bin, "doctor")
-	cmd.Dir = h.project
+	cmd.Dir = h.runDir()
 	cmd.Env = append(h.hermesEnv(), "PATH="+path)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -98,6 +98,17 @@ type harness struct {
 	logs       string // the agent's logs, one per run
 	runs       int    // agent runs so far
 	yaml       string // .hermes/hooks.yaml; hooksYAML when empty
+	// workDir, when set, is where the agent and doctor run instead of
+	// the project's root: a folder inside it (doctor_switch_nested_test.go).
+	workDir string
+}
+
+// runDir is where the agent and doctor run: workDir, else the project.
+func (h *harness) runDir() string {
+	if h.workDir != "" {
+		return h.workDir
+	}
+	return h.project
 }
 
 func (h *harness) base() *harness { return h }

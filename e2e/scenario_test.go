@@ -130,7 +130,7 @@ func (h *harness) runAgent(t *testing.T, fake *fakeServer, inv invocation) *agen
 // must not outlive the run.
 func (h *harness) agentCmd(ctx context.Context, env []string, bin string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir = h.project
+	cmd.Dir = h.runDir()
 	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }

@@ -148,6 +148,10 @@ type ProbeOptions struct {
 	// Project is the project around doctor ("": none), whose switch files
 	// apply to the user's hook files (switches.go).
 	Project string
+	// WorkDir is the folder doctor runs in ("": unknown): an agent run
+	// there reads switch files in the folders down to it from the root
+	// of a project that holds it (agents.Agent.SwitchFilesAt).
+	WorkDir string
 }
 
 // CheckInstalls proves every installed file's entries fire.

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
+	"syscall"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/install"
@@ -37,46 +39,39 @@ type SwitchCheck struct {
 
 // switchCheck reads in's agent's switch files that apply to in: the user's,
 // and the project's where in's hooks run (in.Root; for a user file, the
-// project around doctor, o.Project). trust is the agent's trust file.
+// project around doctor, o.Project), with, when doctor runs below that
+// project's root (o.WorkDir), the copies the agent reads in each folder
+// down to there (agents.Agent.SwitchFilesAt). trust is the agent's trust
+// file.
 //
 // overruled: in is itself one of those files and its own switch does not
 // decide (a file of higher precedence sets the switch, either way), so its
 // entries' own "off" (install.Entry.Off, read from in alone) is not the
 // agent's: the user's settings true under a project's false still run.
 func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *SwitchCheck, overruled bool) {
-	files := in.Agent.SwitchFiles()
-	if len(files) == 0 || o.Home == "" {
+	if len(in.Agent.SwitchFiles()) == 0 || o.Home == "" {
 		return nil, false
 	}
 	project := in.Root
 	if in.User {
 		project = o.Project
 	}
+	files := in.Agent.SwitchFilesAt(filepath.ToSlash(project), filepath.ToSlash(o.WorkDir))
 	contents := make([][]byte, len(files))
 	paths := make([]string, len(files))
 	for i, f := range files {
-		if !f.User && (project == "" || f.IfTrusted && !in.Agent.Trusted(trust.data, filepath.ToSlash(project))) {
+		if !f.User && (project == "" || f.IfTrusted && !in.Agent.TrustedFolder(trust.data, filepath.ToSlash(project), path.Join(filepath.ToSlash(project), f.Dir))) {
 			continue
 		}
 		paths[i] = filepath.FromSlash(f.SwitchPath(filepath.ToSlash(o.Home), filepath.ToSlash(project), os.Getenv))
 		if slices.ContainsFunc(paths[:i], func(p string) bool { return samePath(p, paths[i]) }) {
-			continue // the project is the home folder: its file is the user's
+			continue // the project (or a folder in it) is the agent's home: its file is the user's
 		}
-		within := ""
-		if !f.User {
-			// A project's file is read inside the project only: a link
-			// out of it (to a device, another user's file) is not followed.
-			within = project
-		}
-		var data []byte
-		var err error
-		if f.User && samePath(paths[i], trust.file) {
-			data, err = trust.data, trust.err // Codex's config.toml, read once
-		} else {
-			data, err = fsutil.ReadRegular(paths[i], within, maxSwitchFile)
-		}
+		data, err := readSwitchFile(f, paths[i], project, trust)
 		switch {
-		case errors.Is(err, fs.ErrNotExist):
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+			// ENOTDIR: a .codex that is a file: the agent reads no layer
+			// there either.
 		case err != nil:
 			return &SwitchCheck{File: shownSwitchFile(f, paths[i]), Project: !f.User, Error: err.Error()}, false
 		default:
@@ -84,7 +79,7 @@ func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *Swit
 		}
 	}
 	own := slices.ContainsFunc(paths, func(p string) bool { return samePath(p, in.Path) })
-	off, ok := in.Agent.Switches(contents)
+	off, ok := in.Agent.SwitchesOf(files, contents)
 	if !ok {
 		return nil, own
 	}
@@ -94,6 +89,20 @@ func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *Swit
 	}
 	f := files[off.File]
 	return &SwitchCheck{File: shownSwitchFile(f, paths[off.File]), Project: !f.User, Setting: off.Setting, Fix: off.Fix}, own
+}
+
+// readSwitchFile reads f, at p: a project's file inside the project only
+// (a link out of it, to a device or another user's file, is not followed),
+// the user's config.toml as readTrust read it already.
+func readSwitchFile(f agents.SwitchFile, p, project string, trust trustRead) ([]byte, error) {
+	if f.User && samePath(p, trust.file) {
+		return trust.data, trust.err
+	}
+	within := ""
+	if !f.User {
+		within = project
+	}
+	return fsutil.ReadRegular(p, within, maxSwitchFile)
 }
 
 // shownSwitchFile is how doctor names a switch file: a project's by its
@@ -124,9 +133,9 @@ func SwitchLine(c *SwitchCheck) string {
 // SwitchedOff is what install says after it wrote in: the switch file that
 // makes the agent run none of in's entries (nil: none). home is the
 // user's home folder; project the project around install, for in a user
-// file.
-func SwitchedOff(in install.Installed, home, project string) *SwitchCheck {
-	c, _ := switchCheck(in, ProbeOptions{Home: home, Project: project}, readTrust(in.Agent, home))
+// file; workDir the folder install runs in ("": unknown).
+func SwitchedOff(in install.Installed, home, project, workDir string) *SwitchCheck {
+	c, _ := switchCheck(in, ProbeOptions{Home: home, Project: project, WorkDir: workDir}, readTrust(in.Agent, home))
 	return c
 }
 

@@ -42,7 +42,10 @@ func checkInstalls(a *app, o doctorOptions, journalPath string) []report.Install
 	if len(files) == 0 {
 		return nil
 	}
+	// An agent run where doctor runs reads switch files in the folders
+	// down to it too (Codex's .codex/config.toml in each).
+	wd, _ := os.Getwd()
 	return report.CheckInstalls(context.Background(), files, report.ProbeOptions{
-		NoRun: o.noRun, Home: home, Journal: journalPath, Project: project,
+		NoRun: o.noRun, Home: home, Journal: journalPath, Project: project, WorkDir: wd,
 	})
 }

@@ -426,7 +426,10 @@ func switchedOff(agent *agents.Agent, root, path string, user bool) *report.Swit
 		// be read as a project's).
 		project, _ = projectAround()
 	}
-	return report.SwitchedOff(install.Installed{Agent: agent, Root: project, Path: path, User: user}, home, project)
+	// The folder install runs in: an agent run there also reads the
+	// switch files of the folders down to it (Codex's .codex/config.toml).
+	wd, _ := os.Getwd()
+	return report.SwitchedOff(install.Installed{Agent: agent, Root: project, Path: path, User: user}, home, project, wd)
 }
 
 // agentRecord is the registry's record of install writing agent's hook

@@ -1,0 +1,140 @@
+package agents
+
+import (
+	"path"
+	"reflect"
+	"testing"
+)
+
+// TestSwitchFilesAt: Codex's project file listed for the root and each
+// folder down to the working folder, nearer later (higher); a working
+// folder outside the project, or one that climbs out, adds none.
+func TestSwitchFilesAt(t *testing.T) {
+	codex, _ := Lookup("codex")
+	claude, _ := Lookup("claude")
+	paths := func(files []SwitchFile) []string {
+		var out []string
+		for _, f := range files {
+			p := f.Path
+			if f.User {
+				p = "~/" + p
+			}
+			out = append(out, p+"|"+f.Dir)
+		}
+		return out
+	}
+	root := []string{"~/.codex/config.toml|", ".codex/config.toml|"}
+	tests := []struct {
+		a             *Agent
+		project, wd   string
+		want          []string
+		wantIfTrusted bool
+	}{
+		{codex, "/p", "/p", root, true},
+		{codex, "/p", "/p/", root, true},
+		{codex, "/p", "", root, true},
+		{codex, "/p", "/elsewhere/sub", root, true},
+		{codex, "/p", "/pp/sub", root, true},
+		{codex, "/p", "/p/../etc", root, true},
+		{codex, "/p", "relative/sub", root, true},
+		{codex, "", "/p/sub", root, true},
+		{codex, "/p", "/p/sub", append(root[:2:2], "sub/.codex/config.toml|sub"), true},
+		{codex, "/p", "/p/sub/./dir/", append(root[:2:2], "sub/.codex/config.toml|sub", "sub/dir/.codex/config.toml|sub/dir"), true},
+		{codex, "/p", "/p/a/../b", append(root[:2:2], "b/.codex/config.toml|b"), true},
+		{codex, "/", "/a/b", append(root[:2:2], "a/.codex/config.toml|a", "a/b/.codex/config.toml|a/b"), true},
+		// Claude Code's files are the root's only.
+		{claude, "/p", "/p/sub", []string{"~/.claude/settings.json|", ".claude/settings.json|", ".claude/settings.local.json|"}, false},
+	}
+	for _, tc := range tests {
+		files := tc.a.SwitchFilesAt(tc.project, tc.wd)
+		if got := paths(files); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s at %q in %q: %q, want %q", tc.a.Name, tc.wd, tc.project, got, tc.want)
+		}
+		for _, f := range files[1:] {
+			if f.IfTrusted != tc.wantIfTrusted || f.User {
+				t.Errorf("%s at %q: %+v: a project's file, IfTrusted %v", tc.a.Name, tc.wd, f, tc.wantIfTrusted)
+			}
+		}
+		// A folder's file is under the project, where its Path says.
+		last := files[len(files)-1]
+		if got, want := last.SwitchPath("/h", tc.project, func(string) string { return "" }), path.Join(tc.project, last.Path); tc.project != "" && got != want {
+			t.Errorf("%s at %q: SwitchPath %q, want %q", tc.a.Name, tc.wd, got, want)
+		}
+	}
+	// SwitchFiles itself is not changed by SwitchFilesAt (no aliasing).
+	_ = codex.SwitchFilesAt("/p", "/p/a/b")
+	if got := paths(codex.SwitchFiles()); !reflect.DeepEqual(got, root) {
+		t.Errorf("SwitchFiles after SwitchFilesAt: %q", got)
+	}
+}
+
+// TestSwitchesOfBelow: a nearer folder's layer outranks a farther one's
+// and the root's, key by key, and the file named is the one that decides.
+func TestSwitchesOfBelow(t *testing.T) {
+	codex, _ := Lookup("codex")
+	files := codex.SwitchFilesAt("/p", "/p/a/b")
+	off, on := []byte("[features]\nhooks = false\n"), []byte("[features]\nhooks = true\n")
+	aliasOn := []byte("[features]\ncodex_hooks = true\n")
+	tests := []struct {
+		name     string
+		contents [][]byte // user, root, a, a/b
+		wantOff  bool
+		wantFile string
+	}{
+		{"none", [][]byte{nil, nil, nil, nil}, false, ""},
+		{"deepest off", [][]byte{nil, nil, nil, off}, true, "a/b/.codex/config.toml"},
+		{"middle off", [][]byte{nil, nil, off, nil}, true, "a/.codex/config.toml"},
+		{"deeper on over middle off", [][]byte{nil, nil, off, on}, false, ""},
+		{"deeper off over middle on", [][]byte{nil, on, on, off}, true, "a/b/.codex/config.toml"},
+		{"middle on over root off", [][]byte{nil, off, on, nil}, false, ""},
+		{"user off, deeper alias on", [][]byte{off, nil, nil, aliasOn}, true, ".codex/config.toml"},
+	}
+	for _, tc := range tests {
+		got, isOff := codex.SwitchesOf(files, tc.contents)
+		name := ""
+		if isOff {
+			name = files[got.File].Path
+			if files[got.File].User {
+				name = ".codex/config.toml"
+			}
+		}
+		if isOff != tc.wantOff || name != tc.wantFile {
+			t.Errorf("%s: off %v in %q, want off %v in %q", tc.name, isOff, name, tc.wantOff, tc.wantFile)
+		}
+		if isOff && !files[got.File].User && got.Fix == "" {
+			t.Errorf("%s: no fix", tc.name)
+		}
+	}
+}
+
+// TestTrustedFolder: a folder's own [projects] table decides for its
+// layer, over the root's; with none, the root's trust does.
+func TestTrustedFolder(t *testing.T) {
+	codex, _ := Lookup("codex")
+	gemini, _ := Lookup("gemini")
+	root := "[projects.\"/p\"]\ntrust_level = \"trusted\"\n"
+	tests := []struct {
+		a    *Agent
+		data string
+		dir  string
+		want bool
+	}{
+		{codex, root, "/p", true},
+		{codex, root, "/p/a", true},
+		{codex, root, "/p/a/", true},
+		{codex, "", "/p/a", false},
+		{codex, root + "[projects.\"/p/a\"]\ntrust_level = \"untrusted\"\n", "/p/a", false},
+		{codex, root + "[projects.\"/p/a\"]\ntrust_level = \"untrusted\"\n", "/p/a/b", true},
+		{codex, "[projects.\"/p/a\"]\ntrust_level = \"trusted\"\n", "/p/a", true},
+		{codex, "[projects.\"/p/a\"]\ntrust_level = \"trusted\"\n", "/p/a/b", false},
+		{codex, "[projects.\"/p/a\"]\ntrust_level = \"trusted\"\n", "/p", false},
+		{codex, "[projects.'/p/a']\ntrust_level = 'trusted' # mine\n", "/p/a", true},
+		// Another agent: the project's trust alone.
+		{gemini, `{"/p": "TRUST_FOLDER"}`, "/p/a", true},
+	}
+	for _, tc := range tests {
+		if got := tc.a.TrustedFolder([]byte(tc.data), "/p", tc.dir); got != tc.want {
+			t.Errorf("%s %q, %s: trusted %v, want %v", tc.a.Name, tc.data, tc.dir, got, tc.want)
+		}
+	}
+}
