@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -34,10 +33,6 @@ func testSwitchesCodexNested(t *testing.T, h *codexHarness) {
 	mustMkdir(t, filepath.Dir(dirConfig))
 	feature := func(line string) string { return "[features]\n" + line + "\n" }
 	in := func(d string) func(*testing.T) { return func(*testing.T) { h.workDir = d } }
-	doctor := func(t *testing.T) string {
-		out, _ := h.doctor(t, h.bin, os.Getenv("PATH"))
-		return out
-	}
 	// then is a step's set: each of fs in turn, on the step's t.
 	then := func(fs ...func(*testing.T)) func(t *testing.T) {
 		return func(t *testing.T) {
@@ -51,7 +46,7 @@ func testSwitchesCodexNested(t *testing.T, h *codexHarness) {
 	}
 	dirOff := "✗ this project's sub/dir/.codex/config.toml turns all hooks off, including your guards: [features] hooks = false; " +
 		"fix: a trusted project's config outranks yours: start Codex with codex --enable hooks"
-	runSwitchSteps(t, h, "rm -r", doctor, []switchStep{
+	runSwitchSteps(t, h, "rm -r", []switchStep{
 		{name: "NestedNone", set: then(in(dir))},
 		{
 			// What a hostile repository commits, deep in its tree.
