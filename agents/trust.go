@@ -1,13 +1,14 @@
 package agents
 
 import (
-	"bytes"
 	"encoding/json"
 	"path"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // Some agents run a project's hook file only in a folder the user trusts,
@@ -83,7 +84,7 @@ var codexHeader = sync.OnceValue(func() *regexp.Regexp {
 // the project is trusted when its own table says trust_level = "trusted".
 func codexTrusted(data []byte, project string) bool {
 	table, trusted := "", false
-	for _, line := range strings.Split(string(bytes.TrimPrefix(data, utf8BOM)), "\n") {
+	for _, line := range strings.Split(string(pyjson.SkipBOM(data)), "\n") {
 		line = strings.TrimSpace(line)
 		if strings.HasPrefix(line, "[") {
 			table = ""
@@ -120,7 +121,7 @@ func unquoteTOML(s string) string {
 // decides (TRUST_PARENT trusts the folder above the one it names).
 func geminiTrusted(data []byte, project string) bool {
 	var rules map[string]string
-	if json.Unmarshal(data, &rules) != nil {
+	if json.Unmarshal(pyjson.SkipBOM(data), &rules) != nil {
 		return false
 	}
 	best, trusted := -1, false
@@ -145,7 +146,7 @@ func copilotTrusted(data []byte, project string) bool {
 		Camel []string `json:"trustedFolders"`
 		Snake []string `json:"trusted_folders"`
 	}
-	if json.Unmarshal(data, &cfg) != nil {
+	if json.Unmarshal(pyjson.SkipBOM(data), &cfg) != nil {
 		return false
 	}
 	for _, p := range append(cfg.Camel, cfg.Snake...) {
@@ -168,7 +169,7 @@ func (a *Agent) Reviewed(data []byte, file string, e FileEntry) (reviewed, asks 
 		return false, false
 	}
 	key := codexStateKey(file, e)
-	for _, line := range strings.Split(string(bytes.TrimPrefix(data, utf8BOM)), "\n") {
+	for _, line := range strings.Split(string(pyjson.SkipBOM(data)), "\n") {
 		line = strings.TrimSpace(line)
 		if m := codexStateHeader().FindStringSubmatch(line); m != nil && unquoteTOML(m[1]) == key {
 			return true, true
