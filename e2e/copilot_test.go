@@ -45,6 +45,13 @@ type copilotHarness struct {
 // folder: the throwaway home's ~/.copilot/config.json trusts the project.
 func TestCopilotCLI(t *testing.T) {
 	start := time.Now()
+	runScenarios(t, newCopilotHarness(t), start, nil)
+}
+
+// newCopilotHarness installs (or reuses) Copilot CLI, wires a new project
+// to hermes-hooks and writes its Hermes hooks.
+func newCopilotHarness(t *testing.T) *copilotHarness {
+	t.Helper()
 	h := &copilotHarness{chatAgent: chatAgent{copilotShell}}
 	// The native binary unpacks its JavaScript (about 235 MB) under
 	// $HOME/.cache on every start with a new home: keep one copy, beside
@@ -69,7 +76,7 @@ func TestCopilotCLI(t *testing.T) {
 	// (pre_llm_call); PostToolUse's additionalContext reaches the model.
 	h.yaml = toolContextYAML
 	h.writeHermesProject(t)
-	runScenarios(t, h, start, nil)
+	return h
 }
 
 // spec: the guard is a Hermes hook on terminal, which bash is; the

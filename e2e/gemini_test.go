@@ -35,6 +35,13 @@ type geminiHarness struct {
 // hookSpecificOutput.additionalContext.
 func TestGeminiCLI(t *testing.T) {
 	start := time.Now()
+	runScenarios(t, newGeminiHarness(t), start, nil)
+}
+
+// newGeminiHarness installs (or reuses) Gemini CLI, wires a new project
+// to hermes-hooks (installGemini) and writes its Hermes hooks.
+func newGeminiHarness(t *testing.T) *geminiHarness {
+	t.Helper()
 	h := &geminiHarness{gemini: npmAgent(t, npmTool{
 		what: "Gemini CLI", pkg: "@google/gemini-cli", bin: "gemini",
 		binEnv: "HERMES_E2E_GEMINI", versionEnv: "HERMES_E2E_GEMINI_VERSION",
@@ -43,7 +50,7 @@ func TestGeminiCLI(t *testing.T) {
 	h.harness = newHarness(t, "home/.gemini")
 	h.installGemini(t)
 	h.writeHermesProject(t)
-	runScenarios(t, h, start, nil)
+	return h
 }
 
 // spec: Gemini runs in --yolo, so nothing but the guard stops the rm -rf;

@@ -31,6 +31,13 @@ type qwenHarness struct {
 // UserPromptSubmit's additionalContext.
 func TestQwenCode(t *testing.T) {
 	start := time.Now()
+	runScenarios(t, newQwenHarness(t), start, nil)
+}
+
+// newQwenHarness installs (or reuses) Qwen Code, wires a new project to
+// hermes-hooks and writes its Hermes hooks.
+func newQwenHarness(t *testing.T) *qwenHarness {
+	t.Helper()
 	h := &qwenHarness{chatAgent: chatAgent{qwenShell}, qwen: npmAgent(t, npmTool{
 		what: "Qwen Code", pkg: "@qwen-code/qwen-code", bin: "qwen",
 		binEnv: "HERMES_E2E_QWEN", versionEnv: "HERMES_E2E_QWEN_VERSION",
@@ -43,7 +50,7 @@ func TestQwenCode(t *testing.T) {
 		`{"privacy": {"usageStatisticsEnabled": false}, "general": {"enableAutoUpdate": false}}`+"\n", 0o644)
 	h.install(t, "qwen", filepath.Join(h.project, ".qwen", "settings.json"), "hook qwen", 600)
 	h.writeHermesProject(t)
-	runScenarios(t, h, start, nil)
+	return h
 }
 
 // spec: the guard is a Hermes hook on terminal, which run_shell_command
