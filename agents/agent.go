@@ -40,6 +40,11 @@ type Agent struct {
 	// its project directory (CLAUDE_PROJECT_DIR), "" when it has none:
 	// that project's hooks apply even when the payload's cwd has left it.
 	ProjectEnv string
+	// NoBOM: the agent does not read its JSON files past a leading UTF-8
+	// byte order mark (e2e TestBOMAgentFiles): Gemini CLI refuses such a
+	// settings file ("not valid JSON") and exits; Copilot CLI ignores such
+	// a hook file, its hooks unrun. SkipBOM consults it.
+	NoBOM bool
 	// EnvFileEnv names the variable holding the file in which the agent
 	// collects its hooks' exports for the session (CLAUDE_ENV_FILE), ""
 	// when it has none: hook AGENT appends the outcome's Env to it.

@@ -34,7 +34,10 @@ func newCopilot() *Agent {
 			FlagHelp:      "also load hooks from this GitHub Copilot CLI hook file (repeatable)",
 			ProjectMarker: ".github", ProjectLevels: 2, FlatToo: true,
 			Handler: copilotHandler, Matcher: copilotMatcher},
-		Title:    "GitHub Copilot CLI",
+		Title: "GitHub Copilot CLI",
+		// Copilot CLI 1.0.102 runs no hook of a hook file that starts with
+		// a byte order mark, and says nothing (e2e TestBOMAgentFiles).
+		NoBOM:    true,
 		EventKey: "hook_event_name",
 		Events:   copilotEventMap(),
 		HookFile: HookFile{

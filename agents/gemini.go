@@ -25,7 +25,10 @@ func newGemini() *Agent {
 			FlagHelp:      "also load hooks from this Gemini CLI settings.json (repeatable)",
 			ProjectMarker: ".gemini", ProjectLevels: 1,
 			Document: geminiDocument, Handler: geminiHandler, Matcher: geminiMatcher, Codec: geminiCodec{}},
-		Title:    "Gemini CLI",
+		Title: "Gemini CLI",
+		// Gemini CLI 0.61.0 stops on a settings file that starts with a
+		// byte order mark: JSON.parse refuses it (e2e TestBOMAgentFiles).
+		NoBOM:    true,
 		EventKey: "hook_event_name",
 		Events:   geminiEventMap(),
 		HookFile: HookFile{

@@ -6,8 +6,6 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
-
-	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // Some agents read a setting that turns off every hook they would run, not
@@ -60,8 +58,9 @@ type switchRule struct {
 	// that some file sets decides (Codex's hooks before its old name
 	// codex_hooks, whichever file holds either).
 	keys []string
-	// values are the file's own settings of keys: on (false: off), for
-	// each key it sets.
+	// values are the file's own settings of keys, for each key it sets:
+	// on (false: off). data is the file as the agent reads it
+	// (Agent.SkipBOM).
 	values func(data []byte) map[string]bool
 	// setting is key set to off, as a file spells it.
 	setting func(key string) string
@@ -202,7 +201,7 @@ func (a *Agent) SwitchesOf(files []SwitchFile, contents [][]byte) (SwitchedOff, 
 	values := make([]map[string]bool, n)
 	for i := range n {
 		if contents[i] != nil {
-			values[i] = r.values(contents[i])
+			values[i] = r.values(a.SkipBOM(contents[i]))
 		}
 	}
 	for _, key := range r.keys {
@@ -225,7 +224,7 @@ func (a *Agent) SwitchesOf(files []SwitchFile, contents [][]byte) (SwitchedOff, 
 // skips it). on is the hooks': disableAllHooks false.
 func disableAllValues(data []byte) map[string]bool {
 	var doc map[string]any
-	if json.Unmarshal(pyjson.SkipBOM(data), &doc) != nil {
+	if json.Unmarshal(data, &doc) != nil {
 		return nil
 	}
 	v, isBool := doc["disableAllHooks"].(bool)
@@ -242,7 +241,7 @@ func codexFeatureValues(data []byte) map[string]bool {
 	var doc struct {
 		Features map[string]any `toml:"features"`
 	}
-	if toml.Unmarshal(pyjson.SkipBOM(data), &doc) != nil {
+	if toml.Unmarshal(data, &doc) != nil {
 		return nil
 	}
 	values := map[string]bool{}
@@ -271,7 +270,7 @@ func (a *Agent) EntriesOff(data []byte) func(file string, e FileEntry) string {
 			State map[string]any `toml:"state"`
 		} `toml:"hooks"`
 	}
-	if toml.Unmarshal(pyjson.SkipBOM(data), &doc) != nil || len(doc.Hooks.State) == 0 {
+	if toml.Unmarshal(a.SkipBOM(data), &doc) != nil || len(doc.Hooks.State) == 0 {
 		return none
 	}
 	return func(file string, e FileEntry) string {

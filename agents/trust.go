@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // Some agents run a project's hook file only in a folder the user trusts,
@@ -66,7 +64,7 @@ func homeFile(home, rel, env string, getenv func(string) string) string {
 // trusts nothing.
 func (a *Agent) Trusted(data []byte, project string) bool {
 	r, ok := trustRules[a.Name]
-	return !ok || r.check(data, path.Clean(project))
+	return !ok || r.check(a.SkipBOM(data), path.Clean(project))
 }
 
 // inside reports whether p is dir or below it.
@@ -88,10 +86,11 @@ func codexTrusted(data []byte, project string) bool {
 }
 
 // codexTrustLevel is the trust_level of dir's own [projects."PATH"] table
-// (the last one given), found false when no table of dir sets one.
+// (the last one given), found false when no table of dir sets one. data
+// is past a byte order mark already (Agent.SkipBOM), as for every check.
 func codexTrustLevel(data []byte, dir string) (level string, found bool) {
 	table := ""
-	for _, line := range strings.Split(string(pyjson.SkipBOM(data)), "\n") {
+	for _, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimSpace(line)
 		if strings.HasPrefix(line, "[") {
 			table = ""
@@ -120,7 +119,7 @@ func codexTrustLevel(data []byte, dir string) (level string, found bool) {
 // (openai/codex codex-rs/core/src/config_loader/mod.rs, decision_for_dir).
 func (a *Agent) TrustedFolder(data []byte, project, dir string) bool {
 	if a.Name == "codex" {
-		if level, found := codexTrustLevel(data, path.Clean(dir)); found {
+		if level, found := codexTrustLevel(a.SkipBOM(data), path.Clean(dir)); found {
 			return level == "trusted"
 		}
 	}
@@ -143,7 +142,7 @@ func unquoteTOML(s string) string {
 // decides (TRUST_PARENT trusts the folder above the one it names).
 func geminiTrusted(data []byte, project string) bool {
 	var rules map[string]string
-	if json.Unmarshal(pyjson.SkipBOM(data), &rules) != nil {
+	if json.Unmarshal(data, &rules) != nil {
 		return false
 	}
 	best, trusted := -1, false
@@ -168,7 +167,7 @@ func copilotTrusted(data []byte, project string) bool {
 		Camel []string `json:"trustedFolders"`
 		Snake []string `json:"trusted_folders"`
 	}
-	if json.Unmarshal(pyjson.SkipBOM(data), &cfg) != nil {
+	if json.Unmarshal(data, &cfg) != nil {
 		return false
 	}
 	for _, p := range append(cfg.Camel, cfg.Snake...) {
@@ -191,7 +190,7 @@ func (a *Agent) Reviewed(data []byte, file string, e FileEntry) (reviewed, asks 
 		return false, false
 	}
 	key := codexStateKey(file, e)
-	for _, line := range strings.Split(string(pyjson.SkipBOM(data)), "\n") {
+	for _, line := range strings.Split(string(a.SkipBOM(data)), "\n") {
 		line = strings.TrimSpace(line)
 		if m := codexStateHeader().FindStringSubmatch(line); m != nil && unquoteTOML(m[1]) == key {
 			return true, true

@@ -198,7 +198,7 @@ func (cfg *Config) readAgentFile(k agentFileKind, path, flag string, inDir bool)
 	}
 	cfg.OwnLines = append(cfg.OwnLines, own...)
 	if k.agent.Source.Switches {
-		sw := readClaudeSwitches(data, path)
+		sw := readClaudeSwitches(k.agent, data, path)
 		sw.project = agentProjectDir(k.agent, path)
 		cfg.claudeSwitches = append(cfg.claudeSwitches, sw)
 	}
@@ -234,7 +234,7 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 			entries, warnings, err = nil, nil, &ConfigError{Path: path, Err: fmt.Errorf("cannot parse hooks file: %v", r)}
 		}
 	}()
-	hooks, cfg, err := readHooksObject(data, path)
+	hooks, cfg, err := readHooksObject(a, data, path)
 	if err != nil || hooks == nil {
 		return nil, cfg.Warnings, err
 	}
@@ -354,11 +354,14 @@ func (cfg *Config) readFlatHandler(ev *protocol.Event, name, path string, index 
 	return e
 }
 
-// readHooksObject reads a JSON hook file down to its "hooks" object (nil,
-// with cfg's warnings, when there is none to read).
-func readHooksObject(data []byte, path string) (map[string]any, *Config, error) {
+// readHooksObject reads a JSON hook file of agent a down to its "hooks"
+// object (nil, with cfg's warnings, when there is none to read).
+func readHooksObject(a *agents.Agent, data []byte, path string) (map[string]any, *Config, error) {
 	cfg := &Config{Path: path}
-	data = pyjson.SkipBOM(data) // as the agents read it
+	if err := a.BOMError(data); err != nil {
+		return nil, cfg, bomError(path, err)
+	}
+	data = a.SkipBOM(data) // as the agent reads it
 	v, err := pyjson.Decode(data)
 	if err != nil {
 		return nil, cfg, jsonSyntaxError(path, data, err)

@@ -2,6 +2,7 @@ package hookconfig
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
@@ -18,4 +19,12 @@ func secondBOM(data []byte, path string) error {
 	}
 	return &ConfigError{Path: path, Line: 1, Column: 1, Err: errors.New("starts with two byte order marks (U+FEFF): PyYAML, as Hermes reads YAML, takes the second as part of the first key"),
 		Hint: "save the file as UTF-8 without them"}
+}
+
+// bomError is an agent's file refused for the byte order mark first in
+// it, which that agent does not read past (agents.Agent.BOMError): its
+// hooks would never run, so none load here either.
+func bomError(path string, err error) *ConfigError {
+	return &ConfigError{Path: path, Line: 1, Column: 1, Err: fmt.Errorf("not valid JSON: %w", err),
+		Hint: "save the file as UTF-8 without the mark"}
 }

@@ -11,9 +11,10 @@ import (
 const utf8Mark = "\xef\xbb\xbf"
 
 // TestAgentFileBOM: every agent's JSON hook file read as a hook source
-// reads the same past a leading byte order mark (the agents skip it, and
-// run the file's hooks): Claude-shaped settings, flat hooks.json files,
-// Gemini's and Qwen's settings, Copilot's and Kiro's json. A second mark,
+// reads the same past a leading byte order mark where the agent skips it
+// and runs the file's hooks (Claude-shaped settings, flat hooks.json
+// files, Qwen's settings, Kiro's json), and is refused where the agent
+// does not (agents.Agent.NoBOM: Gemini CLI's settings, Copilot's json). A second mark,
 // or garbage after one, is still refused with the path.
 func TestAgentFileBOM(t *testing.T) {
 	for _, a := range agents.All() {
@@ -30,7 +31,15 @@ func TestAgentFileBOM(t *testing.T) {
 			t.Fatalf("%s: the plain file: %d entries, %v", a.Name, len(want), err)
 		}
 		got, _, err := ParseAgentFile(a.Name, append([]byte(utf8Mark), plain...), "/p/hooks.json")
-		if err != nil || len(got) != len(want) {
+		switch {
+		case a.NoBOM:
+			// The agent runs none of the file's hooks (Gemini CLI exits,
+			// Copilot CLI skips the file): none load here either, and the
+			// error says why, at the mark.
+			if err == nil || len(got) != 0 || !strings.Contains(err.Error(), "/p/hooks.json:1: not valid JSON") || !strings.Contains(err.Error(), "byte order mark") {
+				t.Errorf("%s: with a BOM: %d entries, %v; want not valid JSON for the mark", a.Name, len(got), err)
+			}
+		case err != nil || len(got) != len(want):
 			t.Errorf("%s: with a BOM: %d entries (want %d), %v", a.Name, len(got), len(want), err)
 		}
 		for _, bad := range []string{utf8Mark + utf8Mark + string(plain), utf8Mark + "{nope", utf8Mark} {

@@ -27,9 +27,13 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 			entries, warnings, err = nil, nil, &ConfigError{Path: path, Err: fmt.Errorf("cannot parse settings: %v", r)}
 		}
 	}()
-	// Past a byte order mark, as the agents read it (the error's column
-	// counted from there too, as an editor shows it).
-	data = pyjson.SkipBOM(data)
+	// Past a byte order mark when the agent reads it so (the error's
+	// column counted from there too, as an editor shows it); a mark the
+	// agent refuses is refused here too (agents.Agent.SkipBOM).
+	if err := shape.BOMError(data); err != nil {
+		return nil, nil, bomError(path, err)
+	}
+	data = shape.SkipBOM(data)
 	v, err := pyjson.Decode(data)
 	if err != nil {
 		return nil, nil, jsonSyntaxError(path, data, err)
@@ -284,9 +288,9 @@ type claudeSwitches struct {
 
 // readClaudeSwitches reads disableAllHooks and allowManagedHooksOnly from a
 // settings file's top level.
-func readClaudeSwitches(data []byte, path string) claudeSwitches {
+func readClaudeSwitches(a *agents.Agent, data []byte, path string) claudeSwitches {
 	sw := claudeSwitches{path: path}
-	if v, err := pyjson.Decode(pyjson.SkipBOM(data)); err == nil {
+	if v, err := pyjson.Decode(a.SkipBOM(data)); err == nil {
 		if root, ok := v.(map[string]any); ok {
 			sw.disableAll, _ = root["disableAllHooks"].(bool)
 			sw.managedOnly, _ = root["allowManagedHooksOnly"].(bool)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -12,7 +13,7 @@ import (
 const utf8Mark = "\xef\xbb\xbf"
 
 // TestInstallKeepsBOM: an agent's file that starts with a byte order mark
-// (the agents skip it) is installed into, not refused as "not valid
+// (the agents that skip it: not agents.Agent.NoBOM) is installed into, not refused as "not valid
 // JSON"; the mark stays first, once (the user's editor put it there), a
 // second install changes nothing, and uninstall gives the file back byte
 // for byte. Two marks, or garbage after one, are still refused.
@@ -20,6 +21,9 @@ func TestInstallKeepsBOM(t *testing.T) {
 	for _, name := range agents.Names() {
 		a, _ := agents.Lookup(name)
 		if a.HookFile.Layout == agents.Scripts { // a folder of scripts, no file
+			continue
+		}
+		if a.NoBOM { // TestInstallRefusesBOM
 			continue
 		}
 		for _, body := range []string{"{\n  \"model\": \"x\"\n}\n", "", "\n"} {
@@ -86,5 +90,48 @@ func TestManagedTOMLKeepsBOM(t *testing.T) {
 	}
 	if !u.Remove && !bytes.Equal(u.New, orig) {
 		t.Errorf("uninstall gave back %q, want %q", u.New, orig)
+	}
+}
+
+// TestInstallRefusesBOM: for an agent that does not read its file past a
+// byte order mark (Gemini CLI exits on it, Copilot CLI runs none of its
+// hooks: e2e TestBOMAgentFiles), install and uninstall refuse the file as
+// not valid JSON, naming it and the mark, and leave it as it is; the
+// entries doctor reads (Entries) are refused the same way. HasOwn still
+// finds our entries in it, so that doctor and uninstall name the file.
+func TestInstallRefusesBOM(t *testing.T) {
+	for _, name := range []string{"gemini", "copilot"} {
+		a, _ := agents.Lookup(name)
+		if !a.NoBOM {
+			t.Fatalf("%s reads past a byte order mark; e2e TestBOMAgentFiles says it does not", name)
+		}
+		path := filepath.Join(t.TempDir(), "f.json")
+		p, err := Make(a, path, command(name), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Apply(); err != nil {
+			t.Fatal(err)
+		}
+		plain, _ := os.ReadFile(path)
+		marked := append([]byte(utf8Mark), plain...)
+		if err := os.WriteFile(path, marked, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, uninstall := range []bool{false, true} {
+			_, err := Make(a, path, command(name), uninstall)
+			if err == nil || !strings.Contains(err.Error(), path+":1:1: not valid JSON") || !strings.Contains(err.Error(), "byte order mark") {
+				t.Errorf("%s (uninstall %v): err %v, want not valid JSON for the byte order mark", name, uninstall, err)
+			}
+		}
+		if got, _ := os.ReadFile(path); !bytes.Equal(got, marked) {
+			t.Errorf("%s: the file changed", name)
+		}
+		if !HasOwn(a, path) {
+			t.Errorf("%s: HasOwn does not find our entries past the mark: doctor would not name the file", name)
+		}
+		if _, _, err := Entries(Installed{Agent: a, Path: path}); err == nil || !strings.Contains(err.Error(), "byte order mark") {
+			t.Errorf("%s: Entries read the marked file (err %v): doctor would say its entries fire", name, err)
+		}
 	}
 }

@@ -21,7 +21,8 @@ import (
 // this does not happen with real files), the whole file is written anew.
 func edit(doc pyjson.OrderedObject, old []byte) []byte {
 	// A byte order mark first in old (the user's editor put it there; the
-	// agents skip it) stays first: like every byte edit does not change,
+	// agent reads past it, else decodeObject refused the file) stays
+	// first: like every byte edit does not change,
 	// it is kept, and the editor would only write it back. decodeObject
 	// read doc past it.
 	if rest := pyjson.SkipBOM(old); len(rest) < len(old) {

@@ -154,7 +154,7 @@ func TestEditOfStringifyLayoutIsTheLayout(t *testing.T) {
 	for _, name := range agents.Names() {
 		a, _ := agents.Lookup(name)
 		for _, original := range []string{claudeSettings, cursorHooks, "{\n  \"hooks\": {}\n}\n", "{}"} {
-			doc, err := parse("f", []byte(original))
+			doc, err := parse(nil, "f", []byte(original))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -178,7 +178,7 @@ func FuzzEdit(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, content string) {
-		doc, err := parse("f", []byte(content))
+		doc, err := parse(nil, "f", []byte(content))
 		if err != nil {
 			return
 		}
@@ -187,7 +187,7 @@ func FuzzEdit(f *testing.F) {
 			a, _ := agents.Lookup(name)
 			for _, uninstall := range []bool{false, true} {
 				for _, old := range []string{content, string(stringified)} {
-					d, _ := parse("f", []byte(old))
+					d, _ := parse(nil, "f", []byte(old))
 					var changed bool
 					if uninstall {
 						d, changed = a.Uninstall(d)

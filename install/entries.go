@@ -58,7 +58,7 @@ func Entries(in Installed) ([]Entry, time.Time, error) {
 	if fi, err := os.Stat(in.Path); err == nil {
 		mtime = fi.ModTime()
 	}
-	doc, err := parse(in.Path, data)
+	doc, err := parse(ag, in.Path, data)
 	if err != nil {
 		return nil, mtime, err
 	}

@@ -126,7 +126,7 @@ func makePlan(agent *agents.Agent, path string, ed docEditor, uninstall bool) (*
 	default:
 		return nil, err
 	}
-	doc, err := parse(path, p.Old)
+	doc, err := parse(agent, path, p.Old)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +143,7 @@ func makePlan(agent *agents.Agent, path string, ed docEditor, uninstall bool) (*
 		return p, nil
 	}
 	if uninstall {
-		if prev, ok := restorable(path, p.Old, ed); ok {
+		if prev, ok := restorable(agent, path, p.Old, ed); ok {
 			// The file is what install made of the backup: give the
 			// backup back, in its own layout even where ours differs.
 			// A backup with nothing in it was a file with nothing in
@@ -168,16 +168,16 @@ func makePlan(agent *agents.Agent, path string, ed docEditor, uninstall bool) (*
 
 // restorable returns the backup install kept of path when installing into
 // it again gives exactly the current file.
-func restorable(path string, current []byte, ed docEditor) ([]byte, bool) {
+func restorable(agent *agents.Agent, path string, current []byte, ed docEditor) ([]byte, bool) {
 	prev, err := readBounded(path + BackupSuffix)
 	if err != nil {
 		return nil, false
 	}
-	doc, err := parse(path, prev)
+	doc, err := parse(agent, path, prev)
 	if err != nil {
 		return nil, false
 	}
-	if _, had := ed.remove(cloneDoc(path, prev)); had {
+	if _, had := ed.remove(cloneDoc(agent, path, prev)); had {
 		// The backup of a second install that changed our entries (an
 		// upgrade, --absolute then not): installing into it gives the
 		// file, but it holds our older entries; it is no file from
@@ -192,7 +192,7 @@ func restorable(path string, current []byte, ed docEditor) ([]byte, bool) {
 	if bytes.Equal(made, current) {
 		return prev, true
 	}
-	if ed.anyCommand && bytes.Equal(withoutOurs(path, made, ed), withoutOurs(path, current, ed)) {
+	if ed.anyCommand && bytes.Equal(withoutOurs(agent, path, made, ed), withoutOurs(agent, path, current, ed)) {
 		return prev, true
 	}
 	return nil, false
@@ -200,15 +200,15 @@ func restorable(path string, current []byte, ed docEditor) ([]byte, bool) {
 
 // cloneDoc is data parsed once more, for an editor that may change the
 // document it is given (nil when it does not parse).
-func cloneDoc(path string, data []byte) pyjson.OrderedObject {
-	doc, _ := parse(path, data)
+func cloneDoc(agent *agents.Agent, path string, data []byte) pyjson.OrderedObject {
+	doc, _ := parse(agent, path, data)
 	return doc
 }
 
 // withoutOurs is data with our entries taken out (nil when it does not
 // parse).
-func withoutOurs(path string, data []byte, ed docEditor) []byte {
-	doc, err := parse(path, data)
+func withoutOurs(agent *agents.Agent, path string, data []byte, ed docEditor) []byte {
+	doc, err := parse(agent, path, data)
 	if err != nil {
 		return nil
 	}
@@ -218,10 +218,10 @@ func withoutOurs(path string, data []byte, ed docEditor) []byte {
 
 // parse decodes the file as one JSON object in member order, refusing a
 // key it holds twice (duplicateKey). An empty file is an empty object.
-func parse(path string, data []byte) (pyjson.OrderedObject, error) {
-	obj, err := decodeObject(path, data)
+func parse(agent *agents.Agent, path string, data []byte) (pyjson.OrderedObject, error) {
+	obj, err := decodeObject(agent, path, data)
 	if err == nil {
-		err = duplicateKey(path, data)
+		err = duplicateKey(agent, path, data)
 	}
 	if err != nil {
 		return nil, err
@@ -232,10 +232,14 @@ func parse(path string, data []byte) (pyjson.OrderedObject, error) {
 // decodeObject is parse without the check of duplicate keys: for HasOwn,
 // so that doctor and uninstall --all still find such a file and say why
 // they cannot read it.
-func decodeObject(path string, data []byte) (pyjson.OrderedObject, error) {
-	// Past a byte order mark, as the agents read the file (and so a file
-	// that is only one is an empty file); errors are placed after it.
-	data = pyjson.SkipBOM(data)
+func decodeObject(agent *agents.Agent, path string, data []byte) (pyjson.OrderedObject, error) {
+	// Past a byte order mark when the agent reads the file so (and so a
+	// file that is only one is an empty file), errors placed after it; a
+	// mark the agent refuses is refused (agents.Agent.SkipBOM).
+	if err := agent.BOMError(data); err != nil {
+		return nil, fmt.Errorf("%s:1:1: not valid JSON (%v); save it as UTF-8 without the mark; not changed", path, err)
+	}
+	data = agent.SkipBOM(data)
 	if len(bytes.TrimSpace(data)) == 0 {
 		return pyjson.OrderedObject{}, nil
 	}
@@ -255,8 +259,8 @@ func decodeObject(path string, data []byte) (pyjson.OrderedObject, error) {
 // serde, which refuses them), where the last one wins; install, uninstall
 // and doctor read the first. A file with "hooks" twice would get our
 // entries where the agent never looks, and doctor would prove they fire.
-func duplicateKey(path string, data []byte) error {
-	data = pyjson.SkipBOM(data) // as decodeObject reads it
+func duplicateKey(agent *agents.Agent, path string, data []byte) error {
+	data = agent.SkipBOM(data) // as decodeObject reads it
 	root, err := scan(data)
 	if err != nil {
 		return nil // not strict JSON to the scanner: edit writes it whole

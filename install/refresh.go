@@ -10,8 +10,11 @@ import (
 // HasOwn reports whether path, agent's hook file (its folder for a
 // Scripts layout), holds an entry install wrote: what `install --refresh`
 // rewrites. A file that cannot be read or parsed holds none that install
-// could rewrite (install itself then says why); one that holds a key twice
-// is read as it is, so that doctor and uninstall say why they refuse it.
+// could rewrite (install itself then says why); one that holds a key twice,
+// or starts with a byte order mark the agent does not read past
+// (agents.Agent.NoBOM), is read as it is, past the mark, so that doctor
+// and uninstall find it and say why they refuse it: the agent reads none
+// of its hooks, which is what doctor must report.
 func HasOwn(agent *agents.Agent, path string) bool {
 	if agent.HookFile.Layout == agents.Scripts {
 		for _, ev := range agent.HookFile.Events {
@@ -25,7 +28,7 @@ func HasOwn(agent *agents.Agent, path string) bool {
 	if err != nil {
 		return false
 	}
-	doc, err := decodeObject(path, data)
+	doc, err := decodeObject(nil, path, data) // nil: past any one mark, to find it
 	if err != nil {
 		return false
 	}
