@@ -28,6 +28,12 @@
 // doctor says "turns all hooks off" exactly when the real agent then did
 // not run the user's guard (installed with install --user).
 //
+// TestBOMAgentFiles (bom_test.go) saves the hook file install wrote for
+// Gemini CLI, Qwen Code and Copilot CLI again with a UTF-8 byte order
+// mark first and asserts that doctor says "fires" exactly when the real
+// agent then ran the guard (agents.Agent.NoBOM: Gemini exits on such a
+// file, Copilot runs none of its hooks, Qwen reads it).
+//
 // # Layout
 //
 // Each scenario is written once, in scenario_test.go (guard, ls, context,
