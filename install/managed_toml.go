@@ -49,9 +49,10 @@ func makeTOML(agent *agents.Agent, path string, command func(string) string, uni
 	default:
 		return nil, err
 	}
-	// A byte order mark first (Codex skips it) is read past and kept
-	// first in what is written, as edit keeps a JSON file's.
-	body := pyjson.SkipBOM(p.Old)
+	// A byte order mark first (Codex skips it: agents.Agent.SkipBOM) is
+	// read past and kept first in what is written, as edit keeps a JSON
+	// file's.
+	body := agent.SkipBOM(p.Old)
 	mark := p.Old[:len(p.Old)-len(body)]
 	if _, err := decodeTOML(path, body); err != nil {
 		return nil, err
