@@ -108,33 +108,51 @@ func TestSwitchesOfBelow(t *testing.T) {
 }
 
 // TestTrustedFolder: a folder's own [projects] table decides for its
-// layer, over the root's; with none, the root's trust does.
+// layer, over the root's; with none, the root's trust does; with none
+// either, the main checkout's (repo /m: the project is a linked worktree
+// of it; "": none).
 func TestTrustedFolder(t *testing.T) {
 	codex, _ := Lookup("codex")
 	gemini, _ := Lookup("gemini")
 	root := "[projects.\"/p\"]\ntrust_level = \"trusted\"\n"
+	main := "[projects.\"/m\"]\ntrust_level = \"trusted\"\n"
 	tests := []struct {
 		a    *Agent
 		data string
 		dir  string
 		want bool
+		repo string
 	}{
-		{codex, root, "/p", true},
-		{codex, root, "/p/a", true},
-		{codex, root, "/p/a/", true},
-		{codex, "", "/p/a", false},
-		{codex, root + "[projects.\"/p/a\"]\ntrust_level = \"untrusted\"\n", "/p/a", false},
-		{codex, root + "[projects.\"/p/a\"]\ntrust_level = \"untrusted\"\n", "/p/a/b", true},
-		{codex, "[projects.\"/p/a\"]\ntrust_level = \"trusted\"\n", "/p/a", true},
-		{codex, "[projects.\"/p/a\"]\ntrust_level = \"trusted\"\n", "/p/a/b", false},
-		{codex, "[projects.\"/p/a\"]\ntrust_level = \"trusted\"\n", "/p", false},
-		{codex, "[projects.'/p/a']\ntrust_level = 'trusted' # mine\n", "/p/a", true},
+		{codex, root, "/p", true, ""},
+		{codex, root, "/p/a", true, ""},
+		{codex, root, "/p/a/", true, ""},
+		{codex, "", "/p/a", false, ""},
+		{codex, root + "[projects.\"/p/a\"]\ntrust_level = \"untrusted\"\n", "/p/a", false, ""},
+		{codex, root + "[projects.\"/p/a\"]\ntrust_level = \"untrusted\"\n", "/p/a/b", true, ""},
+		{codex, "[projects.\"/p/a\"]\ntrust_level = \"trusted\"\n", "/p/a", true, ""},
+		{codex, "[projects.\"/p/a\"]\ntrust_level = \"trusted\"\n", "/p/a/b", false, ""},
+		{codex, "[projects.\"/p/a\"]\ntrust_level = \"trusted\"\n", "/p", false, ""},
+		{codex, "[projects.'/p/a']\ntrust_level = 'trusted' # mine\n", "/p/a", true, ""},
 		// Another agent: the project's trust alone.
-		{gemini, `{"/p": "TRUST_FOLDER"}`, "/p/a", true},
+		{gemini, `{"/p": "TRUST_FOLDER"}`, "/p/a", true, ""},
+		{gemini, `{"/m": "TRUST_FOLDER"}`, "/p/a", false, "/m"},
+		// A linked worktree: the main checkout's entry, when neither the
+		// folder nor the worktree's root has one.
+		{codex, main, "/p", true, "/m"},
+		{codex, main, "/p/a", true, "/m"},
+		{codex, main, "/p", false, ""},
+		{codex, main, "/p", false, "/other"},
+		{codex, main + "[projects.\"/p\"]\ntrust_level = \"untrusted\"\n", "/p", false, "/m"},
+		{codex, main + "[projects.\"/p\"]\ntrust_level = \"untrusted\"\n", "/p/a", false, "/m"},
+		{codex, main + "[projects.\"/p/a\"]\ntrust_level = \"untrusted\"\n", "/p/a", false, "/m"},
+		{codex, "[projects.\"/m\"]\ntrust_level = \"untrusted\"\n", "/p", false, "/m"},
+		{codex, "[projects.\"/m\"]\ntrust_level = \"untrusted\"\n" + root, "/p/a", true, "/m"},
+		// The main checkout's own folder below the worktree is not it.
+		{codex, "[projects.\"/m/x\"]\ntrust_level = \"trusted\"\n", "/p", false, "/m"},
 	}
 	for _, tc := range tests {
-		if got := tc.a.TrustedFolder([]byte(tc.data), "/p", tc.dir); got != tc.want {
-			t.Errorf("%s %q, %s: trusted %v, want %v", tc.a.Name, tc.data, tc.dir, got, tc.want)
+		if got := tc.a.TrustedFolder([]byte(tc.data), "/p", tc.dir, tc.repo); got != tc.want {
+			t.Errorf("%s %q, %s (repo %q): trusted %v, want %v", tc.a.Name, tc.data, tc.dir, tc.repo, got, tc.want)
 		}
 	}
 }

@@ -7,11 +7,13 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+	"github.com/hermes-hooks/hermes-hooks/internal/repoid"
 )
 
 // An agent may read a setting that turns off every hook it runs, ours
@@ -57,10 +59,14 @@ func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *Swit
 		project = o.Project
 	}
 	files := in.Agent.SwitchFilesAt(filepath.ToSlash(project), filepath.ToSlash(o.WorkDir))
+	repo := ""
+	if project != "" && slices.ContainsFunc(files, func(f agents.SwitchFile) bool { return f.IfTrusted }) {
+		repo = mainCheckout(codexDir(project, o.WorkDir))
+	}
 	contents := make([][]byte, len(files))
 	paths := make([]string, len(files))
 	for i, f := range files {
-		if !f.User && (project == "" || f.IfTrusted && !in.Agent.TrustedFolder(trust.data, filepath.ToSlash(project), path.Join(filepath.ToSlash(project), f.Dir))) {
+		if !f.User && (project == "" || f.IfTrusted && !in.Agent.TrustedFolder(trust.data, filepath.ToSlash(project), path.Join(filepath.ToSlash(project), f.Dir), repo)) {
 			continue
 		}
 		paths[i] = filepath.FromSlash(f.SwitchPath(filepath.ToSlash(o.Home), filepath.ToSlash(project), os.Getenv))
@@ -89,6 +95,29 @@ func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *Swit
 	}
 	f := files[off.File]
 	return &SwitchCheck{File: shownSwitchFile(f, paths[off.File]), Project: !f.User, Setting: off.Setting, Fix: off.Fix}, own
+}
+
+// mainCheckout is the main checkout of the linked git worktree that
+// holds dir (slash-separated), whose [projects] trust Codex falls back to
+// (agents.Agent.TrustedFolder); "" when dir is in none.
+func mainCheckout(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	m, ok := repoid.MainTop(filepath.FromSlash(dir))
+	if !ok {
+		return ""
+	}
+	return filepath.ToSlash(m)
+}
+
+// codexDir is where the agent finds the main checkout from: the folder it
+// runs in, wd, when that is the project or below it, else the project.
+func codexDir(project, wd string) string {
+	if rel, err := filepath.Rel(project, wd); err == nil && wd != "" && filepath.IsAbs(wd) && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return wd
+	}
+	return project
 }
 
 // readSwitchFile reads f, at p: a project's file inside the project only
