@@ -3,6 +3,7 @@ package agents
 import (
 	"path"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -154,5 +155,38 @@ func TestTrustedFolder(t *testing.T) {
 		if got := tc.a.TrustedFolder([]byte(tc.data), "/p", tc.dir, tc.repo); got != tc.want {
 			t.Errorf("%s %q, %s (repo %q): trusted %v, want %v", tc.a.Name, tc.data, tc.dir, tc.repo, got, tc.want)
 		}
+	}
+}
+
+// TestRootMarkers: Codex finds the project's root by the user's
+// project_root_markers (top level of config.toml): absent, .git; an empty
+// list, none (the root is the folder it runs in); anything but a list of
+// strings, Codex refuses to start, and doctor keeps .git.
+func TestRootMarkers(t *testing.T) {
+	codex, _ := Lookup("codex")
+	claude, _ := Lookup("claude")
+	git := []string{".git"}
+	for _, tc := range []struct {
+		name, data string
+		want       []string
+	}{
+		{"absent", "", git},
+		{"other keys", "model = \"x\"\n[features]\nhooks = true\n", git},
+		{"empty", "project_root_markers = []\n", []string{}},
+		{"two", "project_root_markers = [\".hg\", \"package.json\"]\n", []string{".hg", "package.json"}},
+		{"bom", "\xef\xbb\xbfproject_root_markers = ['.jj']\n", []string{".jj"}},
+		{"in a table is not it", "[features]\nproject_root_markers = [\".hg\"]\n", git},
+		{"not a list", "project_root_markers = \".hg\"\n", git},
+		{"not strings", "project_root_markers = [1]\n", git},
+		{"mixed", "project_root_markers = [\".hg\", 1]\n", git},
+		{"not TOML", "project_root_markers = [\n", git},
+	} {
+		got, ok := codex.RootMarkers([]byte(tc.data))
+		if !ok || !slices.Equal(got, tc.want) || (got == nil) != (tc.want == nil) {
+			t.Errorf("%s: markers %q, %v, want %q", tc.name, got, ok, tc.want)
+		}
+	}
+	if got, ok := claude.RootMarkers([]byte("project_root_markers = []\n")); ok {
+		t.Errorf("claude: markers %q, want none (its root is the project)", got)
 	}
 }

@@ -204,7 +204,8 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 				// A linked worktree with no trust of its own has its main
 				// checkout's (agents.Agent.TrustedFolder).
 				root := filepath.ToSlash(in.Root)
-				trusted := in.Agent.TrustedFolder(trust, root, root, mainCheckout(root))
+				top := filepath.ToSlash(agentRoot(in.Agent, trust, in.Root, in.Root))
+				trusted := in.Agent.TrustedFolder(trust, top, root, mainCheckout(root))
 				c.Trusted = &trusted
 			}
 		}

@@ -58,10 +58,16 @@ func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *Swit
 	if in.User {
 		project = o.Project
 	}
-	files := in.Agent.SwitchFilesAt(filepath.ToSlash(project), filepath.ToSlash(o.WorkDir))
-	repo := ""
+	// Where the agent runs (doctor's folder, when in the project), and
+	// the root it takes from there: the files are its, and so is trust.
+	wd, repo := o.WorkDir, ""
+	if project != "" {
+		wd = codexDir(project, o.WorkDir)
+		project = agentRoot(in.Agent, trust.data, project, wd)
+	}
+	files := in.Agent.SwitchFilesAt(filepath.ToSlash(project), filepath.ToSlash(wd))
 	if project != "" && slices.ContainsFunc(files, func(f agents.SwitchFile) bool { return f.IfTrusted }) {
-		repo = mainCheckout(codexDir(project, o.WorkDir))
+		repo = mainCheckout(wd)
 	}
 	contents := make([][]byte, len(files))
 	paths := make([]string, len(files))
@@ -109,6 +115,43 @@ func mainCheckout(dir string) string {
 		return ""
 	}
 	return filepath.ToSlash(m)
+}
+
+// maxRootDepth bounds agentRoot's walk up.
+const maxRootDepth = 256
+
+// agentRoot is the folder a takes for the project's root when it runs in
+// wd (a folder in project): the nearest at or above wd holding one of its
+// root markers (agents.Agent.RootMarkers, read from config, its trust
+// file), else wd; wd itself for an empty list; project for an agent
+// without markers. A marker is looked for as the agent does: an entry of
+// any kind, its links followed (os.Stat; nothing is opened).
+func agentRoot(a *agents.Agent, config []byte, project, wd string) string {
+	markers, ok := a.RootMarkers(config)
+	if !ok || wd == "" {
+		return project
+	}
+	if len(markers) == 0 {
+		return wd
+	}
+	dir := wd
+	for range maxRootDepth {
+		for _, m := range markers {
+			p := m
+			if !filepath.IsAbs(m) {
+				p = filepath.Join(dir, m)
+			}
+			if _, err := os.Stat(p); err == nil {
+				return dir
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return wd
 }
 
 // codexDir is where the agent finds the main checkout from: the folder it
