@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"bytes"
 	"path"
 	"reflect"
 	"slices"
@@ -189,4 +190,43 @@ func TestRootMarkers(t *testing.T) {
 	if got, ok := claude.RootMarkers([]byte("project_root_markers = []\n")); ok {
 		t.Errorf("claude: markers %q, want none (its root is the project)", got)
 	}
+}
+
+// FuzzRootMarkers: no config, however malformed, panics the reader; it
+// gives .git unless the file names project_root_markers, and never a
+// marker the file does not hold.
+func FuzzRootMarkers(f *testing.F) {
+	f.Add([]byte("project_root_markers = [\".hg\", 'x']\n"))
+	f.Add([]byte("project_root_markers = []\n"))
+	f.Add([]byte("project_root_markers = [[1], {a = 1}]\n"))
+	codex, _ := Lookup("codex")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		markers, ok := codex.RootMarkers(data)
+		if !ok {
+			t.Fatal("codex has root markers")
+		}
+		if !bytes.Contains(data, []byte("project_root_markers")) && !slices.Equal(markers, []string{".git"}) {
+			t.Fatalf("%q: markers %q without the key", data, markers)
+		}
+		if bytes.ContainsAny(data, "\\\r") {
+			return // escapes and line ends spell a marker otherwise
+		}
+		for _, m := range markers {
+			if m != ".git" && !bytes.Contains(data, []byte(m)) {
+				t.Fatalf("%q: marker %q not in the file", data, m)
+			}
+		}
+	})
+}
+
+// FuzzTrustedFolder: a worktree's fallback to its main checkout never
+// trusts a file that never says "trusted".
+func FuzzTrustedFolder(f *testing.F) {
+	f.Add([]byte("[projects.\"/m\"]\ntrust_level = \"trusted\"\n"), "/p", "/p/a", "/m")
+	f.Fuzz(func(t *testing.T, data []byte, project, dir, repo string) {
+		codex, _ := Lookup("codex")
+		if codex.TrustedFolder(data, project, dir, repo) && !bytes.Contains(data, []byte("trusted")) {
+			t.Fatalf("%q trusts %q (%q, %q)", data, dir, project, repo)
+		}
+	})
 }
