@@ -43,8 +43,12 @@ type SwitchCheck struct {
 // and the project's where in's hooks run (in.Root; for a user file, the
 // project around doctor, o.Project), with, when doctor runs below that
 // project's root (o.WorkDir), the copies the agent reads in each folder
-// down to there (agents.Agent.SwitchFilesAt). trust is the agent's trust
-// file.
+// down to there (agents.Agent.SwitchFilesAt). For an agent that finds the
+// project's root by markers (Codex's project_root_markers) the root is
+// the one it takes from that folder, which can be above or below the
+// project's; a linked worktree's layers are trusted by its main
+// checkout's entry when they have none of their own. trust is the agent's
+// trust file (for Codex, the user's config.toml, markers and all).
 //
 // overruled: in is itself one of those files and its own switch does not
 // decide (a file of higher precedence sets the switch, either way), so its
@@ -62,7 +66,7 @@ func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *Swit
 	// the root it takes from there: the files are its, and so is trust.
 	wd, repo := o.WorkDir, ""
 	if project != "" {
-		wd = codexDir(project, o.WorkDir)
+		wd = runDir(project, o.WorkDir)
 		project = agentRoot(in.Agent, trust.data, project, wd)
 	}
 	files := in.Agent.SwitchFilesAt(filepath.ToSlash(project), filepath.ToSlash(wd))
@@ -154,9 +158,9 @@ func agentRoot(a *agents.Agent, config []byte, project, wd string) string {
 	return wd
 }
 
-// codexDir is where the agent finds the main checkout from: the folder it
-// runs in, wd, when that is the project or below it, else the project.
-func codexDir(project, wd string) string {
+// runDir is the folder the agent is taken to run in: wd (doctor's) when
+// that is the project or below it, else the project.
+func runDir(project, wd string) string {
 	if rel, err := filepath.Rel(project, wd); err == nil && wd != "" && filepath.IsAbs(wd) && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return wd
 	}
