@@ -60,3 +60,51 @@ func testSwitchesCodexWorktree(t *testing.T, h *codexHarness) {
 	})
 	mustRemove(t, config)
 }
+
+// testSwitchesCodexMarkers: Codex takes for the project's root the
+// nearest folder holding one of the user's project_root_markers (a
+// top-level list in config.toml; .git when unset), else the folder it
+// runs in; an empty list makes the folder it runs in the root always
+// (openai/codex config_loader find_project_root). A switch in a folder
+// above that root is not read; doctor must not report it. h is
+// testSwitchesCodexNested's (its project a trusted git repository).
+func testSwitchesCodexMarkers(t *testing.T, h *codexHarness) {
+	user := filepath.Join(h.codexHome, "config.toml")
+	before, err := os.ReadFile(user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(h.project, "sub")
+	dir := filepath.Join(sub, "dir")
+	subConfig := filepath.Join(sub, ".codex", "config.toml")
+	marker := filepath.Join(dir, "pkg.json")
+	mustMkdir(t, filepath.Dir(subConfig))
+	defer func() {
+		h.workDir = ""
+		mustWrite(t, user, string(before), 0o644)
+		mustRemove(t, subConfig)
+		_ = os.Remove(marker)
+	}()
+	// markers puts the list first in the user's config.toml: a top-level
+	// key must come before the tables Codex wrote.
+	markers := func(list string) func(*testing.T) {
+		return func(t *testing.T) { mustWrite(t, user, "project_root_markers = "+list+"\n"+string(before), 0o644) }
+	}
+	runSwitchSteps(t, h, "rm -r", []switchStep{
+		{name: "MarkersNone", set: func(*testing.T) { h.workDir = dir }},
+		{
+			name: "MarkersDefaultGit", off: true,
+			set:  func(t *testing.T) { mustWrite(t, subConfig, "[features]\nhooks = false\n", 0o644) },
+			says: []string{"✗ this project's sub/.codex/config.toml turns all hooks off"},
+		},
+		// The folder Codex runs in is the root: sub's layer is not read.
+		{name: "MarkersEmpty", set: markers("[]")},
+		{
+			name: "MarkersFileBelow",
+			set: func(t *testing.T) {
+				mustWrite(t, marker, "{}\n", 0o644)
+				markers(`["pkg.json"]`)(t)
+			},
+		},
+	})
+}
