@@ -40,7 +40,7 @@ func (c *Call) PreferredCallers() []*Agent {
 // the agent, or a host reading that file, calls on that event.
 // A file that does not parse registers nothing.
 func (a *Agent) OwnPrograms(data []byte, ev *protocol.Event) []string {
-	v, err := pyjson.DecodeOrdered(data)
+	v, err := pyjson.DecodeOrdered(pyjson.SkipBOM(data))
 	doc, ok := v.(pyjson.OrderedObject)
 	if err != nil || !ok {
 		return nil

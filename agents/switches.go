@@ -1,12 +1,13 @@
 package agents
 
 import (
-	"bytes"
 	"encoding/json"
 	"path"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // Some agents read a setting that turns off every hook they would run, not
@@ -219,19 +220,12 @@ func (a *Agent) SwitchesOf(files []SwitchFile, contents [][]byte) (SwitchedOff, 
 	return SwitchedOff{}, false
 }
 
-// utf8BOM, first in a file, is skipped by both Claude Code and Codex
-// (run: a settings file or config.toml that starts with it still turns
-// their hooks off), while Go's JSON and TOML parsers reject the file. So
-// every reading of their files here skips it too (Codex's trust and
-// per-hook state in config.toml included).
-var utf8BOM = []byte("\xef\xbb\xbf")
-
 // disableAllValues is a settings file's disableAllHooks, when it is a
 // JSON boolean (a file that is not a JSON object sets nothing: Claude Code
 // skips it). on is the hooks': disableAllHooks false.
 func disableAllValues(data []byte) map[string]bool {
 	var doc map[string]any
-	if json.Unmarshal(bytes.TrimPrefix(data, utf8BOM), &doc) != nil {
+	if json.Unmarshal(pyjson.SkipBOM(data), &doc) != nil {
 		return nil
 	}
 	v, isBool := doc["disableAllHooks"].(bool)
@@ -248,7 +242,7 @@ func codexFeatureValues(data []byte) map[string]bool {
 	var doc struct {
 		Features map[string]any `toml:"features"`
 	}
-	if toml.Unmarshal(bytes.TrimPrefix(data, utf8BOM), &doc) != nil {
+	if toml.Unmarshal(pyjson.SkipBOM(data), &doc) != nil {
 		return nil
 	}
 	values := map[string]bool{}
@@ -277,7 +271,7 @@ func (a *Agent) EntriesOff(data []byte) func(file string, e FileEntry) string {
 			State map[string]any `toml:"state"`
 		} `toml:"hooks"`
 	}
-	if toml.Unmarshal(bytes.TrimPrefix(data, utf8BOM), &doc) != nil || len(doc.Hooks.State) == 0 {
+	if toml.Unmarshal(pyjson.SkipBOM(data), &doc) != nil || len(doc.Hooks.State) == 0 {
 		return none
 	}
 	return func(file string, e FileEntry) string {

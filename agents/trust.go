@@ -1,13 +1,14 @@
 package agents
 
 import (
-	"bytes"
 	"encoding/json"
 	"path"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // Some agents run a project's hook file only in a folder the user trusts,
@@ -90,7 +91,7 @@ func codexTrusted(data []byte, project string) bool {
 // (the last one given), found false when no table of dir sets one.
 func codexTrustLevel(data []byte, dir string) (level string, found bool) {
 	table := ""
-	for _, line := range strings.Split(string(bytes.TrimPrefix(data, utf8BOM)), "\n") {
+	for _, line := range strings.Split(string(pyjson.SkipBOM(data)), "\n") {
 		line = strings.TrimSpace(line)
 		if strings.HasPrefix(line, "[") {
 			table = ""
@@ -152,7 +153,7 @@ func unquoteTOML(s string) string {
 // decides (TRUST_PARENT trusts the folder above the one it names).
 func geminiTrusted(data []byte, project string) bool {
 	var rules map[string]string
-	if json.Unmarshal(data, &rules) != nil {
+	if json.Unmarshal(pyjson.SkipBOM(data), &rules) != nil {
 		return false
 	}
 	best, trusted := -1, false
@@ -177,7 +178,7 @@ func copilotTrusted(data []byte, project string) bool {
 		Camel []string `json:"trustedFolders"`
 		Snake []string `json:"trusted_folders"`
 	}
-	if json.Unmarshal(data, &cfg) != nil {
+	if json.Unmarshal(pyjson.SkipBOM(data), &cfg) != nil {
 		return false
 	}
 	for _, p := range append(cfg.Camel, cfg.Snake...) {
@@ -200,7 +201,7 @@ func (a *Agent) Reviewed(data []byte, file string, e FileEntry) (reviewed, asks 
 		return false, false
 	}
 	key := codexStateKey(file, e)
-	for _, line := range strings.Split(string(bytes.TrimPrefix(data, utf8BOM)), "\n") {
+	for _, line := range strings.Split(string(pyjson.SkipBOM(data)), "\n") {
 		line = strings.TrimSpace(line)
 		if m := codexStateHeader().FindStringSubmatch(line); m != nil && unquoteTOML(m[1]) == key {
 			return true, true

@@ -1,7 +1,6 @@
 package consent
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 
@@ -201,16 +200,14 @@ func (f *File) list(scope Scope) *[]Entry {
 	return &f.Projects
 }
 
-// utf8BOM is stripped before parsing because some editors on Windows save
-// JSON with it and Python's json module would otherwise reject the file.
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
-
 // parseFile turns the bytes of an allowlist into a File. Content that is not
 // a JSON object yields an empty File with Invalid set, never an error: a
 // broken allowlist must not stop the agent, it only means nothing is
 // approved.
 func parseFile(data []byte) *File {
-	data = bytes.TrimPrefix(data, utf8BOM)
+	// Some editors on Windows save JSON with a byte order mark, which
+	// Go's parser (and Python's json) would otherwise reject.
+	data = pyjson.SkipBOM(data)
 	v, err := pyjson.Decode(data)
 	if err != nil {
 		return &File{Invalid: fmt.Errorf("not valid JSON: %w", err)}

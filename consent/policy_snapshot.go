@@ -10,6 +10,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // The allowlist as a Policy reads it: once per version of the file.
@@ -81,7 +82,7 @@ func (p *Policy) read(path string) *snapshot {
 	if file.Invalid != nil {
 		p.warn(fmt.Sprintf("allowlist %s is treated as empty: %v", path, file.Invalid))
 		// An empty file is a fresh allowlist, not a broken one.
-		broken = len(bytes.TrimSpace(bytes.TrimPrefix(data, utf8BOM))) > 0
+		broken = len(bytes.TrimSpace(pyjson.SkipBOM(data))) > 0
 	}
 	return &snapshot{key: cmdpin.KeyOf(fi), exists: true, file: file, broken: broken}
 }

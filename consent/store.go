@@ -11,6 +11,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 const (
@@ -253,7 +254,7 @@ func (s *Store) mutate(lockWait time.Duration, change func(*File)) (backup strin
 		// leaves everything as it was and the caller warns the user.
 		return "", fmt.Errorf("read allowlist: %w", err)
 	}
-	if f.Invalid != nil && len(bytes.TrimSpace(bytes.TrimPrefix(data, utf8BOM))) > 0 {
+	if f.Invalid != nil && len(bytes.TrimSpace(pyjson.SkipBOM(data))) > 0 {
 		// Never overwrite what the user may have hand-edited and
 		// broken; keep it next to the new file.
 		backup, err = s.backupCorrupt(path)

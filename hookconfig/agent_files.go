@@ -358,6 +358,7 @@ func (cfg *Config) readFlatHandler(ev *protocol.Event, name, path string, index 
 // with cfg's warnings, when there is none to read).
 func readHooksObject(data []byte, path string) (map[string]any, *Config, error) {
 	cfg := &Config{Path: path}
+	data = pyjson.SkipBOM(data) // as the agents read it
 	v, err := pyjson.Decode(data)
 	if err != nil {
 		return nil, cfg, jsonSyntaxError(path, data, err)

@@ -27,6 +27,9 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 			entries, warnings, err = nil, nil, &ConfigError{Path: path, Err: fmt.Errorf("cannot parse settings: %v", r)}
 		}
 	}()
+	// Past a byte order mark, as the agents read it (the error's column
+	// counted from there too, as an editor shows it).
+	data = pyjson.SkipBOM(data)
 	v, err := pyjson.Decode(data)
 	if err != nil {
 		return nil, nil, jsonSyntaxError(path, data, err)
@@ -283,7 +286,7 @@ type claudeSwitches struct {
 // settings file's top level.
 func readClaudeSwitches(data []byte, path string) claudeSwitches {
 	sw := claudeSwitches{path: path}
-	if v, err := pyjson.Decode(data); err == nil {
+	if v, err := pyjson.Decode(pyjson.SkipBOM(data)); err == nil {
 		if root, ok := v.(map[string]any); ok {
 			sw.disableAll, _ = root["disableAllHooks"].(bool)
 			sw.managedOnly, _ = root["allowManagedHooksOnly"].(bool)

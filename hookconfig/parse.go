@@ -64,6 +64,9 @@ func parseConfigAs(data []byte, path string, limit int, managed bool) (cfg *Conf
 			cfg, err = nil, &ConfigError{Path: path, Err: fmt.Errorf("cannot parse YAML: %v", r)}
 		}
 	}()
+	if err := secondBOM(data, path); err != nil {
+		return nil, err
+	}
 	root, err := parseYAML(data)
 	if err != nil {
 		return nil, yamlError(path, data, err)

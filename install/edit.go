@@ -20,6 +20,13 @@ import (
 // When old is not strict JSON that scan reads (it was decoded first, so
 // this does not happen with real files), the whole file is written anew.
 func edit(doc pyjson.OrderedObject, old []byte) []byte {
+	// A byte order mark first in old (the user's editor put it there; the
+	// agents skip it) stays first: like every byte edit does not change,
+	// it is kept, and the editor would only write it back. decodeObject
+	// read doc past it.
+	if rest := pyjson.SkipBOM(old); len(rest) < len(old) {
+		return append(append([]byte(nil), old[:len(old)-len(rest)]...), edit(doc, rest)...)
+	}
 	if len(bytes.TrimSpace(old)) == 0 {
 		return layout(doc, old)
 	}

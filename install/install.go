@@ -233,6 +233,9 @@ func parse(path string, data []byte) (pyjson.OrderedObject, error) {
 // so that doctor and uninstall --all still find such a file and say why
 // they cannot read it.
 func decodeObject(path string, data []byte) (pyjson.OrderedObject, error) {
+	// Past a byte order mark, as the agents read the file (and so a file
+	// that is only one is an empty file); errors are placed after it.
+	data = pyjson.SkipBOM(data)
 	if len(bytes.TrimSpace(data)) == 0 {
 		return pyjson.OrderedObject{}, nil
 	}
@@ -253,6 +256,7 @@ func decodeObject(path string, data []byte) (pyjson.OrderedObject, error) {
 // and doctor read the first. A file with "hooks" twice would get our
 // entries where the agent never looks, and doctor would prove they fire.
 func duplicateKey(path string, data []byte) error {
+	data = pyjson.SkipBOM(data) // as decodeObject reads it
 	root, err := scan(data)
 	if err != nil {
 		return nil // not strict JSON to the scanner: edit writes it whole

@@ -326,7 +326,8 @@ func TestCodexSessionEndTimeout(t *testing.T) {
 // the wrong shape) or adds its entries; a second install changes nothing,
 // and uninstall leaves none of ours.
 func FuzzInstall(f *testing.F) {
-	for _, s := range []string{claudeSettings, cursorHooks, `{}`, `{"hooks":{"Stop":[]}}`, `{"hooks":{"Stop":[{"hooks":"x"}]}}`, `{"version":2}`} {
+	for _, s := range []string{claudeSettings, cursorHooks, `{}`, `{"hooks":{"Stop":[]}}`, `{"hooks":{"Stop":[{"hooks":"x"}]}}`, `{"version":2}`,
+		"\xef\xbb\xbf" + claudeSettings, "\xef\xbb\xbf", "\xef\xbb\xbf\xef\xbb\xbf{}"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, content string) {
@@ -339,6 +340,10 @@ func FuzzInstall(f *testing.F) {
 			p, err := Make(a, path, command(name), false)
 			if err != nil {
 				continue
+			}
+			// A byte order mark first stays first (TestInstallKeepsBOM).
+			if strings.HasPrefix(content, "\xef\xbb\xbf") != strings.HasPrefix(string(p.New), "\xef\xbb\xbf") {
+				t.Fatalf("%s: the mark of %q not kept as it was: %q", name, content, p.New)
 			}
 			if _, err := p.Apply(); err != nil {
 				t.Fatal(err)

@@ -49,7 +49,11 @@ func makeTOML(agent *agents.Agent, path string, command func(string) string, uni
 	default:
 		return nil, err
 	}
-	if _, err := decodeTOML(path, p.Old); err != nil {
+	// A byte order mark first (Codex skips it) is read past and kept
+	// first in what is written, as edit keeps a JSON file's.
+	body := pyjson.SkipBOM(p.Old)
+	mark := p.Old[:len(p.Old)-len(body)]
+	if _, err := decodeTOML(path, body); err != nil {
 		return nil, err
 	}
 	// The marked managed-only line goes with uninstall --managed-only
@@ -58,25 +62,35 @@ func makeTOML(agent *agents.Agent, path string, command func(string) string, uni
 	if uninstall && only {
 		onlyKey = m.OnlyKey
 	}
-	bare, err := stripTOML(path, p.Old, onlyKey)
+	bare, err := stripTOML(path, body, onlyKey)
 	if err != nil {
 		return nil, err
 	}
 	add := func(base []byte) ([]byte, error) { return addTOML(path, base, agent, command, only) }
 	if uninstall {
-		p.New = bare
+		p.New = withMark(mark, bare)
 		if prev, ok := restorableTOML(path, bare, add, onlyKey); ok {
 			p.New, p.Restored = prev, true
 		}
 		p.Changed = !bytes.Equal(p.New, p.Old)
-		p.Remove = p.Changed && len(bytes.TrimSpace(p.New)) == 0 && (p.Restored || !backupExists(path))
+		p.Remove = p.Changed && len(bytes.TrimSpace(pyjson.SkipBOM(p.New))) == 0 && (p.Restored || !backupExists(path))
 		return p, nil
 	}
-	if p.New, err = add(bare); err != nil {
+	made, err := add(bare)
+	if err != nil {
 		return nil, err
 	}
+	p.New = withMark(mark, made)
 	p.Changed = !bytes.Equal(p.New, p.Old)
 	return p, nil
+}
+
+// withMark is data with mark (a byte order mark or nothing) first.
+func withMark(mark, data []byte) []byte {
+	if len(mark) == 0 {
+		return data
+	}
+	return append(append([]byte(nil), mark...), data...)
 }
 
 // backupExists says install kept a backup of path (the file was there
@@ -90,10 +104,11 @@ func backupExists(path string) bool {
 // is what the backup becomes without them once install added them: nothing
 // else changed since, whatever program our entries name.
 func restorableTOML(path string, bare []byte, add func([]byte) ([]byte, error), onlyKey string) ([]byte, bool) {
-	prev, err := readBounded(path + BackupSuffix)
+	raw, err := readBounded(path + BackupSuffix)
 	if err != nil {
 		return nil, false
 	}
+	prev := pyjson.SkipBOM(raw) // compared as bare is; restored whole
 	made, err := add(prev)
 	if err != nil {
 		return nil, false
@@ -101,7 +116,7 @@ func restorableTOML(path string, bare []byte, add func([]byte) ([]byte, error), 
 	if again, err := stripTOML(path, made, onlyKey); err != nil || !bytes.Equal(again, bare) {
 		return nil, false
 	}
-	return prev, true
+	return raw, true
 }
 
 // decodeTOML parses data; an error names the file, line and column.

@@ -1,0 +1,90 @@
+package install
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+)
+
+const utf8Mark = "\xef\xbb\xbf"
+
+// TestInstallKeepsBOM: an agent's file that starts with a byte order mark
+// (the agents skip it) is installed into, not refused as "not valid
+// JSON"; the mark stays first, once (the user's editor put it there), a
+// second install changes nothing, and uninstall gives the file back byte
+// for byte. Two marks, or garbage after one, are still refused.
+func TestInstallKeepsBOM(t *testing.T) {
+	for _, name := range agents.Names() {
+		a, _ := agents.Lookup(name)
+		if a.HookFile.Layout == agents.Scripts { // a folder of scripts, no file
+			continue
+		}
+		for _, body := range []string{"{\n  \"model\": \"x\"\n}\n", "", "\n"} {
+			path := filepath.Join(t.TempDir(), "f.json")
+			orig := []byte(utf8Mark + body)
+			if err := os.WriteFile(path, orig, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			p, err := Make(a, path, command(name), false)
+			if err != nil {
+				t.Fatalf("%s %q: install refused: %v", name, body, err)
+			}
+			if !bytes.HasPrefix(p.New, []byte(utf8Mark)) || bytes.HasPrefix(p.New[3:], []byte(utf8Mark)) || !bytes.Contains(p.New, []byte("hook "+name+" ")) {
+				t.Fatalf("%s %q: wrote %q, want one mark first and our entries", name, body, p.New)
+			}
+			if _, err := p.Apply(); err != nil {
+				t.Fatal(err)
+			}
+			if p2, err := Make(a, path, command(name), false); err != nil || p2.Changed {
+				t.Fatalf("%s %q: second install changed=%v err=%v", name, body, p2 != nil && p2.Changed, err)
+			}
+			u, err := Make(a, path, command(name), true)
+			if err != nil {
+				t.Fatalf("%s %q: uninstall: %v", name, body, err)
+			}
+			if !u.Remove && !bytes.Equal(u.New, orig) {
+				t.Errorf("%s %q: uninstall gave back %q, want %q", name, body, u.New, orig)
+			}
+		}
+		for _, bad := range []string{utf8Mark + utf8Mark + "{}", utf8Mark + "{nope"} {
+			path := filepath.Join(t.TempDir(), "f.json")
+			if err := os.WriteFile(path, []byte(bad), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Make(a, path, command(name), false); err == nil {
+				t.Errorf("%s %q: installed into it, want not valid JSON", name, bad)
+			}
+		}
+	}
+}
+
+// TestManagedTOMLKeepsBOM: the same for a TOML admin file (Codex skips
+// the mark in its config files).
+func TestManagedTOMLKeepsBOM(t *testing.T) {
+	ag := codexForTest(t)
+	path := filepath.Join(t.TempDir(), "requirements.toml")
+	orig := []byte(utf8Mark + "a = 1\n")
+	if err := os.WriteFile(path, orig, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, err := makeTOML(ag, path, tomlCommand, false, false)
+	if err != nil {
+		t.Fatalf("install refused: %v", err)
+	}
+	if !bytes.HasPrefix(p.New, []byte(utf8Mark+"a = 1\n")) || bytes.Count(p.New, []byte(utf8Mark)) != 1 {
+		t.Fatalf("wrote %q, want the mark first, once", p.New)
+	}
+	if _, err := p.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	u, err := makeTOML(ag, path, tomlCommand, true, false)
+	if err != nil {
+		t.Fatalf("uninstall: %v", err)
+	}
+	if !u.Remove && !bytes.Equal(u.New, orig) {
+		t.Errorf("uninstall gave back %q, want %q", u.New, orig)
+	}
+}
