@@ -302,7 +302,7 @@ func (a *Agent) RootMarkers(data []byte) (markers []string, ok bool) {
 	}
 	git := []string{".git"}
 	var doc map[string]any
-	if toml.Unmarshal(bytes.TrimPrefix(data, utf8BOM), &doc) != nil {
+	if toml.Unmarshal(pyjson.SkipBOM(data), &doc) != nil {
 		return git, true
 	}
 	v, set := doc["project_root_markers"]
