@@ -282,3 +282,43 @@ func (a *Agent) EntriesOff(data []byte) func(file string, e FileEntry) string {
 		return ""
 	}
 }
+
+// RootMarkers are the names whose presence in a folder makes it the
+// project's root for a (SwitchFilesAt's root: the nearest folder at or
+// above where a runs that holds one, else that folder itself; an empty
+// list: that folder always), read from data, the user's config (a's
+// TrustFile). ok is false for an agent whose root is the project's.
+//
+// Codex reads project_root_markers, a top-level list of strings, from the
+// config layers below the project's (the user's; /etc/codex/config.toml
+// and --config are not read here), .git when none sets it, and refuses to
+// start on anything but a list of strings: doctor keeps .git then
+// (openai/codex codex-rs/core/src/config_loader/mod.rs,
+// project_root_markers_from_config and find_project_root).
+func (a *Agent) RootMarkers(data []byte) (markers []string, ok bool) {
+	if a.Name != "codex" {
+		return nil, false
+	}
+	git := []string{".git"}
+	var doc map[string]any
+	if toml.Unmarshal(a.SkipBOM(data), &doc) != nil {
+		return git, true
+	}
+	v, set := doc["project_root_markers"]
+	if !set {
+		return git, true
+	}
+	list, isList := v.([]any)
+	if !isList {
+		return git, true
+	}
+	markers = []string{}
+	for _, m := range list {
+		s, isString := m.(string)
+		if !isString {
+			return git, true
+		}
+		markers = append(markers, s)
+	}
+	return markers, true
+}

@@ -1,8 +1,10 @@
 package agents
 
 import (
+	"bytes"
 	"path"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -108,33 +110,123 @@ func TestSwitchesOfBelow(t *testing.T) {
 }
 
 // TestTrustedFolder: a folder's own [projects] table decides for its
-// layer, over the root's; with none, the root's trust does.
+// layer, over the root's; with none, the root's trust does; with none
+// either, the main checkout's (repo /m: the project is a linked worktree
+// of it; "": none).
 func TestTrustedFolder(t *testing.T) {
 	codex, _ := Lookup("codex")
 	gemini, _ := Lookup("gemini")
 	root := "[projects.\"/p\"]\ntrust_level = \"trusted\"\n"
+	main := "[projects.\"/m\"]\ntrust_level = \"trusted\"\n"
 	tests := []struct {
 		a    *Agent
 		data string
 		dir  string
 		want bool
+		repo string
 	}{
-		{codex, root, "/p", true},
-		{codex, root, "/p/a", true},
-		{codex, root, "/p/a/", true},
-		{codex, "", "/p/a", false},
-		{codex, root + "[projects.\"/p/a\"]\ntrust_level = \"untrusted\"\n", "/p/a", false},
-		{codex, root + "[projects.\"/p/a\"]\ntrust_level = \"untrusted\"\n", "/p/a/b", true},
-		{codex, "[projects.\"/p/a\"]\ntrust_level = \"trusted\"\n", "/p/a", true},
-		{codex, "[projects.\"/p/a\"]\ntrust_level = \"trusted\"\n", "/p/a/b", false},
-		{codex, "[projects.\"/p/a\"]\ntrust_level = \"trusted\"\n", "/p", false},
-		{codex, "[projects.'/p/a']\ntrust_level = 'trusted' # mine\n", "/p/a", true},
+		{codex, root, "/p", true, ""},
+		{codex, root, "/p/a", true, ""},
+		{codex, root, "/p/a/", true, ""},
+		{codex, "", "/p/a", false, ""},
+		{codex, root + "[projects.\"/p/a\"]\ntrust_level = \"untrusted\"\n", "/p/a", false, ""},
+		{codex, root + "[projects.\"/p/a\"]\ntrust_level = \"untrusted\"\n", "/p/a/b", true, ""},
+		{codex, "[projects.\"/p/a\"]\ntrust_level = \"trusted\"\n", "/p/a", true, ""},
+		{codex, "[projects.\"/p/a\"]\ntrust_level = \"trusted\"\n", "/p/a/b", false, ""},
+		{codex, "[projects.\"/p/a\"]\ntrust_level = \"trusted\"\n", "/p", false, ""},
+		{codex, "[projects.'/p/a']\ntrust_level = 'trusted' # mine\n", "/p/a", true, ""},
 		// Another agent: the project's trust alone.
-		{gemini, `{"/p": "TRUST_FOLDER"}`, "/p/a", true},
+		{gemini, `{"/p": "TRUST_FOLDER"}`, "/p/a", true, ""},
+		{gemini, `{"/m": "TRUST_FOLDER"}`, "/p/a", false, "/m"},
+		// A linked worktree: the main checkout's entry, when neither the
+		// folder nor the worktree's root has one.
+		{codex, main, "/p", true, "/m"},
+		{codex, main, "/p/a", true, "/m"},
+		{codex, main, "/p", false, ""},
+		{codex, main, "/p", false, "/other"},
+		{codex, main + "[projects.\"/p\"]\ntrust_level = \"untrusted\"\n", "/p", false, "/m"},
+		{codex, main + "[projects.\"/p\"]\ntrust_level = \"untrusted\"\n", "/p/a", false, "/m"},
+		{codex, main + "[projects.\"/p/a\"]\ntrust_level = \"untrusted\"\n", "/p/a", false, "/m"},
+		{codex, "[projects.\"/m\"]\ntrust_level = \"untrusted\"\n", "/p", false, "/m"},
+		{codex, "[projects.\"/m\"]\ntrust_level = \"untrusted\"\n" + root, "/p/a", true, "/m"},
+		// The main checkout's own folder below the worktree is not it.
+		{codex, "[projects.\"/m/x\"]\ntrust_level = \"trusted\"\n", "/p", false, "/m"},
 	}
 	for _, tc := range tests {
-		if got := tc.a.TrustedFolder([]byte(tc.data), "/p", tc.dir); got != tc.want {
-			t.Errorf("%s %q, %s: trusted %v, want %v", tc.a.Name, tc.data, tc.dir, got, tc.want)
+		if got := tc.a.TrustedFolder([]byte(tc.data), "/p", tc.dir, tc.repo); got != tc.want {
+			t.Errorf("%s %q, %s (repo %q): trusted %v, want %v", tc.a.Name, tc.data, tc.dir, tc.repo, got, tc.want)
 		}
 	}
+}
+
+// TestRootMarkers: Codex finds the project's root by the user's
+// project_root_markers (top level of config.toml): absent, .git; an empty
+// list, none (the root is the folder it runs in); anything but a list of
+// strings, Codex refuses to start, and doctor keeps .git.
+func TestRootMarkers(t *testing.T) {
+	codex, _ := Lookup("codex")
+	claude, _ := Lookup("claude")
+	git := []string{".git"}
+	for _, tc := range []struct {
+		name, data string
+		want       []string
+	}{
+		{"absent", "", git},
+		{"other keys", "model = \"x\"\n[features]\nhooks = true\n", git},
+		{"empty", "project_root_markers = []\n", []string{}},
+		{"two", "project_root_markers = [\".hg\", \"package.json\"]\n", []string{".hg", "package.json"}},
+		{"bom", "\xef\xbb\xbfproject_root_markers = ['.jj']\n", []string{".jj"}},
+		{"in a table is not it", "[features]\nproject_root_markers = [\".hg\"]\n", git},
+		{"not a list", "project_root_markers = \".hg\"\n", git},
+		{"not strings", "project_root_markers = [1]\n", git},
+		{"mixed", "project_root_markers = [\".hg\", 1]\n", git},
+		{"not TOML", "project_root_markers = [\n", git},
+	} {
+		got, ok := codex.RootMarkers([]byte(tc.data))
+		if !ok || !slices.Equal(got, tc.want) || (got == nil) != (tc.want == nil) {
+			t.Errorf("%s: markers %q, %v, want %q", tc.name, got, ok, tc.want)
+		}
+	}
+	if got, ok := claude.RootMarkers([]byte("project_root_markers = []\n")); ok {
+		t.Errorf("claude: markers %q, want none (its root is the project)", got)
+	}
+}
+
+// FuzzRootMarkers: no config, however malformed, panics the reader; it
+// gives .git unless the file names project_root_markers, and never a
+// marker the file does not hold.
+func FuzzRootMarkers(f *testing.F) {
+	f.Add([]byte("project_root_markers = [\".hg\", 'x']\n"))
+	f.Add([]byte("project_root_markers = []\n"))
+	f.Add([]byte("project_root_markers = [[1], {a = 1}]\n"))
+	codex, _ := Lookup("codex")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		markers, ok := codex.RootMarkers(data)
+		if !ok {
+			t.Fatal("codex has root markers")
+		}
+		if !bytes.Contains(data, []byte("project_root_markers")) && !slices.Equal(markers, []string{".git"}) {
+			t.Fatalf("%q: markers %q without the key", data, markers)
+		}
+		if bytes.ContainsAny(data, "\\\r") {
+			return // escapes and line ends spell a marker otherwise
+		}
+		for _, m := range markers {
+			if m != ".git" && !bytes.Contains(data, []byte(m)) {
+				t.Fatalf("%q: marker %q not in the file", data, m)
+			}
+		}
+	})
+}
+
+// FuzzTrustedFolder: a worktree's fallback to its main checkout never
+// trusts a file that never says "trusted".
+func FuzzTrustedFolder(f *testing.F) {
+	f.Add([]byte("[projects.\"/m\"]\ntrust_level = \"trusted\"\n"), "/p", "/p/a", "/m")
+	f.Fuzz(func(t *testing.T, data []byte, project, dir, repo string) {
+		codex, _ := Lookup("codex")
+		if codex.TrustedFolder(data, project, dir, repo) && !bytes.Contains(data, []byte("trusted")) {
+			t.Fatalf("%q trusts %q (%q, %q)", data, dir, project, repo)
+		}
+	})
 }

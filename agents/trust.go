@@ -114,16 +114,26 @@ func codexTrustLevel(data []byte, dir string) (level string, found bool) {
 // TrustedFolder reports whether data, a's TrustFile, trusts dir (absolute,
 // slash-separated; project or a folder below it) to have its own layer
 // read, for an agent that reads one in each folder from the project's root
-// down to where it runs (SwitchFile.Below): Codex decides by dir's own
-// [projects] table when it has one, else by the root's
-// (openai/codex codex-rs/core/src/config_loader/mod.rs, decision_for_dir).
-func (a *Agent) TrustedFolder(data []byte, project, dir string) bool {
-	if a.Name == "codex" {
-		if level, found := codexTrustLevel(a.SkipBOM(data), path.Clean(dir)); found {
+// down to where it runs (SwitchFile.Below). Codex decides by the first of
+// these [projects] tables that sets a trust_level: dir's own, the
+// project's root's, and the main checkout's when the project is a linked
+// git worktree (repo, repoid.MainTop's; "" for none), so a worktree of a
+// trusted repository is trusted (openai/codex
+// codex-rs/core/src/config_loader/mod.rs, decision_for_dir). The other
+// agents: the project's trust alone.
+func (a *Agent) TrustedFolder(data []byte, project, dir, repo string) bool {
+	if a.Name != "codex" {
+		return a.Trusted(data, project)
+	}
+	for _, d := range []string{dir, project, repo} {
+		if d == "" {
+			continue
+		}
+		if level, found := codexTrustLevel(a.SkipBOM(data), path.Clean(d)); found {
 			return level == "trusted"
 		}
 	}
-	return a.Trusted(data, project)
+	return false
 }
 
 // unquoteTOML is a TOML basic ("…", with escapes) or literal ('…') string's

@@ -330,6 +330,8 @@ func testSwitchesCodex(t *testing.T) {
 	})
 	mustRemove(t, project)
 	t.Run("Nested", func(t *testing.T) { testSwitchesCodexNested(t, h) })
+	t.Run("Worktree", func(t *testing.T) { testSwitchesCodexWorktree(t, h) })
+	t.Run("Markers", func(t *testing.T) { testSwitchesCodexMarkers(t, h) })
 }
 
 // e2eFeatures is the block setCodexUserFeature keeps at the end of the

@@ -201,7 +201,11 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 			if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 				c.AgentAbsent, c.AgentDir = true, dir
 			} else {
-				trusted := in.Agent.Trusted(trust, filepath.ToSlash(in.Root))
+				// A linked worktree with no trust of its own has its main
+				// checkout's (agents.Agent.TrustedFolder).
+				root := filepath.ToSlash(in.Root)
+				top := filepath.ToSlash(agentRoot(in.Agent, trust, in.Root, in.Root))
+				trusted := in.Agent.TrustedFolder(trust, top, root, mainCheckout(root))
 				c.Trusted = &trusted
 			}
 		}

@@ -7,11 +7,13 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+	"github.com/hermes-hooks/hermes-hooks/internal/repoid"
 )
 
 // An agent may read a setting that turns off every hook it runs, ours
@@ -41,8 +43,12 @@ type SwitchCheck struct {
 // and the project's where in's hooks run (in.Root; for a user file, the
 // project around doctor, o.Project), with, when doctor runs below that
 // project's root (o.WorkDir), the copies the agent reads in each folder
-// down to there (agents.Agent.SwitchFilesAt). trust is the agent's trust
-// file.
+// down to there (agents.Agent.SwitchFilesAt). For an agent that finds the
+// project's root by markers (Codex's project_root_markers) the root is
+// the one it takes from that folder, which can be above or below the
+// project's; a linked worktree's layers are trusted by its main
+// checkout's entry when they have none of their own. trust is the agent's
+// trust file (for Codex, the user's config.toml, markers and all).
 //
 // overruled: in is itself one of those files and its own switch does not
 // decide (a file of higher precedence sets the switch, either way), so its
@@ -56,11 +62,21 @@ func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *Swit
 	if in.User {
 		project = o.Project
 	}
-	files := in.Agent.SwitchFilesAt(filepath.ToSlash(project), filepath.ToSlash(o.WorkDir))
+	// Where the agent runs (doctor's folder, when in the project), and
+	// the root it takes from there: the files are its, and so is trust.
+	wd, repo := o.WorkDir, ""
+	if project != "" {
+		wd = runDir(project, o.WorkDir)
+		project = agentRoot(in.Agent, trust.data, project, wd)
+	}
+	files := in.Agent.SwitchFilesAt(filepath.ToSlash(project), filepath.ToSlash(wd))
+	if project != "" && slices.ContainsFunc(files, func(f agents.SwitchFile) bool { return f.IfTrusted }) {
+		repo = mainCheckout(wd)
+	}
 	contents := make([][]byte, len(files))
 	paths := make([]string, len(files))
 	for i, f := range files {
-		if !f.User && (project == "" || f.IfTrusted && !in.Agent.TrustedFolder(trust.data, filepath.ToSlash(project), path.Join(filepath.ToSlash(project), f.Dir))) {
+		if !f.User && (project == "" || f.IfTrusted && !in.Agent.TrustedFolder(trust.data, filepath.ToSlash(project), path.Join(filepath.ToSlash(project), f.Dir), repo)) {
 			continue
 		}
 		paths[i] = filepath.FromSlash(f.SwitchPath(filepath.ToSlash(o.Home), filepath.ToSlash(project), os.Getenv))
@@ -89,6 +105,66 @@ func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *Swit
 	}
 	f := files[off.File]
 	return &SwitchCheck{File: shownSwitchFile(f, paths[off.File]), Project: !f.User, Setting: off.Setting, Fix: off.Fix}, own
+}
+
+// mainCheckout is the main checkout of the linked git worktree that
+// holds dir (slash-separated), whose [projects] trust Codex falls back to
+// (agents.Agent.TrustedFolder); "" when dir is in none.
+func mainCheckout(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	m, ok := repoid.MainTop(filepath.FromSlash(dir))
+	if !ok {
+		return ""
+	}
+	return filepath.ToSlash(m)
+}
+
+// maxRootDepth bounds agentRoot's walk up.
+const maxRootDepth = 256
+
+// agentRoot is the folder a takes for the project's root when it runs in
+// wd (a folder in project): the nearest at or above wd holding one of its
+// root markers (agents.Agent.RootMarkers, read from config, its trust
+// file), else wd; wd itself for an empty list; project for an agent
+// without markers. A marker is looked for as the agent does: an entry of
+// any kind, its links followed (os.Stat; nothing is opened).
+func agentRoot(a *agents.Agent, config []byte, project, wd string) string {
+	markers, ok := a.RootMarkers(config)
+	if !ok || wd == "" {
+		return project
+	}
+	if len(markers) == 0 {
+		return wd
+	}
+	dir := wd
+	for range maxRootDepth {
+		for _, m := range markers {
+			p := m
+			if !filepath.IsAbs(m) {
+				p = filepath.Join(dir, m)
+			}
+			if _, err := os.Stat(p); err == nil {
+				return dir
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return wd
+}
+
+// runDir is the folder the agent is taken to run in: wd (doctor's) when
+// that is the project or below it, else the project.
+func runDir(project, wd string) string {
+	if rel, err := filepath.Rel(project, wd); err == nil && wd != "" && filepath.IsAbs(wd) && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return wd
+	}
+	return project
 }
 
 // readSwitchFile reads f, at p: a project's file inside the project only

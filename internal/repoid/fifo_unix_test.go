@@ -43,3 +43,15 @@ func TestTrackedDoesNotBlockOnFIFO(t *testing.T) {
 		t.Errorf("a FIFO index: %v, no error", tracked)
 	}
 }
+
+// A FIFO planted as a checkout's .git does not hold MainTop either.
+func TestMainTopDoesNotBlockOnFIFO(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "fifo")
+	write(t, filepath.Join(dir, "x"), "")
+	if err := syscall.Mkfifo(filepath.Join(dir, ".git"), 0o644); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	if got, ok := MainTop(dir); ok {
+		t.Errorf("MainTop(fifo) = %q, want none", got)
+	}
+}
