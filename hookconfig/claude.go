@@ -143,7 +143,7 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any, lone 
 	group, ok := g.(map[string]any)
 	if !ok {
 		f.warn(gpath, "must be an object with a hooks list; skipped")
-		f.cfg.listGuard(g, 0, gpath, f.honored(ev, name))
+		f.cfg.listGuard(g, 0, gpath, everyDialect(f.honored(ev, name)))
 		return
 	}
 	if f.claudeKeys() {
@@ -190,9 +190,7 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any, lone 
 			hpath = gpath
 		}
 		if !f.cfg.admit(f.path) {
-			if f.honored(ev, name) {
-				f.cfg.pastCapGuard(0, hpath, handlers[hi:])
-			}
+			f.cfg.pastCapGuard(0, hpath, capped{handlers[hi:], everyDialect(f.honored(ev, name))})
 			break
 		}
 		f.handler(ev, name, gi, hpath, h, matcher, broken)
@@ -217,7 +215,11 @@ func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath stri
 	handler, ok := h.(map[string]any)
 	if !ok {
 		f.warn(hpath, "must be an object; skipped")
-		f.cfg.listGuard(h, 0, hpath, f.honored(ev, name))
+	}
+	// A list, or a matcher group where a handler belongs: the reader
+	// skips it (above, or as missing a command).
+	f.cfg.listGuard(h, 0, hpath, everyDialect(f.honored(ev, name)))
+	if !ok {
 		return
 	}
 	if f.shape.Source.Handler != nil {

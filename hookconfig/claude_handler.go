@@ -47,9 +47,7 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 			if k == 0 {
 				rest = handlers
 			}
-			if failClosedHonored(ev, name, protocol.Claude, nil) {
-				cfg.pastCapGuard(h.Line, hp, rest)
-			}
+			cfg.pastCapGuard(h.Line, hp, capped{rest, yamlRule(ev, name).inGroup()})
 			return
 		}
 		if !cfg.keysOnce(h, hp, nil) {
@@ -57,7 +55,11 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 		}
 		if h.Kind != yaml.MappingNode {
 			cfg.warn(hp, " must be a mapping with a 'command' key; got "+pyyaml.Type(h))
-			cfg.listGuard(h, h.Line, hp, failClosedHonored(ev, name, protocol.Claude, nil))
+		}
+		// A list, or a matcher group where a handler belongs: the reader
+		// skips it (above, or as missing a command).
+		cfg.listGuard(h, h.Line, hp, yamlRule(ev, name).inGroup())
+		if h.Kind != yaml.MappingNode {
 			continue
 		}
 		cfg.nearKeys(h, hp, claudeHandlerKeys())
