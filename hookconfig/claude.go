@@ -170,7 +170,11 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any, lone 
 		handlers, ok = []any{lone}, true
 	}
 	_, grouped := group["hooks"]
-	flatEntry := f.shape.Source.FlatToo && !grouped
+	_, hasCommand := group["command"]
+	// A flat entry; or a handler written alone under the event, no group
+	// around it: skipped (lone), but a guard stands, as loneGuards keeps
+	// the YAML's.
+	flatEntry := f.shape.Source.FlatToo && !grouped || lone != nil && hasCommand
 	if flatEntry {
 		// A flat entry: the handler itself, its matcher its own.
 		handlers, ok, matcher = []any{group}, true, ""

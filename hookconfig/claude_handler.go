@@ -28,14 +28,17 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 	handlers := pyyaml.Deref(pyyaml.MappingGet(group, "hooks"))
 	list := handlers.Content
 	if handlers.Kind != yaml.SequenceNode {
-		if broken >= 0 {
-			return
-		}
 		if handlers.Kind == yaml.MappingNode {
-			// One handler, not a list of them (loneGuards).
-			broken, guardMatcher, list = len(cfg.Warnings), matcher, []*yaml.Node{handlers}
+			// One handler, not a list of them (loneGuards): of a group
+			// already broken (its matcher), its guard stands all the same.
+			list = []*yaml.Node{handlers}
+		} else if broken >= 0 {
+			return // skipped whole, and said so
 		}
-		cfg.warn(path, ".hooks must be a list of handlers; got "+pyyaml.Type(handlers))
+		if broken < 0 {
+			broken, guardMatcher = len(cfg.Warnings), matcher
+			cfg.warn(path, ".hooks must be a list of handlers; got "+pyyaml.Type(handlers))
+		}
 	}
 	for k, h := range list {
 		hp := fmt.Sprintf("%s.hooks[%d]", path, k)
