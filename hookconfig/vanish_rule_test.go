@@ -78,3 +78,24 @@ func FuzzDialectRuleAgreesWithReader(f *testing.F) {
 		dialectAgrees(t, dialectRuleEvents[int(ev)%len(dialectRuleEvents)], d, grouped)
 	})
 }
+
+// TestDialectRuleAliasesOnce (attack): a repository naming one big
+// anchored list thousands of times, under events whose rules differ
+// (dialectRule: one dialect's hooks counted, or both, by either default),
+// costs each anchored node one walk per rule class, not one per name:
+// else 20,000 names × 10,000 nodes here.
+func TestDialectRuleAliasesOnce(t *testing.T) {
+	var s strings.Builder
+	s.WriteString("big: &b [" + strings.Repeat("{command: x, matcher: y}, ", 2_000) + "]\nhooks:\n")
+	for _, ev := range []string{"post_tool_call", "PostToolUse", "pre_tool_call", "PreToolUse"} {
+		s.WriteString("  " + ev + ":\n" + strings.Repeat("    - *b\n    - [{hooks: *b}]\n", 2_500))
+	}
+	cfg, err := parseConfig([]byte(s.String()), "/c.yaml", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.failClosedVisits > 300_000 {
+		t.Fatalf("%d visits", cfg.failClosedVisits)
+	}
+	t.Logf("%d visits", cfg.failClosedVisits)
+}
