@@ -248,7 +248,9 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 			cfg.noEventGuard(hooks[name], 0, name, a)
 			continue
 		}
-		cfg.textGuard(hooks[name], 0, "hooks."+name, failClosedHonored(ev, name, a.Source.Codec.Dialect(), a.Source.Codec))
+		// Every hook of the file is read in its codec's dialect.
+		honored := failClosedHonored(ev, name, a.Source.Codec.Dialect(), a.Source.Codec)
+		cfg.textGuard(hooks[name], 0, "hooks."+name, honored)
 		list, ok := hooks[name].([]any)
 		lone := -1
 		if !ok {
@@ -264,15 +266,17 @@ func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entri
 		for i, item := range list {
 			hpath := fmt.Sprintf("hooks.%s[%d]", name, i)
 			if !cfg.admit(path) {
-				if failClosedHonored(ev, name, a.Source.Codec.Dialect(), a.Source.Codec) {
-					cfg.pastCapGuard(0, hpath, list[i:])
-				}
+				cfg.pastCapGuard(0, hpath, capped{list[i:], everyDialect(honored)})
 				break
 			}
 			h, ok := item.(map[string]any)
 			if !ok {
 				warn(hpath, "must be an object; skipped")
-				cfg.listGuard(item, 0, hpath, failClosedHonored(ev, name, a.Source.Codec.Dialect(), a.Source.Codec))
+			}
+			// A list, or a matcher group where a flat hook belongs: the
+			// reader skips it (above, or as missing a command).
+			cfg.listGuard(item, 0, hpath, everyDialect(honored))
+			if !ok {
 				continue
 			}
 			var e *Entry

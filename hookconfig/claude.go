@@ -147,7 +147,7 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any, lone 
 	group, ok := g.(map[string]any)
 	if !ok {
 		f.warn(gpath, "must be an object with a hooks list; skipped")
-		f.cfg.listGuard(g, 0, gpath, f.honored(ev, name))
+		f.cfg.listGuard(g, 0, gpath, everyDialect(f.honored(ev, name)))
 		return
 	}
 	if f.claudeKeys() {
@@ -174,7 +174,11 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any, lone 
 		handlers, ok = []any{lone}, true
 	}
 	_, grouped := group["hooks"]
-	flatEntry := f.shape.Source.FlatToo && !grouped
+	_, hasCommand := group["command"]
+	// A flat entry; or a handler written alone under the event, no group
+	// around it: skipped (lone), but a guard stands, as loneGuards keeps
+	// the YAML's.
+	flatEntry := f.shape.Source.FlatToo && !grouped || lone != nil && hasCommand
 	if flatEntry {
 		// A flat entry: the handler itself, its matcher its own.
 		handlers, ok, matcher = []any{group}, true, ""
@@ -194,9 +198,7 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any, lone 
 			hpath = gpath
 		}
 		if !f.cfg.admit(f.path) {
-			if f.honored(ev, name) {
-				f.cfg.pastCapGuard(0, hpath, handlers[hi:])
-			}
+			f.cfg.pastCapGuard(0, hpath, capped{handlers[hi:], everyDialect(f.honored(ev, name))})
 			break
 		}
 		f.handler(ev, name, gi, hpath, h, matcher, broken)
@@ -221,7 +223,11 @@ func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath stri
 	handler, ok := h.(map[string]any)
 	if !ok {
 		f.warn(hpath, "must be an object; skipped")
-		f.cfg.listGuard(h, 0, hpath, f.honored(ev, name))
+	}
+	// A list, or a matcher group where a handler belongs: the reader
+	// skips it (above, or as missing a command).
+	f.cfg.listGuard(h, 0, hpath, everyDialect(f.honored(ev, name)))
+	if !ok {
 		return
 	}
 	if f.shape.Source.Handler != nil {

@@ -28,14 +28,17 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 	handlers := pyyaml.Deref(pyyaml.MappingGet(group, "hooks"))
 	list := handlers.Content
 	if handlers.Kind != yaml.SequenceNode {
-		if broken >= 0 {
-			return
-		}
 		if handlers.Kind == yaml.MappingNode {
-			// One handler, not a list of them (loneGuards).
-			broken, guardMatcher, list = len(cfg.Warnings), matcher, []*yaml.Node{handlers}
+			// One handler, not a list of them (loneGuards): of a group
+			// already broken (its matcher), its guard stands all the same.
+			list = []*yaml.Node{handlers}
+		} else if broken >= 0 {
+			return // skipped whole, and said so
 		}
-		cfg.warn(path, ".hooks must be a list of handlers; got "+pyyaml.Type(handlers))
+		if broken < 0 {
+			broken, guardMatcher = len(cfg.Warnings), matcher
+			cfg.warn(path, ".hooks must be a list of handlers; got "+pyyaml.Type(handlers))
+		}
 	}
 	for k, h := range list {
 		hp := fmt.Sprintf("%s.hooks[%d]", path, k)
@@ -47,9 +50,7 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 			if k == 0 {
 				rest = handlers
 			}
-			if failClosedHonored(ev, name, protocol.Claude, nil) {
-				cfg.pastCapGuard(h.Line, hp, rest)
-			}
+			cfg.pastCapGuard(h.Line, hp, capped{rest, yamlRule(ev, name).inGroup()})
 			return
 		}
 		if !cfg.keysOnce(h, hp, nil) {
@@ -57,7 +58,11 @@ func (cfg *Config) parseYAMLClaudeGroup(ev *protocol.Event, name, path string, i
 		}
 		if h.Kind != yaml.MappingNode {
 			cfg.warn(hp, " must be a mapping with a 'command' key; got "+pyyaml.Type(h))
-			cfg.listGuard(h, h.Line, hp, failClosedHonored(ev, name, protocol.Claude, nil))
+		}
+		// A list, or a matcher group where a handler belongs: the reader
+		// skips it (above, or as missing a command).
+		cfg.listGuard(h, h.Line, hp, yamlRule(ev, name).inGroup())
+		if h.Kind != yaml.MappingNode {
 			continue
 		}
 		cfg.nearKeys(h, hp, claudeHandlerKeys())

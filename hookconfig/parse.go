@@ -245,7 +245,7 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 				cfg.pastCapGuard(item.Line, path, pastCapHooks(n, i, val.Content[j:])...)
 				return
 			}
-			cfg.listGuard(item, item.Line, path, yamlHonored(ev, name))
+			cfg.listGuard(item, item.Line, path, yamlRule(ev, name))
 			if item.Kind == yaml.MappingNode {
 				cfg.unknownKeys(item, path, entryKeys, 0.6)
 			}

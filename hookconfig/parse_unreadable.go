@@ -165,7 +165,7 @@ func (cfg *Config) loneGuards(ev *protocol.Event, name string, val *yaml.Node, s
 		if e != nil && cfg.admit(source) {
 			cfg.Entries = append(cfg.Entries, e)
 		} else if e != nil {
-			cfg.pastCapGuard(val.Line, path, e)
+			cfg.pastCapGuard(val.Line, path, capped{e, everyDialect(true)})
 		}
 	}
 	handlers := pyyaml.MappingGet(val, "hooks")

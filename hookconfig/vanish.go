@@ -48,7 +48,7 @@ func (cfg *Config) guardVanishes(line int, problem, fix string) {
 // event name it is too long to be near, so a megabyte-long one costs a few
 // milliseconds, once per file (the first guard found is the file's).
 func (cfg *Config) noEventGuard(v any, line int, name string, a *agents.Agent) {
-	if found, _ := cfg.failClosedOrText(v); !found {
+	if found, _ := cfg.failClosedOrText(v, everyDialect(true)); !found {
 		return
 	}
 	// The name is the file's: bounded, and escaped here, since the
@@ -87,7 +87,7 @@ func (cfg *Config) notMappingGuard(v any, line int) {
 			kind = "string"
 		}
 	}
-	if found, _ := cfg.failClosedOrText(v); !found {
+	if found, _ := cfg.failClosedOrText(v, everyDialect(true)); !found {
 		return
 	}
 	problem := "hooks: is a " + kind + ", not a mapping of event names, and holds a fail_closed guard no event can run"
@@ -119,22 +119,48 @@ func (cfg *Config) textGuard(v any, line int, path string, honored bool) {
 }
 
 // listGuard is guardVanishes for v, at path, when it is a list where one
-// hook, matcher group or handler belongs: the reader skips it with a
-// warning ("must be a mapping"), so a guard in it, at any depth (an alias
-// or a group's handlers too: failClosedAt), would be gone. honored is
-// textGuard's. Text in it is textGuard's, asked before.
-func (cfg *Config) listGuard(v any, line int, path string, honored bool) {
-	if cfg.loadErr != nil || !honored {
+// hook, matcher group or handler belongs, or a matcher group where a
+// handler or a flat hook belongs (a mapping with hooks: and no command:):
+// the reader skips it with a warning ("must be a mapping", "missing a
+// non-empty 'command' field"), so a guard in it, at any depth (an alias
+// or a group's handlers too: failClosedAt), would be gone. rule is which
+// hooks there may fail closed, each by its own dialect (dialectRule).
+// Text in it is textGuard's, asked before.
+func (cfg *Config) listGuard(v any, line int, path string, rule dialectRule) {
+	if cfg.loadErr != nil || !rule.any() {
 		return
 	}
-	if n, ok := v.(*yaml.Node); ok {
-		if n = pyyaml.Deref(n); n == nil || n.Kind != yaml.SequenceNode {
+	kind, fix := "a list", "write its hooks in the event's list itself, not in a list inside it"
+	group := func() {
+		// Its handlers, read in Claude's dialect unless they say
+		// otherwise, as a group's are.
+		kind, fix = "a matcher group", "write its handlers in place of the group, not in a group inside it"
+		rule.byDefault = protocol.Claude
+	}
+	switch x := v.(type) {
+	case *yaml.Node:
+		if x = pyyaml.Deref(x); x == nil {
 			return
 		}
-	} else if _, ok := v.([]any); !ok {
+		switch {
+		case x.Kind == yaml.SequenceNode:
+		case isGroupNode(x):
+			group()
+			v = pyyaml.MappingGet(x, "hooks")
+		default:
+			return
+		}
+	case []any:
+	case map[string]any:
+		if !isGroupMap(x) {
+			return
+		}
+		group()
+		v = x["hooks"]
+	default:
 		return
 	}
-	found, at := cfg.failClosedAt(v)
+	found, at := cfg.failClosedAt(v, rule)
 	if !found {
 		return
 	}
@@ -142,44 +168,52 @@ func (cfg *Config) listGuard(v any, line int, path string, honored bool) {
 		line = at
 	}
 	path = termsafe.Escape(textutil.Truncate(path, 2*maxShown))
-	cfg.guardVanishes(line, path+" is a list, not a hook, and holds a fail_closed guard that cannot be read",
-		"write its hooks in the event's list itself, not in a list inside it")
+	cfg.guardVanishes(line, path+" is "+kind+", not a hook, and holds a fail_closed guard that cannot be read", fix)
 }
 
 // yamlHonored is failClosedHonored for a hook of the YAML config under
 // the event name: in the name's own dialect or, as an entry may say
-// dialect: claude or hermes, in the other.
+// dialect: claude or hermes, in the other. Text, which cannot be read to
+// say which, is counted by it (textGuard).
 func yamlHonored(ev *protocol.Event, name string) bool {
-	return failClosedHonored(ev, name, protocol.Hermes, nil) || failClosedHonored(ev, name, protocol.Claude, nil)
+	return yamlRule(ev, name).any()
 }
 
 // failClosedOrText is failClosedAt for what is dropped whole where hooks
 // or a list of them belong, counting text there that spells a fail_closed
-// key (textAsks) too: a block scalar of pasted YAML or an escaped JSON
-// object is no less a guard its author meant.
-func (cfg *Config) failClosedOrText(v any) (found bool, line int) {
-	if found, line = cfg.failClosedAt(v); found || cfg.loadErr != nil {
+// key (textAsks) too, where any hook may fail closed (rule.any): a block
+// scalar of pasted YAML or an escaped JSON object is no less a guard its
+// author meant.
+func (cfg *Config) failClosedOrText(v any, rule dialectRule) (found bool, line int) {
+	if found, line = cfg.failClosedAt(v, rule); found || cfg.loadErr != nil || !rule.any() {
 		return found, line
 	}
 	found, line, _ = cfg.textAsks(v)
 	return found, line
 }
 
+// capped is hooks a file past its cap leaves unread, and the rule they
+// would have been read by (dialectRule).
+type capped struct {
+	hooks any
+	rule  dialectRule
+}
+
 // pastCapGuard is guardVanishes for what a file past its cap leaves
 // unread (admit): rest, from the entry at where (its line) on. A caller
 // passes the rest of its list, and the hooks of the events after it that
-// it will not visit; where it visits a list again only to stop at its
-// first entry, the list's own node (an alias's anchor, however many name
-// it, is walked once: failClosedAt, textAsks). Each of rest is where
-// hooks belong, so text there spelling a fail_closed key counts too
-// (textAsks), as it does before the cap.
-func (cfg *Config) pastCapGuard(line int, where string, rest ...any) {
-	found, at := cfg.failClosedAt(rest)
+// it will not visit, each with its rule; where it visits a list again
+// only to stop at its first entry, the list's own node (an alias's
+// anchor, however many name it, is walked once: failClosedAt, textAsks).
+// Each of rest is where hooks belong, so text there spelling a
+// fail_closed key counts too (failClosedOrText), as it does before the
+// cap.
+func (cfg *Config) pastCapGuard(line int, where string, rest ...capped) {
+	found, at := false, 0
 	for _, r := range rest {
-		if found || cfg.loadErr != nil {
+		if found, at = cfg.failClosedOrText(r.hooks, r.rule); found || cfg.loadErr != nil {
 			break
 		}
-		found, at, _ = cfg.textAsks(r)
 	}
 	if !found {
 		return
@@ -196,86 +230,106 @@ func (cfg *Config) pastCapGuard(line int, where string, rest ...any) {
 // pastCapHooks are the hooks the YAML config's hooks: mapping n leaves
 // unread when its cap stops it inside the list of its i-th event (rest:
 // that list from there on), for pastCapGuard: rest, and the hooks under
-// each later name, of only the events where a hook may fail closed
-// (yamlHonored): elsewhere a fail_closed hook is no guard, and loads with
-// a warning before the cap. A name that is no event keeps its hooks, as
-// noEventGuard counts them; the reserved keys hold no hooks.
-func pastCapHooks(n *yaml.Node, i int, rest []*yaml.Node) []any {
-	var hooks []any
+// each later name, each by its event's rule (yamlRule): a fail_closed
+// hook where its dialect cannot fail closed is no guard, and loads with
+// a warning before the cap; an event where none can is left out. A name
+// that is no event keeps its hooks, as noEventGuard counts them; the
+// reserved keys hold no hooks.
+func pastCapHooks(n *yaml.Node, i int, rest []*yaml.Node) []capped {
+	var hooks []capped
 	for k := i; k+1 < len(n.Content); k += 2 {
 		name := n.Content[k].Value
 		if reservedHookKeys[name] {
 			continue
 		}
-		if ev, known := protocol.Lookup(name); known && !yamlHonored(ev, name) {
-			continue
+		rule := everyDialect(true)
+		if ev, known := protocol.Lookup(name); known {
+			if rule = yamlRule(ev, name); !rule.any() {
+				continue
+			}
 		}
 		if k == i {
-			hooks = append(hooks, rest)
+			hooks = append(hooks, capped{rest, rule})
 		} else {
-			hooks = append(hooks, n.Content[k+1])
+			hooks = append(hooks, capped{n.Content[k+1], rule})
 		}
 	}
 	return hooks
 }
 
 // failClosedAt reports whether v holds, anywhere in it, a hook that asks
-// to fail closed: a mapping whose deciding key says so (asksFailClosed,
-// as parseFailClosed reads it), or an *Entry that
-// fails closed; line is that mapping's (0: not known, in JSON). v is a
-// *yaml.Node, a decoded JSON value, an *Entry, or a list of those. It is
-// false once the file does not load (there is nothing left to decide).
-// Each anchored YAML node is visited once per file, however many aliases
-// name it: one visited before held no such hook (else the file would not
-// load), so neither an alias bomb nor thousands of entries naming one big
-// anchor (- *big) cost more than the file's size.
-func (cfg *Config) failClosedAt(v any) (found bool, line int) {
-	if cfg.loadErr != nil {
+// to fail closed and counts by rule (dialectRule): a mapping whose
+// deciding key says so (asksFailClosed, as parseFailClosed reads it), or
+// an *Entry that fails closed; line is that mapping's (0: not known, in
+// JSON). v is a *yaml.Node, a decoded JSON value, an *Entry, or a list of
+// those. It is false once the file does not load (there is nothing left
+// to decide). Each anchored YAML node is visited once per file and rule
+// (dialectRule.bit), however many aliases name it: one visited before
+// held no such hook (else the file would not load), so neither an alias
+// bomb nor thousands of entries naming one big anchor (- *big) cost more
+// than the file's size.
+func (cfg *Config) failClosedAt(v any, rule dialectRule) (found bool, line int) {
+	if cfg.loadErr != nil || !rule.any() {
 		return false, 0
 	}
+	type item struct {
+		v   any
+		def protocol.Dialect // the dialect a hook here is read in by default
+	}
 	seen := cfg.walkedNodes()
-	stack := []any{v}
+	stack := []item{{v, rule.byDefault}}
 	for len(stack) > 0 {
 		top := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		cfg.failClosedVisits++
-		switch x := top.(type) {
+		def := top.def
+		switch x := top.v.(type) {
 		case *yaml.Node:
-			if x == nil || seen[x]&walkedGuard != 0 {
+			bit := rule.bit(def)
+			if x == nil || seen[x]&bit != 0 {
 				continue
 			}
 			if x.Anchor != "" {
 				// Only an anchored node can be reached twice (by its
 				// aliases); every other one has one parent.
-				seen[x] |= walkedGuard
+				seen[x] |= bit
 			}
 			if x.Kind == yaml.AliasNode {
-				stack = append(stack, x.Alias)
+				stack = append(stack, item{x.Alias, def})
 				continue
 			}
-			if x.Kind == yaml.MappingNode && asksFailClosed(x) {
+			if x.Kind == yaml.MappingNode && asksFailClosed(x) && rule.counts(nodeDialect(x), def) {
 				return true, x.Line
 			}
+			if isGroupNode(x) {
+				def = protocol.Claude
+			}
 			for _, c := range x.Content {
-				stack = append(stack, c)
+				stack = append(stack, item{c, def})
 			}
 		case []*yaml.Node:
 			for _, c := range x {
-				stack = append(stack, c)
+				stack = append(stack, item{c, def})
 			}
 		case *Entry:
 			if x != nil && x.FailClosed {
 				return true, 0
 			}
 		case map[string]any:
-			if jsonAsks(x) {
+			d, _ := x["dialect"].(string)
+			if jsonAsks(x) && rule.counts(d, def) {
 				return true, 0
 			}
+			if isGroupMap(x) {
+				def = protocol.Claude
+			}
 			for _, c := range x {
-				stack = append(stack, c)
+				stack = append(stack, item{c, def})
 			}
 		case []any:
-			stack = append(stack, x...)
+			for _, c := range x {
+				stack = append(stack, item{c, def})
+			}
 		}
 	}
 	return false, 0
@@ -328,6 +382,13 @@ const (
 	walkedGuard    walks = 1 << iota // failClosedAt
 	walkedHooks                      // textAsks, where an event's hooks belong
 	walkedHandlers                   // textAsks, where a group's handlers belong
+	// failClosedAt by a rule counting one dialect's hooks only
+	// (dialectRule.bit): Hermes', where a hook is Hermes' by default, then
+	// Claude's; Claude's, likewise.
+	walkedGuardHermes
+	walkedGuardHermesClaudeDefault
+	walkedGuardClaude
+	walkedGuardClaudeClaudeDefault
 )
 
 // walkedNodes is Config.failClosedSeen, made on first use.

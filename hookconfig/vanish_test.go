@@ -56,7 +56,9 @@ func TestVanishingGuardYAML(t *testing.T) {
 		{"hooks a list without fail_closed", "hooks:\n  - command: /bin/false\n", 0, 0, ""},
 		{"past the cap", manyEntries(MaxProjectEntries+1, "fail_closed: true"), MaxProjectEntries, 2 + MaxProjectEntries + 1,
 			"declares more than 256 hooks, and one from hooks.pre_tool_call[256] on asks to fail closed: a guard past the cap cannot be trusted to run"},
-		{"past the cap, a later event", manyEntries(MaxProjectEntries+1, "") + "  post_tool_call:\n    - command: x\n      fail_closed: true\n",
+		// A later event where a Hermes hook may fail closed (under
+		// post_tool_call it is no guard: TestPastCapByEvent).
+		{"past the cap, a later event", manyEntries(MaxProjectEntries+1, "") + "  pre_gateway_dispatch:\n    - command: x\n      fail_closed: true\n",
 			MaxProjectEntries, 261, "one from hooks.pre_tool_call[256] on asks to fail closed"},
 		{"past the cap, a claude group", manyEntries(MaxProjectEntries, "") + "  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - {type: command, command: x, fail_closed: true}\n",
 			MaxProjectEntries, 262, "one from hooks.PreToolUse[0].hooks[0] on asks to fail closed"},

@@ -113,6 +113,22 @@ func TestListGuard(t *testing.T) {
 		{"", "hooks:\n  pre_tool_call:\n    - [{command: x}]\n", ""},
 		{"", "hooks:\n  SessionStart:\n    - {hooks: [[{command: x, fail_closed: true}]]}\n", ""},
 		{"", "hooks:\n  on_session_start:\n    - [{command: x, fail_closed: true}]\n", ""},
+		// Each hook found is decided by its own dialect: key, else the
+		// event name's, as the reader would read it.
+		{"", "hooks:\n  post_tool_call:\n    - [{command: x, fail_closed: true}]\n", ""},
+		{"", "hooks:\n  PostToolUse:\n    - [{command: x, dialect: hermes, fail_closed: true}]\n", ""},
+		{"", "hooks:\n  post_tool_call:\n    - [{command: x, dialect: claude, fail_closed: true}]\n", "hooks.post_tool_call[0] is a list, not a hook"},
+		{"", "hooks:\n  PostToolUse:\n    - [{command: x, fail_closed: true}]\n", "hooks.PostToolUse[0] is a list, not a hook"},
+		// One anchor named under an event where it is no guard, then
+		// under one where it is: the second still refuses.
+		{"", "g: &g [{command: x, fail_closed: true}]\nhooks:\n  post_tool_call: [*g]\n  pre_tool_call: [*g]\n", "hooks.pre_tool_call[0] is a list, not a hook"},
+		// A matcher group where a handler or a flat hook belongs.
+		{"", "hooks:\n  PreToolUse:\n    - hooks: [{hooks: [{command: x, failClosed: true}]}]\n", "hooks.PreToolUse[0].hooks[0] is a matcher group, not a hook"},
+		{"", "hooks:\n  PreToolUse:\n    - hooks: [{hooks: [{command: x}]}]\n", ""},
+		{"claude", `{"hooks":{"PreToolUse":[{"hooks":[{"hooks":[{"command":"x","failClosed":true}]}]}]}}`, "hooks.PreToolUse[0].hooks[0] is a matcher group, not a hook"},
+		{"claude", `{"hooks":{"Notification":[{"hooks":[{"hooks":[{"command":"x","failClosed":true}]}]}]}}`, ""},
+		{"cursor", `{"version":1,"hooks":{"preToolUse":[{"hooks":[{"command":"x","failClosed":true}]}]}}`, "hooks.preToolUse[0] is a matcher group, not a hook"},
+		{"cursor", `{"version":1,"hooks":{"preToolUse":[{"hooks":[{"command":"x"}]}]}}`, ""},
 		{"claude", `{"hooks":{"PreToolUse":[[{"hooks":[{"command":"x","failClosed":true}]}]]}}`, "hooks.PreToolUse[0] is a list, not a hook"},
 		{"claude", `{"hooks":{"PreToolUse":[{"hooks":[[{"command":"x","failClosed":true}]]}]}}`, "hooks.PreToolUse[0].hooks[0] is a list, not a hook"},
 		{"claude", `{"hooks":{"Notification":[[{"hooks":[{"command":"x","failClosed":true}]}]]}}`, ""},
@@ -153,6 +169,9 @@ func TestPastCapByEvent(t *testing.T) {
 		{"", full + "  pre_tool_call_x: [{command: x, fail_closed: true}]\n", "is no event"},
 		{"", full + "  PreToolUse:\n    - hooks: [{command: x, failClosed: true}]\n", "asks to fail closed"},
 		{"", full + "  post_tool_call:\n    - command: x\n      dialect: claude\n      fail_closed: true\n", "asks to fail closed"},
+		{"", full + "  post_tool_call:\n    - command: x\n      fail_closed: true\n", ""},
+		{"", full + "  PostToolUse:\n    - command: x\n      dialect: hermes\n      fail_closed: true\n", ""},
+		{"", full + "  PostToolUse:\n    - command: x\n      fail_closed: true\n", "asks to fail closed"},
 		// Events are read in name order: these come after PreToolUse.
 		{"claude", settings("SessionStart", `{"type":"command","command":"x","failClosed":true}`), ""},
 		{"claude", settings("SessionStart", `"{\"command\":\"x\",\"failClosed\":true}"`), ""},
