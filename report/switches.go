@@ -64,9 +64,16 @@ func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *Swit
 	}
 	// Where the agent runs (doctor's folder, when in the project), and
 	// the root it takes from there: the files are its, and so is trust.
-	wd, repo := o.WorkDir, ""
+	// Doctor's folder is where the agent runs for the project around it
+	// only: another project's install (the registry's; a repository
+	// nested in it, or around it) runs from its own root, where Codex
+	// never reads the working folder's layers.
+	wd, repo := "", ""
+	if samePath(project, o.Project) {
+		wd = o.WorkDir
+	}
 	if project != "" {
-		wd = runDir(project, o.WorkDir)
+		wd = runDir(project, wd)
 		project = agentRoot(in.Agent, trust.data, project, wd)
 	}
 	files := in.Agent.SwitchFilesAt(filepath.ToSlash(project), filepath.ToSlash(wd))
