@@ -83,7 +83,7 @@ func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *Swit
 	contents := make([][]byte, len(files))
 	paths := make([]string, len(files))
 	for i, f := range files {
-		if !f.User && (project == "" || f.IfTrusted && !in.Agent.TrustedFolder(trust.data, filepath.ToSlash(project), path.Join(filepath.ToSlash(project), f.Dir), repo)) {
+		if !f.User && (project == "" || f.IfTrusted && !trust.folders.Trusted(filepath.ToSlash(project), path.Join(filepath.ToSlash(project), f.Dir), repo)) {
 			continue
 		}
 		paths[i] = filepath.FromSlash(f.SwitchPath(filepath.ToSlash(o.Home), filepath.ToSlash(project), os.Getenv))
@@ -227,6 +227,10 @@ type trustRead struct {
 	file string
 	data []byte
 	err  error
+	// folders is data read once for the trust of each folder down to
+	// where the agent runs (a read per folder of a 4 MiB file, 100
+	// folders deep, was seconds per install).
+	folders agents.FolderTrust
 }
 
 // readTrust reads a's trust file (agents.Agent.TrustFile; file "" when a
@@ -240,5 +244,6 @@ func readTrust(a *agents.Agent, home string) trustRead {
 	}
 	t := trustRead{file: filepath.FromSlash(tf)}
 	t.data, t.err = fsutil.ReadRegular(t.file, "", maxSwitchFile)
+	t.folders = a.FolderTrust(t.data)
 	return t
 }
