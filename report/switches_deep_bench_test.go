@@ -34,6 +34,10 @@ func deepTrustSetup(tb testing.TB, depth, size int, filler string) (install.Inst
 	for i := range depth {
 		wd = filepath.Join(wd, fmt.Sprint("d", i))
 	}
+	// .git: the root Codex takes from the deepest folder is the project.
+	if err := os.MkdirAll(filepath.Join(project, ".git"), 0o755); err != nil {
+		tb.Fatal(err)
+	}
 	if err := os.MkdirAll(filepath.Join(wd, ".codex"), 0o755); err != nil {
 		tb.Fatal(err)
 	}
