@@ -153,7 +153,7 @@ func (a *Agent) SwitchFilesAt(project, wd string) []SwitchFile {
 // wd down to wd itself, relative to project: "a", "a/b" for wd
 // project/a/b; none when wd is project or not inside it.
 func foldersBelow(project, wd string) []string {
-	if project == "" || wd == "" || !path.IsAbs(project) || !path.IsAbs(wd) {
+	if !slashAbs(project) || !slashAbs(wd) {
 		return nil
 	}
 	project, wd = path.Clean(project), path.Clean(wd)
@@ -170,6 +170,20 @@ func foldersBelow(project, wd string) []string {
 		}
 	}
 	return dirs
+}
+
+// slashAbs reports whether p, slash-separated, is absolute: rooted, or on
+// Windows as filepath.ToSlash leaves it, "C:/…" (path.IsAbs calls that
+// relative, which lost every nested layer there).
+func slashAbs(p string) bool {
+	if path.IsAbs(p) {
+		return true
+	}
+	if len(p) < 3 || p[1] != ':' || p[2] != '/' {
+		return false
+	}
+	drive := p[0] | 0x20 // lower case
+	return 'a' <= drive && drive <= 'z'
 }
 
 // SwitchPath is where f is: under home, the folder f.HomeEnv names

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Some agents run a project's hook file only in a folder the user trusts,
@@ -81,35 +82,43 @@ var codexHeader = sync.OnceValue(func() *regexp.Regexp {
 // codexTrusted reads the [projects."PATH"] tables of Codex's config.toml:
 // the project is trusted when its own table says trust_level = "trusted".
 func codexTrusted(data []byte, project string) bool {
-	level, _ := codexTrustLevel(data, project)
-	return level == "trusted"
+	return codexTrustLevels(data)[project] == "trusted"
 }
 
-// codexTrustLevel is the trust_level of dir's own [projects."PATH"] table
-// (the last one given), found false when no table of dir sets one. data
-// is past a byte order mark already (Agent.SkipBOM), as for every check.
-func codexTrustLevel(data []byte, dir string) (level string, found bool) {
+// codexTrustLevels are the trust_level of each folder (path.Clean'd) that
+// a [projects."PATH"] table of data sets, the last one given for a folder.
+// data is past a byte order mark already (Agent.SkipBOM), as for every
+// check. It reads data once: doctor asks for many folders (FolderTrust).
+func codexTrustLevels(data []byte) map[string]string {
+	codexTrustScans.Add(1)
+	levels := map[string]string{}
 	table := ""
 	for _, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimSpace(line)
 		if strings.HasPrefix(line, "[") {
 			table = ""
 			if m := codexHeader().FindStringSubmatch(line); m != nil {
-				table = unquoteTOML(m[1])
+				if t := unquoteTOML(m[1]); t != "" {
+					table = path.Clean(t)
+				}
 			}
 			continue
 		}
-		if table == "" || path.Clean(table) != dir {
+		if table == "" {
 			continue
 		}
 		k, v, ok := strings.Cut(line, "=")
 		if ok && strings.TrimSpace(k) == "trust_level" {
 			v, _, _ = strings.Cut(strings.TrimSpace(v), "#")
-			level, found = unquoteTOML(strings.TrimSpace(v)), true
+			levels[table] = unquoteTOML(strings.TrimSpace(v))
 		}
 	}
-	return level, found
+	return levels
 }
+
+// codexTrustScans counts codexTrustLevels' reads of a whole file, for the
+// tests that hold doctor to one read per trust file.
+var codexTrustScans atomic.Int64
 
 // TrustedFolder reports whether data, a's TrustFile, trusts dir (absolute,
 // slash-separated; project or a folder below it) to have its own layer
@@ -120,16 +129,46 @@ func codexTrustLevel(data []byte, dir string) (level string, found bool) {
 // git worktree (repo, repoid.MainTop's; "" for none), so a worktree of a
 // trusted repository is trusted (openai/codex
 // codex-rs/core/src/config_loader/mod.rs, decision_for_dir). The other
-// agents: the project's trust alone.
+// agents: the project's trust alone. To ask for many folders, read data
+// once with FolderTrust.
 func (a *Agent) TrustedFolder(data []byte, project, dir, repo string) bool {
-	if a.Name != "codex" {
-		return a.Trusted(data, project)
+	return a.FolderTrust(data).Trusted(project, dir, repo)
+}
+
+// FolderTrust is a's trust file, read once, for TrustedFolder's question
+// about many folders: doctor asks it for each folder from a project's root
+// down to where it runs, and a read of a large config.toml per folder (up
+// to three: the folder's table, the root's, the main checkout's) took
+// seconds. The zero FolderTrust trusts nothing.
+type FolderTrust struct {
+	a    *Agent
+	data []byte
+	// levels: Codex's trust_level of each folder with a table of its own.
+	levels map[string]string
+}
+
+// FolderTrust reads data, a's TrustFile, for FolderTrust.Trusted.
+func (a *Agent) FolderTrust(data []byte) FolderTrust {
+	t := FolderTrust{a: a, data: data}
+	if a.Name == "codex" {
+		t.levels = codexTrustLevels(a.SkipBOM(data))
+	}
+	return t
+}
+
+// Trusted is TrustedFolder of the file t read.
+func (t FolderTrust) Trusted(project, dir, repo string) bool {
+	switch {
+	case t.a == nil:
+		return false
+	case t.a.Name != "codex":
+		return t.a.Trusted(t.data, project)
 	}
 	for _, d := range []string{dir, project, repo} {
 		if d == "" {
 			continue
 		}
-		if level, found := codexTrustLevel(a.SkipBOM(data), path.Clean(d)); found {
+		if level, found := t.levels[path.Clean(d)]; found {
 			return level == "trusted"
 		}
 	}

@@ -205,7 +205,7 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 				// checkout's (agents.Agent.TrustedFolder).
 				root := filepath.ToSlash(in.Root)
 				top := filepath.ToSlash(agentRoot(in.Agent, trust, in.Root, in.Root))
-				trusted := in.Agent.TrustedFolder(trust, top, root, mainCheckout(root))
+				trusted := t.folders.Trusted(top, root, mainCheckout(root))
 				c.Trusted = &trusted
 			}
 		}

@@ -64,9 +64,16 @@ func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *Swit
 	}
 	// Where the agent runs (doctor's folder, when in the project), and
 	// the root it takes from there: the files are its, and so is trust.
-	wd, repo := o.WorkDir, ""
+	// Doctor's folder is where the agent runs for the project around it
+	// only: another project's install (the registry's; a repository
+	// nested in it, or around it) runs from its own root, where Codex
+	// never reads the working folder's layers.
+	wd, repo := "", ""
+	if samePath(project, o.Project) {
+		wd = o.WorkDir
+	}
 	if project != "" {
-		wd = runDir(project, o.WorkDir)
+		wd = runDir(project, wd)
 		project = agentRoot(in.Agent, trust.data, project, wd)
 	}
 	files := in.Agent.SwitchFilesAt(filepath.ToSlash(project), filepath.ToSlash(wd))
@@ -76,7 +83,7 @@ func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *Swit
 	contents := make([][]byte, len(files))
 	paths := make([]string, len(files))
 	for i, f := range files {
-		if !f.User && (project == "" || f.IfTrusted && !in.Agent.TrustedFolder(trust.data, filepath.ToSlash(project), path.Join(filepath.ToSlash(project), f.Dir), repo)) {
+		if !f.User && (project == "" || f.IfTrusted && !trust.folders.Trusted(filepath.ToSlash(project), path.Join(filepath.ToSlash(project), f.Dir), repo)) {
 			continue
 		}
 		paths[i] = filepath.FromSlash(f.SwitchPath(filepath.ToSlash(o.Home), filepath.ToSlash(project), os.Getenv))
@@ -220,6 +227,10 @@ type trustRead struct {
 	file string
 	data []byte
 	err  error
+	// folders is data read once for the trust of each folder down to
+	// where the agent runs (a read per folder of a 4 MiB file, 100
+	// folders deep, was seconds per install).
+	folders agents.FolderTrust
 }
 
 // readTrust reads a's trust file (agents.Agent.TrustFile; file "" when a
@@ -233,5 +244,6 @@ func readTrust(a *agents.Agent, home string) trustRead {
 	}
 	t := trustRead{file: filepath.FromSlash(tf)}
 	t.data, t.err = fsutil.ReadRegular(t.file, "", maxSwitchFile)
+	t.folders = a.FolderTrust(t.data)
 	return t
 }

@@ -428,7 +428,14 @@ func switchedOff(agent *agents.Agent, root, path string, user bool) *report.Swit
 	}
 	// The folder install runs in: an agent run there also reads the
 	// switch files of the folders down to it (Codex's .codex/config.toml).
+	// Only when root is the project around it: Codex runs another
+	// project's hooks (install --project elsewhere, or the repository
+	// around a nested one) from that project's root, never reading the
+	// working folder's layers for it.
 	wd, _ := os.Getwd()
+	if around, ok := projectAround(); !ok || filepath.Clean(around) != filepath.Clean(project) {
+		wd = ""
+	}
 	return report.SwitchedOff(install.Installed{Agent: agent, Root: project, Path: path, User: user}, home, project, wd)
 }
 
