@@ -5,8 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // TestTrustedFolderScansOnce: Codex's config.toml is read through once per
