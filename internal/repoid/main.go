@@ -26,11 +26,15 @@ func MainTop(dir string) (string, bool) {
 	}
 	for range maxDepth {
 		dotGit := filepath.Join(dir, ".git")
-		if fi, err := os.Stat(dotGit); err == nil {
-			if fi.IsDir() {
+		if _, err := os.Stat(dotGit); err == nil {
+			gd, ok := gitDirOf(dir)
+			switch {
+			case !ok:
+				return "", false
+			case gd == dotGit: // a directory: the main checkout
 				return dir, true
 			}
-			return mainOfLinked(dir, dotGit)
+			return mainOfLinked(gd)
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -41,21 +45,10 @@ func MainTop(dir string) (string, bool) {
 	return "", false
 }
 
-// mainOfLinked is the main checkout's top for the worktree at top whose
-// .git file is dotGit.
-func mainOfLinked(top, dotGit string) (string, bool) {
-	data, err := readSmall(dotGit)
-	if err != nil {
-		return "", false
-	}
-	gd, ok := ParseGitFile(data)
-	if !ok {
-		return "", false
-	}
-	if !filepath.IsAbs(gd) {
-		gd = filepath.Join(top, gd)
-	}
-	worktrees := filepath.Dir(filepath.Clean(gd))
+// mainOfLinked is the main checkout's top for a linked worktree whose
+// .git file names gd (gitDirOf's, absolute and clean).
+func mainOfLinked(gd string) (string, bool) {
+	worktrees := filepath.Dir(gd)
 	if filepath.Base(worktrees) != "worktrees" {
 		return "", false
 	}
