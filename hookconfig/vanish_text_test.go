@@ -40,14 +40,7 @@ func TestTextGuardByEvent(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprint(i, c.agent), func(t *testing.T) {
-			var err error
-			if c.agent == "" {
-				_, err = parseConfig([]byte(c.file), "/f", 0)
-			} else {
-				a, _ := agents.Lookup(c.agent)
-				_, _, err = parseAgentFile(a, []byte(c.file), "/f", 0)
-			}
-			checkRefusal(t, err, c.want)
+			checkRefusal(t, parseAs(c.agent, c.file), c.want)
 		})
 	}
 }
@@ -71,14 +64,7 @@ func TestTextGuardGaps(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprint(i, c.agent), func(t *testing.T) {
-			var err error
-			if c.agent == "" {
-				_, err = parseConfig([]byte(c.file), "/f", 0)
-			} else {
-				a, _ := agents.Lookup(c.agent)
-				_, _, err = parseAgentFile(a, []byte(c.file), "/f", 0)
-			}
-			checkRefusal(t, err, c.want)
+			checkRefusal(t, parseAs(c.agent, c.file), c.want)
 		})
 	}
 }
@@ -137,14 +123,7 @@ func TestListGuard(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprint(i, c.agent), func(t *testing.T) {
-			var err error
-			if c.agent == "" {
-				_, err = parseConfig([]byte(c.file), "/f", 0)
-			} else {
-				a, _ := agents.Lookup(c.agent)
-				_, _, err = parseAgentFile(a, []byte(c.file), "/f", 0)
-			}
-			checkRefusal(t, err, c.want)
+			checkRefusal(t, parseAs(c.agent, c.file), c.want)
 		})
 	}
 }
@@ -189,4 +168,16 @@ func TestPastCapByEvent(t *testing.T) {
 			checkRefusal(t, err, c.want)
 		})
 	}
+}
+
+// parseAs parses file as the YAML config (agent "") or as agent's hooks
+// file, with no cap: the error the reader gives.
+func parseAs(agent, file string) error {
+	if agent == "" {
+		_, err := parseConfig([]byte(file), "/f", 0)
+		return err
+	}
+	a, _ := agents.Lookup(agent)
+	_, _, err := parseAgentFile(a, []byte(file), "/f", 0)
+	return err
 }
