@@ -177,8 +177,9 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any, lone 
 	_, hasCommand := group["command"]
 	// A flat entry; or a handler written alone under the event, no group
 	// around it: skipped (lone), but a guard stands, as loneGuards keeps
-	// the YAML's.
-	flatEntry := f.shape.Source.FlatToo && !grouped || lone != nil && hasCommand
+	// the YAML's. An object with hooks: is a group even beside a command
+	// key, as in a list: its handlers' guards stand.
+	flatEntry := f.shape.Source.FlatToo && !grouped || lone != nil && hasCommand && !grouped
 	if flatEntry {
 		// A flat entry: the handler itself, its matcher its own.
 		handlers, ok, matcher = []any{group}, true, ""

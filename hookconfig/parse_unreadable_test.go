@@ -171,6 +171,12 @@ func TestUnreadableClaudeShapedGuard(t *testing.T) {
 		{name: "codex lone handler", kind: "codex", path: codexProject,
 			data: `{"hooks":{"PreToolUse":{"type":"command","command":"y","failClosed":true}}}`,
 			want: []guardView{{"PreToolUse", "", true, ""}}, why: "must be a list"},
+		// A lone group with a stray command key is still a group: its
+		// handlers' guards stand, as in its list twin (a command beside
+		// hooks: is no handler of its own there either).
+		{name: "settings lone group with a command", kind: "claude", path: project,
+			data: `{"hooks":{"PreToolUse":{"command":"/bin/true","hooks":[{"type":"command","command":"y","failClosed":true}]}}}`,
+			want: []guardView{{"PreToolUse", "", true, ""}}, why: "must be a list"},
 		{name: "settings lone handler open", kind: "claude", path: project,
 			data: `{"hooks":{"PreToolUse":{"type":"command","command":"y"}}}`},
 		{name: "yaml group matcher not a string lone handler", kind: "yaml", path: yamlPath,
