@@ -3,6 +3,8 @@ package repoid
 import (
 	"os"
 	"path/filepath"
+	"strings"
+	"unicode/utf8"
 )
 
 // MainTop is the top of the main checkout of the repository whose
@@ -26,15 +28,11 @@ func MainTop(dir string) (string, bool) {
 	}
 	for range maxDepth {
 		dotGit := filepath.Join(dir, ".git")
-		if _, err := os.Stat(dotGit); err == nil {
-			gd, ok := gitDirOf(dir)
-			switch {
-			case !ok:
-				return "", false
-			case gd == dotGit: // a directory: the main checkout
+		if fi, err := os.Stat(dotGit); err == nil {
+			if fi.IsDir() {
 				return dir, true
 			}
-			return mainOfLinked(gd)
+			return mainOfLinked(dir, dotGit)
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -45,9 +43,23 @@ func MainTop(dir string) (string, bool) {
 	return "", false
 }
 
-// mainOfLinked is the main checkout's top for a linked worktree whose
-// .git file names gd (gitDirOf's, absolute and clean).
-func mainOfLinked(gd string) (string, bool) {
+// mainOfLinked is the main checkout's top for the worktree at top whose
+// .git file is dotGit, read as Codex reads it (codexGitFile), not as git
+// or Find does: where the two differ, Codex finds no main checkout and
+// trusts nothing, so doctor must not either.
+func mainOfLinked(top, dotGit string) (string, bool) {
+	data, err := readSmall(dotGit)
+	if err != nil || len(data) >= maxGitFile {
+		return "", false
+	}
+	gd, ok := codexGitFile(data)
+	if !ok {
+		return "", false
+	}
+	if !filepath.IsAbs(gd) {
+		gd = filepath.Join(top, gd)
+	}
+	gd = filepath.Clean(gd)
 	worktrees := filepath.Dir(gd)
 	if filepath.Base(worktrees) != "worktrees" {
 		return "", false
@@ -58,4 +70,21 @@ func mainOfLinked(gd string) (string, bool) {
 		return "", false
 	}
 	return main, true
+}
+
+// codexGitFile is the directory a .git file names as Codex reads one: the
+// whole file is text (invalid UTF-8 names none), trimmed of white space,
+// then "gitdir:" and the rest trimmed again. No byte order mark is
+// skipped (Rust's trim keeps U+FEFF), and a line after the first is part
+// of the path, which then names no worktree.
+func codexGitFile(data []byte) (string, bool) {
+	if !utf8.Valid(data) {
+		return "", false
+	}
+	rest, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+	p := strings.TrimSpace(rest)
+	if !ok || p == "" || strings.ContainsRune(p, 0) {
+		return "", false
+	}
+	return p, true
 }

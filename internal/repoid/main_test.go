@@ -41,6 +41,14 @@ func TestMainTop(t *testing.T) {
 	write("sm/.git", "gitdir: ../main/.git/modules/sm\n")
 	write("junk/.git", "not a git file\n")
 	write("empty/.git", "gitdir:   \n")
+	// Forged files Codex reads as naming no worktree (it reads the whole
+	// file, keeps a byte order mark, refuses invalid UTF-8): none here
+	// either, or doctor would call trusted what Codex does not.
+	good := "gitdir: " + filepath.Join(main, ".git", "worktrees", "wt")
+	write("twolines/.git", good+"\nz/y\n")
+	write("bom/.git", "\ufeff"+good+"\n")
+	write("badutf8/.git", good+"\n\xff\n")
+	write("spaced/.git", "\n  "+good+"  \n\n") // Codex trims the whole file
 	mk("none")
 	// A .git entry nearer than a good one decides, as it does for the agent.
 	write("wt/nested/.git", "junk\n")
@@ -54,6 +62,10 @@ func TestMainTop(t *testing.T) {
 		{"junk", ""},
 		{"empty", ""},
 		{"wt/nested", ""},
+		{"twolines", ""},
+		{"bom", ""},
+		{"badutf8", ""},
+		{"spaced", main},
 	} {
 		got, ok := MainTop(filepath.Join(base, filepath.FromSlash(c.dir)))
 		if c.want == "" {
