@@ -7,7 +7,6 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"strings"
 	"syscall"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -168,7 +167,7 @@ func agentRoot(a *agents.Agent, config []byte, project, wd string) string {
 // runDir is the folder the agent is taken to run in: wd (doctor's) when
 // that is the project or below it, else the project.
 func runDir(project, wd string) string {
-	if rel, err := filepath.Rel(project, wd); err == nil && wd != "" && filepath.IsAbs(wd) && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if within(wd, project) && filepath.IsAbs(wd) {
 		return wd
 	}
 	return project
