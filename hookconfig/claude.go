@@ -175,11 +175,19 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any, lone 
 	}
 	_, grouped := group["hooks"]
 	_, hasCommand := group["command"]
-	// A flat entry; or a handler written alone under the event, no group
-	// around it: skipped (lone), but a guard stands, as loneGuards keeps
-	// the YAML's. An object with hooks: is a group even beside a command
-	// key, as in a list: its handlers' guards stand.
-	flatEntry := f.shape.Source.FlatToo && !grouped || lone != nil && hasCommand && !grouped
+	if broken == nil && !grouped && hasCommand && !f.shape.Source.FlatToo {
+		// A handler written where a matcher group belongs (the group
+		// around it left out): skipped, but a guard stands, as one
+		// written alone under the event does.
+		broken = &brokenGroup{at: f.path + ": " + gpath, from: len(f.cfg.Warnings), keepMatcher: true}
+		f.warn(gpath, "is a handler, not a matcher group; skipped")
+	}
+	// A flat entry; or a handler where a group belongs (written alone
+	// under the event, or in its list without a group): skipped (broken),
+	// but a guard stands, as loneGuards keeps the YAML's. An object with
+	// hooks: is a group even beside a command key: its handlers' guards
+	// stand.
+	flatEntry := f.shape.Source.FlatToo && !grouped || broken != nil && hasCommand && !grouped
 	if flatEntry {
 		// A flat entry: the handler itself, its matcher its own.
 		handlers, ok, matcher = []any{group}, true, ""

@@ -177,6 +177,16 @@ func TestUnreadableClaudeShapedGuard(t *testing.T) {
 		{name: "settings lone group with a command", kind: "claude", path: project,
 			data: `{"hooks":{"PreToolUse":{"command":"/bin/true","hooks":[{"type":"command","command":"y","failClosed":true}]}}}`,
 			want: []guardView{{"PreToolUse", "", true, ""}}, why: "must be a list"},
+		// A handler written where a matcher group belongs (its group
+		// left out): skipped, but a guard stands, as a lone one's does.
+		{name: "settings handler in the event's list", kind: "claude", path: project,
+			data: `{"hooks":{"PreToolUse":[{"type":"command","command":"/guard.sh","fail_closed":true}]}}`,
+			want: []guardView{{"PreToolUse", "", true, ""}}, why: "is a handler, not a matcher group"},
+		{name: "codex handler in the event's list", kind: "codex", path: codexProject,
+			data: `{"hooks":{"PreToolUse":[{"type":"command","command":"y","onFailure":"block"}]}}`,
+			want: []guardView{{"PreToolUse", "", true, ""}}, why: "is a handler, not a matcher group"},
+		{name: "settings handler in the event's list open", kind: "claude", path: project,
+			data: `{"hooks":{"PreToolUse":[{"type":"command","command":"y"}]}}`},
 		{name: "settings lone handler open", kind: "claude", path: project,
 			data: `{"hooks":{"PreToolUse":{"type":"command","command":"y"}}}`},
 		{name: "yaml group matcher not a string lone handler", kind: "yaml", path: yamlPath,
