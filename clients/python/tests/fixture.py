@@ -158,6 +158,8 @@ def pid_alive(pid: int, started: str = "") -> bool:
     try:
         with open(f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(") ", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return False  # reaped between the kill above and this open
     except OSError:
         return True
     if started and fields[19] != started:
