@@ -115,8 +115,9 @@ export function pidAlive(pid, started = "") {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
-  } catch {
-    return true;
+  } catch (e) {
+    // Reaped between the kill above and this read: dead.
+    return e.code !== "ENOENT" && e.code !== "ESRCH";
   }
   if (started && fields[19] !== started) return false;
   return fields[0] !== "Z";
