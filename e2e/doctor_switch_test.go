@@ -329,6 +329,7 @@ func testSwitchesCodex(t *testing.T) {
 		t.Logf("codex exec: %v; stderr:\n%s", r.err, clip(r.stderr, 2000))
 	})
 	mustRemove(t, project)
+	t.Run("Profile", func(t *testing.T) { testSwitchesCodexProfile(t, h) })
 	t.Run("Nested", func(t *testing.T) { testSwitchesCodexNested(t, h) })
 	t.Run("Worktree", func(t *testing.T) { testSwitchesCodexWorktree(t, h) })
 	t.Run("Markers", func(t *testing.T) { testSwitchesCodexMarkers(t, h) })
