@@ -101,8 +101,13 @@ type InstallCheck struct {
 	// SwitchedOff: another file's setting makes the agent run none of its
 	// hooks here, this file's included (switches.go).
 	SwitchedOff *SwitchCheck `json:"switched_off,omitempty"`
-	Error       string       `json:"error,omitempty"`
-	Entries     []FireCheck  `json:"entries"`
+	// NotReadHere is the project root the agent takes where doctor runs
+	// (a folder below this file's, for Codex the nearest holding .git),
+	// when it is below this file's folder: the agent reads no hook file
+	// above its root, so it runs none of this file's hooks there.
+	NotReadHere string      `json:"not_read_here,omitempty"`
+	Error       string      `json:"error,omitempty"`
+	Entries     []FireCheck `json:"entries"`
 }
 
 // Problems counts what makes a guard of this file not guard: a gating
@@ -122,7 +127,7 @@ func (c *InstallCheck) Problems() int {
 	if c.Trusted != nil && !*c.Trusted && gating {
 		n++
 	}
-	if c.SwitchedOff != nil && gating {
+	if (c.SwitchedOff != nil || c.NotReadHere != "") && gating {
 		n++
 	}
 	for _, e := range c.Entries {
@@ -212,6 +217,7 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 	}
 	var overruled bool
 	c.SwitchedOff, overruled = switchCheck(in, o, t)
+	c.NotReadHere = rootBelow(in, o.WorkDir, trust)
 	entryOff := in.Agent.EntriesOff(trust)
 	proved := map[[3]string]FireCheck{} // an entry repeated is proved once
 	for _, e := range entries {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 )
 
 // PrintInstallChecks is doctor's section on the hook files install wrote: per
@@ -34,6 +36,10 @@ func PrintInstallChecks(w io.Writer, checks []InstallCheck, now time.Time) {
 		}
 		if c.SwitchedOff != nil {
 			fmt.Fprintf(w, "      %s\n", SwitchLine(c.SwitchedOff))
+		}
+		if c.NotReadHere != "" {
+			fmt.Fprintf(w, "      %s not read by %s run here: it takes %s as the project's root and reads hook files from there down only; install the guards there (hermes-hooks install %s --project %s), or for yourself (hermes-hooks install %s --user)\n",
+				CheckFail.Symbol(), show(c.Title), show(c.NotReadHere), show(c.Agent), show(shquote.Quote(c.NotReadHere)), show(c.Agent))
 		}
 		if c.AgentAbsent {
 			fmt.Fprintf(w, "      %s %s is not set up on this machine (no %s): its folder trust is asked for once it is\n",

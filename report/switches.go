@@ -164,6 +164,25 @@ func agentRoot(a *agents.Agent, config []byte, project, wd string) string {
 	return wd
 }
 
+// rootBelow is the project root in's agent takes when it runs in wd
+// (doctor's folder), when that root lies below in's folder: the agent
+// reads hook files from its root down to wd only, so none of in's hooks
+// run there (Codex, whose root is the nearest folder with .git, else wd
+// itself: guards installed in a workspace folder that is no repository
+// are not read inside its repositories, nor in its plain subfolders).
+// "" when wd is not below in's folder, for a user file, and for an agent
+// whose root is the project's.
+func rootBelow(in install.Installed, wd string, config []byte) string {
+	if in.User || wd == "" || samePath(wd, in.Root) || !within(wd, in.Root) {
+		return ""
+	}
+	root := agentRoot(in.Agent, config, in.Root, wd)
+	if samePath(root, in.Root) || !within(root, in.Root) {
+		return ""
+	}
+	return root
+}
+
 // runDir is the folder the agent is taken to run in: wd (doctor's) when
 // that is the project or below it, else the project.
 func runDir(project, wd string) string {
