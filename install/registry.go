@@ -153,9 +153,16 @@ func parseRegistry(path string, data []byte) ([]Record, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil
 	}
+	// Keys this release does not know are read past: a later release
+	// adds fields to a record (Created did) without a new format, and an
+	// older hermes-hooks on the same machine (a teammate's pinned one, a
+	// downgrade) must keep the records, not call the file corrupt and move
+	// them all aside. What it rewrites loses those fields, so a field may
+	// only ever widen what a later release does with a record it wrote
+	// (Created lost: uninstall leaves the file in place). A change that
+	// older releases must not misread is a new registryVersion.
 	var doc registryDoc
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	if err := dec.Decode(&doc); err != nil {
 		return nil, &CorruptError{Path: path, Reason: err.Error()}
 	}

@@ -27,7 +27,11 @@ func TestParseRegistry(t *testing.T) {
 		{"not JSON", "hello", 0, "invalid character"},
 		{"a later format", `{"version": 2, "installs": []}`, 0, "format version 2"},
 		{"no version", `{"installs": []}`, 0, "format version 0"},
-		{"an unknown key", `{"version": 1, "installs": [], "extra": 1}`, 0, "unknown field"},
+		// Keys a later release adds (as "created" was): an older
+		// hermes-hooks on the same machine reads past them, rather than
+		// calling the file corrupt and moving every record aside.
+		{"an unknown key", `{"version": 1, "installs": [], "extra": 1}`, 0, ""},
+		{"a record's key of a later release", `{"version": 1, "installs": [` + strings.TrimSuffix(rec, "}") + `, "later": {"x": [1]}}]}`, 1, ""},
 		{"a record without a path", `{"version": 1, "installs": [{"agent": "claude", "scope": "user", "root": "/h"}]}`, 0, "record 1 lacks"},
 		{"a relative path", `{"version": 1, "installs": [{"agent": "claude", "scope": "user", "root": "/h", "path": "x"}]}`, 0, "record 1 lacks"},
 		{"a relative root", `{"version": 1, "installs": [{"agent": "claude", "scope": "user", "root": "h", "path": "/x"}]}`, 0, "record 1 lacks"},
