@@ -204,7 +204,7 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 				// A linked worktree with no trust of its own has its main
 				// checkout's (agents.Agent.TrustedFolder).
 				root := filepath.ToSlash(in.Root)
-				top := filepath.ToSlash(agentRoot(in.Agent, trust, in.Root, in.Root))
+				top := filepath.ToSlash(agentRoot(in.Agent, t.parsed, in.Root, in.Root))
 				trusted := t.folders.Trusted(top, root, mainCheckout(root))
 				c.Trusted = &trusted
 			}
@@ -212,7 +212,7 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 	}
 	var overruled bool
 	c.SwitchedOff, overruled = switchCheck(in, o, t)
-	entryOff := in.Agent.EntriesOff(trust)
+	entryOff := in.Agent.EntriesOffIn(t.parsed)
 	proved := map[[3]string]FireCheck{} // an entry repeated is proved once
 	for _, e := range entries {
 		// The line the agent runs here (on Windows, its Windows line) and
