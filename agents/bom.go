@@ -29,3 +29,15 @@ func (a *Agent) BOMError(data []byte) error {
 	}
 	return fmt.Errorf("starts with a byte order mark (U+FEFF), which %s does not read past: it reads none of the file", a.Title)
 }
+
+// ReadPastBOM is data as a reads it, or why a reads none of it: the bytes
+// past a byte order mark a skips (SkipBOM), or BOMError's refusal for a
+// mark a does not read past. The readers of a's JSON files (install,
+// doctor, the hook sources) ask here, so that the check and the skip
+// cannot drift apart.
+func (a *Agent) ReadPastBOM(data []byte) ([]byte, error) {
+	if err := a.BOMError(data); err != nil {
+		return nil, err
+	}
+	return a.SkipBOM(data), nil
+}

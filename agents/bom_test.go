@@ -82,3 +82,25 @@ func TestTrustedBOM(t *testing.T) {
 		}
 	}
 }
+
+// TestReadPastBOM: the one call the JSON readers make gives what the two
+// it stands for give, for every agent and input: BOMError's refusal with
+// no bytes, or SkipBOM's bytes with no error.
+func TestReadPastBOM(t *testing.T) {
+	const mark = "\ufeff"
+	for _, a := range append(All(), nil) {
+		for _, in := range []string{"{}", "", mark + "{}", mark, mark + mark + "{}", " " + mark + "{}"} {
+			got, err := a.ReadPastBOM([]byte(in))
+			wantErr := a.BOMError([]byte(in))
+			if (err == nil) != (wantErr == nil) || (err != nil && err.Error() != wantErr.Error()) {
+				t.Errorf("%v.ReadPastBOM(%q) error = %v, want %v", a, in, err, wantErr)
+			}
+			if err == nil && string(got) != string(a.SkipBOM([]byte(in))) {
+				t.Errorf("%v.ReadPastBOM(%q) = %q, want %q", a, in, got, a.SkipBOM([]byte(in)))
+			}
+			if err != nil && got != nil {
+				t.Errorf("%v.ReadPastBOM(%q) = %q with an error, want no bytes", a, in, got)
+			}
+		}
+	}
+}

@@ -1,11 +1,8 @@
 package agents
 
 import (
-	"encoding/json"
 	"path"
 	"strings"
-
-	"github.com/pelletier/go-toml/v2"
 )
 
 // Some agents read a setting that turns off every hook they would run, not
@@ -58,10 +55,14 @@ type switchRule struct {
 	// that some file sets decides (Codex's hooks before its old name
 	// codex_hooks, whichever file holds either).
 	keys []string
+	// decode reads a file, as the agent reads it (Agent.SkipBOM), into
+	// its keys (nil: it sets nothing); bound, when set, refuses a
+	// project's file too large for decode to take in bounded time.
+	decode func(data []byte) map[string]any
+	bound  func(data []byte) error
 	// values are the file's own settings of keys, for each key it sets:
-	// on (false: off). data is the file as the agent reads it
-	// (Agent.SkipBOM).
-	values func(data []byte) map[string]bool
+	// on (false: off), from its decoded keys.
+	values func(doc map[string]any) map[string]bool
 	// setting is key set to off, as a file spells it.
 	setting func(key string) string
 	// fix is what to do when file f (f.User: the user's own) turns hooks
@@ -80,6 +81,7 @@ var switchRules = map[string]switchRule{
 			{Path: ".claude/settings.local.json"},
 		},
 		keys:    []string{"disableAllHooks"},
+		decode:  decodeJSON,
 		values:  disableAllValues,
 		setting: func(string) string { return `"disableAllHooks" is true` },
 		fix: func(a *Agent, f SwitchFile, _ string) string {
@@ -107,6 +109,8 @@ var switchRules = map[string]switchRule{
 			{Path: ".codex/config.toml", IfTrusted: true, Below: true},
 		},
 		keys:    []string{"hooks", "codex_hooks"},
+		decode:  decodeTOML,
+		bound:   boundTOML,
 		values:  codexFeatureValues,
 		setting: func(key string) string { return "[features] " + key + " = false" },
 		fix: func(a *Agent, f SwitchFile, key string) string {
@@ -207,15 +211,25 @@ func (a *Agent) Switches(contents [][]byte) (SwitchedOff, bool) {
 // SwitchesOf is Switches for files, a.SwitchFilesAt's list, and contents
 // in their order; SwitchedOff.File indexes files.
 func (a *Agent) SwitchesOf(files []SwitchFile, contents [][]byte) (SwitchedOff, bool) {
+	parsed := make([]ParsedFile, len(contents))
+	for i, data := range contents {
+		parsed[i] = a.Parse(data)
+	}
+	return a.SwitchesIn(files, parsed)
+}
+
+// SwitchesIn is SwitchesOf of the files parsed already (Agent.Parse; the
+// zero ParsedFile for one that is absent).
+func (a *Agent) SwitchesIn(files []SwitchFile, parsed []ParsedFile) (SwitchedOff, bool) {
 	r, ok := switchRules[a.Name]
 	if !ok {
 		return SwitchedOff{}, false
 	}
-	n := min(len(contents), len(files))
+	n := min(len(parsed), len(files))
 	values := make([]map[string]bool, n)
 	for i := range n {
-		if contents[i] != nil {
-			values[i] = r.values(a.SkipBOM(contents[i]))
+		if parsed[i].doc != nil {
+			values[i] = r.values(parsed[i].doc)
 		}
 	}
 	for _, key := range r.keys {
@@ -236,11 +250,7 @@ func (a *Agent) SwitchesOf(files []SwitchFile, contents [][]byte) (SwitchedOff, 
 // disableAllValues is a settings file's disableAllHooks, when it is a
 // JSON boolean (a file that is not a JSON object sets nothing: Claude Code
 // skips it). on is the hooks': disableAllHooks false.
-func disableAllValues(data []byte) map[string]bool {
-	var doc map[string]any
-	if json.Unmarshal(data, &doc) != nil {
-		return nil
-	}
+func disableAllValues(doc map[string]any) map[string]bool {
 	v, isBool := doc["disableAllHooks"].(bool)
 	if !isBool {
 		return nil
@@ -251,16 +261,11 @@ func disableAllValues(data []byte) map[string]bool {
 // codexFeatureValues are a config.toml's [features] hooks and its alias
 // codex_hooks, those that are booleans. A file that is not TOML sets
 // nothing (Codex refuses to start on it, as it does on a non-boolean).
-func codexFeatureValues(data []byte) map[string]bool {
-	var doc struct {
-		Features map[string]any `toml:"features"`
-	}
-	if toml.Unmarshal(data, &doc) != nil {
-		return nil
-	}
+func codexFeatureValues(doc map[string]any) map[string]bool {
+	features, _ := doc["features"].(map[string]any)
 	values := map[string]bool{}
 	for _, k := range []string{"hooks", "codex_hooks"} {
-		if v, isBool := doc.Features[k].(bool); isBool {
+		if v, isBool := features[k].(bool); isBool {
 			values[k] = v
 		}
 	}
@@ -275,21 +280,23 @@ func codexFeatureValues(data []byte) map[string]bool {
 // of the hook file at file (absolute, slash-separated) is that setting, ""
 // when the agent runs e. data is parsed once.
 func (a *Agent) EntriesOff(data []byte) func(file string, e FileEntry) string {
-	none := func(string, FileEntry) string { return "" }
 	if a.Name != "codex" || len(data) == 0 {
-		return none
+		return func(string, FileEntry) string { return "" }
 	}
-	var doc struct {
-		Hooks struct {
-			State map[string]any `toml:"state"`
-		} `toml:"hooks"`
-	}
-	if toml.Unmarshal(a.SkipBOM(data), &doc) != nil || len(doc.Hooks.State) == 0 {
+	return a.EntriesOffIn(a.Parse(data))
+}
+
+// EntriesOffIn is EntriesOff of the trust file parsed already (Agent.Parse).
+func (a *Agent) EntriesOffIn(config ParsedFile) func(file string, e FileEntry) string {
+	none := func(string, FileEntry) string { return "" }
+	hooks, _ := config.doc["hooks"].(map[string]any)
+	states, _ := hooks["state"].(map[string]any)
+	if a.Name != "codex" || len(states) == 0 {
 		return none
 	}
 	return func(file string, e FileEntry) string {
 		key := codexStateKey(file, e)
-		state, _ := doc.Hooks.State[key].(map[string]any)
+		state, _ := states[key].(map[string]any)
 		if on, isBool := state["enabled"].(bool); isBool && !on {
 			return `[hooks.state."` + key + `"] enabled = false`
 		}
@@ -313,12 +320,17 @@ func (a *Agent) RootMarkers(data []byte) (markers []string, ok bool) {
 	if a.Name != "codex" {
 		return nil, false
 	}
-	git := []string{".git"}
-	var doc map[string]any
-	if toml.Unmarshal(a.SkipBOM(data), &doc) != nil {
-		return git, true
+	return a.RootMarkersIn(a.Parse(data))
+}
+
+// RootMarkersIn is RootMarkers of the trust file parsed already
+// (Agent.Parse).
+func (a *Agent) RootMarkersIn(config ParsedFile) (markers []string, ok bool) {
+	if a.Name != "codex" {
+		return nil, false
 	}
-	v, set := doc["project_root_markers"]
+	git := []string{".git"}
+	v, set := config.doc["project_root_markers"]
 	if !set {
 		return git, true
 	}

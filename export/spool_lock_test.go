@@ -1,11 +1,7 @@
 package export
 
 import (
-	"bufio"
-	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -25,57 +21,26 @@ func TestSpoolCounterHolder(t *testing.T) {
 	if p == "" {
 		t.Skip("the child of TestSpoolFullCountsOutsideItsLock")
 	}
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer f.Close()
-	unlock, err := fsutil.FlockWithin(f, time.Minute)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer unlock()
-	fmt.Println("locked")
-	_, _ = io.Copy(io.Discard, os.Stdin)
+	_ = proctest.HoldLocked(func() (func(), error) {
+		f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			return nil, err
+		}
+		unlock, err := fsutil.FlockWithin(f, time.Minute)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		return func() { unlock(); f.Close() }, nil
+	})
 }
 
 // holdCounter starts a process that holds the lock of sp's dropped counter
 // and returns once it does; release (also a cleanup) ends it.
 func holdCounter(t *testing.T, sp Spool) (release func()) {
 	t.Helper()
-	var stdin io.WriteCloser
-	var stdout io.ReadCloser
-	cmd, err := proctest.StartRetrying(t, func() (*exec.Cmd, error) {
-		c := exec.Command(os.Args[0], "-test.run=^TestSpoolCounterHolder$", "-test.count=1")
-		c.Env = append(os.Environ(), counterHoldEnv+"="+sp.droppedPath())
-		var err error
-		if stdin, err = c.StdinPipe(); err != nil {
-			return nil, err
-		}
-		stdout, err = c.StdoutPipe()
-		return c, err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if line != "locked\n" {
-		stdin.Close()
-		_ = cmd.Wait()
-		t.Fatalf("holder of %s: %q %v", sp.droppedPath(), line, err)
-	}
-	done := false
-	release = func() {
-		if !done {
-			done = true
-			stdin.Close()
-			_ = cmd.Wait()
-		}
-	}
-	t.Cleanup(release)
-	return release
+	return proctest.StartHolder(t, sp.droppedPath(), counterHoldEnv+"="+sp.droppedPath(),
+		"-test.run=^TestSpoolCounterHolder$", "-test.count=1")
 }
 
 // A process that holds the dropped counter (for up to its 2 s wait) must

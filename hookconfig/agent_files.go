@@ -362,10 +362,10 @@ func (cfg *Config) readFlatHandler(ev *protocol.Event, name, path string, index 
 // object (nil, with cfg's warnings, when there is none to read).
 func readHooksObject(a *agents.Agent, data []byte, path string) (map[string]any, *Config, error) {
 	cfg := &Config{Path: path}
-	if err := a.BOMError(data); err != nil {
+	data, err := a.ReadPastBOM(data) // as the agent reads it
+	if err != nil {
 		return nil, cfg, bomError(path, err)
 	}
-	data = a.SkipBOM(data) // as the agent reads it
 	v, err := pyjson.Decode(data)
 	if err != nil {
 		return nil, cfg, jsonSyntaxError(path, data, err)

@@ -29,11 +29,11 @@ func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int)
 	}()
 	// Past a byte order mark when the agent reads it so (the error's
 	// column counted from there too, as an editor shows it); a mark the
-	// agent refuses is refused here too (agents.Agent.SkipBOM).
-	if err := shape.BOMError(data); err != nil {
+	// agent refuses is refused here too (agents.Agent.ReadPastBOM).
+	data, err = shape.ReadPastBOM(data)
+	if err != nil {
 		return nil, nil, bomError(path, err)
 	}
-	data = shape.SkipBOM(data)
 	v, err := pyjson.Decode(data)
 	if err != nil {
 		return nil, nil, jsonSyntaxError(path, data, err)

@@ -221,10 +221,7 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 			continue
 		}
 		cfg.textGuard(val, val.Line, "hooks."+name, yamlHonored(ev, name))
-		dialect := protocol.Hermes
-		if protocol.IsClaudeName(name) {
-			dialect = protocol.Claude
-		}
+		dialect := yamlDialect(name)
 		for j, item := range val.Content {
 			item = pyyaml.Deref(item)
 			path := fmt.Sprintf("hooks.%s[%d]", name, j)

@@ -157,10 +157,7 @@ func (cfg *Config) loneGuards(ev *protocol.Event, name string, val *yaml.Node, s
 	if val.Kind != yaml.MappingNode || !cfg.keysOnce(val, path, nil) {
 		return
 	}
-	dialect := protocol.Hermes
-	if protocol.IsClaudeName(name) {
-		dialect = protocol.Claude
-	}
+	dialect := yamlDialect(name)
 	add := func(e *Entry) {
 		if e != nil && cfg.admit(source) {
 			cfg.Entries = append(cfg.Entries, e)

@@ -31,12 +31,20 @@ func everyDialect(honored bool) dialectRule {
 // yamlRule is the rule for a hook of the YAML config under the event
 // name: an entry may say dialect: claude or hermes, else is the name's.
 func yamlRule(ev *protocol.Event, name string) dialectRule {
-	r := dialectRule{hermes: failClosedHonored(ev, name, protocol.Hermes, nil),
-		claude: failClosedHonored(ev, name, protocol.Claude, nil), byDefault: protocol.Hermes}
+	return dialectRule{hermes: failClosedHonored(ev, name, protocol.Hermes, nil),
+		claude: failClosedHonored(ev, name, protocol.Claude, nil), byDefault: yamlDialect(name)}
+}
+
+// yamlDialect is the dialect an entry of the YAML config under the event
+// name is read in when it says none: Claude Code's under a Claude Code
+// name (PreToolUse), Hermes' under any other. The reader (parseHooks,
+// loneGuards) and the walks for guards (yamlRule) ask here, so that a
+// guard is counted in the dialect its hook is read in.
+func yamlDialect(name string) protocol.Dialect {
 	if protocol.IsClaudeName(name) {
-		r.byDefault = protocol.Claude
+		return protocol.Claude
 	}
-	return r
+	return protocol.Hermes
 }
 
 // inGroup is r among a matcher group's handlers, read in Claude's dialect

@@ -235,11 +235,11 @@ func parse(agent *agents.Agent, path string, data []byte) (pyjson.OrderedObject,
 func decodeObject(agent *agents.Agent, path string, data []byte) (pyjson.OrderedObject, error) {
 	// Past a byte order mark when the agent reads the file so (and so a
 	// file that is only one is an empty file), errors placed after it; a
-	// mark the agent refuses is refused (agents.Agent.SkipBOM).
-	if err := agent.BOMError(data); err != nil {
+	// mark the agent refuses is refused (agents.Agent.ReadPastBOM).
+	data, err := agent.ReadPastBOM(data)
+	if err != nil {
 		return nil, fmt.Errorf("%s:1:1: not valid JSON (%v); save it as UTF-8 without the mark; not changed", path, err)
 	}
-	data = agent.SkipBOM(data)
 	if len(bytes.TrimSpace(data)) == 0 {
 		return pyjson.OrderedObject{}, nil
 	}

@@ -40,7 +40,7 @@ func TestAgentRoot(t *testing.T) {
 		{"not strings", codex, "project_root_markers = [1]\n", at("a/b/c"), p},
 		{"claude", claude, "project_root_markers = []\n", at("a/b/c"), p},
 	} {
-		if got := agentRoot(tc.a, []byte(tc.config), p, tc.wd); got != tc.want {
+		if got := agentRoot(tc.a, tc.a.Parse([]byte(tc.config)), p, tc.wd); got != tc.want {
 			t.Errorf("%s: root %q, want %q", tc.name, got, tc.want)
 		}
 	}

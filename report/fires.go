@@ -209,7 +209,7 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 				// A linked worktree with no trust of its own has its main
 				// checkout's (agents.Agent.TrustedFolder).
 				root := filepath.ToSlash(in.Root)
-				top := filepath.ToSlash(agentRoot(in.Agent, trust, in.Root, in.Root))
+				top := filepath.ToSlash(agentRoot(in.Agent, t.parsed, in.Root, in.Root))
 				trusted := t.folders.Trusted(top, root, mainCheckout(root))
 				c.Trusted = &trusted
 			}
@@ -217,8 +217,8 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 	}
 	var overruled bool
 	c.SwitchedOff, overruled = switchCheck(in, o, t)
-	c.NotReadHere = rootBelow(in, o.WorkDir, trust)
-	entryOff := in.Agent.EntriesOff(trust)
+	c.NotReadHere = rootBelow(in, o.WorkDir, t.parsed)
+	entryOff := in.Agent.EntriesOffIn(t.parsed)
 	proved := map[[3]string]FireCheck{} // an entry repeated is proved once
 	for _, e := range entries {
 		// The line the agent runs here (on Windows, its Windows line) and

@@ -73,13 +73,13 @@ func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *Swit
 	}
 	if project != "" {
 		wd = runDir(project, wd)
-		project = agentRoot(in.Agent, trust.data, project, wd)
+		project = agentRoot(in.Agent, trust.parsed, project, wd)
 	}
 	files := in.Agent.SwitchFilesAt(filepath.ToSlash(project), filepath.ToSlash(wd))
 	if project != "" && slices.ContainsFunc(files, func(f agents.SwitchFile) bool { return f.IfTrusted }) {
 		repo = mainCheckout(wd)
 	}
-	contents := make([][]byte, len(files))
+	parsed := make([]agents.ParsedFile, len(files))
 	paths := make([]string, len(files))
 	for i, f := range files {
 		if !f.User && (project == "" || f.IfTrusted && !trust.folders.Trusted(filepath.ToSlash(project), path.Join(filepath.ToSlash(project), f.Dir), repo)) {
@@ -89,7 +89,7 @@ func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *Swit
 		if slices.ContainsFunc(paths[:i], func(p string) bool { return samePath(p, paths[i]) }) {
 			continue // the project (or a folder in it) is the agent's home: its file is the user's
 		}
-		data, err := readSwitchFile(f, paths[i], project, trust)
+		p, err := readSwitchFile(in.Agent, f, paths[i], project, trust)
 		switch {
 		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 			// ENOTDIR: a .codex that is a file: the agent reads no layer
@@ -97,11 +97,11 @@ func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *Swit
 		case err != nil:
 			return &SwitchCheck{File: shownSwitchFile(f, paths[i]), Project: !f.User, Error: err.Error()}, false
 		default:
-			contents[i] = data
+			parsed[i] = p
 		}
 	}
 	own := slices.ContainsFunc(paths, func(p string) bool { return samePath(p, in.Path) })
-	off, ok := in.Agent.SwitchesOf(files, contents)
+	off, ok := in.Agent.SwitchesIn(files, parsed)
 	if !ok {
 		return nil, own
 	}
@@ -132,12 +132,12 @@ const maxRootDepth = 256
 
 // agentRoot is the folder a takes for the project's root when it runs in
 // wd (a folder in project): the nearest at or above wd holding one of its
-// root markers (agents.Agent.RootMarkers, read from config, its trust
-// file), else wd; wd itself for an empty list; project for an agent
+// root markers (agents.Agent.RootMarkersIn, read from config, its trust
+// file parsed), else wd; wd itself for an empty list; project for an agent
 // without markers. A marker is looked for as the agent does: an entry of
 // any kind, its links followed (os.Stat; nothing is opened).
-func agentRoot(a *agents.Agent, config []byte, project, wd string) string {
-	markers, ok := a.RootMarkers(config)
+func agentRoot(a *agents.Agent, config agents.ParsedFile, project, wd string) string {
+	markers, ok := a.RootMarkersIn(config)
 	if !ok || wd == "" {
 		return project
 	}
@@ -172,7 +172,7 @@ func agentRoot(a *agents.Agent, config []byte, project, wd string) string {
 // are not read inside its repositories, nor in its plain subfolders).
 // "" when wd is not below in's folder, for a user file, and for an agent
 // whose root is the project's.
-func rootBelow(in install.Installed, wd string, config []byte) string {
+func rootBelow(in install.Installed, wd string, config agents.ParsedFile) string {
 	if in.User || wd == "" || samePath(wd, in.Root) || !within(wd, in.Root) {
 		return ""
 	}
@@ -192,18 +192,24 @@ func runDir(project, wd string) string {
 	return project
 }
 
-// readSwitchFile reads f, at p: a project's file inside the project only
-// (a link out of it, to a device or another user's file, is not followed),
-// the user's config.toml as readTrust read it already.
-func readSwitchFile(f agents.SwitchFile, p, project string, trust trustRead) ([]byte, error) {
+// readSwitchFile reads and parses f, a's switch file at p: a project's
+// file inside the project only (a link out of it, to a device or another
+// user's file, is not followed) and within the bound a's parser takes in
+// bounded time (agents.Agent.ParseLayer: a repository's file is hostile),
+// the user's config.toml as readTrust read and parsed it already.
+func readSwitchFile(a *agents.Agent, f agents.SwitchFile, p, project string, trust trustRead) (agents.ParsedFile, error) {
 	if f.User && samePath(p, trust.file) {
-		return trust.data, trust.err
+		return trust.parsed, trust.err
 	}
 	within := ""
 	if !f.User {
 		within = project
 	}
-	return fsutil.ReadRegular(p, within, maxSwitchFile)
+	data, err := fsutil.ReadRegular(p, within, maxSwitchFile)
+	if err != nil {
+		return agents.ParsedFile{}, err
+	}
+	return a.ParseLayer(f, data)
 }
 
 // shownSwitchFile is how doctor names a switch file: a project's by its
@@ -249,6 +255,10 @@ type trustRead struct {
 	// where the agent runs (a read per folder of a 4 MiB file, 100
 	// folders deep, was seconds per install).
 	folders agents.FolderTrust
+	// parsed is data parsed once (Codex's config.toml: its switch, root
+	// markers and per-hook state; go-toml took seconds a parse of a large
+	// file, and doctor parsed it up to four times an install).
+	parsed agents.ParsedFile
 }
 
 // readTrust reads a's trust file (agents.Agent.TrustFile; file "" when a
@@ -263,5 +273,8 @@ func readTrust(a *agents.Agent, home string) trustRead {
 	t := trustRead{file: filepath.FromSlash(tf)}
 	t.data, t.err = fsutil.ReadRegular(t.file, "", maxSwitchFile)
 	t.folders = a.FolderTrust(t.data)
+	if t.err == nil {
+		t.parsed = a.Parse(t.data)
+	}
 	return t
 }

@@ -1,13 +1,11 @@
 package fsutil
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -33,43 +31,35 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// holdLock takes the lock v names, prints "locked" and waits for stdin's
-// end (the test closing it, or dying).
+// holdLock takes the lock v names and holds it (proctest.HoldLocked).
 func holdLock(v string) int {
-	var unlock func()
-	switch kind, path, _ := strings.Cut(v, ":"); kind {
-	case "lock":
-		u, err := Lock(path)
-		if err != nil {
-			fmt.Println(err)
-			return 1
+	kind, path, _ := strings.Cut(v, ":")
+	err := proctest.HoldLocked(func() (func(), error) {
+		switch kind {
+		case "lock":
+			return Lock(path)
+		case "try":
+			f, err := OpenLockFile(path)
+			if err != nil {
+				return nil, err
+			}
+			if err := TryLock(f); err != nil {
+				f.Close()
+				return nil, err
+			}
+			return func() { f.Close() }, nil
+		case "flock":
+			f, err := OpenLockFile(path)
+			if err != nil {
+				return nil, err
+			}
+			return FlockWithin(f, time.Minute)
 		}
-		unlock = u
-	case "try":
-		f, err := OpenLockFile(path)
-		if err != nil {
-			fmt.Println(err)
-			return 1
-		}
-		if err := TryLock(f); err != nil {
-			fmt.Println(err)
-			return 1
-		}
-		unlock = func() { f.Close() }
-	case "flock":
-		f, err := OpenLockFile(path)
-		if err != nil {
-			fmt.Println(err)
-			return 1
-		}
-		if unlock, err = FlockWithin(f, time.Minute); err != nil {
-			fmt.Println(err)
-			return 1
-		}
+		return nil, fmt.Errorf("no lock of kind %q", kind)
+	})
+	if err != nil {
+		return 1
 	}
-	fmt.Println("locked")
-	_, _ = io.Copy(io.Discard, os.Stdin)
-	unlock()
 	return 0
 }
 
@@ -77,39 +67,7 @@ func holdLock(v string) int {
 // once it holds it; release ends it and waits for its exit.
 func holder(t *testing.T, kind, path string) (release func()) {
 	t.Helper()
-	var stdin io.WriteCloser
-	var stdout io.ReadCloser
-	cmd, err := proctest.StartRetrying(t, func() (*exec.Cmd, error) {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), holdEnv+"="+kind+":"+path)
-		var err error
-		if stdin, err = cmd.StdinPipe(); err != nil {
-			return nil, err
-		}
-		stdout, err = cmd.StdoutPipe()
-		return cmd, err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if line != "locked\n" {
-		stdin.Close()
-		_ = cmd.Wait()
-		t.Fatalf("holder of %s: %q %v", path, line, err)
-	}
-	done := false
-	release = func() {
-		if !done {
-			done = true
-			stdin.Close()
-			if err := cmd.Wait(); err != nil {
-				t.Errorf("holder: %v", err)
-			}
-		}
-	}
-	t.Cleanup(release)
-	return release
+	return proctest.StartHolder(t, path, holdEnv+"="+kind+":"+path, "-test.run=^$")
 }
 
 func TestLocksExcludeOtherProcesses(t *testing.T) {

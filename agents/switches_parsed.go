@@ -1,0 +1,86 @@
+package agents
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// ParsedFile is one of a's own settings files decoded once, as a reads it
+// (past a byte order mark it skips: SkipBOM). Codex's config.toml is at
+// once its trust file, the user's switch layer, and where
+// project_root_markers and [hooks.state] are kept: doctor asks all of
+// those of one install, and parsed the file for each (up to four times;
+// go-toml takes seconds over a 4 MiB file of many tables). Parse it once
+// and hand the ParsedFile to each. The zero ParsedFile is an absent file,
+// or one that sets nothing the agent reads (not a document of its kind).
+type ParsedFile struct {
+	doc map[string]any
+}
+
+// Parse decodes data, one of a's switch files (for Codex also its trust
+// file), for SwitchesIn, RootMarkersIn and EntriesOffIn. nil data: the
+// file is absent. An agent without switch files reads nothing here.
+func (a *Agent) Parse(data []byte) ParsedFile {
+	r, ok := switchRules[a.Name]
+	if !ok || data == nil {
+		return ParsedFile{}
+	}
+	return ParsedFile{doc: r.decode(a.SkipBOM(data))}
+}
+
+// ParseLayer is Parse for f, one of a's switch files: a project's layer is
+// a repository's to write, and refused (with why) when it is larger than
+// a's reader takes in bounded time (maxLayerMarks for TOML).
+func (a *Agent) ParseLayer(f SwitchFile, data []byte) (ParsedFile, error) {
+	if r, ok := switchRules[a.Name]; ok && !f.User && r.bound != nil && data != nil {
+		if err := r.bound(a.SkipBOM(data)); err != nil {
+			return ParsedFile{}, err
+		}
+	}
+	return a.Parse(data), nil
+}
+
+// decodeJSON is a JSON settings file's object (nil when it is not one:
+// Claude Code skips such a file).
+func decodeJSON(data []byte) map[string]any {
+	var doc map[string]any
+	if json.Unmarshal(data, &doc) != nil {
+		return nil
+	}
+	return doc
+}
+
+// decodeTOML is a TOML file's tables and keys (nil when it is not TOML:
+// Codex refuses to start on it).
+func decodeTOML(data []byte) map[string]any {
+	var doc map[string]any
+	if toml.Unmarshal(data, &doc) != nil {
+		return nil
+	}
+	return doc
+}
+
+// maxLayerMarks bounds the keys and tables of a repository's TOML layer.
+// go-toml tracks every table, key and inline element it has seen in one
+// list and searches it whole for each new one, so its parse grows with
+// the square of their number: a 4 MiB layer of small tables ([t1] a=1
+// [t2] …) held doctor for minutes. Each of those needs one of '[', '{',
+// '=' or '.' of its own, so counting the bytes bounds them in one pass; a
+// project's config.toml holds tens. Measured: BENCHMARKS.md, hostile input.
+const maxLayerMarks = 10000
+
+// boundTOML refuses data with more than maxLayerMarks of the bytes that
+// open a key or table (quoted text counted too: an over-count only).
+func boundTOML(data []byte) error {
+	n := 0
+	for _, c := range []byte("[{=.") {
+		n += bytes.Count(data, []byte{c})
+	}
+	if n > maxLayerMarks {
+		return fmt.Errorf("more keys and tables than doctor reads in a repository's file: %d of '[', '{', '=' and '.', at most %d", n, maxLayerMarks)
+	}
+	return nil
+}
