@@ -40,6 +40,13 @@ type Agent struct {
 	// its project directory (CLAUDE_PROJECT_DIR), "" when it has none:
 	// that project's hooks apply even when the payload's cwd has left it.
 	ProjectEnv string
+	// StartFolderOnly: the agent reads its project hook file (its project
+	// settings) in the folder it starts in only, never in one above it,
+	// git repository or not (e2e TestDoctorSubfolder: Claude Code's debug
+	// log names <cwd>/.claude/settings.json and nothing above; Gemini CLI
+	// and Qwen Code run no hook of the root's file from a subfolder). A
+	// project's file then guards the sessions started in its folder alone.
+	StartFolderOnly bool
 	// NoBOM: the agent does not read its JSON files past a leading UTF-8
 	// byte order mark (e2e TestBOMAgentFiles): Gemini CLI refuses such a
 	// settings file ("not valid JSON") and exits; Copilot CLI ignores such

@@ -50,12 +50,13 @@ func newClaude() *Agent {
 		// UserPromptSubmit; SessionEnd hooks share a 1.5 s budget that
 		// only a configured timeout raises [CC-DOC "Hooks reference",
 		// timeouts; the spec's defaults table].
-		HookTimeout:   600 * time.Second,
-		EventTimeouts: map[string]time.Duration{"UserPromptSubmit": 30 * time.Second, "SessionEnd": 1500 * time.Millisecond},
-		ProjectEnv:    "CLAUDE_PROJECT_DIR",
-		EnvFileEnv:    "CLAUDE_ENV_FILE",
-		decode:        decodeClaude,
-		encode:        encodeClaude,
+		HookTimeout:     600 * time.Second,
+		EventTimeouts:   map[string]time.Duration{"UserPromptSubmit": 30 * time.Second, "SessionEnd": 1500 * time.Millisecond},
+		ProjectEnv:      "CLAUDE_PROJECT_DIR",
+		StartFolderOnly: true,
+		EnvFileEnv:      "CLAUDE_ENV_FILE",
+		decode:          decodeClaude,
+		encode:          encodeClaude,
 		// systemMessage: shown to the user, on every event that does not drop it.
 		notice: noticeSystemMessage,
 		// VS Code runs .claude/settings.json too, entries install wrote

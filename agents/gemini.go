@@ -56,10 +56,11 @@ func newGemini() *Agent {
 				"SessionStart", "SessionEnd", "PreCompress", "Notification"},
 		},
 		// DEFAULT_HOOK_TIMEOUT = 6e4 ms [hooks/hookRunner.js].
-		HookTimeout: 60 * time.Second,
-		ProjectEnv:  "GEMINI_PROJECT_DIR",
-		decode:      decodeGemini,
-		encode:      encodeGemini,
+		HookTimeout:     60 * time.Second,
+		ProjectEnv:      "GEMINI_PROJECT_DIR",
+		StartFolderOnly: true,
+		decode:          decodeGemini,
+		encode:          encodeGemini,
 		// systemMessage, read on every event.
 		notice: noticeSystemMessage,
 	}

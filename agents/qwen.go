@@ -52,10 +52,11 @@ func newQwen() *Agent {
 		// Qwen also sets CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR, to the
 		// same directory.
 		// A minute unless the entry says [Q-PKG HookRunner's default].
-		HookTimeout: 60 * time.Second,
-		ProjectEnv:  "QWEN_PROJECT_DIR",
-		decode:      decodeQwen,
-		encode:      encodeQwen,
+		HookTimeout:     60 * time.Second,
+		ProjectEnv:      "QWEN_PROJECT_DIR",
+		StartFolderOnly: true,
+		decode:          decodeQwen,
+		encode:          encodeQwen,
 		// systemMessage, shown on every event it reads at all.
 		notice: noticeSystemMessage,
 		skip:   qwenSkip,

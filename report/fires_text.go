@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 )
 
@@ -38,8 +39,7 @@ func PrintInstallChecks(w io.Writer, checks []InstallCheck, now time.Time) {
 			fmt.Fprintf(w, "      %s\n", SwitchLine(c.SwitchedOff))
 		}
 		if c.NotReadHere != "" {
-			fmt.Fprintf(w, "      %s not read by %s run here: it takes %s as the project's root and reads hook files from there down only; install the guards there (hermes-hooks install %s --project %s), or for yourself (hermes-hooks install %s --user)\n",
-				CheckFail.Symbol(), show(c.Title), show(c.NotReadHere), show(c.Agent), show(shquote.Quote(c.NotReadHere)), show(c.Agent))
+			fmt.Fprintf(w, "      %s %s\n", CheckFail.Symbol(), notReadLine(c))
 		}
 		if c.AgentAbsent {
 			fmt.Fprintf(w, "      %s %s is not set up on this machine (no %s): its folder trust is asked for once it is\n",
@@ -55,6 +55,19 @@ func PrintInstallChecks(w io.Writer, checks []InstallCheck, now time.Time) {
 	if problems > 0 {
 		fmt.Fprintf(w, "%s in installed hook files: a tool call there is not checked as installed.\n\n", Count(problems, "issue", "issues"))
 	}
+}
+
+// notReadLine says why the agent run where doctor runs never reads c's
+// file, and the fix: start it in the file's folder, install the guards
+// where it reads, or for the user (read wherever it runs).
+func notReadLine(c *InstallCheck) string {
+	user := "or install the guards for yourself (hermes-hooks install " + c.Agent + " --user)"
+	if a, ok := agents.Lookup(c.Agent); ok && a.StartFolderOnly {
+		return show("not read by " + c.Title + " run here: it reads the project settings of the folder it starts in only, never a folder's above it; start it in " +
+			c.Root + ", " + user)
+	}
+	return show("not read by " + c.Title + " run here: it takes " + c.NotReadHere + " as the project's root and reads hook files from there down only; install the guards there (hermes-hooks install " +
+		c.Agent + " --project " + shquote.Quote(c.NotReadHere) + "), " + user)
 }
 
 // fireLine is one entry's line: "PreToolUse: fires ✓", or what went wrong.

@@ -135,8 +135,13 @@ const maxRootDepth = 256
 // root markers (agents.Agent.RootMarkersIn, read from config, its trust
 // file parsed), else wd; wd itself for an empty list; project for an agent
 // without markers. A marker is looked for as the agent does: an entry of
-// any kind, its links followed (os.Stat; nothing is opened).
+// any kind, its links followed (os.Stat; nothing is opened). An agent that
+// reads the project settings of the folder it starts in only
+// (agents.Agent.StartFolderOnly) takes wd.
 func agentRoot(a *agents.Agent, config agents.ParsedFile, project, wd string) string {
+	if a.StartFolderOnly && wd != "" {
+		return wd
+	}
 	markers, ok := a.RootMarkersIn(config)
 	if !ok || wd == "" {
 		return project
@@ -169,7 +174,9 @@ func agentRoot(a *agents.Agent, config agents.ParsedFile, project, wd string) st
 // reads hook files from its root down to wd only, so none of in's hooks
 // run there (Codex, whose root is the nearest folder with .git, else wd
 // itself: guards installed in a workspace folder that is no repository
-// are not read inside its repositories, nor in its plain subfolders).
+// are not read inside its repositories, nor in its plain subfolders;
+// Claude Code, Gemini CLI and Qwen Code, which read the folder they start
+// in only: a project's file is not read in any folder below it).
 // "" when wd is not below in's folder, for a user file, and for an agent
 // whose root is the project's.
 func rootBelow(in install.Installed, wd string, config agents.ParsedFile) string {

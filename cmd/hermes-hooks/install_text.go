@@ -88,6 +88,13 @@ func printInstall(out, errw io.Writer, agent *agents.Agent, r *installResult) {
 		if n := agent.HookFile.Notice; n != "" {
 			fmt.Fprintln(out, "Note: "+n)
 		}
+		if r.Project != "" && agent.StartFolderOnly {
+			// A monorepo's package is where many start the agent: say
+			// that the root's file does not reach it (doctor run there
+			// says so too).
+			fmt.Fprintf(out, "Note: %s reads %s only when started in %s itself, not in a folder below it: to guard every session, also run hermes-hooks install %s --user\n",
+				agent.Title, file, show(r.Project), agent.Name)
+		}
 	}
 	if r.SwitchedOff != nil {
 		fmt.Fprintln(out, report.SwitchLine(r.SwitchedOff))
