@@ -67,8 +67,11 @@ func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *Swit
 	// only: another project's install (the registry's; a repository
 	// nested in it, or around it) runs from its own root, where Codex
 	// never reads the working folder's layers.
+	// A project's file of an agent that reads the folder it starts in
+	// only (agents.Agent.StartFolderOnly) is read by sessions started in
+	// its folder alone: theirs are the switches that matter for it.
 	wd, repo := "", ""
-	if samePath(project, o.Project) {
+	if samePath(project, o.Project) && (in.User || !in.Agent.StartFolderOnly) {
 		wd = o.WorkDir
 	}
 	if project != "" {
