@@ -280,8 +280,8 @@ func (h *codexHarness) startAppServer(t *testing.T) *appServer {
 	cmd := exec.CommandContext(ctx, h.codex, "app-server")
 	cmd.Dir = h.project
 	cmd.Env = h.codexEnv(nil)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	ownGroup(cmd)
+	cmd.Cancel = func() error { return signalGroup(cmd, syscall.SIGKILL) }
 	cmd.WaitDelay = 10 * time.Second
 	in, err := cmd.StdinPipe()
 	if err != nil {

@@ -253,18 +253,18 @@ func startProcess(t *testing.T, what string, cmd *exec.Cmd) *proctest.Buffer {
 	t.Helper()
 	out := &proctest.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", what, err)
 	}
 	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		_ = signalGroup(cmd, syscall.SIGTERM)
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
 		select {
 		case <-done:
 		case <-time.After(promBound):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			_ = signalGroup(cmd, syscall.SIGKILL)
 			<-done
 			t.Errorf("%s did not stop on SIGTERM", what)
 		}

@@ -132,8 +132,8 @@ func (h *harness) agentCmd(ctx context.Context, env []string, bin string, args .
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = h.runDir()
 	cmd.Env = env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	ownGroup(cmd)
+	cmd.Cancel = func() error { return signalGroup(cmd, syscall.SIGKILL) }
 	cmd.WaitDelay = 10 * time.Second
 	return cmd
 }
