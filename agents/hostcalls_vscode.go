@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -184,4 +185,17 @@ func vscodeTimeout(h map[string]any) float64 {
 		}
 	}
 	return vscodeDefaultTimeout.Seconds()
+}
+
+// ChoosesFiles reports whether data, one of h's FileSettings, may set
+// FileSetting: when in doubt, yes. A settings file is JSON with comments
+// in which a key may be nested ("chat": {"hookFilesLocations": …}) or
+// spelt with \u escapes, so it is searched, not parsed: the setting's last
+// word in any case, or any \u escape at all, is enough.
+func (h *Host) ChoosesFiles(data []byte) bool {
+	if h.FileSetting == "" {
+		return false
+	}
+	word := h.FileSetting[strings.LastIndexByte(h.FileSetting, '.')+1:]
+	return bytes.Contains(bytes.ToLower(data), []byte(strings.ToLower(word))) || bytes.Contains(data, []byte(`\u`))
 }

@@ -128,3 +128,32 @@ func TestOwnProgramsPerOS(t *testing.T) {
 		}
 	}
 }
+
+// TestChoosesFiles: a workspace settings file that may set which hook
+// files VS Code reads, in any spelling JSON with comments allows, is taken
+// to; one that cannot is not.
+func TestChoosesFiles(t *testing.T) {
+	claude, _ := Lookup("claude")
+	var h *Host
+	for _, x := range claude.hosts {
+		if x.Name == "vscode" {
+			h = x
+		}
+	}
+	if h == nil {
+		t.Fatal("no VS Code host")
+	}
+	for data, want := range map[string]bool{
+		`{"editor.tabSize": 2, "files.exclude": {"C:\\tmp": true}}`: false,
+		``: false,
+		`{"chat.hookFilesLocations": {".github/hooks": false}}`:                true,
+		`{"chat": {"hookFilesLocations": {}}}`:                                 true,
+		`{/* x */ "CHAT.HOOKFILESLOCATIONS": {}}`:                              true,
+		`{"chat.hook\u0046ilesLocations": {".github/hooks": false}}`:           true,
+		`{"chat.hook\u0046iles\u004cocations": {}, "a": "\\u0020 is a space"}`: true,
+	} {
+		if got := h.ChoosesFiles([]byte(data)); got != want {
+			t.Errorf("%s: %v, want %v", data, got, want)
+		}
+	}
+}

@@ -37,6 +37,12 @@ func vscodeHost(eventNamed bool) *Host {
 		// one for the event, else in the one from Claude Code's
 		// (PreferredCallers): once either way.
 		RunsFilesOf: []string{"copilot", "claude"},
+		// A workspace's settings (its .vscode/settings.json, a
+		// .code-workspace file) may set chat.hookFilesLocations, which
+		// turns .github/hooks and ~/.copilot/hooks off [VS-REF]: the
+		// Copilot call may then never come.
+		FileSettings: []string{".vscode/settings.json", "*.code-workspace"},
+		FileSetting:  "chat.hookFilesLocations",
 		is: func(p map[string]any) bool {
 			_, event := p["hookEventName"].(string)
 			_, session := p["sessionId"].(string)
