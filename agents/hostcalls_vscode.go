@@ -3,6 +3,7 @@ package agents
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -30,9 +31,11 @@ import (
 //     read tomorrow: not ours;
 //   - a timeout (timeout, else timeoutSec, else VS Code's 30 s) shorter
 //     than install's lets VS Code give up on the guards: not ours;
-//   - the event's key exactly as install writes it (VS Code resolves
-//     other spellings its own way), and the line naming that event and at
-//     least install's deadline.
+//   - the event's key exactly as install writes it, and no key but those
+//     install writes: VS Code resolves other spellings its own way
+//     (preToolUse is PreToolUse too), and of two keys for one event the
+//     later one's hooks replace the earlier one's;
+//   - the line naming that event and at least install's deadline.
 
 // vscodeHandlerKeys are the members a handler of ours may hold: those
 // install writes and the per-OS overrides, read below.
@@ -59,6 +62,14 @@ func (a *Agent) vscodeOwnLines(data []byte, ev *protocol.Event, goos string) []s
 		return nil
 	}
 	hooks, _ := doc["hooks"].(map[string]any)
+	for k := range hooks {
+		// VS Code also maps Copilot CLI's names (preToolUse) onto its
+		// events, and one key's hooks replace another's for the same
+		// event: only the names install writes, each its own event.
+		if !slices.Contains(a.HookFile.Events, k) {
+			return nil
+		}
+	}
 	list, _ := hooks[key].([]any)
 	want := a.Timeout(key)
 	var out []string

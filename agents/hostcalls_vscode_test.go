@@ -65,6 +65,11 @@ func TestOwnProgramsAsVSCodeReads(t *testing.T) {
 		{"second event key, last wins", `{"version":1,"hooks":{"PreToolUse":[{` + g + `}],"PreToolUse":[]}}`, false},
 		{"event key camelCase", `{"version":1,"hooks":{"preToolUse":[{` + g + `}]}}`, false},
 		{"event key lower case", `{"version":1,"hooks":{"pretooluse":[{` + g + `}]}}`, false},
+		// VS Code maps preToolUse onto PreToolUse too, and the later key's
+		// hooks replace the earlier's.
+		{"camelCase key after it", `{"version":1,"hooks":{"PreToolUse":[{` + g + `}],"preToolUse":[{"type":"command","command":"exit 0"}]}}`, false},
+		{"a key install does not write", `{"version":1,"hooks":{"PreToolUse":[{` + g + `}],"Other":[]}}`, false},
+		{"other events install writes", `{"version":1,"hooks":{"Stop":[],"PreToolUse":[{` + g + `}],"PostToolUse":[]}}`, true},
 		{"short timeoutSec", file(strings.Replace(g, `"timeoutSec":600`, `"timeoutSec":1`, 1)), false},
 		{"short timeout over timeoutSec", file(g + `,"timeout":1`), false},
 		{"no timeout: VS Code's 30 s", file(strings.Replace(g, `,"timeoutSec":600`, ``, 1)), false},

@@ -92,8 +92,8 @@ func TestOwnPrograms(t *testing.T) {
 		return `{"type":"command","command":"` + line + ` --agent-timeout 600","timeoutSec":600}`
 	}
 	data := []byte(`{"version":1,"hooks":{
-		"PreToolUse":[` + h(`'/opt/it'\\''s/hermes-hooks' hook copilot PreToolUse`) + `,{"type":"command","command":"./mine.sh"},` + h(`'/e/hermes-hooks' hook copilot PreToolUse`) + `],
-		"preToolUse":[` + h(`'/b/hermes-hooks' hook copilot preToolUse`) + `,` + h(`'/c/hermes-hooks' hook claude PreToolUse`) + `],
+		"PreToolUse":[` + h(`'/opt/it'\\''s/hermes-hooks' hook copilot PreToolUse`) + `,{"type":"command","command":"./mine.sh"},` + h(`'/c/hermes-hooks' hook claude PreToolUse`) + `,` + h(`'/e/hermes-hooks' hook copilot PreToolUse`) + `],
+		"PostToolUse":[` + h(`'/b/hermes-hooks' hook copilot PostToolUse`) + `,` + h(`'/c/hermes-hooks' hook claude PreToolUse`) + `],
 		"Stop":[` + h(`'/d/hermes-hooks' hook copilot Stop`) + `]}}`)
 	got := copilot.OwnPrograms(data, pre)
 	if want := []string{"/opt/it's/hermes-hooks", "/e/hermes-hooks"}; !slices.Equal(got, want) {
@@ -102,7 +102,8 @@ func TestOwnPrograms(t *testing.T) {
 	if got := copilot.OwnPrograms(data, stop); !slices.Equal(got, []string{"/d/hermes-hooks"}) {
 		t.Errorf("Stop programs %q", got)
 	}
-	for _, bad := range []string{``, `[]`, `{"hooks":[]}`, `{"version":1,"hooks":{"PreToolUse":"x"}}`, `{"version":1,"hooks":{"PreToolUse":[1,{"command":2}]}}`} {
+	for _, bad := range []string{``, `[]`, `{"hooks":[]}`, `{"version":1,"hooks":{"PreToolUse":"x"}}`, `{"version":1,"hooks":{"PreToolUse":[1,{"command":2}]}}`,
+		`{"version":1,"hooks":{"preToolUse":[` + h(`'/b/hermes-hooks' hook copilot preToolUse`) + `]}}`} {
 		if got := copilot.OwnPrograms([]byte(bad), pre); got != nil {
 			t.Errorf("%s: %q", bad, got)
 		}
