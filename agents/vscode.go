@@ -1,8 +1,6 @@
 package agents
 
 import (
-	"time"
-
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -30,7 +28,7 @@ func vscodeHost(eventNamed bool) *Host {
 		// A handler's timeout defaults to 30 s [VS-REF "timeout"], not
 		// Claude Code's 600: the entries install wrote for Claude Code
 		// say Claude's deadline, and VS Code's is shorter.
-		Timeout: 30 * time.Second,
+		Timeout: vscodeDefaultTimeout,
 		// VS Code runs Claude Code's settings and Copilot's hook files
 		// itself: their entries must not run a second time. The hooks of
 		// no agent's file run in its call from Copilot's file when it makes
