@@ -95,6 +95,12 @@ type Host struct {
 	// RunsFilesOf lists the agents whose hook files the host runs itself:
 	// their entries are skipped when it calls (each hook runs once).
 	RunsFilesOf []string
+	// FileSettings are the files of a project (globs under its root) whose
+	// settings may choose which hook files the host reads, and FileSetting
+	// that setting's name: where one may name it (ChoosesFiles), the
+	// host's call from another agent's file cannot be counted on.
+	FileSettings []string
+	FileSetting  string
 	// is tells the host's payload from the agent's.
 	is     func(payload map[string]any) bool
 	decode func(agentEvent string, ev *protocol.Event, payload map[string]any) map[string]any

@@ -168,7 +168,7 @@ var ownCommand = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:(?P<bare>` + abs + `)` +
 		`|command -v hermes-hooks >/dev/null 2>&1 \|\| ` + body + `; exec hermes-hooks` +
 		`|\[ -f (?P<f>` + abs + `) \] && \[ -x (?P<x>` + abs + `) \] \|\| ` + body + `; exec (?P<exe>` + abs + `)` +
-		`) hook (?P<agent>` + agentWord + `)(?: (?P<event>[A-Za-z_]+))?(?: ` + AgentTimeoutFlag + ` [0-9.]+)?$`)
+		`) hook (?P<agent>` + agentWord + `)(?: (?P<event>[A-Za-z_]+))?(?: ` + AgentTimeoutFlag + ` (?P<secs>[0-9.]+))?$`)
 })
 
 // agentWord is the agent's name in a line of ours: letters, digits, '_'
@@ -179,9 +179,10 @@ var ownCommand = sync.OnceValue(func() *regexp.Regexp {
 const agentWord = `[A-Za-z0-9_-]+`
 
 // ownLine is a command line of ours, read: the agent it is for, the
-// event it names ("" in older forms), and the program it runs (an
-// absolute path; "" for hermes-hooks from PATH).
-type ownLine struct{ agent, event, exe string }
+// event it names ("" in older forms), the program it runs (an absolute
+// path; "" for hermes-hooks from PATH) and the agent's deadline it passes
+// (AgentTimeoutFlag's seconds, "" when it passes none).
+type ownLine struct{ agent, event, exe, secs string }
 
 // parseOwn reads command as a line install writes (ownCommand).
 func parseOwn(command string) (ownLine, bool) {
@@ -191,7 +192,7 @@ func parseOwn(command string) (ownLine, bool) {
 		return ownLine{}, false
 	}
 	g := func(name string) string { return m[re.SubexpIndex(name)] }
-	l := ownLine{agent: g("agent"), event: g("event")}
+	l := ownLine{agent: g("agent"), event: g("event"), secs: g("secs")}
 	switch {
 	case g("bare") != "":
 		l.exe = g("bare")

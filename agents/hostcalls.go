@@ -1,7 +1,8 @@
 package agents
 
 import (
-	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"runtime"
+
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -10,8 +11,8 @@ import (
 // for an event: the entries of those files it runs itself, but the hooks
 // no agent's file declares (the Hermes config's, a project's hooks file)
 // must run in one of those calls only. The call made from the first agent
-// of Host.RunsFilesOf whose file the host also runs us from is that one;
-// the later calls leave them to it.
+// of Host.RunsFilesOf whose file the host certainly runs us from is that
+// one; the later calls leave them to it.
 
 // PreferredCallers lists, for a call a host made from the calling agent's
 // hook file, the agents before it in the host's RunsFilesOf: when the host
@@ -34,33 +35,15 @@ func (c *Call) PreferredCallers() []*Agent {
 	return nil // not one of the host's files: nobody else runs them
 }
 
-// OwnPrograms returns the programs of the commands install wrote for agent
-// a (the path an absolute form runs, or ProgramName for the PATH form,
-// which the shell finds on PATH) that its hook file data registers for ev: whom
-// the agent, or a host reading that file, calls on that event.
-// A file that does not parse registers nothing.
+// OwnPrograms returns the programs (the path an absolute form runs, or
+// ProgramName for the PATH form, which the shell finds on PATH) that VS
+// Code, reading agent a's hook file data on this system, certainly runs
+// on ev through the very line install writes: whom its call from that
+// file reaches. It is what lets another call skip the hooks of no agent's
+// file, so it reads the file as VS Code does and says nothing when in
+// doubt (vscodeOwnLines): a program it names when VS Code would run
+// something else, or this line differently, would leave the user's
+// guards run by nobody. A file that does not parse registers nothing.
 func (a *Agent) OwnPrograms(data []byte, ev *protocol.Event) []string {
-	v, err := pyjson.DecodeOrdered(a.SkipBOM(data))
-	doc, ok := v.(pyjson.OrderedObject)
-	if err != nil || !ok {
-		return nil
-	}
-	hooks, _ := get(doc, "hooks").(pyjson.OrderedObject)
-	var out []string
-	for _, kv := range hooks {
-		if e, ok := a.SourceEvent(kv.Key); !ok || e != ev {
-			continue
-		}
-		list, _ := kv.Value.([]any)
-		for _, h := range a.handlers(list) {
-			c, _ := get(h.obj, "command").(string)
-			if l, ok := parseOwn(c); ok && l.agent == a.Name {
-				if l.exe == "" {
-					l.exe = ProgramName // looked up on PATH
-				}
-				out = append(out, l.exe)
-			}
-		}
-	}
-	return out
+	return a.vscodeOwnLines(data, ev, runtime.GOOS)
 }

@@ -1,7 +1,9 @@
 package agents
 
 import (
+	"encoding/json"
 	"path"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -75,42 +77,72 @@ func TestEveryAgentLoadsWhatInstallWrites(t *testing.T) {
 }
 
 // TestOwnPrograms: the programs install's commands for an agent call on an
-// event, in either spelling of the event; other agents' commands, other
-// events' and the user's own commands are not ours.
+// event, under the event's name as install writes it; other agents'
+// commands, other events', other spellings' and the user's own commands
+// are not ours (TestOwnProgramsAsVSCodeReads: the shapes VS Code reads
+// differently).
 func TestOwnPrograms(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("POSIX lines")
+	}
 	copilot, _ := Lookup("copilot")
 	pre, _ := copilot.Canonical("PreToolUse")
 	stop, _ := copilot.Canonical("Stop")
+	h := func(line string) string {
+		return `{"type":"command","command":"` + line + ` --agent-timeout 600","timeoutSec":600}`
+	}
 	data := []byte(`{"version":1,"hooks":{
-		"PreToolUse":[{"type":"command","command":"'/opt/it'\\''s/hermes-hooks' hook copilot PreToolUse"},{"command":"./mine.sh"}],
-		"preToolUse":[{"command":"'/b/hermes-hooks' hook copilot preToolUse"},{"command":"'/c/hermes-hooks' hook claude PreToolUse"}],
-		"Stop":[{"command":"'/d/hermes-hooks' hook copilot Stop"}]}}`)
+		"PreToolUse":[` + h(`'/opt/it'\\''s/hermes-hooks' hook copilot PreToolUse`) + `,{"type":"command","command":"./mine.sh"},` + h(`'/c/hermes-hooks' hook claude PreToolUse`) + `,` + h(`'/e/hermes-hooks' hook copilot PreToolUse`) + `],
+		"PostToolUse":[` + h(`'/b/hermes-hooks' hook copilot PostToolUse`) + `,` + h(`'/c/hermes-hooks' hook claude PreToolUse`) + `],
+		"Stop":[` + h(`'/d/hermes-hooks' hook copilot Stop`) + `]}}`)
 	got := copilot.OwnPrograms(data, pre)
-	if want := []string{"/opt/it's/hermes-hooks", "/b/hermes-hooks"}; !slices.Equal(got, want) {
+	if want := []string{"/opt/it's/hermes-hooks", "/e/hermes-hooks"}; !slices.Equal(got, want) {
 		t.Errorf("PreToolUse programs %q, want %q", got, want)
 	}
 	if got := copilot.OwnPrograms(data, stop); !slices.Equal(got, []string{"/d/hermes-hooks"}) {
 		t.Errorf("Stop programs %q", got)
 	}
-	for _, bad := range []string{``, `[]`, `{"hooks":[]}`, `{"hooks":{"PreToolUse":"x"}}`, `{"hooks":{"PreToolUse":[1,{"command":2}]}}`} {
+	for _, bad := range []string{``, `[]`, `{"hooks":[]}`, `{"version":1,"hooks":{"PreToolUse":"x"}}`, `{"version":1,"hooks":{"PreToolUse":[1,{"command":2}]}}`,
+		`{"version":1,"hooks":{"preToolUse":[` + h(`'/b/hermes-hooks' hook copilot preToolUse`) + `]}}`} {
 		if got := copilot.OwnPrograms([]byte(bad), pre); got != nil {
 			t.Errorf("%s: %q", bad, got)
 		}
 	}
 }
 
-// FuzzOwnPrograms: no hook file panics the reader, and every program it
-// returns is an absolute path.
+// FuzzOwnPrograms: no hook file panics the reader; every program it
+// returns is an absolute path or the PATH form's name; and a file it
+// reads as ours stops being so with an env member in every handler
+// (nothing VS Code would run differently is ever ours).
 func FuzzOwnPrograms(f *testing.F) {
-	f.Add([]byte(`{"hooks":{"PreToolUse":[{"command":"'/b/hermes-hooks' hook copilot PreToolUse"}]}}`))
+	f.Add([]byte(`{"version":1,"hooks":{"PreToolUse":[{"type":"command","command":"'/b/hermes-hooks' hook copilot PreToolUse --agent-timeout 600","timeoutSec":600}]}}`))
 	f.Add([]byte(`{"hooks":{"PreToolUse":[{"hooks":[{"command":"'/a'\\''b' hook copilot"}]}]}}`))
 	copilot, _ := Lookup("copilot")
 	pre, _ := copilot.Canonical("PreToolUse")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, p := range copilot.OwnPrograms(data, pre) {
-			if !path.IsAbs(p) {
-				t.Fatalf("program %q is not absolute", p)
+		got := copilot.OwnPrograms(data, pre)
+		for _, p := range got {
+			if !path.IsAbs(p) && p != ProgramName {
+				t.Fatalf("program %q is neither absolute nor %s", p, ProgramName)
 			}
+		}
+		if len(got) == 0 {
+			return
+		}
+		var doc map[string]any
+		if json.Unmarshal(data, &doc) != nil {
+			t.Fatalf("programs %q from a file Go does not read", got)
+		}
+		hooks, _ := doc["hooks"].(map[string]any)
+		list, _ := hooks["PreToolUse"].([]any)
+		for _, h := range list {
+			if m, ok := h.(map[string]any); ok {
+				m["env"] = map[string]any{}
+			}
+		}
+		altered, _ := json.Marshal(doc)
+		if again := copilot.OwnPrograms(altered, pre); again != nil {
+			t.Fatalf("with env in every handler, still programs %q", again)
 		}
 	})
 }

@@ -1,8 +1,6 @@
 package agents
 
 import (
-	"time"
-
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -30,13 +28,19 @@ func vscodeHost(eventNamed bool) *Host {
 		// A handler's timeout defaults to 30 s [VS-REF "timeout"], not
 		// Claude Code's 600: the entries install wrote for Claude Code
 		// say Claude's deadline, and VS Code's is shorter.
-		Timeout: 30 * time.Second,
+		Timeout: vscodeDefaultTimeout,
 		// VS Code runs Claude Code's settings and Copilot's hook files
 		// itself: their entries must not run a second time. The hooks of
 		// no agent's file run in its call from Copilot's file when it makes
 		// one for the event, else in the one from Claude Code's
 		// (PreferredCallers): once either way.
 		RunsFilesOf: []string{"copilot", "claude"},
+		// A workspace's settings (its .vscode/settings.json, a
+		// .code-workspace file) may set chat.hookFilesLocations, which
+		// turns .github/hooks and ~/.copilot/hooks off [VS-REF]: the
+		// Copilot call may then never come.
+		FileSettings: []string{".vscode/settings.json", "*.code-workspace"},
+		FileSetting:  "chat.hookFilesLocations",
 		is: func(p map[string]any) bool {
 			_, event := p["hookEventName"].(string)
 			_, session := p["sessionId"].(string)

@@ -282,7 +282,7 @@ var ownWindowsForms = sync.OnceValue(func() []winForm {
 	const (
 		cmdBody = `(?:(?:>&2 )?echo [^%!^&|<>()\r\n]+& )*exit /b [0-9]+`
 		cmdExe  = `[A-Za-z]:\\[^"%!()&@^|<>*?\r\n]*`
-		winTail = ` hook (?P<agent>` + agentWord + `)(?: (?P<event>[A-Za-z_]+))?(?: ` + AgentTimeoutFlag + ` [0-9.]+)?`
+		winTail = ` hook (?P<agent>` + agentWord + `)(?: (?P<event>[A-Za-z_]+))?(?: ` + AgentTimeoutFlag + ` (?P<secs>[0-9.]+))?`
 		psQ     = `'(?:[^'\x{2018}-\x{201B}\r\n]|['\x{2018}-\x{201B}]{2})*'`
 		psBody  = `\{ (?:\[Console\]::(?:Out|Error)\.Write\(` + psQ + `(?:\+"` + "`n" + `"\+` + psQ + `)*\); )*exit [0-9]+ \}`
 		psEnd   = `; exit \$LASTEXITCODE`
@@ -317,11 +317,12 @@ type winForm struct {
 // winLine is what a Windows command line install wrote says: the agent
 // and event it runs hook for (event "" when it names none), the program
 // (exe: "" for the PATH forms, else the absolute path as Windows reads
-// it), whether it is PowerShell's form, and whether a prologue answers
-// when the program is missing (all but an older install's bare path).
+// it), the agent's deadline it passes (secs, "" for none), whether it is
+// PowerShell's form, and whether a prologue answers when the program is
+// missing (all but an older install's bare path).
 type winLine struct {
-	agent, event, exe string
-	ps, guarded       bool
+	agent, event, exe, secs string
+	ps, guarded             bool
 }
 
 // ownWindows is the agent a Windows command line install wrote is for
@@ -355,7 +356,7 @@ func parseOwnWindows(command string, psOnly bool) (winLine, bool) {
 			prog = m[i]
 		}
 		// Every form but the older bare path starts with its prologue.
-		l := winLine{agent: m[re.SubexpIndex("agent")], event: m[re.SubexpIndex("event")], ps: f.ps,
+		l := winLine{agent: m[re.SubexpIndex("agent")], event: m[re.SubexpIndex("event")], secs: m[re.SubexpIndex("secs")], ps: f.ps,
 			guarded: !strings.HasPrefix(command, `"`)}
 		if prog != ProgramName {
 			l.exe = psLiteral(prog)

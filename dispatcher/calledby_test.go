@@ -3,6 +3,7 @@ package dispatcher
 import (
 	"testing"
 
+	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -37,5 +38,25 @@ func TestSkipRunByList(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("caller %q: ran %q, want %q", tc.caller, got, tc.want)
 		}
+	}
+}
+
+// TestSkipRunByKeepsManaged: the say-so that a host's other call runs the
+// hooks of no agent's file (protocol.OwnRunElsewhere) comes from a hook
+// file a repository can write; the administrator's entries (the managed
+// config's, a managed bundle's) never rest on it: they run in this call
+// too, twice at worst. The user's are still left to the other call.
+func TestSkipRunByKeepsManaged(t *testing.T) {
+	pre, _ := protocol.Lookup("pre_tool_call")
+	entries := []*hookconfig.Entry{{Command: "user", Event: pre},
+		{Command: "managed", Event: pre, Scope: consent.Scope{Managed: true}},
+		{Command: "bundle", Event: pre, ManagedBundle: true, Scope: consent.Scope{Bundle: "/etc/b"}},
+		{Command: "managed-claude", RunBy: "claude", Event: pre, Scope: consent.Scope{Managed: true}}}
+	got := ""
+	for _, e := range skipRunBy(pre, entries, "claude,"+protocol.OwnRunElsewhere) {
+		got += e.Command + " "
+	}
+	if want := "managed bundle "; got != want {
+		t.Errorf("ran %q, want %q", got, want)
 	}
 }

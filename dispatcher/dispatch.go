@@ -316,6 +316,9 @@ type callerKey struct{}
 // protocol.OwnRunElsewhere among them also skips the entries of no agent's file (the
 // Hermes config's, a project's hooks file): a host that calls once per
 // agent file it reads runs those in another of its calls for this event.
+// The managed layer's entries are never skipped so: that other call is
+// known from a hook file a repository can write, and an administrator's
+// guard must not rest on it (it runs in both calls, twice at worst).
 func CalledBy(ctx context.Context, agent string) context.Context {
 	return context.WithValue(ctx, callerKey{}, agent)
 }
@@ -335,12 +338,16 @@ func skipRunBy(ev *protocol.Event, entries []*hookconfig.Entry, agent string) []
 	own := slices.Contains(runBy, protocol.OwnRunElsewhere)
 	out := entries[:0:0]
 	for _, e := range entries {
-		if forwarded(ev, e) || e.RunBy == "" && !own || e.RunBy != "" && !slices.Contains(runBy, e.RunBy) {
+		if forwarded(ev, e) || e.RunBy == "" && (!own || managed(e)) || e.RunBy != "" && !slices.Contains(runBy, e.RunBy) {
 			out = append(out, e)
 		}
 	}
 	return out
 }
+
+// managed reports whether e is the administrator's: the managed config's
+// or a managed bundle's.
+func managed(e *hookconfig.Entry) bool { return e.Scope.Managed || e.ManagedBundle }
 
 // AsyncDeferred reports how many async hooks this dispatcher left for
 // another process (AsyncExternal) so far.

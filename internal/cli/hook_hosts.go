@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,11 +30,16 @@ func callRunBy(call *agents.Call, project string) []string {
 
 // callsThisProgram reports whether the hook file install writes for agent
 // p, in the project or the user's home, makes a host reading it call this
-// very program on call's event. Anything it cannot tell (no such file, one
-// it cannot read, another binary) is no: the hooks then run in this call
-// too, twice at worst — skipping them on a guess could leave a guard run by
-// nobody.
+// very program on call's event, as the host reads that file
+// (Agent.OwnPrograms). Anything it cannot tell (no project, no such file,
+// one it cannot read, another binary, a workspace whose settings may
+// choose which hook files the host reads) is no: the hooks then run in
+// this call too, twice at worst — skipping them on a guess could leave a
+// guard run by nobody.
 func callsThisProgram(p *agents.Agent, call *agents.Call, project string) bool {
+	if project == "" || call.Host == nil || mayChooseFiles(call.Host, project) {
+		return false
+	}
 	self, err := os.Executable()
 	if err != nil {
 		return false
@@ -42,7 +49,7 @@ func callsThisProgram(p *agents.Agent, call *agents.Call, project string) bool {
 		return false
 	}
 	var files []string
-	if project != "" && p.HookFile.Project != "" {
+	if p.HookFile.Project != "" {
 		files = append(files, filepath.Join(project, p.HookFile.Project))
 	}
 	if home, err := os.UserHomeDir(); err == nil && p.HookFile.User != "" {
@@ -62,6 +69,36 @@ func callsThisProgram(p *agents.Agent, call *agents.Call, project string) bool {
 				}
 			}
 			if fi, err := os.Stat(prog); err == nil && os.SameFile(fi, me) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mayChooseFiles reports whether a settings file of the project (one of
+// h.FileSettings) may set which hook files h reads: a repository could
+// turn off the file whose call was to run the hooks. A file or folder
+// there that cannot be read is taken to. Only a pattern's last element is
+// a glob, matched against the names in its folder: the project's own path
+// may hold glob characters.
+func mayChooseFiles(h *agents.Host, project string) bool {
+	for _, pat := range h.FileSettings {
+		dir, base := filepath.Split(filepath.FromSlash(pat))
+		dir = filepath.Join(project, dir)
+		entries, err := os.ReadDir(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return true
+		}
+		for _, e := range entries {
+			if ok, err := filepath.Match(base, e.Name()); err != nil || !ok {
+				continue
+			}
+			data, err := hookconfig.ReadConfigFile(filepath.Join(dir, e.Name()))
+			if err != nil || h.ChoosesFiles(data) {
 				return true
 			}
 		}
