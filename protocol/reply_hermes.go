@@ -51,6 +51,14 @@ func parseHermes(r Reply) (*Contribution, string) {
 			return failedClosed(r.Command, "its reply's "+what+" is not one "+ev.Name+" reads"), note
 		}
 	}
+	if c == nil || c.Decision != DecisionBlock {
+		if f := foreignRefusal(Hermes, ev, obj); f != "" {
+			if failClosed {
+				return failedClosed(r.Command, f), note
+			}
+			note = joinNonEmpty("; ", note, f)
+		}
+	}
 	if c == nil && failClosed {
 		if stdout != "" && obj == nil {
 			return failedClosed(r.Command, unread), note
