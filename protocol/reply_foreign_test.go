@@ -49,6 +49,13 @@ var hermesForeignCases = []replyCase{
 		stdout: `{"HookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}`,
 		want: block(failedPrefix + `its reply's key HookSpecificOutput (.permissionDecision "deny") is hookSpecificOutput in another case, which no dialect reads: ` +
 			`keys are case-sensitive`)},
+	// A key that folds to a word only by Unicode's case folding (the
+	// Kelvin sign for k) is the word in another case too: refused, never
+	// read as the word.
+	{name: "kelvin_sign_key", event: "pre_tool_call", failClosed: true,
+		stdout: "{\"hoo\u212aSpecificOutput\":{\"permissionDecision\":\"deny\"}}",
+		want: block(failedPrefix + "its reply's key hoo\u212aSpecificOutput (.permissionDecision \"deny\") is hookSpecificOutput in another case, which no dialect reads: " +
+			"keys are case-sensitive")},
 	{name: "foreign_value_in_another_case", event: "pre_tool_call", failClosed: true,
 		stdout: `{"permission":"DENY"}`,
 		want:   block(failedPrefix + `its reply's permission "DENY" is Cursor's word, which the Hermes dialect does not read: reply {"action": "block", "message": "…"} to refuse`)},
