@@ -142,11 +142,10 @@ func ReplyFormProblem(ev *Event, d Dialect, stdout []byte) string {
 	if ev.HermesReply == ReplyGateway && d == Hermes {
 		v, err := pyjson.Decode([]byte(pyStrip(toValidUTF8(stdout))))
 		obj, ok := v.(map[string]any)
-		if err != nil || !ok || hermesGatewayReply(obj) != nil {
-			return ""
-		}
-		if p := gatewayToolForm(obj); p != "" {
-			return p
+		if err == nil && ok && hermesGatewayReply(obj) == nil {
+			if p := gatewayToolForm(obj); p != "" {
+				return p
+			}
 		}
 	}
 	// Another dialect's words (foreignRefusal): the parser's note, as a

@@ -176,6 +176,8 @@ func TestReplyFormProblemForeign(t *testing.T) {
 		{"pre_tool_call", Hermes, `{"permission":"deny"}`, `its reply's permission "deny" is Cursor's word, which the Hermes dialect does not read`},
 		{"pre_tool_call", Hermes, ` {"continue":false} `, `its reply's continue false is Claude Code's word`},
 		{"PreToolUse", Claude, `{"action":"block"}`, `its reply's action "block" is the Hermes dialect's word`},
+		{"pre_gateway_dispatch", Hermes, `{"action":"allow","continue":false}`, `its reply's continue false is Claude Code's word`},
+		{"pre_gateway_dispatch", Hermes, `{"action":"block"}`, `is the tool-call form`},
 		{"pre_tool_call", Hermes, `{"action":"block","permission":"deny"}`, ""},
 		{"pre_tool_call", Hermes, `{}`, ""},
 		{"pre_tool_call", Hermes, `not json`, ""},
