@@ -102,7 +102,7 @@ func fuzzReply(t *testing.T, d Dialect, stdout, stderr string, exit int, evIdx u
 }
 
 func FuzzParseReplyHermes(f *testing.F) {
-	addReplySeeds(f, hermesSectionA, hermesSectionH)
+	addReplySeeds(f, hermesSectionA, hermesSectionH, hermesForeignCases)
 	f.Add("{\"action\":\"block\",\"message\":\"\xff\xfe\"}", "\xff", 2, eventIndex("pre_tool_call"), true, false, false)
 	for _, seed := range []struct{ stdout, event string }{
 		{`{"action":"inject_system","value":"sys","state":{"k":1},"metadata":{"m":true}}`, "pre_llm_call"},
@@ -164,7 +164,7 @@ func FuzzParseReplyHermes(f *testing.F) {
 }
 
 func FuzzParseReplyClaude(f *testing.F) {
-	addReplySeeds(f, claudeCompatCases, claudeRuleCases)
+	addReplySeeds(f, claudeCompatCases, claudeRuleCases, claudeForeignCases)
 	f.Add(`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"}}}`, "", 0,
 		eventIndex("PermissionRequest"), false, false, false)
 	f.Add(`{"decision":"block","decision":"approve"}`, "", 0, eventIndex("PreToolUse"), false, false, false)

@@ -128,21 +128,37 @@ func gatewayToolForm(obj map[string]any) string {
 	return ""
 }
 
-// ReplyFormProblem says why a Hermes-dialect reply (stdout) on ev, valid
+// ReplyFormProblem says why a reply (stdout) on ev in dialect d, valid
 // JSON as it may be, asks for nothing the event reads, when it is in a
-// form meant for another event (a guard that guards nothing); "" when it
-// is not (or when the dialect's reply is read as written). For test and
-// doctor, which show a hook's run.
+// form meant for another event (a Hermes-dialect tool-call refusal on
+// pre_gateway_dispatch) or refuses in another dialect's words
+// (foreignRefusal): a guard that guards nothing; "" when it is not (or
+// when the dialect's reply is read as written). For test and doctor,
+// which show a hook's run.
 func ReplyFormProblem(ev *Event, d Dialect, stdout []byte) string {
-	if ev == nil || ev.HermesReply != ReplyGateway || d != Hermes {
+	if ev == nil || !foreignApplies(d, ev) {
 		return ""
 	}
-	v, err := pyjson.Decode([]byte(pyStrip(toValidUTF8(stdout))))
-	obj, ok := v.(map[string]any)
-	if err != nil || !ok || hermesGatewayReply(obj) != nil {
-		return ""
+	if ev.HermesReply == ReplyGateway && d == Hermes {
+		v, err := pyjson.Decode([]byte(pyStrip(toValidUTF8(stdout))))
+		obj, ok := v.(map[string]any)
+		if err == nil && ok && hermesGatewayReply(obj) == nil {
+			if p := gatewayToolForm(obj); p != "" {
+				return p
+			}
+		}
 	}
-	return gatewayToolForm(obj)
+	// Another dialect's words (foreignRefusal): the parser's note, as a
+	// hook that is not fail_closed gets it.
+	_, note := ParseReply(Reply{Dialect: d, Event: ev, Stdout: stdout})
+	for _, part := range strings.Split(note, "; ") {
+		for _, m := range foreignNoteMarks {
+			if strings.Contains(part, m) {
+				return part
+			}
+		}
+	}
+	return ""
 }
 
 // gatewayWire is pre_gateway_dispatch's result for Hermes: skip (a block,

@@ -182,6 +182,12 @@ func badReplyNote(note string) bool {
 			return true
 		}
 	}
+	// Another dialect's refusal (foreignRefusal): its parser read nothing.
+	for _, s := range foreignNoteMarks {
+		if strings.Contains(note, s) {
+			return true
+		}
+	}
 	return false
 }
 

@@ -44,10 +44,12 @@ func parseClaude(r Reply) (*Contribution, string) {
 		// hsoUnread: why hookSpecificOutput was not applied (no or another
 		// event's hookEventName: Claude Code's error), "" when it was.
 		hsoUnread string
+		obj       map[string]any // the reply, when isJSON
 	)
 	if strings.HasPrefix(stdout, "{") {
 		v, err := pyjson.DecodeUnique([]byte(stdout))
-		obj, ok := v.(map[string]any)
+		var ok bool
+		obj, ok = v.(map[string]any)
 		if amb := ambiguous(err); amb != "" {
 			badJSON, unread = true, "ambiguous stdout: "+amb
 			note = AmbiguousNote(amb, stdout)
@@ -98,6 +100,14 @@ func parseClaude(r Reply) (*Contribution, string) {
 		}
 	}
 
+	// Another dialect's refusal where this reply neither refuses nor stops
+	// (foreignRefusal), unless exit 2 spoke instead of stdout.
+	var foreign string
+	if isJSON && r.ExitCode != 2 && (c == nil || c.Decision != DecisionBlock && !c.Stop) {
+		if foreign = foreignRefusal(Claude, ev, obj); foreign != "" {
+			note = joinNonEmpty("; ", note, foreign)
+		}
+	}
 	if r.FailClosed && ev.Can(CapBlock|CapContinue) && (c == nil || c.Decision != DecisionBlock) {
 		switch {
 		case badJSON:
@@ -116,6 +126,8 @@ func parseClaude(r Reply) (*Contribution, string) {
 			// The same error for the part that carries a PreToolUse
 			// decision: what the guard decided there was not read.
 			return failedClosed(r.Command, "its reply's "+hsoUnread), note
+		case foreign != "":
+			return failedClosed(r.Command, foreign), note
 		case r.ExitCode != 0 && r.ExitCode != 2 && !isJSON:
 			return failedClosed(r.Command, r.failText()), note
 		}

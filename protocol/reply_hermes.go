@@ -51,6 +51,14 @@ func parseHermes(r Reply) (*Contribution, string) {
 			return failedClosed(r.Command, "its reply's "+what+" is not one "+ev.Name+" reads"), note
 		}
 	}
+	if c == nil || c.Decision != DecisionBlock {
+		if f := foreignRefusal(Hermes, ev, obj); f != "" {
+			if failClosed {
+				return failedClosed(r.Command, f), note
+			}
+			note = joinNonEmpty("; ", note, f)
+		}
+	}
 	if c == nil && failClosed {
 		if stdout != "" && obj == nil {
 			return failedClosed(r.Command, unread), note
@@ -117,6 +125,9 @@ func parseHermesStdout(ev *Event, stdout string) (c *Contribution, note string, 
 // extensions' "no opinion" beside metadata or state). Any other value of either key — another
 // agent's word, another case, another type — is a verb the event does not
 // read: what a fail_closed guard says there cannot be taken for allow.
+// Another agent's keys (Claude Code's hookSpecificOutput, Cursor's
+// permission, a key in another case) are foreignRefusal's
+// (reply_foreign.go).
 var hermesVerbs = map[HermesReplyKind]struct{ action, decision []string }{
 	ReplyTool:    {action: []string{"block", "modify", "rewrite", "approve", "allow", "pass", ""}, decision: []string{"block", "modify", "approve", "allow", ""}},
 	ReplyGateway: {action: []string{"skip", "rewrite", "allow", "pass", ""}, decision: []string{"approve", "allow", ""}},

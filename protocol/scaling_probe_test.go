@@ -47,6 +47,25 @@ func TestScalingProbeReply(t *testing.T) {
 			}
 			return b.String() + "}}"
 		},
+		// Another dialect's refusal after many members and in a large
+		// hookSpecificOutput, nothing of the dialect's own refusing: every
+		// key is compared with every word (foreignRefusal).
+		"foreignmembers": func(n int) string {
+			var b strings.Builder
+			b.WriteString(`{"a":1`)
+			for i := 0; i < n; i++ {
+				fmt.Fprintf(&b, `,"k%d":%d`, i, i)
+			}
+			return b.String() + `,"PERMISSION":"deny"}`
+		},
+		"foreignhso": func(n int) string {
+			var b strings.Builder
+			b.WriteString(`{"HookSpecificOutput":{"a":1`)
+			for i := 0; i < n; i++ {
+				fmt.Fprintf(&b, `,"k%d":%d`, i, i)
+			}
+			return b.String() + `,"PermissionDecision":"deny"}}`
+		},
 		"dupmembers": func(n int) string {
 			return `{"decision":"block"` + strings.Repeat(`,"k":1`, n) + "}"
 		},

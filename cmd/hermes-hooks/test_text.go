@@ -49,6 +49,16 @@ func (r *trialRun) refuses() bool {
 	return r.Changed || !r.Approved && e.Scope.Global()
 }
 
+// replyProblem is why the run's reply guards nothing (another event's
+// form, another dialect's words: protocol.ReplyFormProblem), "" when it
+// does or the run is no entry's.
+func replyProblem(r *trialRun) string {
+	if r.Entry == nil {
+		return ""
+	}
+	return protocol.ReplyFormProblem(r.Entry.Event, r.Report.Dialect, r.Stdout)
+}
+
 // Run states, as --json's "status" names them.
 const (
 	statusRan           = "ran"
@@ -195,8 +205,13 @@ func statusLine(r *trialRun) string {
 	if rep.Shadow {
 		b.WriteString(" (shadow: dispatch only records it)")
 	}
-	if r.Entry != nil && protocol.ReplyFormProblem(r.Entry.Event, rep.Dialect, r.Stdout) != "" {
+	if p := replyProblem(r); strings.Contains(p, "tool-call form") {
 		b.WriteString(" (⚠ its reply is another event's form: it drops nothing)")
+	} else if p != "" {
+		// Another dialect's refusal (a Claude Code reply under a Hermes
+		// event): dispatch reads nothing in it, or refuses a fail_closed
+		// guard for it.
+		b.WriteString(" (⚠ its reply refuses in words its dialect does not read)")
 	}
 	switch {
 	case r.refuses() && !r.Approved:
@@ -321,7 +336,10 @@ func printTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []t
 		if rep.Note != "" && rep.Note != p {
 			fmt.Fprintf(w, "      note: %s\n", show(rep.Note))
 		}
-		if p != "" {
+		if c := rep.Contribution; p != "" && c != nil && c.Decision == protocol.DecisionBlock {
+			// A fail_closed guard: dispatch refuses for it, saying why.
+			fmt.Fprintf(w, "      ⚠ unreadable, so fail_closed refuses: %s\n", show(p))
+		} else if p != "" {
 			fmt.Fprintf(w, "      ⚠ guards nothing: %s\n", show(p))
 		}
 		c := rep.Contribution
