@@ -37,6 +37,9 @@ func PrintInstallChecks(w io.Writer, checks []InstallCheck, now time.Time) {
 		if c.SwitchedOff != nil {
 			fmt.Fprintf(w, "      %s\n", SwitchLine(c.SwitchedOff))
 		}
+		for j := range c.RepoEnv {
+			fmt.Fprintf(w, "      %s\n", RepoEnvLine(&c.RepoEnv[j], c.Title))
+		}
 		if c.NotReadHere != "" {
 			fmt.Fprintf(w, "      %s not read by %s run here: it takes %s as the project's root and reads hook files from there down only; install the guards there (hermes-hooks install %s --project %s), or for yourself (hermes-hooks install %s --user)\n",
 				CheckFail.Symbol(), show(c.Title), show(c.NotReadHere), show(c.Agent), show(shquote.Quote(c.NotReadHere)), show(c.Agent))
