@@ -108,6 +108,12 @@ func (a *Agent) RepoEnvFiles(dir, home string) [][]EnvFile {
 	return rule(dir, home)
 }
 
+// RepoEnvReplaces reports whether a's project files replace a variable
+// the agent's own environment already holds (Claude Code's settings "env"),
+// not only fill an unset one (a .env): only then can they move one that is
+// always set, HOME.
+func (a *Agent) RepoEnvReplaces() bool { return a.Name == "claude" }
+
 // TakesRepoEnv reports whether a takes hook environment from a project's
 // files at all.
 func (a *Agent) TakesRepoEnv() bool {

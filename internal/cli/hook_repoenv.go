@@ -4,6 +4,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/internal/repoenv"
@@ -11,7 +12,8 @@ import (
 
 // hookRepoEnv answers call when a control variable of hermes-hooks in this
 // process's environment (repoenv.Controls: HERMES_SAFE_MODE, HERMES_HOME,
-// HERMES_HOOKS_MANAGED_CONFIG) may have come from a repository's file: the
+// HERMES_HOOKS_MANAGED_CONFIG; HOME while HERMES_HOME is unset and it is
+// not the account's home) may have come from a repository's file: the
 // agent puts a project's settings "env" (Claude Code) or .env (Gemini CLI,
 // Qwen Code) into the environment of every hook it runs, so a repository
 // could otherwise switch off the guards the user installed for themselves.
@@ -25,7 +27,12 @@ func (a *App) hookRepoEnv(agent *agents.Agent, call *agents.Call, hostCwd string
 	if !agent.TakesRepoEnv() {
 		return false, nil
 	}
-	active := repoenv.Active(os.LookupEnv)
+	home := sync.OnceValue(repoenv.UserHome)
+	var homeVar func() string // asked only where the files can move HOME
+	if agent.RepoEnvReplaces() {
+		homeVar = home
+	}
+	active := repoenv.Active(os.LookupEnv, homeVar)
 	if len(active) == 0 {
 		return false, nil
 	}
@@ -33,7 +40,7 @@ func (a *App) hookRepoEnv(agent *agents.Agent, call *agents.Call, hostCwd string
 	if hostCwd != "" {
 		dirs = append(dirs, hostCwd)
 	}
-	found := repoenv.Check(agent, dirs, repoenv.UserHome(), repoenv.InEnv(active, os.LookupEnv), active)
+	found := repoenv.Check(agent, dirs, home(), repoenv.InEnv(active, os.LookupEnv), active)
 	if len(found) == 0 {
 		return false, nil
 	}

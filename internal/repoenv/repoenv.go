@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"syscall"
 
@@ -42,6 +43,16 @@ const (
 // Controls lists them.
 var Controls = []string{SafeMode, Home, Managed}
 
+// HomeVar is the variable the user's home folder is read from (where
+// ~/.hermes is while HERMES_HOME is unset): a repository's settings "env"
+// that moves it moves the config and the approvals as HERMES_HOME would.
+// A control for hook only while HERMES_HOME is unset and it is not the
+// account's home (Active); doctor cannot tell either from where it runs.
+var HomeVar = map[bool]string{true: "USERPROFILE", false: "HOME"}[runtime.GOOS == "windows"]
+
+// names are the variables looked for in a file.
+var names = append(slices.Clone(Controls), HomeVar)
+
 // Effective reports whether name=value, set, changes which guards run:
 // HERMES_SAFE_MODE when it turns hooks off, the others whatever their
 // value (an empty HERMES_HOME still replaces the user's own).
@@ -49,19 +60,27 @@ func Effective(name, value string) bool {
 	switch name {
 	case SafeMode:
 		return consent.SafeMode(value)
-	case Home, Managed:
+	case Home, Managed, HomeVar:
 		return true
 	}
 	return false
 }
 
 // Active are the controls lookup (os.LookupEnv) holds to an effect: none
-// in the common case, in which no file needs reading.
-func Active(lookup func(string) (string, bool)) []string {
+// in the common case, in which no file needs reading. home is the
+// account's home folder (UserHome), asked only while HERMES_HOME is unset;
+// nil: HomeVar is no control (an agent whose files only fill unset
+// variables cannot move it).
+func Active(lookup func(string) (string, bool), home func() string) []string {
 	var on []string
 	for _, name := range Controls {
 		if v, ok := lookup(name); ok && Effective(name, v) {
 			on = append(on, name)
+		}
+	}
+	if h, _ := lookup(Home); h == "" && home != nil {
+		if v, ok := lookup(HomeVar); ok && filepath.Clean(v) != filepath.Clean(home()) {
+			on = append(on, HomeVar)
 		}
 	}
 	return on
@@ -172,7 +191,7 @@ func setIn(ef agents.EnvFile, data []byte, want Want) []string {
 		env, parseErr = agents.ParseSettingsEnv(data)
 	}
 	var vars []string
-	for _, name := range Controls {
+	for _, name := range names {
 		v, ok := env[name]
 		known := ok
 		// Named, not parsed: a line our dotenv reading skips, a settings

@@ -15,12 +15,15 @@ func TestActive(t *testing.T) {
 		want []string
 	}{
 		{nil, nil},
+		{map[string]string{HomeVar: "/home/u"}, nil},
+		{map[string]string{HomeVar: "/elsewhere"}, []string{HomeVar}}, // ~/.hermes moved
+		{map[string]string{HomeVar: "/elsewhere", Home: "/h"}, []string{Home}},
 		{map[string]string{SafeMode: "0"}, nil}, // leaves the guards on
 		{map[string]string{SafeMode: "true"}, []string{SafeMode}},
 		{map[string]string{Home: ""}, []string{Home}}, // replaces the user's own
 		{map[string]string{Managed: "/x", "HERMES_ACCEPT_HOOKS": "1"}, []string{Managed}},
 	} {
-		got := Active(func(k string) (string, bool) { v, ok := c.env[k]; return v, ok })
+		got := Active(func(k string) (string, bool) { v, ok := c.env[k]; return v, ok }, func() string { return "/home/u" })
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("Active(%v) = %v, want %v", c.env, got, c.want)
 		}
@@ -47,7 +50,7 @@ func TestCheckInEnv(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, ".env"), []byte(c.file), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		got := Check(gemini, []string{dir}, "/nonexistent-home", InEnv(Active(lookup), lookup), []string{SafeMode})
+		got := Check(gemini, []string{dir}, "/nonexistent-home", InEnv(Active(lookup, UserHome), lookup), []string{SafeMode})
 		if (len(got) > 0) != c.want {
 			t.Errorf("%q: %v, want a finding: %v", c.file, got, c.want)
 		}
