@@ -51,9 +51,12 @@ func (a *App) hookRepoEnv(agent *agents.Agent, call *agents.Call, hostCwd string
 	}
 	a.Warn(msg)
 	reason := "hermes-hooks: " + msg + "; a repository may not switch off your guards, so this tool call is refused (remove the variable from that file; to mean it, set it in your own settings or shell)"
-	if slices.ContainsFunc(found, func(f repoenv.Finding) bool { return slices.Contains(f.Vars, repoenv.Home) }) {
-		// The journal's place is HERMES_HOME's, the repository's choice
-		// here: the refusal goes on stderr and in the reply only.
+	if slices.ContainsFunc(found, func(f repoenv.Finding) bool {
+		return slices.Contains(f.Vars, repoenv.Home) || slices.Contains(f.Vars, repoenv.HomeVar)
+	}) {
+		// The journal's place is HERMES_HOME's (or ~/.hermes), the
+		// repository's choice here: the refusal goes on stderr and in the
+		// reply only.
 		if anyCaller {
 			return true, writeReply(a, agent.DenyAnyCaller(call, reason))
 		}
