@@ -27,9 +27,14 @@ func (a *App) hookRepoEnv(agent *agents.Agent, call *agents.Call, hostCwd string
 	if !agent.TakesRepoEnv() {
 		return false, nil
 	}
-	home := sync.OnceValue(repoenv.UserHome)
-	var homeVar func() string // asked only where the files can move HOME
+	// The user's home, whose files are the user's own: the account's
+	// where the agent's files can replace HOME itself (Claude Code's
+	// settings env), else HOME (a .env only fills what is unset, and HOME
+	// is set), which spares reading the account database.
+	home := sync.OnceValue(func() string { h, _ := os.UserHomeDir(); return h })
+	var homeVar func() string // HOME is a control only where it can be moved
 	if agent.RepoEnvReplaces() {
+		home = sync.OnceValue(repoenv.UserHome)
 		homeVar = home
 	}
 	active := repoenv.Active(os.LookupEnv, homeVar)

@@ -56,3 +56,27 @@ func TestCheckInEnv(t *testing.T) {
 		}
 	}
 }
+
+// The cost hook pays per call while a control is set (HERMES_HOME set by
+// the user, the files absent): go test -bench CheckAbsent ./internal/repoenv
+func BenchmarkCheckAbsent(b *testing.B) {
+	dir := b.TempDir()
+	claude, _ := agents.Lookup("claude")
+	lookup := func(k string) (string, bool) { return map[string]string{Home: "/h"}[k], k == Home }
+	for b.Loop() {
+		home := UserHome()
+		active := Active(lookup, nil)
+		if got := Check(claude, []string{dir, dir, dir}, home, InEnv(active, lookup), active); len(got) != 0 {
+			b.Fatal(got)
+		}
+	}
+}
+
+// Nothing set: what every other call pays.
+func BenchmarkActiveNone(b *testing.B) {
+	for b.Loop() {
+		if Active(func(string) (string, bool) { return "", false }, nil) != nil {
+			b.Fatal("active")
+		}
+	}
+}
