@@ -58,6 +58,7 @@ func TestRepoEnvQwen(t *testing.T) {
 	t.Logf("project uninstall: %s", h.hermesHooks(t, "uninstall", "qwen"))
 	runRepoEnvSteps(t, h, "rm -rf", []repoEnvStep{
 		{name: "DotEnvSafeMode", file: filepath.Join(h.project, ".env"), content: "HERMES_SAFE_MODE=1\n", says: "this project's .env sets HERMES_SAFE_MODE for the hooks Qwen Code runs"},
+		{name: "SettingsEnvSafeMode", file: filepath.Join(h.project, ".qwen", "settings.json"), content: `{"env": {"HERMES_SAFE_MODE": "1"}}`, says: "this project's .qwen/settings.json sets HERMES_SAFE_MODE for the hooks Qwen Code runs"},
 	})
 }
 
