@@ -28,6 +28,13 @@
 // doctor says "turns all hooks off" exactly when the real agent then did
 // not run the user's guard (installed with install --user).
 //
+// TestRepoEnvClaude, TestRepoEnvGemini and TestRepoEnvQwen (repoenv_test.go)
+// commit what a hostile repository would: a project's settings "env" or
+// .env setting HERMES_SAFE_MODE or HERMES_HOME, which the agent puts into
+// the environment of the user's hermes-hooks (installed with install
+// --user); they assert that the rm -rf is still refused (by hook itself,
+// naming the file), that the model reads why, and that doctor prints ✗.
+//
 // TestBOMAgentFiles (bom_test.go) saves the hook file install wrote for
 // Gemini CLI, Qwen Code and Copilot CLI again with a UTF-8 byte order
 // mark first and asserts that doctor says "fires" exactly when the real

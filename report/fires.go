@@ -105,9 +105,12 @@ type InstallCheck struct {
 	// (a folder below this file's, for Codex the nearest holding .git),
 	// when it is below this file's folder: the agent reads no hook file
 	// above its root, so it runs none of this file's hooks there.
-	NotReadHere string      `json:"not_read_here,omitempty"`
-	Error       string      `json:"error,omitempty"`
-	Entries     []FireCheck `json:"entries"`
+	NotReadHere string `json:"not_read_here,omitempty"`
+	// RepoEnv are the project's files that set a control variable of
+	// hermes-hooks for the hooks the agent runs (repoenv.go).
+	RepoEnv []RepoEnvCheck `json:"repo_env,omitempty"`
+	Error   string         `json:"error,omitempty"`
+	Entries []FireCheck    `json:"entries"`
 }
 
 // Problems counts what makes a guard of this file not guard: a gating
@@ -135,6 +138,9 @@ func (c *InstallCheck) Problems() int {
 			n++ // once: the user trusts them all at once in the agent
 			break
 		}
+	}
+	if len(c.RepoEnv) > 0 && gating {
+		n++
 	}
 	if c.Error != "" {
 		n++
@@ -218,6 +224,7 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 	var overruled bool
 	c.SwitchedOff, overruled = switchCheck(in, o, t)
 	c.NotReadHere = rootBelow(in, o.WorkDir, t.parsed)
+	c.RepoEnv = repoEnvCheck(in, o)
 	entryOff := in.Agent.EntriesOffIn(t.parsed)
 	proved := map[[3]string]FireCheck{} // an entry repeated is proved once
 	for _, e := range entries {

@@ -38,6 +38,9 @@ func PrintInstallChecks(w io.Writer, checks []InstallCheck, now time.Time) {
 		if c.SwitchedOff != nil {
 			fmt.Fprintf(w, "      %s\n", SwitchLine(c.SwitchedOff))
 		}
+		for j := range c.RepoEnv {
+			fmt.Fprintf(w, "      %s\n", RepoEnvLine(&c.RepoEnv[j], c.Title))
+		}
 		if c.NotReadHere != "" {
 			fmt.Fprintf(w, "      %s %s\n", CheckFail.Symbol(), notReadLine(c))
 		}

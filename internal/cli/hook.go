@@ -63,10 +63,13 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 		// for an event that refuses nothing would be its "no objection".
 		return a.hookUnserved(agent, call, eventArg, "which refuses nothing")
 	}
-	ctx, cancel := hookDeadline(start, agent, call, o.AgentTimeout)
-	defer cancel()
 	// The payload, decoded into the host's fields, is read once, here.
 	f := protocol.NewFiring(call.Event, "", call.Fields)
+	if handled, err := a.hookRepoEnv(agent, call, f.HostCwd, false); handled {
+		return err
+	}
+	ctx, cancel := hookDeadline(start, agent, call, o.AgentTimeout)
+	defer cancel()
 	outcome, err := a.hookDispatch(ctx, agent, call, &f, o)
 	if late := (*LateError)(nil); errors.As(err, &late) {
 		return a.hookLate(agent, call, &outcome, late)
@@ -204,6 +207,10 @@ func (a *App) exportToAgent(envFileEnv string, vars map[string]string) {
 // refusal goes on the journal like any block.
 func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, problem string, anyCaller bool) error {
 	if call.Event != nil && call.Event.Gating() {
+		if handled, err := a.hookRepoEnv(agent, call, "", anyCaller); handled {
+			a.Warn(problem)
+			return err
+		}
 		cfg, err := a.load(Cwd())
 		if err != nil {
 			// Neither the payload nor the config can be read: a guard

@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/internal/repoenv"
+)
+
+// hookRepoEnv answers call when a control variable of hermes-hooks in this
+// process's environment (repoenv.Controls: HERMES_SAFE_MODE, HERMES_HOME,
+// HERMES_HOOKS_MANAGED_CONFIG; HOME while HERMES_HOME is unset and it is
+// not the account's home) may have come from a repository's file: the
+// agent puts a project's settings "env" (Claude Code) or .env (Gemini CLI,
+// Qwen Code) into the environment of every hook it runs, so a repository
+// could otherwise switch off the guards the user installed for themselves.
+// A gating call is refused, in the agent's own reply, naming the file and
+// the variable; any other event is warned about and dispatches nothing (its
+// hooks would run from a config and approvals the repository chose). The
+// files are read only when a control is set at all (the common call reads
+// nothing). hostCwd is the payload's cwd ("" when unknown); anyCaller as
+// hookRefuse's. handled: the call is answered.
+func (a *App) hookRepoEnv(agent *agents.Agent, call *agents.Call, hostCwd string, anyCaller bool) (handled bool, err error) {
+	if !agent.TakesRepoEnv() {
+		return false, nil
+	}
+	// The user's home, whose files are the user's own: the account's
+	// where the agent's files can replace HOME itself (Claude Code's
+	// settings env), else HOME (a .env only fills what is unset, and HOME
+	// is set), which spares reading the account database.
+	home := sync.OnceValue(func() string { h, _ := os.UserHomeDir(); return h })
+	var homeVar func() string // HOME is a control only where it can be moved
+	if agent.RepoEnvReplaces() {
+		home = sync.OnceValue(repoenv.UserHome)
+		homeVar = home
+	}
+	active := repoenv.Active(os.LookupEnv, homeVar)
+	if len(active) == 0 {
+		return false, nil
+	}
+	dirs := agentProjects(agent, call, Cwd())
+	if hostCwd != "" {
+		dirs = append(dirs, hostCwd)
+	}
+	found := repoenv.Check(agent, dirs, home(), repoenv.InEnv(active, os.LookupEnv), active)
+	if len(found) == 0 {
+		return false, nil
+	}
+	msg := repoEnvProblem(agent, found)
+	if call.Event == nil || !call.Event.Gating() {
+		a.Warn(msg + "; no hook runs for this event")
+		return true, nil
+	}
+	a.Warn(msg)
+	reason := "hermes-hooks: " + msg + "; a repository may not switch off your guards, so this tool call is refused (remove the variable from that file; to mean it, set it in your own settings or shell)"
+	if slices.ContainsFunc(found, func(f repoenv.Finding) bool {
+		return slices.Contains(f.Vars, repoenv.Home) || slices.Contains(f.Vars, repoenv.HomeVar)
+	}) {
+		// The journal's place is HERMES_HOME's (or ~/.hermes), the
+		// repository's choice here: the refusal goes on stderr and in the
+		// reply only.
+		if anyCaller {
+			return true, writeReply(a, agent.DenyAnyCaller(call, reason))
+		}
+		return true, writeReply(a, agent.Deny(call, reason))
+	}
+	return true, a.hookRefuse(agent, call, nil, reason, anyCaller)
+}
+
+// repoEnvProblem says what found are, for a warning and a refusal.
+func repoEnvProblem(agent *agents.Agent, found []repoenv.Finding) string {
+	parts := make([]string, 0, len(found))
+	for _, f := range found {
+		vars := strings.Join(f.Vars, ", ")
+		if f.Err != nil {
+			parts = append(parts, "cannot read "+f.File+" ("+f.Err.Error()+"): whether it sets "+vars+" for the hooks "+agent.Title+" runs cannot be told")
+			continue
+		}
+		parts = append(parts, f.File+" sets "+vars+" for the hooks "+agent.Title+" runs")
+	}
+	return strings.Join(parts, "; ")
+}

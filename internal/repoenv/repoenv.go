@@ -1,0 +1,208 @@
+// Package repoenv tells which of hermes-hooks' control variables an agent
+// may have taken from a repository's files rather than from the user: the
+// files an agent puts into the environment of every hook it runs
+// (agents.Agent.RepoEnvFiles: Claude Code's project settings "env", the
+// .env Gemini CLI and Qwen Code load) are a repository's to write, and
+// HERMES_SAFE_MODE or HERMES_HOME there would switch the user's own guards
+// off. `hook AGENT` refuses a gating call then, doctor says so.
+//
+// Reads are bounded (MaxFile), never block on a FIFO or a device, and
+// never follow a link out of the folder the file is in (fsutil.ReadRegular).
+package repoenv
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"os/user"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"syscall"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+)
+
+// MaxFile bounds the read of one file: a settings file or a .env is a few
+// KiB, and a repository's file is hostile.
+const MaxFile = 4 << 20
+
+// The control variables: each changes which of the user's or the
+// administrator's guards run, or whether they decide at all.
+const (
+	SafeMode = "HERMES_SAFE_MODE" // runs no hook of the user's
+	Home     = "HERMES_HOME"      // where the config and the approvals are
+	// Managed adds a managed config file, which can say
+	// allow_managed_hooks_only and so drop the user's guards.
+	Managed = "HERMES_HOOKS_MANAGED_CONFIG"
+)
+
+// Controls lists them.
+var Controls = []string{SafeMode, Home, Managed}
+
+// HomeVar is the variable the user's home folder is read from (where
+// ~/.hermes is while HERMES_HOME is unset): a repository's settings "env"
+// that moves it moves the config and the approvals as HERMES_HOME would.
+// A control for hook only while HERMES_HOME is unset and it is not the
+// account's home (Active); doctor cannot tell either from where it runs.
+var HomeVar = map[bool]string{true: "USERPROFILE", false: "HOME"}[runtime.GOOS == "windows"]
+
+// names are the variables looked for in a file.
+var names = append(slices.Clone(Controls), HomeVar)
+
+// Effective reports whether name=value, set, changes which guards run:
+// HERMES_SAFE_MODE when it turns hooks off, the others whatever their
+// value (an empty HERMES_HOME still replaces the user's own).
+func Effective(name, value string) bool {
+	switch name {
+	case SafeMode:
+		return consent.SafeMode(value)
+	case Home, Managed, HomeVar:
+		return true
+	}
+	return false
+}
+
+// Active are the controls lookup (os.LookupEnv) holds to an effect: none
+// in the common case, in which no file needs reading. home is the
+// account's home folder (UserHome), asked only while HERMES_HOME is unset;
+// nil: HomeVar is no control (an agent whose files only fill unset
+// variables cannot move it).
+func Active(lookup func(string) (string, bool), home func() string) []string {
+	var on []string
+	for _, name := range Controls {
+		if v, ok := lookup(name); ok && Effective(name, v) {
+			on = append(on, name)
+		}
+	}
+	if h, _ := lookup(Home); h == "" && home != nil {
+		if v, ok := lookup(HomeVar); ok && filepath.Clean(v) != filepath.Clean(home()) {
+			on = append(on, HomeVar)
+		}
+	}
+	return on
+}
+
+// Finding is a repository's file that sets control variables, or that
+// could not be read while they were to be looked for.
+type Finding struct {
+	File string
+	// Vars are the variables it sets; when Err is set, those it might.
+	Vars []string
+	Err  error
+}
+
+// Want reports whether a file setting name to value counts; known is
+// false when the file names the variable in a way the agent's parser and
+// ours may read differently (the value is then unknown).
+type Want func(name, value string, known bool) bool
+
+// InEnv is the Want of a hook call: a control of active whose value in
+// lookup is the file's (the agent took it from there, or the file agrees
+// with it: either way the user cannot be told to have chosen it).
+func InEnv(active []string, lookup func(string) (string, bool)) Want {
+	return func(name, value string, known bool) bool {
+		if !slices.Contains(active, name) {
+			return false
+		}
+		v, _ := lookup(name)
+		return !known || v == value
+	}
+}
+
+// AnySet is doctor's Want: any control a file sets to an effect.
+func AnySet(name, value string, known bool) bool {
+	return slices.Contains(Controls, name) && (!known || Effective(name, value))
+}
+
+// UserHome is the user's home folder from the account database, not
+// $HOME, which the same files could move (a project's folder taken for the
+// home would make its files "the user's own"); $HOME when the database has
+// none.
+func UserHome() string {
+	if u, err := user.Current(); err == nil && u.HomeDir != "" {
+		return u.HomeDir
+	}
+	h, _ := os.UserHomeDir()
+	return h
+}
+
+// Check reads the repository's files a takes hook environment from when
+// started in any of dirs (absolute folders; each also by its real path,
+// where Qwen Code starts its search), home being the user's home folder,
+// and returns those that set a variable want counts, or that cannot be
+// read (unreadable: the variables they might set, for the message).
+func Check(a *agents.Agent, dirs []string, home string, want Want, unreadable []string) []Finding {
+	if !a.TakesRepoEnv() {
+		return nil
+	}
+	var all []string
+	for _, d := range dirs {
+		if d == "" || !filepath.IsAbs(d) {
+			continue
+		}
+		all = append(all, filepath.Clean(d))
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			all = append(all, r)
+		}
+	}
+	var out []Finding
+	seen := map[string]bool{}
+	for _, d := range all {
+		for _, group := range a.RepoEnvFiles(filepath.ToSlash(d), filepath.ToSlash(home)) {
+			f, ok := firstIn(group, want, unreadable)
+			if ok && !seen[f.File] {
+				seen[f.File] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// firstIn reads the first file of group that exists, as the agent loads
+// it: a finding when it sets a variable want counts or cannot be read.
+func firstIn(group []agents.EnvFile, want Want, unreadable []string) (Finding, bool) {
+	for _, ef := range group {
+		p := filepath.FromSlash(ef.Path)
+		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			continue
+		}
+		data, err := fsutil.ReadRegular(p, filepath.FromSlash(ef.Within), MaxFile)
+		if err != nil {
+			return Finding{File: p, Vars: unreadable, Err: err}, len(unreadable) > 0
+		}
+		vars := setIn(ef, data, want)
+		return Finding{File: p, Vars: vars}, len(vars) > 0
+	}
+	return Finding{}, false
+}
+
+// setIn are the controls data, ef's content, sets that want counts.
+func setIn(ef agents.EnvFile, data []byte, want Want) []string {
+	var env map[string]string
+	var parseErr error
+	if ef.Dotenv {
+		env = agents.ParseDotenv(data)
+	} else {
+		env, parseErr = agents.ParseSettingsEnv(data)
+	}
+	var vars []string
+	for _, name := range names {
+		v, ok := env[name]
+		known := ok
+		// Named, not parsed: a line our dotenv reading skips, a settings
+		// file our JSON reader refuses (a byte order mark, a comment) that
+		// the agent may read all the same. Counted, its value unknown.
+		if !ok && (ef.Dotenv && agents.DotenvNames(data, name) || parseErr != nil && bytes.Contains(data, []byte(name))) {
+			ok = true
+		}
+		if ok && want(name, v, known) {
+			vars = append(vars, name)
+		}
+	}
+	return vars
+}
