@@ -171,15 +171,15 @@ type Server struct {
 	watchFailed map[string]bool
 	// seen is what the settle check last saw of each config file; retry
 	// is the pending look while they settle.
-	seen    map[string]observation
-	retry   *time.Timer
+	seen  map[string]observation
+	retry *time.Timer
 	// unsettledSince is when the files first failed to settle for the
 	// reload pending (zero: none is); see Options.SettleLimit.
 	unsettledSince time.Time
 	// disk is what the files of the config in service looked like just
 	// before it was read (staleConflict compares a forwarded call's
 	// moment with it).
-	disk atomic.Pointer[diskView]
+	disk    atomic.Pointer[diskView]
 	stopped atomic.Bool
 	// journal is the decision journal of the current configuration; kept
 	// across reloads that do not change its journal: block, so its
