@@ -48,8 +48,8 @@ const (
 	// chunks (on Linux a writer that keeps the file open is waited for
 	// however long it pauses, see beingWritten), yet a saved edit is still
 	// in service well under half a second later (debounce + settle),
-	// quicker than a person switches windows. A file rewritten
-	// continuously is not applied until it stops changing.
+	// quicker than a person switches windows. A file that never stops
+	// changing is loaded after DefaultSettleLimit.
 	DefaultSettle = 200 * time.Millisecond
 	// DefaultSettleLimit bounds how long a changed config waits to
 	// settle: past it, what is on disk is loaded (a writer that never
