@@ -25,7 +25,7 @@ func (s *Server) initialConfigFiles() []string {
 	files := []string{absPath(s.opts.ConfigPath)}
 	files = append(files, hookconfig.ManagedPaths()...)
 	for _, d := range s.projectDirs() {
-		files = append(files, filepath.Join(d, hookconfig.ProjectHooksFile))
+		files = append(files, projectCandidates(d)...)
 	}
 	for _, p := range s.flagFiles() {
 		files = append(files, absPath(p))
@@ -80,16 +80,15 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 	// cfg.AgentHookFiles does not keep every file the config names (those
 	// missing, at least), so read the lists as written.
 	files = append(files, listedAgentFiles(config, filepath.Dir(config))...)
-	project := filepath.Join(s.opts.ProjectDir, hookconfig.ProjectHooksFile)
 	if cfg.ProjectHooks != "" {
-		project = absPath(cfg.ProjectHooks)
+		project := absPath(cfg.ProjectHooks)
+		files = append(files, project)
 		files = append(files, listedAgentFiles(project, filepath.Dir(filepath.Dir(project)))...)
 	}
-	files = append(files, project)
 	// The managed config (a missing one too: deploying it takes effect).
 	files = append(files, hookconfig.ManagedPaths()...)
-	for _, d := range s.opts.MoreProjectDirs {
-		files = append(files, filepath.Join(d, hookconfig.ProjectHooksFile))
+	for _, d := range s.projectDirs() {
+		files = append(files, projectCandidates(d)...)
 	}
 	// A bundle installed or removed rewrites its layer's index.
 	for _, d := range hookconfig.BundleDirs(s.opts.Store.Home()) {
@@ -97,6 +96,34 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 	}
 	slices.Sort(files)
 	return slices.Compact(files)
+}
+
+// projectCandidates are the project hooks files the search from dir
+// (hookconfig.FindProjectHooks) looks at, missing ones too: in a git
+// repository each directory's up to the one found or to the repository's
+// root, outside one dir's alone. One created anywhere on that path is
+// found by the one-shot from then on, so serve must see it too (a reload,
+// and a forwarded call refused until then: staleConflict).
+func projectCandidates(dir string) []string {
+	if dir == "" {
+		return nil
+	}
+	var out []string
+	for d := absPath(dir); ; {
+		p := filepath.Join(d, hookconfig.ProjectHooksFile)
+		out = append(out, p)
+		if _, err := os.Lstat(p); err == nil {
+			return out
+		}
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return out
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return out[:1] // no repository: dir alone is searched
+		}
+		d = parent
+	}
 }
 
 // listedAgentFiles returns the agent hook files a YAML config names

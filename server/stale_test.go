@@ -141,3 +141,39 @@ func TestSettleLimitLoadsAHeldConfig(t *testing.T) {
 	default:
 	}
 }
+
+// A project hooks file found by the upward search from the server's
+// directory (a repository's root above it), created after the load: the
+// one-shot reads it, so serve must not answer.
+func TestStaleProjectHooksAboveTheServer(t *testing.T) {
+	f := start(t, "hooks: {}\n", nil, func(o *Options) {
+		noWatch(o)
+		for _, d := range []string{".git", "sub"} {
+			if err := os.Mkdir(filepath.Join(o.Cwd, d), 0o700); err != nil {
+				t.Fatal(err)
+			}
+		}
+		o.Cwd = filepath.Join(o.Cwd, "sub")
+		o.ProjectDir = o.Cwd
+	})
+	if d := decision(t, f.dispatch("pre_tool_call"+forwarded, rmrf)); d != "none" {
+		t.Fatalf("before: %s", d)
+	}
+	if err := os.Mkdir(filepath.Join(f.dir, ".hermes"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	hooks := filepath.Join(f.dir, ".hermes", "hooks.yaml")
+	writeAtomic(t, hooks, rmrfRule, 0o644)
+	if r := f.dispatch("pre_tool_call"+forwarded, rmrf); r.status != http.StatusConflict || !strings.Contains(string(r.body), hooks) {
+		t.Fatalf("a project hooks file above the server, created: %d %s", r.status, r.body)
+	}
+	// And serve loads it: it is among the files a reload looks at.
+	f.srv.Refresh()
+	f.waitGeneration(2)
+	if r := f.dispatch("pre_tool_call"+forwarded, rmrf); r.status != http.StatusOK {
+		t.Fatalf("after the reload: %d %s", r.status, r.body)
+	}
+	if pf := f.srv.cur.Load().cfg.ProjectFiles; len(pf) != 1 || pf[0] != hooks {
+		t.Fatalf("project files loaded: %v", pf)
+	}
+}
