@@ -163,8 +163,14 @@ func fingerprint(files []string) [32]byte {
 		// Never blocks on a FIFO and never reads without bound: a file a
 		// repository named could be either.
 		data, err := hookconfig.ReadConfigFile(f)
+		if errors.Is(err, fs.ErrNotExist) {
+			h.Write([]byte("\x00missing\x00"))
+			continue
+		}
 		if err != nil {
-			h.Write([]byte("\x00unreadable\x00"))
+			// Not the same as missing: the one-shot finds a project
+			// hooks file that is there, FIFO or not, and refuses it.
+			h.Write([]byte("\x00unreadable\x00" + err.Error() + "\x00"))
 			continue
 		}
 		h.Write([]byte("\x00" + strconv.Itoa(len(data)) + "\x00"))

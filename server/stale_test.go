@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -146,21 +147,9 @@ func TestSettleLimitLoadsAHeldConfig(t *testing.T) {
 // directory (a repository's root above it), created after the load: the
 // one-shot reads it, so serve must not answer.
 func TestStaleProjectHooksAboveTheServer(t *testing.T) {
-	f := start(t, "hooks: {}\n", nil, func(o *Options) {
-		noWatch(o)
-		for _, d := range []string{".git", "sub"} {
-			if err := os.Mkdir(filepath.Join(o.Cwd, d), 0o700); err != nil {
-				t.Fatal(err)
-			}
-		}
-		o.Cwd = filepath.Join(o.Cwd, "sub")
-		o.ProjectDir = o.Cwd
-	})
+	f := start(t, "hooks: {}\n", nil, belowRepoRoot(t))
 	if d := decision(t, f.dispatch("pre_tool_call"+forwarded, rmrf)); d != "none" {
 		t.Fatalf("before: %s", d)
-	}
-	if err := os.Mkdir(filepath.Join(f.dir, ".hermes"), 0o700); err != nil {
-		t.Fatal(err)
 	}
 	hooks := filepath.Join(f.dir, ".hermes", "hooks.yaml")
 	writeAtomic(t, hooks, rmrfRule, 0o644)
@@ -174,6 +163,59 @@ func TestStaleProjectHooksAboveTheServer(t *testing.T) {
 		t.Fatalf("after the reload: %d %s", r.status, r.body)
 	}
 	if pf := f.srv.cur.Load().cfg.ProjectFiles; len(pf) != 1 || pf[0] != hooks {
+		t.Fatalf("project files loaded: %v", pf)
+	}
+}
+
+// belowRepoRoot starts the server in sub/ of a repository whose root is
+// the fixture's directory, with refreshes only on request (noWatch).
+func belowRepoRoot(t *testing.T) func(*Options) {
+	return func(o *Options) {
+		noWatch(o)
+		for _, d := range []string{".git", "sub", ".hermes"} {
+			if err := os.Mkdir(filepath.Join(o.Cwd, d), 0o700); err != nil {
+				t.Fatal(err)
+			}
+		}
+		o.Cwd = filepath.Join(o.Cwd, "sub")
+		o.ProjectDir = o.Cwd
+	}
+}
+
+// Attack: a repository puts a FIFO where its root's project hooks file
+// would be, above the server's directory (now among the files serve
+// looks at). Nothing blocks on it: a refresh returns, a forwarded call is
+// answered (409 until serve has looked, then from the config that skips
+// the unreadable project file, as the one-shot does).
+func TestStaleProjectHooksFIFOAboveTheServer(t *testing.T) {
+	f := start(t, "hooks: {}\n", nil, belowRepoRoot(t))
+	fifo := filepath.Join(f.dir, ".hermes", "hooks.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := f.dispatch("pre_tool_call"+forwarded, rmrf); r.status != http.StatusConflict {
+		t.Fatalf("a FIFO appeared: %d %s", r.status, r.body)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f.srv.Refresh()
+	}()
+	select {
+	case <-done:
+	case <-time.After(deadline):
+		if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			w.Close()
+		}
+		t.Fatal("a refresh blocked on a FIFO above the server")
+	}
+	// A reload, not a look that takes the FIFO for the missing file it
+	// replaced: the one-shot finds it (and skips it with a warning).
+	f.waitGeneration(2)
+	waitFor(t, "serve to answer past the FIFO", func() bool {
+		return f.dispatch("pre_tool_call"+forwarded, rmrf).status == http.StatusOK
+	})
+	if pf := f.srv.cur.Load().cfg.ProjectFiles; len(pf) != 1 || pf[0] != fifo {
 		t.Fatalf("project files loaded: %v", pf)
 	}
 }
