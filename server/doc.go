@@ -74,7 +74,12 @@
 // open for writing (Linux), and the identity and content are the same
 // after the read as before it — so a file rewritten in place is never
 // applied half-written; until then a timer re-arms the refresh and the
-// last good config stays in service. It is loaded into a new
+// last good config stays in service — for at most Options.SettleLimit,
+// after which what is on disk is loaded (a writer that never closes the
+// file must not pin the old config). A call forwarded by `hook` is
+// answered only while the files the config in service was read from are
+// as they were then and the last reload did not fail (stale.go); else 409,
+// and the caller dispatches by itself. It is loaded into a new
 // dispatcher.Dispatcher that replaces the old one atomically: a request
 // uses the dispatcher current when it started, so in-flight dispatches
 // finish on the configuration they began with. A

@@ -205,6 +205,12 @@ func (s *Server) checkDispatch(w http.ResponseWriter, r *http.Request, l *dispat
 		l.fail(w, http.StatusConflict, apiError{Error: c})
 		return req, false
 	}
+	if r.URL.Query().Get(QueryInputs) != "" {
+		if c := s.staleConflict(); c != "" {
+			l.fail(w, http.StatusConflict, apiError{Error: c})
+			return req, false
+		}
+	}
 	fields, status, e := s.readFields(w, r, &req.held)
 	if status != 0 {
 		l.fail(w, status, e)

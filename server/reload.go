@@ -25,7 +25,7 @@ func (s *Server) initialConfigFiles() []string {
 	files := []string{absPath(s.opts.ConfigPath)}
 	files = append(files, hookconfig.ManagedPaths()...)
 	for _, d := range s.projectDirs() {
-		files = append(files, filepath.Join(d, hookconfig.ProjectHooksFile))
+		files = append(files, projectCandidates(d)...)
 	}
 	for _, p := range s.flagFiles() {
 		files = append(files, absPath(p))
@@ -80,16 +80,15 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 	// cfg.AgentHookFiles does not keep every file the config names (those
 	// missing, at least), so read the lists as written.
 	files = append(files, listedAgentFiles(config, filepath.Dir(config))...)
-	project := filepath.Join(s.opts.ProjectDir, hookconfig.ProjectHooksFile)
 	if cfg.ProjectHooks != "" {
-		project = absPath(cfg.ProjectHooks)
+		project := absPath(cfg.ProjectHooks)
+		files = append(files, project)
 		files = append(files, listedAgentFiles(project, filepath.Dir(filepath.Dir(project)))...)
 	}
-	files = append(files, project)
 	// The managed config (a missing one too: deploying it takes effect).
 	files = append(files, hookconfig.ManagedPaths()...)
-	for _, d := range s.opts.MoreProjectDirs {
-		files = append(files, filepath.Join(d, hookconfig.ProjectHooksFile))
+	for _, d := range s.projectDirs() {
+		files = append(files, projectCandidates(d)...)
 	}
 	// A bundle installed or removed rewrites its layer's index.
 	for _, d := range hookconfig.BundleDirs(s.opts.Store.Home()) {
@@ -97,6 +96,34 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 	}
 	slices.Sort(files)
 	return slices.Compact(files)
+}
+
+// projectCandidates are the project hooks files the search from dir
+// (hookconfig.FindProjectHooks) looks at, missing ones too: in a git
+// repository each directory's up to the one found or to the repository's
+// root, outside one dir's alone. One created anywhere on that path is
+// found by the one-shot from then on, so serve must see it too (a reload,
+// and a forwarded call refused until then: staleConflict).
+func projectCandidates(dir string) []string {
+	if dir == "" {
+		return nil
+	}
+	var out []string
+	for d := absPath(dir); ; {
+		p := filepath.Join(d, hookconfig.ProjectHooksFile)
+		out = append(out, p)
+		if _, err := os.Lstat(p); err == nil {
+			return out
+		}
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return out
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return out[:1] // no repository: dir alone is searched
+		}
+		d = parent
+	}
 }
 
 // listedAgentFiles returns the agent hook files a YAML config names
@@ -136,8 +163,14 @@ func fingerprint(files []string) [32]byte {
 		// Never blocks on a FIFO and never reads without bound: a file a
 		// repository named could be either.
 		data, err := hookconfig.ReadConfigFile(f)
+		if errors.Is(err, fs.ErrNotExist) {
+			h.Write([]byte("\x00missing\x00"))
+			continue
+		}
 		if err != nil {
-			h.Write([]byte("\x00unreadable\x00"))
+			// Not the same as missing: the one-shot finds a project
+			// hooks file that is there, FIFO or not, and refuses it.
+			h.Write([]byte("\x00unreadable\x00" + err.Error() + "\x00"))
 			continue
 		}
 		h.Write([]byte("\x00" + strconv.Itoa(len(data)) + "\x00"))
@@ -178,29 +211,36 @@ func (s *Server) reloadConfig() error {
 	files := s.configFiles
 	var fp0 [32]byte
 	for attempt := 0; ; attempt++ {
+		// Before the content: a change after this look shows as an
+		// identity that differs, never as one that vouches for it.
+		ids := statIDs(files)
 		fp := fingerprint(files)
-		var ids []string
 		if attempt == 0 {
 			fp0 = fp
-			if prev != nil && (fp == s.configFP || fp == s.failedFP) {
+			if prev != nil && s.unchanged(fp, files, ids) {
 				return nil
 			}
 		}
-		if prev != nil {
+		// Past the settle bound what is there is loaded: forwarded calls
+		// were refused meanwhile, and a load now is what the one-shot
+		// reads now (see staleConflict).
+		overdue := prev != nil && !s.unsettledSince.IsZero() && time.Since(s.unsettledSince) >= s.opts.SettleLimit
+		if prev != nil && !overdue {
 			var ok bool
 			if ids, ok = s.settled(files); !ok {
 				// Changed, and maybe still being written: keep the
 				// config in service and look again once it is quiet.
-				return errUnsettled
+				return s.unsettled()
 			}
 		}
 		cfg, err := s.load(s.opts.ConfigPath, s.loadOptions())
-		if prev != nil && s.touchedDuringRead(files, ids, fp) {
+		if prev != nil && !overdue && s.touchedDuringRead(files, ids, fp) {
 			// Written to while we read it: what was read may be half a
 			// file, and so may be the error it caused. Try again once it
 			// is quiet.
-			return errUnsettled
+			return s.unsettled()
 		}
+		s.unsettledSince = time.Time{}
 		if err != nil {
 			// Keyed like the check above, so the same broken content is
 			// reported once, not on every refresh.
@@ -221,6 +261,11 @@ func (s *Server) reloadConfig() error {
 		}
 		d, err := s.build(cfg)
 		if err != nil {
+			// As a config that does not load: forwarded calls are
+			// refused (staleConflict), not answered by the old one.
+			msg := err.Error()
+			s.reloadErr.Store(&msg)
+			s.failedFP = fp0
 			return err
 		}
 		g := &generation{n: 1, cfg: cfg, d: d, journal: s.journal}
@@ -234,6 +279,8 @@ func (s *Server) reloadConfig() error {
 		// it must not see the error of the config it replaced.
 		s.reloadErr.Store(nil)
 		s.cur.Store(g)
+		// After cur: whoever sees this view sees g or a later one.
+		s.disk.Store(&diskView{gen: g.n, files: files, ids: ids})
 		if prev != nil {
 			// The replaced hook set's workers stop (each after the
 			// request it is serving, if any); the new set starts its
@@ -265,6 +312,36 @@ func (s *Server) reloadConfig() error {
 
 // errUnsettled: the config files are changing; the reload waits.
 var errUnsettled = errors.New("the config files are still changing")
+
+// unsettled notes when the pending reload first had to wait (the start of
+// its SettleLimit), and returns errUnsettled. Called with s.mu held.
+func (s *Server) unsettled() error {
+	if s.unsettledSince.IsZero() {
+		s.unsettledSince = time.Now()
+	}
+	return errUnsettled
+}
+
+// unchanged reports whether files hold what was last loaded, or what last
+// failed to load (fp); ids are their identities, taken before fp. Files
+// touched without a change in content (touch, a chmod back, an editor
+// that saves the same bytes) then show new identities for the same config:
+// those are what forwarded calls are compared with from now on. A config
+// broken and then restored to the loaded content is in service again.
+// Called with s.mu held.
+func (s *Server) unchanged(fp [32]byte, files, ids []string) bool {
+	switch fp {
+	case s.configFP:
+		s.unsettledSince, s.failedFP = time.Time{}, [32]byte{}
+		s.reloadErr.Store(nil)
+		s.disk.Store(&diskView{gen: s.cur.Load().n, files: files, ids: ids})
+		return true
+	case s.failedFP:
+		s.unsettledSince = time.Time{}
+		return true
+	}
+	return false
+}
 
 // observation is what the settle check last saw of one config file.
 type observation struct {

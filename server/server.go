@@ -48,9 +48,15 @@ const (
 	// chunks (on Linux a writer that keeps the file open is waited for
 	// however long it pauses, see beingWritten), yet a saved edit is still
 	// in service well under half a second later (debounce + settle),
-	// quicker than a person switches windows. A file rewritten
-	// continuously is not applied until it stops changing.
+	// quicker than a person switches windows. A file that never stops
+	// changing is loaded after DefaultSettleLimit.
 	DefaultSettle = 200 * time.Millisecond
+	// DefaultSettleLimit bounds how long a changed config waits to
+	// settle: past it, what is on disk is loaded (a writer that never
+	// closes the file, or a process touching it all the time, must not
+	// pin the old config). Meanwhile forwarded calls are refused (409,
+	// see staleConflict), so the wait costs speed, never a guard.
+	DefaultSettleLimit = 5 * time.Second
 	// DefaultBodyTimeout bounds how long a request body may take to
 	// arrive, so a client that sends headers and then dribbles (or never
 	// sends) the body cannot hold a connection and a slot.
@@ -126,6 +132,7 @@ type Options struct {
 	ShutdownTimeout time.Duration
 	Debounce        time.Duration
 	Settle          time.Duration
+	SettleLimit     time.Duration
 	BodyTimeout     time.Duration
 	HeaderTimeout   time.Duration
 	MaxConns        int
@@ -164,8 +171,15 @@ type Server struct {
 	watchFailed map[string]bool
 	// seen is what the settle check last saw of each config file; retry
 	// is the pending look while they settle.
-	seen    map[string]observation
-	retry   *time.Timer
+	seen  map[string]observation
+	retry *time.Timer
+	// unsettledSince is when the files first failed to settle for the
+	// reload pending (zero: none is); see Options.SettleLimit.
+	unsettledSince time.Time
+	// disk is what the files of the config in service looked like just
+	// before it was read (staleConflict compares a forwarded call's
+	// moment with it).
+	disk    atomic.Pointer[diskView]
 	stopped atomic.Bool
 	// journal is the decision journal of the current configuration; kept
 	// across reloads that do not change its journal: block, so its
@@ -225,6 +239,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Settle <= 0 {
 		o.Settle = DefaultSettle
+	}
+	if o.SettleLimit <= 0 {
+		o.SettleLimit = DefaultSettleLimit
 	}
 	if o.BodyTimeout <= 0 {
 		o.BodyTimeout = DefaultBodyTimeout

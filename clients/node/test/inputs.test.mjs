@@ -7,8 +7,9 @@
 
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, test } from "node:test";
@@ -96,4 +97,48 @@ describe("the caller's environment is stated to serve", { skip }, () => {
       assert.ok(warnings.some((w) => /HTTP 409/.test(w)), JSON.stringify(warnings));
     });
   }
+
+  // Only from the config the one-shot would read now: a serve that has
+  // not loaded the config on disk yet, or whose last reload failed,
+  // answers 409, and the call goes one-shot.
+  const GUARD = "hooks:\n  pre_tool_call:\n    - matcher: terminal\n" +
+    "      rule: 'args.command matches \"rm\\\\s+-rf\"'\n      decision: block\n      message: no rm -rf\n      fail_closed: true\n";
+  const healthz = () => new Promise((res, rej) => {
+    const req = request({ socketPath: join(home, "hermes-hooks.sock"), path: "/healthz", timeout: 30_000 }, (r) => {
+      let body = "";
+      r.on("data", (c) => (body += c));
+      r.on("end", () => res(JSON.parse(body)));
+    });
+    req.on("error", rej);
+    req.end();
+  });
+
+  test("a config held open for writing", async () => {
+    // Open for writing by another process (here, this one): serve waits
+    // for the writer (Linux), for at most its settle bound.
+    const held = openSync(join(home, "config.yaml"), "a");
+    try {
+      writeFileSync(join(home, "config.yaml"), GUARD);
+      const { value, warnings } = await warningsDuring(() => dispatch("pre_tool_call", { ...CALL, session_id: "held" }, { cwd: project }));
+      assert.deepEqual([value.decision, value.message], ["block", "no rm -rf"], JSON.stringify([value.via, warnings]));
+      if (value.via === "server") assert.ok((await healthz()).generation > 1, "served by the config before the guard");
+      else assert.ok(warnings.some((w) => /HTTP 409/.test(w)), JSON.stringify(warnings));
+    } finally {
+      closeSync(held);
+    }
+  });
+
+  test("a broken config", async () => {
+    writeFileSync(join(home, "config.yaml"), GUARD + "      decision: allow\n");
+    const deadline = Date.now() + 60_000; // a hang guard
+    while (!("reload_error" in (await healthz()))) {
+      if (Date.now() > deadline) throw new Error("serve never reported the broken config");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const { value, warnings } = await warningsDuring(() => dispatch("pre_tool_call", { ...CALL, session_id: "broken" }, { cwd: project }));
+    assert.equal(value.via, "oneshot");
+    assert.equal(value.decision, "block");
+    assert.match(value.message, /refuses tool calls until/);
+    assert.ok(warnings.some((w) => /HTTP 409/.test(w)), JSON.stringify(warnings));
+  });
 });

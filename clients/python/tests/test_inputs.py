@@ -18,6 +18,7 @@ import subprocess
 import tempfile
 import time
 import unittest
+import warnings
 from unittest import mock
 
 from hermes_hooks import Client, HermesHooksWarning, hermes_plugin
@@ -105,6 +106,70 @@ class ServeEnvironment(unittest.TestCase):
         with self.assertWarnsRegex(HermesHooksWarning, "HTTP 409"):
             out = Client(cwd=self.project).dispatch("pre_tool_call", dict(CALL, session_id="safe"))
         self.assertEqual(out.via, "oneshot")
+
+
+# A guard the user saves while serve runs: a rule, so no approval is asked.
+GUARD = """hooks:
+  pre_tool_call:
+    - matcher: terminal
+      rule: 'args.command matches "rm\\\\s+-rf"'
+      decision: block
+      message: no rm -rf
+      fail_closed: true
+"""
+
+
+class ServeConfigOnDisk(unittest.TestCase):
+    """A serve answers only from the config the one-shot would read now:
+    one that has not loaded the config on disk yet, or whose last reload
+    failed, answers 409, and the call is dispatched one-shot."""
+
+    setUp = ServeEnvironment.setUp
+    _stop = ServeEnvironment._stop
+
+    def config(self, text):
+        with open(os.path.join(self.home, "config.yaml"), "w") as f:
+            f.write(text)
+
+    def healthz(self):
+        s = socket.socket(socket.AF_UNIX)
+        try:
+            s.settimeout(30)
+            s.connect(self.sock)
+            s.sendall(b"GET /healthz HTTP/1.0\r\nHost: hermes-hooks\r\n\r\n")
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+        finally:
+            s.close()
+        return json.loads(data.split(b"\r\n\r\n", 1)[1])
+
+    def test_config_held_open_for_writing(self):
+        # Open for writing by another process (here, this one): serve
+        # waits for the writer (Linux), for at most its settle bound.
+        held = open(os.path.join(self.home, "config.yaml"), "a")
+        self.addCleanup(held.close)
+        self.config(GUARD)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            out = Client(cwd=self.project).dispatch("pre_tool_call", dict(CALL, session_id="held"))
+        self.assertEqual((out.decision, out.message), ("block", "no rm -rf"), (out.via, [str(w.message) for w in seen]))
+        if out.via == "server":
+            self.assertGreater(self.healthz()["generation"], 1, "served by the config before the guard")
+        else:
+            self.assertTrue(any("HTTP 409" in str(w.message) for w in seen), [str(w.message) for w in seen])
+
+    def test_broken_config(self):
+        self.config(GUARD + "      decision: allow\n")
+        deadline = time.monotonic() + 60  # a hang guard
+        while "reload_error" not in self.healthz():
+            self.assertLess(time.monotonic(), deadline, "serve never reported the broken config")
+            time.sleep(0.02)
+        with self.assertWarnsRegex(HermesHooksWarning, "HTTP 409"):
+            out = Client(cwd=self.project).dispatch("pre_tool_call", dict(CALL, session_id="broken"))
+        self.assertEqual(out.via, "oneshot")
+        self.assertEqual(out.decision, "block")
+        self.assertIn("refuses tool calls until", out.message)
 
 
 if __name__ == "__main__":

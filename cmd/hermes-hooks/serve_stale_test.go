@@ -1,0 +1,171 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// A forwarded `hook` call is answered only from the config the one-shot
+// would read now. Each test starts serve with no hooks, then the user
+// saves a config whose fail_closed rule blocks `rm -rf` — and something
+// keeps serve from loading it: a process holding the file open for
+// writing, one touching it every 0.1 s, or an error in the file. Through
+// all of it `hook claude` must deny `rm -rf /` as `hook --no-server`
+// does; before the fix serve answered from its old, empty config and the
+// agent read "allow".
+
+// staleGuard is the config the user saves: a rule, so that no approval is
+// involved.
+const staleGuard = `hooks:
+  pre_tool_call:
+    - matcher: terminal
+      rule: 'args.command matches "rm\\s+-rf"'
+      decision: block
+      message: "no rm -rf"
+      fail_closed: true
+`
+
+const staleDeny = `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm -rf"}}` + "\n"
+
+// staleEnv is a serve on the default socket (so `hook` finds it) with no
+// hooks.
+func staleEnv(t *testing.T) (*serveEnv, *serveProc) {
+	e := newServeEnv(t, "hooks: {}\n")
+	e.socketPath = filepath.Join(e.home, "hermes-hooks.sock")
+	p := e.serve()
+	return e, p
+}
+
+// hookRmrf runs `hook claude PreToolUse` on an `rm -rf /` Bash call, as
+// the agent does: through serve unless noServer.
+func (e *serveEnv) hookRmrf(noServer bool) (stdout, stderr string) {
+	e.t.Helper()
+	payload := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"cwd":"` + e.dir + `"}`
+	args := []string{"hook", "claude", "PreToolUse"}
+	if noServer {
+		args = append(args, "--no-server")
+	}
+	out, errs, code := e.cli(payload, args...)
+	if code != 0 {
+		e.t.Fatalf("hook: exit %d %q %s", code, out, errs)
+	}
+	return out, errs
+}
+
+// startHelper starts sh -c script with $0 = the config, waits until it
+// prints its first line (it is in place), and kills it at the end.
+func startHelper(t *testing.T, e *serveEnv, script string) (alive func() bool) {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", script, e.config)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Read before Wait runs: Wait closes the pipe.
+	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+		t.Fatalf("helper: %v", err)
+	}
+	done := make(chan struct{})
+	go func() {
+		cmd.Wait()
+		close(done)
+	}()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-done
+	})
+	return func() bool {
+		select {
+		case <-done:
+			return false
+		default:
+			return true
+		}
+	}
+}
+
+// The config saved in place while another process holds it open for
+// writing (Linux: serve waits for the writer).
+func TestHookStaleServeWriterHoldsConfig(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the open-for-writing probe is Linux's (F_SETLEASE)")
+	}
+	e, p := staleEnv(t)
+	alive := startHelper(t, e, `exec 3>>"$0"; echo held; exec sleep 600`)
+	// In place: the holder's descriptor is the file serve reads.
+	if err := os.WriteFile(e.config, []byte(staleGuard), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := e.hookRmrf(true); out != staleDeny {
+		t.Fatalf("one-shot: %q", out)
+	}
+	if out, errs := e.hookRmrf(false); out != staleDeny {
+		t.Fatalf("through serve (generation %v) while the config is held: %q\n%s", p.generation(), out, errs)
+	}
+	// A writer that never finishes does not pin the old config: serve
+	// loads what is there after its settle bound.
+	p.waitFor("serve to load the held config", func() bool { return p.generation() == 2 })
+	if !alive() {
+		t.Fatal("the holder exited: the test proves nothing")
+	}
+	out, errs := e.hookRmrf(false)
+	if out != staleDeny || errs != "" {
+		t.Fatalf("through serve after the load: %q\n%s", out, errs)
+	}
+	p.waitLog(`msg=dispatch event=pre_tool_call decision=block`)
+}
+
+// The config saved while another process touches it every 0.1 s: its
+// stat identity never stays the same for the settle period.
+func TestHookStaleServeToucher(t *testing.T) {
+	e, p := staleEnv(t)
+	alive := startHelper(t, e, `echo touching; while :; do touch "$0"; sleep 0.1; done`)
+	e.writeConfig(staleGuard)
+	if out, _ := e.hookRmrf(true); out != staleDeny {
+		t.Fatalf("one-shot: %q", out)
+	}
+	if out, errs := e.hookRmrf(false); out != staleDeny {
+		t.Fatalf("through serve (generation %v) while the config is touched: %q\n%s", p.generation(), out, errs)
+	}
+	p.waitFor("serve to load the touched config", func() bool { return p.generation() == 2 })
+	if !alive() {
+		t.Fatal("the toucher exited: the test proves nothing")
+	}
+	// Still touched: serve or the hook itself answers, never "allow".
+	if out, errs := e.hookRmrf(false); out != staleDeny {
+		t.Fatalf("after the load: %q\n%s", out, errs)
+	}
+}
+
+// A config that does not load: the one-shot refuses every tool call,
+// and so must a forwarded call, though serve keeps its last good config.
+func TestHookStaleServeBrokenConfig(t *testing.T) {
+	e, p := staleEnv(t)
+	broken := strings.Replace(staleGuard, "      decision: block\n", "      decision: block\n      decision: allow\n", 1)
+	e.writeConfig(broken)
+	p.waitLog(`msg="config reload failed: keeping the last good config"`)
+	refusal := `"permissionDecision":"deny","permissionDecisionReason":"hermes-hooks refuses tool calls until `
+	if out, _ := e.hookRmrf(true); !strings.Contains(out, refusal) {
+		t.Fatalf("one-shot: %q", out)
+	}
+	if out, errs := e.hookRmrf(false); !strings.Contains(out, refusal) {
+		t.Fatalf("through serve (generation %v) with a broken config: %q\n%s", p.generation(), out, errs)
+	}
+	// Fixed: serve loads it and answers again.
+	e.writeConfig(staleGuard)
+	p.waitFor("serve to load the fixed config", func() bool { return p.generation() == 2 })
+	out, errs := e.hookRmrf(false)
+	if out != staleDeny || errs != "" {
+		t.Fatalf("through serve after the fix: %q\n%s", out, errs)
+	}
+}

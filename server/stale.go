@@ -1,0 +1,63 @@
+package server
+
+import (
+	"strconv"
+	"time"
+)
+
+// A call forwarded by `hermes-hooks hook AGENT` (inputs=1) must be answered
+// from the config that process would read itself now, never from an older
+// one: the server keeps its last good config while a changed one settles,
+// while a writer holds it open, and when the new one does not load — and
+// the one-shot reads the file on disk at once (a new guard decides; a broken
+// config refuses every tool call). So before a forwarded call is answered,
+// the stat identity of every file the config in service was read from (the
+// config, the agent hook files, rule files, project and managed hooks files,
+// bundle indexes, missing ones too) is compared with what it was just
+// before that read; any difference, or a last reload that failed, is a 409
+// and the caller dispatches by itself. The server checks rather than the
+// caller because only the loaded config knows the whole set of files
+// (rule files and agent hook files named inside it); the caller would have
+// to parse the config to name them, which is the cost serve saves.
+//
+// A caller that stated no inputs (curl, a Go host) has no dispatch of its
+// own to fall back on, and is still answered by the config in service.
+
+// diskView is the stat identities (statIdentity) of files, taken before
+// the config in service was read from them.
+type diskView struct {
+	gen   int64
+	files []string
+	ids   []string
+}
+
+// statIDs returns the stat identity of each file.
+func statIDs(files []string) []string {
+	now := time.Now()
+	ids := make([]string, len(files))
+	for i, f := range files {
+		ids[i], _ = statIdentity(f, now)
+	}
+	return ids
+}
+
+// staleConflict says why this server's config may not be the one a
+// forwarded call's process would read now ("" when it is).
+func (s *Server) staleConflict() string {
+	if e := s.reloadErr.Load(); e != nil {
+		return "this server's config on disk does not load (" + *e + "); the server still runs its last good config (generation " +
+			strconv.FormatInt(s.cur.Load().n, 10) + ")"
+	}
+	d := s.disk.Load()
+	if d == nil {
+		return "this server has not recorded its config files"
+	}
+	now := time.Now()
+	for i, f := range d.files {
+		if id, _ := statIdentity(f, now); id != d.ids[i] {
+			return "the config file " + f + " changed since this server read it (generation " +
+				strconv.FormatInt(d.gen, 10) + "); it has not loaded the new one yet"
+		}
+	}
+	return ""
+}
