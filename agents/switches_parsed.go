@@ -2,9 +2,9 @@ package agents
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -43,14 +43,22 @@ func (a *Agent) ParseLayer(f SwitchFile, data []byte) (ParsedFile, error) {
 	return a.Parse(data), nil
 }
 
-// decodeJSON is a JSON settings file's object (nil when it is not one:
-// Claude Code skips such a file).
+// decodeJSON is a JSON settings file's object as Node's JSON.parse reads
+// it (pyjson.ParseNode: numbers of any size, any depth, a key given twice
+// its last value); nil when it is not one: Claude Code skips such a file.
+// encoding/json refused 1e400, and nesting past 10,000, under a key Claude
+// Code ignores, and doctor read no switch in a file that turned every hook
+// off.
 func decodeJSON(data []byte) map[string]any {
-	var doc map[string]any
-	if json.Unmarshal(data, &doc) != nil {
-		return nil
-	}
-	return doc
+	doc, _ := pyjson.ParseNode(data)
+	obj, _ := doc.(map[string]any)
+	return obj
+}
+
+// decodeJSONC is decodeJSON after the comments are blanked as Gemini CLI
+// and Qwen Code blank them (strip-json-comments, pyjson.StripComments).
+func decodeJSONC(data []byte) map[string]any {
+	return decodeJSON(pyjson.StripComments(data))
 }
 
 // decodeTOML is a TOML file's tables and keys (nil when it is not TOML:
