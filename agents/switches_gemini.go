@@ -35,8 +35,12 @@ var qwenFiles = []SwitchFile{
 
 // geminiEnabledValues is a settings file's hooksConfig.enabled: on unless
 // JavaScript reads it as false (false, 0, ""; null gives way to the
-// default, on). A hooksConfig that is not an object replaces the lower
-// files' whole, its enabled then unset: on.
+// default, on). Gemini's schema reads the strings "true" and "false", in
+// any case, as the booleans (buildZodSchemaFromJsonSchema), in a file
+// that passes its schema; doctor, which does not hold that schema, reads
+// them so in any file (a false alarm where the rest of the file fails
+// it). A hooksConfig that is not an object replaces the lower files'
+// whole, its enabled then unset: on.
 func geminiEnabledValues(doc map[string]any) map[string]bool {
 	cfg, set := doc["hooksConfig"]
 	if !set {
@@ -49,6 +53,14 @@ func geminiEnabledValues(doc map[string]any) map[string]bool {
 	v, set := obj["enabled"]
 	if !set {
 		return nil
+	}
+	if str, isString := v.(string); isString {
+		switch strings.ToLower(str) {
+		case "false":
+			return map[string]bool{"enabled": false}
+		case "true":
+			return map[string]bool{"enabled": true}
+		}
 	}
 	return map[string]bool{"enabled": v == nil || pyjson.Truthy(v)}
 }

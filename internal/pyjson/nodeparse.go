@@ -24,10 +24,9 @@ const NodeBuildDepth = 32
 // not built (JavaScript counts either as true).
 type Deep struct{ Array bool }
 
-// container is one open array or object on ParseNode's stack.
+// container is one open array or object that ParseNode builds.
 type container struct {
 	object bool
-	built  bool
 	obj    map[string]any
 	arr    []any
 	key    string // the member whose value comes next (objects)
@@ -38,8 +37,10 @@ type container struct {
 // ok is false where JSON.parse throws. Objects are map[string]any (a key
 // given twice: its last value), arrays []any, numbers float64 (±Inf past
 // float64's range, as JavaScript has them), and containers deeper than
-// NodeBuildDepth a Deep. It never recurses: its stack is a slice, one
-// entry an open bracket, and its work is linear in len(data).
+// NodeBuildDepth a Deep. It never recurses: the containers it builds are
+// a slice, and those deeper one bit each (an object or an array), so a
+// file of 4 MiB of '[' takes 512 KiB of stack, and its work is linear in
+// len(data).
 func ParseNode(data []byte) (v any, ok bool) {
 	if !utf8.Valid(data) {
 		data = []byte(DecodeReplace(data))
@@ -52,6 +53,80 @@ type nodeParser struct {
 	data  []byte
 	pos   int
 	stack []container
+	// deep are the open containers below stack's, a bit each (1: an
+	// object), deepN of them.
+	deep  []uint64
+	deepN int
+}
+
+func (p *nodeParser) open() bool { return len(p.stack)+p.deepN > 0 }
+
+// push opens a container.
+func (p *nodeParser) push(object bool) {
+	if len(p.stack) < NodeBuildDepth {
+		k := container{object: object}
+		if object {
+			k.obj = map[string]any{}
+		} else {
+			k.arr = []any{}
+		}
+		p.stack = append(p.stack, k)
+		return
+	}
+	w, b := p.deepN/64, uint(p.deepN%64)
+	if w == len(p.deep) {
+		p.deep = append(p.deep, 0)
+	}
+	if object {
+		p.deep[w] |= 1 << b
+	} else {
+		p.deep[w] &^= 1 << b
+	}
+	p.deepN++
+}
+
+// object reports whether the innermost container is an object.
+func (p *nodeParser) object() bool {
+	if p.deepN > 0 {
+		n := p.deepN - 1
+		return p.deep[n/64]&(1<<uint(n%64)) != 0
+	}
+	return p.stack[len(p.stack)-1].object
+}
+
+// add puts val in the innermost container (dropped in one not built).
+func (p *nodeParser) add(val any) {
+	if p.deepN > 0 {
+		return
+	}
+	top := &p.stack[len(p.stack)-1]
+	if top.object {
+		top.obj[top.key] = val
+	} else {
+		top.arr = append(top.arr, val)
+	}
+}
+
+// setKey names the member whose value comes next.
+func (p *nodeParser) setKey(k string) {
+	if p.deepN == 0 {
+		p.stack[len(p.stack)-1].key = k
+	}
+}
+
+// pop closes the innermost container and returns it as a value.
+func (p *nodeParser) pop() any {
+	if p.deepN > 0 {
+		object := p.object()
+		p.deepN--
+		return Deep{Array: !object}
+	}
+	k := p.stack[len(p.stack)-1]
+	p.stack = p.stack[:len(p.stack)-1]
+	if k.object {
+		return k.obj
+	}
+	return k.arr
 }
 
 func (p *nodeParser) parse() (any, bool) {
@@ -64,21 +139,14 @@ func (p *nodeParser) parse() (any, bool) {
 		switch c := p.data[p.pos]; {
 		case c == '{' || c == '[':
 			p.pos++
-			built := len(p.stack) < NodeBuildDepth
-			k := container{object: c == '{', built: built}
-			if built && k.object {
-				k.obj = map[string]any{}
-			} else if built {
-				k.arr = []any{}
-			}
-			p.stack = append(p.stack, k)
+			p.push(c == '{')
 			p.space()
-			if p.pos < len(p.data) && p.data[p.pos] == closer(k.object) {
+			if p.pos < len(p.data) && p.data[p.pos] == closer(c == '{') {
 				p.pos++
 				val = p.pop()
 				break
 			}
-			if k.object && !p.key() {
+			if c == '{' && !p.key() {
 				return nil, false
 			}
 			continue // the first value
@@ -92,29 +160,23 @@ func (p *nodeParser) parse() (any, bool) {
 		// past ',' to the next value or past the closer to the
 		// container's own end.
 		for {
-			if len(p.stack) == 0 {
+			if !p.open() {
 				p.space()
 				return val, p.pos == len(p.data)
 			}
-			top := &p.stack[len(p.stack)-1]
-			switch {
-			case !top.built:
-			case top.object:
-				top.obj[top.key] = val
-			default:
-				top.arr = append(top.arr, val)
-			}
+			p.add(val)
 			p.space()
 			if p.pos >= len(p.data) {
 				return nil, false
 			}
+			object := p.object()
 			if c := p.data[p.pos]; c == ',' {
 				p.pos++
-				if top.object && !p.key() {
+				if object && !p.key() {
 					return nil, false
 				}
 				break
-			} else if c != closer(top.object) {
+			} else if c != closer(object) {
 				return nil, false
 			}
 			p.pos++
@@ -128,19 +190,6 @@ func closer(object bool) byte {
 		return '}'
 	}
 	return ']'
-}
-
-// pop closes the innermost container and returns it as a value.
-func (p *nodeParser) pop() any {
-	k := p.stack[len(p.stack)-1]
-	p.stack = p.stack[:len(p.stack)-1]
-	switch {
-	case !k.built:
-		return Deep{Array: !k.object}
-	case k.object:
-		return k.obj
-	}
-	return k.arr
 }
 
 // key reads a member's name and its ':' into the innermost container.
@@ -158,7 +207,7 @@ func (p *nodeParser) key() bool {
 		return false
 	}
 	p.pos++
-	p.stack[len(p.stack)-1].key = s
+	p.setKey(s)
 	return true
 }
 
