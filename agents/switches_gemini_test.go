@@ -105,3 +105,46 @@ func TestLinesOffGemini(t *testing.T) {
 		t.Errorf("Qwen Code read Gemini CLI's disabled list")
 	}
 }
+
+// TestSwitchesEnvExpanded: Gemini CLI and Qwen Code expand $NAME,
+// ${NAME} and ${NAME:-DEFAULT} in their settings' strings before reading
+// them: "${UNSET:-}" is "" (false) to Gemini, so its hooks stop; doctor
+// read the text as written (true) and said they fire.
+func TestSwitchesEnvExpanded(t *testing.T) {
+	gemini, _ := Lookup("gemini")
+	qwen, _ := Lookup("qwen")
+	env := map[string]string{"OFF": "false", "EMPTY": "", "ON": "1"}
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	project := SwitchFile{Path: ".gemini/settings.json", AtRun: true}
+	for _, c := range []struct {
+		a    *Agent
+		data string
+		off  bool
+	}{
+		{gemini, `{"hooksConfig": {"enabled": "${UNSET:-}"}}`, true},
+		{gemini, `{"hooksConfig": {"enabled": "$OFF"}}`, true},
+		{gemini, `{"hooksConfig": {"enabled": "${EMPTY}"}}`, true},
+		{gemini, `{"hooksConfig": {"enabled": "${EMPTY:-x}"}}`, true},
+		{gemini, `{"hooksConfig": {"enabled": "$UNSET"}}`, false},
+		{gemini, `{"hooksConfig": {"enabled": "${ON}"}}`, false},
+		{gemini, `{"hooksConfig": {"enabled": "${UNSET:-false}"}}`, true},
+		{qwen, `{"disableAllHooks": "${UNSET:-}"}`, false},
+		{qwen, `{"disableAllHooks": "${EMPTY}"}`, false},
+		{qwen, `{"disableAllHooks": "$ON"}`, true},
+	} {
+		p, err := c.a.ParseLayerEnv(project, []byte(c.data), lookup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, off := c.a.SwitchesIn([]SwitchFile{project}, []ParsedFile{p}); off != c.off {
+			t.Errorf("%s %s: off %v, want %v", c.a.Name, c.data, off, c.off)
+		}
+	}
+	const line = "exec hermes-hooks hook gemini BeforeTool"
+	p, _ := gemini.ParseLayerEnv(project, []byte(`{"hooksConfig": {"disabled": ["${UNSET:-exec hermes-hooks} hook gemini $EV"]}}`), func(k string) (string, bool) {
+		return map[string]string{"EV": "BeforeTool"}[k], k == "EV"
+	})
+	if _, off := gemini.LinesOff([]SwitchFile{project}, []ParsedFile{p})(line); !off {
+		t.Errorf("a disabled entry written with variables did not name the line")
+	}
+}

@@ -23,24 +23,45 @@ type ParsedFile struct {
 // Parse decodes data, one of a's switch files (for Codex also its trust
 // file), for SwitchesIn, RootMarkersIn and EntriesOffIn. nil data: the
 // file is absent. An agent without switch files reads nothing here.
+//
+// Gemini CLI's and Qwen Code's strings are expanded as in an environment
+// that sets nothing (${NAME:-DEFAULT} is DEFAULT): ParseLayerEnv reads
+// with the agent's.
 func (a *Agent) Parse(data []byte) ParsedFile {
-	r, ok := switchRules[a.Name]
-	if !ok || data == nil {
-		return ParsedFile{}
-	}
-	return ParsedFile{doc: r.decode(a.SkipBOM(data))}
+	return a.parse(data, nil)
 }
 
 // ParseLayer is Parse for f, one of a's switch files: a project's layer is
 // a repository's to write, and refused (with why) when it is larger than
 // a's reader takes in bounded time (maxLayerMarks for TOML).
 func (a *Agent) ParseLayer(f SwitchFile, data []byte) (ParsedFile, error) {
-	if r, ok := switchRules[a.Name]; ok && !f.User && r.bound != nil && data != nil {
+	return a.ParseLayerEnv(f, data, nil)
+}
+
+// ParseLayerEnv is ParseLayer with lookup the agent's environment, for an
+// agent that expands variables in its settings' strings (Gemini CLI,
+// Qwen Code; nil lookup: none is set).
+func (a *Agent) ParseLayerEnv(f SwitchFile, data []byte, lookup func(string) (string, bool)) (ParsedFile, error) {
+	r, ok := switchRules[a.Name]
+	if ok && !f.User && r.bound != nil && data != nil {
 		if err := r.bound(a.SkipBOM(data)); err != nil {
 			return ParsedFile{}, err
 		}
 	}
-	return a.Parse(data), nil
+	return a.parse(data, lookup), nil
+}
+
+// parse is Parse with lookup the agent's environment.
+func (a *Agent) parse(data []byte, lookup func(string) (string, bool)) ParsedFile {
+	r, ok := switchRules[a.Name]
+	if !ok || data == nil {
+		return ParsedFile{}
+	}
+	doc := r.decode(a.SkipBOM(data))
+	if r.expand && doc != nil {
+		doc, _ = expandEnv(doc, lookup).(map[string]any)
+	}
+	return ParsedFile{doc: doc}
 }
 
 // decodeJSON is a JSON settings file's object as Node's JSON.parse reads

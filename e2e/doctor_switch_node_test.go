@@ -143,3 +143,25 @@ func testSwitchesQwen(t *testing.T) {
 	setJSONKey(t, user, "disableAllHooks", false)
 	runInSubfolder(t, h, project, filepath.Join(h.project, "sub", ".qwen", "settings.json"), disable("true"))
 }
+
+// testSwitchesClaudeDeep: a project's settings with disableAllHooks and
+// nesting past encoding/json's 10,000 under an unknown key. doctor, which
+// read no switch there once, says off; Claude Code 2.1.197 then does
+// nothing at all (it exits 0 before asking the model, printing nothing),
+// so neither the guard nor the rm runs.
+func testSwitchesClaudeDeep(t *testing.T, h *claudeHarness, project string) {
+	mustWrite(t, project, `{"disableAllHooks": true, "e2eUnknownKey": `+strings.Repeat("[", 10001)+strings.Repeat("]", 10001)+`}`, 0o644)
+	defer mustRemove(t, project)
+	out, _ := h.doctor(t, h.bin, os.Getenv("PATH"))
+	if !strings.Contains(out, `✗ this project's .claude/settings.json turns all hooks off, including your guards: "disableAllHooks" is true`) {
+		t.Errorf("doctor does not say the project's switch turns the hooks off:\n%s", out)
+	}
+	marker, command := h.guardTarget(t, "rm -rf", "switch-deep")
+	fake := h.newFake(t, guardPrompt("switch-deep", command))
+	r := h.run(t, fake)
+	t.Logf("claude -p: %v; stdout %q; stderr:\n%s", r.err, clip(r.stdout, 400), clip(r.stderr, 2000))
+	if fileContains(t, filepath.Join(h.project, ".hermes", "guard.log"), marker) {
+		t.Errorf("the guard ran under a project settings file doctor says turns hooks off")
+	}
+	checkKept(t, marker, command)
+}

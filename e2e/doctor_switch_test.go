@@ -181,13 +181,12 @@ func testSwitchesClaude(t *testing.T) {
 		{name: "ProjectTrailingComma", set: writeFile(project, `{"disableAllHooks": true,}`)},
 		{name: "ProjectComment", set: writeFile(project, "// committed\n"+disable(true))},
 		{name: "ProjectDuplicateKey", off: true, set: writeFile(project, `{"disableAllHooks": false, "disableAllHooks": true}`)},
-		// Claude Code reads with JSON.parse: a number of any size, nesting
-		// of any depth (encoding/json refused both, and doctor read no
-		// switch; attacker review).
-		{name: "ProjectHugeNumber", off: true, set: writeFile(project, `{"disableAllHooks": true, "e2eUnknownKey": 1e400}`)},
+		// Claude Code reads with JSON.parse: a number of any size
+		// (encoding/json refused it, and doctor read no switch; attacker
+		// review). Nesting past 10,000: ProjectDeepNesting below.
 		{
-			name: "ProjectDeepNesting", off: true,
-			set:  writeFile(project, `{"disableAllHooks": true, "e2eUnknownKey": `+strings.Repeat("[", 10001)+strings.Repeat("]", 10001)+`}`),
+			name: "ProjectHugeNumber", off: true,
+			set:  writeFile(project, `{"disableAllHooks": true, "e2eUnknownKey": 1e400}`),
 			says: []string{`✗ this project's .claude/settings.json turns all hooks off, including your guards: "disableAllHooks" is true`},
 		},
 		// Settings Claude Code does not know, or whose own values it
@@ -215,6 +214,8 @@ func testSwitchesClaude(t *testing.T) {
 			says: []string{`      PreToolUse: ✗ "disableAllHooks" is true: Claude Code does not run this entry`},
 		},
 	})
+	setJSONKey(t, user, "disableAllHooks", false)
+	t.Run("ProjectDeepNesting", func(t *testing.T) { testSwitchesClaudeDeep(t, h, project) })
 }
 
 // testSwitchesCodex: Codex's [features] hooks (and its old name

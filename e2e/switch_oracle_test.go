@@ -30,6 +30,7 @@ func TestSwitchesReadAsTheAgents(t *testing.T) {
 		`{"hooksConfig": {"enabled": "false"}}`, `{"hooksConfig": {"enabled": "FALSE"}}`, `{"hooksConfig": {"enabled": "True"}}`,
 		`{"hooksConfig": {"enabled": "no"}}`, `{"hooksConfig": {"enabled": null}}`, `{"hooksConfig": {"enabled": []}}`,
 		`{"hooksConfig": {"enabled": {}}}`, `{"hooksConfig": {"enabled": -0}}`, `{"hooksConfig": {"enabled": 1e-400}}`,
+		`{"hooksConfig": {"enabled": "${E2E_UNSET:-}"}}`, `{"hooksConfig": {"enabled": "${E2E_UNSET:-false}"}}`, `{"hooksConfig": {"enabled": "$E2E_UNSET"}}`,
 		`{"hooksConfig": {}}`, `{"hooksConfig": 5}`, `{"hooksConfig": []}`, `{"hooksConfig": false}`,
 		`{"hooksConfig": {"disabled": ["` + line + `"]}}`, `{"hooksConfig": {"disabled": "` + line + `"}}`,
 		`{"hooksConfig": {"disabled": [1, "` + line + `"]}}`, `{"hooksConfig": {"disabled": ["other"]}}`,
@@ -41,7 +42,7 @@ func TestSwitchesReadAsTheAgents(t *testing.T) {
 	qwen := []string{
 		`{}`, `{"disableAllHooks": true}`, `{"disableAllHooks": false}`, `{"disableAllHooks": 1}`,
 		`{"disableAllHooks": 0}`, `{"disableAllHooks": "false"}`, `{"disableAllHooks": ""}`, `{"disableAllHooks": null}`,
-		`{"disableAllHooks": []}`, `{"disableAllHooks": {}}`, `{"disableAllHooks": 1e400}`, `{"disableAllHooks": 1e-400}`,
+		`{"disableAllHooks": []}`, `{"disableAllHooks": {}}`, `{"disableAllHooks": "${E2E_UNSET:-}"}`, `{"disableAllHooks": "${E2E_UNSET:-1}"}`, `{"disableAllHooks": 1e400}`, `{"disableAllHooks": 1e-400}`,
 		"\ufeff// c\n{\"disableAllHooks\": true}", `{"disableAllHooks": false, "disableAllHooks": true}`,
 	}
 	t.Run("GeminiCLI", func(t *testing.T) {

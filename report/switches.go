@@ -227,7 +227,7 @@ func readSwitchFile(a *agents.Agent, f agents.SwitchFile, p, project string, tru
 	if err != nil {
 		return agents.ParsedFile{}, err
 	}
-	return a.ParseLayer(f, data)
+	return a.ParseLayerEnv(f, data, os.LookupEnv)
 }
 
 // shownSwitchFile is how doctor names a switch file: a project's by its
