@@ -65,9 +65,9 @@ type switchRule struct {
 	// project's file too large for decode to take in bounded time.
 	decode func(data []byte) map[string]any
 	bound  func(data []byte) error
-	// expand: the agent expands environment variables in the file's
-	// strings before it reads them (switches_env.go).
-	expand bool
+	// expand: how the agent expands environment variables in the file's
+	// strings before it reads them (switches_env.go); nil: it does not.
+	expand func() *expander
 	// values are the file's own settings of keys, for each key it sets:
 	// on (false: off), from its decoded keys.
 	values func(doc map[string]any) map[string]bool
@@ -133,7 +133,7 @@ var switchRules = map[string]switchRule{
 		files:   geminiFiles,
 		keys:    []string{"enabled"},
 		decode:  decodeJSONC,
-		expand:  true,
+		expand:  geminiEnv,
 		values:  geminiEnabledValues,
 		setting: func(string) string { return `"hooksConfig"."enabled" is false` },
 		fix:     geminiFix,
@@ -142,7 +142,7 @@ var switchRules = map[string]switchRule{
 		files:   qwenFiles,
 		keys:    []string{"disableAllHooks"},
 		decode:  decodeJSONC,
-		expand:  true,
+		expand:  qwenEnv,
 		values:  qwenDisableValues,
 		setting: func(string) string { return `"disableAllHooks" is true` },
 		fix:     qwenFix,

@@ -2,51 +2,71 @@ package agents
 
 import (
 	"regexp"
+	"strings"
 	"sync"
 )
 
 // Gemini CLI and Qwen Code expand environment variables in every string
 // of a settings file before they use it (envVarResolver.ts,
-// resolveEnvVarsInString): $NAME and ${NAME} become the variable's value
-// when it is set (empty included), ${NAME:-DEFAULT} the default when it
-// is not, and anything else stays as written. A repository's
+// resolveEnvVarsInString), each its own way. Gemini: $NAME and ${NAME}
+// become the variable's value when it is set (empty included),
+// ${NAME:-DEFAULT} the default when it is not, anything else stays as
+// written. Qwen: $NAME and ${ANYTHING} (no defaults: "${X:-}" names the
+// variable "X:-") become the value when set, except a few names it keeps
+// as written (its session id and its own tokens). A repository's
 // "enabled": "${UNSET:-}" is "" to Gemini, false, and hooks stop: doctor
 // expands the strings too, from its own environment (the agent's, when
 // doctor runs where the agent runs; Qwen also fills in a few home
 // variables of its own, which doctor does not).
 
-// envRef is resolveEnvVarsInString's pattern, in RE2 (JavaScript's \w is
-// [A-Za-z0-9_] here as there; the lazy name reads the same, leftmost
-// first).
-var envRef = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\$(?:([A-Za-z0-9_]+)|\{([^}]+?)(?::-([^}]*))?\})`)
-})
+// An expander is one agent's resolveEnvVarsInString.
+type expander struct {
+	re *regexp.Regexp
+	// defaults: the pattern's third group is ${NAME:-DEFAULT}'s default.
+	defaults bool
+	// kept are the names (in upper case) left as written.
+	kept []string
+}
+
+// geminiEnv and qwenEnv are the agents' patterns, in RE2 (JavaScript's
+// \w is [A-Za-z0-9_] here as there; the lazy name reads the same,
+// leftmost first).
+var (
+	geminiEnv = sync.OnceValue(func() *expander {
+		return &expander{re: regexp.MustCompile(`\$(?:([A-Za-z0-9_]+)|\{([^}]+?)(?::-([^}]*))?\})`), defaults: true}
+	})
+	qwenEnv = sync.OnceValue(func() *expander {
+		return &expander{re: regexp.MustCompile(`\$(?:([A-Za-z0-9_]+)|\{([^}]+)\})`), kept: []string{
+			"SESSION_ID", "QWEN_CODE_SESSION_ID", "QWEN_SERVER_TOKEN", "QWEN_DAEMON_TOKEN", "QWEN_CODE_EXTERNAL_TOOL_GUARD_TOKEN",
+		}}
+	})
+)
 
 // expandEnv is v with its strings expanded as the agent expands them,
 // lookup its environment (nil: nothing set). Objects and arrays are
 // new; their keys stay as written.
-func expandEnv(v any, lookup func(string) (string, bool)) any {
+func (x *expander) expandEnv(v any, lookup func(string) (string, bool)) any {
 	switch t := v.(type) {
 	case string:
-		return expandString(t, lookup)
+		return x.expandString(t, lookup)
 	case []any:
 		out := make([]any, len(t))
 		for i, e := range t {
-			out[i] = expandEnv(e, lookup)
+			out[i] = x.expandEnv(e, lookup)
 		}
 		return out
 	case map[string]any:
 		out := make(map[string]any, len(t))
 		for k, e := range t {
-			out[k] = expandEnv(e, lookup)
+			out[k] = x.expandEnv(e, lookup)
 		}
 		return out
 	}
 	return v
 }
 
-func expandString(s string, lookup func(string) (string, bool)) string {
-	re := envRef()
+func (x *expander) expandString(s string, lookup func(string) (string, bool)) string {
+	re := x.re
 	if !re.MatchString(s) {
 		return s
 	}
@@ -62,13 +82,17 @@ func expandString(s string, lookup func(string) (string, bool)) string {
 		case m[4] >= 0:
 			name = s[m[4]:m[5]]
 		}
-		if lookup != nil {
+		kept := false
+		for _, k := range x.kept {
+			kept = kept || strings.ToUpper(name) == k
+		}
+		if lookup != nil && !kept {
 			if val, set := lookup(name); set {
 				out = append(out, val...)
 				continue
 			}
 		}
-		if m[6] >= 0 {
+		if x.defaults && m[6] >= 0 {
 			out = append(out, s[m[6]:m[7]]...)
 			continue
 		}

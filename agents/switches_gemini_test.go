@@ -113,7 +113,7 @@ func TestLinesOffGemini(t *testing.T) {
 func TestSwitchesEnvExpanded(t *testing.T) {
 	gemini, _ := Lookup("gemini")
 	qwen, _ := Lookup("qwen")
-	env := map[string]string{"OFF": "false", "EMPTY": "", "ON": "1"}
+	env := map[string]string{"OFF": "false", "EMPTY": "", "ON": "1", "SESSION_ID": ""}
 	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	project := SwitchFile{Path: ".gemini/settings.json", AtRun: true}
 	for _, c := range []struct {
@@ -128,7 +128,9 @@ func TestSwitchesEnvExpanded(t *testing.T) {
 		{gemini, `{"hooksConfig": {"enabled": "$UNSET"}}`, false},
 		{gemini, `{"hooksConfig": {"enabled": "${ON}"}}`, false},
 		{gemini, `{"hooksConfig": {"enabled": "${UNSET:-false}"}}`, true},
-		{qwen, `{"disableAllHooks": "${UNSET:-}"}`, false},
+		{qwen, `{"disableAllHooks": "${UNSET:-}"}`, true}, // no defaults: the text stays
+		{qwen, `{"disableAllHooks": "${EMPTY:-}"}`, true}, // the variable "EMPTY:-", unset
+		{qwen, `{"disableAllHooks": "${SESSION_ID}"}`, true},
 		{qwen, `{"disableAllHooks": "${EMPTY}"}`, false},
 		{qwen, `{"disableAllHooks": "$ON"}`, true},
 	} {

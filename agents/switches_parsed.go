@@ -58,8 +58,8 @@ func (a *Agent) parse(data []byte, lookup func(string) (string, bool)) ParsedFil
 		return ParsedFile{}
 	}
 	doc := r.decode(a.SkipBOM(data))
-	if r.expand && doc != nil {
-		doc, _ = expandEnv(doc, lookup).(map[string]any)
+	if r.expand != nil && doc != nil {
+		doc, _ = r.expand().expandEnv(doc, lookup).(map[string]any)
 	}
 	return ParsedFile{doc: doc}
 }
