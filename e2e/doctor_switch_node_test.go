@@ -5,6 +5,7 @@ package e2e
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -69,6 +70,11 @@ func testSwitchesGemini(t *testing.T) {
 // folder, must say the same.
 func runInSubfolder(t *testing.T, a agent, root, sub, off string) {
 	h := a.base()
+	// The project becomes a git repository, so that hermes-hooks (whose
+	// guard reads the project's .hermes) finds it from sub.
+	if out, err := exec.Command("git", "init", "-q", h.project).CombinedOutput(); err != nil {
+		t.Skipf("skipped: git init: %v\n%s", err, out)
+	}
 	mustMkdir(t, filepath.Dir(sub))
 	h.workDir = filepath.Dir(filepath.Dir(sub))
 	defer func() { h.workDir = "" }()
