@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -42,29 +43,50 @@ var (
 	})
 )
 
+// maxExpanded bounds the text doctor expands from one settings file: a
+// repository's 4 MiB of "$LS_COLORS" would otherwise grow to hundreds of
+// MB of the user's environment. A real settings file expands a few
+// paths; one past the bound is refused (doctor: "cannot read").
+const maxExpanded = 16 << 20
+
+// errExpanded is expandEnv's error past maxExpanded.
+var errExpanded = fmt.Errorf("more text once its environment variables are expanded than doctor reads: over %d bytes", maxExpanded)
+
 // expandEnv is v with its strings expanded as the agent expands them,
 // lookup its environment (nil: nothing set). Objects and arrays are
-// new; their keys stay as written.
-func (x *expander) expandEnv(v any, lookup func(string) (string, bool)) any {
+// new; their keys stay as written. *budget is what may still be written.
+func (x *expander) expandEnv(v any, lookup func(string) (string, bool), budget *int) (any, error) {
 	switch t := v.(type) {
 	case string:
-		return x.expandString(t, lookup)
+		s := x.expandString(t, lookup)
+		if *budget -= len(s); *budget < 0 {
+			return nil, errExpanded
+		}
+		return s, nil
 	case []any:
 		out := make([]any, len(t))
 		for i, e := range t {
-			out[i] = x.expandEnv(e, lookup)
+			var err error
+			if out[i], err = x.expandEnv(e, lookup, budget); err != nil {
+				return nil, err
+			}
 		}
-		return out
+		return out, nil
 	case map[string]any:
 		out := make(map[string]any, len(t))
 		for k, e := range t {
-			out[k] = x.expandEnv(e, lookup)
+			var err error
+			if out[k], err = x.expandEnv(e, lookup, budget); err != nil {
+				return nil, err
+			}
 		}
-		return out
+		return out, nil
 	}
-	return v
+	return v, nil
 }
 
+// expandString is s expanded; past maxExpanded it stops (expandEnv then
+// refuses the file).
 func (x *expander) expandString(s string, lookup func(string) (string, bool)) string {
 	re := x.re
 	if !re.MatchString(s) {
@@ -73,6 +95,9 @@ func (x *expander) expandString(s string, lookup func(string) (string, bool)) st
 	var out []byte
 	last := 0
 	for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+		if len(out) > maxExpanded {
+			break
+		}
 		out = append(out, s[last:m[0]]...)
 		last = m[1]
 		name := ""

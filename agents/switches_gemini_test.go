@@ -1,6 +1,9 @@
 package agents
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestSwitchesGeminiQwen: Gemini CLI's hooksConfig.enabled and Qwen
 // Code's disableAllHooks, in the user's settings and the workspace's, as
@@ -148,5 +151,28 @@ func TestSwitchesEnvExpanded(t *testing.T) {
 	})
 	if _, off := gemini.LinesOff([]SwitchFile{project}, []ParsedFile{p})(line); !off {
 		t.Errorf("a disabled entry written with variables did not name the line")
+	}
+}
+
+// TestSwitchesEnvBounded: a repository's file of many references to a
+// long variable would expand to hundreds of MB; doctor refuses it past
+// maxExpanded ("cannot read": whether it turns the hooks off cannot be
+// told) instead of growing without bound.
+func TestSwitchesEnvBounded(t *testing.T) {
+	gemini, _ := Lookup("gemini")
+	long := strings.Repeat("x", 4096)
+	lookup := func(k string) (string, bool) { return long, k == "L" }
+	refs := `"` + strings.Repeat("$L", 1<<20) + `"`
+	project := SwitchFile{Path: ".gemini/settings.json", AtRun: true}
+	for _, data := range []string{
+		`{"hooksConfig": {"disabled": [` + refs + `]}}`,
+		`{"hooksConfig": {"disabled": [` + strings.Repeat(`"$L",`, 1<<19) + `"x"]}}`,
+	} {
+		if _, err := gemini.ParseLayerEnv(project, []byte(data), lookup); err == nil {
+			t.Errorf("a file expanding to %d MB was read", len(data)/2*len(long)>>20)
+		}
+	}
+	if _, err := gemini.ParseLayerEnv(project, []byte(`{"hooksConfig": {"disabled": ["$L"]}}`), lookup); err != nil {
+		t.Errorf("a small file refused: %v", err)
 	}
 }

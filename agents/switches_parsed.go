@@ -28,7 +28,8 @@ type ParsedFile struct {
 // that sets nothing (${NAME:-DEFAULT} is DEFAULT): ParseLayerEnv reads
 // with the agent's.
 func (a *Agent) Parse(data []byte) ParsedFile {
-	return a.parse(data, nil)
+	p, _ := a.parse(data, nil) // nothing set: no text grows
+	return p
 }
 
 // ParseLayer is Parse for f, one of a's switch files: a project's layer is
@@ -48,20 +49,26 @@ func (a *Agent) ParseLayerEnv(f SwitchFile, data []byte, lookup func(string) (st
 			return ParsedFile{}, err
 		}
 	}
-	return a.parse(data, lookup), nil
+	return a.parse(data, lookup)
 }
 
-// parse is Parse with lookup the agent's environment.
-func (a *Agent) parse(data []byte, lookup func(string) (string, bool)) ParsedFile {
+// parse is Parse with lookup the agent's environment; its error: the
+// file expands past maxExpanded.
+func (a *Agent) parse(data []byte, lookup func(string) (string, bool)) (ParsedFile, error) {
 	r, ok := switchRules[a.Name]
 	if !ok || data == nil {
-		return ParsedFile{}
+		return ParsedFile{}, nil
 	}
 	doc := r.decode(a.SkipBOM(data))
 	if r.expand != nil && doc != nil {
-		doc, _ = r.expand().expandEnv(doc, lookup).(map[string]any)
+		budget := maxExpanded
+		v, err := r.expand().expandEnv(doc, lookup, &budget)
+		if err != nil {
+			return ParsedFile{}, err
+		}
+		doc, _ = v.(map[string]any)
 	}
-	return ParsedFile{doc: doc}
+	return ParsedFile{doc: doc}, nil
 }
 
 // decodeJSON is a JSON settings file's object as Node's JSON.parse reads
