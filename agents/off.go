@@ -1,6 +1,10 @@
 package agents
 
-import "github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+import (
+	"encoding/json"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+)
 
 // A hook file can say, in its own settings, that the agent runs none of
 // its hooks, or not a given one. Install adding its entries under such a
@@ -31,8 +35,8 @@ func (a *Agent) off(doc pyjson.OrderedObject, command string) string {
 }
 
 // offByDisableAll is a top-level "disableAllHooks": true, which turns off
-// the file's hooks for Claude Code, Qwen Code and GitHub Copilot CLI
-// (docs/agent-protocols.md).
+// the file's hooks for Claude Code and GitHub Copilot CLI
+// (docs/agent-protocols.md); Qwen Code's reading is qwenOff.
 func offByDisableAll(doc pyjson.OrderedObject, _ string) string {
 	if on, _ := get(doc, "disableAllHooks").(bool); on {
 		return `"disableAllHooks" is true`
@@ -40,13 +44,36 @@ func offByDisableAll(doc pyjson.OrderedObject, _ string) string {
 	return ""
 }
 
-// geminiOff is Gemini CLI's hooksConfig: "enabled": false turns every hook
-// off, and "disabled" lists the hooks it skips by name, else by command
-// (geminiDocument reads a file the same way as a hook source). Our
-// handlers have no name: a line of ours listed there is skipped.
+// qwenOff is Qwen Code's disableAllHooks: any value JavaScript reads as
+// true turns every hook off (switches_gemini.go), 1 and "yes" too.
+func qwenOff(doc pyjson.OrderedObject, _ string) string {
+	if v, set := doc.Get("disableAllHooks"); set && orderedTruthy(v) {
+		return `"disableAllHooks" is true`
+	}
+	return ""
+}
+
+// orderedTruthy is JavaScript's truth of v, a value pyjson.DecodeOrdered
+// returns (numbers are json.Number).
+func orderedTruthy(v any) bool {
+	if n, isNumber := v.(json.Number); isNumber {
+		f, _ := n.Float64() // past float64's range: ±Inf, true
+		return f != 0
+	}
+	if _, isObject := v.(pyjson.OrderedObject); isObject {
+		return true
+	}
+	return pyjson.Truthy(v)
+}
+
+// geminiOff is Gemini CLI's hooksConfig: "enabled" that JavaScript reads
+// as false (false, 0, "") turns every hook off, and "disabled" lists the
+// hooks it skips by name, else by command (geminiDocument reads a file
+// the same way as a hook source). Our handlers have no name: a line of
+// ours listed there is skipped.
 func geminiOff(doc pyjson.OrderedObject, command string) string {
 	cfg, _ := get(doc, "hooksConfig").(pyjson.OrderedObject)
-	if on, isBool := get(cfg, "enabled").(bool); isBool && !on {
+	if v, set := cfg.Get("enabled"); set && v != nil && !orderedTruthy(v) {
 		return `"hooksConfig"."enabled" is false`
 	}
 	list, _ := get(cfg, "disabled").([]any)

@@ -36,7 +36,7 @@ func newQwen() *Agent {
 		Events:   qwenEventMap(),
 		HookFile: HookFile{
 			Project: ".qwen/settings.json",
-			Off:     offByDisableAll,
+			Off:     qwenOff,
 			User:    ".qwen/settings.json",
 			Layout:  Grouped,
 			// Seconds: Qwen 0.24 reads a timeout under 1000 as seconds (one of

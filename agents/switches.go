@@ -33,8 +33,13 @@ type SwitchFile struct {
 	// farther one's (Codex's .codex/config.toml). SwitchFilesAt lists
 	// those as files of their own, with Dir set.
 	Below bool
+	// AtRun: the agent reads Path in the folder it runs in only, not in
+	// the project's root (Gemini CLI's and Qwen Code's workspace
+	// settings). SwitchFilesAt lists that folder's, with Dir set.
+	AtRun bool
 	// Dir is the folder below the project's root (slash-separated) whose
-	// copy of a Below file this is; "" for the root's. Path includes it.
+	// copy of a Below or AtRun file this is; "" for the root's. Path
+	// includes it.
 	Dir string
 }
 
@@ -60,6 +65,9 @@ type switchRule struct {
 	// project's file too large for decode to take in bounded time.
 	decode func(data []byte) map[string]any
 	bound  func(data []byte) error
+	// expand: how the agent expands environment variables in the file's
+	// strings before it reads them (switches_env.go); nil: it does not.
+	expand func() *expander
 	// values are the file's own settings of keys, for each key it sets:
 	// on (false: off), from its decoded keys.
 	values func(doc map[string]any) map[string]bool
@@ -120,6 +128,25 @@ var switchRules = map[string]switchRule{
 			return "a trusted project's config outranks yours: start Codex with codex --enable hooks, or remove the line if the project is yours to change"
 		},
 	},
+	// switches_gemini.go: the files, how each CLI merges them, sources.
+	"gemini": {
+		files:   geminiFiles,
+		keys:    []string{"enabled"},
+		decode:  decodeJSONC,
+		expand:  geminiEnv,
+		values:  geminiEnabledValues,
+		setting: func(string) string { return `"hooksConfig"."enabled" is false` },
+		fix:     geminiFix,
+	},
+	"qwen": {
+		files:   qwenFiles,
+		keys:    []string{"disableAllHooks"},
+		decode:  decodeJSONC,
+		expand:  qwenEnv,
+		values:  qwenDisableValues,
+		setting: func(string) string { return `"disableAllHooks" is true` },
+		fix:     qwenFix,
+	},
 }
 
 // SwitchFiles are the files whose setting can turn all of a's hooks off
@@ -129,9 +156,10 @@ func (a *Agent) SwitchFiles() []SwitchFile { return switchRules[a.Name].files }
 
 // SwitchFilesAt are SwitchFiles when a runs in the folder wd, in project
 // (both absolute, slash-separated): a Below file is listed for the root
-// and then for each folder down to wd, nearer folders later (higher). A wd
-// that is not project or below it (doctor elsewhere, or a path that
-// climbs out with "..") adds no folder: the root's files only.
+// and then for each folder down to wd, nearer folders later (higher); an
+// AtRun file for wd alone. A wd that is not project or below it (doctor
+// elsewhere, or a path that climbs out with "..") adds no folder: the
+// root's files only.
 func (a *Agent) SwitchFilesAt(project, wd string) []SwitchFile {
 	files := a.SwitchFiles()
 	dirs := foldersBelow(project, wd)
@@ -140,6 +168,10 @@ func (a *Agent) SwitchFilesAt(project, wd string) []SwitchFile {
 	}
 	var out []SwitchFile
 	for _, f := range files {
+		if f.AtRun && !f.User {
+			d := dirs[len(dirs)-1]
+			f.Dir, f.Path = d, path.Join(d, f.Path)
+		}
 		out = append(out, f)
 		if !f.Below || f.User {
 			continue

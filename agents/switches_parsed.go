@@ -2,9 +2,9 @@ package agents
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -23,34 +23,70 @@ type ParsedFile struct {
 // Parse decodes data, one of a's switch files (for Codex also its trust
 // file), for SwitchesIn, RootMarkersIn and EntriesOffIn. nil data: the
 // file is absent. An agent without switch files reads nothing here.
+//
+// Gemini CLI's and Qwen Code's strings are expanded as in an environment
+// that sets nothing (${NAME:-DEFAULT} is DEFAULT): ParseLayerEnv reads
+// with the agent's.
 func (a *Agent) Parse(data []byte) ParsedFile {
-	r, ok := switchRules[a.Name]
-	if !ok || data == nil {
-		return ParsedFile{}
-	}
-	return ParsedFile{doc: r.decode(a.SkipBOM(data))}
+	p, _ := a.parse(data, nil) // nothing set: no text grows
+	return p
 }
 
 // ParseLayer is Parse for f, one of a's switch files: a project's layer is
 // a repository's to write, and refused (with why) when it is larger than
 // a's reader takes in bounded time (maxLayerMarks for TOML).
 func (a *Agent) ParseLayer(f SwitchFile, data []byte) (ParsedFile, error) {
-	if r, ok := switchRules[a.Name]; ok && !f.User && r.bound != nil && data != nil {
+	return a.ParseLayerEnv(f, data, nil)
+}
+
+// ParseLayerEnv is ParseLayer with lookup the agent's environment, for an
+// agent that expands variables in its settings' strings (Gemini CLI,
+// Qwen Code; nil lookup: none is set).
+func (a *Agent) ParseLayerEnv(f SwitchFile, data []byte, lookup func(string) (string, bool)) (ParsedFile, error) {
+	r, ok := switchRules[a.Name]
+	if ok && !f.User && r.bound != nil && data != nil {
 		if err := r.bound(a.SkipBOM(data)); err != nil {
 			return ParsedFile{}, err
 		}
 	}
-	return a.Parse(data), nil
+	return a.parse(data, lookup)
 }
 
-// decodeJSON is a JSON settings file's object (nil when it is not one:
-// Claude Code skips such a file).
-func decodeJSON(data []byte) map[string]any {
-	var doc map[string]any
-	if json.Unmarshal(data, &doc) != nil {
-		return nil
+// parse is Parse with lookup the agent's environment; its error: the
+// file expands past maxExpanded.
+func (a *Agent) parse(data []byte, lookup func(string) (string, bool)) (ParsedFile, error) {
+	r, ok := switchRules[a.Name]
+	if !ok || data == nil {
+		return ParsedFile{}, nil
 	}
-	return doc
+	doc := r.decode(a.SkipBOM(data))
+	if r.expand != nil && doc != nil {
+		budget := maxExpanded
+		v, err := r.expand().expandEnv(doc, lookup, &budget)
+		if err != nil {
+			return ParsedFile{}, err
+		}
+		doc, _ = v.(map[string]any)
+	}
+	return ParsedFile{doc: doc}, nil
+}
+
+// decodeJSON is a JSON settings file's object as Node's JSON.parse reads
+// it (pyjson.ParseNode: numbers of any size, any depth, a key given twice
+// its last value); nil when it is not one: Claude Code skips such a file.
+// encoding/json refused 1e400, and nesting past 10,000, under a key Claude
+// Code ignores, and doctor read no switch in a file that turned every hook
+// off.
+func decodeJSON(data []byte) map[string]any {
+	doc, _ := pyjson.ParseNode(data)
+	obj, _ := doc.(map[string]any)
+	return obj
+}
+
+// decodeJSONC is decodeJSON after the comments are blanked as Gemini CLI
+// and Qwen Code blank them (strip-json-comments, pyjson.StripComments).
+func decodeJSONC(data []byte) map[string]any {
+	return decodeJSON(pyjson.StripComments(data))
 }
 
 // decodeTOML is a TOML file's tables and keys (nil when it is not TOML:

@@ -65,7 +65,7 @@ func testSwitchesCodexProfile(t *testing.T, h *codexHarness) {
 		mustWrite(t, filepath.Join(h.codexHome, "quiet.config.toml"), "[features]\nhooks = false\n", 0o644)
 		defer mustRemove(t, filepath.Join(h.codexHome, "quiet.config.toml"))
 		out, _ := h.doctor(t, h.bin, os.Getenv("PATH"))
-		if doctorSaysOff(out) || strings.Contains(out, "quiet.config.toml") {
+		if doctorSaysOff(out, "PreToolUse") || strings.Contains(out, "quiet.config.toml") {
 			t.Errorf("doctor reads a profile file that only codex --profile uses:\n%s", out)
 		}
 		h.execFlags = []string{"--profile", "quiet"}

@@ -24,6 +24,8 @@ import (
 func TestDoctorSwitches(t *testing.T) {
 	t.Run("ClaudeCode", testSwitchesClaude)
 	t.Run("Codex", testSwitchesCodex)
+	t.Run("GeminiCLI", testSwitchesGemini)
+	t.Run("QwenCode", testSwitchesQwen)
 }
 
 // switchStep is one arrangement of switch files, then a doctor run and
@@ -50,7 +52,7 @@ func runSwitchSteps(t *testing.T, a agent, rm string, steps []switchStep) {
 		ok := t.Run(st.name, func(t *testing.T) {
 			st.set(t)
 			out, _ := a.base().doctor(t, a.base().bin, os.Getenv("PATH"))
-			says := doctorSaysOff(out)
+			says := doctorSaysOff(out, guardEvent(a))
 			fired := guardFires(t, a, rm, "switch-"+strings.ToLower(st.name))
 			t.Logf("%s: doctor says the hooks are %s; %s %s the user's guard", st.name, onOff(!says), a.spec().name, ranOrNot(fired))
 			switch {
@@ -77,10 +79,19 @@ func runSwitchSteps(t *testing.T, a agent, rm string, steps []switchStep) {
 	}
 }
 
-// doctorSaysOff: doctor's output says the agent runs no PreToolUse entry
-// of ours: another file's switch turns all hooks off, or the entry is off.
-func doctorSaysOff(out string) bool {
-	return strings.Contains(out, "turns all hooks off") || !strings.Contains(out, "      PreToolUse: fires ✓\n")
+// doctorSaysOff: doctor's output says the agent runs no entry of ours
+// for event, its guard's: another file's switch turns all hooks off, or
+// the entry is off.
+func doctorSaysOff(out, event string) bool {
+	return strings.Contains(out, "turns all hooks off") || !strings.Contains(out, "      "+event+": fires ✓\n")
+}
+
+// guardEvent is a's event that runs the guard before a tool call.
+func guardEvent(a agent) string {
+	if a.spec().name == "Gemini CLI" {
+		return "BeforeTool"
+	}
+	return "PreToolUse"
 }
 
 func onOff(on bool) string {
@@ -170,6 +181,14 @@ func testSwitchesClaude(t *testing.T) {
 		{name: "ProjectTrailingComma", set: writeFile(project, `{"disableAllHooks": true,}`)},
 		{name: "ProjectComment", set: writeFile(project, "// committed\n"+disable(true))},
 		{name: "ProjectDuplicateKey", off: true, set: writeFile(project, `{"disableAllHooks": false, "disableAllHooks": true}`)},
+		// Claude Code reads with JSON.parse: a number of any size
+		// (encoding/json refused it, and doctor read no switch; attacker
+		// review). Nesting past 10,000: ProjectDeepNesting below.
+		{
+			name: "ProjectHugeNumber", off: true,
+			set:  writeFile(project, `{"disableAllHooks": true, "e2eUnknownKey": 1e400}`),
+			says: []string{`✗ this project's .claude/settings.json turns all hooks off, including your guards: "disableAllHooks" is true`},
+		},
 		// Settings Claude Code does not know, or whose own values it
 		// drops, leave the file's disableAllHooks in force.
 		{name: "ProjectUnknownKey", off: true, set: writeFile(project, `{"disableAllHooks": true, "e2eUnknownKey": 5}`)},
@@ -195,6 +214,8 @@ func testSwitchesClaude(t *testing.T) {
 			says: []string{`      PreToolUse: ✗ "disableAllHooks" is true: Claude Code does not run this entry`},
 		},
 	})
+	setJSONKey(t, user, "disableAllHooks", false)
+	t.Run("ProjectDeepNesting", func(t *testing.T) { testSwitchesClaudeDeep(t, h, project) })
 }
 
 // testSwitchesCodex: Codex's [features] hooks (and its old name

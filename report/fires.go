@@ -222,7 +222,8 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 		}
 	}
 	var overruled bool
-	c.SwitchedOff, overruled = switchCheck(in, o, t)
+	var linesOff func(string) string
+	c.SwitchedOff, overruled, linesOff = switchCheck(in, o, t)
 	c.NotReadHere = rootBelow(in, o.WorkDir, t.parsed)
 	c.RepoEnv = repoEnvCheck(in, o)
 	entryOff := in.Agent.EntriesOffIn(t.parsed)
@@ -243,6 +244,10 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 			fc.Gating = ev.Gating()
 		}
 		userOff := entryOff(filepath.ToSlash(in.Path), e.FileEntry)
+		lineOff := ""
+		if e.Own(in.Agent.Name) {
+			lineOff = linesOff(e.Command)
+		}
 		switch {
 		case !e.Own(in.Agent.Name):
 			fc.Status, fc.Detail = FireNotOurs, "not a hermes-hooks entry, not run"
@@ -251,6 +256,8 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 			}
 		case e.Off != "" && !overruled:
 			fc.Status, fc.Detail = FireOff, e.Off+": "+in.Agent.Title+" does not run this entry, so doctor does not either (a setting of the file, not of hermes-hooks: take it out to have the guard back)"
+		case lineOff != "":
+			fc.Status, fc.Detail = FireOff, lineOff+"; "+in.Agent.Title+" does not run this entry, so doctor does not either"
 		case userOff != "":
 			fc.Status, fc.Detail = FireOff, userOff+" in "+c.TrustFile+": "+in.Agent.Title+
 				" does not run this entry, so doctor does not either (your own setting: turn the hook on again in its /hooks, or take that line out)"

@@ -53,9 +53,15 @@ type SwitchCheck struct {
 // decide (a file of higher precedence sets the switch, either way), so its
 // entries' own "off" (install.Entry.Off, read from in alone) is not the
 // agent's: the user's settings true under a project's false still run.
-func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *SwitchCheck, overruled bool) {
+//
+// linesOff is, for a line of in's, the setting in those files that makes
+// the agent skip that line alone, with its fix ("" when none does):
+// Gemini CLI's hooksConfig.disabled, joined across its files
+// (agents.Agent.LinesOff).
+func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *SwitchCheck, overruled bool, linesOff func(command string) string) {
+	linesOff = func(string) string { return "" }
 	if len(in.Agent.SwitchFiles()) == 0 || o.Home == "" {
-		return nil, false
+		return nil, false, linesOff
 	}
 	project := in.Root
 	if in.User {
@@ -98,22 +104,34 @@ func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *Swit
 			// ENOTDIR: a .codex that is a file: the agent reads no layer
 			// there either.
 		case err != nil:
-			return &SwitchCheck{File: shownSwitchFile(f, paths[i]), Project: !f.User, Error: err.Error()}, false
+			return &SwitchCheck{File: shownSwitchFile(f, paths[i]), Project: !f.User, Error: err.Error()}, false, linesOff
 		default:
 			parsed[i] = p
 		}
 	}
+	lines := in.Agent.LinesOff(files, parsed)
+	linesOff = func(command string) string {
+		off, ok := lines(command)
+		if !ok {
+			return ""
+		}
+		where := shownSwitchFile(files[off.File], paths[off.File])
+		if !files[off.File].User {
+			where = "this project's " + where
+		}
+		return off.Setting + " in " + where + "; fix: " + off.Fix
+	}
 	own := slices.ContainsFunc(paths, func(p string) bool { return samePath(p, in.Path) })
 	off, ok := in.Agent.SwitchesIn(files, parsed)
 	if !ok {
-		return nil, own
+		return nil, own, linesOff
 	}
 	if samePath(paths[off.File], in.Path) {
 		// The installed file's own switch decides: its entries' (FireOff).
-		return nil, false
+		return nil, false, linesOff
 	}
 	f := files[off.File]
-	return &SwitchCheck{File: shownSwitchFile(f, paths[off.File]), Project: !f.User, Setting: off.Setting, Fix: off.Fix}, own
+	return &SwitchCheck{File: shownSwitchFile(f, paths[off.File]), Project: !f.User, Setting: off.Setting, Fix: off.Fix}, own, linesOff
 }
 
 // mainCheckout is the main checkout of the linked git worktree that
@@ -219,7 +237,7 @@ func readSwitchFile(a *agents.Agent, f agents.SwitchFile, p, project string, tru
 	if err != nil {
 		return agents.ParsedFile{}, err
 	}
-	return a.ParseLayer(f, data)
+	return a.ParseLayerEnv(f, data, os.LookupEnv)
 }
 
 // shownSwitchFile is how doctor names a switch file: a project's by its
@@ -252,7 +270,7 @@ func SwitchLine(c *SwitchCheck) string {
 // user's home folder; project the project around install, for in a user
 // file; workDir the folder install runs in ("": unknown).
 func SwitchedOff(in install.Installed, home, project, workDir string) *SwitchCheck {
-	c, _ := switchCheck(in, ProbeOptions{Home: home, Project: project, WorkDir: workDir}, readTrust(in.Agent, home))
+	c, _, _ := switchCheck(in, ProbeOptions{Home: home, Project: project, WorkDir: workDir}, readTrust(in.Agent, home))
 	return c
 }
 

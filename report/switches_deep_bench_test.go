@@ -64,7 +64,7 @@ func BenchmarkSwitchCheckDeep(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			in, o := deepTrustSetup(b, 100, 4<<20, bc.filler)
 			for b.Loop() {
-				c, _ := switchCheck(in, o, readTrust(in.Agent, o.Home))
+				c, _, _ := switchCheck(in, o, readTrust(in.Agent, o.Home))
 				if c == nil || c.Setting == "" {
 					b.Fatalf("the deepest layer's switch was not found: %+v", c)
 				}
