@@ -33,13 +33,10 @@ type SwitchFile struct {
 	// farther one's (Codex's .codex/config.toml). SwitchFilesAt lists
 	// those as files of their own, with Dir set.
 	Below bool
-	// AtRun: the agent reads Path in the folder it runs in only, not in
-	// the project's root (Gemini CLI's and Qwen Code's workspace
-	// settings). SwitchFilesAt lists that folder's, with Dir set.
-	AtRun bool
 	// Dir is the folder below the project's root (slash-separated) whose
-	// copy of a Below or AtRun file this is; "" for the root's. Path
-	// includes it.
+	// copy of a Below file this is, or where an agent that reads the
+	// folder it starts in only (Agent.StartFolderOnly) runs; "" for the
+	// root's. Path includes it.
 	Dir string
 }
 
@@ -156,8 +153,9 @@ func (a *Agent) SwitchFiles() []SwitchFile { return switchRules[a.Name].files }
 
 // SwitchFilesAt are SwitchFiles when a runs in the folder wd, in project
 // (both absolute, slash-separated): a Below file is listed for the root
-// and then for each folder down to wd, nearer folders later (higher); an
-// AtRun file for wd alone. A wd that is not project or below it (doctor
+// and then for each folder down to wd, nearer folders later (higher); a
+// project's file of an agent that reads the folder it starts in only
+// (StartFolderOnly: Claude Code, Gemini CLI, Qwen Code) for wd alone. A wd that is not project or below it (doctor
 // elsewhere, or a path that climbs out with "..") adds no folder: the
 // root's files only.
 func (a *Agent) SwitchFilesAt(project, wd string) []SwitchFile {
@@ -168,7 +166,7 @@ func (a *Agent) SwitchFilesAt(project, wd string) []SwitchFile {
 	}
 	var out []SwitchFile
 	for _, f := range files {
-		if f.AtRun && !f.User {
+		if a.StartFolderOnly && !f.User {
 			d := dirs[len(dirs)-1]
 			f.Dir, f.Path = d, path.Join(d, f.Path)
 		}

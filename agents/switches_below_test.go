@@ -44,8 +44,10 @@ func TestSwitchFilesAt(t *testing.T) {
 		{codex, "/p", "/p/sub/./dir/", append(root[:2:2], "sub/.codex/config.toml|sub", "sub/dir/.codex/config.toml|sub/dir"), true},
 		{codex, "/p", "/p/a/../b", append(root[:2:2], "b/.codex/config.toml|b"), true},
 		{codex, "/", "/a/b", append(root[:2:2], "a/.codex/config.toml|a", "a/b/.codex/config.toml|a/b"), true},
-		// Claude Code's files are the root's only.
-		{claude, "/p", "/p/sub", []string{"~/.claude/settings.json|", ".claude/settings.json|", ".claude/settings.local.json|"}, false},
+		// Claude Code reads the folder it starts in only (StartFolderOnly):
+		// the project's files are that folder's, never the root's.
+		{claude, "/p", "/p/sub", []string{"~/.claude/settings.json|", "sub/.claude/settings.json|sub", "sub/.claude/settings.local.json|sub"}, false},
+		{claude, "/p", "/p", []string{"~/.claude/settings.json|", ".claude/settings.json|", ".claude/settings.local.json|"}, false},
 	}
 	for _, tc := range tests {
 		files := tc.a.SwitchFilesAt(tc.project, tc.wd)

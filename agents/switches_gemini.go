@@ -25,12 +25,12 @@ import (
 
 var geminiFiles = []SwitchFile{
 	{Path: ".gemini/settings.json", User: true},
-	{Path: ".gemini/settings.json", AtRun: true},
+	{Path: ".gemini/settings.json"},
 }
 
 var qwenFiles = []SwitchFile{
 	{Path: ".qwen/settings.json", User: true, HomeEnv: "QWEN_HOME"},
-	{Path: ".qwen/settings.json", AtRun: true},
+	{Path: ".qwen/settings.json"},
 }
 
 // geminiEnabledValues is a settings file's hooksConfig.enabled: on unless

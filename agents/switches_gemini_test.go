@@ -118,7 +118,7 @@ func TestSwitchesEnvExpanded(t *testing.T) {
 	qwen, _ := Lookup("qwen")
 	env := map[string]string{"OFF": "false", "EMPTY": "", "ON": "1", "SESSION_ID": ""}
 	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	project := SwitchFile{Path: ".gemini/settings.json", AtRun: true}
+	project := SwitchFile{Path: ".gemini/settings.json"}
 	for _, c := range []struct {
 		a    *Agent
 		data string
@@ -163,7 +163,7 @@ func TestSwitchesEnvBounded(t *testing.T) {
 	long := strings.Repeat("x", 4096)
 	lookup := func(k string) (string, bool) { return long, k == "L" }
 	refs := `"` + strings.Repeat("$L", 1<<20) + `"`
-	project := SwitchFile{Path: ".gemini/settings.json", AtRun: true}
+	project := SwitchFile{Path: ".gemini/settings.json"}
 	for _, data := range []string{
 		`{"hooksConfig": {"disabled": [` + refs + `]}}`,
 		`{"hooksConfig": {"disabled": [` + strings.Repeat(`"$L",`, 1<<19) + `"x"]}}`,
