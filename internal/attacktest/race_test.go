@@ -35,6 +35,13 @@ func TestSwappedScriptNeverRunsUnapproved(t *testing.T) {
 			e.run("", "approve", e.path("hook.sh"))
 
 			stop := make(chan struct{})
+			// finished: a dispatch is done. Every 16th time the swapper puts
+			// the approved content back, it leaves it in place until a
+			// dispatch has run it, so that some do however the scheduler
+			// spreads the swaps under load (in-place, a busy machine once
+			// saw none of 750: each read met a swap).
+			finished := make(chan struct{}, 1)
+			var ran, blocked atomic.Int64
 			var swaps atomic.Int64
 			swapped := make(chan struct{})
 			go func() {
@@ -60,11 +67,17 @@ func TestSwappedScriptNeverRunsUnapproved(t *testing.T) {
 						f.Close()
 					}
 					swaps.Add(1)
+					for r0 := ran.Load(); i%32 == 31 && ran.Load() == r0; {
+						select {
+						case <-finished:
+						case <-stop:
+							return
+						}
+					}
 					runtime.Gosched()
 				}
 			}()
 
-			var ran, blocked atomic.Int64
 			work := make(chan int)
 			var wg sync.WaitGroup
 			for w := 0; w < 2; w++ {
@@ -74,6 +87,10 @@ func TestSwappedScriptNeverRunsUnapproved(t *testing.T) {
 					for range work {
 						c := e.cmd(`{"tool_name":"terminal","args":{"command":"rm -rf /"}}`, "dispatch", "pre_tool_call")
 						out, err := c.Output()
+						select {
+						case finished <- struct{}{}:
+						default:
+						}
 						if err != nil {
 							var ee *exec.ExitError
 							if !errors.As(err, &ee) {

@@ -27,10 +27,14 @@ func TestServeLogHoldsNoEscapesOrPayloads(t *testing.T) {
 			s.dispatch(url.PathEscape("pre_tool_call"+evil), `{}`)
 			s.dispatch("pre_tool_call", `{"tool_name":"`+evil+`"`)
 			s.dispatch("pre_tool_call", "{\"tool_name\":\"x\x1b[2J\"}")
-			log := s.log.String()
-			if !strings.Contains(log, "block") || !strings.Contains(log, "unknown event") || !strings.Contains(log, "not valid JSON") {
-				t.Fatalf("the dispatches were not logged at debug level:\n%s", log)
+			// serve logs a request once it has answered it: wait for the
+			// lines (the bound only catches a hang).
+			logged := func() bool {
+				log := s.log.String()
+				return strings.Contains(log, "block") && strings.Contains(log, "unknown event") && strings.Count(log, "not valid JSON") >= 2
 			}
+			waitFor(t, "the dispatches logged at debug level", logged)
+			log := s.log.String()
 			for _, bad := range []string{"\x1b", "\x07", "\x9b", "\r", secret} {
 				if i := strings.Index(log, bad); i >= 0 {
 					t.Fatalf("the log holds %q: ...%q...", bad, log[max(0, i-120):min(len(log), i+40)])
