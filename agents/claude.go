@@ -280,9 +280,16 @@ func (c claudeRenamed) Payload(declared string, ev *protocol.Event, fields map[s
 	return pyjson.Append(nil, obj, pyjson.Compact)
 }
 
-func (c claudeRenamed) ParseReply(_ string, r protocol.Reply) (*protocol.Contribution, string) {
+func (c claudeRenamed) ParseReply(declared string, r protocol.Reply) (*protocol.Contribution, string) {
+	rd := c.ReadReply(declared, r)
+	return rd.Contribution, rd.Note
+}
+
+// ReadReply is ParseReply with what the Claude dialect's parser knew
+// beside the note (protocol.ReplyReader).
+func (c claudeRenamed) ReadReply(_ string, r protocol.Reply) protocol.Read {
 	r.Dialect = protocol.Claude
-	return protocol.ParseReply(r)
+	return protocol.ReadReply(r)
 }
 
 func (c claudeRenamed) MatchSubject(_ string, ev *protocol.Event, fields map[string]any, tools *protocol.ToolTable) (string, bool) {

@@ -35,18 +35,27 @@ func (codexCodec) MatchSubject(_ string, ev *protocol.Event, fields map[string]a
 // approving: its wording makes the report a failed hook (HookReport.Failure).
 const codexNoApproval = `hook output failed validation: Codex rejects permissionDecision "allow" without updatedInput (and decision "approve") on PreToolUse; the hook fails and the normal approval follows`
 
-func (codexCodec) ParseReply(declared string, r protocol.Reply) (*protocol.Contribution, string) {
+func (x codexCodec) ParseReply(declared string, r protocol.Reply) (*protocol.Contribution, string) {
+	rd := x.ReadReply(declared, r)
+	return rd.Contribution, rd.Note
+}
+
+// ReadReply is ParseReply with what the Claude dialect's parser knew
+// beside the note (protocol.ReplyReader).
+func (codexCodec) ReadReply(declared string, r protocol.Reply) protocol.Read {
 	r.Dialect = protocol.Claude
-	c, note := protocol.ParseReply(r)
+	rd := protocol.ReadReply(r)
+	c := rd.Contribution
 	if c == nil || c.Decision != protocol.DecisionAllow || codexEvents()[declared].reply != codexPreTool {
-		return c, note
+		return rd
 	}
 	if c.Args == nil {
-		return nil, joinNote(note, codexNoApproval)
+		rd.Contribution, rd.Note = nil, joinNote(rd.Note, codexNoApproval)
+		return rd
 	}
 	// A rewrite, not an approval.
 	c.Decision, c.Message = "", ""
-	return c, note
+	return rd
 }
 
 func joinNote(a, b string) string {

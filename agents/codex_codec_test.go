@@ -72,3 +72,20 @@ func FuzzCodexCodecParseReply(f *testing.F) {
 		}
 	})
 }
+
+// The codecs that read through the Claude dialect say, beside the note,
+// that a reply refused in words it does not read (protocol.ReplyReader):
+// the dispatcher marks the hook failed by that, not by the note's text.
+func TestClaudeCodecsReadForeignRefusal(t *testing.T) {
+	ev, _ := protocol.Lookup("pre_tool_call")
+	r := protocol.Reply{Event: ev, Command: "./h.sh", Stdout: []byte(`{"permission":"deny"}`)}
+	for _, c := range []protocol.Codec{codexCodec{}, claudeRenamed{dialect: "qwen"}} {
+		rr, ok := c.(protocol.ReplyReader)
+		if !ok {
+			t.Fatalf("%s: no ReadReply", c.Dialect())
+		}
+		if rd := rr.ReadReply("PreToolUse", r); rd.Foreign == "" || !strings.Contains(rd.Note, rd.Foreign) {
+			t.Errorf("%s: Foreign = %q, note %q: want the refusal, in the note", c.Dialect(), rd.Foreign, rd.Note)
+		}
+	}
+}

@@ -33,8 +33,9 @@ func (d *Dispatcher) payloadOf(e *hookconfig.Entry, ev *protocol.Event, fields m
 	return protocol.BuildPayload(e.Dialect, ev, fields, d.payload)
 }
 
-// parseReply reads the entry's reply in its dialect.
-func parseReply(e *hookconfig.Entry, r protocol.Reply) (*protocol.Contribution, string) {
+// parseReply reads the entry's reply in its dialect; foreign: the note
+// holds a refusal in words the dialect does not read (protocol.Read).
+func parseReply(e *hookconfig.Entry, r protocol.Reply) (_ *protocol.Contribution, _ string, foreign bool) {
 	rules, hasRules := e.Codec.(protocol.EventRules)
 	// A reply the output cap cut, or an ambiguous one, refuses where a
 	// gate is guarded.
@@ -49,15 +50,21 @@ func parseReply(e *hookconfig.Entry, r protocol.Reply) (*protocol.Contribution, 
 	}
 	var c *protocol.Contribution
 	var note string
-	if e.Codec != nil {
+	if rr, ok := e.Codec.(protocol.ReplyReader); ok {
+		rd := rr.ReadReply(e.DeclaredAs, r)
+		c, note, foreign = rd.Contribution, rd.Note, rd.Foreign != ""
+		c, note = protocol.FailClosedFloor(r, refuses, c, note)
+	} else if e.Codec != nil {
 		c, note = e.Codec.ParseReply(e.DeclaredAs, r)
 		// Each codec reads a failed hook as its agent does; a fail_closed
 		// guard's failure blocks in every dialect.
 		c, note = protocol.FailClosedFloor(r, refuses, c, note)
 	} else {
-		c, note = protocol.ParseReply(r)
+		rd := protocol.ReadReply(r)
+		c, note, foreign = rd.Contribution, rd.Note, rd.Foreign != ""
 	}
 	c, note = protocol.CutReply(r, gate, c, note)
 	c, note = protocol.AmbiguousReply(r, gate, c, note)
-	return protocol.NotAnHTTPReply(r, refuses, c, note)
+	c, note = protocol.NotAnHTTPReply(r, refuses, c, note)
+	return c, note, foreign
 }

@@ -282,11 +282,11 @@ func (d *Dispatcher) finish(ctx context.Context, ev *protocol.Event, e *hookconf
 	if res.Cancelled {
 		return
 	}
-	c, note := r.direct, ""
+	c, note, foreign := r.direct, "", false
 	if !r.decided {
-		c, note = d.readReply(ev, e, &res, r.http, fields)
+		c, note, foreign = d.readReply(ev, e, &res, r.http, fields)
 	}
-	rep.Contribution = c
+	rep.Contribution, rep.ForeignRefusal = c, foreign
 	if note != res.SpawnError && !res.TimedOut {
 		// A spawn error or timeout is already in the report's own fields.
 		rep.Note = note
@@ -307,9 +307,9 @@ func (d *Dispatcher) finish(ctx context.Context, ev *protocol.Event, e *hookconf
 
 // readReply reads a run's reply in the entry's dialect, by the rules of the
 // event it ran under (runEvent), held to ev's.
-func (d *Dispatcher) readReply(ev *protocol.Event, e *hookconfig.Entry, res *hookproc.Result, http *protocol.HTTPAnswer, fields map[string]any) (*protocol.Contribution, string) {
+func (d *Dispatcher) readReply(ev *protocol.Event, e *hookconfig.Entry, res *hookproc.Result, http *protocol.HTTPAnswer, fields map[string]any) (*protocol.Contribution, string, bool) {
 	rev := runEvent(ev, e)
-	c, note := parseReply(e, protocol.Reply{
+	c, note, foreign := parseReply(e, protocol.Reply{
 		Dialect:    e.Dialect,
 		Event:      rev,
 		Command:    e.Text(),
@@ -332,7 +332,7 @@ func (d *Dispatcher) readReply(ev *protocol.Event, e *hookconfig.Entry, res *hoo
 		// file_path where a Hermes host said path.
 		c.Args = protocol.HostArgs(protocol.NewFiring(ev, "", fields).Args, c.Args)
 	}
-	return c, note
+	return c, note, foreign
 }
 
 func joinNote(a, b string) string {

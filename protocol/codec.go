@@ -30,6 +30,14 @@ type Codec interface {
 	ProjectVars() []string
 }
 
+// ReplyReader is what a Codec also implements when it reads replies
+// through ReadReply (Codex's, a Claude Code file under another agent's
+// event names): its ParseReply with what the parser knew beside the note
+// (Read.Foreign), which the note's text cannot say.
+type ReplyReader interface {
+	ReadReply(declared string, r Reply) Read
+}
+
 // EventRules is what a Codec also implements when its agent's events do
 // not stand one for one for their canonical events: Cursor's
 // beforeShellExecution is pre_tool_call for shell commands only, and its

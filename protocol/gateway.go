@@ -128,15 +128,22 @@ func gatewayToolForm(obj map[string]any) string {
 	return ""
 }
 
-// ReplyFormProblem says why a reply (stdout) on ev in dialect d, valid
-// JSON as it may be, asks for nothing the event reads, when it is in a
-// form meant for another event (a Hermes-dialect tool-call refusal on
-// pre_gateway_dispatch) or refuses in another dialect's words
-// (foreignRefusal): a guard that guards nothing; "" when it is not (or
-// when the dialect's reply is read as written). For test and doctor,
-// which show a hook's run.
-func ReplyFormProblem(ev *Event, d Dialect, stdout []byte) string {
+// ReplyFormProblem says why a reply (stdout, with exit status exit) on ev
+// in dialect d, valid JSON as it may be, asks for nothing the event
+// reads, when it is in a form meant for another event (a Hermes-dialect
+// tool-call refusal on pre_gateway_dispatch) or refuses in words the
+// dialect does not read there (foreignRefusal): a guard that guards
+// nothing; "" when it is not, when the dialect's reply is read as
+// written, or when the run refused anyway (an exit 2 that blocks). For
+// test and doctor, which show a hook's run.
+func ReplyFormProblem(ev *Event, d Dialect, stdout []byte, exit int) string {
 	if ev == nil || !foreignApplies(d, ev) {
+		return ""
+	}
+	// Read as a hook that is not fail_closed is: its result, and the
+	// foreign refusal its note holds.
+	rd := ReadReply(Reply{Dialect: d, Event: ev, ExitCode: exit, Stdout: stdout})
+	if rd.Contribution != nil && rd.Contribution.Decision == DecisionBlock {
 		return ""
 	}
 	if ev.HermesReply == ReplyGateway && d == Hermes {
@@ -148,17 +155,7 @@ func ReplyFormProblem(ev *Event, d Dialect, stdout []byte) string {
 			}
 		}
 	}
-	// Another dialect's words (foreignRefusal): the parser's note, as a
-	// hook that is not fail_closed gets it.
-	_, note := ParseReply(Reply{Dialect: d, Event: ev, Stdout: stdout})
-	for _, part := range strings.Split(note, "; ") {
-		for _, m := range foreignNoteMarks {
-			if strings.Contains(part, m) {
-				return part
-			}
-		}
-	}
-	return ""
+	return rd.Foreign
 }
 
 // gatewayWire is pre_gateway_dispatch's result for Hermes: skip (a block,

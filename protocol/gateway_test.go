@@ -321,7 +321,7 @@ func TestGatewayToolFormIsNamed(t *testing.T) {
 		{"nil_event", nil, Hermes, `{"action":"block"}`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := ReplyFormProblem(tc.ev, tc.d, []byte(tc.stdout))
+			got := ReplyFormProblem(tc.ev, tc.d, []byte(tc.stdout), 0)
 			if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
 				t.Fatalf("ReplyFormProblem = %q, want it to hold %q", got, tc.want)
 			}
@@ -345,7 +345,7 @@ func FuzzReplyFormProblem(f *testing.F) {
 	}
 	gw, _ := Lookup("pre_gateway_dispatch")
 	f.Fuzz(func(t *testing.T, stdout []byte) {
-		p := ReplyFormProblem(gw, Hermes, stdout)
+		p := ReplyFormProblem(gw, Hermes, stdout, 0)
 		c, note := ParseReply(Reply{Event: gw, Dialect: Hermes, Command: testCommand, Stdout: stdout})
 		if p != "" && (c != nil && c.Decision != "" || !strings.Contains(note, p)) {
 			t.Fatalf("problem %q, but the parse decided %+v with note %q", p, c, note)

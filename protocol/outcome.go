@@ -139,6 +139,11 @@ type HookReport struct {
 	// Note explains a reply that contributed nothing or was partly ignored
 	// (invalid JSON, a hookEventName mismatch, a non-blocking exit code).
 	Note string `json:"note,omitempty"`
+	// ForeignRefusal: Note holds a refusal in words the hook's dialect
+	// does not read (Read.Foreign), so its parser read nothing: a failed
+	// hook. A flag from the parse, since the note's text may echo the
+	// hook's own.
+	ForeignRefusal bool `json:"foreign_refusal,omitempty"`
 	// Shadow marks an entry in mode: shadow, tried on real traffic before
 	// it may decide: never folded, Would says what it asked for.
 	Shadow bool   `json:"shadow,omitempty"`
@@ -168,7 +173,7 @@ func (r *HookReport) Failure() string {
 			return r.Note
 		}
 		return exitText(*r.ExitCode)
-	case r.Note != "" && badReplyNote(r.Note):
+	case r.Note != "" && (r.ForeignRefusal || badReplyNote(r.Note)):
 		return r.Note
 	}
 	return ""
@@ -178,12 +183,6 @@ func (r *HookReport) Failure() string {
 // one (of every dialect's parser: their wordings).
 func badReplyNote(note string) bool {
 	for _, s := range []string{"not valid JSON", "failed validation", "not a JSON object", "JSON but not an object", "holds no JSON object", ambiguousNote} {
-		if strings.Contains(note, s) {
-			return true
-		}
-	}
-	// Another dialect's refusal (foreignRefusal): its parser read nothing.
-	for _, s := range foreignNoteMarks {
 		if strings.Contains(note, s) {
 			return true
 		}

@@ -82,6 +82,7 @@ func reportObject(r *HookReport) Object {
 		With(r.StdoutTruncated, "stdout_truncated", true).
 		With(r.StderrTruncated, "stderr_truncated", true).
 		With(r.Note != "", "note", r.Note).
+		With(r.ForeignRefusal, "foreign_refusal", true).
 		With(r.Shadow, "shadow", true).
 		With(r.Would != "", "would", r.Would).
 		With(true, "contribution", contrib)

@@ -57,13 +57,35 @@ type Reply struct {
 // reads the Hermes and Claude dialects; an agent's own dialect is read by
 // its Codec.
 func ParseReply(r Reply) (*Contribution, string) {
+	rd := ReadReply(r)
+	return rd.Contribution, rd.Note
+}
+
+// Read is a hook run's reply as its dialect's parser read it.
+type Read struct {
+	Contribution *Contribution
+	Note         string
+	// Foreign is the refusal in words the dialect does not read where it
+	// fails closed (another dialect's, a key in another case, its own on
+	// an event that does not read it), "" when there is none: a
+	// fail_closed guard refused for it, any other hook has it in Note.
+	// Known from the parse, never from the note's text, which may echo
+	// whatever the hook printed.
+	Foreign string
+}
+
+// ReadReply is ParseReply with what the parser knows beside the note.
+func ReadReply(r Reply) Read {
+	var rd Read
 	switch {
 	case r.Event == nil:
-		return nil, "unknown event"
+		rd.Note = "unknown event"
 	case r.Dialect == Claude:
-		return parseClaude(r)
+		rd.Contribution, rd.Note, rd.Foreign = parseClaude(r)
+	default:
+		rd.Contribution, rd.Note, rd.Foreign = parseHermes(r)
 	}
-	return parseHermes(r)
+	return rd
 }
 
 // FailedClosed is the block of a fail_closed hook that failed for reason,

@@ -22,14 +22,16 @@ const (
 // validationFailed starts the note of a reply that fails validation.
 const validationFailed = "hook output failed validation: "
 
-func parseClaude(r Reply) (*Contribution, string) {
+// parseClaude reads a Claude-dialect reply: its contribution, its note,
+// and the refusal in words it did not read (foreignRefusal), "" when none.
+func parseClaude(r Reply) (*Contribution, string, string) {
 	ev := r.Event
 	if r.SpawnError != "" || r.TimedOut {
 		reason := r.NotRun()
 		if r.FailClosed && ev.Can(CapBlock|CapContinue) {
-			return failedClosed(r.Command, reason), reason
+			return failedClosed(r.Command, reason), reason, ""
 		}
-		return nil, reason
+		return nil, reason, ""
 	}
 	stdout := jsTrim(toValidUTF8(r.Stdout))
 	stderr := jsTrim(toValidUTF8(r.Stderr))
@@ -101,41 +103,43 @@ func parseClaude(r Reply) (*Contribution, string) {
 	}
 
 	// Another dialect's refusal where this reply neither refuses nor stops
-	// (foreignRefusal), unless exit 2 spoke instead of stdout.
+	// (foreignRefusal). Where exit 2 blocks, c is that block; where it
+	// does nothing (PermissionRequest, a Hermes event), stdout still
+	// speaks.
 	var foreign string
-	if isJSON && r.ExitCode != 2 && (c == nil || c.Decision != DecisionBlock && !c.Stop) {
-		if foreign = foreignRefusal(Claude, ev, obj); foreign != "" {
+	if isJSON && (c == nil || c.Decision != DecisionBlock && !c.Stop) {
+		if foreign = foreignRefusal(Claude, ev, obj, c != nil && c.Decision == DecisionAsk); foreign != "" {
 			note = joinNonEmpty("; ", note, foreign)
 		}
 	}
 	if r.FailClosed && ev.Can(CapBlock|CapContinue) && (c == nil || c.Decision != DecisionBlock) {
 		switch {
 		case badJSON:
-			return failedClosed(r.Command, unread), note
+			return failedClosed(r.Command, unread), note, foreign
 		case invalid && r.ExitCode == 0:
 			// Claude Code reads such a reply as a non-blocking error: the
 			// guard said nothing it could use, which a fail_closed guard
 			// must not turn into "allow".
-			return failedClosed(r.Command, "its reply "+strings.TrimPrefix(note, "hook output ")), note
+			return failedClosed(r.Command, "its reply "+strings.TrimPrefix(note, "hook output ")), note, foreign
 		case !isJSON && r.ExitCode == 0 && strings.Contains(stdout, "{") && !ev.PlainContext:
 			// Text before a reply where only JSON decides (a shell
 			// profile's banner): Claude Code ignores it, and the reply
 			// after it. Text alone ("ok") is a success there, and stays one.
-			return failedClosed(r.Command, unparseable), note
+			return failedClosed(r.Command, unparseable), note, foreign
 		case hsoUnread != "" && r.ExitCode != 2:
 			// The same error for the part that carries a PreToolUse
 			// decision: what the guard decided there was not read.
-			return failedClosed(r.Command, "its reply's "+hsoUnread), note
+			return failedClosed(r.Command, "its reply's "+hsoUnread), note, foreign
 		case foreign != "":
-			return failedClosed(r.Command, foreign), note
+			return failedClosed(r.Command, foreign), note, foreign
 		case r.ExitCode != 0 && r.ExitCode != 2 && !isJSON:
-			return failedClosed(r.Command, r.failText()), note
+			return failedClosed(r.Command, r.failText()), note, foreign
 		}
 	}
 	if c.IsEmpty() {
-		return nil, note
+		return nil, note, foreign
 	}
-	return c, note
+	return c, note, foreign
 }
 
 // missingScript reports Claude Code's special case (Event.SoftMissingScript):

@@ -26,84 +26,76 @@ type refusalWord struct {
 	key string
 	// owner is whose word it is, in messages ("Cursor's").
 	owner string
-	// readBy are the dialects parsed here that read the key themselves:
-	// for them it is no foreign word (their parser decided already), only
-	// its spellings in another case are.
+	// readBy are the dialects parsed here that read the key themselves,
+	// on the events readOn says: there it is no foreign word (their parser
+	// decided already), only its spellings in another case are.
 	readBy []Dialect
-	// refuses is the word as shown after its key (` "deny"`,
-	// `.permissionDecision "deny"`) when v refuses, "" when it does not.
-	// Values compare in any case: a refusal in capitals is still one.
-	refuses func(v any) string
+	// open are the values that say "no objection" (allow, continue:
+	// true, cancel: false); asks are those that ask the user, no objection
+	// beside a reply that asks too. Any other value, a listed refusal or a
+	// word nobody lists ("block" where Cursor says "deny"), is what a
+	// guard meant to say and nobody reads. Strings compare in any case.
+	open, asks []any
 }
 
-// refusalWords, in the order a reply is searched. Only refusals and stops
-// count: a foreign "allow" (or continue: true) asks for nothing a guard
-// could be denied, and a mixed reply is read as before.
+// refusalWords, in the order a reply is searched. A mixed reply (an allow
+// here, a refusal there) is not read as allow.
 var refusalWords = []refusalWord{
-	{key: "action", owner: "the Hermes dialect's", readBy: []Dialect{Hermes}, refuses: oneOf("block", "deny", "skip")},
-	{key: "decision", owner: "the Hermes dialect's", readBy: []Dialect{Hermes, Claude}, refuses: oneOf("block", "deny")},
-	{key: "hookSpecificOutput", owner: "Claude Code's", readBy: []Dialect{Claude}, refuses: hsoRefuses},
-	{key: "continue", owner: "Claude Code's", readBy: []Dialect{Claude}, refuses: is(false)},
-	{key: "permissionDecision", owner: "Copilot CLI's", refuses: oneOf("deny", "ask")},
-	{key: "permission", owner: "Cursor's", refuses: oneOf("deny", "ask")},
-	{key: "cancel", owner: "Cline's", refuses: is(true)},
-	{key: "behavior", owner: "Copilot CLI's", refuses: oneOf("deny")},
+	{key: "action", owner: "the Hermes dialect's", readBy: []Dialect{Hermes}, open: []any{"allow", "pass", ""}, asks: []any{"approve"}},
+	{key: "decision", owner: "the Hermes dialect's", readBy: []Dialect{Hermes, Claude}, open: []any{"allow", "approve", ""}},
+	{key: "hookSpecificOutput", owner: "Claude Code's", readBy: []Dialect{Claude}},
+	{key: "continue", owner: "Claude Code's", readBy: []Dialect{Claude}, open: []any{true}},
+	{key: "permissionDecision", owner: "Copilot CLI's", open: []any{"allow"}, asks: []any{"ask"}},
+	{key: "permission", owner: "Cursor's", open: []any{"allow"}, asks: []any{"ask"}},
+	{key: "cancel", owner: "Cline's", open: []any{false}},
+	{key: "behavior", owner: "Copilot CLI's", open: []any{"allow"}},
 }
 
-// oneOf refuses a string equal to one of words in any case.
-func oneOf(words ...string) func(any) string {
-	return func(v any) string {
-		s, ok := v.(string)
-		if !ok {
-			return ""
-		}
-		for _, w := range words {
-			if strings.EqualFold(s, w) {
-				return " " + shownValue(v)
-			}
-		}
-		return ""
-	}
+// hsoWords are the members of Claude Code's hookSpecificOutput that
+// refuse, by their path below it, with their no-objection and ask values
+// (permissionDecision "defer" leaves the call to the host's own flow).
+var hsoWords = []struct {
+	path       []string
+	open, asks []any
+}{
+	{path: []string{"permissionDecision"}, open: []any{"allow", "defer"}, asks: []any{"ask"}},
+	{path: []string{"decision", "behavior"}, open: []any{"allow"}},
 }
 
-// is refuses the boolean b (continue: false, cancel: true).
-func is(b bool) func(any) string {
-	return func(v any) string {
-		if got, ok := v.(bool); ok && got == b {
-			return " " + shownValue(v)
-		}
-		return ""
+// passes reports whether v says no objection: absent (null), one of open,
+// or, when the reply asks already (asks), one of asks.
+func passes(v any, open, asks []any, asking bool) bool {
+	if v == nil {
+		return true
 	}
+	in := func(vals []any) bool {
+		for _, w := range vals {
+			ws, isStr := w.(string)
+			if s, ok := v.(string); ok && isStr && strings.EqualFold(s, ws) {
+				return true
+			}
+			if b, ok := v.(bool); ok && w == any(b) {
+				return true
+			}
+		}
+		return false
+	}
+	return in(open) || asking && in(asks)
 }
 
-// hsoRefuses reads Claude Code's hookSpecificOutput for its refusals: a
-// permissionDecision "deny" or "ask", a decision whose behavior is "deny"
-// (PermissionRequest); its members in any case, since the reply is not
-// read as Claude Code's anyway.
-func hsoRefuses(v any) string {
-	hso, ok := v.(map[string]any)
-	if !ok {
-		return ""
+// readOn reports whether d's parser reads w's key on ev: Claude's its
+// top-level keys everywhere; Hermes' its verbs only where the reply form
+// has them (hermesVerbs, whose unreadVerb checks their values), not on
+// PreSkillShellCommand, whose Hermes reply is context.
+func (w refusalWord) readOn(d Dialect, ev *Event) bool {
+	if !slices.Contains(w.readBy, d) {
+		return false
 	}
-	for _, k := range sortedKeys(hso) {
-		switch {
-		case strings.EqualFold(k, "permissionDecision"):
-			if s := oneOf("deny", "ask")(hso[k]); s != "" {
-				return "." + k + s
-			}
-		case strings.EqualFold(k, "decision"):
-			dec, _ := hso[k].(map[string]any)
-			for _, b := range sortedKeys(dec) {
-				if !strings.EqualFold(b, "behavior") {
-					continue
-				}
-				if s := oneOf("deny")(dec[b]); s != "" {
-					return "." + k + "." + b + s
-				}
-			}
-		}
+	if d == Hermes {
+		_, ok := hermesVerbs[ev.HermesReply]
+		return ok
 	}
-	return ""
+	return true
 }
 
 // foreignApplies reports whether d's fail_closed applies on ev: where a
@@ -121,10 +113,12 @@ func foreignApplies(d Dialect, ev *Event) bool {
 }
 
 // foreignRefusal describes the first word of refusal in obj, a reply read
-// in dialect d on ev, that d does not read — another dialect's key, or
-// any dialect's in another case — with the fix; "" when there is none.
-// The caller asks only when d's reading of obj did not refuse.
-func foreignRefusal(d Dialect, ev *Event, obj map[string]any) string {
+// in dialect d on ev, that d does not read there — another dialect's key,
+// any dialect's in another case, d's own on an event that does not read
+// it — with the fix; "" when there is none. asking: d's reading asks the
+// user, and an ask in another vocabulary says the same. The caller asks
+// only when d's reading of obj did not refuse.
+func foreignRefusal(d Dialect, ev *Event, obj map[string]any, asking bool) string {
 	if len(obj) == 0 || !foreignApplies(d, ev) {
 		return ""
 	}
@@ -136,41 +130,98 @@ func foreignRefusal(d Dialect, ev *Event, obj map[string]any) string {
 			if !strings.EqualFold(k, w.key) {
 				continue
 			}
-			if k == w.key && slices.Contains(w.readBy, d) {
-				if d == Claude && k == "hookSpecificOutput" {
-					if s := hsoCase(obj[k]); s != "" {
-						return s
-					}
+			if w.key == "hookSpecificOutput" {
+				if s := hsoRefusal(d, ev, k, obj[k], asking); s != "" {
+					return s
 				}
 				continue
 			}
-			shown := w.refuses(obj[k])
+			v := obj[k]
 			switch {
-			case shown == "":
+			case k == w.key && w.readOn(d, ev), passes(v, w.open, w.asks, asking):
 				continue
 			case k != w.key:
-				return caseText(k, strings.TrimPrefix(shown, " "), w.key)
+				return caseText(k, shownValue(v), w.key)
 			}
-			return "its reply's " + k + shown + " is " + w.owner + " word, which the " + dialectTitle(d) + " dialect does not read: " + foreignFix(d, ev, w)
+			return "its reply's " + k + " " + shownValue(v) + " is " + w.owner + " word, " + notRead(d, ev, w.readBy) + foreignFix(d, ev, w.readBy)
 		}
 	}
 	return ""
 }
 
-// hsoCase finds, in Claude Code's own hookSpecificOutput, a refusal whose
-// key is in another case (PermissionDecision), which Claude Code does not
-// read.
-func hsoCase(v any) string {
+// notRead says that d does not read a word (on ev, when d reads it on
+// other events: readBy holds d).
+func notRead(d Dialect, ev *Event, readBy []Dialect) string {
+	if !slices.Contains(readBy, d) {
+		return "which the " + dialectTitle(d) + " dialect does not read: "
+	}
+	name := ev.Name
+	if d == Claude {
+		name = ev.ClaudeName()
+	}
+	return "which the " + dialectTitle(d) + " dialect does not read on " + name + ": "
+}
+
+// hsoRefusal finds in hookSpecificOutput (v, under the key k) a member
+// that refuses and that d's parser did not read: any, in any case, when
+// it does not read the object (another dialect, the key in another case,
+// another event's hookEventName); else a member in another case, or one
+// ev does not read (decision.behavior on PreToolUse). Where Claude Code
+// reads a member the parser decided already.
+func hsoRefusal(d Dialect, ev *Event, k string, v any, asking bool) string {
 	hso, _ := v.(map[string]any)
-	for _, k := range sortedKeys(hso) {
-		if k == "permissionDecision" || !strings.EqualFold(k, "permissionDecision") {
-			continue
-		}
-		if s := oneOf("deny", "ask")(hso[k]); s != "" {
-			return caseText("hookSpecificOutput."+k, s[1:], "permissionDecision")
+	readsObj := d == Claude && k == "hookSpecificOutput"
+	if name, _ := hso["hookEventName"].(string); name != ev.ClaudeName() && !slices.Contains(ev.HSOAliases, name) {
+		readsObj = false
+	}
+	reads := map[string]bool{"permissionDecision": readsObj && ev.Permission, "decision.behavior": readsObj && ev.Behavior}
+	for _, w := range hsoWords {
+		want := strings.Join(w.path, ".")
+		for _, m := range members(hso, w.path) {
+			if m.exact && reads[want] || passes(m.v, w.open, w.asks, asking) {
+				continue
+			}
+			switch {
+			case k != "hookSpecificOutput":
+				return caseText(k, "."+m.path+" "+shownValue(m.v), "hookSpecificOutput")
+			case !m.exact && d == Claude:
+				return caseText("hookSpecificOutput."+m.path, shownValue(m.v), want)
+			}
+			return "its reply's hookSpecificOutput." + m.path + " " + shownValue(m.v) + " is Claude Code's word, " +
+				notRead(d, ev, []Dialect{Claude}) + foreignFix(d, ev, []Dialect{Claude})
 		}
 	}
 	return ""
+}
+
+// found is a member of an object at a path, each key in any case.
+type found struct {
+	// path is as written; exact: every key as the path spells it.
+	path  string
+	v     any
+	exact bool
+}
+
+// members finds every member at path in obj, each key in any case, in
+// sorted key order: the one spelled as path (the one Claude Code reads)
+// among those in another case (which nobody reads), each of which may
+// refuse.
+func members(obj map[string]any, path []string) []found {
+	var out []found
+	for _, k := range sortedKeys(obj) {
+		if !strings.EqualFold(k, path[0]) {
+			continue
+		}
+		if len(path) == 1 {
+			out = append(out, found{path: k, v: obj[k], exact: k == path[0]})
+			continue
+		}
+		inner, _ := obj[k].(map[string]any)
+		for _, f := range members(inner, path[1:]) {
+			out = append(out, found{path: k + "." + f.path, v: f.v, exact: f.exact && k == path[0]})
+		}
+	}
+	return out
 }
 
 func caseText(key, shown, want string) string {
@@ -180,18 +231,23 @@ func caseText(key, shown, want string) string {
 // foreignFix is how to make an entry of dialect d say what w's reply
 // meant: read it in the dialect it speaks when hermes-hooks reads that
 // one, else reply in d's own words.
-func foreignFix(d Dialect, ev *Event, w refusalWord) string {
+func foreignFix(d Dialect, ev *Event, readBy []Dialect) string {
 	own := `reply {"decision": "block", "reason": "…"}`
 	if d == Hermes {
-		own = `reply {"action": "block", "message": "…"}`
-		if ev.HermesReply == ReplyGateway {
+		switch ev.HermesReply {
+		case ReplyTool:
+			own = `reply {"action": "block", "message": "…"}`
+		case ReplyGateway:
 			own = `reply {"action": "skip", "reason": "…"}`
+		default:
+			// PreSkillShellCommand: its Hermes reply is context only.
+			own = "exit 2 with the reason on stderr"
 		}
 	}
 	switch {
-	case d == Hermes && slices.Contains(w.readBy, Claude):
+	case d == Hermes && slices.Contains(readBy, Claude):
 		return "put dialect: claude on its entry, or " + own
-	case d == Claude && slices.Contains(w.readBy, Hermes):
+	case d == Claude && slices.Contains(readBy, Hermes):
 		return "drop dialect: claude from its entry, or " + own
 	}
 	return own + " to refuse"
@@ -208,7 +264,3 @@ func dialectTitle(d Dialect) string {
 func shownValue(v any) string {
 	return textutil.CutRunes(string(pyjson.Encode(v, pyjson.Compact)), 60)
 }
-
-// foreignNoteMarks are in every foreignRefusal text: badReplyNote tells
-// such a note by them.
-var foreignNoteMarks = []string{" dialect does not read: ", " in another case, which no dialect reads"}

@@ -155,9 +155,10 @@ func TestForeignRefusalNoteIsAFailure(t *testing.T) {
 		d  Dialect
 		tc replyCase
 	}{{Hermes, hermesForeignCases[len(hermesForeignCases)-1]}, {Claude, claudeForeignCases[len(claudeForeignCases)-1]}} {
-		_, note := ParseReply(tc.tc.reply(tc.d))
+		rd := ReadReply(tc.tc.reply(tc.d))
+		note := rd.Note
 		code := 0
-		rep := HookReport{ExitCode: &code, Note: note}
+		rep := HookReport{ExitCode: &code, Note: note, ForeignRefusal: rd.Foreign != ""}
 		if got := rep.Failure(); note == "" || got != note {
 			t.Errorf("%s %s: Failure() = %q, want the note %q", tc.d, tc.tc.name, got, note)
 		}
@@ -185,7 +186,7 @@ func TestReplyFormProblemForeign(t *testing.T) {
 		{"PreToolUse", Claude, `{"decision":"block","action":"block"}`, ""},
 		{"PreToolUse", Dialect("cursor-like"), `{"action":"block"}`, ""},
 	} {
-		got := ReplyFormProblem(ev(tc.ev), tc.d, []byte(tc.stdout))
+		got := ReplyFormProblem(ev(tc.ev), tc.d, []byte(tc.stdout), 0)
 		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
 			t.Errorf("ReplyFormProblem(%s, %s, %s) = %q, want %q", tc.ev, tc.d, tc.stdout, got, tc.want)
 		}
@@ -206,6 +207,9 @@ func FuzzForeignRefusal(f *testing.F) {
 	}
 	f.Add(`{"PERMISSION":"Ask","Cancel":true,"aCtIoN":"SKIP","hookspecificoutput":{"DECISION":{"Behavior":"DENY"}}}`, 0, eventIndex("pre_tool_call"), false)
 	f.Add(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","PERMISSIONDECISION":"deny"}}`, 0, eventIndex("PreToolUse"), true)
+	for _, tc := range rereadRefusals {
+		f.Add(tc.stdout, tc.exit, eventIndex(tc.event), tc.d == Claude)
+	}
 	f.Fuzz(func(t *testing.T, stdout string, exit int, evIdx uint8, claude bool) {
 		d := Hermes
 		if claude {
@@ -213,18 +217,20 @@ func FuzzForeignRefusal(f *testing.F) {
 		}
 		e := eventAt(evIdx)
 		r := Reply{Dialect: d, Event: e, Command: "fuzz hook", ExitCode: exit, Stdout: []byte(stdout)}
-		open, note := ParseReply(r)
-		_, again := ParseReply(r)
-		if note != again {
-			t.Fatalf("note differs between two readings:\n%q\n%q", note, again)
+		rd := ReadReply(r)
+		open, note := rd.Contribution, rd.Note
+		if again := ReadReply(r); note != again.Note || rd.Foreign != again.Foreign {
+			t.Fatalf("reading differs between two readings:\n%q %q\n%q %q", note, rd.Foreign, again.Note, again.Foreign)
 		}
-		problem := ReplyFormProblem(e, d, []byte(stdout))
-		foreign := false
-		for _, m := range foreignNoteMarks {
-			foreign = foreign || strings.Contains(note, m)
+		// Whether the reply refused in unread words is the parser's to
+		// say (Read.Foreign), never the note's text: a note echoes what
+		// the hook printed.
+		foreign := rd.Foreign != ""
+		if foreign && !strings.Contains(note, rd.Foreign) {
+			t.Fatalf("foreign refusal %q is not in the note %q", rd.Foreign, note)
 		}
-		if foreign && !strings.Contains(note, problem) {
-			t.Fatalf("note %q holds a foreign refusal but ReplyFormProblem says %q", note, problem)
+		if problem := ReplyFormProblem(e, d, []byte(stdout), exit); foreign && problem != rd.Foreign {
+			t.Fatalf("foreign refusal %q but ReplyFormProblem says %q", rd.Foreign, problem)
 		}
 		r.FailClosed = true
 		closed, _ := ParseReply(r)

@@ -11,7 +11,9 @@ import (
 
 // Hermes dialect replies.
 
-func parseHermes(r Reply) (*Contribution, string) {
+// parseHermes reads a Hermes-dialect reply: its contribution, its note,
+// and the refusal in words it did not read (foreignRefusal), "" when none.
+func parseHermes(r Reply) (*Contribution, string, string) {
 	ev := r.Event
 	blocking := ev.Gating()
 	failClosed := r.FailClosed && ev.FailsClosed()
@@ -19,9 +21,9 @@ func parseHermes(r Reply) (*Contribution, string) {
 	if r.SpawnError != "" || r.TimedOut {
 		reason := r.NotRun()
 		if failClosed {
-			return failedClosed(r.Command, reason), reason
+			return failedClosed(r.Command, reason), reason, ""
 		}
-		return nil, reason
+		return nil, reason, ""
 	}
 
 	stdout := pyStrip(toValidUTF8(r.Stdout))
@@ -29,13 +31,13 @@ func parseHermes(r Reply) (*Contribution, string) {
 
 	if r.ExitCode == 2 && blocking {
 		if c != nil && c.Decision == DecisionBlock {
-			return c, ""
+			return c, "", ""
 		}
 		msg := textutil.CutRunes(pyStrip(toValidUTF8(r.Stderr)), hermesStderrCut)
 		if msg == "" {
 			msg = DefaultBlockMessage
 		}
-		return &Contribution{Decision: DecisionBlock, Message: msg}, ""
+		return &Contribution{Decision: DecisionBlock, Message: msg}, "", ""
 	}
 	// The first line of stderr says why a hook failed ("jq: command not
 	// found"); without it the report would only say that it did.
@@ -48,29 +50,30 @@ func parseHermes(r Reply) (*Contribution, string) {
 		// guard's "no objection" but a word we cannot act on; Hermes
 		// ignores it, a fail_closed guard must not be read as allowing.
 		if what := unreadVerb(ev, obj); what != "" {
-			return failedClosed(r.Command, "its reply's "+what+" is not one "+ev.Name+" reads"), note
+			return failedClosed(r.Command, "its reply's "+what+" is not one "+ev.Name+" reads"), note, ""
 		}
 	}
+	var foreign string
 	if c == nil || c.Decision != DecisionBlock {
-		if f := foreignRefusal(Hermes, ev, obj); f != "" {
+		if foreign = foreignRefusal(Hermes, ev, obj, c != nil && c.Decision == DecisionAsk); foreign != "" {
 			if failClosed {
-				return failedClosed(r.Command, f), note
+				return failedClosed(r.Command, foreign), note, foreign
 			}
-			note = joinNonEmpty("; ", note, f)
+			note = joinNonEmpty("; ", note, foreign)
 		}
 	}
 	if c == nil && failClosed {
 		if stdout != "" && obj == nil {
-			return failedClosed(r.Command, unread), note
+			return failedClosed(r.Command, unread), note, foreign
 		}
 		// Hermes lets a fail_closed hook that crashed with empty stdout
 		// through (its open issue #102405); a guard that dies silently must
 		// not open the gate, so we block.
 		if stdout == "" && r.ExitCode != 0 {
-			return failedClosed(r.Command, exitText(r.ExitCode)+" and printed nothing"+why), note
+			return failedClosed(r.Command, exitText(r.ExitCode)+" and printed nothing"+why), note, foreign
 		}
 	}
-	return c, note
+	return c, note, foreign
 }
 
 // parseHermesStdout reads a Hermes reply on stdout (already trimmed). obj
@@ -152,7 +155,7 @@ func unreadVerb(ev *Event, obj map[string]any) string {
 		if s, isStr := v.(string); isStr && slices.Contains(k.known, s) {
 			continue
 		}
-		return k.key + " " + textutil.CutRunes(string(pyjson.Encode(v, pyjson.Compact)), 60)
+		return k.key + " " + shownValue(v)
 	}
 	return ""
 }

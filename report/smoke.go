@@ -66,7 +66,11 @@ func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
 		// reads nothing and decides nothing.
 		r.add(CheckWarn, "wrote to stderr on the synthetic payload: "+textutil.Truncate(firstLine(msg), 160)+" — a healthy hook is quiet; fix what it reports")
 	}
-	if p := protocol.ReplyFormProblem(e.Event, e.Dialect, run.Stdout); p != "" {
+	code := 0
+	if rep.ExitCode != nil {
+		code = *rep.ExitCode
+	}
+	if p := protocol.ReplyFormProblem(e.Event, e.Dialect, run.Stdout, code); p != "" {
 		// Valid JSON that the event does not read: the guard guards
 		// nothing, and would go unnoticed as "valid JSON".
 		r.add(CheckFail, "its reply guards nothing: "+p)

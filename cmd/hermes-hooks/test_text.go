@@ -56,7 +56,11 @@ func replyProblem(r *trialRun) string {
 	if r.Entry == nil {
 		return ""
 	}
-	return protocol.ReplyFormProblem(r.Entry.Event, r.Report.Dialect, r.Stdout)
+	exit := 0
+	if r.Report.ExitCode != nil {
+		exit = *r.Report.ExitCode
+	}
+	return protocol.ReplyFormProblem(r.Entry.Event, r.Report.Dialect, r.Stdout, exit)
 }
 
 // Run states, as --json's "status" names them.
@@ -332,12 +336,13 @@ func printTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []t
 		}
 		// A guard written in another event's form guards nothing, and
 		// dispatch says so only in its report's note: a ⚠ here.
-		p := protocol.ReplyFormProblem(ev, rep.Dialect, r.Stdout)
+		p := replyProblem(&r)
 		if rep.Note != "" && rep.Note != p {
 			fmt.Fprintf(w, "      note: %s\n", show(rep.Note))
 		}
-		if c := rep.Contribution; p != "" && c != nil && c.Decision == protocol.DecisionBlock {
-			// A fail_closed guard: dispatch refuses for it, saying why.
+		if p != "" && r.Entry.FailClosed {
+			// A fail_closed guard (p is "" where its exit 2 refused):
+			// dispatch refuses for it, saying why.
 			fmt.Fprintf(w, "      ⚠ unreadable, so fail_closed refuses: %s\n", show(p))
 		} else if p != "" {
 			fmt.Fprintf(w, "      ⚠ guards nothing: %s\n", show(p))
