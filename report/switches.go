@@ -82,7 +82,12 @@ func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *Swit
 	}
 	if project != "" {
 		wd = runDir(project, wd)
-		project = agentRoot(in.Agent, trust.parsed, project, wd)
+		// An agent that reads the folder it starts in only keeps the
+		// project for naming its files (sub/.gemini/settings.json):
+		// SwitchFilesAt lists that folder's alone.
+		if !in.Agent.StartFolderOnly {
+			project = agentRoot(in.Agent, trust.parsed, project, wd)
+		}
 	}
 	files := in.Agent.SwitchFilesAt(filepath.ToSlash(project), filepath.ToSlash(wd))
 	if project != "" && slices.ContainsFunc(files, func(f agents.SwitchFile) bool { return f.IfTrusted }) {
