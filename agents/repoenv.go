@@ -31,10 +31,8 @@ type EnvFile struct {
 	// whose "env" object holds the variables (SettingsEnv).
 	Dotenv bool
 	// Replaces: the agent puts the file's variables over those its own
-	// environment holds, each value made a string its own way (Claude
-	// Code: 1.0 and ["1"] both become "1"). A variable the file names
-	// counts whatever its value: a value compared with ours could differ
-	// only in how it was spelled.
+	// environment holds (Claude Code), not only fills unset ones: an empty
+	// value there empties one the user set.
 	Replaces bool
 }
 

@@ -23,7 +23,7 @@ func setIn(a *agents.Agent, ef agents.EnvFile, data []byte, want Want) ([]string
 		vals = dotenvValues(data)
 	} else {
 		var err error
-		if vals, err = settingsValues(a, ef, data); err != nil {
+		if vals, err = settingsValues(a, data); err != nil {
 			return nil, err
 		}
 	}
@@ -77,11 +77,11 @@ func dotenvValues(data []byte) map[string]value {
 
 // settingsValues are the controls a settings file's "env" sets, read as
 // the agent reads the file (agents.SettingsEnv, with this process's
-// environment for Qwen Code's expansion: the agent's). Where the agent
-// puts them over its own (ef.Replaces) the name is enough; elsewhere a
-// value that is not a string is unknown (the agent makes it one its own
-// way).
-func settingsValues(a *agents.Agent, ef agents.EnvFile, data []byte) (map[string]value, error) {
+// environment for Qwen Code's expansion: the agent's). A string is put
+// into the environment as it is; any other value the agent makes a string
+// its own way (Claude Code: 1.0 and ["1"] both "1"), so its value is
+// unknown and the name alone counts.
+func settingsValues(a *agents.Agent, data []byte) (map[string]value, error) {
 	env, err := a.SettingsEnv(data, os.LookupEnv)
 	if err != nil {
 		return nil, err
@@ -93,7 +93,7 @@ func settingsValues(a *agents.Agent, ef agents.EnvFile, data []byte) (map[string
 			continue
 		}
 		s, isString := raw.(string)
-		vals[n] = value{v: s, set: true, known: isString && !ef.Replaces}
+		vals[n] = value{v: s, set: true, known: isString}
 	}
 	return vals, nil
 }
