@@ -3,8 +3,10 @@ package agents
 import (
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // dotenv's parse, as Gemini CLI and Qwen Code read a .env.
@@ -138,5 +140,30 @@ func FuzzParseDotenv(f *testing.F) {
 		}
 		_ = PlainDotenv(data)
 		_ = DotenvNames(data, "HERMES_SAFE_MODE")
+	})
+}
+
+// DotenvNames is a scan; these regular expressions say the same (slowly):
+// before the name a line start of JavaScript's, its whitespace, an
+// optional export; after it whitespace, = or :.
+func FuzzDotenvNames(f *testing.F) {
+	ws := `[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]`
+	before := regexp.MustCompile(`(?:\A|[\n\r\x{2028}\x{2029}])` + ws + `*(?:export` + ws + `+)?\z`)
+	after := regexp.MustCompile(`\A` + ws + `*[=:]`)
+	for _, s := range []string{"H=1", " export H: 1", "\u00a0H=1", "A=1\u2028H=1", "exportH=1", "xH=1", "export\u3000H\u00a0=", "\n\nexport\n H\n=", "!H:0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		want := false
+		for i := 0; i < len(s) && !want; i++ {
+			want = s[i] == 'H' && (i == 0 || !wordByte(s[i-1])) &&
+				before.MatchString(s[:i]) && after.MatchString(s[i+1:])
+		}
+		if got := DotenvNames([]byte(s), "H"); got != want {
+			t.Errorf("DotenvNames(%q) = %v, the regexps say %v", s, got, want)
+		}
 	})
 }

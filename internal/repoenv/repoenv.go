@@ -190,6 +190,7 @@ func Check(a *agents.Agent, dirs []string, home string, want Want, unreadable []
 
 // read is what reader found of one file.
 type read struct {
+	info   fs.FileInfo
 	absent bool
 	f      Finding
 	ok     bool
@@ -203,6 +204,7 @@ type reader struct {
 	want       Want
 	unreadable []string
 	read       map[string]read
+	files      []read // those that exist, to tell one file by two paths
 }
 
 // firstIn reads the first file of group that exists, as the agent loads
@@ -223,9 +225,27 @@ func (r *reader) firstIn(group []agents.EnvFile) (Finding, bool) {
 
 func (r *reader) readOne(ef agents.EnvFile) read {
 	p := filepath.FromSlash(ef.Path)
-	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+	info, err := os.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return read{absent: true}
 	}
+	if err == nil {
+		// The same file by a folder's logical and real path: read once.
+		for _, f := range r.files {
+			if os.SameFile(f.info, info) {
+				return f
+			}
+		}
+	}
+	got := r.readFile(p, ef)
+	if err == nil {
+		got.info = info
+		r.files = append(r.files, got)
+	}
+	return got
+}
+
+func (r *reader) readFile(p string, ef agents.EnvFile) read {
 	data, err := fsutil.ReadRegular(p, filepath.FromSlash(ef.Within), MaxFile)
 	if err != nil {
 		return read{f: Finding{File: p, Vars: r.unreadable, Err: err}, ok: len(r.unreadable) > 0}

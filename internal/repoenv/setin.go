@@ -63,14 +63,16 @@ func dotenvValues(data []byte) map[string]value {
 		}
 		return vals
 	}
-	env := agents.ParseDotenv(data)
-	started := agents.DotenvNamed(data)
+	var env map[string]string // parsed only for a line that may set a control
 	for _, n := range names {
-		if v, ok := env[n]; ok {
-			vals[n] = value{v: v, set: true, known: true}
-		} else if started[n] {
-			vals[n] = value{set: true}
+		if !agents.DotenvNames(data, n) {
+			continue // DotenvNames is the looser: ParseDotenv sets no n either
 		}
+		if env == nil {
+			env = agents.ParseDotenv(data)
+		}
+		v, ok := env[n]
+		vals[n] = value{v: v, set: true, known: ok}
 	}
 	return vals
 }
