@@ -14,7 +14,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"os/user"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -131,14 +130,11 @@ func AnySet(name, value string, known bool) bool {
 // UserHome is the user's home folder from the account database, not
 // $HOME, which the same files could move (a project's folder taken for the
 // home would make its files "the user's own"); "" when the database has
-// none (an LDAP account without cgo, a container run as a bare uid):
-// $HOME, the variable a repository moved, is no witness.
-func UserHome() string {
-	if u, err := user.Current(); err == nil {
-		return u.HomeDir
-	}
-	return ""
-}
+// none (an LDAP account in a build without cgo, a container run as a bare
+// uid): $HOME, the variable a repository moved, is no witness. Not
+// user.Current: without cgo it makes an account up from $USER and $HOME
+// when the database has none (accountHome).
+func UserHome() string { return accountHome() }
 
 // Check reads the repository's files a takes hook environment from when
 // started in any of dirs (absolute folders; each also by its real path,

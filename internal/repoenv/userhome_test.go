@@ -44,7 +44,7 @@ func TestUserHomeNoAccount(t *testing.T) {
 	}
 	cmd := exec.Command(bin, "-test.run=^TestUserHomeNoAccount$")
 	cmd.Dir = dir
-	cmd.Env = []string{"REPOENV_USERHOME_CHILD=1", "HOME=/repository-chose-this", "PATH=" + os.Getenv("PATH")}
+	cmd.Env = []string{"REPOENV_USERHOME_CHILD=1", "USER=someone", "HOME=/repository-chose-this", "PATH=" + os.Getenv("PATH")}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uid, Gid: uid}}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -52,5 +52,17 @@ func TestUserHomeNoAccount(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "home=\n") {
 		t.Errorf("UserHome for an unknown account: %s, want none", out)
+	}
+}
+
+func TestPasswdHome(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "passwd")
+	if err := os.WriteFile(file, []byte("root:x:0:0:root:/root:/bin/sh\n#c:x:7:7::/no:/bin/sh\nu:x:1000:1000:U, Ser:/home/u:/bin/sh\nbad:x:9\nnohome:x:5:5:::/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for uid, want := range map[string]string{"0": "/root", "1000": "/home/u", "7": "", "9": "", "5": "", "42": ""} {
+		if got, ok := passwdHome(file, uid); got != want || ok != (want != "") {
+			t.Errorf("uid %s: %q %v, want %q", uid, got, ok, want)
+		}
 	}
 }
