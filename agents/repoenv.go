@@ -1,9 +1,8 @@
 package agents
 
 import (
-	"encoding/json"
 	"path"
-	"strings"
+	"slices"
 )
 
 // Some agents put variables from a project's files into the environment of
@@ -29,54 +28,67 @@ type EnvFile struct {
 	// repository's to offer as "not set").
 	Within string
 	// Dotenv: KEY=value lines (ParseDotenv); else a JSON settings file
-	// whose "env" object holds the variables (ParseSettingsEnv).
+	// whose "env" object holds the variables (SettingsEnv).
 	Dotenv bool
+	// Replaces: the agent puts the file's variables over those its own
+	// environment holds (Claude Code), not only fills unset ones: an empty
+	// value there empties one the user set.
+	Replaces bool
 }
 
 // maxEnvWalk bounds the folders a walk up for a .env looks at.
 const maxEnvWalk = 256
 
-// repoEnvRules are, per agent, the project's files it takes hook
-// environment from when started in dir, in groups: of each group the agent
-// loads the first file that exists. home is the user's home folder:
-// files there are the user's own, never a repository's.
-var repoEnvRules = map[string]func(dir, home string) [][]EnvFile{
+// repoEnvRule is where an agent takes hook environment from.
+type repoEnvRule struct {
+	// files are the project's files it takes hook environment from when
+	// started in dir, in groups: of each group the agent loads the first
+	// file that exists. isHome tells the user's home folder (by any of its
+	// names): files there are the user's own, never a repository's.
+	files func(dir string, isHome func(string) bool) [][]EnvFile
+	// replaces: the files replace a variable the agent's own environment
+	// already holds, not only fill an unset one (a .env): only then can
+	// they move one that is always set, HOME, or empty one the user set.
+	replaces bool
+}
+
+var repoEnvRules = map[string]repoEnvRule{
 	// code.claude.com/docs/en/settings: "env" in any settings file; the
 	// project's shared and local files, read from the project's root.
-	"claude": func(dir, home string) [][]EnvFile {
-		if dir == home {
+	"claude": {replaces: true, files: func(dir string, isHome func(string) bool) [][]EnvFile {
+		if isHome(dir) {
 			return nil // ~/.claude/settings.json is the user's own
 		}
 		return [][]EnvFile{
-			{{Path: path.Join(dir, ".claude/settings.json"), Within: dir}},
-			{{Path: path.Join(dir, ".claude/settings.local.json"), Within: dir}},
+			{{Path: path.Join(dir, ".claude/settings.json"), Within: dir, Replaces: true}},
+			{{Path: path.Join(dir, ".claude/settings.local.json"), Within: dir, Replaces: true}},
 		}
-	},
+	}},
 	// Gemini CLI's findEnvFile and loadEnvironment (0.61.0's bundle): from
 	// the workspace up, in each folder .gemini/.env, then .env; the first
 	// found is loaded; the home folder's are the user's.
-	"gemini": func(dir, home string) [][]EnvFile {
-		return [][]EnvFile{dotenvWalk(dir, home, ".gemini")}
-	},
+	"gemini": {files: func(dir string, isHome func(string) bool) [][]EnvFile {
+		return [][]EnvFile{dotenvWalk(dir, isHome, ".gemini")}
+	}},
 	// Qwen Code's findEnvFiles and loadEnvironment (0.24.4's bundle): the
-	// same walk (from the folder's real path) with .qwen/.env, stopping at the home folder; its
-	// merged settings' "env" fills what is still unset, the workspace's
-	// .qwen/settings.json among them.
-	"qwen": func(dir, home string) [][]EnvFile {
-		groups := [][]EnvFile{dotenvWalk(dir, home, ".qwen")}
-		if dir != home {
+	// same walk (from the folder's real path) with .qwen/.env, stopping at
+	// the home folder; its merged settings' "env" fills what is still
+	// unset, the workspace's .qwen/settings.json among them.
+	"qwen": {files: func(dir string, isHome func(string) bool) [][]EnvFile {
+		groups := [][]EnvFile{dotenvWalk(dir, isHome, ".qwen")}
+		if !isHome(dir) {
 			groups = append(groups, []EnvFile{{Path: path.Join(dir, ".qwen/settings.json"), Within: dir}})
 		}
 		return groups
-	},
+	}},
 }
 
 // dotenvWalk is the walk of a .env search from dir up to (not including)
-// home or the root: in each folder own/.env, then .env.
-func dotenvWalk(dir, home, own string) []EnvFile {
+// the home folder or the root: in each folder own/.env, then .env.
+func dotenvWalk(dir string, isHome func(string) bool, own string) []EnvFile {
 	var files []EnvFile
 	for range maxEnvWalk {
-		if dir == home || dir == "" {
+		if isHome(dir) || dir == "" {
 			break
 		}
 		files = append(files,
@@ -94,25 +106,28 @@ func dotenvWalk(dir, home, own string) []EnvFile {
 // RepoEnvFiles are the files of a project's that a, started in dir (an
 // absolute, slash-separated folder), takes hook environment from, in
 // groups of which it loads the first that exists; nil for an agent that
-// takes none. home (slash-separated) is the user's home folder, whose
-// files are the user's own choice and not listed.
-func (a *Agent) RepoEnvFiles(dir, home string) [][]EnvFile {
+// takes none. homes (slash-separated) are the user's home folder by each
+// of its names (as given, its real path): its files are the user's own
+// choice and not listed. No home: every folder is a project's.
+func (a *Agent) RepoEnvFiles(dir string, homes ...string) [][]EnvFile {
 	rule, ok := repoEnvRules[a.Name]
 	if !ok || dir == "" || !slashAbs(dir) {
 		return nil
 	}
-	dir, home = path.Clean(dir), path.Clean(home)
-	if home == "." {
-		home = ""
+	var hs []string
+	for _, h := range homes {
+		if h != "" && path.Clean(h) != "." {
+			hs = append(hs, path.Clean(h))
+		}
 	}
-	return rule(dir, home)
+	return rule.files(path.Clean(dir), func(d string) bool { return slices.Contains(hs, d) })
 }
 
 // RepoEnvReplaces reports whether a's project files replace a variable
 // the agent's own environment already holds (Claude Code's settings "env"),
 // not only fill an unset one (a .env): only then can they move one that is
-// always set, HOME.
-func (a *Agent) RepoEnvReplaces() bool { return a.Name == "claude" }
+// always set, HOME, or make one the user set empty.
+func (a *Agent) RepoEnvReplaces() bool { return repoEnvRules[a.Name].replaces }
 
 // TakesRepoEnv reports whether a takes hook environment from a project's
 // files at all.
@@ -121,25 +136,18 @@ func (a *Agent) TakesRepoEnv() bool {
 	return ok
 }
 
-// ParseSettingsEnv reads the "env" object of a JSON settings file: each
-// variable as the agent puts it into the environment (a string as it is,
-// any other value as its JSON text: a number 1 becomes "1"). A file that
-// is not a JSON object sets nothing the agent would take; err says so.
-func ParseSettingsEnv(data []byte) (map[string]string, error) {
-	var doc struct {
-		Env map[string]json.RawMessage `json:"env"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
+// SettingsEnv is the "env" object of a project's settings file (data),
+// read as a reads the file for its switches (ParseLayerEnv: past a byte
+// order mark, with comments where a allows them, Node's JSON, Qwen Code's
+// ${VAR} expansion with lookup the agent's environment), so that no
+// spelling of a name or a value reads differently here and in the agent.
+// No object: a file the agent skips sets nothing. err: a file larger than
+// a's reader takes (the variables it sets cannot be told).
+func (a *Agent) SettingsEnv(data []byte, lookup func(string) (string, bool)) (map[string]any, error) {
+	p, err := a.ParseLayerEnv(SwitchFile{}, data, lookup)
+	if err != nil {
 		return nil, err
 	}
-	env := make(map[string]string, len(doc.Env))
-	for k, raw := range doc.Env {
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			env[k] = s
-			continue
-		}
-		env[k] = strings.TrimSpace(string(raw))
-	}
+	env, _ := p.doc["env"].(map[string]any)
 	return env, nil
 }

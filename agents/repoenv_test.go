@@ -1,9 +1,12 @@
 package agents
 
 import (
+	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // dotenv's parse, as Gemini CLI and Qwen Code read a .env.
@@ -42,6 +45,13 @@ func TestDotenvNames(t *testing.T) {
 		"XHERMES_SAFE_MODE=1":             false,
 		"HERMES_SAFE_MODE_OTHER=1":        false,
 		"OTHER=1\nHERMES_SAFE_MODE=\"1\"": true,
+		// JavaScript's whitespace and line starts, which Go's \s and ^ miss.
+		"\u00a0HERMES_SAFE_MODE=1":             true,
+		"HERMES_SAFE_MODE\u00a0=1":             true,
+		"\vHERMES_SAFE_MODE=1":                 true,
+		"A=1\u2028HERMES_SAFE_MODE=1":          true,
+		"\u3000export\u3000HERMES_SAFE_MODE=1": true,
+		"HERMES_SAFE_MODE\n=1":                 true,
 	} {
 		if got := DotenvNames([]byte(in), "HERMES_SAFE_MODE"); got != want {
 			t.Errorf("DotenvNames(%q) = %v, want %v", in, got, want)
@@ -49,15 +59,38 @@ func TestDotenvNames(t *testing.T) {
 	}
 }
 
-func TestParseSettingsEnv(t *testing.T) {
-	got, err := ParseSettingsEnv([]byte(`{"env": {"A": "x", "B": 1, "C": true}, "hooks": {}}`))
-	if err != nil || !reflect.DeepEqual(got, map[string]string{"A": "x", "B": "1", "C": "true"}) {
-		t.Errorf("got %q, %v", got, err)
-	}
-	if _, err := ParseSettingsEnv([]byte(`{"env": `)); err == nil {
-		t.Error("a truncated file read as setting nothing, without an error")
+// A settings file's "env" as the agent reads it: past a BOM, with Qwen
+// Code's comments and expansion, key escapes and a second "ENV" key that
+// Go's encoding/json would have matched to "env".
+func TestSettingsEnv(t *testing.T) {
+	claude, _ := Lookup("claude")
+	qwen, _ := Lookup("qwen")
+	lookup := func(k string) (string, bool) { return map[string]string{"PWD": "/w"}[k], k == "PWD" }
+	for _, c := range []struct {
+		a    *Agent
+		in   string
+		want map[string]any
+	}{
+		{claude, `{"env": {"A": "x", "B": 1}, "hooks": {}}`, map[string]any{"A": "x", "B": 1.0}},
+		{claude, "\ufeff{\"env\": {\"\\u0041\": \"1\"}}", map[string]any{"A": "1"}},
+		{claude, `{"env": {"A": "1"}, "ENV": null}`, map[string]any{"A": "1"}},
+		{claude, `{"env": `, nil},
+		{qwen, "// c\n{\"env\": {\"\\u0041\": \"$PWD/.qh\"}, /* x */ \"ENV\": null}", map[string]any{"A": "/w/.qh"}},
+	} {
+		got, err := c.a.SettingsEnv([]byte(c.in), lookup)
+		if err != nil || len(got) != len(c.want) {
+			t.Errorf("%s %q: %v, %v; want %v", c.a.Name, c.in, got, err, c.want)
+			continue
+		}
+		for k, v := range c.want {
+			if !reflect.DeepEqual(got[k], v) && fmtNum(got[k]) != fmtNum(v) {
+				t.Errorf("%s %q: %s = %#v, want %#v", c.a.Name, c.in, k, got[k], v)
+			}
+		}
 	}
 }
+
+func fmtNum(v any) string { return strings.TrimSpace(strings.Trim(fmt.Sprint(v), "{}")) }
 
 // Where each agent takes hook environment from: the project's files, the
 // home folder's never (they are the user's own).
@@ -105,7 +138,32 @@ func FuzzParseDotenv(f *testing.F) {
 				t.Fatal("an empty name")
 			}
 		}
-		_, _ = ParseSettingsEnv(data)
+		_ = PlainDotenv(data)
 		_ = DotenvNames(data, "HERMES_SAFE_MODE")
+	})
+}
+
+// DotenvNames is a scan; these regular expressions say the same (slowly):
+// before the name a line start of JavaScript's, its whitespace, an
+// optional export; after it whitespace, = or :.
+func FuzzDotenvNames(f *testing.F) {
+	ws := `[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]`
+	before := regexp.MustCompile(`(?:\A|[\n\r\x{2028}\x{2029}])` + ws + `*(?:export` + ws + `+)?\z`)
+	after := regexp.MustCompile(`\A` + ws + `*[=:]`)
+	for _, s := range []string{"H=1", " export H: 1", "\u00a0H=1", "A=1\u2028H=1", "exportH=1", "xH=1", "export\u3000H\u00a0=", "\n\nexport\n H\n=", "!H:0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		want := false
+		for i := 0; i < len(s) && !want; i++ {
+			want = s[i] == 'H' && (i == 0 || !wordByte(s[i-1])) &&
+				before.MatchString(s[:i]) && after.MatchString(s[i+1:])
+		}
+		if got := DotenvNames([]byte(s), "H"); got != want {
+			t.Errorf("DotenvNames(%q) = %v, the regexps say %v", s, got, want)
+		}
 	})
 }

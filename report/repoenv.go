@@ -58,7 +58,8 @@ func repoEnvCheck(in install.Installed, o ProbeOptions) []RepoEnvCheck {
 // (the agent) takes hook environment from, escaped.
 func RepoEnvLine(c *RepoEnvCheck, title string) string {
 	where := show(c.File)
-	if rel, err := filepath.Rel(c.Project, c.File); err == nil && !strings.HasPrefix(rel, "..") {
+	if within(c.File, c.Project) {
+		rel, _ := filepath.Rel(c.Project, c.File)
 		where = "this project's " + show(filepath.ToSlash(rel))
 	}
 	vars := show(strings.Join(c.Vars, ", "))

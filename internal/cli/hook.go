@@ -65,11 +65,11 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 	}
 	// The payload, decoded into the host's fields, is read once, here.
 	f := protocol.NewFiring(call.Event, "", call.Fields)
-	if handled, err := a.hookRepoEnv(agent, call, f.HostCwd, false); handled {
-		return err
-	}
 	ctx, cancel := hookDeadline(start, agent, call, o.AgentTimeout)
 	defer cancel()
+	if handled, err := a.hookRepoEnv(ctx, agent, call, f.HostCwd, false); handled {
+		return err
+	}
 	outcome, err := a.hookDispatch(ctx, agent, call, &f, o)
 	if late := (*LateError)(nil); errors.As(err, &late) {
 		return a.hookLate(agent, call, &outcome, late)
@@ -207,7 +207,11 @@ func (a *App) exportToAgent(envFileEnv string, vars map[string]string) {
 // refusal goes on the journal like any block.
 func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, problem string, anyCaller bool) error {
 	if call.Event != nil && call.Event.Gating() {
-		if handled, err := a.hookRepoEnv(agent, call, "", anyCaller); handled {
+		// Its deadline counted from now: the payload's read has its own.
+		ctx, cancel := hookDeadline(time.Now(), agent, call, 0)
+		handled, err := a.hookRepoEnv(ctx, agent, call, "", anyCaller)
+		cancel()
+		if handled {
 			a.Warn(problem)
 			return err
 		}

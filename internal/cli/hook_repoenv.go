@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"os"
 	"slices"
 	"strings"
@@ -23,14 +25,16 @@ import (
 // files are read only when a control is set at all (the common call reads
 // nothing). hostCwd is the payload's cwd ("" when unknown); anyCaller as
 // hookRefuse's. handled: the call is answered.
-func (a *App) hookRepoEnv(agent *agents.Agent, call *agents.Call, hostCwd string, anyCaller bool) (handled bool, err error) {
+func (a *App) hookRepoEnv(ctx context.Context, agent *agents.Agent, call *agents.Call, hostCwd string, anyCaller bool) (handled bool, err error) {
 	if !agent.TakesRepoEnv() {
 		return false, nil
 	}
 	// The user's home, whose files are the user's own: the account's
 	// where the agent's files can replace HOME itself (Claude Code's
-	// settings env), else HOME (a .env only fills what is unset, and HOME
-	// is set), which spares reading the account database.
+	// settings env; "" when the account database has none: then no
+	// folder is taken for the home, for $HOME is what moved), else HOME
+	// (a .env only fills what is unset, and HOME is set), which spares
+	// reading the account database.
 	home := sync.OnceValue(func() string { h, _ := os.UserHomeDir(); return h })
 	var homeVar func() string // HOME is a control only where it can be moved
 	if agent.RepoEnvReplaces() {
@@ -45,7 +49,9 @@ func (a *App) hookRepoEnv(agent *agents.Agent, call *agents.Call, hostCwd string
 	if hostCwd != "" {
 		dirs = append(dirs, hostCwd)
 	}
-	found := repoenv.Check(agent, dirs, home(), repoenv.InEnv(active, os.LookupEnv), active)
+	found := checkBy(ctx, func() []repoenv.Finding {
+		return repoenv.Check(agent, dirs, home(), repoenv.InEnv(active, os.LookupEnv), active)
+	}, active)
 	if len(found) == 0 {
 		return false, nil
 	}
@@ -68,6 +74,21 @@ func (a *App) hookRepoEnv(agent *agents.Agent, call *agents.Call, hostCwd string
 		return true, writeReply(a, agent.Deny(call, reason))
 	}
 	return true, a.hookRefuse(agent, call, nil, reason, anyCaller)
+}
+
+// checkBy runs check within ctx's deadline: files on a slow disk, or a
+// hostile one's many, must not hold the call past the agent's limit (which
+// lets it through). Not read in time: whether they set active cannot be
+// told, a finding like an unreadable file's.
+func checkBy(ctx context.Context, check func() []repoenv.Finding, active []string) []repoenv.Finding {
+	done := make(chan []repoenv.Finding, 1)
+	go func() { done <- check() }()
+	select {
+	case found := <-done:
+		return found
+	case <-ctx.Done():
+		return []repoenv.Finding{{File: "the project's environment files", Vars: active, Err: errors.New("not read within the agent's time limit")}}
+	}
 }
 
 // repoEnvProblem says what found are, for a warning and a refusal.

@@ -11,11 +11,9 @@
 package repoenv
 
 import (
-	"bytes"
 	"errors"
 	"io/fs"
 	"os"
-	"os/user"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -55,7 +53,8 @@ var names = append(slices.Clone(Controls), HomeVar)
 
 // Effective reports whether name=value, set, changes which guards run:
 // HERMES_SAFE_MODE when it turns hooks off, the others whatever their
-// value (an empty HERMES_HOME still replaces the user's own).
+// value (an empty HERMES_HOME replaces one the user set: where the agent
+// puts a file's variables over its own, Claude Code's settings).
 func Effective(name, value string) bool {
 	switch name {
 	case SafeMode:
@@ -66,11 +65,18 @@ func Effective(name, value string) bool {
 	return false
 }
 
+// emptyIsUnset are the controls whose readers take an empty value for
+// none (hermeshome.Dir, hookconfig.ManagedExtra): a file that only fills
+// unset variables changes nothing by setting one empty.
+var emptyIsUnset = []string{Home, Managed}
+
 // Active are the controls lookup (os.LookupEnv) holds to an effect: none
 // in the common case, in which no file needs reading. home is the
 // account's home folder (UserHome), asked only while HERMES_HOME is unset;
-// nil: HomeVar is no control (an agent whose files only fill unset
-// variables cannot move it).
+// "" (the account database has none): HOME counts whatever it holds, for
+// the account's home cannot be told from one a repository chose. nil home:
+// HomeVar is no control (an agent whose files only fill unset variables
+// cannot move it).
 func Active(lookup func(string) (string, bool), home func() string) []string {
 	var on []string
 	for _, name := range Controls {
@@ -79,8 +85,11 @@ func Active(lookup func(string) (string, bool), home func() string) []string {
 		}
 	}
 	if h, _ := lookup(Home); h == "" && home != nil {
-		if v, ok := lookup(HomeVar); ok && filepath.Clean(v) != filepath.Clean(home()) {
-			on = append(on, HomeVar)
+		// Unset, HOME was moved by no file.
+		if v, ok := lookup(HomeVar); ok {
+			if h := home(); h == "" || filepath.Clean(v) != filepath.Clean(h) {
+				on = append(on, HomeVar)
+			}
 		}
 	}
 	return on
@@ -120,40 +129,52 @@ func AnySet(name, value string, known bool) bool {
 
 // UserHome is the user's home folder from the account database, not
 // $HOME, which the same files could move (a project's folder taken for the
-// home would make its files "the user's own"); $HOME when the database has
-// none.
-func UserHome() string {
-	if u, err := user.Current(); err == nil && u.HomeDir != "" {
-		return u.HomeDir
-	}
-	h, _ := os.UserHomeDir()
-	return h
-}
+// home would make its files "the user's own"); "" when the database has
+// none (an LDAP account in a build without cgo, a container run as a bare
+// uid): $HOME, the variable a repository moved, is no witness. Not
+// user.Current: without cgo it makes an account up from $USER and $HOME
+// when the database has none (accountHome).
+func UserHome() string { return accountHome() }
 
 // Check reads the repository's files a takes hook environment from when
 // started in any of dirs (absolute folders; each also by its real path,
-// where Qwen Code starts its search), home being the user's home folder,
-// and returns those that set a variable want counts, or that cannot be
-// read (unreadable: the variables they might set, for the message).
+// where Qwen Code starts its search), home being the user's home folder
+// ("" none: every folder is a project's), and returns those that set a
+// variable want counts, or that cannot be read (unreadable: the variables
+// they might set, for the message). Each folder and each file is looked
+// at once, however many of dirs lead to it.
 func Check(a *agents.Agent, dirs []string, home string, want Want, unreadable []string) []Finding {
 	if !a.TakesRepoEnv() {
 		return nil
 	}
+	var homes []string
+	if home != "" {
+		homes = append(homes, filepath.ToSlash(filepath.Clean(home)))
+		if r, err := filepath.EvalSymlinks(home); err == nil {
+			homes = append(homes, filepath.ToSlash(r))
+		}
+	}
 	var all []string
+	add := func(d string) {
+		if !slices.Contains(all, d) {
+			all = append(all, d)
+		}
+	}
 	for _, d := range dirs {
 		if d == "" || !filepath.IsAbs(d) {
 			continue
 		}
-		all = append(all, filepath.Clean(d))
+		add(filepath.Clean(d))
 		if r, err := filepath.EvalSymlinks(d); err == nil {
-			all = append(all, r)
+			add(r)
 		}
 	}
 	var out []Finding
 	seen := map[string]bool{}
+	r := reader{a: a, want: want, unreadable: unreadable, read: map[string]read{}}
 	for _, d := range all {
-		for _, group := range a.RepoEnvFiles(filepath.ToSlash(d), filepath.ToSlash(home)) {
-			f, ok := firstIn(group, want, unreadable)
+		for _, group := range a.RepoEnvFiles(filepath.ToSlash(d), homes...) {
+			f, ok := r.firstIn(group)
 			if ok && !seen[f.File] {
 				seen[f.File] = true
 				out = append(out, f)
@@ -163,46 +184,71 @@ func Check(a *agents.Agent, dirs []string, home string, want Want, unreadable []
 	return out
 }
 
+// read is what reader found of one file.
+type read struct {
+	info   fs.FileInfo
+	absent bool
+	f      Finding
+	ok     bool
+}
+
+// reader reads each file once for Check: the walks up from a folder, its
+// real path and the payload's cwd meet in the same parents, and a 4 MiB
+// .env read once per folder that led to it took seconds.
+type reader struct {
+	a          *agents.Agent
+	want       Want
+	unreadable []string
+	read       map[string]read
+	files      []read // those that exist, to tell one file by two paths
+}
+
 // firstIn reads the first file of group that exists, as the agent loads
 // it: a finding when it sets a variable want counts or cannot be read.
-func firstIn(group []agents.EnvFile, want Want, unreadable []string) (Finding, bool) {
+func (r *reader) firstIn(group []agents.EnvFile) (Finding, bool) {
 	for _, ef := range group {
-		p := filepath.FromSlash(ef.Path)
-		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-			continue
+		got, done := r.read[ef.Path]
+		if !done {
+			got = r.readOne(ef)
+			r.read[ef.Path] = got
 		}
-		data, err := fsutil.ReadRegular(p, filepath.FromSlash(ef.Within), MaxFile)
-		if err != nil {
-			return Finding{File: p, Vars: unreadable, Err: err}, len(unreadable) > 0
+		if !got.absent {
+			return got.f, got.ok
 		}
-		vars := setIn(ef, data, want)
-		return Finding{File: p, Vars: vars}, len(vars) > 0
 	}
 	return Finding{}, false
 }
 
-// setIn are the controls data, ef's content, sets that want counts.
-func setIn(ef agents.EnvFile, data []byte, want Want) []string {
-	var env map[string]string
-	var parseErr error
-	if ef.Dotenv {
-		env = agents.ParseDotenv(data)
-	} else {
-		env, parseErr = agents.ParseSettingsEnv(data)
+func (r *reader) readOne(ef agents.EnvFile) read {
+	p := filepath.FromSlash(ef.Path)
+	info, err := os.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return read{absent: true}
 	}
-	var vars []string
-	for _, name := range names {
-		v, ok := env[name]
-		known := ok
-		// Named, not parsed: a line our dotenv reading skips, a settings
-		// file our JSON reader refuses (a byte order mark, a comment) that
-		// the agent may read all the same. Counted, its value unknown.
-		if !ok && (ef.Dotenv && agents.DotenvNames(data, name) || parseErr != nil && bytes.Contains(data, []byte(name))) {
-			ok = true
-		}
-		if ok && want(name, v, known) {
-			vars = append(vars, name)
+	if err == nil {
+		// The same file by a folder's logical and real path: read once.
+		for _, f := range r.files {
+			if os.SameFile(f.info, info) {
+				return f
+			}
 		}
 	}
-	return vars
+	got := r.readFile(p, ef)
+	if err == nil {
+		got.info = info
+		r.files = append(r.files, got)
+	}
+	return got
+}
+
+func (r *reader) readFile(p string, ef agents.EnvFile) read {
+	data, err := fsutil.ReadRegular(p, filepath.FromSlash(ef.Within), MaxFile)
+	if err != nil {
+		return read{f: Finding{File: p, Vars: r.unreadable, Err: err}, ok: len(r.unreadable) > 0}
+	}
+	vars, err := setIn(r.a, ef, data, r.want)
+	if err != nil {
+		return read{f: Finding{File: p, Vars: r.unreadable, Err: err}, ok: len(r.unreadable) > 0}
+	}
+	return read{f: Finding{File: p, Vars: vars}, ok: len(vars) > 0}
 }
