@@ -3,6 +3,7 @@ package server
 import (
 	"crypto/sha256"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -154,12 +155,21 @@ func listedAgentFiles(path, base string) []string {
 	return out
 }
 
-// fingerprint summarises the content of files (a missing file counts as
-// such), so a refresh can tell whether the config changed at all.
+// fingerprint summarises what the loader reads of files (a missing file
+// counts as such), so a refresh can tell whether the config changed at
+// all. The content alone is not enough: the loader refuses a file reached
+// through a symlink out of its project, reads a folder's entries (a Cline
+// hooks folder, a bundles folder) and runs only the executable ones — a
+// change to any of those shows no new bytes. So each file also counts by
+// its type (not following a link), where it resolves to, its mode and
+// owner, and a folder by its sorted entries with their types and modes.
+// Any difference then reloads (what the one-shot reads), never merely
+// re-records the new stat identities (unchanged).
 func fingerprint(files []string) [32]byte {
 	h := sha256.New()
 	for _, f := range files {
 		h.Write([]byte(f))
+		shapeOf(h, f)
 		// Never blocks on a FIFO and never reads without bound: a file a
 		// repository named could be either.
 		data, err := hookconfig.ReadConfigFile(f)
@@ -175,15 +185,45 @@ func fingerprint(files []string) [32]byte {
 		}
 		h.Write([]byte("\x00" + strconv.Itoa(len(data)) + "\x00"))
 		h.Write(data)
-		// Who may write it counts too: a managed config made writable
-		// by a user is refused from then on, its content unchanged.
-		if fi, err := os.Stat(f); err == nil {
-			h.Write([]byte("\x00" + fi.Mode().String() + "\x00" + strconv.Itoa(owner(fi)) + "\x00"))
-		}
 	}
 	var sum [32]byte
 	h.Sum(sum[:0])
 	return sum
+}
+
+// shapeOf writes to w what the loader sees of f beside its bytes: its own
+// type (a symlink is not a file), the path it resolves to (a link anywhere
+// on its path), the mode and owner of what it leads to (who may write it;
+// a managed config made writable by a user is refused from then on), and
+// for a folder each entry's name, type and mode (an executable added, an
+// execute bit set, a bundle folder copied in).
+func shapeOf(w io.Writer, f string) {
+	if fi, err := os.Lstat(f); err == nil {
+		io.WriteString(w, "\x00type "+fi.Mode().Type().String())
+	}
+	if real, err := filepath.EvalSymlinks(f); err == nil {
+		io.WriteString(w, "\x00real "+real)
+	}
+	fi, err := os.Stat(f)
+	if err != nil {
+		return
+	}
+	io.WriteString(w, "\x00mode "+fi.Mode().String()+" "+strconv.Itoa(owner(fi)))
+	if !fi.IsDir() {
+		return
+	}
+	// Sorted by name; listed whole, as the loader lists it.
+	ents, err := os.ReadDir(f)
+	if err != nil {
+		io.WriteString(w, "\x00unlistable "+err.Error())
+		return
+	}
+	for _, e := range ents {
+		io.WriteString(w, "\x00entry "+e.Name()+" "+e.Type().String())
+		if st, err := os.Stat(filepath.Join(f, e.Name())); err == nil {
+			io.WriteString(w, " "+st.Mode().String())
+		}
+	}
 }
 
 // reloadConfig loads the config again if any file it depends on changed,
