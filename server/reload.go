@@ -26,7 +26,7 @@ func (s *Server) initialConfigFiles() []string {
 	files := []string{absPath(s.opts.ConfigPath)}
 	files = append(files, hookconfig.ManagedPaths()...)
 	for _, d := range s.projectDirs() {
-		files = append(files, projectCandidates(d)...)
+		files = append(files, hookconfig.ProjectSearchPaths(d)...)
 	}
 	for _, p := range s.flagFiles() {
 		files = append(files, absPath(p))
@@ -88,43 +88,20 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 	}
 	// The managed config (a missing one too: deploying it takes effect).
 	files = append(files, hookconfig.ManagedPaths()...)
+	// Every path the one-shot's project search looks at (a project hooks
+	// file created, a .git boundary removed: see ProjectSearchPaths).
 	for _, d := range s.projectDirs() {
-		files = append(files, projectCandidates(d)...)
+		files = append(files, hookconfig.ProjectSearchPaths(d)...)
 	}
-	// A bundle installed or removed rewrites its layer's index.
+	// A bundle installed or removed rewrites its layer's index; one copied
+	// in by hand shows only in the folders.
 	for _, d := range hookconfig.BundleDirs(s.opts.Store.Home()) {
 		files = append(files, filepath.Join(d, bundle.IndexFile))
+		files = append(files, bundleFolders(d)...)
 	}
+	files = append(files, dirEventFiles(files)...)
 	slices.Sort(files)
 	return slices.Compact(files)
-}
-
-// projectCandidates are the project hooks files the search from dir
-// (hookconfig.FindProjectHooks) looks at, missing ones too: in a git
-// repository each directory's up to the one found or to the repository's
-// root, outside one dir's alone. One created anywhere on that path is
-// found by the one-shot from then on, so serve must see it too (a reload,
-// and a forwarded call refused until then: staleConflict).
-func projectCandidates(dir string) []string {
-	if dir == "" {
-		return nil
-	}
-	var out []string
-	for d := absPath(dir); ; {
-		p := filepath.Join(d, hookconfig.ProjectHooksFile)
-		out = append(out, p)
-		if _, err := os.Lstat(p); err == nil {
-			return out
-		}
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			return out
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return out[:1] // no repository: dir alone is searched
-		}
-		d = parent
-	}
 }
 
 // listedAgentFiles returns the agent hook files a YAML config names

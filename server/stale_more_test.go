@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -170,6 +169,11 @@ func TestStaleGitBoundaryRemoved(t *testing.T) {
 	// A caller naming its project: the project hooks it finds are not
 	// those loaded.
 	sub := filepath.Join(f.dir, "sub")
+	// The project check itself compares with what was loaded, not with a
+	// search of its own made now.
+	if c := f.srv.projectConflict([]string{sub}); c == "" {
+		t.Fatal("projectConflict: none with the boundary gone")
+	}
 	if r := f.dispatch("pre_tool_call"+forwarded+"&project="+sub, rmrf); r.status != http.StatusConflict {
 		t.Fatalf("project named, boundary gone: %d %s", r.status, r.body)
 	}
@@ -177,7 +181,9 @@ func TestStaleGitBoundaryRemoved(t *testing.T) {
 	f.srv.Refresh()
 	notFromOld(t, f, 1, "boundary gone, then a refresh")
 	f.waitGeneration(2)
-	waitFor(t, "the guard above", func() bool { return decision(t, f.dispatch("pre_tool_call"+forwarded, rmrf)) == "block" })
+	if pf := f.srv.cur.Load().cfg.ProjectFiles; len(pf) != 1 || pf[0] != filepath.Join(f.dir, ".hermes", "hooks.yaml") {
+		t.Fatalf("project files loaded: %v", pf)
+	}
 }
 
 // A bundle folder appears (copied by hand, not installed): the one-shot
@@ -193,5 +199,3 @@ func TestStaleBundleFolderAppears(t *testing.T) {
 		t.Fatal("the copied bundle was not refused")
 	}
 }
-
-var _ = strings.Contains
