@@ -251,10 +251,13 @@ func (s *Server) reloadConfig() error {
 			}
 		}
 		cfg, err := s.load(s.opts.ConfigPath, s.loadOptions())
-		if prev != nil && !overdue && s.touchedDuringRead(files, ids, fp) {
+		if prev != nil && s.touchedDuringRead(files, ids, fp) {
 			// Written to while we read it: what was read may be half a
 			// file, and so may be the error it caused. Try again once it
-			// is quiet.
+			// is quiet. Past the settle bound too: a caller without
+			// inputs keeps the last good config rather than half a file
+			// (forwarded calls are refused meanwhile: the identities
+			// differ), and the next look loads what is there then.
 			return s.unsettled()
 		}
 		s.unsettledSince = time.Time{}
@@ -445,14 +448,7 @@ func (s *Server) settled(files []string) ([]string, bool) {
 // period starts again and another look is scheduled. Called with s.mu
 // held.
 func (s *Server) touchedDuringRead(files, ids []string, fp [32]byte) bool {
-	now := time.Now()
-	same := fingerprint(files) == fp
-	for i, f := range files {
-		if id, _ := statIdentity(f, now); id != ids[i] {
-			same = false
-		}
-	}
-	if same {
+	if _, changed := changedFile(files, ids); !changed && fingerprint(files) == fp {
 		return false
 	}
 	for _, f := range files {

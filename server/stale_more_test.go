@@ -6,6 +6,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"testing"
 )
 
@@ -197,5 +201,68 @@ func TestStaleBundleFolderAppears(t *testing.T) {
 	})
 	if len(f.srv.cur.Load().cfg.Unloaded) == 0 {
 		t.Fatal("the copied bundle was not refused")
+	}
+}
+
+// A stat identity changed with no file event (a hard link made elsewhere
+// changes the config's ctime): a forwarded call is refused, and the
+// refusal starts a refresh of its own, so later calls are answered again
+// without waiting for an unrelated event.
+func TestStaleMismatchStartsARefresh(t *testing.T) {
+	f := start(t, rmrfRule, nil, noWatch)
+	if err := os.Link(f.config, filepath.Join(f.dir, "elsewhere")); err != nil {
+		t.Fatal(err)
+	}
+	if r := f.dispatch("pre_tool_call"+forwarded, rmrf); r.status != http.StatusConflict {
+		t.Fatalf("after the link: %d %s", r.status, r.body)
+	}
+	waitFor(t, "a forwarded call answered again", func() bool {
+		return decision(t, f.dispatch("pre_tool_call"+forwarded, rmrf)) == "block"
+	})
+	if g := f.srv.Generation(); g != 1 {
+		t.Fatalf("generation %d: the same config was loaded again", g)
+	}
+}
+
+// The recorded view must be of the config that answers: a view of another
+// generation (a reload between the check and the dispatch) is a 409.
+func TestStaleViewOfAnotherGeneration(t *testing.T) {
+	f := start(t, rmrfRule, nil, noWatch)
+	d := f.srv.disk.Load()
+	f.srv.disk.Store(&diskView{gen: d.gen + 1, files: d.files, ids: d.ids})
+	if r := f.dispatch("pre_tool_call"+forwarded, rmrf); r.status != http.StatusConflict {
+		t.Fatalf("a view of generation %d answered for generation %d: %d %s", d.gen+1, f.srv.Generation(), r.status, r.body)
+	}
+	if d := decision(t, f.dispatch("pre_tool_call", rmrf)); d != "block" {
+		t.Fatalf("no inputs: %s", d)
+	}
+}
+
+// Past the settle bound a reload still must not apply a config written to
+// while it was read: a caller without inputs keeps the last good config
+// (a forwarded call is refused meanwhile), and the file as it ends up is
+// loaded next.
+func TestSettleLimitRejectsAWriteDuringTheRead(t *testing.T) {
+	f := start(t, "hooks: {}\n", nil, func(o *Options) { o.Debounce, o.SettleLimit = time.Hour, time.Nanosecond; o.Settle = 20 * time.Millisecond })
+	two := rmrfRule + "    - matcher: terminal\n      rule: 'args.command matches \"ls\"'\n      decision: block\n      message: no ls\n"
+	var loads atomic.Int32
+	f.srv.mu.Lock()
+	realLoad := f.srv.load
+	f.srv.load = func(path string, o hookconfig.LoadOptions) (*hookconfig.Config, error) {
+		cfg, err := realLoad(path, o)
+		if loads.Add(1) == 1 {
+			// A writer that lands while the first reload reads.
+			if err := os.WriteFile(f.config, []byte(two), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+		return cfg, err
+	}
+	f.srv.mu.Unlock()
+	f.writeConfig(rmrfRule)
+	f.srv.Refresh()
+	f.waitGeneration(2)
+	if n := len(f.srv.cur.Load().cfg.Entries); n != 2 {
+		t.Fatalf("generation 2 has %d entries: the config read during a write was applied", n)
 	}
 }
