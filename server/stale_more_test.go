@@ -243,7 +243,10 @@ func TestStaleViewOfAnotherGeneration(t *testing.T) {
 // (a forwarded call is refused meanwhile), and the file as it ends up is
 // loaded next.
 func TestSettleLimitRejectsAWriteDuringTheRead(t *testing.T) {
-	f := start(t, "hooks: {}\n", nil, func(o *Options) { o.Debounce, o.SettleLimit = time.Hour, time.Nanosecond; o.Settle = 20 * time.Millisecond })
+	f := start(t, "hooks: {}\n", nil, func(o *Options) {
+		o.Debounce, o.SettleLimit = time.Hour, time.Nanosecond
+		o.Settle = 20 * time.Millisecond
+	})
 	two := rmrfRule + "    - matcher: terminal\n      rule: 'args.command matches \"ls\"'\n      decision: block\n      message: no ls\n"
 	var loads atomic.Int32
 	f.srv.mu.Lock()
