@@ -269,3 +269,26 @@ func TestSettleLimitRejectsAWriteDuringTheRead(t *testing.T) {
 		t.Fatalf("generation 2 has %d entries: the config read during a write was applied", n)
 	}
 }
+
+// Outside a repository the one-shot searches the project directory alone
+// (hookconfig.ProjectSearchPaths): a hooks file in a parent directory is
+// none of its business, and an edit there must not refuse forwarded
+// calls.
+func TestStaleParentHooksOutsideARepository(t *testing.T) {
+	var parent string
+	f := start(t, "hooks: {}\n", nil, func(o *Options) {
+		noWatch(o)
+		o.ProjectDir = o.Cwd
+		parent = filepath.Join(filepath.Dir(o.Cwd), ".hermes", "hooks.yaml")
+		if err := os.MkdirAll(filepath.Dir(parent), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(parent, []byte("hooks: {}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	writeAtomic(t, parent, rmrfRule, 0o644)
+	if r := f.dispatch("pre_tool_call"+forwarded, rmrf); r.status != http.StatusOK {
+		t.Fatalf("a parent's hooks file edited outside a repository: %d %s", r.status, r.body)
+	}
+}
