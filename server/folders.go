@@ -1,8 +1,10 @@
 package server
 
 import (
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/bundle"
@@ -61,4 +63,44 @@ func dirEventFiles(files []string) []string {
 		}
 	}
 	return out
+}
+
+// presenceOnly: of a .git (a folder, or a worktree's file) the project
+// search asks only whether os.Stat finds it; what git does inside it (a
+// lock file made and removed by every commit) changes nothing it reads.
+func presenceOnly(path string) bool { return filepath.Base(path) == ".git" }
+
+// shapeOf writes to w what the loader sees of f beside its bytes: its own
+// type (a symlink is not a file), the path it resolves to (a link anywhere
+// on its path), the mode and owner of what it leads to (who may write it;
+// a managed config made writable by a user is refused from then on), and
+// for a folder each entry's name, type and mode (an executable added, an
+// execute bit set, a bundle folder copied in).
+func shapeOf(w io.Writer, f string) {
+	if fi, err := os.Lstat(f); err == nil {
+		io.WriteString(w, "\x00type "+fi.Mode().Type().String())
+	}
+	if real, err := filepath.EvalSymlinks(f); err == nil {
+		io.WriteString(w, "\x00real "+real)
+	}
+	fi, err := os.Stat(f)
+	if err != nil {
+		return
+	}
+	io.WriteString(w, "\x00mode "+fi.Mode().String()+" "+strconv.Itoa(owner(fi)))
+	if !fi.IsDir() {
+		return
+	}
+	// Sorted by name; listed whole, as the loader lists it.
+	ents, err := os.ReadDir(f)
+	if err != nil {
+		io.WriteString(w, "\x00unlistable "+err.Error())
+		return
+	}
+	for _, e := range ents {
+		io.WriteString(w, "\x00entry "+e.Name()+" "+e.Type().String())
+		if st, err := os.Stat(filepath.Join(f, e.Name())); err == nil {
+			io.WriteString(w, " "+st.Mode().String())
+		}
+	}
 }

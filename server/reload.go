@@ -3,7 +3,6 @@ package server
 import (
 	"crypto/sha256"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -146,6 +145,11 @@ func fingerprint(files []string) [32]byte {
 	h := sha256.New()
 	for _, f := range files {
 		h.Write([]byte(f))
+		if presenceOnly(f) {
+			_, err := os.Stat(f)
+			h.Write([]byte("\x00present " + strconv.FormatBool(err == nil) + "\x00"))
+			continue
+		}
 		shapeOf(h, f)
 		// Never blocks on a FIFO and never reads without bound: a file a
 		// repository named could be either.
@@ -166,41 +170,6 @@ func fingerprint(files []string) [32]byte {
 	var sum [32]byte
 	h.Sum(sum[:0])
 	return sum
-}
-
-// shapeOf writes to w what the loader sees of f beside its bytes: its own
-// type (a symlink is not a file), the path it resolves to (a link anywhere
-// on its path), the mode and owner of what it leads to (who may write it;
-// a managed config made writable by a user is refused from then on), and
-// for a folder each entry's name, type and mode (an executable added, an
-// execute bit set, a bundle folder copied in).
-func shapeOf(w io.Writer, f string) {
-	if fi, err := os.Lstat(f); err == nil {
-		io.WriteString(w, "\x00type "+fi.Mode().Type().String())
-	}
-	if real, err := filepath.EvalSymlinks(f); err == nil {
-		io.WriteString(w, "\x00real "+real)
-	}
-	fi, err := os.Stat(f)
-	if err != nil {
-		return
-	}
-	io.WriteString(w, "\x00mode "+fi.Mode().String()+" "+strconv.Itoa(owner(fi)))
-	if !fi.IsDir() {
-		return
-	}
-	// Sorted by name; listed whole, as the loader lists it.
-	ents, err := os.ReadDir(f)
-	if err != nil {
-		io.WriteString(w, "\x00unlistable "+err.Error())
-		return
-	}
-	for _, e := range ents {
-		io.WriteString(w, "\x00entry "+e.Name()+" "+e.Type().String())
-		if st, err := os.Stat(filepath.Join(f, e.Name())); err == nil {
-			io.WriteString(w, " "+st.Mode().String())
-		}
-	}
 }
 
 // reloadConfig loads the config again if any file it depends on changed,
@@ -383,6 +352,9 @@ func statIdentity(path string, now time.Time) (id string, changed time.Time) {
 			return "missing", time.Time{}
 		}
 		return "unreadable: " + err.Error(), time.Time{}
+	}
+	if presenceOnly(path) {
+		return "present", time.Time{}
 	}
 	mt, ct := fileTimes(fi)
 	for _, t := range []time.Time{mt, ct} {

@@ -292,3 +292,21 @@ func TestStaleParentHooksOutsideARepository(t *testing.T) {
 		t.Fatalf("a parent's hooks file edited outside a repository: %d %s", r.status, r.body)
 	}
 }
+
+// Only whether a .git is there decides the project search: git's own
+// work inside it (a lock file made and removed by every commit) must
+// neither refuse forwarded calls nor reload.
+func TestStaleGitActivityIsNoChange(t *testing.T) {
+	f := start(t, "hooks: {}\n", nil, belowRepoRoot(t))
+	lock := filepath.Join(f.dir, ".git", "index.lock")
+	if err := os.WriteFile(lock, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := f.dispatch("pre_tool_call"+forwarded, rmrf); r.status != http.StatusOK {
+		t.Fatalf("a lock file in .git: %d %s", r.status, r.body)
+	}
+	f.srv.Refresh()
+	if g := f.srv.Generation(); g != 1 {
+		t.Fatalf("a lock file in .git reloaded the config: generation %d", g)
+	}
+}
