@@ -48,6 +48,9 @@ func dirEventFiles(files []string) []string {
 			continue
 		}
 		for _, f := range files {
+			if presenceOnly(f) {
+				continue
+			}
 			if fi, err := os.Stat(f); err != nil || !fi.IsDir() {
 				continue
 			}
@@ -74,8 +77,8 @@ func presenceOnly(path string) bool { return filepath.Base(path) == ".git" }
 // type (a symlink is not a file), the path it resolves to (a link anywhere
 // on its path), the mode and owner of what it leads to (who may write it;
 // a managed config made writable by a user is refused from then on), and
-// for a folder each entry's name, type and mode (an executable added, an
-// execute bit set, a bundle folder copied in).
+// for a folder each entry's name and type (an executable added, a bundle
+// folder copied in).
 func shapeOf(w io.Writer, f string) {
 	if fi, err := os.Lstat(f); err == nil {
 		io.WriteString(w, "\x00type "+fi.Mode().Type().String())
@@ -97,10 +100,11 @@ func shapeOf(w io.Writer, f string) {
 		io.WriteString(w, "\x00unlistable "+err.Error())
 		return
 	}
+	// Names and types only, no stat per entry (a folder a repository
+	// fills costs one listing): the entries whose mode matters (an event
+	// file of a Cline folder) are files of the config themselves
+	// (dirEventFiles), each with its own mode.
 	for _, e := range ents {
 		io.WriteString(w, "\x00entry "+e.Name()+" "+e.Type().String())
-		if st, err := os.Stat(filepath.Join(f, e.Name())); err == nil {
-			io.WriteString(w, " "+st.Mode().String())
-		}
 	}
 }

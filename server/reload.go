@@ -138,7 +138,7 @@ func listedAgentFiles(path, base string) []string {
 // hooks folder, a bundles folder) and runs only the executable ones — a
 // change to any of those shows no new bytes. So each file also counts by
 // its type (not following a link), where it resolves to, its mode and
-// owner, and a folder by its sorted entries with their types and modes.
+// owner, and a folder by its sorted entries with their types.
 // Any difference then reloads (what the one-shot reads), never merely
 // re-records the new stat identities (unchanged).
 func fingerprint(files []string) [32]byte {
