@@ -53,28 +53,52 @@ func ReadConfigFile(path string) ([]byte, error) {
 // stopping at the repository root (a directory holding .git) or, outside a
 // repository, after dir itself. "" when there is none.
 func FindProjectHooks(dir string) string {
+	found, _ := searchProject(dir, false)
+	return found
+}
+
+// ProjectSearchPaths lists every path FindProjectHooks(dir) looks at now,
+// missing ones too: each .git whose presence decides whether dir is in a
+// repository (up to /), and each directory's .hermes/hooks.yaml and .git
+// on the way up to the file found or the repository's root. Whatever
+// appears, disappears or changes at one of them can change what the
+// search finds; serve watches them (one walk, so the two never differ).
+func ProjectSearchPaths(dir string) []string {
+	_, searched := searchProject(dir, true)
+	return searched
+}
+
+// searchProject is FindProjectHooks's walk; with record it also returns
+// each path it looked at.
+func searchProject(dir string, record bool) (found string, searched []string) {
 	if dir == "" {
-		return ""
+		return "", nil
 	}
 	dir, err := filepath.Abs(dir)
 	if err != nil {
-		return ""
+		return "", nil
 	}
-	inRepo := insideRepo(dir)
+	look := func(p string) string {
+		if record {
+			searched = append(searched, p)
+		}
+		return p
+	}
+	inRepo := insideRepo(dir, look)
 	for {
-		p := filepath.Join(dir, ProjectHooksFile)
+		p := look(filepath.Join(dir, ProjectHooksFile))
 		if _, err := os.Lstat(p); err == nil {
 			// Whatever it is, it is the project's hooks file: addProject
 			// refuses (with a warning) one that is not a plain file of
 			// the project, rather than silently looking further up.
-			return p
+			return p, searched
 		}
-		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil || !inRepo {
-			return ""
+		if _, err := os.Stat(look(filepath.Join(dir, ".git"))); err == nil || !inRepo {
+			return "", searched
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return ""
+			return "", searched
 		}
 		dir = parent
 	}
@@ -103,9 +127,9 @@ func FindProjects(dirs []string, config string) []string {
 // insideRepo reports whether dir is inside a git work tree (some ancestor,
 // or dir itself, holds .git). Outside one, only dir itself is searched, so a
 // stray hooks file in a parent directory is never picked up.
-func insideRepo(dir string) bool {
+func insideRepo(dir string, look func(string) string) bool {
 	for {
-		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+		if _, err := os.Stat(look(filepath.Join(dir, ".git"))); err == nil {
 			return true
 		}
 		parent := filepath.Dir(dir)

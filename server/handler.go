@@ -205,12 +205,6 @@ func (s *Server) checkDispatch(w http.ResponseWriter, r *http.Request, l *dispat
 		l.fail(w, http.StatusConflict, apiError{Error: c})
 		return req, false
 	}
-	if r.URL.Query().Get(QueryInputs) != "" {
-		if c := s.staleConflict(); c != "" {
-			l.fail(w, http.StatusConflict, apiError{Error: c})
-			return req, false
-		}
-	}
 	fields, status, e := s.readFields(w, r, &req.held)
 	if status != 0 {
 		l.fail(w, status, e)
@@ -255,6 +249,15 @@ func (s *Server) acquireSlot(w http.ResponseWriter, r *http.Request, l *dispatch
 // is none.
 func (s *Server) dispatchAndReply(w http.ResponseWriter, r *http.Request, l *dispatchLog, req dispatchRequest) {
 	g := s.cur.Load()
+	// Checked against the config that will answer, after the body was
+	// read and a slot waited for: a reload in between must not let a
+	// check of the old files vouch for the new config, or the reverse.
+	if r.URL.Query().Get(QueryInputs) != "" {
+		if c := s.staleConflict(g); c != "" {
+			l.fail(w, http.StatusConflict, apiError{Error: c})
+			return
+		}
+	}
 	ctx, cancel := context.WithTimeoutCause(r.Context(), s.opts.RequestTimeout, errRequestTimeout)
 	defer cancel()
 	calledBy := r.URL.Query().Get("called_by")

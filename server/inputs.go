@@ -141,7 +141,12 @@ func (s *Server) projectConflict(dirs []string) string {
 	if why := s.moved(); why != "" {
 		return why
 	}
-	theirs, mine := hookconfig.FindProjects(named, ""), hookconfig.FindProjects(s.projectDirs(), "")
+	// Compared with the project files of the config in service, not with a
+	// search made now: a .git boundary removed below the server changes
+	// what both searches find alike, and the config in service has not
+	// loaded it yet (a reload follows: the .git is a file of the config).
+	config := absPath(s.opts.ConfigPath)
+	theirs, mine := hookconfig.FindProjects(named, config), s.cur.Load().cfg.ProjectFiles
 	if len(theirs) != len(mine) || slices.ContainsFunc(theirs, func(f string) bool {
 		return !slices.ContainsFunc(mine, func(g string) bool { return sameDir(f, g) })
 	}) {

@@ -25,7 +25,7 @@ func (s *Server) initialConfigFiles() []string {
 	files := []string{absPath(s.opts.ConfigPath)}
 	files = append(files, hookconfig.ManagedPaths()...)
 	for _, d := range s.projectDirs() {
-		files = append(files, projectCandidates(d)...)
+		files = append(files, hookconfig.ProjectSearchPaths(d)...)
 	}
 	for _, p := range s.flagFiles() {
 		files = append(files, absPath(p))
@@ -87,43 +87,20 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 	}
 	// The managed config (a missing one too: deploying it takes effect).
 	files = append(files, hookconfig.ManagedPaths()...)
+	// Every path the one-shot's project search looks at (a project hooks
+	// file created, a .git boundary removed: see ProjectSearchPaths).
 	for _, d := range s.projectDirs() {
-		files = append(files, projectCandidates(d)...)
+		files = append(files, hookconfig.ProjectSearchPaths(d)...)
 	}
-	// A bundle installed or removed rewrites its layer's index.
+	// A bundle installed or removed rewrites its layer's index; one copied
+	// in by hand shows only in the folders.
 	for _, d := range hookconfig.BundleDirs(s.opts.Store.Home()) {
 		files = append(files, filepath.Join(d, bundle.IndexFile))
+		files = append(files, bundleFolders(d)...)
 	}
+	files = append(files, dirEventFiles(files)...)
 	slices.Sort(files)
 	return slices.Compact(files)
-}
-
-// projectCandidates are the project hooks files the search from dir
-// (hookconfig.FindProjectHooks) looks at, missing ones too: in a git
-// repository each directory's up to the one found or to the repository's
-// root, outside one dir's alone. One created anywhere on that path is
-// found by the one-shot from then on, so serve must see it too (a reload,
-// and a forwarded call refused until then: staleConflict).
-func projectCandidates(dir string) []string {
-	if dir == "" {
-		return nil
-	}
-	var out []string
-	for d := absPath(dir); ; {
-		p := filepath.Join(d, hookconfig.ProjectHooksFile)
-		out = append(out, p)
-		if _, err := os.Lstat(p); err == nil {
-			return out
-		}
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			return out
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return out[:1] // no repository: dir alone is searched
-		}
-		d = parent
-	}
 }
 
 // listedAgentFiles returns the agent hook files a YAML config names
@@ -154,12 +131,26 @@ func listedAgentFiles(path, base string) []string {
 	return out
 }
 
-// fingerprint summarises the content of files (a missing file counts as
-// such), so a refresh can tell whether the config changed at all.
+// fingerprint summarises what the loader reads of files (a missing file
+// counts as such), so a refresh can tell whether the config changed at
+// all. The content alone is not enough: the loader refuses a file reached
+// through a symlink out of its project, reads a folder's entries (a Cline
+// hooks folder, a bundles folder) and runs only the executable ones — a
+// change to any of those shows no new bytes. So each file also counts by
+// its type (not following a link), where it resolves to, its mode and
+// owner, and a folder by its sorted entries with their types.
+// Any difference then reloads (what the one-shot reads), never merely
+// re-records the new stat identities (unchanged).
 func fingerprint(files []string) [32]byte {
 	h := sha256.New()
 	for _, f := range files {
 		h.Write([]byte(f))
+		if presenceOnly(f) {
+			_, err := os.Stat(f)
+			h.Write([]byte("\x00present " + strconv.FormatBool(err == nil) + "\x00"))
+			continue
+		}
+		shapeOf(h, f)
 		// Never blocks on a FIFO and never reads without bound: a file a
 		// repository named could be either.
 		data, err := hookconfig.ReadConfigFile(f)
@@ -175,11 +166,6 @@ func fingerprint(files []string) [32]byte {
 		}
 		h.Write([]byte("\x00" + strconv.Itoa(len(data)) + "\x00"))
 		h.Write(data)
-		// Who may write it counts too: a managed config made writable
-		// by a user is refused from then on, its content unchanged.
-		if fi, err := os.Stat(f); err == nil {
-			h.Write([]byte("\x00" + fi.Mode().String() + "\x00" + strconv.Itoa(owner(fi)) + "\x00"))
-		}
 	}
 	var sum [32]byte
 	h.Sum(sum[:0])
@@ -234,10 +220,13 @@ func (s *Server) reloadConfig() error {
 			}
 		}
 		cfg, err := s.load(s.opts.ConfigPath, s.loadOptions())
-		if prev != nil && !overdue && s.touchedDuringRead(files, ids, fp) {
+		if prev != nil && s.touchedDuringRead(files, ids, fp) {
 			// Written to while we read it: what was read may be half a
 			// file, and so may be the error it caused. Try again once it
-			// is quiet.
+			// is quiet. Past the settle bound too: a caller without
+			// inputs keeps the last good config rather than half a file
+			// (forwarded calls are refused meanwhile: the identities
+			// differ), and the next look loads what is there then.
 			return s.unsettled()
 		}
 		s.unsettledSince = time.Time{}
@@ -364,6 +353,9 @@ func statIdentity(path string, now time.Time) (id string, changed time.Time) {
 		}
 		return "unreadable: " + err.Error(), time.Time{}
 	}
+	if presenceOnly(path) {
+		return "present", time.Time{}
+	}
 	mt, ct := fileTimes(fi)
 	for _, t := range []time.Time{mt, ct} {
 		if t.After(changed) && !t.After(now) {
@@ -428,14 +420,7 @@ func (s *Server) settled(files []string) ([]string, bool) {
 // period starts again and another look is scheduled. Called with s.mu
 // held.
 func (s *Server) touchedDuringRead(files, ids []string, fp [32]byte) bool {
-	now := time.Now()
-	same := fingerprint(files) == fp
-	for i, f := range files {
-		if id, _ := statIdentity(f, now); id != ids[i] {
-			same = false
-		}
-	}
-	if same {
+	if _, changed := changedFile(files, ids); !changed && fingerprint(files) == fp {
 		return false
 	}
 	for _, f := range files {

@@ -181,6 +181,7 @@ type Server struct {
 	// moment with it).
 	disk    atomic.Pointer[diskView]
 	stopped atomic.Bool
+	kicked  atomic.Bool // a refresh kickRefresh started is running
 	// journal is the decision journal of the current configuration; kept
 	// across reloads that do not change its journal: block, so its
 	// failure count and its one warning carry over.

@@ -41,23 +41,63 @@ func statIDs(files []string) []string {
 	return ids
 }
 
-// staleConflict says why this server's config may not be the one a
-// forwarded call's process would read now ("" when it is).
-func (s *Server) staleConflict() string {
+// changedFile returns the first of files whose stat identity is not the
+// one in ids, and whether there is one. (Shared by the check of a
+// forwarded call and the check that a reload's files were not touched
+// while they were read.)
+func changedFile(files, ids []string) (string, bool) {
+	now := time.Now()
+	for i, f := range files {
+		if id, _ := statIdentity(f, now); id != ids[i] {
+			return f, true
+		}
+	}
+	return "", false
+}
+
+// staleConflict says why g, the config about to answer a forwarded call,
+// may not be the one that call's process would read now ("" when it is).
+// The recorded view must be g's own: one of another generation (a reload
+// that landed in between) vouches for nothing about g.
+//
+// A file changed with no reload started (no file event comes of a hard
+// link made elsewhere, which changes the ctime; a missed event) would
+// otherwise refuse every forwarded call until some unrelated event: each
+// would pay a warning, a journal note and its own dispatch. So a mismatch
+// starts a refresh in the background (one at a time), which reloads, or
+// records the new identities when nothing the loader reads changed.
+func (s *Server) staleConflict(g *generation) string {
 	if e := s.reloadErr.Load(); e != nil {
 		return "this server's config on disk does not load (" + *e + "); the server still runs its last good config (generation " +
-			strconv.FormatInt(s.cur.Load().n, 10) + ")"
+			strconv.FormatInt(g.n, 10) + ")"
 	}
 	d := s.disk.Load()
 	if d == nil {
 		return "this server has not recorded its config files"
 	}
-	now := time.Now()
-	for i, f := range d.files {
-		if id, _ := statIdentity(f, now); id != d.ids[i] {
-			return "the config file " + f + " changed since this server read it (generation " +
-				strconv.FormatInt(d.gen, 10) + "); it has not loaded the new one yet"
-		}
+	if d.gen != g.n {
+		s.kickRefresh()
+		return "this server's config changed while the call waited (generation " + strconv.FormatInt(g.n, 10) +
+			", files recorded for generation " + strconv.FormatInt(d.gen, 10) + ")"
+	}
+	if f, changed := changedFile(d.files, d.ids); changed {
+		s.kickRefresh()
+		return "the config file " + f + " changed since this server read it (generation " +
+			strconv.FormatInt(d.gen, 10) + "); it has not loaded the new one yet"
 	}
 	return ""
+}
+
+// kickRefresh starts a refresh unless one started this way is still
+// running; it never waits for it.
+func (s *Server) kickRefresh() {
+	if s.stopped.Load() || !s.kicked.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer s.kicked.Store(false)
+		if !s.stopped.Load() {
+			s.refresh(nil)
+		}
+	}()
 }

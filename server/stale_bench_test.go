@@ -41,7 +41,7 @@ func BenchmarkStaleConflict(b *testing.B) {
 	defer s.release()
 	b.ResetTimer()
 	for range b.N {
-		if c := s.staleConflict(); c != "" {
+		if c := s.staleConflict(s.cur.Load()); c != "" {
 			b.Fatal(c)
 		}
 	}
