@@ -116,10 +116,11 @@ func parseClaude(r Reply) (*Contribution, string, string) {
 		switch {
 		case badJSON:
 			return failedClosed(r.Command, unread), note, foreign
-		case invalid && r.ExitCode == 0:
-			// Claude Code reads such a reply as a non-blocking error: the
-			// guard said nothing it could use, which a fail_closed guard
-			// must not turn into "allow".
+		case invalid:
+			// Claude Code reads such a reply as a non-blocking error, on
+			// exit 0 as on 1 or 3 (exit 2 blocked above): the guard said
+			// nothing it could use, which a fail_closed guard must not
+			// turn into "allow".
 			return failedClosed(r.Command, "its reply "+strings.TrimPrefix(note, "hook output ")), note, foreign
 		case !isJSON && r.ExitCode == 0 && strings.Contains(stdout, "{") && !ev.PlainContext:
 			// Text before a reply where only JSON decides (a shell

@@ -152,6 +152,16 @@ var claudeRuleCases = []replyCase{
 	{name: "behavior_case_variant_fail_closed", event: "PermissionRequest", failClosed: true,
 		stdout: `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"Deny"}}}`,
 		want:   &Contribution{Decision: DecisionBlock, Message: `hook /hooks/guard.sh --strict failed closed: its reply failed validation: hookSpecificOutput.decision.behavior must be "allow" or "deny"`}},
+	// A reply that fails validation is no answer whatever the exit code
+	// (but 2, which blocks by itself): exit 1 or 3 with it let a
+	// fail_closed guard's call through (an attacker's re-read).
+	{name: "invalid_reply_exit1_fail_closed", event: "PreToolUse", failClosed: true, exit: 1,
+		stdout: `{"decision":"deny","reason":"rm -rf refused"}`,
+		want:   &Contribution{Decision: DecisionBlock, Message: `hook /hooks/guard.sh --strict failed closed: its reply failed validation: decision must be "approve" or "block"`}},
+	{name: "invalid_reply_exit3_fail_closed", event: "PreToolUse", failClosed: true, exit: 3,
+		stdout: `{"continue":"false"}`, want: &Contribution{Decision: DecisionBlock, Message: "hook /hooks/guard.sh --strict failed closed: its reply failed validation: continue must be a boolean"}},
+	{name: "invalid_reply_exit1_fail_open", event: "PreToolUse", exit: 1,
+		stdout: `{"decision":"deny"}`, want: nil, noteHas: "failed validation"},
 	{name: "behavior_case_variant", event: "PermissionRequest",
 		stdout: `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"Deny"}}}`,
 		want:   nil, noteHas: "failed validation"},
