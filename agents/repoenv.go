@@ -36,8 +36,12 @@ type EnvFile struct {
 	Replaces bool
 }
 
-// maxEnvWalk bounds the folders a walk up for a .env looks at.
-const maxEnvWalk = 256
+// maxEnvWalk bounds the folders a walk up for a .env looks at: as many
+// as a path of PATH_MAX (4096 bytes) can name, so that the walk always
+// reaches the root as the agents' own walks do (at 256, a .env 260
+// folders above where Gemini CLI starts went unchecked). It only runs
+// when a control variable is set.
+const maxEnvWalk = 4096 / 2
 
 // repoEnvRule is where an agent takes hook environment from.
 type repoEnvRule struct {

@@ -167,3 +167,21 @@ func FuzzDotenvNames(f *testing.F) {
 		}
 	})
 }
+
+// A .env far above where the agent starts is still one it loads: Gemini
+// CLI walks to the root. The walk stopped at 256 folders, so a .env 260
+// folders up went unchecked (an attacker's re-read).
+func TestRepoEnvFilesWalkToTheRoot(t *testing.T) {
+	gemini, _ := Lookup("gemini")
+	dir := "/top" + strings.Repeat("/d", 300)
+	files := gemini.RepoEnvFiles(dir, "/home/u")
+	found := false
+	for _, group := range files {
+		for _, f := range group {
+			found = found || f.Path == "/top/.env"
+		}
+	}
+	if !found {
+		t.Errorf("gemini started 300 folders below /top: /top/.env is not among the files it loads")
+	}
+}
