@@ -114,3 +114,26 @@ func TestCheckLinkedHome(t *testing.T) {
 		t.Errorf("the user's own file through a linked home: %v", got)
 	}
 }
+
+// The home folder reached through a linked parent (/home a link to
+// /var/home; $PWD through a link) is still the home: its ~/.env is the
+// user's own, not a repository's (an attacker's re-read: refused, naming
+// …/lnkp/u/.env).
+func TestCheckHomeThroughALinkedParent(t *testing.T) {
+	base := t.TempDir()
+	home := filepath.Join(base, "realp", "u")
+	if err := os.MkdirAll(filepath.Join(home, "proj"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".env"), []byte("HERMES_SAFE_MODE=1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(base, "realp"), filepath.Join(base, "lnkp")); err != nil {
+		t.Skip(err)
+	}
+	gemini, _ := agents.Lookup("gemini")
+	dir := filepath.Join(base, "lnkp", "u", "proj")
+	if got := Check(gemini, []string{dir}, home, AnySet, Controls); len(got) != 0 {
+		t.Errorf("the user's own ~/.env, the home reached through a linked parent: %v", got)
+	}
+}

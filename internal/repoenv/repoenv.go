@@ -169,6 +169,7 @@ func Check(a *agents.Agent, dirs []string, home string, want Want, unreadable []
 			add(r)
 		}
 	}
+	homes = append(homes, homeNames(all, home)...)
 	var out []Finding
 	seen := map[string]bool{}
 	r := reader{a: a, want: want, unreadable: unreadable, read: map[string]read{}}
@@ -182,6 +183,32 @@ func Check(a *agents.Agent, dirs []string, home string, want Want, unreadable []
 		}
 	}
 	return out
+}
+
+// homeNames are the other names the home folder has on the way up from
+// dirs: an ancestor that is the same folder (os.SameFile) through a
+// link (/home a link to /var/home, a linked parent in $PWD). By its name
+// alone the home's files were a repository's there, and the user's own
+// ~/.env refused.
+func homeNames(dirs []string, home string) []string {
+	hi, err := os.Stat(home)
+	if home == "" || err != nil {
+		return nil
+	}
+	var names []string
+	for _, d := range dirs {
+		for p := d; ; {
+			if fi, err := os.Stat(p); err == nil && os.SameFile(fi, hi) && !slices.Contains(names, filepath.ToSlash(p)) {
+				names = append(names, filepath.ToSlash(p))
+			}
+			parent := filepath.Dir(p)
+			if parent == p {
+				break
+			}
+			p = parent
+		}
+	}
+	return names
 }
 
 // read is what reader found of one file.
