@@ -18,6 +18,8 @@ export interface HookReport {
   stdout_truncated?: boolean;
   stderr_truncated?: boolean;
   note?: string;
+  /** The reply refused in another dialect's words, which this hook's dialect does not read. */
+  foreign_refusal?: boolean;
   shadow?: boolean;
   would?: string;
   contribution: Record<string, unknown> | null;

@@ -60,7 +60,7 @@ const REPORT_TYPES = {
   event: "string", command: "string", dialect: "string", ran: "boolean",
   exit_code: "integer|null", elapsed_ms: "number", timed_out: "boolean", contribution: "object|null",
   matcher: "string", source: "string", skipped: "string", error: "string",
-  stdout_truncated: "boolean", stderr_truncated: "boolean", note: "string",
+  stdout_truncated: "boolean", stderr_truncated: "boolean", note: "string", foreign_refusal: "boolean",
   shadow: "boolean", would: "string",
 };
 const REPORT_REQUIRED = ["event", "command", "dialect", "ran", "exit_code", "elapsed_ms", "timed_out", "contribution"];

@@ -55,6 +55,9 @@ class HookReport:
     stdout_truncated: Optional[bool] = None
     stderr_truncated: Optional[bool] = None
     note: Optional[str] = None
+    # The reply refused in another dialect's words, which this hook's
+    # dialect does not read (the outcome's optional foreign_refusal).
+    foreign_refusal: Optional[bool] = None
     shadow: Optional[bool] = None
     would: Optional[str] = None
     extra: Dict[str, Any] = field(default_factory=dict)
@@ -65,7 +68,7 @@ class HookReport:
         "exit_code": (int, type(None)), "elapsed_ms": (int, float), "timed_out": (bool,),
         "contribution": (dict, type(None)), "matcher": (str,), "source": (str,), "skipped": (str,),
         "error": (str,), "stdout_truncated": (bool,), "stderr_truncated": (bool,), "note": (str,),
-        "shadow": (bool,), "would": (str,),
+        "foreign_refusal": (bool,), "shadow": (bool,), "would": (str,),
     }
 
     @classmethod
