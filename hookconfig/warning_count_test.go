@@ -88,8 +88,8 @@ func TestManyUnknownEventsLinear(t *testing.T) {
 				if n < 400_000 {
 					t.Errorf("%d warnings before the bound (every name is one)", n)
 				}
-			case <-time.After(20 * time.Second): // a hang guard: linear takes about a second
-				t.Fatal("400,000 unknown event names were still being read after 20 s")
+			case <-time.After(120 * time.Second): // a hang guard: linear takes a second, 8 s under -race on a loaded machine; quadratic, hours
+				t.Fatal("400,000 unknown event names were still being read after 120 s")
 			}
 		})
 	}
@@ -117,8 +117,8 @@ func TestNearMissesLookedForBounded(t *testing.T) {
 	}()
 	select {
 	case <-done:
-	case <-time.After(20 * time.Second): // a hang guard: bounded takes about a second
-		t.Fatal("400,000 unknown handler keys were still being read after 20 s")
+	case <-time.After(120 * time.Second): // a hang guard: bounded takes a second, several under -race on a loaded machine
+		t.Fatal("400,000 unknown handler keys were still being read after 120 s")
 	}
 	// A near miss is still found while the file is within its searches.
 	_, ws, err := parseClaudeSettings([]byte(`{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "timeOut": 5}]}]}}`), "/s.json")
