@@ -2,6 +2,8 @@ package agents
 
 import (
 	"encoding/json"
+	"os"
+	"strconv"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
@@ -44,43 +46,75 @@ func offByDisableAll(doc pyjson.OrderedObject, _ string) string {
 	return ""
 }
 
-// qwenOff is Qwen Code's disableAllHooks: any value JavaScript reads as
-// true turns every hook off (switches_gemini.go), 1 and "yes" too.
-func qwenOff(doc pyjson.OrderedObject, _ string) string {
-	if v, set := doc.Get("disableAllHooks"); set && orderedTruthy(v) {
-		return `"disableAllHooks" is true`
-	}
-	return ""
+// qwenOff is Qwen Code's disableAllHooks, read as its switch files are
+// (qwenDisableValues: any value JavaScript reads as true, 1 and "yes"
+// too, its strings' variables expanded).
+func qwenOff(doc pyjson.OrderedObject, command string) string {
+	return switchRules["qwen"].ownOff(doc, command)
 }
 
-// orderedTruthy is JavaScript's truth of v, a value pyjson.DecodeOrdered
-// returns (numbers are json.Number).
-func orderedTruthy(v any) bool {
-	if n, isNumber := v.(json.Number); isNumber {
-		f, _ := n.Float64() // past float64's range: ±Inf, true
-		return f != 0
-	}
-	if _, isObject := v.(pyjson.OrderedObject); isObject {
-		return true
-	}
-	return pyjson.Truthy(v)
-}
-
-// geminiOff is Gemini CLI's hooksConfig: "enabled" that JavaScript reads
-// as false (false, 0, "") turns every hook off, and "disabled" lists the
-// hooks it skips by name, else by command (geminiDocument reads a file
-// the same way as a hook source). Our handlers have no name: a line of
-// ours listed there is skipped.
+// geminiOff is Gemini CLI's hooksConfig in the hook file itself, read as
+// its switch files are (geminiEnabledValues, geminiDisabledList): an
+// "enabled" Gemini reads as false turns every hook off ("false" in any
+// case too, and "${UNSET:-}", which it expands to ""), and "disabled"
+// lists the hooks it skips by name, else by command. Our handlers have no
+// name: a line of ours listed there is skipped. A second reading here
+// took "false" for true and expanded nothing, so doctor said a line that
+// Gemini skipped fires.
 func geminiOff(doc pyjson.OrderedObject, command string) string {
-	cfg, _ := get(doc, "hooksConfig").(pyjson.OrderedObject)
-	if v, set := cfg.Get("enabled"); set && v != nil && !orderedTruthy(v) {
-		return `"hooksConfig"."enabled" is false`
+	return switchRules["gemini"].ownOff(doc, command)
+}
+
+// ownOff is the setting of doc, a hook file that is also one of r's switch
+// files, that turns off the agent's hooks, or command's line alone ("":
+// none). The strings are expanded in doctor's environment, the agent's
+// when doctor runs where it does; a file that would expand past
+// maxExpanded is read as written.
+func (r switchRule) ownOff(doc pyjson.OrderedObject, command string) string {
+	plain, _ := plainJSON(doc).(map[string]any)
+	if r.expand != nil {
+		budget := maxExpanded
+		if v, err := r.expand().expandEnv(plain, os.LookupEnv, &budget); err == nil {
+			plain, _ = v.(map[string]any)
+		}
 	}
-	list, _ := get(cfg, "disabled").([]any)
-	for _, v := range list {
-		if s, _ := v.(string); s == command {
-			return `"hooksConfig"."disabled" names the line install writes`
+	values := r.values(plain)
+	for _, key := range r.keys {
+		if on, set := values[key]; set {
+			if !on {
+				return r.setting(key)
+			}
+			break
+		}
+	}
+	if r.lines != nil {
+		if _, named := r.lines([]map[string]any{plain})(command); named {
+			return r.lineSetting
 		}
 	}
 	return ""
+}
+
+// plainJSON is v, a value pyjson.DecodeOrdered returns, as the switch
+// readers take it (ParseNode's: objects as maps, a key given twice its
+// last value, numbers as float64, past its range ±Inf as in JavaScript).
+func plainJSON(v any) any {
+	switch t := v.(type) {
+	case pyjson.OrderedObject:
+		out := make(map[string]any, len(t))
+		for _, m := range t {
+			out[m.Key] = plainJSON(m.Value)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = plainJSON(e)
+		}
+		return out
+	case json.Number:
+		f, _ := strconv.ParseFloat(string(t), 64)
+		return f
+	}
+	return v
 }
