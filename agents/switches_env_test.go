@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math/rand"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -108,4 +109,40 @@ func BenchmarkExpandHostile(b *testing.B) {
 		geminiEnv().expandString(s, lookup)
 		qwenEnv().expandString(s, lookup)
 	}
+}
+
+// regexpExpand is expandString as it was, with the agents' patterns in
+// RE2 (quadratic on unclosed "${", fine at fuzzing sizes): the oracle of
+// FuzzExpandString.
+func regexpExpand(x *expander, s string, lookup func(string) (string, bool)) string {
+	re := regexp.MustCompile(`\$(?:([A-Za-z0-9_]+)|\{([^}]+)\})`)
+	if x.defaults {
+		re = regexp.MustCompile(`\$(?:([A-Za-z0-9_]+)|\{([^}]+?)(?::-([^}]*))?\})`)
+	}
+	return re.ReplaceAllStringFunc(s, func(m string) string {
+		sub := re.FindStringSubmatch(m)
+		name := sub[1] + sub[2]
+		if v, ok := x.value(name, lookup); ok {
+			return v
+		}
+		if x.defaults && strings.Contains(m[1:], ":-") && sub[2] != "" && len(sub[2])+3 < len(m) {
+			return sub[3]
+		}
+		return m
+	})
+}
+
+// FuzzExpandString: the scan gives what the agents' patterns give.
+func FuzzExpandString(f *testing.F) {
+	for _, c := range expandEnvCases {
+		f.Add(c)
+	}
+	lookup := func(k string) (string, bool) { v, ok := expandEnvTestEnv[k]; return v, ok }
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, x := range []*expander{geminiEnv(), qwenEnv()} {
+			if got, want := x.expandString(s, lookup), regexpExpand(x, s, lookup); got != want {
+				t.Fatalf("defaults %v: expandString(%q) = %q, the pattern: %q", x.defaults, s, got, want)
+			}
+		}
+	})
 }
