@@ -62,10 +62,10 @@ type HookFile struct {
 	// "hooks" (Kiro CLI gives an agent file without "tools" no tools);
 	// uninstall takes them out again when nothing else is left.
 	Init []pyjson.Member
-	// Off says why the agent would not run command, the line install
-	// writes for an event, from a file holding doc ("": it would): the
-	// file's own switch (off.go). nil: the agent has none.
-	Off func(doc pyjson.OrderedObject, command string) string
+	// Off reads doc, a file of the agent's, once, for why the agent would
+	// not run command, a line install writes for an event ("": it would):
+	// the file's own switch (off.go). nil: the agent has none.
+	Off func(doc pyjson.OrderedObject) func(command string) string
 }
 
 // Layout is the shape of an agent's hooks object.
@@ -144,9 +144,10 @@ func (a *Agent) Install(doc pyjson.OrderedObject, command func(event string) str
 		}
 	}
 	hooks, _ := get(doc, "hooks").(pyjson.OrderedObject)
+	off := a.off(doc)
 	for _, ev := range a.HookFile.Events {
 		want := command(ev)
-		if why := a.off(doc, want); why != "" {
+		if why := off(want); why != "" {
 			return doc, false, errors.New(why)
 		}
 		list, isList := get(hooks, ev).([]any)

@@ -18,39 +18,50 @@ import (
 
 // SwitchedOff is why a would not run command from doc, a hook file of
 // its ("" when it would): the setting that switches it off, named as the
-// file spells it. doctor reads an installed file with it.
+// file spells it.
 func (a *Agent) SwitchedOff(doc pyjson.OrderedObject, command string) string {
-	if a.HookFile.Off == nil {
-		return ""
-	}
-	return a.HookFile.Off(doc, command)
+	return a.OffIn(doc)(command)
 }
 
-// off is HookFile.Off's reason for doc and command, as an error's text
-// ("" when the agent would run command from doc).
-func (a *Agent) off(doc pyjson.OrderedObject, command string) string {
-	why := a.SwitchedOff(doc, command)
-	if why == "" {
-		return ""
+// OffIn is SwitchedOff for each command of doc, doc read once (doctor
+// asks it for every entry of a file: reading the file per entry grew with
+// the square of its size).
+func (a *Agent) OffIn(doc pyjson.OrderedObject) func(command string) string {
+	if a.HookFile.Off == nil {
+		return func(string) string { return "" }
 	}
-	return why + ": " + a.Title + " runs no entry install would write here (remove that setting first, if the file is yours to change)"
+	return a.HookFile.Off(doc)
+}
+
+// off is OffIn as an error's text ("" when the agent would run command
+// from doc).
+func (a *Agent) off(doc pyjson.OrderedObject) func(command string) string {
+	off := a.OffIn(doc)
+	return func(command string) string {
+		why := off(command)
+		if why == "" {
+			return ""
+		}
+		return why + ": " + a.Title + " runs no entry install would write here (remove that setting first, if the file is yours to change)"
+	}
 }
 
 // offByDisableAll is a top-level "disableAllHooks": true, which turns off
 // the file's hooks for Claude Code and GitHub Copilot CLI
 // (docs/agent-protocols.md); Qwen Code's reading is qwenOff.
-func offByDisableAll(doc pyjson.OrderedObject, _ string) string {
+func offByDisableAll(doc pyjson.OrderedObject) func(string) string {
+	why := ""
 	if on, _ := get(doc, "disableAllHooks").(bool); on {
-		return `"disableAllHooks" is true`
+		why = `"disableAllHooks" is true`
 	}
-	return ""
+	return func(string) string { return why }
 }
 
 // qwenOff is Qwen Code's disableAllHooks, read as its switch files are
 // (qwenDisableValues: any value JavaScript reads as true, 1 and "yes"
 // too, its strings' variables expanded).
-func qwenOff(doc pyjson.OrderedObject, command string) string {
-	return switchRules["qwen"].ownOff(doc, command)
+func qwenOff(doc pyjson.OrderedObject) func(string) string {
+	return switchRules["qwen"].ownOff(doc)
 }
 
 // geminiOff is Gemini CLI's hooksConfig in the hook file itself, read as
@@ -61,16 +72,16 @@ func qwenOff(doc pyjson.OrderedObject, command string) string {
 // name: a line of ours listed there is skipped. A second reading here
 // took "false" for true and expanded nothing, so doctor said a line that
 // Gemini skipped fires.
-func geminiOff(doc pyjson.OrderedObject, command string) string {
-	return switchRules["gemini"].ownOff(doc, command)
+func geminiOff(doc pyjson.OrderedObject) func(string) string {
+	return switchRules["gemini"].ownOff(doc)
 }
 
-// ownOff is the setting of doc, a hook file that is also one of r's switch
-// files, that turns off the agent's hooks, or command's line alone ("":
-// none). The strings are expanded in doctor's environment, the agent's
+// ownOff reads doc, a hook file that is also one of r's switch files,
+// once, for the setting that turns off the agent's hooks, or a command's
+// line alone ("": none). The strings are expanded in doctor's environment, the agent's
 // when doctor runs where it does; a file that would expand past
 // maxExpanded is read as written.
-func (r switchRule) ownOff(doc pyjson.OrderedObject, command string) string {
+func (r switchRule) ownOff(doc pyjson.OrderedObject) func(command string) string {
 	plain, _ := plainJSON(doc).(map[string]any)
 	if r.expand != nil {
 		budget := maxExpanded
@@ -82,17 +93,22 @@ func (r switchRule) ownOff(doc pyjson.OrderedObject, command string) string {
 	for _, key := range r.keys {
 		if on, set := values[key]; set {
 			if !on {
-				return r.setting(key)
+				why := r.setting(key)
+				return func(string) string { return why }
 			}
 			break
 		}
 	}
-	if r.lines != nil {
-		if _, named := r.lines([]map[string]any{plain})(command); named {
+	if r.lines == nil {
+		return func(string) string { return "" }
+	}
+	named := r.lines([]map[string]any{plain})
+	return func(command string) string {
+		if _, ok := named(command); ok {
 			return r.lineSetting
 		}
+		return ""
 	}
-	return ""
 }
 
 // plainJSON is v, a value pyjson.DecodeOrdered returns, as the switch

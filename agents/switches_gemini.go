@@ -183,16 +183,19 @@ func geminiDisabledList(docs []map[string]any) func(command string) (int, bool) 
 			}
 		}
 	}
+	// A map, not a search of the list per command: doctor asks for each
+	// entry of a file, and both can be long.
+	highest := make(map[string]int, len(list))
+	for _, e := range list {
+		if f, seen := highest[e.s]; !seen || e.file > f {
+			highest[e.s] = e.file
+		}
+	}
 	return func(command string) (int, bool) {
 		if !isList {
 			return rawFile, rawFile >= 0 && raw != "" && strings.Contains(raw, command)
 		}
-		file := -1
-		for _, e := range list {
-			if e.s == command {
-				file = max(file, e.file)
-			}
-		}
-		return file, file >= 0
+		file, ok := highest[command]
+		return file, ok
 	}
 }
