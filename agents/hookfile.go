@@ -65,7 +65,9 @@ type HookFile struct {
 	// Off reads doc, a file of the agent's, once, for why the agent would
 	// not run command, a line install writes for an event ("": it would):
 	// the file's own switch (off.go). nil: the agent has none.
-	Off func(doc pyjson.OrderedObject) func(command string) string
+	// lookup is the environment, for an agent that expands variables in
+	// its settings' strings (nil: none is set).
+	Off func(doc pyjson.OrderedObject, lookup func(string) (string, bool)) func(command string) string
 }
 
 // Layout is the shape of an agent's hooks object.
@@ -127,6 +129,13 @@ func IsOwnScript(data []byte, agent string) bool {
 // that is not an object, or an event's hooks that are not a list, is an
 // error: what the user wrote there is never replaced.
 func (a *Agent) Install(doc pyjson.OrderedObject, command func(event string) string) (pyjson.OrderedObject, bool, error) {
+	return a.InstallEnv(doc, command, nil)
+}
+
+// InstallEnv is Install with lookup the environment the file's own switch
+// is read in (HookFile.Off: Gemini CLI and Qwen Code expand variables in
+// their settings' strings; nil: none is set).
+func (a *Agent) InstallEnv(doc pyjson.OrderedObject, command func(event string) string, lookup func(string) (string, bool)) (pyjson.OrderedObject, bool, error) {
 	changed := false
 	if v, ok := doc.Get("hooks"); ok {
 		if _, isObj := v.(pyjson.OrderedObject); !isObj {
@@ -144,7 +153,7 @@ func (a *Agent) Install(doc pyjson.OrderedObject, command func(event string) str
 		}
 	}
 	hooks, _ := get(doc, "hooks").(pyjson.OrderedObject)
-	off := a.off(doc)
+	off := a.off(doc, lookup)
 	for _, ev := range a.HookFile.Events {
 		want := command(ev)
 		if why := off(want); why != "" {

@@ -2,7 +2,6 @@ package agents
 
 import (
 	"encoding/json"
-	"os"
 	"strconv"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -20,23 +19,25 @@ import (
 // its ("" when it would): the setting that switches it off, named as the
 // file spells it.
 func (a *Agent) SwitchedOff(doc pyjson.OrderedObject, command string) string {
-	return a.OffIn(doc)(command)
+	return a.OffIn(doc, nil)(command)
 }
 
 // OffIn is SwitchedOff for each command of doc, doc read once (doctor
 // asks it for every entry of a file: reading the file per entry grew with
-// the square of its size).
-func (a *Agent) OffIn(doc pyjson.OrderedObject) func(command string) string {
+// the square of its size), with lookup the agent's environment for an
+// agent that expands variables in its settings (nil: none is set;
+// SwitchedOff's).
+func (a *Agent) OffIn(doc pyjson.OrderedObject, lookup func(string) (string, bool)) func(command string) string {
 	if a.HookFile.Off == nil {
 		return func(string) string { return "" }
 	}
-	return a.HookFile.Off(doc)
+	return a.HookFile.Off(doc, lookup)
 }
 
 // off is OffIn as an error's text ("" when the agent would run command
 // from doc).
-func (a *Agent) off(doc pyjson.OrderedObject) func(command string) string {
-	off := a.OffIn(doc)
+func (a *Agent) off(doc pyjson.OrderedObject, lookup func(string) (string, bool)) func(command string) string {
+	off := a.OffIn(doc, lookup)
 	return func(command string) string {
 		why := off(command)
 		if why == "" {
@@ -49,7 +50,7 @@ func (a *Agent) off(doc pyjson.OrderedObject) func(command string) string {
 // offByDisableAll is a top-level "disableAllHooks": true, which turns off
 // the file's hooks for Claude Code and GitHub Copilot CLI
 // (docs/agent-protocols.md); Qwen Code's reading is qwenOff.
-func offByDisableAll(doc pyjson.OrderedObject) func(string) string {
+func offByDisableAll(doc pyjson.OrderedObject, _ func(string) (string, bool)) func(string) string {
 	why := ""
 	if on, _ := get(doc, "disableAllHooks").(bool); on {
 		why = `"disableAllHooks" is true`
@@ -60,8 +61,8 @@ func offByDisableAll(doc pyjson.OrderedObject) func(string) string {
 // qwenOff is Qwen Code's disableAllHooks, read as its switch files are
 // (qwenDisableValues: any value JavaScript reads as true, 1 and "yes"
 // too, its strings' variables expanded).
-func qwenOff(doc pyjson.OrderedObject) func(string) string {
-	return switchRules["qwen"].ownOff(doc)
+func qwenOff(doc pyjson.OrderedObject, lookup func(string) (string, bool)) func(string) string {
+	return switchRules["qwen"].ownOff(doc, lookup)
 }
 
 // geminiOff is Gemini CLI's hooksConfig in the hook file itself, read as
@@ -72,8 +73,8 @@ func qwenOff(doc pyjson.OrderedObject) func(string) string {
 // name: a line of ours listed there is skipped. A second reading here
 // took "false" for true and expanded nothing, so doctor said a line that
 // Gemini skipped fires.
-func geminiOff(doc pyjson.OrderedObject) func(string) string {
-	return switchRules["gemini"].ownOff(doc)
+func geminiOff(doc pyjson.OrderedObject, lookup func(string) (string, bool)) func(string) string {
+	return switchRules["gemini"].ownOff(doc, lookup)
 }
 
 // ownOff reads doc, a hook file that is also one of r's switch files,
@@ -81,11 +82,11 @@ func geminiOff(doc pyjson.OrderedObject) func(string) string {
 // line alone ("": none). The strings are expanded in doctor's environment, the agent's
 // when doctor runs where it does; a file that would expand past
 // maxExpanded is read as written.
-func (r switchRule) ownOff(doc pyjson.OrderedObject) func(command string) string {
+func (r switchRule) ownOff(doc pyjson.OrderedObject, lookup func(string) (string, bool)) func(command string) string {
 	plain, _ := plainJSON(doc).(map[string]any)
 	if r.expand != nil {
 		budget := maxExpanded
-		if v, err := r.expand().expandEnv(plain, os.LookupEnv, &budget); err == nil {
+		if v, err := r.expand().expandEnv(plain, lookup, &budget); err == nil {
 			plain, _ = v.(map[string]any)
 		}
 	}

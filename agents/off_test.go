@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -84,7 +85,7 @@ func TestOwnSwitchReadAsSwitchFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if why := a.SwitchedOff(v.(pyjson.OrderedObject), a.HookCommand("", "BeforeTool")); (why != "") != c.off {
+		if why := a.OffIn(v.(pyjson.OrderedObject), os.LookupEnv)(a.HookCommand("", "BeforeTool")); (why != "") != c.off {
 			t.Errorf("%s %s: off %q, want off %v", c.agent, c.doc, why, c.off)
 		}
 	}

@@ -63,7 +63,7 @@ func Entries(in Installed) ([]Entry, time.Time, error) {
 		return nil, mtime, err
 	}
 	var out []Entry
-	off := ag.OffIn(doc)
+	off := ag.OffIn(doc, os.LookupEnv)
 	for _, e := range ag.Entries(doc) {
 		out = append(out, Entry{FileEntry: e, Off: off(e.Command)})
 	}
