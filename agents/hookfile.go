@@ -62,10 +62,12 @@ type HookFile struct {
 	// "hooks" (Kiro CLI gives an agent file without "tools" no tools);
 	// uninstall takes them out again when nothing else is left.
 	Init []pyjson.Member
-	// Off says why the agent would not run command, the line install
-	// writes for an event, from a file holding doc ("": it would): the
-	// file's own switch (off.go). nil: the agent has none.
-	Off func(doc pyjson.OrderedObject, command string) string
+	// Off reads doc, a file of the agent's, once, for why the agent would
+	// not run command, a line install writes for an event ("": it would):
+	// the file's own switch (off.go). nil: the agent has none.
+	// lookup is the environment, for an agent that expands variables in
+	// its settings' strings (nil: none is set).
+	Off func(doc pyjson.OrderedObject, lookup func(string) (string, bool)) func(command string) string
 }
 
 // Layout is the shape of an agent's hooks object.
@@ -127,6 +129,13 @@ func IsOwnScript(data []byte, agent string) bool {
 // that is not an object, or an event's hooks that are not a list, is an
 // error: what the user wrote there is never replaced.
 func (a *Agent) Install(doc pyjson.OrderedObject, command func(event string) string) (pyjson.OrderedObject, bool, error) {
+	return a.InstallEnv(doc, command, nil)
+}
+
+// InstallEnv is Install with lookup the environment the file's own switch
+// is read in (HookFile.Off: Gemini CLI and Qwen Code expand variables in
+// their settings' strings; nil: none is set).
+func (a *Agent) InstallEnv(doc pyjson.OrderedObject, command func(event string) string, lookup func(string) (string, bool)) (pyjson.OrderedObject, bool, error) {
 	changed := false
 	if v, ok := doc.Get("hooks"); ok {
 		if _, isObj := v.(pyjson.OrderedObject); !isObj {
@@ -144,9 +153,10 @@ func (a *Agent) Install(doc pyjson.OrderedObject, command func(event string) str
 		}
 	}
 	hooks, _ := get(doc, "hooks").(pyjson.OrderedObject)
+	off := a.off(doc, lookup)
 	for _, ev := range a.HookFile.Events {
 		want := command(ev)
-		if why := a.off(doc, want); why != "" {
+		if why := off(want); why != "" {
 			return doc, false, errors.New(why)
 		}
 		list, isList := get(hooks, ev).([]any)

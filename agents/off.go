@@ -2,6 +2,7 @@ package agents
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
@@ -16,71 +17,121 @@ import (
 
 // SwitchedOff is why a would not run command from doc, a hook file of
 // its ("" when it would): the setting that switches it off, named as the
-// file spells it. doctor reads an installed file with it.
+// file spells it.
 func (a *Agent) SwitchedOff(doc pyjson.OrderedObject, command string) string {
-	if a.HookFile.Off == nil {
-		return ""
-	}
-	return a.HookFile.Off(doc, command)
+	return a.OffIn(doc, nil)(command)
 }
 
-// off is HookFile.Off's reason for doc and command, as an error's text
-// ("" when the agent would run command from doc).
-func (a *Agent) off(doc pyjson.OrderedObject, command string) string {
-	why := a.SwitchedOff(doc, command)
-	if why == "" {
-		return ""
+// OffIn is SwitchedOff for each command of doc, doc read once (doctor
+// asks it for every entry of a file: reading the file per entry grew with
+// the square of its size), with lookup the agent's environment for an
+// agent that expands variables in its settings (nil: none is set;
+// SwitchedOff's).
+func (a *Agent) OffIn(doc pyjson.OrderedObject, lookup func(string) (string, bool)) func(command string) string {
+	if a.HookFile.Off == nil {
+		return func(string) string { return "" }
 	}
-	return why + ": " + a.Title + " runs no entry install would write here (remove that setting first, if the file is yours to change)"
+	return a.HookFile.Off(doc, lookup)
+}
+
+// off is OffIn as an error's text ("" when the agent would run command
+// from doc).
+func (a *Agent) off(doc pyjson.OrderedObject, lookup func(string) (string, bool)) func(command string) string {
+	off := a.OffIn(doc, lookup)
+	return func(command string) string {
+		why := off(command)
+		if why == "" {
+			return ""
+		}
+		return why + ": " + a.Title + " runs no entry install would write here (remove that setting first, if the file is yours to change)"
+	}
 }
 
 // offByDisableAll is a top-level "disableAllHooks": true, which turns off
 // the file's hooks for Claude Code and GitHub Copilot CLI
 // (docs/agent-protocols.md); Qwen Code's reading is qwenOff.
-func offByDisableAll(doc pyjson.OrderedObject, _ string) string {
+func offByDisableAll(doc pyjson.OrderedObject, _ func(string) (string, bool)) func(string) string {
+	why := ""
 	if on, _ := get(doc, "disableAllHooks").(bool); on {
-		return `"disableAllHooks" is true`
+		why = `"disableAllHooks" is true`
 	}
-	return ""
+	return func(string) string { return why }
 }
 
-// qwenOff is Qwen Code's disableAllHooks: any value JavaScript reads as
-// true turns every hook off (switches_gemini.go), 1 and "yes" too.
-func qwenOff(doc pyjson.OrderedObject, _ string) string {
-	if v, set := doc.Get("disableAllHooks"); set && orderedTruthy(v) {
-		return `"disableAllHooks" is true`
-	}
-	return ""
+// qwenOff is Qwen Code's disableAllHooks, read as its switch files are
+// (qwenDisableValues: any value JavaScript reads as true, 1 and "yes"
+// too, its strings' variables expanded).
+func qwenOff(doc pyjson.OrderedObject, lookup func(string) (string, bool)) func(string) string {
+	return switchRules["qwen"].ownOff(doc, lookup)
 }
 
-// orderedTruthy is JavaScript's truth of v, a value pyjson.DecodeOrdered
-// returns (numbers are json.Number).
-func orderedTruthy(v any) bool {
-	if n, isNumber := v.(json.Number); isNumber {
-		f, _ := n.Float64() // past float64's range: ±Inf, true
-		return f != 0
-	}
-	if _, isObject := v.(pyjson.OrderedObject); isObject {
-		return true
-	}
-	return pyjson.Truthy(v)
+// geminiOff is Gemini CLI's hooksConfig in the hook file itself, read as
+// its switch files are (geminiEnabledValues, geminiDisabledList): an
+// "enabled" Gemini reads as false turns every hook off ("false" in any
+// case too, and "${UNSET:-}", which it expands to ""), and "disabled"
+// lists the hooks it skips by name, else by command. Our handlers have no
+// name: a line of ours listed there is skipped. A second reading here
+// took "false" for true and expanded nothing, so doctor said a line that
+// Gemini skipped fires.
+func geminiOff(doc pyjson.OrderedObject, lookup func(string) (string, bool)) func(string) string {
+	return switchRules["gemini"].ownOff(doc, lookup)
 }
 
-// geminiOff is Gemini CLI's hooksConfig: "enabled" that JavaScript reads
-// as false (false, 0, "") turns every hook off, and "disabled" lists the
-// hooks it skips by name, else by command (geminiDocument reads a file
-// the same way as a hook source). Our handlers have no name: a line of
-// ours listed there is skipped.
-func geminiOff(doc pyjson.OrderedObject, command string) string {
-	cfg, _ := get(doc, "hooksConfig").(pyjson.OrderedObject)
-	if v, set := cfg.Get("enabled"); set && v != nil && !orderedTruthy(v) {
-		return `"hooksConfig"."enabled" is false`
-	}
-	list, _ := get(cfg, "disabled").([]any)
-	for _, v := range list {
-		if s, _ := v.(string); s == command {
-			return `"hooksConfig"."disabled" names the line install writes`
+// ownOff reads doc, a hook file that is also one of r's switch files,
+// once, for the setting that turns off the agent's hooks, or a command's
+// line alone ("": none). The strings are expanded in doctor's environment, the agent's
+// when doctor runs where it does; a file that would expand past
+// maxExpanded is read as written.
+func (r switchRule) ownOff(doc pyjson.OrderedObject, lookup func(string) (string, bool)) func(command string) string {
+	plain, _ := plainJSON(doc).(map[string]any)
+	if r.expand != nil {
+		budget := maxExpanded
+		if v, err := r.expand().expandEnv(plain, lookup, &budget); err == nil {
+			plain, _ = v.(map[string]any)
 		}
 	}
-	return ""
+	values := r.values(plain)
+	for _, key := range r.keys {
+		if on, set := values[key]; set {
+			if !on {
+				why := r.setting(key)
+				return func(string) string { return why }
+			}
+			break
+		}
+	}
+	if r.lines == nil {
+		return func(string) string { return "" }
+	}
+	named := r.lines([]map[string]any{plain})
+	return func(command string) string {
+		if _, ok := named(command); ok {
+			return r.lineSetting
+		}
+		return ""
+	}
+}
+
+// plainJSON is v, a value pyjson.DecodeOrdered returns, as the switch
+// readers take it (ParseNode's: objects as maps, a key given twice its
+// last value, numbers as float64, past its range ±Inf as in JavaScript).
+func plainJSON(v any) any {
+	switch t := v.(type) {
+	case pyjson.OrderedObject:
+		out := make(map[string]any, len(t))
+		for _, m := range t {
+			out[m.Key] = plainJSON(m.Value)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = plainJSON(e)
+		}
+		return out
+	case json.Number:
+		f, _ := strconv.ParseFloat(string(t), 64)
+		return f
+	}
+	return v
 }

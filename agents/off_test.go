@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -45,6 +46,47 @@ func TestInstallRefusesAFileSwitchedOff(t *testing.T) {
 		v, _ := pyjson.DecodeOrdered([]byte(c.doc))
 		if _, changed, err := a.Install(v.(pyjson.OrderedObject), func(ev string) string { return a.HookCommand("", ev) }); err != nil || !changed {
 			t.Errorf("%s: Install into %s: changed %v, err %v", c.agent, c.doc, changed, err)
+		}
+	}
+}
+
+// TestOwnSwitchReadAsSwitchFiles: the hook file's own switch is read the
+// one way the agent's switch files are (geminiEnabledValues,
+// qwenDisableValues), strings expanded in the environment. geminiOff read
+// "false" as true and expanded nothing, so doctor said fires and install
+// "now runs" over a line Gemini CLI skipped (attacker review of h-switch2).
+func TestOwnSwitchReadAsSwitchFiles(t *testing.T) {
+	t.Setenv("HERMES_TEST_OFF", "false")
+	t.Setenv("HERMES_TEST_EMPTY", "")
+	t.Setenv("HERMES_TEST_EV", "BeforeTool")
+	gemini, _ := Lookup("gemini")
+	line := gemini.HookCommand("", "BeforeTool")
+	for _, c := range []struct {
+		agent, doc string
+		off        bool
+	}{
+		{"gemini", `{"hooksConfig": {"enabled": "false"}}`, true},
+		{"gemini", `{"hooksConfig": {"enabled": "FALSE"}}`, true},
+		{"gemini", `{"hooksConfig": {"enabled": "${NO_SUCH_VAR_X:-}"}}`, true},
+		{"gemini", `{"hooksConfig": {"enabled": "$HERMES_TEST_OFF"}}`, true},
+		{"gemini", `{"hooksConfig": {"enabled": "${NO_SUCH_VAR_X:-true}"}}`, false},
+		{"gemini", `{"hooksConfig": {"enabled": 0.0}}`, true},
+		{"gemini", `{"hooksConfig": {"enabled": 1e400}}`, false},
+		{"gemini", `{"hooksConfig": {"enabled": null}}`, false},
+		{"gemini", `{"hooksConfig": {"enabled": "no"}}`, false},
+		{"gemini", `{"hooksConfig": {"disabled": [` + string(pyjson.Encode(strings.Replace(line, "BeforeTool", "$HERMES_TEST_EV", 1), pyjson.Compact)) + `]}}`, true},
+		{"qwen", `{"disableAllHooks": "$HERMES_TEST_EMPTY"}`, false},
+		{"qwen", `{"disableAllHooks": "${NO_SUCH_VAR_X:-}"}`, true},
+		{"qwen", `{"disableAllHooks": 0}`, false},
+		{"qwen", `{"disableAllHooks": 2}`, true},
+	} {
+		a, _ := Lookup(c.agent)
+		v, err := pyjson.DecodeOrdered([]byte(c.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if why := a.OffIn(v.(pyjson.OrderedObject), os.LookupEnv)(a.HookCommand("", "BeforeTool")); (why != "") != c.off {
+			t.Errorf("%s %s: off %q, want off %v", c.agent, c.doc, why, c.off)
 		}
 	}
 }

@@ -73,6 +73,15 @@ type switchRule struct {
 	// fix is what to do when file f (f.User: the user's own) turns hooks
 	// off by key, the setting's own name.
 	fix func(a *Agent, f SwitchFile, key string) string
+	// lines, for an agent that skips hooks one by one by a setting it
+	// joins across its files (Gemini CLI's hooksConfig.disabled), reads
+	// docs, the files' decoded keys lowest first, into the highest file
+	// that names command (ok false: none does); nil: the agent has no
+	// such setting. lineSetting is that setting as a file spells it,
+	// lineFix what to do when file f names a line.
+	lines       func(docs []map[string]any) func(command string) (file int, ok bool)
+	lineSetting string
+	lineFix     func(f SwitchFile) string
 }
 
 var switchRules = map[string]switchRule{
@@ -134,6 +143,10 @@ var switchRules = map[string]switchRule{
 		values:  geminiEnabledValues,
 		setting: func(string) string { return `"hooksConfig"."enabled" is false` },
 		fix:     geminiFix,
+		lines:   geminiDisabledList,
+		// Our handlers have no name: Gemini compares the command.
+		lineSetting: `"hooksConfig"."disabled" names this line`,
+		lineFix:     geminiLineFix,
 	},
 	"qwen": {
 		files:   qwenFiles,

@@ -2,7 +2,6 @@ package agents
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 )
@@ -22,22 +21,19 @@ import (
 
 // An expander is one agent's resolveEnvVarsInString.
 type expander struct {
-	re *regexp.Regexp
-	// defaults: the pattern's third group is ${NAME:-DEFAULT}'s default.
+	// defaults: ${NAME:-DEFAULT} gives DEFAULT when NAME is not set
+	// (Gemini's pattern, \$(?:(\w+)|{([^}]+?)(?::-([^}]*))?}); without,
+	// Qwen's \$(?:(\w+)|{([^}]+)}), the whole of ${...} is the name.
 	defaults bool
 	// kept are the names (in upper case) left as written.
 	kept []string
 }
 
-// geminiEnv and qwenEnv are the agents' patterns, in RE2 (JavaScript's
-// \w is [A-Za-z0-9_] here as there; the lazy name reads the same,
-// leftmost first).
+// geminiEnv and qwenEnv are the agents' expanders.
 var (
-	geminiEnv = sync.OnceValue(func() *expander {
-		return &expander{re: regexp.MustCompile(`\$(?:([A-Za-z0-9_]+)|\{([^}]+?)(?::-([^}]*))?\})`), defaults: true}
-	})
-	qwenEnv = sync.OnceValue(func() *expander {
-		return &expander{re: regexp.MustCompile(`\$(?:([A-Za-z0-9_]+)|\{([^}]+)\})`), kept: []string{
+	geminiEnv = sync.OnceValue(func() *expander { return &expander{defaults: true} })
+	qwenEnv   = sync.OnceValue(func() *expander {
+		return &expander{kept: []string{
 			"SESSION_ID", "QWEN_CODE_SESSION_ID", "QWEN_SERVER_TOKEN", "QWEN_DAEMON_TOKEN", "QWEN_CODE_EXTERNAL_TOOL_GUARD_TOKEN",
 		}}
 	})
@@ -87,41 +83,112 @@ func (x *expander) expandEnv(v any, lookup func(string) (string, bool), budget *
 
 // expandString is s expanded; past maxExpanded it stops (expandEnv then
 // refuses the file).
+//
+// A hand-written scan, not a regular expression: Go's regexp, asked for
+// all matches, searches to the end of s for the '}' of each "${" left
+// unclosed, and a repository's 64 KiB of "${$b" held doctor for half a
+// minute (a 256 KiB string, minutes). Here the next '}' is found once
+// and kept until the scan passes it, so each byte is looked at a bounded
+// number of times. The matches are the agents' pattern's, leftmost
+// first: $ then the longest run of [A-Za-z0-9_] (JavaScript's \w), or
+// ${, at least one byte, and the first } after it; for Gemini the name
+// inside ends at the first ":-" after its first byte, the rest up to the
+// } its default.
 func (x *expander) expandString(s string, lookup func(string) (string, bool)) string {
-	re := x.re
-	if !re.MatchString(s) {
+	first := strings.IndexByte(s, '$')
+	if first < 0 {
 		return s
 	}
-	var out []byte
-	last := 0
-	for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+	out := make([]byte, 0, len(s))
+	out = append(out, s[:first]...)
+	// closeAt is the first '}' at or after some earlier position, len(s)
+	// when there is none (then no later "${" closes either).
+	closeAt := -1
+	i := first
+	for i < len(s) {
 		if len(out) > maxExpanded {
-			break
+			return string(out)
 		}
-		out = append(out, s[last:m[0]]...)
-		last = m[1]
-		name := ""
-		switch {
-		case m[2] >= 0:
-			name = s[m[2]:m[3]]
-		case m[4] >= 0:
-			name = s[m[4]:m[5]]
-		}
-		kept := false
-		for _, k := range x.kept {
-			kept = kept || strings.ToUpper(name) == k
-		}
-		if lookup != nil && !kept {
-			if val, set := lookup(name); set {
-				out = append(out, val...)
-				continue
+		if s[i] != '$' {
+			next := strings.IndexByte(s[i:], '$')
+			if next < 0 {
+				break
 			}
-		}
-		if x.defaults && m[6] >= 0 {
-			out = append(out, s[m[6]:m[7]]...)
+			out = append(out, s[i:i+next]...)
+			i += next
 			continue
 		}
-		out = append(out, s[m[0]:m[1]]...)
+		name, def, hasDef, end := x.reference(s, i, &closeAt)
+		if end < 0 {
+			out = append(out, '$')
+			i++
+			continue
+		}
+		if val, ok := x.value(name, lookup); ok {
+			out = append(out, val...)
+		} else if hasDef {
+			out = append(out, def...)
+		} else {
+			out = append(out, s[i:end]...)
+		}
+		i = end
 	}
-	return string(append(out, s[last:]...))
+	return string(append(out, s[i:]...))
+}
+
+// reference reads the reference that starts with the '$' at s[i]: its
+// name, its default (hasDef: Gemini's ${NAME:-DEFAULT}) and the end of
+// the reference, -1 when none starts there. *closeAt caches the next '}'.
+func (x *expander) reference(s string, i int, closeAt *int) (name, def string, hasDef bool, end int) {
+	j := i + 1
+	for j < len(s) && isWordByte(s[j]) {
+		j++
+	}
+	if j > i+1 {
+		return s[i+1 : j], "", false, j
+	}
+	if j >= len(s) || s[j] != '{' {
+		return "", "", false, -1
+	}
+	open := j + 1
+	if *closeAt < open && *closeAt < len(s) {
+		if k := strings.IndexByte(s[open:], '}'); k >= 0 {
+			*closeAt = open + k
+		} else {
+			*closeAt = len(s)
+		}
+	}
+	if *closeAt >= len(s) || *closeAt == open {
+		return "", "", false, -1 // unclosed, or "${}"
+	}
+	inner := s[open:*closeAt]
+	end = *closeAt + 1
+	if x.defaults {
+		if k := strings.Index(inner[1:], ":-"); k >= 0 {
+			return inner[:k+1], inner[k+3:], true, end
+		}
+	}
+	return inner, "", false, end
+}
+
+// value is name's value, when lookup sets it and the agent does not keep
+// the name as written.
+func (x *expander) value(name string, lookup func(string) (string, bool)) (string, bool) {
+	if lookup == nil {
+		return "", false
+	}
+	if len(x.kept) > 0 {
+		upper := strings.ToUpper(name)
+		for _, k := range x.kept {
+			if upper == k {
+				return "", false
+			}
+		}
+	}
+	return lookup(name)
+}
+
+// isWordByte is JavaScript's \w (without the u flag): [A-Za-z0-9_].
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }

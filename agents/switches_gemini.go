@@ -92,35 +92,40 @@ func qwenFix(_ *Agent, f SwitchFile, _ string) string {
 
 // LinesOff reads parsed, a's switch files (files, as SwitchesIn reads
 // them), for the lines the agent skips one by one whichever file holds
-// them: Gemini CLI's hooksConfig.disabled, which it merges across its
-// settings files as a union (settingsSchema.ts) and compares with each
-// hook's name, else its command (hookRegistry.ts, processHookDefinition;
-// our handlers have no name). A repository's workspace settings can so
-// name the line install wrote in the user's file. The answer for a
-// command is the file that names it and what to do; ok false when the
-// agent runs it (and for the other agents).
+// them (switchRule.lines): Gemini CLI's hooksConfig.disabled, which it
+// merges across its settings files as a union (settingsSchema.ts) and
+// compares with each hook's name, else its command (hookRegistry.ts,
+// processHookDefinition; our handlers have no name). A repository's
+// workspace settings can so name the line install wrote in the user's
+// file. The answer for a command is the file that names it and what to
+// do; ok false when the agent runs it (and for an agent without such a
+// setting).
 func (a *Agent) LinesOff(files []SwitchFile, parsed []ParsedFile) func(command string) (SwitchedOff, bool) {
-	none := func(string) (SwitchedOff, bool) { return SwitchedOff{}, false }
-	if a.Name != "gemini" {
-		return none
+	r := switchRules[a.Name]
+	if r.lines == nil {
+		return func(string) (SwitchedOff, bool) { return SwitchedOff{}, false }
 	}
 	n := min(len(files), len(parsed))
 	docs := make([]map[string]any, n)
 	for i := range n {
 		docs[i] = parsed[i].doc
 	}
-	named := geminiDisabledList(docs)
+	named := r.lines(docs)
 	return func(command string) (SwitchedOff, bool) {
 		i, ok := named(command)
 		if !ok {
 			return SwitchedOff{}, false
 		}
-		fix := `take that line out of "disabled" (Gemini CLI joins the lists of all its settings files: a line named in any is skipped)`
-		if !files[i].User {
-			fix = `a folder's list adds to yours, and nothing of yours takes a line off it: remove it if the project is yours to change`
-		}
-		return SwitchedOff{File: i, Setting: `"hooksConfig"."disabled" names this line`, Fix: fix}, true
+		return SwitchedOff{File: i, Setting: r.lineSetting, Fix: r.lineFix(files[i])}, true
 	}
+}
+
+// geminiLineFix is what to do when f's hooksConfig.disabled names a line.
+func geminiLineFix(f SwitchFile) string {
+	if f.User {
+		return `take that line out of "disabled" (Gemini CLI joins the lists of all its settings files: a line named in any is skipped)`
+	}
+	return `a folder's list adds to yours, and nothing of yours takes a line off it: remove it if the project is yours to change`
 }
 
 // geminiDisabledList is Gemini CLI's merged hooksConfig.disabled over docs,
@@ -178,16 +183,19 @@ func geminiDisabledList(docs []map[string]any) func(command string) (int, bool) 
 			}
 		}
 	}
+	// A map, not a search of the list per command: doctor asks for each
+	// entry of a file, and both can be long.
+	highest := make(map[string]int, len(list))
+	for _, e := range list {
+		if f, seen := highest[e.s]; !seen || e.file > f {
+			highest[e.s] = e.file
+		}
+	}
 	return func(command string) (int, bool) {
 		if !isList {
 			return rawFile, rawFile >= 0 && raw != "" && strings.Contains(raw, command)
 		}
-		file := -1
-		for _, e := range list {
-			if e.s == command {
-				file = max(file, e.file)
-			}
-		}
-		return file, file >= 0
+		file, ok := highest[command]
+		return file, ok
 	}
 }

@@ -63,8 +63,9 @@ func Entries(in Installed) ([]Entry, time.Time, error) {
 		return nil, mtime, err
 	}
 	var out []Entry
+	off := ag.OffIn(doc, os.LookupEnv)
 	for _, e := range ag.Entries(doc) {
-		out = append(out, Entry{FileEntry: e, Off: ag.SwitchedOff(doc, e.Command)})
+		out = append(out, Entry{FileEntry: e, Off: off(e.Command)})
 	}
 	return out, mtime, nil
 }

@@ -101,7 +101,7 @@ type docEditor struct {
 func agentEditor(agent *agents.Agent, command func(string) string) docEditor {
 	return docEditor{
 		add: func(doc pyjson.OrderedObject) (pyjson.OrderedObject, bool, error) {
-			return agent.Install(doc, command)
+			return agent.InstallEnv(doc, command, os.LookupEnv)
 		},
 		remove: agent.Uninstall,
 	}

@@ -271,12 +271,21 @@ func SwitchLine(c *SwitchCheck) string {
 }
 
 // SwitchedOff is what install says after it wrote in: the switch file that
-// makes the agent run none of in's entries (nil: none). home is the
-// user's home folder; project the project around install, for in a user
-// file; workDir the folder install runs in ("": unknown).
-func SwitchedOff(in install.Installed, home, project, workDir string) *SwitchCheck {
-	c, _, _ := switchCheck(in, ProbeOptions{Home: home, Project: project, WorkDir: workDir}, readTrust(in.Agent, home))
-	return c
+// makes the agent run none of in's entries (nil: none), and, for a line of
+// in's, the setting that makes the agent skip that line alone with its fix
+// ("" when none does: a workspace's Gemini CLI hooksConfig.disabled
+// naming the line install wrote in the user's file). home is the user's
+// home folder; project the project around install, for in a user file;
+// workDir the folder install runs in ("": unknown).
+func SwitchedOff(in install.Installed, home, project, workDir string) (c *SwitchCheck, linesOff func(command string) string) {
+	c, _, linesOff = switchCheck(in, ProbeOptions{Home: home, Project: project, WorkDir: workDir}, readTrust(in.Agent, home))
+	return c, linesOff
+}
+
+// LineOffLine is the line install prints for a line of event ev that the
+// agent skips, why being SwitchedOff's linesOff, escaped.
+func LineOffLine(ev, why string) string {
+	return CheckFail.Symbol() + " " + show(ev) + ": " + show(why)
 }
 
 // trustRead is the agent's trust file as readTrust read it.

@@ -343,7 +343,13 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	res.Kept = plan.Kept
 	res.RemovedDirs = plan.RemovedDirs
 	if !o.uninstall {
-		res.SwitchedOff = switchedOff(agent, root, plan.Path, o.user)
+		var linesOff func(string) string
+		res.SwitchedOff, linesOff = switchedOff(agent, root, plan.Path, o.user)
+		for _, ev := range res.Events {
+			if why := linesOff(command(ev)); why != "" {
+				res.LinesOff = append(res.LinesOff, lineOff{Event: ev, Why: why})
+			}
+		}
 	}
 	if o.json {
 		return writeJSON(a.Out, res)
@@ -411,13 +417,14 @@ func hookCommand(agent *agents.Agent, o installOptions) (func(string) string, er
 }
 
 // switchedOff is the setting of another file that makes agent run none of
-// the entries install wrote at path (nil: none): a project's file can turn
-// the user's own guards off, so install says so, as doctor does (for a
-// user file, in the project around the working directory).
-func switchedOff(agent *agents.Agent, root, path string, user bool) *report.SwitchCheck {
+// the entries install wrote at path (nil: none), and the one that makes it
+// skip a given line (linesOff; "": none): a project's file can turn the
+// user's own guards off, so install says so, as doctor does (for a user
+// file, in the project around the working directory).
+func switchedOff(agent *agents.Agent, root, path string, user bool) (*report.SwitchCheck, func(command string) string) {
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return nil
+		return nil, func(string) string { return "" }
 	}
 	project := root
 	if user {

@@ -35,8 +35,18 @@ type installResult struct {
 	// SwitchedOff: another file's setting makes the agent run none of its
 	// hooks, these entries included (report.SwitchedOff).
 	SwitchedOff *report.SwitchCheck `json:"switched_off,omitempty"`
+	// LinesOff: the entries the agent skips one by one, by another file's
+	// setting (report.SwitchedOff's linesOff).
+	LinesOff []lineOff `json:"lines_off,omitempty"`
 
 	ProjectWhy string `json:"-"` // why this project directory, when it was not given
+}
+
+// lineOff is an entry install wrote that the agent skips: its event, and
+// the setting (with its file and fix) that makes it.
+type lineOff struct {
+	Event string `json:"event"`
+	Why   string `json:"why"`
 }
 
 // printInstall says what r did to agent's hook file: on out, but on errw
@@ -98,6 +108,9 @@ func printInstall(out, errw io.Writer, agent *agents.Agent, r *installResult) {
 	}
 	if r.SwitchedOff != nil {
 		fmt.Fprintln(out, report.SwitchLine(r.SwitchedOff))
+	}
+	for _, l := range r.LinesOff {
+		fmt.Fprintln(out, report.LineOffLine(l.Event, l.Why))
 	}
 	for _, d := range r.RemovedDirs {
 		fmt.Fprintf(out, "removed the empty directory %s\n", show(d))
