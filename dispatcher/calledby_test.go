@@ -13,7 +13,7 @@ import (
 // with protocol.OwnRunElsewhere those of no agent's file too.
 func TestSkipRunByList(t *testing.T) {
 	pre, _ := protocol.Lookup("pre_tool_call")
-	post, _ := protocol.Lookup("post_tool_call")
+	post, _ := protocol.Lookup("on_session_end") // an event no hook can refuse or stop
 	skill, _ := protocol.Lookup("PreSkillShellCommand")
 	entries := []*hookconfig.Entry{{Command: "own", Event: pre}, {Command: "c", RunBy: "claude", Event: pre},
 		{Command: "g", RunBy: "copilot", Event: pre}, {Command: "x", RunBy: "codex", Event: pre}}
@@ -26,8 +26,9 @@ func TestSkipRunByList(t *testing.T) {
 	}{
 		{pre, "", "own c g x"}, {pre, "claude", "own g x"}, {pre, "claude,copilot", "own x"},
 		// A host's other call for the event runs the hooks of no agent's
-		// file: left to it where they cannot refuse; a gating event's run
-		// in both calls (no guard rests on a repository's file).
+		// file: left to it where they cannot refuse; a hook that can
+		// refuse or stop runs in both calls (none rests on a repository's
+		// file).
 		{post, "copilot,claude," + protocol.OwnRunElsewhere, "x"},
 		{pre, "copilot,claude," + protocol.OwnRunElsewhere, "own x"},
 		// Claude Code runs its settings' PreToolUse hooks on PreToolUse
@@ -58,7 +59,7 @@ func TestSkipRunByList(t *testing.T) {
 // too, twice at worst, on every event. The user's are still left to the
 // other call where they cannot refuse.
 func TestSkipRunByKeepsManaged(t *testing.T) {
-	post, _ := protocol.Lookup("post_tool_call")
+	post, _ := protocol.Lookup("on_session_end")
 	entries := []*hookconfig.Entry{{Command: "user", Event: post},
 		{Command: "managed", Event: post, Scope: consent.Scope{Managed: true}},
 		{Command: "bundle", Event: post, ManagedBundle: true, Scope: consent.Scope{Bundle: "/etc/b"}},
@@ -69,5 +70,31 @@ func TestSkipRunByKeepsManaged(t *testing.T) {
 	}
 	if want := "managed bundle "; got != want {
 		t.Errorf("ran %q, want %q", got, want)
+	}
+}
+
+// TestSkipRunByKeepsWhatMayRefuse: under a host's other call, a hook that
+// can refuse or stop is never left to it: a prompt filter on pre_llm_call
+// (it blocks), a post_tool_call hook (its block reaches the model), a
+// fail_closed one on an event that cannot refuse (an attacker's re-read:
+// a pre_llm_call guard ran in neither VS Code call).
+func TestSkipRunByKeepsWhatMayRefuse(t *testing.T) {
+	for _, tc := range []struct {
+		event      string
+		failClosed bool
+		kept       bool
+	}{
+		{"pre_llm_call", false, true},
+		{"post_tool_call", false, true},
+		{"subagent_stop", false, true},
+		{"on_session_end", true, true},
+		{"on_session_end", false, false},
+	} {
+		ev, _ := protocol.Lookup(tc.event)
+		e := &hookconfig.Entry{Command: "h", Event: ev, FailClosed: tc.failClosed}
+		got := len(skipRunBy(ev, []*hookconfig.Entry{e}, "copilot,claude,"+protocol.OwnRunElsewhere)) == 1
+		if got != tc.kept {
+			t.Errorf("%s (fail_closed %v): kept %v, want %v", tc.event, tc.failClosed, got, tc.kept)
+		}
 	}
 }

@@ -316,13 +316,14 @@ type callerKey struct{}
 // protocol.OwnRunElsewhere among them also skips the entries of no agent's file (the
 // Hermes config's, a project's hooks file): a host that calls once per
 // agent file it reads runs those in another of its calls for this event.
-// The managed layer's entries are never skipped so, nor any entry of a
-// gating event (a guard): that other call is known only from files a
+// The managed layer's entries are never skipped so, nor any entry that
+// can refuse or stop (a tool call's guard, a prompt filter: mayRefuse): that other call is known only from files a
 // repository can write and from what the host is taken to do with them
 // (a VS Code build that reads other files, a timeout Node cuts to 1 ms, a
 // hook list frozen before the file appeared), and no guard may rest on
-// that. A guard runs in both calls, twice at worst; what the skip spares
-// is the second run of the hooks that cannot refuse (a formatter, a log).
+// that. Such a hook runs in both calls, twice at worst; what the skip
+// spares is the second run of the hooks that cannot refuse (a log after
+// the session, a notification).
 func CalledBy(ctx context.Context, agent string) context.Context {
 	return context.WithValue(ctx, callerKey{}, agent)
 }
@@ -342,11 +343,18 @@ func skipRunBy(ev *protocol.Event, entries []*hookconfig.Entry, agent string) []
 	own := slices.Contains(runBy, protocol.OwnRunElsewhere)
 	out := entries[:0:0]
 	for _, e := range entries {
-		if forwarded(ev, e) || e.RunBy == "" && (!own || managed(e) || ev.Gating()) || e.RunBy != "" && !slices.Contains(runBy, e.RunBy) {
+		if forwarded(ev, e) || e.RunBy == "" && (!own || managed(e) || mayRefuse(ev, e)) || e.RunBy != "" && !slices.Contains(runBy, e.RunBy) {
 			out = append(out, e)
 		}
 	}
 	return out
+}
+
+// mayRefuse reports whether e can refuse or stop anything on ev: a hook
+// of an event that can block or stop (a tool call's guard, a prompt
+// filter), or a fail_closed one. Those never rest on a host's other call.
+func mayRefuse(ev *protocol.Event, e *hookconfig.Entry) bool {
+	return ev.Can(protocol.CapBlock|protocol.CapContinue) || e.FailClosed
 }
 
 // managed reports whether e is the administrator's: the managed config's
