@@ -247,16 +247,10 @@ func fetchKey(params ...any) (any, error) {
 	key := params[1].(string)
 	switch m := params[0].(type) {
 	case map[string]any:
-		v, ok := m[key]
-		switch {
-		case !ok:
-			return nil, fmt.Errorf("no key %q (write ?.%s where it may be missing)", key, key)
-		case v == nil:
-			// A JSON null is no value: expr's nil would make `contains`
-			// or `==` quietly false (TestNullKeyIsAnError).
-			return nil, fmt.Errorf("key %q is null (write ?.%s where it may be missing or null)", key, key)
+		if v, ok := m[key]; ok {
+			return v, nil
 		}
-		return v, nil
+		return nil, fmt.Errorf("no key %q (write ?.%s where it may be missing)", key, key)
 	case nil:
 		return nil, fmt.Errorf("cannot read %q of nil", key)
 	}
