@@ -224,7 +224,7 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 	var overruled bool
 	var linesOff func(string) string
 	c.SwitchedOff, overruled, linesOff = switchCheck(in, o, t)
-	c.NotReadHere = rootBelow(in, o.WorkDir, t.parsed)
+	c.NotReadHere = rootBelow(in, o.WorkDir, o.Home, t.parsed)
 	c.RepoEnv = repoEnvCheck(in, o)
 	entryOff := in.Agent.EntriesOffIn(t.parsed)
 	proved := map[[3]string]FireCheck{} // an entry repeated is proved once

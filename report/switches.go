@@ -205,8 +205,10 @@ func agentRoot(a *agents.Agent, config agents.ParsedFile, project, wd string) st
 // in only: a project's file is not read in any folder below it).
 // "" when wd is not below in's folder, for a user file, and for an agent
 // whose root is the project's.
-func rootBelow(in install.Installed, wd string, config agents.ParsedFile) string {
-	if in.User || wd == "" || samePath(wd, in.Root) || !within(wd, in.Root) {
+func rootBelow(in install.Installed, wd, home string, config agents.ParsedFile) string {
+	if in.User || wd == "" || samePath(wd, in.Root) || !within(wd, in.Root) || samePath(in.Root, home) {
+		// A file in the home folder is the user's, read wherever the
+		// agent starts.
 		return ""
 	}
 	root := agentRoot(in.Agent, config, in.Root, wd)
@@ -254,8 +256,20 @@ func shownSwitchFile(f agents.SwitchFile, path string) string {
 	return f.Path
 }
 
+// samePath reports whether a and b name the same file or folder: the
+// same name, or the same thing by another one (a linked parent, a home
+// folder reached through a link), which by name alone doctor took for a
+// project of its own.
 func samePath(a, b string) bool {
-	return a != "" && filepath.Clean(a) == filepath.Clean(b)
+	if a == "" || b == "" {
+		return false
+	}
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	ai, errA := os.Stat(a)
+	bi, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(ai, bi)
 }
 
 // SwitchLine is the line doctor and install print for c, escaped.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -98,7 +99,7 @@ func printInstall(out, errw io.Writer, agent *agents.Agent, r *installResult) {
 		if n := agent.HookFile.Notice; n != "" {
 			fmt.Fprintln(out, "Note: "+n)
 		}
-		if r.Project != "" && agent.StartFolderOnly {
+		if r.Project != "" && agent.StartFolderOnly && !isHome(r.Project) {
 			// A monorepo's package is where many start the agent: say
 			// that the root's file does not reach it (doctor run there
 			// says so too).
@@ -254,4 +255,16 @@ func printPluginInstall(w, errw io.Writer, p pluginInstall) {
 	for _, k := range p.Kept {
 		fmt.Fprintf(w, "%s had been edited since install wrote it: your version is kept as %s\n", show(k[0]), show(k[1]))
 	}
+}
+
+// isHome reports whether dir is the user's home folder, by any name: a
+// project there is the user's own file, read wherever the agent starts.
+func isHome(dir string) bool {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return false
+	}
+	hi, errH := os.Stat(home)
+	di, errD := os.Stat(dir)
+	return errH == nil && errD == nil && os.SameFile(hi, di)
 }
