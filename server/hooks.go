@@ -137,6 +137,16 @@ func (s *Server) updateWatches() (grew bool) {
 	}
 	files := append(append([]string{s.opts.Store.Path()}, s.configFiles...), s.scripts...)
 	for _, f := range files {
+		if presenceOnly(f) {
+			// Whether a .git is there is all the project search asks, and
+			// the check of each forwarded call compares it (a mismatch
+			// starts a refresh). Outside a repository there is one at
+			// every level up to /: watching each parent for it had serve
+			// read every event of a busy / or /tmp. An event on it in a
+			// folder watched for another file still counts.
+			interesting[f] = true
+			continue
+		}
 		add(f)
 		if real, err := filepath.EvalSymlinks(f); err == nil && real != f {
 			add(real)
