@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/bundle"
@@ -68,10 +69,23 @@ func dirEventFiles(files []string) []string {
 	return out
 }
 
-// presenceOnly: of a .git (a folder, or a worktree's file) the project
-// search asks only whether os.Stat finds it; what git does inside it (a
-// lock file made and removed by every commit) changes nothing it reads.
-func presenceOnly(path string) bool { return filepath.Base(path) == ".git" }
+// A file list (configFiles, a diskView's) holds paths, and paths marked
+// as counting by less than their content: presence, each .git the project
+// search asks only whether os.Stat finds (what git does inside it — a lock
+// file made and removed by every commit — changes nothing it reads). The
+// mark is kept in the entry, as a prefix no absolute path has, so that the
+// same path can also be listed whole (a config file named .git is read
+// like any other) and every reader of the list knows what an entry is.
+const presenceMark = "\x00present\x00"
+
+// presenceEntry is the list entry of a path whose presence alone counts.
+func presenceEntry(path string) string { return presenceMark + path }
+
+// presenceOnly reports whether entry counts by presence alone.
+func presenceOnly(entry string) bool { return strings.HasPrefix(entry, presenceMark) }
+
+// entryPath is the path of a list entry.
+func entryPath(entry string) string { return strings.TrimPrefix(entry, presenceMark) }
 
 // shapeOf writes to w what the loader sees of f beside its bytes: its own
 // type (a symlink is not a file), the path it resolves to (a link anywhere

@@ -144,7 +144,7 @@ func (s *Server) updateWatches() (grew bool) {
 			// every level up to /: watching each parent for it had serve
 			// read every event of a busy / or /tmp. An event on it in a
 			// folder watched for another file still counts.
-			interesting[f] = true
+			interesting[entryPath(f)] = true
 			continue
 		}
 		add(f)

@@ -49,7 +49,7 @@ func changedFile(files, ids []string) (string, bool) {
 	now := time.Now()
 	for i, f := range files {
 		if id, _ := statIdentity(f, now); id != ids[i] {
-			return f, true
+			return entryPath(f), true
 		}
 	}
 	return "", false

@@ -49,3 +49,24 @@ func TestNoWatchOnParentsOutsideARepository(t *testing.T) {
 		t.Fatal("the fixture is inside a repository")
 	}
 }
+
+// Only the .git paths of the project search count by presence alone: a
+// Claude settings file the config names that happens to be called .git
+// is a file of the config like any other, and an edit to it must not be
+// answered by the config read before.
+func TestStaleConfigFileNamedDotGit(t *testing.T) {
+	var settings string
+	f := start(t, "claude_settings:\n  - ./cs/.git\nhooks: {}\n", nil, func(o *Options) {
+		noWatch(o)
+		settings = filepath.Join(filepath.Dir(o.ConfigPath), "cs", ".git")
+		if err := os.MkdirAll(filepath.Dir(settings), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(settings, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	changeThenRefresh(t, f, "a settings file named .git edited", func() {
+		writeAtomic(t, settings, `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"/bin/false"}]}]}}`, 0o644)
+	})
+}
