@@ -2,6 +2,7 @@ package server
 
 import (
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/bundle"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
@@ -49,7 +51,7 @@ func dirEventFiles(files []string) []string {
 			continue
 		}
 		for _, f := range files {
-			if presenceOnly(f) {
+			if marked(f) {
 				continue
 			}
 			if fi, err := os.Stat(f); err != nil || !fi.IsDir() {
@@ -70,13 +72,24 @@ func dirEventFiles(files []string) []string {
 }
 
 // A file list (configFiles, a diskView's) holds paths, and paths marked
-// as counting by less than their content: presence, each .git the project
-// search asks only whether os.Stat finds (what git does inside it — a lock
-// file made and removed by every commit — changes nothing it reads). The
-// mark is kept in the entry, as a prefix no absolute path has, so that the
-// same path can also be listed whole (a config file named .git is read
-// like any other) and every reader of the list knows what an entry is.
-const presenceMark = "\x00present\x00"
+// as counting by less than their content:
+//   - presence: each .git the project search asks only whether os.Stat
+//     finds (what git does inside it — a lock file made and removed by
+//     every commit — changes nothing it reads);
+//   - mode: each directory the loader holds to the managed rule (the
+//     managed config's, up to /, and a managed bundle's): its mode and
+//     owner decide whether the managed layer is refused, its entries are
+//     files of the list themselves where they count.
+//
+// The mark is kept in the entry, as a prefix no absolute path has, so that
+// the same path can also be listed whole (a config file named .git is
+// read like any other) and every reader of the list knows what an entry
+// is. Neither kind is watched (see updateWatches): the check of each
+// forwarded call compares them, and a mismatch starts a refresh.
+const (
+	presenceMark = "\x00present\x00"
+	modeMark     = "\x00mode\x00"
+)
 
 // presenceEntry is the list entry of a path whose presence alone counts.
 func presenceEntry(path string) string { return presenceMark + path }
@@ -84,8 +97,70 @@ func presenceEntry(path string) string { return presenceMark + path }
 // presenceOnly reports whether entry counts by presence alone.
 func presenceOnly(entry string) bool { return strings.HasPrefix(entry, presenceMark) }
 
+// modeOnly reports whether entry counts by its mode and owner alone.
+func modeOnly(entry string) bool { return strings.HasPrefix(entry, modeMark) }
+
+// marked reports whether entry counts by less than its content.
+func marked(entry string) bool { return presenceOnly(entry) || modeOnly(entry) }
+
 // entryPath is the path of a list entry.
-func entryPath(entry string) string { return strings.TrimPrefix(entry, presenceMark) }
+func entryPath(entry string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(entry, presenceMark), modeMark)
+}
+
+// modeOf is what counts of a mode-only entry's path: its type, mode and
+// owner (after links, as the loader's os.Stat sees it), or why there is
+// none.
+func modeOf(path string) string {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "stat: " + err.Error()
+	}
+	return "mode " + fi.Mode().String() + " " + strconv.Itoa(owner(fi))
+}
+
+// managedDirEntries are the mode entries of every directory the loader
+// holds to the managed rule: from each managed config file's directory
+// (and its target's, through links) up to /, and each subdirectory of the
+// bundles installed beside it (bounded as the loader bounds its walk).
+func managedDirEntries() []string {
+	var out []string
+	up := func(dir string) {
+		for {
+			out = append(out, modeMark+dir)
+			p := filepath.Dir(dir)
+			if p == dir {
+				return
+			}
+			dir = p
+		}
+	}
+	for _, p := range hookconfig.ManagedPaths() {
+		up(filepath.Dir(p))
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			up(filepath.Dir(real))
+		}
+		root := hookconfig.ManagedBundleDir(p)
+		ents, err := os.ReadDir(root)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			n := 0
+			_ = filepath.WalkDir(filepath.Join(root, e.Name()), func(q string, d fs.DirEntry, err error) error {
+				if err != nil || !d.IsDir() {
+					return nil
+				}
+				if n++; n > bundle.MaxFiles {
+					return fs.SkipAll
+				}
+				out = append(out, modeMark+q)
+				return nil
+			})
+		}
+	}
+	return out
+}
 
 // shapeOf writes to w what the loader sees of f beside its bytes: its own
 // type (a symlink is not a file), the path it resolves to (a link anywhere

@@ -24,6 +24,7 @@ import (
 func (s *Server) initialConfigFiles() []string {
 	files := []string{absPath(s.opts.ConfigPath)}
 	files = append(files, hookconfig.ManagedPaths()...)
+	files = append(files, managedDirEntries()...)
 	files = append(files, s.projectSearchEntries()...)
 	for _, p := range s.flagFiles() {
 		files = append(files, absPath(p))
@@ -85,6 +86,7 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 	}
 	// The managed config (a missing one too: deploying it takes effect).
 	files = append(files, hookconfig.ManagedPaths()...)
+	files = append(files, managedDirEntries()...)
 	// Every path the one-shot's project search looks at (a project hooks
 	// file created, a .git boundary removed: see ProjectSearchPaths).
 	files = append(files, s.projectSearchEntries()...)
@@ -158,6 +160,10 @@ func fingerprint(files []string) [32]byte {
 		if presenceOnly(f) {
 			_, err := os.Stat(entryPath(f))
 			h.Write([]byte("\x00present " + strconv.FormatBool(err == nil) + "\x00"))
+			continue
+		}
+		if modeOnly(f) {
+			h.Write([]byte("\x00" + modeOf(entryPath(f)) + "\x00"))
 			continue
 		}
 		shapeOf(h, f)
@@ -356,6 +362,9 @@ type observation struct {
 // would postpone every reload until that time, so only the other checks
 // apply to it. The change time cannot be set by hand.
 func statIdentity(entry string, now time.Time) (id string, changed time.Time) {
+	if modeOnly(entry) {
+		return modeOf(entryPath(entry)), time.Time{}
+	}
 	fi, err := os.Stat(entryPath(entry))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

@@ -3,10 +3,14 @@
 package server
 
 import (
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 )
 
 // watchedDirs are the directories the server logged it watches.
@@ -68,5 +72,76 @@ func TestStaleConfigFileNamedDotGit(t *testing.T) {
 	})
 	changeThenRefresh(t, f, "a settings file named .git edited", func() {
 		writeAtomic(t, settings, `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"/bin/false"}]}]}}`, 0o644)
+	})
+}
+
+// managedChangeThenRefresh is changeThenRefresh for a server that reads
+// the managed config managed beside the system's (the forwarded calls
+// state it).
+func managedChangeThenRefresh(t *testing.T, f *fixture, managed, what string, change func()) {
+	t.Helper()
+	call := func(what string) {
+		t.Helper()
+		r := f.dispatch("pre_tool_call"+forwarded+"&"+QueryManaged+"="+url.QueryEscape(managed), lsCall)
+		if r.status == http.StatusOK && f.srv.Generation() == 1 {
+			t.Fatalf("%s: a forwarded call answered by generation 1: %s", what, r.body)
+		}
+	}
+	before := f.dispatch("pre_tool_call"+forwarded+"&"+QueryManaged+"="+url.QueryEscape(managed), lsCall)
+	if before.status != http.StatusOK {
+		t.Fatalf("before the change: %d %s", before.status, before.body)
+	}
+	change()
+	call(what)
+	f.srv.Refresh()
+	call(what + ", then a refresh")
+	f.waitGeneration(2)
+}
+
+// The loader holds a managed config's directories, up to /, to the
+// managed rule (owned by the administrator, writable by nobody else):
+// a directory made writable by others refuses the managed file from then
+// on. Its mode is nothing the file's own identity shows, so a forwarded
+// call must not be answered by the config read before.
+func TestStaleManagedDirectoryMode(t *testing.T) {
+	dir := filepath.Join(shortDir(t), "managed")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil { // whatever the umask
+		t.Fatal(err)
+	}
+	managed := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(managed, []byte("hooks: {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(hookconfig.ManagedConfigEnv, managed)
+	f := start(t, "hooks: {}\n", nil, noWatch)
+	managedChangeThenRefresh(t, f, managed, "the managed config's directory made writable by all", func() {
+		if err := os.Chmod(dir, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// A managed bundle's directories are held to the same rule.
+func TestStaleManagedBundleDirectoryMode(t *testing.T) {
+	dir := filepath.Join(shortDir(t), "managed")
+	sub := filepath.Join(hookconfig.ManagedBundleDir(filepath.Join(dir, "config.yaml")), "corp", "files", "hooks")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	managed := filepath.Join(dir, "config.yaml")
+	for _, p := range []string{managed, filepath.Join(filepath.Dir(sub), "config.yaml")} {
+		if err := os.WriteFile(p, []byte("hooks: {}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv(hookconfig.ManagedConfigEnv, managed)
+	f := start(t, "hooks: {}\n", nil, noWatch)
+	managedChangeThenRefresh(t, f, managed, "a managed bundle's folder made writable by all", func() {
+		if err := os.Chmod(sub, 0o777); err != nil {
+			t.Fatal(err)
+		}
 	})
 }
