@@ -80,6 +80,11 @@ func dirEventFiles(files []string) []string {
 //     managed config's, up to /, and a managed bundle's): its mode and
 //     owner decide whether the managed layer is refused, its entries are
 //     files of the list themselves where they count.
+//   - link: each path component between a project's root and a file of
+//     the config in it, and the file itself, by what os.Lstat shows (type,
+//     device and inode): a folder moved out of the project and a symlink
+//     left in its place keeps its files' identities, which os.Stat reads
+//     through the link, yet the one-shot refuses them.
 //
 // The mark is kept in the entry, as a prefix no absolute path has, so that
 // the same path can also be listed whole (a config file named .git is
@@ -89,6 +94,7 @@ func dirEventFiles(files []string) []string {
 const (
 	presenceMark = "\x00present\x00"
 	modeMark     = "\x00mode\x00"
+	linkMark     = "\x00link\x00"
 )
 
 // presenceEntry is the list entry of a path whose presence alone counts.
@@ -100,12 +106,56 @@ func presenceOnly(entry string) bool { return strings.HasPrefix(entry, presenceM
 // modeOnly reports whether entry counts by its mode and owner alone.
 func modeOnly(entry string) bool { return strings.HasPrefix(entry, modeMark) }
 
+// linkOnly reports whether entry counts by what os.Lstat shows alone.
+func linkOnly(entry string) bool { return strings.HasPrefix(entry, linkMark) }
+
 // marked reports whether entry counts by less than its content.
-func marked(entry string) bool { return presenceOnly(entry) || modeOnly(entry) }
+func marked(entry string) bool { return presenceOnly(entry) || modeOnly(entry) || linkOnly(entry) }
 
 // entryPath is the path of a list entry.
 func entryPath(entry string) string {
-	return strings.TrimPrefix(strings.TrimPrefix(entry, presenceMark), modeMark)
+	for _, m := range []string{presenceMark, modeMark, linkMark} {
+		if strings.HasPrefix(entry, m) {
+			return entry[len(m):]
+		}
+	}
+	return entry
+}
+
+// lstatOf is what counts of a link entry's path: its own type and
+// identity, not following a link.
+func lstatOf(path string) string {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return "lstat: " + err.Error()
+	}
+	return "lstat " + fi.Mode().Type().String() + " " + fileIdentity(fi)
+}
+
+// projectLinkEntries are the link entries of files: for each project
+// root (the folder of a project hooks file listed, found or not), every
+// path component from below the root down to each file of the list
+// inside it.
+func projectLinkEntries(files []string) []string {
+	suffix := string(filepath.Separator) + filepath.FromSlash(hookconfig.ProjectHooksFile)
+	var roots []string
+	for _, f := range files {
+		if !marked(f) && strings.HasSuffix(f, suffix) {
+			roots = append(roots, strings.TrimSuffix(f, suffix))
+		}
+	}
+	var out []string
+	for _, root := range roots {
+		for _, f := range files {
+			if marked(f) || !strings.HasPrefix(f, root+string(filepath.Separator)) {
+				continue
+			}
+			for p := f; len(p) > len(root); p = filepath.Dir(p) {
+				out = append(out, linkMark+p)
+			}
+		}
+	}
+	return out
 }
 
 // modeOf is what counts of a mode-only entry's path: its type, mode and

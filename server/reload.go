@@ -97,6 +97,7 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 		files = append(files, bundleFolders(d)...)
 	}
 	files = append(files, dirEventFiles(files)...)
+	files = append(files, projectLinkEntries(files)...)
 	slices.Sort(files)
 	return slices.Compact(files)
 }
@@ -164,6 +165,16 @@ func fingerprint(files []string) [32]byte {
 		}
 		if modeOnly(f) {
 			h.Write([]byte("\x00" + modeOf(entryPath(f)) + "\x00"))
+			continue
+		}
+		if linkOnly(f) {
+			// Its type only: what a link leads to counts through the
+			// files' own shapes (shapeOf's real path); an inode alone
+			// changed (a folder replaced by a copy) re-records.
+			fi, err := os.Lstat(entryPath(f))
+			if err == nil {
+				h.Write([]byte("\x00ltype " + fi.Mode().Type().String() + "\x00"))
+			}
 			continue
 		}
 		shapeOf(h, f)
@@ -364,6 +375,9 @@ type observation struct {
 func statIdentity(entry string, now time.Time) (id string, changed time.Time) {
 	if modeOnly(entry) {
 		return modeOf(entryPath(entry)), time.Time{}
+	}
+	if linkOnly(entry) {
+		return lstatOf(entryPath(entry)), time.Time{}
 	}
 	fi, err := os.Stat(entryPath(entry))
 	if err != nil {

@@ -145,3 +145,23 @@ func TestStaleManagedBundleDirectoryMode(t *testing.T) {
 		}
 	})
 }
+
+// Attack: the project's .hermes folder itself moved out of the project
+// and a symlink left in its place. The hooks file keeps its inode and
+// change time, so its own identity shows nothing; the one-shot refuses a
+// file reached through a link out of the project.
+func TestStaleProjectFolderMovedOut(t *testing.T) {
+	f := start(t, "hooks: {}\n", nil, projectHere)
+	changeThenRefresh(t, f, ".hermes moved out, a symlink left", func() {
+		out := filepath.Join(f.home, "outdir")
+		if err := os.Rename(filepath.Join(f.dir, ".hermes"), out); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(out, filepath.Join(f.dir, ".hermes")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if len(f.srv.cur.Load().cfg.Unloaded) == 0 {
+		t.Fatalf("the moved project folder was loaded: %v", f.srv.cur.Load().cfg.ProjectFiles)
+	}
+}
