@@ -132,25 +132,43 @@ func lstatOf(path string) string {
 	return "lstat " + fi.Mode().Type().String() + " " + fileIdentity(fi)
 }
 
+// maxLinkEntries bounds the link entries: a repository's hooks file may
+// name hundreds of agent files, each down a chain of folders it made as
+// deep as a path allows, and every forwarded call stats each entry. Past
+// the bound the rest go unchecked per call; a refresh still sees where
+// each file resolves to (shapeOf).
+const maxLinkEntries = 1024
+
 // projectLinkEntries are the link entries of files: for each project
 // root (the folder of a project hooks file listed, found or not), every
 // path component from below the root down to each file of the list
-// inside it.
+// inside it, each once, at most maxLinkEntries.
 func projectLinkEntries(files []string) []string {
 	suffix := string(filepath.Separator) + filepath.FromSlash(hookconfig.ProjectHooksFile)
-	var roots []string
+	var roots, hooks []string
 	for _, f := range files {
 		if !marked(f) && strings.HasSuffix(f, suffix) {
 			roots = append(roots, strings.TrimSuffix(f, suffix))
+			hooks = append(hooks, f)
 		}
 	}
+	// The hooks files' own components first: never the ones cut.
+	files = append(hooks, files...)
 	var out []string
+	seen := map[string]bool{}
 	for _, root := range roots {
 		for _, f := range files {
 			if marked(f) || !strings.HasPrefix(f, root+string(filepath.Separator)) {
 				continue
 			}
 			for p := f; len(p) > len(root); p = filepath.Dir(p) {
+				if seen[p] {
+					break // its parents are in already
+				}
+				if len(seen) == maxLinkEntries {
+					return out
+				}
+				seen[p] = true
 				out = append(out, linkMark+p)
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -163,5 +165,28 @@ func TestStaleProjectFolderMovedOut(t *testing.T) {
 	})
 	if len(f.srv.cur.Load().cfg.Unloaded) == 0 {
 		t.Fatalf("the moved project folder was loaded: %v", f.srv.cur.Load().cfg.ProjectFiles)
+	}
+}
+
+// Attack: a repository's hooks file names hundreds of files, each down
+// its own deep chain of folders. Every forwarded call stats each link
+// entry, so they are bounded.
+func TestProjectLinkEntriesBounded(t *testing.T) {
+	root := filepath.Join(string(filepath.Separator), "p")
+	var files []string
+	for i := range 256 {
+		deep := filepath.Join(root, strconv.Itoa(i))
+		for range 200 {
+			deep = filepath.Join(deep, "d")
+		}
+		files = append(files, filepath.Join(deep, "settings.json"))
+	}
+	hooks := filepath.Join(root, ".hermes", "hooks.yaml")
+	got := projectLinkEntries(append(files, hooks))
+	if len(got) > maxLinkEntries {
+		t.Fatalf("%d link entries", len(got))
+	}
+	if !slices.Contains(got, linkMark+filepath.Join(root, ".hermes")) || !slices.Contains(got, linkMark+hooks) {
+		t.Fatalf("the hooks file's own components are missing: %q", got[:4])
 	}
 }
