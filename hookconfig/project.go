@@ -53,52 +53,61 @@ func ReadConfigFile(path string) ([]byte, error) {
 // stopping at the repository root (a directory holding .git) or, outside a
 // repository, after dir itself. "" when there is none.
 func FindProjectHooks(dir string) string {
-	found, _ := searchProject(dir, false)
-	return found
+	return searchProject(dir, nil)
 }
 
 // ProjectSearchPaths lists every path FindProjectHooks(dir) looks at now,
-// missing ones too: each .git whose presence decides whether dir is in a
-// repository (up to /), and each directory's .hermes/hooks.yaml and .git
-// on the way up to the file found or the repository's root. Whatever
-// appears, disappears or changes at one of them can change what the
-// search finds; serve watches them (one walk, so the two never differ).
-func ProjectSearchPaths(dir string) []string {
-	_, searched := searchProject(dir, true)
-	return searched
+// missing ones too: files, each directory's .hermes/hooks.yaml on the way
+// up to the file found or the repository's root, whose content counts;
+// and gits, each .git whose presence alone decides where the search stops
+// (up to / outside a repository; what git does inside one is none of the
+// search's business). Whatever appears, disappears or changes at one of
+// them can change what the search finds; serve compares them (one walk,
+// so the two never differ). They are apart because only the search knows
+// which paths it asked about presence alone: a file of a config that
+// happens to be called .git is read whole.
+func ProjectSearchPaths(dir string) (files, gits []string) {
+	searchProject(dir, func(p string, git bool) {
+		if git {
+			gits = append(gits, p)
+		} else {
+			files = append(files, p)
+		}
+	})
+	return files, gits
 }
 
-// searchProject is FindProjectHooks's walk; with record it also returns
-// each path it looked at.
-func searchProject(dir string, record bool) (found string, searched []string) {
+// searchProject is FindProjectHooks's walk; record, when not nil, is told
+// each path it looks at and whether only that path's presence counts.
+func searchProject(dir string, record func(p string, git bool)) string {
 	if dir == "" {
-		return "", nil
+		return ""
 	}
 	dir, err := filepath.Abs(dir)
 	if err != nil {
-		return "", nil
+		return ""
 	}
-	look := func(p string) string {
-		if record {
-			searched = append(searched, p)
+	look := func(p string, git bool) string {
+		if record != nil {
+			record(p, git)
 		}
 		return p
 	}
 	inRepo := insideRepo(dir, look)
 	for {
-		p := look(filepath.Join(dir, ProjectHooksFile))
+		p := look(filepath.Join(dir, ProjectHooksFile), false)
 		if _, err := os.Lstat(p); err == nil {
 			// Whatever it is, it is the project's hooks file: addProject
 			// refuses (with a warning) one that is not a plain file of
 			// the project, rather than silently looking further up.
-			return p, searched
+			return p
 		}
-		if _, err := os.Stat(look(filepath.Join(dir, ".git"))); err == nil || !inRepo {
-			return "", searched
+		if _, err := os.Stat(look(filepath.Join(dir, ".git"), true)); err == nil || !inRepo {
+			return ""
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", searched
+			return ""
 		}
 		dir = parent
 	}
@@ -127,9 +136,9 @@ func FindProjects(dirs []string, config string) []string {
 // insideRepo reports whether dir is inside a git work tree (some ancestor,
 // or dir itself, holds .git). Outside one, only dir itself is searched, so a
 // stray hooks file in a parent directory is never picked up.
-func insideRepo(dir string, look func(string) string) bool {
+func insideRepo(dir string, look func(string, bool) string) bool {
 	for {
-		if _, err := os.Stat(look(filepath.Join(dir, ".git"))); err == nil {
+		if _, err := os.Stat(look(filepath.Join(dir, ".git"), true)); err == nil {
 			return true
 		}
 		parent := filepath.Dir(dir)

@@ -37,7 +37,13 @@ func TestProjectSearchPaths(t *testing.T) {
 			not: []string{"plain/" + ProjectHooksFile}},
 	} {
 		dir := filepath.Join(root, c.dir)
-		got := ProjectSearchPaths(dir)
+		files, gits := ProjectSearchPaths(dir)
+		for _, g := range gits {
+			if filepath.Base(g) != ".git" {
+				t.Errorf("%s: %s listed as presence-only", c.dir, g)
+			}
+		}
+		got := append(files, gits...)
 		want := ""
 		if c.found != "" {
 			want = filepath.Join(root, c.found)

@@ -2,12 +2,15 @@ package server
 
 import (
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/bundle"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
@@ -48,7 +51,7 @@ func dirEventFiles(files []string) []string {
 			continue
 		}
 		for _, f := range files {
-			if presenceOnly(f) {
+			if marked(f) {
 				continue
 			}
 			if fi, err := os.Stat(f); err != nil || !fi.IsDir() {
@@ -68,10 +71,164 @@ func dirEventFiles(files []string) []string {
 	return out
 }
 
-// presenceOnly: of a .git (a folder, or a worktree's file) the project
-// search asks only whether os.Stat finds it; what git does inside it (a
-// lock file made and removed by every commit) changes nothing it reads.
-func presenceOnly(path string) bool { return filepath.Base(path) == ".git" }
+// A file list (configFiles, a diskView's) holds paths, and paths marked
+// as counting by less than their content:
+//   - presence: each .git the project search asks only whether os.Stat
+//     finds (what git does inside it — a lock file made and removed by
+//     every commit — changes nothing it reads);
+//   - mode: each directory the loader holds to the managed rule (the
+//     managed config's, up to /, and a managed bundle's): its mode and
+//     owner decide whether the managed layer is refused, its entries are
+//     files of the list themselves where they count.
+//   - link: each path component between a project's root and a file of
+//     the config in it, and the file itself, by what os.Lstat shows (type,
+//     device and inode): a folder moved out of the project and a symlink
+//     left in its place keeps its files' identities, which os.Stat reads
+//     through the link, yet the one-shot refuses them.
+//
+// The mark is kept in the entry, as a prefix no absolute path has, so that
+// the same path can also be listed whole (a config file named .git is
+// read like any other) and every reader of the list knows what an entry
+// is. Neither kind is watched (see updateWatches): the check of each
+// forwarded call compares them, and a mismatch starts a refresh.
+const (
+	presenceMark = "\x00present\x00"
+	modeMark     = "\x00mode\x00"
+	linkMark     = "\x00link\x00"
+)
+
+// presenceEntry is the list entry of a path whose presence alone counts.
+func presenceEntry(path string) string { return presenceMark + path }
+
+// presenceOnly reports whether entry counts by presence alone.
+func presenceOnly(entry string) bool { return strings.HasPrefix(entry, presenceMark) }
+
+// modeOnly reports whether entry counts by its mode and owner alone.
+func modeOnly(entry string) bool { return strings.HasPrefix(entry, modeMark) }
+
+// linkOnly reports whether entry counts by what os.Lstat shows alone.
+func linkOnly(entry string) bool { return strings.HasPrefix(entry, linkMark) }
+
+// marked reports whether entry counts by less than its content.
+func marked(entry string) bool { return presenceOnly(entry) || modeOnly(entry) || linkOnly(entry) }
+
+// entryPath is the path of a list entry.
+func entryPath(entry string) string {
+	for _, m := range []string{presenceMark, modeMark, linkMark} {
+		if strings.HasPrefix(entry, m) {
+			return entry[len(m):]
+		}
+	}
+	return entry
+}
+
+// lstatOf is what counts of a link entry's path: its own type and
+// identity, not following a link.
+func lstatOf(path string) string {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return "lstat: " + err.Error()
+	}
+	return "lstat " + fi.Mode().Type().String() + " " + fileIdentity(fi)
+}
+
+// maxLinkEntries bounds the link entries: a repository's hooks file may
+// name hundreds of agent files, each down a chain of folders it made as
+// deep as a path allows, and every forwarded call stats each entry. Past
+// the bound the rest go unchecked per call; a refresh still sees where
+// each file resolves to (shapeOf).
+const maxLinkEntries = 1024
+
+// projectLinkEntries are the link entries of files: for each project
+// root (the folder of a project hooks file listed, found or not), every
+// path component from below the root down to each file of the list
+// inside it, each once, at most maxLinkEntries.
+func projectLinkEntries(files []string) []string {
+	suffix := string(filepath.Separator) + filepath.FromSlash(hookconfig.ProjectHooksFile)
+	var roots, hooks []string
+	for _, f := range files {
+		if !marked(f) && strings.HasSuffix(f, suffix) {
+			roots = append(roots, strings.TrimSuffix(f, suffix))
+			hooks = append(hooks, f)
+		}
+	}
+	// The hooks files' own components first: never the ones cut.
+	files = append(hooks, files...)
+	var out []string
+	seen := map[string]bool{}
+	for _, root := range roots {
+		for _, f := range files {
+			if marked(f) || !strings.HasPrefix(f, root+string(filepath.Separator)) {
+				continue
+			}
+			for p := f; len(p) > len(root); p = filepath.Dir(p) {
+				if seen[p] {
+					break // its parents are in already
+				}
+				if len(seen) == maxLinkEntries {
+					return out
+				}
+				seen[p] = true
+				out = append(out, linkMark+p)
+			}
+		}
+	}
+	return out
+}
+
+// modeOf is what counts of a mode-only entry's path: its type, mode and
+// owner (after links, as the loader's os.Stat sees it), or why there is
+// none.
+func modeOf(path string) string {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "stat: " + err.Error()
+	}
+	return "mode " + fi.Mode().String() + " " + strconv.Itoa(owner(fi))
+}
+
+// managedDirEntries are the mode entries of every directory the loader
+// holds to the managed rule: from each managed config file's directory
+// (and its target's, through links) up to /, and each subdirectory of the
+// bundles installed beside it (bounded as the loader bounds its walk).
+func managedDirEntries() []string {
+	var out []string
+	up := func(dir string) {
+		for {
+			out = append(out, modeMark+dir)
+			p := filepath.Dir(dir)
+			if p == dir {
+				return
+			}
+			dir = p
+		}
+	}
+	for _, p := range hookconfig.ManagedPaths() {
+		up(filepath.Dir(p))
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			up(filepath.Dir(real))
+		}
+		root := hookconfig.ManagedBundleDir(p)
+		ents, err := os.ReadDir(root)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			n := 0
+			_ = filepath.WalkDir(filepath.Join(root, e.Name()), func(q string, d fs.DirEntry, err error) error {
+				if err != nil || !d.IsDir() {
+					return nil
+				}
+				if n++; n > bundle.MaxFiles {
+					return fs.SkipAll
+				}
+				out = append(out, modeMark+q)
+				return nil
+			})
+		}
+	}
+	return out
+}
 
 // shapeOf writes to w what the loader sees of f beside its bytes: its own
 // type (a symlink is not a file), the path it resolves to (a link anywhere

@@ -137,6 +137,18 @@ func (s *Server) updateWatches() (grew bool) {
 	}
 	files := append(append([]string{s.opts.Store.Path()}, s.configFiles...), s.scripts...)
 	for _, f := range files {
+		if marked(f) {
+			// Whether a .git is there is all the project search asks, and
+			// the check of each forwarded call compares it (a mismatch
+			// starts a refresh). Outside a repository there is one at
+			// every level up to /: watching each parent for it had serve
+			// read every event of a busy / or /tmp. The same holds for
+			// the managed config's directories up to / (by mode). An
+			// event on one in a folder watched for another file still
+			// counts.
+			interesting[entryPath(f)] = true
+			continue
+		}
 		add(f)
 		if real, err := filepath.EvalSymlinks(f); err == nil && real != f {
 			add(real)

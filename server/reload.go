@@ -24,9 +24,8 @@ import (
 func (s *Server) initialConfigFiles() []string {
 	files := []string{absPath(s.opts.ConfigPath)}
 	files = append(files, hookconfig.ManagedPaths()...)
-	for _, d := range s.projectDirs() {
-		files = append(files, hookconfig.ProjectSearchPaths(d)...)
-	}
+	files = append(files, managedDirEntries()...)
+	files = append(files, s.projectSearchEntries()...)
 	for _, p := range s.flagFiles() {
 		files = append(files, absPath(p))
 	}
@@ -87,11 +86,10 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 	}
 	// The managed config (a missing one too: deploying it takes effect).
 	files = append(files, hookconfig.ManagedPaths()...)
+	files = append(files, managedDirEntries()...)
 	// Every path the one-shot's project search looks at (a project hooks
 	// file created, a .git boundary removed: see ProjectSearchPaths).
-	for _, d := range s.projectDirs() {
-		files = append(files, hookconfig.ProjectSearchPaths(d)...)
-	}
+	files = append(files, s.projectSearchEntries()...)
 	// A bundle installed or removed rewrites its layer's index; one copied
 	// in by hand shows only in the folders.
 	for _, d := range hookconfig.BundleDirs(s.opts.Store.Home()) {
@@ -99,8 +97,23 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 		files = append(files, bundleFolders(d)...)
 	}
 	files = append(files, dirEventFiles(files)...)
+	files = append(files, projectLinkEntries(files)...)
 	slices.Sort(files)
 	return slices.Compact(files)
+}
+
+// projectSearchEntries are the list entries of every path the project
+// search of each project directory looks at: its .git paths by presence.
+func (s *Server) projectSearchEntries() []string {
+	var out []string
+	for _, d := range s.projectDirs() {
+		files, gits := hookconfig.ProjectSearchPaths(d)
+		out = append(out, files...)
+		for _, g := range gits {
+			out = append(out, presenceEntry(g))
+		}
+	}
+	return out
 }
 
 // listedAgentFiles returns the agent hook files a YAML config names
@@ -146,8 +159,22 @@ func fingerprint(files []string) [32]byte {
 	for _, f := range files {
 		h.Write([]byte(f))
 		if presenceOnly(f) {
-			_, err := os.Stat(f)
+			_, err := os.Stat(entryPath(f))
 			h.Write([]byte("\x00present " + strconv.FormatBool(err == nil) + "\x00"))
+			continue
+		}
+		if modeOnly(f) {
+			h.Write([]byte("\x00" + modeOf(entryPath(f)) + "\x00"))
+			continue
+		}
+		if linkOnly(f) {
+			// Its type only: what a link leads to counts through the
+			// files' own shapes (shapeOf's real path); an inode alone
+			// changed (a folder replaced by a copy) re-records.
+			fi, err := os.Lstat(entryPath(f))
+			if err == nil {
+				h.Write([]byte("\x00ltype " + fi.Mode().Type().String() + "\x00"))
+			}
 			continue
 		}
 		shapeOf(h, f)
@@ -345,15 +372,21 @@ type observation struct {
 // by hand, `touch -d`, or by a clock that disagrees with ours); counting it
 // would postpone every reload until that time, so only the other checks
 // apply to it. The change time cannot be set by hand.
-func statIdentity(path string, now time.Time) (id string, changed time.Time) {
-	fi, err := os.Stat(path)
+func statIdentity(entry string, now time.Time) (id string, changed time.Time) {
+	if modeOnly(entry) {
+		return modeOf(entryPath(entry)), time.Time{}
+	}
+	if linkOnly(entry) {
+		return lstatOf(entryPath(entry)), time.Time{}
+	}
+	fi, err := os.Stat(entryPath(entry))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return "missing", time.Time{}
 		}
 		return "unreadable: " + err.Error(), time.Time{}
 	}
-	if presenceOnly(path) {
+	if presenceOnly(entry) {
 		return "present", time.Time{}
 	}
 	mt, ct := fileTimes(fi)
@@ -405,7 +438,7 @@ func (s *Server) settled(files []string) ([]string, bool) {
 		return nil, false
 	}
 	for _, f := range files {
-		if beingWritten(f) {
+		if beingWritten(entryPath(f)) {
 			// Quiet, but still open for writing: a writer paused half-way.
 			s.retryAfter(s.opts.Settle)
 			return nil, false

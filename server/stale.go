@@ -45,14 +45,24 @@ func statIDs(files []string) []string {
 // one in ids, and whether there is one. (Shared by the check of a
 // forwarded call and the check that a reload's files were not touched
 // while they were read.)
+//
+// A file whose own identity changed is named before a marked entry
+// (folders.go) that changed with it: a hooks file created names itself,
+// not the folder made for it.
 func changedFile(files, ids []string) (string, bool) {
 	now := time.Now()
+	first, changed := "", false
 	for i, f := range files {
 		if id, _ := statIdentity(f, now); id != ids[i] {
-			return f, true
+			if !marked(f) {
+				return f, true
+			}
+			if !changed {
+				first, changed = entryPath(f), true
+			}
 		}
 	}
-	return "", false
+	return first, changed
 }
 
 // staleConflict says why g, the config about to answer a forwarded call,
