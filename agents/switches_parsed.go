@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // ParsedFile is one of a's own settings files decoded once, as a reads it

@@ -7,10 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
+	"testing"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
-	"testing"
 )
 
 // Changes the one-shot sees that the content of the files does not show:
