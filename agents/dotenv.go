@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // dotenvLine is the line rule of the dotenv package Gemini CLI and Qwen
@@ -56,24 +58,11 @@ func PlainDotenv(data []byte) bool {
 	return true
 }
 
-// jsSpace reports whether r is JavaScript's \s (what its trim removes):
-// ASCII's whitespace with \v and \f, and Unicode's spaces, U+FEFF among
-// them.
-func jsSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200a
-}
-
 // jsLineEnd reports whether r ends a line for JavaScript's multiline ^.
 func jsLineEnd(r rune) bool { return r == '\n' || r == '\r' || r == 0x2028 || r == 0x2029 }
 
 // wordByte is a byte of a dotenv name ([\w.-]).
-func wordByte(b byte) bool {
-	return b == '_' || b == '.' || b == '-' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
-}
+func wordByte(b byte) bool { return isWordByte(b) || b == '.' || b == '-' }
 
 // DotenvNames reports whether data has a line that starts to set name (a
 // looser reading than ParseDotenv's): at a line start JavaScript's
@@ -123,7 +112,7 @@ func startsLine(before []byte) bool {
 func spaceBack(b []byte) (rest []byte, broke bool) {
 	for len(b) > 0 {
 		r, n := utf8.DecodeLastRune(b)
-		if !jsSpace(r) {
+		if !pyjson.JSSpace(r) {
 			break
 		}
 		broke = broke || jsLineEnd(r)
@@ -140,7 +129,7 @@ func assigns(after []byte) bool {
 		if r == '=' || r == ':' {
 			return true
 		}
-		if !jsSpace(r) {
+		if !pyjson.JSSpace(r) {
 			return false
 		}
 		after = after[n:]

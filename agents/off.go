@@ -15,18 +15,12 @@ import (
 // Install refuses the file (HookFile.Off), naming the switch; the person
 // decides whether it goes.
 
-// SwitchedOff is why a would not run command from doc, a hook file of
-// its ("" when it would): the setting that switches it off, named as the
-// file spells it.
-func (a *Agent) SwitchedOff(doc pyjson.OrderedObject, command string) string {
-	return a.OffIn(doc, nil)(command)
-}
-
-// OffIn is SwitchedOff for each command of doc, doc read once (doctor
-// asks it for every entry of a file: reading the file per entry grew with
-// the square of its size), with lookup the agent's environment for an
-// agent that expands variables in its settings (nil: none is set;
-// SwitchedOff's).
+// OffIn is why a would not run each command of doc, a hook file of its
+// ("" when it would): the setting that switches it off, named as the file
+// spells it. doc is read once (doctor asks it for every entry of a file:
+// reading the file per entry grew with the square of its size); lookup is
+// the agent's environment for an agent that expands variables in its
+// settings (nil: none is set).
 func (a *Agent) OffIn(doc pyjson.OrderedObject, lookup func(string) (string, bool)) func(command string) string {
 	if a.HookFile.Off == nil {
 		return func(string) string { return "" }

@@ -32,7 +32,7 @@ type EnvFile struct {
 	Dotenv bool
 	// Replaces: the agent puts the file's variables over those its own
 	// environment holds (Claude Code), not only fills unset ones: an empty
-	// value there empties one the user set.
+	// value there empties one the user set. Set from the agent's rule.
 	Replaces bool
 }
 
@@ -64,8 +64,8 @@ var repoEnvRules = map[string]repoEnvRule{
 			return nil // ~/.claude/settings.json is the user's own
 		}
 		return [][]EnvFile{
-			{{Path: path.Join(dir, ".claude/settings.json"), Within: dir, Replaces: true}},
-			{{Path: path.Join(dir, ".claude/settings.local.json"), Within: dir, Replaces: true}},
+			{{Path: path.Join(dir, ".claude/settings.json"), Within: dir}},
+			{{Path: path.Join(dir, ".claude/settings.local.json"), Within: dir}},
 		}
 	}},
 	// Gemini CLI's findEnvFile and loadEnvironment (0.61.0's bundle): from
@@ -124,7 +124,13 @@ func (a *Agent) RepoEnvFiles(dir string, homes ...string) [][]EnvFile {
 			hs = append(hs, path.Clean(h))
 		}
 	}
-	return rule.files(path.Clean(dir), func(d string) bool { return slices.Contains(hs, d) })
+	groups := rule.files(path.Clean(dir), func(d string) bool { return slices.Contains(hs, d) })
+	for _, g := range groups {
+		for i := range g {
+			g[i].Replaces = rule.replaces // the agent's, for every file it takes
+		}
+	}
+	return groups
 }
 
 // RepoEnvReplaces reports whether a's project files replace a variable

@@ -26,7 +26,7 @@ func StripComments(data []byte) []byte {
 	blank := func(from, to int) {
 		for i := from; i < to; {
 			r, n := utf8.DecodeRune(data[i:to])
-			if jsSpace(r) {
+			if JSSpace(r) {
 				out = append(out, data[i:i+n]...)
 			} else {
 				// One space a UTF-16 unit, as the regex replaces them; the
@@ -89,8 +89,9 @@ func escaped(data []byte, i int) bool {
 	return n%2 == 1
 }
 
-// jsSpace is JavaScript's \s: its WhiteSpace and LineTerminator.
-func jsSpace(r rune) bool {
+// JSSpace is JavaScript's \s (what its trim removes): its WhiteSpace and
+// LineTerminator.
+func JSSpace(r rune) bool {
 	switch r {
 	case '\t', '\n', '\v', '\f', '\r', ' ', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
 		return true
