@@ -231,7 +231,7 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 				// as for any config that cannot load).
 				continue
 			}
-			if item.Kind == yaml.MappingNode && pyyaml.MappingGet(item, "command") == nil && pyyaml.MappingGet(item, "hooks") != nil {
+			if isGroupNode(item) {
 				// A Claude matcher group pasted into YAML:
 				// {matcher, hooks: [{type, command, timeout}]}.
 				cfg.parseYAMLClaudeGroup(ev, name, path, j, item, source)

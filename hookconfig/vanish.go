@@ -135,7 +135,7 @@ func (cfg *Config) listGuard(v any, line int, path string, rule dialectRule) {
 		// Its handlers, read in Claude's dialect unless they say
 		// otherwise, as a group's are.
 		kind, fix = "a matcher group", "write its handlers in place of the group, not in a group inside it"
-		rule.byDefault = protocol.Claude
+		rule = rule.inGroup()
 	}
 	switch x := v.(type) {
 	case *yaml.Node:
@@ -421,9 +421,8 @@ func (cfg *Config) textIn(v any, groups bool) (found bool, line int, in string) 
 	case string:
 		return spellsFailClosed(x), 0, ""
 	case map[string]any:
-		_, command := x["command"]
-		if hooks, ok := x["hooks"]; ok && groups && !command {
-			found, line, in = cfg.textIn(hooks, false)
+		if groups && isGroupMap(x) {
+			found, line, in = cfg.textIn(x["hooks"], false)
 			return found, line, ".hooks" + in
 		}
 	case []any:
@@ -472,8 +471,8 @@ func (cfg *Config) textInNode(x *yaml.Node, groups bool) (found bool, line int, 
 	case yaml.SequenceNode:
 		return cfg.textIn(x.Content, groups)
 	case yaml.MappingNode:
-		if hooks := pyyaml.MappingGet(x, "hooks"); groups && hooks != nil && pyyaml.MappingGet(x, "command") == nil {
-			found, line, in = cfg.textInNode(hooks, false)
+		if groups && isGroupNode(x) {
+			found, line, in = cfg.textInNode(pyyaml.MappingGet(x, "hooks"), false)
 			return found, line, ".hooks" + in
 		}
 	}
