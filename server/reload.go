@@ -309,7 +309,7 @@ func (s *Server) reloadConfig() error {
 		// of the one being read must both keep their observations, or a
 		// reload that grows the set of files would never settle.)
 		for f := range s.seen {
-			if !slices.Contains(next, f) {
+			if _, kept := slices.BinarySearch(next, f); !kept { // configFilesOf sorts next
 				delete(s.seen, f)
 			}
 		}
