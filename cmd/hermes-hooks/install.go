@@ -427,11 +427,12 @@ func switchedOff(agent *agents.Agent, root, path string, user bool) (*report.Swi
 		return nil, func(string) string { return "" }
 	}
 	project := root
+	around, aroundOK := projectAround()
 	if user {
 		// No project around: "", so that only the user's own switch
 		// files are read (with home, ~/.claude/settings.local.json would
 		// be read as a project's).
-		project, _ = projectAround()
+		project = around
 	}
 	// The folder install runs in: an agent run there also reads the
 	// switch files of the folders down to it (Codex's .codex/config.toml).
@@ -440,7 +441,7 @@ func switchedOff(agent *agents.Agent, root, path string, user bool) (*report.Swi
 	// around a nested one) from that project's root, never reading the
 	// working folder's layers for it.
 	wd, _ := os.Getwd()
-	if around, ok := projectAround(); !ok || filepath.Clean(around) != filepath.Clean(project) {
+	if !aroundOK || filepath.Clean(around) != filepath.Clean(project) {
 		wd = ""
 	}
 	return report.SwitchedOff(install.Installed{Agent: agent, Root: project, Path: path, User: user}, home, project, wd)
