@@ -74,9 +74,9 @@
 // open for writing (Linux), and the identity and content are the same
 // after the read as before it — so a file rewritten in place is never
 // applied half-written; until then a timer re-arms the refresh and the
-// last good config stays in service — for at most Options.SettleLimit,
-// after which what is on disk is loaded (a writer that never closes the
-// file must not pin the old config). A call forwarded by `hook` is
+// last good config stays in service however long that takes (past
+// Options.SettleLimit the log says so: loading what is there then could
+// apply half a file). A call forwarded by `hook` is
 // answered only while the files the config in service was read from are
 // as they were then and the last reload did not fail (stale.go); else 409,
 // and the caller dispatches by itself. It is loaded into a new

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/bundle"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
@@ -234,15 +233,12 @@ func (s *Server) reloadConfig() error {
 				return nil
 			}
 		}
-		// Past the settle bound what is there is loaded: forwarded calls
-		// were refused meanwhile, and a load now is what the one-shot
-		// reads now (see staleConflict).
-		overdue := prev != nil && !s.unsettledSince.IsZero() && time.Since(s.unsettledSince) >= s.opts.SettleLimit
-		if prev != nil && !overdue {
+		if prev != nil {
 			var ok bool
 			if ids, ok = s.settled(files); !ok {
 				// Changed, and maybe still being written: keep the
-				// config in service and look again once it is quiet.
+				// config in service and look again once it is quiet,
+				// however long that takes (see Options.SettleLimit).
 				return s.unsettled()
 			}
 		}
@@ -250,13 +246,12 @@ func (s *Server) reloadConfig() error {
 		if prev != nil && s.touchedDuringRead(files, ids, fp) {
 			// Written to while we read it: what was read may be half a
 			// file, and so may be the error it caused. Try again once it
-			// is quiet. Past the settle bound too: a caller without
-			// inputs keeps the last good config rather than half a file
-			// (forwarded calls are refused meanwhile: the identities
-			// differ), and the next look loads what is there then.
+			// is quiet: a caller without inputs keeps the last good
+			// config rather than half a file (forwarded calls are
+			// refused meanwhile: the identities differ).
 			return s.unsettled()
 		}
-		s.unsettledSince = time.Time{}
+		s.wait = settleWait{}
 		if err != nil {
 			// Keyed like the check above, so the same broken content is
 			// reported once, not on every refresh.
@@ -326,18 +321,6 @@ func (s *Server) reloadConfig() error {
 	}
 }
 
-// errUnsettled: the config files are changing; the reload waits.
-var errUnsettled = errors.New("the config files are still changing")
-
-// unsettled notes when the pending reload first had to wait (the start of
-// its SettleLimit), and returns errUnsettled. Called with s.mu held.
-func (s *Server) unsettled() error {
-	if s.unsettledSince.IsZero() {
-		s.unsettledSince = time.Now()
-	}
-	return errUnsettled
-}
-
 // unchanged reports whether files hold what was last loaded, or what last
 // failed to load (fp); ids are their identities, taken before fp. Files
 // touched without a change in content (touch, a chmod back, an editor
@@ -348,135 +331,15 @@ func (s *Server) unsettled() error {
 func (s *Server) unchanged(fp [32]byte, files, ids []string) bool {
 	switch fp {
 	case s.configFP:
-		s.unsettledSince, s.failedFP = time.Time{}, [32]byte{}
+		s.wait, s.failedFP = settleWait{}, [32]byte{}
 		s.reloadErr.Store(nil)
 		s.disk.Store(&diskView{gen: s.cur.Load().n, files: files, ids: ids})
 		return true
 	case s.failedFP:
-		s.unsettledSince = time.Time{}
+		s.wait = settleWait{}
 		return true
 	}
 	return false
-}
-
-// observation is what the settle check last saw of one config file.
-type observation struct {
-	id    string    // its stat identity (statIdentity)
-	since time.Time // when that identity was first seen
-}
-
-// statIdentity is a file's size, modification and change times (ns),
-// device and inode — any write, truncation, replacement or chmod changes
-// it — and the latest of its times that is not in the future. A time in
-// the future cannot be that of a write that already happened (it was set
-// by hand, `touch -d`, or by a clock that disagrees with ours); counting it
-// would postpone every reload until that time, so only the other checks
-// apply to it. The change time cannot be set by hand.
-func statIdentity(entry string, now time.Time) (id string, changed time.Time) {
-	if modeOnly(entry) {
-		return modeOf(entryPath(entry)), time.Time{}
-	}
-	if linkOnly(entry) {
-		return lstatOf(entryPath(entry)), time.Time{}
-	}
-	fi, err := os.Stat(entryPath(entry))
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return "missing", time.Time{}
-		}
-		return "unreadable: " + err.Error(), time.Time{}
-	}
-	if presenceOnly(entry) {
-		return "present", time.Time{}
-	}
-	mt, ct := fileTimes(fi)
-	for _, t := range []time.Time{mt, ct} {
-		if t.After(changed) && !t.After(now) {
-			changed = t
-		}
-	}
-	id = strconv.FormatInt(fi.Size(), 10) + " " + strconv.FormatInt(mt.UnixNano(), 10) + " " +
-		strconv.FormatInt(ct.UnixNano(), 10) + " " + fileIdentity(fi)
-	return id, changed
-}
-
-// settled reports whether files have settled: each shows the stat identity
-// it showed at least Settle ago (observed by an earlier refresh), and none
-// was modified or changed in the last Settle. It returns the identities,
-// which the read that follows must leave unchanged. Until the files
-// settle it schedules another look (a timer: nothing waits) and the config
-// in service stays. Called with s.mu held.
-//
-// Why both rules: the times alone cannot always be trusted — a time in the
-// future is ignored, and where there is no ctime (systems other than
-// Linux) the mtime is all there is, which `touch -d` sets and a rename
-// keeps; the identity alone misses a write that landed just before the
-// first look.
-func (s *Server) settled(files []string) ([]string, bool) {
-	now := time.Now()
-	ids := make([]string, len(files))
-	var wait time.Duration
-	for i, f := range files {
-		id, changed := statIdentity(f, now)
-		ids[i] = id
-		o, ok := s.seen[f]
-		if !ok || o.id != id {
-			s.seen[f] = observation{id: id, since: now}
-			wait = max(wait, s.opts.Settle)
-			continue
-		}
-		quiet := now.Sub(o.since)
-		if !changed.IsZero() {
-			quiet = min(quiet, now.Sub(changed))
-		}
-		if quiet < s.opts.Settle {
-			wait = max(wait, s.opts.Settle-quiet)
-		}
-	}
-	if wait > 0 {
-		s.retryAfter(wait)
-		return nil, false
-	}
-	for _, f := range files {
-		if beingWritten(entryPath(f)) {
-			// Quiet, but still open for writing: a writer paused half-way.
-			s.retryAfter(s.opts.Settle)
-			return nil, false
-		}
-	}
-	return ids, true
-}
-
-// touchedDuringRead reports whether files changed while the config was
-// read from them: their stat identities differ from ids (what settled
-// saw just before the read) or their content from fp. Then the quiet
-// period starts again and another look is scheduled. Called with s.mu
-// held.
-func (s *Server) touchedDuringRead(files, ids []string, fp [32]byte) bool {
-	if _, changed := changedFile(files, ids); !changed && fingerprint(files) == fp {
-		return false
-	}
-	for _, f := range files {
-		delete(s.seen, f)
-	}
-	s.retryAfter(s.opts.Settle)
-	return true
-}
-
-// retryAfter schedules a refresh after d (one at a time; none once the
-// server has stopped). Called with s.mu held.
-func (s *Server) retryAfter(d time.Duration) {
-	if s.stopped.Load() {
-		return
-	}
-	if s.retry != nil {
-		s.retry.Stop()
-	}
-	s.retry = time.AfterFunc(d, func() {
-		if !s.stopped.Load() {
-			s.refresh(nil)
-		}
-	})
 }
 
 // configErrorAttrs says where and why a config failed: file, line, reason.

@@ -48,14 +48,14 @@ const (
 	// chunks (on Linux a writer that keeps the file open is waited for
 	// however long it pauses, see beingWritten), yet a saved edit is still
 	// in service well under half a second later (debounce + settle),
-	// quicker than a person switches windows. A file that never stops
-	// changing is loaded after DefaultSettleLimit.
+	// quicker than a person switches windows.
 	DefaultSettle = 200 * time.Millisecond
-	// DefaultSettleLimit bounds how long a changed config waits to
-	// settle: past it, what is on disk is loaded (a writer that never
-	// closes the file, or a process touching it all the time, must not
-	// pin the old config). Meanwhile forwarded calls are refused (409,
-	// see staleConflict), so the wait costs speed, never a guard.
+	// DefaultSettleLimit is how long a changed config waits to settle
+	// before serve says in its log that it keeps the last good config.
+	// It waits on: loading what is there then could apply half a file (a
+	// look between a truncation and its write). Meanwhile forwarded calls
+	// are refused (409, see staleConflict), so the wait costs speed, never
+	// a guard.
 	DefaultSettleLimit = 5 * time.Second
 	// DefaultBodyTimeout bounds how long a request body may take to
 	// arrive, so a client that sends headers and then dribbles (or never
@@ -173,9 +173,9 @@ type Server struct {
 	// is the pending look while they settle.
 	seen  map[string]observation
 	retry *time.Timer
-	// unsettledSince is when the files first failed to settle for the
-	// reload pending (zero: none is); see Options.SettleLimit.
-	unsettledSince time.Time
+	// wait is the pending reload's wait for its files to settle
+	// (settle.go); see Options.SettleLimit.
+	wait settleWait
 	// disk is what the files of the config in service looked like just
 	// before it was read (staleConflict compares a forwarded call's
 	// moment with it).

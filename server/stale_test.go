@@ -106,9 +106,12 @@ func TestStaleBrokenThenRestored(t *testing.T) {
 	}
 }
 
-// A writer that keeps the config open never finishes: past SettleLimit
-// serve loads what is there rather than keep the old config for ever.
-func TestSettleLimitLoadsAHeldConfig(t *testing.T) {
+// A writer that keeps the config open may be half-way through it: serve
+// keeps the last good config for as long as it stays open (past
+// SettleLimit the log says so), refuses forwarded calls meanwhile, and
+// loads the file once it is closed. (Loading past the bound what was
+// there applied half-written configs: TestReloadPastTheSettleBound….)
+func TestSettleLimitKeepsTheLastGoodWhileHeld(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the open-for-writing probe is Linux's")
 	}
@@ -132,14 +135,22 @@ func TestSettleLimitLoadsAHeldConfig(t *testing.T) {
 	if err := os.WriteFile(f.config, []byte(rmrfRule), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	f.waitLog("the config files keep changing or stay open for writing")
+	if g := f.srv.Generation(); g != 1 {
+		t.Fatalf("a config still open for writing was loaded: generation %d", g)
+	}
+	if r := f.dispatch("pre_tool_call"+forwarded, rmrf); r.status != http.StatusConflict {
+		t.Fatalf("a forwarded call while the config is held: %d %s", r.status, r.body)
+	}
+	if d := decision(t, f.dispatch("pre_tool_call", rmrf)); d != "none" {
+		t.Fatalf("a call without inputs while the config is held: %s, want the last good config's none", d)
+	}
+	holder.Process.Kill()
+	<-exited
+	f.srv.Refresh()
 	f.waitGeneration(2)
 	if d := decision(t, f.dispatch("pre_tool_call"+forwarded, rmrf)); d != "block" {
-		t.Fatalf("after the bounded wait: %s", d)
-	}
-	select {
-	case <-exited:
-		t.Fatal("the holder exited: the test proves nothing")
-	default:
+		t.Fatalf("after the holder closed the file: %s", d)
 	}
 }
 
