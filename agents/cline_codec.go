@@ -136,10 +136,28 @@ func clineRefuses(event string) bool {
 // something it refuses that too — with errorMessage; contextModification
 // is context for the model. No JSON and a non-zero exit is a failed hook,
 // which Cline lets pass; TaskCancel and TaskComplete replies are not read.
-func (clineCodec) ParseReply(event string, r protocol.Reply) (*protocol.Contribution, string) {
+func (x clineCodec) ParseReply(event string, r protocol.Reply) (*protocol.Contribution, string) {
+	rd := x.ReadReply(event, r)
+	return rd.Contribution, rd.Note
+}
+
+// ReadReply is ParseReply with what the parser knew beside the note: a
+// refusal in words Cline does not read (protocol.CodecRead) — cancel is
+// its one word, read where it refuses.
+func (clineCodec) ReadReply(event string, r protocol.Reply) protocol.Read {
+	c, note, obj := clineRead(event, r)
+	var w protocol.ReplyWords
+	if clineRefuses(event) {
+		w = protocol.ReplyWords{Keys: []string{"cancel"}, Refusal: `reply {"cancel": true, "errorMessage": "…"}`}
+	}
+	return protocol.CodecRead(clineDialect, event, w, r, obj, c, note)
+}
+
+// clineRead is ParseReply with the reply object it read (nil: none).
+func clineRead(event string, r protocol.Reply) (_ *protocol.Contribution, _ string, obj map[string]any) {
 	ev := r.Event
 	if ev == nil {
-		return nil, "unknown event"
+		return nil, "unknown event", nil
 	}
 	failClosed := r.FailClosed && clineRefuses(event) && ev.Can(protocol.CapBlock)
 	reason := ""
@@ -157,12 +175,12 @@ func (clineCodec) ParseReply(event string, r protocol.Reply) (*protocol.Contribu
 	}
 	if reason != "" {
 		if failClosed {
-			return protocol.FailedClosed(r.Command, reason), reason
+			return protocol.FailedClosed(r.Command, reason), reason, nil
 		}
-		return nil, "hook " + reason
+		return nil, "hook " + reason, nil
 	}
 	if k := clineKindOf(event); obj == nil || k == clineCancel || k == clineComplete {
-		return nil, note
+		return nil, note, nil
 	}
 	c := &protocol.Contribution{}
 	msg, _ := obj["errorMessage"].(string)
@@ -176,9 +194,9 @@ func (clineCodec) ParseReply(event string, r protocol.Reply) (*protocol.Contribu
 		c.Context = s
 	}
 	if c.IsEmpty() {
-		return nil, note
+		return nil, note, obj
 	}
-	return c, note
+	return c, note, obj
 }
 
 // clineJSON finds the reply in a hook's stdout as Cline does: the whole output,

@@ -21,6 +21,13 @@ type Codec interface {
 	// ParseReply reads one run of such a hook as the agent would; r.Event
 	// is ev.
 	ParseReply(declared string, r Reply) (*Contribution, string)
+	// ReadReply is ParseReply with what the parser knew beside the note
+	// (Read.Foreign): every codec says whether a reply refused in words it
+	// does not read — the Claude dialect's through ReadReply, an agent's
+	// own through CodecRead, from the words it declares (ReplyWords) —
+	// so that a fail_closed guard refuses for it and any other hook is
+	// reported failed, whichever agent's file it comes from.
+	ReplyReader
 	// MatchSubject is what the entry's matcher is compared with for this
 	// firing; ok is false when the agent ignores matchers on the event
 	// (every firing fits).
@@ -30,10 +37,9 @@ type Codec interface {
 	ProjectVars() []string
 }
 
-// ReplyReader is what a Codec also implements when it reads replies
-// through ReadReply (Codex's, a Claude Code file under another agent's
-// event names) or CodecRead: its ParseReply with what the parser knew
-// beside the note (Read.Foreign), which the note's text cannot say.
+// ReplyReader reads a codec's reply with what the parser knew beside the
+// note (Read.Foreign), which the note's text cannot say. Every Codec is
+// one.
 type ReplyReader interface {
 	ReadReply(declared string, r Reply) Read
 }
