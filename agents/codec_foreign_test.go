@@ -206,3 +206,40 @@ func TestEveryCodecReadsForeignRefusals(t *testing.T) {
 func readOf(codec protocol.Codec, declared string, r protocol.Reply) protocol.Read {
 	return codec.ReadReply(declared, r)
 }
+
+// FuzzCodecForeignRefusal: for any reply to any event of any agent's own
+// file, a refusal its codec reports unread (Read.Foreign) is in the note
+// and makes a fail_closed guard refuse, and the reading is the same each
+// time (map order does not choose the word named).
+func FuzzCodecForeignRefusal(f *testing.F) {
+	for _, tc := range codecForeignCases {
+		f.Add(tc.agent.Name, tc.declared, tc.exit, tc.stdout)
+	}
+	f.Add("cursor", "preToolUse", 0, `{"PERMISSION":"Ask","Cancel":true,"aCtIoN":"SKIP","hookspecificoutput":{"DECISION":{"Behavior":"DENY"}}}`)
+	f.Fuzz(func(t *testing.T, agent, declared string, exit int, stdout string) {
+		a, ok := Lookup(agent)
+		if !ok || a.Source.Codec == nil {
+			return
+		}
+		ev, ok := a.SourceEvent(declared)
+		if !ok {
+			return
+		}
+		codec := a.Source.Codec
+		r := protocol.Reply{Dialect: codec.Dialect(), Event: ev, Command: "g", ExitCode: exit, Stdout: []byte(stdout)}
+		rd := codec.ReadReply(declared, r)
+		if again := codec.ReadReply(declared, r); again.Foreign != rd.Foreign || again.Note != rd.Note {
+			t.Fatalf("two readings differ: %q / %q", rd.Foreign, again.Foreign)
+		}
+		if rd.Foreign == "" {
+			return
+		}
+		if !strings.Contains(rd.Note, rd.Foreign) {
+			t.Fatalf("foreign refusal %q is not in the note %q", rd.Foreign, rd.Note)
+		}
+		r.FailClosed = true
+		if c, _ := codec.ParseReply(declared, r); c == nil || c.Decision != protocol.DecisionBlock {
+			t.Fatalf("%s %s: fail_closed guard with foreign refusal %q contributed %+v", agent, declared, rd.Foreign, c)
+		}
+	})
+}
