@@ -281,23 +281,48 @@ func firstOf(m map[string]any, keys ...string) any {
 // spawn error, a timeout and stdout that is not a JSON object are
 // failures: nothing, or — for a fail-closed hook on an event it can
 // refuse — a block, as in the other dialects.
-func (cursorCodec) ParseReply(cursorEvent string, r protocol.Reply) (*protocol.Contribution, string) {
+func (x cursorCodec) ParseReply(cursorEvent string, r protocol.Reply) (*protocol.Contribution, string) {
+	rd := x.ReadReply(cursorEvent, r)
+	return rd.Contribution, rd.Note
+}
+
+// ReadReply is ParseReply with what the parser knew beside the note: a
+// refusal in words Cursor does not read (protocol.CodecRead).
+func (cursorCodec) ReadReply(cursorEvent string, r protocol.Reply) protocol.Read {
+	c, note, obj := cursorRead(cursorEvent, r)
+	return protocol.CodecRead(cursorDialect, cursorEvent, cursorWords(cursorEvent), r, obj, c, note)
+}
+
+// cursorWords are the words of refusal Cursor reads on cursorEvent:
+// permission where it asks one, continue before a prompt.
+func cursorWords(cursorEvent string) protocol.ReplyWords {
+	switch reads := cursorReplies()[cursorEvent]; {
+	case reads&cursorPermission != 0:
+		return protocol.ReplyWords{Keys: []string{"permission"}, Refusal: `reply {"permission": "deny", "agent_message": "…"}`}
+	case reads&cursorContinue != 0:
+		return protocol.ReplyWords{Keys: []string{"continue"}, Refusal: `reply {"continue": false, "user_message": "…"}`}
+	}
+	return protocol.ReplyWords{}
+}
+
+// cursorRead is ParseReply with the reply object it read and applied
+// (obj: nil for none).
+func cursorRead(cursorEvent string, r protocol.Reply) (_ *protocol.Contribution, _ string, obj map[string]any) {
 	ev := r.Event
 	if ev == nil {
-		return nil, "unknown event"
+		return nil, "unknown event", nil
 	}
 	reads := cursorReplies()[cursorEvent]
 	failClosed := r.FailClosed && cursorRefuses(cursorEvent)
 	if r.SpawnError != "" || r.TimedOut {
 		reason := r.NotRun()
 		if failClosed {
-			return protocol.FailedClosed(r.Command, reason), reason
+			return protocol.FailedClosed(r.Command, reason), reason, nil
 		}
-		return nil, reason
+		return nil, reason, nil
 	}
 	stdout := strings.TrimSpace(pyjson.DecodeReplace(r.Stdout))
 	stderr := strings.TrimSpace(pyjson.DecodeReplace(r.Stderr))
-	var obj map[string]any
 	if stdout != "" {
 		v, err := pyjson.DecodeUnique([]byte(stdout))
 		obj, _ = v.(map[string]any)
@@ -305,25 +330,25 @@ func (cursorCodec) ParseReply(cursorEvent string, r protocol.Reply) (*protocol.C
 			// Which of the two the hook meant cannot be known: no reply,
 			// whatever the exit code.
 			if failClosed {
-				return protocol.FailedClosed(r.Command, "ambiguous stdout: "+amb), protocol.AmbiguousNote(amb, stdout)
+				return protocol.FailedClosed(r.Command, "ambiguous stdout: "+amb), protocol.AmbiguousNote(amb, stdout), nil
 			}
-			return nil, protocol.AmbiguousNote(amb, stdout)
+			return nil, protocol.AmbiguousNote(amb, stdout), nil
 		}
 		if (err != nil || obj == nil) && r.ExitCode == 0 {
 			note := "hook stdout is not a JSON object: " + textutil.Truncate(stdout, 200)
 			if failClosed {
-				return protocol.FailedClosed(r.Command, "unparseable stdout (expected a JSON object)"), note
+				return protocol.FailedClosed(r.Command, "unparseable stdout (expected a JSON object)"), note, nil
 			}
-			return nil, note
+			return nil, note, nil
 		}
 	}
 	switch {
 	case r.ExitCode == 2:
 		if !cursorRefuses(cursorEvent) || !ev.Can(protocol.CapBlock) {
-			return nil, "exit code 2 has no effect on " + cursorEvent
+			return nil, "exit code 2 has no effect on " + cursorEvent, nil
 		}
 		msg := firstNonEmpty(stderr, str(obj, "agent_message"), str(obj, "user_message"), protocol.ClaudeDefaultBlockReason)
-		return &protocol.Contribution{Decision: protocol.DecisionBlock, Message: msg}, ""
+		return &protocol.Contribution{Decision: protocol.DecisionBlock, Message: msg}, "", nil
 	case r.ExitCode != 0:
 		line, _, _ := strings.Cut(stderr, "\n")
 		note := "hook " + protocol.ExitText(r.ExitCode)
@@ -331,20 +356,20 @@ func (cursorCodec) ParseReply(cursorEvent string, r protocol.Reply) (*protocol.C
 			note += ": " + line
 		}
 		if failClosed {
-			return protocol.FailedClosed(r.Command, protocol.ExitText(r.ExitCode)), note
+			return protocol.FailedClosed(r.Command, protocol.ExitText(r.ExitCode)), note, nil
 		}
-		return nil, note
+		return nil, note, nil
 	case obj == nil:
-		return nil, ""
+		return nil, "", nil
 	}
 	c, note, ok := cursorJSON(cursorEvent, reads, ev, obj)
 	if !ok && failClosed {
-		return protocol.FailedClosed(r.Command, "unreadable reply: "+note), note
+		return protocol.FailedClosed(r.Command, "unreadable reply: "+note), note, nil
 	}
 	if c.IsEmpty() {
-		return nil, note
+		return nil, note, obj
 	}
-	return c, note
+	return c, note, obj
 }
 
 // cursorJSON applies a reply object; ok is false when a field Cursor reads

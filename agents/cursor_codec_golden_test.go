@@ -19,7 +19,11 @@ var updateCursorGolden = flag.Bool("update-cursor-golden", false, "rewrite testd
 // were in package protocol, before they became cursorCodec; the codec an
 // entry carries must give byte-identical payloads, the same contributions
 // and notes, the same firings covered, matcher subjects and fail-closed
-// events, so that moving the dialect changed no behaviour.
+// events, so that moving the dialect changed no behaviour. One change was
+// made since, on purpose: a refusal in words Cursor does not read on the
+// event (continue:false before a tool, permission before a prompt) is
+// unreadable, as for every dialect (protocol.CodecRead): a fail_closed
+// guard refuses and the note says why.
 type cursorGoldenOps struct {
 	payload func(declared string, ev *protocol.Event, fields map[string]any, env protocol.PayloadEnv) []byte
 	reply   func(declared string, r protocol.Reply) (*protocol.Contribution, string)

@@ -106,19 +106,55 @@ func stringOr(v any, def string) any {
 // text as its reason. An empty output, a spawn error and a timeout are
 // failures, which Gemini lets through (so does hermes-hooks, unless the
 // entry is fail-closed).
-func (geminiCodec) ParseReply(declared string, r protocol.Reply) (*protocol.Contribution, string) {
+func (g geminiCodec) ParseReply(declared string, r protocol.Reply) (*protocol.Contribution, string) {
+	rd := g.ReadReply(declared, r)
+	return rd.Contribution, rd.Note
+}
+
+// ReadReply is ParseReply with what the parser knew beside the note: a
+// refusal in words Gemini does not read (protocol.CodecRead).
+func (g geminiCodec) ReadReply(declared string, r protocol.Reply) protocol.Read {
+	c, note, out := geminiRead(declared, r)
+	return protocol.CodecRead(g.Dialect(), declared, geminiWords(declared), r, out, c, note)
+}
+
+// geminiWords are the words of refusal Gemini reads on declared: decision
+// and continue where it reads them; its hooks refuse where it reads either
+// (not on PreCompress, whose reply Gemini does not read).
+func geminiWords(declared string) protocol.ReplyWords {
+	reads := geminiEvents()[declared].reads
+	var w protocol.ReplyWords
+	if reads&(GeminiDenies|GeminiAsks) != 0 {
+		w.Keys = append(w.Keys, "decision")
+	}
+	if reads&GeminiStops != 0 {
+		w.Keys = append(w.Keys, "continue")
+	}
+	if geminiRefuses(reads) {
+		w.Refusal = `reply {"decision": "deny", "reason": "…"}`
+	}
+	return w
+}
+
+// geminiRefuses reports whether hooks that Gemini reads so can refuse:
+// where a fail_closed one blocks when it fails.
+func geminiRefuses(reads GeminiReads) bool { return reads&(GeminiDenies|GeminiStops) != 0 }
+
+// geminiRead is ParseReply with the reply object it read (out: nil for
+// none).
+func geminiRead(declared string, r protocol.Reply) (_ *protocol.Contribution, _ string, out map[string]any) {
 	ev := r.Event
 	if ev == nil {
-		return nil, "unknown event"
+		return nil, "unknown event", nil
 	}
 	reads := geminiEvents()[declared].reads
-	failClosed := r.FailClosed && ev.Can(protocol.CapBlock|protocol.CapContinue)
+	failClosed := r.FailClosed && ev.Can(protocol.CapBlock|protocol.CapContinue) && geminiRefuses(reads)
 	if r.SpawnError != "" || r.TimedOut {
 		reason := r.NotRun()
 		if failClosed {
-			return protocol.FailedClosed(r.Command, reason), reason
+			return protocol.FailedClosed(r.Command, reason), reason, nil
 		}
-		return nil, reason
+		return nil, reason, nil
 	}
 	text := strings.TrimSpace(string(r.Stdout))
 	if text == "" {
@@ -126,9 +162,9 @@ func (geminiCodec) ParseReply(declared string, r protocol.Reply) (*protocol.Cont
 	}
 	if text == "" {
 		if r.ExitCode != 0 {
-			return nil, "hook " + protocol.ExitText(r.ExitCode) + " with no output"
+			return nil, "hook " + protocol.ExitText(r.ExitCode) + " with no output", nil
 		}
-		return nil, ""
+		return nil, "", nil
 	}
 	// JSON naming a member twice is read as text that is not JSON: which
 	// of the two the hook meant cannot be known (an exit 2 still refuses).
@@ -144,16 +180,16 @@ func (geminiCodec) ParseReply(declared string, r protocol.Reply) (*protocol.Cont
 		}
 	}
 	if out == nil {
-		return nil, "hook output is JSON but not an object; ignored"
+		return nil, "hook output is JSON but not an object; ignored", nil
 	}
 	c, note := geminiApply(declared, reads, ev, out)
 	if amb != "" {
 		note = joinNote(protocol.AmbiguousNote(amb, text), note)
 	}
 	if c.IsEmpty() {
-		return nil, note
+		return nil, note, out
 	}
-	return c, note
+	return c, note, out
 }
 
 // geminiJSON parses text as Gemini does: JSON.parse, and once more when

@@ -311,12 +311,38 @@ func splitMCP(name any) (server, tool string) {
 // reads one: exit 2 refuses a pre_ event with stderr for the model and
 // has no effect after an action; another exit is an error the action
 // proceeds past; stdout is the user's only and carries nothing.
-func (windsurfCodec) ParseReply(event string, r protocol.Reply) (*protocol.Contribution, string) {
+func (x windsurfCodec) ParseReply(event string, r protocol.Reply) (*protocol.Contribution, string) {
+	rd := x.ReadReply(event, r)
+	return rd.Contribution, rd.Note
+}
+
+// ReadReply is ParseReply with what the parser knew beside the note: a
+// refusal in words Cascade does not read (protocol.CodecRead). It reads
+// no word of stdout, so a refusal there — a Cursor or Claude Code script
+// placed in a Windsurf hooks.json — is one nobody read, where a pre_ hook
+// refuses.
+func (windsurfCodec) ReadReply(event string, r protocol.Reply) protocol.Read {
+	c, note := windsurfParse(event, r)
+	var w protocol.ReplyWords
+	var obj map[string]any
+	if windsurfRefuses(event) && r.ExitCode == 0 && r.SpawnError == "" && !r.TimedOut {
+		w.Refusal = "exit 2 with the reason on stderr"
+		v, _ := pyjson.Decode([]byte(strings.TrimSpace(pyjson.DecodeReplace(r.Stdout))))
+		obj, _ = v.(map[string]any)
+	}
+	return protocol.CodecRead(windsurfDialect, event, w, r, obj, c, note)
+}
+
+// windsurfRefuses reports whether Cascade's hooks of event can refuse
+// (exit 2): before an action.
+func windsurfRefuses(event string) bool { return strings.HasPrefix(event, "pre_") }
+
+func windsurfParse(event string, r protocol.Reply) (*protocol.Contribution, string) {
 	ev := r.Event
 	if ev == nil {
 		return nil, "unknown event"
 	}
-	refuses := strings.HasPrefix(event, "pre_") && ev.Can(protocol.CapBlock)
+	refuses := windsurfRefuses(event) && ev.Can(protocol.CapBlock)
 	failClosed := r.FailClosed && refuses
 	stderr := strings.TrimSpace(pyjson.DecodeReplace(r.Stderr))
 	var reason string

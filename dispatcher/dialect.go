@@ -50,14 +50,12 @@ func parseReply(e *hookconfig.Entry, r protocol.Reply) (_ *protocol.Contribution
 	}
 	var c *protocol.Contribution
 	var note string
-	if rr, ok := e.Codec.(protocol.ReplyReader); ok {
-		rd := rr.ReadReply(e.DeclaredAs, r)
+	if e.Codec != nil {
+		// Each codec reads a reply as its agent does, and says whether it
+		// refused in words the agent does not read (Read.Foreign); a
+		// fail_closed guard's failure blocks in every dialect.
+		rd := e.Codec.ReadReply(e.DeclaredAs, r)
 		c, note, foreign = rd.Contribution, rd.Note, rd.Foreign != ""
-		c, note = protocol.FailClosedFloor(r, refuses, c, note)
-	} else if e.Codec != nil {
-		c, note = e.Codec.ParseReply(e.DeclaredAs, r)
-		// Each codec reads a failed hook as its agent does; a fail_closed
-		// guard's failure blocks in every dialect.
 		c, note = protocol.FailClosedFloor(r, refuses, c, note)
 	} else {
 		rd := protocol.ReadReply(r)

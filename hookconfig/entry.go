@@ -32,6 +32,17 @@ func (e *Entry) Covers(fields map[string]any, tools *protocol.ToolTable) bool {
 	return !ok || r.Covers(e.DeclaredAs, fields, tools)
 }
 
+// ReplyProblem is why a run of the entry's hook that printed stdout and
+// exited with exit guards nothing, read in the entry's dialect — its
+// codec's for an agent's own file (protocol.CodecReplyProblem), else
+// protocol.ReplyFormProblem's; "" when it does. For test and doctor.
+func (e *Entry) ReplyProblem(stdout []byte, exit int) string {
+	if e.Codec != nil {
+		return protocol.CodecReplyProblem(e.Codec, e.DeclaredAs, e.Event, stdout, exit)
+	}
+	return protocol.ReplyFormProblem(e.Event, e.Dialect, stdout, exit)
+}
+
 // RunByTitle names the agent an entry was written for, for messages
 // ("Claude Code" for Claude handlers pasted into the YAML, FileOf "").
 func (e *Entry) RunByTitle() string {

@@ -21,6 +21,13 @@ type Codec interface {
 	// ParseReply reads one run of such a hook as the agent would; r.Event
 	// is ev.
 	ParseReply(declared string, r Reply) (*Contribution, string)
+	// ReadReply is ParseReply with what the parser knew beside the note
+	// (Read.Foreign): every codec says whether a reply refused in words it
+	// does not read — the Claude dialect's through ReadReply, an agent's
+	// own through CodecRead, from the words it declares (ReplyWords) —
+	// so that a fail_closed guard refuses for it and any other hook is
+	// reported failed, whichever agent's file it comes from.
+	ReplyReader
 	// MatchSubject is what the entry's matcher is compared with for this
 	// firing; ok is false when the agent ignores matchers on the event
 	// (every firing fits).
@@ -30,12 +37,28 @@ type Codec interface {
 	ProjectVars() []string
 }
 
-// ReplyReader is what a Codec also implements when it reads replies
-// through ReadReply (Codex's, a Claude Code file under another agent's
-// event names): its ParseReply with what the parser knew beside the note
-// (Read.Foreign), which the note's text cannot say.
+// ReplyReader reads a codec's reply with what the parser knew beside the
+// note (Read.Foreign), which the note's text cannot say. Every Codec is
+// one.
 type ReplyReader interface {
 	ReadReply(declared string, r Reply) Read
+}
+
+// ReplyWords is what an agent's own dialect reads in a reply to one of its
+// events: the codec's declaration, from which CodecRead finds a refusal in
+// words it does not read, as the Hermes and Claude dialects' parsers do
+// (reply_foreign.go). One table of other dialects' words serves them all.
+type ReplyWords struct {
+	// Keys are the top-level keys of refusal (refusalWords: decision,
+	// continue, permission, cancel …) the codec's parser reads on the
+	// event, spelt as it reads them: there it decided already. Any other
+	// of them, and these in another case, it does not read.
+	Keys []string
+	// Refusal is how a hook of the event refuses in the agent's own words
+	// (`reply {"permission": "deny", …}`, `exit 2 with the reason on
+	// stderr`), the fix messages name; "" where the agent's hooks cannot
+	// refuse, where nothing is searched.
+	Refusal string
 }
 
 // EventRules is what a Codec also implements when its agent's events do

@@ -158,6 +158,17 @@ func ReplyFormProblem(ev *Event, d Dialect, stdout []byte, exit int) string {
 	return rd.Foreign
 }
 
+// CodecReplyProblem is ReplyFormProblem for a hook of an agent's own file,
+// declared under its agent's event declared and read by its codec c: the
+// refusal in words c does not read there (Read.Foreign), "" when there is
+// none or the run refused anyway.
+func CodecReplyProblem(c Codec, declared string, ev *Event, stdout []byte, exit int) string {
+	if ev == nil {
+		return ""
+	}
+	return c.ReadReply(declared, Reply{Dialect: c.Dialect(), Event: ev, ExitCode: exit, Stdout: stdout}).Foreign
+}
+
 // gatewayWire is pre_gateway_dispatch's result for Hermes: skip (a block,
 // or a Claude hook's continue:false: the message is not processed),
 // rewrite, allow, or {} (normal dispatch).

@@ -19,7 +19,9 @@ import (
 // dialect refuses or stops with is unreadable: a fail_closed guard refuses,
 // naming whose word it is and the fix, and any other hook keeps its result
 // with that as its note (shown by test, doctor and the agent's failure
-// channel).
+// channel). The same holds for the hooks of an agent's own file read in
+// its dialect (a Codec: Gemini CLI's, Cursor's …): each declares the words
+// it reads (ReplyWords) and CodecRead searches the rest of this table.
 
 // refusalWord is one top-level key another dialect refuses or stops with.
 type refusalWord struct {
@@ -42,7 +44,7 @@ type refusalWord struct {
 // here, a refusal there) is not read as allow.
 var refusalWords = []refusalWord{
 	{key: "action", owner: "the Hermes dialect's", readBy: []Dialect{Hermes}, open: []any{"allow", "pass", ""}, asks: []any{"approve"}},
-	{key: "decision", owner: "the Hermes dialect's", readBy: []Dialect{Hermes, Claude}, open: []any{"allow", "approve", ""}},
+	{key: "decision", owner: "the Hermes and Claude dialects'", readBy: []Dialect{Hermes, Claude}, open: []any{"allow", "approve", ""}},
 	{key: "hookSpecificOutput", owner: "Claude Code's", readBy: []Dialect{Claude}},
 	{key: "continue", owner: "Claude Code's", readBy: []Dialect{Claude}, open: []any{true}},
 	{key: "permissionDecision", owner: "Copilot CLI's", open: []any{"allow"}, asks: []any{"ask"}},
@@ -101,7 +103,7 @@ func (w refusalWord) readOn(d Dialect, ev *Event) bool {
 // foreignApplies reports whether d's fail_closed applies on ev: where a
 // foreign refusal is unreadable (the gating events for Hermes', any event
 // a block or a stop refuses for Claude's). Other dialects are their
-// codecs' to read.
+// codecs' to say (ReplyWords.Refusal, CodecRead).
 func foreignApplies(d Dialect, ev *Event) bool {
 	switch d {
 	case Hermes:
@@ -110,6 +112,25 @@ func foreignApplies(d Dialect, ev *Event) bool {
 		return ev.Can(CapBlock | CapContinue)
 	}
 	return false
+}
+
+// reader is the parser a reply was read by, as the search for a refusal
+// it did not read asks it: the Hermes or the Claude dialect's, or a
+// codec's (words: what it reads in a reply to declared, its agent's
+// event).
+type reader struct {
+	d        Dialect
+	ev       *Event
+	declared string
+	words    *ReplyWords
+}
+
+// reads reports whether the parser reads w's key, spelt as w spells it.
+func (x reader) reads(w refusalWord) bool {
+	if x.words != nil {
+		return slices.Contains(x.words.Keys, w.key)
+	}
+	return w.readOn(x.d, x.ev)
 }
 
 // foreignRefusal describes the first word of refusal in obj, a reply read
@@ -122,6 +143,37 @@ func foreignRefusal(d Dialect, ev *Event, obj map[string]any, asking bool) strin
 	if len(obj) == 0 || !foreignApplies(d, ev) {
 		return ""
 	}
+	return reader{d: d, ev: ev}.refusal(obj, asking)
+}
+
+// CodecRead is a codec's reading of a run (c, note; obj: the reply object
+// it read, nil when it read none) with the search the Hermes and Claude
+// dialects make: where the agent's hooks refuse (w.Refusal) and its
+// reading neither refused nor stopped, a word of refusal in obj that it
+// does not read (w.Keys) — another dialect's, its own in another case — is
+// unreadable. A fail_closed guard refuses, naming whose word it is and the
+// fix; any other hook keeps c, with that as its note. d is the codec's
+// dialect and declared its agent's event, for the message.
+func CodecRead(d Dialect, declared string, w ReplyWords, r Reply, obj map[string]any, c *Contribution, note string) Read {
+	rd := Read{Contribution: c, Note: note}
+	ev := r.Event
+	if len(obj) == 0 || ev == nil || w.Refusal == "" || !ev.Can(CapBlock|CapContinue) ||
+		c != nil && (c.Decision == DecisionBlock || c.Stop) {
+		return rd
+	}
+	x := reader{d: d, ev: ev, declared: declared, words: &w}
+	if rd.Foreign = x.refusal(obj, c != nil && c.Decision == DecisionAsk); rd.Foreign == "" {
+		return rd
+	}
+	rd.Note = joinNonEmpty("; ", note, rd.Foreign)
+	if r.FailClosed {
+		rd.Contribution = failedClosed(r.Command, rd.Foreign)
+	}
+	return rd
+}
+
+// refusal is foreignRefusal for any parser, where its fail_closed applies.
+func (x reader) refusal(obj map[string]any, asking bool) string {
 	// In one order, so that which of two words a message names does not
 	// depend on map iteration.
 	keys := sortedKeys(obj)
@@ -131,50 +183,53 @@ func foreignRefusal(d Dialect, ev *Event, obj map[string]any, asking bool) strin
 				continue
 			}
 			if w.key == "hookSpecificOutput" {
-				if s := hsoRefusal(d, ev, k, obj[k], asking); s != "" {
+				if s := x.hsoRefusal(k, obj[k], asking); s != "" {
 					return s
 				}
 				continue
 			}
 			v := obj[k]
 			switch {
-			case k == w.key && w.readOn(d, ev), passes(v, w.open, w.asks, asking):
+			case k == w.key && x.reads(w), passes(v, w.open, w.asks, asking):
 				continue
 			case k != w.key:
 				return caseText(k, shownValue(v), w.key)
 			}
-			return "its reply's " + k + " " + shownValue(v) + " is " + w.owner + " word, " + notRead(d, ev, w.readBy) + foreignFix(d, ev, w.readBy)
+			return "its reply's " + k + " " + shownValue(v) + " is " + w.owner + " word, " + x.notRead(w.readBy) + x.fix(w.readBy)
 		}
 	}
 	return ""
 }
 
-// notRead says that d does not read a word (on ev, when d reads it on
-// other events: readBy holds d).
-func notRead(d Dialect, ev *Event, readBy []Dialect) string {
-	if !slices.Contains(readBy, d) {
-		return "which the " + dialectTitle(d) + " dialect does not read: "
+// notRead says that the parser does not read a word (on ev, when d reads
+// it on other events: readBy holds d; a codec's, on its event).
+func (x reader) notRead(readBy []Dialect) string {
+	switch {
+	case x.words != nil:
+		return "which the " + string(x.d) + " dialect does not read on " + x.declared + ": "
+	case !slices.Contains(readBy, x.d):
+		return "which the " + dialectTitle(x.d) + " dialect does not read: "
 	}
-	name := ev.Name
-	if d == Claude {
-		name = ev.ClaudeName()
+	name := x.ev.Name
+	if x.d == Claude {
+		name = x.ev.ClaudeName()
 	}
-	return "which the " + dialectTitle(d) + " dialect does not read on " + name + ": "
+	return "which the " + dialectTitle(x.d) + " dialect does not read on " + name + ": "
 }
 
 // hsoRefusal finds in hookSpecificOutput (v, under the key k) a member
-// that refuses and that d's parser did not read: any, in any case, when
-// it does not read the object (another dialect, the key in another case,
-// another event's hookEventName); else a member in another case, or one
-// ev does not read (decision.behavior on PreToolUse). Where Claude Code
-// reads a member the parser decided already.
-func hsoRefusal(d Dialect, ev *Event, k string, v any, asking bool) string {
+// that refuses and that the parser did not read: any, in any case, when
+// it does not read the object (another dialect, a codec, the key in
+// another case, another event's hookEventName); else a member in another
+// case, or one ev does not read (decision.behavior on PreToolUse). Where
+// Claude Code reads a member the parser decided already.
+func (x reader) hsoRefusal(k string, v any, asking bool) string {
 	hso, _ := v.(map[string]any)
-	readsObj := d == Claude && k == "hookSpecificOutput"
-	if name, _ := hso["hookEventName"].(string); name != ev.ClaudeName() && !slices.Contains(ev.HSOAliases, name) {
+	readsObj := x.words == nil && x.d == Claude && k == "hookSpecificOutput"
+	if name, _ := hso["hookEventName"].(string); name != x.ev.ClaudeName() && !slices.Contains(x.ev.HSOAliases, name) {
 		readsObj = false
 	}
-	reads := map[string]bool{"permissionDecision": readsObj && ev.Permission, "decision.behavior": readsObj && ev.Behavior}
+	reads := map[string]bool{"permissionDecision": readsObj && x.ev.Permission, "decision.behavior": readsObj && x.ev.Behavior}
 	for _, w := range hsoWords {
 		want := strings.Join(w.path, ".")
 		for _, m := range members(hso, w.path) {
@@ -184,11 +239,11 @@ func hsoRefusal(d Dialect, ev *Event, k string, v any, asking bool) string {
 			switch {
 			case k != "hookSpecificOutput":
 				return caseText(k, "."+m.path+" "+shownValue(m.v), "hookSpecificOutput")
-			case !m.exact && d == Claude:
+			case !m.exact && x.words == nil && x.d == Claude:
 				return caseText("hookSpecificOutput."+m.path, shownValue(m.v), want)
 			}
 			return "its reply's hookSpecificOutput." + m.path + " " + shownValue(m.v) + " is Claude Code's word, " +
-				notRead(d, ev, []Dialect{Claude}) + foreignFix(d, ev, []Dialect{Claude})
+				x.notRead([]Dialect{Claude}) + x.fix([]Dialect{Claude})
 		}
 	}
 	return ""
@@ -228,10 +283,14 @@ func caseText(key, shown, want string) string {
 	return "its reply's key " + key + " (" + shown + ") is " + want + " in another case, which no dialect reads: keys are case-sensitive"
 }
 
-// foreignFix is how to make an entry of dialect d say what w's reply
+// fix is how to make an entry say what a reply in words that readBy read
 // meant: read it in the dialect it speaks when hermes-hooks reads that
-// one, else reply in d's own words.
-func foreignFix(d Dialect, ev *Event, readBy []Dialect) string {
+// one, else reply in the parser's own words (a codec's: its agent's).
+func (x reader) fix(readBy []Dialect) string {
+	if x.words != nil {
+		return x.words.Refusal + " to refuse"
+	}
+	d, ev := x.d, x.ev
 	own := `reply {"decision": "block", "reason": "…"}`
 	if d == Hermes {
 		switch ev.HermesReply {

@@ -70,7 +70,7 @@ func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
 	if rep.ExitCode != nil {
 		code = *rep.ExitCode
 	}
-	if p := protocol.ReplyFormProblem(e.Event, e.Dialect, run.Stdout, code); p != "" {
+	if p := e.ReplyProblem(run.Stdout, code); p != "" {
 		// Valid JSON that the event does not read: the guard guards
 		// nothing, and would go unnoticed as "valid JSON".
 		r.add(CheckFail, "its reply guards nothing: "+p)

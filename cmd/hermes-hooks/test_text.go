@@ -50,8 +50,8 @@ func (r *trialRun) refuses() bool {
 }
 
 // replyProblem is why the run's reply guards nothing (another event's
-// form, another dialect's words: protocol.ReplyFormProblem), "" when it
-// does or the run is no entry's.
+// form, another dialect's words: hookconfig.Entry.ReplyProblem), "" when
+// it does or the run is no entry's.
 func replyProblem(r *trialRun) string {
 	if r.Entry == nil {
 		return ""
@@ -60,7 +60,7 @@ func replyProblem(r *trialRun) string {
 	if r.Report.ExitCode != nil {
 		exit = *r.Report.ExitCode
 	}
-	return protocol.ReplyFormProblem(r.Entry.Event, r.Report.Dialect, r.Stdout, exit)
+	return r.Entry.ReplyProblem(r.Stdout, exit)
 }
 
 // Run states, as --json's "status" names them.
