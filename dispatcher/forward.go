@@ -62,15 +62,16 @@ func standsFor(selected []*hookconfig.Entry, e *hookconfig.Entry) bool {
 // of e, an entry with the same text: it comes from where e does (the
 // managed layer's stands for any) — a repository's or a bundle's copy of
 // your guard, approved as harmless, must not be what decides for it — and
-// it decides as e would: the same mode, fail_closed if e is, and for a
-// rule the same decision and message. A shadow copy decides nothing; a
-// copy that fails open, or only adds context, would leave e's block
-// unsaid.
+// it decides as e would: the same mode, fail_closed if e is, the same
+// once and async (a Claude handler), and for a rule the same decision and
+// message. A shadow copy decides nothing; a copy that fails open, runs
+// once a session, answers in the background or only adds context would
+// leave e's block unsaid.
 func mayStandFor(s, e *hookconfig.Entry) bool {
 	if !s.Scope.Managed && (s.Scope.Project != e.Scope.Project || s.Scope.Bundle != e.Scope.Bundle) {
 		return false
 	}
-	if s.Shadow != e.Shadow || e.FailClosed && !s.FailClosed {
+	if s.Shadow != e.Shadow || e.FailClosed && !s.FailClosed || s.Once != e.Once || s.Async != e.Async || s.AsyncRewake != e.AsyncRewake {
 		return false
 	}
 	if sr, er := s.Rule(), e.Rule(); sr != nil && er != nil && (sr.Decision != er.Decision || sr.Message != er.Message) {
