@@ -331,7 +331,7 @@ func (d *Dispatcher) selectFor(ev *protocol.Event, fields map[string]any) []*hoo
 func (d *Dispatcher) selectEntries(f *protocol.Firing, scr consent.Screen, sf *firing) []*hookconfig.Entry {
 	ev, fields := f.Event, f.Fields
 	var out []*hookconfig.Entry
-	var claudeSeen map[string]bool
+	var claudeSeen map[string][]*hookconfig.Entry
 	list, also := d.byEvent[ev.Name], d.alsoRun[ev.Name]
 	if len(also) > 0 {
 		list = slices.Concat(list, also)
@@ -359,18 +359,20 @@ func (d *Dispatcher) selectEntries(f *protocol.Firing, scr consent.Screen, sf *f
 		}
 		if e.Dialect == protocol.Claude {
 			// Claude Code runs a command once per firing; a managed
-			// one is never the copy left out for another file's.
+			// one is never the copy left out for another file's, and
+			// a copy that may not stand for it (mayStandFor: a
+			// repository's, or a shadow one) runs beside it.
 			key := e.SameKey()
 			if e.Scope.Managed {
 				key = "\x00managed\x00" + key
 			}
-			if claudeSeen[key] {
+			if slices.ContainsFunc(claudeSeen[key], func(s *hookconfig.Entry) bool { return mayStandFor(s, e) }) {
 				continue
 			}
 			if claudeSeen == nil {
-				claudeSeen = map[string]bool{}
+				claudeSeen = map[string][]*hookconfig.Entry{}
 			}
-			claudeSeen[key] = true
+			claudeSeen[key] = append(claudeSeen[key], e)
 		}
 		if how != hookconfig.FitYes {
 			sf.undecided = append(sf.undecided, e)

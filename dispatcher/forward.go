@@ -46,15 +46,38 @@ func runEvent(ev *protocol.Event, e *hookconfig.Entry) *protocol.Event {
 }
 
 // standsFor reports whether an entry already selected runs e's command in
-// e's dialect. Only a managed entry stands for a managed one: another
-// file's copy of its command (unapproved, perhaps) must not shadow it.
+// e's dialect and may stand for it (mayStandFor). Only a managed entry
+// stands for a managed one: another file's copy of its command
+// (unapproved, perhaps) must not shadow it.
 func standsFor(selected []*hookconfig.Entry, e *hookconfig.Entry) bool {
 	for _, s := range selected {
-		if s.SameKey() == e.SameKey() && s.Dialect == e.Dialect && (s.Scope.Managed || !e.Scope.Managed) {
+		if s.SameKey() == e.SameKey() && s.Dialect == e.Dialect && (s.Scope.Managed || !e.Scope.Managed) && mayStandFor(s, e) {
 			return true
 		}
 	}
 	return false
+}
+
+// mayStandFor reports whether s, selected for a firing, may run in place
+// of e, an entry with the same text: it comes from where e does (the
+// managed layer's stands for any) — a repository's or a bundle's copy of
+// your guard, approved as harmless, must not be what decides for it — and
+// it decides as e would: the same mode, fail_closed if e is, the same
+// once and async (a Claude handler), and for a rule the same decision and
+// message. A shadow copy decides nothing; a copy that fails open, runs
+// once a session, answers in the background or only adds context would
+// leave e's block unsaid.
+func mayStandFor(s, e *hookconfig.Entry) bool {
+	if !s.Scope.Managed && (s.Scope.Project != e.Scope.Project || s.Scope.Bundle != e.Scope.Bundle) {
+		return false
+	}
+	if s.Shadow != e.Shadow || e.FailClosed && !s.FailClosed || s.Once != e.Once || s.Async != e.Async || s.AsyncRewake != e.AsyncRewake {
+		return false
+	}
+	if sr, er := s.Rule(), e.Rule(); sr != nil && er != nil && (sr.Decision != er.Decision || sr.Message != er.Message) {
+		return false
+	}
+	return true
 }
 
 // runOrder sorts entries by priority, then config order.

@@ -438,6 +438,11 @@ func emptyConfig() *Config {
 // command with the same matcher, dialect and event (Hermes' idempotence
 // key; for a repository's hooks, within that repository), and the same
 // Claude `if` rule: two guards that differ only in it are two guards.
+// So are two that differ in how they enforce (mode: shadow, fail_closed,
+// skill_commands; a Claude handler's once, async): the copy kept would
+// otherwise decide for both (once a session, or too late to block), and a
+// shadow copy listed first (a rule tried beside the same rule of a rules:
+// file) would leave the enforcing one unrun.
 // Listed keeps them all, as configured. A managed entry and another
 // file's never stand for each other: the other may run another script of
 // that name (its relative path is found elsewhere), and the managed one
@@ -449,6 +454,8 @@ func (cfg *Config) finish() {
 	kept := make([]*Entry, 0, len(cfg.Entries))
 	for _, e := range cfg.Listed {
 		key := e.Event.Name + "\x00" + string(e.Dialect) + "\x00" + e.Matcher + "\x00" + e.If + "\x00" + e.SameKey() + "\x00" + e.Scope.Project + "\x00" + e.Scope.Bundle + "\x00" + strconv.FormatBool(e.Scope.Managed)
+		key += "\x00" + strconv.FormatBool(e.Shadow) + strconv.FormatBool(e.FailClosed) + strconv.FormatBool(e.OwnEventOnly) +
+			strconv.FormatBool(e.Once) + strconv.FormatBool(e.Async) + strconv.FormatBool(e.AsyncRewake)
 		if r := e.Rule(); r != nil {
 			// Two rules with one expression and other decisions are two.
 			key += "\x00" + r.Decision + "\x00" + r.Message

@@ -168,8 +168,9 @@ func (e *Entry) NeedsApproval() bool {
 // sharedRuleApprovals warns of a repository's rule whose approval another
 // rule of that repository and event already holds: an approval is keyed
 // by the event, the expression (the entry's Text) and the repository, with
-// the decision and message pinned, so of two rules with one expression
-// and other decisions or messages only one can be approved at a time (the
+// the decision, message and shadow mode pinned, so of two rules with one
+// expression and other decisions, messages or modes (an enforcing copy
+// beside a shadow one) only one can be approved at a time (the
 // other reads as changed since approval, and a fail_closed one refuses
 // what it matches). Entries are in config order; duplicates are skipped.
 func (cfg *Config) sharedRuleApprovals(e *Entry, first map[string]*Entry) {
@@ -183,7 +184,7 @@ func (cfg *Config) sharedRuleApprovals(e *Entry, first map[string]*Entry) {
 		first[key] = e
 		return
 	}
-	if fr := f.Rule(); fr.Decision == r.Decision && fr.Message == r.Message {
+	if fr := f.Rule(); fr.Decision == r.Decision && fr.Message == r.Message && f.Shadow == e.Shadow {
 		return // the same rule under another matcher: one approval covers both
 	}
 	at := "hooks." + e.DeclaredAs + "[" + strconv.Itoa(e.Index) + "]"
@@ -192,6 +193,6 @@ func (cfg *Config) sharedRuleApprovals(e *Entry, first map[string]*Entry) {
 		was += " of " + f.Source
 	}
 	cfg.Warnings = append(cfg.Warnings, Warning{Path: e.Source + ": " + at, File: e.Source, Key: at,
-		Message: "has the same expression as " + was + " with another decision or message: a repository's rule is approved by its expression, " +
+		Message: "has the same expression as " + was + " with another decision, message or mode: a repository's rule is approved by its expression, " +
 			"so only one of them can be approved at a time (the other is changed since approval); make the expressions differ, or merge the rules"})
 }

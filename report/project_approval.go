@@ -21,9 +21,14 @@ type ProjectHook struct {
 	Source string `json:"source"`
 	// Decision and Message: a rule's, which its approval pins (empty for
 	// anything else).
-	Decision string       `json:"decision,omitempty"`
-	Message  string       `json:"message,omitempty"`
-	Files    []FileDigest `json:"files"`
+	Decision string `json:"decision,omitempty"`
+	Message  string `json:"message,omitempty"`
+	// ID and Shadow: a rule's id and mode: shadow, which its approval
+	// pins too (a shadow rule decides nothing: its "decision: block"
+	// alone would read as a guard the repository adds).
+	ID     string       `json:"id,omitempty"`
+	Shadow bool         `json:"shadow,omitempty"`
+	Files  []FileDigest `json:"files"`
 	// TextOnly says why the files it runs cannot be determined: it would
 	// be approved by its text only.
 	TextOnly string `json:"text_only,omitempty"`
@@ -63,7 +68,7 @@ func ProjectHooks(statuses []HookStatus) []ProjectHook {
 			// What the approval pins besides the expression must be
 			// shown before it is given: a context rule's message is
 			// text put before the model.
-			h.Decision, h.Message = r.Decision, r.Message
+			h.Decision, h.Message, h.ID, h.Shadow = r.Decision, r.Message, r.ID, e.Shadow
 			if e.Source != "" {
 				h.Source = e.Source
 			}
@@ -124,6 +129,12 @@ func PrintProjectPlan(w io.Writer, root string, hooks []ProjectHook) {
 			// bounded: a message of a megabyte would scroll the rest of
 			// the plan out of sight.
 			fmt.Fprintf(w, "      decision: %s, message: %s\n", show(h.Decision), show(bounded(PyRepr(h.Message))))
+		}
+		if h.ID != "" {
+			fmt.Fprintf(w, "      id: %s\n", show(h.ID))
+		}
+		if h.Shadow {
+			fmt.Fprintln(w, "      mode: shadow (it decides nothing: what it would decide goes to the journal)")
 		}
 		for _, f := range h.Files {
 			switch {

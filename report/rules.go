@@ -91,16 +91,17 @@ func doctorRule(r *DoctorResult) {
 	r.add(CheckOK, "rule compiles")
 }
 
-// ruleExamples evaluates a rule's examples (see runRuleExample).
+// ruleExamples evaluates a rule's examples (see exampleEval.run).
 func (x ExampleRunner) ruleExamples(ctx context.Context, h HookExamples) HookExamples {
 	e := h.Status.Entry
+	var ev exampleEval
 	for i := range e.Examples {
 		ex := &e.Examples[i]
 		if ex.Invalid != "" {
 			h.Results = append(h.Results, ExampleResult{Example: ex, Got: "invalid example (" + ex.Key + ex.Invalid + ")"})
 			continue
 		}
-		o := ruleExampleOutcome(ctx, e, ex, x.Tools, x.Cwd)
+		o := ev.outcome(ctx, e, ex, x.Tools, x.Cwd)
 		if e.Shadow {
 			shadowed(&o)
 		}
@@ -110,16 +111,26 @@ func (x ExampleRunner) ruleExamples(ctx context.Context, h HookExamples) HookExa
 	return h
 }
 
-// runRuleExample evaluates one example of a rule entry as dispatch would
+// run evaluates one example of a rule entry as dispatch would
 // on the example's firing (its tool, args and cwd; cwd as the working
 // directory when the example names none): the matcher, then the rule. It
 // checks what the rule decides, whatever its mode: validate's question is
 // whether the rule says what its examples say, and a rule tried in shadow
 // mode keeps the examples it will be enforced with.
-func runRuleExample(ctx context.Context, e *hookconfig.Entry, ex *hookconfig.Example, tools *protocol.ToolTable, cwd string) (bool, string) {
-	o := ruleExampleOutcome(ctx, e, ex, tools, cwd)
+func (ev *exampleEval) run(ctx context.Context, e *hookconfig.Entry, ex *hookconfig.Example, tools *protocol.ToolTable, cwd string) (bool, string) {
+	o := ev.outcome(ctx, e, ex, tools, cwd)
 	return checkExample(ex, &o)
 }
+
+// exampleEval evaluates the examples of one rule in turn. Once one passes
+// the rule's time bound the others are not evaluated (they fail, saying
+// so): each would wait out the bound again, and a repository's approved
+// rules (256 of 32 examples) made validate, doctor and test --examples
+// take over half an hour. A rule that passes its bound is broken anyway.
+type exampleEval struct{ stopped bool }
+
+// errExamplesStopped is the error of the examples not evaluated.
+var errExamplesStopped = errors.New("not evaluated: an earlier example passed the rule's time bound")
 
 // shadowed makes a rule example's outcome what the agent gets from a rule
 // in mode: shadow — nothing — with what the rule would have done beside
@@ -139,9 +150,9 @@ func shadowed(o *protocol.Outcome) {
 	o.Decision, o.Message, o.Context = protocol.DecisionNone, "", ""
 }
 
-// ruleExampleOutcome is the outcome of one rule example (runRuleExample):
-// no hook report when the matcher does not select it.
-func ruleExampleOutcome(ctx context.Context, e *hookconfig.Entry, ex *hookconfig.Example, tools *protocol.ToolTable, cwd string) protocol.Outcome {
+// outcome is the outcome of one rule example (exampleEval.run): no hook
+// report when the matcher does not select it.
+func (ev *exampleEval) outcome(ctx context.Context, e *hookconfig.Entry, ex *hookconfig.Example, tools *protocol.ToolTable, cwd string) protocol.Outcome {
 	if tools == nil {
 		tools = protocol.DefaultTools()
 	}
@@ -157,13 +168,16 @@ func ruleExampleOutcome(ctx context.Context, e *hookconfig.Entry, ex *hookconfig
 	}
 	r, err := rule.Compile(e.Rule().Source)
 	var ok bool
-	if err == nil {
+	if err == nil && ev.stopped {
+		err = errExamplesStopped
+	} else if err == nil {
 		f := protocol.NewFiring(e.Event, "", fields)
 		f.Bind(tools, cwd, nil)
 		if ex.Cwd != "" {
 			f.Cwd = ex.Cwd // the example's word: its directory need not exist here
 		}
 		ok, err = r.Eval(ctx, rule.InputOf(&f, ""))
+		ev.stopped = errors.Is(err, rule.ErrTimeout) || errors.Is(err, rule.ErrQuarantined)
 	}
 	rep := protocol.HookReport{Ran: err == nil}
 	if err != nil {
@@ -209,12 +223,13 @@ func ruleProblems(ctx context.Context, cfg *hookconfig.Config, cwd string, allow
 				continue
 			}
 		}
+		var ev exampleEval
 		for i := range e.Examples {
 			ex := &e.Examples[i]
 			if ex.Invalid != "" {
 				continue // a warning already says why
 			}
-			if passed, got := runRuleExample(ctx, e, ex, cfg.Tools, cwd); !passed {
+			if passed, got := ev.run(ctx, e, ex, cfg.Tools, cwd); !passed {
 				line := lines.find(e.Source, ex.Key)
 				if line == 0 {
 					line = r.Line
