@@ -275,19 +275,33 @@ func (a *Agent) SwitchesIn(files []SwitchFile, parsed []ParsedFile) (SwitchedOff
 			values[i] = r.values(parsed[i].doc)
 		}
 	}
+	i, key, off := r.offBy(values)
+	if !off {
+		return SwitchedOff{}, false
+	}
+	return SwitchedOff{File: i, Setting: r.setting(key), Fix: r.fix(a, files[i], key)}, true
+}
+
+// offBy reads values, the files' own settings of r's keys (switchRule.values),
+// lowest precedence first, as the agent merges them: key by key, the
+// highest file that sets a key gives its value, and the first of r's keys
+// that is set decides. It is the file whose setting turns the hooks off
+// and the key it sets; off false when the hooks stay on. SwitchesIn reads
+// the switch files so, and ownOff a hook file that is also one of them.
+func (r switchRule) offBy(values []map[string]bool) (file int, key string, off bool) {
 	for _, key := range r.keys {
-		for i := n - 1; i >= 0; i-- {
+		for i := len(values) - 1; i >= 0; i-- {
 			on, set := values[i][key]
 			switch {
 			case !set:
 				continue
 			case on:
-				return SwitchedOff{}, false
+				return 0, "", false
 			}
-			return SwitchedOff{File: i, Setting: r.setting(key), Fix: r.fix(a, files[i], key)}, true
+			return i, key, true
 		}
 	}
-	return SwitchedOff{}, false
+	return 0, "", false
 }
 
 // disableAllValues is a settings file's disableAllHooks, when it is a
