@@ -33,16 +33,12 @@ func (a *Agent) Parse(data []byte) ParsedFile {
 	return p
 }
 
-// ParseLayer is Parse for f, one of a's switch files: a project's layer is
-// a repository's to write, and refused (with why) when it is larger than
-// a's reader takes in bounded time (maxLayerMarks for TOML).
-func (a *Agent) ParseLayer(f SwitchFile, data []byte) (ParsedFile, error) {
-	return a.ParseLayerEnv(f, data, nil)
-}
-
-// ParseLayerEnv is ParseLayer with lookup the agent's environment, for an
-// agent that expands variables in its settings' strings (Gemini CLI,
-// Qwen Code; nil lookup: none is set).
+// ParseLayerEnv is Parse for f, one of a's switch files, with lookup the
+// agent's environment, for an agent that expands variables in its
+// settings' strings (Gemini CLI, Qwen Code; nil lookup: none is set). A
+// project's layer is a repository's to write, and refused (with why) when
+// it is larger than a's reader takes in bounded time (maxLayerMarks for
+// TOML).
 func (a *Agent) ParseLayerEnv(f SwitchFile, data []byte, lookup func(string) (string, bool)) (ParsedFile, error) {
 	r, ok := switchRules[a.Name]
 	if ok && !f.User && r.bound != nil && data != nil {

@@ -236,7 +236,7 @@ func runDir(project, wd string) string {
 // readSwitchFile reads and parses f, a's switch file at p: a project's
 // file inside the project only (a link out of it, to a device or another
 // user's file, is not followed) and within the bound a's parser takes in
-// bounded time (agents.Agent.ParseLayer: a repository's file is hostile),
+// bounded time (agents.Agent.ParseLayerEnv: a repository's file is hostile),
 // the user's config.toml as readTrust read and parsed it already.
 func readSwitchFile(a *agents.Agent, f agents.SwitchFile, p, project string, trust trustRead) (agents.ParsedFile, error) {
 	if f.User && samePath(p, trust.file) {
