@@ -139,31 +139,28 @@ func (a *Agent) vscodeOwnHandler(h map[string]any, key string, want time.Duratio
 	if vscodeTimeout(h) < want.Seconds() {
 		return "", false
 	}
-	line := vscodeCommand(h, goos)
-	var agent, event, exe, secs string
-	if goos == "windows" {
-		l, ok := parseOwnWindows(line, true)
-		if !ok {
-			return "", false
-		}
-		agent, event, exe, secs = l.agent, l.event, l.exe, l.secs
-	} else {
-		l, ok := parseOwn(line)
-		if !ok {
-			return "", false
-		}
-		agent, event, exe, secs = l.agent, l.event, l.exe, l.secs
-	}
-	if agent != a.Name || event != key {
+	l, ok := parseOwnOn(vscodeCommand(h, goos), goos)
+	if !ok || l.agent != a.Name || l.event != key {
 		return "", false
 	}
-	if s, err := strconv.ParseFloat(secs, 64); err != nil || s < want.Seconds() {
+	if s, err := strconv.ParseFloat(l.secs, 64); err != nil || s < want.Seconds() {
 		return "", false
 	}
-	if exe == "" {
-		exe = ProgramName // looked up on PATH
+	if l.exe == "" {
+		return ProgramName, true // looked up on PATH
 	}
-	return exe, true
+	return l.exe, true
+}
+
+// parseOwnOn reads line as one install writes for VS Code to run on goos:
+// PowerShell's form on Windows (where VS Code runs a handler through
+// PowerShell), the POSIX one elsewhere.
+func parseOwnOn(line, goos string) (ownLine, bool) {
+	if goos != "windows" {
+		return parseOwn(line)
+	}
+	l, ok := parseOwnWindows(line, true)
+	return l.ownLine, ok
 }
 
 // vscodeCommand is the command VS Code runs for h on goos ("" for none).

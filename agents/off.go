@@ -78,21 +78,12 @@ func geminiOff(doc pyjson.OrderedObject, lookup func(string) (string, bool)) fun
 // maxExpanded is read as written.
 func (r switchRule) ownOff(doc pyjson.OrderedObject, lookup func(string) (string, bool)) func(command string) string {
 	plain, _ := plainJSON(doc).(map[string]any)
-	if r.expand != nil {
-		budget := maxExpanded
-		if v, err := r.expand().expandEnv(plain, lookup, &budget); err == nil {
-			plain, _ = v.(map[string]any)
-		}
+	if v, err := r.expanded(plain, lookup); err == nil {
+		plain = v
 	}
-	values := r.values(plain)
-	for _, key := range r.keys {
-		if on, set := values[key]; set {
-			if !on {
-				why := r.setting(key)
-				return func(string) string { return why }
-			}
-			break
-		}
+	if _, key, off := r.offBy([]map[string]bool{r.values(plain)}); off {
+		why := r.setting(key)
+		return func(string) string { return why }
 	}
 	if r.lines == nil {
 		return func(string) string { return "" }

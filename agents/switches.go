@@ -275,19 +275,33 @@ func (a *Agent) SwitchesIn(files []SwitchFile, parsed []ParsedFile) (SwitchedOff
 			values[i] = r.values(parsed[i].doc)
 		}
 	}
+	i, key, off := r.offBy(values)
+	if !off {
+		return SwitchedOff{}, false
+	}
+	return SwitchedOff{File: i, Setting: r.setting(key), Fix: r.fix(a, files[i], key)}, true
+}
+
+// offBy reads values, the files' own settings of r's keys (switchRule.values),
+// lowest precedence first, as the agent merges them: key by key, the
+// highest file that sets a key gives its value, and the first of r's keys
+// that is set decides. It is the file whose setting turns the hooks off
+// and the key it sets; off false when the hooks stay on. SwitchesIn reads
+// the switch files so, and ownOff a hook file that is also one of them.
+func (r switchRule) offBy(values []map[string]bool) (file int, key string, off bool) {
 	for _, key := range r.keys {
-		for i := n - 1; i >= 0; i-- {
+		for i := len(values) - 1; i >= 0; i-- {
 			on, set := values[i][key]
 			switch {
 			case !set:
 				continue
 			case on:
-				return SwitchedOff{}, false
+				return 0, "", false
 			}
-			return SwitchedOff{File: i, Setting: r.setting(key), Fix: r.fix(a, files[i], key)}, true
+			return i, key, true
 		}
 	}
-	return SwitchedOff{}, false
+	return 0, "", false
 }
 
 // disableAllValues is a settings file's disableAllHooks, when it is a
@@ -315,21 +329,14 @@ func codexFeatureValues(doc map[string]any) map[string]bool {
 	return values
 }
 
-// EntriesOff reads data, a's TrustFile, for the entries the user turned
-// off one by one: Codex keeps [hooks.state."FILE:EVENT_SNAKE:GROUP:HANDLER"]
-// enabled = false for a hook switched off in its /hooks, and skips it
+// EntriesOffIn reads config, a's TrustFile parsed (Agent.Parse), for the
+// entries the user turned off one by one: Codex keeps
+// [hooks.state."FILE:EVENT_SNAKE:GROUP:HANDLER"] enabled = false for a
+// hook switched off in its /hooks, and skips it
 // (openai/codex codex-rs/hooks/src/engine/discovery.rs, hook_enabled; read
 // from the user's layer only, config_rules.rs). The answer for an entry e
 // of the hook file at file (absolute, slash-separated) is that setting, ""
-// when the agent runs e. data is parsed once.
-func (a *Agent) EntriesOff(data []byte) func(file string, e FileEntry) string {
-	if a.Name != "codex" || len(data) == 0 {
-		return func(string, FileEntry) string { return "" }
-	}
-	return a.EntriesOffIn(a.Parse(data))
-}
-
-// EntriesOffIn is EntriesOff of the trust file parsed already (Agent.Parse).
+// when the agent runs e.
 func (a *Agent) EntriesOffIn(config ParsedFile) func(file string, e FileEntry) string {
 	none := func(string, FileEntry) string { return "" }
 	hooks, _ := config.doc["hooks"].(map[string]any)
@@ -347,11 +354,12 @@ func (a *Agent) EntriesOffIn(config ParsedFile) func(file string, e FileEntry) s
 	}
 }
 
-// RootMarkers are the names whose presence in a folder makes it the
+// RootMarkersIn are the names whose presence in a folder makes it the
 // project's root for a (SwitchFilesAt's root: the nearest folder at or
 // above where a runs that holds one, else that folder itself; an empty
-// list: that folder always), read from data, the user's config (a's
-// TrustFile). ok is false for an agent whose root is the project's.
+// list: that folder always), read from config, the user's config (a's
+// TrustFile) parsed (Agent.Parse). ok is false for an agent whose root is
+// the project's.
 //
 // Codex reads project_root_markers, a top-level list of strings, from the
 // config layers below the project's (the user's; /etc/codex/config.toml
@@ -359,15 +367,6 @@ func (a *Agent) EntriesOffIn(config ParsedFile) func(file string, e FileEntry) s
 // start on anything but a list of strings: doctor keeps .git then
 // (openai/codex codex-rs/core/src/config_loader/mod.rs,
 // project_root_markers_from_config and find_project_root).
-func (a *Agent) RootMarkers(data []byte) (markers []string, ok bool) {
-	if a.Name != "codex" {
-		return nil, false
-	}
-	return a.RootMarkersIn(a.Parse(data))
-}
-
-// RootMarkersIn is RootMarkers of the trust file parsed already
-// (Agent.Parse).
 func (a *Agent) RootMarkersIn(config ParsedFile) (markers []string, ok bool) {
 	if a.Name != "codex" {
 		return nil, false

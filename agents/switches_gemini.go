@@ -136,11 +136,15 @@ func geminiLineFix(f SwitchFile) string {
 // searches (String.includes: any line the string contains is skipped).
 // The answer is the highest file naming command.
 func geminiDisabledList(docs []map[string]any) func(command string) (int, bool) {
-	type named struct {
-		s    string
-		file int
+	// The list kept as a map to the highest file naming each line (docs
+	// go lowest first: the last to name it), not searched per command:
+	// doctor asks for each entry of a file, and both can be long.
+	highest := map[string]int{}
+	add := func(e any, file int) {
+		if s, isString := e.(string); isString {
+			highest[s] = file
+		}
 	}
-	var list []named
 	isList := true
 	raw, rawFile := "", -1
 	for i, doc := range docs {
@@ -150,7 +154,8 @@ func geminiDisabledList(docs []map[string]any) func(command string) (int, bool) 
 		}
 		obj, isObject := cfg.(map[string]any)
 		if !isObject {
-			list, isList, rawFile = nil, false, -1
+			clear(highest)
+			isList, rawFile = false, -1
 			continue
 		}
 		d, set := obj["disabled"]
@@ -159,36 +164,18 @@ func geminiDisabledList(docs []map[string]any) func(command string) (int, bool) 
 		}
 		items, isArray := d.([]any)
 		switch {
-		case isList && isArray:
+		case isArray:
+			isList, rawFile = true, -1 // after a dropped list, a new one
 			for _, e := range items {
-				if s, isString := e.(string); isString {
-					list = append(list, named{s, i})
-				}
+				add(e, i)
 			}
 		case isList:
-			if s, isString := d.(string); isString {
-				list = append(list, named{s, i})
-			}
-		case isArray:
-			list, isList, rawFile = nil, true, -1
-			for _, e := range items {
-				if s, isString := e.(string); isString {
-					list = append(list, named{s, i})
-				}
-			}
+			add(d, i)
 		default:
 			raw, rawFile = "", -1
 			if s, isString := d.(string); isString {
 				raw, rawFile = s, i
 			}
-		}
-	}
-	// A map, not a search of the list per command: doctor asks for each
-	// entry of a file, and both can be long.
-	highest := make(map[string]int, len(list))
-	for _, e := range list {
-		if f, seen := highest[e.s]; !seen || e.file > f {
-			highest[e.s] = e.file
 		}
 	}
 	return func(command string) (int, bool) {

@@ -176,3 +176,35 @@ func TestSwitchesEnvBounded(t *testing.T) {
 		t.Errorf("a small file refused: %v", err)
 	}
 }
+
+// TestGeminiDisabledListMerge: geminiDisabledList over more files than
+// Gemini CLI's two, for the merge's turns: the highest file naming a line
+// answers; a list after a dropped one (then a string) starts again; a
+// string after a list joins it.
+func TestGeminiDisabledListMerge(t *testing.T) {
+	const line = "exec hermes-hooks hook gemini BeforeTool"
+	list := func(s ...any) map[string]any { return map[string]any{"hooksConfig": map[string]any{"disabled": s}} }
+	str := func(s string) map[string]any { return map[string]any{"hooksConfig": map[string]any{"disabled": s}} }
+	drop := map[string]any{"hooksConfig": 1.0}
+	for _, c := range []struct {
+		name string
+		docs []map[string]any
+		off  bool
+		file int
+	}{
+		{"named thrice", []map[string]any{list(line), list(line), list(line)}, true, 2},
+		{"named by the lower two", []map[string]any{list(line), list(line), list("other")}, true, 1},
+		{"a string joins the list", []map[string]any{list("other"), str(line), nil}, true, 1},
+		{"dropped, then a list", []map[string]any{list(line), drop, list("other")}, false, 0},
+		{"dropped, a string, then a list", []map[string]any{drop, str("x " + line), list(line)}, true, 2},
+		{"dropped, a list, then not named", []map[string]any{drop, str("x " + line), list("other")}, false, 0},
+		{"dropped, a string, another string", []map[string]any{drop, str("x " + line), str("y")}, false, 0},
+		{"dropped, a string, the string", []map[string]any{drop, str("y"), str(line + " z")}, true, 2},
+		{"a string after a list after a drop", []map[string]any{drop, list("other"), str(line)}, true, 2},
+	} {
+		file, off := geminiDisabledList(c.docs)(line)
+		if off != c.off || off && file != c.file {
+			t.Errorf("%s: file %d off %v, want off %v in file %d", c.name, file, off, c.off, c.file)
+		}
+	}
+}

@@ -33,16 +33,12 @@ func (a *Agent) Parse(data []byte) ParsedFile {
 	return p
 }
 
-// ParseLayer is Parse for f, one of a's switch files: a project's layer is
-// a repository's to write, and refused (with why) when it is larger than
-// a's reader takes in bounded time (maxLayerMarks for TOML).
-func (a *Agent) ParseLayer(f SwitchFile, data []byte) (ParsedFile, error) {
-	return a.ParseLayerEnv(f, data, nil)
-}
-
-// ParseLayerEnv is ParseLayer with lookup the agent's environment, for an
-// agent that expands variables in its settings' strings (Gemini CLI,
-// Qwen Code; nil lookup: none is set).
+// ParseLayerEnv is Parse for f, one of a's switch files, with lookup the
+// agent's environment, for an agent that expands variables in its
+// settings' strings (Gemini CLI, Qwen Code; nil lookup: none is set). A
+// project's layer is a repository's to write, and refused (with why) when
+// it is larger than a's reader takes in bounded time (maxLayerMarks for
+// TOML).
 func (a *Agent) ParseLayerEnv(f SwitchFile, data []byte, lookup func(string) (string, bool)) (ParsedFile, error) {
 	r, ok := switchRules[a.Name]
 	if ok && !f.User && r.bound != nil && data != nil {
@@ -60,16 +56,29 @@ func (a *Agent) parse(data []byte, lookup func(string) (string, bool)) (ParsedFi
 	if !ok || data == nil {
 		return ParsedFile{}, nil
 	}
-	doc := r.decode(a.SkipBOM(data))
-	if r.expand != nil && doc != nil {
-		budget := maxExpanded
-		v, err := r.expand().expandEnv(doc, lookup, &budget)
-		if err != nil {
-			return ParsedFile{}, err
-		}
-		doc, _ = v.(map[string]any)
+	doc, err := r.expanded(r.decode(a.SkipBOM(data)), lookup)
+	if err != nil {
+		return ParsedFile{}, err
 	}
 	return ParsedFile{doc: doc}, nil
+}
+
+// expanded is doc, a decoded switch file, with its strings expanded as
+// the agent expands them (r.expand; lookup its environment), doc itself
+// for an agent that expands nothing; the error: doc would expand past
+// maxExpanded. parse reads the switch files so, and ownOff a hook file
+// that is also one of them.
+func (r switchRule) expanded(doc map[string]any, lookup func(string) (string, bool)) (map[string]any, error) {
+	if r.expand == nil || doc == nil {
+		return doc, nil
+	}
+	budget := maxExpanded
+	v, err := r.expand().expandEnv(doc, lookup, &budget)
+	if err != nil {
+		return nil, err
+	}
+	out, _ := v.(map[string]any)
+	return out, nil
 }
 
 // decodeJSON is a JSON settings file's object as Node's JSON.parse reads

@@ -227,25 +227,29 @@ func copilotTrusted(data []byte, project string) bool {
 	return false
 }
 
-// Reviewed reports, for an agent that also asks the user to review each
-// hook of a trusted folder before it runs it (Codex's /hooks), whether
-// data, its TrustFile, records a review of entry e of the hook file at
-// file (absolute, slash-separated). asks is false for the other agents.
-// Codex keeps a review as [hooks.state."FILE:EVENT_SNAKE:GROUP:HANDLER"]
-// with the hash of the definition; that hash is Codex's own, so a
-// recorded review of a since-changed entry still reads as reviewed.
-func (a *Agent) Reviewed(data []byte, file string, e FileEntry) (reviewed, asks bool) {
+// Reviews reads data, a's TrustFile, once, for an agent that also asks
+// the user to review each hook of a trusted folder before it runs it
+// (Codex's /hooks): the answer for entry e of the hook file at file
+// (absolute, slash-separated) is whether data records a review of it.
+// asks is false for the other agents. Codex keeps a review as
+// [hooks.state."FILE:EVENT_SNAKE:GROUP:HANDLER"] with the hash of the
+// definition; that hash is Codex's own, so a recorded review of a
+// since-changed entry still reads as reviewed. doctor asks for each entry
+// of a file: a scan of the file per entry grew with their product.
+func (a *Agent) Reviews(data []byte) func(file string, e FileEntry) (reviewed, asks bool) {
 	if a.Name != "codex" {
-		return false, false
+		return func(string, FileEntry) (bool, bool) { return false, false }
 	}
-	key := codexStateKey(file, e)
+	keys := map[string]bool{}
 	for _, line := range strings.Split(string(a.SkipBOM(data)), "\n") {
 		line = strings.TrimSpace(line)
-		if m := codexStateHeader().FindStringSubmatch(line); m != nil && unquoteTOML(m[1]) == key {
-			return true, true
+		if m := codexStateHeader().FindStringSubmatch(line); m != nil {
+			keys[unquoteTOML(m[1])] = true
 		}
 	}
-	return false, true
+	return func(file string, e FileEntry) (bool, bool) {
+		return keys[codexStateKey(file, e)], true
+	}
 }
 
 // codexStateKey is the key of Codex's [hooks.state."KEY"] table for entry

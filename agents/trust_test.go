@@ -52,7 +52,7 @@ func TestTrusted(t *testing.T) {
 	}
 }
 
-func TestReviewed(t *testing.T) {
+func TestReviews(t *testing.T) {
 	codex, _ := Lookup("codex")
 	const file = "/p/.codex/hooks.json"
 	data := []byte("[projects.\"/p\"]\ntrust_level = \"trusted\"\n\n[hooks.state]\n\n" +
@@ -68,20 +68,20 @@ func TestReviewed(t *testing.T) {
 		{FileEntry{Event: "Stop", Group: 1}, true},
 		{FileEntry{Event: "Stop"}, false},
 	} {
-		if got, asks := codex.Reviewed(data, file, c.e); got != c.want || !asks {
+		if got, asks := codex.Reviews(data)(file, c.e); got != c.want || !asks {
 			t.Errorf("%+v: reviewed %v (asks %v), want %v", c.e, got, asks, c.want)
 		}
 	}
 	// A UTF-8 byte order mark first: Codex reads the file all the same.
 	bom := []byte("\ufeff[hooks.state.\"/p/.codex/hooks.json:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:00\"\n")
-	if got, _ := codex.Reviewed(bom, file, FileEntry{Event: "PreToolUse"}); !got {
+	if got, _ := codex.Reviews(bom)(file, FileEntry{Event: "PreToolUse"}); !got {
 		t.Error("after a byte order mark, the first table's review is not read")
 	}
-	if _, asks := codex.Reviewed(data, "/other/.codex/hooks.json", FileEntry{Event: "PreToolUse"}); !asks {
+	if _, asks := codex.Reviews(data)("/other/.codex/hooks.json", FileEntry{Event: "PreToolUse"}); !asks {
 		t.Error("Codex asks for a review of every hook")
 	}
 	claude, _ := Lookup("claude")
-	if _, asks := claude.Reviewed(data, file, FileEntry{Event: "PreToolUse"}); asks {
+	if _, asks := claude.Reviews(data)(file, FileEntry{Event: "PreToolUse"}); asks {
 		t.Error("Claude Code asks no review of each hook")
 	}
 	for in, want := range map[string]string{"PreToolUse": "pre_tool_use", "Stop": "stop", "PreModelRequest": "pre_model_request"} {
@@ -103,7 +103,7 @@ func FuzzTrusted(f *testing.F) {
 			if a.Trusted(data, project) && !bytes.Contains(bytes.ToLower(data), []byte("trust")) {
 				t.Fatalf("%s: %q trusts %q", name, data, project)
 			}
-			if ok, _ := a.Reviewed(data, project, FileEntry{Event: "PreToolUse"}); ok && !bytes.Contains(data, []byte("state")) {
+			if ok, _ := a.Reviews(data)(project, FileEntry{Event: "PreToolUse"}); ok && !bytes.Contains(data, []byte("state")) {
 				t.Fatalf("%s: %q reviews %q", name, data, project)
 			}
 		}

@@ -314,15 +314,16 @@ type winForm struct {
 	re func() *regexp.Regexp
 }
 
-// winLine is what a Windows command line install wrote says: the agent
-// and event it runs hook for (event "" when it names none), the program
-// (exe: "" for the PATH forms, else the absolute path as Windows reads
-// it), the agent's deadline it passes (secs, "" for none), whether it is
-// PowerShell's form, and whether a prologue answers when the program is
-// missing (all but an older install's bare path).
+// winLine is what a Windows command line install wrote says: what a POSIX
+// one says (ownLine: the agent and event it runs hook for, event "" when
+// it names none; the program, exe "" for the PATH forms, else the
+// absolute path as Windows reads it; the agent's deadline it passes, secs
+// "" for none), whether it is PowerShell's form, and whether a prologue
+// answers when the program is missing (all but an older install's bare
+// path).
 type winLine struct {
-	agent, event, exe, secs string
-	ps, guarded             bool
+	ownLine
+	ps, guarded bool
 }
 
 // ownWindows is the agent a Windows command line install wrote is for
@@ -356,7 +357,7 @@ func parseOwnWindows(command string, psOnly bool) (winLine, bool) {
 			prog = m[i]
 		}
 		// Every form but the older bare path starts with its prologue.
-		l := winLine{agent: m[re.SubexpIndex("agent")], event: m[re.SubexpIndex("event")], secs: m[re.SubexpIndex("secs")], ps: f.ps,
+		l := winLine{ownLine: ownLine{agent: m[re.SubexpIndex("agent")], event: m[re.SubexpIndex("event")], secs: m[re.SubexpIndex("secs")]}, ps: f.ps,
 			guarded: !strings.HasPrefix(command, `"`)}
 		if prog != ProgramName {
 			l.exe = psLiteral(prog)

@@ -16,7 +16,7 @@ type Entry struct {
 	agents.FileEntry
 	Script string
 	// Off is the file's own setting that makes the agent skip the entry
-	// (agents.Agent.SwitchedOff; "" when it runs it): doctor's probe runs
+	// (agents.Agent.OffIn; "" when it runs it): doctor's probe runs
 	// the line itself, and would say it fires.
 	Off string
 }

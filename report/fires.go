@@ -227,12 +227,13 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 	c.NotReadHere = rootBelow(in, o.WorkDir, o.Home, t.parsed)
 	c.RepoEnv = repoEnvCheck(in, o)
 	entryOff := in.Agent.EntriesOffIn(t.parsed)
+	reviews := in.Agent.Reviews(trust)
 	proved := map[[3]string]FireCheck{} // an entry repeated is proved once
 	for _, e := range entries {
 		// The line the agent runs here (on Windows, its Windows line) and
 		// how it starts it.
 		run, cannot, why := runFor(in.Agent, runtime.GOOS, e.FileEntry, os.Getenv, exec.LookPath, isFile)
-		if reviewed, asks := in.Agent.Reviewed(trust, filepath.ToSlash(in.Path), e.FileEntry); asks && !reviewed && e.Own(in.Agent.Name) && !c.AgentAbsent {
+		if reviewed, asks := reviews(filepath.ToSlash(in.Path), e.FileEntry); asks && !reviewed && e.Own(in.Agent.Name) && !c.AgentAbsent {
 			c.Unreviewed = append(c.Unreviewed, e.Event)
 		}
 		fc := FireCheck{Event: e.Event, Command: run.line}

@@ -9,22 +9,6 @@ import (
 	"testing"
 )
 
-// hookCall runs `hook claude PreToolUse` on a Bash call of command, as the
-// agent does: through serve unless noServer.
-func (e *serveEnv) hookCall(command string, noServer bool) string {
-	e.t.Helper()
-	payload := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + command + `"},"cwd":"` + e.dir + `"}`
-	args := []string{"hook", "claude", "PreToolUse"}
-	if noServer {
-		args = append(args, "--no-server")
-	}
-	out, errs, code := e.cli(payload, args...)
-	if code != 0 {
-		e.t.Fatalf("hook: exit %d %q %s", code, out, errs)
-	}
-	return out
-}
-
 const denied = `"permissionDecision":"deny"`
 
 // Attack: a repository's approved project hooks file is replaced by a
@@ -46,7 +30,7 @@ func TestHookStaleServeSymlinkedProjectFile(t *testing.T) {
 		t.Fatalf("approve --project: %d %s %s", code, out, errs)
 	}
 	p := e.serve()
-	if out := e.hookCall("ls", false); strings.Contains(out, denied) {
+	if out, _ := e.hookCall("ls", false); strings.Contains(out, denied) {
 		t.Fatalf("ls before: %q", out)
 	}
 	outside := filepath.Join(e.root, "outside.yaml")
@@ -58,16 +42,16 @@ func TestHookStaleServeSymlinkedProjectFile(t *testing.T) {
 	if err := os.Rename(tmp, hooks); err != nil {
 		t.Fatal(err)
 	}
-	if out := e.hookCall("ls", true); !strings.Contains(out, denied) {
+	if out, _ := e.hookCall("ls", true); !strings.Contains(out, denied) {
 		t.Fatalf("one-shot: %q", out)
 	}
 	p.waitFor("serve to load the symlinked file", func() bool {
-		if out := e.hookCall("ls", false); !strings.Contains(out, denied) {
+		if out, _ := e.hookCall("ls", false); !strings.Contains(out, denied) {
 			t.Fatalf("through serve (generation %v): %q", p.generation(), out)
 		}
 		return p.generation() == 2
 	})
-	if out := e.hookCall("ls", false); !strings.Contains(out, denied) {
+	if out, _ := e.hookCall("ls", false); !strings.Contains(out, denied) {
 		t.Fatalf("through serve after the load: %q", out)
 	}
 }
@@ -90,17 +74,17 @@ func TestHookStaleServeGitBoundaryRemoved(t *testing.T) {
 		t.Fatalf("approve --project: %d %s %s", code, out, errs)
 	}
 	p := e.serve()
-	if out := e.hookCall("rm -rf /", false); strings.Contains(out, denied) {
+	if out, _ := e.hookCall("rm -rf /", false); strings.Contains(out, denied) {
 		t.Fatalf("before: %q", out)
 	}
 	if err := os.RemoveAll(filepath.Join(e.dir, ".git")); err != nil {
 		t.Fatal(err)
 	}
-	if out := e.hookCall("rm -rf /", true); out != staleDeny {
+	if out, _ := e.hookCall("rm -rf /", true); out != staleDeny {
 		t.Fatalf("one-shot: %q", out)
 	}
 	p.waitFor("serve to load the guard above", func() bool {
-		if out := e.hookCall("rm -rf /", false); out != staleDeny {
+		if out, _ := e.hookCall("rm -rf /", false); out != staleDeny {
 			t.Fatalf("through serve (generation %v): %q", p.generation(), out)
 		}
 		return p.generation() == 2

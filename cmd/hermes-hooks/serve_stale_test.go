@@ -43,11 +43,11 @@ func staleEnv(t *testing.T) (*serveEnv, *serveProc) {
 	return e, p
 }
 
-// hookRmrf runs `hook claude PreToolUse` on an `rm -rf /` Bash call, as
-// the agent does: through serve unless noServer.
-func (e *serveEnv) hookRmrf(noServer bool) (stdout, stderr string) {
+// hookCall runs `hook claude PreToolUse` on a Bash call of command, as the
+// agent does: through serve unless noServer.
+func (e *serveEnv) hookCall(command string, noServer bool) (stdout, stderr string) {
 	e.t.Helper()
-	payload := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"cwd":"` + e.dir + `"}`
+	payload := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + command + `"},"cwd":"` + e.dir + `"}`
 	args := []string{"hook", "claude", "PreToolUse"}
 	if noServer {
 		args = append(args, "--no-server")
@@ -57,6 +57,12 @@ func (e *serveEnv) hookRmrf(noServer bool) (stdout, stderr string) {
 		e.t.Fatalf("hook: exit %d %q %s", code, out, errs)
 	}
 	return out, errs
+}
+
+// hookRmrf is hookCall on `rm -rf /`.
+func (e *serveEnv) hookRmrf(noServer bool) (stdout, stderr string) {
+	e.t.Helper()
+	return e.hookCall("rm -rf /", noServer)
 }
 
 // startHelper starts sh -c script with $0 = the config, waits until it

@@ -196,9 +196,14 @@ func homeNames(dirs []string, home string) []string {
 		return nil
 	}
 	var names []string
+	// dirs share their parents (a folder, its real path, the payload's
+	// cwd below it): a walk up stops at a folder an earlier one looked
+	// at, whose own parents it looked at too.
+	seen := map[string]bool{}
 	for _, d := range dirs {
-		for p := d; ; {
-			if fi, err := os.Stat(p); err == nil && os.SameFile(fi, hi) && !slices.Contains(names, filepath.ToSlash(p)) {
+		for p := d; !seen[p]; {
+			seen[p] = true
+			if fi, err := os.Stat(p); err == nil && os.SameFile(fi, hi) {
 				names = append(names, filepath.ToSlash(p))
 			}
 			parent := filepath.Dir(p)

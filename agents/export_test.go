@@ -1,0 +1,19 @@
+package agents
+
+// The one-call forms of what doctor reads from a file it parsed once
+// (Agent.Parse), for the tests that hand them a file's bytes.
+
+// EntriesOff is EntriesOffIn of data, a's TrustFile.
+func (a *Agent) EntriesOff(data []byte) func(file string, e FileEntry) string {
+	return a.EntriesOffIn(a.Parse(data))
+}
+
+// RootMarkers is RootMarkersIn of data, a's TrustFile.
+func (a *Agent) RootMarkers(data []byte) (markers []string, ok bool) {
+	return a.RootMarkersIn(a.Parse(data))
+}
+
+// ParseLayer is ParseLayerEnv in an environment that sets nothing.
+func (a *Agent) ParseLayer(f SwitchFile, data []byte) (ParsedFile, error) {
+	return a.ParseLayerEnv(f, data, nil)
+}
