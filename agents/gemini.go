@@ -151,13 +151,6 @@ var geminiToolNames = sync.OnceValue(func() map[string]string {
 	return m
 })
 
-// GeminiClaudeTool returns the Claude Code name of one of Gemini CLI's
-// tool names, and whether it has one.
-func GeminiClaudeTool(name string) (string, bool) {
-	c, ok := geminiTools()[name]
-	return c, ok
-}
-
 // GeminiToolName returns Gemini CLI's name for a tool named in either the
 // Hermes or the Claude dialect (terminal and Bash are run_shell_command);
 // names it does not know pass through.
