@@ -331,7 +331,7 @@ func (d *Dispatcher) selectFor(ev *protocol.Event, fields map[string]any) []*hoo
 func (d *Dispatcher) selectEntries(f *protocol.Firing, scr consent.Screen, sf *firing) []*hookconfig.Entry {
 	ev, fields := f.Event, f.Fields
 	var out []*hookconfig.Entry
-	var claudeSeen map[string][]*hookconfig.Entry
+	var claudeSeen claudeCopies
 	list, also := d.byEvent[ev.Name], d.alsoRun[ev.Name]
 	if len(also) > 0 {
 		list = slices.Concat(list, also)
@@ -358,21 +358,10 @@ func (d *Dispatcher) selectEntries(f *protocol.Firing, scr consent.Screen, sf *f
 			continue
 		}
 		if e.Dialect == protocol.Claude {
-			// Claude Code runs a command once per firing; a managed
-			// one is never the copy left out for another file's, and
-			// a copy that may not stand for it (mayStandFor: a
-			// repository's, or a shadow one) runs beside it.
-			key := e.SameKey()
-			if e.Scope.Managed {
-				key = "\x00managed\x00" + key
-			}
-			if slices.ContainsFunc(claudeSeen[key], func(s *hookconfig.Entry) bool { return mayStandFor(s, e) }) {
+			var runs bool
+			if out, runs = claudeSeen.admit(e, how == hookconfig.FitYes, out, sf); !runs {
 				continue
 			}
-			if claudeSeen == nil {
-				claudeSeen = map[string][]*hookconfig.Entry{}
-			}
-			claudeSeen[key] = append(claudeSeen[key], e)
 		}
 		if how != hookconfig.FitYes {
 			sf.undecided = append(sf.undecided, e)

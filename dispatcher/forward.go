@@ -1,6 +1,7 @@
 package dispatcher
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
@@ -59,16 +60,20 @@ func standsFor(selected []*hookconfig.Entry, e *hookconfig.Entry) bool {
 }
 
 // mayStandFor reports whether s, selected for a firing, may run in place
-// of e, an entry with the same text: it comes from where e does (the
-// managed layer's stands for any) — a repository's or a bundle's copy of
-// your guard, approved as harmless, must not be what decides for it — and
-// it decides as e would: the same mode, fail_closed if e is, the same
-// once and async (a Claude handler), and for a rule the same decision and
-// message. A shadow copy decides nothing; a copy that fails open, runs
-// once a session, answers in the background or only adds context would
-// leave e's block unsaid.
+// of e, an entry with the same text: it comes from where e does, or is
+// your own (the global config's, or your user settings') and e a
+// repository's — it runs under your approval, as Claude Code runs your
+// user settings' copy of a project's command once — while a repository's
+// or a bundle's copy of your guard, approved as harmless, must not be what
+// decides for it (the managed layer's stands for any); and it decides as
+// e would: the same mode, fail_closed if e is, the same once and async (a
+// Claude handler), and for a rule the same decision and message. A shadow
+// copy decides nothing; a copy that fails open, runs once a session,
+// answers in the background or only adds context would leave e's block
+// unsaid.
 func mayStandFor(s, e *hookconfig.Entry) bool {
-	if !s.Scope.Managed && (s.Scope.Project != e.Scope.Project || s.Scope.Bundle != e.Scope.Bundle) {
+	yours := s.Scope.Global() && s.Scope.Bundle == "" && e.Scope.Bundle == ""
+	if !s.Scope.Managed && !yours && (s.Scope.Project != e.Scope.Project || s.Scope.Bundle != e.Scope.Bundle) {
 		return false
 	}
 	if s.Shadow != e.Shadow || e.FailClosed && !s.FailClosed || s.Once != e.Once || s.Async != e.Async || s.AsyncRewake != e.AsyncRewake {
@@ -93,4 +98,45 @@ func runOrder(list []*hookconfig.Entry) {
 		}
 		return list[i].Order() < list[j].Order()
 	})
+}
+
+// claudeCopies is Claude Code's rule that a command runs once per firing,
+// for one firing (selectEntries): the Claude entries selected so far, by
+// command. A managed entry is never the copy left out for another file's.
+type claudeCopies map[string][]*hookconfig.Entry
+
+// admit reports whether e, which the firing selects (decided: its matcher
+// said so), runs: not when a copy already selected may stand for it
+// (mayStandFor; a copy whose matcher could not tell fails to start, so it
+// stands only for another such). A copy selected before e that e may
+// stand for gives way to it instead — your own command after a
+// repository's copy its priority put first runs, once, as yours — and is
+// taken out of out (and of sf's undecided entries).
+func (c *claudeCopies) admit(e *hookconfig.Entry, decided bool, out []*hookconfig.Entry, sf *firing) ([]*hookconfig.Entry, bool) {
+	key := e.SameKey()
+	if e.Scope.Managed {
+		key = "\x00managed\x00" + key
+	}
+	sure := func(s *hookconfig.Entry) bool { return !slices.Contains(sf.undecided, s) }
+	seen := (*c)[key]
+	if slices.ContainsFunc(seen, func(s *hookconfig.Entry) bool { return mayStandFor(s, e) && (sure(s) || !decided) }) {
+		return out, false
+	}
+	var given []*hookconfig.Entry
+	for _, s := range seen {
+		if mayStandFor(e, s) && (decided || !sure(s)) {
+			given = append(given, s)
+		}
+	}
+	if given != nil {
+		gone := func(x *hookconfig.Entry) bool { return slices.Contains(given, x) }
+		out = slices.DeleteFunc(out, gone)
+		sf.undecided = slices.DeleteFunc(sf.undecided, gone)
+		seen = slices.DeleteFunc(seen, gone)
+	}
+	if *c == nil {
+		*c = claudeCopies{}
+	}
+	(*c)[key] = append(seen, e)
+	return out, true
 }
