@@ -60,20 +60,21 @@ func standsFor(selected []*hookconfig.Entry, e *hookconfig.Entry) bool {
 }
 
 // mayStandFor reports whether s, selected for a firing, may run in place
-// of e, an entry with the same text: it comes from where e does, or is
-// your own (the global config's, or your user settings') and e a
-// repository's — it runs under your approval, as Claude Code runs your
-// user settings' copy of a project's command once — while a repository's
-// or a bundle's copy of your guard, approved as harmless, must not be what
-// decides for it (the managed layer's stands for any); and it decides as
-// e would: the same mode, fail_closed if e is, the same once and async (a
-// Claude handler), and for a rule the same decision and message. A shadow
-// copy decides nothing; a copy that fails open, runs once a session,
-// answers in the background or only adds context would leave e's block
-// unsaid.
+// of e, an entry with the same text: it comes from where e does (the
+// managed layer's stands for any) — a repository's or a bundle's copy of
+// your guard, approved as harmless, must not be what decides for it; nor
+// may your copy stand for a repository's, though Claude Code would run
+// the two once: they are approved apart, so the gate may skip yours (not
+// re-approved since its script changed) where it runs the other, and
+// your user settings' copy gets the session's directory as
+// $CLAUDE_PROJECT_DIR where the project's gets the project's
+// (claude_dedup_project_dir.txtar) — and it decides as e would: the same
+// mode, fail_closed if e is, the same once and async (a Claude handler),
+// and for a rule the same decision and message. A shadow copy decides
+// nothing; a copy that fails open, runs once a session, answers in the
+// background or only adds context would leave e's block unsaid.
 func mayStandFor(s, e *hookconfig.Entry) bool {
-	yours := s.Scope.Global() && s.Scope.Bundle == "" && e.Scope.Bundle == ""
-	if !s.Scope.Managed && !yours && (s.Scope.Project != e.Scope.Project || s.Scope.Bundle != e.Scope.Bundle) {
+	if !s.Scope.Managed && (s.Scope.Project != e.Scope.Project || s.Scope.Bundle != e.Scope.Bundle) {
 		return false
 	}
 	if s.Shadow != e.Shadow || e.FailClosed && !s.FailClosed || s.Once != e.Once || s.Async != e.Async || s.AsyncRewake != e.AsyncRewake {
@@ -109,9 +110,9 @@ type claudeCopies map[string][]*hookconfig.Entry
 // said so), runs: not when a copy already selected may stand for it
 // (mayStandFor; a copy whose matcher could not tell fails to start, so it
 // stands only for another such). A copy selected before e that e may
-// stand for gives way to it instead — your own command after a
-// repository's copy its priority put first runs, once, as yours — and is
-// taken out of out (and of sf's undecided entries).
+// stand for gives way to it instead (a fail_closed copy listed after one
+// that fails open runs, once) and is taken out of out (and of sf's
+// undecided entries).
 func (c *claudeCopies) admit(e *hookconfig.Entry, decided bool, out []*hookconfig.Entry, sf *firing) ([]*hookconfig.Entry, bool) {
 	key := e.SameKey()
 	if e.Scope.Managed {
