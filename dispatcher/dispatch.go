@@ -412,7 +412,8 @@ func (d *Dispatcher) refused(ev *protocol.Event, scr consent.Screen, list []*hoo
 // backtracking budget (hookconfig.MatchBudget), the entries selected without an answer from their
 // matchers (they fail to start: hookconfig.Entry.UndecidedReason), and
 // those the consent screen refused. It lives on the dispatch's stack;
-// nothing is allocated unless an entry is undecided or refused.
+// nothing is allocated unless an entry is undecided or refused, or has a
+// twin.
 type firing struct {
 	hookconfig.MatchBudget
 	// ifMemo is the if rules' analysis of a long command, made for the
@@ -421,6 +422,10 @@ type firing struct {
 	ifMemo    *permrule.Memo
 	undecided []*hookconfig.Entry
 	refused   []*hookconfig.Entry
+	// twins are Claude copies of one command from different places that
+	// decide alike, the earlier first: the later runs only if the two
+	// are not one process (round.twinRan).
+	twins [][2]*hookconfig.Entry
 	// unapproved counts the refused entries the caller does not run
 	// itself (Outcome.Unapproved).
 	unapproved int

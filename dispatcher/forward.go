@@ -1,6 +1,7 @@
 package dispatcher
 
 import (
+	"reflect"
 	"slices"
 	"sort"
 
@@ -63,20 +64,26 @@ func standsFor(selected []*hookconfig.Entry, e *hookconfig.Entry) bool {
 // of e, an entry with the same text: it comes from where e does (the
 // managed layer's stands for any) — a repository's or a bundle's copy of
 // your guard, approved as harmless, must not be what decides for it; nor
-// may your copy stand for a repository's, though Claude Code would run
-// the two once: they are approved apart, so the gate may skip yours (not
-// re-approved since its script changed) where it runs the other, and
-// your user settings' copy gets the session's directory as
-// $CLAUDE_PROJECT_DIR where the project's gets the project's
-// (claude_dedup_project_dir.txtar) — and it decides as e would: the same
-// mode, fail_closed if e is, the same once and async (a Claude handler),
-// and for a rule the same decision and message. A shadow copy decides
-// nothing; a copy that fails open, runs once a session, answers in the
-// background or only adds context would leave e's block unsaid.
+// may your copy stand for a repository's, at selection: they are approved
+// apart, so the gate may skip yours (not re-approved since its script
+// changed) where it runs the other, and your user settings' copy gets the
+// session's directory as $CLAUDE_PROJECT_DIR where the project's gets the
+// project's (claude_dedup_project_dir.txtar); such copies run once only
+// when the gate has let both run the same process (twinRan) — and it
+// decides as e would (decidesAs).
 func mayStandFor(s, e *hookconfig.Entry) bool {
 	if !s.Scope.Managed && (s.Scope.Project != e.Scope.Project || s.Scope.Bundle != e.Scope.Bundle) {
 		return false
 	}
+	return decidesAs(s, e)
+}
+
+// decidesAs reports whether s decides as e would: the same mode,
+// fail_closed if e is, the same once and async (a Claude handler), and for
+// a rule the same decision and message. A shadow copy decides nothing; a
+// copy that fails open, runs once a session, answers in the background or
+// only adds context would leave e's block unsaid.
+func decidesAs(s, e *hookconfig.Entry) bool {
 	if s.Shadow != e.Shadow || e.FailClosed && !s.FailClosed || s.Once != e.Once || s.Async != e.Async || s.AsyncRewake != e.AsyncRewake {
 		return false
 	}
@@ -135,9 +142,41 @@ func (c *claudeCopies) admit(e *hookconfig.Entry, decided bool, out []*hookconfi
 		sf.undecided = slices.DeleteFunc(sf.undecided, gone)
 		seen = slices.DeleteFunc(seen, gone)
 	}
+	for _, s := range seen {
+		// Your copy and a project's (neither a bundle's: Claude Code
+		// keeps a plugin's copy apart too) that decide alike: both are
+		// selected, and the gate phase runs one if it lets both run the
+		// same process (twinRan).
+		if s.Scope.Bundle == "" && e.Scope.Bundle == "" && decided && sure(s) && decidesAs(s, e) && decidesAs(e, s) {
+			sf.twins = append(sf.twins, [2]*hookconfig.Entry{s, e})
+		}
+	}
 	if *c == nil {
 		*c = claudeCopies{}
 	}
 	(*c)[key] = append(seen, e)
 	return out, true
+}
+
+// twinRan returns the index of the entry run in round r whose twin (see
+// claudeCopies.admit) the entry selected[i] is, when the two are one
+// process: the same files started the same way in the same directory with
+// the same environment ($CLAUDE_PROJECT_DIR), both matchers sure, the one
+// run with no shorter timeout; -1 if none. Claude Code runs such copies
+// once; the gate has let both run, so neither stands for a copy it may not.
+func (r *round) twinRan(i int, f *firing) int {
+	h := &r.hooks[i]
+	for _, t := range f.twins {
+		if t[1] != r.selected[i] {
+			continue
+		}
+		for _, j := range r.runnable {
+			o := &r.hooks[j]
+			if r.selected[j] == t[0] && o.Dir == h.Dir && o.ProjectDir == h.ProjectDir && o.undecided == "" && h.undecided == "" &&
+				o.Entry.Timeout >= h.Entry.Timeout && slices.Equal(o.Env, h.Env) && reflect.DeepEqual(o.target, h.target) {
+				return j
+			}
+		}
+	}
+	return -1
 }
