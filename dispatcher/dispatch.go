@@ -331,7 +331,7 @@ func (d *Dispatcher) selectFor(ev *protocol.Event, fields map[string]any) []*hoo
 func (d *Dispatcher) selectEntries(f *protocol.Firing, scr consent.Screen, sf *firing) []*hookconfig.Entry {
 	ev, fields := f.Event, f.Fields
 	var out []*hookconfig.Entry
-	var claudeSeen map[string][]*hookconfig.Entry
+	var claudeSeen claudeCopies
 	list, also := d.byEvent[ev.Name], d.alsoRun[ev.Name]
 	if len(also) > 0 {
 		list = slices.Concat(list, also)
@@ -358,21 +358,10 @@ func (d *Dispatcher) selectEntries(f *protocol.Firing, scr consent.Screen, sf *f
 			continue
 		}
 		if e.Dialect == protocol.Claude {
-			// Claude Code runs a command once per firing; a managed
-			// one is never the copy left out for another file's, and
-			// a copy that may not stand for it (mayStandFor: a
-			// repository's, or a shadow one) runs beside it.
-			key := e.SameKey()
-			if e.Scope.Managed {
-				key = "\x00managed\x00" + key
-			}
-			if slices.ContainsFunc(claudeSeen[key], func(s *hookconfig.Entry) bool { return mayStandFor(s, e) }) {
+			var runs bool
+			if out, runs = claudeSeen.admit(e, how == hookconfig.FitYes, out, sf); !runs {
 				continue
 			}
-			if claudeSeen == nil {
-				claudeSeen = map[string][]*hookconfig.Entry{}
-			}
-			claudeSeen[key] = append(claudeSeen[key], e)
 		}
 		if how != hookconfig.FitYes {
 			sf.undecided = append(sf.undecided, e)
@@ -423,7 +412,8 @@ func (d *Dispatcher) refused(ev *protocol.Event, scr consent.Screen, list []*hoo
 // backtracking budget (hookconfig.MatchBudget), the entries selected without an answer from their
 // matchers (they fail to start: hookconfig.Entry.UndecidedReason), and
 // those the consent screen refused. It lives on the dispatch's stack;
-// nothing is allocated unless an entry is undecided or refused.
+// nothing is allocated unless an entry is undecided or refused, or has a
+// twin.
 type firing struct {
 	hookconfig.MatchBudget
 	// ifMemo is the if rules' analysis of a long command, made for the
@@ -432,6 +422,10 @@ type firing struct {
 	ifMemo    *permrule.Memo
 	undecided []*hookconfig.Entry
 	refused   []*hookconfig.Entry
+	// twins are Claude copies of one command from different places that
+	// decide alike, the earlier first: the later runs only if the two
+	// are not one process (round.twinRan).
+	twins [][2]*hookconfig.Entry
 	// unapproved counts the refused entries the caller does not run
 	// itself (Outcome.Unapproved).
 	unapproved int

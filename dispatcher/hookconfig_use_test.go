@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/pattern"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -135,5 +136,34 @@ func TestBacktrackingNoMatchDispatchAllocatesNothing(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("no-match dispatch through regexp2 matchers allocated %v times", allocs)
+	}
+}
+
+// A copy whose matcher could not tell (the backtracking engine ran out of
+// time: it fails as a hook that cannot start) does not stand for one whose
+// matcher selected the firing, whichever comes first: the one that runs is
+// the one that can.
+func TestClaudeDedupUndecidedCopy(t *testing.T) {
+	old, oldBudget := pattern.MatchTimeout, pattern.DispatchBudget
+	pattern.MatchTimeout, pattern.DispatchBudget = 20*time.Millisecond, 50*time.Millisecond
+	defer func() { pattern.MatchTimeout, pattern.DispatchBudget = old, oldBudget }()
+	evil := strings.Repeat("a", 40) + "c"
+	for _, groups := range [][2]string{{`^(a+)+\\1b`, "*"}, {"*", `^(a+)+\\1b`}} {
+		entries, _, err := parseClaudeSettings([]byte(`{"hooks":{"PreToolUse":[
+		  {"matcher":"`+groups[0]+`","hooks":[{"type":"command","command":"guard.sh"}]},
+		  {"matcher":"`+groups[1]+`","hooks":[{"type":"command","command":"guard.sh"}]}]}}`), "s.json")
+		if err != nil || len(entries) != 2 {
+			t.Fatalf("entries %d err %v", len(entries), err)
+		}
+		d, _ := New(&hookconfig.Config{Entries: entries, Tools: protocol.DefaultTools()}, Options{Gate: AllowAll})
+		ev, _ := protocol.Lookup("PreToolUse")
+		sel := d.selectFor(ev, map[string]any{"tool_name": evil})
+		if len(sel) != 1 || sel[0].Matcher != "*" {
+			var got []string
+			for _, e := range sel {
+				got = append(got, e.Matcher)
+			}
+			t.Errorf("matchers %q: selected %q, want the one that selects the firing", groups, got)
+		}
 	}
 }

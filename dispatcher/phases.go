@@ -99,6 +99,10 @@ func (d *Dispatcher) gate(r *round, selected []*hookconfig.Entry, f *firing) {
 				reports[i].Contribution = &protocol.Contribution{Decision: protocol.DecisionBlock, Message: hooks[i].refusal()}
 			}
 		case v.Kind == VerdictRun:
+			if j := r.twinRan(i, f); j >= 0 {
+				reports[i].Skipped = "runs once: the same command as " + selected[j].Source + "'s, run in this firing (as in Claude Code)"
+				break
+			}
 			r.runnable = append(r.runnable, i)
 		case v.Kind == VerdictBlock:
 			d.stopWorkers(e)
