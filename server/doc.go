@@ -73,8 +73,9 @@
 // Options.Settle earlier, none was modified in the last Settle, none is
 // open for writing (Linux), and the identity and content are the same
 // after the read as before it — so a file rewritten in place is never
-// applied half-written; until then a timer re-arms the refresh and the
-// last good config stays in service however long that takes (past
+// applied half-written; until then a timer looks again every Settle (the
+// reload only, not the rest of a refresh: look) and the last good config
+// stays in service however long that takes (past
 // Options.SettleLimit the log says so: loading what is there then could
 // apply half a file). A call forwarded by `hook` is
 // answered only while the files the config in service was read from are

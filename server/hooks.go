@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -188,6 +189,29 @@ func (s *Server) refresh(changed map[string]bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_ = s.reloadConfig() // logs its own failure
+	s.afterReload(changed)
+}
+
+// look is a refresh no file event asked for — the settle timer's
+// (retryAfter), a forwarded call's (kickRefresh) — that stops at the
+// reload while the config files have not settled: the config in service
+// is the same then, and what the rest reads beyond it (the allowlist, the
+// scripts, the watched folders) comes with file events of its own. The
+// timer looks every Settle for as long as a writer holds a file open, so a
+// full refresh on each inspected every hook five times a second (a third
+// of a core for 500 hooks), without end.
+func (s *Server) look() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if errors.Is(s.reloadConfig(), errUnsettled) {
+		return
+	}
+	s.afterReload(nil)
+}
+
+// afterReload is the rest of a refresh, after the reload (changed: as
+// refresh's). Called with s.mu held.
+func (s *Server) afterReload(changed map[string]bool) {
 	s.reviewHooks(changed)
 	if s.updateWatches() {
 		// Directories watched only from now on may have changed before.

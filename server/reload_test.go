@@ -44,11 +44,12 @@ func TestReloadNeverAppliesAHalfWrittenConfig(t *testing.T) {
 }
 
 // The same past the settle bound (reached at once here; a busy machine
-// reached the default 5 s within the rewriting loop): the bound lets a
-// file that stays open for writing load, never one that keeps changing.
-// Loading what was there once the bound had passed applied an empty
-// config read between a truncation and its write (36 of 300 dispatches
-// of rm -rf / not blocked, in make test beside other builds).
+// reached the default 5 s within the rewriting loop): past it serve only
+// says so in its log, and loads nothing while the files keep changing or
+// stay open for writing. Loading what was there once the bound had passed
+// applied an empty config read between a truncation and its write (36 of
+// 300 dispatches of rm -rf / not blocked, in make test beside other
+// builds).
 func TestReloadPastTheSettleBoundNeverAppliesAHalfWrittenConfig(t *testing.T) {
 	reloadNeverHalfWritten(t, func(o *Options) { o.SettleLimit = time.Nanosecond })
 }

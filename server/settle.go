@@ -143,7 +143,8 @@ func (s *Server) touchedDuringRead(files, ids []string, fp [32]byte) bool {
 	return true
 }
 
-// retryAfter schedules a refresh after d (one at a time; none once the
+// retryAfter schedules a look (a refresh that stops at the reload while
+// the files have not settled) after d (one at a time; none once the
 // server has stopped). Called with s.mu held.
 func (s *Server) retryAfter(d time.Duration) {
 	if s.stopped.Load() {
@@ -154,7 +155,7 @@ func (s *Server) retryAfter(d time.Duration) {
 	}
 	s.retry = time.AfterFunc(d, func() {
 		if !s.stopped.Load() {
-			s.refresh(nil)
+			s.look()
 		}
 	})
 }

@@ -98,8 +98,9 @@ func (s *Server) staleConflict(g *generation) string {
 	return ""
 }
 
-// kickRefresh starts a refresh unless one started this way is still
-// running; it never waits for it.
+// kickRefresh starts a look (a refresh that stops at the reload while the
+// files settle) unless one started this way is still running; it never
+// waits for it.
 func (s *Server) kickRefresh() {
 	if s.stopped.Load() || !s.kicked.CompareAndSwap(false, true) {
 		return
@@ -107,7 +108,7 @@ func (s *Server) kickRefresh() {
 	go func() {
 		defer s.kicked.Store(false)
 		if !s.stopped.Load() {
-			s.refresh(nil)
+			s.look()
 		}
 	}()
 }

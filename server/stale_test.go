@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -116,7 +117,64 @@ func TestSettleLimitKeepsTheLastGoodWhileHeld(t *testing.T) {
 		t.Skip("the open-for-writing probe is Linux's")
 	}
 	f := start(t, "hooks: {}\n", nil, func(o *Options) { o.SettleLimit = 300 * time.Millisecond })
-	holder := exec.Command("sh", "-c", `exec 3>>"$0"; echo held; exec sleep 600`, f.config)
+	release := holdOpen(t, f.config)
+	if err := os.WriteFile(f.config, []byte(rmrfRule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.waitLog("the config files keep changing or stay open for writing")
+	if g := f.srv.Generation(); g != 1 {
+		t.Fatalf("a config still open for writing was loaded: generation %d", g)
+	}
+	if r := f.dispatch("pre_tool_call"+forwarded, rmrf); r.status != http.StatusConflict {
+		t.Fatalf("a forwarded call while the config is held: %d %s", r.status, r.body)
+	}
+	if d := decision(t, f.dispatch("pre_tool_call", rmrf)); d != "none" {
+		t.Fatalf("a call without inputs while the config is held: %s, want the last good config's none", d)
+	}
+	release()
+	// No Refresh: the settle timer's next look loads it.
+	f.waitGeneration(2)
+	if d := decision(t, f.dispatch("pre_tool_call"+forwarded, rmrf)); d != "block" {
+		t.Fatalf("after the holder closed the file: %s", d)
+	}
+}
+
+// While a changed config stays open for writing, serve looks at it again
+// every Settle for as long as that lasts, and a forwarded call's 409 asks
+// for a look too. Those looks only ask whether the files have settled: a
+// full refresh on each — every hook inspected, the allowlist read
+// (reviewHooks) — cost a 500-hook serve a third of a core for as long as
+// any process kept a file of its config open. Here each review reads an
+// allowlist that cannot be read and says so in the log: about a hundred
+// looks pass before the settle bound is logged, and they must not review.
+func TestSettleLooksDoNotReviewHooks(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the open-for-writing probe is Linux's")
+	}
+	const unreadable = "read allowlist"
+	f := start(t, "hooks: {}\n", nil, func(o *Options) { o.Settle, o.SettleLimit = 5*time.Millisecond, 500*time.Millisecond })
+	if err := os.Mkdir(f.store.Path(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	f.waitLog(unreadable) // the refresh of the mkdir's file event
+	release := holdOpen(t, f.config)
+	before := strings.Count(f.logs.String(), unreadable)
+	if err := os.WriteFile(f.config, []byte(rmrfRule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.waitLog("the config files keep changing or stay open for writing")
+	// The write's own file events refresh once or twice.
+	if n := strings.Count(f.logs.String(), unreadable) - before; n > 5 {
+		t.Fatalf("%d reviews of every hook while the config was held open, want those of its file events only", n)
+	}
+	release()
+	f.waitGeneration(2)
+}
+
+// holdOpen keeps path open for writing in another process until release.
+func holdOpen(t *testing.T, path string) (release func()) {
+	t.Helper()
+	holder := exec.Command("sh", "-c", `exec 3>>"$0"; echo held; exec sleep 600`, path)
 	out, err := holder.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -131,27 +189,10 @@ func TestSettleLimitKeepsTheLastGoodWhileHeld(t *testing.T) {
 	}
 	exited := make(chan struct{})
 	go func() { holder.Wait(); close(exited) }()
-	defer func() { holder.Process.Kill(); <-exited }()
-	if err := os.WriteFile(f.config, []byte(rmrfRule), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f.waitLog("the config files keep changing or stay open for writing")
-	if g := f.srv.Generation(); g != 1 {
-		t.Fatalf("a config still open for writing was loaded: generation %d", g)
-	}
-	if r := f.dispatch("pre_tool_call"+forwarded, rmrf); r.status != http.StatusConflict {
-		t.Fatalf("a forwarded call while the config is held: %d %s", r.status, r.body)
-	}
-	if d := decision(t, f.dispatch("pre_tool_call", rmrf)); d != "none" {
-		t.Fatalf("a call without inputs while the config is held: %s, want the last good config's none", d)
-	}
-	holder.Process.Kill()
-	<-exited
-	f.srv.Refresh()
-	f.waitGeneration(2)
-	if d := decision(t, f.dispatch("pre_tool_call"+forwarded, rmrf)); d != "block" {
-		t.Fatalf("after the holder closed the file: %s", d)
-	}
+	var once sync.Once
+	release = func() { once.Do(func() { holder.Process.Kill(); <-exited }) }
+	t.Cleanup(release)
+	return release
 }
 
 // A project hooks file found by the upward search from the server's

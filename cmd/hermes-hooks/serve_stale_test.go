@@ -65,9 +65,10 @@ func (e *serveEnv) hookRmrf(noServer bool) (stdout, stderr string) {
 	return e.hookCall("rm -rf /", noServer)
 }
 
-// startHelper starts sh -c script with $0 = the config, waits until it
-// prints its first line (it is in place), and kills it at the end.
-func startHelper(t *testing.T, e *serveEnv, script string) (alive func() bool) {
+// startHelper starts sh -c script with $0 = the config and waits until it
+// prints its first line (it is in place); stop kills it (and so does the
+// test's end) and waits for it.
+func startHelper(t *testing.T, e *serveEnv, script string) (stop func()) {
 	t.Helper()
 	cmd := exec.Command("sh", "-c", script, e.config)
 	out, err := cmd.StdoutPipe()
@@ -86,56 +87,40 @@ func startHelper(t *testing.T, e *serveEnv, script string) (alive func() bool) {
 		cmd.Wait()
 		close(done)
 	}()
-	t.Cleanup(func() {
+	stop = func() {
 		cmd.Process.Kill()
 		<-done
-	})
-	return func() bool {
-		select {
-		case <-done:
-			return false
-		default:
-			return true
-		}
 	}
+	t.Cleanup(stop)
+	return stop
 }
 
 // The config saved in place while another process holds it open for
-// writing (Linux: serve waits for the writer).
+// writing (Linux: serve waits for the writer, however long).
 func TestHookStaleServeWriterHoldsConfig(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the open-for-writing probe is Linux's (F_SETLEASE)")
 	}
 	e, p := staleEnv(t)
-	alive := startHelper(t, e, `exec 3>>"$0"; echo held; exec sleep 600`)
+	stop := startHelper(t, e, `exec 3>>"$0"; echo held; exec sleep 600`)
 	// In place: the holder's descriptor is the file serve reads.
 	if err := os.WriteFile(e.config, []byte(staleGuard), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, _ := e.hookRmrf(true); out != staleDeny {
-		t.Fatalf("one-shot: %q", out)
-	}
-	if out, errs := e.hookRmrf(false); out != staleDeny {
-		t.Fatalf("through serve (generation %v) while the config is held: %q\n%s", p.generation(), out, errs)
-	}
-	// A writer that never finishes does not pin the old config: serve
-	// loads what is there after its settle bound.
-	p.waitFor("serve to load the held config", func() bool { return p.generation() == 2 })
-	if !alive() {
-		t.Fatal("the holder exited: the test proves nothing")
-	}
-	out, errs := e.hookRmrf(false)
-	if out != staleDeny || errs != "" {
-		t.Fatalf("through serve after the load: %q\n%s", out, errs)
-	}
-	p.waitLog(`msg=dispatch event=pre_tool_call decision=block`)
+	stillWaiting(t, e, p)
+	// The writer is done: serve loads the file and answers itself.
+	stop()
+	servesTheGuard(t, e, p)
 }
 
 // The config saved while another process touches it every 0.1 s: its
-// stat identity never stays the same for the settle period.
+// stat identity seldom stays the same for the settle period (on a busy
+// machine the toucher can pause longer, and serve may load the file
+// meanwhile), so the hook is asked while it is touched, whichever config
+// serve has.
 func TestHookStaleServeToucher(t *testing.T) {
 	e, p := staleEnv(t)
-	alive := startHelper(t, e, `echo touching; while :; do touch "$0"; sleep 0.1; done`)
+	stop := startHelper(t, e, `echo touching; while :; do touch "$0"; sleep 0.1; done`)
 	e.writeConfig(staleGuard)
 	if out, _ := e.hookRmrf(true); out != staleDeny {
 		t.Fatalf("one-shot: %q", out)
@@ -143,14 +128,37 @@ func TestHookStaleServeToucher(t *testing.T) {
 	if out, errs := e.hookRmrf(false); out != staleDeny {
 		t.Fatalf("through serve (generation %v) while the config is touched: %q\n%s", p.generation(), out, errs)
 	}
-	p.waitFor("serve to load the touched config", func() bool { return p.generation() == 2 })
-	if !alive() {
-		t.Fatal("the toucher exited: the test proves nothing")
+	stop()
+	servesTheGuard(t, e, p)
+}
+
+// stillWaiting: past its settle bound serve says so and still keeps its
+// old config (a file still open for writing may be half of one), and the
+// hook, refused by serve (409), denies `rm -rf /` by itself, as the
+// one-shot does.
+func stillWaiting(t *testing.T, e *serveEnv, p *serveProc) {
+	t.Helper()
+	if out, _ := e.hookRmrf(true); out != staleDeny {
+		t.Fatalf("one-shot: %q", out)
 	}
-	// Still touched: serve or the hook itself answers, never "allow".
+	p.waitLog(`the config files keep changing or stay open for writing`)
+	if g := p.generation(); g != 1 {
+		t.Fatalf("serve loaded a config still open for writing: generation %v", g)
+	}
 	if out, errs := e.hookRmrf(false); out != staleDeny {
-		t.Fatalf("after the load: %q\n%s", out, errs)
+		t.Fatalf("through serve while the config is held: %q\n%s", out, errs)
 	}
+}
+
+// servesTheGuard: once the file is left alone serve loads it and answers
+// the hook itself.
+func servesTheGuard(t *testing.T, e *serveEnv, p *serveProc) {
+	t.Helper()
+	p.waitFor("serve to load the config", func() bool { return p.generation() == 2 })
+	if out, errs := e.hookRmrf(false); out != staleDeny || errs != "" {
+		t.Fatalf("through serve after the load: %q\n%s", out, errs)
+	}
+	p.waitLog(`msg=dispatch event=pre_tool_call decision=block`)
 }
 
 // A config that does not load: the one-shot refuses every tool call,

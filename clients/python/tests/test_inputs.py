@@ -146,7 +146,7 @@ class ServeConfigOnDisk(unittest.TestCase):
 
     def test_config_held_open_for_writing(self):
         # Open for writing by another process (here, this one): serve
-        # waits for the writer (Linux), for at most its settle bound.
+        # waits for the writer (Linux) for as long as it holds the file.
         held = open(os.path.join(self.home, "config.yaml"), "a")
         self.addCleanup(held.close)
         self.config(GUARD)
