@@ -68,11 +68,14 @@ func standsFor(selected []*hookconfig.Entry, e *hookconfig.Entry) bool {
 // apart, so the gate may skip yours (not re-approved since its script
 // changed) where it runs the other, and your user settings' copy gets the
 // session's directory as $CLAUDE_PROJECT_DIR where the project's gets the
-// project's (claude_dedup_project_dir.txtar); such copies run once only
+// project's (claude_dedup_project_dir.txtar); nor may a repository's copy
+// from one of its files stand for one from another: each file's hooks are
+// approved apart, with its digest, so a clone where one file changed skips
+// that copy only (claude_dedup_clone_changed.txtar); such copies run once only
 // when the gate has let both run the same process (twinRan) — and it
 // decides as e would (decidesAs).
 func mayStandFor(s, e *hookconfig.Entry) bool {
-	if !s.Scope.Managed && (s.Scope.Project != e.Scope.Project || s.Scope.Bundle != e.Scope.Bundle) {
+	if !s.Scope.Managed && (s.Scope.Project != e.Scope.Project || s.Scope.Bundle != e.Scope.Bundle || !e.Scope.Global() && s.Scope.Source != e.Scope.Source) {
 		return false
 	}
 	return decidesAs(s, e)

@@ -74,10 +74,13 @@ func TestClaudeSettingsFile(t *testing.T) {
 			t.Errorf("warnings %q lack %q", w, s)
 		}
 	}
-	// The identical UserPromptSubmit command of the two files registers
-	// once; the http handler is an entry of its own (issue 13).
-	if len(cfg.Entries) != 3 || cfg.Entries[1].Spec.Kind() != hookconfig.TypeHTTP || cfg.Entries[1].Text() != "https://x" {
-		t.Fatalf("want 3 entries (command, http, prompt), got %d", len(cfg.Entries))
+	// The identical UserPromptSubmit command of the project's two files
+	// registers twice: each file's hooks are approved apart, so neither
+	// copy stands for the other before the gate, which runs them once when
+	// it lets both run one process (claude_dedup_clone_changed.txtar). The
+	// http handler is an entry of its own (issue 13).
+	if len(cfg.Entries) != 4 || cfg.Entries[1].Spec.Kind() != hookconfig.TypeHTTP || cfg.Entries[1].Text() != "https://x" {
+		t.Fatalf("want 4 entries (command, http, prompt, its copy), got %d", len(cfg.Entries))
 	}
 	if len(cfg.AgentFiles["claude"]) != 2 || cfg.AgentFiles["claude"][0] != settings || cfg.AgentFiles["claude"][1] != local {
 		t.Fatalf("ClaudeSettings %v: want the file named in the config, then the flag's", cfg.AgentFiles["claude"])
@@ -91,8 +94,8 @@ func TestClaudeSettingsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev, _ := protocol.Lookup("pre_llm_call")
-	if sel := d.selectFor(ev, map[string]any{}); len(sel) != 1 {
-		t.Fatalf("identical Claude commands must run once per firing, selected %d", len(sel))
+	if sel := d.selectFor(ev, map[string]any{}); len(sel) != 2 {
+		t.Fatalf("copies from two files are both selected, for the gate to run once; selected %d", len(sel))
 	}
 	// A settings file named on the command line must exist.
 	if _, err := hookconfig.Load(cfgPath, hookconfig.LoadOptions{AgentFiles: hookconfig.AgentFiles{"claude": []string{filepath.Join(dir, "nope.json")}}}); err == nil {

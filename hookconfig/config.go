@@ -456,6 +456,14 @@ func (cfg *Config) finish() {
 		key := e.Event.Name + "\x00" + string(e.Dialect) + "\x00" + e.Matcher + "\x00" + e.If + "\x00" + e.SameKey() + "\x00" + e.Scope.Project + "\x00" + e.Scope.Bundle + "\x00" + strconv.FormatBool(e.Scope.Managed)
 		key += "\x00" + strconv.FormatBool(e.Shadow) + strconv.FormatBool(e.FailClosed) + strconv.FormatBool(e.OwnEventOnly) +
 			strconv.FormatBool(e.Once) + strconv.FormatBool(e.Async) + strconv.FormatBool(e.AsyncRewake)
+		if !e.Scope.Global() {
+			// A repository's files are approved apart (each with its
+			// digest): a copy in one must not stand for the same hook in
+			// another, which a clone may approve where it does not the
+			// first. The dispatcher runs them once where the gate lets
+			// both run one process (claude_dedup_clone_changed.txtar).
+			key += "\x00" + e.Scope.Source
+		}
 		if r := e.Rule(); r != nil {
 			// Two rules with one expression and other decisions are two.
 			key += "\x00" + r.Decision + "\x00" + r.Message
