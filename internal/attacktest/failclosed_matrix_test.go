@@ -159,9 +159,10 @@ func matrixFailures() []matrixFailure {
 		{name: "payload-event-unserved", stdin: unservedEvent},
 		{name: "payload-event-refuses-nothing", stdin: observerEvent},
 		{name: "unknown-tool", tool: unknownTool},
-		// The guard's own timeout (600 s) is far past the agent's (5 s): only
-		// hook's deadline can answer in time (item 4).
-		{name: "agent-deadline", script: "#!/bin/sh\nexec sleep 3600\n", args: []string{"--agent-timeout", "5"},
+		// The guard's own timeout (600 s) is far past the agent's (2 s): only
+		// hook's deadline can answer in time (item 4). (Each row waits for
+		// that deadline, two at a time: 5 s made it a minute of make test.)
+		{name: "agent-deadline", script: "#!/bin/sh\nexec sleep 3600\n", args: []string{"--agent-timeout", "2"},
 			entry: "      timeout: 600\n"},
 		// Approved by its text (a module the resolver cannot pin) without
 		// approve --text-only: an approval written before the

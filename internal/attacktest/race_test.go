@@ -24,7 +24,10 @@ func TestSwappedScriptNeverRunsUnapproved(t *testing.T) {
 	// On the portable path (macOS, the BSDs) the interpreter used to reopen
 	// the script by name after the check: 63 of 750 dispatches ran a
 	// swapped-in script. It now reads an unlinked copy through /dev/fd/3.
-	const perMode = 750 // 1 500 dispatches in all
+	// 300 a mode: at that rate the old code would have run it in about 25
+	// (a chance of none near 1e-11), and 750 took half a minute of make
+	// test on a two-core machine.
+	const perMode = 300 // 600 dispatches in all
 	for _, mode := range []string{"rename", "in-place"} {
 		t.Run(mode, func(t *testing.T) {
 			e := newEnv(t)
