@@ -195,7 +195,7 @@ func TestEveryCodecReadsForeignRefusals(t *testing.T) {
 			}
 		}
 	}
-	for _, name := range []string{"gemini", "cursor", "cline", "windsurf", "codex"} {
+	for _, name := range []string{"gemini", "cursor", "cline", "windsurf", "codex", "copilot"} {
 		if checked[name] == 0 {
 			t.Errorf("no event of %s was checked", name)
 		}

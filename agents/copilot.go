@@ -33,7 +33,7 @@ func newCopilot() *Agent {
 		Source: Source{ConfigKey: "copilot_hooks", Flag: "copilot-hooks", What: "Copilot hooks",
 			FlagHelp:      "also load hooks from this GitHub Copilot CLI hook file (repeatable)",
 			ProjectMarker: ".github", ProjectLevels: 2, FlatToo: true,
-			Handler: copilotHandler, Matcher: copilotMatcher},
+			Handler: copilotHandler, Matcher: copilotMatcher, Codec: copilotCodec{}},
 		Title: "GitHub Copilot CLI",
 		// Copilot CLI 1.0.102 runs no hook of a hook file that starts with
 		// a byte order mark, and says nothing (e2e TestBOMAgentFiles).

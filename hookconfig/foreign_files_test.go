@@ -141,3 +141,24 @@ func FuzzParseClineHookFile(f *testing.F) {
 		}, data, "cline", "cline")
 	})
 }
+
+// TestCopilotFileMatcherLegacyNames: a Copilot hook file's hooks carry
+// Copilot's codec (their replies are Copilot's) but their matchers still
+// read as Claude Code's, Task↔Agent and the other renames included, as
+// they did when the file was read in the Claude dialect.
+func TestCopilotFileMatcherLegacyNames(t *testing.T) {
+	data := `{"version":1,"hooks":{"PreToolUse":[{"type":"command","bash":"./g.sh","matcher":"Task"}]}}`
+	entries, _, err := parserOf("copilot")([]byte(data), "/r/.github/hooks/h.json", 0)
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("entries %v, %v", entries, err)
+	}
+	e := entries[0]
+	if e.Codec == nil {
+		t.Fatal("a Copilot hook file's entry carries no codec")
+	}
+	for tool, fits := range map[string]bool{"Task": true, "Agent": true, "delegate_task": true, "Bash": false} {
+		if got := e.Matches(map[string]any{"tool_name": tool}, nil); got != fits {
+			t.Errorf("matcher Task fits %s: %v, want %v", tool, got, fits)
+		}
+	}
+}

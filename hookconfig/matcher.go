@@ -157,8 +157,10 @@ func (m *matcher) subject(e *Entry, f *protocol.Firing, tools *protocol.ToolTabl
 	if e.Codec != nil {
 		// The agent's own subject (Cursor's or Gemini's tool names),
 		// compared as is.
+		// A codec that speaks Claude Code's payload (Codex's, Copilot's)
+		// names tools as Claude Code does, legacy names included.
 		q, ok := e.Codec.MatchSubject(e.DeclaredAs, e.Event, f.Fields, tools)
-		return q, false, ok
+		return q, ok && e.Dialect == protocol.Claude && e.Event.ClaudeMatchOn == "tool_name", ok
 	}
 	if e.Dialect == protocol.Claude {
 		q, ok := protocol.ClaudeMatchQuery(e.Event, f.Fields, tools)

@@ -47,6 +47,8 @@ var refusalWords = []refusalWord{
 	{key: "decision", owner: "the Hermes and Claude dialects'", readBy: []Dialect{Hermes, Claude}, open: []any{"allow", "approve", ""}},
 	{key: "hookSpecificOutput", owner: "Claude Code's", readBy: []Dialect{Claude}},
 	{key: "continue", owner: "Claude Code's", readBy: []Dialect{Claude}, open: []any{true}},
+	// Copilot CLI's words are read by its codec (agents: a copilot_hooks
+	// file's hooks, ReplyWords), not by a dialect parsed here.
 	{key: "permissionDecision", owner: "Copilot CLI's", open: []any{"allow"}, asks: []any{"ask"}},
 	{key: "permission", owner: "Cursor's", open: []any{"allow"}, asks: []any{"ask"}},
 	{key: "cancel", owner: "Cline's", open: []any{false}},
