@@ -138,6 +138,15 @@ func geminiHandler(_ string, h map[string]any, warn func(string)) map[string]any
 	if _, ok := h["env"]; ok {
 		warn(".env is not supported here and is ignored: the hook runs with hermes-hooks' environment")
 	}
+	// Gemini CLI has no fail-closed key; neither has its file here (only
+	// the keys above are read). An author who wrote one believes the guard
+	// refuses when it fails: say it does not, rather than drop it in
+	// silence and let a failing guard's call through.
+	for _, k := range []string{"fail_closed", "failClosed", "onFailure"} {
+		if _, ok := h[k]; ok {
+			warn("." + k + " is ignored: Gemini CLI has no such key, and a Gemini settings file's hooks cannot fail closed (a guard that must: list it in hermes-hooks' config with fail_closed: true)")
+		}
+	}
 	return out
 }
 

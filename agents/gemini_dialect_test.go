@@ -199,6 +199,11 @@ func TestGeminiHandler(t *testing.T) {
 		// Claude's keys mean nothing to Gemini: they must change nothing.
 		{`{"type":"command","command":"./g.sh","async":true,"if":"Bash(rm *)","env":{"A":"1"}}`, `{"command":"./g.sh","timeout":60,"type":"command"}`, ".env is not supported"},
 		{`{"command":"./g.sh"}`, `null`, "has no type"},
+		// A guard's author asking to fail closed is told it does not: a
+		// key dropped in silence let a failing guard's call through.
+		{`{"type":"command","command":"./g.sh","failClosed":true}`, `{"command":"./g.sh","timeout":60,"type":"command"}`, "cannot fail closed"},
+		{`{"type":"command","command":"./g.sh","fail_closed":true}`, `{"command":"./g.sh","timeout":60,"type":"command"}`, ".fail_closed is ignored"},
+		{`{"type":"command","command":"./g.sh","onFailure":"block"}`, `{"command":"./g.sh","timeout":60,"type":"command"}`, ".onFailure is ignored"},
 	} {
 		v, _ := pyjson.Decode([]byte(tc.in))
 		var warns []string
