@@ -50,6 +50,9 @@ func (x copilotCodec) ParseReply(declared string, r protocol.Reply) (*protocol.C
 // copilotErrored is Copilot's reason for a preToolUse hook that failed.
 const copilotErrored = "Denied by preToolUse hook (hook errored): "
 
+// copilotFailsClosed is the note of a preToolUse hook that exited non-zero.
+const copilotFailsClosed = "Copilot CLI's preToolUse fails closed: a hook that exits non-zero denies the call"
+
 // ReadReply reads a run as Copilot does (see copilotCodec), with the
 // search for a refusal in words it does not read (protocol.CodecRead).
 func (copilotCodec) ReadReply(declared string, r protocol.Reply) protocol.Read {
@@ -83,6 +86,9 @@ func (copilotCodec) ReadReply(declared string, r protocol.Reply) protocol.Read {
 			reason += ": " + line
 		}
 		c = &protocol.Contribution{Decision: protocol.DecisionBlock, Message: copilotErrored + reason}
+		// The Claude dialect's note calls this exit non-blocking, beside
+		// a block (test shows both): say why it blocks instead.
+		note = copilotFailsClosed
 	case kind == copilotPermission && r.ExitCode == 2 && r.SpawnError == "" && !r.TimedOut:
 		// Copilot: exit 2 denies the permission (the Claude dialect's
 		// exit 2 does nothing on PermissionRequest).

@@ -133,6 +133,11 @@ func TestCopilotReply(t *testing.T) {
 		if !strings.Contains(rd.Note, tc.noteHas) {
 			t.Errorf("%s: note %q, want it to hold %q", name, rd.Note, tc.noteHas)
 		}
+		// A refusal's note does not call it non-blocking (test shows
+		// the note beside the block).
+		if got.Decision == protocol.DecisionBlock && strings.Contains(rd.Note, "non-blocking") {
+			t.Errorf("%s: blocks, but its note says %q", name, rd.Note)
+		}
 		if c, note := codec.ParseReply(tc.declared, r); c != rd.Contribution && (c == nil || rd.Contribution == nil || c.Decision != rd.Contribution.Decision) || note != rd.Note {
 			t.Errorf("%s: ParseReply %+v %q differs from ReadReply", name, c, note)
 		}
