@@ -58,6 +58,7 @@ const copilotFailsClosed = "Copilot CLI's preToolUse fails closed: a hook that e
 func (copilotCodec) ReadReply(declared string, r protocol.Reply) protocol.Read {
 	kind := copilotEvents()[declared].reply
 	r.Dialect = protocol.Claude
+	r.Stdout = withoutProgress(r.Stdout)
 	ev := r.Event
 	if ev == nil {
 		return protocol.ReadReply(r)
@@ -114,6 +115,32 @@ func copilotObject(stdout []byte) map[string]any {
 		return nil
 	}
 	return jsonObjectOf(s)
+}
+
+// withoutProgress is stdout without its progress lines, which Copilot
+// strips before it reads the one JSON reply left: a guard that reports
+// {"type":"progress",…} as it scans and then denies still denies. A
+// stdout of progress lines alone is kept as it is, so that a lone
+// {"type":"progress","decision":"block"} still refuses as the Claude
+// dialect read it before.
+func withoutProgress(stdout []byte) []byte {
+	if !strings.Contains(string(stdout), `"progress"`) {
+		return stdout
+	}
+	var kept []string
+	rest := false
+	for _, line := range strings.SplitAfter(string(stdout), "\n") {
+		t := strings.TrimSpace(line)
+		if t != "" && jsonObjectOf(t)["type"] == "progress" {
+			continue
+		}
+		kept = append(kept, line)
+		rest = rest || t != ""
+	}
+	if !rest {
+		return stdout
+	}
+	return []byte(strings.Join(kept, ""))
 }
 
 // copilotFlat reads Copilot's flat words in obj on an event of kind: the

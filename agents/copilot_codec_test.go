@@ -71,6 +71,17 @@ var copilotReplyCases = []copilotReplyCase{
 	{declared: "preToolUse", stdout: `{"behavior":"deny"}`, foreign: true, noteHas: `its reply's behavior "deny" is Copilot CLI's word, which the copilot dialect does not read on preToolUse`},
 	{declared: "preToolUse", stdout: `{"permissionDecision":"allow","cancel":true}`, want: protocol.DecisionAllow, foreign: true},
 
+	// Copilot strips progress lines ({"type":"progress",…}) before it reads
+	// the reply: a guard that reports progress still denies. Progress
+	// lines alone are kept (a lone one refused in the Claude dialect).
+	{declared: "preToolUse", stdout: "{\"type\":\"progress\",\"message\":\"scanning\"}\n{\"type\":\"progress\"}\r\n" +
+		`{"permissionDecision":"deny","permissionDecisionReason":"no"}`, want: protocol.DecisionBlock, message: "no"},
+	{declared: "preToolUse", stdout: "{\"type\":\"progress\"}\n"},
+	{declared: "preToolUse", stdout: `{"type":"progress","decision":"block","reason":"r"}`, want: protocol.DecisionBlock, message: "r"},
+	{declared: "preToolUse", stdout: "{\"type\":\"progress\",\"permissionDecision\":\"allow\"}\n{\"permissionDecision\":\"deny\"}",
+		want: protocol.DecisionBlock},
+	{declared: "agentStop", stdout: "{\"type\":\"progress\"}\n{\"decision\":\"block\",\"reason\":\"tests fail\"}", want: protocol.DecisionBlock, message: "tests fail"},
+
 	// permissionRequest: behavior, message, interrupt; exit 2 denies.
 	{declared: "permissionRequest", stdout: `{"behavior":"deny","message":"not here"}`, want: protocol.DecisionBlock, message: "not here"},
 	{declared: "PermissionRequest", stdout: `{"behavior":"deny","message":"halt","interrupt":true}`, want: protocol.DecisionBlock, message: "halt", stop: true},
@@ -153,6 +164,7 @@ func FuzzCopilotReply(f *testing.F) {
 		f.Add(tc.declared, tc.exit, tc.stdout, tc.stderr, tc.timedOut)
 	}
 	f.Add("preToolUse", 0, `{"permissionDecision":"allow","permissionDecision":"deny"}`, "", false)
+	f.Add("preToolUse", 0, "{\"type\":\"progress\",\"permissionDecision\":\"allow\"}\n{\"permissionDecision\":\"deny\"}", "", false)
 	f.Add("preToolUse", 0, `{"permissionDecision":"allow","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}`, "", false)
 	f.Fuzz(func(t *testing.T, declared string, exit int, stdout, stderr string, timedOut bool) {
 		copilot, _ := Lookup("copilot")
