@@ -110,7 +110,11 @@ func (copilotCodec) ReadReply(declared string, r protocol.Reply) protocol.Read {
 // copilotObject is the reply object on stdout, nil when stdout is not one
 // (text, invalid or ambiguous JSON: the Claude dialect's reading says why).
 func copilotObject(stdout []byte) map[string]any {
-	s := strings.TrimSpace(pyjson.DecodeReplace(stdout))
+	// Trimmed as the Claude dialect trims it (and Copilot, JavaScript's
+	// trim): past a byte order mark, which PowerShell writes, and not
+	// past U+0085. Read otherwise, a foreign word the Claude dialect
+	// found was lost, and Copilot's own words with it.
+	s := protocol.JSTrim(pyjson.DecodeReplace(stdout))
 	if !strings.HasPrefix(s, "{") {
 		return nil
 	}
@@ -130,7 +134,7 @@ func withoutProgress(stdout []byte) []byte {
 	var kept []string
 	rest := false
 	for _, line := range strings.SplitAfter(string(stdout), "\n") {
-		t := strings.TrimSpace(line)
+		t := protocol.JSTrim(line)
 		if t != "" && jsonObjectOf(t)["type"] == "progress" {
 			continue
 		}

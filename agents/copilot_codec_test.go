@@ -82,6 +82,16 @@ var copilotReplyCases = []copilotReplyCase{
 		want: protocol.DecisionBlock},
 	{declared: "agentStop", stdout: "{\"type\":\"progress\"}\n{\"decision\":\"block\",\"reason\":\"tests fail\"}", want: protocol.DecisionBlock, message: "tests fail"},
 
+	// A reply after a byte order mark (PowerShell's) is read as the Claude
+	// dialect reads it (JavaScript's trim): Copilot's words, and a foreign
+	// word it held, are not lost.
+	{declared: "preToolUse", stdout: "\ufeff" + `{"permissionDecision":"deny","permissionDecisionReason":"bom"}`,
+		want: protocol.DecisionBlock, message: "bom"},
+	{declared: "preToolUse", stdout: "\ufeff" + `{"permission":"deny"}`, foreign: true, noteHas: "Cursor's word"},
+	{declared: "preToolUse", stdout: "\ufeff" + `{"permission":"deny"}`, failClosed: true, want: protocol.DecisionBlock, foreign: true},
+	// U+0085 is no space to JavaScript: no JSON reply, as in Copilot.
+	{declared: "preToolUse", stdout: "\u0085" + `{"permissionDecision":"allow"}`},
+
 	// permissionRequest: behavior, message, interrupt; exit 2 denies.
 	{declared: "permissionRequest", stdout: `{"behavior":"deny","message":"not here"}`, want: protocol.DecisionBlock, message: "not here"},
 	{declared: "PermissionRequest", stdout: `{"behavior":"deny","message":"halt","interrupt":true}`, want: protocol.DecisionBlock, message: "halt", stop: true},

@@ -33,8 +33,8 @@ func parseClaude(r Reply) (*Contribution, string, string) {
 		}
 		return nil, reason, ""
 	}
-	stdout := jsTrim(toValidUTF8(r.Stdout))
-	stderr := jsTrim(toValidUTF8(r.Stderr))
+	stdout := JSTrim(toValidUTF8(r.Stdout))
+	stderr := JSTrim(toValidUTF8(r.Stderr))
 
 	var (
 		c       *Contribution
