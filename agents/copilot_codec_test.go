@@ -68,6 +68,10 @@ var copilotReplyCases = []copilotReplyCase{
 			`reply {"permissionDecision": "deny", "permissionDecisionReason": "…"} to refuse`},
 	{declared: "preToolUse", stdout: `{"permission":"deny"}`, failClosed: true, want: protocol.DecisionBlock, foreign: true},
 	{declared: "preToolUse", stdout: `{"PermissionDecision":"deny"}`, foreign: true, noteHas: "in another case"},
+	// Copilot reads hookSpecificOutput as Claude Code does: a key of it in
+	// another case is named as one, not as a word Copilot does not read.
+	{declared: "PreToolUse", stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","PermissionDecision":"deny"}}`, foreign: true,
+		noteHas: `its reply's key hookSpecificOutput.PermissionDecision ("deny") is permissionDecision in another case`},
 	{declared: "preToolUse", stdout: `{"behavior":"deny"}`, foreign: true, noteHas: `its reply's behavior "deny" is Copilot CLI's word, which the copilot dialect does not read on preToolUse`},
 	{declared: "preToolUse", stdout: `{"permissionDecision":"allow","cancel":true}`, want: protocol.DecisionAllow, foreign: true},
 
