@@ -264,7 +264,7 @@ func strictest(base, flat *protocol.Contribution) *protocol.Contribution {
 		return flat
 	}
 	c := *base
-	if decisionRank(flat.Decision) > decisionRank(c.Decision) {
+	if flat.Decision.Rank() > c.Decision.Rank() {
 		c.Decision, c.Message = flat.Decision, flat.Message
 	}
 	if c.Args == nil {
@@ -288,21 +288,6 @@ func joinContextText(a, b string) string {
 		return a
 	}
 	return a + "\n" + b
-}
-
-// decisionRank orders decisions as the fold does: block, defer, ask, allow.
-func decisionRank(d protocol.Decision) int {
-	switch d {
-	case protocol.DecisionBlock:
-		return 4
-	case protocol.DecisionDefer:
-		return 3
-	case protocol.DecisionAsk:
-		return 2
-	case protocol.DecisionAllow:
-		return 1
-	}
-	return 0
 }
 
 // withoutForeign is the Claude dialect's note without its foreign word,
