@@ -50,11 +50,15 @@ func (x copilotCodec) ParseReply(declared string, r protocol.Reply) (*protocol.C
 // copilotErrored is Copilot's reason for a preToolUse hook that failed.
 const copilotErrored = "Denied by preToolUse hook (hook errored): "
 
+// copilotFailsClosed is the note of a preToolUse hook that exited non-zero.
+const copilotFailsClosed = "Copilot CLI's preToolUse fails closed: a hook that exits non-zero denies the call"
+
 // ReadReply reads a run as Copilot does (see copilotCodec), with the
 // search for a refusal in words it does not read (protocol.CodecRead).
 func (copilotCodec) ReadReply(declared string, r protocol.Reply) protocol.Read {
 	kind := copilotEvents()[declared].reply
 	r.Dialect = protocol.Claude
+	r.Stdout = withoutProgress(r.Stdout)
 	ev := r.Event
 	if ev == nil {
 		return protocol.ReadReply(r)
@@ -83,6 +87,9 @@ func (copilotCodec) ReadReply(declared string, r protocol.Reply) protocol.Read {
 			reason += ": " + line
 		}
 		c = &protocol.Contribution{Decision: protocol.DecisionBlock, Message: copilotErrored + reason}
+		// The Claude dialect's note calls this exit non-blocking, beside
+		// a block (test shows both): say why it blocks instead.
+		note = copilotFailsClosed
 	case kind == copilotPermission && r.ExitCode == 2 && r.SpawnError == "" && !r.TimedOut:
 		// Copilot: exit 2 denies the permission (the Claude dialect's
 		// exit 2 does nothing on PermissionRequest).
@@ -103,11 +110,41 @@ func (copilotCodec) ReadReply(declared string, r protocol.Reply) protocol.Read {
 // copilotObject is the reply object on stdout, nil when stdout is not one
 // (text, invalid or ambiguous JSON: the Claude dialect's reading says why).
 func copilotObject(stdout []byte) map[string]any {
-	s := strings.TrimSpace(pyjson.DecodeReplace(stdout))
+	// Trimmed as the Claude dialect trims it (and Copilot, JavaScript's
+	// trim): past a byte order mark, which PowerShell writes, and not
+	// past U+0085. Read otherwise, a foreign word the Claude dialect
+	// found was lost, and Copilot's own words with it.
+	s := protocol.JSTrim(pyjson.DecodeReplace(stdout))
 	if !strings.HasPrefix(s, "{") {
 		return nil
 	}
 	return jsonObjectOf(s)
+}
+
+// withoutProgress is stdout without its progress lines, which Copilot
+// strips before it reads the one JSON reply left: a guard that reports
+// {"type":"progress",…} as it scans and then denies still denies. A
+// stdout of progress lines alone is kept as it is, so that a lone
+// {"type":"progress","decision":"block"} still refuses as the Claude
+// dialect read it before.
+func withoutProgress(stdout []byte) []byte {
+	if !strings.Contains(string(stdout), `"progress"`) {
+		return stdout
+	}
+	var kept []string
+	rest := false
+	for _, line := range strings.SplitAfter(string(stdout), "\n") {
+		t := protocol.JSTrim(line)
+		if t != "" && jsonObjectOf(t)["type"] == "progress" {
+			continue
+		}
+		kept = append(kept, line)
+		rest = rest || t != ""
+	}
+	if !rest {
+		return stdout
+	}
+	return []byte(strings.Join(kept, ""))
 }
 
 // copilotFlat reads Copilot's flat words in obj on an event of kind: the
@@ -227,7 +264,7 @@ func strictest(base, flat *protocol.Contribution) *protocol.Contribution {
 		return flat
 	}
 	c := *base
-	if decisionRank(flat.Decision) > decisionRank(c.Decision) {
+	if flat.Decision.Rank() > c.Decision.Rank() {
 		c.Decision, c.Message = flat.Decision, flat.Message
 	}
 	if c.Args == nil {
@@ -251,21 +288,6 @@ func joinContextText(a, b string) string {
 		return a
 	}
 	return a + "\n" + b
-}
-
-// decisionRank orders decisions as the fold does: block, defer, ask, allow.
-func decisionRank(d protocol.Decision) int {
-	switch d {
-	case protocol.DecisionBlock:
-		return 4
-	case protocol.DecisionDefer:
-		return 3
-	case protocol.DecisionAsk:
-		return 2
-	case protocol.DecisionAllow:
-		return 1
-	}
-	return 0
 }
 
 // withoutForeign is the Claude dialect's note without its foreign word,

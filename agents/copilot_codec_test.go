@@ -68,8 +68,33 @@ var copilotReplyCases = []copilotReplyCase{
 			`reply {"permissionDecision": "deny", "permissionDecisionReason": "…"} to refuse`},
 	{declared: "preToolUse", stdout: `{"permission":"deny"}`, failClosed: true, want: protocol.DecisionBlock, foreign: true},
 	{declared: "preToolUse", stdout: `{"PermissionDecision":"deny"}`, foreign: true, noteHas: "in another case"},
+	// Copilot reads hookSpecificOutput as Claude Code does: a key of it in
+	// another case is named as one, not as a word Copilot does not read.
+	{declared: "PreToolUse", stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","PermissionDecision":"deny"}}`, foreign: true,
+		noteHas: `its reply's key hookSpecificOutput.PermissionDecision ("deny") is permissionDecision in another case`},
 	{declared: "preToolUse", stdout: `{"behavior":"deny"}`, foreign: true, noteHas: `its reply's behavior "deny" is Copilot CLI's word, which the copilot dialect does not read on preToolUse`},
 	{declared: "preToolUse", stdout: `{"permissionDecision":"allow","cancel":true}`, want: protocol.DecisionAllow, foreign: true},
+
+	// Copilot strips progress lines ({"type":"progress",…}) before it reads
+	// the reply: a guard that reports progress still denies. Progress
+	// lines alone are kept (a lone one refused in the Claude dialect).
+	{declared: "preToolUse", stdout: "{\"type\":\"progress\",\"message\":\"scanning\"}\n{\"type\":\"progress\"}\r\n" +
+		`{"permissionDecision":"deny","permissionDecisionReason":"no"}`, want: protocol.DecisionBlock, message: "no"},
+	{declared: "preToolUse", stdout: "{\"type\":\"progress\"}\n"},
+	{declared: "preToolUse", stdout: `{"type":"progress","decision":"block","reason":"r"}`, want: protocol.DecisionBlock, message: "r"},
+	{declared: "preToolUse", stdout: "{\"type\":\"progress\",\"permissionDecision\":\"allow\"}\n{\"permissionDecision\":\"deny\"}",
+		want: protocol.DecisionBlock},
+	{declared: "agentStop", stdout: "{\"type\":\"progress\"}\n{\"decision\":\"block\",\"reason\":\"tests fail\"}", want: protocol.DecisionBlock, message: "tests fail"},
+
+	// A reply after a byte order mark (PowerShell's) is read as the Claude
+	// dialect reads it (JavaScript's trim): Copilot's words, and a foreign
+	// word it held, are not lost.
+	{declared: "preToolUse", stdout: "\ufeff" + `{"permissionDecision":"deny","permissionDecisionReason":"bom"}`,
+		want: protocol.DecisionBlock, message: "bom"},
+	{declared: "preToolUse", stdout: "\ufeff" + `{"permission":"deny"}`, foreign: true, noteHas: "Cursor's word"},
+	{declared: "preToolUse", stdout: "\ufeff" + `{"permission":"deny"}`, failClosed: true, want: protocol.DecisionBlock, foreign: true},
+	// U+0085 is no space to JavaScript: no JSON reply, as in Copilot.
+	{declared: "preToolUse", stdout: "\u0085" + `{"permissionDecision":"allow"}`},
 
 	// permissionRequest: behavior, message, interrupt; exit 2 denies.
 	{declared: "permissionRequest", stdout: `{"behavior":"deny","message":"not here"}`, want: protocol.DecisionBlock, message: "not here"},
@@ -133,6 +158,11 @@ func TestCopilotReply(t *testing.T) {
 		if !strings.Contains(rd.Note, tc.noteHas) {
 			t.Errorf("%s: note %q, want it to hold %q", name, rd.Note, tc.noteHas)
 		}
+		// A refusal's note does not call it non-blocking (test shows
+		// the note beside the block).
+		if got.Decision == protocol.DecisionBlock && strings.Contains(rd.Note, "non-blocking") {
+			t.Errorf("%s: blocks, but its note says %q", name, rd.Note)
+		}
 		if c, note := codec.ParseReply(tc.declared, r); c != rd.Contribution && (c == nil || rd.Contribution == nil || c.Decision != rd.Contribution.Decision) || note != rd.Note {
 			t.Errorf("%s: ParseReply %+v %q differs from ReadReply", name, c, note)
 		}
@@ -148,6 +178,7 @@ func FuzzCopilotReply(f *testing.F) {
 		f.Add(tc.declared, tc.exit, tc.stdout, tc.stderr, tc.timedOut)
 	}
 	f.Add("preToolUse", 0, `{"permissionDecision":"allow","permissionDecision":"deny"}`, "", false)
+	f.Add("preToolUse", 0, "{\"type\":\"progress\",\"permissionDecision\":\"allow\"}\n{\"permissionDecision\":\"deny\"}", "", false)
 	f.Add("preToolUse", 0, `{"permissionDecision":"allow","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}`, "", false)
 	f.Fuzz(func(t *testing.T, declared string, exit int, stdout, stderr string, timedOut bool) {
 		copilot, _ := Lookup("copilot")

@@ -62,7 +62,10 @@ func entryKeyPath(e *Entry) string {
 // tool table (defaults plus tool_aliases:), so an alias the user removed
 // is no longer a twin.
 func toolNameAdvice(e *Entry, tools *protocol.ToolTable) (Warning, bool) {
-	if e.Matcher == "" || e.Codec != nil {
+	// An agent's own tool names (Cursor's, Gemini's) are not judged here;
+	// a codec in the Claude dialect (Codex's, Copilot's) matches Claude
+	// Code's names, as the matcher does (matcher.subject).
+	if e.Matcher == "" || e.Codec != nil && e.Dialect != protocol.Claude {
 		return Warning{}, false
 	}
 	var names []string

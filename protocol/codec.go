@@ -52,7 +52,9 @@ type ReplyWords struct {
 	// Keys are the top-level keys of refusal (refusalWords: decision,
 	// continue, permission, cancel …) the codec's parser reads on the
 	// event, spelt as it reads them: there it decided already. Any other
-	// of them, and these in another case, it does not read.
+	// of them, and these in another case, it does not read. Listing
+	// hookSpecificOutput says the parser reads it as the Claude dialect
+	// does (its keys in another case are then named as such).
 	Keys []string
 	// Refusal is how a hook of the event refuses in the agent's own words
 	// (`reply {"permission": "deny", …}`, `exit 2 with the reason on

@@ -45,7 +45,9 @@ const (
 	DecisionDefer Decision = "defer"
 )
 
-func (d Decision) rank() int {
+// Rank orders decisions as the fold does: block over defer over ask over
+// allow over none (0).
+func (d Decision) Rank() int {
 	switch d {
 	case DecisionAllow:
 		return 1
@@ -107,7 +109,7 @@ type Contribution struct {
 
 // IsEmpty reports whether c asks for nothing.
 func (c *Contribution) IsEmpty() bool {
-	return c == nil || (c.Decision.rank() == 0 && c.Message == "" && c.RuleKey == "" &&
+	return c == nil || (c.Decision.Rank() == 0 && c.Message == "" && c.RuleKey == "" &&
 		c.Args == nil && !c.ReplaceArgs && c.Context == "" && !c.Stop && c.StopReason == "" &&
 		c.SystemMessage == "" && c.Result == nil && c.InjectSystem == "" && c.InjectUser == "" &&
 		c.Metadata == nil && c.State == nil && c.Env == nil && c.HookSpecific == nil)
@@ -282,10 +284,10 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 		// Rule 12: where the first decision is the outcome's, a later
 		// contribution's decision and text count for nothing.
 		decides := !firstDecides || !decided
-		if firstDecides && (c.Decision.rank() > 0 || c.Result != nil && *c.Result != "") {
+		if firstDecides && (c.Decision.Rank() > 0 || c.Result != nil && *c.Result != "") {
 			decided = true
 		}
-		if decides && c.Decision.rank() > o.Decision.rank() {
+		if decides && c.Decision.Rank() > o.Decision.Rank() {
 			o.Decision, o.Message, o.RuleKey = c.Decision, c.Message, c.RuleKey
 		}
 		switch {

@@ -90,7 +90,7 @@ func reportObject(r *HookReport) Object {
 
 func (c *Contribution) object() Object {
 	return make(Object, 0, 8).
-		With(c.Decision.rank() > 0, "decision", string(c.Decision)).
+		With(c.Decision.Rank() > 0, "decision", string(c.Decision)).
 		With(c.Message != "", "message", c.Message).
 		With(c.RuleKey != "", "rule_key", c.RuleKey).
 		With(c.Args != nil, "args", c.Args).
@@ -220,7 +220,7 @@ func (c *Contribution) HermesWire(ev *Event) (Object, bool) {
 		return nil, false
 	}
 	o := Fold(ev, nil, []HookReport{{Contribution: c}})
-	if c.Args != nil && !c.ReplaceArgs && c.Decision.rank() == 0 {
+	if c.Args != nil && !c.ReplaceArgs && c.Decision.Rank() == 0 {
 		// A lone Hermes modify renders its own mapping, not a merge result.
 		return Object{{"action", "modify"}, {"args", c.Args}}, true
 	}

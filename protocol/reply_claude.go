@@ -33,8 +33,8 @@ func parseClaude(r Reply) (*Contribution, string, string) {
 		}
 		return nil, reason, ""
 	}
-	stdout := jsTrim(toValidUTF8(r.Stdout))
-	stderr := jsTrim(toValidUTF8(r.Stderr))
+	stdout := JSTrim(toValidUTF8(r.Stdout))
+	stderr := JSTrim(toValidUTF8(r.Stderr))
 
 	var (
 		c       *Contribution
@@ -230,13 +230,13 @@ func claudeJSON(ev *Event, obj map[string]any) (_ *Contribution, _ string, hsoUn
 	// reason (for hookSpecificOutput, permissionDecisionReason, else the
 	// top-level reason), else Claude Code's default.
 	decision, msg := topDecision, reason
-	if hsoDecision.rank() > topDecision.rank() {
+	if hsoDecision.Rank() > topDecision.Rank() {
 		decision, msg = hsoDecision, hsoReason
 		if msg == "" {
 			msg = reason
 		}
 	}
-	if decision.rank() > 0 {
+	if decision.Rank() > 0 {
 		c.Decision, c.Message = decision, msg
 		if msg == "" && decision == DecisionBlock {
 			c.Message = ClaudeDefaultBlockReason
@@ -245,7 +245,7 @@ func claudeJSON(ev *Event, obj map[string]any) (_ *Contribution, _ string, hsoUn
 			c.Message = ""
 		}
 	}
-	if c.Decision.rank() == 0 && c.Context != "" && ev.Can(CapContinue) {
+	if c.Decision.Rank() == 0 && c.Context != "" && ev.Can(CapContinue) {
 		// A stop hook that only adds context makes Claude Code go on with
 		// the turn, that context its reason to (issue 13, item 3): the
 		// same as a block, under the same cap of consecutive blocks.

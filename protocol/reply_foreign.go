@@ -227,7 +227,11 @@ func (x reader) notRead(readBy []Dialect) string {
 // Claude Code reads a member the parser decided already.
 func (x reader) hsoRefusal(k string, v any, asking bool) string {
 	hso, _ := v.(map[string]any)
-	readsObj := x.words == nil && x.d == Claude && k == "hookSpecificOutput"
+	// The Claude dialect reads hookSpecificOutput, and so does a codec
+	// that lists it among its words (Copilot's, which reads Claude Code's
+	// beside its own).
+	claudeHSO := x.words == nil && x.d == Claude || x.words != nil && slices.Contains(x.words.Keys, "hookSpecificOutput")
+	readsObj := claudeHSO && k == "hookSpecificOutput"
 	if name, _ := hso["hookEventName"].(string); name != x.ev.ClaudeName() && !slices.Contains(x.ev.HSOAliases, name) {
 		readsObj = false
 	}
@@ -241,7 +245,7 @@ func (x reader) hsoRefusal(k string, v any, asking bool) string {
 			switch {
 			case k != "hookSpecificOutput":
 				return caseText(k, "."+m.path+" "+shownValue(m.v), "hookSpecificOutput")
-			case !m.exact && x.words == nil && x.d == Claude:
+			case !m.exact && claudeHSO:
 				return caseText("hookSpecificOutput."+m.path, shownValue(m.v), want)
 			}
 			return "its reply's hookSpecificOutput." + m.path + " " + shownValue(m.v) + " is Claude Code's word, " +

@@ -50,7 +50,7 @@ func NotAnHTTPReply(r Reply, refuses bool, c *Contribution, note string) (*Contr
 		r.NotRun() != "" || r.ExitCode != 0 || r.HTTP.Status < 200 || r.HTTP.Status > 299 {
 		return c, note
 	}
-	body := jsTrim(toValidUTF8(r.Stdout))
+	body := JSTrim(toValidUTF8(r.Stdout))
 	if body == "" {
 		return c, note // no objection, as an empty reply is
 	}

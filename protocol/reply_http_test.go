@@ -90,7 +90,7 @@ func FuzzNotAnHTTPReply(f *testing.F) {
 		if status < 200 || status > 299 {
 			t.Fatalf("status %d refused: %q", status, got.Message)
 		}
-		if jsTrim(toValidUTF8([]byte(body))) == "" || strings.HasPrefix(jsTrim(toValidUTF8([]byte(body))), "{") {
+		if JSTrim(toValidUTF8([]byte(body))) == "" || strings.HasPrefix(JSTrim(toValidUTF8([]byte(body))), "{") {
 			t.Fatalf("body %q refused: %q", body, got.Message)
 		}
 		if len(got.Message) > 1200 || strings.IndexFunc(got.Message, func(r rune) bool { return unicode.IsControl(r) || r == '\u202e' }) >= 0 {

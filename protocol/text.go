@@ -13,10 +13,10 @@ func pyStrip(s string) string {
 	})
 }
 
-// jsTrim is JavaScript's String.prototype.trim(): Unicode space separators,
+// JSTrim is JavaScript's String.prototype.trim(): Unicode space separators,
 // tab, vertical tab, form feed, U+FEFF (a byte-order mark, as PowerShell
 // output can start with) and line terminators — but not U+0085.
-func jsTrim(s string) string {
+func JSTrim(s string) string {
 	return strings.TrimFunc(s, func(r rune) bool {
 		switch r {
 		case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0xFEFF, 0x2028, 0x2029:
