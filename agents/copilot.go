@@ -2,6 +2,7 @@ package agents
 
 import (
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -347,23 +348,42 @@ var (
 
 // copilotMatcher reads a Copilot matcher as Claude Code's. Copilot anchors
 // its regex (^(?:…)$) and, on camelCase events, matches its own tool names
-// (bash, view …); the Claude dialect matches Claude Code's (Bash, Read …).
-// A list of names is translated name by name; any other regex is anchored,
-// and on camelCase events compared with Claude Code's names.
+// (bash, view …), as does the codec's subject there
+// (copilotCodec.MatchSubject); the Claude dialect matches Claude Code's
+// (Bash, Read …). On camelCase events a list of names is read name by name,
+// each for every name of its tool (bash for powershell too, Bash for bash:
+// Copilot names its shell tool powershell on Windows, and a list written
+// with Claude Code's names matched before); any other regex is anchored.
 func copilotMatcher(event, m string) string {
 	if protocol.IsClaudeName(event) || strings.TrimSpace(m) == "*" {
 		return m
 	}
 	if protocol.IsClaudeNameList(m) {
-		parts := strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' })
-		for i, p := range parts {
+		var out []string
+		for _, p := range strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' }) {
 			p = strings.TrimSpace(p)
-			if c, ok := CopilotClaudeTool(p); ok {
-				p = c
+			c, ok := CopilotClaudeTool(p)
+			if !ok {
+				c = p
 			}
-			parts[i] = p
+			names := copilotToolsOf(c)
+			if names == nil || !slices.Contains(names, p) {
+				out = append(out, p)
+			}
+			out = append(out, names...)
 		}
-		return strings.Join(parts, "|")
+		return strings.Join(out, "|")
 	}
 	return "^(?:" + m + ")$"
+}
+
+// copilotToolsOf are Copilot's names of the Claude Code tool claude (nil:
+// it has none).
+func copilotToolsOf(claude string) []string {
+	for _, r := range copilotToolNames {
+		if r.claude == claude {
+			return r.copilot
+		}
+	}
+	return nil
 }

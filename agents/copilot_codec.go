@@ -44,8 +44,20 @@ func (copilotCodec) Payload(declared string, ev *protocol.Event, fields map[stri
 	return protocol.BuildPayload(protocol.Claude, ev, fields, env)
 }
 
-func (copilotCodec) MatchSubject(_ string, ev *protocol.Event, fields map[string]any, tools *protocol.ToolTable) (string, bool) {
-	return protocol.ClaudeMatchQuery(ev, fields, tools)
+// MatchSubject is what an entry's matcher is compared with: on a camelCase
+// event's tool call, the tool's name as Copilot names it there (bash,
+// view …; copilotMatcher reads the matcher so), as Copilot compares it;
+// else Claude Code's subject. Compared with Claude Code's name, a
+// camelCase regex such as (bash|powershell) matched nothing and its guard
+// never ran.
+func (copilotCodec) MatchSubject(declared string, ev *protocol.Event, fields map[string]any, tools *protocol.ToolTable) (string, bool) {
+	q, ok := protocol.ClaudeMatchQuery(ev, fields, tools)
+	if ok && ev.ClaudeMatchOn == "tool_name" && copilotIsCamel(declared) {
+		if r, has := copilotRuntimeTools()[q]; has {
+			q = r
+		}
+	}
+	return q, ok
 }
 
 func (x copilotCodec) ParseReply(declared string, r protocol.Reply) (*protocol.Contribution, string) {

@@ -133,3 +133,30 @@ func FuzzCopilotPayload(f *testing.F) {
 		}
 	})
 }
+
+// A camelCase entry's matcher is compared with Copilot's own tool name, as
+// Copilot compares it; a PascalCase one's with Claude Code's. Before, a
+// camelCase regex such as (bash|powershell) was compared with Bash.
+func TestCopilotMatchSubject(t *testing.T) {
+	tools := protocol.NewToolTable(nil)
+	for _, tc := range []struct{ declared, fields, want string }{
+		{"preToolUse", `{"tool_name":"terminal","args":{"command":"ls"}}`, "bash"},
+		{"preToolUse", `{"tool_name":"Read","tool_input":{"file_path":"a"}}`, "view"},
+		{"permissionRequest", `{"tool_name":"Agent","tool_input":{}}`, "task"},
+		{"postToolUse", `{"tool_name":"mcp__gh__x","tool_input":{}}`, "mcp__gh__x"},
+		{"PreToolUse", `{"tool_name":"terminal","args":{"command":"ls"}}`, "Bash"},
+		{"sessionStart", `{"source":"startup"}`, "startup"},
+	} {
+		ev, _ := copilot.Canonical(tc.declared)
+		got, ok := copilotCodec{}.MatchSubject(tc.declared, ev, decodeFields(t, tc.fields), tools)
+		if got != tc.want || !ok {
+			t.Errorf("%s %s: subject %q, %v; want %q", tc.declared, tc.fields, got, ok, tc.want)
+		}
+	}
+	for m, want := range map[string]string{"bash|view": "bash|powershell|view", "Bash": "Bash|bash|powershell",
+		"rg": "grep|rg", "mcp_x": "mcp_x", "(bash|powershell)": "^(?:(bash|powershell))$", "*": "*"} {
+		if got := copilotMatcher("preToolUse", m); got != want {
+			t.Errorf("matcher %q reads as %q, want %q", m, got, want)
+		}
+	}
+}
