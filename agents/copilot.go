@@ -2,6 +2,7 @@ package agents
 
 import (
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -125,17 +126,42 @@ func copilotEventMap() map[string]string {
 	return m
 }
 
-// copilotTools maps Copilot's own tool names (the camelCase payload's
-// toolName) to the Claude Code names its PascalCase payload uses, per
-// Copilot's documented table; the dispatcher's tool table takes it from
-// there. Others (MCP tools …) pass through.
+// copilotToolNames is Copilot's documented table of its own tool names
+// (the camelCase payload's toolName) and the Claude Code names its
+// PascalCase payload uses; the dispatcher's tool table takes it from
+// there. Others (MCP tools …) pass through. The first of a row's names is
+// the one a camelCase payload built here names the tool with.
+var copilotToolNames = []struct {
+	claude  string
+	copilot []string
+}{
+	{"Bash", []string{"bash", "powershell"}}, {"Read", []string{"view"}}, {"Write", []string{"create"}},
+	{"Edit", []string{"edit", "str_replace_editor", "apply_patch"}}, {"Grep", []string{"grep", "rg"}},
+	{"Glob", []string{"glob"}}, {"WebFetch", []string{"web_fetch"}}, {"WebSearch", []string{"web_search"}},
+	{"AskUserQuestion", []string{"ask_user"}}, {"TodoWrite", []string{"update_todo"}}, {"Task", []string{"task"}},
+}
+
+// copilotTools maps each of Copilot's tool names to its Claude Code name.
 var copilotTools = sync.OnceValue(func() map[string]string {
-	return map[string]string{
-		"bash": "Bash", "powershell": "Bash", "view": "Read", "create": "Write",
-		"edit": "Edit", "str_replace_editor": "Edit", "apply_patch": "Edit",
-		"grep": "Grep", "rg": "Grep", "glob": "Glob", "web_fetch": "WebFetch", "web_search": "WebSearch",
-		"ask_user": "AskUserQuestion", "update_todo": "TodoWrite", "task": "Task",
+	m := map[string]string{}
+	for _, r := range copilotToolNames {
+		for _, c := range r.copilot {
+			m[c] = r.claude
+		}
 	}
+	return m
+})
+
+// copilotRuntimeTools maps a Claude Code tool name to the name Copilot's
+// camelCase payload gives the tool (the row's first).
+var copilotRuntimeTools = sync.OnceValue(func() map[string]string {
+	m := make(map[string]string, len(copilotToolNames))
+	for _, r := range copilotToolNames {
+		m[r.claude] = r.copilot[0]
+	}
+	// Claude Code's newer and per-system names of the same tools.
+	m["Agent"], m["PowerShell"], m["MultiEdit"] = "task", "powershell", "edit"
+	return m
 })
 
 // CopilotClaudeTool returns the Claude Code name of one of Copilot's own
@@ -322,23 +348,42 @@ var (
 
 // copilotMatcher reads a Copilot matcher as Claude Code's. Copilot anchors
 // its regex (^(?:…)$) and, on camelCase events, matches its own tool names
-// (bash, view …); the Claude dialect matches Claude Code's (Bash, Read …).
-// A list of names is translated name by name; any other regex is anchored,
-// and on camelCase events compared with Claude Code's names.
+// (bash, view …), as does the codec's subject there
+// (copilotCodec.MatchSubject); the Claude dialect matches Claude Code's
+// (Bash, Read …). On camelCase events a list of names is read name by name,
+// each for every name of its tool (bash for powershell too, Bash for bash:
+// Copilot names its shell tool powershell on Windows, and a list written
+// with Claude Code's names matched before); any other regex is anchored.
 func copilotMatcher(event, m string) string {
 	if protocol.IsClaudeName(event) || strings.TrimSpace(m) == "*" {
 		return m
 	}
 	if protocol.IsClaudeNameList(m) {
-		parts := strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' })
-		for i, p := range parts {
+		var out []string
+		for _, p := range strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' }) {
 			p = strings.TrimSpace(p)
-			if c, ok := CopilotClaudeTool(p); ok {
-				p = c
+			c, ok := CopilotClaudeTool(p)
+			if !ok {
+				c = p
 			}
-			parts[i] = p
+			names := copilotToolsOf(c)
+			if names == nil || !slices.Contains(names, p) {
+				out = append(out, p)
+			}
+			out = append(out, names...)
 		}
-		return strings.Join(parts, "|")
+		return strings.Join(out, "|")
 	}
 	return "^(?:" + m + ")$"
+}
+
+// copilotToolsOf are Copilot's names of the Claude Code tool claude (nil:
+// it has none).
+func copilotToolsOf(claude string) []string {
+	for _, r := range copilotToolNames {
+		if r.claude == claude {
+			return r.copilot
+		}
+	}
+	return nil
 }

@@ -10,8 +10,8 @@ import (
 
 // copilotCodec is how the hooks of a GitHub Copilot CLI hook file
 // (copilot_hooks:) talk when hermes-hooks runs them for another agent:
-// Claude Code's payload (the PascalCase, "VS Code compatible" one; the
-// camelCase payload is not built), read as Copilot CLI 1.0.102 reads the
+// the payload Copilot CLI sends the event's spelling (camelCase for
+// preToolUse …, Claude Code's for PreToolUse …: see Payload), read as Copilot CLI 1.0.102 reads the
 // reply (the inverse of encodeCopilot): its flat words on the declared
 // event (permissionDecision, behavior, modifiedArgs, modifiedResult,
 // additionalContext, decision "allow" on a stop) beside everything the
@@ -34,12 +34,30 @@ func (copilotCodec) Dialect() protocol.Dialect { return protocol.Claude }
 
 func (copilotCodec) ProjectVars() []string { return []string{"CLAUDE_PROJECT_DIR"} }
 
-func (copilotCodec) Payload(_ string, ev *protocol.Event, fields map[string]any, env protocol.PayloadEnv) []byte {
+// Payload is the payload Copilot CLI sends a hook declared as declared:
+// its camelCase one for a camelCase name (copilotPayload), Claude Code's
+// for a PascalCase one.
+func (copilotCodec) Payload(declared string, ev *protocol.Event, fields map[string]any, env protocol.PayloadEnv) []byte {
+	if copilotIsCamel(declared) {
+		return copilotPayload(declared, ev, fields, env)
+	}
 	return protocol.BuildPayload(protocol.Claude, ev, fields, env)
 }
 
-func (copilotCodec) MatchSubject(_ string, ev *protocol.Event, fields map[string]any, tools *protocol.ToolTable) (string, bool) {
-	return protocol.ClaudeMatchQuery(ev, fields, tools)
+// MatchSubject is what an entry's matcher is compared with: on a camelCase
+// event's tool call, the tool's name as Copilot names it there (bash,
+// view …; copilotMatcher reads the matcher so), as Copilot compares it;
+// else Claude Code's subject. Compared with Claude Code's name, a
+// camelCase regex such as (bash|powershell) matched nothing and its guard
+// never ran.
+func (copilotCodec) MatchSubject(declared string, ev *protocol.Event, fields map[string]any, tools *protocol.ToolTable) (string, bool) {
+	q, ok := protocol.ClaudeMatchQuery(ev, fields, tools)
+	if ok && ev.ClaudeMatchOn == "tool_name" && copilotIsCamel(declared) {
+		if r, has := copilotRuntimeTools()[q]; has {
+			q = r
+		}
+	}
+	return q, ok
 }
 
 func (x copilotCodec) ParseReply(declared string, r protocol.Reply) (*protocol.Contribution, string) {

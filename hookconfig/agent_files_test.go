@@ -62,7 +62,7 @@ func TestAgentHookFileLoaders(t *testing.T) {
 				"agentStop":[{"type":"command","bash":"./s.sh","timeout":5}]}}`,
 			want: []entryView{
 				{"pre_verify", "agentStop", "./s.sh", "", protocol.Claude, "copilot", "5", false, false},
-				{"pre_tool_call", "preToolUse", "./g.sh", "Bash|Read", protocol.Claude, "copilot", "20", false, false},
+				{"pre_tool_call", "preToolUse", "./g.sh", "bash|powershell|view", protocol.Claude, "copilot", "20", false, false},
 				{"pre_tool_call", "preToolUse", "./x.sh", "", protocol.Claude, "copilot", "600", false, false},
 				{"pre_tool_call", "preToolUse", "/bin/echo 'a b'", "", protocol.Claude, "copilot", "600", false, false},
 			},
