@@ -367,6 +367,12 @@ func copilotMatcher(event, m string) string {
 				c = p
 			}
 			names := copilotToolsOf(c)
+			// Claude Code's other names of a tool (Agent, PowerShell,
+			// MultiEdit) are compared with the runtime name the subject
+			// gives their calls.
+			if r, ok := copilotRuntimeTools()[c]; ok && !slices.Contains(names, r) {
+				names = append(slices.Clip(names), r)
+			}
 			if names == nil || !slices.Contains(names, p) {
 				out = append(out, p)
 			}

@@ -162,3 +162,28 @@ func TestCopilotFileMatcherLegacyNames(t *testing.T) {
 		}
 	}
 }
+
+// TestCopilotCamelMatcherClaudeNames: on a camelCase event a matcher
+// written with one of Claude Code's names of a tool Copilot names another
+// way (Agent for task, PowerShell, MultiEdit for edit) fits the tool's
+// calls, as a list of names matched before the matcher was compared with
+// Copilot's runtime names (and as Bash still fits bash).
+func TestCopilotCamelMatcherClaudeNames(t *testing.T) {
+	for matcher, tools := range map[string]map[string]bool{
+		"Agent":      {"Task": true, "Agent": true, "delegate_task": true, "Bash": false},
+		"PowerShell": {"PowerShell": true, "Read": false},
+		"MultiEdit":  {"MultiEdit": true, "Read": false},
+		"Bash":       {"Bash": true, "terminal": true, "Read": false},
+	} {
+		data := `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"./g.sh","matcher":"` + matcher + `"}]}}`
+		entries, _, err := parserOf("copilot")([]byte(data), "/r/.github/hooks/h.json", 0)
+		if err != nil || len(entries) != 1 {
+			t.Fatalf("entries %v, %v", entries, err)
+		}
+		for tool, fits := range tools {
+			if got := entries[0].Matches(map[string]any{"tool_name": tool}, nil); got != fits {
+				t.Errorf("preToolUse matcher %s fits %s: %v, want %v", matcher, tool, got, fits)
+			}
+		}
+	}
+}
