@@ -1,6 +1,7 @@
 package hookconfig
 
 import (
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -39,6 +40,9 @@ func (cfg *Config) Advice() []Warning {
 			continue
 		}
 		if w, ok := toolNameAdvice(e, cfg.Tools); ok {
+			out = append(out, w)
+		}
+		if w, ok := agentNameAdvice(e, cfg.Tools); ok {
 			out = append(out, w)
 		}
 		if w, ok := relativeCommandAdvice(e); ok {
@@ -95,6 +99,33 @@ func toolNameAdvice(e *Entry, tools *protocol.ToolTable) (Warning, bool) {
 		}
 		return Warning{Path: entryKeyPath(e), File: e.Source, Key: entryKeyPath(e) + ".matcher",
 			Message: toolNameMessage(e, n, t)}, true
+	}
+	return Warning{}, false
+}
+
+// agentNameAdvice reports a codec's regex matcher that fits one of Claude
+// Code's tool names but never the name the codec compares it with on the
+// entry's event: a Copilot hook under preToolUse sees Copilot's own names
+// (bash, view …), so `Bash.*` there never runs, as in Copilot, though it
+// did before its matcher saw Copilot's names. Lists of names are expanded
+// to every name of their tool by the codec and are not judged here.
+func agentNameAdvice(e *Entry, tools *protocol.ToolTable) (Warning, bool) {
+	if e.Codec == nil || e.Dialect != protocol.Claude || e.Event.ClaudeMatchOn != "tool_name" || e.match.kind != matchSearch {
+		return Warning{}, false
+	}
+	claude := slices.Sorted(maps.Values(tools.Pairs()))
+	for _, c := range slices.Compact(claude) {
+		s, ok := e.Codec.MatchSubject(e.DeclaredAs, e.Event, map[string]any{"tool_name": c}, tools)
+		if !ok || s == c || e.match.anyMatches([]string{s}, nil) == FitYes || e.match.anyMatches([]string{c}, nil) != FitYes {
+			continue
+		}
+		msg := ".matcher: '" + textutil.Truncate(e.Matcher, maxShown) + "' matches Claude Code's tool name " + c +
+			", but a " + e.DeclaredAs + " matcher of a " + e.FileOf + " hook file sees that tool as " + s +
+			", so it never matches it: write `" + c + "` or `" + s + "`"
+		if n := e.Event.ClaudeName(); n != "" && n != e.DeclaredAs {
+			msg += ", or use the event name " + n
+		}
+		return Warning{Path: entryKeyPath(e), File: e.Source, Key: entryKeyPath(e) + ".matcher", Message: msg}, true
 	}
 	return Warning{}, false
 }
