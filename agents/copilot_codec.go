@@ -122,6 +122,11 @@ func (copilotCodec) ReadReply(declared string, r protocol.Reply) protocol.Read {
 			c = fc.Contribution
 		}
 	}
+	if c != nil && c.ReplaceArgs && copilotIsCamel(declared) {
+		cc := *c
+		cc.Args = copilotReplyArgs(c.Args)
+		c = &cc
+	}
 	return protocol.CodecRead(copilotDialect, declared, copilotWords(kind, read), r, obj, c, note)
 }
 

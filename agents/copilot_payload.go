@@ -93,21 +93,19 @@ func copilotArgs(tool string, in map[string]any) map[string]any {
 	if in == nil {
 		return map[string]any{}
 	}
-	var names map[string]string
 	switch tool {
 	case "view", "create", "edit":
-		names = map[string]string{"path": "file_path", "file_text": "content", "old_str": "old_string", "new_str": "new_string"}
 	default:
 		return in
 	}
 	var out map[string]any
-	for own, from := range names {
+	for own, from := range copilotFileArgs {
 		v, ok := in[from]
 		if _, has := in[own]; has || !ok {
 			continue
 		}
 		if out == nil {
-			out = make(map[string]any, len(in)+len(names))
+			out = make(map[string]any, len(in)+len(copilotFileArgs))
 			for k, x := range in {
 				out[k] = x
 			}
@@ -116,6 +114,38 @@ func copilotArgs(tool string, in map[string]any) map[string]any {
 	}
 	if out == nil {
 		return in
+	}
+	return out
+}
+
+// copilotFileArgs are the argument names of Copilot's view, create and
+// edit (path …) and the Claude Code names they stand for (file_path …).
+var copilotFileArgs = map[string]string{"path": "file_path", "file_text": "content", "old_str": "old_string", "new_str": "new_string"}
+
+// copilotReplyArgs are a camelCase hook's modifiedArgs in the host's
+// names: the toolArgs it was sent hold both names of a file argument
+// (copilotArgs), and a guard written for Copilot edits Copilot's, so where
+// both come back Copilot's value is the one meant; left as they came, the
+// stale file_path would undo a redirected path (protocol.HostArgs reads
+// file_path). A name only one of them has is kept as it is.
+func copilotReplyArgs(m map[string]any) map[string]any {
+	var out map[string]any
+	for own, from := range copilotFileArgs {
+		v, ok := m[own]
+		if _, has := m[from]; !ok || !has {
+			continue
+		}
+		if out == nil {
+			out = make(map[string]any, len(m))
+			for k, x := range m {
+				out[k] = x
+			}
+		}
+		out[from] = v
+		delete(out, own)
+	}
+	if out == nil {
+		return m
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -158,5 +159,40 @@ func TestCopilotMatchSubject(t *testing.T) {
 		if got := copilotMatcher("preToolUse", m); got != want {
 			t.Errorf("matcher %q reads as %q, want %q", m, got, want)
 		}
+	}
+}
+
+// A camelCase guard that rewrites the call edits Copilot's argument names
+// (path, file_text …) in the toolArgs it was sent, which also hold the
+// host's names (file_path, content) with the old values: Copilot's names
+// are what it changed, so they win, and the call runs as the guard wrote
+// it. Before, the stale file_path undid a redirected path.
+func TestCopilotModifiedArgsCopilotNames(t *testing.T) {
+	ev, _ := copilot.Canonical("preToolUse")
+	host := map[string]any{"path": "/etc/passwd", "content": "a"}
+	fields := map[string]any{"tool_name": "write_file", "args": host, "session_id": "s1"}
+	var sent struct{ ToolArgs string }
+	if err := json.Unmarshal(copilotCodec{}.Payload("preToolUse", ev, fields, protocol.PayloadEnv{}), &sent); err != nil {
+		t.Fatal(err)
+	}
+	var args map[string]any
+	if err := json.Unmarshal([]byte(sent.ToolArgs), &args); err != nil {
+		t.Fatal(err)
+	}
+	args["path"], args["file_text"] = "/tmp/safe", "b" // jq '.path = "/tmp/safe" | .file_text = "b"'
+	reply, _ := json.Marshal(map[string]any{"modifiedArgs": args})
+	rd := copilotCodec{}.ReadReply("preToolUse", protocol.Reply{Dialect: protocol.Claude, Event: ev, Command: "g", Stdout: reply})
+	if rd.Contribution == nil || !rd.Contribution.ReplaceArgs {
+		t.Fatalf("contribution %+v", rd.Contribution)
+	}
+	got := protocol.HostArgs(host, rd.Contribution.Args)
+	if got["path"] != "/tmp/safe" || got["content"] != "b" {
+		t.Errorf("the host runs %v, want path /tmp/safe and content b", got)
+	}
+	// A Claude Code host's call (file_path, content) likewise.
+	claude := map[string]any{"file_path": "/etc/passwd", "content": "a"}
+	got = protocol.HostArgs(claude, rd.Contribution.Args)
+	if got["file_path"] != "/tmp/safe" || got["content"] != "b" {
+		t.Errorf("Claude Code runs %v, want file_path /tmp/safe and content b", got)
 	}
 }
