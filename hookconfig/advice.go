@@ -143,6 +143,14 @@ func toolNameMessage(e *Entry, name, want string) string {
 		}
 		return msg
 	}
+	if e.Codec != nil {
+		// A codec may compare another name (a camelCase Copilot entry:
+		// bash); want, expanded by the codec's matcher, fits as well.
+		if s, ok := e.Codec.MatchSubject(e.DeclaredAs, e.Event, map[string]any{"tool_name": want}, nil); ok && s != want {
+			return ".matcher: '" + shown + "' is a Hermes tool name, but a " + e.DeclaredAs + " matcher of a " + e.FileOf +
+				" hook file sees that tool as " + s + ", so it never matches: write `" + s + "` or `" + want + "`"
+		}
+	}
 	msg := ".matcher: '" + shown + "' is a Hermes tool name, but a " + e.DeclaredAs +
 		" matcher sees Claude Code tool names, so it never matches: write `" + want + "`"
 	if e.FileOf == "" && protocol.IsClaudeName(e.DeclaredAs) && e.Event.Name != e.DeclaredAs {
