@@ -296,21 +296,11 @@ func strictest(base, flat *protocol.Contribution) *protocol.Contribution {
 	if c.Result == nil {
 		c.Result = flat.Result
 	}
-	c.Context = joinContextText(c.Context, flat.Context)
+	c.Context = joinNonEmpty(c.Context, flat.Context)
 	if flat.Stop && !c.Stop {
 		c.Stop, c.StopReason = true, flat.StopReason
 	}
 	return &c
-}
-
-func joinContextText(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "\n" + b
 }
 
 // withoutForeign is the Claude dialect's note without its foreign word,
