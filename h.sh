@@ -1,2 +1,0 @@
-#!/bin/sh
-cat > /work/main/got.json
