@@ -159,8 +159,17 @@ var copilotRuntimeTools = sync.OnceValue(func() map[string]string {
 	for _, r := range copilotToolNames {
 		m[r.claude] = r.copilot[0]
 	}
-	// Claude Code's newer and per-system names of the same tools.
-	m["Agent"], m["PowerShell"], m["MultiEdit"] = "task", "powershell", "edit"
+	// Claude Code's other tools that do what one of these does (protocol's
+	// variants): Copilot's own name of it where Copilot has one that
+	// stands for the same tool (PowerShell: powershell), else the name of
+	// the tool it stands for (MultiEdit, NotebookEdit: edit; Agent: task).
+	for v, base := range protocol.ClaudeVariants() {
+		if own := strings.ToLower(v); copilotTools()[own] == base {
+			m[v] = own
+		} else if r, ok := m[base]; ok {
+			m[v] = r
+		}
+	}
 	return m
 })
 
@@ -367,9 +376,10 @@ func copilotMatcher(event, m string) string {
 				c = p
 			}
 			names := copilotToolsOf(c)
-			// Claude Code's other names of a tool (Agent, PowerShell,
-			// MultiEdit) are compared with the runtime name the subject
-			// gives their calls.
+			// Claude Code's tools that stand for this one (Agent,
+			// PowerShell, MultiEdit, NotebookEdit: protocol's variants)
+			// are compared with the runtime name the subject gives their
+			// calls.
 			if r, ok := copilotRuntimeTools()[c]; ok && !slices.Contains(names, r) {
 				names = append(slices.Clip(names), r)
 			}

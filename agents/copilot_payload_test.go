@@ -196,3 +196,24 @@ func TestCopilotModifiedArgsCopilotNames(t *testing.T) {
 		t.Errorf("Claude Code runs %v, want file_path /tmp/safe and content b", got)
 	}
 }
+
+// Every Claude Code tool that stands for another (protocol's variants:
+// PowerShell, MultiEdit, NotebookEdit, Agent) has a name in Copilot's
+// camelCase payload, derived rather than listed by hand: a variant without
+// one reached a camelCase guard under its Claude name, which no Copilot
+// matcher names, so the guard on the tool it stands for never ran.
+func TestCopilotRuntimeNamesEveryClaudeVariant(t *testing.T) {
+	for v, base := range protocol.ClaudeVariants() {
+		got, ok := copilotRuntimeTools()[v]
+		if !ok {
+			t.Errorf("%s (a variant of %s) has no Copilot runtime name", v, base)
+			continue
+		}
+		if c, _ := CopilotClaudeTool(got); c != base {
+			t.Errorf("%s's Copilot runtime name %q is Copilot's name of %q, want one of %s's", v, got, c, base)
+		}
+	}
+	if got := copilotRuntimeTools()["PowerShell"]; got != "powershell" {
+		t.Errorf("PowerShell is %q in a camelCase payload, want Copilot's own name powershell", got)
+	}
+}

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"maps"
 	"sort"
 	"strings"
 	"sync"
@@ -43,6 +44,11 @@ var claudeLegacyNames = sync.OnceValue(func() map[string][]string {
 var claudeVariants = sync.OnceValue(func() map[string]string {
 	return map[string]string{"MultiEdit": "Edit", "NotebookEdit": "Edit", "PowerShell": "Bash", "Agent": "Task"}
 })
+
+// ClaudeVariants returns a copy of the Claude Code tools that do what
+// another Claude tool does, each with that tool's name: what an agent
+// that names tools its own way must map too (Copilot's runtime names).
+func ClaudeVariants() map[string]string { return maps.Clone(claudeVariants()) }
 
 // ToolTable translates tool names between the dialects. The zero value
 // translates nothing; use NewToolTable.
