@@ -280,13 +280,8 @@ func (c claudeRenamed) Payload(declared string, ev *protocol.Event, fields map[s
 	return pyjson.Append(nil, obj, pyjson.Compact)
 }
 
-func (c claudeRenamed) ParseReply(declared string, r protocol.Reply) (*protocol.Contribution, string) {
-	rd := c.ReadReply(declared, r)
-	return rd.Contribution, rd.Note
-}
-
-// ReadReply is ParseReply with what the Claude dialect's parser knew
-// beside the note (protocol.ReplyReader).
+// ReadReply reads one run of such a hook as the Claude dialect does, with
+// what the parser knew beside the note (protocol.ReplyReader).
 func (c claudeRenamed) ReadReply(_ string, r protocol.Reply) protocol.Read {
 	r.Dialect = protocol.Claude
 	return protocol.ReadReply(r)

@@ -130,19 +130,14 @@ func clineRefuses(event string) bool {
 	return k == clinePreTool || k == clinePrompt || k == clineCompact
 }
 
-// ParseReply reads a Cline hook as Cline does: a JSON object on stdout
+// ReadReply reads a Cline hook as Cline does: a JSON object on stdout
 // (the whole of it, else the last object at its end), whatever the exit
 // code. cancel:true stops the task — on the events that announce
 // something it refuses that too — with errorMessage; contextModification
 // is context for the model. No JSON and a non-zero exit is a failed hook,
 // which Cline lets pass; TaskCancel and TaskComplete replies are not read.
-func (x clineCodec) ParseReply(event string, r protocol.Reply) (*protocol.Contribution, string) {
-	rd := x.ReadReply(event, r)
-	return rd.Contribution, rd.Note
-}
-
-// ReadReply is ParseReply with what the parser knew beside the note: a
-// refusal in words Cline does not read (protocol.CodecRead) — cancel is
+//
+// It also finds a refusal in words Cline does not read (protocol.CodecRead) — cancel is
 // its one word, read where it refuses.
 func (clineCodec) ReadReply(event string, r protocol.Reply) protocol.Read {
 	c, note, obj := clineRead(event, r)
@@ -153,7 +148,7 @@ func (clineCodec) ReadReply(event string, r protocol.Reply) protocol.Read {
 	return protocol.CodecRead(clineDialect, event, w, r, obj, c, note)
 }
 
-// clineRead is ParseReply with the reply object it read (nil: none).
+// clineRead is ReadReply with the reply object it read (nil: none).
 func clineRead(event string, r protocol.Reply) (_ *protocol.Contribution, _ string, obj map[string]any) {
 	ev := r.Event
 	if ev == nil {

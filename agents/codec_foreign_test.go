@@ -127,7 +127,7 @@ func TestCodecForeignRefusal(t *testing.T) {
 		}
 		r := protocol.Reply{Dialect: tc.codec.Dialect(), Event: ev, Command: "g", ExitCode: tc.exit,
 			Stdout: []byte(tc.stdout), Stderr: []byte(tc.stderr), FailClosed: tc.failClosed}
-		c, note := tc.codec.ParseReply(tc.declared, r)
+		c, note := parseReply(tc.codec, tc.declared, r)
 		var got protocol.Contribution
 		if c != nil {
 			got = *c
@@ -178,14 +178,14 @@ func TestEveryCodecReadsForeignRefusals(t *testing.T) {
 			base := protocol.Reply{Dialect: codec.Dialect(), Event: ev, Command: "g", Timeout: 1}
 			timedOut := base
 			timedOut.TimedOut, timedOut.FailClosed = true, true
-			if c, _ := codec.ParseReply(declared, timedOut); !refused(c) {
+			if c, _ := parseReply(codec, declared, timedOut); !refused(c) {
 				continue
 			}
 			checked[a.Name]++
 			for _, p := range foreignProbes {
 				r := base
 				r.Stdout, r.FailClosed = []byte(p), true
-				if c, note := codec.ParseReply(declared, r); !refused(c) {
+				if c, note := parseReply(codec, declared, r); !refused(c) {
 					t.Errorf("%s %s: a fail_closed guard answering %s contributed %+v (note %q), want a refusal", a.Name, declared, p, c, note)
 				}
 				r.FailClosed = false
@@ -238,7 +238,7 @@ func FuzzCodecForeignRefusal(f *testing.F) {
 			t.Fatalf("foreign refusal %q is not in the note %q", rd.Foreign, rd.Note)
 		}
 		r.FailClosed = true
-		if c, _ := codec.ParseReply(declared, r); c == nil || c.Decision != protocol.DecisionBlock {
+		if c, _ := parseReply(codec, declared, r); c == nil || c.Decision != protocol.DecisionBlock {
 			t.Fatalf("%s %s: fail_closed guard with foreign refusal %q contributed %+v", agent, declared, rd.Foreign, c)
 		}
 	})

@@ -35,13 +35,8 @@ func (codexCodec) MatchSubject(_ string, ev *protocol.Event, fields map[string]a
 // approving: its wording makes the report a failed hook (HookReport.Failure).
 const codexNoApproval = `hook output failed validation: Codex rejects permissionDecision "allow" without updatedInput (and decision "approve") on PreToolUse; the hook fails and the normal approval follows`
 
-func (x codexCodec) ParseReply(declared string, r protocol.Reply) (*protocol.Contribution, string) {
-	rd := x.ReadReply(declared, r)
-	return rd.Contribution, rd.Note
-}
-
-// ReadReply is ParseReply with what the Claude dialect's parser knew
-// beside the note (protocol.ReplyReader).
+// ReadReply reads one run of such a hook as the Claude dialect does, with
+// what the parser knew beside the note (protocol.ReplyReader).
 func (codexCodec) ReadReply(declared string, r protocol.Reply) protocol.Read {
 	r.Dialect = protocol.Claude
 	rd := protocol.ReadReply(r)

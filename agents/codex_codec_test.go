@@ -37,7 +37,7 @@ func TestCodexCodecReadsApprovalsAsCodex(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			zero := 0
-			c, note := codexCodec{}.ParseReply(tc.declared, protocol.Reply{Event: tc.ev, Command: "./h.sh", Stdout: []byte(tc.stdout)})
+			c, note := parseReply(codexCodec{}, tc.declared, protocol.Reply{Event: tc.ev, Command: "./h.sh", Stdout: []byte(tc.stdout)})
 			got := ""
 			if c != nil {
 				got = string(pyjson.Encode(c, pyjson.Compact))
@@ -66,7 +66,7 @@ func FuzzCodexCodecParseReply(f *testing.F) {
 		if !ok {
 			return
 		}
-		c, _ := codexCodec{}.ParseReply(declared, protocol.Reply{Event: ev, Command: "x", ExitCode: exit, Stdout: []byte(stdout)})
+		c, _ := parseReply(codexCodec{}, declared, protocol.Reply{Event: ev, Command: "x", ExitCode: exit, Stdout: []byte(stdout)})
 		if c != nil && c.Decision == protocol.DecisionAllow && strings.EqualFold(declared, "PreToolUse") {
 			t.Fatalf("PreToolUse reply %q approves: %+v", stdout, c)
 		}

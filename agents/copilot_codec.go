@@ -60,11 +60,6 @@ func (copilotCodec) MatchSubject(declared string, ev *protocol.Event, fields map
 	return q, ok
 }
 
-func (x copilotCodec) ParseReply(declared string, r protocol.Reply) (*protocol.Contribution, string) {
-	rd := x.ReadReply(declared, r)
-	return rd.Contribution, rd.Note
-}
-
 // copilotErrored is Copilot's reason for a preToolUse hook that failed.
 const copilotErrored = "Denied by preToolUse hook (hook errored): "
 

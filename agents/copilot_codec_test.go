@@ -163,9 +163,6 @@ func TestCopilotReply(t *testing.T) {
 		if got.Decision == protocol.DecisionBlock && strings.Contains(rd.Note, "non-blocking") {
 			t.Errorf("%s: blocks, but its note says %q", name, rd.Note)
 		}
-		if c, note := codec.ParseReply(tc.declared, r); c != rd.Contribution && (c == nil || rd.Contribution == nil || c.Decision != rd.Contribution.Decision) || note != rd.Note {
-			t.Errorf("%s: ParseReply %+v %q differs from ReadReply", name, c, note)
-		}
 	}
 }
 

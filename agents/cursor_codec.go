@@ -12,7 +12,7 @@ import (
 // cursorCodec is Cursor's protocol seen from the other side: the hooks of
 // a Cursor hooks.json (cursor_hooks:) run under any agent, fed what Cursor
 // would send them (Payload, the inverse of decodeCursor) and read as
-// Cursor reads them (ParseReply, the inverse of encodeCursor), only for the
+// Cursor reads them (ReadReply, the inverse of encodeCursor), only for the
 // firings their Cursor event stands for (Covers). It lives beside
 // decodeCursor and encodeCursor, on the same event and tool tables
 // (Events, cursorTools), and is pure. Every entry of such a file carries
@@ -270,7 +270,7 @@ func firstOf(m map[string]any, keys ...string) any {
 	return nil
 }
 
-// ParseReply reads the reply of a Cursor hook declared under
+// ReadReply reads the reply of a Cursor hook declared under
 // cursorEvent as Cursor reads it: {"permission": "deny"} blocks with
 // agent_message (for the model), else user_message, as the reason; "ask"
 // asks; "allow" allows; updated_input (preToolUse) replaces the tool's
@@ -281,13 +281,8 @@ func firstOf(m map[string]any, keys ...string) any {
 // spawn error, a timeout and stdout that is not a JSON object are
 // failures: nothing, or — for a fail-closed hook on an event it can
 // refuse — a block, as in the other dialects.
-func (x cursorCodec) ParseReply(cursorEvent string, r protocol.Reply) (*protocol.Contribution, string) {
-	rd := x.ReadReply(cursorEvent, r)
-	return rd.Contribution, rd.Note
-}
-
-// ReadReply is ParseReply with what the parser knew beside the note: a
-// refusal in words Cursor does not read (protocol.CodecRead).
+//
+// It also finds a refusal in words Cursor does not read (protocol.CodecRead).
 func (cursorCodec) ReadReply(cursorEvent string, r protocol.Reply) protocol.Read {
 	c, note, obj := cursorRead(cursorEvent, r)
 	return protocol.CodecRead(cursorDialect, cursorEvent, cursorWords(cursorEvent), r, obj, c, note)
@@ -305,7 +300,7 @@ func cursorWords(cursorEvent string) protocol.ReplyWords {
 	return protocol.ReplyWords{}
 }
 
-// cursorRead is ParseReply with the reply object it read and applied
+// cursorRead is ReadReply with the reply object it read and applied
 // (obj: nil for none).
 func cursorRead(cursorEvent string, r protocol.Reply) (_ *protocol.Contribution, _ string, obj map[string]any) {
 	ev := r.Event

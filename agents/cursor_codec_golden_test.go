@@ -40,7 +40,9 @@ func codecOps(t *testing.T) cursorGoldenOps {
 	if !ok {
 		t.Fatalf("the Cursor codec %T does not implement protocol.EventRules", c)
 	}
-	return cursorGoldenOps{payload: c.Payload, reply: c.ParseReply, covers: rules.Covers, subject: c.MatchSubject, refuses: rules.Refuses}
+	return cursorGoldenOps{payload: c.Payload, reply: func(declared string, r protocol.Reply) (*protocol.Contribution, string) {
+		return parseReply(c, declared, r)
+	}, covers: rules.Covers, subject: c.MatchSubject, refuses: rules.Refuses}
 }
 
 // cursorGoldenFields are host fields of every shape a Cursor hook can be
@@ -62,7 +64,7 @@ var cursorGoldenFields = []string{
 	`{"tool_name":null,"args":"not an object","conversation_id":null}`,
 }
 
-// cursorGoldenReplies are hook runs of every kind ParseReply tells apart.
+// cursorGoldenReplies are hook runs of every kind ReadReply tells apart.
 var cursorGoldenReplies = []protocol.Reply{
 	{Stdout: []byte(`{"permission":"deny","user_message":"u","agent_message":"a"}`)},
 	{Stdout: []byte(`{"permission":"deny"}`)},

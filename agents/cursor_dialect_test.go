@@ -19,7 +19,7 @@ func ev(t testing.TB, name string) *protocol.Event {
 }
 
 // TestParseCursorReply: what a Cursor hook's reply contributes, per Cursor
-// event (one row per rule of cursorCodec.ParseReply).
+// event (one row per rule of cursorCodec.ReadReply).
 func TestParseCursorReply(t *testing.T) {
 	block := func(m string) *protocol.Contribution {
 		return &protocol.Contribution{Decision: protocol.DecisionBlock, Message: m}
@@ -91,7 +91,7 @@ func TestParseCursorReply(t *testing.T) {
 			stdout: `{"permission":"deny","permission":"allow"}`, want: block(`hook g failed closed: ambiguous stdout: "permission" appears twice`)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, note := cursorCodec{}.ParseReply(tc.event, protocol.Reply{
+			c, note := parseReply(cursorCodec{}, tc.event, protocol.Reply{
 				Dialect: cursorDialect, Event: ev(t, tc.canon), Command: "g", ExitCode: tc.exit,
 				Stdout: []byte(tc.stdout), Stderr: []byte(tc.stderr), FailClosed: tc.failClosed,
 				TimedOut: tc.timedOut, Timeout: 5,
@@ -217,7 +217,7 @@ func FuzzParseCursorReply(f *testing.F) {
 			return
 		}
 		e, _ := protocol.Lookup(canon)
-		c, _ := cursorCodec{}.ParseReply(event, protocol.Reply{Dialect: cursorDialect, Event: e, Command: "g",
+		c, _ := parseReply(cursorCodec{}, event, protocol.Reply{Dialect: cursorDialect, Event: e, Command: "g",
 			ExitCode: exit, Stdout: []byte(stdout), Stderr: []byte(stderr), FailClosed: failClosed})
 		if failClosed && cursorRefuses(event) && exit != 0 && exit != 2 && (c == nil || c.Decision != protocol.DecisionBlock) {
 			t.Fatalf("fail-closed %s exiting %d contributed %+v", event, exit, c)

@@ -1,5 +1,7 @@
 package agents
 
+import "github.com/hermes-hooks/hermes-hooks/protocol"
+
 // The one-call forms of what doctor reads from a file it parsed once
 // (Agent.Parse), for the tests that hand them a file's bytes.
 
@@ -16,4 +18,10 @@ func (a *Agent) RootMarkers(data []byte) (markers []string, ok bool) {
 // ParseLayer is ParseLayerEnv in an environment that sets nothing.
 func (a *Agent) ParseLayer(f SwitchFile, data []byte) (ParsedFile, error) {
 	return a.ParseLayerEnv(f, data, nil)
+}
+
+// parseReply reads one run of a codec's hook: the contribution and the note.
+func parseReply(c protocol.ReplyReader, declared string, r protocol.Reply) (*protocol.Contribution, string) {
+	rd := c.ReadReply(declared, r)
+	return rd.Contribution, rd.Note
 }

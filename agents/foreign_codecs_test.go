@@ -107,7 +107,7 @@ func TestForeignParseReply(t *testing.T) {
 		{codec: clineCodec{}, agent: cline, declared: "PreToolUse", exit: 3, failClosed: true, decision: protocol.DecisionBlock},
 	} {
 		ev, _ := tc.agent.Canonical(tc.declared)
-		c, note := tc.codec.ParseReply(tc.declared, protocol.Reply{Event: ev, Command: "h", ExitCode: tc.exit,
+		c, note := parseReply(tc.codec, tc.declared, protocol.Reply{Event: ev, Command: "h", ExitCode: tc.exit,
 			Stdout: []byte(tc.stdout), Stderr: []byte(tc.stderr), TimedOut: tc.timedOut, FailClosed: tc.failClosed})
 		var got protocol.Contribution
 		if c != nil {
@@ -197,7 +197,7 @@ func FuzzForeignParseReply(f *testing.F) {
 		if !ok {
 			return
 		}
-		c, _ := codec.ParseReply(event, protocol.Reply{Event: ev, Command: "h", ExitCode: exit,
+		c, _ := parseReply(codec, event, protocol.Reply{Event: ev, Command: "h", ExitCode: exit,
 			Stdout: []byte(stdout), Stderr: []byte(stderr), TimedOut: timedOut, FailClosed: true})
 		refuses := ev.Can(protocol.CapBlock) && (agent == "windsurf" && strings.HasPrefix(event, "pre_") || agent == "cline" && clineRefuses(event))
 		if timedOut && refuses && (c == nil || c.Decision != protocol.DecisionBlock) {

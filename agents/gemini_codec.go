@@ -98,7 +98,7 @@ func stringOr(v any, def string) any {
 	return def
 }
 
-// ParseReply reads one run of a Gemini hook as Gemini CLI 0.61 reads it
+// ReadReply reads one run of a Gemini hook as Gemini CLI 0.61 reads it
 // (hookRunner.executeCommandHook, then the event's consumer). The text
 // read is stdout, or stderr when stdout is empty; JSON there is the reply
 // whatever the exit code. Text that is not JSON is, by exit code: 0 a
@@ -106,13 +106,8 @@ func stringOr(v any, def string) any {
 // text as its reason. An empty output, a spawn error and a timeout are
 // failures, which Gemini lets through (so does hermes-hooks, unless the
 // entry is fail-closed).
-func (g geminiCodec) ParseReply(declared string, r protocol.Reply) (*protocol.Contribution, string) {
-	rd := g.ReadReply(declared, r)
-	return rd.Contribution, rd.Note
-}
-
-// ReadReply is ParseReply with what the parser knew beside the note: a
-// refusal in words Gemini does not read (protocol.CodecRead).
+//
+// It also finds a refusal in words Gemini does not read (protocol.CodecRead).
 func (g geminiCodec) ReadReply(declared string, r protocol.Reply) protocol.Read {
 	c, note, out := geminiRead(declared, r)
 	return protocol.CodecRead(g.Dialect(), declared, geminiWords(declared), r, out, c, note)
@@ -140,7 +135,7 @@ func geminiWords(declared string) protocol.ReplyWords {
 // where a fail_closed one blocks when it fails.
 func geminiRefuses(reads GeminiReads) bool { return reads&(GeminiDenies|GeminiStops) != 0 }
 
-// geminiRead is ParseReply with the reply object it read (out: nil for
+// geminiRead is ReadReply with the reply object it read (out: nil for
 // none).
 func geminiRead(declared string, r protocol.Reply) (_ *protocol.Contribution, _ string, out map[string]any) {
 	ev := r.Event

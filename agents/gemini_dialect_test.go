@@ -111,7 +111,7 @@ func TestGeminiParseReply(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ev, _ := gemini.Canonical(tc.event)
-			c, note := geminiCodec{}.ParseReply(tc.event, protocol.Reply{Dialect: "gemini", Event: ev, Command: "g",
+			c, note := parseReply(geminiCodec{}, tc.event, protocol.Reply{Dialect: "gemini", Event: ev, Command: "g",
 				ExitCode: tc.exit, Stdout: []byte(tc.stdout), Stderr: []byte(tc.stderr), TimedOut: tc.timedOut, Timeout: 60, FailClosed: tc.failClosed})
 			if tc.note != "" && !strings.Contains(note, tc.note) {
 				t.Errorf("note %q lacks %q", note, tc.note)
@@ -295,7 +295,7 @@ func FuzzParseGeminiReply(f *testing.F) {
 		if !ok {
 			return
 		}
-		c, _ := geminiCodec{}.ParseReply(event, protocol.Reply{Dialect: "gemini", Event: ev, Command: "g",
+		c, _ := parseReply(geminiCodec{}, event, protocol.Reply{Dialect: "gemini", Event: ev, Command: "g",
 			ExitCode: exit, Stdout: []byte(stdout), Stderr: []byte(stderr), TimedOut: timedOut, FailClosed: true})
 		blocks := c != nil && c.Decision == protocol.DecisionBlock
 		if timedOut && ev.Can(protocol.CapBlock|protocol.CapContinue) && !blocks {

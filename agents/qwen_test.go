@@ -343,7 +343,7 @@ func TestClaudeRenamedCodec(t *testing.T) {
 	}
 	r := protocol.Reply{Dialect: "qwen", Event: pre, Command: "g",
 		Stdout: []byte(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`)}
-	if c, _ := qwen(t).Source.Codec.ParseReply("PreToolUse", r); c == nil || c.Decision != protocol.DecisionBlock || c.Message != "no" {
+	if c, _ := parseReply(qwen(t).Source.Codec, "PreToolUse", r); c == nil || c.Decision != protocol.DecisionBlock || c.Message != "no" {
 		t.Errorf("deny read as %+v", c)
 	}
 	if v := mustAgent("factory").Source.Codec.ProjectVars(); len(v) != 3 || v[0] != "FACTORY_PROJECT_DIR" {

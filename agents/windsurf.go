@@ -307,17 +307,12 @@ func splitMCP(name any) (server, tool string) {
 	return server, tool
 }
 
-// ParseReply reads a Windsurf hook as Cascade's documentation says it
+// ReadReply reads a Windsurf hook as Cascade's documentation says it
 // reads one: exit 2 refuses a pre_ event with stderr for the model and
 // has no effect after an action; another exit is an error the action
 // proceeds past; stdout is the user's only and carries nothing.
-func (x windsurfCodec) ParseReply(event string, r protocol.Reply) (*protocol.Contribution, string) {
-	rd := x.ReadReply(event, r)
-	return rd.Contribution, rd.Note
-}
-
-// ReadReply is ParseReply with what the parser knew beside the note: a
-// refusal in words Cascade does not read (protocol.CodecRead). It reads
+//
+// It also finds a refusal in words Cascade does not read (protocol.CodecRead). It reads
 // no word of stdout, so a refusal there — a Cursor or Claude Code script
 // placed in a Windsurf hooks.json — is one nobody read, where a pre_ hook
 // refuses.

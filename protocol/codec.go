@@ -18,10 +18,8 @@ type Codec interface {
 	// Payload is the stdin of a hook declared under the agent's event
 	// declared, for a firing of its canonical event ev.
 	Payload(declared string, ev *Event, fields map[string]any, env PayloadEnv) []byte
-	// ParseReply reads one run of such a hook as the agent would; r.Event
-	// is ev.
-	ParseReply(declared string, r Reply) (*Contribution, string)
-	// ReadReply is ParseReply with what the parser knew beside the note
+	// ReadReply reads one run of such a hook as the agent would (r.Event
+	// is ev), with what the parser knew beside the note
 	// (Read.Foreign): every codec says whether a reply refused in words it
 	// does not read — the Claude dialect's through ReadReply, an agent's
 	// own through CodecRead, from the words it declares (ReplyWords) —
