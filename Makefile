@@ -47,9 +47,12 @@ install:
 # events come as they happen, and scripts/testprogress prints a line as
 # each package starts and ends, what is still running every minute, and
 # the output of failing tests; its exit code is go test's.
+# GORACE atexit_sleep_ms=0: a race-built program sleeps a second before
+# it exits 0 (the race detector's default, for late reports); every test
+# binary and every copy of it a test starts as a hook or a helper paid it.
 test: fmt-check vet
 	@CGO_ENABLED=0 $(GO) build -o bin/testprogress ./scripts/testprogress
-	bin/testprogress $(GO) test -race -count=1 -timeout 30m -json $(PKGS)
+	GORACE="atexit_sleep_ms=0 $(GORACE)" bin/testprogress $(GO) test -race -count=1 -timeout 30m -json $(PKGS)
 
 # make test-windows: the Windows build's tests, cross-compiled and run under
 # Debian's Wine (wine64), which it installs when missing (as root or through
