@@ -31,6 +31,8 @@ import (
 // priority tiers of runTiers. A rule's block keeps the tiers after it from
 // starting, as a process's block does; within one tier every entry runs
 // (a process hook's side effects do not depend on a rule's answer).
+// When a hook of the firing rewrites the call, its block and ask rules
+// judge the rewritten call again after the fold (rejudge.go).
 // In runTiers a tier's rules are decided together (run_rules.go: one pass,
 // one bound, one rule.Input); run is the path of a transform chain and of
 // RunEntry.

@@ -27,6 +27,10 @@ type round struct {
 	fields map[string]any
 	// late are replies of async hooks fired earlier in the session.
 	late []protocol.HookReport
+	// hookFields are the fields the hooks were shown (fields, with the
+	// session's state when it was loaded): what a rule judging a
+	// rewritten call sees beside the rewrite (rejudge).
+	hookFields map[string]any
 
 	// Per selected entry, in config order.
 	selected []*hookconfig.Entry
@@ -137,6 +141,7 @@ func (d *Dispatcher) run(ctx context.Context, r *round, peek *sessions.Session) 
 		sess, fields = d.loadSession(r.ev, r.session, fields, peek)
 		r.runnable, ranOnce = d.filterOnce(r.selected, r.runnable, r.reports, sess)
 	}
+	r.hookFields = fields
 	if r.ev.Can(protocol.CapTransform) && r.ev.TextField != "" {
 		d.runChain(ctx, r.ev, fields, r.hooks, r.runnable, r.reports)
 	} else {
@@ -159,6 +164,11 @@ func (d *Dispatcher) fold(ctx context.Context, r *round, sess sessions.Session, 
 		return outcome, nil
 	}
 	outcome := protocol.Fold(ev, r.firing.Args, append(r.reports, r.late...))
+	if outcome.Args != nil && d.rejudge(ctx, r, &outcome) {
+		// Only a rewrite gets here: a rule's new report is folded with the
+		// rest, in its place in config order.
+		outcome = protocol.Fold(ev, r.firing.Args, append(r.reports, r.late...))
+	}
 	if r.session != "" && ran {
 		d.saveSession(ctx, ev, r.session, sess, &outcome, ranOnce)
 	}

@@ -83,6 +83,9 @@ type HookEntry struct {
 	Rule   string `json:"rule,omitempty"`
 	Shadow bool   `json:"shadow,omitempty"`
 	Would  string `json:"would,omitempty"`
+	// Rejudged: a rule's verdict on the call as another hook rewrote it
+	// (protocol.HookReport.Rejudged).
+	Rejudged bool `json:"rejudged,omitempty"`
 }
 
 // ZeroHash is the prev of the first record of a journal.
@@ -115,7 +118,7 @@ func (w *Writer) body(r *dispatcher.Record, route Route, withPayload bool) proto
 		if i < len(r.Scripts) {
 			s = r.Scripts[i]
 		}
-		hooks[i] = make(protocol.Object, 0, 15).
+		hooks[i] = make(protocol.Object, 0, 16).
 			With(true, "command", h.Command).
 			With(true, "dialect", string(h.Dialect)).
 			With(h.Source != "", "source", h.Source).
@@ -130,7 +133,8 @@ func (w *Writer) body(r *dispatcher.Record, route Route, withPayload bool) proto
 			With(s.SHA256 != "", "sha256", s.SHA256).
 			With(s.Rule != "", "rule", s.Rule).
 			With(h.Shadow, "shadow", true).
-			With(h.Would != "", "would", cutText(h.Would))
+			With(h.Would != "", "would", cutText(h.Would)).
+			With(h.Rejudged, "rejudged", true)
 	}
 	payload := pyjson.Encode(r.Fields, pyjson.Compact)
 	sum := sha256.Sum256(payload)

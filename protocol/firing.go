@@ -1,5 +1,7 @@
 package protocol
 
+import "maps"
+
 // Firing is one event fired with the host's fields, read once: what
 // matching, `if` rules, gating, the runner and the journal need of the
 // host's map, typed. NewFiring is the only code that reads the keys it
@@ -34,6 +36,9 @@ type Firing struct {
 	// HasArgs says the host sent either key.
 	Args    any
 	HasArgs bool
+	// argsKey is the key Args were read from ("" when the host sent
+	// neither), the one WithArgs writes.
+	argsKey string
 
 	// Session is session_id when truthy, else parent_session_id when
 	// truthy, and "" when that value is no string.
@@ -62,9 +67,9 @@ func NewFiring(ev *Event, fired string, fields map[string]any) Firing {
 	}
 	f.Tool, f.ClaudeTool = f.HostTool, f.HostTool
 	if v, ok := fields["args"]; ok {
-		f.Args, f.HasArgs = v, true
+		f.Args, f.HasArgs, f.argsKey = v, true, "args"
 	} else if v, ok := fields["tool_input"]; ok {
-		f.Args, f.HasArgs = v, true
+		f.Args, f.HasArgs, f.argsKey = v, true, "tool_input"
 	}
 	f.Session = SessionID(fields)
 	if s, ok := fields["cwd"].(string); ok {
@@ -101,4 +106,21 @@ func (f *Firing) Bind(tools *ToolTable, fallback string, isDir func(string) bool
 func (f *Firing) ArgsMap() map[string]any {
 	m, _ := f.Args.(map[string]any)
 	return m
+}
+
+// WithArgs is the firing's fields with the tool's arguments replaced by
+// args, under the key the host sent them in (args when it sent none, the
+// key NewFiring reads first): the call as a hook's rewrite makes it, for
+// the rules that judge that call again (a payload that shows the
+// rewritten arguments where the host's were). A shallow copy: Fields is
+// not changed.
+func (f *Firing) WithArgs(args map[string]any) map[string]any {
+	out := make(map[string]any, len(f.Fields)+1)
+	maps.Copy(out, f.Fields)
+	key := f.argsKey
+	if key == "" {
+		key = "args"
+	}
+	out[key] = args
+	return out
 }

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -20,13 +21,13 @@ func TestNewFiringReadsTheHostFields(t *testing.T) {
 	}{
 		{"nothing", nil, Firing{}},
 		{"tool and args", map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "ls"}},
-			Firing{HostTool: "terminal", HasTool: true, Tool: "terminal", ClaudeTool: "terminal", Args: map[string]any{"command": "ls"}, HasArgs: true}},
+			Firing{HostTool: "terminal", HasTool: true, Tool: "terminal", ClaudeTool: "terminal", Args: map[string]any{"command": "ls"}, HasArgs: true, argsKey: "args"}},
 		{"empty tool name is a name", map[string]any{"tool_name": ""}, Firing{HasTool: true}},
 		{"non-string tool name", map[string]any{"tool_name": 5}, Firing{}},
 		{"tool_input when no args", map[string]any{"tool_input": map[string]any{"file_path": "/a"}},
-			Firing{Args: map[string]any{"file_path": "/a"}, HasArgs: true}},
-		{"args win over tool_input", map[string]any{"args": "x", "tool_input": map[string]any{}}, Firing{Args: "x", HasArgs: true}},
-		{"null args are sent", map[string]any{"args": nil}, Firing{HasArgs: true}},
+			Firing{Args: map[string]any{"file_path": "/a"}, HasArgs: true, argsKey: "tool_input"}},
+		{"args win over tool_input", map[string]any{"args": "x", "tool_input": map[string]any{}}, Firing{Args: "x", HasArgs: true, argsKey: "args"}},
+		{"null args are sent", map[string]any{"args": nil}, Firing{HasArgs: true, argsKey: "args"}},
 		{"session", map[string]any{"session_id": "s1", "parent_session_id": "p"}, Firing{Session: "s1"}},
 		{"parent session when none", map[string]any{"session_id": "", "parent_session_id": "p"}, Firing{Session: "p"}},
 		{"a numeric session is no string", map[string]any{"session_id": json.Number("7"), "parent_session_id": "p"}, Firing{}},
@@ -46,6 +47,36 @@ func TestNewFiringReadsTheHostFields(t *testing.T) {
 				t.Fatalf("NewFiring(%v) =\n %+v, want\n %+v", c.fields, f, c.want)
 			}
 		})
+	}
+}
+
+// WithArgs: the rewrite under the key the host sent, the host's map left
+// as it was, "args" when the host sent none.
+func TestFiringWithArgs(t *testing.T) {
+	pre := ev("pre_tool_call")
+	rw := map[string]any{"command": "rm -rf /"}
+	for _, c := range []struct {
+		name   string
+		fields map[string]any
+		key    string
+	}{
+		{"args", map[string]any{"args": map[string]any{"command": "ls"}, "session_id": "s"}, "args"},
+		{"tool_input", map[string]any{"tool_input": map[string]any{"command": "ls"}, "session_id": "s"}, "tool_input"},
+		{"none", map[string]any{"session_id": "s"}, "args"},
+		{"nil fields", nil, "args"},
+	} {
+		f := NewFiring(pre, "", c.fields)
+		before := fmt.Sprint(c.fields)
+		got := f.WithArgs(rw)
+		if !reflect.DeepEqual(got[c.key], rw) || fmt.Sprint(c.fields) != before {
+			t.Errorf("%s: %v (host's map now %v)", c.name, got, c.fields)
+		}
+		if c.fields != nil && got["session_id"] != "s" {
+			t.Errorf("%s: the other fields are lost: %v", c.name, got)
+		}
+		if g := NewFiring(pre, "", got); !reflect.DeepEqual(g.Args, rw) {
+			t.Errorf("%s: the rewritten firing reads %v", c.name, g.Args)
+		}
 	}
 }
 

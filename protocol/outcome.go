@@ -150,6 +150,10 @@ type HookReport struct {
 	// it may decide: never folded, Would says what it asked for.
 	Shadow bool   `json:"shadow,omitempty"`
 	Would  string `json:"would,omitempty"`
+	// Rejudged marks a rule entry judged again on the call as another
+	// hook of the firing rewrote it (the call as sent, it let through):
+	// its contribution, error, Would and Note are that judgement's.
+	Rejudged bool `json:"rejudged,omitempty"`
 	// Contribution is nil when the hook contributed nothing (or is shadow).
 	Contribution *Contribution `json:"contribution"`
 }

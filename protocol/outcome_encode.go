@@ -67,7 +67,7 @@ func reportObject(r *HookReport) Object {
 	if r.Contribution != nil {
 		contrib = r.Contribution.object()
 	}
-	return make(Object, 0, 16).
+	return make(Object, 0, 17).
 		With(true, "event", r.Event).
 		With(true, "command", r.Command).
 		With(true, "dialect", string(r.Dialect)).
@@ -85,6 +85,7 @@ func reportObject(r *HookReport) Object {
 		With(r.ForeignRefusal, "foreign_refusal", true).
 		With(r.Shadow, "shadow", true).
 		With(r.Would != "", "would", r.Would).
+		With(r.Rejudged, "rejudged", true).
 		With(true, "contribution", contrib)
 }
 

@@ -843,7 +843,7 @@ func TestOutcomeKeysDefinedOnce(t *testing.T) {
 		Context: "c", Stop: true, StopReason: "s", SystemMessage: "y", Result: &res, InjectSystem: "i", InjectUser: "u",
 		Metadata: map[string]any{"m": 1}, State: map[string]any{"s": 1}, Env: map[string]string{"E": "1"}, HookSpecific: map[string]any{"h": 1}}
 	r := HookReport{Event: "e", Command: "c", Dialect: Hermes, Matcher: "m", Source: "s", Ran: true, Skipped: "x", ExitCode: &code,
-		TimedOut: true, Error: "e", StdoutTruncated: true, StderrTruncated: true, Note: "n", ForeignRefusal: true, Shadow: true, Would: "w", Contribution: &c}
+		TimedOut: true, Error: "e", StdoutTruncated: true, StderrTruncated: true, Note: "n", ForeignRefusal: true, Shadow: true, Would: "w", Rejudged: true, Contribution: &c}
 	o := Outcome{Event: "e", Decision: DecisionBlock, Message: "m", RuleKey: "k", Args: map[string]any{}, Context: "c", Stop: true,
 		StopReason: "s", SystemMessage: "y", Result: &res, InjectSystem: "i", InjectUser: "u", Metadata: map[string]any{},
 		Env: map[string]string{}, HookSpecific: map[string]any{}, Unapproved: 2, Hooks: []HookReport{r}}

@@ -52,6 +52,10 @@ func journalLine(e *journal.Entry) string {
 		default:
 			fmt.Fprintf(&b, " %s", showCut(h.Decision))
 		}
+		if h.Rejudged {
+			// Its verdict is on the call as another hook rewrote it.
+			b.WriteString(" on the rewritten call")
+		}
 		if h.ExitCode != nil {
 			fmt.Fprintf(&b, " exit=%d", *h.ExitCode)
 		}

@@ -1,0 +1,87 @@
+package dispatcher
+
+import (
+	"context"
+	"math"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// A rewritten call is judged again by the firing's rules. Every entry of
+// a firing runs on the call as the agent sent it; when a hook rewrites the
+// arguments (Hermes modify, Claude updatedInput, Copilot modifiedArgs …)
+// and nothing blocks, the call that runs is one no rule saw: a hook
+// rewriting `ls` into `rm -rf /` carried it past a rule refusing rm -rf.
+// Claude Code checks an updatedInput against its permission deny rules;
+// our rule entries are that check here, pure and cheap, so after the fold
+// the firing's block and ask rules that ran and let the call through are
+// decided once more on the call as it will run. Process hooks (command,
+// worker, http, opa) are not run again: a second run has side effects and
+// could rewrite again. A rule cannot rewrite, so this happens once, in
+// config order, and ends.
+
+// rejudge decides again, on the call as o's rewrite makes it, each block
+// or ask rule of r that was evaluated and contributed nothing (false on
+// the call as sent, or failed without failing closed), and puts its new
+// report, marked Rejudged, in its slot. It says whether any report
+// changed, for fold to fold again. A rule true on the call as sent has
+// already decided (its message is not given twice); a context rule adds
+// no refusal, so it is not read again.
+func (d *Dispatcher) rejudge(ctx context.Context, r *round, o *protocol.Outcome) bool {
+	if o.Args == nil || o.Blocked() || ctx.Err() != nil {
+		return false
+	}
+	var (
+		fields  map[string]any // the call as it will run: built for the first rule that needs it
+		changed bool
+	)
+	for _, i := range r.runnable {
+		h, rep := r.hooks[i], &r.reports[i]
+		k, ok := h.hookKind(d).(*ruleKind)
+		if !ok || h.undecided != "" || rep.Skipped != "" || rep.Contribution != nil || rep.Would != "" ||
+			k.spec.Decision == hookconfig.RuleContext || strings.HasPrefix(rep.Error, "cancelled") {
+			continue
+		}
+		if fields == nil {
+			// The rewrite under the key the host sent its arguments in,
+			// so a rule's args and payload both show the call that runs;
+			// the session state the hooks were shown stays.
+			f := protocol.NewFiring(r.ev, "", r.hookFields)
+			fields = f.WithArgs(o.Args)
+		}
+		h.fields = fields
+		a := k.run(ctx, d, r.ev, h, nil)
+		next := baseReport(h.Entry)
+		d.finish(ctx, r.ev, h.Entry, &a, fields, &next, nil)
+		next.Rejudged = true
+		next.ElapsedMS = math.Round((rep.ElapsedMS+next.ElapsedMS)*1000) / 1000
+		if rep.Error != "" {
+			next.Note = joinNote("on the call as sent: "+rep.Error, next.Note)
+		}
+		if c := next.Contribution; c != nil {
+			// A fresh contribution (ruleContribution, or the parse of a
+			// fail_closed failure): its text says which call it refused.
+			c.Message += " (judged on the call as rewritten by " + rewriters(o.Hooks) + ")"
+		}
+		*rep = next
+		changed = true
+	}
+	return changed
+}
+
+// rewriters names the hooks whose rewrites the outcome's arguments hold,
+// in config order.
+func rewriters(reports []protocol.HookReport) string {
+	var names []string
+	for i := range reports {
+		if c := reports[i].Contribution; c != nil && !reports[i].Shadow && (c.ReplaceArgs || len(c.Args) > 0) {
+			names = append(names, reports[i].Command)
+		}
+	}
+	if len(names) == 0 {
+		return "a hook"
+	}
+	return strings.Join(names, ", ")
+}
