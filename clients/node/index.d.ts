@@ -22,6 +22,8 @@ export interface HookReport {
   foreign_refusal?: boolean;
   shadow?: boolean;
   would?: string;
+  /** A rule's verdict on the call as another hook rewrote it. */
+  rejudged?: boolean;
   contribution: Record<string, unknown> | null;
   [member: string]: unknown;
 }

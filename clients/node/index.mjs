@@ -61,7 +61,7 @@ const REPORT_TYPES = {
   exit_code: "integer|null", elapsed_ms: "number", timed_out: "boolean", contribution: "object|null",
   matcher: "string", source: "string", skipped: "string", error: "string",
   stdout_truncated: "boolean", stderr_truncated: "boolean", note: "string", foreign_refusal: "boolean",
-  shadow: "boolean", would: "string",
+  shadow: "boolean", would: "string", rejudged: "boolean",
 };
 const REPORT_REQUIRED = ["event", "command", "dialect", "ran", "exit_code", "elapsed_ms", "timed_out", "contribution"];
 

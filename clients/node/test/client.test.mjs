@@ -50,7 +50,7 @@ describe("hermes-hooks Node client", { skip }, () => {
     const report = {
       event: "pre_tool_call", command: "x.sh", dialect: "hermes", matcher: "terminal", source: "/c.yaml", ran: true,
       skipped: "why", exit_code: null, elapsed_ms: 1.5, timed_out: false, error: "e", stdout_truncated: true,
-      stderr_truncated: false, note: "n", foreign_refusal: true, shadow: false, would: "block: m", contribution: { decision: "block" },
+      stderr_truncated: false, note: "n", foreign_refusal: true, shadow: false, would: "block: m", rejudged: true, contribution: { decision: "block" },
     };
     assert.deepEqual(Object.keys(report).sort(), Object.keys(SCHEMA.$defs.report.properties).sort());
     const full = {

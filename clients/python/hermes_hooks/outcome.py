@@ -60,6 +60,8 @@ class HookReport:
     foreign_refusal: Optional[bool] = None
     shadow: Optional[bool] = None
     would: Optional[str] = None
+    # A rule's verdict on the call as another hook rewrote it.
+    rejudged: Optional[bool] = None
     extra: Dict[str, Any] = field(default_factory=dict)
 
     _REQUIRED = ("event", "command", "dialect", "ran", "exit_code", "elapsed_ms", "timed_out", "contribution")
@@ -68,7 +70,7 @@ class HookReport:
         "exit_code": (int, type(None)), "elapsed_ms": (int, float), "timed_out": (bool,),
         "contribution": (dict, type(None)), "matcher": (str,), "source": (str,), "skipped": (str,),
         "error": (str,), "stdout_truncated": (bool,), "stderr_truncated": (bool,), "note": (str,),
-        "foreign_refusal": (bool,), "shadow": (bool,), "would": (str,),
+        "foreign_refusal": (bool,), "shadow": (bool,), "would": (str,), "rejudged": (bool,),
     }
 
     @classmethod

@@ -65,7 +65,7 @@ class OutcomeRoundTrip(unittest.TestCase):
         full_report = {"event": "pre_tool_call", "command": "x.sh", "dialect": "hermes", "matcher": "terminal",
                        "source": "/c.yaml", "ran": True, "skipped": "why", "exit_code": None, "elapsed_ms": 1.5,
                        "timed_out": False, "error": "e", "stdout_truncated": True, "stderr_truncated": False,
-                       "note": "n", "foreign_refusal": True, "shadow": False, "would": "block: m",
+                       "note": "n", "foreign_refusal": True, "shadow": False, "would": "block: m", "rejudged": True,
                        "contribution": {"decision": "block", "message": "m"}}
         self.assertEqual(set(full_report), set(report))
         full = {"event": "pre_tool_call", "decision": "block", "message": "m", "rule_key": "k", "args": {"a": 1},
