@@ -2,8 +2,6 @@ package report
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"io/fs"
 	"os"
@@ -17,7 +15,6 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/install"
-	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 	"github.com/hermes-hooks/hermes-hooks/journal"
 )
 
@@ -172,12 +169,12 @@ func CheckInstalls(ctx context.Context, installs []install.Installed, o ProbeOpt
 		o.NoRun = true
 	}
 	defer cleanup()
-	versions := map[string]string{}
+	var versions map[string]string
+	if !o.NoRun {
+		versions = agentVersions(ctx, installs)
+	}
 	var out []InstallCheck
 	for _, in := range installs {
-		if _, asked := versions[in.Agent.Name]; !asked && !o.NoRun {
-			versions[in.Agent.Name] = agentVersion(ctx, in.Agent)
-		}
 		c := checkInstall(ctx, in, probe, o, err, versions[in.Agent.Name])
 		out = append(out, c)
 	}
@@ -228,7 +225,11 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 	c.RepoEnv = repoEnvCheck(in, o)
 	entryOff := in.Agent.EntriesOffIn(t.parsed)
 	reviews := in.Agent.Reviews(trust)
-	proved := map[[3]string]FireCheck{} // an entry repeated is proved once
+	// An entry repeated is proved once: proved maps it to its probe, and
+	// the probes run together once every entry is read (fireAll).
+	proved := map[[3]string]int{}
+	var probes []probeJob
+	var copies [][2]int // an entry's index and the probe that proves it
 	for _, e := range entries {
 		// The line the agent runs here (on Windows, its Windows line) and
 		// how it starts it.
@@ -276,18 +277,23 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 			}
 		default:
 			key := [3]string{e.Event, e.Script, run.line}
-			if prior := proved[key]; prior.Status != "" {
-				fc.Status, fc.Detail = prior.Status, prior.Detail
+			if j, seen := proved[key]; seen {
+				copies = append(copies, [2]int{len(c.Entries), j})
 			} else if len(proved) == maxProbes {
 				fc.Status, fc.Detail = FireNotProved, "not run: doctor proves at most "+strconv.Itoa(maxProbes)+
 					" distinct entries of one file and this file holds more (install writes one per event: run hermes-hooks install "+
 					in.Agent.Name+" to write it again)"
 			} else {
-				fc.Status, fc.Detail = p.fire(ctx, in, e, run, cannot, why)
-				proved[key] = fc
+				proved[key] = len(probes)
+				probes = append(probes, probeJob{at: len(c.Entries), entry: e, run: run, cannot: cannot, why: why})
 			}
 		}
 		c.Entries = append(c.Entries, fc)
+	}
+	p.fireAll(ctx, in, probes, c.Entries)
+	for _, cp := range copies {
+		from := c.Entries[probes[cp[1]].at]
+		c.Entries[cp[0]].Status, c.Entries[cp[0]].Detail = from.Status, from.Detail
 	}
 	return c
 }
@@ -295,150 +301,6 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 func knows(a *agents.Agent, version, event string) bool {
 	known, _ := a.KnowsEvent(version, event)
 	return known
-}
-
-// agentVersion asks a's CLI, found on PATH, its release ("" when a's
-// events do not depend on it, or it cannot be told).
-func agentVersion(ctx context.Context, a *agents.Agent) string {
-	argv := a.VersionCommand()
-	if argv == nil {
-		return ""
-	}
-	path, err := exec.LookPath(argv[0])
-	if err != nil {
-		return ""
-	}
-	r := hookproc.Run(ctx, hookproc.Spec{Path: path, Argv: argv, Env: os.Environ(), Timeout: probeTimeout, Cap: 1 << 16})
-	if !r.Exited || r.ExitCode != 0 {
-		return ""
-	}
-	return agents.ParseVersion(r.Stdout)
-}
-
-// probe is doctor's token and the private file that holds it; shells,
-// the PowerShells seen to run a command (or not).
-type probe struct {
-	token, file string
-	shells      *shellChecks
-}
-
-// newProbe makes a fresh token in a file only this user can read, in a
-// folder of its own (removed by cleanup).
-func newProbe() (probe, func(), error) {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return probe{}, func() {}, err
-	}
-	dir, err := os.MkdirTemp("", agents.ProbeDirPrefix)
-	if err != nil {
-		return probe{}, func() {}, err
-	}
-	cleanup := func() { os.RemoveAll(dir) }
-	if err := restrictProbe(dir); err != nil {
-		cleanup()
-		return probe{}, func() {}, err
-	}
-	p := probe{token: hex.EncodeToString(b[:]), file: filepath.Join(dir, agents.ProbeFile), shells: &shellChecks{}}
-	if err := os.WriteFile(p.file, []byte(p.token+"\n"), 0o600); err != nil {
-		cleanup()
-		return probe{}, func() {}, err
-	}
-	return p, cleanup, nil
-}
-
-// probeTimeout only catches a command line that hangs: a probe answers in
-// milliseconds.
-const probeTimeout = 60 * time.Second
-
-// fire runs entry e of in as its agent would (run, from runFor; cannot
-// and why: runFor's status when it cannot be run), with the probe, and
-// reads what came back.
-func (p probe) fire(ctx context.Context, in install.Installed, e install.Entry, run shellRun, cannot, why string) (status, detail string) {
-	payload, ok := in.Agent.Sample("", e.Event, "")
-	if !ok {
-		payload = []byte("{}")
-	}
-	spec := hookproc.Spec{Dir: in.Root, Stdin: payload, Timeout: probeTimeout,
-		Env: append(os.Environ(), agents.ProbeEnv+"="+p.file)}
-	switch {
-	case e.Script != "":
-		spec.Path, spec.Argv = e.Script, []string{e.Script}
-		run.line = e.Command
-	case cannot != "":
-		return cannot, why
-	default:
-		if run.psCheck && p.shells != nil {
-			if why := p.shells.check(ctx, run.path, os.Environ()); why != "" {
-				return FireNotRun, in.Agent.Title + " runs it with " + run.path + ", which " + why
-			}
-		}
-		spec.Path, spec.Argv, spec.CmdLine = run.path, run.argv, run.cmdLine
-	}
-	r := hookproc.Run(ctx, spec)
-	return p.verdict(&r, run.line)
-}
-
-// lineForm reads line, a command line install wrote (POSIX, or a Windows
-// form): the program it runs ("" for the PATH forms) and whether a
-// prologue answers when that program is missing; own false for any other.
-func lineForm(line string) (exe string, guarded, own bool) {
-	if exe, own := agents.OwnProgram(line); own {
-		return exe, agents.Guarded(line), true
-	}
-	return agents.OwnWindowsProgram(line)
-}
-
-// verdict reads a probe's result for line, the line run: our answer with
-// the token is the proof; a prologue's refusal (the PATH form's, in
-// cmd.exe's wording too, or the absolute form's when its program is not an
-// executable file), a shell's 127 (cmd.exe's 9009: "is not recognized")
-// or a prologue's silence mean hermes-hooks was not found.
-func (p probe) verdict(r *hookproc.Result, line string) (status, detail string) {
-	out := string(r.Stdout) + string(r.Stderr)
-	exe, guarded, own := lineForm(line)
-	guarded = own && guarded // a prologue answers when the program is missing
-	pathForm, guardedExe := guarded && exe == "", guarded && exe != ""
-	switch {
-	case agents.IsProbeAnswer(r.Stdout, p.token) || agents.IsProbeAnswer(r.Stderr, p.token):
-		return FireOK, ""
-	case strings.Contains(out, agents.MissingReason) || strings.Contains(out, agents.MissingReasonCmd):
-		return FireNotFound, "hermes-hooks not found: not on PATH, so the agent gets a refusal of every tool call"
-	case strings.Contains(out, agents.MissingProgramReason):
-		return FireNotFound, "hermes-hooks not found: " + exe + " is missing or not executable, so the agent gets a refusal of every tool call"
-	case r.Exited && (r.ExitCode == 127 || r.ExitCode == cmdNotFound):
-		return FireNotFound, "hermes-hooks not found (exit " + strconv.Itoa(r.ExitCode) + ": " + firstNonEmptyLine(out) + ")"
-	case r.Exited && r.ExitCode == 0 && out == "" && pathForm:
-		return FireNotFound, "hermes-hooks not found: not on PATH, so this event passes silently"
-	case r.Exited && r.ExitCode == 0 && out == "" && guardedExe:
-		return FireNotFound, "hermes-hooks not found: " + exe + " is missing or not executable, so this event passes silently"
-	case r.SpawnError != "":
-		return FireNoAnswer, "could not start: " + r.SpawnError
-	case r.TimedOut:
-		return FireNoAnswer, "no answer in " + probeTimeout.String()
-	}
-	detail = "no probe answer (exit " + strconv.Itoa(r.ExitCode) + ")"
-	if l := firstNonEmptyLine(out); l != "" {
-		detail += ": " + l
-	}
-	return FireNoAnswer, detail + "; an older hermes-hooks on PATH? run `hermes-hooks version` there"
-}
-
-// cmdNotFound is cmd.exe's exit code for a program it cannot find ("is
-// not recognized as an internal or external command"); no POSIX shell can
-// exit with it (exit codes end at 255 there).
-const cmdNotFound = 9009
-
-// firstNonEmptyLine is s's first non-empty line, trimmed and bounded.
-func firstNonEmptyLine(s string) string {
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			if len(l) > 200 {
-				l = l[:200] + "…"
-			}
-			return l
-		}
-	}
-	return ""
 }
 
 // lastEvents fills each check's LastEvent from the journal: its newest
