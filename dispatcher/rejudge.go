@@ -3,6 +3,7 @@ package dispatcher
 import (
 	"context"
 	"math"
+	"reflect"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
@@ -61,6 +62,7 @@ func (d *Dispatcher) rejudgeRules(ctx context.Context, ev *protocol.Event, hookF
 	}
 	var (
 		fields  map[string]any // the call as it will run: built for the first rule that needs it
+		base    map[string]any // what fields were built on
 		changed bool
 	)
 	for _, i := range idx {
@@ -70,12 +72,18 @@ func (d *Dispatcher) rejudgeRules(ctx context.Context, ev *protocol.Event, hookF
 			k.spec.Decision == hookconfig.RuleContext || strings.HasPrefix(rep.Error, "cancelled") {
 			continue
 		}
-		if fields == nil {
+		// What the rule was shown: the firing's fields, or its tier's
+		// when an earlier tier passed metadata on (runTiers).
+		shown := hookFields
+		if h.fields != nil {
+			shown = h.fields
+		}
+		if fields == nil || !sameMap(shown, base) {
 			// The rewrite under the key the host sent its arguments in,
 			// so a rule's args and payload both show the call that runs;
-			// the session state the hooks were shown stays.
-			f := protocol.NewFiring(ev, "", hookFields)
-			fields = f.WithArgs(o.Args)
+			// the session state and metadata the hooks were shown stay.
+			f := protocol.NewFiring(ev, "", shown)
+			fields, base = f.WithArgs(o.Args), shown
 		}
 		h.fields = fields
 		a := k.run(ctx, d, ev, h, nil)
@@ -110,4 +118,9 @@ func rewriters(reports []protocol.HookReport) string {
 		return "a hook"
 	}
 	return strings.Join(names, ", ")
+}
+
+// sameMap says whether a and b are one map (not equal ones).
+func sameMap(a, b map[string]any) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
