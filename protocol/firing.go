@@ -36,6 +36,9 @@ type Firing struct {
 	// HasArgs says the host sent either key.
 	Args    any
 	HasArgs bool
+	// argsSent and inputSent say which of the two keys the host sent,
+	// the keys WithArgs writes.
+	argsSent, inputSent bool
 
 	// Session is session_id when truthy, else parent_session_id when
 	// truthy, and "" when that value is no string.
@@ -64,9 +67,10 @@ func NewFiring(ev *Event, fired string, fields map[string]any) Firing {
 	}
 	f.Tool, f.ClaudeTool = f.HostTool, f.HostTool
 	if v, ok := fields["args"]; ok {
-		f.Args, f.HasArgs = v, true
+		f.Args, f.HasArgs, f.argsSent = v, true, true
+		_, f.inputSent = fields["tool_input"]
 	} else if v, ok := fields["tool_input"]; ok {
-		f.Args, f.HasArgs = v, true
+		f.Args, f.HasArgs, f.inputSent = v, true, true
 	}
 	f.Session = SessionID(fields)
 	if s, ok := fields["cwd"].(string); ok {
@@ -116,11 +120,10 @@ func (f *Firing) ArgsMap() map[string]any {
 func (f *Firing) WithArgs(args map[string]any) map[string]any {
 	out := make(map[string]any, len(f.Fields)+1)
 	maps.Copy(out, f.Fields)
-	_, sent := out["tool_input"]
-	if _, ok := out["args"]; ok || !sent {
+	if f.argsSent || !f.inputSent {
 		out["args"] = args
 	}
-	if sent {
+	if f.inputSent {
 		out["tool_input"] = args
 	}
 	return out
