@@ -3,6 +3,7 @@ package dispatcher
 import (
 	"context"
 	"math"
+	"reflect"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
@@ -30,31 +31,64 @@ import (
 // already decided (its message is not given twice); a context rule adds
 // no refusal, so it is not read again.
 func (d *Dispatcher) rejudge(ctx context.Context, r *round, o *protocol.Outcome) bool {
+	return d.rejudgeRules(ctx, r.ev, r.hookFields, r.hooks, r.runnable, r.reports, o)
+}
+
+// Rejudge is what Dispatch does after its fold, for a caller that ran
+// entries one by one (RunEntry) and folded their reports into o itself:
+// `hermes-hooks test`, whose verdict must be the one dispatch gives
+// (without it, test showed a rewrite into rm -rf / as the outcome where
+// dispatch blocks). reports are entries' in config order, each run on
+// fields; the rules' new reports go in their slots, and it says whether
+// any changed, for the caller to fold again.
+func (d *Dispatcher) Rejudge(ctx context.Context, ev *protocol.Event, fields map[string]any, entries []*hookconfig.Entry, reports []protocol.HookReport, o *protocol.Outcome) bool {
+	if o.Args == nil {
+		return false
+	}
+	f := protocol.NewFiring(ev, "", fields)
+	d.bind(&f)
+	hooks, idx := make([]Invocation, len(entries)), make([]int, len(entries))
+	for i, e := range entries {
+		hooks[i], idx[i] = d.hookFor(e, &f), i
+	}
+	return d.rejudgeRules(ctx, ev, fields, hooks, idx, reports, o)
+}
+
+// rejudgeRules is rejudge on the reports of hooks (idx: those that ran),
+// run on hookFields.
+func (d *Dispatcher) rejudgeRules(ctx context.Context, ev *protocol.Event, hookFields map[string]any, hooks []Invocation, idx []int, reports []protocol.HookReport, o *protocol.Outcome) bool {
 	if o.Args == nil || o.Blocked() || ctx.Err() != nil {
 		return false
 	}
 	var (
 		fields  map[string]any // the call as it will run: built for the first rule that needs it
+		base    map[string]any // what fields were built on
 		changed bool
 	)
-	for _, i := range r.runnable {
-		h, rep := r.hooks[i], &r.reports[i]
+	for _, i := range idx {
+		h, rep := hooks[i], &reports[i]
 		k, ok := h.hookKind(d).(*ruleKind)
 		if !ok || h.undecided != "" || rep.Skipped != "" || rep.Contribution != nil || rep.Would != "" ||
 			k.spec.Decision == hookconfig.RuleContext || strings.HasPrefix(rep.Error, "cancelled") {
 			continue
 		}
-		if fields == nil {
+		// What the rule was shown: the firing's fields, or its tier's
+		// when an earlier tier passed metadata on (runTiers).
+		shown := hookFields
+		if h.fields != nil {
+			shown = h.fields
+		}
+		if fields == nil || !sameMap(shown, base) {
 			// The rewrite under the key the host sent its arguments in,
 			// so a rule's args and payload both show the call that runs;
-			// the session state the hooks were shown stays.
-			f := protocol.NewFiring(r.ev, "", r.hookFields)
-			fields = f.WithArgs(o.Args)
+			// the session state and metadata the hooks were shown stay.
+			f := protocol.NewFiring(ev, "", shown)
+			fields, base = f.WithArgs(o.Args), shown
 		}
 		h.fields = fields
-		a := k.run(ctx, d, r.ev, h, nil)
+		a := k.run(ctx, d, ev, h, nil)
 		next := baseReport(h.Entry)
-		d.finish(ctx, r.ev, h.Entry, &a, fields, &next, nil)
+		d.finish(ctx, ev, h.Entry, &a, fields, &next, nil)
 		next.Rejudged = true
 		next.ElapsedMS = math.Round((rep.ElapsedMS+next.ElapsedMS)*1000) / 1000
 		if rep.Error != "" {
@@ -84,4 +118,9 @@ func rewriters(reports []protocol.HookReport) string {
 		return "a hook"
 	}
 	return strings.Join(names, ", ")
+}
+
+// sameMap says whether a and b are one map (not equal ones).
+func sameMap(a, b map[string]any) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }

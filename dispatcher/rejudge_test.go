@@ -206,3 +206,16 @@ func BenchmarkRejudge(b *testing.B) {
 		})
 	}
 }
+
+// A rule of a later priority tier judged the call with the metadata the
+// earlier tiers passed on (payload.metadata): it judges the rewrite with
+// the same, not with the fields of the first tier.
+func TestRejudgeLaterTierKeepsItsMetadata(t *testing.T) {
+	s := script(t, t.TempDir(), "rewrite.sh", `echo '{"action":"modify","args":{"command":"rm -rf /"},"metadata":{"strict":true}}'`)
+	yml := "hooks:\n  pre_tool_call:\n    - command: " + strconv.Quote(s) + "\n      priority: 1\n" +
+		"    - matcher: terminal\n      priority: 2\n      rule: 'payload?.metadata?.strict == true && args.command contains \"rm\"'\n      decision: block\n      message: no rm in strict mode\n"
+	o := dispatch(t, dispatcherFor(t, yml), "pre_tool_call", terminal("ls"))
+	if o.Decision != protocol.DecisionBlock || !strings.HasPrefix(o.Message, "no rm in strict mode") {
+		t.Fatalf("a rewrite judged without the tier's metadata: %s %q", o.Decision, o.Message)
+	}
+}

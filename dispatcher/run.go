@@ -33,6 +33,11 @@ func (d *Dispatcher) runTiers(ctx context.Context, ev *protocol.Event, fields ma
 		tf := fields
 		if meta != nil {
 			tf = withField(fields, "metadata", meta)
+			// What the tier was shown, for a rule of it that judges a
+			// rewritten call again (rejudge): the same metadata.
+			for _, i := range runnable[start:end] {
+				sel[i].fields = tf
+			}
 		}
 		d.runParallel(ctx, ev, tf, sel, tier, reports)
 		blocked := false

@@ -36,9 +36,9 @@ type Firing struct {
 	// HasArgs says the host sent either key.
 	Args    any
 	HasArgs bool
-	// argsKey is the key Args were read from ("" when the host sent
-	// neither), the one WithArgs writes.
-	argsKey string
+	// argsSent and inputSent say which of the two keys the host sent,
+	// the keys WithArgs writes.
+	argsSent, inputSent bool
 
 	// Session is session_id when truthy, else parent_session_id when
 	// truthy, and "" when that value is no string.
@@ -67,9 +67,10 @@ func NewFiring(ev *Event, fired string, fields map[string]any) Firing {
 	}
 	f.Tool, f.ClaudeTool = f.HostTool, f.HostTool
 	if v, ok := fields["args"]; ok {
-		f.Args, f.HasArgs, f.argsKey = v, true, "args"
+		f.Args, f.HasArgs, f.argsSent = v, true, true
+		_, f.inputSent = fields["tool_input"]
 	} else if v, ok := fields["tool_input"]; ok {
-		f.Args, f.HasArgs, f.argsKey = v, true, "tool_input"
+		f.Args, f.HasArgs, f.inputSent = v, true, true
 	}
 	f.Session = SessionID(fields)
 	if s, ok := fields["cwd"].(string); ok {
@@ -109,18 +110,21 @@ func (f *Firing) ArgsMap() map[string]any {
 }
 
 // WithArgs is the firing's fields with the tool's arguments replaced by
-// args, under the key the host sent them in (args when it sent none, the
-// key NewFiring reads first): the call as a hook's rewrite makes it, for
-// the rules that judge that call again (a payload that shows the
-// rewritten arguments where the host's were). A shallow copy: Fields is
-// not changed.
+// args, under each key the host sent them in (args when it sent neither,
+// the key NewFiring reads first): the call as a hook's rewrite makes it,
+// for the rules that judge that call again (a payload that shows the
+// rewritten arguments where the host's were). Both keys, not only the one
+// Args were read from: a Cursor host's fields hold its tool_input beside
+// the args read from it, and a rule reading payload.tool_input judged the
+// call as sent. A shallow copy: Fields is not changed.
 func (f *Firing) WithArgs(args map[string]any) map[string]any {
 	out := make(map[string]any, len(f.Fields)+1)
 	maps.Copy(out, f.Fields)
-	key := f.argsKey
-	if key == "" {
-		key = "args"
+	if f.argsSent || !f.inputSent {
+		out["args"] = args
 	}
-	out[key] = args
+	if f.inputSent {
+		out["tool_input"] = args
+	}
 	return out
 }

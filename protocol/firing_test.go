@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -21,13 +22,13 @@ func TestNewFiringReadsTheHostFields(t *testing.T) {
 	}{
 		{"nothing", nil, Firing{}},
 		{"tool and args", map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "ls"}},
-			Firing{HostTool: "terminal", HasTool: true, Tool: "terminal", ClaudeTool: "terminal", Args: map[string]any{"command": "ls"}, HasArgs: true, argsKey: "args"}},
+			Firing{HostTool: "terminal", HasTool: true, Tool: "terminal", ClaudeTool: "terminal", Args: map[string]any{"command": "ls"}, HasArgs: true, argsSent: true}},
 		{"empty tool name is a name", map[string]any{"tool_name": ""}, Firing{HasTool: true}},
 		{"non-string tool name", map[string]any{"tool_name": 5}, Firing{}},
 		{"tool_input when no args", map[string]any{"tool_input": map[string]any{"file_path": "/a"}},
-			Firing{Args: map[string]any{"file_path": "/a"}, HasArgs: true, argsKey: "tool_input"}},
-		{"args win over tool_input", map[string]any{"args": "x", "tool_input": map[string]any{}}, Firing{Args: "x", HasArgs: true, argsKey: "args"}},
-		{"null args are sent", map[string]any{"args": nil}, Firing{HasArgs: true, argsKey: "args"}},
+			Firing{Args: map[string]any{"file_path": "/a"}, HasArgs: true, inputSent: true}},
+		{"args win over tool_input", map[string]any{"args": "x", "tool_input": map[string]any{}}, Firing{Args: "x", HasArgs: true, argsSent: true, inputSent: true}},
+		{"null args are sent", map[string]any{"args": nil}, Firing{HasArgs: true, argsSent: true}},
 		{"session", map[string]any{"session_id": "s1", "parent_session_id": "p"}, Firing{Session: "s1"}},
 		{"parent session when none", map[string]any{"session_id": "", "parent_session_id": "p"}, Firing{Session: "p"}},
 		{"a numeric session is no string", map[string]any{"session_id": json.Number("7"), "parent_session_id": "p"}, Firing{}},
@@ -64,12 +65,16 @@ func TestFiringWithArgs(t *testing.T) {
 		{"tool_input", map[string]any{"tool_input": map[string]any{"command": "ls"}, "session_id": "s"}, "tool_input"},
 		{"none", map[string]any{"session_id": "s"}, "args"},
 		{"nil fields", nil, "args"},
+		// Cursor: its tool_input as sent, and the args read from it.
+		{"both", map[string]any{"args": map[string]any{"command": "ls"}, "tool_input": map[string]any{"command": "ls"}, "session_id": "s"}, "args,tool_input"},
 	} {
 		f := NewFiring(pre, "", c.fields)
 		before := fmt.Sprint(c.fields)
 		got := f.WithArgs(rw)
-		if !reflect.DeepEqual(got[c.key], rw) || fmt.Sprint(c.fields) != before {
-			t.Errorf("%s: %v (host's map now %v)", c.name, got, c.fields)
+		for _, key := range strings.Split(c.key, ",") {
+			if !reflect.DeepEqual(got[key], rw) || fmt.Sprint(c.fields) != before {
+				t.Errorf("%s: %s is %v (host's map now %v)", c.name, key, got, c.fields)
+			}
 		}
 		if c.fields != nil && got["session_id"] != "s" {
 			t.Errorf("%s: the other fields are lost: %v", c.name, got)

@@ -163,6 +163,17 @@ func runTest(a *app, event string, o testOptions) error {
 		runs = append(runs, r)
 	}
 	outcome := protocol.Fold(ev, f.Args, foldTrial(runs))
+	// A rewritten call is judged again by the rules, as dispatch does.
+	reports := make([]protocol.HookReport, len(runs))
+	for i := range runs {
+		reports[i] = runs[i].Report
+	}
+	if d.Rejudge(context.Background(), ev, fields, entries, reports, &outcome) {
+		for i := range runs {
+			runs[i].Report = reports[i]
+		}
+		outcome = protocol.Fold(ev, f.Args, foldTrial(runs))
+	}
 	if o.json {
 		out := trialJSON(ev, fields, runs, &outcome)
 		out["filtered"] = filteredJSON(filtered)

@@ -209,6 +209,10 @@ func statusLine(r *trialRun) string {
 	if rep.Shadow {
 		b.WriteString(" (shadow: dispatch only records it)")
 	}
+	if rep.Rejudged {
+		// Its verdict is on the call as another hook rewrote it.
+		b.WriteString(" (on the rewritten call)")
+	}
 	if p := replyProblem(r); strings.Contains(p, "tool-call form") {
 		b.WriteString(" (⚠ its reply is another event's form: it drops nothing)")
 	} else if p != "" {
