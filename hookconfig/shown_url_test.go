@@ -54,6 +54,11 @@ func FuzzShownURL(f *testing.F) {
 		}) >= 0 {
 			t.Skip()
 		}
+		if strings.Contains(ShownURL(base), secret) {
+			// The base as shown holds it already: a host's byte shown as
+			// its code (\x80) next to the host's digits.
+			t.Skip()
+		}
 		if got := ShownURL(base + "?key=" + secret + "&x=1"); strings.Contains(got, secret) {
 			t.Fatalf("ShownURL(%q) = %q shows the query's value", base+"?key="+secret, got)
 		}

@@ -109,6 +109,13 @@ func TestShownURL(t *testing.T) {
 		{"./evil.sh", "./evil.sh"},
 		{"http://s3cret@h.example/%zz", "http://xxxxx@h.example/%zz"}, // not a URL
 		{"http://h.example/%zz?a@b", "http://h.example/%zz?a@b"},
+		// A host's letters that are not ASCII are shown as their code
+		// points: a Cyrillic о in "оpa.cоrp.example" looks like the
+		// team's OPA in approve's plan, and the post goes to
+		// xn--pa-emc.xn--crp-sed.example. The path is the server's own.
+		{"https://оpa.cоrp.example/v1/data/ü", `https://\u043epa.c\u043erp.example/v1/data/ü`},
+		{"https://u:p@müller.example:8181/x?k=v", `https://u:xxxxx@m\u00fcller.example:8181/x?k=xxxxx`},
+		{"https://h.example\xff/", `https://h.example\xff/`},
 	} {
 		if got := ShownURL(c.raw); got != c.want {
 			t.Errorf("ShownURL(%q) = %q, want %q", c.raw, got, c.want)

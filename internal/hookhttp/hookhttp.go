@@ -206,10 +206,9 @@ func firstLineOf(b []byte) string {
 	if s == "" {
 		return ""
 	}
-	if len(s) > 200 {
-		s = s[:200]
-	}
-	return ": " + s
+	// Cut between characters: the text is a fail_closed guard's block
+	// message, and half a character there is no text.
+	return ": " + textutil.CutBytes(s, 200)
 }
 
 // expandAllowed replaces $NAME and ${NAME} in s with values from env, for

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 )
@@ -148,5 +149,20 @@ func TestPostSaysWhatTheAnswerSaidOfItself(t *testing.T) {
 	srv.Close() // nothing listens there now
 	if res, status, ct := Post(context.Background(), Spec{URL: url, Body: []byte(`{}`), Timeout: time.Minute}); res.SpawnError == "" || status != 0 || ct != "" {
 		t.Errorf("no connection: %+v, status %d, content type %q; want a spawn error and no answer", res, status, ct)
+	}
+}
+
+// A refusal's first line is cut to 200 bytes for the error, never inside
+// a character: the error is a fail_closed guard's block message, which
+// reaches the agent as JSON text, and half a character there is no text.
+func TestRunErrorCutsWholeCharacters(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "x"+strings.Repeat("é", 150), http.StatusInternalServerError)
+	}))
+	defer srv.Close()
+	res := Run(context.Background(), Spec{URL: srv.URL, Body: []byte(`{}`), Timeout: time.Minute})
+	text := string(res.Stderr)
+	if !utf8.ValidString(text) || !strings.HasSuffix(text, ": x"+strings.Repeat("é", 99)) {
+		t.Fatalf("the error %q is not the first 199 bytes of the reply, whole characters", text)
 	}
 }

@@ -4,7 +4,11 @@
 // this module.
 package shownurl
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
 
 // redacted replaces each secret URL hides.
 const redacted = "xxxxx"
@@ -28,7 +32,60 @@ const redacted = "xxxxx"
 // the text, so a URL that does not parse (net/http's error quotes it
 // whole) is redacted alike.
 func URL(raw string) string {
-	return redactParts(withoutUserInfo(raw))
+	return redactParts(asciiHost(withoutUserInfo(raw)))
+}
+
+// asciiHost is s with every character of its authority that is not ASCII
+// shown as its code point (\u043e; a byte that is no UTF-8, \xff): a
+// host's look-alike letters (a Cyrillic о in "оpa.cоrp.example") read as
+// the host a person trusts, in approve's plan too, while the request goes
+// to another (xn--pa-emc.xn--crp-sed.example). Shown as code points they
+// stand out; an ASCII host (and xn-- is ASCII) is shown as written. The
+// authority is found as withoutUserInfo finds it.
+func asciiHost(s string) string {
+	start := strings.Index(s, "://")
+	switch {
+	case start >= 0:
+		start += len("://")
+	case strings.HasPrefix(s, "//"):
+		start = len("//")
+	default:
+		return s
+	}
+	end := strings.IndexAny(s[start:], "/?#")
+	if end < 0 {
+		end = len(s) - start
+	}
+	end += start
+	host := s[start:end]
+	if !hasNonASCII(host) {
+		return s // the common case, with nothing to build
+	}
+	var b strings.Builder
+	b.WriteString(s[:start])
+	for i := 0; i < len(host); {
+		r, size := utf8.DecodeRuneInString(host[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&b, `\x%02x`, host[i])
+		case r >= utf8.RuneSelf:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteByte(host[i])
+		}
+		i += size
+	}
+	b.WriteString(s[end:])
+	return b.String()
+}
+
+func hasNonASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
 }
 
 // withoutUserInfo is raw with its user information redacted, on the text
