@@ -195,6 +195,10 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 				when = "it blocks"
 			}
 			r.add(CheckFail, "a fail_closed entry that "+e.CannotRun()+": "+when+" every "+e.DeclaredAs+" it matches until it is fixed")
+		case !e.RunsCommand() && e.CannotRun() == "":
+			// An http hook or an opa: entry: its URL is all there is,
+			// reached at the smoke run.
+			r.add(CheckOK, "no script: the payload is posted to its URL")
 		case st.Executable && st.StartProblem == "":
 			r.add(CheckOK, "script exists and is executable")
 		case st.Executable:
