@@ -177,9 +177,18 @@ func (k *ruleKind) answer(ev *protocol.Event, e *hookconfig.Entry, ok bool, err 
 }
 
 // ruleAt is where a rule is written (" (FILE:LINE)"), "" when unknown.
+// The reason goes to the model: for a rule that needs approval only its
+// line (" (line N)"), as the approval pins the rule's text and not the
+// file it is kept in, so a repository could rename an approved rule's file
+// to words of its own; the record's source and validate name the file.
 func ruleAt(e *hookconfig.Entry) string {
 	r := e.Rule()
-	if e.Source == "" || r == nil || r.Line == 0 {
+	switch {
+	case r == nil || r.Line == 0:
+		return ""
+	case e.NeedsApproval():
+		return " (line " + strconv.Itoa(r.Line) + ")"
+	case e.Source == "":
 		return ""
 	}
 	return " (" + e.Source + ":" + strconv.Itoa(r.Line) + ")"

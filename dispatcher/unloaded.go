@@ -1,9 +1,6 @@
 package dispatcher
 
-import (
-	"github.com/hermes-hooks/hermes-hooks/hookconfig"
-	"github.com/hermes-hooks/hermes-hooks/protocol"
-)
+import "github.com/hermes-hooks/hermes-hooks/protocol"
 
 // A config source that cannot be loaded must not switch a guard off
 // silently. The user's own config failing fails hookconfig.Load (the caller refuses
@@ -31,7 +28,7 @@ func (d *Dispatcher) unloadedRefusal(ev *protocol.Event) string {
 		if g, ok := d.opts.Gate.(ScopedGate); ok && !u.Managed && !u.Bundle && !g.MayRunIn(u.Project) {
 			continue
 		}
-		return hookconfig.RefusalOn(ev, u.Err)
+		return u.Refusal(ev)
 	}
 	return ""
 }

@@ -160,7 +160,7 @@ func (cfg *Config) addProject(path string) {
 	root := filepath.Dir(filepath.Dir(path))
 	data, err := fsutil.ReadRegular(path, root, MaxProjectFileBytes)
 	if err != nil {
-		cfg.unloaded(path, root, "project hooks file skipped", &ConfigError{Path: path, Err: err})
+		cfg.unloaded(path, root, path, "project hooks file skipped", &ConfigError{Path: path, Err: err})
 		return
 	}
 	// The project's hooks file is ours alone: every key we do not read is
@@ -170,7 +170,7 @@ func (cfg *Config) addProject(path string) {
 		err = proj.loadRules(root)
 	}
 	if err != nil {
-		cfg.unloaded(path, root, "project hooks file skipped", err)
+		cfg.unloaded(path, root, path, "project hooks file skipped", err)
 		return
 	}
 	if proj.AutoAccept {
@@ -272,12 +272,12 @@ func (cfg *Config) addProjectAgentFile(k agentFileKind, path, root, sp string, b
 		return
 	}
 	if err != nil {
-		cfg.unloaded(path+": "+k.key, root, sp+": skipped", &ConfigError{Path: sp, Err: err})
+		cfg.unloaded(path+": "+k.key, root, path, sp+": skipped", &ConfigError{Path: sp, Err: err})
 		return
 	}
 	entries, own, warnings, err := k.parse(data, sp, MaxProjectEntries)
 	if err != nil {
-		cfg.unloaded(path+": "+k.key, root, "skipped", err)
+		cfg.unloaded(path+": "+k.key, root, path, "skipped", err)
 		return
 	}
 	for _, e := range append(own, entries...) {

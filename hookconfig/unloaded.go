@@ -13,6 +13,9 @@ type Unloaded struct {
 	Err error
 	// Project is the root of the project whose hooks were lost.
 	Project string
+	// File is the project's hooks file (not a file it names, whose name
+	// is the repository's): what Refusal names.
+	File string
 	// Bundle: the source is an installed bundle's config. It was installed
 	// on purpose, so its loss refuses what a failing guard refuses
 	// whatever the allowlist holds.
@@ -27,9 +30,32 @@ type Unloaded struct {
 }
 
 // unloaded records a project source that could not be loaded, and warns.
-func (cfg *Config) unloaded(where, project, what string, err error) {
+func (cfg *Config) unloaded(where, project, file, what string, err error) {
 	cfg.warn(where, what+": "+err.Error())
-	cfg.Unloaded = append(cfg.Unloaded, Unloaded{Err: err, Project: project})
+	cfg.Unloaded = append(cfg.Unloaded, Unloaded{Err: err, Project: project, File: file})
+}
+
+// Refusal is the refusal of ev while u cannot be loaded. A repository's
+// reason is not in it: the reason goes to the model, and it quotes the
+// repository's own text (a value it wrote, the name of a file it names),
+// up to 4 KB of words nobody approved in a hook's block message. It names
+// the project's hooks file and the line; the warning and validate say why.
+// A managed file's or a bundle's reason is an administrator's or a signed
+// publisher's, and is given whole (RefusalOn).
+func (u Unloaded) Refusal(ev *protocol.Event) string {
+	if u.Managed || u.Bundle || u.File == "" {
+		return RefusalOn(ev, u.Err)
+	}
+	where := "a file it names does not load; "
+	var ce *ConfigError
+	if errors.As(u.Err, &ce) && ce.Path == u.File {
+		where = ""
+		if ce.Line > 0 {
+			where = "line " + strconv.Itoa(ce.Line) + "; "
+		}
+	}
+	return "hermes-hooks refuses " + ev.Refused() + " until " + boundEcho(u.File, maxWarningPathBytes) + " loads (" + where +
+		"the reason quotes the repository's own text, so it is not given here: run 'hermes-hooks validate' in the project); fix it, then run 'hermes-hooks doctor'"
 }
 
 // RefusalFor is the outcome that refuses ev because the config could not

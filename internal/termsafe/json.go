@@ -1,6 +1,9 @@
 package termsafe
 
-import "unicode/utf8"
+import (
+	"unicode/utf16"
+	"unicode/utf8"
+)
 
 // EscapeJSON returns the JSON text b with every character Escape would
 // render written so that no terminal acts on it, the JSON value kept:
@@ -56,6 +59,13 @@ func EscapeJSON(b []byte) []byte {
 			out = append(out, ' ')
 		case r == utf8.RuneError && size <= 1:
 			out = append(out, `\ufffd`...)
+		case r > 0xffff:
+			// JSON escapes only 16-bit units: a surrogate pair.
+			hi, lo := utf16.EncodeRune(r)
+			out = append(out, `\u`...)
+			out = appendHex(out, uint32(hi), 4)
+			out = append(out, `\u`...)
+			out = appendHex(out, uint32(lo), 4)
 		default:
 			out = append(out, `\u`...)
 			out = appendHex(out, uint32(r), 4)

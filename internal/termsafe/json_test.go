@@ -18,6 +18,8 @@ func TestEscapeJSON(t *testing.T) {
 		{`{"a":"b\\"` + ",\t\"c\":\"\u202e\"}", `{"a":"b\\", "c":"\u202e"}`},
 		// A carriage return between members would rewrite the line.
 		{"{\"a\":1,\r\"b\":2}", `{"a":1, "b":2}`},
+		// Above U+FFFF: a surrogate pair, so the value is kept.
+		{`{"a":"ok` + "\U000e0072\U000e0100" + `"}`, `{"a":"ok\udb40\udc72\udb40\udd00"}`},
 	} {
 		got := string(EscapeJSON([]byte(tc.in)))
 		if got != tc.want {

@@ -4,8 +4,9 @@
 // it holds nothing a terminal would act on or that would hide text, and
 // otherwise renders every such character visibly and unambiguously: C0
 // controls as \t, \n, \r or \xNN; DEL and C1 controls; bidirectional
-// controls; zero-width and invisible format characters; line and
-// paragraph separators; and invalid UTF-8 bytes. Printable text — non-ASCII
+// controls; zero-width and invisible format characters, tag characters and
+// variation selectors (above U+FFFF as \UXXXXXXXX); line and paragraph
+// separators; and invalid UTF-8 bytes. Printable text — non-ASCII
 // letters, CJK, emoji — is kept. Every command, path, matcher, reason and
 // hook output that hermes-hooks prints for a person goes through it, so
 // that no config file or hook can make `list` or `approve` show one thing
@@ -16,6 +17,7 @@ package termsafe
 import (
 	"log/slog"
 	"strconv"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -42,6 +44,9 @@ func Escape(s string) string {
 		case r < 0x20 || r == 0x7f:
 			b = append(b, `\x`...)
 			b = appendHex(b, uint32(r), 2)
+		case unsafeRune(r) && r > 0xffff:
+			b = append(b, `\U`...)
+			b = appendHex(b, uint32(r), 8)
 		case unsafeRune(r):
 			b = append(b, `\u`...)
 			b = appendHex(b, uint32(r), 4)
@@ -89,8 +94,16 @@ func unsafeRune(r rune) bool {
 		return true
 	case r == 0x2028, r == 0x2029: // line and paragraph separators
 		return true
+	case r < 0xad:
+		return false
 	}
-	return false
+	// Every other invisible character: format characters (the tag
+	// characters U+E0001–U+E007F among them), the other default-ignorable
+	// ones (Hangul fillers, U+E0000 and the rest of the tags' plane) and
+	// variation selectors. A terminal prints them as nothing, yet a model
+	// reads them: words spelt in tags or selectors ("ASCII smuggling") hide
+	// in a message that approve would show as a harmless one.
+	return unicode.In(r, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector)
 }
 
 func appendHex(b []byte, v uint32, width int) []byte {

@@ -26,6 +26,13 @@ func TestEscape(t *testing.T) {
 		{"ls\u2028ps\u2029", `ls\u2028ps\u2029`},
 		{"bad\xffbyte\xc3", `bad\xffbyte\xc3`},
 		{`back\slash`, `back\slash`},
+		// Invisible to a person, read by a model: tag characters, variation
+		// selectors, soft hyphen, Hangul filler, invisible operators.
+		{"ok\U000e0072\U000e0075\U000e006e", `ok\U000e0072\U000e0075\U000e006e`},
+		{"x\U000e0001\U000e007f\U000e0000", `x\U000e0001\U000e007f\U000e0000`},
+		{"\u2764\ufe0f vs\U000e0100", `` + "\u2764" + `\ufe0f vs\U000e0100`},
+		{"soft\u00adhy\u3164\u2062op", `soft\u00adhy\u3164\u2062op`},
+		{"\u00e9\u00a0\u00ac", "\u00e9\u00a0\u00ac"},
 	} {
 		if got := Escape(tc.in); got != tc.want {
 			t.Errorf("Escape(%q) = %q, want %q", tc.in, got, tc.want)
