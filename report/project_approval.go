@@ -144,6 +144,12 @@ func PrintProjectPlan(w io.Writer, root string, hooks []ProjectHook) {
 				fmt.Fprintf(w, "      runs %s  sha256 %s…\n", show(inRoot(root, f.Path)), f.SHA256[:12])
 			}
 		}
+		if h.Status.Entry.Rule() != nil && h.Status.StartProblem != "" {
+			// Approved, it blocks what it matches where it says
+			// fail_closed, else decides nothing: either way not the
+			// guard the plan's other lines describe.
+			fmt.Fprintf(w, "      ✗ it does not compile (%s): fix it before relying on it\n", show(bounded(h.Status.StartProblem)))
+		}
 		if h.TextOnly != "" {
 			fmt.Fprintf(w, "      ⚠ its files cannot be determined (%s): it would be approved by its text only\n", show(h.TextOnly))
 		}
