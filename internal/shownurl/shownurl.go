@@ -41,22 +41,12 @@ func URL(raw string) string {
 // the host a person trusts, in approve's plan too, while the request goes
 // to another (xn--pa-emc.xn--crp-sed.example). Shown as code points they
 // stand out; an ASCII host (and xn-- is ASCII) is shown as written. The
-// authority is found as withoutUserInfo finds it.
+// authority is the one withoutUserInfo reads.
 func asciiHost(s string) string {
-	start := strings.Index(s, "://")
-	switch {
-	case start >= 0:
-		start += len("://")
-	case strings.HasPrefix(s, "//"):
-		start = len("//")
-	default:
+	start, end, ok := authority(s)
+	if !ok {
 		return s
 	}
-	end := strings.IndexAny(s[start:], "/?#")
-	if end < 0 {
-		end = len(s) - start
-	}
-	end += start
 	host := s[start:end]
 	if !hasNonASCII(host) {
 		return s // the common case, with nothing to build
@@ -91,33 +81,42 @@ func hasNonASCII(s string) bool {
 // withoutUserInfo is raw with its user information redacted, on the text
 // as written (net/url would re-encode the rest, and showing a shown URL
 // must change nothing): a password becomes xxxxx after the user name, a
-// user name that comes alone becomes xxxxx. The authority is what follows
-// "://" (or a leading "//") up to the first / ? or #, its user
-// information what comes before the last @ in it, as net/url reads them.
+// user name that comes alone becomes xxxxx. The user information is what
+// comes before the last @ of the authority, as net/url reads it.
 func withoutUserInfo(raw string) string {
-	start := strings.Index(raw, "://")
-	switch {
-	case start >= 0:
-		start += len("://")
-	case strings.HasPrefix(raw, "//"):
-		start = len("//")
-	default:
+	start, end, ok := authority(raw)
+	if !ok {
 		return raw
 	}
-	rest := raw[start:]
-	end := strings.IndexAny(rest, "/?#")
-	if end < 0 {
-		end = len(rest)
-	}
-	at := strings.LastIndex(rest[:end], "@")
+	at := strings.LastIndex(raw[start:end], "@")
 	if at < 0 {
 		return raw
 	}
 	shown := redacted
-	if name, _, hasPassword := strings.Cut(rest[:at], ":"); hasPassword {
+	if name, _, hasPassword := strings.Cut(raw[start:start+at], ":"); hasPassword {
 		shown = name + ":" + redacted
 	}
-	return raw[:start] + shown + rest[at:]
+	return raw[:start] + shown + raw[start+at:]
+}
+
+// authority is where s's authority is, s[start:end]: what follows "://"
+// (or a leading "//") up to the first / ? or #, as net/url reads it; ok
+// is false when s has none.
+func authority(s string) (start, end int, ok bool) {
+	start = strings.Index(s, "://")
+	switch {
+	case start >= 0:
+		start += len("://")
+	case strings.HasPrefix(s, "//"):
+		start = len("//")
+	default:
+		return 0, 0, false
+	}
+	end = strings.IndexAny(s[start:], "/?#")
+	if end < 0 {
+		return start, len(s), true
+	}
+	return start, start + end, true
 }
 
 // redactParts redacts s's path segments that are tokens, its query's
