@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
@@ -233,12 +234,18 @@ func ruleProblems(ctx context.Context, cfg *hookconfig.Config, cwd string, allow
 				Message: where + ": does not compile: " + msg})
 			continue
 		}
-		if len(e.Examples) > 0 && e.NeedsApproval() {
+		if e.NeedsApproval() {
 			if why := unapprovedRule(e, cwd, allow); why != "" {
-				out = append(out, Problem{File: e.Source, Line: r.Line, Key: entryKey(e) + ".examples", Level: LevelWarning,
-					Message: where + ": examples not evaluated: " + why})
+				if len(e.Examples) > 0 {
+					out = append(out, Problem{File: e.Source, Line: r.Line, Key: entryKey(e) + ".examples", Level: LevelWarning,
+						Message: where + ": examples not evaluated: " + why})
+				}
 				continue
 			}
+		}
+		if msg := anyToolError(ctx, e, cfg.Tools, cwd); msg != "" {
+			out = append(out, Problem{File: e.Source, Line: r.Line, Key: entryKey(e) + ".rule", Level: LevelWarning,
+				Message: where + ": " + msg})
 		}
 		var ev exampleEval
 		for i := range e.Examples {
@@ -280,4 +287,39 @@ func listedOf(cfg *hookconfig.Config) []*hookconfig.Entry {
 		return cfg.Listed
 	}
 	return cfg.Entries
+}
+
+// anyTool is the tool anyToolError's call is made with: no agent names a
+// tool so.
+const anyTool = "hermes_hooks_any_other_tool"
+
+// anyToolError says, for a rule whose matcher lets every tool's call
+// through (none, or one such as .*), that it errs on a call of another
+// tool with no arguments ("" when it does not, or when its matcher or its
+// event has no tool). Such a rule was written for one tool's arguments
+// (args.command) and reads them strictly: on a Read or a Write it errs,
+// and with fail_closed it blocks them all — an agent that can no longer
+// read a file — which its own examples, all of its tool, never show.
+func anyToolError(ctx context.Context, e *hookconfig.Entry, tools *protocol.ToolTable, cwd string) string {
+	fields, _ := e.Event.SyntheticFields()
+	if f := protocol.NewFiring(e.Event, "", fields); !f.HasTool {
+		return "" // an event with no tool: no other tool's call to reach it
+	}
+	ex := &hookconfig.Example{Tool: anyTool, Args: map[string]any{}}
+	var ev exampleEval
+	o := ev.outcome(ctx, e, ex, tools, cwd)
+	if len(o.Hooks) == 0 || o.Hooks[0].Error == "" || ev.stopped != nil {
+		return "" // not selected, no error, or cut short by its bound (not this)
+	}
+	matcher := "no matcher"
+	if e.Matcher != "" {
+		matcher = "matcher: " + e.Matcher
+	}
+	then := "it then decides nothing there, and each error is journaled"
+	if e.FailClosed {
+		then = "fail_closed then blocks that call"
+	}
+	return "every tool's call reaches it (" + matcher + "), and another tool's call makes it err (" +
+		strings.TrimPrefix(o.Hooks[0].Error, "rule: ") + "): " + then +
+		"; give it a matcher for the tools it is written for"
 }
