@@ -318,6 +318,7 @@ func printTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []t
 				show(consent.ApproveHint(r.Entry.DeclaredAs, r.Entry.Text(), r.Entry.Scope)))
 		}
 		elapsed := pyjson.Seconds(rep.ElapsedMS / 1000)
+		isRule := r.Entry != nil && r.Entry.Rule() != nil
 		switch {
 		case rep.Error != "" && r.Missing != "":
 			fmt.Fprintf(w, "      ✗ error: %s: no file at %s\n", show(rep.Error), show(r.Missing))
@@ -325,6 +326,9 @@ func printTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []t
 			fmt.Fprintf(w, "      ✗ error: %s\n", show(rep.Error))
 		case rep.TimedOut:
 			fmt.Fprintf(w, "      ✗ timed out after %ss\n", elapsed)
+		case isRule:
+			// No process: an exit code of "?" said the rule had one.
+			fmt.Fprintf(w, "      a rule, decided in-process (no process)  elapsed=%.3fms\n", rep.ElapsedMS)
 		default:
 			code := "?"
 			if rep.ExitCode != nil {
@@ -352,13 +356,17 @@ func printTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []t
 			fmt.Fprintf(w, "      ⚠ guards nothing: %s\n", show(p))
 		}
 		c := rep.Contribution
+		read := "parsed" // a rule has no reply to parse: it decided
+		if isRule {
+			read = "decided"
+		}
 		if wire, ok := c.HermesWire(ev); ok && c.Decision != protocol.DecisionAllow {
-			fmt.Fprintf(w, "      parsed (Hermes wire shape): %s\n", pyjson.Encode(wire, pyjson.PythonASCII))
+			fmt.Fprintf(w, "      %s (Hermes wire shape): %s\n", read, pyjson.Encode(wire, pyjson.PythonASCII))
 		} else if !c.IsEmpty() {
 			b, _ := c.MarshalJSON()
-			fmt.Fprintf(w, "      parsed (contribution): %s\n", show(string(b)))
+			fmt.Fprintf(w, "      %s (contribution): %s\n", read, show(string(b)))
 		} else {
-			fmt.Fprintln(w, "      parsed: <none — hook contributed nothing to the dispatcher>")
+			fmt.Fprintf(w, "      %s: <none — hook contributed nothing to the dispatcher>\n", read)
 		}
 		fmt.Fprintln(w)
 	}
