@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -25,6 +26,9 @@ type logOptions struct {
 	event, session string
 	decision, hook string
 	json, follow   bool
+	// last, when more than 0, keeps only the newest last records (of
+	// those already there, with -f).
+	last int
 }
 
 func newLogCmd(a *app) *cobra.Command {
@@ -39,10 +43,12 @@ combine. --since and --until take RFC 3339 times or durations back from now
 (1h, 30m); --event takes any event name (PreToolUse too); --decision none,
 allow, ask or block (deny and approve too). -f keeps following the journal
 until interrupted. Both say on stderr where the hash chain is broken (-f for
-each break it reads, at most ten).
+each break it reads, at most ten). -n N shows the newest N records that pass
+the filters (with -f, the newest N already there, then each new one).
 
 'hermes-hooks log verify' checks the hash chain.`,
-		Example: `  hermes-hooks log --since 1h --decision block
+		Example: `  hermes-hooks log -n 20
+  hermes-hooks log --since 1h --decision block
   hermes-hooks log --event pre_tool_call --hook guard.sh --json | jq .hooks
   hermes-hooks log -f
   hermes-hooks log verify`,
@@ -61,6 +67,7 @@ each break it reads, at most ten).
 	f.StringVar(&o.hook, "hook", "", "only dispatches that ran a hook whose command contains this text")
 	f.BoolVar(&o.json, "json", false, "print the records as they are written (JSON Lines)")
 	f.BoolVarP(&o.follow, "follow", "f", false, "keep printing new records until interrupted")
+	f.IntVarP(&o.last, "last", "n", 0, "only the newest N records that pass the filters (0: every one)")
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&o.file, "journal", "", "the journal file (default: from the config)")
 	// --file was log's name for it, --journal replay's: one name now, the
@@ -180,6 +187,9 @@ func newLogFilter(o logOptions) (*journal.Filter, error) {
 }
 
 func runLog(ctx context.Context, a *app, o logOptions) error {
+	if o.last < 0 {
+		return usageErr("", "-n must be 0 (every record) or more, not %d", o.last)
+	}
 	lf, err := newLogFilter(o)
 	if err != nil {
 		return err
@@ -190,21 +200,38 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 	}
 	out := bufio.NewWriter(a.Out)
 	defer out.Flush()
+	// newest holds the last o.last lines shown of what is there (-n), to
+	// be written once it is read; nil: each is written as it comes.
+	var newest *lastLines
+	if o.last > 0 {
+		newest = &lastLines{n: o.last}
+	}
 	print := func(line []byte, e *journal.Entry) {
 		if !lf.Keep(e) {
 			return
 		}
+		var shown []byte
 		if o.json {
 			// As written, but for what a terminal would act on: a line
 			// the journal did not write (an older version's, or one
 			// added by hand) may hold it raw. JSON's escape keeps the
 			// value for jq.
-			out.Write(termsafe.EscapeJSON(line))
-			out.WriteByte('\n')
+			shown = termsafe.EscapeJSON(line)
+		} else {
+			shown = []byte(journalLine(e))
+		}
+		if newest != nil {
+			newest.add(bytes.Clone(shown)) // line's bytes are the reader's to reuse
 			return
 		}
-		out.WriteString(journalLine(e))
+		out.Write(shown)
 		out.WriteByte('\n')
+	}
+	flushNewest := func() {
+		if newest != nil {
+			newest.writeTo(out)
+			newest = nil
+		}
 	}
 	if !o.follow {
 		if missing, err := a.journalMissing(path, o.file, "each dispatch that runs a hook adds a record"); missing || err != nil {
@@ -214,6 +241,7 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 		if err := journal.Scan(path, func(l journal.Line, e *journal.Entry) bool { print(l.Bytes, e); return true }); err != nil {
 			return fmt.Errorf("read journal: %w", err)
 		}
+		flushNewest()
 		out.Flush()
 		warnChain()
 		return nil
@@ -234,7 +262,11 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 			print(l.Bytes, &e)
 		}
 		out.Flush()
-	}, func() { warn.at(check.CaughtUp()) })
+	}, func() {
+		warn.at(check.CaughtUp())
+		flushNewest()
+		out.Flush()
+	})
 	if err != nil {
 		return fmt.Errorf("read journal: %w", err)
 	}
@@ -268,4 +300,28 @@ func checkChain(a *app, path string) (warn func()) {
 func chainBroken(l *journal.Location) string {
 	return "the journal's chain is broken at " + textutil.CutRunes(l.String(), 2*maxFieldShown) +
 		": the records from there on may have been edited, added or removed ('hermes-hooks log verify' checks it)"
+}
+
+// lastLines keeps the newest n lines added (log -n), in a ring.
+type lastLines struct {
+	n     int
+	lines [][]byte
+	next  int // where the next line goes once the ring is full
+}
+
+func (l *lastLines) add(line []byte) {
+	if len(l.lines) < l.n {
+		l.lines = append(l.lines, line)
+		return
+	}
+	l.lines[l.next] = line
+	l.next = (l.next + 1) % l.n
+}
+
+// writeTo writes the lines kept, oldest first, a newline after each.
+func (l *lastLines) writeTo(w *bufio.Writer) {
+	for i := range l.lines {
+		w.Write(l.lines[(l.next+i)%len(l.lines)])
+		w.WriteByte('\n')
+	}
 }
