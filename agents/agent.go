@@ -406,3 +406,11 @@ func rewriteRefusal(title string, o *protocol.Outcome) string {
 	return "hermes-hooks: a hook rewrote this call, and " + title + " cannot run rewritten arguments; it is refused. Retry with: " +
 		string(pyjson.Encode(o.Args, pyjson.Compact))
 }
+
+// askRefused is the refusal of an ask that the agent cannot put to a
+// person where it was made (cannot: what it cannot do, and what happens
+// instead): the hook's question, then why no one was asked, so a rule's
+// "ask before pushing to main" does not read as a ban no approval lifts.
+func askRefused(o *protocol.Outcome, cannot string) string {
+	return firstNonEmpty(o.Message, "A hook asks for a person's approval") + " (hermes-hooks: " + cannot + ")"
+}

@@ -240,7 +240,9 @@ func encodeCline(c *Call, o *protocol.Outcome) Reply {
 	switch clineKindOf(c.AgentEvent) {
 	case clinePreTool:
 		switch {
-		case o.Decision == protocol.DecisionBlock || o.Decision == protocol.DecisionAsk || o.Stop:
+		case o.Decision == protocol.DecisionAsk:
+			cancel(askRefused(o, "Cline cannot ask from a hook; the task is stopped"))
+		case o.Decision == protocol.DecisionBlock || o.Stop:
 			cancel(refusal)
 		case o.Args != nil && sdk:
 			in := any(o.Args)

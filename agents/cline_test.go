@@ -34,7 +34,7 @@ func TestClineGolden(t *testing.T) {
 			// Cline cannot ask: the task stops with the question.
 			name: "ask cancels", payload: pre, canon: "pre_tool_call",
 			outcome: protocol.Outcome{Decision: protocol.DecisionAsk, Message: "sure?"},
-			stdout:  `{"cancel":true,"errorMessage":"sure?"}` + "\n",
+			stdout:  `{"cancel":true,"errorMessage":"sure? (hermes-hooks: Cline cannot ask from a hook; the task is stopped)"}` + "\n",
 		},
 		{
 			name: "rewrite cancels with the new arguments", payload: pre, canon: "pre_tool_call",

@@ -184,9 +184,14 @@ func encodeCodex(c *Call, o *protocol.Outcome) Reply {
 		switch {
 		case o.Decision == protocol.DecisionBlock || o.Decision == protocol.DecisionAsk || o.Stop:
 			// Codex cannot ask from PreToolUse ("ask" is refused): a hook
-			// that wants a human's approval gets a refusal, the safe side.
+			// that wants a human's approval gets a refusal, the safe side,
+			// saying so.
+			reason := firstNonEmpty(o.Message, o.StopReason, "Blocked by hook")
+			if o.Decision == protocol.DecisionAsk {
+				reason = askRefused(o, "Codex cannot ask from a PreToolUse hook; this call is refused")
+			}
 			hso = append(hso, protocol.KV{Key: "permissionDecision", Value: "deny"},
-				protocol.KV{Key: "permissionDecisionReason", Value: firstNonEmpty(o.Message, o.StopReason, "Blocked by hook")})
+				protocol.KV{Key: "permissionDecisionReason", Value: reason})
 		case o.Args != nil:
 			// updatedInput is read only with "allow" — and "allow" alone
 			// is refused, so a plain allow says nothing.

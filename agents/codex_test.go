@@ -89,7 +89,7 @@ func TestCodexGolden(t *testing.T) {
 		{
 			name: "ask becomes deny", payload: pre, canon: "pre_tool_call",
 			outcome: protocol.Outcome{Decision: protocol.DecisionAsk, Message: "needs approval"},
-			stdout:  `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"needs approval"}}` + "\n",
+			stdout:  `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"needs approval (hermes-hooks: Codex cannot ask from a PreToolUse hook; this call is refused)"}}` + "\n",
 		},
 		{
 			// "allow" without updatedInput is an invalid reply to Codex.

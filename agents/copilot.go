@@ -271,6 +271,12 @@ func encodeCopilot(c *Call, o *protocol.Outcome) Reply {
 			// reaches the model beside it.
 			ctx = joinNonEmpty(o.Message, ctx)
 		}
+	case copilotContext:
+		if o.Decision == protocol.DecisionBlock && o.Message != "" {
+			// postToolUseFailure: feedback on the failure (Claude Code's
+			// decision "block" there) goes the one way Copilot reads.
+			ctx = joinNonEmpty(o.Message, ctx)
+		}
 	case copilotStop:
 		if o.Decision == protocol.DecisionBlock {
 			add("decision", "block")

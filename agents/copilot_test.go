@@ -112,6 +112,14 @@ func TestCopilotGolden(t *testing.T) {
 			stdout:  `{"additionalContext":"install make first"}` + "\n",
 		},
 		{
+			// Feedback on a failure (Claude Code's decision "block" there)
+			// reaches the model as the one channel Copilot reads.
+			name:    "tool failure feedback",
+			payload: `{"hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"make"},"error":"exit 2"}`, canon: "PostToolUseFailure",
+			outcome: protocol.Outcome{Decision: protocol.DecisionBlock, Message: "do not retry make", Context: "install make first"},
+			stdout:  `{"additionalContext":"do not retry make\n\ninstall make first"}` + "\n",
+		},
+		{
 			// Copilot drops a command hook's output here; exit 2 shows stderr.
 			name: "prompt refused", payload: `{"sessionId":"s1","timestamp":1,"cwd":"/p","prompt":"paste key sk-1"}`, event: "userPromptSubmitted", canon: "pre_llm_call",
 			fields:  map[string]any{"user_message": "paste key sk-1", "session_id": "s1"},

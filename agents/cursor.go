@@ -156,7 +156,8 @@ func encodeCursor(c *Call, o *protocol.Outcome) Reply {
 	switch c.AgentEvent {
 	case "preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "subagentStart":
 		perm := map[protocol.Decision]string{protocol.DecisionBlock: "deny", protocol.DecisionAsk: "ask", protocol.DecisionAllow: "allow"}[o.Decision]
-		if c.AgentEvent == "beforeReadFile" && perm == "ask" {
+		askLost := c.AgentEvent == "beforeReadFile" && perm == "ask"
+		if askLost {
 			perm = "deny" // reads know only allow and deny: fail safe
 		}
 		// Cursor has no stop before a tool, and only preToolUse applies
@@ -166,13 +167,18 @@ func encodeCursor(c *Call, o *protocol.Outcome) Reply {
 		if c.Event.Gating() && perm != "deny" && (o.Stop || rewriteLost) {
 			reason := firstNonEmpty(o.StopReason, o.Message, "Stopped by hook") + " (hermes-hooks: a hook asked to stop the agent, which Cursor cannot do before a tool; this call is refused)"
 			if !o.Stop {
-				reason = rewriteRefusal("Cursor's "+c.AgentEvent, o)
+				// An ask's question first: the retried call is asked.
+				reason = joinNonEmpty(o.Message, rewriteRefusal("Cursor's "+c.AgentEvent, o))
 			}
 			obj = append(obj, protocol.KV{Key: "permission", Value: "deny"},
 				protocol.KV{Key: "user_message", Value: reason}, protocol.KV{Key: "agent_message", Value: reason})
 			break
 		}
-		if perm != "" {
+		if askLost {
+			reason := askRefused(o, "Cursor cannot ask before a file read; this read is refused")
+			obj = append(obj, protocol.KV{Key: "permission", Value: perm},
+				protocol.KV{Key: "user_message", Value: reason}, protocol.KV{Key: "agent_message", Value: reason})
+		} else if perm != "" {
 			obj = append(obj, protocol.KV{Key: "permission", Value: perm})
 			msg()
 		}

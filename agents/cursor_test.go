@@ -51,7 +51,7 @@ func TestCursorGolden(t *testing.T) {
 			payload: `{"hook_event_name":"beforeReadFile","file_path":".env"}`, canon: "pre_tool_call",
 			fields:  map[string]any{"tool_name": "read_file", "args": map[string]any{"path": ".env"}},
 			outcome: protocol.Outcome{Decision: protocol.DecisionAsk, Message: "secrets"},
-			stdout:  `{"permission":"deny","user_message":"secrets","agent_message":"secrets"}` + "\n",
+			stdout:  `{"permission":"deny","user_message":"secrets (hermes-hooks: Cursor cannot ask before a file read; this read is refused)","agent_message":"secrets (hermes-hooks: Cursor cannot ask before a file read; this read is refused)"}` + "\n",
 		},
 		{
 			name:    "prompt refused",

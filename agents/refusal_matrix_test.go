@@ -186,3 +186,47 @@ func TestGatingDecisionsNeverRunTheOriginalCall(t *testing.T) {
 		})
 	}
 }
+
+// TestRefusalsKeepTheirReason: where an agent carries a decision out as a
+// refusal — a block, or an ask it cannot put to a person (Codex before a
+// tool, Windsurf, Cline, Cursor's beforeReadFile) — the refusal it shows
+// carries the reason the hook or rule gave, and a refused ask says that the
+// agent could not ask: a rule's "ask before pushing to main" must not read,
+// under such an agent, as a plain ban that no approval can lift.
+func TestRefusalsKeepTheirReason(t *testing.T) {
+	neutral := map[string]any{"command": "true"}
+	decisions := []struct {
+		name    string
+		outcome protocol.Outcome
+		ask     bool
+	}{
+		{"block", protocol.Outcome{Decision: protocol.DecisionBlock, Message: "no-such-luck"}, false},
+		{"block+rewrite", protocol.Outcome{Decision: protocol.DecisionBlock, Message: "no-such-luck", Args: neutral}, false},
+		{"ask", protocol.Outcome{Decision: protocol.DecisionAsk, Message: "really-sure"}, true},
+		{"ask+rewrite", protocol.Outcome{Decision: protocol.DecisionAsk, Message: "really-sure", Args: neutral}, true},
+	}
+	for _, gc := range gatingCalls(t) {
+		reader := readers[gc.name]
+		a, c := gc.call.Agent, gc.call
+		for _, d := range decisions {
+			t.Run(gc.name+"/"+c.AgentEvent+"/"+d.name, func(t *testing.T) {
+				o := d.outcome
+				o.Event = c.Event.Name
+				r := a.Encode(c, &o)
+				got := reader(c.AgentEvent, r)
+				if got.asks || !got.refused {
+					return
+				}
+				text := string(r.Stdout) + string(r.Stderr)
+				if !strings.Contains(text, o.Message) {
+					t.Errorf("the refusal (exit %d stdout %q stderr %q) drops the reason %q", r.Exit, r.Stdout, r.Stderr, o.Message)
+				}
+				// (Claude Code's own words on PreSkillShellCommand: "the hook
+				// asked for approval, which a skill can't wait for".)
+				if d.ask && o.Args == nil && !strings.Contains(text, "cannot ask") && !strings.Contains(text, "asked for approval") {
+					t.Errorf("an ask refused (exit %d stdout %q stderr %q) does not say the agent cannot ask", r.Exit, r.Stdout, r.Stderr)
+				}
+			})
+		}
+	}
+}

@@ -35,7 +35,8 @@ func TestWindsurfGolden(t *testing.T) {
 		{
 			// Cascade cannot ask: the call is refused with the question.
 			name: "ask refuses", payload: read, canon: "pre_tool_call",
-			outcome: protocol.Outcome{Decision: protocol.DecisionAsk, Message: "sure?"}, exit: 2, stderr: "sure?\n",
+			outcome: protocol.Outcome{Decision: protocol.DecisionAsk, Message: "sure?"}, exit: 2,
+			stderr: "sure? (hermes-hooks: Windsurf cannot ask from a hook; this call is refused)\n",
 		},
 		{
 			name: "block without a message", payload: read, canon: "pre_tool_call",

@@ -21,14 +21,15 @@ import (
 // cannot have them.
 var ruleKinds = []string{"command", "worker", "workers", "worker_idle", "opa"}
 
-// ruleDecisions are a rule's decisions and the capability each needs of
-// its event.
+// ruleDecisions are a rule's decisions and the capabilities (any of them)
+// each needs of its event. A block on a stop event (CapContinue) keeps the
+// agent going with the message, as a hook's does.
 var ruleDecisions = []struct {
 	name string
 	cap  protocol.Capability
 	what string
 }{
-	{RuleBlock, protocol.CapBlock, "block"},
+	{RuleBlock, protocol.CapBlock | protocol.CapContinue, "block"},
 	{RuleAsk, protocol.CapApprove, "ask the user"},
 	{RuleContext, protocol.CapContext, "add context"},
 }

@@ -78,6 +78,19 @@ func TestParseRuleEntryErrors(t *testing.T) {
 	}
 }
 
+// On a stop event a hook's block keeps the agent going, its message the
+// next instruction (Hermes "continue", Claude Code's decision "block"):
+// a rule's block there is the same, not an error that keeps the file from
+// loading.
+func TestParseRuleBlockOnStop(t *testing.T) {
+	for _, ev := range []string{"pre_verify", "Stop", "subagent_stop", "SubagentStop"} {
+		cfg, err := ParseConfig([]byte("hooks:\n  "+ev+":\n    - rule: 'true'\n      decision: block\n      message: run the tests first\n"), "/c.yaml")
+		if err != nil || len(cfg.Entries) != 1 || cfg.Entries[0].Rule().Decision != RuleBlock {
+			t.Errorf("block on %s: %v", ev, err)
+		}
+	}
+}
+
 // A rule file holds rule entries; a literal block's rule starts on the
 // line after its key.
 func TestParseRuleLiteralLine(t *testing.T) {
