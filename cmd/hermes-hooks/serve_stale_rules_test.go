@@ -1,0 +1,68 @@
+//go:build unix
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Rules through serve: a forwarded call is answered as the one-shot
+// answers it whatever happens to a repository's rule files.
+
+// repoRuleGuard is a repository's rule file: it blocks rm -rf.
+const repoRuleGuard = `hooks:
+  pre_tool_call:
+    - matcher: terminal
+      rule: 'args.command matches "rm\\s+-rf"'
+      decision: block
+      message: "repo says no"
+`
+
+// repoRuleEnv is a serve (default socket) in a project whose hooks file
+// includes rules/team.yaml, approved.
+func repoRuleEnv(t *testing.T) (e *serveEnv, ruleFile string) {
+	t.Helper()
+	e = newServeEnv(t, "hooks: {}\n")
+	e.socketPath = filepath.Join(e.home, "hermes-hooks.sock")
+	for _, d := range []string{".git", ".hermes", "rules"} {
+		if err := os.MkdirAll(filepath.Join(e.dir, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	replaceFile(t, filepath.Join(e.dir, ".hermes", "hooks.yaml"), "rules: [../rules/team.yaml]\nhooks: {}\n", 0o644)
+	ruleFile = filepath.Join(e.dir, "rules", "team.yaml")
+	replaceFile(t, ruleFile, repoRuleGuard, 0o644)
+	if out, errs, code := e.cli("", "approve", "--project", "--yes"); code != 0 {
+		t.Fatalf("approve --project: %d %s %s", code, out, errs)
+	}
+	return e, ruleFile
+}
+
+// A repository's rule file goes missing (a checkout of a branch without
+// it) while serve runs, then comes back: the one-shot blocks with the rule
+// again, and so must a forwarded call. Serve loaded the hooks file that
+// did not load, and with it no list of its rule files, so it never looked
+// at the rule file again and kept refusing every call.
+func TestHookStaleServeRepositoryRuleFileBack(t *testing.T) {
+	e, ruleFile := repoRuleEnv(t)
+	p := e.serve()
+	if out, _ := e.hookRmrf(false); out != claudeDeny("repo says no") {
+		t.Fatalf("before: %q", out)
+	}
+	aside := filepath.Join(e.root, "team.yaml")
+	if err := os.Rename(ruleFile, aside); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor("serve to load the hooks file without its rule file", func() bool { return p.generation() == 2 })
+	if err := os.Rename(aside, ruleFile); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := e.hookRmrf(true); out != claudeDeny("repo says no") {
+		t.Fatalf("one-shot: %q", out)
+	}
+	if out, errs := e.hookRmrf(false); out != claudeDeny("repo says no") {
+		t.Fatalf("through serve (generation %v) once the rule file is back: %q\n%s", p.generation(), out, errs)
+	}
+}
