@@ -5,6 +5,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -65,4 +66,42 @@ func TestHookStaleServeRepositoryRuleFileBack(t *testing.T) {
 	if out, errs := e.hookRmrf(false); out != claudeDeny("repo says no") {
 		t.Fatalf("through serve (generation %v) once the rule file is back: %q\n%s", p.generation(), out, errs)
 	}
+}
+
+// slowRule blocks rm -rf /zz; on a long command without a | its first
+// pattern passes the rule's time bound (one match of it runs on, past the
+// bound, for about as many times the bound as the command is longer than
+// 200 KB), and it is not fail_closed.
+const slowRule = `hooks:
+  pre_tool_call:
+    - matcher: terminal
+      rule: 'args.command matches "[^|]{0,1000}[|]" || args.command contains "rm -rf /zz"'
+      decision: block
+      message: "no rm -rf /zz"
+`
+
+// A rule that passed its time bound in serve is disabled there until its
+// evaluation ends; a call of another session meanwhile found it disabled
+// and was let through, where the one-shot, a process of its own, decides
+// the rule and blocks. A forwarded call is refused then (409) and decides
+// by itself; a call of another project, another set of serve's, is not
+// touched at all.
+func TestHookServeRuleDisabledAfterItsBound(t *testing.T) {
+	e := newServeEnv(t, slowRule)
+	e.socketPath = filepath.Join(e.home, "hermes-hooks.sock")
+	p := e.serve()
+	long := `{"session_id":"x","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` +
+		strings.Repeat("a", 4<<20) + `"},"cwd":"` + e.dir + `"}`
+	out, errs, code := e.cli(long, "hook", "claude", "PreToolUse")
+	if code != 0 || !strings.Contains(out, "passed its time bound") {
+		t.Fatalf("the long command: exit %d %q %s", code, out, errs)
+	}
+	// The long command's match goes on (seconds) in serve.
+	if out, _ := e.hookCall("rm -rf /zz", true); out != claudeDeny("no rm -rf /zz") {
+		t.Fatalf("one-shot: %q", out)
+	}
+	if out, errs := e.hookCall("rm -rf /zz", false); out != claudeDeny("no rm -rf /zz") {
+		t.Fatalf("through serve after another session's call passed the rule's bound: %q\n%s", out, errs)
+	}
+	_ = p
 }
