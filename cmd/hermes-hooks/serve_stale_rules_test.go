@@ -84,12 +84,12 @@ const slowRule = `hooks:
 // evaluation ends; a call of another session meanwhile found it disabled
 // and was let through, where the one-shot, a process of its own, decides
 // the rule and blocks. A forwarded call is refused then (409) and decides
-// by itself; a call of another project, another set of serve's, is not
-// touched at all.
+// by itself. (In serve --user each project set compiles its rules apart,
+// so another project's calls never found the rule disabled.)
 func TestHookServeRuleDisabledAfterItsBound(t *testing.T) {
 	e := newServeEnv(t, slowRule)
 	e.socketPath = filepath.Join(e.home, "hermes-hooks.sock")
-	p := e.serve()
+	e.serve()
 	long := `{"session_id":"x","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` +
 		strings.Repeat("a", 4<<20) + `"},"cwd":"` + e.dir + `"}`
 	out, errs, code := e.cli(long, "hook", "claude", "PreToolUse")
@@ -103,5 +103,4 @@ func TestHookServeRuleDisabledAfterItsBound(t *testing.T) {
 	if out, errs := e.hookCall("rm -rf /zz", false); out != claudeDeny("no rm -rf /zz") {
 		t.Fatalf("through serve after another session's call passed the rule's bound: %q\n%s", out, errs)
 	}
-	_ = p
 }
