@@ -104,3 +104,44 @@ func TestHookServeRuleDisabledAfterItsBound(t *testing.T) {
 		t.Fatalf("through serve after another session's call passed the rule's bound: %q\n%s", out, errs)
 	}
 }
+
+// The same for a bundle's rule file: gone by hand while serve runs (the
+// bundle's config then does not load), then put back. Serve kept no list
+// of the rule files of a bundle whose config did not load either.
+func TestHookStaleServeBundleRuleFileBack(t *testing.T) {
+	e := newServeEnv(t, "hooks: {}\n")
+	e.socketPath = filepath.Join(e.home, "hermes-hooks.sock")
+	src := filepath.Join(e.root, "src")
+	if err := os.MkdirAll(filepath.Join(src, "rules"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	replaceFile(t, filepath.Join(src, "config.yaml"), "rules: [rules/guard.yaml]\n", 0o644)
+	replaceFile(t, filepath.Join(src, "rules", "guard.yaml"), repoRuleGuard, 0o644)
+	for _, args := range [][]string{
+		{"bundle", "pack", src, "--name", "corp", "--serial", "1", "-o", "corp.tar.gz"},
+		{"bundle", "keygen", "-o", "corp"},
+		{"bundle", "sign", "corp.tar.gz", "--key", "corp.key"},
+		{"bundle", "install", "corp.tar.gz", "--pub", "corp.pub"},
+	} {
+		e.mustCLI(args...)
+	}
+	p := e.serve()
+	if out, _ := e.hookRmrf(false); out != claudeDeny("repo says no") {
+		t.Fatalf("before: %q", out)
+	}
+	ruleFile := filepath.Join(e.home, "bundles", "corp", "files", "rules", "guard.yaml")
+	aside := filepath.Join(e.root, "guard.yaml")
+	if err := os.Rename(ruleFile, aside); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor("serve to load the bundle without its rule file", func() bool { return p.generation() == 2 })
+	if err := os.Rename(aside, ruleFile); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := e.hookRmrf(true); out != claudeDeny("repo says no") {
+		t.Fatalf("one-shot: %q", out)
+	}
+	if out, errs := e.hookRmrf(false); out != claudeDeny("repo says no") {
+		t.Fatalf("through serve (generation %v) once the rule file is back: %q\n%s", p.generation(), out, errs)
+	}
+}
