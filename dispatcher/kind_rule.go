@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
@@ -41,6 +42,9 @@ type ruleKind struct {
 	once sync.Once
 	r    *rule.Rule
 	err  error
+	// ready is set once r and err are (RuleDisabled reads r without
+	// compiling a rule no firing reached).
+	ready atomic.Bool
 }
 
 func ruleKindOf(s hookconfig.Spec) hookKind {
@@ -111,8 +115,24 @@ func (k *ruleKind) compiled() (*rule.Rule, error) {
 			testRuleCompile(k.spec.Source)
 		}
 		k.r, k.err = rule.Compile(k.spec.Source)
+		k.ready.Store(true)
 	})
 	return k.r, k.err
+}
+
+// RuleDisabled reports whether a rule of d's config is disabled now. A
+// rule past its time bound is disabled until its evaluation ends
+// (internal/rule), and in a long-lived dispatcher (serve) that spans other
+// firings: each gets the rule's failure where a process of its own would
+// decide the rule. serve asks this before it answers a call forwarded by
+// `hermes-hooks hook`, which can decide by itself instead.
+func (d *Dispatcher) RuleDisabled() bool {
+	for _, k := range d.kinds {
+		if k, ok := k.(*ruleKind); ok && k.ready.Load() && k.r != nil && k.r.Disabled() {
+			return true
+		}
+	}
+	return false
 }
 
 // testRuleEval and testRuleCompile, when a test sets them, are called for

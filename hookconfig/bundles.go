@@ -97,6 +97,8 @@ func (cfg *Config) addBundle(dir string, keys []string, managed bool) {
 		// the unpacked files: a rule file outside them is one the
 		// signature does not cover.
 		err = frag.loadRules(files)
+		// Listed even when one fails, as a project's are.
+		cfg.RuleFiles = append(cfg.RuleFiles, frag.RuleFiles...)
 	}
 	if err != nil {
 		cfg.unloadedBundle(dir, path, err)
@@ -132,7 +134,6 @@ func (cfg *Config) addBundle(dir string, keys []string, managed bool) {
 	cfg.Entries = append(cfg.Entries, frag.Entries...)
 	cfg.Warnings = append(cfg.Warnings, frag.Warnings...)
 	cfg.BundleFiles = append(cfg.BundleFiles, path)
-	cfg.RuleFiles = append(cfg.RuleFiles, frag.RuleFiles...)
 }
 
 // unloadedBundle records a bundle (dir: the bundle's, or the bundles

@@ -45,6 +45,9 @@ type ManagedLayer struct {
 	// Files are the managed config files found (read or refused), the
 	// system's first; none: no managed layer.
 	Files []string
+	// RuleFiles are the rule files they include (read or refused), held
+	// to the same ownership rule as Files, their directories too.
+	RuleFiles []string
 	// Hooks counts the managed entries loaded.
 	Hooks int
 	// AllowManagedHooksOnly (allow_managed_hooks_only: true) runs the
@@ -149,6 +152,7 @@ func loadManaged(paths []string) (*Config, ManagedLayer) {
 			rr := &ruleReader{managed: true}
 			err := rr.includeRules(sub, []string{p})
 			m.RuleFiles = append(m.RuleFiles, rr.read...)
+			layer.RuleFiles = append(layer.RuleFiles, rr.read...)
 			if err != nil {
 				fail(p, err)
 				continue

@@ -168,6 +168,9 @@ func (cfg *Config) addProject(path string) {
 	proj, err := parseConfig(data, path, MaxProjectEntries)
 	if err == nil {
 		err = proj.loadRules(root)
+		// The rule files read are listed even when one fails: serve
+		// watches them, and one put back must reload the project.
+		cfg.RuleFiles = append(cfg.RuleFiles, proj.RuleFiles...)
 	}
 	if err != nil {
 		cfg.unloaded(path, root, path, "project hooks file skipped", err)
@@ -198,7 +201,6 @@ func (cfg *Config) addProject(path string) {
 	}
 	cfg.Entries = append(cfg.Entries, proj.Entries...)
 	cfg.Warnings = append(cfg.Warnings, proj.Warnings...)
-	cfg.RuleFiles = append(cfg.RuleFiles, proj.RuleFiles...)
 	// The agent hook files it names share one MaxProjectFileBytes, as its
 	// rule files do, and are at most MaxProjectAgentFiles: one file named
 	// a thousand times would otherwise be read a thousand times on every

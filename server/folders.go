@@ -193,21 +193,8 @@ func modeOf(path string) string {
 // bundles installed beside it (bounded as the loader bounds its walk).
 func managedDirEntries() []string {
 	var out []string
-	up := func(dir string) {
-		for {
-			out = append(out, modeMark+dir)
-			p := filepath.Dir(dir)
-			if p == dir {
-				return
-			}
-			dir = p
-		}
-	}
 	for _, p := range hookconfig.ManagedPaths() {
-		up(filepath.Dir(p))
-		if real, err := filepath.EvalSymlinks(p); err == nil {
-			up(filepath.Dir(real))
-		}
+		out = append(out, managedFileDirEntries(p)...)
 		root := hookconfig.ManagedBundleDir(p)
 		ents, err := os.ReadDir(root)
 		if err != nil {
@@ -226,6 +213,29 @@ func managedDirEntries() []string {
 				return nil
 			})
 		}
+	}
+	return out
+}
+
+// managedFileDirEntries are the mode entries of the directories the
+// loader holds to the managed rule for the managed file p (a managed
+// config, or a rule file one includes): from p's directory, and its
+// target's through links, up to /.
+func managedFileDirEntries(p string) []string {
+	var out []string
+	up := func(dir string) {
+		for {
+			out = append(out, modeMark+dir)
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				return
+			}
+			dir = parent
+		}
+	}
+	up(filepath.Dir(p))
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		up(filepath.Dir(real))
 	}
 	return out
 }

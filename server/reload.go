@@ -75,6 +75,11 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 		}
 	}
 	files = append(files, cfg.RuleFiles...) // a rule file that only includes others too
+	// A managed config's rule files are held to its ownership rule, their
+	// directories too (up to /).
+	for _, p := range cfg.Managed.RuleFiles {
+		files = append(files, managedFileDirEntries(p)...)
+	}
 	// cfg.AgentHookFiles does not keep every file the config names (those
 	// missing, at least), so read the lists as written.
 	files = append(files, listedAgentFiles(config, filepath.Dir(config))...)

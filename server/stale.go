@@ -19,6 +19,8 @@ import (
 // caller because only the loaded config knows the whole set of files
 // (rule files and agent hook files named inside it); the caller would have
 // to parse the config to name them, which is the cost serve saves.
+// It is a 409 too while a rule of g is disabled (past its time bound, its
+// evaluation still running here): the caller's process decides the rule.
 //
 // A caller that stated no inputs (curl, a Go host) has no dispatch of its
 // own to fall back on, and is still answered by the config in service.
@@ -94,6 +96,16 @@ func (s *Server) staleConflict(g *generation) string {
 		s.kickRefresh()
 		return "the config file " + f + " changed since this server read it (generation " +
 			strconv.FormatInt(d.gen, 10) + "); it has not loaded the new one yet"
+	}
+	// A rule past its time bound goes on here, disabled for every firing
+	// until it ends (the one-shot's ends with its process): this server
+	// would answer with the rule's failure, where the caller's own
+	// process decides the rule.
+	// (Which rule is not said: a repository's rule text is not for the
+	// caller's stderr; the journal's records of that firing name it.)
+	if g.d.RuleDisabled() {
+		return "a rule of this server's config (generation " + strconv.FormatInt(g.n, 10) +
+			") is disabled while an evaluation of it that passed its time bound still runs"
 	}
 	return ""
 }

@@ -126,6 +126,36 @@ func TestStaleManagedDirectoryMode(t *testing.T) {
 	})
 }
 
+// A managed config's rule files are held to the same rule, their
+// directories too: a rule file kept beside the managed config's folder
+// (rules: [/opt/corp/team.yaml]), its folder made writable by all.
+func TestStaleManagedRuleDirectoryMode(t *testing.T) {
+	root := shortDir(t)
+	dir, corp := filepath.Join(root, "managed"), filepath.Join(root, "corp")
+	for _, d := range []string{dir, corp} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(d, 0o755); err != nil { // whatever the umask
+			t.Fatal(err)
+		}
+	}
+	team := filepath.Join(corp, "team.yaml")
+	managed := filepath.Join(dir, "config.yaml")
+	for p, s := range map[string]string{team: "hooks: {}\n", managed: "rules: [" + team + "]\n"} {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv(hookconfig.ManagedConfigEnv, managed)
+	f := start(t, "hooks: {}\n", nil, noWatch)
+	managedChangeThenRefresh(t, f, managed, "a managed rule file's directory made writable by all", func() {
+		if err := os.Chmod(corp, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
 // A managed bundle's directories are held to the same rule.
 func TestStaleManagedBundleDirectoryMode(t *testing.T) {
 	dir := filepath.Join(shortDir(t), "managed")

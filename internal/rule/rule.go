@@ -104,6 +104,10 @@ type Rule struct {
 // quarantined reports whether an evaluation past its deadline still runs.
 func (r *Rule) quarantined() bool { return r.late.Load() > 0 }
 
+// Disabled reports whether the rule is quarantined now: an evaluation of
+// it that passed its deadline still runs, and Eval returns ErrQuarantined.
+func (r *Rule) Disabled() bool { return r.quarantined() }
+
 // Compile checks src against the limits and compiles it to a rule whose
 // result must be a boolean.
 func Compile(src string) (*Rule, error) {
