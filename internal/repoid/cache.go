@@ -3,13 +3,16 @@ package repoid
 import (
 	"os"
 	"sync"
-	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 )
 
 // Cache remembers Find's answers for a process that dispatches many events
 // (serve, a Go host). An answer is reused while every file it was read
 // from — each .git entry looked for, the .git file, commondir and the
-// config — stats the same (size, mtime, mode, or still absent). A
+// config — stats the same (device, inode, size, mode, mtime and ctime, or
+// still absent: cmdpin.KeyOf, so that an edit to the same size with its
+// mtime set back, or a file renamed over it, is seen). A
 // local remote's own files are not watched: its ID changes only when that
 // repository is moved or recreated. The zero Cache is ready to use.
 type Cache struct {
@@ -26,9 +29,7 @@ type cached struct {
 type stamp struct {
 	path   string
 	exists bool
-	size   int64
-	mod    time.Time
-	mode   os.FileMode
+	key    cmdpin.FileKey
 }
 
 func stampOf(path string) stamp {
@@ -36,7 +37,7 @@ func stampOf(path string) stamp {
 	if err != nil {
 		return stamp{path: path}
 	}
-	return stamp{path: path, exists: true, size: fi.Size(), mod: fi.ModTime(), mode: fi.Mode()}
+	return stamp{path: path, exists: true, key: cmdpin.KeyOf(fi)}
 }
 
 // Find is the package's Find, from the cache when nothing it read changed.

@@ -210,3 +210,44 @@ func TestCacheSeesChanges(t *testing.T) {
 		t.Fatalf("after a remote was added: %q", r.IDs)
 	}
 }
+
+// A config rewritten in place to the same size with its mtime set back
+// (touch -r) is still seen: ctime moves with any write and no user can set
+// it back, and a file renamed over it has another inode. serve's cache
+// kept the old remote, and with it the old identity's approvals, for a
+// repository that now names another.
+func TestCacheSeesSameSizeEditWithMtimeRestored(t *testing.T) {
+	root := t.TempDir()
+	a := filepath.Join(root, "a")
+	cfg := filepath.Join(a, ".git", "config")
+	write(t, cfg, "[remote \"origin\"]\nurl = https://h.example/o/aaa.git\n")
+	var c Cache
+	if r, _ := c.Find(a); !slices.Contains(r.IDs, "url:h.example/o/aaa") {
+		t.Fatalf("first read: %q", r.IDs)
+	}
+	fi, err := os.Stat(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, how := range []string{"in place", "renamed over"} {
+		want := map[string]string{"in place": "bbb", "renamed over": "ccc"}[how]
+		text := "[remote \"origin\"]\nurl = https://h.example/o/" + want + ".git\n"
+		if how == "in place" {
+			if err := os.WriteFile(cfg, []byte(text), fi.Mode()); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			tmp := cfg + ".new"
+			write(t, tmp, text)
+			if err := os.Rename(tmp, cfg); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.Chtimes(cfg, fi.ModTime(), fi.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		if r, _ := c.Find(a); !slices.Contains(r.IDs, "url:h.example/o/"+want) {
+			t.Fatalf("config edited %s to the same size, mtime set back: still %q", how, r.IDs)
+		}
+	}
+}
