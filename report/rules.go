@@ -293,7 +293,7 @@ func listedOf(cfg *hookconfig.Config) []*hookconfig.Entry {
 // tool so.
 const anyTool = "hermes_hooks_any_other_tool"
 
-// anyToolError says, for a rule whose matcher lets every tool's call
+// anyToolError says, for a rule entry whose matcher lets every tool's call
 // through (none, or one such as .*), that it errs on a call of another
 // tool with no arguments ("" when it does not, or when its matcher or its
 // event has no tool). Such a rule was written for one tool's arguments
@@ -301,6 +301,9 @@ const anyTool = "hermes_hooks_any_other_tool"
 // and with fail_closed it blocks them all — an agent that can no longer
 // read a file — which its own examples, all of its tool, never show.
 func anyToolError(ctx context.Context, e *hookconfig.Entry, tools *protocol.ToolTable, cwd string) string {
+	if e.Rule() == nil {
+		return "" // a process hook: its smoke run says what it does
+	}
 	fields, _ := e.Event.SyntheticFields()
 	if f := protocol.NewFiring(e.Event, "", fields); !f.HasTool {
 		return "" // an event with no tool: no other tool's call to reach it
