@@ -264,7 +264,7 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 			r.add(CheckInfo, "skipped smoke test (--no-run)")
 		default:
 			smoke(ctx, d, &r)
-			if msg := anyToolError(ctx, e, d.Config().Tools, ""); e.Rule() != nil && msg != "" {
+			if msg := anyToolError(ctx, e, d.Config().Tools, ""); msg != "" {
 				r.add(CheckWarn, msg)
 			}
 			doctorExamples(ctx, o.Examples, &r)

@@ -301,6 +301,9 @@ const anyTool = "hermes_hooks_any_other_tool"
 // and with fail_closed it blocks them all — an agent that can no longer
 // read a file — which its own examples, all of its tool, never show.
 func anyToolError(ctx context.Context, e *hookconfig.Entry, tools *protocol.ToolTable, cwd string) string {
+	if e.Rule() == nil {
+		return "" // a command (or any other kind): nothing to evaluate here
+	}
 	fields, _ := e.Event.SyntheticFields()
 	if f := protocol.NewFiring(e.Event, "", fields); !f.HasTool {
 		return "" // an event with no tool: no other tool's call to reach it
