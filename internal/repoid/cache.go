@@ -10,7 +10,7 @@ import (
 // Cache remembers Find's answers for a process that dispatches many events
 // (serve, a Go host). An answer is reused while every file it was read
 // from — each .git entry looked for, the .git file, commondir and the
-// config — stats the same (device, inode, size, mode, mtime and ctime, or
+// config — stats as it did before it was read (device, inode, size, mode, mtime and ctime, or
 // still absent: cmdpin.KeyOf, so that an edit to the same size with its
 // mtime set back, or a file renamed over it, is seen). A
 // local remote's own files are not watched: its ID changes only when that
@@ -48,11 +48,14 @@ func (c *Cache) Find(dir string) (Repo, bool) {
 	if found && fresh(hit.stamps) {
 		return hit.repo, hit.ok
 	}
-	var paths []string
-	r, ok := find(dir, func(p string) { paths = append(paths, p) })
-	stamps := make([]stamp, len(paths))
-	for i, p := range paths {
-		stamps[i] = stampOf(p)
+	// Each file is stamped as find names it, before it reads it: a
+	// change made while it is read (or after) then differs from its
+	// stamp, where a stamp taken after the read would vouch for content
+	// the answer was not read from.
+	var stamps []stamp
+	r, ok := find(dir, func(p string) { stamps = append(stamps, stampOf(p)) })
+	if testAfterRead != nil {
+		testAfterRead()
 	}
 	c.mu.Lock()
 	if c.m == nil {
@@ -65,6 +68,10 @@ func (c *Cache) Find(dir string) (Repo, bool) {
 	c.mu.Unlock()
 	return r, ok
 }
+
+// testAfterRead, when a test sets it, is called once Find has read the
+// repository's files, before the answer is cached.
+var testAfterRead func()
 
 // maxCached bounds the cache of a long-lived process.
 const maxCached = 1024

@@ -65,7 +65,7 @@ func Find(dir string) (Repo, bool) {
 }
 
 // find is Find, telling seen every file whose change would change its
-// answer.
+// answer, before it reads that file (Cache stamps it there).
 func find(dir string, seen func(path string)) (Repo, bool) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
