@@ -10,11 +10,15 @@ import (
 // Cache remembers Find's answers for a process that dispatches many events
 // (serve, a Go host). An answer is reused while every file it was read
 // from — each .git entry looked for, the .git file, commondir and the
-// config — stats as it did before it was read (device, inode, size, mode, mtime and ctime, or
-// still absent: cmdpin.KeyOf, so that an edit to the same size with its
-// mtime set back, or a file renamed over it, is seen). A
-// local remote's own files are not watched: its ID changes only when that
-// repository is moved or recreated. The zero Cache is ready to use.
+// config — stats as it did before it was read (device, inode, size, mode,
+// mtime and ctime, or still absent: cmdpin.KeyOf, so that an edit to the
+// same size with its mtime set back, or a file renamed over it, is seen).
+// An answer is kept only when each stamp vouches for what was read
+// (cmdpin.FileKey.Vouches: Linux only): elsewhere, and for a file changed
+// within the clock's last tick, Find reads git's files each time, as a
+// one-shot process does. A local remote's own files are not watched: its
+// ID changes only when that repository is moved or recreated. The zero
+// Cache is ready to use.
 type Cache struct {
 	mu sync.Mutex
 	m  map[string]cached
@@ -31,6 +35,10 @@ type stamp struct {
 	exists bool
 	key    cmdpin.FileKey
 }
+
+// vouches reports whether s may stand for the file's content: absent, or
+// with a key that any later rewrite changes (cmdpin.FileKey.Vouches).
+func (s stamp) vouches() bool { return !s.exists || s.key.Vouches() }
 
 func stampOf(path string) stamp {
 	fi, err := os.Stat(path)
@@ -56,6 +64,14 @@ func (c *Cache) Find(dir string) (Repo, bool) {
 	r, ok := find(dir, func(p string) { stamps = append(stamps, stampOf(p)) })
 	if testAfterRead != nil {
 		testAfterRead()
+	}
+	for _, s := range stamps {
+		if !s.vouches() {
+			// Changed within the clock's tick, or a key with no
+			// change time (Windows): an edit could leave it as it is,
+			// so the next Find reads the files again.
+			return r, ok
+		}
 	}
 	c.mu.Lock()
 	if c.m == nil {
