@@ -16,9 +16,9 @@ import (
 // An answer is kept only when each stamp vouches for what was read
 // (cmdpin.FileKey.Vouches: Linux only): elsewhere, and for a file changed
 // within the clock's last tick, Find reads git's files each time, as a
-// one-shot process does. A local remote's own files are not watched: its
-// ID changes only when that repository is moved or recreated. The zero
-// Cache is ready to use.
+// one-shot process does. A local remote's files are watched as far as its
+// ID reads them (its .git entry, commondir, or a bare repository's marks).
+// The zero Cache is ready to use.
 type Cache struct {
 	mu sync.Mutex
 	m  map[string]cached

@@ -98,7 +98,7 @@ func at(top string, seen func(string)) (Repo, bool) {
 	ids := []string{"git:" + canonical(common)}
 	if data, err := readSmall(filepath.Join(common, "config")); err == nil {
 		for _, u := range Remotes(data) {
-			if id := remoteID(u, top); id != "" {
+			if id := remoteID(u, top, seen); id != "" {
 				ids = append(ids, id)
 			}
 		}
