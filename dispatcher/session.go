@@ -109,7 +109,14 @@ func (d *Dispatcher) saveSession(ctx context.Context, ev *protocol.Event, sessio
 		}
 	}
 	stop := ev.Stops
-	if len(patched) == 0 && len(ranOnce) == 0 && !(stop && (o.Blocked() || loaded.StopBlocks > 0)) {
+	// The agent's blocked stops and its subagents' are one run, which
+	// only the agent's own stop (pre_verify, let through or capped)
+	// ends: a subagent that finishes between two of them, by itself or
+	// by the cap, is part of the work the agent was kept going for.
+	// Restarting the count there let a Stop hook that always blocks keep
+	// an agent that runs a subagent per turn going for good.
+	ends := stop && ev.HermesReply == protocol.ReplyVerify
+	if len(patched) == 0 && len(ranOnce) == 0 && !(stop && o.Blocked()) && !(ends && loaded.StopBlocks > 0) {
 		return
 	}
 	var capped bool
@@ -125,9 +132,14 @@ func (d *Dispatcher) saveSession(ctx context.Context, ev *protocol.Event, sessio
 		if stop {
 			switch {
 			case !o.Blocked():
-				s.StopBlocks = 0
+				if ends {
+					s.StopBlocks = 0
+				}
 			case s.StopBlocks >= stopBlockCap:
-				s.StopBlocks, capped = 0, true
+				capped = true
+				if ends {
+					s.StopBlocks = 0
+				}
 			default:
 				s.StopBlocks++
 			}
