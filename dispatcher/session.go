@@ -109,12 +109,13 @@ func (d *Dispatcher) saveSession(ctx context.Context, ev *protocol.Event, sessio
 		}
 	}
 	stop := ev.Stops
-	// The agent's blocked stops and its subagents' are one run, which
-	// only the agent's own stop (pre_verify, let through or capped)
-	// ends: a subagent that finishes between two of them, by itself or
-	// by the cap, is part of the work the agent was kept going for.
-	// Restarting the count there let a Stop hook that always blocks keep
-	// an agent that runs a subagent per turn going for good.
+	// A subagent let stop by its hooks (subagent_stop, not blocked) ends
+	// no run of blocks: it finished inside the work the agent was kept
+	// going for, and restarting the count there let a Stop hook that
+	// always blocks keep an agent that runs a subagent per turn going
+	// for good. The agent's own stop let through does end it, and so
+	// does the cap, for either (a subagent's guard gets its blocks again
+	// after the free pass).
 	ends := stop && ev.HermesReply == protocol.ReplyVerify
 	if len(patched) == 0 && len(ranOnce) == 0 && !(stop && o.Blocked()) && !(ends && loaded.StopBlocks > 0) {
 		return
@@ -136,10 +137,7 @@ func (d *Dispatcher) saveSession(ctx context.Context, ev *protocol.Event, sessio
 					s.StopBlocks = 0
 				}
 			case s.StopBlocks >= stopBlockCap:
-				capped = true
-				if ends {
-					s.StopBlocks = 0
-				}
+				s.StopBlocks, capped = 0, true
 			default:
 				s.StopBlocks++
 			}

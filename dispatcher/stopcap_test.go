@@ -36,36 +36,29 @@ func TestStopCapHoldsAcrossSubagentStops(t *testing.T) {
 	}
 }
 
-// Nor does a subagent that is let stop by the cap: the agent's and its
-// subagents' blocks are one run, which the agent's next stop ends. Capping
-// the subagent restarted the count, and a Stop hook and a SubagentStop
-// hook that always block kept the agent going for good.
-func TestStopCapHoldsAcrossCappedSubagents(t *testing.T) {
+// A SubagentStop guard still gets its blocks in each subagent: a run of
+// blocks that no stop of the agent's ends is still ended by the cap.
+func TestStopCapSubagentGuardAlone(t *testing.T) {
 	d := dispatcherWith(t, `hooks:
-  pre_verify:
-    - rule: 'true'
-      decision: block
-      message: keep going
   subagent_stop:
     - rule: 'true'
       decision: block
-      message: keep going too
+      message: summarise first
 `, Options{Sessions: sessions.NewMemory()})
 	s := map[string]any{"session_id": "S"}
-	blocks := func(event string) bool { o := dispatch(t, d, event, s); return o.Blocked() }
-	blocked := 0
-	for blocks("pre_verify") {
-		if blocked++; blocked > stopBlockCap {
-			t.Fatalf("the agent's stop blocked %d times, a capped subagent between each", blocked)
-		}
-		for n := 0; blocks("subagent_stop"); n++ {
-			if n > stopBlockCap {
-				t.Fatal("a subagent's stop is never let through")
+	for sub := 1; sub <= 3; sub++ {
+		blocked := 0
+		for {
+			o := dispatch(t, d, "subagent_stop", s)
+			if !o.Blocked() {
+				break
+			}
+			if blocked++; blocked > stopBlockCap {
+				t.Fatalf("subagent %d: blocked %d times", sub, blocked)
 			}
 		}
-	}
-	// The run ended with the agent's stop: the next one is blocked again.
-	if o := dispatch(t, d, "pre_verify", s); !o.Blocked() {
-		t.Fatalf("the count restarts once the agent stopped: %+v", o)
+		if blocked != stopBlockCap {
+			t.Fatalf("subagent %d: blocked %d times, want %d", sub, blocked, stopBlockCap)
+		}
 	}
 }
