@@ -109,7 +109,15 @@ func (d *Dispatcher) saveSession(ctx context.Context, ev *protocol.Event, sessio
 		}
 	}
 	stop := ev.Stops
-	if len(patched) == 0 && len(ranOnce) == 0 && !(stop && (o.Blocked() || loaded.StopBlocks > 0)) {
+	// A subagent let stop by its hooks (subagent_stop, not blocked) ends
+	// no run of blocks: it finished inside the work the agent was kept
+	// going for, and restarting the count there let a Stop hook that
+	// always blocks keep an agent that runs a subagent per turn going
+	// for good. The agent's own stop let through does end it, and so
+	// does the cap, for either (a subagent's guard gets its blocks again
+	// after the free pass).
+	ends := stop && ev.HermesReply == protocol.ReplyVerify
+	if len(patched) == 0 && len(ranOnce) == 0 && !(stop && o.Blocked()) && !(ends && loaded.StopBlocks > 0) {
 		return
 	}
 	var capped bool
@@ -125,7 +133,9 @@ func (d *Dispatcher) saveSession(ctx context.Context, ev *protocol.Event, sessio
 		if stop {
 			switch {
 			case !o.Blocked():
-				s.StopBlocks = 0
+				if ends {
+					s.StopBlocks = 0
+				}
 			case s.StopBlocks >= stopBlockCap:
 				s.StopBlocks, capped = 0, true
 			default:

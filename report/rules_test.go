@@ -61,3 +61,22 @@ func TestRuleProblemsAndStatus(t *testing.T) {
 		t.Fatalf("a repository's rule: %+v", st)
 	}
 }
+
+// anyToolError is asked about each hook doctor smoke-runs, and only a
+// rule has a rule to evaluate: a command hook every tool's call reaches
+// (no matcher) is no rule, and doctor crashed on it (nil RuleSpec).
+func TestAnyToolErrorOnACommandHook(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.yaml")
+	yaml := "hooks:\n  pre_tool_call:\n    - command: ./guard.sh\n"
+	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := hookconfig.Load(path, hookconfig.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := anyToolError(t.Context(), cfg.Entries[0], cfg.Tools, dir); msg != "" {
+		t.Fatalf("a command hook: %q", msg)
+	}
+}

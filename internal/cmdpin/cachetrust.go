@@ -89,6 +89,16 @@ func (g *hashGuard) storable(lease leaseEnd, key FileKey) bool {
 	return g.trusted() && lease == leaseHeld && ctimeSettled(key.ctime)
 }
 
+// Vouches reports whether a later rewrite of the file k was taken of —
+// written, truncated, or renamed over — must change its key, so that an
+// unchanged key may stand for content read after k was taken (repoid's
+// Cache; the digest cache asks more of a file, storable). That needs a
+// change time, which no user sets back, that the coarse clock has moved
+// past: Linux only. Elsewhere no key vouches: Windows' has no inode or
+// change time (a same-size edit with its mtime set back keeps it), and
+// other systems' clocks are not known to tick past a change.
+func (k FileKey) Vouches() bool { return ctimeSettled(k.ctime) }
+
 // leaseEnd is how a hash's read lease ended.
 type leaseEnd uint8
 

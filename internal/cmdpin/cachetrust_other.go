@@ -8,7 +8,8 @@ import "os"
 // for its content, and every file is hashed every time.
 func fsClassOf(*os.File) fsClass { return fsUnknown }
 
-// ctimeSettled is never reached off Linux (fsClassOf says fsUnknown).
+// ctimeSettled is false off Linux: the digest cache never gets there
+// (fsClassOf says fsUnknown), and no FileKey vouches (FileKey.Vouches).
 func ctimeSettled(int64) bool { return false }
 
 // readLease is never reached off Linux (fsClassOf says fsUnknown).

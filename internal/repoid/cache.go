@@ -10,11 +10,15 @@ import (
 // Cache remembers Find's answers for a process that dispatches many events
 // (serve, a Go host). An answer is reused while every file it was read
 // from — each .git entry looked for, the .git file, commondir and the
-// config — stats the same (device, inode, size, mode, mtime and ctime, or
-// still absent: cmdpin.KeyOf, so that an edit to the same size with its
-// mtime set back, or a file renamed over it, is seen). A
-// local remote's own files are not watched: its ID changes only when that
-// repository is moved or recreated. The zero Cache is ready to use.
+// config — stats as it did before it was read (device, inode, size, mode,
+// mtime and ctime, or still absent: cmdpin.KeyOf, so that an edit to the
+// same size with its mtime set back, or a file renamed over it, is seen).
+// An answer is kept only when each stamp vouches for what was read
+// (cmdpin.FileKey.Vouches: Linux only): elsewhere, and for a file changed
+// within the clock's last tick, Find reads git's files each time, as a
+// one-shot process does. A local remote's files are watched as far as its
+// ID reads them (its .git entry, commondir, or a bare repository's marks).
+// The zero Cache is ready to use.
 type Cache struct {
 	mu sync.Mutex
 	m  map[string]cached
@@ -32,6 +36,10 @@ type stamp struct {
 	key    cmdpin.FileKey
 }
 
+// vouches reports whether s may stand for the file's content: absent, or
+// with a key that any later rewrite changes (cmdpin.FileKey.Vouches).
+func (s stamp) vouches() bool { return !s.exists || s.key.Vouches() }
+
 func stampOf(path string) stamp {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -48,11 +56,22 @@ func (c *Cache) Find(dir string) (Repo, bool) {
 	if found && fresh(hit.stamps) {
 		return hit.repo, hit.ok
 	}
-	var paths []string
-	r, ok := find(dir, func(p string) { paths = append(paths, p) })
-	stamps := make([]stamp, len(paths))
-	for i, p := range paths {
-		stamps[i] = stampOf(p)
+	// Each file is stamped as find names it, before it reads it: a
+	// change made while it is read (or after) then differs from its
+	// stamp, where a stamp taken after the read would vouch for content
+	// the answer was not read from.
+	var stamps []stamp
+	r, ok := find(dir, func(p string) { stamps = append(stamps, stampOf(p)) })
+	if testAfterRead != nil {
+		testAfterRead()
+	}
+	for _, s := range stamps {
+		if !s.vouches() {
+			// Changed within the clock's tick, or a key with no
+			// change time (Windows): an edit could leave it as it is,
+			// so the next Find reads the files again.
+			return r, ok
+		}
 	}
 	c.mu.Lock()
 	if c.m == nil {
@@ -65,6 +84,10 @@ func (c *Cache) Find(dir string) (Repo, bool) {
 	c.mu.Unlock()
 	return r, ok
 }
+
+// testAfterRead, when a test sets it, is called once Find has read the
+// repository's files, before the answer is cached.
+var testAfterRead func()
 
 // maxCached bounds the cache of a long-lived process.
 const maxCached = 1024

@@ -65,7 +65,7 @@ func Find(dir string) (Repo, bool) {
 }
 
 // find is Find, telling seen every file whose change would change its
-// answer.
+// answer, before it reads that file (Cache stamps it there).
 func find(dir string, seen func(path string)) (Repo, bool) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
@@ -98,7 +98,7 @@ func at(top string, seen func(string)) (Repo, bool) {
 	ids := []string{"git:" + canonical(common)}
 	if data, err := readSmall(filepath.Join(common, "config")); err == nil {
 		for _, u := range Remotes(data) {
-			if id := remoteID(u, top); id != "" {
+			if id := remoteID(u, top, seen); id != "" {
 				ids = append(ids, id)
 			}
 		}

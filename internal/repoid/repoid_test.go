@@ -251,3 +251,27 @@ func TestCacheSeesSameSizeEditWithMtimeRestored(t *testing.T) {
 		}
 	}
 }
+
+// A config that changes while Find reads it is read again next time: the
+// identity a cached answer is checked against is the one from before the
+// read. Stamped after the read, it was the new file's, and serve kept the
+// remote of a config that no longer said it, while the one-shot read the
+// new one.
+func TestCacheSeesAChangeDuringTheRead(t *testing.T) {
+	root := t.TempDir()
+	a := filepath.Join(root, "a")
+	cfg := filepath.Join(a, ".git", "config")
+	write(t, cfg, "[remote \"origin\"]\nurl = https://h.example/o/aaa.git\n")
+	var c Cache
+	testAfterRead = func() {
+		testAfterRead = nil
+		write(t, cfg, "[remote \"origin\"]\nurl = https://h.example/o/bbbb.git\n")
+	}
+	t.Cleanup(func() { testAfterRead = nil })
+	if r, _ := c.Find(a); !slices.Contains(r.IDs, "url:h.example/o/aaa") {
+		t.Fatalf("first read: %q", r.IDs)
+	}
+	if r, _ := c.Find(a); !slices.Contains(r.IDs, "url:h.example/o/bbbb") {
+		t.Fatalf("config changed while it was read: still %q", r.IDs)
+	}
+}

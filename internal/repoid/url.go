@@ -10,15 +10,22 @@ import (
 // remoteID is the ID of a remote URL found in the config of the worktree
 // rooted at top: "url:" + NormalizeURL for a hosted repository, or, for a
 // local one (a path, file://), "git:" + that repository's common git
-// directory, so that a local clone and its origin meet.
-func remoteID(u, top string) string {
+// directory, so that a local clone and its origin meet. seen is told each
+// file of the local one read for it (find's seen): a repository made,
+// removed or made a worktree there changes the ID.
+func remoteID(u, top string, seen func(string)) string {
 	if p, ok := localPath(u); ok {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(top, p)
 		}
 		p = filepath.Clean(p)
+		seen(filepath.Join(p, ".git"))
 		if gd, ok := gitDirOf(p); ok {
+			seen(filepath.Join(gd, "commondir"))
 			return "git:" + canonical(commonDirOf(gd))
+		}
+		for _, name := range bareMarks {
+			seen(filepath.Join(p, name))
 		}
 		if isBare(p) {
 			return "git:" + canonical(p)
@@ -31,10 +38,13 @@ func remoteID(u, top string) string {
 	return ""
 }
 
+// bareMarks are what a bare repository has (isBare).
+var bareMarks = []string{"HEAD", "objects", "refs"}
+
 // isBare reports whether dir looks like a bare repository (git's own test
 // is HEAD plus objects and refs).
 func isBare(dir string) bool {
-	for _, name := range []string{"HEAD", "objects", "refs"} {
+	for _, name := range bareMarks {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			return false
 		}
