@@ -254,9 +254,9 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 		}
 		switch {
 		case !st.Approved:
-			r.add(CheckInfo, "skipped JSON smoke test — not allowlisted yet. Approve the hook first ("+hint+"), then re-run `hermes-hooks doctor`.")
+			r.add(CheckInfo, "skipped "+smokeName(e)+" — not allowlisted yet. Approve the hook first ("+hint+"), then re-run `hermes-hooks doctor`.")
 		case st.Drift.Kind == consent.DriftHash:
-			r.add(CheckInfo, "skipped JSON smoke test — the script changed since it was approved; review it and re-approve first.")
+			r.add(CheckInfo, "skipped "+smokeName(e)+" — "+changedName(e)+" changed since it was approved; review it and re-approve first.")
 		case !st.Executable || st.StartProblem != "":
 		case e.RunBy != "":
 			r.add(CheckInfo, "skipped smoke test — "+agentTitle(e.RunBy)+" runs this hook itself; doctor does not run it")

@@ -303,6 +303,27 @@ func unchangedText(e *hookconfig.Entry) string {
 	return "script unchanged since approval"
 }
 
+// smokeName and changedName are what doctor skipped for a hook it may not
+// run yet, and what changed: a rule has no JSON to smoke-test and no
+// script, and "skipped JSON smoke test — the script changed" sent people
+// looking for one.
+func smokeName(e *hookconfig.Entry) string {
+	if e.Rule() != nil {
+		return "the rule's evaluation on the synthetic payload"
+	}
+	return "JSON smoke test"
+}
+
+func changedName(e *hookconfig.Entry) string {
+	switch {
+	case e.Rule() != nil:
+		return "the rule"
+	case !e.RunsCommand():
+		return "it"
+	}
+	return "the script"
+}
+
 // notApprovedFix is what doctor tells a person to do about a hook nobody
 // approved. --accept-hooks (like HERMES_ACCEPT_HOOKS and
 // hooks_auto_accept) approves only the hooks of one's own config files: a
