@@ -237,7 +237,7 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 			r.add(CheckFail, "fail_closed guard approved by its text only ("+st.TextOnly+") without --text-only: it BLOCKS the events it guards until you review it and approve it knowingly: "+
 				consent.ApproveTextOnlyHintFor(e.DeclaredAs, e.Text(), e.Scope))
 		case st.TextOnly != "":
-			r.add(CheckWarn, "approved by its text only ("+st.TextOnly+"): the files it runs cannot be determined, so what it runs can change without a new approval")
+			r.add(CheckWarn, "approved by its text only ("+st.TextOnly+")"+textOnlyTail(e, ": the files it runs cannot be determined, so what it runs can change without a new approval"))
 		}
 		if by := RunByText(e); by != "" {
 			r.add(CheckInfo, by)

@@ -303,7 +303,7 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 			continue
 		}
 		if needAck && !o.textOnly {
-			report.PrintTextOnly(out, t.event, t.command, t.status.Entry.Scope, t.status.TextOnly, true)
+			report.PrintTextOnly(out, t.status.Entry, t.event, t.command, t.status.Entry.Scope, t.status.TextOnly, true)
 			r.Result, r.Error, r.TextOnly = "refused", "a fail_closed guard approved by its text only needs --text-only", t.status.TextOnly
 			results = append(results, r)
 			refused++
@@ -339,7 +339,11 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 			fmt.Fprintln(out, "    it runs nothing: it blocks the calls it matches until the entry is fixed ("+show(t.status.Entry.CannotRun())+")")
 		} else if t.status == nil || t.status.Entry.Rule() == nil {
 			// A rule's text is all it runs, and its approval pins it.
-			report.PrintTextOnly(out, t.event, t.command, consent.Scope{}, res.TextOnly, false)
+			var e *hookconfig.Entry
+			if t.status != nil {
+				e = t.status.Entry
+			}
+			report.PrintTextOnly(out, e, t.event, t.command, consent.Scope{}, res.TextOnly, false)
 		}
 		if t.status == nil {
 			fmt.Fprintf(out, "    (no hook in %s runs this command for %s yet; the approval waits for one)\n", show(a.configLabel()), show(t.event))
