@@ -168,7 +168,7 @@ func compareSpec(e Entry, t *cmdpin.Target) (Drift, bool) {
 		d.Why = "what runs it changed since approval: it was approved to run through PowerShell, and is not run by it now"
 	case strings.HasPrefix(t.Spec, ruleSpecPrefix):
 		// A rule (dispatcher's ruleSpec): its whole text is what it does.
-		d.Why = "the rule changed since approval: its expression, decision, message or shadow mode differ from the approved ones"
+		d.Why = "the rule changed since approval: its expression, decision, message, id or shadow mode differ from the approved ones"
 	case e.SpecSHA256 == "":
 		d.Why = "what it sends changed since approval: its approval covers only its URL, not the headers and allowedEnvVars it sends now; re-approve it to pin them"
 	case now == "":

@@ -16,7 +16,7 @@ type Filter struct {
 	Event        string    // canonical event name
 	Decision     string    // outcome decision: none, allow, ask, block
 	Session      string
-	Hook         string // a part of a hook's command
+	Hook         string // a part of a hook's command or of a rule's name (Rule)
 }
 
 // FilterSpec is a filter as people write it: times as RFC 3339 or a
@@ -64,7 +64,10 @@ func (f *Filter) Keep(e *Entry) bool {
 		return true
 	}
 	for _, h := range e.Hooks {
-		if strings.Contains(h.Command, f.Hook) {
+		// A rule is also found by its name (its id:, else its file and
+		// line): the name the journal and export give it, which outlives
+		// edits to its expression.
+		if strings.Contains(h.Command, f.Hook) || strings.Contains(h.Rule, f.Hook) {
 			return true
 		}
 	}

@@ -150,7 +150,12 @@ func PrintProjectPlan(w io.Writer, root string, hooks []ProjectHook) {
 			// guard the plan's other lines describe.
 			fmt.Fprintf(w, "      ✗ it does not compile (%s): fix it before relying on it\n", show(bounded(h.Status.StartProblem)))
 		}
-		if h.TextOnly != "" {
+		switch {
+		case h.TextOnly != "" && h.Status != nil && !h.Status.Entry.RunsCommand():
+			// An http hook or opa: entry runs no file; TextOnly says
+			// what can change.
+			fmt.Fprintf(w, "      ⚠ it would be approved by its text only (%s)\n", show(h.TextOnly))
+		case h.TextOnly != "":
 			fmt.Fprintf(w, "      ⚠ its files cannot be determined (%s): it would be approved by its text only\n", show(h.TextOnly))
 		}
 	}

@@ -237,7 +237,7 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 			r.add(CheckFail, "fail_closed guard approved by its text only ("+st.TextOnly+") without --text-only: it BLOCKS the events it guards until you review it and approve it knowingly: "+
 				consent.ApproveTextOnlyHintFor(e.DeclaredAs, e.Text(), e.Scope))
 		case st.TextOnly != "":
-			r.add(CheckWarn, "approved by its text only ("+st.TextOnly+"): the files it runs cannot be determined, so what it runs can change without a new approval")
+			r.add(CheckWarn, "approved by its text only ("+st.TextOnly+")"+textOnlyTail(e, ": the files it runs cannot be determined, so what it runs can change without a new approval"))
 		}
 		if by := RunByText(e); by != "" {
 			r.add(CheckInfo, by)
@@ -254,9 +254,9 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 		}
 		switch {
 		case !st.Approved:
-			r.add(CheckInfo, "skipped JSON smoke test — not allowlisted yet. Approve the hook first ("+hint+"), then re-run `hermes-hooks doctor`.")
+			r.add(CheckInfo, "skipped "+smokeName(e)+" — not allowlisted yet. Approve the hook first ("+hint+"), then re-run `hermes-hooks doctor`.")
 		case st.Drift.Kind == consent.DriftHash:
-			r.add(CheckInfo, "skipped JSON smoke test — the script changed since it was approved; review it and re-approve first.")
+			r.add(CheckInfo, "skipped "+smokeName(e)+" — "+changedName(e)+" changed since it was approved; review it and re-approve first.")
 		case !st.Executable || st.StartProblem != "":
 		case e.RunBy != "":
 			r.add(CheckInfo, "skipped smoke test — "+agentTitle(e.RunBy)+" runs this hook itself; doctor does not run it")

@@ -146,7 +146,7 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 				fmt.Fprintf(w, "      ✗ rule does not compile: %s\n", show(st.StartProblem))
 			}
 			if st.TextOnly != "" {
-				fmt.Fprintf(w, "      ⚠ approved by its text only (%s): what it runs can change without notice\n", show(st.TextOnly))
+				fmt.Fprintf(w, "      ⚠ approved by its text only (%s)%s\n", show(st.TextOnly), textOnlyTail(e, ": what it runs can change without notice"))
 			}
 			if st.TextOnlyUnacknowledged() {
 				fmt.Fprintf(w, "      ✗ a fail_closed guard: blocks the events it guards until approved knowingly: %s\n",
@@ -278,12 +278,14 @@ func PrintLiveDoctor(w io.Writer, r *LiveReport) {
 // (why: the reason; "" prints nothing), or, when refused, why approve will
 // not approve a fail_closed guard so without --text-only (scope is the
 // hook's, for the approve line: consent.ApproveTextOnlyHintFor).
-func PrintTextOnly(w io.Writer, event, command string, scope consent.Scope, why string, refused bool) {
+func PrintTextOnly(w io.Writer, e *hookconfig.Entry, event, command string, scope consent.Scope, why string, refused bool) {
 	switch {
 	case refused:
 		fmt.Fprintf(w, "  ✗ not approved: [%s] %s: ⚠ a fail_closed guard whose files cannot be determined (%s) would be approved by its text only,\n"+
 			"    so an edit to what it runs would run unnoticed. Review it, then approve it knowingly:\n      %s\n",
 			show(event), show(command), show(why), show(consent.ApproveTextOnlyHintFor(event, command, scope)))
+	case why != "" && e != nil && !e.RunsCommand(): // no file: why says what can change
+		fmt.Fprintf(w, "    ⚠ approved by its text only (%s)\n", show(why))
 	case why != "":
 		fmt.Fprintf(w, "    ⚠ approved by its text only (%s): the files it runs cannot be determined,\n"+
 			"      so what it does can change without a new approval.\n", show(why))
@@ -301,6 +303,39 @@ func unchangedText(e *hookconfig.Entry) string {
 		return "unchanged since approval (its URL and what it sends)"
 	}
 	return "script unchanged since approval"
+}
+
+// textOnlyTail is what follows "approved by its text only (WHY)": tail
+// for a command, whose files could not be determined; nothing for an
+// entry that runs no file (an http hook, an opa: entry), whose WHY says
+// what can change: "the files it runs cannot be determined" of a URL sent
+// people looking for files. A nil e is a command.
+func textOnlyTail(e *hookconfig.Entry, tail string) string {
+	if e != nil && !e.RunsCommand() {
+		return ""
+	}
+	return tail
+}
+
+// smokeName and changedName are what doctor skipped for a hook it may not
+// run yet, and what changed: a rule has no JSON to smoke-test and no
+// script, and "skipped JSON smoke test — the script changed" sent people
+// looking for one.
+func smokeName(e *hookconfig.Entry) string {
+	if e.Rule() != nil {
+		return "the rule's evaluation on the synthetic payload"
+	}
+	return "JSON smoke test"
+}
+
+func changedName(e *hookconfig.Entry) string {
+	switch {
+	case e.Rule() != nil:
+		return "the rule"
+	case !e.RunsCommand():
+		return "it"
+	}
+	return "the script"
 }
 
 // notApprovedFix is what doctor tells a person to do about a hook nobody

@@ -274,8 +274,16 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 	if o.dir != "" {
 		wd = o.dir
 	}
+	var rules ruleKeys
 	for _, t := range targets {
 		r := approvedJSON{Event: t.event, Command: t.command}
+		if why := rules.taken(t.status); why != "" {
+			fmt.Fprintf(out, "  ✗ not approved: [%s] %s: %s\n", show(t.event), show(t.command), why)
+			r.Result, r.Error = "refused", why
+			results = append(results, r)
+			refused++
+			continue
+		}
 		needAck := t.status != nil && t.status.NeedsTextOnlyAck()
 		if st := t.status; st != nil && st.Approved && st.Drift.Kind != consent.DriftHash && st.Drift.Kind != consent.DriftMtime &&
 			(!needAck || st.Approval.TextOnlyAck) {
@@ -288,6 +296,7 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 			}
 			r.Result = "already"
 			results = append(results, r)
+			rules.add(t.status)
 			continue
 		}
 		hook := consent.Request{Event: t.event, Command: t.command, Dir: wd}
@@ -303,7 +312,7 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 			continue
 		}
 		if needAck && !o.textOnly {
-			report.PrintTextOnly(out, t.event, t.command, t.status.Entry.Scope, t.status.TextOnly, true)
+			report.PrintTextOnly(out, t.status.Entry, t.event, t.command, t.status.Entry.Scope, t.status.TextOnly, true)
 			r.Result, r.Error, r.TextOnly = "refused", "a fail_closed guard approved by its text only needs --text-only", t.status.TextOnly
 			results = append(results, r)
 			refused++
@@ -325,6 +334,7 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 			return errors.New(consent.PersistWarning(store.Path(), err))
 		}
 		approved++
+		rules.add(t.status)
 		verb := "approved"
 		r.Result = "approved"
 		if t.status != nil && t.status.Approved {
@@ -339,7 +349,11 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 			fmt.Fprintln(out, "    it runs nothing: it blocks the calls it matches until the entry is fixed ("+show(t.status.Entry.CannotRun())+")")
 		} else if t.status == nil || t.status.Entry.Rule() == nil {
 			// A rule's text is all it runs, and its approval pins it.
-			report.PrintTextOnly(out, t.event, t.command, consent.Scope{}, res.TextOnly, false)
+			var e *hookconfig.Entry
+			if t.status != nil {
+				e = t.status.Entry
+			}
+			report.PrintTextOnly(out, e, t.event, t.command, consent.Scope{}, res.TextOnly, false)
 		}
 		if t.status == nil {
 			fmt.Fprintf(out, "    (no hook in %s runs this command for %s yet; the approval waits for one)\n", show(a.configLabel()), show(t.event))
@@ -366,4 +380,49 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 		return silentExit(1)
 	}
 	return nil
+}
+
+// ruleKeys are the repository rules approve approved in this run, by
+// their approval's key (event, expression, repository). A repository's
+// rule is approved by its expression with its decision, message and mode
+// pinned: of two rules with one expression and other decisions, messages
+// or modes, approving the second overwrites the first's approval, so
+// approve said "✓ approved" of both while the first then read "changed
+// since approval" (a fail_closed one refusing what it matches).
+type ruleKeys map[string]*hookconfig.Entry
+
+func ruleKey(st *report.HookStatus) (string, *hookconfig.Entry) {
+	if st == nil || st.Entry.Rule() == nil || st.Entry.Scope.Global() {
+		return "", nil
+	}
+	e := st.Entry
+	return e.DeclaredAs + "\x00" + e.Text() + "\x00" + e.Scope.Project, e
+}
+
+// taken says why st's rule may not be approved: another rule holding its
+// key was approved above ("" when none was, or it is the same rule).
+func (k ruleKeys) taken(st *report.HookStatus) string {
+	key, e := ruleKey(st)
+	f := k[key]
+	if f == nil {
+		return ""
+	}
+	if fr, r := f.Rule(), e.Rule(); fr.Decision == r.Decision && fr.Message == r.Message && f.Shadow == e.Shadow {
+		return ""
+	}
+	return "another rule of this repository with the same expression was approved above, and an approval is keyed by the expression: " +
+		"only one of them can be approved at a time (make the expressions differ, or merge the rules)"
+}
+
+func (k *ruleKeys) add(st *report.HookStatus) {
+	key, e := ruleKey(st)
+	if e == nil {
+		return
+	}
+	if *k == nil {
+		*k = ruleKeys{}
+	}
+	if (*k)[key] == nil {
+		(*k)[key] = e
+	}
 }

@@ -64,7 +64,7 @@ the filters (with -f, the newest N already there, then each new one).
 	f.StringVar(&o.event, "event", "", "only this event (any name test accepts: pre_tool_call, PreToolUse, …)")
 	f.StringVar(&o.decision, "decision", "", "only this outcome decision: block, allow, ask or none (deny and approve are accepted too)")
 	f.StringVar(&o.session, "session", "", "only this session id")
-	f.StringVar(&o.hook, "hook", "", "only dispatches that ran a hook whose command contains this text")
+	f.StringVar(&o.hook, "hook", "", "only dispatches that ran a hook whose command, or a rule whose name (id:, else file:line), contains this text")
 	f.BoolVar(&o.json, "json", false, "print the records as they are written (JSON Lines)")
 	f.BoolVarP(&o.follow, "follow", "f", false, "keep printing new records until interrupted")
 	f.IntVarP(&o.last, "last", "n", 0, "only the newest N records that pass the filters (0: every one)")
