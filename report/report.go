@@ -236,8 +236,14 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 		case st.TextOnlyUnacknowledged():
 			r.add(CheckFail, "fail_closed guard approved by its text only ("+st.TextOnly+") without --text-only: it BLOCKS the events it guards until you review it and approve it knowingly: "+
 				consent.ApproveTextOnlyHintFor(e.DeclaredAs, e.Text(), e.Scope))
+		case st.TextOnly != "" && !e.RunsCommand():
+			// A URL (an http hook, an opa: entry) or a prompt: its text is
+			// all there is to approve, so nothing is left to fix, and as a
+			// warning it failed every doctor run (a CI job's too) of a
+			// config that has one.
+			r.add(CheckInfo, "approved by its text only ("+st.TextOnly+")")
 		case st.TextOnly != "":
-			r.add(CheckWarn, "approved by its text only ("+st.TextOnly+")"+textOnlyTail(e, ": the files it runs cannot be determined, so what it runs can change without a new approval"))
+			r.add(CheckWarn, "approved by its text only ("+st.TextOnly+"): the files it runs cannot be determined, so what it runs can change without a new approval")
 		}
 		if by := RunByText(e); by != "" {
 			r.add(CheckInfo, by)
