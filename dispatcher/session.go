@@ -81,7 +81,7 @@ func (d *Dispatcher) loadSession(ev *protocol.Event, session string, fields map[
 		fields = withField(fields, "state", sess.State)
 	}
 	if _, set := fields["stop_hook_active"]; ev.Stops && !set {
-		fields = withField(fields, "stop_hook_active", sess.StopBlocks > 0)
+		fields = withField(fields, "stop_hook_active", *stopCount(ev, &sess) > 0)
 	}
 	return sess, fields
 }
@@ -109,15 +109,16 @@ func (d *Dispatcher) saveSession(ctx context.Context, ev *protocol.Event, sessio
 		}
 	}
 	stop := ev.Stops
-	// A subagent let stop by its hooks (subagent_stop, not blocked) ends
-	// no run of blocks: it finished inside the work the agent was kept
-	// going for, and restarting the count there let a Stop hook that
-	// always blocks keep an agent that runs a subagent per turn going
-	// for good. The agent's own stop let through does end it, and so
-	// does the cap, for either (a subagent's guard gets its blocks again
-	// after the free pass).
+	// The agent's blocked stops and its subagents' are two runs, counted
+	// apart: a subagent finishing, let through or capped, ends only its
+	// own run, so a Stop guard that always blocks is capped after
+	// stopBlockCap of the agent's stops however many subagents run in
+	// between, and a SubagentStop guard that always blocks gets a free
+	// pass per subagent without restarting the agent's count. The agent's
+	// own stop let through ends both.
 	ends := stop && ev.HermesReply == protocol.ReplyVerify
-	if len(patched) == 0 && len(ranOnce) == 0 && !(stop && o.Blocked()) && !(ends && loaded.StopBlocks > 0) {
+	if len(patched) == 0 && len(ranOnce) == 0 && !(stop && o.Blocked()) &&
+		!(stop && (loaded.StopBlocks > 0 && ends || loaded.SubagentStopBlocks > 0)) {
 		return
 	}
 	var capped bool
@@ -131,15 +132,17 @@ func (d *Dispatcher) saveSession(ctx context.Context, ev *protocol.Event, sessio
 			s.State = sessions.ApplyPatch(s.State, o.Hooks[i].Contribution.State)
 		}
 		if stop {
+			n := stopCount(ev, s)
 			switch {
 			case !o.Blocked():
+				*n = 0
 				if ends {
-					s.StopBlocks = 0
+					s.SubagentStopBlocks = 0
 				}
-			case s.StopBlocks >= stopBlockCap:
-				s.StopBlocks, capped = 0, true
+			case *n >= stopBlockCap:
+				*n, capped = 0, true
 			default:
-				s.StopBlocks++
+				*n++
 			}
 		}
 		return nil
@@ -164,6 +167,15 @@ func (d *Dispatcher) saveSession(ctx context.Context, ev *protocol.Event, sessio
 		}
 		o.Decision, o.Message = protocol.DecisionNone, ""
 	}
+}
+
+// stopCount is the block count of the stop ev is: the agent's own
+// (pre_verify) or its subagents'.
+func stopCount(ev *protocol.Event, s *sessions.Session) *int {
+	if ev.HermesReply == protocol.ReplyVerify {
+		return &s.StopBlocks
+	}
+	return &s.SubagentStopBlocks
 }
 
 // endSession forgets a session's state when it ends (Event.EndsSession:

@@ -62,3 +62,64 @@ func TestStopCapSubagentGuardAlone(t *testing.T) {
 		}
 	}
 }
+
+// A Stop guard and a SubagentStop guard that both always block cannot
+// keep an agent going for good: the agent's blocked stops are counted
+// apart from its subagents', so the subagent guard's cap (a free pass for
+// that subagent) does not restart the agent's count. With one count for
+// both, each capped subagent reset it and the two guards cycled.
+func TestStopCapTwoGuardsCannotCycle(t *testing.T) {
+	d := dispatcherWith(t, `hooks:
+  pre_verify:
+    - rule: 'true'
+      decision: block
+      message: keep going
+  subagent_stop:
+    - rule: 'true'
+      decision: block
+      message: summarise first
+`, Options{Sessions: sessions.NewMemory()})
+	s := map[string]any{"session_id": "S"}
+	for turn := 1; ; turn++ {
+		if o := dispatch(t, d, "pre_verify", s); !o.Blocked() {
+			if turn != stopBlockCap+1 {
+				t.Fatalf("the agent's stop let through at turn %d, want %d", turn, stopBlockCap+1)
+			}
+			return
+		}
+		if turn > stopBlockCap {
+			t.Fatalf("the agent's stop blocked %d times, a capped subagent between each", turn)
+		}
+		// One subagent per turn, kept going by its guard until the cap.
+		for blocked := 0; ; blocked++ {
+			if o := dispatch(t, d, "subagent_stop", s); !o.Blocked() {
+				break
+			}
+			if blocked > stopBlockCap {
+				t.Fatalf("turn %d: the subagent blocked %d times", turn, blocked)
+			}
+		}
+	}
+}
+
+// stop_hook_active tells each guard about its own run: a subagent's first
+// stop is not "already continuing" because the agent's stop was blocked.
+func TestStopHookActivePerGuard(t *testing.T) {
+	d := dispatcherWith(t, `hooks:
+  pre_verify:
+    - rule: 'true'
+      decision: block
+      message: keep going
+  subagent_stop:
+    - rule: 'payload.stop_hook_active'
+      decision: block
+      message: was active
+`, Options{Sessions: sessions.NewMemory()})
+	s := map[string]any{"session_id": "S"}
+	if o := dispatch(t, d, "pre_verify", s); !o.Blocked() {
+		t.Fatalf("agent stop: %+v", o)
+	}
+	if o := dispatch(t, d, "subagent_stop", s); o.Blocked() {
+		t.Fatalf("a subagent's first stop saw stop_hook_active true: %+v", o)
+	}
+}

@@ -188,3 +188,21 @@ func TestMemorySessionsConcurrent(t *testing.T) {
 		t.Fatalf("accounting: counted %d, actual %d, budget %d, len %d, map %d", s.Bytes(), sum, budget, s.Len(), len(s.m))
 	}
 }
+
+// Both stores keep each of the two stop counts on its own: a session that
+// holds nothing else but a subagent's count is not forgotten as empty.
+func TestStoresKeepBothStopCounts(t *testing.T) {
+	for name, s := range map[string]Store{"memory": NewMemory(), "files": &Files{Dir: t.TempDir()}} {
+		if err := s.Update("a", func(ss *Session) error { ss.SubagentStopBlocks = 5; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Update("b", func(ss *Session) error { ss.StopBlocks, ss.SubagentStopBlocks = 2, 7; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		a, _ := s.Load("a")
+		b, _ := s.Load("b")
+		if a.SubagentStopBlocks != 5 || a.StopBlocks != 0 || b.StopBlocks != 2 || b.SubagentStopBlocks != 7 {
+			t.Fatalf("%s: a=%+v b=%+v", name, a, b)
+		}
+	}
+}
