@@ -27,6 +27,9 @@ import (
 
 // RuleInfo is a rule entry's part of HookInfo.
 type RuleInfo struct {
+	// ID is the rule's id: ("" when it has none): what the journal,
+	// `log --hook` and exports name it by, and part of what is approved.
+	ID       string `json:"id,omitempty"`
 	Decision string `json:"decision"`
 	Message  string `json:"message"`
 	// Line is the rule's line in its file (HookInfo.Source).
@@ -80,7 +83,7 @@ func ruleInfo(st *HookStatus) *RuleInfo {
 	if r == nil {
 		return nil
 	}
-	return &RuleInfo{Decision: r.Decision, Message: r.Message, Line: r.Line, Error: st.StartProblem, NoApproval: st.NoApproval}
+	return &RuleInfo{ID: r.ID, Decision: r.Decision, Message: r.Message, Line: r.Line, Error: st.StartProblem, NoApproval: st.NoApproval}
 }
 
 // doctorRule is doctor's first line for a rule: it compiles, or where it

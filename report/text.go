@@ -140,7 +140,11 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 				fmt.Fprintf(w, "      approved_at: %s\n", show(st.Approval.ApprovedAt))
 			}
 			if r := e.Rule(); r != nil {
-				fmt.Fprintf(w, "      decision: %s, message: %s\n", r.Decision, show(PyRepr(r.Message)))
+				id := ""
+				if r.ID != "" {
+					id = "id: " + show(r.ID) + ", "
+				}
+				fmt.Fprintf(w, "      %sdecision: %s, message: %s\n", id, r.Decision, show(PyRepr(r.Message)))
 			}
 			if e.Rule() != nil && st.StartProblem != "" {
 				fmt.Fprintf(w, "      ✗ rule does not compile: %s\n", show(st.StartProblem))
