@@ -219,7 +219,9 @@ func TestServeSessionStateStaysBounded(t *testing.T) {
 	e := newEnv(t)
 	blob := strings.Repeat("x", 60_000)
 	e.write("state.json", `{"state": {"blob": "`+blob+`"}}`+"\n", 0o644)
-	e.write("patch.sh", "#!/bin/sh\ncat \""+e.path("state.json")+"\"\n", 0o755)
+	// The hook keeps the payload it was given (the last one: the probes
+	// below run one at a time) and patches the session's state with 60 KB.
+	e.write("patch.sh", "#!/bin/sh\ncat > \""+e.path("in.json")+"\"\ncat \""+e.path("state.json")+"\"\n", 0o755)
 	e.write("home/config.yaml", "hooks:\n  pre_llm_call:\n    - command: "+e.path("patch.sh")+"\n", 0o644)
 	e.run("", "approve", e.path("patch.sh"))
 	const budget = 16 << 20
@@ -261,9 +263,23 @@ func TestServeSessionStateStaysBounded(t *testing.T) {
 	if peak > bound {
 		t.Fatalf("peak RSS %d KiB exceeds the bound %d KiB", peak, bound)
 	}
-	// The most recent session is still there; the first was dropped.
-	_, body := s.dispatch("pre_llm_call", `{"session_id":"s-0","probe":1}`)
-	_ = body
+	// The most recent session is still there, its state in the payload;
+	// the first was dropped, and its next firing starts with no state.
+	for _, c := range []struct {
+		id   string
+		kept bool
+	}{{fmt.Sprintf("s-%d", sessions-1), true}, {"s-0", false}} {
+		if code, body := s.dispatch("pre_llm_call", `{"session_id":"`+c.id+`","probe":1}`); code != 200 {
+			t.Fatalf("probe %s: %d %s", c.id, code, body)
+		}
+		in, err := os.ReadFile(e.path("in.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := bytes.Contains(in, []byte(blob)); got != c.kept {
+			t.Errorf("session %s: its state in the hook's payload: %v, want %v", c.id, got, c.kept)
+		}
+	}
 }
 
 func rssKB(t *testing.T, pid int) int {
