@@ -95,6 +95,11 @@ type Request struct {
 	// Scope is where the hook came from; a project's hooks are approved
 	// per project and source file (see Scope).
 	Scope Scope
+	// File is the file the hook is written in when that is not
+	// Scope.Source: a rule file the scope's hooks file includes (rules:).
+	// The approval stays the scope's; the warnings name this file, the one
+	// a person opens to review the hook (as list and doctor do).
+	File string
 	// Shell: the command runs through /bin/sh -c (the Claude dialect).
 	Shell bool
 	// Env is the hook's environment ($VAR, ~ and PATH are resolved in it);
@@ -223,9 +228,17 @@ func guardNotApprovedMessage(event, command string) string {
 // command and the warning is printed at every dispatch: it is quoted cut
 // and escaped (ShownCommand), and the approve line is approve --project,
 // which lists it whole.
-func projectNotApprovedMessage(event, command string, scope Scope) string {
+func projectNotApprovedMessage(event, command string, scope Scope, file string) string {
 	return fmt.Sprintf("hook for %s (%s) from %s not approved — skipped. A repository's hooks run only once you approve them for that repository (hooks_auto_accept and HERMES_ACCEPT_HOOKS do not approve them): review it, then run %s",
-		event, ShownCommand(command), scope.Source, ProjectApproveHint(scope.Project))
+		event, ShownCommand(command), file, ProjectApproveHint(scope.Project))
+}
+
+// writtenIn is the file h is written in: File, else its scope's source.
+func (h *Request) writtenIn() string {
+	if h.File != "" {
+		return h.File
+	}
+	return h.Scope.Source
 }
 
 // Policy is the consent gate the dispatcher asks before running any hook.
@@ -335,7 +348,7 @@ func (p *Policy) Decide(h Request) Verdict {
 	msg := notAllowlistedMessage(h.Event, h.Command)
 	switch {
 	case !h.Scope.Global():
-		msg = projectNotApprovedMessage(h.Event, h.Command, h.Scope)
+		msg = projectNotApprovedMessage(h.Event, h.Command, h.Scope, h.writtenIn())
 	case h.Guard:
 		msg = guardNotApprovedMessage(h.Event, h.Command)
 	}
