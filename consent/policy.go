@@ -448,15 +448,8 @@ func (p *Policy) MayRunIn(root string) bool {
 	if s.broken {
 		return true
 	}
-	if s.file != nil {
-		for _, e := range s.file.Projects {
-			if e.Scope.Project == root {
-				return true
-			}
-		}
-		if s.file.linkedTo(root) {
-			return true
-		}
+	if s.file.HasProject(root) {
+		return true
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
