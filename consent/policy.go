@@ -100,6 +100,12 @@ type Request struct {
 	// The approval stays the scope's; the warnings name this file, the one
 	// a person opens to review the hook (as list and doctor do).
 	File string
+	// RuleID is a repository rule's id: ("" for anything else). Its
+	// approval records it, so that the rule changed under the same id (a
+	// contributor's weakened expression) is "changed since approval" —
+	// a fail_closed one blocks, as a changed script does — rather than a
+	// new rule nobody approved, which is skipped.
+	RuleID string
 	// Shell: the command runs through /bin/sh -c (the Claude dialect).
 	Shell bool
 	// Env is the hook's environment ($VAR, ~ and PATH are resolved in it);
@@ -303,6 +309,9 @@ type snapshot struct {
 	// (portableIndex).
 	portOnce sync.Once
 	portable map[string]struct{}
+	// rules indexes the approvals of repository rules by id (ruleIndex).
+	ruleOnce sync.Once
+	rules    map[ruleKey]struct{}
 }
 
 // Decide says whether h may run, approving and recording it when an accept
@@ -344,6 +353,9 @@ func (p *Policy) Decide(h Request) Verdict {
 	}
 	if p.Prompter != nil && p.Prompter.IsTTY {
 		return p.prompt(&h, k)
+	}
+	if v, ok := p.decideRuleChanged(&h); ok {
+		return v
 	}
 	msg := notAllowlistedMessage(h.Event, h.Command)
 	switch {

@@ -297,5 +297,15 @@ func entryRequest(e *hookconfig.Entry) consent.Request {
 	if e.Source != e.Scope.Source {
 		r.File = e.Source
 	}
+	r.RuleID = ruleID(e)
 	return r
+}
+
+// ruleID is the id: of a repository's rule ("" for anything else): its
+// approval records it (consent.Request.RuleID).
+func ruleID(e *hookconfig.Entry) string {
+	if r, ok := e.Spec.(*hookconfig.RuleSpec); ok && !e.Scope.Global() {
+		return r.ID
+	}
+	return ""
 }
