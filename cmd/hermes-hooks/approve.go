@@ -339,6 +339,10 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 		r.Result = "approved"
 		if t.status != nil && t.status.Approved {
 			verb = "re-approved (script changed since the last approval)"
+			if t.status.Entry.Rule() != nil {
+				// A rule runs no script: its text or definition changed.
+				verb = "re-approved (the rule changed since the last approval)"
+			}
 			r.Result = "re-approved"
 		}
 		r.TextOnly = res.TextOnly
