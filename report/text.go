@@ -55,14 +55,8 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 	// repository with no hooks (its gating calls may be refused meanwhile).
 	unloaded := unloadedFiles(cfg)
 	defer printUnloaded(w, unloaded)
-	if len(statuses) == 0 && len(unloaded) > 0 {
-		fmt.Fprintln(w, "No shell hooks loaded.")
-		return
-	}
 	if len(statuses) == 0 {
-		fmt.Fprintf(w, "No shell hooks configured in %s.\n", show(label))
-		fmt.Fprintln(w, "See `hermes-hooks --help` or docs/config.md (the config reference) for the schema and")
-		fmt.Fprintln(w, "worked examples (agent-hooks/config.yaml).")
+		printNoHooks(w, label, unloaded)
 		return
 	}
 	fmt.Fprintf(w, "Configured shell hooks (%d total):\n\n", len(statuses))
@@ -244,6 +238,19 @@ func unloadedFiles(cfg *hookconfig.Config) []string {
 		}
 	}
 	return files
+}
+
+// printNoHooks is list's text in place of an empty list: where to start,
+// or, when a repository's hooks file did not load (unloaded), only that
+// nothing loaded — the file may well hold hooks.
+func printNoHooks(w io.Writer, label string, unloaded []string) {
+	if len(unloaded) > 0 {
+		fmt.Fprintln(w, "No shell hooks loaded.")
+		return
+	}
+	fmt.Fprintf(w, "No shell hooks configured in %s.\n", show(label))
+	fmt.Fprintln(w, "See `hermes-hooks --help` or docs/config.md (the config reference) for the schema and")
+	fmt.Fprintln(w, "worked examples (agent-hooks/config.yaml).")
 }
 
 // printUnloaded is list's line for each of unloadedFiles.
