@@ -235,6 +235,10 @@ func Inspect(h Request, f *File) Status {
 	}
 	others := f.elsewhere(&h, &defaultHashes)
 	if !ok && len(others) == 0 {
+		if e, ok := f.ruleApproval(&h); ok {
+			// A rule of its id is approved here: it changed (rule_changed.go).
+			st.Approved, st.Approval, st.Drift = true, e, ruleChangedDrift(&h, &e)
+		}
 		return st
 	}
 	pins := cmdpin.Pin(t, &defaultHashes)

@@ -27,6 +27,10 @@ const (
 	// keySpecSHA256 pins the definition of a hook that starts no local
 	// file (Target.Spec: an http hook's URL, headers and allowedEnvVars).
 	keySpecSHA256 = "spec_sha256_at_approval"
+	// keyRuleID is a repository rule's id: at approval (project approvals
+	// only): a rule of that id that changed is "changed since approval"
+	// (File.ruleApproval), not a new hook nobody approved.
+	keyRuleID = "rule_id"
 	// keyProjectApprovals is a top-level list of approvals that belong to
 	// one project: a hook from a repository's own hooks or settings file.
 	// They live apart from Hermes' list so that Hermes, which keys
@@ -88,6 +92,9 @@ type Entry struct {
 	// SpecSHA256 is the hex SHA-256 of the hook's Target.Spec when
 	// approved, or "" when it had none.
 	SpecSHA256 string
+	// RuleID is the id of the repository rule approved ("" for anything
+	// else; see Request.RuleID).
+	RuleID string
 	// Scope is where the approved hook came from (zero for global hooks).
 	Scope Scope
 	// Repo lets a project approval hold in other checkouts of its
@@ -266,6 +273,7 @@ func entryFromJSON(item any) Entry {
 	}
 	e.Scope.Project, _ = obj[keyProject].(string)
 	e.Scope.Source, _ = obj[keySource].(string)
+	e.RuleID, _ = obj[keyRuleID].(string)
 	if list, ok := obj[keyFiles].([]any); ok {
 		e.Files = make([]FileRecord, 0, len(list))
 		for _, item := range list {
@@ -367,6 +375,9 @@ func newEntry(e Entry) Entry {
 	if !e.Scope.Global() {
 		obj[keyProject] = e.Scope.Project
 		obj[keySource] = e.Scope.Source
+		if e.RuleID != "" {
+			obj[keyRuleID] = e.RuleID
+		}
 		if e.Repo.Linked() {
 			ids := make([]any, len(e.Repo.IDs))
 			for i, id := range e.Repo.IDs {

@@ -95,6 +95,17 @@ type Request struct {
 	// Scope is where the hook came from; a project's hooks are approved
 	// per project and source file (see Scope).
 	Scope Scope
+	// File is the file the hook is written in when that is not
+	// Scope.Source: a rule file the scope's hooks file includes (rules:).
+	// The approval stays the scope's; the warnings name this file, the one
+	// a person opens to review the hook (as list and doctor do).
+	File string
+	// RuleID is a repository rule's id: ("" for anything else). Its
+	// approval records it, so that the rule changed under the same id (a
+	// contributor's weakened expression) is "changed since approval" —
+	// a fail_closed one blocks, as a changed script does — rather than a
+	// new rule nobody approved, which is skipped.
+	RuleID string
 	// Shell: the command runs through /bin/sh -c (the Claude dialect).
 	Shell bool
 	// Env is the hook's environment ($VAR, ~ and PATH are resolved in it);
@@ -223,9 +234,17 @@ func guardNotApprovedMessage(event, command string) string {
 // command and the warning is printed at every dispatch: it is quoted cut
 // and escaped (ShownCommand), and the approve line is approve --project,
 // which lists it whole.
-func projectNotApprovedMessage(event, command string, scope Scope) string {
+func projectNotApprovedMessage(event, command string, scope Scope, file string) string {
 	return fmt.Sprintf("hook for %s (%s) from %s not approved — skipped. A repository's hooks run only once you approve them for that repository (hooks_auto_accept and HERMES_ACCEPT_HOOKS do not approve them): review it, then run %s",
-		event, ShownCommand(command), scope.Source, ProjectApproveHint(scope.Project))
+		event, ShownCommand(command), file, ProjectApproveHint(scope.Project))
+}
+
+// writtenIn is the file h is written in: File, else its scope's source.
+func (h *Request) writtenIn() string {
+	if h.File != "" {
+		return h.File
+	}
+	return h.Scope.Source
 }
 
 // Policy is the consent gate the dispatcher asks before running any hook.
@@ -290,6 +309,9 @@ type snapshot struct {
 	// (portableIndex).
 	portOnce sync.Once
 	portable map[string]struct{}
+	// rules indexes the approvals of repository rules by id (ruleIndex).
+	ruleOnce sync.Once
+	rules    map[ruleKey]struct{}
 }
 
 // Decide says whether h may run, approving and recording it when an accept
@@ -332,10 +354,13 @@ func (p *Policy) Decide(h Request) Verdict {
 	if p.Prompter != nil && p.Prompter.IsTTY {
 		return p.prompt(&h, k)
 	}
+	if v, ok := p.decideRuleChanged(&h); ok {
+		return v
+	}
 	msg := notAllowlistedMessage(h.Event, h.Command)
 	switch {
 	case !h.Scope.Global():
-		msg = projectNotApprovedMessage(h.Event, h.Command, h.Scope)
+		msg = projectNotApprovedMessage(h.Event, h.Command, h.Scope, h.writtenIn())
 	case h.Guard:
 		msg = guardNotApprovedMessage(h.Event, h.Command)
 	}
@@ -435,15 +460,8 @@ func (p *Policy) MayRunIn(root string) bool {
 	if s.broken {
 		return true
 	}
-	if s.file != nil {
-		for _, e := range s.file.Projects {
-			if e.Scope.Project == root {
-				return true
-			}
-		}
-		if s.file.linkedTo(root) {
-			return true
-		}
+	if s.file.HasProject(root) {
+		return true
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -268,6 +268,23 @@ func (s *snapshot) mayTravel(event, command string, scope Scope) bool {
 	return false
 }
 
+// HasProject reports whether f holds an approval of a hook of the project
+// rooted at root, given there or in another checkout of its repository
+// that travels to it: whether a hook of that project could run (see
+// Policy.MayRunIn; doctor and validate ask it of a project whose hooks
+// file does not load, which refuses tool calls only then).
+func (f *File) HasProject(root string) bool {
+	if f == nil {
+		return false
+	}
+	for _, e := range f.Projects {
+		if e.Scope.Project == root {
+			return true
+		}
+	}
+	return f.linkedTo(root)
+}
+
 // linkedTo reports whether f holds an approval that may travel to the
 // project rooted at root.
 func (f *File) linkedTo(root string) bool {

@@ -60,38 +60,50 @@ func (s Screen) Refuses(event, command string, scope Scope) bool {
 }
 
 // Refused tells the user about the hooks Refuses refused in one firing:
-// one warning per source file, through the policy's warnings (each said
-// once until the allowlist changes). A single hook gets Decide's own
-// message; several are counted, so that a repository listing hundreds of
-// hooks makes one line, not hundreds.
+// one warning per file the hooks are written in (a repository's hooks file,
+// or a rule file it includes: the file a person opens to review them),
+// through the policy's warnings (each said once until the allowlist
+// changes). A single hook gets Decide's own message; several are counted,
+// so that a repository listing hundreds of hooks makes one line per file
+// (a hooks file includes at most hookconfig.MaxRuleFiles), not hundreds.
 func (s Screen) Refused(hooks []Request) {
 	if s.p == nil || len(hooks) == 0 {
 		return
 	}
-	bySource := map[Scope][]Request{}
-	for _, h := range hooks {
-		bySource[h.Scope] = append(bySource[h.Scope], h)
+	type origin struct {
+		scope Scope
+		file  string
 	}
-	scopes := make([]Scope, 0, len(bySource))
-	for sc := range bySource {
-		scopes = append(scopes, sc)
+	byFile := map[origin][]Request{}
+	for i := range hooks {
+		o := origin{hooks[i].Scope, hooks[i].writtenIn()}
+		byFile[o] = append(byFile[o], hooks[i])
 	}
-	sort.Slice(scopes, func(i, j int) bool { return scopes[i].Source < scopes[j].Source })
-	for _, sc := range scopes {
-		list := bySource[sc]
+	origins := make([]origin, 0, len(byFile))
+	for o := range byFile {
+		origins = append(origins, o)
+	}
+	sort.Slice(origins, func(i, j int) bool {
+		if origins[i].scope.Source != origins[j].scope.Source {
+			return origins[i].scope.Source < origins[j].scope.Source
+		}
+		return origins[i].file < origins[j].file
+	})
+	for _, o := range origins {
+		list := byFile[o]
 		if len(list) == 1 {
-			s.p.warn(projectNotApprovedMessage(list[0].Event, list[0].Command, sc))
+			s.p.warn(projectNotApprovedMessage(list[0].Event, list[0].Command, o.scope, o.file))
 			continue
 		}
-		s.p.warn(projectHooksNotApprovedMessage(len(list), list[0].Event, sc))
+		s.p.warn(projectHooksNotApprovedMessage(len(list), list[0].Event, o.scope, o.file))
 	}
 }
 
-// projectHooksNotApprovedMessage is the warning for n hooks of one
-// repository file, declared under event, that nobody approved.
-func projectHooksNotApprovedMessage(n int, event string, scope Scope) string {
+// projectHooksNotApprovedMessage is the warning for n hooks written in
+// file, of one repository, declared under event, that nobody approved.
+func projectHooksNotApprovedMessage(n int, event string, scope Scope, file string) string {
 	return fmt.Sprintf("%d hooks for %s from %s not approved — skipped. A repository's hooks run only once you approve them for that repository (hooks_auto_accept and HERMES_ACCEPT_HOOKS do not approve them): review and approve them with: hermes-hooks approve --project %s",
-		n, event, scope.Source, shquote.Quote(scope.Project))
+		n, event, file, shquote.Quote(scope.Project))
 }
 
 // projectIndex is the set of the snapshot's valid project approvals, built

@@ -74,8 +74,8 @@ func TestScreenRefusedWarnsPerFile(t *testing.T) {
 		{Event: "PreToolUse", Command: "./b.sh", Scope: b},
 	})
 	want := []string{
-		projectNotApprovedMessage("PreToolUse", "./b.sh", b),
-		projectHooksNotApprovedMessage(2, "pre_tool_call", a),
+		projectNotApprovedMessage("PreToolUse", "./b.sh", b, b.Source),
+		projectHooksNotApprovedMessage(2, "pre_tool_call", a, a.Source),
 	}
 	if strings.Join(warned, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("warned:\n%s\nwant:\n%s", strings.Join(warned, "\n"), strings.Join(want, "\n"))

@@ -169,6 +169,7 @@ func (s *Store) approvePinned(h *Request, t *cmdpin.Target, pins *cmdpin.Pins, l
 		Event: h.Event, Command: h.Command, ApprovedAt: formatTimestamp(s.now()),
 		ScriptMtimeAtApproval: mtime, ScriptSHA256AtApproval: primary,
 		Files: files, TextOnly: t.Opaque != "", TextOnlyAck: t.Opaque != "" && h.AckTextOnly, SpecSHA256: specDigest(t.Spec), Scope: h.Scope,
+		RuleID: h.RuleID,
 	}
 	if !h.Scope.Global() {
 		link(&e, h.Scope, t)

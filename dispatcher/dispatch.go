@@ -343,7 +343,7 @@ func (d *Dispatcher) selectEntries(f *protocol.Firing, scr consent.Screen, sf *f
 		if !ev.Admits(e.DeclaredAs, fields) { // command:model, fired for another command
 			continue
 		}
-		if !e.Scope.Global() && scr.Refuses(e.DeclaredAs, e.Text(), e.Scope) {
+		if !e.Scope.Global() && scr.RefusesRule(e.DeclaredAs, e.Text(), ruleID(e), e.Scope) {
 			sf.refused = append(sf.refused, e)
 			continue
 		}

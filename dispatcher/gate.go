@@ -289,8 +289,23 @@ func ConsentRequest(e *hookconfig.Entry, cwd string, env []string) consent.Reque
 }
 
 // entryRequest is the part of a consent request that is e's own: what it
-// is approved as (event, text, scope) and, for a bundle's hook, the keys
-// its bundle must be signed by.
+// is approved as (event, text, scope), the file it is written in when
+// that is not its scope's (a repository's rule file: the warnings name
+// it) and, for a bundle's hook, the keys its bundle must be signed by.
 func entryRequest(e *hookconfig.Entry) consent.Request {
-	return consent.Request{Event: e.DeclaredAs, Command: e.Text(), Scope: e.Scope, BundleKeys: e.BundleKeys, ManagedBundle: e.ManagedBundle}
+	r := consent.Request{Event: e.DeclaredAs, Command: e.Text(), Scope: e.Scope, BundleKeys: e.BundleKeys, ManagedBundle: e.ManagedBundle}
+	if e.Source != e.Scope.Source {
+		r.File = e.Source
+	}
+	r.RuleID = ruleID(e)
+	return r
+}
+
+// ruleID is the id: of a repository's rule ("" for anything else): its
+// approval records it (consent.Request.RuleID).
+func ruleID(e *hookconfig.Entry) string {
+	if r, ok := e.Spec.(*hookconfig.RuleSpec); ok && !e.Scope.Global() {
+		return r.ID
+	}
+	return ""
 }

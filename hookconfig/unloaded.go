@@ -30,8 +30,10 @@ type Unloaded struct {
 }
 
 // unloaded records a project source that could not be loaded, and warns.
+// The warning is about the project's hooks file (file), not the config
+// being loaded: validate and doctor list it under that file.
 func (cfg *Config) unloaded(where, project, file, what string, err error) {
-	cfg.warn(where, what+": "+err.Error())
+	cfg.Warnings = append(cfg.Warnings, Warning{Path: where, Message: what + ": " + err.Error(), File: file})
 	cfg.Unloaded = append(cfg.Unloaded, Unloaded{Err: err, Project: project, File: file})
 }
 

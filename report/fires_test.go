@@ -90,10 +90,10 @@ func TestInstalledLine(t *testing.T) {
 		check InstallCheck
 		want  string
 	}{
-		{InstallCheck{Title: "Claude Code", Scope: "project", InstalledAt: now.Add(-73 * time.Hour)}, "Claude Code installed here 3 days ago; no event recorded since"},
+		{InstallCheck{Title: "Claude Code", Scope: "project", InstalledAt: now.Add(-73 * time.Hour)}, "Claude Code's file here last written 3 days ago; no event recorded since"},
 		{InstallCheck{Title: "Codex CLI", Scope: "user", InstalledAt: now.Add(-30 * time.Second)}, "Codex CLI installed for this user less than a minute ago; no event recorded since"},
-		{InstallCheck{Title: "Cursor", Scope: "local", InstalledAt: now.Add(-5 * time.Hour), LastEvent: &last}, "Cursor installed here 5 hours ago; last event recorded 2 hours ago"},
-		{InstallCheck{Title: "Cursor", Scope: "project", InstalledAt: now.Add(-61 * time.Second)}, "Cursor installed here 1 minute ago; no event recorded since"},
+		{InstallCheck{Title: "Cursor", Scope: "local", InstalledAt: now.Add(-5 * time.Hour), LastEvent: &last}, "Cursor's file here last written 5 hours ago; last event recorded 2 hours ago"},
+		{InstallCheck{Title: "Cursor", Scope: "project", InstalledAt: now.Add(-61 * time.Second)}, "Cursor's file here last written 1 minute ago; no event recorded since"},
 	} {
 		if got := installedLine(&c.check, now); got != c.want {
 			t.Errorf("got %q, want %q", got, c.want)

@@ -91,14 +91,16 @@ func fireLine(e *FireCheck) string {
 	return ev + ": " + mark + " " + show(e.Detail)
 }
 
-// installedLine: "Claude Code installed here 3 days ago; no event
-// recorded since" (an agent that never calls is a guard that never runs).
+// installedLine: "Claude Code's file here last written 3 days ago; no
+// event recorded since" (an agent that never calls is a guard that never
+// runs). The date is the file's mtime: for a project's file that is
+// install's write, or a checkout's (a teammate's clone of the team's
+// committed file, which they never installed), so it is called a write.
 func installedLine(c *InstallCheck, now time.Time) string {
-	where := "here"
+	s := c.Title + "'s file here last written"
 	if c.Scope == "user" {
-		where = "for this user"
+		s = c.Title + " installed for this user"
 	}
-	s := c.Title + " installed " + where
 	if !c.InstalledAt.IsZero() {
 		s += " " + ago(now.Sub(c.InstalledAt))
 	}

@@ -50,10 +50,13 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 	PrintManaged(w, cfg)
 	// After the hooks, or in place of them: never hidden by an empty list.
 	defer printForeign(w, ForeignLines(cfg))
+	// A repository's hooks file that does not load lists none of its
+	// hooks: say which, rather than let an empty list read as a
+	// repository with no hooks (its gating calls may be refused meanwhile).
+	unloaded := unloadedFiles(cfg)
+	defer printUnloaded(w, unloaded)
 	if len(statuses) == 0 {
-		fmt.Fprintf(w, "No shell hooks configured in %s.\n", show(label))
-		fmt.Fprintln(w, "See `hermes-hooks --help` or docs/config.md (the config reference) for the schema and")
-		fmt.Fprintln(w, "worked examples (agent-hooks/config.yaml).")
+		printNoHooks(w, label, unloaded)
 		return
 	}
 	fmt.Fprintf(w, "Configured shell hooks (%d total):\n\n", len(statuses))
@@ -227,6 +230,38 @@ func PrintDoctor(w io.Writer, results []DoctorResult, problems int) {
 		return
 	}
 	fmt.Fprintln(w, "All shell hooks look healthy.")
+}
+
+// unloadedFiles are the repositories' hooks files that did not load, once
+// each.
+func unloadedFiles(cfg *hookconfig.Config) []string {
+	var files []string
+	for _, u := range cfg.Unloaded {
+		if u.File != "" && !slices.Contains(files, u.File) {
+			files = append(files, u.File)
+		}
+	}
+	return files
+}
+
+// printNoHooks is list's text in place of an empty list: where to start,
+// or, when a repository's hooks file did not load (unloaded), only that
+// nothing loaded — the file may well hold hooks.
+func printNoHooks(w io.Writer, label string, unloaded []string) {
+	if len(unloaded) > 0 {
+		fmt.Fprintln(w, "No shell hooks loaded.")
+		return
+	}
+	fmt.Fprintf(w, "No shell hooks configured in %s.\n", show(label))
+	fmt.Fprintln(w, "See `hermes-hooks --help` or docs/config.md (the config reference) for the schema and")
+	fmt.Fprintln(w, "worked examples (agent-hooks/config.yaml).")
+}
+
+// printUnloaded is list's line for each of unloadedFiles.
+func printUnloaded(w io.Writer, files []string) {
+	for _, f := range files {
+		fmt.Fprintf(w, "  %s %s does not load: its hooks are not listed (hermes-hooks validate says why)\n", CheckFail.Symbol(), show(f))
+	}
 }
 
 // PrintConfigProblems lists what validate would report about the config

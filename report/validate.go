@@ -51,6 +51,7 @@ func Validate(cfg *hookconfig.Config, cwd string, allow *consent.File) []Problem
 	ps := append(configProblems(cfg, lines), warningProblems(cfg, cfg.Advice(), lines)...)
 	ps = append(ps, ruleProblems(context.Background(), cfg, cwd, allow, lines)...)
 	ps = append(ps, foreignProblems(cfg, lines)...)
+	ps = append(ps, UnloadedRefusals(cfg, allow)...)
 	return managedFirst(cfg, sorted(append(ps, startProblems(cfg, cwd, lines)...)))
 }
 
@@ -58,6 +59,26 @@ func Validate(cfg *hookconfig.Config, cwd string, allow *consent.File) []Problem
 // (found from its key path in the file), ordered by file and line.
 func ConfigProblems(cfg *hookconfig.Config) []Problem {
 	return managedFirst(cfg, sorted(configProblems(cfg, lineFinder{})))
+}
+
+// UnloadedRefusals are the repositories' hooks files that do not load
+// while the repository has an approved hook (allow; nil: the allowlist
+// could not be read, so nobody can tell): the dispatcher refuses every
+// gating call meanwhile, as a guard may be missing (dispatcher's
+// unloadedRefusal), and the loader's warning says only that the file was
+// skipped. A repository nobody approved refuses nothing and is not listed.
+func UnloadedRefusals(cfg *hookconfig.Config, allow *consent.File) []Problem {
+	var out []Problem
+	seen := map[string]bool{}
+	for _, u := range cfg.Unloaded {
+		if u.Managed || u.Bundle || u.File == "" || seen[u.File] || (allow != nil && !allow.HasProject(u.Project)) {
+			continue
+		}
+		seen[u.File] = true
+		out = append(out, Problem{File: u.File, Level: LevelError,
+			Message: "tool calls are refused until this file loads (hooks of this repository are approved, so a guard may be missing): fix it, or check out a version that loads, then run 'hermes-hooks doctor'"})
+	}
+	return out
 }
 
 func sorted(ps []Problem) []Problem {

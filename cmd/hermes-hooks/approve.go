@@ -258,6 +258,19 @@ func noHookJSON(a *app, store *consent.Store, command, event, why string) error 
 	return silentExit(1)
 }
 
+// approvedVerb is how approve says it approved a hook whose status
+// (nil: unknown) was st, and the result --json gives.
+func approvedVerb(st *report.HookStatus) (verb, result string) {
+	switch {
+	case st == nil || !st.Approved:
+		return "approved", "approved"
+	case st.Entry.Rule() != nil:
+		// A rule runs no script: its text or definition changed.
+		return "re-approved (the rule changed since the last approval)", "re-approved"
+	}
+	return "re-approved (script changed since the last approval)", "re-approved"
+}
+
 // approveTargets approves each pair that is not already allowlisted with an
 // unchanged script, and reports what it did. A pair whose script does not
 // exist is refused (exit 1) unless force: an approval records the content
@@ -335,12 +348,8 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 		}
 		approved++
 		rules.add(t.status)
-		verb := "approved"
-		r.Result = "approved"
-		if t.status != nil && t.status.Approved {
-			verb = "re-approved (script changed since the last approval)"
-			r.Result = "re-approved"
-		}
+		var verb string
+		verb, r.Result = approvedVerb(t.status)
 		r.TextOnly = res.TextOnly
 		results = append(results, r)
 		fmt.Fprintf(out, "  ✓ %s: [%s] %s\n", verb, show(t.event), show(t.command))

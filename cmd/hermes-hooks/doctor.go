@@ -83,7 +83,7 @@ func runDoctor(a *app, o doctorOptions) error {
 	if err != nil {
 		return err
 	}
-	configProblems := report.ConfigProblems(cfg)
+	configProblems := append(report.ConfigProblems(cfg), report.UnloadedRefusals(cfg, a.allowlistQuiet())...)
 	// The gate is irrelevant here: Doctor only smoke-runs hooks that are
 	// approved and unchanged, through RunEntry.
 	d, err := a.trialDispatcher(cfg, cli.Cwd())
