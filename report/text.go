@@ -143,11 +143,7 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 				fmt.Fprintf(w, "      approved_at: %s\n", show(st.Approval.ApprovedAt))
 			}
 			if r := e.Rule(); r != nil {
-				id := ""
-				if r.ID != "" {
-					id = "id: " + show(r.ID) + ", "
-				}
-				fmt.Fprintf(w, "      %sdecision: %s, message: %s\n", id, r.Decision, show(PyRepr(r.Message)))
+				fmt.Fprintf(w, "      %s\n", ruleDecisionLine(r))
 			}
 			if e.Rule() != nil && st.StartProblem != "" {
 				fmt.Fprintf(w, "      ✗ rule does not compile: %s\n", show(st.StartProblem))
@@ -399,4 +395,15 @@ func approveHint(e *hookconfig.Entry) string {
 		return "reinstall its bundle (hermes-hooks bundle install FILE)"
 	}
 	return consent.ApproveHint(e.DeclaredAs, e.Text(), e.Scope)
+}
+
+// ruleDecisionLine is list's line of what a rule decides, after its id
+// when it has one: the name the journal, log --hook and exports use, and
+// part of what is approved.
+func ruleDecisionLine(r *hookconfig.RuleSpec) string {
+	id := ""
+	if r.ID != "" {
+		id = "id: " + show(r.ID) + ", "
+	}
+	return fmt.Sprintf("%sdecision: %s, message: %s", id, r.Decision, show(PyRepr(r.Message)))
 }
