@@ -70,10 +70,9 @@ export const HermesHooks = async (ctx) => {
       if (r.block !== undefined) throw new Error(r.block);
       if (r.continue === false) throw new Error(r.stopReason || "stopped by a hermes-hooks hook");
       if (r.decision === "block") throw new Error(r.reason || "refused by a hermes-hooks hook");
-      // OpenCode cannot ask the user from here: "ask" refuses, saying why.
-      if (h.permissionDecision === "deny" || h.permissionDecision === "ask") {
-        throw new Error(h.permissionDecisionReason || `hermes-hooks: ${h.permissionDecision}`);
-      }
+      if (h.permissionDecision === "deny") throw new Error(h.permissionDecisionReason || "hermes-hooks: deny");
+      // OpenCode cannot ask the user from here: "ask" refuses, saying so (an ask is no ban).
+      if (h.permissionDecision === "ask") throw new Error(`${h.permissionDecisionReason || "A hook asks for a person's approval"} (hermes-hooks: OpenCode cannot ask from a plugin; this call is refused)`);
       if (h.updatedInput && typeof h.updatedInput === "object") {
         // The whole input, as in Claude Code: what a rewrite left out is gone.
         const args = fromToolInput(input.tool, h.updatedInput);
