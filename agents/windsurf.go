@@ -1,6 +1,8 @@
 package agents
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -170,7 +172,8 @@ func encodeWindsurf(c *Call, o *protocol.Outcome) Reply {
 // pre_read_code for reads only.
 func windsurfHandler(event string, h map[string]any, warn func(string)) map[string]any {
 	out := map[string]any{"type": "command", "command": h["command"]}
-	for k := range h {
+	// In the keys' order: the same file, the same warnings.
+	for _, k := range slices.Sorted(maps.Keys(h)) {
 		switch k {
 		case "command", "show_output":
 		case "working_directory":

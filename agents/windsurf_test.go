@@ -1,6 +1,8 @@
 package agents
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -153,6 +155,23 @@ func TestWindsurfHandler(t *testing.T) {
 	}
 	if h := windsurfHandler("pre_user_prompt", map[string]any{"command": "x"}, nil); h["matcher"] != nil {
 		t.Errorf("a prompt hook got a matcher: %v", h)
+	}
+}
+
+// The keys a Windsurf hook should not have are named in one order, the
+// keys' (the file's order is gone once decoded): the same file gets the
+// same warnings, as validate's output and a test's golden need.
+func TestWindsurfHandlerWarnsInOrder(t *testing.T) {
+	h := map[string]any{"command": "x"}
+	var want []string
+	for _, k := range strings.Split("a b c d e f g h i j k l m n o p", " ") {
+		h[k] = 1
+		want = append(want, k+": not a Windsurf hook's key; ignored")
+	}
+	var warns []string
+	windsurfHandler("pre_run_command", h, func(s string) { warns = append(warns, s) })
+	if !slices.Equal(warns, want) {
+		t.Errorf("warnings:\n%s", strings.Join(warns, "\n"))
 	}
 }
 

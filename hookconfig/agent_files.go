@@ -231,7 +231,7 @@ func agentProjectDir(a *agents.Agent, path string) string {
 func parseFlatHooks(a *agents.Agent, data []byte, path string, limit int) (entries []*Entry, warnings []Warning, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			entries, warnings, err = nil, nil, &ConfigError{Path: path, Err: fmt.Errorf("cannot parse hooks file: %v", r)}
+			entries, warnings, err = nil, nil, &ConfigError{Path: path, Err: recovered("hooks file", r)}
 		}
 	}()
 	hooks, cfg, err := readHooksObject(a, data, path)

@@ -259,8 +259,14 @@ const fuzzEntryLimit = 3
 // has a command, the file's dialect and its agent, and there are no more
 // of them than the cap.
 func fuzzAgentFile(t *testing.T, parse func([]byte, string, int) ([]*Entry, []Warning, error), data []byte, dialect protocol.Dialect, agent string) {
-	entries, _, err := parse(data, "fuzz.json", fuzzEntryLimit)
+	entries, warnings, err := parse(data, "fuzz.json", fuzzEntryLimit)
+	again, warningsAgain, errAgain := parse(data, "fuzz.json", fuzzEntryLimit)
+	if was, is := readAs(entries, warnings, err), readAs(again, warningsAgain, errAgain); was != is {
+		t.Fatalf("the same bytes read as:\n%s\nthen as:\n%s", was, is)
+	}
 	if err != nil {
+		checkNoPanic(t, err)
+		checkRefusedAt(t, err, "", data)
 		return
 	}
 	if len(entries) > fuzzEntryLimit {

@@ -24,7 +24,7 @@ import (
 func parseClaudeShaped(data []byte, path string, shape *agents.Agent, limit int) (entries []*Entry, warnings []Warning, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			entries, warnings, err = nil, nil, &ConfigError{Path: path, Err: fmt.Errorf("cannot parse settings: %v", r)}
+			entries, warnings, err = nil, nil, &ConfigError{Path: path, Err: recovered("settings", r)}
 		}
 	}()
 	// Past a byte order mark when the agent reads it so (the error's

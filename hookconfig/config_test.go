@@ -377,7 +377,13 @@ func FuzzParseConfig(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, err := ParseConfig(data, "fuzz.yaml")
+		again, errAgain := ParseConfig(data, "fuzz.yaml")
+		if was, is := parsedAs(cfg, err), parsedAs(again, errAgain); was != is {
+			t.Fatalf("the same bytes parsed as:\n%s\nthen as:\n%s", was, is)
+		}
 		if err != nil {
+			checkNoPanic(t, err)
+			checkRefusedAt(t, err, "fuzz.yaml", data)
 			return
 		}
 		for _, e := range cfg.Entries {
@@ -401,8 +407,14 @@ func FuzzParseClaudeSettings(f *testing.F) {
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"comand":"x","onFailure":"block"},{"type":"http","onFailure":"block"}]}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		entries, _, err := parseClaudeSettings(data, "fuzz.json")
+		entries, warnings, err := parseClaudeSettings(data, "fuzz.json")
+		again, warningsAgain, errAgain := parseClaudeSettings(data, "fuzz.json")
+		if was, is := readAs(entries, warnings, err), readAs(again, warningsAgain, errAgain); was != is {
+			t.Fatalf("the same bytes read as:\n%s\nthen as:\n%s", was, is)
+		}
 		if err != nil {
+			checkNoPanic(t, err)
+			checkRefusedAt(t, err, "fuzz.json", data)
 			return
 		}
 		for _, e := range entries {

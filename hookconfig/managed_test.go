@@ -191,6 +191,7 @@ func FuzzParseManagedConfig(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, err := parseConfigAs(data, "fuzz.yaml", 0, true)
 		if err != nil {
+			checkNoPanic(t, err)
 			return
 		}
 		for _, k := range cfg.Managed.TrustedBundleKeys {

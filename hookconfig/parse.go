@@ -61,7 +61,7 @@ func parseConfigAs(data []byte, path string, limit int, managed bool) (cfg *Conf
 	defer func() {
 		// A config must never take the dispatcher down.
 		if r := recover(); r != nil {
-			cfg, err = nil, &ConfigError{Path: path, Err: fmt.Errorf("cannot parse YAML: %v", r)}
+			cfg, err = nil, &ConfigError{Path: path, Err: recovered("YAML", r)}
 		}
 	}()
 	if err := secondBOM(data, path); err != nil {

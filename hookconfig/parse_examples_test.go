@@ -141,6 +141,7 @@ func FuzzParseExamples(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, block string) {
 		cfg, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - command: ./x.sh\n      examples: "+block+"\n"), "f.yaml")
+		checkNoPanic(t, err)
 		if err != nil || len(cfg.Entries) == 0 {
 			return
 		}

@@ -105,6 +105,7 @@ func FuzzParseRuleEntry(f *testing.F) {
 	f.Add([]byte("rules: [a.yaml]\nhooks:\n  pre_tool_call:\n    - rule: 'x'\n      decision: ask\n      message: m\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, err := ParseConfig(data, "/c.yaml")
+		checkNoPanic(t, err)
 		if err == nil {
 			for _, e := range cfg.Entries {
 				if r := e.Rule(); r != nil && (r.Source == "" || r.Message == "") {

@@ -178,6 +178,7 @@ func FuzzRuleFile(f *testing.F) {
 			t.Fatal(err)
 		}
 		_, err := Load(main, LoadOptions{})
+		checkNoPanic(t, err)
 		var ce *ConfigError
 		if err != nil && (!errors.As(err, &ce) || ce.Path == "") {
 			t.Fatalf("%T %v", err, err)

@@ -49,6 +49,7 @@ func dialectAgrees(t *testing.T, ev, d string, grouped bool) bool {
 		hook = "{hooks: [" + hook + "]}"
 	}
 	cfg, err := parseConfig([]byte("hooks:\n  "+ev+": ["+hook+"]\n"), "/c.yaml", 0)
+	checkNoPanic(t, err)
 	if err != nil || len(cfg.Entries) != 1 {
 		return false
 	}

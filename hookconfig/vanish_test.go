@@ -292,6 +292,7 @@ func FuzzNoEventGuard(f *testing.F) {
 		}
 		cfg, err := parseConfig(data, "/f.yaml", MaxProjectEntries)
 		if err != nil {
+			checkNoPanic(t, err)
 			return
 		}
 		if list {
@@ -343,10 +344,12 @@ func TestVanishAgreesWithReader(t *testing.T) {
 func agreesWithReader(t *testing.T, entry string) bool {
 	t.Helper()
 	cfg, err := parseConfig([]byte("hooks:\n  pre_tool_call: ["+entry+"]\n"), "/c.yaml", 0)
+	checkNoPanic(t, err)
 	if err != nil || len(cfg.Entries) != 1 {
 		return false
 	}
 	_, err = parseConfig([]byte("hooks:\n  pre_tool_cal: ["+entry+"]\n"), "/c.yaml", 0)
+	checkNoPanic(t, err)
 	if guard, refused := cfg.Entries[0].FailClosed, err != nil; guard != refused {
 		t.Errorf("%s: a guard under pre_tool_call: %v; its file refused under pre_tool_cal: %v (%v)", entry, guard, refused, err)
 	}

@@ -101,6 +101,7 @@ func FuzzConfigWarningsBounded(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, err := ParseConfig(data, "fuzz.yaml")
 		if err != nil {
+			checkNoPanic(t, err)
 			return
 		}
 		per := map[string]int{}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -27,6 +28,11 @@ func FuzzCompileEval(f *testing.F) {
 		in := &Input{Tool: "terminal", Args: map[string]any{"command": command, "n": 3, "list": []any{"a", 1}},
 			Payload: map[string]any{"tool_input": map[string]any{"command": command}}}
 		ok, err := r.Eval(context.Background(), in)
+		// run recovers a panic of its own code as an evaluation error (a
+		// bug must not take the dispatcher down): still a bug to find.
+		if e := (*Error)(nil); errors.As(err, &e) && strings.HasPrefix(e.Msg, "rule failed: ") {
+			t.Fatalf("%q on %q panicked: %v", src, command, err)
+		}
 		if !r.steps {
 			return
 		}
