@@ -281,6 +281,13 @@ func (x *Example) Label() string {
 	if x.Name != "" {
 		return x.Name
 	}
+	if x.Invalid != "" && len(x.Args) == 0 {
+		// Its args were refused: its place names it, where "{}" would
+		// read as an example of no arguments.
+		if i := strings.LastIndex(x.Key, "."); i >= 0 {
+			return x.Tool + " " + x.Key[i+1:]
+		}
+	}
 	if c, ok := x.Args["command"].(string); ok && len(x.Args) == 1 {
 		return x.Tool + " " + strconv.Quote(textutil.Truncate(c, 80))
 	}
