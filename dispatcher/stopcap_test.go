@@ -47,18 +47,22 @@ func TestStopCapSubagentGuardAlone(t *testing.T) {
 `, Options{Sessions: sessions.NewMemory()})
 	s := map[string]any{"session_id": "S"}
 	for sub := 1; sub <= 3; sub++ {
-		blocked := 0
-		for {
-			o := dispatch(t, d, "subagent_stop", s)
-			if !o.Blocked() {
-				break
-			}
-			if blocked++; blocked > stopBlockCap {
-				t.Fatalf("subagent %d: blocked %d times", sub, blocked)
-			}
-		}
-		if blocked != stopBlockCap {
+		if blocked := subagentBlocks(t, d, s); blocked != stopBlockCap {
 			t.Fatalf("subagent %d: blocked %d times, want %d", sub, blocked, stopBlockCap)
+		}
+	}
+}
+
+// subagentBlocks stops one subagent until its hooks let it stop and
+// returns how many of its stops were blocked; past the cap it fails.
+func subagentBlocks(t *testing.T, d *Dispatcher, s map[string]any) int {
+	t.Helper()
+	for blocked := 0; ; blocked++ {
+		if o := dispatch(t, d, "subagent_stop", s); !o.Blocked() {
+			return blocked
+		}
+		if blocked >= stopBlockCap {
+			t.Fatalf("a subagent's stop blocked %d times, past the cap of %d", blocked+1, stopBlockCap)
 		}
 	}
 }
@@ -91,13 +95,8 @@ func TestStopCapTwoGuardsCannotCycle(t *testing.T) {
 			t.Fatalf("the agent's stop blocked %d times, a capped subagent between each", turn)
 		}
 		// One subagent per turn, kept going by its guard until the cap.
-		for blocked := 0; ; blocked++ {
-			if o := dispatch(t, d, "subagent_stop", s); !o.Blocked() {
-				break
-			}
-			if blocked > stopBlockCap {
-				t.Fatalf("turn %d: the subagent blocked %d times", turn, blocked)
-			}
+		if blocked := subagentBlocks(t, d, s); blocked != stopBlockCap {
+			t.Fatalf("turn %d: the subagent blocked %d times, want %d", turn, blocked, stopBlockCap)
 		}
 	}
 }
