@@ -1,14 +1,18 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/testbin"
 )
 
 // TestMain registers the real main as the "hermes-hooks" command of the
@@ -19,10 +23,10 @@ import (
 // there it must not become a subreaper and kill "escaped" children, which
 // would be the scripts' commands and the async children they detach.
 //
-// Every command is this test binary; under -race, its runtime would sleep a
-// second at every exit (GORACE atexit_sleep_ms, default 1000) to let late
-// reports through — most of make test's time. The commands' races are still
-// reported; only that wait goes.
+// Where a script's hermes-hooks is this test binary (see TestScripts),
+// under -race its runtime would sleep a second at every exit (GORACE
+// atexit_sleep_ms, default 1000) to let late reports through. The
+// commands' races are still reported; only that wait goes.
 func TestMain(m *testing.M) {
 	subreap = false
 	if os.Getenv("GORACE") == "" {
@@ -43,10 +47,67 @@ func TestMain(m *testing.M) {
 // TestScripts runs testdata/script/*.txtar. Each script gets its own
 // HERMES_HOME ($WORK/home) and HOME ($WORK/userhome), so nothing touches the
 // real ~/.hermes.
+//
+// A script's hermes-hooks is a plain build of the binary (what users run),
+// except in the scripts that keep one running beside their other commands
+// (serve, log --follow: a line `exec … hermes-hooks … &name&`): there it is
+// this test binary, so that under -race the race detector watches the
+// long-lived process whose goroutines serve many requests. A one-shot's
+// own concurrency is the dispatcher's and the server's, and their package
+// tests run it under -race in-process; a race-instrumented start costs
+// ~4× a plain one, and the scripts start hermes-hooks ~2,300 times — half
+// of make test's time went there.
 func TestScripts(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "script")
+	raced, plain, err := splitScripts(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	binDir := t.TempDir()
+	if _, err := testbin.Build(binDir, filepath.Join("..", "..")); err != nil {
+		t.Fatal(err)
+	}
+	runScripts(t, raced, "")
+	runScripts(t, plain, binDir)
+}
+
+// longLived matches a script line that starts hermes-hooks in the
+// background (testscript's trailing `&` or `&name&`).
+var longLived = regexp.MustCompile(`(?m)^\s*!?\s*exec .*\bhermes-hooks\b.*&([A-Za-z0-9_]+&)?\s*$`)
+
+// splitScripts sorts dir's scripts into those that keep a hermes-hooks
+// running (raced) and the others.
+func splitScripts(dir string) (raced, plain []string, err error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, nil, err
+		}
+		if longLived.Match(data) {
+			raced = append(raced, f)
+		} else {
+			plain = append(plain, f)
+		}
+	}
+	if len(raced) == 0 || len(plain) == 0 {
+		return nil, nil, fmt.Errorf("%s: %d scripts keep hermes-hooks running, %d do not: expected some of each", dir, len(raced), len(plain))
+	}
+	return raced, plain, nil
+}
+
+// runScripts runs files; with binDir set, the scripts' hermes-hooks is the
+// binary there rather than this test binary.
+func runScripts(t *testing.T, files []string, binDir string) {
 	testscript.Run(t, testscript.Params{
-		Dir: filepath.Join("..", "..", "testdata", "script"),
+		Files: files,
 		Setup: func(env *testscript.Env) error {
+			if binDir != "" {
+				env.Setenv("PATH", binDir+string(os.PathListSeparator)+env.Getenv("PATH"))
+			}
 			env.Setenv("HERMES_HOME", filepath.Join(env.WorkDir, "home"))
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "userhome"))
 			env.Setenv("HERMES_ACCEPT_HOOKS", "")
