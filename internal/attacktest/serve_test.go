@@ -224,9 +224,12 @@ func TestServeSessionStateStaysBounded(t *testing.T) {
 	e.write("patch.sh", "#!/bin/sh\ncat > \""+e.path("in.json")+"\"\ncat \""+e.path("state.json")+"\"\n", 0o755)
 	e.write("home/config.yaml", "hooks:\n  pre_llm_call:\n    - command: "+e.path("patch.sh")+"\n", 0o644)
 	e.run("", "approve", e.path("patch.sh"))
-	const budget = 16 << 20
+	// A small budget, so that few sessions outgrow it many times over: 1,200
+	// sessions of 60 KB are 72 MB kept by an unbounded store, more than
+	// twice the bound below, and each costs a hook's three processes.
+	const budget = 2 << 20
 	s := e.serve(shortSock(t), "--session-budget", strconv.Itoa(budget))
-	const sessions = 4000
+	const warm, sessions = 20, 1200
 	var wg sync.WaitGroup
 	work := make(chan int)
 	var failed atomic.Int64
@@ -242,21 +245,27 @@ func TestServeSessionStateStaysBounded(t *testing.T) {
 			}
 		}()
 	}
+	// The baseline: serve's runtime, its HTTP server and a store of warm
+	// sessions (1.2 MB, within the budget).
+	base := 0
 	peak := 0
 	for i := 0; i < sessions; i++ {
 		work <- i
-		if i%500 == 0 {
+		if i == warm {
+			base = rssKB(t, s.cmd.Process.Pid)
+		}
+		if i%200 == 0 {
 			peak = max(peak, rssKB(t, s.cmd.Process.Pid))
 		}
 	}
 	close(work)
 	wg.Wait()
 	peak = max(peak, rssKB(t, s.cmd.Process.Pid))
-	// The budget, plus a generous allowance for the Go runtime, the HTTP
-	// server and garbage not yet collected: far below the 240 MB that an
-	// unbounded store would keep.
-	bound := budget/1024 + 96*1024
-	t.Logf("%d sessions × 60 KB through serve: peak RSS %d KiB (bound %d KiB, budget %d KiB)", sessions, peak, bound, budget/1024)
+	// The budget, plus a generous allowance for garbage not yet collected
+	// and the requests in flight: less than half of the 72 MB that an
+	// unbounded store would keep (160 MB of RSS, measured).
+	bound := base + budget/1024 + 32*1024
+	t.Logf("%d sessions × 60 KB through serve: peak RSS %d KiB (bound %d KiB: baseline %d KiB, budget %d KiB)", sessions, peak, bound, base, budget/1024)
 	if failed.Load() != 0 {
 		t.Fatalf("%d dispatches failed", failed.Load())
 	}
