@@ -16,6 +16,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/server"
@@ -405,7 +406,10 @@ func writeReply(a *App, r agents.Reply) error {
 		}
 	}
 	if len(r.Stderr) > 0 {
-		_, _ = a.Err.Write(r.Stderr)
+		// The agent shows it to its user or hands it to its model, and a
+		// hook's reason is text a payload can steer: nothing in it may act
+		// on a terminal (hook_stderr_escaped.txtar).
+		_, _ = io.WriteString(a.Err, termsafe.EscapeLines(string(r.Stderr)))
 	}
 	if r.Exit != 0 {
 		return &ExitError{Code: r.Exit}

@@ -17,6 +17,7 @@ package termsafe
 import (
 	"log/slog"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -56,6 +57,21 @@ func Escape(s string) string {
 		i += size
 	}
 	return string(b)
+}
+
+// EscapeLines is Escape for text of several lines, the newlines between
+// them kept: a reason a hook wrote for the agent's stderr (which the agent
+// shows its user, or hands its model) still reads as the lines it wrote,
+// and nothing in a line acts on a terminal.
+func EscapeLines(s string) string {
+	if firstUnsafe(s) < 0 {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = Escape(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // firstUnsafe is the index of the first byte Escape must change, or -1.

@@ -40,6 +40,20 @@ func TestEscape(t *testing.T) {
 	}
 }
 
+func TestEscapeLines(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"no rm -rf\n", "no rm -rf\n"},
+		{"one\ntwo\n\nthree", "one\ntwo\n\nthree"},
+		{"sure?\x1b]0;pwned\x07\n", `sure?\x1b]0;pwned\x07` + "\n"},
+		{"a\tb\r\nc\x1b[2J\n", `a\tb\r` + "\n" + `c\x1b[2J` + "\n"},
+		{"ok\U000e0072\nx\u202e", `ok\U000e0072` + "\n" + `x\u202e`},
+	} {
+		if got := EscapeLines(tc.in); got != tc.want {
+			t.Errorf("EscapeLines(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
 func TestEscapeCleanStringDoesNotAllocate(t *testing.T) {
 	s := "~/.hermes/hooks/block-rm-rf.sh matcher='terminal' (timeout=10s, ✓ allowed)"
 	if n := testing.AllocsPerRun(100, func() { _ = Escape(s) }); n != 0 {
