@@ -59,16 +59,22 @@ func Escape(s string) string {
 	return string(b)
 }
 
-// EscapeLines is Escape for text of several lines, the newlines between
-// them kept: a reason a hook wrote for the agent's stderr (which the agent
-// shows its user, or hands its model) still reads as the lines it wrote,
-// and nothing in a line acts on a terminal.
+// EscapeLines is Escape for text of several lines, the line ends between
+// them kept ("\n", and "\r\n" as Windows text ends a line): a reason a
+// hook wrote for the agent's stderr (which the agent shows its user, or
+// hands its model) still reads as the lines it wrote, and nothing in a
+// line acts on a terminal — a "\r" inside one, which would return to the
+// line's start and write over it, among them.
 func EscapeLines(s string) string {
 	if firstUnsafe(s) < 0 {
 		return s
 	}
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
+		if i < len(lines)-1 && strings.HasSuffix(l, "\r") {
+			lines[i] = Escape(l[:len(l)-1]) + "\r"
+			continue
+		}
 		lines[i] = Escape(l)
 	}
 	return strings.Join(lines, "\n")

@@ -45,7 +45,8 @@ func TestEscapeLines(t *testing.T) {
 		{"no rm -rf\n", "no rm -rf\n"},
 		{"one\ntwo\n\nthree", "one\ntwo\n\nthree"},
 		{"sure?\x1b]0;pwned\x07\n", `sure?\x1b]0;pwned\x07` + "\n"},
-		{"a\tb\r\nc\x1b[2J\n", `a\tb\r` + "\n" + `c\x1b[2J` + "\n"},
+		{"a\tb\r\nc\x1b[2J\r\n", `a\tb` + "\r\n" + `c\x1b[2J` + "\r\n"},
+		{"safe\rgone\n\r", `safe\rgone` + "\n" + `\r`},
 		{"ok\U000e0072\nx\u202e", `ok\U000e0072` + "\n" + `x\u202e`},
 	} {
 		if got := EscapeLines(tc.in); got != tc.want {
@@ -118,4 +119,31 @@ func dangerous(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// FuzzEscapeLines: the output's lines (cut at "\n", a CRLF's "\r" taken
+// off) are each safe, there are as many as the input's, and each is what
+// Escape makes of the input's line.
+func FuzzEscapeLines(f *testing.F) {
+	for _, s := range []string{"", "a\nb", "x\r\n\x1b[2J\r\n", "\r\r\n\n", "ok\rover\n", "\u202e\n\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		in, out := strings.Split(s, "\n"), strings.Split(EscapeLines(s), "\n")
+		if len(in) != len(out) {
+			t.Fatalf("EscapeLines(%q): %d lines from %d", s, len(out), len(in))
+		}
+		for i, l := range out {
+			want := in[i]
+			if i < len(in)-1 && strings.HasSuffix(want, "\r") {
+				if !strings.HasSuffix(l, "\r") {
+					t.Fatalf("EscapeLines(%q): line %d lost its CRLF: %q", s, i, l)
+				}
+				l, want = l[:len(l)-1], want[:len(want)-1]
+			}
+			if l != Escape(want) || firstUnsafe(l) >= 0 {
+				t.Fatalf("EscapeLines(%q): line %d is %q, want %q", s, i, l, Escape(want))
+			}
+		}
+	})
 }
