@@ -3,6 +3,7 @@ package protocol
 import (
 	"strings"
 
+	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
@@ -197,12 +198,16 @@ func badReplyNote(note string) bool {
 }
 
 // Failures are the outcome's failed hooks, one line each, for the user:
-// "hermes-hooks: hook CMD failed: WHY".
+// "hermes-hooks: hook CMD failed: WHY". The command and the reason are
+// escaped (termsafe): a reason quotes what the hook printed, and each
+// agent shows these lines to its user (a systemMessage, stderr, or
+// Windsurf's stdout), where no byte of a hook's may act on the terminal
+// or break the line in two.
 func (o *Outcome) Failures() []string {
 	var out []string
 	for i := range o.Hooks {
 		if why := o.Hooks[i].Failure(); why != "" {
-			out = append(out, "hermes-hooks: hook "+textutil.Truncate(o.Hooks[i].Command, 120)+" failed: "+textutil.Truncate(why, 300))
+			out = append(out, "hermes-hooks: hook "+termsafe.Escape(textutil.Truncate(o.Hooks[i].Command, 120))+" failed: "+termsafe.Escape(textutil.Truncate(why, 300)))
 		}
 	}
 	return out

@@ -408,7 +408,7 @@ func writeReply(a *App, r agents.Reply) error {
 	if len(r.Stderr) > 0 {
 		// The agent shows it to its user or hands it to its model, and a
 		// hook's reason is text a payload can steer: nothing in it may act
-		// on a terminal (hook_stderr_escaped.txtar).
+		// on a terminal (hook_reply_escaped.txtar).
 		_, _ = io.WriteString(a.Err, termsafe.EscapeLines(string(r.Stderr)))
 	}
 	if r.Exit != 0 {
