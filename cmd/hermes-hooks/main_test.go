@@ -41,7 +41,42 @@ func TestMain(m *testing.M) {
 	for name, f := range scriptPrograms {
 		programs[name] = f
 	}
-	testscript.Main(m, programs)
+	testscript.Main(removingBin{m}, programs)
+}
+
+// plainBin is the binary users run, built once for the tests that run it
+// (TestScripts, TestReadmeTutorial) into a directory removed once they
+// are done (removingBin).
+var plainBin struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// plainBinDir is the directory holding that build of hermes-hooks.
+func plainBinDir(t *testing.T) string {
+	t.Helper()
+	plainBin.once.Do(func() {
+		if plainBin.dir, plainBin.err = os.MkdirTemp("", "hermes-hooks-bin-"); plainBin.err == nil {
+			_, plainBin.err = testbin.Build(plainBin.dir, filepath.Join("..", ".."))
+		}
+	})
+	if plainBin.err != nil {
+		t.Fatal(plainBin.err)
+	}
+	return plainBin.dir
+}
+
+// removingBin runs the tests, then removes plainBin's directory:
+// testscript.Main exits the process once they are run.
+type removingBin struct{ *testing.M }
+
+func (m removingBin) Run() int {
+	code := m.M.Run()
+	if plainBin.dir != "" {
+		os.RemoveAll(plainBin.dir)
+	}
+	return code
 }
 
 // TestScripts runs testdata/script/*.txtar. Each script gets its own
@@ -63,12 +98,8 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	binDir := t.TempDir()
-	if _, err := testbin.Build(binDir, filepath.Join("..", "..")); err != nil {
-		t.Fatal(err)
-	}
 	runScripts(t, raced, "")
-	runScripts(t, plain, binDir)
+	runScripts(t, plain, plainBinDir(t))
 }
 
 // longLived matches a script line that starts hermes-hooks in the

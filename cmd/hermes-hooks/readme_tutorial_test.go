@@ -8,8 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/hermes-hooks/hermes-hooks/internal/testbin"
 )
 
 // readmeBlock is one fenced block of the README: its info string and text.
@@ -78,10 +76,7 @@ func TestReadmeTutorial(t *testing.T) {
 	if len(blocks) < 5 {
 		t.Fatalf("the tutorial has %d code blocks, want the script, the config and the console sessions", len(blocks))
 	}
-	bin := t.TempDir()
-	if _, err := testbin.Build(bin, filepath.Join("..", "..")); err != nil {
-		t.Fatal(err)
-	}
+	bin := plainBinDir(t)
 	home := filepath.Join(t.TempDir(), "you")
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		t.Fatal(err)
