@@ -1,6 +1,10 @@
 package protocol
 
-import "maps"
+import (
+	"maps"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+)
 
 // Firing is one event fired with the host's fields, read once: what
 // matching, `if` rules, gating, the runner and the journal need of the
@@ -116,7 +120,8 @@ func (f *Firing) ArgsMap() map[string]any {
 // rewritten arguments where the host's were). Both keys, not only the one
 // Args were read from: a Cursor host's fields hold its tool_input beside
 // the args read from it, and a rule reading payload.tool_input judged the
-// call as sent. A shallow copy: Fields is not changed.
+// call as sent. The same for textArgsKey, in the form it came in. A
+// shallow copy: Fields is not changed.
 func (f *Firing) WithArgs(args map[string]any) map[string]any {
 	out := make(map[string]any, len(f.Fields)+1)
 	maps.Copy(out, f.Fields)
@@ -126,5 +131,20 @@ func (f *Firing) WithArgs(args map[string]any) map[string]any {
 	if f.inputSent {
 		out["tool_input"] = args
 	}
+	if v, ok := f.Fields[textArgsKey]; ok {
+		if _, text := v.(string); text {
+			out[textArgsKey] = string(pyjson.Encode(args, pyjson.Compact))
+		} else {
+			out[textArgsKey] = args
+		}
+	}
 	return out
 }
+
+// textArgsKey is where a GitHub Copilot CLI host sends a tool's arguments,
+// as the JSON text of an object (or, from some versions, the object): its
+// adapter decodes them into tool_input, which is what NewFiring reads, and
+// the host's own key stays in Fields for a hook or rule written against
+// Copilot's payload. WithArgs rewrites it as well, so a rule reading
+// payload.toolArgs is not judging the call as sent.
+const textArgsKey = "toolArgs"

@@ -83,6 +83,20 @@ func TestFiringWithArgs(t *testing.T) {
 			t.Errorf("%s: the rewritten firing reads %v", c.name, g.Args)
 		}
 	}
+	// Copilot CLI: its toolArgs, beside the tool_input decoded from it,
+	// rewritten in the form it came in (JSON text, or an object).
+	for _, sent := range []any{`{"command":"ls"}`, map[string]any{"command": "ls"}} {
+		fields := map[string]any{"tool_input": map[string]any{"command": "ls"}, "toolArgs": sent}
+		f := NewFiring(pre, "", fields)
+		got := f.WithArgs(rw)
+		want := any(rw)
+		if _, text := sent.(string); text {
+			want = `{"command":"rm -rf /"}`
+		}
+		if !reflect.DeepEqual(got["toolArgs"], want) || !reflect.DeepEqual(got["tool_input"], rw) || !reflect.DeepEqual(fields["toolArgs"], sent) {
+			t.Errorf("toolArgs sent as %T: rewritten %v", sent, got)
+		}
+	}
 }
 
 // A gateway member fired without its field (command:model) is the
