@@ -114,37 +114,44 @@ func (f *Firing) ArgsMap() map[string]any {
 }
 
 // WithArgs is the firing's fields with the tool's arguments replaced by
-// args, under each key the host sent them in (args when it sent neither,
-// the key NewFiring reads first): the call as a hook's rewrite makes it,
-// for the rules that judge that call again (a payload that shows the
-// rewritten arguments where the host's were). Both keys, not only the one
-// Args were read from: a Cursor host's fields hold its tool_input beside
-// the args read from it, and a rule reading payload.tool_input judged the
-// call as sent. The same for textArgsKey, in the form it came in. A
-// shallow copy: Fields is not changed.
+// args, under each key the host sent them in (args when it sent none, the
+// key NewFiring reads first): the call as a hook's rewrite makes it, for
+// the rules that judge that call again (a payload that shows the rewritten
+// arguments where the host's were). Every key, not only the one Args were
+// read from: a Cursor host's fields hold its tool_input beside the args
+// read from it, a Copilot CLI host's its toolArgs beside the tool_input,
+// and a rule reading either judged the call as sent. Each keeps the form
+// it came in: the JSON text of the object when the host sent text (Cursor's
+// MCP tool_input, Copilot's toolArgs), so fromJSON(payload.toolArgs) reads
+// the rewrite rather than failing on an object. A shallow copy: Fields is
+// not changed.
 func (f *Firing) WithArgs(args map[string]any) map[string]any {
 	out := make(map[string]any, len(f.Fields)+1)
 	maps.Copy(out, f.Fields)
 	if f.argsSent || !f.inputSent {
 		out["args"] = args
 	}
-	if f.inputSent {
-		out["tool_input"] = args
-	}
-	if v, ok := f.Fields[textArgsKey]; ok {
-		if _, text := v.(string); text {
-			out[textArgsKey] = string(pyjson.Encode(args, pyjson.Compact))
-		} else {
-			out[textArgsKey] = args
+	var text string // args' JSON text, made once if a host sent text
+	for _, k := range echoKeys {
+		v, ok := f.Fields[k]
+		if !ok {
+			continue
 		}
+		if _, isText := v.(string); !isText {
+			out[k] = args
+			continue
+		}
+		if text == "" {
+			text = string(pyjson.Encode(args, pyjson.Compact))
+		}
+		out[k] = text
 	}
 	return out
 }
 
-// textArgsKey is where a GitHub Copilot CLI host sends a tool's arguments,
-// as the JSON text of an object (or, from some versions, the object): its
-// adapter decodes them into tool_input, which is what NewFiring reads, and
-// the host's own key stays in Fields for a hook or rule written against
-// Copilot's payload. WithArgs rewrites it as well, so a rule reading
-// payload.toolArgs is not judging the call as sent.
-const textArgsKey = "toolArgs"
+// echoKeys are the keys besides args a host sends a tool's whole arguments
+// under, as an object or its JSON text: Claude Code's (and Cursor's, Kiro's
+// …) tool_input, and GitHub Copilot CLI's toolArgs, which its adapter
+// decodes into tool_input and leaves in place for a hook or rule written
+// against Copilot's own payload.
+var echoKeys = [...]string{"tool_input", "toolArgs"}

@@ -83,18 +83,21 @@ func TestFiringWithArgs(t *testing.T) {
 			t.Errorf("%s: the rewritten firing reads %v", c.name, g.Args)
 		}
 	}
-	// Copilot CLI: its toolArgs, beside the tool_input decoded from it,
-	// rewritten in the form it came in (JSON text, or an object).
-	for _, sent := range []any{`{"command":"ls"}`, map[string]any{"command": "ls"}} {
-		fields := map[string]any{"tool_input": map[string]any{"command": "ls"}, "toolArgs": sent}
-		f := NewFiring(pre, "", fields)
-		got := f.WithArgs(rw)
-		want := any(rw)
-		if _, text := sent.(string); text {
-			want = `{"command":"rm -rf /"}`
-		}
-		if !reflect.DeepEqual(got["toolArgs"], want) || !reflect.DeepEqual(got["tool_input"], rw) || !reflect.DeepEqual(fields["toolArgs"], sent) {
-			t.Errorf("toolArgs sent as %T: rewritten %v", sent, got)
+	// Copilot CLI: its toolArgs beside the tool_input decoded from it;
+	// Cursor's MCP events: tool_input as text beside the args read from
+	// it. Each rewritten in the form it came in (JSON text, or an object).
+	for _, key := range []string{"toolArgs", "tool_input"} {
+		for _, sent := range []any{`{"command":"ls"}`, map[string]any{"command": "ls"}} {
+			fields := map[string]any{"args": map[string]any{"command": "ls"}, key: sent}
+			f := NewFiring(pre, "", fields)
+			got := f.WithArgs(rw)
+			want := any(rw)
+			if _, text := sent.(string); text {
+				want = `{"command":"rm -rf /"}`
+			}
+			if !reflect.DeepEqual(got[key], want) || !reflect.DeepEqual(got["args"], rw) || !reflect.DeepEqual(fields[key], sent) {
+				t.Errorf("%s sent as %T: rewritten %v", key, sent, got)
+			}
 		}
 	}
 }
