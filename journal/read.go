@@ -119,12 +119,23 @@ var errStop = errors.New("stop")
 // passed over: Verify is the place that judges them. fn returning false
 // stops the scan.
 func Scan(path string, fn func(l Line, e *Entry) bool) error {
+	return ScanUnread(path, fn, nil)
+}
+
+// ScanUnread is Scan that also calls unread, when not nil, with each line
+// the chain counts as a record (JSON with a seq) that fn cannot be given,
+// and why: a field of another type than an Entry's. Verify reads only seq
+// and prev, so such a line can be a sound link of the chain, and a reader
+// that shows records would pass over it in silence. A line that is no
+// record at all (not JSON, too long, torn) is not unread: the chain check
+// names it, or the next append repairs it.
+func ScanUnread(path string, fn func(l Line, e *Entry) bool, unread func(l Line, err error)) error {
 	files, err := Files(path)
 	if err != nil {
 		return err
 	}
 	for _, file := range files {
-		more, err := ScanFile(file, fn)
+		more, err := scanFile(file, fn, unread)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			// A file rotated away between Files and here has only moved
 			// on; anything else is an error.
@@ -139,12 +150,19 @@ func Scan(path string, fn func(l Line, e *Entry) bool) error {
 
 // ScanFile is Scan for one file; more is false when fn stopped it.
 func ScanFile(file string, fn func(l Line, e *Entry) bool) (more bool, err error) {
+	return scanFile(file, fn, nil)
+}
+
+func scanFile(file string, fn func(l Line, e *Entry) bool, unread func(Line, error)) (more bool, err error) {
 	err = lines(file, func(l Line, _ bool) error {
-		var e Entry
-		if !l.Complete || l.TooLong || json.Unmarshal(l.Bytes, &e) != nil {
+		e, derr := l.Entry()
+		if derr != nil {
+			if unread != nil && !errors.Is(derr, ErrNotRecord) {
+				unread(l, derr)
+			}
 			return nil
 		}
-		if !fn(l, &e) {
+		if !fn(l, e) {
 			return errStop
 		}
 		return nil
@@ -153,6 +171,29 @@ func ScanFile(file string, fn func(l Line, e *Entry) bool) (more bool, err error
 		return false, nil
 	}
 	return err == nil, err
+}
+
+// ErrNotRecord is Entry's error for a line that is no record of the chain:
+// torn, too long, not JSON, or without a seq.
+var ErrNotRecord = errors.New("not a journal record")
+
+// Entry decodes the line as a record. When it is none: ErrNotRecord for
+// a line that is no record of the chain either, else the decoding's error
+// (a record of the chain whose fields are not an Entry's). The line is
+// parsed a second time only then.
+func (l Line) Entry() (*Entry, error) {
+	if !l.Complete || l.TooLong {
+		return nil, ErrNotRecord
+	}
+	var e Entry
+	err := json.Unmarshal(l.Bytes, &e)
+	if err == nil {
+		return &e, nil
+	}
+	if _, ok := recordSeq(l); !ok {
+		return nil, ErrNotRecord
+	}
+	return nil, err
 }
 
 // Location names a line of the journal and what is wrong with it.

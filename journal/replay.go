@@ -66,7 +66,11 @@ type ReplayReport struct {
 	Differ        int `json:"differ"`
 	// Elsewhere counts the records of NotReplayable whose directory is
 	// outside ReplayOptions.Root.
-	Elsewhere   int          `json:"elsewhere,omitempty"`
+	Elsewhere int `json:"elsewhere,omitempty"`
+	// Unreadable counts the records of NotReplayable that are links of
+	// the chain but no Entry (ScanUnread): none can be selected, so each
+	// is counted whatever the filters.
+	Unreadable  int          `json:"unreadable,omitempty"`
 	Differences []Difference `json:"differences"`
 }
 
@@ -97,7 +101,10 @@ func Replay(ctx context.Context, path string, opts ReplayOptions) (ReplayReport,
 	if opts.Root != "" {
 		root, rootErr = filepath.EvalSymlinks(opts.Root)
 	}
-	err := Scan(path, func(l Line, e *Entry) bool {
+	// A record of the chain that is no Entry (a field of another type)
+	// cannot be selected or fired, and is counted, not passed over.
+	unread := func(Line, error) { rep.Events++; rep.NotReplayable++; rep.Unreadable++ }
+	err := ScanUnread(path, func(l Line, e *Entry) bool {
 		if e.Async {
 			// The async half of a firing replayed by its own record:
 			// fired again, it would run the event's guards a second
@@ -142,7 +149,7 @@ func Replay(ctx context.Context, path string, opts ReplayOptions) (ReplayReport,
 			rep.Differences = append(rep.Differences, d)
 		}
 		return true
-	})
+	}, unread)
 	rep.Differ = len(rep.Differences)
 	if err == nil {
 		err = failed

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -233,16 +232,20 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 			newest = nil
 		}
 	}
+	warnUnread := &unreadWarnings{a: a}
 	if !o.follow {
 		if missing, err := a.journalMissing(path, o.file, "each dispatch that runs a hook adds a record"); missing || err != nil {
 			return err
 		}
 		warnChain := checkChain(a, path)
-		if err := journal.Scan(path, func(l journal.Line, e *journal.Entry) bool { print(l.Bytes, e); return true }); err != nil {
+		warnUnread.hold = true
+		err := journal.ScanUnread(path, func(l journal.Line, e *journal.Entry) bool { print(l.Bytes, e); return true }, warnUnread.at)
+		if err != nil {
 			return fmt.Errorf("read journal: %w", err)
 		}
 		flushNewest()
 		out.Flush()
+		warnUnread.flush()
 		warnChain()
 		return nil
 	}
@@ -257,9 +260,10 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 	check := journal.NewFollowCheck(path)
 	err = journal.Follow(ctx, path, func(l journal.Line) {
 		warn.at(check.Next(l))
-		var e journal.Entry
-		if l.Complete && !l.TooLong && json.Unmarshal(l.Bytes, &e) == nil {
-			print(l.Bytes, &e)
+		if e, err := l.Entry(); err == nil {
+			print(l.Bytes, e)
+		} else if !errors.Is(err, journal.ErrNotRecord) {
+			warnUnread.at(l, err)
 		}
 		out.Flush()
 	}, func() {

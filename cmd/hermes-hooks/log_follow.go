@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/hermes-hooks/hermes-hooks/journal"
 )
 
@@ -31,4 +33,45 @@ func (w *chainWarnings) at(l *journal.Location) {
 	case w.seen == maxChainWarnings+1:
 		w.a.Warn("more breaks of the journal's chain follow: not warned about; 'hermes-hooks log verify' checks it")
 	}
+}
+
+// unreadWarnings say which whole lines of the journal log could not show
+// (one that is no record: JSON of another shape, or a line longer than any
+// writer writes). Such a line can still be a link of the chain, which
+// only reads seq and prev, so neither the chain check nor the reading
+// would otherwise mention it: a record gone from log's output in silence.
+// Bounded as chainWarnings are. held: kept for flush, so that log's
+// warnings follow its output (log -f says each as it comes).
+type unreadWarnings struct {
+	a    *app
+	seen int
+	hold bool
+	held []string
+}
+
+// at warns that l was not shown, and why.
+func (w *unreadWarnings) at(l journal.Line, err error) {
+	w.seen++
+	var msg string
+	switch {
+	case w.seen <= maxChainWarnings:
+		msg = fmt.Sprintf("%s:%d: not shown: no record log can read (%v)", l.File, l.N, err)
+	case w.seen == maxChainWarnings+1:
+		msg = "more lines that are no record follow: not warned about; 'hermes-hooks log verify' checks the journal"
+	default:
+		return
+	}
+	if w.hold {
+		w.held = append(w.held, msg)
+	} else {
+		w.a.Warn(msg)
+	}
+}
+
+// flush says the warnings held.
+func (w *unreadWarnings) flush() {
+	for _, m := range w.held {
+		w.a.Warn(m)
+	}
+	w.held = nil
 }

@@ -220,7 +220,7 @@ func (s *replaySeen) count(e *journal.Entry, kept bool) bool {
 // saying why.
 func (s *replaySeen) nothingReplayed(path string, rep *journal.ReplayReport) error {
 	switch {
-	case s.total == 0:
+	case s.total == 0 && rep.Unreadable == 0:
 		return withHint(errors.New("nothing to replay: the journal "+path+" holds no records"),
 			"a dispatch that runs a hook is recorded; record with journal: {include_payload: true} so that it can be replayed")
 	case rep.Events == 0:
@@ -229,6 +229,8 @@ func (s *replaySeen) nothingReplayed(path string, rep *journal.ReplayReport) err
 	case rep.Elsewhere > 0 && rep.Elsewhere+s.noPayload >= rep.Events:
 		return withHint(fmt.Errorf("nothing replayed: %d of the %d records selected were decided outside %s", rep.Elsewhere, rep.Events, cli.Cwd()),
 			"run replay in the directory they were decided in (log --json shows each record's cwd), or pass --any-cwd if no one else can write the journal")
+	case rep.Unreadable > 0:
+		return s.unreadable(rep)
 	case s.noPayload == 0:
 		return fmt.Errorf("nothing replayable: the %d records selected are of events this version does not know", rep.Events)
 	}
@@ -238,4 +240,20 @@ func (s *replaySeen) nothingReplayed(path string, rep *journal.ReplayReport) err
 	}
 	return withHint(errors.New(msg),
 		"set journal: {include_payload: true} in the config: the dispatches recorded from then on can be replayed")
+}
+
+// unreadable is nothingReplayed's error when some records could not be
+// read as records (journal.ScanUnread): each reason, counted.
+func (s *replaySeen) unreadable(rep *journal.ReplayReport) error {
+	msg := fmt.Sprintf("nothing replayable: %d of the %d records selected cannot be read as records (a field of another type; 'hermes-hooks log' names their lines)", rep.Unreadable, rep.Events)
+	if s.noPayload > 0 {
+		msg += fmt.Sprintf("; %d hold no payload (the event's fields), which replay needs", s.noPayload)
+	}
+	if n := rep.Events - rep.Unreadable - s.noPayload; n > 0 {
+		msg += fmt.Sprintf("; %d are of events this version does not know or were decided elsewhere", n)
+	}
+	if s.noPayload == 0 {
+		return errors.New(msg)
+	}
+	return withHint(errors.New(msg), "set journal: {include_payload: true} in the config: the dispatches recorded from then on can be replayed")
 }

@@ -22,6 +22,9 @@ func printReplay(w io.Writer, rep *journal.ReplayReport, noPayload int) {
 	if rep.Elsewhere > 0 {
 		fmt.Fprintf(w, "note: %d of the records were decided outside this directory and were not replayed: replay fires a record only where it was decided; run it there (or pass --any-cwd)\n", rep.Elsewhere)
 	}
+	if rep.Replayed > 0 && rep.Unreadable > 0 {
+		fmt.Fprintf(w, "note: %d of the records cannot be read as records and were not replayed: 'hermes-hooks log' names their lines\n", rep.Unreadable)
+	}
 	if rep.Replayed > 0 && noPayload > 0 {
 		fmt.Fprintf(w, "note: %d of the records hold no payload and were not replayed: only records written with journal: {include_payload: true} can be\n", noPayload)
 	}
