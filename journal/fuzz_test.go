@@ -2,8 +2,10 @@ package journal
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -13,13 +15,31 @@ func FuzzVerify(f *testing.F) {
 	f.Add([]byte(`{"seq":1,"prev":"` + ZeroHash + `","event":"pre_tool_call"}` + "\n"))
 	f.Add([]byte(`{"seq":1,"prev":"x"}` + "\n" + `{"seq":2,"prev":"y"}`))
 	f.Add([]byte("\x00\x00\n{"))
+	f.Add([]byte(`{"seq":1,"prev":"x","decision":{}}` + "\n" + `{"seq":"2"}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		path := filepath.Join(t.TempDir(), "j.jsonl")
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
 		_, _ = Verify(path)
-		_ = Scan(path, func(Line, *Entry) bool { return true })
+		// Each whole line is shown, said to be unread, or no record of
+		// the chain at all: none is passed over in silence.
+		var shown, unread []int
+		_ = ScanUnread(path, func(l Line, _ *Entry) bool { shown = append(shown, l.N); return true },
+			func(l Line, err error) {
+				if err == nil || errors.Is(err, ErrNotRecord) {
+					t.Fatalf("line %d unread with %v", l.N, err)
+				}
+				unread = append(unread, l.N)
+			})
+		for i, line := range bytes.SplitAfter(data, []byte("\n")) {
+			l := Line{N: i + 1, Complete: bytes.HasSuffix(line, []byte("\n")), Bytes: bytes.TrimSuffix(line, []byte("\n"))}
+			_, err := l.Entry()
+			in := slices.Contains(shown, l.N) || slices.Contains(unread, l.N)
+			if (err == nil || !errors.Is(err, ErrNotRecord)) != in {
+				t.Fatalf("line %d %q: %v, shown %v, unread %v", l.N, l.Bytes, err, shown, unread)
+			}
+		}
 	})
 }
 
