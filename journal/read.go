@@ -10,6 +10,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"reflect"
+	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
@@ -193,7 +195,40 @@ func (l Line) Entry() (*Entry, error) {
 	if _, ok := recordSeq(l); !ok {
 		return nil, ErrNotRecord
 	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return nil, fmt.Errorf("its %q is %s, where a record has %s", te.Field, article(te.Value), jsonKind(te.Type))
+	}
 	return nil, err
+}
+
+// jsonKind names what JSON value decodes into a Go value of type t.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	if t.Kind() >= reflect.Int && t.Kind() <= reflect.Float64 {
+		return "a number"
+	}
+	return "another value"
+}
+
+// article puts "a" or "an" before encoding/json's name of a JSON value
+// ("object", "number 1.5", "array").
+func article(v string) string {
+	if v != "" && strings.ContainsRune("aeiou", rune(v[0])) {
+		return "an " + v
+	}
+	return "a " + v
 }
 
 // Location names a line of the journal and what is wrong with it.
