@@ -284,6 +284,7 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 	if m, ok := original.(map[string]any); ok {
 		args = m
 	}
+	twins := sentTwice(args)
 	firstDecides, decided := ev != nil && ev.FirstDecides, false
 	for i := range reports {
 		c := reports[i].Contribution
@@ -301,12 +302,15 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 		}
 		switch {
 		case c.ReplaceArgs:
-			args, rewritten = cloneMap(c.Args), true
+			next := cloneMap(c.Args)
+			syncTwins(twins, args, next)
+			args, rewritten = next, true
 		case len(c.Args) > 0:
 			merged := cloneMap(args)
 			for k, v := range c.Args {
 				merged[k] = v
 			}
+			syncTwins(twins, args, merged)
 			args, rewritten = merged, true
 		}
 		if c.Context != "" {

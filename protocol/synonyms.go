@@ -1,0 +1,69 @@
+package protocol
+
+import "reflect"
+
+// One tool argument can reach the hooks under two names: an adapter whose
+// host names a file tool's arguments its own way (Factory Droid's and Kiro's
+// old_str, new_str, change_all, path, file_text) adds Claude Code's names
+// beside them (old_string, new_string, replace_all, file_path, content), so
+// that a hook or rule written for either reads the call. A rewrite then
+// must say one thing under both: a hook that rewrites new_string leaves a
+// stale new_str beside it, and the rules that judge the rewritten call
+// again would read the stale one while the agent is sent the other (the
+// encoder writes Claude Code's value back under the host's name). Fold
+// keeps the two names of each such argument equal in every rewrite.
+
+// argSynonyms are the pairs of names one argument goes by: the host's,
+// then Claude Code's.
+var argSynonyms = [...][2]string{
+	{"old_str", "old_string"}, {"new_str", "new_string"}, {"change_all", "replace_all"},
+	{"path", "file_path"}, {"file_text", "content"},
+}
+
+// ArgSynonyms says whether a and b, in that order, are the host's and
+// Claude Code's names of one argument: what an adapter may show twice.
+func ArgSynonyms(a, b string) bool {
+	for _, p := range argSynonyms {
+		if p == [2]string{a, b} {
+			return true
+		}
+	}
+	return false
+}
+
+// sentTwice are the pairs of argSynonyms the host's arguments hold both
+// names of, with one value: an adapter's twins. A host that sent two
+// different values under the two names sent two arguments, left alone.
+func sentTwice(sent map[string]any) [][2]string {
+	var pairs [][2]string
+	for _, p := range argSynonyms {
+		a, okA := sent[p[0]]
+		b, okB := sent[p[1]]
+		if okA && okB && reflect.DeepEqual(a, b) {
+			pairs = append(pairs, p)
+		}
+	}
+	return pairs
+}
+
+// syncTwins makes next, one hook's rewrite of prev (a map of its own),
+// give each pair one value: the name the rewrite changed, or the only one
+// it kept, gives its value to the other; where it changed both apart,
+// Claude Code's name wins, as the encoders send it.
+func syncTwins(pairs [][2]string, prev, next map[string]any) {
+	for _, p := range pairs {
+		host, hasHost := next[p[0]]
+		claude, hasClaude := next[p[1]]
+		switch {
+		case hasHost && !hasClaude:
+			next[p[1]] = host
+		case hasClaude && !hasHost:
+			next[p[0]] = claude
+		case !hasHost || reflect.DeepEqual(host, claude):
+		case !reflect.DeepEqual(host, prev[p[0]]) && reflect.DeepEqual(claude, prev[p[1]]):
+			next[p[1]] = host
+		default:
+			next[p[0]] = claude
+		}
+	}
+}

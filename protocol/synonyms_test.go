@@ -1,0 +1,51 @@
+package protocol
+
+import (
+	"reflect"
+	"testing"
+)
+
+// Fold keeps both names of an argument the host sent twice (an adapter's
+// twins) equal in every rewrite, so the rules that judge the rewritten
+// call read what the agent is sent.
+func TestFoldKeepsTwinsEqual(t *testing.T) {
+	sent := map[string]any{"file_path": "a", "old_str": "x", "old_string": "x", "new_str": "y", "new_string": "y"}
+	merge := func(args map[string]any) HookReport {
+		return HookReport{Contribution: &Contribution{Args: args}}
+	}
+	replace := func(args map[string]any) HookReport {
+		return HookReport{Contribution: &Contribution{Args: args, ReplaceArgs: true}}
+	}
+	for _, c := range []struct {
+		name    string
+		sent    map[string]any
+		reports []HookReport
+		want    map[string]any
+	}{
+		{"Claude Code's name rewritten", sent, []HookReport{merge(map[string]any{"new_string": "K"})},
+			map[string]any{"file_path": "a", "old_str": "x", "old_string": "x", "new_str": "K", "new_string": "K"}},
+		{"the host's name rewritten", sent, []HookReport{merge(map[string]any{"new_str": "K"})},
+			map[string]any{"file_path": "a", "old_str": "x", "old_string": "x", "new_str": "K", "new_string": "K"}},
+		{"both apart: Claude Code's wins", sent, []HookReport{merge(map[string]any{"new_str": "A", "new_string": "B"})},
+			map[string]any{"file_path": "a", "old_str": "x", "old_string": "x", "new_str": "B", "new_string": "B"}},
+		{"a later hook's rewrite wins", sent, []HookReport{merge(map[string]any{"new_string": "A"}), merge(map[string]any{"new_str": "B"})},
+			map[string]any{"file_path": "a", "old_str": "x", "old_string": "x", "new_str": "B", "new_string": "B"}},
+		{"a whole input in Claude Code's names", sent, []HookReport{replace(map[string]any{"file_path": "b", "old_string": "x", "new_string": "K"})},
+			map[string]any{"file_path": "b", "old_str": "x", "old_string": "x", "new_str": "K", "new_string": "K"}},
+		{"a whole input without the argument", sent, []HookReport{replace(map[string]any{"file_path": "b"})},
+			map[string]any{"file_path": "b"}},
+		// A host that sent one name only (Claude Code) has no twins: a
+		// hook's key of the other name is its own.
+		{"no twins sent", map[string]any{"old_string": "x"}, []HookReport{merge(map[string]any{"old_str": "K"})},
+			map[string]any{"old_string": "x", "old_str": "K"}},
+		// Two names with two values are two arguments.
+		{"two values sent", map[string]any{"path": "p", "file_path": "q"}, []HookReport{merge(map[string]any{"path": "K"})},
+			map[string]any{"path": "K", "file_path": "q"}},
+	} {
+		before := cloneMap(c.sent)
+		o := Fold(ev("pre_tool_call"), c.sent, c.reports)
+		if !reflect.DeepEqual(o.Args, c.want) || !reflect.DeepEqual(c.sent, before) {
+			t.Errorf("%s: args %v, want %v (sent now %v)", c.name, o.Args, c.want, c.sent)
+		}
+	}
+}
