@@ -10,6 +10,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/internal/rule"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -246,7 +247,11 @@ func ruleProblems(ctx context.Context, cfg *hookconfig.Config, cwd string, allow
 				continue
 			}
 		}
-		if msg := anyToolError(ctx, e, cfg.Tools, cwd); msg != "" {
+		msg := anyToolError(ctx, e, cfg.Tools, cwd)
+		if msg == "" {
+			msg = madeUpCallError(ctx, e, cfg.Tools, cwd)
+		}
+		if msg != "" {
 			out = append(out, Problem{File: e.Source, Line: r.Line, Key: entryKey(e) + ".rule", Level: LevelWarning,
 				Message: where + ": " + msg})
 		}
@@ -328,4 +333,39 @@ func anyToolError(ctx context.Context, e *hookconfig.Entry, tools *protocol.Tool
 	return "every tool's call reaches it (" + matcher + "), and another tool's call makes it err (" +
 		strings.TrimPrefix(o.Hooks[0].Error, "rule: ") + "): " + then +
 		"; give it a matcher for the tools it is written for"
+}
+
+// madeUpCallError says that a rule entry errs on its event's made-up call
+// (the synthetic payload test and doctor send: for a tool event, a
+// terminal call), when its matcher selects that call ("" otherwise, or
+// when the event has none). The call is one of those the rule is written
+// for, so the key it lacks is one such calls lack: a misspelt
+// args.comand, or a key read without ?. — and the rule then decides none
+// of them, while its examples (each naming the key) all pass.
+func madeUpCallError(ctx context.Context, e *hookconfig.Entry, tools *protocol.ToolTable, cwd string) string {
+	if tools == nil {
+		tools = protocol.DefaultTools()
+	}
+	fields, ok := e.Event.SyntheticFields()
+	if !ok || !e.Matches(fields, tools) {
+		return ""
+	}
+	r, err := rule.Compile(e.Rule().Source)
+	if err != nil {
+		return ""
+	}
+	f := protocol.NewFiring(e.Event, "", fields)
+	f.Bind(tools, cwd, nil)
+	if _, err = r.Eval(ctx, rule.InputOf(&f, "")); err == nil || errors.Is(err, rule.ErrTimeout) || errors.Is(err, rule.ErrQuarantined) {
+		return ""
+	}
+	call := "a made-up " + e.Event.Name + " call"
+	if f.HasTool {
+		call = "a made-up " + f.HostTool + " call (args " + string(pyjson.Encode(f.Args, pyjson.Compact)) + ")"
+	}
+	then := "it decides nothing on such calls, and each error is journaled"
+	if e.FailClosed {
+		then = "fail_closed then blocks each such call"
+	}
+	return call + " makes it err (" + err.Error() + "): " + then + ": check the spelling of the keys it reads"
 }

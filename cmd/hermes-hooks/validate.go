@@ -30,8 +30,10 @@ quote never closed, a missing space after ':'; a JSON one at its line and
 column), and hooks whose command cannot start (missing script, not
 executable, CRLF line endings, bad interpreter). Every rule is compiled, and
 its examples are evaluated: your own config's rules at once, a repository's
-only once you approved it as it is (until then a warning says so). Nothing
-else is run and nothing is approved.
+only once you approved it as it is (until then a warning says so); a rule
+that errs on the made-up call test sends (a terminal call, for a rule whose
+matcher selects it: a misspelt args.comand) is a warning. Nothing else is
+run and nothing is approved.
 
 Errors are things written that are ignored, changed or cannot run (a
 misspelt fail_closed turns a guard's protection off); warnings are things
