@@ -150,10 +150,12 @@ func runApprove(a *app, command string, o approveOptions) error {
 		}
 		if len(targets) == 0 {
 			if !o.force {
+				hints, suffix := noHookText(statuses, command)
 				if o.json {
-					return noHookJSON(a, store, command, o.event, fmt.Sprintf("no hook in %s runs the command %s for %s (check the spelling, or approve it for a hook you are about to add with --force)", a.configLabel(), command, o.event))
+					return noHookJSON(a, store, command, o.event, fmt.Sprintf("no hook in %s runs the command %s for %s (check the spelling, or approve it for a hook you are about to add with --force)%s", a.configLabel(), command, o.event, suffix))
 				}
 				fmt.Fprintf(a.Out, "No hook in %s runs the command %s for %s.\n", show(a.configLabel()), show(command), show(o.event))
+				printLines(a, hints)
 				fmt.Fprintln(a.Out, "Check the spelling (hermes-hooks list shows what is configured), or approve it anyway for a hook you are about to add:")
 				fmt.Fprintf(a.Out, "  hermes-hooks approve %s --event %s --force\n", show(shquote.IfNeeded(command)), show(o.event))
 				return silentExit(1)
@@ -167,10 +169,12 @@ func runApprove(a *app, command string, o approveOptions) error {
 			}
 		}
 		if len(targets) == 0 {
+			hints, suffix := noHookText(statuses, command)
 			if o.json {
-				return noHookJSON(a, store, command, "", fmt.Sprintf("no hook in %s runs the command %s (the command must match the config exactly; to approve it anyway, name the event with --event)", a.configLabel(), command))
+				return noHookJSON(a, store, command, "", fmt.Sprintf("no hook in %s runs the command %s (the command must match the config exactly; to approve it anyway, name the event with --event)%s", a.configLabel(), command, suffix))
 			}
 			fmt.Fprintf(a.Out, "No hook in %s runs the command: %s\n", show(a.configLabel()), show(command))
+			printLines(a, hints)
 			fmt.Fprintln(a.Out, "The command must match the config exactly. To approve it anyway, name the event:")
 			fmt.Fprintf(a.Out, "  hermes-hooks approve %s --event EVENT\n", show(shquote.IfNeeded(command)))
 			return silentExit(1)
