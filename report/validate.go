@@ -135,7 +135,11 @@ func startProblems(cfg *hookconfig.Config, cwd string, lines lineFinder) []Probl
 		}
 		t := consent.Inspect(dispatcher.ConsentRequest(e, cwd, nil), nil).Target
 		key := entryKey(e)
-		if why := t.StartProblem(); why != "" {
+		why := t.StartProblem()
+		if why == "" && !e.ViaShell() {
+			why = t.NoLauncher()
+		}
+		if why != "" {
 			out = append(out, Problem{File: e.Source, Line: lines.find(e.Source, key), Key: key, Level: LevelError,
 				Message: "[" + e.DeclaredAs + "] " + e.Text() + ": cannot start: " + why})
 		}

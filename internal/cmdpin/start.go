@@ -108,3 +108,39 @@ func (t *Target) Executable() bool {
 	}
 	return Accessible(p, t.Direct || p == t.Path)
 }
+
+// NoLauncher says that what t starts directly (Direct, on a system that
+// reads #! lines) is neither a script with a #! line nor a program the
+// kernel knows, so starting it fails (exec format error); "" otherwise.
+// Only where nothing falls back to a shell: a Claude Code command is run
+// by the shell, which runs such a file itself, as Claude Code's does.
+func (t *Target) NoLauncher() string {
+	if onWindows || t.Err != "" || t.Shell || !t.Direct && t.Primary() != t.Path {
+		return ""
+	}
+	p := t.Primary()
+	if p == "" || t.StartProblem() != "" {
+		return ""
+	}
+	f, err := fsutil.OpenNoBlock(p)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head := make([]byte, 4)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	for _, magic := range programMagic {
+		if bytes.HasPrefix(head, magic) {
+			return ""
+		}
+	}
+	return p + ": no #! line, and no program the kernel can start (exec format error): make its first line #!/bin/sh, or the interpreter it is written for"
+}
+
+// programMagic are the first bytes of files the kernel starts besides #!
+// scripts: ELF, and Mach-O (both byte orders, 32 and 64 bits, universal).
+var programMagic = [][]byte{
+	[]byte("#!"), []byte("\x7fELF"),
+	{0xfe, 0xed, 0xfa, 0xce}, {0xce, 0xfa, 0xed, 0xfe}, {0xfe, 0xed, 0xfa, 0xcf}, {0xcf, 0xfa, 0xed, 0xfe}, {0xca, 0xfe, 0xba, 0xbe},
+}

@@ -44,3 +44,44 @@ func TestStartProblem(t *testing.T) {
 		}
 	}
 }
+
+// NoLauncher: a file the kernel starts with neither a #! line nor a
+// program's magic fails with exec format error; a program, a script, one
+// handed to an interpreter, one the shell runs are fine.
+func TestNoLauncher(t *testing.T) {
+	if onWindows {
+		t.Skip("Windows reads no #! line")
+	}
+	dir := t.TempDir()
+	direct := func(name, content string) Target {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return Target{Path: p, Files: []string{p}, Direct: true}
+	}
+	elf, err := os.ReadFile("/bin/sh")
+	if err != nil {
+		t.Skip(err)
+	}
+	shell := direct("shell.sh", "echo hi\n")
+	shell.Shell = true
+	for _, c := range []struct {
+		name   string
+		target Target
+		want   bool
+	}{
+		{"no #! line", direct("plain.sh", "echo hi\n"), true},
+		{"empty", direct("empty.sh", ""), true},
+		{"a #! line", direct("ok.sh", "#!/bin/sh\necho hi\n"), false},
+		{"a program", direct("prog", string(elf[:64])), false},
+		{"handed to an interpreter", Target{Path: "/bin/sh", Files: []string{filepath.Join(dir, "plain.sh")}, ScriptArg: 1}, false},
+		{"run by the shell", shell, false},
+		{"missing (StartProblem's)", Target{Path: filepath.Join(dir, "gone"), Files: []string{filepath.Join(dir, "gone")}, Direct: true}, false},
+	} {
+		got := c.target.NoLauncher()
+		if (got != "") != c.want || c.want && !strings.Contains(got, "no #! line") {
+			t.Errorf("%s: NoLauncher() = %q", c.name, got)
+		}
+	}
+}

@@ -171,6 +171,10 @@ func spawnErrorText(err error) string {
 		return "command not found"
 	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.EISDIR):
 		return "command not executable"
+	case errors.Is(err, syscall.ENOEXEC):
+		// A script without a #! line (run by the kernel, not a shell):
+		// errno's words alone said nothing of the fix.
+		return "exec format error: no #! line, and no program the kernel can start: make its first line #!/bin/sh, or the interpreter it is written for"
 	}
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
