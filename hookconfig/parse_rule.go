@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
+	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 
 	"gopkg.in/yaml.v3"
@@ -43,9 +44,7 @@ var ruleDecisions = []struct {
 func (cfg *Config) parseRuleEntry(ev *protocol.Event, declared, path string, index int, n *yaml.Node, dialect protocol.Dialect, codec protocol.Codec, source string) *Entry {
 	rn := pyyaml.MappingGet(n, "rule")
 	fail := func(at *yaml.Node, msg string) *Entry {
-		if cfg.loadErr == nil {
-			cfg.loadErr = &ConfigError{Path: source, Line: at.Line, Column: at.Column, Err: errors.New(path + msg)}
-		}
+		cfg.loadFail(&ConfigError{Path: source, Line: at.Line, Column: at.Column, Err: errors.New(path + msg)})
 		return nil
 	}
 	for _, k := range ruleKinds {
@@ -75,7 +74,11 @@ func (cfg *Config) parseRuleEntry(ev *protocol.Event, declared, path string, ind
 		}
 	}
 	if !known {
-		return fail(dn, ".decision must be block, ask or context; got "+pyyaml.Repr(dn))
+		msg := ".decision must be block, ask or context; got " + pyyaml.Repr(dn)
+		if near := suggest.ClosestCutoff(spec.Decision, []string{RuleBlock, RuleAsk, RuleContext}, 0.6); near != "" && dn.Kind == yaml.ScalarNode {
+			msg += " (did you mean '" + near + "'?)"
+		}
+		return fail(dn, msg)
 	}
 	mn := pyyaml.MappingGet(n, "message")
 	if mn == nil || mn.Kind != yaml.ScalarNode || mn.Tag != "!!str" || strings.TrimSpace(mn.Value) == "" {

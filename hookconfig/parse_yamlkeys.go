@@ -41,14 +41,12 @@ func (cfg *Config) keysOnce(n *yaml.Node, path string, only []string) bool {
 		if only != nil && !slices.Contains(only, r.Second.Value) {
 			continue
 		}
-		if cfg.loadErr == nil {
-			at := ""
-			if path != "" {
-				at = path + ": "
-			}
-			cfg.loadErr = &ConfigError{Path: cfg.Path, Line: r.Second.Line, Column: r.Second.Column,
-				Err: errors.New(at + r.String() + "; keep one (Hermes reads the last, other readers the first)")}
+		at := ""
+		if path != "" {
+			at = path + ": "
 		}
+		cfg.loadFail(&ConfigError{Path: cfg.Path, Line: r.Second.Line, Column: r.Second.Column,
+			Err: errors.New(at + r.String() + "; keep one (Hermes reads the last, other readers the first)")})
 		return false
 	}
 	return true

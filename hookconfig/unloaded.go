@@ -85,5 +85,16 @@ func RefusalOn(ev *protocol.Event, err error) string {
 	if ce.Line > 0 {
 		why = "line " + strconv.Itoa(ce.Line) + ": " + why
 	}
+	if n := len(ce.More); n > 0 {
+		return "hermes-hooks refuses " + ev.Refused() + " until " + boundEcho(ce.Path, maxWarningPathBytes) + " loads (" + why + ", and " +
+			strconv.Itoa(n) + " more problem" + plural(n) + "); fix them ('hermes-hooks validate' lists them all), then run 'hermes-hooks doctor'"
+	}
 	return "hermes-hooks refuses " + ev.Refused() + " until " + boundEcho(ce.Path, maxWarningPathBytes) + " loads (" + why + "); fix it, then run 'hermes-hooks doctor'"
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

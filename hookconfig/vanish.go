@@ -35,11 +35,9 @@ import (
 // guardVanishes makes the file being read one that does not load: what
 // it drops whole asks to fail closed (failClosedAt); problem says where
 // and why it is dropped, fix what to do. It is the one place that decides
-// so; the first such problem is the file's.
+// so; the first such problem is the file's (the others its More).
 func (cfg *Config) guardVanishes(line int, problem, fix string) {
-	if cfg.loadErr == nil {
-		cfg.loadErr = &ConfigError{Path: cfg.Path, Line: line, Err: errors.New(problem + ": " + fix)}
-	}
+	cfg.loadFail(&ConfigError{Path: cfg.Path, Line: line, Err: errors.New(problem + ": " + fix)})
 }
 
 // noEventGuard is guardVanishes for the hooks written under name, which

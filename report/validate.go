@@ -163,6 +163,19 @@ func LoadProblem(err error) Problem {
 	return Problem{Level: LevelError, Message: err.Error()}
 }
 
+// LoadProblems are LoadProblem and the further problems the load found
+// (ConfigError.More), ordered by file and line.
+func LoadProblems(err error) []Problem {
+	ps := []Problem{LoadProblem(err)}
+	var ce *hookconfig.ConfigError
+	if errors.As(err, &ce) {
+		for _, m := range ce.More {
+			ps = append(ps, LoadProblem(m))
+		}
+	}
+	return sorted(ps)
+}
+
 // Errors counts the problems of level error.
 func Errors(ps []Problem) int {
 	n := 0

@@ -81,7 +81,7 @@ func runValidate(a *app, o validateOptions) error {
 	if len(problems) == 0 {
 		cfg, err := a.LoadConfigQuiet()
 		if err != nil {
-			problems = append(problems, report.LoadProblem(err))
+			problems = append(problems, report.LoadProblems(err)...)
 		} else {
 			problems = report.Validate(cfg, cli.Cwd(), a.allowlistQuiet())
 			files = len(cfg.AgentHookFiles()) + len(cfg.ProjectFiles) + len(cfg.Managed.Files) + len(cfg.RuleFiles) + len(cfg.BundleFiles)
