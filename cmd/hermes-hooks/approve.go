@@ -137,6 +137,9 @@ func runApprove(a *app, command string, o approveOptions) error {
 		ev, ok := protocol.Lookup(o.event)
 		if !ok {
 			fmt.Fprintf(a.Out, "Unknown event: %s\n", show(report.PyRepr(o.event)))
+			if s := protocol.SuggestEvent(o.event); s != "" {
+				fmt.Fprintf(a.Out, "Did you mean: %s\n", show(s))
+			}
 			fmt.Fprintf(a.Out, "Valid events: %s\n", strings.Join(protocol.ValidEventNames(), ", "))
 			return silentExit(2)
 		}
