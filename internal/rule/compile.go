@@ -152,6 +152,9 @@ var operators = []string{"matches", "contains", "startsWith", "endsWith", "in", 
 // withOperator adds the operator a misspelt word most likely meant to
 // expr's `unexpected token Identifier("matchs")`, which names no fix.
 func withOperator(msg string) string {
+	if hint, ok := syntaxHints[msg]; ok {
+		return msg + " — " + hint
+	}
 	word, ok := strings.CutPrefix(msg, `unexpected token Identifier("`)
 	if !ok {
 		return msg
@@ -163,6 +166,14 @@ func withOperator(msg string) string {
 		return msg + " — did you mean " + op + "?"
 	}
 	return msg
+}
+
+// syntaxHints are the fix of the parse errors people write most, whose
+// words (the parser's) name none: = for ==, and a pattern's \s inside a
+// "…" string, where \ starts an escape of the string.
+var syntaxHints = map[string]string{
+	`unexpected token Operator("=")`: "compare with ==",
+	"invalid char escape":            "in a \"…\" string \\ starts an escape (\\n, \\\\): write a pattern's \\s as \\\\s, or put the pattern in a `…` string, which takes \\ as it is",
 }
 
 // ruleWords words a Go type assertion that failed inside expr's VM (a
