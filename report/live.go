@@ -199,12 +199,12 @@ func serverChecks(h *LiveHook, e *hookconfig.Entry, info *HookInfo) {
 		h.add(CheckFail, "not approved — the server does NOT run it ("+hint+")")
 	case info.Drift != nil && info.Drift.Kind == consent.DriftHash.String():
 		h.add(CheckFail, info.Drift.Message+" — the server does NOT run it until re-approved: "+hint)
+	case info.Rule != nil && info.Rule.NoApproval:
+		h.add(CheckOK, "needs no approval (a rule of your own config)")
+	case info.ApprovedAt == "":
+		h.add(CheckOK, "approved")
 	default:
-		at := info.ApprovedAt
-		if at == "" {
-			at = "?"
-		}
-		h.add(CheckOK, "approved ("+at+")")
+		h.add(CheckOK, "approved ("+info.ApprovedAt+")")
 	}
 	if !info.Executable {
 		h.add(CheckFail, "script missing or not executable (chmod +x the file, or fix the path)")

@@ -33,7 +33,8 @@ func TestDoctorLive(t *testing.T) {
 		"    - command: " + badMatcher + "\n      matcher: \"terminal(\"\n" +
 		"    - command: " + missing + "\n" +
 		"    - command: " + unapproved + "\n" +
-		"    - command: " + fail + "\n"
+		"    - command: " + fail + "\n" +
+		"    - matcher: terminal\n      rule: 'args.command == \"zz\"'\n      decision: block\n      message: no zz\n"
 	e.writeConfig(pre + "  PostToolUse:\n    - command: " + slow + "\n      timeout: 2\n")
 	for _, c := range []string{ok, badMatcher, missing, fail, slow} {
 		e.mustCLI("approve", "--force", c) // missing.sh does not exist
@@ -87,8 +88,10 @@ func TestDoctorLive(t *testing.T) {
 	expect(unapproved, true, "fail not approved — the server does NOT run it", "fail matched 3 times but never ran: not allowlisted")
 	expect(fail, true, "ok fired 3 times", "fail failed 3 times: exit status 3")
 	expect(slow, true, "warn slow: p50 ")
-	if len(r.Hooks) != 6 {
-		t.Errorf("%d hooks in the report, want 6", len(r.Hooks))
+	// A rule of the user's own config needs no approval: not "approved (?)".
+	expect(`rule: args.command == "zz"`, false, "ok needs no approval (a rule of your own config)", "ok fired 3 times")
+	if len(r.Hooks) != 7 {
+		t.Errorf("%d hooks in the report, want 7", len(r.Hooks))
 	}
 
 	// The human report: doctor's marks, one block per hook.
