@@ -39,7 +39,7 @@ func journalLine(e *journal.Entry) string {
 			fmt.Fprintf(&b, " | … %d more hooks", len(e.Hooks)-i)
 			break
 		}
-		fmt.Fprintf(&b, " | %s", showCut(h.Command))
+		fmt.Fprintf(&b, " | %s", hookShown(h.Command, h.Rule))
 		switch {
 		case !h.Ran && h.Skipped != "":
 			fmt.Fprintf(&b, " skipped (%s)", showCut(h.Skipped))
@@ -71,6 +71,25 @@ func journalLine(e *journal.Entry) string {
 		fmt.Fprintf(&b, " %gms", h.ElapsedMS)
 	}
 	return b.String()
+}
+
+// maxRuleShown bounds a rule's text on a log line, in code points: a
+// ready-made rule's pattern is a few hundred, and every line of a firing
+// repeats each rule that ran. Its id or place (rule) says which it is;
+// log --json has the whole text.
+const maxRuleShown = 60
+
+// hookShown is a hook's command as a log line shows it: a long rule cut,
+// with its id or place.
+func hookShown(command, rule string) string {
+	if rule == "" || len(command) <= maxRuleShown {
+		return showCut(command)
+	}
+	c := textutil.CutRunes(command, maxRuleShown)
+	if len(c) == len(command) {
+		return showCut(command)
+	}
+	return show(c) + "… (" + showCut(rule) + ")"
 }
 
 // maxFieldShown bounds each text of a record that log and replay print
