@@ -24,7 +24,7 @@ const HermesGatewayDir = "hooks/hermes-hooks"
 // as a package and calls register(ctx); the client it needs is vendored
 // beside it, so nothing has to be pip-installed into Hermes' environment.
 const hermesShim = `"""hermes-hooks for Hermes (written by ` + "`hermes-hooks install hermes`" + `; do not edit:
-install --uninstall removes it, and a new install replaces it)."""
+'hermes-hooks uninstall hermes' removes it, and a new install replaces it)."""
 import os as _os
 import sys as _sys
 
@@ -39,7 +39,7 @@ from hermes_hooks.hermes_plugin import register  # noqa: E402,F401
 // calls handle(event_type, context) for the events HOOK.yaml lists; the
 // client is vendored beside it, as for the plugin.
 const gatewayShim = `"""hermes-hooks' gateway hook (written by ` + "`hermes-hooks install hermes --gateway`" + `; do not
-edit: install --uninstall removes it, and a new install replaces it).
+edit: 'hermes-hooks uninstall hermes' removes it, and a new install replaces it).
 Every event HOOK.yaml lists goes to hermes-hooks in the background."""
 import os as _os
 import sys as _sys

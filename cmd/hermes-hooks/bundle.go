@@ -32,7 +32,7 @@ unpacked file is drift that refuses what the hook guards, naming the file.
 When the managed config lists trusted_bundle_keys:, only bundles signed by
 one of those keys install.`,
 		Example: `  hermes-hooks bundle keygen -o corp
-  hermes-hooks bundle pack ./corp-guards -o corp-guards.tar.gz
+  hermes-hooks bundle pack ./corp-guards --serial 1 -o corp-guards.tar.gz
   hermes-hooks bundle sign corp-guards.tar.gz --key corp.key
   hermes-hooks bundle verify corp-guards.tar.gz --pub corp.pub
   hermes-hooks bundle install corp-guards.tar.gz --pub corp.pub
