@@ -284,7 +284,7 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 	if m, ok := original.(map[string]any); ok {
 		args = m
 	}
-	twins := sentTwice(args)
+	sent, twins, twinsRead := args, [][2]string(nil), false
 	firstDecides, decided := ev != nil && ev.FirstDecides, false
 	for i := range reports {
 		c := reports[i].Contribution
@@ -299,6 +299,11 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 		}
 		if decides && c.Decision.Rank() > o.Decision.Rank() {
 			o.Decision, o.Message, o.RuleKey = c.Decision, c.Message, c.RuleKey
+		}
+		if (c.ReplaceArgs || len(c.Args) > 0) && !twinsRead {
+			// Read once, at the first rewrite: a firing nobody rewrites
+			// (nearly all) pays nothing for it.
+			twins, twinsRead = sentTwice(sent), true
 		}
 		switch {
 		case c.ReplaceArgs:
