@@ -49,3 +49,46 @@ func TestFoldKeepsTwinsEqual(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFoldTwins: whatever rewrites hooks make, in any order, merged or
+// whole, the two names of an argument the host sent twice end equal (or
+// both absent), and the value is one a hook wrote or the host sent.
+func FuzzFoldTwins(f *testing.F) {
+	f.Add([]byte{0, 1, 1, 2, 5, 3})
+	f.Add([]byte{7, 0, 0, 3, 3, 1, 6, 2, 2})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		if len(ops) > 60 {
+			ops = ops[:60]
+		}
+		values := []any{"a", "b", "c", nil, 1.5}
+		sent := map[string]any{"new_str": "s", "new_string": "s", "file_path": "p"}
+		written := map[any]bool{"s": true}
+		var reports []HookReport
+		for i := 0; i+2 < len(ops); i += 3 {
+			v := values[int(ops[i+1])%len(values)]
+			args := map[string]any{}
+			switch ops[i] % 4 {
+			case 0:
+				args["new_str"] = v
+			case 1:
+				args["new_string"] = v
+			case 2:
+				args["new_str"], args["new_string"] = v, values[int(ops[i+2])%len(values)]
+				written[values[int(ops[i+2])%len(values)]] = true
+			case 3:
+				args["file_path"] = v
+			}
+			written[v] = true
+			reports = append(reports, HookReport{Contribution: &Contribution{Args: args, ReplaceArgs: ops[i+2]%5 == 0}})
+		}
+		o := Fold(ev("pre_tool_call"), sent, reports)
+		if o.Args == nil {
+			return
+		}
+		a, okA := o.Args["new_str"]
+		b, okB := o.Args["new_string"]
+		if okA != okB || !reflect.DeepEqual(a, b) || okA && !written[a] {
+			t.Fatalf("twins %v (%v) / %v (%v) after %v", a, okA, b, okB, ops)
+		}
+	})
+}
