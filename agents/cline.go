@@ -2,7 +2,6 @@ package agents
 
 import (
 	"maps"
-	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -214,14 +213,14 @@ func clineTool(tool string, params map[string]any) (string, map[string]any) {
 	return tool, args
 }
 
-// clineSDKTool: cline 3's run_commands {"commands": [...]} is terminal, its
-// command their lines; other tools keep the SDK's name and raw input.
+// clineSDKTool: cline 3's run_commands is terminal, its command the
+// commands its input holds (clineShellCommand); other tools keep the SDK's
+// name and raw input.
 func clineSDKTool(tool string, input any) (string, any) {
-	args := jsonObject(input)
-	if tool != "run_commands" {
-		return tool, args
+	if tool == "run_commands" {
+		return "terminal", map[string]any{"command": clineShellCommand(input)}
 	}
-	return "terminal", map[string]any{"command": strings.Join(clineStrings(args.(map[string]any)["commands"]), "\n")}
+	return tool, jsonObject(input)
 }
 
 // encodeCline writes {cancel, errorMessage} or {contextModification}; the
