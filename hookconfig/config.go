@@ -2,7 +2,6 @@ package hookconfig
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strconv"
@@ -13,7 +12,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
-	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/hermeshome"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -337,51 +335,6 @@ type LoadOptions struct {
 	// should.
 	Managed bool
 }
-
-// ConfigError is a config that could not be read or parsed at all.
-type ConfigError struct {
-	Path string
-	Line int // 0 when unknown
-	// Column is the character on Line where the problem is (0: unknown).
-	Column int
-	Err    error
-	Hint   string // what to do about it, when not "fix it, or --config"
-	// More are the problems of the same kind found after this one in the
-	// same load (at most maxMoreLoadErrors), each of which alone stops
-	// it: validate lists them all, so that fixing one does not only show
-	// the next.
-	More []*ConfigError
-}
-
-// maxMoreLoadErrors bounds ConfigError.More: a file of a thousand broken
-// rules must not make a thousand-line error.
-const maxMoreLoadErrors = 50
-
-// loadFail records e as the load's error, or, when it has one, as one
-// more of its problems.
-func (cfg *Config) loadFail(e *ConfigError) {
-	first, ok := cfg.loadErr.(*ConfigError)
-	switch {
-	case cfg.loadErr == nil:
-		cfg.loadErr = e
-	case ok && len(first.More) < maxMoreLoadErrors:
-		first.More = append(first.More, e)
-	}
-}
-
-// Error names the file once: "config PATH: no such file or directory",
-// not Go's "config PATH: open PATH: …".
-func (e *ConfigError) Error() string {
-	if e.Line > 0 && len(e.More) > 0 {
-		return fmt.Sprintf("config %s:%d: %v (and %d more: 'hermes-hooks validate' lists them)", e.Path, e.Line, e.Err, len(e.More))
-	}
-	if e.Line > 0 {
-		return fmt.Sprintf("config %s:%d: %v", e.Path, e.Line, e.Err)
-	}
-	return fmt.Sprintf("config %s: %v", e.Path, fsutil.WithoutPath(e.Path, e.Err))
-}
-
-func (e *ConfigError) Unwrap() error { return e.Err }
 
 // DefaultConfigPath is $HERMES_HOME/config.yaml (HERMES_HOME defaults to
 // ~/.hermes).

@@ -1,0 +1,59 @@
+package hookconfig
+
+import (
+	"fmt"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+)
+
+// A config that does not load: its error, and the further problems of the
+// same load that each would stop it too (those loadFail collects: rule
+// entries, keys given twice, guards that would vanish; an alias bomb or an
+// overlong rules: list stops at the first, as reading on would cost what
+// the bound is for).
+
+// ConfigError is a config that could not be read or parsed at all.
+type ConfigError struct {
+	Path string
+	Line int // 0 when unknown
+	// Column is the character on Line where the problem is (0: unknown).
+	Column int
+	Err    error
+	Hint   string // what to do about it, when not "fix it, or --config"
+	// More are the problems of the same kind found after this one in the
+	// same load (at most maxMoreLoadErrors), each of which alone stops
+	// it: validate lists them all, so that fixing one does not only show
+	// the next.
+	More []*ConfigError
+}
+
+// maxMoreLoadErrors bounds ConfigError.More: a file of a thousand broken
+// rules must not make a thousand-line error.
+const maxMoreLoadErrors = 50
+
+// loadFail records e as the load's error, or, when it has one, as one
+// more of its problems.
+func (cfg *Config) loadFail(e *ConfigError) {
+	first, ok := cfg.loadErr.(*ConfigError)
+	switch {
+	case cfg.loadErr == nil:
+		cfg.loadErr = e
+	case ok && len(first.More) < maxMoreLoadErrors:
+		first.More = append(first.More, e)
+	}
+}
+
+// Error names the file once: "config PATH: no such file or directory",
+// not Go's "config PATH: open PATH: …".
+func (e *ConfigError) Error() string {
+	more := ""
+	if n := len(e.More); n > 0 {
+		more = fmt.Sprintf(" (and %d more: 'hermes-hooks validate' lists them)", n)
+	}
+	if e.Line > 0 {
+		return fmt.Sprintf("config %s:%d: %v%s", e.Path, e.Line, e.Err, more)
+	}
+	return fmt.Sprintf("config %s: %v%s", e.Path, fsutil.WithoutPath(e.Path, e.Err), more)
+}
+
+func (e *ConfigError) Unwrap() error { return e.Err }
