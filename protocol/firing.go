@@ -130,6 +130,11 @@ func (f *Firing) WithArgs(args map[string]any) map[string]any {
 	maps.Copy(out, f.Fields)
 	if f.argsSent || !f.inputSent {
 		out["args"] = args
+	} else if _, isText := f.Fields["tool_input"].(string); isText {
+		// tool_input keeps its form below, and NewFiring reads args
+		// first: without this, the rewritten call's args were the text
+		// and a rule reading args.command erred on it instead of judging.
+		out["args"] = args
 	}
 	var text string // args' JSON text, made once if a host sent text
 	for _, k := range echoKeys {

@@ -83,6 +83,14 @@ func TestFiringWithArgs(t *testing.T) {
 			t.Errorf("%s: the rewritten firing reads %v", c.name, g.Args)
 		}
 	}
+	// tool_input sent as text, and no args: the rewrite is also under
+	// args, which NewFiring reads first, so the rules read the object.
+	fields := map[string]any{"tool_input": `{"command":"ls"}`}
+	f := NewFiring(pre, "", fields)
+	got := f.WithArgs(rw)
+	if g := NewFiring(pre, "", got); !reflect.DeepEqual(g.Args, rw) || got["tool_input"] != `{"command":"rm -rf /"}` {
+		t.Errorf("text tool_input alone: rewritten %v, read back as %v", got, g.Args)
+	}
 	// Copilot CLI: its toolArgs beside the tool_input decoded from it;
 	// Cursor's MCP events: tool_input as text beside the args read from
 	// it. Each rewritten in the form it came in (JSON text, or an object).
