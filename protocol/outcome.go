@@ -308,14 +308,14 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 		switch {
 		case c.ReplaceArgs:
 			next := cloneMap(c.Args)
-			syncTwins(twins, args, next)
+			syncTwins(twins, sent, c.Args, next)
 			args, rewritten = next, true
 		case len(c.Args) > 0:
 			merged := cloneMap(args)
 			for k, v := range c.Args {
 				merged[k] = v
 			}
-			syncTwins(twins, args, merged)
+			syncTwins(twins, sent, c.Args, merged)
 			args, rewritten = merged, true
 		}
 		if c.Context != "" {

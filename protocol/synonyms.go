@@ -46,21 +46,24 @@ func sentTwice(sent map[string]any) [][2]string {
 	return pairs
 }
 
-// syncTwins makes next, one hook's rewrite of prev (a map of its own),
-// give each pair one value: the name the rewrite changed, or the only one
-// it kept, gives its value to the other; where it changed both apart,
-// Claude Code's name wins, as the encoders send it.
-func syncTwins(pairs [][2]string, prev, next map[string]any) {
+// syncTwins makes next, the arguments after one hook's rewrite (written:
+// what it wrote, a merge or its whole input; next a map of its own), give
+// each pair one value. The name the hook wrote, or the one of the two it
+// changed from what it was shown (sent: every hook is shown the call as
+// sent), gives its value to the other; where it changed both apart, Claude
+// Code's name wins, as the encoders send it. A pair the hook did not write
+// keeps what earlier rewrites made of it.
+func syncTwins(pairs [][2]string, sent, written, next map[string]any) {
 	for _, p := range pairs {
-		host, hasHost := next[p[0]]
-		claude, hasClaude := next[p[1]]
+		host, wroteHost := written[p[0]]
+		claude, wroteClaude := written[p[1]]
 		switch {
-		case hasHost && !hasClaude:
+		case wroteHost && !wroteClaude:
 			next[p[1]] = host
-		case hasClaude && !hasHost:
+		case wroteClaude && !wroteHost:
 			next[p[0]] = claude
-		case !hasHost || reflect.DeepEqual(host, claude):
-		case !reflect.DeepEqual(host, prev[p[0]]) && reflect.DeepEqual(claude, prev[p[1]]):
+		case !wroteHost || reflect.DeepEqual(host, claude):
+		case !reflect.DeepEqual(host, sent[p[0]]) && reflect.DeepEqual(claude, sent[p[1]]):
 			next[p[1]] = host
 		default:
 			next[p[0]] = claude

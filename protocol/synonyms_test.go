@@ -30,6 +30,10 @@ func TestFoldKeepsTwinsEqual(t *testing.T) {
 			map[string]any{"file_path": "a", "old_str": "x", "old_string": "x", "new_str": "B", "new_string": "B"}},
 		{"a later hook's rewrite wins", sent, []HookReport{merge(map[string]any{"new_string": "A"}), merge(map[string]any{"new_str": "B"})},
 			map[string]any{"file_path": "a", "old_str": "x", "old_string": "x", "new_str": "B", "new_string": "B"}},
+		// Each hook is shown the call as sent: B changed Droid's name in
+		// its whole input (Claude Code's is as sent), after A's rewrite.
+		{"a later whole input changing the host's name", sent, []HookReport{merge(map[string]any{"new_string": "K"}), replace(map[string]any{"new_str": "M", "new_string": "y"})},
+			map[string]any{"new_str": "M", "new_string": "M"}},
 		{"a whole input in Claude Code's names", sent, []HookReport{replace(map[string]any{"file_path": "b", "old_string": "x", "new_string": "K"})},
 			map[string]any{"file_path": "b", "old_str": "x", "old_string": "x", "new_str": "K", "new_string": "K"}},
 		{"a whole input without the argument", sent, []HookReport{replace(map[string]any{"file_path": "b"})},
