@@ -26,8 +26,8 @@ func FuzzVerify(f *testing.F) {
 		// the chain at all: none is passed over in silence.
 		var shown, unread []int
 		_ = ScanUnread(path, func(l Line, _ *Entry) bool { shown = append(shown, l.N); return true },
-			func(l Line, err error) {
-				if err == nil || errors.Is(err, ErrNotRecord) {
+			func(l Line, e *Entry, err error) {
+				if err == nil || errors.Is(err, ErrNotRecord) || e == nil {
 					t.Fatalf("line %d unread with %v", l.N, err)
 				}
 				unread = append(unread, l.N)

@@ -12,8 +12,10 @@ import (
 	"os"
 	"reflect"
 	"strings"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
 // Files lists the journal's files, oldest first: the rotated ones
@@ -126,12 +128,13 @@ func Scan(path string, fn func(l Line, e *Entry) bool) error {
 
 // ScanUnread is Scan that also calls unread, when not nil, with each line
 // the chain counts as a record (JSON with a seq) that fn cannot be given,
-// and why: a field of another type than an Entry's. Verify reads only seq
+// the Entry as far as it decoded, and why: a field of another type than
+// an Entry's. Verify reads only seq
 // and prev, so such a line can be a sound link of the chain, and a reader
 // that shows records would pass over it in silence. A line that is no
 // record at all (not JSON, too long, torn) is not unread: the chain check
 // names it, or the next append repairs it.
-func ScanUnread(path string, fn func(l Line, e *Entry) bool, unread func(l Line, err error)) error {
+func ScanUnread(path string, fn func(l Line, e *Entry) bool, unread func(l Line, e *Entry, err error)) error {
 	files, err := Files(path)
 	if err != nil {
 		return err
@@ -155,12 +158,12 @@ func ScanFile(file string, fn func(l Line, e *Entry) bool) (more bool, err error
 	return scanFile(file, fn, nil)
 }
 
-func scanFile(file string, fn func(l Line, e *Entry) bool, unread func(Line, error)) (more bool, err error) {
+func scanFile(file string, fn func(l Line, e *Entry) bool, unread func(Line, *Entry, error)) (more bool, err error) {
 	err = lines(file, func(l Line, _ bool) error {
 		e, derr := l.Entry()
 		if derr != nil {
 			if unread != nil && !errors.Is(derr, ErrNotRecord) {
-				unread(l, derr)
+				unread(l, e, derr)
 			}
 			return nil
 		}
@@ -180,9 +183,11 @@ func scanFile(file string, fn func(l Line, e *Entry) bool, unread func(Line, err
 var ErrNotRecord = errors.New("not a journal record")
 
 // Entry decodes the line as a record. When it is none: ErrNotRecord for
-// a line that is no record of the chain either, else the decoding's error
-// (a record of the chain whose fields are not an Entry's). The line is
-// parsed a second time only then.
+// a line that is no record of the chain either, else what is wrong with
+// it in JSON's words (a record of the chain whose fields are not an
+// Entry's) and the Entry as far as it decoded, which a reader's filters
+// can still judge (its time, its event). The line is parsed a second time
+// only then.
 func (l Line) Entry() (*Entry, error) {
 	if !l.Complete || l.TooLong {
 		return nil, ErrNotRecord
@@ -195,11 +200,34 @@ func (l Line) Entry() (*Entry, error) {
 	if _, ok := recordSeq(l); !ok {
 		return nil, ErrNotRecord
 	}
+	return &e, entryError(err)
+}
+
+// entryError is why a record of the chain is no Entry, in JSON's words and
+// bounded: the decoder's own quote the value (a megabyte string once is
+// a megabyte warning) and name Go types.
+func entryError(err error) error {
 	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		return nil, fmt.Errorf("its %q is %s, where a record has %s", te.Field, article(te.Value), jsonKind(te.Type))
+	var pe *time.ParseError
+	switch {
+	case errors.As(err, &te) && te.Field != "":
+		return fmt.Errorf("its %q is %s, where a record has %s", textutil.Truncate(te.Field, 64), jsonValue(te.Value), jsonKind(te.Type))
+	case errors.As(err, &pe), strings.Contains(err.Error(), "Time.UnmarshalJSON"):
+		return errors.New(`its "time" is no RFC 3339 time`)
 	}
-	return nil, err
+	return errors.New("its JSON is no record's: " + textutil.Truncate(err.Error(), 120))
+}
+
+// jsonValue names encoding/json's name of a JSON value ("object", "number
+// 1.5", "bool") as a person would.
+func jsonValue(v string) string {
+	switch {
+	case v == "bool":
+		return "true or false"
+	case strings.HasPrefix(v, "number "):
+		return "the number " + textutil.Truncate(strings.TrimPrefix(v, "number "), 32)
+	}
+	return article(v)
 }
 
 // jsonKind names what JSON value decodes into a Go value of type t.
@@ -216,7 +244,10 @@ func jsonKind(t reflect.Type) string {
 	case reflect.Pointer:
 		return jsonKind(t.Elem())
 	}
-	if t.Kind() >= reflect.Int && t.Kind() <= reflect.Float64 {
+	if t.Kind() >= reflect.Int && t.Kind() <= reflect.Uint64 {
+		return "a whole number"
+	}
+	if t.Kind() == reflect.Float32 || t.Kind() == reflect.Float64 {
 		return "a number"
 	}
 	return "another value"

@@ -68,8 +68,8 @@ type ReplayReport struct {
 	// outside ReplayOptions.Root.
 	Elsewhere int `json:"elsewhere,omitempty"`
 	// Unreadable counts the records of NotReplayable that are links of
-	// the chain but no Entry (ScanUnread): none can be selected, so each
-	// is counted whatever the filters.
+	// the chain but no Entry (ScanUnread), selected as far as they
+	// decoded.
 	Unreadable  int          `json:"unreadable,omitempty"`
 	Differences []Difference `json:"differences"`
 }
@@ -102,8 +102,15 @@ func Replay(ctx context.Context, path string, opts ReplayOptions) (ReplayReport,
 		root, rootErr = filepath.EvalSymlinks(opts.Root)
 	}
 	// A record of the chain that is no Entry (a field of another type)
-	// cannot be selected or fired, and is counted, not passed over.
-	unread := func(Line, error) { rep.Events++; rep.NotReplayable++; rep.Unreadable++ }
+	// cannot be fired: it is counted, not passed over, when the filters
+	// select it as far as it decoded.
+	unread := func(_ Line, e *Entry, _ error) {
+		if opts.Keep == nil || opts.Keep(e) {
+			rep.Events++
+			rep.NotReplayable++
+			rep.Unreadable++
+		}
+	}
 	err := ScanUnread(path, func(l Line, e *Entry) bool {
 		if e.Async {
 			// The async half of a firing replayed by its own record:

@@ -239,7 +239,12 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 		}
 		warnChain := checkChain(a, path)
 		warnUnread.hold = true
-		err := journal.ScanUnread(path, func(l journal.Line, e *journal.Entry) bool { print(l.Bytes, e); return true }, warnUnread.at)
+		err := journal.ScanUnread(path, func(l journal.Line, e *journal.Entry) bool { print(l.Bytes, e); return true },
+			func(l journal.Line, e *journal.Entry, err error) {
+				if lf.Keep(e) { // as far as it decoded
+					warnUnread.at(l, err)
+				}
+			})
 		if err != nil {
 			return fmt.Errorf("read journal: %w", err)
 		}
@@ -262,7 +267,7 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 		warn.at(check.Next(l))
 		if e, err := l.Entry(); err == nil {
 			print(l.Bytes, e)
-		} else if !errors.Is(err, journal.ErrNotRecord) {
+		} else if !errors.Is(err, journal.ErrNotRecord) && lf.Keep(e) {
 			warnUnread.at(l, err)
 		}
 		out.Flush()

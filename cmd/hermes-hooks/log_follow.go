@@ -35,11 +35,12 @@ func (w *chainWarnings) at(l *journal.Location) {
 	}
 }
 
-// unreadWarnings say which whole lines of the journal log could not show
-// (one that is no record: JSON of another shape, or a line longer than any
-// writer writes). Such a line can still be a link of the chain, which
-// only reads seq and prev, so neither the chain check nor the reading
-// would otherwise mention it: a record gone from log's output in silence.
+// unreadWarnings say which records of the journal's chain log could not
+// show (JSON with a seq whose other fields are not a record's: a field of
+// another type). The chain reads only seq and prev, so neither the chain
+// check nor the reading would otherwise mention it: a record gone from
+// log's output in silence. (A line that is no record at all is the chain
+// check's to name.)
 // Bounded as chainWarnings are. held: kept for flush, so that log's
 // warnings follow its output (log -f says each as it comes).
 type unreadWarnings struct {
@@ -57,7 +58,7 @@ func (w *unreadWarnings) at(l journal.Line, err error) {
 	case w.seen <= maxChainWarnings:
 		msg = fmt.Sprintf("%s:%d: not shown: no record log can read (%v)", l.File, l.N, err)
 	case w.seen == maxChainWarnings+1:
-		msg = "more lines that are no record follow: not warned about; 'hermes-hooks log verify' checks the journal"
+		msg = "more records log cannot read follow: not warned about; 'hermes-hooks log --json' shows them as written"
 	default:
 		return
 	}

@@ -243,14 +243,13 @@ func (s *replaySeen) nothingReplayed(path string, rep *journal.ReplayReport) err
 }
 
 // unreadable is nothingReplayed's error when some records could not be
-// read as records (journal.ScanUnread): each reason, counted.
+// read as records (journal.ScanUnread). The others are not counted by
+// cause: the unreadable ones are counted among those without a payload
+// when they decoded none.
 func (s *replaySeen) unreadable(rep *journal.ReplayReport) error {
 	msg := fmt.Sprintf("nothing replayable: %d of the %d records selected cannot be read as records (a field of another type; 'hermes-hooks log' names their lines)", rep.Unreadable, rep.Events)
-	if s.noPayload > 0 {
-		msg += fmt.Sprintf("; %d hold no payload (the event's fields), which replay needs", s.noPayload)
-	}
-	if n := rep.Events - rep.Unreadable - s.noPayload; n > 0 {
-		msg += fmt.Sprintf("; %d are of events this version does not know or were decided elsewhere", n)
+	if rep.Unreadable < rep.Events {
+		msg += "; the others hold no payload (the event's fields), which replay needs, or are of events this version does not know"
 	}
 	if s.noPayload == 0 {
 		return errors.New(msg)
