@@ -58,7 +58,7 @@ func (w *unreadWarnings) at(l journal.Line, err error) {
 	case w.seen <= maxChainWarnings:
 		msg = fmt.Sprintf("%s:%d: not shown: no record log can read (%v)", l.File, l.N, err)
 	case w.seen == maxChainWarnings+1:
-		msg = "more records log cannot read follow: not warned about; 'hermes-hooks log --json' shows them as written"
+		msg = "more records log cannot read follow: not warned about"
 	default:
 		return
 	}
