@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"errors"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -359,6 +360,12 @@ func madeUpCallError(ctx context.Context, e *hookconfig.Entry, tools *protocol.T
 	if _, err = r.Eval(ctx, rule.InputOf(&f, "")); err == nil || errors.Is(err, rule.ErrTimeout) || errors.Is(err, rule.ErrQuarantined) {
 		return ""
 	}
+	if missingHostKey(e.Rule().Source, err) {
+		// payload is the host's fields, which the made-up call has few of:
+		// a Claude Code tool_input, a Windsurf prompt are there in every
+		// real call.
+		return ""
+	}
 	call := "a made-up " + e.Event.Name + " call"
 	if f.HasTool {
 		call = "a made-up " + f.HostTool + " call (args " + string(pyjson.Encode(f.Args, pyjson.Compact)) + ")"
@@ -368,4 +375,27 @@ func madeUpCallError(ctx context.Context, e *hookconfig.Entry, tools *protocol.T
 		then = "fail_closed then blocks each such call"
 	}
 	return call + " makes it err (" + err.Error() + "): " + then + ": check the spelling of the keys it reads"
+}
+
+// accessRoot matches the access a rule error's column points into (its
+// key, after the dot or bracket): the name it starts from, then members.
+var accessRoot = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)(?:\??\.[A-Za-z_][A-Za-z0-9_]*|\[[^\]]*\])*\??[.\[]?$`)
+
+// missingHostKey says that err is a missing key of anything but args (a
+// key of payload, say): the made-up call lacks it, a real one may not.
+func missingHostKey(src string, err error) bool {
+	var re *rule.Error
+	if !errors.As(err, &re) || !strings.HasPrefix(re.Msg, `no key "`) || re.Line < 1 || re.Column < 1 {
+		return false
+	}
+	lines := strings.Split(src, "\n")
+	if re.Line > len(lines) {
+		return false
+	}
+	line := lines[re.Line-1]
+	if re.Column-1 > len(line) {
+		return false
+	}
+	m := accessRoot.FindStringSubmatch(line[:re.Column-1])
+	return m == nil || m[1] != "args"
 }

@@ -25,7 +25,7 @@ func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
 	run := d.RunEntry(ctx, e.Event, e, fields)
 	rep := run.Report
 	if e.Rule() != nil {
-		smokeRule(r, &rep, e.Matches(fields, nil))
+		smokeRule(r, &rep, madeUpCallError(ctx, e, nil, ""))
 		return
 	}
 	elapsed := pyjson.Seconds(rep.ElapsedMS / 1000)
@@ -89,20 +89,19 @@ func validJSON(s string) bool {
 
 // smokeRule grades a rule's evaluation on the synthetic payload: an
 // evaluation error (a key the payload lacks) is worth knowing, its answer
-// is not (the payload is made up). selected says the rule's matcher
-// selects the payload's call.
-func smokeRule(r *DoctorResult, rep *protocol.HookReport, selected bool) {
+// is not (the payload is made up). warn is validate's madeUpCallError for
+// the rule: the payload is a call it selects, and it errs there on a key
+// of the tool's arguments, as it will on every call like it.
+func smokeRule(r *DoctorResult, rep *protocol.HookReport, warn string) {
 	elapsed := pyjson.Seconds(rep.ElapsedMS / 1000)
-	if rep.Error != "" && selected {
-		// A call of the very tool the rule is for (validate's
-		// madeUpCallError): it decides nothing on such calls.
-		r.add(CheckWarn, "on the synthetic payload (made up, a call it selects): "+rep.Error+" — it decides nothing on calls like it; check the spelling of the keys it reads")
+	if warn != "" {
+		r.add(CheckWarn, "on the synthetic payload: "+warn)
 		return
 	}
 	if rep.Error != "" {
-		// The payload is made up, and not one the rule's matcher
-		// selects: a key it lacks may be one every real call has. The
-		// rule's examples are what check it.
+		// The payload is made up (a call the matcher does not select, or
+		// a host field it lacks): a key it lacks may be one every real
+		// call has. The rule's examples are what check it.
 		r.add(CheckInfo, "on the synthetic payload (made up): "+rep.Error)
 		return
 	}
