@@ -127,13 +127,16 @@ func (t *Target) NoLauncher() string {
 		return ""
 	}
 	defer f.Close()
-	head := make([]byte, 4)
+	head := make([]byte, 5)
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]
 	for _, magic := range programMagic {
 		if bytes.HasPrefix(head, magic) {
 			return ""
 		}
+	}
+	if bytes.HasPrefix(head, []byte("\xef\xbb\xbf#!")) {
+		return p + ": a byte order mark before its #! line, so the kernel reads no #! line (exec format error): save it as UTF-8 without a BOM"
 	}
 	return p + ": no #! line, and no program the kernel can start (exec format error): make its first line #!/bin/sh, or the interpreter it is written for"
 }

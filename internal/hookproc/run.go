@@ -174,7 +174,7 @@ func spawnErrorText(err error) string {
 	case errors.Is(err, syscall.ENOEXEC):
 		// A script without a #! line (run by the kernel, not a shell):
 		// errno's words alone said nothing of the fix.
-		return "exec format error: no #! line, and no program the kernel can start: make its first line #!/bin/sh, or the interpreter it is written for"
+		return "exec format error: neither a script with a #! line nor a program built for this system: make a script's first line #!/bin/sh, or the interpreter it is written for"
 	}
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
