@@ -213,16 +213,6 @@ func clineTool(tool string, params map[string]any) (string, map[string]any) {
 	return tool, args
 }
 
-// clineSDKTool: cline 3's run_commands is terminal, its command the
-// commands its input holds (clineShellCommand); other tools keep the SDK's
-// name and raw input.
-func clineSDKTool(tool string, input any) (string, any) {
-	if tool == "run_commands" {
-		return "terminal", map[string]any{"command": clineShellCommand(input)}
-	}
-	return tool, jsonObject(input)
-}
-
 // encodeCline writes {cancel, errorMessage} or {contextModification}; the
 // SDK also reads overrideInput. A refusal (and an ask) cancels the task, the
 // only refusal Cline has; so does a rewrite the classic Cline cannot apply,
@@ -244,11 +234,7 @@ func encodeCline(c *Call, o *protocol.Outcome) Reply {
 		case o.Decision == protocol.DecisionBlock || o.Stop:
 			cancel(refusal)
 		case o.Args != nil && sdk:
-			in := any(o.Args)
-			if cmd, ok := o.Args["command"].(string); ok && c.Fields["tool_name"] == "terminal" {
-				in = map[string]any{"commands": []any{cmd}} // run_commands
-			}
-			obj = protocol.Object{{Key: "overrideInput", Value: in}}
+			obj = protocol.Object{{Key: "overrideInput", Value: clineSDKInput(c, o.Args)}}
 		case o.Args != nil:
 			cancel("hermes-hooks: a hook rewrote this call, and Cline cannot run rewritten arguments; the task is stopped. Rewritten arguments: " +
 				string(pyjson.Encode(o.Args, pyjson.Compact)))

@@ -4,7 +4,8 @@ import "reflect"
 
 // One tool argument can reach the hooks under two names: an adapter whose
 // host names a file tool's arguments its own way (Factory Droid's and Kiro's
-// old_str, new_str, change_all, path, file_text) adds Claude Code's names
+// old_str, new_str, change_all, path, file_text; cline 3's editor its
+// old_text, new_text) adds Claude Code's names
 // beside them (old_string, new_string, replace_all, file_path, content), so
 // that a hook or rule written for either reads the call. A rewrite then
 // must say one thing under both: a hook that rewrites new_string leaves a
@@ -18,6 +19,7 @@ import "reflect"
 var argSynonyms = [...][2]string{
 	{"old_str", "old_string"}, {"new_str", "new_string"}, {"change_all", "replace_all"},
 	{"path", "file_path"}, {"file_text", "content"},
+	{"old_text", "old_string"}, {"new_text", "new_string"},
 }
 
 // ArgSynonyms says whether a and b, in that order, are the host's and
