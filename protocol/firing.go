@@ -41,8 +41,8 @@ type Firing struct {
 	Args    any
 	HasArgs bool
 	// argsSent and inputSent say which of the two keys the host sent,
-	// the keys WithArgs writes.
-	argsSent, inputSent bool
+	// the keys WithArgs writes; inputText that tool_input is a string.
+	argsSent, inputSent, inputText bool
 
 	// Session is session_id when truthy, else parent_session_id when
 	// truthy, and "" when that value is no string.
@@ -72,9 +72,12 @@ func NewFiring(ev *Event, fired string, fields map[string]any) Firing {
 	f.Tool, f.ClaudeTool = f.HostTool, f.HostTool
 	if v, ok := fields["args"]; ok {
 		f.Args, f.HasArgs, f.argsSent = v, true, true
-		_, f.inputSent = fields["tool_input"]
+		var in any
+		in, f.inputSent = fields["tool_input"]
+		_, f.inputText = in.(string)
 	} else if v, ok := fields["tool_input"]; ok {
 		f.Args, f.HasArgs, f.inputSent = v, true, true
+		_, f.inputText = v.(string)
 	}
 	f.Session = SessionID(fields)
 	if s, ok := fields["cwd"].(string); ok {
@@ -130,7 +133,7 @@ func (f *Firing) WithArgs(args map[string]any) map[string]any {
 	maps.Copy(out, f.Fields)
 	if f.argsSent || !f.inputSent {
 		out["args"] = args
-	} else if _, isText := f.Fields["tool_input"].(string); isText {
+	} else if f.inputText {
 		// tool_input keeps its form below, and NewFiring reads args
 		// first: without this, the rewritten call's args were the text
 		// and a rule reading args.command erred on it instead of judging.
