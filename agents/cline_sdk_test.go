@@ -50,7 +50,7 @@ func TestClineSDKFileAndWebTools(t *testing.T) {
 	cline, _ := Lookup("cline")
 	for _, c := range []struct {
 		name, input, tool string
-		want             map[string]any
+		want              map[string]any
 	}{
 		{"editor", `{"path":"/p/a.txt","old_text":"x","new_text":"EVIL"}`, "patch",
 			map[string]any{"path": "/p/a.txt", "file_path": "/p/a.txt", "old_text": "x", "old_string": "x", "new_text": "EVIL", "new_string": "EVIL"}},
