@@ -6,9 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/google/shlex"
-
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
@@ -18,50 +17,30 @@ import (
 // configured commands whose script has the same file name (a newcomer
 // types `approve no-rm-rf.sh` for ~/.hermes/hooks/no-rm-rf.sh). Without
 // them the only way on that approve showed was --event, then --force,
-// which approves a file that is not there.
+// which approves a file that is not there. The command is resolved as a
+// hook's is (cmdpin: ~, the directory, an interpreter's script).
 func noHookHints(statuses []report.HookStatus, command string) (missing string, didYouMean []string) {
-	script := firstWord(command)
-	if script == "" {
-		return "", nil
+	t := cmdpin.Resolve(cmdpin.Command{Text: command, Env: os.Environ(), Dir: cli.Cwd()})
+	name := t.Primary()
+	if name != "" {
+		if _, err := os.Stat(name); err != nil {
+			missing = name
+		}
+	} else if len(t.Argv) > 0 {
+		name = t.Argv[0] // a bare name no PATH entry holds
 	}
-	if strings.ContainsRune(script, '/') || strings.HasPrefix(script, "~") {
-		p := expandHome(script)
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(cli.Cwd(), p)
-		}
-		if _, err := os.Stat(p); err != nil {
-			missing = p
-		}
+	if name == "" {
+		return missing, nil
 	}
 	seen := map[string]bool{}
 	for i := range statuses {
 		text := statuses[i].Entry.Text()
-		if w := firstWord(text); w != "" && filepath.Base(w) == filepath.Base(script) && !seen[text] {
+		if s := statuses[i].Script; s != "" && filepath.Base(s) == filepath.Base(name) && !seen[text] {
 			seen[text] = true
 			didYouMean = append(didYouMean, "hermes-hooks approve "+pasteHome(text))
 		}
 	}
 	return missing, didYouMean
-}
-
-// firstWord is a command's first word as a shell reads it, "" when it has
-// none or does not split.
-func firstWord(command string) string {
-	w, err := shlex.Split(command)
-	if err != nil || len(w) == 0 {
-		return ""
-	}
-	return w[0]
-}
-
-// expandHome is p with a leading ~/ as the user's home directory.
-func expandHome(p string) string {
-	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, rest)
-		}
-	}
-	return p
 }
 
 // noHookText is noHookHints as the lines approve prints and the text
