@@ -25,7 +25,13 @@ func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
 	run := d.RunEntry(ctx, e.Event, e, fields)
 	rep := run.Report
 	if e.Rule() != nil {
-		smokeRule(r, &rep, madeUpCallError(ctx, e, nil, ""))
+		warn := ""
+		if rep.Error != "" {
+			// Evaluated again for its typed error (where the key it lacks
+			// is read): only a rule that erred pays for it.
+			warn = madeUpCallError(ctx, e, nil, "")
+		}
+		smokeRule(r, &rep, warn)
 		return
 	}
 	elapsed := pyjson.Seconds(rep.ElapsedMS / 1000)
