@@ -131,12 +131,10 @@ func (f *Firing) ArgsMap() map[string]any {
 func (f *Firing) WithArgs(args map[string]any) map[string]any {
 	out := make(map[string]any, len(f.Fields)+1)
 	maps.Copy(out, f.Fields)
-	if f.argsSent || !f.inputSent {
-		out["args"] = args
-	} else if f.inputText {
-		// tool_input keeps its form below, and NewFiring reads args
-		// first: without this, the rewritten call's args were the text
-		// and a rule reading args.command erred on it instead of judging.
+	// A text tool_input keeps its form below, and NewFiring reads args
+	// first: without args, the rewritten call's args were the text and a
+	// rule reading args.command erred on it instead of judging.
+	if f.argsSent || !f.inputSent || f.inputText {
 		out["args"] = args
 	}
 	var text string // args' JSON text, made once if a host sent text

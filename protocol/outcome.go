@@ -284,7 +284,7 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 	if m, ok := original.(map[string]any); ok {
 		args = m
 	}
-	sent, twins, twinsRead := args, [][2]string(nil), false
+	sent, twins := args, [][2]string(nil)
 	firstDecides, decided := ev != nil && ev.FirstDecides, false
 	for i := range reports {
 		c := reports[i].Contribution
@@ -300,10 +300,10 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 		if decides && c.Decision.Rank() > o.Decision.Rank() {
 			o.Decision, o.Message, o.RuleKey = c.Decision, c.Message, c.RuleKey
 		}
-		if (c.ReplaceArgs || len(c.Args) > 0) && !twinsRead {
+		if (c.ReplaceArgs || len(c.Args) > 0) && !rewritten {
 			// Read once, at the first rewrite: a firing nobody rewrites
 			// (nearly all) pays nothing for it.
-			twins, twinsRead = sentTwice(sent), true
+			twins = sentTwice(sent)
 		}
 		switch {
 		case c.ReplaceArgs:
