@@ -53,14 +53,7 @@ func (t *Target) StartProblem() string {
 
 // shebangProblem checks the #! line of a file the kernel starts.
 func shebangProblem(path string) string {
-	f, err := fsutil.OpenNoBlock(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	head := make([]byte, 256)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
+	head := readHead(path, 256)
 	if !bytes.HasPrefix(head, []byte("#!")) {
 		return ""
 	}
@@ -113,23 +106,21 @@ func (t *Target) Executable() bool {
 // reads #! lines) is neither a script with a #! line nor a program the
 // kernel knows, so starting it fails (exec format error); "" otherwise.
 // Only where nothing falls back to a shell: a Claude Code command is run
-// by the shell, which runs such a file itself, as Claude Code's does.
+// by the shell, which runs such a file itself, as Claude Code's does. It
+// is asked once StartProblem found nothing (a file that is there and may
+// be started), and reads only the file's first bytes.
 func (t *Target) NoLauncher() string {
 	if onWindows || t.Err != "" || t.Shell || !t.Direct && t.Primary() != t.Path {
 		return ""
 	}
 	p := t.Primary()
-	if p == "" || t.StartProblem() != "" {
+	if p == "" {
 		return ""
 	}
-	f, err := fsutil.OpenNoBlock(p)
-	if err != nil {
-		return ""
+	head := readHead(p, 5)
+	if head == nil {
+		return "" // not readable: StartProblem's to say
 	}
-	defer f.Close()
-	head := make([]byte, 5)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
 	for _, magic := range programMagic {
 		if bytes.HasPrefix(head, magic) {
 			return ""
@@ -146,4 +137,17 @@ func (t *Target) NoLauncher() string {
 var programMagic = [][]byte{
 	[]byte("#!"), []byte("\x7fELF"),
 	{0xfe, 0xed, 0xfa, 0xce}, {0xce, 0xfa, 0xed, 0xfe}, {0xfe, 0xed, 0xfa, 0xcf}, {0xcf, 0xfa, 0xed, 0xfe}, {0xca, 0xfe, 0xba, 0xbe},
+}
+
+// readHead is the first n bytes of the file at path (fewer when it is
+// shorter), nil when it cannot be opened; a FIFO is not waited on.
+func readHead(path string, n int) []byte {
+	f, err := fsutil.OpenNoBlock(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	head := make([]byte, n)
+	k, _ := io.ReadFull(f, head)
+	return head[:k]
 }
