@@ -232,7 +232,7 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 			newest = nil
 		}
 	}
-	warnUnread := &unreadWarnings{a: a}
+	warnUnread := unreadWarnings(a)
 	if !o.follow {
 		if missing, err := a.journalMissing(path, o.file, "each dispatch that runs a hook adds a record"); missing || err != nil {
 			return err
@@ -242,7 +242,7 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 		err := journal.ScanUnread(path, func(l journal.Line, e *journal.Entry) bool { print(l.Bytes, e); return true },
 			func(l journal.Line, e *journal.Entry, err error) {
 				if lf.Keep(e) { // as far as it decoded
-					warnUnread.at(l, err)
+					warnUnread.unreadAt(l, err)
 				}
 			})
 		if err != nil {
@@ -259,20 +259,20 @@ func runLog(ctx context.Context, a *app, o logOptions) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	warn := &chainWarnings{a: a}
+	warn := chainWarnings(a)
 	// Before Follow reads: the end of its first read is judged against
 	// this head record.
 	check := journal.NewFollowCheck(path)
 	err = journal.Follow(ctx, path, func(l journal.Line) {
-		warn.at(check.Next(l))
+		warn.breakAt(check.Next(l))
 		if e, err := l.Entry(); err == nil {
 			print(l.Bytes, e)
 		} else if !errors.Is(err, journal.ErrNotRecord) && lf.Keep(e) {
-			warnUnread.at(l, err)
+			warnUnread.unreadAt(l, err)
 		}
 		out.Flush()
 	}, func() {
-		warn.at(check.CaughtUp())
+		warn.breakAt(check.CaughtUp())
 		flushNewest()
 		out.Flush()
 	})
