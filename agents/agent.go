@@ -65,6 +65,9 @@ type Agent struct {
 	// encode turns an outcome into the agent's reply; a refusal (Deny) is
 	// the encoding of a block.
 	encode func(c *Call, o *protocol.Outcome) Reply
+	// shapes are the agent's tools whose input guards read in another
+	// shape, by the agent's name of the tool (shapes.go).
+	shapes map[string]toolShape
 	// textReplies: the agent reads a reply's exit code and plain text,
 	// not JSON (Kiro CLI), and a failed hook's stderr is its warning to
 	// the user (exit 1).
@@ -105,6 +108,7 @@ type Host struct {
 	is     func(payload map[string]any) bool
 	decode func(agentEvent string, ev *protocol.Event, payload map[string]any) map[string]any
 	encode func(c *Call, o *protocol.Outcome) Reply
+	shapes map[string]toolShape
 	notice noticeChannel
 }
 
@@ -190,6 +194,8 @@ type Call struct {
 	Event *protocol.Event
 	// Fields are the host fields to dispatch with.
 	Fields map[string]any
+	// Sent is the payload as the agent sent it (not to be modified).
+	Sent map[string]any
 	// Roots are the project directories the payload names besides its
 	// cwd (Cursor's workspace_roots).
 	Roots []string
@@ -304,7 +310,10 @@ func (a *Agent) Decode(payload []byte, eventArg string) (*Call, error) {
 	if c.Event == nil {
 		return c, nil
 	}
-	c.Fields = decode(c.AgentEvent, c.Event, obj)
+	c.Fields, c.Sent = decode(c.AgentEvent, c.Event, obj), obj
+	if err := argsUnreadable(c.Fields); err != nil {
+		return c, err
+	}
 	if a.roots != nil {
 		c.Roots = a.roots(obj)
 	}
@@ -340,9 +349,9 @@ func (a *Agent) Encode(c *Call, o *protocol.Outcome) Reply {
 // encodeFor is the reply in the caller's shape: the host's, or the agent's.
 func (a *Agent) encodeFor(c *Call, o *protocol.Outcome) Reply {
 	if c.Host != nil {
-		return c.Host.encode(c, o)
+		return c.Host.encode(c, hostArgs(c, o, c.Host.Title))
 	}
-	return a.encode(c, o)
+	return a.encode(c, hostArgs(c, o, a.Title))
 }
 
 // Deny is the agent's refusal of c's event with reason, for a gating event

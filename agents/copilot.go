@@ -62,6 +62,7 @@ func newCopilot() *Agent {
 		// timeoutSec defaults to 30 [P-DOC "Hook configuration format"].
 		HookTimeout: 30 * time.Second,
 		decode:      decodeCopilot,
+		shapes:      copilotShapes,
 		encode:      encodeCopilot,
 		// Copilot CLI's replies hold no line for the user: a denial's reason, context for the model.
 		notice: noticeNone,
@@ -141,6 +142,10 @@ var copilotToolNames = []struct {
 	{"AskUserQuestion", []string{"ask_user"}}, {"TodoWrite", []string{"update_todo"}}, {"Task", []string{"task"}},
 }
 
+// copilotShapes: apply_patch (Edit in the Claude-named payload) takes
+// its envelope as the input itself or as {input}.
+var copilotShapes = map[string]toolShape{"apply_patch": patchShape, "Edit": patchShape}
+
 // copilotTools maps each of Copilot's tool names to its Claude Code name.
 var copilotTools = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
@@ -204,8 +209,10 @@ func decodeCopilot(name string, ev *protocol.Event, p map[string]any) map[string
 		}
 	}
 	if ev.Tool {
-		// toolArgs may come as the JSON text of the arguments.
-		snake["tool_input"] = jsonObject(snake["tool_input"])
+		// toolArgs may come as the JSON text of the arguments, and
+		// apply_patch's as the envelope itself (copilotShapes).
+		tool, _ := firstPresent(p, "toolName", "tool_name").(string)
+		snake["tool_input"] = argsObject(shaped(copilotShapes, tool, snake["tool_input"]))
 	}
 	if r, ok := snake["tool_result"].(map[string]any); ok {
 		text := r["text_result_for_llm"]

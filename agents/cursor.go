@@ -98,7 +98,7 @@ func decodeCursor(name string, _ *protocol.Event, p map[string]any) map[string]a
 				tool(c)
 			}
 		}
-		f["args"] = jsonObject(p["tool_input"])
+		f["args"] = argsObject(p["tool_input"])
 		if out, ok := p["tool_output"]; ok {
 			f["result"] = out
 		}
@@ -109,7 +109,7 @@ func decodeCursor(name string, _ *protocol.Event, p map[string]any) map[string]a
 			f["result"] = out
 		}
 	case "beforeMCPExecution", "afterMCPExecution":
-		f["args"] = jsonObject(p["tool_input"])
+		f["args"] = argsObject(p["tool_input"])
 		if out, ok := p["result_json"]; ok {
 			f["result"] = out
 		}

@@ -52,6 +52,7 @@ func newFactory() *Agent {
 		ProjectEnv:  "FACTORY_PROJECT_DIR",
 		EnvFileEnv:  "CLAUDE_ENV_FILE",
 		decode:      decodeFactory,
+		shapes:      factoryShapes,
 		encode:      encodeFactory,
 		// systemMessage, as Claude Code.
 		notice: noticeSystemMessage,
@@ -117,8 +118,12 @@ var factoryTools = sync.OnceValue(func() map[string]string {
 // factoryPatchTool is Droid's ApplyPatch (a patch envelope over several
 // files, offered to OpenAI models beside Edit) as the canonical tool: Hermes'
 // patch, Codex's apply_patch likewise, so a `patch|write_file` guard sees
-// it. Its input stays Droid's (a rewrite goes back as it came).
+// it. Its input is shown as that tool's too (factoryShapes).
 const factoryPatchTool = "patch"
+
+// factoryShapes: ApplyPatch's envelope comes as its input itself or as
+// {input} (its schema declares no parameters of its own).
+var factoryShapes = map[string]toolShape{"ApplyPatch": patchShape}
 
 // factoryEditKeys are Droid's names of the Edit tool's input and Claude
 // Code's.
@@ -133,6 +138,7 @@ func decodeFactory(name string, ev *protocol.Event, p map[string]any) map[string
 		f["tool_name"] = c
 	} else if tool == "ApplyPatch" {
 		f["tool_name"] = factoryPatchTool
+		f["tool_input"] = shaped(factoryShapes, tool, f["tool_input"])
 	}
 	if in, ok := f["tool_input"].(map[string]any); ok && tool == "Edit" {
 		in = copyFields(in, 3)

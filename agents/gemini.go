@@ -60,6 +60,7 @@ func newGemini() *Agent {
 		ProjectEnv:      "GEMINI_PROJECT_DIR",
 		StartFolderOnly: true,
 		decode:          decodeGemini,
+		shapes:          geminiShapes,
 		encode:          encodeGemini,
 		// systemMessage, read on every event.
 		notice: noticeSystemMessage,
@@ -142,6 +143,9 @@ var geminiTools = sync.OnceValue(func() map[string]string {
 	}
 })
 
+// geminiShapes: web_fetch fetches the URLs its prompt holds (up to 20).
+var geminiShapes = map[string]toolShape{"web_fetch": promptShape}
+
 // geminiToolNames is geminiTools reversed: Claude Code's name → Gemini's.
 var geminiToolNames = sync.OnceValue(func() map[string]string {
 	m := make(map[string]string, len(geminiTools()))
@@ -173,6 +177,8 @@ func decodeGemini(name string, ev *protocol.Event, p map[string]any) map[string]
 		}
 	}
 	if ev.Tool {
+		tool, _ := p["tool_name"].(string)
+		f["tool_input"] = shaped(geminiShapes, tool, f["tool_input"])
 		if _, ok := f["tool_input"].(map[string]any); !ok {
 			f["tool_input"] = map[string]any{}
 		}

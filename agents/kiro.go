@@ -55,6 +55,7 @@ func newKiro() *Agent {
 		HookTimeout: 30 * time.Second,
 		decode:      decodeKiro,
 		encode:      encodeKiro,
+		shapes:      kiroShapes,
 		// Kiro CLI shows a hook's stderr only as a failed hook's warning (exit 1).
 		notice:      noticeNone,
 		textReplies: true,
@@ -71,8 +72,21 @@ var kiroTools = sync.OnceValue(func() map[string]string {
 		"execute_bash": "Bash", "execute_cmd": "Bash", "shell": "Bash",
 		"fs_read": "Read", "read": "Read", "fs_write": "Write", "write": "Write",
 		"grep": "Grep", "glob": "Glob", "todo_list": "TodoWrite", "delegate": "Task",
+		"web_fetch": "WebFetch", "web_search": "WebSearch",
 	}
 })
+
+// kiroShapes: fs_read batches what it reads in operations, each with its
+// path (Line, Directory, Search) or image_paths (Image): a read guard
+// sees them all as paths (and file_path when they are one file).
+var kiroShapes = map[string]toolShape{
+	"fs_read": pathsShape(func(in map[string]any) []any {
+		if _, ok := in["operations"]; !ok {
+			return nil
+		}
+		return listed(in["operations"], "path", "image_paths")
+	}, nil),
+}
 
 // kiroMCP splits Kiro's name of an MCP tool, @server/tool: the call is
 // presented as Claude Code names it (mcp__server__tool), so that an MCP
@@ -100,7 +114,7 @@ func decodeKiro(name string, ev *protocol.Event, p map[string]any) map[string]an
 	} else if server, t, ok := kiroMCP(tool); ok {
 		f["tool_name"] = "mcp__" + server + "__" + t
 	}
-	if in, ok := p["tool_input"].(map[string]any); ok {
+	if in, ok := shaped(kiroShapes, tool, p["tool_input"]).(map[string]any); ok {
 		in = copyFields(in, 2)
 		if c, _ := in["command"].(string); f["tool_name"] == "Write" && c != "create" && c != "" {
 			f["tool_name"] = "Edit" // str_replace, insert, append

@@ -50,6 +50,7 @@ func vscodeHost(eventNamed bool) *Host {
 		},
 		decode: decodeVSCode,
 		encode: encodeVSCode,
+		shapes: vscodeShapes,
 		// systemMessage, one of the common output fields.
 		notice: noticeSystemMessage,
 	}
@@ -67,6 +68,35 @@ var vscodeTools = map[string]string{
 	"file_search": "Glob", "grep_search": "Grep", "fetch_webpage": "WebFetch", "runSubagent": "Task",
 }
 
+// vscodeTwins are VS Code's names of a file tool's arguments and Claude
+// Code's.
+var vscodeTwins = [][2]string{{"filePath", "file_path"}, {"oldString", "old_string"}, {"newString", "new_string"}}
+
+// vscodeShapes: VS Code's file tools say filePath, oldString and
+// newString; multi_replace_string_in_file names a file in each of its
+// replacements and editFiles its files; apply_patch's envelope is its
+// input.
+var vscodeShapes = func() map[string]toolShape {
+	one := pathsShape(func(map[string]any) []any { return nil }, vscodeTwins)
+	m := map[string]toolShape{
+		"multi_replace_string_in_file": pathsShape(func(in map[string]any) []any {
+			if _, ok := in["replacements"]; !ok {
+				return nil
+			}
+			return listed(in["replacements"], "filePath", "")
+		}, vscodeTwins),
+		"editFiles": pathsShape(func(in map[string]any) []any {
+			files, _ := in["files"].([]any)
+			return files
+		}, vscodeTwins),
+		"apply_patch": patchShape,
+	}
+	for _, t := range []string{"read_file", "readFile", "create_file", "createFile", "replace_string_in_file", "insert_edit_into_file", "edit_notebook_file"} {
+		m[t] = one
+	}
+	return m
+}()
+
 func decodeVSCode(name string, ev *protocol.Event, p map[string]any) map[string]any {
 	f := copyFields(p, 4)
 	alias(f, "sessionId", "session_id")
@@ -74,6 +104,9 @@ func decodeVSCode(name string, ev *protocol.Event, p map[string]any) map[string]
 	if t, ok := p["tool_name"].(string); ok {
 		if c, ok := vscodeTools[t]; ok {
 			f["tool_name"] = c
+		}
+		if ev.Tool {
+			f["tool_input"] = shaped(vscodeShapes, t, f["tool_input"])
 		}
 	}
 	if s, _ := f["source"].(string); s == "new" && ev.ClaudeMatchOn == "source" {

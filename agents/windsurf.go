@@ -105,7 +105,7 @@ func decodeWindsurf(name string, _ *protocol.Event, p map[string]any) map[string
 		server, _ := info["mcp_server_name"].(string)
 		tool, _ := info["mcp_tool_name"].(string)
 		f["tool_name"] = "mcp__" + server + "__" + tool
-		f["args"] = jsonObject(info["mcp_tool_arguments"])
+		f["args"] = argsObject(info["mcp_tool_arguments"])
 		if r, ok := info["mcp_result"]; ok {
 			f["result"] = r
 		}

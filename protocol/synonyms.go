@@ -20,6 +20,10 @@ var argSynonyms = [...][2]string{
 	{"old_str", "old_string"}, {"new_str", "new_string"}, {"change_all", "replace_all"},
 	{"path", "file_path"}, {"file_text", "content"},
 	{"old_text", "old_string"}, {"new_text", "new_string"},
+	{"filePath", "file_path"}, {"oldString", "old_string"}, {"newString", "new_string"},
+	// apply_patch's envelope as its "input" (Copilot CLI, Factory Droid,
+	// VS Code), shown as Hermes' patch mode's "patch".
+	{"input", "patch"},
 }
 
 // ArgSynonyms says whether a and b, in that order, are the host's and
