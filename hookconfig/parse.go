@@ -127,7 +127,13 @@ func parseConfigAs(data []byte, path string, limit int, managed bool) (cfg *Conf
 					known = true
 				}
 			}
-			if !known {
+			if _, event := protocol.Lookup(key); event && !known {
+				// Entries written without their hooks: (a rule file's,
+				// most often) are read by nobody: say so, and a
+				// fail_closed guard among them must not vanish.
+				cfg.warnKey(key, "", "'"+key+"' is an event, not a top-level key: its entries are ignored here; indent them under hooks:")
+				cfg.outsideHooksGuard(root.Content[i+1], root.Content[i].Line, key)
+			} else if !known {
 				// Every other key is the agent's (model:, toolsets: …):
 				// only one that is a near miss of ours is reported.
 				cfg.unknownKey(root.Content[i], "", topLevelKeys(), map[bool]float64{true: 0, false: 0.8}[strict])

@@ -59,6 +59,14 @@ func (cfg *Config) noEventGuard(v any, line int, name string, a *agents.Agent) {
 	cfg.guardVanishes(line, problem, "fix the name")
 }
 
+// outsideHooksGuard is guardVanishes for the entries of event name
+// written at the top level, where nobody reads them.
+func (cfg *Config) outsideHooksGuard(v any, line int, name string) {
+	if found, _ := cfg.failClosedOrText(v, everyDialect(true)); found {
+		cfg.guardVanishes(line, "'"+name+"' holds a fail_closed guard, but entries outside hooks: are read by nobody", "indent them under hooks:")
+	}
+}
+
 // suggestEvent is the event name closest to name, "" when none is close:
 // among a's (nil: the YAML config), or Hermes' and Claude Code's when a's
 // Source reads names of its own (Claude Code's settings take a Hermes
