@@ -41,14 +41,39 @@ func silentExit(code int) error { return cli.SilentExit(code) }
 // off (see cli.App.NoSubreap).
 var subreap = true
 
+// jsonReport are the verbs whose --json output is one document a script
+// reads whole (doctor --json | jq '.hooks[]'): one that fails before it
+// prints it (a config that does not load) prints {"error": …} instead, so
+// the script fails too rather than read nothing as no problems.
+var jsonReport = map[string]bool{"doctor": true, "list": true, "test": true}
+
+// countingWriter counts what was written through it.
+type countingWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
+}
+
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a := &app{App: cli.App{In: stdin, Out: stdout, Err: stderr, NoSubreap: !subreap}}
+	out := &countingWriter{w: stdout}
+	a := &app{App: cli.App{In: stdin, Out: out, Err: stderr, NoSubreap: !subreap}}
 	root := newRootCmd(a)
 	root.SetArgs(args)
 	root.SetIn(stdin)
-	root.SetOut(stdout)
+	root.SetOut(out)
 	root.SetErr(stderr)
-	code := cli.Report(root.Execute(), stderr)
+	cmd, err := root.ExecuteC()
+	if err != nil && out.n == 0 && jsonReport[cmd.Name()] {
+		if on, _ := cmd.Flags().GetBool("json"); on {
+			cli.ReportJSON(err, out)
+		}
+	}
+	code := cli.Report(err, stderr)
 	// After the answer: a one-shot command that spooled records for
 	// export starts their flush now (see cli.App.Finish).
 	a.Finish()

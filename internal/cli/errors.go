@@ -8,6 +8,8 @@ import (
 	"syscall"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 )
@@ -87,6 +89,25 @@ func Report(err error, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "hermes-hooks: hint: %s\n", Show(hint))
 	}
 	return code
+}
+
+// ReportJSON writes err as a --json verb's document, {"error", "hint",
+// "file", "line"} (the last three when known), for the script that reads
+// stdout.
+func ReportJSON(err error, stdout io.Writer) {
+	_, msg, hint := classify(err)
+	obj := protocol.Object{{Key: "error", Value: msg}}
+	if hint != "" {
+		obj = append(obj, protocol.KV{Key: "hint", Value: hint})
+	}
+	var ce *hookconfig.ConfigError
+	if errors.As(err, &ce) {
+		obj = append(obj, protocol.KV{Key: "file", Value: ce.Path})
+		if ce.Line > 0 {
+			obj = append(obj, protocol.KV{Key: "line", Value: int64(ce.Line)})
+		}
+	}
+	_, _ = stdout.Write(append(pyjson.Encode(obj, pyjson.Compact), '\n'))
 }
 
 // classifyMsg is the message Report would print for err.
