@@ -336,21 +336,72 @@ func anyToolError(ctx context.Context, e *hookconfig.Entry, tools *protocol.Tool
 		"; give it a matcher for the tools it is written for"
 }
 
-// madeUpCallError says that a rule entry errs on its event's made-up call
-// (the synthetic payload test and doctor send: for a tool event, a
-// terminal call), when its matcher selects that call ("" otherwise, or
-// when the event has none). The call is one of those the rule is written
-// for, so the key it lacks is one such calls lack: a misspelt
-// args.comand, or a key read without ?. — and the rule then decides none
-// of them, while its examples (each naming the key) all pass.
+// madeUpCalls are a call of each common tool as its host sends it:
+// Hermes' tools with Hermes' argument names, Claude Code's with Claude's.
+// A rule for write_file that reads args.file_path errs on Hermes' call
+// (which says path), and one under PreToolUse for Write that reads
+// args.path on Claude Code's.
+var madeUpCalls = []struct {
+	tool string
+	// claude: the call as Claude Code sends it, tried for an entry
+	// declared under a Claude Code event name (the others for one under
+	// a Hermes name): whose calls the entry was written for.
+	claude bool
+	args   func() map[string]any
+}{
+	{"terminal", false, func() map[string]any { return map[string]any{"command": "echo hello"} }},
+	{"read_file", false, func() map[string]any { return map[string]any{"path": "README.md"} }},
+	{"write_file", false, func() map[string]any { return map[string]any{"path": "notes.txt", "content": "hello"} }},
+	{"patch", false, func() map[string]any {
+		return map[string]any{"mode": "replace", "path": "notes.txt", "old_string": "a", "new_string": "b"}
+	}},
+	{"web_search", false, func() map[string]any { return map[string]any{"query": "hello"} }},
+	{"web_extract", false, func() map[string]any { return map[string]any{"urls": []any{"https://example.com/"}} }},
+	{"Read", true, func() map[string]any { return map[string]any{"file_path": "README.md"} }},
+	{"Write", true, func() map[string]any { return map[string]any{"file_path": "notes.txt", "content": "hello"} }},
+	{"Edit", true, func() map[string]any {
+		return map[string]any{"file_path": "notes.txt", "old_string": "a", "new_string": "b"}
+	}},
+	{"WebFetch", true, func() map[string]any { return map[string]any{"url": "https://example.com/", "prompt": "summarise"} }},
+}
+
+// madeUpCallError says that a rule entry errs on a made-up call its
+// matcher selects: its event's synthetic payload (what test and doctor
+// send: for a tool event, a terminal call), else, on a tool event, the
+// first of madeUpCalls it selects ("" when none errs, or the event has
+// no made-up call). The call is one of those the rule is written for, so
+// the key it lacks is one such calls lack: a misspelt args.comand, or a
+// key read without ?. — and the rule then decides none of them, while its
+// examples (each naming the key) all pass.
 func madeUpCallError(ctx context.Context, e *hookconfig.Entry, tools *protocol.ToolTable, cwd string) string {
 	if tools == nil {
 		tools = protocol.DefaultTools()
 	}
 	fields, ok := e.Event.SyntheticFields()
-	if !ok || !e.Matches(fields, tools) {
+	if !ok {
 		return ""
 	}
+	if e.Matches(fields, tools) {
+		return madeUpErr(ctx, e, tools, cwd, fields)
+	}
+	if !e.Event.Tool {
+		return ""
+	}
+	claude := protocol.IsClaudeName(e.DeclaredAs)
+	for _, c := range madeUpCalls {
+		if c.claude != claude {
+			continue
+		}
+		fields["tool_name"], fields["args"] = c.tool, c.args()
+		if e.Matches(fields, tools) {
+			return madeUpErr(ctx, e, tools, cwd, fields)
+		}
+	}
+	return ""
+}
+
+// madeUpErr is madeUpCallError's warning for one made-up call.
+func madeUpErr(ctx context.Context, e *hookconfig.Entry, tools *protocol.ToolTable, cwd string, fields map[string]any) string {
 	r, err := rule.Compile(e.Rule().Source)
 	if err != nil {
 		return ""
@@ -374,7 +425,12 @@ func madeUpCallError(ctx context.Context, e *hookconfig.Entry, tools *protocol.T
 	if e.FailClosed {
 		then = "fail_closed then blocks each such call"
 	}
-	return call + " makes it err (" + err.Error() + "): " + then + ": check the spelling of the keys it reads"
+	fix := "check the spelling of the keys it reads"
+	if _, path := f.ArgsMap()["path"]; path && strings.Contains(err.Error(), `no key "file_path"`) ||
+		!path && strings.Contains(err.Error(), `no key "path"`) {
+		fix = "Hermes names a file tool's file path, Claude Code file_path: read args?.path ?? args?.file_path to judge both"
+	}
+	return call + " makes it err (" + err.Error() + "): " + then + ": " + fix
 }
 
 // accessRoot matches the access a rule error's column points into (its
