@@ -25,6 +25,10 @@ type ConfigError struct {
 	// it: validate lists them all, so that fixing one does not only show
 	// the next.
 	More []*ConfigError
+	// Warnings are those of the file that failed, found before it did
+	// (an unknown key, a matcher on an event without tools): validate
+	// lists them beside the errors, not only once these are fixed.
+	Warnings []Warning
 }
 
 // maxMoreLoadErrors bounds ConfigError.More: a file of a thousand broken

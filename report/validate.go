@@ -163,8 +163,9 @@ func LoadProblem(err error) Problem {
 	return Problem{Level: LevelError, Message: err.Error()}
 }
 
-// LoadProblems are LoadProblem and the further problems the load found
-// (ConfigError.More), ordered by file and line.
+// LoadProblems are LoadProblem, the further problems the load found
+// (ConfigError.More) and the failed file's warnings, ordered by file and
+// line.
 func LoadProblems(err error) []Problem {
 	ps := []Problem{LoadProblem(err)}
 	var ce *hookconfig.ConfigError
@@ -172,6 +173,7 @@ func LoadProblems(err error) []Problem {
 		for _, m := range ce.More {
 			ps = append(ps, LoadProblem(m))
 		}
+		ps = append(ps, warningProblems(&hookconfig.Config{Path: ce.Path}, ce.Warnings, lineFinder{})...)
 	}
 	return sorted(ps)
 }
