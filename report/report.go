@@ -253,7 +253,7 @@ func Doctor(ctx context.Context, d *dispatcher.Dispatcher, statuses []HookStatus
 			case consent.DriftMtime:
 				r.add(CheckWarn, st.Drift.Message()+" — review changes, then `hermes-hooks revoke` + re-approve to refresh")
 			case consent.DriftHash:
-				r.add(CheckFail, st.Drift.Message()+" — hook will NOT fire until re-approved: "+hint)
+				r.add(CheckFail, st.Drift.Message()+" — hook will NOT fire until re-approved"+refusesMeanwhile(e)+": "+hint)
 			case consent.DriftNone:
 				r.add(CheckOK, unchangedText(e))
 			}

@@ -159,12 +159,21 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 			case st.Approved && st.Drift.Kind == consent.DriftMtime:
 				fmt.Fprintf(w, "      ⚠ %s — run `hermes-hooks doctor` to re-validate\n", show(st.Drift.Message()))
 			case st.Approved && st.Drift.Kind == consent.DriftHash:
-				fmt.Fprintf(w, "      ✗ %s — will NOT run until re-approved: %s\n", show(st.Drift.Message()),
+				fmt.Fprintf(w, "      ✗ %s — will NOT run until re-approved%s: %s\n", show(st.Drift.Message()), refusesMeanwhile(e),
 					show(approveHint(e)))
 			}
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// refusesMeanwhile says, of a changed hook that will not run, that as a
+// fail_closed guard it refuses what it guards meanwhile: not "off".
+func refusesMeanwhile(e *hookconfig.Entry) string {
+	if e.FailClosed && e.Event.Gating() {
+		return "; a fail_closed guard, it refuses every " + e.Event.Name + " it matches meanwhile"
+	}
+	return ""
 }
 
 // maxProblemShown bounds the characters of a problem printed for a person:
