@@ -53,6 +53,9 @@ type Warning struct {
 	// in it ("hooks.pre_tool_call[2]"; "" when Path is it): what
 	// `hermes-hooks validate` turns into a line.
 	File, Key string
+	// Line is the line in File when the warning knows it (a file that
+	// does not load, by its error); 0: validate finds it from Key.
+	Line int
 	// Minor: the config still means what it says, only less (a timeout
 	// clamped to the maximum, a file of an agent not installed here).
 	// Every other warning is a problem: something written is ignored or

@@ -33,7 +33,11 @@ type Unloaded struct {
 // The warning is about the project's hooks file (file), not the config
 // being loaded: validate and doctor list it under that file.
 func (cfg *Config) unloaded(where, project, file, what string, err error) {
-	cfg.Warnings = append(cfg.Warnings, Warning{Path: where, Message: what + ": " + err.Error(), File: file})
+	w := Warning{Path: where, Message: what + ": " + err.Error(), File: file}
+	if ce := (*ConfigError)(nil); errors.As(err, &ce) && ce.Path == file {
+		w.Line = ce.Line
+	}
+	cfg.Warnings = append(cfg.Warnings, w)
 	cfg.Unloaded = append(cfg.Unloaded, Unloaded{Err: err, Project: project, File: file})
 }
 

@@ -115,7 +115,11 @@ func warningProblems(cfg *hookconfig.Config, warnings []hookconfig.Warning, line
 		if w.File != "" {
 			msg = strings.TrimPrefix(msg, w.File+": ")
 		}
-		out = append(out, Problem{File: file, Line: lines.find(file, key), Key: key, Level: level, Message: msg})
+		line := w.Line
+		if line == 0 {
+			line = lines.find(file, key)
+		}
+		out = append(out, Problem{File: file, Line: line, Key: key, Level: level, Message: msg})
 	}
 	return out
 }
