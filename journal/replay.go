@@ -70,7 +70,11 @@ type ReplayReport struct {
 	// Unreadable counts the records of NotReplayable that are links of
 	// the chain but no Entry (ScanUnread), selected as far as they
 	// decoded.
-	Unreadable  int          `json:"unreadable,omitempty"`
+	Unreadable int `json:"unreadable,omitempty"`
+	// NoPayload counts the records of NotReplayable written without their
+	// payload (the caller's count: it selects the records), as the text
+	// report's note says.
+	NoPayload   int          `json:"no_payload,omitempty"`
 	Differences []Difference `json:"differences"`
 }
 

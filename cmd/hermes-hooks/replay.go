@@ -153,6 +153,7 @@ func runReplay(a *app, o replayOptions) error {
 	out := bufio.NewWriter(a.Out)
 	defer out.Flush()
 	if o.json {
+		rep.NoPayload = seen.noPayload
 		b, err := json.Marshal(rep)
 		if err != nil {
 			return err
