@@ -57,6 +57,16 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 		return writeReply(a, probeReply(agent, call, tok))
 	}
 	if call.Event == nil {
+		if call.AgentEvent == "" {
+			// Nothing says what happened: no guard was asked. Quiet,
+			// this read as an answer of no objection (a hook command
+			// written without its EVENT, a payload by hand).
+			key := agent.EventKey
+			if key == "" {
+				key = "its event field"
+			}
+			a.Warn(fmt.Sprintf("the %s hook payload names no event (%s) and none is given on the command line (hermes-hooks hook %s EVENT): nothing was checked", agent.Title, key, agent.Name))
+		}
 		return a.hookUnserved(agent, call, eventArg, "which hermes-hooks does not serve for it")
 	}
 	if asked, ok := agent.Canonical(eventArg); ok && asked.Gating() && !call.Event.Gating() {
