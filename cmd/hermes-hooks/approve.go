@@ -152,6 +152,9 @@ func runApprove(a *app, command string, o approveOptions) error {
 			}
 		}
 		if len(targets) == 0 {
+			if handled, err := approveRule(a, store, statuses, command, o.event, o.json); handled {
+				return err
+			}
 			if !o.force {
 				hints, suffix := noHookText(statuses, command)
 				if o.json {
@@ -172,6 +175,9 @@ func runApprove(a *app, command string, o approveOptions) error {
 			}
 		}
 		if len(targets) == 0 {
+			if handled, err := approveRule(a, store, statuses, command, o.event, o.json); handled {
+				return err
+			}
 			hints, suffix := noHookText(statuses, command)
 			if o.json {
 				return noHookJSON(a, store, command, "", fmt.Sprintf("no hook in %s runs the command %s (the command must match the config exactly; to approve it anyway, name the event with --event)%s", a.configLabel(), command, suffix))
@@ -284,7 +290,7 @@ func approvedVerb(st *report.HookStatus) (verb, result string) {
 // it runs, and one of nothing lets the hook run only after a new approval.
 func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, targets []approveTarget, command string, o approveOptions) error {
 	asJSON, force := o.json, o.force
-	approved, refused := 0, 0
+	approved, refused, allowlisted := 0, 0, 0
 	var results []approvedJSON
 	out := a.Out
 	if asJSON {
@@ -313,6 +319,7 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 				fmt.Fprintf(out, "  = needs no approval (a rule of your own config): [%s] %s\n", show(t.event), show(t.command))
 			} else {
 				fmt.Fprintf(out, "  = already allowlisted: [%s] %s\n", show(t.event), show(t.command))
+				allowlisted++
 			}
 			r.Result = "already"
 			results = append(results, r)
@@ -384,6 +391,9 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 		if err := writeJSON(a.Out, answer); err != nil {
 			return err
 		}
+	case approved == 0 && refused == 0 && allowlisted == 0:
+		// Rules of the user's own config only: none is allowlisted.
+		fmt.Fprintln(out, "Nothing to do: they need no approval.")
 	case approved == 0 && refused == 0:
 		fmt.Fprintln(out, "Nothing to do: already allowlisted.")
 	case approved == 0:

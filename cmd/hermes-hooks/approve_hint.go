@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
@@ -59,6 +60,47 @@ func noHookText(statuses []report.HookStatus, command string) (lines []string, s
 		suffix += "; did you mean: " + strings.Join(dym, " or ")
 	}
 	return lines, suffix
+}
+
+// ruleNamed says what to do when name is a configured rule's id or text
+// ("" when it is none), and whether that is nothing (a rule of the
+// user's own config). approve takes a command: a rule's id led to
+// --event, then --force, for a rule that needs no approval or is
+// approved with its repository's hooks.
+func ruleNamed(statuses []report.HookStatus, name string) (string, bool) {
+	for i := range statuses {
+		st := &statuses[i]
+		r := st.Entry.Rule()
+		if r == nil || (r.ID != name && r.Source != name) {
+			continue
+		}
+		if st.NoApproval {
+			return name + " is a rule of your own config: it needs no approval, and runs as it is", true
+		}
+		return name + " is a rule of " + st.Entry.Source + ": a repository's rules are approved with its hooks: hermes-hooks approve --project", false
+	}
+	return "", false
+}
+
+// approveRule answers approve of a rule's id or text (handled false when
+// command names none).
+func approveRule(a *app, store *consent.Store, statuses []report.HookStatus, command, event string, json bool) (handled bool, err error) {
+	msg, nothing := ruleNamed(statuses, command)
+	if msg == "" {
+		return false, nil
+	}
+	if json && !nothing {
+		return true, noHookJSON(a, store, command, event, msg)
+	}
+	if json {
+		return true, writeJSON(a.Out, map[string]any{"results": []any{}, "approved": 0, "refused": 0, "allowlist": store.Path(),
+			"command": command, "event": event, "message": msg})
+	}
+	fmt.Fprintln(a.Out, show(msg))
+	if nothing {
+		return true, nil
+	}
+	return true, silentExit(1)
 }
 
 // printLines prints each line, escaped for the terminal.
