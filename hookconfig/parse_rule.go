@@ -55,7 +55,7 @@ func (cfg *Config) parseRuleEntry(ev *protocol.Event, declared, path string, ind
 	if rn.Kind != yaml.ScalarNode || rn.Tag != "!!str" || strings.TrimSpace(rn.Value) == "" {
 		return fail(rn, ".rule must be a non-empty string: an expression over the firing, e.g. rule: 'args.command matches \"rm -rf\"'")
 	}
-	spec := &RuleSpec{Source: strings.TrimSpace(rn.Value), Line: rn.Line}
+	spec := &RuleSpec{Source: strings.TrimSpace(rn.Value), Line: rn.Line, DoubleQuoted: rn.Style&yaml.DoubleQuotedStyle != 0}
 	if rn.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		spec.Line++ // rule: | starts on the next line
 	}

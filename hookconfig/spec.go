@@ -112,6 +112,10 @@ type RuleSpec struct {
 	// for errors that name where a rule is wrong; 0 when not read from a
 	// file.
 	Line int
+	// DoubleQuoted: the rule was written as a double-quoted YAML string,
+	// which reads its own \ escapes before expr does (rule: "… \\s …"
+	// reaches expr as \s), what a compile error's advice must say.
+	DoubleQuoted bool
 }
 
 // Rule decisions.

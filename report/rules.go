@@ -235,6 +235,9 @@ func ruleProblems(ctx context.Context, cfg *hookconfig.Config, cwd string, allow
 		where := "[" + e.DeclaredAs + "] " + textutil.Truncate(e.Text(), 120)
 		if _, err := rule.Compile(r.Source); err != nil {
 			line, msg := ruleErrorAt(e, err)
+			if r.DoubleQuoted && strings.Contains(msg, "invalid char escape") {
+				msg += " (this rule is a double-quoted YAML string, and YAML reads its \\ escapes first: a \\\\s there reaches the rule as \\s; write the rule in single quotes, rule: '…', where YAML leaves \\ alone)"
+			}
 			out = append(out, Problem{File: e.Source, Line: line, Key: entryKey(e) + ".rule", Level: LevelError,
 				Message: where + ": does not compile: " + msg})
 			continue
