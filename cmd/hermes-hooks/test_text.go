@@ -67,7 +67,10 @@ func replyProblem(r *trialRun) string {
 const (
 	statusRan           = "ran"
 	statusFailedToStart = "failed_to_start"
-	statusTimedOut      = "timed_out"
+	// ruleErred is a rule's failed_to_start in the text verdict: its
+	// evaluation erred (--json keeps Hermes' status).
+	ruleErred      = "rule_erred"
+	statusTimedOut = "timed_out"
 )
 
 // Status is the run's state and whether it counts as a failure (exit 1).
@@ -117,6 +120,9 @@ func printVerdict(w io.Writer, runs []trialRun, o *protocol.Outcome) {
 	skipped, refused := 0, 0
 	for i := range runs {
 		s, _ := runs[i].Status()
+		if s == statusFailedToStart && runs[i].Entry.Rule() != nil {
+			s = ruleErred // a rule starts nothing: its evaluation failed
+		}
 		counts[s]++
 		switch {
 		case runs[i].refuses():
@@ -127,7 +133,7 @@ func printVerdict(w io.Writer, runs []trialRun, o *protocol.Outcome) {
 	}
 	var parts []string
 	for _, c := range []struct{ status, words string }{
-		{statusRan, "ran"}, {statusFailedToStart, "failed to start"}, {statusTimedOut, "timed out"},
+		{statusRan, "ran"}, {statusFailedToStart, "failed to start"}, {ruleErred, "erred (rules)"}, {statusTimedOut, "timed out"},
 	} {
 		if n := counts[c.status]; n > 0 {
 			parts = append(parts, strconv.Itoa(n)+" "+c.words)
@@ -240,7 +246,11 @@ func statusLine(r *trialRun) string {
 		if why == "" {
 			why = rep.Skipped
 		}
-		fmt.Fprintf(&b, "failed to start: %s", show(why))
+		if r.Entry.Rule() != nil {
+			fmt.Fprintf(&b, "erred: %s", show(why))
+		} else {
+			fmt.Fprintf(&b, "failed to start: %s", show(why))
+		}
 	default:
 		b.WriteString("ran")
 		if rep.ExitCode != nil {
