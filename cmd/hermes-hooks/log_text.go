@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
@@ -80,16 +81,21 @@ func journalLine(e *journal.Entry) string {
 const maxRuleShown = 60
 
 // hookShown is a hook's command as a log line shows it: a long rule cut,
-// with its id or place.
+// with its id or place; a rule's id (what log --hook selects by) always.
 func hookShown(command, rule string) string {
-	if rule == "" || len(command) <= maxRuleShown {
-		return showCut(command)
+	// Identity is a rule's id, else its file's (absolute) path and line.
+	id := rule != "" && !filepath.IsAbs(rule)
+	c := command
+	if rule != "" && len(command) > maxRuleShown {
+		c = textutil.CutRunes(command, maxRuleShown)
 	}
-	c := textutil.CutRunes(command, maxRuleShown)
-	if len(c) == len(command) {
-		return showCut(command)
+	switch {
+	case len(c) < len(command):
+		return show(c) + "… (" + showCut(rule) + ")"
+	case id:
+		return showCut(command) + " (" + showCut(rule) + ")"
 	}
-	return show(c) + "… (" + showCut(rule) + ")"
+	return showCut(command)
 }
 
 // maxFieldShown bounds each text of a record that log and replay print
