@@ -335,6 +335,9 @@ func NewHookInfo(st *HookStatus) HookInfo {
 		Approved: st.Approved, ApprovedAt: st.Approval.ApprovedAt, ApprovedElsewhere: st.Elsewhere, Runs: st.Runs(),
 		Rule: ruleInfo(st),
 	}
+	if d := ruleBound(e); d > 0 {
+		h.Timeout = d.Seconds() // what bounds it, as list's text says
+	}
 	if w := e.Worker(); w != nil {
 		h.Worker, h.Workers = true, w.Workers
 	}

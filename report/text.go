@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
@@ -86,10 +87,8 @@ func PrintList(w io.Writer, label string, cfg *hookconfig.Config, statuses []Hoo
 			if e.Matcher != "" {
 				fmt.Fprintf(&b, " matcher=%s", show(PyRepr(e.Matcher)))
 			}
-			if e.Rule() != nil && e.Timeout > rule.DefaultTimeout {
-				// A rule is decided within its own bound, far below a
-				// process's default timeout.
-				fmt.Fprintf(&b, " (bound=%ss", strconv.FormatFloat(rule.DefaultTimeout.Seconds(), 'f', -1, 64))
+			if d := ruleBound(e); d > 0 {
+				fmt.Fprintf(&b, " (bound=%ss", strconv.FormatFloat(d.Seconds(), 'f', -1, 64))
 			} else {
 				fmt.Fprintf(&b, " (timeout=%ss", e.TimeoutSeconds())
 			}
@@ -174,6 +173,16 @@ func refusesMeanwhile(e *hookconfig.Entry) string {
 		return "; a fail_closed guard, it refuses every " + e.Event.Name + " it matches meanwhile"
 	}
 	return ""
+}
+
+// ruleBound is the bound a rule is decided within when it is below its
+// entry's timeout (a rule's own, far below a process's default timeout);
+// 0 for any other entry.
+func ruleBound(e *hookconfig.Entry) time.Duration {
+	if e.Rule() != nil && e.Timeout > rule.DefaultTimeout {
+		return rule.DefaultTimeout
+	}
+	return 0
 }
 
 // maxProblemShown bounds the characters of a problem printed for a person:
