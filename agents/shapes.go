@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
-	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -56,19 +56,24 @@ func hostArgs(c *Call, o *protocol.Outcome, title string) *protocol.Outcome {
 	if !ok {
 		return o
 	}
+	out := *o
 	host, ok := s.back(o.Args, sent)
-	if ok {
-		for k, v := range s.args(host) {
-			if !reflect.DeepEqual(o.Args[k], v) {
-				ok = false
-				break
-			}
+	if !ok {
+		out.Decision, out.Message, out.Args = protocol.DecisionBlock, rewriteRefusal(title, o), nil
+		return &out
+	}
+	var stale []string
+	for k, v := range s.args(host) {
+		// mode says which of Hermes' patch modes: no guard's question.
+		if k != "mode" && !reflect.DeepEqual(o.Args[k], v) {
+			stale = append(stale, k)
 		}
 	}
-	out := *o
-	if !ok {
-		out.Decision, out.Message = protocol.DecisionBlock, rewriteRefusal(title, o)
-		out.Args = nil
+	if len(stale) > 0 {
+		sort.Strings(stale)
+		out.Decision, out.Args = protocol.DecisionBlock, nil
+		out.Message = "hermes-hooks: a hook rewrote this call, and what the guards judged of it (" + strings.Join(stale, ", ") +
+			") is not what " + title + " would run from it: it is refused. Rewrite the arguments " + title + " reads, and those the guards read to match"
 		return &out
 	}
 	out.Args = host
@@ -96,10 +101,9 @@ var patchShape = toolShape{
 		}
 		args := objectInput(input)
 		if p, ok := args["input"].(string); ok {
-			if _, set := args["patch"]; !set {
-				args["patch"] = p
-				args["mode"] = "patch"
-			}
+			// What the host applies is its input: a "patch" beside it
+			// (the model's) must not stand for it.
+			args["patch"], args["mode"] = p, "patch"
 		}
 		return args
 	},
@@ -143,20 +147,20 @@ func pathsShape(pathsOf func(in map[string]any) []any, twins [][2]string) toolSh
 	return toolShape{
 		args: func(input any) map[string]any {
 			args := objectInput(input)
+			// The host acts on its own keys: a canonical name beside
+			// them (the model's) must not stand for them.
 			for _, t := range twins {
-				alias(args, t[0], t[1])
+				if v, ok := args[t[0]]; ok {
+					args[t[1]] = v
+				}
 			}
 			paths := pathsOf(args)
 			if paths == nil {
 				return args
 			}
-			if _, set := args["paths"]; !set {
-				args["paths"] = paths
-			}
+			args["paths"] = paths
 			if one, ok := onePath(paths); ok {
-				if _, set := args["file_path"]; !set {
-					args["file_path"] = one
-				}
+				args["file_path"] = one
 			}
 			return args
 		},
@@ -210,26 +214,28 @@ func listed(list any, key, key2 string) []any {
 	return out
 }
 
-// promptURL is a URL as a prompt spells one: its scheme to the first
-// white space, quote or bracket.
-var promptURL = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^\s"'<>()\[\]{}]+`)
-
-// promptShape is Gemini CLI's web_fetch, which fetches the URLs its
-// prompt holds: shown with urls, each in the prompt's order, and url
-// when there is one. A rewrite goes back without them, and a hook that
-// rewrote them and not the prompt is refused (hostArgs).
+// promptShape is Gemini CLI's web_fetch, which fetches its url, or the
+// URLs its prompt holds: shown with urls, the url and then each word of
+// the prompt that holds "://" (Gemini splits the prompt at white space and
+// fetches each word a URL parser takes: a word is taken whole, so that a
+// quote or bracket inside it cannot hide the host a parser reads), and
+// url when there is one. A rewrite goes back without them, and a hook
+// that rewrote them and not the prompt is refused (hostArgs).
 var promptShape = toolShape{
 	args: func(input any) map[string]any {
 		args := objectInput(input)
-		prompt, _ := args["prompt"].(string)
 		urls := []any{}
-		for _, u := range promptURL.FindAllString(prompt, -1) {
-			urls = append(urls, strings.TrimRight(u, ".,;:!?"))
+		if u, ok := args["url"].(string); ok {
+			urls = append(urls, u)
 		}
-		if _, set := args["urls"]; !set {
-			args["urls"] = urls
+		prompt, _ := args["prompt"].(string)
+		for _, w := range strings.Fields(prompt) {
+			if strings.Contains(w, "://") {
+				urls = append(urls, w)
+			}
 		}
-		if _, set := args["url"]; !set && len(urls) == 1 {
+		args["urls"] = urls
+		if _, host := args["url"].(string); !host && len(urls) == 1 {
 			args["url"] = urls[0]
 		}
 		return args

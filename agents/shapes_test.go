@@ -46,9 +46,24 @@ func TestHostShapesShowCanonicalArgs(t *testing.T) {
 		{"factory", "", `{"hook_event_name":"PreToolUse","tool_name":"ApplyPatch","tool_input":` + string(patch) + `}`, "patch", testPatch},
 		{"factory", "", `{"hook_event_name":"PreToolUse","tool_name":"ApplyPatch","tool_input":{"input":` + string(patch) + `}}`, "patch", testPatch},
 		{"gemini", "", `{"hook_event_name":"BeforeTool","tool_name":"web_fetch","tool_input":{"prompt":"see http://169.254.169.254/x, and https://a.example/b."}}`,
-			"urls", []any{"http://169.254.169.254/x", "https://a.example/b"}},
+			"urls", []any{"http://169.254.169.254/x,", "https://a.example/b."}},
 		{"gemini", "", `{"hook_event_name":"BeforeTool","tool_name":"web_fetch","tool_input":{"prompt":"see (http://169.254.169.254/x)"}}`,
-			"url", "http://169.254.169.254/x"},
+			"url", "(http://169.254.169.254/x)"},
+		// A quote inside a word cannot cut the host a URL parser reads.
+		{"gemini", "", `{"hook_event_name":"BeforeTool","tool_name":"web_fetch","tool_input":{"prompt":"get http://x\"@169.254.169.254/m now"}}`,
+			"urls", []any{`http://x"@169.254.169.254/m`}},
+		// Its url (direct fetch) is read too, and a urls of the model's
+		// own stands for nothing.
+		{"gemini", "", `{"hook_event_name":"BeforeTool","tool_name":"web_fetch","tool_input":{"url":"http://169.254.169.254/","urls":[]}}`,
+			"urls", []any{"http://169.254.169.254/"}},
+		// Canonical keys the model put beside the host's do not stand
+		// for what the host acts on.
+		{"kiro", "preToolUse", `{"tool_name":"fs_read","tool_input":{"paths":[],"operations":[{"path":"/k/id_rsa"}]}}`,
+			"paths", []any{"/k/id_rsa"}},
+		{"claude", "", `{"hookEventName":"PreToolUse","tool_name":"apply_patch","tool_input":{"patch":"","input":"P"}}`,
+			"patch", "P"},
+		{"claude", "", `{"hookEventName":"PreToolUse","tool_name":"create_file","tool_input":{"filePath":"/k/.env","file_path":"ok"}}`,
+			"file_path", "/k/.env"},
 	} {
 		a, _ := Lookup(c.agent)
 		call, err := a.Decode([]byte(c.payload), c.event)
@@ -88,6 +103,10 @@ func TestHostShapesRewriteBack(t *testing.T) {
 			map[string]any{"input": "y", "explanation": "e", "mode": "patch", "patch": "y"}, map[string]any{"input": "y", "explanation": "e"}},
 		{"vscode patch and input apart", "claude", "", `{"hookEventName":"PreToolUse","tool_name":"apply_patch","tool_input":{"input":"x","explanation":"e"}}`,
 			map[string]any{"input": "x", "explanation": "e", "mode": "patch", "patch": "y"}, nil},
+		// A Claude-dialect hook's whole input in Copilot's own names: the
+		// fold kept patch equal to input; mode is no guard's question.
+		{"copilot input rewritten", "copilot", "preToolUse", `{"sessionId":"s","toolName":"apply_patch","toolArgs":` + quoteJSON(`{"input":"x"}`) + `}`,
+			map[string]any{"input": "y", "patch": "y"}, map[string]any{"input": "y"}},
 		{"copilot bare envelope", "copilot", "preToolUse", `{"sessionId":"s","toolName":"apply_patch","toolArgs":` + string(patch) + `}`,
 			map[string]any{"mode": "patch", "patch": "other"}, nil},
 		{"factory bare envelope", "factory", "", `{"hook_event_name":"PreToolUse","tool_name":"ApplyPatch","tool_input":` + string(patch) + `}`,

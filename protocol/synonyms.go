@@ -39,13 +39,16 @@ func ArgSynonyms(a, b string) bool {
 
 // sentTwice are the pairs of argSynonyms the host's arguments hold both
 // names of, with one value: an adapter's twins. A host that sent two
-// different values under the two names sent two arguments, left alone.
+// different values under the two names sent two arguments, left alone;
+// so did one that sent "" under both.
 func sentTwice(sent map[string]any) [][2]string {
 	var pairs [][2]string
 	for _, p := range argSynonyms {
 		a, okA := sent[p[0]]
 		b, okB := sent[p[1]]
-		if okA && okB && reflect.DeepEqual(a, b) {
+		// Two empty texts are equal by chance (an MCP tool's input and
+		// patch left blank), not one argument shown twice.
+		if okA && okB && reflect.DeepEqual(a, b) && a != "" {
 			pairs = append(pairs, p)
 		}
 	}

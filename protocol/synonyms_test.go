@@ -45,6 +45,10 @@ func TestFoldKeepsTwinsEqual(t *testing.T) {
 		// Two names with two values are two arguments.
 		{"two values sent", map[string]any{"path": "p", "file_path": "q"}, []HookReport{merge(map[string]any{"path": "K"})},
 			map[string]any{"path": "K", "file_path": "q"}},
+		// Two blank texts are equal by chance (an MCP tool's input and
+		// patch), not one argument shown twice.
+		{"two blanks sent", map[string]any{"input": "", "patch": ""}, []HookReport{merge(map[string]any{"patch": "DIFF"})},
+			map[string]any{"input": "", "patch": "DIFF"}},
 	} {
 		before := cloneMap(c.sent)
 		o := Fold(ev("pre_tool_call"), c.sent, c.reports)

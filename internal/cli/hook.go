@@ -240,7 +240,12 @@ func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, problem str
 			a.Warn(problem)
 			return a.hookRefuse(agent, call, cfg, hookconfig.RefusalOn(call.Event, cfg.Managed.Err), anyCaller)
 		}
+		// Arguments unreadable, the tool known: only its guards are asked.
+		toolNamed := call.Fields != nil && protocol.NewFiring(call.Event, "", call.Fields).HasTool
 		for _, e := range cfg.Entries {
+			if toolNamed && !e.Matches(call.Fields, cfg.Tools) {
+				continue // a guard of other tools would not be asked
+			}
 			if e.Event == call.Event && e.FailClosed && !slices.Contains(call.RunBy(), e.RunBy) {
 				return a.hookRefuse(agent, call, cfg, "hermes-hooks: "+problem+"; the fail_closed guard "+e.Text()+" cannot check it, so this is refused", anyCaller)
 			}
