@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -229,9 +230,14 @@ var promptShape = toolShape{
 			urls = append(urls, u)
 		}
 		prompt, _ := args["prompt"].(string)
-		for _, w := range strings.Fields(prompt) {
+		for _, w := range strings.FieldsFunc(prompt, jsSpace) {
 			if strings.Contains(w, "://") {
 				urls = append(urls, w)
+				// A URL parser drops control characters and spaces
+				// before the scheme: that form is the URL it fetches.
+				if t := strings.TrimLeftFunc(w, func(r rune) bool { return r <= ' ' }); t != w {
+					urls = append(urls, t)
+				}
 			}
 		}
 		args["urls"] = urls
@@ -244,6 +250,10 @@ var promptShape = toolShape{
 		return withoutAdded(args, objectInput(sent), "urls", "url"), true
 	},
 }
+
+// jsSpace is white space as JavaScript's \s reads it (Gemini CLI splits a
+// prompt with it): Go's unicode.IsSpace and U+FEFF.
+func jsSpace(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
 
 // shaped is a tool's input with its canonical arguments when the tool has
 // a shape among shapes, else the input as sent.

@@ -52,6 +52,10 @@ func TestHostShapesShowCanonicalArgs(t *testing.T) {
 		// A quote inside a word cannot cut the host a URL parser reads.
 		{"gemini", "", `{"hook_event_name":"BeforeTool","tool_name":"web_fetch","tool_input":{"prompt":"get http://x\"@169.254.169.254/m now"}}`,
 			"urls", []any{`http://x"@169.254.169.254/m`}},
+		// JavaScript splits at U+FEFF; a parser drops what precedes a
+		// scheme below a space.
+		{"gemini", "", `{"hook_event_name":"BeforeTool","tool_name":"web_fetch","tool_input":{"prompt":"see\ufeffhttp://169.254.169.254/ \u0001http://169.254.169.254/x"}}`,
+			"urls", []any{"http://169.254.169.254/", "\u0001http://169.254.169.254/x", "http://169.254.169.254/x"}},
 		// Its url (direct fetch) is read too, and a urls of the model's
 		// own stands for nothing.
 		{"gemini", "", `{"hook_event_name":"BeforeTool","tool_name":"web_fetch","tool_input":{"url":"http://169.254.169.254/","urls":[]}}`,
