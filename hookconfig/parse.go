@@ -145,6 +145,9 @@ func parseConfigAs(data []byte, path string, limit int, managed bool) (cfg *Conf
 		cfg.parseHooks(hooks, path)
 	}
 	if cfg.loadErr != nil {
+		if !strict && !managed {
+			cfg.missingIncludes()
+		}
 		if ce, ok := cfg.loadErr.(*ConfigError); ok {
 			ce.Warnings = append(ce.Warnings, cfg.Warnings...)
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -120,13 +121,7 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 			limit = MaxProjectEntries
 		}
 		if err != nil {
-			// The path once, then the reason (not Go's "open P: ..."),
-			// and for a relative name the folder it was read from.
-			err = fsutil.WithoutPath(p, err)
-			if errors.Is(err, fs.ErrNotExist) && !filepath.IsAbs(inc.name) && !strings.HasPrefix(inc.name, "~") {
-				err = fmt.Errorf("%w (a relative path is read from the config's folder, %s)", err, filepath.Dir(cfg.Path))
-			}
-			return at(err)
+			return includeError(cfg.Path, inc, p, err)
 		}
 		sub, err := parseConfig(data, p, limit)
 		if err != nil {
@@ -147,6 +142,31 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 		cfg.Warnings = append(cfg.Warnings, sub.Warnings...)
 	}
 	return nil
+}
+
+// includeError is the error of include inc of the config at path, whose
+// file p could not be read: the path once, then the reason (not Go's
+// "open P: ..."), and for a relative name the folder it was read from.
+func includeError(path string, inc ruleInclude, p string, err error) *ConfigError {
+	err = fsutil.WithoutPath(p, err)
+	if errors.Is(err, fs.ErrNotExist) && !filepath.IsAbs(inc.name) && !strings.HasPrefix(inc.name, "~") {
+		err = fmt.Errorf("%w (a relative path is read from the config's folder, %s)", err, filepath.Dir(path))
+	}
+	return &ConfigError{Path: path, Line: inc.line, Err: fmt.Errorf("rules: %s: %w", p, err)}
+}
+
+// missingIncludes records, for the user's own config that failed to
+// parse, each rules: include that does not exist: validate lists it with
+// the file's other problems, not once those are fixed (includes are read
+// after a parse that succeeds). A repository's file is not looked past:
+// what it names is read only within its own bounds.
+func (cfg *Config) missingIncludes() {
+	for _, inc := range cfg.ruleFiles {
+		p := resolvePath(inc.name, filepath.Dir(cfg.Path))
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			cfg.loadFail(includeError(cfg.Path, inc, p, err))
+		}
+	}
 }
 
 // entryLine is the line of entry e in the rule file data (0: not found),
