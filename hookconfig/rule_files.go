@@ -90,9 +90,7 @@ type ruleReader struct {
 func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 	for _, inc := range cfg.ruleFiles {
 		p := resolvePath(inc.name, filepath.Dir(cfg.Path))
-		at := func(err error) error {
-			return &ConfigError{Path: cfg.Path, Line: inc.line, Err: fmt.Errorf("rules: %s: %w", p, err)}
-		}
+		at := func(err error) error { return includeError(cfg.Path, inc, p, err) }
 		for i, c := range chain {
 			if c == p || sameFile(c, p) {
 				return at(fmt.Errorf("includes itself (%s)", strings.Join(append(chain[i:], p), " → ")))
@@ -121,7 +119,7 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 			limit = MaxProjectEntries
 		}
 		if err != nil {
-			return includeError(cfg.Path, inc, p, err)
+			return at(err)
 		}
 		sub, err := parseConfig(data, p, limit)
 		if err != nil {
@@ -145,8 +143,9 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 }
 
 // includeError is the error of include inc of the config at path, whose
-// file p could not be read: the path once, then the reason (not Go's
-// "open P: ..."), and for a relative name the folder it was read from.
+// file p could not be read or included: the path once, then the reason
+// (not Go's "open P: ..."), and for a relative name not found the folder
+// it was read from.
 func includeError(path string, inc ruleInclude, p string, err error) *ConfigError {
 	err = fsutil.WithoutPath(p, err)
 	if errors.Is(err, fs.ErrNotExist) && !filepath.IsAbs(inc.name) && !strings.HasPrefix(inc.name, "~") {
