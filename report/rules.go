@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"errors"
+	"maps"
 	"regexp"
 	"strconv"
 	"strings"
@@ -350,22 +351,18 @@ var madeUpCalls = []struct {
 	// declared under a Claude Code event name (the others for one under
 	// a Hermes name): whose calls the entry was written for.
 	claude bool
-	args   func() map[string]any
+	args   map[string]any // cloned for each use: a firing may add keys to its args
 }{
-	{"terminal", false, func() map[string]any { return map[string]any{"command": "echo hello"} }},
-	{"read_file", false, func() map[string]any { return map[string]any{"path": "README.md"} }},
-	{"write_file", false, func() map[string]any { return map[string]any{"path": "notes.txt", "content": "hello"} }},
-	{"patch", false, func() map[string]any {
-		return map[string]any{"mode": "replace", "path": "notes.txt", "old_string": "a", "new_string": "b"}
-	}},
-	{"web_search", false, func() map[string]any { return map[string]any{"query": "hello"} }},
-	{"web_extract", false, func() map[string]any { return map[string]any{"urls": []any{"https://example.com/"}} }},
-	{"Read", true, func() map[string]any { return map[string]any{"file_path": "README.md"} }},
-	{"Write", true, func() map[string]any { return map[string]any{"file_path": "notes.txt", "content": "hello"} }},
-	{"Edit", true, func() map[string]any {
-		return map[string]any{"file_path": "notes.txt", "old_string": "a", "new_string": "b"}
-	}},
-	{"WebFetch", true, func() map[string]any { return map[string]any{"url": "https://example.com/", "prompt": "summarise"} }},
+	{"terminal", false, map[string]any{"command": "echo hello"}},
+	{"read_file", false, map[string]any{"path": "README.md"}},
+	{"write_file", false, map[string]any{"path": "notes.txt", "content": "hello"}},
+	{"patch", false, map[string]any{"mode": "replace", "path": "notes.txt", "old_string": "a", "new_string": "b"}},
+	{"web_search", false, map[string]any{"query": "hello"}},
+	{"web_extract", false, map[string]any{"urls": []any{"https://example.com/"}}},
+	{"Read", true, map[string]any{"file_path": "README.md"}},
+	{"Write", true, map[string]any{"file_path": "notes.txt", "content": "hello"}},
+	{"Edit", true, map[string]any{"file_path": "notes.txt", "old_string": "a", "new_string": "b"}},
+	{"WebFetch", true, map[string]any{"url": "https://example.com/", "prompt": "summarise"}},
 }
 
 // madeUpCallError says that a rule entry errs on a made-up call its
@@ -395,7 +392,7 @@ func madeUpCallError(ctx context.Context, e *hookconfig.Entry, tools *protocol.T
 		if c.claude != claude {
 			continue
 		}
-		fields["tool_name"], fields["args"] = c.tool, c.args()
+		fields["tool_name"], fields["args"] = c.tool, maps.Clone(c.args)
 		if e.Matches(fields, tools) {
 			return madeUpErr(ctx, e, tools, cwd, fields)
 		}
