@@ -85,6 +85,16 @@ func (r *trialRun) Status() (string, bool) {
 	return statusRan, false
 }
 
+// textStatus is the run's state as the text verdict names it: a rule that
+// failed is one whose evaluation erred (it starts nothing).
+func (r *trialRun) textStatus() string {
+	s, _ := r.Status()
+	if s == statusFailedToStart && r.Entry.Rule() != nil {
+		return ruleErred
+	}
+	return s
+}
+
 // failedRuns counts the runs that could not start or timed out.
 func failedRuns(runs []trialRun) int {
 	n := 0
@@ -119,11 +129,7 @@ func printVerdict(w io.Writer, runs []trialRun, o *protocol.Outcome) {
 	counts := map[string]int{}
 	skipped, refused := 0, 0
 	for i := range runs {
-		s, _ := runs[i].Status()
-		if s == statusFailedToStart && runs[i].Entry.Rule() != nil {
-			s = ruleErred // a rule starts nothing: its evaluation failed
-		}
-		counts[s]++
+		counts[runs[i].textStatus()]++
 		switch {
 		case runs[i].refuses():
 			refused++
@@ -238,19 +244,17 @@ func statusLine(r *trialRun) string {
 		b.WriteString(" (changed since approval: dispatch skips it)")
 	}
 	b.WriteString(" — ")
-	switch s, _ := r.Status(); s {
+	why := rep.Error
+	if why == "" {
+		why = rep.Skipped
+	}
+	switch r.textStatus() {
 	case statusTimedOut:
 		fmt.Fprintf(&b, "timed out after %ss", pyjson.Seconds(rep.ElapsedMS/1000))
+	case ruleErred:
+		fmt.Fprintf(&b, "erred: %s", show(why))
 	case statusFailedToStart:
-		why := rep.Error
-		if why == "" {
-			why = rep.Skipped
-		}
-		if r.Entry.Rule() != nil {
-			fmt.Fprintf(&b, "erred: %s", show(why))
-		} else {
-			fmt.Fprintf(&b, "failed to start: %s", show(why))
-		}
+		fmt.Fprintf(&b, "failed to start: %s", show(why))
 	default:
 		b.WriteString("ran")
 		if rep.ExitCode != nil {
