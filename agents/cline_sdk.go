@@ -27,19 +27,11 @@ func clineSDKTool(tool string, input any) (string, any) {
 		return "terminal", map[string]any{"command": clineShellCommand(input)}
 	case "editor":
 		args := maps.Clone(jsonObject(input).(map[string]any))
-		for _, t := range clineEditorTwins {
-			alias(args, t[0], t[1])
-		}
+		showTwins(args, clineEditorTwins)
 		return "patch", args
 	case "apply_patch":
 		// {input: patch}, or the patch text itself.
-		patch := input
-		if m, ok := jsonObject(input).(map[string]any); ok {
-			if p, ok := m["input"]; ok {
-				patch = p
-			}
-		}
-		return "patch", map[string]any{"mode": "patch", "patch": patch}
+		return "patch", patchShape.args(input)
 	case "fetch_web_content":
 		args := maps.Clone(jsonObject(input).(map[string]any))
 		var urls []string

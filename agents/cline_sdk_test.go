@@ -57,7 +57,12 @@ func TestClineSDKFileAndWebTools(t *testing.T) {
 		{"editor", `{"path":"/p/a.txt","new_text":"EVIL","insert_line":3}`, "patch",
 			map[string]any{"path": "/p/a.txt", "file_path": "/p/a.txt", "new_text": "EVIL", "new_string": "EVIL", "insert_line": json.Number("3")}},
 		{"apply_patch", `{"input":"*** Begin Patch\n*** Add File: a.txt\n+EVIL\n*** End Patch"}`, "patch",
-			map[string]any{"mode": "patch", "patch": "*** Begin Patch\n*** Add File: a.txt\n+EVIL\n*** End Patch"}},
+			map[string]any{"input": "*** Begin Patch\n*** Add File: a.txt\n+EVIL\n*** End Patch", "mode": "patch", "patch": "*** Begin Patch\n*** Add File: a.txt\n+EVIL\n*** End Patch"}},
+		// What the SDK applies is its input: a patch beside it is the model's.
+		{"apply_patch", `{"input":"+EVIL","patch":"ok"}`, "patch", map[string]any{"input": "+EVIL", "mode": "patch", "patch": "+EVIL"}},
+		// The editor writes its new_text, whatever new_string says.
+		{"editor", `{"path":"/p/.env","file_path":"/p/ok","new_text":"EVIL","new_string":"ok"}`, "patch",
+			map[string]any{"path": "/p/.env", "file_path": "/p/.env", "new_text": "EVIL", "new_string": "EVIL"}},
 		{"apply_patch", `"*** Begin Patch\n+EVIL"`, "patch", map[string]any{"mode": "patch", "patch": "*** Begin Patch\n+EVIL"}},
 		{"fetch_web_content", `{"requests":[{"url":"https://a.example","prompt":"x"},{"url":"https://evil.example","prompt":"y"}]}`, "web_extract", nil},
 	} {

@@ -142,9 +142,7 @@ func decodeFactory(name string, ev *protocol.Event, p map[string]any) map[string
 	}
 	if in, ok := f["tool_input"].(map[string]any); ok && tool == "Edit" {
 		in = copyFields(in, 3)
-		for _, k := range factoryEditKeys {
-			alias(in, k[0], k[1])
-		}
+		showTwins(in, factoryEditKeys)
 		f["tool_input"] = in
 	}
 	if ev.Stops && ev.HermesReply != protocol.ReplyVerify {

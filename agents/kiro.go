@@ -120,9 +120,7 @@ func decodeKiro(name string, ev *protocol.Event, p map[string]any) map[string]an
 			f["tool_name"] = "Edit" // str_replace, insert, append
 		}
 		if _, native := kiroTools()[tool]; native {
-			for _, a := range kiroArgs {
-				alias(in, a[0], a[1])
-			}
+			showTwins(in, kiroArgs)
 		}
 		f["tool_input"] = in
 	} else if ev.Tool {

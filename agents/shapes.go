@@ -148,13 +148,7 @@ func pathsShape(pathsOf func(in map[string]any) []any, twins [][2]string) toolSh
 	return toolShape{
 		args: func(input any) map[string]any {
 			args := objectInput(input)
-			// The host acts on its own keys: a canonical name beside
-			// them (the model's) must not stand for them.
-			for _, t := range twins {
-				if v, ok := args[t[0]]; ok {
-					args[t[1]] = v
-				}
-			}
+			showTwins(args, twins)
 			paths := pathsOf(args)
 			if paths == nil {
 				return args
@@ -178,6 +172,20 @@ func pathsShape(pathsOf func(in map[string]any) []any, twins [][2]string) toolSh
 			}
 			return out, true
 		},
+	}
+}
+
+// showTwins sets, for each pair of twins (the host's name of an argument,
+// then Claude Code's) the host names in args, the value under Claude
+// Code's name too. The host acts on its own keys: a Claude Code name the
+// model put beside them must not stand for them (with alias's "only if
+// absent", Droid's Edit {new_str: KEY, new_string: "ok"} showed a secrets
+// guard "ok" and wrote KEY).
+func showTwins(args map[string]any, twins [][2]string) {
+	for _, t := range twins {
+		if v, ok := args[t[0]]; ok {
+			args[t[1]] = v
+		}
 	}
 }
 

@@ -68,6 +68,16 @@ func TestHostShapesShowCanonicalArgs(t *testing.T) {
 			"patch", "P"},
 		{"claude", "", `{"hookEventName":"PreToolUse","tool_name":"create_file","tool_input":{"filePath":"/k/.env","file_path":"ok"}}`,
 			"file_path", "/k/.env"},
+		// Kiro's fs_write writes its path and file_text.
+		{"kiro", "preToolUse", `{"tool_name":"fs_write","tool_input":{"command":"create","path":"/k/.env","file_path":"ok","file_text":"AKIA1234","content":"ok"}}`,
+			"content", "AKIA1234"},
+		{"kiro", "preToolUse", `{"tool_name":"fs_write","tool_input":{"command":"create","path":"/k/.env","file_path":"ok"}}`,
+			"file_path", "/k/.env"},
+		// Droid's Edit writes its new_str, whatever new_string says.
+		{"factory", "", `{"hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"file_path":"a","old_str":"x","new_str":"AKIA1234","new_string":"ok"}}`,
+			"new_string", "AKIA1234"},
+		{"factory", "", `{"hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"file_path":"a","old_str":"x","new_str":"y","change_all":true,"replace_all":false}}`,
+			"replace_all", true},
 	} {
 		a, _ := Lookup(c.agent)
 		call, err := a.Decode([]byte(c.payload), c.event)
