@@ -12,6 +12,8 @@ import (
 	"os"
 	"strconv"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // errUnsettled: the config files are changing; the reload waits.
@@ -69,7 +71,7 @@ func statIdentity(entry string, now time.Time) (id string, changed time.Time) {
 	if presenceOnly(entry) {
 		return "present", time.Time{}
 	}
-	mt, ct := fileTimes(fi)
+	mt, ct := fsutil.FileTimes(fi)
 	for _, t := range []time.Time{mt, ct} {
 		if t.After(changed) && !t.After(now) {
 			changed = t
@@ -118,7 +120,7 @@ func (s *Server) settled(files []string) ([]string, bool) {
 		return nil, false
 	}
 	for _, f := range files {
-		if beingWritten(entryPath(f)) {
+		if fsutil.BeingWritten(entryPath(f)) {
 			// Quiet, but still open for writing: a writer paused half-way.
 			s.retryAfter(s.opts.Settle)
 			return nil, false

@@ -2,13 +2,6 @@
 
 package server
 
-import (
-	"os"
-	"time"
-)
-
-func fileTimes(fi os.FileInfo) (mtime, ctime time.Time) { return fi.ModTime(), fi.ModTime() }
+import "os"
 
 func fileIdentity(fi os.FileInfo) string { return "" }
-
-func beingWritten(string) bool { return false }

@@ -122,9 +122,15 @@ func (a *App) LoadConfigFor(projectDir string) (*hookconfig.Config, error) {
 	return cfg, nil
 }
 
-// loadToRun is LoadConfigFor for a dispatch.
-func (a *App) loadToRun(projectDir string) (*hookconfig.Config, error) {
-	return a.LoadConfigFor(projectDir)
+// loadToRun is LoadConfigFor for a dispatch: read from files that were
+// not being written (loadSettled).
+func (a *App) loadToRun(ctx context.Context, projectDir string) (*hookconfig.Config, error) {
+	cfg, err := a.loadSettled(ctx, projectDir)
+	if err != nil {
+		return nil, err
+	}
+	a.warnAll(cfg)
+	return cfg, nil
 }
 
 // refusal is the answer to a dispatch of ev whose load failed with err:

@@ -62,7 +62,7 @@ func (a *App) Dispatch(event string, o DispatchOptions) error {
 	wd := Cwd()
 	f := protocol.NewFiring(ev, event, fields)
 	f.Bind(nil, wd, isDir)
-	cfg, err := a.loadToRun(f.Cwd)
+	cfg, err := a.loadToRun(context.Background(), f.Cwd)
 	if refused, ok := a.refusal(ev, fields, err); ok {
 		return writeOutcome(a.Out, &refused, o)
 	}

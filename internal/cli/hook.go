@@ -320,7 +320,7 @@ func (a *App) hookDispatch(ctx context.Context, agent *agents.Agent, call *agent
 			ctx = journal.WithRoute(ctx, route)
 		}
 	}
-	cfg, err := a.loadToRun(project)
+	cfg, err := a.loadToRun(ctx, project)
 	if refused, ok := a.refusal(call.Event, call.Fields, err); ok {
 		return refused, nil
 	}
