@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/journal"
@@ -139,18 +140,23 @@ func warnOldFileFlag(a *app, cmd *cobra.Command) {
 	}
 }
 
-// journalPath is --journal, else the config's journal path.
+// journalPath is --journal, else the config's journal path. A config that
+// does not load has no journal: block to read, and the refusals made
+// meanwhile go to the default journal (cli.App.journalRefusal): that is
+// the one read then, with a warning — when the config is broken is when
+// its user most needs to see what was refused.
 func (a *app) journalPath(file string) (string, error) {
 	if file != "" {
 		return file, nil
 	}
-	cfg, err := a.LoadConfig()
-	if err != nil {
-		return "", err
-	}
 	home, err := a.Home()
 	if err != nil {
 		return "", err
+	}
+	cfg, err := a.LoadConfig()
+	if err != nil {
+		fmt.Fprintf(a.Err, "hermes-hooks: warning: the config does not load (%s); reading the default journal, where the refusals made meanwhile are\n", show(err.Error()))
+		return journal.PathFor(hookconfig.JournalConfig{}, home), nil
 	}
 	return journal.PathFor(cfg.Journal, home), nil
 }
