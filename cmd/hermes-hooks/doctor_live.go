@@ -64,7 +64,9 @@ func runDoctorLive(a *app, o doctorOptions) error {
 	}
 	cfg, _, statuses, err := a.inspectIn(dir, func() (*hookconfig.Config, error) { return a.LoadConfigFor(dir) })
 	if err != nil {
-		return err
+		// What the server does meanwhile is what the user asked about.
+		return withHint(err, fmt.Sprintf("the server at %s still answers from generation %d (%d hooks), the last config that loaded; "+
+			"the tool calls forwarded to it are refused, as a one-shot refuses them, until the config on disk loads", addr.String(), stats.Generation, len(listing.Hooks)))
 	}
 	warnings := make([]string, 0, len(cfg.Warnings))
 	for _, w := range cfg.Warnings {

@@ -176,6 +176,12 @@ func TestHookStaleServeBrokenConfig(t *testing.T) {
 	if out, errs := e.hookRmrf(false); !strings.Contains(out, refusal) {
 		t.Fatalf("through serve (generation %v) with a broken config: %q\n%s", p.generation(), out, errs)
 	}
+	// doctor --live says what the server does meanwhile, not only what
+	// is wrong with the file.
+	if _, errs, code := e.cli("", "doctor", "--live"); code != 1 || !strings.Contains(errs, "decision") ||
+		!strings.Contains(errs, "still answers from generation 1 (0 hooks)") {
+		t.Fatalf("doctor --live with a broken config: exit %d\n%s", code, errs)
+	}
 	// Fixed: serve loads it and answers again.
 	e.writeConfig(staleGuard)
 	p.waitFor("serve to load the fixed config", func() bool { return p.generation() == 2 })
