@@ -1,21 +1,30 @@
 package hookconfig
 
-import "slices"
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+)
 
-// SourceFiles are the files cfg's content was read from: the config, the
-// agents' hook files, the project's hooks file, every rule file and the
-// managed layer's files — once each, sorted. A dispatch checks them
-// settled (not being written) before it trusts what it read.
+// SourceFiles are the files cfg's content was read from — the config, the
+// agents' hook files, each project's hooks file and the rule files, the
+// bundles' fragments and the managed layer's files — once each, sorted. A
+// dispatch checks them settled (none written to while read, none open for
+// writing) before it trusts what it read of them.
+//
+// A project or bundle that did not load is left out: its loss already
+// has its answer (Unloaded), and a repository that named a file some
+// program keeps open (its dev server's log) would otherwise make every
+// call wait for a writer that never finishes.
 func (cfg *Config) SourceFiles() []string {
 	var out []string
 	if cfg.Path != "" {
 		out = append(out, cfg.Path)
 	}
 	out = append(out, cfg.AgentHookFiles()...)
-	if cfg.ProjectHooks != "" {
-		out = append(out, cfg.ProjectHooks)
-	}
+	out = append(out, cfg.ProjectFiles...)
 	out = append(out, cfg.RuleFiles...)
+	out = append(out, cfg.BundleFiles...)
 	out = append(out, cfg.Managed.Files...)
 	out = append(out, cfg.Managed.RuleFiles...)
 	for _, e := range cfg.Entries {
@@ -23,6 +32,22 @@ func (cfg *Config) SourceFiles() []string {
 			out = append(out, e.Source)
 		}
 	}
+	out = slices.DeleteFunc(out, cfg.fromUnloaded)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// fromUnloaded says whether file belongs to a project or bundle that did
+// not load (a repository's files are inside it; a bundle's in its folder).
+func (cfg *Config) fromUnloaded(file string) bool {
+	for _, u := range cfg.Unloaded {
+		dir := u.Project
+		if u.Bundle {
+			dir = u.bundleDir
+		}
+		if dir != "" && (file == dir || strings.HasPrefix(file, dir+string(filepath.Separator))) {
+			return true
+		}
+	}
+	return false
 }
