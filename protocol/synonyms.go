@@ -40,15 +40,16 @@ func ArgSynonyms(a, b string) bool {
 // sentTwice are the pairs of argSynonyms the host's arguments hold both
 // names of, with one value: an adapter's twins. A host that sent two
 // different values under the two names sent two arguments, left alone;
-// so did one that sent "" under both.
+// so did one that sent "" as both an input and a patch (an MCP tool's two
+// blank parameters). A file tool's "" (Droid's new_str when it deletes
+// text) is one argument shown twice like any other value: left out, a
+// hook's rewrite of one name was not given to the other.
 func sentTwice(sent map[string]any) [][2]string {
 	var pairs [][2]string
 	for _, p := range argSynonyms {
 		a, okA := sent[p[0]]
 		b, okB := sent[p[1]]
-		// Two empty texts are equal by chance (an MCP tool's input and
-		// patch left blank), not one argument shown twice.
-		if okA && okB && reflect.DeepEqual(a, b) && a != "" {
+		if okA && okB && reflect.DeepEqual(a, b) && (a != "" || p != [2]string{"input", "patch"}) {
 			pairs = append(pairs, p)
 		}
 	}

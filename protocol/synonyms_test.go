@@ -49,6 +49,9 @@ func TestFoldKeepsTwinsEqual(t *testing.T) {
 		// patch), not one argument shown twice.
 		{"two blanks sent", map[string]any{"input": "", "patch": ""}, []HookReport{merge(map[string]any{"patch": "DIFF"})},
 			map[string]any{"input": "", "patch": "DIFF"}},
+		// A file tool's blank text (Droid deleting text) is one argument.
+		{"a blank twin rewritten", map[string]any{"new_str": "", "new_string": ""}, []HookReport{merge(map[string]any{"new_str": "K"})},
+			map[string]any{"new_str": "K", "new_string": "K"}},
 	} {
 		before := cloneMap(c.sent)
 		o := Fold(ev("pre_tool_call"), c.sent, c.reports)
