@@ -224,9 +224,21 @@ type HookRun struct {
 	Payload []byte
 }
 
+// UnrunEntry is the run RunEntry would start, not started: its report's
+// head (command, event, dialect) and the payload it would be sent, for a
+// caller that shows a hook it must not run (test: a repository's hook
+// nobody approved).
+func (d *Dispatcher) UnrunEntry(ev *protocol.Event, e *hookconfig.Entry, fields map[string]any) HookRun {
+	if fields == nil {
+		fields = map[string]any{}
+	}
+	return HookRun{Report: baseReport(e), Payload: d.payloadOf(e, runEvent(ev, e), fields)}
+}
+
 // RunEntry runs one entry against the fields, without asking the Gate, and
 // returns its report and raw output. The caller decides whether running it
-// is acceptable (test runs unapproved hooks on purpose; doctor never does).
+// is acceptable (test runs the user's own unapproved hooks on purpose, a
+// repository's only when asked; doctor never does).
 func (d *Dispatcher) RunEntry(ctx context.Context, ev *protocol.Event, e *hookconfig.Entry, fields map[string]any) HookRun {
 	if fields == nil {
 		fields = map[string]any{}

@@ -24,6 +24,9 @@ type testOptions struct {
 	json        bool
 	examples    bool
 	requireAll  bool // --examples: every hook's examples must run
+	// runUnapproved: also run a repository's hooks nobody approved (or
+	// changed since): without it test shows them, unrun.
+	runUnapproved bool
 }
 
 func newTestCmd(a *app) *cobra.Command {
@@ -34,8 +37,12 @@ func newTestCmd(a *app) *cobra.Command {
 		Long: `Fire every hook configured for EVENT against a synthetic payload and show each
 run: exit code, time, output, and what the dispatcher made of the reply.
 
-test runs hooks that are not allowlisted yet (and says so), because trying a
-hook is how you decide to approve it; dispatch never does.
+test runs the hooks of your own config that are not allowlisted yet (and
+says so), because trying a hook is how you decide to approve it; dispatch
+never does. A repository's hooks (its .hermes/hooks.yaml, its agents'
+settings files) that are not approved, or changed since, are shown with the
+payload they would get but not run — a repository can propose hooks, never
+run them — unless --run-unapproved says you have read them.
 
 The payload starts from built-in defaults for the event (pre_tool_call: the
 terminal tool running 'echo hello', …); --for-tool sets tool_name and, on tool
@@ -64,6 +71,8 @@ pass.`,
   hermes-hooks test pre_llm_call --payload-file event.json
   echo '{"args": {"command": "git push --force"}}' | hermes-hooks test pre_tool_call --payload-file -
   hermes-hooks test PreToolUse --for-tool Bash --json
+  # in a repository you cloned: its hooks are shown, not run, until approved
+  hermes-hooks test pre_tool_call --for-tool terminal --run-unapproved
   hermes-hooks test --examples
   # in CI: fail when an example fails or any hook's examples did not run
   hermes-hooks test --examples --require-all`,
@@ -90,6 +99,7 @@ pass.`,
 	cmd.Flags().StringVar(&o.payloadFile, "payload-file", "", "JSON object of event fields merged over the synthetic payload (- reads stdin)")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
 	cmd.Flags().BoolVar(&o.examples, "examples", false, "run every approved hook's examples (examples: in its entry) and check what it decides")
+	cmd.Flags().BoolVar(&o.runUnapproved, "run-unapproved", false, "also run a repository's hooks that are not approved (or changed since approval): they run with your credentials, so read them first")
 	cmd.Flags().BoolVar(&o.requireAll, "require-all", false, "with --examples: exit 1 when any hook's examples were not run (not approved or changed), naming them")
 	return cmd
 }
@@ -155,8 +165,13 @@ func runTest(a *app, event string, o testOptions) error {
 	var runs []trialRun
 	for i, e := range entries {
 		r := trialRun{Entry: e, Approved: statuses[i].Approved,
-			Changed: statuses[i].Approved && !statuses[i].Runs(),
-			HookRun: d.RunEntry(context.Background(), ev, e, fields)}
+			Changed: statuses[i].Approved && !statuses[i].Runs()}
+		if r.Held = !e.Scope.Global() && (!r.Approved || r.Changed) && !o.runUnapproved; r.Held {
+			r.HookRun = d.UnrunEntry(ev, e, fields)
+			runs = append(runs, r)
+			continue
+		}
+		r.HookRun = d.RunEntry(context.Background(), ev, e, fields)
 		if r.Report.Error != "" {
 			r.Missing = report.MissingScript(dispatcher.ConsentRequest(e, wd, nil), &statuses[i])
 		}

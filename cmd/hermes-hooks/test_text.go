@@ -32,6 +32,9 @@ type trialRun struct {
 	Entry    *hookconfig.Entry
 	Approved bool
 	Changed  bool // approved, but the script changed since: dispatch skips it
+	// Held: a repository's hook not approved (or changed since), shown
+	// but not run (no --run-unapproved).
+	Held bool
 	// Missing is the script it runs that is not there, if any: said
 	// beside Hermes' bare "command not found".
 	Missing string
@@ -71,12 +74,16 @@ const (
 	// evaluation erred (--json keeps Hermes' status).
 	ruleErred      = "rule_erred"
 	statusTimedOut = "timed_out"
+	// statusNotRun: a repository's hook test did not run (trialRun.Held).
+	statusNotRun = "not_run"
 )
 
 // Status is the run's state and whether it counts as a failure (exit 1).
 // A non-zero exit is the hook's own answer, not a failure of the hook.
 func (r *trialRun) Status() (string, bool) {
 	switch rep := &r.Report; {
+	case r.Held:
+		return statusNotRun, false
 	case rep.TimedOut:
 		return statusTimedOut, true
 	case rep.Error != "" || rep.Skipped != "":
@@ -140,6 +147,7 @@ func printVerdict(w io.Writer, runs []trialRun, o *protocol.Outcome) {
 	var parts []string
 	for _, c := range []struct{ status, words string }{
 		{statusRan, "ran"}, {statusFailedToStart, "failed to start"}, {ruleErred, "erred (rules)"}, {statusTimedOut, "timed out"},
+		{statusNotRun, "not run (a repository's, not approved)"},
 	} {
 		if n := counts[c.status]; n > 0 {
 			parts = append(parts, strconv.Itoa(n)+" "+c.words)
@@ -249,6 +257,8 @@ func statusLine(r *trialRun) string {
 		why = rep.Skipped
 	}
 	switch r.textStatus() {
+	case statusNotRun:
+		b.WriteString("not run (--run-unapproved runs it)")
 	case statusTimedOut:
 		fmt.Fprintf(&b, "timed out after %ss", pyjson.Seconds(rep.ElapsedMS/1000))
 	case ruleErred:
@@ -273,15 +283,20 @@ const maxPayloadShown = 4000
 func printPayloads(w io.Writer, runs []trialRun) {
 	var order []string
 	who := map[string][]string{}
+	sent := map[string]bool{} // a hook that did not run was sent nothing
 	for i := range runs {
 		p := string(runs[i].Payload)
 		if _, seen := who[p]; !seen {
 			order = append(order, p)
 		}
 		who[p] = append(who[p], runs[i].Report.Command)
+		sent[p] = sent[p] || !runs[i].Held
 	}
 	for _, p := range order {
 		label := "Payload sent"
+		if !sent[p] {
+			label = "Payload (not sent)"
+		}
 		if len(order) > 1 {
 			label += " to " + strings.Join(who[p], ", ")
 		}
@@ -330,6 +345,10 @@ func printTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []t
 		case r.Changed:
 			fmt.Fprintf(w, "      ⚠ script changed since approval: dispatch "+verb+" until you run %s\n",
 				show(consent.ApproveHint(r.Entry.DeclaredAs, r.Entry.Text(), r.Entry.Scope)))
+		}
+		if r.Held {
+			fmt.Fprintf(w, "      not run: a repository's hook runs only once you approve it; read it, then run it here with --run-unapproved\n\n")
+			continue
 		}
 		elapsed := pyjson.Seconds(rep.ElapsedMS / 1000)
 		isRule := r.Entry != nil && r.Entry.Rule() != nil
