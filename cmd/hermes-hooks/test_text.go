@@ -210,7 +210,8 @@ func printOutcome(w io.Writer, o *protocol.Outcome) {
 }
 
 // statusLine is one hook's line of the verdict: ✓ when it ran, ✗ when it
-// could not start or timed out; its decision, then how it went.
+// could not start or timed out, · when test did not run it; its decision,
+// then how it went.
 //
 //	✓ ./guard.sh: block — ran, exit=0
 //	✗ ./crlf.sh: none — failed to start: …/crlf.sh: CRLF line endings: …
@@ -221,8 +222,10 @@ func statusLine(r *trialRun) string {
 		dec = c.Decision
 	}
 	mark := "✓"
-	if _, bad := r.Status(); bad {
+	if s, bad := r.Status(); bad {
 		mark = "✗"
+	} else if s == statusNotRun {
+		mark = "·" // nothing ran to succeed
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s: %s", mark, show(rep.Command), dec)
