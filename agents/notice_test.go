@@ -10,7 +10,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
-const testNotice = "2 hooks from this repository are not approved: run `hermes-hooks approve --project`"
+const testNotice = "2 hooks from this repository are not approved: review them, then run `hermes-hooks approve --project` yourself"
 
 // TestEveryAgentDeclaresANoticeChannel: every agent and host of the
 // registry says where it shows the person a line of hermes-hooks' own, so

@@ -128,7 +128,7 @@ func (s *snapshot) projectIndex() map[pair]struct{} {
 // nothing a repository wrote (a hook's name, its command) reaches it.
 func UnapprovedNotice(n int) string {
 	if n == 1 {
-		return "1 hook from this repository is not approved: run `hermes-hooks approve --project`"
+		return "1 hook from this repository is not approved: review it, then run `hermes-hooks approve --project` yourself"
 	}
-	return fmt.Sprintf("%d hooks from this repository are not approved: run `hermes-hooks approve --project`", n)
+	return fmt.Sprintf("%d hooks from this repository are not approved: review them, then run `hermes-hooks approve --project` yourself", n)
 }

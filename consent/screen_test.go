@@ -93,9 +93,9 @@ func approveIn(t *testing.T, s *Store, scope Scope) {
 // command only.
 func TestUnapprovedNotice(t *testing.T) {
 	for n, want := range map[int]string{
-		1:   "1 hook from this repository is not approved: run `hermes-hooks approve --project`",
-		2:   "2 hooks from this repository are not approved: run `hermes-hooks approve --project`",
-		120: "120 hooks from this repository are not approved: run `hermes-hooks approve --project`",
+		1:   "1 hook from this repository is not approved: review it, then run `hermes-hooks approve --project` yourself",
+		2:   "2 hooks from this repository are not approved: review them, then run `hermes-hooks approve --project` yourself",
+		120: "120 hooks from this repository are not approved: review them, then run `hermes-hooks approve --project` yourself",
 	} {
 		if got := UnapprovedNotice(n); got != want {
 			t.Errorf("UnapprovedNotice(%d) = %q, want %q", n, got, want)
