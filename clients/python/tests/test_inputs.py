@@ -146,17 +146,20 @@ class ServeConfigOnDisk(unittest.TestCase):
 
     def test_config_held_open_for_writing(self):
         # Open for writing by another process (here, this one): serve
-        # waits for the writer (Linux) for as long as it holds the file.
+        # waits for the writer (Linux) for as long as it holds the file,
+        # and the one-shot reads no such file either: it refuses the call.
         held = open(os.path.join(self.home, "config.yaml"), "a")
         self.addCleanup(held.close)
         self.config(GUARD)
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always")
             out = Client(cwd=self.project).dispatch("pre_tool_call", dict(CALL, session_id="held"))
-        self.assertEqual((out.decision, out.message), ("block", "no rm -rf"), (out.via, [str(w.message) for w in seen]))
+        self.assertEqual(out.decision, "block", (out.via, out.message, [str(w.message) for w in seen]))
         if out.via == "server":
+            self.assertEqual(out.message, "no rm -rf")
             self.assertGreater(self.healthz()["generation"], 1, "served by the config before the guard")
         else:
+            self.assertIn("stays open for writing", out.message)
             self.assertTrue(any("HTTP 409" in str(w.message) for w in seen), [str(w.message) for w in seen])
 
     def test_broken_config(self):
