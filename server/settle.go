@@ -72,11 +72,7 @@ func statIdentity(entry string, now time.Time) (id string, changed time.Time) {
 		return "present", time.Time{}
 	}
 	mt, ct := fsutil.FileTimes(fi)
-	for _, t := range []time.Time{mt, ct} {
-		if t.After(changed) && !t.After(now) {
-			changed = t
-		}
-	}
+	changed = fsutil.LastWrite(fi, now)
 	id = strconv.FormatInt(fi.Size(), 10) + " " + strconv.FormatInt(mt.UnixNano(), 10) + " " +
 		strconv.FormatInt(ct.UnixNano(), 10) + " " + fileIdentity(fi)
 	return id, changed

@@ -91,12 +91,8 @@ func (a *App) unsettled(cfg *hookconfig.Config, err error, began time.Time) (str
 		if err != nil {
 			continue
 		}
-		mt, ct := fsutil.FileTimes(fi)
-		for _, t := range []time.Time{mt, ct} {
-			// A time in the future is no write's: set by hand.
-			if t.After(began.Add(-changeSlack)) && !t.After(now) {
-				return f, "was written to while it was read"
-			}
+		if fsutil.LastWrite(fi, now).After(began.Add(-changeSlack)) {
+			return f, "was written to while it was read"
 		}
 		if fsutil.BeingWritten(f) {
 			return f, "stays open for writing"
