@@ -243,9 +243,9 @@ func (d *Dispatcher) RunEntry(ctx context.Context, ev *protocol.Event, e *hookco
 	if fields == nil {
 		fields = map[string]any{}
 	}
+	run := d.UnrunEntry(ev, e, fields)
 	f := protocol.NewFiring(ev, "", fields)
 	d.bind(&f)
-	run := HookRun{Report: baseReport(e), Payload: d.payloadOf(e, runEvent(ev, e), fields)}
 	d.runInto(ctx, ev, d.hookFor(e, &f), run.Payload, fields, &run.Report, &run)
 	return run
 }
