@@ -62,11 +62,24 @@ type shellRuns struct {
 	formBytes int
 	doubt     string // the first reason the text cannot tell what runs
 	dynamic   bool   // some part only has a value when it runs
+	// lost is the first part of the text the analysis stopped reading
+	// (a command string that does not parse, a bound): what the line runs
+	// after it is not in forms at all (Commands).
+	lost string
 }
 
 func (s *shellRuns) unsure(why string) {
 	if s.doubt == "" {
 		s.doubt = why
+	}
+}
+
+// stopped is unsure for a part of the line the analysis cannot read at
+// all, rather than one whose value is only known when it runs.
+func (s *shellRuns) stopped(why string) {
+	s.unsure(why)
+	if s.lost == "" {
+		s.lost = why
 	}
 }
 
@@ -121,12 +134,12 @@ func analyzeRuns(command string) (shellRuns, error) {
 // script follows a command string that something runs (sh -c STRING).
 func (s *shellRuns) script(text, via string, depth int) {
 	if depth >= maxRunDepth {
-		s.unsure("`" + clip(via) + "` nests command strings too deep to follow")
+		s.stopped("`" + clip(via) + "` nests command strings too deep to follow")
 		return
 	}
 	cmds, dynamic, err := parseShell(text)
 	if err != nil {
-		s.unsure("the command string `" + via + "` runs cannot be parsed (" + err.Error() + ")")
+		s.stopped("the command string `" + via + "` runs cannot be parsed (" + err.Error() + ")")
 		return
 	}
 	s.dynamic = s.dynamic || dynamic
@@ -140,11 +153,11 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 	w := c.words
 	for level := 0; len(w) > 0; level++ {
 		if level == maxWrapperChain {
-			s.unsure("`" + clip(joinWords(c.words)) + "` chains more wrappers than this analysis follows")
+			s.stopped("`" + clip(joinWords(c.words)) + "` chains more wrappers than this analysis follows")
 			return
 		}
 		if s.formBytes > maxFormBytes {
-			s.unsure("the command holds too many subcommands, nested too deep, to analyse")
+			s.stopped("the command holds too many subcommands, nested too deep, to analyse")
 			return
 		}
 		text := joinWords(w)

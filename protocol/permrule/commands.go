@@ -1,0 +1,32 @@
+package permrule
+
+import "fmt"
+
+// Commands lists what a Bash command line runs, as far as its text shows,
+// for a rule to judge (internal/rule's commands()): every simple command
+// in it (in pipelines, lists, subshells, if/for/case bodies, $(…)), and
+// what each runs in turn through wrappers (sudo, env, xargs, timeout …),
+// command strings (sh -c, eval, ssh), find -exec and the rest shellRuns
+// follows. Each is its words with quotes removed and escapes resolved,
+// joined by spaces — the argv it will get — and a command named by a path
+// is also listed by its base name: `sudo /bin/rm -r"f" x` lists
+// "sudo /bin/rm -rf x", "/bin/rm -rf x" and "rm -rf x". A word only known
+// when the line runs ($X, $(…)) stays as written, and a command whose name
+// is one is not followed; neither is a wrapper given options it does not
+// know. An error is a line whose commands cannot all be listed: it (or a
+// command string it runs) does not parse as Bash, is longer than 64 KiB,
+// or nests deeper than the analysis follows — bash would still run what
+// came before the part that cannot be read.
+func Commands(command string) ([]string, error) {
+	if len(command) > maxShellCommand {
+		return nil, fmt.Errorf("the command is longer than %d bytes, too long to analyse", maxShellCommand)
+	}
+	runs, err := analyzeRuns(command)
+	if err != nil {
+		return nil, fmt.Errorf("the command does not parse as Bash: %v", err)
+	}
+	if runs.lost != "" {
+		return nil, fmt.Errorf("not all of the command can be read: %s", runs.lost)
+	}
+	return runs.forms, nil
+}

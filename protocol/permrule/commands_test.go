@@ -1,0 +1,110 @@
+package permrule
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestCommands: each command a line runs, however it is spelled or
+// wrapped, as the argv it gets; and an error for what cannot be read.
+func TestCommands(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want []string // each must be listed
+		not  []string // none may be
+		err  string
+	}{
+		{line: "rm -rf /", want: []string{"rm -rf /"}},
+		{line: `r\m -r"f" '/'`, want: []string{"rm -rf /"}},
+		{line: "rm -r \\\n  -f /", want: []string{"rm -r -f /"}},
+		{line: "sudo /bin/rm -rf x", want: []string{"sudo /bin/rm -rf x", "/bin/rm -rf x", "rm -rf x"}},
+		{line: "find . -name '*.o' -exec rm -rf {} +", want: []string{"rm -rf {}"}},
+		{line: "find . -print0 | xargs -0 rm -rf", want: []string{"rm -rf"}},
+		{line: "bash -c 'cd /tmp && rm -rf x'", want: []string{"cd /tmp", "rm -rf x"}},
+		{line: "case $x in a) rm -rf /;; esac", want: []string{"rm -rf /"}},
+		{line: "echo $(rm -rf /)", want: []string{"rm -rf /"}},
+		{line: "X=1 env -i timeout 5 nice rm -rf /", want: []string{"rm -rf /"}},
+		{line: "git commit -m 'rm -rf /'", want: []string{"git commit -m rm -rf /"}, not: []string{"rm -rf /"}},
+		{line: "echo rm -rf /", not: []string{"rm -rf /"}},
+		{line: "$X -rf /", want: []string{"$X -rf /"}},
+		{line: "rm -rf / (", err: "does not parse as Bash"},
+		{line: "sh -c 'rm -rf / ('", err: "not all of the command can be read"},
+		{line: strings.Repeat("x", maxShellCommand+1), err: "too long"},
+		{line: `sh -c 'sh -c "rm -rf /"'`, want: []string{"rm -rf /"}},
+	} {
+		got, err := Commands(tc.line)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: %q, %v; want an error with %q", tc.line, got, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tc.line, err)
+			continue
+		}
+		for _, w := range tc.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%q: %q does not list %q", tc.line, got, w)
+			}
+		}
+		for _, n := range tc.not {
+			if slices.Contains(got, n) {
+				t.Errorf("%q: %q lists %q", tc.line, got, n)
+			}
+		}
+	}
+}
+
+// TestCommandsDepth: a line nesting command strings deeper than the
+// analysis follows is an error, not a list without what the innermost
+// runs.
+func TestCommandsDepth(t *testing.T) {
+	line := "rm -rf /"
+	for i := 0; i < maxRunDepth+1; i++ {
+		line = "sh -c " + shQuote(line)
+	}
+	if got, err := Commands(line); err == nil {
+		t.Fatalf("%d levels: %q, no error", maxRunDepth+1, got)
+	}
+}
+
+func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// FuzzCommands: no line makes Commands panic; what it lists is bounded,
+// and a line it lists in full has each of its top-level commands' words
+// in the list (the first word of a line of plain words is its command).
+func FuzzCommands(f *testing.F) {
+	for _, s := range []string{"rm -rf /", `sudo sh -c 'r\m -r"f" x'`, "find . -exec rm {} +", "a | b && c; $(d)", "sh -c '(' ", "x\\\n y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		forms, err := Commands(line)
+		if err != nil {
+			return
+		}
+		n := 0
+		for _, x := range forms {
+			n += len(x)
+		}
+		if n > maxFormBytes+maxShellCommand {
+			t.Fatalf("%q: %d bytes of forms", line, n)
+		}
+		if w := strings.Fields(line); len(w) > 0 && isPlain(line) && !slices.Contains(forms, strings.Join(w, " ")) {
+			t.Fatalf("%q: %q does not list the line itself", line, forms)
+		}
+	})
+}
+
+// isPlain: letters, digits, spaces and - . / only: a single simple command
+// with nothing the shell reads specially (not a keyword, not an assignment).
+func isPlain(s string) bool {
+	for _, c := range s {
+		if !(c == ' ' || c == '-' || c == '.' || c == '/' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	w := strings.Fields(s)
+	return len(w) > 0 && !shellKeyword(w[0]) && w[0] != "!"
+}
