@@ -56,7 +56,7 @@ func newConfig() *conf.Config {
 // options are expr's options for a rule: the environment, a boolean
 // result, the node limit, the functions the guard puts in, and bounded
 // or ordered versions of builtins (toJSON, fromJSON, split, splitAfter; keys,
-// values) in place of expr's.
+// values) in place of expr's, and commands (commands.go).
 func options() []expr.Option {
 	return []expr.Option{
 		expr.Env(Input{}),
@@ -74,6 +74,7 @@ func options() []expr.Option {
 		expr.Function("values", values, new(func(map[string]any) []any)),
 		expr.Function("split", split, strings.Split, strings.SplitN),
 		expr.Function("splitAfter", splitAfter, strings.SplitAfter, strings.SplitAfterN),
+		expr.Function("commands", commands, new(func(string) []string)),
 	}
 }
 

@@ -51,11 +51,11 @@ var builders = map[string]bool{
 	"upper": true, "lower": true, "string": true,
 	"toJSON": true, "fromJSON": true, "toBase64": true, "fromBase64": true,
 	"split": true, "splitAfter": true, "keys": true, "values": true,
-	"reverse": true, "median": true,
+	"reverse": true, "median": true, "commands": true,
 }
 
 // encoders are the builders whose output may be larger than their input.
-var encoders = map[string]bool{"toJSON": true, "toBase64": true, "string": true}
+var encoders = map[string]bool{"toJSON": true, "toBase64": true, "string": true, "commands": true}
 
 // The names the guard puts in place of `+`: on two strings (as the
 // checker typed them) and on operands whose type is known only when the
