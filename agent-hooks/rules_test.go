@@ -1,6 +1,7 @@
 package agenthooks_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -80,5 +81,43 @@ func TestRuleFiles(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDestructiveShellAsBashRunsIt: the ready-made destructive-shell file,
+// through real `hook claude` calls, refuses the rm -rf spellings its
+// pattern rule cannot see (quoting and escapes inside a word, a continued
+// line, find -exec) and a line that hides one behind a line bash cannot
+// parse (bash runs the lines before it), and lets plain commands through.
+func TestDestructiveShellAsBashRunsIt(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.yaml")
+	rules := filepath.Join(repoRoot, "agent-hooks", "rules", "destructive-shell.yaml")
+	if err := os.WriteFile(cfg, []byte("rules: ["+rules+"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		command string
+		deny    bool
+	}{
+		{`r\m -r"f" /`, true},
+		{"rm -r \\\n  -f /", true},
+		{"find / -maxdepth 1 -exec rm -r -f {} +", true},
+		{"r\\m -rf /\n(", true},
+		{"rm -r build && ls", false},
+		{"git status", false},
+	} {
+		payload, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": tc.command}})
+		cmd := exec.Command(binary, "--config", cfg, "hook", "claude", "--no-server")
+		cmd.Env = append(os.Environ(), "HERMES_HOME="+filepath.Join(dir, "home"))
+		cmd.Dir = dir
+		cmd.Stdin = bytes.NewReader(payload)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%q: %v\n%s", tc.command, err, out)
+		}
+		if denied := bytes.Contains(out, []byte(`"permissionDecision":"deny"`)); denied != tc.deny {
+			t.Errorf("%q: denied %v, want %v: %s", tc.command, denied, tc.deny, out)
+		}
 	}
 }
