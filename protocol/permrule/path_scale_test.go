@@ -92,32 +92,41 @@ func TestPrefixMatchesAgreesWithTrial(t *testing.T) {
 	}
 }
 
-// A command's $(…) nested thousands deep (an agent's payload, under
-// maxShellCommand) made every enclosing command a form holding the rest of
-// the line: 63 KB of `echo $($($(…` kept 660 MB of forms and took 0.4 s,
-// for each `if` rule of each entry. What the forms hold together is
-// bounded; past the bound the analysis is doubt and the hook runs.
+// A command's $(…) nested deep (an agent's payload, under maxShellCommand)
+// made every enclosing command a form holding the rest of the line: 63 KB
+// of `echo $($($(…` kept 660 MB of forms and took 0.4 s, for each `if`
+// rule of each entry. Nesting past maxNesting is not parsed at all (the
+// parser's own recursion took a second and 250 MB), and what the forms of
+// a line within it hold together is bounded; past either bound the
+// analysis cannot tell, and the hook runs.
 func TestNestedSubstitutionsBoundTheForms(t *testing.T) {
-	n := (maxShellCommand - 20) / 3
-	cmd := "echo " + strings.Repeat("$(", n) + "git push" + strings.Repeat(")", n)
-	runs, err := analyzeRuns(cmd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	total := 0
-	for _, f := range runs.forms {
-		total += len(f)
-	}
-	if total > maxFormBytes+maxShellCommand {
-		t.Fatalf("the forms of a %d-byte command hold %d bytes", len(cmd), total)
-	}
-	for _, rule := range []string{"Bash(git push:*)", "Bash(rm:*)", "Bash(git * --force*)"} {
-		r, err := ParseIfRule(rule)
-		if err != nil {
-			t.Fatal(err)
+	deep := (maxShellCommand - 20) / 3
+	wide := maxNesting - 1
+	for _, cmd := range []string{
+		"echo " + strings.Repeat("$(", deep) + "git push" + strings.Repeat(")", deep),
+		"echo " + strings.Repeat("$(", wide) + "git push " + strings.Repeat("x", maxShellCommand-3*wide-20) + strings.Repeat(")", wide),
+	} {
+		runs, err := analyzeRuns(cmd)
+		if err == nil {
+			total := 0
+			for _, f := range runs.forms {
+				total += len(f)
+			}
+			if total > maxFormBytes+maxShellCommand {
+				t.Fatalf("the forms of a %d-byte command hold %d bytes", len(cmd), total)
+			}
+			if runs.lost == "" {
+				t.Fatalf("%d forms of %d bytes, and nothing lost", len(runs.forms), total)
+			}
 		}
-		if ok, why := r.Match("Bash", map[string]any{"command": cmd}, RuleContext{Cwd: "/p"}); !ok {
-			t.Fatalf("%s: %v %s, want the hook to run", rule, ok, why)
+		for _, rule := range []string{"Bash(git push:*)", "Bash(rm:*)", "Bash(git * --force*)"} {
+			r, err := ParseIfRule(rule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok, why := r.Match("Bash", map[string]any{"command": cmd}, RuleContext{Cwd: "/p"}); !ok {
+				t.Fatalf("%s: %v %s, want the hook to run", rule, ok, why)
+			}
 		}
 	}
 }

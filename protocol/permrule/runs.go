@@ -151,6 +151,12 @@ func (s *shellRuns) script(text, via string, depth int) {
 // command follows one simple command through its wrappers.
 func (s *shellRuns) command(c shellCommand, depth int) {
 	w := c.words
+	for _, x := range w {
+		if x.odd {
+			s.stopped("`" + clip(joinWords(w)) + "` has a $'…' escape bash reads otherwise than this analysis")
+			return
+		}
+	}
 	for level := 0; len(w) > 0; level++ {
 		if level == maxWrapperChain {
 			s.stopped("`" + clip(joinWords(c.words)) + "` chains more wrappers than this analysis follows")
@@ -169,7 +175,7 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 			return
 		}
 		if name.glob {
-			s.unsure("`" + clip(text) + "` runs a command whose name the shell expands (a glob or braces)")
+			s.stopped("`" + clip(text) + "` runs a command whose name the shell expands (a glob or braces)")
 			return
 		}
 		if len(w) < len(c.words) && shellKeyword(name.text) {
@@ -199,6 +205,7 @@ func (s *shellRuns) inner(base, text string, args []shellWord, c shellCommand, d
 	if opaque()[base] {
 		if len(args) > 0 {
 			s.unsure("`" + clip(text) + "` runs a command given in its arguments, whose syntax this analysis does not read")
+			s.operandForms(args)
 		}
 		return nil
 	}
@@ -209,15 +216,14 @@ func (s *shellRuns) inner(base, text string, args []shellWord, c shellCommand, d
 		if len(args) > 0 && args[0].static && args[0].text == "--" {
 			args = args[1:]
 		}
-		if !allStatic(args) {
-			s.unsure("`" + clip(text) + "` evaluates text only known when it runs")
-			return nil
-		}
-		s.script(joinWords(args), text, depth)
+		s.scriptOf(args, text, depth)
 	case "trap":
 		s.trap(text, args, depth)
 	case "source", ".":
-		if len(args) > 0 && (!args[0].static || readsStdin(args[0].text)) {
+		switch {
+		case len(args) > 0 && args[0].static && readsStdin(args[0].text):
+			s.stdinScript(text, c, depth) // source /dev/stdin <<< TEXT
+		case len(args) > 0 && !args[0].static:
 			s.unsure("`" + clip(text) + "` sources a script whose text is not a file the analysis can name")
 		}
 	case "alias":
@@ -280,7 +286,7 @@ func (s *shellRuns) stdinScript(text string, c shellCommand, depth int) {
 	case stdinText:
 		s.script(c.stdinText, text, depth)
 	case stdinInherited:
-		s.unsure("`" + clip(text) + "` runs a shell that reads its commands from standard input (a pipe the analysis cannot read)")
+		s.stopped("`" + clip(text) + "` runs a shell that reads its commands from standard input (a pipe the analysis cannot read)")
 	}
 }
 
@@ -299,7 +305,7 @@ func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, d
 	}
 	opts, rest, ok := parseOpts(args, spec, false)
 	if !ok {
-		s.unsure("`" + clip(text) + "` passes " + base + " options this analysis does not read")
+		s.stopped("`" + clip(text) + "` passes " + base + " options this analysis does not read")
 		return
 	}
 	cmdMode, stdinMode, ran := false, false, false
@@ -321,17 +327,62 @@ func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, d
 	case cmdMode:
 	case stdinMode || len(rest) == 0:
 		s.stdinScript(text, c, depth)
-	case !rest[0].static || readsStdin(rest[0].text):
+	case rest[0].static && readsStdin(rest[0].text):
+		s.stdinScript(text, c, depth) // bash - <<< TEXT, bash /dev/stdin
+	case !rest[0].static:
 		s.unsure("`" + clip(text) + "` runs a script whose text is not a file the analysis can name")
 	}
 }
 
 func (s *shellRuns) scriptOrDoubt(o option, text string, depth int) {
-	if !o.static {
-		s.unsure("`" + clip(text) + "` runs a command string only known when it runs")
-		return
+	s.scriptOf([]shellWord{{text: o.value, static: o.static}}, text, depth)
+}
+
+// scriptOf follows the command string words make, joined by spaces (sh -c
+// STRING, eval ARGS…, ssh HOST ARGS…). A word that is one double-quoted
+// string with expansions in it (bash -c "cd $D && make") is followed as
+// the shell that runs it will parse it, its expansions as written — and is
+// doubt all the same: a $X whose value holds ; or a newline is a command
+// built at run time, which no reading of the text sees. Any other word
+// only known when it runs is doubt, and not followed.
+func (s *shellRuns) scriptOf(words []shellWord, text string, depth int) {
+	parts := make([]string, len(words))
+	for i, w := range words {
+		parts[i] = w.text
+		if w.static {
+			continue
+		}
+		q, ok := quotedScript(w.text)
+		if !ok {
+			s.unsure("`" + clip(text) + "` runs a command string only known when it runs")
+			return
+		}
+		// Followed for what its text runs; still doubt, as the values
+		// of its expansions are parsed as commands too.
+		parts[i] = q
+		s.dynamic = true
+		s.unsure("`" + clip(text) + "` runs a command string with expansions, whose values run as commands too")
 	}
-	s.script(o.value, text, depth)
+	s.script(strings.Join(parts, " "), text, depth)
+}
+
+// quotedScript is the text a word written as one double-quoted string
+// gives once its quotes are removed, its expansions left as written; false
+// for any other word (a mix of quoted and unquoted parts, a " inside $(…)).
+func quotedScript(src string) (string, bool) {
+	if len(src) < 2 || src[0] != '"' || src[len(src)-1] != '"' {
+		return "", false
+	}
+	inner := src[1 : len(src)-1]
+	for i := 0; i < len(inner); i++ {
+		switch inner[i] {
+		case '\\':
+			i++
+		case '"':
+			return "", false
+		}
+	}
+	return unescapeDoubleQuoted(inner), true
 }
 
 // trap ACTION SIGNAL…: the action is a command string the shell runs later
@@ -368,7 +419,9 @@ func (s *shellRuns) find(text string, args []shellWord, c shellCommand, depth in
 			continue
 		}
 		j := i + 1
-		for j < len(args) && !(args[j].static && (args[j].text == ";" || args[j].text == "+")) {
+		// ; ends the command; + only right after {} (GNU find), so
+		// `-exec rm + -rf x ;` runs rm with + -rf x.
+		for j < len(args) && !(args[j].static && (args[j].text == ";" || args[j].text == "+" && j > i+1 && args[j-1].static && args[j-1].text == "{}")) {
 			j++
 		}
 		cmd := args[i+1 : j]
@@ -418,7 +471,7 @@ func (s *shellRuns) awk(text string, args []shellWord) {
 func (s *shellRuns) withCommandOption(text string, args []shellWord, spec optSpec, name string, depth int) {
 	opts, _, ok := parseOpts(args, spec, true)
 	if !ok {
-		s.unsure("`" + clip(text) + "` has options this analysis does not read")
+		s.stopped("`" + clip(text) + "` has options this analysis does not read")
 		return
 	}
 	for _, o := range opts {

@@ -151,6 +151,9 @@ type shellWord struct {
 	text   string
 	static bool
 	glob   bool // unquoted *, ?, [ or {: the shell expands it into other words
+	// odd: a $'…' escape bash decodes otherwise than mvdan.cc/sh does
+	// (\x{…}, \c…): the word's value is not known here.
+	odd bool
 }
 
 // stdinKind is where a simple command's standard input comes from, for a
@@ -189,6 +192,11 @@ func joinWords(w []shellWord) string {
 // backticks and <(…) — and whether any part of it only has a value when it
 // runs.
 func parseShell(command string) (cmds []shellCommand, dynamic bool, err error) {
+	if nests(command, maxNesting) {
+		// The parser's recursion on 64 KiB of (((( or $( takes a second and
+		// hundreds of MB; no command line a person writes nests this deep.
+		return nil, false, fmt.Errorf("it nests brackets more than %d deep", maxNesting)
+	}
 	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(command), "")
 	if err != nil {
 		return nil, false, err
@@ -199,8 +207,17 @@ func parseShell(command string) (cmds []shellCommand, dynamic bool, err error) {
 	// A statement's redirections belong to the Stmt, which Walk visits
 	// before the command inside it.
 	stdin := map[*syntax.CallExpr]shellCommand{}
+	var arith error
 	syntax.Walk(file, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.BinaryTest:
+			if n.Op >= syntax.TsEql && n.Op <= syntax.TsGtr {
+				for _, x := range []syntax.TestExpr{n.X, n.Y} {
+					if w, ok := x.(*syntax.Word); ok && arith == nil {
+						arith = arithRuns(shellWordOf(w, command))
+					}
+				}
+			}
 		case *syntax.Stmt:
 			if call, ok := n.Cmd.(*syntax.CallExpr); ok {
 				stdin[call] = stdinOf(n.Redirs, command)
@@ -213,22 +230,37 @@ func parseShell(command string) (cmds []shellCommand, dynamic bool, err error) {
 			}
 			c := stdin[n]
 			for _, w := range n.Args {
-				c.words = append(c.words, shellWordOf(w, command))
+				c.words = append(c.words, braceWords(w, command)...)
 			}
 			cmds = append(cmds, c)
+		case *syntax.LetClause:
+			for _, x := range n.Exprs {
+				if w, ok := x.(*syntax.Word); ok && arith == nil {
+					arith = arithRuns(shellWordOf(w, command))
+				}
+			}
 		case *syntax.DeclClause:
 			if n.Variant == nil {
 				return true
 			}
 			c := shellCommand{words: []shellWord{{text: n.Variant.Value, static: true}}}
+			integer := false
 			for _, a := range n.Args {
 				v, ok := assignValue(a, command)
 				c.words = append(c.words, shellWord{text: v, static: ok})
+				integer = integer || a.Naked && a.Name == nil && strings.HasPrefix(v, "-") && strings.Contains(v, "i")
+				if integer && ok && arith == nil {
+					_, val, _ := strings.Cut(v, "=")
+					arith = arithRuns(shellWord{text: val, static: true})
+				}
 			}
 			cmds = append(cmds, c)
 		}
 		return true
 	})
+	if arith != nil {
+		return nil, false, arith
+	}
 	return cmds, dynamic, nil
 }
 
@@ -305,6 +337,9 @@ func shellWordOf(w *syntax.Word, src string) shellWord {
 			if !p.Dollar {
 				b.WriteString(p.Value)
 				continue
+			}
+			if strings.Contains(p.Value, `\x{`) || strings.Contains(p.Value, `\c`) {
+				return shellWord{text: source(w, src), odd: true}
 			}
 			v, err := expand.Literal(&expand.Config{}, &syntax.Word{Parts: []syntax.WordPart{p}})
 			if err != nil {

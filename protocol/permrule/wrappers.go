@@ -153,11 +153,35 @@ var opaque = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
+// maxOperandForms bounds the forms operandForms adds for one command.
+const maxOperandForms = 32
+
+// operandForms adds, for a wrapper whose syntax is not modelled (strace,
+// taskset, unshare …), a form for each run of its operands that starts at
+// a word that is no option: whichever of them is the command it runs
+// (`taskset -c 0 rm -rf x` runs rm -rf x) is then among the forms a rule
+// judges. Not followed further: a form only.
+func (s *shellRuns) operandForms(args []shellWord) {
+	n := 0
+	for i, a := range args {
+		if !a.static || a.text == "" || a.text[0] == '-' {
+			continue
+		}
+		if n++; n > maxOperandForms || s.formBytes > maxFormBytes {
+			s.stopped("a command runs more operands as commands than this analysis lists")
+			return
+		}
+		form := joinWords(args[i:])
+		s.forms = append(s.forms, form)
+		s.formBytes += len(form)
+	}
+}
+
 // wrapped follows a wrapper from wrappers() and returns the command it runs.
 func (s *shellRuns) wrapped(spec wrapSpec, base, text string, args []shellWord, c shellCommand, depth int) []shellWord {
 	opts, rest, ok := parseOpts(args, spec.opts, false)
 	if !ok {
-		s.unsure("`" + clip(text) + "` passes " + base + " options this analysis does not read")
+		s.stopped("`" + clip(text) + "` passes " + base + " options this analysis does not read")
 		return nil
 	}
 	joined, shell := spec.joined, spec.shellIfEmpty && spec.shellWith == ""
@@ -186,11 +210,8 @@ func (s *shellRuns) wrapped(spec wrapSpec, base, text string, args []shellWord, 
 			s.stdinScript(text, c, depth)
 		}
 		return nil
-	case joined && !allStatic(rest):
-		s.unsure("`" + clip(text) + "` runs a command string only known when it runs")
-		return nil
 	case joined:
-		s.script(joinWords(rest), text, depth)
+		s.scriptOf(rest, text, depth)
 		return nil
 	}
 	return rest
@@ -224,13 +245,13 @@ func (s *shellRuns) ssh(text string, args []shellWord, c shellCommand, depth int
 		opts = append(opts, more...)
 	}
 	if !ok {
-		s.unsure("`" + clip(text) + "` passes ssh options this analysis does not read")
+		s.stopped("`" + clip(text) + "` passes ssh options this analysis does not read")
 		return
 	}
 	for _, o := range opts {
 		switch {
 		case o.name == "o" && (!o.static || strings.Contains(strings.ToLower(o.value), "command")):
-			s.unsure("`" + clip(text) + "` sets an ssh option that runs a local command")
+			s.stopped("`" + clip(text) + "` sets an ssh option that runs a local command")
 		case o.name == "N" || o.name == "W" || o.name == "O":
 			return
 		}
@@ -238,10 +259,8 @@ func (s *shellRuns) ssh(text string, args []shellWord, c shellCommand, depth int
 	switch {
 	case len(rest) == 0:
 		s.stdinScript(text, c, depth)
-	case !allStatic(rest):
-		s.unsure("`" + clip(text) + "` runs a remote command only known when it runs")
 	default:
-		s.script(joinWords(rest), text, depth)
+		s.scriptOf(rest, text, depth)
 	}
 }
 
@@ -252,7 +271,7 @@ func (s *shellRuns) flock(text string, args []shellWord, depth int) []shellWord 
 		longArgs:  " timeout wait conflict-exit-code "}
 	_, rest, ok := parseOpts(args, spec, false)
 	if !ok {
-		s.unsure("`" + clip(text) + "` passes flock options this analysis does not read")
+		s.stopped("`" + clip(text) + "` passes flock options this analysis does not read")
 		return nil
 	}
 	if len(rest) < 2 {
@@ -285,11 +304,7 @@ func (s *shellRuns) userShell(base, text string, args []shellWord, c shellComman
 		if rest[0].static && rest[0].text == "-c" {
 			rest = rest[1:]
 		}
-		if !allStatic(rest) {
-			s.unsure("`" + clip(text) + "` runs a command string only known when it runs")
-			return nil
-		}
-		s.script(joinWords(rest), text, depth)
+		s.scriptOf(rest, text, depth)
 		return nil
 	default: // su, runuser
 		spec = optSpec{flags: "flmpPhV", args: "cgGswuC", longFlags: " login preserve-environment pty help version fast ",
@@ -297,7 +312,7 @@ func (s *shellRuns) userShell(base, text string, args []shellWord, c shellComman
 	}
 	opts, rest, ok := parseOpts(args, spec, base != "runuser")
 	if !ok {
-		s.unsure("`" + clip(text) + "` passes " + base + " options this analysis does not read")
+		s.stopped("`" + clip(text) + "` passes " + base + " options this analysis does not read")
 		return nil
 	}
 	ran := false
