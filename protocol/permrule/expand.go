@@ -9,19 +9,64 @@ import (
 )
 
 // What bash does to a command line's text before it runs it, as far as
-// parseShell follows it: brace expansion (modelled), arithmetic that
-// runs commands from quoted text, and bracket nesting too deep to parse
-// (both refused: the line cannot be read).
+// parseShell follows it: brace expansion (modelled); commands run from
+// text that does not show them (hides) and bracket nesting too deep to
+// parse (both refused: the line cannot be read).
 
-// arithRuns: bash evaluates the operands of let, of [[ … -eq … ]] and the
-// values of declare -i as arithmetic, and a quoted operand's array
-// subscript there runs its $(…) or backticks: let 'x=a[$(rm -rf ~)]'. The
-// text does not show such a command as one, so the line cannot be read.
-func arithRuns(w shellWord) error {
-	if w.static && (strings.Contains(w.text, "$(") || strings.Contains(w.text, "`")) {
-		return fmt.Errorf("it evaluates %q as arithmetic, which runs the command inside", clip(w.text))
+// hides reports a node of a parsed line that runs a command its text does
+// not show as one, which parseShell then refuses (the line cannot be
+// read); heredocs collects the here-document bodies it is handed, whose
+// text is only a command's input (a shell fed one reads it: stdinScript).
+//
+//   - Text with an array subscript running $(…) or backticks, which bash
+//     runs wherever it evaluates the text as arithmetic — let, [[ -eq ]],
+//     declare -i, (( )), ${a[…]}, unset, printf -v, test -v, read —
+//     quoted or not: let 'x=a[$(rm -rf ~)]'.
+//   - BASH_ENV or ENV set: the start-up file of every shell started after.
+//   - A function whose body runs its arguments ("$@", $1 …): its calls
+//     on the line run commands their words do not name.
+func hides(n syntax.Node, src string, heredocs map[*syntax.Word]bool) error {
+	switch n := n.(type) {
+	case *syntax.Redirect:
+		if n.Hdoc != nil {
+			heredocs[n.Hdoc] = true
+		}
+	case *syntax.Word:
+		if heredocs[n] {
+			return nil
+		}
+		w := shellWordOf(n, src)
+		t := w.text
+		if !w.static {
+			t = w.script
+		}
+		if i := strings.IndexByte(t, '['); i >= 0 && (strings.Contains(t[i:], "$(") || strings.Contains(t[i:], "`")) {
+			return fmt.Errorf("it holds %q, whose subscript bash runs as a command where it evaluates it as arithmetic", clip(t))
+		}
+	case *syntax.Assign:
+		if n.Name != nil && (n.Name.Value == "BASH_ENV" || n.Name.Value == "ENV") {
+			return fmt.Errorf("it sets %s, a start-up file every shell it starts runs", n.Name.Value)
+		}
+	case *syntax.FuncDecl:
+		if runsArguments(n.Body) {
+			return fmt.Errorf("it defines %s, a function that runs its arguments", n.Name.Value)
+		}
 	}
 	return nil
+}
+
+// runsArguments: a function body that reads its positional parameters.
+func runsArguments(body syntax.Node) bool {
+	found := false
+	syntax.Walk(body, func(m syntax.Node) bool {
+		if pe, ok := m.(*syntax.ParamExp); ok && pe.Param != nil {
+			if v := pe.Param.Value; v == "@" || v == "*" || v >= "0" && v <= "9" && len(v) == 1 {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // maxBraceWords bounds the words one word's brace expansion may make.

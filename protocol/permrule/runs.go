@@ -62,6 +62,8 @@ type shellRuns struct {
 	formBytes int
 	doubt     string // the first reason the text cannot tell what runs
 	dynamic   bool   // some part only has a value when it runs
+	// operandRunsDone counts what operandRuns followed.
+	operandRunsDone int
 	// lost is the first part of the text the analysis stopped reading
 	// (a command string that does not parse, a bound): what the line runs
 	// after it is not in forms at all (Commands).
@@ -133,6 +135,13 @@ func analyzeRuns(command string) (shellRuns, error) {
 
 // script follows a command string that something runs (sh -c STRING).
 func (s *shellRuns) script(text, via string, depth int) {
+	s.scriptWith(text, via, depth, shellCommand{})
+}
+
+// scriptWith is script for a command string run with in's standard
+// input (sh -c STRING < FILE, ssh HOST STRING <<EOF): a command in it that
+// reads its own standard input reads that.
+func (s *shellRuns) scriptWith(text, via string, depth int, in shellCommand) {
 	if depth >= maxRunDepth {
 		s.stopped("`" + clip(via) + "` nests command strings too deep to follow")
 		return
@@ -144,6 +153,9 @@ func (s *shellRuns) script(text, via string, depth int) {
 	}
 	s.dynamic = s.dynamic || dynamic
 	for _, c := range cmds {
+		if c.stdin == stdinInherited {
+			c.stdin, c.stdinText = in.stdin, in.stdinText
+		}
 		s.command(c, depth+1)
 	}
 }
@@ -205,7 +217,7 @@ func (s *shellRuns) inner(base, text string, args []shellWord, c shellCommand, d
 	if opaque()[base] {
 		if len(args) > 0 {
 			s.unsure("`" + clip(text) + "` runs a command given in its arguments, whose syntax this analysis does not read")
-			s.operandForms(args)
+			s.operandRuns(args, c, depth)
 		}
 		return nil
 	}
@@ -216,13 +228,25 @@ func (s *shellRuns) inner(base, text string, args []shellWord, c shellCommand, d
 		if len(args) > 0 && args[0].static && args[0].text == "--" {
 			args = args[1:]
 		}
-		s.scriptOf(args, text, depth)
+		s.scriptOf(args, text, depth, c)
 	case "trap":
 		s.trap(text, args, depth)
+	case "hash":
+		for _, a := range args {
+			if !a.static || strings.HasPrefix(a.text, "-") && strings.Contains(a.text, "p") {
+				s.stopped("`" + clip(text) + "` names a program by another name (hash -p)")
+				return nil
+			}
+		}
 	case "source", ".":
+		if len(args) > 0 && args[0].static && args[0].text == "--" {
+			args = args[1:]
+		}
 		switch {
-		case len(args) > 0 && args[0].static && readsStdin(args[0].text):
+		case len(args) > 0 && args[0].static && isStdin(args[0].text):
 			s.stdinScript(text, c, depth) // source /dev/stdin <<< TEXT
+		case len(args) > 0 && (args[0].static && readsStdin(args[0].text) || strings.HasPrefix(args[0].text, "<(")):
+			s.stopped("`" + clip(text) + "` sources a script read from a descriptor or a command's output, which the analysis cannot read")
 		case len(args) > 0 && !args[0].static:
 			s.unsure("`" + clip(text) + "` sources a script whose text is not a file the analysis can name")
 		}
@@ -241,7 +265,7 @@ func (s *shellRuns) inner(base, text string, args []shellWord, c shellCommand, d
 	case "ssh":
 		s.ssh(text, args, c, depth)
 	case "flock":
-		return s.flock(text, args, depth)
+		return s.flock(text, args, c, depth)
 	case "su", "runuser", "sg", "script":
 		return s.userShell(base, text, args, c, depth)
 	case "awk", "gawk", "mawk", "nawk":
@@ -280,6 +304,13 @@ func readsStdin(p string) bool {
 	return p == "-" || p == "/dev/stdin" || strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/")
 }
 
+// isStdin: a script path that is the standard input itself (fd 0), whose
+// text is what the command's stdin holds; another descriptor's is not
+// known here (bash /dev/fd/3 3<<<TEXT).
+func isStdin(p string) bool {
+	return p == "-" || p == "/dev/stdin" || p == "/dev/fd/0" || p == "/proc/self/fd/0"
+}
+
 // stdinScript follows what a shell reads from its standard input.
 func (s *shellRuns) stdinScript(text string, c shellCommand, depth int) {
 	switch c.stdin {
@@ -290,99 +321,34 @@ func (s *shellRuns) stdinScript(text string, c shellCommand, depth int) {
 	}
 }
 
-// shell follows sh, bash, zsh, … : -c makes the first operand a command
-// string, which is parsed; a script file is opaque; no operand (or -s, -i)
-// reads the script from standard input. fish takes -c STRING and
-// -C STRING (run first) as options with a value.
-func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, depth int) {
-	spec := optSpec{flags: "abefhiklmnprstuvxBCEHPTcs", args: "oO", plus: true,
-		longFlags: " norc noprofile login posix restricted verbose version help debugger dump-strings dump-po-strings pretty-print noediting ",
-		longArgs:  " rcfile init-file emulate "}
-	if base == "fish" {
-		spec = optSpec{flags: "ilNnPvh", args: "cCdofp",
-			longFlags: " interactive login no-config no-execute private version help profile-startup print-rusage-self print-debug-categories ",
-			longArgs:  " command init-command debug debug-output features profile "}
-	}
-	opts, rest, ok := parseOpts(args, spec, false)
-	if !ok {
-		s.stopped("`" + clip(text) + "` passes " + base + " options this analysis does not read")
-		return
-	}
-	cmdMode, stdinMode, ran := false, false, false
-	for _, o := range opts {
-		switch {
-		case o.name == "c" && base != "fish":
-			cmdMode = true
-		case o.name == "c" || o.name == "--command" || o.name == "C" && base == "fish" || o.name == "--init-command":
-			s.scriptOrDoubt(o, text, depth)
-			ran = ran || o.name == "c" || o.name == "--command"
-		case o.name == "s" || o.name == "i" || o.name == "--interactive":
-			stdinMode = true
-		}
-	}
-	switch {
-	case ran:
-	case cmdMode && len(rest) > 0:
-		s.scriptOrDoubt(option{value: rest[0].text, static: rest[0].static}, text, depth)
-	case cmdMode:
-	case stdinMode || len(rest) == 0:
-		s.stdinScript(text, c, depth)
-	case rest[0].static && readsStdin(rest[0].text):
-		s.stdinScript(text, c, depth) // bash - <<< TEXT, bash /dev/stdin
-	case !rest[0].static:
-		s.unsure("`" + clip(text) + "` runs a script whose text is not a file the analysis can name")
-	}
-}
-
-func (s *shellRuns) scriptOrDoubt(o option, text string, depth int) {
-	s.scriptOf([]shellWord{{text: o.value, static: o.static}}, text, depth)
+func (s *shellRuns) scriptOrDoubt(o option, text string, depth int, in shellCommand) {
+	s.scriptOf([]shellWord{{text: o.value, static: o.static, script: o.script}}, text, depth, in)
 }
 
 // scriptOf follows the command string words make, joined by spaces (sh -c
-// STRING, eval ARGS…, ssh HOST ARGS…). A word that is one double-quoted
-// string with expansions in it (bash -c "cd $D && make") is followed as
-// the shell that runs it will parse it, its expansions as written — and is
-// doubt all the same: a $X whose value holds ; or a newline is a command
-// built at run time, which no reading of the text sees. Any other word
-// only known when it runs is doubt, and not followed.
-func (s *shellRuns) scriptOf(words []shellWord, text string, depth int) {
+// STRING, eval ARGS…, ssh HOST ARGS…). A word with expansions in it
+// (bash -c "cd $D && make", eval "…"$X) is followed as the shell that runs
+// it will parse it, its expansions as written — and is doubt all the
+// same: a $X whose value holds ; or a newline is a command built at run
+// time, which no reading of the text sees.
+func (s *shellRuns) scriptOf(words []shellWord, text string, depth int, in shellCommand) {
 	parts := make([]string, len(words))
 	for i, w := range words {
 		parts[i] = w.text
 		if w.static {
 			continue
 		}
-		q, ok := quotedScript(w.text)
-		if !ok {
-			s.unsure("`" + clip(text) + "` runs a command string only known when it runs")
+		if w.script == "" {
+			s.stopped("`" + clip(text) + "` runs a command string this analysis cannot read")
 			return
 		}
 		// Followed for what its text runs; still doubt, as the values
 		// of its expansions are parsed as commands too.
-		parts[i] = q
+		parts[i] = w.script
 		s.dynamic = true
 		s.unsure("`" + clip(text) + "` runs a command string with expansions, whose values run as commands too")
 	}
-	s.script(strings.Join(parts, " "), text, depth)
-}
-
-// quotedScript is the text a word written as one double-quoted string
-// gives once its quotes are removed, its expansions left as written; false
-// for any other word (a mix of quoted and unquoted parts, a " inside $(…)).
-func quotedScript(src string) (string, bool) {
-	if len(src) < 2 || src[0] != '"' || src[len(src)-1] != '"' {
-		return "", false
-	}
-	inner := src[1 : len(src)-1]
-	for i := 0; i < len(inner); i++ {
-		switch inner[i] {
-		case '\\':
-			i++
-		case '"':
-			return "", false
-		}
-	}
-	return unescapeDoubleQuoted(inner), true
+	s.scriptWith(strings.Join(parts, " "), text, depth, in)
 }
 
 // trap ACTION SIGNAL…: the action is a command string the shell runs later
@@ -476,7 +442,7 @@ func (s *shellRuns) withCommandOption(text string, args []shellWord, spec optSpe
 	}
 	for _, o := range opts {
 		if o.name == name {
-			s.scriptOrDoubt(o, text, depth)
+			s.scriptOrDoubt(o, text, depth, shellCommand{})
 		}
 	}
 }

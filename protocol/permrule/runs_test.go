@@ -232,6 +232,18 @@ func TestIfRule_WhatRuns(t *testing.T) {
 		{`echo {a,b}`, false},
 		{`python3 < x.py`, false},
 		{`strace`, false},
+		// What commands() reads or refuses is the same for if:
+		{`bash /dev/fd/3 3<<<'rm -rf y' <<<ls`, true}, // a descriptor's script is not known
+		{`source /dev/fd/3 3<<<'rm -rf y' <<<ls`, true},
+		{`bash - <<< 'rm x'`, true},
+		{`bash - <<< 'ls'`, false},
+		{`source -- /dev/stdin <<< 'rm x'`, true},
+		{`rm -{r,f} x`, true},
+		{`{rm,-rf,x}`, true},
+		{`taskset -c 0 sh -c 'true; rm x'`, true},
+		{`let 'x=a[$(rm x)]'`, true},
+		{`f(){ "$@"; }; f rm x`, true},
+		{`find . -exec rm + -rf x \;`, true},
 	} {
 		assertRuns(t, "Bash(rm *)", c.cmd, c.want)
 	}

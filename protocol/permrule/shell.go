@@ -154,6 +154,10 @@ type shellWord struct {
 	// odd: a $'…' escape bash decodes otherwise than mvdan.cc/sh does
 	// (\x{…}, \c…): the word's value is not known here.
 	odd bool
+	// script, for a word that is not static, is the text it gives a shell
+	// that parses it as a command string (sh -c WORD, eval WORD): its
+	// quotes removed and escapes resolved, its expansions as written.
+	script string
 }
 
 // stdinKind is where a simple command's standard input comes from, for a
@@ -207,17 +211,13 @@ func parseShell(command string) (cmds []shellCommand, dynamic bool, err error) {
 	// A statement's redirections belong to the Stmt, which Walk visits
 	// before the command inside it.
 	stdin := map[*syntax.CallExpr]shellCommand{}
-	var arith error
+	heredocs := map[*syntax.Word]bool{}
+	var hidden error // a command the line runs where its text does not show one
 	syntax.Walk(file, func(n syntax.Node) bool {
+		if hidden == nil {
+			hidden = hides(n, command, heredocs)
+		}
 		switch n := n.(type) {
-		case *syntax.BinaryTest:
-			if n.Op >= syntax.TsEql && n.Op <= syntax.TsGtr {
-				for _, x := range []syntax.TestExpr{n.X, n.Y} {
-					if w, ok := x.(*syntax.Word); ok && arith == nil {
-						arith = arithRuns(shellWordOf(w, command))
-					}
-				}
-			}
 		case *syntax.Stmt:
 			if call, ok := n.Cmd.(*syntax.CallExpr); ok {
 				stdin[call] = stdinOf(n.Redirs, command)
@@ -233,33 +233,21 @@ func parseShell(command string) (cmds []shellCommand, dynamic bool, err error) {
 				c.words = append(c.words, braceWords(w, command)...)
 			}
 			cmds = append(cmds, c)
-		case *syntax.LetClause:
-			for _, x := range n.Exprs {
-				if w, ok := x.(*syntax.Word); ok && arith == nil {
-					arith = arithRuns(shellWordOf(w, command))
-				}
-			}
 		case *syntax.DeclClause:
 			if n.Variant == nil {
 				return true
 			}
 			c := shellCommand{words: []shellWord{{text: n.Variant.Value, static: true}}}
-			integer := false
 			for _, a := range n.Args {
 				v, ok := assignValue(a, command)
 				c.words = append(c.words, shellWord{text: v, static: ok})
-				integer = integer || a.Naked && a.Name == nil && strings.HasPrefix(v, "-") && strings.Contains(v, "i")
-				if integer && ok && arith == nil {
-					_, val, _ := strings.Cut(v, "=")
-					arith = arithRuns(shellWord{text: val, static: true})
-				}
 			}
 			cmds = append(cmds, c)
 		}
 		return true
 	})
-	if arith != nil {
-		return nil, false, arith
+	if hidden != nil {
+		return nil, false, hidden
 	}
 	return cmds, dynamic, nil
 }
@@ -324,18 +312,21 @@ func source(n syntax.Node, src string) string {
 	return src[a:b]
 }
 
-// shellWordOf returns a word's value when it is static, or its source text.
+// shellWordOf returns a word's value when it is static, or its source text
+// and the command string it makes (script).
 func shellWordOf(w *syntax.Word, src string) shellWord {
-	var b strings.Builder
-	glob := false
+	var b, sb strings.Builder
+	glob, static := false, true
 	for _, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
 			glob = glob || expands(p.Value)
 			b.WriteString(unescapeUnquoted(p.Value))
+			sb.WriteString(unescapeUnquoted(p.Value))
 		case *syntax.SglQuoted:
 			if !p.Dollar {
 				b.WriteString(p.Value)
+				sb.WriteString(p.Value)
 				continue
 			}
 			if strings.Contains(p.Value, `\x{`) || strings.Contains(p.Value, `\c`) {
@@ -343,20 +334,27 @@ func shellWordOf(w *syntax.Word, src string) shellWord {
 			}
 			v, err := expand.Literal(&expand.Config{}, &syntax.Word{Parts: []syntax.WordPart{p}})
 			if err != nil {
-				return shellWord{text: source(w, src)}
+				return shellWord{text: source(w, src), odd: true}
 			}
 			b.WriteString(v)
+			sb.WriteString(v)
 		case *syntax.DblQuoted:
 			for _, q := range p.Parts {
-				lit, ok := q.(*syntax.Lit)
-				if !ok {
-					return shellWord{text: source(w, src)}
+				if lit, ok := q.(*syntax.Lit); ok {
+					b.WriteString(unescapeDoubleQuoted(lit.Value))
+					sb.WriteString(unescapeDoubleQuoted(lit.Value))
+					continue
 				}
-				b.WriteString(unescapeDoubleQuoted(lit.Value))
+				static = false
+				sb.WriteString(source(q, src))
 			}
 		default:
-			return shellWord{text: source(w, src)}
+			static = false
+			sb.WriteString(source(p, src))
 		}
+	}
+	if !static {
+		return shellWord{text: source(w, src), script: sb.String()}
 	}
 	return shellWord{text: b.String(), static: true, glob: glob}
 }

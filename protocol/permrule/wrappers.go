@@ -26,6 +26,7 @@ type option struct {
 	name   string
 	value  string
 	static bool
+	script string // a value that is not static: shellWord.script
 }
 
 // parseOpts reads the options at the start of args, stopping at "--" and,
@@ -57,7 +58,7 @@ func parseOpts(args []shellWord, spec optSpec, permute bool) (opts []option, res
 				return nil, nil, false
 			case !hasVal && i+1 < len(args):
 				i++
-				o.value, o.static = args[i].text, args[i].static
+				o.value, o.static, o.script = args[i].text, args[i].static, args[i].script
 			}
 			opts = append(opts, o)
 		default:
@@ -69,7 +70,7 @@ func parseOpts(args []shellWord, spec optSpec, permute bool) (opts []option, res
 					done = true
 					if o.value = t[j+1:]; o.value == "" && i+1 < len(args) {
 						i++
-						o.value, o.static = args[i].text, args[i].static
+						o.value, o.static, o.script = args[i].text, args[i].static, args[i].script
 					}
 				case strings.IndexByte(spec.optional, l) >= 0:
 					done, o.value = true, t[j+1:]
@@ -130,7 +131,7 @@ var wrappers = sync.OnceValue(func() map[string]wrapSpec {
 				longArgs:  " close-from chdir group host prompt chroot role type command-timeout other-user user "}},
 		"doas":   {shellIfEmpty: true, shellWith: " s ", noRun: " L C ", opts: optSpec{flags: "Lns", args: "Cu"}},
 		"chroot": {operands: 1, shellIfEmpty: true, opts: optSpec{longFlags: " skip-chdir ", longArgs: " userspec groups "}},
-		"xargs": {opts: optSpec{flags: "0prtx", args: "adEILnPs", optional: "eil",
+		"xargs": {opts: optSpec{flags: "0oprtx", args: "adEIJLnPRSs", optional: "eil",
 			longFlags: " null no-run-if-empty verbose interactive open-tty exit show-limits replace max-lines eof ",
 			longArgs:  " arg-file delimiter max-args max-procs max-chars process-slot-var "}},
 		"watch": {joined: true, direct: " x --exec ", opts: optSpec{flags: "bcCdegprtwxhv", args: "nq",
@@ -153,27 +154,25 @@ var opaque = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
-// maxOperandForms bounds the forms operandForms adds for one command.
-const maxOperandForms = 32
+// maxOperandRuns bounds the operand runs operandRuns follows in one
+// analysis: each may be another such wrapper.
+const maxOperandRuns = 32
 
-// operandForms adds, for a wrapper whose syntax is not modelled (strace,
-// taskset, unshare …), a form for each run of its operands that starts at
-// a word that is no option: whichever of them is the command it runs
-// (`taskset -c 0 rm -rf x` runs rm -rf x) is then among the forms a rule
-// judges. Not followed further: a form only.
-func (s *shellRuns) operandForms(args []shellWord) {
-	n := 0
+// operandRuns follows, for a wrapper whose syntax is not modelled (strace,
+// taskset, unshare …), each run of its operands that starts at a word
+// that is no option: whichever of them is the command it runs
+// (`taskset -c 0 rm -rf x` runs rm -rf x) is then followed as any
+// command is.
+func (s *shellRuns) operandRuns(args []shellWord, c shellCommand, depth int) {
 	for i, a := range args {
 		if !a.static || a.text == "" || a.text[0] == '-' {
 			continue
 		}
-		if n++; n > maxOperandForms || s.formBytes > maxFormBytes {
-			s.stopped("a command runs more operands as commands than this analysis lists")
+		if s.operandRunsDone++; s.operandRunsDone > maxOperandRuns {
+			s.stopped("a command runs more operands as commands than this analysis follows")
 			return
 		}
-		form := joinWords(args[i:])
-		s.forms = append(s.forms, form)
-		s.formBytes += len(form)
+		s.command(shellCommand{words: args[i:], stdin: c.stdin, stdinText: c.stdinText}, depth)
 	}
 }
 
@@ -202,6 +201,10 @@ func (s *shellRuns) wrapped(spec wrapSpec, base, text string, args []shellWord, 
 		rest = nil
 	}
 	for spec.assign && len(rest) > 0 && (isAssignment(rest[0]) || (rest[0].static && rest[0].text == "-")) {
+		if name, _, _ := strings.Cut(rest[0].text, "="); name == "BASH_ENV" || name == "ENV" {
+			s.stopped("`" + clip(text) + "` sets " + name + ", a start-up file every shell it starts runs")
+			return nil
+		}
 		rest = rest[1:]
 	}
 	switch {
@@ -211,7 +214,7 @@ func (s *shellRuns) wrapped(spec wrapSpec, base, text string, args []shellWord, 
 		}
 		return nil
 	case joined:
-		s.scriptOf(rest, text, depth)
+		s.scriptOf(rest, text, depth, c)
 		return nil
 	}
 	return rest
@@ -260,12 +263,12 @@ func (s *shellRuns) ssh(text string, args []shellWord, c shellCommand, depth int
 	case len(rest) == 0:
 		s.stdinScript(text, c, depth)
 	default:
-		s.scriptOf(rest, text, depth)
+		s.scriptOf(rest, text, depth, c)
 	}
 }
 
 // flock [opts] FILE COMMAND… | FILE -c STRING | FD.
-func (s *shellRuns) flock(text string, args []shellWord, depth int) []shellWord {
+func (s *shellRuns) flock(text string, args []shellWord, c shellCommand, depth int) []shellWord {
 	spec := optSpec{flags: "sexnouFhV", args: "wE",
 		longFlags: " shared exclusive nonblock nb close unlock no-fork verbose help version ",
 		longArgs:  " timeout wait conflict-exit-code "}
@@ -279,11 +282,65 @@ func (s *shellRuns) flock(text string, args []shellWord, depth int) []shellWord 
 	}
 	if r := rest[1]; r.static && (r.text == "-c" || r.text == "--command") {
 		if len(rest) > 2 {
-			s.scriptOrDoubt(option{value: rest[2].text, static: rest[2].static}, text, depth)
+			s.scriptOf(rest[2:3], text, depth, c)
 		}
 		return nil
 	}
 	return rest[1:]
+}
+
+// shell follows sh, bash, zsh, … : -c makes the first operand a command
+// string, which is parsed; a script file is opaque; no operand (or -s, -i)
+// reads the script from standard input. fish takes -c STRING and
+// -C STRING (run first) as options with a value.
+func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, depth int) {
+	spec := optSpec{flags: "abefhiklmnprstuvxBCEHPTcs", args: "oO", plus: true,
+		longFlags: " norc noprofile login posix restricted verbose version help debugger dump-strings dump-po-strings pretty-print noediting ",
+		longArgs:  " rcfile init-file emulate "}
+	if base == "fish" {
+		spec = optSpec{flags: "ilNnPvh", args: "cCdofp",
+			longFlags: " interactive login no-config no-execute private version help profile-startup print-rusage-self print-debug-categories ",
+			longArgs:  " command init-command debug debug-output features profile "}
+	}
+	opts, rest, ok := parseOpts(args, spec, false)
+	if !ok {
+		s.stopped("`" + clip(text) + "` passes " + base + " options this analysis does not read")
+		return
+	}
+	cmdMode, stdinMode, ran := false, false, false
+	for _, o := range opts {
+		switch {
+		case o.name == "c" && base != "fish":
+			cmdMode = true
+		case o.name == "c" || o.name == "--command" || o.name == "C" && base == "fish" || o.name == "--init-command":
+			s.scriptOrDoubt(o, text, depth, c)
+			ran = ran || o.name == "c" || o.name == "--command"
+		case o.name == "s" || o.name == "i" || o.name == "--interactive":
+			stdinMode = true
+		}
+	}
+	switch {
+	case ran:
+	case cmdMode && len(rest) > 0:
+		s.scriptOf(rest[:1], text, depth, c)
+	case cmdMode:
+		// bash refuses a -c without its string, unless a runner adds one
+		// (… | xargs sh -c): a command string not on the line.
+		s.stopped("`" + clip(text) + "` runs a command string that is not on the line")
+	case stdinMode || len(rest) == 0:
+		s.stdinScript(text, c, depth)
+	case rest[0].static && isStdin(rest[0].text):
+		s.stdinScript(text, c, depth) // bash - <<< TEXT, bash /dev/stdin
+	case rest[0].static && readsStdin(rest[0].text), strings.HasPrefix(rest[0].text, "<("):
+		s.stopped("`" + clip(text) + "` runs a script read from a descriptor or a command's output, which the analysis cannot read")
+	case !rest[0].static:
+		s.unsure("`" + clip(text) + "` runs a script whose text is not a file the analysis can name")
+	}
+	for _, o := range opts {
+		if (o.name == "--rcfile" || o.name == "--init-file") && (!o.static || readsStdin(o.value)) {
+			s.stopped("`" + clip(text) + "` starts a shell whose start-up file the analysis cannot read")
+		}
+	}
 }
 
 // su, runuser, sg and script run a command string given with -c (su also
@@ -304,7 +361,7 @@ func (s *shellRuns) userShell(base, text string, args []shellWord, c shellComman
 		if rest[0].static && rest[0].text == "-c" {
 			rest = rest[1:]
 		}
-		s.scriptOf(rest, text, depth)
+		s.scriptOf(rest, text, depth, c)
 		return nil
 	default: // su, runuser
 		spec = optSpec{flags: "flmpPhV", args: "cgGswuC", longFlags: " login preserve-environment pty help version fast ",
@@ -319,7 +376,7 @@ func (s *shellRuns) userShell(base, text string, args []shellWord, c shellComman
 	for _, o := range opts {
 		switch o.name {
 		case "c", "--command", "--session-command":
-			s.scriptOrDoubt(o, text, depth)
+			s.scriptOrDoubt(o, text, depth, c)
 			ran = true
 		case "u", "--user":
 			if base == "runuser" {
