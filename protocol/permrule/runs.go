@@ -289,15 +289,6 @@ func shellKeyword(s string) bool {
 	return false
 }
 
-func allStatic(w []shellWord) bool {
-	for _, x := range w {
-		if !x.static {
-			return false
-		}
-	}
-	return true
-}
-
 // readsStdin: a script path that is the standard input or another
 // descriptor, whose text is a pipe's, not a file's.
 func readsStdin(p string) bool {
