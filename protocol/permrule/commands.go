@@ -15,8 +15,10 @@ import "fmt"
 // is one is not followed; neither is a wrapper given options it does not
 // know. An error is a line whose commands cannot all be listed: it (or a
 // command string it runs) does not parse as Bash, is longer than 64 KiB,
-// or nests deeper than the analysis follows — bash would still run what
-// came before the part that cannot be read.
+// nests deeper than the analysis follows, or runs what its text does not
+// show (a pipe into a shell, BASH_ENV, a subscript run as arithmetic …:
+// stopped and hides list them) — bash would still run what came before
+// the part that cannot be read.
 func Commands(command string) ([]string, error) {
 	if len(command) > maxShellCommand {
 		return nil, fmt.Errorf("the command is longer than %d bytes, too long to analyse", maxShellCommand)

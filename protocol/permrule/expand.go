@@ -2,7 +2,9 @@ package permrule
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -37,30 +39,40 @@ func hides(n syntax.Node, src string, heredocs map[*syntax.Word]bool) error {
 		}
 		w := shellWordOf(n, src)
 		t := w.text
-		if !w.static {
+		if !w.static && !w.odd {
 			t = w.script
 		}
-		if i := strings.IndexByte(t, '['); i >= 0 && (strings.Contains(t[i:], "$(") || strings.Contains(t[i:], "`")) {
+		if subscriptRuns().MatchString(t) {
 			return fmt.Errorf("it holds %q, whose subscript bash runs as a command where it evaluates it as arithmetic", clip(t))
 		}
 	case *syntax.Assign:
-		if n.Name != nil && (n.Name.Value == "BASH_ENV" || n.Name.Value == "ENV") {
+		if n.Name != nil && startupVar(n.Name.Value) {
 			return fmt.Errorf("it sets %s, a start-up file every shell it starts runs", n.Name.Value)
 		}
 	case *syntax.FuncDecl:
-		if runsArguments(n.Body) {
+		if n.Name != nil && runsArguments(n.Body) {
 			return fmt.Errorf("it defines %s, a function that runs its arguments", n.Name.Value)
 		}
 	}
 	return nil
 }
 
-// runsArguments: a function body that reads its positional parameters.
+// subscriptRuns matches a name's subscript holding $( or a backtick.
+var subscriptRuns = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("[A-Za-z_][A-Za-z0-9_]*\\[[^]]*(\\$\\(|`)")
+})
+
+// startupVar: a variable naming a file every shell started after it runs
+// first (bash's BASH_ENV, sh's ENV).
+func startupVar(name string) bool { return name == "BASH_ENV" || name == "ENV" }
+
+// runsArguments: a function body that reads its positional parameters
+// ($@, $*, $1, ${10}, ${!#}).
 func runsArguments(body syntax.Node) bool {
 	found := false
 	syntax.Walk(body, func(m syntax.Node) bool {
 		if pe, ok := m.(*syntax.ParamExp); ok && pe.Param != nil {
-			if v := pe.Param.Value; v == "@" || v == "*" || v >= "0" && v <= "9" && len(v) == 1 {
+			if v := pe.Param.Value; v == "@" || v == "*" || v == "#" && pe.Excl || strings.Trim(v, "0123456789") == "" {
 				found = true
 			}
 		}
@@ -69,26 +81,26 @@ func runsArguments(body syntax.Node) bool {
 	return found
 }
 
-// maxBraceWords bounds the words one word's brace expansion may make.
+// maxBraceWords bounds the words brace expansion may make on one line.
 const maxBraceWords = 1024
 
 // braceWords is w's words after brace expansion, which bash does before
-// anything else: rm -{r,f} x is rm -r -f x, and {rm,-rf,x} is rm -rf x. A
-// word that would expand into more than maxBraceWords words stays one
-// word, whose value is not known here (odd).
-func braceWords(w *syntax.Word, src string) []shellWord {
+// anything else: rm -{r,f} x is rm -r -f x, and {rm,-rf,x} is rm -rf x.
+// budget is what the line's expansions may still make; past it, an error:
+// the line cannot be read (64 KiB of {0..999} would make millions).
+func braceWords(w *syntax.Word, src string, budget *int) ([]shellWord, error) {
 	split := *w // SplitBraces rewrites the word; the tree is still walked
 	if !syntax.SplitBraces(&split) {
-		return []shellWord{shellWordOf(w, src)}
+		return []shellWord{shellWordOf(w, src)}, nil
 	}
 	var out []shellWord
 	for x, err := range expand.BracesSeq(nil, &split) {
-		if err != nil || len(out) == maxBraceWords {
-			return []shellWord{{text: source(w, src), odd: true}}
+		if *budget--; err != nil || *budget < 0 {
+			return nil, fmt.Errorf("its brace expansions make more than %d words", maxBraceWords)
 		}
 		out = append(out, shellWordOf(x, src))
 	}
-	return out
+	return out, nil
 }
 
 // maxNesting bounds how deep a command line's brackets may nest.

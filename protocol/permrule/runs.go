@@ -27,12 +27,16 @@ import (
 //
 // And where the text does not show what runs, the answer is "cannot tell",
 // which runs the hook (doubt): a command word only known when it runs ($X,
-// $(…)), one the shell expands (/bin/r?, {rm,-rf,x}), a command string or
-// option that is not static, an option a wrapper's syntax here does not
-// know, inline code of another language (python -c, perl -e, node -e, awk
-// with system() or a pipe), a shell or interpreter reading its program from
-// standard input (curl … | sh), a source of /dev/stdin, and the wrappers
-// whose syntax is not modelled (strace, nsenter, parallel, …: opaque()).
+// $(…)), a glob the shell expands in its name (/bin/r?), a command string
+// with expansions (followed as written, doubt all the same), an option a
+// wrapper's syntax here does not know, inline code of another language
+// (python -c, perl -e, node -e, awk with system() or a pipe), a shell or
+// interpreter reading its program from a pipe (curl … | sh), a script read
+// from another descriptor or a command's output, and the wrappers whose
+// syntax is not modelled (strace, nsenter, parallel, …: opaque(); their
+// operands are followed too). Braces are expanded (rm -{r,f} x runs rm -r
+// -f x). A part the analysis stopped reading (stopped: a command string
+// that does not parse, a bound) is doubt, and Commands' error.
 //
 // What is NOT doubt, so that `if` still filters: a program or script file
 // (make, npm test, ./x.sh, bash x.sh, python x.py, source venv/bin/activate)
@@ -187,7 +191,7 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 			return
 		}
 		if name.glob {
-			s.stopped("`" + clip(text) + "` runs a command whose name the shell expands (a glob or braces)")
+			s.stopped("`" + clip(text) + "` runs a command whose name the shell expands (a glob)")
 			return
 		}
 		if len(w) < len(c.words) && shellKeyword(name.text) {
@@ -242,13 +246,8 @@ func (s *shellRuns) inner(base, text string, args []shellWord, c shellCommand, d
 		if len(args) > 0 && args[0].static && args[0].text == "--" {
 			args = args[1:]
 		}
-		switch {
-		case len(args) > 0 && args[0].static && isStdin(args[0].text):
-			s.stdinScript(text, c, depth) // source /dev/stdin <<< TEXT
-		case len(args) > 0 && (args[0].static && readsStdin(args[0].text) || strings.HasPrefix(args[0].text, "<(")):
-			s.stopped("`" + clip(text) + "` sources a script read from a descriptor or a command's output, which the analysis cannot read")
-		case len(args) > 0 && !args[0].static:
-			s.unsure("`" + clip(text) + "` sources a script whose text is not a file the analysis can name")
+		if len(args) > 0 {
+			s.scriptFile(args[0], text, c, depth)
 		}
 	case "alias":
 		for _, a := range args {
@@ -289,30 +288,7 @@ func shellKeyword(s string) bool {
 	return false
 }
 
-// readsStdin: a script path that is the standard input or another
-// descriptor, whose text is a pipe's, not a file's.
-func readsStdin(p string) bool {
-	return p == "-" || p == "/dev/stdin" || strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/")
-}
-
-// isStdin: a script path that is the standard input itself (fd 0), whose
-// text is what the command's stdin holds; another descriptor's is not
-// known here (bash /dev/fd/3 3<<<TEXT).
-func isStdin(p string) bool {
-	return p == "-" || p == "/dev/stdin" || p == "/dev/fd/0" || p == "/proc/self/fd/0"
-}
-
-// stdinScript follows what a shell reads from its standard input.
-func (s *shellRuns) stdinScript(text string, c shellCommand, depth int) {
-	switch c.stdin {
-	case stdinText:
-		s.script(c.stdinText, text, depth)
-	case stdinInherited:
-		s.stopped("`" + clip(text) + "` runs a shell that reads its commands from standard input (a pipe the analysis cannot read)")
-	}
-}
-
-func (s *shellRuns) scriptOrDoubt(o option, text string, depth int, in shellCommand) {
+func (s *shellRuns) scriptOption(o option, text string, depth int, in shellCommand) {
 	s.scriptOf([]shellWord{{text: o.value, static: o.static, script: o.script}}, text, depth, in)
 }
 
@@ -433,7 +409,7 @@ func (s *shellRuns) withCommandOption(text string, args []shellWord, spec optSpe
 	}
 	for _, o := range opts {
 		if o.name == name {
-			s.scriptOrDoubt(o, text, depth, shellCommand{})
+			s.scriptOption(o, text, depth, shellCommand{})
 		}
 	}
 }

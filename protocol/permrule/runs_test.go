@@ -244,6 +244,10 @@ func TestIfRule_WhatRuns(t *testing.T) {
 		{`let 'x=a[$(rm x)]'`, true},
 		{`f(){ "$@"; }; f rm x`, true},
 		{`find . -exec rm + -rf x \;`, true},
+		{`bash -c 'echo rm x | sh' </dev/null`, true}, // sh reads the pipe, not bash's stdin
+		{`bash -c 'sh <&3' 3<<<'rm x' <<<true`, true},
+		{`bash -c 'sh' <<< 'rm x'`, true},
+		{`bash -c 'sh' <<< 'ls'`, false},
 	} {
 		assertRuns(t, "Bash(rm *)", c.cmd, c.want)
 	}

@@ -141,10 +141,10 @@ func clip(s string) string {
 // text and quotes is static and text is its value: quotes are removed and
 // backslash escapes resolved ("a b", 'a b' and a\ b are the one word a b;
 // $'\t' is a tab), so `git commit -m "fix it"` is compared as
-// "git commit -m fix it" — the argv the command will receive. Tilde, braces
-// and globs are not expanded (~/x, {a,b} and *.go stay as written: neither
-// Claude Code nor this evaluator knows the file system), but glob records
-// that the shell would expand them. A word holding a $VAR, ${…}, $(…), `…`,
+// "git commit -m fix it" — the argv the command will receive. Braces are
+// expanded by parseShell (braceWords); tilde and globs are not (~/x and
+// *.go stay as written: neither Claude Code nor this evaluator knows the
+// file system), but glob records that the shell would expand them. A word holding a $VAR, ${…}, $(…), `…`,
 // $((…)) or <(…) has no value before it runs; its text is its source and it
 // marks the whole command line dynamic.
 type shellWord struct {
@@ -159,16 +159,6 @@ type shellWord struct {
 	// quotes removed and escapes resolved, its expansions as written.
 	script string
 }
-
-// stdinKind is where a simple command's standard input comes from, for a
-// shell that reads its script there (bash <<< 'rm x', curl … | sh).
-type stdinKind uint8
-
-const (
-	stdinInherited stdinKind = iota // a pipe, or whatever the tool gave: unknown text
-	stdinFile                       // < file: a script file, as opaque as any program
-	stdinText                       // a here-document or here-string whose text is known
-)
 
 // shellCommand is one simple command of a Bash command line, as Claude Code
 // compares it: its words after the leading VAR=value assignments (which are
@@ -211,13 +201,24 @@ func parseShell(command string) (cmds []shellCommand, dynamic bool, err error) {
 	// A statement's redirections belong to the Stmt, which Walk visits
 	// before the command inside it.
 	stdin := map[*syntax.CallExpr]shellCommand{}
+	piped := map[*syntax.CallExpr]bool{} // reading a pipe: right of | or |&
 	heredocs := map[*syntax.Word]bool{}
+	braces := maxBraceWords
 	var hidden error // a command the line runs where its text does not show one
 	syntax.Walk(file, func(n syntax.Node) bool {
 		if hidden == nil {
 			hidden = hides(n, command, heredocs)
 		}
 		switch n := n.(type) {
+		case *syntax.BinaryCmd:
+			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+				syntax.Walk(n.Y, func(m syntax.Node) bool {
+					if call, ok := m.(*syntax.CallExpr); ok {
+						piped[call] = true
+					}
+					return true
+				})
+			}
 		case *syntax.Stmt:
 			if call, ok := n.Cmd.(*syntax.CallExpr); ok {
 				stdin[call] = stdinOf(n.Redirs, command)
@@ -229,8 +230,15 @@ func parseShell(command string) (cmds []shellCommand, dynamic bool, err error) {
 				return true // only assignments
 			}
 			c := stdin[n]
+			if c.stdin == stdinInherited && piped[n] {
+				c.stdin = stdinUnknown
+			}
 			for _, w := range n.Args {
-				c.words = append(c.words, braceWords(w, command)...)
+				words, err := braceWords(w, command, &braces)
+				if err != nil && hidden == nil {
+					hidden = err
+				}
+				c.words = append(c.words, words...)
 			}
 			cmds = append(cmds, c)
 		case *syntax.DeclClause:
@@ -270,38 +278,6 @@ func checkComments(file *syntax.File, src string) error {
 		return err == nil
 	})
 	return err
-}
-
-// stdinOf reads a statement's redirections for where its standard input
-// comes from; the last redirection of fd 0 wins, as in the shell.
-func stdinOf(redirs []*syntax.Redirect, src string) shellCommand {
-	var c shellCommand
-	for _, r := range redirs {
-		if r.N != nil && r.N.Value != "0" {
-			continue
-		}
-		switch r.Op {
-		case syntax.RdrIn, syntax.RdrInOut:
-			// A file, unless it is a pipe by another name: < <(…), < /dev/stdin.
-			c.stdin, c.stdinText = stdinFile, ""
-			if w := shellWordOf(r.Word, src); !w.static || readsStdin(w.text) {
-				c.stdin = stdinInherited
-			}
-		case syntax.DplIn:
-			c.stdin, c.stdinText = stdinInherited, ""
-		case syntax.WordHdoc:
-			c.stdin, c.stdinText = stdinInherited, ""
-			if v := shellWordOf(r.Word, src); v.static {
-				c.stdin, c.stdinText = stdinText, v.text
-			}
-		case syntax.Hdoc, syntax.DashHdoc:
-			c.stdin, c.stdinText = stdinInherited, ""
-			if text, ok := hdocText(r); ok {
-				c.stdin, c.stdinText = stdinText, text
-			}
-		}
-	}
-	return c
 }
 
 func source(n syntax.Node, src string) string {
@@ -375,39 +351,6 @@ func assignValue(a *syntax.Assign, src string) (string, bool) {
 	}
 	return a.Name.Value + "=" + v.text, true
 }
-
-// hdocText returns a here-document's text when it is static: as written
-// when the delimiter is quoted (<<'EOF', <<"EOF", <<E\OF), else with the
-// escapes an unquoted here-document resolves (\$ \` \\ and \newline) — and
-// not others: `echo \\; rm x` under <<'EOF' runs rm.
-func hdocText(r *syntax.Redirect) (string, bool) {
-	quoted := false
-	for _, p := range r.Word.Parts {
-		lit, ok := p.(*syntax.Lit)
-		quoted = quoted || !ok || strings.Contains(lit.Value, `\`)
-	}
-	if r.Hdoc == nil {
-		return "", true
-	}
-	var b strings.Builder
-	for _, p := range r.Hdoc.Parts {
-		lit, ok := p.(*syntax.Lit)
-		if !ok {
-			return "", false
-		}
-		if quoted {
-			b.WriteString(lit.Value)
-			continue
-		}
-		b.WriteString(unescapeHeredoc(lit.Value))
-	}
-	return b.String(), true
-}
-
-// unescapeHeredoc undoes the backslashes an unquoted here-document's
-// body keeps meaning for ($, `, \, a line join); unlike a double-quoted
-// string, \" stays as written.
-func unescapeHeredoc(s string) string { return unescapeShell(s, "$`\\") }
 
 // expands reports whether unquoted text holds a pattern the shell expands
 // into other words: * or ?, a [class], or {a,b} / {a..b} braces.

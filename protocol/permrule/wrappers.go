@@ -201,7 +201,7 @@ func (s *shellRuns) wrapped(spec wrapSpec, base, text string, args []shellWord, 
 		rest = nil
 	}
 	for spec.assign && len(rest) > 0 && (isAssignment(rest[0]) || (rest[0].static && rest[0].text == "-")) {
-		if name, _, _ := strings.Cut(rest[0].text, "="); name == "BASH_ENV" || name == "ENV" {
+		if name, _, _ := strings.Cut(rest[0].text, "="); startupVar(name) {
 			s.stopped("`" + clip(text) + "` sets " + name + ", a start-up file every shell it starts runs")
 			return nil
 		}
@@ -313,7 +313,7 @@ func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, d
 		case o.name == "c" && base != "fish":
 			cmdMode = true
 		case o.name == "c" || o.name == "--command" || o.name == "C" && base == "fish" || o.name == "--init-command":
-			s.scriptOrDoubt(o, text, depth, c)
+			s.scriptOption(o, text, depth, c)
 			ran = ran || o.name == "c" || o.name == "--command"
 		case o.name == "s" || o.name == "i" || o.name == "--interactive":
 			stdinMode = true
@@ -329,12 +329,8 @@ func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, d
 		s.stopped("`" + clip(text) + "` runs a command string that is not on the line")
 	case stdinMode || len(rest) == 0:
 		s.stdinScript(text, c, depth)
-	case rest[0].static && isStdin(rest[0].text):
-		s.stdinScript(text, c, depth) // bash - <<< TEXT, bash /dev/stdin
-	case rest[0].static && readsStdin(rest[0].text), strings.HasPrefix(rest[0].text, "<("):
-		s.stopped("`" + clip(text) + "` runs a script read from a descriptor or a command's output, which the analysis cannot read")
-	case !rest[0].static:
-		s.unsure("`" + clip(text) + "` runs a script whose text is not a file the analysis can name")
+	default:
+		s.scriptFile(rest[0], text, c, depth)
 	}
 	for _, o := range opts {
 		if (o.name == "--rcfile" || o.name == "--init-file") && (!o.static || readsStdin(o.value)) {
@@ -376,7 +372,7 @@ func (s *shellRuns) userShell(base, text string, args []shellWord, c shellComman
 	for _, o := range opts {
 		switch o.name {
 		case "c", "--command", "--session-command":
-			s.scriptOrDoubt(o, text, depth, c)
+			s.scriptOption(o, text, depth, c)
 			ran = true
 		case "u", "--user":
 			if base == "runuser" {

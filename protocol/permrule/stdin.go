@@ -1,0 +1,128 @@
+package permrule
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Standard input: where a simple command's comes from (its redirections,
+// a pipe), and what a shell that reads its script there runs.
+
+// stdinKind is where a simple command's standard input comes from, for a
+// shell that reads its script there (bash <<< 'rm x', curl … | sh).
+type stdinKind uint8
+
+const (
+	// stdinInherited: no redirection and no pipe: what the command line
+	// itself reads (the tool's input, unknown text), or in a command
+	// string what the command that runs it reads (scriptWith).
+	stdinInherited stdinKind = iota
+	stdinUnknown             // a pipe, another descriptor, a command's output: unknown text
+	stdinFile                // < file: a script file, as opaque as any program
+	stdinText                // a here-document or here-string whose text is known
+)
+
+// stdinOf reads a statement's redirections for where its standard input
+// comes from; the last redirection of fd 0 wins, as in the shell.
+func stdinOf(redirs []*syntax.Redirect, src string) shellCommand {
+	var c shellCommand
+	for _, r := range redirs {
+		if r.N != nil && r.N.Value != "0" {
+			continue
+		}
+		switch r.Op {
+		case syntax.RdrIn, syntax.RdrInOut:
+			// A file, unless it is a pipe by another name: < <(…), < /dev/stdin.
+			c.stdin, c.stdinText = stdinFile, ""
+			if w := shellWordOf(r.Word, src); !w.static || readsStdin(w.text) {
+				c.stdin = stdinUnknown
+			}
+		case syntax.DplIn:
+			c.stdin, c.stdinText = stdinUnknown, ""
+		case syntax.WordHdoc:
+			c.stdin, c.stdinText = stdinUnknown, ""
+			if v := shellWordOf(r.Word, src); v.static {
+				c.stdin, c.stdinText = stdinText, v.text
+			}
+		case syntax.Hdoc, syntax.DashHdoc:
+			c.stdin, c.stdinText = stdinUnknown, ""
+			if text, ok := hdocText(r); ok {
+				c.stdin, c.stdinText = stdinText, text
+			}
+		}
+	}
+	return c
+}
+
+// hdocText returns a here-document's text when it is static: as written
+// when the delimiter is quoted (<<'EOF', <<"EOF", <<E\OF), else with the
+// escapes an unquoted here-document resolves (\$ \` \\ and \newline) — and
+// not others: `echo \\; rm x` under <<'EOF' runs rm.
+func hdocText(r *syntax.Redirect) (string, bool) {
+	quoted := false
+	for _, p := range r.Word.Parts {
+		lit, ok := p.(*syntax.Lit)
+		quoted = quoted || !ok || strings.Contains(lit.Value, `\`)
+	}
+	if r.Hdoc == nil {
+		return "", true
+	}
+	var b strings.Builder
+	for _, p := range r.Hdoc.Parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok {
+			return "", false
+		}
+		if quoted {
+			b.WriteString(lit.Value)
+			continue
+		}
+		b.WriteString(unescapeHeredoc(lit.Value))
+	}
+	return b.String(), true
+}
+
+// unescapeHeredoc undoes the backslashes an unquoted here-document's
+// body keeps meaning for ($, `, \, a line join); unlike a double-quoted
+// string, \" stays as written.
+func unescapeHeredoc(s string) string { return unescapeShell(s, "$`\\") }
+
+// readsStdin: a script path that is the standard input or another
+// descriptor, whose text is a pipe's, not a file's.
+func readsStdin(p string) bool {
+	return p == "-" || p == "/dev/stdin" || strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/")
+}
+
+// isStdin: a script path that is the standard input itself (fd 0), whose
+// text is what the command's stdin holds; another descriptor's is not
+// known here (bash /dev/fd/3 3<<<TEXT).
+func isStdin(p string) bool {
+	return p == "-" || p == "/dev/stdin" || p == "/dev/fd/0" || p == "/proc/self/fd/0"
+}
+
+// scriptFile follows the script a shell runs, or source reads, from the
+// file named by path: its standard input's text (bash - <<< TEXT, source
+// /dev/stdin); another descriptor or a command's output (bash
+// /dev/fd/3, bash <(…)) cannot be read; a file is as opaque as any
+// program; a name only known when it runs is doubt.
+func (s *shellRuns) scriptFile(path shellWord, text string, c shellCommand, depth int) {
+	switch {
+	case path.static && isStdin(path.text):
+		s.stdinScript(text, c, depth)
+	case path.static && readsStdin(path.text), strings.HasPrefix(path.text, "<("):
+		s.stopped("`" + clip(text) + "` runs a script read from a descriptor or a command's output, which the analysis cannot read")
+	case !path.static:
+		s.unsure("`" + clip(text) + "` runs a script whose text is not a file the analysis can name")
+	}
+}
+
+// stdinScript follows what a shell reads from its standard input.
+func (s *shellRuns) stdinScript(text string, c shellCommand, depth int) {
+	switch c.stdin {
+	case stdinText:
+		s.script(c.stdinText, text, depth)
+	case stdinInherited, stdinUnknown:
+		s.stopped("`" + clip(text) + "` runs a shell that reads its commands from standard input (a pipe the analysis cannot read)")
+	}
+}
