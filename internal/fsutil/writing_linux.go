@@ -35,20 +35,6 @@ func BeingWritten(path string) bool {
 	return false
 }
 
-// LastWrite is the later of fi's modification and change times that is
-// not after now (a time in the future is no write's: it was set by hand,
-// or by a clock that disagrees with ours); zero when both are.
-func LastWrite(fi os.FileInfo, now time.Time) time.Time {
-	var last time.Time
-	mt, ct := FileTimes(fi)
-	for _, t := range []time.Time{mt, ct} {
-		if t.After(last) && !t.After(now) {
-			last = t
-		}
-	}
-	return last
-}
-
 // FileTimes returns a file's modification and change times (the change time
 // moves on every write, and cannot be set back by hand).
 func FileTimes(fi os.FileInfo) (mtime, ctime time.Time) {

@@ -11,15 +11,6 @@ import (
 // stands for both.
 func FileTimes(fi os.FileInfo) (mtime, ctime time.Time) { return fi.ModTime(), fi.ModTime() }
 
-// LastWrite is fi's modification time unless it is after now (set by
-// hand); zero then.
-func LastWrite(fi os.FileInfo, now time.Time) time.Time {
-	if t := fi.ModTime(); !t.After(now) {
-		return t
-	}
-	return time.Time{}
-}
-
 // BeingWritten cannot tell here (no leases): the settle period alone
 // decides.
 func BeingWritten(string) bool { return false }
