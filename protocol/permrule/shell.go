@@ -289,20 +289,19 @@ func source(n syntax.Node, src string) string {
 }
 
 // shellWordOf returns a word's value when it is static, or its source text
-// and the command string it makes (script).
+// and the command string it makes (script): the same text, with each
+// expansion's source where its value would be.
 func shellWordOf(w *syntax.Word, src string) shellWord {
-	var b, sb strings.Builder
+	var b strings.Builder
 	glob, static := false, true
 	for _, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
 			glob = glob || expands(p.Value)
 			b.WriteString(unescapeUnquoted(p.Value))
-			sb.WriteString(unescapeUnquoted(p.Value))
 		case *syntax.SglQuoted:
 			if !p.Dollar {
 				b.WriteString(p.Value)
-				sb.WriteString(p.Value)
 				continue
 			}
 			if strings.Contains(p.Value, `\x{`) || strings.Contains(p.Value, `\c`) {
@@ -313,24 +312,22 @@ func shellWordOf(w *syntax.Word, src string) shellWord {
 				return shellWord{text: source(w, src), odd: true}
 			}
 			b.WriteString(v)
-			sb.WriteString(v)
 		case *syntax.DblQuoted:
 			for _, q := range p.Parts {
 				if lit, ok := q.(*syntax.Lit); ok {
 					b.WriteString(unescapeDoubleQuoted(lit.Value))
-					sb.WriteString(unescapeDoubleQuoted(lit.Value))
 					continue
 				}
 				static = false
-				sb.WriteString(source(q, src))
+				b.WriteString(source(q, src))
 			}
 		default:
 			static = false
-			sb.WriteString(source(p, src))
+			b.WriteString(source(p, src))
 		}
 	}
 	if !static {
-		return shellWord{text: source(w, src), script: sb.String()}
+		return shellWord{text: source(w, src), script: b.String()}
 	}
 	return shellWord{text: b.String(), static: true, glob: glob}
 }
