@@ -64,6 +64,7 @@ func TestCommands(t *testing.T) {
 		{line: `watch -n1 "r\m -rf y"$X`, want: []string{"rm -rf y$X"}},
 		{line: "eval $(ssh-agent -s)", want: []string{"ssh-agent -s"}},
 		{line: "unset 'a[$(rm -rf y)]'", err: "arithmetic"},
+		{line: "let $'a\\x5b$(rm -rf y)]'", err: "arithmetic"}, // the [ only in the value
 		{line: "printf -v 'a[$(rm -rf y)]' x", err: "arithmetic"},
 		{line: `let "x=a[\$(rm -rf y)]$Z"`, err: "arithmetic"},
 		{line: "declare -i 'x=a[$(rm -rf y)]'", err: "arithmetic"},

@@ -34,7 +34,10 @@ func hides(n syntax.Node, src string, heredocs map[*syntax.Word]bool) error {
 			heredocs[n.Hdoc] = true
 		}
 	case *syntax.Word:
-		if heredocs[n] {
+		// A value holds a [ only where its source does, or where a $'…'
+		// escape makes one: no other word is read again (every command
+		// word is read once more for its command).
+		if raw := source(n, src); heredocs[n] || !strings.Contains(raw, "[") && !strings.Contains(raw, "$'") {
 			return nil
 		}
 		w := shellWordOf(n, src)
