@@ -21,7 +21,7 @@ func commands(params ...any) (any, error) {
 	}
 	s, ok := params[0].(string)
 	if !ok {
-		return nil, fmt.Errorf("commands reads a string, not %s", typeName(params[0]))
+		return nil, fmt.Errorf("commands reads a string, not %T", params[0])
 	}
 	forms, err := permrule.Commands(s)
 	if err != nil {
@@ -31,11 +31,4 @@ func commands(params ...any) (any, error) {
 		return nil, fmt.Errorf("the command runs more than %d commands", maxPieces)
 	}
 	return forms, nil
-}
-
-func typeName(v any) string {
-	if v == nil {
-		return "nil"
-	}
-	return fmt.Sprintf("%T", v)
 }
