@@ -317,6 +317,8 @@ func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, d
 			ran = ran || o.name == "c" || o.name == "--command"
 		case o.name == "s" || o.name == "i" || o.name == "--interactive":
 			stdinMode = true
+		case (o.name == "--rcfile" || o.name == "--init-file") && (!o.static || readsStdin(o.value)):
+			s.stopped("`" + clip(text) + "` starts a shell whose start-up file the analysis cannot read")
 		}
 	}
 	switch {
@@ -331,11 +333,6 @@ func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, d
 		s.stdinScript(text, c, depth)
 	default:
 		s.scriptFile(rest[0], text, c, depth)
-	}
-	for _, o := range opts {
-		if (o.name == "--rcfile" || o.name == "--init-file") && (!o.static || readsStdin(o.value)) {
-			s.stopped("`" + clip(text) + "` starts a shell whose start-up file the analysis cannot read")
-		}
 	}
 }
 
