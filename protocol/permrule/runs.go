@@ -229,9 +229,7 @@ func (s *shellRuns) inner(base, text string, args []shellWord, c shellCommand, d
 	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "rbash", "fish":
 		s.shell(base, text, args, c, depth)
 	case "eval":
-		if len(args) > 0 && args[0].static && args[0].text == "--" {
-			args = args[1:]
-		}
+		args = endOfOptions(args)
 		s.scriptOf(args, text, depth, c)
 	case "trap":
 		s.trap(text, args, depth)
@@ -243,9 +241,7 @@ func (s *shellRuns) inner(base, text string, args []shellWord, c shellCommand, d
 			}
 		}
 	case "source", ".":
-		if len(args) > 0 && args[0].static && args[0].text == "--" {
-			args = args[1:]
-		}
+		args = endOfOptions(args)
 		if len(args) > 0 {
 			s.scriptFile(args[0], text, c, depth)
 		}
@@ -277,6 +273,14 @@ func (s *shellRuns) inner(base, text string, args []shellWord, c shellCommand, d
 		}
 	}
 	return nil
+}
+
+// endOfOptions is args after a leading "--" (eval --, source --, trap --).
+func endOfOptions(args []shellWord) []shellWord {
+	if len(args) > 0 && args[0].static && args[0].text == "--" {
+		return args[1:]
+	}
+	return args
 }
 
 func shellKeyword(s string) bool {
@@ -326,9 +330,7 @@ func (s *shellRuns) trap(text string, args []shellWord, depth int) {
 	if len(args) > 0 && args[0].static && (args[0].text == "-l" || args[0].text == "-p" || args[0].text == "-lp") {
 		return
 	}
-	if len(args) > 0 && args[0].static && args[0].text == "--" {
-		args = args[1:]
-	}
+	args = endOfOptions(args)
 	if len(args) < 2 {
 		return // a single operand resets the signal
 	}
