@@ -23,7 +23,9 @@ import (
 //   - Text with an array subscript running $(…) or backticks, which bash
 //     runs wherever it evaluates the text as arithmetic — let, [[ -eq ]],
 //     declare -i, (( )), ${a[…]}, unset, printf -v, test -v, read —
-//     quoted or not: let 'x=a[$(rm -rf ~)]'.
+//     quoted or not: let 'x=a[$(rm -rf ~)]'. Only the word's own text
+//     counts: a $(…) that is an expansion of it runs as it is expanded and
+//     is listed as such ("${a[$(date)]}"), and $((…)) is arithmetic.
 //   - BASH_ENV or ENV set: the start-up file of every shell started after.
 //   - A function whose body runs its arguments ("$@", $1 …): its calls
 //     on the line run commands their words do not name.
@@ -43,7 +45,7 @@ func hides(n syntax.Node, src string, heredocs map[*syntax.Word]bool) error {
 		w := shellWordOf(n, src)
 		t := w.text
 		if !w.static && !w.odd {
-			t = w.script
+			t = w.bareScript()
 		}
 		if subscriptRuns().MatchString(t) {
 			return fmt.Errorf("it holds %q, whose subscript bash runs as a command where it evaluates it as arithmetic", clip(t))

@@ -158,6 +158,25 @@ type shellWord struct {
 	// that parses it as a command string (sh -c WORD, eval WORD): its
 	// quotes removed and escapes resolved, its expansions as written.
 	script string
+	// blanks, for a word that is not static, are the spans of script that
+	// hold its expansions (start, end pairs): bareScript blanks them.
+	blanks []int
+}
+
+// bareScript is script with each expansion one _: the text bash may read
+// again after expanding the word (as arithmetic: let, [[ -eq ]] …). What an
+// expansion runs is a node of the line of its own, listed where it is; the
+// _ is a name's character, since a value can end in a name.
+func (w shellWord) bareScript() string {
+	var b strings.Builder
+	at := 0
+	for i := 0; i+1 < len(w.blanks); i += 2 {
+		b.WriteString(w.script[at:w.blanks[i]])
+		b.WriteByte('_')
+		at = w.blanks[i+1]
+	}
+	b.WriteString(w.script[at:])
+	return b.String()
 }
 
 // shellCommand is one simple command of a Bash command line, as Claude Code
@@ -293,6 +312,7 @@ func source(n syntax.Node, src string) string {
 // expansion's source where its value would be.
 func shellWordOf(w *syntax.Word, src string) shellWord {
 	var b strings.Builder
+	var blanks []int
 	glob, static := false, true
 	for _, p := range w.Parts {
 		switch p := p.(type) {
@@ -319,15 +339,19 @@ func shellWordOf(w *syntax.Word, src string) shellWord {
 					continue
 				}
 				static = false
+				blanks = append(blanks, b.Len())
 				b.WriteString(source(q, src))
+				blanks = append(blanks, b.Len())
 			}
 		default:
 			static = false
+			blanks = append(blanks, b.Len())
 			b.WriteString(source(p, src))
+			blanks = append(blanks, b.Len())
 		}
 	}
 	if !static {
-		return shellWord{text: source(w, src), script: b.String()}
+		return shellWord{text: source(w, src), script: b.String(), blanks: blanks}
 	}
 	return shellWord{text: b.String(), static: true, glob: glob}
 }
