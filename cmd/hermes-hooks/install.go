@@ -47,8 +47,8 @@ or not executable, the line answers the same way. Each command line carries
 --agent-timeout SECONDS, how long the agent waits for it, so that
 'hermes-hooks hook' answers in time. --local writes Claude Code's
 .claude/settings.local.json (this checkout only). 'install --refresh'
-rewrites every installed entry, in this project and your home directory,
-after hermes-hooks moved or was upgraded.
+rewrites every installed entry, in this project, your home directory and
+every project 'installs' lists, after hermes-hooks moved or was upgraded.
 AGENT is one of: ` + strings.Join(agents.Names(), ", ") + `, or open-plugin DIR, or opencode, or hermes: the Hermes plugin
 (clients/python) goes into $HERMES_HOME/plugins/hermes-hooks and is enabled in
 $HERMES_HOME/config.yaml (plugins.enabled, as 'hermes plugins enable' does, every
@@ -108,7 +108,7 @@ Hooks still need your approval before they run: see 'hermes-hooks list' and
   hermes-hooks install cline --user
   # take it out again
   hermes-hooks uninstall claude
-  # after moving or upgrading hermes-hooks: every file install wrote here and in ~
+  # after moving or upgrading hermes-hooks: every file install wrote (here, in ~, in each project 'installs' lists)
   hermes-hooks install --refresh
   # the Hermes plugin, into $HERMES_HOME/plugins/hermes-hooks, enabled
   hermes-hooks install hermes --dry-run
