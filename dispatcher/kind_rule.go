@@ -109,12 +109,18 @@ func appendQuote(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-func (k *ruleKind) compiled() (*rule.Rule, error) {
+// compiled is the rule, compiled the first time d selects e. A rule that
+// does not compile is said once on d's warnings, as a matcher that does
+// not compile is: a mistake in the config, not a failure of one firing.
+func (k *ruleKind) compiled(d *Dispatcher, e *hookconfig.Entry) (*rule.Rule, error) {
 	k.once.Do(func() {
 		if testRuleCompile != nil {
 			testRuleCompile(k.spec.Source)
 		}
 		k.r, k.err = rule.Compile(k.spec.Source)
+		if k.err != nil {
+			d.warn("rule" + ruleAt(e) + " does not compile, so it decides nothing (hermes-hooks validate shows it): " + k.err.Error())
+		}
 		k.ready.Store(true)
 	})
 	return k.r, k.err
@@ -143,7 +149,7 @@ var testRuleEval, testRuleCompile func(src string)
 
 func (k *ruleKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h Invocation, _ []byte) ran {
 	start := time.Now()
-	r, err := k.compiled()
+	r, err := k.compiled(d, h.Entry)
 	var ok bool
 	if err == nil {
 		if testRuleEval != nil {

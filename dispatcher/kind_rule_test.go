@@ -1,6 +1,7 @@
 package dispatcher
 
 import (
+	"context"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -183,5 +184,29 @@ func TestRulesCompileLazilyOnce(t *testing.T) {
 	}
 	if len(compiled) != 1 || compiled[0] != "args.n == 7" {
 		t.Fatalf("compiled %q; want the selected rule, once", compiled)
+	}
+}
+
+// A rule that does not compile is a mistake in the config: said once on
+// the dispatcher's warnings (where the host's stderr shows it), whichever
+// path decides it and however often it is selected; an evaluation error
+// of a rule that compiles is a firing's failure and only reported.
+func TestRuleThatDoesNotCompileWarnsOnce(t *testing.T) {
+	bad := ruleEntry(t, `args.command matchez "x"`, "block", consent.Scope{}, false)
+	bad.Source, bad.Rule().Line = "/cfg/config.yaml", 7
+	errs := ruleEntry(t, `args.nope == "x"`, "block", consent.Scope{}, false)
+	var warned []string
+	d, err := New(&hookconfig.Config{Entries: []*hookconfig.Entry{bad, errs}},
+		Options{Gate: AllowAll, Cwd: t.TempDir(), Warn: func(m string) { warned = append(warned, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		dispatch(t, d, "pre_tool_call", terminal("ls"))
+	}
+	pre, _ := protocol.Lookup("pre_tool_call")
+	d.RunEntry(context.Background(), pre, bad, terminal("ls"))
+	if len(warned) != 1 || !strings.Contains(warned[0], "(/cfg/config.yaml:7) does not compile") || !strings.Contains(warned[0], "matchez") {
+		t.Fatalf("warnings %q; want one naming the rule's line and the error", warned)
 	}
 }

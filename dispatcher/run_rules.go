@@ -76,7 +76,7 @@ func (d *Dispatcher) runRules(ctx context.Context, ev *protocol.Event, fields ma
 		h.fields = fields
 		k, _ := inlineRule(d, h)
 		kinds[n] = k
-		r, err := k.compiled()
+		r, err := k.compiled(d, h.Entry)
 		if err != nil {
 			a := k.answer(ev, h.Entry, false, err, 0)
 			answers[n] = &a
