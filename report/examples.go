@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
@@ -214,7 +216,7 @@ func PrintExamples(w io.Writer, hooks []HookExamples) {
 	for i := range hooks {
 		h := &hooks[i]
 		e := h.Status.Entry
-		fmt.Fprintf(w, "[%s] %s\n", show(e.DeclaredAs), show(e.Text()))
+		fmt.Fprintf(w, "[%s] %s\n", show(e.DeclaredAs), show(exampleHeading(e)))
 		if h.NotRun != "" {
 			fmt.Fprintf(w, "    - %s\n", show(h.NotRun))
 			continue
@@ -236,6 +238,23 @@ func PrintExamples(w io.Writer, hooks []HookExamples) {
 		fmt.Fprintf(w, "; %s not run (not approved or changed)", Count(notRun, "hook's examples", "hooks' examples"))
 	}
 	fmt.Fprintln(w)
+}
+
+// exampleHeading names e above its examples: its text, and a rule's text
+// longer than a line (a ready-made rule's pattern runs to hundreds of
+// characters) cut to one, with the file and line that hold it.
+func exampleHeading(e *hookconfig.Entry) string {
+	const long = 100
+	t := e.Text()
+	r := e.Rule()
+	if r == nil || utf8.RuneCountInString(t) <= long {
+		return t
+	}
+	t = textutil.Truncate(t, long)
+	if e.Source != "" && r.Line > 0 {
+		t += " (" + e.Source + ":" + strconv.Itoa(r.Line) + ")"
+	}
+	return t
 }
 
 // ExamplesJSON is `test --examples --json` (with --require-all when

@@ -62,3 +62,27 @@ func TestExamplesNeverRunWhatDispatchWouldNot(t *testing.T) {
 		}
 	}
 }
+
+// A rule's heading above its examples stays one line: a long rule is cut,
+// with the file and line that hold it; a short rule and a command are
+// shown whole.
+func TestExampleHeading(t *testing.T) {
+	pre, _ := protocol.Lookup("pre_tool_call")
+	rule := func(src string) *hookconfig.Entry {
+		return &hookconfig.Entry{Event: pre, Source: "/r/team.yaml",
+			Spec: &hookconfig.RuleSpec{Source: src, Decision: "block", Message: "m", Line: 12}}
+	}
+	long := `args.command matches "` + strings.Repeat("(a|b)", 60) + `"`
+	for _, tc := range []struct {
+		e    *hookconfig.Entry
+		want string
+	}{
+		{rule(`args.command contains "x"`), `rule: args.command contains "x"`},
+		{rule(long), "rule: " + long[:91] + "... (/r/team.yaml:12)"},
+		{&hookconfig.Entry{Event: pre, Command: "/h/" + strings.Repeat("g", 200) + ".sh"}, "/h/" + strings.Repeat("g", 200) + ".sh"},
+	} {
+		if got := exampleHeading(tc.e); got != tc.want {
+			t.Errorf("heading\n got %q\nwant %q", got, tc.want)
+		}
+	}
+}
