@@ -26,7 +26,10 @@ import (
 //     quoted or not: let 'x=a[$(rm -rf ~)]'. Only the word's own text
 //     counts: a $(…) that is an expansion of it runs as it is expanded and
 //     is listed as such ("${a[$(date)]}"), and $((…)) is arithmetic.
-//   - BASH_ENV or ENV set: the start-up file of every shell started after.
+//   - A variable set whose value bash runs (codeVar: BASH_ENV, PS4,
+//     BASH_ALIASES …), or a value expanded as a prompt (${x@P}).
+//   - A here-document whose end bash finds before this parser does
+//     (hdocEndsEarly).
 //   - A function whose body runs its arguments ("$@", $1 …): its calls
 //     on the line run commands their words do not name.
 func hides(n syntax.Node, src string, heredocs map[*syntax.Word]bool) error {
@@ -34,6 +37,9 @@ func hides(n syntax.Node, src string, heredocs map[*syntax.Word]bool) error {
 	case *syntax.Redirect:
 		if n.Hdoc != nil {
 			heredocs[n.Hdoc] = true
+		}
+		if hdocEndsEarly(n, src) {
+			return fmt.Errorf("a here-document's body holds a line bash reads as its end (%s), where this parser reads on", clip(source(n.Word, src)))
 		}
 	case *syntax.Word:
 		// A value holds a [ only where its source does, or where a $'…'
@@ -51,8 +57,12 @@ func hides(n syntax.Node, src string, heredocs map[*syntax.Word]bool) error {
 			return fmt.Errorf("it holds %q, whose subscript bash runs as a command where it evaluates it as arithmetic", clip(t))
 		}
 	case *syntax.Assign:
-		if n.Name != nil && startupVar(n.Name.Value) {
-			return fmt.Errorf("it sets %s, a start-up file every shell it starts runs", n.Name.Value)
+		if n.Name != nil && codeVar(n.Name.Value) {
+			return fmt.Errorf("it sets %s, whose value bash runs as code", n.Name.Value)
+		}
+	case *syntax.ParamExp:
+		if n.Exp != nil && n.Exp.Op == syntax.OtherParamOps && n.Exp.Word != nil && strings.Contains(n.Exp.Word.Lit(), "P") {
+			return fmt.Errorf("it expands a value as a prompt (${…@P}), which runs the $(…) in it")
 		}
 	case *syntax.FuncDecl:
 		if n.Name != nil && runsArguments(n.Body) {
@@ -62,14 +72,76 @@ func hides(n syntax.Node, src string, heredocs map[*syntax.Word]bool) error {
 	return nil
 }
 
+// evaluatesValue is why bash may run, at n, a command no text of the line
+// shows ("" if not): it evaluates as arithmetic, or as a variable's name,
+// a value only known when the line runs — (( x )), $((x+1)), let,
+// [[ $a -eq $b ]], ${!x}, ${a[$i]} — and a value whose subscript holds
+// $(…) runs it there (x='a[$(rm -rf ~)]'; (( x ))). Doubt, not a refusal:
+// the values are not known, nor are they what the line's text runs.
+func evaluatesValue(n syntax.Node) string {
+	var expr syntax.Node
+	switch n := n.(type) {
+	case *syntax.ArithmCmd:
+		expr = n.X
+	case *syntax.ArithmExp:
+		expr = n.X
+	case *syntax.LetClause:
+		expr = n
+	case *syntax.BinaryTest:
+		switch n.Op {
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+			expr = n
+		}
+	case *syntax.Assign:
+		if n.Name != nil && programVar(n.Name.Value) {
+			return "it sets " + n.Name.Value + ", a command or code a program it starts may run"
+		}
+	case *syntax.ParamExp:
+		if n.Excl {
+			return "it expands a variable named by another's value (${!x}), whose subscript can run a command"
+		}
+		expr = n.Index
+	}
+	if expr == nil || !namesValue(expr) {
+		return ""
+	}
+	return "it evaluates as arithmetic a value only known when it runs, whose subscript can run a command"
+}
+
+// namesValue: an arithmetic expression that reads a variable or an
+// expansion, not only numbers.
+func namesValue(expr syntax.Node) bool {
+	found := false
+	syntax.Walk(expr, func(m syntax.Node) bool {
+		switch m := m.(type) {
+		case *syntax.ParamExp, *syntax.CmdSubst:
+			found = true
+		case *syntax.Lit:
+			found = strings.ContainsFunc(m.Value, func(r rune) bool { return r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' })
+		}
+		return !found
+	})
+	return found
+}
+
 // subscriptRuns matches a name's subscript holding $( or a backtick.
 var subscriptRuns = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile("[A-Za-z_][A-Za-z0-9_]*\\[[^]]*(\\$\\(|`)")
 })
 
-// startupVar: a variable naming a file every shell started after it runs
-// first (bash's BASH_ENV, sh's ENV).
-func startupVar(name string) bool { return name == "BASH_ENV" || name == "ENV" }
+// codeVar: a variable whose value bash, or a shell started after it, runs
+// as code: a start-up file (BASH_ENV, sh's ENV), a function exported to
+// child shells (BASH_FUNC_name%%), aliases and the command table
+// (BASH_ALIASES, BASH_CMDS: a name made to run another program), prompts
+// and the trace prefix, whose $(…) runs (PS0, PS1, PS2, PS4 under set -x),
+// PROMPT_COMMAND.
+func codeVar(name string) bool {
+	switch name {
+	case "BASH_ENV", "ENV", "BASH_ALIASES", "BASH_CMDS", "PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND":
+		return true
+	}
+	return strings.HasPrefix(name, "BASH_FUNC_")
+}
 
 // runsArguments: a function body that reads its positional parameters
 // ($@, $*, $1, ${10}, ${!#}).

@@ -23,7 +23,10 @@ import (
 //     alias definitions; a here-string or here-document fed to a shell) is
 //     parsed as a command line of its own;
 //   - a path is also compared by its base name (/bin/rm x as rm x);
-//   - find -exec/-execdir/-ok/-okdir runs the words up to ; or +.
+//   - find -exec/-execdir/-ok/-okdir runs the words up to ; or +;
+//   - an alias the line defines runs its value with the words after it
+//     (alias h=env; h rm x), and git -C DIR push is git push (builtins.go,
+//     programs.go).
 //
 // And where the text does not show what runs, the answer is "cannot tell",
 // which runs the hook (doubt): a command word only known when it runs ($X,
@@ -34,7 +37,12 @@ import (
 // interpreter reading its program from a pipe (curl … | sh), a script read
 // from another descriptor or a command's output, and the wrappers whose
 // syntax is not modelled (strace, nsenter, parallel, …: opaque(); their
-// operands are followed too). Braces are expanded (rm -{r,f} x runs rm -r
+// operands are followed too), a value evaluated as arithmetic or as a
+// name (its subscript can run a command), a variable a program runs
+// (GIT_PAGER, LD_PRELOAD), a program's own way to run a command (tar
+// --to-command, sed's e, vim -c), and xargs handing a wrapper its
+// command, or words that complete a pattern (xargs git: open). Braces are
+// expanded (rm -{r,f} x runs rm -r
 // -f x). A part the analysis stopped reading (stopped: a command string
 // that does not parse, a bound) is doubt, and Commands' error.
 //
@@ -72,6 +80,13 @@ type shellRuns struct {
 	// (a command string that does not parse, a bound): what the line runs
 	// after it is not in forms at all (Commands).
 	lost string
+	// aliases are those the line defines, by name: a later command named
+	// so runs the value with its own words after it (alias h=env; h rm x
+	// runs env rm x).
+	aliases map[string]string
+	// open are forms xargs adds words of its input to: `xargs git` may
+	// run git push (shellPattern.match).
+	open []string
 }
 
 func (s *shellRuns) unsure(why string) {
@@ -126,11 +141,12 @@ func analyzeRunsOnce(command string, memo *Memo) (shellRuns, error) {
 func analyzeRuns(command string) (shellRuns, error) {
 	analyses.Add(1)
 	var s shellRuns
-	cmds, dynamic, err := parseShell(command)
+	cmds, line, err := parseShell(command)
 	if err != nil {
 		return s, err
 	}
-	s.dynamic = dynamic
+	s.dynamic = line.dynamic
+	s.unsure(line.doubt)
 	for _, c := range cmds {
 		s.command(c, 0)
 	}
@@ -150,12 +166,13 @@ func (s *shellRuns) scriptWith(text, via string, depth int, in shellCommand) {
 		s.stopped("`" + clip(via) + "` nests command strings too deep to follow")
 		return
 	}
-	cmds, dynamic, err := parseShell(text)
+	cmds, line, err := parseShell(text)
 	if err != nil {
 		s.stopped("the command string `" + via + "` runs cannot be parsed (" + err.Error() + ")")
 		return
 	}
-	s.dynamic = s.dynamic || dynamic
+	s.dynamic = s.dynamic || line.dynamic
+	s.unsure(line.doubt)
 	for _, c := range cmds {
 		if c.stdin == stdinInherited {
 			c.stdin, c.stdinText = in.stdin, in.stdinText
@@ -173,6 +190,7 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 			return
 		}
 	}
+	appending := false // xargs adds its input's words to what follows
 	for level := 0; len(w) > 0; level++ {
 		if level == maxWrapperChain {
 			s.stopped("`" + clip(joinWords(c.words)) + "` chains more wrappers than this analysis follows")
@@ -183,8 +201,10 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 			return
 		}
 		text := joinWords(w)
-		s.forms = append(s.forms, text)
-		s.formBytes += len(text)
+		s.addForm(text)
+		if appending {
+			s.open = append(s.open, text)
+		}
 		name := w[0]
 		if !name.static {
 			s.unsure("`" + clip(text) + "` runs a command whose name is only known when it runs")
@@ -200,15 +220,38 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 			s.unsure("`" + clip(text) + "` hands a shell keyword to a wrapper")
 			return
 		}
+		if v, ok := s.aliases[name.text]; ok {
+			// Not again inside its own expansion (alias ls='ls -l'), as
+			// in bash.
+			delete(s.aliases, name.text)
+			s.script(v+" "+quoteWords(w[1:]), text, depth)
+			s.aliases[name.text] = v
+			return
+		}
 		base := name.text
 		if i := strings.LastIndexByte(base, '/'); i >= 0 {
 			base = base[i+1:]
-			form := joinWords(append([]shellWord{{text: base, static: true}}, w[1:]...))
-			s.forms = append(s.forms, form)
-			s.formBytes += len(form)
+			s.addForm(joinWords(append([]shellWord{{text: base, static: true}}, w[1:]...)))
 		}
 		w = s.inner(base, text, w[1:], c, depth)
+		if w == nil && appending && runsOperands(base) {
+			s.unsure("`" + clip(joinWords(c.words)) + "` takes the command it runs from its input")
+		}
+		appending = appending || base == "xargs"
 	}
+}
+
+// addForm adds a text the command line runs, to compare with a pattern.
+func (s *shellRuns) addForm(text string) {
+	s.forms = append(s.forms, text)
+	s.formBytes += len(text)
+}
+
+// runsOperands: a program that runs the command its operands name, so
+// that xargs can hand it one (… | xargs env).
+func runsOperands(base string) bool {
+	_, ok := wrappers()[base]
+	return ok || opaque()[base] || base == "eval" || base == "source" || base == "."
 }
 
 // inner returns the words of the command that the command named base (with
@@ -228,59 +271,18 @@ func (s *shellRuns) inner(base, text string, args []shellWord, c shellCommand, d
 	switch base {
 	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "rbash", "fish":
 		s.shell(base, text, args, c, depth)
-	case "eval":
-		args = endOfOptions(args)
-		s.scriptOf(args, text, depth, c)
-	case "trap":
-		s.trap(text, args, depth)
-	case "hash":
-		for _, a := range args {
-			if !a.static || strings.HasPrefix(a.text, "-") && strings.Contains(a.text, "p") {
-				s.stopped("`" + clip(text) + "` names a program by another name (hash -p)")
-				return nil
-			}
-		}
-	case "source", ".":
-		args = endOfOptions(args)
-		if len(args) > 0 {
-			s.scriptFile(args[0], text, c, depth)
-		}
-	case "alias":
-		for _, a := range args {
-			if !a.static {
-				s.unsure("`" + clip(text) + "` defines an alias only known when it runs")
-				continue
-			}
-			if _, v, ok := strings.Cut(a.text, "="); ok && !strings.HasPrefix(a.text, "-") {
-				s.script(v, text, depth)
-			}
-		}
-	case "find":
-		s.find(text, args, c, depth)
 	case "ssh":
 		s.ssh(text, args, c, depth)
 	case "flock":
 		return s.flock(text, args, c, depth)
 	case "su", "runuser", "sg", "script":
 		return s.userShell(base, text, args, c, depth)
-	case "awk", "gawk", "mawk", "nawk":
-		s.awk(text, args)
-	case "mapfile", "readarray":
-		s.withCommandOption(text, args, optSpec{flags: "t", args: "dnOsuCc"}, "C", depth)
 	default:
-		if lang := interpreter(base); lang != nil {
-			s.interpreted(*lang, text, args, c)
+		if !s.builtin(base, text, args, c, depth) {
+			s.program(base, text, args, c, depth)
 		}
 	}
 	return nil
-}
-
-// endOfOptions is args after a leading "--" (eval --, source --, trap --).
-func endOfOptions(args []shellWord) []shellWord {
-	if len(args) > 0 && args[0].static && args[0].text == "--" {
-		return args[1:]
-	}
-	return args
 }
 
 func shellKeyword(s string) bool {
@@ -322,98 +324,4 @@ func (s *shellRuns) scriptOf(words []shellWord, text string, depth int, in shell
 		s.unsure("`" + clip(text) + "` runs a command string with expansions, whose values run as commands too")
 	}
 	s.scriptWith(strings.Join(parts, " "), text, depth, in)
-}
-
-// trap ACTION SIGNAL…: the action is a command string the shell runs later
-// (on EXIT: as soon as the command line ends).
-func (s *shellRuns) trap(text string, args []shellWord, depth int) {
-	if len(args) > 0 && args[0].static && (args[0].text == "-l" || args[0].text == "-p" || args[0].text == "-lp") {
-		return
-	}
-	args = endOfOptions(args)
-	if len(args) < 2 {
-		return // a single operand resets the signal
-	}
-	if !args[0].static {
-		s.unsure("`" + clip(text) + "` sets a trap only known when it runs")
-		return
-	}
-	if a := args[0].text; a != "-" && a != "" {
-		s.script(a, text, depth)
-	}
-}
-
-// find runs the words after -exec, -execdir, -ok and -okdir, up to ; or +.
-// {} as the command word runs each file found: doubt.
-func (s *shellRuns) find(text string, args []shellWord, c shellCommand, depth int) {
-	for i := 0; i < len(args); i++ {
-		switch args[i].text {
-		case "-exec", "-execdir", "-ok", "-okdir":
-		default:
-			if !args[i].static && strings.Contains(args[i].text, "exec") {
-				s.unsure("`" + clip(text) + "` has a find action only known when it runs")
-			}
-			continue
-		}
-		j := i + 1
-		// ; ends the command; + only right after {} (GNU find), so
-		// `-exec rm + -rf x ;` runs rm with + -rf x.
-		for j < len(args) && !(args[j].static && (args[j].text == ";" || args[j].text == "+" && j > i+1 && args[j-1].static && args[j-1].text == "{}")) {
-			j++
-		}
-		cmd := args[i+1 : j]
-		if len(cmd) > 0 && strings.Contains(cmd[0].text, "{}") {
-			s.unsure("`" + clip(text) + "` runs the files it finds")
-		}
-		s.command(shellCommand{words: cmd, stdin: c.stdin, stdinText: c.stdinText}, depth)
-		i = j
-	}
-}
-
-// awk's program runs commands through system(), and through pipes to and
-// from strings ("cmd" | getline, print | "cmd"): a program with either, or
-// one only known when it runs, is doubt; a program file is opaque.
-func (s *shellRuns) awk(text string, args []shellWord) {
-	spec := optSpec{flags: "bcCgMNOPrstSVyhDLo", args: "FvfEeilW",
-		longFlags: " characters-as-bytes traditional copyright gen-pot help lint-old bignum use-lc-numeric non-decimal-data optimize posix re-interval no-optimize sandbox lint version pretty-print debug dump-variables profile ",
-		longArgs:  " field-separator assign file exec source include load "}
-	opts, rest, ok := parseOpts(args, spec, false)
-	if !ok {
-		s.unsure("`" + clip(text) + "` passes awk options this analysis does not read")
-		return
-	}
-	var programs []option
-	fromFile := false
-	for _, o := range opts {
-		switch o.name {
-		case "e", "--source":
-			programs = append(programs, o)
-		case "f", "E", "--file", "--exec":
-			fromFile = true
-		}
-	}
-	if len(programs) == 0 && !fromFile && len(rest) > 0 {
-		programs = append(programs, option{value: rest[0].text, static: rest[0].static})
-	}
-	for _, p := range programs {
-		if !p.static || strings.Contains(p.value, "system") || strings.Contains(p.value, "|") {
-			s.unsure("`" + clip(text) + "` runs an awk program that can start commands (system() or a pipe)")
-			return
-		}
-	}
-}
-
-// withCommandOption follows the command string given as the value of the
-// option named name (mapfile -C).
-func (s *shellRuns) withCommandOption(text string, args []shellWord, spec optSpec, name string, depth int) {
-	opts, _, ok := parseOpts(args, spec, true)
-	if !ok {
-		s.stopped("`" + clip(text) + "` has options this analysis does not read")
-		return
-	}
-	for _, o := range opts {
-		if o.name == name {
-			s.scriptOption(o, text, depth, shellCommand{})
-		}
-	}
 }

@@ -248,6 +248,56 @@ func TestIfRule_WhatRuns(t *testing.T) {
 		{`bash -c 'sh <&3' 3<<<'rm x' <<<true`, true},
 		{`bash -c 'sh' <<< 'rm x'`, true},
 		{`bash -c 'sh' <<< 'ls'`, false},
+		// An attack review's fail-opens (2026-12-05): each ran rm under
+		// bash while the hook was skipped.
+		{"shopt -s expand_aliases\nalias h=env\nh rm -rf y", true}, // an alias that starts a command
+		{"shopt -s expand_aliases\nalias h=''\nh rm -rf y", true},
+		{"shopt -s expand_aliases\nBASH_ALIASES[h]='rm -rf'\nh y", true},
+		{"alias ls='ls -l'\nls x", false}, // not again in its own expansion
+		{`BASH_CMDS[ls]=/bin/rm; ls -rf y`, true},
+		{`env x.y=1 rm -rf y`, true},
+		{`env 'BASH_FUNC_ls%%=() { rm -rf y; }' bash -c ls`, true},
+		{`PS4='$(rm -rf y)' bash -xc :`, true},
+		{`p='$(rm -rf y)'; echo "${p@P}"`, true},
+		{`PROMPT_COMMAND='rm -rf y' bash -i <<< ''`, true},
+		{`compgen -C 'rm -rf y' x`, true},
+		{"set -o history\nhistory -s rm -rf y\nfc -s", true},
+		{`fc -l`, false},
+		{`a='a['; b='$(rm -rf y)]'; x=$a$b; (( x ))`, true},
+		{`a='a['; b='$(rm -rf y)]'; [[ $a$b -eq 0 ]]`, true},
+		{`a='a['; b='$(rm -rf y)]'; echo ${!a}`, true},
+		{`a='a['; b='$(rm -rf y)]'; unset "$a$b"`, true},
+		{`a='a['; b='$(rm -rf y)]'; printf -v "$a$b" %s 1`, true},
+		{`a='a['; b='$(rm -rf y)]'; test -v "$a$b"`, true},
+		{`echo $((3 * 4))`, false},
+		{`echo rm -rf y | xargs env`, true},
+		{`echo y | xargs -I% sh -c %`, true},
+		{`find . -name rm -exec env {} -rf y \;`, true},
+		{`bash //dev/stdin <<< 'rm -rf y'`, true},
+		{`source /dev/./stdin <<< 'rm -rf y'`, true},
+		{`awk -f /dev/stdin f <<< 'BEGIN { system("rm -rf y") }'`, true},
+		{"cat <<EOF\nEO\\\nF\nrm -rf y\nEOF", true}, // bash joins EO\⏎F and ends there
+		{"x=$(cat <<'EOF'\nEOF)\nrm -rf y\nEOF\n)", true},
+		{"cat > Dockerfile <<EOF\nRUN apt-get update && \\\n  apt-get install -y x\nEOF", false},
+		{`setarch x86_64 rm -rf y`, true},
+		{`tar -xf a.tar --to-command='rm -rf y'`, true},
+		{`echo a | split --filter='rm -rf y'`, true},
+		{`sed -n '1e rm -rf y' f`, true},
+		{`echo x | sed 's/.*/rm -rf y/e'`, true},
+		{`sed -i 's/hello/world/g' f`, false},
+		{`GIT_EXTERNAL_DIFF='rm -rf y #' git diff`, true},
+		{`perl '-Mstrict;system("rm -rf y")' /dev/null`, true},
+		{`perl -MList::Util=sum -e1`, true}, // -e: inline all the same
+		{`perl -MData::Dumper script.pl`, false},
+		{`python3 -m code <<< 'import os'`, true},
+		{`python3 -m pytest -q`, false},
+		{`node --import 'data:text/javascript,x' /dev/null`, true},
+		{`make -f - <<< 'all:'`, true},
+		{`sqlite3 :memory: '.shell rm -rf y'`, true},
+		{`vim -es -c '!rm -rf y' -c q`, true},
+		{`npx -c 'rm -rf y'`, true},
+		{`npx prettier --check .`, false},
+		{`ed <<< '!rm -rf y'`, true},
 	} {
 		assertRuns(t, "Bash(rm *)", c.cmd, c.want)
 	}
@@ -273,6 +323,14 @@ func TestIfRule_WhatRunsOtherRules(t *testing.T) {
 		{"Bash(sudo *)", `sudo rm x`, true},
 		{"Bash(npm test)", `bash -c 'npm test'`, true},
 		{"Bash(curl *)", `ssh host curl x`, true},
+		{"Bash(git push *)", `git -C . push --force origin HEAD:main`, true},
+		{"Bash(git push *)", `git --no-pager --git-dir=.git push -f`, true},
+		{"Bash(git push:*)", `git -C repo push`, true},
+		{"Bash(git push *)", `git -c alias.ship=push ship -f`, true}, // cannot tell
+		{"Bash(git push *)", `/usr/lib/git-core/git-push --force`, true},
+		{"Bash(git push *)", `echo push --force | xargs git`, true},
+		{"Bash(git push *)", `git -C repo status`, false},
+		{"Bash(git push *)", `git log --oneline | xargs echo`, false},
 	} {
 		assertRuns(t, c.rule, c.cmd, c.want)
 	}

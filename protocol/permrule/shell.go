@@ -93,6 +93,16 @@ func compileShellPatternOnly(content string) shellPattern {
 	return p
 }
 
+// extends reports whether cmd with more words after it can match: its
+// words begin the pattern's literal start (git for Bash(git push *)).
+func (p shellPattern) extends(cmd string) bool {
+	lit := p.prefix
+	if !p.isPrefix {
+		lit, _, _ = strings.Cut(strings.TrimSpace(p.raw), "*")
+	}
+	return strings.HasPrefix(lit, cmd+" ")
+}
+
 func (p shellPattern) matches(cmd string) bool {
 	if p.isPrefix {
 		return cmd == p.prefix || strings.HasPrefix(cmd, p.prefix+" ")
@@ -119,6 +129,11 @@ func (p shellPattern) match(command string, memo *Memo) (bool, string) {
 	for _, f := range runs.forms {
 		if p.matches(f) || (p.alt != nil && p.alt.matches(f)) {
 			return true, "subcommand `" + clip(f) + "` matches " + rule
+		}
+	}
+	for _, f := range runs.open {
+		if p.extends(f) {
+			return true, "xargs adds the words of its input to `" + clip(f) + "`, which can make it match " + rule + ", so the hook runs"
 		}
 	}
 	if runs.doubt != "" {
@@ -188,6 +203,12 @@ type shellCommand struct {
 	stdinText string
 }
 
+// lineInfo is what parseShell finds of a command line as a whole.
+type lineInfo struct {
+	dynamic bool   // some part only has a value when it runs
+	doubt   string // a part that may run what no text shows (evaluatesValue)
+}
+
 func joinWords(w []shellWord) string {
 	var b strings.Builder
 	for i, x := range w {
@@ -202,20 +223,19 @@ func joinWords(w []shellWord) string {
 // parseShell parses a Bash command line (bash dialect) and returns every
 // simple command in it — in pipelines, lists (&&, ||, ;, &, |&, newlines),
 // subshells, groups, if/while/for/case bodies, functions, and inside $(…),
-// backticks and <(…) — and whether any part of it only has a value when it
-// runs.
-func parseShell(command string) (cmds []shellCommand, dynamic bool, err error) {
+// backticks and <(…) — and what the line says of itself (lineInfo).
+func parseShell(command string) (cmds []shellCommand, line lineInfo, err error) {
 	if nests(command, maxNesting) {
 		// The parser's recursion on 64 KiB of (((( or $( takes a second and
 		// hundreds of MB; no command line a person writes nests this deep.
-		return nil, false, fmt.Errorf("it nests brackets more than %d deep", maxNesting)
+		return nil, line, fmt.Errorf("it nests brackets more than %d deep", maxNesting)
 	}
 	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(command), "")
 	if err != nil {
-		return nil, false, err
+		return nil, line, err
 	}
 	if err := checkComments(file, command); err != nil {
-		return nil, false, err
+		return nil, line, err
 	}
 	// A statement's redirections belong to the Stmt, which Walk visits
 	// before the command inside it.
@@ -227,6 +247,9 @@ func parseShell(command string) (cmds []shellCommand, dynamic bool, err error) {
 	syntax.Walk(file, func(n syntax.Node) bool {
 		if hidden == nil {
 			hidden = hides(n, command, heredocs)
+		}
+		if line.doubt == "" {
+			line.doubt = evaluatesValue(n)
 		}
 		switch n := n.(type) {
 		case *syntax.BinaryCmd:
@@ -243,7 +266,7 @@ func parseShell(command string) (cmds []shellCommand, dynamic bool, err error) {
 				stdin[call] = stdinOf(n.Redirs, command)
 			}
 		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst:
-			dynamic = true
+			line.dynamic = true
 		case *syntax.CallExpr:
 			if len(n.Args) == 0 {
 				return true // only assignments
@@ -274,9 +297,9 @@ func parseShell(command string) (cmds []shellCommand, dynamic bool, err error) {
 		return true
 	})
 	if hidden != nil {
-		return nil, false, hidden
+		return nil, line, hidden
 	}
-	return cmds, dynamic, nil
+	return cmds, line, nil
 }
 
 // checkComments refuses a line where the parser saw a comment that bash

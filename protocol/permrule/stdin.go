@@ -1,6 +1,7 @@
 package permrule
 
 import (
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -60,11 +61,7 @@ func stdinOf(redirs []*syntax.Redirect, src string) shellCommand {
 // escapes an unquoted here-document resolves (\$ \` \\ and \newline) — and
 // not others: `echo \\; rm x` under <<'EOF' runs rm.
 func hdocText(r *syntax.Redirect) (string, bool) {
-	quoted := false
-	for _, p := range r.Word.Parts {
-		lit, ok := p.(*syntax.Lit)
-		quoted = quoted || !ok || strings.Contains(lit.Value, `\`)
-	}
+	quoted := hdocQuoted(r)
 	if r.Hdoc == nil {
 		return "", true
 	}
@@ -83,6 +80,47 @@ func hdocText(r *syntax.Redirect) (string, bool) {
 	return b.String(), true
 }
 
+// hdocQuoted: a here-document whose delimiter is quoted, in part or
+// whole (<<'EOF', <<"EOF", <<E\OF), which keeps its body as written.
+func hdocQuoted(r *syntax.Redirect) bool {
+	for _, p := range r.Word.Parts {
+		if lit, ok := p.(*syntax.Lit); !ok || strings.Contains(lit.Value, `\`) {
+			return true
+		}
+	}
+	return false
+}
+
+// hdocEndsEarly: a here-document body where bash 5 finds the end that
+// the parser here reads past, so that bash runs as commands what is read
+// here as text: a line that is the delimiter once an unquoted body's
+// backslash-newlines are joined (EO\⏎F), or one that starts with it and a
+// ) (bash ends a here-document inside $(…) at EOF)).
+func hdocEndsEarly(r *syntax.Redirect, src string) bool {
+	if r.Hdoc == nil {
+		return false
+	}
+	delim := shellWordOf(r.Word, src).text
+	if delim == "" {
+		return false
+	}
+	body := source(r.Hdoc, src)
+	// Its source ends with the line the parser here took for the end.
+	body = body[:max(strings.LastIndexByte(body, '\n'), 0)]
+	if !hdocQuoted(r) {
+		body = strings.ReplaceAll(body, "\\\n", "")
+	}
+	for line := range strings.SplitSeq(body, "\n") {
+		if r.Op == syntax.DashHdoc {
+			line = strings.TrimLeft(line, "\t")
+		}
+		if line == delim || strings.HasPrefix(line, delim+")") {
+			return true
+		}
+	}
+	return false
+}
+
 // unescapeHeredoc undoes the backslashes an unquoted here-document's
 // body keeps meaning for ($, `, \, a line join); unlike a double-quoted
 // string, \" stays as written.
@@ -91,6 +129,7 @@ func unescapeHeredoc(s string) string { return unescapeShell(s, "$`\\") }
 // readsStdin: a script path that is the standard input or another
 // descriptor, whose text is a pipe's, not a file's.
 func readsStdin(p string) bool {
+	p = cleanDev(p)
 	return p == "-" || p == "/dev/stdin" || strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/")
 }
 
@@ -98,7 +137,17 @@ func readsStdin(p string) bool {
 // text is what the command's stdin holds; another descriptor's is not
 // known here (bash /dev/fd/3 3<<<TEXT).
 func isStdin(p string) bool {
+	p = cleanDev(p)
 	return p == "-" || p == "/dev/stdin" || p == "/dev/fd/0" || p == "/proc/self/fd/0"
+}
+
+// cleanDev is an absolute path as the kernel resolves its spelling
+// (//dev/stdin, /dev/./stdin, /dev/fd//0 are /dev/stdin, /dev/fd/0).
+func cleanDev(p string) string {
+	if strings.HasPrefix(p, "/") {
+		return path.Clean(p)
+	}
+	return p
 }
 
 // scriptFile follows the script a shell runs, or source reads, from the

@@ -1,6 +1,7 @@
 package permrule
 
 import (
+	"cmp"
 	"strings"
 	"sync"
 )
@@ -148,7 +149,8 @@ var opaque = sync.OnceValue(func() map[string]bool {
 		firejail bwrap pkexec fakeroot eatmydata nocache catchsegv torsocks proxychains proxychains4
 		xvfb-run unbuffer caffeinate arch chrt taskset prlimit cpulimit dbus-run-session numactl cgexec
 		runcon setpriv chpst sandbox-exec gosu su-exec tmux screen at batch pwsh powershell deno
-		bun dtach abduco daemonize start-stop-daemon systemd-inhibit sshpass`) {
+		bun dtach abduco daemonize start-stop-daemon systemd-inhibit sshpass setarch linux32 linux64
+		i386 x86_64 uname26 choom perf`) {
 		m[n] = true
 	}
 	return m
@@ -200,10 +202,17 @@ func (s *shellRuns) wrapped(spec wrapSpec, base, text string, args []shellWord, 
 	} else {
 		rest = nil
 	}
+	if base == "xargs" {
+		rest = xargsReplaced(opts, rest)
+	}
 	for spec.assign && len(rest) > 0 && (isAssignment(rest[0]) || (rest[0].static && rest[0].text == "-")) {
-		if name, _, _ := strings.Cut(rest[0].text, "="); startupVar(name) {
-			s.stopped("`" + clip(text) + "` sets " + name + ", a start-up file every shell it starts runs")
+		name, _, _ := strings.Cut(rest[0].text, "=")
+		if codeVar(name) {
+			s.stopped("`" + clip(text) + "` sets " + name + ", whose value the shells it starts run as code")
 			return nil
+		}
+		if programVar(name) {
+			s.unsure("`" + clip(text) + "` sets " + name + ", a command or code the program it starts may run")
 		}
 		rest = rest[1:]
 	}
@@ -220,19 +229,43 @@ func (s *shellRuns) wrapped(spec wrapSpec, base, text string, args []shellWord, 
 	return rest
 }
 
-// isAssignment: NAME=value, which env and sudo put in the environment.
-func isAssignment(w shellWord) bool {
-	name, _, ok := strings.Cut(w.text, "=")
-	if !w.static || !ok || name == "" || (name[0] >= '0' && name[0] <= '9') {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			return false
+// xargsReplaced is xargs' command with every word that holds the
+// replace-string of -I R (-i, --replace: {}) marked as only known when it
+// runs: xargs -I% sh -c % runs its input as a command string.
+func xargsReplaced(opts []option, rest []shellWord) []shellWord {
+	r := ""
+	for _, o := range opts {
+		switch {
+		case o.name == "I":
+			r = o.value
+		case o.name == "i" || o.name == "--replace":
+			r = cmp.Or(o.value, "{}")
 		}
 	}
-	return true
+	return filledAtRun(rest, r)
+}
+
+// filledAtRun is words with each that holds r (xargs' replace-string,
+// find's {}) marked as only known when it runs, its text as written.
+func filledAtRun(words []shellWord, r string) []shellWord {
+	if r == "" {
+		return words
+	}
+	out := make([]shellWord, len(words))
+	for i, w := range words {
+		if out[i] = w; w.static && strings.Contains(w.text, r) {
+			out[i] = shellWord{text: w.text, script: w.text}
+		}
+	}
+	return out
+}
+
+// isAssignment: NAME=value, which env and sudo put in the environment.
+// Any word with an = after its first character is one to them, whether
+// or not the shell would take NAME for a name (env x.y=1 rm …, env
+// 'BASH_FUNC_ls%%=() { …; }' bash …).
+func isAssignment(w shellWord) bool {
+	return w.static && strings.IndexByte(w.text, '=') > 0
 }
 
 // ssh HOST COMMAND…: the remote shell runs the operands after the host,
@@ -317,6 +350,9 @@ func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, d
 			ran = ran || o.name == "c" || o.name == "--command"
 		case o.name == "s" || o.name == "i" || o.name == "--interactive":
 			stdinMode = true
+			if o.name != "s" {
+				s.unsure("`" + clip(text) + "` starts an interactive shell, which runs its start-up file and prompt commands (PROMPT_COMMAND, PS1)")
+			}
 		case (o.name == "--rcfile" || o.name == "--init-file") && (!o.static || readsStdin(o.value)):
 			s.stopped("`" + clip(text) + "` starts a shell whose start-up file the analysis cannot read")
 		}
@@ -385,98 +421,4 @@ func (s *shellRuns) userShell(base, text string, args []shellWord, c shellComman
 		s.stdinScript(text, c, depth)
 	}
 	return nil
-}
-
-// language is an interpreter of another language: code given inline, or
-// read from standard input, cannot be analysed here, and is doubt; a
-// program file is as opaque as any binary.
-type language struct {
-	inline     string // short options whose value is code (python -c)
-	inlineLong string // " name ": long options whose value is code
-	args       string // short options with a value (python -m, -W)
-	longArgs   string
-}
-
-// interpreter returns the language of a program name, versions stripped
-// (python3.12, perl5.36, luajit).
-func interpreter(base string) *language {
-	var l language
-	switch strings.TrimRight(base, "0123456789.") {
-	case "python", "pypy":
-		l = language{inline: "c", args: "WXm"}
-	case "perl":
-		l = language{inline: "eE", args: "IMmx"}
-	case "ruby", "jruby":
-		l = language{inline: "e", args: "ICErFx"}
-	case "node", "nodejs":
-		l = language{inline: "ep", inlineLong: " eval print ", args: "r", longArgs: " require import loader experimental-loader input-type conditions title env-file "}
-	case "php":
-		l = language{inline: "rBRE", args: "cdfzt"}
-	case "lua", "luajit", "Rscript", "R", "osascript":
-		l = language{inline: "e", args: "l"}
-	case "expect":
-		l = language{inline: "c", args: "Df"}
-	case "tclsh", "wish", "irb", "jshell", "ghci", "julia", "guile", "racket", "sbcl", "clisp", "ocaml", "swipl", "erl", "elixir", "iex", "scala", "kotlin", "groovy":
-		l = language{}
-	default:
-		return nil
-	}
-	return &l
-}
-
-// interpreted reads an interpreter's options: inline code is doubt, so is
-// no program file at all (it reads stdin), unless only asking its version.
-func (s *shellRuns) interpreted(l language, text string, args []shellWord, c shellCommand) {
-	inline := func() {
-		s.unsure("`" + clip(text) + "` runs inline code of another language, which this analysis cannot read")
-	}
-	informational := false
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		t := a.text
-		switch {
-		case !a.static:
-			s.unsure("`" + clip(text) + "` passes an interpreter arguments only known when they run")
-			return
-		case t == "--":
-			if i+1 < len(args) {
-				return
-			}
-		case t == "--version" || t == "--help" || t == "-V" || t == "-v" || t == "-h":
-			informational = true
-		case strings.HasPrefix(t, "--"):
-			name, _, hasVal := strings.Cut(t[2:], "=")
-			if strings.Contains(l.inlineLong, " "+name+" ") {
-				inline()
-				return
-			}
-			if !hasVal && strings.Contains(l.longArgs, " "+name+" ") {
-				i++
-			}
-		case len(t) > 1 && t[0] == '-':
-			for j := 1; j < len(t); j++ {
-				if strings.IndexByte(l.inline, t[j]) >= 0 {
-					inline()
-					return
-				}
-				if strings.IndexByte(l.args, t[j]) >= 0 {
-					if j == len(t)-1 {
-						i++
-					}
-					if t[j] == 'm' && l.inline == "c" {
-						return // python -m MODULE: a program, by name
-					}
-					break
-				}
-			}
-		case readsStdin(t) && c.stdin != stdinFile:
-			s.unsure("`" + clip(text) + "` runs an interpreter that reads its program from standard input")
-			return
-		default:
-			return // the program file
-		}
-	}
-	if !informational && c.stdin != stdinFile {
-		s.unsure("`" + clip(text) + "` runs an interpreter that reads its program from standard input")
-	}
 }
