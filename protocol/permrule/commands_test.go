@@ -183,3 +183,55 @@ func isPlain(s string) bool {
 	w := strings.Fields(s)
 	return len(w) > 0 && !shellKeyword(w[0]) && w[0] != "!"
 }
+
+// TestCommandsReadsEverydayLines: what an agent types every day is read,
+// never an error (which a fail_closed rule on commands() turns into a
+// refusal): each check added against an attack must leave these alone.
+func TestCommandsReadsEverydayLines(t *testing.T) {
+	for _, line := range []string{
+		"git status --short && git diff HEAD~1 -- src/",
+		`git commit -am "fix: handle a[0] index"`,
+		"git -C repo log --oneline -5 | head",
+		"git -c user.name=bot commit -m 'x'",
+		"npm run test -- --watch=false",
+		"go test ./... -run TestFoo -count=1 2>&1 | tail -20",
+		`grep -rn "TODO" src/ | head -20`,
+		"find . -name '*.go' -not -path './vendor/*' | xargs wc -l",
+		"find . -type f -name '*.py' -exec grep -l 'import os' {} +",
+		`for f in *.go; do gofmt -l "$f"; done`,
+		"for ((i=0; i<3; i++)); do echo $i; done",
+		`i=$((i+1)); echo "${arr[$((i+1))]}" "${#arr[@]}" "${m[key]}"`,
+		`[[ $n -eq 3 ]] && echo yes`,
+		"cat <<'EOF' > /tmp/x.txt\nhello $(not run)\nEOF",
+		"cat > Dockerfile <<EOF\nRUN apt-get update && \\\n    apt-get install -y jq\nEOF",
+		"python3 - <<'PY'\nprint('hi')\nPY",
+		`python3 -c "import json,sys; print(json.load(sys.stdin)['a'])" < data.json`,
+		"awk '{print $1}' access.log | sort | uniq -c | sort -rn | head",
+		"sed -i 's/a\\[0\\]/b[1]/g' file.txt",
+		"sed -n '1,5p' f && sed -e 's/x/y/' -e '/^$/d' g",
+		"jq '.items[0].name' data.json",
+		"docker compose up -d && docker compose logs -f --tail 50 web",
+		"tar -czf out.tgz dir && tar -xzf a.tgz -C /tmp",
+		"rsync -avz -e 'ssh -p 2222' build/ host:/srv/app/",
+		"GIT_PAGER=cat git log -3",
+		"export PATH=\"$HOME/.local/bin:$PATH\"; which rg",
+		"source .venv/bin/activate && pip install -r requirements.txt",
+		"while read -r line; do echo \"$line\"; done < file.txt",
+		"printf -v out '%s-%s' a b; echo \"$out\"",
+		"read -r -p 'Name: ' name",
+		"unset VAR; test -v HOME && echo set",
+		"trap 'rm -f /tmp/lock' EXIT; touch /tmp/lock",
+		`eval "$(ssh-agent -s)"`,
+		"alias ll='ls -la'; ll",
+		"declare -A m; m[key]=value; echo \"${m[key]}\"",
+		"npx prettier --check . && npx -y create-vite app",
+		"vim -c 'set ff=unix' -c wq f",
+		"make -C sub test -j4",
+		"fc -l",
+		"tmux new-session -d -s dev 'npm run dev'",
+	} {
+		if _, err := Commands(line); err != nil {
+			t.Errorf("%q: %v", line, err)
+		}
+	}
+}
