@@ -18,7 +18,7 @@ func (s *shellRuns) builtin(base, text string, args []shellWord, c shellCommand,
 	case "hash":
 		for _, a := range args {
 			if !a.static || strings.HasPrefix(a.text, "-") && strings.Contains(a.text, "p") {
-				s.stopped("`" + clip(text) + "` names a program by another name (hash -p)")
+				s.stopped("`" + clip(text) + "` names a program by another name (hash -p), or names one only known when it runs")
 				break
 			}
 		}
@@ -29,8 +29,9 @@ func (s *shellRuns) builtin(base, text string, args []shellWord, c shellCommand,
 	case "alias":
 		s.alias(text, args, depth)
 	case "mapfile", "readarray":
-		s.withCommandOption(text, args, optSpec{flags: "t", args: "dnOsuCc"}, "C", depth)
-		s.namesAtRun(text, args, optSpec{flags: "t", args: "dnOsuCc"}, "", true)
+		spec := optSpec{flags: "t", args: "dnOsuCc"}
+		s.withCommandOption(text, args, spec, "C", depth)
+		s.namesAtRun(text, args, spec, "", true)
 	case "compgen", "complete":
 		s.withCommandOption(text, args, optSpec{flags: "abcdefgjksuvprDEI", args: "oAGWFCXPS"}, "C", depth)
 	case "fc":
@@ -128,8 +129,12 @@ func (s *shellRuns) namesAtRun(text string, args []shellWord, spec optSpec, name
 		}
 	}
 	for _, n := range names {
-		if !n.static {
+		switch {
+		case !n.static:
 			s.unsure("`" + clip(text) + "` names a variable by a value only known when it runs, whose subscript can run a command")
+			return
+		case codeVar(n.text, "$("):
+			s.stopped("`" + clip(text) + "` sets " + n.text + ", whose value bash may run as code")
 			return
 		}
 	}
@@ -138,7 +143,9 @@ func (s *shellRuns) namesAtRun(text string, args []shellWord, spec optSpec, name
 // withCommandOption follows the command string given as the value of the
 // option named name (mapfile -C).
 func (s *shellRuns) withCommandOption(text string, args []shellWord, spec optSpec, name string, depth int) {
-	opts, _, ok := parseOpts(args, spec, true)
+	// Builtins read their options before the first operand, as getopt
+	// does without reordering.
+	opts, _, ok := parseOpts(args, spec, false)
 	if !ok {
 		s.stopped("`" + clip(text) + "` has options this analysis does not read")
 		return

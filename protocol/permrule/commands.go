@@ -25,7 +25,7 @@ func Commands(command string) ([]string, error) {
 	}
 	runs, err := analyzeRuns(command)
 	if err != nil {
-		return nil, fmt.Errorf("the command does not parse as Bash: %v", err)
+		return nil, fmt.Errorf("the command cannot be read as Bash: %v", err)
 	}
 	if runs.lost != "" {
 		return nil, fmt.Errorf("not all of the command can be read: %s", runs.lost)

@@ -70,6 +70,9 @@ func TestCommands(t *testing.T) {
 		{line: "cat <<'EOF'\n  EOF\nEOF", want: []string{"cat"}},
 		{line: `git -C repo push --force`, want: []string{"git push --force"}},
 		{line: `/usr/lib/git-core/git-push -f`, want: []string{"git push -f"}},
+		{line: `alias sudo=echo; sudo rm -rf x`, want: []string{"echo rm -rf x", "rm -rf x"}},
+		{line: `read -r PS4 <<< '$(rm -rf y)'`, err: "PS4"},
+		{line: aliasFanOut(), err: "aliases"},
 		{line: `echo "${arr[$((i+1))]}" "${a[$(rm -rf x)]}"`, want: []string{"rm -rf x"}},
 		{line: "echo \"${arr['a[$(rm -rf x)]']}\"", err: "arithmetic"},
 		{line: `let 'x=a['"$(date)"'$(rm -rf y)]'`, err: "arithmetic"},
@@ -103,7 +106,7 @@ func TestCommands(t *testing.T) {
 		{line: "ssh host 'bash -s' < deploy.sh", want: []string{"bash -s"}},
 		{line: "ssh host 'bash -s' <<'EOF'\nrm -rf /srv/old\nEOF", want: []string{"rm -rf /srv/old"}},
 		{line: "cat <<'EOF' > x.sh\narr[$(date +%s)]=1\nEOF", want: []string{"cat"}},
-		{line: "rm -rf / (", err: "does not parse as Bash"},
+		{line: "rm -rf / (", err: "cannot be read as Bash"},
 		{line: "sh -c 'rm -rf / ('", err: "not all of the command can be read"},
 		{line: strings.Repeat("x", maxShellCommand+1), err: "too long"},
 		{line: `sh -c 'sh -c "rm -rf /"'`, want: []string{"rm -rf /"}},
@@ -229,9 +232,26 @@ func TestCommandsReadsEverydayLines(t *testing.T) {
 		"make -C sub test -j4",
 		"fc -l",
 		"tmux new-session -d -s dev 'npm run dev'",
+		"PS4='+ ${BASH_SOURCE}:${LINENO}: ' bash -x ./build.sh",
+		`export PS1='\u@\h$ '`,
+		`compgen -c "$prefix"; mapfile -t "$name" < f`,
+		"xargs --version",
 	} {
 		if _, err := Commands(line); err != nil {
 			t.Errorf("%q: %v", line, err)
 		}
 	}
+}
+
+// aliasFanOut is a short line whose aliases expand to millions of
+// commands: a0 runs a1 eight times, each a1 runs a2 eight times …
+func aliasFanOut() string {
+	var b strings.Builder
+	b.WriteString("alias a7=true\n")
+	for i := 6; i >= 0; i-- {
+		n := "a" + string(rune('0'+i+1))
+		b.WriteString("alias a" + string(rune('0'+i)) + "='" + strings.Repeat(n+";", 7) + n + "'\n")
+	}
+	b.WriteString("a0")
+	return b.String()
 }

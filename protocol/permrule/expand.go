@@ -57,7 +57,11 @@ func hides(n syntax.Node, src string, heredocs map[*syntax.Word]bool) error {
 			return fmt.Errorf("it holds %q, whose subscript bash runs as a command where it evaluates it as arithmetic", clip(t))
 		}
 	case *syntax.Assign:
-		if n.Name != nil && codeVar(n.Name.Value) {
+		value := ""
+		if n.Value != nil {
+			value = source(n.Value, src)
+		}
+		if n.Name != nil && codeVar(n.Name.Value, value) {
 			return fmt.Errorf("it sets %s, whose value bash runs as code", n.Name.Value)
 		}
 	case *syntax.ParamExp:
@@ -74,42 +78,89 @@ func hides(n syntax.Node, src string, heredocs map[*syntax.Word]bool) error {
 
 // evaluatesValue is why bash may run, at n, a command no text of the line
 // shows ("" if not): it evaluates as arithmetic, or as a variable's name,
-// a value only known when the line runs — (( x )), $((x+1)), let,
-// [[ $a -eq $b ]], ${!x}, ${a[$i]} — and a value whose subscript holds
-// $(…) runs it there (x='a[$(rm -rf ~)]'; (( x ))). Doubt, not a refusal:
-// the values are not known, nor are they what the line's text runs.
+// a value only known when the line runs — (( x )), $((x+1)), let, for
+// ((…)), ${s:x:1}, a[x]=1, [[ $a -eq $b ]], [[ -v $x ]], declare -i x=$y,
+// ${!x}, ${a[$i]} — and a value whose subscript holds $(…) runs it there
+// (x='a[$(rm -rf ~)]'; (( x ))). Doubt, not a refusal: the values are not
+// known, nor are they what the line's text runs.
 func evaluatesValue(n syntax.Node) string {
-	var expr syntax.Node
+	var exprs []syntax.Node
+	arith := func(xs ...syntax.ArithmExpr) {
+		for _, x := range xs {
+			if x != nil {
+				exprs = append(exprs, x)
+			}
+		}
+	}
 	switch n := n.(type) {
 	case *syntax.ArithmCmd:
-		expr = n.X
+		arith(n.X)
 	case *syntax.ArithmExp:
-		expr = n.X
+		arith(n.X)
+	case *syntax.CStyleLoop:
+		arith(n.Init, n.Cond, n.Post)
 	case *syntax.LetClause:
-		expr = n
+		exprs = append(exprs, n)
 	case *syntax.BinaryTest:
 		switch n.Op {
 		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
-			expr = n
+			exprs = append(exprs, n)
+		}
+	case *syntax.UnaryTest:
+		if n.Op == syntax.TsVarSet {
+			exprs = append(exprs, n)
+		}
+	case *syntax.DeclClause:
+		if integerDecl(n) {
+			for _, a := range n.Args {
+				if a.Value != nil {
+					exprs = append(exprs, a.Value)
+				}
+			}
 		}
 	case *syntax.Assign:
 		if n.Name != nil && programVar(n.Name.Value) {
 			return "it sets " + n.Name.Value + ", a command or code a program it starts may run"
 		}
+		arith(n.Index)
 	case *syntax.ParamExp:
-		if n.Excl {
+		if n.Excl && n.Names == 0 && !allElements(n.Index) {
 			return "it expands a variable named by another's value (${!x}), whose subscript can run a command"
 		}
-		expr = n.Index
+		arith(n.Index)
+		if n.Slice != nil {
+			arith(n.Slice.Offset, n.Slice.Length)
+		}
 	}
-	if expr == nil || !namesValue(expr) {
-		return ""
+	for _, x := range exprs {
+		if namesValue(x) {
+			return "it evaluates as arithmetic a value only known when it runs, whose subscript can run a command"
+		}
 	}
-	return "it evaluates as arithmetic a value only known when it runs, whose subscript can run a command"
+	return ""
+}
+
+// integerDecl: declare, typeset or local with -i, whose values are
+// evaluated as arithmetic.
+func integerDecl(d *syntax.DeclClause) bool {
+	for _, a := range d.Args {
+		if a.Naked && a.Value != nil {
+			if f := a.Value.Lit(); strings.HasPrefix(f, "-") && strings.Contains(f, "i") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// allElements: a subscript of [@] or [*] (${!a[@]}: the array's keys).
+func allElements(idx syntax.ArithmExpr) bool {
+	w, ok := idx.(*syntax.Word)
+	return ok && (w.Lit() == "@" || w.Lit() == "*")
 }
 
 // namesValue: an arithmetic expression that reads a variable or an
-// expansion, not only numbers.
+// expansion, not only numbers (16#ff and 0x1f are numbers).
 func namesValue(expr syntax.Node) bool {
 	found := false
 	syntax.Walk(expr, func(m syntax.Node) bool {
@@ -117,12 +168,20 @@ func namesValue(expr syntax.Node) bool {
 		case *syntax.ParamExp, *syntax.CmdSubst:
 			found = true
 		case *syntax.Lit:
-			found = strings.ContainsFunc(m.Value, func(r rune) bool { return r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' })
+			if !numberLit().MatchString(m.Value) && strings.ContainsFunc(m.Value, func(r rune) bool { return r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) {
+				found = true
+			}
 		}
 		return !found
 	})
 	return found
 }
+
+// numberLit matches an arithmetic literal that is a number with letters
+// in it: a base (16#ff, 2#101) or hexadecimal (0x1f).
+var numberLit = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([0-9]+#[0-9A-Za-z@_]+|0[xX][0-9A-Fa-f]+)$`)
+})
 
 // subscriptRuns matches a name's subscript holding $( or a backtick.
 var subscriptRuns = sync.OnceValue(func() *regexp.Regexp {
@@ -132,13 +191,16 @@ var subscriptRuns = sync.OnceValue(func() *regexp.Regexp {
 // codeVar: a variable whose value bash, or a shell started after it, runs
 // as code: a start-up file (BASH_ENV, sh's ENV), a function exported to
 // child shells (BASH_FUNC_name%%), aliases and the command table
-// (BASH_ALIASES, BASH_CMDS: a name made to run another program), prompts
-// and the trace prefix, whose $(…) runs (PS0, PS1, PS2, PS4 under set -x),
-// PROMPT_COMMAND.
-func codeVar(name string) bool {
+// (BASH_ALIASES, BASH_CMDS: a name made to run another program),
+// PROMPT_COMMAND; and a prompt or the trace prefix whose value runs a
+// command when expanded (PS0, PS1, PS2, PS4 under set -x, holding $(, a
+// backtick or a subscript): PS4='+ ${LINENO}: ' runs nothing.
+func codeVar(name, value string) bool {
 	switch name {
-	case "BASH_ENV", "ENV", "BASH_ALIASES", "BASH_CMDS", "PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND":
+	case "BASH_ENV", "ENV", "BASH_ALIASES", "BASH_CMDS", "PROMPT_COMMAND":
 		return true
+	case "PS0", "PS1", "PS2", "PS4":
+		return strings.Contains(value, "$(") || strings.ContainsAny(value, "`[")
 	}
 	return strings.HasPrefix(name, "BASH_FUNC_")
 }

@@ -226,7 +226,7 @@ func TestIfRule_WhySaysWhy(t *testing.T) {
 		want string
 	}{
 		{"Bash(rm *)", bashCall("ls && rm -rf x"), "subcommand `rm -rf x` matches Bash(rm *)"},
-		{"Bash(rm *)", bashCall(`echo "x`), "cannot be parsed"},
+		{"Bash(rm *)", bashCall(`echo "x`), "cannot be read"},
 		{"Bash(git push *)", bashCall("echo $(date)"), "names more than the command"},
 		{"Bash(rm *)", bashCall("$CMD -rf /"), "only known when it runs"},
 		{"Bash(rm *)", bashCall("   "), "runs no command"},

@@ -24,11 +24,8 @@ func (s *shellRuns) program(base, text string, args []shellWord, c shellCommand,
 	case "git":
 		s.git(text, args)
 	case "make", "gmake":
-		opts, _, _ := parseOpts(args, optSpec{flags: "BbdeiknpqRrSstvw", args: "CfIjlWo", longArgs: " file makefile directory "}, true)
-		for _, o := range opts {
-			if (o.name == "f" || o.name == "--file" || o.name == "--makefile") && (!o.static || readsStdin(o.value)) {
-				s.unsure("`" + clip(text) + "` runs a makefile read from its input")
-			}
+		if makefileFromInput(args) {
+			s.unsure("`" + clip(text) + "` runs a makefile read from its input")
 		}
 	default:
 		if lang := interpreter(base); lang != nil {
@@ -112,9 +109,8 @@ func (s *shellRuns) awk(text string, args []shellWord) {
 }
 
 // sed: GNU sed's e command and s///e flag run a command; a script read
-// from the input or a descriptor is not known. Doubt when the script has
-// an e standing alone (1e cmd, s/x/y/e), or is not on the line. A loose
-// reading: a false doubt only runs the hook.
+// from the input or a descriptor is not known. Doubt when the script may
+// hold either (sedRuns), or is not on the line; --sandbox refuses both.
 func (s *shellRuns) sed(text string, args []shellWord) {
 	opts, rest, ok := parseOpts(args, optSpec{flags: "nrEsuzi", args: "efl", optional: "i",
 		longFlags: " quiet silent debug posix regexp-extended separate unbuffered null-data sandbox follow-symlinks in-place ",
@@ -151,9 +147,40 @@ func (s *shellRuns) sed(text string, args []shellWord) {
 	}
 }
 
-// sedRuns matches an e standing alone in a sed script: the e command or
-// the s command's e flag.
-var sedRuns = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[^A-Za-z])e([^A-Za-z]|$)`) })
+// sedRuns matches an e where a sed script can hold its e command (after
+// an address or a separator: 1e cmd, $e, ;e) or the s command's e flag
+// (s/x/y/e, /ge, /pe): an e after no letter, or after a / and s flags.
+// Loose on purpose (/^error/ matches): a false doubt only runs the hook.
+var sedRuns = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[^A-Za-z]|/[gpIiMmw0-9]*)e`) })
+
+// makefileFromInput: make -f - (or -f /dev/stdin, --file=…) reads its
+// makefile, whose recipes run, from its input; a name only known when it
+// runs may be that too. The words are scanned, not parsed: make's other
+// options (-j$(nproc), --jobs=4) do not hide it.
+func makefileFromInput(args []shellWord) bool {
+	for i, a := range args {
+		v, ok := "", false
+		switch t := a.text; {
+		case !a.static:
+			continue
+		case t == "-f" || t == "--file" || t == "--makefile":
+			if ok = i+1 < len(args); ok {
+				v, ok = args[i+1].text, args[i+1].static
+				if !ok {
+					return true
+				}
+			}
+		case strings.HasPrefix(t, "--file=") || strings.HasPrefix(t, "--makefile="):
+			_, v, ok = strings.Cut(t, "=")
+		case strings.HasPrefix(t, "-f"):
+			v, ok = t[2:], true
+		}
+		if ok && readsStdin(v) {
+			return true
+		}
+	}
+	return false
+}
 
 // git's options before its command (-C DIR, --no-pager, --git-dir=…)
 // say where and how it runs, not what: git -C x push is compared as git
@@ -212,6 +239,11 @@ func ownCommand(marks []string, args []shellWord) bool {
 			switch {
 			case strings.HasPrefix(m, "--"):
 				if t == m || strings.HasPrefix(t, m+"=") {
+					return true
+				}
+			case len(m) == 2 && m[0] == '-':
+				// A short option, alone or in a group (rsync -avze CMD).
+				if len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.IndexByte(t, m[1]) > 0 {
 					return true
 				}
 			case strings.HasPrefix(m, "-"):

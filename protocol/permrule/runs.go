@@ -24,9 +24,10 @@ import (
 //     parsed as a command line of its own;
 //   - a path is also compared by its base name (/bin/rm x as rm x);
 //   - find -exec/-execdir/-ok/-okdir runs the words up to ; or +;
-//   - an alias the line defines runs its value with the words after it
-//     (alias h=env; h rm x), and git -C DIR push is git push (builtins.go,
-//     programs.go).
+//   - a command named as an alias the line defines is followed both as
+//     bash expands it, the value with the words after it (alias h=env;
+//     h rm x runs env rm x), and as written (where bash does not expand
+//     it); git -C DIR push is git push (builtins.go, programs.go).
 //
 // And where the text does not show what runs, the answer is "cannot tell",
 // which runs the hook (doubt): a command word only known when it runs ($X,
@@ -60,6 +61,10 @@ const maxRunDepth = 8
 // command line from costing quadratic memory.
 const maxWrapperChain = 32
 
+// maxAliasExpansions bounds the alias expansions one analysis follows:
+// each may expand to several more (alias a='b;b;b'), which fan out.
+const maxAliasExpansions = 64
+
 // maxFormBytes bounds the text all forms hold together. Each simple
 // command is a form holding its whole text, and one inside $(…) is part of
 // the text of the command around it: $(…) nested thousands deep within
@@ -81,9 +86,10 @@ type shellRuns struct {
 	// after it is not in forms at all (Commands).
 	lost string
 	// aliases are those the line defines, by name: a later command named
-	// so runs the value with its own words after it (alias h=env; h rm x
+	// so may run the value with its own words after it (alias h=env; h rm x
 	// runs env rm x).
-	aliases map[string]string
+	aliases     map[string]string
+	aliasesDone int // alias expansions followed (maxAliasExpansions)
 	// open are forms xargs adds words of its input to: `xargs git` may
 	// run git push (shellPattern.match).
 	open []string
@@ -183,6 +189,9 @@ func (s *shellRuns) scriptWith(text, via string, depth int, in shellCommand) {
 
 // command follows one simple command through its wrappers.
 func (s *shellRuns) command(c shellCommand, depth int) {
+	if s.lost != "" {
+		return // the line cannot be read whole: nothing after it counts
+	}
 	w := c.words
 	for _, x := range w {
 		if x.odd {
@@ -221,12 +230,17 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 			return
 		}
 		if v, ok := s.aliases[name.text]; ok {
-			// Not again inside its own expansion (alias ls='ls -l'), as
-			// in bash.
+			// What bash runs where it expands aliases (shopt -s
+			// expand_aliases, on a later line); the words as written
+			// are followed too, which bash runs where it does not. Not
+			// again inside its own expansion (alias ls='ls -l').
+			if s.aliasesDone++; s.aliasesDone > maxAliasExpansions {
+				s.stopped("the command expands more aliases than this analysis follows")
+				return
+			}
 			delete(s.aliases, name.text)
 			s.script(v+" "+quoteWords(w[1:]), text, depth)
 			s.aliases[name.text] = v
-			return
 		}
 		base := name.text
 		if i := strings.LastIndexByte(base, '/'); i >= 0 {

@@ -298,6 +298,24 @@ func TestIfRule_WhatRuns(t *testing.T) {
 		{`npx -c 'rm -rf y'`, true},
 		{`npx prettier --check .`, false},
 		{`ed <<< '!rm -rf y'`, true},
+		// A code review's (2026-12-05): an alias does not hide what its
+		// name runs where bash does not expand it.
+		{`alias sudo=echo; sudo rm -rf x`, true},
+		{`bash -c 'alias sudo=echo'; sudo rm -rf x`, true},
+		{`x=$(cat f); (( ${x}0 ))`, true},
+		{`for ((i=0; i<V; i++)); do :; done`, true},
+		{`echo "${s:V:1}"`, true},
+		{`arr[V]=1`, true},
+		{`[[ -v $V ]]`, true},
+		{`declare -i x=$V`, true},
+		{`for k in "${!arr[@]}"; do echo "$k"; done`, false},
+		{`echo $((16#ff + 0x1f))`, false},
+		{`echo x | sed 's/.*/rm -rf y/ge'`, true},
+		{`sed '1erm -rf y' f`, true},
+		{`make --jobs=4 -f - <<< 'all:'`, true},
+		{`make -j$(nproc) -f /dev/stdin <<< 'all:'`, true},
+		{`rsync -avze 'sh -c x' a b`, true},
+		{`tar -cvI 'rm -rf y' -f a.tar .`, true},
 	} {
 		assertRuns(t, "Bash(rm *)", c.cmd, c.want)
 	}

@@ -121,7 +121,7 @@ func (p shellPattern) match(command string, memo *Memo) (bool, string) {
 	}
 	runs, err := analyzeRunsOnce(command, memo)
 	if err != nil {
-		return true, "the command cannot be parsed (" + err.Error() + "), so the hook runs, as in Claude Code"
+		return true, "the command cannot be read (" + err.Error() + "), so the hook runs, as in Claude Code"
 	}
 	if runs.dynamic && !p.nameOnly {
 		return true, "the command holds $(…), backticks or $VAR and " + rule + " names more than the command, so the hook runs, as in Claude Code"

@@ -133,7 +133,7 @@ var wrappers = sync.OnceValue(func() map[string]wrapSpec {
 		"doas":   {shellIfEmpty: true, shellWith: " s ", noRun: " L C ", opts: optSpec{flags: "Lns", args: "Cu"}},
 		"chroot": {operands: 1, shellIfEmpty: true, opts: optSpec{longFlags: " skip-chdir ", longArgs: " userspec groups "}},
 		"xargs": {opts: optSpec{flags: "0oprtx", args: "adEIJLnPRSs", optional: "eil",
-			longFlags: " null no-run-if-empty verbose interactive open-tty exit show-limits replace max-lines eof ",
+			longFlags: " null no-run-if-empty verbose interactive open-tty exit show-limits replace max-lines eof version help ",
 			longArgs:  " arg-file delimiter max-args max-procs max-chars process-slot-var "}},
 		"watch": {joined: true, direct: " x --exec ", opts: optSpec{flags: "bcCdegprtwxhv", args: "nq",
 			longFlags: " beep color no-color differences errexit chgexit precise no-rerun no-title no-wrap exec help version ",
@@ -206,8 +206,8 @@ func (s *shellRuns) wrapped(spec wrapSpec, base, text string, args []shellWord, 
 		rest = xargsReplaced(opts, rest)
 	}
 	for spec.assign && len(rest) > 0 && (isAssignment(rest[0]) || (rest[0].static && rest[0].text == "-")) {
-		name, _, _ := strings.Cut(rest[0].text, "=")
-		if codeVar(name) {
+		name, value, _ := strings.Cut(rest[0].text, "=")
+		if codeVar(name, value) {
 			s.stopped("`" + clip(text) + "` sets " + name + ", whose value the shells it starts run as code")
 			return nil
 		}
