@@ -42,6 +42,8 @@ func (s *shellRuns) builtin(base, text string, args []shellWord, c shellCommand,
 		s.namesAtRun(text, args, optSpec{flags: "fvn"}, "", true)
 	case "read":
 		s.namesAtRun(text, args, optSpec{flags: "ers", args: "adinNptu"}, "a", true)
+	case "wait":
+		s.namesAtRun(text, args, optSpec{flags: "fn", args: "p"}, "p", false)
 	case "printf":
 		s.namesAtRun(text, args, optSpec{args: "v"}, "v", false)
 	case "test", "[":
@@ -60,12 +62,13 @@ func (s *shellRuns) builtin(base, text string, args []shellWord, c shellCommand,
 // kept: a later command named NAME runs VALUE with its own words after it
 // (command).
 func (s *shellRuns) alias(text string, args []shellWord, depth int) {
-	for _, a := range args {
+	for _, a := range endOfOptions(args) {
 		if !a.static {
 			s.unsure("`" + clip(text) + "` defines an alias only known when it runs")
 			continue
 		}
-		if n, v, ok := strings.Cut(a.text, "="); ok && !strings.HasPrefix(a.text, "-") {
+		// alias -- -r=rm defines -r; -p only prints.
+		if n, v, ok := strings.Cut(a.text, "="); ok {
 			s.script(v, text, depth)
 			if s.aliases == nil {
 				s.aliases = map[string]string{}

@@ -65,8 +65,24 @@ func hides(n syntax.Node, src string, heredocs map[*syntax.Word]bool) error {
 			return fmt.Errorf("it sets %s, whose value bash runs as code", n.Name.Value)
 		}
 	case *syntax.ParamExp:
-		if n.Exp != nil && n.Exp.Op == syntax.OtherParamOps && n.Exp.Word != nil && strings.Contains(n.Exp.Word.Lit(), "P") {
+		switch {
+		case n.Exp == nil:
+		case n.Exp.Op == syntax.OtherParamOps && n.Exp.Word != nil && strings.Contains(n.Exp.Word.Lit(), "P"):
 			return fmt.Errorf("it expands a value as a prompt (${…@P}), which runs the $(…) in it")
+		case (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) && n.Param != nil && codeVar(n.Param.Value, "$("):
+			return fmt.Errorf("it sets %s (${%s:=…}), whose value bash runs as code", n.Param.Value, n.Param.Value)
+		}
+	case *syntax.WordIter:
+		if n.Name != nil && codeVar(n.Name.Value, "$(") {
+			return fmt.Errorf("it sets %s in a for loop, whose value bash runs as code", n.Name.Value)
+		}
+	case *syntax.DeclClause:
+		if declares(n, 'n') {
+			for _, a := range n.Args {
+				if a.Value != nil && codeVar(varName(source(a.Value, src)), "$(") {
+					return fmt.Errorf("it makes a name for %s (declare -n), whose value bash runs as code", source(a.Value, src))
+				}
+			}
 		}
 	case *syntax.FuncDecl:
 		if n.Name != nil && runsArguments(n.Body) {
@@ -74,6 +90,12 @@ func hides(n syntax.Node, src string, heredocs map[*syntax.Word]bool) error {
 		}
 	}
 	return nil
+}
+
+// varName is a variable's name without its subscript (BASH_ALIASES[h]).
+func varName(s string) string {
+	name, _, _ := strings.Cut(s, "[")
+	return name
 }
 
 // evaluatesValue is why bash may run, at n, a command no text of the line
@@ -111,13 +133,18 @@ func evaluatesValue(n syntax.Node) string {
 			exprs = append(exprs, n)
 		}
 	case *syntax.DeclClause:
-		if integerDecl(n) {
-			for _, a := range n.Args {
-				if a.Value != nil {
-					exprs = append(exprs, a.Value)
-				}
+		if declares(n, 'i') || declares(n, 'n') {
+			// Every later assignment to the variable is arithmetic (-i)
+			// or names another variable (-n), wherever on the line.
+			return "it declares an integer variable or a name for another, whose values bash evaluates, and a subscript in them can run a command"
+		}
+		for _, a := range n.Args {
+			if a.Naked && a.Value != nil && a.Value.Lit() == "" {
+				exprs = append(exprs, a.Value) // declare "$x=1": a name only known when it runs
 			}
 		}
+	case *syntax.ArrayElem:
+		arith(n.Index)
 	case *syntax.Assign:
 		if n.Name != nil && programVar(n.Name.Value) {
 			return "it sets " + n.Name.Value + ", a command or code a program it starts may run"
@@ -140,12 +167,11 @@ func evaluatesValue(n syntax.Node) string {
 	return ""
 }
 
-// integerDecl: declare, typeset or local with -i, whose values are
-// evaluated as arithmetic.
-func integerDecl(d *syntax.DeclClause) bool {
+// declares: declare, typeset or local with the attribute flag (-i, -n).
+func declares(d *syntax.DeclClause, flag byte) bool {
 	for _, a := range d.Args {
 		if a.Naked && a.Value != nil {
-			if f := a.Value.Lit(); strings.HasPrefix(f, "-") && strings.Contains(f, "i") {
+			if f := a.Value.Lit(); strings.HasPrefix(f, "-") && strings.IndexByte(f, flag) > 0 {
 				return true
 			}
 		}
@@ -196,7 +222,7 @@ var subscriptRuns = sync.OnceValue(func() *regexp.Regexp {
 // command when expanded (PS0, PS1, PS2, PS4 under set -x, holding $(, a
 // backtick or a subscript): PS4='+ ${LINENO}: ' runs nothing.
 func codeVar(name, value string) bool {
-	switch name {
+	switch name = varName(name); name {
 	case "BASH_ENV", "ENV", "BASH_ALIASES", "BASH_CMDS", "PROMPT_COMMAND":
 		return true
 	case "PS0", "PS1", "PS2", "PS4":

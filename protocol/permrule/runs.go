@@ -156,6 +156,18 @@ func analyzeRuns(command string) (shellRuns, error) {
 	for _, c := range cmds {
 		s.command(c, 0)
 	}
+	if len(s.aliases) > 0 && s.lost == "" {
+		// bash parses a string it runs later (eval in a function or a
+		// loop, a trap) when it runs it, by then knowing an alias
+		// defined after it on the line: read the line again, knowing
+		// every alias it defines from the start.
+		again := shellRuns{dynamic: s.dynamic, aliases: s.aliases}
+		again.unsure(s.doubt)
+		for _, c := range cmds {
+			again.command(c, 0)
+		}
+		return again, nil
+	}
 	return s, nil
 }
 
@@ -210,10 +222,8 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 			return
 		}
 		text := joinWords(w)
+		formed := len(s.forms)
 		s.addForm(text)
-		if appending {
-			s.open = append(s.open, text)
-		}
 		name := w[0]
 		if !name.static {
 			s.unsure("`" + clip(text) + "` runs a command whose name is only known when it runs")
@@ -248,6 +258,10 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 			s.addForm(joinWords(append([]shellWord{{text: base, static: true}}, w[1:]...)))
 		}
 		w = s.inner(base, text, w[1:], c, depth)
+		if appending {
+			// Every form of it gets the input's words (git -C x, as git).
+			s.open = append(s.open, s.forms[formed:]...)
+		}
 		if w == nil && appending && runsOperands(base) {
 			s.unsure("`" + clip(joinWords(c.words)) + "` takes the command it runs from its input")
 		}
@@ -264,8 +278,15 @@ func (s *shellRuns) addForm(text string) {
 // runsOperands: a program that runs the command its operands name, so
 // that xargs can hand it one (… | xargs env).
 func runsOperands(base string) bool {
-	_, ok := wrappers()[base]
-	return ok || opaque()[base] || base == "eval" || base == "source" || base == "."
+	if _, ok := wrappers()[base]; ok || opaque()[base] {
+		return true
+	}
+	switch base {
+	case "eval", "source", ".", "flock", "find", "sg", "su", "runuser", "script", "ssh", "xargs",
+		"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "rbash", "fish":
+		return true
+	}
+	return false
 }
 
 // inner returns the words of the command that the command named base (with

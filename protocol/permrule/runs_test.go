@@ -316,6 +316,34 @@ func TestIfRule_WhatRuns(t *testing.T) {
 		{`make -j$(nproc) -f /dev/stdin <<< 'all:'`, true},
 		{`rsync -avze 'sh -c x' a b`, true},
 		{`tar -cvI 'rm -rf y' -f a.tar .`, true},
+		// A second attack review's (2026-12-05).
+		{"alias -- -r=rm\n-r -rf y", true},
+		{"f() { eval 'h rm -rf y'; }\nalias h=env\nf", true}, // bash reads the string when f runs
+		{"trap 'h rm -rf y' EXIT\nalias h=env", true},
+		{"for PS4 in '$(rm -rf y)'; do set -x; :; done", true},
+		{"declare -n r=PS4; r='$(rm -rf y)'; set -x; :", true},
+		{"printf -v 'BASH_ALIASES[h]' %s rm\nh -rf y", true},
+		{"unset PS4; : ${PS4:='$(rm -rf y)'}; set -x; :", true},
+		{`x=$a$b; declare -a arr=([x]=1)`, true},
+		{`x=$a$b; arr=([x]=1)`, true},
+		{`declare -i x; x=$a$b`, true},
+		{`declare -n r=$a$b; echo $r`, true},
+		{`declare "$a$b=1"`, true},
+		{`wait -n -p "$x"`, true},
+		{`echo rm -rf y | xargs flock /tmp/lk`, true},
+		{`echo 'rm -rf y ;' | xargs find . -maxdepth 0 -exec`, true},
+		{`echo "'rm -rf y'" | xargs sg nogroup -c`, true},
+		{"x=$(cat <<EOF\nEOF )\nrm -rf y\nEOF\n)", true},
+		{"x=$(cat <<EOF\nEOF #)\nrm -rf y\nEOF\n)", true},
+		{"cat <(cat <<EOF\nEOF )\nrm -rf y\nEOF\n)", true},
+		{`git rebase -q -x 'rm -rf y' --root`, true},
+		{`git -C . rebase --exec='rm -rf y' --root`, true},
+		{`git grep -O'rm -rf y' a`, true},
+		{`git clone -q -u 'rm -rf y; git-upload-pack' ../r.git c`, true},
+		{`git bisect run rm -rf y`, true},
+		{`git filter-branch -f --tree-filter 'rm -rf y' HEAD`, true},
+		{`git rebase -i HEAD~3`, false},
+		{`git push -u origin main`, false},
 	} {
 		assertRuns(t, "Bash(rm *)", c.cmd, c.want)
 	}
@@ -349,6 +377,8 @@ func TestIfRule_WhatRunsOtherRules(t *testing.T) {
 		{"Bash(git push *)", `echo push --force | xargs git`, true},
 		{"Bash(git push *)", `git -C repo status`, false},
 		{"Bash(git push *)", `git log --oneline | xargs echo`, false},
+		{"Bash(git push *)", `echo push origin HEAD:main | xargs git -C .`, true},
+		{"Bash(git push *)", `echo push origin HEAD:main | xargs git --no-pager`, true},
 	} {
 		assertRuns(t, c.rule, c.cmd, c.want)
 	}

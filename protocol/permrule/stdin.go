@@ -94,8 +94,9 @@ func hdocQuoted(r *syntax.Redirect) bool {
 // hdocEndsEarly: a here-document body where bash 5 finds the end that
 // the parser here reads past, so that bash runs as commands what is read
 // here as text: a line that is the delimiter once an unquoted body's
-// backslash-newlines are joined (EO\⏎F), or one that starts with it and a
-// ) (bash ends a here-document inside $(…) at EOF)).
+// backslash-newlines are joined (EO\⏎F), or one that starts with it and
+// holds a ) after it (bash 5.2 ends a here-document inside $(…) at EOF ),
+// EOF #), EOF) …).
 func hdocEndsEarly(r *syntax.Redirect, src string) bool {
 	if r.Hdoc == nil {
 		return false
@@ -114,7 +115,7 @@ func hdocEndsEarly(r *syntax.Redirect, src string) bool {
 		if r.Op == syntax.DashHdoc {
 			line = strings.TrimLeft(line, "\t")
 		}
-		if line == delim || strings.HasPrefix(line, delim+")") {
+		if line == delim || strings.HasPrefix(line, delim) && strings.Contains(line[len(delim):], ")") {
 			return true
 		}
 	}
