@@ -53,7 +53,11 @@ func TestCommands(t *testing.T) {
 		{line: "bash -c 'sh <&3' 3<<<'rm -rf x' <<<true", err: "standard input"},
 		{line: "bash -c 'sh' <<< 'rm -rf x'", want: []string{"rm -rf x"}},
 		{line: "[[ 1 -eq 'a[$(rm -rf ~)]+1'$'\\x{20}' ]]", err: "arithmetic"},
-		{line: `f(){ echo "${10}"; }; f`, err: "runs its arguments"},
+		{line: `f(){ sudo "${10}"; }; f`, err: "runs its arguments"},
+		{line: `f() { echo "$(eval "$1")"; }; f 'rm -rf x'`, err: "runs its arguments"},
+		{line: `f() { git "$@"; }; f -c alias.x='!rm -rf y' x`, err: "runs its arguments"},
+		{line: `f() { (( $1 )); }; f x`, err: "runs its arguments"},
+		{line: `f() { printf -v "$1" %s x; }; f y`, err: "runs its arguments"},
 		{line: `echo "[$(date)] ok"`, want: []string{"date"}},
 		{line: "let 'x=a[$(rm -rf x)]'", err: "arithmetic"},
 		{line: "shopt -s expand_aliases\nalias h=env\nh rm -rf y", want: []string{"env rm -rf y", "rm -rf y"}},
@@ -236,6 +240,9 @@ func TestCommandsReadsEverydayLines(t *testing.T) {
 		`export PS1='\u@\h$ '`,
 		`compgen -c "$prefix"; mapfile -t "$name" < f`,
 		"xargs --version",
+		`check() { test -f "$1" && echo ok; }; check go.mod`,
+		`log() { echo "[$(date +%T)] $*"; }; log starting`,
+		`f() { local src="$1" dst=$2; [[ -f $src ]] && cp "$src" "$dst"; }; f a b`,
 	} {
 		if _, err := Commands(line); err != nil {
 			t.Errorf("%q: %v", line, err)

@@ -231,12 +231,55 @@ func codeVar(name, value string) bool {
 	return strings.HasPrefix(name, "BASH_FUNC_")
 }
 
-// runsArguments: a function body that reads its positional parameters
-// ($@, $*, $1, ${10}, ${!#}).
+// runsArguments: a function body that may run its arguments, or hand
+// them to something that may (sudo "$@", bash -c "$1", eval, a program
+// with a syntax of its own, (( $1 ))): a positional parameter ($@, $*,
+// $1, ${10}, ${!#}) anywhere but in an argument of a command that only
+// reads its arguments (inert: echo "$1", test -f "$1", cp "$1" "$2"), a
+// [[ ]] test or an assignment's value (local x=$1). What a call passes is
+// on the line, where hides reads it too.
 func runsArguments(body syntax.Node) bool {
+	inert := map[*syntax.ParamExp]bool{}
+	mark := func(n syntax.Node) {
+		syntax.Walk(n, func(m syntax.Node) bool {
+			switch m := m.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp:
+				return false // a context of its own, judged there
+			case *syntax.ParamExp:
+				inert[m] = true
+			}
+			return true
+		})
+	}
+	syntax.Walk(body, func(m syntax.Node) bool {
+		switch m := m.(type) {
+		case *syntax.CallExpr:
+			if len(m.Args) > 0 && inertCommand(m.Args) {
+				for _, a := range m.Args[1:] {
+					mark(a)
+				}
+			}
+			for _, a := range m.Assigns {
+				if a.Value != nil && a.Index == nil {
+					mark(a.Value)
+				}
+			}
+		case *syntax.DeclClause:
+			if !declares(m, 'i') && !declares(m, 'n') && m.Variant != nil && m.Variant.Value != "unset" {
+				for _, a := range m.Args {
+					if !a.Naked && a.Value != nil && a.Index == nil {
+						mark(a.Value)
+					}
+				}
+			}
+		case *syntax.TestClause:
+			mark(m)
+		}
+		return true
+	})
 	found := false
 	syntax.Walk(body, func(m syntax.Node) bool {
-		if pe, ok := m.(*syntax.ParamExp); ok && pe.Param != nil {
+		if pe, ok := m.(*syntax.ParamExp); ok && pe.Param != nil && !inert[pe] {
 			if v := pe.Param.Value; v == "@" || v == "*" || v == "#" && pe.Excl || strings.Trim(v, "0123456789") == "" {
 				found = true
 			}
@@ -244,6 +287,28 @@ func runsArguments(body syntax.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// inertCommand: a command, by its static name, that only reads its
+// arguments as data — it runs none of them, nor reads one as a variable's
+// name (printf and test with -v do).
+func inertCommand(args []*syntax.Word) bool {
+	name := args[0].Lit()
+	switch name {
+	case "printf", "test", "[":
+		for _, a := range args[1:] {
+			if a.Lit() == "-v" {
+				return false
+			}
+		}
+		return true
+	case "echo", "cd", "pushd", "ls", "cat", "cp", "mv", "mkdir", "rmdir", "touch", "rm", "ln", "chmod",
+		"chown", "head", "tail", "wc", "stat", "basename", "dirname", "realpath", "readlink", "grep", "egrep",
+		"fgrep", "rg", "diff", "cmp", "sort", "uniq", "cut", "tr", "du", "df", "file", "mktemp", "tee", "date",
+		"sleep", "exit", "return", "shift", "true", "false", ":":
+		return true
+	}
+	return false
 }
 
 // maxBraceWords bounds the words brace expansion may make on one line.
