@@ -1,6 +1,9 @@
 package permrule
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The bash builtins the analysis reads: those that run a command string
 // (eval, trap, source, alias, mapfile -C, compgen -C, fc), that rename a
@@ -46,11 +49,28 @@ func (s *shellRuns) builtin(base, text string, args []shellWord, c shellCommand,
 		s.namesAtRun(text, args, optSpec{flags: "fn", args: "p"}, "p", false)
 	case "printf":
 		s.namesAtRun(text, args, optSpec{args: "v"}, "v", false)
+		if len(args) > 0 && !args[0].static {
+			// printf -v"$x" …, or "$opt": an option only known when it runs.
+			s.unsure("`" + clip(text) + "` may take a value only known when it runs for a variable's name, whose subscript can run a command")
+		}
 	case "test", "[":
+		lits := make([]string, len(args))
 		for i, a := range args {
-			if a.static && a.text == "-v" && i+1 < len(args) && !args[i+1].static {
-				s.unsure("`" + clip(text) + "` names a variable by a value only known when it runs, whose subscript can run a command")
+			switch {
+			case !a.static:
+			case a.text == "-v":
+				// Its operand, written, names a variable the text shows
+				// (test -v HOME); read as any unary test's.
+				lits[i] = "-n"
+				if i+1 < len(args) && !args[i+1].static {
+					s.unsure("`" + clip(text) + "` names a variable by a value only known when it runs, whose subscript can run a command")
+				}
+			default:
+				lits[i] = a.text
 			}
+		}
+		if namesVariable(base, lits) {
+			s.unsure("`" + clip(text) + "` may take a value only known when it runs for a variable's name, whose subscript can run a command")
 		}
 	default:
 		return false
@@ -71,9 +91,11 @@ func (s *shellRuns) alias(text string, args []shellWord, depth int) {
 		if n, v, ok := strings.Cut(a.text, "="); ok {
 			s.script(v, text, depth)
 			if s.aliases == nil {
-				s.aliases = map[string]string{}
+				s.aliases = map[string][]string{}
 			}
-			s.aliases[n] = v
+			if !slices.Contains(s.aliases[n], v) {
+				s.aliases[n] = append(s.aliases[n], v)
+			}
 		}
 	}
 }

@@ -58,6 +58,10 @@ func TestCommands(t *testing.T) {
 		{line: `f() { git "$@"; }; f -c alias.x='!rm -rf y' x`, err: "runs its arguments"},
 		{line: `f() { (( $1 )); }; f x`, err: "runs its arguments"},
 		{line: `f() { printf -v "$1" %s x; }; f y`, err: "runs its arguments"},
+		{line: `f() { printf -v"$1" %s x; }; f y`, err: "runs its arguments"},
+		{line: `f() { [ "$2" "$1" ]; }; f y -v`, err: "runs its arguments"},
+		{line: `f() { sort "$@"; }; f --compress-program=rm big`, err: "runs its arguments"},
+		{line: `X='$(rm -rf y)'; PS4=$X; set -x; :`, err: "PS4"},
 		{line: `echo "[$(date)] ok"`, want: []string{"date"}},
 		{line: "let 'x=a[$(rm -rf x)]'", err: "arithmetic"},
 		{line: "shopt -s expand_aliases\nalias h=env\nh rm -rf y", want: []string{"env rm -rf y", "rm -rf y"}},
@@ -241,6 +245,7 @@ func TestCommandsReadsEverydayLines(t *testing.T) {
 		`compgen -c "$prefix"; mapfile -t "$name" < f`,
 		"xargs --version",
 		`check() { test -f "$1" && echo ok; }; check go.mod`,
+		`usage() { [ "$1" = --help ] && printf '%s\n' "usage: $0"; }; usage -h`,
 		`log() { echo "[$(date +%T)] $*"; }; log starting`,
 		`f() { local src="$1" dst=$2; [[ -f $src ]] && cp "$src" "$dst"; }; f a b`,
 	} {

@@ -85,12 +85,29 @@ func hides(n syntax.Node, src string, heredocs map[*syntax.Word]bool) error {
 			}
 		}
 	case *syntax.FuncDecl:
-		if n.Name != nil && runsArguments(n.Body) {
+		if n.Name != nil && runsArguments(n.Body, src) {
 			return fmt.Errorf("it defines %s, a function that runs its arguments", n.Name.Value)
 		}
 	}
 	return nil
 }
+
+// promptRuns matches a prompt value that expands something: a $ before a
+// name, a bracket, a quote, a backslash or a special parameter; a
+// backtick; a subscript.
+var promptRuns = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("\\$[A-Za-z_0-9({'\"\\\\!@#*?$-]|`|\\[")
+})
+
+// promptSafe removes from a prompt value the expansions that run nothing:
+// the names a trace prefix shows (PS4='+ ${BASH_SOURCE}:${LINENO}: ').
+var promptSafe = sync.OnceValue(func() *strings.Replacer {
+	var pairs []string
+	for _, n := range []string{"LINENO", "BASH_SOURCE", "FUNCNAME", "BASH_LINENO", "BASH_SUBSHELL", "SECONDS", "EPOCHREALTIME"} {
+		pairs = append(pairs, "${"+n+"}", "", "${"+n+"[0]}", "", "$"+n, "")
+	}
+	return strings.NewReplacer(pairs...)
+})
 
 // varName is a variable's name without its subscript (BASH_ALIASES[h]).
 func varName(s string) string {
@@ -221,12 +238,17 @@ var subscriptRuns = sync.OnceValue(func() *regexp.Regexp {
 // PROMPT_COMMAND; and a prompt or the trace prefix whose value runs a
 // command when expanded (PS0, PS1, PS2, PS4 under set -x, holding $(, a
 // backtick or a subscript): PS4='+ ${LINENO}: ' runs nothing.
+//
+// A prompt's value is taken as written (its source): one that expands
+// anything but the line-number names (${LINENO}, $BASH_SOURCE …) may run a
+// command through it — $(…), a backtick, a subscript, a $'\x24' escape, a
+// variable holding any of them — while PS1='\u@\h$ ' expands none.
 func codeVar(name, value string) bool {
 	switch name = varName(name); name {
 	case "BASH_ENV", "ENV", "BASH_ALIASES", "BASH_CMDS", "PROMPT_COMMAND":
 		return true
 	case "PS0", "PS1", "PS2", "PS4":
-		return strings.Contains(value, "$(") || strings.ContainsAny(value, "`[")
+		return promptRuns().MatchString(promptSafe().Replace(value))
 	}
 	return strings.HasPrefix(name, "BASH_FUNC_")
 }
@@ -235,10 +257,10 @@ func codeVar(name, value string) bool {
 // them to something that may (sudo "$@", bash -c "$1", eval, a program
 // with a syntax of its own, (( $1 ))): a positional parameter ($@, $*,
 // $1, ${10}, ${!#}) anywhere but in an argument of a command that only
-// reads its arguments (inert: echo "$1", test -f "$1", cp "$1" "$2"), a
+// reads its arguments (inert: echo "$1", test -f "$1", grep "$1" f), a
 // [[ ]] test or an assignment's value (local x=$1). What a call passes is
 // on the line, where hides reads it too.
-func runsArguments(body syntax.Node) bool {
+func runsArguments(body syntax.Node, src string) bool {
 	inert := map[*syntax.ParamExp]bool{}
 	mark := func(n syntax.Node) {
 		syntax.Walk(n, func(m syntax.Node) bool {
@@ -254,7 +276,7 @@ func runsArguments(body syntax.Node) bool {
 	syntax.Walk(body, func(m syntax.Node) bool {
 		switch m := m.(type) {
 		case *syntax.CallExpr:
-			if len(m.Args) > 0 && inertCommand(m.Args) {
+			if len(m.Args) > 0 && inertCommand(m.Args, src) {
 				for _, a := range m.Args[1:] {
 					mark(a)
 				}
@@ -291,21 +313,62 @@ func runsArguments(body syntax.Node) bool {
 
 // inertCommand: a command, by its static name, that only reads its
 // arguments as data — it runs none of them, nor reads one as a variable's
-// name (printf and test with -v do).
-func inertCommand(args []*syntax.Word) bool {
-	name := args[0].Lit()
-	switch name {
-	case "printf", "test", "[":
-		for _, a := range args[1:] {
-			if a.Lit() == "-v" {
-				return false
-			}
+// name (printf and test with -v do), nor changes files by options a rule
+// would look for.
+func inertCommand(args []*syntax.Word, src string) bool {
+	lits := make([]string, len(args)) // "" for a word with expansions
+	for i, a := range args {
+		if w := shellWordOf(a, src); w.static {
+			lits[i] = w.text
 		}
+	}
+	switch name := lits[0]; name {
+	case "printf", "test", "[":
+		return !namesVariable(name, lits[1:])
+	case "echo", "cd", "pushd", "ls", "cat", "mkdir", "touch", "head", "tail", "wc", "stat", "basename",
+		"dirname", "realpath", "readlink", "grep", "egrep", "fgrep", "diff", "cmp", "uniq", "cut", "tr", "du",
+		"df", "file", "mktemp", "date", "sleep", "exit", "return", "shift", "true", "false", ":":
+		// Not rm, cp, mv, chmod …: a rule reads their options, which the
+		// call's words would give them (f(){ rm "$@"; }; f -rf x).
 		return true
-	case "echo", "cd", "pushd", "ls", "cat", "cp", "mv", "mkdir", "rmdir", "touch", "rm", "ln", "chmod",
-		"chown", "head", "tail", "wc", "stat", "basename", "dirname", "realpath", "readlink", "grep", "egrep",
-		"fgrep", "rg", "diff", "cmp", "sort", "uniq", "cut", "tr", "du", "df", "file", "mktemp", "tee", "date",
-		"sleep", "exit", "return", "shift", "true", "false", ":":
+	}
+	return false
+}
+
+// namesVariable: printf or test with these arguments ("" for one only
+// known when it runs) may take one as a variable's name, whose subscript
+// bash evaluates: printf -v NAME (also -vNAME), test -v NAME — where -v
+// is written, or where a word only known when it runs stands where an
+// option or an operator goes (printf "$f" …, [ "$2" "$1" ]). A word after
+// a written operator, or before a written binary one, is an operand
+// ([ -f "$1" ], [ "$1" = x ]).
+func namesVariable(name string, lits []string) bool {
+	if name == "[" && len(lits) > 0 && lits[len(lits)-1] == "]" {
+		lits = lits[:len(lits)-1]
+	}
+	for i, l := range lits {
+		switch {
+		case strings.HasPrefix(l, "-v"):
+			return true
+		case l != "":
+		case name == "printf":
+			if i == 0 {
+				return true
+			}
+		case i > 0 && lits[i-1] != "" && !strings.HasPrefix(lits[i-1], "-v"):
+		case i+1 < len(lits) && binaryTest(lits[i+1]):
+		case len(lits) == 1:
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// binaryTest: a test operator between two operands.
+func binaryTest(op string) bool {
+	switch op {
+	case "=", "==", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef", "-a", "-o":
 		return true
 	}
 	return false

@@ -210,6 +210,11 @@ func (s *shellRuns) git(text string, args []shellWord) {
 			s.unsure("`" + clip(text) + "` gives git a command to run (rebase -x, bisect run …)")
 		}
 	}
+	for _, a := range rest {
+		if strings.Contains(a.text, "ext::") {
+			s.unsure("`" + clip(text) + "` names a git remote of the ext:: transport, which runs a command")
+		}
+	}
 }
 
 // gitRuns: for a git command that runs a command given to it, the
@@ -226,8 +231,10 @@ func gitRuns(cmd string) []string {
 	case "fetch", "pull", "ls-remote":
 		return []string{"--upload-pack"}
 	case "clone":
-		return []string{"-u", "--upload-pack"}
-	case "push":
+		return []string{"-u", "--upload-pack", "-c", "--config"}
+	case "fetch-pack":
+		return []string{"--upload-pack", "--exec"}
+	case "push", "send-pack":
 		return []string{"--receive-pack", "--exec"}
 	case "archive":
 		return []string{"--exec"}
@@ -256,7 +263,10 @@ var ownCommands = sync.OnceValue(func() map[string][]string {
 		"vim":     vim, "vi": vim, "nvim": vim, "ex": vim, "view": vim, "vimdiff": vim,
 		"gdb":   {"-ex", "-x", "--command", "-iex", "-ix"},
 		"rsync": {"-e", "--rsh", "--rsync-path"},
-		"ed":    {""}, "red": {""},
+		"sort":  {"--compress-program"}, "rg": {"--pre"},
+		"sdiff": {"--diff-program"}, "diff3": {"--diff-program"},
+		"scp": {"-S"}, "wget": {"--use-askpass"},
+		"ed": {""}, "red": {""},
 	}
 })
 
@@ -273,7 +283,9 @@ func ownCommand(marks []string, args []shellWord) bool {
 			t := a.text
 			switch {
 			case strings.HasPrefix(m, "--"):
-				if t == m || strings.HasPrefix(t, m+"=") {
+				// getopt_long takes any unambiguous start of a long
+				// option (git rebase --exe=CMD, tar --to-com=CMD).
+				if name, _, _ := strings.Cut(t, "="); len(name) > 3 && strings.HasPrefix(m, name) {
 					return true
 				}
 			case len(m) == 2 && m[0] == '-':
@@ -302,7 +314,7 @@ func ownCommand(marks []string, args []shellWord) bool {
 // LD_PRELOAD, NODE_OPTIONS=--require …).
 func programVar(name string) bool {
 	switch name {
-	case "GIT_EXTERNAL_DIFF", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER",
+	case "GIT_EXTERNAL_DIFF", "GIT_ALLOW_PROTOCOL", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER",
 		"GIT_ASKPASS", "GIT_PROXY_COMMAND", "GIT_EXEC_PATH", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "SSH_ASKPASS",
 		"EDITOR", "VISUAL", "PAGER", "MANPAGER", "LESSOPEN", "LESSCLOSE", "BROWSER", "LD_PRELOAD", "LD_LIBRARY_PATH",
 		"LD_AUDIT", "NODE_OPTIONS", "PERL5OPT", "PERL5LIB", "RUBYOPT", "PYTHONSTARTUP", "PYTHONPATH", "JAVA_TOOL_OPTIONS":

@@ -88,8 +88,8 @@ type shellRuns struct {
 	// aliases are those the line defines, by name: a later command named
 	// so may run the value with its own words after it (alias h=env; h rm x
 	// runs env rm x).
-	aliases     map[string]string
-	aliasesDone int // alias expansions followed (maxAliasExpansions)
+	aliases     map[string][]string // every value each takes on the line
+	aliasesDone int                 // alias expansions followed (maxAliasExpansions)
 	// open are forms xargs adds words of its input to: `xargs git` may
 	// run git push (shellPattern.match).
 	open []string
@@ -160,13 +160,18 @@ func analyzeRuns(command string) (shellRuns, error) {
 		// bash parses a string it runs later (eval in a function or a
 		// loop, a trap) when it runs it, by then knowing an alias
 		// defined after it on the line: read the line again, knowing
-		// every alias it defines from the start.
-		again := shellRuns{dynamic: s.dynamic, aliases: s.aliases}
-		again.unsure(s.doubt)
+		// every value each alias takes from the start, and keep what
+		// both readings find.
+		again := shellRuns{aliases: s.aliases, aliasesDone: s.aliasesDone}
 		for _, c := range cmds {
 			again.command(c, 0)
 		}
-		return again, nil
+		s.forms, s.open = append(s.forms, again.forms...), append(s.open, again.open...)
+		s.formBytes += again.formBytes
+		s.unsure(again.doubt)
+		if again.lost != "" {
+			s.stopped(again.lost)
+		}
 	}
 	return s, nil
 }
@@ -239,18 +244,24 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 			s.unsure("`" + clip(text) + "` hands a shell keyword to a wrapper")
 			return
 		}
-		if v, ok := s.aliases[name.text]; ok {
+		if vs, ok := s.aliases[name.text]; ok {
 			// What bash runs where it expands aliases (shopt -s
-			// expand_aliases, on a later line); the words as written
-			// are followed too, which bash runs where it does not. Not
-			// again inside its own expansion (alias ls='ls -l').
-			if s.aliasesDone++; s.aliasesDone > maxAliasExpansions {
-				s.stopped("the command expands more aliases than this analysis follows")
+			// expand_aliases, on a later line), with each value the
+			// alias takes on the line; the words as written are followed
+			// too, which bash runs where it does not. Not again inside
+			// its own expansion (alias ls='ls -l').
+			delete(s.aliases, name.text)
+			for _, v := range vs {
+				if s.aliasesDone++; s.aliasesDone > maxAliasExpansions {
+					s.stopped("the command expands more aliases than this analysis follows")
+					break
+				}
+				s.script(v+" "+quoteWords(w[1:]), text, depth)
+			}
+			s.aliases[name.text] = vs
+			if s.lost != "" {
 				return
 			}
-			delete(s.aliases, name.text)
-			s.script(v+" "+quoteWords(w[1:]), text, depth)
-			s.aliases[name.text] = v
 		}
 		base := name.text
 		if i := strings.LastIndexByte(base, '/'); i >= 0 {
@@ -275,15 +286,20 @@ func (s *shellRuns) addForm(text string) {
 	s.formBytes += len(text)
 }
 
-// runsOperands: a program that runs the command its operands name, so
-// that xargs can hand it one (… | xargs env).
+// runsOperands: a program that runs the command its operands name, or one
+// its operands give it (an option, a script), so that xargs can hand it
+// one (… | xargs env, … | xargs git rebase).
 func runsOperands(base string) bool {
 	if _, ok := wrappers()[base]; ok || opaque()[base] {
 		return true
 	}
+	if _, ok := ownCommands()[base]; ok || interpreter(base) != nil {
+		return true // handed an option that runs a command (xargs tar …)
+	}
 	switch base {
 	case "eval", "source", ".", "flock", "find", "sg", "su", "runuser", "script", "ssh", "xargs",
-		"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "rbash", "fish":
+		"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "rbash", "fish",
+		"git", "sed", "gsed", "awk", "gawk", "mawk", "nawk", "make", "gmake":
 		return true
 	}
 	return false

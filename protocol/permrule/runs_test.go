@@ -344,6 +344,25 @@ func TestIfRule_WhatRuns(t *testing.T) {
 		{`git filter-branch -f --tree-filter 'rm -rf y' HEAD`, true},
 		{`git rebase -i HEAD~3`, false},
 		{`git push -u origin main`, false},
+		// A third attack review's (2026-12-05).
+		{`f() { printf -v"$1" %s x; }; f "$a$b"`, true},
+		{`f() { [ "$2" "$1" ]; }; f "$a$b" -v`, true},
+		{`printf -v"$a$b" %s x`, true},
+		{`o=-v; test $o "$a$b"`, true},
+		{`sort --compress-program=rm -S 1K -T . big`, true},
+		{`X='$(rm -rf y)'; PS4=$X; set -x; :`, true},
+		{`PS4=\$\(rm\ -rf\ y\); set -x; :`, true},
+		{`f(){ local PS4=$1; set -x; :; }; f '$(rm -rf y)'`, true},
+		{"f() { eval 'h rm -rf y'; }\nalias h=env\nf\nalias h=echo", true}, // every value an alias takes
+		{`git rebase --exe='rm -rf y' --root`, true},
+		{`git send-pack --receive-pack='rm -rf y' ../r.git`, true},
+		{`git clone -c core.sshCommand='rm -rf y' a:b c`, true},
+		{`GIT_ALLOW_PROTOCOL=ext git ls-remote 'ext::rm -rf y'`, true},
+		{`echo rebase -q --exec rm --root | xargs git`, true},
+		{`sdiff --diff-program=rm a b`, true},
+		{`ssh-agent rm -rf y`, true},
+		{`[ "$1" = --help ] && echo usage`, false},
+		{`[ -f "$1" ] && cat "$1"`, false},
 	} {
 		assertRuns(t, "Bash(rm *)", c.cmd, c.want)
 	}
