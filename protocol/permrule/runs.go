@@ -168,6 +168,7 @@ func analyzeRuns(command string) (shellRuns, error) {
 		}
 		s.forms, s.open = append(s.forms, again.forms...), append(s.open, again.open...)
 		s.formBytes += again.formBytes
+		s.dynamic = s.dynamic || again.dynamic
 		s.unsure(again.doubt)
 		if again.lost != "" {
 			s.stopped(again.lost)
