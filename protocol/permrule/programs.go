@@ -14,16 +14,16 @@ import (
 
 // program follows the program named base, where it is one of these.
 func (s *shellRuns) program(base, text string, args []shellWord, c shellCommand, depth int) {
-	switch base {
+	switch programOf(base) {
 	case "find":
 		s.find(text, args, c, depth)
-	case "awk", "gawk", "mawk", "nawk":
+	case "awk":
 		s.awk(text, args)
-	case "sed", "gsed":
+	case "sed":
 		s.sed(text, args)
 	case "git":
 		s.git(text, args)
-	case "make", "gmake":
+	case "make":
 		if makefileFromInput(args) {
 			s.unsure("`" + clip(text) + "` runs a makefile read from its input")
 		}
@@ -39,6 +39,22 @@ func (s *shellRuns) program(base, text string, args []shellWord, c shellCommand,
 			s.addForm(joinWords(append([]shellWord{{text: "git", static: true}, {text: sub, static: true}}, args...)))
 		}
 	}
+}
+
+// programOf is the program of this file that base is, by the name program
+// follows it under (gawk is awk), "" for none of them.
+func programOf(base string) string {
+	switch base {
+	case "find", "git":
+		return base
+	case "awk", "gawk", "mawk", "nawk":
+		return "awk"
+	case "sed", "gsed":
+		return "sed"
+	case "make", "gmake":
+		return "make"
+	}
+	return ""
 }
 
 // find runs the words after -exec, -execdir, -ok and -okdir, up to ; or +.

@@ -294,13 +294,20 @@ func runsOperands(base string) bool {
 	if _, ok := wrappers()[base]; ok || opaque()[base] {
 		return true
 	}
-	if _, ok := ownCommands()[base]; ok || interpreter(base) != nil {
-		return true // handed an option that runs a command (xargs tar …)
+	if _, ok := ownCommands()[base]; ok || interpreter(base) != nil || programOf(base) != "" || isShell(base) {
+		return true // handed an option or a script that runs a command (xargs tar …)
 	}
 	switch base {
-	case "eval", "source", ".", "flock", "find", "sg", "su", "runuser", "script", "ssh", "xargs",
-		"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "rbash", "fish",
-		"git", "sed", "gsed", "awk", "gawk", "mawk", "nawk", "make", "gmake":
+	case "eval", "source", ".", "ssh", "flock", "su", "runuser", "sg", "script": // inner's own
+		return true
+	}
+	return false
+}
+
+// isShell: a shell that shell() reads the options of (sh -c, bash -s …).
+func isShell(base string) bool {
+	switch base {
+	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "rbash", "fish":
 		return true
 	}
 	return false
@@ -320,19 +327,17 @@ func (s *shellRuns) inner(base, text string, args []shellWord, c shellCommand, d
 		}
 		return nil
 	}
-	switch base {
-	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "rbash", "fish":
+	switch {
+	case isShell(base):
 		s.shell(base, text, args, c, depth)
-	case "ssh":
+	case base == "ssh":
 		s.ssh(text, args, c, depth)
-	case "flock":
+	case base == "flock":
 		return s.flock(text, args, c, depth)
-	case "su", "runuser", "sg", "script":
+	case base == "su" || base == "runuser" || base == "sg" || base == "script":
 		return s.userShell(base, text, args, c, depth)
-	default:
-		if !s.builtin(base, text, args, c, depth) {
-			s.program(base, text, args, c, depth)
-		}
+	case !s.builtin(base, text, args, c, depth):
+		s.program(base, text, args, c, depth)
 	}
 	return nil
 }
