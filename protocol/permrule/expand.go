@@ -316,15 +316,19 @@ func runsArguments(body syntax.Node, src string) bool {
 // name (printf and test with -v do), nor changes files by options a rule
 // would look for.
 func inertCommand(args []*syntax.Word, src string) bool {
-	lits := make([]string, len(args)) // "" for a word with expansions
-	for i, a := range args {
-		if w := shellWordOf(a, src); w.static {
-			lits[i] = w.text
-		}
+	name := shellWordOf(args[0], src)
+	if !name.static {
+		return false
 	}
-	switch name := lits[0]; name {
+	switch name.text {
 	case "printf", "test", "[":
-		return !namesVariable(name, lits[1:])
+		lits := make([]string, len(args)-1) // "" for a word with expansions
+		for i, a := range args[1:] {
+			if w := shellWordOf(a, src); w.static {
+				lits[i] = w.text
+			}
+		}
+		return !namesVariable(name.text, lits)
 	case "echo", "cd", "pushd", "ls", "cat", "mkdir", "touch", "head", "tail", "wc", "stat", "basename",
 		"dirname", "realpath", "readlink", "grep", "egrep", "fgrep", "diff", "cmp", "uniq", "cut", "tr", "du",
 		"df", "file", "mktemp", "date", "sleep", "exit", "return", "shift", "true", "false", ":":
