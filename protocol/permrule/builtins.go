@@ -150,7 +150,7 @@ func (s *shellRuns) namesAtRun(text string, args []shellWord, spec optSpec, name
 	}
 	for _, o := range opts {
 		if len(o.name) == 1 && strings.Contains(nameOpts, o.name) {
-			names = append(names, shellWord{text: o.value, static: o.static})
+			names = append(names, o.word())
 		}
 	}
 	for _, n := range names {

@@ -143,7 +143,7 @@ func (s *shellRuns) sed(text string, args []shellWord) {
 			return
 		case "e", "--expression":
 			inline = true
-			scripts = append(scripts, shellWord{text: o.value, static: o.static})
+			scripts = append(scripts, o.word())
 		case "f", "--file":
 			inline = true
 			if !o.static || readsStdin(o.value) {

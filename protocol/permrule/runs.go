@@ -354,7 +354,7 @@ func shellKeyword(s string) bool {
 // scriptOption follows the command string an option's value is (sh -c
 // STRING, su -c STRING, fish -C STRING), run with in's standard input.
 func (s *shellRuns) scriptOption(o option, text string, depth int, in shellCommand) {
-	s.scriptOf([]shellWord{{text: o.value, static: o.static, script: o.script}}, text, depth, in)
+	s.scriptOf([]shellWord{o.word()}, text, depth, in)
 }
 
 // scriptOf follows the command string words make, joined by spaces (sh -c

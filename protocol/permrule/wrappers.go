@@ -30,6 +30,9 @@ type option struct {
 	script string // a value that is not static: shellWord.script
 }
 
+// word is the option's value as the word it was written as.
+func (o option) word() shellWord { return shellWord{text: o.value, static: o.static, script: o.script} }
+
 // parseOpts reads the options at the start of args, stopping at "--" and,
 // unless permute (getopt's reordering, as su does), at the first operand.
 // It returns the options and the operands, or ok=false when an option is
