@@ -367,7 +367,9 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 	default:
 		cfg, err = parseConfig(data, path, 0)
 		if err == nil {
-			err = cfg.loadRules("")
+			if err = cfg.loadRules(""); err != nil {
+				partialOf(err, cfg)
+			}
 		}
 		if err != nil {
 			return nil, err

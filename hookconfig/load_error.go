@@ -29,6 +29,13 @@ type ConfigError struct {
 	// (an unknown key, a matcher on an event without tools): validate
 	// lists them beside the errors, not only once these are fixed.
 	Warnings []Warning
+	// Partial is what of the user's config did load, for validate to
+	// check the rules and examples of its entries beside the errors (a
+	// rule that does not compile, an example that fails): the entries
+	// that parsed, and when the file parsed but a rule file it includes
+	// did not, those read before. Nil when nothing did (a YAML syntax
+	// error, a file that cannot be read). Nothing runs from it.
+	Partial *Config
 }
 
 // maxMoreLoadErrors bounds ConfigError.More: a file of a thousand broken

@@ -150,6 +150,9 @@ func parseConfigAs(data []byte, path string, limit int, managed bool) (cfg *Conf
 		}
 		if ce, ok := cfg.loadErr.(*ConfigError); ok {
 			ce.Warnings = append(ce.Warnings, cfg.Warnings...)
+			if !strict && !managed { // the user's own: validate reads it
+				ce.Partial = cfg
+			}
 		}
 		return nil, cfg.loadErr
 	}

@@ -142,6 +142,20 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 	return nil
 }
 
+// partialOf makes cfg, whose own file parsed, the Partial of err, the
+// error of a rule file it includes: with the entries of that file that
+// parsed, when it did not.
+func partialOf(err error, cfg *Config) {
+	ce, ok := err.(*ConfigError)
+	if !ok {
+		return
+	}
+	if ce.Partial != nil && ce.Partial != cfg {
+		cfg.Entries = append(cfg.Entries, ce.Partial.Entries...)
+	}
+	ce.Partial = cfg
+}
+
 // includeError is the error of include inc of the config at path, whose
 // file p could not be read or included: the path once, then the reason
 // (not Go's "open P: ..."), and for a relative name not found the folder

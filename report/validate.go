@@ -168,16 +168,24 @@ func LoadProblem(err error) Problem {
 }
 
 // LoadProblems are LoadProblem, the further problems the load found
-// (ConfigError.More) and the failed file's warnings, ordered by file and
-// line.
-func LoadProblems(err error) []Problem {
+// (ConfigError.More), the failed file's warnings, and the rule problems
+// (ruleProblems: a rule that does not compile, an example that fails) of
+// the entries that did load (ConfigError.Partial), ordered by file and
+// line: fixing what stops the load does not only show the next mistake.
+// cwd is the folder examples are decided in, as for Validate.
+func LoadProblems(err error, cwd string) []Problem {
 	ps := []Problem{LoadProblem(err)}
 	var ce *hookconfig.ConfigError
 	if errors.As(err, &ce) {
 		for _, m := range ce.More {
 			ps = append(ps, LoadProblem(m))
 		}
-		ps = append(ps, warningProblems(&hookconfig.Config{Path: ce.Path}, ce.Warnings, lineFinder{})...)
+		lines := lineFinder{}
+		ps = append(ps, warningProblems(&hookconfig.Config{Path: ce.Path}, ce.Warnings, lines)...)
+		if ce.Partial != nil {
+			// The user's own entries: none needs an approval (nil).
+			ps = append(ps, ruleProblems(context.Background(), ce.Partial, cwd, nil, lines)...)
+		}
 	}
 	return sorted(ps)
 }

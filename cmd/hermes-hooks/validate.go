@@ -29,7 +29,8 @@ mistake at its line in plain words: a tab, an indentation one space short, a
 quote never closed, a missing space after ':'; a JSON one at its line and
 column), and hooks whose command cannot start (missing script, not
 executable, CRLF line endings, bad interpreter). Every rule is compiled, and
-its examples are evaluated: your own config's rules at once, a repository's
+its examples are evaluated: your own config's rules at once (also those read
+from a config that does not load, beside what stops it), a repository's
 only once you approved it as it is (until then a warning says so); a rule
 that errs on the made-up call test sends (a terminal call, for a rule whose
 matcher selects it: a misspelt args.comand) is a warning. Nothing else is
@@ -81,7 +82,7 @@ func runValidate(a *app, o validateOptions) error {
 	if len(problems) == 0 {
 		cfg, err := a.LoadConfigQuiet()
 		if err != nil {
-			problems = append(problems, report.LoadProblems(err)...)
+			problems = append(problems, report.LoadProblems(err, cli.Cwd())...)
 		} else {
 			problems = report.Validate(cfg, cli.Cwd(), a.allowlistQuiet())
 			files = len(cfg.AgentHookFiles()) + len(cfg.ProjectFiles) + len(cfg.Managed.Files) + len(cfg.RuleFiles) + len(cfg.BundleFiles)
