@@ -10,10 +10,11 @@ import "fmt"
 // follows. Each is its words with quotes removed and escapes resolved,
 // joined by spaces — the argv it will get — and a command named by a path
 // is also listed by its base name: `sudo /bin/rm -r"f" x` lists
-// "sudo /bin/rm -rf x", "/bin/rm -rf x" and "rm -rf x". A word only known
-// when the line runs ($X, $(…)) stays as written, and a command whose name
-// is one is not followed; neither is a wrapper given options it does not
-// know. An error is a line whose commands cannot all be listed: it (or a
+// "sudo /bin/rm -rf x", "/bin/rm -rf x" and "rm -rf x". A command that
+// expands a variable the line gives values is also listed with each of
+// them (values.go); any other word only known when the line runs ($X from
+// elsewhere, $(…)) stays as written, and a command whose name is one is
+// not followed; neither is a wrapper given options it does not know. An error is a line whose commands cannot all be listed: it (or a
 // command string it runs) does not parse as Bash, is longer than 64 KiB,
 // nests deeper than the analysis follows, or runs what its text does not
 // show (a pipe into a shell, BASH_ENV, a subscript run as arithmetic …:

@@ -1,6 +1,7 @@
 package permrule
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -28,6 +29,32 @@ func TestCommands(t *testing.T) {
 		{line: "git commit -m 'rm -rf /'", want: []string{"git commit -m rm -rf /"}, not: []string{"rm -rf /"}},
 		{line: "echo rm -rf /", not: []string{"rm -rf /"}},
 		{line: "$X -rf /", want: []string{"$X -rf /"}},
+		// A variable the line gives a value: each command is also listed
+		// with each value it may have there (as written too).
+		{line: "X=-rf; rm $X /", want: []string{"rm $X /", "rm -rf /"}},
+		{line: `X="-r -f"; rm $X /`, want: []string{"rm -r -f /"}},
+		{line: `X="-r -f"; rm "$X" /`, want: []string{"rm -r -f /"}, not: []string{"rm -r -f  /"}},
+		{line: "X=rm; $X -rf /", want: []string{"$X -rf /", "rm -rf /"}},
+		{line: "X=rm; sudo ${X} -rf /", want: []string{"rm -rf /"}},
+		{line: "export F=f; rm -r$F /", want: []string{"rm -rf /"}},
+		{line: "local a=-rf; rm $a x", want: []string{"rm -rf x"}},
+		{line: "for o in -v -rf; do rm $o /; done", want: []string{"rm -v /", "rm -rf /"}},
+		{line: "rm $X /; X=-rf", want: []string{"rm -rf /"}}, // a loop may run it after
+		{line: "X=-r; X+=f; rm $X /", want: []string{"rm -rf /"}},
+		{line: "X=-; X+=r; X+=f; rm $X /", want: []string{"rm -rf /"}},
+		{line: "rm ${X:--rf} /", want: []string{"rm -rf /"}},
+		{line: "X=-v; rm ${X:=-rf} /", want: []string{"rm -v /", "rm -rf /"}},
+		{line: "rm ${X:+-rf} /", want: []string{"rm -rf /", "rm /"}},
+		{line: "A=-r; rm $A$B /", want: []string{"rm -r /"}},
+		{line: "X=-rf; bash -c \"rm $X /\"", want: []string{"rm -rf /"}},
+		{line: "X=$(date); rm $X", want: []string{"rm $X"}},
+		{line: "Y=-rf; X=$Y; rm $X /", want: []string{"rm $X /"}},
+		{line: "for f in *.o; do rm $f; done", want: []string{"rm $f", "rm *.o"}},
+		{line: "X=-rf; echo ${#X} ${X/r/} ${X^^}", want: []string{"echo ${#X} ${X/r/} ${X^^}"}},
+		{line: assigns("X", 64) + "X=-rf; rm $X /", err: "values"},
+		{line: assigns("X", 63) + "X=-rf; rm $X /", want: []string{"rm -rf /"}},
+		{line: assigns("A", 7) + assigns("B", 7) + assigns("C", 7) + "echo $A $B $C", err: "values"},
+		{line: assigns("A", 6) + assigns("B", 6) + assigns("C", 7) + "echo $A $B $C", want: []string{"echo A5 B5 C6"}},
 		{line: "find . -maxdepth 0 -exec rm + -rf /tmp/v \\;", want: []string{"rm + -rf /tmp/v"}},
 		{line: "find . -exec rm -rf {} + -exec ls ;", want: []string{"rm -rf {}", "ls"}},
 		{line: "fakeroot rm -rf x", want: []string{"rm -rf x"}},
@@ -265,5 +292,14 @@ func aliasFanOut() string {
 		b.WriteString("alias a" + string(rune('0'+i)) + "='" + strings.Repeat(n+";", 7) + n + "'\n")
 	}
 	b.WriteString("a0")
+	return b.String()
+}
+
+// assigns is n assignments of distinct values to name: NAME=NAME0; …
+func assigns(name string, n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "%s=%s%d; ", name, name, i)
+	}
 	return b.String()
 }

@@ -243,6 +243,7 @@ func parseShell(command string) (cmds []shellCommand, line lineInfo, err error) 
 	piped := map[*syntax.CallExpr]bool{} // reading a pipe: right of | or |&
 	heredocs := map[*syntax.Word]bool{}
 	braces := maxBraceWords
+	values := valuesOf(file, command)
 	var hidden error // a command the line runs where its text does not show one
 	syntax.Walk(file, func(n syntax.Node) bool {
 		if hidden == nil {
@@ -283,6 +284,15 @@ func parseShell(command string) (cmds []shellCommand, line lineInfo, err error) 
 				c.words = append(c.words, words...)
 			}
 			cmds = append(cmds, c)
+			if hidden != nil {
+				return true // an error already: the line is not read
+			}
+			// And as it runs with each value the line gives what it expands.
+			alts, err := values.variants(n.Args, command)
+			hidden = err
+			for _, a := range alts {
+				cmds = append(cmds, shellCommand{words: a, stdin: c.stdin, stdinText: c.stdinText})
+			}
 		case *syntax.DeclClause:
 			if n.Variant == nil {
 				return true
