@@ -1,8 +1,9 @@
 package permrule
 
 import (
-	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -13,12 +14,13 @@ import (
 // and so does `rm ${X:--rf} /`: a word that expands a variable is only
 // known when the line runs, but where the line itself gives the variable
 // its values, each command is also listed with each value it may take
-// there (parseShell adds them beside the command as written). The values
-// are every one the line gives, wherever it gives them — an assignment
-// after the command counts, as a loop can run it later — so a listing may
-// hold a value the command never gets, and never lacks one the text
-// shows. What a value only has at run time ($(…), read, another variable)
-// is not guessed: the command as written stays the only listing for it.
+// there (parseShell adds them beside the command as written), expanded
+// by mvdan.cc/sh's expand as bash expands it. The values are every one
+// the line gives, wherever it gives them — an assignment after the command
+// counts, as a loop can run it later — so a listing may hold a value the
+// command never gets, and never lacks one the text shows. What a value
+// only has at run time ($(…), read, the environment) is not guessed: the
+// command as written stays the only listing for it.
 
 // maxVarValues bounds the values one variable takes on a line,
 // maxVariants the listings one command gets from them, and
@@ -31,319 +33,342 @@ const (
 	maxLineVariants = 4096
 )
 
+// maxExpandBytes bounds the text the line's expansions may make, counted
+// before they are made (expandEstimate): 64 KiB of ${X//a/$X}, or of
+// ${X^^} with X 30 KB long, would make gigabytes.
+const maxExpandBytes = 4 << 20
+
 // lineValues are the values a line gives each variable, the variables
 // given more than maxVarValues, and the listings the line may still add.
 type lineValues struct {
 	vals   map[string][]string
+	arrays map[string][]expand.Variable // a=(x y), m=([k]=v), set -- x y: each the line gives
 	over   map[string]bool
-	budget int
+	// derived are the values (NAME\x00VALUE) a chained source made.
+	derived map[string]bool
+	// reading is the variable whose value is being read (valuesIn).
+	reading string
+	budget  int
+	// longest is the length of the longest value (an array's, joined),
+	// bytes what expansions may still make (maxExpandBytes).
+	longest, bytes int
 }
+
+// valueSource is one place the line gives a variable values: name=word
+// (or name+=word: appended to each value before), a for loop's word
+// (split into fields: each is a value), ${name:=word}.
+type valueSource struct {
+	name   string
+	w      *syntax.Word
+	append bool
+	fields bool
+	// chained: an append, or a value that reads the variable itself
+	// (X=$X-r): read in line order from the values before it (chains).
+	chained bool
+}
+
+// maxValueRounds bounds how often the line's values are read again, each
+// time with what the last reading found: Y=$X, X+=f after X=-r, set -- $X.
+const maxValueRounds = 8
 
 // valuesOf collects the values file gives its variables: NAME=VALUE
 // (alone, before a command, or after declare, local, export, readonly),
-// NAME+=VALUE on each value before it, for NAME in WORDS, and ${NAME:=WORD}.
-// A value that is not static text is not a value here.
+// NAME+=VALUE on each value before it, for NAME in WORDS, ${NAME:=WORD},
+// NAME=(WORDS) (of which the static ones), and set -- WORDS (the
+// positional parameters). A value that expands others is read with
+// theirs (Y=$X); one only known at run time ($(…), read) is none here.
 func valuesOf(file *syntax.File, src string) *lineValues {
-	v := &lineValues{budget: maxLineVariants} // maps made by add, if ever
-	var appends [][2]string
-	static := func(w *syntax.Word) (string, bool) {
-		if w == nil {
-			return "", true
-		}
-		sw := shellWordOf(w, src)
-		return sw.text, sw.static
-	}
+	v := &lineValues{budget: maxLineVariants, bytes: maxExpandBytes} // maps made by add, if ever
+	var sources []valueSource
+	var sets [][]*syntax.Word
 	syntax.Walk(file, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Assign:
-			if n.Name == nil || n.Naked || n.Index != nil || n.Array != nil {
-				return true
+			switch {
+			case n.Name == nil || n.Naked || n.Index != nil:
+			case n.Array != nil && !n.Append:
+				v.addArray(n.Name.Value, arrayOf(n.Array, src))
+			case n.Array == nil:
+				name := n.Name.Value
+				sources = append(sources, valueSource{name: name, w: n.Value, append: n.Append, chained: n.Append || reads(n.Value, name)})
 			}
-			if val, ok := static(n.Value); ok && n.Append {
-				appends = append(appends, [2]string{n.Name.Value, val})
-			} else if ok {
-				v.add(n.Name.Value, val)
+		case *syntax.CallExpr:
+			// set -- WORDS (or set WORDS): the positional parameters.
+			if args := n.Args; len(args) > 1 && args[0].Lit() == "set" {
+				if args[1].Lit() == "--" {
+					args = args[1:]
+				} else if l := args[1].Lit(); strings.HasPrefix(l, "-") || strings.HasPrefix(l, "+") {
+					return true
+				}
+				sets = append(sets, args[1:])
 			}
 		case *syntax.ForClause:
 			if it, ok := n.Loop.(*syntax.WordIter); ok && it.InPos.IsValid() {
 				for _, w := range it.Items {
-					if val, ok := static(w); ok {
-						v.add(it.Name.Value, val)
-					}
+					sources = append(sources, valueSource{name: it.Name.Value, w: w, fields: true})
 				}
 			}
 		case *syntax.ParamExp:
 			if n.Param != nil && n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
-				if val, ok := static(n.Exp.Word); ok {
-					v.add(n.Param.Value, val)
-				}
+				sources = append(sources, valueSource{name: n.Param.Value, w: n.Exp.Word})
 			}
 		}
 		return true
 	})
-	// Each append may follow any value (and an unset variable), and the
-	// appends of a line follow each other: as many rounds as there are.
-	for range appends {
-		for _, a := range appends {
-			v.add(a[0], a[1])
-			for _, u := range slices.Clone(v.vals[a[0]]) {
-				v.add(a[0], u+a[1])
+	for range maxValueRounds {
+		before := v.count()
+		for _, s := range sources {
+			if !s.chained && !v.over[s.name] { // an over one is an error where used
+				v.read(s, src)
 			}
+		}
+		v.chains(sources, src)
+		for _, args := range sets {
+			v.positional(args, src)
+		}
+		if v.count() == before {
+			break
 		}
 	}
 	return v
 }
 
-func (v *lineValues) add(name, val string) {
-	if v.vals == nil {
-		v.vals, v.over = map[string][]string{}, map[string]bool{}
-	}
-	switch {
-	case slices.Contains(v.vals[name], val):
-	case len(v.vals[name]) == maxVarValues:
-		v.over[name] = true
-	default:
-		v.vals[name] = append(v.vals[name], val)
+// read adds the values s gives, with the values known so far.
+func (v *lineValues) read(s valueSource, src string) {
+	for _, val := range v.valuesIn(s, src) {
+		v.add(s.name, val)
 	}
 }
 
-// piece is a word in the making: the fields it has split off, the one
-// in progress, and whether that one holds an unquoted glob character.
-type piece struct {
-	fields []string
-	globs  []bool
-	cur    string
-	open   bool // cur is a field, even if empty (a quoted "")
-	glob   bool
-}
-
-func (p piece) lit(s string, glob bool) piece {
-	p.cur += s
-	p.open, p.glob = true, p.glob || glob
-	return p
-}
-
-func (p piece) end() piece {
-	if p.open {
-		p.fields = append(slices.Clone(p.fields), p.cur)
-		p.globs = append(slices.Clone(p.globs), p.glob)
+// valuesIn are the values s gives, with the values known so far (nil
+// when it cannot be told: then s's variable is over).
+func (v *lineValues) valuesIn(s valueSource, src string) []string {
+	if s.w == nil {
+		return []string{""}
 	}
-	p.cur, p.open, p.glob = "", false, false
-	return p
-}
-
-// split is the piece with an unquoted expansion's value: split into
-// fields at blanks (bash's default IFS), an empty one adding nothing.
-func (p piece) split(val string) piece {
-	if strings.TrimLeft(val, " \t\n") != val {
-		p = p.end()
+	if w := shellWordOf(s.w, src); w.static && !s.fields {
+		return []string{w.text}
 	}
-	for i, f := range strings.Fields(val) {
-		if i > 0 {
-			p = p.end()
-		}
-		p = p.lit(f, expands(f))
-	}
-	if strings.TrimRight(val, " \t\n") != val {
-		p = p.end()
-	}
-	return p
-}
-
-// paramValues are the values p may expand to (used: the line gives it
-// one), or ok false for an expansion other than $NAME, ${NAME} and
-// ${NAME:-WORD} and its kin. A variable the line gives no value reads as
-// empty, only in a word with another that it does.
-func (v *lineValues) paramValues(p *syntax.ParamExp, src string) (vals []string, used, ok bool, err error) {
-	if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Names != 0 {
-		return nil, false, false, nil
-	}
-	name := p.Param.Value
-	if v.over[name] {
-		return nil, false, false, fmt.Errorf("the variable %s takes more values on the line than this analysis follows (%d)", name, maxVarValues)
-	}
-	known := v.vals[name]
-	vals, used = known, len(known) > 0
-	if !used {
-		vals = []string{""}
-	}
-	if p.Exp == nil {
-		return vals, used, true, nil
-	}
-	w := shellWord{static: true}
-	if p.Exp.Word != nil {
-		w = shellWordOf(p.Exp.Word, src)
-	}
-	if !w.static {
-		return nil, false, false, nil
-	}
-	switch p.Exp.Op {
-	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
-		return append(slices.Clone(known), w.text), true, true, nil
-	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
-		return []string{w.text, ""}, true, true, nil
-	}
-	return nil, false, false, nil
-}
-
-// wordVariants are the words w may become with the line's values (each a
-// list of fields), or nil when it expands none of them, or expands
-// anything else (then it is read only as written).
-func (v *lineValues) wordVariants(w *syntax.Word, src string) ([][]shellWord, error) {
-	ps := []piece{{}}
-	used := false
-	grow := func(vals []string, step func(piece, string) piece) error {
-		next := make([]piece, 0, len(ps)*len(vals))
-		for _, p := range ps {
-			for _, val := range vals {
-				next = append(next, step(p, val))
-			}
-		}
-		if len(next) > maxVariants {
-			return fmt.Errorf("the variables of `%s` take more values together than this analysis follows (%d)", clip(source(w, src)), maxVariants)
-		}
-		ps = next
+	// X=$X-r: unset before the line gives it a value, X is empty there.
+	v.reading = s.name
+	lists, err := v.expansions(s.w, src, !s.fields)
+	v.reading = ""
+	if err != nil {
+		v.made()
+		v.over[s.name] = true // what it may hold cannot be told
 		return nil
 	}
-	quoted := func(p piece, s string) piece { return p.lit(s, false) }
-	for _, part := range w.Parts {
-		var vals []string
-		step := quoted
-		switch part := part.(type) {
-		case *syntax.Lit:
-			vals, step = []string{unescapeUnquoted(part.Value)}, func(p piece, s string) piece { return p.lit(s, expands(s)) }
-		case *syntax.SglQuoted:
-			sw := shellWordOf(&syntax.Word{Parts: []syntax.WordPart{part}}, src)
-			if !sw.static {
-				return nil, nil
-			}
-			vals = []string{sw.text}
-		case *syntax.ParamExp:
-			pv, u, ok, err := v.paramValues(part, src)
-			if err != nil || !ok {
-				return nil, err
-			}
-			vals, used, step = pv, used || u, piece.split
-		case *syntax.DblQuoted:
-			if err := grow([]string{""}, quoted); err != nil { // "" is a field
-				return nil, err
-			}
-			for _, q := range part.Parts {
-				switch q := q.(type) {
-				case *syntax.Lit:
-					vals = []string{unescapeDoubleQuoted(q.Value)}
-				case *syntax.ParamExp:
-					pv, u, ok, err := v.paramValues(q, src)
-					if err != nil || !ok {
-						return nil, err
-					}
-					vals, used = pv, used || u
-				default:
-					return nil, nil
-				}
-				if err := grow(vals, quoted); err != nil {
-					return nil, err
-				}
-			}
+	if lists == nil && s.fields {
+		lists = [][]string{{shellWordOf(s.w, src).text}} // a glob, braces: as written
+	}
+	var vals []string
+	for _, l := range lists {
+		vals = append(vals, l...)
+	}
+	return vals
+}
+
+// chains adds what each chained source of the line (NAME+=VALUE, or a
+// value that reads NAME itself: X=$X-r) makes, in line order, each once:
+// from the values the other sources give (and unset), then from what the
+// chained ones before it made. Read again each round from those, they
+// give the same values, so the rounds end (a loop that runs X+=r again
+// and again is not followed).
+func (v *lineValues) chains(sources []valueSource, src string) {
+	work := map[string][]string{}
+	for _, s := range sources {
+		if !s.chained || v.over[s.name] {
 			continue
-		default:
-			return nil, nil
 		}
-		if err := grow(vals, step); err != nil {
-			return nil, err
-		}
-	}
-	if !used {
-		return nil, nil
-	}
-	out := make([][]shellWord, 0, len(ps))
-	for _, p := range ps {
-		p = p.end()
-		words := make([]shellWord, len(p.fields))
-		for i, f := range p.fields {
-			words[i] = shellWord{text: f, static: true, glob: p.globs[i]}
-		}
-		out = append(out, words)
-	}
-	return out, nil
-}
-
-// variants are the commands args may become with the line's values,
-// besides the one as written: none when no word expands a value the
-// line gives. Braces are expanded first, as bash does.
-func (v *lineValues) variants(args []*syntax.Word, src string) ([][]shellWord, error) {
-	if len(v.vals) == 0 && !hasDefault(args) {
-		return nil, nil
-	}
-	alts := [][]shellWord{nil}
-	used := false
-	for _, w := range args {
-		words := []*syntax.Word{w}
-		if split := *w; syntax.SplitBraces(&split) {
-			words = words[:0]
-			for x, err := range expand.BracesSeq(nil, &split) {
-				if err != nil || len(words) == maxBraceWords {
-					return nil, fmt.Errorf("its brace expansions make more than %d words", maxBraceWords)
+		base, ok := work[s.name]
+		if !ok {
+			for _, u := range v.vals[s.name] {
+				if !v.derived[s.name+"\x00"+u] {
+					base = append(base, u)
 				}
-				words = append(words, x)
 			}
 		}
-		// Each brace word's variants, one after another: a word's
-		// listings are the product of its brace words'.
-		wordAlts := [][]shellWord{nil}
-		for _, x := range words {
-			vs, err := v.wordVariants(x, src)
-			if err != nil {
-				return nil, err
+		// The source reads its variable as it is so far: base, or unset.
+		v.made()
+		saved := v.vals[s.name]
+		v.vals[s.name] = base
+		vals := v.valuesIn(s, src)
+		v.vals[s.name] = saved
+		next := slices.Clone(base)
+		for _, a := range vals {
+			if len(next) > maxVarValues {
+				break
 			}
-			if vs == nil {
-				vs = [][]shellWord{{shellWordOf(x, src)}}
-			} else {
-				used = true
-			}
-			if wordAlts, err = product(wordAlts, vs, w, src); err != nil {
-				return nil, err
+			for _, u := range append([]string{""}, base...) {
+				if !s.append {
+					u = ""
+				}
+				if !slices.Contains(next, u+a) {
+					next = append(next, u+a)
+					v.longest = max(v.longest, len(u+a)) // what expanding it next may cost
+				}
 			}
 		}
-		var err error
-		if alts, err = product(alts, wordAlts, w, src); err != nil {
-			return nil, err
+		if len(next) > maxVarValues {
+			v.over[s.name] = true
+			next = next[:maxVarValues]
+		}
+		work[s.name] = next
+	}
+	for name, vals := range work {
+		for _, val := range vals {
+			if !slices.Contains(v.vals[name], val) {
+				v.add(name, val)
+				v.derived[name+"\x00"+val] = true
+			}
 		}
 	}
-	if !used {
-		return nil, nil
-	}
-	if v.budget -= len(alts); v.budget < 0 {
-		return nil, fmt.Errorf("its variables take more values together than this analysis follows (%d listings)", maxLineVariants)
-	}
-	return alts, nil
 }
 
-// product is every a followed by every b, at most maxVariants of them.
-func product(a, b [][]shellWord, at *syntax.Word, src string) ([][]shellWord, error) {
-	if len(a)*len(b) > maxVariants {
-		return nil, fmt.Errorf("the variables of `%s` take more values together than this analysis follows (%d)", clip(source(at, src)), maxVariants)
-	}
-	out := make([][]shellWord, 0, len(a)*len(b))
-	for _, x := range a {
-		for _, y := range b {
-			out = append(out, append(slices.Clone(x), y...))
+// positional adds the positional parameters set -- args gives: $1 …, $@,
+// $*, $#, for each list of fields args may expand to.
+func (v *lineValues) positional(args []*syntax.Word, src string) {
+	lists, err := v.variants(args, src)
+	if err != nil {
+		v.made()
+		for _, name := range []string{"@", "*", "#", "1", "2", "3", "4", "5", "6", "7", "8", "9"} {
+			v.over[name] = true
 		}
+		return
 	}
-	return out, nil
+	if lists == nil {
+		budget := maxBraceWords
+		var words []shellWord
+		for _, w := range args {
+			ws, _ := braceWords(w, src, &budget)
+			words = append(words, ws...)
+		}
+		lists = [][]shellWord{words}
+	}
+	for _, words := range lists {
+		var list []string
+		for i, w := range words {
+			if w.static {
+				v.add(strconv.Itoa(i+1), w.text)
+			}
+			list = append(list, w.text)
+		}
+		all := expand.Variable{Set: true, Kind: expand.Indexed, List: list}
+		v.addArray("@", all)
+		v.addArray("*", all)
+		v.add("#", strconv.Itoa(len(list)))
+	}
 }
 
-// hasDefault: a word of args expands ${NAME:-WORD} or one of its kin,
-// which has a value without the line giving one.
-func hasDefault(args []*syntax.Word) bool {
+// reads: w expands the variable name.
+func reads(w *syntax.Word, name string) bool {
 	found := false
-	for _, w := range args {
+	if w != nil {
 		syntax.Walk(w, func(n syntax.Node) bool {
-			if p, ok := n.(*syntax.ParamExp); ok && p.Exp != nil {
+			if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil && p.Param.Value == name {
 				found = true
 			}
 			return !found
 		})
 	}
 	return found
+}
+
+// count is how many values v holds.
+func (v *lineValues) count() int {
+	n := 0
+	for _, vals := range v.vals {
+		n += len(vals)
+	}
+	for _, a := range v.arrays {
+		n += len(a)
+	}
+	return n
+}
+
+func (v *lineValues) add(name, val string) {
+	v.made()
+	switch {
+	case slices.Contains(v.vals[name], val):
+	case len(v.vals[name])+len(v.arrays[name]) == maxVarValues:
+		v.over[name] = true
+	default:
+		v.vals[name] = append(v.vals[name], val)
+		v.longest = max(v.longest, len(val))
+	}
+}
+
+func (v *lineValues) addArray(name string, a expand.Variable) {
+	v.made()
+	if len(v.vals[name])+len(v.arrays[name]) >= maxVarValues {
+		v.over[name] = true
+		return
+	}
+	for _, b := range v.arrays[name] {
+		if slices.Equal(a.List, b.List) && maps.Equal(a.Map, b.Map) && slices.Equal(a.Indexes, b.Indexes) {
+			return
+		}
+	}
+	v.arrays[name] = append(v.arrays[name], a)
+	n := len(a.List) + len(a.Map)
+	for _, s := range a.List {
+		n += len(s)
+	}
+	for k, s := range a.Map {
+		n += len(k) + len(s)
+	}
+	v.longest = max(v.longest, n)
+}
+
+// arrayOf is the array a=(…) gives a, of its static elements: indexed,
+// at the indexes written ([5]=x) where they are numbers in order, or
+// associative where an index is not a number (declare -A m=([k]=v)).
+func arrayOf(a *syntax.ArrayExpr, src string) expand.Variable {
+	arr := expand.Variable{Set: true, Kind: expand.Indexed}
+	var keys []string
+	sparse, next := false, 0
+	for _, el := range a.Elems {
+		if el.Value == nil {
+			continue
+		}
+		val := shellWordOf(el.Value, src)
+		key := ""
+		if el.Index != nil {
+			key = strings.Trim(source(el.Index, src), "\"'")
+		}
+		if !val.static {
+			continue
+		}
+		i, err := strconv.Atoi(key)
+		switch {
+		case key == "":
+			i = next
+		case err != nil || i < next:
+			arr.Kind = expand.Associative
+		default:
+			sparse = sparse || i != next
+		}
+		next = i + 1
+		arr.List = append(arr.List, val.text)
+		arr.Indexes = append(arr.Indexes, i)
+		keys = append(keys, key)
+	}
+	if arr.Kind == expand.Associative {
+		arr.Map = map[string]string{}
+		for i, k := range keys {
+			arr.Map[k] = arr.List[i]
+		}
+		arr.List, arr.Indexes = nil, nil
+	} else if !sparse {
+		arr.Indexes = nil
+	}
+	return arr
+}
+
+// made makes v's maps: most lines give no value, and pay for none.
+func (v *lineValues) made() {
+	if v.vals == nil {
+		v.vals, v.arrays, v.over = map[string][]string{}, map[string][]expand.Variable{}, map[string]bool{}
+		v.derived = map[string]bool{}
+	}
 }

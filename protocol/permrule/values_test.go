@@ -1,0 +1,42 @@
+package permrule
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestValuesBounded: lines built to make the values of their variables
+// cost (many values, long ones, replacements, self-doubling assignments,
+// chains, positional parameters) are read or refused within a bounded
+// allocation, not in gigabytes: before the bounds, 64 KiB of
+// ${X//a/$X} allocated 19 GB and took a minute, and ${X^^} of a 30 KB
+// value 2.7 GB. The time bound only catches a hang.
+func TestValuesBounded(t *testing.T) {
+	lines := []string{
+		assigns("X", 63) + strings.Repeat("rm $X;", (maxShellCommand-700)/6),
+		"X=" + strings.Repeat("a", 1000) + ";" + strings.Repeat("echo ${X//a/$X};", (maxShellCommand-1010)/17),
+		"X=" + strings.Repeat("a", 30000) + "; echo " + strings.Repeat("${X^^}", (maxShellCommand-30100)/6),
+		"X=a; " + strings.Repeat("X=$X$X;", (maxShellCommand-10)/7) + "echo $X",
+		"X=" + strings.Repeat("a", 60000) + "; Y=" + strings.Repeat("$X", 25) + "; Z=" + strings.Repeat("$Y", 12) + "; echo $Z",
+		strings.Repeat("set -- $1 $1 $1 $1; ", maxShellCommand/21),
+		"X=1;" + strings.Repeat("for x in $X $x; do :; done;", maxShellCommand/28),
+		assigns("Y", 63) + assigns("X", 63) + strings.Repeat("X+=$Y;", (maxShellCommand-1500)/6) + "echo $X",
+		assigns("Y", 63) + strings.Repeat("X=$X$Y;", (maxShellCommand-800)/7) + "echo $X",
+		strings.Repeat("X=$Y$X; Y=$X$Y;", maxShellCommand/16) + "echo $X",
+	}
+	for i, line := range lines {
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		start := time.Now()
+		_, err := Commands(line)
+		runtime.ReadMemStats(&m1)
+		if mb := (m1.TotalAlloc - m0.TotalAlloc) >> 20; mb > 256 {
+			t.Errorf("line %d (%d bytes): %d MB allocated (%v)", i, len(line), mb, err)
+		}
+		if d := time.Since(start); d > 30*time.Second {
+			t.Errorf("line %d: %v", i, d)
+		}
+	}
+}
