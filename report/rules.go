@@ -16,6 +16,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/internal/rule"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
+	"github.com/hermes-hooks/hermes-hooks/protocol/permrule"
 )
 
 // Rules (rule: entries) in the reports. A rule runs no file: list and
@@ -114,6 +115,9 @@ func (x ExampleRunner) ruleExamples(ctx context.Context, h HookExamples) HookExa
 			shadowed(&o)
 		}
 		passed, got := checkExample(ex, &o)
+		if !passed {
+			got += commandsNote(e, ex)
+		}
 		h.Results = append(h.Results, ExampleResult{Example: ex, Passed: passed, Got: got})
 	}
 	return h
@@ -127,7 +131,33 @@ func (x ExampleRunner) ruleExamples(ctx context.Context, h HookExamples) HookExa
 // mode keeps the examples it will be enforced with.
 func (ev *exampleEval) run(ctx context.Context, e *hookconfig.Entry, ex *hookconfig.Example, tools *protocol.ToolTable, cwd string) (bool, string) {
 	o := ev.outcome(ctx, e, ex, tools, cwd)
-	return checkExample(ex, &o)
+	passed, got := checkExample(ex, &o)
+	if !passed {
+		got += commandsNote(e, ex)
+	}
+	return passed, got
+}
+
+// commandsNote, for a failed example of a rule that reads commands(), is
+// what commands() lists for the example's command: what the rule judged,
+// which its author cannot see otherwise ("" for another rule, an example
+// without a command, or one commands() cannot read: the rule's error
+// says so).
+func commandsNote(e *hookconfig.Entry, ex *hookconfig.Example) string {
+	r := e.Rule()
+	cmd, ok := ex.Args["command"].(string)
+	if r == nil || !ok || !strings.Contains(r.Source, "commands(") {
+		return ""
+	}
+	forms, err := permrule.Commands(cmd)
+	if err != nil {
+		return "" // the rule's evaluation error says why already
+	}
+	quoted := make([]string, len(forms))
+	for i, f := range forms {
+		quoted[i] = strconv.Quote(f)
+	}
+	return " (commands(args.command) lists [" + textutil.Truncate(strings.Join(quoted, ", "), 300) + "])"
 }
 
 // exampleEval evaluates the examples of one rule in turn. Once one passes
