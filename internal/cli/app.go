@@ -41,6 +41,10 @@ type App struct {
 
 	// triedServer: hook already tried to forward to a live serve.
 	triedServer bool
+	// signalsIgnored: a firing of rules alone ignored SIGINT, SIGTERM and
+	// SIGHUP (ignoreSignals), which the programs this process starts
+	// would inherit (childSignals).
+	signalsIgnored bool
 	// warnedUnapproved: a dispatch in this process skipped a repository's
 	// hooks for want of an approval, and its consent policy warned on
 	// stderr with the command that reviews and approves them (approve

@@ -165,12 +165,15 @@ func (a *App) dispatchOnce(parent context.Context, cfg *hookconfig.Config, wd st
 	// (BeforeStart): os/signal starts two threads of its own, a cost
 	// on the path of every dispatch that runs a hook. When no entry fires
 	// on the event, neither is set up — unless a hook starts after all,
-	// which then sets them up first. A firing of rules alone, which starts
-	// no process, sets them up too: without the handler a signal would
-	// kill the process with no answer, which an agent reads as no
-	// objection. No rule waits for it (a rule decides in microseconds, and
-	// a long evaluation is guarded once the set-up ends, a moment later),
-	// so a short firing of rules may end before it is in place.
+	// which then sets them up first. A firing of rules alone starts no
+	// process, so the guard would have nothing to stop; but a signal must
+	// not kill it with no answer either, which an agent reads as no
+	// objection. It ignores the signals instead (ignoreSignals), from
+	// before it starts: it answers within its rules' time bound whatever
+	// arrives, without the guard's threads, which cost it more than its
+	// rules (a millisecond of a one-shot `hook`). A process entry that
+	// another event forwards to this one still sets the guard up before it
+	// starts (BeforeStart), which catches the signals again.
 	// The signals stay caught until this function returns, not just
 	// until the first one: a second SIGTERM while the cancelled hooks are
 	// being killed must not take the process down before KillEscaped.
@@ -181,7 +184,7 @@ func (a *App) dispatchOnce(parent context.Context, cfg *hookconfig.Config, wd st
 			testGuard()
 		}
 		sigs := make(chan os.Signal, 1)
-		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		signal.Notify(sigs, guardedSignals...)
 		if !a.NoSubreap {
 			_ = dispatcher.BecomeSubreaper()
 		}
@@ -222,7 +225,10 @@ func (a *App) dispatchOnce(parent context.Context, cfg *hookconfig.Config, wd st
 	if err != nil {
 		return protocol.Outcome{}, err
 	}
-	if len(d.EntriesFor(f.Event)) > 0 {
+	switch entries := d.EntriesFor(f.Event); {
+	case len(entries) > 0 && allRules(entries):
+		a.ignoreSignals()
+	case len(entries) > 0:
 		ready = make(chan struct{})
 		go func() {
 			guard()
@@ -251,6 +257,56 @@ func (a *App) dispatchOnce(parent context.Context, cfg *hookconfig.Config, wd st
 		a.runAsyncChild(f.Name, f.Fields, calledBy)
 	}
 	return outcome, nil
+}
+
+// guardedSignals are the signals dispatchOnce catches while hooks run, or
+// ignores for a firing of rules alone.
+var guardedSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// allRules: every entry is a rule, which starts no process and posts
+// nothing.
+func allRules(entries []*hookconfig.Entry) bool {
+	for _, e := range entries {
+		if e.Rule() == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// testIgnored, when a test sets it, is called once ignoreSignals has
+// ignored the signals.
+var testIgnored func()
+
+// ignoreSignals ignores guardedSignals for the rest of this process, which
+// answers one firing and exits (hook, dispatch): undoing it would start
+// the runtime's signal thread, what ignoring them saves. An ignored signal
+// stays ignored in the programs a process starts: childSignals gives
+// SIGTERM back to those it may start after its answer (Finish,
+// runAsyncChild).
+func (a *App) ignoreSignals() {
+	signal.Ignore(guardedSignals...)
+	a.signalsIgnored = true
+	if testIgnored != nil {
+		testIgnored()
+	}
+}
+
+// childSignals makes the programs this process starts from now on get
+// SIGTERM's default action again, after ignoreSignals: catching it for a
+// moment puts the runtime's handler in place of the ignore, which exec
+// resets to the default. SIGINT and SIGHUP stay ignored in them (the
+// runtime keeps a disposition of those it found ignored): the children
+// started then (export's flush, runAsyncChild's dispatch) run in a
+// session of their own, where neither comes from a terminal.
+func (a *App) childSignals() {
+	if !a.signalsIgnored {
+		return
+	}
+	a.signalsIgnored = false
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, syscall.SIGTERM)
+	signal.Stop(c)
 }
 
 // startedAny reports whether any hook process was started.
@@ -312,6 +368,7 @@ func (a *App) runAsyncChild(event string, fields map[string]any, calledBy string
 	cmd := exec.Command(self, args...)
 	cmd.Stdin = in
 	cmd.SysProcAttr = detached()
+	a.childSignals()
 	if err := cmd.Start(); err != nil {
 		a.Warn("async hooks not run: " + err.Error())
 		return

@@ -65,6 +65,7 @@ func (a *App) Finish() {
 	cmd := exec.Command(self, args...)
 	cmd.Dir = filepath.Dir(spool.Dir) // HERMES_HOME: no project's files are read
 	cmd.SysProcAttr = detached()
+	a.childSignals()
 	if err := cmd.Start(); err != nil {
 		a.Warn("export: no flush started: " + err.Error() + " (the records wait in " + spool.Dir + ")")
 		return
