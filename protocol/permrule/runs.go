@@ -93,6 +93,10 @@ type shellRuns struct {
 	// open are forms xargs adds words of its input to: `xargs git` may
 	// run git push (shellPattern.match).
 	open []string
+	// vals are the values the line gives its variables, which a command
+	// string it runs (eval, sh -c, trap, an alias) may read too: exported
+	// or not, as the analysis does not follow export.
+	vals *lineValues
 }
 
 func (s *shellRuns) unsure(why string) {
@@ -147,11 +151,11 @@ func analyzeRunsOnce(command string, memo *Memo) (shellRuns, error) {
 func analyzeRuns(command string) (shellRuns, error) {
 	analyses.Add(1)
 	var s shellRuns
-	cmds, line, err := parseShell(command)
+	cmds, line, err := parseShell(command, nil)
 	if err != nil {
 		return s, err
 	}
-	s.dynamic = line.dynamic
+	s.dynamic, s.vals = line.dynamic, line.values
 	s.unsure(line.doubt)
 	for _, c := range cmds {
 		s.command(c, 0)
@@ -162,7 +166,7 @@ func analyzeRuns(command string) (shellRuns, error) {
 		// defined after it on the line: read the line again, knowing
 		// every value each alias takes from the start, and keep what
 		// both readings find.
-		again := shellRuns{aliases: s.aliases, aliasesDone: s.aliasesDone}
+		again := shellRuns{aliases: s.aliases, aliasesDone: s.aliasesDone, vals: s.vals}
 		for _, c := range cmds {
 			again.command(c, 0)
 		}
@@ -190,7 +194,7 @@ func (s *shellRuns) scriptWith(text, via string, depth int, in shellCommand) {
 		s.stopped("`" + clip(via) + "` nests command strings too deep to follow")
 		return
 	}
-	cmds, line, err := parseShell(text)
+	cmds, line, err := parseShell(text, s.vals)
 	if err != nil {
 		s.stopped("the command string `" + via + "` runs cannot be parsed (" + err.Error() + ")")
 		return

@@ -207,6 +207,7 @@ type shellCommand struct {
 type lineInfo struct {
 	dynamic bool   // some part only has a value when it runs
 	doubt   string // a part that may run what no text shows (evaluatesValue)
+	values  *lineValues
 }
 
 func joinWords(w []shellWord) string {
@@ -223,8 +224,10 @@ func joinWords(w []shellWord) string {
 // parseShell parses a Bash command line (bash dialect) and returns every
 // simple command in it — in pipelines, lists (&&, ||, ;, &, |&, newlines),
 // subshells, groups, if/while/for/case bodies, functions, and inside $(…),
-// backticks and <(…) — and what the line says of itself (lineInfo).
-func parseShell(command string) (cmds []shellCommand, line lineInfo, err error) {
+// backticks and <(…) — and what the line says of itself (lineInfo). outer
+// is the values of the line that runs this one as a command string (nil:
+// none), which its variables may hold too.
+func parseShell(command string, outer *lineValues) (cmds []shellCommand, line lineInfo, err error) {
 	if nests(command, maxNesting) {
 		// The parser's recursion on 64 KiB of (((( or $( takes a second and
 		// hundreds of MB; no command line a person writes nests this deep.
@@ -243,7 +246,8 @@ func parseShell(command string) (cmds []shellCommand, line lineInfo, err error) 
 	piped := map[*syntax.CallExpr]bool{} // reading a pipe: right of | or |&
 	heredocs := map[*syntax.Word]bool{}
 	braces := maxBraceWords
-	values := valuesOf(file, command)
+	values := valuesOf(file, command, outer)
+	line.values = values
 	var hidden error // a command the line runs where its text does not show one
 	syntax.Walk(file, func(n syntax.Node) bool {
 		if hidden == nil {

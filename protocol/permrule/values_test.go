@@ -25,6 +25,11 @@ func TestValuesBounded(t *testing.T) {
 		assigns("Y", 63) + assigns("X", 63) + strings.Repeat("X+=$Y;", (maxShellCommand-1500)/6) + "echo $X",
 		assigns("Y", 63) + strings.Repeat("X=$X$Y;", (maxShellCommand-800)/7) + "echo $X",
 		strings.Repeat("X=$Y$X; Y=$X$Y;", maxShellCommand/16) + "echo $X",
+		// The second attack review's: brace words counted again for each
+		// value on each round, and a thousand values built, not bounded.
+		"X=a; " + strings.Repeat("Y=$X{1..1000}; ", maxShellCommand/16) + "echo $Y",
+		assigns("A", 16) + assigns("B", 16) + strings.Repeat("C=$A$B; ", (maxShellCommand-400)/8) + "echo $C",
+		assigns("A", 16) + assigns("B", 16) + strings.Repeat("for c in $A$B; do :; done; ", (maxShellCommand-400)/27),
 	}
 	for i, line := range lines {
 		var m0, m1 runtime.MemStats
