@@ -79,6 +79,9 @@ func (v *lineValues) expand(words []*syntax.Word, src string, literal, always bo
 	if err != nil {
 		return nil, err
 	}
+	if r.odd != "" && r.used {
+		return nil, fmt.Errorf("`%s` %s", clip(source(words[0], src)), r.odd)
+	}
 	if always && r.output || !always && !r.used {
 		return nil, nil
 	}
@@ -137,6 +140,9 @@ type readSet struct {
 	withOp       map[string]syntax.ParExpOperator
 	est          int
 	used, output bool
+	// odd is an expansion bash makes otherwise than mvdan.cc/sh: the
+	// words cannot be expanded here.
+	odd string
 }
 
 // reads is what words read: $NAME and ${NAME…}, the names ${!X} and
@@ -149,7 +155,7 @@ func (v *lineValues) reads(words []*syntax.Word, src string) (readSet, error) {
 		if !slices.Contains(r.names, n) {
 			r.names = append(r.names, n)
 		}
-		r.used = r.used || len(v.vals[n]) > 0 || len(v.arrays[n]) > 0
+		r.used = r.used || len(v.vals[n]) > 0 || len(v.arrays[n]) > 0 || v.over[n]
 	}
 	for _, w := range words {
 		if split := *w; syntax.SplitBraces(&split) {
@@ -217,6 +223,12 @@ func (v *lineValues) readParam(p *syntax.ParamExp, src string, r *readSet, name 
 	one := v.longest + len(source(p, src))
 	if p.Repl != nil {
 		one *= len(source(p, src)) * max(v.longest, 1) // each character, replaced by a With of values
+		if p.Repl.With != nil && strings.Contains(strings.ReplaceAll(source(p.Repl.With, src), `\&`, ""), "&") {
+			r.odd = "replaces text with & in it, which bash 5.2 reads as the text matched (patsub_replacement) and this analysis does not"
+		}
+	}
+	if v.patterns && (p.Repl != nil || p.Exp != nil && p.Exp.Op >= syntax.RemSmallSuffix && p.Exp.Op <= syntax.RemLargePrefix) {
+		r.odd = "matches a pattern where the line sets shopt nocasematch or extglob, which this analysis does not follow"
 	}
 	r.est = min(r.est+one, maxExpandBytes+1)
 }

@@ -1,8 +1,10 @@
 package permrule
 
 import (
+	"cmp"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -16,12 +18,13 @@ import (
 // there (parseShell adds them beside the command as written), expanded
 // by mvdan.cc/sh's expand as bash expands it (expansion.go). The values
 // are every one the line gives, wherever it gives them — an assignment
-// after the command counts, as a loop can run it later — and unset, as
-// before the first: a listing may hold a value the command never gets.
+// after the command counts, as a loop can run it later — and unset where
+// a use comes before the first: a listing may hold a value the command
+// never gets. A command string the line runs (eval, sh -c, trap, an
+// alias) reads them too, and what eval's string gives, the line has.
 // Not followed: what a value only has at run time ($(…), read from a
-// file or a pipe, the environment), a value a loop builds over its
-// iterations (F=$F$c), element assignments (a[1]=x), arithmetic
-// assignments (((i=1)), let).
+// file or a pipe, the environment), and a value a loop builds over its
+// iterations (F=$F$c: each assignment is read once, in order).
 
 // maxVarValues bounds the values one variable takes on a line,
 // maxVariants the listings one command gets from them, and
@@ -51,14 +54,23 @@ type lineValues struct {
 	// over are the variables whose values cannot all be told (past a
 	// bound): a command that expands one is an error.
 	over map[string]bool
-	// derived are the values (NAME\x00VALUE) a chained source made.
-	derived map[string]bool
+	// derived are the values (NAME\x00VALUE) a chained source made,
+	// derivedArr the arrays (arrKey) arrayRound made.
+	derived, derivedArr map[string]bool
 	// first is where the line first gives each variable a value (an
 	// offset): a word before it may read the variable unset.
 	first map[string]uint
 	// evals is how many more assignments of values the line's
 	// expansions may be made under (maxEvals).
 	evals int
+	// lower, upper and integer are the variables declared -l, -u, -i.
+	lower, upper, integer map[string]bool
+	// inEval: these are the values of a string eval runs (whose own
+	// eval strings are not read again).
+	inEval bool
+	// patterns: the line sets shopt nocasematch or extglob, which change
+	// what a pattern in ${X/…}, ${X#…} matches (expansion.go).
+	patterns bool
 	// budget is the listings the line may still add, bytes the text its
 	// expansions may still make, braces the brace words its value
 	// sources may still make; longest is the longest value so far (an
@@ -86,135 +98,85 @@ type valueSource struct {
 // and set [options] [--] WORDS and shift. A value that expands others is
 // read with theirs (Y=$X).
 func valuesOf(file *syntax.File, src string, outer *lineValues) *lineValues {
-	v := &lineValues{budget: maxLineVariants, bytes: maxExpandBytes, braces: 4 * maxBraceWords, evals: maxEvals, first: map[string]uint{}}
+	v := newLineValues()
 	v.inherit(outer)
-	var sources []valueSource
-	var sets []positional
-	refs := map[string][]string{} // declare -n NAME=OTHER; for NAME (no in): "@"
-	transient := transients(file)
-	syntax.Walk(file, func(n syntax.Node) bool {
-		given := func(name string) {
-			if at, ok := v.first[name]; !transient(n) && (!ok || n.Pos().Offset() < at) {
-				v.first[name] = n.Pos().Offset()
-			}
-		}
-		switch n := n.(type) {
-		case *syntax.DeclClause:
-			for _, a := range n.Args {
-				if a.Name != nil {
-					given(a.Name.Value)
-				}
-			}
-			var flags string
-			for _, a := range n.Args {
-				if a.Naked && a.Name == nil && a.Value != nil {
-					if f := shellWordOf(a.Value, src).text; strings.HasPrefix(f, "-") {
-						flags += f
-					}
-				}
-			}
-			if strings.Contains(flags, "n") {
-				refs = namerefs(refs, n.Args, src)
-				return false
-			}
-			for _, a := range n.Args {
-				switch {
-				case a.Name == nil || a.Naked || a.Index != nil:
-				case a.Array != nil:
-					v.addArrayAssign(a, src)
-				default:
-					sources = append(sources, valueSource{name: a.Name.Value, w: a.Value, append: a.Append,
-						chained: a.Append || reads(a.Value, a.Name.Value),
-						lower:   strings.Contains(flags, "l"), upper: strings.Contains(flags, "u")})
-				}
-			}
-			return false // its words hold no other assignment
-		case *syntax.Assign:
-			if n.Name != nil {
-				given(n.Name.Value)
-			}
-			switch {
-			case n.Name == nil || n.Naked || n.Index != nil:
-			case n.Array != nil:
-				v.addArrayAssign(n, src)
-			default:
-				sources = append(sources, valueSource{name: n.Name.Value, w: n.Value, append: n.Append, chained: n.Append || reads(n.Value, n.Name.Value)})
-			}
-		case *syntax.CallExpr:
-			if p, ok := positionalOf(n.Args, src); ok {
-				sets = append(sets, p)
-				given("@")
-			}
-		case *syntax.ForClause:
-			if it, ok := n.Loop.(*syntax.WordIter); ok {
-				given(it.Name.Value)
-			}
-			if it, ok := n.Loop.(*syntax.WordIter); ok && !it.InPos.IsValid() {
-				refs[it.Name.Value] = append(refs[it.Name.Value], "@")
-			} else if ok {
-				for _, w := range it.Items {
-					sources = append(sources, valueSource{name: it.Name.Value, w: w, fields: true})
-				}
-			}
-		case *syntax.ParamExp:
-			if n.Param != nil && n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
-				sources = append(sources, valueSource{name: n.Param.Value, w: n.Exp.Word})
-				given(n.Param.Value)
-			}
-		}
-		return true
-	})
-	for range maxValueRounds {
-		before := v.count()
+	v.patterns = strings.Contains(src, "nocasematch") || strings.Contains(src, "extglob") || outer != nil && outer.patterns
+	v.collect(file, src)
+	return v
+}
+
+// collect adds the values file, whose text is src, gives (valuesOf):
+// where it gives them (gather), then what they are (settle).
+func (v *lineValues) collect(file *syntax.File, src string) {
+	v.settle(v.gather(file, src), src)
+}
+
+// settle reads the givers' values in rounds, each with the values the
+// last one found, until a round adds none; past maxValueRounds, what still
+// grows (and what is made of it) is over.
+func (v *lineValues) settle(g *givers, src string) {
+	sources := g.sources
+	round := func() {
 		for _, s := range sources {
 			if !s.chained && !v.over[s.name] { // an over one is an error where used
 				v.read(s, src)
 			}
 		}
 		v.chains(sources, src)
-		v.positionals(sets, src)
-		for name, others := range refs {
+		v.arrayRound(g.arrays, src)
+		v.positionals(g.sets, src)
+		for name, others := range g.refs {
 			for _, o := range others {
 				v.copyValues(name, o)
 			}
 		}
-		if v.count() == before {
-			break
+	}
+	for range maxValueRounds {
+		before := v.count()
+		if round(); v.count() == before {
+			return
 		}
 	}
-	return v
-}
-
-// transients reports, of a node of file, whether what it gives a variable
-// may not last to what follows it: an assignment before a command's name
-// (X=1 cmd), or anything in a function's body (the function may never
-// be called). Such a value is still a value; only where it is given does
-// not count (lineValues.first).
-func transients(file *syntax.File) func(syntax.Node) bool {
-	prefix := map[syntax.Node]bool{}
-	var bodies [][2]uint
-	syntax.Walk(file, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.CallExpr:
-			if len(n.Args) > 0 {
-				for _, a := range n.Assigns {
-					prefix[a] = true
+	// Still growing (a chain of values longer than the rounds, Y=$X; X=$W
+	// …): what grows in one more round cannot all be told.
+	sizes := map[string]int{}
+	for name := range v.vals {
+		sizes[name] = len(v.vals[name]) + len(v.arrays[name])
+	}
+	for name := range v.arrays {
+		sizes[name] = len(v.vals[name]) + len(v.arrays[name])
+	}
+	round()
+	for name := range v.vals {
+		if len(v.vals[name])+len(v.arrays[name]) != sizes[name] {
+			v.over[name] = true
+		}
+	}
+	for name := range v.arrays {
+		if len(v.vals[name])+len(v.arrays[name]) != sizes[name] {
+			v.over[name] = true
+		}
+	}
+	// And so is what is made of those (A=$B, B over).
+	for changed := true; changed; {
+		changed = false
+		for _, s := range sources {
+			if v.over[s.name] {
+				continue
+			}
+			for _, n := range wordNames(s.w) {
+				if v.over[n] {
+					v.over[s.name], changed = true, true
+					break
 				}
 			}
-		case *syntax.FuncDecl:
-			bodies = append(bodies, [2]uint{n.Body.Pos().Offset(), n.Body.End().Offset()})
 		}
-		return true
-	})
-	return func(n syntax.Node) bool {
-		at := n.Pos().Offset()
-		for _, b := range bodies {
-			if at >= b[0] && at < b[1] {
-				return true
-			}
-		}
-		return prefix[n]
 	}
+}
+
+// newLineValues is an empty lineValues, its bounds whole.
+func newLineValues() *lineValues {
+	return &lineValues{budget: maxLineVariants, bytes: maxExpandBytes, braces: 4 * maxBraceWords, evals: maxEvals, first: map[string]uint{}}
 }
 
 // inherit gives v the values of outer, the line that runs v's as a
@@ -239,30 +201,33 @@ func (v *lineValues) inherit(outer *lineValues) {
 	}
 }
 
-// namerefs adds declare -n NAME=OTHER to refs: NAME reads OTHER's values.
-func namerefs(refs map[string][]string, args []*syntax.Assign, src string) map[string][]string {
-	for _, a := range args {
-		if a.Name != nil && a.Value != nil {
-			if w := shellWordOf(a.Value, src); w.static && w.text != "" {
-				refs[a.Name.Value] = append(refs[a.Name.Value], w.text)
-			}
+// reads: w reads the variable name (wordNames).
+func reads(w *syntax.Word, name string) bool { return slices.Contains(wordNames(w), name) }
+
+// wordNames are the variables w reads: $name, ${name…}, and bare names in
+// arithmetic ($((name+1)), ${a[name]}).
+func wordNames(w *syntax.Word) []string {
+	var names []string
+	add := func(n string) {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
 		}
 	}
-	return refs
-}
-
-// reads: w expands the variable name.
-func reads(w *syntax.Word, name string) bool {
-	found := false
 	if w != nil {
 		syntax.Walk(w, func(n syntax.Node) bool {
-			if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil && p.Param.Value == name {
-				found = true
+			switch n := n.(type) {
+			case *syntax.ParamExp:
+				if n.Param != nil {
+					add(n.Param.Value)
+				}
+				arithNames(n.Index, add)
+			case *syntax.ArithmExp:
+				arithNames(n.X, add)
 			}
-			return !found
+			return true
 		})
 	}
-	return found
+	return names
 }
 
 // read adds the values s gives, with the values known so far.
@@ -321,6 +286,11 @@ func (v *lineValues) chains(sources []valueSource, src string) {
 					cur = append(cur, u)
 				}
 			}
+			for _, a := range v.arrays[s.name] {
+				if a.Kind == expand.Indexed && len(a.List) > 0 && (a.Indexes == nil || a.Indexes[0] == 0) && !v.derivedArr[arrKey(s.name, a)] {
+					cur = append(cur, a.List[0]) // a+=v appends to element 0
+				}
+			}
 		}
 		// The source reads its variable as it is so far: cur.
 		v.made()
@@ -334,9 +304,15 @@ func (v *lineValues) chains(sources []valueSource, src string) {
 				if !s.append {
 					u = ""
 				}
-				if !slices.Contains(next, u+a) {
-					next = append(next, u+a)
-					v.longest = max(v.longest, len(u+a)) // what expanding it next may cost
+				vals := []string{u + a}
+				if x, y, ok := ints(u, a); ok && v.integer[s.name] {
+					vals = append(vals, strconv.Itoa(x+y)) // declare -i: i+=1 adds
+				}
+				for _, val := range vals {
+					if !slices.Contains(next, val) {
+						next = append(next, val)
+						v.longest = max(v.longest, len(val)) // what expanding it next may cost
+					}
 				}
 			}
 		}
@@ -370,6 +346,13 @@ func (v *lineValues) copyValues(name, other string) {
 	}
 }
 
+// ints reads u (empty: 0) and a as integers.
+func ints(u, a string) (x, y int, ok bool) {
+	x, err1 := strconv.Atoi(cmp.Or(u, "0"))
+	y, err2 := strconv.Atoi(a)
+	return x, y, err1 == nil && err2 == nil
+}
+
 // count is how many values v holds.
 func (v *lineValues) count() int {
 	n := 0
@@ -391,6 +374,12 @@ func (v *lineValues) add(name, val string) {
 	default:
 		v.vals[name] = append(v.vals[name], val)
 		v.longest = max(v.longest, len(val))
+		if v.lower[name] {
+			v.add(name, strings.ToLower(val))
+		}
+		if v.upper[name] {
+			v.add(name, strings.ToUpper(val))
+		}
 	}
 }
 
@@ -406,6 +395,19 @@ func (v *lineValues) addArray(name string, a expand.Variable) {
 		return
 	}
 	v.arrays[name] = append(v.arrays[name], a)
+	for _, cased := range []struct {
+		on bool
+		f  func(string) string
+	}{{v.lower[name], strings.ToLower}, {v.upper[name], strings.ToUpper}} {
+		if cased.on && a.Kind == expand.Indexed {
+			c := a
+			c.List = make([]string, len(a.List))
+			for i, s := range a.List {
+				c.List[i] = cased.f(s)
+			}
+			v.addArray(name, c)
+		}
+	}
 	n := len(a.List) + len(a.Map)
 	for _, s := range a.List {
 		n += len(s)
@@ -420,7 +422,8 @@ func (v *lineValues) addArray(name string, a expand.Variable) {
 func (v *lineValues) made() {
 	if v.vals == nil {
 		v.vals, v.arrays = map[string][]string{}, map[string][]expand.Variable{}
-		v.over, v.derived = map[string]bool{}, map[string]bool{}
+		v.over, v.derived, v.derivedArr = map[string]bool{}, map[string]bool{}, map[string]bool{}
+		v.lower, v.upper, v.integer = map[string]bool{}, map[string]bool{}, map[string]bool{}
 		if v.first == nil {
 			v.first = map[string]uint{}
 		}

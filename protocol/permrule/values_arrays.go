@@ -10,31 +10,137 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// The arrays a line gives: a=(…), a+=(…).
+// The arrays a line gives: a=(…), a+=(…), a[i]=v, and a=v or a+=v, which
+// set element 0 of an array. Read in each round of valuesOf, with the
+// values known so far.
 
-// addArrayAssign adds the array NAME=(…) gives, and for NAME+=(…) each
-// array before it with the elements after it.
-func (v *lineValues) addArrayAssign(a *syntax.Assign, src string) {
-	arr, indexed := v.arrayOf(a.Array, src)
-	if !a.Append {
-		v.addArray(a.Name.Value, arr)
-		if indexed.Set {
-			v.addArray(a.Name.Value, indexed)
+// arrayRound adds what the line's array assignments give, in line
+// order, each once: a=(…) its arrays; a+=(…) each array of a so far with
+// its elements after; a[i]=v each with element i set. What they start
+// from is what a=(…) gave (not what the others made), as chains does for
+// values, so each round gives the same. Then a=v and a+=v (values of a)
+// set element 0 of each array of a.
+func (v *lineValues) arrayRound(assigns []*syntax.Assign, src string) {
+	v.made()
+	work := map[string][]expand.Variable{}
+	start := func(name string) []expand.Variable {
+		if cur, ok := work[name]; ok {
+			return cur
 		}
-		return
+		cur := []expand.Variable{{Set: true, Kind: expand.Indexed}}
+		for _, a := range v.arrays[name] {
+			if !v.derivedArr[arrKey(name, a)] {
+				cur = append(cur, a)
+			}
+		}
+		return cur
 	}
-	for _, b := range append([]expand.Variable{{}}, v.arrays[a.Name.Value]...) {
-		if b.Kind != expand.Associative && arr.Kind != expand.Associative {
-			v.addArray(a.Name.Value, expand.Variable{Set: true, Kind: expand.Indexed, List: append(slices.Clone(b.List), arr.List...)})
+	made := func(name string, a expand.Variable) {
+		if !slices.ContainsFunc(work[name], func(b expand.Variable) bool { return arrKey(name, b) == arrKey(name, a) }) {
+			work[name] = append(work[name], a)
+		}
+	}
+	for _, a := range assigns {
+		name := a.Name.Value
+		cur := start(name)
+		work[name] = cur
+		switch {
+		case a.Index != nil:
+			for _, b := range cur {
+				for _, el := range v.withElements(b, a, src) {
+					made(name, el)
+				}
+			}
+		case !a.Append:
+			for _, arr := range v.arraysOf(a.Array, src) {
+				v.addArray(name, arr)
+				made(name, arr)
+			}
+		default:
+			for _, arr := range v.arraysOf(a.Array, src) {
+				for _, b := range cur {
+					if b.Kind == expand.Indexed && arr.Kind == expand.Indexed {
+						made(name, expand.Variable{Set: true, Kind: expand.Indexed, List: append(slices.Clone(b.List), arr.List...)})
+					}
+				}
+			}
+		}
+	}
+	for name, arrs := range work {
+		for _, a := range arrs {
+			if len(a.List) == 0 && len(a.Map) == 0 {
+				continue // the empty one each started from
+			}
+			v.addDerivedArray(name, a)
+			if a.Kind == expand.Indexed && !positionalName(name) {
+				for _, val := range slices.Clone(v.vals[name]) {
+					v.addDerivedArray(name, withElement(a, 0, val))
+				}
+			}
 		}
 	}
 }
 
+// addDerivedArray adds an array a chained assignment made (arrayRound).
+func (v *lineValues) addDerivedArray(name string, a expand.Variable) {
+	if k := arrKey(name, a); !v.derivedArr[k] && !slices.ContainsFunc(v.arrays[name], func(b expand.Variable) bool { return arrKey(name, b) == k }) {
+		v.derivedArr[k] = true
+		v.addArray(name, a)
+	}
+}
+
+// arrKey tells arrays of name apart.
+func arrKey(name string, a expand.Variable) string {
+	var b strings.Builder
+	b.WriteString(name)
+	for i, s := range a.List {
+		b.WriteString("\x00")
+		if a.Indexes != nil {
+			b.WriteString(strconv.Itoa(a.Indexes[i]) + "=")
+		}
+		b.WriteString(s)
+	}
+	for _, k := range slices.Sorted(maps.Keys(a.Map)) {
+		b.WriteString("\x01" + k + "=" + a.Map[k])
+	}
+	return b.String()
+}
+
+// arraysOf are the arrays a=(…) may give: with elements written without
+// an index, each list of fields they expand to (values, braces, word
+// splitting); else the static elements at the indexes written
+// (arrayOf).
+func (v *lineValues) arraysOf(a *syntax.ArrayExpr, src string) []expand.Variable {
+	var words []*syntax.Word
+	for _, el := range a.Elems {
+		if el.Index != nil || el.Value == nil {
+			words = nil
+			break
+		}
+		words = append(words, el.Value)
+	}
+	if len(words) > 0 {
+		lists, err := v.expand(words, src, false, true)
+		if err == nil && lists != nil {
+			out := make([]expand.Variable, len(lists))
+			for i, l := range lists {
+				out[i] = expand.Variable{Set: true, Kind: expand.Indexed, List: l}
+			}
+			return out
+		}
+	}
+	arr, indexed := v.arrayOf(a, src)
+	if indexed.Set {
+		return []expand.Variable{arr, indexed}
+	}
+	return []expand.Variable{arr}
+}
+
 // arrayOf is the array a=(…) gives, of its static elements, braces
-// expanded: indexed, at the indexes written ([5]=x, in any order; the
-// last of an index counts), or associative where an index is not a
-// number (declare -A m=([k]=v)) — and then, as bash makes it of an array
-// not declared -A, indexed too (the key read as index 0).
+// expanded: indexed, at the indexes written ([5]=x, [0+1]=x, [0x1]=x, in
+// any order; the last of an index counts), or associative where an index
+// is not a number (declare -A m=([k]=v)) — and then, as bash makes it of
+// an array not declared -A, indexed too (the key read as arithmetic).
 func (v *lineValues) arrayOf(a *syntax.ArrayExpr, src string) (arr, indexed expand.Variable) {
 	byIndex := map[int]string{}
 	assoc := map[string]string{}
@@ -43,37 +149,25 @@ func (v *lineValues) arrayOf(a *syntax.ArrayExpr, src string) (arr, indexed expa
 		if el.Value == nil {
 			continue
 		}
-		key := ""
-		if el.Index != nil {
-			key = strings.Trim(source(el.Index, src), "\"'")
-		}
-		var words []shellWord
+		words := []shellWord{shellWordOf(el.Value, src)}
 		if el.Index == nil {
 			ws, err := braceWords(el.Value, src, &v.braces)
 			if err != nil {
 				return expand.Variable{}, expand.Variable{}
 			}
 			words = ws
-		} else {
-			words = []shellWord{shellWordOf(el.Value, src)}
 		}
 		for _, w := range words {
-			if !w.static {
-				next++ // its place is taken, by a value not known here
-				continue
+			if el.Index != nil {
+				next = arithIndex(el.Index)
+				if key := strings.Trim(source(el.Index, src), "\"'"); !isNumber(key) && w.static {
+					assoc[key] = w.text
+				}
 			}
-			i, err := strconv.Atoi(key)
-			switch {
-			case key == "":
+			if w.static {
 				byIndex[next] = w.text
-				next++
-			case err != nil:
-				assoc[key] = w.text
-				byIndex[0] = w.text
-			default:
-				byIndex[i] = w.text
-				next = i + 1
 			}
+			next++ // a value not known here still takes its place
 		}
 	}
 	idx := slices.Sorted(maps.Keys(byIndex))
@@ -90,4 +184,73 @@ func (v *lineValues) arrayOf(a *syntax.ArrayExpr, src string) (arr, indexed expa
 		return expand.Variable{Set: true, Kind: expand.Associative, Map: assoc}, indexed
 	}
 	return indexed, expand.Variable{}
+}
+
+// arithIndex is the index x evaluates to as arithmetic (0x1, 0+1), with no
+// variable known (a name reads as 0); 0 for one that does not evaluate or
+// is negative.
+func arithIndex(x syntax.ArithmExpr) int {
+	n, err := expand.Arithm(&expand.Config{Env: env{}}, x)
+	if err != nil || n < 0 || n > 1<<20 {
+		return 0
+	}
+	return n
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// withElements are the arrays b becomes by NAME[INDEX]=VALUE, with each
+// value VALUE may have.
+func (v *lineValues) withElements(b expand.Variable, a *syntax.Assign, src string) []expand.Variable {
+	key := strings.Trim(source(a.Index, src), "\"'")
+	i := arithIndex(a.Index)
+	var out []expand.Variable
+	for _, val := range v.valuesIn(valueSource{name: a.Name.Value, w: a.Value}, src) {
+		if b.Kind == expand.Associative || !isNumber(key) && key != "" {
+			m := maps.Clone(b.Map)
+			if m == nil {
+				m = map[string]string{}
+			}
+			m[key] = val
+			out = append(out, expand.Variable{Set: true, Kind: expand.Associative, Map: m})
+		}
+		if b.Kind != expand.Associative {
+			out = append(out, withElement(b, i, val))
+		}
+	}
+	return out
+}
+
+// withElement is indexed array b with element i set to val.
+func withElement(b expand.Variable, i int, val string) expand.Variable {
+	byIndex := map[int]string{}
+	for n, s := range b.List {
+		at := n
+		if b.Indexes != nil {
+			at = b.Indexes[n]
+		}
+		byIndex[at] = s
+	}
+	byIndex[i] = val
+	out := expand.Variable{Set: true, Kind: expand.Indexed}
+	idx := slices.Sorted(maps.Keys(byIndex))
+	dense := true
+	for n, at := range idx {
+		out.List = append(out.List, byIndex[at])
+		dense = dense && at == n
+	}
+	if !dense {
+		out.Indexes = idx
+	}
+	return out
 }

@@ -363,7 +363,13 @@ func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, d
 	switch {
 	case ran:
 	case cmdMode && len(rest) > 0:
+		// sh -c STRING NAME ARGS…: the string's $1 … are ARGS.
+		saved := s.vals
+		if len(rest) > 2 {
+			s.vals = s.vals.withArgs(rest[2:])
+		}
 		s.scriptOf(rest[:1], text, depth, c)
+		s.vals = saved
 	case cmdMode:
 		// bash refuses a -c without its string, unless a runner adds one
 		// (… | xargs sh -c): a command string not on the line.

@@ -1,0 +1,193 @@
+package permrule
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Where a line gives its variables values (gather), for settle to read
+// them: assignments, for loops, ${X:=…}, set and shift, arrays, declare's
+// attributes, and what commands give (values_builtins.go).
+
+// givers are the places one line gives its variables values.
+type givers struct {
+	sources []valueSource
+	sets    []positional        // set -- WORDS, shift
+	arrays  []*syntax.Assign    // a=(…), a+=(…), a[i]=v, in line order
+	refs    map[string][]string // declare -n NAME=OTHER; for NAME (no in): "@"
+}
+
+// gather walks file once for its givers; it records where each variable
+// is first given a value (lineValues.first), and adds the values that are
+// static text on the line at once (declare's attributes, what commands
+// give).
+func (v *lineValues) gather(file *syntax.File, src string) *givers {
+	g := &givers{refs: map[string][]string{}}
+	transient := transients(file)
+	syntax.Walk(file, func(n syntax.Node) bool {
+		given := func(name string) {
+			if at, ok := v.first[name]; !transient(n) && (!ok || n.Pos().Offset() < at) {
+				v.first[name] = n.Pos().Offset()
+			}
+		}
+		switch n := n.(type) {
+		case *syntax.DeclClause:
+			for _, a := range n.Args {
+				if a.Name != nil {
+					given(a.Name.Value)
+				}
+			}
+			var flags string
+			for _, a := range n.Args {
+				if a.Naked && a.Name == nil && a.Value != nil {
+					if f := shellWordOf(a.Value, src).text; strings.HasPrefix(f, "-") {
+						flags += f
+					}
+				}
+			}
+			if strings.Contains(flags, "n") {
+				g.refs = namerefs(g.refs, n.Args, src)
+				return false
+			}
+			for _, a := range n.Args {
+				v.attributes(a, flags, src)
+				switch {
+				case a.Name == nil || a.Naked:
+				case a.Index != nil || a.Array != nil:
+					g.arrays = append(g.arrays, a)
+				default:
+					g.sources = append(g.sources, valueSource{name: a.Name.Value, w: a.Value, append: a.Append,
+						chained: a.Append || reads(a.Value, a.Name.Value),
+						lower:   strings.Contains(flags, "l"), upper: strings.Contains(flags, "u")})
+				}
+			}
+			return false // its words hold no other assignment
+		case *syntax.Assign:
+			if n.Name != nil {
+				given(n.Name.Value)
+			}
+			switch {
+			case n.Name == nil || n.Naked:
+			case n.Index != nil || n.Array != nil:
+				g.arrays = append(g.arrays, n)
+			default:
+				g.sources = append(g.sources, valueSource{name: n.Name.Value, w: n.Value, append: n.Append, chained: n.Append || reads(n.Value, n.Name.Value)})
+			}
+		case *syntax.Stmt:
+			v.fromStmt(n, src)
+		case *syntax.ArithmCmd:
+			v.fromArith(n.X, nil, 0)
+		case *syntax.LetClause:
+			for _, x := range n.Exprs {
+				v.fromArith(x, nil, 0)
+			}
+		case *syntax.CStyleLoop:
+			v.fromArith(n.Init, n.Post, maxLoopSteps)
+		case *syntax.BinaryTest:
+			v.fromRematch(n, src)
+		case *syntax.CallExpr:
+			if p, ok := positionalOf(n.Args, src); ok {
+				g.sets = append(g.sets, p)
+				given("@")
+			}
+		case *syntax.ForClause:
+			if it, ok := n.Loop.(*syntax.WordIter); ok {
+				given(it.Name.Value)
+			}
+			if it, ok := n.Loop.(*syntax.WordIter); ok && !it.InPos.IsValid() {
+				g.refs[it.Name.Value] = append(g.refs[it.Name.Value], "@")
+			} else if ok {
+				for _, w := range it.Items {
+					g.sources = append(g.sources, valueSource{name: it.Name.Value, w: w, fields: true})
+				}
+			}
+		case *syntax.ParamExp:
+			if n.Param != nil && n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
+				g.sources = append(g.sources, valueSource{name: n.Param.Value, w: n.Exp.Word})
+				given(n.Param.Value)
+			}
+		}
+		return true
+	})
+	return g
+}
+
+// transients reports, of a node of file, whether what it gives a variable
+// may not last to what follows it: an assignment before a command's name
+// (X=1 cmd), or anything in a function's body (the function may never
+// be called). Such a value is still a value; only where it is given does
+// not count (lineValues.first).
+func transients(file *syntax.File) func(syntax.Node) bool {
+	prefix := map[syntax.Node]bool{}
+	var bodies [][2]uint
+	syntax.Walk(file, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CallExpr:
+			if len(n.Args) > 0 {
+				for _, a := range n.Assigns {
+					prefix[a] = true
+				}
+			}
+		case *syntax.FuncDecl:
+			bodies = append(bodies, [2]uint{n.Body.Pos().Offset(), n.Body.End().Offset()})
+		}
+		return true
+	})
+	return func(n syntax.Node) bool {
+		at := n.Pos().Offset()
+		for _, b := range bodies {
+			if at >= b[0] && at < b[1] {
+				return true
+			}
+		}
+		return prefix[n]
+	}
+}
+
+// namerefs adds declare -n NAME=OTHER to refs: NAME reads OTHER's values.
+func namerefs(refs map[string][]string, args []*syntax.Assign, src string) map[string][]string {
+	for _, a := range args {
+		if a.Name != nil && a.Value != nil {
+			if w := shellWordOf(a.Value, src); w.static && w.text != "" {
+				refs[a.Name.Value] = append(refs[a.Name.Value], w.text)
+			}
+		}
+	}
+	return refs
+}
+
+// attributes reads one NAME of a declare whose options are flags: -l and
+// -u make every value of NAME lower or upper case, wherever it is given
+// (declare -l c; c=RM); declare -a NAME='(…)' is an array; a quoted
+// "NAME=VALUE" is an assignment.
+func (v *lineValues) attributes(a *syntax.Assign, flags, src string) {
+	if a.Naked && a.Name == nil && a.Value != nil {
+		if w := shellWordOf(a.Value, src); w.static && !strings.HasPrefix(w.text, "-") {
+			v.assignWord(w.text)
+		}
+		return
+	}
+	if a.Name == nil {
+		return
+	}
+	v.made()
+	v.lower[a.Name.Value] = v.lower[a.Name.Value] || strings.Contains(flags, "l")
+	v.upper[a.Name.Value] = v.upper[a.Name.Value] || strings.Contains(flags, "u")
+	v.integer[a.Name.Value] = v.integer[a.Name.Value] || strings.Contains(flags, "i")
+	if a.Value == nil || !strings.ContainsAny(flags, "aA") {
+		return
+	}
+	if w := shellWordOf(a.Value, src); w.static && strings.HasPrefix(w.text, "(") {
+		f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader("a="+w.text), "")
+		if err == nil && len(f.Stmts) == 1 {
+			if call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(call.Assigns) == 1 && call.Assigns[0].Array != nil {
+				arr, indexed := v.arrayOf(call.Assigns[0].Array, "a="+w.text)
+				v.addArray(a.Name.Value, arr)
+				if indexed.Set {
+					v.addArray(a.Name.Value, indexed)
+				}
+			}
+		}
+	}
+}
