@@ -24,18 +24,21 @@ type givers struct {
 // give).
 func (v *lineValues) gather(file *syntax.File, src string) *givers {
 	g := &givers{refs: map[string][]string{}}
-	transient := transients(file)
-	syntax.Walk(file, func(n syntax.Node) bool {
-		given := func(name string) {
-			if at, ok := v.first[name]; !transient(n) && (!ok || n.Pos().Offset() < at) {
-				v.first[name] = n.Pos().Offset()
-			}
+	var transient func(syntax.Node) bool // found when first asked: most lines give no value
+	given := func(n syntax.Node, name string) {
+		if transient == nil {
+			transient = transients(file)
 		}
+		if at, ok := v.first[name]; !transient(n) && (!ok || n.Pos().Offset() < at) {
+			v.first[name] = n.Pos().Offset()
+		}
+	}
+	syntax.Walk(file, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.DeclClause:
 			for _, a := range n.Args {
 				if a.Name != nil {
-					given(a.Name.Value)
+					given(n, a.Name.Value)
 				}
 			}
 			var flags string
@@ -65,7 +68,7 @@ func (v *lineValues) gather(file *syntax.File, src string) *givers {
 			return false // its words hold no other assignment
 		case *syntax.Assign:
 			if n.Name != nil {
-				given(n.Name.Value)
+				given(n, n.Name.Value)
 			}
 			switch {
 			case n.Name == nil || n.Naked:
@@ -89,11 +92,11 @@ func (v *lineValues) gather(file *syntax.File, src string) *givers {
 		case *syntax.CallExpr:
 			if p, ok := positionalOf(n.Args, src); ok {
 				g.sets = append(g.sets, p)
-				given("@")
+				given(n, "@")
 			}
 		case *syntax.ForClause:
 			if it, ok := n.Loop.(*syntax.WordIter); ok {
-				given(it.Name.Value)
+				given(n, it.Name.Value)
 			}
 			if it, ok := n.Loop.(*syntax.WordIter); ok && !it.InPos.IsValid() {
 				g.refs[it.Name.Value] = append(g.refs[it.Name.Value], "@")
@@ -105,7 +108,7 @@ func (v *lineValues) gather(file *syntax.File, src string) *givers {
 		case *syntax.ParamExp:
 			if n.Param != nil && n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
 				g.sources = append(g.sources, valueSource{name: n.Param.Value, w: n.Exp.Word})
-				given(n.Param.Value)
+				given(n, n.Param.Value)
 			}
 		}
 		return true
