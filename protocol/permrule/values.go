@@ -87,16 +87,12 @@ type valueSource struct {
 	name                    string
 	w                       *syntax.Word
 	append, fields, chained bool
-	// lower, upper: declare -l, -u: the value is stored so.
-	lower, upper bool
 }
 
-// valuesOf collects the values file gives its variables: NAME=VALUE
-// (alone, before a command, or after declare, local, export, readonly,
-// typeset, with -l and -u), NAME+=VALUE, NAME=(WORDS), for NAME in WORDS,
-// for NAME (the positional parameters), ${NAME:=WORD}, declare -n NAME=OTHER,
-// and set [options] [--] WORDS and shift. A value that expands others is
-// read with theirs (Y=$X).
+// valuesOf collects the values file gives its variables (gather lists
+// where). A value that expands others is read with theirs (Y=$X); outer is
+// the line that runs this one as a command string (nil: none), whose
+// values this one's variables may hold too.
 func valuesOf(file *syntax.File, src string, outer *lineValues) *lineValues {
 	v := newLineValues()
 	v.inherit(outer)
@@ -254,14 +250,6 @@ func (v *lineValues) valuesIn(s valueSource, src string) []string {
 		}
 		for _, l := range lists {
 			vals = append(vals, l...)
-		}
-	}
-	for i := range vals {
-		if s.lower {
-			vals = append(vals, strings.ToLower(vals[i]))
-		}
-		if s.upper {
-			vals = append(vals, strings.ToUpper(vals[i]))
 		}
 	}
 	return vals

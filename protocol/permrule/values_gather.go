@@ -55,27 +55,12 @@ func (v *lineValues) gather(file *syntax.File, src string) *givers {
 			}
 			for _, a := range n.Args {
 				v.attributes(a, flags, src)
-				switch {
-				case a.Name == nil || a.Naked:
-				case a.Index != nil || a.Array != nil:
-					g.arrays = append(g.arrays, a)
-				default:
-					g.sources = append(g.sources, valueSource{name: a.Name.Value, w: a.Value, append: a.Append,
-						chained: a.Append || reads(a.Value, a.Name.Value),
-						lower:   strings.Contains(flags, "l"), upper: strings.Contains(flags, "u")})
-				}
 			}
-			return false // its words hold no other assignment
 		case *syntax.Assign:
-			if n.Name != nil {
+			// Alone, before a command, or one of declare's (given above).
+			if n.Name != nil && !n.Naked {
 				given(n, n.Name.Value)
-			}
-			switch {
-			case n.Name == nil || n.Naked:
-			case n.Index != nil || n.Array != nil:
-				g.arrays = append(g.arrays, n)
-			default:
-				g.sources = append(g.sources, valueSource{name: n.Name.Value, w: n.Value, append: n.Append, chained: n.Append || reads(n.Value, n.Name.Value)})
+				g.assign(n)
 			}
 		case *syntax.Stmt:
 			v.fromStmt(n, src)
@@ -95,12 +80,14 @@ func (v *lineValues) gather(file *syntax.File, src string) *givers {
 				given(n, "@")
 			}
 		case *syntax.ForClause:
-			if it, ok := n.Loop.(*syntax.WordIter); ok {
+			it, ok := n.Loop.(*syntax.WordIter)
+			switch {
+			case !ok:
+			case !it.InPos.IsValid(): // for NAME; do: the positional parameters
 				given(n, it.Name.Value)
-			}
-			if it, ok := n.Loop.(*syntax.WordIter); ok && !it.InPos.IsValid() {
 				g.refs[it.Name.Value] = append(g.refs[it.Name.Value], "@")
-			} else if ok {
+			default:
+				given(n, it.Name.Value)
 				for _, w := range it.Items {
 					g.sources = append(g.sources, valueSource{name: it.Name.Value, w: w, fields: true})
 				}
@@ -114,6 +101,15 @@ func (v *lineValues) gather(file *syntax.File, src string) *givers {
 		return true
 	})
 	return g
+}
+
+// assign adds NAME=VALUE, NAME+=VALUE, NAME=(…), NAME[i]=VALUE.
+func (g *givers) assign(a *syntax.Assign) {
+	if a.Index != nil || a.Array != nil {
+		g.arrays = append(g.arrays, a)
+		return
+	}
+	g.sources = append(g.sources, valueSource{name: a.Name.Value, w: a.Value, append: a.Append, chained: a.Append || reads(a.Value, a.Name.Value)})
 }
 
 // transients reports, of a node of file, whether what it gives a variable
