@@ -93,11 +93,11 @@ func (v *lineValues) expand(words []*syntax.Word, src string, literal, always bo
 	seen := map[string]bool{}
 	for _, e := range envs {
 		fields, err := expandIn(e, words, literal)
-		var unset *expand.UnsetParameterError
 		switch {
-		case errors.As(err, &unset):
-			continue // ${X:?…}: bash stops there
-		case err != nil:
+		case err == nil:
+		case stopsBash(err):
+			continue // bash stops the command there too, under these values
+		default:
 			return nil, fmt.Errorf("`%s` cannot be expanded as bash would (%v)", clip(source(words[0], src)), err)
 		}
 		if key := strings.Join(fields, "\x00"); !seen[key] {
@@ -109,6 +109,25 @@ func (v *lineValues) expand(words []*syntax.Word, src string, literal, always bo
 		out = [][]string{} // no assignment expands: no value
 	}
 	return out, nil
+}
+
+// stopsBash: an expansion error bash has too, under the same values,
+// where it does not run the command: ${X:?…} unset, a division by zero,
+// a bad index or indirection, a value the expander panics on (a NUL).
+// Any other error (an extglob pattern mvdan.cc/sh does not read) means
+// the words cannot be told.
+func stopsBash(err error) bool {
+	var unset *expand.UnsetParameterError
+	if errors.As(err, &unset) {
+		return true
+	}
+	msg := err.Error()
+	for _, s := range []string{"division by zero", "index", "indirect", "exponent", "expander failed", "invalid", "unbound"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // expandIn expands words under e: their fields, or the string of one.
@@ -200,7 +219,7 @@ func (v *lineValues) readParam(p *syntax.ParamExp, src string, r *readSet, name 
 	}
 	if p.Excl {
 		for _, to := range v.vals[n] { // ${!X}: the variable X names
-			if syntax.ValidName(to) {
+			if syntax.ValidName(to) || positionalName(to) {
 				name(to)
 			}
 		}
@@ -223,7 +242,7 @@ func (v *lineValues) readParam(p *syntax.ParamExp, src string, r *readSet, name 
 	one := v.longest + len(source(p, src))
 	if p.Repl != nil {
 		one *= len(source(p, src)) * max(v.longest, 1) // each character, replaced by a With of values
-		if p.Repl.With != nil && strings.Contains(strings.ReplaceAll(source(p.Repl.With, src), `\&`, ""), "&") {
+		if v.ampersand(p.Repl, src) {
 			r.odd = "replaces text with & in it, which bash 5.2 reads as the text matched (patsub_replacement) and this analysis does not"
 		}
 	}
@@ -231,6 +250,32 @@ func (v *lineValues) readParam(p *syntax.ParamExp, src string, r *readSet, name 
 		r.odd = "matches a pattern where the line sets shopt nocasematch or extglob, which this analysis does not follow"
 	}
 	r.est = min(r.est+one, maxExpandBytes+1)
+}
+
+// ampersand: bash 5.2 would read an & of replacement r as the text
+// matched, where mvdan.cc/sh keeps it — written unescaped in the
+// replacement (except where the pattern is & itself, the same text), or
+// in a value the replacement expands.
+func (v *lineValues) ampersand(r *syntax.Replace, src string) bool {
+	if r.With == nil {
+		return false
+	}
+	with := strings.ReplaceAll(source(r.With, src), `\&`, "")
+	orig := ""
+	if r.Orig != nil {
+		orig = source(r.Orig, src)
+	}
+	if strings.Contains(with, "&") && orig != "&" && orig != `\&` {
+		return true
+	}
+	for _, n := range wordNames(r.With) {
+		for _, val := range v.vals[n] {
+			if strings.Contains(val, "&") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // arithNames calls name for each bare name arithmetic x reads (${a[i]},
@@ -247,102 +292,6 @@ func arithNames(x syntax.ArithmExpr, name func(string)) {
 		}
 		return true
 	})
-}
-
-// envs are every assignment of values to r's names: each value the line
-// gives a name, or unset (before it gives one); a name it gives none that
-// is read with an operator is unset in some and set in others (to a value
-// that reads as written, $NAME), all at once, as what it holds is not
-// known either way. Bounded before they are made: maxVariants of them,
-// maxExpandBytes of text together.
-func (v *lineValues) envs(r readSet, words []*syntax.Word, src string) ([]env, error) {
-	type choice struct {
-		name string
-		opts []expand.Variable
-	}
-	var choices []choice
-	count, unknown := 1, false
-	for _, n := range r.names {
-		if v.over[n] {
-			return nil, fmt.Errorf("the variable %s takes more values on the line than this analysis follows (%d)", n, maxVarValues)
-		}
-		var opts []expand.Variable
-		for _, s := range v.vals[n] {
-			opts = append(opts, expand.Variable{Set: true, Kind: expand.String, Str: s})
-		}
-		opts = append(opts, v.arrays[n]...)
-		if len(opts) == 0 {
-			_, op := r.withOp[n]
-			unknown = unknown || op
-			continue
-		}
-		if v.unsetAt(n, words[0].Pos().Offset()) {
-			opts = append(opts, expand.Variable{})
-		}
-		if count *= len(opts); count > maxVariants {
-			return nil, fmt.Errorf("the variables of `%s` take more values together than this analysis follows (%d)", clip(source(words[0], src)), maxVariants)
-		}
-		choices = append(choices, choice{n, opts})
-	}
-	envs := []env{{}}
-	if unknown {
-		// Unset, set, and the one that gives most text: set where an
-		// alternative (${X:+WORD}) is read, unset where a default is.
-		set, most := env{}, env{}
-		for n, op := range r.withOp {
-			if len(v.vals[n]) > 0 || len(v.arrays[n]) > 0 {
-				continue
-			}
-			vr := expand.Variable{Set: true, Kind: expand.String, Str: "$" + n}
-			set[n] = vr
-			if op == syntax.AlternateUnset || op == syntax.AlternateUnsetOrNull {
-				most[n] = vr
-			}
-		}
-		envs = append(envs, set, most)
-	}
-	if v.bytes -= r.est * count * len(envs); v.bytes < 0 {
-		return nil, fmt.Errorf("its variables expand to more text than this analysis makes (%d bytes)", maxExpandBytes)
-	}
-	if v.evals -= count * len(envs); v.evals < 0 {
-		return nil, fmt.Errorf("its variables take more values together than this analysis expands (%d)", maxEvals)
-	}
-	for _, c := range choices {
-		next := make([]env, 0, len(envs)*len(c.opts))
-		for _, e := range envs {
-			for _, o := range c.opts {
-				n := maps.Clone(e)
-				n[c.name] = o
-				next = append(next, n)
-			}
-		}
-		envs = next
-	}
-	return envs, nil
-}
-
-// unsetAt: a word at offset at may read name unset: it comes before the
-// line first gives name a value (else a loop around both is taken to
-// give it first: for h in …; do ssh $h …).
-func (v *lineValues) unsetAt(name string, at uint) bool {
-	if positionalName(name) {
-		name = "@"
-	}
-	first, ok := v.first[name]
-	return !ok || at < first
-}
-
-// positionalName: $1 …, $@, $*, $#.
-func positionalName(name string) bool {
-	if name == "@" || name == "*" || name == "#" {
-		return true
-	}
-	for _, c := range name {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return name != ""
 }
 
 // hasDefault: a word of args expands ${NAME:-WORD} or one of its kin,

@@ -36,15 +36,15 @@ import (
 // gigabytes), and maxValueRounds how often the line's values are read
 // again, each time with what the last reading found (Y=$X, set -- $X).
 const (
-	maxVarValues    = 1024
-	maxVariants     = 1024
-	maxLineVariants = 8192
+	maxVarValues    = 4096
+	maxVariants     = 4096
+	maxLineVariants = 16384
 	maxExpandBytes  = 4 << 20
 	maxValueRounds  = 8
 	// maxEvals bounds the expansions of a line (each word under each
 	// assignment of values): 64 KiB of C=$A$B, A and B given 16 values,
 	// would make millions.
-	maxEvals = 1 << 14
+	maxEvals = 1 << 15
 )
 
 // lineValues are the values a line gives its variables.
@@ -66,11 +66,18 @@ type lineValues struct {
 	// lower, upper and integer are the variables declared -l, -u, -i.
 	lower, upper, integer map[string]bool
 	// inEval: these are the values of a string eval runs (whose own
-	// eval strings are not read again).
-	inEval bool
+	// eval strings are not read again); evalTexts are the strings the
+	// line's evals run.
+	inEval    bool
+	evalTexts []string
+	// ariths are the line's assigning arithmetic (arithRound).
+	ariths []arith
 	// patterns: the line sets shopt nocasematch or extglob, which change
 	// what a pattern in ${X/…}, ${X#…} matches (expansion.go).
 	patterns bool
+	// bodies are the functions' bodies (offsets): a use in one is taken
+	// to come after what it reads is given (unsetAt).
+	bodies [][2]uint
 	// budget is the listings the line may still add, bytes the text its
 	// expansions may still make, braces the brace words its value
 	// sources may still make; longest is the longest value so far (an
@@ -96,7 +103,7 @@ type valueSource struct {
 func valuesOf(file *syntax.File, src string, outer *lineValues) *lineValues {
 	v := newLineValues()
 	v.inherit(outer)
-	v.patterns = strings.Contains(src, "nocasematch") || strings.Contains(src, "extglob") || outer != nil && outer.patterns
+	v.patterns = outer != nil && outer.patterns
 	v.collect(file, src)
 	return v
 }
@@ -112,15 +119,22 @@ func (v *lineValues) collect(file *syntax.File, src string) {
 // grows (and what is made of it) is over.
 func (v *lineValues) settle(g *givers, src string) {
 	sources := g.sources
+	seen := make([]int, len(sources)) // the values a source's names had when it was last read
 	round := func() {
-		for _, s := range sources {
-			if !s.chained && !v.over[s.name] { // an over one is an error where used
+		for i, s := range sources {
+			if s.chained || v.over[s.name] { // an over one is an error where used
+				continue
+			}
+			if n := v.countOf(wordNames(s.w)) + 1; n != seen[i] {
+				seen[i] = n // read again only when what it reads has grown
 				v.read(s, src)
 			}
 		}
 		v.chains(sources, src)
 		v.arrayRound(g.arrays, src)
 		v.positionals(g.sets, src)
+		v.evalRound()
+		v.arithRound()
 		for name, others := range g.refs {
 			for _, o := range others {
 				v.copyValues(name, o)
@@ -241,6 +255,8 @@ func (v *lineValues) valuesIn(s valueSource, src string) []string {
 		vals = []string{""}
 	} else if w := shellWordOf(s.w, src); w.static && !s.fields {
 		vals = []string{w.text}
+	} else if w.static && w.glob && strings.ContainsAny(w.text, "*?[") {
+		return nil // for f in *.o: a file's name, not the pattern
 	} else {
 		lists, err := v.expand([]*syntax.Word{s.w}, src, !s.fields, true)
 		if err != nil {
@@ -286,25 +302,8 @@ func (v *lineValues) chains(sources []valueSource, src string) {
 		v.vals[s.name] = cur
 		vals := v.valuesIn(s, src)
 		v.vals[s.name] = saved
-		var next []string
-		for _, a := range vals {
-			for _, u := range cur {
-				if !s.append {
-					u = ""
-				}
-				vals := []string{u + a}
-				if x, y, ok := ints(u, a); ok && v.integer[s.name] {
-					vals = append(vals, strconv.Itoa(x+y)) // declare -i: i+=1 adds
-				}
-				for _, val := range vals {
-					if !slices.Contains(next, val) {
-						next = append(next, val)
-						v.longest = max(v.longest, len(val)) // what expanding it next may cost
-					}
-				}
-			}
-		}
-		if len(next) > maxVarValues {
+		next, ok := v.chained(s, cur, vals)
+		if !ok {
 			v.over[s.name] = true
 			continue
 		}
@@ -316,6 +315,39 @@ func (v *lineValues) chains(sources []valueSource, src string) {
 			}
 		}
 	}
+}
+
+// chained is what source s makes of its variable's values so far (cur)
+// and of its own values (vals): each appended to each for an append, else
+// its own; ok false past maxVarValues (found as they are made, not
+// after: cur and vals may each hold thousands).
+func (v *lineValues) chained(s valueSource, cur, vals []string) (next []string, ok bool) {
+	seen := map[string]bool{}
+	add := func(val string) bool {
+		if !seen[val] {
+			seen[val] = true
+			next = append(next, val)
+			v.longest = max(v.longest, len(val)) // what expanding it next may cost
+		}
+		return len(next) <= maxVarValues
+	}
+	for _, a := range vals {
+		if !s.append {
+			if !add(a) {
+				return nil, false
+			}
+			continue
+		}
+		for _, u := range cur {
+			if !add(u + a) {
+				return nil, false
+			}
+			if x, y, ok := ints(u, a); ok && v.integer[s.name] && !add(strconv.Itoa(x+y)) { // declare -i: i+=1 adds
+				return nil, false
+			}
+		}
+	}
+	return next, true
 }
 
 // copyValues gives name every value of other too (declare -n, for name).
@@ -339,6 +371,15 @@ func ints(u, a string) (x, y int, ok bool) {
 	x, err1 := strconv.Atoi(cmp.Or(u, "0"))
 	y, err2 := strconv.Atoi(a)
 	return x, y, err1 == nil && err2 == nil
+}
+
+// countOf is how many values names hold.
+func (v *lineValues) countOf(names []string) int {
+	n := 0
+	for _, name := range names {
+		n += len(v.vals[name]) + len(v.arrays[name])
+	}
+	return n
 }
 
 // count is how many values v holds.
@@ -367,6 +408,11 @@ func (v *lineValues) add(name, val string) {
 		}
 		if v.upper[name] {
 			v.add(name, strings.ToUpper(val))
+		}
+		if v.integer[name] {
+			if n, ok := integerValue(val); ok {
+				v.add(name, n) // declare -i n; n=1+1 stores 2
+			}
 		}
 	}
 }

@@ -129,21 +129,33 @@ func (v *lineValues) arraysOf(a *syntax.ArrayExpr, src string) []expand.Variable
 			return out
 		}
 	}
-	arr, indexed := v.arrayOf(a, src)
-	if indexed.Set {
-		return []expand.Variable{arr, indexed}
+	// Indexes written: one array for each assignment of the values its
+	// indexes read ([i]=x).
+	var names []string
+	for _, el := range a.Elems {
+		arithReads(el.Index, func(n string) { names = append(names, n) })
 	}
-	return []expand.Variable{arr}
+	var out []expand.Variable
+	for _, e := range v.arithEnvs(names) {
+		for _, arr := range v.arrayOf(a, src, e) {
+			if !slices.ContainsFunc(out, func(b expand.Variable) bool { return arrKey("", b) == arrKey("", arr) }) {
+				out = append(out, arr)
+			}
+		}
+	}
+	return out
 }
 
-// arrayOf is the array a=(…) gives, of its static elements, braces
-// expanded: indexed, at the indexes written ([5]=x, [0+1]=x, [0x1]=x, in
-// any order; the last of an index counts), or associative where an index
-// is not a number (declare -A m=([k]=v)) — and then, as bash makes it of
-// an array not declared -A, indexed too (the key read as arithmetic).
-func (v *lineValues) arrayOf(a *syntax.ArrayExpr, src string) (arr, indexed expand.Variable) {
+// arrayOf is the array a=(…) gives under the values of e, of its static
+// elements, braces expanded: indexed, at the indexes written ([5]=x,
+// [0+1]=x, [0x1]=x, [i]=x, in any order; the last of an index counts).
+// Where an index is not a number (declare -A m=([k]=v)) it is also
+// associative, and, as bash lists such an array's values in an order of
+// its own, indexed in the order written and the reverse.
+func (v *lineValues) arrayOf(a *syntax.ArrayExpr, src string, e env) []expand.Variable {
 	byIndex := map[int]string{}
 	assoc := map[string]string{}
+	var order []string // the associative values, in the order written
 	next := 0
 	for _, el := range a.Elems {
 		if el.Value == nil {
@@ -153,15 +165,16 @@ func (v *lineValues) arrayOf(a *syntax.ArrayExpr, src string) (arr, indexed expa
 		if el.Index == nil {
 			ws, err := braceWords(el.Value, src, &v.braces)
 			if err != nil {
-				return expand.Variable{}, expand.Variable{}
+				return nil
 			}
 			words = ws
 		}
 		for _, w := range words {
 			if el.Index != nil {
-				next = arithIndex(el.Index)
+				next = arithIndexIn(el.Index, e)
 				if key := strings.Trim(source(el.Index, src), "\"'"); !isNumber(key) && w.static {
 					assoc[key] = w.text
+					order = append(order, w.text)
 				}
 			}
 			if w.static {
@@ -171,7 +184,7 @@ func (v *lineValues) arrayOf(a *syntax.ArrayExpr, src string) (arr, indexed expa
 		}
 	}
 	idx := slices.Sorted(maps.Keys(byIndex))
-	indexed = expand.Variable{Set: true, Kind: expand.Indexed}
+	indexed := expand.Variable{Set: true, Kind: expand.Indexed}
 	dense := true
 	for n, i := range idx {
 		indexed.List = append(indexed.List, byIndex[i])
@@ -180,17 +193,38 @@ func (v *lineValues) arrayOf(a *syntax.ArrayExpr, src string) (arr, indexed expa
 	if !dense {
 		indexed.Indexes = idx
 	}
-	if len(assoc) > 0 {
-		return expand.Variable{Set: true, Kind: expand.Associative, Map: assoc}, indexed
+	if len(assoc) == 0 {
+		return []expand.Variable{indexed}
 	}
-	return indexed, expand.Variable{}
+	reversed := slices.Clone(order)
+	slices.Reverse(reversed)
+	return []expand.Variable{{Set: true, Kind: expand.Associative, Map: assoc}, indexed,
+		{Set: true, Kind: expand.Indexed, List: order}, {Set: true, Kind: expand.Indexed, List: reversed}}
+}
+
+// arithReads calls name for each variable arithmetic x reads: bare names
+// and $NAME.
+func arithReads(x syntax.ArithmExpr, name func(string)) {
+	if x == nil {
+		return
+	}
+	arithNames(x, name)
+	syntax.Walk(x, func(n syntax.Node) bool {
+		if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil {
+			name(p.Param.Value)
+		}
+		return true
+	})
 }
 
 // arithIndex is the index x evaluates to as arithmetic (0x1, 0+1), with no
 // variable known (a name reads as 0); 0 for one that does not evaluate or
 // is negative.
-func arithIndex(x syntax.ArithmExpr) int {
-	n, err := expand.Arithm(&expand.Config{Env: env{}}, x)
+func arithIndex(x syntax.ArithmExpr) int { return arithIndexIn(x, env{}) }
+
+// arithIndexIn is arithIndex with the values of e.
+func arithIndexIn(x syntax.ArithmExpr, e env) int {
+	n, err := arithm(&expand.Config{Env: maps.Clone(e)}, x)
 	if err != nil || n < 0 || n > 1<<20 {
 		return 0
 	}
@@ -213,9 +247,15 @@ func isNumber(s string) bool {
 // value VALUE may have.
 func (v *lineValues) withElements(b expand.Variable, a *syntax.Assign, src string) []expand.Variable {
 	key := strings.Trim(source(a.Index, src), "\"'")
-	i := arithIndex(a.Index)
+	indexes := v.arithIndexes(a.Index)
 	var out []expand.Variable
-	for _, val := range v.valuesIn(valueSource{name: a.Name.Value, w: a.Value}, src) {
+	// The value reads the array as it is so far (b), as chains reads a
+	// variable: count[$w]=$((${count[$w]}+1)) must not grow each round.
+	saved := v.arrays[a.Name.Value]
+	v.arrays[a.Name.Value] = []expand.Variable{b}
+	vals := v.valuesIn(valueSource{name: a.Name.Value, w: a.Value}, src)
+	v.arrays[a.Name.Value] = saved
+	for _, val := range vals {
 		if b.Kind == expand.Associative || !isNumber(key) && key != "" {
 			m := maps.Clone(b.Map)
 			if m == nil {
@@ -225,7 +265,9 @@ func (v *lineValues) withElements(b expand.Variable, a *syntax.Assign, src strin
 			out = append(out, expand.Variable{Set: true, Kind: expand.Associative, Map: m})
 		}
 		if b.Kind != expand.Associative {
-			out = append(out, withElement(b, i, val))
+			for _, i := range indexes {
+				out = append(out, withElement(b, i, val))
+			}
 		}
 	}
 	return out

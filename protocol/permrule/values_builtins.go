@@ -1,6 +1,11 @@
 package permrule
 
 import (
+	"cmp"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,26 +52,56 @@ func (v *lineValues) fromStmt(st *syntax.Stmt, src string) {
 			v.assignWord(w)
 		}
 	case "getopts":
-		// getopts OPTSTRING NAME: NAME is one of the option letters, or ?.
+		// getopts OPTSTRING NAME [ARGS]: NAME is one of the option letters,
+		// or ?; OPTARG any of the arguments.
 		if len(words) >= 3 && syntax.ValidName(words[2]) {
 			for _, c := range strings.ReplaceAll(words[1], ":", "") + "?" {
 				v.add(words[2], string(c))
 			}
+			for _, a := range words[3:] {
+				v.add("OPTARG", a)
+				if len(a) > 2 && a[0] == '-' {
+					v.add("OPTARG", a[2:]) // -tVALUE
+				}
+			}
+		}
+	case "shopt":
+		// shopt -s extglob / nocasematch: patterns match otherwise.
+		if slices.Contains(words, "-s") && (slices.Contains(words, "extglob") || slices.Contains(words, "nocasematch")) {
+			v.patterns = true
 		}
 	case "eval":
-		// eval X=-rf: what the string it runs gives, the line has too
-		// (a string eval runs within it is not read again).
-		text := strings.Join(words[1:], " ")
-		if f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), ""); err == nil && !v.inEval {
-			sub := newLineValues()
-			sub.inEval = true
-			sub.collect(f, text)
-			v.inherit(sub)
+		// eval X=-rf, eval "Y=$X": what the string gives, the line has
+		// too (read in each round: evalRound). Its words as the shell it
+		// runs reads them: quotes removed, expansions as written.
+		if !v.inEval {
+			var parts []string
+			for _, w := range call.Args[len(call.Args)-len(words)+1:] {
+				sw := shellWordOf(w, src)
+				parts = append(parts, cmp.Or(sw.script, sw.text))
+			}
+			v.evalTexts = append(v.evalTexts, strings.Join(parts, " "))
 		}
 	case "read", "mapfile", "readarray":
 		if text, ok := hereString(st, src); ok {
-			v.readInto(words, text)
+			v.readInto(words, text, prefixIFS(call, src))
 		}
+	}
+}
+
+// evalRound adds what the strings eval runs give, read with the values
+// known so far (a string eval runs within one is not read again).
+func (v *lineValues) evalRound() {
+	for _, text := range v.evalTexts {
+		f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
+		if err != nil {
+			continue
+		}
+		sub := newLineValues()
+		sub.inEval = true
+		sub.inherit(v)
+		sub.collect(f, text)
+		v.inherit(sub)
 	}
 }
 
@@ -92,12 +127,26 @@ func hereString(st *syntax.Stmt, src string) (string, bool) {
 	return "", false
 }
 
+// prefixIFS is the IFS=… assignment before call's name (static), or "".
+func prefixIFS(call *syntax.CallExpr, src string) string {
+	for _, a := range call.Assigns {
+		if a.Name != nil && a.Name.Value == "IFS" && a.Value != nil {
+			if w := shellWordOf(a.Value, src); w.static {
+				return w.text
+			}
+		}
+	}
+	return ""
+}
+
 // readInto adds what read NAME… or mapfile NAME reads from text: for read,
-// each name gets the text and each of its fields (which one goes where
-// depends on IFS and the count of names); -a NAME, an array of its
-// fields; for mapfile (readarray), an array of its lines.
-func (v *lineValues) readInto(words []string, text string) {
-	fields := strings.Fields(text)
+// each name gets the text and each of its fields (split at blanks and at
+// ifs, read's own IFS; which one goes where depends on the count of
+// names); -a NAME, an array of its fields; for mapfile (readarray), an
+// array of its lines (or of what -d DELIM ends).
+func (v *lineValues) readInto(words []string, text, ifs string) {
+	fields := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || strings.ContainsRune(ifs, r) })
+	delim := "\n"
 	var names []string
 	array := ""
 	argOpts := "dinNptu" // read's options that take an argument
@@ -107,8 +156,13 @@ func (v *lineValues) readInto(words []string, text string) {
 	for i := 1; i < len(words); i++ {
 		w := words[i]
 		switch {
-		case w == "-a" && i+1 < len(words):
-			array, i = words[i+1], i+1
+		case words[0] == "read" && len(w) > 1 && w[0] == '-' && strings.HasSuffix(w, "a") && i+1 < len(words):
+			array, i = words[i+1], i+1 // -a NAME, -ra NAME
+		case w == "-d" && i+1 < len(words) && words[0] != "read":
+			delim, i = words[i+1], i+1
+			if delim == "" {
+				delim = "\x00"
+			}
 		case len(w) == 2 && w[0] == '-' && strings.ContainsRune(argOpts, rune(w[1])):
 			i++ // an option with its argument (-d DELIM, -u FD …)
 		case strings.HasPrefix(w, "-"):
@@ -120,7 +174,7 @@ func (v *lineValues) readInto(words []string, text string) {
 		if len(names) == 0 {
 			names = []string{"MAPFILE"}
 		}
-		lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+		lines := strings.Split(strings.TrimSuffix(text, "\n"), delim)
 		v.addArray(names[len(names)-1], expand.Variable{Set: true, Kind: expand.Indexed, List: lines})
 		return
 	}
@@ -132,34 +186,125 @@ func (v *lineValues) readInto(words []string, text string) {
 	}
 	for _, n := range names {
 		v.add(n, text)
+		v.add(n, strings.ReplaceAll(text, "\\", "")) // read without -r drops backslashes
 		for _, f := range fields {
 			v.add(n, f)
 		}
 	}
 }
 
-// fromArith adds the values arithmetic x assigns (i=1, i+=2, i++), as
-// evaluated with no other value known; steps > 0 also evaluates post that
-// many times after it, for a for ((…)) loop's variable.
+// arith is arithmetic that assigns ((i=n)), let, for ((…)): x, then post
+// steps times (a for ((…)) loop's variable, its condition not read).
+type arith struct {
+	x, post syntax.ArithmExpr
+	steps   int
+}
+
+// fromArith records arithmetic for arithRound.
 func (v *lineValues) fromArith(x, post syntax.ArithmExpr, steps int) {
-	if x == nil {
-		return
+	if x != nil {
+		v.ariths = append(v.ariths, arith{x, post, steps})
 	}
-	e := env{}
-	cfg := &expand.Config{Env: e}
-	if _, err := expand.Arithm(cfg, x); err != nil {
-		return
-	}
-	v.addEnv(e)
-	for range steps {
-		if post == nil {
-			return
+}
+
+// arithRound adds the values the line's arithmetic assigns, evaluated
+// with each assignment of the values known so far to the names it reads
+// (arithEnvs).
+func (v *lineValues) arithRound() {
+	for _, a := range v.ariths {
+		var names []string
+		arithReads(a.x, func(n string) { names = append(names, n) })
+		arithReads(a.post, func(n string) { names = append(names, n) })
+		for _, e := range v.arithEnvs(names) {
+			cfg := &expand.Config{Env: e}
+			if _, err := arithm(cfg, a.x); err != nil {
+				continue
+			}
+			v.addEnv(e)
+			for range a.steps {
+				if a.post == nil {
+					break
+				}
+				if _, err := arithm(cfg, a.post); err != nil {
+					break
+				}
+				v.addEnv(e)
+			}
 		}
-		if _, err := expand.Arithm(cfg, post); err != nil {
-			return
-		}
-		v.addEnv(e)
 	}
+}
+
+// maxArithEnvs bounds the assignments of values arithmetic is evaluated
+// with (arithEnvs).
+const maxArithEnvs = 64
+
+// arithEnvs are assignments of the values known so far to names (each
+// value, or unset), at most maxArithEnvs of them: arithmetic's values are
+// numbers, and a few assignments give the ones that matter.
+func (v *lineValues) arithEnvs(names []string) []env {
+	envs := []env{{}}
+	for _, n := range slices.Compact(slices.Sorted(slices.Values(names))) {
+		if len(v.vals[n]) == 0 {
+			continue
+		}
+		var next []env
+		for _, e := range envs {
+			for _, val := range append([]string{""}, v.vals[n]...) {
+				c := maps.Clone(e)
+				if val != "" {
+					c[n] = expand.Variable{Set: true, Kind: expand.String, Str: val}
+				}
+				if next = append(next, c); len(next) >= maxArithEnvs {
+					break
+				}
+			}
+		}
+		envs = next
+	}
+	return envs
+}
+
+// arithIndexes are the indexes x may evaluate to with the values known so
+// far (arithIndex under each of arithEnvs).
+func (v *lineValues) arithIndexes(x syntax.ArithmExpr) []int {
+	var names []string
+	arithReads(x, func(n string) { names = append(names, n) })
+	var out []int
+	for _, e := range v.arithEnvs(names) {
+		if i := arithIndexIn(x, e); !slices.Contains(out, i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// integerValue is val as declare -i stores it: evaluated as arithmetic.
+func integerValue(val string) (string, bool) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader("_=$(("+val+"))"), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return "", false
+	}
+	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) != 1 || call.Assigns[0].Value == nil || len(call.Assigns[0].Value.Parts) != 1 {
+		return "", false
+	}
+	x, ok := call.Assigns[0].Value.Parts[0].(*syntax.ArithmExp)
+	if !ok {
+		return "", false
+	}
+	n, err := arithm(&expand.Config{Env: env{}}, x.X)
+	return strconv.Itoa(n), err == nil
+}
+
+// arithm is expand.Arithm, whose panics (on some values: a NUL quoted by
+// ${x@Q}) are errors.
+func arithm(cfg *expand.Config, x syntax.ArithmExpr) (n int, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the expander failed: %v", r)
+		}
+	}()
+	return expand.Arithm(cfg, x)
 }
 
 // addEnv adds each string value e holds.
@@ -180,14 +325,24 @@ func (v *lineValues) fromRematch(t *syntax.BinaryTest, src string) {
 	if w, ok := t.X.(*syntax.Word); ok {
 		if sw := shellWordOf(w, src); sw.static {
 			v.addArray("BASH_REMATCH", expand.Variable{Set: true, Kind: expand.Indexed, List: []string{sw.text}})
+			// With the regular expression written (ERE, read as RE2 where
+			// both agree), what it matches and its groups.
+			if re, ok := t.Y.(*syntax.Word); ok {
+				if rw := shellWordOf(re, src); rw.static && len(rw.text) <= 1024 {
+					if x, err := regexp.Compile(rw.text); err == nil {
+						if m := x.FindStringSubmatch(sw.text); m != nil {
+							v.addArray("BASH_REMATCH", expand.Variable{Set: true, Kind: expand.Indexed, List: m})
+						}
+					}
+				}
+			}
 		}
 	}
 }
 
-// withArgs is a copy of v with the positional parameters args give: sh
-// -c STRING NAME ARGS… runs STRING with $1 … set to ARGS (those with a
-// static value).
-func (v *lineValues) withArgs(args []shellWord) *lineValues {
+// withArgs is a copy of v with the parameters sh -c STRING NAME ARGS…
+// gives STRING: $0 NAME, $1 … ARGS (those with a static value).
+func (v *lineValues) withArgs(name shellWord, args []shellWord) *lineValues {
 	c := newLineValues()
 	c.inherit(v)
 	var list []string
@@ -202,5 +357,8 @@ func (v *lineValues) withArgs(args []shellWord) *lineValues {
 	c.addArray("*", all)
 	c.add("#", strconv.Itoa(len(list)))
 	c.first["@"] = 0 // given before the string runs
+	if name.static {
+		c.add("0", name.text)
+	}
 	return c
 }

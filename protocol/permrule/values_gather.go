@@ -27,7 +27,7 @@ func (v *lineValues) gather(file *syntax.File, src string) *givers {
 	var transient func(syntax.Node) bool // found when first asked: most lines give no value
 	given := func(n syntax.Node, name string) {
 		if transient == nil {
-			transient = transients(file)
+			transient, v.bodies = transients(file)
 		}
 		if at, ok := v.first[name]; !transient(n) && (!ok || n.Pos().Offset() < at) {
 			v.first[name] = n.Pos().Offset()
@@ -116,8 +116,8 @@ func (g *givers) assign(a *syntax.Assign) {
 // may not last to what follows it: an assignment before a command's name
 // (X=1 cmd), or anything in a function's body (the function may never
 // be called). Such a value is still a value; only where it is given does
-// not count (lineValues.first).
-func transients(file *syntax.File) func(syntax.Node) bool {
+// not count (lineValues.first). It also returns the functions' bodies.
+func transients(file *syntax.File) (func(syntax.Node) bool, [][2]uint) {
 	prefix := map[syntax.Node]bool{}
 	var bodies [][2]uint
 	syntax.Walk(file, func(n syntax.Node) bool {
@@ -141,7 +141,7 @@ func transients(file *syntax.File) func(syntax.Node) bool {
 			}
 		}
 		return prefix[n]
-	}
+	}, bodies
 }
 
 // namerefs adds declare -n NAME=OTHER to refs: NAME reads OTHER's values.
@@ -181,10 +181,8 @@ func (v *lineValues) attributes(a *syntax.Assign, flags, src string) {
 		f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader("a="+w.text), "")
 		if err == nil && len(f.Stmts) == 1 {
 			if call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(call.Assigns) == 1 && call.Assigns[0].Array != nil {
-				arr, indexed := v.arrayOf(call.Assigns[0].Array, "a="+w.text)
-				v.addArray(a.Name.Value, arr)
-				if indexed.Set {
-					v.addArray(a.Name.Value, indexed)
+				for _, arr := range v.arrayOf(call.Assigns[0].Array, "a="+w.text, env{}) {
+					v.addArray(a.Name.Value, arr)
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package permrule
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -30,6 +31,21 @@ func TestValuesBounded(t *testing.T) {
 		"X=a; " + strings.Repeat("Y=$X{1..1000}; ", maxShellCommand/16) + "echo $Y",
 		assigns("A", 16) + assigns("B", 16) + strings.Repeat("C=$A$B; ", (maxShellCommand-400)/8) + "echo $C",
 		assigns("A", 16) + assigns("B", 16) + strings.Repeat("for c in $A$B; do :; done; ", (maxShellCommand-400)/27),
+		// The third's: chained values compared with thousands, and
+		// thousands of names read by one command.
+		"for X in {1..1000}; do :; done; " + strings.Repeat("X=$X; ", 40),
+		strings.Repeat("X+=; ", maxShellCommand/6),
+		func() string {
+			var b strings.Builder
+			for i := 0; i < 3000; i++ {
+				fmt.Fprintf(&b, "V%d=1; ", i)
+			}
+			b.WriteString("echo")
+			for i := 0; i < 3000 && b.Len() < maxShellCommand-8; i++ {
+				fmt.Fprintf(&b, " $V%d", i)
+			}
+			return b.String()
+		}(),
 	}
 	for i, line := range lines {
 		var m0, m1 runtime.MemStats

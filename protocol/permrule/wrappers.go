@@ -365,8 +365,8 @@ func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, d
 	case cmdMode && len(rest) > 0:
 		// sh -c STRING NAME ARGS…: the string's $1 … are ARGS.
 		saved := s.vals
-		if len(rest) > 2 {
-			s.vals = s.vals.withArgs(rest[2:])
+		if len(rest) > 1 {
+			s.vals = s.vals.withArgs(rest[1], rest[2:])
 		}
 		s.scriptOf(rest[:1], text, depth, c)
 		s.vals = saved
