@@ -127,6 +127,16 @@ func TestCommands(t *testing.T) {
 		{line: "versions=(); for t in v1 v2 v3; do versions+=(\"$t\"); done; echo \"latest: ${versions[-1]}\"", want: []string{"echo latest: v3"}},
 		{line: "passed=0; for t in tests/*; do ./$t && passed=$((passed+1)); done", want: []string{"./$t"}},
 		{line: "for ((i=0; i<3; i++)); do for ((j=0; j<3; j++)); do echo \"$i$j\"; done; done", want: []string{"echo 22"}},
+		// A function's arguments only read: the word a case matches, a file
+		// a redirection names, what an inert command reads (the corpus
+		// review's); a shell's input is not that.
+		{line: "count_lines() { wc -l < \"$1\"; }; count_lines a.txt", want: []string{"wc -l"}},
+		{line: "parse() { case \"$1\" in -e) E=\"$2\"; shift 2;; esac; }; parse -e x", want: []string{"parse -e x"}},
+		{line: "usage() { cat <<EOF\nusage: $0 [-v]\nEOF\n}; usage", want: []string{"usage"}},
+		{line: "f() { echo x > \"$1\"; }; f out.txt", want: []string{"f out.txt"}},
+		{line: "f() { bash <<< \"$1\"; }; f 'rm -rf x'", err: "runs its arguments"},
+		{line: "f() { sh < \"$1\"; }; f s.sh", err: "runs its arguments"},
+		{line: "f() { case \"$1\" in *) \"$1\" -rf x;; esac; }; f rm", err: "runs its arguments"},
 		// Everyday lines that must read (the review's false refusals).
 		{line: "set -- a; set -- \"$@\" b; set -- \"$@\" c; echo \"$@\"", want: []string{"echo a b c"}},
 		{line: "ARGS=-v; ARGS+=\" -race\"; ARGS+=\" -count=1\"; ARGS+=\" -run x\"; ARGS+=\" -p 2\"; ARGS+=\" -cpu 1\"; ARGS+=\" -short\"; go test $ARGS ./...",

@@ -258,7 +258,9 @@ func codeVar(name, value string) bool {
 // with a syntax of its own, (( $1 ))): a positional parameter ($@, $*,
 // $1, ${10}, ${!#}) anywhere but in an argument of a command that only
 // reads its arguments (inert: echo "$1", test -f "$1", grep "$1" f), a
-// [[ ]] test or an assignment's value (local x=$1). What a call passes is
+// [[ ]] test, an assignment's value (local x=$1), the word a case
+// matches and its patterns, a file a redirection writes, or what an inert
+// command reads through one (wc -l < "$1", cat <<EOF … $1 …). What a call passes is
 // on the line, where hides reads it too.
 func runsArguments(body syntax.Node, src string) bool {
 	inert := map[*syntax.ParamExp]bool{}
@@ -275,6 +277,30 @@ func runsArguments(body syntax.Node, src string) bool {
 	}
 	syntax.Walk(body, func(m syntax.Node) bool {
 		switch m := m.(type) {
+		case *syntax.Stmt:
+			// What a redirection names: a file written (> "$1"), or what an
+			// inert command reads (wc -l < "$1", cat <<EOF … $1 …, grep x
+			// <<< "$1") — not a shell's input (bash <<< "$1").
+			call, ok := m.Cmd.(*syntax.CallExpr)
+			inertCmd := ok && len(call.Args) > 0 && inertCommand(call.Args, src)
+			for _, r := range m.Redirs {
+				if inertCmd || r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.ClbOut || r.Op == syntax.RdrAll || r.Op == syntax.AppAll {
+					if r.Word != nil {
+						mark(r.Word)
+					}
+					if r.Hdoc != nil {
+						mark(r.Hdoc)
+					}
+				}
+			}
+		case *syntax.CaseClause:
+			// The word a case matches, and its patterns, are only read.
+			mark(m.Word)
+			for _, it := range m.Items {
+				for _, p := range it.Patterns {
+					mark(p)
+				}
+			}
 		case *syntax.CallExpr:
 			if len(m.Args) > 0 && inertCommand(m.Args, src) {
 				for _, a := range m.Args[1:] {

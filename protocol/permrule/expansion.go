@@ -117,7 +117,7 @@ func (v *lineValues) expand(words []*syntax.Word, src string, literal, always bo
 // Any other error (an extglob pattern mvdan.cc/sh does not read) means
 // the words cannot be told.
 func stopsBash(err error) bool {
-	var unset *expand.UnsetParameterError
+	var unset expand.UnsetParameterError
 	if errors.As(err, &unset) {
 		return true
 	}

@@ -15,58 +15,59 @@ import (
 // values known so far.
 
 // arrayRound adds what the line's array assignments give, in line
-// order, each once: a=(…) its arrays; a+=(…) each array of a so far with
-// its elements after; a[i]=v each with element i set. What they start
-// from is what a=(…) gave (not what the others made), as chains does for
-// values, so each round gives the same. Then a=v and a+=v (values of a)
-// set element 0 of each array of a.
+// order, each once and taken to run (as chains does for values: a
+// conditional append's other outcome is not followed): a=(…) its arrays;
+// a+=(…) each array of a so far with its elements after; a[i]=v each with
+// element i set. What they start from is what a=(…) gave (not what the
+// others made), so each round gives the same. Each array made on the way
+// counts (a use may come between two appends); then a=v and a+=v (values
+// of a) set element 0 of each.
 func (v *lineValues) arrayRound(assigns []*syntax.Assign, src string) {
 	v.made()
-	work := map[string][]expand.Variable{}
-	start := func(name string) []expand.Variable {
-		if cur, ok := work[name]; ok {
-			return cur
-		}
-		cur := []expand.Variable{{Set: true, Kind: expand.Indexed}}
-		for _, a := range v.arrays[name] {
-			if !v.derivedArr[arrKey(name, a)] {
-				cur = append(cur, a)
-			}
-		}
-		return cur
-	}
-	made := func(name string, a expand.Variable) {
-		if !slices.ContainsFunc(work[name], func(b expand.Variable) bool { return arrKey(name, b) == arrKey(name, a) }) {
-			work[name] = append(work[name], a)
-		}
-	}
+	work := map[string][]expand.Variable{} // the arrays so far, by name
+	made := map[string][]expand.Variable{} // every array made, by name
 	for _, a := range assigns {
 		name := a.Name.Value
-		cur := start(name)
-		work[name] = cur
+		cur, ok := work[name]
+		if !ok {
+			cur = []expand.Variable{{Set: true, Kind: expand.Indexed}}
+			for _, b := range v.arrays[name] {
+				if !v.derivedArr[arrKey(name, b)] {
+					cur = append(cur, b)
+				}
+			}
+		}
+		var next []expand.Variable
+		add := func(b expand.Variable) {
+			if len(next) < maxVarValues && !slices.ContainsFunc(next, func(c expand.Variable) bool { return arrKey(name, c) == arrKey(name, b) }) {
+				next = append(next, b)
+			}
+		}
 		switch {
 		case a.Index != nil:
 			for _, b := range cur {
 				for _, el := range v.withElements(b, a, src) {
-					made(name, el)
+					add(el)
 				}
 			}
 		case !a.Append:
 			for _, arr := range v.arraysOf(a.Array, src) {
 				v.addArray(name, arr)
-				made(name, arr)
+				add(arr)
 			}
 		default:
 			for _, arr := range v.arraysOf(a.Array, src) {
 				for _, b := range cur {
 					if b.Kind == expand.Indexed && arr.Kind == expand.Indexed {
-						made(name, expand.Variable{Set: true, Kind: expand.Indexed, List: append(slices.Clone(b.List), arr.List...)})
+						add(expand.Variable{Set: true, Kind: expand.Indexed, List: append(slices.Clone(b.List), arr.List...)})
 					}
 				}
 			}
 		}
+		work[name] = next
+		made[name] = append(made[name], next...)
 	}
-	for name, arrs := range work {
+	for name, arrs := range made {
 		for _, a := range arrs {
 			if len(a.List) == 0 && len(a.Map) == 0 {
 				continue // the empty one each started from

@@ -208,19 +208,20 @@ func (v *lineValues) fromArith(x, post syntax.ArithmExpr, steps int) {
 }
 
 // arithRound adds the values the line's arithmetic assigns, evaluated
-// with each assignment of the values known so far to the names it reads
-// (arithEnvs).
+// with each assignment of the values the other sources give (arithEnvs,
+// not those arithmetic made: ((i++)) must not count up each round, as
+// chains does for X=$X-r).
 func (v *lineValues) arithRound() {
 	for _, a := range v.ariths {
 		var names []string
 		arithReads(a.x, func(n string) { names = append(names, n) })
 		arithReads(a.post, func(n string) { names = append(names, n) })
-		for _, e := range v.arithEnvs(names) {
+		for _, e := range v.arithEnvsOf(names, true) {
 			cfg := &expand.Config{Env: e}
 			if _, err := arithm(cfg, a.x); err != nil {
 				continue
 			}
-			v.addEnv(e)
+			v.addDerived(e)
 			for range a.steps {
 				if a.post == nil {
 					break
@@ -228,8 +229,20 @@ func (v *lineValues) arithRound() {
 				if _, err := arithm(cfg, a.post); err != nil {
 					break
 				}
-				v.addEnv(e)
+				v.addDerived(e)
 			}
+		}
+	}
+}
+
+// addDerived adds each string value e holds, as made by a chained source
+// (lineValues.derived).
+func (v *lineValues) addDerived(e env) {
+	for name, vr := range e {
+		if vr.Kind == expand.String && syntax.ValidName(name) && !slices.Contains(v.vals[name], vr.Str) {
+			v.add(name, vr.Str)
+			v.made()
+			v.derived[name+"\x00"+vr.Str] = true
 		}
 	}
 }
@@ -241,15 +254,25 @@ const maxArithEnvs = 64
 // arithEnvs are assignments of the values known so far to names (each
 // value, or unset), at most maxArithEnvs of them: arithmetic's values are
 // numbers, and a few assignments give the ones that matter.
-func (v *lineValues) arithEnvs(names []string) []env {
+func (v *lineValues) arithEnvs(names []string) []env { return v.arithEnvsOf(names, false) }
+
+// arithEnvsOf is arithEnvs; given leaves out the values chained sources
+// made (derived).
+func (v *lineValues) arithEnvsOf(names []string, given bool) []env {
 	envs := []env{{}}
 	for _, n := range slices.Compact(slices.Sorted(slices.Values(names))) {
-		if len(v.vals[n]) == 0 {
+		vals := []string{""}
+		for _, val := range v.vals[n] {
+			if !given || !v.derived[n+"\x00"+val] {
+				vals = append(vals, val)
+			}
+		}
+		if len(vals) == 1 {
 			continue
 		}
 		var next []env
 		for _, e := range envs {
-			for _, val := range append([]string{""}, v.vals[n]...) {
+			for _, val := range vals {
 				c := maps.Clone(e)
 				if val != "" {
 					c[n] = expand.Variable{Set: true, Kind: expand.String, Str: val}
