@@ -475,6 +475,12 @@ func FuzzIfRuleWrapped(f *testing.F) {
 // looksLikeAssignment: the first word, quotes and escapes aside, holds an
 // = — an assignment to the shell, or to sudo and env once unquoted.
 func looksLikeAssignment(cmd string) bool {
+	// The first command's first word as bash reads it (\ =x is " =x"),
+	// which a wrapper in front reads as NAME=VALUE when it holds an =.
+	if cmds, _, err := parseShell(cmd, nil); err == nil && len(cmds) > 0 && len(cmds[0].words) > 0 &&
+		strings.Contains(cmds[0].words[0].text, "=") {
+		return true
+	}
 	first := strings.TrimLeft(cmd, " \t\r\n;&|(){}!")
 	if i := strings.IndexAny(first, " \t\n;&|()<>"); i >= 0 {
 		first = first[:i]
