@@ -284,7 +284,7 @@ func runsArguments(body syntax.Node, src string) bool {
 			call, ok := m.Cmd.(*syntax.CallExpr)
 			inertCmd := ok && len(call.Args) > 0 && inertCommand(call.Args, src)
 			for _, r := range m.Redirs {
-				if inertCmd || r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.ClbOut || r.Op == syntax.RdrAll || r.Op == syntax.AppAll {
+				if inertCmd || r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.RdrClob || r.Op == syntax.RdrAll || r.Op == syntax.AppAll {
 					if r.Word != nil {
 						mark(r.Word)
 					}

@@ -218,12 +218,9 @@ func arithReads(x syntax.ArithmExpr, name func(string)) {
 	})
 }
 
-// arithIndex is the index x evaluates to as arithmetic (0x1, 0+1), with no
-// variable known (a name reads as 0); 0 for one that does not evaluate or
-// is negative.
-func arithIndex(x syntax.ArithmExpr) int { return arithIndexIn(x, env{}) }
-
-// arithIndexIn is arithIndex with the values of e.
+// arithIndexIn is the index x evaluates to as arithmetic (0x1, 0+1) with
+// the values of e (a name it does not hold reads as 0); 0 for one that
+// does not evaluate or is out of range.
 func arithIndexIn(x syntax.ArithmExpr, e env) int {
 	n, err := arithm(&expand.Config{Env: maps.Clone(e)}, x)
 	if err != nil || n < 0 || n > 1<<20 {

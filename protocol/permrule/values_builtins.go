@@ -330,15 +330,6 @@ func arithm(cfg *expand.Config, x syntax.ArithmExpr) (n int, err error) {
 	return expand.Arithm(cfg, x)
 }
 
-// addEnv adds each string value e holds.
-func (v *lineValues) addEnv(e env) {
-	for name, vr := range e {
-		if vr.Kind == expand.String && syntax.ValidName(name) {
-			v.add(name, vr.Str)
-		}
-	}
-}
-
 // fromRematch adds what [[ S =~ RE ]] may leave in BASH_REMATCH: S, the
 // most a match can be.
 func (v *lineValues) fromRematch(t *syntax.BinaryTest, src string) {
