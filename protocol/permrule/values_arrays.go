@@ -184,16 +184,7 @@ func (v *lineValues) arrayOf(a *syntax.ArrayExpr, src string, e env) []expand.Va
 			next++ // a value not known here still takes its place
 		}
 	}
-	idx := slices.Sorted(maps.Keys(byIndex))
-	indexed := expand.Variable{Set: true, Kind: expand.Indexed}
-	dense := true
-	for n, i := range idx {
-		indexed.List = append(indexed.List, byIndex[i])
-		dense = dense && i == n
-	}
-	if !dense {
-		indexed.Indexes = idx
-	}
+	indexed := indexedOf(byIndex)
 	if len(assoc) == 0 {
 		return []expand.Variable{indexed}
 	}
@@ -282,6 +273,12 @@ func withElement(b expand.Variable, i int, val string) expand.Variable {
 		byIndex[at] = s
 	}
 	byIndex[i] = val
+	return indexedOf(byIndex)
+}
+
+// indexedOf is the indexed array of the values byIndex holds, in index
+// order (sparse, with its Indexes, when they are not 0, 1, 2 …).
+func indexedOf(byIndex map[int]string) expand.Variable {
 	out := expand.Variable{Set: true, Kind: expand.Indexed}
 	idx := slices.Sorted(maps.Keys(byIndex))
 	dense := true
