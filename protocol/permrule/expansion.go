@@ -49,7 +49,7 @@ func (e env) Set(name string, vr expand.Variable) error {
 // besides the one as written: none when no word reads a value the line
 // gives (or a ${X:-WORD} and its kin).
 func (v *lineValues) variants(args []*syntax.Word, src string) ([][]shellWord, error) {
-	if len(v.vals) == 0 && len(v.arrays) == 0 && !hasDefault(args) {
+	if len(v.vals) == 0 && len(v.arrays) == 0 && !hasDefault(args) && (len(v.lastArgs) == 0 || !readsLast(args)) {
 		return nil, nil
 	}
 	lists, err := v.expand(args, src, false, false)
@@ -171,6 +171,9 @@ type readSet struct {
 func (v *lineValues) reads(words []*syntax.Word, src string) (readSet, error) {
 	r := readSet{withOp: map[string]syntax.ParExpOperator{}}
 	name := func(n string) {
+		if n == "_" {
+			v.lastValues()
+		}
 		if !slices.Contains(r.names, n) {
 			r.names = append(r.names, n)
 		}
@@ -292,6 +295,23 @@ func arithNames(x syntax.ArithmExpr, name func(string)) {
 		}
 		return true
 	})
+}
+
+// readsLast: a word of args reads $_.
+func readsLast(args []*syntax.Word) bool {
+	for _, w := range args {
+		if reads(w, "_") {
+			return true
+		}
+	}
+	return false
+}
+
+// lastValues gives _ the values lastArgs kept aside.
+func (v *lineValues) lastValues() {
+	for _, a := range v.lastArgs {
+		v.add("_", a)
+	}
 }
 
 // hasDefault: a word of args expands ${NAME:-WORD} or one of its kin,

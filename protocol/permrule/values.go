@@ -72,6 +72,10 @@ type lineValues struct {
 	evalTexts []string
 	// ariths are the line's assigning arithmetic (arithRound).
 	ariths []arith
+	// lastArgs are the commands' last arguments, the values of $_, kept
+	// aside until a word reads _ (lastValues): every command has one, and
+	// a line whose words read no variable must not be expanded for them.
+	lastArgs []string
 	// patterns: the line sets shopt nocasematch or extglob, which change
 	// what a pattern in ${X/…}, ${X#…} matches (expansion.go).
 	patterns bool
@@ -208,6 +212,11 @@ func (v *lineValues) inherit(outer *lineValues) {
 	for name := range outer.over {
 		v.made()
 		v.over[name] = true
+	}
+	for _, a := range outer.lastArgs {
+		if !slices.Contains(v.lastArgs, a) {
+			v.lastArgs = append(v.lastArgs, a)
+		}
 	}
 }
 

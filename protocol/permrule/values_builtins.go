@@ -29,22 +29,32 @@ func (v *lineValues) fromStmt(st *syntax.Stmt, src string) {
 	if !ok || len(call.Args) == 0 {
 		return
 	}
-	var words []string
-	for _, w := range call.Args {
-		sw := shellWordOf(w, src)
-		if !sw.static {
-			sw.text = ""
+	static := func(w *syntax.Word) string {
+		if sw := shellWordOf(w, src); sw.static {
+			return sw.text
 		}
-		words = append(words, sw.text)
+		return ""
 	}
-	if last := words[len(words)-1]; last != "" {
-		v.add("_", last)
+	// $_: kept aside until a word reads it (lineValues.lastArgs).
+	if last := static(call.Args[len(call.Args)-1]); last != "" && !slices.Contains(v.lastArgs, last) {
+		v.lastArgs = append(v.lastArgs, last)
 	}
-	for len(words) > 0 && (words[0] == "command" || words[0] == "builtin") {
-		words = words[1:]
+	// Every word is read only for the commands below: most give nothing.
+	first := 0
+	for first < len(call.Args) && (static(call.Args[first]) == "command" || static(call.Args[first]) == "builtin") {
+		first++
 	}
-	if len(words) == 0 {
+	if first == len(call.Args) {
 		return
+	}
+	switch static(call.Args[first]) {
+	case "declare", "typeset", "local", "export", "readonly", "getopts", "shopt", "eval", "read", "mapfile", "readarray":
+	default:
+		return
+	}
+	var words []string
+	for _, w := range call.Args[first:] {
+		words = append(words, static(w))
 	}
 	switch words[0] {
 	case "declare", "typeset", "local", "export", "readonly":
