@@ -98,7 +98,8 @@ func TestEvictionNeverHandlesAPipelinedRequest(t *testing.T) {
 				close(evicted)
 			}
 		},
-		read: func(*limitedConn) {},
+		read:    func(*limitedConn) {},
+		arrived: func(*limitedConn) {},
 	}
 	go hs.Serve(lim)
 	defer hs.Close()

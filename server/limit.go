@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // limitListener lets at most n connections be open at once. At the cap,
@@ -64,6 +66,9 @@ type evictSeams struct {
 	decided func(c *limitedConn)
 	// read: c's Read returned bytes (and noted them).
 	read func(c *limitedConn)
+	// arrived: c's Read knows bytes of a request are there and has not
+	// noted them yet.
+	arrived func(c *limitedConn)
 }
 
 func (l *limited) Accept() (net.Conn, error) {
@@ -189,6 +194,9 @@ func (l *limited) evictOldest() bool {
 	l.mu.Unlock()
 	for _, c := range cands {
 		if c.state.Load() != connSilent || pending(c.Conn) {
+			if l.seams != nil {
+				l.seams.decided(c)
+			}
 			continue
 		}
 		if l.seams != nil {
@@ -241,9 +249,17 @@ type limitedConn struct {
 }
 
 func (c *limitedConn) Read(p []byte) (int, error) {
+	// A silent connection's first bytes are noted while they are still in
+	// the kernel: taken first, they were neither pending nor heard for as
+	// long as this goroutine waited for a CPU, and an eviction that looked
+	// then closed a connection whose request had come before the look.
+	// (Where AwaitReadable cannot wait, the bytes are noted once read.)
+	if c.state.Load() == connSilent && fsutil.AwaitReadable(c.Conn) && !c.arrive() {
+		return 0, net.ErrClosed
+	}
 	n, err := c.Conn.Read(p)
 	if n > 0 {
-		if !c.hear() {
+		if !c.arrive() {
 			// Evicted while the bytes were on their way: the server
 			// must not act on a request it has given up.
 			return 0, net.ErrClosed
@@ -253,6 +269,15 @@ func (c *limitedConn) Read(p []byte) (int, error) {
 		}
 	}
 	return n, err
+}
+
+// arrive notes that bytes of c's request are there; false if c was closed
+// for room first.
+func (c *limitedConn) arrive() bool {
+	if c.seams != nil && c.state.Load() == connSilent {
+		c.seams.arrived(c)
+	}
+	return c.hear()
 }
 
 // hear notes that c's client has sent a request: from now on c is not
