@@ -23,12 +23,14 @@ import (
 
 // twoHelpers starts a helper in the hook's process group and one that
 // leaves it (setsid), both with their stdio detached so the hook's pipes
-// reach EOF, writes their pids, and waits until both are written.
+// reach EOF, and waits until each has written its pid: a helper writes it
+// after its redirections, so the hook never exits while one still holds
+// its pipes (a helper not yet scheduled on a loaded machine did, and past
+// the drain grace the tree of a hook that had not detached it was killed).
 const twoHelpers = "#!/bin/sh\n" +
-	"sleep 3600 </dev/null >/dev/null 2>&1 &\n" +
-	"echo $! > \"$WORK/ingroup.pid\"\n" +
+	"sh -c 'echo $$ > \"$WORK/ingroup.pid\"; exec sleep 3600' </dev/null >/dev/null 2>&1 &\n" +
 	"setsid sh -c 'echo $$ > \"$WORK/escaped.pid\"; exec sleep 3600' </dev/null >/dev/null 2>&1 &\n" +
-	"until [ -s \"$WORK/escaped.pid\" ]; do sleep 0.01; done\n"
+	"until [ -s \"$WORK/ingroup.pid\" ] && [ -s \"$WORK/escaped.pid\" ]; do sleep 0.01; done\n"
 
 // helperPids reads the two helpers' pids and kills them when the test ends,
 // whatever it found.
