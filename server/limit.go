@@ -26,10 +26,12 @@ import (
 //
 // A connection is closed for room only once a client is there to take
 // its place (closing one for a client that may never come would churn
-// idle keep-alive connections at the cap), and never after the server
-// has read a byte of its request: a connection's state (silent, heard,
-// evicted) changes by compare-and-swap, so its first bytes and its
-// eviction cannot both win. Bytes that arrive at a connection already
+// idle keep-alive connections at the cap), and never once a byte of its
+// request has arrived: bytes waiting in the kernel count (pending), and a
+// connection's Read notes them before it takes them (AwaitReadable; where
+// poll(2) is missing, once read). Its state (silent, heard, evicted)
+// changes by compare-and-swap, so its first bytes and its eviction cannot
+// both win. Bytes that arrive at a connection already
 // evicted are never handled (its Read fails, and a request that came
 // with the one before it, already in net/http's buffer, is refused before
 // its handler: attach): its client sees the connection close before any
