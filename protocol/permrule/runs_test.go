@@ -449,7 +449,7 @@ func FuzzIfRuleWrapped(f *testing.F) {
 		if _, err := analyzeRuns(cmd); err != nil {
 			return // a line that does not parse runs the hook, wrapped or not
 		}
-		if strings.HasPrefix(strings.TrimLeft(cmd, " \t\r\n"), "-") {
+		if startsWithDash(cmd) {
 			return // a wrapper would read it as its own option
 		}
 		if strings.HasSuffix(cmd, `\`) {
@@ -486,6 +486,16 @@ func looksLikeAssignment(cmd string) bool {
 		first = first[:i]
 	}
 	return strings.Contains(first, "=")
+}
+
+// startsWithDash: the line, or its first word as bash reads it ('-'C is
+// -C), starts with a dash, which a wrapper in front reads as its option.
+func startsWithDash(cmd string) bool {
+	if strings.HasPrefix(strings.TrimLeft(cmd, " \t\r\n"), "-") {
+		return true
+	}
+	cmds, _, err := parseShell(cmd, nil)
+	return err == nil && len(cmds) > 0 && len(cmds[0].words) > 0 && strings.HasPrefix(cmds[0].words[0].text, "-")
 }
 
 func singleQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
