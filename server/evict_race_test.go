@@ -164,6 +164,7 @@ func TestEvictionPassesOverARequestBeingRead(t *testing.T) {
 	var first atomic.Pointer[limitedConn]
 	held, decided := make(chan struct{}), make(chan struct{})
 	var heldOnce, decideOnce sync.Once
+	var looked atomic.Bool // the eviction decided while the read was held
 	lim.seams = &evictSeams{
 		checked: func(*limitedConn) {},
 		read:    func(*limitedConn) {},
@@ -178,6 +179,7 @@ func TestEvictionPassesOverARequestBeingRead(t *testing.T) {
 					close(held)
 					select {
 					case <-decided:
+						looked.Store(true)
 					case <-time.After(deadline):
 					}
 				})
@@ -196,7 +198,11 @@ func TestEvictionPassesOverARequestBeingRead(t *testing.T) {
 	if _, err := a.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")); err != nil {
 		t.Fatal(err)
 	}
-	<-held
+	select {
+	case <-held:
+	case <-time.After(deadline):
+		t.Fatal("the server never read the first request")
+	}
 	// A second client at the cap while the first one's request is being
 	// read: the first is looked at for room.
 	b, err := net.Dial("tcp", ln.Addr().String())
@@ -210,6 +216,9 @@ func TestEvictionPassesOverARequestBeingRead(t *testing.T) {
 		t.Fatalf("the server closed a connection whose request had come before it looked: %v", err)
 	}
 	resp.Body.Close()
+	if !looked.Load() {
+		t.Fatal("the eviction never looked at the connection while its request was being read")
+	}
 	// The first one, answered and idle, makes room for the second.
 	if _, err := b.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")); err != nil {
 		t.Fatal(err)

@@ -256,7 +256,7 @@ func (c *limitedConn) Read(p []byte) (int, error) {
 	// long as this goroutine waited for a CPU, and an eviction that looked
 	// then closed a connection whose request had come before the look.
 	// (Where AwaitReadable cannot wait, the bytes are noted once read.)
-	if c.state.Load() == connSilent && fsutil.AwaitReadable(c.Conn) && !c.arrive() {
+	if len(p) > 0 && c.state.Load() == connSilent && fsutil.AwaitReadable(c.Conn) && !c.arrive() {
 		return 0, net.ErrClosed
 	}
 	n, err := c.Conn.Read(p)
