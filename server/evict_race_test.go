@@ -38,12 +38,7 @@ func TestEvictionNeverDropsARequestItRead(t *testing.T) {
 	// room for the other.
 	clients := map[string]net.Conn{}
 	for range 2 {
-		c, err := net.Dial("tcp", ln.Addr().String())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		c.SetDeadline(time.Now().Add(deadline))
+		c := dialFor(t, ln)
 		clients[c.LocalAddr().String()] = c
 	}
 	var raced atomic.Pointer[limitedConn]
@@ -56,7 +51,7 @@ func TestEvictionNeverDropsARequestItRead(t *testing.T) {
 				raced.Store(c)
 				// Its request arrives now, and the server reads it.
 				racer = clients[c.RemoteAddr().String()]
-				if _, err := racer.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")); err != nil {
+				if _, err := racer.Write([]byte(getRoot)); err != nil {
 					t.Error(err)
 				}
 				<-read
@@ -93,7 +88,7 @@ func TestEvictionNeverDropsARequestItRead(t *testing.T) {
 		if c == racer {
 			continue
 		}
-		if _, err := c.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")); err != nil {
+		if _, err := c.Write([]byte(getRoot)); err != nil {
 			t.Fatal(err)
 		}
 		if resp, err := http.ReadResponse(bufio.NewReader(c), nil); err != nil || resp.StatusCode != http.StatusOK {
@@ -122,19 +117,14 @@ func TestEvictionWaitsForAClient(t *testing.T) {
 	lim.attach(hs)
 	go hs.Serve(lim)
 	defer hs.Close()
-	c, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(deadline))
+	c := dialFor(t, ln)
 	waitFor(t, "the connection waiting", func() bool {
 		lim.mu.Lock()
 		defer lim.mu.Unlock()
 		return len(lim.waiting) == 1 || looked.Load() > 0
 	})
 	var resp *http.Response
-	_, err = c.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
+	_, err = c.Write([]byte(getRoot))
 	if err == nil {
 		resp, err = http.ReadResponse(bufio.NewReader(c), nil)
 	}
@@ -189,13 +179,8 @@ func TestEvictionPassesOverARequestBeingRead(t *testing.T) {
 	lim.attach(hs)
 	go hs.Serve(lim)
 	defer hs.Close()
-	a, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	a.SetDeadline(time.Now().Add(deadline))
-	if _, err := a.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")); err != nil {
+	a := dialFor(t, ln)
+	if _, err := a.Write([]byte(getRoot)); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -205,12 +190,7 @@ func TestEvictionPassesOverARequestBeingRead(t *testing.T) {
 	}
 	// A second client at the cap while the first one's request is being
 	// read: the first is looked at for room.
-	b, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	b.SetDeadline(time.Now().Add(deadline))
+	b := dialFor(t, ln)
 	resp, err := http.ReadResponse(bufio.NewReader(a), nil)
 	if err != nil {
 		t.Fatalf("the server closed a connection whose request had come before it looked: %v", err)
@@ -220,10 +200,26 @@ func TestEvictionPassesOverARequestBeingRead(t *testing.T) {
 		t.Fatal("the eviction never looked at the connection while its request was being read")
 	}
 	// The first one, answered and idle, makes room for the second.
-	if _, err := b.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")); err != nil {
+	if _, err := b.Write([]byte(getRoot)); err != nil {
 		t.Fatal(err)
 	}
 	if resp, err := http.ReadResponse(bufio.NewReader(b), nil); err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("the second client: %v %v", resp, err)
 	}
+}
+
+// getRoot is a whole request, as a client sends it.
+const getRoot = "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+
+// dialFor connects to ln as a client whose reads and writes give up (a
+// hang guard) after deadline, closed when the test ends.
+func dialFor(t *testing.T, ln net.Listener) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	c.SetDeadline(time.Now().Add(deadline))
+	return c
 }
