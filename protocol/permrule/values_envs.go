@@ -221,13 +221,5 @@ func (v *lineValues) unsetAt(name string, at uint) bool {
 
 // positionalName: $1 …, $@, $*, $#.
 func positionalName(name string) bool {
-	if name == "@" || name == "*" || name == "#" {
-		return true
-	}
-	for _, c := range name {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return name != ""
+	return name == "@" || name == "*" || name == "#" || isNumber(name)
 }
