@@ -48,10 +48,7 @@ func exampleHome() string {
 	if runtime.GOOS == "windows" {
 		// The hook's .cmd twin: this test binary runs the body
 		// (hookscript_test.go).
-		exe, _ := os.Executable()
-		twin := filepath.Join(home, "block-rm-rf.cmd")
-		_ = os.WriteFile(twin, []byte(`@"`+exe+`" -hookscript "`+hook+`" %*`+"\r\n"), 0o755)
-		hook = twin
+		hook, _ = dispatcher.WriteTwin(filepath.Join(home, "block-rm-rf.cmd"), hook)
 	}
 	_ = os.WriteFile(filepath.Join(home, "config.yaml"), []byte("hooks:\n  pre_tool_call:\n    - command: "+hook+"\n      matcher: terminal\n"), 0o644)
 	_, _ = consent.NewStore(home).Approve("pre_tool_call", hook)
