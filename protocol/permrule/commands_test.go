@@ -152,6 +152,15 @@ func TestCommands(t *testing.T) {
 		{line: "X=-rX; rm ${X/X/f} /", want: []string{"rm -rf /"}},
 		{line: "X=--rf; rm ${X:1} /", want: []string{"rm -rf /"}},
 		{line: "IFS=,; X=-r,-f; rm $X /", want: []string{"rm -r -f /"}},
+		// bash and sh start with IFS at space, tab and newline and never
+		// take it from the environment: a line that gives IFS no value
+		// still reads it as that.
+		{line: "rm${IFS}-rf${IFS}/", want: []string{"rm${IFS}-rf${IFS}/", "rm -rf /"}},
+		{line: "rm -Rf$IFS/", want: []string{"rm -Rf /"}},
+		{line: "sudo rm$IFS-rf$IFS/tmp/v", want: []string{"rm -rf /tmp/v"}},
+		{line: `"rm${IFS}-rf" /`, not: []string{"rm -rf /"}}, // quoted: one word, no rm
+		{line: "IFS=_; X=rm_-rf_/; $X; rm${IFS}-v${IFS}x", want: []string{"rm -rf /", "rm -v x"}},
+		{line: "bash -c 'rm${IFS}-rf${IFS}/'", want: []string{"rm -rf /"}},
 		{line: "X=-rf; rm $X$(true) /", want: []string{"rm -rf /"}},
 		{line: "rm ${X:+-rf} ${Y:-/}", want: []string{"rm -rf /", "rm /", "rm -rf $Y"}},
 		{line: "X=-rf; rm ~nobody/$X", want: []string{"rm ~nobody/-rf"}},

@@ -49,8 +49,8 @@ func (e env) Set(name string, vr expand.Variable) error {
 // besides the one as written: none when no word reads a value the line
 // gives (or a ${X:-WORD} and its kin).
 func (v *lineValues) variants(args []*syntax.Word, src string) ([][]shellWord, error) {
-	if len(v.vals) == 0 && len(v.arrays) == 0 && !hasDefault(args) && (len(v.lastArgs) == 0 || !readsLast(args)) {
-		return nil, nil
+	if v.givesOnlyIFS() && !hasDefault(args) && !readsAny(args, "IFS") && (len(v.lastArgs) == 0 || !readsAny(args, "_")) {
+		return nil, nil // what most lines are: no word to expand
 	}
 	lists, err := v.expand(args, src, false, false)
 	if lists == nil {
@@ -297,14 +297,19 @@ func arithNames(x syntax.ArithmExpr, name func(string)) {
 	})
 }
 
-// readsLast: a word of args reads $_.
-func readsLast(args []*syntax.Word) bool {
+// readsAny: a word of args reads the variable name ($_, $IFS).
+func readsAny(args []*syntax.Word, name string) bool {
 	for _, w := range args {
-		if reads(w, "_") {
+		if reads(w, name) {
 			return true
 		}
 	}
 	return false
+}
+
+// givesOnlyIFS: the line gives no value but the shell's own IFS.
+func (v *lineValues) givesOnlyIFS() bool {
+	return len(v.arrays) == 0 && len(v.vals) == 1 && slices.Equal(v.vals["IFS"], []string{shellIFS})
 }
 
 // lastValues gives _ the values lastArgs kept aside.

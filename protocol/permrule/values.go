@@ -47,6 +47,12 @@ const (
 	maxEvals = 1 << 15
 )
 
+// shellIFS is the IFS a shell starts with: bash and sh never take IFS
+// from the environment (`env IFS=x bash -c 'echo "$IFS"'` prints the
+// default), so a line reads it as given from its start, whatever else
+// the line gives it: rm${IFS}-rf${IFS}/ runs rm -rf /.
+const shellIFS = " \t\n"
+
 // lineValues are the values a line gives its variables.
 type lineValues struct {
 	vals   map[string][]string
@@ -107,6 +113,8 @@ type valueSource struct {
 func valuesOf(file *syntax.File, src string, outer *lineValues) *lineValues {
 	v := newLineValues()
 	v.inherit(outer)
+	v.add("IFS", shellIFS)
+	v.first["IFS"] = 0
 	v.patterns = outer != nil && outer.patterns
 	v.collect(file, src)
 	return v
@@ -221,32 +229,47 @@ func (v *lineValues) inherit(outer *lineValues) {
 }
 
 // reads: w reads the variable name (wordNames).
-func reads(w *syntax.Word, name string) bool { return slices.Contains(wordNames(w), name) }
+func reads(w *syntax.Word, name string) bool {
+	found := false
+	eachWordName(w, func(n string) { found = found || n == name })
+	return found
+}
 
 // wordNames are the variables w reads: $name, ${name…}, and bare names in
 // arithmetic ($((name+1)), ${a[name]}).
 func wordNames(w *syntax.Word) []string {
 	var names []string
-	add := func(n string) {
+	eachWordName(w, func(n string) {
 		if !slices.Contains(names, n) {
 			names = append(names, n)
 		}
-	}
-	if w != nil {
-		syntax.Walk(w, func(n syntax.Node) bool {
-			switch n := n.(type) {
-			case *syntax.ParamExp:
-				if n.Param != nil {
-					add(n.Param.Value)
-				}
-				arithNames(n.Index, add)
-			case *syntax.ArithmExp:
-				arithNames(n.X, add)
-			}
-			return true
-		})
-	}
+	})
 	return names
+}
+
+// eachWordName calls f with each variable w reads (wordNames), a name as
+// often as w reads it.
+func eachWordName(w *syntax.Word, f func(string)) {
+	if w == nil {
+		return
+	}
+	if len(w.Parts) == 1 {
+		if _, plain := w.Parts[0].(*syntax.Lit); plain {
+			return // most words: nothing to read, and no walk to pay for
+		}
+	}
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.ParamExp:
+			if n.Param != nil {
+				f(n.Param.Value)
+			}
+			arithNames(n.Index, f)
+		case *syntax.ArithmExp:
+			arithNames(n.X, f)
+		}
+		return true
+	})
 }
 
 // read adds the values s gives, with the values known so far.
