@@ -161,6 +161,20 @@ func TestCommands(t *testing.T) {
 		{line: `"rm${IFS}-rf" /`, not: []string{"rm -rf /"}}, // quoted: one word, no rm
 		{line: "IFS=_; X=rm_-rf_/; $X; rm${IFS}-v${IFS}x", want: []string{"rm -rf /", "rm -v x"}},
 		{line: "bash -c 'rm${IFS}-rf${IFS}/'", want: []string{"rm -rf /"}},
+		// printf -v with static words: the value printf makes.
+		{line: "printf -v c rm; $c -rf /", want: []string{"$c -rf /", "rm -rf /"}},
+		{line: `printf -v c '\x72\x6d'; $c -rf /`, want: []string{"rm -rf /"}},
+		{line: "printf -vc %s%s r m; $c -rf /", want: []string{"rm -rf /"}},
+		{line: "printf -v o -- '-%s' r f; rm $o /", want: []string{"rm -r-f /"}},
+		{line: "printf -v o '%b' '-\\x72f'; rm $o /", want: []string{"rm -rf /"}},
+		{line: "printf -v c '%5s' rm; $c -rf /", want: []string{"rm -rf /"}}, // "   rm": split, rm
+		// A format expand.Format does not make as bash does, or past the
+		// bounds: the value cannot be told.
+		{line: "printf -v c '%9999s' rm; $c -rf /", err: "c takes more values"},
+		{line: "printf -v c %.2s rmx; $c -rf /", err: "c takes more values"},
+		{line: "printf -v c %q rm; $c -rf /", err: "c takes more values"},
+		{line: "printf -v c %q rm; echo done", want: []string{"echo done"}}, // where it is not expanded, no matter
+		{line: "printf -v c \"$x\"; $c -rf /", want: []string{"$c -rf /"}},  // a value only known when it runs
 		{line: "X=-rf; rm $X$(true) /", want: []string{"rm -rf /"}},
 		{line: "rm ${X:+-rf} ${Y:-/}", want: []string{"rm -rf /", "rm /", "rm -rf $Y"}},
 		{line: "X=-rf; rm ~nobody/$X", want: []string{"rm ~nobody/-rf"}},

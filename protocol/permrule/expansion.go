@@ -307,9 +307,10 @@ func readsAny(args []*syntax.Word, name string) bool {
 	return false
 }
 
-// givesOnlyIFS: the line gives no value but the shell's own IFS.
+// givesOnlyIFS: the line gives no value but the shell's own IFS (and
+// none it cannot tell).
 func (v *lineValues) givesOnlyIFS() bool {
-	return len(v.arrays) == 0 && len(v.vals) == 1 && slices.Equal(v.vals["IFS"], []string{shellIFS})
+	return len(v.arrays) == 0 && len(v.over) == 0 && len(v.vals) == 1 && slices.Equal(v.vals["IFS"], []string{shellIFS})
 }
 
 // lastValues gives _ the values lastArgs kept aside.

@@ -49,6 +49,9 @@ func (v *lineValues) fromStmt(st *syntax.Stmt, src string) {
 	}
 	switch static(call.Args[first]) {
 	case "declare", "typeset", "local", "export", "readonly", "getopts", "shopt", "eval", "read", "mapfile", "readarray":
+	case "printf":
+		v.fromPrintf(call.Args[first+1:], src)
+		return
 	default:
 		return
 	}
@@ -95,6 +98,91 @@ func (v *lineValues) fromStmt(st *syntax.Stmt, src string) {
 	case "read", "mapfile", "readarray":
 		if text, ok := hereString(st, src); ok {
 			v.readInto(words, text, prefixIFS(call, src))
+		}
+	}
+}
+
+// Bounds of the printf -v values read (fromPrintf): a field width or
+// precision, and the value made.
+const (
+	maxPrintfWidth = 256
+	maxPrintfValue = 64 << 10
+)
+
+// printfWidth: a % directive's field width ("%5s", "%-10d").
+var printfWidth = regexp.MustCompile(`%[-+ #0]*([0-9]+)`)
+
+// fromPrintf adds the value printf -v NAME FORMAT ARGS… gives NAME
+// (also -vNAME, after --), formatted by mvdan.cc/sh's expand.Format as
+// its interpreter's printf does (the format again while arguments are
+// left): printf -v c rm; $c -rf / runs rm. Where every word is static
+// and NAME a plain name, but the format is one expand.Format does not
+// make as bash does (%q, %(…)T, a precision, a * width: it refuses them)
+// or makes more than the bounds allow (a width over maxPrintfWidth, a
+// value over maxPrintfValue), NAME cannot be told: over, an error where
+// a command expands it (printf -v c %.2s rmx; $c -rf / would run rm). A
+// word only known when the line runs leaves NAME as any such value is,
+// as written.
+func (v *lineValues) fromPrintf(args []*syntax.Word, src string) {
+	var words []string
+	for _, w := range args {
+		sw := shellWordOf(w, src)
+		if !sw.static {
+			return
+		}
+		words = append(words, sw.text)
+	}
+	var name string
+	switch {
+	case len(words) > 1 && words[0] == "-v":
+		name, words = words[1], words[2:]
+	case len(words) > 0 && strings.HasPrefix(words[0], "-v"):
+		name, words = words[0][2:], words[1:]
+	default:
+		return
+	}
+	if len(words) > 0 && words[0] == "--" {
+		words = words[1:]
+	}
+	if !syntax.ValidName(name) || len(words) == 0 {
+		return
+	}
+	if val, ok := printfValue(words[0], words[1:]); ok {
+		v.add(name, val)
+	} else {
+		v.made()
+		v.over[name] = true
+	}
+}
+
+// printfValue is what printf FORMAT ARGS… prints, if expand.Format makes
+// it within the bounds.
+func printfValue(format string, rest []string) (string, bool) {
+	// Most a round of the format can make, counted before it is made.
+	most := len(format) + strings.Count(format, "%")*maxPrintfWidth
+	for _, a := range rest {
+		most += len(a)
+	}
+	if most > maxPrintfValue {
+		return "", false
+	}
+	for _, m := range printfWidth.FindAllStringSubmatch(format, -1) {
+		if w, err := strconv.Atoi(m[1]); m[1] != "" && (err != nil || w > maxPrintfWidth) {
+			return "", false
+		}
+	}
+	var out strings.Builder
+	for {
+		s, n, err := expand.Format(&expand.Config{}, format, rest)
+		if err != nil {
+			return "", false
+		}
+		if out.WriteString(s); out.Len() > maxPrintfValue {
+			return "", false
+		}
+		rest = rest[n:]
+		if n == 0 || len(rest) == 0 {
+			return out.String(), true
 		}
 	}
 }

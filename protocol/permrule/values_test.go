@@ -35,6 +35,17 @@ func TestValuesBounded(t *testing.T) {
 		// thousands of names read by one command.
 		"for X in {1..1000}; do :; done; " + strings.Repeat("X=$X; ", 40),
 		strings.Repeat("X+=; ", maxShellCommand/6),
+		// printf -v: wide fields, many of them, the format again for each
+		// argument, distinct values.
+		"printf -v X " + strings.Repeat("%256s", (maxShellCommand-30)/5) + "; echo $X",
+		"printf -v X %256s " + strings.Repeat("a ", (maxShellCommand-30)/2) + "; echo $X",
+		func() string {
+			var b strings.Builder
+			for i := 0; b.Len() < maxShellCommand-100; i++ {
+				fmt.Fprintf(&b, "printf -v X %%256s%%d x %d; ", i)
+			}
+			return b.String() + "rm $X"
+		}(),
 		func() string {
 			var b strings.Builder
 			for i := 0; i < 3000; i++ {
