@@ -161,6 +161,15 @@ func TestCommands(t *testing.T) {
 		{line: `"rm${IFS}-rf" /`, not: []string{"rm -rf /"}}, // quoted: one word, no rm
 		{line: "IFS=_; X=rm_-rf_/; $X; rm${IFS}-v${IFS}x", want: []string{"rm -rf /", "rm -v x"}},
 		{line: "bash -c 'rm${IFS}-rf${IFS}/'", want: []string{"rm -rf /"}},
+		// at and batch run the script their standard input holds, later.
+		{line: "at now <<< 'rm -rf /'", want: []string{"rm -rf /"}},
+		{line: "batch <<'EOF'\nrm -rf /srv\nEOF", want: []string{"rm -rf /srv"}},
+		{line: "echo 'rm -rf /' | at now", err: "standard input"},
+		{line: "at -l", want: []string{"at -l"}},
+		// Wrappers that run the command in their operands.
+		{line: "gdb -batch -ex run --args rm -rf /", want: []string{"rm -rf /"}},
+		{line: "faketime now rm -rf /", want: []string{"rm -rf /"}},
+		{line: "xterm -e rm -rf /", want: []string{"rm -rf /"}},
 		// printf -v with static words: the value printf makes.
 		{line: "printf -v c rm; $c -rf /", want: []string{"$c -rf /", "rm -rf /"}},
 		{line: `printf -v c '\x72\x6d'; $c -rf /`, want: []string{"rm -rf /"}},

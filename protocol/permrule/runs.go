@@ -308,6 +308,18 @@ func runsOperands(base string) bool {
 	return false
 }
 
+// atReadsStdin: at or batch with these arguments reads the job's script
+// from its standard input: not with -f FILE, nor where it lists, shows or
+// removes jobs (-l, -c, -r, -d).
+func atReadsStdin(args []shellWord) bool {
+	for _, a := range args {
+		if a.static && (strings.HasPrefix(a.text, "-f") || a.text == "-l" || a.text == "-c" || a.text == "-r" || a.text == "-d") {
+			return false
+		}
+	}
+	return true
+}
+
 // isShell: a shell that shell() reads the options of (sh -c, bash -s …).
 func isShell(base string) bool {
 	switch base {
@@ -328,6 +340,9 @@ func (s *shellRuns) inner(base, text string, args []shellWord, c shellCommand, d
 		if len(args) > 0 {
 			s.unsure("`" + clip(text) + "` runs a command given in its arguments, whose syntax this analysis does not read")
 			s.operandRuns(args, c, depth)
+		}
+		if (base == "at" || base == "batch") && atReadsStdin(args) {
+			s.stdinScript(text, c, depth) // at now <<< 'rm -rf /': a script for later
 		}
 		return nil
 	}

@@ -153,7 +153,7 @@ var opaque = sync.OnceValue(func() map[string]bool {
 		xvfb-run unbuffer caffeinate arch chrt taskset prlimit cpulimit dbus-run-session numactl cgexec
 		runcon setpriv chpst sandbox-exec gosu su-exec tmux screen at batch pwsh powershell deno
 		bun dtach abduco daemonize start-stop-daemon systemd-inhibit sshpass setarch linux32 linux64
-		i386 x86_64 uname26 choom perf ssh-agent`) {
+		i386 x86_64 uname26 choom perf ssh-agent gdb faketime proot dbus-launch xterm`) {
 		m[n] = true
 	}
 	return m
