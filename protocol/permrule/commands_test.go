@@ -161,6 +161,19 @@ func TestCommands(t *testing.T) {
 		{line: `"rm${IFS}-rf" /`, not: []string{"rm -rf /"}}, // quoted: one word, no rm
 		{line: "IFS=_; X=rm_-rf_/; $X; rm${IFS}-v${IFS}x", want: []string{"rm -rf /", "rm -v x"}},
 		{line: "bash -c 'rm${IFS}-rf${IFS}/'", want: []string{"rm -rf /"}},
+		// read and mapfile from a here-document, and inside a loop or
+		// group fed one.
+		{line: "read c <<'EOF'\nrm\nEOF\n$c -rf /", want: []string{"rm -rf /"}},
+		{line: "while read c; do $c -rf /; done <<< rm", want: []string{"rm -rf /"}},
+		{line: "while read -r a b; do $a $b /; done <<'EOF'\nrm -rf\nEOF", want: []string{"rm -rf /"}},
+		{line: "{ read c; $c -rf /; } <<< rm", want: []string{"rm -rf /"}},
+		{line: "while read c; do (read d < f; $c $d); done <<< rm", want: []string{"rm"}, not: []string{"rm rm"}}, // d: the file's
+		{line: "while read c; do $c -rf /; done < list", want: []string{"$c -rf /"}},
+		// env and sudo give the command they run its variables.
+		{line: "env c=rm bash -c '$c -rf /'", want: []string{"rm -rf /"}},
+		{line: "sudo -E c=rm bash -c '$c -rf /'", want: []string{"rm -rf /"}},
+		{line: "sudo env -i c=rm o=-rf sh -c '$c $o /'", want: []string{"rm -rf /"}},
+		{line: "env -u X c=rm bash -c 'echo $c'", want: []string{"echo rm"}},
 		// at and batch run the script their standard input holds, later.
 		{line: "at now <<< 'rm -rf /'", want: []string{"rm -rf /"}},
 		{line: "batch <<'EOF'\nrm -rf /srv\nEOF", want: []string{"rm -rf /srv"}},

@@ -23,8 +23,10 @@ import (
 // first value and each step after it, as far as that.
 const maxLoopSteps = 64
 
-// fromStmt adds the values statement st's command gives.
-func (v *lineValues) fromStmt(st *syntax.Stmt, src string) {
+// fromStmt adds the values statement st's command gives; fed is the text
+// its standard input holds by the compound command around it (isFed: it
+// is fed one, fedText).
+func (v *lineValues) fromStmt(st *syntax.Stmt, src, fed string, isFed bool) {
 	call, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Args) == 0 {
 		return
@@ -49,6 +51,9 @@ func (v *lineValues) fromStmt(st *syntax.Stmt, src string) {
 	}
 	switch static(call.Args[first]) {
 	case "declare", "typeset", "local", "export", "readonly", "getopts", "shopt", "eval", "read", "mapfile", "readarray":
+	case "env", "sudo":
+		v.wrapperAssigns(call.Args[first:], src)
+		return
 	case "printf":
 		v.fromPrintf(call.Args[first+1:], src)
 		return
@@ -96,9 +101,41 @@ func (v *lineValues) fromStmt(st *syntax.Stmt, src string) {
 			v.evalTexts = append(v.evalTexts, strings.Join(parts, " "))
 		}
 	case "read", "mapfile", "readarray":
-		if text, ok := hereString(st, src); ok {
-			v.readInto(words, text, prefixIFS(call, src))
+		switch in := stdinOf(st.Redirs, src); {
+		case in.stdin == stdinText:
+			v.readInto(words, in.stdinText, prefixIFS(call, src))
+		case in.stdin == stdinInherited && isFed:
+			v.readInto(words, fed, prefixIFS(call, src)) // while read c; do …; done <<< TEXT
 		}
+	}
+}
+
+// wrapperAssigns adds the NAME=VALUE words env and sudo give the command
+// they run (also through one another: sudo env A=1 B=2 …), as an
+// assignment before a command gives them: env c=rm bash -c '$c -rf /'
+// runs rm. Options are passed over; the first other word ends them.
+func (v *lineValues) wrapperAssigns(args []*syntax.Word, src string) {
+	var spec wrapSpec
+	for i := 0; i < len(args); i++ {
+		sw := shellWordOf(args[i], src)
+		if !sw.static {
+			return
+		}
+		if s, ok := wrappers()[sw.text]; ok && s.assign {
+			spec = s // a wrapper that takes them too
+			continue
+		}
+		if strings.HasPrefix(sw.text, "-") {
+			if len(sw.text) == 2 && strings.Contains(spec.opts.args, sw.text[1:]) {
+				i++ // -u NAME: the option's argument
+			}
+			continue
+		}
+		name, val, ok := strings.Cut(sw.text, "=")
+		if !ok || !syntax.ValidName(name) {
+			return
+		}
+		v.add(name, val)
 	}
 }
 
@@ -210,19 +247,6 @@ func (v *lineValues) assignWord(w string) {
 	if ok && syntax.ValidName(name) {
 		v.add(name, val)
 	}
-}
-
-// hereString is the static text of st's here-string (<<< WORD), without
-// the newline bash adds.
-func hereString(st *syntax.Stmt, src string) (string, bool) {
-	for _, r := range st.Redirs {
-		if r.Op == syntax.WordHdoc && r.Word != nil {
-			if w := shellWordOf(r.Word, src); w.static {
-				return w.text, true
-			}
-		}
-	}
-	return "", false
 }
 
 // prefixIFS is the IFS=… assignment before call's name (static), or "".

@@ -24,6 +24,7 @@ type givers struct {
 // give).
 func (v *lineValues) gather(file *syntax.File, src string) *givers {
 	g := &givers{refs: map[string][]string{}}
+	var fed []fedRange                   // compound commands fed a here-document or here-string
 	var transient func(syntax.Node) bool // found when first asked: most lines give no value
 	given := func(n syntax.Node, name string) {
 		if transient == nil {
@@ -63,7 +64,13 @@ func (v *lineValues) gather(file *syntax.File, src string) *givers {
 				g.assign(n)
 			}
 		case *syntax.Stmt:
-			v.fromStmt(n, src)
+			text, isFed := fedText(&fed, n)
+			if _, simple := n.Cmd.(*syntax.CallExpr); !simple && n.Cmd != nil {
+				if in := stdinOf(n.Redirs, src); in.stdin == stdinText {
+					fed = append(fed, fedRange{n.Pos().Offset(), n.End().Offset(), in.stdinText})
+				}
+			}
+			v.fromStmt(n, src, text, isFed)
 		case *syntax.ArithmCmd:
 			v.fromArith(n.X, nil, 0)
 		case *syntax.LetClause:
@@ -101,6 +108,29 @@ func (v *lineValues) gather(file *syntax.File, src string) *givers {
 		return true
 	})
 	return g
+}
+
+// fedRange is a compound command (a loop, a group) whose standard input
+// is known text: what the read and mapfile inside it read, unless theirs
+// comes from elsewhere (while read c; do $c -rf /; done <<< rm).
+type fedRange struct {
+	start, end uint
+	text       string
+}
+
+// fedText is the text of the innermost of fed around st. A walk meets
+// statements in the line's order and the ranges nest, so fed is a stack:
+// the ones that end before st are done with, and dropped (a line of
+// thousands of fed groups costs each statement one look, not thousands).
+func fedText(fed *[]fedRange, st *syntax.Stmt) (string, bool) {
+	at := st.Pos().Offset()
+	for len(*fed) > 0 && (*fed)[len(*fed)-1].end <= at {
+		*fed = (*fed)[:len(*fed)-1]
+	}
+	if n := len(*fed); n > 0 && at > (*fed)[n-1].start {
+		return (*fed)[n-1].text, true
+	}
+	return "", false
 }
 
 // assign adds NAME=VALUE, NAME+=VALUE, NAME=(…), NAME[i]=VALUE.

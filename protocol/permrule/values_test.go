@@ -35,6 +35,9 @@ func TestValuesBounded(t *testing.T) {
 		// thousands of names read by one command.
 		"for X in {1..1000}; do :; done; " + strings.Repeat("X=$X; ", 40),
 		strings.Repeat("X+=; ", maxShellCommand/6),
+		// Thousands of groups fed a here-string, each read inside.
+		strings.Repeat("{ read c; } <<< rm; ", (maxShellCommand-20)/20) + "$c -rf /",
+		strings.Repeat("{ ", 120) + "read c; $c -rf /" + strings.Repeat("; } <<< rm", 120),
 		// printf -v: wide fields, many of them, the format again for each
 		// argument, distinct values.
 		"printf -v X " + strings.Repeat("%256s", (maxShellCommand-30)/5) + "; echo $X",
