@@ -167,6 +167,8 @@ func TestCommands(t *testing.T) {
 		{line: "while read c; do $c -rf /; done <<< rm", want: []string{"rm -rf /"}},
 		{line: "while read -r a b; do $a $b /; done <<'EOF'\nrm -rf\nEOF", want: []string{"rm -rf /"}},
 		{line: "{ read c; $c -rf /; } <<< rm", want: []string{"rm -rf /"}},
+		{line: "while read c; do $c; done <<'EOF'\necho hi\nr\\m -rf /\nEOF", want: []string{"rm -rf /"}},         // each line
+		{line: "{ cat <<EOF; read c; $c -rf /; } <<< rm\na $(x)\nEOF", want: []string{"rm -rf /"}},                // a body's command comes later in the text
 		{line: "while read c; do (read d < f; $c $d); done <<< rm", want: []string{"rm"}, not: []string{"rm rm"}}, // d: the file's
 		{line: "while read c; do $c -rf /; done < list", want: []string{"$c -rf /"}},
 		// env and sudo give the command they run its variables.
@@ -174,11 +176,20 @@ func TestCommands(t *testing.T) {
 		{line: "sudo -E c=rm bash -c '$c -rf /'", want: []string{"rm -rf /"}},
 		{line: "sudo env -i c=rm o=-rf sh -c '$c $o /'", want: []string{"rm -rf /"}},
 		{line: "env -u X c=rm bash -c 'echo $c'", want: []string{"echo rm"}},
+		{line: "/usr/bin/env c=rm bash -c '$c -rf /'", want: []string{"rm -rf /"}},
+		{line: "nice timeout 5 env c=rm bash -c '$c -rf /'", want: []string{"rm -rf /"}},
+		{line: "sudo --user root c=rm bash -c '$c -rf /'", want: []string{"rm -rf /"}},
+		{line: "env -iu X c=rm bash -c '$c -rf /'", want: []string{"rm -rf /"}},
+		{line: "'env' c=rm bash -c '$c -rf /'", want: []string{"rm -rf /"}},
 		// at and batch run the script their standard input holds, later.
 		{line: "at now <<< 'rm -rf /'", want: []string{"rm -rf /"}},
 		{line: "batch <<'EOF'\nrm -rf /srv\nEOF", want: []string{"rm -rf /srv"}},
 		{line: "echo 'rm -rf /' | at now", err: "standard input"},
 		{line: "at -l", want: []string{"at -l"}},
+		{line: "at -V", want: []string{"at -V"}},
+		{line: "at -f /dev/stdin now <<< 'rm -rf /'", want: []string{"rm -rf /"}},
+		{line: "at -f <(echo 'rm -rf /') now", err: "descriptor"},
+		{line: "at -f job.sh now", want: []string{"at -f job.sh now"}},
 		// Wrappers that run the command in their operands.
 		{line: "gdb -batch -ex run --args rm -rf /", want: []string{"rm -rf /"}},
 		{line: "faketime now rm -rf /", want: []string{"rm -rf /"}},
@@ -192,11 +203,20 @@ func TestCommands(t *testing.T) {
 		{line: "printf -v c '%5s' rm; $c -rf /", want: []string{"rm -rf /"}}, // "   rm": split, rm
 		// A format expand.Format does not make as bash does, or past the
 		// bounds: the value cannot be told.
-		{line: "printf -v c '%9999s' rm; $c -rf /", err: "c takes more values"},
-		{line: "printf -v c %.2s rmx; $c -rf /", err: "c takes more values"},
-		{line: "printf -v c %q rm; $c -rf /", err: "c takes more values"},
-		{line: "printf -v c %q rm; echo done", want: []string{"echo done"}}, // where it is not expanded, no matter
-		{line: "printf -v c \"$x\"; $c -rf /", want: []string{"$c -rf /"}},  // a value only known when it runs
+		{line: "printf -v c '%9999s' rm; $c -rf /", err: "c may hold values"},
+		{line: "printf -v c %.2s rmx; $c -rf /", err: "c may hold values"},
+		{line: "printf -v c %q rm; $c -rf /", err: "c may hold values"},
+		{line: "printf -v c %q rm; echo done", want: []string{"echo done"}},   // where it is not expanded, no matter
+		{line: "printf -v c 'rm%c'; $c -rf /", err: "c may hold values"},      // bash: a NUL, which ends the value
+		{line: `printf -v c %b 'rm\c'; $c -rf /`, err: "c may hold values"},   // bash stops at \c
+		{line: `printf -v c %b '\0162m'; $c -rf /`, err: "c may hold values"}, // bash: \0 and three digits
+		{line: "printf -v c %05s rm; $c -rf /", err: "c may hold values"},     // bash pads a string with spaces
+		{line: `printf -v c %d "'r"; $c -rf /`, err: "c may hold values"},     // bash: the code of r
+		{line: "printf -v n %05d 42; touch f$n", want: []string{"touch f00042"}},
+		{line: "printf -v c '%-3s|' rm; $c -rf /", want: []string{"rm | -rf /"}},
+		{line: "printf -v c -v d rm; $d -rf /", want: []string{"rm -rf /"}}, // the last -v
+		{line: "printf -v c %%300s; echo $c", want: []string{"echo %300s"}},
+		{line: "printf -v c \"$x\"; $c -rf /", want: []string{"$c -rf /"}}, // a value only known when it runs
 		{line: "X=-rf; rm $X$(true) /", want: []string{"rm -rf /"}},
 		{line: "rm ${X:+-rf} ${Y:-/}", want: []string{"rm -rf /", "rm /", "rm -rf $Y"}},
 		{line: "X=-rf; rm ~nobody/$X", want: []string{"rm ~nobody/-rf"}},

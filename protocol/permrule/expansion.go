@@ -281,6 +281,50 @@ func (v *lineValues) ampersand(r *syntax.Replace, src string) bool {
 	return false
 }
 
+// reads: w reads the variable name (wordNames).
+func reads(w *syntax.Word, name string) bool {
+	found := false
+	eachWordName(w, func(n string) { found = found || n == name })
+	return found
+}
+
+// wordNames are the variables w reads: $name, ${name…}, and bare names in
+// arithmetic ($((name+1)), ${a[name]}).
+func wordNames(w *syntax.Word) []string {
+	var names []string
+	eachWordName(w, func(n string) {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	})
+	return names
+}
+
+// eachWordName calls f with each variable w reads (wordNames), a name as
+// often as w reads it.
+func eachWordName(w *syntax.Word, f func(string)) {
+	if w == nil {
+		return
+	}
+	if len(w.Parts) == 1 {
+		if _, plain := w.Parts[0].(*syntax.Lit); plain {
+			return // most words: nothing to read, and no walk to pay for
+		}
+	}
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.ParamExp:
+			if n.Param != nil {
+				f(n.Param.Value)
+			}
+			arithNames(n.Index, f)
+		case *syntax.ArithmExp:
+			arithNames(n.X, f)
+		}
+		return true
+	})
+}
+
 // arithNames calls name for each bare name arithmetic x reads (${a[i]},
 // $((n+1))): a variable's value there is read as arithmetic.
 func arithNames(x syntax.ArithmExpr, name func(string)) {

@@ -277,7 +277,6 @@ var ownCommands = sync.OnceValue(func() map[string][]string {
 		"npx": {"-c", "--call"}, "npm": {"-c", "--call"}, "pnpm": {"-c", "--call"},
 		"sqlite3": {".shell", ".system"},
 		"vim":     vim, "vi": vim, "nvim": vim, "ex": vim, "view": vim, "vimdiff": vim,
-		"gdb":   {"-ex", "-x", "--command", "-iex", "-ix"},
 		"rsync": {"-e", "--rsh", "--rsync-path"},
 		"sort":  {"--compress-program"}, "rg": {"--pre"},
 		"sdiff": {"--diff-program"}, "diff3": {"--diff-program"},

@@ -308,16 +308,25 @@ func runsOperands(base string) bool {
 	return false
 }
 
-// atReadsStdin: at or batch with these arguments reads the job's script
-// from its standard input: not with -f FILE, nor where it lists, shows or
-// removes jobs (-l, -c, -r, -d).
-func atReadsStdin(args []shellWord) bool {
-	for _, a := range args {
-		if a.static && (strings.HasPrefix(a.text, "-f") || a.text == "-l" || a.text == "-c" || a.text == "-r" || a.text == "-d") {
-			return false
+// atScript follows the script at or batch runs: the file -f names (as a
+// shell's script file: its standard input, a descriptor, a file), else
+// its standard input; none where it only lists, shows or removes jobs
+// (-l, -c, -r, -d) or only prints its version (-V alone).
+func (s *shellRuns) atScript(text string, args []shellWord, c shellCommand, depth int) {
+	for i, a := range args {
+		switch {
+		case !a.static:
+		case a.text == "-l" || a.text == "-c" || a.text == "-r" || a.text == "-d" || a.text == "-V" && len(args) == 1:
+			return
+		case a.text == "-f" && i+1 < len(args):
+			s.scriptFile(args[i+1], text, c, depth)
+			return
+		case strings.HasPrefix(a.text, "-f") && len(a.text) > 2:
+			s.scriptFile(shellWord{text: a.text[2:], static: true}, text, c, depth)
+			return
 		}
 	}
-	return true
+	s.stdinScript(text, c, depth)
 }
 
 // isShell: a shell that shell() reads the options of (sh -c, bash -s …).
@@ -341,8 +350,8 @@ func (s *shellRuns) inner(base, text string, args []shellWord, c shellCommand, d
 			s.unsure("`" + clip(text) + "` runs a command given in its arguments, whose syntax this analysis does not read")
 			s.operandRuns(args, c, depth)
 		}
-		if (base == "at" || base == "batch") && atReadsStdin(args) {
-			s.stdinScript(text, c, depth) // at now <<< 'rm -rf /': a script for later
+		if base == "at" || base == "batch" {
+			s.atScript(text, args, c, depth) // at now <<< 'rm -rf /': a script for later
 		}
 		return nil
 	}

@@ -41,6 +41,9 @@ const (
 	maxLineVariants = 16384
 	maxExpandBytes  = 4 << 20
 	maxValueRounds  = 8
+	// maxReadBytes bounds the text read and mapfile read on a line, each
+	// charged for what it reads times the names it reads it into.
+	maxReadBytes = 4 * maxShellCommand
 	// maxEvals bounds the expansions of a line (each word under each
 	// assignment of values): 64 KiB of C=$A$B, A and B given 16 values,
 	// would make millions.
@@ -90,9 +93,10 @@ type lineValues struct {
 	bodies [][2]uint
 	// budget is the listings the line may still add, bytes the text its
 	// expansions may still make, braces the brace words its value
-	// sources may still make; longest is the longest value so far (an
-	// array's, joined).
-	budget, bytes, braces, longest int
+	// sources may still make, readText the text read and mapfile may still
+	// read (a loop fed a here-string is read by each read in it); longest
+	// is the longest value so far (an array's, joined).
+	budget, bytes, braces, readText, longest int
 }
 
 // valueSource is one place the line gives a variable values: name=word
@@ -198,7 +202,8 @@ func (v *lineValues) settle(g *givers, src string) {
 
 // newLineValues is an empty lineValues, its bounds whole.
 func newLineValues() *lineValues {
-	return &lineValues{budget: maxLineVariants, bytes: maxExpandBytes, braces: 4 * maxBraceWords, evals: maxEvals, first: map[string]uint{}}
+	return &lineValues{budget: maxLineVariants, bytes: maxExpandBytes, braces: 4 * maxBraceWords, readText: maxReadBytes,
+		evals: maxEvals, first: map[string]uint{}}
 }
 
 // inherit gives v the values of outer, the line that runs v's as a
@@ -226,50 +231,6 @@ func (v *lineValues) inherit(outer *lineValues) {
 			v.lastArgs = append(v.lastArgs, a)
 		}
 	}
-}
-
-// reads: w reads the variable name (wordNames).
-func reads(w *syntax.Word, name string) bool {
-	found := false
-	eachWordName(w, func(n string) { found = found || n == name })
-	return found
-}
-
-// wordNames are the variables w reads: $name, ${name…}, and bare names in
-// arithmetic ($((name+1)), ${a[name]}).
-func wordNames(w *syntax.Word) []string {
-	var names []string
-	eachWordName(w, func(n string) {
-		if !slices.Contains(names, n) {
-			names = append(names, n)
-		}
-	})
-	return names
-}
-
-// eachWordName calls f with each variable w reads (wordNames), a name as
-// often as w reads it.
-func eachWordName(w *syntax.Word, f func(string)) {
-	if w == nil {
-		return
-	}
-	if len(w.Parts) == 1 {
-		if _, plain := w.Parts[0].(*syntax.Lit); plain {
-			return // most words: nothing to read, and no walk to pay for
-		}
-	}
-	syntax.Walk(w, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.ParamExp:
-			if n.Param != nil {
-				f(n.Param.Value)
-			}
-			arithNames(n.Index, f)
-		case *syntax.ArithmExp:
-			arithNames(n.X, f)
-		}
-		return true
-	})
 }
 
 // read adds the values s gives, with the values known so far.
@@ -429,6 +390,7 @@ func (v *lineValues) count() int {
 func (v *lineValues) add(name, val string) {
 	v.made()
 	switch {
+	case v.over[name]: // an error where used: no value matters
 	case slices.Contains(v.vals[name], val):
 	case len(v.vals[name])+len(v.arrays[name]) >= maxVarValues:
 		v.over[name] = true

@@ -41,6 +41,7 @@ func (v *lineValues) fromStmt(st *syntax.Stmt, src, fed string, isFed bool) {
 	if last := static(call.Args[len(call.Args)-1]); last != "" && !slices.Contains(v.lastArgs, last) {
 		v.lastArgs = append(v.lastArgs, last)
 	}
+	v.wrapperAssigns(call.Args, src)
 	// Every word is read only for the commands below: most give nothing.
 	first := 0
 	for first < len(call.Args) && (static(call.Args[first]) == "command" || static(call.Args[first]) == "builtin") {
@@ -51,9 +52,6 @@ func (v *lineValues) fromStmt(st *syntax.Stmt, src, fed string, isFed bool) {
 	}
 	switch static(call.Args[first]) {
 	case "declare", "typeset", "local", "export", "readonly", "getopts", "shopt", "eval", "read", "mapfile", "readarray":
-	case "env", "sudo":
-		v.wrapperAssigns(call.Args[first:], src)
-		return
 	case "printf":
 		v.fromPrintf(call.Args[first+1:], src)
 		return
@@ -111,115 +109,43 @@ func (v *lineValues) fromStmt(st *syntax.Stmt, src, fed string, isFed bool) {
 }
 
 // wrapperAssigns adds the NAME=VALUE words env and sudo give the command
-// they run (also through one another: sudo env A=1 B=2 …), as an
-// assignment before a command gives them: env c=rm bash -c '$c -rf /'
-// runs rm. Options are passed over; the first other word ends them.
+// they run, as an assignment before a command gives them (env c=rm bash
+// -c '$c -rf /' runs rm), wherever env or sudo stands among a call's
+// words (/usr/bin/env, nice env, sudo -u root env …): after the
+// wrapper's options, read as wrapped reads them, each NAME=VALUE up to
+// the first other word. A word that only names env as data (echo env
+// X=1) gives X a value too: a listing may hold one the command never
+// gets.
 func (v *lineValues) wrapperAssigns(args []*syntax.Word, src string) {
-	var spec wrapSpec
-	for i := 0; i < len(args); i++ {
-		sw := shellWordOf(args[i], src)
-		if !sw.static {
-			return
-		}
-		if s, ok := wrappers()[sw.text]; ok && s.assign {
-			spec = s // a wrapper that takes them too
-			continue
-		}
-		if strings.HasPrefix(sw.text, "-") {
-			if len(sw.text) == 2 && strings.Contains(spec.opts.args, sw.text[1:]) {
-				i++ // -u NAME: the option's argument
-			}
-			continue
-		}
-		name, val, ok := strings.Cut(sw.text, "=")
-		if !ok || !syntax.ValidName(name) {
-			return
-		}
-		v.add(name, val)
-	}
-}
-
-// Bounds of the printf -v values read (fromPrintf): a field width or
-// precision, and the value made.
-const (
-	maxPrintfWidth = 256
-	maxPrintfValue = 64 << 10
-)
-
-// printfWidth: a % directive's field width ("%5s", "%-10d").
-var printfWidth = regexp.MustCompile(`%[-+ #0]*([0-9]+)`)
-
-// fromPrintf adds the value printf -v NAME FORMAT ARGS… gives NAME
-// (also -vNAME, after --), formatted by mvdan.cc/sh's expand.Format as
-// its interpreter's printf does (the format again while arguments are
-// left): printf -v c rm; $c -rf / runs rm. Where every word is static
-// and NAME a plain name, but the format is one expand.Format does not
-// make as bash does (%q, %(…)T, a precision, a * width: it refuses them)
-// or makes more than the bounds allow (a width over maxPrintfWidth, a
-// value over maxPrintfValue), NAME cannot be told: over, an error where
-// a command expands it (printf -v c %.2s rmx; $c -rf / would run rm). A
-// word only known when the line runs leaves NAME as any such value is,
-// as written.
-func (v *lineValues) fromPrintf(args []*syntax.Word, src string) {
-	var words []string
+	named := false // most calls: no word mentions either, no word to read
 	for _, w := range args {
-		sw := shellWordOf(w, src)
-		if !sw.static {
-			return
+		if t := source(w, src); strings.Contains(t, "env") || strings.Contains(t, "sudo") {
+			named = true
+			break
 		}
-		words = append(words, sw.text)
 	}
-	var name string
-	switch {
-	case len(words) > 1 && words[0] == "-v":
-		name, words = words[1], words[2:]
-	case len(words) > 0 && strings.HasPrefix(words[0], "-v"):
-		name, words = words[0][2:], words[1:]
-	default:
+	if !named {
 		return
 	}
-	if len(words) > 0 && words[0] == "--" {
-		words = words[1:]
+	words := make([]shellWord, len(args))
+	for i, w := range args {
+		words[i] = shellWordOf(w, src)
 	}
-	if !syntax.ValidName(name) || len(words) == 0 {
-		return
-	}
-	if val, ok := printfValue(words[0], words[1:]); ok {
-		v.add(name, val)
-	} else {
-		v.made()
-		v.over[name] = true
-	}
-}
-
-// printfValue is what printf FORMAT ARGS… prints, if expand.Format makes
-// it within the bounds.
-func printfValue(format string, rest []string) (string, bool) {
-	// Most a round of the format can make, counted before it is made.
-	most := len(format) + strings.Count(format, "%")*maxPrintfWidth
-	for _, a := range rest {
-		most += len(a)
-	}
-	if most > maxPrintfValue {
-		return "", false
-	}
-	for _, m := range printfWidth.FindAllStringSubmatch(format, -1) {
-		if w, err := strconv.Atoi(m[1]); m[1] != "" && (err != nil || w > maxPrintfWidth) {
-			return "", false
+	for i, w := range words {
+		spec, ok := wrappers()[w.text[strings.LastIndexByte(w.text, '/')+1:]]
+		if !w.static || !ok || !spec.assign {
+			continue
 		}
-	}
-	var out strings.Builder
-	for {
-		s, n, err := expand.Format(&expand.Config{}, format, rest)
-		if err != nil {
-			return "", false
-		}
-		if out.WriteString(s); out.Len() > maxPrintfValue {
-			return "", false
-		}
-		rest = rest[n:]
-		if n == 0 || len(rest) == 0 {
-			return out.String(), true
+		if _, rest, ok := parseOpts(words[i+1:], spec.opts, false); ok {
+			for _, r := range rest {
+				name, val, _ := strings.Cut(r.text, "=")
+				if r.static && r.text == "-" { // env's lone -: -i
+					continue
+				} else if !isAssignment(r) || !syntax.ValidName(name) {
+					break
+				}
+				v.add(name, val)
+			}
 		}
 	}
 }
@@ -267,6 +193,18 @@ func prefixIFS(call *syntax.CallExpr, src string) string {
 // names); -a NAME, an array of its fields; for mapfile (readarray), an
 // array of its lines (or of what -d DELIM ends).
 func (v *lineValues) readInto(words []string, text, ifs string) {
+	if v.readText -= len(text) * len(words); v.readText < 0 {
+		// Past the line's bound (a group fed a long text, read by
+		// thousands of reads in it): what they read cannot be told.
+		v.made()
+		for _, w := range words[1:] {
+			if syntax.ValidName(w) {
+				v.over[w] = true
+			}
+		}
+		v.over["REPLY"], v.over["MAPFILE"] = true, true
+		return
+	}
 	fields := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || strings.ContainsRune(ifs, r) })
 	delim := "\n"
 	var names []string
@@ -306,11 +244,23 @@ func (v *lineValues) readInto(words []string, text, ifs string) {
 	if len(names) == 0 && array == "" {
 		names = []string{"REPLY"}
 	}
+	// Each line may be the one read (a loop reads them in turn), whole
+	// or from a field on (the last name takes the rest), and without
+	// its backslashes (read without -r drops them).
+	values := []string{text, strings.ReplaceAll(text, "\\", "")}
+	values = append(values, fields...)
+	for _, line := range strings.Split(text, "\n") {
+		for _, l := range []string{line, strings.ReplaceAll(line, "\\", "")} {
+			for i, r := range l {
+				if i == 0 || strings.ContainsRune(" \t", r) || strings.ContainsRune(ifs, r) {
+					values = append(values, strings.TrimLeft(l[i:], " \t"+ifs))
+				}
+			}
+		}
+	}
 	for _, n := range names {
-		v.add(n, text)
-		v.add(n, strings.ReplaceAll(text, "\\", "")) // read without -r drops backslashes
-		for _, f := range fields {
-			v.add(n, f)
+		for _, val := range values {
+			v.add(n, val)
 		}
 	}
 }

@@ -31,7 +31,7 @@ func (v *lineValues) envs(r readSet, words []*syntax.Word, src string) ([]env, e
 	count, unknown := 1, false
 	for _, n := range r.names {
 		if v.over[n] {
-			return nil, fmt.Errorf("the variable %s takes more values on the line than this analysis follows (%d)", n, maxVarValues)
+			return nil, fmt.Errorf("the variable %s may hold values this analysis cannot tell (more than %d, or made in a way it does not follow)", n, maxVarValues)
 		}
 		var opts []expand.Variable
 		for _, s := range v.vals[n] {

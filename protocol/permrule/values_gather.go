@@ -34,7 +34,7 @@ func (v *lineValues) gather(file *syntax.File, src string) *givers {
 			v.first[name] = n.Pos().Offset()
 		}
 	}
-	syntax.Walk(file, func(n syntax.Node) bool {
+	visit := func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.DeclClause:
 			for _, a := range n.Args {
@@ -64,10 +64,13 @@ func (v *lineValues) gather(file *syntax.File, src string) *givers {
 				g.assign(n)
 			}
 		case *syntax.Stmt:
-			text, isFed := fedText(&fed, n)
+			text, isFed := "", len(fed) > 0
+			if isFed {
+				text = fed[len(fed)-1].text // the innermost's
+			}
 			if _, simple := n.Cmd.(*syntax.CallExpr); !simple && n.Cmd != nil {
 				if in := stdinOf(n.Redirs, src); in.stdin == stdinText {
-					fed = append(fed, fedRange{n.Pos().Offset(), n.End().Offset(), in.stdinText})
+					fed = append(fed, fedRange{n, in.stdinText})
 				}
 			}
 			v.fromStmt(n, src, text, isFed)
@@ -106,31 +109,32 @@ func (v *lineValues) gather(file *syntax.File, src string) *givers {
 			}
 		}
 		return true
+	}
+	open := make([]syntax.Node, 0, 32) // what the walk is inside: a fed compound is done with when it closes
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if n == nil {
+			if len(fed) > 0 && fed[len(fed)-1].stmt == open[len(open)-1] {
+				fed = fed[:len(fed)-1]
+			}
+			open = open[:len(open)-1]
+			return true
+		}
+		if !visit(n) {
+			return false
+		}
+		open = append(open, n)
+		return true
 	})
 	return g
 }
 
 // fedRange is a compound command (a loop, a group) whose standard input
 // is known text: what the read and mapfile inside it read, unless theirs
-// comes from elsewhere (while read c; do $c -rf /; done <<< rm).
+// comes from elsewhere (while read c; do $c -rf /; done <<< rm). gather
+// keeps them on a stack while its walk is inside them.
 type fedRange struct {
-	start, end uint
-	text       string
-}
-
-// fedText is the text of the innermost of fed around st. A walk meets
-// statements in the line's order and the ranges nest, so fed is a stack:
-// the ones that end before st are done with, and dropped (a line of
-// thousands of fed groups costs each statement one look, not thousands).
-func fedText(fed *[]fedRange, st *syntax.Stmt) (string, bool) {
-	at := st.Pos().Offset()
-	for len(*fed) > 0 && (*fed)[len(*fed)-1].end <= at {
-		*fed = (*fed)[:len(*fed)-1]
-	}
-	if n := len(*fed); n > 0 && at > (*fed)[n-1].start {
-		return (*fed)[n-1].text, true
-	}
-	return "", false
+	stmt *syntax.Stmt
+	text string
 }
 
 // assign adds NAME=VALUE, NAME+=VALUE, NAME=(…), NAME[i]=VALUE.

@@ -35,6 +35,18 @@ func TestValuesBounded(t *testing.T) {
 		// thousands of names read by one command.
 		"for X in {1..1000}; do :; done; " + strings.Repeat("X=$X; ", 40),
 		strings.Repeat("X+=; ", maxShellCommand/6),
+		// A group fed a long text once, read by thousands of reads in it
+		// (the fourth review's: seconds and gigabytes before read's bound).
+		"{ " + strings.Repeat("read a b c d; ", 1700) + "} <<< '" + strings.Repeat("a ", 18000) + "'",
+		"{ " + strings.Repeat("mapfile a; ", 2000) + "} <<< '" + strings.Repeat("a ", 18000) + "'",
+		func() string {
+			var b strings.Builder
+			b.WriteString("{ " + strings.Repeat("read c; ", 1000) + "} <<< '")
+			for i := 0; b.Len() < maxShellCommand-10; i++ {
+				fmt.Fprintf(&b, "w%d ", i)
+			}
+			return b.String() + "'"
+		}(),
 		// Thousands of groups fed a here-string, each read inside.
 		strings.Repeat("{ read c; } <<< rm; ", (maxShellCommand-20)/20) + "$c -rf /",
 		strings.Repeat("{ ", 120) + "read c; $c -rf /" + strings.Repeat("; } <<< rm", 120),

@@ -1,0 +1,165 @@
+package permrule
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The value printf -v NAME FORMAT ARGS… gives NAME: printf -v c rm;
+// $c -rf / runs rm.
+
+// Bounds of the printf -v values read (fromPrintf): a field width, and
+// the value made.
+const (
+	maxPrintfWidth = 256
+	maxPrintfValue = 64 << 10
+)
+
+// fromPrintf adds the value printf -v NAME FORMAT ARGS… gives NAME (also
+// -vNAME; the last -v is the one bash takes; after --), made by
+// mvdan.cc/sh's expand.Format as its interpreter's printf makes it (the
+// format again while arguments are left), where every word is static
+// and NAME a plain name. A format with a directive that expand.Format
+// does not make as bash does (printfRound), or past the bounds (a width
+// over maxPrintfWidth, a value over maxPrintfValue), makes NAME over: an
+// error where a command expands it (printf -v c %.2s rmx; $c -rf / would
+// run rm). A word only known when the line runs leaves NAME as any such
+// value is, as written.
+func (v *lineValues) fromPrintf(args []*syntax.Word, src string) {
+	var words []string
+	for _, w := range args {
+		sw := shellWordOf(w, src)
+		if !sw.static {
+			return
+		}
+		words = append(words, sw.text)
+	}
+	name := ""
+	for len(words) > 0 && strings.HasPrefix(words[0], "-v") {
+		if words[0] != "-v" {
+			name, words = words[0][2:], words[1:]
+		} else if len(words) > 1 {
+			name, words = words[1], words[2:]
+		} else {
+			return
+		}
+	}
+	if len(words) > 0 && words[0] == "--" {
+		words = words[1:]
+	}
+	if !syntax.ValidName(name) || len(words) == 0 {
+		return
+	}
+	if val, ok := printfValue(words[0], words[1:]); ok {
+		v.add(name, val)
+	} else {
+		v.made()
+		v.over[name] = true
+	}
+}
+
+// printfValue is what printf FORMAT ARGS… prints, if every round of the
+// format is one expand.Format makes as bash does, within the bounds.
+func printfValue(format string, rest []string) (string, bool) {
+	// Most a round of the format can make, counted before it is made.
+	most := len(format) + strings.Count(format, "%")*maxPrintfWidth
+	for _, a := range rest {
+		most += len(a)
+	}
+	if most > maxPrintfValue {
+		return "", false
+	}
+	var out strings.Builder
+	for {
+		if !printfRound(format, rest) {
+			return "", false
+		}
+		s, n, err := expand.Format(&expand.Config{}, format, rest)
+		if err != nil {
+			return "", false
+		}
+		if out.WriteString(s); out.Len() > maxPrintfValue {
+			return "", false
+		}
+		rest = rest[n:]
+		if n == 0 || len(rest) == 0 {
+			return out.String(), true
+		}
+	}
+}
+
+// plainNumber is an argument a numeric directive reads alike in bash and
+// expand.Format (not 'c, whose code bash takes, nor " 5").
+var plainNumber = regexp.MustCompile(`^[+-]?(0[xX][0-9a-fA-F]+|[0-9]+)$`)
+
+// printfRound: one round of format over args has only directives that
+// expand.Format makes as bash 5.2 does: %%; %s with - and a width; %d,
+// %i, %u, %o, %x with - or 0 and a width, of a plain number (or none);
+// %b of an argument without \c (bash stops there) or \0 (bash reads up
+// to three digits after it); %c of a non-empty argument, no width (an
+// empty one is a NUL, which ends the value in bash). Widths up to
+// maxPrintfWidth; a backslash escape in the format is read alike, but
+// for \% (not checked: refused).
+func printfRound(format string, args []string) bool {
+	for i := 0; i < len(format); i++ {
+		switch format[i] {
+		case '\\':
+			if i++; i < len(format) && format[i] == '%' {
+				return false
+			}
+			continue
+		case '%':
+		default:
+			continue
+		}
+		j := i + 1
+		for j < len(format) && (format[j] == '-' || format[j] == '0') {
+			j++
+		}
+		flags, w := format[i+1:j], j
+		for j < len(format) && format[j] >= '0' && format[j] <= '9' {
+			j++
+		}
+		if width, _ := strconv.Atoi(format[w:j]); j == len(format) || width > maxPrintfWidth {
+			return false
+		}
+		plain := j == i+1
+		conv := format[j]
+		i = j
+		if conv == '%' {
+			if !plain {
+				return false
+			}
+			continue
+		}
+		arg := ""
+		if len(args) > 0 {
+			arg, args = args[0], args[1:]
+		}
+		switch conv {
+		case 's':
+			if strings.Contains(flags, "0") {
+				return false // expand.Format pads a string with zeros, bash with spaces
+			}
+		case 'd', 'i', 'u', 'o', 'x':
+			if arg != "" && !plainNumber.MatchString(arg) {
+				return false
+			}
+		case 'b':
+			if !plain || strings.Contains(arg, `\c`) || strings.Contains(arg, `\0`) {
+				return false
+			}
+		case 'c':
+			if !plain || arg == "" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
