@@ -24,8 +24,8 @@ import (
 const maxLoopSteps = 64
 
 // fromStmt adds the values statement st's command gives; fed is the text
-// its standard input holds by the compound command around it (isFed: it
-// is fed one, fedText).
+// the innermost compound command around it is fed (isFed: one is; gather
+// keeps them), which its standard input holds unless its own redirects.
 func (v *lineValues) fromStmt(st *syntax.Stmt, src, fed string, isFed bool) {
 	call, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Args) == 0 {
@@ -195,7 +195,8 @@ func prefixIFS(call *syntax.CallExpr, src string) string {
 func (v *lineValues) readInto(words []string, text, ifs string) {
 	if v.readText -= len(text) * len(words); v.readText < 0 {
 		// Past the line's bound (a group fed a long text, read by
-		// thousands of reads in it): what they read cannot be told.
+		// thousands of reads in it): what they read (into the names
+		// given, or REPLY, MAPFILE) cannot be told.
 		v.made()
 		for _, w := range words[1:] {
 			if syntax.ValidName(w) {
