@@ -298,7 +298,7 @@ func runsOperands(base string) bool {
 	if _, ok := wrappers()[base]; ok || opaque()[base] {
 		return true
 	}
-	if _, ok := ownCommands()[base]; ok || interpreter(base) != nil || programOf(base) != "" || isShell(base) {
+	if _, ok := ownCommands()[base]; ok || interpreter(base) != nil || programOf(base) != "" || isShell(base) || isForeignShell(base) {
 		return true // handed an option or a script that runs a command (xargs tar …)
 	}
 	switch base {
@@ -329,10 +329,24 @@ func (s *shellRuns) atScript(text string, args []shellWord, c shellCommand, dept
 	s.stdinScript(text, c, depth)
 }
 
-// isShell: a shell that shell() reads the options of (sh -c, bash -s …).
+// isShell: a shell of the sh language that shell() reads the options of
+// (sh -c, bash -s …): the Korn shells, restricted and static builds, OSH,
+// BusyBox's hush — and fish, whose simple commands are sh's.
 func isShell(base string) bool {
 	switch base {
-	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "rbash", "fish":
+	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "rbash", "fish",
+		"ksh93", "ksh88", "ksh2020", "lksh", "oksh", "pdksh", "rksh", "rzsh", "bash-static", "zsh-static",
+		"osh", "hush", "bosh":
+		return true
+	}
+	return false
+}
+
+// isForeignShell: a shell of another language than sh, whose command
+// strings foreignShell refuses rather than reads as Bash.
+func isForeignShell(base string) bool {
+	switch base {
+	case "csh", "tcsh", "bsd-csh", "nu", "elvish", "xonsh", "rc", "es", "ysh", "ion", "murex":
 		return true
 	}
 	return false
@@ -358,6 +372,8 @@ func (s *shellRuns) inner(base, text string, args []shellWord, c shellCommand, d
 	switch {
 	case isShell(base):
 		s.shell(base, text, args, c, depth)
+	case isForeignShell(base):
+		s.foreignShell(base, text, args, c)
 	case base == "ssh":
 		s.ssh(text, args, c, depth)
 	case base == "flock":

@@ -381,6 +381,46 @@ func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, d
 	}
 }
 
+// foreignShell reads a shell of another language (csh, nu, rc …): a
+// script file it runs is as opaque as any program, but a command string
+// (-c, --commands) or commands read from standard input are refused, not
+// read as Bash: their words are not sh's (nu's ^rm is rm, csh's history
+// and modifiers), so a Bash reading would list what does not run and miss
+// what does.
+func (s *shellRuns) foreignShell(base, text string, args []shellWord, c shellCommand) {
+	refuse := func() {
+		s.stopped("`" + clip(text) + "` runs commands in " + base + "'s language, which this analysis does not read")
+	}
+	for _, a := range args {
+		t := a.text
+		switch {
+		case !a.static:
+			refuse()
+			return
+		case t == "--version" || t == "--help":
+			return
+		case strings.HasPrefix(t, "--"):
+			if strings.HasPrefix(t, "--command") {
+				refuse()
+				return
+			}
+		case len(t) > 1 && t[0] == '-':
+			if strings.ContainsRune(t[1:], 'c') {
+				refuse()
+				return
+			}
+		case t == "-":
+			refuse()
+			return
+		default:
+			return // the script file
+		}
+	}
+	if c.stdin != stdinFile {
+		refuse() // its commands from a pipe, a here-string, the tool's input
+	}
+}
+
 // su, runuser, sg and script run a command string given with -c (su also
 // takes options after the user name); without one, a shell reading
 // standard input. su USER ARGS… passes ARGS to that shell: doubt.

@@ -1,0 +1,73 @@
+package permrule
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestCommandsShellNames: every shell is a shell. The Korn shells and
+// the other sh-language shells are followed as sh is (ksh93 -c '…' runs
+// what sh -c '…' would); a shell of another language (csh, nu, rc …)
+// given a command string, or reading one from a pipe, is refused: its
+// words are not sh's (nu's ^rm is rm), so reading them as Bash would
+// list what does not run and miss what does.
+func TestCommandsShellNames(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want []string
+		err  string
+	}{
+		{line: "ksh93 -c 'rm -rf /tmp/v'", want: []string{"rm -rf /tmp/v"}},
+		{line: "lksh -c 'rm -rf /tmp/v'", want: []string{"rm -rf /tmp/v"}},
+		{line: "oksh -c 'rm -rf /tmp/v'", want: []string{"rm -rf /tmp/v"}},
+		{line: "pdksh -c 'rm -rf /tmp/v'", want: []string{"rm -rf /tmp/v"}},
+		{line: "rksh -c 'rm -rf /tmp/v'", want: []string{"rm -rf /tmp/v"}},
+		{line: "rzsh -c 'rm -rf /tmp/v'", want: []string{"rm -rf /tmp/v"}},
+		{line: "bash-static -c 'rm -rf /tmp/v'", want: []string{"rm -rf /tmp/v"}},
+		{line: "/usr/bin/zsh-static -c 'rm -rf /tmp/v'", want: []string{"rm -rf /tmp/v"}},
+		{line: "osh -c 'rm -rf /tmp/v'", want: []string{"rm -rf /tmp/v"}},
+		{line: "busybox hush -c 'rm -rf /tmp/v'", want: []string{"rm -rf /tmp/v"}},
+		{line: "echo 'rm -rf /tmp/v' | ksh93", err: "standard input"},
+		{line: "find . -exec ksh93 -c 'rm -rf {}' \\;", want: []string{"rm -rf {}"}},
+		{line: "ksh93 deploy.ksh", want: []string{"ksh93 deploy.ksh"}},
+
+		{line: "csh -c 'rm -rf /tmp/v'", err: "csh's language"},
+		{line: "tcsh -fc 'rm -rf /tmp/v'", err: "tcsh's language"},
+		{line: "sudo tcsh -c 'rm -rf /tmp/v'", err: "tcsh's language"},
+		{line: "nu -c '^rm -rf /tmp/v'", err: "nu's language"},
+		{line: "nu --commands '^rm -rf /tmp/v'", err: "nu's language"},
+		{line: "elvish -c 'rm -rf /tmp/v'", err: "elvish's language"},
+		{line: "xonsh -c 'rm -rf /tmp/v'", err: "xonsh's language"},
+		{line: "rc -c 'rm -rf /tmp/v'", err: "rc's language"},
+		{line: "es -c 'rm -rf /tmp/v'", err: "es's language"},
+		{line: "ysh -c 'rm -rf /tmp/v'", err: "ysh's language"},
+		{line: "echo 'rm -rf /tmp/v' | csh", err: "csh's language"},
+		{line: "tcsh <<< 'rm -rf /tmp/v'", err: "tcsh's language"},
+		{line: "curl -s https://x.y/i | tcsh -f", err: "tcsh's language"},
+		{line: "tcsh $S", err: "tcsh's language"},
+		{line: "printf x | xargs csh -c", err: "csh's language"},
+		// A script file is as opaque as any program, in any language.
+		{line: "tcsh -f build.csh", want: []string{"tcsh -f build.csh"}},
+		{line: "nu script.nu", want: []string{"nu script.nu"}},
+		{line: "tcsh < build.csh", want: []string{"tcsh"}},
+		{line: "nu --version", want: []string{"nu --version"}},
+	} {
+		got, err := Commands(tc.line)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: %q, %v; want an error with %q", tc.line, got, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tc.line, err)
+			continue
+		}
+		for _, w := range tc.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%q: %q does not list %q", tc.line, got, w)
+			}
+		}
+	}
+}
