@@ -124,6 +124,22 @@ func TestCurlPipeShellAsBashRunsIt(t *testing.T) {
 	})
 }
 
+// TestSecretsFilesAsBashRunsIt: the ready-made secrets-files file refuses
+// a secrets file's name spelled with quoting inside it, continued on the
+// next line or given by a variable — which its pattern rule cannot see —
+// and a line its commands() rule cannot read; a template passes.
+func TestSecretsFilesAsBashRunsIt(t *testing.T) {
+	checkDenials(t, "secrets-files.yaml", []denyCase{
+		{"cat .en''v", true},
+		{"cat .\\\nenv.local", true},
+		{"F=rsa; cat ~/.ssh/id_$F", true},
+		{"cp .env.example .en''v.local", true},
+		{"echo x | bash", true},
+		{"cp .env.example .env.example.bak", false},
+		{"python3 -m venv .venv", false},
+	})
+}
+
 type denyCase struct {
 	command string
 	deny    bool
