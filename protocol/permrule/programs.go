@@ -22,7 +22,7 @@ func (s *shellRuns) program(base, text string, args []shellWord, c shellCommand,
 	case "sed":
 		s.sed(text, args)
 	case "git":
-		s.git(text, args)
+		s.git(text, args, c, depth)
 	case "make":
 		if makefileFromInput(args) {
 			s.unsure("`" + clip(text) + "` runs a makefile read from its input")
@@ -196,72 +196,6 @@ func makefileFromInput(args []shellWord) bool {
 		}
 	}
 	return false
-}
-
-// git's options before its command (-C DIR, --no-pager, --git-dir=…)
-// say where and how it runs, not what: git -C x push is compared as git
-// push too (and git -C x alone as git, for xargs to complete). -c and
-// --config-env can make git run a command of their own (an alias "!…",
-// core.pager, core.sshCommand …), and so can some of its commands given
-// one (gitRuns): doubt.
-func (s *shellRuns) git(text string, args []shellWord) {
-	spec := optSpec{flags: "pPhv", args: "Cc",
-		longFlags: " no-pager paginate bare no-replace-objects literal-pathspecs glob-pathspecs noglob-pathspecs icase-pathspecs no-optional-locks no-lazy-fetch no-advice version help html-path man-path info-path exec-path list-cmds ",
-		longArgs:  " git-dir work-tree namespace super-prefix config-env attr-source "}
-	opts, rest, ok := parseOpts(args, spec, false)
-	if !ok {
-		s.unsure("`" + clip(text) + "` passes git options this analysis does not read")
-		return
-	}
-	for _, o := range opts {
-		if o.name == "c" || o.name == "--config-env" {
-			s.unsure("`" + clip(text) + "` sets git configuration, which can run commands (an alias, a pager)")
-		}
-	}
-	if len(opts) > 0 {
-		s.addForm(joinWords(append([]shellWord{{text: "git", static: true}}, rest...)))
-	}
-	if len(rest) > 0 && rest[0].static {
-		if marks := gitRuns(rest[0].text); marks != nil && ownCommand(marks, rest[1:]) {
-			s.unsure("`" + clip(text) + "` gives git a command to run (rebase -x, bisect run …)")
-		}
-	}
-	for _, a := range rest {
-		if strings.Contains(a.text, "ext::") {
-			s.unsure("`" + clip(text) + "` names a git remote of the ext:: transport, which runs a command")
-		}
-	}
-}
-
-// gitRuns: for a git command that runs a command given to it, the
-// options (or words) that give it, as ownCommands' marks; nil for others.
-// A switch, not a map: nothing to build at every start.
-func gitRuns(cmd string) []string {
-	switch cmd {
-	case "rebase":
-		return []string{"-x", "--exec"}
-	case "difftool":
-		return []string{"-x", "--extcmd"}
-	case "grep":
-		return []string{"-O", "--open-files-in-pager"}
-	case "fetch", "pull", "ls-remote":
-		return []string{"--upload-pack"}
-	case "clone":
-		return []string{"-u", "--upload-pack", "-c", "--config"}
-	case "fetch-pack":
-		return []string{"--upload-pack", "--exec"}
-	case "push", "send-pack":
-		return []string{"--receive-pack", "--exec"}
-	case "archive":
-		return []string{"--exec"}
-	case "bisect":
-		return []string{"run"}
-	case "submodule":
-		return []string{"foreach"}
-	case "filter-branch":
-		return []string{""}
-	}
-	return nil
 }
 
 // ownCommands are programs that run a command of their own given in an

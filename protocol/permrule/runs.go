@@ -90,6 +90,10 @@ type shellRuns struct {
 	// runs env rm x).
 	aliases     map[string][]string // every value each takes on the line
 	aliasesDone int                 // alias expansions followed (maxAliasExpansions)
+	// gitAliases are the git aliases the line defines (git config
+	// alias.NAME VALUE), by name in lower case: a later git NAME runs the
+	// value.
+	gitAliases map[string][]string
 	// open are forms xargs adds words of its input to: `xargs git` may
 	// run git push (shellPattern.match).
 	open []string
@@ -160,13 +164,13 @@ func analyzeRuns(command string) (shellRuns, error) {
 	for _, c := range cmds {
 		s.command(c, 0)
 	}
-	if len(s.aliases) > 0 && s.lost == "" {
+	if len(s.aliases)+len(s.gitAliases) > 0 && s.lost == "" {
 		// bash parses a string it runs later (eval in a function or a
 		// loop, a trap) when it runs it, by then knowing an alias
 		// defined after it on the line: read the line again, knowing
 		// every value each alias takes from the start, and keep what
 		// both readings find.
-		again := shellRuns{aliases: s.aliases, aliasesDone: s.aliasesDone, vals: s.vals}
+		again := shellRuns{aliases: s.aliases, gitAliases: s.gitAliases, aliasesDone: s.aliasesDone, vals: s.vals}
 		for _, c := range cmds {
 			again.command(c, 0)
 		}

@@ -1,0 +1,63 @@
+package permrule
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestCommandsGitAliases: an alias the line gives git (-c alias.NAME=…,
+// git config alias.NAME …) is followed where git runs it — a ! value as a
+// shell command string with the words after it, any other as git's
+// command — and where the line defines it, as it runs later (a git config
+// alias outlives the line).
+func TestCommandsGitAliases(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want []string
+		not  []string
+		err  string
+	}{
+		{line: "git -c alias.p='push -f' p", want: []string{"git push -f"}},
+		{line: "git -c alias.P='push' p --force origin", want: []string{"git push --force origin"}},
+		{line: "git -calias.p=push p -f", want: []string{"git push -f"}},
+		{line: "git config alias.p 'push -f' && git p origin main", want: []string{"git push -f origin main"}},
+		{line: "git config --global alias.p 'push --force'", want: []string{"git push --force"}},
+		{line: "git config set alias.p 'push --force'", want: []string{"git push --force"}},
+		{line: "git -c alias.a=b -c alias.b='push -f' a", want: []string{"git push -f"}},
+		{line: "git -c alias.x='!rm -rf /tmp/v' x", want: []string{"rm -rf /tmp/v"}},
+		{line: "git -c alias.x='!rm' x -rf /tmp/v", want: []string{"rm -rf /tmp/v"}},
+		{line: "git config alias.st '!rm -rf ~'", want: []string{"rm -rf ~"}},
+		// Defined after its use in a loop: a later iteration runs it.
+		{line: "for i in 1 2; do git p; done; git config alias.p 'push -f'", want: []string{"git push -f"}},
+		// A loop of aliases ends (git refuses it).
+		{line: "git -c alias.a=a a", want: []string{"git a"}},
+		{line: "git config alias.a b; git config alias.b a; git a", want: []string{"git a", "git b"}},
+		{line: "git config --get alias.p", want: []string{"git config --get alias.p"}, not: []string{"git push"}},
+		{line: "git -c alias.p='push -f' status", not: []string{"git push -f status"}},
+		{line: "git config alias.p \"$V\"; git p", err: ""},
+		{line: "git -c alias.x='!sh -c \"rm -rf /tmp/v (\"' x", err: "cannot be parsed"},
+	} {
+		got, err := Commands(tc.line)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: %q, %v; want an error with %q", tc.line, got, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tc.line, err)
+			continue
+		}
+		for _, w := range tc.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%q: %q does not list %q", tc.line, got, w)
+			}
+		}
+		for _, n := range tc.not {
+			if slices.Contains(got, n) {
+				t.Errorf("%q: %q lists %q", tc.line, got, n)
+			}
+		}
+	}
+}
