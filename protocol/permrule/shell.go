@@ -247,6 +247,9 @@ func parseShell(command string, outer *lineValues) (cmds []shellCommand, line li
 	heredocs := map[*syntax.Word]bool{}
 	braces := maxBraceWords
 	values := valuesOf(file, command, outer)
+	if values.exhausted {
+		return nil, line, fmt.Errorf("its command strings read more of the line's values than this analysis follows (%d)", maxInherited)
+	}
 	line.values = values
 	var hidden error // a command the line runs where its text does not show one
 	syntax.Walk(file, func(n syntax.Node) bool {

@@ -2,7 +2,6 @@ package permrule
 
 import (
 	"cmp"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -85,6 +84,13 @@ type lineValues struct {
 	// aside until a word reads _ (lastValues): every command has one, and
 	// a line whose words read no variable must not be expanded for them.
 	lastArgs []string
+	// spent counts the values the command strings of the whole line took
+	// from the lines that run them (inherit: one counter for them all);
+	// exhausted, past maxInherited: the line cannot be read.
+	spent     *int
+	exhausted bool
+	// arrKeys are the arrays of arrays, by arrKey: an array is kept once.
+	arrKeys map[string]bool
 	// patterns: the line sets shopt nocasematch or extglob, which change
 	// what a pattern in ${X/…}, ${X#…} matches (expansion.go).
 	patterns bool
@@ -204,33 +210,6 @@ func (v *lineValues) settle(g *givers, src string) {
 func newLineValues() *lineValues {
 	return &lineValues{budget: maxLineVariants, bytes: maxExpandBytes, braces: 4 * maxBraceWords, readText: maxReadBytes,
 		evals: maxEvals, first: map[string]uint{}}
-}
-
-// inherit gives v the values of outer, the line that runs v's as a
-// command string: unset too (they may be given after it runs).
-func (v *lineValues) inherit(outer *lineValues) {
-	if outer == nil {
-		return
-	}
-	for name, vals := range outer.vals {
-		for _, s := range vals {
-			v.add(name, s)
-		}
-	}
-	for name, arrs := range outer.arrays {
-		for _, a := range arrs {
-			v.addArray(name, a)
-		}
-	}
-	for name := range outer.over {
-		v.made()
-		v.over[name] = true
-	}
-	for _, a := range outer.lastArgs {
-		if !slices.Contains(v.lastArgs, a) {
-			v.lastArgs = append(v.lastArgs, a)
-		}
-	}
 }
 
 // read adds the values s gives, with the values known so far.
@@ -413,15 +392,15 @@ func (v *lineValues) add(name, val string) {
 
 func (v *lineValues) addArray(name string, a expand.Variable) {
 	v.made()
-	for _, b := range v.arrays[name] {
-		if slices.Equal(a.List, b.List) && maps.Equal(a.Map, b.Map) && slices.Equal(a.Indexes, b.Indexes) {
-			return
-		}
+	k := arrKey(name, a)
+	if v.arrKeys[k] {
+		return
 	}
 	if len(v.vals[name])+len(v.arrays[name]) >= maxVarValues {
 		v.over[name] = true
 		return
 	}
+	v.arrKeys[k] = true
 	v.arrays[name] = append(v.arrays[name], a)
 	for _, cased := range []struct {
 		on bool
@@ -452,6 +431,7 @@ func (v *lineValues) made() {
 		v.vals, v.arrays = map[string][]string{}, map[string][]expand.Variable{}
 		v.over, v.derived, v.derivedArr = map[string]bool{}, map[string]bool{}, map[string]bool{}
 		v.lower, v.upper, v.integer = map[string]bool{}, map[string]bool{}, map[string]bool{}
+		v.arrKeys = map[string]bool{}
 		if v.first == nil {
 			v.first = map[string]uint{}
 		}

@@ -17,6 +17,10 @@ import (
 // arrayRound adds what the line's array assignments give, in line
 // order, each once and taken to run (as chains does for values: a
 // conditional append's other outcome is not followed): a=(…) its arrays;
+// maxArrayElems bounds the elements of all the arrays one round of a
+// line's array assignments makes of one name: past it, the name is over.
+const maxArrayElems = 1 << 14
+
 // a+=(…) each array of a so far with its elements after; a[i]=v each with
 // element i set. What they start from is what a=(…) gave (not what the
 // others made), so each round gives the same. Each array made on the way
@@ -26,8 +30,12 @@ func (v *lineValues) arrayRound(assigns []*syntax.Assign, src string) {
 	v.made()
 	work := map[string][]expand.Variable{} // the arrays so far, by name
 	made := map[string][]expand.Variable{} // every array made, by name
+	elems := map[string]int{}              // the elements of made's arrays
 	for _, a := range assigns {
 		name := a.Name.Value
+		if v.over[name] {
+			continue // an error where it is used
+		}
 		cur, ok := work[name]
 		if !ok {
 			cur = []expand.Variable{{Set: true, Kind: expand.Indexed}}
@@ -64,6 +72,17 @@ func (v *lineValues) arrayRound(assigns []*syntax.Assign, src string) {
 				}
 			}
 		}
+		for _, b := range next {
+			elems[name] += 1 + len(b.List) + len(b.Map)
+		}
+		if elems[name] > maxArrayElems {
+			// a[0]=x; a[1]=x; … makes an array of each length on the way:
+			// 6,000 of them held 18 million elements (a gigabyte).
+			v.over[name] = true
+			delete(work, name)
+			delete(made, name)
+			continue
+		}
 		work[name] = next
 		made[name] = append(made[name], next...)
 	}
@@ -84,7 +103,7 @@ func (v *lineValues) arrayRound(assigns []*syntax.Assign, src string) {
 
 // addDerivedArray adds an array a chained assignment made (arrayRound).
 func (v *lineValues) addDerivedArray(name string, a expand.Variable) {
-	if k := arrKey(name, a); !v.derivedArr[k] && !slices.ContainsFunc(v.arrays[name], func(b expand.Variable) bool { return arrKey(name, b) == k }) {
+	if k := arrKey(name, a); !v.derivedArr[k] && !v.arrKeys[k] {
 		v.derivedArr[k] = true
 		v.addArray(name, a)
 	}

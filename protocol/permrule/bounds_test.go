@@ -1,0 +1,71 @@
+package permrule
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fill repeats unit (numbered) up to 64 KiB, then tail: the largest line a
+// hostile payload can give Commands.
+func fill(unit func(i int) string, tail string) string {
+	var b strings.Builder
+	for i := 0; ; i++ {
+		u := unit(i)
+		if b.Len()+len(u)+len(tail) > maxShellCommand {
+			break
+		}
+		b.WriteString(u)
+	}
+	return b.String() + tail
+}
+
+// TestCommandsBoundedOnManyStrings: lines of thousands of command strings
+// or array assignments — what a payload can send — are read, or refused,
+// at once. Each took minutes (a line of evals merged every command's last
+// argument into every string's values: 135 s) or gigabytes (a[0]=x;
+// a[1]=x; … made an array of every length on the way: 1 GB in 60 s); the
+// bound here only catches such a hang, on a loaded machine under -race.
+func TestCommandsBoundedOnManyStrings(t *testing.T) {
+	for _, tc := range []struct {
+		name, line, err string
+	}{
+		{"evals", fill(func(i int) string { return fmt.Sprintf("eval 'echo a%d'; ", i) }, "rm -rf x"), ""},
+		{"command strings", fill(func(i int) string { return fmt.Sprintf("echo a%d; sh -c 'true'; ", i) }, ""), ""},
+		{"arrays", fill(func(i int) string { return fmt.Sprintf("a[%d]=x; ", i) }, `rm "${a[@]}"`), "the variable a may hold values"},
+		{"evals of values", fill(func(i int) string { return fmt.Sprintf("X%d=a; eval echo $X%d; ", i, i) }, ""), "command strings read more of the line's values"},
+		{"command strings of values", fill(func(i int) string { return fmt.Sprintf("V%d=x; sh -c 'echo $V%d'; ", i, i) }, ""), "command strings read more of the line's values"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			got, err := Commands(tc.line)
+			if d := time.Since(start); d > 30*time.Second {
+				t.Errorf("took %s", d)
+			}
+			switch {
+			case tc.err == "" && err != nil:
+				t.Errorf("error %v", err)
+			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+				t.Errorf("%d commands, error %v; want an error with %q", len(got), err, tc.err)
+			}
+		})
+	}
+}
+
+// A few arrays and command strings on a line people write stay within
+// the bounds above: nothing real is refused by them.
+func TestCommandsArraysAndStringsWithinBounds(t *testing.T) {
+	var b strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&b, "a[%d]=-r; V%d=x; sh -c 'echo $V%d'; ", i, i, i)
+	}
+	b.WriteString(`a[40]=-f; rm "${a[@]}" /tmp/v`)
+	got, err := Commands(b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(got, "\n"), "rm -r -r") {
+		t.Errorf("the array's elements are not listed: %.300q", got)
+	}
+}
