@@ -1,0 +1,73 @@
+//go:build linux
+
+package attacktest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+)
+
+// A payload built to make commands() slow must not switch a serve's rule
+// off. A rule past its time bound (0.5 s) is refused (fail_closed) and
+// quarantined while its evaluation runs on, which cannot be stopped from
+// outside: 64 KiB of `eval 'echo aN';` ran on for 135 s, `a[0]=x;
+// a[1]=x; …` for minutes and a gigabyte, and every call to the rule in
+// that time was refused unread (a rule without fail_closed: let through
+// unread). Now each such payload is decided at once, and the `ls` after
+// them is judged as usual.
+func TestRulePayloadsDoNotQuarantine(t *testing.T) {
+	e := newEnv(t)
+	e.write("home/config.yaml", `hooks:
+  pre_tool_call:
+    - matcher: terminal
+      rule: 'any(commands(args.command), # matches "^rm\\s")'
+      decision: block
+      fail_closed: true
+      message: "no rm here"
+`, 0o644)
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devnull.Close()
+	s := e.serveWithStderr(devnull)
+
+	fill := func(unit func(i int) string, tail string) string {
+		var b strings.Builder
+		for i := 0; b.Len()+len(unit(i))+len(tail) < 64<<10; i++ {
+			b.WriteString(unit(i))
+		}
+		return b.String() + tail
+	}
+	decide := func(command string) (decision, message string) {
+		t.Helper()
+		body, _ := json.Marshal(map[string]any{"tool_name": "terminal", "args": map[string]any{"command": command}})
+		resp, err := s.client.Post("http://x/v1/dispatch/pre_tool_call", "application/json", strings.NewReader(string(body)))
+		if err != nil {
+			t.Fatalf("dispatch: %v", err)
+		}
+		defer resp.Body.Close()
+		out, _ := io.ReadAll(resp.Body)
+		var o struct{ Decision, Message string }
+		if err := json.Unmarshal(out, &o); err != nil {
+			t.Fatalf("dispatch: %v: %s", err, out)
+		}
+		return o.Decision, o.Message
+	}
+	for _, p := range []struct{ name, command string }{
+		{"evals", fill(func(i int) string { return fmt.Sprintf("eval 'echo a%d'; ", i) }, "rm -rf x")},
+		{"arrays", fill(func(i int) string { return fmt.Sprintf("a[%d]=x; ", i) }, `rm "${a[@]}"`)},
+		{"evals of values", fill(func(i int) string { return fmt.Sprintf("X%d=a; eval echo $X%d; ", i, i) }, "")},
+	} {
+		if d, msg := decide(p.command); d != "block" {
+			t.Errorf("%s: %s (%s), want block", p.name, d, msg)
+		}
+		if d, msg := decide("ls -la"); d != "none" {
+			t.Fatalf("ls after %s: %s (%s): the rule is off", p.name, d, msg)
+		}
+	}
+}
