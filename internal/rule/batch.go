@@ -137,7 +137,7 @@ func (b *batch) run() {
 			// it: it has ended now.
 			t.Rule.late.Add(-1)
 			if lateEnded != nil {
-				lateEnded()
+				lateEnded(err)
 			}
 			return
 		}

@@ -41,7 +41,7 @@ func TestEvalAllRunaway(t *testing.T) {
 	defer func(d time.Duration) { defaultBound = d }(defaultBound)
 	defaultBound = 5 * time.Minute // the hang guard
 	ended := make(chan struct{})
-	lateEnded = func() { close(ended) }
+	lateEnded = func(error) { close(ended) }
 	defer func() { lateEnded = nil }()
 	// A tenth of a second or more on forty bytes of "abab…" (far past
 	// the 1 ms bound, and short under -race), and builds nothing; true

@@ -19,11 +19,35 @@ func commands(params ...any) (any, error) {
 	if len(params) != 1 {
 		return nil, fmt.Errorf("invalid number of arguments for commands (expected 1, got %d)", len(params))
 	}
-	s, ok := params[0].(string)
-	if !ok {
-		return nil, fmt.Errorf("commands reads a string, not %T", params[0])
+	return commandsOf(params[0], nil)
+}
+
+// commandsFn names the function the guard puts in place of commands(s):
+// #commands($env, s), which ends the analysis once the evaluation's stop
+// flag is set (its time bound passed), as a loop's step does (stop.go):
+// a line of 64 KiB built to be slow would otherwise run on, the rule
+// quarantined all that time. A rule cannot spell it.
+const commandsFn = "#commands"
+
+// commandsStopping is commandsFn.
+func commandsStopping(params ...any) (any, error) {
+	if len(params) != 2 {
+		return nil, fmt.Errorf("invalid number of arguments for commands (expected 1, got %d)", len(params)-1)
 	}
-	forms, err := permrule.Commands(s)
+	var stop func() bool
+	if in, ok := params[0].(*Input); ok && cap(in.stop) > 0 {
+		stop = in.stop.isSet
+	}
+	return commandsOf(params[1], stop)
+}
+
+// commandsOf is commands of s, ended early once stop reports true.
+func commandsOf(param any, stop func() bool) (any, error) {
+	s, ok := param.(string)
+	if !ok {
+		return nil, fmt.Errorf("commands reads a string, not %T", param)
+	}
+	forms, err := permrule.CommandsUntil(s, stop)
 	if err != nil {
 		return nil, err
 	}

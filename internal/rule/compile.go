@@ -75,6 +75,7 @@ func options() []expr.Option {
 		expr.Function("split", split, strings.Split, strings.SplitN),
 		expr.Function("splitAfter", splitAfter, strings.SplitAfter, strings.SplitAfterN),
 		expr.Function("commands", commands, new(func(string) []string)),
+		expr.Function(commandsFn, commandsStopping, new(func(any, string) []string)),
 	}
 }
 

@@ -149,6 +149,9 @@ func builderName(n ast.Node) string {
 			return "+"
 		}
 	}
+	if name == commandsFn {
+		return "commands" // the guard's stopping commands(s)
+	}
 	if builders[name] {
 		return name
 	}

@@ -75,6 +75,9 @@ func (g *guard) Visit(node *ast.Node) {
 		}
 		g.name(n, id.Value)
 		g.builder(n, id.Value, n.Arguments)
+		if id.Value == "commands" && len(n.Arguments) == 1 {
+			g.stoppingCommands(node, n)
+		}
 	case *ast.BinaryNode:
 		g.plus(node, n)
 		if n.Operator == "matches" {
@@ -138,7 +141,7 @@ func (g *guard) typeCall(call *ast.CallNode, callee *ast.IdentifierNode, name st
 }
 
 func (g *guard) name(n ast.Node, name string) {
-	if !allowed[name] && name != strictKey && name != stepFn && name != concatFn && name != addFn && name != matchesFn {
+	if !allowed[name] && name != strictKey && name != stepFn && name != concatFn && name != addFn && name != matchesFn && name != commandsFn {
 		g.fail(n, fmt.Sprintf("%s() is not allowed in rules", name))
 	}
 }

@@ -22,7 +22,7 @@ func TestQuarantineHoldsWhileAnyLateEvaluationRuns(t *testing.T) {
 		}
 	}
 	ended := make(chan struct{}, 2)
-	lateEnded = func() { ended <- struct{}{} }
+	lateEnded = func(error) { ended <- struct{}{} }
 	defer func() { testRun, lateEnded = nil, nil }()
 	r, err := Compile(`tool == "c"`)
 	if err != nil {

@@ -11,7 +11,8 @@
 // dynamic patterns and split) and by a wall-clock deadline per
 // evaluation. A rule that passes its deadline is quarantined: expr's VM
 // cannot be stopped from outside, so the evaluation runs on until its
-// loop's next step checks the stop flag its deadline set (stop.go), and
+// loop's next step, a match or commands()' next command checks the stop
+// flag its deadline set (stop.go), and
 // while any such evaluation still runs the Rule starts no other: every
 // Eval returns ErrQuarantined at once.
 //
@@ -50,10 +51,10 @@ const (
 var defaultBound = DefaultTimeout
 
 // lateEnded, when tests set it, is called when an evaluation that passed
-// its deadline ends; testRun, when set, is called as each evaluation
-// starts, on its goroutine.
+// its deadline ends, with its error; testRun, when set, is called as each
+// evaluation starts, on its goroutine.
 var (
-	lateEnded func()
+	lateEnded func(error)
 	testRun   func(*Input)
 )
 
@@ -171,7 +172,7 @@ func (r *Rule) Eval(ctx context.Context, in *Input) (bool, error) {
 		if !state.CompareAndSwap(running, ended) {
 			r.late.Add(-1)
 			if lateEnded != nil {
-				lateEnded()
+				lateEnded(err)
 			}
 		}
 	}()

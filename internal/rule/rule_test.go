@@ -125,7 +125,7 @@ const slowScan = `args.s == "a" || count(1..99999, args.s contains "abc") == 0`
 // come before the test looks.
 func TestTimeoutQuarantines(t *testing.T) {
 	ended := make(chan struct{})
-	lateEnded = func() { close(ended) }
+	lateEnded = func(error) { close(ended) }
 	defer func() { lateEnded = nil }()
 	r, err := Compile(slowScan)
 	if err != nil {
@@ -185,7 +185,7 @@ func TestDefaultBound(t *testing.T) {
 	defer cancel()
 	for _, ctx := range []context.Context{context.Background(), later} {
 		ended := make(chan struct{})
-		lateEnded = func() { close(ended) }
+		lateEnded = func(error) { close(ended) }
 		if _, err := r.Eval(ctx, in); !errors.Is(err, ErrTimeout) {
 			t.Fatalf("Eval = %v, want ErrTimeout", err)
 		}

@@ -96,3 +96,17 @@ func (g *guard) wrapStep(node *ast.Node) {
 	ast.Patch(node, call)
 	g.steps = true
 }
+
+// stoppingCommands puts commandsFn in place of commands(s): the analysis
+// then reads the evaluation's stop flag, carried in `$env` as the loops'
+// checks read it.
+func (g *guard) stoppingCommands(node *ast.Node, n *ast.CallNode) {
+	if g.plain {
+		return
+	}
+	callee := &ast.IdentifierNode{Value: commandsFn}
+	call := &ast.CallNode{Callee: callee, Arguments: []ast.Node{&ast.IdentifierNode{Value: "$env"}, n.Arguments[0]}}
+	g.typeCall(call, callee, commandsFn)
+	ast.Patch(node, call)
+	g.steps = true
+}

@@ -40,7 +40,7 @@ func TestLateEvaluationStops(t *testing.T) {
 		small := &Input{Args: map[string]any{"s": "a"}}
 		for _, path := range []string{"Eval", "EvalAll"} {
 			ended := make(chan struct{})
-			lateEnded = func() { close(ended) }
+			lateEnded = func(error) { close(ended) }
 			var err error
 			switch path {
 			case "Eval":
@@ -169,5 +169,44 @@ func TestStoppedEvaluationFails(t *testing.T) {
 		if _, err := r.run(in, stop); err == nil || !strings.Contains(err.Error(), errStopped.Error()) {
 			t.Errorf("%s with its flag set: err = %v, want %q", src, err, errStopped)
 		}
+	}
+}
+
+// commands() past the evaluation's bound ends at its next command: the
+// analysis reads the stop flag (permrule.CommandsUntil), so a line built
+// to be slow does not keep the rule quarantined for its whole length.
+// The evaluation is held until its bound has passed, then let go: it
+// must end with the time bound's error, not list the line's commands.
+func TestCommandsStopsPastItsBound(t *testing.T) {
+	r, err := Compile(`any(commands(args.command), # matches "^rm\\s")`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &Input{Args: map[string]any{"command": "ls; rm -rf x"}}
+	gate := make(chan struct{})
+	testRun = func(got *Input) {
+		if got.Args["command"] == in.Args["command"] {
+			<-gate
+		}
+	}
+	lateErr := make(chan error, 1)
+	lateEnded = func(err error) { lateErr <- err }
+	defer func() { testRun, lateEnded = nil, nil }()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := r.Eval(ctx, in); !errors.Is(err, ErrTimeout) {
+		t.Fatalf("Eval = %v, want ErrTimeout", err)
+	}
+	close(gate)
+	select {
+	case err := <-lateErr:
+		if err == nil || !strings.Contains(err.Error(), "analysis was stopped") {
+			t.Fatalf("the late evaluation ended with %v; want commands() stopped by the time bound", err)
+		}
+	case <-time.After(stopGuard):
+		t.Fatal("the late evaluation never ended")
+	}
+	if ok, err := r.Eval(context.Background(), in); !ok || err != nil {
+		t.Fatalf("Eval after the late one ended = %v, %v; want true", ok, err)
 	}
 }

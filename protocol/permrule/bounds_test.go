@@ -69,3 +69,29 @@ func TestCommandsArraysAndStringsWithinBounds(t *testing.T) {
 		t.Errorf("the array's elements are not listed: %.300q", got)
 	}
 }
+
+// CommandsUntil ends the analysis once its caller's stop says so, within
+// a check or two of it (a rule whose time bound passed must not leave it
+// running on), and with a stop that never fires lists what Commands does.
+func TestCommandsUntilStops(t *testing.T) {
+	line := fill(func(i int) string { return fmt.Sprintf("eval 'echo a%d'; ", i) }, "X=-rf; rm $X x")
+	for _, after := range []int{0, 1, 10, 100} {
+		calls := 0
+		got, err := CommandsUntil(line, func() bool { calls++; return calls > after })
+		if err == nil || !strings.Contains(err.Error(), "time bound") {
+			t.Fatalf("stopped after %d checks: %d commands, %v; want the time bound's error", after, len(got), err)
+		}
+		if calls > after+3 {
+			t.Errorf("stopped after %d checks: checked %d times in all; it ran on", after, calls)
+		}
+	}
+	want, err := Commands(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	got, err := CommandsUntil(line, func() bool { calls++; return false })
+	if err != nil || strings.Join(got, "\n") != strings.Join(want, "\n") || calls == 0 {
+		t.Errorf("a stop that never fires: %d commands (want %d), %v, %d checks", len(got), len(want), err, calls)
+	}
+}

@@ -21,10 +21,18 @@ import "fmt"
 // stopped and hides list them) — bash would still run what came before
 // the part that cannot be read.
 func Commands(command string) ([]string, error) {
+	return CommandsUntil(command, nil)
+}
+
+// CommandsUntil is Commands, ending early with an error once stop reports
+// true (checked at each command and each round of the line's values; nil:
+// never): a caller whose time bound passed (a rule's) gets the analysis
+// to end within one command's work, not run on for its length.
+func CommandsUntil(command string, stop func() bool) ([]string, error) {
 	if len(command) > maxShellCommand {
 		return nil, fmt.Errorf("the command is longer than %d bytes, too long to analyse", maxShellCommand)
 	}
-	runs, err := analyzeRuns(command)
+	runs, err := analyzeRunsUntil(command, stop)
 	if err != nil {
 		return nil, fmt.Errorf("the command cannot be read as Bash: %v", err)
 	}

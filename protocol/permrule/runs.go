@@ -97,6 +97,9 @@ type shellRuns struct {
 	// open are forms xargs adds words of its input to: `xargs git` may
 	// run git push (shellPattern.match).
 	open []string
+	// stop, when set, ends the analysis once it reports true (the
+	// caller's time bound passed): command checks it.
+	stop func() bool
 	// vals are the values the line gives its variables, which a command
 	// string it runs (eval, sh -c, trap, an alias) may read too: exported
 	// or not, as the analysis does not follow export.
@@ -153,9 +156,19 @@ func analyzeRunsOnce(command string, memo *Memo) (shellRuns, error) {
 // analyzeRuns parses command and follows everything it runs. An error is
 // the top-level parse's; a command string that does not parse is doubt.
 func analyzeRuns(command string) (shellRuns, error) {
+	return analyzeRunsUntil(command, nil)
+}
+
+// analyzeRunsUntil is analyzeRuns, stopping once stop reports true
+// (CommandsUntil).
+func analyzeRunsUntil(command string, stop func() bool) (shellRuns, error) {
 	analyses.Add(1)
-	var s shellRuns
-	cmds, line, err := parseShell(command, nil)
+	s := shellRuns{stop: stop}
+	var root *lineValues // what the line's values share with its strings': stop
+	if stop != nil {
+		root = &lineValues{shared: &lineShared{stop: stop}}
+	}
+	cmds, line, err := parseShell(command, root)
 	if err != nil {
 		return s, err
 	}
@@ -170,7 +183,7 @@ func analyzeRuns(command string) (shellRuns, error) {
 		// defined after it on the line: read the line again, knowing
 		// every value each alias takes from the start, and keep what
 		// both readings find.
-		again := shellRuns{aliases: s.aliases, gitAliases: s.gitAliases, aliasesDone: s.aliasesDone, vals: s.vals}
+		again := shellRuns{aliases: s.aliases, gitAliases: s.gitAliases, aliasesDone: s.aliasesDone, vals: s.vals, stop: s.stop}
 		for _, c := range cmds {
 			again.command(c, 0)
 		}
@@ -217,6 +230,10 @@ func (s *shellRuns) scriptWith(text, via string, depth int, in shellCommand) {
 func (s *shellRuns) command(c shellCommand, depth int) {
 	if s.lost != "" {
 		return // the line cannot be read whole: nothing after it counts
+	}
+	if s.stop != nil && s.stop() {
+		s.stopped(errPastBound.Error())
+		return
 	}
 	w := c.words
 	for _, x := range w {

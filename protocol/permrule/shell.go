@@ -247,6 +247,9 @@ func parseShell(command string, outer *lineValues) (cmds []shellCommand, line li
 	heredocs := map[*syntax.Word]bool{}
 	braces := maxBraceWords
 	values := valuesOf(file, command, outer)
+	if values.stopped {
+		return nil, line, errPastBound
+	}
 	if values.exhausted {
 		return nil, line, fmt.Errorf("its command strings read more of the line's values than this analysis follows (%d)", maxInherited)
 	}

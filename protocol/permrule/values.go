@@ -84,11 +84,11 @@ type lineValues struct {
 	// aside until a word reads _ (lastValues): every command has one, and
 	// a line whose words read no variable must not be expanded for them.
 	lastArgs []string
-	// spent counts the values the command strings of the whole line took
-	// from the lines that run them (inherit: one counter for them all);
-	// exhausted, past maxInherited: the line cannot be read.
-	spent     *int
-	exhausted bool
+	// shared is what the whole line's values share (inherit);
+	// exhausted, past maxInherited: the line cannot be read; stopped,
+	// the caller's time bound passed (halted).
+	shared             *lineShared
+	exhausted, stopped bool
 	// arrKeys are the arrays of arrays, by arrKey: an array is kept once.
 	arrKeys map[string]bool
 	// patterns: the line sets shopt nocasematch or extglob, which change
@@ -144,6 +144,9 @@ func (v *lineValues) settle(g *givers, src string) {
 	seen := make([]int, len(sources)) // the values a source's names had when it was last read
 	round := func() {
 		for i, s := range sources {
+			if v.stopped = v.stopped || v.halted(); v.stopped {
+				return
+			}
 			if s.chained || v.over[s.name] { // an over one is an error where used
 				continue
 			}
@@ -165,7 +168,7 @@ func (v *lineValues) settle(g *givers, src string) {
 	}
 	for range maxValueRounds {
 		before := v.count()
-		if round(); v.count() == before {
+		if round(); v.count() == before || v.stopped {
 			return
 		}
 	}

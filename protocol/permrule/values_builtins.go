@@ -154,6 +154,9 @@ func (v *lineValues) wrapperAssigns(args []*syntax.Word, src string) {
 // known so far (a string eval runs within one is not read again).
 func (v *lineValues) evalRound() {
 	for _, text := range v.evalTexts {
+		if v.stopped = v.stopped || v.halted(); v.stopped {
+			return
+		}
 		f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
 		if err != nil {
 			continue
@@ -162,6 +165,7 @@ func (v *lineValues) evalRound() {
 		sub.inEval = true
 		sub.inherit(v)
 		sub.collect(f, text)
+		v.stopped = sub.stopped
 		v.inherit(sub)
 	}
 }

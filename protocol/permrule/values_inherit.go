@@ -1,6 +1,9 @@
 package permrule
 
-import "slices"
+import (
+	"errors"
+	"slices"
+)
 
 // What a command string takes from the line that runs it (sh -c STRING,
 // eval, a string eval runs): the values of that line's variables, within
@@ -13,16 +16,32 @@ import "slices"
 // line cannot be read (an error).
 const maxInherited = 1 << 18
 
+// lineShared is what a line and the command strings it runs share: the
+// values the strings took from the lines that run them (maxInherited),
+// and the caller's stop (CommandsUntil).
+type lineShared struct {
+	spent int
+	stop  func() bool
+}
+
+// errPastBound ends an analysis whose caller's time bound passed.
+var errPastBound = errors.New("the analysis was stopped: its time bound passed")
+
+// halted reports whether the caller asked the analysis to end.
+func (v *lineValues) halted() bool {
+	return v.shared != nil && v.shared.stop != nil && v.shared.stop()
+}
+
 // inherit gives v the values of outer, the line that runs v's as a
 // command string: unset too (they may be given after it runs).
 func (v *lineValues) inherit(outer *lineValues) {
 	if outer == nil {
 		return
 	}
-	if outer.spent == nil {
-		outer.spent = new(int)
+	if outer.shared == nil {
+		outer.shared = &lineShared{}
 	}
-	v.spent = outer.spent
+	v.shared = outer.shared
 	n := 0
 	for _, vals := range outer.vals {
 		n += len(vals)
@@ -32,7 +51,7 @@ func (v *lineValues) inherit(outer *lineValues) {
 			n += 1 + len(a.List) + len(a.Map)
 		}
 	}
-	if *v.spent += n; *v.spent > maxInherited || outer.exhausted {
+	if v.shared.spent += n; v.shared.spent > maxInherited || outer.exhausted {
 		v.exhausted = true
 		return
 	}
