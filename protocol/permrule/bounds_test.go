@@ -2,6 +2,7 @@ package permrule
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -53,6 +54,40 @@ func TestCommandsBoundedOnManyStrings(t *testing.T) {
 	}
 }
 
+// Lines people write stay within the bounds above: loops that run a
+// command string per value, a git alias beside them (which reads the
+// line twice), a few hundred appends to an array.
+func TestCommandsOrdinaryLinesWithinBounds(t *testing.T) {
+	evals := make([]string, 0, 500)
+	for i := range 250 {
+		evals = append(evals, fmt.Sprintf("V%d=v;", i))
+	}
+	for i := range 250 {
+		evals = append(evals, fmt.Sprintf(`eval "echo %d";`, i))
+	}
+	var appends strings.Builder
+	appends.WriteString("a=(); ")
+	for i := range 180 {
+		fmt.Fprintf(&appends, "a+=(f%d); ", i)
+	}
+	for _, tc := range []struct{ line, want string }{
+		{`for i in {1..600}; do sh -c "echo $i"; done`, "echo 600"},
+		{`for i in {1..1000}; do eval "echo $i"; done; rm -rf /tmp/v`, "rm -rf /tmp/v"},
+		{`git config alias.st status; for i in {1..400}; do eval "echo $i"; done; rm -rf /tmp/v`, "echo 400"},
+		{strings.Join(evals, " ") + " rm -rf /tmp/v", "rm -rf /tmp/v"},
+		{appends.String() + `rm -rf "${a[@]}"`, "rm -rf f0 f1 f2"},
+	} {
+		got, err := Commands(tc.line)
+		if err != nil {
+			t.Errorf("%.80q: %v", tc.line, err)
+			continue
+		}
+		if !slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, tc.want) }) {
+			t.Errorf("%.80q: does not list %q", tc.line, tc.want)
+		}
+	}
+}
+
 // A few arrays and command strings on a line people write stay within
 // the bounds above: nothing real is refused by them.
 func TestCommandsArraysAndStringsWithinBounds(t *testing.T) {
@@ -85,13 +120,15 @@ func TestCommandsUntilStops(t *testing.T) {
 			t.Errorf("stopped after %d checks: checked %d times in all; it ran on", after, calls)
 		}
 	}
-	want, err := Commands(line)
-	if err != nil {
-		t.Fatal(err)
-	}
-	calls := 0
-	got, err := CommandsUntil(line, func() bool { calls++; return false })
-	if err != nil || strings.Join(got, "\n") != strings.Join(want, "\n") || calls == 0 {
-		t.Errorf("a stop that never fires: %d commands (want %d), %v, %d checks", len(got), len(want), err, calls)
+	for _, l := range []string{
+		line, "X=-rf; eval 'rm $X y'", "git -c alias.p='push -f' p", "git status --short && git diff HEAD~1 -- src/",
+		`for f in *.go; do gofmt -l "$f"; done`, "a=(-r -f); rm \"${a[@]}\" y; sh -c 'rm -rf z'", "rm -rf / (",
+	} {
+		want, werr := Commands(l)
+		calls := 0
+		got, err := CommandsUntil(l, func() bool { calls++; return false })
+		if fmt.Sprint(err) != fmt.Sprint(werr) || strings.Join(got, "\n") != strings.Join(want, "\n") || calls == 0 && werr == nil {
+			t.Errorf("%.60q, a stop that never fires: %d commands (want %d), %v (want %v), %d checks", l, len(got), len(want), err, werr, calls)
+		}
 	}
 }

@@ -62,23 +62,95 @@ func aliasSetting(setting string) (name, value string, ok bool) {
 	return strings.ToLower(key[len("alias."):]), value, true
 }
 
-// gitAliasValue follows what an alias's value runs, where the line gives
-// it (an alias defined now runs later, on this line or after it): a
-// value starting with ! is a shell command string; any other, git's
-// command and its words.
+// gitAliasValue follows what an alias's value runs where the line
+// defines it: a git config alias outlives the line, so what it will run
+// is listed now (git config alias.st '!rm -rf ~' lists rm -rf ~). What
+// the analysis cannot read in it does not make this line unreadable, as
+// it does not run now (the '!f() { …; }; f' idiom).
 func (s *shellRuns) gitAliasValue(v, text string, depth int) {
+	lost, doubt := s.lost, s.doubt
 	if sh, ok := strings.CutPrefix(v, "!"); ok {
 		s.script(sh, text, depth)
+	} else if words, ok := gitSplit(v); ok {
+		s.gitAliasCommand(text, []shellWord{{text: "git", static: true}}, words, nil, shellCommand{}, depth)
+	}
+	if s.stop == nil || !s.stop() {
+		s.lost, s.doubt = lost, doubt
+	}
+}
+
+// gitSplit splits an alias value into words as git does (split_cmdline):
+// at white space outside quotes, ' and " quote, a backslash escapes the
+// next character except between single quotes; nothing else is special
+// (no $, no ;, no #). ok is false where git refuses the value (an open
+// quote, a backslash at the end).
+func gitSplit(v string) (words []string, ok bool) {
+	var b strings.Builder
+	var quote byte
+	inWord := false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case quote == 0 && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'):
+			if inWord {
+				words = append(words, b.String())
+				b.Reset()
+				inWord = false
+			}
+			continue
+		case quote == 0 && (c == '\'' || c == '"'):
+			quote, inWord = c, true
+			continue
+		case c == quote:
+			quote = 0
+			continue
+		case c == '\\' && quote != '\'':
+			if i++; i == len(v) {
+				return nil, false
+			}
+			c = v[i]
+		}
+		b.WriteByte(c)
+		inWord = true
+	}
+	if quote != 0 {
+		return nil, false
+	}
+	if inWord {
+		words = append(words, b.String())
+	}
+	return words, true
+}
+
+// gitAliasCommand follows git with an alias's words: head (git and the
+// options kept), the words, then tail (the words after the alias's name).
+func (s *shellRuns) gitAliasCommand(text string, head []shellWord, words []string, tail []shellWord, c shellCommand, depth int) {
+	if depth >= maxRunDepth {
+		s.stopped("`" + clip(text) + "` nests git aliases too deep to follow")
 		return
 	}
-	s.script("git "+v, text, depth)
+	w := slices.Clone(head)
+	for _, x := range words {
+		w = append(w, shellWord{text: x, static: true})
+	}
+	w = append(w, tail...)
+	s.command(shellCommand{words: w, stdin: c.stdin, stdinText: c.stdinText}, depth+1)
 }
+
+// gitConfigOptValue are git config's options whose value is the next word
+// (git config --file alias.cfg alias.p … names the file alias.cfg).
+const gitConfigOptValue = " -f --file --blob --type --default --comment --value "
 
 // gitConfigAlias reads git config [OPTIONS] [set] alias.NAME VALUE: the
 // alias is kept for a later git NAME on the line, and its value followed
 // now.
 func (s *shellRuns) gitConfigAlias(text string, args []shellWord, depth int) {
-	for i, a := range args {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.static && strings.Contains(gitConfigOptValue, " "+a.text+" ") {
+			i++
+			continue
+		}
 		if !a.static || !strings.HasPrefix(strings.ToLower(a.text), "alias.") || i+1 >= len(args) {
 			continue
 		}
@@ -100,13 +172,13 @@ func (s *shellRuns) gitConfigAlias(text string, args []shellWord, depth int) {
 
 // gitAlias follows git NAME WORDS… where NAME is an alias the line gives
 // (-c alias.NAME=VALUE among opts, or git config before): git runs VALUE
-// with WORDS after it — a ! value as a shell command string, any other as
-// git's command, with git's options. The alias is not expanded again
-// inside its own expansion (git refuses a loop).
+// with WORDS after it — a ! value as a shell command string, any other
+// split as git splits it, as git's command with git's options. The alias
+// is not expanded again inside its own expansion (git refuses a loop).
 func (s *shellRuns) gitAlias(text string, opts, rest []shellWord, c shellCommand, depth int) {
 	name := strings.ToLower(rest[0].text)
 	var values []string
-	kept := make([]shellWord, 0, len(opts))
+	kept := []shellWord{{text: "git", static: true}}
 	for i := 0; i < len(opts); i++ {
 		o := opts[i]
 		setting, pair := "", false
@@ -136,12 +208,13 @@ func (s *shellRuns) gitAlias(text string, opts, rest []shellWord, c shellCommand
 			s.stopped("the command expands more aliases than this analysis follows")
 			break
 		}
-		words := quoteWords(rest[1:])
 		if sh, ok := strings.CutPrefix(v, "!"); ok {
-			s.scriptWith(sh+" "+words, text, depth, c)
+			s.scriptWith(sh+" "+quoteWords(rest[1:]), text, depth, c)
 			continue
 		}
-		s.scriptWith("git "+quoteWords(kept)+" "+v+" "+words, text, depth, c)
+		if words, ok := gitSplit(v); ok {
+			s.gitAliasCommand(text, kept, words, rest[1:], c, depth)
+		}
 	}
 	if lineValues != nil {
 		s.gitAliases[name] = lineValues

@@ -36,6 +36,16 @@ func TestCommandsGitAliases(t *testing.T) {
 		{line: "git config --get alias.p", want: []string{"git config --get alias.p"}, not: []string{"git push"}},
 		{line: "git -c alias.p='push -f' status", not: []string{"git push -f status"}},
 		{line: "git config alias.p \"$V\"; git p", err: ""},
+		// A value is split as git splits it: ( # ; $ are plain characters.
+		{line: "git config alias.lg 'log --graph --pretty=format:%h(%s)'", want: []string{"git log --graph --pretty=format:%h(%s)"}},
+		{line: "git -c 'alias.p=push #' p --force", want: []string{"git push # --force"}},
+		{line: "git -c 'alias.p=push \"-f\"' p", want: []string{"git push -f"}},
+		{line: "git -c 'alias.p=push \"-f' p", not: []string{"git push -f"}}, // git refuses the open quote
+		// What a definition runs later is listed as far as it reads; what
+		// it cannot read does not make the line unreadable.
+		{line: "git config --global alias.pf '!f() { git push --force \"$@\"; }; f'", want: []string{"git config --global alias.pf !f() { git push --force \"$@\"; }; f"}},
+		{line: "git config --file alias.cfg alias.p 'push -f'", want: []string{"git push -f"}, not: []string{"git alias.p"}},
+		{line: "git config alias.pf '!f() { git push --force \"$@\"; }; f'; git pf", err: "runs its arguments"},
 		{line: "git -c alias.x='!sh -c \"rm -rf /tmp/v (\"' x", err: "cannot be parsed"},
 	} {
 		got, err := Commands(tc.line)

@@ -19,7 +19,7 @@ import (
 // conditional append's other outcome is not followed): a=(…) its arrays;
 // maxArrayElems bounds the elements of all the arrays one round of a
 // line's array assignments makes of one name: past it, the name is over.
-const maxArrayElems = 1 << 14
+const maxArrayElems = 1 << 16
 
 // a+=(…) each array of a so far with its elements after; a[i]=v each with
 // element i set. What they start from is what a=(…) gave (not what the

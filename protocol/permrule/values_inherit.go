@@ -9,12 +9,13 @@ import (
 // eval, a string eval runs): the values of that line's variables, within
 // one budget for the whole line.
 
-// maxInherited bounds the values the command strings of one line take
-// from the lines that run them, together: each string gets a copy of its
-// line's values, and 64 KiB of `X1=a; eval echo $X1; X2=a; eval …`
-// copied thousands of values thousands of times (seconds). Past it the
-// line cannot be read (an error).
-const maxInherited = 1 << 18
+// maxInherited bounds what the command strings of one line take from the
+// lines that run them, together (inherit: a name's values taken whole
+// count one, values taken one by one each): each string gets its line's
+// values, and 64 KiB of `X1=a; eval echo $X1; X2=a; eval …` copied
+// thousands of names thousands of times (seconds). Past it the line
+// cannot be read (an error).
+const maxInherited = 1 << 20
 
 // lineShared is what a line and the command strings it runs share: the
 // values the strings took from the lines that run them (maxInherited),
@@ -33,7 +34,11 @@ func (v *lineValues) halted() bool {
 }
 
 // inherit gives v the values of outer, the line that runs v's as a
-// command string: unset too (they may be given after it runs).
+// command string: unset too (they may be given after it runs). What it
+// costs is charged to the line's budget: a name's values are taken whole
+// where v has none of its own, only the new ones where v's are where
+// outer's start (evalRound gives a string's values back to its line,
+// which made them), one by one otherwise.
 func (v *lineValues) inherit(outer *lineValues) {
 	if outer == nil {
 		return
@@ -42,34 +47,47 @@ func (v *lineValues) inherit(outer *lineValues) {
 		outer.shared = &lineShared{}
 	}
 	v.shared = outer.shared
-	n := 0
-	for _, vals := range outer.vals {
-		n += len(vals)
-	}
-	for _, arrs := range outer.arrays {
-		for _, a := range arrs {
-			n += 1 + len(a.List) + len(a.Map)
-		}
-	}
-	if v.shared.spent += n; v.shared.spent > maxInherited || outer.exhausted {
+	if outer.exhausted {
 		v.exhausted = true
 		return
 	}
+	work := len(outer.vals) + len(outer.arrays) + len(outer.over)
+	if len(outer.vals)+len(outer.arrays)+len(outer.over) > 0 {
+		v.made()
+	}
 	for name, vals := range outer.vals {
-		for _, s := range vals {
-			v.add(name, s)
+		have := v.vals[name]
+		switch {
+		case len(have) == 0 && !v.over[name] && !v.lower[name] && !v.upper[name] && !v.integer[name]:
+			// outer's are distinct and within maxVarValues already; a
+			// later append to either copies (Clip).
+			v.vals[name] = slices.Clip(vals)
+			v.longest = max(v.longest, outer.longest)
+		case len(have) > 0 && len(vals) >= len(have) && slices.Equal(vals[:len(have)], have):
+			for _, s := range vals[len(have):] {
+				v.add(name, s)
+			}
+			work += len(vals) - len(have)
+		default:
+			for _, s := range vals {
+				v.add(name, s)
+			}
+			work += len(vals)
 		}
 	}
 	for name, arrs := range outer.arrays {
 		for _, a := range arrs {
 			v.addArray(name, a)
 		}
+		work += len(arrs)
 	}
 	for name := range outer.over {
-		v.made()
 		v.over[name] = true
 	}
 	v.mergeLastArgs(outer.lastArgs)
+	if v.shared.spent += work; v.shared.spent > maxInherited {
+		v.exhausted = true
+	}
 }
 
 // mergeLastArgs adds to v's last arguments those of outer it lacks. v's

@@ -382,43 +382,22 @@ func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, d
 }
 
 // foreignShell reads a shell of another language (csh, nu, rc …): a
-// script file it runs is as opaque as any program, but a command string
-// (-c, --commands) or commands read from standard input are refused, not
-// read as Bash: their words are not sh's (nu's ^rm is rm, csh's history
-// and modifiers), so a Bash reading would list what does not run and miss
-// what does.
+// script file it runs (its first word, no option before it) is as opaque
+// as any program, and so is asking its version; anything else — a command
+// string (-c, nu's -e), commands read from standard input, or options,
+// which are not read here (nu --config FILE -c …: FILE is no script) —
+// is refused, not read as Bash: their words are not sh's (nu's ^rm is
+// rm), so a Bash reading would list what does not run and miss what does.
 func (s *shellRuns) foreignShell(base, text string, args []shellWord, c shellCommand) {
-	refuse := func() {
-		s.stopped("`" + clip(text) + "` runs commands in " + base + "'s language, which this analysis does not read")
+	switch {
+	case len(args) == 1 && args[0].static && (args[0].text == "--version" || args[0].text == "--help"):
+		return
+	case len(args) > 0 && args[0].static && args[0].text != "" && args[0].text[0] != '-':
+		return // SHELL SCRIPT ARGS…
+	case len(args) == 0 && c.stdin == stdinFile:
+		return // SHELL < SCRIPT
 	}
-	for _, a := range args {
-		t := a.text
-		switch {
-		case !a.static:
-			refuse()
-			return
-		case t == "--version" || t == "--help":
-			return
-		case strings.HasPrefix(t, "--"):
-			if strings.HasPrefix(t, "--command") {
-				refuse()
-				return
-			}
-		case len(t) > 1 && t[0] == '-':
-			if strings.ContainsRune(t[1:], 'c') {
-				refuse()
-				return
-			}
-		case t == "-":
-			refuse()
-			return
-		default:
-			return // the script file
-		}
-	}
-	if c.stdin != stdinFile {
-		refuse() // its commands from a pipe, a here-string, the tool's input
-	}
+	s.stopped("`" + clip(text) + "` runs " + base + " with commands or options in its own language, which this analysis does not read")
 }
 
 // su, runuser, sg and script run a command string given with -c (su also
