@@ -60,6 +60,9 @@ func TestCompileAsExprCompiles(t *testing.T) {
 		`any(args.list, # + "x" == "y")`, `any(args.list, upper(#) == "X")`, `any(args.list, # matches args.p)`,
 		`any(args.list, int(#) + 1 > 2)`, `any(args.list, # matches "^x")`, `len(split(args.c, " ")) > 1`,
 		`toJSON(toJSON(args)) != ""`, `len(splitAfter(args.c, ",", 2)) == 2`,
+		// commands(), which the guard makes stoppable (#commands).
+		`any(commands(args.command), # matches "^rm\\s")`, `len(commands(args.command)) > 1`,
+		`commands(args.command)[0] == "ls"`, `"ls" in commands(args.command)`, `any(commands(args.c), len(#) > 3)`,
 	}, twentyRules...)
 	for _, src := range corpus {
 		want, wantErr := exprCompile(src)
