@@ -14,13 +14,13 @@ import (
 // set element 0 of an array. Read in each round of valuesOf, with the
 // values known so far.
 
-// arrayRound adds what the line's array assignments give, in line
-// order, each once and taken to run (as chains does for values: a
-// conditional append's other outcome is not followed): a=(…) its arrays;
 // maxArrayElems bounds the elements of all the arrays one round of a
 // line's array assignments makes of one name: past it, the name is over.
 const maxArrayElems = 1 << 16
 
+// arrayRound adds what the line's array assignments give, in line
+// order, each once and taken to run (as chains does for values: a
+// conditional append's other outcome is not followed): a=(…) its arrays;
 // a+=(…) each array of a so far with its elements after; a[i]=v each with
 // element i set. What they start from is what a=(…) gave (not what the
 // others made), so each round gives the same. Each array made on the way
