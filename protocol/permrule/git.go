@@ -74,7 +74,7 @@ func (s *shellRuns) gitAliasValue(v, text string, depth int) {
 	} else if words, ok := gitSplit(v); ok {
 		s.gitAliasCommand(text, []shellWord{{text: "git", static: true}}, words, nil, shellCommand{}, depth)
 	}
-	if s.stop == nil || !s.stop() {
+	if !s.vals.halted() {
 		s.lost, s.doubt = lost, doubt
 	}
 }

@@ -97,9 +97,6 @@ type shellRuns struct {
 	// open are forms xargs adds words of its input to: `xargs git` may
 	// run git push (shellPattern.match).
 	open []string
-	// stop, when set, ends the analysis once it reports true (the
-	// caller's time bound passed): command checks it.
-	stop func() bool
 	// vals are the values the line gives its variables, which a command
 	// string it runs (eval, sh -c, trap, an alias) may read too: exported
 	// or not, as the analysis does not follow export.
@@ -163,8 +160,8 @@ func analyzeRuns(command string) (shellRuns, error) {
 // (CommandsUntil).
 func analyzeRunsUntil(command string, stop func() bool) (shellRuns, error) {
 	analyses.Add(1)
-	s := shellRuns{stop: stop}
-	var root *lineValues // what the line's values share with its strings': stop
+	var s shellRuns
+	var root *lineValues // what the line's values share with its strings': stop (halted)
 	if stop != nil {
 		root = &lineValues{shared: &lineShared{stop: stop}}
 	}
@@ -183,7 +180,7 @@ func analyzeRunsUntil(command string, stop func() bool) (shellRuns, error) {
 		// defined after it on the line: read the line again, knowing
 		// every value each alias takes from the start, and keep what
 		// both readings find.
-		again := shellRuns{aliases: s.aliases, gitAliases: s.gitAliases, aliasesDone: s.aliasesDone, vals: s.vals, stop: s.stop}
+		again := shellRuns{aliases: s.aliases, gitAliases: s.gitAliases, aliasesDone: s.aliasesDone, vals: s.vals}
 		for _, c := range cmds {
 			again.command(c, 0)
 		}
@@ -231,7 +228,7 @@ func (s *shellRuns) command(c shellCommand, depth int) {
 	if s.lost != "" {
 		return // the line cannot be read whole: nothing after it counts
 	}
-	if s.stop != nil && s.stop() {
+	if s.vals.halted() {
 		s.stopped(errPastBound.Error())
 		return
 	}

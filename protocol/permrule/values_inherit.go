@@ -28,9 +28,10 @@ type lineShared struct {
 // errPastBound ends an analysis whose caller's time bound passed.
 var errPastBound = errors.New("the analysis was stopped: its time bound passed")
 
-// halted reports whether the caller asked the analysis to end.
+// halted reports whether the caller asked the analysis to end (v nil: a
+// line no values were read for, which no caller can stop).
 func (v *lineValues) halted() bool {
-	return v.shared != nil && v.shared.stop != nil && v.shared.stop()
+	return v != nil && v.shared != nil && v.shared.stop != nil && v.shared.stop()
 }
 
 // inherit gives v the values of outer, the line that runs v's as a
@@ -52,7 +53,7 @@ func (v *lineValues) inherit(outer *lineValues) {
 		return
 	}
 	work := len(outer.vals) + len(outer.arrays) + len(outer.over)
-	if len(outer.vals)+len(outer.arrays)+len(outer.over) > 0 {
+	if work > 0 {
 		v.made()
 	}
 	for name, vals := range outer.vals {
