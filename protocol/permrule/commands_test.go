@@ -10,12 +10,7 @@ import (
 // TestCommands: each command a line runs, however it is spelled or
 // wrapped, as the argv it gets; and an error for what cannot be read.
 func TestCommands(t *testing.T) {
-	for _, tc := range []struct {
-		line string
-		want []string // each must be listed
-		not  []string // none may be
-		err  string
-	}{
+	checkCommands(t, []commandsCase{
 		{line: "rm -rf /", want: []string{"rm -rf /"}},
 		{line: `r\m -r"f" '/'`, want: []string{"rm -rf /"}},
 		{line: "rm -r \\\n  -f /", want: []string{"rm -r -f /"}},
@@ -322,29 +317,7 @@ func TestCommands(t *testing.T) {
 		{line: "sh -c 'rm -rf / ('", err: "not all of the command can be read"},
 		{line: strings.Repeat("x", maxShellCommand+1), err: "too long"},
 		{line: `sh -c 'sh -c "rm -rf /"'`, want: []string{"rm -rf /"}},
-	} {
-		got, err := Commands(tc.line)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%q: %q, %v; want an error with %q", tc.line, got, err, tc.err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%q: %v", tc.line, err)
-			continue
-		}
-		for _, w := range tc.want {
-			if !slices.Contains(got, w) {
-				t.Errorf("%q: %q does not list %q", tc.line, got, w)
-			}
-		}
-		for _, n := range tc.not {
-			if slices.Contains(got, n) {
-				t.Errorf("%q: %q lists %q", tc.line, got, n)
-			}
-		}
-	}
+	})
 }
 
 // TestCommandsDepth: a line nesting command strings deeper than the
@@ -479,4 +452,41 @@ func assigns(name string, n int) string {
 		fmt.Fprintf(&b, "%s=%s%d; ", name, name, i)
 	}
 	return b.String()
+}
+
+// commandsCase is a line, what Commands must list for it and must not
+// list, or the error it must give.
+type commandsCase struct {
+	line string
+	want []string // each must be listed
+	not  []string // none may be
+	err  string
+}
+
+// checkCommands runs each case through Commands.
+func checkCommands(t *testing.T, cases []commandsCase) {
+	t.Helper()
+	for _, tc := range cases {
+		got, err := Commands(tc.line)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: %q, %v; want an error with %q", tc.line, got, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tc.line, err)
+			continue
+		}
+		for _, w := range tc.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%q: %q does not list %q", tc.line, got, w)
+			}
+		}
+		for _, n := range tc.not {
+			if slices.Contains(got, n) {
+				t.Errorf("%q: %q lists %q", tc.line, got, n)
+			}
+		}
+	}
 }

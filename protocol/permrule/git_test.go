@@ -1,10 +1,6 @@
 package permrule
 
-import (
-	"slices"
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestCommandsGitAliases: an alias the line gives git (-c alias.NAME=…,
 // git config alias.NAME …) is followed where git runs it — a ! value as a
@@ -12,12 +8,7 @@ import (
 // command — and where the line defines it, as it runs later (a git config
 // alias outlives the line).
 func TestCommandsGitAliases(t *testing.T) {
-	for _, tc := range []struct {
-		line string
-		want []string
-		not  []string
-		err  string
-	}{
+	checkCommands(t, []commandsCase{
 		{line: "git -c alias.p='push -f' p", want: []string{"git push -f"}},
 		{line: "git -c alias.P='push' p --force origin", want: []string{"git push --force origin"}},
 		{line: "git -calias.p=push p -f", want: []string{"git push -f"}},
@@ -47,27 +38,5 @@ func TestCommandsGitAliases(t *testing.T) {
 		{line: "git config --file alias.cfg alias.p 'push -f'", want: []string{"git push -f"}, not: []string{"git alias.p"}},
 		{line: "git config alias.pf '!f() { git push --force \"$@\"; }; f'; git pf", err: "runs its arguments"},
 		{line: "git -c alias.x='!sh -c \"rm -rf /tmp/v (\"' x", err: "cannot be parsed"},
-	} {
-		got, err := Commands(tc.line)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%q: %q, %v; want an error with %q", tc.line, got, err, tc.err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%q: %v", tc.line, err)
-			continue
-		}
-		for _, w := range tc.want {
-			if !slices.Contains(got, w) {
-				t.Errorf("%q: %q does not list %q", tc.line, got, w)
-			}
-		}
-		for _, n := range tc.not {
-			if slices.Contains(got, n) {
-				t.Errorf("%q: %q lists %q", tc.line, got, n)
-			}
-		}
-	}
+	})
 }
