@@ -117,12 +117,14 @@ func TestLoopBodiesKeepTheirValues(t *testing.T) {
 	}
 }
 
-// The step check is the guard's: a rule cannot call it, nor read or set
-// the flag it checks; and the flag does not show in what a rule can print
-// of its Input (string($env)), set or not: a rule decides a replayed
-// firing as it decided the firing.
+// The step check and the stopping commands() are the guard's: a rule
+// cannot call them (nor hand commands() an Input of its own), nor read or
+// set the flag they check; and the flag does not show in what a rule can
+// print of its Input (string($env)), set or not: a rule decides a
+// replayed firing as it decided the firing.
 func TestStopFlagUnreachable(t *testing.T) {
-	for _, src := range []string{`#step($env, true)`, `$env.stop == nil`, `stop == nil`, `$env["stop"] == nil`} {
+	for _, src := range []string{`#step($env, true)`, `$env.stop == nil`, `stop == nil`, `$env["stop"] == nil`,
+		`len(#commands($env, "ls")) > 0`, `len(commands("ls", $env)) > 0`} {
 		r, err := Compile(src)
 		if err == nil {
 			_, err = r.Eval(context.Background(), &Input{})
