@@ -87,26 +87,29 @@ func (g *guard) wrapStep(node *ast.Node) {
 		return
 	}
 	inner := *node
-	callee := &ast.IdentifierNode{Value: stepFn}
-	call := &ast.CallNode{Callee: callee, Arguments: []ast.Node{&ast.IdentifierNode{Value: "$env"}, inner}}
-	g.typeCall(call, callee, stepFn)
+	call := g.envCall(node, stepFn, inner)
 	if g.cfg != nil {
 		call.SetNature(*inner.Nature())
 	}
+}
+
+// envCall puts fn($env, arg) in place of node, typed as fn is configured
+// (typeCall): fn reads the evaluation's stop flag from `$env`, the copy of
+// the Input the program then runs against (g.steps).
+func (g *guard) envCall(node *ast.Node, fn string, arg ast.Node) *ast.CallNode {
+	callee := &ast.IdentifierNode{Value: fn}
+	call := &ast.CallNode{Callee: callee, Arguments: []ast.Node{&ast.IdentifierNode{Value: "$env"}, arg}}
+	g.typeCall(call, callee, fn)
 	ast.Patch(node, call)
 	g.steps = true
+	return call
 }
 
 // stoppingCommands puts commandsFn in place of commands(s): the analysis
 // then reads the evaluation's stop flag, carried in `$env` as the loops'
 // checks read it.
 func (g *guard) stoppingCommands(node *ast.Node, n *ast.CallNode) {
-	if g.plain {
-		return
+	if !g.plain {
+		g.envCall(node, commandsFn, n.Arguments[0])
 	}
-	callee := &ast.IdentifierNode{Value: commandsFn}
-	call := &ast.CallNode{Callee: callee, Arguments: []ast.Node{&ast.IdentifierNode{Value: "$env"}, n.Arguments[0]}}
-	g.typeCall(call, callee, commandsFn)
-	ast.Patch(node, call)
-	g.steps = true
 }
