@@ -180,8 +180,12 @@ func (v *lineValues) reads(words []*syntax.Word, src string) (readSet, error) {
 		r.used = r.used || len(v.vals[n]) > 0 || len(v.arrays[n]) > 0 || v.over[n]
 	}
 	for _, w := range words {
-		if split := *w; syntax.SplitBraces(&split) {
-			for range expand.BracesSeq(nil, &split) {
+		split, ok, err := splitBraces(w)
+		if err != nil {
+			return r, err
+		}
+		if ok {
+			for range expand.BracesSeq(nil, split) {
 				if v.braces--; v.braces < 0 {
 					return r, fmt.Errorf("its brace expansions make more than %d words", 4*maxBraceWords)
 				}
