@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -266,5 +267,27 @@ func TestClaudeIfConditions(t *testing.T) {
 	o := dispatch(t, b, "pre_tool_call", map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "ls"}})
 	if !o.Blocked() || !strings.Contains(o.Message, "cannot be evaluated") {
 		t.Fatalf("an unevaluable if must block PreToolUse: %+v", o)
+	}
+}
+
+// The if rules of a firing are analysed within a bound (ifBound): a
+// hostile command held a dispatch in that analysis for 47 s, past the
+// agent's wait, which lost the call's other guards with it. Past the bound
+// a rule lets its handler run, as one whose command cannot be read does:
+// the guard decides.
+func TestClaudeIfPastItsBoundRuns(t *testing.T) {
+	dir := t.TempDir()
+	guard := script(t, dir, "guard.sh", `echo "checked" >&2; exit 2`)
+	d := settingsDispatcher(t, `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"`+guard+`","if":"Bash(git push:*)"}]}]}}`, Options{Cwd: dir})
+	fire := func() protocol.Outcome {
+		return dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "ls -la"}})
+	}
+	if o := fire(); o.Blocked() || len(o.Hooks) != 0 {
+		t.Fatalf("within the bound, ls is not git push: %+v", o)
+	}
+	defer func(b time.Duration) { ifBound = b }(ifBound)
+	ifBound = 0
+	if o := fire(); !o.Blocked() || o.Message != "checked" {
+		t.Fatalf("past the bound, the handler must run: %+v", o)
 	}
 }

@@ -352,9 +352,9 @@ func (d *Dispatcher) selectEntries(f *protocol.Firing, scr consent.Screen, sf *f
 		}
 		how := e.Fit(f, d.cfg.Tools, &sf.MatchBudget)
 		if e.If != "" && sf.ifMemo == nil {
-			sf.ifMemo = new(permrule.Memo)
+			sf.ifMemo, sf.ifStop = new(permrule.Memo), ifStop()
 		}
-		if how == hookconfig.FitNo || !d.ifAllows(runEvent(ev, e), e, f, sf.ifMemo) {
+		if how == hookconfig.FitNo || !d.ifAllows(runEvent(ev, e), e, f, sf.ifMemo, sf.ifStop) {
 			continue
 		}
 		if e.Dialect == protocol.Claude {
@@ -420,6 +420,7 @@ type firing struct {
 	// first entry with an if rule (a field of its own would put the
 	// firing on the heap in every dispatch).
 	ifMemo    *permrule.Memo
+	ifStop    func() bool // the bound of its if rules' analysis (ifBound)
 	undecided []*hookconfig.Entry
 	refused   []*hookconfig.Entry
 	// twins are Claude copies of one command from different places that

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
@@ -28,14 +29,30 @@ import (
 // through, to be blocked or reported).
 func (d *Dispatcher) IfAllows(e *hookconfig.Entry, f *protocol.Firing) bool {
 	d.bind(f)
-	return d.ifAllows(f.Event, e, f, nil)
+	return d.ifAllows(f.Event, e, f, nil, ifStop())
+}
+
+// ifBound bounds the analysis of one firing's if rules. Past it, each
+// rule still to be matched lets its entry through, as one whose command
+// cannot be read does: the hook runs and decides. A command people write
+// is analysed in microseconds, 64 KiB of one in a fifth of a second; a
+// hostile one must not hold the dispatch until the agent stops waiting
+// (it then reads no answer, which most agents take as no objection, so
+// the other guards of the call would be lost with it). A var for tests.
+var ifBound = time.Second
+
+// ifStop is the stop of the if rules of a firing whose selection starts
+// now (permrule.RuleContext.Stop).
+func ifStop() func() bool {
+	end := time.Now().Add(ifBound)
+	return func() bool { return time.Now().After(end) }
 }
 
 // ifAllows reports whether the entry's if rule (if any) lets it run for
 // this firing. A rule that cannot be evaluated lets it through to be
 // blocked or reported by Dispatch. memo (nil: none) is the firing's
-// (permrule.Memo).
-func (d *Dispatcher) ifAllows(ev *protocol.Event, e *hookconfig.Entry, f *protocol.Firing, memo *permrule.Memo) bool {
+// (permrule.Memo), stop its ifStop.
+func (d *Dispatcher) ifAllows(ev *protocol.Event, e *hookconfig.Entry, f *protocol.Firing, memo *permrule.Memo, stop func() bool) bool {
 	if e.If == "" {
 		return true
 	}
@@ -51,7 +68,7 @@ func (d *Dispatcher) ifAllows(ev *protocol.Event, e *hookconfig.Entry, f *protoc
 	}
 	claudeTool := f.ClaudeTool
 	input = protocol.ClaudeToolInput(claudeTool, input)
-	ctx := permrule.RuleContext{Cwd: f.Cwd, ProjectDir: e.ProjectDir, Memo: memo}
+	ctx := permrule.RuleContext{Cwd: f.Cwd, ProjectDir: e.ProjectDir, Memo: memo, Stop: stop}
 	if ctx.ProjectDir == "" {
 		ctx.ProjectDir = ctx.Cwd
 	}
@@ -113,7 +130,8 @@ func matchesWhereItLeads(r *permrule.IfRule, tool string, input map[string]any, 
 			return true
 		}
 	}
-	if pctx == ctx && phys == filepath.Clean(file) {
+	same := pctx.Cwd == ctx.Cwd && pctx.ProjectDir == ctx.ProjectDir && pctx.Home == ctx.Home
+	if same && phys == filepath.Clean(file) {
 		return false
 	}
 	m, _ := r.MatchFile(tool, phys, pctx)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A payload built to make commands() slow must not switch a serve's rule
@@ -62,6 +63,12 @@ func TestRulePayloadsDoNotQuarantine(t *testing.T) {
 		{"evals", fill(func(i int) string { return fmt.Sprintf("eval 'echo a%d'; ", i) }, "rm -rf x")},
 		{"arrays", fill(func(i int) string { return fmt.Sprintf("a[%d]=x; ", i) }, `rm "${a[@]}"`)},
 		{"evals of values", fill(func(i int) string { return fmt.Sprintf("X%d=a; eval echo $X%d; ", i, i) }, "")},
+		{"braces", fill(func(i int) string {
+			if i == 0 {
+				return "rm -rf x; echo "
+			}
+			return "{a,b}"
+		}, "")},
 	} {
 		if d, msg := decide(p.command); d != "block" {
 			t.Errorf("%s: %s (%s), want block", p.name, d, msg)
@@ -69,5 +76,43 @@ func TestRulePayloadsDoNotQuarantine(t *testing.T) {
 		if d, msg := decide("ls -la"); d != "none" {
 			t.Fatalf("ls after %s: %s (%s): the rule is off", p.name, d, msg)
 		}
+	}
+}
+
+// A payload built to make a Claude handler's `if` rule slow must not hold
+// the hook past the agent's wait. 15 KB of {a,b} in one word held
+// `hook claude` for 47 s in the if rule's analysis (each word brace
+// expansion made copied the word's parts at every level), and the agent,
+// having stopped waiting, reads no answer: the fail_closed rule that
+// refuses the call's rm -rf was lost with it. Now the word is refused at
+// once, and the analysis of a firing's if rules has a bound of its own.
+func TestIfRulePayloadDoesNotHoldTheHook(t *testing.T) {
+	e := newEnv(t)
+	e.write("guard.sh", "#!/bin/sh\nexit 0\n", 0o755)
+	e.write("userhome/.claude/settings.json", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"`+e.path("guard.sh")+`","if":"Bash(git push:*)"}]}]}}`, 0o644)
+	e.write("home/config.yaml", `claude_settings: [../userhome/.claude/settings.json]
+hooks:
+  pre_tool_call:
+    - matcher: terminal
+      rule: 'args.command contains "rm -rf"'
+      decision: block
+      fail_closed: true
+      message: "no rm -rf here"
+`, 0o644)
+	e.run("", "approve", "--all")
+	var b strings.Builder
+	b.WriteString("rm -rf ~; echo ")
+	for b.Len() < 64<<10-5 {
+		b.WriteString("{a,b}")
+	}
+	payload, _ := json.Marshal(map[string]any{"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+		"tool_input": map[string]any{"command": b.String()}})
+	start := time.Now()
+	out := e.hookOut(t, nil, string(payload), "hook", "claude", "--no-server")
+	if d := time.Since(start); d > 60*time.Second {
+		t.Errorf("the hook answered after %s", d)
+	}
+	if !strings.Contains(out, `"deny"`) || !strings.Contains(out, "no rm -rf here") {
+		t.Fatalf("hook claude answered %q; want the rule's deny", out)
 	}
 }

@@ -152,3 +152,31 @@ func TestLongCommandAnalysedOncePerFiring(t *testing.T) {
 		t.Fatalf("256 rules on one %d-byte command analysed it %d times", len(cmd), got)
 	}
 }
+
+// An analysis its Stop ends lets the rule match, as a command that cannot
+// be read does (the hook runs and decides), and the firing's Memo keeps
+// that answer for the rules after it: they share its bound.
+func TestStoppedAnalysisMatches(t *testing.T) {
+	r, err := ParseIfRule("Bash(git push:*)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"ls -la", "echo " + strings.Repeat("x ", reuseFrom)} {
+		ok, why := r.Match("Bash", map[string]any{"command": cmd}, RuleContext{Cwd: "/p"})
+		if ok {
+			t.Fatalf("%.20q, not stopped: matched (%s)", cmd, why)
+		}
+		var memo Memo
+		stops := 0
+		stop := func() bool { stops++; return true }
+		for range 2 {
+			ok, why = r.Match("Bash", map[string]any{"command": cmd}, RuleContext{Cwd: "/p", Memo: &memo, Stop: stop})
+			if !ok || !strings.Contains(why, "stopped") {
+				t.Fatalf("%.20q, stopped: %v (%s); want a match", cmd, ok, why)
+			}
+		}
+		if len(cmd) >= reuseFrom && stops != 1 {
+			t.Errorf("a long command's stopped analysis was made %d times for two rules", stops)
+		}
+	}
+}

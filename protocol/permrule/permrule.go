@@ -67,6 +67,12 @@ type RuleContext struct {
 	// matched against it: one per firing, whose entries' rules are matched
 	// in turn against its one command.
 	Memo *Memo
+	// Stop, when set, ends a command's analysis once it reports true: the
+	// rule then matches (the hook runs), as for a command that cannot be
+	// read. An agent that stops waiting for its hook reads no answer,
+	// which most take as no objection; a hostile command must not keep
+	// the dispatch in the analysis of an if rule until then.
+	Stop func() bool
 }
 
 type ruleKind uint8
@@ -359,7 +365,7 @@ func (r IfRule) Match(toolName string, toolInput map[string]any, ctx RuleContext
 			// first; an input without a command matches no Bash(…) rule.
 			return false, "tool_input has no command string"
 		}
-		return r.shell.match(cmd, ctx.Memo)
+		return r.shell.match(cmd, ctx.Memo, ctx.Stop)
 	case rulePath:
 		return r.path.match(r.tool, toolInput, ctx)
 	case ruleDomain:

@@ -137,14 +137,15 @@ type Memo struct {
 	err     error
 }
 
-// analyzeRunsOnce is analyzeRuns, reusing memo's analysis of the same
-// long command (memo nil: none kept).
-func analyzeRunsOnce(command string, memo *Memo) (shellRuns, error) {
+// analyzeRunsOnce is analyzeRunsUntil, reusing memo's analysis of the
+// same long command (memo nil: none kept). One that stop ended is kept
+// too: the rules after it share its bound.
+func analyzeRunsOnce(command string, memo *Memo, stop func() bool) (shellRuns, error) {
 	if len(command) < reuseFrom || memo == nil {
-		return analyzeRuns(command)
+		return analyzeRunsUntil(command, stop)
 	}
 	if memo.command != command {
-		memo.runs, memo.err = analyzeRuns(command)
+		memo.runs, memo.err = analyzeRunsUntil(command, stop)
 		memo.command = command
 	}
 	return memo.runs, memo.err

@@ -114,12 +114,12 @@ func (p shellPattern) matches(cmd string) bool {
 // and the hook runs.
 const maxShellCommand = 1 << 16
 
-func (p shellPattern) match(command string, memo *Memo) (bool, string) {
+func (p shellPattern) match(command string, memo *Memo, stop func() bool) (bool, string) {
 	rule := "Bash(" + p.raw + ")"
 	if len(command) > maxShellCommand {
 		return true, "the command is too long to analyse, so the hook runs (as Claude Code does when it cannot tell)"
 	}
-	runs, err := analyzeRunsOnce(command, memo)
+	runs, err := analyzeRunsOnce(command, memo, stop)
 	if err != nil {
 		return true, "the command cannot be read (" + err.Error() + "), so the hook runs, as in Claude Code"
 	}
