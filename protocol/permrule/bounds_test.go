@@ -132,3 +132,36 @@ func TestCommandsUntilStops(t *testing.T) {
 		}
 	}
 }
+
+// Arrays made of thousands of values, appended to or set an element of,
+// and arrays of up to 32,768 elements that thousands of command strings
+// take from their line: each took seconds (the appends compared every
+// array made with every other, 9 s for 78 bytes, and the element sets 17
+// s and 8 GB; each string rebuilt the arrays' keys, 20 s), and the
+// appends did not heed the caller's stop. Each is read, or refused,
+// within a bound that only catches such a hang, and its stop is heeded.
+func TestCommandsBoundedOnLargeArrays(t *testing.T) {
+	doubled := "X=x;" + strings.Repeat(`X="$X $X";`, 15) + "a0=($X);"
+	for _, tc := range []struct{ name, line string }{
+		{"appends", "for X in {1..4000}; do :; done; a=($X); a+=(y); a+=(y); a+=(y); a+=(y); a+=(y)"},
+		{"appends then rm", "for X in {1..4000}; do :; done; a=($X); a+=(y); a+=(y); a+=(y); a+=(y); a+=(y); rm -rf /"},
+		{"element sets", "for X in {1..4000}; do :; done; a=($X); " + strings.Repeat("a[5]=y; ", 2000) + "rm -rf /"},
+		{"strings of a large array", doubled + strings.Repeat("eval :;", (maxShellCommand-len(doubled)-8)/7) + "rm -rf /"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			got, err := Commands(tc.line)
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("took %s", d)
+			}
+			if strings.HasSuffix(tc.line, "rm -rf /") && err == nil && !slices.Contains(got, "rm -rf /") {
+				t.Errorf("%d commands, no error, and rm -rf / is not listed", len(got))
+			}
+			start = time.Now()
+			_, err = CommandsUntil(tc.line, func() bool { return time.Since(start) > 100*time.Millisecond })
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("a stop at 100 ms: took %s (%v)", d, err)
+			}
+		})
+	}
+}

@@ -19,6 +19,9 @@ func TestBracesBoundedPerWord(t *testing.T) {
 		"echo " + many,
 		"rm -rf ~; echo " + many,
 		"X=1; echo $X" + many,
+		"a=(" + many + "); rm \"${a[@]}\"",
+		"a=(-rf " + many + " /); rm \"${a[@]}\"",
+		"a=([0]=rm " + many + "); ${a[@]} -rf /",
 		"echo " + strings.Repeat("{a,", 3000) + strings.Repeat("}", 3000),
 	} {
 		start := time.Now()

@@ -137,9 +137,11 @@ func (v *lineValues) collect(file *syntax.File, src string) {
 }
 
 // settle reads the givers' values in rounds, each with the values the
-// last one found, until a round adds none; past maxValueRounds, what still
-// grows (and what is made of it) is over.
+// last one found, until a round adds none and makes nothing over; past
+// maxValueRounds, what still grows is over. Whichever way they end, what
+// is made of an over name is over (spreadOver).
 func (v *lineValues) settle(g *givers, src string) {
+	defer v.spreadOver(g)
 	sources := g.sources
 	seen := make([]int, len(sources)) // the values a source's names had when it was last read
 	round := func() {
@@ -150,8 +152,15 @@ func (v *lineValues) settle(g *givers, src string) {
 			if s.chained || v.over[s.name] { // an over one is an error where used
 				continue
 			}
-			if n := v.countOf(wordNames(s.w)) + 1; n != seen[i] {
-				seen[i] = n // read again only when what it reads has grown
+			names := wordNames(s.w)
+			n := v.countOf(names) + 1
+			if slices.ContainsFunc(names, func(n string) bool { return v.over[n] }) {
+				// A name it reads became over (arrayRound, after this read
+				// it as empty): read again, it is over too.
+				n = -1
+			}
+			if n != seen[i] {
+				seen[i] = n // read again only when what it reads has changed
 				v.read(s, src)
 			}
 		}
@@ -167,8 +176,9 @@ func (v *lineValues) settle(g *givers, src string) {
 		}
 	}
 	for range maxValueRounds {
-		before := v.count()
-		if round(); v.count() == before || v.stopped {
+		// A round that only makes a name over changes what the others read.
+		before := v.count() + len(v.over)
+		if round(); v.count()+len(v.over) == before || v.stopped {
 			return
 		}
 	}
@@ -190,21 +200,6 @@ func (v *lineValues) settle(g *givers, src string) {
 	for name := range v.arrays {
 		if len(v.vals[name])+len(v.arrays[name]) != sizes[name] {
 			v.over[name] = true
-		}
-	}
-	// And so is what is made of those (A=$B, B over).
-	for changed := true; changed; {
-		changed = false
-		for _, s := range sources {
-			if v.over[s.name] {
-				continue
-			}
-			for _, n := range wordNames(s.w) {
-				if v.over[n] {
-					v.over[s.name], changed = true, true
-					break
-				}
-			}
 		}
 	}
 }
@@ -327,6 +322,9 @@ func (v *lineValues) chained(s valueSource, cur, vals []string) (next []string, 
 
 // copyValues gives name every value of other too (declare -n, for name).
 func (v *lineValues) copyValues(name, other string) {
+	if v.made(); v.over[other] {
+		v.over[name] = true // what it refers to cannot be told
+	}
 	for _, s := range slices.Clone(v.vals[other]) {
 		v.add(name, s)
 	}

@@ -32,6 +32,11 @@ func (v *lineValues) arrayRound(assigns []*syntax.Assign, src string) {
 	made := map[string][]expand.Variable{} // every array made, by name
 	elems := map[string]int{}              // the elements of made's arrays
 	for _, a := range assigns {
+		// Each assignment may make thousands of arrays: the caller's
+		// stop is heeded between them.
+		if v.stopped = v.stopped || v.halted(); v.stopped {
+			return
+		}
 		name := a.Name.Value
 		if v.over[name] {
 			continue // an error where it is used
@@ -45,39 +50,12 @@ func (v *lineValues) arrayRound(assigns []*syntax.Assign, src string) {
 				}
 			}
 		}
-		var next []expand.Variable
-		add := func(b expand.Variable) {
-			if len(next) < maxVarValues && !slices.ContainsFunc(next, func(c expand.Variable) bool { return arrKey(name, c) == arrKey(name, b) }) {
-				next = append(next, b)
-			}
-		}
-		switch {
-		case a.Index != nil:
-			for _, b := range cur {
-				for _, el := range v.withElements(b, a, src) {
-					add(el)
-				}
-			}
-		case !a.Append:
-			for _, arr := range v.arraysOf(a.Array, src) {
-				v.addArray(name, arr)
-				add(arr)
-			}
-		default:
-			for _, arr := range v.arraysOf(a.Array, src) {
-				for _, b := range cur {
-					if b.Kind == expand.Indexed && arr.Kind == expand.Indexed {
-						add(expand.Variable{Set: true, Kind: expand.Indexed, List: append(slices.Clone(b.List), arr.List...)})
-					}
-				}
-			}
-		}
-		for _, b := range next {
-			elems[name] += 1 + len(b.List) + len(b.Map)
-		}
-		if elems[name] > maxArrayElems {
-			// a[0]=x; a[1]=x; … makes an array of each length on the way:
-			// 6,000 of them held 18 million elements (a gigabyte).
+		next, ok := v.assigned(a, cur, src, elems)
+		if !ok || v.over[name] { // a[i]=$X, X over, makes a over too (valuesIn)
+			// Past a bound (a[0]=x; a[1]=x; … makes an array of each length
+			// on the way: 6,000 of them held 18 million elements, a
+			// gigabyte), or its words cannot be told: not the arrays made
+			// so far, which would miss the others.
 			v.over[name] = true
 			delete(work, name)
 			delete(made, name)
@@ -99,6 +77,58 @@ func (v *lineValues) arrayRound(assigns []*syntax.Assign, src string) {
 			}
 		}
 	}
+}
+
+// assigned are the arrays assignment a makes of cur, the arrays of its
+// name so far (arrayRound), each once; elems counts their elements, by
+// name. ok false past maxVarValues arrays or maxArrayElems elements
+// (found as they are made, not after: cur and a's values may each hold
+// thousands, and comparing each array with each other made took 9 s for
+// a 78-byte line), or where a's words cannot be told (arraysOf).
+func (v *lineValues) assigned(a *syntax.Assign, cur []expand.Variable, src string, elems map[string]int) (next []expand.Variable, ok bool) {
+	name := a.Name.Value
+	seen := map[string]bool{} // the arrKeys of next
+	add := func(b expand.Variable) bool {
+		if k := arrKey(name, b); !seen[k] {
+			seen[k] = true
+			elems[name] += 1 + len(b.List) + len(b.Map)
+			if len(next) >= maxVarValues || elems[name] > maxArrayElems {
+				return false
+			}
+			next = append(next, b)
+		}
+		return true
+	}
+	if a.Index != nil {
+		for _, b := range cur {
+			for _, el := range v.withElements(b, a, src) {
+				if !add(el) {
+					return nil, false
+				}
+			}
+		}
+		return next, true
+	}
+	arrs, ok := v.arraysOf(a.Array, src)
+	if !ok {
+		return nil, false
+	}
+	for _, arr := range arrs {
+		if !a.Append {
+			v.addArray(name, arr)
+			if !add(arr) {
+				return nil, false
+			}
+			continue
+		}
+		for _, b := range cur {
+			if b.Kind == expand.Indexed && arr.Kind == expand.Indexed &&
+				!add(expand.Variable{Set: true, Kind: expand.Indexed, List: append(slices.Clone(b.List), arr.List...)}) {
+				return nil, false
+			}
+		}
+	}
+	return next, true
 }
 
 // addDerivedArray adds an array a chained assignment made (arrayRound).
@@ -129,8 +159,11 @@ func arrKey(name string, a expand.Variable) string {
 // arraysOf are the arrays a=(…) may give: with elements written without
 // an index, each list of fields they expand to (values, braces, word
 // splitting); else the static elements at the indexes written
-// (arrayOf).
-func (v *lineValues) arraysOf(a *syntax.ArrayExpr, src string) []expand.Variable {
+// (arrayOf). ok false where the elements' expansion fails (a name they
+// read is over, or past a bound), as valuesIn makes a value's variable
+// over: read as the static elements alone, a=($X) with X over was an
+// empty array, and ${a[0]} -rf / ran X's rm unseen.
+func (v *lineValues) arraysOf(a *syntax.ArrayExpr, src string) (arrs []expand.Variable, ok bool) {
 	var words []*syntax.Word
 	for _, el := range a.Elems {
 		if el.Index != nil || el.Value == nil {
@@ -141,12 +174,15 @@ func (v *lineValues) arraysOf(a *syntax.ArrayExpr, src string) []expand.Variable
 	}
 	if len(words) > 0 {
 		lists, err := v.expand(words, src, false, true)
-		if err == nil && lists != nil {
+		if err != nil {
+			return nil, false
+		}
+		if lists != nil {
 			out := make([]expand.Variable, len(lists))
 			for i, l := range lists {
 				out[i] = expand.Variable{Set: true, Kind: expand.Indexed, List: l}
 			}
-			return out
+			return out, true
 		}
 	}
 	// Indexes written: one array for each assignment of the values its
@@ -157,13 +193,17 @@ func (v *lineValues) arraysOf(a *syntax.ArrayExpr, src string) []expand.Variable
 	}
 	var out []expand.Variable
 	for _, e := range v.arithEnvs(names) {
-		for _, arr := range v.arrayOf(a, src, e) {
+		arrs, ok := v.arrayOf(a, src, e)
+		if !ok {
+			return nil, false
+		}
+		for _, arr := range arrs {
 			if !slices.ContainsFunc(out, func(b expand.Variable) bool { return arrKey("", b) == arrKey("", arr) }) {
 				out = append(out, arr)
 			}
 		}
 	}
-	return out
+	return out, true
 }
 
 // arrayOf is the array a=(…) gives under the values of e, of its static
@@ -171,8 +211,11 @@ func (v *lineValues) arraysOf(a *syntax.ArrayExpr, src string) []expand.Variable
 // [0+1]=x, [0x1]=x, [i]=x, in any order; the last of an index counts).
 // Where an index is not a number (declare -A m=([k]=v)) it is also
 // associative, and, as bash lists such an array's values in an order of
-// its own, indexed in the order written and the reverse.
-func (v *lineValues) arrayOf(a *syntax.ArrayExpr, src string, e env) []expand.Variable {
+// its own, indexed in the order written and the reverse. ok false where
+// an element's value cannot be told here ([0]=$X, a word of too many
+// braces): read as no element, a=([0]=$X) with X=rm made ${a[0]} -rf /
+// the command -rf /.
+func (v *lineValues) arrayOf(a *syntax.ArrayExpr, src string, e env) (arrs []expand.Variable, ok bool) {
 	byIndex := map[int]string{}
 	assoc := map[string]string{}
 	var order []string // the associative values, in the order written
@@ -185,32 +228,33 @@ func (v *lineValues) arrayOf(a *syntax.ArrayExpr, src string, e env) []expand.Va
 		if el.Index == nil {
 			ws, err := braceWords(el.Value, src, &v.braces)
 			if err != nil {
-				return nil
+				return nil, false
 			}
 			words = ws
 		}
 		for _, w := range words {
+			if !w.static {
+				return nil, false
+			}
 			if el.Index != nil {
 				next = arithIndexIn(el.Index, e)
-				if key := strings.Trim(source(el.Index, src), "\"'"); !isNumber(key) && w.static {
+				if key := strings.Trim(source(el.Index, src), "\"'"); !isNumber(key) {
 					assoc[key] = w.text
 					order = append(order, w.text)
 				}
 			}
-			if w.static {
-				byIndex[next] = w.text
-			}
-			next++ // a value not known here still takes its place
+			byIndex[next] = w.text
+			next++
 		}
 	}
 	indexed := indexedOf(byIndex)
 	if len(assoc) == 0 {
-		return []expand.Variable{indexed}
+		return []expand.Variable{indexed}, true
 	}
 	reversed := slices.Clone(order)
 	slices.Reverse(reversed)
 	return []expand.Variable{{Set: true, Kind: expand.Associative, Map: assoc}, indexed,
-		{Set: true, Kind: expand.Indexed, List: order}, {Set: true, Kind: expand.Indexed, List: reversed}}
+		{Set: true, Kind: expand.Indexed, List: order}, {Set: true, Kind: expand.Indexed, List: reversed}}, true
 }
 
 // arithReads calls name for each variable arithmetic x reads: bare names

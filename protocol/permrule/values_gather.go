@@ -1,6 +1,8 @@
 package permrule
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -146,6 +148,62 @@ func (g *givers) assign(a *syntax.Assign) {
 	g.sources = append(g.sources, valueSource{name: a.Name.Value, w: a.Value, append: a.Append, chained: a.Append || reads(a.Value, a.Name.Value)})
 }
 
+// spreadOver makes over each name the line gives a value made of an over
+// one (B=$A, b=("${a[@]}"), b[0]=${a[0]}, declare -n b=a, set -- $A),
+// and what is made of those: at the end of every settle, not only when
+// its rounds run out — a copy read before its source was found over
+// (arrayRound finds a past its bound after b=${a[1]} read it empty) is
+// not read again when the source's values do not grow, and b=${a[1]};
+// rm $b / listed rm / where bash runs rm -rf /.
+func (v *lineValues) spreadOver(g *givers) {
+	if len(v.over) == 0 {
+		return
+	}
+	madeOf := map[string][]string{} // the names given values that read each name
+	reads := func(w *syntax.Word, to ...string) {
+		for _, n := range wordNames(w) {
+			madeOf[n] = append(madeOf[n], to...)
+		}
+	}
+	index := func(to string, x syntax.ArithmExpr) {
+		arithReads(x, func(n string) { madeOf[n] = append(madeOf[n], to) })
+	}
+	for _, s := range g.sources {
+		reads(s.w, s.name)
+	}
+	for _, a := range g.arrays {
+		reads(a.Value, a.Name.Value)
+		index(a.Name.Value, a.Index)
+		if a.Array != nil {
+			for _, el := range a.Array.Elems {
+				reads(el.Value, a.Name.Value)
+				index(a.Name.Value, el.Index)
+			}
+		}
+	}
+	for name, others := range g.refs {
+		for _, o := range others {
+			madeOf[o] = append(madeOf[o], name)
+		}
+	}
+	for _, p := range g.sets {
+		for _, w := range p.args {
+			reads(w, "@", "*", "#", "1", "2", "3", "4", "5", "6", "7", "8", "9") // as positionals makes them
+		}
+	}
+	todo := slices.Collect(maps.Keys(v.over))
+	for len(todo) > 0 {
+		n := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		for _, to := range madeOf[n] {
+			if !v.over[to] {
+				v.over[to] = true
+				todo = append(todo, to)
+			}
+		}
+	}
+}
+
 // transients reports, of a node of file, whether what it gives a variable
 // may not last to what follows it: an assignment before a command's name
 // (X=1 cmd), or anything in a function's body (the function may never
@@ -215,7 +273,11 @@ func (v *lineValues) attributes(a *syntax.Assign, flags, src string) {
 		f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader("a="+w.text), "")
 		if err == nil && len(f.Stmts) == 1 {
 			if call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(call.Assigns) == 1 && call.Assigns[0].Array != nil {
-				for _, arr := range v.arrayOf(call.Assigns[0].Array, "a="+w.text, env{}) {
+				arrs, ok := v.arrayOf(call.Assigns[0].Array, "a="+w.text, env{})
+				if !ok {
+					v.over[a.Name.Value] = true // bash expands the string's words
+				}
+				for _, arr := range arrs {
 					v.addArray(a.Name.Value, arr)
 				}
 			}

@@ -11,10 +11,10 @@ import (
 
 // maxInherited bounds what the command strings of one line take from the
 // lines that run them, together (inherit: a name's values taken whole
-// count one, values taken one by one each): each string gets its line's
-// values, and 64 KiB of `X1=a; eval echo $X1; X2=a; eval …` copied
-// thousands of names thousands of times (seconds). Past it the line
-// cannot be read (an error).
+// count one, values taken one by one each, an array its elements): each
+// string gets its line's values, and 64 KiB of `X1=a; eval echo $X1; X2=a;
+// eval …` copied thousands of names thousands of times (seconds). Past it
+// the line cannot be read (an error).
 const maxInherited = 1 << 20
 
 // lineShared is what a line and the command strings it runs share: the
@@ -79,8 +79,11 @@ func (v *lineValues) inherit(outer *lineValues) {
 	for name, arrs := range outer.arrays {
 		for _, a := range arrs {
 			v.addArray(name, a)
+			// Each array is taken one by one, its key (arrKey) made of
+			// every element: an array of 32,768 taken by thousands of
+			// strings (eval :; eval :; …) cost seconds charged as one.
+			work += 1 + len(a.List) + len(a.Map)
 		}
-		work += len(arrs)
 	}
 	for name := range outer.over {
 		v.over[name] = true

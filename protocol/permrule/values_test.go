@@ -87,3 +87,42 @@ func TestValuesBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandsOverArrayCopies: an array past its bound (a[0]=x; a[1]=x; …
+// made more elements than maxArrayElems) is an error where used, and so
+// is every name given a value made of it, however the line gives it: a
+// copy read before the array was found over read it as empty, and
+// `b=${a[1]}; rm $b /` was listed as rm / where bash runs rm -rf /. And an
+// array whose words read an over name (a loop's 5,000 values) is over
+// too, not empty.
+func TestCommandsOverArrayCopies(t *testing.T) {
+	var b strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&b, "a[%d]=x; ", i)
+	}
+	p := b.String() + "a[0]=rm; a[1]=-rf; "
+	const over = "may hold values this analysis cannot tell"
+	checkCommands(t, []commandsCase{
+		{line: p + `rm "${a[@]}" /`, err: over},
+		{line: p + "b=${a[1]}; rm $b /", err: over},
+		{line: p + "b=${a[0]}; $b -rf /", err: over},
+		{line: p + "c=${a[0]}; b=$c; $b -rf /", err: over},
+		{line: p + `for x in "${a[@]}"; do rm $x /; done`, err: over},
+		{line: p + `b=("${a[@]}"); rm "${b[@]}" /`, err: over},
+		{line: p + `b+=("${a[@]}"); rm "${b[@]}" /`, err: over},
+		{line: p + `b[0]=${a[0]}; ${b[0]} -rf /`, err: over},
+		{line: p + `declare -n b=a; rm "${b[@]}" /`, err: over},
+		{line: p + `set -- "${a[@]}"; rm "$@" /`, err: over},
+		{line: p + `eval 'b=${a[0]}'; $b -rf /`, err: over},
+		{line: "for X in {1..5000}; do :; done; X=rm; a=($X); ${a[0]} -rf /", err: over},
+		{line: "for X in {1..5000}; do :; done; X=rm; a=(x); a+=($X); ${a[1]} -rf /", err: over},
+		// An element at an index written whose value is not static text
+		// cannot be told here either.
+		{line: "X=rm; a=([0]=$X); ${a[0]} -rf /", err: over},
+		{line: "X=rm; declare -a a='([0]=$X)'; ${a[0]} -rf /", err: over},
+		// What stays within the bounds is listed as before.
+		{line: "a[0]=rm; a[1]=-rf; b=${a[1]}; rm $b /", want: []string{"rm -rf /"}},
+		{line: "a=([0]=rm [1]=-rf); ${a[0]} ${a[1]} /", want: []string{"rm -rf /"}},
+		{line: `a=(rm -rf); b=("${a[@]}"); declare -n c=b; "${c[@]}" /`, want: []string{"rm -rf /"}},
+	})
+}
