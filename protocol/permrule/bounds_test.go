@@ -165,3 +165,15 @@ func TestCommandsBoundedOnLargeArrays(t *testing.T) {
 		})
 	}
 }
+
+// Thousands of `set --` are read again at every round of the line's
+// values, and heeded no stop: 1.3 s past it (5 s under -race). The bound
+// here only catches one that runs on.
+func TestPositionalsHeedTheStop(t *testing.T) {
+	line := fill(func(int) string { return `set -- "$@" "$@"; ` }, `"$@"`)
+	start := time.Now()
+	_, err := CommandsUntil(line, func() bool { return time.Since(start) > 100*time.Millisecond })
+	if d := time.Since(start); d > 2*time.Second || err == nil {
+		t.Errorf("a stop at 100 ms: took %s (%v)", d, err)
+	}
+}

@@ -73,6 +73,11 @@ func (v *lineValues) positionals(sets []positional, src string) {
 	}
 	cur := [][]string{nil}
 	for _, p := range sets {
+		// Each settle round reads every set again: 3,000 of them ran a
+		// second past the caller's stop.
+		if v.stopped = v.stopped || v.halted(); v.stopped {
+			return
+		}
 		var next [][]string
 		if p.args == nil {
 			for _, l := range cur {
