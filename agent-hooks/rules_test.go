@@ -87,7 +87,9 @@ func TestRuleFiles(t *testing.T) {
 // TestDestructiveShellAsBashRunsIt: the ready-made destructive-shell file,
 // through real `hook claude` calls, refuses the rm -rf spellings its
 // pattern rule cannot see (quoting and escapes inside a word, a continued
-// line, find -exec, a Korn shell's -c, a csh reading a pipe) and a line
+// line, find -exec, a Korn shell's -c, a csh reading a pipe or
+// /dev/stdin, fish's -c, su -s naming nu, zsh's repeat, a git alias set by
+// --config-env) and a line
 // that hides one behind a line bash cannot parse (bash runs the lines
 // before it), and lets plain commands through.
 func TestDestructiveShellAsBashRunsIt(t *testing.T) {
@@ -103,6 +105,12 @@ func TestDestructiveShellAsBashRunsIt(t *testing.T) {
 		{"`which rm` -r --interactive=never /tmp/v", true},
 		{`"$PYTHON" -m pytest -rf tests/`, false},
 		{"echo 'rm -rf /tmp/v' | tcsh", true},
+		{"tcsh /dev/stdin <<< 'rm -rf /tmp/v'", true},
+		{"fish -c 'true; and rm -rf /tmp/v'", true},
+		{"su -s /usr/bin/nu -c '^rm -rf /tmp/v' root", true},
+		{"zsh -c 'repeat 1 rm -rf /tmp/v'", true},
+		{"V='!rm -rf /tmp/v' git --config-env=alias.x=V x", true},
+		{"zsh -c 'ls *.go && git status'", false},
 		{"rm -r build && ls", false},
 		{"git status", false},
 	})

@@ -1,8 +1,11 @@
 package permrule
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // git: its options, the commands it runs itself and the aliases a line
@@ -22,6 +25,10 @@ func (s *shellRuns) git(text string, args []shellWord, c shellCommand, depth int
 	opts, rest, ok := parseOpts(args, spec, false)
 	if !ok {
 		s.unsure("`" + clip(text) + "` passes git options this analysis does not read")
+		return
+	}
+	if why := s.gitEnvAlias(opts, rest); why != "" {
+		s.stopped("`" + clip(text) + "` may set a git alias through " + why + ", which this analysis does not follow")
 		return
 	}
 	for _, o := range opts {
@@ -52,11 +59,116 @@ func (s *shellRuns) git(text string, args []shellWord, c shellCommand, depth int
 	}
 }
 
+// gitEnvAlias reports how git may be given an alias that is not
+// followed as -c alias.NAME=VALUE is: --config-env=alias.NAME=VAR (its
+// value in the environment), -c alias.NAME=… with a value only known when
+// it runs (gitAlias follows a static one), a -c or --config-env setting
+// whose key is only known when it runs (-c "$X", --config-env="$K"; git -c
+// "user.name=$N" names its key), a configuration file included from a
+// pipe (-c include.path=/dev/stdin, <(…)) or named in the environment
+// (--config-env=include.path=V), or the line's values of GIT_CONFIG_KEY_n
+// (with GIT_CONFIG_COUNT and GIT_CONFIG_VALUE_n) or GIT_CONFIG_PARAMETERS
+// (what git -c hands the gits it starts) naming one, or only known when
+// it runs, and of GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM naming a pipe.
+// Refused, not followed.
+func (s *shellRuns) gitEnvAlias(opts []option, rest []shellWord) string {
+	for _, o := range opts {
+		setting := o.value
+		if !o.static {
+			setting = o.script
+		}
+		key, val, _ := strings.Cut(setting, "=")
+		switch {
+		case (o.name == "c" || o.name == "--config-env") && strings.HasPrefix(strings.ToLower(key), "include") &&
+			(o.name == "--config-env" || !o.static || readsStdin(val)):
+			return o.name + " " + clip(o.word().text) + " (a configuration file it cannot read)"
+		case o.name != "c" && o.name != "--config-env":
+		case strings.ContainsAny(key, "$`") || !o.static && o.script == "":
+			return o.name + " " + clip(o.word().text) + " (a key only known when it runs)"
+		case o.name == "--config-env" && aliasKey(key):
+			return "--config-env"
+		case !o.static && aliasKey(key):
+			return "-c " + clip(o.word().text) + " (a value only known when it runs)"
+		}
+	}
+	if len(rest) > 0 && !rest[0].static && (strings.HasPrefix(rest[0].text, "-c") || strings.HasPrefix(rest[0].text, "--config-env")) {
+		return clip(rest[0].text) + " (a setting only known when it runs)"
+	}
+	if s.vals == nil {
+		return ""
+	}
+	for name, vals := range s.vals.vals {
+		if gitConfigFile(name) && slices.ContainsFunc(vals, readsStdin) {
+			return name + " (a configuration file read from a pipe)"
+		}
+		if !gitConfigEnv(name) {
+			continue
+		}
+		if len(vals) == 0 {
+			return name + " (a value only known when it runs)"
+		}
+		for _, v := range vals {
+			if gitEnvAliasValue(name, v) {
+				return name
+			}
+		}
+	}
+	return ""
+}
+
+// gitConfigEnv: a variable that gives git configuration of its own.
+func gitConfigEnv(name string) bool {
+	return name == "GIT_CONFIG_PARAMETERS" || strings.HasPrefix(name, "GIT_CONFIG_KEY_")
+}
+
+// gitConfigFile: a variable naming a configuration file git reads.
+func gitConfigFile(name string) bool {
+	return name == "GIT_CONFIG_GLOBAL" || name == "GIT_CONFIG_SYSTEM" || name == "GIT_CONFIG"
+}
+
+// gitEnvAliasValue: a value of a gitConfigEnv variable that sets an
+// alias (the key alias.NAME, in any case; GIT_CONFIG_PARAMETERS holds
+// quoted 'key=value' pairs).
+func gitEnvAliasValue(name, v string) bool {
+	if name == "GIT_CONFIG_PARAMETERS" {
+		return strings.Contains(strings.ToLower(v), "alias.")
+	}
+	return aliasKey(v)
+}
+
+// gitConfigHidden is parseShell's check of an assignment to a
+// gitConfigEnv variable (prefix, export, declare): a value that sets an
+// alias, or is only known when it runs, is an error — the line defines
+// a command for git that its text does not show, whatever then runs git;
+// so is a gitConfigFile that is a pipe (GIT_CONFIG_GLOBAL=<(…)).
+func gitConfigHidden(n syntax.Node, src string) error {
+	a, ok := n.(*syntax.Assign)
+	if !ok || a.Name == nil || a.Value == nil {
+		return nil
+	}
+	w := shellWordOf(a.Value, src)
+	switch {
+	case gitConfigFile(a.Name.Value) && (w.static && readsStdin(w.text) || strings.Contains(w.text, "<(")):
+		return fmt.Errorf("it gives git a configuration file read from a pipe (%s), whose git aliases this analysis cannot read", a.Name.Value)
+	case !gitConfigEnv(a.Name.Value):
+	case !w.static:
+		return fmt.Errorf("it gives %s a value only known when it runs, which may set a git alias through the environment", a.Name.Value)
+	case gitEnvAliasValue(a.Name.Value, w.text):
+		return fmt.Errorf("it sets a git alias through the environment (%s), which this analysis does not follow", a.Name.Value)
+	}
+	return nil
+}
+
+// aliasKey: a configuration key of git's aliases (alias.NAME, any case).
+func aliasKey(key string) bool {
+	return len(key) > len("alias.") && strings.EqualFold(key[:len("alias.")], "alias.")
+}
+
 // aliasSetting reads a -c setting NAME=VALUE as an alias's (alias.NAME,
 // the key in any case, as git reads config keys).
 func aliasSetting(setting string) (name, value string, ok bool) {
 	key, value, ok := strings.Cut(setting, "=")
-	if !ok || len(key) <= len("alias.") || !strings.EqualFold(key[:len("alias.")], "alias.") {
+	if !ok || !aliasKey(key) {
 		return "", "", false
 	}
 	return strings.ToLower(key[len("alias."):]), value, true

@@ -101,6 +101,10 @@ type shellRuns struct {
 	// string it runs (eval, sh -c, trap, an alias) may read too: exported
 	// or not, as the analysis does not follow export.
 	vals *lineValues
+	// zsh: the command strings read now may run in zsh (zsh -c, su's or
+	// ssh's login shell, and what those strings eval): scriptWith refuses
+	// the forms zsh reads otherwise than bash (zsh.go).
+	zsh bool
 }
 
 func (s *shellRuns) unsure(why string) {
@@ -212,6 +216,10 @@ func (s *shellRuns) scriptWith(text, via string, depth int, in shellCommand) {
 	cmds, line, err := parseShell(text, s.vals)
 	if err != nil {
 		s.stopped("the command string `" + via + "` runs cannot be parsed (" + err.Error() + ")")
+		return
+	}
+	if why := s.zshOtherwise(text, cmds); why != "" {
+		s.stopped("`" + clip(via) + "` runs a string in what may be zsh, and zsh reads otherwise than bash: " + why)
 		return
 	}
 	s.dynamic = s.dynamic || line.dynamic
@@ -349,23 +357,39 @@ func (s *shellRuns) atScript(text string, args []shellWord, c shellCommand, dept
 }
 
 // isShell: a shell of the sh language that shell() reads the options of
-// (sh -c, bash -s …): the Korn shells, restricted and static builds, OSH,
-// BusyBox's hush — and fish, whose simple commands are sh's.
+// (sh -c, bash -s …): the Korn shells (OpenBSD's as loksh, Solaris'
+// profile shells pfksh and pfbash), restricted, static and versioned
+// builds (zsh-5.9, bash5.2), OSH, BusyBox's hush, mrsh, Guile's gash and
+// brush (a bash in Rust). zsh is read as sh too, but for what zsh.go
+// refuses.
 func isShell(base string) bool {
 	switch base {
-	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "rbash", "fish",
-		"ksh93", "ksh88", "ksh2020", "lksh", "oksh", "pdksh", "rksh", "rzsh", "bash-static", "zsh-static",
-		"osh", "hush", "bosh":
+	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "rbash",
+		"ksh93", "ksh88", "ksh2020", "lksh", "oksh", "loksh", "pdksh", "rksh", "pfksh", "rzsh",
+		"bash-static", "zsh-static", "pfbash", "osh", "hush", "bosh", "mrsh", "gash", "brush":
 		return true
 	}
-	return false
+	return versioned(base, "bash") || versioned(base, "zsh")
+}
+
+// versioned: name with a version after it, as packages install a second
+// build beside the first (zsh-5.9, zsh5, bash5.2, bash-5.2.21).
+func versioned(base, name string) bool {
+	v, ok := strings.CutPrefix(base, name)
+	v = strings.TrimPrefix(v, "-")
+	if !ok || v == "" || v[0] < '0' || v[0] > '9' {
+		return false
+	}
+	return strings.Trim(v, "0123456789.") == ""
 }
 
 // isForeignShell: a shell of another language than sh, whose command
-// strings foreignShell refuses rather than reads as Bash.
+// strings foreignShell refuses rather than reads as Bash. fish is one:
+// its simple commands look like sh's, but `true; and rm -rf /` runs rm,
+// and \' ends no single-quoted string there.
 func isForeignShell(base string) bool {
 	switch base {
-	case "csh", "tcsh", "bsd-csh", "nu", "elvish", "xonsh", "rc", "es", "ysh", "ion", "murex":
+	case "csh", "tcsh", "bsd-csh", "fish", "nu", "elvish", "xonsh", "rc", "es", "ysh", "ion", "murex":
 		return true
 	}
 	return false
@@ -415,7 +439,7 @@ func shellKeyword(s string) bool {
 }
 
 // scriptOption follows the command string an option's value is (sh -c
-// STRING, su -c STRING, fish -C STRING), run with in's standard input.
+// STRING, su -c STRING), run with in's standard input.
 func (s *shellRuns) scriptOption(o option, text string, depth int, in shellCommand) {
 	s.scriptOf([]shellWord{o.word()}, text, depth, in)
 }

@@ -259,6 +259,9 @@ func parseShell(command string, outer *lineValues) (cmds []shellCommand, line li
 		if hidden == nil {
 			hidden = hides(n, command, heredocs)
 		}
+		if hidden == nil {
+			hidden = gitConfigHidden(n, command)
+		}
 		if line.doubt == "" {
 			line.doubt = evaluatesValue(n)
 		}

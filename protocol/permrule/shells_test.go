@@ -48,5 +48,126 @@ func TestCommandsShellNames(t *testing.T) {
 		{line: "nu script.nu", want: []string{"nu script.nu"}},
 		{line: "tcsh < build.csh", want: []string{"tcsh"}},
 		{line: "nu --version", want: []string{"nu --version"}},
+		// A "script file" that is the standard input or a descriptor is
+		// commands the line feeds it, in the shell's own language.
+		{line: "tcsh /dev/stdin <<< 'rm -rf /'", err: "runs tcsh with"},
+		{line: "echo 'rm -rf /' | nu /dev/stdin", err: "runs nu with"},
+		{line: "tcsh /dev/fd/3 3<<'EOF'\nrm -rf /\nEOF", err: "runs tcsh with"},
+		{line: "csh //dev/./stdin <<< 'rm -rf /'", err: "runs csh with"},
+		{line: "nu /proc/self/fd/0 <<< '^rm -rf /'", err: "runs nu with"},
+		{line: "tcsh <(echo 'rm -rf /')", err: "runs tcsh with"},
+		// fish is a language of its own (and, or, \' in '…').
+		{line: "fish -c 'true; and rm -rf /'", err: "runs fish with"},
+		{line: "fish -c \"echo 'a\\\\' ' ; rm -rf / ; echo ' #'\"", err: "runs fish with"},
+		{line: "fish --command='rm -rf /tmp/v'", err: "runs fish with"},
+		{line: "echo 'rm -rf /' | fish", err: "runs fish with"},
+		{line: "fish deploy.fish", want: []string{"fish deploy.fish"}},
+		// More sh-language shells, and versioned names.
+		{line: "loksh -c 'rm -rf /tmp/v'", want: []string{"rm -rf /tmp/v"}},
+		{line: "mrsh -c 'rm -rf /tmp/v'", want: []string{"rm -rf /tmp/v"}},
+		{line: "gash -c 'rm -rf /tmp/v'", want: []string{"rm -rf /tmp/v"}},
+		{line: "brush -c 'rm -rf /tmp/v'", want: []string{"rm -rf /tmp/v"}},
+		{line: "pfksh -c 'rm -rf /tmp/v'", want: []string{"rm -rf /tmp/v"}},
+		{line: "pfbash -c 'rm -rf /tmp/v'", want: []string{"rm -rf /tmp/v"}},
+		{line: "/bin/zsh-5.9 -c 'rm -rf /tmp/v'", want: []string{"rm -rf /tmp/v"}},
+		{line: "bash5.2 -c 'rm -rf /tmp/v'", want: []string{"rm -rf /tmp/v"}},
+		{line: "zsh5 -c 'repeat 1 rm -rf /'", err: "zsh reads otherwise"},
+		{line: "bash-5 -c 'rm -rf /tmp/v'", want: []string{"rm -rf /tmp/v"}},
 	})
+}
+
+// TestCommandsUserShell: su and runuser run their -c string with the
+// shell -s names: one of the sh language is read, any other refused.
+func TestCommandsUserShell(t *testing.T) {
+	checkCommands(t, []commandsCase{
+		{line: "su -s /usr/bin/nu -c '^rm -rf /' root", err: "not of the sh language"},
+		{line: "su -s /bin/tcsh -c \"alias r 'rm -rf /'\nr\" root", err: "not of the sh language"},
+		{line: "su --shell=/usr/bin/fish -c 'true; and rm -rf /' root", err: "not of the sh language"},
+		{line: "su root --shell /bin/csh -c 'rm -rf /'", err: "not of the sh language"},
+		{line: "runuser -s /usr/bin/elvish -c 'rm -rf /' bob", err: "not of the sh language"},
+		{line: "su -s \"$S\" -c 'rm -rf /' root", err: "not of the sh language"},
+		{line: "su -s /bin/tcsh root <<< 'rm -rf /'", err: "not of the sh language"},
+		{line: "su -s /bin/zsh -c 'repeat 1 rm -rf /' root", err: "zsh reads otherwise"},
+		// Still read.
+		{line: "su -c 'ls' root", want: []string{"ls"}},
+		{line: "su -s /bin/bash -c 'ls' root", want: []string{"ls"}},
+		{line: "su -s /bin/sh -c 'rm -rf /tmp/v' root", want: []string{"rm -rf /tmp/v"}},
+		{line: "runuser -s /bin/bash -c 'make test' bob", want: []string{"make test"}},
+		{line: "su - root -c 'rm -rf /tmp/v'", want: []string{"rm -rf /tmp/v"}},
+	})
+}
+
+// TestCommandsZsh: zsh runs some lines that parse as bash otherwise than
+// bash would: a string zsh runs is refused where it uses those forms
+// (repeat, precommand modifiers, glob qualifiers that run code, =cmd,
+// its own tables of aliases, functions and commands), and read as sh
+// otherwise.
+func TestCommandsZsh(t *testing.T) {
+	checkCommands(t, []commandsCase{
+		{line: "zsh -c 'repeat 1 rm -rf /'", err: "zsh reads otherwise"},
+		{line: "zsh -c \"echo *(e:'rm -rf /':)\"", err: "zsh reads otherwise"},
+		{line: "zsh -c \"echo *(.e:'rm -rf /':)\"", err: "zsh reads otherwise"},
+		{line: "zsh -c 'ls *(+rmall)'", err: "zsh reads otherwise"},
+		{line: "zsh -c 'echo ${(e)X}'", err: "not all of the command can be read"},
+		{line: "zsh -c 'nocorrect rm -rf /'", err: "zsh reads otherwise"},
+		{line: "zsh -c 'noglob rm -rf /'", err: "zsh reads otherwise"},
+		{line: "zsh -c 'true; - rm -rf /'", err: "zsh reads otherwise"},
+		{line: "zsh -c 'builtin - rm -rf /'", err: "zsh reads otherwise"},
+		{line: "zsh -c '=rm -rf /'", err: "zsh reads otherwise"},
+		{line: "zsh -c 'sudo =rm -rf /'", err: "zsh reads otherwise"},
+		{line: "zsh -c \"emulate sh -c 'rm -rf /'\"", err: "zsh reads otherwise"},
+		{line: "zsh -c 'hash ls=/bin/rm; ls -rf /'", err: "zsh reads otherwise"},
+		{line: "zsh -c \"aliases[ls]='rm -rf /'; ls\"", err: "zsh reads otherwise"},
+		{line: "zsh -c \"functions[ls]='rm -rf /'; ls\"", err: "zsh reads otherwise"},
+		{line: "zsh -c 'commands[ls]=/bin/rm; ls -rf /'", err: "zsh reads otherwise"},
+		{line: "zsh -c \"alias -g X='true;'; echo X rm -rf /\"", err: "zsh reads otherwise"},
+		{line: "zsh -c \"eval 'repeat 1 rm -rf /'\"", err: "zsh reads otherwise"},
+		{line: "zsh -c \"eval 'rep''eat 1 rm -rf /'\"", err: "zsh reads otherwise"},
+		{line: "X='repeat 1 rm -rf /'; zsh -c \"$X\"", err: "zsh reads otherwise"},
+		{line: "zsh <<< 'repeat 1 rm -rf /'", err: "zsh reads otherwise"},
+		{line: "zsh -s <<'EOF'\nrepeat 1 rm -rf /\nEOF", err: "zsh reads otherwise"},
+		{line: "zsh /dev/stdin <<< 'repeat 1 rm -rf /'", err: "zsh reads otherwise"},
+		{line: "sudo zsh -c 'repeat 1 rm -rf /'", err: "zsh reads otherwise"},
+		{line: "rzsh -c 'repeat 1 rm -rf /'", err: "zsh reads otherwise"},
+		{line: "zsh-static -c 'repeat 1 rm -rf /'", err: "zsh reads otherwise"},
+		{line: "zsh -c 'bash -c \"repeat 1 rm -rf /\"'", want: []string{"repeat 1 rm -rf /"}}, // bash runs it
+		// Ordinary lines stay readable.
+		{line: "zsh -c 'echo hi'", want: []string{"echo hi"}},
+		{line: "zsh -c 'ls *.go'", want: []string{"ls *.go"}},
+		{line: "zsh -c 'rm -rf /tmp/v'", want: []string{"rm -rf /tmp/v"}},
+		{line: "zsh -c 'a=(one two); for x in $a; do echo $x; done'", want: []string{"echo $x"}},
+		{line: "zsh -c 'f() { git status; }; f'", want: []string{"git status"}},
+		{line: "zsh -c '[ \"$a\" = b ] && echo $((2*(3+4)))'", want: []string{"echo $((2*(3+4)))"}},
+		{line: "zsh -lc 'source ~/.zshrc && npm test'", want: []string{"npm test"}},
+		{line: "zsh script.zsh", want: []string{"zsh script.zsh"}},
+		{line: "bash -c 'repeat 1 rm -rf /'", want: []string{"repeat 1 rm -rf /"}}, // bash: a program named repeat
+	})
+}
+
+// TestCommandsReadsEverydayShellLines: what zsh.go, foreignShell and the
+// login-shell check refuse leaves ordinary command strings readable,
+// in zsh or in a shell that may be zsh (ssh's, su's).
+func TestCommandsReadsEverydayShellLines(t *testing.T) {
+	for _, line := range []string{
+		"zsh -c 'echo hi'",
+		"zsh -lc 'cd ~/proj && make build 2>&1 | tail -20'",
+		"zsh -ic 'nvm use 18 && npm test'",
+		`zsh -c 'for f in *.go; do gofmt -l "$f"; done'`,
+		"zsh -c '[[ -f ~/.zshrc ]] && source ~/.zshrc; which node'",
+		"zsh -c 'x=(a b); print -l $x; echo $((2*(3+4)))'",
+		`zsh -c 'git log --format="%h %s" -5 | grep -v "^$"'`,
+		"ssh host 'cd /srv && git pull && sudo systemctl restart app'",
+		`ssh host "ls -la /var/log/*.log"`,
+		"su -c 'apt-get update' root",
+		"sudo su - postgres -c 'psql -c \"select 1\"'",
+		"bash -c 'shopt -s extglob; ls !(*.go)'",
+		"sh -c 'npm ci && npm run build'",
+		"tcsh build.csh",
+		"fish deploy.fish",
+		"GIT_CONFIG_GLOBAL=/dev/null git -c core.pager=cat log -3",
+	} {
+		if _, err := Commands(line); err != nil {
+			t.Errorf("%q: %v", line, err)
+		}
+	}
 }

@@ -295,6 +295,9 @@ func (s *shellRuns) ssh(text string, args []shellWord, c shellCommand, depth int
 			return
 		}
 	}
+	// The remote login shell may be zsh (macOS').
+	defer func(was bool) { s.zsh = was }(s.zsh)
+	s.zsh = true
 	switch {
 	case len(rest) == 0:
 		s.stdinScript(text, c, depth)
@@ -327,31 +330,27 @@ func (s *shellRuns) flock(text string, args []shellWord, c shellCommand, depth i
 
 // shell follows sh, bash, zsh, … : -c makes the first operand a command
 // string, which is parsed; a script file is opaque; no operand (or -s, -i)
-// reads the script from standard input. fish takes -c STRING and
-// -C STRING (run first) as options with a value.
+// reads the script from standard input. What a zsh runs is read as sh but
+// for the forms zsh reads otherwise (zsh.go): s.zsh is set while its
+// strings are read, and cleared for any other sh's (bash -c inside zsh
+// -c is bash's to read).
 func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, depth int) {
+	defer func(was bool) { s.zsh = was }(s.zsh)
+	s.zsh = zshFamily(base)
 	spec := optSpec{flags: "abefhiklmnprstuvxBCEHPTcs", args: "oO", plus: true,
 		longFlags: " norc noprofile login posix restricted verbose version help debugger dump-strings dump-po-strings pretty-print noediting ",
 		longArgs:  " rcfile init-file emulate "}
-	if base == "fish" {
-		spec = optSpec{flags: "ilNnPvh", args: "cCdofp",
-			longFlags: " interactive login no-config no-execute private version help profile-startup print-rusage-self print-debug-categories ",
-			longArgs:  " command init-command debug debug-output features profile "}
-	}
 	opts, rest, ok := parseOpts(args, spec, false)
 	if !ok {
 		s.stopped("`" + clip(text) + "` passes " + base + " options this analysis does not read")
 		return
 	}
-	cmdMode, stdinMode, ran := false, false, false
+	cmdMode, stdinMode := false, false
 	for _, o := range opts {
 		switch {
-		case o.name == "c" && base != "fish":
+		case o.name == "c":
 			cmdMode = true
-		case o.name == "c" || o.name == "--command" || o.name == "C" && base == "fish" || o.name == "--init-command":
-			s.scriptOption(o, text, depth, c)
-			ran = ran || o.name == "c" || o.name == "--command"
-		case o.name == "s" || o.name == "i" || o.name == "--interactive":
+		case o.name == "s" || o.name == "i":
 			stdinMode = true
 			if o.name != "s" {
 				s.unsure("`" + clip(text) + "` starts an interactive shell, which runs its start-up file and prompt commands (PROMPT_COMMAND, PS1)")
@@ -361,7 +360,6 @@ func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, d
 		}
 	}
 	switch {
-	case ran:
 	case cmdMode && len(rest) > 0:
 		// sh -c STRING NAME ARGS…: the string's $1 … are ARGS.
 		saved := s.vals
@@ -381,18 +379,21 @@ func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, d
 	}
 }
 
-// foreignShell reads a shell of another language (csh, nu, rc …): a
-// script file it runs (its first word, no option before it) is as opaque
-// as any program, and so is asking its version; anything else — a command
-// string (-c, nu's -e), commands read from standard input, or options,
-// which are not read here (nu --config FILE -c …: FILE is no script) —
-// is refused, not read as Bash: their words are not sh's (nu's ^rm is
-// rm), so a Bash reading would list what does not run and miss what does.
+// foreignShell reads a shell of another language (csh, fish, nu, rc …):
+// a script file it runs (its first word, no option before it) is as
+// opaque as any program, and so is asking its version; anything else — a
+// command string (-c, nu's -e), commands read from standard input (a
+// pipe, or a "script" that is the standard input or another descriptor:
+// tcsh /dev/stdin <<< …, nu /dev/fd/3), or options, which are not read
+// here (nu --config FILE -c …: FILE is no script) — is refused, not read
+// as Bash: their words are not sh's (nu's ^rm is rm, fish's `and rm`
+// runs rm), so a Bash reading would list what does not run and miss what
+// does.
 func (s *shellRuns) foreignShell(base, text string, args []shellWord, c shellCommand) {
 	switch {
 	case len(args) == 1 && args[0].static && (args[0].text == "--version" || args[0].text == "--help"):
 		return
-	case len(args) > 0 && args[0].static && args[0].text != "" && args[0].text[0] != '-':
+	case len(args) > 0 && args[0].static && args[0].text != "" && args[0].text[0] != '-' && !readsStdin(args[0].text):
 		return // SHELL SCRIPT ARGS…
 	case len(args) == 0 && c.stdin == stdinFile:
 		return // SHELL < SCRIPT
@@ -402,8 +403,12 @@ func (s *shellRuns) foreignShell(base, text string, args []shellWord, c shellCom
 
 // su, runuser, sg and script run a command string given with -c (su also
 // takes options after the user name); without one, a shell reading
-// standard input. su USER ARGS… passes ARGS to that shell: doubt.
+// standard input. su USER ARGS… passes ARGS to that shell: doubt. The
+// shell is the one -s names (su, runuser), else the user's login shell
+// or $SHELL (script), which may be zsh (macOS'), or /bin/sh (sg).
 func (s *shellRuns) userShell(base, text string, args []shellWord, c shellCommand, depth int) []shellWord {
+	defer func(was bool) { s.zsh = was }(s.zsh)
+	s.zsh = base != "sg"
 	var spec optSpec
 	switch base {
 	case "script":
@@ -429,6 +434,9 @@ func (s *shellRuns) userShell(base, text string, args []shellWord, c shellComman
 		s.stopped("`" + clip(text) + "` passes " + base + " options this analysis does not read")
 		return nil
 	}
+	if !s.loginShell(text, opts) {
+		return nil
+	}
 	ran := false
 	for _, o := range opts {
 		switch o.name {
@@ -449,4 +457,24 @@ func (s *shellRuns) userShell(base, text string, args []shellWord, c shellComman
 		s.stdinScript(text, c, depth)
 	}
 	return nil
+}
+
+// loginShell reads the shell su or runuser -s (--shell) names to run
+// their command string or standard input: one of the sh language is read
+// as sh (s.zsh for a zsh); any other, or one only known when it runs, is
+// refused (false), as foreignShell refuses it: su -s /usr/bin/nu -c
+// '^rm -rf /' runs rm.
+func (s *shellRuns) loginShell(text string, opts []option) bool {
+	for _, o := range opts {
+		if o.name != "s" && o.name != "--shell" {
+			continue
+		}
+		base := o.value[strings.LastIndexByte(o.value, '/')+1:]
+		if !o.static || !isShell(base) {
+			s.stopped("`" + clip(text) + "` runs its command with a shell not of the sh language, or not known before it runs, which this analysis does not read")
+			return false
+		}
+		s.zsh = zshFamily(base)
+	}
+	return true
 }
