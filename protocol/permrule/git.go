@@ -159,6 +159,37 @@ func gitConfigHidden(n syntax.Node, src string) error {
 	return nil
 }
 
+// gitConfigNames are the variables gitConfigHidden checks where a line
+// assigns them plainly. A word that names one (export
+// GIT_CONFIG_KEY_0{,}=alias.x, K=GIT_CONFIG_KEY_0; export $K=…, env
+// GIT_CONFIG_GLOBAL{,}=/dev/stdin git …) assigns it in a way that check
+// does not see: gitConfigWord refuses it.
+var gitConfigNames = []string{"GIT_CONFIG_KEY_", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"}
+
+// gitConfigWord is parseShell's check of a word naming a gitConfigNames
+// variable other than as NAME=VALUE (env's and export's words: the
+// line's values, which git's own check reads): an error, as any line that
+// may give git aliases its text does not show. (A word that only reads
+// one, echo $GIT_CONFIG_GLOBAL, is refused too: lines an agent runs
+// seldom name these.)
+func gitConfigWord(n syntax.Node, src string) error {
+	w, ok := n.(*syntax.Word)
+	if !ok {
+		return nil
+	}
+	sw := shellWordOf(w, src)
+	if name, _, ok := strings.Cut(sw.text, "="); ok && sw.static && syntax.ValidName(name) {
+		return nil
+	}
+	text := source(w, src)
+	for _, name := range gitConfigNames {
+		if strings.Contains(text, name) {
+			return fmt.Errorf("a word names %s other than as NAME=VALUE (%s): it may set a git alias through the environment, which this analysis does not follow", strings.TrimSuffix(name, "_"), clip(text))
+		}
+	}
+	return nil
+}
+
 // aliasKey: a configuration key of git's aliases (alias.NAME, any case).
 func aliasKey(key string) bool {
 	return len(key) > len("alias.") && strings.EqualFold(key[:len("alias.")], "alias.")

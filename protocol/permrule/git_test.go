@@ -64,6 +64,13 @@ func TestCommandsGitAliases(t *testing.T) {
 		{line: "GIT_CONFIG_GLOBAL=<(printf '[alias] x = !rm -rf /') git x", err: "git aliases"},
 		{line: "env GIT_CONFIG_GLOBAL=/dev/fd/3 git x 3<<< '[alias] x = !rm -rf /'", err: "git alias through"},
 		{line: "bash -c 'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0=\"!rm -rf /\" git x'", err: "git alias through"},
+		// Named in a word other than NAME=VALUE: braces, a name from a
+		// variable (the third review's).
+		{line: "export GIT_CONFIG_KEY_0{,}=alias.x GIT_CONFIG_VALUE_0='!rm -rf /' GIT_CONFIG_COUNT=1; git x", err: "git alias through"},
+		{line: "declare -x GIT_CONFIG_KEY_{0..0}=alias.x GIT_CONFIG_VALUE_0='!rm -rf /' GIT_CONFIG_COUNT=1; git x", err: "git alias through"},
+		{line: "K=GIT_CONFIG_KEY_0; export $K=alias.x GIT_CONFIG_VALUE_0='!rm -rf /' GIT_CONFIG_COUNT=1; git x", err: "git alias through"},
+		{line: "env GIT_CONFIG_KEY_0{,}=alias.x GIT_CONFIG_VALUE_0='!rm -rf /' GIT_CONFIG_COUNT=1 git x", err: "git alias through"},
+		{line: "export GIT_CONFIG_GLOBAL{,}=/dev/stdin; git x <<< '[alias] x = !rm -rf /'", err: "git alias through"},
 		// Other configuration is read as before.
 		{line: "git -c color.ui=never log", want: []string{"git log"}},
 		{line: "git -c \"user.name=$NAME\" commit -m x", want: []string{"git commit -m x"}},
@@ -72,6 +79,7 @@ func TestCommandsGitAliases(t *testing.T) {
 		{line: "GIT_CONFIG_GLOBAL=\"$HOME/.gitconfig-work\" git status", want: []string{"git status"}},
 		{line: "git --config-env=user.name=NAME commit -m x", want: []string{"git commit -m x"}},
 		{line: "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0='*' git status", want: []string{"git status"}},
+		{line: "env GIT_CONFIG_GLOBAL=/dev/null git status", want: []string{"env GIT_CONFIG_GLOBAL=/dev/null git status", "git status"}},
 		{line: "git status && git log --oneline -5", want: []string{"git status", "git log --oneline -5"}},
 	})
 }

@@ -189,6 +189,7 @@ func (s *shellRuns) wrapped(spec wrapSpec, base, text string, args []shellWord, 
 		return nil
 	}
 	joined, shell := spec.joined, spec.shellIfEmpty && spec.shellWith == ""
+	viaShell := false // sudo -s, -i: a shell runs the command's words
 	for _, o := range opts {
 		if strings.Contains(spec.noRun, " "+o.name+" ") {
 			return nil
@@ -197,7 +198,7 @@ func (s *shellRuns) wrapped(spec wrapSpec, base, text string, args []shellWord, 
 			joined = false
 		}
 		if spec.shellIfEmpty && strings.Contains(spec.shellWith, " "+o.name+" ") {
-			shell = true
+			shell, viaShell = true, true
 		}
 	}
 	if len(rest) >= spec.operands {
@@ -228,8 +229,28 @@ func (s *shellRuns) wrapped(spec wrapSpec, base, text string, args []shellWord, 
 	case joined:
 		s.scriptOf(rest, text, depth, c)
 		return nil
+	case viaShell:
+		if why := viaShellWords(rest); why != "" {
+			s.stopped("`" + clip(text) + "` has the user's shell run " + why)
+			return nil
+		}
 	}
 	return rest
+}
+
+// viaShellWords is what makes the words sudo -s or -i hands the user's
+// shell run otherwise than as those words ("" for nothing): sudo joins
+// them into a -c string with every character escaped but letters,
+// digits, _, - and $, so a $ stays live (rm$IFS-rf$IFS/ runs rm -rf /),
+// a word only known when it runs may bring one, and a zsh (macOS' login
+// shell) reads repeat, nocorrect … as its own (zshCommand).
+func viaShellWords(words []shellWord) string {
+	for _, w := range words {
+		if !w.static || strings.Contains(w.text, "$") {
+			return "`" + clip(w.text) + "`, whose $ the shell expands"
+		}
+	}
+	return zshCommand(words)
 }
 
 // xargsReplaced is xargs' command with every word that holds the
