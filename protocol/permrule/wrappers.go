@@ -238,21 +238,6 @@ func (s *shellRuns) wrapped(spec wrapSpec, base, text string, args []shellWord, 
 	return rest
 }
 
-// viaShellWords is what makes the words sudo -s or -i hands the user's
-// shell run otherwise than as those words ("" for nothing): sudo joins
-// them into a -c string with every character escaped but letters,
-// digits, _, - and $, so a $ stays live (rm$IFS-rf$IFS/ runs rm -rf /),
-// a word only known when it runs may bring one, and a zsh (macOS' login
-// shell) reads repeat, nocorrect … as its own (zshCommand).
-func viaShellWords(words []shellWord) string {
-	for _, w := range words {
-		if !w.static || strings.Contains(w.text, "$") {
-			return "`" + clip(w.text) + "`, whose $ the shell expands"
-		}
-	}
-	return zshCommand(words)
-}
-
 // xargsReplaced is xargs' command with every word that holds the
 // replace-string of -I R (-i, --replace: {}) marked as only known when it
 // runs: xargs -I% sh -c % runs its input as a command string.
@@ -364,6 +349,10 @@ func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, d
 	opts, rest, ok := parseOpts(args, spec, false)
 	if !ok {
 		s.stopped("`" + clip(text) + "` passes " + base + " options this analysis does not read")
+		return
+	}
+	if why := zshStartOptions(opts); s.zsh && why != "" {
+		s.stopped("`" + clip(text) + "` starts zsh with " + why)
 		return
 	}
 	cmdMode, stdinMode := false, false

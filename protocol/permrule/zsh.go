@@ -17,15 +17,33 @@ import (
 //   - a glob qualifier, which bash parses as an extended glob:
 //     *(e:'rm -rf /':), *(+fn), *(oe:…:) run code for each file;
 //   - =cmd, the path of cmd: `=rm -rf /` runs /bin/rm;
-//   - its tables of aliases, functions and commands, set by assignment
-//     (aliases[ls]='rm -rf /', commands[ls]=/bin/rm), hash ls=/bin/rm
+//   - its tables of aliases, functions, commands and options, set by
+//     assignment (aliases[ls]='rm -rf /', commands[ls]=/bin/rm,
+//     options[globsubst]=on), hash ls=/bin/rm
 //     or a global or suffix alias (alias -g X='true;' makes `echo X rm`
 //     run rm), and NULLCMD, the command a bare redirection runs;
 //   - builtins that run a command string or their arguments: emulate -c,
-//     sched, zpty, zargs.
+//     sched, zpty, zargs, and zargs' kin zmv, zcp and zln (zmv -p rm …);
+//   - $ before =, ~ or ^ ($=X splits X's value into words, $~X makes it
+//     a pattern, whose qualifiers may run code, $^X spreads an array as
+//     braces do), and $#X, X's length (bash: $# then X);
+//   - modifiers: ${X:l}, ${X:r}, ${X:u} … (a letter or & after the
+//     colon, where bash reads an offset), and $X:r, $X:h, "$X:l" … after
+//     an unbraced $X (bash: the literal text :r);
+//   - subscripts, which zsh counts from 1 and reads ranges in: ${x[1]},
+//     ${X[1,2]}, $x[1] (bash: $x then [1]), x[1]=… and set -A; only
+//     ${x[@]} and ${x[*]}, alike in both, are read;
+//   - glob_subst, under which a value's glob qualifier runs code: setopt,
+//     unsetopt or set -o naming it (any case, _ ignored, no… too), setopt
+//     with options only known when it runs, emulate sh (ksh, bash), and
+//     a zsh started with -o glob_subst (or -o only known when it runs) or
+//     --emulate other than zsh (wrappers.go's shell asks zshStartOptions);
+//   - those tables set through a default: ${functions[ls]=…},
+//     ${NULLCMD:=…}.
 //
 // A string that uses any of them is refused (stopped); ${(e)…} and the
-// other parameter flags, =(…), `always` and the short loop forms do not
+// other parameter flags, ${=X}, ${~X}, ${X:s/a/b/}, ${X:&}, =(…),
+// `always` and the short loop forms do not
 // parse as Bash and are refused as any such string is. The strings read
 // so are those s.zsh marks: a zsh's, and those of su, script and ssh,
 // whose login shell may be zsh (macOS').
@@ -37,11 +55,12 @@ func zshFamily(base string) bool {
 
 // zshTable: a variable whose values zsh runs or looks commands up in
 // (zsh/parameter's special hashes, NULLCMD), as bash's BASH_ALIASES and
-// BASH_CMDS (codeVar). A switch, not a map: nothing to build at start.
+// BASH_CMDS (codeVar), or that sets its options (options[globsubst]=on).
+// A switch, not a map: nothing to build at start.
 func zshTable(name string) bool {
 	switch name {
 	case "aliases", "galiases", "saliases", "dis_aliases", "dis_galiases", "dis_saliases",
-		"functions", "dis_functions", "commands", "NULLCMD", "READNULLCMD":
+		"functions", "dis_functions", "commands", "NULLCMD", "READNULLCMD", "options":
 		return true
 	}
 	return false
@@ -59,19 +78,44 @@ func (s *shellRuns) zshOtherwise(text string, cmds []shellCommand) string {
 	if err != nil {
 		return "it does not parse" // parseShell refused it already
 	}
+	// zsh's $x is every element of an array, bash's the first: x=(rm -rf
+	// /); $x runs rm -rf / there. "${x[@]}" is the same in both.
+	arrays := map[string]bool{}
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if a, ok := n.(*syntax.Assign); ok && a.Name != nil && a.Array != nil {
+			arrays[a.Name.Value] = true
+		}
+		return true
+	})
 	why := ""
 	syntax.Walk(file, func(n syntax.Node) bool {
+		if why != "" {
+			return false
+		}
+		if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil && arrays[p.Param.Value] && p.Index == nil && !p.Length {
+			why = "$" + p.Param.Value + " of an array, which is every element in zsh"
+			return false
+		}
 		switch n := n.(type) {
 		case *syntax.ExtGlob:
 			why = "a glob qualifier (" + clip(source(n, text)) + "), which can run code"
 		case *syntax.Assign:
-			if n.Name != nil && zshTable(n.Name.Value) {
-				why = "it sets " + n.Name.Value + ", which names the commands zsh runs"
+			switch {
+			case n.Name != nil && zshTable(n.Name.Value):
+				why = "it sets " + n.Name.Value + ", which names the commands zsh runs or its options"
+			case n.Index != nil:
+				why = "it assigns by subscript (" + clip(source(n, text)) + "), which zsh counts from 1"
 			}
 		case *syntax.Word:
 			if zshEquals(n) {
 				why = "a word starting with = (" + clip(source(n, text)) + "), which zsh replaces with a command's path"
+			} else {
+				why = zshParts(n.Parts, text)
 			}
+		case *syntax.DblQuoted:
+			why = zshParts(n.Parts, text)
+		case *syntax.ParamExp:
+			why = zshParam(n, text)
 		}
 		return why == ""
 	})
@@ -107,7 +151,7 @@ func zshCommand(words []shellWord) string {
 			continue
 		case "repeat", "nocorrect", "noglob", "-":
 			return "the precommand word `" + w.text + "`, after which zsh runs the command"
-		case "sched", "zpty", "zargs":
+		case "sched", "zpty", "zargs", "zmv", "zcp", "zln":
 			return "`" + w.text + "`, which runs the command its arguments give"
 		}
 		for _, a := range words[i+1:] {
@@ -121,18 +165,38 @@ func zshCommand(words []shellWord) string {
 }
 
 // zshArgument: what an argument makes cmd do that changes what zsh runs
-// ("" for nothing): emulate
-// -c STRING, hash NAME=PATH, alias -g or -s, or a zshTable named
-// to a builtin that sets the variables it names (set -A aliases …, read
-// -A functions, typeset 'commands[ls]=…'): see zshTable.
+// ("" for nothing): emulate -c STRING, emulate sh (or ksh, bash: they set
+// glob_subst), hash NAME=PATH, alias -g or -s, setopt, unsetopt or set -o
+// naming glob_subst (or setopt with options only known when it runs),
+// set -A, or a zshTable named to a builtin that sets the variables it
+// names (read -A functions, typeset 'commands[ls]=…'): see zshTable.
 func zshArgument(cmd string, a shellWord) string {
 	t := a.text
 	opt := len(t) > 1 && (t[0] == '-' || t[0] == '+')
 	switch {
+	case !a.static && (cmd == "setopt" || cmd == "unsetopt"):
+		return "sets options only known when it runs"
+	case !a.static && strings.Contains(" typeset declare local export readonly integer float private ", " "+cmd+" "):
+		// export PATH=$HOME/bin:$PATH names its variable; "$n=…" (n=
+		// functions[ls]) does not.
+		name, _, _ := strings.Cut(t, "=")
+		name, _, _ = strings.Cut(name, "[")
+		if name = strings.TrimSuffix(name, "+"); !syntax.ValidName(name) {
+			return "names a variable only known when it runs"
+		}
+		if zshTable(name) {
+			return "sets " + name + ", which names the commands zsh runs"
+		}
+		return ""
 	case !a.static:
 		return ""
 	case cmd == "emulate" && opt && strings.Contains(t, "c"):
 		return "runs a command string"
+	case (cmd == "setopt" || cmd == "unsetopt" || cmd == "set") && zshGlobSubst(t),
+		cmd == "emulate" && (t == "sh" || t == "ksh" || t == "bash"):
+		return "sets glob_subst, under which a value's glob qualifier runs code"
+	case cmd == "set" && opt && strings.Contains(t, "A"):
+		return "sets an array, which zsh expands whole and counts from 1"
 	case cmd == "hash" && strings.Contains(t, "="),
 		cmd == "alias" && opt && strings.ContainsAny(t, "gs"):
 		return "changes what zsh runs for a word"
@@ -145,4 +209,120 @@ func zshArgument(cmd string, a shellWord) string {
 		return "sets " + name + ", which names the commands zsh runs"
 	}
 	return ""
+}
+
+// zshGlobSubst: an option name that is glob_subst, as zsh reads option
+// names (any case, underscores ignored; no_ inverts, so noglobsubst is
+// refused with it).
+func zshGlobSubst(name string) bool {
+	return strings.Contains(strings.ToLower(strings.ReplaceAll(name, "_", "")), "globsubst")
+}
+
+// zshStartOptions returns what the options a zsh is started with make
+// it read otherwise than bash ("" for nothing): -o (+o) naming glob_subst
+// or only known when it runs, and --emulate other than zsh (sh and ksh
+// set glob_subst).
+func zshStartOptions(opts []option) string {
+	for _, o := range opts {
+		switch {
+		case o.name == "o" && (!o.static || zshGlobSubst(o.value)):
+			return "-o " + o.value + ", an option (glob_subst) under which a value's glob qualifier runs code"
+		case o.name == "--emulate" && (!o.static || o.value != "zsh"):
+			return "--emulate " + o.value + ", which sets glob_subst, under which a value's glob qualifier runs code"
+		}
+	}
+	return ""
+}
+
+// zshParts returns what a word's parts (or a "…" string's) mean in zsh
+// that bash reads otherwise ("" for nothing): $ before =, ~ or ^ ($=X
+// splits X's value into words, $~X makes it a pattern whose qualifiers
+// may run code, $^X expands an array as braces do); $#X, X's length; and
+// after an unbraced $X, a modifier (:l, :r, :h, :&) or a subscript
+// ([1], counted from 1).
+func zshParts(parts []syntax.WordPart, text string) string {
+	for i, p := range parts {
+		var next string
+		if i+1 < len(parts) {
+			if l, ok := parts[i+1].(*syntax.Lit); ok {
+				next = l.Value
+			}
+		}
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if zshDollarFlag(p.Value + next) {
+				return "a $ before =, ~ or ^ (" + clip(source(p, text)+next) + "), which splits a value, makes it a pattern or spreads it"
+			}
+		case *syntax.ParamExp:
+			if !p.Short || next == "" {
+				continue
+			}
+			c := next[0]
+			switch {
+			case p.Param.Value == "#" && (c == '_' || isLetter(c)):
+				return "$#" + next + ", which zsh reads as a length"
+			case c == '[':
+				return "a subscript after $" + p.Param.Value + ", which zsh applies, counting from 1"
+			case c == ':' && len(next) > 1 && (next[1] == '&' || isLetter(next[1])):
+				return "a modifier after $" + p.Param.Value + " (" + clip(next) + "), which zsh applies to its value"
+			}
+		}
+	}
+	return ""
+}
+
+// zshDollarFlag: s has a $ (not escaped) followed by =, ~ or ^.
+func zshDollarFlag(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '$':
+			if strings.IndexByte("=~^", s[i+1]) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// zshParam returns what a ${…} means in zsh that bash reads otherwise:
+// ${X:l} (a modifier: l u r e h t q Q a A c P s… &…, where bash reads an
+// offset), a subscript other than [@] or [*] (zsh counts from 1 and reads
+// [1,2] as a range), or ${T=…}, ${T:=…} assigning to a zshTable.
+func zshParam(p *syntax.ParamExp, text string) string {
+	if p.Slice != nil {
+		if w, ok := p.Slice.Offset.(*syntax.Word); ok && len(w.Parts) > 0 {
+			if l, ok := w.Parts[0].(*syntax.Lit); ok && l.Value != "" && (l.Value[0] == '&' || isLetter(l.Value[0])) {
+				return "a modifier (" + clip(source(p, text)) + "), which zsh applies where bash reads an offset"
+			}
+		}
+	}
+	if p.Index != nil {
+		if i := source(p.Index, text); i != "@" && i != "*" {
+			return "a subscript (" + clip(source(p, text)) + "), which zsh counts from 1 and reads ranges in"
+		}
+	}
+	if p.Exp != nil && p.Param != nil && zshTable(p.Param.Value) &&
+		(p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull) {
+		return "it sets " + p.Param.Value + " (" + clip(source(p, text)) + "), which names the commands zsh runs or its options"
+	}
+	return ""
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// viaShellWords is what makes the words sudo -s or -i hands the user's
+// shell run otherwise than as those words ("" for nothing): sudo joins
+// them into a -c string with every character escaped but letters,
+// digits, _, - and $, so a $ stays live (rm$IFS-rf$IFS/ runs rm -rf /),
+// a word only known when it runs may bring one, and a zsh (macOS' login
+// shell) reads repeat, nocorrect … as its own (zshCommand).
+func viaShellWords(words []shellWord) string {
+	for _, w := range words {
+		if !w.static || strings.Contains(w.text, "$") {
+			return "`" + clip(w.text) + "`, whose $ the shell expands"
+		}
+	}
+	return zshCommand(words)
 }
