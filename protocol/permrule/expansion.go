@@ -228,6 +228,11 @@ func (v *lineValues) readParam(p *syntax.ParamExp, src string, r *readSet, name 
 		for _, to := range v.vals[n] { // ${!X}: the variable X names
 			if syntax.ValidName(to) || positionalName(to) {
 				name(to)
+			} else if v.made(); !v.over[n] {
+				// X='a[0]', an element: not a name this analysis keeps
+				// values of, so ${!X} cannot be told (read as empty, it
+				// made ${!X} -rf / the command -rf /).
+				v.over[n] = true
 			}
 		}
 	}

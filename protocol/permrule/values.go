@@ -322,8 +322,10 @@ func (v *lineValues) chained(s valueSource, cur, vals []string) (next []string, 
 
 // copyValues gives name every value of other too (declare -n, for name).
 func (v *lineValues) copyValues(name, other string) {
-	if v.made(); v.over[other] {
-		v.over[name] = true // what it refers to cannot be told
+	if v.made(); v.over[other] || !syntax.ValidName(other) && !positionalName(other) {
+		// What it refers to cannot be told: over, or not a name this
+		// analysis keeps values of (declare -n r='a[0]': an element).
+		v.over[name] = true
 	}
 	for _, s := range slices.Clone(v.vals[other]) {
 		v.add(name, s)

@@ -120,6 +120,11 @@ func TestCommandsOverArrayCopies(t *testing.T) {
 		// cannot be told here either.
 		{line: "X=rm; a=([0]=$X); ${a[0]} -rf /", err: over},
 		{line: "X=rm; declare -a a='([0]=$X)'; ${a[0]} -rf /", err: over},
+		// An element named through ${!n} or declare -n (the third review's).
+		{line: `a[0]=rm; n="a[0]"; ${!n} -rf /`, err: over},
+		{line: `a=(rm); n="a[0]"; ${!n} -rf /`, err: over},
+		{line: `a[0]=rm; declare -n r="a[0]"; $r -rf /`, err: over},
+		{line: `X=rm; n=X; ${!n} -rf /`, want: []string{"rm -rf /"}},
 		// What stays within the bounds is listed as before.
 		{line: "a[0]=rm; a[1]=-rf; b=${a[1]}; rm $b /", want: []string{"rm -rf /"}},
 		{line: "a=([0]=rm [1]=-rf); ${a[0]} ${a[1]} /", want: []string{"rm -rf /"}},
