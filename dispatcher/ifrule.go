@@ -45,7 +45,9 @@ var ifBound = time.Second
 // now (permrule.RuleContext.Stop).
 func ifStop() func() bool {
 	end := time.Now().Add(ifBound)
-	return func() bool { return time.Now().After(end) }
+	// Not After: a clock that has not moved since (Windows') has reached
+	// an end that is now.
+	return func() bool { return !time.Now().Before(end) }
 }
 
 // ifAllows reports whether the entry's if rule (if any) lets it run for
