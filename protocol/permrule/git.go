@@ -17,7 +17,10 @@ import (
 // --config-env can make git run a command of their own (an alias "!…",
 // core.pager, core.sshCommand …), and so can some of its commands given
 // one (gitRuns): doubt. An alias the line gives (-c alias.NAME=VALUE, git
-// config alias.NAME VALUE) is followed where git runs it (gitAlias).
+// config alias.NAME VALUE) is followed where git runs it (gitAlias); a
+// command its configuration or variables give it where the line gives
+// them (gitSettings, gitConfigCommand), and one its command is given
+// (gitCommandRuns: rebase -x, bisect run, submodule foreach …).
 func (s *shellRuns) git(text string, args []shellWord, c shellCommand, depth int) {
 	spec := optSpec{flags: "pPhv", args: "Cc",
 		longFlags: " no-pager paginate bare no-replace-objects literal-pathspecs glob-pathspecs noglob-pathspecs icase-pathspecs no-optional-locks no-lazy-fetch no-advice version help html-path man-path info-path exec-path list-cmds ",
@@ -29,6 +32,10 @@ func (s *shellRuns) git(text string, args []shellWord, c shellCommand, depth int
 	}
 	if why := s.gitEnvAlias(opts, rest); why != "" {
 		s.stopped("`" + clip(text) + "` may set a git alias through " + why + ", which this analysis does not follow")
+		return
+	}
+	if why := s.gitSettings(text, opts, depth); why != "" {
+		s.stopped("`" + clip(text) + "` " + why)
 		return
 	}
 	for _, o := range opts {
@@ -50,6 +57,10 @@ func (s *shellRuns) git(text string, args []shellWord, c shellCommand, depth int
 			s.gitConfigAlias(text, rest[1:], depth)
 		} else {
 			s.gitAlias(text, args[:len(args)-len(rest)], rest, c, depth)
+		}
+		if why := s.gitCommandRuns(text, rest, c, depth); why != "" {
+			s.stopped("`" + clip(text) + "` " + why)
+			return
 		}
 	}
 	for _, a := range rest {
@@ -286,13 +297,18 @@ const gitConfigOptValue = " -f --file --blob --type --default --comment --value 
 
 // gitConfigAlias reads git config [OPTIONS] [set] alias.NAME VALUE: the
 // alias is kept for a later git NAME on the line, and its value followed
-// now.
+// now; so is the value of a key git runs a command for (git config
+// core.pager less: gitConfigCommand).
 func (s *shellRuns) gitConfigAlias(text string, args []shellWord, depth int) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.static && strings.Contains(gitConfigOptValue, " "+a.text+" ") {
 			i++
 			continue
+		}
+		if a.static && i+1 < len(args) && gitRunsKey(a.text) {
+			s.gitConfigCommand(text, a.text, args[i+1], depth)
+			return
 		}
 		if !a.static || !strings.HasPrefix(strings.ToLower(a.text), "alias.") || i+1 >= len(args) {
 			continue
@@ -362,35 +378,4 @@ func (s *shellRuns) gitAlias(text string, opts, rest []shellWord, c shellCommand
 	if lineValues != nil {
 		s.gitAliases[name] = lineValues
 	}
-}
-
-// gitRuns: for a git command that runs a command given to it, the
-// options (or words) that give it, as ownCommands' marks; nil for others.
-// A switch, not a map: nothing to build at every start.
-func gitRuns(cmd string) []string {
-	switch cmd {
-	case "rebase":
-		return []string{"-x", "--exec"}
-	case "difftool":
-		return []string{"-x", "--extcmd"}
-	case "grep":
-		return []string{"-O", "--open-files-in-pager"}
-	case "fetch", "pull", "ls-remote":
-		return []string{"--upload-pack"}
-	case "clone":
-		return []string{"-u", "--upload-pack", "-c", "--config"}
-	case "fetch-pack":
-		return []string{"--upload-pack", "--exec"}
-	case "push", "send-pack":
-		return []string{"--receive-pack", "--exec"}
-	case "archive":
-		return []string{"--exec"}
-	case "bisect":
-		return []string{"run"}
-	case "submodule":
-		return []string{"foreach"}
-	case "filter-branch":
-		return []string{""}
-	}
-	return nil
 }

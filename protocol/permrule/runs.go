@@ -94,6 +94,10 @@ type shellRuns struct {
 	// alias.NAME VALUE), by name in lower case: a later git NAME runs the
 	// value.
 	gitAliases map[string][]string
+	// gitEnvDone: the commands the line's values of git's variables give
+	// it (GIT_PAGER …) are followed, once: the values are the line's, the
+	// same for each git it runs (and one that runs git ends there).
+	gitEnvDone bool
 	// open are forms xargs adds words of its input to: `xargs git` may
 	// run git push (shellPattern.match).
 	open []string
