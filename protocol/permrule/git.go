@@ -142,7 +142,10 @@ func gitConfigFile(name string) bool {
 // quoted 'key=value' pairs).
 func gitEnvAliasValue(name, v string) bool {
 	if name == "GIT_CONFIG_PARAMETERS" {
-		return strings.Contains(strings.ToLower(v), "alias.")
+		// git's own hand-over of -c to the gits it starts, quoted its
+		// way ('al''ias.x=…' is alias.x): nobody sets it by hand, and a
+		// value is not read here.
+		return true
 	}
 	return aliasKey(v)
 }
@@ -310,12 +313,16 @@ func (s *shellRuns) gitConfigAlias(text string, args []shellWord, depth int) {
 			s.gitConfigCommand(text, a.text, args[i+1], depth)
 			return
 		}
+		if why := gitConfigHides(args, i); why != "" {
+			s.stopped("`" + clip(text) + "` " + why + ", which this analysis does not follow")
+			return
+		}
 		if !a.static || !strings.HasPrefix(strings.ToLower(a.text), "alias.") || i+1 >= len(args) {
 			continue
 		}
 		name, v := strings.ToLower(a.text[len("alias."):]), args[i+1]
 		if !v.static {
-			s.unsure("`" + clip(text) + "` defines a git alias only known when it runs")
+			s.stopped("`" + clip(text) + "` defines a git alias only known when it runs")
 			return
 		}
 		s.gitAliasValue(v.text, text, depth)
@@ -327,6 +334,24 @@ func (s *shellRuns) gitConfigAlias(text string, args []shellWord, depth int) {
 		}
 		return
 	}
+}
+
+// gitConfigHides is what git config's word i, with the words after it,
+// does that may give an alias the line does not show ("" for nothing): a
+// key only known when it runs, given a value (git config "$K" V), or a
+// section renamed or copied to alias (git config foo.x '!…'; git config
+// --rename-section foo alias).
+func gitConfigHides(args []shellWord, i int) string {
+	a := args[i]
+	switch {
+	case !a.static && !strings.HasPrefix(a.text, "-") && i+1 < len(args):
+		return "sets a key only known when it runs"
+	case a.static && strings.Contains(" --rename-section rename-section --copy-section copy-section ", " "+a.text+" ") && i+2 < len(args):
+		if to := args[i+2]; !to.static || strings.HasPrefix(strings.ToLower(to.text), "alias") {
+			return "moves a section to " + clip(to.text)
+		}
+	}
+	return ""
 }
 
 // gitAlias follows git NAME WORDS… where NAME is an alias the line gives

@@ -28,7 +28,14 @@ func TestCommandsGitAliases(t *testing.T) {
 		{line: "git config alias.a b; git config alias.b a; git a", want: []string{"git a", "git b"}},
 		{line: "git config --get alias.p", want: []string{"git config --get alias.p"}, not: []string{"git push"}},
 		{line: "git -c alias.p='push -f' status", not: []string{"git push -f status"}},
-		{line: "git config alias.p \"$V\"; git p", err: ""},
+		// A definition that is not all on the line is refused.
+		{line: "git config alias.p \"$V\"; git p", err: "alias only known when it runs"},
+		{line: "git config --global \"$(echo alias.x)\" '!rm -rf /'; git x", err: "key only known when it runs"},
+		{line: "git config foo.x '!rm -rf /'; git config --rename-section foo alias; git x", err: "moves a section to alias"},
+		{line: "git config foo.x '!rm -rf /'; git config rename-section foo alias; git x", err: "moves a section to alias"},
+		{line: "export GIT_CONFIG_PARAMETERS=\"'al''ias.x=!rm -rf /'\"; git x", err: "git alias through"},
+		{line: "git config --rename-section old new", want: []string{"git config --rename-section old new"}},
+		{line: "git config user.name \"$NAME\"", want: []string{"git config user.name \"$NAME\""}},
 		// A value is split as git splits it: ( # ; $ are plain characters.
 		{line: "git config alias.lg 'log --graph --pretty=format:%h(%s)'", want: []string{"git log --graph --pretty=format:%h(%s)"}},
 		{line: "git -c 'alias.p=push #' p --force", want: []string{"git push # --force"}},
