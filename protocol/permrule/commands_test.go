@@ -339,7 +339,9 @@ func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) 
 // and a line it lists in full has each of its top-level commands' words
 // in the list (the first word of a line of plain words is its command).
 func FuzzCommands(f *testing.F) {
-	for _, s := range []string{"rm -rf /", `sudo sh -c 'r\m -r"f" x'`, "find . -exec rm {} +", "a | b && c; $(d)", "sh -c '(' ", "x\\\n y"} {
+	for _, s := range []string{"rm -rf /", `sudo sh -c 'r\m -r"f" x'`, "find . -exec rm {} +", "a | b && c; $(d)", "sh -c '(' ", "x\\\n y",
+		"zsh -c 'x=(a b); print ${x[@]} $X:r'", "sudo -s rm x", "git -c core.pager=less log", "git config alias.x '!ls'; git x",
+		"su -s /bin/zsh -c 'ls'", "a=([0]=x); ${a[0]}; n=a; ${!n}", "echo {a,b}{c,d}", "set -- a b; echo \"$@\""} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
