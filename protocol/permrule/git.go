@@ -180,28 +180,47 @@ func gitConfigHidden(n syntax.Node, src string) error {
 // does not see: gitConfigWord refuses it.
 var gitConfigNames = []string{"GIT_CONFIG_KEY_", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"}
 
-// gitConfigWord is parseShell's check of a word naming a gitConfigNames
-// variable other than as NAME=VALUE (env's and export's words: the
-// line's values, which git's own check reads): an error, as any line that
-// may give git aliases its text does not show. (A word that only reads
-// one, echo $GIT_CONFIG_GLOBAL, is refused too: lines an agent runs
-// seldom name these.)
+// gitConfigWord is parseShell's check of what could set a gitConfigNames
+// variable unseen: a word naming one with an = in it other than as plain
+// NAME=VALUE (env GIT_CONFIG_KEY_0{,}=…, ${GIT_CONFIG_GLOBAL:=…}), a
+// variable given one's name as its value (K=GIT_CONFIG_KEY_0, for export
+// $K=… later), and a declaration whose name is not written out (export
+// $K=…, declare -x N{,}=…: mvdan.cc/sh gives it no Name). Each is an
+// error. Reading one (echo $GIT_CONFIG_GLOBAL, unset, printenv) is not.
 func gitConfigWord(n syntax.Node, src string) error {
-	w, ok := n.(*syntax.Word)
-	if !ok {
+	var text string
+	switch n := n.(type) {
+	case *syntax.Assign:
+		if n.Value == nil {
+			return nil
+		}
+		if sw := shellWordOf(n.Value, src); n.Name == nil && strings.Contains(sw.text, "=") && !plainAssignment(sw) {
+			return fmt.Errorf("a declaration names its variable only when it runs (%s), which may set a git alias through the environment, or any variable", clip(source(n.Value, src)))
+		}
+		if n.Name == nil {
+			return nil
+		}
+		text = source(n.Value, src)
+	case *syntax.Word:
+		sw := shellWordOf(n, src)
+		if text = source(n, src); !strings.Contains(text, "=") || plainAssignment(sw) {
+			return nil
+		}
+	default:
 		return nil
 	}
-	sw := shellWordOf(w, src)
-	if name, _, ok := strings.Cut(sw.text, "="); ok && sw.static && syntax.ValidName(name) {
-		return nil
-	}
-	text := source(w, src)
 	for _, name := range gitConfigNames {
 		if strings.Contains(text, name) {
-			return fmt.Errorf("a word names %s other than as NAME=VALUE (%s): it may set a git alias through the environment, which this analysis does not follow", strings.TrimSuffix(name, "_"), clip(text))
+			return fmt.Errorf("%s is named in a word other than as NAME=VALUE (%s): it may set a git alias through the environment, which this analysis does not follow", strings.TrimSuffix(name, "_"), clip(text))
 		}
 	}
 	return nil
+}
+
+// plainAssignment: w is NAME=VALUE written out.
+func plainAssignment(w shellWord) bool {
+	name, _, ok := strings.Cut(w.text, "=")
+	return ok && w.static && syntax.ValidName(name)
 }
 
 // aliasKey: a configuration key of git's aliases (alias.NAME, any case).
@@ -344,7 +363,7 @@ func (s *shellRuns) gitConfigAlias(text string, args []shellWord, depth int) {
 func gitConfigHides(args []shellWord, i int) string {
 	a := args[i]
 	switch {
-	case !a.static && !strings.HasPrefix(a.text, "-") && i+1 < len(args):
+	case !a.static && !strings.HasPrefix(a.text, "-") && i+1 < len(args) && !gitPlainKey(a.text):
 		return "sets a key only known when it runs"
 	case a.static && strings.Contains(" --rename-section rename-section --copy-section copy-section ", " "+a.text+" ") && i+2 < len(args):
 		if to := args[i+2]; !to.static || strings.HasPrefix(strings.ToLower(to.text), "alias") {
@@ -352,6 +371,20 @@ func gitConfigHides(args []shellWord, i int) string {
 		}
 	}
 	return ""
+}
+
+// gitPlainKey: a key whose section and name are written out, and only its
+// subsection is known when it runs (branch."$B".remote, remote.$R.url):
+// neither an alias, an include nor a key git runs a command for.
+func gitPlainKey(key string) bool {
+	key = strings.ReplaceAll(key, `"`, "")
+	first, rest, ok := strings.Cut(key, ".")
+	i := strings.LastIndexByte(rest, '.')
+	if !ok || i < 0 || strings.ContainsAny(first, "$`") || strings.ContainsAny(rest[i+1:], "$`") || first == "" {
+		return false
+	}
+	section, name := strings.ToLower(first), rest[i+1:]
+	return section != "alias" && !strings.HasPrefix(section, "include") && !gitRunsKey(section+".x."+name) && !gitRunsKey(section+"."+name)
 }
 
 // gitAlias follows git NAME WORDS… where NAME is an alias the line gives

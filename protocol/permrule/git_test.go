@@ -36,6 +36,15 @@ func TestCommandsGitAliases(t *testing.T) {
 		{line: "export GIT_CONFIG_PARAMETERS=\"'al''ias.x=!rm -rf /'\"; git x", err: "git alias through"},
 		{line: "git config --rename-section old new", want: []string{"git config --rename-section old new"}},
 		{line: "git config user.name \"$NAME\"", want: []string{"git config user.name \"$NAME\""}},
+		// Only a subsection known when it runs, and reading git's
+		// variables, are read (the sweep's lines).
+		{line: "git config branch.\"$BRANCH\".remote origin", want: []string{"git config branch.\"$BRANCH\".remote origin"}},
+		{line: "git config \"remote.$REMOTE.url\" \"$URL\"", want: []string{"git config \"remote.$REMOTE.url\" \"$URL\""}},
+		{line: "git config \"alias.$A\" '!rm -rf /'", err: "key only known when it runs"},
+		{line: "git config \"core.$K\" 'rm -rf /'", err: "key only known when it runs"},
+		{line: "echo \"${GIT_CONFIG_GLOBAL:-unset}\"; printenv GIT_CONFIG_GLOBAL; unset GIT_CONFIG_GLOBAL", want: []string{"printenv GIT_CONFIG_GLOBAL"}},
+		{line: "K=GIT_CONFIG_KEY_0; export $K=alias.x GIT_CONFIG_VALUE_0='!rm -rf /' GIT_CONFIG_COUNT=1; git x", err: "git alias through"},
+		{line: "printf -v K GIT_CONFIG_KEY_0; export $K=alias.x GIT_CONFIG_VALUE_0='!rm -rf /' GIT_CONFIG_COUNT=1; git x", err: "when it runs"},
 		// A value is split as git splits it: ( # ; $ are plain characters.
 		{line: "git config alias.lg 'log --graph --pretty=format:%h(%s)'", want: []string{"git log --graph --pretty=format:%h(%s)"}},
 		{line: "git -c 'alias.p=push #' p --force", want: []string{"git push # --force"}},

@@ -109,6 +109,10 @@ type shellRuns struct {
 	// ssh's login shell, and what those strings eval): scriptWith refuses
 	// the forms zsh reads otherwise than bash (zsh.go).
 	zsh bool
+	// zshSure: it is zsh (zsh -c), not only a login shell that may be
+	// (ssh's, su's): only then are the forms bash text also uses
+	// ($USER:www-data, ${a[0]}, $x of an array) read as zsh's (zsh.go).
+	zshSure bool
 }
 
 func (s *shellRuns) unsure(why string) {

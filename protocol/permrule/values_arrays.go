@@ -233,17 +233,21 @@ func (v *lineValues) arrayOf(a *syntax.ArrayExpr, src string, e env) (arrs []exp
 			words = ws
 		}
 		for _, w := range words {
-			if !w.static {
+			if !w.static && el.Index != nil && readsVariable(el.Value) {
 				return nil, false
 			}
 			if el.Index != nil {
 				next = arithIndexIn(el.Index, e)
-				if key := strings.Trim(source(el.Index, src), "\"'"); !isNumber(key) {
+				if key := strings.Trim(source(el.Index, src), "\"'"); !isNumber(key) && w.static {
 					assoc[key] = w.text
 					order = append(order, w.text)
 				}
 			}
-			byIndex[next] = w.text
+			if w.static {
+				byIndex[next] = w.text
+			}
+			// A value not known here ($(…), as anywhere: files=($(git
+			// diff --name-only)) still takes its place.
 			next++
 		}
 	}
@@ -255,6 +259,19 @@ func (v *lineValues) arrayOf(a *syntax.ArrayExpr, src string, e env) (arrs []exp
 	slices.Reverse(reversed)
 	return []expand.Variable{{Set: true, Kind: expand.Associative, Map: assoc}, indexed,
 		{Set: true, Kind: expand.Indexed, List: order}, {Set: true, Kind: expand.Indexed, List: reversed}}, true
+}
+
+// readsVariable: w reads a variable's value ($X, ${X…}), which the line
+// may give: [0]=$X is not left unknown as [0]=$(…) is.
+func readsVariable(w *syntax.Word) bool {
+	found := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		if _, ok := n.(*syntax.ParamExp); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // arithReads calls name for each variable arithmetic x reads: bare names

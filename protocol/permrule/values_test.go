@@ -125,6 +125,9 @@ func TestCommandsOverArrayCopies(t *testing.T) {
 		{line: `a=(rm); n="a[0]"; ${!n} -rf /`, err: over},
 		{line: `a[0]=rm; declare -n r="a[0]"; $r -rf /`, err: over},
 		{line: `X=rm; n=X; ${!n} -rf /`, want: []string{"rm -rf /"}},
+		// Arrays of a command's output are read as before (the sweep's).
+		{line: `files=($(git diff --name-only)); gofmt -l "${files[@]}"`, want: []string{`gofmt -l "${files[@]}"`}},
+		{line: `pids=($(pgrep -f worker)); kill "${pids[@]}"; echo ${#pids[@]}`, want: []string{`kill "${pids[@]}"`}},
 		// What stays within the bounds is listed as before.
 		{line: "a[0]=rm; a[1]=-rf; b=${a[1]}; rm $b /", want: []string{"rm -rf /"}},
 		{line: "a=([0]=rm [1]=-rf); ${a[0]} ${a[1]} /", want: []string{"rm -rf /"}},

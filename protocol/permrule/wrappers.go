@@ -302,8 +302,8 @@ func (s *shellRuns) ssh(text string, args []shellWord, c shellCommand, depth int
 		}
 	}
 	// The remote login shell may be zsh (macOS').
-	defer func(was bool) { s.zsh = was }(s.zsh)
-	s.zsh = true
+	defer func(was, sure bool) { s.zsh, s.zshSure = was, sure }(s.zsh, s.zshSure)
+	s.zsh, s.zshSure = true, false
 	switch {
 	case len(rest) == 0:
 		s.stdinScript(text, c, depth)
@@ -341,8 +341,9 @@ func (s *shellRuns) flock(text string, args []shellWord, c shellCommand, depth i
 // strings are read, and cleared for any other sh's (bash -c inside zsh
 // -c is bash's to read).
 func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, depth int) {
-	defer func(was bool) { s.zsh = was }(s.zsh)
+	defer func(was, sure bool) { s.zsh, s.zshSure = was, sure }(s.zsh, s.zshSure)
 	s.zsh = zshFamily(base)
+	s.zshSure = s.zsh
 	spec := optSpec{flags: "abefhiklmnprstuvxBCEHPTcs", args: "oO", plus: true,
 		longFlags: " norc noprofile login posix restricted verbose version help debugger dump-strings dump-po-strings pretty-print noediting ",
 		longArgs:  " rcfile init-file emulate "}
@@ -358,6 +359,8 @@ func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, d
 	cmdMode, stdinMode := false, false
 	for _, o := range opts {
 		switch {
+		case o.name == "--version" || o.name == "--help":
+			return // bash and zsh print and exit, before any script
 		case o.name == "c":
 			cmdMode = true
 		case o.name == "s" || o.name == "i":
@@ -417,8 +420,8 @@ func (s *shellRuns) foreignShell(base, text string, args []shellWord, c shellCom
 // shell is the one -s names (su, runuser), else the user's login shell
 // or $SHELL (script), which may be zsh (macOS'), or /bin/sh (sg).
 func (s *shellRuns) userShell(base, text string, args []shellWord, c shellCommand, depth int) []shellWord {
-	defer func(was bool) { s.zsh = was }(s.zsh)
-	s.zsh = base != "sg"
+	defer func(was, sure bool) { s.zsh, s.zshSure = was, sure }(s.zsh, s.zshSure)
+	s.zsh, s.zshSure = base != "sg", false
 	var spec optSpec
 	switch base {
 	case "script":

@@ -17,5 +17,13 @@ func TestCommandsSudoShell(t *testing.T) {
 		{line: "sudo -s rm -rf /", want: []string{"sudo -s rm -rf /", "rm -rf /"}},
 		{line: "sudo -i systemctl restart nginx", want: []string{"sudo -i systemctl restart nginx", "systemctl restart nginx"}},
 		{line: "sudo rm$IFS-rf$IFS/tmp/v", want: []string{"rm -rf /tmp/v"}},
+		{line: "sudo -s '$0' -c 'rm -rf /'", err: shell},
+		{line: `X='$IFS'; sudo -s rm "-r${X}f" /`, err: shell},
+		{line: "sudo -i '$SHELL' -c 'rm -rf /'", err: shell},
+		// A variable's value as an argument is read as the analysis
+		// reads it anyway (the sweep's lines).
+		{line: "sudo -i -u deploy bash -lc 'cd $HOME/app && git pull'", want: []string{"git pull"}},
+		{line: `sudo -i npm install -g "$PKG"`, want: []string{`npm install -g "$PKG"`}},
+		{line: `sudo -s ls "$DIR"`, want: []string{`ls "$DIR"`}},
 	})
 }

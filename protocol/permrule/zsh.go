@@ -92,7 +92,7 @@ func (s *shellRuns) zshOtherwise(text string, cmds []shellCommand) string {
 		if why != "" {
 			return false
 		}
-		if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil && arrays[p.Param.Value] && p.Index == nil && !p.Length {
+		if p, ok := n.(*syntax.ParamExp); ok && s.zshSure && p.Param != nil && arrays[p.Param.Value] && p.Index == nil && !p.Length {
 			why = "$" + p.Param.Value + " of an array, which is every element in zsh"
 			return false
 		}
@@ -103,19 +103,19 @@ func (s *shellRuns) zshOtherwise(text string, cmds []shellCommand) string {
 			switch {
 			case n.Name != nil && zshTable(n.Name.Value):
 				why = "it sets " + n.Name.Value + ", which names the commands zsh runs or its options"
-			case n.Index != nil:
+			case n.Index != nil && s.zshSure:
 				why = "it assigns by subscript (" + clip(source(n, text)) + "), which zsh counts from 1"
 			}
 		case *syntax.Word:
 			if zshEquals(n) {
 				why = "a word starting with = (" + clip(source(n, text)) + "), which zsh replaces with a command's path"
 			} else {
-				why = zshParts(n.Parts, text)
+				why = zshParts(n.Parts, text, s.zshSure)
 			}
 		case *syntax.DblQuoted:
-			why = zshParts(n.Parts, text)
+			why = zshParts(n.Parts, text, s.zshSure)
 		case *syntax.ParamExp:
-			why = zshParam(n, text)
+			why = zshParam(n, text, s.zshSure)
 		}
 		return why == ""
 	})
@@ -239,8 +239,10 @@ func zshStartOptions(opts []option) string {
 // splits X's value into words, $~X makes it a pattern whose qualifiers
 // may run code, $^X expands an array as braces do); $#X, X's length; and
 // after an unbraced $X, a modifier (:l, :r, :h, :&) or a subscript
-// ([1], counted from 1).
-func zshParts(parts []syntax.WordPart, text string) string {
+// ([1], counted from 1) — those three only where it is zsh (sure): a
+// login shell that may be zsh is mostly bash, and bash text has them
+// ($USER:www-data, $IMAGE:latest).
+func zshParts(parts []syntax.WordPart, text string, sure bool) string {
 	for i, p := range parts {
 		var next string
 		if i+1 < len(parts) {
@@ -254,7 +256,7 @@ func zshParts(parts []syntax.WordPart, text string) string {
 				return "a $ before =, ~ or ^ (" + clip(source(p, text)+next) + "), which splits a value, makes it a pattern or spreads it"
 			}
 		case *syntax.ParamExp:
-			if !p.Short || next == "" {
+			if !p.Short || next == "" || !sure {
 				continue
 			}
 			c := next[0]
@@ -289,16 +291,17 @@ func zshDollarFlag(s string) bool {
 // zshParam returns what a ${…} means in zsh that bash reads otherwise:
 // ${X:l} (a modifier: l u r e h t q Q a A c P s… &…, where bash reads an
 // offset), a subscript other than [@] or [*] (zsh counts from 1 and reads
-// [1,2] as a range), or ${T=…}, ${T:=…} assigning to a zshTable.
-func zshParam(p *syntax.ParamExp, text string) string {
-	if p.Slice != nil {
+// [1,2] as a range) — those two only where it is zsh (sure, as zshParts)
+// —, or ${T=…}, ${T:=…} assigning to a zshTable.
+func zshParam(p *syntax.ParamExp, text string, sure bool) string {
+	if p.Slice != nil && sure {
 		if w, ok := p.Slice.Offset.(*syntax.Word); ok && len(w.Parts) > 0 {
 			if l, ok := w.Parts[0].(*syntax.Lit); ok && l.Value != "" && (l.Value[0] == '&' || isLetter(l.Value[0])) {
 				return "a modifier (" + clip(source(p, text)) + "), which zsh applies where bash reads an offset"
 			}
 		}
 	}
-	if p.Index != nil {
+	if p.Index != nil && sure {
 		if i := source(p.Index, text); i != "@" && i != "*" {
 			return "a subscript (" + clip(source(p, text)) + "), which zsh counts from 1 and reads ranges in"
 		}
@@ -313,16 +316,34 @@ func zshParam(p *syntax.ParamExp, text string) string {
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // viaShellWords is what makes the words sudo -s or -i hands the user's
-// shell run otherwise than as those words ("" for nothing): sudo joins
+// shell run otherwise than as those words ("" for nothing). sudo joins
 // them into a -c string with every character escaped but letters,
-// digits, _, - and $, so a $ stays live (rm$IFS-rf$IFS/ runs rm -rf /),
-// a word only known when it runs may bring one, and a zsh (macOS' login
-// shell) reads repeat, nocorrect … as its own (zshCommand).
+// digits, _, - and $, so a $NAME stays live: the login environment's
+// value (sudo -i resets the rest) — as the command's name ($SHELL -c …,
+// $0), or split by IFS ($IFS: rm$IFS-rf$IFS/ runs rm -rf /), or a
+// special parameter; a command name only known when it runs may bring
+// one. An argument's $HOME or "$DIR" is the value it names, as the
+// analysis reads it anyway. And a zsh (macOS' login shell) reads repeat,
+// nocorrect … as its own (zshCommand).
 func viaShellWords(words []shellWord) string {
-	for _, w := range words {
-		if !w.static || strings.Contains(w.text, "$") {
+	for i, w := range words {
+		if liveDollar(w.text) || i == 0 && (!w.static || strings.Contains(w.text, "$")) {
 			return "`" + clip(w.text) + "`, whose $ the shell expands"
 		}
 	}
 	return zshCommand(words)
+}
+
+// liveDollar: s has $IFS, or a $ before what is not a name ($0, $*, $@,
+// ${…}): what a shell expands to other than a variable's value.
+func liveDollar(s string) bool {
+	if strings.Contains(s, "$IFS") {
+		return true
+	}
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '$' && !isLetter(s[i+1]) && s[i+1] != '_' {
+			return true
+		}
+	}
+	return false
 }
