@@ -20,6 +20,9 @@ func TestCommandsSudoShell(t *testing.T) {
 		{line: "sudo -s '$0' -c 'rm -rf /'", err: shell},
 		{line: `X='$IFS'; sudo -s rm "-r${X}f" /`, err: shell},
 		{line: "sudo -i '$SHELL' -c 'rm -rf /'", err: shell},
+		{line: "sudo -s env '$SHELL' -c 'rm -rf /'", err: shell},
+		{line: "sudo -s env '$_' -c 'rm -rf /'", err: shell},
+		{line: "sudo -s ls '$DIR'", err: shell},
 		// A variable's value as an argument is read as the analysis
 		// reads it anyway (the sweep's lines).
 		{line: "sudo -i -u deploy bash -lc 'cd $HOME/app && git pull'", want: []string{"git pull"}},

@@ -319,31 +319,46 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 // shell run otherwise than as those words ("" for nothing). sudo joins
 // them into a -c string with every character escaped but letters,
 // digits, _, - and $, so a $NAME stays live: the login environment's
-// value (sudo -i resets the rest) — as the command's name ($SHELL -c …,
-// $0), or split by IFS ($IFS: rm$IFS-rf$IFS/ runs rm -rf /), or a
-// special parameter; a command name only known when it runs may bring
-// one. An argument's $HOME or "$DIR" is the value it names, as the
-// analysis reads it anyway. And a zsh (macOS' login shell) reads repeat,
-// nocorrect … as its own (zshCommand).
+// value (sudo -i resets the rest), which can be a command ($SHELL, and
+// $_, the shell's own path: sudo -s env '$SHELL' -c …), split by IFS
+// (rm$IFS-rf$IFS/ runs rm -rf /), or a special parameter ($0). Only the
+// values that name a place or a person are left to be read as the words
+// ($HOME, $USER …: cd $HOME/app); a word only known when it runs is read
+// as the analysis reads it, but as the command's name. And a zsh (macOS'
+// login shell) reads repeat, nocorrect … as its own (zshCommand).
 func viaShellWords(words []shellWord) string {
 	for i, w := range words {
-		if liveDollar(w.text) || i == 0 && (!w.static || strings.Contains(w.text, "$")) {
+		if w.static && liveDollar(w.text) || i == 0 && (!w.static || strings.Contains(w.text, "$")) {
 			return "`" + clip(w.text) + "`, whose $ the shell expands"
 		}
 	}
 	return zshCommand(words)
 }
 
-// liveDollar: s has $IFS, or a $ before what is not a name ($0, $*, $@,
-// ${…}): what a shell expands to other than a variable's value.
+// liveDollar: s has a $ the shell expands to something other than one of
+// the plain values of a login environment (plainLoginVar).
 func liveDollar(s string) bool {
-	if strings.Contains(s, "$IFS") {
-		return true
-	}
 	for i := 0; i+1 < len(s); i++ {
-		if s[i] == '$' && !isLetter(s[i+1]) && s[i+1] != '_' {
+		if s[i] != '$' {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && (isLetter(s[j]) || s[j] == '_' || j > i+1 && s[j] >= '0' && s[j] <= '9') {
+			j++
+		}
+		if !plainLoginVar(s[i+1 : j]) {
 			return true
 		}
+	}
+	return false
+}
+
+// plainLoginVar: a variable of a login environment whose value is a
+// place or a name, never a command or a separator.
+func plainLoginVar(name string) bool {
+	switch name {
+	case "HOME", "USER", "LOGNAME", "PATH", "PWD", "HOSTNAME", "TMPDIR", "LANG", "TERM", "MAIL":
+		return true
 	}
 	return false
 }
