@@ -150,65 +150,66 @@ func gitEnvAliasValue(name, v string) bool {
 	return aliasKey(v)
 }
 
-// gitConfigHidden is parseShell's check of an assignment to a
-// gitConfigEnv variable (prefix, export, declare): a value that sets an
-// alias, or is only known when it runs, is an error — the line defines
-// a command for git that its text does not show, whatever then runs git;
-// so is a gitConfigFile that is a pipe (GIT_CONFIG_GLOBAL=<(…)).
+// gitConfigHidden is parseShell's check of what could give git an alias
+// or a configuration file the line's text does not show, an error for
+// each: an assignment to a gitConfigEnv variable (prefix, export,
+// declare) whose value sets an alias or is only known when it runs; a
+// gitConfigFile that is a pipe (GIT_CONFIG_GLOBAL=<(…)); a word naming a
+// gitConfigNames variable with an = in it other than as plain NAME=VALUE
+// (env GIT_CONFIG_KEY_0{,}=…, ${GIT_CONFIG_GLOBAL:=…}); a variable given
+// one's name as its value (K=GIT_CONFIG_KEY_0, for export $K=… later);
+// and a declaration whose name is not written out (export $K=…, declare
+// -x N{,}=…: mvdan.cc/sh gives it no Name). Reading one (echo
+// $GIT_CONFIG_GLOBAL, unset, printenv) is not. Every word of every line
+// passes here: the cheap tests come first.
 func gitConfigHidden(n syntax.Node, src string) error {
-	a, ok := n.(*syntax.Assign)
-	if !ok || a.Name == nil || a.Value == nil {
-		return nil
-	}
-	w := shellWordOf(a.Value, src)
-	switch {
-	case gitConfigFile(a.Name.Value) && (w.static && readsStdin(w.text) || strings.Contains(w.text, "<(")):
-		return fmt.Errorf("it gives git a configuration file read from a pipe (%s), whose git aliases this analysis cannot read", a.Name.Value)
-	case !gitConfigEnv(a.Name.Value):
-	case !w.static:
-		return fmt.Errorf("it gives %s a value only known when it runs, which may set a git alias through the environment", a.Name.Value)
-	case gitEnvAliasValue(a.Name.Value, w.text):
-		return fmt.Errorf("it sets a git alias through the environment (%s), which this analysis does not follow", a.Name.Value)
+	switch n := n.(type) {
+	case *syntax.Assign:
+		return gitConfigAssign(n, src)
+	case *syntax.Word:
+		text := source(n, src)
+		if !strings.Contains(text, "=") || plainAssignment(shellWordOf(n, src)) {
+			return nil
+		}
+		return gitConfigNamed(text)
 	}
 	return nil
 }
 
-// gitConfigNames are the variables gitConfigHidden checks where a line
-// assigns them plainly. A word that names one (export
-// GIT_CONFIG_KEY_0{,}=alias.x, K=GIT_CONFIG_KEY_0; export $K=…, env
-// GIT_CONFIG_GLOBAL{,}=/dev/stdin git …) assigns it in a way that check
-// does not see: gitConfigWord refuses it.
-var gitConfigNames = []string{"GIT_CONFIG_KEY_", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"}
-
-// gitConfigWord is parseShell's check of what could set a gitConfigNames
-// variable unseen: a word naming one with an = in it other than as plain
-// NAME=VALUE (env GIT_CONFIG_KEY_0{,}=…, ${GIT_CONFIG_GLOBAL:=…}), a
-// variable given one's name as its value (K=GIT_CONFIG_KEY_0, for export
-// $K=… later), and a declaration whose name is not written out (export
-// $K=…, declare -x N{,}=…: mvdan.cc/sh gives it no Name). Each is an
-// error. Reading one (echo $GIT_CONFIG_GLOBAL, unset, printenv) is not.
-func gitConfigWord(n syntax.Node, src string) error {
-	var text string
-	switch n := n.(type) {
-	case *syntax.Assign:
-		if n.Value == nil {
-			return nil
-		}
-		if sw := shellWordOf(n.Value, src); n.Name == nil && strings.Contains(sw.text, "=") && !plainAssignment(sw) {
-			return fmt.Errorf("a declaration names its variable only when it runs (%s), which may set a git alias through the environment, or any variable", clip(source(n.Value, src)))
-		}
-		if n.Name == nil {
-			return nil
-		}
-		text = source(n.Value, src)
-	case *syntax.Word:
-		sw := shellWordOf(n, src)
-		if text = source(n, src); !strings.Contains(text, "=") || plainAssignment(sw) {
-			return nil
-		}
-	default:
+// gitConfigAssign is gitConfigHidden's check of an assignment.
+func gitConfigAssign(a *syntax.Assign, src string) error {
+	if a.Value == nil {
 		return nil
 	}
+	if a.Name == nil {
+		if sw := shellWordOf(a.Value, src); strings.Contains(sw.text, "=") && !plainAssignment(sw) {
+			return fmt.Errorf("a declaration names its variable only when it runs (%s), which may set a git alias through the environment, or any variable", clip(source(a.Value, src)))
+		}
+		return nil
+	}
+	if name := a.Name.Value; gitConfigFile(name) || gitConfigEnv(name) {
+		w := shellWordOf(a.Value, src)
+		switch {
+		case gitConfigFile(name) && (w.static && readsStdin(w.text) || strings.Contains(w.text, "<(")):
+			return fmt.Errorf("it gives git a configuration file read from a pipe (%s), whose git aliases this analysis cannot read", name)
+		case !gitConfigEnv(name):
+		case !w.static:
+			return fmt.Errorf("it gives %s a value only known when it runs, which may set a git alias through the environment", name)
+		case gitEnvAliasValue(name, w.text):
+			return fmt.Errorf("it sets a git alias through the environment (%s), which this analysis does not follow", name)
+		}
+	}
+	return gitConfigNamed(source(a.Value, src))
+}
+
+// gitConfigNames are the variables gitConfigAssign checks where a line
+// assigns them plainly; text that names one otherwise (gitConfigHidden)
+// may assign it in a way that check does not see.
+var gitConfigNames = []string{"GIT_CONFIG_KEY_", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"}
+
+// gitConfigNamed is the error for text that names a gitConfigNames
+// variable, nil for other text.
+func gitConfigNamed(text string) error {
 	for _, name := range gitConfigNames {
 		if strings.Contains(text, name) {
 			return fmt.Errorf("%s is named in a word other than as NAME=VALUE (%s): it may set a git alias through the environment, which this analysis does not follow", strings.TrimSuffix(name, "_"), clip(text))

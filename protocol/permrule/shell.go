@@ -262,9 +262,6 @@ func parseShell(command string, outer *lineValues) (cmds []shellCommand, line li
 		if hidden == nil {
 			hidden = gitConfigHidden(n, command)
 		}
-		if hidden == nil {
-			hidden = gitConfigWord(n, command)
-		}
 		if line.doubt == "" {
 			line.doubt = evaluatesValue(n)
 		}
