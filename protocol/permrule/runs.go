@@ -226,7 +226,7 @@ func (s *shellRuns) scriptWith(text, via string, depth int, in shellCommand) {
 		s.stopped("the command string `" + via + "` runs cannot be parsed (" + err.Error() + ")")
 		return
 	}
-	if why := s.zshOtherwise(text, cmds); why != "" {
+	if why := s.zshOtherwise(text, line.file, cmds); why != "" {
 		s.stopped("`" + clip(via) + "` runs a string in what may be zsh, and zsh reads otherwise than bash: " + why)
 		return
 	}

@@ -208,6 +208,7 @@ type lineInfo struct {
 	dynamic bool   // some part only has a value when it runs
 	doubt   string // a part that may run what no text shows (evaluatesValue)
 	values  *lineValues
+	file    *syntax.File // the parsed line, for checks of its own (zshOtherwise)
 }
 
 func joinWords(w []shellWord) string {
@@ -253,7 +254,7 @@ func parseShell(command string, outer *lineValues) (cmds []shellCommand, line li
 	if values.exhausted {
 		return nil, line, fmt.Errorf("its command strings read more of the line's values than this analysis follows (%d)", maxInherited)
 	}
-	line.values = values
+	line.values, line.file = values, file
 	var hidden error // a command the line runs where its text does not show one
 	syntax.Walk(file, func(n syntax.Node) bool {
 		if hidden == nil {

@@ -68,25 +68,23 @@ func zshTable(name string) bool {
 
 // zshOtherwise returns what text, a string zsh may run (s.zsh), does that
 // zsh reads otherwise than bash; "" for none, or where no zsh runs it.
-// cmds are its simple commands as parseShell read them, with the values
-// the line gives their words (X='repeat 1 rm -rf /'; zsh -c "$X").
-func (s *shellRuns) zshOtherwise(text string, cmds []shellCommand) string {
+// file is text as parseShell parsed it, cmds its simple commands with the
+// values the line gives their words (X='repeat 1 rm -rf /'; zsh -c "$X").
+func (s *shellRuns) zshOtherwise(text string, file *syntax.File, cmds []shellCommand) string {
 	if !s.zsh {
 		return ""
-	}
-	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
-	if err != nil {
-		return "it does not parse" // parseShell refused it already
 	}
 	// zsh's $x is every element of an array, bash's the first: x=(rm -rf
 	// /); $x runs rm -rf / there. "${x[@]}" is the same in both.
 	arrays := map[string]bool{}
-	syntax.Walk(file, func(n syntax.Node) bool {
-		if a, ok := n.(*syntax.Assign); ok && a.Name != nil && a.Array != nil {
-			arrays[a.Name.Value] = true
-		}
-		return true
-	})
+	if s.zshSure {
+		syntax.Walk(file, func(n syntax.Node) bool {
+			if a, ok := n.(*syntax.Assign); ok && a.Name != nil && a.Array != nil {
+				arrays[a.Name.Value] = true
+			}
+			return true
+		})
+	}
 	why := ""
 	syntax.Walk(file, func(n syntax.Node) bool {
 		if why != "" {
