@@ -195,9 +195,9 @@ func gitCommandWord(cmd string, w shellWord) shellWord {
 
 // gitEnvRuns follows the line's values of git's variables that name a
 // command (gitEnvCommands) and of GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n
-// that give one; it refuses GIT_EXEC_PATH (a directory of git's programs),
-// a command key in GIT_CONFIG_PARAMETERS (not read) and one whose
-// GIT_CONFIG_VALUE_n the line does not give. A value only known when it
+// that give one; it refuses GIT_EXEC_PATH (a directory of git's programs)
+// and a command key whose GIT_CONFIG_VALUE_n the line does not give. (Any
+// GIT_CONFIG_PARAMETERS is refused before: gitEnvAlias.) A value only known when it
 // runs stays doubt (programVar).
 func (s *shellRuns) gitEnvRuns(text string, depth int) string {
 	if s.vals == nil {
@@ -215,11 +215,6 @@ func (s *shellRuns) gitEnvRuns(text string, depth int) string {
 	}
 	if len(s.vals.vals["GIT_EXEC_PATH"]) > 0 {
 		return "points git at a directory of its programs (GIT_EXEC_PATH), which this analysis cannot read"
-	}
-	for _, v := range s.vals.vals["GIT_CONFIG_PARAMETERS"] {
-		if gitParamsRun(v) {
-			return "gives git a command in GIT_CONFIG_PARAMETERS, which this analysis does not read"
-		}
 	}
 	names := make([]string, 0, len(s.vals.vals))
 	for name := range s.vals.vals {
@@ -246,17 +241,6 @@ func (s *shellRuns) gitEnvRuns(text string, depth int) string {
 		}
 	}
 	return ""
-}
-
-// gitParamsRun: a GIT_CONFIG_PARAMETERS value ('key=value' pairs, quoted)
-// naming a key git may run a command for.
-func gitParamsRun(v string) bool {
-	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == '\'' || r == ' ' || r == '"' }) {
-		if key, _, _ := strings.Cut(f, "="); gitRunsKey(key) {
-			return true
-		}
-	}
-	return false
 }
 
 // gitShell follows a command string git runs: git runs it with sh, not
