@@ -246,10 +246,8 @@ func (s *shellRuns) gitEnvRuns(text string, depth int) string {
 // gitShell follows a command string git runs: git runs it with sh, not
 // with the shell the line runs in (zsh's own readings do not apply).
 func (s *shellRuns) gitShell(w shellWord, text string, depth int, in shellCommand) {
-	zsh := s.zsh
-	s.zsh = false
+	defer s.inZsh(notZsh)()
 	s.scriptOf([]shellWord{w}, text, depth, in)
-	s.zsh = zsh
 }
 
 // gitConfigCommand follows git config KEY VALUE for a key git runs a

@@ -105,14 +105,10 @@ type shellRuns struct {
 	// string it runs (eval, sh -c, trap, an alias) may read too: exported
 	// or not, as the analysis does not follow export.
 	vals *lineValues
-	// zsh: the command strings read now may run in zsh (zsh -c, su's or
-	// ssh's login shell, and what those strings eval): scriptWith refuses
-	// the forms zsh reads otherwise than bash (zsh.go).
-	zsh bool
-	// zshSure: it is zsh (zsh -c), not only a login shell that may be
-	// (ssh's, su's): only then are the forms bash text also uses
-	// ($USER:www-data, ${a[0]}, $x of an array) read as zsh's (zsh.go).
-	zshSure bool
+	// zsh: whether the command strings read now run in zsh (zsh -c, and
+	// what its strings eval) or may (su's or ssh's login shell):
+	// scriptWith refuses the forms zsh reads otherwise than bash (zsh.go).
+	zsh zshMode
 }
 
 func (s *shellRuns) unsure(why string) {

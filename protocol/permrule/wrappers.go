@@ -302,8 +302,7 @@ func (s *shellRuns) ssh(text string, args []shellWord, c shellCommand, depth int
 		}
 	}
 	// The remote login shell may be zsh (macOS').
-	defer func(was, sure bool) { s.zsh, s.zshSure = was, sure }(s.zsh, s.zshSure)
-	s.zsh, s.zshSure = true, false
+	defer s.inZsh(mayBeZsh)()
 	switch {
 	case len(rest) == 0:
 		s.stdinScript(text, c, depth)
@@ -341,9 +340,11 @@ func (s *shellRuns) flock(text string, args []shellWord, c shellCommand, depth i
 // strings are read, and cleared for any other sh's (bash -c inside zsh
 // -c is bash's to read).
 func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, depth int) {
-	defer func(was, sure bool) { s.zsh, s.zshSure = was, sure }(s.zsh, s.zshSure)
-	s.zsh = zshFamily(base)
-	s.zshSure = s.zsh
+	mode := notZsh
+	if zshFamily(base) {
+		mode = isZsh
+	}
+	defer s.inZsh(mode)()
 	spec := optSpec{flags: "abefhiklmnprstuvxBCEHPTcs", args: "oO", plus: true,
 		longFlags: " norc noprofile login posix restricted verbose version help debugger dump-strings dump-po-strings pretty-print noediting ",
 		longArgs:  " rcfile init-file emulate "}
@@ -352,7 +353,7 @@ func (s *shellRuns) shell(base, text string, args []shellWord, c shellCommand, d
 		s.stopped("`" + clip(text) + "` passes " + base + " options this analysis does not read")
 		return
 	}
-	if why := zshStartOptions(opts); s.zsh && why != "" {
+	if why := zshStartOptions(opts); mode == isZsh && why != "" {
 		s.stopped("`" + clip(text) + "` starts zsh with " + why)
 		return
 	}
@@ -420,8 +421,11 @@ func (s *shellRuns) foreignShell(base, text string, args []shellWord, c shellCom
 // shell is the one -s names (su, runuser), else the user's login shell
 // or $SHELL (script), which may be zsh (macOS'), or /bin/sh (sg).
 func (s *shellRuns) userShell(base, text string, args []shellWord, c shellCommand, depth int) []shellWord {
-	defer func(was, sure bool) { s.zsh, s.zshSure = was, sure }(s.zsh, s.zshSure)
-	s.zsh, s.zshSure = base != "sg", false
+	mode := mayBeZsh
+	if base == "sg" {
+		mode = notZsh // sg runs /bin/sh
+	}
+	defer s.inZsh(mode)()
 	var spec optSpec
 	switch base {
 	case "script":
@@ -487,7 +491,9 @@ func (s *shellRuns) loginShell(text string, opts []option) bool {
 			s.stopped("`" + clip(text) + "` runs its command with a shell not of the sh language, or not known before it runs, which this analysis does not read")
 			return false
 		}
-		s.zsh = zshFamily(base)
+		if s.zsh = notZsh; zshFamily(base) {
+			s.zsh = mayBeZsh
+		}
 	}
 	return true
 }

@@ -48,6 +48,26 @@ import (
 // so are those s.zsh marks: a zsh's, and those of su, script and ssh,
 // whose login shell may be zsh (macOS').
 
+// zshMode is whether the strings being read run in zsh (shellRuns.zsh).
+type zshMode uint8
+
+const (
+	notZsh zshMode = iota
+	// mayBeZsh: a login shell that may be zsh (ssh's, su's, script's),
+	// mostly bash: the forms bash text also has ($USER:www-data, ${a[0]},
+	// $x of an array) are read as bash's.
+	mayBeZsh
+	isZsh // zsh -c: those forms are read as zsh's too
+)
+
+// inZsh makes m what the strings read from now run in, and returns what
+// puts the one before back: defer s.inZsh(m)().
+func (s *shellRuns) inZsh(m zshMode) func() {
+	was := s.zsh
+	s.zsh = m
+	return func() { s.zsh = was }
+}
+
 // zshFamily: zsh and its builds (rzsh, zsh-static, zsh-5.9, zsh5).
 func zshFamily(base string) bool {
 	return base == "rzsh" || base == "zsh-static" || base == "zsh" || versioned(base, "zsh")
@@ -71,13 +91,14 @@ func zshTable(name string) bool {
 // file is text as parseShell parsed it, cmds its simple commands with the
 // values the line gives their words (X='repeat 1 rm -rf /'; zsh -c "$X").
 func (s *shellRuns) zshOtherwise(text string, file *syntax.File, cmds []shellCommand) string {
-	if !s.zsh {
+	if s.zsh == notZsh {
 		return ""
 	}
+	sure := s.zsh == isZsh
 	// zsh's $x is every element of an array, bash's the first: x=(rm -rf
 	// /); $x runs rm -rf / there. "${x[@]}" is the same in both.
 	arrays := map[string]bool{}
-	if s.zshSure {
+	if sure {
 		syntax.Walk(file, func(n syntax.Node) bool {
 			if a, ok := n.(*syntax.Assign); ok && a.Name != nil && a.Array != nil {
 				arrays[a.Name.Value] = true
@@ -90,7 +111,7 @@ func (s *shellRuns) zshOtherwise(text string, file *syntax.File, cmds []shellCom
 		if why != "" {
 			return false
 		}
-		if p, ok := n.(*syntax.ParamExp); ok && s.zshSure && p.Param != nil && arrays[p.Param.Value] && p.Index == nil && !p.Length {
+		if p, ok := n.(*syntax.ParamExp); ok && sure && p.Param != nil && arrays[p.Param.Value] && p.Index == nil && !p.Length {
 			why = "$" + p.Param.Value + " of an array, which is every element in zsh"
 			return false
 		}
@@ -101,19 +122,19 @@ func (s *shellRuns) zshOtherwise(text string, file *syntax.File, cmds []shellCom
 			switch {
 			case n.Name != nil && zshTable(n.Name.Value):
 				why = "it sets " + n.Name.Value + ", which names the commands zsh runs or its options"
-			case n.Index != nil && s.zshSure:
+			case n.Index != nil && sure:
 				why = "it assigns by subscript (" + clip(source(n, text)) + "), which zsh counts from 1"
 			}
 		case *syntax.Word:
 			if zshEquals(n) {
 				why = "a word starting with = (" + clip(source(n, text)) + "), which zsh replaces with a command's path"
 			} else {
-				why = zshParts(n.Parts, text, s.zshSure)
+				why = zshParts(n.Parts, text, sure)
 			}
 		case *syntax.DblQuoted:
-			why = zshParts(n.Parts, text, s.zshSure)
+			why = zshParts(n.Parts, text, sure)
 		case *syntax.ParamExp:
-			why = zshParam(n, text, s.zshSure)
+			why = zshParam(n, text, sure)
 		}
 		return why == ""
 	})
