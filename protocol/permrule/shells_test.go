@@ -161,6 +161,9 @@ func TestCommandsZsh(t *testing.T) {
 		{line: `ssh host 'sudo chown -R $USER:www-data /var/www/app'`, want: []string{"chown -R $USER:www-data /var/www/app"}},
 		{line: `ssh host 'docker pull $IMAGE:latest; echo ${arr[0]}'`, want: []string{"docker pull $IMAGE:latest"}},
 		{line: `su -c 'x=(a b); echo ${x[1]} $x' deploy`, want: []string{"echo ${x[1]} $x"}},
+		// su -s naming zsh runs zsh, as zsh -c does.
+		{line: `su -s /bin/zsh -c 'X=RM; ${X:l} -rf /' root`, err: "zsh reads otherwise"},
+		{line: `su -s /bin/bash -c 'echo $USER:www-data' root`, want: []string{"echo $USER:www-data"}},
 		{line: `zsh -c 'X=rmx; ${X[1,2]} -rf /'`, err: "zsh reads otherwise"},
 		{line: `zsh -c 'x=(echo -rf /); x[1]=rm; "${x[@]}"'`, err: "zsh reads otherwise"},
 		{line: `zsh -c 'set -A x rm -rf /; $x'`, err: "zsh reads otherwise"},

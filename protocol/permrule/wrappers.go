@@ -492,7 +492,7 @@ func (s *shellRuns) loginShell(text string, opts []option) bool {
 			return false
 		}
 		if s.zsh = notZsh; zshFamily(base) {
-			s.zsh = mayBeZsh
+			s.zsh = isZsh // named: no longer only a login shell that may be
 		}
 	}
 	return true
