@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // fill repeats unit (numbered) up to 64 KiB, then tail: the largest line a
@@ -175,5 +177,36 @@ func TestPositionalsHeedTheStop(t *testing.T) {
 	_, err := CommandsUntil(line, func() bool { return time.Since(start) > 100*time.Millisecond })
 	if d := time.Since(start); d > 2*time.Second || err == nil {
 		t.Errorf("a stop at 100 ms: took %s (%v)", d, err)
+	}
+}
+
+// $_ keeps at most maxLastArgs values. Each command's last argument is
+// looked up among those kept, and 64 KiB of `eval 'echo aN';` kept
+// thousands: quadratic, 0.3 s, past a rule's 0.5 s bound on a loaded
+// machine. Past the bound a word that reads $_ cannot be read; a line
+// whose words do not read it is read as before.
+func TestCommandsLastArgsBounded(t *testing.T) {
+	for _, unit := range []func(i int) string{
+		func(i int) string { return fmt.Sprintf("echo a%d; ", i) },
+		func(i int) string { return fmt.Sprintf("eval 'echo a%d'; ", i) },
+	} {
+		line := fill(unit, "rm -rf x")
+		f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := valuesOf(f, line, nil); len(v.lastArgs) > maxLastArgs || !v.lastOver {
+			t.Errorf("%.30q…: %d last arguments kept (over: %v); want at most %d, then over", line, len(v.lastArgs), v.lastOver, maxLastArgs)
+		}
+		if got, err := Commands(line); err != nil || got[len(got)-1] != "rm -rf x" {
+			t.Errorf("%.30q…: %v, last of %d: %q", line, err, len(got), got[len(got)-1])
+		}
+		reads := fill(unit, "rm $_")
+		if got, err := Commands(reads); err == nil || !strings.Contains(err.Error(), "variable _ may hold") {
+			t.Errorf("%.30q… rm $_: %d commands, %v; want $_ refused", reads, len(got), err)
+		}
+	}
+	if got, err := Commands(": -rf; eval 'echo a'; rm $_ x"); err != nil || !slices.Contains(got, "rm a x") {
+		t.Errorf("a few last arguments: %q, %v", got, err)
 	}
 }

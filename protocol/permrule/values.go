@@ -47,6 +47,11 @@ const (
 	// assignment of values): 64 KiB of C=$A$B, A and B given 16 values,
 	// would make millions.
 	maxEvals = 1 << 15
+	// maxLastArgs bounds the distinct last arguments kept as $_'s values
+	// (lineValues.lastArgs): each command's is looked up among them, and
+	// 64 KiB of `eval 'echo aN';` kept thousands, quadratic (0.3 s, past
+	// a rule's bound on a loaded machine). Past it $_ cannot be told.
+	maxLastArgs = 256
 )
 
 // shellIFS is the IFS a shell starts with: bash and sh never take IFS
@@ -83,7 +88,9 @@ type lineValues struct {
 	// lastArgs are the commands' last arguments, the values of $_, kept
 	// aside until a word reads _ (lastValues): every command has one, and
 	// a line whose words read no variable must not be expanded for them.
+	// lastOver: past maxLastArgs of them, $_ cannot be told.
 	lastArgs []string
+	lastOver bool
 	// shared is what the whole line's values share (inherit);
 	// exhausted, past maxInherited: the line cannot be read; stopped,
 	// the caller's time bound passed (halted).

@@ -38,8 +38,8 @@ func (v *lineValues) fromStmt(st *syntax.Stmt, src, fed string, isFed bool) {
 		return ""
 	}
 	// $_: kept aside until a word reads it (lineValues.lastArgs).
-	if last := static(call.Args[len(call.Args)-1]); last != "" && !slices.Contains(v.lastArgs, last) {
-		v.lastArgs = append(v.lastArgs, last)
+	if last := static(call.Args[len(call.Args)-1]); last != "" {
+		v.addLastArg(last)
 	}
 	v.wrapperAssigns(call.Args, src)
 	// Every word is read only for the commands below: most give nothing.

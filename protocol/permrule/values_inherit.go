@@ -88,7 +88,7 @@ func (v *lineValues) inherit(outer *lineValues) {
 	for name := range outer.over {
 		v.over[name] = true
 	}
-	v.mergeLastArgs(outer.lastArgs)
+	v.mergeLastArgs(outer)
 	if v.shared.spent += work; v.shared.spent > maxInherited {
 		v.exhausted = true
 	}
@@ -99,19 +99,24 @@ func (v *lineValues) inherit(outer *lineValues) {
 // are made from its line's and given back to it: evalRound): outer's
 // are then taken whole. A line of thousands of command strings (eval
 // '…'; eval '…'; …) merged them one by one each time, quadratic: minutes.
-func (v *lineValues) mergeLastArgs(outer []string) {
-	if len(outer) >= len(v.lastArgs) && slices.Equal(outer[:len(v.lastArgs)], v.lastArgs) {
-		v.lastArgs = slices.Clip(outer) // a later append copies
+func (v *lineValues) mergeLastArgs(outer *lineValues) {
+	v.lastOver = v.lastOver || outer.lastOver
+	if len(outer.lastArgs) >= len(v.lastArgs) && slices.Equal(outer.lastArgs[:len(v.lastArgs)], v.lastArgs) {
+		v.lastArgs = slices.Clip(outer.lastArgs) // a later append copies
 		return
 	}
-	have := make(map[string]bool, len(v.lastArgs))
-	for _, a := range v.lastArgs {
-		have[a] = true
+	for _, a := range outer.lastArgs {
+		v.addLastArg(a)
 	}
-	for _, a := range outer {
-		if !have[a] {
-			have[a] = true
-			v.lastArgs = append(v.lastArgs, a)
-		}
+}
+
+// addLastArg keeps a as a value of $_, up to maxLastArgs of them.
+func (v *lineValues) addLastArg(a string) {
+	switch {
+	case slices.Contains(v.lastArgs, a):
+	case len(v.lastArgs) >= maxLastArgs:
+		v.lastOver = true
+	default:
+		v.lastArgs = append(v.lastArgs, a)
 	}
 }
