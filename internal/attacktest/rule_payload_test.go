@@ -73,7 +73,18 @@ func TestRulePayloadsDoNotQuarantine(t *testing.T) {
 		if d, msg := decide(p.command); d != "block" {
 			t.Errorf("%s: %s (%s), want block", p.name, d, msg)
 		}
-		if d, msg := decide("ls -la"); d != "none" {
+		// Each is read in well under the rule's bound (at most 0.12 s
+		// here), but on a machine loaded enough one may pass it: the
+		// rule is then off until that evaluation ends, which must be
+		// soon (it was minutes). The bound only catches that.
+		var d, msg string
+		for start := time.Now(); ; {
+			if d, msg = decide("ls -la"); d == "none" || !strings.Contains(msg, "still runs") || time.Since(start) > 20*time.Second {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if d != "none" {
 			t.Fatalf("ls after %s: %s (%s): the rule is off", p.name, d, msg)
 		}
 	}
