@@ -85,6 +85,9 @@ type lineValues struct {
 	evalTexts []string
 	// ariths are the line's assigning arithmetic (arithRound).
 	ariths []arith
+	// hereReads are its reads of here-strings that expand values
+	// (readRound).
+	hereReads []hereRead
 	// lastArgs are the commands' last arguments, the values of $_, kept
 	// aside until a word reads _ (lastValues): every command has one, and
 	// a line whose words read no variable must not be expanded for them.
@@ -176,6 +179,7 @@ func (v *lineValues) settle(g *givers, src string) {
 		v.positionals(g.sets, src)
 		v.evalRound()
 		v.arithRound()
+		v.readRound()
 		for name, others := range g.refs {
 			for _, o := range others {
 				v.copyValues(name, o)

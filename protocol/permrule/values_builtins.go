@@ -14,7 +14,7 @@ import (
 )
 
 // The values a line's commands give its variables other than by an
-// assignment: read and mapfile from a here-string, getopts, declare run
+// assignment: read and mapfile from a here-string (values_read.go), getopts, declare run
 // through command or builtin (or given NAME=VALUE as one quoted word),
 // $_ (the last argument of each command), BASH_REMATCH ([[ S =~ RE ]]),
 // and arithmetic ((i=1)), let, for ((…)): static text only.
@@ -23,10 +23,10 @@ import (
 // first value and each step after it, as far as that.
 const maxLoopSteps = 64
 
-// fromStmt adds the values statement st's command gives; fed is the text
-// the innermost compound command around it is fed (isFed: one is; gather
+// fromStmt adds the values statement st's command gives; fed is what the
+// innermost compound command around it is fed (nil: none is; gather
 // keeps them), which its standard input holds unless its own redirects.
-func (v *lineValues) fromStmt(st *syntax.Stmt, src, fed string, isFed bool) {
+func (v *lineValues) fromStmt(st *syntax.Stmt, src string, fed *feed) {
 	call, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Args) == 0 {
 		return
@@ -99,11 +99,10 @@ func (v *lineValues) fromStmt(st *syntax.Stmt, src, fed string, isFed bool) {
 			v.evalTexts = append(v.evalTexts, strings.Join(parts, " "))
 		}
 	case "read", "mapfile", "readarray":
-		switch in := stdinOf(st.Redirs, src); {
-		case in.stdin == stdinText:
-			v.readInto(words, in.stdinText, prefixIFS(call, src))
-		case in.stdin == stdinInherited && isFed:
-			v.readInto(words, fed, prefixIFS(call, src)) // while read c; do …; done <<< TEXT
+		if f, ok := feedOf(st.Redirs, src); ok {
+			v.readFeed(words, f, prefixIFS(call, src), src)
+		} else if fed != nil && stdinOf(st.Redirs, src).stdin == stdinInherited {
+			v.readFeed(words, *fed, prefixIFS(call, src), src) // while read c; do …; done <<< TEXT
 		}
 	}
 }
@@ -189,85 +188,6 @@ func prefixIFS(call *syntax.CallExpr, src string) string {
 		}
 	}
 	return ""
-}
-
-// readInto adds what read NAME… or mapfile NAME reads from text: for read,
-// each name gets the text and each of its fields (split at blanks and at
-// ifs, read's own IFS; which one goes where depends on the count of
-// names); -a NAME, an array of its fields; for mapfile (readarray), an
-// array of its lines (or of what -d DELIM ends).
-func (v *lineValues) readInto(words []string, text, ifs string) {
-	if v.readText -= len(text) * len(words); v.readText < 0 {
-		// Past the line's bound (a group fed a long text, read by
-		// thousands of reads in it): what they read (into the names
-		// given, or REPLY, MAPFILE) cannot be told.
-		v.made()
-		for _, w := range words[1:] {
-			if syntax.ValidName(w) {
-				v.over[w] = true
-			}
-		}
-		v.over["REPLY"], v.over["MAPFILE"] = true, true
-		return
-	}
-	fields := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || strings.ContainsRune(ifs, r) })
-	delim := "\n"
-	var names []string
-	array := ""
-	argOpts := "dinNptu" // read's options that take an argument
-	if words[0] != "read" {
-		argOpts = "dnOsuCc" // mapfile's
-	}
-	for i := 1; i < len(words); i++ {
-		w := words[i]
-		switch {
-		case words[0] == "read" && len(w) > 1 && w[0] == '-' && strings.HasSuffix(w, "a") && i+1 < len(words):
-			array, i = words[i+1], i+1 // -a NAME, -ra NAME
-		case w == "-d" && i+1 < len(words) && words[0] != "read":
-			delim, i = words[i+1], i+1
-			if delim == "" {
-				delim = "\x00"
-			}
-		case len(w) == 2 && w[0] == '-' && strings.ContainsRune(argOpts, rune(w[1])):
-			i++ // an option with its argument (-d DELIM, -u FD …)
-		case strings.HasPrefix(w, "-"):
-		case syntax.ValidName(w):
-			names = append(names, w)
-		}
-	}
-	if words[0] != "read" {
-		if len(names) == 0 {
-			names = []string{"MAPFILE"}
-		}
-		lines := strings.Split(strings.TrimSuffix(text, "\n"), delim)
-		v.addArray(names[len(names)-1], expand.Variable{Set: true, Kind: expand.Indexed, List: lines})
-		return
-	}
-	if array != "" && syntax.ValidName(array) {
-		v.addArray(array, expand.Variable{Set: true, Kind: expand.Indexed, List: fields})
-	}
-	if len(names) == 0 && array == "" {
-		names = []string{"REPLY"}
-	}
-	// Each line may be the one read (a loop reads them in turn), whole
-	// or from a field on (the last name takes the rest), and without
-	// its backslashes (read without -r drops them).
-	values := []string{text, strings.ReplaceAll(text, "\\", "")}
-	values = append(values, fields...)
-	for _, line := range strings.Split(text, "\n") {
-		for _, l := range []string{line, strings.ReplaceAll(line, "\\", "")} {
-			for i, r := range l {
-				if i == 0 || strings.ContainsRune(" \t", r) || strings.ContainsRune(ifs, r) {
-					values = append(values, strings.TrimLeft(l[i:], " \t"+ifs))
-				}
-			}
-		}
-	}
-	for _, n := range names {
-		for _, val := range values {
-			v.add(n, val)
-		}
-	}
 }
 
 // arith is arithmetic that assigns ((i=n)), let, for ((…)): x, then post

@@ -66,16 +66,16 @@ func (v *lineValues) gather(file *syntax.File, src string) *givers {
 				g.assign(n)
 			}
 		case *syntax.Stmt:
-			text, isFed := "", len(fed) > 0
-			if isFed {
-				text = fed[len(fed)-1].text // the innermost's
+			var in *feed
+			if len(fed) > 0 {
+				in = &fed[len(fed)-1].feed // the innermost's
 			}
 			if _, simple := n.Cmd.(*syntax.CallExpr); !simple && n.Cmd != nil {
-				if in := stdinOf(n.Redirs, src); in.stdin == stdinText {
-					fed = append(fed, fedRange{n, in.stdinText})
+				if f, ok := feedOf(n.Redirs, src); ok {
+					fed = append(fed, fedRange{n, f})
 				}
 			}
-			v.fromStmt(n, src, text, isFed)
+			v.fromStmt(n, src, in)
 		case *syntax.ArithmCmd:
 			v.fromArith(n.X, nil, 0)
 		case *syntax.LetClause:
@@ -130,13 +130,13 @@ func (v *lineValues) gather(file *syntax.File, src string) *givers {
 	return g
 }
 
-// fedRange is a compound command (a loop, a group) whose standard input
-// is known text: what the read and mapfile inside it read, unless theirs
-// comes from elsewhere (while read c; do $c -rf /; done <<< rm). gather
-// keeps them on a stack while its walk is inside them.
+// fedRange is a compound command (a loop, a group) fed a here-string or
+// here-document (feedOf): what the read and mapfile inside it read,
+// unless theirs comes from elsewhere (while read c; do $c -rf /; done <<<
+// rm). gather keeps them on a stack while its walk is inside them.
 type fedRange struct {
 	stmt *syntax.Stmt
-	text string
+	feed feed
 }
 
 // assign adds NAME=VALUE, NAME+=VALUE, NAME=(…), NAME[i]=VALUE.
@@ -185,6 +185,9 @@ func (v *lineValues) spreadOver(g *givers) {
 		for _, o := range others {
 			madeOf[o] = append(madeOf[o], name)
 		}
+	}
+	for _, r := range v.hereReads {
+		reads(r.w, readTargets(r.words)...)
 	}
 	for _, p := range g.sets {
 		for _, w := range p.args {

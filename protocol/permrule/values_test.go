@@ -13,7 +13,9 @@ import (
 // chains, positional parameters) are read or refused within a bounded
 // allocation, not in gigabytes: before the bounds, 64 KiB of
 // ${X//a/$X} allocated 19 GB and took a minute, and ${X^^} of a 30 KB
-// value 2.7 GB. The time bound only catches a hang.
+// value 2.7 GB. The time bound only catches a hang. (The values of a read
+// are bounded in work, not allocation: a here-string of 60,000 spaces took
+// 8 s, each blank's rest trimmed again.)
 func TestValuesBounded(t *testing.T) {
 	lines := []string{
 		assigns("X", 63) + strings.Repeat("rm $X;", (maxShellCommand-700)/6),
@@ -50,6 +52,15 @@ func TestValuesBounded(t *testing.T) {
 		// Thousands of groups fed a here-string, each read inside.
 		strings.Repeat("{ read c; } <<< rm; ", (maxShellCommand-20)/20) + "$c -rf /",
 		strings.Repeat("{ ", 120) + "read c; $c -rf /" + strings.Repeat("; } <<< rm", 120),
+		// Here-strings that expand values, read again each round: many
+		// values, thousands of reads, reads of each other's values.
+		assigns("A", 16) + assigns("B", 16) + strings.Repeat(`read a b c d <<< "$A$B"; `, (maxShellCommand-400)/26) + "rm $a",
+		"X=" + strings.Repeat("a ", 20000) + "; { " + strings.Repeat("read c; ", 2000) + `} <<< "$X$X"`,
+		strings.Repeat(`read a <<< "$b $b"; read b <<< "$a$a"; `, maxShellCommand/40) + "rm $a",
+		assigns("X", 63) + strings.Repeat(`mapfile -t m <<< "$X$X"; `, (maxShellCommand-700)/26) + `rm "${m[@]}"`,
+		// A long run of blanks, each blank's rest trimmed again (8 s).
+		"read c <<< '" + strings.Repeat(" ", maxShellCommand-20) + "x'; $c",
+		"X='" + strings.Repeat(" ", maxShellCommand/2-40) + "'; read c <<< \"$X$X\"; $c",
 		// printf -v: wide fields, many of them, the format again for each
 		// argument, distinct values.
 		"printf -v X " + strings.Repeat("%256s", (maxShellCommand-30)/5) + "; echo $X",
@@ -132,5 +143,24 @@ func TestCommandsOverArrayCopies(t *testing.T) {
 		{line: "a[0]=rm; a[1]=-rf; b=${a[1]}; rm $b /", want: []string{"rm -rf /"}},
 		{line: "a=([0]=rm [1]=-rf); ${a[0]} ${a[1]} /", want: []string{"rm -rf /"}},
 		{line: `a=(rm -rf); b=("${a[@]}"); declare -n c=b; "${c[@]}" /`, want: []string{"rm -rf /"}},
+	})
+}
+
+// A here-string that expands the line's values is read with each of
+// them, as an assignment is: it was read as unknown, and `X='rm -rf /';
+// read b <<< "$X"; $b` listed only $b. One only known at run time is not,
+// and one whose values cannot all be told makes what is read over.
+func TestCommandsReadsHereStringValues(t *testing.T) {
+	checkCommands(t, []commandsCase{
+		{line: `X='rm -rf /tmp/v'; read b <<< "$X"; $b`, want: []string{"rm -rf /tmp/v"}},
+		{line: `X=rm; while read c; do $c -rf /; done <<< "$X"`, want: []string{"rm -rf /"}},
+		{line: `X=rm,-rf,x; IFS=, read -ra p <<< "$X"; "${p[@]}"`, want: []string{"rm -rf x"}},
+		{line: `X='rm -rf /'; mapfile -t a <<< "$X"; ${a[0]}`, want: []string{"rm -rf /"}},
+		{line: `for X in ls rm; do read c <<< "$X -rf"; $c /; done`, want: []string{"rm -rf /", "ls -rf /"}},
+		{line: `read c <<< "${X:-rm}"; $c -rf /`, want: []string{"rm -rf /"}},
+		{line: `X=rm; { read c; $c -rf /; } <<< $X`, want: []string{"rm -rf /"}},
+		{line: `X=$(cat f); read b <<< "$X"; $b`, want: []string{"$b"}},
+		{line: `for X in {1..5000}; do :; done; read b <<< "$X"; rm $b`, err: "variable b may hold"},
+		{line: `for X in {1..5000}; do :; done; while read b; do rm $b; done <<< "$X"`, err: "variable b may hold"},
 	})
 }
