@@ -89,7 +89,7 @@ func TestRuleFiles(t *testing.T) {
 // pattern rule cannot see (quoting and escapes inside a word, a continued
 // line, find -exec, a Korn shell's -c, a csh reading a pipe or
 // /dev/stdin, fish's -c, su -s naming nu, zsh's repeat, a git alias set by
-// --config-env) and a line
+// --config-env, a value read from a here-string) and a line
 // that hides one behind a line bash cannot parse (bash runs the lines
 // before it), and lets plain commands through.
 func TestDestructiveShellAsBashRunsIt(t *testing.T) {
@@ -110,6 +110,9 @@ func TestDestructiveShellAsBashRunsIt(t *testing.T) {
 		{"su -s /usr/bin/nu -c '^rm -rf /tmp/v' root", true},
 		{"zsh -c 'repeat 1 rm -rf /tmp/v'", true},
 		{"V='!rm -rf /tmp/v' git --config-env=alias.x=V x", true},
+		{`X='rm -rf /tmp/v'; read b <<< "$X"; $b`, true},
+		{`X=rm; while read c; do $c -r -f /tmp/v; done <<< "$X"`, true},
+		{`V=$(date); read -r d <<< "$V"; echo "$d"`, false},
 		{"zsh -c 'ls *.go && git status'", false},
 		{"rm -r build && ls", false},
 		{"git status", false},
