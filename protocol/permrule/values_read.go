@@ -10,14 +10,14 @@ import (
 
 // What read and mapfile give: the text of a here-string or here-document
 // fed to them or to the loop or group around them. Static text is read
-// at once; a here-string that expands the line's values (read b <<<
-// "$X") is read again in each round with the values found so far
-// (readRound), as an assignment is, so that X='rm -rf /'; read b <<<
-// "$X"; $b lists rm -rf /.
+// at once; one that expands the line's values (read b <<< "$X", an
+// unquoted here-document) is read again in each round with the values
+// found so far (readRound), as an assignment is, so that X='rm -rf /';
+// read b <<< "$X"; $b lists rm -rf /.
 
 // feed is what a here-string or here-document gives a command's standard
-// input: its text when static, else (w) the here-string's word, whose
-// expansions are its texts.
+// input: its text when static, else (w) the here-string's word or the
+// here-document's body, whose expansions are its texts.
 type feed struct {
 	text string
 	w    *syntax.Word
@@ -41,15 +41,23 @@ func feedOf(redirs []*syntax.Redirect, src string) (f feed, ok bool) {
 				}
 			}
 		}
-		if last != nil && last.Op == syntax.WordHdoc && last.Word != nil {
+		switch {
+		case last == nil:
+		case last.Op == syntax.WordHdoc && last.Word != nil:
 			return feed{w: last.Word}, true
+		case (last.Op == syntax.Hdoc || last.Op == syntax.DashHdoc) && last.Hdoc != nil:
+			// An unquoted here-document's expansions, read as an
+			// assignment's: its backslashes all taken as escapes, where
+			// it keeps those before other than $ ` \ and a newline (r\m
+			// read -r is listed as rm, which bash would not run).
+			return feed{w: last.Hdoc}, true
 		}
 	}
 	return feed{}, false
 }
 
 // hereRead is a read or mapfile (words, its static words) fed a
-// here-string that expands values: read again in each round (readRound)
+// here-string or here-document that expands values: read again in each round (readRound)
 // once what it reads has changed (seen: the count of those values then).
 type hereRead struct {
 	words    []string

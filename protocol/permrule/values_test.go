@@ -58,6 +58,7 @@ func TestValuesBounded(t *testing.T) {
 		"X=" + strings.Repeat("a ", 20000) + "; { " + strings.Repeat("read c; ", 2000) + `} <<< "$X$X"`,
 		strings.Repeat(`read a <<< "$b $b"; read b <<< "$a$a"; `, maxShellCommand/40) + "rm $a",
 		assigns("X", 63) + strings.Repeat(`mapfile -t m <<< "$X$X"; `, (maxShellCommand-700)/26) + `rm "${m[@]}"`,
+		assigns("A", 16) + assigns("B", 16) + strings.Repeat("read a b <<E\n$A $B$a\nE\n", (maxShellCommand-400)/20) + "rm $a",
 		// A long run of blanks, each blank's rest trimmed again (8 s).
 		"read c <<< '" + strings.Repeat(" ", maxShellCommand-20) + "x'; $c",
 		"X='" + strings.Repeat(" ", maxShellCommand/2-40) + "'; read c <<< \"$X$X\"; $c",
@@ -159,6 +160,9 @@ func TestCommandsReadsHereStringValues(t *testing.T) {
 		{line: `for X in ls rm; do read c <<< "$X -rf"; $c /; done`, want: []string{"rm -rf /", "ls -rf /"}},
 		{line: `read c <<< "${X:-rm}"; $c -rf /`, want: []string{"rm -rf /"}},
 		{line: `X=rm; { read c; $c -rf /; } <<< $X`, want: []string{"rm -rf /"}},
+		{line: "X=rm; read c <<EOF\n$X -rf\nEOF\n$c /", want: []string{"rm -rf /"}},
+		{line: "X=rm; while read -r c; do $c -rf /; done <<-EOF\n\t${X}\n\tEOF", want: []string{"rm -rf /"}},
+		{line: "X=rm; read c <<'EOF'\n$X\nEOF\n$c -rf /", want: []string{"$X -rf /"}, not: []string{"rm -rf /"}},
 		{line: `X=$(cat f); read b <<< "$X"; $b`, want: []string{"$b"}},
 		{line: `for X in {1..5000}; do :; done; read b <<< "$X"; rm $b`, err: "variable b may hold"},
 		{line: `for X in {1..5000}; do :; done; while read b; do rm $b; done <<< "$X"`, err: "variable b may hold"},
