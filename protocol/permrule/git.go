@@ -16,7 +16,7 @@ import (
 // push too (and git -C x alone as git, for xargs to complete). -c and
 // --config-env can make git run a command of their own (an alias "!…",
 // core.pager, core.sshCommand …), and so can some of its commands given
-// one (gitRuns): doubt. An alias the line gives (-c alias.NAME=VALUE, git
+// one (gitCommandOptsOf): doubt. An alias the line gives (-c alias.NAME=VALUE, git
 // config alias.NAME VALUE) is followed where git runs it (gitAlias); a
 // command its configuration or variables give it where the line gives
 // them (gitSettings, gitConfigCommand), and one its command is given
@@ -50,7 +50,7 @@ func (s *shellRuns) git(text string, args []shellWord, c shellCommand, depth int
 		s.addForm(joinWords(append([]shellWord{{text: "git", static: true}}, rest...)))
 	}
 	if len(rest) > 0 && rest[0].static {
-		if marks := gitRuns(rest[0].text); marks != nil && ownCommand(marks, rest[1:]) {
+		if gitCommandOptsOf(rest[0].text).givesCommand(rest[1:]) {
 			s.unsure("`" + clip(text) + "` gives git a command to run (rebase -x, bisect run …)")
 		}
 		if rest[0].text == "config" {

@@ -8,44 +8,26 @@ import "strings"
 // sh, as run-command's use_shell does), so that `git rebase -x 'rm -rf /'`
 // lists rm -rf /.
 
-// gitRuns: for a git command that runs a command given to it, the
-// options (or words) that give it, as ownCommands' marks; nil for others.
-// A switch, not a map: nothing to build at every start.
-func gitRuns(cmd string) []string {
-	switch cmd {
-	case "rebase":
-		return []string{"-x", "--exec"}
-	case "difftool":
-		return []string{"-x", "--extcmd"}
-	case "grep":
-		return []string{"-O", "--open-files-in-pager"}
-	case "fetch", "pull", "ls-remote":
-		return []string{"--upload-pack"}
-	case "clone":
-		return []string{"-u", "--upload-pack", "-c", "--config"}
-	case "fetch-pack":
-		return []string{"--upload-pack", "--exec"}
-	case "push", "send-pack":
-		return []string{"--receive-pack", "--exec"}
-	case "archive":
-		return []string{"--exec"}
-	case "bisect":
-		return []string{"run"}
-	case "submodule":
-		return []string{"foreach"}
-	case "filter-branch":
-		return []string{""}
-	}
-	return nil
+// gitCommandOpts is what of a git command's words gives it a command to
+// run: options whose value is a command string it runs (runs), options
+// whose value is a setting KEY=VALUE (config: clone's -c and --config;
+// gitSetting), a word after which its words are the command (bisect run,
+// submodule foreach), or, for filter-branch, whatever it is given
+// (always: each of its filters is a shell script). One table: what
+// gitCommandRuns follows is what givesCommand calls doubt. A switch, not a
+// map: nothing to build at every start. The upload-pack and receive-pack
+// commands run here for a local remote, over ssh for others: listed
+// either way.
+type gitCommandOpts struct {
+	runs, config gitOpts
+	word         string
+	always       bool
 }
 
-// gitCommandOpts are a git command's options whose value is a command
-// string it runs: short letters, long names (" name "), and whether the
-// value can only be attached (grep -O[PAGER], --open-files-in-pager[=…]).
-// clone's -c and --config are settings (gitSetting). The upload-pack and
-// receive-pack commands run here for a local remote, over ssh for others:
-// listed either way.
-type gitCommandOpts struct {
+// gitOpts are options by their short letters and long names (" name "),
+// and whether the value can only be attached (grep -O[PAGER],
+// --open-files-in-pager[=…]).
+type gitOpts struct {
 	short, long string
 	attached    bool
 }
@@ -53,26 +35,54 @@ type gitCommandOpts struct {
 func gitCommandOptsOf(cmd string) gitCommandOpts {
 	switch cmd {
 	case "rebase":
-		return gitCommandOpts{short: "x", long: " exec "}
+		return gitCommandOpts{runs: gitOpts{short: "x", long: " exec "}}
 	case "difftool":
-		return gitCommandOpts{short: "x", long: " extcmd "}
+		return gitCommandOpts{runs: gitOpts{short: "x", long: " extcmd "}}
 	case "grep":
-		return gitCommandOpts{short: "O", long: " open-files-in-pager ", attached: true}
+		return gitCommandOpts{runs: gitOpts{short: "O", long: " open-files-in-pager ", attached: true}}
 	case "fetch", "pull", "ls-remote":
-		return gitCommandOpts{long: " upload-pack "}
+		return gitCommandOpts{runs: gitOpts{long: " upload-pack "}}
 	case "clone":
-		return gitCommandOpts{short: "u", long: " upload-pack "}
+		return gitCommandOpts{runs: gitOpts{short: "u", long: " upload-pack "}, config: gitOpts{short: "c", long: " config "}}
 	case "fetch-pack":
-		return gitCommandOpts{long: " upload-pack exec "}
+		return gitCommandOpts{runs: gitOpts{long: " upload-pack exec "}}
 	case "push", "send-pack":
-		return gitCommandOpts{long: " receive-pack exec "}
+		return gitCommandOpts{runs: gitOpts{long: " receive-pack exec "}}
 	case "archive":
-		return gitCommandOpts{long: " exec "}
+		return gitCommandOpts{runs: gitOpts{long: " exec "}}
+	case "bisect":
+		return gitCommandOpts{word: "run"}
+	case "submodule":
+		return gitCommandOpts{word: "foreach"}
 	case "filter-branch":
 		// A shell script: each filter is eval'd or run with sh -c.
-		return gitCommandOpts{long: " setup env-filter tree-filter index-filter parent-filter msg-filter commit-filter tag-name-filter "}
+		return gitCommandOpts{runs: gitOpts{long: " setup env-filter tree-filter index-filter parent-filter msg-filter commit-filter tag-name-filter "}, always: true}
 	}
 	return gitCommandOpts{}
+}
+
+// givesCommand reports whether args, a git command's words, may give it a
+// command to run (doubt): a word of the table, or one only known when it
+// runs.
+func (spec gitCommandOpts) givesCommand(args []shellWord) bool {
+	if spec == (gitCommandOpts{}) {
+		return false
+	}
+	if spec.always {
+		return true
+	}
+	for _, a := range args {
+		if !a.static || spec.word != "" && a.text == spec.word {
+			return true
+		}
+		if _, _, ok := spec.runs.value(a.text); ok {
+			return true
+		}
+		if _, _, ok := spec.config.value(a.text); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // gitCommandRuns follows what git's command rest[0] runs that its words
@@ -100,14 +110,18 @@ func (s *shellRuns) gitCommandRuns(text string, rest []shellWord, c shellCommand
 		if t == "--" {
 			break
 		}
-		if o, n, ok := gitCloneSetting(a, args[i+1:]); ok && rest[0].text == "clone" {
-			if why := s.gitSetting(text, o, depth); why != "" {
+		if v, next, ok := spec.config.value(t); ok {
+			w := gitCommandWord(v, a)
+			if next && i+1 < len(args) {
+				i++
+				w = args[i]
+			}
+			if why := s.gitSetting(text, option{name: "c", value: w.text, static: w.static, script: w.script}, depth); why != "" {
 				return why
 			}
-			i += n
 			continue
 		}
-		cmd, next, ok := spec.value(t)
+		cmd, next, ok := spec.runs.value(t)
 		switch {
 		case !ok:
 		case next && i+1 < len(args):
@@ -120,11 +134,11 @@ func (s *shellRuns) gitCommandRuns(text string, rest []shellWord, c shellCommand
 	return ""
 }
 
-// value reads an option word t: whether it is one of the command options
-// (a long name or any unambiguous start of one, as parse-options takes
-// it; a short letter, in a group too), and its value: attached (cmd), or
-// the next word (next).
-func (spec gitCommandOpts) value(t string) (cmd string, next, ok bool) {
+// value reads an option word t: whether it is one of the options (a long
+// name or any unambiguous start of one, as parse-options takes it; a
+// short letter, in a group too: clone -vc KEY=VALUE), and its value:
+// attached (cmd), or the next word (next).
+func (spec gitOpts) value(t string) (cmd string, next, ok bool) {
 	if long, ok := strings.CutPrefix(t, "--"); ok {
 		name, val, hasVal := strings.Cut(long, "=")
 		if len(name) < 2 || !strings.Contains(spec.long, " "+name) {
@@ -141,30 +155,6 @@ func (spec gitCommandOpts) value(t string) (cmd string, next, ok bool) {
 		}
 	}
 	return "", false, false
-}
-
-// gitCloneSetting reads clone's -c KEY=VALUE and --config KEY=VALUE (the
-// value attached, or the next word: n words more) as a setting.
-func gitCloneSetting(a shellWord, after []shellWord) (o option, n int, ok bool) {
-	if !a.static {
-		return option{}, 0, false
-	}
-	var v string
-	switch {
-	case a.text == "-c" || a.text == "--config":
-		if len(after) == 0 {
-			return option{}, 0, false
-		}
-		w := after[0]
-		return option{name: "c", value: w.text, static: w.static, script: w.script}, 1, true
-	case strings.HasPrefix(a.text, "--config="):
-		v = a.text[len("--config="):]
-	case strings.HasPrefix(a.text, "-c"):
-		v = a.text[2:]
-	default:
-		return option{}, 0, false
-	}
-	return option{name: "c", value: v, static: true}, 0, true
 }
 
 // gitForeach follows git submodule [--quiet] foreach [--recursive] CMD…:

@@ -130,6 +130,13 @@ func TestCommandsGitRunsCommands(t *testing.T) {
 		{line: "git config --global core.sshCommand 'rm -rf /'; git fetch", want: []string{"rm -rf / HOST git-upload-pack"}},
 		{line: "git clone -c core.sshCommand='rm -rf /' git@h:r.git", want: []string{"rm -rf / HOST git-upload-pack"}},
 		{line: "git clone --config=core.pager='rm -rf /' git@h:r.git", want: rm},
+		// clone reads its options with parse-options: -c in a group of
+		// flags, attached there too, and --config abbreviated (each ran
+		// the setting's command, checked with git 2.x).
+		{line: "git clone -vc core.sshCommand='rm -rf /' git@h:r.git", want: []string{"rm -rf / HOST git-upload-pack"}},
+		{line: "git clone -qvccore.pager='rm -rf /' git@h:r.git", want: rm},
+		{line: "git clone --conf core.pager='rm -rf /' git@h:r.git", want: rm},
+		{line: "git clone --confi=core.hooksPath=/tmp/h git@h:r.git", err: "hooks"},
 		{line: "git rebase -x 'rm -rf /'", want: rm},
 		{line: "git rebase -ix 'rm -rf /' main", want: rm},
 		{line: "git rebase --exec='rm -rf /' main", want: rm},
