@@ -50,6 +50,8 @@ func gitCommandOptsOf(cmd string) gitCommandOpts {
 		return gitCommandOpts{runs: gitOpts{long: " receive-pack exec "}}
 	case "archive":
 		return gitCommandOpts{runs: gitOpts{long: " exec "}}
+	case "send-email":
+		return gitCommandOpts{runs: gitOpts{long: " sendmail-cmd to-cmd cc-cmd header-cmd "}}
 	case "bisect":
 		return gitCommandOpts{word: "run"}
 	case "submodule":

@@ -30,15 +30,16 @@ const (
 // gitShellKeys are the keys (section.name, in lower case) whose value is
 // a command string git runs; gitShellSubKeys those of the form
 // section.SUBSECTION.name (diff.DRIVER.command, gpg.ssh.program). The
-// pager.CMD keys, core.fsmonitor and credential.helper are read by
-// gitConfigRun. Paths of programs (difftool.TOOL.path) are listed too:
+// pager.CMD keys, core.fsmonitor, credential.helper and
+// submodule.NAME.update are read by gitConfigRun. Paths of programs (difftool.TOOL.path) are listed too:
 // git-mergetool runs them through its shell.
 const (
 	gitShellKeys = " core.pager core.editor core.sshcommand core.askpass core.gitproxy core.alternaterefscommand " +
 		"sequence.editor diff.external interactive.difffilter gpg.program uploadpack.packobjectshook " +
-		"sendemail.tocmd sendemail.cccmd sendemail.sendmailcmd "
+		"sendemail.tocmd sendemail.cccmd sendemail.sendmailcmd sendemail.headercmd imap.tunnel "
 	gitShellSubKeys = " gpg.program gpg.defaultkeycommand diff.command diff.textconv merge.driver " +
 		"filter.clean filter.smudge filter.process sendemail.tocmd sendemail.cccmd sendemail.sendmailcmd " +
+		"sendemail.headercmd trailer.cmd trailer.command " +
 		"difftool.cmd difftool.path mergetool.cmd mergetool.path browser.cmd browser.path man.cmd man.path " +
 		"remote.uploadpack remote.receivepack "
 )
@@ -84,6 +85,14 @@ func gitConfigRun(key, value string) (string, gitRun) {
 			return value, gitRunsShell
 		}
 		return "git credential-" + value, gitRunsShell
+	case sub && k == "submodule.update":
+		// !CMD: the command git submodule update runs in the submodule
+		// (given by configuration, not .gitmodules); any other value is
+		// a way to update.
+		if cmd, ok := strings.CutPrefix(value, "!"); ok {
+			return cmd, gitRunsShell
+		}
+		return "", gitRunsNothing
 	case !sub && k == "core.sshcommand":
 		return value + gitSSHArgs, gitRunsShell
 	case !sub && strings.Contains(gitShellKeys, " "+k+" "), sub && strings.Contains(gitShellSubKeys, " "+k+" "):

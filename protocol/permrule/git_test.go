@@ -137,6 +137,17 @@ func TestCommandsGitRunsCommands(t *testing.T) {
 		{line: "git clone -qvccore.pager='rm -rf /' git@h:r.git", want: rm},
 		{line: "git clone --conf core.pager='rm -rf /' git@h:r.git", want: rm},
 		{line: "git clone --confi=core.hooksPath=/tmp/h git@h:r.git", err: "hooks"},
+		// Commands git runs for trailers, submodules, mail and IMAP
+		// (trailer.x.cmd checked with git 2.39's commit --trailer).
+		{line: "git -c trailer.x.cmd='rm -rf /' commit --trailer x=1 -m m", want: rm},
+		{line: "git -c trailer.x.command='rm -rf /' interpret-trailers --trailer x=1", want: rm},
+		{line: "git -c submodule.s.update='!rm -rf /' submodule update", want: rm},
+		{line: "git -c submodule.s.update=rebase submodule update", want: []string{"git submodule update"}},
+		{line: "git -c imap.tunnel='rm -rf /' imap-send", want: rm},
+		{line: "git -c sendemail.headerCmd='rm -rf /' send-email x.patch", want: rm},
+		{line: "git send-email --to-cmd='rm -rf /' x.patch", want: rm},
+		{line: "git send-email --sendmail-cmd 'rm -rf /' x.patch", want: rm},
+		{line: "git send-email --to=a@b.c x.patch", want: []string{"git send-email --to=a@b.c x.patch"}},
 		{line: "git rebase -x 'rm -rf /'", want: rm},
 		{line: "git rebase -ix 'rm -rf /' main", want: rm},
 		{line: "git rebase --exec='rm -rf /' main", want: rm},
