@@ -180,11 +180,13 @@ func TestPositionalsHeedTheStop(t *testing.T) {
 	}
 }
 
-// $_ keeps at most maxLastArgs values. Each command's last argument is
-// looked up among those kept, and 64 KiB of `eval 'echo aN';` kept
-// thousands: quadratic, 0.3 s, past a rule's 0.5 s bound on a loaded
-// machine. Past the bound a word that reads $_ cannot be read; a line
-// whose words do not read it is read as before.
+// $_'s values are one set for the line and its command strings, of at
+// most maxVarValues (as _'s own values are). Each command's last argument
+// was looked up in a list copied into each string: 64 KiB of `eval 'echo
+// aN';` took 0.3 s, past a rule's 0.5 s bound on a loaded machine; and a
+// bound of 256 refused `cd "$_"` after 300 commands. Past the bound a
+// word that reads $_ cannot be read; a line whose words do not read it is
+// read as before.
 func TestCommandsLastArgsBounded(t *testing.T) {
 	for _, unit := range []func(i int) string{
 		func(i int) string { return fmt.Sprintf("echo a%d; ", i) },
@@ -195,8 +197,8 @@ func TestCommandsLastArgsBounded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v := valuesOf(f, line, nil); len(v.lastArgs) > maxLastArgs || !v.lastOver {
-			t.Errorf("%.30q…: %d last arguments kept (over: %v); want at most %d, then over", line, len(v.lastArgs), v.lastOver, maxLastArgs)
+		if v := valuesOf(f, line, nil); v.shared == nil || len(v.shared.last) > maxVarValues || !v.shared.lastOver {
+			t.Errorf("%.30q…: last arguments kept past %d, or not over", line, maxVarValues)
 		}
 		if got, err := Commands(line); err != nil || got[len(got)-1] != "rm -rf x" {
 			t.Errorf("%.30q…: %v, last of %d: %q", line, err, len(got), got[len(got)-1])
@@ -206,7 +208,13 @@ func TestCommandsLastArgsBounded(t *testing.T) {
 			t.Errorf("%.30q… rm $_: %d commands, %v; want $_ refused", reads, len(got), err)
 		}
 	}
-	if got, err := Commands(": -rf; eval 'echo a'; rm $_ x"); err != nil || !slices.Contains(got, "rm a x") {
-		t.Errorf("a few last arguments: %q, %v", got, err)
+	var steps strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&steps, "echo step%d; ", i)
 	}
+	checkCommands(t, []commandsCase{
+		{line: ": -rf; eval 'echo a'; rm $_ x", want: []string{"rm a x"}},
+		{line: steps.String() + `mkdir -p build && cd "$_" && make`, want: []string{"cd build"}},
+		{line: `sh -c 'echo rm'; $_ -rf /`, want: []string{"echo rm -rf /"}},
+	})
 }

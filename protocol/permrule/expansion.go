@@ -49,7 +49,7 @@ func (e env) Set(name string, vr expand.Variable) error {
 // besides the one as written: none when no word reads a value the line
 // gives (or a ${X:-WORD} and its kin).
 func (v *lineValues) variants(args []*syntax.Word, src string) ([][]shellWord, error) {
-	if v.givesOnlyIFS() && !hasDefault(args) && !readsAny(args, "IFS") && (len(v.lastArgs) == 0 && !v.lastOver || !readsAny(args, "_")) {
+	if v.givesOnlyIFS() && !hasDefault(args) && !readsAny(args, "IFS") && (!v.hasLastArgs() || !readsAny(args, "_")) {
 		return nil, nil // what most lines are: no word to expand
 	}
 	lists, err := v.expand(args, src, false, false)
@@ -366,16 +366,20 @@ func (v *lineValues) givesOnlyIFS() bool {
 	return len(v.arrays) == 0 && len(v.over) == 0 && len(v.vals) == 1 && slices.Equal(v.vals["IFS"], []string{shellIFS})
 }
 
-// lastValues gives _ the values lastArgs kept aside (none it can tell
-// past maxLastArgs).
+// lastValues gives _ the commands' last arguments it lacks (lineShared:
+// none it can tell past maxVarValues of them).
 func (v *lineValues) lastValues() {
-	if v.lastOver {
+	if v.shared == nil {
+		return
+	}
+	if v.shared.lastOver {
 		v.over["_"] = true
 		return
 	}
-	for _, a := range v.lastArgs {
+	for _, a := range v.shared.last[v.lastGiven:] {
 		v.add("_", a)
 	}
+	v.lastGiven = len(v.shared.last)
 }
 
 // hasDefault: a word of args expands ${NAME:-WORD} or one of its kin,

@@ -47,11 +47,6 @@ const (
 	// assignment of values): 64 KiB of C=$A$B, A and B given 16 values,
 	// would make millions.
 	maxEvals = 1 << 15
-	// maxLastArgs bounds the distinct last arguments kept as $_'s values
-	// (lineValues.lastArgs): each command's is looked up among them, and
-	// 64 KiB of `eval 'echo aN';` kept thousands, quadratic (0.3 s, past
-	// a rule's bound on a loaded machine). Past it $_ cannot be told.
-	maxLastArgs = 256
 )
 
 // shellIFS is the IFS a shell starts with: bash and sh never take IFS
@@ -88,12 +83,11 @@ type lineValues struct {
 	// hereReads are its reads of here-strings that expand values
 	// (readRound).
 	hereReads []hereRead
-	// lastArgs are the commands' last arguments, the values of $_, kept
-	// aside until a word reads _ (lastValues): every command has one, and
-	// a line whose words read no variable must not be expanded for them.
-	// lastOver: past maxLastArgs of them, $_ cannot be told.
-	lastArgs []string
-	lastOver bool
+	// lastGiven is how many of the commands' last arguments (the values
+	// of $_, kept aside in shared until a word reads _: every command has
+	// one, and a line whose words read no variable must not be expanded
+	// for them) _ has been given (lastValues).
+	lastGiven int
 	// shared is what the whole line's values share (inherit);
 	// exhausted, past maxInherited: the line cannot be read; stopped,
 	// the caller's time bound passed (halted).
@@ -109,10 +103,10 @@ type lineValues struct {
 	bodies [][2]uint
 	// budget is the listings the line may still add, bytes the text its
 	// expansions may still make, braces the brace words its value
-	// sources may still make, readText the text read and mapfile may still
-	// read (a loop fed a here-string is read by each read in it); longest
-	// is the longest value so far (an array's, joined).
-	budget, bytes, braces, readText, longest int
+	// sources may still make (what read and mapfile may still read is
+	// shared: lineShared.read); longest is the longest value so far (an
+	// array's, joined).
+	budget, bytes, braces, longest int
 }
 
 // valueSource is one place the line gives a variable values: name=word
@@ -217,7 +211,7 @@ func (v *lineValues) settle(g *givers, src string) {
 
 // newLineValues is an empty lineValues, its bounds whole.
 func newLineValues() *lineValues {
-	return &lineValues{budget: maxLineVariants, bytes: maxExpandBytes, braces: 4 * maxBraceWords, readText: maxReadBytes,
+	return &lineValues{budget: maxLineVariants, bytes: maxExpandBytes, braces: 4 * maxBraceWords,
 		evals: maxEvals, first: map[string]uint{}}
 }
 

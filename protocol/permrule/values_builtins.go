@@ -99,6 +99,7 @@ func (v *lineValues) fromStmt(st *syntax.Stmt, src string, fed *feed) {
 			v.evalTexts = append(v.evalTexts, strings.Join(parts, " "))
 		}
 	case "read", "mapfile", "readarray":
+		words := readWords(call.Args[first:], src)
 		if f, ok := feedOf(st.Redirs, src); ok {
 			v.readFeed(words, f, prefixIFS(call, src), src)
 		} else if fed != nil && stdinOf(st.Redirs, src).stdin == stdinInherited {
@@ -178,16 +179,19 @@ func (v *lineValues) assignWord(w string) {
 	}
 }
 
-// prefixIFS is the IFS=… assignment before call's name (static), or "".
-func prefixIFS(call *syntax.CallExpr, src string) string {
+// prefixIFS is the IFS=… assignment before call's name.
+func prefixIFS(call *syntax.CallExpr, src string) readIFS {
+	var ifs readIFS
 	for _, a := range call.Assigns {
-		if a.Name != nil && a.Name.Value == "IFS" && a.Value != nil {
-			if w := shellWordOf(a.Value, src); w.static {
-				return w.text
+		if a.Name != nil && a.Name.Value == "IFS" {
+			ifs = readIFS{given: true}
+			if a.Value != nil {
+				w := shellWordOf(a.Value, src)
+				ifs.text, ifs.dynamic = w.text, !w.static
 			}
 		}
 	}
-	return ""
+	return ifs
 }
 
 // arith is arithmetic that assigns ((i=n)), let, for ((…)): x, then post

@@ -19,10 +19,31 @@ const maxInherited = 1 << 20
 
 // lineShared is what a line and the command strings it runs share: the
 // values the strings took from the lines that run them (maxInherited),
-// and the caller's stop (CommandsUntil).
+// the caller's stop (CommandsUntil), the text read and mapfile read
+// (read, within maxReadBytes: each string has no bound of its own, and
+// thousands of eval 'read b <<< "$T"' each read T whole), and the
+// commands' last arguments, $_'s values (last, lastSeen; lastOver past
+// maxVarValues of them) — the line's and its strings' together, as a
+// word anywhere may read any of them: one set, each looked up at once
+// (a list copied into each string was quadratic: 64 KiB of eval 'echo
+// aN'; took 0.3 s).
 type lineShared struct {
 	spent int
 	stop  func() bool
+	read  int
+
+	last     []string
+	lastSeen map[string]bool
+	lastOver bool
+}
+
+// share is what v shares with the line that runs it and the strings it
+// runs, made when first needed.
+func (v *lineValues) share() *lineShared {
+	if v.shared == nil {
+		v.shared = &lineShared{}
+	}
+	return v.shared
 }
 
 // errPastBound ends an analysis whose caller's time bound passed.
@@ -88,35 +109,30 @@ func (v *lineValues) inherit(outer *lineValues) {
 	for name := range outer.over {
 		v.over[name] = true
 	}
-	v.mergeLastArgs(outer)
 	if v.shared.spent += work; v.shared.spent > maxInherited {
 		v.exhausted = true
 	}
 }
 
-// mergeLastArgs adds to v's last arguments those of outer it lacks. v's
-// are most often none or where outer's start (a command string's values
-// are made from its line's and given back to it: evalRound): outer's
-// are then taken whole. A line of thousands of command strings (eval
-// '…'; eval '…'; …) merged them one by one each time, quadratic: minutes.
-func (v *lineValues) mergeLastArgs(outer *lineValues) {
-	v.lastOver = v.lastOver || outer.lastOver
-	if len(outer.lastArgs) >= len(v.lastArgs) && slices.Equal(outer.lastArgs[:len(v.lastArgs)], v.lastArgs) {
-		v.lastArgs = slices.Clip(outer.lastArgs) // a later append copies
-		return
-	}
-	for _, a := range outer.lastArgs {
-		v.addLastArg(a)
+// addLastArg keeps a as a value of $_, up to maxVarValues of them (past
+// them $_ cannot be told).
+func (v *lineValues) addLastArg(a string) {
+	sh := v.share()
+	switch {
+	case sh.lastSeen[a]:
+	case len(sh.last) >= maxVarValues:
+		sh.lastOver = true
+	default:
+		if sh.lastSeen == nil {
+			sh.lastSeen = map[string]bool{}
+		}
+		sh.lastSeen[a] = true
+		sh.last = append(sh.last, a)
 	}
 }
 
-// addLastArg keeps a as a value of $_, up to maxLastArgs of them.
-func (v *lineValues) addLastArg(a string) {
-	switch {
-	case slices.Contains(v.lastArgs, a):
-	case len(v.lastArgs) >= maxLastArgs:
-		v.lastOver = true
-	default:
-		v.lastArgs = append(v.lastArgs, a)
-	}
+// hasLastArgs: a command on the line or in its strings has a last
+// argument ($_ has a value).
+func (v *lineValues) hasLastArgs() bool {
+	return v.shared != nil && (len(v.shared.last) > 0 || v.shared.lastOver)
 }

@@ -59,6 +59,10 @@ func TestValuesBounded(t *testing.T) {
 		strings.Repeat(`read a <<< "$b $b"; read b <<< "$a$a"; `, maxShellCommand/40) + "rm $a",
 		assigns("X", 63) + strings.Repeat(`mapfile -t m <<< "$X$X"; `, (maxShellCommand-700)/26) + `rm "${m[@]}"`,
 		assigns("A", 16) + assigns("B", 16) + strings.Repeat("read a b <<E\n$A $B$a\nE\n", (maxShellCommand-400)/20) + "rm $a",
+		// A here-string of a long value read in thousands of command
+		// strings, each with a read budget of its own (46 s, 4.4 GB).
+		"T='" + strings.Repeat("a ", 4000) + "'; " + strings.Repeat(`eval 'read b <<< "$T"'; `, 2200) + "$b",
+		"T='" + strings.Repeat("a ", 4000) + "'; " + strings.Repeat(`sh -c 'read b <<< "$T"'; `, 2200),
 		// A long run of blanks, each blank's rest trimmed again (8 s).
 		"read c <<< '" + strings.Repeat(" ", maxShellCommand-20) + "x'; $c",
 		"X='" + strings.Repeat(" ", maxShellCommand/2-40) + "'; read c <<< \"$X$X\"; $c",
@@ -166,5 +170,42 @@ func TestCommandsReadsHereStringValues(t *testing.T) {
 		{line: `X=$(cat f); read b <<< "$X"; $b`, want: []string{"$b"}},
 		{line: `for X in {1..5000}; do :; done; read b <<< "$X"; rm $b`, err: "variable b may hold"},
 		{line: `for X in {1..5000}; do :; done; while read b; do rm $b; done <<< "$X"`, err: "variable b may hold"},
+	})
+}
+
+// read and mapfile are read as bash reads them: options grouped or
+// attached (-rd';', -ar NAME, -td:), -n and -N cut, -d ends a record,
+// fields split at the IFS the read has (its prefix, or each the line
+// gives), the last name's rest trimmed, backslash-newline joined without
+// -r; mapfile's -s, -O and -d. Each case listed no rm before (checked
+// against bash 5 with printf probes); another descriptor (-u 3), a count
+// only known when it runs, or an element as the target cannot be told.
+func TestCommandsReadsAsBashReads(t *testing.T) {
+	rm := []string{"rm -rf /"}
+	checkCommands(t, []commandsCase{
+		{line: `X=rmdir; read -n 2 b <<< "$X"; $b -rf /`, want: rm},
+		{line: `X=rmx; read -N 2 b <<< "$X"; $b -rf /`, want: rm},
+		{line: `X='rm;x'; read -d ';' b <<< "$X"; $b -rf /`, want: rm},
+		{line: `X='rm;x'; read -rd';' b <<< "$X"; $b -rf /`, want: rm},
+		{line: `X='rm -rf /,x'; IFS=, read -ra p <<< "$X"; ${p[0]}`, want: rm},
+		{line: `IFS=, read -r a b <<< 'x,rm -rf /'; $b`, want: rm},
+		{line: `X=x:rm; IFS=:; read a b <<< "$X"; $b -rf /`, want: rm},
+		{line: `IFS=:; read a b <<< x:rm; $b -rf /`, want: rm},
+		{line: `X=rm; mapfile -O 1 -t a <<< "$X"; ${a[1]} -rf /`, want: rm},
+		{line: "X=$'x\\nrm'; mapfile -s 1 -t a <<< \"$X\"; ${a[0]} -rf /", want: rm},
+		{line: `X=x:rm; mapfile -td: a <<< "$X"; ${a[1]} -rf /`, want: rm},
+		{line: `X='rm -rf /'; read -ar x <<< "$X"; "${r[@]}"`, want: rm},
+		{line: "read b <<< 'r\\\nm'; $b -rf /", want: rm},
+		{line: `read b <<< 'rm   '; "$b" -rf /`, want: rm},
+		{line: `p=X; Z=rm; for i in 1 2; do read b <<< "${!p}"; $b -rf /; read X <<< "$Z"; done`, want: rm},
+		{line: "read -r -d '' S <<EOF\nrm -rf /tmp/v\nEOF\neval \"$S\"", want: []string{"rm -rf /tmp/v"}},
+		{line: `X=rm; read -u 0 b <<< "$X"; $b -rf /`, want: rm},
+		{line: `read -u 3 b <<< rm; $b -rf /`, err: "variable b may hold"},
+		{line: `read -n "$N" b <<< rm; $b -rf /`, err: "variable b may hold"},
+		{line: `IFS=$S read b <<< rm; $b -rf /`, err: "variable b may hold"},
+		{line: `read 'a[0]' <<< rm; ${a[0]} -rf /`, err: "variable a may hold"},
+		// What read -r keeps, and a count that cuts a command's name.
+		{line: `read -r b <<< 'r\m'; $b -rf /`, want: []string{`r\m -rf /`}, not: rm},
+		{line: `read -n 1 b <<< rm; $b -rf /`, not: rm},
 	})
 }
