@@ -148,6 +148,12 @@ func (v *lineValues) settle(g *givers, src string) {
 	defer v.spreadOver(g)
 	sources := g.sources
 	seen := make([]int, len(sources)) // the values a source's names had when it was last read
+	// ${!p} reads the name p's values give, whose own values may grow
+	// while p's do not: such a source is read again every round.
+	indirect := make([]bool, len(sources))
+	for i, s := range sources {
+		indirect[i] = readsIndirect(s.w)
+	}
 	round := func() {
 		for i, s := range sources {
 			if v.stopped = v.stopped || v.halted(); v.stopped {
@@ -163,7 +169,7 @@ func (v *lineValues) settle(g *givers, src string) {
 				// it as empty): read again, it is over too.
 				n = -1
 			}
-			if n != seen[i] {
+			if n != seen[i] || indirect[i] {
 				seen[i] = n // read again only when what it reads has changed
 				v.read(s, src)
 			}

@@ -198,6 +198,7 @@ func TestCommandsReadsAsBashReads(t *testing.T) {
 		{line: "read b <<< 'r\\\nm'; $b -rf /", want: rm},
 		{line: `read b <<< 'rm   '; "$b" -rf /`, want: rm},
 		{line: `p=X; Z=rm; for i in 1 2; do read b <<< "${!p}"; $b -rf /; read X <<< "$Z"; done`, want: rm},
+		{line: `p=X; for i in 1 2; do b=${!p}; $b -rf /; X=rm; done`, want: rm},
 		{line: "read -r -d '' S <<EOF\nrm -rf /tmp/v\nEOF\neval \"$S\"", want: []string{"rm -rf /tmp/v"}},
 		{line: `X=rm; read -u 0 b <<< "$X"; $b -rf /`, want: rm},
 		{line: `read -u 3 b <<< rm; $b -rf /`, err: "variable b may hold"},
