@@ -40,7 +40,9 @@ func stdinOf(redirs []*syntax.Redirect, src string) shellCommand {
 				c.stdin = stdinUnknown
 			}
 		case syntax.DplIn:
-			c.stdin, c.stdinText = stdinUnknown, ""
+			if !keepsStdin(r, src) {
+				c.stdin, c.stdinText = stdinUnknown, ""
+			}
 		case syntax.WordHdoc:
 			c.stdin, c.stdinText = stdinUnknown, ""
 			if v := shellWordOf(r.Word, src); v.static {
@@ -54,6 +56,13 @@ func stdinOf(redirs []*syntax.Redirect, src string) shellCommand {
 		}
 	}
 	return c
+}
+
+// keepsStdin: r is <&0, which gives standard input what it had (while
+// read c <&0; do …; done <<< TEXT reads TEXT).
+func keepsStdin(r *syntax.Redirect, src string) bool {
+	w := shellWordOf(r.Word, src)
+	return r.Op == syntax.DplIn && w.static && w.text == "0"
 }
 
 // hdocText returns a here-document's text when it is static: as written

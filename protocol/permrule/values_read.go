@@ -36,7 +36,7 @@ func feedOf(redirs []*syntax.Redirect, src string) (f feed, ok bool) {
 		// whose word is not static text.
 		var last *syntax.Redirect
 		for _, r := range redirs {
-			if r.N == nil || r.N.Value == "0" {
+			if (r.N == nil || r.N.Value == "0") && !keepsStdin(r, src) {
 				switch r.Op {
 				case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc:
 					last = r

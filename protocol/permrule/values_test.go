@@ -201,6 +201,8 @@ func TestCommandsReadsAsBashReads(t *testing.T) {
 		{line: `p=X; for i in 1 2; do b=${!p}; $b -rf /; X=rm; done`, want: rm},
 		{line: "read -r -d '' S <<EOF\nrm -rf /tmp/v\nEOF\neval \"$S\"", want: []string{"rm -rf /tmp/v"}},
 		{line: `X=rm; read -u 0 b <<< "$X"; $b -rf /`, want: rm},
+		{line: `X=rm; while read c <&0; do $c -rf /; done <<< "$X"`, want: rm},
+		{line: `read c <<< rm <&0; $c -rf /`, want: rm},
 		{line: `read -u 3 b <<< rm; $b -rf /`, err: "variable b may hold"},
 		{line: `read -n "$N" b <<< rm; $b -rf /`, err: "variable b may hold"},
 		{line: `IFS=$S read b <<< rm; $b -rf /`, err: "variable b may hold"},
