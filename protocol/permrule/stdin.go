@@ -80,13 +80,26 @@ func hdocText(r *syntax.Redirect) (string, bool) {
 		if !ok {
 			return "", false
 		}
-		if quoted {
-			b.WriteString(lit.Value)
-			continue
-		}
-		b.WriteString(unescapeHeredoc(lit.Value))
+		b.WriteString(lit.Value)
 	}
-	return b.String(), true
+	text := b.String()
+	if r.Op == syntax.DashHdoc {
+		text = stripHdocTabs(text)
+	}
+	if quoted {
+		return text, true
+	}
+	return unescapeHeredoc(text), true
+}
+
+// stripHdocTabs is a <<- here-document's body as bash reads it: each
+// line's leading tabs dropped (the parser keeps them).
+func stripHdocTabs(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimLeft(l, "\t")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // hdocQuoted: a here-document whose delimiter is quoted, in part or

@@ -188,6 +188,9 @@ func prefixIFS(call *syntax.CallExpr, src string) readIFS {
 			if a.Value != nil {
 				w := shellWordOf(a.Value, src)
 				ifs.text, ifs.dynamic = w.text, !w.static
+				if ifs.dynamic {
+					ifs.w, ifs.src = a.Value, src
+				}
 			}
 		}
 	}

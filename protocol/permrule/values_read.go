@@ -2,9 +2,7 @@ package permrule
 
 import (
 	"slices"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -23,6 +21,7 @@ import (
 type feed struct {
 	text string
 	w    *syntax.Word
+	dash bool // <<-: its texts read also without each line's leading tabs
 }
 
 // feedOf is what redirs feed standard input (ok false: no here-string
@@ -52,7 +51,7 @@ func feedOf(redirs []*syntax.Redirect, src string) (f feed, ok bool) {
 			// assignment's: its backslashes all taken as escapes, where
 			// it keeps those before other than $ ` \ and a newline (r\m
 			// read -r is listed as rm, which bash would not run).
-			return feed{w: last.Hdoc}, true
+			return feed{w: last.Hdoc, dash: last.Op == syntax.DashHdoc}, true
 		}
 	}
 	return feed{}, false
@@ -66,6 +65,7 @@ type hereRead struct {
 	words []string
 	w     *syntax.Word
 	text  string
+	dash  bool
 	src   string
 	ifs   readIFS
 	seen  int
@@ -75,12 +75,14 @@ type hereRead struct {
 type readIFS struct {
 	text           string
 	given, dynamic bool
+	w              *syntax.Word // dynamic: the word, expanded with the line's values
+	src            string
 }
 
 // readFeed keeps what read or mapfile (words) reads from f, on a line
 // whose text is src, for readRound.
 func (v *lineValues) readFeed(words []string, f feed, ifs readIFS, src string) {
-	v.hereReads = append(v.hereReads, hereRead{words: words, w: f.w, text: f.text, src: src, ifs: ifs})
+	v.hereReads = append(v.hereReads, hereRead{words: words, w: f.w, text: f.text, dash: f.dash, src: src, ifs: ifs})
 }
 
 // readRound reads each read again with the values the last round found:
@@ -90,7 +92,10 @@ func (v *lineValues) readFeed(words []string, f feed, ifs readIFS, src string) {
 func (v *lineValues) readRound() {
 	for i := range v.hereReads {
 		r := &v.hereReads[i]
-		names := append(wordNames(r.w), "IFS")
+		names := append(append(wordNames(r.w), wordNames(r.ifs.w)...), "IFS")
+		if parseRead(r.words).keep {
+			names = append(names, readTargets(r.words)...) // mapfile -O: the array it keeps
+		}
 		if slices.ContainsFunc(names, func(n string) bool { return v.over[n] }) {
 			v.readOver(r.words)
 			continue
@@ -114,6 +119,9 @@ func (v *lineValues) readRound() {
 		for _, l := range lists {
 			for _, text := range l {
 				v.readInto(r.words, text, r.ifs)
+				if r.dash {
+					v.readInto(r.words, stripHdocTabs(text), r.ifs)
+				}
 			}
 		}
 	}
@@ -134,27 +142,15 @@ func readsIndirect(w *syntax.Word) bool {
 	return found
 }
 
-// dynamicWord stands for a word of read's only known when the line runs
-// (readWords).
-const dynamicWord = "\x00"
-
-// readWords are a read's or mapfile's words, static text or dynamicWord.
-func readWords(args []*syntax.Word, src string) []string {
-	words := make([]string, len(args))
-	for i, a := range args {
-		if w := shellWordOf(a, src); w.static {
-			words[i] = w.text
-		} else {
-			words[i] = dynamicWord
-		}
-	}
-	return words
-}
-
 // readTargets are the names a read or mapfile (words) may give values:
-// its words that are names, REPLY and MAPFILE.
+// its targets (parseRead), its words that are names, REPLY and MAPFILE.
 func readTargets(words []string) []string {
-	names := []string{"REPLY", "MAPFILE"}
+	c := parseRead(words)
+	names := append([]string{"REPLY", "MAPFILE"}, c.names...)
+	names = append(names, c.elements...)
+	if c.array != "" {
+		names = append(names, c.array) // -aNAME attached too
+	}
 	for _, w := range words[1:] {
 		if syntax.ValidName(w) {
 			names = append(names, w)
@@ -169,104 +165,6 @@ func (v *lineValues) readOver(words []string) {
 	v.made()
 	for _, n := range readTargets(words) {
 		v.over[n] = true
-	}
-}
-
-// readCall is what a read's or mapfile's options say: where it stores
-// (names; read -a's array; an element NAME[i], whose array cannot then
-// be told: elements), what ends a record (delim: -d, "\x00" for an empty -d),
-// read -r (raw), -n N and -N N (chars, exact), mapfile -s, -n, -O; over:
-// what it reads cannot be told (another descriptor, -u; a count or
-// delimiter only known when it runs).
-type readCall struct {
-	mapfile             bool
-	names, elements     []string
-	array, delim        string
-	raw                 bool
-	chars               int
-	exact               bool
-	skip, count, origin int
-	over                bool
-}
-
-// parseRead reads words as bash's getopt does: options grouped (-ra
-// NAME, -rd ”), a value attached or the next word, -- ending them.
-func parseRead(words []string) readCall {
-	c := readCall{mapfile: words[0] != "read", delim: "\n"}
-	argOpts := "adinNptu"
-	if c.mapfile {
-		argOpts = "dnOsuCc"
-	}
-	opts := true
-	for i := 1; i < len(words); i++ {
-		w := words[i]
-		if opts && w == "--" {
-			opts = false
-			continue
-		}
-		if !opts || len(w) < 2 || w[0] != '-' || w == dynamicWord {
-			c.target(w)
-			continue
-		}
-		for j := 1; j < len(w); j++ {
-			if !strings.ContainsRune(argOpts, rune(w[j])) {
-				c.raw = c.raw || w[j] == 'r'
-				continue
-			}
-			arg := w[j+1:]
-			if arg == "" && i+1 < len(words) {
-				i++
-				arg = words[i]
-			}
-			c.option(w[j], arg)
-			break
-		}
-	}
-	return c
-}
-
-// target adds a word that names where read or mapfile stores.
-func (c *readCall) target(w string) {
-	switch i := strings.IndexByte(w, '['); {
-	case syntax.ValidName(w):
-		c.names = append(c.names, w)
-	case i > 0 && syntax.ValidName(w[:i]) && strings.HasSuffix(w, "]"):
-		c.elements = append(c.elements, w[:i])
-	}
-}
-
-// option reads option o's value arg.
-func (c *readCall) option(o byte, arg string) {
-	if arg == dynamicWord {
-		c.over = c.over || strings.IndexByte("adnNuOs", o) >= 0
-		return
-	}
-	num := func() int {
-		n, err := strconv.Atoi(arg)
-		if err != nil || n < 0 || n > maxArrayElems {
-			c.over = true
-		}
-		return n
-	}
-	switch {
-	case o == 'a':
-		c.array = arg
-		c.over = c.over || !syntax.ValidName(arg)
-	case o == 'd':
-		c.delim = "\x00"
-		if r, _ := utf8.DecodeRuneInString(arg); arg != "" {
-			c.delim = string(r)
-		}
-	case o == 'u':
-		c.over = c.over || strings.TrimSpace(arg) != "0"
-	case o == 'n' && c.mapfile:
-		c.count = num()
-	case o == 'n', o == 'N':
-		c.chars, c.exact = num(), o == 'N'
-	case o == 's':
-		c.skip = num()
-	case o == 'O':
-		c.origin = num()
 	}
 }
 
@@ -301,20 +199,26 @@ func (v *lineValues) readInto(words []string, text string, ifs readIFS) {
 	}
 	var values []string
 	seen := map[string]bool{} // fields are many and short: each added once (add scans a name's values)
+	seps := make([]*readSep, len(ifss))
+	for i, sep := range ifss {
+		seps[i] = newReadSep(sep)
+	}
 	for _, rec := range readRecords(c, text) {
-		values = append(values, rec)
-		for _, sep := range ifss {
-			fields := strings.FieldsFunc(rec, func(r rune) bool { return strings.ContainsRune(sep, r) })
+		values = append(values, rec.s)
+		for _, sep := range seps {
+			fields, lasts := readSplit(rec, sep, len(c.names))
 			if c.array != "" {
 				v.addArray(c.array, expand.Variable{Set: true, Kind: expand.Indexed, List: fields})
 			}
-			for _, f := range fields {
+			for _, f := range append(fields, lasts...) {
 				if !seen[f] {
 					seen[f] = true
 					values = append(values, f)
 				}
 			}
-			values = appendRests(values, rec, sep, len(c.names))
+		}
+		if len(values) > maxVarValues {
+			break // over below
 		}
 	}
 	for _, n := range c.names {
@@ -331,42 +235,25 @@ func (v *lineValues) readInto(words []string, text string, ifs readIFS) {
 	}
 }
 
-// appendRests appends what follows rec's start and each of its first
-// runs of IFS characters, n in all (the last of n names takes the rest
-// after n-1 fields), as is and without trailing IFS blanks. A value for
-// each blank of a long text, each trimmed again, was quadratic: 8 s for
-// 60,000 spaces.
-func appendRests(values []string, rec, sep string, n int) []string {
-	blanks := strings.Map(func(r rune) rune {
-		if r == ' ' || r == '\t' || r == '\n' {
-			return r
-		}
-		return -1
-	}, sep)
-	if sep == "" {
-		return values
-	}
-	for i, k := 0, 0; k < n; k++ {
-		rest := strings.TrimLeft(rec[i:], sep)
-		values = append(values, rest)
-		if t := strings.TrimRight(rest, blanks); len(t) < len(rest) {
-			values = append(values, t)
-		}
-		next := strings.IndexAny(rest, sep)
-		if next < 0 {
-			break
-		}
-		i = len(rec) - len(rest) + next
-	}
-	return values
-}
-
 // readIFSs are the IFS values a read splits under: its IFS=… prefix, or
 // each the line gives IFS (its start's among them). ok false past a few.
 func (v *lineValues) readIFSs(ifs readIFS) ([]string, bool) {
 	switch {
 	case ifs.dynamic:
-		return nil, false
+		for _, n := range wordNames(ifs.w) {
+			if v.countOf([]string{n}) == 0 {
+				return nil, false // a value from outside the line: any IFS
+			}
+		}
+		lists, err := v.expand([]*syntax.Word{ifs.w}, ifs.src, true, true)
+		if err != nil || lists == nil || len(lists) > 8 {
+			return nil, false
+		}
+		vals := make([]string, len(lists))
+		for i, l := range lists {
+			vals[i] = strings.Join(l, "")
+		}
+		return vals, true
 	case ifs.given:
 		return []string{ifs.text}, true
 	}
@@ -377,88 +264,49 @@ func (v *lineValues) readIFSs(ifs readIFS) ([]string, bool) {
 	return vals, len(vals) <= 8
 }
 
-// readRecords are the records read may read from text: its lines (or
-// what c's delimiter ends), with -n N cut into pieces of N characters,
-// with -N N all of text so; without -r, a backslash-newline joins lines
-// and each other backslash escapes the character after it.
-func readRecords(c readCall, text string) []string {
-	if !c.raw {
-		text = strings.ReplaceAll(text, "\\\n", "")
-	}
-	var recs []string
-	switch {
-	case c.exact && c.chars > 0:
-		recs = chunks(text, c.chars)
-	case c.delim == "\x00":
-		recs = []string{text}
-	default:
-		recs = strings.Split(strings.TrimSuffix(text, c.delim), c.delim)
-	}
-	if !c.raw {
-		for i, r := range recs {
-			recs[i] = unescapeRead(r)
-		}
-	}
-	if c.chars > 0 && !c.exact {
-		var cut []string
-		for _, r := range recs {
-			cut = append(cut, chunks(r, c.chars)...)
-		}
-		recs = cut
-	}
-	return recs
-}
-
-// chunks cuts s into pieces of n characters (the last may be shorter).
-func chunks(s string, n int) []string {
-	var out []string
-	for s != "" {
-		i, k := 0, 0
-		for i < len(s) && k < n {
-			_, size := utf8.DecodeRuneInString(s[i:])
-			i += size
-			k++
-		}
-		out = append(out, s[:i])
-		s = s[i:]
-	}
-	return out
-}
-
-// unescapeRead is s as read without -r takes it: each backslash escapes
-// the character after it.
-func unescapeRead(s string) string {
-	if !strings.Contains(s, "\\") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' {
-			i++
-			if i == len(s) {
-				break
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
 // mapfileInto adds the array mapfile reads from text: its records (what
 // the delimiter ends), past -s's count, up to -n's, from index -O on.
 func (v *lineValues) mapfileInto(c readCall, text string) {
+	name := "MAPFILE"
+	if len(c.names) > 0 {
+		name = c.names[len(c.names)-1]
+	}
 	recs := []string{text}
 	if c.delim != "\x00" {
-		recs = strings.Split(strings.TrimSuffix(text, c.delim), c.delim)
+		recs = strings.SplitAfter(text, c.delim)
+		if recs[len(recs)-1] == "" {
+			recs = recs[:len(recs)-1]
+		}
+		if c.trim {
+			for i, r := range recs {
+				recs[i] = strings.TrimSuffix(r, c.delim)
+			}
+		}
 	}
 	recs = recs[min(c.skip, len(recs)):]
 	if c.count > 0 && c.count < len(recs) {
 		recs = recs[:c.count]
 	}
-	name := "MAPFILE"
-	if len(c.names) > 0 {
-		name = c.names[len(c.names)-1]
-	}
 	list := append(make([]string, c.origin, c.origin+len(recs)), recs...)
+	if c.keep {
+		// -O keeps the array's other elements: each array it may hold
+		// (a scalar is its element 0) with recs from origin on
+		// (readRound reads it again as those grow).
+		olds := slices.Clone(v.arrays[name])
+		for _, s := range v.vals[name] {
+			olds = append(olds, expand.Variable{Set: true, Kind: expand.Indexed, List: []string{s}})
+		}
+		for _, old := range olds {
+			if old.Kind != expand.Indexed {
+				continue
+			}
+			l := slices.Clone(old.List)
+			if n := c.origin + len(recs); len(l) < n {
+				l = append(l, make([]string, n-len(l))...)
+			}
+			copy(l[c.origin:], recs)
+			v.addArray(name, expand.Variable{Set: true, Kind: expand.Indexed, List: l})
+		}
+	}
 	v.addArray(name, expand.Variable{Set: true, Kind: expand.Indexed, List: list})
 }

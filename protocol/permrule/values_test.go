@@ -63,6 +63,21 @@ func TestValuesBounded(t *testing.T) {
 		// strings, each with a read budget of its own (46 s, 4.4 GB).
 		"T='" + strings.Repeat("a ", 4000) + "'; " + strings.Repeat(`eval 'read b <<< "$T"'; `, 2200) + "$b",
 		"T='" + strings.Repeat("a ", 4000) + "'; " + strings.Repeat(`sh -c 'read b <<< "$T"'; `, 2200),
+		// A long IFS made of values (8 KiB) over a long text: each
+		// record rebuilt its set of characters (7 s, 1.2 GB for 333
+		// bytes), and many IFS values over one text.
+		func() string {
+			var b strings.Builder
+			b.WriteString("M0=zzzzzzzz; T0=abcdefgh; ")
+			for i := 1; i <= 14; i++ {
+				fmt.Fprintf(&b, "T%d=$T%d$T%d; ", i, i-1, i-1)
+				if i <= 10 {
+					fmt.Fprintf(&b, "M%d=$M%d$M%d; ", i, i-1, i-1)
+				}
+			}
+			return b.String() + `IFS=$M10; read -n1 <<< "$T14"`
+		}(),
+		"IFS=a; IFS=b; IFS=c; IFS=d; IFS=e; IFS=f; IFS=g; X='" + strings.Repeat("ab ", 10000) + `'; read -n1 <<< "$X$X$X$X"`,
 		// A long run of blanks, each blank's rest trimmed again (8 s).
 		"read c <<< '" + strings.Repeat(" ", maxShellCommand-20) + "x'; $c",
 		"X='" + strings.Repeat(" ", maxShellCommand/2-40) + "'; read c <<< \"$X$X\"; $c",
@@ -207,6 +222,20 @@ func TestCommandsReadsAsBashReads(t *testing.T) {
 		{line: `read -n "$N" b <<< rm; $b -rf /`, err: "variable b may hold"},
 		{line: `IFS=$S read b <<< rm; $b -rf /`, err: "variable b may hold"},
 		{line: `read 'a[0]' <<< rm; ${a[0]} -rf /`, err: "variable a may hold"},
+		// The second review's (each checked with bash 5.2): mapfile keeps
+		// the delimiter without -t; -a keeps an empty field between
+		// non-blank IFS characters; an escaped delimiter or IFS character
+		// is text; -N counts after escapes; -d ends at its first byte;
+		// <<- drops the lines' leading tabs; mapfile -O keeps the rest
+		// of the array; -aNAME attached is what cannot be told.
+		{line: "mapfile a <<< $'echo x\\nrm -rf /'; eval \"${a[@]}\"", want: rm},
+		{line: `IFS=, read -ra f <<< 'a,,rm'; "${f[2]}" -rf /`, want: rm},
+		{line: `read -d , v <<< 'r\,m,'; "${v//,/}" -rf /`, want: rm},
+		{line: `while read -N 2 x; do $x -rf /; done <<< '\abrm'`, want: rm},
+		{line: "IFS= read -r c <<-EOF\n\trm\n\tEOF\n\"$c\" -rf /", want: rm},
+		{line: `a=(r); mapfile -t -O 1 a <<< m; "${a[0]}${a[1]}" -rf /`, want: rm},
+		{line: `N=2; read -aarr -n "$N" <<< rm; ${arr[0]} -rf /`, err: "variable arr may hold"},
+		{line: `OLDIFS="$IFS"; IFS="$OLDIFS" read -r a b <<< "rm x"; $a -rf /`, want: rm},
 		// What read -r keeps, and a count that cuts a command's name.
 		{line: `read -r b <<< 'r\m'; $b -rf /`, want: []string{`r\m -rf /`}, not: rm},
 		{line: `read -n 1 b <<< rm; $b -rf /`, not: rm},
