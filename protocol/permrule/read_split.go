@@ -37,8 +37,8 @@ func readWords(args []*syntax.Word, src string) []string {
 // (names; read -a's array; an element NAME[i], whose array cannot then
 // be told: elements), what ends a record (delim: -d, "\x00" for an empty -d),
 // read -r (raw), -n N and -N N (chars, exact), mapfile -s, -n, -O; over:
-// what it reads cannot be told (another descriptor, -u; a count or
-// delimiter only known when it runs).
+// what it reads cannot be told (a count or delimiter only known when it
+// runs).
 type readCall struct {
 	mapfile             bool
 	names, elements     []string
@@ -48,6 +48,11 @@ type readCall struct {
 	exact               bool
 	skip, count, origin int
 	over                bool
+	// fd is the descriptor it reads (-u; "0" without).
+	fd string
+	// dynamic are the indexes of the words that name a target by a
+	// value only known when the line runs (read "$n", -a "$n").
+	dynamic []int
 	// trim: mapfile -t; keep: mapfile -O (the array is not cleared)
 	trim, keep bool
 }
@@ -55,7 +60,7 @@ type readCall struct {
 // parseRead reads words as bash's getopt does: options grouped (-ra
 // NAME, -rd ”), a value attached or the next word, -- ending them.
 func parseRead(words []string) readCall {
-	c := readCall{mapfile: words[0] != "read", delim: "\n"}
+	c := readCall{mapfile: words[0] != "read", delim: "\n", fd: "0"}
 	argOpts := "adinNptu"
 	if c.mapfile {
 		argOpts = "dnOsuCc"
@@ -68,6 +73,9 @@ func parseRead(words []string) readCall {
 			continue
 		}
 		if !opts || len(w) < 2 || w[0] != '-' || w == dynamicWord {
+			if w == dynamicWord {
+				c.dynamic = append(c.dynamic, i)
+			}
 			c.target(w)
 			continue
 		}
@@ -81,6 +89,10 @@ func parseRead(words []string) readCall {
 			if arg == "" && i+1 < len(words) {
 				i++
 				arg = words[i]
+				if w[j] == 'a' && arg == dynamicWord {
+					c.dynamic = append(c.dynamic, i) // -a "$NAME"
+					break
+				}
 			}
 			c.option(w[j], arg)
 			break
@@ -122,7 +134,7 @@ func (c *readCall) option(o byte, arg string) {
 			c.delim = arg[:1] // bash 5.2 ends at the first byte, é's too
 		}
 	case o == 'u':
-		c.over = c.over || strings.TrimSpace(arg) != "0"
+		c.fd = strings.TrimSpace(arg)
 	case o == 'n' && c.mapfile:
 		c.count = num()
 	case o == 'n', o == 'N':

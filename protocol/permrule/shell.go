@@ -1,6 +1,7 @@
 package permrule
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -253,6 +254,9 @@ func parseShell(command string, outer *lineValues) (cmds []shellCommand, line li
 	}
 	if values.exhausted {
 		return nil, line, fmt.Errorf("its command strings read more of the line's values than this analysis follows (%d)", maxInherited)
+	}
+	if values.unreadable != "" {
+		return nil, line, errors.New(values.unreadable)
 	}
 	line.values, line.file = values, file
 	var hidden error // a command the line runs where its text does not show one

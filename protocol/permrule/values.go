@@ -93,6 +93,12 @@ type lineValues struct {
 	// the caller's time bound passed (halted).
 	shared             *lineShared
 	exhausted, stopped bool
+	// ifsOutside: an assignment of IFS takes a value from outside the
+	// line (outsideIFS).
+	ifsOutside bool
+	// unreadable: why the line cannot be read (a read storing in a
+	// variable named by a value only known when it runs), or "".
+	unreadable string
 	// arrKeys are the arrays of arrays, by arrKey: an array is kept once.
 	arrKeys map[string]bool
 	// patterns: the line sets shopt nocasematch or extglob, which change
@@ -147,6 +153,7 @@ func (v *lineValues) collect(file *syntax.File, src string) {
 func (v *lineValues) settle(g *givers, src string) {
 	defer v.spreadOver(g)
 	sources := g.sources
+	v.ifsOutside = v.outsideIFS(sources)
 	seen := make([]int, len(sources)) // the values a source's names had when it was last read
 	// ${!p} reads the name p's values give, whose own values may grow
 	// while p's do not: such a source is read again every round.

@@ -23,10 +23,10 @@ import (
 // first value and each step after it, as far as that.
 const maxLoopSteps = 64
 
-// fromStmt adds the values statement st's command gives; fed is what the
-// innermost compound command around it is fed (nil: none is; gather
-// keeps them), which its standard input holds unless its own redirects.
-func (v *lineValues) fromStmt(st *syntax.Stmt, src string, fed *feed) {
+// fromStmt adds the values statement st's command gives; fed are the
+// compound commands around it fed here-strings or here-documents (gather
+// keeps them), what its descriptors hold unless its own redirect them.
+func (v *lineValues) fromStmt(st *syntax.Stmt, src string, fed []fedRange) {
 	call, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Args) == 0 {
 		return
@@ -99,11 +99,17 @@ func (v *lineValues) fromStmt(st *syntax.Stmt, src string, fed *feed) {
 			v.evalTexts = append(v.evalTexts, strings.Join(parts, " "))
 		}
 	case "read", "mapfile", "readarray":
-		words := readWords(call.Args[first:], src)
-		if f, ok := feedOf(st.Redirs, src); ok {
-			v.readFeed(words, f, prefixIFS(call, src), src)
-		} else if fed != nil && stdinOf(st.Redirs, src).stdin == stdinInherited {
-			v.readFeed(words, *fed, prefixIFS(call, src), src) // while read c; do …; done <<< TEXT
+		args := call.Args[first:]
+		fd := parseRead(readWords(args, src)).fd
+		for _, f := range feedsOf(st.Redirs, src) {
+			if f.fd == fd {
+				v.readFeed(args, f, prefixIFS(call, src), src)
+				return
+			}
+		}
+		// while read c; do …; done <<< TEXT
+		if f, ok := fedWith(fed, fd); ok && !redirects(st.Redirs, fd, src) && (fd != "0" || stdinOf(st.Redirs, src).stdin == stdinInherited) {
+			v.readFeed(args, f, prefixIFS(call, src), src)
 		}
 	}
 }

@@ -27,6 +27,7 @@ type givers struct {
 func (v *lineValues) gather(file *syntax.File, src string) *givers {
 	g := &givers{refs: map[string][]string{}}
 	var fed []fedRange                   // compound commands fed a here-document or here-string
+	var execs []feed                     // what exec N<<< TEXT feeds the shell after it
 	var transient func(syntax.Node) bool // found when first asked: most lines give no value
 	given := func(n syntax.Node, name string) {
 		if transient == nil {
@@ -66,16 +67,21 @@ func (v *lineValues) gather(file *syntax.File, src string) *givers {
 				g.assign(n)
 			}
 		case *syntax.Stmt:
-			var in *feed
-			if len(fed) > 0 {
-				in = &fed[len(fed)-1].feed // the innermost's
+			around := fed // those around it, not its own
+			if len(execs) > 0 {
+				// exec 3<<< TEXT feeds the rest of the shell: outermost.
+				around = append([]fedRange{{feeds: execs}}, fed...)
 			}
-			if _, simple := n.Cmd.(*syntax.CallExpr); !simple && n.Cmd != nil {
-				if f, ok := feedOf(n.Redirs, src); ok {
-					fed = append(fed, fedRange{n, f})
+			call, simple := n.Cmd.(*syntax.CallExpr)
+			switch {
+			case !simple && n.Cmd != nil:
+				if feeds := feedsOf(n.Redirs, src); len(feeds) > 0 {
+					fed = append(fed, fedRange{n, feeds})
 				}
+			case simple && len(call.Args) == 1 && shellWordOf(call.Args[0], src).text == "exec":
+				execs = append(execs, feedsOf(n.Redirs, src)...)
 			}
-			v.fromStmt(n, src, in)
+			v.fromStmt(n, src, around)
 		case *syntax.ArithmCmd:
 			v.fromArith(n.X, nil, 0)
 		case *syntax.LetClause:
@@ -130,13 +136,26 @@ func (v *lineValues) gather(file *syntax.File, src string) *givers {
 	return g
 }
 
-// fedRange is a compound command (a loop, a group) fed a here-string or
-// here-document (feedOf): what the read and mapfile inside it read,
+// fedRange is a compound command (a loop, a group) fed here-strings or
+// here-documents (feedsOf): what the read and mapfile inside it read,
 // unless theirs comes from elsewhere (while read c; do $c -rf /; done <<<
-// rm). gather keeps them on a stack while its walk is inside them.
+// rm; read -u 3 in { …; } 3<<< TEXT). gather keeps them on a stack while
+// its walk is inside them.
 type fedRange struct {
-	stmt *syntax.Stmt
-	feed feed
+	stmt  *syntax.Stmt
+	feeds []feed
+}
+
+// fedWith is what the innermost of fed feeds descriptor fd, if one does.
+func fedWith(fed []fedRange, fd string) (feed, bool) {
+	for i := len(fed) - 1; i >= 0; i-- {
+		for _, f := range fed[i].feeds {
+			if f.fd == fd {
+				return f, true
+			}
+		}
+	}
+	return feed{}, false
 }
 
 // assign adds NAME=VALUE, NAME+=VALUE, NAME=(…), NAME[i]=VALUE.

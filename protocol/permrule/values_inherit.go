@@ -1,6 +1,7 @@
 package permrule
 
 import (
+	"cmp"
 	"errors"
 	"slices"
 )
@@ -69,6 +70,7 @@ func (v *lineValues) inherit(outer *lineValues) {
 		outer.shared = &lineShared{}
 	}
 	v.shared = outer.shared
+	v.unreadable = cmp.Or(v.unreadable, outer.unreadable)
 	if outer.exhausted {
 		v.exhausted = true
 		return

@@ -19,9 +19,68 @@ import (
 // input: its text when static, else (w) the here-string's word or the
 // here-document's body, whose expansions are its texts.
 type feed struct {
+	fd   string // the descriptor it feeds ("0": standard input)
 	text string
 	w    *syntax.Word
 	dash bool // <<-: its texts read also without each line's leading tabs
+}
+
+// feedsOf are what redirs feed standard input (feedOf) and each other
+// descriptor a here-string or here-document is the last redirection of
+// (read -u 3 x 3<<< TEXT).
+func feedsOf(redirs []*syntax.Redirect, src string) []feed {
+	var feeds []feed
+	if f, ok := feedOf(redirs, src); ok {
+		feeds = append(feeds, f)
+	}
+	last := map[string]*syntax.Redirect{}
+	var fds []string
+	for _, r := range redirs {
+		if r.N != nil && r.N.Value != "0" {
+			if last[r.N.Value] == nil {
+				fds = append(fds, r.N.Value)
+			}
+			last[r.N.Value] = r
+		}
+	}
+	for _, fd := range fds {
+		switch r := last[fd]; {
+		case r.Op == syntax.WordHdoc && r.Word != nil:
+			if w := shellWordOf(r.Word, src); w.static {
+				feeds = append(feeds, feed{fd: fd, text: w.text})
+			} else {
+				feeds = append(feeds, feed{fd: fd, w: r.Word})
+			}
+		case r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc:
+			if text, ok := hdocText(r); ok {
+				feeds = append(feeds, feed{fd: fd, text: text})
+			} else if r.Hdoc != nil {
+				feeds = append(feeds, feed{fd: fd, w: r.Hdoc, dash: r.Op == syntax.DashHdoc})
+			}
+		}
+	}
+	return feeds
+}
+
+// redirects: one of redirs is descriptor fd's (not <&0, which keeps it).
+func redirects(redirs []*syntax.Redirect, fd, src string) bool {
+	for _, r := range redirs {
+		if keepsStdin(r, src) {
+			continue
+		}
+		n := "1"
+		switch r.Op {
+		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc:
+			n = "0"
+		}
+		if r.N != nil {
+			n = r.N.Value
+		}
+		if n == fd {
+			return true
+		}
+	}
+	return false
 }
 
 // feedOf is what redirs feed standard input (ok false: no here-string
@@ -29,7 +88,7 @@ type feed struct {
 func feedOf(redirs []*syntax.Redirect, src string) (f feed, ok bool) {
 	switch in := stdinOf(redirs, src); in.stdin {
 	case stdinText:
-		return feed{text: in.stdinText}, true
+		return feed{fd: "0", text: in.stdinText}, true
 	case stdinUnknown:
 		// The last redirection of fd 0 wins (stdinOf): a here-string
 		// whose word is not static text.
@@ -45,13 +104,13 @@ func feedOf(redirs []*syntax.Redirect, src string) (f feed, ok bool) {
 		switch {
 		case last == nil:
 		case last.Op == syntax.WordHdoc && last.Word != nil:
-			return feed{w: last.Word}, true
+			return feed{fd: "0", w: last.Word}, true
 		case (last.Op == syntax.Hdoc || last.Op == syntax.DashHdoc) && last.Hdoc != nil:
 			// An unquoted here-document's expansions, read as an
 			// assignment's: its backslashes all taken as escapes, where
 			// it keeps those before other than $ ` \ and a newline (r\m
 			// read -r is listed as rm, which bash would not run).
-			return feed{w: last.Hdoc, dash: last.Op == syntax.DashHdoc}, true
+			return feed{fd: "0", w: last.Hdoc, dash: last.Op == syntax.DashHdoc}, true
 		}
 	}
 	return feed{}, false
@@ -63,8 +122,10 @@ func feedOf(redirs []*syntax.Redirect, src string) (f feed, ok bool) {
 // those values and IFS's then), so that the line's IFS is known.
 type hereRead struct {
 	words []string
+	args  []*syntax.Word // the words as written (a target named by a value: readTargetWords)
 	w     *syntax.Word
 	text  string
+	fd    string
 	dash  bool
 	src   string
 	ifs   readIFS
@@ -81,8 +142,8 @@ type readIFS struct {
 
 // readFeed keeps what read or mapfile (words) reads from f, on a line
 // whose text is src, for readRound.
-func (v *lineValues) readFeed(words []string, f feed, ifs readIFS, src string) {
-	v.hereReads = append(v.hereReads, hereRead{words: words, w: f.w, text: f.text, dash: f.dash, src: src, ifs: ifs})
+func (v *lineValues) readFeed(args []*syntax.Word, f feed, ifs readIFS, src string) {
+	v.hereReads = append(v.hereReads, hereRead{words: readWords(args, src), args: args, w: f.w, text: f.text, fd: f.fd, dash: f.dash, src: src, ifs: ifs})
 }
 
 // readRound reads each read again with the values the last round found:
@@ -92,9 +153,13 @@ func (v *lineValues) readFeed(words []string, f feed, ifs readIFS, src string) {
 func (v *lineValues) readRound() {
 	for i := range v.hereReads {
 		r := &v.hereReads[i]
+		c := parseRead(r.words)
 		names := append(append(wordNames(r.w), wordNames(r.ifs.w)...), "IFS")
-		if parseRead(r.words).keep {
+		if c.keep {
 			names = append(names, readTargets(r.words)...) // mapfile -O: the array it keeps
+		}
+		for _, at := range c.dynamic {
+			names = append(names, wordNames(r.args[at])...)
 		}
 		if slices.ContainsFunc(names, func(n string) bool { return v.over[n] }) {
 			v.readOver(r.words)
@@ -107,24 +172,74 @@ func (v *lineValues) readRound() {
 			continue
 		}
 		r.seen = n
-		if r.w == nil {
-			v.readInto(r.words, r.text, r.ifs)
+		variants, ok := v.readTargetWords(r, c.dynamic)
+		if !ok {
+			// It may store the text in any variable, the one a later
+			// word runs among them.
+			v.unreadable = "`" + r.words[0] + "` stores what it reads in a variable named by a value only known when it runs"
 			continue
 		}
-		lists, err := v.expand([]*syntax.Word{r.w}, r.src, true, true)
-		if err != nil {
-			v.readOver(r.words)
-			continue
+		for _, words := range variants {
+			v.readText(r, words)
 		}
-		for _, l := range lists {
-			for _, text := range l {
-				v.readInto(r.words, text, r.ifs)
-				if r.dash {
-					v.readInto(r.words, stripHdocTabs(text), r.ifs)
-				}
+	}
+}
+
+// readText reads what r is fed into words: its static text, or each
+// text its word expands to.
+func (v *lineValues) readText(r *hereRead, words []string) {
+	if r.w == nil {
+		v.readInto(words, r.text, r.ifs, r.fd)
+		return
+	}
+	lists, err := v.expand([]*syntax.Word{r.w}, r.src, true, true)
+	if err != nil {
+		v.readOver(words)
+		return
+	}
+	for _, l := range lists {
+		for _, text := range l {
+			v.readInto(words, text, r.ifs, r.fd)
+			if r.dash {
+				v.readInto(words, stripHdocTabs(text), r.ifs, r.fd)
 			}
 		}
 	}
+}
+
+// readTargetWords are r's words with each word at an index of dynamic (a
+// target named by a value: read "$n") replaced by each name the line's
+// values make it, up to a few in all; ok false where one is not a name
+// this analysis can tell (a value from outside the line).
+func (v *lineValues) readTargetWords(r *hereRead, dynamic []int) (variants [][]string, ok bool) {
+	variants = [][]string{r.words}
+	for _, at := range dynamic {
+		for _, n := range wordNames(r.args[at]) {
+			if v.countOf([]string{n}) == 0 {
+				return nil, false
+			}
+		}
+		lists, err := v.expand([]*syntax.Word{r.args[at]}, r.src, true, true)
+		if err != nil || len(lists) == 0 {
+			return nil, false
+		}
+		var next [][]string
+		for _, l := range lists {
+			name := strings.Join(l, "")
+			if !syntax.ValidName(name) {
+				return nil, false
+			}
+			for _, w := range variants {
+				w = slices.Clone(w)
+				w[at] = name
+				next = append(next, w)
+			}
+		}
+		if variants = next; len(variants) > 8 {
+			return nil, false
+		}
+	}
+	return variants, true
 }
 
 // readsIndirect: w expands ${!NAME} or ${!prefix*}, whose values are
@@ -174,8 +289,9 @@ func (v *lineValues) readOver(words []string) {
 // each of its fields and each rest after a field (which one a name gets
 // depends on their count), under each IFS the line may have; -a NAME, an
 // array of the fields. For mapfile (readarray), an array of the records.
-func (v *lineValues) readInto(words []string, text string, ifs readIFS) {
+func (v *lineValues) readInto(words []string, text string, ifs readIFS, fd string) {
 	c := parseRead(words)
+	c.over = c.over || c.fd != fd // another descriptor than the text's
 	sh := v.share()
 	sh.read += len(text) * len(words)
 	ifss, ok := v.readIFSs(ifs)
@@ -261,7 +377,39 @@ func (v *lineValues) readIFSs(ifs readIFS) ([]string, bool) {
 	if len(vals) == 0 {
 		vals = []string{shellIFS}
 	}
-	return vals, len(vals) <= 8
+	return vals, len(vals) <= 8 && !v.ifsOutside
+}
+
+// outsideIFS: one of the line's assignments of IFS takes a value from
+// outside the line (IFS=$SEP, SEP not given; IFS=$(…)), which the values
+// read as empty: what a read splits at cannot be told.
+func (v *lineValues) outsideIFS(sources []valueSource) bool {
+	for _, s := range sources {
+		if s.name != "IFS" || s.w == nil {
+			continue
+		}
+		outside := false
+		syntax.Walk(s.w, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				outside = true
+			case *syntax.ParamExp:
+				if n.Param == nil {
+					break
+				}
+				if name := n.Param.Value; name != "IFS" && v.countOf([]string{name}) == 0 {
+					if _, given := v.first[name]; !given {
+						outside = true
+					}
+				}
+			}
+			return !outside
+		})
+		if outside {
+			return true
+		}
+	}
+	return false
 }
 
 // mapfileInto adds the array mapfile reads from text: its records (what

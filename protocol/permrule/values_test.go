@@ -218,7 +218,19 @@ func TestCommandsReadsAsBashReads(t *testing.T) {
 		{line: `X=rm; read -u 0 b <<< "$X"; $b -rf /`, want: rm},
 		{line: `X=rm; while read c <&0; do $c -rf /; done <<< "$X"`, want: rm},
 		{line: `read c <<< rm <&0; $c -rf /`, want: rm},
-		{line: `read -u 3 b <<< rm; $b -rf /`, err: "variable b may hold"},
+		{line: `read -u 3 b <<< rm; $b -rf /`, not: rm}, // fd 3, not the here-string
+		{line: `X=rm; read -u 3 b 3<<< "$X"; $b -rf /`, want: rm},
+		{line: `{ read -u 3 b; $b -rf /; } 3<<< rm`, want: rm},
+		{line: `X=rm; while read -u 9 c; do $c -rf /; done 9<<< "$X"`, want: rm},
+		{line: `exec 3<<< rm; read -u3 x; $x -rf /`, want: rm},
+		{line: `while read -u 9 c; do $c -rf /; done 9< list`, want: []string{"$c -rf /"}, not: rm},
+		{line: `n=b; read "$n" <<< rm; $b -rf /`, want: rm},
+		{line: `read "$N" <<< rm; $b -rf /`, err: "named by a value only known when it runs"},
+		{line: `read -p "$PROMPT" -t "$T" b <<< rm; $b -rf /`, want: rm},
+		{line: `IFS=$SEP; read a b <<< 'x,rm'; "$b" -rf /`, err: "variable b may hold"},
+		{line: `IFS=$(cat sep); read a b <<< 'x,rm'; "$b" -rf /`, err: "variable b may hold"},
+		{line: `SEP=,; IFS=$SEP; read a b <<< 'x,rm'; "$b" -rf /`, want: rm},
+		{line: `OLD=$IFS; IFS=,; read a b <<< 'x,rm'; IFS=$OLD; "$b" -rf /`, want: rm},
 		{line: `read -n "$N" b <<< rm; $b -rf /`, err: "variable b may hold"},
 		{line: `IFS=$S read b <<< rm; $b -rf /`, err: "variable b may hold"},
 		{line: `read 'a[0]' <<< rm; ${a[0]} -rf /`, err: "variable a may hold"},
@@ -239,5 +251,24 @@ func TestCommandsReadsAsBashReads(t *testing.T) {
 		// What read -r keeps, and a count that cuts a command's name.
 		{line: `read -r b <<< 'r\m'; $b -rf /`, want: []string{`r\m -rf /`}, not: rm},
 		{line: `read -n 1 b <<< rm; $b -rf /`, not: rm},
+	})
+}
+
+// The read and mapfile idioms people type stay readable.
+func TestCommandsReadsEverydayReads(t *testing.T) {
+	checkReads(t, []string{
+		`OLDIFS="$IFS"; IFS="$OLDIFS" read -r a b <<< "x y"; echo "$a"`,
+		`IFS="$IFS," read -ra parts <<< "a,b c"; echo "${parts[@]}"`,
+		"read -r -d '' SCRIPT <<EOF\ncd $HOME && ls\nEOF\necho \"$SCRIPT\"",
+		`while IFS= read -r line; do echo "$line"; done <<< "$(git status --short)"`,
+		`mapfile -t files < <(git ls-files '*.go'); gofmt -l "${files[@]}"`,
+		`read -p "Continue? " ans; [ "$ans" = y ] && make`,
+		`read -t 5 -n 1 -r key; echo "$key"`,
+		`IFS=. read -r major minor patch <<< "$version"; echo "$major.$((minor+1)).0"`,
+		`readarray -t pkgs <<< "$(go list ./...)"; go test "${pkgs[@]}"`,
+		`while read -r f; do wc -l "$f"; done < files.txt`,
+		`while read -u 9 line; do echo "$line"; done 9< list`,
+		`IFS=, read -r name email <<< "$row"; git commit --author="$name <$email>" -m x`,
+		"cat <<-EOF > out.txt\n\tline $USER\n\tEOF",
 	})
 }
