@@ -80,9 +80,10 @@ type lineValues struct {
 	evalTexts []string
 	// ariths are the line's assigning arithmetic (arithRound).
 	ariths []arith
-	// hereReads are its reads of here-strings that expand values
-	// (readRound).
+	// hereReads are its reads and mapfiles fed text (readRound),
+	// printfs its printf -v whose words expand values (printfRound).
 	hereReads []hereRead
+	printfs   []printfCall
 	// lastGiven is how many of the commands' last arguments (the values
 	// of $_, kept aside in shared until a word reads _: every command has
 	// one, and a line whose words read no variable must not be expanded
@@ -187,6 +188,7 @@ func (v *lineValues) settle(g *givers, src string) {
 		v.evalRound()
 		v.arithRound()
 		v.readRound()
+		v.printfRound()
 		for name, others := range g.refs {
 			for _, o := range others {
 				v.copyValues(name, o)

@@ -22,22 +22,75 @@ const (
 // fromPrintf adds the value printf -v NAME FORMAT ARGS… gives NAME (also
 // -vNAME; the last -v is the one bash takes; after --), made by
 // mvdan.cc/sh's expand.Format as its interpreter's printf makes it (the
-// format again while arguments are left), where every word is static
-// and NAME a plain name. A format with a directive that expand.Format
-// does not make as bash does (printfRound), or past the bounds (a width
-// over maxPrintfWidth, a value over maxPrintfValue), makes NAME over: an
-// error where a command expands it (printf -v c %.2s rmx; $c -rf / would
-// run rm). A word only known when the line runs leaves NAME as any such
-// value is, as written.
+// format again while arguments are left), where NAME is a plain name. A
+// format with a directive that expand.Format does not make as bash does
+// (printfRound), or past the bounds (a width over maxPrintfWidth, a
+// value over maxPrintfValue), makes NAME over: an error where a command
+// expands it (printf -v c %.2s rmx; $c -rf / would run rm). Words that
+// expand the line's values are read in each round with each of them
+// (printfs: X=rm; printf -v c %s "$X"; $c -rf / runs rm); a NAME only
+// known when the line runs makes the line unreadable.
 func (v *lineValues) fromPrintf(args []*syntax.Word, src string) {
-	var words []string
+	words := make([]string, 0, len(args))
 	for _, w := range args {
 		sw := shellWordOf(w, src)
 		if !sw.static {
+			v.printfs = append(v.printfs, printfCall{args: args, src: src})
 			return
 		}
 		words = append(words, sw.text)
 	}
+	v.printfInto(words)
+}
+
+// printfCall is a printf whose words expand values, read in each round
+// (printfRound) once what they read has changed (seen).
+type printfCall struct {
+	args []*syntax.Word
+	src  string
+	seen int
+}
+
+// printfRound reads each printf of printfs again with the values the
+// last round found: each argv its words expand to.
+func (v *lineValues) printfRound() {
+	for i := range v.printfs {
+		p := &v.printfs[i]
+		var names []string
+		indirect := false
+		for _, w := range p.args {
+			names = append(names, wordNames(w)...)
+			indirect = indirect || readsIndirect(w)
+		}
+		n := v.countOf(names) + 1
+		if n == p.seen && !indirect {
+			continue
+		}
+		p.seen = n
+		if len(p.args) > 1 && shellWordOf(p.args[0], p.src).text == "-v" && !shellWordOf(p.args[1], p.src).static {
+			for _, name := range wordNames(p.args[1]) {
+				if _, given := v.first[name]; !given && v.countOf([]string{name}) == 0 && !positionalName(name) {
+					v.unreadable = "`printf -v` stores in a variable named by a value only known when it runs"
+					return
+				}
+			}
+		}
+		lists, err := v.expand(p.args, p.src, false, true)
+		if err != nil {
+			if name := shellWordOf(p.args[min(1, len(p.args)-1)], p.src); name.static && syntax.ValidName(name.text) {
+				v.made()
+				v.over[name.text] = true
+			}
+			continue
+		}
+		for _, argv := range lists {
+			v.printfInto(argv)
+		}
+	}
+}
+
+// printfInto adds what printf's argv (after printf) gives its -v NAME.
+func (v *lineValues) printfInto(words []string) {
 	name := ""
 	for len(words) > 0 && strings.HasPrefix(words[0], "-v") {
 		if words[0] != "-v" {

@@ -173,6 +173,9 @@ func (v *lineValues) readRound() {
 		}
 		r.seen = n
 		variants, ok := v.readTargetWords(r, c.dynamic)
+		if variants == nil && ok {
+			continue // a function's read "$1": its calls are read as such
+		}
 		if !ok {
 			// It may store the text in any variable, the one a later
 			// word runs among them.
@@ -210,11 +213,16 @@ func (v *lineValues) readText(r *hereRead, words []string) {
 // readTargetWords are r's words with each word at an index of dynamic (a
 // target named by a value: read "$n") replaced by each name the line's
 // values make it, up to a few in all; ok false where one is not a name
-// this analysis can tell (a value from outside the line).
+// this analysis can tell (a value from outside the line); none and ok
+// for a positional parameter's (a function's read "$1", which a function
+// that runs its arguments is refused for as a whole).
 func (v *lineValues) readTargetWords(r *hereRead, dynamic []int) (variants [][]string, ok bool) {
 	variants = [][]string{r.words}
 	for _, at := range dynamic {
 		for _, n := range wordNames(r.args[at]) {
+			if positionalName(n) {
+				return nil, true
+			}
 			if v.countOf([]string{n}) == 0 {
 				return nil, false
 			}

@@ -78,6 +78,9 @@ func TestValuesBounded(t *testing.T) {
 			return b.String() + `IFS=$M10; read -n1 <<< "$T14"`
 		}(),
 		"IFS=a; IFS=b; IFS=c; IFS=d; IFS=e; IFS=f; IFS=g; X='" + strings.Repeat("ab ", 10000) + `'; read -n1 <<< "$X$X$X$X"`,
+		// printf -v of values, read again each round.
+		assigns("X", 63) + strings.Repeat(`printf -v b '%s' "$X$X"; `, (maxShellCommand-700)/26) + "$b",
+		strings.Repeat(`printf -v a '%s%s' "$b" "$b"; printf -v b '%s%s' "$a" "$a"; `, 1000) + "$a",
 		// A long run of blanks, each blank's rest trimmed again (8 s).
 		"read c <<< '" + strings.Repeat(" ", maxShellCommand-20) + "x'; $c",
 		"X='" + strings.Repeat(" ", maxShellCommand/2-40) + "'; read c <<< \"$X$X\"; $c",
@@ -227,6 +230,13 @@ func TestCommandsReadsAsBashReads(t *testing.T) {
 		{line: `n=b; read "$n" <<< rm; $b -rf /`, want: rm},
 		{line: `read "$N" <<< rm; $b -rf /`, err: "named by a value only known when it runs"},
 		{line: `read -p "$PROMPT" -t "$T" b <<< rm; $b -rf /`, want: rm},
+		// printf -v of the line's values, and into a name they give.
+		{line: `X=rm; printf -v b '%s' "$X"; $b -rf /`, want: rm},
+		{line: `X=r; printf -v b '%sm' $X; $b -rf /`, want: rm},
+		{line: `n=b; printf -v "$n" rm; $b -rf /`, want: rm},
+		{line: `printf -v "$N" rm; $b -rf /`, err: "named by a value only known when it runs"},
+		{line: `printf -v b '%s' "$(date)"; echo $b`, want: []string{"echo $b"}},
+		{line: `f() { read -r "$1" <<< "$2"; }; f x y`, err: "runs its arguments"},
 		{line: `IFS=$SEP; read a b <<< 'x,rm'; "$b" -rf /`, err: "variable b may hold"},
 		{line: `IFS=$(cat sep); read a b <<< 'x,rm'; "$b" -rf /`, err: "variable b may hold"},
 		{line: `SEP=,; IFS=$SEP; read a b <<< 'x,rm'; "$b" -rf /`, want: rm},
