@@ -100,6 +100,8 @@ type lineValues struct {
 	// unreadable: why the line cannot be read (a read storing in a
 	// variable named by a value only known when it runs), or "".
 	unreadable string
+	// index are sets of the values of names with many (has).
+	index map[string]*valueIndex
 	// arrKeys are the arrays of arrays, by arrKey: an array is kept once.
 	arrKeys map[string]bool
 	// patterns: the line sets shopt nocasematch or extglob, which change
@@ -393,11 +395,12 @@ func (v *lineValues) add(name, val string) {
 	v.made()
 	switch {
 	case v.over[name]: // an error where used: no value matters
-	case slices.Contains(v.vals[name], val):
+	case v.has(name, val):
 	case len(v.vals[name])+len(v.arrays[name]) >= maxVarValues:
 		v.over[name] = true
 	default:
 		v.vals[name] = append(v.vals[name], val)
+		v.indexed(name, val)
 		v.longest = max(v.longest, len(val))
 		if v.lower[name] {
 			v.add(name, strings.ToLower(val))
