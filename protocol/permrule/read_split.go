@@ -12,9 +12,10 @@ import (
 // (getopt's: grouped, a value attached or the next word), the records a
 // delimiter ends, -n and -N's pieces, read's escapes without -r (an
 // escaped character is neither a delimiter nor an IFS character), and
-// the fields and rests IFS splits a record into. What the read gives the
-// line's values is values_read.go's; read_bash_test.go checks these
-// against bash itself.
+// the fields and rests IFS splits a record into, and the IFS and
+// descriptors a read has (outsideIFS, fdName). What the read gives the
+// line's values is values_read.go's; read_bash_test.go checks the
+// splitting against bash itself.
 
 // dynamicWord stands for a word of read's only known when the line runs
 // (readWords).
@@ -115,6 +116,9 @@ func (c *readCall) target(w string) {
 func (c *readCall) option(o byte, arg string) {
 	if arg == dynamicWord {
 		c.over = c.over || strings.IndexByte("adnNuOs", o) >= 0
+		if o == 'u' {
+			c.fd = dynamicWord // not standard input's feed
+		}
 		return
 	}
 	num := func() int {
@@ -134,7 +138,7 @@ func (c *readCall) option(o byte, arg string) {
 			c.delim = arg[:1] // bash 5.2 ends at the first byte, é's too
 		}
 	case o == 'u':
-		c.fd = strings.TrimSpace(arg)
+		c.fd = fdName(strings.TrimSpace(arg))
 	case o == 'n' && c.mapfile:
 		c.count = num()
 	case o == 'n', o == 'N':
@@ -344,4 +348,60 @@ func readChunks(t readText, n int) []readText {
 		}
 	}
 	return out
+}
+
+// fdName is descriptor s as bash reads it: 03 and 3 are one.
+func fdName(s string) string {
+	if n, err := strconv.Atoi(s); err == nil && n >= 0 {
+		return strconv.Itoa(n)
+	}
+	return s
+}
+
+// outsideIFS: one of the line's assignments of IFS takes a value from
+// outside the line (IFS=$SEP, SEP not given; IFS=$(…)), which the values
+// read as empty: what a read splits at cannot be told.
+func (v *lineValues) outsideIFS(sources []valueSource) bool {
+	for _, s := range sources {
+		if s.name != "IFS" || s.w == nil {
+			continue
+		}
+		outside := false
+		syntax.Walk(s.w, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				outside = true
+			case *syntax.ParamExp:
+				if n.Param == nil {
+					break
+				}
+				name := n.Param.Value
+				if name == "IFS" {
+					break
+				}
+				key := name
+				if positionalName(name) {
+					key = "@" // set -- X; IFS=$1
+				}
+				// Not given, or read before the line first gives it
+				// (IFS=$OLD; …; OLD=$IFS): the value from outside.
+				_, given := v.first[key]
+				if !given && v.countOf([]string{name}) == 0 || given && v.unsetAt(name, uint(n.Pos().Offset())) {
+					outside = true
+				}
+			case *syntax.ArithmExp: // IFS=$((SHLVL))
+				syntax.Walk(n.X, func(m syntax.Node) bool {
+					if l, ok := m.(*syntax.Lit); ok && syntax.ValidName(l.Value) && v.countOf([]string{l.Value}) == 0 {
+						outside = true
+					}
+					return !outside
+				})
+			}
+			return !outside
+		})
+		if outside {
+			return true
+		}
+	}
+	return false
 }

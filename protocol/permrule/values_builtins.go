@@ -26,7 +26,7 @@ const maxLoopSteps = 64
 // fromStmt adds the values statement st's command gives; fed are the
 // compound commands around it fed here-strings or here-documents (gather
 // keeps them), what its descriptors hold unless its own redirect them.
-func (v *lineValues) fromStmt(st *syntax.Stmt, src string, fed []fedRange) {
+func (v *lineValues) fromStmt(st *syntax.Stmt, src string, fed []fedRange, execs bool) {
 	call, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Args) == 0 {
 		return
@@ -101,14 +101,36 @@ func (v *lineValues) fromStmt(st *syntax.Stmt, src string, fed []fedRange) {
 	case "read", "mapfile", "readarray":
 		args := call.Args[first:]
 		fd := parseRead(readWords(args, src)).fd
-		for _, f := range feedsOf(st.Redirs, src) {
+		own := feedsOf(st.Redirs, src)
+		for _, f := range own {
 			if f.fd == fd {
 				v.readFeed(args, f, prefixIFS(call, src), src)
 				return
 			}
 		}
 		// while read c; do …; done <<< TEXT
-		if f, ok := fedWith(fed, fd); ok && !redirects(st.Redirs, fd, src) && (fd != "0" || stdinOf(st.Redirs, src).stdin == stdinInherited) {
+		if !redirects(st.Redirs, fd, src) && (fd != "0" || stdinOf(st.Redirs, src).stdin == stdinInherited) {
+			if fs := fedWith(fed, fd, execs); len(fs) > 0 {
+				if len(fs) > 8 {
+					fs = fs[:1]
+					fs[0].fd = "" // past a few: what it reads cannot be told
+				}
+				for _, f := range fs {
+					v.readFeed(args, f, prefixIFS(call, src), src)
+				}
+				return
+			}
+		}
+		// -u "$fd", {fd}: which descriptor it reads is only known when
+		// it runs; where the line feeds one, what it reads cannot be told.
+		if _, err := strconv.Atoi(fd); err != nil && (len(own) > 0 || len(fed) > 0) {
+			f := feed{text: ""} // no read's descriptor: readInto makes its names over
+			if len(own) > 0 {
+				f = own[0]
+			} else {
+				f = fed[len(fed)-1].feeds[0]
+			}
+			f.fd = "-"
 			v.readFeed(args, f, prefixIFS(call, src), src)
 		}
 	}

@@ -26,8 +26,10 @@ type givers struct {
 // give).
 func (v *lineValues) gather(file *syntax.File, src string) *givers {
 	g := &givers{refs: map[string][]string{}}
-	var fed []fedRange                   // compound commands fed a here-document or here-string
-	var execs []feed                     // what exec N<<< TEXT feeds the shell after it
+	var fed []fedRange // compound commands fed a here-document or here-string
+	// exec N<<< TEXT anywhere: a function defined before it, or a loop
+	// that runs it after, reads it too.
+	var allExecs []feed
 	var transient func(syntax.Node) bool // found when first asked: most lines give no value
 	given := func(n syntax.Node, name string) {
 		if transient == nil {
@@ -68,20 +70,16 @@ func (v *lineValues) gather(file *syntax.File, src string) *givers {
 			}
 		case *syntax.Stmt:
 			around := fed // those around it, not its own
-			if len(execs) > 0 {
+			if len(allExecs) > 0 {
 				// exec 3<<< TEXT feeds the rest of the shell: outermost.
-				around = append([]fedRange{{feeds: execs}}, fed...)
+				around = append([]fedRange{{feeds: allExecs}}, fed...)
 			}
-			call, simple := n.Cmd.(*syntax.CallExpr)
-			switch {
-			case !simple && n.Cmd != nil:
+			if _, simple := n.Cmd.(*syntax.CallExpr); !simple && n.Cmd != nil {
 				if feeds := feedsOf(n.Redirs, src); len(feeds) > 0 {
 					fed = append(fed, fedRange{n, feeds})
 				}
-			case simple && len(call.Args) == 1 && shellWordOf(call.Args[0], src).text == "exec":
-				execs = append(execs, feedsOf(n.Redirs, src)...)
 			}
-			v.fromStmt(n, src, around)
+			v.fromStmt(n, src, around, len(allExecs) > 0)
 		case *syntax.ArithmCmd:
 			v.fromArith(n.X, nil, 0)
 		case *syntax.LetClause:
@@ -118,6 +116,16 @@ func (v *lineValues) gather(file *syntax.File, src string) *givers {
 		}
 		return true
 	}
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if st, ok := n.(*syntax.Stmt); ok {
+			if call, ok := st.Cmd.(*syntax.CallExpr); ok && slices.ContainsFunc(call.Args, func(w *syntax.Word) bool {
+				return shellWordOf(w, src).text == "exec"
+			}) {
+				allExecs = append(allExecs, feedsOf(st.Redirs, src)...)
+			}
+		}
+		return true
+	})
 	open := make([]syntax.Node, 0, 32) // what the walk is inside: a fed compound is done with when it closes
 	syntax.Walk(file, func(n syntax.Node) bool {
 		if n == nil {
@@ -146,16 +154,22 @@ type fedRange struct {
 	feeds []feed
 }
 
-// fedWith is what the innermost of fed feeds descriptor fd, if one does.
-func fedWith(fed []fedRange, fd string) (feed, bool) {
+// fedWith is what the innermost of fed feeds descriptor fd, if one
+// does; of the exec ones (fed[0] when there are any), each that does,
+// as which ran last is only known when the line runs (a loop, a branch,
+// an exec inside the group: { exec 3<<< A; read -u 3 x; } 3<<< B reads A).
+func fedWith(fed []fedRange, fd string, execs bool) []feed {
+	var out []feed
 	for i := len(fed) - 1; i >= 0; i-- {
 		for _, f := range fed[i].feeds {
-			if f.fd == fd {
-				return f, true
+			if f.fd == fd && (len(out) == 0 || execs && i == 0) {
+				if out = append(out, f); len(out) > 8 {
+					return out // past a few: the caller reads none
+				}
 			}
 		}
 	}
-	return feed{}, false
+	return out
 }
 
 // assign adds NAME=VALUE, NAME+=VALUE, NAME=(…), NAME[i]=VALUE.

@@ -11,6 +11,7 @@ type valueIndex struct {
 	first *string
 	n     int
 	set   map[string]bool
+	scans int // lookups among the values while set is nil
 }
 
 // minIndexed is the count of a name's values from which add looks a value
@@ -26,14 +27,23 @@ func (v *lineValues) has(name, val string) bool {
 	}
 	x := v.index[name]
 	if x == nil || x.first != &vals[0] || x.n != len(vals) {
-		x = &valueIndex{first: &vals[0], n: len(vals), set: make(map[string]bool, len(vals))}
+		// Made only once a few lookups have each scanned the values: a
+		// string eval runs that adds once to an inherited name with
+		// thousands (eval n=a1, thousands of times) made a set each.
+		if x == nil || x.set != nil {
+			x = &valueIndex{}
+			if v.index == nil {
+				v.index = map[string]*valueIndex{}
+			}
+			v.index[name] = x
+		}
+		if x.scans++; x.scans <= 4 {
+			return slices.Contains(vals, val)
+		}
+		x.first, x.n, x.set = &vals[0], len(vals), make(map[string]bool, len(vals))
 		for _, s := range vals {
 			x.set[s] = true
 		}
-		if v.index == nil {
-			v.index = map[string]*valueIndex{}
-		}
-		v.index[name] = x
 	}
 	return x.set[val]
 }
@@ -43,7 +53,7 @@ func (v *lineValues) has(name, val string) bool {
 // dropped (made anew when needed).
 func (v *lineValues) indexed(name, val string) {
 	x := v.index[name]
-	if x == nil {
+	if x == nil || x.set == nil {
 		return
 	}
 	vals := v.vals[name]

@@ -2,6 +2,7 @@ package permrule
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,7 +41,7 @@ func (v *lineValues) fromPrintf(args []*syntax.Word, src string) {
 		}
 		words = append(words, sw.text)
 	}
-	v.printfInto(words)
+	v.printfInto(words, true)
 }
 
 // printfCall is a printf whose words expand values, read in each round
@@ -55,6 +56,9 @@ type printfCall struct {
 // last round found: each argv its words expand to.
 func (v *lineValues) printfRound() {
 	for i := range v.printfs {
+		if v.unreadable != "" {
+			return
+		}
 		p := &v.printfs[i]
 		var names []string
 		indirect := false
@@ -74,23 +78,38 @@ func (v *lineValues) printfRound() {
 					return
 				}
 			}
+			// As a read's (readTargetWords): a few names at most, told
+			// before every argument is expanded with each.
+			if names, err := v.expand(p.args[1:2], p.src, true, true); err != nil || len(names) > 8 {
+				v.unreadable = "`printf -v` stores in one of more variables than this analysis follows"
+				return
+			}
 		}
+		// A format this analysis does not make (%q, %.1f …) of a value
+		// from outside the line leaves NAME as such a value is, as written
+		// (as before values were read here): making it over refused
+		// everyday lines (printf -v pct %.1f "$x"; echo "$pct%").
+		outside := slices.ContainsFunc(names, func(n string) bool {
+			_, given := v.first[n]
+			return !given && v.countOf([]string{n}) == 0
+		})
 		lists, err := v.expand(p.args, p.src, false, true)
 		if err != nil {
-			if name := shellWordOf(p.args[min(1, len(p.args)-1)], p.src); name.static && syntax.ValidName(name.text) {
+			if name := shellWordOf(p.args[min(1, len(p.args)-1)], p.src); !outside && name.static && syntax.ValidName(name.text) {
 				v.made()
 				v.over[name.text] = true
 			}
 			continue
 		}
 		for _, argv := range lists {
-			v.printfInto(argv)
+			v.printfInto(argv, !outside)
 		}
 	}
 }
 
-// printfInto adds what printf's argv (after printf) gives its -v NAME.
-func (v *lineValues) printfInto(words []string) {
+// printfInto adds what printf's argv (after printf) gives its -v NAME;
+// one it cannot make makes NAME over where over says so.
+func (v *lineValues) printfInto(words []string, over bool) {
 	name := ""
 	for len(words) > 0 && strings.HasPrefix(words[0], "-v") {
 		if words[0] != "-v" {
@@ -109,7 +128,7 @@ func (v *lineValues) printfInto(words []string) {
 	}
 	if val, ok := printfValue(words[0], words[1:]); ok {
 		v.add(name, val)
-	} else {
+	} else if over {
 		v.made()
 		v.over[name] = true
 	}

@@ -33,30 +33,49 @@ func feedsOf(redirs []*syntax.Redirect, src string) []feed {
 	if f, ok := feedOf(redirs, src); ok {
 		feeds = append(feeds, f)
 	}
-	last := map[string]*syntax.Redirect{}
+	// Each descriptor's feed after each redirection, in order: 3<&0
+	// after <<< TEXT, 4<&3 after 3<<< TEXT copy it; any other ends it.
+	state := map[string]*feed{}
 	var fds []string
 	for _, r := range redirs {
-		if r.N != nil && r.N.Value != "0" {
-			if last[r.N.Value] == nil {
-				fds = append(fds, r.N.Value)
-			}
-			last[r.N.Value] = r
+		fd := "1"
+		switch r.Op {
+		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc:
+			fd = "0"
 		}
-	}
-	for _, fd := range fds {
-		switch r := last[fd]; {
+		if r.N != nil {
+			fd = fdName(r.N.Value)
+		}
+		if _, seen := state[fd]; !seen {
+			fds = append(fds, fd)
+		}
+		var f *feed
+		switch {
 		case r.Op == syntax.WordHdoc && r.Word != nil:
 			if w := shellWordOf(r.Word, src); w.static {
-				feeds = append(feeds, feed{fd: fd, text: w.text})
+				f = &feed{text: w.text}
 			} else {
-				feeds = append(feeds, feed{fd: fd, w: r.Word})
+				f = &feed{w: r.Word}
 			}
 		case r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc:
 			if text, ok := hdocText(r); ok {
-				feeds = append(feeds, feed{fd: fd, text: text})
+				f = &feed{text: text}
 			} else if r.Hdoc != nil {
-				feeds = append(feeds, feed{fd: fd, w: r.Hdoc, dash: r.Op == syntax.DashHdoc})
+				f = &feed{w: r.Hdoc, dash: r.Op == syntax.DashHdoc}
 			}
+		case (r.Op == syntax.DplIn || r.Op == syntax.DplOut) && r.Word != nil:
+			if g := state[fdName(shellWordOf(r.Word, src).text)]; g != nil {
+				c := *g
+				f = &c
+			}
+		}
+		state[fd] = f
+	}
+	for _, fd := range fds {
+		if f := state[fd]; fd != "0" && f != nil {
+			c := *f
+			c.fd = fd
+			feeds = append(feeds, c)
 		}
 	}
 	return feeds
@@ -152,6 +171,9 @@ func (v *lineValues) readFeed(args []*syntax.Word, f feed, ifs readIFS, src stri
 // what the read gives over.
 func (v *lineValues) readRound() {
 	for i := range v.hereReads {
+		if v.unreadable != "" {
+			return // the line is an error: reading more only costs
+		}
 		r := &v.hereReads[i]
 		c := parseRead(r.words)
 		names := append(append(wordNames(r.w), wordNames(r.ifs.w)...), "IFS")
@@ -231,6 +253,9 @@ func (v *lineValues) readTargetWords(r *hereRead, dynamic []int) (variants [][]s
 		if err != nil || len(lists) == 0 {
 			return nil, false
 		}
+		if len(lists)*len(variants) > 8 {
+			return nil, false
+		}
 		var next [][]string
 		for _, l := range lists {
 			name := strings.Join(l, "")
@@ -243,9 +268,7 @@ func (v *lineValues) readTargetWords(r *hereRead, dynamic []int) (variants [][]s
 				next = append(next, w)
 			}
 		}
-		if variants = next; len(variants) > 8 {
-			return nil, false
-		}
+		variants = next
 	}
 	return variants, true
 }
@@ -386,38 +409,6 @@ func (v *lineValues) readIFSs(ifs readIFS) ([]string, bool) {
 		vals = []string{shellIFS}
 	}
 	return vals, len(vals) <= 8 && !v.ifsOutside
-}
-
-// outsideIFS: one of the line's assignments of IFS takes a value from
-// outside the line (IFS=$SEP, SEP not given; IFS=$(…)), which the values
-// read as empty: what a read splits at cannot be told.
-func (v *lineValues) outsideIFS(sources []valueSource) bool {
-	for _, s := range sources {
-		if s.name != "IFS" || s.w == nil {
-			continue
-		}
-		outside := false
-		syntax.Walk(s.w, func(n syntax.Node) bool {
-			switch n := n.(type) {
-			case *syntax.CmdSubst, *syntax.ProcSubst:
-				outside = true
-			case *syntax.ParamExp:
-				if n.Param == nil {
-					break
-				}
-				if name := n.Param.Value; name != "IFS" && v.countOf([]string{name}) == 0 {
-					if _, given := v.first[name]; !given {
-						outside = true
-					}
-				}
-			}
-			return !outside
-		})
-		if outside {
-			return true
-		}
-	}
-	return false
 }
 
 // mapfileInto adds the array mapfile reads from text: its records (what

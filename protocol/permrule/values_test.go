@@ -2,7 +2,9 @@ package permrule
 
 import (
 	"fmt"
+	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -235,6 +237,7 @@ func TestCommandsReadsAsBashReads(t *testing.T) {
 		{line: `X=r; printf -v b '%sm' $X; $b -rf /`, want: rm},
 		{line: `n=b; printf -v "$n" rm; $b -rf /`, want: rm},
 		{line: `printf -v "$N" rm; $b -rf /`, err: "named by a value only known when it runs"},
+		{line: `X=rmx; printf -v c %.2s "$X"; $c -rf /`, err: "variable c may hold"},
 		{line: `printf -v b '%s' "$(date)"; echo $b`, want: []string{"echo $b"}},
 		{line: `f() { read -r "$1" <<< "$2"; }; f x y`, err: "runs its arguments"},
 		{line: `IFS=$SEP; read a b <<< 'x,rm'; "$b" -rf /`, err: "variable b may hold"},
@@ -280,5 +283,36 @@ func TestCommandsReadsEverydayReads(t *testing.T) {
 		`while read -u 9 line; do echo "$line"; done 9< list`,
 		`IFS=, read -r name email <<< "$row"; git commit --author="$name <$email>" -m x`,
 		"cat <<-EOF > out.txt\n\tline $USER\n\tEOF",
+		`printf -v pct "%.1f" "$x"; echo "$pct%"`,
+		`printf -v q "%q" "$f"; ssh host "cat $q"`,
+		`printf -v line "%*s" "$width" ""; echo "${line// /-}"`,
+		`printf -v ts "%(%F)T" "$now"; echo $ts`,
 	})
+}
+
+// The third review's: descriptors as bash numbers and copies them (03 is
+// 3; 3<&0 copies what standard input is fed), every exec feed (which ran
+// last is only known when the line runs), -u "$fd", an IFS from outside
+// read before the line gives it: each lists rm or is an error.
+func TestCommandsReadsDescriptorsAsBash(t *testing.T) {
+	rm := regexp.MustCompile(`^rm\s`)
+	for _, line := range []string{
+		"exec 3<<< ls; exec 3<<< rm; read -u 3 x; $x -rf /",
+		"if false; then exec 3<<< ls; else exec 3<<< rm; fi; read -u 3 x; $x -rf /",
+		"{ exec 3<<< rm; read -u 3 x; } 3<<< ls; $x -rf /",
+		"f() { read -u 3 x; $x -rf /; }; exec 3<<< rm; f",
+		"read -u 3 x 03<<< rm; $x -rf /",
+		"read -u 03 x 3<<< rm; $x -rf /",
+		"read -u 3 x <<< rm 3<&0; $x -rf /",
+		"while read -u 3 x; do $x -rf /; done <<< rm 3<&0",
+		"fd=3; read -u $fd x 3<<< rm; $x -rf /",
+		"exec {fd}<<< rm; read -u $fd x; $x -rf /",
+		"IFS=$OLD; OLD=$IFS; read a b <<< 'rmXfoo'; $a -rf /",
+		"IFS=$((SEP)); read a b <<< 'rm1foo'; $a -rf /",
+	} {
+		cmds, err := Commands(line)
+		if err == nil && !slices.ContainsFunc(cmds, rm.MatchString) {
+			t.Errorf("%q: %q lists no rm and is no error", line, cmds)
+		}
+	}
 }
