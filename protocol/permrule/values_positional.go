@@ -46,7 +46,9 @@ func positionalOf(args []*syntax.Word, src string) (positional, bool) {
 				i, set = i+1, true
 				break
 			}
-			if w == "-o" || w == "+o" {
+			if len(w) > 1 && (w[0] == '-' || w[0] == '+') && w[len(w)-1] == 'o' {
+				// -o, +o, -euo: o takes the next word (set -euo
+				// pipefail sets no $1).
 				i++
 				continue
 			}

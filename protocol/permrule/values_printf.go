@@ -2,7 +2,6 @@ package permrule
 
 import (
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -85,24 +84,17 @@ func (v *lineValues) printfRound() {
 				return
 			}
 		}
-		// A format this analysis does not make (%q, %.1f …) of a value
-		// from outside the line leaves NAME as such a value is, as written
-		// (as before values were read here): making it over refused
-		// everyday lines (printf -v pct %.1f "$x"; echo "$pct%").
-		outside := slices.ContainsFunc(names, func(n string) bool {
-			_, given := v.first[n]
-			return !given && v.countOf([]string{n}) == 0
-		})
+		// A format this analysis does not make (%q, %.1f, %X …) leaves
+		// NAME as written, as these printfs were before their values
+		// were read here: making it over refused everyday lines (printf
+		// -v q %q "$f"; ssh host "cat $q"), and a value from $(…), a
+		// glob or $1 is as written anyway.
 		lists, err := v.expand(p.args, p.src, false, true)
 		if err != nil {
-			if name := shellWordOf(p.args[min(1, len(p.args)-1)], p.src); !outside && name.static && syntax.ValidName(name.text) {
-				v.made()
-				v.over[name.text] = true
-			}
 			continue
 		}
 		for _, argv := range lists {
-			v.printfInto(argv, !outside)
+			v.printfInto(argv, false)
 		}
 	}
 }

