@@ -137,12 +137,23 @@ func printfValue(format string, rest []string) (string, bool) {
 	if most > maxPrintfValue {
 		return "", false
 	}
+	format, cut, ok := precisions(format)
+	if !ok {
+		return "", false
+	}
 	var out strings.Builder
 	for {
-		if !printfRound(format, rest) {
+		args := append([]string{}, rest...) // never nil: expand.Format reads no directive in nil
+
+		for at, p := range cut {
+			if at < len(args) && len(args[at]) > p {
+				args[at] = args[at][:p] // bash cuts bytes
+			}
+		}
+		if !printfRound(format, args) {
 			return "", false
 		}
-		s, n, err := expand.Format(&expand.Config{}, format, rest)
+		s, n, err := expand.Format(&expand.Config{}, format, args)
 		if err != nil {
 			return "", false
 		}
@@ -156,12 +167,82 @@ func printfValue(format string, rest []string) (string, bool) {
 	}
 }
 
+// isASCII: s has no byte past 0x7f.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// precisions takes the precision out of each %s that has one (%.2s,
+// %-5.1s), which expand.Format does not read: the format without them,
+// and for each such directive (by its place among those that take an
+// argument in a round) the bytes bash keeps of its argument. ok false
+// for a precision on another directive (printfRound refuses what else
+// it does not make). printf -v c %.2s rmx; $c -rf / runs rm.
+func precisions(format string) (plain string, cut map[int]int, ok bool) {
+	if !strings.Contains(format, ".") {
+		return format, nil, true
+	}
+	var b strings.Builder
+	at := 0
+	for i := 0; i < len(format); i++ {
+		b.WriteByte(format[i])
+		switch format[i] {
+		case '\\':
+			if i+1 < len(format) {
+				i++
+				b.WriteByte(format[i])
+			}
+			continue
+		case '%':
+		default:
+			continue
+		}
+		j := i + 1
+		for j < len(format) && strings.IndexByte("-0123456789", format[j]) >= 0 {
+			j++
+		}
+		b.WriteString(format[i+1 : j])
+		if j < len(format) && format[j] == '%' {
+			b.WriteByte('%')
+			i = j
+			continue
+		}
+		if j < len(format) && format[j] == '.' {
+			k := j + 1
+			for k < len(format) && format[k] >= '0' && format[k] <= '9' {
+				k++
+			}
+			p, _ := strconv.Atoi(format[j+1 : k])
+			if k == len(format) || format[k] != 's' || p > maxPrintfValue {
+				return "", nil, false
+			}
+			if cut == nil {
+				cut = map[int]int{}
+			}
+			cut[at] = p
+			j = k
+		}
+		if j < len(format) {
+			b.WriteByte(format[j])
+		}
+		i = j
+		at++
+	}
+	return b.String(), cut, true
+}
+
 // plainNumber is an argument a numeric directive reads alike in bash and
 // expand.Format (not 'c, whose code bash takes, nor " 5").
 var plainNumber = regexp.MustCompile(`^[+-]?(0[xX][0-9a-fA-F]+|[0-9]+)$`)
 
 // printfRound: one round of format over args has only directives that
-// expand.Format makes as bash 5.2 does: %%; %s with - and a width; %d,
+// expand.Format makes as bash 5.2 does: %%; %s with - and a width (of
+// an ASCII argument; a precision is precisions'); %d,
 // %i, %u, %o, %x with - or 0 and a width, of a plain number (or none);
 // %b of an argument without \c (bash stops there) or \0 (bash reads up
 // to three digits after it); %c of a non-empty argument, no width (an
@@ -188,7 +269,8 @@ func printfRound(format string, args []string) bool {
 		for j < len(format) && format[j] >= '0' && format[j] <= '9' {
 			j++
 		}
-		if width, _ := strconv.Atoi(format[w:j]); j == len(format) || width > maxPrintfWidth {
+		width, _ := strconv.Atoi(format[w:j])
+		if j == len(format) || width > maxPrintfWidth {
 			return false
 		}
 		plain := j == i+1
@@ -208,6 +290,9 @@ func printfRound(format string, args []string) bool {
 		case 's':
 			if strings.Contains(flags, "0") {
 				return false // expand.Format pads a string with zeros, bash with spaces
+			}
+			if width > 0 && !isASCII(arg) {
+				return false // bash pads by bytes in a C locale, by characters in others; fmt by characters
 			}
 		case 'd', 'i', 'u', 'o', 'x':
 			if arg != "" && !plainNumber.MatchString(arg) {

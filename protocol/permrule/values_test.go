@@ -239,6 +239,11 @@ func TestCommandsReadsAsBashReads(t *testing.T) {
 		{line: `X=r; printf -v b '%sm' $X; $b -rf /`, want: rm},
 		{line: `n=b; printf -v "$n" rm; $b -rf /`, want: rm},
 		{line: `printf -v "$N" rm; $b -rf /`, err: "named by a value only known when it runs"},
+		{line: `X=rmx; printf -v c %.2s "$X"; $c -rf /`, want: rm},
+		{line: `printf -v c %.2s rmx; $c -rf /`, want: rm},
+		{line: `printf -v c 'r%sm'; $c -rf /`, want: rm},
+		{line: `printf -v c '%.2d' 5; $c`, err: "c may hold values"},    // a precision on a number is not made here
+		{line: `printf -v c '%3s' 'é'; "$c"`, err: "c may hold values"}, // bash pads by bytes in a C locale
 		{line: `printf -v b '%s' "$(date)"; echo $b`, want: []string{"echo $b"}},
 		{line: `f() { read -r "$1" <<< "$2"; }; f x y`, err: "runs its arguments"},
 		{line: `IFS=$SEP; read a b <<< 'x,rm'; "$b" -rf /`, err: "variable b may hold"},
