@@ -38,14 +38,7 @@ func feedsOf(redirs []*syntax.Redirect, src string) []feed {
 	state := map[string]*feed{}
 	var fds []string
 	for _, r := range redirs {
-		fd := "1"
-		switch r.Op {
-		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc:
-			fd = "0"
-		}
-		if r.N != nil {
-			fd = fdName(r.N.Value)
-		}
+		fd := redirectFD(r)
 		if _, seen := state[fd]; !seen {
 			fds = append(fds, fd)
 		}
@@ -84,22 +77,24 @@ func feedsOf(redirs []*syntax.Redirect, src string) []feed {
 // redirects: one of redirs is descriptor fd's (not <&0, which keeps it).
 func redirects(redirs []*syntax.Redirect, fd, src string) bool {
 	for _, r := range redirs {
-		if keepsStdin(r, src) {
-			continue
-		}
-		n := "1"
-		switch r.Op {
-		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.WordHdoc, syntax.Hdoc, syntax.DashHdoc:
-			n = "0"
-		}
-		if r.N != nil {
-			n = r.N.Value
-		}
-		if n == fd {
+		if !keepsStdin(r, src) && redirectFD(r) == fd {
 			return true
 		}
 	}
 	return false
+}
+
+// redirectFD is the descriptor r redirects: its number as bash reads it
+// (fdName), else standard input for an input redirection, standard
+// output for any other.
+func redirectFD(r *syntax.Redirect) string {
+	switch {
+	case r.N != nil:
+		return fdName(r.N.Value)
+	case r.Op == syntax.RdrIn, r.Op == syntax.RdrInOut, r.Op == syntax.DplIn, r.Op == syntax.WordHdoc, r.Op == syntax.Hdoc, r.Op == syntax.DashHdoc:
+		return "0"
+	}
+	return "1"
 }
 
 // feedOf is what redirs feed standard input (ok false: no here-string
