@@ -119,6 +119,9 @@ func (v *lineValues) gather(file *syntax.File, src string) *givers {
 	syntax.Walk(file, func(n syntax.Node) bool {
 		if st, ok := n.(*syntax.Stmt); ok {
 			if call, ok := st.Cmd.(*syntax.CallExpr); ok && slices.ContainsFunc(call.Args, func(w *syntax.Word) bool {
+				if lit := w.Lit(); lit != "" && !strings.Contains(lit, `\`) {
+					return lit == "exec" // most words: nothing to take off
+				}
 				return shellWordOf(w, src).text == "exec"
 			}) {
 				allExecs = append(allExecs, feedsOf(st.Redirs, src)...)

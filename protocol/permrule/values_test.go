@@ -313,6 +313,8 @@ func TestCommandsReadsDescriptorsAsBash(t *testing.T) {
 		"if false; then exec 3<<< ls; else exec 3<<< rm; fi; read -u 3 x; $x -rf /",
 		"{ exec 3<<< rm; read -u 3 x; } 3<<< ls; $x -rf /",
 		"f() { read -u 3 x; $x -rf /; }; exec 3<<< rm; f",
+		`e\xec 3<<< rm; read -u 3 x; $x -rf /`, // exec however it is spelled
+		`ex''ec 3<<< rm; read -u 3 x; $x -rf /`,
 		"read -u 3 x 03<<< rm; $x -rf /",
 		"read -u 03 x 3<<< rm; $x -rf /",
 		"read -u 3 x <<< rm 3<&0; $x -rf /",
