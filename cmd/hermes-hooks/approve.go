@@ -37,7 +37,8 @@ func newApproveCmd(a *app) *cobra.Command {
 		Use:     "approve COMMAND | --project [DIR]",
 		Aliases: []string{"allow"},
 		Short:   "Allowlist a hook command so dispatch runs it",
-		Long: `Record your consent for a hook command, without a prompt. With no --event, every
+		Long: `Record your consent for a hook command (without a prompt; --project shows what
+it approves and asks first). With no --event, every
 event the command is configured under is approved; with --event, that one.
 --all approves every configured hook that is not yet allowlisted. A command
 no hook runs for --event is refused unless --force (the approval then waits

@@ -47,6 +47,7 @@ one of those keys install.`,
 
 func newBundlePackCmd(a *app) *cobra.Command {
 	var out, name, serialText string
+	var force bool
 	cmd := &cobra.Command{
 		Use:   "pack DIR [--serial N]",
 		Short: "Pack a directory (config.yaml, hooks, rules) into an unsigned bundle",
@@ -60,7 +61,11 @@ refused, as are paths with '..', backslashes or colons.
 the manifest: raise it with every bundle of that name you sign. Install then
 refuses a bundle whose serial is lower than the installed one's (an older
 bundle would bring back what a newer one fixed), an unversioned bundle over a
-versioned one, and other content under the installed serial.`,
+versioned one, and other content under the installed serial.
+
+The bundle file's directory is made if it is not there. A signed bundle
+already at that path is not replaced (its signature would be lost with it)
+unless --force.`,
 		Example: `  hermes-hooks bundle pack ./corp-guards --serial 1
   hermes-hooks bundle pack ./corp-guards --name corp-guards --serial 202612031405 -o dist/corp-guards.tar.gz`,
 		Args: exactArgs(1, "exactly one DIR"),
@@ -97,6 +102,11 @@ versioned one, and other content under the installed serial.`,
 			if err != nil {
 				return err
 			}
+			if !force {
+				if err := notSigned(out); err != nil {
+					return err
+				}
+			}
 			if err := writeArchive(out, ar); err != nil {
 				return err
 			}
@@ -110,6 +120,7 @@ versioned one, and other content under the installed serial.`,
 	cmd.Flags().StringVarP(&out, "output", "o", "", "bundle file to write (default NAME.tar.gz)")
 	cmd.Flags().StringVar(&name, "name", "", "bundle name (default: DIR's name)")
 	cmd.Flags().StringVar(&serialText, "serial", "", "the bundle's version, 1 or more; raise it with every bundle of this name (default: unversioned)")
+	cmd.Flags().BoolVar(&force, "force", false, "replace a signed bundle at the output path")
 	return cmd
 }
 
@@ -221,10 +232,35 @@ func readArchive(path string) (*bundle.Archive, error) {
 	return ar, nil
 }
 
+// notSigned refuses to pack over a signed bundle: packing again after a
+// sign (to bump the serial, say) would otherwise drop the signature without
+// a word, and the next install would refuse the bundle as unsigned. A
+// path that is not a bundle, or not there, is fine.
+func notSigned(path string) error {
+	f, err := fsutil.OpenNoBlock(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	if ar, err := bundle.Read(f); err == nil && len(ar.Signature) > 0 {
+		return withHint(fmt.Errorf("%s is a signed bundle (%s%s); not replaced", path, ar.Manifest.Name, serialLabel(ar.Manifest)),
+			"write the new bundle elsewhere with -o, or pass --force to replace it (then sign it again)")
+	}
+	return nil
+}
+
+// writeArchive writes a bundle file, making its directory first (pack -o
+// dist/x.tar.gz in a fresh checkout).
 func writeArchive(path string, ar *bundle.Archive) error {
 	data, err := ar.Bytes()
 	if err != nil {
 		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fileErr(filepath.Dir(path), err)
 	}
 	if err := fsutil.WriteAtomic(path, data, 0o644, ".bundle-*", nil); err != nil {
 		return fmt.Errorf("%s: %w", path, err)

@@ -238,7 +238,7 @@ func agentArg(verb string) cobra.PositionalArgs {
 			}
 		}
 		if len(args) != 1 {
-			return usageErr("hermes-hooks "+verb+" AGENT, AGENT one of "+strings.Join(oneArgInstallables(), ", "), "expected one AGENT")
+			return usageErr("hermes-hooks "+verb+" AGENT, AGENT one of "+strings.Join(oneArgInstallables(), ", ")+", or open-plugin DIR", "expected one AGENT")
 		}
 		return nil
 	}
@@ -288,11 +288,11 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 		if o.uninstall {
 			verb = "uninstall"
 		}
-		hint := "hermes-hooks " + verb + " AGENT, AGENT one of " + strings.Join(known, ", ")
-		if s := suggest.Closest(name, known); s != "" {
+		hint := "hermes-hooks " + verb + " AGENT, AGENT one of " + strings.Join(known, ", ") + ", or open-plugin DIR"
+		if s := suggest.Closest(name, append(known, "open-plugin")); s != "" {
 			hint = "did you mean '" + s + "'?"
 		}
-		return usageErr(hint, "unknown agent %q (known: %s)", name, strings.Join(known, ", "))
+		return usageErr(hint, "unknown agent %q (known: %s, open-plugin DIR)", name, strings.Join(known, ", "))
 	}
 	hf := agent.HookFile
 	if hf.Project == "" || len(hf.Events) == 0 {
