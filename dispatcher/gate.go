@@ -220,6 +220,13 @@ func (g consentGate) refusal(h Invocation, v consent.Verdict) Verdict {
 	case e.FailClosed && v.Approved && v.Drift == consent.DriftHash:
 		// Changed says what changed (and that it changed since
 		// approval); the hint follows it once, not v.Reason's own.
+		if r := e.Rule(); r != nil && r.ID != "" && !e.Scope.Global() {
+			// A repository's rule is changed in its text, which
+			// nobody approved: the refusal (which the model reads)
+			// names it by its approved id and its line; Changed
+			// quotes the approved text.
+			shown = "rule " + r.ID + ruleAt(e)
+		}
 		return Verdict{Kind: VerdictBlock, Reason: "guard " + shown + " refused: " + v.Changed +
 			"; it blocks until the user reviews it and re-approves it at their own terminal (" + hint + "); " + agentMustNot}
 	case e.FailClosed && !v.Approved && v.Unknown:

@@ -106,8 +106,11 @@ func Pending(hooks []ProjectHook) int {
 
 // PrintProjectPlan lists a repository's hooks before `approve --project`
 // approves them: event, matcher, command, the file it comes from, and each
-// file it runs with a short digest (paths inside root relative to it).
-func PrintProjectPlan(w io.Writer, root string, hooks []ProjectHook) {
+// file it runs with a short digest (paths inside root relative to it). It
+// reports whether it cut the text of a hook it would approve (a message
+// too long to read here): then the plan is not the whole of what a "y"
+// would approve.
+func PrintProjectPlan(w io.Writer, root string, hooks []ProjectHook) (cut bool) {
 	fmt.Fprintf(w, "Hooks of the project %s (%s, %d to approve):\n", show(root), Count(len(hooks), "hook", "hooks"), Pending(hooks))
 	for _, h := range hooks {
 		state := ""
@@ -128,7 +131,10 @@ func PrintProjectPlan(w io.Writer, root string, hooks []ProjectHook) {
 		if h.Decision != "" {
 			// bounded: a message of a megabyte would scroll the rest of
 			// the plan out of sight.
-			fmt.Fprintf(w, "      decision: %s, message: %s\n", show(h.Decision), show(bounded(PyRepr(h.Message))))
+			msg := PyRepr(h.Message)
+			shown := bounded(msg)
+			cut = cut || shown != msg && h.State != "approved"
+			fmt.Fprintf(w, "      decision: %s, message: %s\n", show(h.Decision), show(shown))
 		}
 		if h.ID != "" {
 			fmt.Fprintf(w, "      id: %s\n", show(h.ID))
@@ -159,6 +165,7 @@ func PrintProjectPlan(w io.Writer, root string, hooks []ProjectHook) {
 			fmt.Fprintf(w, "      ⚠ its files cannot be determined (%s): it would be approved by its text only\n", show(h.TextOnly))
 		}
 	}
+	return cut
 }
 
 // inRoot is p relative to root when it is inside it.

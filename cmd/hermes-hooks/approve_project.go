@@ -53,10 +53,17 @@ func runApproveProject(a *app, args []string, o approveOptions) error {
 			hookconfig.ProjectHooksFile)
 		return nil
 	}
+	cut := false
 	if !o.json {
-		report.PrintProjectPlan(a.Out, root, hooks)
+		cut = report.PrintProjectPlan(a.Out, root, hooks)
 	}
 	if n := report.Pending(hooks); n > 0 && !o.yes {
+		if cut {
+			// A "y" would approve text the person was not shown (a
+			// context rule's message is put before the model).
+			return withHint(errors.New("approve --project: nothing approved: a message above is too long to show here, so the plan is not all that would be approved"),
+				"read the hooks whole with "+approveProjectCommand(args)+" --json, then run: "+approveProjectCommand(args)+" --yes")
+		}
 		in, tty := a.In.(*os.File)
 		if o.json || !tty || !isTerminal(in.Fd()) {
 			if o.json {
