@@ -143,8 +143,7 @@ wait in a bounded queue for the destination, and when it does not take them
   hermes-hooks --config project.yaml serve --listen unix:///run/user/1000/hooks.sock --max-concurrent 16
   hermes-hooks serve --user                # every project: hook finds it by itself
   hermes-hooks serve --listen token://$HOME/.hermes/hooks.endpoint  # loopback TCP + a key only you can read (Windows' default)
-  mkdir -p ~/.config/systemd/user &&
-    hermes-hooks serve --print-service systemd > ~/.config/systemd/user/hermes-hooks.service  # start at login`,
+  mkdir -p ~/.config/systemd/user && hermes-hooks serve --print-service systemd > ~/.config/systemd/user/hermes-hooks.service  # start at login`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.printService != "" {

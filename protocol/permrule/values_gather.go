@@ -29,7 +29,7 @@ func (v *lineValues) gather(file *syntax.File, src string) *givers {
 	var fed []fedRange // compound commands fed a here-document or here-string
 	// exec N<<< TEXT anywhere: a function defined before it, or a loop
 	// that runs it after, reads it too.
-	var allExecs []feed
+	allExecs := execFeeds(file, src)
 	var transient func(syntax.Node) bool // found when first asked: most lines give no value
 	given := func(n syntax.Node, name string) {
 		if transient == nil {
@@ -116,19 +116,6 @@ func (v *lineValues) gather(file *syntax.File, src string) *givers {
 		}
 		return true
 	}
-	syntax.Walk(file, func(n syntax.Node) bool {
-		if st, ok := n.(*syntax.Stmt); ok {
-			if call, ok := st.Cmd.(*syntax.CallExpr); ok && slices.ContainsFunc(call.Args, func(w *syntax.Word) bool {
-				if lit := w.Lit(); lit != "" && !strings.Contains(lit, `\`) {
-					return lit == "exec" // most words: nothing to take off
-				}
-				return shellWordOf(w, src).text == "exec"
-			}) {
-				allExecs = append(allExecs, feedsOf(st.Redirs, src)...)
-			}
-		}
-		return true
-	})
 	open := make([]syntax.Node, 0, 32) // what the walk is inside: a fed compound is done with when it closes
 	syntax.Walk(file, func(n syntax.Node) bool {
 		if n == nil {
@@ -322,4 +309,25 @@ func (v *lineValues) attributes(a *syntax.Assign, flags, src string) {
 			}
 		}
 	}
+}
+
+// execFeeds is what every exec on the line feeds a descriptor with
+// (exec 3<<< TEXT), wherever it is: which one ran last is only known when
+// the line runs.
+func execFeeds(file *syntax.File, src string) []feed {
+	var feeds []feed
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if st, ok := n.(*syntax.Stmt); ok {
+			if call, ok := st.Cmd.(*syntax.CallExpr); ok && slices.ContainsFunc(call.Args, func(w *syntax.Word) bool {
+				if lit := w.Lit(); lit != "" && !strings.Contains(lit, `\`) {
+					return lit == "exec" // most words: nothing to take off
+				}
+				return shellWordOf(w, src).text == "exec"
+			}) {
+				feeds = append(feeds, feedsOf(st.Redirs, src)...)
+			}
+		}
+		return true
+	})
+	return feeds
 }
