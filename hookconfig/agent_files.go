@@ -174,6 +174,9 @@ func (cfg *Config) agentSourceFiles(k agentFileKind, path string) ([]string, boo
 // the reason in words (not Go's "open PATH: …"), and the flag that named it.
 func (cfg *Config) readAgentFile(k agentFileKind, path, flag string, inDir bool) (read bool, err error) {
 	data, err := ReadConfigFile(path)
+	if err == nil {
+		cfg.warnWritable(path) // its hooks may be approved by hooks_auto_accept
+	}
 	if err != nil {
 		if flag == "" && !inDir && errors.Is(err, fs.ErrNotExist) {
 			cfg.warn(k.key, path+": no such file; skipped")

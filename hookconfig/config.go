@@ -367,6 +367,7 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 	default:
 		cfg, err = parseConfig(data, path, 0)
 		if err == nil {
+			cfg.warnWritable(path)
 			if err = cfg.loadRules(""); err != nil {
 				partialOf(err, cfg)
 			}

@@ -125,6 +125,9 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 		if err != nil {
 			return err
 		}
+		if rr.root == "" && !rr.managed {
+			sub.warnWritable(p) // the user's own, run unapproved
+		}
 		if err := rr.includeRules(sub, append(chain, p)); err != nil {
 			return err
 		}

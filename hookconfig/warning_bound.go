@@ -119,3 +119,13 @@ func boundEcho(s string, max int) string {
 	}
 	return s[:head] + note + s[tail:]
 }
+
+// warnWritable warns of the user's own file at path that another user
+// can write or replace (othersMayWrite): what it says is trusted as the
+// user's (its rules run unapproved, hooks_auto_accept approves its hooks).
+func (cfg *Config) warnWritable(path string) {
+	if why := othersMayWrite(path); why != "" {
+		cfg.Warnings = append(cfg.Warnings, Warning{Path: path, File: path,
+			Message: why + "; what it says is trusted as yours (its rules run without approval): make it yours alone (chmod go-w, or move it)"})
+	}
+}
