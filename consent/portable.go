@@ -285,6 +285,30 @@ func (f *File) HasProject(root string) bool {
 	return f.linkedTo(root)
 }
 
+// OfProject reports whether e approves a hook of the project rooted at
+// root: given there, or given in another checkout of its repository
+// whose approvals travel to it (the same repository and the same place of
+// the project in it; its files are not compared: revoke asks, and an
+// approval that could hold there is one the person means to take). A
+// global entry is no project's.
+func (e Entry) OfProject(root string) bool {
+	if e.Scope.Global() {
+		return false
+	}
+	if e.Scope.Project == root {
+		return true
+	}
+	if !e.travels(e.Event, e.Command) {
+		return false
+	}
+	r, ok := repos.Find(root)
+	if !ok {
+		return false
+	}
+	proj, ok := relIn(r.Top, root)
+	return ok && e.Repo.Project == proj && r.Shares(e.Repo.IDs)
+}
+
 // linkedTo reports whether f holds an approval that may travel to the
 // project rooted at root.
 func (f *File) linkedTo(root string) bool {

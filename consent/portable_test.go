@@ -178,3 +178,61 @@ func TestScreenAndDecideSeeOtherCheckouts(t *testing.T) {
 		t.Errorf("Decide in an unrelated repository: %+v", v)
 	}
 }
+
+// TestRevokeSelectedKeepsOtherProjects: a revocation picked by project
+// (as `revoke` in a project picks: the global entries and the project's,
+// an approval of its repository given in another checkout included)
+// removes those and keeps an unrelated repository's approval of the same
+// command text, reporting each; with no pick it removes every one.
+func TestRevokeSelectedKeepsOtherProjects(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, clone, m := filepath.Join(root, "a"), filepath.Join(root, "clone"), filepath.Join(root, "m")
+	for _, dir := range []string{a, clone, m} {
+		mkfile(t, filepath.Join(dir, ".hermes", "hooks.yaml"), "hooks:\n  pre_tool_call:\n    - command: ./g.sh\n", 0o644)
+		mkfile(t, filepath.Join(dir, "g.sh"), "#!/bin/sh\necho '{}'\n", 0o755)
+	}
+	mkfile(t, filepath.Join(a, ".git", "config"), "[remote \"origin\"]\n\turl = https://example.com/o/a.git\n", 0o644)
+	mkfile(t, filepath.Join(clone, ".git", "config"), "[remote \"origin\"]\n\turl = git@example.com:o/a\n", 0o644)
+	mkfile(t, filepath.Join(m, ".git", "config"), "[remote \"origin\"]\n\turl = https://example.com/o/m.git\n", 0o644)
+	req := func(dir string) Request {
+		return Request{Event: "pre_tool_call", Command: "./g.sh", Dir: dir,
+			Scope: Scope{Project: dir, Source: filepath.Join(dir, ".hermes", "hooks.yaml")}}
+	}
+	approveAll := func(s *Store) {
+		t.Helper()
+		for _, r := range []Request{req(a), req(m), {Event: "pre_tool_call", Command: "./g.sh", Dir: root}} {
+			if _, err := s.ApproveHook(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	s := NewStore(filepath.Join(root, "home"))
+	approveAll(s)
+	in := func(project string) func(Entry) bool {
+		return func(e Entry) bool { return e.Scope.Global() || e.OfProject(project) }
+	}
+	// In the clone: A's approval holds there, so it goes; m's stays.
+	res, err := s.RevokeSelected("./g.sh", nil, in(clone))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Removed != 2 || len(res.Entries) != 2 || len(res.Kept) != 1 || res.Kept[0].Scope.Project != m {
+		t.Fatalf("removed %d %+v, kept %+v", res.Removed, res.Entries, res.Kept)
+	}
+	f, _ := s.Load()
+	if len(f.Approvals) != 0 || len(f.Projects) != 1 || f.Projects[0].Scope.Project != m {
+		t.Fatalf("left %+v / %+v", f.Approvals, f.Projects)
+	}
+	// An unrelated repository is no project of A's, whatever its text.
+	if f.Projects[0].OfProject(a) || f.Projects[0].OfProject(clone) || !f.Projects[0].OfProject(m) {
+		t.Error("OfProject: m's approval read as A's, or not as m's")
+	}
+	// No pick: every project's.
+	approveAll(s)
+	if res, err := s.RevokeSelected("./g.sh", nil, nil); err != nil || res.Removed != 3 || len(res.Kept) != 0 {
+		t.Fatalf("without a pick: %+v, %v", res, err)
+	}
+}

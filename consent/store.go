@@ -110,6 +110,10 @@ type ApproveResult struct {
 type RevokeResult struct {
 	// Removed is how many entries had the command (any event).
 	Removed int
+	// Entries are the entries removed, and Kept those of the command (and
+	// event) that the revocation's pick passed over (RevokeSelected), in
+	// file order: what the person is told was taken, and from where.
+	Entries, Kept []Entry
 	// Backup is as in ApproveResult.
 	Backup string
 }
@@ -210,14 +214,28 @@ func (s *Store) RevokeDetail(command string) (RevokeResult, error) {
 // RevokeWhere is RevokeDetail for the approvals whose event the predicate
 // accepts (nil: every event): `revoke --event E` revokes that one.
 func (s *Store) RevokeWhere(command string, event func(string) bool) (RevokeResult, error) {
+	return s.RevokeSelected(command, event, nil)
+}
+
+// RevokeSelected is RevokeWhere for the entries pick accepts (nil: all of
+// them); the command's other entries stay and are listed in Kept. The
+// pick is made under the lock, on the file as it is then: `revoke` in a
+// project takes that project's approvals (Entry.OfProject) and the
+// global ones, never another repository's of the same command text,
+// which is a different hook (Scope).
+func (s *Store) RevokeSelected(command string, event func(string) bool, pick func(Entry) bool) (RevokeResult, error) {
 	var res RevokeResult
 	backup, err := s.mutate(0, func(f *File) {
 		for _, list := range []*[]Entry{&f.Approvals, &f.Projects} {
 			kept := (*list)[:0]
 			for _, e := range *list {
 				if e.commandIs(command) && (event == nil || e.Event != "" && event(e.Event)) {
-					res.Removed++
-					continue
+					if pick == nil || pick(e) {
+						res.Removed++
+						res.Entries = append(res.Entries, e)
+						continue
+					}
+					res.Kept = append(res.Kept, e)
 				}
 				kept = append(kept, e)
 			}

@@ -32,7 +32,7 @@ func TestInstallKeepsBOM(t *testing.T) {
 			if err := os.WriteFile(path, orig, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			p, err := Make(a, path, command(name), false)
+			p, err := Make(a, path, "", command(name), false)
 			if err != nil {
 				t.Fatalf("%s %q: install refused: %v", name, body, err)
 			}
@@ -42,10 +42,10 @@ func TestInstallKeepsBOM(t *testing.T) {
 			if _, err := p.Apply(); err != nil {
 				t.Fatal(err)
 			}
-			if p2, err := Make(a, path, command(name), false); err != nil || p2.Changed {
+			if p2, err := Make(a, path, "", command(name), false); err != nil || p2.Changed {
 				t.Fatalf("%s %q: second install changed=%v err=%v", name, body, p2 != nil && p2.Changed, err)
 			}
-			u, err := Make(a, path, command(name), true)
+			u, err := Make(a, path, "", command(name), true)
 			if err != nil {
 				t.Fatalf("%s %q: uninstall: %v", name, body, err)
 			}
@@ -58,7 +58,7 @@ func TestInstallKeepsBOM(t *testing.T) {
 			if err := os.WriteFile(path, []byte(bad), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := Make(a, path, command(name), false); err == nil {
+			if _, err := Make(a, path, "", command(name), false); err == nil {
 				t.Errorf("%s %q: installed into it, want not valid JSON", name, bad)
 			}
 		}
@@ -106,7 +106,7 @@ func TestInstallRefusesBOM(t *testing.T) {
 			t.Fatalf("%s reads past a byte order mark; e2e TestBOMAgentFiles says it does not", name)
 		}
 		path := filepath.Join(t.TempDir(), "f.json")
-		p, err := Make(a, path, command(name), false)
+		p, err := Make(a, path, "", command(name), false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +119,7 @@ func TestInstallRefusesBOM(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, uninstall := range []bool{false, true} {
-			_, err := Make(a, path, command(name), uninstall)
+			_, err := Make(a, path, "", command(name), uninstall)
 			if err == nil || !strings.Contains(err.Error(), path+":1:1: not valid JSON") || !strings.Contains(err.Error(), "byte order mark") {
 				t.Errorf("%s (uninstall %v): err %v, want not valid JSON for the byte order mark", name, uninstall, err)
 			}

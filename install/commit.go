@@ -48,7 +48,10 @@ func (p *Plan) Apply() (backup string, err error) {
 		return "", nil
 	}
 	dir := filepath.Dir(p.Path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	created, err := mkdirAll(dir, 0o755)
+	// Set when Apply returns: a plan computed again replaces *p.
+	defer func() { p.CreatedDirs = created }()
+	if err != nil {
 		return "", err
 	}
 	unlock, err := lockFolder(dir)
@@ -68,7 +71,7 @@ func (p *Plan) Apply() (backup string, err error) {
 		if err != nil {
 			return "", err
 		}
-		q.Root = p.Root
+		q.Root, q.OwnDirs = p.Root, p.OwnDirs
 		if p.keep != "" {
 			q.KeepFile(p.keep)
 		}

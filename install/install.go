@@ -14,19 +14,25 @@
 //     the file install changed comes back as it was (its backup, byte for
 //     byte), and a file that install created and that holds nothing else
 //     is removed. Then the backup goes too, and so do the directories
-//     between the file and Plan.Root that are left empty.
+//     between the file and Plan.Root that install created (Plan.OwnDirs,
+//     as its caller recorded Plan.CreatedDirs) and that are left empty.
 //   - A file that does not parse is never written: the error names the
 //     file, line and column.
 //   - Writes are atomic (a temporary file renamed over the old one, its
-//     mode kept) and the previous content is kept beside it as a backup
-//     ([BackupSuffix]), except when uninstall restores or removes the file
-//     (nothing of the previous content is lost then).
+//     mode kept) and the previous content is kept as a backup, in the
+//     state directory's [BackupsDir] (beside the file, [BackupSuffix],
+//     only for an administrator's managed file), except when uninstall
+//     restores or removes the file (nothing of the previous content is
+//     lost then). A backup beside a project's file showed in git status,
+//     and was committed with its folder.
 //
 // The package knows nothing of dispatching: what an entry runs is given.
 package install
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,8 +46,27 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
-// BackupSuffix names the copy of the previous file kept on every write.
+// BackupSuffix names the copy of the previous file kept beside it: an
+// administrator's managed file's, and an agent's hook file's as releases
+// before BackupsDir kept it (uninstall still restores from such a copy).
 const BackupSuffix = ".hermes-hooks-backup"
+
+// BackupsDir is the folder of the state directory (HERMES_HOME) that holds
+// install's backups of the agents' hook files: none lands in a
+// repository's work tree.
+func BackupsDir(state string) string { return filepath.Join(state, "install-backups") }
+
+// backupPath is where the backup of path (its links followed) is kept in
+// backups: one file per path, named after the file and a digest of its
+// whole path, so that two projects' settings.json never share one; beside
+// it (BackupSuffix) when backups is "".
+func backupPath(backups, path string) string {
+	if backups == "" {
+		return path + BackupSuffix
+	}
+	sum := sha256.Sum256([]byte(path))
+	return filepath.Join(backups, filepath.Base(path)+"-"+hex.EncodeToString(sum[:8]))
+}
 
 // Plan is one computed edit of one agent's hook file.
 type Plan struct {
@@ -68,6 +93,14 @@ type Plan struct {
 	// RemovedDirs are the directories Apply removed (left empty by an
 	// uninstall that removed the file).
 	RemovedDirs []string
+	// CreatedDirs are the directories Apply created for the file (links
+	// followed, outermost first), for the caller to record; OwnDirs, set
+	// by the caller of an uninstall, those an install recorded creating:
+	// the only ones removed when left empty (nil: none). An install that
+	// found ~/.cursor there must not take it away on uninstall.
+	CreatedDirs, OwnDirs []string
+	// backup is where the previous content is kept (backupPath).
+	backup string
 	// Kept is why uninstall keeps a file it would have removed (Keep):
 	// install did not create it, or git tracks it.
 	Kept string
@@ -81,9 +114,11 @@ type Plan struct {
 }
 
 // Make reads path and computes the edit: our entries added (command gives
-// each event's command line), or removed when uninstall is set.
-func Make(agent *agents.Agent, path string, command func(event string) string, uninstall bool) (*Plan, error) {
-	return makePlan(agent, path, agentEditor(agent, command), uninstall)
+// each event's command line), or removed when uninstall is set. The
+// previous content is kept in backups (BackupsDir; "": beside the file),
+// where uninstall also looks for it.
+func Make(agent *agents.Agent, path, backups string, command func(event string) string, uninstall bool) (*Plan, error) {
+	return makePlan(agent, path, backups, agentEditor(agent, command), uninstall)
 }
 
 // docEditor is what a plan does to the decoded file: add our entries (add) or
@@ -108,14 +143,14 @@ func agentEditor(agent *agents.Agent, command func(string) string) docEditor {
 }
 
 // makePlan is Make for a docEditor.
-func makePlan(agent *agents.Agent, path string, ed docEditor, uninstall bool) (*Plan, error) {
+func makePlan(agent *agents.Agent, path, backups string, ed docEditor, uninstall bool) (*Plan, error) {
 	if agent.HookFile.Layout == agents.Scripts {
 		return nil, fmt.Errorf("%s: %s's hooks are a folder of scripts (MakeScripts), not a file", path, agent.Title)
 	}
 	given := path
 	path = resolve(path)
-	p := &Plan{Agent: agent, Path: path, given: given,
-		remake: func() (*Plan, error) { return makePlan(agent, given, ed, uninstall) }}
+	p := &Plan{Agent: agent, Path: path, given: given, backup: backupPath(backups, path),
+		remake: func() (*Plan, error) { return makePlan(agent, given, backups, ed, uninstall) }}
 	data, err := readBounded(path)
 	switch {
 	case err == nil:
@@ -143,7 +178,7 @@ func makePlan(agent *agents.Agent, path string, ed docEditor, uninstall bool) (*
 		return p, nil
 	}
 	if uninstall {
-		if prev, ok := restorable(agent, path, p.Old, ed); ok {
+		if prev, ok := restorable(agent, path, p.backup, p.Old, ed); ok {
 			// The file is what install made of the backup: give the
 			// backup back, in its own layout even where ours differs.
 			// A backup with nothing in it was a file with nothing in
@@ -166,10 +201,14 @@ func makePlan(agent *agents.Agent, path string, ed docEditor, uninstall bool) (*
 	return p, nil
 }
 
-// restorable returns the backup install kept of path when installing into
-// it again gives exactly the current file.
-func restorable(agent *agents.Agent, path string, current []byte, ed docEditor) ([]byte, bool) {
-	prev, err := readBounded(path + BackupSuffix)
+// restorable returns the backup install kept of path (at backup, else
+// beside it, where earlier releases kept it) when installing into it again
+// gives exactly the current file.
+func restorable(agent *agents.Agent, path, backup string, current []byte, ed docEditor) ([]byte, bool) {
+	prev, err := readBounded(backup)
+	if errors.Is(err, fs.ErrNotExist) && backup != path+BackupSuffix {
+		prev, err = readBounded(path + BackupSuffix)
+	}
 	if err != nil {
 		return nil, false
 	}
@@ -327,13 +366,14 @@ func parseError(path string, data []byte, err error) error {
 	return fmt.Errorf("%s:%d:%d: not valid JSON (%s); not changed", path, line, col, msg)
 }
 
-// apply writes the plan: the previous file is copied to path+BackupSuffix
-// first, then the new content replaces it atomically, unless the file is
-// no longer what the plan read (errChanged: Apply computes it again). It
-// returns the backup's path ("" when none is kept). An uninstall that
-// restores the file as it was before install, or removes it, keeps no
-// backup and removes the one install kept, then the directories it leaves
-// empty up to Root (see Plan.RemovedDirs).
+// apply writes the plan: the previous file is copied to its backup
+// (backupPath) first, then the new content replaces it atomically, unless
+// the file is no longer what the plan read (errChanged: Apply computes it
+// again). It returns the backup's path ("" when none is kept). An
+// uninstall that restores the file as it was before install, or removes
+// it, keeps no backup and removes the one install kept, then the
+// directories of OwnDirs it leaves empty up to Root (see
+// Plan.RemovedDirs).
 func (p *Plan) apply() (backup string, err error) {
 	if err := p.unchanged(); err != nil {
 		return "", err
@@ -348,8 +388,17 @@ func (p *Plan) apply() (backup string, err error) {
 		return "", p.undo(mode)
 	}
 	if p.Exists {
-		backup = p.Path + BackupSuffix
-		if err := writeAtomic(backup, p.Old, mode); err != nil {
+		backup = p.backupFile()
+		bmode := mode
+		if backup != p.Path+BackupSuffix {
+			// The state directory's: private, as the settings it copies
+			// may hold a token.
+			if err := os.MkdirAll(filepath.Dir(backup), 0o700); err != nil {
+				return "", fmt.Errorf("keep a backup: %w", err)
+			}
+			bmode = 0o600
+		}
+		if err := writeAtomic(backup, p.Old, bmode); err != nil {
 			return "", fmt.Errorf("keep a backup: %w", err)
 		}
 	}
@@ -369,42 +418,26 @@ func (p *Plan) undo(mode fs.FileMode) error {
 	} else if err := p.replace(p.New, mode); err != nil {
 		return err
 	}
-	if err := os.Remove(p.Path + BackupSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("remove the backup: %w", err)
+	// The backup kept, and one an earlier release kept beside the file.
+	for _, b := range []string{p.backupFile(), p.Path + BackupSuffix} {
+		if err := os.Remove(b); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove the backup: %w", err)
+		}
 	}
 	if p.Remove {
-		p.RemovedDirs = removeEmptyDirs(filepath.Dir(p.given), p.Root)
+		p.RemovedDirs = removeEmptyDirs(filepath.Dir(p.given), p.Root, p.OwnDirs)
 	}
 	return nil
 }
 
-// removeEmptyDirs removes dir and its parents while they are empty,
-// stopping below root (never root itself, nor anything outside it); it
-// returns the directories removed; it stops at a symbolic link. Install
-// does not record which directories it made: an empty directory between
-// the file and the project holds nothing anyone could lose.
-func removeEmptyDirs(dir, root string) []string {
-	if root == "" {
-		return nil
+// backupFile is where the plan keeps the previous content: backupPath's,
+// or beside the file for a plan made without one (Hermes' config.yaml, a
+// managed TOML file).
+func (p *Plan) backupFile() string {
+	if p.backup == "" {
+		return p.Path + BackupSuffix
 	}
-	var removed []string
-	for {
-		rel, err := filepath.Rel(root, dir)
-		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-			return removed
-		}
-		if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
-			// A symbolic link that led to the file (.qwen -> shared)
-			// is the repository's, not a folder install made: os.Remove
-			// would take the link itself.
-			return removed
-		}
-		if os.Remove(dir) != nil { // fails unless empty
-			return removed
-		}
-		removed = append(removed, dir)
-		dir = filepath.Dir(dir)
-	}
+	return p.backup
 }
 
 // writeAtomic is fsutil's atomic replace (temporary file, fsync, rename,

@@ -158,13 +158,13 @@ func TestInstallRoundTrip(t *testing.T) {
 				t.Errorf("backup = %q, want the original", backup)
 			}
 			// A second install changes nothing.
-			p, err := Make(tc.agent, path, command(tc.agent.Name), false)
+			p, err := Make(tc.agent, path, "", command(tc.agent.Name), false)
 			if err != nil || p.Changed {
 				t.Fatalf("second install: changed=%v err=%v", p != nil && p.Changed, err)
 			}
 			// A new binary path updates our entries in place.
 			moved := func(ev string) string { return "'/new/hermes-hooks' hook " + tc.agent.Name + " " + ev }
-			p, err = Make(tc.agent, path, moved, false)
+			p, err = Make(tc.agent, path, "", moved, false)
 			if err != nil || !p.Changed || strings.Contains(string(p.New), bin) || strings.Count(string(p.New), "/new/hermes-hooks") != len(tc.agent.HookFile.Events) {
 				t.Fatalf("moved binary: err=%v\n%s", err, p.New)
 			}
@@ -231,7 +231,7 @@ func TestBrokenFileIsNeverWritten(t *testing.T) {
 	} {
 		path := filepath.Join(t.TempDir(), "settings.json")
 		writeFile(t, path, tc.content)
-		_, err := Make(claude, path, command("claude"), false)
+		_, err := Make(claude, path, "", command("claude"), false)
 		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: err = %v, want the path and %q", tc.content, err, tc.want)
 		}
@@ -251,7 +251,7 @@ func TestDiffApplies(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "settings.json")
 	writeFile(t, path, claudeSettings)
-	p, err := Make(claude, path, command("claude"), false)
+	p, err := Make(claude, path, "", command("claude"), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func TestDiffApplies(t *testing.T) {
 
 func run(t *testing.T, a *agents.Agent, path string, uninstall bool) string {
 	t.Helper()
-	p, err := Make(a, path, command(a.Name), uninstall)
+	p, err := Make(a, path, "", command(a.Name), uninstall)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +337,7 @@ func FuzzInstall(f *testing.F) {
 			if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			p, err := Make(a, path, command(name), false)
+			p, err := Make(a, path, "", command(name), false)
 			if err != nil {
 				continue
 			}
@@ -348,10 +348,10 @@ func FuzzInstall(f *testing.F) {
 			if _, err := p.Apply(); err != nil {
 				t.Fatal(err)
 			}
-			if p2, err := Make(a, path, command(name), false); err != nil || p2.Changed {
+			if p2, err := Make(a, path, "", command(name), false); err != nil || p2.Changed {
 				t.Fatalf("%s: second install changed=%v err=%v on %q", name, p2 != nil && p2.Changed, err, content)
 			}
-			u, err := Make(a, path, command(name), true)
+			u, err := Make(a, path, "", command(name), true)
 			if err != nil {
 				t.Fatalf("%s: uninstall: %v", name, err)
 			}
@@ -367,26 +367,36 @@ func FuzzInstall(f *testing.F) {
 
 // TestUninstallCleansUp: an uninstall that gives the file back as it was,
 // or removes it, leaves no backup; one that removes it also removes the
-// directories left empty between it and the project, never the project
-// nor a directory that still holds something.
+// directories install created that are left empty between it and the
+// project, never the project, a directory that still holds something, nor
+// one install did not create (or of which it has no record).
 func TestUninstallCleansUp(t *testing.T) {
 	copilot, _ := agents.Lookup("copilot")
 	claude, _ := agents.Lookup("claude")
-	project := t.TempDir()
+	project, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
 	file := filepath.Join(project, copilot.HookFile.Project) // .github/hooks/hermes-hooks.json
+	// The folders install created, as the registry records them.
+	var created []string
 	plan := func(a *agents.Agent, path string, uninstall bool) *Plan {
 		t.Helper()
-		p, err := Make(a, path, command(a.Name), uninstall)
+		p, err := Make(a, path, "", command(a.Name), uninstall)
 		if err != nil || !p.Changed {
 			t.Fatalf("changed=%v err=%v", p != nil && p.Changed, err)
 		}
-		p.Root = project
+		p.Root, p.OwnDirs = project, created
 		if _, err := p.Apply(); err != nil {
 			t.Fatal(err)
 		}
+		created = append(created, p.CreatedDirs...)
 		return p
 	}
 	plan(copilot, file, false)
+	if want := []string{filepath.Join(project, ".github"), filepath.Dir(file)}; strings.Join(created, ",") != strings.Join(want, ",") {
+		t.Fatalf("created %v, want %v", created, want)
+	}
 	if err := os.WriteFile(filepath.Join(project, ".github", "CODEOWNERS"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -433,6 +443,85 @@ func TestUninstallCleansUp(t *testing.T) {
 	}
 	if _, err := os.Stat(project); err != nil {
 		t.Fatalf("the project went: %v", err)
+	}
+
+	// A directory that was there before install stays, empty or not; so
+	// does every one when install's record of them is lost.
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	created = nil
+	plan(claude, settings, false)
+	if p := plan(claude, settings, true); !p.Remove || len(p.RemovedDirs) != 0 {
+		t.Fatalf("removed %v (file removed: %v): install did not create it", p.RemovedDirs, p.Remove)
+	}
+	if err := os.Remove(filepath.Dir(settings)); err != nil {
+		t.Fatal(err)
+	}
+	plan(claude, settings, false)
+	created = nil
+	if p := plan(claude, settings, true); !p.Remove || len(p.RemovedDirs) != 0 {
+		t.Fatalf("removed %v with no record of what install created", p.RemovedDirs)
+	}
+	if _, err := os.Stat(filepath.Dir(settings)); err != nil {
+		t.Fatalf("a directory went with no record: %v", err)
+	}
+}
+
+// TestBackupInStateDir: with a backups folder, install keeps the previous
+// file there (mode 0600), never beside it (in a repository's work tree
+// git status showed it, and teams committed it); uninstall restores from
+// it, byte for byte, and removes it. Two files of one name in two
+// projects get a backup each.
+func TestBackupInStateDir(t *testing.T) {
+	claude, _ := agents.Lookup("claude")
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	backups := BackupsDir(filepath.Join(root, "state"))
+	var kept []string
+	for _, proj := range []string{"a", "b"} {
+		settings := filepath.Join(root, proj, ".claude", "settings.json")
+		if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, settings, `{"model": "`+proj+`"}`)
+		p, err := Make(claude, settings, backups, command("claude"), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		backup, err := p.Apply()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if filepath.Dir(backup) != backups || readFile(t, backup) != `{"model": "`+proj+`"}` {
+			t.Fatalf("backup %s holds %q", backup, readFile(t, backup))
+		}
+		if fi, err := os.Stat(backup); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("backup mode %v (%v), want 0600", fi.Mode().Perm(), err)
+		}
+		if _, err := os.Stat(settings + BackupSuffix); !os.IsNotExist(err) {
+			t.Fatalf("a backup beside the file: %v", err)
+		}
+		kept = append(kept, backup)
+	}
+	if kept[0] == kept[1] {
+		t.Fatalf("two projects' settings.json share the backup %s", kept[0])
+	}
+	settings := filepath.Join(root, "a", ".claude", "settings.json")
+	u, err := Make(claude, settings, backups, command("claude"), true)
+	if err != nil || !u.Restored {
+		t.Fatalf("restored=%v err=%v", u != nil && u.Restored, err)
+	}
+	if _, err := u.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, settings); got != `{"model": "a"}` {
+		t.Fatalf("restored %q", got)
+	}
+	if _, err := os.Stat(kept[0]); !os.IsNotExist(err) {
+		t.Fatalf("backup left: %v", err)
 	}
 }
 

@@ -22,7 +22,7 @@ func TestKeepFileHoldsAcrossRemake(t *testing.T) {
 	}
 	writeFile(t, path, `{"theme": "dark"}`)
 	run(t, a, path, false)
-	p, err := Make(a, path, command(a.Name), true)
+	p, err := Make(a, path, "", command(a.Name), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestKeepFileOfCreated(t *testing.T) {
 	a, _ := agents.Lookup("codex")
 	path := filepath.Join(t.TempDir(), "hooks.json")
 	run(t, a, path, false)
-	p, err := Make(a, path, command(a.Name), true)
+	p, err := Make(a, path, "", command(a.Name), true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,9 @@ func MakeManaged(agent *agents.Agent, path string, command func(event string) st
 		ed = onlyEditor(ed, m.OnlyKey)
 	}
 	ed.anyCommand = true
-	return makePlan(agent, path, ed, uninstall)
+	// The backup stays beside the file: a system folder, no work tree,
+	// and an administrator looks for it there.
+	return makePlan(agent, path, "", ed, uninstall)
 }
 
 // onlyEditor is ed that also sets key to true (install) or takes it out

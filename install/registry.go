@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"time"
 
@@ -85,6 +86,12 @@ type Record struct {
 	// one case in which uninstall may delete it (MayRemove). It stays set
 	// across later installs into the file.
 	Created bool `json:"created,omitempty"`
+	// CreatedDirs are the folders install created for the file (links
+	// followed, outermost first; Plan.CreatedDirs), kept across later
+	// installs into it: the only ones uninstall removes when it leaves
+	// them empty. Lost (a registry rewritten by an older release), none
+	// is removed.
+	CreatedDirs []string `json:"created_dirs,omitempty"`
 	// Version and Binary: the hermes-hooks that wrote it.
 	Version string `json:"version"`
 	Binary  string `json:"binary"`
@@ -193,6 +200,7 @@ func (g *Registry) Remember(rec Record) (backup string, err error) {
 			if rs[i].same(&rec) {
 				rec.InstalledAt = rs[i].InstalledAt
 				rec.Created = rec.Created || rs[i].Created
+				rec.CreatedDirs = unionDirs(rs[i].CreatedDirs, rec.CreatedDirs)
 				prev := rs[i]
 				prev.UpdatedAt = rec.UpdatedAt
 				if reflect.DeepEqual(prev, rec) {
@@ -204,6 +212,17 @@ func (g *Registry) Remember(rec Record) (backup string, err error) {
 		}
 		return append(rs, rec)
 	})
+}
+
+// unionDirs is a's folders, then those of b it lacks.
+func unionDirs(a, b []string) []string {
+	out := append([]string(nil), a...)
+	for _, d := range b {
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // Lookup returns the record of the installation of agent at path, if the

@@ -137,6 +137,26 @@ func TestRegistryRememberForget(t *testing.T) {
 	}
 }
 
+// TestRegistryKeepsCreatedDirs: the folders the first install created stay
+// recorded through a later install into the file that created none (it
+// found them there): uninstall may still remove them.
+func TestRegistryKeepsCreatedDirs(t *testing.T) {
+	g := NewRegistry(filepath.Join(t.TempDir(), "state"))
+	rec := Record{Agent: "cline", Scope: ScopeUser, Root: "/h", Path: "/h/Documents/Cline/Hooks", Kind: KindOwned,
+		CreatedDirs: []string{"/h/Documents/Cline", "/h/Documents/Cline/Hooks"}}
+	if _, err := g.Remember(rec); err != nil {
+		t.Fatal(err)
+	}
+	rec.CreatedDirs, rec.Wrote = nil, []string{"/h/Documents/Cline/Hooks/TaskStart"}
+	if _, err := g.Remember(rec); err != nil {
+		t.Fatal(err)
+	}
+	got, ok := g.Lookup("cline", rec.Path)
+	if want := "/h/Documents/Cline,/h/Documents/Cline/Hooks"; !ok || strings.Join(got.CreatedDirs, ",") != want {
+		t.Errorf("created dirs %v (recorded: %v), want %s", got.CreatedDirs, ok, want)
+	}
+}
+
 // A registry that is not one is kept as a copy, never lost, and a new one
 // started; Load reports it meanwhile.
 func TestRegistryCorruptKept(t *testing.T) {

@@ -37,6 +37,10 @@ type ScriptsPlan struct {
 	Changed, Uninstall bool
 	// RemovedDirs are the folders Apply removed (left empty by uninstall).
 	RemovedDirs []string
+	// CreatedDirs and OwnDirs are as Plan's: the folders install created,
+	// and, for uninstall, those an install recorded creating (nil: none),
+	// the only ones removed when left empty.
+	CreatedDirs, OwnDirs []string
 }
 
 // ScriptFile is one event's file: its content now (Exists) and the
@@ -125,7 +129,7 @@ func (p *ScriptsPlan) Diff() string {
 // Apply writes the plan: each new script atomically and only where no
 // file is (a hook the user adds meanwhile is never replaced), each of ours
 // that changes atomically in its place; or removes ours, then the folders
-// left empty up to Root.
+// of OwnDirs left empty up to Root.
 func (p *ScriptsPlan) Apply() error {
 	if !p.Changed {
 		return nil
@@ -138,10 +142,12 @@ func (p *ScriptsPlan) Apply() error {
 				}
 			}
 		}
-		p.RemovedDirs = removeEmptyDirs(p.Dir, p.Root)
+		p.RemovedDirs = removeEmptyDirs(p.Dir, p.Root, p.OwnDirs)
 		return nil
 	}
-	if err := os.MkdirAll(p.Dir, 0o755); err != nil {
+	created, err := mkdirAll(p.Dir, 0o755)
+	p.CreatedDirs = created
+	if err != nil {
 		return err
 	}
 	for _, f := range p.Files {

@@ -25,14 +25,22 @@ func applyScripts(t *testing.T, a *agents.Agent, dir, root string, command func(
 // TestScriptsInstallUninstall: install writes one executable per Cline
 // event calling `hook cline EVENT`; again changes nothing; a moved binary
 // is updated in place; uninstall removes exactly those files (a user's own
-// hook stays, so does its folder), and the folders left empty.
+// hook stays, so does its folder), and the folders install created that
+// are left empty (none without its record of them).
 func TestScriptsInstallUninstall(t *testing.T) {
 	cline, _ := agents.Lookup("cline")
-	root := t.TempDir()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := filepath.Join(root, ".clinerules", "hooks")
 	p := applyScripts(t, cline, dir, root, command("cline"), false)
 	if !p.Changed || !strings.Contains(p.Diff(), "--- /dev/null") {
 		t.Fatalf("install changed nothing, or its diff is wrong:\n%s", p.Diff())
+	}
+	created := p.CreatedDirs
+	if want := []string{filepath.Join(root, ".clinerules"), dir}; strings.Join(created, ",") != strings.Join(want, ",") {
+		t.Fatalf("created %v, want %v", created, want)
 	}
 	for _, ev := range cline.HookFile.Events {
 		path := filepath.Join(dir, ev)
@@ -67,7 +75,18 @@ func TestScriptsInstallUninstall(t *testing.T) {
 	}
 	os.Remove(filepath.Join(dir, "PreCompact"))
 	applyScripts(t, cline, dir, root, command("cline"), false)
-	p = applyScripts(t, cline, dir, root, command("cline"), true)
+	if p = applyScripts(t, cline, dir, root, command("cline"), true); len(p.RemovedDirs) != 0 {
+		t.Fatalf("removed %v with no record of what install created", p.RemovedDirs)
+	}
+	applyScripts(t, cline, dir, root, command("cline"), false)
+	p, err = MakeScripts(cline, dir, command("cline"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Root, p.OwnDirs = root, created
+	if err := p.Apply(); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := os.Stat(filepath.Join(root, ".clinerules")); !os.IsNotExist(err) || len(p.RemovedDirs) != 2 {
 		t.Errorf("uninstall left its folders: %v %v", p.RemovedDirs, err)
 	}
@@ -98,7 +117,7 @@ func TestScriptsInstallRefusesAUsersHook(t *testing.T) {
 // TestMakeRefusesAScriptsLayout: the JSON editor is not for a folder.
 func TestMakeRefusesAScriptsLayout(t *testing.T) {
 	cline, _ := agents.Lookup("cline")
-	if _, err := Make(cline, t.TempDir(), command("cline"), false); err == nil {
+	if _, err := Make(cline, t.TempDir(), "", command("cline"), false); err == nil {
 		t.Error("Make edited a Cline hooks folder as a JSON file")
 	}
 }

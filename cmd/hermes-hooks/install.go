@@ -89,7 +89,8 @@ the agent, and 'hermes-hooks hook' does not run them a second time.
 
 A second install changes nothing; 'hermes-hooks uninstall AGENT' (or
 --uninstall) takes out exactly what install added. The previous file is kept
-beside it (` + install.BackupSuffix + `), --dry-run prints the diff and writes nothing,
+in $HERMES_HOME/install-backups (never in the project, where git would show
+it; install prints where), --dry-run prints the diff and writes nothing,
 and a file that does not parse is never touched (the error gives its line
 and column; exit 1). Every file install writes is recorded in
 $HERMES_HOME/` + install.RegistryFile + `: 'hermes-hooks installs' lists them,
@@ -153,14 +154,17 @@ and the plugin's entry in config.yaml's plugins.enabled).
 The project is found as install finds it: --project DIR, else the root of the
 git repository holding the current directory, else the current directory.
 When the file is exactly what install made of it, it comes back as it was,
-byte for byte, from the backup install kept (` + install.BackupSuffix + `), unless
+byte for byte, from the backup install kept ($HERMES_HOME/install-backups, or
+` + install.BackupSuffix + ` beside the file from an earlier release), unless
 that backup holds entries of hermes-hooks itself (a second install changed
 them: an upgrade, --absolute); a file
-install created, holding nothing else, is removed, with the directories left
-empty up to the project (or home) directory. Either way the backup goes too.
+install created, holding nothing else, is removed, with the directories
+install created for it (as the registry records them) that are left empty;
+a directory that was there before install stays. Either way the backup goes too.
 A file git tracks (the team committed it) or one install did not create is
 never removed: our entries go, the file stays, and uninstall says why.
-Otherwise only our entries go, and the previous file is kept as the backup.
+Otherwise only our entries go, and the previous file is kept as the backup
+(in $HERMES_HOME/install-backups).
 A second uninstall changes nothing.
 
 --all takes out every installation 'hermes-hooks installs' lists (the
@@ -317,7 +321,13 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	if hf.Layout == agents.Scripts {
 		return runInstallScripts(a, agent, target, root, command, o, res)
 	}
-	plan, err := install.Make(agent, target, command, o.uninstall)
+	state, err := a.Home()
+	if err != nil {
+		return err
+	}
+	// The backup goes to the state directory: beside a project's file it
+	// showed in git status, and was committed with the folder.
+	plan, err := install.Make(agent, target, install.BackupsDir(state), command, o.uninstall)
 	if err != nil {
 		return err
 	}
@@ -326,6 +336,7 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 		if ok, why := mayRemove(a, agent.Name, target, plan.Path); !ok {
 			plan.KeepFile(why)
 		}
+		plan.OwnDirs = createdDirs(a, agent.Name, target)
 	}
 	if o.dryRun {
 		res.Diff = plan.Diff()
@@ -336,7 +347,7 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 		// (a teammate's committed file): not this user's installation,
 		// so not recorded, and uninstall --all does not take it out.
 		rec := agentRecord(agent, root, target, command, o)
-		rec.Created = !plan.Exists
+		rec.Created, rec.CreatedDirs = !plan.Exists, plan.CreatedDirs
 		noteInstall(a, rec, o.uninstall)
 	}
 	res.File, res.Changed, res.Removed, res.Restored = plan.Path, plan.Changed, plan.Remove, plan.Restored && !plan.Remove

@@ -16,6 +16,9 @@ func runInstallScripts(a *app, agent *agents.Agent, dir, root string, command fu
 		return err
 	}
 	plan.Root = root
+	if o.uninstall {
+		plan.OwnDirs = createdDirs(a, agent.Name, dir)
+	}
 	if res.KeptFiles = plan.KeepTracked(); len(res.KeptFiles) > 0 {
 		res.Kept = install.KeptTracked
 	}
@@ -26,7 +29,9 @@ func runInstallScripts(a *app, agent *agents.Agent, dir, root string, command fu
 		return fmt.Errorf("%s: %w", plan.Dir, err)
 	} else if plan.Changed || o.uninstall {
 		// As runInstall: scripts already there are not this install's.
-		noteInstall(a, agentRecord(agent, root, dir, command, o), o.uninstall)
+		rec := agentRecord(agent, root, dir, command, o)
+		rec.CreatedDirs = plan.CreatedDirs
+		noteInstall(a, rec, o.uninstall)
 	}
 	res.RemovedDirs = plan.RemovedDirs
 	if o.json {

@@ -97,6 +97,7 @@ func printPaths(a *app, asJSON bool) error {
 		{Name: "allowlist", Path: consent.NewStore(state).Path(), Note: "your approvals (Hermes' file too), and .lock"},
 		{Name: "journal", Path: jpath, Note: journalNote},
 		{Name: "registry", Path: install.NewRegistry(state).Path, Note: "what install wrote ('installs'), and .lock"},
+		{Name: "backups", Path: install.BackupsDir(state), Note: "install's copies of the hook files it edited, for uninstall to restore"},
 		{Name: "sessions", Path: in("hook-state"), Note: "one-shot dispatch's session state"},
 		{Name: "digests", Path: in(cmdpin.CacheFileName), Note: "the digest cache of large hook files"},
 		{Name: "socket", Path: in("hermes-hooks.sock"), Note: "serve's, while it runs"},
@@ -160,16 +161,31 @@ func noteInstall(a *app, rec install.Record, uninstall bool) {
 // created it and git tracks neither name (install.MayRemove). A registry
 // that cannot be read records nothing: the file stays.
 func mayRemove(a *app, agent, path, real string) (bool, string) {
-	created := false
-	if state, err := a.Home(); err == nil {
-		rec, ok := install.NewRegistry(state).Lookup(agent, path)
-		created = ok && rec.Created
-	}
+	rec, ok := recordOf(a, agent, path)
+	created := ok && rec.Created
 	ok, why := install.MayRemove(path, created)
 	if ok && real != path {
 		ok, why = install.MayRemove(real, created)
 	}
 	return ok, why
+}
+
+// createdDirs are the folders the registry records that install created
+// for agent's file (or folder) at path: the only ones uninstall removes
+// when it leaves them empty. Without a record, none.
+func createdDirs(a *app, agent, path string) []string {
+	rec, _ := recordOf(a, agent, path)
+	return rec.CreatedDirs
+}
+
+// recordOf is the registry's record of agent's installation at path (none
+// when the registry cannot be read).
+func recordOf(a *app, agent, path string) (install.Record, bool) {
+	state, err := a.Home()
+	if err != nil {
+		return install.Record{}, false
+	}
+	return install.NewRegistry(state).Lookup(agent, path)
 }
 
 // scopeOf is a record's scope for install's options.
