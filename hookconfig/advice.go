@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/shlex"
 
+	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -94,13 +95,42 @@ func toolNameAdvice(e *Entry, tools *protocol.ToolTable) (Warning, bool) {
 	}
 	for _, n := range names {
 		t := twin(n)
-		if n == "" || t == n || slices.Contains(names, t) {
+		if n == "" || t != n && slices.Contains(names, t) {
 			continue
 		}
-		return Warning{Path: entryKeyPath(e), File: e.Source, Key: entryKeyPath(e) + ".matcher",
-			Message: toolNameMessage(e, n, t)}, true
+		if t != n {
+			return Warning{Path: entryKeyPath(e), File: e.Source, Key: entryKeyPath(e) + ".matcher",
+				Message: toolNameMessage(e, n, t)}, true
+		}
+		if w, ok := nativeNameAdvice(e, n, names, tools, twin); ok {
+			return w, true
+		}
 	}
 	return Warning{}, false
+}
+
+// nativeNameAdvice reports name, in a plain-name matcher of e (names),
+// when it is another agent's own name of a tool that its decoding renames
+// (agents.NativeTool: Gemini CLI's run_shell_command is Bash): every
+// agent's call reaches the matcher under Claude Code's name or the
+// canonical one (twin of the renamed name), never under this one. A name
+// of either table (write_file, which Gemini CLI also calls its own) is
+// left alone: a host that sends it as it is reaches the matcher with it.
+func nativeNameAdvice(e *Entry, name string, names []string, tools *protocol.ToolTable, twin func(string) string) (Warning, bool) {
+	if tools.Claude(name) != name || tools.Hermes(name) != name {
+		return Warning{}, false // a name of the tool table, in either dialect
+	}
+	title, renamed, ok := agents.NativeTool(name)
+	if !ok {
+		return Warning{}, false
+	}
+	want := twin(renamed)
+	if want == name || slices.Contains(names, want) {
+		return Warning{}, false
+	}
+	return Warning{Path: entryKeyPath(e), File: e.Source, Key: entryKeyPath(e) + ".matcher",
+		Message: ".matcher: '" + textutil.Truncate(name, maxShown) + "' is " + title + "'s own tool name, which reaches a " + e.DeclaredAs +
+			" matcher as " + want + ", so it never matches: write `" + want + "`"}, true
 }
 
 // agentNameAdvice reports a codec's regex matcher that fits one of Claude

@@ -35,6 +35,15 @@ func TestAdviceToolNames(t *testing.T) {
 			"'read_file' is a Hermes tool name"},
 		{"dialect claude under a hermes event", "hooks:\n  pre_tool_call:\n    - command: /g.sh\n      dialect: claude\n      matcher: terminal\n",
 			"write `Bash`\n"},
+		// Other agents' own names reach a matcher renamed (agents' tool
+		// tables): a Hermes matcher sees the canonical name, a Claude one
+		// Claude Code's.
+		{"another agent's name under a hermes event", "hooks:\n  pre_tool_call:\n    - command: /g.sh\n      matcher: run_shell_command|Shell\n",
+			"hooks.pre_tool_call[0].matcher | hooks.pre_tool_call[0].matcher: 'run_shell_command' is Gemini CLI's own tool name, which reaches a pre_tool_call matcher as terminal, so it never matches: write `terminal`\n"},
+		{"another agent's name after a right one", "hooks:\n  pre_tool_call:\n    - command: /g.sh\n      matcher: write_file|Shell\n",
+			"'Shell' is Qwen Code's own tool name, which reaches a pre_tool_call matcher as terminal, so it never matches: write `terminal`"},
+		{"another agent's name under a claude event", "hooks:\n  PreToolUse:\n    - command: /g.sh\n      matcher: execute_bash\n",
+			"'execute_bash' is Kiro CLI's own tool name, which reaches a PreToolUse matcher as Bash, so it never matches: write `Bash`"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := adviceOf(t, tc.yml); !strings.Contains(got, tc.want) {
@@ -57,6 +66,13 @@ func TestAdviceToolNamesQuiet(t *testing.T) {
 		"hooks:\n  PreToolUse:\n    - command: /g.sh\n      matcher: mcp__github__create_issue\n",
 		"hooks:\n  SessionStart:\n    - command: /g.sh\n      matcher: terminal\n",
 		"tool_aliases:\n  terminal: ''\nhooks:\n  pre_tool_call:\n    - command: /g.sh\n      matcher: Bash\n",
+		// Another agent's name beside the name it reaches the matcher as,
+		// a name no agent renames (read_many_files reaches it as it is),
+		// and a canonical name some agent also calls its own (write_file).
+		"hooks:\n  pre_tool_call:\n    - command: /g.sh\n      matcher: terminal|run_shell_command\n",
+		"hooks:\n  pre_tool_call:\n    - command: /g.sh\n      matcher: read_many_files\n",
+		"hooks:\n  pre_tool_call:\n    - command: /g.sh\n      matcher: write_file|read_file\n",
+		"hooks:\n  PreToolUse:\n    - command: /g.sh\n      matcher: Bash|execute_bash\n",
 	} {
 		if got := adviceOf(t, yml); got != "" {
 			t.Errorf("%q: unexpected advice:\n%s", yml, got)

@@ -16,6 +16,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/journal"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
 // doctor's proof that what install wrote fires: every entry of ours in
@@ -48,6 +49,13 @@ const (
 	// agent skip (disableAllHooks, Gemini CLI's hooksConfig): not run,
 	// since the probe would fire where the agent never does.
 	FireOff = "switched_off"
+	// FireInstallLike: an entry install did not write that calls the hook
+	// verb of a hermes-hooks in another form (installLike: a relative
+	// path, no prologue): not run, and a guard of it may not run for a
+	// teammate, or from another folder. Not a problem by itself (beside
+	// an entry of ours for the event, no guard is lost): a guarded event
+	// that only such a line serves is (coverage.go).
+	FireInstallLike = "install_like"
 )
 
 // maxProbes bounds the shells doctor starts for one hook file: a project's
@@ -103,21 +111,33 @@ type InstallCheck struct {
 	// when it is below this file's folder: the agent reads no hook file
 	// above its root, so it runs none of this file's hooks there.
 	NotReadHere string `json:"not_read_here,omitempty"`
+	// GuardedHereBy is the user's file of the same agent whose entries
+	// fire, where doctor runs, for every guarded event of this file, when
+	// the agent does not read this one here (NotReadHere): its guards
+	// still run (coverage.go).
+	GuardedHereBy string `json:"guarded_here_by,omitempty"`
 	// RepoEnv are the project's files that set a control variable of
 	// hermes-hooks for the hooks the agent runs (repoenv.go).
 	RepoEnv []RepoEnvCheck `json:"repo_env,omitempty"`
-	Error   string         `json:"error,omitempty"`
-	Entries []FireCheck    `json:"entries"`
+	// Gone: the registry of installations records this file, and it is no
+	// longer there (Entries is empty).
+	Gone bool `json:"gone,omitempty"`
+	// Uncovered are the agent's events that the config doctor read guards
+	// and that no entry of the agent's files here calls hermes-hooks for
+	// (coverage.go): those guards never run when the agent fires them.
+	Uncovered []string    `json:"uncovered,omitempty"`
+	Error     string      `json:"error,omitempty"`
+	Entries   []FireCheck `json:"entries"`
 }
 
 // Problems counts what makes a guard of this file not guard: a gating
 // entry that does not fire, an untrusted project folder, an unreadable
-// file.
+// file, a guarded event no entry calls hermes-hooks for.
 func (c *InstallCheck) Problems() int {
 	n := 0
 	gating := false
 	for _, e := range c.Entries {
-		if e.Gating && e.Status != FireNotOurs {
+		if e.Gating && e.Status != FireNotOurs && e.Status != FireInstallLike {
 			gating = true
 			if e.Status != FireOK && e.Status != FireNotRun {
 				n++
@@ -127,9 +147,10 @@ func (c *InstallCheck) Problems() int {
 	if c.Trusted != nil && !*c.Trusted && gating {
 		n++
 	}
-	if (c.SwitchedOff != nil || c.NotReadHere != "") && gating {
+	if (c.SwitchedOff != nil || c.NotReadHere != "" && c.GuardedHereBy == "") && gating {
 		n++
 	}
+	n += len(c.Uncovered)
 	for _, e := range c.Entries {
 		if e.Gating && slices.Contains(c.Unreviewed, e.Event) {
 			n++ // once: the user trusts them all at once in the agent
@@ -160,6 +181,15 @@ type ProbeOptions struct {
 	// there reads switch files in the folders down to it from the root
 	// of a project that holds it (agents.Agent.SwitchFilesAt).
 	WorkDir string
+	// Guards says whether the config doctor read holds guards that the
+	// agent's call of a gating event must run (GuardsOf; nil: none): each
+	// such event of an agent installed for Project, or for the user, needs
+	// an entry that calls hermes-hooks (coverage.go).
+	Guards func(agent string, ev *protocol.Event) bool
+	// Gone are the hook files the registry of installations records for
+	// Project or the user that are no longer there: an agent installed
+	// once, whose guards the file no longer runs.
+	Gone []install.Installed
 }
 
 // CheckInstalls proves every installed file's entries fire.
@@ -179,18 +209,28 @@ func CheckInstalls(ctx context.Context, installs []install.Installed, o ProbeOpt
 		out = append(out, c)
 	}
 	lastEvents(out, o.Journal)
+	for _, in := range o.Gone {
+		out = append(out, InstallCheck{Agent: in.Agent.Name, Title: in.Agent.Title, File: in.Path, Scope: scopeOf(in), Root: in.Root,
+			Gone: true, Entries: []FireCheck{}})
+	}
+	coverage(out, o, versions)
+	guardedHere(out)
 	return out
 }
 
-func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOptions, probeErr error, version string) InstallCheck {
-	scope := "project"
+// scopeOf is in's InstallCheck.Scope.
+func scopeOf(in install.Installed) string {
 	switch {
 	case in.User:
-		scope = "user"
+		return "user"
 	case in.Local:
-		scope = "local"
+		return "local"
 	}
-	c := InstallCheck{Agent: in.Agent.Name, Title: in.Agent.Title, File: in.Path, Scope: scope, Root: in.Root, Entries: []FireCheck{}, AgentVersion: version}
+	return "project"
+}
+
+func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOptions, probeErr error, version string) InstallCheck {
+	c := InstallCheck{Agent: in.Agent.Name, Title: in.Agent.Title, File: in.Path, Scope: scopeOf(in), Root: in.Root, Entries: []FireCheck{}, AgentVersion: version}
 	entries, mtime, err := install.Entries(in)
 	c.InstalledAt = mtime
 	if err != nil {
@@ -252,10 +292,7 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 		}
 		switch {
 		case !e.Own(in.Agent.Name):
-			fc.Status, fc.Detail = FireNotOurs, "not a hermes-hooks entry, not run"
-			if e.Script != "" {
-				fc.Command = e.Script
-			}
+			fc.Status, fc.Detail, fc.Command = notOurs(e, run.line, in.Agent.Name, c.Scope)
 		case e.Off != "" && !overruled:
 			fc.Status, fc.Detail = FireOff, e.Off+": "+in.Agent.Title+" does not run this entry, so doctor does not either (a setting of the file, not of hermes-hooks: take it out to have the guard back)"
 		case lineOff != "":
@@ -296,6 +333,21 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 		c.Entries[cp[0]].Status, c.Entries[cp[0]].Detail = from.Status, from.Detail
 	}
 	return c
+}
+
+// notOurs is the verdict on an entry install did not write, and the
+// command shown for it (line, the line the agent runs; a script's path):
+// a line that calls hermes-hooks' hook verb in another form is named as
+// such (installLike), with why it may not guard and the fix; any other is
+// the file's own. Neither is run.
+func notOurs(e install.Entry, line, agent, scope string) (status, detail, command string) {
+	if e.Script != "" {
+		return FireNotOurs, "not a hermes-hooks entry, not run", e.Script
+	}
+	if program, kind := installLike(line); program != "" {
+		return FireInstallLike, installLikeDetail(program, kind, agent, scope), line
+	}
+	return FireNotOurs, "not a hermes-hooks entry, not run", line
 }
 
 func knows(a *agents.Agent, version, event string) bool {

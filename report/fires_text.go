@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,6 +29,9 @@ func PrintInstallChecks(w io.Writer, checks []InstallCheck, now time.Time) {
 		if c.Error != "" {
 			fmt.Fprintf(w, "      %s cannot read it: %s\n", CheckFail.Symbol(), show(c.Error))
 		}
+		if c.Gone {
+			fmt.Fprintf(w, "      %s the file is gone: install wrote it (hermes-hooks installs records it)\n", CheckInfo.Symbol())
+		}
 		for _, e := range c.Entries {
 			fmt.Fprintf(w, "      %s\n", fireLine(&e))
 		}
@@ -42,7 +46,14 @@ func PrintInstallChecks(w io.Writer, checks []InstallCheck, now time.Time) {
 			fmt.Fprintf(w, "      %s\n", RepoEnvLine(&c.RepoEnv[j], c.Title))
 		}
 		if c.NotReadHere != "" {
-			fmt.Fprintf(w, "      %s %s\n", CheckFail.Symbol(), notReadLine(c))
+			mark := CheckFail.Symbol()
+			if c.GuardedHereBy != "" {
+				mark = CheckInfo.Symbol()
+			}
+			fmt.Fprintf(w, "      %s %s\n", mark, notReadLine(c))
+		}
+		for _, ev := range c.Uncovered {
+			fmt.Fprintf(w, "      %s %s\n", CheckFail.Symbol(), uncoveredLine(c, ev))
 		}
 		if c.AgentAbsent {
 			fmt.Fprintf(w, "      %s %s is not set up on this machine (no %s): its folder trust is asked for once it is\n",
@@ -52,7 +63,9 @@ func PrintInstallChecks(w io.Writer, checks []InstallCheck, now time.Time) {
 			fmt.Fprintf(w, "      %s not trusted by the agent: %s has no review of %s of these (%s): it skips them until you trust them in its /hooks\n",
 				CheckFail.Symbol(), show(c.Title), Count(n, "entry", "entries"), show(strings.Join(c.Unreviewed, ", ")))
 		}
-		fmt.Fprintf(w, "      %s %s\n", CheckInfo.Symbol(), installedLine(c, now))
+		if !c.Gone {
+			fmt.Fprintf(w, "      %s %s\n", CheckInfo.Symbol(), installedLine(c, now))
+		}
 		fmt.Fprintln(w)
 	}
 	if problems > 0 {
@@ -62,15 +75,56 @@ func PrintInstallChecks(w io.Writer, checks []InstallCheck, now time.Time) {
 
 // notReadLine says why the agent run where doctor runs never reads c's
 // file, and the fix: start it in the file's folder, install the guards
-// where it reads, or for the user (read wherever it runs).
+// where it reads, or for the user (read wherever it runs); or, when the
+// user's file runs the guards here (GuardedHereBy), that it does.
 func notReadLine(c *InstallCheck) string {
 	user := "or install the guards for yourself (hermes-hooks install " + c.Agent + " --user)"
-	if a, ok := agents.Lookup(c.Agent); ok && a.StartFolderOnly {
-		return show("not read by " + c.Title + " run here: it reads the project settings of the folder it starts in only, never a folder's above it; start it in " +
-			c.Root + ", " + user)
+	guarded := c.GuardedHereBy != ""
+	if guarded {
+		user = "your own file " + c.GuardedHereBy + " runs these guards here"
 	}
-	return show("not read by " + c.Title + " run here: it takes " + c.NotReadHere + " as the project's root and reads hook files from there down only; install the guards there (hermes-hooks install " +
-		c.Agent + " --project " + shquote.Quote(c.NotReadHere) + "), " + user)
+	if a, ok := agents.Lookup(c.Agent); ok && a.StartFolderOnly {
+		sep := ", "
+		if guarded {
+			sep = "; "
+		}
+		return show("not read by " + c.Title + " run here: it reads the project settings of the folder it starts in only, never a folder's above it; start it in " +
+			c.Root + sep + user)
+	}
+	line := "not read by " + c.Title + " run here: it takes " + c.NotReadHere + " as the project's root and reads hook files from there down only; "
+	if guarded {
+		return show(line + user)
+	}
+	return show(line + "install the guards there (hermes-hooks install " + c.Agent + " --project " + shquote.Quote(c.NotReadHere) + "), " + user)
+}
+
+// uncoveredLine says that no entry install writes of c's agent calls
+// hermes-hooks for its event ev, which the config guards (only an
+// install-like line of c's, when it has one), and the fix: install writes
+// an entry for every event of the agent.
+func uncoveredLine(c *InstallCheck, ev string) string {
+	fix := "hermes-hooks install " + c.Agent
+	switch c.Scope {
+	case "user":
+		fix += " --user"
+	case "local":
+		fix += " --local"
+	}
+	guards := ev
+	if a, ok := agents.Lookup(c.Agent); ok {
+		if canon, ok := a.Canonical(ev); ok {
+			guards = canon.Name
+			if canon.AlsoRuns != "" {
+				guards = canon.AlsoRuns + " and " + canon.Name
+			}
+		}
+	}
+	if slices.ContainsFunc(c.Entries, func(e FireCheck) bool { return e.Event == ev && e.Status == FireInstallLike }) {
+		return show(ev + ": only a line install does not write calls hermes-hooks for it (above), so the guards of " + guards +
+			" run when " + c.Title + " fires it only where that line finds a hermes-hooks; fix: " + fix)
+	}
+	return show(ev + ": no entry of " + c.Title + " runs hermes-hooks for it (in this file or another it reads here), so the guards of " +
+		guards + " never run when " + c.Title + " fires it; fix: " + fix)
 }
 
 // fireLine is one entry's line: "PreToolUse: fires ✓", or what went wrong.
@@ -83,6 +137,10 @@ func fireLine(e *FireCheck) string {
 		return ev + ": " + CheckInfo.Symbol() + " " + show(e.Detail) + ": " + show(e.Command)
 	case FireNotRun:
 		return ev + ": " + CheckInfo.Symbol() + " " + show(e.Detail)
+	case FireInstallLike:
+		// A problem only where no entry of ours serves the event
+		// (uncoveredLine says so).
+		return ev + ": " + CheckWarn.Symbol() + " " + show(e.Detail)
 	}
 	mark := CheckFail.Symbol()
 	if !e.Gating {

@@ -10,8 +10,11 @@ import (
 	"strings"
 	"sync"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
@@ -239,4 +242,126 @@ func foreignProblems(cfg *hookconfig.Config, lines lineFinder) []Problem {
 			Message: "[" + f.Event + "] " + f.Command + ": " + f.Detail})
 	}
 	return out
+}
+
+// What an install-like line (installLike) runs, by why it may not run as
+// a guard.
+const (
+	likeRelative = "relative" // a path relative to the folder the hook runs in
+	likeBare     = "bare"     // hermes-hooks from PATH, without install's prologue
+	likeOther    = "other"    // any other path: unquoted, under ~ or a variable
+)
+
+// installLike reads a hook line install did not write (not
+// agents.IsOwnCommand) that calls the hook verb of a hermes-hooks: a
+// program named hermes-hooks (or hermes-hooks.exe) followed by "hook", as
+// the program of one of its simple commands (after exec or command),
+// read as sh reads the line. Someone wrote it by hand, or edited
+// install's line: doctor does not run it (the file is the repository's to
+// write, and the form alone does not make it ours), and says why it may
+// not guard anywhere else (kind). "" when the line calls no hermes-hooks'
+// hook verb, or is not sh.
+func installLike(command string) (program, kind string) {
+	if len(command) > 1<<16 {
+		return "", ""
+	}
+	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
+	if err != nil {
+		return "", ""
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		call, ok := n.(*syntax.CallExpr)
+		if !ok || program != "" {
+			return program == ""
+		}
+		args := call.Args
+		for len(args) > 0 && (args[0].Lit() == "exec" || args[0].Lit() == "command") {
+			args = args[1:]
+		}
+		if len(args) < 2 || wordText(command, args[1]) != "hook" {
+			return true
+		}
+		prog := wordText(command, args[0])
+		base := prog[strings.LastIndexAny(prog, `/\`)+1:]
+		if base != agents.ProgramName && base != agents.ProgramName+".exe" {
+			return true
+		}
+		switch program = prog; {
+		case prog == base:
+			kind = likeBare
+		case strings.HasPrefix(prog, "/") || strings.HasPrefix(prog, `\`) || strings.HasPrefix(prog, "~") ||
+			strings.HasPrefix(strings.TrimLeft(prog, `"`), "$") || strings.HasPrefix(prog, "%") || windowsPath(prog):
+			kind = likeOther
+		default:
+			kind = likeRelative
+		}
+		return false
+	})
+	return program, kind
+}
+
+// wordText is w as the shell passes it when it is made of text alone
+// (quotes taken off), else as written ($HOME/bin/hermes-hooks).
+func wordText(src string, w *syntax.Word) string {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			if len(p.Parts) != 1 {
+				return src[w.Pos().Offset():w.End().Offset()]
+			}
+			lit, ok := p.Parts[0].(*syntax.Lit)
+			if !ok {
+				return src[w.Pos().Offset():w.End().Offset()]
+			}
+			b.WriteString(lit.Value)
+		default:
+			return src[w.Pos().Offset():w.End().Offset()]
+		}
+	}
+	return b.String()
+}
+
+// installLikeDetail is doctor's line for an install-like entry of agent's
+// file of scope (installLike's program and kind), with the fix.
+func installLikeDetail(program, kind, agent, scope string) string {
+	var why string
+	switch kind {
+	case likeRelative:
+		why = "runs " + program + ", a path relative to the folder the agent runs the hook in: it runs whatever that folder holds there, which a teammate's clone may not"
+	case likeBare:
+		why = `runs hermes-hooks from PATH without install's prologue: where it is not on PATH the agent gets the shell's "not found" and lets the call through`
+	default:
+		why = "runs " + program + ", a path install does not write: on another machine it may name nothing, or another program"
+	}
+	fix := "hermes-hooks install " + agent
+	switch scope {
+	case "user":
+		fix += " --user"
+	case "local":
+		fix += " --local"
+	}
+	return why + "; not as install writes it, so not run; fix: " + fix
+}
+
+// HoldsInstallLike reports whether in's file holds a line that calls
+// hermes-hooks' hook verb in a form install does not write (installLike):
+// the agent was installed there by hand, or install's lines were edited,
+// so doctor checks the file as one install wrote though it holds no entry
+// of ours (a teammate's clone of a committed file edited so).
+func HoldsInstallLike(in install.Installed) bool {
+	entries, _, err := install.Entries(in)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if p, _ := installLike(e.Command); p != "" && !e.Own(in.Agent.Name) {
+			return true
+		}
+	}
+	return false
 }

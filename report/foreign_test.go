@@ -78,3 +78,37 @@ func TestForeignLines(t *testing.T) {
 		}
 	}
 }
+
+// TestInstallLike: a hook line that calls hermes-hooks' hook verb in a
+// form install does not write (a relative path, the bare name without
+// install's prologue, a path in another shape) is read as an install-like
+// line, with the program it runs and why it may not work elsewhere; a line
+// that does not call the hook verb of a hermes-hooks is not.
+func TestInstallLike(t *testing.T) {
+	for _, tc := range []struct{ line, program, kind string }{
+		{"./bin/hermes-hooks hook claude PreToolUse", "./bin/hermes-hooks", likeRelative},
+		{"bin/hermes-hooks hook claude PreToolUse", "bin/hermes-hooks", likeRelative},
+		{`"./tools/hermes-hooks" hook claude PreToolUse --agent-timeout 600`, "./tools/hermes-hooks", likeRelative},
+		{"cd sub && ../hermes-hooks.exe hook claude Stop", "../hermes-hooks.exe", likeRelative},
+		{"hermes-hooks hook claude PreToolUse", "hermes-hooks", likeBare},
+		{"exec hermes-hooks hook codex PreToolUse", "hermes-hooks", likeBare},
+		{"/usr/local/bin/hermes-hooks hook claude PreToolUse", "/usr/local/bin/hermes-hooks", likeOther},
+		{"~/bin/hermes-hooks hook claude PreToolUse", "~/bin/hermes-hooks", likeOther},
+		{"$HOME/bin/hermes-hooks hook claude PreToolUse", "$HOME/bin/hermes-hooks", likeOther},
+		{`"$HOME"/bin/hermes-hooks hook claude PreToolUse`, `"$HOME"/bin/hermes-hooks`, likeOther},
+		{"X=1 './bin/hermes-hooks' 'hook' claude PreToolUse", "./bin/hermes-hooks", likeRelative},
+		{"if true; then ./bin/hermes-hooks hook claude Stop; fi", "./bin/hermes-hooks", likeRelative},
+		{"./guard.sh", "", ""},
+		{"echo 'hermes-hooks hook claude'", "", ""},
+		{"./bin/hermes-hooks hook claude 'unclosed", "", ""},
+		{"hermes-hooks dispatch pre_tool_call", "", ""},
+		{"./bin/hermes-hooks-old hook claude PreToolUse", "", ""},
+		{"echo hermes-hooks hook", "", ""},
+		{"hermes-hooks", "", ""},
+	} {
+		program, kind := installLike(tc.line)
+		if program != tc.program || kind != tc.kind {
+			t.Errorf("installLike(%q) = %q, %q; want %q, %q", tc.line, program, kind, tc.program, tc.kind)
+		}
+	}
+}

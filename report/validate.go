@@ -61,6 +61,23 @@ func ConfigProblems(cfg *hookconfig.Config) []Problem {
 	return managedFirst(cfg, sorted(configProblems(cfg, lineFinder{})))
 }
 
+// DoctorConfigProblems are what doctor reports about the config files it
+// reads: the loader's warnings (ConfigProblems) and validate's advice (a
+// matcher that never matches: the config loads and runs, and a guard
+// written so never fires), ordered by file and line. counted is how many
+// are doctor's problems: every warning of the loader, as doctor always
+// counted them, and the advice validate fails on (its errors); a warning
+// of the advice (a relative command in a user-level file) is shown only,
+// as validate passes it.
+func DoctorConfigProblems(cfg *hookconfig.Config) (ps []Problem, counted int) {
+	lines := lineFinder{}
+	ps = configProblems(cfg, lines)
+	counted = len(ps)
+	advice := warningProblems(cfg, cfg.Advice(), lines)
+	counted += Errors(advice)
+	return managedFirst(cfg, sorted(append(ps, advice...))), counted
+}
+
 // UnloadedRefusals are the repositories' hooks files that do not load
 // while the repository has an approved hook (allow; nil: the allowlist
 // could not be read, so nobody can tell): the dispatcher refuses every

@@ -83,7 +83,9 @@ func runDoctor(a *app, o doctorOptions) error {
 	if err != nil {
 		return err
 	}
-	configProblems := append(report.ConfigProblems(cfg), report.UnloadedRefusals(cfg, a.allowlistQuiet())...)
+	configProblems, counted := report.DoctorConfigProblems(cfg)
+	refusals := report.UnloadedRefusals(cfg, a.allowlistQuiet())
+	configProblems = append(configProblems, refusals...)
 	// The gate is irrelevant here: Doctor only smoke-runs hooks that are
 	// approved and unchanged, through RunEntry.
 	d, err := a.trialDispatcher(cfg, cli.Cwd())
@@ -100,8 +102,8 @@ func runDoctor(a *app, o doctorOptions) error {
 	if home, err := a.Home(); err == nil {
 		journalPath = journal.PathFor(cfg.Journal, home)
 	}
-	installs := checkInstalls(a, o, journalPath)
-	problems := len(configProblems)
+	installs := checkInstalls(a, o, journalPath, cfg)
+	problems := counted + len(refusals)
 	for _, r := range results {
 		problems += r.Problems
 	}
