@@ -100,7 +100,28 @@ func decodeClaude(_ string, ev *protocol.Event, payload map[string]any) map[stri
 // going, additionalContext, updatedToolOutput, continue:false + stopReason
 // and systemMessage. Keys follow Claude Code's documentation order.
 func encodeClaude(c *Call, o *protocol.Outcome) Reply {
+	if c.Event.PlainResult {
+		if r, ok := plainResult(o); ok {
+			return r
+		}
+	}
 	return jsonReply(claudeReply(c, o))
+}
+
+// plainResult is the reply on an event whose result Claude Code reads as
+// plain stdout (WorktreeCreate, spec §4.2 and §4.4): a block fails the
+// action as a failing hook does, by a non-zero exit with the reason on
+// stderr; a result is printed as it is. ok is false for neither: a hook
+// that answered in JSON (2.1.332's hookSpecificOutput.worktreePath) is
+// answered in JSON.
+func plainResult(o *protocol.Outcome) (Reply, bool) {
+	switch {
+	case o.Decision == protocol.DecisionBlock:
+		return Reply{Exit: 1, Stderr: []byte(blockReason(o) + "\n")}, true
+	case o.Result != nil:
+		return Reply{Stdout: []byte(*o.Result + "\n")}, true
+	}
+	return Reply{}, false
 }
 
 // claudeReply is encodeClaude's object, which hosts that read Claude
@@ -120,6 +141,9 @@ func claudeReply(c *Call, o *protocol.Outcome) protocol.Object {
 	}
 	if o.SystemMessage != "" && !ev.DropsSystemMessage {
 		top = append(top, protocol.KV{Key: "systemMessage", Value: o.SystemMessage})
+	}
+	if o.TerminalSequence != "" {
+		top = append(top, protocol.KV{Key: "terminalSequence", Value: o.TerminalSequence})
 	}
 	hso := protocol.Object{{Key: "hookEventName", Value: name}}
 	switch {
@@ -141,13 +165,13 @@ func claudeReply(c *Call, o *protocol.Outcome) protocol.Object {
 			if o.Message != "" {
 				d = append(d, protocol.KV{Key: "message", Value: o.Message})
 			}
-			hso = append(hso, protocol.KV{Key: "decision", Value: d})
+			hso = append(hso, protocol.KV{Key: "decision", Value: withMembers(d, o.DecisionMembers())})
 		case protocol.DecisionAllow:
 			d := protocol.Object{{Key: "behavior", Value: "allow"}}
 			if o.Args != nil {
 				d = append(d, protocol.KV{Key: "updatedInput", Value: o.Args})
 			}
-			hso = append(hso, protocol.KV{Key: "decision", Value: d})
+			hso = append(hso, protocol.KV{Key: "decision", Value: withMembers(d, o.DecisionMembers())})
 		}
 	case o.Decision == protocol.DecisionBlock && ev.Can(protocol.CapBlock|protocol.CapContinue):
 		// PostToolUse feedback, UserPromptSubmit refusal, Stop's "keep
@@ -157,8 +181,9 @@ func claudeReply(c *Call, o *protocol.Outcome) protocol.Object {
 	if ctx := joinContext(o); ctx != "" && ev.Can(protocol.CapContext) {
 		hso = append(hso, protocol.KV{Key: "additionalContext", Value: ctx})
 	}
-	if o.Result != nil && ev.ToolOutput {
-		hso = append(hso, protocol.KV{Key: "updatedToolOutput", Value: *o.Result})
+	if key, value, ok := o.ToolOutput(); ok && ev.ToolOutput {
+		// As the hook wrote it: an object stays one, the legacy name stays.
+		hso = append(hso, protocol.KV{Key: key, Value: value})
 	}
 	hso = withHookSpecific(hso, o)
 	if len(hso) > 1 {
@@ -174,20 +199,32 @@ func claudeReply(c *Call, o *protocol.Outcome) protocol.Object {
 // as its hooks wrote them (issue 31, item 16). Codex is not given them: it
 // rejects a reply with a member its schema for the event lacks.
 func withHookSpecific(hso protocol.Object, o *protocol.Outcome) protocol.Object {
-	if len(o.HookSpecific) == 0 {
-		return hso
+	hs := make(map[string]any, len(o.HookSpecific))
+	for k, v := range o.HookSpecific {
+		// What is left of a member hermes-hooks folds (a decision's
+		// interrupt) is written by the encoder that writes the member,
+		// never on its own, where it would not be the member's shape.
+		if !protocol.HookSpecificModelled(k) {
+			hs[k] = v
+		}
 	}
-	keys := make([]string, 0, len(o.HookSpecific))
-	for k := range o.HookSpecific {
+	return withMembers(hso, hs)
+}
+
+// withMembers appends members to obj in key order, never over one obj
+// has.
+func withMembers(obj protocol.Object, members map[string]any) protocol.Object {
+	keys := make([]string, 0, len(members))
+	for k := range members {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if !slices.ContainsFunc(hso, func(kv protocol.KV) bool { return kv.Key == k }) {
-			hso = append(hso, protocol.KV{Key: k, Value: o.HookSpecific[k]})
+		if !slices.ContainsFunc(obj, func(kv protocol.KV) bool { return kv.Key == k }) {
+			obj = append(obj, protocol.KV{Key: k, Value: members[k]})
 		}
 	}
-	return hso
+	return obj
 }
 
 // permissionDecision is the outcome's permissionDecision and its reason. On

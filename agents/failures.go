@@ -70,7 +70,9 @@ func (a *Agent) showFailures(c *Call, o *protocol.Outcome, r Reply) Reply {
 		// A refusal: it is what the user and the model see, and its
 		// reason stays the guard's.
 		return r
-	case how.sysMsg:
+	case how.sysMsg && !c.Event.PlainResult:
+		// (Where stdout is the event's result, WorktreeCreate's path, a
+		// JSON systemMessage there would be read as that: stderr.)
 		withMsg := *o
 		withMsg.SystemMessage = text
 		if o.SystemMessage != "" {

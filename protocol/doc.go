@@ -31,7 +31,10 @@
 //     permission flow") becomes none. Hermes "approve" (ask a human) is
 //     ask. The Outcome's
 //     message is the message of the first contribution (config order) that
-//     carries the winning decision; for ask, its rule_key too. Every message
+//     carries the winning decision; for ask, its rule_key too. When block
+//     wins, every later block of a Claude-dialect hook adds its message,
+//     after a blank line ("\n\n"): Claude Code surfaces every blocking
+//     hook's reason, where Hermes returns at its first block. Every message
 //     remains in the per-hook reports.
 //  3. What block means depends on the event: on pre_tool_call the tool call
 //     is refused and message is the tool's error for the model; on pre_verify
@@ -58,13 +61,21 @@
 //     the dispatcher runs those hooks one after another, feeding each the text
 //     the previous one produced, so the last replacement in config order is
 //     the result. An absent or empty replacement leaves the text unchanged.
+//     The form a Claude hook wrote its replacement in (a value that is not
+//     text, the legacy updatedMCPToolOutput) goes with it, in HookSpecific,
+//     from that contribution only.
 //  9. Injections (pre_llm_call inject_system / inject_user) are kept in
 //     config order, each kind joined with a blank line. Metadata maps merge in
 //     config order, later keys winning; so do the unmodelled members of
 //     Claude-dialect hookSpecificOutput (HookSpecific: worktreePath,
 //     sessionTitle, retry …), which the encoders of agents that read
-//     Claude Code's reply shape write back. Session state patches are not folded:
-//     the dispatcher applies them to the session's state.
+//     Claude Code's reply shape write back; but the members of
+//     PermissionRequest's decision beside behavior and message (HookSpecific
+//     "decision": interrupt, updatedPermissions …) come only from the
+//     contributions that carry the outcome's decision. A Claude
+//     terminalSequence is the last in config order (one sequence: two joined
+//     may be one Claude Code's allow-list refuses). Session state patches
+//     are not folded: the dispatcher applies them to the session's state.
 //  10. Failures (spawn error, timeout, non-zero exit without a decision,
 //     unparseable stdout) contribute nothing unless the entry is fail_closed,
 //     in which case ParseReply has already turned them into a block. The

@@ -51,18 +51,6 @@ func (c Capability) Names() []string {
 	return out
 }
 
-// ClaudeExit2 says what a Claude-dialect exit code 2 does on an event.
-type ClaudeExit2 uint8
-
-const (
-	// Exit2Ignored: exit 2 has no effect (Notification, PermissionRequest…).
-	Exit2Ignored ClaudeExit2 = iota
-	// Exit2Blocks: exit 2 blocks the action with stderr as the reason.
-	Exit2Blocks
-	// Exit2User: stderr is shown to the user only (SessionStart, SessionEnd…).
-	Exit2User
-)
-
 // Event describes one canonical event. Events are immutable; callers get
 // pointers into the catalog and must not modify them.
 type Event struct {
@@ -111,6 +99,10 @@ type Event struct {
 	EndsSession bool
 	// PlainContext: a Claude hook's plain (non-JSON) stdout is context.
 	PlainContext bool
+	// PlainResult: a Claude hook's plain stdout on exit 0 is the event's
+	// result, which Claude Code reads from its stdout (WorktreeCreate's
+	// path): Outcome.Result.
+	PlainResult bool
 	// SoftMissingScript: a Claude exit 2 whose stderr says the script is
 	// missing is a non-blocking error, not a block (Claude Code does this
 	// for stop-like events, so a deleted script cannot wedge the agent).
@@ -195,46 +187,6 @@ func (e *Event) Can(c Capability) bool { return e != nil && e.Caps&c != 0 }
 // Gating reports whether a block on this event refuses a tool call (the
 // Hermes "blocking" events: fail_closed and exit-2 blocks apply).
 func (e *Event) Gating() bool { return e != nil && e.gates }
-
-// HermesReplyKind says which Hermes reply forms an event reads beyond
-// context.
-type HermesReplyKind uint8
-
-const (
-	// ReplyContext: {"context": …}, plus transform results on transform
-	// events.
-	ReplyContext HermesReplyKind = iota
-	// ReplyTool: block, modify / rewrite, approve (pre_tool_call).
-	ReplyTool
-	// ReplyVerify: continue (pre_verify).
-	ReplyVerify
-	// ReplyInput: rewrite, block (transform_user_input).
-	ReplyInput
-	// ReplyLLM: context, inject_system / inject_user, block (pre_llm_call).
-	ReplyLLM
-	// ReplyGateway: skip, rewrite, allow (pre_gateway_dispatch).
-	ReplyGateway
-)
-
-// WireKind is how an outcome is rendered in Hermes' directive shape.
-type WireKind uint8
-
-const (
-	// WireContext: {"context": …} (a non-gating block's message with it),
-	// {"result": …}, or {}.
-	WireContext WireKind = iota
-	// WireTool: block, approve, modify (pre_tool_call).
-	WireTool
-	// WireContinue: a block is {"action": "continue"} (stop events).
-	WireContinue
-	// WireBlock: a block is {"action": "block"} (pre_llm_call,
-	// transform_user_input).
-	WireBlock
-	// WireGateway: {"action": "skip", "reason": …} (a block),
-	// {"action": "rewrite", "text": …} (a replacement text) or
-	// {"action": "allow"} (pre_gateway_dispatch).
-	WireGateway
-)
 
 // ClaudeField is one of an event's own Claude payload fields: when the host
 // did not send it, the first of From the host did send is used (through
@@ -352,7 +304,9 @@ var catalog = []Event{
 	{Name: "TaskCreated", Claude: "TaskCreated", ClaudeOnly: true, Exit2: Exit2Blocks, Caps: CapBlock},
 	{Name: "TaskCompleted", Claude: "TaskCompleted", ClaudeOnly: true, Exit2: Exit2Blocks, Caps: CapBlock, SoftMissingScript: true},
 	{Name: "ConfigChange", Claude: "ConfigChange", ClaudeOnly: true, ClaudeMatchOn: "source", Exit2: Exit2Blocks, Caps: CapBlock},
-	{Name: "WorktreeCreate", Claude: "WorktreeCreate", ClaudeOnly: true, Caps: capObserve},
+	// The hook creates the worktree: it prints the path, and any non-zero
+	// exit fails the creation (a block here).
+	{Name: "WorktreeCreate", Claude: "WorktreeCreate", ClaudeOnly: true, Exit2: ExitNonZeroBlocks, Caps: CapBlock, PlainResult: true},
 	{Name: "WorktreeRemove", Claude: "WorktreeRemove", ClaudeOnly: true, Caps: capObserve},
 	{Name: "InstructionsLoaded", Claude: "InstructionsLoaded", ClaudeOnly: true, ClaudeMatchOn: "load_reason", Caps: capObserve, DropsSystemMessage: true},
 	{Name: "Elicitation", Claude: "Elicitation", ClaudeOnly: true, ClaudeMatchOn: "mcp_server_name", Exit2: Exit2Blocks, Caps: CapBlock},

@@ -328,6 +328,8 @@ func TestCatalogRules(t *testing.T) {
 		{"Stops", func(e *Event) bool { return e.Stops }, []string{"Stop", "SubagentStop"}},
 		{"EndsSession", func(e *Event) bool { return e.EndsSession }, []string{"SessionEnd", "on_session_finalize"}},
 		{"PlainContext", func(e *Event) bool { return e.PlainContext }, []string{"SessionStart", "UserPromptExpansion", "UserPromptSubmit"}},
+		{"PlainResult", func(e *Event) bool { return e.PlainResult }, []string{"WorktreeCreate"}},
+		{"ExitNonZeroBlocks", func(e *Event) bool { return e.Exit2 == ExitNonZeroBlocks }, []string{"WorktreeCreate"}},
 		{"SoftMissingScript", func(e *Event) bool { return e.SoftMissingScript }, []string{"Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"}},
 		{"DropsSystemMessage", func(e *Event) bool { return e.DropsSystemMessage },
 			[]string{"InstructionsLoaded", "Notification", "PostCompact", "PreCompact", "SessionEnd", "StopFailure"}},

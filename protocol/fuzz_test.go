@@ -171,8 +171,9 @@ func FuzzParseReplyClaude(f *testing.F) {
 	f.Fuzz(func(t *testing.T, stdout, stderr string, exit int, evIdx uint8, failClosed, spawn, timedOut bool) {
 		c, e := fuzzReply(t, Claude, stdout, stderr, exit, evIdx, failClosed, spawn, timedOut)
 		noDuplicateDecides(t, stdout, exit, spawn || timedOut, c)
-		if !spawn && !timedOut && exit == 2 && e.Exit2 == Exit2Blocks && (c == nil || c.Decision != DecisionBlock) {
-			t.Fatalf("exit 2 on %s did not block: %s", e.ClaudeName(), contribString(c))
+		if !spawn && !timedOut && (exit == 2 && e.Exit2 == Exit2Blocks || exit != 0 && e.Exit2 == ExitNonZeroBlocks) &&
+			(c == nil || c.Decision != DecisionBlock) {
+			t.Fatalf("exit %d on %s did not block: %s", exit, e.ClaudeName(), contribString(c))
 		}
 		// fail_closed acts only where a hook can block at all.
 		canBlock := e.Can(CapBlock | CapContinue)

@@ -85,7 +85,8 @@ type Contribution struct {
 	// SystemMessage is for the user, not the model.
 	SystemMessage string `json:"system_message,omitempty"`
 	// Result replaces the text of a transform_* event (or the tool output,
-	// for Claude's updatedToolOutput). nil leaves it unchanged.
+	// for Claude's updatedToolOutput); on WorktreeCreate it is the path a
+	// Claude hook printed. nil leaves it unchanged.
 	Result *string `json:"result,omitempty"`
 	// InjectSystem and InjectUser are messages to add to the model's
 	// request as a system or a user message (pre_llm_call).
@@ -106,6 +107,10 @@ type Contribution struct {
 	// sessionTitle, watchPaths, retry …): the agent's own reply fields,
 	// handed back to an agent that reads Claude Code's reply shape intact.
 	HookSpecific map[string]any `json:"hook_specific,omitempty"`
+	// TerminalSequence is a Claude-dialect reply's terminalSequence: an
+	// escape sequence (a title, a desktop notification) for Claude Code to
+	// write to its terminal, which a hook has none of.
+	TerminalSequence string `json:"terminal_sequence,omitempty"`
 }
 
 // IsEmpty reports whether c asks for nothing.
@@ -113,7 +118,7 @@ func (c *Contribution) IsEmpty() bool {
 	return c == nil || (c.Decision.Rank() == 0 && c.Message == "" && c.RuleKey == "" &&
 		c.Args == nil && !c.ReplaceArgs && c.Context == "" && !c.Stop && c.StopReason == "" &&
 		c.SystemMessage == "" && c.Result == nil && c.InjectSystem == "" && c.InjectUser == "" &&
-		c.Metadata == nil && c.State == nil && c.Env == nil && c.HookSpecific == nil)
+		c.Metadata == nil && c.State == nil && c.Env == nil && c.HookSpecific == nil && c.TerminalSequence == "")
 }
 
 // HookReport records one configured hook's part in a firing: whether it ran,
@@ -236,7 +241,8 @@ type Outcome struct {
 	// SystemMessage is for the user.
 	SystemMessage string `json:"system_message"`
 	// Result is the replacement text of a transform_* event (for
-	// transform_user_input, the rewritten user message); nil means unchanged.
+	// transform_user_input, the rewritten user message; for WorktreeCreate,
+	// the worktree's path); nil means unchanged.
 	Result *string `json:"result"`
 	// InjectSystem and InjectUser are the system and user messages hooks
 	// asked to add to the model's request, joined by a blank line.
@@ -251,6 +257,9 @@ type Outcome struct {
 	// merged in config order (later keys win, as for Metadata), for the
 	// encoders of agents that read Claude Code's reply shape.
 	HookSpecific map[string]any `json:"hook_specific"`
+	// TerminalSequence is the last Claude-dialect terminalSequence in
+	// config order, for Claude Code to write to its terminal.
+	TerminalSequence string `json:"terminal_sequence"`
 	// Unapproved counts a repository's hooks this firing skipped because
 	// nobody approved them as they are now (never approved, revoked, or
 	// changed since approval): the caller tells the person, who cannot see
@@ -286,6 +295,11 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 	}
 	sent, twins := args, [][2]string(nil)
 	firstDecides, decided := ev != nil && ev.FirstDecides, false
+	// deciders carry a decision that counted, resultFrom the replacement
+	// text that is the outcome's: the hookSpecificOutput members that
+	// belong to either follow them (followers).
+	var deciders []*Contribution
+	var resultFrom *Contribution
 	for i := range reports {
 		c := reports[i].Contribution
 		if c == nil || reports[i].Shadow { // shadow: see rule 11
@@ -297,8 +311,16 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 		if firstDecides && (c.Decision.Rank() > 0 || c.Result != nil && *c.Result != "") {
 			decided = true
 		}
-		if decides && c.Decision.Rank() > o.Decision.Rank() {
+		if decides && c.Decision.Rank() > 0 {
+			deciders = append(deciders, c)
+		}
+		switch {
+		case decides && c.Decision.Rank() > o.Decision.Rank():
 			o.Decision, o.Message, o.RuleKey = c.Decision, c.Message, c.RuleKey
+		case decides && c.Decision == DecisionBlock && o.Decision == DecisionBlock && reports[i].Dialect == Claude:
+			// Claude Code surfaces every blocking hook's message (its
+			// merge rule), where Hermes returns at the first block.
+			o.Message = joinNonEmpty("\n\n", o.Message, c.Message)
 		}
 		if (c.ReplaceArgs || len(c.Args) > 0) && !rewritten {
 			// Read once, at the first rewrite: a firing nobody rewrites
@@ -332,7 +354,10 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 		}
 		if decides && c.Result != nil && *c.Result != "" {
 			r := *c.Result
-			o.Result = &r
+			o.Result, resultFrom = &r, c
+		}
+		if c.TerminalSequence != "" {
+			o.TerminalSequence = c.TerminalSequence
 		}
 		if c.InjectSystem != "" {
 			injSys = append(injSys, c.InjectSystem)
@@ -340,22 +365,8 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 		if c.InjectUser != "" {
 			injUser = append(injUser, c.InjectUser)
 		}
-		if len(c.Metadata) > 0 {
-			if o.Metadata == nil {
-				o.Metadata = map[string]any{}
-			}
-			for k, v := range c.Metadata {
-				o.Metadata[k] = v
-			}
-		}
-		if len(c.HookSpecific) > 0 {
-			if o.HookSpecific == nil {
-				o.HookSpecific = map[string]any{}
-			}
-			for k, v := range c.HookSpecific {
-				o.HookSpecific[k] = v
-			}
-		}
+		o.Metadata = mergeMembers(o.Metadata, c.Metadata, nil)
+		o.HookSpecific = mergeMembers(o.HookSpecific, c.HookSpecific, follows)
 		if len(c.Env) > 0 {
 			if o.Env == nil {
 				o.Env = map[string]string{}
@@ -365,6 +376,7 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 			}
 		}
 	}
+	o.HookSpecific = followers(o.HookSpecific, o.Decision, deciders, resultFrom)
 	o.InjectSystem = strings.Join(injSys, "\n\n")
 	o.InjectUser = strings.Join(injUser, "\n\n")
 	if o.Decision == DecisionDefer {
@@ -380,6 +392,68 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 		o.SystemMessage = strings.Join(sys, "\n")
 	}
 	return o
+}
+
+// mergeMembers merges one contribution's members into the outcome's
+// (later keys win), except those skip names.
+func mergeMembers(into, from map[string]any, skip func(string) bool) map[string]any {
+	for k, v := range from {
+		if skip != nil && skip(k) {
+			continue
+		}
+		if into == nil {
+			into = map[string]any{}
+		}
+		into[k] = v
+	}
+	return into
+}
+
+// follows reports the unmodelled hookSpecificOutput members that follow a
+// part of the reply the fold decides (followers), not the merge of the
+// others.
+func follows(k string) bool { return k == decisionMember || isToolOutputForm(k) }
+
+// followers adds to hs the hookSpecificOutput members that belong to a
+// part of the reply the fold decides: the members of PermissionRequest's
+// decision beside behavior and message (interrupt, updatedPermissions …)
+// of the contributions that carry the outcome's decision d, merged in
+// config order, so that a losing allow's updatedPermissions never ride on
+// a deny; and the form the outcome's replacement text was written in (a
+// structured updatedToolOutput, the legacy updatedMCPToolOutput), that of
+// the contribution whose text it is.
+func followers(hs map[string]any, d Decision, deciders []*Contribution, resultFrom *Contribution) map[string]any {
+	set := func(k string, v any) {
+		if hs == nil {
+			hs = map[string]any{}
+		}
+		hs[k] = v
+	}
+	var members map[string]any
+	for _, c := range deciders {
+		m, _ := c.HookSpecific[decisionMember].(map[string]any)
+		if c.Decision != d || len(m) == 0 {
+			continue
+		}
+		if members == nil {
+			members = map[string]any{}
+		}
+		for k, v := range m {
+			members[k] = v
+		}
+	}
+	if members != nil {
+		set(decisionMember, members)
+	}
+	if resultFrom != nil {
+		for _, k := range toolOutputForms {
+			if v, ok := resultFrom.HookSpecific[k]; ok {
+				set(k, v)
+				break
+			}
+		}
+	}
+	return hs
 }
 
 func cloneMap(m map[string]any) map[string]any {

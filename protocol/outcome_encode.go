@@ -55,6 +55,7 @@ func (o *Outcome) object() Object {
 		With(o.Metadata != nil, "metadata", o.Metadata).
 		With(o.Env != nil, "env", stringMap(o.Env)).
 		With(o.HookSpecific != nil, "hook_specific", o.HookSpecific).
+		With(o.TerminalSequence != "", "terminal_sequence", o.TerminalSequence).
 		With(o.Unapproved > 0, "unapproved", o.Unapproved).
 		With(true, "hooks", hooks)
 }
@@ -106,7 +107,8 @@ func (c *Contribution) object() Object {
 		With(c.Metadata != nil, "metadata", c.Metadata).
 		With(c.State != nil, "state", c.State).
 		With(c.Env != nil, "env", stringMap(c.Env)).
-		With(c.HookSpecific != nil, "hook_specific", c.HookSpecific)
+		With(c.HookSpecific != nil, "hook_specific", c.HookSpecific).
+		With(c.TerminalSequence != "", "terminal_sequence", c.TerminalSequence)
 }
 
 // stringMap is m as the JSON encoder's map type.

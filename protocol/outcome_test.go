@@ -841,12 +841,12 @@ func TestOutcomeKeysDefinedOnce(t *testing.T) {
 	res, code := "r", 0
 	c := Contribution{Decision: DecisionBlock, Message: "m", RuleKey: "k", Args: map[string]any{"a": 1}, ReplaceArgs: true,
 		Context: "c", Stop: true, StopReason: "s", SystemMessage: "y", Result: &res, InjectSystem: "i", InjectUser: "u",
-		Metadata: map[string]any{"m": 1}, State: map[string]any{"s": 1}, Env: map[string]string{"E": "1"}, HookSpecific: map[string]any{"h": 1}}
+		Metadata: map[string]any{"m": 1}, State: map[string]any{"s": 1}, Env: map[string]string{"E": "1"}, HookSpecific: map[string]any{"h": 1}, TerminalSequence: "\a"}
 	r := HookReport{Event: "e", Command: "c", Dialect: Hermes, Matcher: "m", Source: "s", Ran: true, Skipped: "x", ExitCode: &code,
 		TimedOut: true, Error: "e", StdoutTruncated: true, StderrTruncated: true, Note: "n", ForeignRefusal: true, Shadow: true, Would: "w", Rejudged: true, Contribution: &c}
 	o := Outcome{Event: "e", Decision: DecisionBlock, Message: "m", RuleKey: "k", Args: map[string]any{}, Context: "c", Stop: true,
 		StopReason: "s", SystemMessage: "y", Result: &res, InjectSystem: "i", InjectUser: "u", Metadata: map[string]any{},
-		Env: map[string]string{}, HookSpecific: map[string]any{}, Unapproved: 2, Hooks: []HookReport{r}}
+		Env: map[string]string{}, HookSpecific: map[string]any{}, TerminalSequence: "\a", Unapproved: 2, Hooks: []HookReport{r}}
 	for _, tc := range []struct {
 		name         string
 		tags, object []string
@@ -862,5 +862,91 @@ func TestOutcomeKeysDefinedOnce(t *testing.T) {
 		if got := sorted(tc.schema); !slices.Equal(got, sortedCopy(tc.tags)) {
 			t.Errorf("%s: the schema has %v, the tags say %v", tc.name, got, sortedCopy(tc.tags))
 		}
+	}
+}
+
+// claudeRep is a Claude-dialect hook's report.
+func claudeRep(c *Contribution) HookReport {
+	r := rep(c)
+	r.Dialect = Claude
+	return r
+}
+
+// Rule 2, Claude Code's merge: every blocking Claude hook's reason reaches
+// the agent, in config order; a Hermes hook's later block adds nothing
+// (Hermes returns at its first block).
+func TestFoldJoinsClaudeBlockMessages(t *testing.T) {
+	stop := ev("Stop")
+	o := Fold(stop, nil, []HookReport{claudeRep(block("run tests")), claudeRep(block("update docs"))})
+	if o.Decision != DecisionBlock || o.Message != "run tests\n\nupdate docs" {
+		t.Errorf("two Claude blocks: %s %q", o.Decision, o.Message)
+	}
+	o = Fold(preTool, nil, []HookReport{claudeRep(ask("sure?", "")), claudeRep(block("first")), rep(block("hermes")),
+		claudeRep(allow("ok")), claudeRep(block("second"))})
+	if o.Message != "first\n\nsecond" {
+		t.Errorf("mixed: %q, want the Claude blocks' reasons only", o.Message)
+	}
+	o = Fold(preTool, nil, []HookReport{rep(block("hermes first")), claudeRep(block("claude"))})
+	if o.Message != "hermes first\n\nclaude" {
+		t.Errorf("Hermes then Claude: %q", o.Message)
+	}
+	o = Fold(preTool, nil, reps(block("one"), block("two")))
+	if o.Message != "one" {
+		t.Errorf("two Hermes blocks: %q, want the first only", o.Message)
+	}
+	// Asks are not blocks: the first ask's question stays the only one.
+	o = Fold(preTool, nil, []HookReport{claudeRep(ask("q1", "")), claudeRep(ask("q2", ""))})
+	if o.Message != "q1" {
+		t.Errorf("two asks: %q", o.Message)
+	}
+}
+
+// PermissionRequest's decision members beside behavior and message
+// (HookSpecific "decision") go with the decision they came with: those of
+// the contributions carrying the outcome's decision, in config order.
+func TestFoldDecisionMembersFollowTheDecision(t *testing.T) {
+	perm := ev("PermissionRequest")
+	withHS := func(c *Contribution, hs map[string]any) *Contribution { c.HookSpecific = hs; return c }
+	interrupt := map[string]any{"decision": map[string]any{"interrupt": true}}
+	perms := map[string]any{"decision": map[string]any{"updatedPermissions": []any{"r"}}, "other": 1}
+	o := Fold(perm, nil, []HookReport{claudeRep(withHS(block("nope"), interrupt)), claudeRep(withHS(allow(""), perms))})
+	if want := map[string]any{"decision": map[string]any{"interrupt": true}, "other": 1}; !reflect.DeepEqual(o.HookSpecific, want) {
+		t.Errorf("deny wins: hook_specific %v, want %v", o.HookSpecific, want)
+	}
+	o = Fold(perm, nil, []HookReport{claudeRep(withHS(allow(""), perms)), claudeRep(allow(""))})
+	if want := map[string]any{"decision": map[string]any{"updatedPermissions": []any{"r"}}, "other": 1}; !reflect.DeepEqual(o.HookSpecific, want) {
+		t.Errorf("allow wins: hook_specific %v, want %v", o.HookSpecific, want)
+	}
+	o = Fold(perm, nil, []HookReport{claudeRep(withHS(block("a"), interrupt)),
+		claudeRep(withHS(block("b"), map[string]any{"decision": map[string]any{"x": 2}}))})
+	if want := map[string]any{"decision": map[string]any{"interrupt": true, "x": 2}}; !reflect.DeepEqual(o.HookSpecific, want) {
+		t.Errorf("two denies: hook_specific %v, want %v", o.HookSpecific, want)
+	}
+}
+
+// Rule 8 with the replacement's own form (a Claude hook's updatedToolOutput
+// as it wrote it): it goes with the result it is the form of, never with a
+// later hook's text.
+func TestFoldResultFormFollowsTheResult(t *testing.T) {
+	post := ev("PostToolUse")
+	obj := map[string]any{"a": 1}
+	structured := &Contribution{Result: ptr(`{"a":1}`), HookSpecific: map[string]any{"updatedToolOutput": obj}}
+	o := Fold(post, nil, []HookReport{claudeRep(structured)})
+	if !reflect.DeepEqual(o.HookSpecific, map[string]any{"updatedToolOutput": obj}) || *o.Result != `{"a":1}` {
+		t.Errorf("alone: %v %v", o.HookSpecific, o.Result)
+	}
+	o = Fold(post, nil, []HookReport{claudeRep(structured), rep(&Contribution{Result: ptr("text")})})
+	if o.HookSpecific != nil || *o.Result != "text" {
+		t.Errorf("a later text wins: hook_specific %v result %q", o.HookSpecific, *o.Result)
+	}
+}
+
+// terminalSequence: one hook's sequence, the last in config order (two
+// joined could make a text Claude Code's allow-list refuses).
+func TestFoldTerminalSequence(t *testing.T) {
+	o := Fold(ev("Notification"), nil, []HookReport{claudeRep(&Contribution{TerminalSequence: "\x1b]0;a\x07"}),
+		claudeRep(&Contribution{SystemMessage: "x"}), claudeRep(&Contribution{TerminalSequence: "\x07"})})
+	if o.TerminalSequence != "\x07" {
+		t.Errorf("terminal sequence %q", o.TerminalSequence)
 	}
 }

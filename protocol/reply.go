@@ -17,8 +17,9 @@ const DefaultBlockMessage = "Blocked by shell hook."
 const ClaudeDefaultBlockReason = "Blocked by hook"
 
 // ClaudeExit2NoStderr is the reason of a Claude-dialect exit-2 block whose
-// hook wrote nothing on stderr.
-const ClaudeExit2NoStderr = "Blocked by hook (exit code 2, no stderr output)"
+// hook wrote nothing on stderr: Claude Code's own words for it (spec §4.2),
+// so that the agent shows what it would have shown running the hook.
+const ClaudeExit2NoStderr = "No stderr output"
 
 // Hermes cuts an exit-2 stderr to this many characters for the block message.
 const hermesStderrCut = 400

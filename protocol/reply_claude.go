@@ -70,36 +70,27 @@ func parseClaude(r Reply) (*Contribution, string, string) {
 		// Claude Code downgrades this on stop events: a stop hook whose
 		// script is gone must not keep the agent going forever.
 		note = joinNonEmpty("; ", note, "exit code 2 with a missing script ("+firstLine(stderr)+") is a non-blocking error on "+ev.ClaudeName())
-	case r.ExitCode == 2:
-		switch ev.Exit2 {
-		case Exit2Blocks:
-			if c == nil || c.Decision != DecisionBlock {
-				if c == nil {
-					c = &Contribution{}
-				}
-				c.Decision, c.Message, c.RuleKey = DecisionBlock, stderr, ""
-				if c.Message == "" {
-					c.Message = ClaudeExit2NoStderr
-				}
-			}
-		case Exit2User:
-			if stderr != "" {
-				if c == nil {
-					c = &Contribution{}
-				}
-				c.SystemMessage = joinNonEmpty("\n", c.SystemMessage, stderr)
-			}
-		default:
-			note = joinNonEmpty("; ", note, "exit code 2 has no effect on "+ev.ClaudeName())
-		}
+	case r.ExitCode == 2 || r.ExitCode != 0 && ev.Exit2 == ExitNonZeroBlocks:
+		var n string
+		c, n = claudeExit2(ev, c, stderr)
+		note = joinNonEmpty("; ", note, n)
 	case r.ExitCode == 0:
-		if !isJSON && !badJSON && stdout != "" && ev.PlainContext {
+		switch {
+		case isJSON || badJSON || stdout == "":
+		case ev.PlainContext:
 			c = &Contribution{Context: stdout}
+		case ev.PlainResult:
+			c = &Contribution{Result: &stdout}
 		}
 	default:
 		if !isJSON {
 			note = joinNonEmpty("; ", note, "Failed with non-blocking status code "+strconv.Itoa(r.ExitCode)+prefixIf(": ", firstLine(stderr)))
 		}
+	}
+
+	if c != nil && c.Decision == DecisionBlock && c.Message == "" {
+		// A JSON block without a reason, not exit 2's: Claude Code's text.
+		c.Message = ClaudeDefaultBlockReason
 	}
 
 	// Another dialect's refusal where this reply neither refuses nor stops
@@ -122,7 +113,7 @@ func parseClaude(r Reply) (*Contribution, string, string) {
 			// nothing it could use, which a fail_closed guard must not
 			// turn into "allow".
 			return failedClosed(r.Command, "its reply "+strings.TrimPrefix(note, "hook output ")), note, foreign
-		case !isJSON && r.ExitCode == 0 && strings.Contains(stdout, "{") && !ev.PlainContext:
+		case !isJSON && r.ExitCode == 0 && strings.Contains(stdout, "{") && !ev.PlainContext && !ev.PlainResult:
 			// Text before a reply where only JSON decides (a shell
 			// profile's banner): Claude Code ignores it, and the reply
 			// after it. Text alone ("ok") is a success there, and stays one.
@@ -141,6 +132,36 @@ func parseClaude(r Reply) (*Contribution, string, string) {
 		return nil, note, foreign
 	}
 	return c, note, foreign
+}
+
+// claudeExit2 applies a blocking exit (2; any non-zero exit where the
+// event says ExitNonZeroBlocks) to c, the reading of the reply's stdout;
+// the note says when it does nothing.
+func claudeExit2(ev *Event, c *Contribution, stderr string) (*Contribution, string) {
+	switch ev.Exit2 {
+	case Exit2Blocks, ExitNonZeroBlocks:
+		// The block's reason is the reply's own, else stderr (a JSON block
+		// without a reason of its own takes stderr too: spec §4.2).
+		if c == nil || c.Decision != DecisionBlock || c.Message == "" {
+			if c == nil {
+				c = &Contribution{}
+			}
+			c.Decision, c.Message, c.RuleKey = DecisionBlock, stderr, ""
+			if c.Message == "" {
+				c.Message = ClaudeExit2NoStderr
+			}
+		}
+	case Exit2User:
+		if stderr != "" {
+			if c == nil {
+				c = &Contribution{}
+			}
+			c.SystemMessage = joinNonEmpty("\n", c.SystemMessage, stderr)
+		}
+	default:
+		return c, "exit code 2 has no effect on " + ev.ClaudeName()
+	}
+	return c, ""
 }
 
 // missingScript reports Claude Code's special case (Event.SoftMissingScript):
@@ -178,6 +199,7 @@ func claudeJSON(ev *Event, obj map[string]any) (_ *Contribution, _ string, hsoUn
 		c.StopReason, _ = obj["stopReason"].(string)
 	}
 	c.SystemMessage, _ = obj["systemMessage"].(string)
+	c.TerminalSequence, _ = obj["terminalSequence"].(string)
 	reason, _ := obj["reason"].(string)
 
 	// Gating candidates: the top-level decision and hookSpecificOutput's;
@@ -228,7 +250,8 @@ func claudeJSON(ev *Event, obj map[string]any) (_ *Contribution, _ string, hsoUn
 
 	// The most restrictive of the two forms applies; its message is its own
 	// reason (for hookSpecificOutput, permissionDecisionReason, else the
-	// top-level reason), else Claude Code's default.
+	// top-level reason). A block without one is left without: exit 2 gives
+	// it stderr, else parseClaude gives it Claude Code's default.
 	decision, msg := topDecision, reason
 	if hsoDecision.Rank() > topDecision.Rank() {
 		decision, msg = hsoDecision, hsoReason
@@ -238,9 +261,6 @@ func claudeJSON(ev *Event, obj map[string]any) (_ *Contribution, _ string, hsoUn
 	}
 	if decision.Rank() > 0 {
 		c.Decision, c.Message = decision, msg
-		if msg == "" && decision == DecisionBlock {
-			c.Message = ClaudeDefaultBlockReason
-		}
 		if decision == DecisionDefer {
 			c.Message = ""
 		}
@@ -276,34 +296,6 @@ func refusals(ev *Event, hso map[string]any, d Decision, msg, reason string, top
 	return d, msg
 }
 
-// modelledHSO are the hookSpecificOutput members hermes-hooks reads and
-// folds itself (on whichever event they apply): every other member is the
-// agent's own and passes through (Contribution.HookSpecific).
-var modelledHSO = map[string]bool{
-	"hookEventName": true, "permissionDecision": true, "permissionDecisionReason": true,
-	"updatedInput": true, "additionalContext": true, "decision": true,
-	"updatedToolOutput": true, "updatedMCPToolOutput": true,
-}
-
-// unmodelledHSO copies the members of hso that hermes-hooks does not model,
-// nil when there are none: Claude Code 2.1.332's worktreePath (which
-// WorktreeCreate needs), sessionTitle, initialUserMessage, watchPaths,
-// suppressOriginalPrompt, PermissionDenied's retry, and whatever a later
-// version adds, reach the agent as the hook wrote them.
-func unmodelledHSO(hso map[string]any) map[string]any {
-	var out map[string]any
-	for k, v := range hso {
-		if modelledHSO[k] {
-			continue
-		}
-		if out == nil {
-			out = map[string]any{}
-		}
-		out[k] = v
-	}
-	return out
-}
-
 // claudeHSO reads hookSpecificOutput for ev. It returns the gating decision
 // it asks for (if any) and that decision's reason.
 func claudeHSO(ev *Event, hso map[string]any, c *Contribution) (d Decision, reason string, note string) {
@@ -332,7 +324,7 @@ func claudeHSO(ev *Event, hso map[string]any, c *Contribution) (d Decision, reas
 		}
 	}
 	if ev.Behavior {
-		if dec, ok := hso["decision"].(map[string]any); ok {
+		if dec, ok := hso[decisionMember].(map[string]any); ok {
 			switch dec["behavior"] {
 			case "allow":
 				d = DecisionAllow
@@ -343,22 +335,11 @@ func claudeHSO(ev *Event, hso map[string]any, c *Contribution) (d Decision, reas
 				d = DecisionBlock
 				reason, _ = dec["message"].(string)
 			}
+			keepDecisionMembers(c, dec)
 		}
 	}
 	if ev.ToolOutput {
-		if v, ok := hso["updatedToolOutput"]; ok && v != nil {
-			s, isStr := v.(string)
-			if !isStr {
-				s = string(pyjson.Encode(v, pyjson.Compact))
-			}
-			c.Result = &s
-		} else if v, ok := hso["updatedMCPToolOutput"]; ok && v != nil {
-			s := string(pyjson.Encode(v, pyjson.Compact))
-			if str, isStr := v.(string); isStr {
-				s = str
-			}
-			c.Result = &s
-		}
+		readToolOutput(c, hso)
 	}
 	return d, reason, note
 }

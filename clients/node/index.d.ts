@@ -48,6 +48,8 @@ export declare class Outcome {
   env?: Record<string, unknown>;
   /** The hooks' hookSpecificOutput members hermes-hooks does not model (Claude dialect). */
   hook_specific?: Record<string, unknown>;
+  /** A Claude-dialect reply's terminalSequence, for Claude Code to emit. */
+  terminal_sequence?: string;
   /** How many of a repository's hooks were skipped as not approved. */
   unapproved?: number;
   hooks: HookReport[];
