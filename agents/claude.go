@@ -39,6 +39,13 @@ func newClaude() *Agent {
 			// Claude Code's settings of one checkout, not committed.
 			Local:  ".claude/settings.local.json",
 			Layout: Grouped,
+			// Claude Code's SessionEnd hooks share a 1.5 s budget that the
+			// largest timeout one configures raises, up to 60 s (the
+			// catalog's SharedBudget): with no timeout of its own, this
+			// entry had 1.5 s for every SessionEnd hook hermes-hooks runs.
+			// Saying 60 lets Claude Code wait up to that; hermes-hooks then
+			// holds its hooks to the budget they configure themselves.
+			EventExtra: map[string][]pyjson.Member{"SessionEnd": {{Key: "timeout", Value: int64(60)}}},
 			// The events hermes-hooks has something to say on; the others
 			// (FileChanged, WorktreeCreate …) would start a process per
 			// event for nothing in the common config.
@@ -49,7 +56,8 @@ func newClaude() *Agent {
 		// A command hook's default timeout is 600 s (since 2.1.3), 30 s on
 		// UserPromptSubmit; SessionEnd hooks share a 1.5 s budget that
 		// only a configured timeout raises [CC-DOC "Hooks reference",
-		// timeouts; the spec's defaults table].
+		// timeouts; the spec's defaults table] (an entry of install's
+		// configures 60 s: HookFile.EventExtra).
 		HookTimeout:     600 * time.Second,
 		EventTimeouts:   map[string]time.Duration{"UserPromptSubmit": 30 * time.Second, "SessionEnd": 1500 * time.Millisecond},
 		ProjectEnv:      "CLAUDE_PROJECT_DIR",

@@ -124,7 +124,9 @@ func TestAgentTimeouts(t *testing.T) {
 	}{
 		{"claude", "PreToolUse", 600 * time.Second},
 		{"claude", "UserPromptSubmit", 30 * time.Second},
-		{"claude", "SessionEnd", 1500 * time.Millisecond},
+		// written: "timeout": 60, which raises Claude Code's 1.5 s
+		// SessionEnd budget to its 60 s cap (the spec's §5, "Timeout").
+		{"claude", "SessionEnd", 60 * time.Second},
 		{"codex", "PreToolUse", 600 * time.Second},  // written: "timeout": 600
 		{"codex", "SessionEnd", 3 * time.Second},    // written: Codex's cap
 		{"gemini", "BeforeTool", 600 * time.Second}, // written in ms
@@ -142,6 +144,13 @@ func TestAgentTimeouts(t *testing.T) {
 	gemini, _ := Lookup("gemini")
 	if got := gemini.DefaultTimeout("BeforeTool"); got != 60*time.Second {
 		t.Errorf("gemini's own default = %v, want 60s", got)
+	}
+	claude, _ := Lookup("claude")
+	if got := claude.DefaultTimeout("SessionEnd"); got != 1500*time.Millisecond {
+		t.Errorf("Claude Code's own SessionEnd budget for an entry without a timeout = %v, want 1.5s", got)
+	}
+	if got := claude.HookCommand("", "SessionEnd"); !strings.HasSuffix(got, " hook claude SessionEnd --agent-timeout 60") {
+		t.Errorf("Claude's SessionEnd command line %q does not pass the raised budget", got)
 	}
 }
 

@@ -54,7 +54,7 @@ func readEnvFile(path string, rep *protocol.HookReport) {
 // before the start and starts a pinned binary through its descriptor.
 func (d *Dispatcher) prepare(h Invocation) (hookproc.Spec, string) {
 	e, t := h.Entry, &h.target
-	spec := hookproc.Spec{Env: h.Env, Timeout: e.Timeout, Cap: d.opts.OutputCap}
+	spec := hookproc.Spec{Env: h.Env, Timeout: h.timeout(), Cap: d.opts.OutputCap}
 	if h.pins != nil {
 		spec.Verify = h.pins.Verify
 	}
@@ -100,9 +100,10 @@ func (d *Dispatcher) prepare(h Invocation) (hookproc.Spec, string) {
 
 // hookFor decides where and how an entry runs for this firing: its
 // directory ("" = the dispatcher's own), its environment and, for Claude
-// hooks, CLAUDE_PROJECT_DIR; then what its command runs there. Claude hooks
-// run in the session's cwd, as in Claude Code; project-local hooks in their
-// project root; other Hermes hooks where the dispatcher runs, as in Hermes.
+// hooks, CLAUDE_PROJECT_DIR (projectOf); then what its command runs there.
+// Claude hooks run in the session's cwd, as in Claude Code; project-local
+// hooks in their project root; other Hermes hooks where the dispatcher
+// runs, as in Hermes.
 // The gate checks the files of the same Target the runner starts, so what
 // is approved is what runs.
 func (d *Dispatcher) hookFor(e *hookconfig.Entry, f *protocol.Firing) Invocation {
@@ -119,10 +120,7 @@ func (d *Dispatcher) hookFor(e *hookconfig.Entry, f *protocol.Firing) Invocation
 		h.Dir = d.opts.Cwd
 	}
 	if e.ViaShell() {
-		h.ProjectDir = e.ProjectDir
-		if h.ProjectDir == "" {
-			h.ProjectDir = h.Dir
-		}
+		h.ProjectDir = projectOf(e, d.env, h.Dir)
 		h.Env = projectEnv(e, d.env, h.ProjectDir)
 	}
 	h.kind = d.kindOf(e)
@@ -147,8 +145,21 @@ func commandOf(e *hookconfig.Entry, env []string, dir string) cmdpin.Command {
 	case "powershell":
 		c.ShellPath = cmdpin.PowerShellShell
 	}
+	if c.Shell && e.Dialect == protocol.Claude && e.Codec == nil && c.ShellPath != cmdpin.PowerShellShell {
+		// Claude Code hands a shell-form command to the program its
+		// CLAUDE_CODE_SHELL_PREFIX names. The variable is the agent's
+		// environment's, as PATH is, the user's to set: it needs no
+		// approval of its own. But the program runs the hook, so
+		// cmdpin resolves and pins what it starts with the command's
+		// files: an approval that did not see it does not cover it
+		// (docs/agents.md). A Codec's hooks follow their own agent.
+		c.Prefix, _ = cmdpin.Getenv(env, shellPrefixVar)
+	}
 	return c
 }
+
+// shellPrefixVar is Claude Code's CLAUDE_CODE_SHELL_PREFIX.
+const shellPrefixVar = "CLAUDE_CODE_SHELL_PREFIX"
 
 // acceptChannels are the environment variables that approve hooks. Hooks
 // never inherit them: a hook that runs hermes-hooks itself (a nested

@@ -1,7 +1,10 @@
 package dispatcher
 
 import (
+	"path/filepath"
+
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -9,20 +12,46 @@ import (
 // replies are package protocol's; an agent's own dialect (an entry's
 // Codec: Cursor's, Gemini CLI's …) is the agent's to build and read.
 
-// projectEnv sets the project-directory variables an entry's agent gives
+// projectVars are the project-directory variables an entry's agent gives
 // its hooks: CLAUDE_PROJECT_DIR for the Claude dialect; a Codec's own
 // (Cursor's two, Gemini's three). Hermes hooks get none.
-func projectEnv(e *hookconfig.Entry, env []string, project string) []string {
-	if e.Codec != nil {
-		for _, v := range e.Codec.ProjectVars() {
-			env = withEnv(env, v, project)
-		}
-		return env
+func projectVars(e *hookconfig.Entry) []string {
+	switch {
+	case e.Codec != nil:
+		return e.Codec.ProjectVars()
+	case e.Dialect == protocol.Claude:
+		return []string{"CLAUDE_PROJECT_DIR"}
 	}
-	if e.Dialect == protocol.Claude {
-		return withEnv(env, "CLAUDE_PROJECT_DIR", project)
+	return nil
+}
+
+// projectEnv sets the entry's project variables (projectVars) to project.
+func projectEnv(e *hookconfig.Entry, env []string, project string) []string {
+	for _, v := range projectVars(e) {
+		env = withEnv(env, v, project)
 	}
 	return env
+}
+
+// projectOf is the project directory a hook of e is given, run in dir with
+// the base environment env: the entry's own (a project's file: that
+// project's root); else the one the agent that started us names in env
+// (Claude Code sets CLAUDE_PROJECT_DIR to the root the session was
+// launched in, which stays put when the session's cwd moves: `hook claude`
+// passes its environment through to the hooks), when it is a directory;
+// else dir. A Hermes host names no project: the session's directory stands
+// in, as before. Under serve, env is the server's (docs/security.md: hooks
+// run with the server's environment).
+func projectOf(e *hookconfig.Entry, env []string, dir string) string {
+	if e.ProjectDir != "" {
+		return e.ProjectDir
+	}
+	for _, v := range projectVars(e) {
+		if p, ok := cmdpin.Getenv(env, v); ok && filepath.IsAbs(p) && isDir(p) {
+			return p
+		}
+	}
+	return dir
 }
 
 // payloadOf is the entry's stdin for this firing, in its dialect.

@@ -53,7 +53,7 @@ func runEvent(ev *protocol.Event, e *hookconfig.Entry) *protocol.Event {
 // (unapproved, perhaps) must not shadow it.
 func standsFor(selected []*hookconfig.Entry, e *hookconfig.Entry) bool {
 	for _, s := range selected {
-		if s.SameKey() == e.SameKey() && s.Dialect == e.Dialect && (s.Scope.Managed || !e.Scope.Managed) && mayStandFor(s, e) {
+		if copyKey(s) == copyKey(e) && s.Dialect == e.Dialect && (s.Scope.Managed || !e.Scope.Managed) && mayStandFor(s, e) {
 			return true
 		}
 	}
@@ -67,8 +67,9 @@ func standsFor(selected []*hookconfig.Entry, e *hookconfig.Entry) bool {
 // may your copy stand for a repository's, at selection: they are approved
 // apart, so the gate may skip yours (not re-approved since its script
 // changed) where it runs the other, and your user settings' copy gets the
-// session's directory as $CLAUDE_PROJECT_DIR where the project's gets the
-// project's (claude_dedup_project_dir.txtar); nor may a repository's copy
+// agent's project (else the session's directory) as $CLAUDE_PROJECT_DIR
+// where the project's gets the project's (projectOf,
+// claude_dedup_project_dir.txtar); nor may a repository's copy
 // from one of its files stand for one from another: each file's hooks are
 // approved apart, with its digest, so a clone where one file changed skips
 // that copy only (claude_dedup_clone_changed.txtar); such copies run once only
@@ -113,8 +114,15 @@ func runOrder(list []*hookconfig.Entry) {
 
 // claudeCopies is Claude Code's rule that a command runs once per firing,
 // for one firing (selectEntries): the Claude entries selected so far, by
-// command. A managed entry is never the copy left out for another file's.
+// copyKey. A managed entry is never the copy left out for another file's.
 type claudeCopies map[string][]*hookconfig.Entry
+
+// copyKey is what two entries must share to be copies of one hook in a
+// firing: the hook (SameKey) and its `if` rule. Claude Code keys its dedup
+// by (source root, shell, command, args, if): one command under two if
+// rules that both fit a call runs twice, once per rule (each may be there
+// to see a different call; the spec's §5, "Dedup").
+func copyKey(e *hookconfig.Entry) string { return e.SameKey() + "\x00" + e.If }
 
 // admit reports whether e, which the firing selects (decided: its matcher
 // said so), runs: not when a copy already selected may stand for it
@@ -124,7 +132,7 @@ type claudeCopies map[string][]*hookconfig.Entry
 // that fails open runs, once) and is taken out of out (and of sf's
 // undecided entries).
 func (c *claudeCopies) admit(e *hookconfig.Entry, decided bool, out []*hookconfig.Entry, sf *firing) ([]*hookconfig.Entry, bool) {
-	key := e.SameKey()
+	key := copyKey(e)
 	if e.Scope.Managed {
 		key = "\x00managed\x00" + key
 	}

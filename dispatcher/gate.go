@@ -2,6 +2,7 @@ package dispatcher
 
 import (
 	"slices"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
@@ -85,6 +86,9 @@ type Invocation struct {
 	// when the host named none (then it is the dispatcher's, or a
 	// replay's recorded one).
 	cwd string
+	// budgetEnd, when set, is when the event's shared budget ends
+	// (budget.go): the hook's timeout ends then at the latest.
+	budgetEnd time.Time
 }
 
 // hookKind is the hook's kind: as hookFor mapped it, else its entry's
@@ -281,17 +285,20 @@ func ConsentRequest(e *hookconfig.Entry, cwd string, env []string) consent.Reque
 		env = hookBaseEnv(nil)
 	}
 	if e.ViaShell() {
-		project := e.ProjectDir
-		if project == "" {
-			project = dir
-		}
-		env = projectEnv(e, env, project)
+		env = projectEnv(e, env, projectOf(e, env, dir))
 	}
 	c := commandOf(e, env, dir)
 	r := entryRequest(e)
 	r.Dir, r.Env = dir, env
 	r.Shell, r.Argv, r.ShellPath = c.Shell, c.Argv, c.ShellPath
 	r.Target = kindOf(e).fixed(e)
+	if r.Target == nil && c.Prefix != "" {
+		// A Request has no prefix of its own for consent to resolve
+		// from: what the hook runs through it is resolved here, as the
+		// dispatcher resolves it (hookFor).
+		t := cmdpin.Resolve(c)
+		r.Target = &t
+	}
 	return r
 }
 

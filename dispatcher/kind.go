@@ -2,6 +2,7 @@ package dispatcher
 
 import (
 	"context"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
@@ -54,6 +55,10 @@ type ran struct {
 	// http is what the answer said of itself, for a reply that came over
 	// HTTP (protocol.Reply.HTTP).
 	http *protocol.HTTPAnswer
+	// timeout is the timeout it ran under (Invocation.timeout: the
+	// entry's, or less where a shared budget ends first), for the words
+	// of a timeout; 0: the entry's.
+	timeout time.Duration
 }
 
 // kinds maps a spec to its kind: each returns nil for a spec that is not

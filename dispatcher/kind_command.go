@@ -47,7 +47,7 @@ func (d *Dispatcher) runProcess(ctx context.Context, ev *protocol.Event, h Invoc
 	default:
 		spawnErr = cannotStart(&h.target)
 	}
-	var out ran
+	out := ran{timeout: spec.Timeout}
 	if spawnErr == "" && e.Dialect == protocol.Claude && runEvent(ev, e).EnvFile {
 		var envFile string
 		envFile, spec.Env = claudeEnvFile(spec.Env)

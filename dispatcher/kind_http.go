@@ -55,8 +55,8 @@ func (httpKind) cannotRun() string { return "" }
 
 func (k httpKind) run(ctx context.Context, d *Dispatcher, _ *protocol.Event, h Invocation, payload []byte) ran {
 	res, status, contentType := hookhttp.Post(ctx, hookhttp.Spec{URL: k.spec.URL, Shown: hookconfig.ShownURL(k.spec.URL), Headers: k.spec.Headers, AllowedEnvVars: k.spec.AllowedEnvVars,
-		Env: h.Env, Body: payload, Timeout: h.Entry.Timeout, Cap: d.opts.OutputCap})
-	r := ran{res: res}
+		Env: h.Env, Body: payload, Timeout: h.timeout(), Cap: d.opts.OutputCap})
+	r := ran{res: res, timeout: h.timeout()}
 	if status != 0 {
 		r.http = &protocol.HTTPAnswer{Status: status, ContentType: contentType}
 	}

@@ -142,6 +142,7 @@ func (d *Dispatcher) run(ctx context.Context, r *round, peek *sessions.Session) 
 		r.runnable, ranOnce = d.filterOnce(r.selected, r.runnable, r.reports, sess)
 	}
 	r.hookFields = fields
+	d.shareBudget(r)
 	if r.ev.Can(protocol.CapTransform) && r.ev.TextField != "" {
 		d.runChain(ctx, r.ev, fields, r.hooks, r.runnable, r.reports)
 	} else {

@@ -1,12 +1,14 @@
 package dispatcher
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io/fs"
 	"math"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
@@ -301,7 +303,7 @@ func (d *Dispatcher) finish(ctx context.Context, ev *protocol.Event, e *hookconf
 	}
 	c, note, foreign := r.direct, "", false
 	if !r.decided {
-		c, note, foreign = d.readReply(ev, e, &res, r.http, fields)
+		c, note, foreign = d.readReply(ev, e, &res, r.http, cmp.Or(r.timeout, e.Timeout), fields)
 	}
 	rep.Contribution, rep.ForeignRefusal = c, foreign
 	if note != res.SpawnError && !res.TimedOut {
@@ -324,7 +326,7 @@ func (d *Dispatcher) finish(ctx context.Context, ev *protocol.Event, e *hookconf
 
 // readReply reads a run's reply in the entry's dialect, by the rules of the
 // event it ran under (runEvent), held to ev's.
-func (d *Dispatcher) readReply(ev *protocol.Event, e *hookconfig.Entry, res *hookproc.Result, http *protocol.HTTPAnswer, fields map[string]any) (*protocol.Contribution, string, bool) {
+func (d *Dispatcher) readReply(ev *protocol.Event, e *hookconfig.Entry, res *hookproc.Result, http *protocol.HTTPAnswer, timeout time.Duration, fields map[string]any) (*protocol.Contribution, string, bool) {
 	rev := runEvent(ev, e)
 	c, note, foreign := parseReply(e, protocol.Reply{
 		Dialect:    e.Dialect,
@@ -335,7 +337,7 @@ func (d *Dispatcher) readReply(ev *protocol.Event, e *hookconfig.Entry, res *hoo
 		Stderr:     res.Stderr,
 		SpawnError: res.SpawnError,
 		TimedOut:   res.TimedOut,
-		Timeout:    e.Timeout.Seconds(),
+		Timeout:    timeout.Seconds(),
 		FailClosed: e.FailClosed,
 		HTTP:       http,
 

@@ -83,7 +83,7 @@ func toolNameAdvice(e *Entry, tools *protocol.ToolTable) (Warning, bool) {
 		names = strings.Split(e.Matcher, "|")
 		twin = tools.Hermes
 	case e.Dialect == protocol.Claude && e.Event.ClaudeMatchOn == "tool_name":
-		if !protocol.IsClaudeNameList(e.Matcher) {
+		if !e.Event.ClaudeNameList(e.Matcher) {
 			return Warning{}, false
 		}
 		for _, n := range strings.FieldsFunc(e.Matcher, func(r rune) bool { return r == '|' || r == ',' }) {

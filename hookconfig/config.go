@@ -86,6 +86,10 @@ type Entry struct {
 	// Matcher is the matcher as written, stripped; "" means none.
 	Matcher string
 	Timeout time.Duration
+	// TimeoutSet: the entry's own timeout key set Timeout (not its
+	// dialect's default): Claude Code raises an event's shared budget by
+	// configured timeouts only (protocol.SharedBudget).
+	TimeoutSet bool
 	// FailClosed turns failures into blocks.
 	FailClosed bool
 	Dialect    protocol.Dialect

@@ -76,9 +76,10 @@ func (e *Entry) UndecidedReason() string {
 //
 // Claude rule: "", "*" and ".*" match everything; a pattern of only letters,
 // digits, "_", "|", ",", "-" and spaces is a list of exact names (split on
-// "|" and ","); anything else is an unanchored JavaScript regex (new
-// RegExp(matcher), no flags), and one JavaScript rejects — (?i)bash,
-// (?P<n>…) — never matches.
+// "|" and ","), except on the events where Claude Code kept its older set
+// (letters, digits, "_" and "|": StopFailure, FileChanged); anything else
+// is an unanchored JavaScript regex (new RegExp(matcher), no flags), and
+// one JavaScript rejects — (?i)bash, (?P<n>…) — never matches.
 func compileMatcher(e *Entry, warn func(string)) matcher {
 	m := e.Matcher
 	if m == "" {
@@ -90,7 +91,9 @@ func compileMatcher(e *Entry, warn func(string)) matcher {
 		if m == "*" || m == ".*" {
 			return matcher{kind: matchAll}
 		}
-		if protocol.IsClaudeNameList(m) {
+		// A Codec's own events keep the wide set: the narrower one is
+		// Claude Code's, on its own events.
+		if e.Codec == nil && e.Event.ClaudeNameList(m) || e.Codec != nil && protocol.IsClaudeNameList(m) {
 			var names []string
 			for _, part := range strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' }) {
 				if p := strings.TrimSpace(part); p != "" {

@@ -322,3 +322,41 @@ func bound(e *Entry, fields map[string]any, tools *protocol.ToolTable) *protocol
 	f.Bind(tools, "", nil)
 	return &f
 }
+
+// Claude Code widened its exact-name matchers to "-", "," and spaces
+// (v2.1.191, v2.1.195) on every event but StopFailure and FileChanged,
+// which keep the older rule: only letters, digits, "_" and "|" make a name
+// list there; anything else is an unanchored regex (the spec's §2.1, rule
+// 4). So a comma list on StopFailure matches only the literal text, and a
+// hyphenated FileChanged matcher also matches a longer basename.
+func TestClaudeMatcherNarrowNameEvents(t *testing.T) {
+	tools := protocol.DefaultTools()
+	for _, c := range []struct {
+		event, matcher string
+		fields         map[string]any
+		want           bool
+	}{
+		{"StopFailure", "rate_limit,server_error", map[string]any{"error": "rate_limit"}, false},
+		{"StopFailure", "rate_limit,server_error", map[string]any{"error": "server_error"}, false},
+		{"StopFailure", "rate_limit,server_error", map[string]any{"error": "x rate_limit,server_error"}, true},
+		{"StopFailure", "rate_limit|server_error", map[string]any{"error": "server_error"}, true},
+		{"StopFailure", "rate_limit|server_error", map[string]any{"error": "rate_limit_2"}, false}, // still a name list
+		{"StopFailure", "rate limit", map[string]any{"error": "a rate limit hit"}, true},           // a space: a regex
+		{"FileChanged", "my-notes", map[string]any{"file_path": "/p/old-my-notes"}, true},
+		{"FileChanged", "my-notes", map[string]any{"file_path": "/p/my-notes"}, true},
+		{"FileChanged", "notes", map[string]any{"file_path": "/p/my-notes"}, false}, // a name: exact
+		{"FileChanged", "notes|todo", map[string]any{"file_path": "/p/todo"}, true},
+		{"FileChanged", "notes, todo", map[string]any{"file_path": "/p/todo"}, false},
+		// Every other event keeps the wide set: a hyphen or a comma is a name list.
+		{"SubagentStop", "code-reviewer", map[string]any{"agent_type": "senior-code-reviewer"}, false},
+		{"PreToolUse", "Bash,Write", map[string]any{"tool_name": "Write"}, true},
+	} {
+		e, w := entryWith(t, c.event, c.matcher, protocol.Claude)
+		if len(w) != 0 {
+			t.Errorf("%s %q: warnings %q", c.event, c.matcher, w)
+		}
+		if got := e.Matches(c.fields, tools); got != c.want {
+			t.Errorf("%s matcher %q on %v = %v, want %v", c.event, c.matcher, c.fields, got, c.want)
+		}
+	}
+}

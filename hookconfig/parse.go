@@ -3,7 +3,6 @@ package hookconfig
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -327,7 +326,7 @@ func (cfg *Config) parseEntryKeys(e *Entry, path string, n *yaml.Node, dialect p
 		cfg.parseMatcher(e, path, m)
 	}
 	if t := pyyaml.MappingGet(n, "timeout"); t != nil {
-		e.Timeout = cfg.parseTimeout(path, t, dialect, e.Timeout)
+		e.Timeout, e.TimeoutSet = cfg.parseTimeout(path, t, dialect, e.Timeout)
 	}
 	cfg.parseFailClosed(e, path, n)
 	if p := pyyaml.MappingGet(n, "priority"); p != nil {
@@ -377,43 +376,6 @@ func (cfg *Config) parseMatcher(e *Entry, path string, m *yaml.Node) {
 		}
 	}
 	e.Matcher = matcher
-}
-
-// parseTimeout applies Python int() to the value, then Hermes' bounds: below
-// 1 → the default (not 1), above 300 → 300. Claude-dialect and Codec
-// entries may use fractional seconds, as Claude Code allows, up to its 600.
-func (cfg *Config) parseTimeout(path string, t *yaml.Node, dialect protocol.Dialect, def time.Duration) time.Duration {
-	if dialect != protocol.Hermes && t.Kind == yaml.ScalarNode && (t.Tag == "!!float" || t.Tag == "!!int") {
-		f, err := strconv.ParseFloat(strings.ReplaceAll(t.Value, "_", ""), 64)
-		if err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
-			switch {
-			case f < 1:
-				cfg.warn(path, fmt.Sprintf(".timeout=%ss is below 1s; using default %ds", t.Value, int(def.Seconds())))
-				return def
-			case f > MaxClaudeTimeoutSeconds:
-				cfg.warnMinor(path, fmt.Sprintf(".timeout=%ss exceeds max %ds; clamping", t.Value, MaxClaudeTimeoutSeconds))
-				return MaxClaudeTimeoutSeconds * time.Second
-			}
-			return time.Duration(f * float64(time.Second))
-		}
-	}
-	limit := MaxTimeoutSeconds
-	if dialect != protocol.Hermes {
-		limit = MaxClaudeTimeoutSeconds
-	}
-	v, ok := pyyaml.Int(t)
-	switch {
-	case !ok:
-		cfg.warn(path, fmt.Sprintf(".timeout must be an int (got %s); using default %ds", pyyaml.Repr(t), int(def.Seconds())))
-		return def
-	case v < 1:
-		cfg.warn(path, fmt.Sprintf(".timeout=%ds is below 1s; using default %ds", v, int(def.Seconds())))
-		return def
-	case v > limit:
-		cfg.warnMinor(path, fmt.Sprintf(".timeout=%ds exceeds max %ds; clamping", v, limit))
-		return time.Duration(limit) * time.Second
-	}
-	return time.Duration(v) * time.Second
 }
 
 // failClosedKey is the key of the hook mapping n that decides whether it

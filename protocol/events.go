@@ -1,11 +1,6 @@
 package protocol
 
-import (
-	"sort"
-	"strings"
-
-	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
-)
+import "time"
 
 // Capability is what a hook's reply can change for an event.
 type Capability uint16
@@ -125,6 +120,16 @@ type Event struct {
 	// ClaudeTimeout is Claude Code's default timeout for the event's
 	// command hooks, in seconds (0: its general default).
 	ClaudeTimeout int
+	// ClaudeBudget, when set, is the time the event's Claude hooks share
+	// in Claude Code whatever their own timeouts (SessionEnd: the session
+	// is closing, and Claude Code exits after them).
+	ClaudeBudget *SharedBudget
+	// ClaudeNarrowNames: a Claude matcher is a list of exact names here
+	// only when it is made of letters, digits, "_" and "|"; a "-", "," or
+	// space makes it a regex. Claude Code widened the name set to those
+	// on every other event (v2.1.191, v2.1.195) but kept its older rule on
+	// StopFailure and FileChanged (IsClaudeNameList).
+	ClaudeNarrowNames bool
 	// Synthetic builds the event fields `hermes-hooks test` and doctor
 	// fire the event with (as Hermes' own hooks test does); nil: only a
 	// session id.
@@ -188,6 +193,15 @@ func (e *Event) Can(c Capability) bool { return e != nil && e.Caps&c != 0 }
 // Hermes "blocking" events: fail_closed and exit-2 blocks apply).
 func (e *Event) Gating() bool { return e != nil && e.gates }
 
+// SharedBudget is how long an event's Claude hooks may run together:
+// Min, raised to the largest timeout one of them configures, at most Max;
+// the variable Env, when it holds a number of milliseconds above 0, is the
+// budget instead.
+type SharedBudget struct {
+	Min, Max time.Duration
+	Env      string
+}
+
 // ClaudeField is one of an event's own Claude payload fields: when the host
 // did not send it, the first of From the host did send is used (through
 // the field's own conversion, for tool_response and prompt), else Default.
@@ -235,7 +249,8 @@ var catalog = []Event{
 	{Name: "on_kanban_worker_stale_claim", Hermes: true, Caps: capObserve},
 	{Name: "on_room_member_activity", Hermes: true, Caps: capObserve},
 	{Name: "on_session_end", Claude: "SessionEnd", Hermes: true, ClaudeMatchOn: "reason", Exit2: Exit2User, Caps: capObserve, EndsSession: true, DropsSystemMessage: true,
-		ClaudeFields: []ClaudeField{{Name: "reason", From: []string{"turn_exit_reason"}, Default: "other"}}, Synthetic: synSessionEnd},
+		ClaudeFields: []ClaudeField{{Name: "reason", From: []string{"turn_exit_reason"}, Default: "other"}}, Synthetic: synSessionEnd,
+		ClaudeBudget: &SharedBudget{Min: 1500 * time.Millisecond, Max: 60 * time.Second, Env: "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"}},
 	{Name: "on_session_finalize", Hermes: true, Caps: capObserve, EndsSession: true, Synthetic: synSessionOnly},
 	{Name: "on_session_reset", Hermes: true, Caps: capObserve, Synthetic: synSessionOnly},
 	{Name: "on_session_start", Claude: "SessionStart", Hermes: true, ClaudeMatchOn: "source", Exit2: Exit2User, Caps: capObserve, EnvFile: true, PlainContext: true,
@@ -311,9 +326,9 @@ var catalog = []Event{
 	{Name: "InstructionsLoaded", Claude: "InstructionsLoaded", ClaudeOnly: true, ClaudeMatchOn: "load_reason", Caps: capObserve, DropsSystemMessage: true},
 	{Name: "Elicitation", Claude: "Elicitation", ClaudeOnly: true, ClaudeMatchOn: "mcp_server_name", Exit2: Exit2Blocks, Caps: CapBlock},
 	{Name: "ElicitationResult", Claude: "ElicitationResult", ClaudeOnly: true, ClaudeMatchOn: "mcp_server_name", Exit2: Exit2Blocks, Caps: CapBlock},
-	{Name: "StopFailure", Claude: "StopFailure", ClaudeOnly: true, ClaudeMatchOn: "error", Caps: capObserve, DropsSystemMessage: true},
+	{Name: "StopFailure", Claude: "StopFailure", ClaudeOnly: true, ClaudeMatchOn: "error", ClaudeNarrowNames: true, Caps: capObserve, DropsSystemMessage: true},
 	{Name: "CwdChanged", Claude: "CwdChanged", ClaudeOnly: true, Exit2: Exit2User, Caps: capObserve, EnvFile: true},
-	{Name: "FileChanged", Claude: "FileChanged", ClaudeOnly: true, ClaudeMatchOn: "file_path", Exit2: Exit2User, Caps: capObserve, EnvFile: true},
+	{Name: "FileChanged", Claude: "FileChanged", ClaudeOnly: true, ClaudeMatchOn: "file_path", ClaudeNarrowNames: true, Exit2: Exit2User, Caps: capObserve, EnvFile: true},
 	{Name: "MessageDisplay", Claude: "MessageDisplay", ClaudeOnly: true, Caps: capObserve, ClaudeTimeout: 10},
 	{Name: "UserPromptExpansion", Claude: "UserPromptExpansion", ClaudeOnly: true, ClaudeMatchOn: "command_name", Exit2: Exit2Blocks, Caps: CapBlock | CapContext, PlainContext: true},
 	{Name: "PostToolBatch", Claude: "PostToolBatch", ClaudeOnly: true, Exit2: Exit2Blocks, Caps: CapBlock | CapContext},
@@ -376,79 +391,4 @@ func Events() []*Event {
 		out[i] = &catalog[i]
 	}
 	return out
-}
-
-// HermesEventNames returns Hermes' VALID_HOOKS, sorted, exactly as Hermes
-// prints them after "Valid events: ".
-func HermesEventNames() []string {
-	var out []string
-	for i := range catalog {
-		if catalog[i].Hermes {
-			out = append(out, catalog[i].Name)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// ValidEventNames returns every canonical name hermes-hooks accepts in
-// config and on the command line: Hermes' 41 plus our own canonical
-// events, sorted, then the gateway events, sorted (so that the list starts
-// as Hermes prints its own). Claude names, aliases and the members of a
-// family (command:model) are accepted too but not listed here.
-func ValidEventNames() []string {
-	var out, gateway []string
-	for i := range catalog {
-		switch {
-		case catalog[i].Gateway:
-			gateway = append(gateway, catalog[i].Name)
-		case !catalog[i].ClaudeOnly:
-			out = append(out, catalog[i].Name)
-		}
-	}
-	sort.Strings(out)
-	sort.Strings(gateway)
-	return append(out, gateway...)
-}
-
-// AllEventNames returns every accepted name, sorted: canonical, Claude and
-// aliases. It is the candidate set for SuggestEvent.
-func AllEventNames() []string {
-	out := make([]string, 0, len(byName))
-	for n := range byName {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// SuggestEvent returns the closest accepted event name to name, or "" when
-// nothing is close enough (difflib's get_close_matches with n=1 and cutoff
-// 0.6, the rule Hermes uses for its did-you-mean).
-//
-// A name with a ':' is a gateway hook's and is compared with those only,
-// and a name without one with the others only: a typo of on_session_start
-// must not be answered with session:start.
-func SuggestEvent(name string) string {
-	gateway := strings.Contains(name, ":")
-	var candidates []string
-	for _, n := range AllEventNames() {
-		if strings.Contains(n, ":") == gateway {
-			candidates = append(candidates, n)
-		}
-	}
-	return suggest.Closest(name, candidates)
-}
-
-// eventListing is the "(valid: …)" tail Hermes prints when no close match
-// exists.
-func eventListing() string { return strings.Join(ValidEventNames(), ", ") }
-
-// UnknownEventMessage is the warning for an unknown event key in config:
-// with a did-you-mean when one is close, otherwise the sorted valid list.
-func UnknownEventMessage(name string) string {
-	if s := SuggestEvent(name); s != "" {
-		return "unknown hook event '" + name + "' in hooks: config — did you mean '" + s + "'?"
-	}
-	return "unknown hook event '" + name + "' in hooks: config (valid: " + eventListing() + ")"
 }

@@ -339,6 +339,8 @@ func TestCatalogRules(t *testing.T) {
 			[]string{"PermissionDenied", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "PreSkillShellCommand", "PreToolUse"}},
 		{"ClaudeTimeout30", func(e *Event) bool { return e.ClaudeTimeout == 30 }, []string{"PostModelSwitch", "PreModelSwitch", "UserPromptSubmit"}},
 		{"ClaudeTimeout10", func(e *Event) bool { return e.ClaudeTimeout == 10 }, []string{"MessageDisplay"}},
+		{"ClaudeBudget", func(e *Event) bool { return e.ClaudeBudget != nil }, []string{"SessionEnd"}},
+		{"ClaudeNarrowNames", func(e *Event) bool { return e.ClaudeNarrowNames }, []string{"FileChanged", "StopFailure"}},
 		{"ReplyTool", func(e *Event) bool { return e.HermesReply == ReplyTool }, []string{"PreToolUse"}},
 		{"ReplyVerify", func(e *Event) bool { return e.HermesReply == ReplyVerify }, []string{"Stop"}},
 		{"ReplyInput", func(e *Event) bool { return e.HermesReply == ReplyInput }, []string{"transform_user_input"}},

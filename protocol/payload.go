@@ -371,12 +371,21 @@ func sortedKeys(m map[string]any) []string {
 
 // IsClaudeNameList reports whether a Claude Code matcher is a list of exact
 // names (only letters, digits, "_", "|", ",", "-" and spaces), split on "|"
-// and ","; any other matcher is a JavaScript regex.
-func IsClaudeNameList(m string) bool {
+// and ","; any other matcher is a JavaScript regex. Event.ClaudeNameList is
+// the rule of one event.
+func IsClaudeNameList(m string) bool { return nameList(m, false) }
+
+// ClaudeNameList is IsClaudeNameList as Claude Code applies it on e: where
+// it kept its older, narrower set (ClaudeNarrowNames) a "-", "," or space
+// makes the matcher a regex.
+func (e *Event) ClaudeNameList(m string) bool { return nameList(m, e != nil && e.ClaudeNarrowNames) }
+
+func nameList(m string, narrow bool) bool {
 	for _, r := range m {
 		switch {
 		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
-		case r == '_', r == '|', r == ',', r == '-', r == ' ':
+		case r == '_', r == '|':
+		case !narrow && (r == ',' || r == '-' || r == ' '):
 		default:
 			return false
 		}

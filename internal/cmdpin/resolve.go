@@ -29,6 +29,11 @@ type Command struct {
 	Argv []string
 	// ShellPath is the shell of a Shell command ("" = /bin/sh).
 	ShellPath string
+	// Prefix, for a Shell command, is the program Claude Code's
+	// CLAUDE_CODE_SHELL_PREFIX names ("": none): the shell runs
+	// `PREFIX 'Text'`, and what the prefix starts is resolved and pinned
+	// with the command's own files (resolve_prefix.go).
+	Prefix string
 	// assigned: the variables an enclosing command line sets (a sh -c
 	// string's own command), as Target.assigned.
 	assigned []string
@@ -56,6 +61,9 @@ type Target struct {
 	// ShellPath is the shell that runs a Shell command (/bin/sh, or the
 	// bash found on PATH for Claude's shell: "bash").
 	ShellPath string
+	// Prefix is the program a Shell command is handed to (Command.Prefix):
+	// ShellArgv runs `PREFIX 'text'`.
+	Prefix string
 	// Files are every file the command executes or hands to an
 	// interpreter, absolute, in order of appearance; Files[0] is the
 	// primary script. Each is pinned by its SHA-256 at approval.
@@ -155,6 +163,9 @@ func resolve(c Command) Target {
 			startScript(&t, c.Env)
 		}
 		return t
+	}
+	if c.Shell && c.Prefix != "" && c.ShellPath != PowerShellShell {
+		return resolvePrefixed(c)
 	}
 	if c.Shell {
 		return resolveShell(c, 0)

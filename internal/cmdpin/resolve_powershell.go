@@ -39,10 +39,11 @@ func resolvePowerShell(c Command) Target {
 
 // ShellArgv is the argument vector that runs text through the shell of a
 // Shell Target: PowerShell's -Command form (no profile, no prompt) for a
-// PowerShell handler, ShellPath -c TEXT for the POSIX shell and bash.
+// PowerShell handler, ShellPath -c TEXT for the POSIX shell and bash (TEXT
+// handed to the Target's Prefix when it has one: shellText).
 func ShellArgv(t Target, text string) []string {
 	if t.PowerShell {
 		return powerShellCommandArgv(t.ShellPath, text)
 	}
-	return []string{t.ShellPath, "-c", text}
+	return []string{t.ShellPath, "-c", shellText(t, text)}
 }

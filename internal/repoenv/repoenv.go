@@ -36,10 +36,15 @@ const (
 	// Managed adds a managed config file, which can say
 	// allow_managed_hooks_only and so drop the user's guards.
 	Managed = "HERMES_HOOKS_MANAGED_CONFIG"
+	// ShellPrefix is the program Claude Code runs every shell-form hook
+	// with, and so does the dispatcher for a Claude-dialect hook: it is
+	// pinned with the hook, so a repository's would leave the user's
+	// hooks, approved without it, unrun (a guard not fail_closed: off).
+	ShellPrefix = "CLAUDE_CODE_SHELL_PREFIX"
 )
 
 // Controls lists them.
-var Controls = []string{SafeMode, Home, Managed}
+var Controls = []string{SafeMode, Home, Managed, ShellPrefix}
 
 // HomeVar is the variable the user's home folder is read from (where
 // ~/.hermes is while HERMES_HOME is unset): a repository's settings "env"
@@ -59,7 +64,7 @@ func Effective(name, value string) bool {
 	switch name {
 	case SafeMode:
 		return consent.SafeMode(value)
-	case Home, Managed, HomeVar:
+	case Home, Managed, ShellPrefix, HomeVar:
 		return true
 	}
 	return false
@@ -68,7 +73,7 @@ func Effective(name, value string) bool {
 // emptyIsUnset are the controls whose readers take an empty value for
 // none (hermeshome.Dir, hookconfig.ManagedExtra): a file that only fills
 // unset variables changes nothing by setting one empty.
-var emptyIsUnset = []string{Home, Managed}
+var emptyIsUnset = []string{Home, Managed, ShellPrefix}
 
 // Active are the controls lookup (os.LookupEnv) holds to an effect: none
 // in the common case, in which no file needs reading. home is the

@@ -1,0 +1,69 @@
+package hookconfig
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// parseTimeout reads an entry's timeout key as its dialect does, and says
+// whether the value was taken (set: false when a warning put the default
+// in its place).
+//
+// Hermes: Python int() of the value, then Hermes' bounds: below 1 → the
+// default (not 1), above 300 → 300.
+//
+// Claude-dialect and Codec entries: seconds as a JSON number, fractions
+// allowed as Claude Code allows them (0.5 is half a second); a value that
+// is not above 0 is no timeout and gives the default; above 600 s is
+// clamped to 600 s (MaxClaudeTimeoutSeconds: Claude Code sets no bound, we
+// keep its default as one, a documented difference). A numeric string
+// ("30") is read by Hermes' int() rule with Claude's bound.
+func (cfg *Config) parseTimeout(path string, t *yaml.Node, dialect protocol.Dialect, def time.Duration) (_ time.Duration, set bool) {
+	if dialect != protocol.Hermes && t.Kind == yaml.ScalarNode && (t.Tag == "!!float" || t.Tag == "!!int") {
+		f, err := strconv.ParseFloat(strings.ReplaceAll(t.Value, "_", ""), 64)
+		if err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			switch {
+			case f <= 0:
+				cfg.warn(path, fmt.Sprintf(".timeout=%ss is not above 0s; using default %ss", t.Value, secondsText(def)))
+				return def, false
+			case f > MaxClaudeTimeoutSeconds:
+				cfg.warnMinor(path, fmt.Sprintf(".timeout=%ss exceeds max %ds; clamping", t.Value, MaxClaudeTimeoutSeconds))
+				return MaxClaudeTimeoutSeconds * time.Second, true
+			}
+			// A timeout so small it rounds to nothing is still the
+			// shortest one, not none.
+			return max(time.Duration(f*float64(time.Second)), time.Nanosecond), true
+		}
+	}
+	limit := MaxTimeoutSeconds
+	if dialect != protocol.Hermes {
+		limit = MaxClaudeTimeoutSeconds
+	}
+	v, ok := pyyaml.Int(t)
+	switch {
+	case !ok:
+		cfg.warn(path, fmt.Sprintf(".timeout must be an int (got %s); using default %ss", pyyaml.Repr(t), secondsText(def)))
+		return def, false
+	case v < 1:
+		cfg.warn(path, fmt.Sprintf(".timeout=%ds is below 1s; using default %ss", v, secondsText(def)))
+		return def, false
+	case v > limit:
+		cfg.warnMinor(path, fmt.Sprintf(".timeout=%ds exceeds max %ds; clamping", v, limit))
+		return time.Duration(limit) * time.Second, true
+	}
+	return time.Duration(v) * time.Second, true
+}
+
+// secondsText writes a default timeout in seconds as Hermes prints one
+// ("60"), with a fraction where it has one.
+func secondsText(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
+}
