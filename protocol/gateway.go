@@ -147,7 +147,7 @@ func ReplyFormProblem(ev *Event, d Dialect, stdout []byte, exit int) string {
 		return ""
 	}
 	if ev.HermesReply == ReplyGateway && d == Hermes {
-		v, err := pyjson.Decode([]byte(pyStrip(toValidUTF8(stdout))))
+		v, err := pyjson.DecodePayload([]byte(pyStrip(toValidUTF8(stdout))))
 		obj, ok := v.(map[string]any)
 		if err == nil && ok && hermesGatewayReply(obj) == nil {
 			if p := gatewayToolForm(obj); p != "" {

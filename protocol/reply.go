@@ -215,7 +215,7 @@ func CutReply(r Reply, refuses bool, c *Contribution, note string) (*Contributio
 	if !strings.HasPrefix(kept, "{") {
 		return c, note // text, which no dialect reads as a decision
 	}
-	if _, err := pyjson.Decode(r.Stdout); err == nil {
+	if _, err := pyjson.DecodePayload(r.Stdout); err == nil {
 		return c, note // the cut fell after the object
 	}
 	return &Contribution{Decision: DecisionBlock, Message: toValidUTF8([]byte("hook " + r.Command +

@@ -86,7 +86,7 @@ func parseHermesStdout(ev *Event, stdout string) (c *Contribution, note string, 
 	if stdout == "{}" {
 		return nil, "", map[string]any{}, ""
 	}
-	v, err := pyjson.DecodeUnique([]byte(stdout))
+	v, err := pyjson.DecodeUniqueReply([]byte(stdout))
 	if amb := ambiguous(err); amb != "" {
 		return nil, "shell " + AmbiguousNote(amb, stdout), nil, "ambiguous stdout: " + amb
 	}

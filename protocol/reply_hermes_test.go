@@ -105,6 +105,14 @@ var hermesSectionA = []replyCase{
 		stdout: "\n\t {\"action\":\"block\",\"message\":\"ws\"}  \n", want: block("ws")},
 	{name: "A_s24_trailing_garbage_invalid", event: "pre_tool_call",
 		stdout: `{"action":"block","message":"a"} {"x":1}`, want: nil, noteHas: "not valid JSON"},
+	// json.loads reads NaN and the infinities (Python's json.dumps writes
+	// them): a reply holding one is a reply, its block a block.
+	{name: "A_s24_nan_in_reply_is_read", event: "pre_tool_call",
+		stdout: `{"decision":"block","reason":"risky","score":NaN}`, want: block("risky")},
+	{name: "A_s24_infinities_in_reply_are_read", event: "pre_tool_call",
+		stdout: `{"action":"block","message":"m","hi":Infinity,"lo":[-Infinity]}`, want: block("m")},
+	{name: "A_s24_nan_in_a_string_only_still_invalid", event: "pre_tool_call",
+		stdout: `{"action":"block","message":"m"} NaN`, want: nil, noteHas: "not valid JSON"},
 	{name: "A_s24_invalid_json_note_cut_to_200", event: "pre_llm_call",
 		stdout: "x" + strings.Repeat("y", 300), want: nil,
 		noteHas: "(event=pre_llm_call): x" + strings.Repeat("y", 199)},

@@ -232,7 +232,7 @@ func readPayloadFile(a *app, path string) (map[string]any, error) {
 		fmt.Fprintf(a.Out, "Error reading payload file: %s\n", show(err.Error()))
 		return nil, silentExit(1)
 	}
-	v, err := pyjson.Decode(data)
+	v, err := pyjson.DecodePayload(data)
 	if err != nil {
 		fmt.Fprintf(a.Out, "Error reading payload file: %s: %s\n", show(path), show(err.Error()))
 		return nil, silentExit(1)

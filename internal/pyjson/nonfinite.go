@@ -26,8 +26,20 @@ var nonFinite = []struct{ token, stand string }{
 // the numbers json.Number("NaN"), ("Infinity") and ("-Infinity")
 // (json.Number's Float64 reads them). Anything else that is not JSON is
 // Decode's error.
-func DecodePayload(data []byte) (any, error) {
-	v, err := Decode(data)
+func DecodePayload(data []byte) (any, error) { return withNonFinite(data, Decode) }
+
+// DecodeUniqueReply is DecodeUnique reading NaN, Infinity and -Infinity
+// as DecodePayload does: a Hermes hook's reply, which Hermes reads with
+// json.loads. A Python guard whose reply holds a score of float('nan')
+// (json.dumps writes NaN) blocks in Hermes; refused here as not JSON, its
+// block was lost.
+func DecodeUniqueReply(data []byte) (any, error) { return withNonFinite(data, DecodeUnique) }
+
+// withNonFinite is decode reading data's non-finite constants as numbers
+// (restored as json.Number("NaN") …) when data is not JSON without them;
+// the error is decode's of data as it is.
+func withNonFinite(data []byte, decode func([]byte) (any, error)) (any, error) {
+	v, err := decode(data)
 	if err == nil || !bytes.Contains(data, []byte("NaN")) && !bytes.Contains(data, []byte("Infinity")) {
 		return v, err
 	}
@@ -36,7 +48,7 @@ func DecodePayload(data []byte) (any, error) {
 			return nil, err
 		}
 	}
-	w, err2 := Decode(standIn(data))
+	w, err2 := decode(standIn(data))
 	if err2 != nil {
 		return nil, err
 	}
