@@ -115,6 +115,22 @@ func TestE50_TimeoutNotAnInt(t *testing.T) {
 	}
 }
 
+// A plain no/yes/on/off is a bool to Hermes' PyYAML: as a matcher it is
+// no string, ignored with Hermes' warning (the hook runs on every tool,
+// where the text "no" matched none); as a command it is none. Quoted, it
+// is the text.
+func TestYAML11BoolsAreNoMatcherOrCommand(t *testing.T) {
+	cfg := mustParse(t, "hooks:\n  pre_tool_call:\n    - command: /h\n      matcher: no\n    - command: /h2\n      matcher: 'no'\n    - command: yes\n")
+	if len(cfg.Entries) != 2 || cfg.Entries[0].Matcher != "" || cfg.Entries[1].Matcher != "no" {
+		t.Fatalf("entries: %+v", cfg.Entries)
+	}
+	w := warningsText(cfg)
+	if !strings.Contains(w, "hooks.pre_tool_call[0].matcher must be a string regex; ignoring") ||
+		!strings.Contains(w, "hooks.pre_tool_call[2] is missing a non-empty 'command' field") {
+		t.Fatalf("warnings = %q", w)
+	}
+}
+
 func TestE51_EventValueNotAList(t *testing.T) {
 	cfg := mustParse(t, "hooks:\n  pre_tool_call: \"not a list\"\n")
 	if len(cfg.Entries) != 0 {

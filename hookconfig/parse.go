@@ -288,7 +288,9 @@ func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index i
 		return nil
 	}
 	cmdNode := pyyaml.MappingGet(n, "command")
-	if cmdNode == nil || cmdNode.Kind != yaml.ScalarNode || cmdNode.Tag != "!!str" || strings.TrimSpace(cmdNode.Value) == "" {
+	// A plain yes/no/on/off is a bool to Hermes' PyYAML (YAML 1.1), not
+	// a command, as it is not a matcher below.
+	if cmdNode == nil || cmdNode.Kind != yaml.ScalarNode || cmdNode.Tag != "!!str" || pyyaml.IsYAML11Bool(cmdNode) || strings.TrimSpace(cmdNode.Value) == "" {
 		cfg.warn(path, " is missing a non-empty 'command' field")
 		return nil
 	}
@@ -353,7 +355,10 @@ func (cfg *Config) parseMatcher(e *Entry, path string, m *yaml.Node) {
 	if m.Kind == yaml.ScalarNode && m.Tag == "!!null" {
 		return
 	}
-	if m.Kind != yaml.ScalarNode || m.Tag != "!!str" {
+	if m.Kind != yaml.ScalarNode || m.Tag != "!!str" || pyyaml.IsYAML11Bool(m) {
+		// Hermes ignores it and runs the hook on every tool: so does
+		// this (matcher: no read as the text "no" matched no tool, so a
+		// guard that Hermes runs never ran here).
 		cfg.warn(path, ".matcher must be a string regex; ignoring")
 		return
 	}
