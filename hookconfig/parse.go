@@ -398,8 +398,8 @@ func failClosedKey(n *yaml.Node) (string, *yaml.Node) {
 }
 
 // parseFailClosed reads the key failClosedKey chooses. Hermes hooks may
-// fail closed only on pre_tool_call; Claude hooks on any event whose hooks
-// can block.
+// fail closed only on pre_tool_call and pre_gateway_dispatch; Claude hooks
+// on any event whose hooks can block.
 func (cfg *Config) parseFailClosed(e *Entry, path string, n *yaml.Node) {
 	key, v := failClosedKey(n)
 	var on bool
