@@ -282,7 +282,8 @@ func joinContext(o *protocol.Outcome) string {
 // the hooks of that agent's settings file when hermes-hooks runs them: the
 // payload carries the agent's event name, tool name and tool input keys,
 // matchers are compared with the agent's tool name, and replies are read by
-// Claude Code's rules (those agents read a subset of them).
+// Claude Code's rules (those agents read a subset of them) or the agent's
+// own (read: Qwen's).
 type claudeRenamed struct {
 	dialect protocol.Dialect
 	// tools maps Claude Code's tool names to the agent's (others: as
@@ -292,6 +293,9 @@ type claudeRenamed struct {
 	// keys (nil: the same); in must not be modified.
 	input func(agentTool string, in map[string]any) map[string]any
 	vars  []string
+	// read reads a run as the agent reads it (nil: by Claude Code's
+	// rules).
+	read func(declared string, r protocol.Reply) protocol.Read
 }
 
 func (c claudeRenamed) Dialect() protocol.Dialect { return c.dialect }
@@ -325,9 +329,13 @@ func (c claudeRenamed) Payload(declared string, ev *protocol.Event, fields map[s
 	return pyjson.Append(nil, obj, pyjson.Compact)
 }
 
-// ReadReply reads one run of such a hook as the Claude dialect does, with
-// what the parser knew beside the note (protocol.ReplyReader).
-func (c claudeRenamed) ReadReply(_ string, r protocol.Reply) protocol.Read {
+// ReadReply reads one run of such a hook as the agent does (read), else
+// as the Claude dialect does, with what the parser knew beside the note
+// (protocol.ReplyReader).
+func (c claudeRenamed) ReadReply(declared string, r protocol.Reply) protocol.Read {
+	if c.read != nil {
+		return c.read(declared, r)
+	}
 	r.Dialect = protocol.Claude
 	return protocol.ReadReply(r)
 }

@@ -30,7 +30,8 @@ func newQwen() *Agent {
 			FlagHelp:      "also load hooks from this Qwen Code settings.json (repeatable)",
 			ProjectMarker: ".qwen", ProjectLevels: 1,
 			Document: qwenDocument, Handler: qwenHandler, Matcher: qwenMatcher, UnknownEvent: qwenUnknownEvent,
-			Codec: claudeRenamed{dialect: "qwen", tools: qwenByClaude, vars: []string{"QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"}}},
+			Codec: claudeRenamed{dialect: "qwen", tools: qwenByClaude, vars: []string{"QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"},
+				read: qwenReadReply}},
 		Title:    "Qwen Code",
 		EventKey: "hook_event_name",
 		Events:   qwenEventMap(),
@@ -240,18 +241,36 @@ func qwenSkip(agentEvent string, p map[string]any) bool {
 	return phase == "postWrite"
 }
 
-// qwenHandler reads a timeout of 1000 or more as Qwen 0.24 does: in
-// milliseconds, its old unit.
-func qwenHandler(_ string, h map[string]any, _ func(string)) map[string]any {
-	n, ok := h["timeout"].(json.Number)
-	ms, err := n.Float64()
-	if !ok || err != nil || ms < 1000 {
+// qwenHandler reads a command hook's timeout as Qwen 0.24 does
+// (readCommandHookTimeout): none, or one not above 0, is its default of
+// 60 s (DEFAULT_COMMAND_HOOK_TIMEOUT_SECONDS, not Claude Code's 600 s);
+// one of 1000 or more is in milliseconds, its old unit.
+func qwenHandler(_ string, h map[string]any, warn func(string)) map[string]any {
+	if typ, _ := h["type"].(string); typ != "command" {
+		return h
+	}
+	t, set := h["timeout"]
+	n, ok := t.(json.Number)
+	secs, err := n.Float64()
+	switch {
+	case !set:
+	case ok && err == nil && secs <= 0:
+		warn(".timeout=" + n.String() + "s is not above 0s; using Qwen Code's default 60s")
+	case ok && err == nil && secs >= 1000:
+		h = maps.Clone(h)
+		h["timeout"] = json.Number(strconv.FormatFloat(secs/1000, 'f', -1, 64))
+		return h
+	default:
 		return h
 	}
 	h = maps.Clone(h)
-	h["timeout"] = json.Number(strconv.FormatFloat(ms/1000, 'f', -1, 64))
+	h["timeout"] = json.Number(strconv.Itoa(qwenDefaultTimeout))
 	return h
 }
+
+// qwenDefaultTimeout is Qwen 0.24's timeout of a command hook that sets
+// none, in seconds.
+const qwenDefaultTimeout = 60
 
 // qwenByClaude maps Claude Code's tool names to Qwen's runtime ids (the
 // lower-case keys of qwenTools: the others are display names).
@@ -264,29 +283,6 @@ var qwenByClaude = sync.OnceValue(func() map[string]string {
 	}
 	return m
 })
-
-// qwenMatcher reads a matcher of a Qwen settings file as Qwen does: its
-// hooks see Qwen's tool names (qwenCodec), and a name in a list matches
-// the tool or one of its aliases — its display name, Claude Code's name —
-// so each name becomes the tool's runtime id. A regex is kept, and sees
-// the runtime id.
-func qwenMatcher(_, m string) string {
-	if !protocol.IsClaudeNameList(m) || strings.TrimSpace(m) == "" {
-		return m
-	}
-	parts := strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' })
-	for i, p := range parts {
-		p = strings.TrimSpace(p)
-		if c, ok := qwenTools()[p]; ok {
-			p = c
-		}
-		if q, ok := qwenByClaude()[p]; ok {
-			p = q
-		}
-		parts[i] = p
-	}
-	return strings.Join(parts, "|")
-}
 
 func encodeQwen(c *Call, o *protocol.Outcome) Reply {
 	shape := qwenEvents()[c.AgentEvent].reply

@@ -283,20 +283,25 @@ func TestQwenGolden(t *testing.T) {
 	})
 }
 
-// TestQwenMatcher: a name in a Qwen matcher list, or one of its aliases
-// (display name, Claude Code's name), becomes the runtime id its hooks see.
+// TestQwenMatcher: an alias of a tool in a Qwen matcher (display name,
+// Claude Code's name) becomes the runtime id its hooks see, anchored, and
+// the matcher is kept as the unanchored regex Qwen also tests
+// (TestQwenMatcherMatches: what they select).
 func TestQwenMatcher(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{"run_shell_command", "run_shell_command"},
-		{"Bash", "run_shell_command"},
-		{"Shell", "run_shell_command"},
-		{"write_file|Edit", "write_file|edit"},
-		{"WriteFile, ReadFile", "write_file|read_file"},
-		{"Task", "agent"},
-		{"mcp__github__create_issue", "mcp__github__create_issue"},
+		{"run_shell_command", "(?:run_shell_command)"},
+		{"Bash", "^(?:run_shell_command)$|(?:Bash)"},
+		{"Shell", "^(?:run_shell_command)$|(?:Shell)"},
+		{"write_file|Edit", "^(?:edit)$|(?:write_file|Edit)"},
+		{"WriteFile, ReadFile", "(?:WriteFile, ReadFile)"}, // no "|": one regex
+		{"Task", "^(?:agent)$|(?:Task)"},
+		{"mcp__github__create_issue", "(?:mcp__github__create_issue)"},
 		{"*", "*"},
+		{" .* ", "*"},
 		{"", ""},
-		{"^run_shell_command$", "^run_shell_command$"}, // a regex is kept
+		{"^run_shell_command$", "(?:^run_shell_command$)"},
+		{"Bash|(", "^(?:run_shell_command)$"}, // an invalid regex: the aliases only
+		{"(", "("},                            // hookconfig: never matches
 	} {
 		if got := qwen(t).Source.Matcher("PreToolUse", tc.in); got != tc.want {
 			t.Errorf("matcher %q = %q, want %q", tc.in, got, tc.want)

@@ -95,14 +95,18 @@ func TestAgentHookFileLoaders(t *testing.T) {
 				"hooks.BeforeToolSelection: 'BeforeToolSelection' is not a Gemini CLI event hermes-hooks serves; skipped"}},
 		{name: "qwen settings", parse: parseQwenFile,
 			// Claude Code's shape and protocol with Qwen's tool names (a
-			// matcher's aliases become them), a timeout of 1000 or more in
+			// matcher's aliases become them, its regex kept: Qwen reads
+			// even a plain word as one), a timeout of 1000 or more in
 			// milliseconds.
 			data: `{"hooks":{"enabled":true,"PreToolUse":[{"matcher":"run_shell_command|edit","hooks":[{"type":"command","command":"./g.sh","timeout":5000},
 					{"type":"command","command":"` + own + `qwen PreToolUse","timeout":600}]}],
 				"TodoCreated":[{"hooks":[{"type":"command","command":"./t.sh","timeout":30}]}],
+				"TodoCompleted":[{"hooks":[{"type":"command","command":"./n.sh"}]}],
 				"SessionDelete":[{"hooks":[{"type":"command","command":"./d.sh"}]}]}}`,
 			want: []entryView{
-				{"pre_tool_call", "PreToolUse", "./g.sh", "run_shell_command|edit", "qwen", "qwen", "5", false, false},
+				{"pre_tool_call", "PreToolUse", "./g.sh", "(?:run_shell_command|edit)", "qwen", "qwen", "5", false, false},
+				// No timeout: Qwen's default for a command hook, a minute.
+				{"TaskCompleted", "TodoCompleted", "./n.sh", "", "qwen", "qwen", "60", false, false},
 				{"TaskCreated", "TodoCreated", "./t.sh", "", "qwen", "qwen", "30", false, false},
 			},
 			warns: []string{"hooks.SessionDelete: 'SessionDelete' has no hermes-hooks event"}},
