@@ -346,6 +346,11 @@ func (d *Dispatcher) readReply(ev *protocol.Event, e *hookconfig.Entry, res *hoo
 	if rev != ev {
 		c = ev.Adopt(c)
 	}
+	if r, ok := e.Codec.(protocol.ArgsReader); ok && c != nil && c.ReplaceArgs {
+		// The input the hook saw, in its agent's shape (Codex's
+		// apply_patch), back to the firing's arguments.
+		c.Args = r.ReadArgs(e.DeclaredAs, ev, fields, d.cfg.Tools, c.Args)
+	}
 	if c != nil && c.ReplaceArgs && e.ViaShell() {
 		// Claude's updatedInput and Cursor's updated_input name a file
 		// file_path where a Hermes host said path.

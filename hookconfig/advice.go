@@ -120,6 +120,9 @@ func nativeNameAdvice(e *Entry, name string, names []string, tools *protocol.Too
 	if tools.Claude(name) != name || tools.Hermes(name) != name {
 		return Warning{}, false // a name of the tool table, in either dialect
 	}
+	if a, ok := e.Codec.(protocol.MatchAliases); ok && a.MatchAliases(e.DeclaredAs, name) != nil {
+		return Warning{}, false // a name the file's agent matches (Codex's apply_patch)
+	}
 	title, renamed, ok := agents.NativeTool(name)
 	if !ok {
 		return Warning{}, false

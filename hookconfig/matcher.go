@@ -138,6 +138,13 @@ func (m *matcher) fits(e *Entry, f *protocol.Firing, tools *protocol.ToolTable, 
 	if mcp := protocol.MCPToolNames(one); mcp != nil && e.Event.Tool {
 		return m.anyMatches(mcp, b)
 	}
+	if a, ok := e.Codec.(protocol.MatchAliases); ok && e.Event.Tool {
+		// The agent's own aliases (Codex: apply_patch is also Write and
+		// Edit), compared as it compares them.
+		if names := a.MatchAliases(e.DeclaredAs, one); names != nil {
+			return m.anyMatches(names, b)
+		}
+	}
 	if toolNames {
 		return m.anyMatches(protocol.ClaudeToolNames(one), b)
 	}

@@ -79,3 +79,23 @@ type EventRules interface {
 	// ignored, for the config's warning; "" when the agent reads it.
 	MatcherIgnored(declared string, ev *Event) string
 }
+
+// MatchAliases is what a Codec also implements when its agent compares an
+// entry's matcher with more names than the subject (Codec.MatchSubject)
+// for some firings: Codex matches its apply_patch call as apply_patch,
+// Write and Edit. The matcher fits when it fits one of them.
+type MatchAliases interface {
+	// MatchAliases are the names a matcher is compared with for a firing
+	// whose subject is subject, subject first; nil when it is the subject
+	// alone.
+	MatchAliases(declared string, subject string) []string
+}
+
+// ArgsReader is what a Codec also implements when the tool input its hooks
+// see is not the firing's arguments for some calls (Codex's apply_patch:
+// {"command": <patch>} for the patch tool's {mode: "patch", patch}).
+type ArgsReader interface {
+	// ReadArgs is a hook's rewrite (updatedInput, in the input's shape the
+	// hook saw) as the firing's arguments.
+	ReadArgs(declared string, ev *Event, fields map[string]any, tools *ToolTable, updated map[string]any) map[string]any
+}
