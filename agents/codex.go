@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -186,7 +187,7 @@ func encodeCodex(c *Call, o *protocol.Outcome) Reply {
 			// Codex cannot ask from PreToolUse ("ask" is refused): a hook
 			// that wants a human's approval gets a refusal, the safe side,
 			// saying so.
-			reason := firstNonEmpty(o.Message, o.StopReason, "Blocked by hook")
+			reason := codexReason(o.Message, o.StopReason)
 			if o.Decision == protocol.DecisionAsk {
 				reason = askRefused(o, "Codex cannot ask from a PreToolUse hook; this call is refused")
 			}
@@ -202,7 +203,7 @@ func encodeCodex(c *Call, o *protocol.Outcome) Reply {
 		switch {
 		case o.Decision == protocol.DecisionBlock || o.Stop:
 			hso = append(hso, protocol.KV{Key: "decision", Value: protocol.Object{
-				{Key: "behavior", Value: "deny"}, {Key: "message", Value: firstNonEmpty(o.Message, o.StopReason, "Blocked by hook")}}})
+				{Key: "behavior", Value: "deny"}, {Key: "message", Value: codexReason(o.Message, o.StopReason)}}})
 		case o.Decision == protocol.DecisionAllow:
 			hso = append(hso, protocol.KV{Key: "decision", Value: protocol.Object{{Key: "behavior", Value: "allow"}}})
 		}
@@ -210,7 +211,7 @@ func encodeCodex(c *Call, o *protocol.Outcome) Reply {
 		ctx = ""
 	case codexPostTool, codexPrompt, codexStop:
 		if o.Decision == protocol.DecisionBlock {
-			top = append(top, protocol.KV{Key: "decision", Value: "block"}, protocol.KV{Key: "reason", Value: blockReason(o)})
+			top = append(top, protocol.KV{Key: "decision", Value: "block"}, protocol.KV{Key: "reason", Value: codexReason(o.Message)})
 		}
 		if shape == codexStop {
 			ctx = "" // Stop's schema has no hookSpecificOutput
@@ -219,7 +220,7 @@ func encodeCodex(c *Call, o *protocol.Outcome) Reply {
 		// PreCompact has no decision: a block stops the turn, the only
 		// refusal its schema carries.
 		if o.Decision == protocol.DecisionBlock && !o.Stop && c.Event.Can(protocol.CapBlock) {
-			top = append(top, protocol.KV{Key: "continue", Value: false}, protocol.KV{Key: "stopReason", Value: blockReason(o)})
+			top = append(top, protocol.KV{Key: "continue", Value: false}, protocol.KV{Key: "stopReason", Value: codexReason(o.Message)})
 		}
 		ctx = ""
 	}
@@ -230,4 +231,17 @@ func encodeCodex(c *Call, o *protocol.Outcome) Reply {
 		top = append(top, protocol.KV{Key: "hookSpecificOutput", Value: hso})
 	}
 	return jsonReply(top)
+}
+
+// codexReason is the first of reasons that is not blank, trimmed, else
+// "Blocked by hook": Codex takes a deny or block whose reason is empty
+// once trimmed for an invalid reply (a failed hook, and the call goes
+// on; docs/agent-protocols.md, Codex "Reply").
+func codexReason(reasons ...string) string {
+	for _, r := range reasons {
+		if t := strings.TrimSpace(r); t != "" {
+			return t
+		}
+	}
+	return "Blocked by hook"
 }

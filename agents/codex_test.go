@@ -87,6 +87,33 @@ func TestCodexGolden(t *testing.T) {
 			stdout:  `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Blocked by hook"}}` + "\n",
 		},
 		{
+			// Nor one whose reason is blank once trimmed: the hook would
+			// be a failed hook, and the call would run.
+			name: "block with a blank message", payload: pre, canon: "pre_tool_call",
+			outcome: protocol.Outcome{Decision: protocol.DecisionBlock, Message: " \t\n"},
+			stdout:  `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Blocked by hook"}}` + "\n",
+		},
+		{
+			name: "block's message trimmed", payload: pre, canon: "pre_tool_call",
+			outcome: protocol.Outcome{Decision: protocol.DecisionBlock, Message: "  no rm -rf\n"},
+			stdout:  `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm -rf"}}` + "\n",
+		},
+		{
+			name: "blank prompt block", payload: prompt, canon: "pre_llm_call",
+			outcome: protocol.Outcome{Decision: protocol.DecisionBlock, Message: "   "},
+			stdout:  `{"decision":"block","reason":"Blocked by hook"}` + "\n",
+		},
+		{
+			name: "blank stop block", payload: stop, canon: "pre_verify",
+			outcome: protocol.Outcome{Decision: protocol.DecisionBlock, Message: "   "},
+			stdout:  `{"decision":"block","reason":"Blocked by hook"}` + "\n",
+		},
+		{
+			name: "blank permission deny", payload: perm, canon: "PermissionRequest",
+			outcome: protocol.Outcome{Decision: protocol.DecisionBlock, Message: " "},
+			stdout:  `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"Blocked by hook"}}}` + "\n",
+		},
+		{
 			name: "ask becomes deny", payload: pre, canon: "pre_tool_call",
 			outcome: protocol.Outcome{Decision: protocol.DecisionAsk, Message: "needs approval"},
 			stdout:  `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"needs approval (hermes-hooks: Codex cannot ask from a PreToolUse hook; this call is refused)"}}` + "\n",

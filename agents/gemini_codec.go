@@ -151,9 +151,11 @@ func geminiRead(declared string, r protocol.Reply) (_ *protocol.Contribution, _ 
 		}
 		return nil, reason, nil
 	}
-	text := strings.TrimSpace(string(r.Stdout))
+	// stdout.trim() || stderr.trim(): JavaScript's trim, which removes a
+	// byte order mark (U+FEFF) before JSON.parse and leaves U+0085.
+	text := protocol.JSTrim(string(r.Stdout))
 	if text == "" {
-		text = strings.TrimSpace(string(r.Stderr))
+		text = protocol.JSTrim(string(r.Stderr))
 	}
 	if text == "" {
 		if r.ExitCode != 0 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pattern"
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -32,8 +33,10 @@ func geminiDocument(root map[string]any, warn func(path, msg string)) map[string
 		out[k] = v
 	}
 	cfg, _ := root["hooksConfig"].(map[string]any)
-	if on, isBool := cfg["enabled"].(bool); isBool && !on {
-		warn("hooksConfig.enabled", "is false: Gemini CLI runs no hooks, so none of this file's are read")
+	// Off as Gemini CLI reads it (false, "false" in any case, 0, ""), the
+	// reading doctor's switch check makes (geminiEnabledValues).
+	if on := geminiEnabledValues(root); on != nil && !on["enabled"] {
+		warn("hooksConfig.enabled", "is "+string(pyjson.Encode(cfg["enabled"], pyjson.Compact))+": Gemini CLI runs no hooks, so none of this file's are read")
 		delete(out, "hooks")
 		return out
 	}

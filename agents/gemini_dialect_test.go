@@ -93,6 +93,13 @@ func TestGeminiParseReply(t *testing.T) {
 		{name: "JSON in a string", event: "BeforeTool", stdout: `"{\"decision\":\"deny\",\"reason\":\"q\"}"`, want: &want{decision: protocol.DecisionBlock, message: "q"}},
 		{name: "JSON that is not an object", event: "BeforeTool", exit: 3, stdout: `[1]`, note: "not an object"},
 		{name: "JSON on stderr", event: "BeforeTool", stderr: `{"decision":"deny","reason":"e"}`, want: &want{decision: protocol.DecisionBlock, message: "e"}},
+		// Gemini reads stdout.trim(): JavaScript's trim() removes a byte
+		// order mark (U+FEFF) and U+2028, U+00A0 before JSON.parse, but not
+		// U+0085, which Go's TrimSpace would.
+		{name: "byte order mark", event: "BeforeTool", stdout: "\uFEFF{\"decision\":\"deny\",\"reason\":\"bom\"}\r\n", want: &want{decision: protocol.DecisionBlock, message: "bom"}},
+		{name: "byte order mark on stderr", event: "BeforeTool", stdout: "\uFEFF \n", stderr: "\uFEFF{\"decision\":\"deny\",\"reason\":\"e\"}", want: &want{decision: protocol.DecisionBlock, message: "e"}},
+		{name: "JavaScript white space", event: "BeforeTool", stdout: "\u00A0\u2028{\"decision\":\"deny\",\"reason\":\"ws\"}\u2029", want: &want{decision: protocol.DecisionBlock, message: "ws"}},
+		{name: "next line is not trimmed", event: "BeforeTool", stdout: "\u0085{\"decision\":\"deny\"}", want: &want{sys: "\u0085{\"decision\":\"deny\"}"}},
 		{name: "timeout lets through", event: "BeforeTool", timedOut: true},
 		{name: "fail-closed timeout blocks", event: "BeforeTool", timedOut: true, failClosed: true, want: &want{decision: protocol.DecisionBlock, message: "hook g failed closed: timed out after 60s"}},
 		{name: "after tool context", event: "AfterTool", stdout: `{"hookSpecificOutput":{"additionalContext":"see log"}}`, want: &want{context: "see log"}},
@@ -237,6 +244,13 @@ func TestGeminiDocument(t *testing.T) {
 		{"disabled by name or command", `{"hooksConfig":{"disabled":["b","./a.sh"]},` + hooks + `}`,
 			`{"hooks":{"BeforeTool":[{"hooks":[{"hermes-hooks: disabled by hooksConfig":true},{"hermes-hooks: disabled by hooksConfig":true}],"matcher":"x"}]},"hooksConfig":{"disabled":["b","./a.sh"]}}`, "hooks.BeforeTool[0].hooks[1]: is disabled by hooksConfig.disabled"},
 		{"all off", `{"hooksConfig":{"enabled":false},` + hooks + `}`, `{"hooksConfig":{"enabled":false}}`, "hooksConfig.enabled: is false"},
+		// What Gemini CLI reads as false turns its hooks off too, as doctor
+		// reads it (geminiEnabledValues): "false" in any case, 0, "".
+		{"all off by a string", `{"hooksConfig":{"enabled":"False"},` + hooks + `}`, `{"hooksConfig":{"enabled":"False"}}`, "hooksConfig.enabled: is \"False\""},
+		{"all off by 0", `{"hooksConfig":{"enabled":0},` + hooks + `}`, `{"hooksConfig":{"enabled":0}}`, "hooksConfig.enabled: is 0"},
+		{"all off by an empty string", `{"hooksConfig":{"enabled":""},` + hooks + `}`, `{"hooksConfig":{"enabled":""}}`, "hooksConfig.enabled: is \"\""},
+		{"null keeps them on", `{"hooksConfig":{"enabled":null},"hooks":{"BeforeTool":[]}}`, `{"hooks":{"BeforeTool":[]},"hooksConfig":{"enabled":null}}`, ""},
+		{"a truthy string keeps them on", `{"hooksConfig":{"enabled":"no"},"hooks":{"BeforeTool":[]}}`, `{"hooks":{"BeforeTool":[]},"hooksConfig":{"enabled":"no"}}`, ""},
 		{"no hooks", `{"model":{"name":"x"}}`, `{"model":{"name":"x"}}`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -40,11 +40,26 @@ var ownFiles = map[string][]string{
 }
 
 // LoadsItself reports whether the agent reads the hook file at file (an
-// absolute or relative path, any separator) by itself, from one of the
-// places it looks: then it runs that file's hooks, and `hook AGENT` must
-// not run them again. A file of the agent's format it does not look for is
-// run by hermes-hooks alone.
-func (a *Agent) LoadsItself(file string) bool {
+// absolute or relative path, any separator) by itself on a call made
+// where at says: then it runs that file's hooks, and `hook AGENT` must not
+// run them again. A file of the agent's format it does not look for is
+// run by hermes-hooks alone. For an agent whose places are known
+// (readPlaces: Gemini CLI, Qwen Code, Codex) that is a file at one of
+// them: a team's `.gemini/settings.json` under $HERMES_HOME is none, and
+// neither is another folder's. Where at knows neither the user's home nor
+// a start folder, or for the other agents, the file's name decides
+// (ownShape): run twice at worst.
+func (a *Agent) LoadsItself(file string, at Places) bool {
+	rp, ok := readPlaces[a.Name]
+	if !ok || at.Home == "" && len(at.Start) == 0 {
+		return a.ownShape(file)
+	}
+	return rp.reads(a, path.Clean(filepath.ToSlash(file)), at)
+}
+
+// ownShape reports whether file's last segments are those of a file the
+// agent reads itself (ownFiles), wherever it lies.
+func (a *Agent) ownShape(file string) bool {
 	segs := strings.Split(path.Clean(filepath.ToSlash(file)), "/")
 	for _, pat := range ownFiles[a.Name] {
 		want := strings.Split(pat, "/")
@@ -58,13 +73,14 @@ func (a *Agent) LoadsItself(file string) bool {
 	return false
 }
 
-// RunsItself is the agent's name when it reads its hook file at file by
-// itself (LoadsItself): that file's hooks are its own to run. Else "": a
-// file of its format it never looks at (a team's guards kept beside the
-// Hermes config) is run by hermes-hooks under every agent, this one
-// included; marking it the agent's would leave it run by nobody.
+// RunsItself is the agent's name when a hook file at file has the name of
+// one it reads by itself (ownShape; LoadsItself then says whether this
+// call's agent reads it where it lies): that file's hooks are its own to
+// run. Else "": a file of its format it never looks at (a team's guards
+// kept beside the Hermes config) is run by hermes-hooks under every agent,
+// this one included; marking it the agent's would leave it run by nobody.
 func (a *Agent) RunsItself(file string) string {
-	if a.LoadsItself(file) {
+	if a.ownShape(file) {
 		return a.Name
 	}
 	return ""

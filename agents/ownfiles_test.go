@@ -49,8 +49,65 @@ func TestLoadsItself(t *testing.T) {
 		if !ok {
 			t.Fatalf("no agent %s", tc.agent)
 		}
-		if got := a.LoadsItself(tc.file); got != tc.want {
+		if got := a.LoadsItself(tc.file, Places{}); got != tc.want {
 			t.Errorf("%s loads %s itself: %v, want %v", tc.agent, tc.file, got, tc.want)
+		}
+	}
+}
+
+// TestLoadsItselfAt: where the places of a call are known, Gemini CLI,
+// Qwen Code and Codex read their files only there: the start folder's
+// (Codex: each folder from the project's root down to it), the user's and
+// the system's; a file of that name anywhere else (a team's under
+// $HERMES_HOME) is run by hermes-hooks.
+func TestLoadsItselfAt(t *testing.T) {
+	env := func(vars ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(vars); i += 2 {
+				if vars[i] == k {
+					return vars[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	root := func(string) string { return "/repo" }
+	at := Places{Home: "/home/u", Start: []string{"/repo/pkg/web"}, Root: root}
+	for _, tc := range []struct {
+		agent, file string
+		at          Places
+		want        bool
+	}{
+		{"gemini", "/repo/pkg/web/.gemini/settings.json", at, true},
+		{"gemini", "/home/u/.gemini/settings.json", at, true},
+		{"gemini", "/etc/gemini-cli/settings.json", at, true},
+		{"gemini", "/opt/sys.json", Places{Home: "/home/u", Env: env("GEMINI_CLI_SYSTEM_SETTINGS_PATH", "/opt/sys.json")}, true},
+		{"gemini", "/home/u/.hermes/team/.gemini/settings.json", at, false},
+		{"gemini", "/home/u/.hermes/team/gemini-cli/settings.json", at, false},
+		{"gemini", "/repo/.gemini/settings.json", at, false}, // the root's, started below it
+		{"gemini", "/repo/pkg/web/.gemini/settings.json", Places{Home: "/home/u"}, false},
+		{"qwen", "/repo/pkg/web/.qwen/settings.json", at, true},
+		{"qwen", "/home/u/.qwen/settings.json", at, true},
+		{"qwen", "/q/settings.json", Places{Home: "/home/u", Env: env("QWEN_HOME", "/q")}, true},
+		{"qwen", "/home/u/.qwen/settings.json", Places{Home: "/home/u", Env: env("QWEN_HOME", "/q")}, false},
+		{"qwen", "/home/u/.hermes/team/.qwen/settings.json", at, false},
+		{"codex", "/repo/.codex/hooks.json", at, true},
+		{"codex", "/repo/pkg/.codex/hooks.json", at, true},
+		{"codex", "/repo/pkg/web/.codex/hooks.json", at, true},
+		{"codex", "/.codex/hooks.json", at, false}, // above the root
+		{"codex", "/repo/.codex/hooks.json", Places{Home: "/home/u", Start: []string{"/repo/pkg/web"}}, false},
+		{"codex", "/home/u/.codex/hooks.json", at, true},
+		{"codex", "/c/hooks.json", Places{Home: "/home/u", Env: env("CODEX_HOME", "/c")}, true},
+		{"codex", "/home/u/.hermes/team/.codex/hooks.json", at, false},
+		{"codex", "/repo/pkg/web/hooks.json", at, false},
+		// Unknown places: the name decides, as before.
+		{"gemini", "/home/u/.hermes/team/.gemini/settings.json", Places{}, true},
+		// Agents without known places: the name decides.
+		{"claude", "/home/u/.hermes/team/.claude/settings.json", at, true},
+	} {
+		a, _ := Lookup(tc.agent)
+		if got := a.LoadsItself(tc.file, tc.at); got != tc.want {
+			t.Errorf("%s loads %s itself (at %+v): %v, want %v", tc.agent, tc.file, tc.at.Start, got, tc.want)
 		}
 	}
 }
@@ -69,7 +126,7 @@ func TestEveryAgentLoadsWhatInstallWrites(t *testing.T) {
 			if a.Source.Dir {
 				file = path.Join(file, "PreToolUse")
 			}
-			if !a.LoadsItself(file) {
+			if !a.LoadsItself(file, Places{Home: "/x", Start: []string{"/x"}}) {
 				t.Errorf("%s does not load %s itself, yet install writes it", a.Name, file)
 			}
 		}

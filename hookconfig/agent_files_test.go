@@ -187,7 +187,8 @@ func TestAgentHookFilesLoad(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "proj", ".github", "hooks", "h.json"), `{"hooks":{"sessionStart":[{"bash":"./c.sh"}]}}`)
 	cfgPath := filepath.Join(dir, "config.yaml")
 	writeFile(t, cfgPath, "cursor_hooks: [proj/.cursor/hooks.json, gone.json]\ncodex_hooks: proj/.codex/hooks.json\ncopilot_hooks: 7\n")
-	cfg, err := Load(cfgPath, LoadOptions{AgentFiles: AgentFiles{"copilot": []string{filepath.Join(dir, "proj", ".github", "hooks", "h.json")}}})
+	// Started in proj, Codex reads proj/.codex/hooks.json itself.
+	cfg, err := Load(cfgPath, LoadOptions{ProjectDir: filepath.Join(dir, "proj"), AgentFiles: AgentFiles{"copilot": []string{filepath.Join(dir, "proj", ".github", "hooks", "h.json")}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -413,6 +413,7 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 	}
 	cfg.applyClaudeSwitches()
 	cfg.mergeManaged(managed, layer)
+	cfg.keepRunByHere(opts)
 	cfg.finish()
 	return cfg, nil
 }

@@ -1,7 +1,9 @@
 package pyjson
 
 import (
+	"encoding/json"
 	"math"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -101,13 +103,17 @@ func JSSpace(r rune) bool {
 
 // Truthy is JavaScript's truth of v, a value ParseNode returns: false,
 // 0, -0, NaN, "" and null are false; every other number and string,
-// every array and object, true.
+// every array and object, true. A json.Number (Decode's numbers) is the
+// number JavaScript reads for it: 1e-400 is 0, so false.
 func Truthy(v any) bool {
 	switch t := v.(type) {
 	case nil:
 		return false
 	case bool:
 		return t
+	case json.Number:
+		f, _ := strconv.ParseFloat(string(t), 64) // out of range: ±0 or ±Inf, as JavaScript
+		return f != 0
 	case float64:
 		return t != 0 && !math.IsNaN(t)
 	case string:

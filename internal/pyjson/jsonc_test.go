@@ -44,4 +44,11 @@ func TestTruthy(t *testing.T) {
 			t.Errorf("Truthy(%s) = false", in)
 		}
 	}
+	// Decode's numbers (json.Number) are read as JavaScript reads them.
+	for in, want := range map[string]bool{`0`: false, `-0`: false, `0.0`: false, `1e-400`: false, `1`: true, `-1e400`: true, `0.5`: true} {
+		v, _ := Decode([]byte(in))
+		if Truthy(v) != want {
+			t.Errorf("Truthy(Decode(%s)) = %v", in, !want)
+		}
+	}
 }

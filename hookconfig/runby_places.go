@@ -1,0 +1,63 @@
+package hookconfig
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+)
+
+// keepRunByHere leaves an entry to the agent whose file declared it
+// (Entry.RunBy) only when that agent reads the file from where it lies on
+// a call made in the load's project folders (agents.Agent.LoadsItself): a
+// team's `.gemini/settings.json` under $HERMES_HOME, or another folder's,
+// is read by no agent, and `hook AGENT` must run its hooks like any
+// other's.
+func (cfg *Config) keepRunByHere(opts LoadOptions) {
+	at := loadPlaces(opts)
+	for _, e := range cfg.Entries {
+		if e.RunBy == "" || e.Source == "" {
+			continue
+		}
+		if a, ok := agents.Lookup(e.RunBy); ok && !a.LoadsItself(absPath(e.Source), at) {
+			e.RunBy = ""
+		}
+	}
+}
+
+// loadPlaces are where an agent called in opts' project folders looks
+// for its hook files.
+func loadPlaces(opts LoadOptions) agents.Places {
+	at := agents.Places{Env: os.Getenv, Root: gitRoot}
+	if home, err := os.UserHomeDir(); err == nil {
+		at.Home = home
+	}
+	for _, d := range append([]string{opts.ProjectDir}, opts.MoreProjectDirs...) {
+		if d != "" {
+			at.Start = append(at.Start, absPath(d))
+		}
+	}
+	return at
+}
+
+// gitRoot is the nearest folder at or above dir holding .git ("": none),
+// the project root Codex takes by default.
+func gitRoot(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}
+
+func absPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
