@@ -148,6 +148,10 @@ type Source struct {
 	// (nil: it is one); warn reports what cannot be kept. It returns nil
 	// for a handler the agent itself discards (warn says why).
 	Handler func(event string, h map[string]any, warn func(string)) map[string]any
+	// Env reads the variables one of the file's handlers sets for its hook
+	// (Gemini CLI's per-hook "env", merged over the agent's environment);
+	// nil: the file's handlers set none. warn reports what cannot be kept.
+	Env func(h map[string]any, warn func(string)) map[string]string
 	// Matcher turns a matcher of the file into a Claude Code matcher (nil:
 	// it is one).
 	Matcher func(event, m string) string

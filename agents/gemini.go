@@ -24,7 +24,7 @@ func newGemini() *Agent {
 		Source: Source{ConfigKey: "gemini_settings", Flag: "gemini-settings", What: "Gemini CLI settings",
 			FlagHelp:      "also load hooks from this Gemini CLI settings.json (repeatable)",
 			ProjectMarker: ".gemini", ProjectLevels: 1,
-			Document: geminiDocument, Handler: geminiHandler, Matcher: geminiMatcher, Codec: geminiCodec{}},
+			Document: geminiDocument, Handler: geminiHandler, Env: geminiHookEnv, Matcher: geminiMatcher, Codec: geminiCodec{}},
 		Title: "Gemini CLI",
 		// Gemini CLI 0.61.0 stops on a settings file that starts with a
 		// byte order mark: JSON.parse refuses it (e2e TestBOMAgentFiles).
@@ -238,7 +238,11 @@ func encodeGemini(c *Call, o *protocol.Outcome) Reply {
 		// Gemini shows the systemMessage with its confirmation, not the
 		// reason: the question goes there.
 		add("decision", "ask")
-		sysMsg = joinNonEmpty(o.Message, sysMsg)
+		if !hasLine(sysMsg, o.Message) {
+			// A Gemini hook's question is its systemMessage already
+			// (geminiCodec): shown once, not twice.
+			sysMsg = joinNonEmpty(o.Message, sysMsg)
+		}
 	case o.Decision == protocol.DecisionAllow && reads&GeminiAsks != 0:
 		// Documented; Gemini 0.61's code does nothing more for it than
 		// for no decision (its own policy still applies).
@@ -266,4 +270,10 @@ func encodeGemini(c *Call, o *protocol.Outcome) Reply {
 		add("hookSpecificOutput", hso)
 	}
 	return jsonReply(obj)
+}
+
+// hasLine reports whether part is one of the messages the fold joined
+// into all, a line apart (protocol.Fold's system messages).
+func hasLine(all, part string) bool {
+	return all == part || strings.HasPrefix(all, part+"\n") || strings.HasSuffix(all, "\n"+part) || strings.Contains(all, "\n"+part+"\n")
 }

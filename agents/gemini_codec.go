@@ -238,7 +238,9 @@ func geminiApply(declared string, reads GeminiReads, ev *protocol.Event, out map
 		case !ev.Can(protocol.CapBlock | protocol.CapContinue):
 			note("decision \"" + d + "\" on " + declared + " cannot refuse anything here (" + ev.Name + " only observes)")
 		default:
-			c.Decision, c.Message = protocol.DecisionBlock, reason
+			// Gemini joins every hook's reason, a line apart
+			// (mergeWithOrDecision).
+			c.Decision, c.Message, c.ReasonJoin = protocol.DecisionBlock, reason, "\n"
 		}
 	case "ask":
 		if reads&GeminiAsks != 0 && ev.Can(protocol.CapApprove) {

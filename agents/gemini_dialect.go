@@ -109,7 +109,7 @@ func withoutDisabled(event string, groups []any, disabled map[string]bool, warn 
 // runs the same command: type and command as they are, timeout from
 // milliseconds to seconds (Gemini's default, 60 s, when it has none). A
 // hook without a type is one Gemini discards (nil: skipped). name and
-// description only label it; env has no Claude twin and is reported; any
+// description only label it; env is read by geminiEnv; any
 // other key is dropped, as Gemini ignores it (a Claude key such as async
 // or if must not change how a Gemini hook runs).
 func geminiHandler(_ string, h map[string]any, warn func(string)) map[string]any {
@@ -137,9 +137,6 @@ func geminiHandler(_ string, h map[string]any, warn func(string)) map[string]any
 				out["timeout"] = json.Number(strconv.FormatFloat(ms/1000, 'f', -1, 64))
 			}
 		}
-	}
-	if _, ok := h["env"]; ok {
-		warn(".env is not supported here and is ignored: the hook runs with hermes-hooks' environment")
 	}
 	// Gemini CLI has no fail-closed key; neither has its file here (only
 	// the keys above are read). An author who wrote one believes the guard

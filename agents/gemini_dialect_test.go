@@ -204,7 +204,7 @@ func TestGeminiHandler(t *testing.T) {
 		{`{"type":"command","command":"./g.sh","timeout":1500}`, `{"command":"./g.sh","timeout":1.5,"type":"command"}`, ""},
 		{`{"type":"command","command":"./g.sh","timeout":"5"}`, `{"command":"./g.sh","timeout":"5","type":"command"}`, ""},
 		// Claude's keys mean nothing to Gemini: they must change nothing.
-		{`{"type":"command","command":"./g.sh","async":true,"if":"Bash(rm *)","env":{"A":"1"}}`, `{"command":"./g.sh","timeout":60,"type":"command"}`, ".env is not supported"},
+		{`{"type":"command","command":"./g.sh","async":true,"if":"Bash(rm *)","env":{"A":"1"}}`, `{"command":"./g.sh","timeout":60,"type":"command"}`, ""},
 		{`{"command":"./g.sh"}`, `null`, "has no type"},
 		// A guard's author asking to fail closed is told it does not: a
 		// key dropped in silence let a failing guard's call through.

@@ -41,6 +41,18 @@ func TestGeminiGolden(t *testing.T) {
 			stdout:  `{"decision":"ask","systemMessage":"sure?\n\npolicy"}` + "\n",
 		},
 		{
+			// A Gemini hook's ask: its systemMessage is its question and
+			// its system message at once; shown once, not twice.
+			name: "ask whose question is the system message", payload: pre, canon: "pre_tool_call",
+			outcome: protocol.Outcome{Decision: protocol.DecisionAsk, Message: "q?", SystemMessage: "q?"},
+			stdout:  `{"decision":"ask","systemMessage":"q?"}` + "\n",
+		},
+		{
+			name: "ask whose question is one of the system messages", payload: pre, canon: "pre_tool_call",
+			outcome: protocol.Outcome{Decision: protocol.DecisionAsk, Message: "q?", SystemMessage: "policy\nq?"},
+			stdout:  `{"decision":"ask","systemMessage":"policy\nq?"}` + "\n",
+		},
+		{
 			name: "allow", payload: pre, canon: "pre_tool_call",
 			outcome: protocol.Outcome{Decision: protocol.DecisionAllow, Message: "fine"},
 			stdout:  `{"decision":"allow"}` + "\n",

@@ -140,6 +140,11 @@ func compareFiles(files []FileRecord, primary string, t *cmdpin.Target, p *cmdpi
 // no other kind's Spec does (dispatcher's TestSpecKindsDistinct).
 const ruleSpecPrefix = "rule\n"
 
+// envSpecMarker begins the part of a Spec that holds the variables a
+// hook's own file sets for it (the dispatcher's envSpec): first, or after
+// a PowerShell command's Spec.
+const envSpecMarker = "env\n"
+
 // specDigest is the hex SHA-256 of a Target's Spec, or "" for none.
 func specDigest(spec string) string {
 	if spec == "" {
@@ -169,10 +174,14 @@ func compareSpec(e Entry, t *cmdpin.Target) (Drift, bool) {
 	case strings.HasPrefix(t.Spec, ruleSpecPrefix):
 		// A rule (dispatcher's ruleSpec): its whole text is what it does.
 		d.Why = "the rule changed since approval: its expression, decision, message, id or shadow mode differ from the approved ones"
+	case strings.HasPrefix(t.Spec, envSpecMarker) || strings.Contains(t.Spec, "\n"+envSpecMarker):
+		// A command whose hook file sets variables for it (Gemini CLI's
+		// env): they change what it does, a guard switched off.
+		d.Why = "what it runs with changed since approval: the variables its hook file sets for it (env) differ from the approved ones"
 	case e.SpecSHA256 == "":
 		d.Why = "what it sends changed since approval: its approval covers only its URL, not the headers and allowedEnvVars it sends now; re-approve it to pin them"
 	case now == "":
-		d.Why = "what it runs changed since approval: it was approved as an http hook and is not one now"
+		d.Why = "what it runs changed since approval: it was approved as an http hook (or with variables its hook file set for it: env) and is not one now"
 	default:
 		d.Why = "what it sends changed since approval: its URL, headers or allowedEnvVars differ from the approved ones"
 	}

@@ -62,7 +62,7 @@ func (d *Dispatcher) prepare(h Invocation) (hookproc.Spec, string) {
 		if e.ViaShell() && t.Shell && t.ShellPath != "" {
 			// The shell reports it (exit 127 and its own words), as in
 			// Claude Code.
-			spec.Path, spec.Argv, spec.Dir = t.ShellPath, cmdpin.ShellArgv(*t, e.Command), h.Dir
+			spec.Path, spec.Argv, spec.Dir = t.ShellPath, cmdpin.ShellArgv(*t, h.runText()), h.Dir
 			return spec, ""
 		}
 		return spec, t.Err
@@ -70,7 +70,7 @@ func (d *Dispatcher) prepare(h Invocation) (hookproc.Spec, string) {
 	if t.Shell {
 		// Claude Code runs command strings through the shell ($VARS, pipes,
 		// &&), in the session's working directory.
-		spec.Path, spec.Argv, spec.Dir = t.ShellPath, cmdpin.ShellArgv(*t, e.Command), h.Dir
+		spec.Path, spec.Argv, spec.Dir = t.ShellPath, cmdpin.ShellArgv(*t, h.runText()), h.Dir
 		return spec, ""
 	}
 	spec.Path, spec.Argv, spec.Dir, spec.CmdLine = t.Path, t.Argv, t.Dir, t.CmdLine
@@ -127,7 +127,11 @@ func (d *Dispatcher) hookFor(e *hookconfig.Entry, f *protocol.Firing) Invocation
 	if t := h.kind.fixed(e); t != nil {
 		h.target = *t
 	} else {
-		h.target = cmdpin.Resolve(commandOf(e, h.Env, h.Dir))
+		c := commandOf(e, h.Env, h.Dir)
+		spec := agentCommand(e, &c, h.ProjectDir, f.Session)
+		h.Env, h.text = c.Env, c.Text
+		h.target = cmdpin.Resolve(c)
+		h.target.Spec = joinSpec(h.target.Spec, spec)
 	}
 	return h
 }
@@ -156,6 +160,15 @@ func commandOf(e *hookconfig.Entry, env []string, dir string) cmdpin.Command {
 		c.Prefix, _ = cmdpin.Getenv(env, shellPrefixVar)
 	}
 	return c
+}
+
+// runText is the command text the hook's shell runs: as its agent
+// rewrote it (agentCommand), else the entry's.
+func (h *Invocation) runText() string {
+	if h.text != "" {
+		return h.text
+	}
+	return h.Entry.Command
 }
 
 // shellPrefixVar is Claude Code's CLAUDE_CODE_SHELL_PREFIX.

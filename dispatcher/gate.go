@@ -70,6 +70,9 @@ type Invocation struct {
 	// the gate pins its files and the runner starts it. Hosts see it
 	// through Files and TextOnly, not as the internal type.
 	target cmdpin.Target
+	// text is the command text as its agent runs it (agentCommand; "":
+	// the entry's), what target was resolved from.
+	text string
 
 	pins *cmdpin.Pins // the gate's pinned files, for the runner
 	kind hookKind     // how it runs (kind.go), mapped once
@@ -284,19 +287,24 @@ func ConsentRequest(e *hookconfig.Entry, cwd string, env []string) consent.Reque
 	if env == nil {
 		env = hookBaseEnv(nil)
 	}
+	project := dir
 	if e.ViaShell() {
-		env = projectEnv(e, env, projectOf(e, env, dir))
+		project = projectOf(e, env, dir)
+		env = projectEnv(e, env, project)
 	}
 	c := commandOf(e, env, dir)
+	text := c.Text
+	spec := agentCommand(e, &c, project, "")
 	r := entryRequest(e)
-	r.Dir, r.Env = dir, env
+	r.Dir, r.Env = dir, c.Env
 	r.Shell, r.Argv, r.ShellPath = c.Shell, c.Argv, c.ShellPath
 	r.Target = kindOf(e).fixed(e)
-	if r.Target == nil && c.Prefix != "" {
-		// A Request has no prefix of its own for consent to resolve
-		// from: what the hook runs through it is resolved here, as the
-		// dispatcher resolves it (hookFor).
+	if r.Target == nil && (c.Prefix != "" || c.Text != text || spec != "") {
+		// A Request has no prefix, rewritten text or variables of its own
+		// for consent to resolve from: what the hook runs is resolved
+		// here, as the dispatcher resolves it (hookFor).
 		t := cmdpin.Resolve(c)
+		t.Spec = joinSpec(t.Spec, spec)
 		r.Target = &t
 	}
 	return r

@@ -63,6 +63,8 @@ func TestSpecKindsDistinct(t *testing.T) {
 		httpSpec(&hookconfig.HTTPSpec{URL: "rule\n"}),
 		opaSpec(&hookconfig.OPASpec{URL: "rule\n"}),
 		cmdpin.PowerShellSpec,
+		envSpec(map[string]string{"rule": "x"}),
+		joinSpec(cmdpin.PowerShellSpec, envSpec(map[string]string{"A": "1"})),
 	} {
 		if len(s) >= len(rulePrefix) && s[:len(rulePrefix)] == rulePrefix {
 			t.Errorf("a Spec of another kind reads as a rule's: %q", s)

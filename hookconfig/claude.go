@@ -239,6 +239,7 @@ func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath stri
 	if !ok {
 		return
 	}
+	raw := handler
 	if f.shape.Source.Handler != nil {
 		handler = f.shape.Source.Handler(name, handler, func(msg string) { f.warn(hpath, msg) })
 		if handler == nil {
@@ -277,6 +278,9 @@ func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath stri
 	e.FileOf, e.RunBy = f.shape.Name, runByOf(e, f.shape.RunsItself(f.path), !isStr || known)
 	if c := f.shape.Source.Codec; c != nil {
 		e.Codec, e.Dialect = c, c.Dialect()
+	}
+	if s, isCmd := e.Spec.(*CommandSpec); isCmd && f.shape.Source.Env != nil {
+		s.Env = f.shape.Source.Env(raw, func(msg string) { f.warn(hpath, msg) })
 	}
 	if s, isHTTP := e.Spec.(*HTTPSpec); isHTTP && f.allowedURLs != nil && !urlAllowed(s.URL, f.allowedURLs) {
 		f.warn(hpath, "url "+ShownURL(s.URL)+" is not in allowedHttpHookUrls; skipped, as in Claude Code")

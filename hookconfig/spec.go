@@ -39,6 +39,10 @@ type CommandSpec struct {
 	// Shell "bash" runs a shell-form command with bash instead of
 	// /bin/sh, "powershell" with PowerShell (pwsh, else powershell.exe).
 	Shell string
+	// Env are variables the hook's file sets for it over the environment
+	// (Gemini CLI's per-hook "env"); the approval pins them (the
+	// dispatcher's Target.Spec), as they change what the hook does.
+	Env map[string]string
 }
 
 // Kind implements Spec.

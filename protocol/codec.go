@@ -99,3 +99,29 @@ type ArgsReader interface {
 	// hook saw) as the firing's arguments.
 	ReadArgs(declared string, ev *Event, fields map[string]any, tools *ToolTable, updated map[string]any) map[string]any
 }
+
+// CommandExpander is what a Codec also implements when its agent rewrites
+// a hook's command text before its shell runs it, and sets variables of
+// the firing for its hooks beside ProjectVars (Gemini CLI's expandCommand:
+// '$GEMINI_PROJECT_DIR/…' names the script even in single quotes). The
+// dispatcher expands the text once, and the consent gate resolves and
+// pins the expanded text: what is approved is what runs.
+type CommandExpander interface {
+	// ExpandCommand is text as the agent hands it to its shell.
+	ExpandCommand(text string, v HookVars) string
+	// HookEnv are the firing's variables the agent sets for its hooks.
+	HookEnv(v HookVars) map[string]string
+}
+
+// HookVars are what a CommandExpander fills in for one hook run.
+type HookVars struct {
+	// Project is the directory the entry's ProjectVars are set to.
+	Project string
+	// Session is the firing's session id ("" when none is known).
+	Session string
+	// PlansDir is the agent's plans folder ("" when not known).
+	PlansDir string
+	// PowerShell: the command runs through PowerShell, whose quoting the
+	// expansion then uses.
+	PowerShell bool
+}

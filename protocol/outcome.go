@@ -111,6 +111,11 @@ type Contribution struct {
 	// escape sequence (a title, a desktop notification) for Claude Code to
 	// write to its terminal, which a hook has none of.
 	TerminalSequence string `json:"terminal_sequence,omitempty"`
+	// ReasonJoin, on a block, is how the hook's agent joins its reason to
+	// an earlier refusing hook's (Gemini CLI: a line apart); "": the
+	// dialect's rule (Claude's blank line, else the first reason only).
+	// Read by the fold only; not part of the outcome's JSON.
+	ReasonJoin string `json:"-"`
 }
 
 // IsEmpty reports whether c asks for nothing.
@@ -317,6 +322,8 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 		switch {
 		case decides && c.Decision.Rank() > o.Decision.Rank():
 			o.Decision, o.Message, o.RuleKey = c.Decision, c.Message, c.RuleKey
+		case decides && c.Decision == DecisionBlock && o.Decision == DecisionBlock && c.ReasonJoin != "":
+			o.Message = joinNonEmpty(c.ReasonJoin, o.Message, c.Message)
 		case decides && c.Decision == DecisionBlock && o.Decision == DecisionBlock && reports[i].Dialect == Claude:
 			// Claude Code surfaces every blocking hook's message (its
 			// merge rule), where Hermes returns at the first block.

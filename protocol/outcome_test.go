@@ -950,3 +950,17 @@ func TestFoldTerminalSequence(t *testing.T) {
 		t.Errorf("terminal sequence %q", o.TerminalSequence)
 	}
 }
+
+// An agent that joins every refusing hook's reason (Gemini CLI: a line
+// apart; its codec says so in ReasonJoin) gets them all, not the first.
+func TestFoldReasonJoin(t *testing.T) {
+	b := func(m string) *Contribution {
+		c := block(m)
+		c.ReasonJoin = "\n"
+		return c
+	}
+	o := Fold(preTool, nil, reps(b("r1"), b("r2")))
+	if o.Decision != DecisionBlock || o.Message != "r1\nr2" {
+		t.Errorf("got %s %q, want block \"r1\\nr2\"", o.Decision, o.Message)
+	}
+}
