@@ -4,6 +4,7 @@ import (
 	"maps"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -243,7 +244,7 @@ func encodeCline(c *Call, o *protocol.Outcome) Reply {
 		if o.Stop {
 			cancel(firstNonEmpty(o.StopReason, protocol.ClaudeDefaultBlockReason))
 		} else if o.Decision == protocol.DecisionBlock {
-			ctx = joinNonEmpty(blockReason(o), ctx)
+			ctx = textutil.JoinNonEmpty("\n\n", blockReason(o), ctx)
 		}
 	case clinePrompt, clineCompact:
 		if o.Decision == protocol.DecisionBlock || o.Stop {

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -118,20 +119,10 @@ func (codexCodec) ReadReply(declared string, r protocol.Reply) protocol.Read {
 		return rd
 	}
 	if c.Args == nil {
-		rd.Contribution, rd.Note = nil, joinNote(rd.Note, codexNoApproval)
+		rd.Contribution, rd.Note = nil, textutil.JoinNonEmpty("; ", rd.Note, codexNoApproval)
 		return rd
 	}
 	// A rewrite, not an approval.
 	c.Decision, c.Message = "", ""
 	return rd
-}
-
-func joinNote(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "; " + b
 }

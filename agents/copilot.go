@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -276,13 +277,13 @@ func encodeCopilot(c *Call, o *protocol.Outcome) Reply {
 		if o.Decision == protocol.DecisionBlock && o.Message != "" {
 			// Copilot cannot refuse a result that exists: the feedback
 			// reaches the model beside it.
-			ctx = joinNonEmpty(o.Message, ctx)
+			ctx = textutil.JoinNonEmpty("\n\n", o.Message, ctx)
 		}
 	case copilotContext:
 		if o.Decision == protocol.DecisionBlock && o.Message != "" {
 			// postToolUseFailure: feedback on the failure (Claude Code's
 			// decision "block" there) goes the one way Copilot reads.
-			ctx = joinNonEmpty(o.Message, ctx)
+			ctx = textutil.JoinNonEmpty("\n\n", o.Message, ctx)
 		}
 	case copilotStop:
 		if o.Decision == protocol.DecisionBlock {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -291,7 +292,7 @@ func strictest(base, flat *protocol.Contribution) *protocol.Contribution {
 	if c.Result == nil {
 		c.Result = flat.Result
 	}
-	c.Context = joinNonEmpty(c.Context, flat.Context)
+	c.Context = textutil.JoinNonEmpty("\n\n", c.Context, flat.Context)
 	if flat.Stop && !c.Stop {
 		c.Stop, c.StopReason = true, flat.StopReason
 	}

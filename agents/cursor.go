@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -168,7 +169,7 @@ func encodeCursor(c *Call, o *protocol.Outcome) Reply {
 			reason := firstNonEmpty(o.StopReason, o.Message, "Stopped by hook") + " (hermes-hooks: a hook asked to stop the agent, which Cursor cannot do before a tool; this call is refused)"
 			if !o.Stop {
 				// An ask's question first: the retried call is asked.
-				reason = joinNonEmpty(o.Message, rewriteRefusal("Cursor's "+c.AgentEvent, o))
+				reason = textutil.JoinNonEmpty("\n\n", o.Message, rewriteRefusal("Cursor's "+c.AgentEvent, o))
 			}
 			obj = append(obj, protocol.KV{Key: "permission", Value: "deny"},
 				protocol.KV{Key: "user_message", Value: reason}, protocol.KV{Key: "agent_message", Value: reason})
@@ -211,7 +212,7 @@ func encodeCursor(c *Call, o *protocol.Outcome) Reply {
 		if o.Decision == protocol.DecisionBlock && o.Message != "" {
 			// Cursor cannot refuse a result that exists: the feedback
 			// reaches the model as context.
-			ctx = joinNonEmpty(o.Message, ctx)
+			ctx = textutil.JoinNonEmpty("\n\n", o.Message, ctx)
 		}
 		if ctx != "" {
 			obj = append(obj, protocol.KV{Key: "additional_context", Value: ctx})
@@ -227,14 +228,4 @@ func firstNonEmpty(s ...string) string {
 		}
 	}
 	return ""
-}
-
-func joinNonEmpty(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "\n\n" + b
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -221,10 +222,10 @@ func encodeFactory(c *Call, o *protocol.Outcome) Reply {
 			stop(firstNonEmpty(o.StopReason, "Stopped by hook"))
 		}
 		if o.Result != nil {
-			ctx = joinNonEmpty("A hook rewrote this tool's output; use this instead: "+*o.Result, ctx)
+			ctx = textutil.JoinNonEmpty("\n\n", "A hook rewrote this tool's output; use this instead: "+*o.Result, ctx)
 		}
 		if o.Decision == protocol.DecisionBlock {
-			ctx = joinNonEmpty(blockReason(o), ctx)
+			ctx = textutil.JoinNonEmpty("\n\n", blockReason(o), ctx)
 		}
 	case factoryPrompt:
 		// continue:false (or exit 2) refuses the prompt, its stopReason the

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -241,7 +242,7 @@ func encodeGemini(c *Call, o *protocol.Outcome) Reply {
 		if !hasLine(sysMsg, o.Message) {
 			// A Gemini hook's question is its systemMessage already
 			// (geminiCodec): shown once, not twice.
-			sysMsg = joinNonEmpty(o.Message, sysMsg)
+			sysMsg = textutil.JoinNonEmpty("\n\n", o.Message, sysMsg)
 		}
 	case o.Decision == protocol.DecisionAllow && reads&GeminiAsks != 0:
 		// Documented; Gemini 0.61's code does nothing more for it than

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -181,7 +182,7 @@ func geminiRead(declared string, r protocol.Reply) (_ *protocol.Contribution, _ 
 	}
 	c, note := geminiApply(declared, reads, ev, out)
 	if amb != "" {
-		note = joinNote(protocol.AmbiguousNote(amb, text), note)
+		note = textutil.JoinNonEmpty("; ", protocol.AmbiguousNote(amb, text), note)
 	}
 	if c.IsEmpty() {
 		return nil, note, out

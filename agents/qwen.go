@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -340,7 +341,7 @@ func encodeQwen(c *Call, o *protocol.Outcome) Reply {
 	case qwenPostTool, qwenFailure:
 		if o.Decision == protocol.DecisionBlock && o.Message != "" {
 			// The result exists: the feedback reaches the model beside it.
-			ctx = joinNonEmpty(o.Message, ctx)
+			ctx = textutil.JoinNonEmpty("\n\n", o.Message, ctx)
 		}
 		if shape == qwenPostTool && (o.Result != nil || o.Stop) {
 			// continue:false puts its stopReason in place of the tool's
@@ -351,7 +352,7 @@ func encodeQwen(c *Call, o *protocol.Outcome) Reply {
 			if o.Result != nil {
 				text = *o.Result
 			}
-			stop = protocol.Object{{Key: "continue", Value: false}, {Key: "stopReason", Value: joinNonEmpty(text, ctx)}}
+			stop = protocol.Object{{Key: "continue", Value: false}, {Key: "stopReason", Value: textutil.JoinNonEmpty("\n\n", text, ctx)}}
 			ctx = ""
 		}
 	case qwenStop:

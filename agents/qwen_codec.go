@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -46,7 +47,7 @@ func qwenReadReply(declared string, r protocol.Reply) protocol.Read {
 	cr.Dialect, cr.ExitCode, cr.Stderr = protocol.Claude, 0, nil
 	cr.Stdout = pyjson.Encode(claude, pyjson.Compact)
 	rd := protocol.ReadReply(cr)
-	rd.Note = joinNote(joinNote(note, extra), rd.Note)
+	rd.Note = textutil.JoinNonEmpty("; ", textutil.JoinNonEmpty("; ", note, extra), rd.Note)
 	if foreign != "" && rd.Foreign == "" {
 		// A refusal Qwen does not read here: a fail_closed guard meant
 		// one, and refuses.

@@ -70,15 +70,3 @@ func envSpec(vars map[string]string) string {
 	}
 	return b.String()
 }
-
-// joinSpec is a Target's Spec with the text of the hook's own variables
-// after it (a PowerShell command's Spec stays first).
-func joinSpec(spec, env string) string {
-	switch {
-	case env == "":
-		return spec
-	case spec == "":
-		return env
-	}
-	return spec + "\n" + env
-}

@@ -10,6 +10,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -131,7 +132,7 @@ func (d *Dispatcher) hookFor(e *hookconfig.Entry, f *protocol.Firing) Invocation
 		spec := agentCommand(e, &c, h.ProjectDir, f.Session)
 		h.Env, h.text = c.Env, c.Text
 		h.target = cmdpin.Resolve(c)
-		h.target.Spec = joinSpec(h.target.Spec, spec)
+		h.target.Spec = textutil.JoinNonEmpty("\n", h.target.Spec, spec)
 	}
 	return h
 }

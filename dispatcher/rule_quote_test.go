@@ -6,6 +6,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
 // The pinned text of a rule is what a repository's approval holds the
@@ -64,7 +65,7 @@ func TestSpecKindsDistinct(t *testing.T) {
 		opaSpec(&hookconfig.OPASpec{URL: "rule\n"}),
 		cmdpin.PowerShellSpec,
 		envSpec(map[string]string{"rule": "x"}),
-		joinSpec(cmdpin.PowerShellSpec, envSpec(map[string]string{"A": "1"})),
+		textutil.JoinNonEmpty("\n", cmdpin.PowerShellSpec, envSpec(map[string]string{"A": "1"})),
 	} {
 		if len(s) >= len(rulePrefix) && s[:len(rulePrefix)] == rulePrefix {
 			t.Errorf("a Spec of another kind reads as a rule's: %q", s)

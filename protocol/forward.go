@@ -1,5 +1,7 @@
 package protocol
 
+import "github.com/hermes-hooks/hermes-hooks/internal/textutil"
+
 // An event may also run the entries of another (Event.AlsoRuns): Claude
 // Code 2.1.332 fires a skill's shell command as PreSkillShellCommand, not
 // PreToolUse, and a terminal guard that missed a command because a skill,
@@ -43,7 +45,7 @@ func (e *Event) Adopt(c *Contribution) *Contribution {
 	rewrites := out.Args != nil || out.ReplaceArgs
 	switch {
 	case e.RefusesAsk && (out.Decision == DecisionAsk || out.Decision == DecisionDefer):
-		out.Decision, out.Message = DecisionBlock, joinNonEmpty("; ", out.Message, AskRefusedReason)
+		out.Decision, out.Message = DecisionBlock, textutil.JoinNonEmpty("; ", out.Message, AskRefusedReason)
 	case e.RefusesInputChange && rewrites && out.Decision != DecisionBlock:
 		out.Decision, out.Message = DecisionBlock, InputChangeRefusedReason
 	}

@@ -323,11 +323,11 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 		case decides && c.Decision.Rank() > o.Decision.Rank():
 			o.Decision, o.Message, o.RuleKey = c.Decision, c.Message, c.RuleKey
 		case decides && c.Decision == DecisionBlock && o.Decision == DecisionBlock && c.ReasonJoin != "":
-			o.Message = joinNonEmpty(c.ReasonJoin, o.Message, c.Message)
+			o.Message = textutil.JoinNonEmpty(c.ReasonJoin, o.Message, c.Message)
 		case decides && c.Decision == DecisionBlock && o.Decision == DecisionBlock && reports[i].Dialect == Claude:
 			// Claude Code surfaces every blocking hook's message (its
 			// merge rule), where Hermes returns at the first block.
-			o.Message = joinNonEmpty("\n\n", o.Message, c.Message)
+			o.Message = textutil.JoinNonEmpty("\n\n", o.Message, c.Message)
 		}
 		if (c.ReplaceArgs || len(c.Args) > 0) && !rewritten {
 			// Read once, at the first rewrite: a firing nobody rewrites
@@ -469,14 +469,4 @@ func cloneMap(m map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
-}
-
-func joinNonEmpty(sep string, parts ...string) string {
-	var keep []string
-	for _, p := range parts {
-		if p != "" {
-			keep = append(keep, p)
-		}
-	}
-	return strings.Join(keep, sep)
 }

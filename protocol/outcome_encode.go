@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
 // With appends the member when present: the outcome, its reports and their
@@ -208,7 +209,7 @@ func (o *Outcome) HermesWire() Object {
 	if o.Decision == DecisionBlock && o.Message != "" {
 		// Feedback a non-gating event produced (a Claude PostToolUse block)
 		// reaches a Hermes host the only way Hermes can carry it: as context.
-		ctx = joinNonEmpty("\n\n", o.Message, ctx)
+		ctx = textutil.JoinNonEmpty("\n\n", o.Message, ctx)
 	}
 	if ctx != "" {
 		return Object{{"context", ctx}}

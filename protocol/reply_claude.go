@@ -69,11 +69,11 @@ func parseClaude(r Reply) (*Contribution, string, string) {
 	case r.ExitCode == 2 && stdout == "" && missingScript(ev, stderr):
 		// Claude Code downgrades this on stop events: a stop hook whose
 		// script is gone must not keep the agent going forever.
-		note = joinNonEmpty("; ", note, "exit code 2 with a missing script ("+firstLine(stderr)+") is a non-blocking error on "+ev.ClaudeName())
+		note = textutil.JoinNonEmpty("; ", note, "exit code 2 with a missing script ("+firstLine(stderr)+") is a non-blocking error on "+ev.ClaudeName())
 	case r.ExitCode == 2 || r.ExitCode != 0 && ev.Exit2 == ExitNonZeroBlocks:
 		var n string
 		c, n = claudeExit2(ev, c, stderr)
-		note = joinNonEmpty("; ", note, n)
+		note = textutil.JoinNonEmpty("; ", note, n)
 	case r.ExitCode == 0:
 		switch {
 		case isJSON || badJSON || stdout == "":
@@ -84,7 +84,7 @@ func parseClaude(r Reply) (*Contribution, string, string) {
 		}
 	default:
 		if !isJSON {
-			note = joinNonEmpty("; ", note, "Failed with non-blocking status code "+strconv.Itoa(r.ExitCode)+prefixIf(": ", firstLine(stderr)))
+			note = textutil.JoinNonEmpty("; ", note, "Failed with non-blocking status code "+strconv.Itoa(r.ExitCode)+prefixIf(": ", firstLine(stderr)))
 		}
 	}
 
@@ -100,7 +100,7 @@ func parseClaude(r Reply) (*Contribution, string, string) {
 	var foreign string
 	if isJSON && (c == nil || c.Decision != DecisionBlock && !c.Stop) {
 		if foreign = foreignRefusal(Claude, ev, obj, c != nil && c.Decision == DecisionAsk); foreign != "" {
-			note = joinNonEmpty("; ", note, foreign)
+			note = textutil.JoinNonEmpty("; ", note, foreign)
 		}
 	}
 	if r.FailClosed && ev.Can(CapBlock|CapContinue) && (c == nil || c.Decision != DecisionBlock) {
@@ -156,7 +156,7 @@ func claudeExit2(ev *Event, c *Contribution, stderr string) (*Contribution, stri
 			if c == nil {
 				c = &Contribution{}
 			}
-			c.SystemMessage = joinNonEmpty("\n", c.SystemMessage, stderr)
+			c.SystemMessage = textutil.JoinNonEmpty("\n", c.SystemMessage, stderr)
 		}
 	default:
 		return c, "exit code 2 has no effect on " + ev.ClaudeName()
@@ -289,7 +289,7 @@ func refusals(ev *Event, hso map[string]any, d Decision, msg, reason string, top
 		if msg == "" {
 			msg = reason
 		}
-		return DecisionBlock, joinNonEmpty("; ", msg, AskRefusedReason)
+		return DecisionBlock, textutil.JoinNonEmpty("; ", msg, AskRefusedReason)
 	case ev.RefusesInputChange && d != DecisionBlock && top != DecisionBlock && hso["updatedInput"] != nil:
 		return DecisionBlock, InputChangeRefusedReason
 	}

@@ -167,7 +167,7 @@ func CodecRead(d Dialect, declared string, w ReplyWords, r Reply, obj map[string
 	if rd.Foreign = x.refusal(obj, c != nil && c.Decision == DecisionAsk); rd.Foreign == "" {
 		return rd
 	}
-	rd.Note = joinNonEmpty("; ", note, rd.Foreign)
+	rd.Note = textutil.JoinNonEmpty("; ", note, rd.Foreign)
 	if r.FailClosed {
 		rd.Contribution = failedClosed(r.Command, rd.Foreign)
 	}

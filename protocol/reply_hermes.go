@@ -43,7 +43,7 @@ func parseHermes(r Reply) (*Contribution, string, string) {
 	// found"); without it the report would only say that it did.
 	why := prefixIf(": ", firstLine(pyStrip(toValidUTF8(r.Stderr))))
 	if r.ExitCode != 0 {
-		note = joinNonEmpty("; ", "hook "+exitText(r.ExitCode)+why, note)
+		note = textutil.JoinNonEmpty("; ", "hook "+exitText(r.ExitCode)+why, note)
 	}
 	if failClosed && (c == nil || c.Decision != DecisionBlock) {
 		// A verb the event does not read ("deny", "Block", 1) is not a
@@ -59,7 +59,7 @@ func parseHermes(r Reply) (*Contribution, string, string) {
 			if failClosed {
 				return failedClosed(r.Command, foreign), note, foreign
 			}
-			note = joinNonEmpty("; ", note, foreign)
+			note = textutil.JoinNonEmpty("; ", note, foreign)
 		}
 	}
 	if c == nil && failClosed {

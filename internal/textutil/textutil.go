@@ -5,6 +5,7 @@ package textutil
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -53,4 +54,16 @@ func CutBytesSaying(s string, n int) string {
 		return s
 	}
 	return CutBytes(s, n) + "… (" + strconv.Itoa(len(s)) + " bytes)"
+}
+
+// JoinNonEmpty joins the parts that are not empty with sep: a note, a
+// reason or a context made of pieces any of which may be missing.
+func JoinNonEmpty(sep string, parts ...string) string {
+	var keep []string
+	for _, p := range parts {
+		if p != "" {
+			keep = append(keep, p)
+		}
+	}
+	return strings.Join(keep, sep)
 }

@@ -71,3 +71,20 @@ func TestCutBytesSaying(t *testing.T) {
 		}
 	}
 }
+
+func TestJoinNonEmpty(t *testing.T) {
+	for _, tc := range []struct {
+		parts []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"", ""}, ""},
+		{[]string{"a", ""}, "a"},
+		{[]string{"", "b"}, "b"},
+		{[]string{"a", "", "b"}, "a; b"},
+	} {
+		if got := JoinNonEmpty("; ", tc.parts...); got != tc.want {
+			t.Errorf("JoinNonEmpty(%q) = %q, want %q", tc.parts, got, tc.want)
+		}
+	}
+}
