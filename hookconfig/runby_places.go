@@ -14,12 +14,16 @@ import (
 // is read by no agent, and `hook AGENT` must run its hooks like any
 // other's.
 func (cfg *Config) keepRunByHere(opts LoadOptions) {
-	at := loadPlaces(opts)
+	var at *agents.Places // made at the first entry an agent runs: most configs have none
 	for _, e := range cfg.Entries {
 		if e.RunBy == "" || e.Source == "" {
 			continue
 		}
-		if a, ok := agents.Lookup(e.RunBy); ok && !a.LoadsItself(absPath(e.Source), at) {
+		if at == nil {
+			p := loadPlaces(opts)
+			at = &p
+		}
+		if a, ok := agents.Lookup(e.RunBy); ok && !a.LoadsItself(absPath(e.Source), *at) {
 			e.RunBy = ""
 		}
 	}
