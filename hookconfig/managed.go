@@ -303,17 +303,31 @@ func (cfg *Config) parseKeyList(key string, n *yaml.Node) []string {
 // sticky, as /tmp: nobody else can rename what the administrator put in
 // it), so that the file cannot be replaced under its name.
 func checkManagedDirs(dir string) error {
+	at, why, err := dirsUp(dir, managedDirProblem)
+	if err != nil {
+		return err
+	}
+	if why != "" {
+		return &ManagedRefusedError{Path: at, Reason: why}
+	}
+	return nil
+}
+
+// dirsUp asks problem of dir and of each directory above it, up to the
+// root, and stops at the first that has one: that directory and why ("":
+// none has). err: a directory on the way cannot be read.
+func dirsUp(dir string, problem func(dir string, fi fs.FileInfo) string) (at, why string, err error) {
 	for {
 		fi, err := os.Stat(dir)
 		if err != nil {
-			return err
+			return dir, "", err
 		}
-		if why := managedDirProblem(dir, fi); why != "" {
-			return &ManagedRefusedError{Path: dir, Reason: why}
+		if why := problem(dir, fi); why != "" {
+			return dir, why, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return nil
+			return "", "", nil
 		}
 		dir = parent
 	}

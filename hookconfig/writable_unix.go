@@ -32,20 +32,16 @@ func othersMayWrite(path string) string {
 	}
 	// Anyone who can write a directory above it can put another file in
 	// its place, unless the directory is sticky (/tmp).
-	for dir := filepath.Dir(real); ; dir = filepath.Dir(dir) {
-		di, err := os.Stat(dir)
-		if err != nil {
+	_, why, _ := dirsUp(filepath.Dir(real), func(dir string, di fs.FileInfo) string {
+		if di.Mode()&fs.ModeSticky != 0 {
 			return ""
 		}
-		if di.Mode()&fs.ModeSticky == 0 {
-			if why := writableBy("directory "+dir, di); why != "" {
-				return why + ", so they can replace it"
-			}
+		if why := writableBy("directory "+dir, di); why != "" {
+			return why + ", so they can replace it"
 		}
-		if filepath.Dir(dir) == dir {
-			return ""
-		}
-	}
+		return ""
+	})
+	return why
 }
 
 // writableBy says who but the user and root can write what fi describes
