@@ -208,17 +208,13 @@ func (s *Store) Revoke(command string) (removed int, err error) {
 // RevokeDetail is Revoke, also reporting whether an invalid file was moved
 // aside.
 func (s *Store) RevokeDetail(command string) (RevokeResult, error) {
-	return s.RevokeWhere(command, nil)
+	return s.RevokeSelected(command, nil, nil)
 }
 
-// RevokeWhere is RevokeDetail for the approvals whose event the predicate
-// accepts (nil: every event): `revoke --event E` revokes that one.
-func (s *Store) RevokeWhere(command string, event func(string) bool) (RevokeResult, error) {
-	return s.RevokeSelected(command, event, nil)
-}
-
-// RevokeSelected is RevokeWhere for the entries pick accepts (nil: all of
-// them); the command's other entries stay and are listed in Kept. The
+// RevokeSelected is RevokeDetail for the approvals whose event the
+// predicate event accepts (nil: every event; `revoke --event E` revokes
+// that one) and that pick accepts (nil: all of them); the command's other
+// entries stay and are listed in Kept. The
 // pick is made under the lock, on the file as it is then: `revoke` in a
 // project takes that project's approvals (Entry.OfProject) and the
 // global ones, never another repository's of the same command text,

@@ -42,7 +42,7 @@ const (
 )
 
 // Validate lists every problem of a loaded configuration without running
-// anything: ConfigProblems, then StartProblems, ordered by file and line.
+// anything: the loader's warnings, then StartProblems, ordered by file and line.
 // Rules are compiled, and the examples of those that may run are
 // evaluated: the user's own, and a repository's approved in allow (nil:
 // none is).
@@ -55,14 +55,8 @@ func Validate(cfg *hookconfig.Config, cwd string, allow *consent.File) []Problem
 	return managedFirst(cfg, sorted(append(ps, startProblems(cfg, cwd, lines)...)))
 }
 
-// ConfigProblems are the warnings the loader gave, each with its line
-// (found from its key path in the file), ordered by file and line.
-func ConfigProblems(cfg *hookconfig.Config) []Problem {
-	return managedFirst(cfg, sorted(configProblems(cfg, lineFinder{})))
-}
-
 // DoctorConfigProblems are what doctor reports about the config files it
-// reads: the loader's warnings (ConfigProblems) and validate's advice (a
+// reads: the loader's warnings and validate's advice (a
 // matcher that never matches: the config loads and runs, and a guard
 // written so never fires), ordered by file and line. counted is how many
 // are doctor's problems: every warning of the loader, as doctor always
