@@ -39,8 +39,13 @@ var (
 	// spawnMu is held for reading while a hook is being started and
 	// tracked, and for writing while escapees are killed, so a hook that
 	// has just been forked is never mistaken for an escapee.
-	spawnMu  sync.RWMutex
-	tracked  sync.Map // pid → struct{}: hooks being run
+	spawnMu sync.RWMutex
+	tracked sync.Map // pid → struct{}: hooks being run
+	// dying holds the tracked hooks that were killed but had not died
+	// when their run ended (result reaps them in the background). Until
+	// such a hook has died, what it left behind is still its children,
+	// not ours: killEscaped reads them there.
+	dying    sync.Map // pid → struct{}
 	runSeq   atomic.Uint64
 	lastReap atomic.Int64
 	// openRuns holds the tags of the runs under way (hooks running,
@@ -302,6 +307,14 @@ func killEscaped(doom func(pid int) bool) int {
 	killed := 0
 	deadline := time.Now().Add(reapWait)
 	for round := 0; round < 8; round++ {
+		// A dying hook's children first, then ours: one that dies between
+		// the two reads has had them reparented here by the second.
+		for _, pid := range childrenOfDying() {
+			if _, state := statOf(pid); state != 0 && state != 'Z' && doom(pid) {
+				killSubtree(pid)
+				killed++
+			}
+		}
 		var reap []int
 		for _, pid := range children() {
 			if _, ok := tracked.Load(pid); ok {
@@ -324,6 +337,22 @@ func killEscaped(doom func(pid int) bool) int {
 		}
 	}
 	return killed
+}
+
+// childrenOfDying lists the children of the hooks killed that had not died
+// when their run ended. A dispatcher that answers at an agent's deadline
+// exits right after: were a hung hook's escapees read only among its own
+// children, those of a hook still dying then (a loaded machine, hundreds
+// of orphans to hand over) would be reparented after the last look, to
+// init, and outlive it.
+func childrenOfDying() []int {
+	var out []int
+	dying.Range(func(k, _ any) bool {
+		kids, _ := childrenOf(strconv.Itoa(k.(int)))
+		out = append(out, kids...)
+		return true
+	})
+	return out
 }
 
 // maxSubtree bounds the processes one killSubtree visits.

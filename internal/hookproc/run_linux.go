@@ -461,8 +461,10 @@ func (p *proc) result(tag string) Result {
 		// Tracked until reaped here, lest another wait take it and this
 		// one a new hook reusing its pid.
 		p.reapsLater = true
+		dying.Store(p.pid, struct{}{})
 		go func() {
 			p.reap(0)
+			dying.Delete(p.pid)
 			untrackChild(p.pid)
 			killTree(tag)
 		}()
