@@ -165,6 +165,11 @@ type Source struct {
 	// as it is): the hooks the agent's own switches turn off are taken
 	// out (Gemini CLI's hooksConfig); warn reports what was.
 	Document func(root map[string]any, warn func(path, msg string)) map[string]any
+	// Sequential reports whether a matcher group of the file asks for its
+	// hooks to run one after another (Gemini CLI's sequential: true); nil:
+	// the file has no such key. Its entries are then hookconfig.Entry's
+	// Sequential, and Codec is a protocol.Sequencer.
+	Sequential func(group map[string]any) bool
 	// Codec, when set, is how the file's hook scripts talk: the agent's own
 	// protocol, not Claude Code's (Gemini CLI). Handler and Matcher make
 	// the file's handlers and matchers Claude Code's; the entries then run

@@ -25,7 +25,9 @@ func newGemini() *Agent {
 		Source: Source{ConfigKey: "gemini_settings", Flag: "gemini-settings", What: "Gemini CLI settings",
 			FlagHelp:      "also load hooks from this Gemini CLI settings.json (repeatable)",
 			ProjectMarker: ".gemini", ProjectLevels: 1,
-			Document: geminiDocument, Handler: geminiHandler, Env: geminiHookEnv, Matcher: geminiMatcher, Codec: geminiCodec{}},
+			Document: geminiDocument, Handler: geminiHandler, Env: geminiHookEnv, Matcher: geminiMatcher, Codec: geminiCodec{},
+			// Only the boolean true: Gemini tests entry.sequential === true.
+			Sequential: func(g map[string]any) bool { return g["sequential"] == true }},
 		Title: "Gemini CLI",
 		// Gemini CLI 0.61.0 stops on a settings file that starts with a
 		// byte order mark: JSON.parse refuses it (e2e TestBOMAgentFiles).

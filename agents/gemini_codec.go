@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -276,4 +277,36 @@ func geminiApply(declared string, reads GeminiReads, ev *protocol.Event, out map
 func str(obj map[string]any, key string) string {
 	s, _ := obj[key].(string)
 	return s
+}
+
+// NextFields is what the next hook of a sequential run sees after one
+// that exited 0 with reply c, as Gemini CLI 0.61 feeds it
+// (hookRunner.applyHookOutputToInput): BeforeTool's tool_input merged
+// with the hook's hookSpecificOutput.tool_input (its keys over the
+// input's), BeforeAgent's prompt with the hook's additionalContext after a
+// blank line. Other events, and a hook that changed neither, leave the
+// input as it was.
+func (geminiCodec) NextFields(declared string, ev *protocol.Event, fields map[string]any, c *protocol.Contribution) map[string]any {
+	switch {
+	case c == nil || ev == nil:
+		return fields
+	case declared == "BeforeTool" && c.Args != nil:
+		f := protocol.NewFiring(ev, "", fields)
+		merged := map[string]any{}
+		if cur, ok := f.Args.(map[string]any); ok {
+			maps.Copy(merged, cur)
+		}
+		maps.Copy(merged, c.Args)
+		return f.WithArgs(merged)
+	case declared == "BeforeAgent" && c.Context != "":
+		prompt, _ := protocol.ClaudeFieldValue(ev, fields, "prompt")
+		s, ok := prompt.(string)
+		if !ok {
+			return fields // Gemini appends to a string prompt only
+		}
+		out := maps.Clone(fields)
+		out["prompt"] = s + "\n\n" + c.Context
+		return out
+	}
+	return fields
 }

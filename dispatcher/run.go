@@ -126,15 +126,25 @@ func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields
 			rules = append(rules, i) // a rule reads no payload
 		} else {
 			procs = append(procs, i)
-			payloadFor(sel[i].Entry)
 		}
 	}
-	if len(procs) == 1 && len(rules) == 0 {
+	seqs, procs := sequences(sel, procs)
+	for _, i := range procs {
+		payloadFor(sel[i].Entry)
+	}
+	if len(procs) == 1 && len(rules) == 0 && len(seqs) == 0 {
 		i := procs[0]
 		d.runInto(ctx, ev, sel[i], payloadFor(sel[i].Entry), fields, &reports[i], nil)
 		return
 	}
 	var wg sync.WaitGroup
+	for _, seq := range seqs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d.runSequence(ctx, ev, fields, sel, seq, reports)
+		}()
+	}
 	for _, i := range procs {
 		wg.Add(1)
 		go func(i int) {

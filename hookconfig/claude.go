@@ -201,6 +201,7 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any, lone 
 		}
 		return
 	}
+	first := len(f.cfg.Entries)
 	for hi, h := range handlers {
 		hpath := fmt.Sprintf("%s.hooks[%d]", gpath, hi)
 		if flatEntry {
@@ -211,6 +212,11 @@ func (f *shapedFile) group(ev *protocol.Event, name string, gi int, g any, lone 
 			break
 		}
 		f.handler(ev, name, gi, hpath, h, matcher, broken)
+	}
+	if seq := f.shape.Source.Sequential; seq != nil && seq(group) {
+		for _, e := range f.cfg.Entries[first:] {
+			e.Sequential = true
+		}
 	}
 }
 

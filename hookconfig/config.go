@@ -135,6 +135,12 @@ type Entry struct {
 	// journal) says what it would have asked for, but its reply is kept
 	// out of the outcome.
 	Shadow bool
+	// Sequential is a Codec entry of a group that asks its agent to run
+	// the hooks selected for a firing one after another (Gemini CLI's
+	// sequential: true; the Codec is a protocol.Sequencer): then every
+	// selected entry of that Codec runs in order, each fed what the ones
+	// before it changed.
+	Sequential bool
 	// OwnEventOnly is skill_commands: false: the entry runs on its own
 	// event only, not also on the events that run that event's entries
 	// (protocol.Event.AlsoRuns: PreSkillShellCommand runs pre_tool_call's).

@@ -100,6 +100,20 @@ type ArgsReader interface {
 	ReadArgs(declared string, ev *Event, fields map[string]any, tools *ToolTable, updated map[string]any) map[string]any
 }
 
+// Sequencer is what a Codec also implements when its agent can run an
+// event's hooks one after another, each fed what the ones before it
+// changed (Gemini CLI's `sequential: true`: once any hook selected for a
+// firing asks for it, all of them run in order, and a hook that exited 0
+// with a rewrite or context changes the next one's input). Without it a
+// guard after a rewriting hook judged the call as the agent sent it, and
+// the rewritten call the agent then ran was never judged.
+type Sequencer interface {
+	// NextFields are fields as the next hook of a sequence sees them,
+	// after one declared under declared that exited 0 and whose reply
+	// read as c.
+	NextFields(declared string, ev *Event, fields map[string]any, c *Contribution) map[string]any
+}
+
 // CommandExpander is what a Codec also implements when its agent rewrites
 // a hook's command text before its shell runs it, and sets variables of
 // the firing for its hooks beside ProjectVars (Gemini CLI's expandCommand:

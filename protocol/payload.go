@@ -278,6 +278,13 @@ func claudeField(ev *Event, fields map[string]any, key string) (any, bool) {
 	return nil, false
 }
 
+// ClaudeFieldValue is the Claude field key of a firing of ev, as a Claude
+// payload shows it (claudeField): for a codec that feeds one hook's change
+// to the next (Sequencer).
+func ClaudeFieldValue(ev *Event, fields map[string]any, key string) (any, bool) {
+	return claudeField(ev, fields, key)
+}
+
 // claudeFieldFrom converts a Hermes host's value into a Claude field's
 // shape, for the fields whose shapes differ (keyed by the Claude field).
 var claudeFieldFrom = sync.OnceValue(func() map[string]func(any) (any, bool) {
