@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/shownurl"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
+	"github.com/hermes-hooks/hermes-hooks/internal/tlsroots"
 )
 
 // sink is one destination. send delivers a batch or fails; a failure is
@@ -43,6 +45,12 @@ type otlpSink struct {
 func newOTLPSink(cfg OTLP, res resource) *otlpSink {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.Proxy = proxyForHTTPS
+	// The system's roots, not those SSL_CERT_FILE or SSL_CERT_DIR name:
+	// the flush a hook starts has the hook's environment, which a
+	// repository's settings can fill, and a CA of its own there with its
+	// proxy in HTTPS_PROXY would open the tunnel proxyForHTTPS allows
+	// (the headers, a secret, and every record read, or dropped).
+	t.TLSClientConfig = &tls.Config{RootCAs: tlsroots.System()}
 	return &otlpSink{cfg: cfg, res: res, client: &http.Client{
 		Transport: t,
 		Timeout:   cfg.Timeout,

@@ -3,7 +3,6 @@ package hookhttp
 import (
 	"bufio"
 	"context"
-	"crypto/x509"
 	"encoding/pem"
 	"fmt"
 	"io"
@@ -107,22 +106,4 @@ func mitmProxy(t *testing.T, to string) string {
 		}
 	}()
 	return l.Addr().String()
-}
-
-// With the variables set, the roots are still the system's: a store is
-// found where this system keeps it (not an empty pool, which would fail
-// every https post), and the file the variable names is not read.
-func TestSystemRootsIgnoreTheEnvironment(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("the store's place is known here for Linux")
-	}
-	if _, err := os.Stat("/etc/ssl/certs/ca-certificates.crt"); err != nil {
-		t.Skip("no CA bundle at Debian's place")
-	}
-	t.Setenv("SSL_CERT_FILE", filepath.Join(t.TempDir(), "none.pem"))
-	t.Setenv("SSL_CERT_DIR", t.TempDir())
-	p := systemRoots()
-	if p == nil || p.Equal(x509.NewCertPool()) {
-		t.Errorf("SSL_CERT_FILE set: roots %v, want the system's store", p)
-	}
 }

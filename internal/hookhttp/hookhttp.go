@@ -24,6 +24,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
+	"github.com/hermes-hooks/hermes-hooks/internal/tlsroots"
 )
 
 // Spec is one post.
@@ -134,11 +135,11 @@ func cutError(s string) string {
 
 // client is made at the first post (not at every start, which most
 // never post): net/http's default transport but for its proxy and the
-// roots it trusts (systemRoots).
+// roots it trusts (tlsroots.System).
 var client = sync.OnceValue(func() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.Proxy = tunnelOnly
-	t.TLSClientConfig = &tls.Config{RootCAs: systemRoots()}
+	t.TLSClientConfig = &tls.Config{RootCAs: tlsroots.System()}
 	return &http.Client{
 		Transport: t,
 		// The approval is of one URL: a redirect would send the payload

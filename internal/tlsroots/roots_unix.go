@@ -1,6 +1,6 @@
 //go:build aix || dragonfly || freebsd || linux || netbsd || openbsd || solaris
 
-package hookhttp
+package tlsroots
 
 import (
 	"crypto/x509"
@@ -9,17 +9,18 @@ import (
 	"runtime"
 )
 
-// systemRoots is the CA pool an https post trusts: nil (crypto/x509's own
+// System is the CA pool an https post trusts: nil (crypto/x509's own
 // roots) unless SSL_CERT_FILE or SSL_CERT_DIR is set, which crypto/x509
 // reads on these systems. The environment is an agent's project settings'
 // to set for the hooks it runs (docs/security.md): a repository that names
 // a CA of its own there, and a proxy of its own in HTTPS_PROXY, answers the
-// tunnel to a guard's host itself, reads every payload and forges the
-// guard's answer. So the roots are then read from the system's own places,
-// the variables ignored (a CA one of them named is trusted once it is in
-// the system's store); none found there is an empty pool, so every https
-// post fails (closed, for a guard) rather than trust the environment.
-func systemRoots() *x509.CertPool {
+// tunnel to a guard's host (or the export collector's) itself, reads every
+// payload or record with its headers, and forges the guard's answer. So the
+// roots are then read from the system's own places, the variables ignored
+// (a CA one of them named is trusted once it is in the system's store);
+// none found there is an empty pool, so every https post fails (closed,
+// for a guard) rather than trust the environment.
+func System() *x509.CertPool {
 	_, file := os.LookupEnv("SSL_CERT_FILE")
 	_, dir := os.LookupEnv("SSL_CERT_DIR")
 	if !file && !dir {
