@@ -94,6 +94,14 @@ func ResolveOTLP(s OTLPSettings, getenv func(string) string) (OTLP, error) {
 			o.Headers = append(o.Headers, [2]string{k, v})
 		}
 		sortHeaders(o.Headers)
+		if len(o.Headers) > 0 && s.Endpoint == "" && s.LogsEndpoint == "" {
+			// Headers are where a collector's token goes. Left to the
+			// variables, the endpoint is a repository's to choose (an
+			// agent's project settings set them for the hooks it runs,
+			// and the flush a hook starts inherits them): these headers
+			// would go to it.
+			return o, settingErr("export.otlp.headers", "written without endpoint: or logs_endpoint:, so they would go wherever OTEL_EXPORTER_OTLP_ENDPOINT says, which a repository can set for the hooks your agent runs; write the endpoint beside them")
+		}
 	} else if v, from := env("HEADERS"); v != "" {
 		if o.Headers, err = ParseHeaders(v); err != nil {
 			return o, &SettingError{Setting: from, Err: err}

@@ -39,6 +39,15 @@ func TestResolveOTLP(t *testing.T) {
 		{name: "header that is the exporter's", env: map[string]string{"OTEL_EXPORTER_OTLP_HEADERS": "Host=evil"}, wantErr: "set by the exporter itself"},
 		{name: "not key=value", env: map[string]string{"OTEL_EXPORTER_OTLP_HEADERS": "novalue"}, wantErr: `"novalue" is not key=value`},
 		{name: "bad header name", s: OTLPSettings{Headers: map[string]string{"a b": "1"}}, wantErr: "export.otlp.headers: \"a b\" is not a header name"},
+		// The block's headers (a token) would go wherever the variables,
+		// a repository's to set for an agent's hooks, say.
+		{name: "headers without the endpoint", s: OTLPSettings{Headers: map[string]string{"Authorization": "Bearer s3cr3t"}},
+			env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://evil:4318"}, wantErr: "export.otlp.headers: written without endpoint"},
+		{name: "headers without the endpoint, none in the environment", s: OTLPSettings{Headers: map[string]string{"Authorization": "Bearer s3cr3t"}},
+			wantErr: "export.otlp.headers: written without endpoint"},
+		{name: "headers with the logs endpoint", s: OTLPSettings{LogsEndpoint: "https://cfg/v1/logs", Headers: map[string]string{"a": "1"}},
+			env:  map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://evil:4318"},
+			want: OTLP{URL: "https://cfg/v1/logs", Protocol: ProtoProtobuf, Timeout: DefaultTimeout, Headers: [][2]string{{"a", "1"}}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := ResolveOTLP(c.s, func(k string) string { return c.env[k] })

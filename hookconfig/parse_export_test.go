@@ -31,6 +31,7 @@ func TestParseExport(t *testing.T) {
 		{"export:\n  otlp: {protocol: grpc}\n", func(c ExportConfig) bool { return c.OTLP == nil }, "grpc is not supported"},
 		{"export:\n  otlp: {timeout: soon}\n", func(c ExportConfig) bool { return c.OTLP == nil }, "export.otlp.timeout: must be a whole number of seconds"},
 		{"export:\n  otlp: {headers: {\"a b\": x}}\n", func(c ExportConfig) bool { return c.OTLP == nil }, "is not a header name"},
+		{"export:\n  otlp: {headers: {Authorization: Bearer x}}\n", func(c ExportConfig) bool { return c.OTLP == nil }, "export.otlp.headers: written without endpoint"},
 		{"export:\n  otlp: {endpont: http://x}\n", func(c ExportConfig) bool { return c.OTLP == nil }, "export.otlp.endpont: is not an OTLP key"},
 		{"export:\n  syslog: 514\n", func(c ExportConfig) bool { return c.Syslog == nil }, "export.syslog: must be local, unix:///path"},
 		{"export:\n  syslog: udp://host\n", func(c ExportConfig) bool { return c.Syslog == nil }, "a network target is udp://host:port; syslog export off"},
