@@ -20,8 +20,9 @@ import (
 // the firing's block and ask rules that ran and let the call through are
 // decided once more on the call as it will run. Process hooks (command,
 // worker, http, opa) are not run again: a second run has side effects and
-// could rewrite again. A rule cannot rewrite, so this happens once, in
-// config order, and ends.
+// could rewrite again — except the managed layer's guards, whose second
+// reply is read for a refusal only (rejudge_managed.go). A rule cannot
+// rewrite, so this happens once, in config order, and ends.
 
 // rejudge decides again, on the call as o's rewrite makes it, each block
 // or ask rule of r that was evaluated and contributed nothing (false on
@@ -67,9 +68,13 @@ func (d *Dispatcher) rejudgeRules(ctx context.Context, ev *protocol.Event, hookF
 	)
 	for _, i := range idx {
 		h, rep := hooks[i], &reports[i]
-		k, ok := h.hookKind(d).(*ruleKind)
-		if !ok || h.undecided != "" || rep.Skipped != "" || rep.Contribution != nil || rep.Would != "" ||
-			k.spec.Decision == hookconfig.RuleContext || strings.HasPrefix(rep.Error, "cancelled") {
+		k, isRule := h.hookKind(d).(*ruleKind)
+		switch {
+		case h.undecided != "" || rep.Skipped != "" || rep.Would != "" || strings.HasPrefix(rep.Error, "cancelled"):
+			continue
+		case isRule && (rep.Contribution != nil || k.spec.Decision == hookconfig.RuleContext):
+			continue
+		case !isRule && !managedRejudges(h.Entry, rep):
 			continue
 		}
 		// What the rule was shown: the firing's fields, or its tier's
@@ -86,8 +91,14 @@ func (d *Dispatcher) rejudgeRules(ctx context.Context, ev *protocol.Event, hookF
 			fields, base = f.WithArgs(o.Args), shown
 		}
 		h.fields = fields
-		a := k.run(ctx, d, ev, h, nil)
 		next := baseReport(h.Entry)
+		if !isRule {
+			d.runInto(ctx, ev, h, d.payloadOf(h.Entry, runEvent(ev, h.Entry), fields), fields, &next, nil)
+			managedAgain(rep, &next, rewriters(o.Hooks))
+			changed = true
+			continue
+		}
+		a := k.run(ctx, d, ev, h, nil)
 		d.finish(ctx, ev, h.Entry, &a, fields, &next, nil)
 		next.Rejudged = true
 		next.ElapsedMS = math.Round((rep.ElapsedMS+next.ElapsedMS)*1000) / 1000

@@ -1,0 +1,59 @@
+package dispatcher
+
+import (
+	"math"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/protocol"
+)
+
+// The managed layer's process guards judge the call that runs. Rules are
+// decided again on a rewritten call (rejudge.go); a process hook is not,
+// since a second run has side effects. But a managed guard is the
+// organisation's word, which no user or repository hook may outrank
+// (docs/managed.md): were it to judge only the call as sent, any hook the
+// user accepted could rewrite `make build` into what the guard refuses,
+// and the rewrite would run unjudged. So a managed command, worker, http
+// or opa guard that let the call as sent through is run once more on the
+// rewritten call, and only a refusal of its second reply is read — its
+// rewrite or context there would change the call again, after the fold.
+
+// managedRejudges reports whether the process hook whose first report is
+// rep is a managed guard to run again on a rewritten call: one that ran to
+// its end (a guard that timed out or could not start already failed, open
+// or closed, and would only do so again) without refusing, and without
+// rewriting the call itself (the rewrite it would judge is partly its own).
+func managedRejudges(e *hookconfig.Entry, rep *protocol.HookReport) bool {
+	if !managed(e) || e.Async || e.Once || !rep.Ran || rep.TimedOut || rep.ExitCode == nil {
+		return false
+	}
+	c := rep.Contribution
+	return c == nil || c.Decision.Rank() < protocol.DecisionAsk.Rank() && c.Args == nil && !c.ReplaceArgs && !c.Stop
+}
+
+// managedAgain folds the second run of a managed guard (next) into its
+// report: a refusal of it (a block, an ask, a stop; a fail_closed guard's
+// failure is a block) replaces the first run's decision, saying which call
+// it refused; anything else of the second reply is dropped, and the first
+// run's contribution stands.
+func managedAgain(rep, next *protocol.HookReport, by string) {
+	second := next.Contribution
+	refused := second != nil && (second.Decision.Rank() >= protocol.DecisionAsk.Rank() || second.Stop)
+	elapsed := math.Round((rep.ElapsedMS+next.ElapsedMS)*1000) / 1000
+	if !refused {
+		rep.ElapsedMS = elapsed
+		rep.Note = joinNote(rep.Note, "run again on the call as rewritten by "+by+": no objection")
+		return
+	}
+	c := protocol.Contribution{}
+	if rep.Contribution != nil {
+		c = *rep.Contribution
+	}
+	c.Decision, c.Message, c.RuleKey, c.ReasonJoin = second.Decision, second.Message, second.RuleKey, second.ReasonJoin
+	c.Stop, c.StopReason = second.Stop, second.StopReason
+	c.Message += " (judged on the call as rewritten by " + by + ")"
+	next.Contribution = &c
+	next.Rejudged = true
+	next.ElapsedMS = elapsed
+	*rep = *next
+}
