@@ -221,6 +221,7 @@ func (cfg *Config) mergeManaged(m *Config, layer ManagedLayer) {
 				Message: "export: the managed config's export is used (" + layer.Files[0] + "); this file's is ignored"})
 		}
 		cfg.Export = m.Export
+		cfg.Export.Managed = true
 	}
 	others := cfg.Entries
 	if layer.AllowManagedHooksOnly {

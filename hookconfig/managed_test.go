@@ -202,3 +202,35 @@ func FuzzParseManagedConfig(f *testing.F) {
 		cfg.unmanagedKeys()
 	})
 }
+
+// The managed config's export is the organisation's audit trail: none of
+// its settings come from the OTEL_EXPORTER_OTLP_* variables, which a
+// repository can set for the hooks an agent runs. A user's block still
+// takes them (otlp: true is everything from them).
+func TestManagedExportTakesNothingFromTheEnvironment(t *testing.T) {
+	env := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://repository.example:4318", "OTEL_EXPORTER_OTLP_HEADERS": "Authorization=Bearer%20t"}
+	getenv := func(k string) string { return env[k] }
+	user, repo := managedScene(t, "export:\n  otlp: true\nhooks: {}\n")
+	cfg, err := Load(user, LoadOptions{ProjectDir: repo, Managed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cfg.Export.Resolve(getenv)
+	if err != nil || out.OTLP == nil {
+		t.Fatalf("managed export: %+v, %v", out.OTLP, err)
+	}
+	if strings.Contains(out.OTLP.URL, "repository.example") || len(out.OTLP.Headers) != 0 {
+		t.Errorf("the managed block took the environment's endpoint or headers: %+v", out.OTLP)
+	}
+	user, repo = managedScene(t, "hooks: {}\n")
+	if err := os.WriteFile(user, []byte("export:\n  otlp: true\nhooks: {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err = Load(user, LoadOptions{ProjectDir: repo, Managed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := cfg.Export.Resolve(getenv); err != nil || out.OTLP == nil || !strings.Contains(out.OTLP.URL, "repository.example") {
+		t.Errorf("a user's otlp: true: %+v, %v; want the variables' endpoint", out.OTLP, err)
+	}
+}

@@ -26,6 +26,12 @@ type ExportConfig struct {
 	// File is a JSON-lines file ("": off), ~ expanded and made absolute
 	// against the config's directory.
 	File string
+	// Managed: the block is the managed config's, the organisation's audit
+	// trail. None of its settings come from the OTEL_EXPORTER_OTLP_*
+	// variables: an agent's project settings can set them for the hooks it
+	// runs (and the flush a hook starts inherits them), and a repository
+	// would otherwise choose where the organisation's records go.
+	Managed bool
 }
 
 // IsZero reports whether the block exports nothing.
@@ -38,6 +44,9 @@ func (c ExportConfig) Resolve(getenv func(string) string) (export.Config, error)
 	out := export.Config{Syslog: c.Syslog, File: c.File}
 	if c.OTLP == nil {
 		return out, nil
+	}
+	if c.Managed {
+		getenv = func(string) string { return "" }
 	}
 	o, err := export.ResolveOTLP(*c.OTLP, getenv)
 	if err != nil {
