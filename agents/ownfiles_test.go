@@ -100,6 +100,22 @@ func TestLoadsItselfAt(t *testing.T) {
 		{"codex", "/c/hooks.json", Places{Home: "/home/u", Env: env("CODEX_HOME", "/c")}, true},
 		{"codex", "/home/u/.hermes/team/.codex/hooks.json", at, false},
 		{"codex", "/repo/pkg/web/hooks.json", at, false},
+		// Cursor: each workspace root's file, the user's, the enterprise one.
+		{"cursor", "/repo/pkg/web/.cursor/hooks.json", at, true},
+		{"cursor", "/home/u/.cursor/hooks.json", at, true},
+		{"cursor", "/etc/cursor/hooks.json", at, true},
+		{"cursor", "/Library/Application Support/Cursor/hooks.json", at, true},
+		{"cursor", "/home/u/.hermes/team/.cursor/hooks.json", at, false},
+		{"cursor", "/repo/.cursor/hooks.json", Places{Home: "/home/u"}, false},
+		// Windsurf: the workspace's, the IDE's and the JetBrains plugin's
+		// user files, the system file.
+		{"windsurf", "/repo/pkg/web/.windsurf/hooks.json", at, true},
+		{"windsurf", "/home/u/.codeium/windsurf/hooks.json", at, true},
+		{"windsurf", "/home/u/.codeium/hooks.json", at, true},
+		{"windsurf", "/etc/windsurf/hooks.json", at, true},
+		{"windsurf", "/home/u/.hermes/windsurf/hooks.json", at, false},
+		{"windsurf", "/home/u/.hermes/team/.windsurf/hooks.json", at, false},
+		{"windsurf", "/srv/Windsurf/hooks.json", at, false},
 		// Unknown places: the name decides, as before.
 		{"gemini", "/home/u/.hermes/team/.gemini/settings.json", Places{}, true},
 		// Agents without known places: the name decides.

@@ -37,6 +37,13 @@ type agentPlaces struct {
 	User     string
 	HomeEnv  string
 	System   bool
+	// MoreUsers are other files under the home the agent reads beside
+	// User (Windsurf's JetBrains plugin's).
+	MoreUsers []string
+	// SystemFiles are the agent's system-wide files where it has no
+	// ManagedLayer install writes (an enterprise hooks.json), in each
+	// system's form.
+	SystemFiles []string
 }
 
 var readPlaces = map[string]agentPlaces{
@@ -46,13 +53,30 @@ var readPlaces = map[string]agentPlaces{
 	"qwen":   {Project: ".qwen/settings.json", User: ".qwen/settings.json", HomeEnv: "QWEN_HOME"},
 	// Each folder from the project's root down to the start folder.
 	"codex": {Project: ".codex/hooks.json", RootDown: true, User: ".codex/hooks.json", HomeEnv: "CODEX_HOME"},
+	// The workspace root's file (each root the payload names), the
+	// user's and the enterprise one (cursor.com/docs/hooks,
+	// "Configuration"). Known, so that a team's .cursor/hooks.json kept
+	// elsewhere is not taken for Cursor's own and run by nobody.
+	"cursor": {Project: ".cursor/hooks.json", User: ".cursor/hooks.json",
+		SystemFiles: []string{"/etc/cursor/hooks.json", "/Library/Application Support/Cursor/hooks.json", `C:\ProgramData\Cursor\hooks.json`}},
+	// The workspace's, the Windsurf IDE's user file, the JetBrains
+	// plugin's and the system file (docs.windsurf.com/windsurf/cascade/hooks,
+	// "Configuration"). A nested folder's .windsurf/hooks.json that
+	// Windsurf may also read is run twice at worst.
+	"windsurf": {Project: ".windsurf/hooks.json", User: ".codeium/windsurf/hooks.json", MoreUsers: []string{".codeium/hooks.json"},
+		SystemFiles: []string{"/etc/windsurf/hooks.json", "/Library/Application Support/Windsurf/hooks.json", `C:\ProgramData\Windsurf\hooks.json`}},
 }
 
 // reads reports whether file (clean, slash-separated) is one of the files
 // p names for a call made where at says.
 func (p agentPlaces) reads(a *Agent, file string, at Places) bool {
-	if at.Home != "" && file == userFile(p, at) || p.System && isSystemFile(a, file, at) {
+	if at.Home != "" && isUserFile(p, file, at) || p.System && isSystemFile(a, file, at) {
 		return true
+	}
+	for _, f := range p.SystemFiles {
+		if slashClean(f) == file {
+			return true
+		}
 	}
 	for _, start := range at.Start {
 		if start == "" {
@@ -74,6 +98,19 @@ func (p agentPlaces) reads(a *Agent, file string, at Places) bool {
 				break
 			}
 			dir = parent
+		}
+	}
+	return false
+}
+
+// isUserFile reports whether file is one of p's files under the home.
+func isUserFile(p agentPlaces, file string, at Places) bool {
+	if file == userFile(p, at) {
+		return true
+	}
+	for _, u := range p.MoreUsers {
+		if file == path.Join(slashClean(at.Home), u) {
+			return true
 		}
 	}
 	return false
