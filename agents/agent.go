@@ -286,6 +286,13 @@ var ErrNotJSON = errors.New("the hook payload on stdin is not a JSON object")
 // eventArg so the caller can still answer for that event.
 func (a *Agent) Decode(payload []byte, eventArg string) (*Call, error) {
 	c := &Call{Agent: a, AgentEvent: eventArg}
+	// Past any leading byte order mark: Cursor's Windows CLI writes one
+	// before the JSON (forum.cursor.com, "Hooks not firing, cannot have
+	// guardrails"), and a payload read as no JSON is one whose guards
+	// never run. No agent's payload means anything by it.
+	for len(pyjson.SkipBOM(payload)) < len(payload) {
+		payload = pyjson.SkipBOM(payload)
+	}
 	v, err := pyjson.DecodePayload(payload)
 	obj, isObj := v.(map[string]any)
 	if err != nil || !isObj {

@@ -16,6 +16,15 @@ func TestCursorGolden(t *testing.T) {
 			stdout:  `{"permission":"deny","user_message":"no rm -rf","agent_message":"no rm -rf"}` + "\n",
 		},
 		{
+			// Cursor's Windows CLI writes the payload behind a UTF-8 byte
+			// order mark: read as not JSON, no guard ran and the call went
+			// through.
+			name: "payload behind a byte order mark", payload: "\ufeff" + shell, canon: "pre_tool_call",
+			fields:  map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "rm -rf /"}, "session_id": "c1", "cwd": "/p"},
+			outcome: protocol.Outcome{Decision: protocol.DecisionBlock, Message: "no rm -rf"},
+			stdout:  `{"permission":"deny","user_message":"no rm -rf","agent_message":"no rm -rf"}` + "\n",
+		},
+		{
 			name: "ask", payload: shell, canon: "pre_tool_call",
 			outcome: protocol.Outcome{Decision: protocol.DecisionAsk, Message: "sure?"},
 			stdout:  `{"permission":"ask","user_message":"sure?","agent_message":"sure?"}` + "\n",
