@@ -134,6 +134,30 @@ var switchRules = map[string]switchRule{
 			return "a trusted project's config outranks yours: start Codex with codex --enable hooks, or remove the line if the project is yours to change"
 		},
 	},
+	// GitHub Copilot CLI (docs.github.com/en/copilot/reference/hooks-reference,
+	// "Disable all hooks"): a top-level disableAllHooks in the
+	// repository's settings.json skips every hook from every source —
+	// the repository's, the user's ~/.copilot/hooks, plugins, inline
+	// blocks — for sessions in that repository; policy hooks stay on. The
+	// repository's settings are .github/copilot/settings.json (committed)
+	// and settings.local.json ("Hooks locations"); the local file is
+	// taken to outrank the committed one, as Claude Code's does (the
+	// documentation does not say). Comments are blanked before the read:
+	// where Copilot would refuse such a file, doctor warns for nothing,
+	// never misses a switch.
+	"copilot": {
+		files: []SwitchFile{
+			{Path: ".github/copilot/settings.json"},
+			{Path: ".github/copilot/settings.local.json"},
+		},
+		keys:    []string{"disableAllHooks"},
+		decode:  decodeJSONC,
+		values:  disableAllValues,
+		setting: func(string) string { return `"disableAllHooks" is true` },
+		fix: func(a *Agent, _ SwitchFile, _ string) string {
+			return `the repository's settings turn off every hook but policy hooks: install the guards there (sudo hermes-hooks install ` + a.Name + ` --managed), or remove the setting if the repository is yours to change`
+		},
+	},
 	// switches_gemini.go: the files, how each CLI merges them, sources.
 	"gemini": {
 		files:   geminiFiles,

@@ -66,6 +66,15 @@ func TestSwitches(t *testing.T) {
 		{"codex", []string{"[other]\nhooks = false\n", "-"}, false, 0, "", ""},
 		// Not TOML: sets nothing (Codex refuses to start on it).
 		{"codex", []string{"[features\nhooks = false\n", "-"}, false, 0, "", ""},
+		// GitHub Copilot CLI: the repository's .github/copilot/settings.json
+		// (committed) or settings.local.json with a top-level
+		// "disableAllHooks": true skips every hook of every source, the
+		// user's ~/.copilot/hooks included; policy hooks stay on.
+		{"copilot", []string{"-", "-"}, false, 0, "", ""},
+		{"copilot", []string{string(off), "-"}, true, 0, `"disableAllHooks" is true`, "install copilot --managed"},
+		{"copilot", []string{"-", string(off)}, true, 1, `"disableAllHooks" is true`, "install copilot --managed"},
+		{"copilot", []string{string(off), string(on)}, false, 0, "", ""},
+		{"copilot", []string{`{"disableAllHooks": "true"}`, "-"}, false, 0, "", ""},
 		// An agent without switch files.
 		{"cursor", []string{`{"disableAllHooks": true}`}, false, 0, "", ""},
 	}
