@@ -116,8 +116,35 @@ func TestLoadsItselfAt(t *testing.T) {
 		{"windsurf", "/home/u/.hermes/windsurf/hooks.json", at, false},
 		{"windsurf", "/home/u/.hermes/team/.windsurf/hooks.json", at, false},
 		{"windsurf", "/srv/Windsurf/hooks.json", at, false},
+		// GitHub Copilot CLI: any *.json of .github/hooks at the
+		// repository's root, and of ~/.copilot/hooks ($COPILOT_HOME/hooks);
+		// a team's file of that name anywhere else is nobody's but ours to
+		// run (it was skipped under Copilot and run by no one).
+		{"copilot", "/repo/.github/hooks/guard.json", at, true},
+		{"copilot", "/repo/.github/hooks/notes.txt", at, false},
+		{"copilot", "/repo/pkg/web/.github/hooks/guard.json", at, false},
+		{"copilot", "/home/u/.copilot/hooks/any.json", at, true},
+		{"copilot", "/c/hooks/any.json", Places{Home: "/home/u", Env: env("COPILOT_HOME", "/c")}, true},
+		{"copilot", "/home/u/.copilot/hooks/any.json", Places{Home: "/home/u", Env: env("COPILOT_HOME", "/c")}, false},
+		{"copilot", "/home/u/team/.github/hooks/guard.json", at, false},
+		{"copilot", "/home/u/.hermes/team/.copilot/hooks/guard.json", at, false},
+		// Cline: the executables of a workspace root's .clinerules/hooks
+		// and of the user's Documents/Cline/Hooks.
+		{"cline", "/repo/pkg/web/.clinerules/hooks/PreToolUse", at, true},
+		{"cline", "/home/u/Documents/Cline/Hooks/PreToolUse", at, true},
+		{"cline", "/home/u/team/.clinerules/hooks/PreToolUse", at, false},
+		{"cline", "/repo/pkg/web/.clinerules/hooks/sub/PreToolUse", at, false},
+		// Factory Droid: .factory/ of the project's root and of each
+		// folder down to the start folder (its settings hierarchy), and
+		// the user's ~/.factory.
+		{"factory", "/repo/.factory/settings.json", at, true},
+		{"factory", "/repo/pkg/web/.factory/settings.local.json", at, true},
+		{"factory", "/repo/.factory/hooks.json", at, true},
+		{"factory", "/home/u/.factory/settings.json", at, true},
+		{"factory", "/home/u/.hermes/team/.factory/settings.json", at, false},
 		// Unknown places: the name decides, as before.
 		{"gemini", "/home/u/.hermes/team/.gemini/settings.json", Places{}, true},
+		{"copilot", "/home/u/team/.github/hooks/guard.json", Places{}, true},
 		// Agents without known places: the name decides.
 		{"claude", "/home/u/.hermes/team/.claude/settings.json", at, true},
 	} {

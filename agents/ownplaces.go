@@ -26,20 +26,20 @@ type Places struct {
 
 // agentPlaces are the places one agent reads its hook files from:
 // Project relative to each start folder (RootDown: to each folder from
-// the project root down to it), User relative to the home (HomeEnv, when
-// set, stands for User's first element), and System: the agent's system
-// settings file (its ManagedLayer, where the environment may name
-// another). Sources:
-// docs/agents.md "Where an agent reads a project's hook file".
+// the project root down to it; AtRoot: to the project root alone), User
+// relative to the home (HomeEnv, when set, stands for User's first
+// element), and System: the agent's system settings file (its
+// ManagedLayer, where the environment may name another). The last
+// element of a Project or User path may be a pattern (path.Match: the
+// *.json of a folder). Sources: docs/agents.md "Where an agent reads a
+// project's hook file".
 type agentPlaces struct {
-	Project  string
+	Project  []string
 	RootDown bool
-	User     string
+	AtRoot   bool
+	User     []string
 	HomeEnv  string
 	System   bool
-	// MoreUsers are other files under the home the agent reads beside
-	// User (Windsurf's JetBrains plugin's).
-	MoreUsers []string
 	// SystemFiles are the agent's system-wide files where it has no
 	// ManagedLayer install writes (an enterprise hooks.json), in each
 	// system's form.
@@ -49,28 +49,43 @@ type agentPlaces struct {
 var readPlaces = map[string]agentPlaces{
 	// The start folder's file only, the user's and the system's
 	// (/etc/gemini-cli, ProgramData\gemini-cli).
-	"gemini": {Project: ".gemini/settings.json", User: ".gemini/settings.json", System: true},
-	"qwen":   {Project: ".qwen/settings.json", User: ".qwen/settings.json", HomeEnv: "QWEN_HOME"},
+	"gemini": {Project: []string{".gemini/settings.json"}, User: []string{".gemini/settings.json"}, System: true},
+	"qwen":   {Project: []string{".qwen/settings.json"}, User: []string{".qwen/settings.json"}, HomeEnv: "QWEN_HOME"},
 	// Each folder from the project's root down to the start folder.
-	"codex": {Project: ".codex/hooks.json", RootDown: true, User: ".codex/hooks.json", HomeEnv: "CODEX_HOME"},
+	"codex": {Project: []string{".codex/hooks.json"}, RootDown: true, User: []string{".codex/hooks.json"}, HomeEnv: "CODEX_HOME"},
 	// The workspace root's file (each root the payload names), the
 	// user's and the enterprise one (cursor.com/docs/hooks,
 	// "Configuration"). Known, so that a team's .cursor/hooks.json kept
 	// elsewhere is not taken for Cursor's own and run by nobody.
-	"cursor": {Project: ".cursor/hooks.json", User: ".cursor/hooks.json",
+	"cursor": {Project: []string{".cursor/hooks.json"}, User: []string{".cursor/hooks.json"},
 		SystemFiles: []string{"/etc/cursor/hooks.json", "/Library/Application Support/Cursor/hooks.json", `C:\ProgramData\Cursor\hooks.json`}},
 	// The workspace's, the Windsurf IDE's user file, the JetBrains
 	// plugin's and the system file (docs.windsurf.com/windsurf/cascade/hooks,
 	// "Configuration"). A nested folder's .windsurf/hooks.json that
 	// Windsurf may also read is run twice at worst.
-	"windsurf": {Project: ".windsurf/hooks.json", User: ".codeium/windsurf/hooks.json", MoreUsers: []string{".codeium/hooks.json"},
+	"windsurf": {Project: []string{".windsurf/hooks.json"}, User: []string{".codeium/windsurf/hooks.json", ".codeium/hooks.json"},
 		SystemFiles: []string{"/etc/windsurf/hooks.json", "/Library/Application Support/Windsurf/hooks.json", `C:\ProgramData\Windsurf\hooks.json`}},
+	// Any *.json of .github/hooks at the repository's root (e2e
+	// TestDoctorSubfolder: read from a folder below it) and of
+	// ~/.copilot/hooks, or $COPILOT_HOME/hooks when that is set
+	// (docs.github.com hooks reference, "Hooks locations").
+	"copilot": {Project: []string{".github/hooks/*.json"}, AtRoot: true, User: []string{".copilot/hooks/*.json"}, HomeEnv: "COPILOT_HOME"},
+	// The executables of a workspace root's .clinerules/hooks and of the
+	// user's Documents/Cline/Hooks (docs.cline.bot, hooks; CL-PKG).
+	"cline": {Project: []string{".clinerules/hooks/*"}, User: []string{"Documents/Cline/Hooks/*"}},
+	// The .factory folder of the git root and of each folder below it
+	// down to the start folder (docs.factory.ai, hierarchical settings:
+	// project and folder levels), and the user's ~/.factory.
+	"factory": {Project: factoryFiles, RootDown: true, User: factoryFiles},
 }
+
+// factoryFiles are Factory Droid's hook files in a .factory folder.
+var factoryFiles = []string{".factory/settings.json", ".factory/settings.local.json", ".factory/hooks.json"}
 
 // reads reports whether file (clean, slash-separated) is one of the files
 // p names for a call made where at says.
 func (p agentPlaces) reads(a *Agent, file string, at Places) bool {
-	if at.Home != "" && isUserFile(p, file, at) || p.System && isSystemFile(a, file, at) {
+	if at.Home != "" && matchesAny(file, userFiles(p, at)) || p.System && isSystemFile(a, file, at) {
 		return true
 	}
 	for _, f := range p.SystemFiles {
@@ -84,13 +99,16 @@ func (p agentPlaces) reads(a *Agent, file string, at Places) bool {
 		}
 		dir := slashClean(start)
 		top := dir
-		if p.RootDown && at.Root != nil {
+		if (p.RootDown || p.AtRoot) && at.Root != nil {
 			if r := at.Root(start); r != "" {
 				top = slashClean(r)
 			}
 		}
+		if p.AtRoot {
+			dir = top
+		}
 		for {
-			if file == path.Join(dir, p.Project) {
+			if matchesAny(file, joinAll(dir, p.Project)) {
 				return true
 			}
 			parent := path.Dir(dir)
@@ -103,29 +121,51 @@ func (p agentPlaces) reads(a *Agent, file string, at Places) bool {
 	return false
 }
 
-// isUserFile reports whether file is one of p's files under the home.
-func isUserFile(p agentPlaces, file string, at Places) bool {
-	if file == userFile(p, at) {
-		return true
+// joinAll is each of rels under dir.
+func joinAll(dir string, rels []string) []string {
+	out := make([]string, len(rels))
+	for i, r := range rels {
+		out[i] = path.Join(dir, r)
 	}
-	for _, u := range p.MoreUsers {
-		if file == path.Join(slashClean(at.Home), u) {
+	return out
+}
+
+// matchesAny reports whether file is one of pats: the same folder, and a
+// last element equal to the pattern's or matching it. Only that element
+// is a pattern: a folder named with a bracket or a star is taken as
+// written.
+func matchesAny(file string, pats []string) bool {
+	for _, pat := range pats {
+		if path.Dir(file) != path.Dir(pat) {
+			continue
+		}
+		if ok, _ := path.Match(path.Base(pat), path.Base(file)); ok || path.Base(pat) == path.Base(file) {
 			return true
 		}
 	}
 	return false
 }
 
-// userFile is the user's file of p: under the folder HomeEnv names when
-// the environment sets it, else under the home.
-func userFile(p agentPlaces, at Places) string {
+// userFiles are the user's files of p: under the folder HomeEnv names
+// when the environment sets it, else under the home.
+func userFiles(p agentPlaces, at Places) []string {
+	out := make([]string, len(p.User))
+	for i, u := range p.User {
+		out[i] = userFile(p, u, at)
+	}
+	return out
+}
+
+// userFile is rel, one of p's user files: under the folder HomeEnv names
+// when the environment sets it, else under the home.
+func userFile(p agentPlaces, rel string, at Places) string {
 	if p.HomeEnv != "" && at.Env != nil {
 		if d := at.Env(p.HomeEnv); d != "" {
-			_, rest, _ := strings.Cut(p.User, "/")
+			_, rest, _ := strings.Cut(rel, "/")
 			return path.Join(slashClean(d), rest)
 		}
 	}
-	return path.Join(slashClean(at.Home), p.User)
+	return path.Join(slashClean(at.Home), rel)
 }
 
 // isSystemFile reports whether file is a's system settings file: the
