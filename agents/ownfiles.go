@@ -44,11 +44,13 @@ var ownFiles = map[string][]string{
 // where at says: then it runs that file's hooks, and `hook AGENT` must not
 // run them again. A file of the agent's format it does not look for is
 // run by hermes-hooks alone. For an agent whose places are known
-// (readPlaces: Gemini CLI, Qwen Code, Codex, Cursor, Windsurf) that is a
-// file at one of them: a team's `.gemini/settings.json` under $HERMES_HOME
-// is none, and neither is another folder's. Where at knows neither the user's home nor
-// a start folder, or for the other agents, the file's name decides
-// (ownShape): run twice at worst.
+// (readPlaces: Gemini CLI, Qwen Code, Codex, Cursor, Windsurf, Copilot
+// CLI, Cline, Factory Droid) that is a file at one of them whose hooks it
+// reads: a team's `.gemini/settings.json` under $HERMES_HOME is none,
+// neither is another folder's, nor a Droid settings.json beside a
+// hooks.json. Where at knows neither the user's home nor a start folder,
+// or for the other agents, the file's name decides (ownShape): a file of
+// that name the agent does not read is then left to it, and runs nowhere.
 func (a *Agent) LoadsItself(file string, at Places) bool {
 	rp, ok := readPlaces[a.Name]
 	if !ok || at.Home == "" && len(at.Start) == 0 {

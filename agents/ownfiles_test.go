@@ -142,6 +142,15 @@ func TestLoadsItselfAt(t *testing.T) {
 		{"factory", "/repo/.factory/hooks.json", at, true},
 		{"factory", "/home/u/.factory/settings.json", at, true},
 		{"factory", "/home/u/.hermes/team/.factory/settings.json", at, false},
+		// A hooks.json beside them replaces the hooks of Droid's
+		// settings.json and settings.local.json (docs.factory.ai,
+		// harness/hooks: settings' hooks are read only where hooks.json
+		// is absent): theirs are hermes-hooks' to run then.
+		{"factory", "/repo/.factory/settings.json", withHooksJSON(at, "/repo/.factory/hooks.json"), false},
+		{"factory", "/repo/.factory/settings.local.json", withHooksJSON(at, "/repo/.factory/hooks/hooks.json"), false},
+		{"factory", "/repo/.factory/hooks.json", withHooksJSON(at, "/repo/.factory/hooks.json"), true},
+		{"factory", "/home/u/.factory/settings.json", withHooksJSON(at, "/home/u/.factory/hooks.json"), false},
+		{"factory", "/repo/.factory/settings.json", withHooksJSON(at, "/home/u/.factory/hooks.json"), true},
 		// Unknown places: the name decides, as before.
 		{"gemini", "/home/u/.hermes/team/.gemini/settings.json", Places{}, true},
 		{"copilot", "/home/u/team/.github/hooks/guard.json", Places{}, true},
@@ -245,4 +254,10 @@ func FuzzOwnPrograms(f *testing.F) {
 			t.Fatalf("with env in every handler, still programs %q", again)
 		}
 	})
+}
+
+// withHooksJSON is at where the files exist are exactly those.
+func withHooksJSON(at Places, exist ...string) Places {
+	at.Exists = func(p string) bool { return slices.Contains(exist, p) }
+	return at
 }

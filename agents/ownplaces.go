@@ -22,6 +22,9 @@ type Places struct {
 	// nearest folder at or above it holding .git); nil or "": the start
 	// folder itself.
 	Root func(start string) string
+	// Exists reports whether a file (slash-separated) is there; nil:
+	// cannot tell, taken as absent.
+	Exists func(file string) bool
 }
 
 // agentPlaces are the places one agent reads its hook files from:
@@ -44,6 +47,9 @@ type agentPlaces struct {
 	// ManagedLayer install writes (an enterprise hooks.json), in each
 	// system's form.
 	SystemFiles []string
+	// Replaced: a file (by its last element) whose hooks the agent does
+	// not read when one of these, relative to its folder, exists.
+	Replaced map[string][]string
 }
 
 var readPlaces = map[string]agentPlaces{
@@ -76,8 +82,20 @@ var readPlaces = map[string]agentPlaces{
 	// The .factory folder of the git root and of each folder below it
 	// down to the start folder (docs.factory.ai, hierarchical settings:
 	// project and folder levels), and the user's ~/.factory.
-	"factory": {Project: factoryFiles, RootDown: true, User: factoryFiles},
+	// Where a hooks.json (or the older hooks/hooks.json, which "still
+	// loads") lies beside settings.json, Droid reads the hooks of that
+	// file and not of the settings (docs.factory.ai harness/hooks: "If
+	// hooks.json is absent, Droid also reads hook declarations from the
+	// hooks key in the matching settings.json"). Whether settings.local.json
+	// counts as matching is not said: taken as replaced too, so that its
+	// hooks run twice at worst, never by nobody.
+	"factory": {Project: factoryFiles, RootDown: true, User: factoryFiles,
+		Replaced: map[string][]string{"settings.json": factoryHooksFiles, "settings.local.json": factoryHooksFiles}},
 }
+
+// factoryHooksFiles are the files beside Droid's settings whose hooks it
+// reads instead of theirs.
+var factoryHooksFiles = []string{"hooks.json", "hooks/hooks.json"}
 
 // factoryFiles are Factory Droid's hook files in a .factory folder.
 var factoryFiles = []string{".factory/settings.json", ".factory/settings.local.json", ".factory/hooks.json"}
@@ -85,6 +103,13 @@ var factoryFiles = []string{".factory/settings.json", ".factory/settings.local.j
 // reads reports whether file (clean, slash-separated) is one of the files
 // p names for a call made where at says.
 func (p agentPlaces) reads(a *Agent, file string, at Places) bool {
+	if at.Exists != nil {
+		for _, other := range p.Replaced[path.Base(file)] {
+			if at.Exists(path.Join(path.Dir(file), other)) {
+				return false
+			}
+		}
+	}
 	if at.Home != "" && matchesAny(file, userFiles(p, at)) || p.System && isSystemFile(a, file, at) {
 		return true
 	}

@@ -32,7 +32,7 @@ func (cfg *Config) keepRunByHere(opts LoadOptions) {
 // loadPlaces are where an agent called in opts' project folders looks
 // for its hook files.
 func loadPlaces(opts LoadOptions) agents.Places {
-	at := agents.Places{Env: os.Getenv, Root: gitRoot}
+	at := agents.Places{Env: os.Getenv, Root: gitRoot, Exists: exists}
 	if home, err := os.UserHomeDir(); err == nil {
 		at.Home = home
 	}
@@ -64,4 +64,11 @@ func absPath(p string) string {
 		return abs
 	}
 	return p
+}
+
+// exists reports whether the file at p (slash-separated) is there, as an
+// agent that opens it would find it: through links.
+func exists(p string) bool {
+	_, err := os.Stat(filepath.FromSlash(p))
+	return err == nil
 }
