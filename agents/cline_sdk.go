@@ -2,6 +2,7 @@ package agents
 
 import (
 	"maps"
+	"reflect"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -32,6 +33,19 @@ func clineSDKTool(tool string, input any) (string, any) {
 	case "apply_patch":
 		// {input: patch}, or the patch text itself.
 		return "patch", patchShape.args(input)
+	case "read_files":
+		// The paths it reads, from every shape (clineReadPaths); path and
+		// file_path when it reads one file.
+		args := objectInput(input)
+		var paths []any
+		clineReadPaths(input, &paths, 0)
+		args["paths"] = paths
+		delete(args, "path")
+		delete(args, "file_path")
+		if one, ok := onePath(paths); ok {
+			args["path"], args["file_path"] = one, one
+		}
+		return "read_file", args
 	case "fetch_web_content":
 		args := maps.Clone(jsonObject(input).(map[string]any))
 		var urls []string
@@ -65,8 +79,65 @@ func clineSDKInput(c *Call, args map[string]any) any {
 		if p, ok := args["patch"].(string); ok {
 			return map[string]any{"input": p}
 		}
+	case "read_files":
+		return clineReadInput(c, args)
 	}
 	return args
+}
+
+// clineReadPaths adds the paths read_files' input v names to paths, in
+// each shape @cline/core 0.0.86 reads it (its read_files input union): a
+// path, a list of paths or of {path | file_path | filePath, start_line,
+// end_line}, one such object, or an object whose files, file_paths or
+// paths holds any of these; the input as JSON text too.
+func clineReadPaths(v any, paths *[]any, depth int) {
+	if depth > 4 {
+		return
+	}
+	switch x := v.(type) {
+	case string:
+		if d, err := pyjson.Decode([]byte(x)); err == nil && depth == 0 {
+			switch d.(type) {
+			case map[string]any, []any:
+				clineReadPaths(d, paths, depth+1)
+				return
+			}
+		}
+		*paths = append(*paths, x)
+	case []any:
+		for _, item := range x {
+			clineReadPaths(item, paths, depth+1)
+		}
+	case map[string]any:
+		for _, k := range []string{"files", "file_paths", "paths"} {
+			if inner, ok := x[k]; ok {
+				clineReadPaths(inner, paths, depth+1)
+				return
+			}
+		}
+		for _, k := range []string{"path", "file_path", "filePath"} {
+			if p, ok := x[k].(string); ok {
+				*paths = append(*paths, p)
+				return
+			}
+		}
+	}
+}
+
+// clineReadInput is a rewritten read_files call as the SDK reads it:
+// {files: [{path}]}, from the paths a hook rewrote, else from path (which
+// the fold keeps equal to file_path).
+func clineReadInput(c *Call, args map[string]any) any {
+	sent, _ := c.Fields["args"].(map[string]any)
+	paths, _ := args["paths"].([]any)
+	if p, ok := args["path"].(string); ok && reflect.DeepEqual(paths, sent["paths"]) {
+		paths = []any{p}
+	}
+	files := make([]any, 0, len(paths))
+	for _, p := range paths {
+		files = append(files, map[string]any{"path": p})
+	}
+	return map[string]any{"files": files}
 }
 
 // clineShellCommand is the command text of cline 3's run_commands input,

@@ -106,3 +106,54 @@ func TestClineSDKRewriteInput(t *testing.T) {
 		}
 	}
 }
+
+// cline 3's read_files is the canonical read_file, its paths from every
+// input shape @cline/core 0.0.86 takes (its dU union: a path, a list of
+// paths or of {path|file_path|filePath, start_line, end_line}, or an
+// object whose files, file_paths or paths holds one): it kept the SDK's
+// name, which no read_file or Read guard selects, and cline 3 read
+// ~/.ssh/id_rsa past a guard written for either.
+func TestClineSDKReadFiles(t *testing.T) {
+	cline, _ := Lookup("cline")
+	for _, c := range []struct {
+		input string
+		paths []any
+	}{
+		{`{"files":[{"path":"/h/.ssh/id_rsa","start_line":1,"end_line":3}]}`, []any{"/h/.ssh/id_rsa"}},
+		{`{"files":[{"path":"/p/a"},{"file_path":"/h/.env"}]}`, []any{"/p/a", "/h/.env"}},
+		{`"/h/.env"`, []any{"/h/.env"}},
+		{`["/p/a","/h/.env"]`, []any{"/p/a", "/h/.env"}},
+		{`[{"filePath":"/h/.env"}]`, []any{"/h/.env"}},
+		{`{"path":"/h/.env"}`, []any{"/h/.env"}},
+		{`{"files":"/h/.env"}`, []any{"/h/.env"}},
+		{`{"files":{"path":"/h/.env"}}`, []any{"/h/.env"}},
+		{`{"file_paths":["/p/a","/h/.env"]}`, []any{"/p/a", "/h/.env"}},
+		{`{"file_paths":"/h/.env"}`, []any{"/h/.env"}},
+		{`{"paths":["/h/.env",{"path":"/p/a"}]}`, []any{"/h/.env", "/p/a"}},
+		{`{"paths":"/h/.env"}`, []any{"/h/.env"}},
+		{`"{\"files\":[{\"path\":\"/h/.env\"}]}"`, []any{"/h/.env"}},
+	} {
+		payload := `{"hookName":"tool_call","taskId":"t1","tool_call":{"name":"read_files","input":` + c.input + `}}`
+		call, err := cline.Decode([]byte(payload), "")
+		if err != nil {
+			t.Fatalf("%s: %v", c.input, err)
+		}
+		args, _ := call.Fields["args"].(map[string]any)
+		if call.Fields["tool_name"] != "read_file" || fmt.Sprint(args["paths"]) != fmt.Sprint(c.paths) {
+			t.Errorf("%s: tool %v, paths %v, want read_file %v", c.input, call.Fields["tool_name"], args["paths"], c.paths)
+		}
+		if one := len(c.paths) == 1; one && (args["path"] != c.paths[0] || args["file_path"] != c.paths[0]) || !one && args["path"] != nil {
+			t.Errorf("%s: path %v, file_path %v", c.input, args["path"], args["file_path"])
+		}
+	}
+	// A rewrite goes back as the files the SDK reads.
+	call, err := cline.Decode([]byte(`{"hookName":"tool_call","taskId":"t1","tool_call":{"name":"read_files","input":"/h/.env"}}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := cline.Encode(call, &protocol.Outcome{Decision: protocol.DecisionNone,
+		Args: map[string]any{"path": "/p/ok", "file_path": "/p/ok", "paths": []any{"/h/.env"}}})
+	if got, want := strings.TrimSpace(string(r.Stdout)), `{"overrideInput":{"files":[{"path":"/p/ok"}]}}`; got != want {
+		t.Errorf("rewrite: %s, want %s", got, want)
+	}
+}

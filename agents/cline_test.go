@@ -125,10 +125,10 @@ func TestClineGolden(t *testing.T) {
 		},
 		{
 			name:    "sdk other tool, raw input",
-			payload: `{"hookName":"tool_call","taskId":"t1","tool_call":{"name":"read_files","input":{"files":[{"path":"a"}]}}}`, canon: "pre_tool_call",
-			fields:  map[string]any{"tool_name": "read_files", "args": map[string]any{"files": []any{map[string]any{"path": "a"}}}},
-			outcome: protocol.Outcome{Args: map[string]any{"files": []any{}}},
-			stdout:  `{"overrideInput":{"files":[]}}` + "\n",
+			payload: `{"hookName":"tool_call","taskId":"t1","tool_call":{"name":"search_codebase","input":{"queries":["a"]}}}`, canon: "pre_tool_call",
+			fields:  map[string]any{"tool_name": "search_codebase", "args": map[string]any{"queries": []any{"a"}}},
+			outcome: protocol.Outcome{Args: map[string]any{"queries": []any{}}},
+			stdout:  `{"overrideInput":{"queries":[]}}` + "\n",
 		},
 		{
 			name:    "sdk post tool",
