@@ -343,9 +343,14 @@ var vscodeTable = toolTable{
 		"replace_string_in_file", "multi_replace_string_in_file", "insert_edit_into_file", "apply_patch", "editFiles",
 		"edit_notebook_file", "read_file", "readFile", "file_search", "grep_search", "fetch_webpage", "runSubagent",
 		"list_dir", "semantic_search", "get_errors", "get_terminal_output", "create_directory", "run_task",
-		"run_notebook_cell", "run_vscode_command", "install_extension"},
+		"run_notebook_cell", "run_vscode_command", "install_extension",
+		// microsoft/vscode chatAgentTools: send_to_terminal sends a command
+		// to a shell run_in_terminal left running; create_and_run_task
+		// writes a shell task into .vscode/tasks.json and runs it.
+		"send_to_terminal", "create_and_run_task"},
 	rows: []toolRow{
 		rw("run_in_terminal", "terminal"), rw("runInTerminal", "terminal"), rw("runTerminalCommand", "terminal"),
+		rw("send_to_terminal", "terminal"), rw("create_and_run_task", "terminal"),
 		rw("create_file", "write_file"), rw("createFile", "write_file"),
 		rw("replace_string_in_file", "patch"), rw("multi_replace_string_in_file", "patch"), rw("insert_edit_into_file", "patch"),
 		rw("apply_patch", "patch"), rw("editFiles", "patch"), rw("edit_notebook_file", "patch"),

@@ -1,6 +1,10 @@
 package agents
 
 import (
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -66,6 +70,10 @@ var vscodeTools = map[string]string{
 	"replace_string_in_file": "Edit", "multi_replace_string_in_file": "Edit", "insert_edit_into_file": "Edit",
 	"apply_patch": "Edit", "editFiles": "Edit", "edit_notebook_file": "NotebookEdit",
 	"file_search": "Glob", "grep_search": "Grep", "fetch_webpage": "WebFetch", "runSubagent": "Task",
+	// A command sent to a shell run_in_terminal left running, and a shell
+	// task written into .vscode/tasks.json and run (microsoft/vscode
+	// chatAgentTools: sendToTerminalTool, createAndRunTaskTool).
+	"send_to_terminal": "Bash", "create_and_run_task": "Bash",
 }
 
 // vscodeTwins are VS Code's names of a file tool's arguments and Claude
@@ -89,13 +97,53 @@ var vscodeShapes = func() map[string]toolShape {
 			files, _ := in["files"].([]any)
 			return files
 		}, vscodeTwins),
-		"apply_patch": patchShape,
+		"apply_patch":         patchShape,
+		"create_and_run_task": vscodeTaskShape,
 	}
 	for _, t := range []string{"read_file", "readFile", "create_file", "createFile", "replace_string_in_file", "insert_edit_into_file", "edit_notebook_file"} {
 		m[t] = one
 	}
 	return m
 }()
+
+// vscodeTaskShape: create_and_run_task's {workspaceFolder, task: {label,
+// type: "shell", command, args}} runs its task's command and args in a
+// shell: shown as the command a terminal guard reads (a task of no shape
+// known here as its JSON text, never ""). A rewrite of that command
+// cannot be put back into the task: refused.
+var vscodeTaskShape = toolShape{
+	args: func(input any) map[string]any {
+		args := objectInput(input)
+		args["command"] = vscodeTaskCommand(args["task"])
+		return args
+	},
+	back: func(args map[string]any, sent any) (map[string]any, bool) {
+		in := objectInput(sent)
+		if args["command"] != vscodeTaskCommand(args["task"]) {
+			return nil, false
+		}
+		return withoutAdded(args, in, "command"), true
+	},
+}
+
+// vscodeTaskCommand is a task's command line: its command and args.
+func vscodeTaskCommand(task any) string {
+	t, _ := task.(map[string]any)
+	cmd, ok := t["command"].(string)
+	if !ok {
+		return string(pyjson.Encode(task, pyjson.Compact))
+	}
+	words := []string{cmd}
+	list, _ := t["args"].([]any)
+	for _, a := range list {
+		s, ok := a.(string)
+		if !ok {
+			s = string(pyjson.Encode(a, pyjson.Compact))
+		}
+		words = append(words, shquote.IfNeeded(s))
+	}
+	return strings.Join(words, " ")
+}
 
 func decodeVSCode(name string, ev *protocol.Event, p map[string]any) map[string]any {
 	f := copyFields(p, 4)
