@@ -215,3 +215,13 @@ func isSystemFile(a *Agent, file string, at Places) bool {
 }
 
 func slashClean(p string) string { return path.Clean(filepath.ToSlash(p)) }
+
+// ReplacedBy are the files (slash-separated, beside file) whose presence
+// makes the agent read their hooks instead of those of file, a hook file
+// of its own: Factory Droid's hooks.json beside its settings.json. None
+// for most agents and files.
+func (a *Agent) ReplacedBy(file string) []string {
+	file = slashClean(file)
+	rel := readPlaces[a.Name].Replaced[path.Base(file)]
+	return joinAll(path.Dir(file), rel)
+}

@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -33,6 +34,10 @@ type SwitchCheck struct {
 	Project bool   `json:"project"`
 	Setting string `json:"setting,omitempty"`
 	Fix     string `json:"fix,omitempty"`
+	// Instead: File is not a switch but a hook file beside the installed
+	// one that the agent reads in its place (Factory Droid's hooks.json
+	// beside settings.json): the installed file's hooks are not run.
+	Instead bool `json:"instead,omitempty"`
 	// Error: the file could not be read, so whether it turns the hooks off
 	// cannot be told.
 	Error string `json:"error,omitempty"`
@@ -60,6 +65,9 @@ type SwitchCheck struct {
 // (agents.Agent.LinesOff).
 func switchCheck(in install.Installed, o ProbeOptions, trust trustRead) (c *SwitchCheck, overruled bool, linesOff func(command string) string) {
 	linesOff = func(string) string { return "" }
+	if c := readInstead(in); c != nil {
+		return c, false, linesOff
+	}
 	if len(in.Agent.SwitchFiles()) == 0 || o.Home == "" {
 		return nil, false, linesOff
 	}
@@ -311,6 +319,9 @@ func SwitchLine(c *SwitchCheck) string {
 	if c.Project {
 		where = "this project's " + where
 	}
+	if c.Instead {
+		return CheckFail.Symbol() + " " + where + " is what " + show(c.Setting) + "; fix: " + show(c.Fix)
+	}
 	if c.Error != "" {
 		return CheckFail.Symbol() + " cannot read " + where + " (" + show(c.Error) + "): whether it turns all hooks off, your guards included, cannot be told"
 	}
@@ -366,4 +377,27 @@ func readTrust(a *agents.Agent, home string) trustRead {
 		t.parsed = a.Parse(t.data)
 	}
 	return t
+}
+
+// readInstead is the file beside in's hook file that the agent reads in
+// its place (agents.Agent.ReplacedBy), when there is one: then none of
+// in's entries runs. File is shown relative to the project, as the
+// switch files are.
+func readInstead(in install.Installed) *SwitchCheck {
+	for _, f := range in.Agent.ReplacedBy(filepath.ToSlash(in.Path)) {
+		if _, err := os.Stat(filepath.FromSlash(f)); err != nil {
+			continue
+		}
+		shown := filepath.FromSlash(f)
+		if !in.User && in.Root != "" {
+			if rel, err := filepath.Rel(in.Root, shown); err == nil && !strings.HasPrefix(rel, "..") {
+				shown = rel
+			}
+		}
+		base := filepath.Base(in.Path)
+		return &SwitchCheck{File: shown, Project: !in.User, Instead: true,
+			Setting: in.Agent.Title + " reads instead of the hooks of " + base + ", these included",
+			Fix:     "move its hooks into the \"hooks\" of " + base + " and remove it (" + in.Agent.Title + " reads the one or the other), or add these entries to it"}
+	}
+	return nil
 }
