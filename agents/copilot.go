@@ -350,9 +350,9 @@ func copilotHandlerOn(goos string, h map[string]any, warn func(string)) map[stri
 		}
 	}
 	if v, ok := h["timeoutSec"]; ok {
-		if _, both := h["timeout"]; !both {
-			out["timeout"] = v
-		}
+		// timeout is its alias, read only where timeoutSec is absent
+		// (hooks reference, "Command hooks").
+		out["timeout"] = v
 	}
 	for _, k := range []string{"cwd", "env"} {
 		if _, ok := h[k]; ok {

@@ -236,3 +236,25 @@ func TestCopilotHandlerPerOS(t *testing.T) {
 		t.Errorf("no linux override: command %v, want Copilot CLI's bash", out["command"])
 	}
 }
+
+// timeoutSec and its alias timeout: Copilot CLI takes timeout only where
+// timeoutSec is absent (hooks reference, "Command hooks"). Read the other
+// way round, an entry with both waited the alias's few seconds under
+// hermes-hooks, and a slow guard that Copilot waits for timed out, which
+// lets the call through as Copilot's preToolUse does.
+func TestCopilotHandlerTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		h    map[string]any
+		want any
+	}{
+		{map[string]any{"bash": "./g.sh", "timeoutSec": 600.0, "timeout": 5.0}, 600.0},
+		{map[string]any{"bash": "./g.sh", "timeoutSec": 600.0}, 600.0},
+		{map[string]any{"bash": "./g.sh", "timeout": 5.0}, 5.0},
+		{map[string]any{"bash": "./g.sh"}, nil},
+	} {
+		out := copilotHandler("preToolUse", tc.h, func(string) {})
+		if out["timeout"] != tc.want {
+			t.Errorf("%v: timeout %v, want %v", tc.h, out["timeout"], tc.want)
+		}
+	}
+}
