@@ -48,6 +48,9 @@ func newCopilot() *Agent {
 			Project: ".github/hooks/hermes-hooks.json",
 			Off:     offByDisableAll,
 			User:    ".copilot/hooks/hermes-hooks.json",
+			// Copilot reads $COPILOT_HOME/hooks instead where that is set
+			// (hooks reference, "Hooks locations").
+			UserEnv: "COPILOT_HOME",
 			Layout:  Flat,
 			Typed:   true,
 			// Copilot's default is 30 s, and a preToolUse hook that times

@@ -3,6 +3,7 @@ package agents
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -44,6 +45,11 @@ type HookFile struct {
 	// Notice is what the user must still do after install (""), printed
 	// by install.
 	Notice string
+	// UserEnv names the variable that moves the agent's folder in the
+	// home directory (User's first element) elsewhere: where it is set,
+	// the agent reads its user file there, and install writes it there
+	// (UserHookFile). "": none.
+	UserEnv string
 	// WindowsKey is the handler key whose command the agent runs on
 	// Windows instead of "command" ("": none), and WindowsShell the shell
 	// it runs it with: install writes WindowsHookCommand there.
@@ -366,4 +372,22 @@ func (a *Agent) onlyInit(doc pyjson.OrderedObject) bool {
 		}
 	}
 	return true
+}
+
+// UserHookFile is where the agent reads its user hook file, home being
+// the user's home folder: User under the folder HookFile.UserEnv names
+// when getenv gives it (the caller gives it absolute), else under home.
+// "" when the agent has no user file.
+func (a *Agent) UserHookFile(home string, getenv func(string) string) string {
+	hf := a.HookFile
+	if hf.User == "" {
+		return ""
+	}
+	if hf.UserEnv != "" && getenv != nil {
+		if dir := getenv(hf.UserEnv); dir != "" {
+			_, rest, _ := strings.Cut(hf.User, "/")
+			return filepath.Join(dir, filepath.FromSlash(rest))
+		}
+	}
+	return filepath.Join(home, filepath.FromSlash(hf.User))
 }

@@ -96,6 +96,8 @@ func expectedPath(rec *Record, stateDir, home string) (string, error) {
 	hf := ag.HookFile
 	rel := hf.Project
 	switch {
+	case rec.User() && hf.User != "":
+		return UserHookFile(ag, root), nil
 	case rec.User():
 		rel = hf.User
 	case rec.Local:
@@ -131,4 +133,21 @@ func holdsOwn(rec *Record) bool {
 		return err == nil && strings.Contains(string(data), tomlBegin)
 	}
 	return ok && HasOwn(ag, rec.Path)
+}
+
+// UserHookFile is where install writes agent's user hook file, home being
+// the user's home folder: where the agent reads it, under the folder its
+// variable names when that is set (agents.HookFile.UserEnv: COPILOT_HOME),
+// resolved from the working folder as the agent resolves it.
+func UserHookFile(agent *agents.Agent, home string) string {
+	return agent.UserHookFile(home, func(k string) string {
+		v := os.Getenv(k)
+		if v == "" {
+			return ""
+		}
+		if abs, err := filepath.Abs(v); err == nil {
+			return abs
+		}
+		return v
+	})
 }

@@ -60,7 +60,10 @@ func FindInstalled(project, home string) []Installed {
 			if in.Path == "" || !in.User && project == home {
 				continue
 			}
-			if in.Path = filepath.Join(in.Root, in.Path); HasOwn(ag, in.Path) {
+			if in.Path = filepath.Join(in.Root, in.Path); in.User {
+				in.Path = UserHookFile(ag, home) // under COPILOT_HOME, when set
+			}
+			if HasOwn(ag, in.Path) {
 				out = append(out, in)
 			}
 		}

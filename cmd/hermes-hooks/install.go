@@ -310,7 +310,12 @@ func runInstall(a *app, name string, o installOptions, projectSet bool) error {
 	if err != nil {
 		return err
 	}
-	target, err := install.Target(root, filepath.Join(root, rel), o.user)
+	path := filepath.Join(root, rel)
+	if o.user && agent.HookFile.User != "" {
+		// Where the agent reads it: under COPILOT_HOME, when that is set.
+		path = install.UserHookFile(agent, root)
+	}
+	target, err := install.Target(root, path, o.user)
 	if err != nil {
 		return err
 	}
