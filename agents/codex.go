@@ -36,6 +36,8 @@ func newCodex() *Agent {
 			// run only after the user trusts them in Codex (/hooks).
 			Project: ".codex/hooks.json",
 			User:    ".codex/hooks.json",
+			// $CODEX_HOME/hooks.json when CODEX_HOME is set.
+			UserEnv: "CODEX_HOME",
 			Layout:  Grouped,
 			// Codex's default hook timeout is not documented: say it.
 			Extra: []pyjson.Member{{Key: "timeout", Value: int64(600)}},

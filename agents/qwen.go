@@ -40,6 +40,8 @@ func newQwen() *Agent {
 			Project: ".qwen/settings.json",
 			Off:     qwenOff,
 			User:    ".qwen/settings.json",
+			// $QWEN_HOME/settings.json when QWEN_HOME is set.
+			UserEnv: "QWEN_HOME",
 			Layout:  Grouped,
 			// Seconds: Qwen 0.24 reads a timeout under 1000 as seconds (one of
 			// 1000 or more as milliseconds, with a warning). Its default is a
