@@ -73,6 +73,7 @@ func TestLoadsItselfAt(t *testing.T) {
 	}
 	root := func(string) string { return "/repo" }
 	at := Places{Home: "/home/u", Start: []string{"/repo/pkg/web"}, Root: root}
+	moved := Places{Home: "/home/u", Start: []string{"/home/u/team", "/repo"}, Roots: []string{"/repo"}, Root: func(s string) string { return s }}
 	for _, tc := range []struct {
 		agent, file string
 		at          Places
@@ -107,6 +108,13 @@ func TestLoadsItselfAt(t *testing.T) {
 		{"cursor", "/Library/Application Support/Cursor/hooks.json", at, true},
 		{"cursor", "/home/u/.hermes/team/.cursor/hooks.json", at, false},
 		{"cursor", "/repo/.cursor/hooks.json", Places{Home: "/home/u"}, false},
+		// Not the folder a shell call's cwd names (a `cd` moved the
+		// terminal there): Cursor reads its workspace roots' file.
+		{"cursor", "/home/u/team/.cursor/hooks.json", moved, false},
+		{"cursor", "/repo/.cursor/hooks.json", moved, true},
+		{"windsurf", "/home/u/team/.windsurf/hooks.json", moved, false},
+		{"cline", "/home/u/team/.clinerules/hooks/PreToolUse", moved, false},
+		{"codex", "/home/u/team/.codex/hooks.json", moved, true}, // Codex: the session's cwd
 		// Windsurf: the workspace's, the IDE's and the JetBrains plugin's
 		// user files, the system file.
 		{"windsurf", "/repo/pkg/web/.windsurf/hooks.json", at, true},

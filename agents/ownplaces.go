@@ -16,6 +16,11 @@ type Places struct {
 	// Start are the folders the agent may have started in (the payload's
 	// cwd, the agent's project directory).
 	Start []string
+	// Roots are those of Start the agent itself names as its project
+	// (its project directory, the workspace roots its payload lists, the
+	// folder it started hermes-hooks in), without the payload's cwd, which
+	// a shell tool's `cd` moves; nil: not told apart, Start stands.
+	Roots []string
 	// Env is the call's environment (CODEX_HOME, QWEN_HOME); nil: none set.
 	Env func(string) string
 	// Root is the project root Codex takes for a start folder (the
@@ -50,6 +55,10 @@ type agentPlaces struct {
 	// Replaced: a file (by its last element) whose hooks the agent does
 	// not read when one of these, relative to its folder, exists.
 	Replaced map[string][]string
+	// FromRoots: Project is relative to the workspace roots (Places.Roots)
+	// only, not to the payload's cwd: an IDE agent reads the workspace's
+	// file wherever its terminal has moved since.
+	FromRoots bool
 }
 
 var readPlaces = map[string]agentPlaces{
@@ -63,13 +72,15 @@ var readPlaces = map[string]agentPlaces{
 	// user's and the enterprise one (cursor.com/docs/hooks,
 	// "Configuration"). Known, so that a team's .cursor/hooks.json kept
 	// elsewhere is not taken for Cursor's own and run by nobody.
-	"cursor": {Project: []string{".cursor/hooks.json"}, User: []string{".cursor/hooks.json"},
+	// Not the folder of a shell call's cwd: a `cd` into a team folder
+	// must not make its hooks.json Cursor's own.
+	"cursor": {Project: []string{".cursor/hooks.json"}, FromRoots: true, User: []string{".cursor/hooks.json"},
 		SystemFiles: []string{"/etc/cursor/hooks.json", "/Library/Application Support/Cursor/hooks.json", `C:\ProgramData\Cursor\hooks.json`}},
 	// The workspace's, the Windsurf IDE's user file, the JetBrains
 	// plugin's and the system file (docs.windsurf.com/windsurf/cascade/hooks,
 	// "Configuration"). A nested folder's .windsurf/hooks.json that
 	// Windsurf may also read is run twice at worst.
-	"windsurf": {Project: []string{".windsurf/hooks.json"}, User: []string{".codeium/windsurf/hooks.json", ".codeium/hooks.json"},
+	"windsurf": {Project: []string{".windsurf/hooks.json"}, FromRoots: true, User: []string{".codeium/windsurf/hooks.json", ".codeium/hooks.json"},
 		SystemFiles: []string{"/etc/windsurf/hooks.json", "/Library/Application Support/Windsurf/hooks.json", `C:\ProgramData\Windsurf\hooks.json`}},
 	// Any *.json of .github/hooks at the repository's root (e2e
 	// TestDoctorSubfolder: read from a folder below it) and of
@@ -78,7 +89,7 @@ var readPlaces = map[string]agentPlaces{
 	"copilot": {Project: []string{".github/hooks/*.json"}, AtRoot: true, User: []string{".copilot/hooks/*.json"}, HomeEnv: "COPILOT_HOME"},
 	// The executables of a workspace root's .clinerules/hooks and of the
 	// user's Documents/Cline/Hooks (docs.cline.bot, hooks; CL-PKG).
-	"cline": {Project: []string{".clinerules/hooks/*"}, User: []string{"Documents/Cline/Hooks/*"}},
+	"cline": {Project: []string{".clinerules/hooks/*"}, FromRoots: true, User: []string{"Documents/Cline/Hooks/*"}},
 	// The .factory folder of the git root and of each folder below it
 	// down to the start folder (docs.factory.ai, hierarchical settings:
 	// project and folder levels), and the user's ~/.factory.
@@ -118,7 +129,11 @@ func (p agentPlaces) reads(a *Agent, file string, at Places) bool {
 			return true
 		}
 	}
-	for _, start := range at.Start {
+	starts := at.Start
+	if p.FromRoots && len(at.Roots) > 0 {
+		starts = at.Roots
+	}
+	for _, start := range starts {
 		if start == "" {
 			continue
 		}

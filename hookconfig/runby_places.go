@@ -36,9 +36,14 @@ func loadPlaces(opts LoadOptions) agents.Places {
 	if home, err := os.UserHomeDir(); err == nil {
 		at.Home = home
 	}
-	for _, d := range append([]string{opts.ProjectDir}, opts.MoreProjectDirs...) {
+	for i, d := range append([]string{opts.ProjectDir}, opts.MoreProjectDirs...) {
 		if d != "" {
 			at.Start = append(at.Start, absPath(d))
+			if i > 0 {
+				// The agent's own folders (hook AGENT's agentProjects),
+				// not the payload's cwd.
+				at.Roots = append(at.Roots, absPath(d))
+			}
 		}
 	}
 	return at
