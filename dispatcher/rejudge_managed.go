@@ -23,8 +23,10 @@ import (
 // its end (a guard that timed out or could not start already failed, open
 // or closed, and would only do so again) without refusing, and without
 // rewriting the call itself (the rewrite it would judge is partly its own).
+// Ran to its end is no timeout and no error, not an exit status: an opa:
+// guard's decision is read in-process and has none.
 func managedRejudges(e *hookconfig.Entry, rep *protocol.HookReport) bool {
-	if !managed(e) || e.Async || e.Once || !rep.Ran || rep.TimedOut || rep.ExitCode == nil {
+	if !managed(e) || e.Async || e.Once || !rep.Ran || rep.TimedOut || rep.Error != "" {
 		return false
 	}
 	c := rep.Contribution
