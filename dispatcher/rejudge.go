@@ -93,8 +93,10 @@ func (d *Dispatcher) rejudgeRules(ctx context.Context, ev *protocol.Event, hookF
 		h.fields = fields
 		next := baseReport(h.Entry)
 		if !isRule {
-			d.runInto(ctx, ev, h, d.payloadOf(h.Entry, runEvent(ev, h.Entry), fields), fields, &next, nil)
-			managedAgain(rep, &next, rewriters(o.Hooks))
+			// raw: the second reply as it is, a shadow guard's too, for
+			// managedAgain to read its refusal before it is set aside.
+			d.runInto(ctx, ev, h, d.payloadOf(h.Entry, runEvent(ev, h.Entry), fields), fields, &next, &HookRun{})
+			managedAgain(rep, &next, rewriters(o.Hooks), h.Entry.Shadow)
 			changed = true
 			continue
 		}

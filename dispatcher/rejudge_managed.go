@@ -37,8 +37,9 @@ func managedRejudges(e *hookconfig.Entry, rep *protocol.HookReport) bool {
 // report: a refusal of it (a block, an ask, a stop; a fail_closed guard's
 // failure is a block) replaces the first run's decision, saying which call
 // it refused; anything else of the second reply is dropped, and the first
-// run's contribution stands.
-func managedAgain(rep, next *protocol.HookReport, by string) {
+// run's contribution stands. A shadow guard's refusal is recorded as what
+// it would have done (shadowOut), as a shadow rule's is on a rewrite.
+func managedAgain(rep, next *protocol.HookReport, by string, shadow bool) {
 	second := next.Contribution
 	refused := second != nil && (second.Decision.Rank() >= protocol.DecisionAsk.Rank() || second.Stop)
 	elapsed := math.Round((rep.ElapsedMS+next.ElapsedMS)*1000) / 1000
@@ -55,6 +56,9 @@ func managedAgain(rep, next *protocol.HookReport, by string) {
 	c.Stop, c.StopReason = second.Stop, second.StopReason
 	c.Message += " (judged on the call as rewritten by " + by + ")"
 	next.Contribution = &c
+	if shadow {
+		shadowOut(next)
+	}
 	next.Rejudged = true
 	next.ElapsedMS = elapsed
 	*rep = *next

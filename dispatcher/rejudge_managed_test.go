@@ -54,14 +54,14 @@ func TestManagedAgain(t *testing.T) {
 	first := protocol.HookReport{Command: "./g.sh", ElapsedMS: 1, Contribution: &protocol.Contribution{Context: "policy"}}
 	next := protocol.HookReport{Command: "./g.sh", ElapsedMS: 2, Contribution: &protocol.Contribution{Decision: protocol.DecisionBlock, Message: "no", Args: map[string]any{"a": 1}}}
 	rep := first
-	managedAgain(&rep, &next, "./rw.sh")
+	managedAgain(&rep, &next, "./rw.sh", false)
 	c := rep.Contribution
 	if c == nil || c.Decision != protocol.DecisionBlock || c.Message != "no (judged on the call as rewritten by ./rw.sh)" || c.Context != "policy" || c.Args != nil || !rep.Rejudged || rep.ElapsedMS != 3 {
 		t.Errorf("after a refusal: %+v %+v", rep, c)
 	}
 	rep = first
 	quiet := protocol.HookReport{ElapsedMS: 2, Contribution: &protocol.Contribution{Args: map[string]any{"a": 1}}}
-	managedAgain(&rep, &quiet, "./rw.sh")
+	managedAgain(&rep, &quiet, "./rw.sh", false)
 	if rep.Contribution != first.Contribution || rep.Rejudged || rep.Note != "run again on the call as rewritten by ./rw.sh: no objection" {
 		t.Errorf("without a refusal: %+v", rep)
 	}
@@ -97,5 +97,32 @@ func TestManagedOPAJudgesTheRewrite(t *testing.T) {
 	o := dispatch(t, d, "pre_tool_call", terminal("make build"))
 	if o.Decision != protocol.DecisionBlock || !strings.Contains(o.Message, "managed: no deploy (judged on the call as rewritten by "+rw+")") {
 		t.Fatalf("a managed OPA guard let the rewrite into make deploy through: %s %q (%d posts)", o.Decision, o.Message, posts.Load())
+	}
+}
+
+// A managed guard in shadow mode is run again on a rewritten call like
+// any managed guard, and what it would have done there is recorded (as a
+// shadow rule's is): its refusal of the rewrite blocks nothing but is not
+// lost for "no objection".
+func TestManagedShadowJudgesTheRewrite(t *testing.T) {
+	dir := t.TempDir()
+	guard := script(t, dir, "guard.sh", `case $(cat) in *'make deploy'*) echo '{"decision":"block","message":"managed: no deploy"}' ;; *) echo '{}' ;; esac`)
+	rw := script(t, dir, "rewrite.sh", `echo '{"action":"modify","args":{"command":"make deploy"}}'`)
+	cfg, err := hookconfig.ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - command: "+strconv.Quote(guard)+"\n      mode: shadow\n    - command: "+strconv.Quote(rw)+"\n"), "test.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Entries[0].Scope.Managed = true
+	d, err := New(cfg, Options{Gate: AllowAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := dispatch(t, d, "pre_tool_call", terminal("make build"))
+	g := o.Hooks[0]
+	if o.Decision != protocol.DecisionNone || o.Args["command"] != "make deploy" {
+		t.Fatalf("a shadow guard decided: %s %q %v", o.Decision, o.Message, o.Args)
+	}
+	if !strings.Contains(g.Would, "managed: no deploy (judged on the call as rewritten by "+rw+")") || g.Contribution != nil || !g.Rejudged {
+		t.Fatalf("the shadow guard's report on the rewrite: would %q, contribution %+v, rejudged %v, note %q", g.Would, g.Contribution, g.Rejudged, g.Note)
 	}
 }
