@@ -21,16 +21,29 @@ import (
 // managedRejudges reports whether the process hook whose first report is
 // rep is a managed guard to run again on a rewritten call: one that ran to
 // its end (a guard that timed out or could not start already failed, open
-// or closed, and would only do so again) without refusing, and without
-// rewriting the call itself (the rewrite it would judge is partly its own).
-// Ran to its end is no timeout and no error, not an exit status: an opa:
-// guard's decision is read in-process and has none.
-func managedRejudges(e *hookconfig.Entry, rep *protocol.HookReport) bool {
+// or closed, and would only do so again) without refusing. Ran to its end
+// is no timeout and no error, not an exit status: an opa: guard's decision
+// is read in-process and has none. A guard that rewrote the call itself
+// runs again only when another hook rewrote it too (others): the call then
+// holds a rewrite it never saw, which may undo or outrun its own (a flag it
+// added, then another hook's `make deploy`).
+func managedRejudges(e *hookconfig.Entry, rep *protocol.HookReport, others bool) bool {
 	if !managed(e) || e.Async || e.Once || !rep.Ran || rep.TimedOut || rep.Error != "" {
 		return false
 	}
 	c := rep.Contribution
-	return c == nil || c.Decision.Rank() < protocol.DecisionAsk.Rank() && c.Args == nil && !c.ReplaceArgs && !c.Stop
+	return c == nil || c.Decision.Rank() < protocol.DecisionAsk.Rank() && !c.Stop && (others || c.Args == nil && !c.ReplaceArgs)
+}
+
+// rewroteBesides reports whether a report of reports other than the i-th
+// rewrote the call (shadow ones set aside, as the fold sets them).
+func rewroteBesides(reports []protocol.HookReport, i int) bool {
+	for j := range reports {
+		if c := reports[j].Contribution; j != i && c != nil && !reports[j].Shadow && (c.ReplaceArgs || len(c.Args) > 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // managedAgain folds the second run of a managed guard (next) into its

@@ -41,9 +41,14 @@ func TestManagedRejudges(t *testing.T) {
 		{"managed opa: decided in-process, no exit status", managedEntry, &protocol.HookReport{Ran: true}, true},
 		{"managed, cancelled", managedEntry, &protocol.HookReport{Ran: true, Error: "cancelled: context canceled"}, false},
 	} {
-		if got := managedRejudges(tc.e, tc.rep); got != tc.want {
+		if got := managedRejudges(tc.e, tc.rep, false); got != tc.want {
 			t.Errorf("%s: managedRejudges = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+	// Its own rewrite and another hook's: the call holds what it never saw.
+	own := ran(&protocol.Contribution{Args: map[string]any{"command": "x"}})
+	if !managedRejudges(managedEntry, own, true) {
+		t.Error("a managed rewriter is not run again on another hook's rewrite")
 	}
 }
 
@@ -124,5 +129,32 @@ func TestManagedShadowJudgesTheRewrite(t *testing.T) {
 	}
 	if !strings.Contains(g.Would, "managed: no deploy (judged on the call as rewritten by "+rw+")") || g.Contribution != nil || !g.Rejudged {
 		t.Fatalf("the shadow guard's report on the rewrite: would %q, contribution %+v, rejudged %v, note %q", g.Would, g.Contribution, g.Rejudged, g.Note)
+	}
+}
+
+// A managed guard that rewrites the call itself (adds a flag) still
+// judges what another hook makes of it afterwards: exempting every
+// rewriting guard let a user's later rewrite into what the guard refuses
+// run unjudged.
+func TestManagedRewriterJudgesALaterRewrite(t *testing.T) {
+	dir := t.TempDir()
+	guard := script(t, dir, "guard.sh", `case $(cat) in
+*'make deploy'*) echo '{"decision":"block","message":"managed: no deploy"}' ;;
+*'"make build"'*) echo '{"action":"modify","args":{"command":"make build --safe"}}' ;;
+*) echo '{}' ;;
+esac`)
+	rw := script(t, dir, "rewrite.sh", `echo '{"action":"modify","args":{"command":"make deploy"}}'`)
+	cfg, err := hookconfig.ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - command: "+strconv.Quote(guard)+"\n    - command: "+strconv.Quote(rw)+"\n"), "test.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Entries[0].Scope.Managed = true
+	d, err := New(cfg, Options{Gate: AllowAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := dispatch(t, d, "pre_tool_call", terminal("make build"))
+	if o.Decision != protocol.DecisionBlock || !strings.Contains(o.Message, "managed: no deploy (judged on the call as rewritten by ") {
+		t.Fatalf("a user's rewrite after the managed guard's own ran unjudged: %s %q %v", o.Decision, o.Message, o.Args)
 	}
 }
