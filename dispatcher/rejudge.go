@@ -74,7 +74,7 @@ func (d *Dispatcher) rejudgeRules(ctx context.Context, ev *protocol.Event, hookF
 			continue
 		case isRule && (rep.Contribution != nil || k.spec.Decision == hookconfig.RuleContext):
 			continue
-		case !isRule && !managedRejudges(h.Entry, rep, rewroteBesides(reports, i)):
+		case !isRule && (!managedRejudges(h.Entry, rep, rewroteBesides(reports, i)) || givenBack(ev, hookFields, o.Args)):
 			continue
 		}
 		// What the rule was shown: the firing's fields, or its tier's

@@ -2,6 +2,7 @@ package dispatcher
 
 import (
 	"math"
+	"reflect"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -75,4 +76,15 @@ func managedAgain(rep, next *protocol.HookReport, by string, shadow bool) {
 	next.Rejudged = true
 	next.ElapsedMS = elapsed
 	*rep = *next
+}
+
+// givenBack reports whether args, the call as the hooks' rewrites leave
+// it, is the call as sent in fields: a hook that echoes its input as its
+// rewrite (an updatedInput always given) changed nothing, and a managed
+// guard that judged that call is not run on it a second time (its side
+// effects twice, its time twice). Values of other types (1 and 1.0) are
+// taken as a change: run again at worst.
+func givenBack(ev *protocol.Event, fields map[string]any, args map[string]any) bool {
+	sent, ok := protocol.NewFiring(ev, "", fields).Args.(map[string]any)
+	return ok && reflect.DeepEqual(sent, args)
 }

@@ -4,6 +4,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -156,5 +158,32 @@ esac`)
 	o := dispatch(t, d, "pre_tool_call", terminal("make build"))
 	if o.Decision != protocol.DecisionBlock || !strings.Contains(o.Message, "managed: no deploy (judged on the call as rewritten by ") {
 		t.Fatalf("a user's rewrite after the managed guard's own ran unjudged: %s %q %v", o.Decision, o.Message, o.Args)
+	}
+}
+
+// A "rewrite" that gives the call back as sent (a hook that always echoes
+// its input as updatedInput) rewrites nothing: the managed guard, which
+// already judged that call, is not run a second time for it.
+func TestManagedGuardNotRerunOnAnEcho(t *testing.T) {
+	dir := t.TempDir()
+	count := filepath.Join(dir, "runs")
+	guard := script(t, dir, "guard.sh", `cat >/dev/null; echo run >> `+strconv.Quote(count)+`; echo '{}'`)
+	echo := script(t, dir, "echo.sh", `echo '{"action":"modify","args":{"command":"make build"}}'`)
+	cfg, err := hookconfig.ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - command: "+strconv.Quote(guard)+"\n    - command: "+strconv.Quote(echo)+"\n"), "test.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Entries[0].Scope.Managed = true
+	d, err := New(cfg, Options{Gate: AllowAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := dispatch(t, d, "pre_tool_call", terminal("make build"))
+	runs, err := os.ReadFile(count)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Decision != protocol.DecisionNone || string(runs) != "run\n" {
+		t.Fatalf("the managed guard ran %q for a call given back unchanged (%s)", runs, o.Decision)
 	}
 }
