@@ -123,7 +123,7 @@ func (d *Dispatcher) rejudgeRules(ctx context.Context, ev *protocol.Event, hookF
 func rewriters(reports []protocol.HookReport) string {
 	var names []string
 	for i := range reports {
-		if c := reports[i].Contribution; c != nil && !reports[i].Shadow && (c.ReplaceArgs || len(c.Args) > 0) {
+		if rewrote(&reports[i]) {
 			names = append(names, reports[i].Command)
 		}
 	}

@@ -37,14 +37,21 @@ func managedRejudges(e *hookconfig.Entry, rep *protocol.HookReport, others bool)
 }
 
 // rewroteBesides reports whether a report of reports other than the i-th
-// rewrote the call (shadow ones set aside, as the fold sets them).
+// rewrote the call.
 func rewroteBesides(reports []protocol.HookReport, i int) bool {
 	for j := range reports {
-		if c := reports[j].Contribution; j != i && c != nil && !reports[j].Shadow && (c.ReplaceArgs || len(c.Args) > 0) {
+		if j != i && rewrote(&reports[j]) {
 			return true
 		}
 	}
 	return false
+}
+
+// rewrote reports whether rep's contribution rewrites the call (a shadow
+// one is set aside, as the fold sets it).
+func rewrote(rep *protocol.HookReport) bool {
+	c := rep.Contribution
+	return c != nil && !rep.Shadow && (c.ReplaceArgs || len(c.Args) > 0)
 }
 
 // managedAgain folds the second run of a managed guard (next) into its
