@@ -63,10 +63,24 @@ func Placement(rec *Record, stateDir, home string) error {
 	if err != nil {
 		return err
 	}
-	if filepath.Clean(rec.Path) != want {
+	if filepath.Clean(rec.Path) != want && !homeDefault(rec, want) {
 		return fmt.Errorf("%s: not where install writes %s's file for %s (that is %s); not touched", rec.Path, rec.Agent, rec.Root, want)
 	}
 	return nil
+}
+
+// homeDefault reports whether rec, not at want, is a user's file where
+// install writes it while the agent's variable (HookFile.UserEnv:
+// CODEX_HOME …) is unset, and want is where it writes it now that the
+// variable is set: an install made before, which uninstall must still
+// find (the variable moves where the agent reads, not what install wrote).
+func homeDefault(rec *Record, want string) bool {
+	ag, ok := agents.Lookup(rec.Agent)
+	if !ok || !rec.User() || ag.HookFile.UserEnv == "" || ag.HookFile.User == "" {
+		return false
+	}
+	def := filepath.Join(filepath.Clean(rec.Root), filepath.FromSlash(ag.HookFile.User))
+	return def != want && filepath.Clean(rec.Path) == def
 }
 
 // expectedPath is where install writes rec's agent's file for its root.

@@ -186,6 +186,7 @@ func TestRegistryCorruptKept(t *testing.T) {
 func TestPlacement(t *testing.T) {
 	home, state := "/home/u", "/home/u/.hermes"
 	claude, _ := agents.Lookup("claude")
+	t.Setenv("CODEX_HOME", "/c")
 	for _, tc := range []struct {
 		name string
 		rec  Record
@@ -207,6 +208,11 @@ func TestPlacement(t *testing.T) {
 		{"a plugin for an unknown agent", Record{Agent: TargetOpenPlugin, Scope: ScopeProject, Root: "/p", Path: "/p", PluginAgent: "x"}, "unknown agent"},
 		{"a local file of an agent without one", Record{Agent: "codex", Scope: ScopeProject, Local: true, Root: "/p", Path: "/p/.codex/hooks.json"}, "has no such hook file"},
 		{"a path that climbs out", Record{Agent: "claude", Scope: ScopeProject, Root: "/p", Path: "/p/../etc/" + claude.HookFile.Project}, "not where install writes"},
+		// Written before CODEX_HOME was set (set in this test): still
+		// where install writes Codex's user file, where it is unset.
+		{"the user's file, with CODEX_HOME set since", Record{Agent: "codex", Scope: ScopeUser, Root: home, Path: home + "/.codex/hooks.json"}, ""},
+		{"the user's file under CODEX_HOME", Record{Agent: "codex", Scope: ScopeUser, Root: home, Path: "/c/hooks.json"}, ""},
+		{"another file under CODEX_HOME", Record{Agent: "codex", Scope: ScopeUser, Root: home, Path: "/c/config.toml"}, "not where install writes"},
 	} {
 		err := Placement(&tc.rec, state, home)
 		switch {
