@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"maps"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -290,23 +289,10 @@ func (geminiCodec) NextFields(declared string, ev *protocol.Event, fields map[st
 	switch {
 	case c == nil || ev == nil:
 		return fields
-	case declared == "BeforeTool" && c.Args != nil:
-		f := protocol.NewFiring(ev, "", fields)
-		merged := map[string]any{}
-		if cur, ok := f.Args.(map[string]any); ok {
-			maps.Copy(merged, cur)
-		}
-		maps.Copy(merged, c.Args)
-		return f.WithArgs(merged)
-	case declared == "BeforeAgent" && c.Context != "":
-		prompt, _ := protocol.ClaudeFieldValue(ev, fields, "prompt")
-		s, ok := prompt.(string)
-		if !ok {
-			return fields // Gemini appends to a string prompt only
-		}
-		out := maps.Clone(fields)
-		out["prompt"] = s + "\n\n" + c.Context
-		return out
+	case declared == "BeforeTool":
+		return withMergedArgs(ev, fields, c.Args)
+	case declared == "BeforeAgent":
+		return withPromptContext(ev, fields, c.Context)
 	}
 	return fields
 }

@@ -31,8 +31,10 @@ func newQwen() *Agent {
 			FlagHelp:      "also load hooks from this Qwen Code settings.json (repeatable)",
 			ProjectMarker: ".qwen", ProjectLevels: 1,
 			Document: qwenDocument, Handler: qwenHandler, Matcher: qwenMatcher, UnknownEvent: qwenUnknownEvent,
-			Codec: claudeRenamed{dialect: "qwen", tools: qwenByClaude, vars: []string{"QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"},
+			Codec: qwenCodec{claudeRenamed{dialect: "qwen", tools: qwenByClaude, vars: []string{"QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"},
 				read: qwenReadReply}},
+			// Only the boolean true: Qwen tests entry.sequential === true.
+			Sequential: func(g map[string]any) bool { return g["sequential"] == true }},
 		Title:    "Qwen Code",
 		EventKey: "hook_event_name",
 		Events:   qwenEventMap(),

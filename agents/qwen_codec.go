@@ -173,3 +173,26 @@ func qwenPermissionDecision(out, hso map[string]any) (decision, reason string) {
 	}
 	return "", reason
 }
+
+// qwenCodec is Qwen Code's codec: Claude Code's protocol with Qwen's
+// names and reading (claudeRenamed), and its sequential groups.
+type qwenCodec struct{ claudeRenamed }
+
+// NextFields is what the next hook of a sequential run sees after one
+// that exited 0 with reply c, as Qwen Code 0.24 feeds it
+// (applyHookOutputToInput): PreToolUse's tool_input merged with the
+// hook's hookSpecificOutput.tool_input (not its updatedInput, which
+// decides the call), UserPromptSubmit's and UserPromptExpansion's prompt
+// with its additionalContext after a blank line.
+func (qwenCodec) NextFields(declared string, ev *protocol.Event, fields map[string]any, c *protocol.Contribution) map[string]any {
+	switch {
+	case c == nil || ev == nil:
+		return fields
+	case declared == "PreToolUse":
+		in, _ := c.HookSpecific["tool_input"].(map[string]any)
+		return withMergedArgs(ev, fields, in)
+	case declared == "UserPromptSubmit" || declared == "UserPromptExpansion":
+		return withPromptContext(ev, fields, c.Context)
+	}
+	return fields
+}

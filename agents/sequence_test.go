@@ -65,3 +65,24 @@ func TestGeminiNextFields(t *testing.T) {
 func equalJSON(a, b any) bool {
 	return string(pyjson.Encode(a, pyjson.Compact)) == string(pyjson.Encode(b, pyjson.Compact))
 }
+
+// Qwen Code feeds the next hook of a sequence its hookSpecificOutput's
+// tool_input (not updatedInput) and its context after the prompt.
+func TestQwenNextFields(t *testing.T) {
+	a := qwen(t)
+	q := a.Source.Codec.(protocol.Sequencer)
+	pre, _ := a.Canonical("PreToolUse")
+	fields := map[string]any{"tool_name": "run_shell_command", "tool_input": map[string]any{"command": "make build", "is_background": false}}
+	next := q.NextFields("PreToolUse", pre, fields, &protocol.Contribution{HookSpecific: map[string]any{"tool_input": map[string]any{"command": "make deploy"}}})
+	if in, _ := next["tool_input"].(map[string]any); in["command"] != "make deploy" || in["is_background"] != false {
+		t.Errorf("PreToolUse next input %v", next["tool_input"])
+	}
+	if same := q.NextFields("PreToolUse", pre, fields, &protocol.Contribution{Args: map[string]any{"command": "x"}, ReplaceArgs: true}); !equalJSON(same, fields) {
+		t.Errorf("an updatedInput fed the next hook: %v", same)
+	}
+	prompt, _ := a.Canonical("UserPromptSubmit")
+	next = q.NextFields("UserPromptSubmit", prompt, map[string]any{"prompt": "hi"}, &protocol.Contribution{Context: "c"})
+	if next["prompt"] != "hi\n\nc" {
+		t.Errorf("UserPromptSubmit next prompt %q", next["prompt"])
+	}
+}
