@@ -66,7 +66,14 @@ func managedAgain(rep, next *protocol.HookReport, by string, shadow bool) {
 	elapsed := math.Round((rep.ElapsedMS+next.ElapsedMS)*1000) / 1000
 	if !refused {
 		rep.ElapsedMS = elapsed
-		rep.Note = joinNote(rep.Note, "run again on the call as rewritten by "+by+": no objection")
+		what := "no objection"
+		switch {
+		case next.TimedOut:
+			what = "timed out, not failing closed"
+		case next.Error != "":
+			what = "failed (" + next.Error + "), not failing closed"
+		}
+		rep.Note = joinNote(rep.Note, "run again on the call as rewritten by "+by+": "+what)
 		return
 	}
 	c := protocol.Contribution{}

@@ -187,3 +187,12 @@ func TestManagedGuardNotRerunOnAnEcho(t *testing.T) {
 		t.Fatalf("the managed guard ran %q for a call given back unchanged (%s)", runs, o.Decision)
 	}
 }
+
+// A second run that failed without failing closed is not "no objection".
+func TestManagedAgainFailedSecondRun(t *testing.T) {
+	rep := protocol.HookReport{Command: "./g.sh", ElapsedMS: 1}
+	managedAgain(&rep, &protocol.HookReport{TimedOut: true}, "./rw.sh", false)
+	if rep.Note != "run again on the call as rewritten by ./rw.sh: timed out, not failing closed" {
+		t.Errorf("note %q", rep.Note)
+	}
+}

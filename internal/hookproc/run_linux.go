@@ -9,8 +9,6 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
-
-	"golang.org/x/sys/unix"
 )
 
 // The Linux runner drives the child directly: syscall.ForkExec (a vfork
@@ -258,48 +256,6 @@ func (p *proc) writeStdin() {
 	closeFd(&p.stdinFd)
 }
 
-// siUnion is where the union of a siginfo_t starts: after three ints,
-// aligned for a pointer (16 on 64-bit systems, 12 on 32-bit ones). A
-// child's pid is its first field, its exit status its third.
-const siUnion = (12 + unsafe.Sizeof(uintptr(0)) - 1) &^ (unsafe.Sizeof(uintptr(0)) - 1)
-
-// peekExit reports whether the hook has exited, and whether cleanly (status
-// 0), without reaping it (WNOWAIT): until result reaps it, its pid — and so
-// its process group id — stays taken, and the group can be killed after a
-// failure without any risk of naming somebody else's.
-func (p *proc) peekExit() bool {
-	var info unix.Siginfo
-	for {
-		err := unix.Waitid(unix.P_PID, p.pid, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			// Not our child any more (ECHILD): gone, how is unknown.
-			return true
-		}
-		break
-	}
-	raw := (*[unsafe.Sizeof(info)]byte)(unsafe.Pointer(&info))
-	if *(*int32)(unsafe.Pointer(&raw[siUnion])) == 0 {
-		return false // WNOHANG: it has not exited yet
-	}
-	const cldExited = 1
-	p.clean = info.Code == cldExited && *(*int32)(unsafe.Pointer(&raw[siUnion+8])) == 0
-	return true
-}
-
-// reap collects the exit status; flags is 0 or WNOHANG.
-func (p *proc) reap(flags int) bool {
-	for {
-		wpid, err := syscall.Wait4(p.pid, &p.ws, flags, nil)
-		if err == syscall.EINTR {
-			continue
-		}
-		return wpid == p.pid
-	}
-}
-
 // kill SIGKILLs the hook's process group and the hook itself, and starts
 // the drain grace. The hook by its pid too: it leads its group, so it
 // cannot setsid, but it can move into another group of its session (its
@@ -463,8 +419,12 @@ func (p *proc) result(tag string) Result {
 		p.reapsLater = true
 		dying.Store(p.pid, struct{}{})
 		go func() {
-			p.reap(0)
+			// Dead (its orphans reparented here) before it leaves dying,
+			// and out of dying before it is reaped: once reaped its pid
+			// may name another process, whose children are not ours.
+			p.awaitDeath()
 			dying.Delete(p.pid)
+			p.reap(0)
 			untrackChild(p.pid)
 			killTree(tag)
 		}()
