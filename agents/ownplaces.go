@@ -35,8 +35,8 @@ type Places struct {
 // agentPlaces are the places one agent reads its hook files from:
 // Project relative to each start folder (RootDown: to each folder from
 // the project root down to it; AtRoot: to the project root alone), User
-// relative to the home (HomeEnv, when set, stands for User's first
-// element), and System: the agent's system settings file (its
+// relative to the home (the variable the agent's HookFile.UserEnv names,
+// when set, stands for User's first element), and System: the agent's system settings file (its
 // ManagedLayer, where the environment may name another). The last
 // element of a Project or User path may be a pattern (path.Match: the
 // *.json of a folder). Sources: docs/agents.md "Where an agent reads a
@@ -46,7 +46,6 @@ type agentPlaces struct {
 	RootDown bool
 	AtRoot   bool
 	User     []string
-	HomeEnv  string
 	System   bool
 	// SystemFiles are the agent's system-wide files where it has no
 	// ManagedLayer install writes (an enterprise hooks.json), in each
@@ -65,9 +64,9 @@ var readPlaces = map[string]agentPlaces{
 	// The start folder's file only, the user's and the system's
 	// (/etc/gemini-cli, ProgramData\gemini-cli).
 	"gemini": {Project: []string{".gemini/settings.json"}, User: []string{".gemini/settings.json"}, System: true},
-	"qwen":   {Project: []string{".qwen/settings.json"}, User: []string{".qwen/settings.json"}, HomeEnv: "QWEN_HOME"},
+	"qwen":   {Project: []string{".qwen/settings.json"}, User: []string{".qwen/settings.json"}},
 	// Each folder from the project's root down to the start folder.
-	"codex": {Project: []string{".codex/hooks.json"}, RootDown: true, User: []string{".codex/hooks.json"}, HomeEnv: "CODEX_HOME"},
+	"codex": {Project: []string{".codex/hooks.json"}, RootDown: true, User: []string{".codex/hooks.json"}},
 	// The workspace root's file (each root the payload names), the
 	// user's and the enterprise one (cursor.com/docs/hooks,
 	// "Configuration"). Known, so that a team's .cursor/hooks.json kept
@@ -86,7 +85,7 @@ var readPlaces = map[string]agentPlaces{
 	// TestDoctorSubfolder: read from a folder below it) and of
 	// ~/.copilot/hooks, or $COPILOT_HOME/hooks when that is set
 	// (docs.github.com hooks reference, "Hooks locations").
-	"copilot": {Project: []string{".github/hooks/*.json"}, AtRoot: true, User: []string{".copilot/hooks/*.json"}, HomeEnv: "COPILOT_HOME"},
+	"copilot": {Project: []string{".github/hooks/*.json"}, AtRoot: true, User: []string{".copilot/hooks/*.json"}},
 	// The executables of a workspace root's .clinerules/hooks and of the
 	// user's Documents/Cline/Hooks (docs.cline.bot, hooks; CL-PKG).
 	"cline": {Project: []string{".clinerules/hooks/*"}, FromRoots: true, User: []string{"Documents/Cline/Hooks/*"}},
@@ -121,7 +120,7 @@ func (p agentPlaces) reads(a *Agent, file string, at Places) bool {
 			}
 		}
 	}
-	if at.Home != "" && matchesAny(file, userFiles(p, at)) || p.System && isSystemFile(a, file, at) {
+	if at.Home != "" && matchesAny(file, userFiles(p, a.HookFile.UserEnv, at)) || p.System && isSystemFile(a, file, at) {
 		return true
 	}
 	for _, f := range p.SystemFiles {
@@ -186,21 +185,22 @@ func matchesAny(file string, pats []string) bool {
 	return false
 }
 
-// userFiles are the user's files of p: under the folder HomeEnv names
-// when the environment sets it, else under the home.
-func userFiles(p agentPlaces, at Places) []string {
+// userFiles are the user's files of p: under the folder the variable
+// homeEnv names when the environment sets it (HookFile.UserEnv, the one
+// install writes under), else under the home.
+func userFiles(p agentPlaces, homeEnv string, at Places) []string {
 	out := make([]string, len(p.User))
 	for i, u := range p.User {
-		out[i] = userFile(p, u, at)
+		out[i] = userFile(homeEnv, u, at)
 	}
 	return out
 }
 
-// userFile is rel, one of p's user files: under the folder HomeEnv names
-// when the environment sets it, else under the home.
-func userFile(p agentPlaces, rel string, at Places) string {
-	if p.HomeEnv != "" && at.Env != nil {
-		if d := at.Env(p.HomeEnv); d != "" {
+// userFile is rel, a user file: under the folder homeEnv names when the
+// environment sets it, else under the home.
+func userFile(homeEnv, rel string, at Places) string {
+	if homeEnv != "" && at.Env != nil {
+		if d := at.Env(homeEnv); d != "" {
 			_, rest, _ := strings.Cut(rel, "/")
 			return path.Join(slashClean(d), rest)
 		}
