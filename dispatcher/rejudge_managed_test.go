@@ -92,15 +92,7 @@ func TestManagedOPAJudgesTheRewrite(t *testing.T) {
 	}))
 	t.Cleanup(opa.Close)
 	rw := script(t, t.TempDir(), "rewrite.sh", `echo '{"action":"modify","args":{"command":"make deploy"}}'`)
-	cfg, err := hookconfig.ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - opa: "+opa.URL+"/v1/data/guard\n    - command: "+strconv.Quote(rw)+"\n"), "test.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Entries[0].Scope.Managed = true
-	d, err := New(cfg, Options{Gate: AllowAll})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := managedFirst(t, "opa: "+opa.URL+"/v1/data/guard\n    - command: "+strconv.Quote(rw)+"\n")
 	o := dispatch(t, d, "pre_tool_call", terminal("make build"))
 	if o.Decision != protocol.DecisionBlock || !strings.Contains(o.Message, "managed: no deploy (judged on the call as rewritten by "+rw+")") {
 		t.Fatalf("a managed OPA guard let the rewrite into make deploy through: %s %q (%d posts)", o.Decision, o.Message, posts.Load())
@@ -115,15 +107,7 @@ func TestManagedShadowJudgesTheRewrite(t *testing.T) {
 	dir := t.TempDir()
 	guard := script(t, dir, "guard.sh", `case $(cat) in *'make deploy'*) echo '{"decision":"block","message":"managed: no deploy"}' ;; *) echo '{}' ;; esac`)
 	rw := script(t, dir, "rewrite.sh", `echo '{"action":"modify","args":{"command":"make deploy"}}'`)
-	cfg, err := hookconfig.ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - command: "+strconv.Quote(guard)+"\n      mode: shadow\n    - command: "+strconv.Quote(rw)+"\n"), "test.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Entries[0].Scope.Managed = true
-	d, err := New(cfg, Options{Gate: AllowAll})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := managedFirst(t, "command: "+strconv.Quote(guard)+"\n      mode: shadow\n    - command: "+strconv.Quote(rw)+"\n")
 	o := dispatch(t, d, "pre_tool_call", terminal("make build"))
 	g := o.Hooks[0]
 	if o.Decision != protocol.DecisionNone || o.Args["command"] != "make deploy" {
@@ -146,15 +130,7 @@ func TestManagedRewriterJudgesALaterRewrite(t *testing.T) {
 *) echo '{}' ;;
 esac`)
 	rw := script(t, dir, "rewrite.sh", `echo '{"action":"modify","args":{"command":"make deploy"}}'`)
-	cfg, err := hookconfig.ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - command: "+strconv.Quote(guard)+"\n    - command: "+strconv.Quote(rw)+"\n"), "test.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Entries[0].Scope.Managed = true
-	d, err := New(cfg, Options{Gate: AllowAll})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := managedFirst(t, "command: "+strconv.Quote(guard)+"\n    - command: "+strconv.Quote(rw)+"\n")
 	o := dispatch(t, d, "pre_tool_call", terminal("make build"))
 	if o.Decision != protocol.DecisionBlock || !strings.Contains(o.Message, "managed: no deploy (judged on the call as rewritten by ") {
 		t.Fatalf("a user's rewrite after the managed guard's own ran unjudged: %s %q %v", o.Decision, o.Message, o.Args)
@@ -169,15 +145,7 @@ func TestManagedGuardNotRerunOnAnEcho(t *testing.T) {
 	count := filepath.Join(dir, "runs")
 	guard := script(t, dir, "guard.sh", `cat >/dev/null; echo run >> `+strconv.Quote(count)+`; echo '{}'`)
 	echo := script(t, dir, "echo.sh", `echo '{"action":"modify","args":{"command":"make build"}}'`)
-	cfg, err := hookconfig.ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - command: "+strconv.Quote(guard)+"\n    - command: "+strconv.Quote(echo)+"\n"), "test.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Entries[0].Scope.Managed = true
-	d, err := New(cfg, Options{Gate: AllowAll})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := managedFirst(t, "command: "+strconv.Quote(guard)+"\n    - command: "+strconv.Quote(echo)+"\n")
 	o := dispatch(t, d, "pre_tool_call", terminal("make build"))
 	runs, err := os.ReadFile(count)
 	if err != nil {
@@ -195,4 +163,20 @@ func TestManagedAgainFailedSecondRun(t *testing.T) {
 	if rep.Note != "run again on the call as rewritten by ./rw.sh: timed out, not failing closed" {
 		t.Errorf("note %q", rep.Note)
 	}
+}
+
+// managedFirst is a dispatcher of pre_tool_call entries (YAML list items,
+// "- " before the first), the first of them the managed layer's.
+func managedFirst(t *testing.T, entries string) *Dispatcher {
+	t.Helper()
+	cfg, err := hookconfig.ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - "+entries), "test.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Entries[0].Scope.Managed = true
+	d, err := New(cfg, Options{Gate: AllowAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

@@ -3,16 +3,16 @@
 package attacktest
 
 import (
-	"bufio"
 	"encoding/pem"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 )
 
 // Attack: the user pinned export's endpoint and its secret header in the
@@ -37,7 +37,7 @@ func TestExportTrustsNoCertificatesTheEnvironmentNames(t *testing.T) {
 		mu.Unlock()
 	}))
 	defer evil.Close()
-	proxy := tunnelTo(t, evil.Listener.Addr().String())
+	proxy := proctest.TunnelTo(t, evil.Listener.Addr().String())
 	for _, which := range []string{"SSL_CERT_FILE", "SSL_CERT_DIR"} {
 		t.Run(which, func(t *testing.T) {
 			e := newEnv(t)
@@ -64,38 +64,4 @@ func TestExportTrustsNoCertificatesTheEnvironmentNames(t *testing.T) {
 			}
 		})
 	}
-}
-
-// tunnelTo is a proxy that answers every CONNECT with a tunnel to to,
-// whatever host the client asked for.
-func tunnelTo(t *testing.T, to string) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				br := bufio.NewReader(c)
-				if _, err := http.ReadRequest(br); err != nil {
-					return
-				}
-				up, err := net.Dial("tcp", to)
-				if err != nil {
-					return
-				}
-				defer up.Close()
-				_, _ = io.WriteString(c, "HTTP/1.1 200 Connection established\r\n\r\n")
-				go func() { _, _ = io.Copy(up, br) }()
-				_, _ = io.Copy(c, up)
-			}()
-		}
-	}()
-	return l.Addr().String()
 }

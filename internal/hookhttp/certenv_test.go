@@ -1,12 +1,10 @@
 package hookhttp
 
 import (
-	"bufio"
 	"context"
 	"encoding/pem"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/proctest"
 )
 
 const certEnvChildEnv = "HOOKHTTP_TEST_CERTENV_CHILD"
@@ -55,7 +55,7 @@ func TestRunTrustsNoCertificatesTheEnvironmentNames(t *testing.T) {
 	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: evil.Certificate().Raw}), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	proxy := mitmProxy(t, evil.Listener.Addr().String())
+	proxy := proctest.TunnelTo(t, evil.Listener.Addr().String())
 	for _, v := range []string{"SSL_CERT_FILE=" + ca, "SSL_CERT_DIR=" + dir} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestRunTrustsNoCertificatesTheEnvironmentNames$")
 		cmd.Env = append(os.Environ(), certEnvChildEnv+"=https://example.com/guard", v, "HTTPS_PROXY=http://"+proxy,
@@ -72,38 +72,4 @@ func TestRunTrustsNoCertificatesTheEnvironmentNames(t *testing.T) {
 			t.Errorf("%s: the proxy's endpoint was posted %q; the hook read %s", v, got, out)
 		}
 	}
-}
-
-// mitmProxy is a proxy that answers every CONNECT with a tunnel to to,
-// whatever host the client asked for.
-func mitmProxy(t *testing.T, to string) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				br := bufio.NewReader(c)
-				if _, err := http.ReadRequest(br); err != nil {
-					return
-				}
-				up, err := net.Dial("tcp", to)
-				if err != nil {
-					return
-				}
-				defer up.Close()
-				io.WriteString(c, "HTTP/1.1 200 Connection established\r\n\r\n")
-				go io.Copy(up, br)
-				io.Copy(c, up)
-			}()
-		}
-	}()
-	return l.Addr().String()
 }
