@@ -180,19 +180,29 @@ type qwenCodec struct{ claudeRenamed }
 
 // NextFields is what the next hook of a sequential run sees after one
 // that exited 0 with reply c, as Qwen Code 0.24 feeds it
-// (applyHookOutputToInput): PreToolUse's tool_input merged with the
-// hook's hookSpecificOutput.tool_input (not its updatedInput, which
-// decides the call), UserPromptSubmit's and UserPromptExpansion's prompt
-// with its additionalContext after a blank line.
+// (applyHookOutputToInput; qwenFeeds).
 func (qwenCodec) NextFields(declared string, ev *protocol.Event, fields map[string]any, c *protocol.Contribution) map[string]any {
-	switch {
-	case c == nil || ev == nil:
+	feed, ok := qwenFeeds[declared]
+	if !ok || c == nil || ev == nil {
 		return fields
-	case declared == "PreToolUse":
+	}
+	return feed(ev, fields, c)
+}
+
+// qwenFeeds are what a hook of a sequential run feeds the next, per Qwen
+// event: PreToolUse's tool_input merged with the hook's
+// hookSpecificOutput.tool_input (not its updatedInput, which decides the
+// call), the prompt events' prompt with its additionalContext after a
+// blank line. The other events feed nothing.
+var qwenFeeds = map[string]func(ev *protocol.Event, fields map[string]any, c *protocol.Contribution) map[string]any{
+	"PreToolUse": func(ev *protocol.Event, fields map[string]any, c *protocol.Contribution) map[string]any {
 		in, _ := c.HookSpecific["tool_input"].(map[string]any)
 		return withMergedArgs(ev, fields, in)
-	case declared == "UserPromptSubmit" || declared == "UserPromptExpansion":
-		return withPromptContext(ev, fields, c.Context)
-	}
-	return fields
+	},
+	"UserPromptSubmit":    feedPromptContext,
+	"UserPromptExpansion": feedPromptContext,
+}
+
+func feedPromptContext(ev *protocol.Event, fields map[string]any, c *protocol.Contribution) map[string]any {
+	return withPromptContext(ev, fields, c.Context)
 }
