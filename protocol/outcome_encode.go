@@ -158,7 +158,13 @@ var OutcomeSchema []byte
 // A stop on a tool event is a block: the tool must not run.
 // Replacement text, which Hermes' shell bridge cannot express, is rendered
 // as {"result":…}.
-func (o *Outcome) HermesWire() Object {
+func (o *Outcome) HermesWire() Object { return o.HermesWireOver(nil) }
+
+// HermesWireOver is HermesWire for a call whose arguments Hermes sent as
+// sent (nil: not known). A rewrite that Hermes would not run as rewritten
+// is refused instead (hermesUncarried): the guards judged the rewritten
+// call, and Hermes would run another.
+func (o *Outcome) HermesWireOver(sent map[string]any) Object {
 	kind := WireContext
 	if ev, ok := Lookup(o.Event); ok {
 		kind = ev.HermesWire
@@ -178,6 +184,8 @@ func (o *Outcome) HermesWire() Object {
 				msg = ClaudeDefaultBlockReason
 			}
 			return Object{{"action", "block"}, {"message", msg}}
+		case o.Decision == DecisionAsk && o.Args != nil:
+			return hermesUncarried("Hermes' approve carries no arguments: once approved, the call would run as sent")
 		case o.Decision == DecisionAsk:
 			obj := Object{{"action", "approve"}}
 			if o.Message != "" {
@@ -189,6 +197,9 @@ func (o *Outcome) HermesWire() Object {
 			return obj
 		}
 		if o.Args != nil {
+			if why := hermesMergeLoses(o.Args, sent); why != "" {
+				return hermesUncarried(why)
+			}
 			return Object{{"action", "modify"}, {"args", o.Args}}
 		}
 	case WireContinue:

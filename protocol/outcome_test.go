@@ -503,7 +503,12 @@ func TestOutcomeHermesWire(t *testing.T) {
 		{"approve_bare", Outcome{Event: "pre_tool_call", Decision: DecisionAsk}, `{"action":"approve"}`},
 		{"modify", Outcome{Event: "pre_tool_call", Decision: DecisionAllow, Args: map[string]any{"path": "/safe"}},
 			`{"action":"modify","args":{"path":"/safe"}}`},
-		{"modify_empty_args", Outcome{Event: "pre_tool_call", Args: map[string]any{}}, `{"action":"modify","args":{}}`},
+		// Hermes ignores an empty modify: the call would run as sent.
+		{"modify_empty_args", Outcome{Event: "pre_tool_call", Args: map[string]any{}},
+			`{"action":"block","message":"hermes-hooks: a hook rewrote this call's arguments, and Hermes ignores a rewrite to no arguments: the call would run as sent; it is refused rather than run as nobody judged it"}`},
+		// Hermes' approve has no arguments: approved, the original would run.
+		{"ask_with_rewrite", Outcome{Event: "pre_tool_call", Decision: DecisionAsk, Message: "sure?", Args: map[string]any{"command": "ls"}},
+			`{"action":"block","message":"hermes-hooks: a hook rewrote this call's arguments, and Hermes' approve carries no arguments: once approved, the call would run as sent; it is refused rather than run as nobody judged it"}`},
 		{"pre_tool_call_context", Outcome{Event: "pre_tool_call", Decision: DecisionAllow, Context: "c"}, `{"context":"c"}`},
 		{"pre_tool_call_allow_nothing", Outcome{Event: "pre_tool_call", Decision: DecisionAllow, Message: "fine"}, `{}`},
 		{"pre_verify_continue", Outcome{Event: "pre_verify", Decision: DecisionBlock, Message: "run checks"},

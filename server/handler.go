@@ -291,7 +291,7 @@ func (s *Server) dispatchAndReply(w http.ResponseWriter, r *http.Request, l *dis
 	}
 	var body []byte
 	if req.format == "hermes" {
-		body = pyjson.Append(nil, outcome.HermesWire(), pyjson.Python)
+		body = pyjson.Append(nil, outcome.HermesWireOver(req.firing.ArgsMap()), pyjson.Python)
 	} else {
 		body = protocol.AppendOutcome(nil, &outcome, pyjson.Compact)
 	}

@@ -53,7 +53,7 @@ func (a *App) Dispatch(event string, o DispatchOptions) error {
 	fields, _, err := readFields(a.In)
 	if err != nil {
 		if refused, ok := a.unreadableRefusal(ev, err); ok {
-			return writeOutcome(a.Out, &refused, o)
+			return writeOutcome(a.Out, &refused, nil, o)
 		}
 		return err
 	}
@@ -64,7 +64,7 @@ func (a *App) Dispatch(event string, o DispatchOptions) error {
 	f.Bind(nil, wd, isDir)
 	cfg, err := a.loadToRun(context.Background(), f.Cwd)
 	if refused, ok := a.refusal(ev, fields, err); ok {
-		return writeOutcome(a.Out, &refused, o)
+		return writeOutcome(a.Out, &refused, nil, o)
 	}
 	if err != nil {
 		return err
@@ -76,7 +76,7 @@ func (a *App) Dispatch(event string, o DispatchOptions) error {
 	if outcome.Unapproved > 0 && !o.AsyncOnly {
 		a.tellUnapproved(&outcome, f.Session, o.Format == "hermes")
 	}
-	return writeOutcome(a.Out, &outcome, o)
+	return writeOutcome(a.Out, &outcome, f.ArgsMap(), o)
 }
 
 // tellUnapproved tells the person, once per session, how many of the
@@ -408,11 +408,14 @@ func readFields(in io.Reader) (fields map[string]any, data []byte, err error) {
 	return fields, data, nil
 }
 
-func writeOutcome(w io.Writer, outcome *protocol.Outcome, o DispatchOptions) error {
+// writeOutcome writes the outcome in o's format; sent is the call's
+// arguments as the host sent them (nil: none), which a Hermes directive
+// is checked against (protocol.Outcome.HermesWireOver).
+func writeOutcome(w io.Writer, outcome *protocol.Outcome, sent map[string]any, o DispatchOptions) error {
 	var buf []byte
 	switch {
 	case o.Format == "hermes":
-		buf = pyjson.Append(nil, outcome.HermesWire(), pyjson.Python)
+		buf = pyjson.Append(nil, outcome.HermesWireOver(sent), pyjson.Python)
 	case o.Pretty:
 		buf = IndentJSON(protocol.AppendOutcome(nil, outcome, pyjson.Compact))
 	default:

@@ -124,6 +124,31 @@ class Plugin(unittest.TestCase):
             with self.subTest(event=event):
                 self.assertEqual(ctx.fire(event, session_id="ctx", reply={"context": "c"}), {"context": "c"})
 
+    def test_a_rewrite_hermes_cannot_carry_is_refused(self):
+        # Hermes merges a modify over the arguments it sent, ignores an
+        # empty one, and runs an approved call with the arguments it sent:
+        # each rewrite below would run a call other than the one judged.
+        def rewrite(args):
+            return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": args}}
+
+        sent = {"command": "rm -rf /", "workdir": "/"}
+        cases = [
+            ("a key dropped", dict(claude_reply=rewrite({"command": "ls"})), "dropped (workdir)"),
+            ("emptied", dict(claude_reply=rewrite({})), "rewrite to no arguments"),
+            ("asked about", dict(claude_reply=rewrite({"command": "ls", "workdir": "/tmp"}),
+                                 reply={"action": "approve", "message": "sure?"}), "approve carries no arguments"),
+        ]
+        for path, ctx in self.plugins():
+            for name, extra, why in cases:
+                with self.subTest(path=path, case=name):
+                    got = ctx.fire("pre_tool_call", tool_name="terminal", args=dict(sent), task_id="t", **extra)
+                    self.assertEqual(got["action"], "block", got)
+                    self.assertIn(why, got["message"])
+            with self.subTest(path=path, case="every key kept"):
+                got = ctx.fire("pre_tool_call", tool_name="terminal", args=dict(sent), task_id="t",
+                               claude_reply=rewrite({"command": "ls", "workdir": "/tmp"}))
+                self.assertEqual(got, {"action": "modify", "args": {"command": "ls", "workdir": "/tmp"}})
+
     def test_pre_llm_call_block_is_not_carried_and_says_so(self):
         for path, ctx in self.plugins():
             with self.subTest(path=path):
