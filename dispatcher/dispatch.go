@@ -246,7 +246,7 @@ func (d *Dispatcher) Fire(ctx context.Context, f *protocol.Firing) (protocol.Out
 		if msg := d.unloadedRefusal(ev); msg != "" {
 			refused := protocol.Outcome{Event: ev.Name, Decision: protocol.DecisionBlock, Message: msg}
 			d.bind(f)
-			d.record(ctx, f, time.Now(), f.Fields, nil, nil, false, &refused)
+			d.record(ctx, f, time.Now(), f.Fields, nil, nil, false, false, &refused)
 			return refused, nil
 		}
 	}

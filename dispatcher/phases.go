@@ -161,7 +161,7 @@ func (d *Dispatcher) fold(ctx context.Context, r *round, sess sessions.Session, 
 		// session's next dispatch; nobody reads this outcome.
 		d.keepReplies(ctx, ev, r.session, r.hooks, r.runnable, r.reports)
 		outcome := protocol.Fold(ev, r.firing.Args, r.reports)
-		d.record(ctx, &r.firing, r.start, r.fields, r.hooks, r.pins, ran || r.gateSkipped, &outcome)
+		d.record(ctx, &r.firing, r.start, r.fields, r.hooks, r.pins, ran || r.gateSkipped, false, &outcome)
 		return outcome, nil
 	}
 	outcome := protocol.Fold(ev, r.firing.Args, append(r.reports, r.late...))
@@ -177,7 +177,7 @@ func (d *Dispatcher) fold(ctx context.Context, r *round, sess sessions.Session, 
 	// Recorder that takes its time (a journal whose lock another process
 	// holds) must not make an answer late.
 	cut := ran && ctx.Err() != nil
-	d.record(ctx, &r.firing, r.start, r.fields, r.hooks, r.pins, ran || r.gateSkipped, &outcome)
+	d.record(ctx, &r.firing, r.start, r.fields, r.hooks, r.pins, ran || r.gateSkipped, cut, &outcome)
 	if cut {
 		// The hooks that were killed are missing from the fold: the
 		// outcome would read as "no objection" where a guard never

@@ -67,6 +67,13 @@ type Record struct {
 	// foreground was recorded already. It decides nothing, and firing it
 	// again would run the event's guards a second time.
 	Async bool
+	// Cut marks a dispatch whose context ended while its hooks ran (it
+	// returned a CancelledError): Outcome is what the hooks that answered
+	// said, which was no answer. Its caller answers otherwise (hook AGENT
+	// refuses a gating call, and records that refusal), so a record of it
+	// must not read as the firing's decision; the hooks did run, so it is
+	// still recorded.
+	Cut bool
 }
 
 // Script is the primary file a hook ran and its SHA-256 (hex) as the
@@ -79,18 +86,19 @@ type Script struct {
 }
 
 // record reports the dispatch to the Recorder, if any. ran says whether at
-// least one hook was started, or the gate skipped one (see Recorder).
+// least one hook was started, or the gate skipped one (see Recorder); cut
+// whether the dispatch's context ended while they ran (Record.Cut).
 //
 // fields are f's, or f's with the session's state for the hooks: the
 // record keeps the host's. f is copied: the dispatch's own stays on its
 // stack.
-func (d *Dispatcher) record(ctx context.Context, f *protocol.Firing, start time.Time, fields map[string]any, hooks []Invocation, pins []*cmdpin.Pins, ran bool, o *protocol.Outcome) {
+func (d *Dispatcher) record(ctx context.Context, f *protocol.Firing, start time.Time, fields map[string]any, hooks []Invocation, pins []*cmdpin.Pins, ran, cut bool, o *protocol.Outcome) {
 	if d.opts.Recorder == nil || (!ran && o.Decision != protocol.DecisionBlock) {
 		return
 	}
 	fc := *f
 	r := Record{Time: start, Elapsed: time.Since(start), Event: f.Event, Fields: fields, Cwd: f.Cwd, Agent: caller(ctx), Firing: &fc, Outcome: o,
-		Scripts: make([]Script, len(o.Hooks)), Async: d.opts.Async == AsyncInline}
+		Scripts: make([]Script, len(o.Hooks)), Async: d.opts.Async == AsyncInline, Cut: cut}
 	for i := range hooks {
 		// An entry not run here (an async record's foreground entries)
 		// has no Invocation.Entry.

@@ -2,9 +2,11 @@ package dispatcher
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -161,5 +163,42 @@ func TestSlowRecorderChangesNoOutcome(t *testing.T) {
 	o, err := d.Dispatch(ctx, "pre_tool_call", map[string]any{"tool_name": "terminal"})
 	if err != nil || o.Decision != protocol.DecisionBlock {
 		t.Fatalf("outcome %+v, err %v", o.Decision, err)
+	}
+}
+
+// A dispatch whose context ends while its hooks run is recorded (its
+// hooks did run) as cut: its outcome was no answer, and the caller's own
+// answer (hook AGENT's refusal) is another record. A dispatch that ended
+// in time is not.
+func TestCutDispatchIsRecordedAsCut(t *testing.T) {
+	dir := t.TempDir()
+	slow := script(t, dir, "slow.sh", `exec sleep 600`)
+	block := script(t, dir, "block.sh", `echo '{"decision":"block","reason":"no"}'`)
+	for _, tc := range []struct {
+		hook string
+		cut  bool
+	}{{slow, true}, {block, false}} {
+		cfg, err := hookconfig.ParseConfig([]byte(hookYAML("pre_tool_call", tc.hook)), "t.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := &fakeRecorder{}
+		d, err := New(cfg, Options{Gate: AllowAll, Recorder: rec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The bound the slow hook must outlast; the other answers far
+		// within it.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_, err = d.Dispatch(ctx, "pre_tool_call", map[string]any{"tool_name": "terminal"})
+		cancel()
+		d.Close()
+		var ce *CancelledError
+		if errors.As(err, &ce) != tc.cut {
+			t.Fatalf("%s: err %v", tc.hook, err)
+		}
+		if len(rec.recs) != 1 || rec.recs[0].Cut != tc.cut {
+			t.Errorf("%s: records %+v; want one with Cut %v", tc.hook, rec.recs, tc.cut)
+		}
 	}
 }

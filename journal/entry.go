@@ -50,6 +50,12 @@ type Entry struct {
 	// dispatch that fired them (which has a record of its own): replay
 	// passes it over.
 	Async bool `json:"async,omitempty"`
+	// Cut marks the record of a dispatch whose context ended while its
+	// hooks ran (dispatcher.Record.Cut): its decision is what the hooks
+	// that answered said, which was no answer; the caller's own answer
+	// (hook AGENT's refusal at the agent's deadline) has a record of its
+	// own. replay passes it over.
+	Cut bool `json:"cut,omitempty"`
 	// ServedBy names the long-running server that decided the firing
 	// ("serve"); ServerUnused why `hook` could not use the server it
 	// found and decided in its own process (see WithRoute).
@@ -173,6 +179,7 @@ func (w *Writer) body(r *dispatcher.Record, route Route, withPayload bool) proto
 		With(true, "elapsed_ms", math.Round(float64(r.Elapsed.Microseconds()))/1000).
 		With(true, "hooks", hooks).
 		With(r.Async, "async", true).
+		With(r.Cut, "cut", true).
 		With(route.ServedBy != "", "served_by", route.ServedBy).
 		With(route.ServerUnused != "", "server_unused", route.ServerUnused)
 }

@@ -116,10 +116,12 @@ func Replay(ctx context.Context, path string, opts ReplayOptions) (ReplayReport,
 		}
 	}
 	err := ScanUnread(path, func(l Line, e *Entry) bool {
-		if e.Async {
+		if e.Async || e.Cut {
 			// The async half of a firing replayed by its own record:
 			// fired again, it would run the event's guards a second
-			// time and report their decision as a difference.
+			// time and report their decision as a difference. A cut
+			// dispatch's outcome was no answer: the firing's answer
+			// (a refusal at the agent's deadline) is its own record.
 			return true
 		}
 		if opts.Keep != nil && !opts.Keep(e) {

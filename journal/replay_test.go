@@ -179,3 +179,31 @@ func TestReplayFiresAsRecorded(t *testing.T) {
 		t.Fatalf("a rule on agent and cwd, replayed: %+v", rep)
 	}
 }
+
+// A cut dispatch's record (dispatcher.Record.Cut) says so, and replay
+// passes it over: its outcome was no answer, and the firing's answer has
+// a record of its own.
+func TestCutRecordIsNotReplayed(t *testing.T) {
+	p := filepath.Join(t.TempDir(), DefaultFile)
+	w := newWriter(t, Options{Path: p, IncludePayload: true})
+	r := record("")
+	r.Outcome.Decision = protocol.DecisionNone
+	r.Cut = true
+	w.Record(context.Background(), r)
+	w.Record(context.Background(), record("late"))
+	var cut []bool
+	if err := Scan(p, func(_ Line, e *Entry) bool { cut = append(cut, e.Cut); return true }); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(cut, []bool{true, false}) {
+		t.Fatalf("cut per record %v; want [true false]", cut)
+	}
+	fired := 0
+	rep, err := Replay(context.Background(), p, ReplayOptions{Fire: func(_ context.Context, f *protocol.Firing) (protocol.Outcome, error) {
+		fired++
+		return protocol.Outcome{Event: f.Event.Name, Decision: protocol.DecisionBlock}, nil
+	}})
+	if err != nil || fired != 1 || rep.Events != 1 {
+		t.Fatalf("fired %d, report %+v, err %v; want the one record that is not cut", fired, rep, err)
+	}
+}

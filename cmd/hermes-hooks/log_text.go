@@ -27,6 +27,11 @@ func journalLine(e *journal.Entry) string {
 	if e.Stop {
 		b.WriteString(" stop")
 	}
+	if e.Cut {
+		// Its decision was no answer: the deadline (or a signal) cut its
+		// hooks short, and what the caller answered is another record.
+		b.WriteString(" cut short: no answer")
+	}
 	if len(e.Effects) > 0 {
 		fmt.Fprintf(&b, " +%s", show(strings.Join(e.Effects, ",")))
 	}

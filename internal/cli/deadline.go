@@ -86,7 +86,7 @@ func (a *App) hookLate(agent *agents.Agent, call *agents.Call, outcome *protocol
 	msg := "hermes-hooks: " + lateHooks(outcome) + " did not answer in time (" + late.Error() + "); this call is refused rather than let through unchecked"
 	a.Warn(msg)
 	// The refusal goes on the journal like any block: the dispatch it cut
-	// short recorded nothing.
+	// short is recorded as cut (dispatcher.Record.Cut), no answer.
 	refused := *outcome
 	refused.Event, refused.Decision, refused.Message = call.Event.Name, protocol.DecisionBlock, msg
 	cfg := late.config
