@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 
@@ -19,10 +21,10 @@ func journalLine(e *journal.Entry) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %-5s %s", e.Time.Local().Format("2006-01-02 15:04:05"), showCut(e.Decision), showCut(e.Event))
 	if e.Tool != "" {
-		fmt.Fprintf(&b, " tool=%s", showCut(e.Tool))
+		fmt.Fprintf(&b, " tool=%s", showWord(e.Tool))
 	}
 	if e.Session != "" {
-		fmt.Fprintf(&b, " session=%s", showCut(e.Session))
+		fmt.Fprintf(&b, " session=%s", showWord(e.Session))
 	}
 	if e.Stop {
 		b.WriteString(" stop")
@@ -124,4 +126,18 @@ func showCut(s string) string {
 		return show(s)
 	}
 	return show(c) + fmt.Sprintf("… (%d bytes)", len(s))
+}
+
+// showWord is showCut of a value the line prints after "key=" (a tool
+// name, a session id: the host's text, a payload's), quoted as a message
+// is unless it is one plain word: the line's own separators (" | ",
+// ": ", "→") inside a value made a forged session id read as another
+// hook's verdict. Every agent's tool names and session ids are plain.
+func showWord(s string) string {
+	for _, r := range s {
+		if !(r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("-_.:/@+=,#~", r))) {
+			return fmt.Sprintf("%q", showCut(s))
+		}
+	}
+	return showCut(s)
 }

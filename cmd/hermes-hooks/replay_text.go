@@ -38,10 +38,10 @@ func differenceLine(d *journal.Difference) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s #%d %s", d.Time.Local().Format("2006-01-02 15:04:05"), d.Seq, showCut(d.Event))
 	if d.Tool != "" {
-		fmt.Fprintf(&b, " tool=%s", showCut(d.Tool))
+		fmt.Fprintf(&b, " tool=%s", showWord(d.Tool))
 	}
 	if d.Session != "" {
-		fmt.Fprintf(&b, " session=%s", showCut(d.Session))
+		fmt.Fprintf(&b, " session=%s", showWord(d.Session))
 	}
 	fmt.Fprintf(&b, ": %s → %s | now: %s | recorded: %s", showCut(d.Recorded.Decision), showCut(d.Now.Decision), replaySide(&d.Now), replaySide(&d.Recorded))
 	return b.String()
