@@ -359,23 +359,57 @@ func knows(a *agents.Agent, version, event string) bool {
 // record since the file was written, from the file's project (any record,
 // for a user file). The journal does not name the agent that called, so a
 // project's record is counted for every agent installed there.
+//
+// The files are read newest first, and no further once every check has
+// its event (an older file holds none newer) or a file was last written
+// before the earliest install (nor does it, nor any older one): a journal
+// of a thousand rotated files took doctor minutes, oldest first.
 func lastEvents(checks []InstallCheck, path string) {
 	if path == "" || len(checks) == 0 {
 		return
 	}
-	_ = journal.Scan(path, func(_ journal.Line, e *journal.Entry) bool {
-		for i := range checks {
-			c := &checks[i]
-			if e.Time.Before(c.InstalledAt) || c.Scope != "user" && !within(e.Cwd, c.Root) {
-				continue
-			}
-			if c.LastEvent == nil || e.Time.After(*c.LastEvent) {
-				t := e.Time
-				c.LastEvent = &t
-			}
+	files, err := journal.Files(path)
+	if err != nil {
+		return
+	}
+	earliest := checks[0].InstalledAt
+	for _, c := range checks[1:] {
+		if c.InstalledAt.Before(earliest) {
+			earliest = c.InstalledAt
 		}
-		return true
-	})
+	}
+	for i := len(files) - 1; i >= 0 && !allHaveEvents(checks); i-- {
+		if st, err := os.Stat(files[i]); err == nil && st.ModTime().Before(earliest) {
+			return
+		}
+		_, _ = journal.ScanFile(files[i], func(_ journal.Line, e *journal.Entry) bool {
+			noteEvent(checks, e)
+			return true
+		})
+	}
+}
+
+// noteEvent counts record e for every check it is a newer event of.
+func noteEvent(checks []InstallCheck, e *journal.Entry) {
+	for i := range checks {
+		c := &checks[i]
+		if e.Time.Before(c.InstalledAt) || c.Scope != "user" && !within(e.Cwd, c.Root) {
+			continue
+		}
+		if c.LastEvent == nil || e.Time.After(*c.LastEvent) {
+			t := e.Time
+			c.LastEvent = &t
+		}
+	}
+}
+
+func allHaveEvents(checks []InstallCheck) bool {
+	for i := range checks {
+		if checks[i].LastEvent == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // within reports whether p is dir or below it.
