@@ -32,6 +32,13 @@ func newKiro() *Agent {
 			// When the assistant has finished its turn; Kiro reads
 			// nothing back (it cannot be made to go on).
 			"stop": "pre_verify",
+			// Kiro CLI 3 (V3 harness) sends the same events in PascalCase,
+			// agentSpawn as SessionStart, and `kiro-cli agent migrate`
+			// moves the entries install wrote into its .kiro/hooks/ with
+			// their command lines: a payload naming them there must reach
+			// the guards, not be skipped as an event of no one's.
+			"SessionStart": "on_session_start", "UserPromptSubmit": "pre_llm_call",
+			"PreToolUse": "pre_tool_call", "PostToolUse": "post_tool_call", "Stop": "pre_verify",
 		},
 		HookFile: HookFile{
 			// Kiro CLI runs the hooks of the agent it runs: these are the
@@ -157,7 +164,7 @@ func kiroText(v any) (string, bool) {
 // something the outcome did not say.
 func encodeKiro(c *Call, o *protocol.Outcome) Reply {
 	switch c.AgentEvent {
-	case "preToolUse":
+	case "preToolUse", "PreToolUse":
 		// Exit 2 is the only answer Kiro reads here: the refusal, its
 		// stderr the tool's error for the model. An allow is Kiro's own
 		// permission settings' to decide, and stdout is dropped. What Kiro
@@ -167,7 +174,17 @@ func encodeKiro(c *Call, o *protocol.Outcome) Reply {
 		if msg := kiroRefusal(c, o); msg != "" {
 			return Reply{Exit: 2, Stderr: []byte(msg + "\n")}
 		}
-	case "agentSpawn", "userPromptSubmit":
+	case "UserPromptSubmit":
+		// Kiro CLI 3 refuses a prompt on exit 2, its stderr the reason
+		// (kiro.dev/docs/cli/v3/hooks: "2 = block for
+		// PreToolUse/UserPromptSubmit").
+		if o.Decision == protocol.DecisionBlock {
+			return Reply{Exit: 2, Stderr: []byte(blockReason(o) + "\n")}
+		}
+		if ctx := joinContext(o); ctx != "" {
+			return Reply{Stdout: []byte(ctx + "\n")}
+		}
+	case "agentSpawn", "SessionStart", "userPromptSubmit":
 		if o.Decision == protocol.DecisionBlock && c.AgentEvent == "userPromptSubmit" {
 			// Kiro cannot refuse a prompt: a failed hook's stderr is shown
 			// to the user, and the prompt goes on — say so.

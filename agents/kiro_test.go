@@ -122,6 +122,49 @@ func TestKiroGolden(t *testing.T) {
 			name: "event from the command line", payload: `{"cwd":"/p","tool_name":"execute_bash","tool_input":{"command":"ls"}}`, event: "preToolUse", canon: "pre_tool_call",
 			fields: map[string]any{"tool_name": "Bash"},
 		},
+		// Kiro CLI 3 (V3 harness) names the same events in PascalCase
+		// (kiro.dev/docs/cli/v3/hooks: "Case change only", agentSpawn is
+		// SessionStart) and adds session_id: a guard runs for them too, and
+		// its refusal is the exit code that harness reads.
+		{
+			name: "V3 PreToolUse block", payload: `{"session_id":"s1","hook_event_name":"PreToolUse","cwd":"/p","tool_name":"shell","tool_input":{"command":"rm -rf /"}}`, event: "preToolUse", canon: "pre_tool_call",
+			fields:  map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "rm -rf /"}, "cwd": "/p", "session_id": "s1"},
+			outcome: protocol.Outcome{Decision: protocol.DecisionBlock, Message: "no rm -rf"},
+			exit:    2, stderr: "no rm -rf\n",
+		},
+		{
+			name: "V3 PreToolUse ask refuses", payload: `{"hook_event_name":"PreToolUse","cwd":"/p","tool_name":"write","tool_input":{"path":"/p/a"}}`, canon: "pre_tool_call",
+			outcome: protocol.Outcome{Decision: protocol.DecisionAsk, Message: "sure?"},
+			exit:    2, stderr: "sure? (hermes-hooks: Kiro CLI cannot ask from a hook; this call is refused)\n",
+		},
+		{
+			name: "V3 PreToolUse deny", payload: `{"hook_event_name":"PreToolUse","cwd":"/p","tool_name":"shell","tool_input":{"command":"ls"}}`, canon: "pre_tool_call", deny: "guard unreachable",
+			exit: 2, stderr: "guard unreachable\n",
+		},
+		{
+			// V3: "2 = block for PreToolUse/UserPromptSubmit".
+			name: "V3 UserPromptSubmit block", payload: `{"session_id":"s1","hook_event_name":"UserPromptSubmit","cwd":"/p","prompt":"deploy it"}`, canon: "pre_llm_call",
+			outcome: protocol.Outcome{Decision: protocol.DecisionBlock, Message: "no deploys on Friday"},
+			exit:    2, stderr: "no deploys on Friday\n",
+		},
+		{
+			name: "V3 UserPromptSubmit context", payload: `{"hook_event_name":"UserPromptSubmit","cwd":"/p","prompt":"deploy it"}`, canon: "pre_llm_call",
+			outcome: protocol.Outcome{Context: "staging only"},
+			stdout:  "staging only\n",
+		},
+		{
+			name: "V3 SessionStart context", payload: `{"session_id":"s1","hook_event_name":"SessionStart","cwd":"/p"}`, canon: "on_session_start",
+			outcome: protocol.Outcome{Context: "branch main"},
+			stdout:  "branch main\n",
+		},
+		{
+			name: "V3 PostToolUse", payload: `{"hook_event_name":"PostToolUse","cwd":"/p","tool_name":"read","tool_input":{"path":"/p/a"}}`, canon: "post_tool_call",
+			outcome: protocol.Outcome{Decision: protocol.DecisionBlock, Message: "x"},
+		},
+		{
+			name: "V3 Stop", payload: `{"hook_event_name":"Stop","cwd":"/p"}`, canon: "pre_verify",
+			outcome: protocol.Outcome{Decision: protocol.DecisionBlock, Message: "x"},
+		},
 		{
 			name: "invalid stdin", payload: `not json`, event: "preToolUse", canon: "pre_tool_call", notJSON: true,
 			deny: "payload unreadable", exit: 2, stderr: "payload unreadable\n",
@@ -161,7 +204,8 @@ func TestKiroInstallShape(t *testing.T) {
 
 // FuzzKiroDecode: any payload decodes without panicking, and every reply
 // is one Kiro reads: exit 0 (text on stdout or nothing), 2 only on
-// preToolUse with the reason on stderr, 1 only for a refused prompt.
+// preToolUse (and Kiro CLI 3's PreToolUse and UserPromptSubmit) with the
+// reason on stderr, 1 only for a refused prompt.
 func FuzzKiroDecode(f *testing.F) {
 	for _, s := range []string{
 		`{"hook_event_name":"preToolUse","cwd":"/p","tool_name":"execute_bash","tool_input":{"command":"ls"}}`,
@@ -169,6 +213,8 @@ func FuzzKiroDecode(f *testing.F) {
 		`{"hook_event_name":"postToolUse","tool_name":"fs_read","tool_response":{"success":false,"result":"boom"}}`,
 		`{"hook_event_name":"userPromptSubmit","prompt":7}`,
 		`{"hook_event_name":"agentSpawn"}`, `{"hook_event_name":"stop"}`,
+		`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"shell","tool_input":{"command":"ls"}}`,
+		`{"hook_event_name":"UserPromptSubmit","prompt":"p"}`, `{"hook_event_name":"SessionStart"}`,
 		`{"tool_input":"x","tool_name":["a"]}`, `not json`, `null`,
 	} {
 		f.Add(s, "preToolUse")
@@ -190,7 +236,7 @@ func FuzzKiroDecode(f *testing.F) {
 			o := &protocol.Outcome{Event: c.Event.Name, Decision: d, Message: "m", Context: "c"}
 			for _, r := range []Reply{kiro.Encode(c, o), kiro.Deny(c, "r")} {
 				switch {
-				case r.Exit == 2 && c.AgentEvent == "preToolUse" && len(r.Stdout) == 0 && strings.HasSuffix(string(r.Stderr), "\n"):
+				case r.Exit == 2 && (c.AgentEvent == "preToolUse" || c.AgentEvent == "PreToolUse" || c.AgentEvent == "UserPromptSubmit") && len(r.Stdout) == 0 && strings.HasSuffix(string(r.Stderr), "\n"):
 				case r.Exit == 1 && c.AgentEvent == "userPromptSubmit" && len(r.Stdout) == 0:
 				case r.Exit == 0 && len(r.Stderr) == 0:
 				default:
