@@ -159,12 +159,39 @@ func kiroText(v any) (string, bool) {
 	return "", false
 }
 
+// kiroAnswer is how Kiro CLI reads a hook's answer to one of its events.
+type kiroAnswer int
+
+const (
+	kiroReadsNothing kiroAnswer = iota
+	// kiroTool: exit 2 refuses the tool call, stderr the reason.
+	kiroTool
+	// kiroContext: stdout is context (agentSpawn, SessionStart).
+	kiroContext
+	// kiroPromptWarns: stdout is context, and a prompt cannot be refused
+	// (Kiro CLI 2: a failed hook's stderr is shown, the prompt goes on).
+	kiroPromptWarns
+	// kiroPromptBlocks: stdout is context, exit 2 refuses the prompt
+	// (Kiro CLI 3, kiro.dev/docs/cli/v3/hooks: "2 = block for
+	// PreToolUse/UserPromptSubmit").
+	kiroPromptBlocks
+)
+
+// kiroAnswers are Kiro's events by the name its payload gives them (Kiro
+// CLI 3's PascalCase beside 2's camelCase) and how it reads an answer.
+var kiroAnswers = map[string]kiroAnswer{
+	"preToolUse": kiroTool, "PreToolUse": kiroTool,
+	"agentSpawn": kiroContext, "SessionStart": kiroContext,
+	"userPromptSubmit": kiroPromptWarns, "UserPromptSubmit": kiroPromptBlocks,
+}
+
 // encodeKiro writes the outcome as Kiro CLI reads a hook's exit code and
 // output: only what the event reads, so that nothing in the reply means
 // something the outcome did not say.
 func encodeKiro(c *Call, o *protocol.Outcome) Reply {
-	switch c.AgentEvent {
-	case "preToolUse", "PreToolUse":
+	answer := kiroAnswers[c.AgentEvent]
+	switch {
+	case answer == kiroTool:
 		// Exit 2 is the only answer Kiro reads here: the refusal, its
 		// stderr the tool's error for the model. An allow is Kiro's own
 		// permission settings' to decide, and stdout is dropped. What Kiro
@@ -174,22 +201,14 @@ func encodeKiro(c *Call, o *protocol.Outcome) Reply {
 		if msg := kiroRefusal(c, o); msg != "" {
 			return Reply{Exit: 2, Stderr: []byte(msg + "\n")}
 		}
-	case "UserPromptSubmit":
-		// Kiro CLI 3 refuses a prompt on exit 2, its stderr the reason
-		// (kiro.dev/docs/cli/v3/hooks: "2 = block for
-		// PreToolUse/UserPromptSubmit").
-		if o.Decision == protocol.DecisionBlock {
-			return Reply{Exit: 2, Stderr: []byte(blockReason(o) + "\n")}
-		}
-		if ctx := joinContext(o); ctx != "" {
-			return Reply{Stdout: []byte(ctx + "\n")}
-		}
-	case "agentSpawn", "SessionStart", "userPromptSubmit":
-		if o.Decision == protocol.DecisionBlock && c.AgentEvent == "userPromptSubmit" {
-			// Kiro cannot refuse a prompt: a failed hook's stderr is shown
-			// to the user, and the prompt goes on — say so.
-			return Reply{Exit: 1, Stderr: []byte("hermes-hooks: " + blockReason(o) + " (Kiro CLI cannot refuse a prompt from a hook: it goes on)\n")}
-		}
+		return Quiet
+	case answer == kiroPromptBlocks && o.Decision == protocol.DecisionBlock:
+		return Reply{Exit: 2, Stderr: []byte(blockReason(o) + "\n")}
+	case answer == kiroPromptWarns && o.Decision == protocol.DecisionBlock:
+		// Kiro cannot refuse a prompt: a failed hook's stderr is shown
+		// to the user, and the prompt goes on — say so.
+		return Reply{Exit: 1, Stderr: []byte("hermes-hooks: " + blockReason(o) + " (Kiro CLI cannot refuse a prompt from a hook: it goes on)\n")}
+	case answer != kiroReadsNothing:
 		if ctx := joinContext(o); ctx != "" {
 			return Reply{Stdout: []byte(ctx + "\n")}
 		}
