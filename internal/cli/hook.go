@@ -88,9 +88,16 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 	if err != nil {
 		if call.Event.Gating() {
 			// The guards of this call never answered (a signal, an
-			// allowlist that cannot be opened …): refused, not allowed.
+			// allowlist that cannot be opened …): refused, not allowed,
+			// and the refusal journaled by the config the dispatch
+			// loaded, as a late one is.
 			a.Warn(classifyMsg(err))
-			return writeReply(a, agent.Deny(call, "hermes-hooks: "+classifyMsg(err)+"; this tool call is refused rather than let through unchecked"))
+			var u *unanswered
+			var cfg *hookconfig.Config
+			if errors.As(err, &u) {
+				cfg = u.config
+			}
+			return a.hookRefuse(agent, call, cfg, "hermes-hooks: "+classifyMsg(err)+"; this tool call is refused rather than let through unchecked", false)
 		}
 		if se := (*SignalError)(nil); errors.As(err, &se) {
 			return err // no answer, and a non-zero exit that says why
@@ -330,9 +337,22 @@ func (a *App) hookDispatch(ctx context.Context, agent *agents.Agent, call *agent
 	out, err := a.dispatchOnce(ctx, cfg, wd, f, false, runBy)
 	if late := (*LateError)(nil); errors.As(err, &late) {
 		late.config = cfg
+	} else if err != nil {
+		err = &unanswered{err: err, config: cfg}
 	}
 	return out, err
 }
+
+// unanswered is a dispatch that ended with no outcome after its config
+// loaded (a signal, an allowlist that cannot be opened): the refusal of a
+// gating call goes on that config's journal.
+type unanswered struct {
+	err    error
+	config *hookconfig.Config
+}
+
+func (u *unanswered) Error() string { return u.err.Error() }
+func (u *unanswered) Unwrap() error { return u.err }
 
 // agentProjects are the project directories an agent's call comes from
 // besides the payload's cwd.
