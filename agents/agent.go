@@ -290,8 +290,8 @@ func (a *Agent) Decode(payload []byte, eventArg string) (*Call, error) {
 	// before the JSON (forum.cursor.com, "Hooks not firing, cannot have
 	// guardrails"), and a payload read as no JSON is one whose guards
 	// never run. No agent's payload means anything by it.
-	for len(pyjson.SkipBOM(payload)) < len(payload) {
-		payload = pyjson.SkipBOM(payload)
+	for rest := pyjson.SkipBOM(payload); len(rest) < len(payload); rest = pyjson.SkipBOM(payload) {
+		payload = rest
 	}
 	v, err := pyjson.DecodePayload(payload)
 	obj, isObj := v.(map[string]any)

@@ -96,11 +96,13 @@ func clineReadPaths(v any, paths *[]any, depth int) {
 	}
 	switch x := v.(type) {
 	case string:
-		if d, err := pyjson.Decode([]byte(x)); err == nil && depth == 0 {
-			switch d.(type) {
-			case map[string]any, []any:
-				clineReadPaths(d, paths, depth+1)
-				return
+		if depth == 0 { // JSON text is the whole input, never one of its paths
+			if d, err := pyjson.Decode([]byte(x)); err == nil {
+				switch d.(type) {
+				case map[string]any, []any:
+					clineReadPaths(d, paths, depth+1)
+					return
+				}
 			}
 		}
 		*paths = append(*paths, x)
@@ -186,17 +188,8 @@ func clineCommands(v any, lines *[]string, depth int) bool {
 			return clineCommands(c, lines, depth+1)
 		}
 		if c, ok := x["command"].(string); ok {
-			words := []string{c}
-			if args, ok := x["args"].([]any); ok {
-				for _, a := range args {
-					s, ok := a.(string)
-					if !ok {
-						s = string(pyjson.Encode(a, pyjson.Compact))
-					}
-					words = append(words, shquote.IfNeeded(s))
-				}
-			}
-			*lines = append(*lines, strings.Join(words, " "))
+			args, _ := x["args"].([]any)
+			*lines = append(*lines, commandLine(c, args))
 			return true
 		}
 		if c, ok := x["cmd"].(string); ok {
@@ -205,4 +198,20 @@ func clineCommands(v any, lines *[]string, depth int) bool {
 		}
 	}
 	return false
+}
+
+// commandLine is a command given as a program and its arguments ({command,
+// args}: Cline's, a VS Code task's) as one shell line: each argument
+// quoted where the shell would split or expand it, one that is no string
+// as its JSON.
+func commandLine(cmd string, args []any) string {
+	words := []string{cmd}
+	for _, a := range args {
+		s, ok := a.(string)
+		if !ok {
+			s = string(pyjson.Encode(a, pyjson.Compact))
+		}
+		words = append(words, shquote.IfNeeded(s))
+	}
+	return strings.Join(words, " ")
 }

@@ -26,8 +26,7 @@ func newGemini() *Agent {
 			FlagHelp:      "also load hooks from this Gemini CLI settings.json (repeatable)",
 			ProjectMarker: ".gemini", ProjectLevels: 1,
 			Document: geminiDocument, Handler: geminiHandler, Env: geminiHookEnv, Matcher: geminiMatcher, Codec: geminiCodec{},
-			// Only the boolean true: Gemini tests entry.sequential === true.
-			Sequential: func(g map[string]any) bool { return g["sequential"] == true }},
+			Sequential: sequentialTrue},
 		Title: "Gemini CLI",
 		// Gemini CLI 0.61.0 stops on a settings file that starts with a
 		// byte order mark: JSON.parse refuses it (e2e TestBOMAgentFiles).

@@ -2,7 +2,6 @@ package agents
 
 import (
 	"path"
-	"path/filepath"
 	"strings"
 )
 
@@ -56,13 +55,13 @@ func (a *Agent) LoadsItself(file string, at Places) bool {
 	if !ok || at.Home == "" && len(at.Start) == 0 {
 		return a.ownShape(file)
 	}
-	return rp.reads(a, path.Clean(filepath.ToSlash(file)), at)
+	return rp.reads(a, slashClean(file), at)
 }
 
 // ownShape reports whether file's last segments are those of a file the
 // agent reads itself (ownFiles), wherever it lies.
 func (a *Agent) ownShape(file string) bool {
-	segs := strings.Split(path.Clean(filepath.ToSlash(file)), "/")
+	segs := strings.Split(slashClean(file), "/")
 	for _, pat := range ownFiles[a.Name] {
 		want := strings.Split(pat, "/")
 		if len(want) > len(segs) {

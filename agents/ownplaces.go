@@ -114,8 +114,8 @@ var factoryFiles = []string{".factory/settings.json", ".factory/settings.local.j
 // p names for a call made where at says.
 func (p agentPlaces) reads(a *Agent, file string, at Places) bool {
 	if at.Exists != nil {
-		for _, other := range p.Replaced[path.Base(file)] {
-			if at.Exists(path.Join(path.Dir(file), other)) {
+		for _, other := range p.replacedBy(file) {
+			if at.Exists(other) {
 				return false
 			}
 		}
@@ -236,7 +236,10 @@ func slashClean(p string) string { return path.Clean(filepath.ToSlash(p)) }
 // of its own: Factory Droid's hooks.json beside its settings.json. None
 // for most agents and files.
 func (a *Agent) ReplacedBy(file string) []string {
-	file = slashClean(file)
-	rel := readPlaces[a.Name].Replaced[path.Base(file)]
-	return joinAll(path.Dir(file), rel)
+	return readPlaces[a.Name].replacedBy(slashClean(file))
+}
+
+// replacedBy is ReplacedBy for p's agent, file clean and slash-separated.
+func (p agentPlaces) replacedBy(file string) []string {
+	return joinAll(path.Dir(file), p.Replaced[path.Base(file)])
 }

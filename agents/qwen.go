@@ -33,8 +33,7 @@ func newQwen() *Agent {
 			Document: qwenDocument, Handler: qwenHandler, Matcher: qwenMatcher, UnknownEvent: qwenUnknownEvent,
 			Codec: qwenCodec{claudeRenamed{dialect: "qwen", tools: qwenByClaude, vars: []string{"QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"},
 				read: qwenReadReply}},
-			// Only the boolean true: Qwen tests entry.sequential === true.
-			Sequential: func(g map[string]any) bool { return g["sequential"] == true }},
+			Sequential: sequentialTrue},
 		Title:    "Qwen Code",
 		EventKey: "hook_event_name",
 		Events:   qwenEventMap(),

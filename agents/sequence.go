@@ -12,6 +12,10 @@ import (
 // over the call's (its keys win), and context it added follows the prompt
 // after a blank line.
 
+// sequentialTrue reads a matcher group's sequential key as both agents
+// do: only the boolean true (entry.sequential === true).
+func sequentialTrue(group map[string]any) bool { return group["sequential"] == true }
+
 // withMergedArgs is fields with the tool's arguments merged with in (nil:
 // fields as they are). fields is not modified.
 func withMergedArgs(ev *protocol.Event, fields map[string]any, in map[string]any) map[string]any {

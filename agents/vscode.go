@@ -1,10 +1,7 @@
 package agents
 
 import (
-	"strings"
-
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
-	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -133,16 +130,8 @@ func vscodeTaskCommand(task any) string {
 	if !ok {
 		return string(pyjson.Encode(task, pyjson.Compact))
 	}
-	words := []string{cmd}
-	list, _ := t["args"].([]any)
-	for _, a := range list {
-		s, ok := a.(string)
-		if !ok {
-			s = string(pyjson.Encode(a, pyjson.Compact))
-		}
-		words = append(words, shquote.IfNeeded(s))
-	}
-	return strings.Join(words, " ")
+	args, _ := t["args"].([]any)
+	return commandLine(cmd, args)
 }
 
 func decodeVSCode(name string, ev *protocol.Event, p map[string]any) map[string]any {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -15,8 +16,8 @@ import (
 // text it rewrites (protocol.CommandExpander: Gemini CLI puts its
 // variables in, quoted), the variables of the firing it sets, and those
 // the hook's own file sets (hookconfig.CommandSpec.Env). hookFor and
-// ConsentRequest both go through agentCommand, so the gate resolves and
-// pins the command exactly as the runner starts it.
+// ConsentRequest both go through agentCommand (and resolveTarget), so the
+// gate resolves and pins the command exactly as the runner starts it.
 
 // agentCommand applies e's agent's rules to c (its Text and Env) for a
 // hook given project as its project directory in session; it returns
@@ -30,8 +31,9 @@ func agentCommand(e *hookconfig.Entry, c *cmdpin.Command, project, session strin
 		v := protocol.HookVars{Project: project, Session: session, PlansDir: plans,
 			PowerShell: c.ShellPath == cmdpin.PowerShellShell}
 		c.Text = x.ExpandCommand(c.Text, v)
-		for _, k := range slices.Sorted(maps.Keys(x.HookEnv(v))) {
-			c.Env = withEnv(c.Env, k, x.HookEnv(v)[k])
+		hv := x.HookEnv(v)
+		for _, k := range slices.Sorted(maps.Keys(hv)) {
+			c.Env = withEnv(c.Env, k, hv[k])
 		}
 	}
 	vars := e.Exec().Env
@@ -39,7 +41,7 @@ func agentCommand(e *hookconfig.Entry, c *cmdpin.Command, project, session strin
 		return ""
 	}
 	for _, k := range slices.Sorted(maps.Keys(vars)) {
-		if slices.Contains(acceptChannels, k) || k == "HERMES_HOOKS" {
+		if reservedVar(k) {
 			// Never handed to a hook (hookBaseEnv): a file cannot approve
 			// what a nested dispatch meets, nor lift the recursion guard.
 			continue
@@ -69,4 +71,12 @@ func envSpec(vars map[string]string) string {
 		b.WriteString(strconv.Quote(vars[k]))
 	}
 	return b.String()
+}
+
+// resolveTarget is what c runs, as the runner starts it, with the text
+// agentCommand returned (spec) pinned beside the command's own.
+func resolveTarget(c cmdpin.Command, spec string) cmdpin.Target {
+	t := cmdpin.Resolve(c)
+	t.Spec = textutil.JoinNonEmpty("\n", t.Spec, spec)
+	return t
 }

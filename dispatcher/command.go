@@ -10,7 +10,6 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
-	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -131,8 +130,7 @@ func (d *Dispatcher) hookFor(e *hookconfig.Entry, f *protocol.Firing) Invocation
 		c := commandOf(e, h.Env, h.Dir)
 		spec := agentCommand(e, &c, h.ProjectDir, f.Session)
 		h.Env, h.text = c.Env, c.Text
-		h.target = cmdpin.Resolve(c)
-		h.target.Spec = textutil.JoinNonEmpty("\n", h.target.Spec, spec)
+		h.target = resolveTarget(c, spec)
 	}
 	return h
 }
@@ -190,12 +188,19 @@ func hookBaseEnv(env []string) []string {
 	out := make([]string, 0, len(env)+1)
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
-		if slices.Contains(acceptChannels, name) || name == "HERMES_HOOKS" {
+		if reservedVar(name) {
 			continue
 		}
 		out = append(out, kv)
 	}
 	return append(out, "HERMES_HOOKS=1")
+}
+
+// reservedVar reports whether name is never handed to a hook as it came:
+// an accept channel (a hook must not approve what a nested dispatch
+// meets) or HERMES_HOOKS (the recursion guard, set by hookBaseEnv).
+func reservedVar(name string) bool {
+	return slices.Contains(acceptChannels, name) || name == "HERMES_HOOKS"
 }
 
 func isDir(p string) bool {

@@ -8,7 +8,6 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
-	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
 
 // VerdictKind is what a Gate decided for one hook.
@@ -304,8 +303,7 @@ func ConsentRequest(e *hookconfig.Entry, cwd string, env []string) consent.Reque
 		// A Request has no prefix, rewritten text or variables of its own
 		// for consent to resolve from: what the hook runs is resolved
 		// here, as the dispatcher resolves it (hookFor).
-		t := cmdpin.Resolve(c)
-		t.Spec = textutil.JoinNonEmpty("\n", t.Spec, spec)
+		t := resolveTarget(c, spec)
 		r.Target = &t
 	}
 	return r

@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -66,6 +67,9 @@ func (d *Dispatcher) rejudgeRules(ctx context.Context, ev *protocol.Event, hookF
 		base    map[string]any // what fields were built on
 		changed bool
 	)
+	// Whether the rewrite gives the call back as sent: asked once, for the
+	// first managed guard that would run again.
+	gaveBack := sync.OnceValue(func() bool { return givenBack(ev, hookFields, o.Args) })
 	for _, i := range idx {
 		h, rep := hooks[i], &reports[i]
 		k, isRule := h.hookKind(d).(*ruleKind)
@@ -74,7 +78,7 @@ func (d *Dispatcher) rejudgeRules(ctx context.Context, ev *protocol.Event, hookF
 			continue
 		case isRule && (rep.Contribution != nil || k.spec.Decision == hookconfig.RuleContext):
 			continue
-		case !isRule && (!managedRejudges(h.Entry, rep, rewroteBesides(reports, i)) || givenBack(ev, hookFields, o.Args)):
+		case !isRule && (!managedRejudges(h.Entry, rep, rewroteBesides(reports, i)) || gaveBack()):
 			continue
 		}
 		// What the rule was shown: the firing's fields, or its tier's
