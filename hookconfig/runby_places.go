@@ -15,6 +15,9 @@ import (
 // other's.
 func (cfg *Config) keepRunByHere(opts LoadOptions) {
 	var at *agents.Places // made at the first entry an agent runs: most configs have none
+	// The answer is the file's: asked once per agent and file, not per
+	// entry (each asks the file system where the project's root is).
+	reads := map[[2]string]bool{}
 	for _, e := range cfg.Entries {
 		if e.RunBy == "" || e.Source == "" {
 			continue
@@ -23,7 +26,14 @@ func (cfg *Config) keepRunByHere(opts LoadOptions) {
 			p := loadPlaces(opts)
 			at = &p
 		}
-		if a, ok := agents.Lookup(e.RunBy); ok && !a.LoadsItself(absPath(e.Source), *at) {
+		key := [2]string{e.RunBy, e.Source}
+		itself, known := reads[key]
+		if !known {
+			a, ok := agents.Lookup(e.RunBy)
+			itself = !ok || a.LoadsItself(absPath(e.Source), *at)
+			reads[key] = itself
+		}
+		if !itself {
 			e.RunBy = ""
 		}
 	}

@@ -79,7 +79,7 @@ func homeDefault(rec *Record, want string) bool {
 	if !ok || !rec.User() || ag.HookFile.UserEnv == "" || ag.HookFile.User == "" {
 		return false
 	}
-	def := filepath.Join(filepath.Clean(rec.Root), filepath.FromSlash(ag.HookFile.User))
+	def := ag.UserHookFile(filepath.Clean(rec.Root), nil)
 	return def != want && filepath.Clean(rec.Path) == def
 }
 
@@ -113,7 +113,7 @@ func expectedPath(rec *Record, stateDir, home string) (string, error) {
 	case rec.User() && hf.User != "":
 		return UserHookFile(ag, root), nil
 	case rec.User():
-		rel = hf.User
+		rel = "" // the agent has no user file
 	case rec.Local:
 		rel = hf.Local
 	}

@@ -322,12 +322,10 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 		switch {
 		case decides && c.Decision.Rank() > o.Decision.Rank():
 			o.Decision, o.Message, o.RuleKey = c.Decision, c.Message, c.RuleKey
-		case decides && c.Decision == DecisionBlock && o.Decision == DecisionBlock && c.ReasonJoin != "":
-			o.Message = textutil.JoinNonEmpty(c.ReasonJoin, o.Message, c.Message)
-		case decides && c.Decision == DecisionBlock && o.Decision == DecisionBlock && reports[i].Dialect == Claude:
-			// Claude Code surfaces every blocking hook's message (its
-			// merge rule), where Hermes returns at the first block.
-			o.Message = textutil.JoinNonEmpty("\n\n", o.Message, c.Message)
+		case decides && c.Decision == DecisionBlock && o.Decision == DecisionBlock:
+			if sep := reasonJoin(c, reports[i].Dialect); sep != "" {
+				o.Message = textutil.JoinNonEmpty(sep, o.Message, c.Message)
+			}
 		}
 		if (c.ReplaceArgs || len(c.Args) > 0) && !rewritten {
 			// Read once, at the first rewrite: a firing nobody rewrites
@@ -401,6 +399,17 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 	return o
 }
 
+// reasonJoin is how a later blocking contribution's reason joins the
+// outcome's: its agent's rule (ReasonJoin: Gemini CLI's, a line apart),
+// else Claude Code's (every blocking hook's message, a blank line apart),
+// else none (Hermes returns at the first block: "").
+func reasonJoin(c *Contribution, d Dialect) string {
+	if c.ReasonJoin != "" || d != Claude {
+		return c.ReasonJoin
+	}
+	return "\n\n"
+}
+
 // mergeMembers merges one contribution's members into the outcome's
 // (later keys win), except those skip names.
 func mergeMembers(into, from map[string]any, skip func(string) bool) map[string]any {
@@ -430,32 +439,19 @@ func follows(k string) bool { return k == decisionMember || isToolOutputForm(k) 
 // structured updatedToolOutput, the legacy updatedMCPToolOutput), that of
 // the contribution whose text it is.
 func followers(hs map[string]any, d Decision, deciders []*Contribution, resultFrom *Contribution) map[string]any {
-	set := func(k string, v any) {
-		if hs == nil {
-			hs = map[string]any{}
-		}
-		hs[k] = v
-	}
 	var members map[string]any
 	for _, c := range deciders {
-		m, _ := c.HookSpecific[decisionMember].(map[string]any)
-		if c.Decision != d || len(m) == 0 {
-			continue
-		}
-		if members == nil {
-			members = map[string]any{}
-		}
-		for k, v := range m {
-			members[k] = v
+		if m, _ := c.HookSpecific[decisionMember].(map[string]any); c.Decision == d {
+			members = mergeMembers(members, m, nil)
 		}
 	}
 	if members != nil {
-		set(decisionMember, members)
+		hs = withMember(hs, decisionMember, members)
 	}
 	if resultFrom != nil {
 		for _, k := range toolOutputForms {
 			if v, ok := resultFrom.HookSpecific[k]; ok {
-				set(k, v)
+				hs = withMember(hs, k, v)
 				break
 			}
 		}

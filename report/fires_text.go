@@ -103,13 +103,7 @@ func notReadLine(c *InstallCheck) string {
 // install-like line of c's, when it has one), and the fix: install writes
 // an entry for every event of the agent.
 func uncoveredLine(c *InstallCheck, ev string) string {
-	fix := "hermes-hooks install " + c.Agent
-	switch c.Scope {
-	case "user":
-		fix += " --user"
-	case "local":
-		fix += " --local"
-	}
+	fix := installFix(c.Agent, c.Scope)
 	guards := ev
 	if a, ok := agents.Lookup(c.Agent); ok {
 		if canon, ok := a.Canonical(ev); ok {

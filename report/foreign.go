@@ -338,6 +338,12 @@ func installLikeDetail(program, kind, agent, scope string) string {
 	default:
 		why = "runs " + program + ", a path install does not write: on another machine it may name nothing, or another program"
 	}
+	return why + "; not as install writes it, so not run; fix: " + installFix(agent, scope)
+}
+
+// installFix is the install command that writes agent's entries at scope
+// ("user", "local", else the project's).
+func installFix(agent, scope string) string {
 	fix := "hermes-hooks install " + agent
 	switch scope {
 	case "user":
@@ -345,7 +351,7 @@ func installLikeDetail(program, kind, agent, scope string) string {
 	case "local":
 		fix += " --local"
 	}
-	return why + "; not as install writes it, so not run; fix: " + fix
+	return fix
 }
 
 // HoldsInstallLike reports whether in's file holds a line that calls
