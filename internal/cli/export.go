@@ -86,14 +86,16 @@ func (a *App) FlushExport(ctx context.Context, within, linger time.Duration) (ex
 	}
 	spool := export.Spool{Dir: filepath.Join(store.Home(), export.SpoolDir)}
 	resolved, rerr := cfg.Export.Resolve(os.Getenv)
-	if rerr != nil {
-		a.Warn("export: " + rerr.Error())
-	}
 	if !resolved.Enabled() {
+		// The mistake is then why nothing can be sent: said once, as the
+		// error, not a warning and again as the error.
 		if rerr != nil {
 			return export.FlushResult{}, rerr
 		}
 		return export.FlushResult{}, WithHint(errNoExport, "add an export: block to "+cfg.Path+" (see docs/export.md)")
+	}
+	if rerr != nil {
+		a.Warn("export: " + rerr.Error())
 	}
 	ctx, cancel := context.WithTimeout(ctx, within)
 	defer cancel()
