@@ -33,9 +33,11 @@ event hermes-hooks does not serve, no matching hook, or an unreadable
 payload all answer exit 0 with nothing on stdout — except that an
 unreadable payload on an event a fail_closed guard protects is refused.
 
-When a ` + "`hermes-hooks serve`" + ` answers on --server (default: its socket in
-HERMES_HOME, when present), the dispatch is forwarded to it, so its warm
-state applies; the answer is the same either way.
+When a ` + "`hermes-hooks serve`" + ` answers on --server (default: the one
+HERMES_HOOKS_SERVER names, "off" for none; else serve --user's socket,
+$HERMES_HOME/run/hermes-hooks.sock, else $HERMES_HOME/hermes-hooks.sock,
+the first one present), the dispatch is forwarded to it, so its warm state
+applies; the answer is the same either way.
 
 An agent that times out its hook goes on without it. So the answer comes
 before the agent's deadline (--agent-timeout, which install writes, else the
@@ -67,7 +69,7 @@ not answer in time"); other events get the answers that came.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.Server, "server", "", "forward to the hermes-hooks serve at `ADDR` (unix:///path or token:///path; a tcp:// one is not used: it cannot prove who listens; default: $HERMES_HOME/hermes-hooks.sock when it answers)")
+	f.StringVar(&o.Server, "server", "", "forward to the hermes-hooks serve at `ADDR` (unix:///path or token:///path; a tcp:// one is not used: it cannot prove who listens; default: $HERMES_HOOKS_SERVER, else the socket of serve --user, else $HERMES_HOME/hermes-hooks.sock, when present)")
 	f.BoolVar(&o.NoServer, "no-server", false, "always dispatch in this process")
 	f.Float64Var(&agentTimeout, "agent-timeout", 0, "the agent waits `SECONDS` for this hook (install writes it; default: the agent's documented timeout for the event): the answer comes before, and a guard that has not answered by then refuses a tool call")
 	return cmd
