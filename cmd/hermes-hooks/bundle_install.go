@@ -120,7 +120,7 @@ name and signer (bundles/.serials), which remove does not lower and
 --allow-downgrade lowers neither; while that file cannot be read, every
 install into the layer is refused unless --allow-downgrade.`,
 		Example: `  hermes-hooks bundle install corp-guards.tar.gz --pub corp.pub
-  sudo hermes-hooks bundle install corp-guards.tar.gz --managed
+  sudo hermes-hooks bundle install corp-guards.tar.gz --managed   # the key: one of the managed config's trusted_bundle_keys
   hermes-hooks bundle install corp-guards-serial-3.tar.gz --pub corp.pub --allow-downgrade   # roll back on purpose`,
 		Args: exactArgs(1, "exactly one bundle FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
