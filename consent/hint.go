@@ -74,5 +74,5 @@ func approveHint(event, command string, scope Scope, flag string) string {
 // commandHint is the approve line for (event, command), flag after the
 // verb, the command quoted for a POSIX shell.
 func commandHint(event, command, flag string) string {
-	return "hermes-hooks approve" + flag + " " + shquote.Quote(command) + " --event " + event
+	return "hermes-hooks approve" + flag + " " + shquote.Quote(command) + " --event " + shquote.IfNeeded(event)
 }

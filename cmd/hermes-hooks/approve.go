@@ -164,7 +164,7 @@ func runApprove(a *app, command string, o approveOptions) error {
 				fmt.Fprintf(a.Out, "No hook in %s runs the command %s for %s.\n", show(a.configLabel()), show(command), show(o.event))
 				printLines(a, hints)
 				fmt.Fprintln(a.Out, "Check the spelling (hermes-hooks list shows what is configured), or approve it anyway for a hook you are about to add:")
-				fmt.Fprintf(a.Out, "  hermes-hooks approve %s --event %s --force\n", show(shquote.IfNeeded(command)), show(o.event))
+				fmt.Fprintf(a.Out, "  hermes-hooks approve %s --event %s --force\n", show(shquote.IfNeeded(command)), show(shquote.IfNeeded(o.event)))
 				return silentExit(1)
 			}
 			add(o.event, nil)

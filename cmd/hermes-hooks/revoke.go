@@ -14,6 +14,7 @@ import (
 	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/internal/cli"
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/report"
@@ -278,7 +279,7 @@ func revokeSuggestions(f *consent.File, command, event string, pick func(consent
 	for _, c := range meant {
 		line := "hermes-hooks revoke " + pasteHome(c)
 		if event != "" {
-			line += " --event " + event
+			line += " --event " + shquote.IfNeeded(event)
 		}
 		lines = append(lines, line)
 	}
