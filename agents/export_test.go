@@ -15,6 +15,11 @@ func (a *Agent) RootMarkers(data []byte) (markers []string, ok bool) {
 	return a.RootMarkersIn(a.Parse(data))
 }
 
+// RunRootMarkers is RunRootMarkersIn of data, a's TrustFile.
+func (a *Agent) RunRootMarkers(data []byte) (markers []string, ok bool) {
+	return a.RunRootMarkersIn(a.Parse(data))
+}
+
 // ParseLayer is ParseLayerEnv in an environment that sets nothing.
 func (a *Agent) ParseLayer(f SwitchFile, data []byte) (ParsedFile, error) {
 	return a.ParseLayerEnv(f, data, nil)

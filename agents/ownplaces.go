@@ -23,9 +23,11 @@ type Places struct {
 	Roots []string
 	// Env is the call's environment (CODEX_HOME, QWEN_HOME); nil: none set.
 	Env func(string) string
-	// Root is the project root Codex takes for a start folder (the
-	// nearest folder at or above it holding .git); nil or "": the start
-	// folder itself.
+	// Root is the project root the agent takes for a start folder: the
+	// nearest folder at or above it holding .git (Copilot CLI, Factory
+	// Droid), or, for an agent that finds it by the user's markers
+	// (Agent.RootMarkersIn: Codex), the one they give
+	// (Agent.RunRootMarkersIn); nil or "": the start folder itself.
 	Root func(start string) string
 	// Exists reports whether a file (slash-separated) is there; nil:
 	// cannot tell, taken as absent.

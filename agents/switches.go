@@ -388,29 +388,57 @@ func (a *Agent) EntriesOffIn(config ParsedFile) func(file string, e FileEntry) s
 // Codex reads project_root_markers, a top-level list of strings, from the
 // config layers below the project's (the user's; /etc/codex/config.toml
 // and --config are not read here), .git when none sets it, and refuses to
-// start on anything but a list of strings: doctor keeps .git then
-// (openai/codex codex-rs/core/src/config_loader/mod.rs,
-// project_root_markers_from_config and find_project_root).
+// start on anything but a list of strings, or on a config that is no
+// TOML: doctor keeps .git then (openai/codex
+// codex-rs/core/src/config_loader/mod.rs, project_root_markers_from_config,
+// find_project_root and load_config_toml_for_required_layer).
 func (a *Agent) RootMarkersIn(config ParsedFile) (markers []string, ok bool) {
-	if a.Name != "codex" {
-		return nil, false
+	markers, ok, valid := a.rootMarkers(config)
+	if !valid {
+		return []string{".git"}, ok
 	}
-	git := []string{".git"}
+	return markers, ok
+}
+
+// RunRootMarkersIn are the root markers by which a call's hook files are
+// told a's own or not (Places.Root, LoadsItself: a file a reads itself is
+// left to it, and must not be one a never reads): RootMarkersIn, except
+// for a config a refuses to start on, which says nothing of the root a
+// session started before it broke took. Then the empty list: the folder a
+// starts in, the one folder a reads under any markers, so that a file a
+// may read is run by us too (twice at worst), never by nobody.
+func (a *Agent) RunRootMarkersIn(config ParsedFile) (markers []string, ok bool) {
+	markers, ok, valid := a.rootMarkers(config)
+	if !valid {
+		return []string{}, ok
+	}
+	return markers, ok
+}
+
+// rootMarkers is a's project_root_markers in config; valid is false for a
+// config a refuses to start on (no TOML, markers not a list of strings).
+func (a *Agent) rootMarkers(config ParsedFile) (markers []string, ok, valid bool) {
+	if a.Name != "codex" {
+		return nil, false, true
+	}
+	if config.refused {
+		return nil, true, false
+	}
 	v, set := config.doc["project_root_markers"]
 	if !set {
-		return git, true
+		return []string{".git"}, true, true
 	}
 	list, isList := v.([]any)
 	if !isList {
-		return git, true
+		return nil, true, false
 	}
 	markers = []string{}
 	for _, m := range list {
 		s, isString := m.(string)
 		if !isString {
-			return git, true
+			return nil, true, false
 		}
 		markers = append(markers, s)
 	}
-	return markers, true
+	return markers, true, true
 }

@@ -183,6 +183,7 @@ func TestRootMarkers(t *testing.T) {
 		{"not strings", "project_root_markers = [1]\n", git},
 		{"mixed", "project_root_markers = [\".hg\", 1]\n", git},
 		{"not TOML", "project_root_markers = [\n", git},
+		{"not TOML, no markers", "model = \n", git},
 	} {
 		got, ok := codex.RootMarkers([]byte(tc.data))
 		if !ok || !slices.Equal(got, tc.want) || (got == nil) != (tc.want == nil) {
@@ -190,6 +191,42 @@ func TestRootMarkers(t *testing.T) {
 		}
 	}
 	if got, ok := claude.RootMarkers([]byte("project_root_markers = []\n")); ok {
+		t.Errorf("claude: markers %q, want none (its root is the project)", got)
+	}
+}
+
+// TestRunRootMarkers: the markers by which hook AGENT tells Codex's own
+// hook files from the others are doctor's, except where Codex refuses to
+// start (no TOML, markers not a list of strings): a session that started
+// before took a root no one knows, and only the folder it starts in
+// (the empty list) is surely read, so that a file it may read runs twice
+// at worst, never by nobody.
+func TestRunRootMarkers(t *testing.T) {
+	codex, _ := Lookup("codex")
+	claude, _ := Lookup("claude")
+	git := []string{".git"}
+	for _, tc := range []struct {
+		name, data string
+		want       []string
+	}{
+		{"absent", "", git},
+		{"other keys", "model = \"x\"\n[features]\nhooks = true\n", git},
+		{"empty", "project_root_markers = []\n", []string{}},
+		{"two", "project_root_markers = [\".hg\", \"package.json\"]\n", []string{".hg", "package.json"}},
+		{"not a list", "project_root_markers = \".hg\"\n", []string{}},
+		{"not strings", "project_root_markers = [1]\n", []string{}},
+		{"not TOML", "project_root_markers = [\n", []string{}},
+		{"not TOML, no markers", "model = \n", []string{}},
+	} {
+		got, ok := codex.RunRootMarkers([]byte(tc.data))
+		if !ok || !slices.Equal(got, tc.want) || (got == nil) != (tc.want == nil) {
+			t.Errorf("%s: markers %q, %v, want %q", tc.name, got, ok, tc.want)
+		}
+	}
+	if got, ok := codex.RunRootMarkers(nil); !ok || !slices.Equal(got, git) {
+		t.Errorf("no file: markers %q, %v, want .git", got, ok)
+	}
+	if got, ok := claude.RunRootMarkers([]byte("project_root_markers = [\n")); ok {
 		t.Errorf("claude: markers %q, want none (its root is the project)", got)
 	}
 }

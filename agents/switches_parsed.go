@@ -19,6 +19,9 @@ import (
 // or one that sets nothing the agent reads (not a document of its kind).
 type ParsedFile struct {
 	doc map[string]any
+	// refused: the file is there but not a document of its kind (Codex
+	// refuses to start on a config.toml that is no TOML).
+	refused bool
 }
 
 // Parse decodes data, one of a's switch files (for Codex also its trust
@@ -56,11 +59,12 @@ func (a *Agent) parse(data []byte, lookup func(string) (string, bool)) (ParsedFi
 	if !ok || data == nil {
 		return ParsedFile{}, nil
 	}
-	doc, err := r.expanded(r.decode(a.SkipBOM(data)), lookup)
+	decoded := r.decode(a.SkipBOM(data))
+	doc, err := r.expanded(decoded, lookup)
 	if err != nil {
 		return ParsedFile{}, err
 	}
-	return ParsedFile{doc: doc}, nil
+	return ParsedFile{doc: doc, refused: decoded == nil}, nil
 }
 
 // expanded is doc, a decoded switch file, with its strings expanded as
@@ -100,9 +104,9 @@ func decodeJSONC(data []byte) map[string]any {
 }
 
 // decodeTOML is a TOML file's tables and keys (nil when it is not TOML:
-// Codex refuses to start on it).
+// Codex refuses to start on it; an empty file is an empty table).
 func decodeTOML(data []byte) map[string]any {
-	var doc map[string]any
+	doc := map[string]any{}
 	if toml.Unmarshal(data, &doc) != nil {
 		return nil
 	}

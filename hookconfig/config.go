@@ -286,6 +286,11 @@ type Config struct {
 	RuleFiles []string
 	// BundleFiles are the config fragments of the installed bundles read.
 	BundleFiles []string
+	// PlacesFiles are the agents' own configs read to tell which entries
+	// an agent runs itself (Entry.RunBy: Codex's config.toml, for its
+	// project_root_markers), a missing one too: a change there moves
+	// that answer, and serve reloads on it.
+	PlacesFiles []string
 	// Warnings lists everything that was skipped or corrected.
 	Warnings []Warning
 	// Unloaded are the project hook sources that could not be loaded

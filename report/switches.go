@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/repoid"
@@ -167,17 +168,13 @@ func mainCheckout(dir string) string {
 	return filepath.ToSlash(m)
 }
 
-// maxRootDepth bounds agentRoot's walk up.
-const maxRootDepth = 256
-
 // agentRoot is the folder a takes for the project's root when it runs in
 // wd (a folder in project): the nearest at or above wd holding one of its
 // root markers (agents.Agent.RootMarkersIn, read from config, its trust
 // file parsed), else wd; wd itself for an empty list; project for an agent
-// without markers. A marker is looked for as the agent does: an entry of
-// any kind, its links followed (os.Stat; nothing is opened). An agent that
-// reads the project settings of the folder it starts in only
-// (agents.Agent.StartFolderOnly) takes wd.
+// without markers (hookconfig.RootByMarkers: the walk hook AGENT takes
+// too). An agent that reads the project settings of the folder it starts
+// in only (agents.Agent.StartFolderOnly) takes wd.
 func agentRoot(a *agents.Agent, config agents.ParsedFile, project, wd string) string {
 	if a.StartFolderOnly && wd != "" {
 		return wd
@@ -186,27 +183,7 @@ func agentRoot(a *agents.Agent, config agents.ParsedFile, project, wd string) st
 	if !ok || wd == "" {
 		return project
 	}
-	if len(markers) == 0 {
-		return wd
-	}
-	dir := wd
-	for range maxRootDepth {
-		for _, m := range markers {
-			p := m
-			if !filepath.IsAbs(m) {
-				p = filepath.Join(dir, m)
-			}
-			if _, err := os.Stat(p); err == nil {
-				return dir
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
-	}
-	return wd
+	return hookconfig.RootByMarkers(wd, markers)
 }
 
 // rootBelow is the project root in's agent takes when it runs in wd

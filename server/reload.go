@@ -75,6 +75,9 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 		}
 	}
 	files = append(files, cfg.RuleFiles...) // a rule file that only includes others too
+	// An agent's config that says which of its files it reads itself
+	// (Codex's project_root_markers): the entries hook AGENT leaves to it.
+	files = append(files, cfg.PlacesFiles...)
 	// A managed config's rule files are held to its ownership rule, their
 	// directories too (up to /).
 	for _, p := range cfg.Managed.RuleFiles {
