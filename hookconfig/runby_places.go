@@ -48,7 +48,7 @@ func (cfg *Config) keepRunByHere(opts LoadOptions) {
 // loadPlaces are where an agent called in opts' project folders looks
 // for its hook files.
 func loadPlaces(opts LoadOptions) agents.Places {
-	at := agents.Places{Env: os.Getenv, Root: gitRoot, Exists: exists}
+	at := agents.Places{Env: os.Getenv, Root: GitRoot, Exists: exists}
 	if home, err := os.UserHomeDir(); err == nil {
 		at.Home = home
 	}
@@ -144,9 +144,11 @@ func RootByMarkers(dir string, markers []string) string {
 	return dir
 }
 
-// gitRoot is the nearest folder at or above dir holding .git ("": none),
-// the project's root Copilot CLI and Factory Droid take.
-func gitRoot(dir string) string {
+// GitRoot is the nearest folder at or above dir holding .git, a folder
+// or the file of a worktree or submodule, as the entry it is (os.Lstat)
+// ("": none): the project's root Copilot CLI and Factory Droid take, and
+// the repository install.ProjectDir writes a project's hook file in.
+func GitRoot(dir string) string {
 	for d := dir; ; {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
 			return d

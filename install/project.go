@@ -5,29 +5,24 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 )
 
 // ProjectDir is the project a hook file of dir's belongs to, where the
 // agents read their project files: the nearest directory from dir upward
-// that holds .git (a directory, or the file of a worktree or submodule),
-// and inRepo true; dir itself, and false, outside a repository. A
+// that holds .git (hookconfig.GitRoot: a directory, or the file of a
+// worktree or submodule), and inRepo true; dir itself, and false,
+// outside a repository. A
 // repository at or above home (dotfiles kept in git) is no project: the
 // hook file there would be the user's own, read for every project.
 func ProjectDir(dir, home string) (project string, inRepo bool) {
 	dir = filepath.Clean(dir)
-	for d := dir; ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			if home != "" && within(home, d) {
-				return dir, false
-			}
-			return d, true
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return dir, false
-		}
-		d = parent
+	d := hookconfig.GitRoot(dir)
+	if d == "" || home != "" && within(home, d) {
+		return dir, false
 	}
+	return d, true
 }
 
 // within reports whether path is dir or inside it.
