@@ -3,6 +3,7 @@ package agents
 import (
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -229,6 +230,28 @@ func isSystemFile(a *Agent, file string, at Places) bool {
 		}
 	}
 	return false
+}
+
+// PlacesEnv are the variables Places.Env and TrustFile's getenv are asked
+// for: those that move an agent's folder (HookFile.UserEnv, its trust
+// file's) or name its system file (ManagedLayer.Env). Which hook files an
+// agent reads itself follows them: a process that answers for another
+// (serve, for a forwarded hook call) must see the same value of each.
+func PlacesEnv() []string {
+	var names []string
+	add := func(n string) {
+		if n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	for _, a := range All() {
+		add(a.HookFile.UserEnv)
+		if m := a.ManagedLayer(); m != nil {
+			add(m.Env)
+		}
+		add(trustRules[a.Name].homeEnv)
+	}
+	return names
 }
 
 func slashClean(p string) string { return path.Clean(filepath.ToSlash(p)) }

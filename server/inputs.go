@@ -38,6 +38,14 @@ const (
 	// QueryManaged is the managed config HERMES_HOOKS_MANAGED_CONFIG adds
 	// (hookconfig.ManagedExtra; absent: none).
 	QueryManaged = "managed_config"
+	// QueryPlacesEnv prefixes each variable of agents.PlacesEnv the
+	// caller has set (env_CODEX_HOME=…): which hook files an agent reads
+	// itself, and so which hooks hook AGENT leaves to it, follows them.
+	// QueryPlacesStated says the caller states them (hook AGENT does; a
+	// client that calls as no agent leaves no hook to one, and states
+	// none).
+	QueryPlacesEnv    = "env_"
+	QueryPlacesStated = "places_env"
 )
 
 // A forwarded call names each agent's hook files of its command line with
@@ -62,6 +70,16 @@ func (s *Server) inputsConflict(r *http.Request, w http.ResponseWriter) string {
 			return "this server runs with " + key + "=" + map[bool]string{true: "1", false: "0"}[mine] + ", the caller with " + key + "=" + q.Get(key)
 		}
 		return ""
+	}
+	// Load reads these from this process's environment (hookconfig's
+	// loadPlaces), not the hooks' base environment.
+	for _, name := range agents.PlacesEnv() {
+		if q.Get(QueryPlacesStated) == "" {
+			break
+		}
+		if mine, theirs := os.Getenv(name), q.Get(QueryPlacesEnv+name); mine != theirs {
+			return "this server runs with " + name + "=" + mine + ", the caller with " + name + "=" + theirs
+		}
 	}
 	if mine := hookconfig.ManagedExtra(); q.Get(QueryManaged) != mine {
 		return "this server reads the managed config " + mine + " beside the system's, the caller " + q.Get(QueryManaged)

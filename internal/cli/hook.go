@@ -372,8 +372,8 @@ func agentProjects(agent *agents.Agent, call *agents.Call, wd string) []string {
 // server): the caller (runBy: what it runs itself), the projects, this
 // process's working directory (where a user-level serve runs the hooks,
 // as this process would), the config, the agent hook files of the command
-// line, the accept channels, safe mode and the managed config the
-// environment adds.
+// line, the accept channels, safe mode, the managed config the
+// environment adds and the variables that move the agents' own files.
 func (a *App) forwardQuery(runBy, project, wd string) url.Values {
 	config, _ := a.Config()
 	q := url.Values{"called_by": {runBy}, "config": {config}, server.QueryInputs: {"1"}, server.QueryWorkdir: {wd}}
@@ -397,6 +397,12 @@ func (a *App) forwardQuery(runBy, project, wd string) url.Values {
 	set(server.QuerySafeMode, consent.SafeMode(os.Getenv("HERMES_SAFE_MODE")))
 	if extra := hookconfig.ManagedExtra(); extra != "" {
 		q.Set(server.QueryManaged, extra)
+	}
+	q.Set(server.QueryPlacesStated, "1")
+	for _, name := range agents.PlacesEnv() {
+		if v := os.Getenv(name); v != "" {
+			q.Set(server.QueryPlacesEnv+name, v)
+		}
 	}
 	return q
 }
