@@ -32,7 +32,8 @@ func ParseConfig(data []byte, path string) (*Config, error) {
 }
 
 // parseYAML parses one YAML document into its root node (nil for an empty
-// document).
+// document), its plain scalars typed as PyYAML types them (YAML 1.1:
+// pyyaml.Resolve), as Hermes reads the same file.
 func parseYAML(data []byte) (*yaml.Node, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -41,6 +42,7 @@ func parseYAML(data []byte) (*yaml.Node, error) {
 	if len(doc.Content) == 0 {
 		return nil, nil
 	}
+	pyyaml.Resolve(doc.Content[0])
 	return doc.Content[0], nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -27,9 +26,9 @@ import (
 // keep its default as one, a documented difference). A numeric string
 // ("30") is read by Hermes' int() rule with Claude's bound.
 func (cfg *Config) parseTimeout(path string, t *yaml.Node, dialect protocol.Dialect, def time.Duration) (_ time.Duration, set bool) {
-	if dialect != protocol.Hermes && t.Kind == yaml.ScalarNode && (t.Tag == "!!float" || t.Tag == "!!int") {
-		f, err := strconv.ParseFloat(strings.ReplaceAll(t.Value, "_", ""), 64)
-		if err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+	if dialect != protocol.Hermes {
+		f, ok := pyyaml.Number(t)
+		if ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
 			switch {
 			case f <= 0:
 				cfg.warn(path, fmt.Sprintf(".timeout=%ss is not above 0s; using default %ss", t.Value, secondsText(def)))

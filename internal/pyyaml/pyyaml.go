@@ -5,16 +5,19 @@
 //
 // Contract: pure functions of yaml.v3 nodes, but Flatten, which rewrites a
 // parsed document's mappings in place once, as PyYAML's constructor reads
-// them (merge keys, keys given twice: merge.go); none panics on any node.
+// them (merge keys, keys given twice: merge.go), and Resolve, which
+// retags its plain scalars once as PyYAML's resolver types them (YAML
+// 1.1 numbers, base 60, timestamps: resolve.go); none panics on any node.
 package pyyaml
 
 import (
-	"errors"
 	"math"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
 
 // MappingGet is the value of key in mapping n (nil: none, or n is not a
@@ -103,24 +106,14 @@ func Int(n *yaml.Node) (int, bool) {
 	}
 	switch n.Tag {
 	case "!!int":
-		v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64)
-		if err != nil {
-			var ne *strconv.NumError
-			if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
-				if strings.HasPrefix(n.Value, "-") {
-					return math.MinInt32, true
-				}
-				return math.MaxInt32, true
-			}
-			return 0, false
-		}
-		return clampInt(v), true
+		return pyInt(n.Value)
 	case "!!float":
-		f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
-		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		f, ok := pyFloat(n.Value)
+		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+			// int() of nan is a ValueError and of inf an OverflowError.
 			return 0, false
 		}
-		return clampInt(int64(math.Max(math.Min(math.Trunc(f), math.MaxInt32), math.MinInt32))), true
+		return clampFloat(math.Abs(f), f < 0), true
 	case "!!str":
 		return pyIntString(n.Value)
 	}
@@ -191,6 +184,12 @@ func Type(n *yaml.Node) string {
 		return "bool"
 	case "!!null":
 		return "NoneType"
+	case "!!timestamp":
+		// PyYAML makes a date of a date alone, else a datetime.
+		if len(n.Value) == len("2006-01-02") {
+			return "date"
+		}
+		return "datetime"
 	}
 	return "str"
 }
@@ -212,8 +211,29 @@ func Repr(n *yaml.Node) string {
 	switch n.Tag {
 	case "!!null":
 		return "None"
-	case "!!int", "!!float":
+	case "!!int":
+		if v, ok := pyInt(n.Value); ok {
+			return strconv.Itoa(v)
+		}
+		return n.Value
+	case "!!float":
+		if f, ok := pyFloat(n.Value); ok {
+			return floatRepr(f)
+		}
 		return n.Value
 	}
 	return "'" + strings.ReplaceAll(n.Value, "'", `\'`) + "'"
+}
+
+// floatRepr is Python's repr of a float (30.0, 1e+16, nan, -inf).
+func floatRepr(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "nan"
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	return pyjson.FloatRepr(f)
 }

@@ -1,0 +1,56 @@
+package hookconfig
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// Hermes reads config.yaml with PyYAML (YAML 1.1) and a timeout with
+// Python's int(): 0o10, 0X1E, 0B11, 1e3 and 1.5e1 are text to PyYAML,
+// which int() refuses (Hermes warns and uses 60 s), and 1:30 is the base
+// 60 integer 90. yaml.v3's YAML 1.2 reads the first five as numbers and
+// 1:30 as text; the entry must get Hermes' timeout either way.
+func TestTimeoutReadAsPyYAML(t *testing.T) {
+	for _, tc := range []struct {
+		val  string
+		want time.Duration
+		warn string // "" none
+	}{
+		{"0o10", 60 * time.Second, ".timeout must be an int (got '0o10'); using default 60s"},
+		{"0X1E", 60 * time.Second, ".timeout must be an int (got '0X1E'); using default 60s"},
+		{"0B11", 60 * time.Second, ".timeout must be an int (got '0B11'); using default 60s"},
+		{"1e3", 60 * time.Second, ".timeout must be an int (got '1e3'); using default 60s"},
+		{"1.5e1", 60 * time.Second, ".timeout must be an int (got '1.5e1'); using default 60s"},
+		{"1:30", 90 * time.Second, ""},
+		{"1:30.5", 90 * time.Second, ""},
+		{"190:30:10", 300 * time.Second, ".timeout=685810s exceeds max 300s; clamping"},
+		{"010", 8 * time.Second, ""},
+		{"0x1e", 30 * time.Second, ""},
+		{"0b1_1", 3 * time.Second, ""},
+		{"1.5e+1", 15 * time.Second, ""},
+		{"2026-01-02", 60 * time.Second, ".timeout must be an int (got "},
+	} {
+		cfg := mustParse(t, "hooks:\n  pre_tool_call:\n    - command: /h\n      timeout: "+tc.val+"\n")
+		if got := cfg.Entries[0].Timeout; got != tc.want {
+			t.Errorf("timeout: %s: got %v, Hermes %v", tc.val, got, tc.want)
+		}
+		w := warningsText(cfg)
+		if tc.warn == "" && w != "" || !strings.Contains(w, tc.warn) {
+			t.Errorf("timeout: %s: warnings %q, want %q", tc.val, w, tc.warn)
+		}
+	}
+}
+
+// A command or matcher is whatever PyYAML reads as a str: 0o755 is text
+// (a program of that name), 1:30 an int (no command), 1e3 text (a
+// matcher).
+func TestCommandAndMatcherReadAsPyYAML(t *testing.T) {
+	cfg := mustParse(t, "hooks:\n  pre_tool_call:\n    - command: 0o755\n      matcher: 1e3\n    - command: 1:30\n")
+	if len(cfg.Entries) != 1 || cfg.Entries[0].Command != "0o755" || cfg.Entries[0].Matcher != "1e3" {
+		t.Fatalf("entries: %+v", cfg.Entries)
+	}
+	if w := warningsText(cfg); !strings.Contains(w, "hooks.pre_tool_call[1] is missing a non-empty 'command' field") {
+		t.Fatalf("warnings = %q", w)
+	}
+}
