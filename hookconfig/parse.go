@@ -1,8 +1,10 @@
 package hookconfig
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,10 +36,24 @@ func ParseConfig(data []byte, path string) (*Config, error) {
 // parseYAML parses one YAML document into its root node (nil for an empty
 // document), its plain scalars typed as PyYAML types them (YAML 1.1:
 // pyyaml.Resolve), as Hermes reads the same file.
+//
+// A second document is an error: PyYAML's safe_load refuses such a file
+// ("expected a single document in the stream"), so Hermes runs none of
+// its hooks, and yaml.Unmarshal's reading of the first alone would run
+// what Hermes does not and drop the rest without a word.
 func parseYAML(data []byte) (*yaml.Node, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	var doc, next yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err == io.EOF {
+		return nil, nil
+	} else if err != nil {
 		return nil, err
+	}
+	if err := dec.Decode(&next); err != io.EOF {
+		if err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("yaml: line %d: a second YAML document starts here: the file must hold one (PyYAML, which Hermes reads it with, loads no part of it)", next.Line)
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil

@@ -54,3 +54,26 @@ func TestCommandAndMatcherReadAsPyYAML(t *testing.T) {
 		t.Fatalf("warnings = %q", w)
 	}
 }
+
+// PyYAML's safe_load, which Hermes loads config.yaml with, refuses a
+// stream of two documents ("expected a single document in the stream"),
+// so Hermes reads neither; yaml.v3's Unmarshal read the first and dropped
+// the rest without a word. A second document is the file's error, at its
+// line, as a merge PyYAML refuses is.
+func TestSecondDocumentRefused(t *testing.T) {
+	for doc, at := range map[string]string{
+		"hooks:\n  pre_tool_call:\n    - command: /h\n---\nhooks: {}\n":               "/c.yaml:4:",
+		"hooks:\n  pre_tool_call:\n    - command: /h\n...\n---\n":                     "/c.yaml:5:",
+		"hooks:\n  pre_tool_call:\n    - command: /h\n---\n# nothing but a comment\n": "/c.yaml:4:",
+	} {
+		_, err := ParseConfig([]byte(doc), "/c.yaml")
+		if err == nil || !strings.Contains(err.Error(), at) || !strings.Contains(err.Error(), "document") {
+			t.Errorf("%q: err = %v", doc, err)
+		}
+	}
+	for _, doc := range []string{"---\nhooks: {}\n", "hooks: {}\n...\n", "%YAML 1.1\n---\nhooks: {}\n", ""} {
+		if _, err := ParseConfig([]byte(doc), "/c.yaml"); err != nil {
+			t.Errorf("%q: one document, err = %v", doc, err)
+		}
+	}
+}
