@@ -131,13 +131,15 @@ class Client:
         body, via = self._call(event, fields, hermes=False)
         return Outcome.from_dict(_decode(body), via=via)
 
-    def dispatch_hermes(self, event: str, fields: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
+    def dispatch_hermes(self, event: str, fields: Optional[Mapping[str, Any]] = None,
+                        timeout: Optional[float] = None) -> Dict[str, Any]:
         """Fire event and return Hermes' directive for it, as hermes-hooks
         renders it (`?format=hermes`, `dispatch --format hermes`):
         {"action": "block", "message": …}, {"action": "modify", "args": …},
         {"action": "approve", …}, {"action": "continue", "message": …},
-        {"context": …}, {"result": …} or {}."""
-        body, _ = self._call(event, fields, hermes=True)
+        {"context": …}, {"result": …} or {}. timeout, when given and
+        shorter, bounds this call instead of the client's."""
+        body, _ = self._call(event, fields, hermes=True, timeout=timeout)
         wire = _decode(body)
         if not isinstance(wire, dict):
             raise BadOutcomeError(f"Hermes directive is {type(wire).__name__}, not a JSON object")
@@ -145,14 +147,16 @@ class Client:
 
     # -- one call: server first, one-shot otherwise --------------------------
 
-    def _call(self, event: str, fields: Optional[Mapping[str, Any]], hermes: bool) -> Tuple[bytes, str]:
+    def _call(self, event: str, fields: Optional[Mapping[str, Any]], hermes: bool,
+              timeout: Optional[float] = None) -> Tuple[bytes, str]:
         if not isinstance(event, str) or not event:
             raise DispatchError("event must be a non-empty string")
         fields = dict(fields or {})
         # Unserialisable values become their string form, as Hermes does
         # for its own shell hooks; non-ASCII stays raw UTF-8.
         payload = json.dumps(fields, ensure_ascii=False, default=str).encode("utf-8")
-        deadline = time.monotonic() + self.timeout
+        limit = self.timeout if timeout is None or not timeout > 0 else min(self.timeout, float(timeout))
+        deadline = time.monotonic() + limit
         target = self._server_target()
         if target is not None:
             try:
@@ -160,7 +164,7 @@ class Client:
             except _ServerDown as why:
                 warnings.warn(f"hermes-hooks server {target}: {why}; dispatching one-shot instead",
                               HermesHooksWarning, stacklevel=3)
-        return self._oneshot(event, payload, hermes, deadline), "oneshot"
+        return self._oneshot(event, payload, hermes, deadline, limit), "oneshot"
 
     def _server_target(self) -> Optional[str]:
         return _server.choose(self.server)
@@ -224,7 +228,7 @@ class Client:
             raise ServerNotAnsweringError(f"hermes-hooks server {target}: HTTP {status}: {detail}")
         raise DispatchError(f"hermes-hooks server {target}: HTTP {status}: {detail}")
 
-    def _oneshot(self, event: str, payload: bytes, hermes: bool, deadline: float) -> bytes:
+    def _oneshot(self, event: str, payload: bytes, hermes: bool, deadline: float, limit: float) -> bytes:
         binary = shutil.which(self.binary)
         if binary is None:
             raise BinaryNotFoundError(
@@ -246,7 +250,7 @@ class Client:
         except subprocess.TimeoutExpired:
             _stop_in_background(proc)
             raise DispatchTimeoutError(
-                f"hermes-hooks dispatch {event}: no outcome within {self.timeout:g}s (its hooks are being stopped)") from None
+                f"hermes-hooks dispatch {event}: no outcome within {limit:g}s (its hooks are being stopped)") from None
         stderr = err.decode("utf-8", "replace").strip()
         if proc.returncode != 0:
             raise DispatchError(f"hermes-hooks dispatch {event}: exit {proc.returncode}: {stderr}")

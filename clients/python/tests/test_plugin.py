@@ -5,6 +5,7 @@ import importlib.util
 import os
 import shutil
 import tempfile
+import time
 import unittest
 from types import SimpleNamespace
 from unittest import mock
@@ -207,6 +208,67 @@ class Plugin(unittest.TestCase):
                     self.assertEqual(sorted(got), sorted([verb_key, why_key]))
                     self.assertEqual(got[verb_key], verb)
                     self.assertTrue(got[why_key].startswith(why), got[why_key])
+
+    def test_answers_before_hermes_abandons_the_callback(self):
+        # Hermes runs the callbacks of pre_tool_call and of its hot-path
+        # events on a worker it abandons after plugins.hook_callback_timeout
+        # (30 s by default): a tool call is then refused with Hermes' own
+        # words and the callback (every hermes-hooks hook of the event at
+        # once) skipped for 60 s, the process left running. The plugin
+        # answers first, a margin before Hermes' bound, as `hook AGENT`
+        # answers before any other agent's deadline.
+        try:
+            import yaml  # noqa: F401  (the plugin reads Hermes' config with it outside Hermes)
+        except ImportError:
+            self.skipTest("PyYAML is not installed")
+        tmp = tempfile.mkdtemp(prefix="hermes-hooks-bound-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        with open(os.path.join(tmp, "config.yaml"), "w") as f:
+            f.write("plugins:\n  hook_callback_timeout: 2\n")
+        hang = os.path.join(tmp, "hang")
+        with open(hang, "w") as f:
+            f.write("#!/bin/sh\ncat >/dev/null\nexec sleep 3600\n")
+        os.chmod(hang, 0o755)
+        ctx = FakeContext()
+        with mock.patch.dict(os.environ, {"HERMES_HOME": tmp}):
+            hermes_plugin.register(ctx, client=Client(server=False, binary=hang, timeout=20))
+            for event, want in (("pre_tool_call", "block"), ("post_tool_call", None), ("pre_llm_call", None)):
+                with self.subTest(event=event):
+                    start = time.monotonic()
+                    with self.assertLogs("hermes_hooks.hermes_plugin", "WARNING"):
+                        got = ctx.fire(event, tool_name="terminal", args={"command": "ls"})
+                    self.assertLess(time.monotonic() - start, 2, "Hermes would have abandoned the callback")
+                    self.assertEqual(got and got["action"], want)
+            # Events Hermes does not bound keep the plugin's own timeout.
+            self.assertIsNone(hermes_plugin.answer_within("subagent_stop"))
+            self.assertIsNone(hermes_plugin.answer_within("pre_gateway_dispatch"))
+
+    def test_hermes_callback_bound_is_read_as_hermes_reads_it(self):
+        # plugins.hook_callback_timeout: float() of the value; absent, null,
+        # not a number or negative: 30 s; 0: no bound; above 600: 600.
+        try:
+            import yaml  # noqa: F401
+        except ImportError:
+            self.skipTest("PyYAML is not installed")
+        tmp = tempfile.mkdtemp(prefix="hermes-hooks-bound-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        cases = {"": 30.0, "plugins: {}": 30.0, "plugins: {hook_callback_timeout: null}": 30.0,
+                 "plugins: {hook_callback_timeout: 12}": 12.0, "plugins: {hook_callback_timeout: '7.5'}": 7.5,
+                 "plugins: {hook_callback_timeout: 0}": 0.0, "plugins: {hook_callback_timeout: -1}": 30.0,
+                 "plugins: {hook_callback_timeout: soon}": 30.0, "plugins: {hook_callback_timeout: 900}": 600.0,
+                 "plugins: [1]": 30.0, "{{{": 30.0}
+        with mock.patch.dict(os.environ, {"HERMES_HOME": tmp}):
+            for text, want in cases.items():
+                with self.subTest(config=text):
+                    with open(os.path.join(tmp, "config.yaml"), "w") as f:
+                        f.write(text + "\n")
+                    self.assertEqual(hermes_plugin.hermes_callback_timeout(), want)
+            with open(os.path.join(tmp, "config.yaml"), "w") as f:
+                f.write("plugins: {hook_callback_timeout: 30}\n")
+            self.assertEqual(hermes_plugin.answer_within("pre_tool_call"), 27.0)
+            with open(os.path.join(tmp, "config.yaml"), "w") as f:
+                f.write("plugins: {hook_callback_timeout: 0}\n")
+            self.assertIsNone(hermes_plugin.answer_within("pre_tool_call"))
 
     def test_a_bad_timeout_setting_does_not_stop_registration(self):
         for raw in ("soon", "0", "-3", "nan", "inf"):

@@ -52,6 +52,18 @@ or a tcp:// address, is not asked),
 HERMES_HOOKS_CONFIG (a config other than $HERMES_HOME/config.yaml),
 HERMES_HOOKS_TIMEOUT (seconds per event, default 330),
 HERMES_HOOKS_EVENTS (comma-separated: register only these events).
+
+Hermes itself bounds the callbacks of pre_tool_call and of its hot-path
+events (post_tool_call, pre/post_llm_call, pre/post_api_request,
+api_request_error, pre/post_auxiliary_call, pre_verify, on_session_start,
+on_session_end, transform_*) by plugins.hook_callback_timeout (default
+30 s): past it Hermes abandons the callback — a tool call is refused in
+Hermes' words, anything else goes on without it — and skips that callback
+for 60 s, which for this plugin is every hermes-hooks hook of the event.
+On those events the plugin answers a margin before Hermes' bound (read
+from Hermes' config as Hermes reads it: answer_within), as hermes-hooks
+answers before any other agent's deadline: a guard that has not answered
+by then refuses the tool call, and the dispatch's hooks are stopped.
 """
 
 from __future__ import annotations
@@ -63,7 +75,7 @@ from typing import Any, Callable, Dict, Iterable, Optional, Tuple
 from hermes_hooks import DEFAULT_TIMEOUT, Client
 
 __all__ = ["register", "HERMES_EVENTS", "client_from_env", "to_hermes", "make_callback", "gateway_fields",
-           "unanswered"]
+           "unanswered", "hermes_callback_timeout", "answer_within"]
 
 log = logging.getLogger("hermes_hooks.hermes_plugin")
 
@@ -107,6 +119,71 @@ def _timeout_from_env() -> float:
         log.warning("HERMES_HOOKS_TIMEOUT=%r is not a number of seconds; using %gs", raw, DEFAULT_TIMEOUT)
         return DEFAULT_TIMEOUT
     return timeout
+
+
+# The events whose callbacks Hermes runs on a worker it abandons after
+# plugins.hook_callback_timeout (hermes_cli's bounded and fail-closed hook
+# sets); subagent_stop and the rest run unbounded on Hermes' own thread.
+_HERMES_BOUNDED_EVENTS = frozenset({
+    "pre_tool_call", "post_tool_call", "transform_terminal_output", "transform_tool_result",
+    "transform_llm_output", "pre_llm_call", "post_llm_call", "pre_api_request", "post_api_request",
+    "api_request_error", "pre_auxiliary_call", "post_auxiliary_call", "pre_verify", "on_session_start",
+    "on_session_end",
+})
+_HERMES_CALLBACK_TIMEOUT = 30.0      # Hermes' default
+_HERMES_MAX_CALLBACK_TIMEOUT = 600.0  # and its ceiling
+
+
+def _hermes_config() -> Any:
+    """Hermes' config: through Hermes when the plugin runs in it (its
+    profile, its cache), else $HERMES_HOME/config.yaml read with PyYAML."""
+    try:
+        from hermes_cli import config as hermes_config  # type: ignore[import-not-found]
+    except ImportError:
+        hermes_config = None
+    for name in ("load_config_readonly", "load_config"):
+        load = getattr(hermes_config, name, None)
+        if callable(load):
+            return load()
+    import yaml  # type: ignore[import-untyped]  # Hermes' own dependency
+    from hermes_hooks._server import hermes_home
+    try:
+        with open(os.path.join(hermes_home(), "config.yaml"), encoding="utf-8-sig") as f:
+            return yaml.safe_load(f)
+    except FileNotFoundError:
+        return None
+
+
+def hermes_callback_timeout() -> float:
+    """Seconds Hermes waits for a bounded plugin callback, 0 for no bound:
+    plugins.hook_callback_timeout read as Hermes reads it (float() of the
+    value; absent, null, not a number, negative or unreadable: 30; above
+    600: 600)."""
+    try:
+        plugins = (_hermes_config() or {}).get("plugins")
+        raw = plugins.get("hook_callback_timeout") if isinstance(plugins, dict) else None
+        if raw is None:
+            return _HERMES_CALLBACK_TIMEOUT
+        timeout = float(raw)
+    except Exception:  # a config that cannot be read: Hermes' default, never a raise into Hermes
+        return _HERMES_CALLBACK_TIMEOUT
+    if not timeout >= 0:  # negative, NaN
+        return _HERMES_CALLBACK_TIMEOUT
+    return min(timeout, _HERMES_MAX_CALLBACK_TIMEOUT)
+
+
+def answer_within(event: str) -> Optional[float]:
+    """The seconds the callback for event has before Hermes abandons it,
+    less a margin for stopping the dispatch (a tenth, between a quarter of
+    a second and five seconds, as `hook AGENT` keeps); None where Hermes
+    sets no bound."""
+    if event not in _HERMES_BOUNDED_EVENTS:
+        return None
+    bound = hermes_callback_timeout()
+    if bound <= 0:
+        return None
+    within = bound - min(max(bound / 10, 0.25), 5.0)
+    return within if within > 0 else bound / 2
 
 
 def client_from_env() -> Client:
@@ -208,7 +285,7 @@ def make_callback(event: str, client: Client) -> Callable[..., Any]:
 
     def callback(**kwargs: Any) -> Any:
         try:
-            return to_hermes(event, client.dispatch_hermes(event, fields(kwargs)))
+            return to_hermes(event, client.dispatch_hermes(event, fields(kwargs), timeout=answer_within(event)))
         except Exception as e:  # never into Hermes: see the module's doc
             return unanswered(event, e)
 
