@@ -47,7 +47,7 @@ func TestClaudeFractionalTimeouts(t *testing.T) {
 		}
 	}
 	cfg := mustParse(t, "hooks:\n  pre_tool_call:\n    - command: h\n      timeout: 0.5\n")
-	if cfg.Entries[0].Timeout != 60*time.Second || !strings.Contains(fmt.Sprint(cfg.Warnings), "below 1s; using default 60s") {
+	if cfg.Entries[0].Timeout != 60*time.Second || !strings.Contains(fmt.Sprint(cfg.Warnings), "timeout must be >=1 (got 0); using default 60s") {
 		t.Fatalf("Hermes: %v %v", cfg.Entries[0].Timeout, cfg.Warnings)
 	}
 }

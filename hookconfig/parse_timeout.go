@@ -52,7 +52,9 @@ func (cfg *Config) parseTimeout(path string, t *yaml.Node, dialect protocol.Dial
 		cfg.warn(path, fmt.Sprintf(".timeout must be an int (got %s); using default %ss", pyyaml.Repr(t), secondsText(def)))
 		return def, false
 	case v < 1:
-		cfg.warn(path, fmt.Sprintf(".timeout=%ds is below 1s; using default %ss", v, secondsText(def)))
+		// Hermes' words (".timeout must be >=1; using default 60s"), with
+		// the value as its int warning gives one.
+		cfg.warn(path, fmt.Sprintf(".timeout must be >=1 (got %d); using default %ss", v, secondsText(def)))
 		return def, false
 	case v > limit:
 		cfg.warnMinor(path, fmt.Sprintf(".timeout=%ds exceeds max %ds; clamping", v, limit))
