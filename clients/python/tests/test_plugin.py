@@ -4,10 +4,11 @@ contract: ctx.register_hook(event, callback), then callback(**kwargs)."""
 import importlib.util
 import os
 import shutil
+import sys
 import tempfile
 import time
 import unittest
-from types import SimpleNamespace
+from types import ModuleType, SimpleNamespace
 from unittest import mock
 
 from hermes_hooks import DEFAULT_TIMEOUT, Client, hermes_plugin
@@ -269,6 +270,31 @@ class Plugin(unittest.TestCase):
             with open(os.path.join(tmp, "config.yaml"), "w") as f:
                 f.write("plugins: {hook_callback_timeout: 0}\n")
             self.assertIsNone(hermes_plugin.answer_within("pre_tool_call"))
+
+    def test_the_payload_names_hermes_profile(self):
+        # Hermes' own shell hooks put the active profile in their stdin
+        # ("profile", after "cwd"); Hermes passes it to no plugin callback,
+        # so the plugin adds it, and a build without profiles (no
+        # hermes_cli.profiles) sends none, as that build's own hooks got.
+        tmp = tempfile.mkdtemp(prefix="hermes-hooks-profile-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        hook = os.path.join(tmp, "profile.sh")
+        with open(hook, "w") as f:
+            f.write("#!/bin/sh\nexec jq -c '{context: (\"profile=\" + (.profile // \"none\"))}'\n")
+        os.chmod(hook, 0o755)
+        with open(os.path.join(tmp, "config.yaml"), "w") as f:
+            f.write(f"hooks:\n  post_llm_call:\n    - command: {hook}\n")
+        profiles = ModuleType("hermes_cli.profiles")
+        profiles.get_active_profile_name = lambda: "work"
+        package = ModuleType("hermes_cli")
+        package.profiles = profiles
+        with mock.patch.dict(os.environ, {"HERMES_HOME": tmp, "HERMES_ACCEPT_HOOKS": "1"}):
+            ctx = FakeContext()
+            hermes_plugin.register(ctx, client=Client(server=False, cwd=tmp))
+            with mock.patch.dict(sys.modules, {"hermes_cli": package, "hermes_cli.profiles": profiles}):
+                self.assertEqual(ctx.fire("post_llm_call", session_id="s"), {"context": "profile=work"})
+            with mock.patch.dict(sys.modules, {"hermes_cli": None, "hermes_cli.profiles": None}):
+                self.assertEqual(ctx.fire("post_llm_call", session_id="s"), {"context": "profile=none"})
 
     def test_a_bad_timeout_setting_does_not_stop_registration(self):
         for raw in ("soon", "0", "-3", "nan", "inf"):

@@ -23,6 +23,9 @@ pre_gateway_dispatch hands hermes-hooks the incoming message's fields, not
 Hermes' in-process objects (see gateway_fields): platform, chat_id,
 chat_type, chat_name, thread_id, user_id, user_name, message_id and text.
 
+Every event's fields also carry Hermes' active profile (profile), which
+Hermes' own shell hooks find in their stdin and hands no plugin callback.
+
 A callback never raises into Hermes. When hermes-hooks gives no answer
 (the program missing, a non-zero exit, output that is not a directive, no
 answer within HERMES_HOOKS_TIMEOUT, a server that drops the request) the
@@ -279,13 +282,33 @@ def unanswered(event: str, error: BaseException) -> Any:
     return refuse(why) if refuse else None
 
 
+def _active_profile() -> Optional[str]:
+    """The profile Hermes' own shell hooks name in their payload (its
+    hermes_cli.profiles.get_active_profile_name); None outside Hermes, or in
+    a build without profiles, whose shell hooks got no profile key."""
+    try:
+        from hermes_cli.profiles import get_active_profile_name  # type: ignore[import-not-found]
+        name = get_active_profile_name()
+    except Exception:  # ImportError, or a profile Hermes cannot tell: never a raise into Hermes
+        return None
+    return name if isinstance(name, str) else None
+
+
 def make_callback(event: str, client: Client) -> Callable[..., Any]:
     """The callback registered for event."""
     fields = _FIELDS.get(event, dict)
 
     def callback(**kwargs: Any) -> Any:
         try:
-            return to_hermes(event, client.dispatch_hermes(event, fields(kwargs), timeout=answer_within(event)))
+            sent = fields(kwargs)
+            if "profile" not in sent:
+                # Hermes passes no callback the profile, but its shell hooks
+                # read it in their stdin, beside cwd: hermes-hooks puts a
+                # host's profile field there.
+                profile = _active_profile()
+                if profile is not None:
+                    sent["profile"] = profile
+            return to_hermes(event, client.dispatch_hermes(event, sent, timeout=answer_within(event)))
         except Exception as e:  # never into Hermes: see the module's doc
             return unanswered(event, e)
 
