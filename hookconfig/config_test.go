@@ -375,6 +375,8 @@ func FuzzParseConfig(f *testing.F) {
 		"hooks: [1,2]\n", "hooks:\n  pre_tool_call:\n    - command: x\n      timeout: 1e999\n",
 		"a: &a [*a]\n", "hooks_auto_accept: yes\ntool_aliases: {terminal: null}\nclaude_settings: [a, 1]\n",
 		"hooks:\n  pre_tool_call:\n    - command: x\n      matcher: '(['\n      fail_closed: maybe\n      priority: -3\n",
+		// YAML 1.1 scalars (pyyaml.Resolve) and a second document.
+		"hooks:\n  pre_tool_call:\n    - command: 0o7\n      timeout: 1:30:00.5\n      priority: -0b1_0\n---\nx: 2026-01-02\n",
 		// Merge keys and keys given twice (parse_yamlkeys.go).
 		"d: &d {command: x, matcher: terminal}\nhooks:\n  pre_tool_call:\n    - <<: *d\n      timeout: 5\n",
 		"a: &a {command: a}\nb: &b {<<: *a, matcher: web}\nhooks:\n  pre_tool_call:\n    - <<: [*b, *a]\n    - {<<: {command: y}, command: z}\n",
