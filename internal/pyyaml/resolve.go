@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -22,37 +23,53 @@ import (
 // the YAML 1.1 type definitions as PyYAML applies them (an exponent needs
 // its sign and a float its dot; 0b and 0x only in lower case; octal is a
 // leading 0; base 60 with ":"), tried in PyYAML's order: bool, float,
-// int, merge, null, timestamp.
-var (
-	yaml11Float = regexp.MustCompile(`^(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+][0-9]+)?` +
+// int, merge, null, timestamp. Compiled at the first scalar that may be a
+// number (numberStart), not at every start of the binary.
+var yaml11 = sync.OnceValue(func() (r struct{ float, int, timestamp *regexp.Regexp }) {
+	r.float = regexp.MustCompile(`^(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+][0-9]+)?` +
 		`|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?` +
 		`|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*` +
 		`|[-+]?\.(?:inf|Inf|INF)` +
 		`|\.(?:nan|NaN|NAN))$`)
-	yaml11Int = regexp.MustCompile(`^(?:[-+]?0b[0-1_]+` +
+	r.int = regexp.MustCompile(`^(?:[-+]?0b[0-1_]+` +
 		`|[-+]?0[0-7_]+` +
 		`|[-+]?(?:0|[1-9][0-9_]*)` +
 		`|[-+]?0x[0-9a-fA-F_]+` +
 		`|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$`)
-	yaml11Timestamp = regexp.MustCompile(`^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}` +
+	r.timestamp = regexp.MustCompile(`^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}` +
 		`|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?` +
 		`(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)$`)
-)
+	return r
+})
+
+// numberStart: s starts as a float, an int or a timestamp may (PyYAML
+// tries those resolvers only for these first characters); most scalars of
+// a config (commands, matchers, messages) do not, and need no pattern.
+func numberStart(s string) bool {
+	return s != "" && strings.IndexByte("-+.0123456789", s[0]) >= 0
+}
 
 // ImplicitTag is the tag PyYAML gives a plain (unquoted, untagged) scalar.
+// The bool, merge and null words start with none of numberStart's
+// characters, so deciding them first keeps PyYAML's order.
 func ImplicitTag(s string) string {
 	switch {
 	case isBoolWord(s):
 		return "!!bool"
-	case yaml11Float.MatchString(s):
-		return "!!float"
-	case yaml11Int.MatchString(s):
-		return "!!int"
 	case s == "<<":
 		return "!!merge"
 	case s == "" || s == "~" || s == "null" || s == "Null" || s == "NULL":
 		return "!!null"
-	case yaml11Timestamp.MatchString(s):
+	case !numberStart(s):
+		return "!!str"
+	}
+	r := yaml11()
+	switch {
+	case r.float.MatchString(s):
+		return "!!float"
+	case r.int.MatchString(s):
+		return "!!int"
+	case r.timestamp.MatchString(s):
 		return "!!timestamp"
 	}
 	return "!!str"
