@@ -49,6 +49,23 @@ func numberStart(s string) bool {
 	return s != "" && strings.IndexByte("-+.0123456789", s[0]) >= 0
 }
 
+// plainDecimal: s is 0 or digits not starting with 0, the commonest int
+// of a config (a timeout), which no float or timestamp pattern matches.
+func plainDecimal(s string) bool {
+	if s == "0" {
+		return true
+	}
+	if s[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // ImplicitTag is the tag PyYAML gives a plain (unquoted, untagged) scalar.
 // The bool, merge and null words start with none of numberStart's
 // characters, so deciding them first keeps PyYAML's order.
@@ -62,6 +79,8 @@ func ImplicitTag(s string) string {
 		return "!!null"
 	case !numberStart(s):
 		return "!!str"
+	case plainDecimal(s):
+		return "!!int" // timeout: 30, without compiling a pattern
 	}
 	r := yaml11()
 	switch {

@@ -140,3 +140,33 @@ for s in json.load(sys.stdin):
 		}
 	}
 }
+
+// FuzzImplicitTag: the first-character and plain-decimal shortcuts of
+// ImplicitTag give the tag PyYAML's resolvers give, tried in its order
+// with every pattern.
+func FuzzImplicitTag(f *testing.F) {
+	for _, s := range []string{"30", "0", "010", "0o10", "1:30", "1.5e+1", ".inf", "-", "+1", "2026-12-06", "yes", "~", "", "<<", "abc", "1_000"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := "!!str"
+		r := yaml11()
+		switch {
+		case isBoolWord(s):
+			want = "!!bool"
+		case r.float.MatchString(s):
+			want = "!!float"
+		case r.int.MatchString(s):
+			want = "!!int"
+		case s == "<<":
+			want = "!!merge"
+		case s == "" || s == "~" || s == "null" || s == "Null" || s == "NULL":
+			want = "!!null"
+		case r.timestamp.MatchString(s):
+			want = "!!timestamp"
+		}
+		if got := ImplicitTag(s); got != want {
+			t.Fatalf("ImplicitTag(%q) = %s, PyYAML's resolvers in order: %s", s, got, want)
+		}
+	})
+}
