@@ -56,6 +56,14 @@ type Agent struct {
 	// collects its hooks' exports for the session (CLAUDE_ENV_FILE), ""
 	// when it has none: hook AGENT appends the outcome's Env to it.
 	EnvFileEnv string
+	// CapsStopBlocks: the agent ends a turn itself after its own count of
+	// consecutive stop-hook blocks (Claude Code since 2.1.143: 8, or
+	// CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, 0 for none; the count reset by a
+	// continuation that ran a tool, which hermes-hooks cannot see). Its
+	// calls leave the cap to it (protocol.HostCapsStops): hermes-hooks'
+	// own, which knows neither the reset nor the variable, would end turns
+	// the agent lets go on. Not for a Host that runs the agent's files.
+	CapsStopBlocks bool
 	// roots lists the project directories a payload names (Cursor's
 	// workspace_roots); nil when the agent's payloads name none.
 	roots func(payload map[string]any) []string

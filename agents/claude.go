@@ -63,6 +63,7 @@ func newClaude() *Agent {
 		ProjectEnv:      "CLAUDE_PROJECT_DIR",
 		StartFolderOnly: true,
 		EnvFileEnv:      "CLAUDE_ENV_FILE",
+		CapsStopBlocks:  true,
 		decode:          decodeClaude,
 		encode:          encodeClaude,
 		// systemMessage: shown to the user, on every event that does not drop it.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/sessions"
@@ -97,7 +98,8 @@ func (d *Dispatcher) updateSession(ctx context.Context, session string, change f
 
 // saveSession applies the replies' state patches in config order and keeps
 // the stop-hook block count; past stopBlockCap consecutive blocks, a stop
-// hook's block is overridden so the agent may stop. When the store cannot
+// hook's block is overridden so the agent may stop (unless the host caps
+// them itself: protocol.HostCapsStops). When the store cannot
 // be updated (its lock stays taken, the dispatch is cancelled), the
 // outcome stands as the hooks made it, and the patches it lost are
 // reported.
@@ -121,6 +123,10 @@ func (d *Dispatcher) saveSession(ctx context.Context, ev *protocol.Event, sessio
 		!(stop && (loaded.StopBlocks > 0 && ends || loaded.SubagentStopBlocks > 0)) {
 		return
 	}
+	// A host that caps the blocks itself (Claude Code) gets every block
+	// as its hooks made it: its own count, which a continuation that ran
+	// a tool resets and its variable sets, decides when the turn ends.
+	hostCaps := slices.Contains(strings.Split(caller(ctx), ","), protocol.HostCapsStops)
 	var capped bool
 	err := d.updateSession(ctx, session, func(s *sessions.Session) error {
 		for _, k := range ranOnce {
@@ -139,7 +145,7 @@ func (d *Dispatcher) saveSession(ctx context.Context, ev *protocol.Event, sessio
 				if ends {
 					s.SubagentStopBlocks = 0
 				}
-			case *n >= stopBlockCap:
+			case *n >= stopBlockCap && !hostCaps:
 				*n, capped = 0, true
 			default:
 				*n++

@@ -13,11 +13,17 @@ import "strings"
 // this event runs the hooks of no agent's file. No agent is called so.
 const OwnRunElsewhere = "(elsewhere)"
 
+// HostCapsStops, in a called-by list, says the caller bounds a stop
+// hook's consecutive blocks itself (Claude Code's cap): the dispatcher
+// keeps no cap of its own for it (dispatcher/stopcap.go). No agent is
+// called so.
+const HostCapsStops = "(caps-stops)"
+
 // FirstCaller is the agent whose hook call a called-by list is: its first
 // name that is an agent's ("" when none is).
 func FirstCaller(calledBy string) string {
 	for a := range strings.SplitSeq(calledBy, ",") {
-		if a != "" && a != OwnRunElsewhere {
+		if a != "" && a != OwnRunElsewhere && a != HostCapsStops {
 			return a
 		}
 	}

@@ -18,8 +18,13 @@ import (
 // Claude Code's), protocol.OwnRunElsewhere when the host also calls it
 // for this event from a preferred agent's file, whose call then runs the
 // Hermes config's hooks: each runs once per event, not once per file.
+// An agent that caps its stop hooks' blocks itself, calling for itself,
+// adds protocol.HostCapsStops (agents.Agent.CapsStopBlocks).
 func callRunBy(call *agents.Call, project string) []string {
 	runBy := call.RunBy()
+	if call.Host == nil && call.Agent.CapsStopBlocks {
+		runBy = append(runBy, protocol.HostCapsStops)
+	}
 	for _, p := range call.PreferredCallers() {
 		if callsThisProgram(p, call, project) {
 			return append(runBy, protocol.OwnRunElsewhere)
