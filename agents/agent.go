@@ -152,6 +152,11 @@ type Source struct {
 	// Switches: the file's disableAllHooks and allowManagedHooksOnly apply
 	// (Claude Code's settings).
 	Switches bool
+	// OnceIgnored: the agent ignores a handler's once in this file and
+	// runs the hook on every event (Claude Code honours once only in a
+	// skill's frontmatter: "ignored in settings files and agent
+	// frontmatter", its hooks reference).
+	OnceIgnored bool
 	// Handler turns one of the file's handlers into a Claude Code handler
 	// (nil: it is one); warn reports what cannot be kept. It returns nil
 	// for a handler the agent itself discards (warn says why).

@@ -18,7 +18,7 @@ func newClaude() *Agent {
 		Name: "claude",
 		Source: Source{ConfigKey: "claude_settings", Flag: "claude-settings", What: "Claude settings",
 			FlagHelp:      "also load hooks from this Claude Code settings file (repeatable)",
-			ProjectMarker: ".claude", ProjectLevels: 1, Switches: true,
+			ProjectMarker: ".claude", ProjectLevels: 1, Switches: true, OnceIgnored: true,
 			// Claude Code's settings as hermes-hooks reads them take any
 			// name of an event (a Hermes name too).
 			Event: protocol.Lookup,

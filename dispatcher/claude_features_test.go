@@ -220,11 +220,20 @@ func TestClaudeAsyncHooks(t *testing.T) {
 	}
 }
 
-// once: a hook that runs once per session (issue 13, item 6).
+// once: a hook that runs once per session (issue 13, item 6), a Claude
+// handler of the Hermes config; in a Claude Code settings file, where
+// Claude Code ignores once (it honours it in a skill's frontmatter only),
+// the hook runs every time.
 func TestClaudeOnce(t *testing.T) {
 	dir := t.TempDir()
 	s := script(t, dir, "once.sh", `echo "welcome"`)
-	d := settingsDispatcher(t, `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"`+s+`","once":true}]}]}}`, Options{Sessions: sessions.NewMemory()})
+	fromSettings := settingsDispatcher(t, `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"`+s+`","once":true}]}]}}`, Options{Sessions: sessions.NewMemory()})
+	for i := range 2 {
+		if o := dispatch(t, fromSettings, "pre_llm_call", map[string]any{"session_id": "A"}); o.Context != "welcome" {
+			t.Fatalf("settings, prompt %d: %+v", i+1, o)
+		}
+	}
+	d := dispatcherWith(t, "hooks:\n  UserPromptSubmit:\n    - hooks:\n        - {type: command, command: "+s+", once: true}\n", Options{Sessions: sessions.NewMemory()})
 	if o := dispatch(t, d, "pre_llm_call", map[string]any{"session_id": "A"}); o.Context != "welcome" {
 		t.Fatalf("first: %+v", o)
 	}
