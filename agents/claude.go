@@ -158,6 +158,12 @@ func claudeReply(c *Call, o *protocol.Outcome) protocol.Object {
 	switch {
 	case ev.Permission:
 		decision, reason := permissionDecision(ev, o)
+		if decision == "" && o.Deferred && c.Host == nil && !ev.RefusesAsk {
+			// Claude Code's own value, given back to it: it parks the
+			// call for a `claude -p` caller (and ignores it where it
+			// cannot). A host reading this shape (VS Code) has no defer.
+			decision = "defer"
+		}
 		if decision != "" {
 			hso = append(hso, protocol.KV{Key: "permissionDecision", Value: decision})
 			if reason != "" {

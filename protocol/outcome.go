@@ -265,6 +265,11 @@ type Outcome struct {
 	// TerminalSequence is the last Claude-dialect terminalSequence in
 	// config order, for Claude Code to write to its terminal.
 	TerminalSequence string `json:"terminal_sequence"`
+	// Deferred: a Claude-dialect "defer" won the fold (Decision is then
+	// none: hermes-hooks has no verdict to give). Claude Code, whose value
+	// it is, parks the tool call for a `claude -p` caller to resume; its
+	// encoder answers "defer" (no other host has one).
+	Deferred bool `json:"deferred"`
 	// Unapproved counts a repository's hooks this firing skipped because
 	// nobody approved them as they are now (never approved, revoked, or
 	// changed since approval): the caller tells the person, who cannot see
@@ -385,7 +390,7 @@ func Fold(ev *Event, original any, reports []HookReport) Outcome {
 	o.InjectSystem = strings.Join(injSys, "\n\n")
 	o.InjectUser = strings.Join(injUser, "\n\n")
 	if o.Decision == DecisionDefer {
-		o.Decision, o.Message, o.RuleKey = DecisionNone, "", ""
+		o.Decision, o.Message, o.RuleKey, o.Deferred = DecisionNone, "", "", true
 	}
 	if rewritten {
 		o.Args = args

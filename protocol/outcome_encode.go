@@ -57,6 +57,7 @@ func (o *Outcome) object() Object {
 		With(o.Env != nil, "env", stringMap(o.Env)).
 		With(o.HookSpecific != nil, "hook_specific", o.HookSpecific).
 		With(o.TerminalSequence != "", "terminal_sequence", o.TerminalSequence).
+		With(o.Deferred, "deferred", true).
 		With(o.Unapproved > 0, "unapproved", o.Unapproved).
 		With(true, "hooks", hooks)
 }

@@ -770,7 +770,8 @@ func TestSchemaValidatorRefusesUnknownKeywords(t *testing.T) {
 }
 
 // Claude Code merges deny > defer > ask > allow; a winning defer leaves the
-// decision to the host (none).
+// decision to the host (none) and says so (Deferred), for Claude Code's
+// encoder to give the defer back.
 func TestFoldDeferRanking(t *testing.T) {
 	ev, _ := Lookup("pre_tool_call")
 	mk := func(ds ...Decision) []HookReport {
@@ -785,19 +786,20 @@ func TestFoldDeferRanking(t *testing.T) {
 		return r
 	}
 	cases := []struct {
-		in   []Decision
-		want Decision
-		msg  string
+		in       []Decision
+		want     Decision
+		msg      string
+		deferred bool
 	}{
-		{[]Decision{DecisionAllow, DecisionDefer}, DecisionNone, ""},
-		{[]Decision{DecisionDefer, DecisionAsk}, DecisionNone, ""},
-		{[]Decision{DecisionDefer, DecisionBlock}, DecisionBlock, "block"},
-		{[]Decision{DecisionAsk, DecisionAllow}, DecisionAsk, "ask"},
+		{[]Decision{DecisionAllow, DecisionDefer}, DecisionNone, "", true},
+		{[]Decision{DecisionDefer, DecisionAsk}, DecisionNone, "", true},
+		{[]Decision{DecisionDefer, DecisionBlock}, DecisionBlock, "block", false},
+		{[]Decision{DecisionAsk, DecisionAllow}, DecisionAsk, "ask", false},
 	}
 	for _, c := range cases {
 		o := Fold(ev, nil, mk(c.in...))
-		if o.Decision != c.want || o.Message != c.msg {
-			t.Errorf("%v: got %s %q, want %s %q", c.in, o.Decision, o.Message, c.want, c.msg)
+		if o.Decision != c.want || o.Message != c.msg || o.Deferred != c.deferred {
+			t.Errorf("%v: got %s %q deferred=%v, want %s %q deferred=%v", c.in, o.Decision, o.Message, o.Deferred, c.want, c.msg, c.deferred)
 		}
 	}
 }
@@ -851,7 +853,7 @@ func TestOutcomeKeysDefinedOnce(t *testing.T) {
 		TimedOut: true, Error: "e", StdoutTruncated: true, StderrTruncated: true, Note: "n", ForeignRefusal: true, Shadow: true, Would: "w", Rejudged: true, Contribution: &c}
 	o := Outcome{Event: "e", Decision: DecisionBlock, Message: "m", RuleKey: "k", Args: map[string]any{}, Context: "c", Stop: true,
 		StopReason: "s", SystemMessage: "y", Result: &res, InjectSystem: "i", InjectUser: "u", Metadata: map[string]any{},
-		Env: map[string]string{}, HookSpecific: map[string]any{}, TerminalSequence: "\a", Unapproved: 2, Hooks: []HookReport{r}}
+		Env: map[string]string{}, HookSpecific: map[string]any{}, TerminalSequence: "\a", Deferred: true, Unapproved: 2, Hooks: []HookReport{r}}
 	for _, tc := range []struct {
 		name         string
 		tags, object []string
