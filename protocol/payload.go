@@ -175,6 +175,7 @@ func ClaudePayload(ev *Event, fields map[string]any, env PayloadEnv) Object {
 		}
 	}
 	for _, f := range ev.ClaudeFields {
+		leaveOutAliases(fields, f, done)
 		if done[f.Name] {
 			continue // a common field the host sent (agent_id, agent_type)
 		}
@@ -188,6 +189,24 @@ func ClaudePayload(ev *Event, fields map[string]any, env PayloadEnv) Object {
 		}
 	}
 	return obj
+}
+
+// leaveOutAliases marks done the Hermes fields f is derived from that
+// hold what the host sent as f itself: the names an agent's decode adds
+// beside Claude Code's fields for Hermes-dialect hooks (user_message
+// beside prompt, final_response beside last_assistant_message), which a
+// Claude Code script never gets from Claude Code. A Hermes host's field
+// with a value of its own stays.
+func leaveOutAliases(fields map[string]any, f ClaudeField, done map[string]bool) {
+	v, ok := fields[f.Name].(string)
+	if !ok {
+		return
+	}
+	for _, from := range f.From {
+		if s, isStr := fields[from].(string); isStr && s == v {
+			done[from] = true
+		}
+	}
 }
 
 // claudeFileTools are the Claude tools whose input names the file

@@ -860,3 +860,33 @@ func TestClaudePayloadNewerFields(t *testing.T) {
 		t.Fatalf("prompt_id follows the common fields: %v", keys)
 	}
 }
+
+// A Claude Code host's payload reaches its Claude-dialect hooks with the
+// fields Claude Code sent, not the Hermes names `hook claude`'s decode
+// adds beside them for Hermes-dialect hooks (user_message beside prompt,
+// final_response or child_summary beside last_assistant_message): a
+// Stop hook's stdin carried the last assistant message twice, and every
+// script a key Claude Code never sends. A Hermes host's own field with
+// another value than the Claude one stays, as it did.
+func TestClaudePayloadLeavesOutDecodeAliases(t *testing.T) {
+	cases := []struct {
+		event  string
+		fields map[string]any
+		gone   string
+		kept   string
+	}{
+		{"UserPromptSubmit", map[string]any{"prompt": "fix it", "user_message": "fix it"}, "user_message", "prompt"},
+		{"Stop", map[string]any{"last_assistant_message": "done", "final_response": "done"}, "final_response", "last_assistant_message"},
+		{"SubagentStop", map[string]any{"last_assistant_message": "ok", "child_summary": "ok", "agent_type": "r"}, "child_summary", "last_assistant_message"},
+	}
+	for _, c := range cases {
+		p, keys := claudePayload(t, c.event, c.fields)
+		if contains(keys, c.gone) || p[c.kept] != c.fields[c.kept] {
+			t.Errorf("%s: keys %v, %s = %#v", c.event, keys, c.kept, p[c.kept])
+		}
+	}
+	p, _ := claudePayload(t, "UserPromptSubmit", map[string]any{"prompt": "native", "user_message": "hermes"})
+	if p["prompt"] != "native" || p["user_message"] != "hermes" {
+		t.Errorf("a host field of its own must stay: %v", p)
+	}
+}
