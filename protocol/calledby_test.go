@@ -10,6 +10,8 @@ func TestFirstCaller(t *testing.T) {
 		{OwnRunElsewhere + ",codex", "codex"},
 		{",gemini", "gemini"},
 		{OwnRunElsewhere, ""},
+		{HostCapsStops + ",claude", "claude"},
+		{HostCapsStops, ""},
 	} {
 		if got := FirstCaller(c.list); got != c.want {
 			t.Errorf("FirstCaller(%q) = %q, want %q", c.list, got, c.want)
