@@ -44,6 +44,24 @@ func caller(ctx context.Context) string {
 	return s
 }
 
+// hostCapsStops reports a caller that bounds its stop hooks' consecutive
+// blocks itself (protocol.HostCapsStops in its called-by list).
+func hostCapsStops(ctx context.Context) bool {
+	return slices.Contains(strings.Split(caller(ctx), ","), protocol.HostCapsStops)
+}
+
+// recordedCaller is the called-by list a Record keeps: who called, without
+// the HostCapsStops marker, which is about this call's session (a replayed
+// firing starts no run of stops to cap) and is no agent to show.
+func recordedCaller(ctx context.Context) string {
+	list := caller(ctx)
+	if !strings.Contains(list, protocol.HostCapsStops) {
+		return list
+	}
+	parts := slices.DeleteFunc(strings.Split(list, ","), func(a string) bool { return a == protocol.HostCapsStops })
+	return strings.Join(parts, ",")
+}
+
 // An entry ev runs as another event's (forwarded) is kept: its agent runs
 // it on its own event only.
 func skipRunBy(ev *protocol.Event, entries []*hookconfig.Entry, agent string) []*hookconfig.Entry {

@@ -97,7 +97,7 @@ func (d *Dispatcher) record(ctx context.Context, f *protocol.Firing, start time.
 		return
 	}
 	fc := *f
-	r := Record{Time: start, Elapsed: time.Since(start), Event: f.Event, Fields: fields, Cwd: f.Cwd, Agent: caller(ctx), Firing: &fc, Outcome: o,
+	r := Record{Time: start, Elapsed: time.Since(start), Event: f.Event, Fields: fields, Cwd: f.Cwd, Agent: recordedCaller(ctx), Firing: &fc, Outcome: o,
 		Scripts: make([]Script, len(o.Hooks)), Async: d.opts.Async == AsyncInline, Cut: cut}
 	for i := range hooks {
 		// An entry not run here (an async record's foreground entries)

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"slices"
-	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/sessions"
@@ -126,7 +125,7 @@ func (d *Dispatcher) saveSession(ctx context.Context, ev *protocol.Event, sessio
 	// A host that caps the blocks itself (Claude Code) gets every block
 	// as its hooks made it: its own count, which a continuation that ran
 	// a tool resets and its variable sets, decides when the turn ends.
-	hostCaps := slices.Contains(strings.Split(caller(ctx), ","), protocol.HostCapsStops)
+	hostCaps := hostCapsStops(ctx)
 	var capped bool
 	err := d.updateSession(ctx, session, func(s *sessions.Session) error {
 		for _, k := range ranOnce {
