@@ -50,6 +50,8 @@ export declare class Outcome {
   hook_specific?: Record<string, unknown>;
   /** A Claude-dialect reply's terminalSequence, for Claude Code to emit. */
   terminal_sequence?: string;
+  /** A Claude-dialect "defer" won (decision is "none"); hook claude answers Claude Code "defer". */
+  deferred?: boolean;
   /** How many of a repository's hooks were skipped as not approved. */
   unapproved?: number;
   hooks: HookReport[];

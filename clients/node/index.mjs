@@ -53,7 +53,7 @@ const OUTCOME_TYPES = {
   message: "string", rule_key: "string", args: "object", context: "string",
   stop_reason: "string", system_message: "string", result: "string",
   inject_system: "string", inject_user: "string", metadata: "object", env: "object",
-  hook_specific: "object", terminal_sequence: "string", unapproved: "integer",
+  hook_specific: "object", terminal_sequence: "string", deferred: "boolean", unapproved: "integer",
 };
 const OUTCOME_REQUIRED = ["event", "decision", "stop", "hooks"];
 const REPORT_TYPES = {

@@ -56,7 +56,7 @@ describe("hermes-hooks Node client", { skip }, () => {
     const full = {
       event: "pre_tool_call", decision: "block", message: "m", rule_key: "k", args: { a: 1 }, context: "c", stop: true,
       stop_reason: "r", system_message: "s", result: "t", inject_system: "is", inject_user: "iu", metadata: { m: [1] },
-      env: { FOO: "bar" }, hook_specific: { sessionTitle: "t" }, terminal_sequence: "\u0007", unapproved: 2, hooks: [report],
+      env: { FOO: "bar" }, hook_specific: { sessionTitle: "t" }, terminal_sequence: "\u0007", deferred: true, unapproved: 2, hooks: [report],
     };
     assert.deepEqual(Object.keys(full).sort(), Object.keys(SCHEMA.properties).sort());
     const o = new Outcome({ ...full, future_member: 1 });

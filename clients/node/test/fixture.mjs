@@ -52,7 +52,7 @@ export async function setup() {
     // Its own timeout is the longest there is: only the client's timeout
     // may be what stops it in the tests.
     if (ev === "post_tool_call") lines.push(`    - command: ${join(HOOKS, "sleep.sh")}`, "      matcher: sleepy_tool", "      timeout: 300");
-    if (ev === "on_session_start") lines.push(`    - command: ${join(HOOKS, "claude.sh")}`, "      dialect: claude");
+    if (ev === "on_session_start" || ev === "pre_tool_call") lines.push(`    - command: ${join(HOOKS, "claude.sh")}`, "      dialect: claude");
   }
   const config = join(home, "config.yaml");
   writeFileSync(config, lines.join("\n") + "\n");

@@ -116,6 +116,7 @@ class Outcome:
     env: Optional[Dict[str, Any]] = None
     hook_specific: Optional[Dict[str, Any]] = None
     terminal_sequence: Optional[str] = None
+    deferred: Optional[bool] = None
     unapproved: Optional[int] = None
     extra: Dict[str, Any] = field(default_factory=dict)
     via: Optional[str] = field(default=None, compare=False)
@@ -126,7 +127,7 @@ class Outcome:
         "message": (str,), "rule_key": (str,), "args": (dict,), "context": (str,),
         "stop_reason": (str,), "system_message": (str,), "result": (str,),
         "inject_system": (str,), "inject_user": (str,), "metadata": (dict,), "env": (dict,),
-        "hook_specific": (dict,), "terminal_sequence": (str,), "unapproved": (int,),
+        "hook_specific": (dict,), "terminal_sequence": (str,), "deferred": (bool,), "unapproved": (int,),
     }
 
     @property

@@ -71,7 +71,7 @@ class OutcomeRoundTrip(unittest.TestCase):
         full = {"event": "pre_tool_call", "decision": "block", "message": "m", "rule_key": "k", "args": {"a": 1},
                 "context": "c", "stop": True, "stop_reason": "r", "system_message": "s", "result": "t",
                 "inject_system": "is", "inject_user": "iu", "metadata": {"m": [1]}, "env": {"FOO": "bar"},
-                "hook_specific": {"sessionTitle": "t"}, "terminal_sequence": "\a", "unapproved": 2, "hooks": [full_report], "future_member": {"x": 1}}
+                "hook_specific": {"sessionTitle": "t"}, "terminal_sequence": "\a", "deferred": True, "unapproved": 2, "hooks": [full_report], "future_member": {"x": 1}}
         self.assertEqual(set(full) - {"future_member"}, set(schema["properties"]))
         o = Outcome.from_dict(full)
         self.assertEqual(o.to_dict(), full)
