@@ -75,9 +75,9 @@ func coverage(checks []InstallCheck, o ProbeOptions, versions map[string]string)
 			}
 		}
 		var missing []string
-		for _, ev := range a.HookFile.Events {
+		for _, ev := range coveredEvents(a) {
 			canon, ok := a.Canonical(ev)
-			if ok && canon.Gating() && !called[ev] && knows(a, versions[name], ev) && o.Guards(name, canon) {
+			if ok && guardedThere(a, ev, canon) && !called[ev] && knows(a, versions[name], ev) && o.Guards(name, canon) {
 				missing = append(missing, ev)
 			}
 		}
@@ -85,6 +85,30 @@ func coverage(checks []InstallCheck, o ProbeOptions, versions map[string]string)
 			checks[coverageFile(checks, here[name])].Uncovered = missing
 		}
 	}
+}
+
+// coveredEvents are the events of a whose guards doctor asks an entry
+// for: those install writes, then the others a names (Claude Code's
+// TaskCompleted, ConfigChange …), which it calls hermes-hooks for only
+// from an entry its files name, and install writes none: a guard of one
+// of them never runs under a, unless its file was given such an entry.
+func coveredEvents(a *agents.Agent) []string {
+	out := slices.Clone(a.HookFile.Events)
+	for _, ev := range a.AgentEvents() {
+		if !slices.Contains(out, ev) {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// guardedThere: a guard of ev, canon in the catalog, refuses something
+// the agent does: a tool call (Gating), or, for an event install writes
+// no entry for, anything its hook may block (a task's completion, a
+// config change): such a guard is there to refuse, and refuses nothing
+// when it never runs.
+func guardedThere(a *agents.Agent, ev string, canon *protocol.Event) bool {
+	return canon.Gating() || !slices.Contains(a.HookFile.Events, ev) && canon.Can(protocol.CapBlock)
 }
 
 // coverageFile is the check among at that an agent's missing events are

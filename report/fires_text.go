@@ -117,6 +117,12 @@ func uncoveredLine(c *InstallCheck, ev string) string {
 		return show(ev + ": only a line install does not write calls hermes-hooks for it (above), so the guards of " + guards +
 			" run when " + c.Title + " fires it only where that line finds a hermes-hooks; fix: " + fix)
 	}
+	if a, ok := agents.Lookup(c.Agent); ok && !slices.Contains(a.HookFile.Events, ev) && len(a.HookFile.Events) > 0 {
+		// install writes no entry for ev: its fix adds none.
+		first := a.HookFile.Events[0]
+		return show(ev + ": install writes no entry of " + c.Title + " for it, so the guards of " + guards + " never run when " + c.Title +
+			" fires it; fix: add an entry for " + ev + " to this file that runs the command of its " + first + " entry with each " + first + " in it made " + ev)
+	}
 	return show(ev + ": no entry of " + c.Title + " runs hermes-hooks for it (in this file or another it reads here), so the guards of " +
 		guards + " never run when " + c.Title + " fires it; fix: " + fix)
 }
