@@ -157,6 +157,10 @@ type Source struct {
 	// skill's frontmatter: "ignored in settings files and agent
 	// frontmatter", its hooks reference).
 	OnceIgnored bool
+	// StopGrace: the agent stops a hook of this file that passed its
+	// timeout with SIGTERM to its tree and SIGKILL this long after (Claude
+	// Code: 1.5 s), so a script that traps TERM can clean up; 0: SIGKILL.
+	StopGrace time.Duration
 	// Handler turns one of the file's handlers into a Claude Code handler
 	// (nil: it is one); warn reports what cannot be kept. It returns nil
 	// for a handler the agent itself discards (warn says why).

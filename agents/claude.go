@@ -19,6 +19,7 @@ func newClaude() *Agent {
 		Source: Source{ConfigKey: "claude_settings", Flag: "claude-settings", What: "Claude settings",
 			FlagHelp:      "also load hooks from this Claude Code settings file (repeatable)",
 			ProjectMarker: ".claude", ProjectLevels: 1, Switches: true, OnceIgnored: true,
+			StopGrace: 1500 * time.Millisecond,
 			// Claude Code's settings as hermes-hooks reads them take any
 			// name of an event (a Hermes name too).
 			Event: protocol.Lookup,

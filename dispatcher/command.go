@@ -54,7 +54,7 @@ func readEnvFile(path string, rep *protocol.HookReport) {
 // before the start and starts a pinned binary through its descriptor.
 func (d *Dispatcher) prepare(h Invocation) (hookproc.Spec, string) {
 	e, t := h.Entry, &h.target
-	spec := hookproc.Spec{Env: h.Env, Timeout: h.timeout(), Cap: d.opts.OutputCap}
+	spec := hookproc.Spec{Env: h.Env, Timeout: h.timeout(), Cap: d.opts.OutputCap, StopGrace: e.StopGrace}
 	if h.pins != nil {
 		spec.Verify = h.pins.Verify
 	}

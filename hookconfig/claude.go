@@ -277,6 +277,7 @@ func (f *shapedFile) handler(ev *protocol.Event, name string, gi int, hpath stri
 		e.Once = false
 		f.warn(hpath, ".once is ignored in a "+f.shape.Title+" settings file, as "+f.shape.Title+" ignores it (it honours once only in a skill's frontmatter): the hook runs on every event")
 	}
+	e.StopGrace = f.shape.Source.StopGrace
 	// An own command: `hermes-hooks install AGENT` put it there; it is
 	// this program answering the agent, not a hook of the user's, and
 	// running it from here would run every hook a second time:

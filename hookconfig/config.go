@@ -118,8 +118,11 @@ type Entry struct {
 	AsyncRewake bool
 	Once        bool
 	If          string
-	ifRule      *permrule.IfRule
-	ifBroken    string
+	// StopGrace: past its timeout the hook gets SIGTERM, SIGKILL this long
+	// after (agents.Source.StopGrace: how its file's agent stops a hook).
+	StopGrace time.Duration
+	ifRule    *permrule.IfRule
+	ifBroken  string
 	// Codec is how the entry's script talks when its agent's own protocol
 	// is none of the dialects (Cursor's hooks.json, Gemini CLI's settings):
 	// its payload, reply, matcher subject and project variables (and, with

@@ -65,6 +65,13 @@ type Spec struct {
 	// ExtraFiles become the process's file descriptors 3, 4, … (the
 	// caller's: a sealed copy of the script it checked, say).
 	ExtraFiles []*os.File
+	// StopGrace: at the hook's own timeout its process group and the hook
+	// get SIGTERM, and SIGKILL only this long after unless they are gone,
+	// so a script that traps TERM can release what it holds (Claude Code
+	// stops a timed-out hook so: SIGTERM to its tree, SIGKILL 1.5 s
+	// later). 0: SIGKILL at once (Hermes: subprocess.run's kill). A caller
+	// that gives up (ctx) still kills at once. Unix only.
+	StopGrace time.Duration
 	// tag is the run's tag (runTagVar, added to Env by Run or by the pool
 	// that starts a worker): when the run fails, the escaped descendants
 	// carrying it are killed too (see BecomeSubreaper).

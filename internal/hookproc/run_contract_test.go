@@ -87,6 +87,73 @@ func runnerContract(t *testing.T, run runner) {
 			return true
 		})
 	})
+	t.Run("StopGrace: SIGTERM first at the timeout, and the hook may clean up", func(t *testing.T) {
+		// Claude Code's stop of a timed-out hook: a script that traps TERM
+		// releases what it holds. The trap must be set before the timeout.
+		proctest.GrowTimeout(t, time.Second, 32*time.Second, func(timeout time.Duration) bool {
+			dir := t.TempDir()
+			ready, cleaned := filepath.Join(dir, "ready"), filepath.Join(dir, "cleaned")
+			s := shSpec(`trap 'echo cleaned > `+cleaned+`; exit 0' TERM; : > `+ready+`; sleep 3600 & wait`, timeout)
+			s.StopGrace = hangBound
+			start := time.Now()
+			res := run(ctx, s)
+			if _, err := os.Stat(ready); err != nil {
+				return false // the timeout came before the trap was set
+			}
+			if !res.TimedOut || res.Cancelled || time.Since(start) > timeout+hangBound {
+				t.Fatalf("%+v after %v", res, time.Since(start))
+			}
+			if data, err := os.ReadFile(cleaned); err != nil || string(data) != "cleaned\n" {
+				t.Fatalf("the TERM trap did not run: %q, %v", data, err)
+			}
+			return true
+		})
+	})
+	t.Run("StopGrace: one that ignores SIGTERM is killed when the grace ends", func(t *testing.T) {
+		proctest.GrowTimeout(t, time.Second, 32*time.Second, func(timeout time.Duration) bool {
+			dir := t.TempDir()
+			ready, pidFile := filepath.Join(dir, "ready"), filepath.Join(dir, "pid")
+			s := shSpec(`trap '' TERM; echo $$ > `+pidFile+`; : > `+ready+`; while :; do sleep 1; done`, timeout)
+			s.StopGrace = 100 * time.Millisecond
+			start := time.Now()
+			res := run(ctx, s)
+			if _, err := os.Stat(ready); err != nil {
+				return false
+			}
+			if !res.TimedOut || time.Since(start) > timeout+hangBound {
+				t.Fatalf("%+v after %v", res, time.Since(start))
+			}
+			data, _ := os.ReadFile(pidFile)
+			pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+			waitGone(t, pid)
+			return true
+		})
+	})
+	t.Run("StopGrace: a caller that gives up kills at once", func(t *testing.T) {
+		dir := t.TempDir()
+		cleaned := filepath.Join(dir, "cleaned")
+		started, err := proctest.NewSignal(filepath.Join(dir, "started"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		go func() {
+			if started.Wait(hangBound) == nil {
+				cancel()
+			}
+		}()
+		s := shSpec(`trap 'echo cleaned > `+cleaned+`; exit 0' TERM; : > `+started.Path()+`; sleep 3600 & wait`, time.Minute)
+		s.StopGrace = hangBound
+		start := time.Now()
+		res := run(cctx, s)
+		if !res.Cancelled || res.TimedOut || time.Since(start) > hangBound {
+			t.Fatalf("%+v after %v", res, time.Since(start))
+		}
+		if _, err := os.Stat(cleaned); err == nil {
+			t.Fatal("a cancelled run sent SIGTERM (its trap ran): the caller's deadline waits for no grace")
+		}
+	})
 	t.Run("a held pipe after exit is bounded and its output kept", func(t *testing.T) {
 		start := time.Now()
 		res := run(ctx, shSpec(`echo '{"decision":"block"}'; sleep 3600 &`, time.Minute))

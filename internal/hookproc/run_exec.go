@@ -31,6 +31,12 @@ func runExec(ctx context.Context, s Spec) Result {
 
 	grace := s.drainWait()
 	var killed atomic.Bool
+	// terminated: the timeout sent SIGTERM (Spec.StopGrace); the group is
+	// SIGKILLed at the grace's end, when the caller gives up, or once the
+	// hook has been waited for, whichever comes first.
+	var terminated atomic.Bool
+	killLater := make(chan struct{})
+	defer close(killLater)
 	stdout := &capBuffer{max: s.Cap}
 	stderr := &capBuffer{max: s.Cap}
 	newCmd := func(path string, argv []string) *exec.Cmd {
@@ -45,13 +51,28 @@ func runExec(ctx context.Context, s Spec) Result {
 		cmd.Stdout, cmd.Stderr = stdout, stderr
 		cmd.Cancel = func() error {
 			killed.Store(true)
-			err := killGroup(cmd)
-			// The hook itself too: it may have moved into another
-			// process group (see proc.kill).
-			_ = cmd.Process.Kill()
-			return err
+			if s.StopGrace > 0 && ctx.Err() == nil {
+				// Its own timeout: SIGTERM first, SIGKILL after the
+				// grace (WaitDelay's kill reaches the hook alone).
+				terminated.Store(true)
+				signalGroup(cmd, syscall.SIGTERM)
+				go func() {
+					t := time.NewTimer(s.StopGrace)
+					defer t.Stop()
+					select {
+					case <-t.C:
+						signalGroup(cmd, syscall.SIGKILL)
+					case <-ctx.Done(): // the caller gave up during the grace
+						signalGroup(cmd, syscall.SIGKILL)
+					case <-killLater: // waited for: the run kills what is left
+					}
+				}()
+				return nil
+			}
+			signalGroup(cmd, syscall.SIGKILL)
+			return nil
 		}
-		cmd.WaitDelay = grace
+		cmd.WaitDelay = grace + s.StopGrace
 		return cmd
 	}
 	if s.Verify != nil {
@@ -87,6 +108,11 @@ func runExec(ctx context.Context, s Spec) Result {
 			return Result{Cancelled: true, Elapsed: time.Since(start)}
 		}
 	}
+	if terminated.Load() {
+		// It went on SIGTERM: what it left in its group goes now, while
+		// that group's id is still taken if anything is left in it.
+		_ = killGroup(cmd)
+	}
 	if errors.Is(err, exec.ErrWaitDelay) {
 		// The hook is gone but its pipes were held open: clean up whatever
 		// of its process group is left.
@@ -109,6 +135,16 @@ func runExec(ctx context.Context, s Spec) Result {
 		}
 	}
 	return res
+}
+
+// signalGroup sends sig to the hook's process group and to the hook
+// itself: it may have moved into another process group (see proc.kill).
+func signalGroup(cmd *exec.Cmd, sig syscall.Signal) {
+	if cmd.Process == nil {
+		return
+	}
+	_ = syscall.Kill(-cmd.Process.Pid, sig)
+	_ = cmd.Process.Signal(sig)
 }
 
 // killGroup SIGKILLs the hook's whole process group. The group id cannot

@@ -115,6 +115,7 @@ func runPoll(ctx context.Context, s Spec) (res Result) {
 	p.scratch = *scratchp
 	p.stdout, p.stderr = capBuffer{max: s.Cap}, capBuffer{max: s.Cap}
 	p.grace = s.drainWait()
+	p.stopGrace = s.StopGrace
 	p.payload = s.Stdin
 	p.writeStdin()
 	p.loop(ctx, start.Add(s.Timeout))
@@ -141,6 +142,10 @@ type proc struct {
 	reapsLater bool      // killed, not dead at the run's end: result reaps it
 	graceEnd   time.Time // set once the hook has exited or been killed
 	grace      time.Duration
+	// stopGrace is Spec.StopGrace; termEnd is set when the timeout sent
+	// SIGTERM, and ends its grace.
+	stopGrace time.Duration
+	termEnd   time.Time
 }
 
 // spawn creates the pipes and starts the process: in its own process group,
@@ -261,6 +266,15 @@ func (p *proc) writeStdin() {
 // cannot setsid, but it can move into another group of its session (its
 // dispatcher's: setpgid(0, getpgid(getppid()))), which the group kill then
 // misses. Not reaped yet, its pid names nobody else.
+// terminate is a timed-out hook's first stop when it has a StopGrace:
+// SIGTERM to its group and to itself (as kill reaches both), SIGKILL when
+// the grace ends (overdue) or the caller gives up (cancel).
+func (p *proc) terminate() {
+	_ = syscall.Kill(-p.pid, syscall.SIGTERM)
+	_ = syscall.Kill(p.pid, syscall.SIGTERM)
+	p.termEnd = time.Now().Add(p.stopGrace)
+}
+
 func (p *proc) kill() {
 	p.killed = true
 	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
@@ -277,7 +291,8 @@ func (p *proc) kill() {
 func (p *proc) cancel() {
 	closeFd(&p.wakeFd) // seen: AfterFunc wrote its one word, poll it no more
 	if !p.exited && !p.killed {
-		p.cancelled = true
+		// Given up on while SIGTERM's grace runs, it had timed out first.
+		p.cancelled = !p.timedOut
 		p.kill()
 	}
 	if end := time.Now().Add(cancelGrace); p.graceEnd.IsZero() || end.Before(p.graceEnd) {
@@ -291,6 +306,9 @@ func (p *proc) cancel() {
 func (p *proc) loop(ctx context.Context, deadline time.Time) {
 	for !(p.exited && p.stdoutFd < 0 && p.stderrFd < 0) {
 		limit := deadline
+		if !p.termEnd.IsZero() {
+			limit = p.termEnd
+		}
 		if !p.graceEnd.IsZero() {
 			limit = p.graceEnd
 		}
@@ -311,8 +329,14 @@ func (p *proc) loop(ctx context.Context, deadline time.Time) {
 func (p *proc) overdue(ctx context.Context) bool {
 	switch {
 	case !p.exited && !p.killed:
-		p.timedOut = ctx.Err() == nil
-		p.cancelled = ctx.Err() != nil
+		if p.termEnd.IsZero() {
+			p.timedOut = ctx.Err() == nil
+			p.cancelled = ctx.Err() != nil
+			if p.timedOut && p.stopGrace > 0 {
+				p.terminate()
+				return false
+			}
+		}
 		p.kill()
 		return false
 	}
@@ -397,7 +421,7 @@ func (p *proc) poll(wait time.Duration) {
 // that could not wait — is a failure, and the hook's whole tree dies with
 // it.
 func (p *proc) succeeded() bool {
-	return p.exited && p.clean && !p.killed && !p.held
+	return p.exited && p.clean && !p.killed && !p.held && !p.timedOut
 }
 
 // result is what happened, once the loop is over. A hook that did not
