@@ -92,9 +92,23 @@ func coverage(checks []InstallCheck, o ProbeOptions, versions map[string]string)
 // TaskCompleted, ConfigChange …), which it calls hermes-hooks for only
 // from an entry its files name, and install writes none: a guard of one
 // of them never runs under a, unless its file was given such an entry.
+// An event of the same catalog event as one install writes is not asked
+// for: another spelling of it (Copilot CLI's and Kiro's preToolUse beside
+// PreToolUse, Cline's tool_call), or one the agent fires for calls the
+// written one covers too (Cursor's beforeShellExecution, which install
+// leaves out so that no guard runs twice per command).
 func coveredEvents(a *agents.Agent) []string {
 	out := slices.Clone(a.HookFile.Events)
+	written := map[*protocol.Event]bool{}
+	for _, ev := range out {
+		if canon, ok := a.Canonical(ev); ok {
+			written[canon] = true
+		}
+	}
 	for _, ev := range a.AgentEvents() {
+		if canon, ok := a.Canonical(ev); ok && written[canon] {
+			continue
+		}
 		if !slices.Contains(out, ev) {
 			out = append(out, ev)
 		}
