@@ -154,6 +154,49 @@ func runnerContract(t *testing.T, run runner) {
 			t.Fatal("a cancelled run sent SIGTERM (its trap ran): the caller's deadline waits for no grace")
 		}
 	})
+	t.Run("StopGrace: a hook that exits in time waits for no stop grace", func(t *testing.T) {
+		// The grace is for a hook stopped at its timeout; one that exited
+		// by itself, a helper holding its pipes, gets the drain grace
+		// alone (the exec runner's WaitDelay had the stop grace added).
+		s := shSpec(`echo '{"decision":"block"}'; sleep 3600 &`, time.Minute)
+		s.StopGrace = hangBound
+		start := time.Now()
+		res := run(ctx, s)
+		if time.Since(start) >= hangBound || !strings.Contains(string(res.Stdout), `"block"`) || res.TimedOut {
+			t.Fatalf("%+v after %v", res, time.Since(start))
+		}
+	})
+	t.Run("StopGrace: a caller that gives up during the grace kills at once, still a timeout", func(t *testing.T) {
+		// The hook timed out first: giving up on it during its grace
+		// kills it at once, and the run stays the timeout it was (as
+		// proc.cancel keeps it).
+		proctest.GrowTimeout(t, time.Second, 32*time.Second, func(timeout time.Duration) bool {
+			dir := t.TempDir()
+			ready := filepath.Join(dir, "ready")
+			termed, err := proctest.NewSignal(filepath.Join(dir, "termed"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			go func() {
+				if termed.Wait(hangBound) == nil {
+					cancel()
+				}
+			}()
+			s := shSpec(`trap ': > `+termed.Path()+`' TERM; : > `+ready+`; while :; do sleep 1; done`, timeout)
+			s.StopGrace = hangBound
+			start := time.Now()
+			res := run(cctx, s)
+			if _, err := os.Stat(ready); err != nil {
+				return false // the timeout came before the trap was set
+			}
+			if !res.TimedOut || res.Cancelled || time.Since(start) >= timeout+hangBound {
+				t.Fatalf("%+v after %v", res, time.Since(start))
+			}
+			return true
+		})
+	})
 	t.Run("a held pipe after exit is bounded and its output kept", func(t *testing.T) {
 		start := time.Now()
 		res := run(ctx, shSpec(`echo '{"decision":"block"}'; sleep 3600 &`, time.Minute))

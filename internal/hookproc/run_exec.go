@@ -52,27 +52,14 @@ func runExec(ctx context.Context, s Spec) Result {
 		cmd.Cancel = func() error {
 			killed.Store(true)
 			if s.StopGrace > 0 && ctx.Err() == nil {
-				// Its own timeout: SIGTERM first, SIGKILL after the
-				// grace (WaitDelay's kill reaches the hook alone).
 				terminated.Store(true)
-				signalGroup(cmd, syscall.SIGTERM)
-				go func() {
-					t := time.NewTimer(s.StopGrace)
-					defer t.Stop()
-					select {
-					case <-t.C:
-						signalGroup(cmd, syscall.SIGKILL)
-					case <-ctx.Done(): // the caller gave up during the grace
-						signalGroup(cmd, syscall.SIGKILL)
-					case <-killLater: // waited for: the run kills what is left
-					}
-				}()
+				terminateExec(ctx, cmd, grace+s.StopGrace, s.StopGrace, killLater)
 				return nil
 			}
 			signalGroup(cmd, syscall.SIGKILL)
 			return nil
 		}
-		cmd.WaitDelay = grace + s.StopGrace
+		cmd.WaitDelay = grace
 		return cmd
 	}
 	if s.Verify != nil {
@@ -105,7 +92,9 @@ func runExec(ctx context.Context, s Spec) Result {
 		select {
 		case err = <-waited:
 		case <-t.C:
-			return Result{Cancelled: true, Elapsed: time.Since(start)}
+			// Given up on during the stop grace, it had timed out
+			// first (as runPoll's proc.cancel keeps it).
+			return Result{Cancelled: !terminated.Load(), TimedOut: terminated.Load(), Elapsed: time.Since(start)}
 		}
 	}
 	if terminated.Load() {
@@ -120,6 +109,9 @@ func runExec(ctx context.Context, s Spec) Result {
 	}
 	res, done := ended(ctx, stdout, stderr, start, killed.Load())
 	if done {
+		if terminated.Load() {
+			res.Cancelled, res.TimedOut = false, true // see above
+		}
 		return res
 	}
 	if ps := cmd.ProcessState; ps != nil {
@@ -135,6 +127,33 @@ func runExec(ctx context.Context, s Spec) Result {
 		}
 	}
 	return res
+}
+
+// terminateExec is a timed-out hook's first stop when it has a stop
+// grace: SIGTERM to its group and itself, SIGKILL when the grace ends or
+// the caller gives up (ctx), unless it was waited for first (waited:
+// the run then kills what is left). WaitDelay's kill reaches the hook
+// alone.
+//
+// The pipes are waited for through the stop grace too (waitDelay), but
+// only here: a hook that exited in time and left a helper holding them
+// gets the drain grace alone. os/exec reads WaitDelay right after Cancel
+// returns, on Cancel's goroutine (Wait reads it only when Cancel never
+// ran), and only a timeout calls Cancel with ctx alive.
+func terminateExec(ctx context.Context, cmd *exec.Cmd, waitDelay, grace time.Duration, waited <-chan struct{}) {
+	cmd.WaitDelay = waitDelay
+	signalGroup(cmd, syscall.SIGTERM)
+	go func() {
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			signalGroup(cmd, syscall.SIGKILL)
+		case <-ctx.Done(): // the caller gave up during the grace
+			signalGroup(cmd, syscall.SIGKILL)
+		case <-waited:
+		}
+	}()
 }
 
 // signalGroup sends sig to the hook's process group and to the hook
