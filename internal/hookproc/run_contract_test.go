@@ -154,6 +154,31 @@ func runnerContract(t *testing.T, run runner) {
 			t.Fatal("a cancelled run sent SIGTERM (its trap ran): the caller's deadline waits for no grace")
 		}
 	})
+	t.Run("StopGrace: exiting 0 on SIGTERM is still a timeout, and what it started goes", func(t *testing.T) {
+		// A hook that cleans up and exits 0 in its grace did not succeed:
+		// a helper it left (its output elsewhere, so no held pipe says so)
+		// is killed with its group, as after any failed run.
+		proctest.GrowTimeout(t, time.Second, 32*time.Second, func(timeout time.Duration) bool {
+			dir := t.TempDir()
+			ready, pidFile := filepath.Join(dir, "ready"), filepath.Join(dir, "pid")
+			s := shSpec(`trap 'sleep 3600 >/dev/null 2>&1 & echo $! > `+pidFile+`; exit 0' TERM; : > `+ready+`; while :; do sleep 1; done`, timeout)
+			s.StopGrace = hangBound
+			res := run(ctx, s)
+			if _, err := os.Stat(ready); err != nil {
+				return false
+			}
+			if !res.TimedOut || res.Cancelled {
+				t.Fatalf("%+v", res)
+			}
+			data, err := os.ReadFile(pidFile)
+			if err != nil {
+				t.Fatalf("the TERM trap did not run: %v", err)
+			}
+			pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+			waitGone(t, pid)
+			return true
+		})
+	})
 	t.Run("StopGrace: a hook that exits in time waits for no stop grace", func(t *testing.T) {
 		// The grace is for a hook stopped at its timeout; one that exited
 		// by itself, a helper holding its pipes, gets the drain grace
