@@ -52,7 +52,7 @@ func (cfg *Config) parseRuleEntry(ev *protocol.Event, declared, path string, ind
 			return fail(kn, ": rule: and "+k+": cannot be in one entry (a rule decides in-process; write the "+k+" as an entry of its own)")
 		}
 	}
-	if rn.Kind != yaml.ScalarNode || rn.Tag != "!!str" || strings.TrimSpace(rn.Value) == "" {
+	if text, ok := pyyaml.OwnText(rn); !ok || strings.TrimSpace(text) == "" {
 		return fail(rn, ".rule must be a non-empty string: an expression over the firing, e.g. rule: 'args.command matches \"rm -rf\"'")
 	}
 	spec := &RuleSpec{Source: strings.TrimSpace(rn.Value), Line: rn.Line, DoubleQuoted: rn.Style&yaml.DoubleQuotedStyle != 0}
@@ -81,7 +81,7 @@ func (cfg *Config) parseRuleEntry(ev *protocol.Event, declared, path string, ind
 		return fail(dn, msg)
 	}
 	mn := pyyaml.MappingGet(n, "message")
-	if mn == nil || mn.Kind != yaml.ScalarNode || mn.Tag != "!!str" || strings.TrimSpace(mn.Value) == "" {
+	if text, ok := pyyaml.OwnText(mn); !ok || strings.TrimSpace(text) == "" {
 		at := n
 		if mn != nil {
 			at = mn

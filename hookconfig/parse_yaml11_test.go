@@ -77,3 +77,25 @@ func TestSecondDocumentRefused(t *testing.T) {
 		}
 	}
 }
+
+// The keys only hermes-hooks reads kept their YAML 1.2 reading when
+// PyYAML's typing came in (Resolve keeps yes/no text for them): a rule's
+// message or expression that PyYAML would read as a base 60 number
+// (10:30, 1:30.5) was text and loaded yesterday; refusing it now stops
+// the whole config, and every gating event with it.
+func TestOwnTextKeysKeepBase60Text(t *testing.T) {
+	for _, msg := range []string{"10:30", "1:30.5", "-1:30"} {
+		cfg, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - rule: 'true'\n      decision: block\n      message: "+msg+"\n"), "/c.yaml")
+		if err != nil {
+			t.Errorf("message: %s: %v", msg, err)
+			continue
+		}
+		if got := cfg.Entries[0].Spec.(*RuleSpec).Message; got != msg {
+			t.Errorf("message: %s read as %q", msg, got)
+		}
+	}
+	// A number is no message, as before.
+	if _, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - rule: 'true'\n      decision: block\n      message: 1030\n"), "/c.yaml"); err == nil || !strings.Contains(err.Error(), ".message must be a non-empty string") {
+		t.Errorf("message: 1030: %v", err)
+	}
+}

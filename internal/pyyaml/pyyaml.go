@@ -61,6 +61,24 @@ func Value(n *yaml.Node) any {
 	return nil
 }
 
+// OwnText is the text of n for a key only hermes-hooks reads, as such
+// keys have always been read (YAML 1.2, yaml.v3): a string, or a plain
+// scalar that Resolve types as a number only by YAML 1.1's base 60
+// (10:30, 1:30.5), which YAML 1.2 reads as text. Resolve keeps yes/no
+// text for the same reason. ok is false for anything else.
+func OwnText(n *yaml.Node) (string, bool) {
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return "", false
+	}
+	switch {
+	case n.Tag == "!!str":
+		return n.Value, true
+	case n.Style == 0 && (n.Tag == "!!int" || n.Tag == "!!float") && strings.Contains(n.Value, ":"):
+		return n.Value, true
+	}
+	return "", false
+}
+
 // IsYAML11Bool reports a plain scalar that YAML 1.1 (PyYAML) reads as a
 // boolean and YAML 1.2 as a string (yes, no, on, off …).
 func IsYAML11Bool(n *yaml.Node) bool {
