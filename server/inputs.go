@@ -72,9 +72,11 @@ func (s *Server) inputsConflict(r *http.Request, w http.ResponseWriter) string {
 		return ""
 	}
 	// Load reads these from this process's environment (hookconfig's
-	// loadPlaces), not the hooks' base environment.
+	// loadPlaces), not the hooks' base environment, and only to tell an
+	// agent's own hook files: a config that reads none is answered the
+	// same whatever they hold.
 	for _, name := range agents.PlacesEnv() {
-		if q.Get(QueryPlacesStated) == "" {
+		if q.Get(QueryPlacesStated) == "" || !s.readsAgentFiles() {
 			break
 		}
 		if mine, theirs := os.Getenv(name), q.Get(QueryPlacesEnv+name); mine != theirs {
@@ -109,6 +111,13 @@ func (s *Server) env(key string) string {
 		}
 	}
 	return ""
+}
+
+// readsAgentFiles reports whether the config in service holds an entry of
+// an agent's hook file (Entry.FileOf), which the agent may run itself.
+func (s *Server) readsAgentFiles() bool {
+	g := s.cur.Load()
+	return g == nil || slices.ContainsFunc(g.cfg.Entries, func(e *hookconfig.Entry) bool { return e.FileOf != "" })
 }
 
 // sameFiles reports whether two lists name the same files in the same
