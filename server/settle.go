@@ -47,9 +47,11 @@ type observation struct {
 	since time.Time // when that identity was first seen
 }
 
-// statIdentity is a file's size, modification and change times (ns),
-// device and inode — any write, truncation, replacement or chmod changes
-// it — and the latest of its times that is not in the future. A time in
+// statIdentity is a file's size, mode, modification and change times
+// (ns), device and inode — any write, truncation, replacement or chmod
+// changes it, on every Unix (the mode is there too so that a chmod counts
+// where the change time is coarse: a second on HFS+) — and the latest of
+// its times that is not in the future. A time in
 // the future cannot be that of a write that already happened (it was set
 // by hand, `touch -d`, or by a clock that disagrees with ours); counting it
 // would postpone every reload until that time, so only the other checks
@@ -73,7 +75,7 @@ func statIdentity(entry string, now time.Time) (id string, changed time.Time) {
 	}
 	mt, ct := fsutil.FileTimes(fi)
 	changed = fsutil.LastWrite(fi, now)
-	id = strconv.FormatInt(fi.Size(), 10) + " " + strconv.FormatInt(mt.UnixNano(), 10) + " " +
+	id = strconv.FormatInt(fi.Size(), 10) + " " + fi.Mode().String() + " " + strconv.FormatInt(mt.UnixNano(), 10) + " " +
 		strconv.FormatInt(ct.UnixNano(), 10) + " " + fileIdentity(fi)
 	return id, changed
 }
@@ -86,10 +88,9 @@ func statIdentity(entry string, now time.Time) (id string, changed time.Time) {
 // in service stays. Called with s.mu held.
 //
 // Why both rules: the times alone cannot always be trusted — a time in the
-// future is ignored, and where there is no ctime (systems other than
-// Linux) the mtime is all there is, which `touch -d` sets and a rename
-// keeps; the identity alone misses a write that landed just before the
-// first look.
+// future is ignored, and where there is no ctime (Windows) the mtime is
+// all there is, which `touch -d` sets and a rename keeps; the identity
+// alone misses a write that landed just before the first look.
 func (s *Server) settled(files []string) ([]string, bool) {
 	now := time.Now()
 	ids := make([]string, len(files))

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -221,6 +222,37 @@ func TestStaleMismatchStartsARefresh(t *testing.T) {
 	})
 	if g := f.srv.Generation(); g != 1 {
 		t.Fatalf("generation %d: the same config was loaded again", g)
+	}
+}
+
+// A guard changed by a copy that keeps size and times (cp -p, rsync -a, tar
+// x, then a rename into place): the bytes differ, size and mtime do not.
+// Only the inode and the ctime tell; the portable build (macOS, the BSDs)
+// read neither once, and answered from the old config, without the guard.
+func TestStaleReplacedKeepingSizeAndMtime(t *testing.T) {
+	old := strings.Replace(rmrfRule, `rm\\s+-rf`, `xx\\s+-rf`, 1)
+	if len(old) != len(rmrfRule) || old == rmrfRule {
+		t.Fatal("the two configs must differ with the same size")
+	}
+	f := start(t, old, nil, noWatch)
+	if d := decision(t, f.dispatch("pre_tool_call"+forwarded, rmrf)); d != "none" {
+		t.Fatalf("before: %s", d)
+	}
+	fi, err := os.Stat(f.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeAtomic(t, f.config, rmrfRule, fi.Mode().Perm())
+	if err := os.Chtimes(f.config, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if r := f.dispatch("pre_tool_call"+forwarded, rmrf); r.status != http.StatusConflict {
+		t.Fatalf("the config replaced, same size and mtime: %d %s", r.status, r.body)
+	}
+	f.srv.Refresh()
+	f.waitGeneration(2)
+	if d := decision(t, f.dispatch("pre_tool_call"+forwarded, rmrf)); d != "block" {
+		t.Fatalf("after the reload: %s", d)
 	}
 }
 

@@ -8,12 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // A forwarded call (inputs=1) is answered only from the config on disk
@@ -113,9 +114,7 @@ func TestStaleBrokenThenRestored(t *testing.T) {
 // loads the file once it is closed. (Loading past the bound what was
 // there applied half-written configs: TestReloadPastTheSettleBound….)
 func TestSettleLimitKeepsTheLastGoodWhileHeld(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("the open-for-writing probe is Linux's")
-	}
+	needsWriterProbe(t)
 	f := start(t, "hooks: {}\n", nil, func(o *Options) { o.SettleLimit = 300 * time.Millisecond })
 	release := holdOpen(t, f.config)
 	if err := os.WriteFile(f.config, []byte(rmrfRule), 0o644); err != nil {
@@ -148,9 +147,7 @@ func TestSettleLimitKeepsTheLastGoodWhileHeld(t *testing.T) {
 // allowlist that cannot be read and says so in the log: about a hundred
 // looks pass before the settle bound is logged, and they must not review.
 func TestSettleLooksDoNotReviewHooks(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("the open-for-writing probe is Linux's")
-	}
+	needsWriterProbe(t)
 	const unreadable = "read allowlist"
 	f := start(t, "hooks: {}\n", nil, func(o *Options) { o.Settle, o.SettleLimit = 5*time.Millisecond, 500*time.Millisecond })
 	if err := os.Mkdir(f.store.Path(), 0o700); err != nil {
@@ -169,6 +166,18 @@ func TestSettleLooksDoNotReviewHooks(t *testing.T) {
 	}
 	release()
 	f.waitGeneration(2)
+}
+
+// needsWriterProbe skips t where fsutil.BeingWritten cannot tell (no read
+// leases: macOS, the BSDs, the portable build). There a writer that stays
+// open past the settle period is not seen and serve loads what is on disk,
+// as the one-shot reads it then: a forwarded call is still answered only
+// from the config on disk (the stale check), never from an older one.
+func needsWriterProbe(t *testing.T) {
+	t.Helper()
+	if !fsutil.SeesWriters {
+		t.Skip("needs read leases (Linux, not the portable build): a writer that stays open past the settle period is not seen")
+	}
 }
 
 // holdOpen keeps path open for writing in another process until release.

@@ -1,7 +1,8 @@
-//go:build !linux || hermes_portable
+//go:build !unix
 
 package server
 
 import "os"
 
+// fileIdentity: no inode in a FileInfo here (Windows).
 func fileIdentity(fi os.FileInfo) string { return "" }

@@ -5,8 +5,10 @@ package fsutil
 import (
 	"os"
 	"syscall"
-	"time"
 )
+
+// SeesWriters: BeingWritten asks the kernel (read leases).
+const SeesWriters = true
 
 // BeingWritten reports whether some process has path open for writing
 // right now: a read lease cannot be taken then (F_SETLEASE fails with
@@ -33,14 +35,4 @@ func BeingWritten(path string) bool {
 	}
 	_, _, _ = syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_SETLEASE, syscall.F_UNLCK)
 	return false
-}
-
-// FileTimes returns a file's modification and change times (the change time
-// moves on every write, and cannot be set back by hand).
-func FileTimes(fi os.FileInfo) (mtime, ctime time.Time) {
-	mtime = fi.ModTime()
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		ctime = time.Unix(int64(st.Ctim.Sec), int64(st.Ctim.Nsec))
-	}
-	return mtime, ctime
 }

@@ -2,15 +2,10 @@
 
 package fsutil
 
-import (
-	"os"
-	"time"
-)
+// SeesWriters: BeingWritten cannot tell here (see there).
+const SeesWriters = false
 
-// FileTimes: where the change time is not read, the modification time
-// stands for both.
-func FileTimes(fi os.FileInfo) (mtime, ctime time.Time) { return fi.ModTime(), fi.ModTime() }
-
-// BeingWritten cannot tell here (no leases): the settle period alone
-// decides.
+// BeingWritten cannot tell here (no leases; macOS and the BSDs have no
+// way short of walking every process's descriptors): the settle period
+// alone decides.
 func BeingWritten(string) bool { return false }
