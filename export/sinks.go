@@ -99,6 +99,12 @@ func (s *otlpSink) send(ctx context.Context, items []item) error {
 		ue.URL = shownurl.URL(ue.URL)
 	}
 	if err != nil {
+		// A certificate the system's roots do not trust stays so: every
+		// retry would fail alike until the flush's time ran out, and the
+		// warning then named the deadline, not the certificate.
+		if errors.As(err, new(*tls.CertificateVerificationError)) {
+			return permanent{err}
+		}
 		return err
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))

@@ -338,3 +338,18 @@ func TestOTLPSinkErrorsHideTheURLsSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestOTLPUntrustedCertificateIsPermanent: an endpoint whose certificate
+// the system's roots do not trust fails every retry the same way; the
+// flush says so at once rather than retrying until --within runs out
+// (and then reporting only its deadline).
+func TestOTLPUntrustedCertificateIsPermanent(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer srv.Close()
+	s := newOTLPSink(OTLP{URL: srv.URL + "/v1/logs", Protocol: ProtoProtobuf, Timeout: hang}, testRes)
+	err := s.send(context.Background(), syslogItems())
+	var p permanent
+	if err == nil || !errorAs(err, &p) || !strings.Contains(err.Error(), "certificate") {
+		t.Fatalf("send to an untrusted certificate: %v (permanent %v)", err, errorAs(err, &p))
+	}
+}
