@@ -266,20 +266,24 @@ func (p *proc) writeStdin() {
 // cannot setsid, but it can move into another group of its session (its
 // dispatcher's: setpgid(0, getpgid(getppid()))), which the group kill then
 // misses. Not reaped yet, its pid names nobody else.
+func (p *proc) kill() {
+	p.killed = true
+	p.signal(syscall.SIGKILL)
+	p.graceEnd = time.Now().Add(p.grace)
+}
+
 // terminate is a timed-out hook's first stop when it has a StopGrace:
-// SIGTERM to its group and to itself (as kill reaches both), SIGKILL when
-// the grace ends (overdue) or the caller gives up (cancel).
+// SIGTERM to whom kill reaches, SIGKILL when the grace ends (overdue) or
+// the caller gives up (cancel).
 func (p *proc) terminate() {
-	_ = syscall.Kill(-p.pid, syscall.SIGTERM)
-	_ = syscall.Kill(p.pid, syscall.SIGTERM)
+	p.signal(syscall.SIGTERM)
 	p.termEnd = time.Now().Add(p.stopGrace)
 }
 
-func (p *proc) kill() {
-	p.killed = true
-	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
-	_ = syscall.Kill(p.pid, syscall.SIGKILL)
-	p.graceEnd = time.Now().Add(p.grace)
+// signal sends sig to the hook's process group and to the hook itself.
+func (p *proc) signal(sig syscall.Signal) {
+	_ = syscall.Kill(-p.pid, sig)
+	_ = syscall.Kill(p.pid, sig)
 }
 
 // cancel handles the caller giving up, whenever it comes: before the hook
