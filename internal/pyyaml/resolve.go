@@ -164,7 +164,7 @@ func pyInt(s string) (int, bool) {
 		v, err = strconv.ParseInt(s, 10, 64)
 	}
 	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+		if isRangeErr(err) {
 			return clampFloat(math.Inf(1), neg), true
 		}
 		return 0, false
