@@ -18,6 +18,7 @@ import (
 // policy, build the dispatcher once, and ask before every tool call.
 func Example() {
 	home := exampleHome() // a config.yaml whose pre_tool_call hook blocks rm -rf, approved
+	defer os.RemoveAll(home)
 
 	cfg, err := hookconfig.Load(filepath.Join(home, "config.yaml"), hookconfig.LoadOptions{})
 	if err != nil {
