@@ -291,9 +291,10 @@ type Config struct {
 	BundleFiles []string
 	// PlacesFiles are the agents' own configs read to tell which entries
 	// an agent runs itself (Entry.RunBy: Codex's config.toml, for its
-	// project_root_markers), a missing one too: a change there moves
-	// that answer, and serve reloads on it.
-	PlacesFiles []string
+	// project_root_markers), a missing one too, and PlacesMarkers the
+	// paths RootByMarkers looked at for its root: a change there (a
+	// marker made or removed) moves that answer, and serve reloads on it.
+	PlacesFiles, PlacesMarkers []string
 	// Warnings lists everything that was skipped or corrected.
 	Warnings []Warning
 	// Unloaded are the project hook sources that could not be loaded

@@ -80,7 +80,9 @@ func (cfg *Config) placesOf(a *agents.Agent, at agents.Places, done map[string]a
 	if file != "" {
 		cfg.PlacesFiles = append(cfg.PlacesFiles, file)
 	}
-	at.Root = func(start string) string { return RootByMarkers(start, markers) }
+	at.Root = func(start string) string {
+		return rootByMarkers(start, markers, func(p string) { cfg.PlacesMarkers = append(cfg.PlacesMarkers, p) })
+	}
 	done[a.Name] = at
 	return at
 }
@@ -121,6 +123,12 @@ const maxRootDepth = 256
 // links followed (os.Stat; nothing is opened), an absolute one as named.
 // The one rule for doctor and for hook AGENT.
 func RootByMarkers(dir string, markers []string) string {
+	return rootByMarkers(dir, markers, nil)
+}
+
+// rootByMarkers is RootByMarkers telling looked, when not nil, each path
+// it looks at.
+func rootByMarkers(dir string, markers []string, looked func(p string)) string {
 	if len(markers) == 0 {
 		return dir
 	}
@@ -130,6 +138,9 @@ func RootByMarkers(dir string, markers []string) string {
 			p := m
 			if !filepath.IsAbs(m) {
 				p = filepath.Join(d, m)
+			}
+			if looked != nil {
+				looked(p)
 			}
 			if _, err := os.Stat(p); err == nil {
 				return d

@@ -29,8 +29,8 @@ func TestRunByReadsAgentConfigOnlyForItsEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cfg.PlacesFiles) != 0 {
-		t.Errorf("no Codex entry, yet read %q", cfg.PlacesFiles)
+	if len(cfg.PlacesFiles) != 0 || len(cfg.PlacesMarkers) != 0 {
+		t.Errorf("no Codex entry, yet read %q, looked for %q", cfg.PlacesFiles, cfg.PlacesMarkers)
 	}
 
 	cfg, err = Load(withCodex, LoadOptions{ProjectDir: sub})

@@ -76,8 +76,12 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 	}
 	files = append(files, cfg.RuleFiles...) // a rule file that only includes others too
 	// An agent's config that says which of its files it reads itself
-	// (Codex's project_root_markers): the entries hook AGENT leaves to it.
+	// (Codex's project_root_markers): the entries hook AGENT leaves to it;
+	// and the markers whose presence set the root it found.
 	files = append(files, cfg.PlacesFiles...)
+	for _, p := range cfg.PlacesMarkers {
+		files = append(files, presenceEntry(p))
+	}
 	// A managed config's rule files are held to its ownership rule, their
 	// directories too (up to /).
 	for _, p := range cfg.Managed.RuleFiles {
