@@ -9,7 +9,7 @@ import (
 // TestGeminiHookCommandOnWindows pins Gemini CLI's "command" as install
 // writes it on Windows, where Gemini runs it with PowerShell -Command: the
 // PowerShell form (Get-Command check, or Test-Path of the absolute path,
-// & 'EXE', exit $LASTEXITCODE), the
+// try { & 'EXE' } catch { the refusal }, exit $LASTEXITCODE), the
 // POSIX form on every other system, and no change for the agents that
 // have a Windows key of their own or run the POSIX form through Git Bash.
 func TestGeminiHookCommandOnWindows(t *testing.T) {
@@ -18,13 +18,13 @@ func TestGeminiHookCommandOnWindows(t *testing.T) {
 		goos, exe, event, want string
 	}{
 		{"windows", "", "BeforeTool",
-			`if (-not (Get-Command hermes-hooks -ErrorAction SilentlyContinue)) { [Console]::Out.Write('` + geminiDeny + `'+"` + "`n" + `"+''); exit 0 }; & hermes-hooks hook gemini BeforeTool --agent-timeout 600; exit $LASTEXITCODE`},
+			`if (-not (Get-Command hermes-hooks -ErrorAction SilentlyContinue)) { [Console]::Out.Write('` + geminiDeny + `'+"` + "`n" + `"+''); exit 0 }; try { & hermes-hooks hook gemini BeforeTool --agent-timeout 600 } catch { [Console]::Out.Write('` + geminiDeny + `'+"` + "`n" + `"+''); exit 0 }; exit $LASTEXITCODE`},
 		{"windows", "", "SessionEnd",
-			`if (-not (Get-Command hermes-hooks -ErrorAction SilentlyContinue)) { exit 0 }; & hermes-hooks hook gemini SessionEnd --agent-timeout 600; exit $LASTEXITCODE`},
+			`if (-not (Get-Command hermes-hooks -ErrorAction SilentlyContinue)) { exit 0 }; try { & hermes-hooks hook gemini SessionEnd --agent-timeout 600 } catch { exit 0 }; exit $LASTEXITCODE`},
 		{"windows", "C:/Users/o'neil/bin/hermes-hooks.exe", "AfterTool",
-			`if (-not (Test-Path -LiteralPath 'C:\Users\o''neil\bin\hermes-hooks.exe' -PathType Leaf)) { exit 0 }; & 'C:\Users\o''neil\bin\hermes-hooks.exe' hook gemini AfterTool --agent-timeout 600; exit $LASTEXITCODE`},
+			`if (-not (Test-Path -LiteralPath 'C:\Users\o''neil\bin\hermes-hooks.exe' -PathType Leaf)) { exit 0 }; try { & 'C:\Users\o''neil\bin\hermes-hooks.exe' hook gemini AfterTool --agent-timeout 600 } catch { exit 0 }; exit $LASTEXITCODE`},
 		{"windows", "C:/hh/hermes-hooks.exe", "BeforeTool",
-			`if (-not (Test-Path -LiteralPath 'C:\hh\hermes-hooks.exe' -PathType Leaf)) { [Console]::Out.Write('{"decision":"deny","reason":"` + MissingProgramReason + `"}'+"` + "`n" + `"+''); exit 0 }; & 'C:\hh\hermes-hooks.exe' hook gemini BeforeTool --agent-timeout 600; exit $LASTEXITCODE`},
+			`if (-not (Test-Path -LiteralPath 'C:\hh\hermes-hooks.exe' -PathType Leaf)) { [Console]::Out.Write('{"decision":"deny","reason":"` + MissingProgramReason + `"}'+"` + "`n" + `"+''); exit 0 }; try { & 'C:\hh\hermes-hooks.exe' hook gemini BeforeTool --agent-timeout 600 } catch { [Console]::Out.Write('{"decision":"deny","reason":"` + MissingProgramReason + `"}'+"` + "`n" + `"+''); exit 0 }; exit $LASTEXITCODE`},
 		{"linux", "", "BeforeTool", gemini.HookCommand("", "BeforeTool")},
 		{"darwin", "/usr/local/bin/hermes-hooks", "BeforeTool", gemini.HookCommand("/usr/local/bin/hermes-hooks", "BeforeTool")},
 	} {
@@ -115,7 +115,7 @@ func TestGeminiWindowsCommandHostile(t *testing.T) {
 		"C:\\Program Files (x86)\\h h": `'C:\Program Files (x86)\h h'`,
 	} {
 		got, err := gemini.HookCommandOn("windows", exe, "BeforeTool")
-		if err != nil || !strings.Contains(got, "; & "+quoted+" hook gemini BeforeTool") || !IsOwnHookCommand(got, "gemini") {
+		if err != nil || !strings.Contains(got, "; try { & "+quoted+" hook gemini BeforeTool") || !IsOwnHookCommand(got, "gemini") {
 			t.Errorf("exe %q: %s, %v", exe, got, err)
 		}
 	}
@@ -125,6 +125,8 @@ func TestGeminiWindowsCommandHostile(t *testing.T) {
 		ps + "; calc",
 		strings.Replace(ps, "{ exit 0 }", "{ calc; exit 0 }", 1),
 		strings.Replace(ps, "; exit $LASTEXITCODE", "; calc; exit $LASTEXITCODE", 1),
+		strings.Replace(ps, "} catch { exit 0 }", "} catch { calc; exit 0 }", 1),
+		strings.Replace(ps, " } catch {", "; calc } catch {", 1),
 		strings.Replace(ps, "hook gemini", "hook qwen", 1),
 		strings.Replace(ps, "& hermes-hooks", "& 'C:\\evil.exe'; & hermes-hooks", 1),
 	} {

@@ -190,8 +190,18 @@ func psCommand(exe, args string, r Reply) (string, error) {
 		body.WriteString("[Console]::" + out.stream + ".Write(" + PSQuote(string(out.data)) + "); ")
 	}
 	body.WriteString("exit " + strconv.Itoa(r.Exit))
+	// The call is inside try: a program the prologue found but PowerShell
+	// cannot start (a .ps1 on PATH that the execution policy refuses, a
+	// file that is no valid program, one blocked by policy or removed
+	// since the check) throws, and without the catch the script went on
+	// to exit $LASTEXITCODE, which no program had set: exit 0 with
+	// nothing on stdout, the agent's "allow". The catch answers as the
+	// prologue does.
+	run := func(prog string) string {
+		return "try { & " + prog + args + " } catch { " + body.String() + " }; exit $LASTEXITCODE"
+	}
 	if exe == "" {
-		return "if (-not (Get-Command " + ProgramName + " -ErrorAction SilentlyContinue)) { " + body.String() + " }; & " + ProgramName + args + "; exit $LASTEXITCODE", nil
+		return "if (-not (Get-Command " + ProgramName + " -ErrorAction SilentlyContinue)) { " + body.String() + " }; " + run(ProgramName), nil
 	}
 	if hasControl(exe) {
 		return "", fmt.Errorf("%q: a control character cannot be written into a PowerShell command line", exe)
@@ -200,7 +210,7 @@ func psCommand(exe, args string, r Reply) (string, error) {
 	// wildcard, which could find another file; -PathType Leaf: a folder
 	// is no program.
 	prog := PSQuote(exe)
-	return "if (-not (Test-Path -LiteralPath " + prog + " -PathType Leaf)) { " + body.String() + " }; & " + prog + args + "; exit $LASTEXITCODE", nil
+	return "if (-not (Test-Path -LiteralPath " + prog + " -PathType Leaf)) { " + body.String() + " }; " + run(prog), nil
 }
 
 // PSQuote single-quotes s for PowerShell: its only escape inside single
@@ -272,8 +282,9 @@ func (a *Agent) windowsForPOSIX(posix, event string) (string, bool, error) {
 // (WindowsHookCommand), each form it ever wrote, whole: cmd.exe's PATH
 // prologue, held to PATH (today's) or not (older installs); its absolute
 // path, tested first (today's) or bare (older installs); PowerShell's PATH
-// prologue; its absolute path after
-// Test-Path (today's) or Get-Command (older installs). As with
+// prologue; its absolute path after Test-Path or Get-Command (older
+// installs); PowerShell's call inside try/catch (today's) or bare (older
+// installs). As with
 // ownCommand, a prologue's text is not compared with today's; every
 // program a form names (groups p1, p2, p3) must be the same one, checked
 // by ownWindows: a line that tests one program and runs another is not
@@ -295,6 +306,8 @@ var ownWindowsForms = sync.OnceValue(func() []winForm {
 		{false, `where hermes-hooks >nul 2>&1 & if errorlevel 1 \(` + cmdBody + `\) else \(hermes-hooks` + winTail + `\)`},
 		{false, `if not exist "(?P<p1>` + cmdExe + `)" \(` + cmdBody + `\) else if exist "(?P<p2>` + cmdExe + `)\\\*" \(` + cmdBody + `\) else \("(?P<p3>` + cmdExe + `)"` + winTail + `\)`},
 		{false, `"(?P<p1>` + cmdExe + `)"` + winTail},
+		{true, `if \(-not \(Get-Command (?P<p1>hermes-hooks) -ErrorAction SilentlyContinue\)\) ` + psBody + `; try \{ & (?P<p2>hermes-hooks)` + winTail + ` \} catch ` + psBody + psEnd},
+		{true, `if \(-not \(Test-Path -LiteralPath (?P<p1>` + psQ + `) -PathType Leaf\)\) ` + psBody + `; try \{ & (?P<p2>` + psQ + `)` + winTail + ` \} catch ` + psBody + psEnd},
 		{true, `if \(-not \(Get-Command (?P<p1>hermes-hooks|` + psQ + `) -ErrorAction SilentlyContinue\)\) ` + psBody + `; & (?P<p2>hermes-hooks|` + psQ + `)` + winTail + psEnd},
 		{true, `if \(-not \(Test-Path -LiteralPath (?P<p1>` + psQ + `) -PathType Leaf\)\) ` + psBody + `; & (?P<p2>` + psQ + `)` + winTail + psEnd},
 	}

@@ -36,11 +36,11 @@ func TestWindowsHookCommandForms(t *testing.T) {
 		{codex, "C:/Program Files/hh/hermes-hooks.exe", "PreToolUse",
 			`if not exist "` + hh + `" (echo ` + codexGone + `& exit /b 0) else if exist "` + hh + `\*" (echo ` + codexGone + `& exit /b 0) else ("` + hh + `" hook codex PreToolUse --agent-timeout 600)`, ""},
 		{copilot, hh, "PreToolUse",
-			`if (-not (Test-Path -LiteralPath '` + hh + `' -PathType Leaf)) { [Console]::Out.Write('` + copilotGone + `'+"` + "`n" + `"+''); [Console]::Error.Write('` + MissingProgramReason + `'+"` + "`n" + `"+''); exit 2 }; & '` + hh + `' hook copilot PreToolUse --agent-timeout 600; exit $LASTEXITCODE`, ""},
+			`if (-not (Test-Path -LiteralPath '` + hh + `' -PathType Leaf)) { [Console]::Out.Write('` + copilotGone + `'+"` + "`n" + `"+''); [Console]::Error.Write('` + MissingProgramReason + `'+"` + "`n" + `"+''); exit 2 }; try { & '` + hh + `' hook copilot PreToolUse --agent-timeout 600 } catch { [Console]::Out.Write('` + copilotGone + `'+"` + "`n" + `"+''); [Console]::Error.Write('` + MissingProgramReason + `'+"` + "`n" + `"+''); exit 2 }; exit $LASTEXITCODE`, ""},
 		{copilot, "", "PreToolUse",
-			`if (-not (Get-Command hermes-hooks -ErrorAction SilentlyContinue)) { [Console]::Out.Write('` + copilotDeny + `'+"` + "`n" + `"+''); [Console]::Error.Write('` + MissingReason + `'+"` + "`n" + `"+''); exit 2 }; & hermes-hooks hook copilot PreToolUse --agent-timeout 600; exit $LASTEXITCODE`, ""},
+			`if (-not (Get-Command hermes-hooks -ErrorAction SilentlyContinue)) { [Console]::Out.Write('` + copilotDeny + `'+"` + "`n" + `"+''); [Console]::Error.Write('` + MissingReason + `'+"` + "`n" + `"+''); exit 2 }; try { & hermes-hooks hook copilot PreToolUse --agent-timeout 600 } catch { [Console]::Out.Write('` + copilotDeny + `'+"` + "`n" + `"+''); [Console]::Error.Write('` + MissingReason + `'+"` + "`n" + `"+''); exit 2 }; exit $LASTEXITCODE`, ""},
 		{copilot, `C:\Users\o'neil\bin\hermes-hooks.exe`, "Stop",
-			`if (-not (Test-Path -LiteralPath 'C:\Users\o''neil\bin\hermes-hooks.exe' -PathType Leaf)) { exit 0 }; & 'C:\Users\o''neil\bin\hermes-hooks.exe' hook copilot Stop --agent-timeout 600; exit $LASTEXITCODE`, ""},
+			`if (-not (Test-Path -LiteralPath 'C:\Users\o''neil\bin\hermes-hooks.exe' -PathType Leaf)) { exit 0 }; try { & 'C:\Users\o''neil\bin\hermes-hooks.exe' hook copilot Stop --agent-timeout 600 } catch { exit 0 }; exit $LASTEXITCODE`, ""},
 		{claude, "", "PreToolUse", "", ""},
 		{gemini, "", "BeforeTool", "", ""},
 	} {
@@ -136,6 +136,9 @@ func TestWindowsHookCommandHostile(t *testing.T) {
 		`if (-not (Test-Path -LiteralPath 'C:\a\h.exe' -PathType Leaf)) { exit 0 }; & 'C:\evil\h.exe' hook copilot Stop; exit $LASTEXITCODE`,
 		`if (-not (Get-Command 'C:\a\h.exe' -ErrorAction SilentlyContinue)) { exit 0 }; & 'C:\evil\h.exe' hook copilot Stop; exit $LASTEXITCODE`,
 		`if (-not (Get-Command hermes-hooks -ErrorAction SilentlyContinue)) { exit 0 }; & 'C:\evil\h.exe' hook copilot Stop; exit $LASTEXITCODE`,
+		`if (-not (Test-Path -LiteralPath 'C:\a\h.exe' -PathType Leaf)) { exit 0 }; try { & 'C:\evil\h.exe' hook copilot Stop } catch { exit 0 }; exit $LASTEXITCODE`,
+		`if (-not (Get-Command hermes-hooks -ErrorAction SilentlyContinue)) { exit 0 }; try { & hermes-hooks hook copilot Stop } catch { calc; exit 0 }; exit $LASTEXITCODE`,
+		`if (-not (Get-Command hermes-hooks -ErrorAction SilentlyContinue)) { exit 0 }; try { & hermes-hooks hook copilot Stop; calc } catch { exit 0 }; exit $LASTEXITCODE`,
 		// Other tests than the one written.
 		`if (-not (Test-Path 'C:\a\h.exe' -PathType Leaf)) { exit 0 }; & 'C:\a\h.exe' hook copilot Stop; exit $LASTEXITCODE`,
 		`if (-not (Test-Path -LiteralPath 'C:\a\h.exe')) { exit 0 }; & 'C:\a\h.exe' hook copilot Stop; exit $LASTEXITCODE`,
@@ -151,6 +154,9 @@ func TestWindowsHookCommandHostile(t *testing.T) {
 	for _, c := range []string{
 		`"C:\a\h.exe" hook codex Stop --agent-timeout 600`,
 		`if (-not (Get-Command 'C:\a\h.exe' -ErrorAction SilentlyContinue)) { exit 0 }; & 'C:\a\h.exe' hook copilot Stop; exit $LASTEXITCODE`,
+		// Before the call was inside try/catch.
+		`if (-not (Test-Path -LiteralPath 'C:\a\h.exe' -PathType Leaf)) { exit 0 }; & 'C:\a\h.exe' hook copilot Stop; exit $LASTEXITCODE`,
+		`if (-not (Get-Command hermes-hooks -ErrorAction SilentlyContinue)) { exit 0 }; & hermes-hooks hook copilot Stop; exit $LASTEXITCODE`,
 	} {
 		if !IsOwnWindowsCommand(c, "") {
 			t.Errorf("IsOwnWindowsCommand(%s) = false; an older install's line", c)
