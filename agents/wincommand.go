@@ -190,13 +190,10 @@ func psCommand(exe, args string, r Reply) (string, error) {
 		body.WriteString("[Console]::" + out.stream + ".Write(" + PSQuote(string(out.data)) + "); ")
 	}
 	body.WriteString("exit " + strconv.Itoa(r.Exit))
-	// The call is inside try: a program the prologue found but PowerShell
-	// cannot start (a .ps1 on PATH that the execution policy refuses, a
-	// file that is no valid program, one blocked by policy or removed
-	// since the check) throws, and without the catch the script went on
-	// to exit $LASTEXITCODE, which no program had set: exit 0 with
-	// nothing on stdout, the agent's "allow". The catch answers as the
-	// prologue does.
+	// A program found but not started (a .ps1 the execution policy
+	// refuses, no valid program, blocked, removed since the check) throws:
+	// uncaught, exit $LASTEXITCODE, never set, was exit 0, the agent's
+	// "allow". The catch answers as the prologue does.
 	run := func(prog string) string {
 		return "try { & " + prog + args + " } catch { " + body.String() + " }; exit $LASTEXITCODE"
 	}
