@@ -191,9 +191,9 @@ func psCommand(exe, args string, r Reply) (string, error) {
 	}
 	body.WriteString("exit " + strconv.Itoa(r.Exit))
 	// A program found but not started (a .ps1 the execution policy
-	// refuses, no valid program, blocked, removed since the check) throws:
-	// uncaught, exit $LASTEXITCODE, never set, was exit 0, the agent's
-	// "allow". The catch answers as the prologue does.
+	// refuses, no valid program, blocked, removed since the check) throws;
+	// uncaught, the line went on to exit $LASTEXITCODE, which nothing had
+	// set: exit 0, the agent's "allow". The catch refuses as the prologue.
 	run := func(prog string) string {
 		return "try { & " + prog + args + " } catch { " + body.String() + " }; exit $LASTEXITCODE"
 	}
