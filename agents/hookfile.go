@@ -61,6 +61,11 @@ type HookFile struct {
 	// PowerShell: install on Windows writes that shell's form into
 	// "command" (HookCommandOn).
 	CommandShellWindows WindowsShell
+	// PowerShellWithoutGitBash: on Windows the agent runs the POSIX form
+	// through Git Bash, found by its own rules, and with PowerShell where
+	// it finds none (Claude Code): there the line does not parse, the
+	// hook errs, and the agent lets the call through.
+	PowerShellWithoutGitBash bool
 	// WindowsAliases are other spellings of WindowsKey the agent reads
 	// (Codex's command_windows).
 	WindowsAliases []string

@@ -20,7 +20,8 @@ import (
 // entry has none; Gemini CLI runs "command" itself through PowerShell
 // (-NoProfile -NonInteractive -Command). The others keep the POSIX form,
 // run through Git Bash found as Claude Code finds it, else the shell on
-// PATH. Proving the POSIX line on
+// PATH (Claude Code uses PowerShell there, where the line fails: no
+// answer, HookFile.PowerShellWithoutGitBash). Proving the POSIX line on
 // Windows would prove a line the agent never runs, and report a missing
 // sh as a problem of a file that works.
 
@@ -96,6 +97,9 @@ func runFor(a *agents.Agent, goos string, e agents.FileEntry, getenv func(string
 		if bash != "" {
 			run.path, run.argv = bash, []string{bash, "-c", line}
 			return run, "", ""
+		}
+		if hf.PowerShellWithoutGitBash {
+			return run, FireNoAnswer, a.Title + " runs it with PowerShell when it finds no Git Bash, where this POSIX line does not parse and the call goes through unguarded: " + why
 		}
 		if _, err := lookPath(a.Shell()); err != nil {
 			return run, FireNoAnswer, a.Title + " runs it with Git Bash or " + a.Shell() + ": " + why + ", and " + a.Shell() + " is not on PATH"

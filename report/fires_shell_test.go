@@ -96,14 +96,20 @@ func TestRunFor(t *testing.T) {
 			t.Errorf("%s: %s without a reason", c.name, status)
 		}
 	}
-	// No Git Bash: sh on PATH; neither: no answer, saying what was looked
-	// for.
+	// No Git Bash: Claude Code runs the line with PowerShell, where the
+	// POSIX form does not parse and the call goes through (a sh on PATH
+	// does not change that): no answer, saying what was looked for. An
+	// agent without that fallback (Cursor) runs it with sh on PATH.
 	noGit := func(string) bool { return false }
-	if run, status, detail := runFor(claude, "windows", cl, env(), on(map[string]string{"sh": `C:\msys\sh.exe`}), noGit); status != "" || !slices.Equal(run.argv, []string{"sh", "-c", cl.Command}) {
-		t.Errorf("claude on Windows without Git Bash: %q (%s %s), want sh -c", run.argv, status, detail)
+	for _, look := range []func(string) (string, error){win, on(map[string]string{"sh": `C:\msys\sh.exe`})} {
+		_, status, detail := runFor(claude, "windows", cl, env(), look, noGit)
+		if status != FireNoAnswer || !strings.Contains(detail, "Git Bash not found") || !strings.Contains(detail, "PowerShell") {
+			t.Errorf("claude on Windows without Git Bash: %s (%s), want %s naming Git Bash and PowerShell", status, detail, FireNoAnswer)
+		}
 	}
-	_, status, detail := runFor(claude, "windows", cl, env(), win, noGit)
-	if status != FireNoAnswer || !strings.Contains(detail, "Git Bash not found") {
-		t.Errorf("claude on Windows without Git Bash or sh: %s (%s), want %s naming Git Bash", status, detail, FireNoAnswer)
+	cursor := agent("cursor")
+	cu := agents.FileEntry{Event: "beforeShellExecution", Command: cursor.HookCommand("", "beforeShellExecution")}
+	if run, status, detail := runFor(cursor, "windows", cu, env(), on(map[string]string{cursor.Shell(): `C:\msys\sh.exe`}), noGit); status != "" || !slices.Equal(run.argv, []string{cursor.Shell(), "-c", cu.Command}) {
+		t.Errorf("cursor on Windows without Git Bash: %q (%s %s), want %s -c", run.argv, status, detail, cursor.Shell())
 	}
 }
