@@ -308,13 +308,23 @@ func encodeQwen(c *Call, o *protocol.Outcome) Reply {
 	case qwenPreTool:
 		// Qwen cannot stop the agent from here, nor apply a rewrite: both
 		// refuse the call rather than let it run as it was.
+		deny := func(why string) {
+			addHSO("permissionDecision", "deny")
+			addHSO("permissionDecisionReason", why)
+			// Qwen merges the replies of a firing's hooks key by key,
+			// hookSpecificOutput's last-wins (mergeWithOrLogic): a hook
+			// after ours (project hooks run first, then the user's, the
+			// system's, extensions') answering permissionDecision "allow"
+			// would replace our deny. continue:false survives that merge
+			// and, on PreToolUse, refuses the call with its stopReason
+			// (firePreToolUseHook), stopping nothing else.
+			stop = protocol.Object{{Key: "continue", Value: false}, {Key: "stopReason", Value: why}}
+		}
 		switch {
 		case refused:
-			addHSO("permissionDecision", "deny")
-			addHSO("permissionDecisionReason", reason)
+			deny(reason)
 		case o.Args != nil:
-			addHSO("permissionDecision", "deny")
-			addHSO("permissionDecisionReason", qwenRewriteReason(o))
+			deny(qwenRewriteReason(o))
 		case o.Decision == protocol.DecisionAsk || o.Decision == protocol.DecisionAllow:
 			addHSO("permissionDecision", map[protocol.Decision]string{protocol.DecisionAsk: "ask", protocol.DecisionAllow: "allow"}[o.Decision])
 			if o.Message != "" {

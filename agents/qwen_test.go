@@ -30,15 +30,19 @@ func TestQwenGolden(t *testing.T) {
 	runWireCases(t, qwen(t), []wireCase{
 		// PreToolUse.
 		{
+			// continue:false beside the deny: Qwen merges a firing's replies
+			// key by key, and a later hook's permissionDecision "allow"
+			// replaces ours (e2e TestQwenDenyOutlivesALaterAllow); a
+			// continue:false outlives the merge and refuses the call.
 			name: "block", payload: qPre, canon: "pre_tool_call",
 			fields:  map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "rm -rf /p/marker", "description": "e2e", "is_background": false}, "session_id": "9ce0ae13", "tool_call_id": "call_e2e"},
 			outcome: protocol.Outcome{Decision: protocol.DecisionBlock, Message: "no rm -rf"},
-			stdout:  `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm -rf"}}` + "\n",
+			stdout:  `{"continue":false,"stopReason":"no rm -rf","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm -rf"}}` + "\n",
 		},
 		{
 			name: "block without a message", payload: qPre, canon: "pre_tool_call",
 			outcome: protocol.Outcome{Decision: protocol.DecisionBlock},
-			stdout:  `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Blocked by hook"}}` + "\n",
+			stdout:  `{"continue":false,"stopReason":"Blocked by hook","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"Blocked by hook"}}` + "\n",
 		},
 		{
 			// Qwen asks the user in its TUI; where it cannot (headless, a
@@ -57,13 +61,15 @@ func TestQwenGolden(t *testing.T) {
 			// would run as it was, so it is refused with the rewritten input.
 			name: "rewrite is refused with the new input", payload: qPre, canon: "pre_tool_call",
 			outcome: protocol.Outcome{Decision: protocol.DecisionAllow, Args: map[string]any{"command": "rm -ri /p/marker"}},
-			stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":` +
+			stdout: `{"continue":false,"stopReason":"a hook rewrote this call, which Qwen Code cannot apply: call the tool again with this input instead: {\"command\":\"rm -ri /p/marker\"}",` +
+				`"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":` +
 				`"a hook rewrote this call, which Qwen Code cannot apply: call the tool again with this input instead: {\"command\":\"rm -ri /p/marker\"}"}}` + "\n",
 		},
 		{
 			name: "rewrite with a message", payload: qPre, canon: "pre_tool_call",
 			outcome: protocol.Outcome{Args: map[string]any{"command": "ls"}, Message: "dry run"},
-			stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":` +
+			stdout: `{"continue":false,"stopReason":"dry run (a hook rewrote this call, which Qwen Code cannot apply: call the tool again with this input instead: {\"command\":\"ls\"})",` +
+				`"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":` +
 				`"dry run (a hook rewrote this call, which Qwen Code cannot apply: call the tool again with this input instead: {\"command\":\"ls\"})"}}` + "\n",
 		},
 		{
@@ -76,17 +82,17 @@ func TestQwenGolden(t *testing.T) {
 			// refuses the call): the call is refused with the stop's reason.
 			name: "stop", payload: qPre, canon: "pre_tool_call",
 			outcome: protocol.Outcome{Stop: true, StopReason: "budget spent"},
-			stdout:  `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"budget spent"}}` + "\n",
+			stdout:  `{"continue":false,"stopReason":"budget spent","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"budget spent"}}` + "\n",
 		},
 		{name: "no match", payload: qPre, canon: "pre_tool_call", outcome: protocol.Outcome{Decision: protocol.DecisionNone}},
 		{
 			name: "deny", payload: qPre, canon: "pre_tool_call", deny: "guard unreachable",
-			stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard unreachable"}}` + "\n",
+			stdout: `{"continue":false,"stopReason":"guard unreachable","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard unreachable"}}` + "\n",
 		},
 		{
 			name: "invalid stdin", payload: `{"hook_event_name":"PreToolUse",`, event: "PreToolUse", canon: "pre_tool_call", notJSON: true,
 			deny:   "payload unreadable",
-			stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"payload unreadable"}}` + "\n",
+			stdout: `{"continue":false,"stopReason":"payload unreadable","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"payload unreadable"}}` + "\n",
 		},
 		{name: "invalid stdin, no event", payload: `not json`, notJSON: true, deny: "x"},
 		{
@@ -396,7 +402,8 @@ func qwen(t *testing.T) *Agent {
 // FuzzQwen: any Qwen payload decodes without panicking; whatever the
 // outcome, the reply is exit 0 with JSON or nothing, a Stop reply never
 // carries continue:false (Qwen would keep going), and a refused or
-// rewritten tool call is denied (Qwen cannot apply a rewrite).
+// rewritten tool call is denied (Qwen cannot apply a rewrite), with
+// continue:false, which another hook's later "allow" cannot undo.
 func FuzzQwen(f *testing.F) {
 	for _, s := range []string{qPre, qPost, qPrompt, qStop, qStart, qPerm, qFail, qTodo, qDone,
 		`{"hook_event_name":"TodoCreated","phase":"postWrite"}`, `{"hook_event_name":"SessionDelete"}`,
@@ -430,7 +437,7 @@ func FuzzQwen(f *testing.F) {
 		if c.Event.Stops && strings.Contains(out, `"continue":false`) {
 			t.Fatalf("%s reply %s would keep Qwen going", c.AgentEvent, out)
 		}
-		if c.Event.Gating() && !strings.Contains(out, `"permissionDecision":"deny"`) {
+		if c.Event.Gating() && (!strings.Contains(out, `"permissionDecision":"deny"`) || !strings.HasPrefix(out, `{"continue":false,`)) {
 			t.Fatalf("%s reply %s lets a refused or rewritten call run", c.AgentEvent, out)
 		}
 	})

@@ -34,6 +34,21 @@ func TestQwenCode(t *testing.T) {
 	runScenarios(t, newQwenHarness(t), start, nil)
 }
 
+// TestQwenDenyOutlivesALaterAllow: the user's own PreToolUse hook in
+// ~/.qwen/settings.json answers permissionDecision "allow" for every
+// shell call. Qwen runs the project's hooks (ours) before the user's and
+// merges their hookSpecificOutput key by key, the last one winning, so a
+// reply that refused by permissionDecision alone was replaced by the
+// allow and the rm ran. The guard's refusal must hold.
+func TestQwenDenyOutlivesALaterAllow(t *testing.T) {
+	h := newQwenHarness(t)
+	mustWrite(t, filepath.Join(h.home, ".qwen", "settings.json"),
+		`{"privacy": {"usageStatisticsEnabled": false}, "general": {"enableAutoUpdate": false},`+
+			` "hooks": {"PreToolUse": [{"matcher": "run_shell_command", "hooks": [{"type": "command",`+
+			` "command": "cat >/dev/null; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'"}]}]}}`+"\n", 0o644)
+	guardCase(t, h, "rm -rf", "marker")
+}
+
 // newQwenHarness installs (or reuses) Qwen Code, wires a new project to
 // hermes-hooks and writes its Hermes hooks.
 func newQwenHarness(t *testing.T) *qwenHarness {
