@@ -30,7 +30,9 @@ func newQwen() *Agent {
 		Source: Source{ConfigKey: "qwen_settings", Flag: "qwen-settings", What: "Qwen Code settings",
 			FlagHelp:      "also load hooks from this Qwen Code settings.json (repeatable)",
 			ProjectMarker: ".qwen", ProjectLevels: 1,
-			Document: qwenDocument, Handler: qwenHandler, Matcher: qwenMatcher, UnknownEvent: qwenUnknownEvent,
+			// A hook's "env" is spread last into its environment, as
+			// Gemini CLI's is (HookRunner.executeCommandHook): read alike.
+			Document: qwenDocument, Handler: qwenHandler, Env: geminiHookEnv, Matcher: qwenMatcher, UnknownEvent: qwenUnknownEvent,
 			Codec: qwenCodec{claudeRenamed{dialect: "qwen", tools: qwenByClaude, vars: []string{"QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"},
 				read: qwenReadReply}},
 			Sequential: sequentialTrue},
