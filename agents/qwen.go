@@ -255,6 +255,7 @@ func qwenHandler(_ string, h map[string]any, warn func(string)) map[string]any {
 	if typ, _ := h["type"].(string); typ != "command" {
 		return h
 	}
+	h = qwenCommandKeys(h, warn)
 	t, set := h["timeout"]
 	n, ok := t.(json.Number)
 	secs, err := n.Float64()
@@ -272,6 +273,38 @@ func qwenHandler(_ string, h map[string]any, warn func(string)) map[string]any {
 	h = maps.Clone(h)
 	h["timeout"] = json.Number(strconv.Itoa(qwenDefaultTimeout))
 	return h
+}
+
+// qwenCommandKeys takes out of a command hook the keys Claude Code reads
+// there and Qwen 0.24 does not (its HookRunner reads name, command,
+// timeout, env, shell and async), so that the Claude reading of the hook
+// runs it as Qwen does: "if" and "once" would run a guard on fewer calls
+// than Qwen runs it on, "asyncRewake" in the background, "args" as
+// another command line. A shell Qwen runs it with is bash unless it names
+// powershell (getShellConfigForHook); a falsy one is Qwen's default, bash.
+func qwenCommandKeys(h map[string]any, warn func(string)) map[string]any {
+	out, cloned := h, false
+	edit := func() {
+		if !cloned {
+			out, cloned = maps.Clone(h), true
+		}
+	}
+	for _, k := range []string{"if", "once", "asyncRewake", "args"} {
+		if _, ok := h[k]; ok {
+			edit()
+			delete(out, k)
+			warn("." + k + " is ignored: Qwen Code does not read it on a command hook, and runs the hook as if it were not there")
+		}
+	}
+	if sh, ok := h["shell"]; ok && sh != "powershell" && sh != "bash" {
+		edit()
+		if pyjson.Truthy(sh) {
+			out["shell"] = "bash"
+		} else {
+			delete(out, "shell")
+		}
+	}
+	return out
 }
 
 // qwenDefaultTimeout is Qwen 0.24's timeout of a command hook that sets
