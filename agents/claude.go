@@ -42,7 +42,7 @@ func newClaude() *Agent {
 			Layout: Grouped,
 			// Claude Code on a Windows without Git Bash (reported in
 			// ustoppble/overclick#63 for 2.1.241, and in its docs).
-			PowerShellWithoutGitBash: true,
+			POSIXOnWindows: GitBashElsePowerShell,
 			// Claude Code's SessionEnd hooks share a 1.5 s budget that the
 			// largest timeout one configures raises, up to 60 s (the
 			// catalog's SharedBudget): with no timeout of its own, this

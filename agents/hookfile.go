@@ -61,11 +61,9 @@ type HookFile struct {
 	// PowerShell: install on Windows writes that shell's form into
 	// "command" (HookCommandOn).
 	CommandShellWindows WindowsShell
-	// PowerShellWithoutGitBash: on Windows the agent runs the POSIX form
-	// through Git Bash, found by its own rules, and with PowerShell where
-	// it finds none (Claude Code): there the line does not parse, the
-	// hook errs, and the agent lets the call through.
-	PowerShellWithoutGitBash bool
+	// POSIXOnWindows is how the agent runs the POSIX form on Windows,
+	// where it has no Windows shell of its own.
+	POSIXOnWindows POSIXWindows
 	// WindowsAliases are other spellings of WindowsKey the agent reads
 	// (Codex's command_windows).
 	WindowsAliases []string
@@ -80,6 +78,24 @@ type HookFile struct {
 	// its settings' strings (nil: none is set).
 	Off func(doc pyjson.OrderedObject, lookup func(string) (string, bool)) func(command string) string
 }
+
+// POSIXWindows is how an agent runs the POSIX form of "command" on
+// Windows (HookFile.POSIXOnWindows).
+type POSIXWindows uint8
+
+const (
+	// GitBashElseSh: through Git Bash, else the sh on PATH.
+	GitBashElseSh POSIXWindows = iota
+	// GitBashElsePowerShell: through Git Bash found by the agent's own
+	// rules, else PowerShell (Claude Code), where the line does not parse:
+	// the hook errs, and the agent lets the call through.
+	GitBashElsePowerShell
+	// ComSpecOutsideGitBash: through %ComSpec% (cmd.exe, or PowerShell
+	// where it names one) unless the agent was started from Git Bash
+	// (MSYSTEM, TERM; Qwen Code's getShellConfiguration): in either the
+	// line fails, and the agent lets the call through.
+	ComSpecOutsideGitBash
+)
 
 // Layout is the shape of an agent's hooks object.
 type Layout int

@@ -46,6 +46,8 @@ func newQwen() *Agent {
 			// $QWEN_HOME/settings.json when QWEN_HOME is set.
 			UserEnv: "QWEN_HOME",
 			Layout:  Grouped,
+			// Qwen Code 0.24's getShellConfiguration on win32.
+			POSIXOnWindows: ComSpecOutsideGitBash,
 			// Seconds: Qwen 0.24 reads a timeout under 1000 as seconds (one of
 			// 1000 or more as milliseconds, with a warning). Its default is a
 			// minute, and a hook that times out lets the tool call through.

@@ -20,8 +20,9 @@ import (
 // entry has none; Gemini CLI runs "command" itself through PowerShell
 // (-NoProfile -NonInteractive -Command). The others keep the POSIX form,
 // run through Git Bash found as Claude Code finds it, else the shell on
-// PATH (Claude Code uses PowerShell there, where the line fails: no
-// answer, HookFile.PowerShellWithoutGitBash). Proving the POSIX line on
+// PATH (Claude Code uses PowerShell there, and Qwen Code %ComSpec%
+// unless started from Git Bash, where the line fails: no answer,
+// HookFile.POSIXOnWindows). Proving the POSIX line on
 // Windows would prove a line the agent never runs, and report a missing
 // sh as a problem of a file that works.
 
@@ -92,13 +93,16 @@ func runFor(a *agents.Agent, goos string, e agents.FileEntry, getenv func(string
 	if goos == "windows" {
 		// The POSIX line on Windows: through Git Bash, found as Claude
 		// Code finds it; else the shell on PATH.
+		if hf.POSIXOnWindows == agents.ComSpecOutsideGitBash && !fromGitBash(getenv) {
+			return run, FireNoAnswer, a.Title + " runs it with %ComSpec% (cmd.exe, or the PowerShell it names) unless started from Git Bash (MSYSTEM, TERM), and this POSIX line fails there: the call goes through unguarded. Start it from Git Bash"
+		}
 		bash, why := cmdpin.GitBashPath(func(k string) (string, bool) { v := getenv(k); return v, v != "" }, isFile,
 			func(name string) (string, bool) { p, err := lookPath(name); return p, err == nil })
 		if bash != "" {
 			run.path, run.argv = bash, []string{bash, "-c", line}
 			return run, "", ""
 		}
-		if hf.PowerShellWithoutGitBash {
+		if hf.POSIXOnWindows == agents.GitBashElsePowerShell {
 			return run, FireNoAnswer, a.Title + " runs it with PowerShell when it finds no Git Bash, where this POSIX line does not parse and the call goes through unguarded: " + why
 		}
 		if _, err := lookPath(a.Shell()); err != nil {
@@ -111,6 +115,13 @@ func runFor(a *agents.Agent, goos string, e agents.FileEntry, getenv func(string
 	}
 	run.path, run.argv = sh, []string{a.Shell(), "-c", line}
 	return run, "", ""
+}
+
+// fromGitBash reports whether the environment is a Git Bash's, as Qwen
+// Code tells (MSYSTEM MINGW*/MSYS*, or TERM naming msys or cygwin).
+func fromGitBash(getenv func(string) string) bool {
+	m, term := getenv("MSYSTEM"), getenv("TERM")
+	return strings.HasPrefix(m, "MINGW") || strings.HasPrefix(m, "MSYS") || strings.Contains(term, "msys") || strings.Contains(term, "cygwin")
 }
 
 // isFile reports whether p is a regular file (Git Bash's bash.exe).

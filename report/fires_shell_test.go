@@ -107,6 +107,22 @@ func TestRunFor(t *testing.T) {
 			t.Errorf("claude on Windows without Git Bash: %s (%s), want %s naming Git Bash and PowerShell", status, detail, FireNoAnswer)
 		}
 	}
+	// Qwen Code runs it with %ComSpec% (cmd.exe, or PowerShell where
+	// ComSpec names it) unless it was started from Git Bash (MSYSTEM,
+	// TERM): there the POSIX line fails and the call goes through.
+	qwen := agent("qwen")
+	qw := agents.FileEntry{Event: "PreToolUse", Command: qwen.HookCommand("", "PreToolUse")}
+	for _, getenv := range []func(string) string{env("ComSpec", comspec), env("ComSpec", ps, "CLAUDE_CODE_GIT_BASH_PATH", gitBash), env("TERM", "xterm", "ProgramFiles", `C:\Program Files`)} {
+		_, status, detail := runFor(qwen, "windows", qw, getenv, on(map[string]string{"sh": `C:\msys\sh.exe`, "bash": gitBash}), func(p string) bool { return p == gitBash })
+		if status != FireNoAnswer || !strings.Contains(detail, "ComSpec") || !strings.Contains(detail, "Git Bash") {
+			t.Errorf("qwen on Windows, not from Git Bash: %s (%s), want %s naming ComSpec and Git Bash", status, detail, FireNoAnswer)
+		}
+	}
+	for _, getenv := range []func(string) string{env("MSYSTEM", "MINGW64", "ProgramFiles", `C:\Program Files`), env("TERM", "cygwin", "ProgramFiles", `C:\Program Files`)} {
+		if run, status, detail := runFor(qwen, "windows", qw, getenv, win, func(p string) bool { return p == gitBash }); status != "" || !slices.Equal(run.argv, []string{gitBash, "-c", qw.Command}) {
+			t.Errorf("qwen on Windows from Git Bash: %q (%s %s), want Git Bash", run.argv, status, detail)
+		}
+	}
 	cursor := agent("cursor")
 	cu := agents.FileEntry{Event: "beforeShellExecution", Command: cursor.HookCommand("", "beforeShellExecution")}
 	if run, status, detail := runFor(cursor, "windows", cu, env(), on(map[string]string{cursor.Shell(): `C:\msys\sh.exe`}), noGit); status != "" || !slices.Equal(run.argv, []string{cursor.Shell(), "-c", cu.Command}) {
