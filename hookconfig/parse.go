@@ -263,7 +263,7 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 				// as for any config that cannot load).
 				continue
 			}
-			if isGroupNode(item) {
+			if isGroupNode(item) && !otherKind(item) {
 				// A Claude matcher group pasted into YAML:
 				// {matcher, hooks: [{type, command, timeout}]}.
 				cfg.parseYAMLClaudeGroup(ev, name, path, j, item, source)

@@ -13,8 +13,8 @@ import (
 )
 
 // opaExcludes are the keys an opa: entry cannot have: each makes the entry
-// another kind (a command, a worker, a rule).
-var opaExcludes = []string{"command", "worker", "workers", "worker_idle", "rule"}
+// another kind (a command, a worker, a rule, a matcher group of hooks).
+var opaExcludes = []string{"command", "worker", "workers", "worker_idle", "rule", "hooks"}
 
 // parseYAMLEntry reads one entry of a Hermes-style YAML hooks list by its
 // kind: an opa: entry, else a command (parseEntry, whose signature it

@@ -19,8 +19,17 @@ import (
 // and validate compiles them all.
 
 // ruleKinds are the keys that make an entry another kind: a rule entry
-// cannot have them.
-var ruleKinds = []string{"command", "worker", "workers", "worker_idle", "opa"}
+// cannot have them (hooks: a matcher group of handlers).
+var ruleKinds = []string{"command", "worker", "workers", "worker_idle", "opa", "hooks"}
+
+// otherKind reports a mapping with hooks: that says it is a rule or an
+// opa: policy: no matcher group, whose keys but matcher and hooks Claude
+// Code ignores (so would the reader, and a fail_closed rule beside them
+// would vanish without a word), but an entry of that kind, whose reader
+// refuses the hooks: beside it.
+func otherKind(n *yaml.Node) bool {
+	return pyyaml.MappingGet(n, "rule") != nil || pyyaml.MappingGet(n, "opa") != nil
+}
 
 // ruleDecisions are a rule's decisions and the capabilities (any of them)
 // each needs of its event. A block on a stop event (CapContinue) keeps the

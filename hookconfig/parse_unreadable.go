@@ -169,7 +169,7 @@ func (cfg *Config) loneGuards(ev *protocol.Event, name string, val *yaml.Node, s
 	if handlers != nil {
 		handlers = pyyaml.Deref(handlers)
 	}
-	if pyyaml.MappingGet(val, "command") != nil || handlers == nil || handlers.Kind != yaml.SequenceNode && handlers.Kind != yaml.MappingNode {
+	if pyyaml.MappingGet(val, "command") != nil || otherKind(val) || handlers == nil || handlers.Kind != yaml.SequenceNode && handlers.Kind != yaml.MappingNode {
 		add(cfg.unreadableGuard(skipped{ev: ev, declared: name, path: path, node: val, dialect: dialect, source: source}, from))
 		return
 	}
