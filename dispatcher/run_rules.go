@@ -2,6 +2,7 @@ package dispatcher
 
 import (
 	"context"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/rule"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -30,9 +31,25 @@ func inlineRule(d *Dispatcher, h *Invocation) (*ruleKind, bool) {
 	return k, ok
 }
 
+// rulesDeadline is when the time of the firing's rules (runnable of sel
+// decided inline, in every tier) is up: rule.FiringBound from now; zero
+// when it has none.
+func (d *Dispatcher) rulesDeadline(sel []Invocation, runnable []int) time.Time {
+	var bounds []time.Duration
+	for _, i := range runnable {
+		if _, ok := inlineRule(d, &sel[i]); ok {
+			bounds = append(bounds, sel[i].Entry.Timeout)
+		}
+	}
+	if len(bounds) == 0 {
+		return time.Time{}
+	}
+	return time.Now().Add(rule.FiringBound(bounds...))
+}
+
 // runRules decides the rule entries idx of sel (each one inlineRule) and
-// fills in their reports.
-func (d *Dispatcher) runRules(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Invocation, idx []int, reports []protocol.HookReport) {
+// fills in their reports; by is when the firing's rules' time is up.
+func (d *Dispatcher) runRules(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Invocation, idx []int, reports []protocol.HookReport, by time.Time) {
 	select {
 	case d.sem <- struct{}{}: // the tier's rules take one slot together
 	case <-ctx.Done():
@@ -88,7 +105,13 @@ func (d *Dispatcher) runRules(ctx context.Context, ev *protocol.Event, fields ma
 		slot[n] = len(tasks)
 		tasks = append(tasks, rule.Task{Rule: r, In: inputOf(h, runEvent(ev, h.Entry)), Bound: h.Entry.Timeout})
 	}
-	rule.EvalAll(ctx, tasks)
+	evalCtx := ctx
+	if !by.IsZero() {
+		var cancel context.CancelFunc
+		evalCtx, cancel = context.WithDeadline(ctx, by)
+		defer cancel()
+	}
+	rule.EvalAll(evalCtx, tasks)
 	<-d.sem
 	for n, i := range idx {
 		a := answers[n]

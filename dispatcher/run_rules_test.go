@@ -153,3 +153,44 @@ func TestRuleRunawayInATier(t *testing.T) {
 		}
 	}
 }
+
+// The rules of one firing share one time bound, twice the longest of
+// theirs, across its priority tiers: runaways of many priorities cannot
+// add their bounds up (ten tiers of rules matching a long command took ten
+// bounds). A rule of a tier that starts past it is not evaluated: it
+// failed (a fail_closed one blocks, naming why), as a rule past its own
+// bound does.
+func TestRulesShareTheFiringsBound(t *testing.T) {
+	runaway := `count(1..99999, args.s matches "a.*c.*d$") > 0` // far past 1 ms on "abab…"; builds nothing
+	var entries []*hookconfig.Entry
+	for prio := range 2 {
+		slow := ruleEntry(t, runaway, "block", consent.Scope{}, false)
+		slow.Timeout, slow.Priority = time.Millisecond, prio
+		entries = append(entries, slow)
+	}
+	late := ruleEntry(t, `tool == "terminal"`, "context", consent.Scope{}, false)
+	lateGuard := ruleEntry(t, `tool == "nothing"`, "block", consent.Scope{}, true)
+	late.Priority, lateGuard.Priority = 2, 2
+	late.Timeout, lateGuard.Timeout = time.Millisecond, time.Millisecond // the firing's bound: 2 ms
+	d, err := New(&hookconfig.Config{Entries: append(entries, late, lateGuard)}, Options{Gate: AllowAll, Cwd: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal", "args": map[string]any{"s": strings.Repeat("ab", 20)}})
+	if len(o.Hooks) != 4 {
+		t.Fatalf("reports: %+v", o.Hooks)
+	}
+	for i, h := range o.Hooks {
+		if !strings.Contains(h.Error, "rule evaluation stopped") || h.Ran {
+			t.Errorf("rule %d: %+v, want stopped", i, h)
+		}
+	}
+	for _, h := range o.Hooks[2:] {
+		if !strings.Contains(h.Error, "not started") {
+			t.Errorf("the last tier's rule: %q, want not started", h.Error)
+		}
+	}
+	if o.Decision != protocol.DecisionBlock || o.Context != "" {
+		t.Fatalf("outcome %s %q (context %q): want the fail_closed rule's block", o.Decision, o.Message, o.Context)
+	}
+}

@@ -20,7 +20,7 @@ type Task struct {
 	Elapsed time.Duration
 }
 
-func (t *Task) bound() time.Duration {
+func (t Task) bound() time.Duration {
 	if t.Bound <= 0 {
 		return defaultBound
 	}
@@ -46,6 +46,12 @@ func (t *Task) bound() time.Duration {
 // never their answers.
 func EvalAll(ctx context.Context, tasks []Task) {
 	if len(tasks) == 0 {
+		return
+	}
+	if ctx.Err() != nil {
+		// Past the firing's bound (or given up): none starts, not even
+		// to be abandoned (a match cannot be stopped, and would burn on).
+		notStarted(tasks)
 		return
 	}
 	shortest := defaultBound
@@ -80,6 +86,10 @@ wait:
 			break wait
 		}
 	}
+	if ctx.Err() != nil {
+		notStarted(rest)
+		return
+	}
 	var wg sync.WaitGroup
 	for i := range rest {
 		wg.Add(1)
@@ -97,6 +107,13 @@ wait:
 		}(&rest[i])
 	}
 	wg.Wait()
+}
+
+// notStarted answers tasks without evaluating them: their time is up.
+func notStarted(tasks []Task) {
+	for i := range tasks {
+		tasks[i].OK, tasks[i].Err = false, ErrNotStarted
+	}
 }
 
 // batch is EvalAll's state shared with its goroutine: next is the first

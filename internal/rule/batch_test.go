@@ -124,3 +124,34 @@ func TestEvalAllBoundIsEachRules(t *testing.T) {
 		t.Skipf("the slow rule took %v, not past the other's bound: nothing tested", tasks[1].Elapsed)
 	}
 }
+
+// Past the firing's bound (its context done) EvalAll starts no rule: each
+// is answered ErrNotStarted, a timeout, and none is quarantined (a match
+// that cannot be stopped would burn on after its answer).
+func TestEvalAllPastTheFiringsBound(t *testing.T) {
+	r, err := Compile(`tool == "terminal"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := 0
+	testRun = func(*Input) { started++ }
+	defer func() { testRun = nil }()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	tasks := []Task{{Rule: r, In: &Input{Tool: "terminal"}}, {Rule: r, In: &Input{Tool: "terminal"}}}
+	EvalAll(ctx, tasks)
+	for i, task := range tasks {
+		if task.OK || !errors.Is(task.Err, ErrNotStarted) || !errors.Is(task.Err, ErrTimeout) {
+			t.Errorf("task %d: %v, %v; want ErrNotStarted", i, task.OK, task.Err)
+		}
+	}
+	if started != 0 || r.quarantined() {
+		t.Errorf("%d evaluations started, quarantined %v: want none", started, r.quarantined())
+	}
+	if got := FiringBound(time.Millisecond, 0, time.Hour); got != 2*DefaultTimeout {
+		t.Errorf("FiringBound: %v, want twice the longest bound a rule can have", got)
+	}
+	if got := FiringBound(time.Millisecond, 3*time.Millisecond); got != 6*time.Millisecond {
+		t.Errorf("FiringBound: %v, want 6ms", got)
+	}
+}

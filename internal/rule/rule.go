@@ -61,6 +61,22 @@ var (
 // ErrTimeout is returned when an evaluation passes its deadline.
 var ErrTimeout = errors.New("rule evaluation passed its time bound")
 
+// ErrNotStarted is a rule's error when its firing's rules had used up
+// their time together before it could start (FiringBound).
+var ErrNotStarted = fmt.Errorf("%w: not started, the rules before it in this call had used up the time of all its rules", ErrTimeout)
+
+// FiringBound is the time the rules of one firing get together, in all
+// its priority tiers: twice the longest of their bounds (each rule's own,
+// at most DefaultTimeout), so that runaways of many tiers cannot add
+// their bounds up, while one runaway leaves the rest a whole bound.
+func FiringBound(bounds ...time.Duration) time.Duration {
+	longest := time.Duration(0)
+	for _, b := range bounds {
+		longest = max(longest, Task{Bound: b}.bound())
+	}
+	return 2 * longest
+}
+
 // ErrQuarantined is returned while an earlier evaluation that passed its
 // deadline is still running.
 var ErrQuarantined = errors.New("rule disabled while an earlier evaluation that passed its time bound still runs")
