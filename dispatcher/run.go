@@ -26,7 +26,7 @@ import (
 // tier reaches the tiers after it.
 func (d *Dispatcher) runTiers(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Invocation, runnable []int, reports []protocol.HookReport) {
 	var meta map[string]any
-	rulesBy := d.rulesDeadline(sel, runnable)
+	rules := d.rulesBudgetOf(sel, runnable)
 	for start := 0; start < len(runnable); {
 		end := start + 1
 		for end < len(runnable) && sel[runnable[end]].Entry.Priority == sel[runnable[start]].Entry.Priority {
@@ -42,7 +42,7 @@ func (d *Dispatcher) runTiers(ctx context.Context, ev *protocol.Event, fields ma
 				sel[i].fields = tf
 			}
 		}
-		d.runParallel(ctx, ev, tf, sel, tier, reports, rulesBy)
+		d.runParallel(ctx, ev, tf, sel, tier, reports, rules)
 		blocked := false
 		for _, i := range tier {
 			if c := reports[i].Contribution; c != nil {
@@ -102,7 +102,7 @@ func baseReport(e *hookconfig.Entry) protocol.HookReport {
 // runParallel starts every runnable hook at once (within the dispatcher's
 // bound); each fills in its own report slot, so completion order cannot
 // change the fold.
-func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Invocation, runnable []int, reports []protocol.HookReport, rulesBy time.Time) {
+func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Invocation, runnable []int, reports []protocol.HookReport, budget *rulesBudget) {
 	// One encoded payload per dialect, shared — per declared event for a
 	// Codec's, whose payload is that event's.
 	payloads := map[string][]byte{}
@@ -155,7 +155,7 @@ func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields
 	}
 	if len(rules) > 0 {
 		// Here, while the processes run.
-		d.runRules(ctx, ev, fields, sel, rules, reports, rulesBy)
+		d.runRules(ctx, ev, fields, sel, rules, reports, budget)
 	}
 	wg.Wait()
 }

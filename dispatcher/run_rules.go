@@ -31,10 +31,15 @@ func inlineRule(d *Dispatcher, h *Invocation) (*ruleKind, bool) {
 	return k, ok
 }
 
-// rulesDeadline is when the time of the firing's rules (runnable of sel
-// decided inline, in every tier) is up: rule.FiringBound from now; zero
-// when it has none.
-func (d *Dispatcher) rulesDeadline(sel []Invocation, runnable []int) time.Time {
+// rulesBudget is the time the firing's rules have left together
+// (rule.FiringBound): only their own evaluation counts, not the processes
+// of the tiers in between (a slow guard before them costs them nothing).
+// Tiers run one after another, so one runRules at a time spends it.
+type rulesBudget struct{ left time.Duration }
+
+// rulesBudgetOf is the budget of the rules among runnable of sel (decided
+// inline, in every tier); nil when there are none.
+func (d *Dispatcher) rulesBudgetOf(sel []Invocation, runnable []int) *rulesBudget {
 	var bounds []time.Duration
 	for _, i := range runnable {
 		if _, ok := inlineRule(d, &sel[i]); ok {
@@ -42,14 +47,14 @@ func (d *Dispatcher) rulesDeadline(sel []Invocation, runnable []int) time.Time {
 		}
 	}
 	if len(bounds) == 0 {
-		return time.Time{}
+		return nil
 	}
-	return time.Now().Add(rule.FiringBound(bounds...))
+	return &rulesBudget{left: rule.FiringBound(bounds...)}
 }
 
 // runRules decides the rule entries idx of sel (each one inlineRule) and
-// fills in their reports; by is when the firing's rules' time is up.
-func (d *Dispatcher) runRules(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Invocation, idx []int, reports []protocol.HookReport, by time.Time) {
+// fills in their reports, spending budget (nil: none is kept).
+func (d *Dispatcher) runRules(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Invocation, idx []int, reports []protocol.HookReport, budget *rulesBudget) {
 	select {
 	case d.sem <- struct{}{}: // the tier's rules take one slot together
 	case <-ctx.Done():
@@ -105,13 +110,15 @@ func (d *Dispatcher) runRules(ctx context.Context, ev *protocol.Event, fields ma
 		slot[n] = len(tasks)
 		tasks = append(tasks, rule.Task{Rule: r, In: inputOf(h, runEvent(ev, h.Entry)), Bound: h.Entry.Timeout})
 	}
-	evalCtx := ctx
-	if !by.IsZero() {
-		var cancel context.CancelFunc
-		evalCtx, cancel = context.WithDeadline(ctx, by)
-		defer cancel()
+	if budget == nil {
+		rule.EvalAll(ctx, tasks)
+	} else {
+		start := time.Now()
+		evalCtx, cancel := context.WithTimeout(ctx, budget.left)
+		rule.EvalAll(evalCtx, tasks)
+		cancel()
+		budget.left -= time.Since(start)
 	}
-	rule.EvalAll(evalCtx, tasks)
 	<-d.sem
 	for n, i := range idx {
 		a := answers[n]

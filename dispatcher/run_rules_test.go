@@ -194,3 +194,25 @@ func TestRulesShareTheFiringsBound(t *testing.T) {
 		t.Fatalf("outcome %s %q (context %q): want the fail_closed rule's block", o.Decision, o.Message, o.Context)
 	}
 }
+
+// Only the rules' own evaluation spends that bound: a process hook of an
+// earlier tier that takes longer than it leaves the later tier's rules
+// their whole time.
+func TestRulesBoundIsNotSpentByProcesses(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("sh")
+	}
+	pre, _ := protocol.Lookup("pre_tool_call")
+	slowHook := &hookconfig.Entry{Event: pre, Matcher: "terminal", Command: `sh -c 'cat >/dev/null; sleep 0.05; exit 0'`}
+	slowHook.Prepare(nil)
+	guard := ruleEntry(t, `tool == "terminal"`, "block", consent.Scope{}, false)
+	guard.Timeout, guard.Priority = time.Millisecond, 1 // the firing's rules: 2 ms, far less than the hook's 50
+	d, err := New(&hookconfig.Config{Entries: []*hookconfig.Entry{slowHook, guard}}, Options{Gate: AllowAll, Cwd: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := dispatch(t, d, "pre_tool_call", terminal("ls"))
+	if o.Decision != protocol.DecisionBlock || len(o.Hooks) != 2 || o.Hooks[1].Error != "" {
+		t.Fatalf("the rule after a slow process: %s %+v", o.Decision, o.Hooks)
+	}
+}

@@ -65,8 +65,8 @@ var ErrTimeout = errors.New("rule evaluation passed its time bound")
 // their time together before it could start (FiringBound).
 var ErrNotStarted = fmt.Errorf("%w: not started, the rules before it in this call had used up the time of all its rules", ErrTimeout)
 
-// FiringBound is the time the rules of one firing get together, in all
-// its priority tiers: twice the longest of their bounds (each rule's own,
+// FiringBound is the time the rules of one firing get together to
+// evaluate, in all its priority tiers: twice the longest of their bounds (each rule's own,
 // at most DefaultTimeout), so that runaways of many tiers cannot add
 // their bounds up, while one runaway leaves the rest a whole bound.
 func FiringBound(bounds ...time.Duration) time.Duration {
