@@ -119,6 +119,9 @@ type InstallCheck struct {
 	// RepoEnv are the project's files that set a control variable of
 	// hermes-hooks for the hooks the agent runs (repoenv.go).
 	RepoEnv []RepoEnvCheck `json:"repo_env,omitempty"`
+	// Stripped are the control variables set in doctor's environment that
+	// the agent strips from its hooks' environment (envstrip.go).
+	Stripped []StripCheck `json:"env_stripped,omitempty"`
 	// Gone: the registry of installations records this file, and it is no
 	// longer there (Entries is empty).
 	Gone bool `json:"gone,omitempty"`
@@ -158,6 +161,9 @@ func (c *InstallCheck) Problems() int {
 		}
 	}
 	if len(c.RepoEnv) > 0 && gating {
+		n++
+	}
+	if len(c.Stripped) > 0 && gating {
 		n++
 	}
 	if c.Error != "" {
@@ -263,6 +269,7 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 	c.SwitchedOff, overruled, linesOff = switchCheck(in, o, t)
 	c.NotReadHere = rootBelow(in, o.WorkDir, o.Home, t.parsed)
 	c.RepoEnv = repoEnvCheck(in, o)
+	c.Stripped = stripCheck(in, o)
 	entryOff := in.Agent.EntriesOffIn(t.parsed)
 	reviews := in.Agent.Reviews(trust)
 	// An entry repeated is proved once: proved maps it to its probe, and

@@ -45,6 +45,9 @@ func PrintInstallChecks(w io.Writer, checks []InstallCheck, now time.Time) {
 		for j := range c.RepoEnv {
 			fmt.Fprintf(w, "      %s\n", RepoEnvLine(&c.RepoEnv[j], c.Title))
 		}
+		for j := range c.Stripped {
+			fmt.Fprintf(w, "      %s\n", StripLine(&c.Stripped[j], c.Title))
+		}
 		if c.NotReadHere != "" {
 			mark := CheckFail.Symbol()
 			if c.GuardedHereBy != "" {

@@ -146,6 +146,10 @@ func runScripts(t *testing.T, files []string, binDir string) {
 			env.Setenv("HERMES_SAFE_MODE", "")
 			// No managed config but the one a script names (managed_*.txtar).
 			env.Setenv("HERMES_HOOKS_MANAGED_CONFIG", "")
+			// No Gemini CLI system settings but the ones a script writes
+			// (doctor_env_stripped_attack.txtar): the machine's
+			// /etc/gemini-cli can strip HERMES_HOME from its hooks.
+			env.Setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", filepath.Join(env.WorkDir, "gemini-system", "settings.json"))
 			// The repository, for the scripts that run its own files
 			// (first_hour_demo.txtar runs scripts/demo.sh).
 			repo, err := filepath.Abs(filepath.Join("..", ".."))
