@@ -26,6 +26,11 @@ import (
 // nothing). hostCwd is the payload's cwd ("" when unknown); anyCaller as
 // hookRefuse's. handled: the call is answered.
 func (a *App) hookRepoEnv(ctx context.Context, agent *agents.Agent, call *agents.Call, hostCwd string, anyCaller bool) (handled bool, err error) {
+	// What the project's settings take away from the hook's environment
+	// (hook_stripped.go) before what its files put there.
+	if handled, err := a.hookStripped(ctx, agent, call, hostCwd, anyCaller); handled {
+		return true, err
+	}
 	if !agent.TakesRepoEnv() {
 		return false, nil
 	}
