@@ -1,10 +1,12 @@
 package agents
 
 import (
+	"bytes"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 )
@@ -68,10 +70,22 @@ type stripRule struct {
 	strips func(docs []map[string]any, name, value string, strict bool) (Stripped, bool)
 	// fix is what to do about s, docs and files as for strips.
 	fix func(files []StripFile, docs []map[string]any, s Stripped) string
+	// key is the settings' key under which a file says what it strips.
+	key string
 }
 
 var stripRules = map[string]stripRule{
-	"gemini": {files: geminiStripFiles, strict: geminiStrict, strips: geminiStrips, fix: geminiStripFix},
+	"gemini": {files: geminiStripFiles, strict: geminiStrict, strips: geminiStrips, fix: geminiStripFix, key: "environmentVariableRedaction"},
+}
+
+// StripMayDecide reports whether data, one of a's settings files, may
+// change what a strips: it spells the settings' key, or holds a \u escape
+// (a key spelt so is known only once decoded). Keys are never expanded
+// from the environment. A file that does not cannot strip anything, and
+// `hook AGENT` reads the other files only when a project's file may.
+func (a *Agent) StripMayDecide(data []byte) bool {
+	r, ok := stripRules[a.Name]
+	return ok && (bytes.Contains(data, []byte(r.key)) || bytes.Contains(data, []byte(`\u`)))
 }
 
 // StripsEnv reports whether a strips variables from its hooks'
@@ -269,17 +283,22 @@ var geminiNeverAllowed = []string{
 	"FIREBASE_PROJECT_ID",
 }
 
-// geminiSecretName is NEVER_ALLOWED_NAME_PATTERNS as one pattern.
-var geminiSecretName = regexp.MustCompile(`(?i)TOKEN|SECRET|PASSWORD|PASSWD|KEY|AUTH|CREDENTIAL|CREDS|PRIVATE|CERT`)
+// geminiSecretName is NEVER_ALLOWED_NAME_PATTERNS as one pattern,
+// compiled at first use (at init every start of every command paid it).
+var geminiSecretName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)TOKEN|SECRET|PASSWORD|PASSWD|KEY|AUTH|CREDENTIAL|CREDS|PRIVATE|CERT`)
+})
 
 // geminiSecretValue is NEVER_ALLOWED_VALUE_PATTERNS as one pattern, read
 // on the value in upper case as Gemini does. RE2 has no repeat past 1000,
 // so the long bounded repeats are unbounded here: a value Gemini takes
 // for a secret always matches (a value past those bounds may match here
-// alone: a false alarm, never a miss).
-var geminiSecretValue = regexp.MustCompile(`(?i)-----BEGIN (RSA|OPENSSH|EC|PGP) PRIVATE KEY-----|-----BEGIN CERTIFICATE-----|` +
-	`(https?|ftp|smtp)://[^:\s]+:[^@\s]+@|(ghp|gho|ghu|ghs|ghr|github_pat)_[a-zA-Z0-9_]{36,}|AIzaSy[a-zA-Z0-9_\\-]{33}|` +
-	`AKIA[A-Z0-9]{16}|eyJ[a-zA-Z0-9_-]*\.[a-zA-Z0-9_-]*\.|(s|r)k_(live|test)_[0-9a-zA-Z]{24}|xox[abpr]-[a-zA-Z0-9-]+`)
+// alone: a false alarm, never a miss). Compiled at first use.
+var geminiSecretValue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)-----BEGIN (RSA|OPENSSH|EC|PGP) PRIVATE KEY-----|-----BEGIN CERTIFICATE-----|` +
+		`(https?|ftp|smtp)://[^:\s]+:[^@\s]+@|(ghp|gho|ghu|ghs|ghr|github_pat)_[a-zA-Z0-9_]{36,}|AIzaSy[a-zA-Z0-9_\\-]{33}|` +
+		`AKIA[A-Z0-9]{16}|eyJ[a-zA-Z0-9_-]*\.[a-zA-Z0-9_-]*\.|(s|r)k_(live|test)_[0-9a-zA-Z]{24}|xox[abpr]-[a-zA-Z0-9-]+`)
+})
 
 // The settings as a file spells them, for messages.
 const (
@@ -301,7 +320,7 @@ func geminiStrips(docs []map[string]any, name, value string, strict bool) (Strip
 	if !on {
 		onFile, onWhy = -1, geminiStrictWhy
 	}
-	if value != "" && geminiSecretValue.MatchString(value) {
+	if value != "" && geminiSecretValue().MatchString(value) {
 		return Stripped{Name: name, File: onFile, Setting: onWhy + " and the value of " + name + " looks like a secret to it", ByValue: true}, true
 	}
 	switch {
@@ -317,7 +336,7 @@ func geminiStrips(docs []map[string]any, name, value string, strict bool) (Strip
 		// The allow-list that left name out is the highest file's that
 		// set one: a workspace's replaces the user's.
 		return Stripped{Name: name, File: r.allowedFile, Setting: geminiStrictWhy}, true
-	case geminiSecretName.MatchString(key):
+	case geminiSecretName().MatchString(key):
 		return Stripped{Name: name, File: onFile, Setting: onWhy + " and " + name + " looks like the name of a secret to it"}, true
 	}
 	return Stripped{}, false

@@ -155,3 +155,25 @@ func TestStripFixGemini(t *testing.T) {
 		}
 	}
 }
+
+// TestStripMayDecide: a settings file without the redaction key cannot
+// change what Gemini CLI strips, unless it spells a key with a \u escape
+// (decoded, it may be that key); an agent without such settings never.
+func TestStripMayDecide(t *testing.T) {
+	gemini, _ := Lookup("gemini")
+	claude, _ := Lookup("claude")
+	for data, want := range map[string]bool{
+		`{"hooks": {}}`: false,
+		`{"security": {"environmentVariableRedaction": {"enabled": true}}}`: true,
+		`{"security": {"environmentVariableRedactio\u006e": {"enabled": true}}}`: true,
+		`{"context": {"fileName": "GEMINI.md"}}`: false,
+		``: false,
+	} {
+		if got := gemini.StripMayDecide([]byte(data)); got != want {
+			t.Errorf("gemini %s: %v, want %v", data, got, want)
+		}
+		if claude.StripMayDecide([]byte(data)) {
+			t.Errorf("claude %s: may decide", data)
+		}
+	}
+}

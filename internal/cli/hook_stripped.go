@@ -49,7 +49,10 @@ func (a *App) hookStripped(ctx context.Context, agent *agents.Agent, call *agent
 	problems := stripProblemsBy(ctx, func() []string {
 		var out []string
 		for _, d := range dirs {
-			out = append(out, stripProblems(agent, repoenv.Strips(agent, home, d, names, nil, os.LookupEnv))...)
+			// Most calls read the project's one small file and stop.
+			if repoenv.ProjectMayStrip(agent, home, d, os.LookupEnv) {
+				out = append(out, stripProblems(agent, repoenv.Strips(agent, home, d, names, nil, os.LookupEnv))...)
+			}
 		}
 		return out
 	})

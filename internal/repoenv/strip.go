@@ -87,6 +87,31 @@ func Strips(a *agents.Agent, home, workspace string, names []string, env map[str
 	return s
 }
 
+// ProjectMayStrip reports whether the project's settings file of a, run
+// in workspace, may change what a strips (agents.Agent.StripMayDecide;
+// a file that cannot be read may): without that, no stripping is the
+// project's doing, and the user's and system's files need not be read.
+func ProjectMayStrip(a *agents.Agent, home, workspace string, lookup func(string) (string, bool)) bool {
+	getenv := func(k string) string { v, _ := lookup(k); return v }
+	for _, f := range a.StripFiles(filepath.ToSlash(home), filepath.ToSlash(workspace), getenv, runtime.GOOS) {
+		if !f.Project {
+			continue
+		}
+		p := filepath.FromSlash(f.Path)
+		data, err := fsutil.ReadRegular(p, "", MaxFile)
+		switch {
+		case err == nil:
+			if a.StripMayDecide(data) {
+				return true
+			}
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EISDIR) || isDir(p):
+		default:
+			return true
+		}
+	}
+	return false
+}
+
 // isDir reports whether p is a folder: the agent's read of it fails and
 // it takes the file for empty.
 func isDir(p string) bool {
