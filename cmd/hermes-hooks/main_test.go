@@ -150,6 +150,10 @@ func runScripts(t *testing.T, files []string, binDir string) {
 			// (doctor_env_stripped_attack.txtar): the machine's
 			// /etc/gemini-cli can strip HERMES_HOME from its hooks.
 			env.Setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", filepath.Join(env.WorkDir, "gemini-system", "settings.json"))
+			// Nor Gemini CLI's strict mode, which a CI job's GITHUB_SHA
+			// turns on (a script that wants it sets it).
+			env.Setenv("GITHUB_SHA", "")
+			env.Setenv("SURFACE", "")
 			// The repository, for the scripts that run its own files
 			// (first_hour_demo.txtar runs scripts/demo.sh).
 			repo, err := filepath.Abs(filepath.Join("..", ".."))
