@@ -36,6 +36,12 @@ func (a *Agent) altered(event string, group, h pyjson.OrderedObject) string {
 	if a.HookFile.WindowsKey != "" {
 		want[a.HookFile.WindowsKey] = nil
 	}
+	c, _ := get(h, "command").(string)
+	if sh := a.commandShellFor(c); sh != "" {
+		// The shell the form needs: without it the agent runs the line
+		// with another, where it fails and lets the call through.
+		want[a.HookFile.CommandShellKey] = sh
+	}
 	extra, ok := a.HookFile.EventExtra[event]
 	if !ok {
 		extra = a.HookFile.Extra
@@ -60,7 +66,6 @@ func (a *Agent) altered(event string, group, h pyjson.OrderedObject) string {
 	if why := a.windowsAltered(event, h); why != "" {
 		return why
 	}
-	c, _ := get(h, "command").(string)
 	return otherEvent(event, c)
 }
 
@@ -96,10 +101,17 @@ func (a *Agent) windowsAltered(event string, h pyjson.OrderedObject) string {
 // user added to an entry of ours leaves it guarding, and is kept.
 var shownOnly = map[string]bool{"statusMessage": true, "description": true}
 
-// otherEvent says which event command, a line of ours, runs 'hook' for
-// when that is not event ("" when it is, or names none).
+// otherEvent says which event command, a line of ours (the POSIX form, or
+// the PowerShell one an agent runs "command" with on Windows), runs 'hook'
+// for when that is not event ("" when it is, or names none).
 func otherEvent(event, command string) string {
-	if l, ok := parseOwn(command); ok && l.event != "" && l.event != event {
+	l, ok := parseOwn(command)
+	if !ok {
+		var w winLine
+		w, ok = parseOwnWindows(command, true)
+		l = w.ownLine
+	}
+	if ok && l.event != "" && l.event != event {
 		return fmt.Sprintf("it runs 'hook %s %s'", l.agent, l.event)
 	}
 	return ""

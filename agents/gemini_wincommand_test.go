@@ -40,7 +40,8 @@ func TestGeminiHookCommandOnWindows(t *testing.T) {
 		}
 	}
 	// Every event install registers; and the agents whose "command" is
-	// POSIX on Windows too (their Windows line, if any, has its own key).
+	// POSIX on Windows too (their Windows line, if any, has its own key;
+	// Qwen Code's PowerShell form: qwen_wincommand_test.go).
 	for _, ev := range gemini.HookFile.Events {
 		for _, exe := range []string{"", "C:/hh/hermes-hooks.exe"} {
 			prefix := "if (-not (Get-Command hermes-hooks "
@@ -53,7 +54,7 @@ func TestGeminiHookCommandOnWindows(t *testing.T) {
 		}
 	}
 	for _, a := range All() {
-		if a.Name == "gemini" || len(a.HookFile.Events) == 0 {
+		if a.HookFile.CommandShellWindows != NoWindowsKey || len(a.HookFile.Events) == 0 {
 			continue
 		}
 		ev := a.HookFile.Events[0]
@@ -127,7 +128,7 @@ func TestGeminiWindowsCommandHostile(t *testing.T) {
 		strings.Replace(ps, "; exit $LASTEXITCODE", "; calc; exit $LASTEXITCODE", 1),
 		strings.Replace(ps, "} catch { exit 0 }", "} catch { calc; exit 0 }", 1),
 		strings.Replace(ps, " } catch {", "; calc } catch {", 1),
-		strings.Replace(ps, "hook gemini", "hook qwen", 1),
+		strings.Replace(ps, "hook gemini", "hook claude", 1),
 		strings.Replace(ps, "& hermes-hooks", "& 'C:\\evil.exe'; & hermes-hooks", 1),
 	} {
 		if IsOwnHookCommand(c, "gemini") || IsOwnHookCommand(c, "") || gemini.isOwn(c) {

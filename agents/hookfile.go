@@ -61,6 +61,13 @@ type HookFile struct {
 	// PowerShell: install on Windows writes that shell's form into
 	// "command" (HookCommandOn).
 	CommandShellWindows WindowsShell
+	// CommandShellKey is the handler key that makes the agent run
+	// "command" with CommandShellWindows ("": it always does there, as
+	// Gemini CLI). Qwen Code runs it with PowerShell only under "shell":
+	// "powershell" (else with %ComSpec%, where a PowerShell line fails):
+	// install writes the key beside the PowerShell form, and never beside
+	// the POSIX one, whose shell is the agent's default (commandshell.go).
+	CommandShellKey string
 	// POSIXOnWindows is how the agent runs the POSIX form on Windows,
 	// where it has no Windows shell of its own.
 	POSIXOnWindows POSIXWindows
@@ -211,6 +218,9 @@ func (a *Agent) InstallEnv(doc pyjson.OrderedObject, command func(event string) 
 				if c != want {
 					obj, edited = obj.Set("command", want), true
 				}
+				if o, ok := a.withCommandShell(obj, want); ok {
+					obj, edited = o, true
+				}
 				// An entry of ours runs our Windows command too, whatever
 				// a file edited since said there (or under an alias).
 				if w, _ := get(obj, a.HookFile.WindowsKey).(string); hasWin && w != win {
@@ -234,6 +244,7 @@ func (a *Agent) InstallEnv(doc pyjson.OrderedObject, command func(event string) 
 		if hasWin {
 			handler = append(handler, pyjson.Member{Key: a.HookFile.WindowsKey, Value: win})
 		}
+		handler, _ = a.withCommandShell(handler, want)
 		if a.HookFile.Layout == Flat && !a.HookFile.Typed {
 			handler = handler[1:]
 		}

@@ -62,7 +62,10 @@ type FileEntry struct {
 	Event, Command string
 	// Windows is the handler's Windows command (HookFile.WindowsKey or an
 	// alias of it; "" when it has none).
-	Windows        string
+	Windows string
+	// Shell is the shell the handler's HookFile.CommandShellKey asks the
+	// agent to run "command" with (commandShellOf; "": the agent's own).
+	Shell          string
 	Group, Handler int
 	// Altered says why the entry, if it is ours, is not as install writes
 	// it ("" when it is): the agent may not run it as a guard (altered.go).
@@ -100,7 +103,7 @@ func (a *Agent) Entries(doc pyjson.OrderedObject) []FileEntry {
 			for j, h := range inner {
 				ho, _ := h.(pyjson.OrderedObject)
 				if c, ok := get(ho, "command").(string); ok {
-					out = append(out, FileEntry{Event: m.Key, Command: c, Windows: a.windowsOf(ho), Group: i, Handler: j,
+					out = append(out, FileEntry{Event: m.Key, Command: c, Windows: a.windowsOf(ho), Shell: a.commandShellOf(ho), Group: i, Handler: j,
 						Altered: a.altered(m.Key, group, ho)})
 				}
 			}

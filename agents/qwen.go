@@ -46,8 +46,13 @@ func newQwen() *Agent {
 			// $QWEN_HOME/settings.json when QWEN_HOME is set.
 			UserEnv: "QWEN_HOME",
 			Layout:  Grouped,
-			// Qwen Code 0.24's getShellConfiguration on win32.
-			POSIXOnWindows: ComSpecOutsideGitBash,
+			// Qwen Code 0.24's getShellConfiguration on win32: the POSIX
+			// form runs only from Git Bash, so install on Windows writes
+			// PowerShell's form under "shell": "powershell", which Qwen
+			// runs with powershell -Command (getShellConfigForHook).
+			POSIXOnWindows:      ComSpecOutsideGitBash,
+			CommandShellWindows: PowerShell,
+			CommandShellKey:     "shell",
 			// Seconds: Qwen 0.24 reads a timeout under 1000 as seconds (one of
 			// 1000 or more as milliseconds, with a warning). Its default is a
 			// minute, and a hook that times out lets the tool call through.
