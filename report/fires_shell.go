@@ -18,7 +18,9 @@ import (
 // line instead (Codex: %COMSPEC% /C LINE, the line passed verbatim;
 // Copilot CLI: powershell -Command LINE), and its "command" where the
 // entry has none; Gemini CLI runs "command" itself through PowerShell
-// (-NoProfile -NonInteractive -Command). The others keep the POSIX form,
+// (-NoProfile -NonInteractive -Command), and Qwen Code where the entry
+// says "shell": "powershell" (powershell -Command, on every system:
+// FileEntry.Shell). The others keep the POSIX form,
 // run through Git Bash found as Claude Code finds it, else the shell on
 // PATH (Claude Code uses PowerShell there, and Qwen Code %ComSpec%
 // unless started from Git Bash, where the line fails: no answer,
@@ -71,7 +73,22 @@ func runFor(a *agents.Agent, goos string, e agents.FileEntry, getenv func(string
 		}
 		run.path, run.argv, run.psCheck = p, []string{"powershell", "-Command", line}, true
 		return run, "", ""
-	case goos == "windows" && hf.CommandShellWindows == agents.PowerShell:
+	case e.Shell == "powershell":
+		// Qwen Code under "shell": "powershell" (its entry install writes
+		// on Windows): powershell -Command LINE on every system.
+		p, err := lookPath("powershell")
+		if err == nil {
+			run.path, run.argv, run.psCheck = p, []string{"powershell", "-Command", line}, true
+			return run, "", ""
+		}
+		if goos == "windows" {
+			return run, FireNotRun, a.Title + " runs it with powershell, which is not on PATH: not run"
+		}
+		// Not Windows: the form install writes there, read here (a
+		// committed project file). Qwen cannot start it, and lets the
+		// call through.
+		return run, FireNoAnswer, a.Title + ` runs it with powershell ("shell": "powershell", the form install writes on Windows), which is not on PATH here: the hook fails and the call goes through unguarded`
+	case goos == "windows" && hf.CommandShellWindows == agents.PowerShell && hf.CommandShellKey == "":
 		// Gemini CLI: ComSpec when it names PowerShell, else pwsh, else
 		// powershell.
 		p := getenv("ComSpec")
@@ -94,7 +111,7 @@ func runFor(a *agents.Agent, goos string, e agents.FileEntry, getenv func(string
 		// The POSIX line on Windows: through Git Bash, found as Claude
 		// Code finds it; else the shell on PATH.
 		if hf.POSIXOnWindows == agents.ComSpecOutsideGitBash && !fromGitBash(getenv) {
-			return run, FireNoAnswer, a.Title + " runs it with %ComSpec% (cmd.exe, or the PowerShell it names) unless started from Git Bash (MSYSTEM, TERM), and this POSIX line fails there: the call goes through unguarded. Start it from Git Bash"
+			return run, FireNoAnswer, a.Title + " runs it with %ComSpec% (cmd.exe, or the PowerShell it names) unless started from Git Bash (MSYSTEM, TERM), and this POSIX line fails there: the call goes through unguarded. Run hermes-hooks install " + a.Name + " here, which writes the PowerShell form, run under \"shell\": \"powershell\" (or start it from Git Bash)"
 		}
 		bash, why := cmdpin.GitBashPath(func(k string) (string, bool) { v := getenv(k); return v, v != "" }, isFile,
 			func(name string) (string, bool) { p, err := lookPath(name); return p, err == nil })

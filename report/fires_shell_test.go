@@ -123,6 +123,38 @@ func TestRunFor(t *testing.T) {
 			t.Errorf("qwen on Windows from Git Bash: %q (%s %s), want Git Bash", run.argv, status, detail)
 		}
 	}
+	// Under "shell": "powershell" (install's entry on Windows) Qwen Code
+	// runs the line with powershell -Command, on every system: started
+	// from Git Bash or not. Where powershell is not on PATH, Windows
+	// cannot tell (doctor's PATH is not the agent's, and Windows
+	// PowerShell ships with every Windows); elsewhere the hook fails and
+	// the call goes through: a committed file of the Windows form is a
+	// problem on Linux and macOS, as Gemini CLI's is.
+	qps := agents.FileEntry{Event: "PreToolUse", Shell: "powershell"}
+	qps.Command, _ = qwen.HookCommandOn("windows", "", "PreToolUse")
+	for _, getenv := range []func(string) string{env("ComSpec", comspec), env("MSYSTEM", "MINGW64", "ProgramFiles", `C:\Program Files`)} {
+		if run, status, detail := runFor(qwen, "windows", qps, getenv, win, func(p string) bool { return p == gitBash }); status != "" ||
+			!slices.Equal(run.argv, []string{"powershell", "-Command", qps.Command}) || run.path != ps || !run.psCheck || run.line != qps.Command {
+			t.Errorf("qwen on Windows, shell powershell: %q %s %v (%s %s), want powershell -Command", run.argv, run.path, run.psCheck, status, detail)
+		}
+	}
+	if _, status, detail := runFor(qwen, "windows", qps, env("ComSpec", comspec), on(map[string]string{"cmd.exe": comspec}), noGit); status != FireNotRun || !strings.Contains(detail, "powershell") {
+		t.Errorf("qwen on Windows, no powershell: %s (%s), want %s", status, detail, FireNotRun)
+	}
+	if _, status, detail := runFor(qwen, "linux", qps, env(), unix, noGit); status != FireNoAnswer || !strings.Contains(detail, `"shell": "powershell"`) {
+		t.Errorf("qwen on Linux, shell powershell, no powershell: %s (%s), want %s", status, detail, FireNoAnswer)
+	}
+	if run, status, detail := runFor(qwen, "darwin", qps, env(), on(map[string]string{"powershell": "/usr/local/bin/powershell", "bash": "/bin/bash"}), noGit); status != "" ||
+		!slices.Equal(run.argv, []string{"powershell", "-Command", qps.Command}) || !run.psCheck {
+		t.Errorf("qwen on macOS with powershell: %q (%s %s), want powershell -Command", run.argv, status, detail)
+	}
+	// Without the key, Qwen's PowerShell form is not run with PowerShell
+	// (as Gemini CLI's would be): %ComSpec% there, no answer.
+	qnokey := qps
+	qnokey.Shell = ""
+	if _, status, _ := runFor(qwen, "windows", qnokey, env("ComSpec", comspec), win, noGit); status != FireNoAnswer {
+		t.Errorf("qwen on Windows, PowerShell form without shell: %s, want %s", status, FireNoAnswer)
+	}
 	cursor := agent("cursor")
 	cu := agents.FileEntry{Event: "beforeShellExecution", Command: cursor.HookCommand("", "beforeShellExecution")}
 	if run, status, detail := runFor(cursor, "windows", cu, env(), on(map[string]string{cursor.Shell(): `C:\msys\sh.exe`}), noGit); status != "" || !slices.Equal(run.argv, []string{cursor.Shell(), "-c", cu.Command}) {
