@@ -58,9 +58,9 @@ func (a *Agent) WindowsHookCommand(exe, event string) (string, error) {
 // HookCommandOn is the "command" a's hook file runs for event when install
 // runs on the system goos (runtime.GOOS): HookCommand, except on Windows
 // for an agent that runs "command" itself through a Windows shell
-// (HookFile.CommandShellWindows: Gemini CLI's PowerShell), which gets that
-// shell's form of WindowsHookCommand. What that shell cannot be given
-// safely is an error.
+// (HookFile.CommandShellWindows: Gemini CLI's PowerShell, Qwen Code's
+// under its CommandShellKey), which gets that shell's form of
+// WindowsHookCommand. What that shell cannot be given safely is an error.
 func (a *Agent) HookCommandOn(goos, exe, event string) (string, error) {
 	shell := a.HookFile.CommandShellWindows
 	if goos != "windows" || shell == NoWindowsKey {

@@ -54,7 +54,8 @@ func HookCommand(agent *agents.Agent, exe string) func(event string) string {
 
 // HookCommandOn is HookCommand for install running on the system goos
 // (runtime.GOOS): on Windows an agent that runs "command" through
-// PowerShell itself (Gemini CLI) gets that shell's form
+// PowerShell itself (Gemini CLI; Qwen Code under "shell": "powershell",
+// which agents.Agent.Install writes beside it) gets that shell's form
 // (agents.Agent.HookCommandOn). A path or event the shell cannot be given
 // safely is an error here, before any file is touched.
 func HookCommandOn(goos string, agent *agents.Agent, exe string) (func(event string) string, error) {

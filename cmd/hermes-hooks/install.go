@@ -427,8 +427,8 @@ func hookCommand(agent *agents.Agent, o installOptions) (func(string) string, er
 	if err != nil {
 		return nil, err
 	}
-	// The form the agent's shell on this system runs: Gemini CLI's
-	// PowerShell on Windows.
+	// The form the agent's shell on this system runs: Gemini CLI's and
+	// Qwen Code's PowerShell on Windows.
 	return install.HookCommandOn(runtime.GOOS, agent, exe)
 }
 
