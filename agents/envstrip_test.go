@@ -164,10 +164,10 @@ func TestStripMayDecide(t *testing.T) {
 	claude, _ := Lookup("claude")
 	for data, want := range map[string]bool{
 		`{"hooks": {}}`: false,
-		`{"security": {"environmentVariableRedaction": {"enabled": true}}}`: true,
+		`{"security": {"environmentVariableRedaction": {"enabled": true}}}`:      true,
 		`{"security": {"environmentVariableRedactio\u006e": {"enabled": true}}}`: true,
-		`{"context": {"fileName": "GEMINI.md"}}`: false,
-		``: false,
+		`{"context": {"fileName": "GEMINI.md"}}`:                                 false,
+		``:                                                                       false,
 	} {
 		if got := gemini.StripMayDecide([]byte(data)); got != want {
 			t.Errorf("gemini %s: %v, want %v", data, got, want)
