@@ -40,6 +40,9 @@ func newGemini() *Agent {
 			Project: ".gemini/settings.json",
 			Off:     geminiOff,
 			User:    ".gemini/settings.json",
+			// Gemini CLI's home folder, when set (storage.ts homedir()):
+			// $GEMINI_CLI_HOME/.gemini/settings.json.
+			UserEnv: "GEMINI_CLI_HOME",
 			Layout:  Grouped,
 			// Milliseconds. Gemini's default is 60 s, and a hook that times
 			// out lets the tool call through: give the dispatch room.

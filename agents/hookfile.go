@@ -46,7 +46,8 @@ type HookFile struct {
 	// by install.
 	Notice string
 	// UserEnv names the variable that moves the agent's folder in the
-	// home directory (User's first element) elsewhere: where it is set,
+	// home directory (User's first element) elsewhere, or the home
+	// directory itself (homeVars: GEMINI_CLI_HOME): where it is set,
 	// the agent reads its user file there, and install writes it there
 	// (UserHookFile). "": none.
 	UserEnv string
@@ -417,8 +418,7 @@ func (a *Agent) UserHookFile(home string, getenv func(string) string) string {
 	}
 	if hf.UserEnv != "" && getenv != nil {
 		if dir := getenv(hf.UserEnv); dir != "" {
-			_, rest, _ := strings.Cut(hf.User, "/")
-			return filepath.Join(dir, filepath.FromSlash(rest))
+			return filepath.Join(dir, filepath.FromSlash(inEnvFolder(hf.UserEnv, "", hf.User)))
 		}
 	}
 	return filepath.Join(home, filepath.FromSlash(hf.User))

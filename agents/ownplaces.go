@@ -204,8 +204,7 @@ func userFiles(p agentPlaces, homeEnv string, at Places) []string {
 func userFile(homeEnv, rel string, at Places) string {
 	if homeEnv != "" && at.Env != nil {
 		if d := at.Env(homeEnv); d != "" {
-			_, rest, _ := strings.Cut(rel, "/")
-			return path.Join(slashClean(d), rest)
+			return inEnvFolder(homeEnv, slashClean(d), rel)
 		}
 	}
 	return path.Join(slashClean(at.Home), rel)

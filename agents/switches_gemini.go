@@ -24,7 +24,7 @@ import (
 // ?? false, then a truth test). Run: e2e TestDoctorSwitches.
 
 var geminiFiles = []SwitchFile{
-	{Path: ".gemini/settings.json", User: true},
+	{Path: ".gemini/settings.json", User: true, HomeEnv: "GEMINI_CLI_HOME"},
 	{Path: ".gemini/settings.json"},
 }
 

@@ -31,7 +31,7 @@ var trustRules = map[string]trustRule{
 	"codex": {".codex/config.toml", "CODEX_HOME", codexTrusted},
 	// Gemini CLI: trustedFolders.json maps paths to TRUST_FOLDER,
 	// TRUST_PARENT or DO_NOT_TRUST [G-SRC trustedFolders].
-	"gemini": {".gemini/trustedFolders.json", "", geminiTrusted},
+	"gemini": {".gemini/trustedFolders.json", "GEMINI_CLI_HOME", geminiTrusted},
 	// Copilot CLI: config.json lists trusted folders [P-DOC].
 	"copilot": {".copilot/config.json", "COPILOT_HOME", copilotTrusted},
 }
@@ -48,16 +48,32 @@ func (a *Agent) TrustFile(home string, getenv func(string) string) string {
 }
 
 // homeFile is rel (slash-separated, under the user's home folder) where
-// the agent reads it: in the folder env names (getenv reads it) when set,
-// which stands for rel's first element (CODEX_HOME for ~/.codex), else
-// under home.
+// the agent reads it: under the folder env names (getenv reads it) when
+// set (inEnvFolder), else under home.
 func homeFile(home, rel, env string, getenv func(string) string) string {
-	if env != "" {
+	if env != "" && getenv != nil {
 		if dir := getenv(env); dir != "" {
-			return path.Join(dir, path.Base(rel))
+			return inEnvFolder(env, dir, rel)
 		}
 	}
 	return path.Join(home, rel)
+}
+
+// homeVars are the variables that stand for the user's home folder
+// itself, not for the agent's folder in it: Gemini CLI's GEMINI_CLI_HOME
+// (its storage's homedir(): $GEMINI_CLI_HOME/.gemini/settings.json), where
+// CODEX_HOME stands for ~/.codex.
+var homeVars = map[string]bool{"GEMINI_CLI_HOME": true}
+
+// inEnvFolder is rel (slash-separated, under the home folder) under dir,
+// the folder env names: dir stands for the home (homeVars), else for
+// rel's first element.
+func inEnvFolder(env, dir, rel string) string {
+	if homeVars[env] {
+		return path.Join(dir, rel)
+	}
+	_, rest, _ := strings.Cut(rel, "/")
+	return path.Join(dir, rest)
 }
 
 // Trusted reports whether data, a's TrustFile, trusts the project folder

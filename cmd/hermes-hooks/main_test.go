@@ -154,6 +154,8 @@ func runScripts(t *testing.T, files []string, binDir string) {
 			// turns on (a script that wants it sets it).
 			env.Setenv("GITHUB_SHA", "")
 			env.Setenv("SURFACE", "")
+			// Gemini CLI's home is HOME's, unless a script moves it.
+			env.Setenv("GEMINI_CLI_HOME", "")
 			// The repository, for the scripts that run its own files
 			// (first_hour_demo.txtar runs scripts/demo.sh).
 			repo, err := filepath.Abs(filepath.Join("..", ".."))
