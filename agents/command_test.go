@@ -86,9 +86,10 @@ func TestHookCommandForms(t *testing.T) {
 		// file too, and reads exit 2 as the refusal (DenyAnyCaller).
 		t.Errorf("PATH form, gating = %q; want Claude Code's deny printed, exit 2, then exec", got)
 	}
-	cursor, _ := Lookup("cursor")
-	if got := cursor.HookCommand("", "stop"); strings.Contains(got, AgentTimeoutFlag) {
-		t.Errorf("cursor's timeout is not known, yet %q passes one", got)
+	// Windsurf's timeout is neither known nor written: no deadline passed.
+	windsurf, _ := Lookup("windsurf")
+	if got := windsurf.HookCommand("", "pre_run_command"); strings.Contains(got, AgentTimeoutFlag) {
+		t.Errorf("windsurf's timeout is not known, yet %q passes one", got)
 	}
 	cline, _ := Lookup("cline")
 	script := string(Script(cline.HookCommand("", "PreToolUse")))
@@ -132,8 +133,8 @@ func TestAgentTimeouts(t *testing.T) {
 		{"gemini", "BeforeTool", 600 * time.Second}, // written in ms
 		{"kiro", "preToolUse", 600 * time.Second},   // timeout_ms
 		{"copilot", "PreToolUse", 600 * time.Second},
-		{"cline", "PreToolUse", 30 * time.Second}, // not configurable
-		{"cursor", "preToolUse", 0},
+		{"cline", "PreToolUse", 30 * time.Second},   // not configurable
+		{"cursor", "preToolUse", 600 * time.Second}, // written: "timeout": 600
 		{"windsurf", "pre_run_command", 0},
 	} {
 		a, _ := Lookup(tc.agent)

@@ -46,10 +46,12 @@ func newCursor() *Agent {
 			// tools, so the older per-action events (beforeShellExecution …)
 			// are left out: with both, a guard would run twice per command.
 			Events: []string{"preToolUse", "postToolUse", "beforeSubmitPrompt", "stop", "subagentStop", "sessionStart", "sessionEnd"},
+			// Cursor's default hook timeout is not documented, and a hook
+			// it kills lets the call through: say it (seconds, Cursor's
+			// unit), so that `hook cursor` answers a guard that hangs
+			// before Cursor gives up (--agent-timeout).
+			Extra: []pyjson.Member{{Key: "timeout", Value: int64(600)}},
 		},
-		// No HookTimeout: Cursor's default hook timeout is not documented
-		// where these facts come from, so `hook cursor` keeps no
-		// deadline of its own (its hooks' own timeouts apply).
 		decode: decodeCursor,
 		encode: encodeCursor,
 		// Cursor shows user_message with a deny or an ask only: no line on a call it lets run.
