@@ -167,16 +167,15 @@ func (a *Agent) StripFix(files []StripFile, parsed []ParsedFile, s Stripped) str
 // only in a trusted folder; trust can come from places not seen here, so
 // it is listed in any folder (a false alarm, never a miss).
 func geminiStripFiles(home, workspace string, getenv func(string) string, goos string) []StripFile {
-	system := getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+	// The system settings are Gemini's admin layer (managed.go), Linux's
+	// path on every system but macOS and Windows, as Gemini takes it.
+	m := managedLayers["gemini"]
+	system := getenv(m.Env)
 	if system == "" {
-		switch goos {
-		case "darwin":
-			system = "/Library/Application Support/GeminiCli/settings.json"
-		case "windows":
-			system = "C:/ProgramData/gemini-cli/settings.json"
-		default:
-			system = "/etc/gemini-cli/settings.json"
+		if system = m.Paths[goos]; system == "" {
+			system = m.Paths["linux"]
 		}
+		system = strings.ReplaceAll(system, `\`, "/")
 	}
 	defaults := getenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH")
 	if defaults == "" {
