@@ -69,14 +69,11 @@ func Strips(a *agents.Agent, home, workspace string, names []string, env map[str
 	parsed := make([]agents.ParsedFile, len(files))
 	for i, f := range files {
 		p := filepath.FromSlash(f.Path)
-		data, err := fsutil.ReadRegular(p, "", MaxFile)
+		data, err := readSettings(p)
 		if err == nil {
 			parsed[i], err = a.ParseLayerEnv(agents.SwitchFile{User: !f.Project}, data, lookup)
 		}
-		switch {
-		case err == nil:
-		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EISDIR) || isDir(p):
-		default:
+		if err != nil {
 			return Strip{Files: files, ErrFile: p, Err: err}
 		}
 	}
@@ -97,19 +94,27 @@ func ProjectMayStrip(a *agents.Agent, home, workspace string, lookup func(string
 		if !f.Project {
 			continue
 		}
-		p := filepath.FromSlash(f.Path)
-		data, err := fsutil.ReadRegular(p, "", MaxFile)
-		switch {
-		case err == nil:
-			if a.StripMayDecide(data) {
-				return true
-			}
-		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EISDIR) || isDir(p):
-		default:
+		data, err := readSettings(filepath.FromSlash(f.Path))
+		if err != nil || a.StripMayDecide(data) {
 			return true
 		}
 	}
 	return false
+}
+
+// readSettings reads the settings file p as a regular file of at most
+// MaxFile bytes (a link is followed: the agent follows it; no FIFO); an
+// absent file, or a folder in its place, is nil, as the agent reads it
+// as empty.
+func readSettings(p string) ([]byte, error) {
+	data, err := fsutil.ReadRegular(p, "", MaxFile)
+	switch {
+	case err == nil:
+		return data, nil
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EISDIR) || isDir(p):
+		return nil, nil
+	}
+	return nil, err
 }
 
 // isDir reports whether p is a folder: the agent's read of it fails and
