@@ -71,12 +71,8 @@ func (a *App) hookRepoEnv(ctx context.Context, agent *agents.Agent, call *agents
 		return slices.Contains(f.Vars, repoenv.Home) || slices.Contains(f.Vars, repoenv.HomeVar)
 	}) {
 		// The journal's place is HERMES_HOME's (or ~/.hermes), the
-		// repository's choice here: the refusal goes on stderr and in the
-		// reply only.
-		if anyCaller {
-			return true, writeReply(a, agent.DenyAnyCaller(call, reason))
-		}
-		return true, writeReply(a, agent.Deny(call, reason))
+		// repository's choice here.
+		return true, denyUnjournaled(a, agent, call, reason, anyCaller)
 	}
 	return true, a.hookRefuse(agent, call, nil, reason, anyCaller)
 }
@@ -86,14 +82,34 @@ func (a *App) hookRepoEnv(ctx context.Context, agent *agents.Agent, call *agents
 // lets it through). Not read in time: whether they set active cannot be
 // told, a finding like an unreadable file's.
 func checkBy(ctx context.Context, check func() []repoenv.Finding, active []string) []repoenv.Finding {
-	done := make(chan []repoenv.Finding, 1)
+	return within(ctx, check, []repoenv.Finding{{File: "the project's environment files", Vars: active, Err: errNotInTime}})
+}
+
+// errNotInTime is what a check that did not end within the agent's time
+// limit found (within).
+var errNotInTime = errors.New("not read within the agent's time limit")
+
+// within is check's answer, or late once ctx ends first (check goes on,
+// its answer dropped).
+func within[T any](ctx context.Context, check func() T, late T) T {
+	done := make(chan T, 1)
 	go func() { done <- check() }()
 	select {
 	case found := <-done:
 		return found
 	case <-ctx.Done():
-		return []repoenv.Finding{{File: "the project's environment files", Vars: active, Err: errors.New("not read within the agent's time limit")}}
+		return late
 	}
+}
+
+// denyUnjournaled refuses call with reason in the reply (and the caller's
+// warning) only: where the journal is may be what the repository moved or
+// had stripped (HERMES_HOME).
+func denyUnjournaled(a *App, agent *agents.Agent, call *agents.Call, reason string, anyCaller bool) error {
+	if anyCaller {
+		return writeReply(a, agent.DenyAnyCaller(call, reason))
+	}
+	return writeReply(a, agent.Deny(call, reason))
 }
 
 // repoEnvProblem says what found are, for a warning and a refusal.

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -46,7 +45,7 @@ func (a *App) hookStripped(ctx context.Context, agent *agents.Agent, call *agent
 		}
 	}
 	home, _ := os.UserHomeDir()
-	problems := stripProblemsBy(ctx, func() []string {
+	problems := within(ctx, func() []string {
 		var out []string
 		for _, d := range dirs {
 			// Most calls read the project's one small file and stop.
@@ -55,7 +54,7 @@ func (a *App) hookStripped(ctx context.Context, agent *agents.Agent, call *agent
 			}
 		}
 		return out
-	})
+	}, []string{"the agent's settings files: " + errNotInTime.Error()})
 	if len(problems) == 0 {
 		return false, nil
 	}
@@ -66,12 +65,7 @@ func (a *App) hookStripped(ctx context.Context, agent *agents.Agent, call *agent
 	}
 	a.Warn(msg)
 	reason := "hermes-hooks: " + msg + "; whether you set it cannot be told, and a repository may not switch off your guards, so this tool call is refused (remove the setting from that file; to keep it, add the variable to the allowed list of your system settings)"
-	// Where the journal is may be what was stripped (HERMES_HOME): the
-	// refusal goes on stderr and in the reply only.
-	if anyCaller {
-		return true, writeReply(a, agent.DenyAnyCaller(call, reason))
-	}
-	return true, writeReply(a, agent.Deny(call, reason))
+	return true, denyUnjournaled(a, agent, call, reason, anyCaller)
 }
 
 // stripProblems says what of s the project's file decides: a variable it
@@ -92,17 +86,4 @@ func stripProblems(agent *agents.Agent, s repoenv.Strip) []string {
 		}
 	}
 	return out
-}
-
-// stripProblemsBy runs check within ctx's deadline, as checkBy does: not
-// read in time, what the files strip cannot be told.
-func stripProblemsBy(ctx context.Context, check func() []string) []string {
-	done := make(chan []string, 1)
-	go func() { done <- check() }()
-	select {
-	case found := <-done:
-		return found
-	case <-ctx.Done():
-		return []string{"the agent's settings files: " + errors.New("not read within the agent's time limit").Error()}
-	}
 }
