@@ -65,17 +65,10 @@ func runFor(a *agents.Agent, goos string, e agents.FileEntry, getenv func(string
 		run.path, run.argv = comspec, []string{comspec, "/C", line}
 		run.cmdLine = `"` + comspec + `" /C ` + line
 		return run, "", ""
-	case goos == "windows" && hf.WindowsShell == agents.PowerShell:
-		// Copilot CLI: powershell -Command LINE.
-		p, err := lookPath("powershell")
-		if err != nil {
-			return run, FireNotRun, a.Title + " runs it with powershell, which is not on PATH: not run"
-		}
-		run.path, run.argv, run.psCheck = p, []string{"powershell", "-Command", line}, true
-		return run, "", ""
-	case e.Shell == "powershell":
-		// Qwen Code under "shell": "powershell" (its entry install writes
-		// on Windows): powershell -Command LINE on every system.
+	case goos == "windows" && hf.WindowsShell == agents.PowerShell, e.Shell == "powershell":
+		// powershell -Command LINE: Copilot CLI's powershell key on
+		// Windows; Qwen Code under "shell": "powershell" (its entry
+		// install writes on Windows) on every system.
 		p, err := lookPath("powershell")
 		if err == nil {
 			run.path, run.argv, run.psCheck = p, []string{"powershell", "-Command", line}, true
