@@ -181,12 +181,14 @@ func runApprove(a *app, command string, o approveOptions) error {
 			}
 			hints, suffix := noHookText(statuses, command)
 			if o.json {
-				return noHookJSON(a, store, command, "", fmt.Sprintf("no hook in %s runs the command %s (the command must match the config exactly; to approve it anyway, name the event with --event)%s", a.configLabel(), command, suffix))
+				return noHookJSON(a, store, command, "", fmt.Sprintf("no hook in %s runs the command %s (the command must match the config exactly; to approve it anyway for a hook you are about to add, name the event with --event and pass --force)%s", a.configLabel(), command, suffix))
 			}
 			fmt.Fprintf(a.Out, "No hook in %s runs the command: %s\n", show(a.configLabel()), show(command))
 			printLines(a, hints)
-			fmt.Fprintln(a.Out, "The command must match the config exactly. To approve it anyway, name the event:")
-			fmt.Fprintf(a.Out, "  hermes-hooks approve %s --event EVENT\n", show(shquote.IfNeeded(command)))
+			// Both flags at once: --event alone is refused again, asking
+			// for --force (the branch above), a second round trip.
+			fmt.Fprintln(a.Out, "The command must match the config exactly. To approve it anyway for a hook you are about to add, name its event:")
+			fmt.Fprintf(a.Out, "  hermes-hooks approve %s --event EVENT --force\n", show(shquote.IfNeeded(command)))
 			return silentExit(1)
 		}
 	}
