@@ -221,9 +221,9 @@ func runServe(a *app, o serveOptions) error {
 	if err != nil {
 		return usageErr("use --listen unix:///path/to/sock or --listen tcp://127.0.0.1:PORT", "%v", err)
 	}
-	path, err := a.Config()
+	path, err := a.NamedConfig()
 	if err != nil {
-		return err
+		return err // a *hookconfig.ConfigError: exit 1 with its hint
 	}
 	opts := server.Options{
 		ConfigPath: path,

@@ -180,18 +180,29 @@ func (a *App) journalRefusal(ctx context.Context, cfg *hookconfig.Config, ev *pr
 }
 
 func (a *App) load(projectDir string) (*hookconfig.Config, error) {
-	path, err := a.Config()
+	path, err := a.NamedConfig()
 	if err != nil {
 		return nil, err
 	}
+	return hookconfig.Load(path, a.LoadOptions(projectDir))
+}
+
+// NamedConfig is Config, refused when --config names a file that does not
+// exist: a config named on purpose must exist, so that a typo in an
+// agent's hook command (or in serve's, which that hook forwards to) does
+// not read as "no hooks" (and no guard). The default config may be absent:
+// no hooks yet.
+func (a *App) NamedConfig() (string, error) {
+	path, err := a.Config()
+	if err != nil {
+		return "", err
+	}
 	if a.ConfigPath != "" {
-		// A config named on purpose must exist: a typo in an agent's hook
-		// command must not read as "no hooks" (and no guard).
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, &hookconfig.ConfigError{Path: path, Err: errors.New("no such file (named by --config)")}
+			return "", &hookconfig.ConfigError{Path: path, Err: errors.New("no such file (named by --config)")}
 		}
 	}
-	return hookconfig.Load(path, a.LoadOptions(projectDir))
+	return path, nil
 }
 
 func (a *App) warnAll(cfg *hookconfig.Config) {
