@@ -75,7 +75,9 @@ more "   answers in its protocol. The same guard, as Claude Code asks:"
 pipe '{"hook_event_name":"PreToolUse","session_id":"demo","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}' hook claude --no-server
 
 say "7. doctor checks every hook: present, executable, approved, unchanged, and replying"
-more "   sensibly to a synthetic event."
+more "   sensibly to a synthetic event. Its ⚠ lines are about this example only: it names"
+more "   its scripts relative to the repository, so that the demo runs from a clone; in your"
+more "   own config write absolute paths, or ones starting with ~/ (as the tutorial does)."
 show doctor
 
 say "8. Changed your mind about a hook? revoke it: dispatch stops running it at once."
