@@ -207,19 +207,9 @@ func runServe(a *app, o serveOptions) error {
 	if err != nil {
 		return err
 	}
-	listen := o.listen
-	switch {
-	case listen == "" && o.user:
-		listen = server.UserAddr(store.Home()).String()
-	case listen == "":
-		listen = server.DefaultAddr(store.Home()).String()
-	}
-	addr, err := server.ParseAddr(listen, o.allowRemote)
-	if errors.Is(err, server.ErrNotLoopback) {
-		return usageErr("pass --allow-remote if you really mean it (anyone who can connect runs your approved hooks), or listen on 127.0.0.1", "%v", err)
-	}
+	addr, err := serveAddr(o, store.Home())
 	if err != nil {
-		return usageErr("use --listen unix:///path/to/sock or --listen tcp://127.0.0.1:PORT", "%v", err)
+		return err
 	}
 	path, err := a.NamedConfig()
 	if err != nil {
@@ -314,4 +304,33 @@ func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
 		return nil, usageErr("use --log-format text or --log-format json", "unknown --log-format %q", format)
 	}
 	return l, nil
+}
+
+// serveAddr is where serve listens: --listen, else the default address in
+// home (serve --user's own under it).
+func serveAddr(o serveOptions, home string) (server.Addr, error) {
+	listen := o.listen
+	if listen == "" {
+		// The default address is in HERMES_HOME, which a fresh machine
+		// does not have until something writes to it: make it, as the
+		// allowlist's first write does, rather than fail on the lock
+		// file beside the socket (and a login unit restart for ever).
+		if err := os.MkdirAll(home, 0o700); err != nil {
+			return server.Addr{}, err
+		}
+	}
+	switch {
+	case listen == "" && o.user:
+		listen = server.UserAddr(home).String()
+	case listen == "":
+		listen = server.DefaultAddr(home).String()
+	}
+	addr, err := server.ParseAddr(listen, o.allowRemote)
+	if errors.Is(err, server.ErrNotLoopback) {
+		return addr, usageErr("pass --allow-remote if you really mean it (anyone who can connect runs your approved hooks), or listen on 127.0.0.1", "%v", err)
+	}
+	if err != nil {
+		return addr, usageErr("use --listen unix:///path/to/sock or --listen tcp://127.0.0.1:PORT", "%v", err)
+	}
+	return addr, nil
 }
