@@ -228,7 +228,13 @@ func (s *replaySeen) nothingReplayed(path string, rep *journal.ReplayReport) err
 		return withHint(fmt.Errorf("nothing to replay: none of the %d records matches --since, --until and --event", s.total),
 			"widen the filters; 'hermes-hooks log' with the same ones lists what they select")
 	case rep.Elsewhere > 0 && rep.Elsewhere+s.noPayload >= rep.Events:
-		return withHint(fmt.Errorf("nothing replayed: %d of the %d records selected were decided outside %s", rep.Elsewhere, rep.Events, cli.Cwd()),
+		msg := fmt.Sprintf("nothing replayed: %d of the %d records selected were decided outside %s", rep.Elsewhere, rep.Events, cli.Cwd())
+		if s.noPayload > 0 {
+			// The two causes are apart (only a record with a payload is
+			// placed), and the note on payloads prints only after a replay.
+			msg += fmt.Sprintf("; the other %d hold no payload (the event's fields), which replay needs", s.noPayload)
+		}
+		return withHint(errors.New(msg),
 			"run replay in the directory they were decided in (log --json shows each record's cwd), or pass --any-cwd if no one else can write the journal")
 	case rep.Unreadable > 0:
 		return s.unreadable(rep)
