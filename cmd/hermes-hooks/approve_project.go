@@ -43,7 +43,8 @@ func runApproveProject(a *app, args []string, o approveOptions) error {
 	extra := map[string]any{"project": root, "hooks": hooks}
 	if len(hooks) == 0 {
 		if o.json {
-			return writeJSON(a.Out, map[string]any{"project": root, "hooks": hooks, "results": []any{}, "approved": 0, "refused": 0})
+			// [], not null: a script's jq '.hooks[]' reads an empty list.
+			return writeJSON(a.Out, map[string]any{"project": root, "hooks": []report.ProjectHook{}, "results": []any{}, "approved": 0, "refused": 0})
 		}
 		// Said so that it holds right after install, whose entries in an
 		// agent's hook file run hermes-hooks and declare no hook: the
