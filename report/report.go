@@ -330,13 +330,10 @@ func NewHookInfo(st *HookStatus) HookInfo {
 	e := st.Entry
 	h := HookInfo{
 		Event: e.DeclaredAs, Canonical: e.Event.Name, Command: e.Text(), Matcher: e.Matcher,
-		Timeout: e.Timeout.Seconds(), Dialect: string(e.Dialect), FailClosed: e.FailClosed,
+		Timeout: TimeoutSeconds(e), Dialect: string(e.Dialect), FailClosed: e.FailClosed,
 		Priority: e.Priority, Duplicate: e.Duplicate, Managed: e.Scope.Managed, Source: e.Source, RunBy: e.RunBy, Script: st.Script, Files: st.Files, TextOnly: st.TextOnly, TextOnlyBlocks: st.TextOnlyUnacknowledged(), Executable: st.Executable,
 		Approved: st.Approved, ApprovedAt: st.Approval.ApprovedAt, ApprovedElsewhere: st.Elsewhere, Runs: st.Runs(),
 		Rule: ruleInfo(st),
-	}
-	if d := ruleBound(e); d > 0 {
-		h.Timeout = d.Seconds() // what bounds it, as list's text says
 	}
 	if w := e.Worker(); w != nil {
 		h.Worker, h.Workers = true, w.Workers

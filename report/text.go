@@ -175,6 +175,17 @@ func refusesMeanwhile(e *hookconfig.Entry) string {
 	return ""
 }
 
+// TimeoutSeconds is the time e is given, as list, list --json and
+// /v1/stats show it (doctor --live's "slow" is measured against it): a
+// rule's bound when that is below its entry's timeout, else the entry's
+// timeout.
+func TimeoutSeconds(e *hookconfig.Entry) float64 {
+	if d := ruleBound(e); d > 0 {
+		return d.Seconds()
+	}
+	return e.Timeout.Seconds()
+}
+
 // ruleBound is the bound a rule is decided within when it is below its
 // entry's timeout (a rule's own, far below a process's default timeout);
 // 0 for any other entry.

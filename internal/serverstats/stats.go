@@ -224,7 +224,7 @@ func (t *Table) Hooks(statuses []report.HookStatus, workers []dispatcher.WorkerS
 		h := &out[i]
 		*h = report.HookStats{
 			Event: e.DeclaredAs, Canonical: e.Event.Name, Command: e.Text(), Matcher: e.Matcher,
-			Dialect: string(e.Dialect), Source: e.Source, Timeout: e.Timeout.Seconds(), Duplicate: e.Duplicate,
+			Dialect: string(e.Dialect), Source: e.Source, Timeout: report.TimeoutSeconds(e), Duplicate: e.Duplicate,
 		}
 		// Inspect reports cfg.Listed in the same order.
 		if i < len(statuses) && statuses[i].Entry == e {
