@@ -3,7 +3,9 @@ package server
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
@@ -63,6 +65,13 @@ func lockEndpoint(path string) (lock *os.File, lockPath string, err error) {
 	lock, err = lockOwner(lockPath)
 	if errors.Is(err, fsutil.ErrLocked) {
 		return nil, lockPath, fmt.Errorf("listen %s: %w (another server holds the lock %s)", path, ErrInUse, lockPath)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		// The lock is the first file made there: name what is missing,
+		// not a lock file the person never named.
+		if _, derr := os.Stat(filepath.Dir(path)); errors.Is(derr, fs.ErrNotExist) {
+			return nil, lockPath, fmt.Errorf("listen %s: the directory %s does not exist", path, filepath.Dir(path))
+		}
 	}
 	if err != nil {
 		return nil, lockPath, fmt.Errorf("listen %s: lock %s: %w", path, lockPath, err)
