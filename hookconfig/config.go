@@ -182,31 +182,8 @@ func (e *Entry) TimeoutSeconds() string {
 	return strconv.FormatFloat(e.Timeout.Seconds(), 'f', -1, 64)
 }
 
-// Matches reports whether the entry's matcher accepts this firing's fields
-// and whether the agent's event it is declared under stands for this
-// firing at all (Covers: Cursor's beforeShellExecution is shell commands
-// only).
-//
-// A matcher that cannot tell — the backtracking engine ran out of time —
-// accepts: Dispatch then runs the entry as a hook that cannot start, so
-// that a fail_closed guard blocks rather than being skipped on a guess.
-func (e *Entry) Matches(fields map[string]any, tools *protocol.ToolTable) bool {
-	var b MatchBudget
-	f := protocol.NewFiring(e.Event, "", fields)
-	f.Bind(tools, "", nil)
-	return e.Covers(fields, tools) && e.match.fits(e, &f, tools, &b) != FitNo
-}
-
 // Order is the entry's position in the whole config, for a stable order.
 func (e *Entry) Order() int { return e.order }
-
-// IfRule is the entry's compiled Claude `if` rule (nil: none, or one that
-// cannot be evaluated: IfBroken says why).
-func (e *Entry) IfRule() *permrule.IfRule { return e.ifRule }
-
-// IfBroken says why the entry's `if` rule cannot be evaluated ("" when it
-// can, or there is none).
-func (e *Entry) IfBroken() string { return e.ifBroken }
 
 // prepareMu serialises Prepare: hand-built entries may be shared by
 // several dispatchers built at once.
@@ -333,6 +310,10 @@ type Config struct {
 
 // LoadOptions adjusts Load.
 type LoadOptions struct {
+	// ConfigNamed: the path was named on purpose (--config), so a missing
+	// file is an error, not "no hooks yet": a typo, or a file deleted under
+	// a running serve, must not read as no guard.
+	ConfigNamed bool
 	// AgentFiles are further agent hook files to read, by agent name (the
 	// --claude-settings, --codex-hooks … flags); unlike the config's lists,
 	// a missing one is an error, since the user named it on purpose.
@@ -379,6 +360,8 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 	data, err := ReadConfigFile(path)
 	var cfg *Config
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && opts.ConfigNamed:
+		return nil, &ConfigError{Path: path, Err: errNamedMissing}
 	case errors.Is(err, fs.ErrNotExist):
 		cfg = emptyConfig()
 	case err != nil:

@@ -1,6 +1,7 @@
 package hookconfig
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -341,6 +342,30 @@ func TestLoadMissingFileIsEmpty(t *testing.T) {
 		t.Fatalf("cfg %+v err %v", cfg, err)
 	}
 }
+
+// A config named on purpose (--config) that is missing is an error, and
+// CheckNamed says the same before a later load; an existing one is not.
+func TestLoadMissingNamedFileIsError(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope.yaml")
+	for what, err := range map[string]error{
+		"Load":       second(Load(missing, LoadOptions{ConfigNamed: true})),
+		"CheckNamed": CheckNamed(missing),
+	} {
+		var ce *ConfigError
+		if !errors.As(err, &ce) || ce.Path != missing || !strings.Contains(err.Error(), "no such file (named by --config)") {
+			t.Errorf("%s: err %v", what, err)
+		}
+	}
+	here := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(here, []byte("hooks: {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(here, LoadOptions{ConfigNamed: true}); err != nil || CheckNamed(here) != nil {
+		t.Errorf("an existing named config: %v, %v", err, CheckNamed(here))
+	}
+}
+
+func second[T any](_ T, err error) error { return err }
 
 func TestLoadUnreadableIsError(t *testing.T) {
 	dir := t.TempDir()

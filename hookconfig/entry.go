@@ -52,6 +52,29 @@ func (e *Entry) RunByTitle() string {
 	return "Claude Code"
 }
 
+// Matches reports whether the entry's matcher accepts this firing's fields
+// and whether the agent's event it is declared under stands for this
+// firing at all (Covers: Cursor's beforeShellExecution is shell commands
+// only).
+//
+// A matcher that cannot tell — the backtracking engine ran out of time —
+// accepts: Dispatch then runs the entry as a hook that cannot start, so
+// that a fail_closed guard blocks rather than being skipped on a guess.
+func (e *Entry) Matches(fields map[string]any, tools *protocol.ToolTable) bool {
+	var b MatchBudget
+	f := protocol.NewFiring(e.Event, "", fields)
+	f.Bind(tools, "", nil)
+	return e.Covers(fields, tools) && e.match.fits(e, &f, tools, &b) != FitNo
+}
+
+// IfRule is the entry's compiled Claude `if` rule (nil: none, or one that
+// cannot be evaluated: IfBroken says why).
+func (e *Entry) IfRule() *permrule.IfRule { return e.ifRule }
+
+// IfBroken says why the entry's `if` rule cannot be evaluated ("" when it
+// can, or there is none).
+func (e *Entry) IfBroken() string { return e.ifBroken }
+
 // CompileIf parses the entry's rule; a rule that does not parse is kept as
 // the reason it cannot be evaluated.
 func (e *Entry) CompileIf() {

@@ -1,7 +1,10 @@
 package hookconfig
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
@@ -11,6 +14,21 @@ import (
 // entries, keys given twice, guards that would vanish; an alias bomb or an
 // overlong rules: list stops at the first, as reading on would cost what
 // the bound is for).
+
+// errNamedMissing is a config named on purpose (LoadOptions.ConfigNamed)
+// that is not there.
+var errNamedMissing = errors.New("no such file (named by --config)")
+
+// CheckNamed is Load's refusal of a named config that does not exist, for
+// a caller that loads later (serve --user loads a project's config at its
+// first request): nil when path exists, or cannot be looked at (Load
+// reports that).
+func CheckNamed(path string) error {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return &ConfigError{Path: path, Err: errNamedMissing}
+	}
+	return nil
+}
 
 // ConfigError is a config that could not be read or parsed at all.
 type ConfigError struct {

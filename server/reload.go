@@ -44,12 +44,22 @@ func (s *Server) flagFiles() []string {
 // loadOptions are what every load of the config reads beside it.
 func (s *Server) loadOptions() hookconfig.LoadOptions {
 	return hookconfig.LoadOptions{
+		ConfigNamed:     s.opts.ConfigNamed,
 		AgentFiles:      s.opts.AgentFiles,
 		ProjectDir:      s.opts.ProjectDir,
 		MoreProjectDirs: s.opts.MoreProjectDirs,
 		BundleDirs:      hookconfig.BundleDirs(s.opts.Store.Home()),
 		Managed:         true,
 	}
+}
+
+// absPath makes p absolute the way Load resolves it: against the process's
+// working directory.
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
 }
 
 // projectDirs are the directories whose project hooks the config loads.

@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -88,6 +87,10 @@ type Options struct {
 	// ConfigPath is the YAML config file, as the user named it (GET
 	// /v1/hooks reports it as given, like `list --json`). Required.
 	ConfigPath string
+	// ConfigNamed: ConfigPath was named on purpose (serve --config): gone
+	// at a reload, it is a config that does not load (the last good one
+	// stays, forwarded calls are refused), not one with no hooks.
+	ConfigNamed bool
 	// AgentFiles are further agent hook files, by agent name
 	// (--claude-settings, --codex-hooks …).
 	AgentFiles hookconfig.AgentFiles
@@ -487,13 +490,4 @@ func addrString(a net.Addr) string {
 		return "unix://" + a.String()
 	}
 	return a.Network() + "://" + a.String()
-}
-
-// absPath makes p absolute the way Load resolves it: against the process's
-// working directory.
-func absPath(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return p
 }

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/sessions"
 
 	"github.com/spf13/cobra"
@@ -211,15 +212,25 @@ func runServe(a *app, o serveOptions) error {
 	if err != nil {
 		return err
 	}
-	path, err := a.NamedConfig()
+	path, err := a.Config()
 	if err != nil {
-		return err // a *hookconfig.ConfigError: exit 1 with its hint
+		return err
+	}
+	if a.ConfigPath != "" {
+		// At once, for serve --user too (it loads at a project's first
+		// request): a typo fails here, not on every call.
+		if err := hookconfig.CheckNamed(path); err != nil {
+			return err
+		}
 	}
 	opts := server.Options{
 		ConfigPath: path,
-		AgentFiles: a.AgentFiles,
-		Cwd:        cli.Cwd(),
-		Store:      store,
+		// A named config must exist at start and at every reload: a typo,
+		// or the file deleted while serve runs, must not serve no hooks.
+		ConfigNamed: a.ConfigPath != "",
+		AgentFiles:  a.AgentFiles,
+		Cwd:         cli.Cwd(),
+		Store:       store,
 		// HERMES_ACCEPT_HOOKS and HERMES_SAFE_MODE are read from the
 		// environment by consent.NewPolicy; --accept-hooks is the flag.
 		Accept:          a.AcceptHooks,

@@ -12,10 +12,8 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"time"
 
@@ -180,29 +178,12 @@ func (a *App) journalRefusal(ctx context.Context, cfg *hookconfig.Config, ev *pr
 }
 
 func (a *App) load(projectDir string) (*hookconfig.Config, error) {
-	path, err := a.NamedConfig()
+	path, err := a.Config()
 	if err != nil {
 		return nil, err
 	}
+	// A config named on purpose must exist (LoadOptions.ConfigNamed).
 	return hookconfig.Load(path, a.LoadOptions(projectDir))
-}
-
-// NamedConfig is Config, refused when --config names a file that does not
-// exist: a config named on purpose must exist, so that a typo in an
-// agent's hook command (or in serve's, which that hook forwards to) does
-// not read as "no hooks" (and no guard). The default config may be absent:
-// no hooks yet.
-func (a *App) NamedConfig() (string, error) {
-	path, err := a.Config()
-	if err != nil {
-		return "", err
-	}
-	if a.ConfigPath != "" {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return "", &hookconfig.ConfigError{Path: path, Err: errors.New("no such file (named by --config)")}
-		}
-	}
-	return path, nil
 }
 
 func (a *App) warnAll(cfg *hookconfig.Config) {
@@ -219,6 +200,7 @@ func (a *App) LoadOptions(projectDir string) hookconfig.LoadOptions {
 		bundles = hookconfig.BundleDirs(h)
 	}
 	return hookconfig.LoadOptions{
+		ConfigNamed:     a.ConfigPath != "",
 		AgentFiles:      a.AgentFiles,
 		ProjectDir:      projectDir,
 		MoreProjectDirs: a.moreProjects,
