@@ -16,6 +16,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/consent"
+	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
 	"github.com/hermes-hooks/hermes-hooks/internal/termsafe"
 	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -40,7 +41,11 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 	if !ok {
 		// Exit 1, not 2: for Claude Code, exit 2 would block the tool
 		// call because of our own misconfiguration.
-		return &ExitError{Code: 1, Msg: fmt.Sprintf("unknown agent %q (known: %s)", agentName, strings.Join(agents.Names(), ", "))}
+		e := &ExitError{Code: 1, Msg: fmt.Sprintf("unknown agent %q (known: %s)", agentName, strings.Join(agents.Names(), ", "))}
+		if s := suggest.Closest(agentName, agents.Names()); s != "" {
+			e.Hint = "did you mean '" + s + "'? (the agent's hook line names it; hermes-hooks install " + s + " writes it)"
+		}
+		return e
 	}
 	data, err := a.readPayload(agent, eventArg, o.AgentTimeout, start)
 	var call *agents.Call
