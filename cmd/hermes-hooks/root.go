@@ -73,7 +73,7 @@ configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
 	root.SuggestionsMinimumDistance = 2
 	setVersion(root)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return usageErr(flagHint(cmd, err), "%v", err)
+		return usageErr(flagHint(cmd, err), "%s", plainFlagError(err))
 	})
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.ConfigPath, "config", "", "config file (default $HERMES_HOME/config.yaml)")
@@ -163,6 +163,28 @@ func (a *app) configLabel() string {
 
 // flagHint is the hint for a flag error: the flag probably meant, when an
 // unknown flag is close to one of the command's.
+// plainFlagError is pflag's error for a flag value, without the Go
+// parser's own words: `invalid argument "x" for "-n, --last" flag:
+// strconv.ParseInt: parsing "x": invalid syntax` says "not a whole
+// number".
+func plainFlagError(err error) string {
+	msg := err.Error()
+	i := strings.Index(msg, ": strconv.Parse")
+	if i < 0 {
+		return msg
+	}
+	what := "not a number"
+	switch {
+	case strings.HasSuffix(msg, "value out of range"):
+		what = "out of range"
+	case strings.HasPrefix(msg[i+2:], "strconv.ParseInt"), strings.HasPrefix(msg[i+2:], "strconv.ParseUint"):
+		what = "not a whole number"
+	case strings.HasPrefix(msg[i+2:], "strconv.ParseBool"):
+		what = "not true or false"
+	}
+	return msg[:i] + ": " + what
+}
+
 func flagHint(cmd *cobra.Command, err error) string {
 	hint := "run '" + cmd.CommandPath() + " --help' for usage"
 	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
