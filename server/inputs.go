@@ -1,6 +1,8 @@
 package server
 
 import (
+	"errors"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -46,6 +48,9 @@ const (
 	// none).
 	QueryPlacesEnv    = "env_"
 	QueryPlacesStated = "places_env"
+	// QueryConfigNamed: the caller named its config (--config), so that a
+	// missing one refuses its calls (hookconfig.LoadOptions.ConfigNamed).
+	QueryConfigNamed = "config_named"
 )
 
 // A forwarded call names each agent's hook files of its command line with
@@ -81,6 +86,14 @@ func (s *Server) inputsConflict(r *http.Request, w http.ResponseWriter) string {
 		}
 		if mine, theirs := os.Getenv(name), q.Get(QueryPlacesEnv+name); mine != theirs {
 			return "this server runs with " + name + "=" + mine + ", the caller with " + name + "=" + theirs
+		}
+	}
+	if q.Get(QueryConfigNamed) == "1" && !s.opts.ConfigNamed {
+		// This server reads the same path as a config that may be absent
+		// (no hooks); the caller would refuse without it. Only a missing
+		// file tells the two apart.
+		if _, err := os.Stat(s.opts.ConfigPath); errors.Is(err, fs.ErrNotExist) {
+			return "the caller named the config " + s.opts.ConfigPath + ", which does not exist; this server reads it as optional (no hooks)"
 		}
 	}
 	if mine := hookconfig.ManagedExtra(); q.Get(QueryManaged) != mine {

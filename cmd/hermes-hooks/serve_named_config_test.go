@@ -55,3 +55,30 @@ func TestServeNamedConfigDeleted(t *testing.T) {
 		t.Errorf("healthz does not say why the config did not reload: %v", h)
 	}
 }
+
+// The other way round: serve reads HERMES_HOME's config as optional (not
+// named, absent: no hooks), and an agent's hook line names that same file
+// with --config. While it is missing the one-shot refuses the call; serve
+// answered it with an allow from no hooks. It now hands the call back.
+func TestServeOptionalConfigCallerNamedIt(t *testing.T) {
+	e := newServeEnv(t, "hooks: {}\n")
+	e.socketPath = filepath.Join(e.home, "hermes-hooks.sock") // where `hook` looks
+	if err := os.Remove(e.config); err != nil {
+		t.Fatal(err)
+	}
+	p := e.serve()
+	payload := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"cwd":"` + e.dir + `"}`
+	out, errs, code := e.cli(payload, "--config", e.config, "hook", "claude", "PreToolUse")
+	if code != 0 || !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "no such file (named by --config)") {
+		t.Fatalf("through serve, the named config missing: exit %d %q\n%s\nserve log:\n%s", code, out, errs, p.log.String())
+	}
+	// Not named by the caller either: no hooks, served.
+	out, errs, code = e.cli(payload, "hook", "claude", "PreToolUse")
+	if code != 0 || out != "" {
+		t.Fatalf("through serve, the optional config missing: exit %d %q\n%s", code, out, errs)
+	}
+	// ... and not handed back: the one conflict in the log is the first call's.
+	if n := strings.Count(p.log.String(), "status=409"); n != 1 {
+		t.Errorf("%d calls handed back, want 1:\n%s", n, p.log.String())
+	}
+}

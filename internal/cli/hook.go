@@ -382,6 +382,9 @@ func agentProjects(agent *agents.Agent, call *agents.Call, wd string) []string {
 func (a *App) forwardQuery(runBy, project, wd string) url.Values {
 	config, _ := a.Config()
 	q := url.Values{"called_by": {runBy}, "config": {config}, server.QueryInputs: {"1"}, server.QueryWorkdir: {wd}}
+	if a.ConfigPath != "" {
+		q.Set(server.QueryConfigNamed, "1") // a missing one refuses
+	}
 	q["project"] = append([]string{project}, a.moreProjects...)
 	for _, ag := range agents.All() {
 		for _, f := range a.AgentFiles[ag.Name] {
