@@ -52,9 +52,8 @@ compile), never fired although their event was dispatched, failing (errors,
 timeouts) or slow (p99 over half the timeout). It runs no hook itself.
 
 Exit status: 0 when every hook looks healthy, 1 when doctor found a problem
-(a guard that does not fire is one)
-(Hermes always exits 0; a CI job needs the signal), or when --live finds no
-server answering.`,
+(a guard that does not fire is one; Hermes always exits 0, but a CI job
+needs the signal), or when --live finds no server answering.`,
 		Example: `  hermes-hooks doctor
   hermes-hooks doctor --json | jq '.hooks[] | select(.problems > 0)'
   hermes-hooks doctor --json | jq '.installed[].entries[] | select(.status != "fires")'
