@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -51,6 +52,17 @@ const (
 	// QueryConfigNamed: the caller named its config (--config), so that a
 	// missing one refuses its calls (hookconfig.LoadOptions.ConfigNamed).
 	QueryConfigNamed = "config_named"
+	// QueryHome is the caller's home directory (os.UserHomeDir, "" when
+	// it has none). The load and the match follow it, not only the
+	// hooks' environment: a "~/…" path in the config (rules:, an agent's
+	// settings file, the journal), a Claude `if` rule's "~/…" pattern,
+	// and which hook files are an agent's own (~/.claude/settings.json).
+	QueryHome = "home"
+	// QueryStateDir is the caller's HERMES_HOME (hermeshome.Dir, "" when
+	// it has none): the allowlist its one-shot reads approvals from. The
+	// config is stated on its own, and a caller sent here by
+	// HERMES_HOOKS_SERVER or --server may name this server's.
+	QueryStateDir = "hermes_home"
 )
 
 // A forwarded call names each agent's hook files of its command line with
@@ -96,6 +108,9 @@ func (s *Server) inputsConflict(r *http.Request, w http.ResponseWriter) string {
 			return "the caller named the config " + s.opts.ConfigPath + ", which does not exist; this server reads it as optional (no hooks)"
 		}
 	}
+	if c := s.homesConflict(q); c != "" {
+		return c
+	}
 	if mine := hookconfig.ManagedExtra(); q.Get(QueryManaged) != mine {
 		return "this server reads the managed config " + mine + " beside the system's, the caller " + q.Get(QueryManaged)
 	}
@@ -107,6 +122,26 @@ func (s *Server) inputsConflict(r *http.Request, w http.ResponseWriter) string {
 	} {
 		if c != "" {
 			return c
+		}
+	}
+	return ""
+}
+
+// homesConflict says how the caller's home directory or HERMES_HOME
+// differs from this server's ("" when neither does, or the caller states
+// neither: a client that calls as no agent and names no "~/…").
+func (s *Server) homesConflict(q url.Values) string {
+	if q.Has(QueryHome) {
+		// As spelt: "~/…" expands to the string, and a path rule compares
+		// strings.
+		mine, _ := os.UserHomeDir()
+		if theirs := q.Get(QueryHome); theirs != mine {
+			return "this server runs with the home directory " + mine + ", the caller with " + theirs
+		}
+	}
+	if q.Has(QueryStateDir) {
+		if mine, theirs := s.opts.Store.Home(), q.Get(QueryStateDir); theirs == "" || !sameDir(theirs, mine) {
+			return "this server reads the approvals of HERMES_HOME " + mine + ", the caller those of " + theirs
 		}
 	}
 	return ""

@@ -378,13 +378,18 @@ func agentProjects(agent *agents.Agent, call *agents.Call, wd string) []string {
 // process's working directory (where a user-level serve runs the hooks,
 // as this process would), the config, the agent hook files of the command
 // line, the accept channels, safe mode, the managed config the
-// environment adds and the variables that move the agents' own files.
+// environment adds, the variables that move the agents' own files, the
+// home directory and HERMES_HOME (whose allowlist consent reads).
 func (a *App) forwardQuery(runBy, project, wd string) url.Values {
 	config, _ := a.Config()
 	q := url.Values{"called_by": {runBy}, "config": {config}, server.QueryInputs: {"1"}, server.QueryWorkdir: {wd}}
 	if a.ConfigPath != "" {
 		q.Set(server.QueryConfigNamed, "1") // a missing one refuses
 	}
+	home, _ := os.UserHomeDir()
+	q.Set(server.QueryHome, home)
+	state, _ := a.Home()
+	q.Set(server.QueryStateDir, state)
 	q["project"] = append([]string{project}, a.moreProjects...)
 	for _, ag := range agents.All() {
 		for _, f := range a.AgentFiles[ag.Name] {
