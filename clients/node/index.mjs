@@ -147,13 +147,19 @@ const SYSTEM_MANAGED = process.platform === "darwin"
 // inputs.go): a serve whose own differ answers 409, and the call is
 // dispatched here. Unstated, a serve that does not accept hooks skipped the
 // guard an accepting caller's one-shot runs (no objection where the
-// one-shot blocks), or one without the caller's managed config its guards.
+// one-shot blocks), or one without the caller's managed config its guards,
+// or one of another home or HERMES_HOME the caller's "~/" paths and approvals.
 function inputs(query) {
   query.set("inputs", "1");
   if (truthy(process.env.HERMES_ACCEPT_HOOKS)) query.set("env_accept_hooks", "1");
   if (truthy(process.env.HERMES_SAFE_MODE)) query.set("safe_mode", "1");
   const managed = process.env.HERMES_HOOKS_MANAGED_CONFIG;
   if (managed && resolve(managed) !== SYSTEM_MANAGED) query.set("managed_config", resolve(managed));
+  // The home directory as Go reads it (os.UserHomeDir: "~/" in the config,
+  // a Claude `if` rule's "~/"), and HERMES_HOME, whose allowlist the
+  // one-shot reads approvals from.
+  query.set("home", process.env[process.platform === "win32" ? "USERPROFILE" : "HOME"] ?? "");
+  query.set("hermes_home", resolve(hermesHome()));
 }
 
 function parseHTTP(data, target) {

@@ -98,6 +98,30 @@ describe("the caller's environment is stated to serve", { skip }, () => {
     });
   }
 
+  test("the home directory of the caller", async () => {
+    // "~/" in the config and a Claude if rule's "~/" follow the home.
+    const saved = process.env.HOME;
+    process.env.HOME = join(tmp, "otherhome");
+    try {
+      const { value, warnings } = await warningsDuring(() => dispatch("pre_tool_call", { ...CALL, session_id: "home" }, { cwd: project }));
+      assert.equal(value.via, "oneshot");
+      assert.ok(warnings.some((w) => /HTTP 409.*home directory/.test(w)), JSON.stringify(warnings));
+    } finally {
+      process.env.HOME = saved;
+    }
+  });
+
+  test("the HERMES_HOME of the caller", async () => {
+    // Sent to this serve with its config, but the approvals are those of
+    // the caller's HERMES_HOME (restored by afterEach).
+    process.env.HERMES_HOME = join(tmp, "otherhermes");
+    mkdirSync(process.env.HERMES_HOME, { mode: 0o700 });
+    const { value, warnings } = await warningsDuring(() => dispatch("pre_tool_call", { ...CALL, session_id: "hermes-home" },
+      { cwd: project, server: join(home, "hermes-hooks.sock"), config: join(home, "config.yaml") }));
+    assert.equal(value.via, "oneshot");
+    assert.ok(warnings.some((w) => /HTTP 409.*HERMES_HOME/.test(w)), JSON.stringify(warnings));
+  });
+
   // Only from the config the one-shot would read now: a serve that has
   // not loaded the config on disk yet, or whose last reload failed,
   // answers 409, and the call goes one-shot.

@@ -382,7 +382,8 @@ def _inputs() -> Dict[str, str]:
     call is dispatched here. Without it a serve that does not accept hooks
     would skip the guard an accepting caller's one-shot runs (no objection
     where the one-shot blocks), or one without the caller's managed config
-    its guards."""
+    its guards; one of another home or HERMES_HOME the caller's `~/` paths
+    and approvals."""
     q = {"inputs": "1"}
     if _truthy(os.environ.get("HERMES_ACCEPT_HOOKS")):
         q["env_accept_hooks"] = "1"
@@ -391,6 +392,11 @@ def _inputs() -> Dict[str, str]:
     managed = os.environ.get("HERMES_HOOKS_MANAGED_CONFIG")
     if managed and os.path.abspath(managed) != _SYSTEM_MANAGED:
         q["managed_config"] = os.path.abspath(managed)
+    # The home directory as Go reads it (os.UserHomeDir: "~/" in the config,
+    # a Claude `if` rule's "~/"), and HERMES_HOME, whose allowlist the
+    # one-shot reads approvals from.
+    q["home"] = os.environ.get("USERPROFILE" if sys.platform == "win32" else "HOME", "")
+    q["hermes_home"] = os.path.abspath(hermes_home())
     return q
 
 

@@ -101,6 +101,26 @@ class ServeEnvironment(unittest.TestCase):
             out = Client(cwd=self.project).dispatch("pre_tool_call", dict(CALL, session_id="managed"))
         self.assertEqual(out.via, "oneshot")
 
+    def test_home_of_the_caller(self):
+        # "~/" in the config and a Claude if rule's "~/" follow the home.
+        other = os.path.join(self.tmp, "otherhome")
+        os.makedirs(other)
+        with mock.patch.dict(os.environ, {"HOME": other}):
+            with self.assertWarnsRegex(HermesHooksWarning, "HTTP 409.*home directory"):
+                out = Client(cwd=self.project).dispatch("pre_tool_call", dict(CALL, session_id="home"))
+        self.assertEqual(out.via, "oneshot")
+
+    def test_hermes_home_of_the_caller(self):
+        # Sent to this serve with its config, but the approvals are those
+        # of the caller's HERMES_HOME.
+        other = os.path.join(self.tmp, "otherhermes")
+        os.makedirs(other, 0o700)
+        os.environ["HERMES_HOME"] = other
+        client = Client(server=self.sock, cwd=self.project, config=os.path.join(self.home, "config.yaml"))
+        with self.assertWarnsRegex(HermesHooksWarning, "HTTP 409.*HERMES_HOME"):
+            out = client.dispatch("pre_tool_call", dict(CALL, session_id="hermes-home"))
+        self.assertEqual(out.via, "oneshot")
+
     def test_safe_mode_of_the_caller(self):
         os.environ["HERMES_SAFE_MODE"] = "yes"
         with self.assertWarnsRegex(HermesHooksWarning, "HTTP 409"):
