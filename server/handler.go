@@ -197,7 +197,7 @@ func (s *Server) checkDispatch(w http.ResponseWriter, r *http.Request, l *dispat
 		l.fail(w, http.StatusConflict, apiError{Error: c})
 		return req, false
 	}
-	if c := r.URL.Query().Get("config"); c != "" && !sameDir(c, s.opts.ConfigPath) {
+	if c := r.URL.Query().Get("config"); c != "" && !sameConfig(c, s.opts.ConfigPath) {
 		l.fail(w, http.StatusConflict, apiError{Error: "this server reads the config " + s.opts.ConfigPath + ", not " + echo(c)})
 		return req, false
 	}
@@ -465,6 +465,16 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 
 // sameDir reports whether a and b name the same file or directory
 // (symlinks and spelling aside).
+// sameConfig reports whether a caller's config (absolute, as hook sends
+// it) is this server's, by the same path: the same file is not enough.
+// Load reads a config's relative paths (rules:, an agent's settings file,
+// the journal) from the folder it was named in, as spelt — through a
+// symlink or a hard link in another folder, another folder's files, and
+// "~/" and ".." are taken as spelt too.
+func sameConfig(theirs, mine string) bool {
+	return filepath.IsAbs(theirs) && filepath.Clean(theirs) == absPath(mine)
+}
+
 func sameDir(a, b string) bool {
 	ai, errA := os.Stat(a)
 	bi, errB := os.Stat(b)

@@ -382,6 +382,9 @@ func agentProjects(agent *agents.Agent, call *agents.Call, wd string) []string {
 // home directory and HERMES_HOME (whose allowlist consent reads).
 func (a *App) forwardQuery(runBy, project, wd string) url.Values {
 	config, _ := a.Config()
+	if abs, err := filepath.Abs(config); err == nil {
+		config = abs // relative to this process's directory, as Load reads it
+	}
 	q := url.Values{"called_by": {runBy}, "config": {config}, server.QueryInputs: {"1"}, server.QueryWorkdir: {wd}}
 	if a.ConfigPath != "" {
 		q.Set(server.QueryConfigNamed, "1") // a missing one refuses
