@@ -168,21 +168,14 @@ func (s *Server) readsAgentFiles() bool {
 	return g == nil || slices.ContainsFunc(g.cfg.Entries, func(e *hookconfig.Entry) bool { return e.FileOf != "" })
 }
 
-// sameFiles reports whether two lists name the same files in the same
-// order (the order of the entries follows it); paths are resolved as Load
-// resolves flag files, against the process's working directory.
+// sameFiles reports whether two lists name the same files by the same
+// paths in the same order (the order of the entries follows it); paths
+// are resolved as Load resolves flag files, against the process's working
+// directory. The same file by another path is another source: whether the
+// agent reads it itself (and so leaves its hooks to the agent), and the
+// project its hooks run for, follow the path as spelt.
 func sameFiles(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		x, _ := filepath.Abs(a[i])
-		y, _ := filepath.Abs(b[i])
-		if !sameDir(x, y) {
-			return false
-		}
-	}
-	return true
+	return slices.EqualFunc(a, b, func(x, y string) bool { return absPath(x) == absPath(y) })
 }
 
 // projectConflict says why this server must not answer for a call from
