@@ -463,8 +463,6 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, marshal(h))
 }
 
-// sameDir reports whether a and b name the same file or directory
-// (symlinks and spelling aside).
 // sameConfig reports whether a caller's config (absolute, as hook sends
 // it) is this server's, by the same path: the same file is not enough.
 // Load reads a config's relative paths (rules:, an agent's settings file,
@@ -475,6 +473,8 @@ func sameConfig(theirs, mine string) bool {
 	return filepath.IsAbs(theirs) && filepath.Clean(theirs) == absPath(mine)
 }
 
+// sameDir reports whether a and b name the same file or directory
+// (symlinks and spelling aside).
 func sameDir(a, b string) bool {
 	ai, errA := os.Stat(a)
 	bi, errB := os.Stat(b)
