@@ -197,6 +197,7 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 		t.Files = append(t.Files, path)
 		t.Direct = path == t.Path
 		addScriptArgs(t, argv[1:])
+		programFileLoads(t, base, argv[1:])
 		shebangLoads(t, path, argv[1:], env, depth)
 		return
 	}
@@ -375,28 +376,6 @@ func takesArg(kind, opt string) bool {
 			opt == "--preload" || opt == "--test-reporter" || opt == "--test-reporter-destination" || opt == "--snapshot-blob" || opt == "--openssl-config"
 	case "other":
 		return opt == "-I" || opt == "-r"
-	}
-	return false
-}
-
-// scriptExts name files that are code: scripts, and what a program that is
-// not recognised as an interpreter loads and runs (java -jar hook.jar,
-// ./tool --plugin ./p.so).
-var scriptExts = []string{
-	".sh", ".bash", ".zsh", ".fish", ".py", ".pyw", ".pyz", ".rb", ".pl", ".pm", ".lua",
-	".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx", ".php", ".tcl", ".r", ".awk", ".ps1", ".psm1",
-	".jar", ".java", ".class", ".groovy", ".kts", ".scala", ".clj", ".jl", ".ex", ".exs", ".swift",
-	".go", ".rs", ".hs", ".ml", ".dart", ".nim", ".cr", ".zig", ".cs", ".csx", ".fsx", ".vbs", ".wsf",
-	".el", ".vim", ".lisp", ".scm", ".rkt", ".nu", ".sed", ".scpt", ".wasm",
-	".so", ".dylib", ".dll",
-}
-
-func hasScriptExt(s string) bool {
-	lower := strings.ToLower(s)
-	for _, ext := range scriptExts {
-		if strings.HasSuffix(lower, ext) {
-			return true
-		}
 	}
 	return false
 }

@@ -29,7 +29,7 @@ func TestResolve(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{"bin/myguard", "bin/sh", "bin/bash", "bin/python3", "bin/node", "bin/uv", "bin/env", "bin/nice", "bin/timeout", "bin/make", "bin/npm", "bin/deno", "bin/perl", "bin/ruby", "bin/zsh", "bin/bun", "bin/flock", "bin/stdbuf", "bin/java", "run", "tool", "watch"} {
+	for _, f := range []string{"bin/myguard", "bin/sh", "bin/bash", "bin/python3", "bin/node", "bin/uv", "bin/env", "bin/nice", "bin/timeout", "bin/make", "bin/npm", "bin/deno", "bin/perl", "bin/ruby", "bin/zsh", "bin/bun", "bin/flock", "bin/stdbuf", "bin/java", "bin/jq", "bin/awk", "bin/gawk", "bin/sed", "bin/opa", "run", "tool", "watch"} {
 		writeFile(t, filepath.Join(dir, f), "#!/bin/sh\n", 0o755)
 	}
 	env := []string{"PATH=" + bin, "HOME=" + home, "CLAUDE_PROJECT_DIR=" + proj, "SPACED=a b"}
@@ -198,6 +198,23 @@ func TestResolve(t *testing.T) {
 		{name: "perl -xDIR", cmd: "perl -xsub g.pl", files: []string{abs("g.pl")}, opaque: "perl -x"},
 		{name: "perl -x", cmd: "perl -x g.pl", files: []string{abs("g.pl")}},
 		{name: "ruby -Cdir", cmd: "ruby -Csub g.rb", files: []string{abs("g.rb")}, opaque: "ruby -C"},
+
+		// A program whose own code comes from a file it is given: the
+		// file is the hook's logic (a jq or awk guard), whatever its name.
+		{name: "jq -f program.jq", cmd: "jq -n -f policy.jq", files: []string{abs("bin/jq"), abs("policy.jq")}, direct: true},
+		{name: "jq -f program without extension", cmd: "jq -r --arg a b -f hooks/policy in.json", files: []string{abs("bin/jq"), abs("hooks/policy")}, direct: true},
+		{name: "jq -nf cluster", cmd: "jq -nf policy", files: []string{abs("bin/jq"), abs("policy")}, direct: true},
+		{name: "jq --from-file before its operand", cmd: "jq --from-file -c --slurpfile s s.json -L lib policy in.json", files: []string{abs("bin/jq"), abs("policy")}, direct: true},
+		{name: "jq -f after --args", cmd: "jq -n --args -f policy a b", files: []string{abs("bin/jq"), abs("policy")}, direct: true},
+		{name: "jq filter text is its text", cmd: "jq -r .x in.json", files: []string{abs("bin/jq")}, direct: true},
+		{name: "awk -f program", cmd: "awk -F: -f prog /dev/null", files: []string{abs("bin/awk"), abs("prog")}, direct: true},
+		{name: "awk -fprog and a second -f", cmd: "awk -v x=1 -fprog -f lib.awk in", files: []string{abs("bin/awk"), abs("lib.awk"), abs("prog")}, direct: true},
+		{name: "gawk --file= and --exec", cmd: "gawk --file=prog --exec main", files: []string{abs("bin/gawk"), abs("prog"), abs("main")}, direct: true},
+		{name: "sed -f program", cmd: "sed -n -f prog in", files: []string{abs("bin/sed"), abs("prog")}, direct: true},
+		{name: "sed -nf cluster", cmd: "sed -nf prog in", files: []string{abs("bin/sed"), abs("prog")}, direct: true},
+		{name: "sed --file= and -e text", cmd: "sed -e p --file=prog in", files: []string{abs("bin/sed"), abs("prog")}, direct: true},
+		{name: "sed -e text holding an f", cmd: "sed -ef in", files: []string{abs("bin/sed")}, direct: true},
+		{name: "opa policy file is code", cmd: "opa eval -d policy.rego -I data.x", files: []string{abs("bin/opa"), abs("policy.rego")}, direct: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Resolve(Command{Text: tc.cmd, Shell: tc.shell, Env: env, Dir: dir})
