@@ -153,6 +153,8 @@ func interpLoads(t *Target, kind, base string, args []string) {
 				i++
 			}
 		}
+	case base == "rscript":
+		rStartup(t, args)
 	case base == "bun":
 		bunConfig(t)
 		nodeLoads(t, args, true)
@@ -389,4 +391,47 @@ func bunConfig(t *Target) {
 		return
 	}
 	t.addOptionalLoad(p)
+}
+
+// rStartup pins the start-up files R reads from the directory it starts in
+// before its script (R's ?Startup): .Renviron (variables, unless
+// --no-environ), then .Rprofile (R code, unless --no-init-file); --vanilla
+// skips both. A .Rprofile is code and is pinned, and one that does not
+// exist yet is pinned as missing, as one committed later would run under
+// the approval. A .Renviron can name another profile or library directory
+// (R_PROFILE_USER, R_LIBS_USER), which no list of files pins: text only.
+func rStartup(t *Target, args []string) {
+	environ, profile := true, true
+	for _, a := range args {
+		if !strings.HasPrefix(a, "--") {
+			if a == "-e" || !strings.HasPrefix(a, "-") {
+				break
+			}
+			continue
+		}
+		switch a {
+		case "--vanilla":
+			environ, profile = false, false
+		case "--no-environ":
+			environ = false
+		case "--no-init-file":
+			profile = false
+		}
+	}
+	if environ {
+		p := absIn(".Renviron", t.Dir)
+		if _, err := os.Lstat(p); err == nil {
+			t.setOpaque("Rscript reads .Renviron, which can point R at other start-up code")
+		} else {
+			t.addOptionalLoad(p)
+		}
+	}
+	if profile {
+		p := absIn(".Rprofile", t.Dir)
+		if _, err := os.Lstat(p); err == nil {
+			t.addLoad(p)
+		} else {
+			t.addOptionalLoad(p)
+		}
+	}
 }
