@@ -140,6 +140,9 @@ func interpLoads(t *Target, kind, base string, args []string) {
 		// packages from pyproject.toml (building the project itself runs
 		// its code), its .venv/bin first on PATH (uv run tool).
 		t.setOpaque("uv run takes its Python, packages and PATH from the project's files (pyproject.toml, .python-version, .venv)")
+	case base == "ts-node":
+		tsNodeConfig(t, args)
+		nodeLoads(t, args, true)
 	case kind == "node" && base != "bun":
 		nodeLoads(t, args, true)
 	case kind == "sh":
@@ -434,4 +437,22 @@ func rStartup(t *Target, args []string) {
 			t.addOptionalLoad(p)
 		}
 	}
+}
+
+// tsNodeConfig: ts-node finds and loads a tsconfig.json by itself (searched
+// as tsc searches, from its script's directory up), and that file's
+// "ts-node" object can name modules to require, a compiler or a
+// transpiler to load (typestrong.org/ts-node/docs/configuration): code no
+// list of files pins, one committed after approval included. Unless it is
+// told to skip that search (--skipProject), it is approved by its text.
+func tsNodeConfig(t *Target, args []string) {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			break
+		}
+		if a == "--skipProject" || a == "--skip-project" {
+			return
+		}
+	}
+	t.setOpaque("ts-node loads a tsconfig.json it finds, whose \"ts-node\" options can load other code (--skipProject skips it)")
 }

@@ -54,3 +54,20 @@ func TestResolve_RStartupFiles(t *testing.T) {
 		t.Errorf("--no-environ: Opaque %q", got.Opaque)
 	}
 }
+
+// ts-node loads a tsconfig.json it finds from its script's directory up,
+// whose "ts-node" object can require any module: such a command is
+// approved by its text, unless it skips the search.
+func TestResolve_TSNodeConfig(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "bin/ts-node"), "#!/bin/sh\n", 0o755)
+	env := []string{"PATH=" + filepath.Join(dir, "bin")}
+	got := Resolve(Command{Text: "ts-node -T hook.ts", Env: env, Dir: dir})
+	if !strings.Contains(got.Opaque, "tsconfig.json") {
+		t.Errorf("ts-node hook.ts: Opaque %q", got.Opaque)
+	}
+	got = Resolve(Command{Text: "ts-node --skipProject -r ./pre.ts hook.ts", Env: env, Dir: dir})
+	if got.Opaque != "" || !slices.Equal(got.Files, []string{filepath.Join(dir, "hook.ts"), filepath.Join(dir, "pre.ts")}) {
+		t.Errorf("--skipProject: Files %q Opaque %q", got.Files, got.Opaque)
+	}
+}
