@@ -165,7 +165,25 @@ func PrintProjectPlan(w io.Writer, root string, hooks []ProjectHook) (cut bool) 
 			fmt.Fprintf(w, "      ⚠ its files cannot be determined (%s): it would be approved by its text only\n", show(h.TextOnly))
 		}
 	}
+	if loadsUnpinned(hooks) {
+		// Said where the person decides: the plan's "runs" lines read as
+		// all that is pinned, and a repository's later edit of a module
+		// its approved script imports runs under the approval
+		// (docs/security.md, "What an approval does not cover").
+		fmt.Fprintln(w, `  ℹ an approval pins the files listed under "runs" only: what they load themselves (modules they import, files they source, packages, programs they start) can change without a new approval: review those too`)
+	}
 	return cut
+}
+
+// loadsUnpinned reports a hook the plan would approve that runs files:
+// what those load by themselves is not pinned.
+func loadsUnpinned(hooks []ProjectHook) bool {
+	for _, h := range hooks {
+		if h.State != "approved" && len(h.Files) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // inRoot is p relative to root when it is inside it.
