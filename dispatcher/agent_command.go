@@ -47,6 +47,9 @@ func agentCommand(e *hookconfig.Entry, c *cmdpin.Command, project, session strin
 			continue
 		}
 		c.Env = withEnv(c.Env, k, vars[k])
+		// The hook's own choice, as an assignment in its command is: a
+		// file it names (BASH_ENV) is pinned, not only its text.
+		c.Vars = append(c.Vars, k+"="+vars[k])
 	}
 	return envSpec(vars)
 }

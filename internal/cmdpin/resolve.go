@@ -3,6 +3,7 @@ package cmdpin
 import (
 	"os"
 	"os/user"
+	"slices"
 	"strings"
 
 	"github.com/google/shlex"
@@ -34,6 +35,13 @@ type Command struct {
 	// `PREFIX 'Text'`, and what the prefix starts is resolved and pinned
 	// with the command's own files (resolve_prefix.go).
 	Prefix string
+	// Vars are the variables (NAME=value) the hook's own file sets for it
+	// (Gemini CLI's per-hook "env"), already in Env. They are the hook's
+	// choice, as an assignment in front of the command is: the code they
+	// name is pinned (BASH_ENV=pre.sh, NODE_OPTIONS=--require …), and one
+	// that points an interpreter at start-up code it finds by itself
+	// (PYTHONPATH) makes the command text only.
+	Vars []string
 	// assigned: the variables an enclosing command line sets (a sh -c
 	// string's own command), as Target.assigned.
 	assigned []string
@@ -143,6 +151,24 @@ func Resolve(c Command) Target {
 }
 
 func resolve(c Command) Target {
+	if len(c.Vars) == 0 {
+		return resolveCommand(c)
+	}
+	for _, v := range c.Vars {
+		name, _, _ := strings.Cut(v, "=")
+		c.assigned = append(slices.Clip(c.assigned), name)
+	}
+	t := resolveCommand(c)
+	if t.Err == "" {
+		envLoads(&t, c.Vars)
+		flushLoads(&t)
+	}
+	return t
+}
+
+// resolveCommand is resolve for c, its own variables (Vars) counted as
+// assigned by the command.
+func resolveCommand(c Command) Target {
 	if c.Argv != nil {
 		argv := make([]string, len(c.Argv))
 		for i, w := range c.Argv {
@@ -156,7 +182,7 @@ func resolve(c Command) Target {
 		if len(argv) == 0 || argv[0] == "" {
 			return Target{Err: "empty command", Dir: c.Dir}
 		}
-		t := Target{Argv: argv, Dir: c.Dir}
+		t := Target{Argv: argv, Dir: c.Dir, assigned: slices.Clone(c.assigned)}
 		analyze(&t, c.Env, false, 0)
 		flushLoads(&t)
 		if onWindows {
@@ -174,7 +200,7 @@ func resolve(c Command) Target {
 	if err != "" {
 		return Target{Err: err, Dir: c.Dir}
 	}
-	t := Target{Argv: argv, Dir: c.Dir}
+	t := Target{Argv: argv, Dir: c.Dir, assigned: slices.Clone(c.assigned)}
 	analyze(&t, c.Env, false, 0)
 	flushLoads(&t)
 	if onWindows {

@@ -71,3 +71,41 @@ func TestResolve_TSNodeConfig(t *testing.T) {
 		t.Errorf("--skipProject: Files %q Opaque %q", got.Files, got.Opaque)
 	}
 }
+
+// The variables a hook's own file sets for it (Gemini CLI's per-hook
+// "env": Command.Vars) are its own choice, as an assignment in front of the
+// command is: the file BASH_ENV names there runs before the script, so it
+// is pinned, and a PYTHONPATH there makes the command text only. Pinning
+// the variables' text alone let the BASH_ENV file change under the
+// approval.
+func TestResolve_HookFileVars(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"bin/bash", "bin/python3"} {
+		writeFile(t, filepath.Join(dir, f), "#!/bin/sh\n", 0o755)
+	}
+	at := func(p string) string { return filepath.Join(dir, p) }
+	for _, tc := range []struct {
+		name, cmd string
+		shell     bool
+		vars      []string
+		files     []string
+		opaque    string
+	}{
+		{name: "BASH_ENV, shell form", cmd: "bash hooks/x.sh", shell: true, vars: []string{"BASH_ENV=hooks/pre.sh"}, files: []string{at("hooks/x.sh"), at("hooks/pre.sh")}},
+		{name: "BASH_ENV, words", cmd: "bash hooks/x.sh", vars: []string{"BASH_ENV=hooks/pre.sh"}, files: []string{at("hooks/x.sh"), at("hooks/pre.sh")}},
+		{name: "NODE_OPTIONS", cmd: "bash hooks/x.sh", shell: true, vars: []string{"NODE_OPTIONS=--require ./pre.js"}, files: []string{at("hooks/x.sh"), at("pre.js")}},
+		{name: "PYTHONPATH", cmd: "python3 g.py", shell: true, vars: []string{"PYTHONPATH=lib"}, files: []string{at("g.py")}, opaque: "PYTHONPATH"},
+		{name: "nothing that loads code", cmd: "bash hooks/x.sh", shell: true, vars: []string{"MODE=strict"}, files: []string{at("hooks/x.sh")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := append([]string{"PATH=" + at("bin")}, tc.vars...)
+			got := Resolve(Command{Text: tc.cmd, Shell: tc.shell, Env: env, Dir: dir, Vars: tc.vars})
+			if !slices.Equal(got.Files, tc.files) {
+				t.Errorf("Files = %q, want %q", got.Files, tc.files)
+			}
+			if tc.opaque == "" && got.Opaque != "" || !strings.Contains(got.Opaque, tc.opaque) {
+				t.Errorf("Opaque = %q, want %q", got.Opaque, tc.opaque)
+			}
+		})
+	}
+}
