@@ -72,7 +72,7 @@ var commandRunners = sync.OnceValue(func() map[string]bool {
 // opaqueRunners run something named indirectly (a target, a module, a
 // package): the file that runs cannot be known from the command.
 var opaqueRunners = sync.OnceValue(func() map[string]string {
-	return map[string]string{
+	m := map[string]string{
 		"make": "runs a make target", "gmake": "runs a make target", "just": "runs a just recipe",
 		"task": "runs a task target", "npm": "runs an npm script", "npx": "runs an npm package",
 		"pnpm": "runs a pnpm script", "yarn": "runs a yarn script", "bunx": "runs a package",
@@ -82,6 +82,16 @@ var opaqueRunners = sync.OnceValue(func() map[string]string {
 		"doas": "runs a command as another user", "ssh": "runs a command on another host",
 		"docker": "runs a container", "podman": "runs a container", "eval": "evaluates text",
 	}
+	// What a project's own files define: a script entry or task (pyproject,
+	// Pipfile and its .env, tasks.py, noxfile.py, tox.ini, mise.toml …), a
+	// Gemfile (Ruby code), an .envrc (shell code), a build (Package.swift,
+	// build.zig, flake.nix, SConstruct …) or the hooks a config names.
+	for _, n := range strings.Fields(`poetry pipenv pdm hatch rye pixi uvx bundle pre-commit tox nox invoke inv
+		direnv mise dotnet swift zig nix composer mix lein sbt scons ant bazel bazelisk ninja devbox lefthook
+		foreman honcho turbo nx`) {
+		m[n] = "runs what the project's own files define (" + n + ")"
+	}
+	return m
 })
 
 // analyze fills Path, Files, Direct, Opaque and Err from t.Argv: it finds

@@ -109,3 +109,25 @@ func TestResolve_HookFileVars(t *testing.T) {
 		})
 	}
 }
+
+// Programs that run what a project's own files define (a task, a script
+// entry, a build, an environment file: tasks.py, Gemfile, .envrc,
+// .pre-commit-config.yaml …) run code no list of files pins. Approved as
+// pinned, `invoke guard` listed only the invoke program, with no ⚠, and
+// the repository's tasks.py could change under the approval.
+func TestResolve_ProjectTaskRunners(t *testing.T) {
+	dir := t.TempDir()
+	runners := []string{"poetry", "pipenv", "pdm", "hatch", "rye", "pixi", "uvx", "bundle", "pre-commit", "tox", "nox",
+		"invoke", "inv", "direnv", "mise", "dotnet", "swift", "zig", "nix", "composer", "mix", "lein", "sbt",
+		"scons", "ant", "bazel", "bazelisk", "ninja", "devbox", "lefthook", "foreman", "honcho", "turbo", "nx"}
+	for _, r := range runners {
+		writeFile(t, filepath.Join(dir, "bin", r), "#!/bin/sh\n", 0o755)
+	}
+	env := []string{"PATH=" + filepath.Join(dir, "bin")}
+	for _, r := range runners {
+		got := Resolve(Command{Text: r + " run guard", Env: env, Dir: dir})
+		if got.Opaque == "" {
+			t.Errorf("%s run guard: not text only (Files %q)", r, got.Files)
+		}
+	}
+}
