@@ -148,7 +148,7 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 			argv = rest
 			continue
 		}
-		if why, ok := opaqueRunners()[base]; ok {
+		if why, ok := opaqueRunners()[base]; ok && !runsFileDirectly(base, argv[1:]) {
 			t.Opaque = why
 			return
 		}

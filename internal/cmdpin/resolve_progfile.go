@@ -33,6 +33,26 @@ func programFileLoads(t *Target, base string, args []string) {
 	}
 }
 
+// runsFileDirectly reports a runner of a project's files given one file
+// to run instead (swift g.swift, zig run g.zig, dotnet app.dll): no
+// project file is read, and the file is pinned as any script argument is.
+// Anything else it is given (an option first, a subcommand) stays text
+// only.
+func runsFileDirectly(base string, args []string) bool {
+	first := func(i int, ext string) bool {
+		return len(args) > i && strings.HasSuffix(strings.ToLower(args[i]), ext)
+	}
+	switch base {
+	case "swift":
+		return first(0, ".swift")
+	case "zig":
+		return len(args) > 1 && args[0] == "run" && first(1, ".zig")
+	case "dotnet":
+		return first(0, ".dll")
+	}
+	return false
+}
+
 // progOpts describes a program's options as getopt reads them, enough to
 // find the words that name its program files.
 type progOpts struct {

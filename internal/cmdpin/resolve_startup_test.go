@@ -130,4 +130,18 @@ func TestResolve_ProjectTaskRunners(t *testing.T) {
 			t.Errorf("%s run guard: not text only (Files %q)", r, got.Files)
 		}
 	}
+	// Given one file to run, a runner reads no project file: the file is
+	// pinned, the command is not text only.
+	for cmd, file := range map[string]string{"swift g.swift": "g.swift", "zig run g.zig": "g.zig", "dotnet g.dll": "g.dll"} {
+		writeFile(t, filepath.Join(dir, file), "x\n", 0o644)
+		got := Resolve(Command{Text: cmd, Env: env, Dir: dir})
+		if got.Opaque != "" || !slices.Contains(got.Files, filepath.Join(dir, file)) {
+			t.Errorf("%s: Opaque %q, Files %q", cmd, got.Opaque, got.Files)
+		}
+	}
+	for _, cmd := range []string{"swift run", "swift -O g.swift", "zig build run", "dotnet run"} {
+		if got := Resolve(Command{Text: cmd, Env: env, Dir: dir}); got.Opaque == "" {
+			t.Errorf("%s: not text only (Files %q)", cmd, got.Files)
+		}
+	}
 }
