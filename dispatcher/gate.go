@@ -234,6 +234,11 @@ func (g consentGate) refusal(h Invocation, v consent.Verdict) Verdict {
 			// quotes the approved text.
 			shown = "rule " + r.ID + ruleAt(e)
 		}
+		if consent.NeedsTextOnlyAck(e.FailClosed, &h.target) {
+			// Now text only: approved without the flag it would go on
+			// blocking, as unacknowledged text only.
+			hint = consent.ApproveTextOnlyHintFor(e.DeclaredAs, e.Text(), e.Scope)
+		}
 		return Verdict{Kind: VerdictBlock, Reason: "guard " + shown + " refused: " + v.Changed +
 			"; it blocks until the user reviews it and re-approves it at their own terminal (" + hint + "); " + agentMustNot}
 	case e.FailClosed && !v.Approved && v.Unknown:
