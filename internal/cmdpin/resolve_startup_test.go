@@ -100,12 +100,7 @@ func TestResolve_HookFileVars(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			env := append([]string{"PATH=" + at("bin")}, tc.vars...)
 			got := Resolve(Command{Text: tc.cmd, Shell: tc.shell, Env: env, Dir: dir, Vars: tc.vars})
-			if !slices.Equal(got.Files, tc.files) {
-				t.Errorf("Files = %q, want %q", got.Files, tc.files)
-			}
-			if tc.opaque == "" && got.Opaque != "" || !strings.Contains(got.Opaque, tc.opaque) {
-				t.Errorf("Opaque = %q, want %q", got.Opaque, tc.opaque)
-			}
+			wantResolved(t, got, tc.files, tc.opaque)
 		})
 	}
 }

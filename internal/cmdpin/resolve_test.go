@@ -300,12 +300,7 @@ func TestResolve_Shebang(t *testing.T) {
 				cmd = "./hook"
 			}
 			got := Resolve(Command{Text: cmd, Env: env, Dir: dir})
-			if !slices.Equal(got.Files, tc.files) {
-				t.Errorf("Files = %q, want %q", got.Files, tc.files)
-			}
-			if tc.opaque == "" && got.Opaque != "" || !strings.Contains(got.Opaque, tc.opaque) {
-				t.Errorf("Opaque = %q, want %q", got.Opaque, tc.opaque)
-			}
+			wantResolved(t, got, tc.files, tc.opaque)
 		})
 	}
 }
@@ -484,5 +479,17 @@ func TestResolve_SystemInterpreterNotPinned(t *testing.T) {
 		if !slices.Equal(got.Files, tc.files) || got.Opaque != "" {
 			t.Errorf("%s: Files %q (opaque %q), want %q", tc.cmd, got.Files, got.Opaque, tc.files)
 		}
+	}
+}
+
+// wantResolved checks a Target's files (exactly, in order) and that it is
+// text only for a reason containing opaque ("": not text only).
+func wantResolved(t *testing.T, got Target, files []string, opaque string) {
+	t.Helper()
+	if !slices.Equal(got.Files, files) {
+		t.Errorf("Files = %q, want %q", got.Files, files)
+	}
+	if opaque == "" && got.Opaque != "" || !strings.Contains(got.Opaque, opaque) {
+		t.Errorf("Opaque = %q, want %q", got.Opaque, opaque)
 	}
 }
