@@ -129,14 +129,16 @@ func compareFiles(files []FileRecord, primary string, t *cmdpin.Target, p *cmdpi
 		}
 	}
 	for _, r := range files {
-		if !now[r.Path] && t.Opaque != "" {
+		if now[r.Path] {
+			continue
+		}
+		why := "it no longer runs " + r.Path + ", which its approval pinned"
+		if t.Opaque != "" {
 			// It still runs them, most likely: what changed is that they
 			// cannot be known from the command any more.
-			return Drift{Kind: DriftHash, File: r.Path, Why: "what it runs changed since approval: its files were pinned, and now they cannot be (" + t.Opaque + ")"}
+			why = "its files were pinned, and now they cannot be (" + t.Opaque + ")"
 		}
-		if !now[r.Path] {
-			return Drift{Kind: DriftHash, File: r.Path, Why: "what it runs changed since approval: it no longer runs " + r.Path + ", which its approval pinned"}
-		}
+		return Drift{Kind: DriftHash, File: r.Path, Why: "what it runs changed since approval: " + why}
 	}
 	return Drift{Kind: DriftNone, Was: primary, Now: primary}
 }

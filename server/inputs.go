@@ -1,8 +1,6 @@
 package server
 
 import (
-	"errors"
-	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
@@ -104,7 +102,7 @@ func (s *Server) inputsConflict(r *http.Request, w http.ResponseWriter) string {
 		// This server reads the same path as a config that may be absent
 		// (no hooks); the caller would refuse without it. Only a missing
 		// file tells the two apart.
-		if _, err := os.Stat(s.opts.ConfigPath); errors.Is(err, fs.ErrNotExist) {
+		if hookconfig.CheckNamed(s.opts.ConfigPath) != nil {
 			return "the caller named the config " + s.opts.ConfigPath + ", which does not exist; this server reads it as optional (no hooks)"
 		}
 	}

@@ -161,8 +161,6 @@ func (a *app) configLabel() string {
 	return p
 }
 
-// flagHint is the hint for a flag error: the flag probably meant, when an
-// unknown flag is close to one of the command's.
 // plainFlagError is pflag's error for a flag value, without the Go
 // parser's own words: `invalid argument "x" for "-n, --last" flag:
 // strconv.ParseInt: parsing "x": invalid syntax` says "not a whole
@@ -185,6 +183,8 @@ func plainFlagError(err error) string {
 	return msg[:i] + ": " + what
 }
 
+// flagHint is the hint for a flag error: the flag probably meant, when an
+// unknown flag is close to one of the command's.
 func flagHint(cmd *cobra.Command, err error) string {
 	hint := "run '" + cmd.CommandPath() + " --help' for usage"
 	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
