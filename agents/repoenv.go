@@ -3,6 +3,7 @@ package agents
 import (
 	"path"
 	"slices"
+	"strings"
 )
 
 // Some agents put variables from a project's files into the environment of
@@ -54,6 +55,9 @@ type repoEnvRule struct {
 	// already holds, not only fill an unset one (a .env): only then can
 	// they move one that is always set, HOME, or empty one the user set.
 	replaces bool
+	// refuses are the variables the agent never takes from these files
+	// (nil: none).
+	refuses func(name string) bool
 }
 
 var repoEnvRules = map[string]repoEnvRule{
@@ -84,7 +88,35 @@ var repoEnvRules = map[string]repoEnvRule{
 			groups = append(groups, []EnvFile{{Path: path.Join(dir, ".qwen/settings.json"), Within: dir}})
 		}
 		return groups
-	}},
+	}, refuses: qwenRefuses},
+}
+
+// qwenLoaders are the variables Qwen Code 0.24.4 takes from no env file
+// (isLoaderEnvKey: they make the programs it and its hooks start load
+// code), compared as it does, lower-cased with "_" read as "-"; and
+// bash's functions by their prefix.
+var qwenLoaders = []string{
+	"node-options", "npm-config-node-options", "npm-config-userconfig", "npm-config-globalconfig",
+	"npm-config-script-shell", "npm-config-prefix", "node-path", "openssl-conf",
+	"node-repl-external-module", "npm-config-node-gyp", "npm-config-init-module",
+	"ld-preload", "ld-audit", "dyld-insert-libraries", "bash-env", "zdotdir",
+}
+
+// qwenRefuses: Qwen Code's loaders, and of its longer list of variables a
+// project's file may not set (PROJECT_ENV_HARDCODED_EXCLUSIONS: its own
+// paths, TLS and proxy settings, git's and an editor's commands …) the one
+// that loads code, PYTHONSTARTUP.
+func qwenRefuses(name string) bool {
+	c := strings.ReplaceAll(strings.ToLower(name), "_", "-")
+	return slices.Contains(qwenLoaders, c) || strings.HasPrefix(c, "bash-func-") || c == "pythonstartup"
+}
+
+// RepoEnvRefuses reports whether a never takes name from a project's
+// files (Qwen Code's loader variables): such a file setting it sets
+// nothing.
+func (a *Agent) RepoEnvRefuses(name string) bool {
+	r := repoEnvRules[a.Name].refuses
+	return r != nil && r(name)
 }
 
 // dotenvWalk is the walk of a .env search from dir up to (not including)

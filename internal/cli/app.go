@@ -51,6 +51,10 @@ type App struct {
 	// moreProjects are project directories loaded beside the dispatch's
 	// own (hook AGENT: the agent's project; see agentProjects).
 	moreProjects []string
+	// hookEnv is the environment the hooks of this process's dispatches
+	// start from (nil: its own): hook AGENT's, less the loaders a
+	// repository's file set (hookLoaders).
+	hookEnv []string
 
 	// NoSubreap: this process must not adopt and kill its hooks' escaped
 	// descendants. Only tests that dispatch in-process set it: the test

@@ -204,6 +204,7 @@ func (a *App) dispatchOnce(parent context.Context, cfg *hookconfig.Config, wd st
 	d, err := dispatcher.New(cfg, dispatcher.Options{
 		Gate: dispatcher.ConsentGate(a.Policy(cfg, store)),
 		Cwd:  wd,
+		Env:  a.hookEnv,
 		Warn: a.Warn,
 		// One-shot dispatches of a session share its state through files.
 		Sessions: &sessions.Files{Dir: filepath.Join(store.Home(), "hook-state")},
@@ -366,6 +367,7 @@ func (a *App) runAsyncChild(event string, fields map[string]any, calledBy string
 	}
 	defer in.Close()
 	cmd := exec.Command(self, args...)
+	cmd.Env = a.hookEnv // its hooks' too (nil: this process's)
 	cmd.Stdin = in
 	cmd.SysProcAttr = detached()
 	a.childSignals()

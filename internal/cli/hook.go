@@ -86,6 +86,7 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 	if handled, err := a.hookRepoEnv(ctx, agent, call, f.HostCwd, false); handled {
 		return err
 	}
+	a.hookLoaders(ctx, agent, call, f.HostCwd)
 	outcome, err := a.hookDispatch(ctx, agent, call, &f, o)
 	if late := (*LateError)(nil); errors.As(err, &late) {
 		return a.hookLate(agent, call, &outcome, late)

@@ -34,26 +34,16 @@ func (a *App) hookRepoEnv(ctx context.Context, agent *agents.Agent, call *agents
 	if !agent.TakesRepoEnv() {
 		return false, nil
 	}
-	// The user's home, whose files are the user's own: the account's
-	// where the agent's files can replace HOME itself (Claude Code's
-	// settings env; "" when the account database has none: then no
-	// folder is taken for the home, for $HOME is what moved), else HOME
-	// (a .env only fills what is unset, and HOME is set), which spares
-	// reading the account database.
-	home := sync.OnceValue(func() string { h, _ := os.UserHomeDir(); return h })
+	home := userHome(agent)
 	var homeVar func() string // HOME is a control only where it can be moved
 	if agent.RepoEnvReplaces() {
-		home = sync.OnceValue(repoenv.UserHome)
 		homeVar = home
 	}
 	active := repoenv.Active(os.LookupEnv, homeVar)
 	if len(active) == 0 {
 		return false, nil
 	}
-	dirs := agentProjects(agent, call, Cwd())
-	if hostCwd != "" {
-		dirs = append(dirs, hostCwd)
-	}
+	dirs := repoEnvDirs(agent, call, hostCwd)
 	found := checkBy(ctx, func() []repoenv.Finding {
 		return repoenv.Check(agent, dirs, home(), repoenv.InEnv(active, os.LookupEnv), active)
 	}, active)
@@ -75,6 +65,29 @@ func (a *App) hookRepoEnv(ctx context.Context, agent *agents.Agent, call *agents
 		return true, denyUnjournaled(a, agent, call, reason, anyCaller)
 	}
 	return true, a.hookRefuse(agent, call, nil, reason, anyCaller)
+}
+
+// userHome is the user's home folder whose files are the user's own: the
+// account's where the agent's files can replace HOME itself (Claude
+// Code's settings env; "" when the account database has none: then no
+// folder is taken for the home, for $HOME is what moved), else HOME (a
+// .env only fills what is unset, and HOME is set), which spares reading
+// the account database.
+func userHome(agent *agents.Agent) func() string {
+	if agent.RepoEnvReplaces() {
+		return sync.OnceValue(repoenv.UserHome)
+	}
+	return sync.OnceValue(func() string { h, _ := os.UserHomeDir(); return h })
+}
+
+// repoEnvDirs are the folders whose files the agent took hook environment
+// from: its projects (agentProjects) and the payload's cwd.
+func repoEnvDirs(agent *agents.Agent, call *agents.Call, hostCwd string) []string {
+	dirs := agentProjects(agent, call, Cwd())
+	if hostCwd != "" {
+		dirs = append(dirs, hostCwd)
+	}
+	return dirs
 }
 
 // checkBy runs check within ctx's deadline: files on a slow disk, or a

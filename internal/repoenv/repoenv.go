@@ -4,7 +4,10 @@
 // (agents.Agent.RepoEnvFiles: Claude Code's project settings "env", the
 // .env Gemini CLI and Qwen Code load) are a repository's to write, and
 // HERMES_SAFE_MODE or HERMES_HOME there would switch the user's own guards
-// off. `hook AGENT` refuses a gating call then, doctor says so.
+// off. `hook AGENT` refuses a gating call then, doctor says so. It also
+// tells which variables that make a hook's programs load code (Loads:
+// BASH_ENV, NODE_OPTIONS …) such a file set, which `hook AGENT` keeps out
+// of its hooks' environment (loaders.go).
 //
 // Reads are bounded (MaxFile), never block on a FIFO or a device, and
 // never follow a link out of the folder the file is in (fsutil.ReadRegular).
@@ -53,8 +56,14 @@ var Controls = []string{SafeMode, Home, Managed, ShellPrefix}
 // account's home (Active); doctor cannot tell either from where it runs.
 var HomeVar = map[bool]string{true: "USERPROFILE", false: "HOME"}[runtime.GOOS == "windows"]
 
-// names are the variables looked for in a file.
-var names = append(slices.Clone(Controls), HomeVar)
+// controlNames are the variables Check looks for in a file.
+var controlNames = nameSet{names: append(slices.Clone(Controls), HomeVar)}
+
+// nameSet are the variables looked for in a file: those named, and in a
+// settings file also any whose name starts with one of prefixes.
+type nameSet struct {
+	names, prefixes []string
+}
 
 // Effective reports whether name=value, set, changes which guards run:
 // HERMES_SAFE_MODE when it turns hooks off, the others whatever their
@@ -149,6 +158,10 @@ func UserHome() string { return accountHome() }
 // they might set, for the message). Each folder and each file is looked
 // at once, however many of dirs lead to it.
 func Check(a *agents.Agent, dirs []string, home string, want Want, unreadable []string) []Finding {
+	return checkNames(a, dirs, home, controlNames, want, unreadable)
+}
+
+func checkNames(a *agents.Agent, dirs []string, home string, ns nameSet, want Want, unreadable []string) []Finding {
 	if !a.TakesRepoEnv() {
 		return nil
 	}
@@ -177,7 +190,7 @@ func Check(a *agents.Agent, dirs []string, home string, want Want, unreadable []
 	homes = append(homes, homeNames(all, home)...)
 	var out []Finding
 	seen := map[string]bool{}
-	r := reader{a: a, want: want, unreadable: unreadable, read: map[string]read{}}
+	r := reader{a: a, names: ns, want: want, unreadable: unreadable, read: map[string]read{}}
 	for _, d := range all {
 		for _, group := range a.RepoEnvFiles(filepath.ToSlash(d), homes...) {
 			f, ok := r.firstIn(group)
@@ -234,6 +247,7 @@ type read struct {
 // .env read once per folder that led to it took seconds.
 type reader struct {
 	a          *agents.Agent
+	names      nameSet
 	want       Want
 	unreadable []string
 	read       map[string]read
@@ -283,7 +297,7 @@ func (r *reader) readFile(p string, ef agents.EnvFile) read {
 	if err != nil {
 		return read{f: Finding{File: p, Vars: r.unreadable, Err: err}, ok: len(r.unreadable) > 0}
 	}
-	vars, err := setIn(r.a, ef, data, r.want)
+	vars, err := setIn(r.a, ef, data, r.names, r.want)
 	if err != nil {
 		return read{f: Finding{File: p, Vars: r.unreadable, Err: err}, ok: len(r.unreadable) > 0}
 	}

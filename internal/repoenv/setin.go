@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 )
@@ -15,21 +16,25 @@ type value struct {
 	set, known bool
 }
 
-// setIn are the controls data, ef's content, sets that want counts; err:
-// a settings file larger than a's reader takes.
-func setIn(a *agents.Agent, ef agents.EnvFile, data []byte, want Want) ([]string, error) {
+// setIn are the variables of ns that data, ef's content, sets and that
+// want counts; err: a settings file larger than a's reader takes.
+func setIn(a *agents.Agent, ef agents.EnvFile, data []byte, ns nameSet, want Want) ([]string, error) {
 	var vals map[string]value
+	var names []string
 	if ef.Dotenv {
-		vals = dotenvValues(data)
+		vals, names = dotenvValues(data, ns.names), ns.names
 	} else {
 		var err error
-		if vals, err = settingsValues(a, data); err != nil {
+		if vals, names, err = settingsValues(a, data, ns); err != nil {
 			return nil, err
 		}
 	}
 	var vars []string
 	for _, name := range names {
 		v := vals[name]
+		if a.RepoEnvRefuses(name) {
+			continue // the agent takes it from no such file
+		}
 		if !v.set || !ef.Replaces && v.known && v.v == "" && slices.Contains(emptyIsUnset, name) {
 			continue // filling an unset variable with "" leaves it unset
 		}
@@ -40,13 +45,16 @@ func setIn(a *agents.Agent, ef agents.EnvFile, data []byte, want Want) ([]string
 	return vars, nil
 }
 
-// dotenvValues are the controls a .env sets. A file of printable ASCII
+// dotenvValues are the variables of names a .env sets (a prefix of
+// nameSet matches none: a dotenv name is [\w.-], and the one prefix,
+// BASH_FUNC_, names a variable only with a "%%" after the function's
+// name). A file of printable ASCII
 // reads alike in dotenv and in ParseDotenv; a line that starts to set a
 // control where ParseDotenv sees none counts, its value unknown. Any
 // other byte (U+00A0, U+2028, \v, a BOM inside a value …) is whitespace
 // or a line start to JavaScript and not to Go: every control the file
 // names at all counts then, its value unknown.
-func dotenvValues(data []byte) map[string]value {
+func dotenvValues(data []byte, names []string) map[string]value {
 	vals := map[string]value{}
 	named := false
 	for _, n := range names {
@@ -77,16 +85,28 @@ func dotenvValues(data []byte) map[string]value {
 	return vals
 }
 
-// settingsValues are the controls a settings file's "env" sets, read as
+// settingsValues are the variables of ns a settings file's "env" sets
+// (and their names: ns's, then those its prefixes match, sorted), read as
 // the agent reads the file (agents.SettingsEnv, with this process's
 // environment for Qwen Code's expansion: the agent's). A string is put
 // into the environment as it is; any other value the agent makes a string
 // its own way (Claude Code: 1.0 and ["1"] both "1"), so its value is
 // unknown and the name alone counts.
-func settingsValues(a *agents.Agent, data []byte) (map[string]value, error) {
+func settingsValues(a *agents.Agent, data []byte, ns nameSet) (map[string]value, []string, error) {
 	env, err := a.SettingsEnv(data, os.LookupEnv)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	names := ns.names
+	if len(ns.prefixes) > 0 {
+		var more []string
+		for k := range env {
+			if !slices.Contains(names, k) && slices.ContainsFunc(ns.prefixes, func(p string) bool { return strings.HasPrefix(k, p) }) {
+				more = append(more, k)
+			}
+		}
+		slices.Sort(more)
+		names = append(slices.Clip(names), more...)
 	}
 	vals := map[string]value{}
 	for _, n := range names {
@@ -97,5 +117,5 @@ func settingsValues(a *agents.Agent, data []byte) (map[string]value, error) {
 		s, isString := raw.(string)
 		vals[n] = value{v: s, set: true, known: isString}
 	}
-	return vals, nil
+	return vals, names, nil
 }

@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/internal/repoenv"
+)
+
+// hookLoaders keeps out of every hook's environment the variables that
+// make programs load code (repoenv.Loads: BASH_ENV, a bash function
+// BASH_FUNC_jq%%, NODE_OPTIONS, LD_PRELOAD …) which a repository's file
+// put into this process's environment (a project's settings "env", a
+// .env: the agent passes them to every hook it runs). The user's guard
+// was approved for its own files; the code such a variable loads would
+// run inside it and could answer for it (a BASH_ENV that prints an allow
+// and exits). Dropped, not refused: a project may set NODE_OPTIONS for
+// its own tools, and the guards still run as approved. The files are read
+// only when such a variable is set (the common call reads nothing); not
+// read in time, every one set is dropped. The hooks' environment is then
+// a.hookEnv (dispatchOnce, runAsyncChild); a warning names the file.
+func (a *App) hookLoaders(ctx context.Context, agent *agents.Agent, call *agents.Call, hostCwd string) {
+	if !agent.TakesRepoEnv() {
+		return
+	}
+	env := os.Environ()
+	set := repoenv.LoadersSet(env)
+	if len(set) == 0 {
+		return
+	}
+	home, dirs := userHome(agent), repoEnvDirs(agent, call, hostCwd)
+	found := checkBy(ctx, func() []repoenv.Finding {
+		return repoenv.Loaders(agent, dirs, home(), set, repoenv.InEnv(set, os.LookupEnv), set)
+	}, set)
+	var drop []string
+	for _, f := range found {
+		drop = append(drop, f.Vars...)
+	}
+	if len(drop) == 0 {
+		return
+	}
+	a.hookEnv = repoenv.Without(env, drop)
+	a.Warn(loadersProblem(agent, found))
+}
+
+// loadersProblem says what hookLoaders found and did.
+func loadersProblem(agent *agents.Agent, found []repoenv.Finding) string {
+	parts := make([]string, 0, len(found))
+	for _, f := range found {
+		vars := strings.Join(f.Vars, ", ")
+		if f.Err != nil {
+			parts = append(parts, "cannot read "+f.File+" ("+f.Err.Error()+"): whether it sets "+vars+" for the hooks "+agent.Title+" runs cannot be told")
+			continue
+		}
+		parts = append(parts, f.File+" sets "+vars+" for the hooks "+agent.Title+" runs")
+	}
+	return strings.Join(parts, "; ") + "; not passed to your hooks: the code it makes them load was never approved (to mean it, set it in your own settings or shell)"
+}

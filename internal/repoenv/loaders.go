@@ -1,0 +1,108 @@
+package repoenv
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+)
+
+// A repository's file can also put code into the user's hooks without
+// switching a guard off: a variable that makes the programs a hook starts
+// load code besides their own — bash's start-up file (BASH_ENV), a
+// function bash imports from the environment (BASH_FUNC_jq%%, which then
+// runs for every `jq` the guard script calls), node's NODE_OPTIONS
+// --require, the dynamic loader's LD_PRELOAD. An approval pins the hook's
+// own files, not that code, which runs inside the guard and can answer for
+// it. `hook AGENT` keeps such a variable out of every hook's environment
+// when a repository's file put it there (LoadersIn), and says so; doctor
+// names the file. A value the user set themselves (their shell, their own
+// settings) is passed on as before: it is the user's choice, like the rest
+// of the environment a hook inherits.
+
+// loaderNames are the variables Loads names, besides bash's functions.
+var loaderNames = []string{
+	// bash (non-interactive) and sh (interactive) source this file first.
+	"BASH_ENV", "ENV",
+	// bash's aliases and hashed commands are not imported; functions are
+	// (funcPrefix). PROMPT_COMMAND and PS4 run only in an interactive or
+	// traced shell, which a hook's is not unless its own command says so.
+	"NODE_OPTIONS", "NODE_PATH",
+	"PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE",
+	"PERL5OPT", "PERL5LIB", "PERLLIB",
+	"RUBYOPT", "RUBYLIB",
+	"JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH",
+	// zsh sources $ZDOTDIR/.zshenv even for zsh -c; OpenSSL's start-up
+	// (node's, curl's) loads the engines OPENSSL_CONF's file names.
+	"ZDOTDIR", "OPENSSL_CONF",
+	"LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH", "GCONV_PATH",
+	"DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "DYLD_FALLBACK_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH",
+}
+
+// funcPrefix starts the name of a function bash exports to (and imports
+// from) the environment: BASH_FUNC_name%%.
+const funcPrefix = "BASH_FUNC_"
+
+// allLoaders is doctor's nameSet: every loader a file may set.
+var allLoaders = nameSet{names: loaderNames, prefixes: []string{funcPrefix}}
+
+// Loads reports whether name, in a hook's environment, makes a program the
+// hook starts load code that is not the hook's own.
+func Loads(name string) bool {
+	return slices.Contains(loaderNames, name) || strings.HasPrefix(name, funcPrefix)
+}
+
+// LoadersSet are the variables of env (os.Environ's form) that Loads, set
+// to a value (an empty one loads nothing), in env's order.
+func LoadersSet(env []string) []string {
+	var set []string
+	for _, kv := range env {
+		name, v, _ := strings.Cut(kv, "=")
+		if v != "" && Loads(name) && !slices.Contains(set, name) {
+			set = append(set, name)
+		}
+	}
+	return set
+}
+
+// AnyLoader is doctor's Want for Loaders: any loader a file sets to a
+// value.
+func AnyLoader(name, value string, known bool) bool {
+	return Loads(name) && (!known || value != "")
+}
+
+// Loaders reads the repository's files as Check does, for the loaders
+// named (nil: every one), and returns those that set one want counts, or
+// that cannot be read (then unreadable are the variables they might set).
+// A hook call names the loaders set in its environment and wants those
+// whose value is the file's (InEnv): the agent took them from there.
+func Loaders(a *agents.Agent, dirs []string, home string, names []string, want Want, unreadable []string) []Finding {
+	ns := allLoaders
+	if names != nil {
+		ns = nameSet{names: names}
+	}
+	return checkNames(a, dirs, home, ns, want, unreadable)
+}
+
+// ShellReads reports whether shell (agents.Agent.Shell: "sh" or "bash"),
+// started by the agent as SHELL -c COMMAND to run a hook's command line,
+// loads code through name before COMMAND runs: bash runs the file
+// BASH_ENV names and imports the functions BASH_FUNC_name%% holds (one
+// named hermes-hooks is then what the line calls); sh (dash, or bash as
+// sh) reads neither when not interactive. Such a variable is beyond
+// `hook AGENT`, which starts only after it ran.
+func ShellReads(shell, name string) bool {
+	return shell == "bash" && (name == "BASH_ENV" || strings.HasPrefix(name, funcPrefix))
+}
+
+// Without is env less the variables of drop.
+func Without(env, drop []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(drop, name) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}

@@ -1,0 +1,93 @@
+package repoenv
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/agents"
+)
+
+func TestLoads(t *testing.T) {
+	for name, want := range map[string]bool{
+		"BASH_ENV": true, "BASH_FUNC_jq%%": true, "NODE_OPTIONS": true, "LD_PRELOAD": true,
+		"PYTHONPATH": true, "DYLD_INSERT_LIBRARIES": true,
+		"PATH": false, "HOME": false, "LANG": false, "bash_env": false, "NODE_OPTIONS_X": false,
+	} {
+		if got := Loads(name); got != want {
+			t.Errorf("Loads(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestLoadersSet(t *testing.T) {
+	env := []string{"PATH=/bin", "BASH_ENV=", "NODE_OPTIONS=--require=x", "BASH_FUNC_f%%=() { :; }", "NODE_OPTIONS=again", "LANG=C"}
+	if got, want := LoadersSet(env), []string{"NODE_OPTIONS", "BASH_FUNC_f%%"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("LoadersSet = %v, want %v", got, want)
+	}
+	if got, want := Without(env, []string{"NODE_OPTIONS", "BASH_FUNC_f%%"}), []string{"PATH=/bin", "BASH_ENV=", "LANG=C"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Without = %v, want %v", got, want)
+	}
+}
+
+// A hook call counts a loader whose value in its environment is the
+// file's (the agent took it from there); doctor counts any the file sets
+// to a value, a bash function by its prefix.
+func TestLoaders(t *testing.T) {
+	claude, _ := agents.Lookup("claude")
+	gemini, _ := agents.Lookup("gemini")
+	qwen, _ := agents.Lookup("qwen")
+	for _, c := range []struct {
+		agent *agents.Agent
+		file  string
+		body  string
+		env   map[string]string // nil: doctor's reading
+		want  []string
+	}{
+		{claude, ".claude/settings.json", `{"env": {"BASH_ENV": "./e.sh"}}`, map[string]string{"BASH_ENV": "./e.sh"}, []string{"BASH_ENV"}},
+		{claude, ".claude/settings.json", `{"env": {"BASH_ENV": "./e.sh"}}`, map[string]string{"BASH_ENV": "/mine.sh"}, nil},
+		{claude, ".claude/settings.local.json", `{"env": {"BASH_FUNC_jq%%": "() { :; }"}}`, map[string]string{"BASH_FUNC_jq%%": "() { :; }"}, []string{"BASH_FUNC_jq%%"}},
+		// Claude Code makes any JSON value a string: its value is unknown.
+		{claude, ".claude/settings.json", `{"env": {"NODE_OPTIONS": ["-r", "x"]}}`, map[string]string{"NODE_OPTIONS": "-r,x"}, []string{"NODE_OPTIONS"}},
+		{claude, ".claude/settings.json", `{"env": {"BASH_FUNC_b%%": "x", "LANG": "C", "LD_PRELOAD": "./l.so", "BASH_FUNC_a%%": "y", "ENV": ""}}`, nil, []string{"LD_PRELOAD", "BASH_FUNC_a%%", "BASH_FUNC_b%%"}},
+		{gemini, ".env", "NODE_OPTIONS=--require ./x.js\nLANG=C\n", map[string]string{"NODE_OPTIONS": "--require ./x.js"}, []string{"NODE_OPTIONS"}},
+		{gemini, ".gemini/.env", "export PYTHONPATH=./lib # ours\n", nil, []string{"PYTHONPATH"}},
+		{gemini, ".env", "LANG=C\n", nil, nil},
+		// Qwen Code takes no loader of its own list from any env file.
+		{qwen, ".env", "BASH_ENV=./e.sh\nNODE_OPTIONS=-r x\nPYTHONSTARTUP=s.py\nPYTHONPATH=./lib\n", nil, []string{"PYTHONPATH"}},
+		{qwen, ".env", "BASH_ENV=./e.sh\n", map[string]string{"BASH_ENV": "./e.sh"}, nil},
+		{qwen, ".qwen/settings.json", `{"env": {"BASH_FUNC_f%%": "() { :; }", "RUBYOPT": "-r./x"}}`, nil, []string{"RUBYOPT"}},
+	} {
+		dir := t.TempDir()
+		p := filepath.Join(dir, filepath.FromSlash(c.file))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(c.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var got []Finding
+		if c.env == nil {
+			got = Loaders(c.agent, []string{dir}, "/nonexistent-home", nil, AnyLoader, nil)
+		} else {
+			var environ []string
+			for k, v := range c.env {
+				environ = append(environ, k+"="+v)
+			}
+			set := LoadersSet(environ)
+			lookup := func(k string) (string, bool) { v, ok := c.env[k]; return v, ok }
+			got = Loaders(c.agent, []string{dir}, "/nonexistent-home", set, InEnv(set, lookup), set)
+		}
+		var vars []string
+		for _, f := range got {
+			if f.Err != nil {
+				t.Errorf("%s %q: %v", c.file, c.body, f.Err)
+			}
+			vars = append(vars, f.Vars...)
+		}
+		if !reflect.DeepEqual(vars, c.want) {
+			t.Errorf("%s %q (env %v): %v, want %v", c.file, c.body, c.env, vars, c.want)
+		}
+	}
+}
