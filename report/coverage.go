@@ -163,7 +163,7 @@ func guardedHere(checks []InstallCheck) {
 // fires (or that --no-run lists unproved, as it lists c's), and nothing
 // doctor found keeps the agent from running u's hooks.
 func firesFor(u, c *InstallCheck) bool {
-	if u.Error != "" || u.SwitchedOff != nil || u.NotReadHere != "" || len(u.RepoEnv) > 0 || len(u.Stripped) > 0 {
+	if u.Error != "" || u.SwitchedOff != nil || u.NotReadHere != "" || len(u.RepoEnv) > 0 || len(u.Stripped) > 0 || u.loadedBeforeHook() {
 		return false
 	}
 	guards := false

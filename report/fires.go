@@ -119,6 +119,11 @@ type InstallCheck struct {
 	// RepoEnv are the project's files that set a control variable of
 	// hermes-hooks for the hooks the agent runs (repoenv.go).
 	RepoEnv []RepoEnvCheck `json:"repo_env,omitempty"`
+	// RepoLoaders are the project's files that set a variable making the
+	// hooks load code, which hook AGENT keeps out of them (repoenv.go):
+	// said, a problem only where the agent's own shell loads it before
+	// hermes-hooks starts (BeforeHook).
+	RepoLoaders []RepoEnvCheck `json:"repo_loaders,omitempty"`
 	// Stripped are the control variables set in doctor's environment that
 	// the agent strips from its hooks' environment (envstrip.go).
 	Stripped []StripCheck `json:"env_stripped,omitempty"`
@@ -164,6 +169,9 @@ func (c *InstallCheck) Problems() int {
 		n++
 	}
 	if len(c.Stripped) > 0 && gating {
+		n++
+	}
+	if c.loadedBeforeHook() && gating {
 		n++
 	}
 	if c.Error != "" {
@@ -269,6 +277,7 @@ func checkInstall(ctx context.Context, in install.Installed, p probe, o ProbeOpt
 	c.SwitchedOff, overruled, linesOff = switchCheck(in, o, t)
 	c.NotReadHere = rootBelow(in, o.WorkDir, o.Home, t.parsed)
 	c.RepoEnv = repoEnvCheck(in, o)
+	c.RepoLoaders = repoLoaderCheck(in, o)
 	c.Stripped = stripCheck(in, o)
 	entryOff := in.Agent.EntriesOffIn(t.parsed)
 	reviews := in.Agent.Reviews(trust)

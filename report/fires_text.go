@@ -45,6 +45,9 @@ func PrintInstallChecks(w io.Writer, checks []InstallCheck, now time.Time) {
 		for j := range c.RepoEnv {
 			fmt.Fprintf(w, "      %s\n", RepoEnvLine(&c.RepoEnv[j], c.Title))
 		}
+		for j := range c.RepoLoaders {
+			fmt.Fprintf(w, "      %s\n", RepoLoaderLine(&c.RepoLoaders[j], c.Title))
+		}
 		for j := range c.Stripped {
 			fmt.Fprintf(w, "      %s\n", StripLine(&c.Stripped[j], c.Title))
 		}

@@ -2,8 +2,11 @@ package report
 
 import (
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 
+	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/install"
 	"github.com/hermes-hooks/hermes-hooks/internal/repoenv"
 )
@@ -13,7 +16,9 @@ import (
 // a repository that sets HERMES_SAFE_MODE or HERMES_HOME there makes
 // `hook AGENT` refuse every tool call (internal/repoenv). doctor's probe
 // runs the line in doctor's own environment, so it fires all the same:
-// doctor reads those files and says so.
+// doctor reads those files and says so. It also names a file that sets a
+// variable loading code into the hooks (BASH_ENV, NODE_OPTIONS …), which
+// `hook AGENT` keeps out of them.
 
 // RepoEnvCheck is a project's file that sets a control variable for the
 // hooks the agent runs, or that could not be read.
@@ -23,12 +28,45 @@ type RepoEnvCheck struct {
 	// Project is the project folder whose hooks the file reaches.
 	Project string `json:"project"`
 	Error   string `json:"error,omitempty"`
+	// BeforeHook are the variables of Vars (RepoLoaders) that the agent's
+	// shell reads before the hook's command line runs (repoenv.ShellReads):
+	// the repository's code answers before hermes-hooks starts.
+	BeforeHook []string `json:"before_hook,omitempty"`
 }
 
 // repoEnvCheck reads the project's files in's agent takes hook environment
 // from, where in's hooks run (its root; for a user file, the project around
 // doctor, and doctor's folder in it), home being the user's.
 func repoEnvCheck(in install.Installed, o ProbeOptions) []RepoEnvCheck {
+	return repoEnvRead(in, o, func(a *agents.Agent, dirs []string) []repoenv.Finding {
+		return repoenv.Check(a, dirs, o.Home, repoenv.AnySet, repoenv.Controls)
+	})
+}
+
+// repoLoaderCheck is repoEnvCheck for the variables that make a hook's
+// programs load code (repoenv.Loads): `hook AGENT` keeps them from the
+// hooks when a repository's file set them, which doctor says. A file that
+// cannot be read is repoEnvCheck's to report.
+func repoLoaderCheck(in install.Installed, o ProbeOptions) []RepoEnvCheck {
+	out := repoEnvRead(in, o, func(a *agents.Agent, dirs []string) []repoenv.Finding {
+		return repoenv.Loaders(a, dirs, o.Home, nil, repoenv.AnyLoader, nil)
+	})
+	if runtime.GOOS == "windows" {
+		return out // the agents start hooks with PowerShell or cmd there
+	}
+	for i := range out {
+		for _, v := range out[i].Vars {
+			if repoenv.ShellReads(in.Agent.Shell(), v) {
+				out[i].BeforeHook = append(out[i].BeforeHook, v)
+			}
+		}
+	}
+	return out
+}
+
+// repoEnvRead runs read where in's hooks run (its root; for a user file,
+// the project around doctor, and doctor's folder in it).
+func repoEnvRead(in install.Installed, o ProbeOptions, read func(*agents.Agent, []string) []repoenv.Finding) []RepoEnvCheck {
 	if !in.Agent.TakesRepoEnv() {
 		return nil
 	}
@@ -44,7 +82,7 @@ func repoEnvCheck(in install.Installed, o ProbeOptions) []RepoEnvCheck {
 		dirs = append(dirs, o.WorkDir)
 	}
 	var out []RepoEnvCheck
-	for _, f := range repoenv.Check(in.Agent, dirs, o.Home, repoenv.AnySet, repoenv.Controls) {
+	for _, f := range read(in.Agent, dirs) {
 		c := RepoEnvCheck{File: f.File, Vars: f.Vars, Project: project}
 		if f.Err != nil {
 			c.Error = f.Err.Error()
@@ -57,14 +95,35 @@ func repoEnvCheck(in install.Installed, o ProbeOptions) []RepoEnvCheck {
 // RepoEnvLine is doctor's line for c, a file of the project's that title
 // (the agent) takes hook environment from, escaped.
 func RepoEnvLine(c *RepoEnvCheck, title string) string {
-	where := show(c.File)
-	if within(c.File, c.Project) {
-		rel, _ := filepath.Rel(c.Project, c.File)
-		where = "this project's " + show(filepath.ToSlash(rel))
-	}
-	vars := show(strings.Join(c.Vars, ", "))
+	where, vars := c.where(), show(strings.Join(c.Vars, ", "))
 	if c.Error != "" {
 		return CheckFail.Symbol() + " cannot read " + where + " (" + show(c.Error) + "): whether it sets " + vars + " for the hooks " + show(title) + " runs cannot be told, so hermes-hooks refuses every tool call there while one of them is set"
 	}
 	return CheckFail.Symbol() + " " + where + " sets " + vars + " for the hooks " + show(title) + " runs: a repository may not switch off your guards, so hermes-hooks refuses every tool call there; fix: remove it from that file (to mean it, set it in your own settings or shell)"
+}
+
+// RepoLoaderLine is doctor's line for c, a file of the project's that sets
+// a variable loading code (repoLoaderCheck) for the hooks title runs.
+func RepoLoaderLine(c *RepoEnvCheck, title string) string {
+	if len(c.BeforeHook) > 0 {
+		return CheckFail.Symbol() + " " + c.where() + " sets " + show(strings.Join(c.BeforeHook, ", ")) + " for the hooks " + show(title) + " runs, and " + show(title) +
+			" starts each hook's command line with bash, which runs that code first: the repository's code answers before hermes-hooks starts, for every guard there; fix: remove it from that file (to mean it, set it in your own settings or shell)"
+	}
+	return CheckWarn.Symbol() + " " + c.where() + " sets " + show(strings.Join(c.Vars, ", ")) + " for the hooks " + show(title) +
+		" runs: it would make them load code nobody approved, so hermes-hooks keeps it out of your hooks' environment (to mean it, set it in your own settings or shell)"
+}
+
+// where names c's file, escaped: by its path in the project when it is in it.
+func (c *RepoEnvCheck) where() string {
+	if within(c.File, c.Project) {
+		rel, _ := filepath.Rel(c.Project, c.File)
+		return "this project's " + show(filepath.ToSlash(rel))
+	}
+	return show(c.File)
+}
+
+// loadedBeforeHook: a project's file makes the agent's shell load code
+// before the hook's command line runs (RepoEnvCheck.BeforeHook).
+func (c *InstallCheck) loadedBeforeHook() bool {
+	return slices.ContainsFunc(c.RepoLoaders, func(r RepoEnvCheck) bool { return len(r.BeforeHook) > 0 })
 }
