@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -19,18 +20,30 @@ import (
 // and exits). Dropped, not refused: a project may set NODE_OPTIONS for
 // its own tools, and the guards still run as approved. The files are read
 // only when such a variable is set (the common call reads nothing); not
-// read in time, every one set is dropped. The hooks' environment is then
-// a.hookEnv (dispatchOnce, runAsyncChild); a warning names the file.
+// read in time, every one set is dropped. PATH, set by such a file (one
+// that replaces a variable: Claude Code's settings env), is passed without
+// its relative folders and those in the project (repoenv.OutsidePath):
+// else the repository's jq is the one the guard runs. The hooks'
+// environment is then a.hookEnv (dispatchOnce, runAsyncChild); a warning
+// names the file.
 func (a *App) hookLoaders(ctx context.Context, agent *agents.Agent, call *agents.Call, hostCwd string) {
 	if !agent.TakesRepoEnv() {
 		return
 	}
 	env := os.Environ()
 	set := repoenv.LoadersSet(env)
+	dirs := repoEnvDirs(agent, call, hostCwd)
+	path, hasPath := os.LookupEnv(repoenv.PathVar)
+	// Only a file that replaces a variable can set one always set; and
+	// only a PATH with a folder a repository fills need be looked for
+	// (the common one has none: no file is read).
+	if hasPath && agent.RepoEnvReplaces() && repoenv.OutsidePath(path, dirs, false) != path {
+		set = append(set, repoenv.PathVar)
+	}
 	if len(set) == 0 {
 		return
 	}
-	home, dirs := userHome(agent), repoEnvDirs(agent, call, hostCwd)
+	home := userHome(agent)
 	found := checkBy(ctx, func() []repoenv.Finding {
 		return repoenv.Loaders(agent, dirs, home(), set, repoenv.InEnv(set, os.LookupEnv), set)
 	}, set)
@@ -42,6 +55,9 @@ func (a *App) hookLoaders(ctx context.Context, agent *agents.Agent, call *agents
 		return
 	}
 	a.hookEnv = repoenv.Without(env, drop)
+	if slices.Contains(drop, repoenv.PathVar) {
+		a.hookEnv = append(a.hookEnv, repoenv.PathVar+"="+repoenv.OutsidePath(path, dirs, true))
+	}
 	a.Warn(loadersProblem(agent, found))
 }
 
@@ -56,5 +72,9 @@ func loadersProblem(agent *agents.Agent, found []repoenv.Finding) string {
 		}
 		parts = append(parts, f.File+" sets "+vars+" for the hooks "+agent.Title+" runs")
 	}
-	return strings.Join(parts, "; ") + "; not passed to your hooks: the code it makes them load was never approved (to mean it, set it in your own settings or shell)"
+	how := "not passed to your hooks"
+	if slices.ContainsFunc(found, func(f repoenv.Finding) bool { return slices.Contains(f.Vars, repoenv.PathVar) }) {
+		how += " (" + repoenv.PathVar + ": without its relative folders and those in the project)"
+	}
+	return strings.Join(parts, "; ") + "; " + how + ": the code it makes them load was never approved (to mean it, set it in your own settings or shell)"
 }

@@ -1,6 +1,8 @@
 package repoenv
 
 import (
+	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -95,14 +97,59 @@ func ShellReads(shell, name string) bool {
 	return shell == "bash" && (name == "BASH_ENV" || strings.HasPrefix(name, funcPrefix))
 }
 
-// Without is env less the variables of drop.
+// PathVar is the search path: a repository's file that sets it (Claude
+// Code's settings "env" replaces the agent's own) puts the repository's
+// programs before the system's for every name a hook runs (its jq, its
+// bash). Not dropped (a hook needs one), but kept to its folders outside
+// the project (OutsidePath).
+const PathVar = "PATH"
+
+// OutsidePath is the search path value less what a repository can fill:
+// an empty or relative entry (the hook's folder, the project's), and one
+// inside any of dirs (absolute folders), by their names and, real is
+// set, their real paths. An entry's own links are not followed: naming
+// the project through a link outside it takes a file the repository
+// cannot commit.
+func OutsidePath(value string, dirs []string, real bool) string {
+	var roots []string
+	for _, d := range dirs {
+		roots = append(roots, filepath.Clean(d))
+		if r, err := filepath.EvalSymlinks(d); real && err == nil {
+			roots = append(roots, r)
+		}
+	}
+	var kept []string
+	for _, e := range filepath.SplitList(value) {
+		if e == "" || !filepath.IsAbs(e) || slices.ContainsFunc(roots, func(r string) bool { return within(filepath.Clean(e), r) }) {
+			continue
+		}
+		kept = append(kept, e)
+	}
+	return strings.Join(kept, string(filepath.ListSeparator))
+}
+
+// within reports whether p is dir or below it (both clean).
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// Without is env less the variables of drop (by name as the system
+// compares them: on Windows "Path" is PATH).
 func Without(env, drop []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
-		if !slices.Contains(drop, name) {
+		if !slices.ContainsFunc(drop, func(d string) bool { return sameName(d, name) }) {
 			out = append(out, kv)
 		}
 	}
 	return out
+}
+
+func sameName(a, b string) bool {
+	if runtime.GOOS == "windows" {
+		return strings.EqualFold(a, b)
+	}
+	return a == b
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -89,5 +90,29 @@ func TestLoaders(t *testing.T) {
 		if !reflect.DeepEqual(vars, c.want) {
 			t.Errorf("%s %q (env %v): %v, want %v", c.file, c.body, c.env, vars, c.want)
 		}
+	}
+}
+
+func TestOutsidePath(t *testing.T) {
+	if filepath.Separator != '/' {
+		t.Skip("POSIX paths")
+	}
+	dir := t.TempDir()
+	link := filepath.Join(t.TempDir(), "proj")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	value := strings.Join([]string{"", ".", "./bin", "bin", dir + "/bin", dir, dir + "x/bin", "/usr/bin", "/usr/local/bin/../bin", dir + "/../other"}, ":")
+	want := strings.Join([]string{dir + "x/bin", "/usr/bin", "/usr/local/bin/../bin", dir + "/../other"}, ":")
+	if got := OutsidePath(value, []string{dir}, false); got != want {
+		t.Errorf("OutsidePath = %q, want %q", got, want)
+	}
+	// The project named through a link: its real folder's entries go
+	// only when real paths are asked for.
+	if got := OutsidePath(dir+"/bin:/bin", []string{link}, false); got != dir+"/bin:/bin" {
+		t.Errorf("lexical: %q", got)
+	}
+	if got := OutsidePath(dir+"/bin:/bin", []string{link}, true); got != "/bin" {
+		t.Errorf("real: %q", got)
 	}
 }
