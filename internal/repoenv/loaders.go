@@ -1,6 +1,7 @@
 package repoenv
 
 import (
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -128,10 +129,17 @@ func OutsidePath(value string, dirs []string, real bool) string {
 	return strings.Join(kept, string(filepath.ListSeparator))
 }
 
-// within reports whether p is dir or below it (both clean).
+// within reports whether p is dir or below it (both clean and absolute):
+// by their text, as every hook call of an agent whose files replace PATH
+// asks it of each folder of PATH (filepath.Rel cost it 2% of a start).
 func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	if runtime.GOOS == "windows" {
+		p, dir = strings.ToLower(p), strings.ToLower(dir)
+	}
+	if !strings.HasPrefix(p, dir) {
+		return false
+	}
+	return len(p) == len(dir) || os.IsPathSeparator(dir[len(dir)-1]) || os.IsPathSeparator(p[len(dir)])
 }
 
 // Without is env less the variables of drop (by name as the system
