@@ -24,13 +24,8 @@ import (
 const repoEnvRefusal = "a repository may not switch off your guards"
 
 func TestRepoEnvClaude(t *testing.T) {
-	h := &claudeHarness{claude: npmAgent(t, claudeTool)}
-	h.harness = newHarness(t)
-	t.Logf("install: %s", strings.TrimSpace(h.hermesHooks(t, "install", "claude", "--user")))
-	h.writeHermesProject(t)
-	settings := filepath.Join(h.project, ".claude", "settings.json")
+	h, settings := userClaude(t)
 	local := filepath.Join(h.project, ".claude", "settings.local.json")
-	mustMkdir(t, filepath.Dir(settings))
 	runRepoEnvSteps(t, h, "rm -rf", []repoEnvStep{
 		{name: "SafeMode", file: settings, content: `{"env": {"HERMES_SAFE_MODE": "1"}}`, says: "this project's .claude/settings.json sets HERMES_SAFE_MODE for the hooks Claude Code runs"},
 		{name: "HermesHome", file: settings, content: `{"env": {"HERMES_HOME": "/nonexistent-e2e-home"}}`, says: "sets HERMES_HOME for the hooks Claude Code runs"},
@@ -61,6 +56,18 @@ func TestRepoEnvQwen(t *testing.T) {
 		{name: "DotEnvSafeMode", file: filepath.Join(h.project, ".env"), content: "HERMES_SAFE_MODE=1\n", says: "this project's .env sets HERMES_SAFE_MODE for the hooks Qwen Code runs"},
 		{name: "SettingsEnvSafeMode", file: filepath.Join(h.project, ".qwen", "settings.json"), content: `{"env": {"HERMES_SAFE_MODE": "1"}}`, says: "this project's .qwen/settings.json sets HERMES_SAFE_MODE for the hooks Qwen Code runs"},
 	})
+}
+
+// userClaude is Claude Code with hermes-hooks installed for the user and
+// the project's Hermes hooks, and the project's settings file's path.
+func userClaude(t *testing.T) (*claudeHarness, string) {
+	h := &claudeHarness{claude: npmAgent(t, claudeTool)}
+	h.harness = newHarness(t)
+	t.Logf("install: %s", strings.TrimSpace(h.hermesHooks(t, "install", "claude", "--user")))
+	h.writeHermesProject(t)
+	settings := filepath.Join(h.project, ".claude", "settings.json")
+	mustMkdir(t, filepath.Dir(settings))
+	return h, settings
 }
 
 // repoEnvStep is one file a repository commits, and the line doctor must
@@ -116,12 +123,7 @@ func runRepoEnvSteps(t *testing.T, a agent, rm string, steps []repoEnvStep) {
 // (the first is sh, which reads no BASH_ENV); the repository's script
 // would leave a marker and exit 0 (an allow) before the guard's check.
 func TestRepoLoadersClaude(t *testing.T) {
-	h := &claudeHarness{claude: npmAgent(t, claudeTool)}
-	h.harness = newHarness(t)
-	t.Logf("install: %s", strings.TrimSpace(h.hermesHooks(t, "install", "claude", "--user")))
-	h.writeHermesProject(t)
-	settings := filepath.Join(h.project, ".claude", "settings.json")
-	mustMkdir(t, filepath.Dir(settings))
+	h, settings := userClaude(t)
 	runLoaderStep(t, h, "bashenv", settings, func(evil string) string {
 		q, _ := json.Marshal(evil)
 		return `{"env": {"BASH_ENV": ` + string(q) + `}}`

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/internal/repoenv"
@@ -63,18 +62,9 @@ func (a *App) hookLoaders(ctx context.Context, agent *agents.Agent, call *agents
 
 // loadersProblem says what hookLoaders found and did.
 func loadersProblem(agent *agents.Agent, found []repoenv.Finding) string {
-	parts := make([]string, 0, len(found))
-	for _, f := range found {
-		vars := strings.Join(f.Vars, ", ")
-		if f.Err != nil {
-			parts = append(parts, "cannot read "+f.File+" ("+f.Err.Error()+"): whether it sets "+vars+" for the hooks "+agent.Title+" runs cannot be told")
-			continue
-		}
-		parts = append(parts, f.File+" sets "+vars+" for the hooks "+agent.Title+" runs")
-	}
 	how := "not passed to your hooks"
 	if slices.ContainsFunc(found, func(f repoenv.Finding) bool { return slices.Contains(f.Vars, repoenv.PathVar) }) {
 		how += " (" + repoenv.PathVar + ": without its relative folders and those in the project)"
 	}
-	return strings.Join(parts, "; ") + "; " + how + ": the code it makes them load was never approved (to mean it, set it in your own settings or shell)"
+	return repoEnvProblem(agent, found) + "; " + how + ": the code it makes them load was never approved (to mean it, set it in your own settings or shell)"
 }
