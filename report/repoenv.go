@@ -44,12 +44,17 @@ func repoEnvCheck(in install.Installed, o ProbeOptions) []RepoEnvCheck {
 }
 
 // repoLoaderCheck is repoEnvCheck for the variables that make a hook's
-// programs load code (repoenv.Loads): `hook AGENT` keeps them from the
-// hooks when a repository's file set them, which doctor says. A file that
-// cannot be read is repoEnvCheck's to report.
+// programs load code (repoenv.Loads), and a PATH with folders a repository
+// fills: `hook AGENT` keeps them from the hooks when a repository's file
+// set them, which doctor says (a file that sets both has two lines). A
+// file that cannot be read is repoEnvCheck's to report.
 func repoLoaderCheck(in install.Installed, o ProbeOptions) []RepoEnvCheck {
 	out := repoEnvRead(in, o, func(a *agents.Agent, dirs []string) []repoenv.Finding {
-		return repoenv.Loaders(a, dirs, o.Home, nil, repoenv.AnyLoader, nil)
+		found := repoenv.Loaders(a, dirs, o.Home, nil, repoenv.AnyLoader, nil)
+		if !a.RepoEnvReplaces() {
+			return found // a file that only fills unset variables sets no PATH
+		}
+		return append(found, repoenv.Loaders(a, dirs, o.Home, []string{repoenv.PathVar}, repoenv.PathInto(dirs), nil)...)
 	})
 	if runtime.GOOS == "windows" {
 		return out // the agents start hooks with PowerShell or cmd there
@@ -108,6 +113,10 @@ func RepoLoaderLine(c *RepoEnvCheck, title string) string {
 	if len(c.BeforeHook) > 0 {
 		return CheckFail.Symbol() + " " + c.where() + " sets " + show(strings.Join(c.BeforeHook, ", ")) + " for the hooks " + show(title) + " runs, and " + show(title) +
 			" starts each hook's command line with bash, which runs that code first: the repository's code answers before hermes-hooks starts, for every guard there; fix: remove it from that file (to mean it, set it in your own settings or shell)"
+	}
+	if slices.Equal(c.Vars, []string{repoenv.PathVar}) {
+		return CheckWarn.Symbol() + " " + c.where() + " sets PATH for the hooks " + show(title) +
+			" runs, with folders a repository fills (relative ones, the project's) that would put its programs before yours: hermes-hooks passes PATH to your hooks without them"
 	}
 	return CheckWarn.Symbol() + " " + c.where() + " sets " + show(strings.Join(c.Vars, ", ")) + " for the hooks " + show(title) +
 		" runs: it would make them load code nobody approved, so hermes-hooks keeps it out of your hooks' environment (to mean it, set it in your own settings or shell)"

@@ -129,6 +129,14 @@ func OutsidePath(value string, dirs []string, real bool) string {
 	return strings.Join(kept, string(filepath.ListSeparator))
 }
 
+// PathInto is doctor's Want for PathVar: a PATH with a folder that
+// OutsidePath drops, the project's being dirs.
+func PathInto(dirs []string) Want {
+	return func(name, value string, known bool) bool {
+		return name == PathVar && (!known || OutsidePath(value, dirs, false) != value)
+	}
+}
+
 // within reports whether p is dir or below it (both clean and absolute):
 // by their text, as every hook call of an agent whose files replace PATH
 // asks it of each folder of PATH (filepath.Rel cost it 2% of a start).
