@@ -28,10 +28,18 @@ var loaderNames = []string{
 	// bash (non-interactive) and sh (interactive) source this file first.
 	"BASH_ENV", "ENV",
 	// bash's aliases and hashed commands are not imported; functions are
-	// (funcPrefix). PROMPT_COMMAND and PS4 run only in an interactive or
-	// traced shell, which a hook's is not unless its own command says so.
+	// (funcPrefix), and so are SHELLOPTS and PS4 (not for root): xtrace in
+	// SHELLOPTS traces every command, expanding PS4, a $(…) in it
+	// included, for each (bash(1): SHELLOPTS, PS4, PROMPTING). A guard's
+	// own set -x would expand a repository's PS4 too. PROMPT_COMMAND runs
+	// only in an interactive shell.
+	"SHELLOPTS", "PS4",
 	"NODE_OPTIONS", "NODE_PATH",
-	"PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE",
+	// PYTHONPYCACHEPREFIX: Python reads the bytecode of every module it
+	// imports (the standard library's json too) from that tree, relative
+	// to the hook's folder; an unchecked hash-based .pyc (PEP 552) there
+	// is never compared with the source.
+	"PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "PYTHONPYCACHEPREFIX",
 	"PERL5OPT", "PERL5LIB", "PERLLIB",
 	"RUBYOPT", "RUBYLIB",
 	"JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH",
@@ -110,7 +118,12 @@ const PathVar = "PATH"
 // inside any of dirs (absolute folders), by their names and, real is
 // set, their real paths. An entry's own links are not followed: naming
 // the project through a link outside it takes a file the repository
-// cannot commit.
+// cannot commit. Two kinds of entry would name the project that way all
+// the same, and go too: one with a ".." (the system takes it after the
+// link before it, so proj/link/../../bin, out of the project by its text,
+// is proj/bin when the repository's link points two folders deep), and
+// one under /proc or /dev, whose links differ per process
+// (/proc/self/cwd/bin is the hook's own folder's bin: the project's).
 func OutsidePath(value string, dirs []string, real bool) string {
 	var roots []string
 	for _, d := range dirs {
@@ -121,7 +134,8 @@ func OutsidePath(value string, dirs []string, real bool) string {
 	}
 	var kept []string
 	for _, e := range filepath.SplitList(value) {
-		if e == "" || !filepath.IsAbs(e) || slices.ContainsFunc(roots, func(r string) bool { return within(filepath.Clean(e), r) }) {
+		if e == "" || !filepath.IsAbs(e) || dotDot(e) || perProcess(filepath.Clean(e)) ||
+			slices.ContainsFunc(roots, func(r string) bool { return within(filepath.Clean(e), r) }) {
 			continue
 		}
 		kept = append(kept, e)
@@ -135,6 +149,19 @@ func PathInto(dirs []string) Want {
 	return func(name, value string, known bool) bool {
 		return name == PathVar && (!known || OutsidePath(value, dirs, false) != value)
 	}
+}
+
+// dotDot reports whether path has a ".." element.
+func dotDot(path string) bool {
+	return slices.Contains(strings.Split(filepath.ToSlash(path), "/"), "..")
+}
+
+// perProcess reports whether p (clean, absolute) is under /proc or /dev,
+// where a folder's name leads to each process's own (/proc/self,
+// /dev/fd): no program a hook needs is there. Not on Windows, which has
+// neither.
+func perProcess(p string) bool {
+	return runtime.GOOS != "windows" && (within(p, "/proc") || within(p, "/dev"))
 }
 
 // within reports whether p is dir or below it (both clean and absolute):

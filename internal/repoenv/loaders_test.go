@@ -102,8 +102,12 @@ func TestOutsidePath(t *testing.T) {
 	if err := os.Symlink(dir, link); err != nil {
 		t.Fatal(err)
 	}
-	value := strings.Join([]string{"", ".", "./bin", "bin", dir + "/bin", dir, dir + "x/bin", "/usr/bin", "/usr/local/bin/../bin", dir + "/../other"}, ":")
-	want := strings.Join([]string{dir + "x/bin", "/usr/bin", "/usr/local/bin/../bin", dir + "/../other"}, ":")
+	// A ".." goes (the system takes it after a link, which the
+	// repository may have made: dir/link/../../bin), and so does a folder
+	// under /proc or /dev (/proc/self/cwd is each process's own folder).
+	value := strings.Join([]string{"", ".", "./bin", "bin", dir + "/bin", dir, dir + "x/bin", "/usr/bin", "/usr/local/bin/../bin", dir + "/../other",
+		"/proc/self/cwd/bin", "//proc/self/cwd", "/dev/fd/../cwd", "/dev", "/procx/bin", "/usr/..bin", "/opt/x../bin"}, ":")
+	want := strings.Join([]string{dir + "x/bin", "/usr/bin", "/procx/bin", "/usr/..bin", "/opt/x../bin"}, ":")
 	if got := OutsidePath(value, []string{dir}, false); got != want {
 		t.Errorf("OutsidePath = %q, want %q", got, want)
 	}
