@@ -1,6 +1,7 @@
 package report
 
 import (
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -32,6 +33,8 @@ type RepoEnvCheck struct {
 	// shell reads before the hook's command line runs (repoenv.ShellReads):
 	// the repository's code answers before hermes-hooks starts.
 	BeforeHook []string `json:"before_hook,omitempty"`
+	// shell is the agent's (agents.Agent.Shell), for BeforeHook's line.
+	shell string
 }
 
 // repoEnvCheck reads the project's files in's agent takes hook environment
@@ -59,14 +62,24 @@ func repoLoaderCheck(in install.Installed, o ProbeOptions) []RepoEnvCheck {
 	if runtime.GOOS == "windows" {
 		return out // the agents start hooks with PowerShell or cmd there
 	}
+	sh := repoenv.Shell{Name: in.Agent.Shell(), DynamicLoader: runtime.GOOS != "darwin"}
+	sh.BashAsSh = sh.Name == "sh" && shIsBash()
 	for i := range out {
-		for _, v := range out[i].Vars {
-			if repoenv.ShellReads(in.Agent.Shell(), v) {
-				out[i].BeforeHook = append(out[i].BeforeHook, v)
-			}
-		}
+		out[i].BeforeHook, out[i].shell = repoenv.ShellReads(sh, out[i].Vars), sh.Name
 	}
 	return out
+}
+
+// shIsBash reports whether /bin/sh is bash here: a link to it (Fedora,
+// Arch), or on macOS the shell /private/var/select/sh names (bash unless
+// the user chose another).
+func shIsBash() bool {
+	if runtime.GOOS == "darwin" {
+		t, err := os.Readlink("/private/var/select/sh")
+		return err != nil || filepath.Base(t) == "bash"
+	}
+	r, err := filepath.EvalSymlinks("/bin/sh")
+	return err == nil && filepath.Base(r) == "bash"
 }
 
 // repoEnvRead runs read where in's hooks run (its root; for a user file,
@@ -111,8 +124,12 @@ func RepoEnvLine(c *RepoEnvCheck, title string) string {
 // a variable loading code (repoLoaderCheck) for the hooks title runs.
 func RepoLoaderLine(c *RepoEnvCheck, title string) string {
 	if len(c.BeforeHook) > 0 {
+		shell := c.shell
+		if shell == "" {
+			shell = "its shell"
+		}
 		return CheckFail.Symbol() + " " + c.where() + " sets " + show(strings.Join(c.BeforeHook, ", ")) + " for the hooks " + show(title) + " runs, and " + show(title) +
-			" starts each hook's command line with bash, which runs that code first: the repository's code answers before hermes-hooks starts, for every guard there; fix: remove it from that file (to mean it, set it in your own settings or shell)"
+			" starts each hook's command line with " + shell + ", which runs that code first: the repository's code answers before hermes-hooks starts, for every guard there; fix: remove it from that file (to mean it, set it in your own settings or shell)"
 	}
 	if slices.Equal(c.Vars, []string{repoenv.PathVar}) {
 		return CheckWarn.Symbol() + " " + c.where() + " sets PATH for the hooks " + show(title) +

@@ -95,15 +95,46 @@ func Loaders(a *agents.Agent, dirs []string, home string, names []string, want W
 	return checkNames(a, dirs, home, ns, want, unreadable)
 }
 
-// ShellReads reports whether shell (agents.Agent.Shell: "sh" or "bash"),
-// started by the agent as SHELL -c COMMAND to run a hook's command line,
-// loads code through name before COMMAND runs: bash runs the file
-// BASH_ENV names and imports the functions BASH_FUNC_name%% holds (one
-// named hermes-hooks is then what the line calls); sh (dash, or bash as
-// sh) reads neither when not interactive. Such a variable is beyond
-// `hook AGENT`, which starts only after it ran.
-func ShellReads(shell, name string) bool {
-	return shell == "bash" && (name == "BASH_ENV" || strings.HasPrefix(name, funcPrefix))
+// Shell is the shell an agent hands each hook's command line to, as
+// SHELL -c COMMAND (agents.Agent.Shell), as it is on this system.
+type Shell struct {
+	// Name is "sh" or "bash".
+	Name string
+	// BashAsSh: sh is bash here (Fedora's, Arch's, macOS's /bin/sh), which
+	// started as sh reads no BASH_ENV but still imports functions,
+	// SHELLOPTS and PS4.
+	BashAsSh bool
+	// DynamicLoader: the shell is started by a dynamic loader that reads
+	// LD_PRELOAD, LD_AUDIT and LD_LIBRARY_PATH (Linux, the BSDs; not
+	// macOS, whose system shells drop DYLD_*, nor Windows).
+	DynamicLoader bool
+}
+
+// ldVars are the dynamic loader's variables that load a library (ld.so(8)):
+// a relative path is taken from the hook's folder, the project's.
+var ldVars = []string{"LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH"}
+
+// ShellReads are the variables of vars (those a file sets) through which
+// sh loads code before COMMAND runs: bash runs the file BASH_ENV names
+// (not as sh), imports the functions BASH_FUNC_name%% hold (one named
+// hermes-hooks, or [, is then what the line calls), and with xtrace in
+// SHELLOPTS expands PS4, a $(…) in it included, for the trace of the line
+// (both needed); the dynamic loader loads LD_PRELOAD's library (and the
+// others of ldVars) into the shell itself. dash reads none of bash's. Such a
+// variable is beyond `hook AGENT`, which starts only after it ran.
+func ShellReads(sh Shell, vars []string) []string {
+	bash := sh.Name == "bash" || sh.Name == "sh" && sh.BashAsSh
+	var out []string
+	for _, v := range vars {
+		switch {
+		case sh.DynamicLoader && slices.Contains(ldVars, v),
+			v == "BASH_ENV" && sh.Name == "bash",
+			bash && strings.HasPrefix(v, funcPrefix),
+			bash && (v == "SHELLOPTS" || v == "PS4") && slices.Contains(vars, "SHELLOPTS") && slices.Contains(vars, "PS4"):
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // PathVar is the search path: a repository's file that sets it (Claude

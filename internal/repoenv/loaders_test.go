@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,5 +119,33 @@ func TestOutsidePath(t *testing.T) {
 	}
 	if got := OutsidePath(dir+"/bin:/bin", []string{link}, true); got != "/bin" {
 		t.Errorf("real: %q", got)
+	}
+}
+
+// TestShellReads: what the agent's shell loads before our command line
+// runs, checked against bash 5.2 and dash 0.5.12 (a non-root user; bash
+// imports no PS4 for root), and ld.so.
+func TestShellReads(t *testing.T) {
+	all := []string{"BASH_ENV", "BASH_FUNC_jq%%", "SHELLOPTS", "PS4", "LD_PRELOAD", "LD_LIBRARY_PATH", "NODE_OPTIONS"}
+	for _, tc := range []struct {
+		sh   Shell
+		vars []string
+		want []string
+	}{
+		{Shell{Name: "bash"}, all, []string{"BASH_ENV", "BASH_FUNC_jq%%", "SHELLOPTS", "PS4"}},
+		{Shell{Name: "bash", DynamicLoader: true}, all, []string{"BASH_ENV", "BASH_FUNC_jq%%", "SHELLOPTS", "PS4", "LD_PRELOAD", "LD_LIBRARY_PATH"}},
+		// dash reads none of bash's; its loader still loads LD_PRELOAD.
+		{Shell{Name: "sh", DynamicLoader: true}, all, []string{"LD_PRELOAD", "LD_LIBRARY_PATH"}},
+		{Shell{Name: "sh"}, all, nil},
+		// bash as sh: no BASH_ENV, the rest.
+		{Shell{Name: "sh", BashAsSh: true}, all, []string{"BASH_FUNC_jq%%", "SHELLOPTS", "PS4"}},
+		// xtrace needs both: SHELLOPTS alone traces with the user's PS4,
+		// a PS4 alone is never expanded.
+		{Shell{Name: "bash"}, []string{"SHELLOPTS"}, nil},
+		{Shell{Name: "bash"}, []string{"PS4", "NODE_OPTIONS"}, nil},
+	} {
+		if got := ShellReads(tc.sh, tc.vars); !slices.Equal(got, tc.want) {
+			t.Errorf("ShellReads(%+v, %q) = %q, want %q", tc.sh, tc.vars, got, tc.want)
+		}
 	}
 }
