@@ -102,13 +102,19 @@ var qwenLoaders = []string{
 	"ld-preload", "ld-audit", "dyld-insert-libraries", "bash-env", "zdotdir",
 }
 
-// qwenRefuses: Qwen Code's loaders, and of its longer list of variables a
+// qwenExcluded are, of Qwen Code 0.24.4's longer list of variables a
 // project's file may not set (PROJECT_ENV_HARDCODED_EXCLUSIONS: its own
-// paths, TLS and proxy settings, git's and an editor's commands …) the one
-// that loads code, PYTHONSTARTUP.
+// paths, TLS and proxy settings, git's and an editor's commands …;
+// compared lower-cased), those that load code into a hook's programs.
+var qwenExcluded = []string{
+	"pythonstartup", "git_config_count", "git_config_parameters", "git_config_global",
+	"git_config_system", "xdg_config_home", "git_external_diff", "git_exec_path",
+}
+
+// qwenRefuses: Qwen Code's loaders and qwenExcluded.
 func qwenRefuses(name string) bool {
 	c := strings.ReplaceAll(strings.ToLower(name), "_", "-")
-	return slices.Contains(qwenLoaders, c) || strings.HasPrefix(c, "bash-func-") || c == "pythonstartup"
+	return slices.Contains(qwenLoaders, c) || strings.HasPrefix(c, "bash-func-") || slices.Contains(qwenExcluded, strings.ToLower(name))
 }
 
 // RepoEnvRefuses reports whether a never takes name from a project's

@@ -185,3 +185,27 @@ func TestRepoEnvFilesWalkToTheRoot(t *testing.T) {
 		t.Errorf("gemini started 300 folders below /top: /top/.env is not among the files it loads")
 	}
 }
+
+// TestRepoEnvRefuses: Qwen Code 0.24.4 takes no loader variable
+// (isLoaderEnvKey: lower-cased, "_" read as "-") and none of its
+// project-file exclusions (lower-cased) from a project's files; the
+// other agents refuse none.
+func TestRepoEnvRefuses(t *testing.T) {
+	qwen, _ := Lookup("qwen")
+	claude, _ := Lookup("claude")
+	for name, want := range map[string]bool{
+		"BASH_ENV": true, "bash-env": true, "BASH_FUNC_jq%%": true, "NODE_OPTIONS": true, "PYTHONSTARTUP": true,
+		"GIT_CONFIG_COUNT": true, "git_config_global": true, "XDG_CONFIG_HOME": true, "GIT_EXTERNAL_DIFF": true, "GIT_EXEC_PATH": true,
+		// Not on either list: taken.
+		"GIT_DIR": false, "LD_LIBRARY_PATH": false, "PYTHONPATH": false, "SHELLOPTS": false,
+		// The exclusions are compared without reading "-" as "_".
+		"git-config-count": false,
+	} {
+		if got := qwen.RepoEnvRefuses(name); got != want {
+			t.Errorf("qwen RepoEnvRefuses(%q) = %v, want %v", name, got, want)
+		}
+		if claude.RepoEnvRefuses(name) {
+			t.Errorf("claude RepoEnvRefuses(%q)", name)
+		}
+	}
+}

@@ -46,6 +46,15 @@ var loaderNames = []string{
 	// zsh sources $ZDOTDIR/.zshenv even for zsh -c; OpenSSL's start-up
 	// (node's, curl's) loads the engines OPENSSL_CONF's file names.
 	"ZDOTDIR", "OPENSSL_CONF",
+	// git runs the commands its configuration names (core.fsmonitor for
+	// every git status a guard runs): configuration a file adds
+	// (GIT_CONFIG_COUNT and its GIT_CONFIG_KEY_n, GIT_CONFIG_PARAMETERS,
+	// GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, XDG_CONFIG_HOME's git/config,
+	// another repository's through GIT_DIR), the diff program of git diff
+	// (GIT_EXTERNAL_DIFF), the folder of git's own programs (GIT_EXEC_PATH).
+	// Qwen Code refuses all but GIT_DIR from a project's files.
+	"GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "XDG_CONFIG_HOME",
+	"GIT_DIR", "GIT_EXTERNAL_DIFF", "GIT_EXEC_PATH",
 	"LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH", "GCONV_PATH",
 	"DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "DYLD_FALLBACK_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH",
 }
