@@ -38,8 +38,10 @@ var loaderNames = []string{
 	// PYTHONPYCACHEPREFIX: Python reads the bytecode of every module it
 	// imports (the standard library's json too) from that tree, relative
 	// to the hook's folder; an unchecked hash-based .pyc (PEP 552) there
-	// is never compared with the source.
-	"PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "PYTHONPYCACHEPREFIX",
+	// is never compared with the source. PYTHONPLATLIBDIR moves the whole
+	// standard library as PYTHONHOME does (prefix/PLATLIBDIR/pythonX.Y;
+	// "../…/proc/self/cwd/x" is the hook's folder's x).
+	"PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "PYTHONPYCACHEPREFIX", "PYTHONPLATLIBDIR",
 	"PERL5OPT", "PERL5LIB", "PERLLIB",
 	"RUBYOPT", "RUBYLIB",
 	"JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH",
