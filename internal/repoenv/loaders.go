@@ -70,7 +70,14 @@ var allLoaders = nameSet{names: loaderNames, prefixes: []string{funcPrefix}}
 
 // Loads reports whether name, in a hook's environment, makes a program the
 // hook starts load code that is not the hook's own.
-func Loads(name string) bool {
+func Loads(name string) bool { return loads(name, runtime.GOOS == "windows") }
+
+// loads is Loads, names compared regardless of case when fold is set: on
+// Windows a settings file's node_options is the NODE_OPTIONS node reads.
+func loads(name string, fold bool) bool {
+	if fold {
+		name = strings.ToUpper(name)
+	}
 	return slices.Contains(loaderNames, name) || strings.HasPrefix(name, funcPrefix)
 }
 

@@ -24,6 +24,19 @@ func TestLoads(t *testing.T) {
 	}
 }
 
+// On Windows a variable's name is one whatever its case: a settings
+// file's node_options reaches node as NODE_OPTIONS.
+func TestLoadsFoldsCaseOnWindows(t *testing.T) {
+	for _, name := range []string{"node_options", "Bash_Env", "bash_func_jq%%"} {
+		if !loads(name, true) {
+			t.Errorf("loads(%q, fold) = false", name)
+		}
+		if loads(name, false) {
+			t.Errorf("loads(%q) = true where names keep their case", name)
+		}
+	}
+}
+
 func TestLoadersSet(t *testing.T) {
 	env := []string{"PATH=/bin", "BASH_ENV=", "NODE_OPTIONS=--require=x", "BASH_FUNC_f%%=() { :; }", "NODE_OPTIONS=again", "LANG=C"}
 	if got, want := LoadersSet(env), []string{"NODE_OPTIONS", "BASH_FUNC_f%%"}; !reflect.DeepEqual(got, want) {
