@@ -111,10 +111,24 @@ var qwenExcluded = []string{
 	"git_config_system", "xdg_config_home", "git_external_diff", "git_exec_path",
 }
 
-// qwenRefuses: Qwen Code's loaders and qwenExcluded.
+// qwenGitPair: its excluded patterns, git's configuration pairs
+// (git_config_key_N, git_config_value_N; l lower-cased). Not a regexp:
+// one compiled at init costs every start.
+func qwenGitPair(l string) bool {
+	for _, p := range []string{"git_config_key_", "git_config_value_"} {
+		if n, ok := strings.CutPrefix(l, p); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// qwenRefuses: Qwen Code's loaders, qwenExcluded and qwenGitPair.
 func qwenRefuses(name string) bool {
 	c := strings.ReplaceAll(strings.ToLower(name), "_", "-")
-	return slices.Contains(qwenLoaders, c) || strings.HasPrefix(c, "bash-func-") || slices.Contains(qwenExcluded, strings.ToLower(name))
+	l := strings.ToLower(name)
+	return slices.Contains(qwenLoaders, c) || strings.HasPrefix(c, "bash-func-") || slices.Contains(qwenExcluded, l) ||
+		qwenGitPair(l)
 }
 
 // RepoEnvRefuses reports whether a never takes name from a project's

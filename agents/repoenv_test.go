@@ -200,6 +200,8 @@ func TestRepoEnvRefuses(t *testing.T) {
 		"GIT_DIR": false, "LD_LIBRARY_PATH": false, "PYTHONPATH": false, "SHELLOPTS": false,
 		// The exclusions are compared without reading "-" as "_".
 		"git-config-count": false,
+		// Its patterns: git's numbered configuration pairs.
+		"GIT_CONFIG_KEY_0": true, "git_config_value_12": true, "GIT_CONFIG_KEY_": false, "GIT_CONFIG_KEY_x": false,
 	} {
 		if got := qwen.RepoEnvRefuses(name); got != want {
 			t.Errorf("qwen RepoEnvRefuses(%q) = %v, want %v", name, got, want)

@@ -65,8 +65,14 @@ var loaderNames = []string{
 // from) the environment: BASH_FUNC_name%%.
 const funcPrefix = "BASH_FUNC_"
 
+// loaderPrefixes start the names of loaders that come numbered or named:
+// bash's functions, and git's configuration pairs GIT_CONFIG_KEY_n and
+// GIT_CONFIG_VALUE_n (a repository's pair replaces the user's where the
+// user exports GIT_CONFIG_COUNT).
+var loaderPrefixes = []string{funcPrefix, "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_"}
+
 // allLoaders is doctor's nameSet: every loader a file may set.
-var allLoaders = nameSet{names: loaderNames, prefixes: []string{funcPrefix}}
+var allLoaders = nameSet{names: loaderNames, prefixes: loaderPrefixes}
 
 // Loads reports whether name, in a hook's environment, makes a program the
 // hook starts load code that is not the hook's own.
@@ -78,7 +84,7 @@ func loads(name string, fold bool) bool {
 	if fold {
 		name = strings.ToUpper(name)
 	}
-	return slices.Contains(loaderNames, name) || strings.HasPrefix(name, funcPrefix)
+	return slices.Contains(loaderNames, name) || slices.ContainsFunc(loaderPrefixes, func(p string) bool { return strings.HasPrefix(name, p) })
 }
 
 // LoadersSet are the variables of env (os.Environ's form) that Loads, set

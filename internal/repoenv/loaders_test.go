@@ -13,7 +13,7 @@ import (
 
 func TestLoads(t *testing.T) {
 	for name, want := range map[string]bool{
-		"BASH_ENV": true, "BASH_FUNC_jq%%": true, "NODE_OPTIONS": true, "LD_PRELOAD": true,
+		"BASH_ENV": true, "BASH_FUNC_jq%%": true, "GIT_CONFIG_KEY_3": true, "GIT_CONFIG_VALUE_0": true, "GIT_CONFIG": false, "NODE_OPTIONS": true, "LD_PRELOAD": true,
 		"PYTHONPATH": true, "DYLD_INSERT_LIBRARIES": true, "SHELLOPTS": true, "PS4": true, "PYTHONPYCACHEPREFIX": true, "PYTHONPLATLIBDIR": true,
 		"GIT_CONFIG_COUNT": true, "XDG_CONFIG_HOME": true, "GIT_DIR": true,
 		"PATH": false, "HOME": false, "LANG": false, "bash_env": false, "NODE_OPTIONS_X": false,
