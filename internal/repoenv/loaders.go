@@ -18,12 +18,14 @@ import (
 // --require, the dynamic loader's LD_PRELOAD. An approval pins the hook's
 // own files, not that code, which runs inside the guard and can answer for
 // it. `hook AGENT` keeps such a variable out of every hook's environment
-// when a repository's file put it there (LoadersIn), and says so; doctor
+// when a repository's file put it there (Loaders finds which; the CLI's
+// hookLoaders keeps them out), and says so; doctor
 // names the file. A value the user set themselves (their shell, their own
 // settings) is passed on as before: it is the user's choice, like the rest
 // of the environment a hook inherits.
 
-// loaderNames are the variables Loads names, besides bash's functions.
+// loaderNames are the variables Loads names, besides those loaderPrefixes
+// start.
 var loaderNames = []string{
 	// bash (non-interactive) and sh (interactive) source this file first.
 	"BASH_ENV", "ENV",
