@@ -125,8 +125,8 @@ func qwenGitPair(l string) bool {
 
 // qwenRefuses: Qwen Code's loaders, qwenExcluded and qwenGitPair.
 func qwenRefuses(name string) bool {
-	c := strings.ReplaceAll(strings.ToLower(name), "_", "-")
 	l := strings.ToLower(name)
+	c := strings.ReplaceAll(l, "_", "-")
 	return slices.Contains(qwenLoaders, c) || strings.HasPrefix(c, "bash-func-") || slices.Contains(qwenExcluded, l) ||
 		qwenGitPair(l)
 }
