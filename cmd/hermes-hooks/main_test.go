@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -181,8 +182,29 @@ func runScripts(t *testing.T, files []string, binDir string) {
 			return copyDir(filepath.Join("..", "..", "agent-hooks"), filepath.Join(env.WorkDir, "agent-hooks"))
 		},
 		Cmds:                scriptCmds,
+		Condition:           scriptCondition,
 		RequireExplicitExec: true,
 	})
+}
+
+// scriptCondition is the scripts' own conditions: [shbash], /bin/sh is
+// bash here (Fedora, Arch), where a function bash imports from the
+// environment reaches a hook an agent starts with sh -c before
+// hermes-hooks does, which doctor reports as a failure
+// (doctor_repoenv.txtar).
+func scriptCondition(cond string) (bool, error) {
+	if cond != "shbash" {
+		return false, fmt.Errorf("unknown condition %q", cond)
+	}
+	switch runtime.GOOS {
+	case "windows":
+		return false, nil
+	case "darwin": // sh runs the shell this link names: bash unless changed
+		t, err := os.Readlink("/private/var/select/sh")
+		return err != nil || filepath.Base(t) == "bash", nil
+	}
+	r, err := filepath.EvalSymlinks("/bin/sh")
+	return err == nil && filepath.Base(r) == "bash", nil
 }
 
 // goEnv is REPO (the repository's root) and the go command's cache and
