@@ -2,8 +2,10 @@ package journal
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -162,8 +164,18 @@ func FuzzHead(f *testing.F) {
 	f.Add([]byte(`{"seq":3,"hash":"` + ZeroHash + `","starts":[{"seq":2,"prev":"` + ZeroHash + `"}]}`))
 	f.Add([]byte(`{"seq":-1,"hash":"x"}`))
 	f.Add([]byte(`{} {}`))
+	f.Add([]byte(`{"seq":812,"hash":"` + ZeroHash + `"}` + "\n   "))
+	f.Add([]byte(`{"seq":0812,"hash":"` + ZeroHash + `"}`))
+	f.Add([]byte(`{"seq":99999999999999999999,"hash":"` + ZeroHash + `"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		h, err := parseHead(data)
+		if fast, ok := parseHeadCommon(data); ok {
+			// The fast path reads only what the decoder reads the same.
+			slow, err := decodeHead(data)
+			if err != nil || !reflect.DeepEqual(fast, slow) {
+				t.Fatalf("%q: fast %+v, decoder %+v, %v", data, fast, slow, err)
+			}
+		}
 		if err != nil {
 			return
 		}
@@ -171,4 +183,51 @@ func FuzzHead(f *testing.F) {
 			t.Fatalf("accepted %+v", h)
 		}
 	})
+}
+
+// TestParseHeadCommon: the head every append writes is read without the
+// decoder, and what is not that shape exactly is left to it.
+func TestParseHeadCommon(t *testing.T) {
+	hash := strings.Repeat("ab", 32)
+	for _, tc := range []struct {
+		data string
+		ok   bool
+	}{
+		{`{"seq":812,"hash":"` + hash + `"}`, true},
+		{`{"seq":0,"hash":"` + hash + `"}` + "\n  \t", true},
+		{`{"seq":812,"hash":"` + hash + `"}x`, false},
+		{`{"seq":812,"hash":"` + hash + `","starts":[]}`, false},
+		{`{"seq":-1,"hash":"` + hash + `"}`, false},
+		{`{"seq":01,"hash":"` + hash + `"}`, false},
+		{`{"seq":1234567890123456789,"hash":"` + hash + `"}`, false}, // 19 digits: the decoder's
+		{`{"seq":1,"hash":"` + strings.ToUpper(hash) + `"}`, false},
+		{`{"seq":1,"hash":"` + hash[1:] + `"}`, false},
+		{`{"seq": 1,"hash":"` + hash + `"}`, false},
+		{`{"seq":1,"hash":"` + hash + `"`, false},
+	} {
+		h, ok := parseHeadCommon([]byte(tc.data))
+		if ok != tc.ok || ok && (h.Seq < 0 || h.Hash != hash) {
+			t.Errorf("%q: %+v, %v; want ok %v", tc.data, h, ok, tc.ok)
+		}
+	}
+}
+
+// TestMarshalHead: the head is written as json.Marshal writes it, with
+// and without starts, and a head with a string that is no hash (none
+// should be) goes to json.Marshal.
+func TestMarshalHead(t *testing.T) {
+	hash := strings.Repeat("0f", 32)
+	for _, h := range []*head{
+		{Seq: 0, Hash: ZeroHash},
+		{Seq: 812, Hash: hash},
+		{Seq: 1 << 62, Hash: hash, Starts: []chainStart{{Seq: 401, Prev: ZeroHash}, {Seq: 9, Prev: hash}}},
+		{Seq: 3, Hash: `x"\<`},
+		{Seq: 3, Hash: hash, Starts: []chainStart{{Seq: 2, Prev: "</script>"}}},
+	} {
+		got, err := marshalHead(h)
+		want, _ := json.Marshal(h)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("%+v: %s, %v; want %s", h, got, err, want)
+		}
+	}
 }
