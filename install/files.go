@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
@@ -54,15 +53,10 @@ func resolve(path string) string {
 // file of yours elsewhere.
 func Within(root, path string) (string, error) {
 	real, top := resolve(path), resolve(root)
-	if inside(real, top) {
+	if fsutil.InTree(real, top) {
 		return real, nil
 	}
 	return "", fmt.Errorf("%s: a symbolic link leads it to %s, outside the project %s; not changed (install writes a project's files only inside it: edit that file by hand, or install with --user)", path, real, top)
-}
-
-// inside reports whether real is top or below it (both resolved).
-func inside(real, top string) bool {
-	return real == top || strings.HasPrefix(real, top+string(filepath.Separator))
 }
 
 // Target returns path, a file install writes under root; for a project

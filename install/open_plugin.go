@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 )
@@ -59,7 +60,7 @@ func MakeOpenPlugin(dir string, agent *agents.Agent, command func(event string) 
 	plan := &PluginPlan{Dir: dir}
 	for _, w := range want {
 		p := filepath.Join(dir, w.rel)
-		if real, top := resolve(p), resolve(dir); !inside(real, top) {
+		if real, top := resolve(p), resolve(dir); !fsutil.InTree(real, top) {
 			// A link in the folder (hooks -> ~/.cursor) must not make
 			// install write a hooks.json another agent reads.
 			return nil, fmt.Errorf("%s: a symbolic link leads it to %s, outside the plugin's folder %s; not changed", p, real, top)

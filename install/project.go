@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // ProjectDir is the project a hook file of dir's belongs to, where the
@@ -19,16 +19,10 @@ import (
 func ProjectDir(dir, home string) (project string, inRepo bool) {
 	dir = filepath.Clean(dir)
 	d := hookconfig.GitRoot(dir)
-	if d == "" || home != "" && within(home, d) {
+	if d == "" || home != "" && fsutil.InTree(home, d) {
 		return dir, false
 	}
 	return d, true
-}
-
-// within reports whether path is dir or inside it.
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, filepath.Clean(path))
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // Root is the directory an agent's hook file belongs to: the home

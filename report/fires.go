@@ -10,11 +10,11 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/install"
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/journal"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -409,7 +409,7 @@ func lastEvents(checks []InstallCheck, path string) {
 func noteEvent(checks []InstallCheck, e *journal.Entry) {
 	for i := range checks {
 		c := &checks[i]
-		if e.Time.Before(c.InstalledAt) || c.Scope != "user" && !within(e.Cwd, c.Root) {
+		if e.Time.Before(c.InstalledAt) || c.Scope != "user" && !fsutil.InTree(e.Cwd, c.Root) {
 			continue
 		}
 		if c.LastEvent == nil || e.Time.After(*c.LastEvent) {
@@ -426,10 +426,4 @@ func allHaveEvents(checks []InstallCheck) bool {
 		}
 	}
 	return true
-}
-
-// within reports whether p is dir or below it.
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return p != "" && err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

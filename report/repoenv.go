@@ -9,6 +9,7 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/install"
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 	"github.com/hermes-hooks/hermes-hooks/internal/repoenv"
 )
 
@@ -96,7 +97,7 @@ func repoEnvRead(in install.Installed, o ProbeOptions, read func(*agents.Agent, 
 		return nil
 	}
 	dirs := []string{project}
-	if samePath(project, o.Project) && within(o.WorkDir, project) {
+	if samePath(project, o.Project) && fsutil.InTree(o.WorkDir, project) {
 		dirs = append(dirs, o.WorkDir)
 	}
 	var out []RepoEnvCheck
@@ -141,7 +142,7 @@ func RepoLoaderLine(c *RepoEnvCheck, title string) string {
 
 // where names c's file, escaped: by its path in the project when it is in it.
 func (c *RepoEnvCheck) where() string {
-	if within(c.File, c.Project) {
+	if fsutil.InTree(c.File, c.Project) {
 		rel, _ := filepath.Rel(c.Project, c.File)
 		return "this project's " + show(filepath.ToSlash(rel))
 	}

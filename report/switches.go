@@ -197,13 +197,13 @@ func agentRoot(a *agents.Agent, config agents.ParsedFile, project, wd string) st
 // "" when wd is not below in's folder, for a user file, and for an agent
 // whose root is the project's.
 func rootBelow(in install.Installed, wd, home string, config agents.ParsedFile) string {
-	if in.User || wd == "" || samePath(wd, in.Root) || !within(wd, in.Root) || samePath(in.Root, home) {
+	if in.User || wd == "" || samePath(wd, in.Root) || !fsutil.InTree(wd, in.Root) || samePath(in.Root, home) {
 		// A file in the home folder is the user's, read wherever the
 		// agent starts.
 		return ""
 	}
 	root := agentRoot(in.Agent, config, in.Root, wd)
-	if samePath(root, in.Root) || !within(root, in.Root) {
+	if samePath(root, in.Root) || !fsutil.InTree(root, in.Root) {
 		return ""
 	}
 	return root
@@ -212,7 +212,7 @@ func rootBelow(in install.Installed, wd, home string, config agents.ParsedFile) 
 // runDir is the folder the agent is taken to run in: wd (doctor's) when
 // that is the project or below it, else the project.
 func runDir(project, wd string) string {
-	if within(wd, project) && filepath.IsAbs(wd) {
+	if fsutil.InTree(wd, project) && filepath.IsAbs(wd) {
 		return wd
 	}
 	return project

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // What a word list runs: builtins, wrappers, interpreters, PATH.
@@ -196,7 +198,7 @@ func analyze(t *Target, env []string, shell bool, depth int) {
 			addScriptArgs(t, rest)
 			return
 		}
-		if commandRunners()[base] && !(hasPathSep(argv[0]) && within(path, t.Dir)) {
+		if commandRunners()[base] && !(hasPathSep(argv[0]) && fsutil.InTree(path, t.Dir)) {
 			// (a hook's own ./watch, named by its path, is no runner)
 			t.setOpaque(base + " runs a command with options this analysis does not read")
 		}

@@ -66,7 +66,7 @@ func chosenProgram(t *Target, name, path string, env []string) {
 	// cannot.
 	relative := viaRelativePATH(name, path, env, t.Dir) || hasPathSep(name) && !filepath.IsAbs(name)
 	chosen := hasPathSep(name) || slices.Contains(t.assigned, "PATH") || relative
-	if chosen && (relative || within(path, t.Dir)) {
+	if chosen && (relative || fsutil.InTree(path, t.Dir)) {
 		t.addLoad(path)
 		t.programs = append(t.programs, path)
 	}
@@ -198,7 +198,7 @@ func shebangLoads(t *Target, path string, args, env []string, depth int) {
 	sub.Argv = append(append(sub.Argv, path), args...)
 	analyze(&sub, env, false, depth+1)
 	flushLoads(&sub)
-	system := filepath.IsAbs(interp) && !within(sub.Path, t.Dir)
+	system := filepath.IsAbs(interp) && !fsutil.InTree(sub.Path, t.Dir)
 	for _, p := range sub.Files {
 		if p != path && !(system && p == sub.Path) {
 			t.addLoad(p)
@@ -211,12 +211,6 @@ func shebangLoads(t *Target, path string, args, env []string, depth int) {
 	if sub.Opaque != "" {
 		t.setOpaque("its #! line: " + sub.Opaque)
 	}
-}
-
-// within reports that p lies in dir or below it.
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && dir != "" && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // jvmClasses says why what java runs cannot be pinned: it loads classes by

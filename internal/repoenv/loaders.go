@@ -1,13 +1,13 @@
 package repoenv
 
 import (
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
+	"github.com/hermes-hooks/hermes-hooks/internal/fsutil"
 )
 
 // A repository's file can also put code into the user's hooks without
@@ -192,7 +192,7 @@ func OutsidePath(value string, dirs []string, real bool) string {
 	var kept []string
 	for _, e := range filepath.SplitList(value) {
 		if e == "" || !filepath.IsAbs(e) || dotDot(e) || perProcess(filepath.Clean(e)) ||
-			slices.ContainsFunc(roots, func(r string) bool { return within(filepath.Clean(e), r) }) {
+			slices.ContainsFunc(roots, func(r string) bool { return fsutil.InTree(e, r) }) {
 			continue
 		}
 		kept = append(kept, e)
@@ -218,20 +218,7 @@ func dotDot(path string) bool {
 // /dev/fd): no program a hook needs is there. Not on Windows, which has
 // neither.
 func perProcess(p string) bool {
-	return runtime.GOOS != "windows" && (within(p, "/proc") || within(p, "/dev"))
-}
-
-// within reports whether p is dir or below it (both clean and absolute):
-// by their text, as every hook call of an agent whose files replace PATH
-// asks it of each folder of PATH (filepath.Rel cost it 2% of a start).
-func within(p, dir string) bool {
-	if runtime.GOOS == "windows" {
-		p, dir = strings.ToLower(p), strings.ToLower(dir)
-	}
-	if !strings.HasPrefix(p, dir) {
-		return false
-	}
-	return len(p) == len(dir) || os.IsPathSeparator(dir[len(dir)-1]) || os.IsPathSeparator(p[len(dir)])
+	return runtime.GOOS != "windows" && (fsutil.InTree(p, "/proc") || fsutil.InTree(p, "/dev"))
 }
 
 // Without is env less the variables of drop (by name as the system
