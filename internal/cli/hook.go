@@ -83,10 +83,11 @@ func (a *App) Hook(agentName, eventArg string, o HookOptions) error {
 	f := protocol.NewFiring(call.Event, "", call.Fields)
 	ctx, cancel := hookDeadline(start, agent, call, o.AgentTimeout)
 	defer cancel()
-	if handled, err := a.hookRepoEnv(ctx, agent, call, f.HostCwd, false); handled {
+	home := userHome(agent) // read once, for both
+	if handled, err := a.hookRepoEnv(ctx, agent, call, f.HostCwd, home, false); handled {
 		return err
 	}
-	a.hookLoaders(ctx, agent, call, f.HostCwd)
+	a.hookLoaders(ctx, agent, call, f.HostCwd, home)
 	outcome, err := a.hookDispatch(ctx, agent, call, &f, o)
 	if late := (*LateError)(nil); errors.As(err, &late) {
 		return a.hookLate(agent, call, &outcome, late)
@@ -233,7 +234,7 @@ func (a *App) hookUnreadable(agent *agents.Agent, call *agents.Call, problem str
 	if call.Event != nil && call.Event.Gating() {
 		// Its deadline counted from now: the payload's read has its own.
 		ctx, cancel := hookDeadline(time.Now(), agent, call, 0)
-		handled, err := a.hookRepoEnv(ctx, agent, call, "", anyCaller)
+		handled, err := a.hookRepoEnv(ctx, agent, call, "", userHome(agent), anyCaller)
 		cancel()
 		if handled {
 			a.Warn(problem)

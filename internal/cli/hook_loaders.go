@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -22,10 +23,12 @@ import (
 // read in time, every one set is dropped. PATH, set by such a file (one
 // that replaces a variable: Claude Code's settings env), is passed without
 // its relative folders and those in the project (repoenv.OutsidePath):
-// else the repository's jq is the one the guard runs. The hooks'
-// environment is then a.hookEnv (dispatchOnce, runAsyncChild); a warning
-// names the file.
-func (a *App) hookLoaders(ctx context.Context, agent *agents.Agent, call *agents.Call, hostCwd string) {
+// else the repository's jq is the one the guard runs. HOME, moved by such
+// a file while HERMES_HOME is set (without it, HOME is a control that
+// hookRepoEnv refuses), is replaced by the account's (movedHome). The
+// hooks' environment is then a.hookEnv (dispatchOnce, runAsyncChild); a
+// warning names the file. home is userHome(agent).
+func (a *App) hookLoaders(ctx context.Context, agent *agents.Agent, call *agents.Call, hostCwd string, home func() string) {
 	if !agent.TakesRepoEnv() {
 		return
 	}
@@ -39,10 +42,12 @@ func (a *App) hookLoaders(ctx context.Context, agent *agents.Agent, call *agents
 	if hasPath && agent.RepoEnvReplaces() && repoenv.OutsidePath(path, dirs, false) != path {
 		set = append(set, repoenv.PathVar)
 	}
+	if movedHome(agent, home) {
+		set = append(set, repoenv.HomeVar)
+	}
 	if len(set) == 0 {
 		return
 	}
-	home := userHome(agent)
 	found := checkBy(ctx, func() []repoenv.Finding {
 		return repoenv.Loaders(agent, dirs, home(), set, repoenv.InEnv(set, os.LookupEnv), set)
 	}, set)
@@ -57,14 +62,45 @@ func (a *App) hookLoaders(ctx context.Context, agent *agents.Agent, call *agents
 	if slices.Contains(drop, repoenv.PathVar) {
 		a.hookEnv = append(a.hookEnv, repoenv.PathVar+"="+repoenv.OutsidePath(path, dirs, true))
 	}
-	a.Warn(loadersProblem(agent, found))
+	if h := home(); h != "" && slices.Contains(drop, repoenv.HomeVar) {
+		a.hookEnv = append(a.hookEnv, repoenv.HomeVar+"="+h)
+	}
+	a.Warn(loadersProblem(agent, found, home()))
 }
 
-// loadersProblem says what hookLoaders found and did.
-func loadersProblem(agent *agents.Agent, found []repoenv.Finding) string {
+// movedHome reports whether HOME may be a repository's choice that is no
+// control (HERMES_HOME is set, so it moves no config or approval; else
+// hookRepoEnv has refused the call): the agent's files replace variables
+// (Claude Code's settings env) and HOME is not the account's home (or
+// that cannot be told). A hook's programs read their start-up files from
+// there: git its ~/.gitconfig (core.fsmonitor runs a command for every
+// git status), jq its ~/.jq (definitions that replace builtins such as
+// test), Python the .pth files of its user site folder, zsh its .zshenv.
+func movedHome(agent *agents.Agent, home func() string) bool {
+	if !agent.RepoEnvReplaces() || os.Getenv(repoenv.Home) == "" {
+		return false
+	}
+	v, ok := os.LookupEnv(repoenv.HomeVar)
+	if !ok {
+		return false
+	}
+	h := home()
+	return h == "" || filepath.Clean(v) != filepath.Clean(h)
+}
+
+// loadersProblem says what hookLoaders found and did, home being the
+// account's home folder.
+func loadersProblem(agent *agents.Agent, found []repoenv.Finding, home string) string {
 	how := "not passed to your hooks"
 	if slices.ContainsFunc(found, func(f repoenv.Finding) bool { return slices.Contains(f.Vars, repoenv.PathVar) }) {
 		how += " (" + repoenv.PathVar + ": without its relative folders and those in the project)"
+	}
+	if slices.ContainsFunc(found, func(f repoenv.Finding) bool { return slices.Contains(f.Vars, repoenv.HomeVar) }) {
+		if home != "" {
+			how += " (" + repoenv.HomeVar + ": your account's home folder instead)"
+		} else {
+			how += " (" + repoenv.HomeVar + ": none, for your account has no home folder)"
+		}
 	}
 	return repoEnvProblem(agent, found) + "; " + how + ": the code it makes them load was never approved (to mean it, set it in your own settings or shell)"
 }

@@ -23,9 +23,9 @@ import (
 // the variable; any other event is warned about and dispatches nothing (its
 // hooks would run from a config and approvals the repository chose). The
 // files are read only when a control is set at all (the common call reads
-// nothing). hostCwd is the payload's cwd ("" when unknown); anyCaller as
-// hookRefuse's. handled: the call is answered.
-func (a *App) hookRepoEnv(ctx context.Context, agent *agents.Agent, call *agents.Call, hostCwd string, anyCaller bool) (handled bool, err error) {
+// nothing). hostCwd is the payload's cwd ("" when unknown); home is
+// userHome(agent); anyCaller as hookRefuse's. handled: the call is answered.
+func (a *App) hookRepoEnv(ctx context.Context, agent *agents.Agent, call *agents.Call, hostCwd string, home func() string, anyCaller bool) (handled bool, err error) {
 	// What the project's settings take away from the hook's environment
 	// (hook_stripped.go) before what its files put there.
 	if handled, err := a.hookStripped(ctx, agent, call, hostCwd, anyCaller); handled {
@@ -34,7 +34,6 @@ func (a *App) hookRepoEnv(ctx context.Context, agent *agents.Agent, call *agents
 	if !agent.TakesRepoEnv() {
 		return false, nil
 	}
-	home := userHome(agent)
 	var homeVar func() string // HOME is a control only where it can be moved
 	if agent.RepoEnvReplaces() {
 		homeVar = home
