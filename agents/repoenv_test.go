@@ -196,6 +196,7 @@ func TestRepoEnvRefuses(t *testing.T) {
 	for name, want := range map[string]bool{
 		"BASH_ENV": true, "bash-env": true, "BASH_FUNC_jq%%": true, "NODE_OPTIONS": true, "PYTHONSTARTUP": true,
 		"GIT_CONFIG_COUNT": true, "git_config_global": true, "XDG_CONFIG_HOME": true, "GIT_EXTERNAL_DIFF": true, "GIT_EXEC_PATH": true,
+		"GIT_SSH_COMMAND": true, "git_askpass": true, "GIT_EDITOR": true, "GIT_TEMPLATE_DIR": true,
 		// Not on either list: taken.
 		"GIT_DIR": false, "LD_LIBRARY_PATH": false, "PYTHONPATH": false, "SHELLOPTS": false,
 		// The exclusions are compared without reading "-" as "_".

@@ -56,9 +56,18 @@ var loaderNames = []string{
 	// GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, XDG_CONFIG_HOME's git/config,
 	// another repository's through GIT_DIR), the diff program of git diff
 	// (GIT_EXTERNAL_DIFF), the folder of git's own programs (GIT_EXEC_PATH).
-	// Qwen Code refuses all but GIT_DIR from a project's files.
+	// And the commands git runs itself: for an ssh remote (GIT_SSH_COMMAND,
+	// GIT_SSH: a guard's git fetch), a git:// proxy, a credential prompt
+	// (GIT_ASKPASS: a hook has no terminal, so the program runs), an editor
+	// (GIT_EDITOR, GIT_SEQUENCE_EDITOR: a commit or merge without a
+	// message), the hooks a new repository gets (GIT_TEMPLATE_DIR). Not
+	// git's fallbacks SSH_ASKPASS, VISUAL and EDITOR, nor less's LESSOPEN:
+	// most shells set one of them, and each name here set in a hook call's
+	// environment costs it a read of the project's files. Qwen Code refuses
+	// all these but GIT_DIR from a project's files.
 	"GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "XDG_CONFIG_HOME",
 	"GIT_DIR", "GIT_EXTERNAL_DIFF", "GIT_EXEC_PATH",
+	"GIT_SSH_COMMAND", "GIT_SSH", "GIT_PROXY_COMMAND", "GIT_ASKPASS", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_TEMPLATE_DIR",
 	"LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH", "GCONV_PATH",
 	"DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "DYLD_FALLBACK_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH",
 }
