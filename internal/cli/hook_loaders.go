@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -72,7 +71,7 @@ func (a *App) hookLoaders(ctx context.Context, agent *agents.Agent, call *agents
 // control (HERMES_HOME is set, so it moves no config or approval; else
 // hookRepoEnv has refused the call): the agent's files replace variables
 // (Claude Code's settings env) and HOME is not the account's home (or
-// that cannot be told). A hook's programs read their start-up files from
+// that cannot be told, or it names it through a "..": IsUserHome). A hook's programs read their start-up files from
 // there: git its ~/.gitconfig (core.fsmonitor runs a command for every
 // git status), jq its ~/.jq (definitions that replace builtins such as
 // test), Python the .pth files of its user site folder, zsh its .zshenv.
@@ -84,8 +83,7 @@ func movedHome(agent *agents.Agent, home func() string) bool {
 	if !ok {
 		return false
 	}
-	h := home()
-	return h == "" || filepath.Clean(v) != filepath.Clean(h)
+	return !repoenv.IsUserHome(v, home())
 }
 
 // loadersProblem says what hookLoaders found and did, home being the

@@ -101,12 +101,22 @@ func Active(lookup func(string) (string, bool), home func() string) []string {
 	if h, _ := lookup(Home); h == "" && home != nil {
 		// Unset, HOME was moved by no file.
 		if v, ok := lookup(HomeVar); ok {
-			if h := home(); h == "" || filepath.Clean(v) != filepath.Clean(h) {
+			if !IsUserHome(v, home()) {
 				on = append(on, HomeVar)
 			}
 		}
 	}
 	return on
+}
+
+// IsUserHome reports whether v, a value of HomeVar, names home (the
+// account's home folder, UserHome): by its text once cleaned, and with no
+// ".." in it, which the system takes after the link before it (a
+// repository's link proj/l -> a/b makes /home/u/proj/l/../.., /home/u by
+// its text, the repository's own folder for git's ~/.gitconfig and jq's
+// ~/.jq). An empty home is no one's.
+func IsUserHome(v, home string) bool {
+	return home != "" && !dotDot(v) && filepath.Clean(v) == filepath.Clean(home)
 }
 
 // Finding is a repository's file that sets control variables, or that

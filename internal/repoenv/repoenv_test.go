@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -77,6 +78,28 @@ func BenchmarkActiveNone(b *testing.B) {
 	for b.Loop() {
 		if Active(func(string) (string, bool) { return "", false }, nil) != nil {
 			b.Fatal("active")
+		}
+	}
+}
+
+// A HOME that names the account's home only once cleaned by its text, with
+// a "..": the system takes each ".." after the link before it, which may be
+// the repository's (proj/l -> a/b: proj/l/../.. is proj), so git's
+// ~/.gitconfig and jq's ~/.jq would be the repository's. It is moved.
+func TestActiveHomeDotDot(t *testing.T) {
+	for v, want := range map[string]bool{
+		"/home/u": false, "/home/u/": false, "/home/u/.": false,
+		"/home/u/proj/l/../..": true, "/home/u/../u": true, "/x/../home/u": true,
+	} {
+		lookup := func(k string) (string, bool) {
+			if k != HomeVar {
+				return "", false
+			}
+			return v, true
+		}
+		got := Active(lookup, func() string { return "/home/u" })
+		if moved := slices.Contains(got, HomeVar); moved != want {
+			t.Errorf("HOME=%q: Active = %v, want moved %v", v, got, want)
 		}
 	}
 }
