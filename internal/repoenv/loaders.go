@@ -43,7 +43,14 @@ var loaderNames = []string{
 	// is never compared with the source. PYTHONPLATLIBDIR moves the whole
 	// standard library as PYTHONHOME does (prefix/PLATLIBDIR/pythonX.Y;
 	// "../…/proc/self/cwd/x" is the hook's folder's x).
+	// PYTHONWARNINGS imports the module a filter's category names
+	// (all:0:antigravity.x:0:0: the standard library's antigravity opens
+	// $BROWSER, a command). PYTHONINSPECT loads no code, but turns a
+	// guard's sys.exit(2), a refusal, into exit 1 (Claude Code's
+	// non-blocking error: the call goes through) and runs as Python what
+	// the guard left unread of its stdin.
 	"PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "PYTHONPYCACHEPREFIX", "PYTHONPLATLIBDIR",
+	"PYTHONWARNINGS", "PYTHONINSPECT",
 	"PERL5OPT", "PERL5LIB", "PERLLIB",
 	"RUBYOPT", "RUBYLIB",
 	"JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH",

@@ -16,6 +16,7 @@ func TestLoads(t *testing.T) {
 		"BASH_ENV": true, "BASH_FUNC_jq%%": true, "GIT_CONFIG_KEY_3": true, "GIT_CONFIG_VALUE_0": true, "GIT_CONFIG": false, "NODE_OPTIONS": true, "LD_PRELOAD": true,
 		"PYTHONPATH": true, "DYLD_INSERT_LIBRARIES": true, "SHELLOPTS": true, "PS4": true, "PYTHONPYCACHEPREFIX": true, "PYTHONPLATLIBDIR": true,
 		"GIT_CONFIG_COUNT": true, "XDG_CONFIG_HOME": true, "GIT_DIR": true,
+		"PYTHONWARNINGS": true, "PYTHONINSPECT": true,
 		"GIT_SSH_COMMAND": true, "GIT_ASKPASS": true, "GIT_EDITOR": true, "GIT_TEMPLATE_DIR": true, "GIT_SSH_VARIANT": false,
 		// Set by most shells: not looked for (each costs a call a read).
 		"SSH_ASKPASS": false, "EDITOR": false, "VISUAL": false, "LESSOPEN": false,
