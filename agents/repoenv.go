@@ -110,7 +110,7 @@ var qwenExcluded = []string{
 	"pythonstartup", "git_config_count", "git_config_parameters", "git_config_global",
 	"git_config_system", "xdg_config_home", "git_external_diff", "git_exec_path",
 	"git_ssh_command", "git_ssh", "git_proxy_command", "git_askpass", "git_editor", "git_sequence_editor",
-	"git_template_dir",
+	"git_template_dir", "curl_home", "wgetrc",
 }
 
 // qwenGitPair: its excluded patterns, git's configuration pairs

@@ -71,10 +71,11 @@ func (a *App) hookLoaders(ctx context.Context, agent *agents.Agent, call *agents
 // control (HERMES_HOME is set, so it moves no config or approval; else
 // hookRepoEnv has refused the call): the agent's files replace variables
 // (Claude Code's settings env) and HOME is not the account's home (or
-// that cannot be told, or it names it through a "..": IsUserHome). A hook's programs read their start-up files from
-// there: git its ~/.gitconfig (core.fsmonitor runs a command for every
-// git status), jq its ~/.jq (definitions that replace builtins such as
-// test), Python the .pth files of its user site folder, zsh its .zshenv.
+// that cannot be told, or it names it through a "..": IsUserHome). A
+// hook's programs read their start-up files from there: git its
+// ~/.gitconfig (core.fsmonitor runs a command for every git status), jq
+// its ~/.jq (definitions that replace builtins such as test), Python the
+// .pth files of its user site folder, zsh its .zshenv.
 func movedHome(agent *agents.Agent, home func() string) bool {
 	if !agent.RepoEnvReplaces() || os.Getenv(repoenv.Home) == "" {
 		return false

@@ -52,7 +52,13 @@ var loaderNames = []string{
 	"PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "PYTHONPYCACHEPREFIX", "PYTHONPLATLIBDIR",
 	"PYTHONWARNINGS", "PYTHONINSPECT",
 	"PERL5OPT", "PERL5LIB", "PERLLIB",
-	"RUBYOPT", "RUBYLIB",
+	// RubyGems activates the newest version of a gem (json included) found
+	// under GEM_HOME or GEM_PATH.
+	"RUBYOPT", "RUBYLIB", "GEM_HOME", "GEM_PATH",
+	// curl reads $CURL_HOME/.curlrc and wget the file WGETRC names: a
+	// resolve, proxy or insecure line there sends a guard's call to its
+	// policy service to a server that answers for it.
+	"CURL_HOME", "WGETRC",
 	"JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH",
 	// zsh sources $ZDOTDIR/.zshenv even for zsh -c; OpenSSL's start-up
 	// (node's, curl's) loads the engines OPENSSL_CONF's file names.
@@ -98,9 +104,15 @@ func Loads(name string) bool { return loads(name, runtime.GOOS == "windows") }
 
 // loads is Loads, names compared regardless of case when fold is set: on
 // Windows a settings file's node_options is the NODE_OPTIONS node reads.
+// There HOME is a loader too: the home folder is USERPROFILE (HomeVar),
+// but Git for Windows, its bash and jq read HOME first, and take
+// USERPROFILE's when it is unset.
 func loads(name string, fold bool) bool {
 	if fold {
 		name = strings.ToUpper(name)
+		if name == "HOME" {
+			return true
+		}
 	}
 	return slices.Contains(loaderNames, name) || slices.ContainsFunc(loaderPrefixes, func(p string) bool { return strings.HasPrefix(name, p) })
 }

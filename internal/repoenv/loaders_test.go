@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -20,7 +21,9 @@ func TestLoads(t *testing.T) {
 		"GIT_SSH_COMMAND": true, "GIT_ASKPASS": true, "GIT_EDITOR": true, "GIT_TEMPLATE_DIR": true, "GIT_SSH_VARIANT": false,
 		// Set by most shells: not looked for (each costs a call a read).
 		"SSH_ASKPASS": false, "EDITOR": false, "VISUAL": false, "LESSOPEN": false,
-		"PATH": false, "HOME": false, "LANG": false, "bash_env": false, "NODE_OPTIONS_X": false,
+		"PATH": false, "HOME": runtime.GOOS == "windows", // Git for Windows reads it first
+		"GEM_PATH": true, "CURL_HOME": true, "WGETRC": true,
+		"LANG": false, "bash_env": false, "NODE_OPTIONS_X": false,
 	} {
 		if got := Loads(name); got != want {
 			t.Errorf("Loads(%q) = %v, want %v", name, got, want)
@@ -31,7 +34,7 @@ func TestLoads(t *testing.T) {
 // On Windows a variable's name is one whatever its case: a settings
 // file's node_options reaches node as NODE_OPTIONS.
 func TestLoadsFoldsCaseOnWindows(t *testing.T) {
-	for _, name := range []string{"node_options", "Bash_Env", "bash_func_jq%%"} {
+	for _, name := range []string{"node_options", "Bash_Env", "bash_func_jq%%", "HOME", "Home"} {
 		if !loads(name, true) {
 			t.Errorf("loads(%q, fold) = false", name)
 		}
