@@ -7,6 +7,9 @@ import (
 )
 
 func TestInTree(t *testing.T) {
+	if lowerASCII("AZaz\u212a\u00c9") != "azaz\u212a\u00c9" {
+		t.Errorf("lowerASCII changes more than A to Z")
+	}
 	for _, tc := range []struct {
 		p, dir string
 		want   bool
@@ -40,6 +43,8 @@ func TestInTree(t *testing.T) {
 			{`C:\Users\Me\proj\bin`, `c:\users\me\PROJ`, true},
 			{`C:\x`, `C:\`, true},
 			{`D:\proj`, `C:\proj`, false},
+			// NTFS tells the Kelvin sign from a k; Unicode's folding would not.
+			{"C:\\wor\u212a\\x", `C:\work`, false},
 		} {
 			if got := InTree(tc.p, tc.dir); got != tc.want {
 				t.Errorf("InTree(%q, %q) = %v, want %v", tc.p, tc.dir, got, tc.want)
