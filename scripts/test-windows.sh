@@ -134,7 +134,7 @@ fi
 status=0
 wintest ./internal/hookproc/... ./internal/cmdpin/... ./protocol/... \
 	./internal/pattern/... ./agents/... ./sessions/... ./internal/fsutil/... \
-	./consent/... ./journal/... ./internal/repoid/... \
+	./consent/... ./journal/... ./internal/repoid/... ./internal/repoenv/... \
 	./hookconfig/... ./dispatcher/... ./internal/proctest/... || status=1
 # serve's Windows transport (token://: loopback TCP and a key in a file
 # only the user can read); the rest of ./server assumes Unix sockets.

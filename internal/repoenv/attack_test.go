@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -58,6 +60,9 @@ func TestCheckSpellings(t *testing.T) {
 		// Qwen Code expands variables in its settings' strings.
 		{"qwen", ".qwen/settings.json", `{"env":{"HERMES_HOME":"$PWD/.qh"}}`, map[string]string{Home: os.Getenv("PWD") + "/.qh"}},
 	} {
+		if runtime.GOOS == "windows" && strings.Contains(c.content, "$PWD") {
+			continue // no shell has set PWD for this test there
+		}
 		if got := check(t, c.agent, c.file, c.content, c.env); len(got) == 0 || got[0].Err != nil {
 			t.Errorf("%s %s %q: %v, want the control found", c.agent, c.file, c.content, got)
 		}

@@ -23,7 +23,9 @@ func TestLoads(t *testing.T) {
 		"SSH_ASKPASS": false, "EDITOR": false, "VISUAL": false, "LESSOPEN": false,
 		"PATH": false, "HOME": runtime.GOOS == "windows", // Git for Windows reads it first
 		"GEM_PATH": true, "CURL_HOME": true, "WGETRC": true,
-		"LANG": false, "bash_env": false, "NODE_OPTIONS_X": false,
+		"LANG": false, "NODE_OPTIONS_X": false,
+		// Names keep their case, except on Windows (TestLoadsFoldsCaseOnWindows).
+		"bash_env": runtime.GOOS == "windows",
 	} {
 		if got := Loads(name); got != want {
 			t.Errorf("Loads(%q) = %v, want %v", name, got, want)
