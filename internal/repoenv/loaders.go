@@ -219,7 +219,7 @@ func OutsidePath(value string, dirs []string, real bool) string {
 	}
 	var kept []string
 	for _, e := range filepath.SplitList(value) {
-		if e == "" || !filepath.IsAbs(e) || dotDot(e) || perProcess(filepath.Clean(e)) ||
+		if e == "" || !filepath.IsAbs(e) || dotDot(e) || perProcess(e) ||
 			slices.ContainsFunc(roots, func(r string) bool { return fsutil.InTree(e, r) }) {
 			continue
 		}
@@ -241,7 +241,7 @@ func dotDot(path string) bool {
 	return slices.Contains(strings.Split(filepath.ToSlash(path), "/"), "..")
 }
 
-// perProcess reports whether p (clean, absolute) is under /proc or /dev,
+// perProcess reports whether p (absolute) is under /proc or /dev,
 // where a folder's name leads to each process's own (/proc/self,
 // /dev/fd): no program a hook needs is there. Not on Windows, which has
 // neither.
