@@ -124,7 +124,7 @@ func runRepoEnvSteps(t *testing.T, a agent, rm string, steps []repoEnvStep) {
 // would leave a marker and exit 0 (an allow) before the guard's check.
 func TestRepoLoadersClaude(t *testing.T) {
 	h, settings := userClaude(t)
-	runLoaderStep(t, h, "bashenv", settings, func(evil string) string {
+	runLoaderStep(t, h, bashGuard, "bashenv", settings, func(evil string) string {
 		q, _ := json.Marshal(evil)
 		return `{"env": {"BASH_ENV": ` + string(q) + `}}`
 	})
@@ -132,7 +132,7 @@ func TestRepoLoadersClaude(t *testing.T) {
 	// `bash` is its program, not the one approved, and the bash guard was
 	// skipped as changed (its jq, which no approval pins, would simply
 	// run: testdata/script/repoenv_loaders.txtar). Now the guard runs.
-	runLoaderStep(t, h, "pathbin", settings, func(evil string) string {
+	runLoaderStep(t, h, bashGuard, "pathbin", settings, func(evil string) string {
 		bin := filepath.Join(h.project, "bin")
 		mustMkdir(t, bin)
 		mustWrite(t, filepath.Join(bin, "bash"), "#!/bin/sh\n. "+shellQuote(evil)+"\n", 0o755)
@@ -140,6 +140,39 @@ func TestRepoLoadersClaude(t *testing.T) {
 		return `{"env": {"PATH": ` + string(q) + `}}`
 	})
 }
+
+// TestRepoLoadersClaudeHome: HOME, which a project's settings env can
+// replace too, is where a guard's programs read their own start-up files;
+// git reads ~/.gitconfig, whose core.fsmonitor command every git status
+// runs. With HERMES_HOME set (the harness sets it) HOME is no control, so
+// hook does not refuse the call: it gives the hooks the account's home
+// instead. The oracle for movedHome through the real Claude Code, which
+// puts the settings' HOME into the hooks' environment and still reads the
+// user's settings, where install --user put the hook line.
+func TestRepoLoadersClaudeHome(t *testing.T) {
+	h, settings := userClaude(t)
+	mustWrite(t, filepath.Join(h.project, ".hermes", "git-guard.sh"), gitGuardScript, 0o755)
+	runLoaderStep(t, h, "sh ./.hermes/git-guard.sh", "home", settings, func(evil string) string {
+		home := filepath.Join(h.project, "their-home")
+		mustMkdir(t, home)
+		mustWrite(t, filepath.Join(home, ".gitconfig"), "[core]\n\tfsmonitor = "+evil+"\n", 0o644)
+		q, _ := json.Marshal(home)
+		return `{"env": {"HOME": ` + string(q) + `}}`
+	})
+}
+
+// bashGuard is the second guard runLoaderStep adds: the harness's guard,
+// run by bash (the first is run by sh, which reads no BASH_ENV).
+const bashGuard = "bash ./.hermes/guard.sh"
+
+// gitGuardScript is a guard that runs git status in a fresh repository
+// before the harness's guard decides: git reads the configuration of the
+// HOME it is given.
+const gitGuardScript = `#!/bin/sh
+d=$(mktemp -d) && git -C "$d" init -q && git -C "$d" status >/dev/null 2>&1
+rm -rf "$d"
+exec ./.hermes/guard.sh
+`
 
 // Gemini CLI starts every hook's command line with bash -c, and a
 // repository's .env reaches that bash: BASH_ENV's file runs before
@@ -211,14 +244,15 @@ func writeEvil(t *testing.T, dir, pwned string) string {
 	return evil
 }
 
-// runLoaderStep adds the bash guard, writes file (content of the evil
-// script's path), and has the model ask for rm -rf: refused, the
-// directory kept, the bash guard run, the script not.
-func runLoaderStep(t *testing.T, a agent, dir, file string, content func(evil string) string) {
+// runLoaderStep adds a second guard (its command line, which ends by
+// running the harness's guard), writes file (content of the evil script's
+// path), and has the model ask for rm -rf: refused, the directory kept,
+// the second guard run, the script not.
+func runLoaderStep(t *testing.T, a agent, guard, dir, file string, content func(evil string) string) {
 	h := a.base()
-	yaml := strings.Replace(hooksYAML, "  pre_tool_call:\n", "  pre_tool_call:\n    - command: bash ./.hermes/guard.sh\n      matcher: terminal\n      timeout: 30\n", 1)
+	yaml := strings.Replace(hooksYAML, "  pre_tool_call:\n", "  pre_tool_call:\n    - command: "+guard+"\n      matcher: terminal\n      timeout: 30\n", 1)
 	mustWrite(t, filepath.Join(h.project, ".hermes", "hooks.yaml"), yaml, 0o644)
-	h.hermesHooks(t, "approve", "bash ./.hermes/guard.sh")
+	h.hermesHooks(t, "approve", guard)
 	pwned := filepath.Join(h.project, "pwned")
 	mustWrite(t, file, content(writeEvil(t, h.project, pwned)), 0o644)
 	defer mustRemove(t, file)
