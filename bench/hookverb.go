@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/agents"
@@ -88,12 +89,12 @@ func (e *env) hookHome(name, config string) (string, []string, error) {
 // work folder, and fails unless it exits 0, prints nothing on stderr, and
 // its stdout passes ok.
 func (e *env) started(name, bin string, args, envv []string, stdin string, ok func(out []byte) bool) *contender {
-	return &contender{name: name, run: func() (float64, float64, error) {
-		ms, cpu, out, errb, err := startTimed(bin, args, envv, e.work, stdin)
+	return &contender{name: name, run: func() (usage, error) {
+		u, out, errb, err := startTimed(bin, args, envv, e.work, stdin)
 		if err != nil || !ok(out) || len(errb) > 0 {
-			return 0, 0, fmt.Errorf("%v: stdout %q, stderr %q", err, out, errb)
+			return usage{}, fmt.Errorf("%v: stdout %q, stderr %q", err, out, errb)
 		}
-		return ms, cpu, nil
+		return u, nil
 	}}
 }
 
@@ -107,9 +108,17 @@ func starts(s string) func([]byte) bool {
 func is(s string) func([]byte) bool { return func(out []byte) bool { return string(out) == s } }
 func empty(out []byte) bool         { return len(out) == 0 }
 
-// startTimed runs one process to its end and returns its wall time (ms),
-// its CPU time (user + system, ms) and what it printed.
-func startTimed(bin string, args []string, envv []string, dir, stdin string) (float64, float64, []byte, []byte, error) {
+// usage is what one start of a contender cost: its wall time and CPU
+// time (user + system) in ms, and the pages it faulted in (on a VM where
+// the first touch of a page costs microseconds, what a start touches for
+// the first time weighs as much as what it computes). CPU and faults are
+// the process's own with those of the children it waited for (a hook's),
+// NaN for a contender that is no process of its own.
+type usage struct{ wall, cpu, faults float64 }
+
+// startTimed runs one process to its end and returns what it cost and
+// what it printed.
+func startTimed(bin string, args []string, envv []string, dir, stdin string) (usage, []byte, []byte, error) {
 	cmd := exec.Command(bin, args...)
 	cmd.Env, cmd.Dir = envv, dir
 	cmd.Stdin = strings.NewReader(stdin)
@@ -117,22 +126,24 @@ func startTimed(bin string, args []string, envv []string, dir, stdin string) (fl
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()
 	err := cmd.Run()
-	took := float64(time.Since(start).Microseconds()) / 1000
-	var cpu float64
+	u := usage{wall: float64(time.Since(start).Microseconds()) / 1000, cpu: math.NaN(), faults: math.NaN()}
 	if cmd.ProcessState != nil {
-		cpu = float64((cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Microseconds()) / 1000
+		u.cpu = float64((cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Microseconds()) / 1000
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			u.faults = float64(ru.Minflt + ru.Majflt)
+		}
 	}
-	return took, cpu, out.Bytes(), errb.Bytes(), err
+	return u, out.Bytes(), errb.Bytes(), err
 }
 
-// contender is one thing timed start by start: run returns its wall time
-// and CPU time in ms (CPU NaN when not a process of its own), or an error
-// when it did not do what it should.
+// contender is one thing timed start by start: run returns what one
+// start cost, or an error when it did not do what it should.
 type contender struct {
-	name string
-	run  func() (wall, cpu float64, err error)
-	all  []float64 // wall time of every start
-	cpu  []float64 // CPU time of every start
+	name   string
+	run    func() (usage, error)
+	all    []float64 // wall time of every start
+	cpu    []float64 // CPU time of every start
+	faults []float64 // page faults of every start
 }
 
 // interleave runs the contenders n times a round for *rounds rounds,
@@ -141,7 +152,7 @@ type contender struct {
 func interleave(cs []*contender, warm, n int) ([][]float64, error) {
 	for i := 0; i < warm; i++ {
 		for _, c := range cs {
-			if _, _, err := c.run(); err != nil {
+			if _, err := c.run(); err != nil {
 				return nil, fmt.Errorf("%s (warm-up): %w", c.name, err)
 			}
 		}
@@ -152,13 +163,14 @@ func interleave(cs []*contender, warm, n int) ([][]float64, error) {
 		for i := 0; i < n; i++ {
 			for k := range cs {
 				j := (k + i) % len(cs)
-				ms, cpu, err := cs[j].run()
+				u, err := cs[j].run()
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", cs[j].name, err)
 				}
-				sums[j] += ms
-				cs[j].all = append(cs[j].all, ms)
-				cs[j].cpu = append(cs[j].cpu, cpu)
+				sums[j] += u.wall
+				cs[j].all = append(cs[j].all, u.wall)
+				cs[j].cpu = append(cs[j].cpu, u.cpu)
+				cs[j].faults = append(cs[j].faults, u.faults)
 			}
 		}
 		for j := range cs {
@@ -169,15 +181,18 @@ func interleave(cs []*contender, warm, n int) ([][]float64, error) {
 }
 
 func printHeader(what string) {
-	fmt.Printf("   %-46s %9s %9s %9s\n", what, "median ms", "p95 ms", "CPU ms")
+	fmt.Printf("   %-46s %9s %9s %9s %7s\n", what, "median ms", "p95 ms", "CPU ms", "faults")
 }
 
 func printContender(c *contender, perRound []float64) {
-	cpu := "-"
+	cpu, faults := "-", "-"
 	if m := median(c.cpu); !math.IsNaN(m) {
 		cpu = strconv.FormatFloat(m, 'f', 2, 64)
 	}
-	fmt.Printf("   %-46s %9.2f %9.2f %9s   (mean ms per round: %s)\n", c.name, median(c.all), pct(c.all, 95), cpu, fmtSamples(perRound))
+	if m := median(c.faults); !math.IsNaN(m) {
+		faults = strconv.FormatFloat(m, 'f', 0, 64)
+	}
+	fmt.Printf("   %-46s %9.2f %9.2f %9s %7s   (mean ms per round: %s)\n", c.name, median(c.all), pct(c.all, 95), cpu, faults, fmtSamples(perRound))
 }
 
 // hookNoMatch is comparison a: hook claude --no-server against dispatch,
@@ -252,31 +267,31 @@ func (e *env) hookForward() error {
 	tr.DisableKeepAlives = true
 	client := &http.Client{Transport: tr}
 	var dispatched int // requests that should reach serve
-	hook := &contender{name: "hermes-hooks hook claude (forwarded)", run: func() (float64, float64, error) {
-		ms, cpu, out, errb, err := startTimed(e.bin, []string{"hook", "claude"}, envv, e.work, claudePreToolUse)
+	hook := &contender{name: "hermes-hooks hook claude (forwarded)", run: func() (usage, error) {
+		u, out, errb, err := startTimed(e.bin, []string{"hook", "claude"}, envv, e.work, claudePreToolUse)
 		if err != nil || len(out) > 0 || len(errb) > 0 {
-			return 0, 0, fmt.Errorf("%v: stdout %q, stderr %q", err, out, errb)
+			return usage{}, fmt.Errorf("%v: stdout %q, stderr %q", err, out, errb)
 		}
 		dispatched++
-		return ms, cpu, nil
+		return u, nil
 	}}
-	roundTrip := &contender{name: "serve round trip (POST, new connection)", run: func() (float64, float64, error) {
+	roundTrip := &contender{name: "serve round trip (POST, new connection)", run: func() (usage, error) {
 		start := time.Now()
 		resp, err := client.Post("http://serve/v1/dispatch/pre_tool_call?"+q.Encode(), "application/json", bytes.NewReader(fields))
 		if err != nil {
-			return 0, 0, err
+			return usage{}, err
 		}
 		body, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		took := float64(time.Since(start).Microseconds()) / 1000
 		if err != nil {
-			return 0, 0, err
+			return usage{}, err
 		}
 		if resp.StatusCode != 200 || !bytes.Contains(body, []byte(`"ran":true,"exit_code":0`)) {
-			return 0, 0, fmt.Errorf("HTTP %d: %s", resp.StatusCode, bytes.TrimSpace(body))
+			return usage{}, fmt.Errorf("HTTP %d: %s", resp.StatusCode, bytes.TrimSpace(body))
 		}
 		dispatched++
-		return took, math.NaN(), nil
+		return usage{wall: took, cpu: math.NaN(), faults: math.NaN()}, nil
 	}}
 	version := e.started("process start (hermes-hooks version)", e.bin, []string{"version"}, envv, "", starts("hermes-hooks "))
 	cs := []*contender{hook, roundTrip, version}

@@ -342,6 +342,8 @@ func (e *env) rulesOneShot(cfgs map[string]string) error {
 	mix := pairedRatio(perRound[5], perRound[0])
 	fmt.Printf("   → 20 rules / no match = %.2f× all evaluated (per round: %s), %.2f× across tools  (target ≤ 1.1×: %s, %s)\n",
 		r20, fmtRatios(perRound[4], perRound[0]), mix, verdict(r20 <= 1.1), verdict(mix <= 1.1))
+	fmt.Printf("     pages faulted in a start (medians): no match %.0f, twenty rules all evaluated %.0f (+%.0f; BENCHMARKS.md: a first touch costs 5-11 µs on a VM that charges for it)\n",
+		median(cs[0].faults), median(cs[4].faults), median(cs[4].faults)-median(cs[0].faults))
 	// What each check adds over the start, per round.
 	added := make([]float64, len(perRound[0]))
 	var ruleAdds, guardAdds, entryAdds []float64
@@ -383,11 +385,11 @@ func (e *env) rulesInit(cfgs map[string]string) error {
 	// targets measure it.
 	var helloMs []float64
 	for i := 0; i < *initRuns; i++ {
-		ms, _, out, _, err := startTimed(hello, nil, envv, e.work, "")
+		u, out, _, err := startTimed(hello, nil, envv, e.work, "")
 		if err != nil || string(out) != "hello, world\n" {
 			return fmt.Errorf("go-hello: %v: %q", err, out)
 		}
-		helloMs = append(helloMs, ms)
+		helloMs = append(helloMs, u.wall)
 	}
 	helloStart := median(helloMs)
 	var lines bytes.Buffer
