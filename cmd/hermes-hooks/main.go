@@ -62,7 +62,7 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := &countingWriter{w: stdout}
 	a := &app{App: cli.App{In: stdin, Out: out, Err: stderr, NoSubreap: !subreap}}
-	root := newRootCmd(a)
+	root := newRootCmd(a, args)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(out)

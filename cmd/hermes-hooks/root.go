@@ -23,7 +23,19 @@ type app struct {
 	cli.App
 }
 
-func newRootCmd(a *app) *cobra.Command {
+// perEvent are the verbs an agent runs once per event. A start whose
+// first argument names one builds that command alone: not the other
+// verbs' flags and help, nor shell completion, which no such start reads
+// (a shell's completion request starts with __complete; help with help).
+// Every event pays for what a start builds, and on a VM where the first
+// touch of memory is dear the rest of the tree was a millisecond of it
+// (BENCHMARKS.md). TestPerEventCommandsAsInTheFullTree holds each one
+// equal to its place in the whole tree.
+var perEvent = map[string]func(*app) *cobra.Command{"hook": newHookCmd, "dispatch": newDispatchCmd}
+
+// newRootCmd is the command tree for a run with args (nil: the whole
+// tree, as help and completion show it).
+func newRootCmd(a *app, args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "hermes-hooks",
 		Short: "Shell-hook dispatcher for AI agents (Hermes and Claude Code hook scripts)",
@@ -84,7 +96,14 @@ configured hook), HERMES_SAFE_MODE=1 (run no hook at all).`,
 		}
 	}
 	pf.BoolVar(&a.AcceptHooks, "accept-hooks", false, "approve and record every configured hook that is not yet allowlisted")
-
+	if len(args) > 0 {
+		if build, ok := perEvent[args[0]]; ok {
+			root.AddCommand(build(a))
+			root.CompletionOptions.DisableDefaultCmd = true
+			usageArgs(root)
+			return root
+		}
+	}
 	root.AddCommand(
 		newListCmd(a),
 		newTestCmd(a),

@@ -31,7 +31,7 @@ func TestEveryCommandLineErrorExits2(t *testing.T) {
 			walk(sub, p)
 		}
 	}
-	walk(newRootCmd(&app{}), nil)
+	walk(newRootCmd(&app{}, nil), nil)
 	if len(paths) < 20 {
 		t.Fatalf("only %d commands found: %v", len(paths), paths)
 	}
