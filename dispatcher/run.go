@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
-
 	"github.com/hermes-hooks/hermes-hooks/internal/cmdpin"
 	"github.com/hermes-hooks/hermes-hooks/internal/hookproc"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
@@ -340,9 +340,13 @@ func (d *Dispatcher) finish(ctx context.Context, ev *protocol.Event, e *hookconf
 func (d *Dispatcher) readReply(ev *protocol.Event, e *hookconfig.Entry, res *hookproc.Result, http *protocol.HTTPAnswer, timeout time.Duration, fields map[string]any) (*protocol.Contribution, string, bool) {
 	rev := runEvent(ev, e)
 	c, note, foreign := parseReply(e, protocol.Reply{
-		Dialect:    e.Dialect,
-		Event:      rev,
-		Command:    e.Text(),
+		Dialect: e.Dialect,
+		Event:   rev,
+		// The reply's messages (a fail_closed refusal, an ambiguous
+		// reply) quote the hook by this, and they reach the model and
+		// the person's terminal: quoted as every other message quotes a
+		// hook's text, short and escaped, not a repository's text whole.
+		Command:    consent.ShownCommand(e.Text()),
 		ExitCode:   res.ExitCode,
 		Stdout:     res.Stdout,
 		Stderr:     res.Stderr,
