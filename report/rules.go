@@ -373,13 +373,14 @@ func anyToolError(ctx context.Context, e *hookconfig.Entry, tools *protocol.Tool
 // madeUpCalls are a call of each common tool as its host sends it:
 // Hermes' tools with Hermes' argument names, Claude Code's with Claude's.
 // A rule for write_file that reads args.file_path errs on Hermes' call
-// (which says path), and one under PreToolUse for Write that reads
-// args.path on Claude Code's.
+// (which says path), one under PreToolUse for Write that reads args.path
+// on Claude Code's, and one for write_file that reads args.path on Claude
+// Code's too: `hermes-hooks hook claude` runs it on Claude Code's Write.
 var madeUpCalls = []struct {
 	tool string
-	// claude: the call as Claude Code sends it, tried for an entry
-	// declared under a Claude Code event name (the others for one under
-	// a Hermes name): whose calls the entry was written for.
+	// claude: the call as Claude Code sends it, the only ones tried for
+	// an entry declared under a Claude Code event name; an entry under a
+	// Hermes name gets both hosts' (madeUpCallError).
 	claude bool
 	args   map[string]any // cloned for each use: a firing may add keys to its args
 }{
@@ -398,8 +399,8 @@ var madeUpCalls = []struct {
 // madeUpCallError says that a rule entry errs on a made-up call its
 // matcher selects: its event's synthetic payload (what test and doctor
 // send: for a tool event, a terminal call), else, on a tool event, the
-// first of madeUpCalls it selects ("" when none errs, or the event has
-// no made-up call). The call is one of those the rule is written for, so
+// first of madeUpCalls it selects that makes it err ("" when none errs,
+// or the event has no made-up call). The call is one of those the rule is written for, so
 // the key it lacks is one such calls lack: a misspelt args.comand, or a
 // key read without ?. — and the rule then decides none of them, while its
 // examples (each naming the key) all pass.
@@ -417,14 +418,20 @@ func madeUpCallError(ctx context.Context, e *hookconfig.Entry, tools *protocol.T
 	if !e.Event.Tool {
 		return ""
 	}
+	// An entry under a Claude Code name is Claude Code's; one under a
+	// Hermes name also decides the calls of every agent that runs
+	// `hermes-hooks hook`, Claude Code's among them: Hermes' calls first.
 	claude := protocol.IsClaudeName(e.DeclaredAs)
 	for _, c := range madeUpCalls {
-		if c.claude != claude {
+		if claude && !c.claude {
 			continue
 		}
 		fields["tool_name"], fields["args"] = c.tool, maps.Clone(c.args)
-		if e.Matches(fields, tools) {
-			return madeUpErr(ctx, e, tools, cwd, fields)
+		if !e.Matches(fields, tools) {
+			continue
+		}
+		if w := madeUpErr(ctx, e, tools, cwd, fields); w != "" {
+			return w
 		}
 	}
 	return ""
@@ -458,7 +465,12 @@ func madeUpErr(ctx context.Context, e *hookconfig.Entry, tools *protocol.ToolTab
 	fix := "check the spelling of the keys it reads"
 	if _, path := f.ArgsMap()["path"]; path && strings.Contains(err.Error(), `no key "file_path"`) ||
 		!path && strings.Contains(err.Error(), `no key "path"`) {
-		fix = "Hermes names a file tool's file path, Claude Code file_path: read args?.path ?? args?.file_path to judge both"
+		// Not args?.path ?? args?.file_path: a model can add the key its
+		// host does not read beside the one it does, and that form then
+		// judges the decoy (docs/config.md, "One shape per kind of
+		// argument").
+		fix = "Hermes names a file tool's file path, Claude Code file_path, and a call can carry both: " +
+			"judge each, as any([args?.path ?? \"\", args?.file_path ?? \"\"], …) does"
 	}
 	return call + " makes it err (" + err.Error() + "): " + then + ": " + fix
 }

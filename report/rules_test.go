@@ -26,7 +26,7 @@ func TestRuleProblemsAndStatus(t *testing.T) {
       decision: block
       message: m
     - matcher: write_file
-      rule: 'hasPrefix(args.path, cwd + "/")'
+      rule: 'hasPrefix(args?.path ?? "", cwd + "/")'
       decision: context
       message: inside
       examples:
