@@ -119,7 +119,14 @@ func (k *ruleKind) compiled(d *Dispatcher, e *hookconfig.Entry) (*rule.Rule, err
 		}
 		k.r, k.err = rule.Compile(k.spec.Source)
 		if k.err != nil {
-			d.warn("rule" + ruleAt(e) + " does not compile, so it decides nothing (hermes-hooks validate shows it): " + k.err.Error())
+			// fail_closed makes the failure a refusal of every call the
+			// rule selects, not nothing: the warning must not say
+			// otherwise (a shadow rule's refusal is only recorded).
+			then := "so it decides nothing"
+			if e.FailClosed && !e.Shadow {
+				then = "so, fail_closed, it refuses every call it selects"
+			}
+			d.warn("rule" + ruleAt(e) + " does not compile, " + then + " (hermes-hooks validate shows it): " + k.err.Error())
 		}
 		k.ready.Store(true)
 	})

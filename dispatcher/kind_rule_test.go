@@ -210,3 +210,22 @@ func TestRuleThatDoesNotCompileWarnsOnce(t *testing.T) {
 		t.Fatalf("warnings %q; want one naming the rule's line and the error", warned)
 	}
 }
+
+// The warning says what the failure does: a fail_closed rule that does
+// not compile refuses every call it selects, which "it decides nothing"
+// (what it said) contradicted.
+func TestFailClosedRuleThatDoesNotCompileWarnsItRefuses(t *testing.T) {
+	bad := ruleEntry(t, `args.command matchez "x"`, "block", consent.Scope{}, true)
+	var warned []string
+	d, err := New(&hookconfig.Config{Entries: []*hookconfig.Entry{bad}},
+		Options{Gate: AllowAll, Cwd: t.TempDir(), Warn: func(m string) { warned = append(warned, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := dispatch(t, d, "pre_tool_call", terminal("ls")); o.Decision != protocol.DecisionBlock {
+		t.Fatalf("decision %q; want block", o.Decision)
+	}
+	if len(warned) != 1 || strings.Contains(warned[0], "decides nothing") || !strings.Contains(warned[0], "fail_closed, it refuses every call it selects") {
+		t.Fatalf("warnings %q; want one saying it refuses every call it selects", warned)
+	}
+}
