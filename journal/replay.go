@@ -74,8 +74,16 @@ type ReplayReport struct {
 	// NoPayload counts the records of NotReplayable written without their
 	// payload (the caller's count: it selects the records), as the text
 	// report's note says.
-	NoPayload   int          `json:"no_payload,omitempty"`
-	Differences []Difference `json:"differences"`
+	NoPayload int `json:"no_payload,omitempty"`
+	// Failed counts the replayed records on which a hook of the config
+	// replayed failed (a rule's error, a script that would not start or
+	// answer): a failed hook decides nothing unless fail_closed, so "no
+	// difference" there is not "the same decision", and a candidate rule
+	// with a misspelt key would otherwise read as harmless. FirstFailure
+	// is the first such hook and its error.
+	Failed       int          `json:"failed"`
+	FirstFailure string       `json:"first_failure,omitempty"`
+	Differences  []Difference `json:"differences"`
 }
 
 // payloadOnly reads a record's payload as the bytes it was written as.
@@ -158,6 +166,7 @@ func Replay(ctx context.Context, path string, opts ReplayOptions) (ReplayReport,
 			return false
 		}
 		rep.Replayed++
+		rep.noteFailure(&o)
 		if d, differs := compare(e, &o); differs {
 			rep.Differences = append(rep.Differences, d)
 		}
@@ -168,6 +177,19 @@ func Replay(ctx context.Context, path string, opts ReplayOptions) (ReplayReport,
 		err = failed
 	}
 	return rep, err
+}
+
+// noteFailure counts o when a hook of it failed, keeping the first.
+func (rep *ReplayReport) noteFailure(o *protocol.Outcome) {
+	for i := range o.Hooks {
+		if h := &o.Hooks[i]; h.Error != "" {
+			rep.Failed++
+			if rep.FirstFailure == "" {
+				rep.FirstFailure = h.Command + ": " + h.Error
+			}
+			return
+		}
+	}
 }
 
 // asRecorded is the firing of record e as it was made: its fields, fired

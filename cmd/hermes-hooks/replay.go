@@ -38,7 +38,10 @@ traffic before you enable it), and print what would now be decided
 differently: "N events, M decisions differ (K not replayable)" ("1 event",
 "1 decision differs" for one), then one line per difference: when, the
 event and tool, the recorded → the new decision, and the hook(s) that
-decided each (now: …, recorded: …).
+decided each (now: …, recorded: …). A note says on how many replayed events
+a hook failed (a rule's error, a script that did not answer): a failed hook
+decides nothing unless fail_closed, so those events did not test it (--json:
+"failed", "first_failure").
 
 Only records written with journal: {include_payload: true} hold the event's
 fields; the others are counted as not replayable. The journal holds only

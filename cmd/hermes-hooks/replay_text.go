@@ -19,6 +19,10 @@ func printReplay(w io.Writer, rep *journal.ReplayReport, noPayload int) {
 	for i := range rep.Differences {
 		fmt.Fprintln(w, differenceLine(&rep.Differences[i]))
 	}
+	if rep.Failed > 0 {
+		fmt.Fprintf(w, "note: a hook failed on %s (the first: %s); a failed hook decides nothing unless fail_closed, so those events did not test it ('hermes-hooks validate' checks a config's rules)\n",
+			report.Count(rep.Failed, "replayed event", "replayed events"), showCut(rep.FirstFailure))
+	}
 	if rep.Elsewhere > 0 {
 		fmt.Fprintf(w, "note: %d of the records were decided outside this directory and were not replayed: replay fires a record only where it was decided; run it there (or pass --any-cwd)\n", rep.Elsewhere)
 	}
