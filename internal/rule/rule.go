@@ -29,6 +29,8 @@ import (
 	"time"
 
 	"github.com/expr-lang/expr/vm"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/suggest"
 )
 
 // Limits on what a rule may be. They are generous for the predicates
@@ -271,9 +273,49 @@ func fetchKey(params ...any) (any, error) {
 		if v, ok := m[key]; ok {
 			return v, nil
 		}
-		return nil, fmt.Errorf("no key %q (write ?.%s where it may be missing)", key, key)
+		return nil, missingKey(key, m)
 	case nil:
 		return nil, fmt.Errorf("cannot read %q of nil", key)
 	}
 	return nil, fmt.Errorf("cannot read %q of %T", key, params[0])
+}
+
+// missingKey is the error of a read of key that m lacks. When m has a key
+// it resembles, the error names it first: "write ?.comand" alone sent a
+// misspelt args.comand's author to a rule that then decides nothing on
+// every call. Only a map of the size a call's arguments have is searched,
+// and only names a rule could write are offered (the keys are the call's,
+// and the error can reach the model as a refusal's reason).
+func missingKey(key string, m map[string]any) error {
+	if len(m) <= maxSuggestFrom && len(key) <= maxSuggestLen {
+		names := make([]string, 0, len(m))
+		for k := range m {
+			if len(k) <= maxSuggestLen && isName(k) {
+				names = append(names, k)
+			}
+		}
+		if near := suggest.Closest(key, names); near != "" {
+			return fmt.Errorf("no key %q (did you mean %s? write ?.%s only where it may be missing)", key, near, key)
+		}
+	}
+	return fmt.Errorf("no key %q (write ?.%s where it may be missing)", key, key)
+}
+
+// maxSuggestFrom and maxSuggestLen bound the search for a key like a
+// missing one: a tool's arguments have a handful of short names.
+const (
+	maxSuggestFrom = 64
+	maxSuggestLen  = 64
+)
+
+// isName reports whether s is a name a rule reads as .s: a letter or _,
+// then letters, digits or _ (ASCII).
+func isName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -3,6 +3,7 @@ package rule
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -218,5 +219,41 @@ func TestEvalTypeErrorWording(t *testing.T) {
 		if got := ruleWords(in); got != want {
 			t.Errorf("ruleWords(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A missing key's error names a key of the map it resembles first (a
+// misspelt args.comand: command), else only offers ?.; it offers no key
+// of a map larger than a call's arguments, and no key a rule could not
+// write as .name.
+func TestMissingKeySuggestsTheKeyItResembles(t *testing.T) {
+	big := map[string]any{}
+	for i := range maxSuggestFrom + 1 {
+		big[fmt.Sprintf("k%03d", i)] = i
+	}
+	big["command"] = "ls"
+	for _, tc := range []struct {
+		key  string
+		m    map[string]any
+		want string
+	}{
+		{"comand", map[string]any{"command": "ls", "timeout": 5}, `no key "comand" (did you mean command? write ?.comand only where it may be missing)`},
+		{"file_pth", map[string]any{"file_path": "x", "content": ""}, `no key "file_pth" (did you mean file_path? write ?.file_pth only where it may be missing)`},
+		{"branch", map[string]any{"command": "git push"}, `no key "branch" (write ?.branch where it may be missing)`},
+		{"comand", big, `no key "comand" (write ?.comand where it may be missing)`},
+		{"comand", map[string]any{"comand\x1b[2J": 1, "com and": 2}, `no key "comand" (write ?.comand where it may be missing)`},
+	} {
+		if got := missingKey(tc.key, tc.m).Error(); got != tc.want {
+			t.Errorf("missingKey(%q) = %q; want %q", tc.key, got, tc.want)
+		}
+	}
+	// Through a rule: the evaluation's error says it.
+	r, err := Compile(`args.comand contains "rm"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Eval(context.Background(), &Input{Args: map[string]any{"command": "rm -rf /"}})
+	if err == nil || !strings.Contains(err.Error(), "did you mean command?") {
+		t.Fatalf("Eval error %v; want it to name command", err)
 	}
 }
