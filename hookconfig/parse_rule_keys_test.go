@@ -1,6 +1,7 @@
 package hookconfig
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -40,5 +41,35 @@ func TestRuleEntryKeyTwiceStillRefused(t *testing.T) {
 	_, err := parseConfig([]byte("hooks:\n  pre_tool_call:\n    - rule: 'true'\n      decision: block\n      message: m\n      decision: allow\n"), "/c.yaml", 0)
 	if err == nil || !strings.Contains(err.Error(), "key 'decision' is given twice (lines 4 and 6)") || !strings.Contains(err.Error(), ":6") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// A rule's timeout is seconds with fractions, as its bound is below a
+// second: 0.2 shortens the bound (read as Hermes' whole seconds it was
+// refused, "must be >=1", and a rule could never be given less than its
+// 0.5 s); one above the bound is kept and said to change nothing.
+func TestRuleTimeoutIsSecondsWithFractions(t *testing.T) {
+	for _, tc := range []struct {
+		timeout string
+		want    time.Duration
+		warn    string
+	}{
+		{"0.2", 200 * time.Millisecond, ""},
+		{"0.5", 500 * time.Millisecond, ""},
+		{"30", 30 * time.Second, "timeout=30s is above a rule's bound of 0.5s, which a timeout can only shorten"},
+		{"0", DefaultTimeoutSeconds * time.Second, "is not above 0s"},
+	} {
+		cfg, err := parseConfig([]byte("hooks:\n  pre_tool_call:\n    - rule: 'true'\n      decision: block\n      message: m\n      timeout: "+tc.timeout+"\n"), "/c.yaml", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := cfg.Entries[0]
+		if e.Timeout != tc.want {
+			t.Errorf("timeout %s: %v; want %v", tc.timeout, e.Timeout, tc.want)
+		}
+		got := fmt.Sprint(cfg.Warnings)
+		if tc.warn == "" && len(cfg.Warnings) > 0 || !strings.Contains(got, tc.warn) {
+			t.Errorf("timeout %s: warnings %s; want %q", tc.timeout, got, tc.warn)
+		}
 	}
 }

@@ -177,8 +177,7 @@ func refusesMeanwhile(e *hookconfig.Entry) string {
 
 // TimeoutSeconds is the time e is given, as list, list --json and
 // /v1/stats show it (doctor --live's "slow" is measured against it): a
-// rule's bound when that is below its entry's timeout, else the entry's
-// timeout.
+// rule's bound, else the entry's timeout.
 func TimeoutSeconds(e *hookconfig.Entry) float64 {
 	if d := ruleBound(e); d > 0 {
 		return d.Seconds()
@@ -186,12 +185,11 @@ func TimeoutSeconds(e *hookconfig.Entry) float64 {
 	return e.Timeout.Seconds()
 }
 
-// ruleBound is the bound a rule is decided within when it is below its
-// entry's timeout (a rule's own, far below a process's default timeout);
-// 0 for any other entry.
+// ruleBound is the bound a rule is decided within: its own, or the
+// shorter timeout its entry sets; 0 for any other entry.
 func ruleBound(e *hookconfig.Entry) time.Duration {
-	if e.Rule() != nil && e.Timeout > rule.DefaultTimeout {
-		return rule.DefaultTimeout
+	if e.Rule() != nil {
+		return min(e.Timeout, rule.DefaultTimeout)
 	}
 	return 0
 }
