@@ -32,6 +32,17 @@ func InputOf(f *protocol.Firing, agent string) *Input {
 	return in
 }
 
+// With is in with its payload's key set to v (v's numbers made numbers,
+// as InputOf makes them): what InputOf gives for the same fields with key
+// set, without reading the rest of a large payload again. Its args are
+// in's, so key must not be a key the host sends its arguments under.
+func (in *Input) With(key string, v any) *Input {
+	out := *in
+	out.Payload = maps.Clone(in.Payload)
+	out.Payload[key], _ = numbers(v)
+	return &out
+}
+
 // numbers is v with every json.Number in it made a number, as Python's
 // json and a rule's examples (read from YAML) give it: an integer that
 // fits as an int, any other as a float64. The host's fields are decoded

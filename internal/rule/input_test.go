@@ -2,6 +2,7 @@ package rule
 
 import (
 	"context"
+	"maps"
 	"reflect"
 	"testing"
 
@@ -50,5 +51,32 @@ func TestInputNumbers(t *testing.T) {
 	// what the host sent.
 	if _, ok := f.ArgsMap()["timeout"].(interface{ String() string }); !ok {
 		t.Errorf("the firing's args changed: %T", f.ArgsMap()["timeout"])
+	}
+}
+
+// With gives what InputOf gives for the fields with the key set (a later
+// priority tier's metadata), and leaves the Input it was made from as it
+// was.
+func TestInputWith(t *testing.T) {
+	v, err := pyjson.Decode([]byte(`{"tool_name":"terminal","args":{"command":"ls","timeout":601}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := v.(map[string]any)
+	meta, err := pyjson.Decode([]byte(`{"strict":true,"level":3}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pre, _ := protocol.Lookup("pre_tool_call")
+	f := protocol.NewFiring(pre, "", fields)
+	in := InputOf(&f, "claude")
+	withMeta := maps.Clone(fields)
+	withMeta["metadata"] = meta
+	f2 := protocol.NewFiring(pre, "", withMeta)
+	if got, want := in.With("metadata", meta), InputOf(&f2, "claude"); !reflect.DeepEqual(got, want) {
+		t.Errorf("With:\n%+v\nwant\n%+v", got, want)
+	}
+	if _, ok := in.Payload["metadata"]; ok {
+		t.Error("With changed the Input it was made from")
 	}
 }
