@@ -26,7 +26,7 @@ import (
 // tier reaches the tiers after it.
 func (d *Dispatcher) runTiers(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Invocation, runnable []int, reports []protocol.HookReport) {
 	var meta map[string]any
-	rules := d.rulesBudgetOf(sel, runnable)
+	rules := d.rulesOf(fields, sel, runnable)
 	for start := 0; start < len(runnable); {
 		end := start + 1
 		for end < len(runnable) && sel[runnable[end]].Entry.Priority == sel[runnable[start]].Entry.Priority {
@@ -101,8 +101,9 @@ func baseReport(e *hookconfig.Entry) protocol.HookReport {
 
 // runParallel starts every runnable hook at once (within the dispatcher's
 // bound); each fills in its own report slot, so completion order cannot
-// change the fold.
-func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Invocation, runnable []int, reports []protocol.HookReport, budget *rulesBudget) {
+// change the fold. Its rules spend the time and Inputs the call's rules
+// share (shared).
+func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields map[string]any, sel []Invocation, runnable []int, reports []protocol.HookReport, shared *callRules) {
 	// One encoded payload per dialect, shared — per declared event for a
 	// Codec's, whose payload is that event's.
 	payloads := map[string][]byte{}
@@ -155,7 +156,7 @@ func (d *Dispatcher) runParallel(ctx context.Context, ev *protocol.Event, fields
 	}
 	if len(rules) > 0 {
 		// Here, while the processes run.
-		d.runRules(ctx, ev, fields, sel, rules, reports, budget)
+		d.runRules(ctx, ev, fields, sel, rules, reports, shared)
 	}
 	wg.Wait()
 }

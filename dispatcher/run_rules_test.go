@@ -1,9 +1,11 @@
 package dispatcher
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -216,5 +218,38 @@ func TestRulesBoundIsNotSpentByProcesses(t *testing.T) {
 	o := dispatch(t, d, "pre_tool_call", terminal("ls"))
 	if o.Decision != protocol.DecisionBlock || len(o.Hooks) != 2 || o.Hooks[1].Error != "" {
 		t.Fatalf("the rule after a slow process: %s %+v", o.Decision, o.Hooks)
+	}
+}
+
+// The rules of every priority tier share the firing's one rule.Input:
+// InputOf converts the payload's numbers and copies what holds them (a
+// 58 MB payload took about 2 s a tier). A tier after one that passed
+// metadata on still sees it (payload.metadata), numbers made numbers.
+func TestRulesOneInputAcrossTiers(t *testing.T) {
+	withKind(t, replyKindOf)
+	n := 0
+	testRuleInput = func() { n++ }
+	defer func() { testRuleInput = nil }()
+	pre, _ := protocol.Lookup("pre_tool_call")
+	hook := &hookconfig.Entry{Event: pre, Spec: &replySpec{Name: "strict", Reply: `{"metadata":{"strict":true,"level":3}}`}}
+	hook.Prepare(nil)
+	entries := []*hookconfig.Entry{hook}
+	for prio := 1; prio <= 4; prio++ {
+		e := ruleEntry(t, `payload.metadata?.strict == true && payload.metadata?.level == 3 && args.n == 7`, "context", consent.Scope{}, false)
+		e.Priority, e.Rule().Message = prio, "tier "+strconv.Itoa(prio)+" saw the metadata"
+		entries = append(entries, e)
+	}
+	d, err := New(&hookconfig.Config{Entries: entries}, Options{Gate: AllowAll, Cwd: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "ls", "n": json.Number("7")}})
+	for prio, h := range o.Hooks[1:] {
+		if c := h.Contribution; c == nil || c.Context != "tier "+strconv.Itoa(prio+1)+" saw the metadata" {
+			t.Errorf("the rule of tier %d: %+v", prio+1, h)
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d rule.Inputs built for a firing of four tiers of rules, want 1", n)
 	}
 }
