@@ -35,8 +35,8 @@ import (
 // When a hook of the firing rewrites the call, its block and ask rules
 // judge the rewritten call again after the fold (rejudge.go).
 // In runTiers a tier's rules are decided together (run_rules.go: one pass,
-// one bound, one rule.Input); run is the path of a transform chain and of
-// RunEntry.
+// one bound, one rule.Input), and so are those judging a rewrite again;
+// run is the path of a transform chain and of RunEntry.
 type ruleKind struct {
 	spec *hookconfig.RuleSpec
 	once sync.Once

@@ -6,8 +6,10 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/rule"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
 
@@ -63,10 +65,30 @@ func (d *Dispatcher) rejudgeRules(ctx context.Context, ev *protocol.Event, hookF
 		return false
 	}
 	var (
-		fields  map[string]any // the call as it will run: built for the first rule that needs it
-		base    map[string]any // what fields were built on
-		changed bool
+		call        map[string]any // hookFields as the rewrite makes them
+		tier, tierd map[string]any // the fields of the last tier shown metadata, and those rewritten
+		rules       []Invocation   // the rules to decide again, and their slots
+		slots       []int
+		changed     bool
 	)
+	// The rewrite under the key the host sent its arguments in, so a
+	// rule's args and payload both show the call that runs; the session
+	// state and metadata the hooks were shown stay. Each is built for the
+	// first hook that needs it.
+	rewritten := func(shown map[string]any) map[string]any {
+		switch {
+		case sameMap(shown, hookFields):
+			if call == nil {
+				f := protocol.NewFiring(ev, "", hookFields)
+				call = f.WithArgs(o.Args)
+			}
+			return call
+		case !sameMap(shown, tier):
+			f := protocol.NewFiring(ev, "", shown)
+			tier, tierd = shown, f.WithArgs(o.Args)
+		}
+		return tierd
+	}
 	// Whether the rewrite gives the call back as sent: asked once, for the
 	// first managed guard that would run again.
 	gaveBack := sync.OnceValue(func() bool { return givenBack(ev, hookFields, o.Args) })
@@ -81,31 +103,57 @@ func (d *Dispatcher) rejudgeRules(ctx context.Context, ev *protocol.Event, hookF
 		case !isRule && (!managedRejudges(h.Entry, rep, rewroteBesides(reports, i)) || gaveBack()):
 			continue
 		}
-		// What the rule was shown: the firing's fields, or its tier's
+		// What the hook was shown: the firing's fields, or its tier's
 		// when an earlier tier passed metadata on (runTiers).
 		shown := hookFields
 		if h.fields != nil {
 			shown = h.fields
 		}
-		if fields == nil || !sameMap(shown, base) {
-			// The rewrite under the key the host sent its arguments in,
-			// so a rule's args and payload both show the call that runs;
-			// the session state and metadata the hooks were shown stay.
-			f := protocol.NewFiring(ev, "", shown)
-			fields, base = f.WithArgs(o.Args), shown
-		}
-		h.fields = fields
-		next := baseReport(h.Entry)
-		if !isRule {
-			// raw: the second reply as it is, a shadow guard's too, for
-			// managedAgain to read its refusal before it is set aside.
-			d.runInto(ctx, ev, h, d.payloadOf(h.Entry, runEvent(ev, h.Entry), fields), fields, &next, &HookRun{})
-			managedAgain(rep, &next, rewriters(o.Hooks), h.Entry.Shadow)
-			changed = true
+		h.fields = rewritten(shown)
+		if isRule {
+			rules, slots = append(rules, h), append(slots, i)
 			continue
 		}
-		a := k.run(ctx, d, ev, h, nil)
-		d.finish(ctx, ev, h.Entry, &a, fields, &next, nil)
+		// raw: the second reply as it is, a shadow guard's too, for
+		// managedAgain to read its refusal before it is set aside.
+		next := baseReport(h.Entry)
+		d.runInto(ctx, ev, h, d.payloadOf(h.Entry, runEvent(ev, h.Entry), h.fields), h.fields, &next, &HookRun{})
+		managedAgain(rep, &next, rewriters(o.Hooks), h.Entry.Shadow)
+		changed = true
+	}
+	if len(rules) > 0 {
+		d.rejudgeRulesOnce(ctx, ev, rules, slots, reports, rewritten(hookFields), o)
+		changed = true
+	}
+	return changed
+}
+
+// rejudgeRulesOnce decides rules, each shown the rewritten call (call:
+// its fields as the first tier is shown them), in one pass as a tier's
+// are decided, and puts each one's new report in its slot of reports.
+// All of them, not up to the first that blocks: the fold joins the
+// messages of every block in the Claude dialect, and each report names
+// its rule's verdict, as in the first pass, where a tier's rules are all
+// decided too.
+//
+// They share a time of their own, the size of the first pass's
+// (rule.FiringBound), not what that pass left: the rewritten call is one
+// they have not judged, and the time they took on the call as sent says
+// nothing of it. Were it charged to the rewrite, a call that a rule which
+// does not fail closed ran out of time on would leave the rewrite's rules
+// none, and those that do not fail closed would let the rewrite through
+// unread. So the rules of one call take at most two such times, one of
+// them on a rewrite (once: a rule does not rewrite), however many rules
+// there are.
+func (d *Dispatcher) rejudgeRulesOnce(ctx context.Context, ev *protocol.Event, rules []Invocation, slots []int, reports []protocol.HookReport, call map[string]any, o *protocol.Outcome) {
+	bounds := make([]time.Duration, len(rules))
+	for n := range rules {
+		bounds[n] = rules[n].Entry.Timeout
+	}
+	answers := d.decideRules(ctx, ev, rules, &callRules{left: rule.FiringBound(bounds...), fields: call})
+	for n, i := range slots {
+		h, rep, next := &rules[n], &reports[i], baseReport(rules[n].Entry)
+		d.finish(ctx, ev, h.Entry, &answers[n], h.fields, &next, nil)
 		next.Rejudged = true
 		next.ElapsedMS = math.Round((rep.ElapsedMS+next.ElapsedMS)*1000) / 1000
 		if rep.Error != "" {
@@ -117,9 +165,7 @@ func (d *Dispatcher) rejudgeRules(ctx context.Context, ev *protocol.Event, hookF
 			c.Message += " (judged on the call as rewritten by " + rewriters(o.Hooks) + ")"
 		}
 		*rep = next
-		changed = true
 	}
-	return changed
 }
 
 // rewriters names the hooks whose rewrites the outcome's arguments hold,

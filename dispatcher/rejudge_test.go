@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/consent"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -217,5 +219,83 @@ func TestRejudgeLaterTierKeepsItsMetadata(t *testing.T) {
 	o := dispatch(t, dispatcherFor(t, yml), "pre_tool_call", terminal("ls"))
 	if o.Decision != protocol.DecisionBlock || !strings.HasPrefix(o.Message, "no rm in strict mode") {
 		t.Fatalf("a rewrite judged without the tier's metadata: %s %q", o.Decision, o.Message)
+	}
+}
+
+// The rules judged again on a rewritten call share one budget
+// (rule.FiringBound), as the first pass's do, instead of each taking its
+// own bound one after another: twenty rules that run away on the rewrite
+// made the block wait twenty bounds (10 s at the default 0.5 s, 5 s at
+// this test's 0.25 s) where the docs promise their firing's rules one
+// second. Each fail_closed one still blocks, naming why.
+func TestRejudgeRulesShareABudget(t *testing.T) {
+	withKind(t, replyKindOf)
+	pre, _ := protocol.Lookup("pre_tool_call")
+	// A command a model can write in one call, on which each of these
+	// rules takes far longer than its bound (a match of the pattern
+	// scans all of it; the loop matches again and again).
+	long := strings.Repeat("a", 16000)
+	hook := &hookconfig.Entry{Event: pre, Spec: &replySpec{Name: "rewrite", Reply: `{"action":"modify","args":{"command":"` + long + `"}}`}}
+	hook.Prepare(nil)
+	entries := []*hookconfig.Entry{hook}
+	const n = 20
+	for i := range n {
+		e := ruleEntry(t, `len(args.command) > 100 && any(1..99999, args.command matches "(y|z`+strconv.Itoa(i)+`)[^|]{0,1000}[^|]{0,1000}[^|]{0,1000}")`, "block", consent.Scope{}, true)
+		e.Timeout = 250 * time.Millisecond
+		entries = append(entries, e)
+	}
+	d, err := New(&hookconfig.Config{Entries: entries}, Options{Gate: AllowAll, Cwd: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	o := dispatch(t, d, "pre_tool_call", terminal("ls"))
+	// The budget is 0.5 s; the rules one after another took 5 s or more.
+	// 2.5 s only catches that, with room for a loaded machine.
+	if took := time.Since(start); took > 2500*time.Millisecond {
+		t.Errorf("the rewritten call's %d runaway rules took %v: more than their budget allows", n, took)
+	}
+	if o.Decision != protocol.DecisionBlock || !strings.Contains(o.Message, "judged on the call as rewritten") {
+		t.Fatalf("outcome %s %q: want the fail_closed rules' block", o.Decision, o.Message)
+	}
+	for _, h := range o.Hooks[1:] {
+		c := h.Contribution
+		if !h.Rejudged || !strings.Contains(h.Error, "rule evaluation stopped") || c == nil || c.Decision != protocol.DecisionBlock {
+			t.Errorf("a runaway fail_closed rule on the rewrite: %+v", h)
+		}
+	}
+}
+
+// The rules judging a rewritten call again share one rule.Input of it,
+// whatever their tiers, each tier's metadata set in it.
+func TestRejudgeOneInputForTheRewrite(t *testing.T) {
+	withKind(t, replyKindOf)
+	n := 0
+	testRuleInput = func() { n++ }
+	defer func() { testRuleInput = nil }()
+	pre, _ := protocol.Lookup("pre_tool_call")
+	hook := &hookconfig.Entry{Event: pre, Spec: &replySpec{Name: "strict", Reply: `{"action":"modify","args":{"command":"rm x"},"metadata":{"strict":true}}`}}
+	hook.Prepare(nil)
+	entries := []*hookconfig.Entry{hook}
+	for prio := 1; prio <= 4; prio++ {
+		e := ruleEntry(t, `payload.metadata?.strict == true && args.command contains "rm"`, "block", consent.Scope{}, false)
+		e.Priority = prio
+		entries = append(entries, e)
+	}
+	d, err := New(&hookconfig.Config{Entries: entries}, Options{Gate: AllowAll, Cwd: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := dispatch(t, d, "pre_tool_call", terminal("ls"))
+	if o.Decision != protocol.DecisionBlock {
+		t.Fatalf("outcome %s %q: want the rules to block the rewrite", o.Decision, o.Message)
+	}
+	for _, h := range o.Hooks[1:] {
+		if c := h.Contribution; !h.Rejudged || h.Error != "" || c == nil || c.Decision != protocol.DecisionBlock {
+			t.Errorf("a tier's rule, with its metadata, on the rewrite: %+v", h)
+		}
+	}
+	if n != 2 {
+		t.Fatalf("%d rule.Inputs built for four tiers of rules on a call and its rewrite, want 2", n)
 	}
 }
