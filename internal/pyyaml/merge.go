@@ -23,6 +23,25 @@ import (
 // can add up, and a real config merges a few keys a few times.
 const DefaultMaxMergedKeys = 250_000
 
+// MergeBudget is what the documents Flattened within it may still copy
+// out of merged mappings, together. A reader that loads several documents
+// as one (a config and the files it includes) shares one: each document
+// within its own bound, n of them cost n times the bound.
+type MergeBudget struct {
+	max, left int
+}
+
+// NewMergeBudget is a budget of max copied keys (0: DefaultMaxMergedKeys).
+func NewMergeBudget(max int) *MergeBudget {
+	if max <= 0 {
+		max = DefaultMaxMergedKeys
+	}
+	return &MergeBudget{max: max, left: max}
+}
+
+// Copied is the keys the documents flattened within b have copied.
+func (b *MergeBudget) Copied() int { return b.max - b.left }
+
 // Repeated is a key given twice in one mapping, as written (keys merged
 // in by << do not count: overriding them is what a merge is for).
 type Repeated struct {
@@ -48,6 +67,9 @@ func (f *Flattened) Repeated(n *yaml.Node) []Repeated {
 type MergeError struct {
 	Node *yaml.Node // where: its Line and Column
 	Msg  string
+	// Before is, for a merge past the bound, the keys the documents
+	// flattened before this one within its budget had copied.
+	Before int
 }
 
 func (e *MergeError) Error() string { return e.Msg }
@@ -62,10 +84,14 @@ func (e *MergeError) Error() string { return e.Msg }
 // the keys copied by merges (0: DefaultMaxMergedKeys). Aliased mappings
 // are rewritten once, shared, as PyYAML's are.
 func Flatten(root *yaml.Node, maxMerged int) (*Flattened, error) {
-	if maxMerged <= 0 {
-		maxMerged = DefaultMaxMergedKeys
-	}
-	f := &flattener{state: map[*yaml.Node]uint8{}, walked: map[*yaml.Node]bool{}, out: &Flattened{repeated: map[*yaml.Node][]Repeated{}}, budget: maxMerged, max: maxMerged}
+	return FlattenWithin(root, NewMergeBudget(maxMerged))
+}
+
+// FlattenWithin is Flatten copying at most what is left of budget, which
+// it spends: the documents flattened within one budget copy at most its
+// bound together. Past it, the error says so, and the budget stays spent.
+func FlattenWithin(root *yaml.Node, budget *MergeBudget) (*Flattened, error) {
+	f := &flattener{state: map[*yaml.Node]uint8{}, walked: map[*yaml.Node]bool{}, out: &Flattened{repeated: map[*yaml.Node][]Repeated{}}, budget: budget, before: budget.Copied()}
 	if root != nil {
 		f.walk(root)
 	}
@@ -90,9 +116,9 @@ type flattener struct {
 	state  map[*yaml.Node]uint8
 	walked map[*yaml.Node]bool
 	out    *Flattened
-	budget int // merged keys still allowed
-	max    int
-	merged bool // some mapping took merged keys
+	budget *MergeBudget // merged keys still allowed
+	before int          // copied by the documents flattened before this one
+	merged bool         // some mapping took merged keys
 	err    *MergeError
 }
 
@@ -229,8 +255,8 @@ func (f *flattener) take(m *yaml.Node, merged []*yaml.Node, at, s *yaml.Node) []
 	if f.err != nil {
 		return merged
 	}
-	if f.budget -= len(s.Content) / 2; f.budget < 0 {
-		f.fail(s, "merge keys (<<) copy more than "+strconv.Itoa(f.max)+" keys in this file; merge fewer or smaller mappings")
+	if f.budget.left -= len(s.Content) / 2; f.budget.left < 0 {
+		f.overBudget(s)
 		return merged
 	}
 	f.merged = true
@@ -238,6 +264,21 @@ func (f *flattener) take(m *yaml.Node, merged []*yaml.Node, at, s *yaml.Node) []
 		f.out.repeated[m] = append(f.out.repeated[m], r...)
 	}
 	return append(merged, s.Content...)
+}
+
+// overBudget fails at s, the mapping whose keys would pass the budget.
+// The budget stays spent (below 0): a later document within it fails at
+// its first merge rather than copy keys of its own.
+func (f *flattener) overBudget(s *yaml.Node) {
+	msg := "merge keys (<<) copy more than " + strconv.Itoa(f.budget.max) + " keys in this file; merge fewer or smaller mappings"
+	if f.before > 0 {
+		msg = "merge keys (<<) copy more than " + strconv.Itoa(f.budget.max) + " keys in this file and the files read with it (" +
+			strconv.Itoa(f.before) + " in those read before it); merge fewer or smaller mappings"
+	}
+	f.fail(s, msg)
+	if f.err != nil {
+		f.err.Before = f.before
+	}
 }
 
 // noteRepeated records each key of the pairs written in m that is written

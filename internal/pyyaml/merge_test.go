@@ -157,6 +157,37 @@ func TestFlattenBound(t *testing.T) {
 	}
 }
 
+// TestFlattenWithinSharesBudget: documents flattened within one budget
+// share its bound. Each of these copies 60% of it, within a bound of its
+// own; a reader that gave each its own (a config and 64 files it
+// includes) let them copy 64 bounds' worth on every load.
+func TestFlattenWithinSharesBudget(t *testing.T) {
+	const max = 1000
+	doc := "w: &w {"
+	for i := range 100 {
+		doc += "k" + strconv.Itoa(i) + ": 1, "
+	}
+	doc += "}\nl:\n" + strings.Repeat("  - <<: *w\n", 6)
+	b := NewMergeBudget(max)
+	if _, err := FlattenWithin(parse(t, doc), b); err != nil || b.Copied() != 600 {
+		t.Fatalf("first: %v, copied %d", err, b.Copied())
+	}
+	_, err := FlattenWithin(parse(t, doc), b)
+	me, ok := err.(*MergeError)
+	if !ok || me.Before != 600 || !strings.Contains(me.Msg, "more than 1000 keys in this file and the files read with it (600 in those read before it)") {
+		t.Fatalf("second: %v", err)
+	}
+	// Spent: a third fails at its first merge (counted, not copied).
+	copied := b.Copied()
+	if _, err := FlattenWithin(parse(t, doc), b); err == nil || b.Copied() != copied+100 {
+		t.Fatalf("third: %v, copied %d then %d", err, copied, b.Copied())
+	}
+	// Each on its own is within the bound.
+	if _, err := Flatten(parse(t, doc), max); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func parse(t testing.TB, doc string) *yaml.Node {
 	t.Helper()
 	var n yaml.Node
