@@ -289,6 +289,9 @@ type Config struct {
 	ruleFiles []ruleInclude
 	loadErr   error
 	flat      *pyyaml.Flattened // its YAML's keys given twice (parse_yamlkeys.go)
+	// merges is the merge-key budget of the load this file is part of:
+	// its own, shared with the rules: files it includes (and theirs).
+	merges *pyyaml.MergeBudget
 	// aliased counts the entries read through aliased lists.
 	aliased int
 	// settings are the keys of this file's own settings other than

@@ -74,6 +74,13 @@ func parseConfig(data []byte, path string, limit int) (cfg *Config, err error) {
 // (allow_managed_hooks_only, trusted_bundle_keys: managed.go), which any
 // other file only warns about.
 func parseConfigAs(data []byte, path string, limit int, managed bool) (cfg *Config, err error) {
+	return parseConfigWithin(data, path, limit, managed, nil)
+}
+
+// parseConfigWithin is parseConfigAs spending merges, the merge-key
+// budget the file shares with the file that includes it (nil: one of its
+// own, which the files it includes will share).
+func parseConfigWithin(data []byte, path string, limit int, managed bool, merges *pyyaml.MergeBudget) (cfg *Config, err error) {
 	strict := limit > 0
 	defer func() {
 		// A config must never take the dispatcher down.
@@ -91,6 +98,9 @@ func parseConfigAs(data []byte, path string, limit int, managed bool) (cfg *Conf
 	cfg = emptyConfig()
 	cfg.Path = path
 	cfg.limit.max = limit
+	if cfg.merges = merges; merges == nil {
+		cfg.merges = pyyaml.NewMergeBudget(0)
+	}
 	defer func() {
 		if cfg != nil {
 			// Only this parse's walks need the anchors they have seen.

@@ -20,14 +20,20 @@ import (
 // reader's choice (yaml.v3's first-match readers and many tools take the
 // first); a guard must mean what the file plainly says.
 
-// flattenYAML resolves root's merge keys; a merge PyYAML refuses (so
-// Hermes cannot load the file either) is the file's error, at its line.
+// flattenYAML resolves root's merge keys within the load's budget
+// (cfg.merges); a merge PyYAML refuses (so Hermes cannot load the file
+// either), or one past the budget, is the file's error, at its line.
 func (cfg *Config) flattenYAML(root *yaml.Node, path string) error {
-	flat, err := pyyaml.Flatten(root, 0)
+	flat, err := pyyaml.FlattenWithin(root, cfg.merges)
 	cfg.flat = flat
 	var me *pyyaml.MergeError
 	if errors.As(err, &me) {
-		return &ConfigError{Path: path, Line: me.Node.Line, Column: me.Node.Column, Err: errors.New(me.Msg)}
+		msg := me.Msg
+		if me.Before > 0 {
+			msg = fmt.Sprintf("merge keys (<<) copy more than %d keys in this file together with the files loaded before it (%d in those): "+
+				"a config and the rule files it includes share one budget; merge fewer or smaller mappings", pyyaml.DefaultMaxMergedKeys, me.Before)
+		}
+		return &ConfigError{Path: path, Line: me.Node.Line, Column: me.Node.Column, Err: errors.New(msg)}
 	}
 	return err
 }

@@ -121,7 +121,11 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 		if err != nil {
 			return at(err)
 		}
-		sub, err := parseConfig(data, p, limit)
+		// One merge-key budget for the including file and every file it
+		// includes: each file within a budget of its own let 64 files
+		// make a load copy 64 times what one file may (seconds on every
+		// dispatch, before consent is asked about any of it).
+		sub, err := parseConfigWithin(data, p, limit, false, cfg.merges)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,86 @@
+package hookconfig
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/pyyaml"
+)
+
+// mergingRuleFile is a rule file whose merge keys copy share of the
+// merge-key budget (pyyaml.DefaultMaxMergedKeys), and one rule, id's.
+func mergingRuleFile(share float64, id string) string {
+	const wide = 500
+	var b strings.Builder
+	b.WriteString("x: &m {")
+	for i := range wide {
+		b.WriteString("k" + strconv.Itoa(i) + ": 0, ")
+	}
+	b.WriteString("}\ny:\n")
+	b.WriteString(strings.Repeat("  - {<<: *m}\n", int(share*pyyaml.DefaultMaxMergedKeys)/wide))
+	return b.String() + strings.ReplaceAll(ruleFileYAML, "message: m", "message: "+id)
+}
+
+// A repository's hooks file and the rule files it includes share one
+// merge-key budget. Each file within a budget of its own let a repository
+// nobody approved anything from make every dispatch copy 64 budgets' worth
+// of keys (3 s per tool call) before consent was asked. Past the budget
+// the project's hooks file is unloaded, as for one file past it, naming
+// the file and why; the files after it are not read at all, and the
+// user's own guard stays.
+func TestProjectRuleFilesShareOneMergeBudget(t *testing.T) {
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "repo")
+	files := map[string]string{
+		"repo/.git/HEAD":   "ref: refs/heads/main\n",
+		"home/config.yaml": strings.ReplaceAll(ruleFileYAML, "message: m", "message: mine"),
+	}
+	var names []string
+	for i := range MaxRuleFiles {
+		name := fmt.Sprintf("r/f%d.yaml", i)
+		names = append(names, name)
+		// 60% each: within its own budget, not two together.
+		files["repo/.hermes/"+name] = mergingRuleFile(0.6, name)
+	}
+	files["repo/.hermes/hooks.yaml"] = "rules: [" + strings.Join(names, ", ") + "]\n"
+	writeFiles(t, dir, files)
+	cfg, err := Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{ProjectDir: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Unloaded) != 1 {
+		t.Fatalf("unloaded %+v, %d entries: the rule files' merges together pass the budget", cfg.Unloaded, len(cfg.Entries))
+	}
+	msg := cfg.Unloaded[0].Err.Error()
+	second := filepath.Join(repo, ".hermes", "r", "f1.yaml")
+	if !strings.Contains(msg, second+":") || !strings.Contains(msg, "share one budget") || !strings.Contains(msg, "more than 250000 keys") {
+		t.Errorf("the error names the file that passed the budget, and why: %s", msg)
+	}
+	if cfg.Unloaded[0].File != filepath.Join(repo, ".hermes", "hooks.yaml") {
+		t.Errorf("unloaded %s, want the project's hooks file", cfg.Unloaded[0].File)
+	}
+	// The work is bounded: the files after the one that passed the budget
+	// are never read (nor parsed, nor flattened).
+	if len(cfg.RuleFiles) != 2 {
+		t.Errorf("rule files read: %d, want 2 (%v)", len(cfg.RuleFiles), cfg.RuleFiles)
+	}
+	if len(cfg.Entries) != 1 || cfg.Entries[0].Rule() == nil || cfg.Entries[0].Scope.Project != "" {
+		t.Errorf("the user's own rule must stay, alone: %d entries", len(cfg.Entries))
+	}
+
+	// The user's own config shares one with its rule files too (a team's
+	// file may be included): past it the config does not load, naming it.
+	writeFiles(t, dir, map[string]string{"home/config.yaml": "rules: [../repo/.hermes/r/f0.yaml, ../repo/.hermes/r/f1.yaml]\n"})
+	_, err = Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{})
+	if err == nil || !strings.Contains(err.Error(), second+":") || !strings.Contains(err.Error(), "share one budget") {
+		t.Errorf("the user's config with two files: %v", err)
+	}
+	// One such file alone loads.
+	writeFiles(t, dir, map[string]string{"home/config.yaml": "rules: [../repo/.hermes/r/f0.yaml]\n"})
+	if cfg, err = Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{}); err != nil || len(cfg.Entries) != 1 {
+		t.Errorf("one file within the budget: %v", err)
+	}
+}
