@@ -68,8 +68,8 @@ func (cfg *Config) parseRuleIncludes(n *yaml.Node) {
 }
 
 // ruleReader reads the rule files of one config: the user's (root "":
-// anywhere, up to MaxConfigBytes) or a repository's (confined to root, up
-// to MaxProjectFileBytes and MaxProjectEntries each).
+// anywhere, up to MaxConfigBytes each) or a repository's (confined to
+// root, up to MaxProjectFileBytes and MaxProjectEntries together).
 type ruleReader struct {
 	root string
 	// managed: the files are the managed layer's, held to its ownership
@@ -82,6 +82,11 @@ type ruleReader struct {
 	// file gets, or 64 of them would make every dispatch parse 64 times
 	// what a repository's hooks file may hold.
 	total projectBytes
+	// entries counts the hook definitions of a repository's (or
+	// bundle's) hooks file and the rule files read so far: together they
+	// get the one MaxProjectEntries its hooks file gets, for the same
+	// reason.
+	entries int
 }
 
 // includeRules merges the rule entries of cfg's rules: files (and theirs)
@@ -128,6 +133,14 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 		sub, err := parseConfigWithin(data, p, limit, false, cfg.merges)
 		if err != nil {
 			return err
+		}
+		if limit > 0 {
+			// Counted before its own includes add theirs to it. Past the
+			// cap the load fails rather than drop rules: a rule file's
+			// guard must not go missing with a warning.
+			if rr.entries += len(sub.Entries); rr.entries > MaxProjectEntries {
+				return at(fmt.Errorf("a repository's or bundle's hooks file and the rule files it includes may declare %d hooks together; this one would pass that (%d before it)", MaxProjectEntries, rr.entries-len(sub.Entries)))
+			}
 		}
 		if rr.root == "" && !rr.managed {
 			sub.warnWritable(p) // the user's own, run unapproved
@@ -223,7 +236,7 @@ func (cfg *Config) loadRules(root string) error {
 	if len(cfg.ruleFiles) == 0 {
 		return nil
 	}
-	rr := &ruleReader{root: root}
+	rr := &ruleReader{root: root, entries: len(cfg.Entries)}
 	err := rr.includeRules(cfg, []string{cfg.Path})
 	cfg.RuleFiles = append(cfg.RuleFiles, rr.read...)
 	return err

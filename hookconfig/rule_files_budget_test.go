@@ -84,3 +84,70 @@ func TestProjectRuleFilesShareOneMergeBudget(t *testing.T) {
 		t.Errorf("one file within the budget: %v", err)
 	}
 }
+
+// rulesYAML is a rule file of n rules, id's.
+func rulesYAML(n int, id string) string {
+	var b strings.Builder
+	b.WriteString("hooks:\n  pre_tool_call:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "    - {rule: 'args.command == \"%s-%d\"', decision: block, message: m}\n", id, i)
+	}
+	return b.String()
+}
+
+// A repository's hooks file and its rule files declare MaxProjectEntries
+// hooks together, not each: 64 rule files of 256 rules each made every
+// dispatch read and check 16,000 of a repository's entries (a consent
+// check each), 3 times what its hooks file alone may cost. Past the cap
+// the hooks file does not load, naming the rule file that passed it:
+// dropping a rule file's rules with a warning would take its guards away.
+func TestProjectRuleFilesShareOneEntryCap(t *testing.T) {
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "repo")
+	files := map[string]string{
+		"repo/.git/HEAD":        "ref: refs/heads/main\n",
+		"home/config.yaml":      "",
+		"repo/.hermes/own.yaml": "rules: [a.yaml]\n" + rulesYAML(MaxProjectEntries-10, "own"),
+		"repo/.hermes/a.yaml":   rulesYAML(10, "a"),
+	}
+	var names []string
+	for i := range MaxRuleFiles {
+		name := fmt.Sprintf("r%d.yaml", i)
+		names = append(names, name)
+		files["repo/.hermes/"+name] = rulesYAML(5, name)
+	}
+	files["repo/.hermes/hooks.yaml"] = "rules: [" + strings.Join(names, ", ") + "]\n"
+	writeFiles(t, dir, files)
+	cfg, err := Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{ProjectDir: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 51 files of 5 rules are 255; the 52nd passes the cap.
+	if len(cfg.Unloaded) != 1 || len(cfg.Entries) != 0 {
+		t.Fatalf("unloaded %+v, %d entries: 64 rule files of 5 rules pass the cap together", cfg.Unloaded, len(cfg.Entries))
+	}
+	if msg := cfg.Unloaded[0].Err.Error(); !strings.Contains(msg, "r51.yaml: ") || !strings.Contains(msg, "256 hooks together") || !strings.Contains(msg, "(255 before it)") {
+		t.Errorf("the error names the file that passed the cap, and why: %s", msg)
+	}
+	if len(cfg.RuleFiles) != 52 {
+		t.Errorf("rule files read: %d, want 52 (none after the one that passed the cap)", len(cfg.RuleFiles))
+	}
+
+	// The hooks file's own hooks count: 246 of its own and 10 included
+	// are the cap; one more is past it.
+	writeFiles(t, dir, map[string]string{"repo/.hermes/hooks.yaml": files["repo/.hermes/own.yaml"]})
+	if cfg, err = Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{ProjectDir: repo}); err != nil || len(cfg.Unloaded) != 0 || len(cfg.Entries) != MaxProjectEntries {
+		t.Fatalf("at the cap: %v, unloaded %+v, %d entries", err, cfg.Unloaded, len(cfg.Entries))
+	}
+	writeFiles(t, dir, map[string]string{"repo/.hermes/a.yaml": rulesYAML(11, "a")})
+	if cfg, err = Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{ProjectDir: repo}); err != nil || len(cfg.Unloaded) != 1 ||
+		!strings.Contains(cfg.Unloaded[0].Err.Error(), "a.yaml: ") {
+		t.Fatalf("one past the cap: %v, unloaded %+v", err, cfg.Unloaded)
+	}
+
+	// The user's own rule files have no cap.
+	writeFiles(t, dir, map[string]string{"home/config.yaml": "rules: [../repo/.hermes/own.yaml]\n", "repo/.hermes/a.yaml": rulesYAML(MaxProjectEntries, "a")})
+	if cfg, err = Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{}); err != nil || len(cfg.Entries) != 2*MaxProjectEntries-10 {
+		t.Fatalf("the user's own: %v, %d entries", err, len(cfg.Entries))
+	}
+}
