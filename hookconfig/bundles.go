@@ -96,7 +96,7 @@ func (cfg *Config) addBundle(dir string, keys []string, managed bool) {
 		// Its rules: files are read as a repository's are, confined to
 		// the unpacked files: a rule file outside them is one the
 		// signature does not cover.
-		err = frag.loadRules(files)
+		err = frag.loadRules(files, len(data))
 		// Listed even when one fails, as a project's are.
 		cfg.RuleFiles = append(cfg.RuleFiles, frag.RuleFiles...)
 	}

@@ -373,7 +373,7 @@ func Load(path string, opts LoadOptions) (*Config, error) {
 		cfg, err = parseConfig(data, path, 0)
 		if err == nil {
 			cfg.warnWritable(path)
-			if err = cfg.loadRules(""); err != nil {
+			if err = cfg.loadRules("", len(data)); err != nil {
 				partialOf(err, cfg)
 			}
 		}

@@ -77,10 +77,10 @@ type ruleReader struct {
 	// decide what the administrator's rules say.
 	managed bool
 	read    []string // every file read so far, in order
-	// total is the bytes of a repository's (or bundle's) rule files read
-	// so far: together they get the one MaxProjectFileBytes its hooks
-	// file gets, or 64 of them would make every dispatch parse 64 times
-	// what a repository's hooks file may hold.
+	// total is the bytes of a repository's (or bundle's) hooks file and
+	// the rule files read so far: together they get the one
+	// MaxProjectFileBytes its hooks file alone may hold, or 64 of them
+	// would make every dispatch parse 64 times what that file may.
 	total projectBytes
 	// entries counts the hook definitions of a repository's (or
 	// bundle's) hooks file and the rule files read so far: together they
@@ -119,7 +119,7 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 		default:
 			var over bool
 			if data, over, err = rr.total.read(p, rr.root); over {
-				err = fmt.Errorf("the rule files of a repository or bundle may hold %d bytes together; this one would pass that (%d read before it)", MaxProjectFileBytes, rr.total)
+				err = fmt.Errorf("a repository's or bundle's hooks file and the rule files it includes may hold %d bytes together; this one would pass that (%d read before it)", MaxProjectFileBytes, rr.total)
 			}
 			limit = MaxProjectEntries
 		}
@@ -231,12 +231,13 @@ func (rr *ruleReader) seen(p string) bool {
 }
 
 // loadRules reads cfg's rule files (root: see ruleReader) and lists them
-// in RuleFiles.
-func (cfg *Config) loadRules(root string) error {
+// in RuleFiles; size is the bytes of cfg's own file, which a repository's
+// rule files share their budget with.
+func (cfg *Config) loadRules(root string, size int) error {
 	if len(cfg.ruleFiles) == 0 {
 		return nil
 	}
-	rr := &ruleReader{root: root, entries: len(cfg.Entries)}
+	rr := &ruleReader{root: root, entries: len(cfg.Entries), total: projectBytes(size)}
 	err := rr.includeRules(cfg, []string{cfg.Path})
 	cfg.RuleFiles = append(cfg.RuleFiles, rr.read...)
 	return err

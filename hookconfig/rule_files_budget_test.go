@@ -151,3 +151,32 @@ func TestProjectRuleFilesShareOneEntryCap(t *testing.T) {
 		t.Fatalf("the user's own: %v, %d entries", err, len(cfg.Entries))
 	}
 }
+
+// A repository's hooks file and its rule files hold MaxProjectFileBytes
+// together: the rule files had one of their own beside the hooks file's,
+// so each dispatch could parse twice what the hooks file alone may hold.
+func TestProjectHooksFileSharesRuleFileBytes(t *testing.T) {
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "repo")
+	pad := "#" + strings.Repeat("x", 1000) + "\n"
+	padded := func(share int) string { return strings.Repeat(pad, MaxProjectFileBytes/len(pad)*share/100) }
+	writeFiles(t, dir, map[string]string{
+		"repo/.git/HEAD":          "ref: refs/heads/main\n",
+		"repo/.hermes/hooks.yaml": "rules: [a.yaml]\n" + padded(60),
+		"repo/.hermes/a.yaml":     padded(30) + ruleFileYAML,
+		"home/config.yaml":        "",
+	})
+	cfg, err := Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{ProjectDir: repo})
+	if err != nil || len(cfg.Entries) != 1 || len(cfg.Unloaded) != 0 {
+		t.Fatalf("90%% of the budget: %v, entries %d, unloaded %+v", err, len(cfg.Entries), cfg.Unloaded)
+	}
+	writeFiles(t, dir, map[string]string{"repo/.hermes/a.yaml": padded(50) + ruleFileYAML})
+	cfg, err = Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{ProjectDir: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Entries) != 0 || len(cfg.Unloaded) != 1 || !strings.Contains(cfg.Unloaded[0].Err.Error(), "a.yaml: ") ||
+		!strings.Contains(cfg.Unloaded[0].Err.Error(), "hooks file and the rule files it includes may hold 1048576 bytes together") {
+		t.Fatalf("110%% of the budget: entries %d, unloaded %+v", len(cfg.Entries), cfg.Unloaded)
+	}
+}
