@@ -289,9 +289,9 @@ type Config struct {
 	ruleFiles []ruleInclude
 	loadErr   error
 	flat      *pyyaml.Flattened // its YAML's keys given twice (parse_yamlkeys.go)
-	// merges is the merge-key budget of the load this file is part of:
+	// share is what the load this file is part of spends (load_share.go):
 	// its own, shared with the rules: files it includes (and theirs).
-	merges *pyyaml.MergeBudget
+	share *loadShare
 	// aliased counts the entries read through aliased lists.
 	aliased int
 	// settings are the keys of this file's own settings other than
@@ -301,8 +301,6 @@ type Config struct {
 	// limit caps the hook definitions read from the file being parsed
 	// (a project's: MaxProjectEntries).
 	limit entryLimit
-	// searched counts the did-you-mean searches made for this file.
-	searched int
 	// failClosedSeen are the anchored YAML nodes failClosedAt and
 	// textAsks have visited while the file is parsed (dropped once it
 	// is), and failClosedVisits counts their steps (bounded by the file's

@@ -151,6 +151,7 @@ func loadManaged(paths []string) (*Config, ManagedLayer) {
 			// otherwise.
 			rr := &ruleReader{managed: true}
 			err := rr.includeRules(sub, []string{p})
+			sub.noteDroppedWarnings()
 			m.RuleFiles = append(m.RuleFiles, rr.read...)
 			layer.RuleFiles = append(layer.RuleFiles, rr.read...)
 			if err != nil {

@@ -77,10 +77,10 @@ func parseConfigAs(data []byte, path string, limit int, managed bool) (cfg *Conf
 	return parseConfigWithin(data, path, limit, managed, nil)
 }
 
-// parseConfigWithin is parseConfigAs spending merges, the merge-key
-// budget the file shares with the file that includes it (nil: one of its
-// own, which the files it includes will share).
-func parseConfigWithin(data []byte, path string, limit int, managed bool, merges *pyyaml.MergeBudget) (cfg *Config, err error) {
+// parseConfigWithin is parseConfigAs spending share, what the file
+// shares with the file that includes it (nil: one of its own, which the
+// files it includes will share).
+func parseConfigWithin(data []byte, path string, limit int, managed bool, share *loadShare) (cfg *Config, err error) {
 	strict := limit > 0
 	defer func() {
 		// A config must never take the dispatcher down.
@@ -98,9 +98,7 @@ func parseConfigWithin(data []byte, path string, limit int, managed bool, merges
 	cfg = emptyConfig()
 	cfg.Path = path
 	cfg.limit.max = limit
-	if cfg.merges = merges; merges == nil {
-		cfg.merges = pyyaml.NewMergeBudget(0)
-	}
+	cfg.share = share
 	defer func() {
 		if cfg != nil {
 			// Only this parse's walks need the anchors they have seen.

@@ -21,10 +21,10 @@ import (
 // first); a guard must mean what the file plainly says.
 
 // flattenYAML resolves root's merge keys within the load's budget
-// (cfg.merges); a merge PyYAML refuses (so Hermes cannot load the file
+// (its share); a merge PyYAML refuses (so Hermes cannot load the file
 // either), or one past the budget, is the file's error, at its line.
 func (cfg *Config) flattenYAML(root *yaml.Node, path string) error {
-	flat, err := pyyaml.FlattenWithin(root, cfg.merges)
+	flat, err := pyyaml.FlattenWithin(root, cfg.shared().merges)
 	cfg.flat = flat
 	var me *pyyaml.MergeError
 	if errors.As(err, &me) {

@@ -126,14 +126,14 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 		if err != nil {
 			return at(err)
 		}
-		// One merge-key budget for the including file and every file it
-		// includes: each file within a budget of its own let 64 files
-		// make a load copy 64 times what one file may (seconds on every
-		// dispatch, before consent is asked about any of it).
-		sub, err := parseConfigWithin(data, p, limit, false, cfg.merges)
+		// One merge-key budget, one of did-you-mean searches and one of
+		// warnings shown for the including file and every file it
+		// includes (load_share.go).
+		sub, err := parseConfigWithin(data, p, limit, false, cfg.shared())
 		if err != nil {
 			return err
 		}
+		sub.Warnings = cfg.shared().keepWarnings(sub.Warnings)
 		if limit > 0 {
 			// Counted before its own includes add theirs to it. Past the
 			// cap the load fails rather than drop rules: a rule file's
@@ -240,5 +240,14 @@ func (cfg *Config) loadRules(root string, size int) error {
 	rr := &ruleReader{root: root, entries: len(cfg.Entries), total: projectBytes(size)}
 	err := rr.includeRules(cfg, []string{cfg.Path})
 	cfg.RuleFiles = append(cfg.RuleFiles, rr.read...)
+	cfg.noteDroppedWarnings()
 	return err
+}
+
+// noteDroppedWarnings says, once its rule files are read, how many of
+// their warnings cfg's load left out.
+func (cfg *Config) noteDroppedWarnings() {
+	if w, ok := cfg.shared().droppedWarning(cfg); ok {
+		cfg.Warnings = append(cfg.Warnings, w)
+	}
 }

@@ -180,3 +180,56 @@ func TestProjectHooksFileSharesRuleFileBytes(t *testing.T) {
 		t.Fatalf("110%% of the budget: entries %d, unloaded %+v", len(cfg.Entries), cfg.Unloaded)
 	}
 }
+
+// A repository's rule files show the warnings one file may, together,
+// and make the did-you-mean searches one file may: each with bounds of its
+// own, 64 rule files of misspelt events printed 6,000 warnings (7 MB) and
+// made 16,000 searches at every dispatch (2 s), where one file of them all
+// prints 100 and makes 256.
+func TestProjectRuleFilesShareWarningBounds(t *testing.T) {
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "repo")
+	const perFile = 120
+	files := map[string]string{"repo/.git/HEAD": "ref: refs/heads/main\n", "home/config.yaml": ""}
+	var names []string
+	for i := range MaxRuleFiles {
+		name := fmt.Sprintf("r/f%d.yaml", i)
+		names = append(names, name)
+		var b strings.Builder
+		b.WriteString("hooks:\n")
+		for j := range perFile {
+			fmt.Fprintf(&b, "  pre_tool_cal%d_%d: []\n", i, j)
+		}
+		files["repo/.hermes/"+name] = b.String()
+	}
+	files["repo/.hermes/hooks.yaml"] = "rules: [" + strings.Join(names, ", ") + "]\n"
+	writeFiles(t, dir, files)
+	cfg, err := Load(filepath.Join(dir, "home", "config.yaml"), LoadOptions{ProjectDir: repo})
+	if err != nil || len(cfg.Unloaded) != 0 {
+		t.Fatalf("%v, unloaded %+v", err, cfg.Unloaded)
+	}
+	included, dropped := 0, ""
+	for _, w := range cfg.Warnings {
+		if strings.HasPrefix(w.File, filepath.Join(repo, ".hermes", "r")) {
+			included++
+		}
+		if strings.Contains(w.Message, "more warnings about the rule files it includes are not shown") {
+			dropped = w.Message
+		}
+	}
+	if included > maxWarningsPerFile || !strings.HasPrefix(dropped, strconv.Itoa(MaxRuleFiles*perFile-maxWarningsPerFile)+" more") {
+		t.Fatalf("%d warnings about the rule files, want %d and one counting the rest (%q)", included, maxWarningsPerFile, dropped)
+	}
+
+	hooks := filepath.Join(repo, ".hermes", "hooks.yaml")
+	proj, err := parseConfig([]byte(files["repo/.hermes/hooks.yaml"]), hooks, MaxProjectEntries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := proj.loadRules(repo, 0); err != nil {
+		t.Fatal(err)
+	}
+	if s := proj.shared().searched; s != maxSearchesPerFile {
+		t.Errorf("%d did-you-mean searches for the load, want %d", s, maxSearchesPerFile)
+	}
+}

@@ -89,11 +89,16 @@ func (cfg *Config) nearKey(k string, known []string) string {
 	return nearKey(k, known)
 }
 
-// maySearch counts one did-you-mean search against the file's bound and
-// reports whether it may be made.
+// maySearch counts one did-you-mean search against the bound of the file
+// and the files loaded with it (loadShare) and reports whether it may be
+// made.
 func (cfg *Config) maySearch() bool {
-	cfg.searched++
-	return cfg.searched <= maxSearchesPerFile && !cfg.manyWarnings()
+	s := cfg.shared()
+	if s.searched >= maxSearchesPerFile || cfg.manyWarnings() {
+		return false
+	}
+	s.searched++
+	return true
 }
 
 // manyWarnings: the file has more warnings than will be shown, so a
