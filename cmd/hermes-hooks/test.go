@@ -48,8 +48,9 @@ The payload starts from built-in defaults for the event (pre_tool_call: the
 terminal tool running 'echo hello', …); --for-tool sets tool_name and, on tool
 events, keeps only hooks whose matcher accepts it (the others are listed, each
 with its matcher and the tool it filtered out); --payload-file merges a JSON
-object of event fields (keys as the host sends them: args, not tool_input;
-- reads it from stdin).
+object of event fields (keys as the host sends them: args; a tool_input,
+as the payload printed below names the arguments, is read as args; - reads
+it from stdin).
 
 After the runs comes the verdict: one status line per hook, the outcome the
 dispatcher folds from their replies (decision, message, context, …) and the
@@ -123,6 +124,14 @@ func runTest(a *app, event string, o testOptions) error {
 		extra, err := readPayloadFile(a, o.payloadFile)
 		if err != nil {
 			return err
+		}
+		if ti, ok := extra["tool_input"]; ok && extra["args"] == nil && ev.Tool {
+			// The payload test prints ("Payload sent") names the
+			// arguments tool_input, as a hook reads them: pasted back,
+			// they are the call's arguments, not a field beside them.
+			delete(extra, "tool_input")
+			extra["args"] = ti
+			fmt.Fprintln(a.Out, "Note: the payload file's tool_input is read as args (the call's arguments, as a host sends them)")
 		}
 		for k, v := range extra {
 			fields[k] = v
