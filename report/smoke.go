@@ -111,7 +111,20 @@ func smokeRule(r *DoctorResult, rep *protocol.HookReport, warn string) {
 		r.add(CheckInfo, "on the synthetic payload (made up): "+rep.Error)
 		return
 	}
-	r.add(CheckOK, "evaluated on the synthetic payload ("+elapsed+"s)")
+	if !decided(rep.Contribution) {
+		r.add(CheckOK, "evaluated on the synthetic payload ("+elapsed+"s)")
+		return
+	}
+	// The payload is a harmless call (a terminal's echo hello): a rule
+	// that refuses it refuses every call like it, which a rule that is
+	// always true (rule: 'true', or a pattern that matches anything) does
+	// unnoticed.
+	msg := ""
+	if m := strings.TrimSpace(rep.Contribution.Message); m != "" {
+		msg = ": " + textutil.Truncate(firstLine(m), 120)
+	}
+	r.add(CheckOK, "answered "+string(rep.Contribution.Decision)+" on the synthetic payload ("+elapsed+"s)"+msg)
+	r.add(CheckInfo, "the synthetic payload is a harmless call: a rule that answers "+string(rep.Contribution.Decision)+" to it answers so to every call like it; if that is not what it is for, check what it matches")
 }
 
 // testCommand is the test command that fires event with the one tool a
