@@ -462,7 +462,13 @@ func madeUpErr(ctx context.Context, e *hookconfig.Entry, tools *protocol.ToolTab
 	if e.FailClosed {
 		then = "fail_closed then blocks each such call"
 	}
-	fix := "check the spelling of the keys it reads"
+	// A missing key is a misspelling or a key such calls lack; any other
+	// error (a type, a division by zero, an index) is in what the rule
+	// does with a value the call has.
+	fix := "check what it does with the values it reads"
+	if strings.Contains(err.Error(), "no key ") {
+		fix = "check the spelling of the keys it reads"
+	}
 	if _, path := f.ArgsMap()["path"]; path && strings.Contains(err.Error(), `no key "file_path"`) ||
 		!path && strings.Contains(err.Error(), `no key "path"`) {
 		// Not args?.path ?? args?.file_path: a model can add the key its
