@@ -101,6 +101,7 @@ func runDoctor(a *app, o doctorOptions) error {
 	if home, err := a.Home(); err == nil {
 		journalPath = journal.PathFor(cfg.Journal, home)
 	}
+	report.NoteJournalFailures(results, journalPath, time.Now())
 	installs := checkInstalls(a, o, journalPath, cfg)
 	problems := counted + len(refusals)
 	for _, r := range results {

@@ -1,0 +1,116 @@
+package report
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
+	"github.com/hermes-hooks/hermes-hooks/journal"
+)
+
+// doctor's smoke run tries a hook on a made-up call; what it did on the
+// real ones is in the journal. A rule that meets a key real calls lack, a
+// guard that times out on the real workload, each decide nothing on those
+// calls (unless fail_closed, when they refuse them), and doctor said
+// "healthy". NoteJournalFailures adds what the journal's recent records
+// say of each configured hook.
+
+// RecentWindow is how far back doctor reads the journal for the runs of
+// each hook.
+const RecentWindow = 24 * time.Hour
+
+// runTally is what the recent journal says of one hook.
+type runTally struct {
+	runs, failed int
+	// last is the newest failure's error and when it was; newestFailed
+	// whether the hook's newest run failed.
+	last         string
+	lastAt       time.Time
+	newestAt     time.Time
+	newestFailed bool
+}
+
+// runKey names a configured hook in journal records: its event, its text
+// (a rule's "rule: …" included) and the file it is configured in.
+type runKey struct{ event, command, source string }
+
+// NoteJournalFailures adds to each result what the journal at path holds
+// of its hook's runs since now minus RecentWindow: a warning when its
+// newest run failed (it fails now), a note when only older ones did. The
+// files are read newest first, and none last written before the window.
+func NoteJournalFailures(results []DoctorResult, path string, now time.Time) {
+	if path == "" || len(results) == 0 {
+		return
+	}
+	files, err := journal.Files(path)
+	if err != nil {
+		return
+	}
+	since := now.Add(-RecentWindow)
+	tallies := map[runKey]*runTally{}
+	for i := range results {
+		e := results[i].Status.Entry
+		if !e.Duplicate {
+			tallies[runKey{e.Event.Name, e.Text(), e.Source}] = &runTally{}
+		}
+	}
+	for i := len(files) - 1; i >= 0; i-- {
+		if st, err := os.Stat(files[i]); err == nil && st.ModTime().Before(since) {
+			break
+		}
+		_, _ = journal.ScanFile(files[i], func(_ journal.Line, r *journal.Entry) bool {
+			if !r.Time.Before(since) {
+				tallyRecord(tallies, r)
+			}
+			return true
+		})
+	}
+	for i := range results {
+		e := results[i].Status.Entry
+		if t := tallies[runKey{e.Event.Name, e.Text(), e.Source}]; t != nil && !e.Duplicate && t.failed > 0 {
+			results[i].noteFailures(t)
+		}
+	}
+}
+
+// tallyRecord counts the runs record r holds of the tallied hooks.
+func tallyRecord(tallies map[runKey]*runTally, r *journal.Entry) {
+	for _, h := range r.Hooks {
+		t := tallies[runKey{r.Event, h.Command, h.Source}]
+		if t == nil || !h.Ran && h.Error == "" && !h.TimedOut {
+			continue // not one of ours, or not run (skipped, not approved)
+		}
+		t.runs++
+		failed := h.Error != "" || h.TimedOut
+		if !r.Time.Before(t.newestAt) {
+			t.newestAt, t.newestFailed = r.Time, failed
+		}
+		if !failed {
+			continue
+		}
+		t.failed++
+		if !r.Time.Before(t.lastAt) {
+			why := h.Error
+			if why == "" {
+				why = "timed out"
+			}
+			t.last, t.lastAt = why, r.Time
+		}
+	}
+}
+
+// noteFailures says what t found of r's hook.
+func (r *DoctorResult) noteFailures(t *runTally) {
+	msg := fmt.Sprintf("failed on %d of its %d runs the journal holds from the last %g h (the newest failure, %s: %s)",
+		t.failed, t.runs, RecentWindow.Hours(), t.lastAt.Local().Format("2006-01-02 15:04"), textutil.Truncate(firstLine(t.last), 200))
+	if t.newestFailed {
+		then := "it decides nothing on such calls"
+		if r.Status.Entry.FailClosed {
+			then = "fail_closed, it refuses such calls"
+		}
+		r.add(CheckWarn, msg+": its newest run failed, and "+then+" ('hermes-hooks log --hook' with its text shows them)")
+		return
+	}
+	r.add(CheckInfo, msg+"; its newest run did not fail")
+}
