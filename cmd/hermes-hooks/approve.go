@@ -40,10 +40,13 @@ func newApproveCmd(a *app) *cobra.Command {
 		Long: `Record your consent for a hook command (without a prompt; --project shows what
 it approves and asks first). With no --event, every
 event the command is configured under is approved; with --event, that one.
---all approves every configured hook that is not yet allowlisted. A command
-no hook runs for --event is refused unless --force (the approval then waits
-for such a hook), and a script that does not exist cannot be approved: its
-content is what an approval records.
+--all approves every hook of your own (your config, the settings and hook
+files that are no repository's) that is not yet allowlisted; it never
+approves a repository's hooks: it names each repository whose hooks are not
+approved and the approve --project line that shows and approves them. A
+command no hook runs for --event is refused unless --force (the approval
+then waits for such a hook), and a script that does not exist cannot be
+approved: its content is what an approval records.
 
 The approval records the script's SHA-256: if the script changes later, dispatch
 stops running it until you approve it again (list and doctor say why). COMMAND
@@ -59,7 +62,13 @@ that hermes-hooks reads for DIR, default the working directory) at once: it
 lists each with its event, matcher, command and the files it runs with their
 digests, then asks (y/N) at a terminal; elsewhere it approves only with --yes.
 Such an approval holds in every clone and worktree of the same git repository
-whose files have the same content; a changed file needs a new approval there.`,
+whose files have the same content; a changed file needs a new approval there.
+
+Exit status: 0 when every hook asked for is approved or already was (the
+repository's hooks --all leaves to --project do not count); 1 when a hook
+was refused (a missing script, a text-only guard without --text-only, a file
+changed since --project's plan), nothing was confirmed, or no hook runs
+COMMAND; 2 for a usage error or an unknown --event.`,
 		Example: `  hermes-hooks approve --project
   hermes-hooks approve --project ~/src/app --yes --json
   hermes-hooks approve ~/.hermes/hooks/no-rm-rf.sh
@@ -96,7 +105,7 @@ whose files have the same content; a changed file needs a new approval there.`,
 		},
 	}
 	cmd.Flags().StringVar(&o.event, "event", "", "approve the command for this event only")
-	cmd.Flags().BoolVar(&o.all, "all", false, "approve every configured hook that is not allowlisted yet")
+	cmd.Flags().BoolVar(&o.all, "all", false, "approve every hook of your own that is not allowlisted yet (never a repository's: see --project)")
 	cmd.Flags().BoolVar(&o.force, "force", false, "approve even though no configured hook runs the command for --event, or its script does not exist yet")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON for scripts")
 	cmd.Flags().BoolVar(&o.textOnly, "text-only", false, "approve a fail_closed guard whose files cannot be determined by its text only, knowingly")
@@ -230,26 +239,6 @@ func ownBeforeRepository(a *app, targets []approveTarget) []approveTarget {
 	return kept
 }
 
-func runApproveAll(a *app, o approveOptions) error {
-	cfg, store, statuses, err := a.inspectAll()
-	if err != nil {
-		return err
-	}
-	var targets []approveTarget
-	for i := range statuses {
-		e := statuses[i].Entry
-		if e.Duplicate {
-			continue // approved with the entry it repeats
-		}
-		targets = append(targets, approveTarget{event: e.DeclaredAs, command: e.Text(), status: &statuses[i]})
-	}
-	if len(targets) == 0 {
-		fmt.Fprintf(a.Out, "No shell hooks configured in %s — nothing to approve.\n", show(a.configLabel()))
-		return nil
-	}
-	return approveTargets(a, cfg, store, targets, "", o)
-}
-
 // approvedJSON is one pair in approve --json.
 type approvedJSON struct {
 	Event   string `json:"event"`
@@ -287,6 +276,14 @@ func approvedVerb(st *report.HookStatus) (verb, result string) {
 	return "re-approved (script changed since the last approval)", "re-approved"
 }
 
+// upToDate reports whether st's approval stands as it is, so approve has
+// nothing to record for it: approved, nothing it runs changed since, and
+// a fail_closed guard approved by its text only acknowledged as such.
+func upToDate(st *report.HookStatus) bool {
+	return st != nil && st.Approved && st.Drift.Kind != consent.DriftHash && st.Drift.Kind != consent.DriftMtime &&
+		(!st.NeedsTextOnlyAck() || st.Approval.TextOnlyAck)
+}
+
 // approveTargets approves each pair that is not already allowlisted with an
 // unchanged script, and reports what it did. A pair whose script does not
 // exist is refused (exit 1) unless force: an approval records the content
@@ -314,8 +311,7 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 			continue
 		}
 		needAck := t.status != nil && t.status.NeedsTextOnlyAck()
-		if st := t.status; st != nil && st.Approved && st.Drift.Kind != consent.DriftHash && st.Drift.Kind != consent.DriftMtime &&
-			(!needAck || st.Approval.TextOnlyAck) {
+		if st := t.status; upToDate(st) {
 			if st.NoApproval && st.Entry.Unreadable() {
 				fmt.Fprintf(out, "  = needs no approval (it runs nothing; fix it: it blocks what it matches): [%s] %s\n", show(t.event), show(t.command))
 			} else if st.NoApproval {

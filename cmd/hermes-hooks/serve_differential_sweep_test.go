@@ -88,7 +88,7 @@ func TestServeDifferentialProjectFiles(t *testing.T) {
 	writeAt(t, filepath.Join(e.root, ".hermes", "hooks.yaml"), staleGuard, 0o644)
 	e.hookBoth(diffCall{payload: bashCall(e.dir, "rm -rf /")})
 	writeAt(t, settings, `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"`+guard+`"}]}]}}`, 0o644)
-	e.mustCLI("approve", "--all")
+	e.mustCLI("approve", "--project", "--yes")
 	for _, agent := range []string{"claude", "codex"} {
 		e.hookBoth(diffCall{agent: agent, payload: bashCall(e.dir, "ls")})
 	}

@@ -34,7 +34,7 @@ func (e *serveEnv) userProjectGuard(name, guard string) string {
 	}
 	replaceFile(e.t, filepath.Join(dir, "guard.sh"), guard, 0o755)
 	replaceFile(e.t, filepath.Join(dir, ".hermes", "hooks.yaml"), "hooks:\n  pre_tool_call:\n    - command: ./guard.sh\n", 0o644)
-	if out, errs, code := e.cliIn(dir, "", nil, "approve", "--all"); code != 0 {
+	if out, errs, code := e.cliIn(dir, "", nil, "approve", "--project", "--yes"); code != 0 {
 		e.t.Fatalf("approve in %s: exit %d\n%s%s", dir, code, out, errs)
 	}
 	return dir

@@ -109,7 +109,7 @@ func ruleConfig(event, decision string) string {
 
 // ruleScene writes the config: the user's own, or a project's
 // (.hermes/hooks.yaml in a git repository, the work directory) approved
-// with approve --all.
+// with approve --project.
 func ruleScene(t *testing.T, project bool, config string) *env {
 	e := newEnv(t)
 	if !project {
@@ -121,7 +121,7 @@ func ruleScene(t *testing.T, project bool, config string) *env {
 	if out, err := exec.Command("git", "-C", e.dir, "init", "-q").CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v: %s", err, out)
 	}
-	e.run("", "approve", "--all")
+	e.run("", "approve", "--project", "--yes")
 	return e
 }
 
