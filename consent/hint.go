@@ -48,7 +48,10 @@ func ProjectApproveHint(project string) string {
 // same line doctor, validate and dispatch give); for one's own hook,
 // approve 'COMMAND' --event E when the command can be pasted back whole
 // (pasteable), else approve --all after reviewing it in list, which needs
-// no text pasted (and says that it approves every hook not yet approved).
+// no text pasted. It says what --all approves: the person's own hooks not
+// yet approved, never a repository's (those only approve --project
+// approves, after showing its plan), so following it approves nothing a
+// repository put there unseen.
 func ApproveHint(event, command string, scope Scope) string {
 	return approveHint(event, command, scope, "")
 }
@@ -68,7 +71,7 @@ func approveHint(event, command string, scope Scope, flag string) string {
 	case pasteable(command):
 		return commandHint(event, command, flag)
 	}
-	return "hermes-hooks list (to review it), then hermes-hooks approve --all" + flag + " (it approves every hook not yet approved)"
+	return "hermes-hooks list (to review it), then hermes-hooks approve --all" + flag + " (it approves your own hooks not yet approved, never a repository's)"
 }
 
 // commandHint is the approve line for (event, command), flag after the

@@ -48,8 +48,8 @@ func TestApproveHint(t *testing.T) {
 	}{
 		{"own, plain", "pre_tool_call", "~/h.sh", Scope{}, "hermes-hooks approve '~/h.sh' --event pre_tool_call"},
 		{"own, quote", "pre_tool_call", "echo 'x'", Scope{}, `hermes-hooks approve 'echo '\''x'\''' --event pre_tool_call`},
-		{"own, escape", "pre_tool_call", "./g.sh \x1b[2J", Scope{}, "hermes-hooks list (to review it), then hermes-hooks approve --all (it approves every hook not yet approved)"},
-		{"own, long", "pre_tool_call", long, Scope{}, "hermes-hooks list (to review it), then hermes-hooks approve --all (it approves every hook not yet approved)"},
+		{"own, escape", "pre_tool_call", "./g.sh \x1b[2J", Scope{}, "hermes-hooks list (to review it), then hermes-hooks approve --all (it approves your own hooks not yet approved, never a repository's)"},
+		{"own, long", "pre_tool_call", long, Scope{}, "hermes-hooks list (to review it), then hermes-hooks approve --all (it approves your own hooks not yet approved, never a repository's)"},
 		{"own, gateway event", "command:*", "./h.sh", Scope{}, "hermes-hooks approve './h.sh' --event 'command:*'"},
 		{"own, longest pasted", "pre_tool_call", long[1:], Scope{}, "hermes-hooks approve '" + long[1:] + "' --event pre_tool_call"},
 		{"repository, plain", "pre_tool_call", "./g.sh", repo, `hermes-hooks approve --project '/src/it'\''s app'`},

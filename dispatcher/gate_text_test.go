@@ -47,7 +47,7 @@ func TestGateRefusalText(t *testing.T) {
 			want:    []string{"is not approved, so what it guards is refused until the user reviews it and approves it at their own terminal (hermes-hooks approve 'GUARD' --event pre_tool_call); " + agentNot},
 			wantNot: []string{"then run"}},
 		{name: "own guard not approved, escape in its text", own: entry(`"GUARD \e[2J"`),
-			want:    []string{`GUARD \x1b[2J is not approved`, "(hermes-hooks list (to review it), then hermes-hooks approve --all (it approves every hook not yet approved)); " + agentNot},
+			want:    []string{`GUARD \x1b[2J is not approved`, "(hermes-hooks list (to review it), then hermes-hooks approve --all (it approves your own hooks not yet approved, never a repository's)); " + agentNot},
 			wantNot: []string{"\x1b", "approve 'GUARD"}},
 		{name: "own guard changed", own: entry("GUARD"), approve: true, edit: true,
 			want: []string{"guard GUARD refused: script changed since approval (sha256 ", "; it blocks until the user reviews it and re-approves it at their own terminal (hermes-hooks approve 'GUARD' --event pre_tool_call); " + agentNot},
