@@ -201,7 +201,14 @@ func runApprove(a *app, command string, o approveOptions) error {
 			return silentExit(1)
 		}
 	}
-	targets = ownBeforeRepository(a, targets)
+	targets, review := shownWholeOnly(a, ownBeforeRepository(a, targets))
+	if len(targets) == 0 {
+		// Each was named above, with the approve --project line.
+		if o.json {
+			return noHookJSON(a, store, command, o.event, "not approved: "+command+" names only a repository's hooks whose approval pins more than this text (a rule's decision and message, an http hook's whole URL); review and approve them with: "+review)
+		}
+		return silentExit(1)
+	}
 	// Report the command as the config spells it when every target does.
 	for _, t := range targets {
 		if t.command != targets[0].command {
@@ -209,34 +216,6 @@ func runApprove(a *app, command string, o approveOptions) error {
 		}
 	}
 	return approveTargets(a, cfg, store, targets, targets[0].command, o)
-}
-
-// ownBeforeRepository keeps, of the hooks a text names, the person's own
-// when it names one of theirs: a repository's hook of the same text (or,
-// for http and opa hooks, one that is shown alike) is code or a URL they
-// did not mean, and approving it by a text typed for their own would
-// approve what they never saw. It is named, and left to approve
-// --project, which shows what a repository's hooks run. A text that names
-// only a repository's hooks approves them, as before.
-func ownBeforeRepository(a *app, targets []approveTarget) []approveTarget {
-	own := false
-	for _, t := range targets {
-		own = own || t.status == nil || t.status.Entry.Scope.Global()
-	}
-	if !own {
-		return targets
-	}
-	kept := targets[:0]
-	for _, t := range targets {
-		if t.status == nil || t.status.Entry.Scope.Global() {
-			kept = append(kept, t)
-			continue
-		}
-		sc := t.status.Entry.Scope
-		fmt.Fprintf(a.Err, "not approved: the repository's hook of the same text in %s ([%s] %s); review the repository's hooks with: %s\n",
-			show(sc.Source), show(t.event), show(consent.ShownCommand(t.command)), show(consent.ProjectApproveHint(sc.Project)))
-	}
-	return kept
 }
 
 // approvedJSON is one pair in approve --json.
