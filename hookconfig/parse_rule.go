@@ -188,14 +188,27 @@ func (e *Entry) NeedsApproval() bool {
 	return e.Rule() == nil || !e.Scope.Global() || e.Scope.Bundle != ""
 }
 
+// SameRuleApproval reports whether rules a and b, of one repository and
+// event with one expression, are approved alike: what an approval pins
+// beside the expression (decision, message, id, mode) is the same, so one
+// approval covers both (they differ only where no approval looks, such as
+// the matcher). approve holds to it too, so that it never says it approved
+// two rules of which one approval can hold only one.
+func SameRuleApproval(a, b *Entry) bool {
+	ar, br := a.Rule(), b.Rule()
+	return ar != nil && br != nil && ar.Decision == br.Decision && ar.Message == br.Message && ar.ID == br.ID && a.Shadow == b.Shadow
+}
+
 // sharedRuleApprovals warns of a repository's rule whose approval another
 // rule of that repository and event already holds: an approval is keyed
 // by the event, the expression (the entry's Text) and the repository, with
-// the decision, message and shadow mode pinned, so of two rules with one
-// expression and other decisions, messages or modes (an enforcing copy
-// beside a shadow one) only one can be approved at a time (the
-// other reads as changed since approval, and a fail_closed one refuses
-// what it matches). Entries are in config order; duplicates are skipped.
+// the decision, message, id and shadow mode pinned, so of two rules with
+// one expression and other decisions, messages, ids or modes (an
+// enforcing copy beside a shadow one; a copy renamed with another id:)
+// only one can be approved at a time (the other reads as changed since
+// approval, and a fail_closed one refuses what it matches, or, by its
+// id, what the other's matcher selects). Entries are in config order;
+// duplicates are skipped.
 func (cfg *Config) sharedRuleApprovals(e *Entry, first map[string]*Entry) {
 	r := e.Rule()
 	if r == nil || !e.NeedsApproval() {
@@ -207,7 +220,7 @@ func (cfg *Config) sharedRuleApprovals(e *Entry, first map[string]*Entry) {
 		first[key] = e
 		return
 	}
-	if fr := f.Rule(); fr.Decision == r.Decision && fr.Message == r.Message && f.Shadow == e.Shadow {
+	if SameRuleApproval(f, e) {
 		return // the same rule under another matcher: one approval covers both
 	}
 	at := "hooks." + e.DeclaredAs + "[" + strconv.Itoa(e.Index) + "]"
@@ -216,6 +229,6 @@ func (cfg *Config) sharedRuleApprovals(e *Entry, first map[string]*Entry) {
 		was += " of " + f.Source
 	}
 	cfg.Warnings = append(cfg.Warnings, Warning{Path: e.Source + ": " + at, File: e.Source, Key: at,
-		Message: "has the same expression as " + was + " with another decision, message or mode: a repository's rule is approved by its expression, " +
+		Message: "has the same expression as " + was + " with another decision, message, id or mode: a repository's rule is approved by its expression, " +
 			"so only one of them can be approved at a time (the other is changed since approval); make the expressions differ, or merge the rules"})
 }

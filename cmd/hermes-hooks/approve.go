@@ -388,11 +388,12 @@ func approveTargets(a *app, cfg *hookconfig.Config, store *consent.Store, target
 
 // ruleKeys are the repository rules approve approved in this run, by
 // their approval's key (event, expression, repository). A repository's
-// rule is approved by its expression with its decision, message and mode
-// pinned: of two rules with one expression and other decisions, messages
-// or modes, approving the second overwrites the first's approval, so
-// approve said "✓ approved" of both while the first then read "changed
-// since approval" (a fail_closed one refusing what it matches).
+// rule is approved by its expression with its decision, message, id and
+// mode pinned: of two rules with one expression and other decisions,
+// messages, ids or modes, approving the second overwrites the first's
+// approval, so approve said "✓ approved" of both while the first then
+// read "changed since approval" (a fail_closed one refusing what it
+// matches).
 type ruleKeys map[string]*hookconfig.Entry
 
 func ruleKey(st *report.HookStatus) (string, *hookconfig.Entry) {
@@ -411,7 +412,7 @@ func (k ruleKeys) taken(st *report.HookStatus) string {
 	if f == nil {
 		return ""
 	}
-	if fr, r := f.Rule(), e.Rule(); fr.Decision == r.Decision && fr.Message == r.Message && f.Shadow == e.Shadow {
+	if hookconfig.SameRuleApproval(f, e) {
 		return ""
 	}
 	return "another rule of this repository with the same expression was approved above, and an approval is keyed by the expression: " +
