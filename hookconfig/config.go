@@ -436,7 +436,7 @@ func emptyConfig() *Config {
 // must run whatever the other file says.
 func (cfg *Config) finish() {
 	seen := make(map[string]bool, len(cfg.Entries))
-	approvals := map[string]*Entry{}
+	approvals, ids := map[string]*Entry{}, map[string]*Entry{}
 	cfg.Listed = append([]*Entry(nil), cfg.Entries...)
 	kept := make([]*Entry, 0, len(cfg.Entries))
 	for _, e := range cfg.Listed {
@@ -461,6 +461,7 @@ func (cfg *Config) finish() {
 		}
 		seen[key] = true
 		cfg.sharedRuleApprovals(e, approvals)
+		cfg.duplicateRuleID(e, ids)
 		e.order = len(kept)
 		kept = append(kept, e)
 	}

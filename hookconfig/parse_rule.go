@@ -232,3 +232,30 @@ func (cfg *Config) sharedRuleApprovals(e *Entry, first map[string]*Entry) {
 		Message: "has the same expression as " + was + " with another decision, message, id or mode: a repository's rule is approved by its expression, " +
 			"so only one of them can be approved at a time (the other is changed since approval); make the expressions differ, or merge the rules"})
 }
+
+// duplicateRuleID warns of a rule whose id: an earlier rule of the config
+// has (first: the rule each id was first given to). The journal's "rule",
+// `log --hook` and export name a rule by its id, so two rules under one
+// id would read as one there. The same rule under another matcher may
+// share its id: it is one rule.
+func (cfg *Config) duplicateRuleID(e *Entry, first map[string]*Entry) {
+	r := e.Rule()
+	if r == nil || r.ID == "" {
+		return
+	}
+	f, ok := first[r.ID]
+	if !ok {
+		first[r.ID] = e
+		return
+	}
+	if f.Text() == e.Text() && SameRuleApproval(f, e) {
+		return
+	}
+	at := "hooks." + e.DeclaredAs + "[" + strconv.Itoa(e.Index) + "]"
+	was := "hooks." + f.DeclaredAs + "[" + strconv.Itoa(f.Index) + "]"
+	if f.Source != e.Source {
+		was += " of " + f.Source
+	}
+	cfg.Warnings = append(cfg.Warnings, Warning{Path: e.Source + ": " + at, File: e.Source, Key: at,
+		Message: "id: " + r.ID + " is also the id of another rule, " + was + ": the journal, log --hook and export name a rule by its id, so the two would read as one; give each its own"})
+}
