@@ -161,3 +161,19 @@ func (f *Firing) WithArgs(args map[string]any) map[string]any {
 // decodes into tool_input and leaves in place for a hook or rule written
 // against Copilot's own payload.
 var echoKeys = [...]string{"tool_input", "toolArgs"}
+
+// MergeFields sets extra's fields over into, as a person's fields go over
+// a made-up payload (`test --payload-file`). A tool_input in extra with no
+// args beside it is the call's arguments, set as args too: NewFiring reads
+// args first, so into's own args would otherwise stand and the tool_input
+// be a field beside them (the payload test prints names the arguments
+// tool_input, as a hook reads them). inputAsArgs says it was.
+func MergeFields(into, extra map[string]any) (inputAsArgs bool) {
+	x := NewFiring(nil, "", extra)
+	maps.Copy(into, extra)
+	if x.inputSent && !x.argsSent {
+		into["args"] = x.Args
+		return true
+	}
+	return false
+}

@@ -212,3 +212,22 @@ func FuzzNewFiring(f *testing.F) {
 		}
 	})
 }
+
+// MergeFields reads a tool_input without args as the call's arguments, and
+// leaves args the arguments where both are given.
+func TestMergeFieldsToolInputAsArgs(t *testing.T) {
+	into := map[string]any{"tool_name": "terminal", "args": map[string]any{"command": "echo hello"}}
+	if !MergeFields(into, map[string]any{"tool_input": map[string]any{"command": "rm -rf /"}}) {
+		t.Fatal("tool_input alone: not read as args")
+	}
+	if f := NewFiring(nil, "", into); f.ArgsMap()["command"] != "rm -rf /" {
+		t.Fatalf("args %v; want the tool_input's", f.Args)
+	}
+	into = map[string]any{"args": map[string]any{"command": "echo hello"}}
+	if MergeFields(into, map[string]any{"args": map[string]any{"command": "ls"}, "tool_input": map[string]any{"command": "rm -rf /"}}) {
+		t.Fatal("args and tool_input: tool_input read as args")
+	}
+	if f := NewFiring(nil, "", into); f.ArgsMap()["command"] != "ls" {
+		t.Fatalf("args %v; want ls", f.Args)
+	}
+}

@@ -125,16 +125,8 @@ func runTest(a *app, event string, o testOptions) error {
 		if err != nil {
 			return err
 		}
-		if ti, ok := extra["tool_input"]; ok && extra["args"] == nil && ev.Tool {
-			// The payload test prints ("Payload sent") names the
-			// arguments tool_input, as a hook reads them: pasted back,
-			// they are the call's arguments, not a field beside them.
-			delete(extra, "tool_input")
-			extra["args"] = ti
+		if protocol.MergeFields(fields, extra) {
 			fmt.Fprintln(a.Out, "Note: the payload file's tool_input is read as args (the call's arguments, as a host sends them)")
-		}
-		for k, v := range extra {
-			fields[k] = v
 		}
 	}
 	f := protocol.NewFiring(ev, event, fields) // test command:model: the command is model
