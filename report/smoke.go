@@ -50,11 +50,7 @@ func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
 		// A decision with no stdout: read in-process (an opa: entry's
 		// policy answer) or from the exit code and stderr. Not "no
 		// objection".
-		msg := ""
-		if m := strings.TrimSpace(rep.Contribution.Message); m != "" {
-			msg = ": " + textutil.Truncate(firstLine(m), 120)
-		}
-		r.add(CheckOK, "answered "+string(rep.Contribution.Decision)+" on synthetic payload (exit="+exit+", "+elapsed+"s)"+msg)
+		r.add(CheckOK, "answered "+string(rep.Contribution.Decision)+" on synthetic payload (exit="+exit+", "+elapsed+"s)"+shownMessage(rep.Contribution))
 	case stdout == "":
 		// Empty stdout is "no objection" to this payload, not a sign that
 		// the hook never objects: a guard is quiet on harmless calls.
@@ -81,6 +77,15 @@ func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
 		// nothing, and would go unnoticed as "valid JSON".
 		r.add(CheckFail, "its reply guards nothing: "+p)
 	}
+}
+
+// shownMessage is c's message as a check line ends with it (": " and its
+// first line, cut), "" when it has none.
+func shownMessage(c *protocol.Contribution) string {
+	if m := strings.TrimSpace(c.Message); m != "" {
+		return ": " + textutil.Truncate(firstLine(m), 120)
+	}
+	return ""
 }
 
 // decided reports whether c carries a verdict (block, ask, allow, defer).
@@ -119,11 +124,7 @@ func smokeRule(r *DoctorResult, rep *protocol.HookReport, warn string) {
 	// that refuses it refuses every call like it, which a rule that is
 	// always true (rule: 'true', or a pattern that matches anything) does
 	// unnoticed.
-	msg := ""
-	if m := strings.TrimSpace(rep.Contribution.Message); m != "" {
-		msg = ": " + textutil.Truncate(firstLine(m), 120)
-	}
-	r.add(CheckOK, "answered "+string(rep.Contribution.Decision)+" on the synthetic payload ("+elapsed+"s)"+msg)
+	r.add(CheckOK, "answered "+string(rep.Contribution.Decision)+" on the synthetic payload ("+elapsed+"s)"+shownMessage(rep.Contribution))
 	r.add(CheckInfo, "the synthetic payload is a harmless call: a rule that answers "+string(rep.Contribution.Decision)+" to it answers so to every call like it; if that is not what it is for, check what it matches")
 }
 
