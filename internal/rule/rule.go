@@ -308,14 +308,15 @@ const (
 	maxSuggestLen  = 64
 )
 
-// isName reports whether s is a name a rule reads as .s: a letter or _,
-// then letters, digits or _ (ASCII).
-func isName(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
-			return false
-		}
+// isName reports whether s is a name a rule reads as .s.
+func isName(s string) bool { return s != "" && nameLen(s) == len(s) }
+
+// nameLen is the length of the name s starts with, as a rule writes a key
+// after a dot: a letter or _, then letters, digits or _ (ASCII).
+func nameLen(s string) int {
+	i := 0
+	for i < len(s) && (s[i] == '_' || s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || i > 0 && s[i] >= '0' && s[i] <= '9') {
+		i++
 	}
-	return s != ""
+	return i
 }

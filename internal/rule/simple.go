@@ -56,11 +56,7 @@ func parseSimple(src string) *simple {
 	if !ok {
 		return nil
 	}
-	i := 0
-	for i < len(rest) && (rest[i] == '_' || rest[i] >= 'a' && rest[i] <= 'z' || rest[i] >= 'A' && rest[i] <= 'Z' ||
-		i > 0 && rest[i] >= '0' && rest[i] <= '9') {
-		i++
-	}
+	i := nameLen(rest)
 	key := rest[:i]
 	if key == "" || notKey(key) {
 		return nil
