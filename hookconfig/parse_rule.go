@@ -3,7 +3,6 @@ package hookconfig
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -223,14 +222,10 @@ func (cfg *Config) sharedRuleApprovals(e *Entry, first map[string]*Entry) {
 	if SameRuleApproval(f, e) {
 		return // the same rule under another matcher: one approval covers both
 	}
-	at := "hooks." + e.DeclaredAs + "[" + strconv.Itoa(e.Index) + "]"
-	was := "hooks." + f.DeclaredAs + "[" + strconv.Itoa(f.Index) + "]"
-	if f.Source != e.Source {
-		was += " of " + f.Source
-	}
-	cfg.Warnings = append(cfg.Warnings, Warning{Path: e.Source + ": " + at, File: e.Source, Key: at,
-		Message: "has the same expression as " + was + " with another decision, message, id or mode: a repository's rule is approved by its expression, " +
-			"so only one of them can be approved at a time (the other is changed since approval); make the expressions differ, or merge the rules"})
+	cfg.warnBeside(e, f, func(was string) string {
+		return "has the same expression as " + was + " with another decision, message, id or mode: a repository's rule is approved by its expression, " +
+			"so only one of them can be approved at a time (the other is changed since approval); make the expressions differ, or merge the rules"
+	})
 }
 
 // duplicateRuleID warns of a rule whose id: an earlier rule of the config
@@ -251,11 +246,18 @@ func (cfg *Config) duplicateRuleID(e *Entry, first map[string]*Entry) {
 	if f.Text() == e.Text() && SameRuleApproval(f, e) {
 		return
 	}
-	at := "hooks." + e.DeclaredAs + "[" + strconv.Itoa(e.Index) + "]"
-	was := "hooks." + f.DeclaredAs + "[" + strconv.Itoa(f.Index) + "]"
+	cfg.warnBeside(e, f, func(was string) string {
+		return "id: " + r.ID + " is also the id of another rule, " + was + ": the journal, log --hook and export name a rule by its id, so the two would read as one; give each its own"
+	})
+}
+
+// warnBeside warns of entry e at its key in its file, in words about f,
+// an earlier entry it clashes with: msg is given f's key (and f's file,
+// when it is another).
+func (cfg *Config) warnBeside(e, f *Entry, msg func(was string) string) {
+	at, was := entryKeyPath(e), entryKeyPath(f)
 	if f.Source != e.Source {
 		was += " of " + f.Source
 	}
-	cfg.Warnings = append(cfg.Warnings, Warning{Path: e.Source + ": " + at, File: e.Source, Key: at,
-		Message: "id: " + r.ID + " is also the id of another rule, " + was + ": the journal, log --hook and export name a rule by its id, so the two would read as one; give each its own"})
+	cfg.Warnings = append(cfg.Warnings, Warning{Path: e.Source + ": " + at, File: e.Source, Key: at, Message: msg(was)})
 }
