@@ -12,6 +12,7 @@ import (
 	"maps"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
@@ -170,7 +171,9 @@ func madeUpErr(ctx context.Context, e *hookconfig.Entry, tools *protocol.ToolTab
 
 // accessRoot matches the access a rule error's column points into (its
 // key, after the dot or bracket): the name it starts from, then members.
-var accessRoot = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)(?:\??\.[A-Za-z_][A-Za-z0-9_]*|\[[^\]]*\])*\??[.\[]?$`)
+var accessRoot = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)(?:\??\.[A-Za-z_][A-Za-z0-9_]*|\[[^\]]*\])*\??[.\[]?$`)
+})
 
 // missingHostKey says that err is a missing key of anything but args (a
 // key of payload, say): the made-up call lacks it, a real one may not.
@@ -187,13 +190,16 @@ func missingHostKey(src string, err error) bool {
 	if re.Column-1 > len(line) {
 		return false
 	}
-	m := accessRoot.FindStringSubmatch(line[:re.Column-1])
+	m := accessRoot().FindStringSubmatch(line[:re.Column-1])
 	return m == nil || m[1] != "args"
 }
 
 // toolNameCompared finds a rule's tool_name compared with a quoted name,
 // either way round: tool_name == "terminal", "Bash" != tool_name.
-var toolNameCompared = regexp.MustCompile(`\btool_name\s*[!=]=\s*"([^"\\]*)"|"([^"\\]*)"\s*[!=]=\s*tool_name\b`)
+// Compiled at first use: every start (a hook's too) would pay for it.
+var toolNameCompared = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\btool_name\s*[!=]=\s*"([^"\\]*)"|"([^"\\]*)"\s*[!=]=\s*tool_name\b`)
+})
 
 // toolNameWarning says, for a rule that compares tool_name with a tool's
 // name that the hosts spell differently (Hermes' terminal is Claude Code's
@@ -204,7 +210,7 @@ var toolNameCompared = regexp.MustCompile(`\btool_name\s*[!=]=\s*"([^"\\]*)"|"([
 // Code's own, and fine.
 func toolNameWarning(e *hookconfig.Entry, tools *protocol.ToolTable) string {
 	claude := protocol.IsClaudeName(e.DeclaredAs)
-	for _, m := range toolNameCompared.FindAllStringSubmatch(e.Rule().Source, -1) {
+	for _, m := range toolNameCompared().FindAllStringSubmatch(e.Rule().Source, -1) {
 		name := m[1] + m[2]
 		hermes, claudeName := tools.Hermes(name), tools.Claude(name)
 		if hermes == claudeName || claude && name == claudeName {
