@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"strconv"
@@ -220,13 +221,19 @@ func (ev *exampleEval) outcome(ctx context.Context, e *hookconfig.Entry, ex *hoo
 		if ex.Cwd != "" {
 			f.Cwd = ex.Cwd // the example's word: its directory need not exist here
 		}
+		// The bound dispatch gives it: a shorter timeout: of the entry's
+		// is what a call gets, and an example that takes longer would pass
+		// here while every such call fails.
+		bound := cmp.Or(ruleBound(e), rule.DefaultTimeout)
+		ectx, cancel := context.WithTimeout(ctx, bound)
 		start := time.Now()
-		ok, err = r.Eval(ctx, rule.InputOf(&f, ""))
+		ok, err = r.Eval(ectx, rule.InputOf(&f, ""))
 		ev.spent += time.Since(start)
+		cancel()
 		switch {
 		case errors.Is(err, rule.ErrTimeout) || errors.Is(err, rule.ErrQuarantined):
 			ev.stopped = errExamplesStopped
-		case ev.spent >= rule.DefaultTimeout:
+		case ev.spent >= bound:
 			ev.stopped = errExamplesSpent
 		}
 	}
