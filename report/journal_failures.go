@@ -106,7 +106,12 @@ func (r *DoctorResult) noteFailures(t *runTally) {
 		t.failed, t.runs, RecentWindow.Hours(), t.lastAt.Local().Format("2006-01-02 15:04"), textutil.Truncate(firstLine(t.last), 200))
 	if t.newestFailed {
 		then := "it decides nothing on such calls"
-		if r.Status.Entry.FailClosed {
+		switch e := r.Status.Entry; {
+		case e.FailClosed && e.Shadow:
+			// mode: shadow keeps a failed-closed block out of the
+			// outcome too: the journal only says it would refuse.
+			then = "in mode: shadow it decides nothing on such calls (fail_closed: once enforced, it refuses them)"
+		case e.FailClosed:
 			then = "fail_closed, it refuses such calls"
 		}
 		r.add(CheckWarn, msg+": its newest run failed, and "+then+" ('hermes-hooks log --hook' with its text shows them)")

@@ -50,7 +50,10 @@ func anyToolError(ctx context.Context, e *hookconfig.Entry, tools *protocol.Tool
 		matcher = "matcher: " + e.Matcher
 	}
 	then := "it then decides nothing there, and each error is journaled"
-	if e.FailClosed {
+	switch {
+	case e.FailClosed && e.Shadow:
+		then = "in mode: shadow it then decides nothing there, and records that it would block that call (fail_closed) once enforced"
+	case e.FailClosed:
 		then = "fail_closed then blocks that call"
 	}
 	return "every tool's call reaches it (" + matcher + "), and another tool's call makes it err (" +
@@ -147,7 +150,12 @@ func madeUpErr(ctx context.Context, e *hookconfig.Entry, tools *protocol.ToolTab
 		call = "a made-up " + f.HostTool + " call (args " + string(pyjson.Encode(f.Args, pyjson.Compact)) + ")"
 	}
 	then := "it decides nothing on such calls, and each error is journaled"
-	if e.FailClosed {
+	switch {
+	case e.FailClosed && e.Shadow:
+		// A shadow entry's reply never reaches the fold, a failed-closed
+		// block included: it only records what it would do.
+		then = "in mode: shadow it decides nothing on such calls, and records that it would block each (fail_closed) once enforced"
+	case e.FailClosed:
 		then = "fail_closed then blocks each such call"
 	}
 	// A missing key is a misspelling or a key such calls lack; any other
