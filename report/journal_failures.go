@@ -3,8 +3,10 @@ package report
 import (
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/journal"
 )
@@ -32,8 +34,35 @@ type runTally struct {
 }
 
 // runKey names a configured hook in journal records: its event, its text
-// (a rule's "rule: …" included) and the file it is configured in.
-type runKey struct{ event, command, source string }
+// (a rule's "rule: …" included), the file it is configured in, a rule's
+// id and whether it is in mode: shadow. A shadow copy beside its
+// enforcing twin has the same text and file, and so may two rules with
+// ids of their own: their runs were counted together, each hook
+// reported with the other's failures and twice its runs.
+type runKey struct {
+	event, command, source, id string
+	shadow                     bool
+}
+
+// runKeyOf is e's runKey.
+func runKeyOf(e *hookconfig.Entry) runKey {
+	k := runKey{event: e.Event.Name, command: e.Text(), source: e.Source, shadow: e.Shadow}
+	if r := e.Rule(); r != nil {
+		k.id = r.ID
+	}
+	return k
+}
+
+// recordKey is the runKey of h, a hook of a record of event. The record
+// names a rule by its id, else by its file and line (RuleSpec.Identity),
+// which is no id.
+func recordKey(event string, h *journal.HookEntry) runKey {
+	k := runKey{event: event, command: h.Command, source: h.Source, shadow: h.Shadow, id: h.Rule}
+	if h.Rule == h.Source || strings.HasPrefix(h.Rule, h.Source+":") {
+		k.id = ""
+	}
+	return k
+}
 
 // NoteJournalFailures adds to each result what the journal at path holds
 // of its hook's runs since now minus RecentWindow: a warning when its
@@ -52,7 +81,7 @@ func NoteJournalFailures(results []DoctorResult, path string, now time.Time) {
 	for i := range results {
 		e := results[i].Status.Entry
 		if !e.Duplicate {
-			tallies[runKey{e.Event.Name, e.Text(), e.Source}] = &runTally{}
+			tallies[runKeyOf(e)] = &runTally{}
 		}
 	}
 	for i := len(files) - 1; i >= 0; i-- {
@@ -68,7 +97,7 @@ func NoteJournalFailures(results []DoctorResult, path string, now time.Time) {
 	}
 	for i := range results {
 		e := results[i].Status.Entry
-		if t := tallies[runKey{e.Event.Name, e.Text(), e.Source}]; t != nil && !e.Duplicate && t.failed > 0 {
+		if t := tallies[runKeyOf(e)]; t != nil && !e.Duplicate && t.failed > 0 {
 			results[i].noteFailures(t)
 		}
 	}
@@ -76,8 +105,9 @@ func NoteJournalFailures(results []DoctorResult, path string, now time.Time) {
 
 // tallyRecord counts the runs record r holds of the tallied hooks.
 func tallyRecord(tallies map[runKey]*runTally, r *journal.Entry) {
-	for _, h := range r.Hooks {
-		t := tallies[runKey{r.Event, h.Command, h.Source}]
+	for i := range r.Hooks {
+		h := &r.Hooks[i]
+		t := tallies[recordKey(r.Event, h)]
 		if t == nil || !h.Ran && h.Error == "" && !h.TimedOut {
 			continue // not one of ours, or not run (skipped, not approved)
 		}
