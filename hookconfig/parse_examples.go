@@ -65,6 +65,10 @@ type Example struct {
 	Cwd string
 	// Key is the example's key path ("hooks.pre_tool_call[0].examples[1]").
 	Key string
+	// Line is the example's line in its entry's file (Entry.Source; 0:
+	// unknown): what test --examples and doctor name a failing one by,
+	// as validate does.
+	Line int
 	// Invalid says why the example cannot run (a warning says so too);
 	// running it fails with this reason.
 	Invalid string
@@ -98,7 +102,7 @@ func (cfg *Config) parseExamples(e *Entry, path string, n *yaml.Node) {
 	for i, item := range items {
 		key := fmt.Sprintf("%s.examples[%d]", path, i)
 		ex := cfg.parseExample(e, key, item)
-		ex.Key = key
+		ex.Key, ex.Line = key, item.Line
 		if ex.Invalid != "" {
 			cfg.warn(key, ex.Invalid)
 		}

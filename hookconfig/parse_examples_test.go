@@ -69,7 +69,10 @@ func TestParseExamples(t *testing.T) {
 				if want := fmt.Sprintf("hooks.%s[0].examples[%d]", tc.event, i); got[i].Key != want {
 					t.Errorf("example %d key %q, want %q", i, got[i].Key, want)
 				}
-				got[i].Key = ""
+				if got[i].Line <= 0 {
+					t.Errorf("example %d has no line", i)
+				}
+				got[i].Key, got[i].Line = "", 0
 			}
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("examples\n got %#v\nwant %#v", got, tc.want)

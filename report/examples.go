@@ -230,6 +230,11 @@ func PrintExamples(w io.Writer, hooks []HookExamples) {
 				mark, verb = "✗", "expected "+string(r.Example.Expect)+", got"
 			}
 			fmt.Fprintf(w, "    %s %s: %s %s\n", mark, show(r.Example.Label()), verb, show(r.Got))
+			if where := exampleAt(e, r.Example); !r.Passed && where != "" {
+				// Where to fix it: rules of one text in several files,
+				// or a shadow copy beside its twin, share a heading.
+				fmt.Fprintf(w, "        at %s\n", show(where))
+			}
 		}
 	}
 	passed, failed, notRun := ExampleTotals(hooks)
@@ -238,6 +243,15 @@ func PrintExamples(w io.Writer, hooks []HookExamples) {
 		fmt.Fprintf(w, "; %s not run (not approved or changed)", Count(notRun, "hook's examples", "hooks' examples"))
 	}
 	fmt.Fprintln(w)
+}
+
+// exampleAt is where ex is written: FILE:LINE of e's file ("" when
+// unknown).
+func exampleAt(e *hookconfig.Entry, ex *hookconfig.Example) string {
+	if e.Source == "" || ex.Line <= 0 {
+		return ""
+	}
+	return e.Source + ":" + strconv.Itoa(ex.Line)
 }
 
 // exampleHeading names e above its examples: its text, and a rule's text
@@ -265,6 +279,8 @@ func ExamplesJSON(hooks []HookExamples, requireAll bool) any {
 		Key    string `json:"key"`
 		Tool   string `json:"tool"`
 		Expect string `json:"expect"`
+		// Line is the example's in the hook's source.
+		Line int `json:"line,omitempty"`
 		ExampleResult
 	}
 	type hookJSON struct {
@@ -282,7 +298,7 @@ func ExamplesJSON(hooks []HookExamples, requireAll bool) any {
 		e := h.Status.Entry
 		j := hookJSON{Event: e.DeclaredAs, Command: e.Text(), Source: e.Source, Approved: h.Status.Approved, NotRun: h.NotRun, Examples: []exampleJSON{}}
 		for _, r := range h.Results {
-			j.Examples = append(j.Examples, exampleJSON{Name: r.Example.Label(), Key: r.Example.Key, Tool: r.Example.Tool, Expect: string(r.Example.Expect), ExampleResult: r})
+			j.Examples = append(j.Examples, exampleJSON{Name: r.Example.Label(), Key: r.Example.Key, Tool: r.Example.Tool, Expect: string(r.Example.Expect), Line: r.Example.Line, ExampleResult: r})
 		}
 		out = append(out, j)
 	}
@@ -306,11 +322,15 @@ func doctorExamples(ctx context.Context, x *ExampleRunner, r *DoctorResult) {
 		return
 	}
 	for _, res := range h.Results {
+		at := ""
+		if where := exampleAt(r.Status.Entry, res.Example); where != "" {
+			at = " (at " + where + ")"
+		}
 		switch {
 		case res.Example.Invalid != "":
-			r.add(CheckFail, "example "+res.Example.Label()+" cannot run: "+res.Got)
+			r.add(CheckFail, "example "+res.Example.Label()+" cannot run: "+res.Got+at)
 		case !res.Passed:
-			r.add(CheckFail, "example "+res.Example.Label()+": expected "+string(res.Example.Expect)+", got "+res.Got)
+			r.add(CheckFail, "example "+res.Example.Label()+": expected "+string(res.Example.Expect)+", got "+res.Got+at)
 		}
 	}
 	if h.Failed() == 0 {
