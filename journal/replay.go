@@ -75,6 +75,11 @@ type ReplayReport struct {
 	// payload (the caller's count: it selects the records), as the text
 	// report's note says.
 	NoPayload int `json:"no_payload,omitempty"`
+	// PayloadOmitted counts the records of NoPayload that were written
+	// with include_payload, their payload left out for its size
+	// (Entry.PayloadOmitted): setting include_payload, which replay
+	// advises for the others, would not have kept it.
+	PayloadOmitted int `json:"payload_omitted,omitempty"`
 	// Failed counts the replayed records on which a hook of the config
 	// replayed failed (a rule's error, a script that would not start or
 	// answer): a failed hook decides nothing unless fail_closed, so "no

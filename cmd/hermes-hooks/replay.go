@@ -156,7 +156,7 @@ func runReplay(a *app, o replayOptions) error {
 	out := bufio.NewWriter(a.Out)
 	defer out.Flush()
 	if o.json {
-		rep.NoPayload = seen.noPayload
+		rep.NoPayload, rep.PayloadOmitted = seen.noPayload, seen.omitted
 		b, err := json.Marshal(rep)
 		if err != nil {
 			return err
@@ -164,7 +164,7 @@ func runReplay(a *app, o replayOptions) error {
 		out.Write(b)
 		out.WriteByte('\n')
 	} else {
-		printReplay(out, &rep, seen.noPayload)
+		printReplay(out, &rep, seen.noPayload, seen.omitted)
 	}
 	out.Flush()
 	warnChain()
@@ -210,12 +210,18 @@ func tooBroadRoot(dir string) string {
 type replaySeen struct {
 	total     int // records in the journal
 	noPayload int // selected records without a payload
+	// omitted counts those of noPayload written with include_payload
+	// whose payload was left out for its size ("payload_omitted").
+	omitted int
 }
 
 func (s *replaySeen) count(e *journal.Entry, kept bool) bool {
 	s.total++
 	if kept && e.Payload == nil {
 		s.noPayload++
+		if e.PayloadOmitted > 0 {
+			s.omitted++
+		}
 	}
 	return kept
 }
@@ -247,6 +253,14 @@ func (s *replaySeen) nothingReplayed(path string, rep *journal.ReplayReport) err
 	msg := fmt.Sprintf("nothing replayable: none of the %d records selected holds a payload (the event's fields), which replay needs", rep.Events)
 	if s.noPayload < rep.Events {
 		msg = fmt.Sprintf("nothing replayable: %d of the %d records selected hold no payload (the event's fields), which replay needs; the others are of events this version does not know", s.noPayload, rep.Events)
+	}
+	if s.omitted > 0 {
+		msg += fmt.Sprintf("; %d of them were written with include_payload, but their payload was too large to keep (\"payload_omitted\")", s.omitted)
+	}
+	if s.omitted == s.noPayload {
+		// include_payload is set already: saying to set it would send
+		// the user looking for a mistake they did not make.
+		return errors.New(msg)
 	}
 	return withHint(errors.New(msg),
 		"set journal: {include_payload: true} in the config: the dispatches recorded from then on can be replayed")

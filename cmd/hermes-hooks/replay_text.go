@@ -12,8 +12,10 @@ import (
 )
 
 // printReplay is replay's report: the counts, then a line per difference;
-// noPayload counts the selected records that hold no payload.
-func printReplay(w io.Writer, rep *journal.ReplayReport, noPayload int) {
+// noPayload counts the selected records that hold no payload, omitted
+// those of them written with include_payload whose payload was too large
+// to keep.
+func printReplay(w io.Writer, rep *journal.ReplayReport, noPayload, omitted int) {
 	fmt.Fprintf(w, "%s, %s (%d not replayable)\n", report.Count(rep.Events, "event", "events"),
 		report.Count(rep.Differ, "decision differs", "decisions differ"), rep.NotReplayable)
 	for i := range rep.Differences {
@@ -29,8 +31,11 @@ func printReplay(w io.Writer, rep *journal.ReplayReport, noPayload int) {
 	if rep.Replayed > 0 && rep.Unreadable > 0 {
 		fmt.Fprintf(w, "note: %d of the records cannot be read as records and were not replayed: 'hermes-hooks log' names their lines\n", rep.Unreadable)
 	}
-	if rep.Replayed > 0 && noPayload > 0 {
-		fmt.Fprintf(w, "note: %d of the records hold no payload and were not replayed: only records written with journal: {include_payload: true} can be\n", noPayload)
+	if rep.Replayed > 0 && noPayload > omitted {
+		fmt.Fprintf(w, "note: %d of the records hold no payload and were not replayed: only records written with journal: {include_payload: true} can be\n", noPayload-omitted)
+	}
+	if rep.Replayed > 0 && omitted > 0 {
+		fmt.Fprintf(w, "note: %d of the records were written with include_payload, but their payload was too large to keep (\"payload_omitted\"), and were not replayed\n", omitted)
 	}
 }
 
