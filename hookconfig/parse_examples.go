@@ -192,8 +192,37 @@ func (cfg *Config) parseExample(e *Entry, key string, n *yaml.Node) Example {
 	if ex.Expect = Expect(strings.ToLower(exp)); !isExpect(ex.Expect) {
 		ex.Expect = ""
 		ex.Invalid = ".expect must be one of " + expectList() + "; got " + strconv.Quote(textutil.Truncate(exp, 40))
+	} else if what := impossibleExpect(ex.Expect, e.Event); what != "" {
+		ex.Invalid = ".expect: " + string(ex.Expect) + " is not possible on " + e.DeclaredAs + " (its hooks cannot " + what +
+			"): the example can never pass, whatever the hook does"
 	}
 	return ex
+}
+
+// expectNeeds are the outcomes an example can expect that an event must
+// be able to give (any of the capabilities), and what a hook does to give
+// them. The fold drops what an event cannot take (an ask after the tool
+// ran), so such an example failed as "expected ask, got none", which
+// reads as a hook that did not ask.
+var expectNeeds = []struct {
+	expect Expect
+	cap    protocol.Capability
+	what   string
+}{
+	{ExpectBlock, protocol.CapBlock | protocol.CapContinue, "block"},
+	{ExpectAsk, protocol.CapApprove, "ask the user"},
+	{ExpectRewrite, protocol.CapModify, "rewrite the arguments"},
+	{ExpectContext, protocol.CapContext, "add context"},
+}
+
+// impossibleExpect is what x needs that ev cannot do ("" when it can).
+func impossibleExpect(x Expect, ev *protocol.Event) string {
+	for _, n := range expectNeeds {
+		if n.expect == x && !ev.Can(n.cap) {
+			return n.what
+		}
+	}
+	return ""
 }
 
 // exampleValue converts args to the JSON value a host would send, within

@@ -55,6 +55,20 @@ func TestParseExamples(t *testing.T) {
 		{name: "an example that is not a mapping", event: "pre_tool_call", yaml: []string{`examples: [block]`},
 			want:    []Example{{Args: map[string]any{}, Invalid: ` must be a mapping like {tool: terminal, args: {command: "rm -rf /"}, expect: block}; got str`}},
 			warning: "hooks.pre_tool_call[0].examples[0] must be a mapping like"},
+		// An outcome the event cannot give: the fold drops it, and the
+		// example failed as "expected ask, got none", a hook that did not
+		// ask.
+		{name: "ask after the tool ran", event: "post_tool_call", yaml: []string{`examples: [{tool: terminal, expect: ask}]`},
+			want:    []Example{{Tool: "terminal", Args: map[string]any{}, Expect: ExpectAsk, Invalid: ".expect: ask is not possible on post_tool_call (its hooks cannot ask the user): the example can never pass, whatever the hook does"}},
+			warning: "hooks.post_tool_call[0].examples[0].expect: ask is not possible on post_tool_call"},
+		{name: "rewrite after the tool ran", event: "PostToolUse", yaml: []string{`examples: [{tool: Bash, expect: rewrite}, {tool: Bash, expect: block}, {tool: Bash, expect: context}]`},
+			want: []Example{{Tool: "Bash", Args: map[string]any{}, Expect: ExpectRewrite, Invalid: ".expect: rewrite is not possible on PostToolUse (its hooks cannot rewrite the arguments): the example can never pass, whatever the hook does"},
+				{Tool: "Bash", Args: map[string]any{}, Expect: ExpectBlock}, {Tool: "Bash", Args: map[string]any{}, Expect: ExpectContext}},
+			warning: "cannot rewrite the arguments"},
+		{name: "block on an observing event", event: "PermissionDenied", yaml: []string{`examples: [{tool: Bash, expect: block}, {tool: Bash, expect: none}]`},
+			want: []Example{{Tool: "Bash", Args: map[string]any{}, Expect: ExpectBlock, Invalid: ".expect: block is not possible on PermissionDenied (its hooks cannot block): the example can never pass, whatever the hook does"},
+				{Tool: "Bash", Args: map[string]any{}, Expect: ExpectNone}},
+			warning: "cannot block"},
 		{name: "misspelt key", event: "pre_tool_call", yaml: []string{`examples: [{tool: terminal, expcet: block, expect: block}]`},
 			want:    []Example{{Tool: "terminal", Args: map[string]any{}, Expect: ExpectBlock}},
 			warning: "unknown key 'expcet' is ignored — did you mean 'expect'?"},
