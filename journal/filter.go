@@ -41,6 +41,15 @@ func NewFilter(s FilterSpec, now time.Time) (*Filter, error) {
 	if f.Until, err = ParseWhen(s.Until, now); err != nil {
 		return nil, err
 	}
+	if !f.Since.IsZero() && !f.Until.IsZero() && !f.Since.Before(f.Until) {
+		// No record is at or after the one and before the other: log
+		// printed nothing and exited 0, which reads as a quiet journal.
+		// (A duration counts back from now: --since 1h --until 2h is
+		// the wrong way round.)
+		return nil, &FilterError{Msg: fmt.Sprintf("--since %s is not before --until %s: no record can be both",
+			f.Since.Format(time.RFC3339), f.Until.Format(time.RFC3339)),
+			Hint: "swap them: a duration counts back from now, so --since 2h --until 1h is the hour before the last"}
+	}
 	if f.Event, err = FilterEvent(s.Event); err != nil {
 		return nil, err
 	}

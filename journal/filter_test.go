@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 )
@@ -37,6 +38,31 @@ func TestFilterDecision(t *testing.T) {
 		var fe *FilterError
 		if !errors.As(err, &fe) || !strings.Contains(fe.Hint, c.hint) {
 			t.Errorf("FilterDecision(%q) = %q, %v; want a FilterError hinting %q", c.in, got, err, c.hint)
+		}
+	}
+}
+
+// A window that ends before it starts selects nothing: refused, not an
+// empty log.
+func TestNewFilterWindow(t *testing.T) {
+	now := time.Date(2025, 1, 31, 12, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		since, until string
+		ok           bool
+	}{
+		{"", "", true},
+		{"2h", "1h", true},
+		{"2h", "", true},
+		{"", "1h", true},
+		{"1h", "2h", false},
+		{"1h", "1h", false},
+		{"2025-01-31T11:00:00Z", "2025-01-31T10:00:00Z", false},
+		{"2025-01-31T10:00:00Z", "2025-01-31T11:00:00Z", true},
+	} {
+		_, err := NewFilter(FilterSpec{Since: c.since, Until: c.until}, now)
+		var fe *FilterError
+		if c.ok != (err == nil) || !c.ok && (!errors.As(err, &fe) || !strings.Contains(fe.Msg, "is not before --until")) {
+			t.Errorf("NewFilter(--since %q --until %q) = %v; want ok %v", c.since, c.until, err, c.ok)
 		}
 	}
 }
