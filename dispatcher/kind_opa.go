@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
+	"slices"
 	"strconv"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
@@ -131,11 +133,65 @@ func opaDecision(ev *protocol.Event, res hookproc.Result) (*protocol.Contributio
 		// an absent one (which is no objection).
 		return nil, opaUnknown(decision)
 	}
+	if !has {
+		if err := opaDecisionBelow(doc); err != nil {
+			return nil, err
+		}
+	}
 	message, _, err := opaString(doc, "message")
 	if err != nil {
 		return nil, err
 	}
 	return opaContribution(ev, decision, message)
+}
+
+// opaDecisionBelow is the error of a document with no decision of its own
+// one of whose members is an object that decides block, ask or context:
+// the URL names the package above the policy's document (…/v1/data/hermes
+// for the rule hermes.verdict, or for the package hermes.pre_tool_call).
+// Read as "no objection", as a package's helper rules are, that entry lets
+// through every call its policy refuses, unseen; a failed hook says where
+// the decision is. A member that allows decides nothing that is lost. The
+// members are looked at in name order, so that the error names the same
+// one at every call.
+func opaDecisionBelow(doc map[string]json.RawMessage) error {
+	names := make([]string, 0, len(doc))
+	for name, raw := range doc {
+		if raw = bytes.TrimSpace(raw); len(raw) > 0 && raw[0] == '{' {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		// A map, not a struct: Unmarshal matches a struct's field names
+		// in any case, and "Decision" is not the document's decision.
+		var inner map[string]json.RawMessage
+		var decision string
+		if json.Unmarshal(doc[name], &inner) != nil || json.Unmarshal(inner["decision"], &decision) != nil {
+			continue
+		}
+		switch decision {
+		case opaBlock, opaAsk, opaContext:
+			shown := name
+			if !regoName(name) {
+				shown = clip(name) // the server's text, whatever it holds
+			}
+			return fmt.Errorf("result has no decision, but result.%s decides %s: the URL names the package above the policy's document, whose decisions are not enforced (add /%s to the URL)",
+				shown, clip(decision), url.PathEscape(name))
+		}
+	}
+	return nil
+}
+
+// regoName reports whether s is a plain Rego name (a letter or _, then
+// letters, digits and _), shown as it is.
+func regoName(s string) bool {
+	for i, r := range s {
+		if r != '_' && (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && (i == 0 || r < '0' || r > '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // opaString is doc's member key as a string, and whether it is there. A

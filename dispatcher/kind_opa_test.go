@@ -86,6 +86,7 @@ func TestOPADecisions(t *testing.T) {
 		message  string
 		context  string
 		failed   string // the report's error, for a failed hook
+		escaped  string // more of that error
 	}{
 		{name: "block", reply: `{"result":{"decision":"block","message":"no rm -rf"}}`, decision: protocol.DecisionBlock, message: "no rm -rf"},
 		{name: "block without a message", reply: `{"result":{"decision":"block"}}`, decision: protocol.DecisionBlock, message: opaDefaultBlockMessage},
@@ -118,6 +119,19 @@ func TestOPADecisions(t *testing.T) {
 		{name: "500", status: 500, reply: "{\"code\":\"internal_error\",\"message\":\"eval_conflict_error\"}", failed: "opa: HTTP 500 from " + url + `: {"code":"internal_error","message":"eval_conflict_error"}`},
 		{name: "404", status: 404, reply: `{"code":"resource_not_found"}`, failed: "HTTP 404"},
 		{name: "a decision without a result (not the v1 data API)", reply: `{"decision":"block","message":"m"}`, failed: "the reply has a decision but no result"},
+		// The URL names the package above the policy's document: the
+		// decision OPA made is a member's, and read as a helper rule's it
+		// was lost (every call the policy refused went through).
+		{name: "the package above a rule", reply: `{"result":{"verdict":{"decision":"block","message":"m"}}}`, failed: `result has no decision, but result.verdict decides "block": the URL names the package above the policy's document, whose decisions are not enforced (add /verdict to the URL)`},
+		{name: "the package above a package", reply: `{"result":{"other":{},"pre_tool_call":{"decision":"ask"}}}`, failed: `result.pre_tool_call decides "ask"`},
+		{name: "the first deciding member by name", reply: `{"result":{"z":{"decision":"block"},"a":{"decision":"context"}}}`, failed: `result.a decides "context"`},
+		{name: "a member's name quoted", reply: `{"result":{"a b\u001b":{"decision":"block"}}}`, failed: `result."a b\x1b" decides "block"`, escaped: `(add /a%20b%1B to the URL)`},
+		// What is not lost, or not a document: no objection, as before.
+		{name: "a member that allows", reply: `{"result":{"verdict":{"decision":"allow"}}}`, decision: protocol.DecisionNone},
+		{name: "a member's list of decisions", reply: `{"result":{"table":[{"decision":"block"}]}}`, decision: protocol.DecisionNone},
+		{name: "a member's decision not a string", reply: `{"result":{"verdict":{"decision":true}}}`, decision: protocol.DecisionNone},
+		{name: "a member's Decision, another name", reply: `{"result":{"verdict":{"Decision":"block"}}}`, decision: protocol.DecisionNone},
+		{name: "its own decision beside a member's", reply: `{"result":{"decision":"none","verdict":{"decision":"block"}}}`, decision: protocol.DecisionNone},
 	}
 	for _, fc := range []bool{true, false} {
 		d := dispatcherFor(t, opaYAML("pre_tool_call", url, fc, ""))
@@ -126,7 +140,7 @@ func TestOPADecisions(t *testing.T) {
 			o := dispatch(t, d, "pre_tool_call", lsFields)
 			h := o.Hooks[0]
 			if tc.failed != "" {
-				if !strings.Contains(h.Error, tc.failed) || h.Ran {
+				if !strings.Contains(h.Error, tc.failed) || !strings.Contains(h.Error, tc.escaped) || h.Ran {
 					t.Errorf("%s (fail_closed=%v): report %+v, want the error %q", tc.name, fc, h, tc.failed)
 				}
 				want := protocol.DecisionNone

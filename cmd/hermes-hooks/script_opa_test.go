@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,9 +21,12 @@ func init() { scriptPrograms["hh-fakeopa"] = fakeOPAMain }
 // appends every request it gets to POSTLOG ("POST /path body"): a script
 // tells from that file whether anything was posted at all. It answers as a
 // policy of OPA's data API would: rm -rf is blocked, a force-push asks,
-// anything else is undefined ({}). Under /v1/data/slow it never answers;
-// under /v1/data/broken it answers 500; under /v1/data/deny_all it blocks
-// everything.
+// anything else is undefined ({}), as OPA answers a path no policy is at.
+// Under /v1/data/slow it never answers; under /v1/data/broken it answers
+// 500; under /v1/data/deny_all it blocks everything; under
+// /v1/data/hermes/empty it answers as a package that exists and decides
+// nothing ({"result": {}}); and /v1/data/hermes is the package above
+// /v1/data/hermes/pre_tool_call, whose document it answers as a member.
 func fakeOPAMain() {
 	if len(os.Args) != 3 {
 		fmt.Fprintln(os.Stderr, "usage: hh-fakeopa URLFILE POSTLOG")
@@ -54,6 +58,9 @@ func fakeOPAMain() {
 		case "/v1/data/deny_all":
 			io.WriteString(w, `{"result":{"decision":"block","message":"policy: nothing runs"}}`)
 			return
+		case "/v1/data/hermes/empty":
+			io.WriteString(w, `{"result":{}}`)
+			return
 		case "/v1/data/broken":
 			http.Error(w, `{"code":"internal_error","message":"eval_conflict_error: complete rules must not produce multiple outputs"}`, http.StatusInternalServerError)
 			return
@@ -66,11 +73,18 @@ func fakeOPAMain() {
 			} `json:"input"`
 		}
 		_ = json.Unmarshal(body, &post)
+		doc := ""
 		switch cmd := post.Input.ToolInput.Command; {
 		case strings.Contains(cmd, "rm -rf"):
-			io.WriteString(w, `{"result":{"decision":"block","message":"policy: rm -rf is not allowed"}}`)
+			doc = `{"decision":"block","message":"policy: rm -rf is not allowed"}`
 		case strings.Contains(cmd, "git push --force"):
-			io.WriteString(w, `{"result":{"decision":"ask","message":"policy: force-push needs a human"}}`)
+			doc = `{"decision":"ask","message":"policy: force-push needs a human"}`
+		}
+		switch {
+		case r.URL.Path == "/v1/data/hermes":
+			io.WriteString(w, `{"result":{"pre_tool_call":`+cmp.Or(doc, "{}")+`}}`)
+		case doc != "":
+			io.WriteString(w, `{"result":`+doc+`}`)
 		default:
 			io.WriteString(w, `{}`)
 		}
