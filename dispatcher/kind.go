@@ -52,6 +52,10 @@ type ran struct {
 	after   func(*protocol.HookReport)
 	decided bool
 	direct  *protocol.Contribution
+	// answer is what a kind decided in-process read in place of a reply
+	// (an opa: entry's OPA answer, its body as it came), for test and
+	// doctor (HookRun.Answer).
+	answer []byte
 	// http is what the answer said of itself, for a reply that came over
 	// HTTP (protocol.Reply.HTTP).
 	http *protocol.HTTPAnswer

@@ -52,6 +52,10 @@ func (k opaKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h I
 	if res.SpawnError != "" || res.TimedOut || res.Cancelled {
 		return ran{res: res}
 	}
+	var answer []byte
+	if res.ExitCode == 0 {
+		answer = res.Stdout // a 2xx's body; any other status's is quoted by its error
+	}
 	c, err := opaDecision(runEvent(ev, h.Entry), res)
 	if err != nil {
 		why := "opa: " + err.Error()
@@ -60,12 +64,12 @@ func (k opaKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h I
 			// said it is tells the two apart.
 			why += " (HTTP " + strconv.Itoa(status) + ", content type " + clip(contentType) + ")"
 		}
-		return ran{res: hookproc.Result{SpawnError: why, Elapsed: res.Elapsed}}
+		return ran{res: hookproc.Result{SpawnError: why, Elapsed: res.Elapsed}, answer: answer}
 	}
 	if c != nil && runEvent(ev, h.Entry) != ev {
 		c = ev.Adopt(c)
 	}
-	return ran{res: hookproc.Result{Elapsed: res.Elapsed}, decided: true, direct: c}
+	return ran{res: hookproc.Result{Elapsed: res.Elapsed}, decided: true, direct: c, answer: answer}
 }
 
 // opaSpec is the canonical text of an opa entry, whose digest the approval
@@ -259,4 +263,20 @@ func clip(s string) string {
 		return strconv.Quote(s[:200]) + "…"
 	}
 	return strconv.Quote(s)
+}
+
+// Undefined reports whether r's answer is OPA's undefined document: a JSON
+// object with neither a result nor a decision (one with a decision is no
+// OPA's, and fails). OPA answers so for a rule not defined for the call,
+// and as well for a path no policy is at (a misspelt package or rule, a
+// bundle not active yet), where the entry never objects: test and doctor
+// say which it may be.
+func (r *HookRun) Undefined() bool {
+	var reply map[string]json.RawMessage
+	if json.Unmarshal(r.Answer, &reply) != nil || reply == nil {
+		return false
+	}
+	_, result := reply["result"]
+	_, decision := reply["decision"]
+	return !result && !decision
 }

@@ -344,3 +344,43 @@ func TestOPASpec(t *testing.T) {
 		t.Fatal("two definitions share a spec")
 	}
 }
+
+// test and doctor show what OPA answered (HookRun.Answer), and tell an
+// undefined answer — also what OPA answers at a path where no policy is, a
+// misspelt one — from a package that exists and decides nothing: both were
+// "no objection" with no stdout, and doctor said "ran clean with empty
+// stdout" of an entry whose URL named nothing.
+func TestOPARunKeepsTheAnswer(t *testing.T) {
+	opa := newFakeOPA(t)
+	d := dispatcherFor(t, opaYAML("pre_tool_call", opa.URL+"/v1/data/hermes/pre_tool_call", false, ""))
+	for _, tc := range []struct {
+		status    int
+		reply     string
+		answer    bool // the run keeps the reply as its Answer
+		undefined bool
+	}{
+		{reply: `{}`, answer: true, undefined: true},
+		{reply: `{"decision_id":"d1"}`, answer: true, undefined: true},
+		{reply: `{"result":{}}`, answer: true},
+		{reply: `{"result":{"decision":"block","message":"m"}}`, answer: true},
+		{reply: `{"decision":"block"}`, answer: true}, // no OPA's: a failed hook
+		{reply: `<html>`, answer: true},
+		{status: 500, reply: `{}`}, // its error quotes it
+	} {
+		opa.answer(tc.status, tc.reply)
+		run := d.runOne(t, "pre_tool_call", lsFields)
+		if got := string(run.Answer); tc.answer && got != tc.reply || !tc.answer && run.Answer != nil {
+			t.Errorf("%d %s: Answer %q", tc.status, tc.reply, got)
+		}
+		if run.Undefined() != tc.undefined {
+			t.Errorf("%d %s: Undefined() = %v, want %v", tc.status, tc.reply, run.Undefined(), tc.undefined)
+		}
+		if len(run.Stdout) != 0 {
+			t.Errorf("%s: Stdout %q: an OPA answer is no hook's stdout (test and doctor read that as a reply)", tc.reply, run.Stdout)
+		}
+	}
+	cmd := dispatcherFor(t, "hooks:\n  pre_tool_call:\n    - command: echo '{}'\n").runOne(t, "pre_tool_call", lsFields)
+	if cmd.Answer != nil || cmd.Undefined() {
+		t.Errorf("a command's run: Answer %q, Undefined %v", cmd.Answer, cmd.Undefined())
+	}
+}

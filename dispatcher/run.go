@@ -236,6 +236,10 @@ type HookRun struct {
 	// Payload is what the hook was sent on stdin (or as the body of an
 	// http hook): the payload of its dialect.
 	Payload []byte
+	// Answer is what an entry decided in-process read instead of a reply
+	// on Stdout: an opa: entry's OPA answer, as it came (nil when none
+	// came, or the entry is another kind's).
+	Answer []byte
 }
 
 // UnrunEntry is the run RunEntry would start, not started: its report's
@@ -308,7 +312,7 @@ func (d *Dispatcher) finish(ctx context.Context, ev *protocol.Event, e *hookconf
 		rep.Error = "cancelled: " + ctx.Err().Error()
 	}
 	if raw != nil {
-		raw.Stdout, raw.Stderr = res.Stdout, res.Stderr
+		raw.Stdout, raw.Stderr, raw.Answer = res.Stdout, res.Stderr, r.answer
 	}
 	if res.Cancelled {
 		return

@@ -117,8 +117,10 @@
 // Agent server, v1.22.3, built by go install from the module proxy into
 // the user cache directory (once; skipped when the build fails), started
 // with a Rego policy and then with a bundle made by `opa build`: OPA's
-// block, ask and undefined through `hook claude` and `dispatch`, and a
-// fail_closed block once OPA is stopped.
+// block, ask and undefined through `hook claude` and `dispatch`, a
+// fail_closed block once OPA is stopped, and the two paths a team gets
+// wrong (a misspelt package, which OPA answers undefined: test and doctor
+// say so; the package above the policy's: a failed hook).
 //
 // Environment:
 //

@@ -74,7 +74,8 @@ verdict := {"decision": "ask", "message": "OPA bundle: force-push needs a human"
 // `opa run --server` on a loopback port with a Rego policy, then with a
 // bundle made by `opa build`, and polled on /health until ready. Each is
 // fired through `hermes-hooks hook claude` and `dispatch`: OPA's block,
-// ask and undefined, and a fail_closed block once OPA is stopped. OPA is
+// ask and undefined, a fail_closed block once OPA is stopped, and the
+// paths a team gets wrong (checkOPAWrongPaths). OPA is
 // never a dependency of this module (internal/layout TestBinaryLinksNoOPA).
 func TestOPA(t *testing.T) {
 	opa := opaBinary(t)
@@ -87,6 +88,7 @@ func TestOPA(t *testing.T) {
 		base, _ := startOPA(t, opa, "/health", policy)
 		// Nothing applies to ls: the package's document is empty.
 		checkOPADecisions(t, h, base+"/v1/data/hermes/pre_tool_call", "OPA: ", `{"result":{}}`)
+		checkOPAWrongPaths(t, h, base)
 	})
 
 	t.Run("bundle", func(t *testing.T) {
@@ -142,6 +144,33 @@ func checkOPADecisions(t *testing.T, h *harness, url, prefix, undefined string) 
 		if !strings.Contains(out, tc.dispatch) || !strings.Contains(out, `"ran":true`) || strings.Contains(out, `"error"`) {
 			t.Errorf("dispatch, %s: %s, want %s", tc.command, out, tc.dispatch)
 		}
+	}
+}
+
+// checkOPAWrongPaths points opa: entries at the two paths a team gets
+// wrong, as the real OPA answers them: a misspelt package, which OPA
+// answers undefined ({}) for every call, so that the entry never objects
+// (test shows the answer, doctor says what it may mean); and the package
+// above the policy's, whose document holds the policy's as a member, once
+// read as a helper rule and so never enforced (a failed hook: closed here).
+func checkOPAWrongPaths(t *testing.T, h *harness, base string) {
+	t.Helper()
+	mustWrite(t, filepath.Join(h.hermesHome, "config.yaml"), "hooks:\n  pre_tool_call:\n    - opa: "+base+"/v1/data/hermes/pre_tool_cal\n      fail_closed: true\n", 0o644)
+	h.hermesHooks(t, "approve", "--all")
+	if out := h.hermesHooks(t, "test", "pre_tool_call"); !strings.Contains(out, "OPA answered: {}\n      note: undefined, so no objection; OPA answers so also at a path where no policy is") {
+		t.Errorf("test, a misspelt package:\n%s", out)
+	}
+	if out := h.hermesHooks(t, "doctor"); !strings.Contains(out, "✓ OPA answered undefined on synthetic payload") || !strings.Contains(out, "a misspelt package or rule") {
+		t.Errorf("doctor, a misspelt package:\n%s", out)
+	}
+	mustWrite(t, filepath.Join(h.hermesHome, "config.yaml"), "hooks:\n  pre_tool_call:\n    - opa: "+base+"/v1/data/hermes\n      fail_closed: true\n", 0o644)
+	h.hermesHooks(t, "approve", "--all")
+	out := h.hermesHooksStdin(t, `{"tool_name":"terminal","args":{"command":"rm -rf /tmp/x"},"session_id":"e2e-opa"}`, "dispatch", "pre_tool_call")
+	if !strings.Contains(out, `"decision":"block","message":"hook opa: `+base+`/v1/data/hermes failed closed: opa: result has no decision, but result.pre_tool_call decides \"block\"`) {
+		t.Errorf("dispatch, the package above the policy's: %s", out)
+	}
+	if out := h.hermesHooksStdin(t, `{"tool_name":"terminal","args":{"command":"ls"},"session_id":"e2e-opa"}`, "dispatch", "pre_tool_call"); !strings.Contains(out, `"decision":"none"`) || strings.Contains(out, `"error"`) {
+		t.Errorf("dispatch ls, the package above the policy's: %s", out)
 	}
 }
 

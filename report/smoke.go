@@ -34,6 +34,10 @@ func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
 		smokeRule(r, &rep, warn)
 		return
 	}
+	if _, ok := e.Spec.(*hookconfig.OPASpec); ok {
+		smokeOPA(r, &run)
+		return
+	}
 	elapsed := pyjson.Seconds(rep.ElapsedMS / 1000)
 	stdout := strings.TrimSpace(string(run.Stdout))
 	exit := "?"
@@ -42,14 +46,12 @@ func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
 	}
 	switch {
 	case rep.TimedOut:
-		r.add(CheckFail, "timed out after "+elapsed+"s on synthetic payload (timeout="+e.TimeoutSeconds()+"s)")
-		r.add(CheckInfo, "if it needs longer, raise timeout: in its entry (seconds); to see where it waits, run it alone: "+testCommand(e.DeclaredAs, e.Matcher))
+		smokeTimedOut(r, e, elapsed)
 	case rep.Error != "":
 		r.add(CheckFail, "execution error: "+rep.Error)
 	case stdout == "" && decided(rep.Contribution):
-		// A decision with no stdout: read in-process (an opa: entry's
-		// policy answer) or from the exit code and stderr. Not "no
-		// objection".
+		// A decision with no stdout, read from the exit code and stderr.
+		// Not "no objection".
 		r.add(CheckOK, "answered "+string(rep.Contribution.Decision)+" on synthetic payload (exit="+exit+", "+elapsed+"s)"+shownMessage(rep.Contribution))
 	case stdout == "":
 		// Empty stdout is "no objection" to this payload, not a sign that
@@ -76,6 +78,39 @@ func smoke(ctx context.Context, d *dispatcher.Dispatcher, r *DoctorResult) {
 		// Valid JSON that the event does not read: the guard guards
 		// nothing, and would go unnoticed as "valid JSON".
 		r.add(CheckFail, "its reply guards nothing: "+p)
+	}
+}
+
+func smokeTimedOut(r *DoctorResult, e *hookconfig.Entry, elapsed string) {
+	r.add(CheckFail, "timed out after "+elapsed+"s on synthetic payload (timeout="+e.TimeoutSeconds()+"s)")
+	r.add(CheckInfo, "if it needs longer, raise timeout: in its entry (seconds); to see where it waits, run it alone: "+testCommand(e.DeclaredAs, e.Matcher))
+}
+
+// smokeOPA grades an opa: entry's run on the synthetic payload by what OPA
+// answered (it has no process: no stdout, no exit code). An undefined
+// answer is no objection, and is also what OPA answers at a path where no
+// policy is, so that an entry whose URL is misspelt, or whose bundle is not
+// active yet, never objects to anything: doctor said "ran clean with empty
+// stdout" of it. A package that exists answers {"result": {}} instead,
+// which is "no decision".
+func smokeOPA(r *DoctorResult, run *dispatcher.HookRun) {
+	e, rep := r.Status.Entry, &run.Report
+	elapsed := pyjson.Seconds(rep.ElapsedMS / 1000)
+	c := rep.Contribution
+	switch {
+	case rep.TimedOut:
+		smokeTimedOut(r, e, elapsed)
+	case rep.Error != "":
+		r.add(CheckFail, "execution error: "+rep.Error)
+	case decided(c):
+		r.add(CheckOK, "OPA answered "+string(c.Decision)+" on synthetic payload ("+elapsed+"s)"+shownMessage(c))
+	case c != nil && c.Context != "":
+		r.add(CheckOK, "OPA answered context on synthetic payload ("+elapsed+"s): "+textutil.Truncate(firstLine(strings.TrimSpace(c.Context)), 120))
+	case run.Undefined():
+		r.add(CheckOK, "OPA answered undefined on synthetic payload ("+elapsed+"s) — no objection to this payload")
+		r.add(CheckInfo, "OPA answers undefined for a rule that is not defined for this call, and also for a path where no policy is (a misspelt package or rule, a bundle not active yet), where this entry never objects; a package that exists answers {\"result\": {}}: check the URL's path ("+testCommand(e.DeclaredAs, e.Matcher)+" shows OPA's answer)")
+	default:
+		r.add(CheckOK, "OPA answered no decision on synthetic payload ("+elapsed+"s) — no objection to this payload")
 	}
 }
 

@@ -365,6 +365,14 @@ func printTrial(w io.Writer, ev *protocol.Event, event, forTool string, runs []t
 		case isRule:
 			// No process: an exit code of "?" said the rule had one.
 			fmt.Fprintf(w, "      a rule, decided in-process (no process)  elapsed=%.3fms\n", rep.ElapsedMS)
+		case r.Answer != nil:
+			// An opa: entry: no process either, and OPA's answer is what
+			// decided (an undefined one, {}, is what a misspelt path gets).
+			fmt.Fprintf(w, "      an OPA query (no process)  elapsed=%ss\n", elapsed)
+			fmt.Fprintf(w, "      OPA answered: %s\n", show(textutil.Truncate(strings.TrimSpace(string(r.Answer)), 400)))
+			if r.Undefined() {
+				fmt.Fprintf(w, "      note: undefined, so no objection; OPA answers so also at a path where no policy is (a misspelt package or rule, a bundle not active yet), where this entry never objects; a package that exists answers {\"result\": {}}\n")
+			}
 		default:
 			code := "?"
 			if rep.ExitCode != nil {
@@ -423,6 +431,9 @@ func trialJSON(ev *protocol.Event, fields map[string]any, runs []trialRun, outco
 			"stderr":   string(r.Stderr),
 			"payload":  rawJSON(r.Payload),
 		})
+		if r.Answer != nil {
+			out[len(out)-1]["answer"] = string(r.Answer) // an opa: entry's OPA answer
+		}
 	}
 	return map[string]any{
 		"event":   ev.Name,
