@@ -133,6 +133,9 @@ func cutError(s string) string {
 	return textutil.CutBytes(s, maxErrorText) + "…"
 }
 
+// maxHeaderBytes bounds a reply's headers: past it the post fails.
+const maxHeaderBytes = 64 << 10
+
 // client is made at the first post (not at every start, which most
 // never post): net/http's default transport but for its proxy and the
 // roots it trusts (tlsroots.System).
@@ -140,6 +143,12 @@ var client = sync.OnceValue(func() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.Proxy = tunnelOnly
 	t.TLSClientConfig = &tls.Config{RootCAs: tlsroots.System()}
+	// The output cap bounds the body; the headers net/http bounds at 10
+	// MiB a reply by default, kept whole before a byte of the body is
+	// read (serve posts for every call at once). A policy service's are
+	// a few hundred bytes; Node, which Claude Code posts its http hooks
+	// with, takes 16 KiB.
+	t.MaxResponseHeaderBytes = maxHeaderBytes
 	return &http.Client{
 		Transport: t,
 		// The approval is of one URL: a redirect would send the payload

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -69,5 +72,32 @@ func TestRunBoundsAHostileServer(t *testing.T) {
 	res := Run(context.Background(), Spec{URL: srv.URL + "/drip", Body: []byte(`{}`), Timeout: 300 * time.Millisecond})
 	if !res.TimedOut || res.Exited {
 		t.Errorf("/drip: %+v, want a timeout", res)
+	}
+}
+
+// Attack: a server that answers with megabytes of headers. The output cap
+// bounds a body only; net/http keeps up to 10 MiB of a reply's headers
+// whole, for every post serve makes at once, before it reads a byte of
+// the body. Past maxHeaderBytes the post fails (a guard then fails
+// closed), naming why.
+func TestRunBoundsTheHeaders(t *testing.T) {
+	pad := strings.Repeat("a", 1000)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := 16 // 16 KB: well under the bound
+		if r.URL.Path == "/huge" {
+			n = 2000 // 2 MB
+		}
+		for i := range n {
+			w.Header().Set("X-Pad-"+strconv.Itoa(i), pad)
+		}
+		io.WriteString(w, `{}`)
+	}))
+	defer srv.Close()
+	if res := Run(context.Background(), Spec{URL: srv.URL + "/some", Body: []byte(`{}`), Timeout: time.Minute}); !res.Exited || string(res.Stdout) != `{}` {
+		t.Errorf("16 KB of headers: %+v, want the reply", res)
+	}
+	res := Run(context.Background(), Spec{URL: srv.URL + "/huge", Body: []byte(`{}`), Timeout: time.Minute})
+	if res.Exited || !strings.Contains(res.SpawnError, "headers exceeded") {
+		t.Errorf("2 MB of headers: %+v, want a failed post naming them", res)
 	}
 }
