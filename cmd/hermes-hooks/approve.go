@@ -67,8 +67,9 @@ whose files have the same content; a changed file needs a new approval there.
 Exit status: 0 when every hook asked for is approved or already was (the
 repository's hooks --all leaves to --project do not count); 1 when a hook
 was refused (a missing script, a text-only guard without --text-only, a file
-changed since --project's plan), nothing was confirmed, or no hook runs
-COMMAND; 2 for a usage error or an unknown --event.`,
+changed since --project's plan), nothing was confirmed, no hook runs
+COMMAND, or --project's hooks file (or a rule file it includes) does not load
+and nothing else of the project did; 2 for a usage error or an unknown --event.`,
 		Example: `  hermes-hooks approve --project
   hermes-hooks approve --project ~/src/app --yes --json
   hermes-hooks approve ~/.hermes/hooks/no-rm-rf.sh

@@ -42,6 +42,18 @@ func runApproveProject(a *app, args []string, o approveOptions) error {
 	}
 	extra := map[string]any{"project": root, "hooks": hooks}
 	if len(hooks) == 0 {
+		if err := unloadedProject(cfg); err != nil {
+			// Its hooks file (or a rule file it includes) holds hooks
+			// that did not load: "no hooks declared" would tell the
+			// person the repository asks for nothing, and exit 0 to a
+			// script, while its guards are what is missing.
+			if o.json {
+				if werr := writeJSON(a.Out, map[string]any{"project": root, "hooks": []report.ProjectHook{}, "results": []any{}, "approved": 0, "refused": 0, "error": err.Error()}); werr != nil {
+					return werr
+				}
+			}
+			return withHint(err, "run 'hermes-hooks validate' in the project for every problem; fix it, then run "+approveProjectCommand(args)+" again")
+		}
 		if o.json {
 			// [], not null: a script's jq '.hooks[]' reads an empty list.
 			return writeJSON(a.Out, map[string]any{"project": root, "hooks": []report.ProjectHook{}, "results": []any{}, "approved": 0, "refused": 0})
@@ -135,4 +147,21 @@ func confirmed(in io.Reader) bool {
 		return true
 	}
 	return false
+}
+
+// unloadedProject is the error naming the project's hooks files that did
+// not load (a bundle's or the managed layer's are no project's), nil when
+// every one did.
+func unloadedProject(cfg *hookconfig.Config) error {
+	var why []string
+	for _, u := range cfg.Unloaded {
+		if u.Managed || u.Bundle || u.File == "" {
+			continue
+		}
+		why = append(why, u.Err.Error())
+	}
+	if len(why) == 0 {
+		return nil
+	}
+	return fmt.Errorf("approve --project: nothing approved: the project's hooks do not load: %s", strings.Join(why, "; "))
 }
