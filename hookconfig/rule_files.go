@@ -96,6 +96,22 @@ func (rr *ruleReader) includeRules(cfg *Config, chain []string) error {
 	for _, inc := range cfg.ruleFiles {
 		p := resolvePath(inc.name, filepath.Dir(cfg.Path))
 		at := func(err error) error { return includeError(cfg.Path, inc, p, err) }
+		if rr.root != "" {
+			// Refused by its text before the stats below compare it
+			// with the files read: a stat of a path outside the
+			// repository acts too (an automounted /net/host, a \\host
+			// share that is handed the user's Windows credentials).
+			if err := fsutil.Within(p, rr.root); err != nil {
+				if fsutil.InTree(p, rr.root) {
+					// A link of the repository's that leads out:
+					// listed, so that serve reloads once it is
+					// pointed back inside (a path outside by its
+					// text changes only with the file naming it).
+					rr.read = append(rr.read, p)
+				}
+				return at(err)
+			}
+		}
 		for i, c := range chain {
 			if c == p || sameFile(c, p) {
 				return at(fmt.Errorf("includes itself (%s)", strings.Join(append(chain[i:], p), " → ")))

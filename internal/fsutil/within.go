@@ -27,6 +27,14 @@ var errLinkLoop = errors.New("too many levels of symbolic links")
 // real is root with its links resolved, and rel the path below it that
 // the walk resolved path to: what is opened beneath real (openBeneath),
 // so that a link changed after this check cannot lead the open outside.
+// Within is checkWithin's verdict alone, for a caller that must refuse
+// path before it looks at it any other way (a stat to compare it with
+// another file).
+func Within(path, root string) error {
+	_, _, err := checkWithin(filepath.Clean(path), root)
+	return err
+}
+
 func checkWithin(path, root string) (real, rel string, err error) {
 	given, err := filepath.Abs(root)
 	if err != nil {
