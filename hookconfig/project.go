@@ -213,7 +213,14 @@ func (cfg *Config) addProject(path string) {
 		for _, p := range proj.AgentFiles[k.agent.Name] {
 			// A folder's files are each confined to the project too.
 			named := resolvePath(p, root)
-			files, isDir := cfg.agentSourceFiles(k, named)
+			var files []string
+			isDir := false
+			// A folder outside the project is not listed: the read
+			// below refuses it by its text, where a listing would
+			// open it (an automounted or network path acts).
+			if fsutil.Within(named, root) == nil {
+				files, isDir = cfg.agentSourceFiles(k, named)
+			}
 			if !isDir {
 				files = []string{named}
 			}
