@@ -37,9 +37,14 @@ type ruleInclude struct {
 // parseRuleIncludes reads rules: a path or a list of paths.
 func (cfg *Config) parseRuleIncludes(n *yaml.Node) {
 	bad := func(at *yaml.Node) {
+		got := pyyaml.Type(at)
+		if at.Kind == yaml.ScalarNode && at.Tag == "!!str" {
+			// "got str" of a string read as a refusal of strings.
+			got = "an empty path"
+		}
 		if cfg.loadErr == nil {
 			cfg.loadErr = &ConfigError{Path: cfg.Path, Line: at.Line, Column: at.Column,
-				Err: fmt.Errorf("rules must be a list of rule file paths, e.g. rules: [rules/team.yaml]; got %s", pyyaml.Type(at))}
+				Err: fmt.Errorf("rules must be a list of rule file paths, e.g. rules: [rules/team.yaml]; got %s", got)}
 		}
 	}
 	switch {
