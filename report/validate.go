@@ -52,6 +52,7 @@ func Validate(cfg *hookconfig.Config, cwd string, allow *consent.File) []Problem
 	ps = append(ps, ruleProblems(context.Background(), cfg, cwd, allow, lines)...)
 	ps = append(ps, foreignProblems(cfg, lines)...)
 	ps = append(ps, UnloadedRefusals(cfg, allow)...)
+	ps = append(ps, unloadedMore(cfg)...)
 	return managedFirst(cfg, sorted(append(ps, startProblems(cfg, cwd, lines)...)))
 }
 
@@ -88,6 +89,27 @@ func UnloadedRefusals(cfg *hookconfig.Config, allow *consent.File) []Problem {
 		seen[u.File] = true
 		out = append(out, Problem{File: u.File, Level: LevelError,
 			Message: "tool calls are refused until this file loads (hooks of this repository are approved, so a guard may be missing): fix it, or check out a version that loads, then run 'hermes-hooks doctor'"})
+	}
+	return out
+}
+
+// unloadedMore are the further problems (ConfigError.More) of the
+// repositories' hooks files that did not load (with the rule files they
+// include), and the warnings of the file that failed: their warning names
+// the first and says "validate lists them", so validate does, each at its
+// file and line — else a repository's file was fixed one mistake per run.
+func unloadedMore(cfg *hookconfig.Config) []Problem {
+	var out []Problem
+	lines := lineFinder{}
+	for _, u := range cfg.Unloaded {
+		var ce *hookconfig.ConfigError
+		if u.Managed || u.Bundle || u.File == "" || !errors.As(u.Err, &ce) {
+			continue
+		}
+		for _, m := range ce.More {
+			out = append(out, LoadProblem(m))
+		}
+		out = append(out, warningProblems(&hookconfig.Config{Path: ce.Path}, ce.Warnings, lines)...)
 	}
 	return out
 }
