@@ -123,13 +123,23 @@ func entryPath(entry string) string {
 }
 
 // lstatOf is what counts of a link entry's path: its own type and
-// identity, not following a link.
+// identity (a link's: and where it leads), not following a link.
 func lstatOf(path string) string {
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return "lstat: " + err.Error()
 	}
-	return "lstat " + fi.Mode().Type().String() + " " + fileIdentity(fi)
+	id := "lstat " + fi.Mode().Type().String() + " " + fileIdentity(fi)
+	if fi.Mode()&os.ModeSymlink != 0 {
+		// Where it leads: a link removed and made again elsewhere
+		// often gets the inode it had.
+		target, err := os.Readlink(path)
+		if err != nil {
+			return id + " readlink: " + err.Error()
+		}
+		id += " -> " + target
+	}
+	return id
 }
 
 // maxLinkEntries bounds the link entries: a repository's hooks file may
@@ -172,6 +182,36 @@ func projectLinkEntries(files []string) []string {
 				out = append(out, linkMark+p)
 			}
 		}
+	}
+	return out
+}
+
+// confineProjectFiles is files with each one inside a project's root (the
+// folder of a project hooks file listed) whose links lead out of it
+// turned into its link entry: the loader refused it without a look
+// outside (an automounted or network path acts when looked at), and it
+// stays listed only so that pointing it back inside reloads, which the
+// link's own identity shows; a stat, a watch or a read of it would follow
+// the link out at every reload and forwarded call.
+func confineProjectFiles(files []string) []string {
+	suffix := string(filepath.Separator) + filepath.FromSlash(hookconfig.ProjectHooksFile)
+	var roots []string
+	for _, f := range files {
+		if !marked(f) && strings.HasSuffix(f, suffix) {
+			roots = append(roots, strings.TrimSuffix(f, suffix))
+		}
+	}
+	out := make([]string, 0, len(files))
+	for _, f := range files {
+		if !marked(f) {
+			for _, r := range roots {
+				if fsutil.InTree(f, r) && fsutil.Within(f, r) != nil {
+					f = linkMark + f
+					break
+				}
+			}
+		}
+		out = append(out, f)
 	}
 	return out
 }

@@ -117,6 +117,8 @@ func (s *Server) configFilesOf(cfg *hookconfig.Config) []string {
 		files = append(files, filepath.Join(d, bundle.IndexFile))
 		files = append(files, bundleFolders(d)...)
 	}
+	links := projectLinkEntries(files)
+	files = append(confineProjectFiles(files), links...)
 	files = append(files, dirEventFiles(files)...)
 	files = append(files, projectLinkEntries(files)...)
 	slices.Sort(files)
