@@ -52,6 +52,10 @@ func (cfg *Config) parseOPAEntry(ev *protocol.Event, declared, path string, inde
 		shown := *o
 		shown.Value = ShownURL(spec.URL)
 		cfg.warn(path, ".opa "+pyyaml.Repr(&shown)+" "+why+"; the entry fails when it runs")
+	} else if why := opaPathProblem(spec.URL); why != "" {
+		shown := *o
+		shown.Value = ShownURL(spec.URL)
+		cfg.warn(path, ".opa "+pyyaml.Repr(&shown)+" "+why)
 	}
 	e := cfg.parseEntry(ev, declared, path, index, pyyaml.WithMapping(n, "command", spec.Label()), dialect, nil, source)
 	if e == nil {
@@ -77,6 +81,29 @@ func opaURLProblem(u string) string {
 		return "is not an http:// or https:// URL"
 	case p.Host == "":
 		return "has no host"
+	}
+	return ""
+}
+
+// opaPathProblem says what is wrong with the path of u, a URL that can be
+// posted to, as an OPA data API path ("" when nothing is known to be). A
+// path behind a proxy or gateway can be anything, so only two mistakes
+// are named, each of which leaves the entry deciding nothing, unseen:
+// the root of the data document, whose answer holds every package and no
+// decision of its own (a decision a level down is caught at run time, two
+// or more are not), and the v0 API, which reads the body as the input
+// itself, not the {"input": …} posted.
+func opaPathProblem(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return ""
+	}
+	path := strings.TrimRight(p.Path, "/")
+	switch {
+	case strings.HasSuffix(path, "/v1/data"):
+		return "names the root of OPA's data document: OPA answers with every package and no decision of its own, so the entry never objects; name the policy's document (such as http://127.0.0.1:8181/v1/data/hermes/pre_tool_call)"
+	case strings.HasSuffix(path, "/v0/data") || strings.Contains(path, "/v0/data/"):
+		return "is OPA's v0 data API, which reads the posted body as the input itself, not the {\"input\": …} hermes-hooks posts, and answers without a result; use the v1 data API (…/v1/data/…)"
 	}
 	return ""
 }

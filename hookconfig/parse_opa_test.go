@@ -30,6 +30,14 @@ func TestParseOPAEntry(t *testing.T) {
 		{name: "a script", entry: "opa: ./evil.sh", want: "./evil.sh", warning: "is not an http:// or https:// URL"},
 		{name: "no host", entry: "opa: http:///v1/data/x", want: "http:///v1/data/x", warning: "has no host"},
 		{name: "not a URL", entry: "opa: 'http://[::1'", want: "http://[::1", warning: "is not a URL"},
+		// Paths that leave the entry deciding nothing, unseen: warned of,
+		// the entry kept (what it posts to is still the approved URL).
+		{name: "the data document's root", entry: "opa: http://127.0.0.1:8181/v1/data", want: "http://127.0.0.1:8181/v1/data", warning: "names the root of OPA's data document"},
+		{name: "the root, with a slash", entry: "opa: https://opa.example/v1/data/", want: "https://opa.example/v1/data/", warning: "so the entry never objects"},
+		{name: "the root behind a proxy's prefix", entry: "opa: https://policy.example/opa/v1/data", want: "https://policy.example/opa/v1/data", warning: "names the root"},
+		{name: "the v0 API", entry: "opa: http://127.0.0.1:8181/v0/data/hermes/pre_tool_call", want: "http://127.0.0.1:8181/v0/data/hermes/pre_tool_call", warning: "is OPA's v0 data API"},
+		{name: "a gateway's own path", entry: "opa: https://policy.example/check", want: "https://policy.example/check"},
+		{name: "a package named data", entry: "opa: http://127.0.0.1:8181/v1/data/data", want: "http://127.0.0.1:8181/v1/data/data"},
 	} {
 		cfg, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - "+tc.entry+"\n"), "hooks.yaml")
 		if err != nil {
