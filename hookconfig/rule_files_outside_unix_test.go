@@ -33,6 +33,24 @@ func ageLink(t *testing.T, p string) {
 	}
 }
 
+// watchedLink makes link, a symbolic link to target, whose access time
+// tells whether anything followed it: the test is skipped where following
+// a link does not update its access time (noatime), as there is nothing
+// to observe there.
+func watchedLink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	ageLink(t, link)
+	if _, err := os.Stat(link); err != nil {
+		t.Fatal(err)
+	}
+	if linkAtime(t, link) == oldAtime {
+		t.Skip("following a link does not update its access time here (noatime)")
+	}
+}
+
 // Attack: a repository's rules: naming a path outside it (or a link in
 // it that leads outside) was refused, but only after a stat of that path,
 // made to compare it with the files already read (cycles, repeats): a
@@ -50,18 +68,7 @@ func TestRepositoryRuleFileOutsideIsNotLookedAt(t *testing.T) {
 		"home/config.yaml": "",
 	})
 	outside := filepath.Join(dir, "outside.yaml")
-	if err := os.Symlink("target.yaml", outside); err != nil {
-		t.Fatal(err)
-	}
-	// Does following a link update its access time on this file system
-	// (not with noatime)? Else there is nothing to observe.
-	ageLink(t, outside)
-	if _, err := os.Stat(outside); err != nil {
-		t.Fatal(err)
-	}
-	if linkAtime(t, outside) == oldAtime {
-		t.Skip("following a link does not update its access time here (noatime)")
-	}
+	watchedLink(t, "target.yaml", outside)
 	for name, hooks := range map[string]string{
 		"absolute":      "rules: [" + outside + "]\n",
 		"up":            "rules: [../../outside.yaml]\n",
