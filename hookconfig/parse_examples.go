@@ -199,27 +199,18 @@ func (cfg *Config) parseExample(e *Entry, key string, n *yaml.Node) Example {
 	return ex
 }
 
-// expectNeeds are the outcomes an example can expect that an event must
-// be able to give (any of the capabilities), and what a hook does to give
-// them. The fold drops what an event cannot take (an ask after the tool
-// ran), so such an example failed as "expected ask, got none", which
-// reads as a hook that did not ask.
-var expectNeeds = []struct {
-	expect Expect
-	cap    protocol.Capability
-	what   string
-}{
-	{ExpectBlock, protocol.CapBlock | protocol.CapContinue, "block"},
-	{ExpectAsk, protocol.CapApprove, "ask the user"},
-	{ExpectRewrite, protocol.CapModify, "rewrite the arguments"},
-	{ExpectContext, protocol.CapContext, "add context"},
-}
-
 // impossibleExpect is what x needs that ev cannot do ("" when it can).
+// The fold drops what an event cannot take (an ask after the tool ran),
+// so such an example failed as "expected ask, got none", which reads as
+// a hook that did not ask. A block, an ask or context needs what a rule
+// deciding it needs (ruleDecisions); a rewrite, CapModify.
 func impossibleExpect(x Expect, ev *protocol.Event) string {
-	for _, n := range expectNeeds {
-		if n.expect == x && !ev.Can(n.cap) {
-			return n.what
+	if x == ExpectRewrite && !ev.Can(protocol.CapModify) {
+		return "rewrite the arguments"
+	}
+	for _, d := range ruleDecisions {
+		if d.name == string(x) && !ev.Can(d.cap) {
+			return d.what
 		}
 	}
 	return ""
