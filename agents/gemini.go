@@ -148,8 +148,27 @@ var geminiTools = sync.OnceValue(func() map[string]string {
 	}
 })
 
-// geminiShapes: web_fetch fetches the URLs its prompt holds (up to 20).
-var geminiShapes = map[string]toolShape{"web_fetch": promptShape}
+// geminiShapes: web_fetch fetches the URLs its prompt holds (up to 20);
+// read_file names its file absolute_path in some releases.
+var geminiShapes = map[string]toolShape{"web_fetch": promptShape, "read_file": absolutePathShape}
+
+// absolutePathShape is Gemini CLI's and Qwen Code's read_file, whose
+// file is absolute_path in the releases that do not call it file_path
+// (Qwen Code 0.x, Gemini CLI before its rename). Read as sent, a secrets
+// guard judging path and file_path found no file and let `.env` be read.
+// The file is shown as file_path too; when the model also sent a
+// file_path (its decoy, or the host's own name), both are in paths, so a
+// guard judges each rather than the one the host may not read.
+var absolutePathShape = pathsShape(func(in map[string]any) []any {
+	abs, ok := in["absolute_path"]
+	if !ok {
+		return nil
+	}
+	if fp, ok := in["file_path"]; ok {
+		return []any{fp, abs}
+	}
+	return []any{abs}
+}, nil)
 
 // geminiToolNames is geminiTools reversed: Claude Code's name → Gemini's.
 var geminiToolNames = sync.OnceValue(func() map[string]string {

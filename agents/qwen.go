@@ -70,6 +70,7 @@ func newQwen() *Agent {
 		ProjectEnv:      "QWEN_PROJECT_DIR",
 		StartFolderOnly: true,
 		decode:          decodeQwen,
+		shapes:          qwenShapes,
 		encode:          encodeQwen,
 		// systemMessage, shown on every event it reads at all.
 		notice: noticeSystemMessage,
@@ -217,6 +218,9 @@ var qwenTools = sync.OnceValue(func() map[string]string {
 	}
 })
 
+// qwenShapes: read_file names its file absolute_path (as Gemini CLI's did).
+var qwenShapes = map[string]toolShape{"read_file": absolutePathShape}
+
 // decodeQwen is the Claude decoding, with Claude Code's tool names, the
 // tool's text output as Hermes' result, and a todo item as Claude Code's
 // task fields.
@@ -225,6 +229,9 @@ func decodeQwen(name string, ev *protocol.Event, p map[string]any) map[string]an
 	if t, ok := f["tool_name"].(string); ok {
 		if c, ok := qwenTools()[t]; ok {
 			f["tool_name"] = c
+		}
+		if ev.Tool {
+			f["tool_input"] = shaped(qwenShapes, t, f["tool_input"])
 		}
 	}
 	// PostToolUse's tool_response is {llmContent, returnDisplay}: what

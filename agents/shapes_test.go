@@ -45,6 +45,12 @@ func TestHostShapesShowCanonicalArgs(t *testing.T) {
 		{"copilot", "PreToolUse", `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":` + string(patch) + `}`, "patch", testPatch},
 		{"factory", "", `{"hook_event_name":"PreToolUse","tool_name":"ApplyPatch","tool_input":` + string(patch) + `}`, "patch", testPatch},
 		{"factory", "", `{"hook_event_name":"PreToolUse","tool_name":"ApplyPatch","tool_input":{"input":` + string(patch) + `}}`, "patch", testPatch},
+		// read_file's absolute_path (Qwen Code, older Gemini CLI); with a
+		// file_path beside it, each is judged.
+		{"gemini", "", `{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"absolute_path":"/k/.env"}}`, "file_path", "/k/.env"},
+		{"gemini", "", `{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"absolute_path":"/k/.env","file_path":"a"}}`,
+			"paths", []any{"a", "/k/.env"}},
+		{"qwen", "", `{"hook_event_name":"PreToolUse","tool_name":"read_file","tool_input":{"absolute_path":"/k/.env"}}`, "file_path", "/k/.env"},
 		{"gemini", "", `{"hook_event_name":"BeforeTool","tool_name":"web_fetch","tool_input":{"prompt":"see http://169.254.169.254/x, and https://a.example/b."}}`,
 			"urls", []any{"http://169.254.169.254/x,", "https://a.example/b."}},
 		{"gemini", "", `{"hook_event_name":"BeforeTool","tool_name":"web_fetch","tool_input":{"prompt":"see (http://169.254.169.254/x)"}}`,
@@ -125,6 +131,10 @@ func TestHostShapesRewriteBack(t *testing.T) {
 			map[string]any{"mode": "patch", "patch": "other"}, nil},
 		{"factory bare envelope", "factory", "", `{"hook_event_name":"PreToolUse","tool_name":"ApplyPatch","tool_input":` + string(patch) + `}`,
 			map[string]any{"mode": "patch", "patch": "other"}, nil},
+		{"qwen absolute_path back", "qwen", "", `{"hook_event_name":"PreToolUse","tool_name":"read_file","tool_input":{"absolute_path":"/k/a"}}`,
+			map[string]any{"absolute_path": "/k/b", "file_path": "/k/b", "paths": []any{"/k/b"}}, map[string]any{"absolute_path": "/k/b"}},
+		{"qwen file_path rewritten alone", "qwen", "", `{"hook_event_name":"PreToolUse","tool_name":"read_file","tool_input":{"absolute_path":"/k/.env"}}`,
+			map[string]any{"absolute_path": "/k/.env", "file_path": "/k/ok", "paths": []any{"/k/ok"}}, nil},
 		{"gemini urls rewritten alone", "gemini", "", `{"hook_event_name":"BeforeTool","tool_name":"web_fetch","tool_input":{"prompt":"http://169.254.169.254/"}}`,
 			map[string]any{"prompt": "http://169.254.169.254/", "urls": []any{"https://ok.example/"}, "url": "https://ok.example/"}, nil},
 		{"gemini prompt rewritten", "gemini", "", `{"hook_event_name":"BeforeTool","tool_name":"web_fetch","tool_input":{"prompt":"http://a.example/"}}`,
