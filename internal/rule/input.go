@@ -10,16 +10,27 @@ import (
 )
 
 // InputOf is what a rule sees of a bound firing: its event, the tool by
-// its canonical (Hermes) name and as the host named it, the arguments
+// its canonical (Hermes) name and as the host named it (an agent's in Claude
+// Code's spelling), the arguments
 // (nil unless they are a JSON object), the session, the working directory
 // the firing was bound to, the calling agent ("" when unknown) and the
 // host's fields as sent (payload), their numbers as numbers (numbers).
 func InputOf(f *protocol.Firing, agent string) *Input {
 	payload, _ := numbers(f.Fields)
 	args := argsIn(f.ArgsMap(), f.Fields, payload.(map[string]any))
+	// An agent's call (hook AGENT) names its tool as Claude Code does,
+	// whichever spelling the agent's adapter gave it: Cursor's, Windsurf's
+	// and Cline's adapters give Hermes' (terminal), the others Claude
+	// Code's (Gemini's run_shell_command is Bash). Read as the adapter
+	// gave it, a Claude Code rule's tool_name == "Bash" (validate calls it
+	// fine) let every Cursor, Windsurf and Cline shell command through.
+	toolName := f.HostTool
+	if agent != "" && f.HasTool {
+		toolName = f.ClaudeTool
+	}
 	in := &Input{
 		Tool:      f.Tool,
-		ToolName:  f.HostTool,
+		ToolName:  toolName,
 		Args:      args,
 		SessionID: f.Session,
 		Cwd:       f.Cwd,

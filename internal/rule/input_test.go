@@ -80,3 +80,20 @@ func TestInputWith(t *testing.T) {
 		t.Error("With changed the Input it was made from")
 	}
 }
+
+// An agent's call shows tool_name as Claude Code names the tool, whatever
+// spelling its adapter gave (Cursor's, Windsurf's and Cline's give Hermes'
+// terminal); dispatch (no agent) shows it as sent.
+func TestInputToolNameOfAgents(t *testing.T) {
+	for _, c := range []struct{ agent, sent, want string }{
+		{"cursor", "terminal", "Bash"}, {"windsurf", "patch", "Edit"}, {"gemini", "Bash", "Bash"},
+		{"cline", "mcp__s__t", "mcp__s__t"}, {"", "terminal", "terminal"},
+	} {
+		pre, _ := protocol.Lookup("pre_tool_call")
+		f := protocol.NewFiring(pre, "", map[string]any{"tool_name": c.sent})
+		f.Bind(nil, "/", nil)
+		if got := InputOf(&f, c.agent).ToolName; got != c.want {
+			t.Errorf("%s %s: tool_name %q, want %q", c.agent, c.sent, got, c.want)
+		}
+	}
+}
