@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hermes-hooks/hermes-hooks/agents"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/pyjson"
 	"github.com/hermes-hooks/hermes-hooks/internal/rule"
@@ -221,6 +222,14 @@ func toolNameWarning(e *hookconfig.Entry, tools *protocol.ToolTable) string {
 	for _, m := range toolNameCompared().FindAllStringSubmatch(e.Rule().Source, -1) {
 		name := m[1] + m[2]
 		hermes, claudeName := tools.Hermes(name), tools.Claude(name)
+		if hermes == name && claudeName == name {
+			// An agent's own name its adapter renames (Gemini CLI's
+			// run_shell_command is Bash): no call reaches a rule under it.
+			if title, renamed, ok := agents.NativeTool(name); ok {
+				return `tool_name == "` + name + `" never holds: ` + title + `'s ` + name + ` reaches a rule as ` + tools.Claude(renamed) +
+					`: tool is the same name for every agent, tool == "` + tools.Hermes(renamed) + `"`
+			}
+		}
 		if hermes == claudeName || claude && name == claudeName {
 			continue // one name everywhere, or Claude Code's own entry
 		}
