@@ -1,0 +1,41 @@
+package server
+
+import (
+	"errors"
+
+	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/rule"
+)
+
+// logBrokenRules says, when a config goes into service, which of its rules
+// do not compile. The dispatcher compiles a rule when its entry first
+// fires (what spares a one-shot hook the rules its call does not reach),
+// so until then serve's log said only "config reloaded … warnings=0": a
+// rule file saved with a typo in a long-running serve looked loaded, and
+// a rule without fail_closed stopped guarding without a word until a call
+// came. Compiling is bounded (4 KiB, 256 nodes per rule) and runs nothing.
+func (s *Server) logBrokenRules(cfg *hookconfig.Config) {
+	for _, e := range cfg.Entries {
+		r := e.Rule()
+		if r == nil {
+			continue
+		}
+		_, err := rule.Compile(r.Source)
+		if err == nil {
+			continue
+		}
+		line, msg := r.Line, err.Error()
+		var re *rule.Error
+		if errors.As(err, &re) {
+			msg = re.Msg
+			if re.Line > 1 && line > 0 {
+				line += re.Line - 1
+			}
+		}
+		then := "it decides nothing"
+		if e.FailClosed && !e.Shadow {
+			then = "fail_closed: it refuses every call it selects"
+		}
+		s.log.Warn("rule does not compile", "file", e.Source, "line", line, "reason", msg, "then", then)
+	}
+}
