@@ -37,3 +37,27 @@ func TestReloadNamesARuleThatDoesNotCompile(t *testing.T) {
 		}
 	}
 }
+
+// A rule past its time bound is counted in /v1/stats' (and /metrics')
+// timeouts, where doctor --live says "timed out": it was counted as an
+// error, so an alert on hermes_hooks_hook_timeouts_total never saw a
+// payload that made a rule outlast its bound.
+func TestStatsCountARuleTimeoutAsATimeout(t *testing.T) {
+	src := `args.command matches "[a-z]+;[a-z]+;rm"`
+	f := start(t, `hooks:
+  pre_tool_call:
+    - matcher: terminal
+      rule: '`+src+`'
+      timeout: 0.001
+      decision: block
+      message: no
+`, nil, nil)
+	// Megabytes to scan (the literal is at the end) for a bound of a
+	// millisecond: a match that outlasts it on any machine.
+	cmd := strings.Repeat("x;", 2<<20) + "rm"
+	f.outcome("pre_tool_call", `{"tool_name":"terminal","args":{"command":"`+cmd+`"}}`)
+	h := hookStatsOf(t, f.stats(), "rule: "+src)
+	if h.Timeouts != 1 || h.Errors != 0 || !strings.Contains(h.LastError, "passed its time bound") {
+		t.Errorf("a rule past its bound: timeouts %d, errors %d, last error %q; want 1, 0, its bound", h.Timeouts, h.Errors, h.LastError)
+	}
+}
