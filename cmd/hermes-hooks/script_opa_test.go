@@ -25,7 +25,8 @@ func init() { scriptPrograms["hh-fakeopa"] = fakeOPAMain }
 // Under /v1/data/slow it never answers; under /v1/data/broken it answers
 // 500; under /v1/data/deny_all it blocks everything; under
 // /v1/data/hermes/empty it answers as a package that exists and decides
-// nothing ({"result": {}}); and /v1/data/hermes is the package above
+// nothing ({"result": {}}); under /v1/data/hostile, raw escape sequences
+// and 100 KB (no JSON), under /v1/data/large a JSON answer of 100 KB; and /v1/data/hermes is the package above
 // /v1/data/hermes/pre_tool_call, whose document it answers as a member.
 func fakeOPAMain() {
 	if len(os.Args) != 3 {
@@ -60,6 +61,15 @@ func fakeOPAMain() {
 			return
 		case "/v1/data/hermes/empty":
 			io.WriteString(w, `{"result":{}}`)
+			return
+		case "/v1/data/hostile":
+			// A terminal's escape sequences (a title set, a bell) raw in
+			// the body, then 100 KB: what test and doctor show of an
+			// answer must be escaped and cut.
+			io.WriteString(w, "{\"result\":{},\"x\":\"\x1b]0;pwned\x07\x1b[2J"+strings.Repeat("A", 100<<10)+"\"}")
+			return
+		case "/v1/data/large":
+			io.WriteString(w, `{"result":{},"x":"`+strings.Repeat("B", 100<<10)+`"}`)
 			return
 		case "/v1/data/broken":
 			http.Error(w, `{"code":"internal_error","message":"eval_conflict_error: complete rules must not produce multiple outputs"}`, http.StatusInternalServerError)
