@@ -191,12 +191,20 @@ func fingerprint(files []string) [32]byte {
 			continue
 		}
 		if linkOnly(f) {
-			// Its type only: what a link leads to counts through the
-			// files' own shapes (shapeOf's real path); an inode alone
-			// changed (a folder replaced by a copy) re-records.
+			// Its type, and a link's text: what a link leads to counts
+			// through the files' own shapes (shapeOf's real path) — but
+			// for a repository's link that leads out of it, which the
+			// loader refused by its text and is listed by the link alone
+			// (confineProjectFiles): pointed back inside, its text is
+			// all that changed. An inode alone changed (a folder
+			// replaced by a copy) re-records.
 			fi, err := os.Lstat(entryPath(f))
 			if err == nil {
 				h.Write([]byte("\x00ltype " + fi.Mode().Type().String() + "\x00"))
+			}
+			if err == nil && fi.Mode()&os.ModeSymlink != 0 {
+				target, _ := os.Readlink(entryPath(f))
+				h.Write([]byte("\x00to " + target + "\x00"))
 			}
 			continue
 		}
