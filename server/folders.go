@@ -149,19 +149,25 @@ func lstatOf(path string) string {
 // each file resolves to (shapeOf).
 const maxLinkEntries = 1024
 
-// projectLinkEntries are the link entries of files: for each project
-// root (the folder of a project hooks file listed, found or not), every
-// path component from below the root down to each file of the list
-// inside it, each once, at most maxLinkEntries.
-func projectLinkEntries(files []string) []string {
+// projectRoots are the project hooks files listed in files (not marked
+// entries) and their projects' roots, the folders holding them.
+func projectRoots(files []string) (roots, hooks []string) {
 	suffix := string(filepath.Separator) + filepath.FromSlash(hookconfig.ProjectHooksFile)
-	var roots, hooks []string
 	for _, f := range files {
 		if !marked(f) && strings.HasSuffix(f, suffix) {
 			roots = append(roots, strings.TrimSuffix(f, suffix))
 			hooks = append(hooks, f)
 		}
 	}
+	return roots, hooks
+}
+
+// projectLinkEntries are the link entries of files: for each project
+// root (the folder of a project hooks file listed, found or not), every
+// path component from below the root down to each file of the list
+// inside it, each once, at most maxLinkEntries.
+func projectLinkEntries(files []string) []string {
+	roots, hooks := projectRoots(files)
 	// The hooks files' own components first: never the ones cut.
 	files = append(hooks, files...)
 	var out []string
@@ -194,13 +200,7 @@ func projectLinkEntries(files []string) []string {
 // link's own identity shows; a stat, a watch or a read of it would follow
 // the link out at every reload and forwarded call.
 func confineProjectFiles(files []string) []string {
-	suffix := string(filepath.Separator) + filepath.FromSlash(hookconfig.ProjectHooksFile)
-	var roots []string
-	for _, f := range files {
-		if !marked(f) && strings.HasSuffix(f, suffix) {
-			roots = append(roots, strings.TrimSuffix(f, suffix))
-		}
-	}
+	roots, _ := projectRoots(files)
 	out := make([]string, 0, len(files))
 	for _, f := range files {
 		if !marked(f) {
