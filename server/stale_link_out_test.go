@@ -9,15 +9,13 @@ import (
 	"testing"
 )
 
-// Attack: a repository's rule file that is a link leading out of the
-// repository. The loader refuses it without a look outside; serve listed
-// it among the files it stats, watches and reads at every reload and
-// forwarded call, following the link out each time (an automounted or
-// network path acts when looked at). It is listed by the link's own
-// identity only, which is what changes when it is pointed back inside.
-func TestProjectRuleLinkOutIsNotFollowed(t *testing.T) {
-	var link, outside string
-	f := start(t, "hooks: {}\n", nil, func(o *Options) {
+// startWithRuleLinkOut starts a server whose project's hooks file names
+// rules: [link.yaml], a link leading out of the project (to
+// ../outside.yaml), beside an in.yaml it could lead to instead; it
+// returns the link's and the outside file's paths.
+func startWithRuleLinkOut(t *testing.T) (f *fixture, link, outside string) {
+	t.Helper()
+	f = start(t, "hooks: {}\n", nil, func(o *Options) {
 		noWatch(o)
 		o.ProjectDir = o.Cwd
 		outside = filepath.Join(filepath.Dir(o.Cwd), "outside.yaml")
@@ -25,16 +23,30 @@ func TestProjectRuleLinkOutIsNotFollowed(t *testing.T) {
 		if err := os.MkdirAll(filepath.Dir(link), 0o700); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(o.Cwd, ".hermes", "hooks.yaml"), []byte("rules: [link.yaml]\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(outside, []byte("hooks: {}\n"), 0o644); err != nil {
-			t.Fatal(err)
+		for p, body := range map[string]string{
+			filepath.Join(o.Cwd, ".hermes", "hooks.yaml"): "rules: [link.yaml]\n",
+			filepath.Join(o.Cwd, ".hermes", "in.yaml"):    "hooks: {}\n",
+			outside: "hooks: {}\n",
+		} {
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if err := os.Symlink(outside, link); err != nil {
 			t.Fatal(err)
 		}
 	})
+	return f, link, outside
+}
+
+// Attack: a repository's rule file that is a link leading out of the
+// repository. The loader refuses it without a look outside; serve listed
+// it among the files it stats, watches and reads at every reload and
+// forwarded call, following the link out each time (an automounted or
+// network path acts when looked at). It is listed by the link's own
+// identity only, which is what changes when it is pointed back inside.
+func TestProjectRuleLinkOutIsNotFollowed(t *testing.T) {
+	f, link, outside := startWithRuleLinkOut(t)
 	if len(f.srv.cur.Load().cfg.Unloaded) == 0 {
 		t.Fatal("the rule file leading out of the repository was loaded")
 	}
@@ -56,28 +68,7 @@ func TestProjectRuleLinkOutIsNotFollowed(t *testing.T) {
 // of the fingerprint: the refresh waits for the files to settle and then
 // reloads, and until then forwarded calls are refused.
 func TestProjectRuleLinkPointedBackInsideReloads(t *testing.T) {
-	var link string
-	f := start(t, "hooks: {}\n", nil, func(o *Options) {
-		noWatch(o)
-		o.ProjectDir = o.Cwd
-		outside := filepath.Join(filepath.Dir(o.Cwd), "outside.yaml")
-		link = filepath.Join(o.Cwd, ".hermes", "link.yaml")
-		if err := os.MkdirAll(filepath.Dir(link), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		for p, body := range map[string]string{
-			filepath.Join(o.Cwd, ".hermes", "hooks.yaml"): "rules: [link.yaml]\n",
-			filepath.Join(o.Cwd, ".hermes", "in.yaml"):    "hooks: {}\n",
-			outside: "hooks: {}\n",
-		} {
-			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := os.Symlink(outside, link); err != nil {
-			t.Fatal(err)
-		}
-	})
+	f, link, _ := startWithRuleLinkOut(t)
 	if err := os.Remove(link); err != nil {
 		t.Fatal(err)
 	}
