@@ -28,7 +28,7 @@ func httpKindOf(s hookconfig.Spec) hookKind {
 
 func (k httpKind) fixed(*hookconfig.Entry) *cmdpin.Target {
 	what := "an HTTP endpoint: what it answers can change without notice"
-	if sent := sentVariables(k.spec); len(sent) > 0 {
+	if sent := sentVariables(k.spec.Headers, k.spec.AllowedEnvVars); len(sent) > 0 {
 		// The approval pins the headers, but what the person approving
 		// reads is this and the URL: a secret sent along is said here.
 		what += "; its headers send " + strings.Join(sent, ", ") + " from your environment"
@@ -36,13 +36,14 @@ func (k httpKind) fixed(*hookconfig.Entry) *cmdpin.Target {
 	return &cmdpin.Target{Opaque: what, Spec: httpSpec(k.spec)}
 }
 
-// sentVariables are the environment variables s's headers send: named in
-// a header value and allowed (hookhttp fills no other), sorted.
-func sentVariables(s *hookconfig.HTTPSpec) []string {
+// sentVariables are the environment variables headers send: named in a
+// header value and allowed (hookhttp fills no other), sorted. An http
+// hook's and an opa: entry's alike.
+func sentVariables(headers map[string]string, allowed []string) []string {
 	var sent []string
-	for _, v := range s.Headers {
+	for _, v := range headers {
 		hookhttp.HeaderVariables(v, func(name string) {
-			if slices.Contains(s.AllowedEnvVars, name) && !slices.Contains(sent, name) {
+			if slices.Contains(allowed, name) && !slices.Contains(sent, name) {
 				sent = append(sent, name)
 			}
 		})
@@ -73,15 +74,22 @@ func httpSpec(s *hookconfig.HTTPSpec) string {
 	var b strings.Builder
 	b.WriteString("http\nurl ")
 	b.WriteString(strconv.Quote(s.URL))
-	for _, name := range slices.Sorted(maps.Keys(s.Headers)) {
+	writeSent(&b, s.Headers, s.AllowedEnvVars)
+	return b.String()
+}
+
+// writeSent appends to a canonical text what a post sends besides its
+// body (httpSpec, opaSpec): a line per header, sorted by name, then one
+// per allowed variable, sorted and without repeats. Nothing for none.
+func writeSent(b *strings.Builder, headers map[string]string, allowed []string) {
+	for _, name := range slices.Sorted(maps.Keys(headers)) {
 		b.WriteString("\nheader ")
 		b.WriteString(strconv.Quote(name))
 		b.WriteByte(' ')
-		b.WriteString(strconv.Quote(s.Headers[name]))
+		b.WriteString(strconv.Quote(headers[name]))
 	}
-	for _, name := range slices.Compact(slices.Sorted(slices.Values(s.AllowedEnvVars))) {
+	for _, name := range slices.Compact(slices.Sorted(slices.Values(allowed))) {
 		b.WriteString("\nallowed_env ")
 		b.WriteString(strconv.Quote(name))
 	}
-	return b.String()
 }

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 
@@ -28,7 +29,8 @@ import (
 // anything else OPA could not have meant (an error status, a reply that is
 // no such document, a decision the event cannot take) is a failed hook, so
 // fail_closed blocks a gating event as it does for every kind. Like an
-// http hook it runs no local file: it is approved by its URL.
+// http hook it runs no local file: it is approved by its URL together with
+// the headers it sends (a bearer token for an OPA that requires one).
 type opaKind struct{ spec *hookconfig.OPASpec }
 
 func opaKindOf(s hookconfig.Spec) hookKind {
@@ -39,16 +41,27 @@ func opaKindOf(s hookconfig.Spec) hookKind {
 }
 
 func (k opaKind) fixed(*hookconfig.Entry) *cmdpin.Target {
-	return &cmdpin.Target{Opaque: "an OPA server: what its policy decides can change without notice", Spec: opaSpec(k.spec)}
+	what := "an OPA server: what its policy decides can change without notice"
+	if sent := sentVariables(k.spec.Headers, k.spec.AllowedEnvVars); len(sent) > 0 {
+		// As for an http hook: the person approving reads this and the
+		// URL, so a token sent along is said.
+		what += "; its headers send " + strings.Join(sent, ", ") + " from your environment"
+	}
+	return &cmdpin.Target{Opaque: what, Spec: opaSpec(k.spec)}
 }
 
 func (opaKind) cannotRun() string { return "" }
 
 func (k opaKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h Invocation, payload []byte) ran {
+	if k.spec.Invalid != "" {
+		// Headers it cannot send as written (hookconfig warned): posting
+		// without them would be another request than the one configured.
+		return ran{res: hookproc.Result{SpawnError: "opa: " + k.spec.Invalid}}
+	}
 	body := make([]byte, 0, len(payload)+len(`{"input":}`))
 	body = append(append(append(body, `{"input":`...), payload...), '}')
 	res, status, contentType := hookhttp.Post(ctx, hookhttp.Spec{URL: k.spec.URL, Shown: hookconfig.ShownURL(k.spec.URL), Body: body, Timeout: h.Entry.Timeout,
-		Cap: d.opts.OutputCap, Name: "opa"})
+		Headers: k.spec.Headers, AllowedEnvVars: k.spec.AllowedEnvVars, Env: h.Env, Cap: d.opts.OutputCap, Name: "opa"})
 	if res.SpawnError != "" || res.TimedOut || res.Cancelled {
 		return ran{res: res}
 	}
@@ -73,8 +86,17 @@ func (k opaKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h I
 }
 
 // opaSpec is the canonical text of an opa entry, whose digest the approval
-// pins: the URL, Go-quoted.
-func opaSpec(s *hookconfig.OPASpec) string { return "opa\nurl " + strconv.Quote(s.URL) }
+// pins: the URL, Go-quoted, then its headers and allowed variables as an
+// http hook's (writeSent), so that a header added or changed after
+// approval needs a new one. An entry without either has the text it had
+// before entries had headers: its approvals still hold.
+func opaSpec(s *hookconfig.OPASpec) string {
+	var b strings.Builder
+	b.WriteString("opa\nurl ")
+	b.WriteString(strconv.Quote(s.URL))
+	writeSent(&b, s.Headers, s.AllowedEnvVars)
+	return b.String()
+}
 
 // OPA's decisions, as the policy's document spells them.
 const (

@@ -26,6 +26,7 @@ type fakeOPA struct {
 	status int
 	reply  string
 	posts  [][]byte
+	heads  []http.Header
 }
 
 func newFakeOPA(t *testing.T) *fakeOPA {
@@ -34,6 +35,7 @@ func newFakeOPA(t *testing.T) *fakeOPA {
 		body, _ := io.ReadAll(r.Body)
 		f.mu.Lock()
 		f.posts = append(f.posts, body)
+		f.heads = append(f.heads, r.Header.Clone())
 		status, reply := f.status, f.reply
 		f.mu.Unlock()
 		if r.Method != http.MethodPost || r.Header.Get("Content-Type") != "application/json" {
@@ -52,7 +54,14 @@ func newFakeOPA(t *testing.T) *fakeOPA {
 func (f *fakeOPA) answer(status int, reply string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.status, f.reply, f.posts = status, reply, nil
+	f.status, f.reply, f.posts, f.heads = status, reply, nil, nil
+}
+
+// headers are the headers of the posts since the last answer.
+func (f *fakeOPA) headers() []http.Header {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]http.Header(nil), f.heads...)
 }
 
 func (f *fakeOPA) posted() [][]byte {

@@ -291,6 +291,7 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 				// A rule (parse_rule.go): a config's own entries only,
 				// never a key in an agent's hook file.
 				parse = cfg.parseRuleEntry
+				cfg.opaKeysElsewhere(path, item)
 			} else if item.Kind == yaml.MappingNode {
 				cfg.ruleKeysElsewhere(path, item)
 			}
@@ -481,7 +482,7 @@ func failClosedHonored(ev *protocol.Event, declared string, dialect protocol.Dia
 // protection off — so it is reported, with the closest key.
 var entryKeys = []string{"command", "matcher", "timeout", "fail_closed", "failClosed", "onFailure",
 	"dialect", "priority", "worker", "workers", "worker_idle", "mode", "skill_commands", "examples",
-	"rule", "decision", "message", "id", "opa"}
+	"rule", "decision", "message", "id", "opa", "headers", "allowed_env_vars"}
 
 // topLevelKeys are the top-level keys hermes-hooks reads.
 func topLevelKeys() []string {

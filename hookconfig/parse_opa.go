@@ -23,6 +23,9 @@ func (cfg *Config) parseYAMLEntry(ev *protocol.Event, declared, path string, ind
 	if pyyaml.MappingGet(n, "opa") != nil {
 		return cfg.parseOPAEntry(ev, declared, path, index, n, dialect, source)
 	}
+	if n.Kind == yaml.MappingNode {
+		cfg.opaKeysElsewhere(path, n)
+	}
 	return cfg.parseEntry(ev, declared, path, index, n, dialect, codec, source)
 }
 
@@ -57,6 +60,7 @@ func (cfg *Config) parseOPAEntry(ev *protocol.Event, declared, path string, inde
 		shown.Value = ShownURL(spec.URL)
 		cfg.warn(path, ".opa "+pyyaml.Repr(&shown)+" "+why)
 	}
+	cfg.parseOPASend(spec, path, n)
 	e := cfg.parseEntry(ev, declared, path, index, pyyaml.WithMapping(n, "command", spec.Label()), dialect, nil, source)
 	if e == nil {
 		return nil

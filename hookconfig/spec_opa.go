@@ -7,9 +7,21 @@ const TypeOPA = "opa"
 // Hermes-style entry): the entry's payload is POSTed as {"input": …} to
 // URL, a path of OPA's data API, and the document it answers with is read
 // as {decision, message}. The dispatcher posts it (dispatcher/kind_opa.go,
-// through internal/hookhttp); hookconfig keeps the URL.
+// through internal/hookhttp); hookconfig keeps the URL and what is sent
+// with each post.
 type OPASpec struct {
 	URL string
+	// Headers are sent with each post (an OPA server started with
+	// --authentication=token reads Authorization: Bearer …); their values
+	// may name the variables AllowedEnvVars lists, filled in as an http
+	// hook's are (HTTPSpec).
+	Headers        map[string]string
+	AllowedEnvVars []string
+	// Invalid says why the headers or allowed_env_vars as written cannot
+	// be sent ("" when they can): the entry is kept and fails when it
+	// runs, so that a fail_closed guard fails closed rather than vanish
+	// or post without them. It never holds a header's value.
+	Invalid string
 }
 
 // Kind implements Spec.
