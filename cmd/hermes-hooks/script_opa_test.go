@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -15,6 +17,9 @@ import (
 // The opa_*.txtar scripts' stand-in for an OPA server (make e2e runs the
 // real one): hh-fakeopa URLFILE POSTLOG.
 func init() { scriptPrograms["hh-fakeopa"] = fakeOPAMain }
+
+// fakeOPAToken is the bearer token hh-fakeopa wants under /v1/data/authz/.
+const fakeOPAToken = "s3cr3t-opa-token"
 
 // fakeOPAMain listens on a loopback port, writes its base URL to URLFILE
 // (whole, by a rename, so that await-file never sees half of it) and
@@ -28,6 +33,10 @@ func init() { scriptPrograms["hh-fakeopa"] = fakeOPAMain }
 // nothing ({"result": {}}); under /v1/data/hostile, raw escape sequences
 // and 100 KB (no JSON), under /v1/data/large a JSON answer of 100 KB; and /v1/data/hermes is the package above
 // /v1/data/hermes/pre_tool_call, whose document it answers as a member.
+// Under /v1/data/authz/ it answers as an OPA started with
+// --authentication=token whose system.authz wants fakeOPAToken: 401
+// without it. Every Authorization and X-* header it gets is logged too
+// ("HEADER /path Name: value"), after its post's line.
 func fakeOPAMain() {
 	if len(os.Args) != 3 {
 		fmt.Fprintln(os.Stderr, "usage: hh-fakeopa URLFILE POSTLOG")
@@ -49,9 +58,24 @@ func fakeOPAMain() {
 		mu.Lock()
 		if f, err := os.OpenFile(os.Args[2], os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
 			fmt.Fprintf(f, "%s %s %s\n", r.Method, r.URL.Path, body)
+			for _, name := range slices.Sorted(maps.Keys(r.Header)) {
+				if name == "Authorization" || strings.HasPrefix(name, "X-") {
+					fmt.Fprintf(f, "HEADER %s %s: %s\n", r.URL.Path, name, strings.Join(r.Header[name], ", "))
+				}
+			}
 			f.Close()
 		}
 		mu.Unlock()
+		var ok bool
+		if r.URL.Path, ok = strings.CutPrefix(r.URL.Path, "/v1/data/authz"); ok {
+			if r.Header.Get("Authorization") != "Bearer "+fakeOPAToken {
+				// OPA's own answer when system.authz denies.
+				w.WriteHeader(http.StatusUnauthorized)
+				io.WriteString(w, `{"code":"unauthorized","message":"request rejected by administrative policy"}`)
+				return
+			}
+			r.URL.Path = "/v1/data" + r.URL.Path
+		}
 		switch r.URL.Path {
 		case "/v1/data/slow":
 			<-r.Context().Done()
