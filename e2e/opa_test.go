@@ -66,13 +66,29 @@ verdict := {"decision": "ask", "message": "OPA bundle: force-push needs a human"
 }
 `
 
+// opaAuthzPolicy is the system.authz policy of an OPA run as a central
+// service with --authentication=token --authorization=basic: every query
+// needs its bearer token (input.identity); /health answers anyone.
+const opaAuthzPolicy = `package system.authz
+
+default allow := false
+
+allow if input.path == ["health"]
+
+allow if input.identity == "` + opaToken + `"
+`
+
+// opaToken is the token opaAuthzPolicy wants.
+const opaToken = "e2e-opa-s3cret-token"
+
 // TestOPA runs opa: entries (docs/opa.md) against a real Open Policy
 // Agent server: OPA v1.22.3, built by go install from the module proxy
 // into $(os.UserCacheDir)/hermes-hooks-e2e/opa-v1.22.3/bin (about four
 // minutes of CPU once, reused after; skipped when the build fails;
 // HERMES_E2E_OPA=/path/to/opa uses another build), started with
 // `opa run --server` on a loopback port with a Rego policy, then with a
-// bundle made by `opa build`, and polled on /health until ready. Each is
+// bundle made by `opa build`, then with the policy behind a bearer token
+// (checkOPAToken), and polled on /health until ready. Each is
 // fired through `hermes-hooks hook claude` and `dispatch`: OPA's block,
 // ask and undefined, a fail_closed block once OPA is stopped, and the
 // paths a team gets wrong (checkOPAWrongPaths). OPA is
@@ -109,6 +125,39 @@ func TestOPA(t *testing.T) {
 			t.Errorf("dispatch with OPA stopped: %s", out)
 		}
 	})
+
+	t.Run("token", func(t *testing.T) {
+		policy, authz := filepath.Join(dir, "hermes.rego"), filepath.Join(dir, "authz.rego")
+		mustWrite(t, policy, opaPolicy, 0o644)
+		mustWrite(t, authz, opaAuthzPolicy, 0o644)
+		base, _ := startOPA(t, opa, "/health", "--authentication=token", "--authorization=basic", policy, authz)
+		checkOPAToken(t, h, base+"/v1/data/hermes/pre_tool_call")
+	})
+}
+
+// checkOPAToken points a fail_closed opa: entry at url, an OPA that wants
+// opaToken: without the header OPA answers 401 and the guard refuses ls;
+// with headers sending it from OPA_TOKEN (allowed_env_vars), OPA decides.
+func checkOPAToken(t *testing.T, h *harness, url string) {
+	t.Helper()
+	t.Setenv("OPA_TOKEN", opaToken)
+	entry := "hooks:\n  pre_tool_call:\n    - opa: " + url + "\n      timeout: 10\n      fail_closed: true\n"
+	mustWrite(t, filepath.Join(h.hermesHome, "config.yaml"), entry, 0o644)
+	h.hermesHooks(t, "approve", "--all")
+	ls := `{"tool_name":"terminal","args":{"command":"ls"},"session_id":"e2e-opa"}`
+	if out := h.hermesHooksStdin(t, ls, "dispatch", "pre_tool_call"); !strings.Contains(out, `"decision":"block","message":"hook opa: `+url+` failed closed: opa: HTTP 401 from`) {
+		t.Errorf("dispatch without the token: %s", out)
+	}
+	mustWrite(t, filepath.Join(h.hermesHome, "config.yaml"),
+		entry+"      headers:\n        Authorization: Bearer ${OPA_TOKEN}\n      allowed_env_vars: [OPA_TOKEN]\n", 0o644)
+	h.hermesHooks(t, "approve", "--all")
+	out := h.hermesHooksStdin(t, `{"tool_name":"terminal","args":{"command":"rm -rf /tmp/x"},"session_id":"e2e-opa"}`, "dispatch", "pre_tool_call")
+	if !strings.Contains(out, `"decision":"block","message":"OPA: rm -rf is not allowed"`) || strings.Contains(out, opaToken) {
+		t.Errorf("dispatch rm -rf with the token: %s", out)
+	}
+	if out := h.hermesHooksStdin(t, ls, "dispatch", "pre_tool_call"); !strings.Contains(out, `"decision":"none"`) || strings.Contains(out, `"error"`) {
+		t.Errorf("dispatch ls with the token: %s", out)
+	}
 }
 
 // checkOPADecisions points a fail_closed opa: entry of the user's config
