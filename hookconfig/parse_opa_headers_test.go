@@ -101,3 +101,26 @@ func TestOPAHeaderKeysElsewhere(t *testing.T) {
 		}
 	}
 }
+
+// Two opa: entries of one URL that send different headers are two hooks:
+// the second was "duplicate: runs once" and never queried, a policy asked
+// with another token silently not asked. As for URLs that differ only in
+// what is shown as xxxxx, the second is listed and approved as TEXT [2];
+// one without headers keeps the key it had.
+func TestOPAHeadersMakeAnotherHook(t *testing.T) {
+	const url = "http://127.0.0.1:8181/v1/data/x"
+	cfg, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - opa: "+url+"\n      headers: {Authorization: Bearer a}\n    - opa: "+url+"\n      headers: {Authorization: Bearer b}\n    - opa: "+url+"\n"), "hooks.yaml")
+	if err != nil || len(cfg.Entries) != 3 {
+		t.Fatalf("%v %v", err, cfg)
+	}
+	a, b, bare := cfg.Entries[0], cfg.Entries[1], cfg.Entries[2]
+	if a.SameKey() == b.SameKey() || a.SameKey() == bare.SameKey() || a.Duplicate || b.Duplicate {
+		t.Errorf("keys %q %q, duplicate %v %v", a.SameKey(), b.SameKey(), a.Duplicate, b.Duplicate)
+	}
+	if a.Text() != "opa: "+url || b.Text() != "opa: "+url+" [2]" || bare.Text() != "opa: "+url+" [3]" {
+		t.Errorf("texts %q %q %q", a.Text(), b.Text(), bare.Text())
+	}
+	if bare.SameKey() != TypeOPA+"\x00"+url {
+		t.Errorf("an entry without headers: key %q", bare.SameKey())
+	}
+}

@@ -1,5 +1,12 @@
 package hookconfig
 
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
 // TypeOPA is an opa: entry's kind.
 const TypeOPA = "opa"
 
@@ -32,3 +39,21 @@ func (*OPASpec) Kind() string { return TypeOPA }
 // ShownURL shows it. The approval still pins the whole URL (the
 // dispatcher's opaSpec), so a changed password needs a new approval.
 func (s *OPASpec) Label() string { return "opa: " + ShownURL(s.URL) }
+
+// sentKey is what SameKey adds to an opa entry's URL: its headers and
+// allowed variables, so that two entries of one URL that send different
+// tokens are two hooks (numbered apart by numberShown), not one run once.
+// "" for an entry without either, whose key is what it always was.
+func (s *OPASpec) sentKey() string {
+	if len(s.Headers) == 0 && len(s.AllowedEnvVars) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(s.Headers)) {
+		b.WriteString("\x00header " + strconv.Quote(name) + " " + strconv.Quote(s.Headers[name]))
+	}
+	for _, name := range slices.Compact(slices.Sorted(slices.Values(s.AllowedEnvVars))) {
+		b.WriteString("\x00allowed_env " + strconv.Quote(name))
+	}
+	return b.String()
+}
