@@ -2,7 +2,6 @@ package dispatcher
 
 import (
 	"context"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -71,25 +70,5 @@ func (k httpKind) run(ctx context.Context, d *Dispatcher, _ *protocol.Event, h I
 // its digest (cmdpin.Target.Spec): a header or an allowed variable added
 // after the URL was approved — a secret sent along — needs a new approval.
 func httpSpec(s *hookconfig.HTTPSpec) string {
-	var b strings.Builder
-	b.WriteString("http\nurl ")
-	b.WriteString(strconv.Quote(s.URL))
-	writeSent(&b, s.Headers, s.AllowedEnvVars)
-	return b.String()
-}
-
-// writeSent appends to a canonical text what a post sends besides its
-// body (httpSpec, opaSpec): a line per header, sorted by name, then one
-// per allowed variable, sorted and without repeats. Nothing for none.
-func writeSent(b *strings.Builder, headers map[string]string, allowed []string) {
-	for _, name := range slices.Sorted(maps.Keys(headers)) {
-		b.WriteString("\nheader ")
-		b.WriteString(strconv.Quote(name))
-		b.WriteByte(' ')
-		b.WriteString(strconv.Quote(headers[name]))
-	}
-	for _, name := range slices.Compact(slices.Sorted(slices.Values(allowed))) {
-		b.WriteString("\nallowed_env ")
-		b.WriteString(strconv.Quote(name))
-	}
+	return "http\nurl " + strconv.Quote(s.URL) + hookconfig.SentText(s.Headers, s.AllowedEnvVars)
 }

@@ -87,15 +87,11 @@ func (k opaKind) run(ctx context.Context, d *Dispatcher, ev *protocol.Event, h I
 
 // opaSpec is the canonical text of an opa entry, whose digest the approval
 // pins: the URL, Go-quoted, then its headers and allowed variables as an
-// http hook's (writeSent), so that a header added or changed after
+// http hook's (hookconfig.SentText), so that a header added or changed after
 // approval needs a new one. An entry without either has the text it had
 // before entries had headers: its approvals still hold.
 func opaSpec(s *hookconfig.OPASpec) string {
-	var b strings.Builder
-	b.WriteString("opa\nurl ")
-	b.WriteString(strconv.Quote(s.URL))
-	writeSent(&b, s.Headers, s.AllowedEnvVars)
-	return b.String()
+	return "opa\nurl " + strconv.Quote(s.URL) + hookconfig.SentText(s.Headers, s.AllowedEnvVars)
 }
 
 // OPA's decisions, as the policy's document spells them.

@@ -94,7 +94,7 @@ func (e *Entry) SameKey() string {
 	case *HTTPSpec:
 		return TypeHTTP + "\x00" + s.URL
 	case *OPASpec:
-		return TypeOPA + "\x00" + s.URL + s.sentKey()
+		return TypeOPA + "\x00" + s.URL + SentText(s.Headers, s.AllowedEnvVars)
 	}
 	return e.Text()
 }

@@ -40,20 +40,21 @@ func (*OPASpec) Kind() string { return TypeOPA }
 // dispatcher's opaSpec), so a changed password needs a new approval.
 func (s *OPASpec) Label() string { return "opa: " + ShownURL(s.URL) }
 
-// sentKey is what SameKey adds to an opa entry's URL: its headers and
-// allowed variables, so that two entries of one URL that send different
-// tokens are two hooks (numbered apart by numberShown), not one run once.
-// "" for an entry without either, whose key is what it always was.
-func (s *OPASpec) sentKey() string {
-	if len(s.Headers) == 0 && len(s.AllowedEnvVars) == 0 {
-		return ""
-	}
+// SentText is the canonical text of what a post sends besides its body
+// (an http hook's or an opa: entry's): a line per header, sorted by name,
+// then one per allowed variable, sorted and without repeats, each value
+// Go-quoted; "" for none. The dispatcher's approval specs end with it, so
+// that a header added or changed after approval needs a new one, and an
+// opa entry's SameKey with it, so that two entries of one URL that send
+// different tokens are two hooks (numbered apart by numberShown), not one
+// run once.
+func SentText(headers map[string]string, allowed []string) string {
 	var b strings.Builder
-	for _, name := range slices.Sorted(maps.Keys(s.Headers)) {
-		b.WriteString("\x00header " + strconv.Quote(name) + " " + strconv.Quote(s.Headers[name]))
+	for _, name := range slices.Sorted(maps.Keys(headers)) {
+		b.WriteString("\nheader " + strconv.Quote(name) + " " + strconv.Quote(headers[name]))
 	}
-	for _, name := range slices.Compact(slices.Sorted(slices.Values(s.AllowedEnvVars))) {
-		b.WriteString("\x00allowed_env " + strconv.Quote(name))
+	for _, name := range slices.Compact(slices.Sorted(slices.Values(allowed))) {
+		b.WriteString("\nallowed_env " + strconv.Quote(name))
 	}
 	return b.String()
 }
