@@ -147,6 +147,10 @@ func compareFiles(files []FileRecord, primary string, t *cmdpin.Target, p *cmdpi
 // no other kind's Spec does (dispatcher's TestSpecKindsDistinct).
 const ruleSpecPrefix = "rule\n"
 
+// opaSpecPrefix begins the Spec of an opa: entry (the dispatcher's
+// opaSpec), whose allowed variables its config spells allowed_env_vars.
+const opaSpecPrefix = "opa\n"
+
 // envSpecMarker begins the part of a Spec that holds the variables a
 // hook's own file sets for it (the dispatcher's envSpec): first, or after
 // a PowerShell command's Spec.
@@ -189,6 +193,8 @@ func compareSpec(e Entry, t *cmdpin.Target) (Drift, bool) {
 		d.Why = "what it sends changed since approval: its approval covers only its URL, not the headers and allowedEnvVars it sends now; re-approve it to pin them"
 	case now == "":
 		d.Why = "what it runs changed since approval: it was approved as an http hook (or with variables its hook file set for it: env) and is not one now"
+	case strings.HasPrefix(t.Spec, opaSpecPrefix):
+		d.Why = "what it sends changed since approval: its URL, headers or allowed_env_vars differ from the approved ones"
 	default:
 		d.Why = "what it sends changed since approval: its URL, headers or allowedEnvVars differ from the approved ones"
 	}

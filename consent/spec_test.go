@@ -23,6 +23,7 @@ func TestCompareSpec(t *testing.T) {
 		{"same spec", specDigest(a), a, false, ""},
 		{"same spec, upper-case digest", strings.ToUpper(specDigest(a)), a, false, ""},
 		{"a header added", specDigest(a), b, true, "its URL, headers or allowedEnvVars differ"},
+		{"an opa entry's header added", specDigest("opa\nurl \"http://o/v1/data/p\""), "opa\nurl \"http://o/v1/data/p\"\nheader \"Authorization\" \"Bearer $T\"", true, "its URL, headers or allowed_env_vars differ"},
 		{"approved before specs were pinned", "", a, true, "covers only its URL"},
 		{"no longer an http hook", specDigest(a), "", true, "is not one now"},
 		{"a malformed pin", "\x00invalid", a, true, "differ"},

@@ -2,6 +2,7 @@ package dispatcher
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
@@ -69,6 +70,17 @@ func TestSpecKindsDistinct(t *testing.T) {
 	} {
 		if len(s) >= len(rulePrefix) && s[:len(rulePrefix)] == rulePrefix {
 			t.Errorf("a Spec of another kind reads as a rule's: %q", s)
+		}
+	}
+	// consent words an opa entry's drift by the "opa\n" its Spec begins
+	// with (allowed_env_vars, not an http hook's allowedEnvVars).
+	const opaPrefix = "opa\n"
+	if s := opaSpec(&hookconfig.OPASpec{URL: "http://o/v1/data/p"}); !strings.HasPrefix(s, opaPrefix) {
+		t.Fatalf("opaSpec = %q: consent no longer knows it for an opa entry", s)
+	}
+	for _, s := range []string{httpSpec(&hookconfig.HTTPSpec{URL: "opa\n"}), cmdpin.PowerShellSpec, envSpec(map[string]string{"opa": "x"})} {
+		if strings.HasPrefix(s, opaPrefix) {
+			t.Errorf("a Spec of another kind reads as an opa entry's: %q", s)
 		}
 	}
 }
