@@ -143,10 +143,15 @@ func validRuleID(id string) bool {
 
 // ruleKeysElsewhere warns of a rule's keys on an entry that is no rule:
 // they are ignored there (entryKeys lists them, so no other warning does).
+// An opa: entry runs no command: what decides is named as it is.
 func (cfg *Config) ruleKeysElsewhere(path string, n *yaml.Node) {
+	decides := "a command decides by its reply"
+	if pyyaml.MappingGet(n, "opa") != nil {
+		decides = "an opa: entry decides by OPA's answer"
+	}
 	for _, k := range []string{"decision", "message", "id"} {
 		if pyyaml.MappingGet(n, k) != nil {
-			cfg.warn(path, "."+k+" is read on rule: entries only; ignoring it (a command decides by its reply)")
+			cfg.warn(path, "."+k+" is read on rule: entries only; ignoring it ("+decides+")")
 		}
 	}
 }

@@ -2,6 +2,7 @@ package hookconfig
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -191,5 +192,19 @@ func TestRuleID(t *testing.T) {
 		if !errors.As(err, &ce) || ce.Line != 4 || !strings.Contains(err.Error(), ".id must be a name of 1 to 128") {
 			t.Errorf("id %s: %v", id, err)
 		}
+	}
+}
+
+// A rule's keys on an opa: entry say that OPA's answer decides, not a
+// command's reply: the entry runs no command.
+func TestRuleKeysOnOPAEntry(t *testing.T) {
+	cfg, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - opa: http://127.0.0.1:8181/v1/data/hermes/pre_tool_call\n      decision: block\n"), "/c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(cfg.Warnings)
+	if len(cfg.Warnings) != 1 || !strings.Contains(got, "hooks.pre_tool_call[0].decision is read on rule: entries only") ||
+		strings.Contains(got, "a command") || !strings.Contains(got, "OPA's answer") {
+		t.Fatalf("warnings: %v", got)
 	}
 }
