@@ -311,7 +311,7 @@ func (cfg *Config) parseHooks(n *yaml.Node, source string) {
 // talks; its EventRules apply to the matcher and fail_closed.
 func (cfg *Config) parseEntry(ev *protocol.Event, declared, path string, index int, n *yaml.Node, dialect protocol.Dialect, codec protocol.Codec, source string) *Entry {
 	if n.Kind != yaml.MappingNode {
-		cfg.warn(path, " must be a mapping with a 'command' key; got "+pyyaml.Type(n))
+		cfg.warn(path, " must be a mapping with a 'command' key; got "+pyyaml.Type(n)+entryTextHint(n))
 		return nil
 	}
 	cmdNode := pyyaml.MappingGet(n, "command")

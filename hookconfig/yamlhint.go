@@ -2,8 +2,11 @@ package hookconfig
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 )
@@ -302,6 +305,22 @@ func missingSpace(content string) (key, value string, ok bool) {
 		}
 	}
 	return key, value, true
+}
+
+// entryTextHint is what an entry written as text was meant to be ("" when
+// it is not that): one key of an entry with no space after its ':'
+// ("command:/g.sh"), which YAML reads as one piece of text, not a
+// mapping. That is valid YAML, so no parse error points at it; the
+// warning that skips the entry says it instead.
+func entryTextHint(n *yaml.Node) string {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+		return ""
+	}
+	k, v, ok := missingSpace(n.Value)
+	if !ok || !slices.Contains(entryKeys, k) {
+		return ""
+	}
+	return "; missing space after ':' — write `" + truncate(k) + ": " + truncate(v) + "`"
 }
 
 // leadingBlank is the run of spaces and tabs a line starts with.

@@ -160,3 +160,29 @@ func FuzzYAMLHint(f *testing.F) {
 		}
 	})
 }
+
+// An entry of one key written without the space after its ':' is valid
+// YAML (one piece of text, not a mapping), so no parse error points at
+// it: the warning that skips the entry says what was meant, as the parse
+// error of a longer entry does. Text that is no key of an entry gets no
+// such advice.
+func TestEntryMissingSpaceHint(t *testing.T) {
+	for _, tc := range []struct{ item, want string }{
+		{"command:/g.sh", "got str; missing space after ':' — write `command: /g.sh`"},
+		{"opa:http://127.0.0.1:8181/v1/data/hermes", "got str; missing space after ':' — write `opa: http://127.0.0.1:8181/v1/data/hermes`"},
+		{"/g.sh", "got str"},
+		{"echo:hi", "got str"},
+	} {
+		cfg, err := ParseConfig([]byte("hooks:\n  pre_tool_call:\n    - "+tc.item+"\n"), "c.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := warningsText(cfg)
+		if !strings.Contains(got, "hooks.pre_tool_call[0] must be a mapping with a 'command' key; "+tc.want) {
+			t.Errorf("%s: warnings %q; want %q", tc.item, got, tc.want)
+		}
+		if !strings.Contains(tc.want, "missing") && strings.Contains(got, "missing space") {
+			t.Errorf("%s: advice for text that is no entry's key: %q", tc.item, got)
+		}
+	}
+}
