@@ -46,7 +46,8 @@ approves a repository's hooks: it names each repository whose hooks are not
 approved and the approve --project line that shows and approves them. A
 command no hook runs for --event is refused unless --force (the approval
 then waits for such a hook), and a script that does not exist cannot be
-approved: its content is what an approval records.
+approved: its content is what an approval records (--force records it as
+missing, which the script written later does not match: write it first).
 
 The approval records the script's SHA-256: if the script changes later, dispatch
 stops running it until you approve it again (list and doctor say why). COMMAND

@@ -45,12 +45,14 @@ func noHookHints(statuses []report.HookStatus, command string) (missing string, 
 }
 
 // noHookText is noHookHints as the lines approve prints and the text
-// --json's error ends with.
+// --json's error ends with. A missing script is to be written before it
+// is approved: --force would record it as missing, and the script written
+// later is then "changed since approval" until approved again.
 func noHookText(statuses []report.HookStatus, command string) (lines []string, suffix string) {
 	missing, dym := noHookHints(statuses, command)
 	if missing != "" {
-		lines = append(lines, "There is no file "+missing+".")
-		suffix += "; there is no file " + missing
+		lines = append(lines, "There is no file "+missing+".", "Write the script first, then approve it: an approval records its content.")
+		suffix += "; there is no file " + missing + " (write the script first, then approve it: an approval records its content)"
 	}
 	if len(dym) > 0 {
 		lines = append(lines, "Did you mean:")
