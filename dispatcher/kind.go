@@ -63,6 +63,12 @@ type ran struct {
 	// entry's, or less where a shared budget ends first), for the words
 	// of a timeout; 0: the entry's.
 	timeout time.Duration
+	// timedOut marks an in-process decision stopped at its time bound (a
+	// rule's): its report says it timed out, as a process killed at its
+	// timeout's does, and res.SpawnError says how it stopped (past its
+	// bound, or never started) — the words a fail_closed refusal quotes,
+	// which res.TimedOut would have replaced with a process's.
+	timedOut bool
 }
 
 // kinds maps a spec to its kind: each returns nil for a spec that is not

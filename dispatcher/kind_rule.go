@@ -201,6 +201,13 @@ func (k *ruleKind) answer(ev *protocol.Event, e *hookconfig.Entry, ok bool, err 
 		}
 	case errors.Is(err, rule.ErrTimeout) || errors.Is(err, rule.ErrQuarantined):
 		out.res.SpawnError = "rule evaluation stopped: " + err.Error()
+		// Past its bound, or never started as its call's rules had none
+		// left (ErrNotStarted): a timeout, counted as a command's is.
+		// Quarantined (disabled while an earlier firing's evaluation
+		// still runs past its bound) is not: this firing ran past
+		// nothing, and that earlier firing counted the timeout; it is
+		// an error, as it was.
+		out.timedOut = errors.Is(err, rule.ErrTimeout)
 	case k.r == nil:
 		out.res.SpawnError = "rule does not compile" + ruleAt(e) + ": " + err.Error()
 	default:

@@ -300,7 +300,7 @@ func (d *Dispatcher) finish(ctx context.Context, ev *protocol.Event, e *hookconf
 	res := r.res
 	rep.Ran = res.SpawnError == ""
 	rep.ElapsedMS = math.Round(float64(res.Elapsed.Microseconds())) / 1000
-	rep.TimedOut = res.TimedOut
+	rep.TimedOut = res.TimedOut || r.timedOut
 	rep.Error = res.SpawnError
 	rep.StdoutTruncated = res.StdoutTruncated
 	rep.StderrTruncated = res.StderrTruncated

@@ -144,7 +144,7 @@ func TestRuleRunawayInATier(t *testing.T) {
 		}
 		s := "zz" + strings.Repeat("ab", 20)
 		o := dispatch(t, d, "pre_tool_call", map[string]any{"tool_name": "terminal", "args": map[string]any{"s": s}})
-		if len(o.Hooks) != 3 || !strings.Contains(o.Hooks[1].Error, "rule evaluation stopped") || o.Hooks[1].Ran {
+		if len(o.Hooks) != 3 || !strings.Contains(o.Hooks[1].Error, "rule evaluation stopped") || o.Hooks[1].Ran || !o.Hooks[1].TimedOut {
 			t.Fatalf("fail_closed=%v: the runaway's report: %+v", fc, o.Hooks)
 		}
 		if o.Hooks[0].Error != "" || o.Hooks[2].Error != "" || o.Context != "refused by rule" || o.Decision != protocol.DecisionBlock {
@@ -183,8 +183,8 @@ func TestRulesShareTheFiringsBound(t *testing.T) {
 		t.Fatalf("reports: %+v", o.Hooks)
 	}
 	for i, h := range o.Hooks {
-		if !strings.Contains(h.Error, "rule evaluation stopped") || h.Ran {
-			t.Errorf("rule %d: %+v, want stopped", i, h)
+		if !strings.Contains(h.Error, "rule evaluation stopped") || h.Ran || !h.TimedOut {
+			t.Errorf("rule %d: %+v, want stopped, timed out", i, h)
 		}
 	}
 	for _, h := range o.Hooks[2:] {

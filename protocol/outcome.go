@@ -181,9 +181,11 @@ func (r *HookReport) Failure() string {
 		return ""
 	}
 	switch {
-	case r.TimedOut:
+	case r.TimedOut && r.Error == "":
 		return "timed out"
 	case r.Error != "":
+		// A rule past its bound (TimedOut too) says in its error how it
+		// stopped.
 		return r.Error
 	case r.ExitCode != nil && *r.ExitCode != 0 && r.Contribution == nil:
 		if r.Note != "" {

@@ -5,6 +5,8 @@ package server
 import (
 	"strings"
 	"testing"
+
+	"github.com/hermes-hooks/hermes-hooks/internal/serverstats"
 )
 
 // A rule file saved with a rule that does not compile, while serve runs:
@@ -41,7 +43,9 @@ func TestReloadNamesARuleThatDoesNotCompile(t *testing.T) {
 // A rule past its time bound is counted in /v1/stats' (and /metrics')
 // timeouts, where doctor --live says "timed out": it was counted as an
 // error, so an alert on hermes_hooks_hook_timeouts_total never saw a
-// payload that made a rule outlast its bound.
+// payload that made a rule outlast its bound. It is counted by the
+// report's timeout field, as a command's timeout is: the dispatch's log
+// line counted it as a failed hook (failed=1), as it read that field.
 func TestStatsCountARuleTimeoutAsATimeout(t *testing.T) {
 	src := `args.command matches "[a-z]+;[a-z]+;rm"`
 	f := start(t, `hooks:
@@ -59,5 +63,14 @@ func TestStatsCountARuleTimeoutAsATimeout(t *testing.T) {
 	h := hookStatsOf(t, f.stats(), "rule: "+src)
 	if h.Timeouts != 1 || h.Errors != 0 || !strings.Contains(h.LastError, "passed its time bound") {
 		t.Errorf("a rule past its bound: timeouts %d, errors %d, last error %q; want 1, 0, its bound", h.Timeouts, h.Errors, h.LastError)
+	}
+	fams := f.scrape()
+	labels := []string{"command", "rule: " + src, "event", "pre_tool_call"}
+	if n, e := value(t, fams, serverstats.FamTimeouts.Name, serverstats.FamTimeouts.Name, labels...), value(t, fams, serverstats.FamErrors.Name, serverstats.FamErrors.Name, labels...); n != 1 || e != 0 {
+		t.Errorf("/metrics: timeouts %g, errors %g; want 1, 0", n, e)
+	}
+	f.waitLog("event=pre_tool_call decision=none")
+	if logs := f.logs.String(); !strings.Contains(logs, " timed_out=1 ") || strings.Contains(logs, " failed=") {
+		t.Errorf("the dispatch's log line does not count the rule as timed out:\n%s", logs)
 	}
 }

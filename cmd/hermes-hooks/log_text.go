@@ -67,10 +67,14 @@ func journalLine(e *journal.Entry) string {
 		if h.ExitCode != nil {
 			fmt.Fprintf(&b, " exit=%d", *h.ExitCode)
 		}
-		if h.TimedOut {
+		switch {
+		case h.TimedOut && h.Error != "":
+			// A rule past its time bound: its error says how it
+			// stopped (past its bound, or never started).
+			fmt.Fprintf(&b, " timed out (%s)", showCut(h.Error))
+		case h.TimedOut:
 			b.WriteString(" timed out")
-		}
-		if h.Error != "" {
+		case h.Error != "":
 			// It did not run as configured (a worker given up, a
 			// matcher that could not decide, a command that cannot
 			// start): say why, as a skipped hook does.

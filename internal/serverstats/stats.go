@@ -25,7 +25,6 @@ import (
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
-	"github.com/hermes-hooks/hermes-hooks/internal/rule"
 	"github.com/hermes-hooks/hermes-hooks/protocol"
 	"github.com/hermes-hooks/hermes-hooks/report"
 )
@@ -109,14 +108,14 @@ func (h *hookStats) record(r *protocol.HookReport, now time.Time) {
 	}
 	switch {
 	case r.TimedOut:
-		h.timeout++
-		h.lastError = "timed out after " + strconv.FormatFloat(r.ElapsedMS, 'f', -1, 64) + " ms"
-	case ruleTimedOut(r):
-		// A rule past its time bound ran past its timeout as a process
-		// killed at it did: counted with those (timeouts_total, doctor
-		// --live's "timed out"), not as a failure to start.
+		// A rule past its time bound is one too (the dispatcher sets
+		// the field for it): its error says how it stopped (past its
+		// bound, or never started).
 		h.timeout++
 		h.lastError = r.Error
+		if h.lastError == "" {
+			h.lastError = "timed out after " + strconv.FormatFloat(r.ElapsedMS, 'f', -1, 64) + " ms"
+		}
 	case r.Error != "":
 		h.errs++
 		h.lastError = r.Error
@@ -321,16 +320,4 @@ func (l *Live) unapprovedCounts() map[string]int64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return maps.Clone(l.unapproved)
-}
-
-// ruleStopped starts the error of a rule whose evaluation passed its time
-// bound (or, its call's rules out of time, never started): the
-// dispatcher's words (kind_rule.go) around rule.ErrTimeout. A rule
-// disabled while such an evaluation still runs (ErrQuarantined) did not
-// run past anything on this call: that stays an error.
-var ruleStopped = "rule evaluation stopped: " + rule.ErrTimeout.Error()
-
-// ruleTimedOut reports whether r is a rule's evaluation past its bound.
-func ruleTimedOut(r *protocol.HookReport) bool {
-	return strings.HasPrefix(r.Command, "rule: ") && strings.HasPrefix(r.Error, ruleStopped)
 }
