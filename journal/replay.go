@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/dispatcher"
@@ -32,16 +33,67 @@ type ReplayOptions struct {
 	// a local process rewrote can name any directory, and a hook approved
 	// by its text only (make check) would run what that directory holds.
 	Root string
+	// Names, when set, is the Recorder of the dispatcher Fire fires
+	// through: what names a rule that decides now by its id, as the
+	// journal names it. Without it such a rule is named by its text.
+	Names *ReplayNames
+}
+
+// ReplayNames is a dispatcher.Recorder that writes nothing: it keeps, of
+// the firing recorded last, the identity of each hook's rule
+// (dispatcher.Script.Rule: its id, else its file and line; "" for a hook
+// that is no rule), for Replay to name the rules that decide now as the
+// journal names those that decided then. The dispatcher calls it before
+// Fire returns; Replay fires one record at a time.
+type ReplayNames struct{ rules []string }
+
+// Record implements dispatcher.Recorder.
+func (n *ReplayNames) Record(_ context.Context, r *dispatcher.Record) {
+	n.rules = n.rules[:0]
+	for i := range r.Scripts {
+		n.rules = append(n.rules, r.Scripts[i].Rule)
+	}
+}
+
+// fired are the rule identities of the firing recorded since reset, nil
+// when none was.
+func (n *ReplayNames) fired() []string {
+	if n == nil {
+		return nil
+	}
+	return n.rules
+}
+
+func (n *ReplayNames) reset() {
+	if n != nil {
+		n.rules = n.rules[:0]
+	}
 }
 
 // Side is one outcome of a replayed event: the recorded one or the new one.
 type Side struct {
 	Decision string `json:"decision"`
 	Message  string `json:"message,omitempty"`
-	// Hooks are the commands that decided: those whose own decision is
-	// the outcome's (every one of them, since the fold lets the strongest
-	// decision win whoever else agrees). Empty when the decision is none.
+	// Hooks name the hooks that decided: those whose own decision is the
+	// outcome's (every one of them, since the fold lets the strongest
+	// decision win whoever else agrees); a rule by its id: when it has
+	// one (as the journal's "rule" and log name it), any other hook by its
+	// command. Empty when the decision is none.
 	Hooks []string `json:"hooks"`
+	// Commands are their commands (a rule's text), Hooks' order, for a
+	// report that shows a rule's text beside its id.
+	Commands []string `json:"-"`
+}
+
+// name adds a hook that decided: its command, and its rule's identity
+// (rule: its id, else its file and line; "" for a hook that is no rule).
+func (s *Side) name(command, source, rule string) {
+	name := command
+	if rule != "" && rule != source && !strings.HasPrefix(rule, source+":") {
+		name = rule // an id: the identity of a rule without one is its place
+	}
+	s.Hooks = append(s.Hooks, name)
+	s.Commands = append(s.Commands, command)
 }
 
 // Difference is a replayed event whose decision is not the recorded one.
@@ -157,6 +209,7 @@ func Replay(ctx context.Context, path string, opts ReplayOptions) (ReplayReport,
 			rep.Elsewhere++
 			return true
 		}
+		opts.Names.reset()
 		o, err := opts.Fire(fctx, &f)
 		if err == nil {
 			err = ctx.Err()
@@ -172,7 +225,7 @@ func Replay(ctx context.Context, path string, opts ReplayOptions) (ReplayReport,
 		}
 		rep.Replayed++
 		rep.noteFailure(&o)
-		if d, differs := compare(e, &o); differs {
+		if d, differs := compare(e, &o, opts.Names.fired()); differs {
 			rep.Differences = append(rep.Differences, d)
 		}
 		return true
@@ -264,8 +317,9 @@ func recordedFields(line []byte) (map[string]any, bool) {
 	return fields, ok
 }
 
-// compare sets the recorded outcome of e beside the new one, o.
-func compare(e *Entry, o *protocol.Outcome) (Difference, bool) {
+// compare sets the recorded outcome of e beside the new one, o, whose
+// hooks' rule identities are rules (nil: not known).
+func compare(e *Entry, o *protocol.Outcome, rules []string) (Difference, bool) {
 	now := string(o.Decision)
 	if now == "" {
 		now = string(protocol.DecisionNone)
@@ -279,16 +333,20 @@ func compare(e *Entry, o *protocol.Outcome) (Difference, bool) {
 	if e.Decision != string(protocol.DecisionNone) {
 		for _, h := range e.Hooks {
 			if h.Decision == e.Decision {
-				d.Recorded.Hooks = append(d.Recorded.Hooks, h.Command)
+				d.Recorded.name(h.Command, h.Source, h.Rule)
 			}
 		}
 	}
 	if now != string(protocol.DecisionNone) {
-		for _, h := range o.Hooks {
+		for i, h := range o.Hooks {
 			// A shadow hook's contribution was taken out of the fold
 			// (nil), so it is never named as deciding.
 			if h.Contribution != nil && string(h.Contribution.Decision) == now {
-				d.Now.Hooks = append(d.Now.Hooks, h.Command)
+				var rule string
+				if i < len(rules) {
+					rule = rules[i]
+				}
+				d.Now.name(h.Command, h.Source, rule)
 			}
 		}
 	}

@@ -38,7 +38,8 @@ traffic before you enable it), and print what would now be decided
 differently: "N events, M decisions differ (K not replayable)" ("1 event",
 "1 decision differs" for one), then one line per difference: when, the
 event and tool, the recorded → the new decision, and the hook(s) that
-decided each (now: …, recorded: …). A note says on how many replayed events
+decided each (now: …, recorded: …; a rule with an id: by its id, as log
+names it). A note says on how many replayed events
 a hook failed (a rule's error, a script that did not answer): a failed hook
 decides nothing unless fail_closed, so those events did not test it (--json:
 "failed", "first_failure").
@@ -123,12 +124,15 @@ func runReplay(a *app, o replayOptions) error {
 		}
 		return withHint(errors.New(msg), "pass --journal FILE, or record with journal: {include_payload: true} first")
 	}
+	// A Recorder that writes nothing (it keeps the ids of the rules that
+	// decide, for the report's names), and a throwaway session store: a
+	// replay leaves the journal and the agents' sessions as they were.
+	names := &journal.ReplayNames{}
 	d, err := dispatcher.New(cfg, dispatcher.Options{
-		Gate: dispatcher.ConsentGate(a.Policy(cfg, store)),
-		Cwd:  cli.Cwd(),
-		Warn: a.Warn,
-		// No Recorder, and a throwaway session store: a replay leaves the
-		// journal and the agents' sessions as they were.
+		Gate:     dispatcher.ConsentGate(a.Policy(cfg, store)),
+		Cwd:      cli.Cwd(),
+		Warn:     a.Warn,
+		Recorder: names,
 		Sessions: sessions.NewMemory(),
 		// Async hooks cannot change the decision of the dispatch that
 		// fires them; handing them to a background process would only
@@ -146,7 +150,7 @@ func runReplay(a *app, o replayOptions) error {
 	warnChain := checkChain(a, path)
 	var seen replaySeen
 	keep := func(e *journal.Entry) bool { return seen.count(e, lf.Keep(e)) }
-	rep, err := journal.Replay(ctx, path, journal.ReplayOptions{Keep: keep, Fire: d.Fire, Root: root})
+	rep, err := journal.Replay(ctx, path, journal.ReplayOptions{Keep: keep, Fire: d.Fire, Root: root, Names: names})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return errors.New("replay interrupted")

@@ -57,11 +57,20 @@ func differenceLine(d *journal.Difference) string {
 }
 
 // replaySide names the hooks that decided and their message; "-" when none did.
+// A rule with an id is named as log names it: its text (the start of a
+// long one) and its id.
 func replaySide(s *journal.Side) string {
 	if len(s.Hooks) == 0 {
 		return "-"
 	}
-	out := showCut(strings.Join(s.Hooks, ", "))
+	names := make([]string, len(s.Hooks))
+	for i, name := range s.Hooks {
+		names[i] = showCut(name)
+		if i < len(s.Commands) && s.Commands[i] != name {
+			names[i] = hookShown(s.Commands[i], name)
+		}
+	}
+	out := strings.Join(names, ", ")
 	if s.Message != "" {
 		out += fmt.Sprintf(" %q", showCut(s.Message))
 	}
