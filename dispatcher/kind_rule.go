@@ -42,6 +42,9 @@ type ruleKind struct {
 	once sync.Once
 	r    *rule.Rule
 	err  error
+	// warned: a rule that does not compile has been said on d's warnings
+	// (at its first selection, whoever compiled it).
+	warned sync.Once
 	// ready is set once r and err are (RuleDisabled reads r without
 	// compiling a rule no firing reached).
 	ready atomic.Bool
@@ -109,16 +112,14 @@ func appendQuote(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// compiled is the rule, compiled the first time d selects e. A rule that
-// does not compile is said once on d's warnings, as a matcher that does
-// not compile is: a mistake in the config, not a failure of one firing.
+// compiled is the rule, compiled the first time d selects e (or before,
+// by CompileRules). A rule that does not compile is said once on d's
+// warnings when first selected, as a matcher that does not compile is: a
+// mistake in the config, not a failure of one firing.
 func (k *ruleKind) compiled(d *Dispatcher, e *hookconfig.Entry) (*rule.Rule, error) {
-	k.once.Do(func() {
-		if testRuleCompile != nil {
-			testRuleCompile(k.spec.Source)
-		}
-		k.r, k.err = rule.Compile(k.spec.Source)
-		if k.err != nil {
+	r, err := k.compile()
+	if err != nil {
+		k.warned.Do(func() {
 			// fail_closed makes the failure a refusal of every call the
 			// rule selects, not nothing: the warning must not say
 			// otherwise (a shadow rule's refusal is only recorded).
@@ -126,11 +127,40 @@ func (k *ruleKind) compiled(d *Dispatcher, e *hookconfig.Entry) (*rule.Rule, err
 			if e.FailClosed && !e.Shadow {
 				then = "so, fail_closed, it refuses every call it selects"
 			}
-			d.warn("rule" + ruleAt(e) + " does not compile, " + then + " (hermes-hooks validate shows it): " + k.err.Error())
+			d.warn("rule" + ruleAt(e) + " does not compile, " + then + " (hermes-hooks validate shows it): " + err.Error())
+		})
+	}
+	return r, err
+}
+
+// compile compiles the rule, once for the dispatcher's life.
+func (k *ruleKind) compile() (*rule.Rule, error) {
+	k.once.Do(func() {
+		if testRuleCompile != nil {
+			testRuleCompile(k.spec.Source)
 		}
+		k.r, k.err = rule.Compile(k.spec.Source)
 		k.ready.Store(true)
 	})
 	return k.r, k.err
+}
+
+// CompileRules compiles every rule of d's config now rather than at its
+// first selection, and calls bad, in config order, with each one that
+// does not compile and why. It is for a long-lived host that says so when
+// a config goes into service (serve's reload): its check is then the
+// compilation every firing uses, where it compiled each rule once more.
+// The warning on Options.Warn still comes when a firing first selects
+// the rule. A one-shot does not call it: it compiles only the rules its
+// firing reaches.
+func (d *Dispatcher) CompileRules(bad func(e *hookconfig.Entry, err error)) {
+	for _, e := range d.cfg.Entries {
+		if k, ok := d.kinds[e].(*ruleKind); ok {
+			if _, err := k.compile(); err != nil {
+				bad(e, err)
+			}
+		}
+	}
 }
 
 // RuleDisabled reports whether a rule of d's config is disabled now. A

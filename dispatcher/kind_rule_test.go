@@ -229,3 +229,44 @@ func TestFailClosedRuleThatDoesNotCompileWarnsItRefuses(t *testing.T) {
 		t.Fatalf("warnings %q; want one saying it refuses every call it selects", warned)
 	}
 }
+
+// A long-lived host that says at load which rules do not compile (serve's
+// reload) has the dispatcher compile them (CompileRules): each rule is
+// compiled once, for the check and every later firing, where the check
+// compiled each one and the dispatcher each again at its first selection.
+// The warning of a rule that does not compile still comes when a firing
+// first selects it, once.
+func TestCompileRulesCompilesEachOnce(t *testing.T) {
+	compiled := map[string]int{}
+	testRuleCompile = func(src string) { compiled[src]++ }
+	t.Cleanup(func() { testRuleCompile = nil })
+	good := ruleEntry(t, rmRule, "block", consent.Scope{}, false)
+	bad := ruleEntry(t, `args.command matchez "x"`, "block", consent.Scope{}, false)
+	var warned []string
+	d, err := New(&hookconfig.Config{Entries: []*hookconfig.Entry{good, bad}},
+		Options{Gate: AllowAll, Cwd: t.TempDir(), Warn: func(m string) { warned = append(warned, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var broken []*hookconfig.Entry
+	d.CompileRules(func(e *hookconfig.Entry, err error) {
+		if err == nil || !strings.Contains(err.Error(), "matchez") {
+			t.Errorf("the broken rule's error: %v", err)
+		}
+		broken = append(broken, e)
+	})
+	if len(broken) != 1 || broken[0] != bad || len(warned) != 0 {
+		t.Fatalf("CompileRules named %d rules, warned %q; want the broken one, no warning yet", len(broken), warned)
+	}
+	for range 2 {
+		if o := dispatch(t, d, "pre_tool_call", terminal("rm -rf /")); o.Decision != protocol.DecisionBlock {
+			t.Fatalf("%+v", o)
+		}
+	}
+	if compiled[rmRule] != 1 || compiled[`args.command matchez "x"`] != 1 || len(compiled) != 2 {
+		t.Fatalf("compilations %v; want each rule once", compiled)
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "does not compile") {
+		t.Fatalf("warnings %q; want one, at the first firing", warned)
+	}
+}

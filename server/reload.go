@@ -349,7 +349,7 @@ func (s *Server) reloadConfig() error {
 		for _, w := range cfg.Warnings {
 			s.log.Warn("config warning", "detail", w.String())
 		}
-		s.logBrokenRules(cfg)
+		s.logBrokenRules(d)
 		return nil
 	}
 }

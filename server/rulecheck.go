@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 
+	"github.com/hermes-hooks/hermes-hooks/dispatcher"
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
 	"github.com/hermes-hooks/hermes-hooks/internal/rule"
 )
@@ -13,17 +14,12 @@ import (
 // so until then serve's log said only "config reloaded … warnings=0": a
 // rule file saved with a typo in a long-running serve looked loaded, and
 // a rule without fail_closed stopped guarding without a word until a call
-// came. Compiling is bounded (4 KiB, 256 nodes per rule) and runs nothing.
-func (s *Server) logBrokenRules(cfg *hookconfig.Config) {
-	for _, e := range cfg.Entries {
+// came. Compiling is bounded (4 KiB, 256 nodes per rule) and runs nothing;
+// d compiles them (CompileRules), so the compilation checked here is the
+// one its firings use, not one more.
+func (s *Server) logBrokenRules(d *dispatcher.Dispatcher) {
+	d.CompileRules(func(e *hookconfig.Entry, err error) {
 		r := e.Rule()
-		if r == nil {
-			continue
-		}
-		_, err := rule.Compile(r.Source)
-		if err == nil {
-			continue
-		}
 		line, msg := r.Line, err.Error()
 		var re *rule.Error
 		if errors.As(err, &re) {
@@ -37,5 +33,5 @@ func (s *Server) logBrokenRules(cfg *hookconfig.Config) {
 			then = "fail_closed: it refuses every call it selects"
 		}
 		s.log.Warn("rule does not compile", "file", e.Source, "line", line, "reason", msg, "then", then)
-	}
+	})
 }
