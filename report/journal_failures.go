@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes-hooks/hookconfig"
+	"github.com/hermes-hooks/hermes-hooks/internal/shquote"
 	"github.com/hermes-hooks/hermes-hooks/internal/textutil"
 	"github.com/hermes-hooks/hermes-hooks/journal"
 )
@@ -144,8 +145,19 @@ func (r *DoctorResult) noteFailures(t *runTally) {
 		case e.FailClosed:
 			then = "fail_closed, it refuses such calls"
 		}
-		r.add(CheckWarn, msg+": its newest run failed, and "+then+" ('hermes-hooks log --hook' with its text shows them)")
+		r.add(CheckWarn, msg+": its newest run failed, and "+then+" ("+logHookHint(r.Status.Entry)+")")
 		return
 	}
 	r.add(CheckInfo, msg+"; its newest run did not fail")
+}
+
+// logHookHint is the log command that lists a hook's runs: a rule by its
+// name (its id:, else its file and line), which log --hook finds as it is,
+// where its expression may be long and span lines; any other hook by a
+// part of its text.
+func logHookHint(e *hookconfig.Entry) string {
+	if r := e.Rule(); r != nil {
+		return "hermes-hooks log --hook " + shquote.Quote(r.Identity(e.Source)) + " lists them"
+	}
+	return "'hermes-hooks log --hook' with its text shows them"
 }
