@@ -88,12 +88,18 @@ type Side struct {
 // name adds a hook that decided: its command, and its rule's identity
 // (rule: its id, else its file and line; "" for a hook that is no rule).
 func (s *Side) name(command, source, rule string) {
-	name := command
-	if rule != "" && rule != source && !strings.HasPrefix(rule, source+":") {
-		name = rule // an id: the identity of a rule without one is its place
-	}
-	s.Hooks = append(s.Hooks, name)
+	s.Hooks = append(s.Hooks, hookName(command, source, rule))
 	s.Commands = append(s.Commands, command)
+}
+
+// hookName is how replay names a hook: a rule with an id: by its id (its
+// identity, rule; a rule without one is identified by its place, source
+// and line, and named by its text), any other hook by its command.
+func hookName(command, source, rule string) string {
+	if rule != "" && rule != source && !strings.HasPrefix(rule, source+":") {
+		return rule
+	}
+	return command
 }
 
 // Difference is a replayed event whose decision is not the recorded one.
@@ -224,7 +230,7 @@ func Replay(ctx context.Context, path string, opts ReplayOptions) (ReplayReport,
 			return false
 		}
 		rep.Replayed++
-		rep.noteFailure(&o)
+		rep.noteFailure(&o, opts.Names.fired())
 		if d, differs := compare(e, &o, opts.Names.fired()); differs {
 			rep.Differences = append(rep.Differences, d)
 		}
@@ -237,13 +243,18 @@ func Replay(ctx context.Context, path string, opts ReplayOptions) (ReplayReport,
 	return rep, err
 }
 
-// noteFailure counts o when a hook of it failed, keeping the first.
-func (rep *ReplayReport) noteFailure(o *protocol.Outcome) {
+// noteFailure counts o when a hook of it failed, keeping the first, named
+// as Side names a hook (rules: the identities of o's hooks' rules).
+func (rep *ReplayReport) noteFailure(o *protocol.Outcome, rules []string) {
 	for i := range o.Hooks {
 		if h := &o.Hooks[i]; h.Error != "" {
 			rep.Failed++
 			if rep.FirstFailure == "" {
-				rep.FirstFailure = h.Command + ": " + h.Error
+				rule := ""
+				if i < len(rules) {
+					rule = rules[i]
+				}
+				rep.FirstFailure = hookName(h.Command, h.Source, rule) + ": " + h.Error
 			}
 			return
 		}
