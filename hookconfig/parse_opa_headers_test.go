@@ -51,11 +51,7 @@ func TestParseOPAHeaders(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		var warnings []string
-		for _, w := range cfg.Warnings {
-			warnings = append(warnings, w.String())
-		}
-		all := strings.Join(warnings, "\n")
+		all := warningsText(cfg)
 		if tc.warning == "" && all != "" || !strings.Contains(all, tc.warning) {
 			t.Errorf("%s: warnings %q, want %q", tc.name, all, tc.warning)
 		}
@@ -90,12 +86,9 @@ func TestOPAHeaderKeysElsewhere(t *testing.T) {
 		if err != nil || len(cfg.Entries) != 1 {
 			t.Fatalf("%s: %v %v", kind, err, cfg)
 		}
-		var all []string
-		for _, w := range cfg.Warnings {
-			all = append(all, w.String())
-		}
+		all := warningsText(cfg)
 		for _, want := range []string{"hooks.pre_tool_call[0].headers is read on opa: entries only; ignoring it", "hooks.pre_tool_call[0].allowed_env_vars is read on opa: entries only; ignoring it"} {
-			if !strings.Contains(strings.Join(all, "\n"), want) {
+			if !strings.Contains(all, want) {
 				t.Errorf("%s: warnings %q, want %q", kind, all, want)
 			}
 		}
